@@ -1,0 +1,89 @@
+"""The command line: ``compute`` and ``explain`` run without Qt; the rest loads it lazily."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from app import __version__
+from app.examples import example_names, resolve_document
+
+EXIT_REFUSED = 2
+COMMANDS = ("compute", "explain", "export")
+
+
+def _document_help() -> str:
+    return f"a scenario file, or a built-in example: {', '.join(example_names())}"
+
+
+def _compute(args: argparse.Namespace) -> int:
+    from engine import ScenarioError, compute, load_scenario
+
+    try:
+        trace = compute(load_scenario(resolve_document(args.file)))
+    except ScenarioError as error:
+        print(f"qkv-studio: {error}", file=sys.stderr)
+        return EXIT_REFUSED
+    json.dump(trace.to_json(), sys.stdout, ensure_ascii=False, indent=args.indent)
+    sys.stdout.write("\n")
+    return 0
+
+
+def _explain(args: argparse.Namespace) -> int:
+    from engine import ScenarioError, compute, explain, load_scenario, parse_cell
+
+    try:
+        trace = compute(load_scenario(resolve_document(args.file)))
+    except ScenarioError as error:
+        print(f"qkv-studio: {error}", file=sys.stderr)
+        return EXIT_REFUSED
+    try:
+        name, index = parse_cell(args.cell)
+        print(explain(trace, name, index).text())
+    except (ValueError, KeyError, IndexError) as error:
+        message = error.args[0] if error.args else str(error)
+        print(f"qkv-studio: {message}", file=sys.stderr)
+        return EXIT_REFUSED
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="qkv-studio",
+        description="Watch attention compute, step by step. Without a command, opens the window.",
+        epilog="commands: compute FILE | explain FILE ARRAY[i,j] | export FILE --format … "
+               "(each has --help)")
+    parser.add_argument("--version", action="version", version=f"qkv-studio {__version__}")
+    parser.add_argument("file", nargs="?", help=_document_help() + " (default: f11)")
+    return parser
+
+
+def _command_parser(command: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=f"qkv-studio {command}")
+    parser.add_argument("file", help=_document_help())
+    if command == "compute":
+        parser.add_argument("--indent", type=int, default=None, help="pretty-print the JSON")
+        parser.set_defaults(run=_compute)
+    elif command == "explain":
+        parser.add_argument("cell", help="the cell, for example Q[1,0], scores[0,1,0], probs[1,2]")
+        parser.set_defaults(run=_explain)
+    else:
+        from app.export.cli import add_export_arguments
+
+        add_export_arguments(parser)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``qkv-studio``."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments and arguments[0] in COMMANDS:
+        args = _command_parser(arguments[0]).parse_args(arguments[1:])
+        result: int = args.run(args)
+        return result
+    args = build_parser().parse_args(arguments)
+    from app.main import run_window
+
+    return run_window(args.file)

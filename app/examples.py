@@ -1,0 +1,34 @@
+"""The built-in example documents shipped in ``resources/examples``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "resources" / "examples"
+DEFAULT_EXAMPLE = "f11"
+SUFFIX = ".qkv.json"
+
+
+def example_names() -> list[str]:
+    """Names of the built-in examples, F11 first."""
+    names = sorted(p.name.removesuffix(SUFFIX) for p in EXAMPLES_DIR.glob(f"*{SUFFIX}"))
+    return sorted(names, key=lambda name: name != DEFAULT_EXAMPLE)
+
+
+def example_path(name: str) -> Path:
+    """Path of the built-in example ``name`` (``KeyError`` if there is none)."""
+    path = EXAMPLES_DIR / f"{name.lower()}{SUFFIX}"
+    if not path.is_file():
+        raise KeyError(name)
+    return path
+
+
+def resolve_document(argument: str) -> Path:
+    """A document path from the command line: an existing path, else a built-in example's name."""
+    path = Path(argument)
+    if path.exists():
+        return path
+    try:
+        return example_path(argument)
+    except KeyError:
+        return path

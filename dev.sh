@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# QKV Studio developer entry: `./dev.sh run [FILE]` or `./dev.sh test [PYTEST ARGS]`.
+# Installs what is missing (Debian packages when root or sudo is available, the Python packages
+# into .venv), then runs the app or the whole check: ruff, mypy and pytest.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+SYSTEM_PACKAGES=(fonts-noto-cjk libegl1 libgl1 libfontconfig1 libxkbcommon0 libdbus-1-3
+  libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0
+  libxcb-render-util0 libxcb-shape0 libxcb-xfixes0 libxcb-xkb1 libx11-xcb1
+  poppler-utils librsvg2-bin xvfb xauth)
+
+ensure_system() {
+  command -v dpkg-query >/dev/null 2>&1 || return 0
+  local missing=()
+  for package in "${SYSTEM_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || missing+=("$package")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
+      echo "dev.sh: missing system packages (${missing[*]}); install them as root" >&2; return 0
+    fi
+  fi
+  echo "dev.sh: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+pick_python() {
+  for candidate in python3.12 python3.11 python3; do
+    if command -v "$candidate" >/dev/null 2>&1 && "$candidate" -c \
+      'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null; then
+      echo "$candidate"; return
+    fi
+  done
+  echo "dev.sh: Python 3.11 or newer is needed" >&2; exit 1
+}
+
+ensure_venv() {
+  local stamp=.venv/.installed
+  local wanted
+  wanted=$(sha256sum pyproject.toml | cut -d' ' -f1)
+  if [ ! -x .venv/bin/python ]; then "$(pick_python)" -m venv .venv; fi
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wanted" ]; then
+    .venv/bin/python -m pip install -q --upgrade pip
+    .venv/bin/python -m pip install -q -e ".[export,test]"
+    echo "$wanted" > "$stamp"
+  fi
+}
+
+command=${1:-}
+shift || true
+case "$command" in
+  run)
+    ensure_system
+    ensure_venv
+    exec .venv/bin/qkv-studio "$@"
+    ;;
+  test)
+    ensure_system
+    ensure_venv
+    .venv/bin/ruff check .
+    .venv/bin/mypy
+    export QT_QPA_PLATFORM=offscreen
+    exec .venv/bin/python -m pytest "$@"
+    ;;
+  *)
+    echo "usage: ./dev.sh run [FILE] | ./dev.sh test [PYTEST ARGS]" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,96 @@
+"""Reading and writing scenario documents on disk, safely."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from engine.errors import ScenarioError
+from engine.scenario import Scenario, parse_scenario
+
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
+def read_document(path: str | os.PathLike[str]) -> object:
+    """Read a file as a JSON value, refusing what cannot be a scenario before reading it whole.
+
+    Raises
+    ------
+    ScenarioError
+        For a missing file, a folder, an oversized or binary file, or invalid JSON (with line and
+        column).
+    """
+    file = Path(path)
+    name = file.name or str(file)
+    try:
+        if file.is_dir():
+            raise ScenarioError(name, "is a folder, not a scenario document")
+        size = file.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise ScenarioError(name, f"the file is {size / 2**20:.0f} MiB; scenario documents "
+                                f"are limited to {MAX_FILE_BYTES // 2**20} MiB")
+        raw = file.read_bytes()
+    except OSError as error:
+        raise ScenarioError(name, f"cannot be read ({error.strerror or error})") from None
+    if b"\x00" in raw[:8192]:
+        raise ScenarioError(name, "is a binary file, not a scenario document (JSON text)")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ScenarioError(name, f"is not UTF-8 text (byte {error.start})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ScenarioError(name, f"invalid JSON at line {error.lineno}, column {error.colno}: "
+                            f"{error.msg}") from None
+    except RecursionError:
+        raise ScenarioError(name, "is nested too deeply to be a scenario document") from None
+
+
+def load_scenario(path: str | os.PathLike[str]) -> Scenario:
+    """Read and validate a scenario document.
+
+    Raises
+    ------
+    ScenarioError
+        The first problem, naming the file or the place in the document.
+    """
+    return parse_scenario(read_document(path))
+
+
+def dumps_scenario(scenario: Scenario) -> str:
+    """The document as UTF-8-ready JSON text: readable, rows on one line each."""
+    return _format(scenario.to_document(), 0) + "\n"
+
+
+def _format(value: object, depth: int) -> str:
+    pad, inner = "  " * depth, "  " * (depth + 1)
+    if isinstance(value, dict):
+        items = [f"{inner}{json.dumps(k)}: {_format(v, depth + 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + f"\n{pad}}}"
+    if isinstance(value, list) and value and isinstance(value[0], list):
+        rows = [f"{inner}{json.dumps(row, ensure_ascii=False)}" for row in value]
+        return "[\n" + ",\n".join(rows) + f"\n{pad}]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def save_scenario(scenario: Scenario, path: str | os.PathLike[str]) -> None:
+    """Write the document atomically: a temporary file in the same folder, then a rename.
+
+    If anything fails, the file that was at ``path`` is left as it was.
+    """
+    target = Path(path)
+    data = dumps_scenario(scenario).encode("utf-8")
+    handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
+                                    dir=target.parent if str(target.parent) else ".")
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temp, target)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise

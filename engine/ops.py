@@ -1,0 +1,74 @@
+"""The numeric operations of one block, in float64: softmax, norms, activations."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.reader import FloatArray
+
+BoolArray = npt.NDArray[np.bool_]
+
+_erf = np.frompyfunc(math.erf, 1, 1)
+
+
+def softmax(scores: FloatArray, visible: BoolArray | None = None) -> FloatArray:
+    """Softmax over the last axis, stable for any finite scores.
+
+    Hidden entries (``visible`` False) get a share of exactly 0 and take no part in the maximum.
+    Every row must have at least one visible entry.
+    """
+    if visible is None:
+        visible = np.ones(scores.shape, dtype=bool)
+    shifted = np.where(visible, scores, -np.inf)
+    top = shifted.max(axis=-1, keepdims=True)
+    exps = np.where(visible, np.exp(np.where(visible, scores - top, 0.0)), 0.0)
+    result: FloatArray = exps / exps.sum(axis=-1, keepdims=True)
+    return result
+
+
+def causal_visibility(n: int) -> BoolArray:
+    """``visible[i, j]`` is True when position i may read position j (j ≤ i)."""
+    return np.tril(np.ones((n, n), dtype=bool))
+
+
+def layer_norm(x: FloatArray, gamma: FloatArray, beta: FloatArray, eps: float) -> FloatArray:
+    """(x − mean) / √(var + ε) · γ + β per row, with the population variance."""
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    out: FloatArray = (x - mean) / np.sqrt(var + eps) * gamma + beta
+    return out
+
+
+def rms_norm(x: FloatArray, gamma: FloatArray, eps: float) -> FloatArray:
+    """x / √(mean(x²) + ε) · γ per row."""
+    out: FloatArray = x / np.sqrt((x**2).mean(axis=-1, keepdims=True) + eps) * gamma
+    return out
+
+
+def norm(kind: str, x: FloatArray, gamma: FloatArray, beta: FloatArray, eps: float) -> FloatArray:
+    """The block's norm by name: ``layernorm``, ``rmsnorm`` or ``none`` (a copy of x)."""
+    if kind == "layernorm":
+        return layer_norm(x, gamma, beta, eps)
+    if kind == "rmsnorm":
+        return rms_norm(x, gamma, eps)
+    return x.copy()
+
+
+def activate(kind: str, z: FloatArray) -> FloatArray:
+    """ReLU, GELU (exact, with erf), SiLU or identity, elementwise."""
+    if kind == "relu":
+        return np.maximum(z, 0.0)
+    if kind == "gelu":
+        erf = np.asarray(_erf(z / math.sqrt(2.0)), dtype=np.float64)
+        out: FloatArray = 0.5 * z * (1.0 + erf)
+        return out
+    if kind == "silu":
+        # z·σ(z), written so that neither branch overflows.
+        sig = np.where(z >= 0, 1.0 / (1.0 + np.exp(-np.abs(z))),
+                       np.exp(-np.abs(z)) / (1.0 + np.exp(-np.abs(z))))
+        silu: FloatArray = z * sig
+        return silu
+    return z.copy()

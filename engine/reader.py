@@ -1,0 +1,182 @@
+"""Checked reading of the JSON values of a scenario document.
+
+Every function takes the value and its place in the document and either returns a clean Python or
+numpy value or raises :class:`~engine.errors.ScenarioError` naming that place.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.errors import ScenarioError
+
+FloatArray = npt.NDArray[np.float64]
+
+MAX_POSITIONS = 4096
+MAX_WIDTH = 4096
+MAX_VOCAB = 65536
+MAX_CELLS = 1 << 24
+
+
+def describe(value: object) -> str:
+    """A short description of a JSON value for an error message."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        shown = value if len(value) <= 20 else value[:17] + "..."
+        return f'"{shown}"'
+    if isinstance(value, Mapping):
+        return "an object"
+    if isinstance(value, list | tuple):
+        return f"a list of {len(value)}"
+    return repr(value) if isinstance(value, int | float) else type(value).__name__
+
+
+def expect_object(value: object, place: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise ScenarioError(place or "document", f"expected an object, got {describe(value)}")
+    return value
+
+
+def refuse_unknown(obj: Mapping[str, Any], allowed: Sequence[str], place: str) -> None:
+    for key in obj:
+        if key not in allowed:
+            where = f"{place}.{key}" if place else str(key)
+            raise ScenarioError(where, f"unknown key (allowed here: {', '.join(allowed)})")
+
+
+def expect_bool(value: object, place: str) -> bool:
+    if not isinstance(value, bool):
+        raise ScenarioError(place, f"expected true or false, got {describe(value)}")
+    return value
+
+
+def expect_text(value: object, place: str, limit: int = 200) -> str:
+    if not isinstance(value, str):
+        raise ScenarioError(place, f"expected text, got {describe(value)}")
+    if len(value) > limit:
+        raise ScenarioError(place, f"text of {len(value)} characters is longer than {limit}")
+    return value
+
+
+def expect_choice(value: object, place: str, choices: Sequence[str]) -> str:
+    if not isinstance(value, str) or value not in choices:
+        options = " | ".join(f'"{c}"' for c in choices)
+        raise ScenarioError(place, f"expected one of {options}, got {describe(value)}")
+    return value
+
+
+def expect_int(value: object, place: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        else:
+            raise ScenarioError(place, f"expected a whole number, got {describe(value)}")
+    number = int(value)
+    if not low <= number <= high:
+        raise ScenarioError(place, f"expected a whole number from {low} to {high}, got {number}")
+    return number
+
+
+def expect_number(value: object, place: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        raise ScenarioError(place, f"expected a number, got {describe(value)}")
+    number = float(value)
+    if not math.isfinite(number):
+        raise ScenarioError(place, f"{number} is not allowed: every number must be finite")
+    return number
+
+
+def expect_labels(value: object, place: str, count: int) -> tuple[str, ...]:
+    if not isinstance(value, list | tuple):
+        raise ScenarioError(place, f"expected a list of {count} labels, got {describe(value)}")
+    if len(value) != count:
+        raise ScenarioError(place, f"expected {count} labels, got {len(value)}")
+    return tuple(expect_text(item, f"{place}[{k}]", 40) for k, item in enumerate(value))
+
+
+def _checked_array(value: npt.NDArray[Any], place: str) -> FloatArray:
+    if value.dtype.kind not in "iuf":
+        raise ScenarioError(place, f"expected numbers, got an array of {value.dtype}")
+    array = np.array(value, dtype=np.float64)
+    bad = np.argwhere(~np.isfinite(array))
+    if bad.size:
+        cell = "".join(f"[{int(k)}]" for k in bad[0])
+        raise ScenarioError(f"{place}{cell}", f"{array[tuple(bad[0])]} is not allowed: every "
+                            "number must be finite")
+    return array
+
+
+def expect_vector(value: object, place: str, length: int | None = None,
+                  length_reason: str = "") -> FloatArray:
+    """A flat list of finite numbers, optionally of a given length."""
+    if isinstance(value, np.ndarray):
+        if value.ndim != 1:
+            raise ScenarioError(place, f"expected a row of numbers, got {value.ndim} dimensions")
+        count = int(value.shape[0])
+    elif isinstance(value, list | tuple):
+        count = len(value)
+    else:
+        raise ScenarioError(place, f"expected a row of numbers, got {describe(value)}")
+    if count > MAX_VOCAB:
+        raise ScenarioError(place, f"{count} numbers is more than the limit of {MAX_VOCAB}")
+    if length is not None and count != length:
+        raise ScenarioError(place, f"expected {length} numbers{length_reason}, got {count}")
+    if isinstance(value, np.ndarray):
+        return _checked_array(value, place)
+    return np.array([expect_number(x, f"{place}[{k}]") for k, x in enumerate(value)],
+                    dtype=np.float64)
+
+
+def expect_matrix(value: object, place: str, *, rows: int | None = None, cols: int | None = None,
+                  rows_reason: str = "", cols_reason: str = "", max_rows: int = MAX_POSITIONS,
+                  max_cols: int = MAX_WIDTH) -> FloatArray:
+    """A rectangular list of lists of finite numbers (or a 2-D numeric array).
+
+    The shape is checked before any large allocation: a matrix longer than ``max_rows`` rows,
+    wider than ``max_cols`` columns or with more than :data:`MAX_CELLS` cells is refused.
+    """
+    if isinstance(value, np.ndarray):
+        if value.ndim != 2:
+            raise ScenarioError(place, f"expected a matrix, got {value.ndim} dimensions")
+        shape: tuple[int, int] = (int(value.shape[0]), int(value.shape[1]))
+    else:
+        if not isinstance(value, list | tuple):
+            raise ScenarioError(place, f"expected a matrix (a list of rows), got {describe(value)}")
+        if not value:
+            raise ScenarioError(place, "expected at least one row, got none")
+        for r, row in enumerate(value):
+            if not isinstance(row, list | tuple):
+                raise ScenarioError(f"{place}[{r}]", f"expected a row (a list of numbers), got "
+                                    f"{describe(row)}")
+        shape = (len(value), len(value[0]))
+    if shape[0] > max_rows:
+        raise ScenarioError(place, f"{shape[0]} rows is more than the limit of {max_rows}")
+    if shape[1] > max_cols:
+        raise ScenarioError(place, f"{shape[1]} columns is more than the limit of {max_cols}")
+    if shape[0] * shape[1] > MAX_CELLS:
+        raise ScenarioError(place, f"{shape[0]}×{shape[1]} cells is more than the limit of "
+                            f"{MAX_CELLS}")
+    if rows is not None and shape[0] != rows:
+        raise ScenarioError(place, f"expected {rows} rows{rows_reason}, got {shape[0]}")
+    if shape[1] == 0:
+        raise ScenarioError(place, "expected at least one column, got none")
+    if isinstance(value, np.ndarray):
+        array = _checked_array(value, place)
+    else:
+        for r, row in enumerate(value):
+            if len(row) != shape[1]:
+                raise ScenarioError(f"{place}[{r}]", f"expected {shape[1]} numbers like row 0, "
+                                    f"got {len(row)}")
+        array = np.array([[expect_number(x, f"{place}[{r}][{c}]") for c, x in enumerate(row)]
+                          for r, row in enumerate(value)], dtype=np.float64)
+    if cols is not None and shape[1] != cols:
+        raise ScenarioError(place, f"expected {cols} columns{cols_reason}, got {shape[1]}")
+    return array

@@ -1,0 +1,166 @@
+"""A trace: the ordered steps of one computation and every array it names."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.errors import ScenarioError
+from engine.forward import run, visibility
+from engine.reader import FloatArray
+from engine.scenario import Scenario
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the computation.
+
+    Attributes
+    ----------
+    id
+        Stable identifier (``"scores"``, ``"norm1"`` …), also the picture the canvas draws.
+    title
+        A short English title; the interface translates by ``id``.
+    reads, writes
+        Names of the arrays the step reads and writes. Trace arrays use the names of the format's
+        table (``Q``, ``weights`` …); parameters use their document path (``attention.Wq``).
+    explain_key
+        Key of the step's explanation text in the interface (``"attention.scores"``).
+    """
+
+    id: str
+    title: str
+    reads: tuple[str, ...]
+    writes: tuple[str, ...]
+    explain_key: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "title": self.title, "reads": list(self.reads),
+                "writes": list(self.writes), "explain_key": self.explain_key}
+
+
+@dataclass(frozen=True, eq=False)
+class Trace:
+    """The result of :func:`compute`: the scenario, its arrays by name and its steps in order."""
+
+    scenario: Scenario
+    arrays: dict[str, FloatArray]
+    steps: tuple[Step, ...]
+    visible: npt.NDArray[np.bool_]
+
+    def step_index(self, step_id: str) -> int:
+        """Position of the step with ``step_id``; ``ValueError`` if there is none."""
+        for k, step in enumerate(self.steps):
+            if step.id == step_id:
+                return k
+        raise ValueError(f"no step {step_id!r} in this trace")
+
+    def to_json(self) -> dict[str, Any]:
+        """The trace as the JSON object that ``qkv-studio compute`` prints."""
+        s = self.scenario
+        out: dict[str, Any] = {"title": s.title, "tokens": list(s.tokens)}
+        if s.block is not None and s.block.unembed is not None:
+            out["vocab"] = list(s.block.vocab)
+        out["arrays"] = {name: array.tolist() for name, array in self.arrays.items()}
+        out["steps"] = [step.to_json() for step in self.steps]
+        return out
+
+
+def _attention_params(scenario: Scenario) -> tuple[str, ...]:
+    a = scenario.attention
+    names = ["attention.Wq", "attention.Wk", "attention.Wv"]
+    biases = (("bq", a.bq), ("bk", a.bk), ("bv", a.bv))
+    names += [f"attention.{b}" for b, v in biases if v is not None]
+    return tuple(names)
+
+
+def _attention_steps(scenario: Scenario, source: str) -> list[Step]:
+    a = scenario.attention
+    mask = "causal mask and " if a.causal else ""
+    out_params = tuple(f"attention.{p}" for p, v in (("Wo", a.Wo), ("bo", a.bo)) if v is not None)
+    return [
+        Step("projections", "Q, K and V: one projection row per position",
+             (source, *_attention_params(scenario)), ("Q", "K", "V"), "attention.projections"),
+        Step("scores", "Scores q·k" + (", divided by √d_k" if a.scale else ""), ("Q", "K"),
+             ("scores",), "attention.scores"),
+        Step("weights", (mask + "softmax shares").capitalize(), ("scores",), ("weights",),
+             "attention.weights"),
+        Step("mix", "Mix of V by the shares" + (", then Wo" if a.Wo is not None else ""),
+             ("weights", "V", *out_params), ("mixed", "attn_out"), "attention.mix"),
+    ]
+
+
+def _steps(scenario: Scenario) -> list[Step]:
+    steps: list[Step] = []
+    if scenario.token_ids is not None:
+        steps.append(Step("embed", "Token ids look up rows of the embedding table",
+                          ("token_ids", "embedding"), ("X",), "input.embed"))
+    block = scenario.block
+    if block is None:
+        steps.append(Step("inputs", "One input, three parameter paths",
+                          ("X", *_attention_params(scenario)), (), "attention.inputs"))
+        return steps + _attention_steps(scenario, "X")
+    norm_name = {"layernorm": "LayerNorm", "rmsnorm": "RMSNorm", "none": "no norm"}[block.norm]
+    ffn = Step("ffn", f"Feed-forward: {block.ffn.activation} hidden units, then back to d",
+               ("norm2" if block.placement == "pre" else "norm1", "block.ffn.W1", "block.ffn.W2"),
+               ("ffn_hidden", "ffn_out"), "block.ffn")
+    if block.placement == "pre":
+        steps.append(Step("norm1", f"Input norm ({norm_name}), row by row",
+                          ("X", "block.gamma1", "block.beta1"), ("norm1",), "block.norm1"))
+        steps += _attention_steps(scenario, "norm1")
+        steps += [
+            Step("resid1", "First residual: X plus the attention output", ("X", "attn_out"),
+                 ("resid1",), "block.resid1"),
+            Step("norm2", f"Second norm ({norm_name}) before the feed-forward",
+                 ("resid1", "block.gamma2", "block.beta2"), ("norm2",), "block.norm2"),
+            ffn,
+            Step("resid2", "Second residual: the stream plus the feed-forward output",
+                 ("resid1", "ffn_out"), ("resid2",), "block.resid2"),
+        ]
+        output = "resid2"
+    else:
+        steps += _attention_steps(scenario, "X")
+        steps += [
+            Step("resid1", "First residual: X plus the attention output", ("X", "attn_out"),
+                 ("resid1",), "block.resid1"),
+            Step("norm1", f"Post-norm ({norm_name}) of the first residual",
+                 ("resid1", "block.gamma1", "block.beta1"), ("norm1",), "block.norm1_post"),
+            ffn,
+            Step("resid2", "Second residual: the normed stream plus the feed-forward output",
+                 ("norm1", "ffn_out"), ("resid2",), "block.resid2_post"),
+            Step("norm2", f"Post-norm ({norm_name}) of the second residual",
+                 ("resid2", "block.gamma2", "block.beta2"), ("norm2",), "block.norm2_post"),
+        ]
+        output = "norm2"
+    if block.final_norm:
+        steps.append(Step("final_norm", f"Final norm ({norm_name}) before the vocabulary head",
+                          (output, "block.gamma_f", "block.beta_f"), ("final_norm",),
+                          "block.final_norm"))
+        output = "final_norm"
+    if block.unembed is not None:
+        steps.append(Step("logits", "Logits: one score per vocabulary entry",
+                          (output, "block.unembed"), ("logits",), "block.logits"))
+        steps.append(Step("probs", "Probabilities: softmax of the logits", ("logits",),
+                          ("probs",), "block.probs"))
+    return steps
+
+
+def compute(scenario: Scenario) -> Trace:
+    """Run the forward pass and lay out its steps.
+
+    Raises
+    ------
+    ScenarioError
+        If the numbers overflow float64 or a norm divides by zero.
+    """
+    try:
+        with np.errstate(over="raise", invalid="raise", divide="raise"):
+            arrays = run(scenario)
+    except FloatingPointError as error:
+        raise ScenarioError("computation", f"a value overflowed or was divided by zero ({error}); "
+                            "look for huge numbers, or ε = 0 with a constant row") from None
+    return Trace(scenario=scenario, arrays=arrays, steps=tuple(_steps(scenario)),
+                 visible=visibility(scenario.attention, scenario.n))
