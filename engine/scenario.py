@@ -20,6 +20,7 @@ from engine.reader import (
     MAX_VOCAB,
     MAX_WIDTH,
     FloatArray,
+    describe,
     expect_bool,
     expect_choice,
     expect_int,
@@ -143,12 +144,14 @@ class Scenario:
         KeyError
             If the scenario has no array at ``path``.
         """
-        node: Any = self.to_document()
+        node: Any = self
         for key in path.split("."):
-            if not isinstance(node, Mapping) or key not in node:
+            node = getattr(node, key, None) if key in _FIELDS else None
+            if node is None:
                 raise KeyError(path)
-            node = node[key]
-        return np.array(node, dtype=np.float64)
+        if not isinstance(node, np.ndarray):
+            raise KeyError(path)
+        return node
 
     def parameter_paths(self) -> list[str]:
         """Every editable array of this scenario, in document order."""
@@ -178,6 +181,10 @@ class Scenario:
             node[keys[-1]] = value.tolist() if isinstance(value, np.ndarray) else value
         return parse_scenario(document)
 
+
+_FIELDS = frozenset({"X", "embedding", "attention", "block", "ffn", "Wq", "Wk", "Wv", "bq", "bk",
+                     "bv", "Wo", "bo", "gamma1", "beta1", "gamma2", "beta2", "W1", "b1", "W2",
+                     "b2", "gamma_f", "beta_f", "unembed"})
 
 _ALL_ARRAY_PATHS = (
     "X", "embedding",
@@ -209,7 +216,7 @@ def parse_scenario(document: object) -> Scenario:
     doc = expect_object(document, "")
     refuse_unknown(doc, _TOP_KEYS, "")
     if "format" in doc and doc["format"] != FORMAT_NAME:
-        raise ScenarioError("format", f'expected "{FORMAT_NAME}", got {doc["format"]!r}')
+        raise ScenarioError("format", f'expected "{FORMAT_NAME}", got {describe(doc["format"])}')
     version = expect_int(doc.get("version", FORMAT_VERSION), "version", 1, 1_000_000)
     if version > FORMAT_VERSION:
         raise ScenarioError("version", f"this document is version {version}, made by a newer "

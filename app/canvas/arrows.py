@@ -1,0 +1,221 @@
+"""Query → Key arrows, their width and opacity the softmax share, all drawn by one cached item."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPen, QPicture, QPolygonF
+from PySide6.QtWidgets import QGraphicsObject, QStyleOptionGraphicsItem, QWidget
+
+from app.canvas.theme import Theme, font
+from engine import format_number
+
+ROW_PITCH = 34.0
+COLUMN_GAP = 300.0
+TOP = 54.0
+STRONG_TOP_K = 8
+STRONG_MIN_SHARE = 0.02
+MANY_POSITIONS = 16
+
+
+@dataclass(frozen=True)
+class DrawnArrow:
+    """One arrow as drawn: which head, from which query to which key, and how strongly."""
+
+    head: int
+    query: int
+    key: int
+    share: float
+    width: float
+    opacity: float
+    focused: bool
+
+
+@dataclass(frozen=True)
+class ArrowSpec:
+    """What the arrows show.
+
+    Attributes
+    ----------
+    weights
+        ``h × n × n`` softmax shares.
+    visible
+        ``n × n``: may query i read key j.
+    receiver
+        The query row in focus; its arrows are emphasised and their shares printed.
+    heads
+        Which heads to draw (0-based).
+    show_all
+        With many positions, draw every arrow rather than each row's strongest.
+    """
+
+    tokens: Sequence[str]
+    weights: npt.NDArray[np.float64]
+    visible: npt.NDArray[np.bool_]
+    receiver: int
+    heads: Sequence[int]
+    show_all: bool = False
+
+
+def strong_arrows(shares: npt.NDArray[np.float64], top_k: int = STRONG_TOP_K,
+                  min_share: float = STRONG_MIN_SHARE) -> npt.NDArray[np.bool_]:
+    """Which shares of one row are worth an arrow: the row's ``top_k`` largest, or ≥ ``min_share``."""
+    keep = shares >= min_share
+    order = np.argsort(-shares, kind="stable")[:top_k]
+    keep[order] = True
+    return keep & (shares > 0)
+
+
+class AttentionArrows(QGraphicsObject):
+    """Query nodes on the left, key nodes on the right, one arrow per visible pair."""
+
+    def __init__(self, spec: ArrowSpec, theme: Theme, title: str) -> None:
+        super().__init__()
+        self.spec = spec
+        self.theme = theme
+        self.title = title
+        n = len(spec.tokens)
+        metrics = QFontMetricsF(font(13, bold=True))
+        self.node_width = max(metrics.horizontalAdvance(f"q {t}") for t in spec.tokens) + 18
+        self._height = TOP + n * ROW_PITCH + 30
+        self._width = self.node_width * 2 + COLUMN_GAP + 90
+        self.filtered = n > MANY_POSITIONS and not spec.show_all
+        self.drawn: list[DrawnArrow] = []
+        self.share_labels: list[str] = []
+        self.masked_keys: list[int] = []
+        self._picture = self._record()
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(0.0, 0.0, self._width, self._height)
+
+    def query_anchor(self, i: int) -> QPointF:
+        return QPointF(self.node_width, TOP + i * ROW_PITCH + ROW_PITCH / 2)
+
+    def key_anchor(self, j: int) -> QPointF:
+        return QPointF(self.node_width + COLUMN_GAP, TOP + j * ROW_PITCH + ROW_PITCH / 2)
+
+    def _record(self) -> QPicture:
+        spec, theme = self.spec, self.theme
+        n = len(spec.tokens)
+        picture = QPicture()
+        painter = QPainter(picture)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setFont(font(14, bold=True))
+        painter.setPen(theme.color("text"))
+        painter.drawText(QRectF(0, 0, self._width, 22), Qt.AlignmentFlag.AlignLeft, self.title)
+        painter.setFont(font(12))
+        painter.setPen(theme.color("muted"))
+        painter.drawText(QRectF(0, 24, self.node_width + 40, 20), Qt.AlignmentFlag.AlignLeft,
+                         "Query")
+        painter.drawText(QRectF(self.node_width + COLUMN_GAP, 24, self.node_width + 40, 20),
+                         Qt.AlignmentFlag.AlignLeft, "Key")
+        several = len(spec.heads) > 1
+        focus = spec.receiver
+        # Faint arrows of the other rows first, the receiver's on top.
+        rows = [i for i in range(n) if i != focus] + ([focus] if 0 <= focus < n else [])
+        labels: list[tuple[QPointF, str, int]] = []
+        for i in rows:
+            focused = i == focus
+            for rank, head in enumerate(spec.heads):
+                shares = spec.weights[head, i]
+                keep = strong_arrows(shares) if self.filtered else shares > 0
+                for j in range(n):
+                    if not spec.visible[i, j] or not keep[j]:
+                        continue
+                    share = float(shares[j])
+                    offset = (rank - (len(spec.heads) - 1) / 2) * 5.0
+                    start = self.query_anchor(i) + QPointF(0, offset)
+                    end = self.key_anchor(j) + QPointF(0, offset)
+                    if focused:
+                        width, opacity = 1.5 + 9.0 * share, 0.35 + 0.65 * share
+                    else:
+                        width, opacity = 0.8 + 2.5 * share, 0.10 + 0.25 * share
+                    color = (theme.head_color(head, opacity) if several
+                             else theme.color("accent" if focused else "muted", opacity))
+                    self._arrow(painter, start, end, width, color)
+                    self.drawn.append(DrawnArrow(head, i, j, share, width, opacity, focused))
+                    if focused:
+                        text = format_number(share, 3)
+                        text = f"h{head + 1} {text}" if several else text
+                        labels.append((self._label_point(start, end, rank), text, head))
+        for j in range(n):
+            self._node(painter, self.key_anchor(j) + QPointF(0, 0), f"k {spec.tokens[j]}",
+                       left=False, hidden=0 <= focus < n and not spec.visible[focus, j])
+            if 0 <= focus < n and not spec.visible[focus, j]:
+                self.masked_keys.append(j)
+        for i in range(n):
+            self._node(painter, self.query_anchor(i), f"q {spec.tokens[i]}", left=True,
+                       focused=i == focus)
+        painter.setFont(font(13, bold=True))
+        metrics = QFontMetricsF(font(13, bold=True))
+        for point, text, head in labels:
+            box = metrics.boundingRect(text).adjusted(-4, -1, 4, 1)
+            box.moveCenter(point)
+            painter.setPen(QPen(theme.head_color(head) if several else theme.color("accent"), 1))
+            painter.setBrush(QBrush(theme.color("background", 0.92)))
+            painter.drawRoundedRect(box, 3, 3)
+            painter.setPen(theme.color("text"))
+            painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+            self.share_labels.append(text)
+        painter.setFont(font(12))
+        painter.setPen(theme.color("muted"))
+        legend = "arrow width and opacity = share; each row of shares sums to 1"
+        if self.filtered:
+            legend = (f"showing each row's top {STRONG_TOP_K} and shares ≥ {STRONG_MIN_SHARE}; "
+                      + legend)
+        painter.drawText(QRectF(0, self._height - 24, self._width + 200, 20),
+                         Qt.AlignmentFlag.AlignLeft, legend)
+        painter.end()
+        return picture
+
+    @staticmethod
+    def _label_point(start: QPointF, end: QPointF, rank: int) -> QPointF:
+        t = 0.74 - 0.26 * rank
+        return start + (end - start) * t
+
+    def _arrow(self, painter: QPainter, start: QPointF, end: QPointF, width: float,
+               color: QColor) -> None:
+        pen = QPen(color, width)
+        pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+        line = QLineF(start, end)
+        head_length = 8.0 + width
+        tip = end - QPointF(4, 0)
+        direction = line.unitVector()
+        dx, dy = direction.dx(), direction.dy()
+        shaft_end = tip - QPointF(dx * head_length, dy * head_length)
+        painter.setPen(pen)
+        painter.drawLine(QLineF(start, shaft_end))
+        normal = QPointF(-dy, dx) * (head_length * 0.55)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QBrush(color))
+        painter.drawPolygon(QPolygonF([tip, shaft_end + normal, shaft_end - normal]))
+
+    def _node(self, painter: QPainter, anchor: QPointF, text: str, *, left: bool,
+              focused: bool = False, hidden: bool = False) -> None:
+        theme = self.theme
+        rect = QRectF(anchor.x() - (self.node_width if left else 0), anchor.y() - 13,
+                      self.node_width, 26)
+        pen = QPen(theme.color("accent" if focused else "grid_line"), 2.0 if focused else 1.0)
+        if hidden:
+            pen.setStyle(Qt.PenStyle.DashLine)
+        painter.setPen(pen)
+        painter.setBrush(QBrush(theme.color("accent") if focused else theme.color("panel")))
+        painter.drawRoundedRect(rect, 5, 5)
+        painter.setFont(font(13, bold=focused))
+        painter.setPen(theme.color("background") if focused else
+                       theme.color("muted" if hidden else "text"))
+        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+        if hidden:
+            painter.setFont(font(12))
+            painter.setPen(theme.color("muted"))
+            painter.drawText(QRectF(rect.right() + 6, rect.top(), 80, rect.height()),
+                             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                             "✕ masked")
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        self._picture.play(painter)

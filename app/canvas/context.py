@@ -1,0 +1,139 @@
+"""What a step layout needs: the trace, the view options, and grids built from named arrays."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+import numpy.typing as npt
+
+from app.canvas.grid import Explainer, GridSpec, MatrixGrid
+from app.canvas.theme import SLIDE, Theme
+from engine import Trace, explain, format_number
+
+SHORT_NAMES = {"attention.Wq": "Wq", "attention.Wk": "Wk", "attention.Wv": "Wv",
+               "attention.Wo": "Wo", "attention.bq": "bq", "attention.bk": "bk",
+               "attention.bv": "bv", "attention.bo": "bo", "block.ffn.W1": "W1",
+               "block.ffn.W2": "W2", "block.ffn.b1": "b1", "block.ffn.b2": "b2",
+               "block.unembed": "unembed", "block.gamma1": "γ1", "block.beta1": "β1",
+               "block.gamma2": "γ2", "block.beta2": "β2", "block.gamma_f": "γf",
+               "block.beta_f": "βf"}
+
+
+@dataclass(frozen=True)
+class FrameOptions:
+    """How a frame is drawn; the same options drive the window and every exporter.
+
+    Attributes
+    ----------
+    receiver
+        The query row in focus; ``None`` means the last position.
+    head
+        One head (0-based) or ``None`` for all heads.
+    show_all_arrows
+        With many positions, draw every arrow instead of each row's strongest.
+    theme
+        Colours; exports always use the light slide theme.
+    caption
+        An optional line under the frame.
+    transparent
+        Leave the background unpainted (PNG exports).
+    """
+
+    receiver: int | None = None
+    head: int | None = None
+    show_all_arrows: bool = False
+    theme: Theme = SLIDE
+    caption: str = ""
+    transparent: bool = False
+
+    def with_theme(self, theme: Theme) -> FrameOptions:
+        return replace(self, theme=theme)
+
+
+class LayoutContext:
+    """Builds grids for one trace with consistent labels, colours and hover explanations."""
+
+    def __init__(self, trace: Trace, options: FrameOptions) -> None:
+        self.trace = trace
+        self.options = options
+        self.theme = options.theme
+        scenario = trace.scenario
+        self.tokens = list(scenario.tokens)
+        self.n = scenario.n
+        last = self.n - 1
+        self.receiver = last if options.receiver is None else max(0, min(last, options.receiver))
+        heads = scenario.attention.heads
+        self.heads = list(range(heads)) if options.head is None else [
+            max(0, min(heads - 1, options.head))]
+        block = scenario.block
+        self.vocab = list(block.vocab) if block is not None else []
+
+    def array(self, name: str) -> npt.NDArray[np.float64]:
+        """A trace array, or a parameter by its document path (vectors as one row)."""
+        if name in self.trace.arrays:
+            return self.trace.arrays[name]
+        values = self.trace.scenario.parameter(name)
+        return values.reshape(1, -1) if values.ndim == 1 else values
+
+    def labels_for(self, name: str, axis: int, count: int) -> list[str]:
+        if axis == 0 and name in self.trace.arrays and count == self.n:
+            return self.tokens
+        if axis == 1 and name in ("logits", "probs", "block.unembed"):
+            return self.vocab
+        return [str(k) for k in range(count)]
+
+    def grid(self, name: str, *, title: str | None = None, head: int | None = None,
+             columns: slice | None = None, transpose: bool = False, note: str = "",
+             value_range: tuple[float, float] | None = None, masked: bool = False,
+             highlight_receiver: bool = False,
+             marked: npt.NDArray[np.bool_] | None = None) -> MatrixGrid:
+        """A grid of the array ``name`` (a 2-D slice ``[head]`` of a 3-D one, some ``columns``)."""
+        full = self.array(name)
+        values = full[head] if head is not None else full
+        col_offset = 0
+        if columns is not None:
+            col_offset = columns.start or 0
+            values = values[:, columns]
+        rows = self.labels_for(name, 0, values.shape[0])
+        cols = self.labels_for(name, 1, full.shape[-1])[columns or slice(None)]
+        if name in ("scores", "weights"):
+            cols = self.tokens
+        if transpose:
+            values, rows, cols = values.T, cols, rows
+        short = SHORT_NAMES.get(name, name)
+        spec = GridSpec(
+            title=title or short, values=values, row_labels=rows, col_labels=cols,
+            value_range=value_range, note=note,
+            masked=~self.trace.visible if masked else None,
+            highlight_rows=frozenset({self.receiver}) if highlight_receiver else frozenset(),
+            marked=marked,
+            swatch=(self.theme.heads[head % len(self.theme.heads)]
+                    if head is not None and self.trace.scenario.attention.heads > 1 else ""),
+            explain=self._explainer(name, head, col_offset, transpose))
+        return MatrixGrid(spec, self.theme)
+
+    def _explainer(self, name: str, head: int | None, col_offset: int,
+                   transpose: bool) -> Explainer:
+        trace = self.trace
+        if name not in trace.arrays:
+            parameter = trace.scenario.parameter(name)
+            short = SHORT_NAMES.get(name, name)
+
+            def parameter_text(row: int, col: int) -> str:
+                r, c = (col, row) if transpose else (row, col)
+                if parameter.ndim == 1:
+                    value, index = float(parameter[c]), f"{c}"
+                else:
+                    value, index = float(parameter[r, c]), f"{r},{c}"
+                return f"{short}[{index}] = {format_number(value)}: a parameter you can edit"
+
+            return parameter_text
+
+        def array_text(row: int, col: int) -> str:
+            r, c = (col, row) if transpose else (row, col)
+            c += col_offset
+            index = (head, r, c) if head is not None else (r, c)
+            return explain(trace, name, index).text()
+
+        return array_text

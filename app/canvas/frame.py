@@ -1,0 +1,86 @@
+"""The one painter: a frame for (trace, step, options), shown in the window or exported."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QBrush, QPainter
+from PySide6.QtWidgets import QGraphicsObject, QGraphicsScene, QStyleOptionGraphicsItem, QWidget
+
+from app.canvas.context import FrameOptions, LayoutContext
+from app.canvas.layout import TextItem
+from app.canvas.steps import lay_out_step
+from engine import Trace
+
+MARGIN = 28.0
+HEADER_GAP = 18.0
+
+
+class FrameItem(QGraphicsObject):
+    """A whole frame: step title, document title, the step's picture, reads/writes, caption."""
+
+    def __init__(self, trace: Trace, step_index: int, options: FrameOptions | None = None,
+                 step_title: str | None = None) -> None:
+        super().__init__()
+        self.options = options or FrameOptions()
+        self.trace = trace
+        self.step_index = max(0, min(len(trace.steps) - 1, step_index))
+        step = trace.steps[self.step_index]
+        self.context = LayoutContext(trace, self.options)
+        theme = self.options.theme
+        heading = (f"Step {self.step_index + 1} of {len(trace.steps)} · "
+                   f"{step_title or step.title}")
+        self.heading = TextItem(heading, theme, size=22, bold=True)
+        self.heading.setParentItem(self)
+        self.heading.setPos(MARGIN, MARGIN)
+        subtitle = TextItem(trace.scenario.title, theme, size=14, role="muted")
+        subtitle.setParentItem(self)
+        subtitle.setPos(MARGIN, MARGIN + self.heading.boundingRect().height())
+        body_top = subtitle.pos().y() + subtitle.boundingRect().height() + HEADER_GAP
+        self.body = _Group()
+        self.body.setParentItem(self)
+        self.body.setPos(MARGIN, body_top)
+        covered = lay_out_step(self.context, step, self.body)
+        y = body_top + covered.bottom() + HEADER_GAP
+        flow = (f"reads: {', '.join(step.reads) or '—'}     writes: "
+                f"{', '.join(step.writes) or '—'}")
+        footer = TextItem(flow, theme, size=13, role="muted")
+        footer.setParentItem(self)
+        footer.setPos(MARGIN, y)
+        y += footer.boundingRect().height()
+        if self.options.caption:
+            caption = TextItem(self.options.caption, theme, size=16)
+            caption.setParentItem(self)
+            caption.setPos(MARGIN, y + 6)
+            y += caption.boundingRect().height() + 6
+        width = max(covered.width(), self.heading.boundingRect().width(),
+                    subtitle.boundingRect().width(), footer.boundingRect().width())
+        self._rect = QRectF(0, 0, width + 2 * MARGIN, y + MARGIN)
+
+    def boundingRect(self) -> QRectF:
+        return self._rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        if not self.options.transparent:
+            painter.fillRect(self._rect, QBrush(self.options.theme.color("background")))
+
+
+class _Group(QGraphicsObject):
+    """An invisible parent that only positions its children."""
+
+    def boundingRect(self) -> QRectF:
+        return self.childrenBoundingRect()
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        return
+
+
+def build_frame_scene(trace: Trace, step_index: int, options: FrameOptions | None = None,
+                      step_title: str | None = None) -> tuple[QGraphicsScene, FrameItem]:
+    """A scene holding one frame, its scene rectangle fitted to the frame (for exports)."""
+    scene = QGraphicsScene()
+    frame = FrameItem(trace, step_index, options, step_title)
+    scene.addItem(frame)
+    scene.setSceneRect(frame.boundingRect())
+    return scene, frame

@@ -1,0 +1,215 @@
+"""A labelled matrix drawn as a grid of coloured cells with every number printed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen, QPicture
+from PySide6.QtWidgets import (
+    QGraphicsObject,
+    QGraphicsSceneHoverEvent,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
+
+from app.canvas.theme import Theme, cell_color, font, ink_for
+from engine import format_number
+
+CELL_HEIGHT = 26.0
+LABEL_GAP = 6.0
+TITLE_HEIGHT = 24.0
+HEADER_HEIGHT = 20.0
+DECIMALS = 3
+
+Explainer = Callable[[int, int], str]
+
+
+@dataclass
+class GridSpec:
+    """What one grid shows.
+
+    Attributes
+    ----------
+    title
+        Shown above the grid, e.g. ``"Q = X·Wq"``; the shape is appended.
+    values
+        The 2-D array.
+    row_labels, col_labels
+        One label per row / column (token labels, vocabulary entries or indices).
+    value_range
+        The range the colours span; by default the array's own minimum and maximum.
+    masked
+        Cells hidden by the causal mask: drawn hatched and grey, number kept.
+    highlight_rows
+        Rows drawn with an accent outline (the receiver in focus).
+    marked
+        Cells marked with a small corner triangle (ReLU-zeroed units, picked rows …).
+    note
+        A line under the grid (``"÷ √2 = 1.414"``).
+    """
+
+    title: str
+    values: npt.NDArray[np.float64]
+    row_labels: Sequence[str]
+    col_labels: Sequence[str]
+    value_range: tuple[float, float] | None = None
+    masked: npt.NDArray[np.bool_] | None = None
+    highlight_rows: frozenset[int] = frozenset()
+    marked: npt.NDArray[np.bool_] | None = None
+    note: str = ""
+    swatch: str = ""
+    explain: Explainer | None = field(default=None, compare=False)
+
+
+class MatrixGrid(QGraphicsObject):
+    """One matrix as a grid item; its drawing is recorded once into a picture and replayed."""
+
+    def __init__(self, spec: GridSpec, theme: Theme) -> None:
+        super().__init__()
+        self.spec = spec
+        self.theme = theme
+        self._hovered: tuple[int, int] | None = None
+        values = spec.values
+        number_font, label_font = font(13), font(12)
+        numbers = QFontMetricsF(number_font)
+        labels = QFontMetricsF(label_font)
+        widest = max((numbers.horizontalAdvance(format_number(float(v), DECIMALS))
+                      for v in values.flat), default=20.0)
+        widest_col = max((labels.horizontalAdvance(str(c)) for c in spec.col_labels), default=0.0)
+        self.cell_width = max(46.0, widest + 14.0, widest_col + 8.0)
+        self.label_width = max((labels.horizontalAdvance(str(r)) for r in spec.row_labels),
+                               default=0.0) + LABEL_GAP
+        self.grid_origin = QPointF(self.label_width, TITLE_HEIGHT + HEADER_HEIGHT)
+        rows, cols = values.shape
+        title_width = QFontMetricsF(font(14, bold=True)).horizontalAdvance(self._title()) + 22
+        note_width = labels.horizontalAdvance(spec.note) + 4 if spec.note else 0.0
+        self._width = max(self.label_width + cols * self.cell_width, title_width, note_width)
+        self._height = self.grid_origin.y() + rows * CELL_HEIGHT + (20.0 if spec.note else 0.0)
+        self._picture = self._record(number_font, label_font)
+        self.setAcceptHoverEvents(spec.explain is not None)
+
+    def _title(self) -> str:
+        rows, cols = self.spec.values.shape
+        return f"{self.spec.title}   {rows}×{cols}"
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(0.0, 0.0, self._width, self._height)
+
+    def cell_rect(self, row: int, col: int) -> QRectF:
+        """Where cell (row, col) is, in item coordinates."""
+        return QRectF(self.grid_origin.x() + col * self.cell_width,
+                      self.grid_origin.y() + row * CELL_HEIGHT, self.cell_width, CELL_HEIGHT)
+
+    def cell_at(self, point: QPointF) -> tuple[int, int] | None:
+        """The cell under ``point`` (item coordinates), or None."""
+        col = int((point.x() - self.grid_origin.x()) // self.cell_width)
+        row = int((point.y() - self.grid_origin.y()) // CELL_HEIGHT)
+        rows, cols = self.spec.values.shape
+        if point.x() < self.grid_origin.x() or point.y() < self.grid_origin.y():
+            return None
+        return (row, col) if 0 <= row < rows and 0 <= col < cols else None
+
+    def _record(self, number_font: QFont, label_font: QFont) -> QPicture:
+        spec, theme = self.spec, self.theme
+        values = spec.values
+        lo, hi = spec.value_range or (float(values.min()), float(values.max()))
+        span = hi - lo
+        picture = QPicture()
+        painter = QPainter(picture)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        title_x = 0.0
+        if spec.swatch:
+            painter.setPen(QPen(theme.color("text"), 1.0))
+            painter.setBrush(QBrush(QColor(spec.swatch)))
+            painter.drawRect(QRectF(0, TITLE_HEIGHT / 2 - 6, 12, 12))
+            title_x = 18.0
+        painter.setFont(font(14, bold=True))
+        painter.setPen(theme.color("text"))
+        painter.drawText(QRectF(title_x, 0, self._width, TITLE_HEIGHT),
+                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self._title())
+        painter.setFont(label_font)
+        painter.setPen(theme.color("muted"))
+        ox, oy = self.grid_origin.x(), self.grid_origin.y()
+        for c, label in enumerate(spec.col_labels):
+            painter.drawText(QRectF(ox + c * self.cell_width, TITLE_HEIGHT, self.cell_width,
+                                    HEADER_HEIGHT), Qt.AlignmentFlag.AlignCenter, str(label))
+        for r, label in enumerate(spec.row_labels):
+            painter.drawText(QRectF(0, oy + r * CELL_HEIGHT, self.label_width - LABEL_GAP,
+                                    CELL_HEIGHT),
+                             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                             str(label))
+        painter.setFont(number_font)
+        line = QPen(theme.color("grid_line"), 1.0)
+        rows, cols = values.shape
+        for r in range(rows):
+            for c in range(cols):
+                rect = self.cell_rect(r, c)
+                value = float(values[r, c])
+                hidden = spec.masked is not None and bool(spec.masked[r, c])
+                if hidden:
+                    fill = theme.color("masked", 0.35)
+                    painter.setBrush(QBrush(fill))
+                    painter.setPen(line)
+                    painter.drawRect(rect)
+                    painter.setBrush(QBrush(theme.color("masked"), Qt.BrushStyle.BDiagPattern))
+                    painter.drawRect(rect)
+                    ink = theme.color("muted")
+                else:
+                    fill = cell_color((value - lo) / span if span > 0 else 0.5)
+                    painter.setBrush(QBrush(fill))
+                    painter.setPen(line)
+                    painter.drawRect(rect)
+                    ink = ink_for(fill)
+                if spec.marked is not None and bool(spec.marked[r, c]):
+                    corner = theme.color("accent") if hidden else ink
+                    painter.setPen(Qt.PenStyle.NoPen)
+                    painter.setBrush(QBrush(corner))
+                    painter.drawPolygon([rect.topLeft(), rect.topLeft() + QPointF(9, 0),
+                                         rect.topLeft() + QPointF(0, 9)])
+                painter.setPen(ink)
+                painter.drawText(rect, Qt.AlignmentFlag.AlignCenter,
+                                 format_number(value, DECIMALS))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        for r in spec.highlight_rows:
+            if 0 <= r < rows:
+                painter.setPen(QPen(theme.color("accent"), 3.0))
+                painter.drawRect(QRectF(ox, oy + r * CELL_HEIGHT, cols * self.cell_width,
+                                        CELL_HEIGHT))
+        if spec.note:
+            painter.setFont(font(12))
+            painter.setPen(theme.color("muted"))
+            painter.drawText(QRectF(0, oy + rows * CELL_HEIGHT + 2, self._width, 18),
+                             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                             spec.note)
+        painter.end()
+        return picture
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        self._picture.play(painter)
+        if self._hovered is not None:
+            painter.setPen(QPen(self.theme.color("text"), 2.0))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(self.cell_rect(*self._hovered))
+
+    def hoverMoveEvent(self, event: QGraphicsSceneHoverEvent) -> None:
+        cell = self.cell_at(event.pos())
+        if cell != self._hovered:
+            self._hovered = cell
+            explain = self.spec.explain
+            self.setToolTip(explain(*cell) if cell is not None and explain is not None else "")
+            self.update()
+
+    def hoverLeaveEvent(self, event: QGraphicsSceneHoverEvent) -> None:
+        self._hovered = None
+        self.setToolTip("")
+        self.update()
+
+    def cell_text(self, row: int, col: int) -> str:
+        """The number shown in a cell, exactly as drawn."""
+        return format_number(float(self.spec.values[row, col]), DECIMALS)

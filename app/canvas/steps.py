@@ -1,0 +1,163 @@
+"""One picture per step: which grids, operators and arrows a step shows, and where."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from PySide6.QtCore import QRectF
+from PySide6.QtWidgets import QGraphicsItem
+
+from app.canvas.arrows import ArrowSpec, AttentionArrows
+from app.canvas.context import LayoutContext
+from app.canvas.layout import TextItem, place_row, place_rows
+from engine import Step, format_number
+
+Layout = Callable[[LayoutContext, Step, QGraphicsItem], QRectF]
+SHARE_RANGE = (0.0, 1.0)
+
+
+def _inputs(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
+    rows = [[ctx.grid("attention.Wq"), "→ Q"], [ctx.grid("attention.Wk"), "→ K"],
+            [ctx.grid("attention.Wv"), "→ V"]]
+    x_rect = place_row(parent, [ctx.grid("X", title="X · input rows"), "·"], 0, 0, ctx.theme)
+    paths = place_rows(parent, rows, x_rect.right() + 14, 0, ctx.theme)
+    return x_rect.united(paths)
+
+
+def _source(ctx: LayoutContext) -> str:
+    block = ctx.trace.scenario.block
+    return "norm1" if block is not None and block.placement == "pre" else "X"
+
+
+def _projections(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
+    src = _source(ctx)
+    att = ctx.trace.scenario.attention
+    rows = []
+    for out, weight, bias in (("Q", "Wq", att.bq), ("K", "Wk", att.bk), ("V", "Wv", att.bv)):
+        parts: list[QGraphicsItem | str] = [ctx.grid(src), "·", ctx.grid(f"attention.{weight}")]
+        if bias is not None:
+            parts += ["+", ctx.grid(f"attention.b{weight[1]}")]
+        parts += ["=", ctx.grid(out, title=f"{out} = {src}·{weight}")]
+        rows.append(parts)
+    return place_rows(parent, rows, 0, 0, ctx.theme)
+
+
+def _head_columns(width: int, head: int) -> slice:
+    return slice(head * width, (head + 1) * width)
+
+
+def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
+    att = ctx.trace.scenario.attention
+    several = att.heads > 1
+    rows = []
+    for head in ctx.heads:
+        label = f" · head {head + 1}" if several else ""
+        cols = _head_columns(att.d_k, head)
+        note = (f"÷ √{att.d_k} = {format_number(math.sqrt(att.d_k), 3)}; hatched cells are "
+                "hidden by the mask in the next step" if att.scale else
+                "not scaled; hatched cells are hidden by the mask in the next step")
+        if not att.causal:
+            note = note.split(";")[0]
+        rows.append([ctx.grid("Q", title=f"Q{label}", columns=cols), "·",
+                     ctx.grid("K", title=f"Kᵀ{label}", columns=cols, transpose=True), "=",
+                     ctx.grid("scores", title=f"scores{label}", head=head, note=note,
+                              masked=att.causal)])
+    return place_rows(parent, rows, 0, 0, ctx.theme)
+
+
+def _arrows(ctx: LayoutContext) -> AttentionArrows:
+    spec = ArrowSpec(tokens=ctx.tokens, weights=ctx.trace.arrays["weights"],
+                     visible=ctx.trace.visible, receiver=ctx.receiver, heads=ctx.heads,
+                     show_all=ctx.options.show_all_arrows)
+    title = f"Who “{ctx.tokens[ctx.receiver]}” reads, and how much"
+    return AttentionArrows(spec, ctx.theme, title)
+
+
+def _weights(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
+    att = ctx.trace.scenario.attention
+    several = att.heads > 1
+    rows = []
+    for head in ctx.heads:
+        label = f" · head {head + 1}" if several else ""
+        rows.append([ctx.grid("scores", title=f"scores{label}", head=head, masked=att.causal,
+                              highlight_receiver=True),
+                     "→ softmax →",
+                     ctx.grid("weights", title=f"shares{label}", head=head,
+                              value_range=SHARE_RANGE, masked=att.causal,
+                              highlight_receiver=True,
+                              note="each row sums to 1" + ("; masked shares are exactly 0"
+                                                           if att.causal else ""))])
+    grids = place_rows(parent, rows, 0, 0, ctx.theme)
+    arrows = _arrows(ctx)
+    arrows.setParentItem(parent)
+    arrows.setPos(grids.right() + 50, 0)
+    return grids.united(arrows.mapRectToParent(arrows.boundingRect()))
+
+
+def _mix(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
+    att = ctx.trace.scenario.attention
+    several = att.heads > 1
+    arrows = _arrows(ctx)
+    arrows.setParentItem(parent)
+    rows: list[list[QGraphicsItem | str]] = []
+    for head in ctx.heads:
+        label = f" · head {head + 1}" if several else ""
+        cols = _head_columns(att.d_v, head)
+        rows.append([ctx.grid("weights", title=f"shares{label}", head=head,
+                              value_range=SHARE_RANGE, masked=att.causal,
+                              highlight_receiver=True), "·",
+                     ctx.grid("V", title=f"V{label}", columns=cols), "=",
+                     ctx.grid("mixed", title=f"mixed{label}", columns=cols,
+                              highlight_receiver=True)])
+    if att.Wo is not None:
+        tail: list[QGraphicsItem | str] = [ctx.grid("mixed", title="mixed (heads joined)"), "·",
+                                           ctx.grid("attention.Wo")]
+        if att.bo is not None:
+            tail += ["+", ctx.grid("attention.bo")]
+        rows.append([*tail, "=", ctx.grid("attn_out", title="attention output")])
+    grids = place_rows(parent, rows, arrows.boundingRect().width() + 40, 0, ctx.theme)
+    return grids.united(arrows.mapRectToParent(arrows.boundingRect()))
+
+
+def _generic(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
+    """Any step: what it reads, an arrow, what it writes."""
+    readable = [name for name in step.reads
+                if name in ctx.trace.arrays or _is_parameter(ctx, name)]
+    parts: list[QGraphicsItem | str] = []
+    for name in readable:
+        if parts:
+            parts.append(",")
+        parts.append(ctx.grid(name, highlight_receiver=name in ctx.trace.arrays))
+    parts.append("→")
+    for k, name in enumerate(step.writes):
+        if k:
+            parts.append(",")
+        parts.append(ctx.grid(name, highlight_receiver=True))
+    return place_row(parent, parts, 0, 0, ctx.theme)
+
+
+def _is_parameter(ctx: LayoutContext, name: str) -> bool:
+    try:
+        ctx.trace.scenario.parameter(name)
+    except KeyError:
+        return False
+    return True
+
+
+LAYOUTS: dict[str, Layout] = {
+    "inputs": _inputs,
+    "projections": _projections,
+    "scores": _scores,
+    "weights": _weights,
+    "mix": _mix,
+}
+
+
+def lay_out_step(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
+    """Place the picture of ``step`` under ``parent``, from (0, 0); returns what it covers."""
+    return LAYOUTS.get(step.id, _generic)(ctx, step, parent)
+
+
+def caption_item(text: str, ctx: LayoutContext) -> TextItem:
+    return TextItem(text, ctx.theme, size=14, role="muted")

@@ -1,0 +1,86 @@
+"""Colours and fonts of a frame: one fixed light slide theme for exports, and a dark one for the UI.
+
+Continuous values use cividis (colour-blind safe); heads use the Okabe–Ito palette. Colour is never
+the only cue: every value is printed as a number too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtGui import QColor, QFont
+
+OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7",
+             "#000000")
+FONT_FAMILIES = ["Noto Sans", "Noto Sans CJK SC", "DejaVu Sans", "Sans Serif"]
+
+
+@dataclass(frozen=True)
+class Theme:
+    """The colours of one look."""
+
+    name: str
+    background: str
+    text: str
+    muted: str
+    grid_line: str
+    accent: str
+    masked: str
+    panel: str
+    heads: tuple[str, ...] = OKABE_ITO
+
+    def color(self, role: str, alpha: float = 1.0) -> QColor:
+        """A theme colour by role name (``"text"``, ``"accent"`` …) with an opacity from 0 to 1."""
+        color = QColor(getattr(self, role))
+        color.setAlphaF(max(0.0, min(1.0, alpha)))
+        return color
+
+    def head_color(self, head: int, alpha: float = 1.0) -> QColor:
+        """The Okabe–Ito colour of head ``head`` (0-based); a single head uses the accent."""
+        color = QColor(self.heads[head % len(self.heads)])
+        color.setAlphaF(max(0.0, min(1.0, alpha)))
+        return color
+
+
+SLIDE = Theme(name="slide", background="#FFFFFF", text="#1A1A1A", muted="#5F6368",
+              grid_line="#9AA0A6", accent="#0072B2", masked="#B0B0B0", panel="#F3F4F6")
+DARK = Theme(name="dark", background="#1E1F22", text="#ECECEC", muted="#A8ABB0",
+             grid_line="#6B6F76", accent="#56B4E9", masked="#6E6E6E", panel="#2A2C30")
+HIGH_CONTRAST = Theme(name="high-contrast", background="#FFFFFF", text="#000000", muted="#000000",
+                      grid_line="#000000", accent="#0000C0", masked="#707070", panel="#FFFFFF")
+THEMES = {theme.name: theme for theme in (SLIDE, DARK, HIGH_CONTRAST)}
+
+
+def font(pixel_size: int = 14, bold: bool = False) -> QFont:
+    """The frame's font: Noto Sans with the CJK face as fallback, so 我/爱 render as glyphs.
+
+    Sizes are in pixels (scene units), so a frame looks the same on screen, in PNG, SVG and PDF.
+    """
+    result = QFont()
+    result.setFamilies(FONT_FAMILIES)
+    result.setPixelSize(pixel_size)
+    result.setBold(bold)
+    result.setHintingPreference(QFont.HintingPreference.PreferNoHinting)
+    return result
+
+
+@cache
+def _cividis_table() -> np.ndarray:
+    table: np.ndarray = pg.colormap.get("cividis").getLookupTable(0.0, 1.0, 256, alpha=False)
+    return table
+
+
+def cell_color(fraction: float) -> QColor:
+    """Cividis colour for a value placed at ``fraction`` (0–1) of its range."""
+    index = int(round(max(0.0, min(1.0, fraction)) * 255))
+    r, g, b = (int(v) for v in _cividis_table()[index][:3])
+    return QColor(r, g, b)
+
+
+def ink_for(fill: QColor) -> QColor:
+    """Black or white, whichever reads better on ``fill``."""
+    luminance = 0.2126 * fill.redF() + 0.7152 * fill.greenF() + 0.0722 * fill.blueF()
+    return QColor("#000000") if luminance > 0.5 else QColor("#FFFFFF")
