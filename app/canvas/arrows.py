@@ -63,7 +63,7 @@ class ArrowSpec:
 
 def strong_arrows(shares: npt.NDArray[np.float64], top_k: int = STRONG_TOP_K,
                   min_share: float = STRONG_MIN_SHARE) -> npt.NDArray[np.bool_]:
-    """Which shares of one row are worth an arrow: the row's ``top_k`` largest, or ≥ ``min_share``."""
+    """Which shares of a row get an arrow: the ``top_k`` largest, and any ≥ ``min_share``."""
     keep = shares >= min_share
     order = np.argsort(-shares, kind="stable")[:top_k]
     keep[order] = True

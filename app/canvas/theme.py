@@ -75,7 +75,7 @@ def _cividis_table() -> np.ndarray:
 
 def cell_color(fraction: float) -> QColor:
     """Cividis colour for a value placed at ``fraction`` (0–1) of its range."""
-    index = int(round(max(0.0, min(1.0, fraction)) * 255))
+    index = round(max(0.0, min(1.0, fraction)) * 255)
     r, g, b = (int(v) for v in _cividis_table()[index][:3])
     return QColor(r, g, b)
 
