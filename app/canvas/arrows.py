@@ -15,7 +15,7 @@ from app.canvas.theme import Theme, font
 from engine import format_number
 
 ROW_PITCH = 34.0
-COLUMN_GAP = 300.0
+COLUMN_GAP = 220.0
 TOP = 54.0
 STRONG_TOP_K = 8
 STRONG_MIN_SHARE = 0.02

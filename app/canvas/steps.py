@@ -91,7 +91,7 @@ def _weights(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     grids = place_rows(parent, rows, 0, 0, ctx.theme)
     arrows = _arrows(ctx)
     arrows.setParentItem(parent)
-    arrows.setPos(grids.right() + 50, 0)
+    arrows.setPos(grids.right() + 40, 0)
     return grids.united(arrows.mapRectToParent(arrows.boundingRect()))
 
 

@@ -1,0 +1,63 @@
+"""The row above the canvas: receiver in focus, head, arrow filter and fit."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushButton, QWidget
+
+from app.state import DocumentState
+
+
+class CanvasControls(QWidget):
+    """Chooses what the canvas emphasises; all choices live in the document state."""
+
+    def __init__(self, state: DocumentState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        row = QHBoxLayout(self)
+        row.setContentsMargins(6, 2, 6, 2)
+        self.receiver_box = QComboBox()
+        self.receiver_box.setAccessibleName("Receiver: the query row in focus")
+        self.head_box = QComboBox()
+        self.head_box.setAccessibleName("Head shown")
+        self.all_arrows_box = QCheckBox("All arrows")
+        self.all_arrows_box.setAccessibleName("Show all arrows")
+        self.all_arrows_box.setToolTip("With many positions only each row's strongest arrows "
+                                       "are drawn; tick to draw them all")
+        self.fit_button = QPushButton("Fit")
+        self.fit_button.setAccessibleName("Fit the frame to the view")
+        for text, widget in (("Receiver", self.receiver_box), ("Head", self.head_box)):
+            label = QLabel(text)
+            label.setBuddy(widget)
+            row.addWidget(label)
+            row.addWidget(widget)
+        row.addWidget(self.all_arrows_box)
+        row.addStretch(1)
+        row.addWidget(self.fit_button)
+        self._fill()
+        self.receiver_box.currentIndexChanged.connect(self._on_receiver)
+        self.head_box.currentIndexChanged.connect(self._on_head)
+        self.all_arrows_box.toggled.connect(state.set_show_all_arrows)
+        state.traceChanged.connect(self._fill)
+
+    def _fill(self) -> None:
+        scenario = self.state.scenario
+        self.receiver_box.blockSignals(True)
+        self.receiver_box.clear()
+        for k, token in enumerate(scenario.tokens):
+            self.receiver_box.addItem(f"{k}: {token}", k)
+        self.receiver_box.setCurrentIndex(self.state.focused_receiver())
+        self.receiver_box.blockSignals(False)
+        self.head_box.blockSignals(True)
+        self.head_box.clear()
+        self.head_box.addItem("All heads", None)
+        for h in range(scenario.attention.heads):
+            self.head_box.addItem(f"Head {h + 1}", h)
+        self.head_box.setCurrentIndex(0 if self.state.head is None else self.state.head + 1)
+        self.head_box.setEnabled(scenario.attention.heads > 1)
+        self.head_box.blockSignals(False)
+
+    def _on_receiver(self, index: int) -> None:
+        self.state.set_receiver(None if index == self.receiver_box.count() - 1 else index)
+
+    def _on_head(self, index: int) -> None:
+        self.state.set_head(None if index <= 0 else index - 1)

@@ -1,0 +1,50 @@
+"""Undoable edits of the document: each holds the scenario and trace before and after."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QUndoCommand
+
+from engine import Scenario, Trace
+
+if TYPE_CHECKING:
+    from app.state import DocumentState
+
+CELL_EDIT_ID = 1
+
+
+class ScenarioCommand(QUndoCommand):
+    """Replace the whole scenario (resize, option toggle, paste, token label …)."""
+
+    def __init__(self, state: DocumentState, before: tuple[Scenario, Trace],
+                 after: tuple[Scenario, Trace], label: str) -> None:
+        super().__init__(label)
+        self.state = state
+        self.before = before
+        self.after = after
+
+    def redo(self) -> None:
+        self.state.show(*self.after)
+
+    def undo(self) -> None:
+        self.state.show(*self.before)
+
+
+class CellEditCommand(ScenarioCommand):
+    """Typing into one cell; consecutive edits of the same cell merge into one undo step."""
+
+    def __init__(self, state: DocumentState, before: tuple[Scenario, Trace],
+                 after: tuple[Scenario, Trace], label: str, cell: tuple[str, int, int]) -> None:
+        super().__init__(state, before, after, label)
+        self.cell = cell
+
+    def id(self) -> int:
+        return CELL_EDIT_ID
+
+    def mergeWith(self, other: QUndoCommand) -> bool:
+        if not isinstance(other, CellEditCommand) or other.cell != self.cell:
+            return False
+        self.after = other.after
+        self.setText(other.text())
+        return True

@@ -1,0 +1,1 @@
+"""The matrix editor: every input of the scenario as an editable grid."""
