@@ -3,6 +3,17 @@
 from __future__ import annotations
 
 
+def one_line(text: str) -> str:
+    """``text`` with line breaks and other unprintable characters escaped (``\\n``, ``\\u2028``).
+
+    A refusal is always shown as one line, whatever a document's keys, strings or file name hold.
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+                   for ch in text)
+
+
 class ScenarioError(ValueError):
     """A document was refused.
 
@@ -11,6 +22,6 @@ class ScenarioError(ValueError):
     """
 
     def __init__(self, place: str, problem: str) -> None:
-        self.place = place
-        self.problem = problem
-        super().__init__(f"{place}: {problem}" if place else problem)
+        self.place = one_line(place)
+        self.problem = one_line(problem)
+        super().__init__(f"{self.place}: {self.problem}" if self.place else self.problem)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from engine.numbers import format_factor, format_number
+from engine.numbers import MINUS, format_factor, format_number
 from engine.reader import FloatArray
 from engine.trace import Trace
 
@@ -57,16 +57,38 @@ def parse_cell(reference: str) -> tuple[str, tuple[int, ...]]:
     return match.group(1), tuple(int(p) for p in parts)
 
 
+def _small(value: float) -> str:
+    """A small constant such as ε: plain decimals when they show it exactly (``0.00001``), else
+    scientific form (``1e−12``), so that a tiny ε is never shown as 0."""
+    text = format_number(value, 10)
+    if abs(float(text.replace(MINUS, "-")) - value) <= 1e-6 * abs(value):
+        return text
+    mantissa, exponent = f"{value:.6e}".split("e")
+    mantissa = mantissa.rstrip("0").rstrip(".")
+    return f"{mantissa}e{int(exponent)}".replace("-", MINUS)
+
+
 def _cell(name: str, index: Sequence[int]) -> str:
     return f"{name}[{','.join(str(k) for k in index)}]"
 
 
-def _sum_text(symbols: list[str], values: list[str]) -> tuple[str, str]:
-    if len(symbols) > _MAX_TERMS:
+def _sum_text(count: int, term: Callable[[int], tuple[str, str]]) -> tuple[str, str]:
+    """The symbols and the values of a sum of ``count`` terms, each joined by `` + ``.
+
+    ``term(t)`` gives the symbol and the value text of term ``t``. A sum of more than
+    ``_MAX_TERMS`` terms shows its first terms, an ellipsis and its last term, and only the terms
+    shown are formatted (a width-256 row costs as little as a short one).
+    """
+    if count > _MAX_TERMS:
         keep = _MAX_TERMS - 2
-        count = len(symbols)
-        symbols = [*symbols[:keep], f"… ({count} terms)", symbols[-1]]
-        values = [*values[:keep], "…", values[-1]]
+        shown = [term(t) for t in range(keep)]
+        last = term(count - 1)
+        symbols = [*(sym for sym, _ in shown), f"… ({count} terms)", last[0]]
+        values = [*(num for _, num in shown), "…", last[1]]
+    else:
+        pairs = [term(t) for t in range(count)]
+        symbols = [sym for sym, _ in pairs]
+        values = [num for _, num in pairs]
     return " + ".join(symbols), " + ".join(values)
 
 
@@ -75,13 +97,17 @@ def _dot(result: str, left: tuple[str, int, FloatArray], right: tuple[str, int, 
     """``Q[1,0] = X[1,0]·Wq[0,0] + … = 1·1 + … = 2``: a row of ``left`` by a column of ``right``."""
     lname, row, lvec = left
     rname, col, rvec = right
-    symbols = [f"{lname}[{row},{t}]·{rname}[{t},{col}]" for t in range(len(lvec))]
-    values = [f"{format_factor(float(a))}·{format_factor(float(b))}" for a, b in zip(lvec, rvec,
-                                                                                  strict=True)]
-    if bias is not None:
-        symbols.append(f"{bias[0]}[{col}]")
-        values.append(format_factor(bias[1]))
-    sym, num = _sum_text(symbols, values)
+    width = len(lvec)
+    if len(rvec) != width:
+        raise ValueError(f"{result}: {width} terms on the left, {len(rvec)} on the right")
+
+    def term(t: int) -> tuple[str, str]:
+        if t == width and bias is not None:
+            return f"{bias[0]}[{col}]", format_factor(bias[1])
+        return (f"{lname}[{row},{t}]·{rname}[{t},{col}]",
+                f"{format_factor(float(lvec[t]))}·{format_factor(float(rvec[t]))}")
+
+    sym, num = _sum_text(width + (bias is not None), term)
     return f"{result} = {sym} = {num} = {format_number(value)}"
 
 
@@ -150,9 +176,13 @@ class _Explainer:
         att = self.s.attention
         cols = range(h * att.d_k, (h + 1) * att.d_k)
         q, k = self.a["Q"], self.a["K"]
-        symbols = [f"Q[{i},{c}]·K[{j},{c}]" for c in cols]
-        values = [f"{format_factor(float(q[i, c]))}·{format_factor(float(k[j, c]))}" for c in cols]
-        sym, num = _sum_text(symbols, values)
+
+        def term(t: int) -> tuple[str, str]:
+            c = cols[t]
+            return (f"Q[{i},{c}]·K[{j},{c}]",
+                    f"{format_factor(float(q[i, c]))}·{format_factor(float(k[j, c]))}")
+
+        sym, num = _sum_text(len(cols), term)
         dot = float(q[i, list(cols)] @ k[j, list(cols)])
         name = _cell("scores", index)
         if att.scale:
@@ -168,21 +198,22 @@ class _Explainer:
 
     def _weights(self, index: tuple[int, ...], value: float) -> tuple[str, list[str]]:
         h, i, j = index
-        row = self.a["scores"][h, i]
-        visible = [k for k in range(len(row)) if self.trace.visible[i, k]]
-        hidden = [k for k in range(len(row)) if not self.trace.visible[i, k]]
+        row = self.a["scores"][h, i].tolist()
+        seen = self.trace.visible[i]
+        visible = np.flatnonzero(seen).tolist()
+        hidden = np.flatnonzero(~seen).tolist()
         name = _cell("weights", index)
         masked = (f"masked keys (after position {i}): {', '.join(str(k) for k in hidden)}"
                   if hidden else "no key is masked in this row")
         if j in hidden:
             return (f"{name} = 0 exactly: key {j} (“{self.s.tokens[j]}”) comes after query {i}"
                     f" and is masked", [masked])
-        top = float(max(row[k] for k in visible))
-        terms = [f"exp({format_number(float(row[k]) - top)})" for k in visible]
-        total = sum(math.exp(float(row[k]) - top) for k in visible)
-        sym, num = _sum_text([f"exp(s{k} − max)" for k in visible], terms)
-        text = (f"{name} = exp(s{j} − max) / ({sym}) = exp({format_number(float(row[j]) - top)})"
-                f" / ({num}) = {format_number(math.exp(float(row[j]) - top))} / "
+        top = max(row[k] for k in visible)
+        total = sum(math.exp(row[k] - top) for k in visible)
+        sym, num = _sum_text(len(visible), lambda t: (
+            f"exp(s{visible[t]} − max)", f"exp({format_number(row[visible[t]] - top)})"))
+        text = (f"{name} = exp(s{j} − max) / ({sym}) = exp({format_number(row[j] - top)})"
+                f" / ({num}) = {format_number(math.exp(row[j] - top))} / "
                 f"{format_number(total)} = {format_number(value)}")
         details = [f"s = scores[{h},{i},·], max over the visible keys = {format_number(top)}",
                    masked]
@@ -195,10 +226,10 @@ class _Explainer:
         att = self.s.attention
         h = c // att.d_v
         w, v = self.a["weights"][h, i], self.a["V"][:, c]
-        keys = [k for k in range(len(w)) if self.trace.visible[i, k]]
-        symbols = [f"weights[{h},{i},{k}]·V[{k},{c}]" for k in keys]
-        values = [f"{format_factor(float(w[k]))}·{format_factor(float(v[k]))}" for k in keys]
-        sym, num = _sum_text(symbols, values)
+        keys = np.flatnonzero(self.trace.visible[i]).tolist()
+        sym, num = _sum_text(len(keys), lambda t: (
+            f"weights[{h},{i},{keys[t]}]·V[{keys[t]},{c}]",
+            f"{format_factor(float(w[keys[t]]))}·{format_factor(float(v[keys[t]]))}"))
         return (f"mixed[{i},{c}] = {sym} = {num} = {format_number(value)}",
                 [f"masked keys add nothing; column {c} is head {h + 1}'s value column "
                  f"{c - h * att.d_v}"])
@@ -229,16 +260,16 @@ class _Explainer:
         if block.norm == "rmsnorm":
             ms = float(np.mean(x**2))
             return (f"{cell} = x / √(mean(x²) + ε) · γ = {xj} / √({format_number(ms)} + "
-                    f"{format_number(e, 10)}) · {format_factor(g)} = {format_number(value)}",
+                    f"{_small(e)}) · {format_factor(g)} = {format_number(value)}",
                     [f"x = {source}[{i},·]; mean(x²) = {format_number(ms)}; ε = "
-                     f"{format_number(e, 10)}; γ[{j}] = {format_number(g)}"])
+                     f"{_small(e)}; γ[{j}] = {format_number(g)}"])
         mean = float(np.mean(x))
         var = float(np.mean((x - mean) ** 2))
         return (f"{cell} = (x − μ) / √(σ² + ε) · γ + β = ({xj} − {format_factor(mean)}) / "
-                f"√({format_number(var)} + {format_number(e, 10)}) · {format_factor(g)} + "
+                f"√({format_number(var)} + {_small(e)}) · {format_factor(g)} + "
                 f"{format_factor(b)} = {format_number(value)}",
                 [f"x = {source}[{i},·]; row mean μ = {format_number(mean)}; population variance "
-                 f"σ² = {format_number(var)}; ε = {format_number(e, 10)}; γ[{j}] = "
+                 f"σ² = {format_number(var)}; ε = {_small(e)}; γ[{j}] = "
                  f"{format_number(g)}; β[{j}] = {format_number(b)}"])
 
     def _norm1(self, index: tuple[int, ...], value: float) -> tuple[str, list[str]]:
@@ -305,8 +336,8 @@ class _Explainer:
         row = self.a["logits"][i]
         top = float(row.max())
         total = float(np.exp(row - top).sum())
-        sym, num = _sum_text([f"exp(l{k} − max)" for k in range(len(row))],
-                             [f"exp({format_number(float(x) - top)})" for x in row])
+        sym, num = _sum_text(len(row), lambda k: (f"exp(l{k} − max)",
+                                                  f"exp({format_number(float(row[k]) - top)})"))
         return (f"probs[{i},{c}] = exp(l{c} − max) / ({sym}) = "
                 f"exp({format_number(float(row[c]) - top)}) / ({num}) = "
                 f"{format_number(math.exp(float(row[c]) - top))} / {format_number(total)} = "

@@ -26,7 +26,7 @@ def attend(attention: Attention, x: FloatArray) -> dict[str, FloatArray]:
     v = V.reshape(n, h, a.d_v).transpose(1, 0, 2)
     scores = q @ k.transpose(0, 2, 1)
     if a.scale:
-        scores = scores / np.sqrt(a.d_k)
+        scores /= np.sqrt(a.d_k)
     weights = softmax(scores, np.broadcast_to(visibility(a, n), scores.shape))
     mixed = (weights @ v).transpose(1, 0, 2).reshape(n, h * a.d_v)
     attn_out = mixed @ a.Wo + (a.bo if a.bo is not None else 0.0) if a.Wo is not None else mixed

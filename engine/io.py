@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -25,13 +26,24 @@ def read_document(path: str | os.PathLike[str]) -> object:
     file = Path(path)
     name = file.name or str(file)
     try:
-        if file.is_dir():
+        status = file.stat()
+        if stat.S_ISDIR(status.st_mode):
             raise ScenarioError(name, "is a folder, not a scenario document")
-        size = file.stat().st_size
+        if not stat.S_ISREG(status.st_mode):
+            # A device or a pipe has no size to check and may never end (/dev/zero, a FIFO).
+            raise ScenarioError(name, "is not a regular file (a device or a pipe?), not a "
+                                "scenario document")
+        size = status.st_size
+        if size <= MAX_FILE_BYTES:
+            with file.open("rb") as stream:
+                raw = stream.read(MAX_FILE_BYTES + 1)  # the file may have grown since stat()
+            size = max(size, len(raw))
         if size > MAX_FILE_BYTES:
-            raise ScenarioError(name, f"the file is {size / 2**20:.0f} MiB; scenario documents "
-                                f"are limited to {MAX_FILE_BYTES // 2**20} MiB")
-        raw = file.read_bytes()
+            shown, limit = _size_text(size), _size_text(MAX_FILE_BYTES)
+            if shown == limit:
+                shown, limit = f"{size} bytes", f"{MAX_FILE_BYTES} bytes"
+            raise ScenarioError(name, f"the file is {shown}; scenario documents are limited to "
+                                f"{limit}")
     except OSError as error:
         raise ScenarioError(name, f"cannot be read ({error.strerror or error})") from None
     if b"\x00" in raw[:8192]:
@@ -47,6 +59,20 @@ def read_document(path: str | os.PathLike[str]) -> object:
                             f"{error.msg}") from None
     except RecursionError:
         raise ScenarioError(name, "is nested too deeply to be a scenario document") from None
+    except ValueError:
+        # Python refuses integer literals of more than 4300 digits with a plain ValueError.
+        raise ScenarioError(name, "holds a number with too many digits to be read") from None
+
+
+def _size_text(size: int) -> str:
+    """A byte count for a message, precise enough that a file just over the limit reads so."""
+    if size < 1024:
+        return f"{size} bytes"
+    for unit, factor in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if size >= factor:
+            text = f"{size / factor:.1f}".removesuffix(".0")
+            return f"{text} {unit}"
+    return f"{size} bytes"
 
 
 def load_scenario(path: str | os.PathLike[str]) -> Scenario:

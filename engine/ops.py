@@ -20,13 +20,16 @@ def softmax(scores: FloatArray, visible: BoolArray | None = None) -> FloatArray:
     Hidden entries (``visible`` False) get a share of exactly 0 and take no part in the maximum.
     Every row must have at least one visible entry.
     """
+    # One scratch array, worked in place: shift by the row's visible maximum, exp, normalise.
+    # A hidden entry is −∞ after the shift, and exp(−∞) is exactly 0 (no warning, no overflow).
     if visible is None:
-        visible = np.ones(scores.shape, dtype=bool)
-    shifted = np.where(visible, scores, -np.inf)
-    top = shifted.max(axis=-1, keepdims=True)
-    exps = np.where(visible, np.exp(np.where(visible, scores - top, 0.0)), 0.0)
-    result: FloatArray = exps / exps.sum(axis=-1, keepdims=True)
-    return result
+        shifted = scores - scores.max(axis=-1, keepdims=True)
+    else:
+        shifted = np.where(visible, scores, -np.inf)
+        shifted -= shifted.max(axis=-1, keepdims=True)
+    exps: FloatArray = np.exp(shifted, out=shifted)
+    exps /= exps.sum(axis=-1, keepdims=True)
+    return exps
 
 
 def causal_visibility(n: int) -> BoolArray:

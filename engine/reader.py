@@ -36,6 +36,10 @@ def describe(value: object) -> str:
         return "an object"
     if isinstance(value, list | tuple):
         return f"a list of {len(value)}"
+    if isinstance(value, int) and abs(value) >= 10**18:
+        # str() of a huge int is slow, and refused outright past 4300 digits.
+        digits = int(value.bit_length() * math.log10(2)) + 1
+        return f"a whole number of about {digits} digits"
     return repr(value) if isinstance(value, int | float) else type(value).__name__
 
 
@@ -48,7 +52,10 @@ def expect_object(value: object, place: str) -> Mapping[str, Any]:
 def refuse_unknown(obj: Mapping[str, Any], allowed: Sequence[str], place: str) -> None:
     for key in obj:
         if key not in allowed:
-            where = f"{place}.{key}" if place else str(key)
+            name = str(key)
+            if not name or name != name.strip():
+                name = f'"{name}"'
+            where = f"{place}.{name}" if place else name
             raise ScenarioError(where, f"unknown key (allowed here: {', '.join(allowed)})")
 
 
@@ -81,14 +88,19 @@ def expect_int(value: object, place: str, low: int, high: int) -> int:
             raise ScenarioError(place, f"expected a whole number, got {describe(value)}")
     number = int(value)
     if not low <= number <= high:
-        raise ScenarioError(place, f"expected a whole number from {low} to {high}, got {number}")
+        raise ScenarioError(place, f"expected a whole number from {low} to {high}, got "
+                            f"{describe(number)}")
     return number
 
 
 def expect_number(value: object, place: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
         raise ScenarioError(place, f"expected a number, got {describe(value)}")
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:
+        raise ScenarioError(place, f"{describe(value)} is too large: every number must be "
+                            "finite") from None
     if not math.isfinite(number):
         raise ScenarioError(place, f"{number} is not allowed: every number must be finite")
     return number

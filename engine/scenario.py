@@ -250,7 +250,9 @@ def parse_scenario(document: object) -> Scenario:
     tokens = (expect_labels(doc["tokens"], "tokens", n) if "tokens" in doc
               else tuple(f"t{k + 1}" for k in range(n)))
 
-    attention = _parse_attention(doc.get("attention"), n, d)
+    if "attention" not in doc:
+        raise ScenarioError("attention", "missing: give at least Wq, Wk and Wv")
+    attention = _parse_attention(doc["attention"], n, d)
     block = _parse_block(doc["block"], d, attention) if "block" in doc else None
     return Scenario(title=title, note=note, tokens=tokens, X=X, attention=attention, block=block,
                     token_ids=token_ids, embedding=embedding)
