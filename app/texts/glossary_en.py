@@ -1,0 +1,150 @@
+"""English glossary: one entry per term id, and the words in a text that link to each term."""
+
+from __future__ import annotations
+
+from app.texts.model import GlossaryEntry
+
+
+def _entry(term_id: str, term: str, definition: str, example: str) -> tuple[str, GlossaryEntry]:
+    return term_id, GlossaryEntry(term=term, definition=definition, example=example,
+                                  term_id=term_id)
+
+
+ENTRIES: dict[str, GlossaryEntry] = dict((
+    _entry("Wq", "Wq (W_Q), query projection",
+           "The parameter table that turns each input row into its query: Q = X·Wq, with d rows "
+           "and d_k columns per head.",
+           "In F11, 爱's row [1, −1] times Wq = [[1, 1], [−1, 1]] gives q = [2, 0]."),
+    _entry("Wk", "Wk (W_K), key projection",
+           "The parameter table that turns each input row into its key: K = X·Wk, with as many "
+           "columns as Wq so that q·k is defined.",
+           "[1, −1] times Wk = [[0.5, 0.5], [0.5, −0.5]] gives k = [0, 1]."),
+    _entry("Wv", "Wv (W_V), value projection",
+           "The parameter table that turns each input row into the content it hands over: "
+           "V = X·Wv, whose width d_v may differ from d_k.",
+           "[1, −1] times Wv = [[5, 10], [5, −10]] gives v = [0, 20]."),
+    _entry("Wo", "Wo (W_O), output projection",
+           "The parameter table that maps the concatenated head outputs to the width the "
+           "residual needs; it is neither a set of shares nor the vocabulary head.",
+           "Two heads of width 2 concatenate to 4 numbers, and Wo of shape 4×6 turns them "
+           "into 6."),
+    _entry("QKV", "Query, Key, Value (Q, K, V)",
+           "Three rows computed for each position from the same input: its query scores the "
+           "keys, its key gets scored, and its value is the content the shares blend.",
+           "For 爱 in F11, q = [2, 0], k = [0, 1] and v = [0, 20]; its q against 我's k "
+           "[1, 0] gives 2."),
+    _entry("shares", "Shares (softmax output)",
+           "The numbers softmax gives for one row of attention, non-negative and summing to 1, "
+           "recomputed for every input; not the parameters' weights W.",
+           "For 爱 in F11 the shares are 0.804 (我) and 0.196 (爱), and 0.804 + 0.196 = 1."),
+    _entry("I", "I, identity matrix",
+           "A square matrix with 1 on the diagonal and 0 elsewhere; multiplying by it changes "
+           "nothing.",
+           "[3, −2]·[[1, 0], [0, 1]] = [3, −2]."),
+    _entry("Norm", "Norm",
+           "The block's row-by-row rescaling (LayerNorm, RMSNorm or none); it is not "
+           "probability normalisation, so outputs may be negative and need not sum to 1.",
+           "LayerNorm([1, 3]) = [−1, 1], whose sum is 0, not 1."),
+    _entry("LayerNorm", "LayerNorm",
+           "Subtract the row's mean, divide by √(variance + ε), then multiply by γ and add β.",
+           "[1, 3] has mean 2 and variance 1, so with ε = 0, γ = 1 and β = 0 it becomes "
+           "[−1, 1]."),
+    _entry("RMSNorm", "RMSNorm",
+           "Divide the row by its root mean square √(mean of squares + ε), then multiply by γ; "
+           "no mean is subtracted and there is no β.",
+           "[1, 3] has mean of squares 5, so it becomes [1/√5, 3/√5] ≈ [0.447, 1.342]."),
+    _entry("gamma", "γ (gamma), norm scale",
+           "A learned row of multipliers, one per feature, applied after a norm.",
+           "With γ = [2, 1], LayerNorm([1, 3]) becomes [−2, 1]."),
+    _entry("beta", "β (beta), norm shift",
+           "A learned row of offsets, one per feature, added after LayerNorm (RMSNorm has "
+           "none).",
+           "With β = [0, 0.5], LayerNorm([1, 3]) becomes [−1, 1.5]."),
+    _entry("epsilon", "ε (epsilon), stabiliser",
+           "A small constant set by hand and added under the square root so that a constant "
+           "row never divides by zero; it is not learned.",
+           "G01 uses ε = 1e−5, so LayerNorm([0, 2]) gives [−0.999995, 0.999995] rather than "
+           "exactly [−1, 1]."),
+    _entry("pre-norm", "Pre-norm",
+           "An order of operations: norm first, then the sub-layer, whose output is added to "
+           "the unnormed input, x + F(Norm(x)).",
+           "G01 is pre-norm: resid1 = X + attention(Norm(X)), so X's row [0, 2] is added "
+           "as it is."),
+    _entry("post-norm", "Post-norm",
+           "An order of operations: sub-layer and addition first, then a norm of the sum, "
+           "Norm(x + F(x)); not a stage of training.",
+           "With x = [1, 3] and F = 0, pre-norm gives [1, 3] but post-norm gives [−1, 1] "
+           "(LayerNorm, ε = 0)."),
+    _entry("causal-mask", "Causal mask",
+           "Hides from each position every position after it, so a share toward the future is "
+           "exactly 0.",
+           "With two positions, 我 sees only 我 (share 1), and 爱 sees both 我 and 爱."),
+    _entry("residual", "Residual",
+           "Adding a sub-layer's output back to its input, so the sub-layer contributes a "
+           "change instead of replacing the row.",
+           "In G01, [0, 2] + [−0.888377, 0.888377] = [−0.888377, 2.888377]."),
+    _entry("FFN", "FFN, feed-forward network",
+           "Per row, act(x·W1 + b1)·W2 + b2, with the same W1 and W2 for every position and no "
+           "mixing between positions.",
+           "ReLU([−1, 1]) = [0, 1], and W2 = 0.5·I then gives [0, 0.5]."),
+    _entry("logits", "Logits",
+           "The raw scores of the vocabulary head, one per vocabulary entry; any real numbers, "
+           "not probabilities.",
+           "[−1, 1]·[[1, 0, −1], [0, 1, 0.5]] = [−1, 1, 1.5]."),
+    _entry("probabilities", "Probabilities",
+           "The softmax of the logits: non-negative numbers over the vocabulary that sum to 1.",
+           "Logits [−1, 1, 1.5] give about [0.049, 0.359, 0.592]."),
+    _entry("softmax", "Softmax",
+           "Take exp of each entry and divide by the sum of the exps, which turns any real row "
+           "into non-negative numbers summing to 1 in the same order.",
+           "softmax([1.414, 0]) = [0.804, 0.196], and the softmax of a single number is "
+           "always [1]."),
+    _entry("scale", "Scaling by √d_k",
+           "Dividing the scores by √d_k, the square root of the key width, so that their "
+           "typical size does not grow with the width.",
+           "With d_k = 2, a raw score of 2 becomes 2 ÷ √2 = 1.414."),
+    _entry("heads", "Heads, multi-head attention",
+           "Splitting the columns of Q, K and V into groups, attending in each group separately, "
+           "and concatenating the results.",
+           "Two heads of width 2 give 2 + 2 = 4 numbers per position, and Wo of shape 4×6 then "
+           "gives 6."),
+    _entry("embedding", "Embedding",
+           "A learned table with one row per token id; looking up the ids gives the rows of X.",
+           "Ids 7, 12 and 3 pick rows 7, 12 and 3 of the table (counting from 0), giving a "
+           "3-row X."),
+))
+
+FORMS: dict[str, tuple[str, ...]] = {
+    "Wq": ("Wq", "W_Q"),
+    "Wk": ("Wk", "W_K"),
+    "Wv": ("Wv", "W_V"),
+    "Wo": ("Wo", "W_O"),
+    "QKV": ("Q/K/V", "Q, K and V", "QKV", "Query", "Key", "Value", "query", "queries", "key",
+            "keys"),
+    "shares": ("share", "shares"),
+    "I": ("identity matrix",),
+    "Norm": ("norm", "norms", "normed"),
+    "LayerNorm": ("LayerNorm", "layer norm"),
+    "RMSNorm": ("RMSNorm",),
+    "gamma": ("γ", "gamma"),
+    "beta": ("β", "beta"),
+    "epsilon": ("ε", "epsilon"),
+    "pre-norm": ("pre-norm",),
+    "post-norm": ("post-norm",),
+    "causal-mask": ("causal mask", "causal masking", "mask"),
+    "residual": ("residual", "residuals"),
+    "FFN": ("FFN", "feed-forward"),
+    "logits": ("logit", "logits"),
+    "probabilities": ("probability", "probabilities"),
+    "softmax": ("softmax",),
+    "scale": ("√d_k",),
+    "heads": ("multi-head", "head", "heads", "concatenated", "concatenation"),
+    "embedding": ("embedding", "embedding table", "token id", "token ids"),
+}
+"""The words that link to each term. A form in lower case matches in any case; a form with a
+capital letter matches only as written."""
+
+BLOCKERS: tuple[str, ...] = ("vocabulary head", "probability normalisation",
+                             "probability normalization")
+"""Phrases that contain a form but must not link (the vocabulary head is not an attention head,
+and a norm is not probability normalisation)."""
