@@ -1,0 +1,124 @@
+"""``qkv-studio export FILE --format …``: the exporters from the command line, always headless.
+
+Qt is imported only when an export runs, after ``QT_QPA_PLATFORM`` is set to ``offscreen``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from app.examples import resolve_document
+from app.export.settings import DEFAULT_DWELL, FORMATS, ExportRequest, document_name, parse_steps
+from app.texts import LANGUAGES
+
+EXIT_FAILED = 1
+EXIT_REFUSED = 2
+
+
+def add_export_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the export options to ``parser`` and set ``run`` to :func:`run_export_command`."""
+    parser.description = ("Export frames as images, a PDF, an animation or slides. PNG and SVG "
+                          "write one file per step into a folder; the others write one file.")
+    parser.add_argument("--format", required=True, choices=list(FORMATS),
+                        help="what to write")
+    parser.add_argument("--steps", default="all", metavar="all|N|N-M",
+                        help="which steps, counted from 1 (default: all)")
+    parser.add_argument("--out", type=Path, metavar="PATH",
+                        help="for png/svg the folder (default: the current folder); otherwise the "
+                             "file (default: NAME.FORMAT in the current folder)")
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument("--width", type=int, metavar="PX",
+                      help="picture width in pixels (of the widest step for gif/mp4/pptx; mp4 "
+                           "rounds up to a multiple of 16)")
+    size.add_argument("--scale", type=float, metavar="S",
+                      help="pixels per canvas unit (default: 2 for png/pptx, 1 for gif/mp4)")
+    parser.add_argument("--transparent", action="store_true",
+                        help="no background (png, svg, pdf, pptx; gif and mp4 stay opaque)")
+    parser.add_argument("--dwell", type=float, default=DEFAULT_DWELL, metavar="SECONDS",
+                        help=f"seconds per step in gif/mp4 (default: {DEFAULT_DWELL:g})")
+    parser.add_argument("--caption", action="store_true",
+                        help="print the step's one-sentence summary under each frame")
+    parser.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0],
+                        help="language of step titles, captions and speaker notes")
+    parser.set_defaults(run=run_export_command)
+
+
+def _fail(message: str, status: int = EXIT_REFUSED) -> int:
+    print(f"qkv-studio: {message}", file=sys.stderr)
+    return status
+
+
+def _destination(args: argparse.Namespace, name: str) -> Path:
+    spec = FORMATS[args.format]
+    out = Path(args.out) if args.out is not None else None
+    if spec.per_step:
+        return out if out is not None else Path.cwd()
+    if out is None:
+        return Path.cwd() / f"{name}{spec.suffix}"
+    return out / f"{name}{spec.suffix}" if out.is_dir() else out
+
+
+def _check_numbers(args: argparse.Namespace) -> str | None:
+    if args.width is not None and args.width <= 0:
+        return f"--width must be a positive number of pixels, got {args.width}"
+    if args.scale is not None and not args.scale > 0:
+        return f"--scale must be positive, got {args.scale:g}"
+    if not args.dwell > 0:
+        return f"--dwell must be a positive number of seconds, got {args.dwell:g}"
+    return None
+
+
+def run_export_command(args: argparse.Namespace) -> int:
+    """Run ``qkv-studio export``; print one line per written file; return the exit status.
+
+    Returns 2 for a refused document or bad arguments (nothing written), 1 when a file cannot be
+    written (nothing left behind), 0 on success.
+    """
+    problem = _check_numbers(args)
+    if problem is not None:
+        return _fail(problem)
+    from engine import ScenarioError, compute, load_scenario
+
+    document = resolve_document(args.file)
+    try:
+        trace = compute(load_scenario(document))
+    except ScenarioError as error:
+        return _fail(str(error))
+    try:
+        steps = parse_steps(args.steps, len(trace.steps))
+    except ValueError as error:
+        return _fail(str(error))
+    name = document_name(document)
+    request = ExportRequest(format=args.format, steps=steps,
+                            destination=_destination(args, name), name=name, width=args.width,
+                            scale=args.scale, transparent=args.transparent, caption=args.caption,
+                            lang=args.lang, dwell=args.dwell)
+    if args.transparent and args.format in ("gif", "mp4"):
+        print(f"qkv-studio: --transparent is ignored for {args.format}", file=sys.stderr)
+    _headless_application()
+    from app.export.job import run_export
+    from app.export.safe import ExportError
+
+    try:
+        written = run_export(trace, request)
+    except ExportError as error:
+        return _fail(str(error), EXIT_FAILED)
+    for path in written:
+        print(path)
+    return 0
+
+
+def _headless_application() -> None:
+    """Make sure a ``QApplication`` exists; one made here always uses the offscreen platform."""
+    from PySide6.QtWidgets import QApplication
+
+    if QApplication.instance() is None:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        _KEEP.append(QApplication(["qkv-studio"]))
+
+
+_KEEP: list[object] = []
+"""Holds the application made for an export for the rest of the process."""

@@ -1,0 +1,45 @@
+"""Copy the current frame to the clipboard as PNG and SVG (and as a plain image)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QMimeData
+from PySide6.QtGui import QGuiApplication
+
+from app.canvas import FrameOptions
+from app.export.render import build_frame, png_bytes, render_image, svg_bytes
+from engine import Trace
+
+PNG_MIME = "image/png"
+SVG_MIME = "image/svg+xml"
+CLIPBOARD_SCALE = 2.0
+"""Pixels per scene unit of the copied PNG: sharp when pasted into a slide."""
+
+
+def frame_mime_data(trace: Trace, step_index: int, options: FrameOptions | None = None, *,
+                    lang: str = "en", scale: float = CLIPBOARD_SCALE) -> QMimeData:
+    """The frame of ``step_index`` as ``image/png``, ``image/svg+xml`` and a native image.
+
+    The frame is drawn in the slide theme; ``options.caption`` and ``options.transparent`` are
+    kept, so a caption typed in the window is copied too.
+    """
+    base = options or FrameOptions()
+    frame = build_frame(trace, step_index, base, lang=lang, caption=base.caption,
+                        transparent=base.transparent)
+    image = render_image(frame, scale, transparent=base.transparent)
+    data = QMimeData()
+    data.setData(PNG_MIME, png_bytes(image))
+    data.setData(SVG_MIME, svg_bytes(frame))
+    data.setImageData(image)
+    data.setText(frame.title)
+    return data
+
+
+def copy_frame(trace: Trace, step_index: int, options: FrameOptions | None = None, *,
+               lang: str = "en") -> None:
+    """Put the frame of ``step_index`` on the clipboard as PNG and SVG.
+
+    The clipboard owns the data from then on; keeping a Python reference to it crashes the
+    interpreter at exit (PySide6 6.11), so nothing is returned.
+    """
+    QGuiApplication.clipboard().setMimeData(frame_mime_data(trace, step_index, options,
+                                                            lang=lang))

@@ -1,0 +1,418 @@
+"""The export dialog: format, steps, size, background, caption, language and destination.
+
+Choices are remembered between uses with ``QSettings``. A multi-step export shows a cancellable
+``QProgressDialog``; errors are shown with ``QMessageBox.critical`` and kept in
+:attr:`ExportDialog.last_error`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QSettings, Qt
+from PySide6.QtWidgets import (
+    QApplication,
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QProgressDialog,
+    QPushButton,
+    QRadioButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.canvas import FrameOptions
+from app.export.job import run_export
+from app.export.safe import ExportCancelled, ExportError
+from app.export.settings import DEFAULT_DWELL, FORMATS, ExportRequest, slug
+from app.export.words import title_for
+from app.texts import LANGUAGE_NAMES, LANGUAGES
+from engine import Trace
+
+ORGANIZATION = "QKV Studio"
+APPLICATION = "QKV Studio"
+GROUP = "export"
+ANIMATED = ("gif", "mp4")
+DEFAULT_WIDTH = 1920
+
+
+def export_settings() -> QSettings:
+    """The application's settings; names QKV Studio's own if the application set none."""
+    if QCoreApplication.organizationName() and QCoreApplication.applicationName():
+        return QSettings()
+    return QSettings(ORGANIZATION, APPLICATION)
+
+
+class ExportDialog(QDialog):
+    """Export one step, all steps or a range of ``trace`` as files.
+
+    Attributes
+    ----------
+    written
+        The files the last successful export wrote.
+    last_error
+        The message of the last failed export, or ``None``.
+    progress_dialog
+        The progress dialog of the export running now (multi-step exports), else ``None``.
+    """
+
+    def __init__(self, trace: Trace, current_step: int, options: FrameOptions | None = None,
+                 parent: QWidget | None = None, *, name: str | None = None) -> None:
+        super().__init__(parent)
+        self.trace = trace
+        self.current_step = max(0, min(len(trace.steps) - 1, current_step))
+        self.options = options or FrameOptions()
+        self.name = name or slug(trace.scenario.title)
+        self.written: list[Path] = []
+        self.last_error: str | None = None
+        self.progress_dialog: QProgressDialog | None = None
+        self.setWindowTitle(self.tr("Export"))
+        self.setAccessibleName(self.tr("Export frames"))
+        self._build()
+        self._restore()
+        self._update_enabled()
+
+    # --- building -------------------------------------------------------------------------
+
+    def _labelled(self, form: QFormLayout, text: str, field: QWidget,
+                  accessible: str) -> QLabel:
+        label = QLabel(text)
+        label.setBuddy(field)
+        field.setAccessibleName(accessible)
+        form.addRow(label, field)
+        return label
+
+    def _build(self) -> None:
+        form = QFormLayout()
+        self.format_box = QComboBox()
+        for spec in FORMATS.values():
+            self.format_box.addItem(self.tr(spec.label), spec.key)
+        self._labelled(form, self.tr("&Format:"), self.format_box, self.tr("Format"))
+
+        count = len(self.trace.steps)
+        self.current_radio = QRadioButton(self.tr("Current step ({n} of {count})").format(
+            n=self.current_step + 1, count=count))
+        self.all_radio = QRadioButton(self.tr("All {count} steps").format(count=count))
+        self.range_radio = QRadioButton(self.tr("Steps"))
+        self.first_spin, self.last_spin = QSpinBox(), QSpinBox()
+        for spin in (self.first_spin, self.last_spin):
+            spin.setRange(1, count)
+        self.first_spin.setValue(1)
+        self.last_spin.setValue(count)
+        self.steps_group = QButtonGroup(self)
+        steps = QWidget()
+        steps_layout = QVBoxLayout(steps)
+        steps_layout.setContentsMargins(0, 0, 0, 0)
+        range_row = QHBoxLayout()
+        first_label, last_label = QLabel(self.tr("from")), QLabel(self.tr("to"))
+        first_label.setBuddy(self.first_spin)
+        last_label.setBuddy(self.last_spin)
+        range_row.addWidget(self.range_radio)
+        for widget in (first_label, self.first_spin, last_label, self.last_spin):
+            range_row.addWidget(widget)
+        range_row.addStretch(1)
+        for radio in (self.current_radio, self.all_radio, self.range_radio):
+            self.steps_group.addButton(radio)
+        steps_layout.addWidget(self.current_radio)
+        steps_layout.addWidget(self.all_radio)
+        steps_layout.addLayout(range_row)
+        self.current_radio.setAccessibleName(self.tr("Export the current step"))
+        self.all_radio.setAccessibleName(self.tr("Export all steps"))
+        self.range_radio.setAccessibleName(self.tr("Export a range of steps"))
+        self.first_spin.setAccessibleName(self.tr("First step of the range"))
+        self.last_spin.setAccessibleName(self.tr("Last step of the range"))
+        self._labelled(form, self.tr("Steps:"), steps, self.tr("Steps"))
+
+        self.width_radio = QRadioButton(self.tr("By width"))
+        self.scale_radio = QRadioButton(self.tr("By scale"))
+        self.width_spin = QSpinBox()
+        self.width_spin.setRange(16, 16384)
+        self.width_spin.setSuffix(" px")
+        self.width_spin.setValue(DEFAULT_WIDTH)
+        self.scale_spin = QDoubleSpinBox()
+        self.scale_spin.setRange(0.25, 8.0)
+        self.scale_spin.setSingleStep(0.5)
+        self.scale_spin.setSuffix(" ×")
+        self.scale_spin.setValue(2.0)
+        self.size_group = QButtonGroup(self)
+        self.size_group.addButton(self.width_radio)
+        self.size_group.addButton(self.scale_radio)
+        size = QWidget()
+        size_layout = QHBoxLayout(size)
+        size_layout.setContentsMargins(0, 0, 0, 0)
+        size_layout.addWidget(self.width_radio)
+        size_layout.addWidget(self.scale_radio)
+        size_layout.addStretch(1)
+        self.width_radio.setAccessibleName(self.tr("Size by width in pixels"))
+        self.scale_radio.setAccessibleName(self.tr("Size by scale factor"))
+        self._labelled(form, self.tr("Size:"), size, self.tr("Size"))
+        self._labelled(form, self.tr("&Width:"), self.width_spin, self.tr("Width in pixels"))
+        self._labelled(form, self.tr("S&cale:"), self.scale_spin,
+                       self.tr("Scale factor, pixels per canvas unit"))
+
+        self.transparent_box = QCheckBox(self.tr("Transparent background"))
+        self._labelled(form, self.tr("Background:"), self.transparent_box,
+                       self.tr("Transparent background"))
+        self.caption_box = QCheckBox(self.tr("Print the step's summary under the frame"))
+        self._labelled(form, self.tr("Caption:"), self.caption_box,
+                       self.tr("Print the step's summary under the frame"))
+        self.lang_box = QComboBox()
+        for lang in LANGUAGES:
+            self.lang_box.addItem(LANGUAGE_NAMES.get(lang, lang), lang)
+        self._labelled(form, self.tr("&Language:"), self.lang_box,
+                       self.tr("Language of titles, captions and notes"))
+        self.dwell_spin = QDoubleSpinBox()
+        self.dwell_spin.setRange(0.1, 60.0)
+        self.dwell_spin.setSingleStep(0.5)
+        self.dwell_spin.setSuffix(" s")
+        self.dwell_spin.setValue(DEFAULT_DWELL)
+        self._labelled(form, self.tr("Seconds per step:"), self.dwell_spin,
+                       self.tr("Seconds each step is shown in an animation"))
+
+        self.destination_edit = QLineEdit()
+        self.browse_button = QPushButton(self.tr("Browse…"))
+        self.browse_button.setAccessibleName(self.tr("Choose where to save"))
+        destination = QWidget()
+        destination_layout = QHBoxLayout(destination)
+        destination_layout.setContentsMargins(0, 0, 0, 0)
+        destination_layout.addWidget(self.destination_edit, 1)
+        destination_layout.addWidget(self.browse_button)
+        self.destination_label = self._labelled(form, self.tr("Save &to:"), destination,
+                                                self.tr("Destination"))
+        self.destination_label.setBuddy(self.destination_edit)
+        self.destination_edit.setAccessibleName(self.tr("Destination file or folder"))
+
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                        | QDialogButtonBox.StandardButton.Cancel)
+        self.export_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.export_button.setText(self.tr("Export"))
+        self.export_button.setAccessibleName(self.tr("Export"))
+        self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setAccessibleName(
+            self.tr("Cancel"))
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.buttons)
+
+        self.buttons.accepted.connect(self.export)
+        self.buttons.rejected.connect(self.reject)
+        self.browse_button.clicked.connect(self.browse)
+        self.format_box.currentIndexChanged.connect(self._format_changed)
+        self.steps_group.buttonToggled.connect(self._update_enabled)
+        self.size_group.buttonToggled.connect(self._update_enabled)
+        self.first_spin.valueChanged.connect(self._keep_range_ordered)
+        self.last_spin.valueChanged.connect(self._keep_range_ordered)
+        self._format = self.format_key()
+
+    # --- state ----------------------------------------------------------------------------
+
+    def format_key(self) -> str:
+        """The chosen format (``"png"`` …)."""
+        return str(self.format_box.currentData())
+
+    def steps(self) -> tuple[int, ...]:
+        """The chosen steps, 0-based."""
+        if self.all_radio.isChecked():
+            return tuple(range(len(self.trace.steps)))
+        if self.range_radio.isChecked():
+            return tuple(range(self.first_spin.value() - 1, self.last_spin.value()))
+        return (self.current_step,)
+
+    def request(self) -> ExportRequest:
+        """The export the dialog describes now.
+
+        Raises
+        ------
+        ValueError
+            If no destination is given.
+        """
+        text = self.destination_edit.text().strip()
+        if not text:
+            raise ValueError(self.tr("Choose where to save the export."))
+        by_width = self.width_radio.isChecked()
+        return ExportRequest(
+            format=self.format_key(), steps=self.steps(), destination=Path(text).expanduser(),
+            name=self.name, width=self.width_spin.value() if by_width else None,
+            scale=None if by_width else self.scale_spin.value(),
+            transparent=self.transparent_box.isChecked() and self.format_key() not in ANIMATED,
+            caption=self.caption_box.isChecked(), lang=str(self.lang_box.currentData()),
+            dwell=self.dwell_spin.value())
+
+    def _default_destination(self, folder: Path, fmt: str, stem: str | None = None) -> Path:
+        spec = FORMATS[fmt]
+        return folder if spec.per_step else folder / f"{stem or self.name}{spec.suffix}"
+
+    def _split_destination(self) -> tuple[Path, str | None]:
+        """The folder and file stem the destination field names, for the previous format."""
+        text = self.destination_edit.text().strip()
+        if not text:
+            return Path.home(), None
+        path = Path(text).expanduser()
+        if FORMATS[self._format].per_step:
+            return path, None
+        return path.parent, path.stem
+
+    def _format_changed(self) -> None:
+        folder, stem = self._split_destination()
+        self._format = self.format_key()
+        self.destination_edit.setText(str(self._default_destination(folder, self._format, stem)))
+        self._update_enabled()
+
+    def _keep_range_ordered(self) -> None:
+        if self.first_spin.value() > self.last_spin.value():
+            if self.sender() is self.first_spin:
+                self.last_spin.setValue(self.first_spin.value())
+            else:
+                self.first_spin.setValue(self.last_spin.value())
+
+    def _update_enabled(self) -> None:
+        fmt = self.format_key()
+        in_range = self.range_radio.isChecked()
+        self.first_spin.setEnabled(in_range)
+        self.last_spin.setEnabled(in_range)
+        raster = fmt not in ("svg", "pdf")
+        self.width_radio.setEnabled(raster)
+        self.scale_radio.setEnabled(raster)
+        self.width_spin.setEnabled(raster and self.width_radio.isChecked())
+        self.scale_spin.setEnabled(raster and self.scale_radio.isChecked())
+        self.transparent_box.setEnabled(fmt not in ANIMATED)
+        self.dwell_spin.setEnabled(fmt in ANIMATED)
+        self.destination_label.setText(self.tr("Save into &folder:") if FORMATS[fmt].per_step
+                                       else self.tr("Save &to:"))
+
+    # --- remembered choices -----------------------------------------------------------------
+
+    def _restore(self) -> None:
+        settings = export_settings()
+        settings.beginGroup(GROUP)
+        fmt = str(settings.value("format", "png", type=str))
+        index = self.format_box.findData(fmt)
+        self.format_box.setCurrentIndex(max(0, index))
+        self._format = self.format_key()
+        steps = str(settings.value("steps", "current", type=str))
+        {"all": self.all_radio, "range": self.range_radio}.get(steps, self.current_radio) \
+            .setChecked(True)
+        by_width = bool(settings.value("by_width", True, type=bool))
+        (self.width_radio if by_width else self.scale_radio).setChecked(True)
+        self.width_spin.setValue(int(str(settings.value("width", DEFAULT_WIDTH, type=int))))
+        self.scale_spin.setValue(float(str(settings.value("scale", 2.0, type=float))))
+        self.transparent_box.setChecked(bool(settings.value("transparent", False, type=bool)))
+        self.caption_box.setChecked(bool(settings.value("caption", False, type=bool)))
+        lang = str(settings.value("lang", LANGUAGES[0], type=str))
+        self.lang_box.setCurrentIndex(max(0, self.lang_box.findData(lang)))
+        self.dwell_spin.setValue(float(str(settings.value("dwell", DEFAULT_DWELL, type=float))))
+        folder = Path(str(settings.value("folder", str(Path.home()), type=str)))
+        settings.endGroup()
+        self.destination_edit.setText(str(self._default_destination(folder, self._format)))
+
+    def _remember(self, request: ExportRequest) -> None:
+        settings = export_settings()
+        settings.beginGroup(GROUP)
+        settings.setValue("format", request.format)
+        steps = ("all" if self.all_radio.isChecked() else
+                 "range" if self.range_radio.isChecked() else "current")
+        settings.setValue("steps", steps)
+        settings.setValue("by_width", self.width_radio.isChecked())
+        settings.setValue("width", self.width_spin.value())
+        settings.setValue("scale", self.scale_spin.value())
+        settings.setValue("transparent", self.transparent_box.isChecked())
+        settings.setValue("caption", request.caption)
+        settings.setValue("lang", request.lang)
+        settings.setValue("dwell", request.dwell)
+        folder = request.destination if request.spec.per_step else request.destination.parent
+        settings.setValue("folder", str(folder))
+        settings.endGroup()
+        settings.sync()
+
+    # --- actions --------------------------------------------------------------------------
+
+    def browse(self) -> None:
+        """Ask for the destination with a file dialog (a folder for per-step formats)."""
+        fmt = self.format_key()
+        spec = FORMATS[fmt]
+        folder, stem = self._split_destination()
+        if spec.per_step:
+            chosen = QFileDialog.getExistingDirectory(self, self.tr("Export into folder"),
+                                                      str(folder))
+            if chosen:
+                self.destination_edit.setText(chosen)
+            return
+        start = str(self._default_destination(folder, fmt, stem))
+        chosen, _ = QFileDialog.getSaveFileName(self, self.tr("Export as"), start,
+                                                f"{self.tr(spec.label)} (*{spec.suffix})")
+        if chosen:
+            path = Path(chosen)
+            if path.suffix.lower() != spec.suffix:
+                path = path.with_name(path.name + spec.suffix)
+            self.destination_edit.setText(str(path))
+
+    def export(self) -> bool:
+        """Run the export; on success remember the choices and close. Returns success."""
+        self.last_error = None
+        try:
+            request = self.request()
+        except ValueError as error:
+            return self._show_error(str(error))
+        progress = None
+        if len(request.steps) > 1:
+            progress = self._start_progress(len(request.steps))
+        try:
+            self.written = run_export(self.trace, request, self.options,
+                                      self._on_progress if progress is not None else None)
+        except ExportCancelled:
+            return False
+        except (ExportError, ValueError) as error:
+            return self._show_error(str(error))
+        finally:
+            if progress is not None:
+                progress.close()
+                progress.deleteLater()
+            self.progress_dialog = None
+        self._remember(request)
+        self.accept()
+        return True
+
+    def _start_progress(self, total: int) -> QProgressDialog:
+        progress = QProgressDialog(self.tr("Exporting…"), self.tr("Cancel"), 0, total, self)
+        progress.setWindowTitle(self.tr("Export"))
+        progress.setAccessibleName(self.tr("Export progress"))
+        progress.setWindowModality(Qt.WindowModality.WindowModal)
+        progress.setMinimumDuration(0)
+        progress.setAutoClose(False)
+        progress.setAutoReset(False)
+        progress.setValue(0)
+        self.progress_dialog = progress
+        return progress
+
+    def _on_progress(self, done: int, total: int) -> bool:
+        progress = self.progress_dialog
+        if progress is None:
+            return True
+        if done < total:
+            step = self._step_title(done)
+            progress.setLabelText(self.tr("Exporting step {done} of {total}: {title}").format(
+                done=done + 1, total=total, title=step))
+        progress.setValue(done)
+        QApplication.processEvents()
+        return not progress.wasCanceled()
+
+    def _step_title(self, done: int) -> str:
+        """The title of the ``done``-th step being exported (for the progress label)."""
+        steps = self.steps()
+        lang = str(self.lang_box.currentData())
+        return title_for(self.trace, steps[min(done, len(steps) - 1)], lang)
+
+    def _show_error(self, message: str) -> bool:
+        self.last_error = message
+        QMessageBox.critical(self, self.tr("Export failed"), message)
+        return False

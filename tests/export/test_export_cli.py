@@ -1,0 +1,164 @@
+"""``qkv-studio export``: arguments, refusals, file names, every format from G01, headless."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import imageio_ffmpeg
+import pytest
+from PIL import Image, ImageSequence
+from pptx import Presentation
+from pypdf import PdfReader
+from PySide6.QtWidgets import QApplication
+
+from app.cli import main
+from app.export.animation import FPS
+from tests.export.conftest import leftovers
+
+ROOT = Path(__file__).resolve().parents[2]
+QKV_STUDIO = Path(sys.executable).parent / "qkv-studio"
+
+
+def run(capsys: pytest.CaptureFixture[str], *arguments: str) -> tuple[int, list[str], str]:
+    status = main(["export", *arguments])
+    out, err = capsys.readouterr()
+    return status, out.splitlines(), err
+
+
+def test_a_range_of_steps_writes_exactly_those_files(qapp: QApplication, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    status, lines, err = run(capsys, "f11", "--format", "png", "--steps", "2-3", "--out",
+                             str(tmp_path), "--width", "400")
+    assert (status, err) == (0, "")
+    assert leftovers(tmp_path) == ["f11-step02.png", "f11-step03.png"]
+    assert lines == [str(tmp_path / "f11-step02.png"), str(tmp_path / "f11-step03.png")]
+    with Image.open(tmp_path / "f11-step02.png") as image:
+        assert image.width == 400
+
+
+def test_single_file_formats_default_to_the_document_name_here(
+        qapp: QApplication, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    status, lines, _ = run(capsys, str(ROOT / "resources/examples/multihead.qkv.json"),
+                           "--format", "pdf", "--steps", "4")
+    assert status == 0
+    assert lines == [str(tmp_path / "multihead.pdf")]
+    assert len(PdfReader(tmp_path / "multihead.pdf").pages) == 1
+    folder = tmp_path / "slides"
+    folder.mkdir()
+    status, lines, _ = run(capsys, "f11", "--format", "pptx", "--out", str(folder))
+    assert (status, lines) == (0, [str(folder / "f11.pptx")]), "a folder gets NAME.pptx"
+
+
+def test_a_refused_document_exits_2_and_writes_nothing(
+        qapp: QApplication, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    document = tmp_path / "lesson.qkv.json"
+    document.write_text('{"tokens": ["a"], "X": [[1, 2]], "attention": {"Wq": [[1]]}}')
+    monkeypatch.chdir(tmp_path)
+    for fmt in ("png", "pptx"):
+        status, lines, err = run(capsys, str(document), "--format", fmt)
+        assert status == 2 and lines == []
+        assert err.startswith("qkv-studio: ") and err.count("\n") == 1
+    assert leftovers(tmp_path) == ["lesson.qkv.json"]
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["--steps", "6"], "--steps 6: this document has steps 1 to 5"),
+    (["--steps", "0-2"], "this document has steps 1 to 5"),
+    (["--steps", "x"], "--steps expects all, N or N-M"),
+    (["--width", "0"], "--width must be a positive number of pixels, got 0"),
+    (["--width", "-5"], "--width must be a positive number of pixels, got -5"),
+    (["--scale", "0"], "--scale must be positive"),
+    (["--dwell", "0"], "--dwell must be a positive number of seconds"),
+])
+def test_bad_arguments_exit_2_with_a_clear_message(
+        qapp: QApplication, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        arguments: list[str], message: str) -> None:
+    status, lines, err = run(capsys, "f11", "--format", "png", "--out", str(tmp_path),
+                             *arguments)
+    assert status == 2 and lines == []
+    assert err.startswith("qkv-studio: ") and message in err
+    assert leftovers(tmp_path) == []
+
+
+def test_width_and_scale_together_are_refused_by_argparse(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["export", "f11", "--format", "png", "--width", "10", "--scale", "2"])
+    assert caught.value.code == 2
+    assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_an_unwritable_destination_exits_1_naming_the_path(
+        qapp: QApplication, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "file.txt"
+    blocker.write_text("")
+    target = blocker / "out.gif"
+    status, lines, err = run(capsys, "f11", "--format", "gif", "--out", str(target))
+    assert status == 1 and lines == []
+    assert err == f"qkv-studio: cannot write {target}: {blocker} is not a folder\n"
+    assert leftovers(tmp_path) == ["file.txt"]
+
+
+@pytest.fixture(scope="module")
+def g01_files(qapp: QApplication, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("g01")
+    files: dict[str, Path] = {}
+    for fmt in ("png", "svg", "pdf", "gif", "mp4", "pptx"):
+        out = folder / fmt if fmt in ("png", "svg") else folder / f"g01.{fmt}"
+        extra = ["--dwell", "0.4"] if fmt in ("gif", "mp4") else []
+        size = ["--width", "480"] if fmt in ("gif", "mp4", "png") else []
+        assert main(["export", "g01", "--format", fmt, "--out", str(out), "--caption",
+                     *size, *extra]) == 0
+        files[fmt] = out
+    return files
+
+
+def test_g01_exports_through_every_format(g01_files: dict[str, Path]) -> None:
+    pngs = sorted(g01_files["png"].glob("*.png"))
+    assert [p.name for p in pngs] == [f"g01-step{k:02d}.png" for k in range(1, 13)]
+    for path in pngs:
+        with Image.open(path) as image:
+            assert image.width == 480
+    svgs = sorted(g01_files["svg"].glob("*.svg"))
+    assert len(svgs) == 12
+    for path in svgs:
+        assert ET.parse(path).getroot().tag == "{http://www.w3.org/2000/svg}svg"
+    assert len(PdfReader(g01_files["pdf"]).pages) == 12
+    with Image.open(g01_files["gif"]) as gif:
+        durations = [frame.info["duration"] for frame in ImageSequence.Iterator(gif)]
+    assert durations == [400] * 12
+    deck = Presentation(str(g01_files["pptx"]))
+    assert len(deck.slides) == 12
+
+
+@pytest.mark.slow
+def test_g01_video_holds_twelve_steps(g01_files: dict[str, Path]) -> None:
+    frames, _ = imageio_ffmpeg.count_frames_and_secs(str(g01_files["mp4"]))
+    assert frames == 12 * round(0.4 * FPS)
+
+
+@pytest.mark.slow
+def test_a_real_process_exports_headless_and_byte_identical(tmp_path: Path) -> None:
+    """Two separate processes, no display and no platform set: identical PNG and SVG bytes."""
+    environment = {k: v for k, v in os.environ.items()
+                   if k not in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")}
+    outputs = []
+    for run_name in ("one", "two"):
+        out = tmp_path / run_name
+        for fmt in ("png", "svg"):
+            done = subprocess.run([str(QKV_STUDIO), "export", "f11", "--format", fmt, "--steps",
+                                   "4-5", "--out", str(out), "--caption", "--lang", "zh"],
+                                  env=environment, capture_output=True, text=True, timeout=120)
+            assert done.returncode == 0, done.stderr
+            assert len(done.stdout.splitlines()) == 2
+        outputs.append({p.name: p.read_bytes() for p in sorted(out.iterdir())})
+    assert sorted(outputs[0]) == ["f11-step04.png", "f11-step04.svg", "f11-step05.png",
+                                  "f11-step05.svg"]
+    assert outputs[0] == outputs[1]
