@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QBrush, QPainter
 from PySide6.QtWidgets import QGraphicsObject, QGraphicsScene, QStyleOptionGraphicsItem, QWidget
@@ -10,6 +12,8 @@ from app.canvas.context import FrameOptions, LayoutContext
 from app.canvas.layout import TextItem
 from app.canvas.steps import lay_out_step
 from engine import Trace
+
+T = TypeVar("T")
 
 MARGIN = 28.0
 HEADER_GAP = 18.0
@@ -58,6 +62,17 @@ class FrameItem(QGraphicsObject):
 
     def boundingRect(self) -> QRectF:
         return self._rect
+
+    def items_of(self, kind: type[T]) -> list[T]:
+        """Every item of one kind in this frame (grids, arrows …), in drawing order."""
+        found: list[T] = []
+        pending = list(self.childItems())
+        while pending:
+            item = pending.pop(0)
+            if isinstance(item, kind):
+                found.append(item)
+            pending.extend(item.childItems())
+        return found
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
