@@ -11,6 +11,7 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPen, QPicture, QPolygonF
 from PySide6.QtWidgets import QGraphicsObject, QStyleOptionGraphicsItem, QWidget
 
+from app.canvas.picture import play
 from app.canvas.theme import Theme, font
 from engine import format_number
 
@@ -20,6 +21,7 @@ TOP = 54.0
 STRONG_TOP_K = 8
 STRONG_MIN_SHARE = 0.02
 MANY_POSITIONS = 16
+FAINT_LEVELS = 8
 
 
 @dataclass(frozen=True)
@@ -82,8 +84,10 @@ class AttentionArrows(QGraphicsObject):
         metrics = QFontMetricsF(font(13, bold=True))
         self.node_width = max(metrics.horizontalAdvance(f"q {t}") for t in spec.tokens) + 18
         self._height = TOP + n * ROW_PITCH + 30
-        self._width = self.node_width * 2 + COLUMN_GAP + 90
         self.filtered = n > MANY_POSITIONS and not spec.show_all
+        self._width = max(self.node_width * 2 + COLUMN_GAP + 90,
+                          QFontMetricsF(font(12)).horizontalAdvance(self.legend()) + 8,
+                          QFontMetricsF(font(14, bold=True)).horizontalAdvance(title) + 8)
         self.drawn: list[DrawnArrow] = []
         self.share_labels: list[str] = []
         self.masked_keys: list[int] = []
@@ -91,6 +95,14 @@ class AttentionArrows(QGraphicsObject):
 
     def boundingRect(self) -> QRectF:
         return QRectF(0.0, 0.0, self._width, self._height)
+
+    def legend(self) -> str:
+        """The line under the arrows: what width means, and the filter when one applies."""
+        legend = "arrow width and opacity = share; each row of shares sums to 1"
+        if self.filtered:
+            legend = (f"showing each row's top {STRONG_TOP_K} and shares ≥ {STRONG_MIN_SHARE}; "
+                      + legend)
+        return legend
 
     def query_anchor(self, i: int) -> QPointF:
         return QPointF(self.node_width, TOP + i * ROW_PITCH + ROW_PITCH / 2)
@@ -115,33 +127,24 @@ class AttentionArrows(QGraphicsObject):
                          Qt.AlignmentFlag.AlignLeft, "Key")
         several = len(spec.heads) > 1
         focus = spec.receiver
-        # Faint arrows of the other rows first, the receiver's on top.
-        rows = [i for i in range(n) if i != focus] + ([focus] if 0 <= focus < n else [])
+        self._faint_arrows(painter, several)
         labels: list[tuple[QPointF, str, int]] = []
-        for i in rows:
-            focused = i == focus
+        if 0 <= focus < n:
             for rank, head in enumerate(spec.heads):
-                shares = spec.weights[head, i]
+                shares = spec.weights[head, focus]
                 keep = strong_arrows(shares) if self.filtered else shares > 0
-                for j in range(n):
-                    if not spec.visible[i, j] or not keep[j]:
-                        continue
+                for j in np.flatnonzero(keep & spec.visible[focus]).tolist():
                     share = float(shares[j])
-                    offset = (rank - (len(spec.heads) - 1) / 2) * 5.0
-                    start = self.query_anchor(i) + QPointF(0, offset)
-                    end = self.key_anchor(j) + QPointF(0, offset)
-                    if focused:
-                        width, opacity = 1.5 + 9.0 * share, 0.35 + 0.65 * share
-                    else:
-                        width, opacity = 0.8 + 2.5 * share, 0.10 + 0.25 * share
+                    offset = QPointF(0, self._head_offset(rank))
+                    start, end = self.query_anchor(focus) + offset, self.key_anchor(j) + offset
+                    width, opacity = 1.5 + 9.0 * share, 0.35 + 0.65 * share
                     color = (theme.head_color(head, opacity) if several
-                             else theme.color("accent" if focused else "muted", opacity))
+                             else theme.color("accent", opacity))
                     self._arrow(painter, start, end, width, color)
-                    self.drawn.append(DrawnArrow(head, i, j, share, width, opacity, focused))
-                    if focused:
-                        text = format_number(share, 3)
-                        text = f"h{head + 1} {text}" if several else text
-                        labels.append((self._label_point(start, end, rank), text, head))
+                    self.drawn.append(DrawnArrow(head, focus, j, share, width, opacity, True))
+                    text = format_number(share, 3)
+                    text = f"h{head + 1} {text}" if several else text
+                    labels.append((self._label_point(start, end, rank), text, head))
         for j in range(n):
             self._node(painter, self.key_anchor(j) + QPointF(0, 0), f"k {spec.tokens[j]}",
                        left=False, hidden=0 <= focus < n and not spec.visible[focus, j])
@@ -163,14 +166,52 @@ class AttentionArrows(QGraphicsObject):
             self.share_labels.append(text)
         painter.setFont(font(12))
         painter.setPen(theme.color("muted"))
-        legend = "arrow width and opacity = share; each row of shares sums to 1"
-        if self.filtered:
-            legend = (f"showing each row's top {STRONG_TOP_K} and shares ≥ {STRONG_MIN_SHARE}; "
-                      + legend)
-        painter.drawText(QRectF(0, self._height - 24, self._width + 200, 20),
+        legend = self.legend()
+        painter.drawText(QRectF(0, self._height - 24, self._width, 20),
                          Qt.AlignmentFlag.AlignLeft, legend)
         painter.end()
         return picture
+
+    def _head_offset(self, rank: int) -> float:
+        return (rank - (len(self.spec.heads) - 1) / 2) * 5.0
+
+    def _faint_arrows(self, painter: QPainter, several: bool) -> None:
+        """The other rows' arrows: thin, faint, no heads, drawn in a few batches of equal pens.
+
+        Shares are grouped into :data:`FAINT_LEVELS` levels of width and opacity, so a frame with
+        thousands of arrows costs a few ``drawLines`` calls.
+        """
+        spec, theme = self.spec, self.theme
+        n = len(spec.tokens)
+        others = np.ones(n, dtype=bool)
+        if 0 <= spec.receiver < n:
+            others[spec.receiver] = False
+        for rank, head in enumerate(spec.heads):
+            shares = spec.weights[head]
+            keep = np.zeros((n, n), dtype=bool)
+            for i in np.flatnonzero(others).tolist():
+                keep[i] = strong_arrows(shares[i]) if self.filtered else shares[i] > 0
+            keep &= spec.visible
+            levels = np.minimum((shares * FAINT_LEVELS).astype(int), FAINT_LEVELS - 1)
+            offset = self._head_offset(rank)
+            for level in range(FAINT_LEVELS):
+                pairs = np.argwhere(keep & (levels == level))
+                if not len(pairs):
+                    continue
+                share = (level + 0.5) / FAINT_LEVELS
+                width, opacity = 0.8 + 2.5 * share, 0.10 + 0.25 * share
+                color = (theme.head_color(head, opacity) if several
+                         else theme.color("muted", opacity))
+                pen = QPen(color, width)
+                pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+                painter.setPen(pen)
+                x0, x1 = self.node_width, self.node_width + COLUMN_GAP - 4
+                lines = [QLineF(x0, TOP + (i + 0.5) * ROW_PITCH + offset,
+                                x1, TOP + (j + 0.5) * ROW_PITCH + offset)
+                         for i, j in pairs.tolist()]
+                painter.drawLines(lines)
+                self.drawn.extend(DrawnArrow(head, i, j, float(shares[i, j]), width, opacity,
+                                             False) for i, j in pairs.tolist())
 
     @staticmethod
     def _label_point(start: QPointF, end: QPointF, rank: int) -> QPointF:
@@ -218,4 +259,4 @@ class AttentionArrows(QGraphicsObject):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        self._picture.play(painter)
+        play(self._picture, painter)

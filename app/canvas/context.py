@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import numpy.typing as npt
 
-from app.canvas.grid import Explainer, GridSpec, MatrixGrid
+from app.canvas.grid import LARGE_GRID_CELLS, Explainer, GridSpec, MatrixGrid
 from app.canvas.theme import SLIDE, Theme
 from engine import Trace, explain, format_number
 
@@ -102,6 +102,8 @@ class LayoutContext:
         if transpose:
             values, rows, cols = values.T, cols, rows
         short = SHORT_NAMES.get(name, name)
+        if values.size > LARGE_GRID_CELLS and len(rows) == self.n and not transpose:
+            highlight_receiver = True  # a large grid prints the numbers of its receiver row
         spec = GridSpec(
             title=title or short, values=values, row_labels=rows, col_labels=cols,
             value_range=value_range, note=note,

@@ -51,13 +51,15 @@ class FrameItem(QGraphicsObject):
         footer.setParentItem(self)
         footer.setPos(MARGIN, y)
         y += footer.boundingRect().height()
+        widths = [covered.width(), self.heading.boundingRect().width(),
+                  subtitle.boundingRect().width(), footer.boundingRect().width()]
         if self.options.caption:
             caption = TextItem(self.options.caption, theme, size=16)
             caption.setParentItem(self)
             caption.setPos(MARGIN, y + 6)
             y += caption.boundingRect().height() + 6
-        width = max(covered.width(), self.heading.boundingRect().width(),
-                    subtitle.boundingRect().width(), footer.boundingRect().width())
+            widths.append(caption.boundingRect().width())
+        width = max(widths)
         self._rect = QRectF(0, 0, width + 2 * MARGIN, y + MARGIN)
 
     def boundingRect(self) -> QRectF:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen, QPicture
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPen, QPicture
 from PySide6.QtWidgets import (
     QGraphicsObject,
     QGraphicsSceneHoverEvent,
@@ -16,10 +16,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.canvas.theme import Theme, cell_color, font, ink_for
+from app.canvas.picture import play
+from app.canvas.theme import Theme, cell_color, cividis_rgb, font, ink_for
 from engine import format_number
+from engine.numbers import MINUS
 
 CELL_HEIGHT = 26.0
+LARGE_GRID_CELLS = 1024
+"""Above this many cells a grid draws its colours as one image and prints only the numbers of
+its highlighted rows (the receiver); hovering still explains every cell."""
 LABEL_GAP = 6.0
 TITLE_HEIGHT = 24.0
 HEADER_HEIGHT = 20.0
@@ -65,6 +70,32 @@ class GridSpec:
     explain: Explainer | None = field(default=None, compare=False)
 
 
+def widest_number_text(values: npt.NDArray[np.float64]) -> str:
+    """The widest text any value could be shown as: a sign, the most integer digits, decimals."""
+    if values.size == 0:
+        return "0"
+    largest = float(np.abs(values).max())
+    digits = len(str(int(largest))) if np.isfinite(largest) else 3
+    sign = MINUS if float(values.min()) < 0 else ""
+    return f"{sign}{'8' * digits}.{'8' * DECIMALS}"
+
+
+def _heat_image(values: npt.NDArray[np.float64], lo: float, hi: float,
+                masked: npt.NDArray[np.bool_] | None, masked_rgb: tuple[int, int, int]) -> QImage:
+    """One pixel per cell, coloured like the cells of a small grid."""
+    span = hi - lo
+    fraction = (values - lo) / span if span > 0 else np.full(values.shape, 0.5)
+    rgb = cividis_rgb(fraction)
+    if masked is not None:
+        rgb[masked] = masked_rgb
+    rows, cols = values.shape
+    argb = np.empty((rows, cols), dtype=np.uint32)
+    argb[...] = (0xFF << 24) | (rgb[..., 0].astype(np.uint32) << 16) | \
+        (rgb[..., 1].astype(np.uint32) << 8) | rgb[..., 2].astype(np.uint32)
+    image = QImage(argb.tobytes(), cols, rows, cols * 4, QImage.Format.Format_ARGB32)
+    return image.copy()
+
+
 class MatrixGrid(QGraphicsObject):
     """One matrix as a grid item; its drawing is recorded once into a picture and replayed."""
 
@@ -77,8 +108,7 @@ class MatrixGrid(QGraphicsObject):
         number_font, label_font = font(13), font(12)
         numbers = QFontMetricsF(number_font)
         labels = QFontMetricsF(label_font)
-        widest = max((numbers.horizontalAdvance(format_number(float(v), DECIMALS))
-                      for v in values.flat), default=20.0)
+        widest = numbers.horizontalAdvance(widest_number_text(values))
         widest_col = max((labels.horizontalAdvance(str(c)) for c in spec.col_labels), default=0.0)
         self.cell_width = max(46.0, widest + 14.0, widest_col + 8.0)
         self.label_width = max((labels.horizontalAdvance(str(r)) for r in spec.row_labels),
@@ -86,9 +116,15 @@ class MatrixGrid(QGraphicsObject):
         self.grid_origin = QPointF(self.label_width, TITLE_HEIGHT + HEADER_HEIGHT)
         rows, cols = values.shape
         title_width = QFontMetricsF(font(14, bold=True)).horizontalAdvance(self._title()) + 22
-        note_width = labels.horizontalAdvance(spec.note) + 4 if spec.note else 0.0
+        self.large = rows * cols > LARGE_GRID_CELLS
+        self.note = spec.note
+        if self.large:
+            shown = "numbers of the highlighted row" if spec.highlight_rows else "colours only"
+            self.note = (f"{self.note}; " if self.note else "") + \
+                f"{rows * cols} cells: {shown}; hover any cell for its value"
+        note_width = labels.horizontalAdvance(self.note) + 4 if self.note else 0.0
         self._width = max(self.label_width + cols * self.cell_width, title_width, note_width)
-        self._height = self.grid_origin.y() + rows * CELL_HEIGHT + (20.0 if spec.note else 0.0)
+        self._height = self.grid_origin.y() + rows * CELL_HEIGHT + (20.0 if self.note else 0.0)
         self._picture = self._record(number_font, label_font)
         self.setAcceptHoverEvents(spec.explain is not None)
 
@@ -146,7 +182,17 @@ class MatrixGrid(QGraphicsObject):
         painter.setFont(number_font)
         line = QPen(theme.color("grid_line"), 1.0)
         rows, cols = values.shape
-        for r in range(rows):
+        drawn_rows: range | list[int] = range(rows)
+        if self.large:
+            masked_rgb = theme.color("masked")
+            image = _heat_image(values, lo, hi, spec.masked,
+                                (masked_rgb.red(), masked_rgb.green(), masked_rgb.blue()))
+            painter.drawImage(QRectF(ox, oy, cols * self.cell_width, rows * CELL_HEIGHT), image)
+            painter.setPen(line)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(QRectF(ox, oy, cols * self.cell_width, rows * CELL_HEIGHT))
+            drawn_rows = sorted(r for r in spec.highlight_rows if 0 <= r < rows)
+        for r in drawn_rows:
             for c in range(cols):
                 rect = self.cell_rect(r, c)
                 value = float(values[r, c])
@@ -180,18 +226,18 @@ class MatrixGrid(QGraphicsObject):
                 painter.setPen(QPen(theme.color("accent"), 3.0))
                 painter.drawRect(QRectF(ox, oy + r * CELL_HEIGHT, cols * self.cell_width,
                                         CELL_HEIGHT))
-        if spec.note:
-            painter.setFont(font(12))
+        if self.note:
+            painter.setFont(label_font)
             painter.setPen(theme.color("muted"))
             painter.drawText(QRectF(0, oy + rows * CELL_HEIGHT + 2, self._width, 18),
                              Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                             spec.note)
+                             self.note)
         painter.end()
         return picture
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        self._picture.play(painter)
+        play(self._picture, painter)
         if self._hovered is not None:
             painter.setPen(QPen(self.theme.color("text"), 2.0))
             painter.setBrush(Qt.BrushStyle.NoBrush)

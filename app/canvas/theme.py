@@ -73,6 +73,13 @@ def _cividis_table() -> np.ndarray:
     return table
 
 
+def cividis_rgb(fraction: np.ndarray) -> np.ndarray:
+    """Cividis colours (rows × cols × 3, uint8) for values placed at ``fraction`` of their range."""
+    index = np.rint(np.clip(fraction, 0.0, 1.0) * 255).astype(np.intp)
+    rgb: np.ndarray = _cividis_table()[index][..., :3].copy()
+    return rgb
+
+
 def cell_color(fraction: float) -> QColor:
     """Cividis colour for a value placed at ``fraction`` (0–1) of its range."""
     index = round(max(0.0, min(1.0, fraction)) * 255)

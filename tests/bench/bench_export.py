@@ -27,7 +27,6 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import numpy as np
 from PySide6.QtWidgets import QApplication
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,42 +34,16 @@ sys.path.insert(0, str(ROOT))
 
 from app.examples import example_path  # noqa: E402
 from app.export.render import build_frame, png_bytes, render_image, svg_bytes  # noqa: E402
-from engine import Trace, compute, load_scenario, parse_scenario  # noqa: E402
+from engine import Trace, compute, load_scenario  # noqa: E402
+from tests.bench.timing import attention_scenario, report, timed  # noqa: E402
 
 TARGET_MS = 100.0
 PNG_WIDTH = 1920
 
 
-def sixty_four_positions(seed: int = 7) -> Trace:
+def sixty_four_positions() -> Trace:
     """A 64-position scenario: d = 16, two heads of width 8, causal, seeded random values."""
-    rng = np.random.default_rng(seed)
-    n, d, heads, width = 64, 16, 2, 8
-
-    def table(rows: int, cols: int) -> list[list[float]]:
-        return np.round(rng.normal(0.0, 0.5, (rows, cols)), 2).tolist()
-
-    document = {
-        "format": "qkv-studio", "version": 1, "title": "Benchmark · 64 positions, 2 heads",
-        "tokens": [f"t{k}" for k in range(n)], "X": table(n, d),
-        "attention": {"heads": heads, "causal": True, "scale": True,
-                      "Wq": table(d, heads * width), "Wk": table(d, heads * width),
-                      "Wv": table(d, heads * width)},
-    }
-    return compute(parse_scenario(document))
-
-
-def timed(action: Callable[[], object], runs: int) -> list[float]:
-    action()  # warm up: fonts, glyph caches
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        action()
-        times.append((time.perf_counter() - start) * 1000.0)
-    return times
-
-
-def p95(values: list[float]) -> float:
-    return float(np.percentile(values, 95))
+    return compute(attention_scenario(64))
 
 
 def png_frame(trace: Trace, step: int) -> Callable[[], bytes]:
@@ -84,13 +57,6 @@ def svg_frame(trace: Trace, step: int) -> Callable[[], bytes]:
     def run() -> bytes:
         return svg_bytes(build_frame(trace, step))
     return run
-
-
-def report(label: str, times: list[float], target: float | None) -> None:
-    median = statistics.median(times)
-    verdict = "" if target is None else ("  ok" if median <= target else "  MISSED")
-    print(f"{label:<42} median {median:8.1f} ms   p95 {p95(times):8.1f} ms   "
-          f"(n={len(times)}){verdict}")
 
 
 def deck_from_command_line(runs: int) -> list[float]:

@@ -1,0 +1,59 @@
+"""Shared pieces of the benchmark scripts: repeat-and-time, a summary line, random scenarios."""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from engine import Scenario, parse_scenario
+
+
+def timed(action: Callable[[], object], runs: int) -> list[float]:
+    """Milliseconds of ``runs`` calls of ``action``, after one warm-up call."""
+    action()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        action()
+        times.append((time.perf_counter() - start) * 1000.0)
+    return times
+
+
+def p95(values: list[float]) -> float:
+    return float(np.percentile(values, 95))
+
+
+def report(label: str, times: list[float], target: float | None = None,
+           on: str = "median") -> None:
+    """One line: median and p95 in ms, and whether ``on`` (median or p95) meets ``target``."""
+    median = statistics.median(times)
+    checked = median if on == "median" else p95(times)
+    verdict = "" if target is None else (f"  ok ({on} ≤ {target:g})" if checked <= target
+                                         else f"  MISSED ({on} > {target:g})")
+    print(f"{label:<44} median {median:8.1f} ms   p95 {p95(times):8.1f} ms   "
+          f"(n={len(times)}){verdict}")
+
+
+def attention_scenario(n: int, d: int = 16, heads: int = 2, width: int = 8,
+                       seed: int = 7) -> Scenario:
+    """Causal attention over ``n`` positions with seeded random values (two decimals)."""
+    rng = np.random.default_rng(seed)
+
+    def table(rows: int, cols: int) -> list[list[float]]:
+        values: list[list[float]] = np.round(rng.normal(0.0, 0.5, (rows, cols)), 2).tolist()
+        return values
+
+    return parse_scenario({
+        "format": "qkv-studio", "version": 1, "title": f"Benchmark · {n} positions, {heads} heads",
+        "tokens": [f"t{k}" for k in range(n)], "X": table(n, d),
+        "attention": {"heads": heads, "causal": True, "scale": True,
+                      "Wq": table(d, heads * width), "Wk": table(d, heads * width),
+                      "Wv": table(d, heads * width)},
+    })
