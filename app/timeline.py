@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.state import DocumentState
+from app.texts import HEADINGS, step_text, step_title
 
 DEFAULT_DWELL_SECONDS = 2.0
 
@@ -36,6 +37,7 @@ class Timeline(QWidget):
     def __init__(self, state: DocumentState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.state = state
+        self.lang = "en"
         self.setAccessibleName("Step timeline")
         self.timer = QTimer(self)
         self.timer.timeout.connect(self._advance)
@@ -70,7 +72,9 @@ class Timeline(QWidget):
         layout.addLayout(controls)
         self.step_bar = QScrollArea()
         self.step_bar.setWidgetResizable(True)
-        self.step_bar.setFixedHeight(46)
+        self.step_bar.setFixedHeight(QPushButton("1").sizeHint().height()
+                                     + self.step_bar.horizontalScrollBar().sizeHint().height()
+                                     + 2 * self.step_bar.frameWidth() + 4)
         self.step_bar.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.step_group = QButtonGroup(self)
         self.step_group.setExclusive(True)
@@ -80,6 +84,10 @@ class Timeline(QWidget):
         self.summary_label.setWordWrap(True)
         self.summary_label.setAccessibleName("What this step does")
         layout.addWidget(self.summary_label)
+        self.check_label = QLabel()
+        self.check_label.setWordWrap(True)
+        self.check_label.setAccessibleName("How to check this step")
+        layout.addWidget(self.check_label)
         self._step_ids: list[str] = []
         self._rebuild_steps()
         state.traceChanged.connect(self._on_trace)
@@ -100,10 +108,11 @@ class Timeline(QWidget):
         buttons.setContentsMargins(0, 0, 0, 0)
         steps = self.state.trace.steps
         for k, step in enumerate(steps):
+            title = self.title_for(k)
             button = QPushButton(f"{k + 1} {step.id.replace('_', ' ')}")
             button.setCheckable(True)
-            button.setToolTip(step.title)
-            button.setAccessibleName(f"Step {k + 1}: {step.title}")
+            button.setToolTip(title)
+            button.setAccessibleName(f"Step {k + 1}: {title}")
             self.step_group.addButton(button, k)
             buttons.addWidget(button)
         buttons.addStretch(1)
@@ -124,16 +133,16 @@ class Timeline(QWidget):
         if button is not None:
             button.setChecked(True)
             self.step_bar.ensureWidgetVisible(button)
-        self.position_label.setText(f"Step {k + 1} of {len(steps)} · {steps[k].title}")
-        self.summary_label.setText(self.summary_for(k))
+        text = step_text(steps[k].explain_key, self.lang)
+        self.position_label.setText(f"Step {k + 1} of {len(steps)} · {self.title_for(k)}")
+        self.summary_label.setText(text.summary)
+        self.check_label.setText(f"✓ {HEADINGS[self.lang][3]}: {text.check}")
         self.previous_button.setEnabled(k > 0)
         self.next_button.setEnabled(k < len(steps) - 1)
 
-    def summary_for(self, index: int) -> str:
-        """One line of what the step does."""
-        step = self.state.trace.steps[index]
-        reads, writes = ", ".join(step.reads) or "—", ", ".join(step.writes) or "—"
-        return f"{step.title}. Reads {reads}; writes {writes}."
+    def title_for(self, index: int) -> str:
+        """The step's title in the interface language."""
+        return step_title(self.state.trace.steps[index], self.state.scenario, self.lang)
 
     # -- actions ---------------------------------------------------------------------------
     def previous(self) -> None:

@@ -94,6 +94,10 @@ class StudioWindow(QMainWindow):
         save_as.setShortcut(QKeySequence.StandardKey.SaveAs)
         save_as.triggered.connect(self.save_as)
         file_menu.addSeparator()
+        export_action = file_menu.addAction("&Export…")
+        export_action.setShortcut(QKeySequence("Ctrl+E"))
+        export_action.triggered.connect(self.export_dialog)
+        file_menu.addSeparator()
         quit_action = file_menu.addAction("&Quit")
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
@@ -104,6 +108,10 @@ class StudioWindow(QMainWindow):
         self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         edit_menu.addAction(self.undo_action)
         edit_menu.addAction(self.redo_action)
+        edit_menu.addSeparator()
+        copy_frame_action = edit_menu.addAction("Copy &frame (PNG and SVG)")
+        copy_frame_action.setShortcut(QKeySequence("Ctrl+Shift+C"))
+        copy_frame_action.triggered.connect(self.copy_frame)
         view_menu = self.menuBar().addMenu("&View")
         fit = QAction("&Fit frame", self)
         fit.setShortcut(QKeySequence("Ctrl+0"))
@@ -146,8 +154,30 @@ class StudioWindow(QMainWindow):
                             show_all_arrows=self.state.show_all_arrows, theme=SLIDE)
 
     def refresh_canvas(self, fit: bool) -> None:
-        trace, step = self.state.trace, self.state.step
-        self.canvas.show_frame(trace, step, self.frame_options(), trace.steps[step].title, fit)
+        self.canvas.show_frame(self.state.trace, self.state.step, self.frame_options(),
+                               self.timeline.title_for(self.state.step), fit)
+
+    # -- export ----------------------------------------------------------------------------
+    def export_dialog(self) -> None:
+        """File → Export…: the current step, all steps or a range, in any format."""
+        from app.export.dialog import ExportDialog
+
+        name = self.state.path.name.removesuffix(".json").removesuffix(".qkv") \
+            if self.state.path else None
+        dialog = ExportDialog(self.state.trace, self.state.step, self.frame_options(), self,
+                              name=name)
+        dialog.exec()
+        if dialog.written:
+            self.statusBar().showMessage(f"Exported {len(dialog.written)} file(s) to "
+                                         f"{dialog.written[0].parent}")
+
+    def copy_frame(self) -> None:
+        """Put the current frame on the clipboard as PNG and SVG."""
+        from app.export.clipboard import copy_frame
+
+        copy_frame(self.state.trace, self.state.step, self.frame_options(),
+                   lang=self.timeline.lang)
+        self.statusBar().showMessage("Copied the frame as PNG and SVG")
 
     def _update_title(self) -> None:
         self.setWindowTitle(f"QKV Studio — {self.state.scenario.title}[*]")

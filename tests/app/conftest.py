@@ -1,46 +1,14 @@
-"""Fixtures for driving the real studio window."""
+"""Fixtures for the window tests: no modal box can block, every window is closed cleanly."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
-from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QApplication,
-    QLineEdit,
-    QMessageBox,
-    QTableView,
-)
 from pytestqt.qtbot import QtBot
 
-from app.canvas.arrows import AttentionArrows
-from app.examples import example_path
 from app.window import StudioWindow
-from engine import load_scenario
-
-
-class Dialogs:
-    """Stands in for QMessageBox's static functions: records every message, answers as told.
-
-    No test may block on a modal box; a test that expects a question sets ``answer``.
-    """
-
-    def __init__(self) -> None:
-        self.shown: list[tuple[str, str, str]] = []
-        self.answer = QMessageBox.StandardButton.Cancel
-
-    def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        for kind in ("question", "warning", "critical", "information"):
-            monkeypatch.setattr(QMessageBox, kind, staticmethod(self._recorder(kind)))
-
-    def _recorder(self, kind: str) -> Callable[..., QMessageBox.StandardButton]:
-        def record(_parent: object, title: str, text: str, *_args: object,
-                   **_kwargs: object) -> QMessageBox.StandardButton:
-            self.shown.append((kind, title, text))
-            return self.answer
-        return record
+from tests.app.driving import Dialogs, close_window, open_window
 
 
 @pytest.fixture(autouse=True)
@@ -50,48 +18,8 @@ def dialogs(monkeypatch: pytest.MonkeyPatch) -> Dialogs:
     return recorder
 
 
-def open_window(qtbot: QtBot, example: str = "f11") -> StudioWindow:
-    window = StudioWindow(load_scenario(example_path(example)))
-    with qtbot.waitActive(window):
-        window.show()
-        window.activateWindow()
-    return window
-
-
-def close_window(window: StudioWindow) -> None:
-    window.state.undo_stack.setClean()
-    window.close()
-    window.deleteLater()
-
-
 @pytest.fixture
 def window(qtbot: QtBot) -> Iterator[StudioWindow]:
     win = open_window(qtbot)
     yield win
     close_window(win)
-
-
-def type_into(qtbot: QtBot, table: QTableView, row: int, col: int, text: str) -> None:
-    """Click a cell, press F2, replace its text by typing, press Enter — as a user would."""
-    index: QModelIndex = table.model().index(row, col)
-    table.scrollTo(index)
-    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton,
-                     pos=table.visualRect(index).center())
-    qtbot.keyClick(table, Qt.Key.Key_F2)
-    editor = QApplication.focusWidget()
-    assert isinstance(editor, QLineEdit), f"no cell editor opened, focus is on {editor}"
-    qtbot.keyClick(editor, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
-    qtbot.keyClick(editor, Qt.Key.Key_Delete)
-    if text:
-        qtbot.keyClicks(editor, text)
-    qtbot.keyClick(editor, Qt.Key.Key_Return)
-    # The delegate commits on the next turn of the event loop.
-    qtbot.waitUntil(lambda: table.state() != QAbstractItemView.State.EditingState, timeout=2000)
-
-
-def canvas_arrows(window: StudioWindow) -> AttentionArrows:
-    frame = window.canvas.frame
-    assert frame is not None
-    found = frame.items_of(AttentionArrows)
-    assert len(found) == 1, f"expected one arrows item on step {window.state.step}"
-    return found[0]

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from app.window import StudioWindow
-from tests.app.conftest import canvas_arrows, type_into
+from tests.app.driving import canvas_arrows, type_into
 
 X = np.array([[1.0, 1.0], [1.0, -1.0]])
 WK = np.array([[0.5, 0.5], [0.5, -0.5]])
