@@ -8,7 +8,7 @@ cd "$(dirname "$0")"
 SYSTEM_PACKAGES=(fonts-noto-cjk libegl1 libgl1 libfontconfig1 libxkbcommon0 libdbus-1-3
   libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0
   libxcb-render-util0 libxcb-shape0 libxcb-xfixes0 libxcb-xkb1 libx11-xcb1
-  poppler-utils librsvg2-bin xvfb xauth)
+  poppler-utils librsvg2-bin xvfb xauth desktop-file-utils appstream binutils)
 
 ensure_system() {
   command -v dpkg-query >/dev/null 2>&1 || return 0

@@ -56,6 +56,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="commands: compute FILE | explain FILE ARRAY[i,j] | export FILE --format … "
                "(each has --help)")
     parser.add_argument("--version", action="version", version=f"qkv-studio {__version__}")
+    parser.add_argument("--selftest", action="store_true",
+                        help="compute and paint the F11 example offscreen, check the pictures, "
+                             "print one line and exit (0 = this installation works)")
     parser.add_argument("file", nargs="?", help=_document_help() + " (default: f11)")
     return parser
 
@@ -84,6 +87,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         result: int = args.run(args)
         return result
     args = build_parser().parse_args(arguments)
+    if args.selftest:
+        from app.selftest import run_selftest
+
+        return run_selftest()
     from app.main import run_window
 
     return run_window(args.file)
