@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 from engine.errors import ScenarioError
+from engine.migrate import migrate
 from engine.scenario import Scenario, parse_scenario
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -83,7 +84,7 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
     ScenarioError
         The first problem, naming the file or the place in the document.
     """
-    return parse_scenario(read_document(path))
+    return parse_scenario(migrate(read_document(path)))
 
 
 def dumps_scenario(scenario: Scenario) -> str:
@@ -105,9 +106,13 @@ def _format(value: object, depth: int) -> str:
 def save_scenario(scenario: Scenario, path: str | os.PathLike[str]) -> None:
     """Write the document atomically: a temporary file in the same folder, then a rename.
 
-    If anything fails, the file that was at ``path`` is left as it was.
+    If anything fails, the file that was at ``path`` is left as it was. A symbolic link is
+    followed (the file it points to is replaced, the link stays), and a replaced file keeps its
+    permission bits; a new file gets the usual ones (0666 less the umask).
     """
     target = Path(path)
+    if target.is_symlink():
+        target = target.resolve()
     data = dumps_scenario(scenario).encode("utf-8")
     handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
                                     dir=target.parent if str(target.parent) else ".")
@@ -116,7 +121,30 @@ def save_scenario(scenario: Scenario, path: str | os.PathLike[str]) -> None:
             stream.write(data)
             stream.flush()
             os.fsync(stream.fileno())
+        os.chmod(temp, _mode_for(target))
         os.replace(temp, target)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+
+
+def _mode_for(target: Path) -> int:
+    """Permission bits for a saved file: the old file's, else 0666 less the umask."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        return 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it where Linux allows (no race with threads)."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return umask
