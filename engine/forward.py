@@ -40,9 +40,16 @@ def _norm(block: Block, x: FloatArray, which: str) -> FloatArray:
     return norm(block.norm, x, gamma, beta, block.eps)
 
 
+def pre_activation(block: Block, x: FloatArray) -> FloatArray:
+    """z = x @ W1 + b1: the feed-forward's hidden units before the activation."""
+    f = block.ffn
+    z: FloatArray = x @ f.W1 + (f.b1 if f.b1 is not None else 0.0)
+    return z
+
+
 def _feed_forward(block: Block, x: FloatArray) -> tuple[FloatArray, FloatArray]:
     f = block.ffn
-    hidden = activate(f.activation, x @ f.W1 + (f.b1 if f.b1 is not None else 0.0))
+    hidden = activate(f.activation, pre_activation(block, x))
     out = hidden @ f.W2 + (f.b2 if f.b2 is not None else 0.0)
     return hidden, out
 

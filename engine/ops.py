@@ -60,6 +60,22 @@ def norm(kind: str, x: FloatArray, gamma: FloatArray, beta: FloatArray, eps: flo
     return x.copy()
 
 
+def row_statistics(kind: str, x: FloatArray, eps: float) -> FloatArray:
+    """The per-row numbers a norm divides by, one column each (n × k).
+
+    LayerNorm: mean μ, population variance σ² and the divisor √(σ² + ε). RMSNorm: mean(x²) and
+    the divisor √(mean(x²) + ε). No norm: no columns (n × 0).
+    """
+    if kind == "layernorm":
+        mean = x.mean(axis=-1, keepdims=True)
+        var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+        return np.concatenate([mean, var, np.sqrt(var + eps)], axis=-1)
+    if kind == "rmsnorm":
+        mean_square = (x**2).mean(axis=-1, keepdims=True)
+        return np.concatenate([mean_square, np.sqrt(mean_square + eps)], axis=-1)
+    return np.zeros((x.shape[0], 0), dtype=np.float64)
+
+
 def activate(kind: str, z: FloatArray) -> FloatArray:
     """ReLU, GELU (exact, with erf), SiLU or identity, elementwise."""
     if kind == "relu":

@@ -104,8 +104,12 @@ def _steps(scenario: Scenario) -> list[Step]:
                           ("X", *_attention_params(scenario)), (), "attention.inputs"))
         return steps + _attention_steps(scenario, "X")
     norm_name = {"layernorm": "LayerNorm", "rmsnorm": "RMSNorm", "none": "no norm"}[block.norm]
+    f = block.ffn
+    ffn_params = tuple(path for path, value in (
+        ("block.ffn.W1", f.W1), ("block.ffn.b1", f.b1), ("block.ffn.W2", f.W2),
+        ("block.ffn.b2", f.b2)) if value is not None)
     ffn = Step("ffn", f"Feed-forward: {block.ffn.activation} hidden units, then back to d",
-               ("norm2" if block.placement == "pre" else "norm1", "block.ffn.W1", "block.ffn.W2"),
+               ("norm2" if block.placement == "pre" else "norm1", *ffn_params),
                ("ffn_hidden", "ffn_out"), "block.ffn")
     if block.placement == "pre":
         steps.append(Step("norm1", f"Input norm ({norm_name}), row by row",

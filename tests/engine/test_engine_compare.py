@@ -1,0 +1,144 @@
+"""Comparing two traces (engine.compare) and making the variants to compare (engine.variants).
+
+Golden numbers come from the chapter's micro-example — LayerNorm([1, 3]) = [−1, 1],
+RMSNorm([1, 3]) = [1/√5, 3/√5] — or are recomputed here with ``math``.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine import ScenarioError, Trace, compute, load_scenario
+from engine.compare import compare, matching_step, named_arrays
+from engine.ops import row_statistics
+from engine.variants import variant
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
+
+
+def trace_of(name: str) -> Trace:
+    return compute(load_scenario(EXAMPLES / f"{name}.qkv.json"))
+
+
+def test_layernorm_against_rmsnorm_on_the_chapters_one_three_row() -> None:
+    a = trace_of("norms")
+    other = variant(a.scenario, "norm")
+    assert (other.label_a, other.label_b) == ("LayerNorm", "RMSNorm")
+    b = compute(other.scenario)
+    result = compare(a, b)
+    norm1 = result.common["norm1"]
+    np.testing.assert_allclose(norm1.a, [[-1.0, 1.0]], atol=0)
+    np.testing.assert_allclose(norm1.b, [[1 / math.sqrt(5), 3 / math.sqrt(5)]], rtol=1e-15)
+    np.testing.assert_allclose(norm1.difference, [[1 / math.sqrt(5) + 1, 3 / math.sqrt(5) - 1]],
+                               rtol=1e-15)
+    assert norm1.max_abs == pytest.approx(1 + 1 / math.sqrt(5), rel=1e-15)
+    assert f"{norm1.b[0, 0]:.6f}, {norm1.b[0, 1]:.6f}" == "0.447214, 1.341641"
+    changed = result.changed()
+    assert changed[:2] == ["norm1", "Q"]
+    assert "X" in result.unchanged() and "weights" in result.unchanged(), \
+        "one position: its only share is 1 under either norm"
+    assert "block.gamma1" in result.unchanged(), "parameters are compared too"
+    assert result.only_a == result.only_b == ()
+    assert result.reshaped == {}
+
+
+def test_a_step_comparison_sorts_what_the_step_reads_and_writes() -> None:
+    a = trace_of("norms")
+    b = compute(variant(a.scenario, "norm").scenario)
+    step = a.steps[a.step_index("norm1")]
+    of_step = compare(a, b).of_step([step])
+    assert of_step.changed == ("norm1",)
+    assert of_step.unchanged == ("X", "block.gamma1", "block.beta1")
+
+
+def test_editing_the_head_changes_only_logits_and_probs_among_trace_arrays() -> None:
+    a = trace_of("g01")
+    unembed = a.scenario.parameter("block.unembed").copy()
+    unembed[0, 0] = 3.0
+    b = compute(a.scenario.with_parameter("block.unembed", unembed))
+    result = compare(a, b)
+    assert result.changed() == ["logits", "probs", "block.unembed"]
+    assert result.common["block.unembed"].max_abs == 2.0
+    # logits[0, 0] = final_norm[0] · unembed[:, 0]; only the first feature's weight moved by 2.
+    final = a.arrays["final_norm"]
+    assert result.common["logits"].difference[:, 0] == pytest.approx(2.0 * final[:, 0])
+
+
+def test_arrays_on_one_side_and_reshaped_arrays_are_listed_apart() -> None:
+    g01 = trace_of("g01")
+    f11 = trace_of("f11")
+    result = compare(f11, g01)
+    assert "norm1" in result.only_b and "probs" in result.only_b
+    assert result.only_a == ()
+    assert "scores" in result.common, "both have 1 × 2 × 2 scores"
+    three = trace_of("single-key")
+    shapes = compare(f11, three).reshaped
+    assert shapes["X"] == ((2, 2), (3, 2))
+    assert "X" not in compare(f11, three).common
+
+
+def test_named_arrays_can_leave_the_parameters_out() -> None:
+    trace = trace_of("f11")
+    assert "attention.Wq" in named_arrays(trace)
+    assert set(named_arrays(trace, parameters=False)) == set(trace.arrays)
+
+
+def test_pre_and_post_steps_are_matched_by_id() -> None:
+    pre = trace_of("g01")
+    post = compute(variant(pre.scenario, "placement").scenario)
+    for k, step in enumerate(pre.steps):
+        assert post.steps[matching_step(pre, post, k)].id == step.id
+    f11 = trace_of("f11")
+    assert matching_step(pre, f11, pre.step_index("probs")) == len(f11.steps) - 1
+
+
+@pytest.mark.parametrize(("kind", "labels"), [
+    ("placement", ("pre-norm", "post-norm")),
+    ("causal", ("causal mask", "no mask")),
+    ("scale", ("scaled by √d_k", "not scaled")),
+])
+def test_each_variant_changes_one_setting(kind: str, labels: tuple[str, str]) -> None:
+    scenario = load_scenario(EXAMPLES / "g01.qkv.json")
+    made = variant(scenario, kind)
+    assert (made.label_a, made.label_b) == labels
+    before, after = scenario.to_document(), made.scenario.to_document()
+    changed = [(section, key) for section in ("attention", "block")
+               for key in before[section] if before[section][key] != after[section][key]]
+    assert len(changed) == 1
+    twice = variant(made.scenario, kind)
+    assert twice.scenario.to_document() == before, "flipping twice gives the document back"
+
+
+def test_turning_causal_off_lets_the_first_position_read_the_second() -> None:
+    a = trace_of("g01")
+    b = compute(variant(a.scenario, "causal").scenario)
+    weights = compare(a, b).common["weights"]
+    assert weights.a[0, 0, 1] == 0.0
+    # Without the mask, row p1 = norm1[0] = [0.99998, −0.99998] reads p2 = [−0.999995, 0.999995].
+    q = a.arrays["norm1"]
+    s = q @ q.T / math.sqrt(2)
+    expected = math.exp(s[0, 1]) / (math.exp(s[0, 0]) + math.exp(s[0, 1]))
+    assert weights.b[0, 0, 1] == pytest.approx(expected, rel=1e-12)
+
+
+def test_a_block_setting_without_a_block_is_refused_by_name() -> None:
+    f11 = load_scenario(EXAMPLES / "f11.qkv.json")
+    with pytest.raises(ScenarioError) as caught:
+        variant(f11, "norm")
+    assert caught.value.place == "block"
+    assert "no block" in str(caught.value)
+
+
+def test_row_statistics_print_mean_variance_and_divisor() -> None:
+    x = np.array([[1.0, 3.0], [0.0, 2.0]])
+    layer = row_statistics("layernorm", x, 1e-5)
+    np.testing.assert_allclose(layer[:, 0], [2.0, 1.0])
+    np.testing.assert_allclose(layer[:, 1], [1.0, 1.0])
+    np.testing.assert_allclose(layer[:, 2], [math.sqrt(1.00001)] * 2, rtol=1e-15)
+    rms = row_statistics("rmsnorm", x, 0.0)
+    np.testing.assert_allclose(rms, [[5.0, math.sqrt(5)], [2.0, math.sqrt(2)]], rtol=1e-15)
+    assert row_statistics("none", x, 0.0).shape == (2, 0)
