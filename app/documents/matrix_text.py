@@ -1,0 +1,312 @@
+"""Reading a matrix that a person pastes or imports: no Qt, never ``eval``.
+
+Accepted shapes of text (:func:`parse_matrix_text`):
+
+- spreadsheet cells: one row per line, cells separated by tabs, semicolons, commas or spaces
+  (looked for in that order on each line; a decimal comma works with tabs or semicolons;
+  quoted cells are unquoted; a header line of words is skipped);
+- JSON-like nested lists: ``[[1, 2], [3, 4]]`` or one row ``[1, 2]``;
+- NumPy's printed form: ``[[1. 2.]\\n [3. 4.]]``, also wrapped as ``array([[1., 2.]])``.
+
+Files (:func:`load_matrix_file`): ``.npy`` (read with ``allow_pickle=False``; numeric, 1-D or
+2-D), and ``.csv``, ``.tsv``, ``.txt`` or anything else as text.
+
+Every refusal is a :class:`MatrixTextError` with a one-line message that says what is wrong and
+where. A 1-D input is read as one row, so results are always 2-D.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+import re
+import stat
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.errors import one_line
+from engine.numbers import parse_number
+
+FloatArray = npt.NDArray[np.float64]
+
+MAX_TEXT_CHARS = 4_000_000
+"""Longest text accepted (pasted or read from a file)."""
+MAX_FILE_BYTES = 64 * 1024 * 1024
+"""Largest ``.npy`` file accepted; text files are limited by :data:`MAX_TEXT_CHARS`."""
+MAX_SIDE = 4096
+"""Most rows or columns of an imported matrix (the editor's grids are much smaller)."""
+
+_ARRAY_WRAPPER = re.compile(r"^(?:np\.|numpy\.)?array\((?P<body>.*)\)$", re.DOTALL)
+_DTYPE_TAIL = re.compile(r",\s*dtype\s*=\s*[\w.'\"]+\s*$")
+_TOKEN = re.compile(r"\[|\]|,|[^\s\[\],]+")
+_SEPARATORS = ("\t", ";", ",")
+
+
+class MatrixTextError(ValueError):
+    """A matrix was refused; the message is one line."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(one_line(message))
+
+
+def shape_text(rows: int, cols: int) -> str:
+    """``3×2``: a shape as a person writes it."""
+    return f"{rows}×{cols}"
+
+
+# -- text ----------------------------------------------------------------------------------
+def parse_matrix_text(text: str) -> FloatArray:
+    """Read a matrix from pasted text; a single row for 1-D input.
+
+    Raises
+    ------
+    MatrixTextError
+        Empty text, something that is not a finite number (named with its line and column),
+        rows of different lengths, unmatched brackets, or more than :data:`MAX_SIDE` rows or
+        columns.
+    """
+    if len(text) > MAX_TEXT_CHARS:
+        raise MatrixTextError(f"the text has {len(text)} characters; at most "
+                              f"{MAX_TEXT_CHARS} are read as a matrix")
+    body = text.strip().lstrip("\ufeff")
+    if not body:
+        raise MatrixTextError("there are no numbers to read")
+    wrapped = _ARRAY_WRAPPER.match(body)
+    if wrapped:
+        body = _DTYPE_TAIL.sub("", wrapped.group("body").strip()).strip()
+    if body.startswith("["):
+        return _checked(_bracketed(body))
+    return _checked(_cells(body))
+
+
+def _bracketed(text: str) -> list[list[float]]:
+    """Nested lists with or without commas: normalised to JSON, then read with ``json``."""
+    parts: list[str] = []
+    previous = ""
+    depth = row = col = 0
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if token == "[":
+            depth += 1
+            row, col = (row + 1, 0) if depth == 2 else (row, col)
+        elif token == "]":
+            depth -= 1
+        elif token != ",":
+            col += 1
+            try:
+                number = parse_number(token)
+            except ValueError as error:
+                where = f"row {row}, column {col}" if row else f"item {col}"
+                raise MatrixTextError(f"{where}: {error}") from None
+            token = repr(number)
+        if previous not in ("", "[", ",") and token not in ("]", ","):
+            parts.append(",")  # NumPy prints no commas: "1. 2." and "] ["
+        parts.append(token)
+        previous = token
+    try:
+        value = json.loads("".join(parts))
+    except (json.JSONDecodeError, RecursionError):
+        raise MatrixTextError("the brackets or commas do not match up (expected rows like "
+                              "[[1, 2], [3, 4]])") from None
+    if not isinstance(value, list) or not value:
+        raise MatrixTextError("the brackets hold no numbers")
+    if all(isinstance(x, float) for x in value):
+        return [value]
+    rows: list[list[float]] = []
+    for r, item in enumerate(value, start=1):
+        if not isinstance(item, list):
+            raise MatrixTextError(f"row {r} is a single number among rows of numbers")
+        if not all(isinstance(x, float) for x in item):
+            raise MatrixTextError(f"row {r} holds lists inside: only 1-D or 2-D matrices can "
+                                  "be read")
+        rows.append(item)
+    return rows
+
+
+def _cells(text: str) -> list[list[float]]:
+    """Spreadsheet-like lines of cells; each line's separator is found on its own."""
+    split: list[tuple[int, list[str]]] = []
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        separator = next((s for s in _SEPARATORS if s in line), None)
+        if separator is None:
+            split.append((line_no, line.split()))
+            continue
+        try:
+            split.append((line_no, next(csv.reader([line], delimiter=separator))))
+        except (csv.Error, StopIteration) as error:
+            raise MatrixTextError(f"line {line_no}: the cells cannot be split ({error})") \
+                from None
+    if len(split) > 1 and not any(_is_number(c) for c in split[0][1]):
+        split = split[1:]  # a header line of column names
+    rows: list[list[float]] = []
+    for line_no, raw in split:
+        cells = [c.strip() for c in raw]
+        while cells and not cells[-1]:
+            cells.pop()  # spreadsheets add empty trailing cells
+        row: list[float] = []
+        for col, cell in enumerate(cells, start=1):
+            if not cell:
+                raise MatrixTextError(f"line {line_no}, cell {col} is empty")
+            try:
+                row.append(parse_number(cell))
+            except ValueError as error:
+                raise MatrixTextError(f"line {line_no}, cell {col}: {error}") from None
+        if row:
+            rows.append(row)
+    if not rows:
+        raise MatrixTextError("there are no numbers to read")
+    return rows
+
+
+def _is_number(cell: str) -> bool:
+    try:
+        parse_number(cell)
+    except ValueError:
+        return False
+    return True
+
+
+def _checked(rows: list[list[float]]) -> FloatArray:
+    width = len(rows[0])
+    for r, row in enumerate(rows[1:], start=2):
+        if len(row) != width:
+            raise MatrixTextError(f"row {r} has {len(row)} number{'s' * (len(row) != 1)} but "
+                                  f"row 1 has {width}; every row needs the same count")
+    if len(rows) > MAX_SIDE or width > MAX_SIDE:
+        raise MatrixTextError(f"a {shape_text(len(rows), width)} matrix is larger than "
+                              f"{MAX_SIDE} rows or columns")
+    if width == 0:
+        raise MatrixTextError("there are no numbers to read")
+    return np.array(rows, dtype=np.float64)
+
+
+# -- files ---------------------------------------------------------------------------------
+def load_matrix_file(path: str | os.PathLike[str]) -> FloatArray:
+    """Read a matrix from a ``.npy`` file or a text file (CSV, TSV, pasted text).
+
+    Raises
+    ------
+    MatrixTextError
+        Naming the file and the problem: a folder, a device, too large, binary, not UTF-8,
+        a pickled or non-numeric ``.npy``, 3-D or more, NaN or infinity, or any text problem.
+    """
+    file = Path(path)
+    name = file.name or str(file)
+    try:
+        status = file.stat()
+    except OSError as error:
+        raise MatrixTextError(f"{name}: cannot be read ({error.strerror or error})") from None
+    if stat.S_ISDIR(status.st_mode):
+        raise MatrixTextError(f"{name}: is a folder, not a matrix file")
+    if not stat.S_ISREG(status.st_mode):
+        raise MatrixTextError(f"{name}: is not a regular file (a device or a pipe?)")
+    if status.st_size > MAX_FILE_BYTES:
+        raise MatrixTextError(f"{name}: the file is {status.st_size} bytes; matrix files are "
+                              f"limited to {MAX_FILE_BYTES} bytes")
+    try:
+        if file.suffix.lower() in (".npy", ".npz"):
+            return _npy(file, name)
+        return _text_file(file, name)
+    except MatrixTextError as error:
+        message = str(error)
+        raise MatrixTextError(message if message.startswith(f"{name}: ")
+                              else f"{name}: {message}") from None
+
+
+def _npy(file: Path, name: str) -> FloatArray:
+    with file.open("rb") as stream:
+        magic = stream.read(6)
+    if magic != b"\x93NUMPY" and not magic.startswith(b"PK\x03\x04"):
+        raise MatrixTextError(f"{name}: not a NumPy .npy array file")
+    try:
+        loaded = np.load(file, allow_pickle=False)
+    except Exception as error:  # NumPy raises many kinds for a damaged or foreign file
+        reason = "it holds Python objects, which are never loaded" if "pickle" in str(error) \
+            else "not a NumPy .npy array file"
+        raise MatrixTextError(f"{name}: {reason}") from None
+    if not isinstance(loaded, np.ndarray):
+        close = getattr(loaded, "close", None)
+        if callable(close):
+            close()
+        raise MatrixTextError(f"{name}: an .npz archive holds several arrays; save the one "
+                              "you want with np.save as .npy")
+    if loaded.dtype.kind not in "iuf":
+        raise MatrixTextError(f"{name}: holds {loaded.dtype} values, not plain numbers")
+    if loaded.ndim not in (1, 2):
+        raise MatrixTextError(f"{name}: a {loaded.ndim}-D array; only 1-D or 2-D matrices "
+                              "can be imported")
+    if loaded.size == 0:
+        raise MatrixTextError(f"{name}: the array is empty")
+    values = np.atleast_2d(loaded.astype(np.float64))
+    rows, cols = values.shape
+    if rows > MAX_SIDE or cols > MAX_SIDE:
+        raise MatrixTextError(f"{name}: a {shape_text(rows, cols)} matrix is larger than "
+                              f"{MAX_SIDE} rows or columns")
+    bad = np.argwhere(~np.isfinite(values))
+    if bad.size:
+        r, c = (int(k) for k in bad[0])
+        value = float(values[r, c])
+        what = "NaN" if math.isnan(value) else "infinity"
+        raise MatrixTextError(f"{name}: holds {what} at row {r}, column {c}; only finite "
+                              "numbers can be imported")
+    return values
+
+
+def _text_file(file: Path, name: str) -> FloatArray:
+    with file.open("rb") as stream:
+        raw = stream.read(MAX_TEXT_CHARS * 4 + 1)
+    if b"\x00" in raw[:8192]:
+        raise MatrixTextError(f"{name}: is a binary file, not numbers as text")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise MatrixTextError(f"{name}: is not UTF-8 text (byte {error.start})") from None
+    return parse_matrix_text(text)
+
+
+# -- fitting into a grid -------------------------------------------------------------------
+def fit_problem(block: tuple[int, int], grid_name: str, grid: tuple[int, int],
+                at: tuple[int, int] = (0, 0), place: str | None = None) -> str | None:
+    """Why a block cannot go into a grid from cell ``at``, or ``None`` if it fits.
+
+    Parameters
+    ----------
+    block, grid
+        (rows, columns) of the numbers and of the grid.
+    grid_name
+        The grid's name as the user sees it (``Wq``).
+    at
+        The top-left cell the block would start from.
+    place
+        How to name ``at`` (``Wq[1,0]``); given only for a paste at a cell other than the first.
+    """
+    height, width = block
+    rows, cols = grid
+    row, col = at
+    if row + height <= rows and col + width <= cols:
+        return None
+    start = f" pasted at {place}" if place and (row, col) != (0, 0) else ""
+    return (f"a {shape_text(height, width)} block{start} does not fit {grid_name}, which is "
+            f"{shape_text(rows, cols)} at the current sizes")
+
+
+def match_problem(block: tuple[int, int], grid_name: str, grid: tuple[int, int]) -> str | None:
+    """Why a block cannot replace a whole grid (it must have the grid's shape), or ``None``."""
+    if block == grid:
+        return None
+    if fit_problem(block, grid_name, grid) is None:
+        return (f"a {shape_text(*block)} block does not fill {grid_name}, which is "
+                f"{shape_text(*grid)} at the current sizes (paste it into a cell to change "
+                "part of the grid)")
+    return (f"a {shape_text(*block)} block does not fit {grid_name}, which is "
+            f"{shape_text(*grid)} at the current sizes (change the sizes first)")
+
+
+__all__ = ["MatrixTextError", "fit_problem", "load_matrix_file", "match_problem",
+           "parse_matrix_text", "shape_text"]

@@ -1,0 +1,103 @@
+"""What a session remembers between launches, in ``QSettings`` (always read with a type).
+
+Remembered: window geometry and splitter sizes, the last document's path, the current step, the
+dwell time, and the canvas's receiver and head. Export options are remembered by the export
+dialog itself.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QByteArray, QCoreApplication, QSettings
+
+if TYPE_CHECKING:
+    from app.window import StudioWindow
+
+ORGANIZATION = "QKV Studio"
+APPLICATION = "QKV Studio"
+GROUP = "session"
+NONE = -1
+"""Stored for "no receiver / all heads chosen"."""
+
+
+def app_settings() -> QSettings:
+    """The application's settings; QKV Studio's own names if the application set none."""
+    if QCoreApplication.organizationName() and QCoreApplication.applicationName():
+        return QSettings()
+    return QSettings(ORGANIZATION, APPLICATION)
+
+
+def save_session(window: StudioWindow) -> None:
+    """Remember the window's layout, document and view for the next launch."""
+    settings = app_settings()
+    settings.beginGroup(GROUP)
+    settings.setValue("geometry", window.saveGeometry())
+    settings.setValue("splitter", [int(size) for size in window.splitter.sizes()])
+    path = window.state.path
+    settings.setValue("document", str(path) if path is not None else "")
+    settings.setValue("step", int(window.state.step))
+    settings.setValue("dwell", float(window.timeline.dwell_box.value()))
+    receiver, head = window.state.receiver, window.state.head
+    settings.setValue("receiver", NONE if receiver is None else int(receiver))
+    settings.setValue("head", NONE if head is None else int(head))
+    settings.endGroup()
+    settings.sync()
+
+
+def last_document() -> Path | None:
+    """The document open when the last session ended, if it had a file and the file is there."""
+    text = app_settings().value(f"{GROUP}/document", "", type=str)
+    if not isinstance(text, str) or not text:
+        return None
+    path = Path(text)
+    return path if path.is_file() else None
+
+
+def _int(settings: QSettings, key: str, default: int) -> int:
+    value = settings.value(key, default, type=int)
+    return value if isinstance(value, int) else default
+
+
+def restore_session(window: StudioWindow, same_document: bool) -> None:
+    """Put back the last session's layout; its step and view only if ``same_document``.
+
+    Any stored value that is missing, of the wrong type or out of range is ignored.
+    """
+    settings = app_settings()
+    settings.beginGroup(GROUP)
+    geometry = settings.value("geometry", QByteArray(), type=QByteArray)
+    if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+        window.restoreGeometry(geometry)
+    sizes = settings.value("splitter", [], type=list)
+    try:
+        numbers = [int(size) for size in sizes] if isinstance(sizes, list) else []
+    except (TypeError, ValueError):
+        numbers = []
+    if len(numbers) == window.splitter.count() and all(0 <= n < 100_000 for n in numbers) \
+            and sum(numbers) > 0:
+        window.splitter.setSizes(numbers)
+    stored = settings.value("dwell", 0.0, type=float)
+    dwell = float(stored) if isinstance(stored, int | float) else 0.0
+    box = window.timeline.dwell_box
+    if box.minimum() <= dwell <= box.maximum():
+        box.setValue(dwell)
+    if same_document:
+        state = window.state
+        step = _int(settings, "step", 0)
+        if 0 <= step < len(state.trace.steps):
+            state.set_step(step)
+        receiver = _int(settings, "receiver", NONE)
+        if 0 <= receiver < state.scenario.n:
+            state.set_receiver(receiver)
+        head = _int(settings, "head", NONE)
+        if 0 <= head < state.scenario.attention.heads:
+            state.set_head(head)
+    settings.endGroup()
+
+
+def stored_document() -> str:
+    """The document path text of the last session (``""`` for none or an example)."""
+    text = app_settings().value(f"{GROUP}/document", "", type=str)
+    return text if isinstance(text, str) else ""

@@ -1,0 +1,75 @@
+"""The first window of a launch: the asked-for document or the last session's, then recovery."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QCoreApplication
+
+from app.documents.opening import load_checked
+from app.documents.recovery import offer_recovery
+from app.documents.session import last_document, restore_session, stored_document
+from app.examples import DEFAULT_EXAMPLE, EXAMPLES_DIR, example_path, resolve_document
+from engine import Scenario, ScenarioError, load_scenario
+
+if TYPE_CHECKING:
+    from app.window import StudioWindow
+
+APP_NAME = "QKV Studio"
+WINDOWS: list[StudioWindow] = []
+"""Windows opened at launch (kept referenced so they live as long as the application)."""
+
+
+def configure_application(app: QCoreApplication) -> None:
+    """Names that place settings and recovery copies under "QKV Studio"."""
+    app.setApplicationName(APP_NAME)
+    app.setOrganizationName(APP_NAME)
+
+
+def _startup_document() -> tuple[Scenario, Path | None, str]:
+    """The last session's document if it is still there and readable, else F11."""
+    last = last_document()
+    if last is not None:
+        try:
+            return load_checked(last), last, ""
+        except ScenarioError as error:
+            note = QCoreApplication.translate(
+                "Startup", "The last document could not be opened again ({error}); showing F11"
+            ).format(error=error)
+            return load_scenario(example_path(DEFAULT_EXAMPLE)), None, note
+    return load_scenario(example_path(DEFAULT_EXAMPLE)), None, ""
+
+
+def start_window(document: str | None) -> StudioWindow | int:
+    """Open, show and return the launch window; exit status 2 for a refused document.
+
+    With ``document`` (a path or an example name) that document opens. Without, the last
+    session comes back: its document (F11 if it is gone), layout, step and view. Then any
+    unsaved work left by a session that crashed is offered for restoring.
+    """
+    from app.window import StudioWindow
+
+    note = ""
+    path: Path | None
+    if document:
+        path = resolve_document(document)
+        try:
+            scenario = load_checked(path)
+        except ScenarioError as error:
+            print(f"qkv-studio: {error}", file=sys.stderr)
+            return 2
+        window = StudioWindow(scenario, None if path.parent == EXAMPLES_DIR else path)
+        restore_session(window, same_document=False)
+    else:
+        scenario, path, note = _startup_document()
+        same = stored_document() == (str(path) if path is not None else "")
+        window = StudioWindow(scenario, path)
+        restore_session(window, same_document=same)
+    window.show()
+    if note:
+        window.statusBar().showMessage(f"⚠ {note}")
+    WINDOWS.append(window)
+    WINDOWS.extend(w for w in offer_recovery(window) if w is not window)
+    return window
