@@ -1,0 +1,138 @@
+"""Probabilities as labelled horizontal bars over the vocabulary, one group per position.
+
+Every label and number is a :class:`~app.canvas.layout.TextItem`, so the printed probabilities
+can be found among a frame's items and stay text in SVG and PDF exports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QBrush, QFontMetricsF, QPainter, QPen
+from PySide6.QtWidgets import (
+    QGraphicsObject,
+    QGraphicsRectItem,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
+
+from app.canvas.layout import TextItem
+from app.canvas.theme import Theme, font
+from engine import format_fixed
+
+BAR_LENGTH = 240.0
+BAR_HEIGHT = 16.0
+BAR_PITCH = 24.0
+GROUP_GAP = 14.0
+COLUMN_GAP = 36.0
+PLACES = 6
+MANY_ENTRIES = 12
+TOP_ENTRIES = 10
+
+
+@dataclass(frozen=True)
+class BarsSpec:
+    """What the bars show.
+
+    Attributes
+    ----------
+    probs
+        ``n × V`` probabilities, each row summing to 1.
+    positions
+        Which rows get a group of bars, in order.
+    receiver
+        The row drawn emphasised.
+    group_titles
+        One heading per position shown.
+    """
+
+    probs: npt.NDArray[np.float64]
+    vocab: Sequence[str]
+    positions: Sequence[int]
+    receiver: int
+    group_titles: Sequence[str]
+    title: str
+    legend: str
+    columns: int = 1
+
+
+def entries_shown(row: npt.NDArray[np.float64]) -> list[int]:
+    """All entries of a small vocabulary in order; the most probable ones of a large one."""
+    if len(row) <= MANY_ENTRIES:
+        return list(range(len(row)))
+    return np.argsort(-row, kind="stable")[:TOP_ENTRIES].tolist()
+
+
+class ProbabilityBars(QGraphicsObject):
+    """Groups of bars: vocabulary label, a bar as long as the probability, the probability."""
+
+    def __init__(self, spec: BarsSpec, theme: Theme) -> None:
+        super().__init__()
+        self.spec = spec
+        self.theme = theme
+        self.values: dict[tuple[int, int], str] = {}
+        """(position, entry) → the probability as printed."""
+        title = TextItem(spec.title, theme, size=14, bold=True)
+        title.setParentItem(self)
+        label_width = max(QFontMetricsF(font(13)).horizontalAdvance(str(v))
+                          for v in spec.vocab) + 10
+        value_width = QFontMetricsF(font(13, bold=True)).horizontalAdvance("0." + "8" * PLACES)
+        group_width = label_width + BAR_LENGTH + 8 + value_width + 6
+        top = title.boundingRect().height() + 6
+        y_by_column = [top] * max(1, spec.columns)
+        for k, (position, heading) in enumerate(zip(spec.positions, spec.group_titles,
+                                                    strict=True)):
+            column = k % len(y_by_column)
+            x = column * (group_width + COLUMN_GAP)
+            y_by_column[column] = self._group(position, heading, x, y_by_column[column],
+                                              label_width) + GROUP_GAP
+        legend = TextItem(spec.legend, theme, size=12, role="muted")
+        legend.setParentItem(self)
+        legend.setPos(0, max(y_by_column))
+        self._rect = self.childrenBoundingRect()
+
+    def _group(self, position: int, heading: str, x: float, y: float,
+               label_width: float) -> float:
+        spec, theme = self.spec, self.theme
+        focused = position == spec.receiver
+        head = TextItem(heading, theme, size=14, bold=focused,
+                        role="text" if focused else "muted")
+        head.setParentItem(self)
+        head.setPos(x, y)
+        y += head.boundingRect().height() + 2
+        row = spec.probs[position]
+        ink = theme.color("accent") if focused else theme.color("grid_line")
+        for entry in entries_shown(row):
+            share = float(row[entry])
+            label = TextItem(str(spec.vocab[entry]), theme, size=13,
+                             role="text" if focused else "muted", width=label_width - 10)
+            label.setParentItem(self)
+            label.setPos(x, y + (BAR_HEIGHT - label.boundingRect().height()) / 2)
+            track = QGraphicsRectItem(QRectF(0, 0, BAR_LENGTH, BAR_HEIGHT), self)
+            track.setPos(x + label_width, y)
+            track.setPen(QPen(theme.color("grid_line", 0.6), 1.0))
+            track.setBrush(QBrush(theme.color("panel")))
+            bar = QGraphicsRectItem(QRectF(0, 0, max(1.0, share * BAR_LENGTH), BAR_HEIGHT), self)
+            bar.setPos(x + label_width, y)
+            bar.setPen(QPen(ink, 1.0))
+            bar.setBrush(QBrush(ink))
+            text = format_fixed(share, PLACES)
+            value = TextItem(text, theme, size=13, bold=focused,
+                             role="text" if focused else "muted")
+            value.setParentItem(self)
+            value.setPos(x + label_width + BAR_LENGTH + 8,
+                         y + (BAR_HEIGHT - value.boundingRect().height()) / 2)
+            self.values[(position, entry)] = text
+            y += BAR_PITCH
+        return y
+
+    def boundingRect(self) -> QRectF:
+        return self._rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        return

@@ -1,0 +1,224 @@
+"""One step of two traces side by side (A | B), and below them what differs: B − A per array.
+
+The two sides are ordinary :class:`~app.canvas.frame.FrameItem` s, so a comparison shows exactly
+the pictures of the single view; exports paint it like any frame (:func:`build_compare_scene`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TypeVar
+
+import numpy as np
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QPainter, QPen
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsObject,
+    QGraphicsScene,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
+
+from app.canvas.bars import ProbabilityBars
+from app.canvas.context import FrameOptions, LayoutContext
+from app.canvas.frame import MARGIN, FrameItem
+from app.canvas.grid import MatrixGrid
+from app.canvas.layout import GAP, ROW_GAP, TextItem, place_row
+from app.canvas.pieces import custom_grid, number, text_lines, word
+from app.canvas.theme import Theme, font
+from app.texts.frame_words import frame_word
+from engine import Trace
+from engine.compare import ArrayDifference, compare, matching_step
+
+T = TypeVar("T")
+SIDE_GAP = 24.0
+SECTION_GAP = 22.0
+DIFFERS = "#D55E00"
+"""Okabe–Ito vermillion: the outline of an array that differs (with a “≠” tag, not colour alone)."""
+
+
+class DifferenceMark(QGraphicsObject):
+    """A dashed outline and a “≠” tag around a picture (a grid, the probability bars) whose
+    array differs between A and B."""
+
+    def __init__(self, target: QGraphicsItem, theme: Theme) -> None:
+        super().__init__()
+        self.target = target
+        self.theme = theme
+        self.setParentItem(target)
+        self._outline = target.boundingRect().adjusted(-4, -3, 4, 3)
+        self._tag = QRectF(self._outline.right() - 11, self._outline.top() - 10, 22, 20)
+
+    def boundingRect(self) -> QRectF:
+        return self._outline.united(self._tag).adjusted(-2, -2, 2, 2)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        theme = self.theme
+        pen = QPen(QColor(DIFFERS), 2.0, Qt.PenStyle.DashLine)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRect(self._outline)
+        painter.setPen(QPen(QColor(DIFFERS), 1.5))
+        painter.setBrush(QBrush(theme.color("background")))
+        painter.drawRoundedRect(self._tag, 4, 4)
+        painter.setFont(font(14, bold=True))
+        painter.setPen(QColor(DIFFERS))
+        painter.drawText(self._tag, Qt.AlignmentFlag.AlignCenter, "≠")
+
+
+class CompareFrameItem(QGraphicsObject):
+    """A header naming the two settings, frame A | frame B, then this step's differences.
+
+    Attributes
+    ----------
+    a_frame, b_frame
+        The two sides.
+    changed
+        Names of the arrays of this step that differ between A and B, in order.
+    max_differences
+        ``max |B − A|`` of each changed array, as printed.
+    """
+
+    def __init__(self, trace_a: Trace, trace_b: Trace, step_index: int,
+                 options: FrameOptions | None = None, labels: tuple[str, str] = ("A", "B"),
+                 titles: tuple[str | None, str | None] = (None, None)) -> None:
+        super().__init__()
+        self.options = options or FrameOptions()
+        self.labels = labels
+        self.context = LayoutContext(trace_a, self.options)
+        ctx = self.context
+        index_a = max(0, min(len(trace_a.steps) - 1, step_index))
+        index_b = matching_step(trace_a, trace_b, index_a)
+        step_a, step_b = trace_a.steps[index_a], trace_b.steps[index_b]
+        self.header = TextItem(word(ctx, "compare_header", a=labels[0], b=labels[1]),
+                               ctx.theme, size=24, bold=True)
+        self.header.setParentItem(self)
+        self.header.setPos(MARGIN, MARGIN)
+        top = MARGIN + self.header.boundingRect().height() + 6
+        sides = []
+        side_options = replace(self.options, caption="")
+        for side, trace, index, step, title, label in (
+                ("A", trace_a, index_a, step_a, titles[0], labels[0]),
+                ("B", trace_b, index_b, step_b, titles[1], labels[1])):
+            sides.append(FrameItem(trace, index, side_options, step_title=word(
+                ctx, "side", side=side, label=label, title=title or step.title)))
+        self.a_frame, self.b_frame = sides
+        self.a_frame.setParentItem(self)
+        self.a_frame.setPos(MARGIN, top)
+        self.b_frame.setParentItem(self)
+        self.b_frame.setPos(MARGIN + self.a_frame.boundingRect().width() + SIDE_GAP, top)
+        frames_bottom = top + max(self.a_frame.boundingRect().height(),
+                                  self.b_frame.boundingRect().height())
+        width = self.b_frame.pos().x() + self.b_frame.boundingRect().width() - MARGIN
+        comparison = compare(trace_a, trace_b)
+        of_step = comparison.of_step([step_a, step_b])
+        self.changed = list(of_step.changed)
+        self.marks = [DifferenceMark(grid, ctx.theme) for frame in sides
+                      for name, grid in frame.context.made if name in self.changed]
+        if "probs" in self.changed:
+            self.marks += [DifferenceMark(bars, ctx.theme) for frame in sides
+                           for bars in frame.items_of(ProbabilityBars)]
+        self.max_differences = {name: number(ctx, comparison.common[name].max_abs)
+                                for name in self.changed}
+        y = frames_bottom + SECTION_GAP
+        title = TextItem(word(ctx, "differs_title"), ctx.theme, size=18, bold=True)
+        title.setParentItem(self)
+        title.setPos(MARGIN, y)
+        y += title.boundingRect().height() + 8
+        y = self._differences([comparison.common[n] for n in self.changed], y, width)
+        lines = [word(ctx, "nothing_differs")] if not self.changed else []
+        for key, names in (("identical", of_step.unchanged), ("only_a", of_step.only_a),
+                           ("only_b", of_step.only_b)):
+            if names:
+                lines.append(word(ctx, key, names=", ".join(names)))
+        lines += [word(ctx, "reshaped", name=name, a="×".join(map(str, shape_a)),
+                       b="×".join(map(str, shape_b)))
+                  for name in of_step.reshaped
+                  for shape_a, shape_b in [comparison.reshaped[name]]]
+        notes = text_lines(self, lines, MARGIN, y, ctx, size=14)
+        y = max(y, notes.bottom())
+        if self.options.caption:
+            caption = text_lines(self, [self.options.caption], MARGIN, y + 6, ctx, size=16,
+                                 role="text")
+            notes = notes.united(caption)
+            y = caption.bottom()
+        y += MARGIN
+        width = max(width, title.boundingRect().width(), self.header.boundingRect().width(),
+                    notes.width())
+        self._rect = QRectF(0, 0, width + 2 * MARGIN, y)
+
+    def _difference_grids(self, difference: ArrayDifference) -> list[MatrixGrid]:
+        """``B − A`` as one grid, or one per head of a 3-D array; its max |B − A| beneath."""
+        ctx = self.context
+        name = difference.name
+        values = difference.difference
+        span = difference.max_abs
+        note = word(ctx, "max_difference", value=number(ctx, span))
+        heads = values.shape[0] if values.ndim == 3 else 0
+        slices = [(values[h], frame_word(ctx.options.lang, "head", n=h + 1) if heads > 1 else "")
+                  for h in range(heads)] \
+            if values.ndim == 3 else [(values.reshape(1, -1) if values.ndim == 1 else values, "")]
+        grids = []
+        for part, suffix in slices:
+            rows = ctx.labels_for(name, 0, part.shape[0])
+            cols = ctx.tokens if name in ("scores", "weights") else \
+                ctx.labels_for(name, 1, part.shape[1])
+
+            def explain(row: int, col: int, part: np.ndarray = part) -> str:
+                return f"B − A at {name}[{row},{col}] = {number(ctx, float(part[row, col]))}"
+
+            grids.append(custom_grid(ctx, word(ctx, "b_minus_a", name=name) + suffix, part,
+                                     rows, cols, explain=explain, note=note,
+                                     value_range=(-span, span)))
+        return grids
+
+    def _differences(self, differences: list[ArrayDifference], y: float, width: float) -> float:
+        """Lay the difference grids in rows no wider than the two frames; returns the bottom."""
+        row: list[MatrixGrid] = []
+        used = 0.0
+        for difference in differences:
+            for grid in self._difference_grids(difference):
+                grid_width = grid.boundingRect().width()
+                if row and used + GAP + grid_width > width:
+                    y = place_row(self, list(row), MARGIN, y, self.context.theme).bottom() + \
+                        ROW_GAP
+                    row, used = [], 0.0
+                row.append(grid)
+                used += grid_width + GAP
+        if row:
+            y = place_row(self, list(row), MARGIN, y, self.context.theme).bottom() + 8
+        return y
+
+    def boundingRect(self) -> QRectF:
+        return self._rect
+
+    def items_of(self, kind: type[T]) -> list[T]:
+        """Every item of one kind in this comparison (both frames and the differences)."""
+        found: list[T] = []
+        pending = list(self.childItems())
+        while pending:
+            item = pending.pop(0)
+            if isinstance(item, kind):
+                found.append(item)
+            pending.extend(item.childItems())
+        return found
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        if not self.options.transparent:
+            painter.fillRect(self._rect, QBrush(self.options.theme.color("background")))
+
+
+def build_compare_scene(trace_a: Trace, trace_b: Trace, step_index: int,
+                        options: FrameOptions | None = None,
+                        labels: tuple[str, str] = ("A", "B"),
+                        titles: tuple[str | None, str | None] = (None, None),
+                        ) -> tuple[QGraphicsScene, CompareFrameItem]:
+    """A scene holding one comparison, its scene rectangle fitted to it (for exports)."""
+    scene = QGraphicsScene()
+    item = CompareFrameItem(trace_a, trace_b, step_index, options, labels, titles)
+    scene.addItem(item)
+    scene.setSceneRect(item.boundingRect())
+    return scene, item

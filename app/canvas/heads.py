@@ -1,0 +1,107 @@
+"""Several heads: each head's mix in its own colour, then the heads concatenated into Wo.
+
+The chapter's shape example: two heads of width 2 are joined side by side (head 1 | head 2) into
+width 4, and Wo of shape 4×6 brings each position back to 6 numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QLineF, QRectF, Qt
+from PySide6.QtGui import QBrush, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
+
+from app.canvas.context import LayoutContext
+from app.canvas.grid import HEADER_HEIGHT, TITLE_HEIGHT, MatrixGrid
+from app.canvas.layout import ROW_GAP, place_row, place_rows
+from app.canvas.pieces import custom_grid, text_lines, word
+from app.canvas.theme import font
+
+ARROWS_GAP = 40.0
+BAND_HEIGHT = 4.0
+
+
+class HeadBands(QGraphicsObject):
+    """Drawn over a concatenated grid: each head's name and colour above its columns, and a
+    dividing line between heads."""
+
+    def __init__(self, grid: MatrixGrid, heads: int, width: int, labels: Sequence[str],
+                 colors: Sequence[str]) -> None:
+        super().__init__()
+        self.grid = grid
+        self.heads = heads
+        self.width = width
+        self.labels = list(labels)
+        self.colors = list(colors)
+        rows = grid.spec.values.shape[0]
+        right = grid.cell_rect(0, heads * width - 1).right()
+        self._rect = QRectF(grid.grid_origin.x(), TITLE_HEIGHT, right - grid.grid_origin.x(),
+                            HEADER_HEIGHT + rows * grid.cell_rect(0, 0).height())
+
+    def boundingRect(self) -> QRectF:
+        return self._rect
+
+    def head_span(self, head: int) -> QRectF:
+        """The header strip over the columns of ``head``."""
+        left = self.grid.cell_rect(0, head * self.width).left()
+        right = self.grid.cell_rect(0, (head + 1) * self.width - 1).right()
+        return QRectF(left, TITLE_HEIGHT, right - left, HEADER_HEIGHT)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        theme = self.grid.theme
+        painter.setFont(font(12, bold=True))
+        for head in range(self.heads):
+            span = self.head_span(head)
+            band = QRectF(span.left() + 2, span.bottom() - BAND_HEIGHT - 1, span.width() - 4,
+                          BAND_HEIGHT)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QBrush(theme.head_color(head)))
+            painter.drawRect(band)
+            painter.setPen(theme.color("text"))
+            painter.drawText(span.adjusted(0, 0, 0, -BAND_HEIGHT - 1),
+                             Qt.AlignmentFlag.AlignCenter, self.labels[head])
+        painter.setPen(QPen(theme.color("text"), 3.0))
+        for head in range(1, self.heads):
+            x = self.head_span(head).left()
+            painter.drawLine(QLineF(x, TITLE_HEIGHT + 2, x, self._rect.bottom()))
+
+
+def concatenation_row(ctx: LayoutContext) -> list[QGraphicsItem | str]:
+    """mixed (head 1 | head 2 …) · Wo + bo = output, or the joined heads alone without Wo."""
+    att = ctx.trace.scenario.attention
+    width = att.heads * att.d_v
+    labels = [word(ctx, "head_band", n=h + 1) for h in range(att.heads)]
+    explain = ctx.grid("mixed").spec.explain
+    joined = custom_grid(ctx, word(ctx, "concat_title", width=width),
+                         ctx.array("mixed"), ctx.tokens, [""] * width, explain=explain,
+                         highlight_receiver=True)
+    bands = HeadBands(joined, att.heads, att.d_v, labels,
+                      [ctx.theme.heads[h % len(ctx.theme.heads)] for h in range(att.heads)])
+    bands.setParentItem(joined)
+    if att.Wo is None:
+        return [joined]
+    parts: list[QGraphicsItem | str] = [joined, "·", ctx.grid("attention.Wo")]
+    if att.bo is not None:
+        parts += ["+", ctx.grid("attention.bo")]
+    return [*parts, "=", ctx.grid("attn_out", title=word(ctx, "output_width", d_out=att.d_out),
+                                  highlight_receiver=True)]
+
+
+def lay_out_heads_mix(ctx: LayoutContext, parent: QGraphicsItem,
+                      head_rows: Sequence[Sequence[QGraphicsItem | str]],
+                      arrows: QGraphicsItem) -> QRectF:
+    """Each head's shares · V = mixed, the arrows beside them, the concatenation below."""
+    att = ctx.trace.scenario.attention
+    heads = place_rows(parent, head_rows, 0, 0, ctx.theme)
+    arrows.setParentItem(parent)
+    arrows.setPos(heads.right() + ARROWS_GAP, 0)
+    covered = heads.united(arrows.mapRectToParent(arrows.boundingRect()))
+    row = place_row(parent, concatenation_row(ctx), 0, covered.bottom() + ROW_GAP, ctx.theme)
+    width = att.heads * att.d_v
+    note = (word(ctx, "concat_wo", h=att.heads, d_v=att.d_v, width=width, d_out=att.d_out)
+            if att.Wo is not None else
+            word(ctx, "concat_no_wo", h=att.heads, d_v=att.d_v, width=width))
+    text = text_lines(parent, [note], 0, row.bottom() + 10, ctx, size=15, role="text")
+    return covered.united(row).united(text)

@@ -1,0 +1,69 @@
+"""Small building blocks for step pictures: grids of computed values and lines of text."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+from PySide6.QtCore import QRectF
+from PySide6.QtWidgets import QGraphicsItem
+
+from app.canvas.context import LayoutContext
+from app.canvas.grid import Explainer, GridSpec, MatrixGrid
+from app.canvas.layout import TextItem
+from app.texts.block_words import block_word
+from engine import format_number
+
+LINE_GAP = 4.0
+
+
+def word(ctx: LayoutContext, key: str, **fields: object) -> str:
+    """A block-frame word in the frame's language."""
+    return block_word(ctx.options.lang, key, **fields)
+
+
+def number(ctx: LayoutContext, value: float) -> str:
+    """A number as the frame's grids print it."""
+    return format_number(value, ctx.places)
+
+
+def small_constant(value: float) -> str:
+    """ε and the like: plain decimals when they show it exactly (``0.00001``), else ``1e−12``."""
+    text = format_number(value, 10)
+    if abs(float(text.replace("−", "-")) - value) <= 1e-6 * abs(value):
+        return text
+    return f"{value:.0e}".replace("-", "−")
+
+
+def custom_grid(ctx: LayoutContext, title: str, values: npt.NDArray[np.float64],
+                rows: Sequence[str], cols: Sequence[str], *, explain: Explainer | None = None,
+                note: str = "", highlight_receiver: bool = False,
+                highlight_rows: frozenset[int] | None = None,
+                marked: npt.NDArray[np.bool_] | None = None, decimals: int | None = None,
+                value_range: tuple[float, float] | None = None, swatch: str = "") -> MatrixGrid:
+    """A grid of values that are not a named trace array (row statistics, z, B − A …)."""
+    if highlight_rows is None:
+        highlight_rows = frozenset({ctx.receiver}) if highlight_receiver else frozenset()
+    spec = GridSpec(title=title, values=values, row_labels=list(rows), col_labels=list(cols),
+                    value_range=value_range, highlight_rows=highlight_rows, marked=marked,
+                    note=note, swatch=swatch, explain=explain, lang=ctx.options.lang,
+                    decimals=ctx.places if decimals is None else decimals)
+    return MatrixGrid(spec, ctx.theme)
+
+
+def text_lines(parent: QGraphicsItem, lines: Sequence[str], x: float, y: float,
+               ctx: LayoutContext, *, size: int = 14, role: str = "muted",
+               bold: bool = False) -> QRectF:
+    """Lines of text one under the other from (x, y); returns what they cover."""
+    covered = QRectF(x, y, 0, 0)
+    for line in lines:
+        if not line:
+            continue
+        item = TextItem(line, ctx.theme, size=size, role=role, bold=bold)
+        item.setParentItem(parent)
+        item.setPos(x, y)
+        rect = item.mapRectToParent(item.boundingRect())
+        covered = covered.united(rect)
+        y = rect.bottom() + LINE_GAP
+    return covered

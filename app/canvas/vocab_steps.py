@@ -1,0 +1,109 @@
+"""Pictures of the two ends of the model: token ids → embedding rows, and logits → probabilities."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from PySide6.QtCore import QRectF
+from PySide6.QtWidgets import QGraphicsItem
+
+from app.canvas.bars import MANY_ENTRIES, TOP_ENTRIES, BarsSpec, ProbabilityBars
+from app.canvas.context import LayoutContext
+from app.canvas.layout import place_row
+from app.canvas.pieces import custom_grid, number, text_lines, word
+from engine import Step
+
+Layout = Callable[[LayoutContext, Step, QGraphicsItem], QRectF]
+TEXT_GAP = 12.0
+MANY_TABLE_ROWS = 24
+"""A larger embedding table shows only the rows the ids pick."""
+MANY_BAR_GROUPS = 4
+"""With more positions the probabilities show the receiver's bars only."""
+
+
+def lay_out_embed(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
+    """The ids, the table with the picked rows outlined, and the picked rows forming X."""
+    scenario = ctx.trace.scenario
+    assert scenario.token_ids is not None and scenario.embedding is not None
+    ids = list(scenario.token_ids)
+    table = scenario.embedding
+    shown = list(range(table.shape[0])) if table.shape[0] <= MANY_TABLE_ROWS \
+        else sorted(set(ids))
+    picked_by: dict[int, list[str]] = {}
+    for token, row in zip(ctx.tokens, ids, strict=True):
+        picked_by.setdefault(row, []).append(token)
+    features = [str(k) for k in range(table.shape[1])]
+    id_grid = custom_grid(ctx, word(ctx, "embed_ids"), np.array(ids, dtype=np.float64)[:, None],
+                          ctx.tokens, [word(ctx, "embed_id")], decimals=0,
+                          highlight_receiver=True, value_range=(0.0, 0.0))
+
+    def table_text(row: int, col: int) -> str:
+        r = shown[row]
+        who = ", ".join(picked_by.get(r, []))
+        return f"embedding[{r},{col}] = {number(ctx, float(table[r, col]))}" + \
+            (f" · {word(ctx, 'embed_pair', token=who, id=r)}" if who else "")
+
+    table_grid = custom_grid(
+        ctx, word(ctx, "embed_table"), table[shown], [
+            f"{r} · {', '.join(picked_by[r])}" if r in picked_by else str(r) for r in shown],
+        features, explain=table_text,
+        highlight_rows=frozenset(k for k, r in enumerate(shown) if r in picked_by))
+
+    def x_text(row: int, col: int) -> str:
+        return (f"X[{row},{col}] = embedding[{ids[row]},{col}] = "
+                f"{number(ctx, float(table[ids[row], col]))}")
+
+    x_grid = custom_grid(ctx, word(ctx, "embed_x"), scenario.X,
+                         [word(ctx, "embed_row", token=t, id=i)
+                          for t, i in zip(ctx.tokens, ids, strict=True)],
+                         features, explain=x_text, highlight_receiver=True)
+    rect = place_row(parent, [id_grid, word(ctx, "embed_pick"), table_grid, "→", x_grid], 0, 0,
+                     ctx.theme)
+    pairs = " · ".join(word(ctx, "embed_pair", token=t, id=i)
+                       for t, i in zip(ctx.tokens, ids, strict=True))
+    note = text_lines(parent, [word(ctx, "embed_note", pairs=pairs)], 0,
+                      rect.bottom() + TEXT_GAP, ctx, size=15, role="text")
+    return rect.united(note)
+
+
+def lay_out_logits(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
+    """The block's output rows times the vocabulary head: one score per entry."""
+    source = step.reads[0]
+    rect = place_row(parent, [ctx.grid(source, highlight_receiver=True), "·",
+                              ctx.grid("block.unembed"), "=",
+                              ctx.grid("logits", title=word(ctx, "logits_title", source=source),
+                                       highlight_receiver=True)], 0, 0, ctx.theme)
+    note = text_lines(parent, [word(ctx, "logits_note")], 0, rect.bottom() + TEXT_GAP, ctx)
+    return rect.united(note)
+
+
+def probability_bars(ctx: LayoutContext) -> ProbabilityBars:
+    """The bars of every position (or of the receiver alone when there are many)."""
+    probs = ctx.trace.arrays["probs"]
+    many = ctx.n > MANY_BAR_GROUPS
+    positions = [ctx.receiver] if many else list(range(ctx.n))
+    titles = [word(ctx, "probs_receiver", token=ctx.tokens[p]) if p == ctx.receiver
+              else ctx.tokens[p] for p in positions]
+    notes = [word(ctx, "probs_legend")]
+    if many:
+        notes.append(word(ctx, "probs_receiver_only", n=ctx.n))
+    if probs.shape[1] > MANY_ENTRIES:
+        notes.append(word(ctx, "probs_top", k=TOP_ENTRIES, v=probs.shape[1]))
+    spec = BarsSpec(probs=probs, vocab=ctx.vocab, positions=positions, receiver=ctx.receiver,
+                    group_titles=titles, title=word(ctx, "probs_title"),
+                    legend="; ".join(notes), columns=2 if len(positions) > 2 else 1)
+    return ProbabilityBars(spec, ctx.theme)
+
+
+def lay_out_probs(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
+    """Logits → softmax per row → labelled bars with the probabilities printed."""
+    return place_row(parent, [ctx.grid("logits", highlight_receiver=True),
+                              word(ctx, "softmax_rows"), probability_bars(ctx)], 0, 0, ctx.theme)
+
+
+VOCAB_LAYOUTS: dict[str, Layout] = {
+    "embed": lay_out_embed,
+    "logits": lay_out_logits,
+    "probs": lay_out_probs,
+}

@@ -1,0 +1,211 @@
+"""View → Compare: the canvas shows the current step under two settings, A | B, and B − A.
+
+A is the open document; B is a preset made from it (the other norm, the other placement, the
+causal mask or the scaling flipped). The last preset compares the opened (or last saved) document,
+as A, with the current edits, as B. Everything is recomputed whenever the document changes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtGui import QAction, QKeySequence, QStandardItemModel
+from PySide6.QtWidgets import QComboBox, QFileDialog, QHBoxLayout, QLabel, QMenu, QWidget
+
+from app.canvas.compare import CompareFrameItem
+from app.i18n import LiveTexts
+from app.texts import step_title
+from engine import Scenario, ScenarioError, Trace, compute
+from engine.compare import matching_step
+from engine.variants import VARIANTS, variant
+
+if TYPE_CHECKING:
+    from app.window import StudioWindow
+
+OPENED = "opened"
+PRESETS = (*VARIANTS, OPENED)
+BLOCK_PRESETS = ("norm", "placement")
+
+
+class CompareMode(QObject):
+    """The Compare toggle, its “B = …” chooser beside the canvas controls, and its export.
+
+    Attributes
+    ----------
+    action
+        View → Compare (Ctrl+K), checkable.
+    preset_box
+        The chooser of B, one entry per :data:`PRESETS`.
+    item
+        The comparison on the canvas while compare mode is on.
+    """
+
+    def __init__(self, window: StudioWindow, menu: QMenu) -> None:
+        super().__init__(window)
+        self.window = window
+        self.state = window.state
+        self.texts = LiveTexts()
+        self.item: CompareFrameItem | None = None
+        self.opened: Scenario = self.state.scenario
+        self._sizes: list[int] = []
+        self.action = QAction(self)
+        self.action.setCheckable(True)
+        self.action.setShortcut(QKeySequence("Ctrl+K"))
+        self.texts.bind(self.action.setText, lambda: self.tr("&Compare two settings"))
+        self.export_action = QAction(self)
+        self.texts.bind(self.export_action.setText, lambda: self.tr("Export &comparison…"))
+        self.export_action.setEnabled(False)
+        menu.addSeparator()
+        menu.addAction(self.action)
+        menu.addAction(self.export_action)
+        self.bar = QWidget()
+        row = QHBoxLayout(self.bar)
+        row.setContentsMargins(0, 0, 0, 0)
+        label = QLabel()
+        self.texts.bind(label.setText, lambda: self.tr("B ="))
+        self.preset_box = QComboBox()
+        self.texts.bind(self.preset_box.setAccessibleName,
+                        lambda: self.tr("Compare with B ="))
+        for _preset in PRESETS:
+            self.preset_box.addItem("")
+        self.texts.bind(lambda _text: self._name_presets(), lambda: "")
+        label.setBuddy(self.preset_box)
+        row.addWidget(label)
+        row.addWidget(self.preset_box)
+        self.problem_label = QLabel()
+        self.texts.bind(self.problem_label.setAccessibleName,
+                        lambda: self.tr("Why B cannot be shown"))
+        self.problem_label.setStyleSheet("QLabel { color: #B3261E; }")
+        row.addWidget(self.problem_label)
+        controls = window.controls.layout()
+        assert isinstance(controls, QHBoxLayout)
+        controls.insertWidget(controls.count() - 2, self.bar)
+        self.bar.hide()
+        self.action.toggled.connect(self._on_toggled)
+        self.preset_box.currentIndexChanged.connect(lambda _k: self.refresh(fit=True))
+        self.export_action.triggered.connect(self.export_dialog)
+        self.state.undo_stack.cleanChanged.connect(self._on_clean)
+        self.state.traceChanged.connect(self._enable_presets)
+        self._enable_presets()
+        window.installEventFilter(self)
+
+    def _name_presets(self) -> None:
+        names = {"norm": self.tr("the other norm (LayerNorm ↔ RMSNorm)"),
+                 "placement": self.tr("the other placement (pre ↔ post)"),
+                 "causal": self.tr("causal mask flipped"),
+                 "scale": self.tr("√d_k scaling flipped"),
+                 OPENED: self.tr("current edits vs the opened document")}
+        for k, preset in enumerate(PRESETS):
+            self.preset_box.setItemText(k, names[preset])
+
+    @property
+    def active(self) -> bool:
+        return self.action.isChecked()
+
+    @property
+    def preset(self) -> str:
+        return PRESETS[max(0, self.preset_box.currentIndex())]
+
+    def set_preset(self, preset: str) -> None:
+        """Choose B (``"norm"``, ``"placement"``, ``"causal"``, ``"scale"`` or ``"opened"``)."""
+        self.preset_box.setCurrentIndex(PRESETS.index(preset))
+
+    def _on_clean(self, clean: bool) -> None:
+        """Opening or saving makes the stack clean: that document is “the opened document”."""
+        if clean:
+            self.opened = self.state.scenario
+
+    def _enable_presets(self) -> None:
+        model = self.preset_box.model()
+        assert isinstance(model, QStandardItemModel)
+        has_block = self.state.scenario.block is not None
+        for preset in BLOCK_PRESETS:
+            item = model.item(PRESETS.index(preset))
+            if item is not None:
+                item.setEnabled(has_block)
+
+    def _on_toggled(self, on: bool) -> None:
+        """Two frames side by side need the room: the editor folds away while comparing (drag
+        the splitter to bring it back) and returns as it was afterwards."""
+        self.bar.setVisible(on)
+        self.export_action.setEnabled(on)
+        splitter = self.window.splitter
+        if on:
+            self._sizes = splitter.sizes()
+            splitter.setSizes([0, sum(self._sizes)])
+        else:
+            self.item = None
+            if self._sizes:
+                splitter.setSizes(self._sizes)
+        self.window.refresh_canvas(fit=True)
+
+    # -- the two traces ------------------------------------------------------------------------
+    def sides(self) -> tuple[Trace, Trace, tuple[str, str], int]:
+        """Trace A, trace B, their settings' names and the step of A that is shown.
+
+        Raises
+        ------
+        ScenarioError
+            If the chosen B does not apply to this document (a block setting without a block).
+        """
+        current = self.state.trace
+        if self.preset == OPENED:
+            opened = compute(self.opened)
+            step = matching_step(current, opened, self.state.step)
+            return opened, current, (self.tr("opened document"), self.tr("current edits")), step
+        made = variant(self.state.scenario, self.preset)
+        return current, compute(made.scenario), (made.label_a, made.label_b), self.state.step
+
+    def refresh(self, fit: bool = False) -> bool:
+        """Show the comparison on the canvas; False (single frame and a message) if B fails."""
+        if not self.active:
+            return False
+        self.window.refresh_canvas(fit=fit)
+        return self.item is not None
+
+    def show(self, fit: bool) -> bool:
+        """Called by the window's ``refresh_canvas`` while compare mode is on."""
+        try:
+            trace_a, trace_b, labels, step = self.sides()
+        except ScenarioError as error:
+            self.item = None
+            self.problem_label.setText(f"⚠ {error}")
+            return False
+        self.problem_label.clear()
+        lang = self.window.timeline.lang
+        titles = (step_title(trace_a.steps[step], trace_a.scenario, lang),
+                  step_title(trace_b.steps[matching_step(trace_a, trace_b, step)],
+                             trace_b.scenario, lang))
+        self.item = CompareFrameItem(trace_a, trace_b, step, self.window.frame_options(),
+                                     labels, titles)
+        self.window.canvas.show_item(self.item, fit)
+        return True
+
+    def export_dialog(self) -> None:
+        """View → Export comparison…: the comparison on the canvas as PNG, SVG or PDF."""
+        from app.export.compare import write_compare
+        from app.export.safe import ExportError
+
+        path, _filter = QFileDialog.getSaveFileName(
+            self.window, self.tr("Export comparison"), str(Path.cwd() / "comparison.png"),
+            self.tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"))
+        if not path:
+            return
+        try:
+            trace_a, trace_b, labels, step = self.sides()
+            written = write_compare(Path(path), trace_a, trace_b, step,
+                                    self.window.frame_options(), labels=labels,
+                                    lang=self.window.timeline.lang)
+        except (ScenarioError, ExportError, ValueError) as error:
+            self.window.statusBar().showMessage(
+                self.tr("⚠ not exported: {error}").format(error=error))
+            return
+        self.window.statusBar().showMessage(
+            self.tr("Exported the comparison to {path}").format(path=written))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.texts.apply()
+        return False

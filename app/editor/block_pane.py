@@ -1,0 +1,217 @@
+"""The decoder block's settings in the editor: add or remove the block and its vocabulary head,
+the norm, ε, placement, final norm and the feed-forward's activation.
+
+Every change is one call to the document state (one undo step, live recompute). The block's
+arrays (γ, β, W1, b1, W2, b2, unembed) are edited in the pane's grids like any other array.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QTimer
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QWidget,
+)
+
+from app.editor.model import VocabModel
+from app.editor.table import MatrixTable
+from app.i18n import LiveTexts
+from app.state import DocumentState
+from engine import format_number, parse_number
+from engine.scenario import ACTIVATIONS, NORMS, PLACEMENTS
+
+NORM_NAMES = {"layernorm": "LayerNorm", "rmsnorm": "RMSNorm",
+              "none": QT_TRANSLATE_NOOP("BlockEditor", "none")}
+PLACEMENT_NAMES = {"pre": QT_TRANSLATE_NOOP("BlockEditor", "pre-norm: x + F(Norm(x))"),
+                   "post": QT_TRANSLATE_NOOP("BlockEditor", "post-norm: Norm(x + F(x))")}
+"""Shown in the combo boxes, through ``QCoreApplication.translate("BlockEditor", …)``."""
+
+
+def identity(d: int) -> list[list[float]]:
+    return [[1.0 if r == c else 0.0 for c in range(d)] for r in range(d)]
+
+
+def default_block(d: int) -> dict[str, Any]:
+    """A pre-norm LayerNorm block with an identity-like ReLU feed-forward and no head."""
+    return {"norm": "layernorm", "eps": 1e-5, "placement": "pre",
+            "gamma1": [1.0] * d, "beta1": [0.0] * d, "gamma2": [1.0] * d, "beta2": [0.0] * d,
+            "ffn": {"W1": identity(d), "activation": "relu", "W2": identity(d)},
+            "final_norm": True, "gamma_f": [1.0] * d, "beta_f": [0.0] * d}
+
+
+def eps_text(eps: float) -> str:
+    """ε as typed: plain decimals when short (``0.00001``), else ``1e-12``."""
+    text = format_number(eps, 10)
+    return text if float(text.replace("−", "-")) == eps else f"{eps:g}"
+
+
+class BlockEditor(QGroupBox):
+    """The block's options; disabled (except the block checkbox) while there is no block."""
+
+    def __init__(self, state: DocumentState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.texts = LiveTexts()
+        self.texts.bind(self.setTitle, lambda: self.tr("Decoder block"))
+        form = QFormLayout(self)
+        self.block_box = QCheckBox()
+        self.texts.bind(self.block_box.setText,
+                        lambda: self.tr("Decoder block around the attention"))
+        self.texts.bind(self.block_box.setAccessibleName,
+                        lambda: self.tr("Decoder block around the attention"))
+        form.addRow(self.block_box)
+        self.norm_box = self._combo({k: NORM_NAMES[k] for k in NORMS})
+        self.eps_edit = QLineEdit()
+        self.placement_box = self._combo({k: PLACEMENT_NAMES[k] for k in PLACEMENTS})
+        self.activation_box = self._combo({k: k for k in ACTIVATIONS})
+        rows = ((self.norm_box, lambda: self.tr("&Norm"), lambda: self.tr("Norm kind")),
+                (self.eps_edit, lambda: self.tr("&ε"),
+                 lambda: self.tr("Epsilon inside the norm's square root")),
+                (self.placement_box, lambda: self.tr("&Placement"),
+                 lambda: self.tr("Norm placement")),
+                (self.activation_box, lambda: self.tr("&Activation"),
+                 lambda: self.tr("Feed-forward activation")))
+        for widget, label_text, name in rows:
+            label = QLabel()
+            self.texts.bind(label.setText, label_text)
+            self.texts.bind(widget.setAccessibleName, name)
+            label.setBuddy(widget)
+            form.addRow(label, widget)
+        self.final_norm_box = QCheckBox()
+        self.texts.bind(self.final_norm_box.setText,
+                        lambda: self.tr("Final norm before the vocabulary head"))
+        self.texts.bind(self.final_norm_box.setAccessibleName, lambda: self.tr("Final norm"))
+        form.addRow(self.final_norm_box)
+        self.head_box = QCheckBox()
+        self.texts.bind(self.head_box.setText,
+                        lambda: self.tr("Vocabulary head (logits and probabilities)"))
+        self.texts.bind(self.head_box.setAccessibleName, lambda: self.tr("Vocabulary head"))
+        form.addRow(self.head_box)
+        self.vocab_label = QLabel()
+        self.texts.bind(self.vocab_label.setText, lambda: self.tr("Vocabulary labels"))
+        self.vocab_table = MatrixTable()
+        self.vocab_model = VocabModel(state)
+        self.vocab_table.setModel(self.vocab_model)
+        self.texts.bind(self.vocab_table.setAccessibleName,
+                        lambda: self.tr("Vocabulary labels"))
+        self.vocab_label.setBuddy(self.vocab_table)
+        form.addRow(self.vocab_label)
+        form.addRow(self.vocab_table)
+        self._show()
+        self._show_vocabulary()
+        self.block_box.toggled.connect(self._on_block)
+        self.head_box.toggled.connect(self._on_head)
+        self.final_norm_box.toggled.connect(lambda on: self._set(
+            "block.final_norm", on, f"final norm {'on' if on else 'off'}"))
+        self.norm_box.activated.connect(lambda _k: self._set(
+            "block.norm", self.norm_box.currentData(), f"norm {self.norm_box.currentText()}"))
+        self.placement_box.activated.connect(lambda _k: self._set(
+            "block.placement", self.placement_box.currentData(),
+            f"{self.placement_box.currentData()}-norm"))
+        self.activation_box.activated.connect(lambda _k: self._set(
+            "block.ffn.activation", self.activation_box.currentData(),
+            f"activation {self.activation_box.currentData()}"))
+        self.eps_edit.editingFinished.connect(self._on_eps)
+        state.traceChanged.connect(self._show)
+
+    @staticmethod
+    def _combo(items: dict[str, str]) -> QComboBox:
+        box = QComboBox()
+        for key, text in items.items():
+            box.addItem(QCoreApplication.translate("BlockEditor", text), key)
+        return box
+
+    def _retranslate_items(self) -> None:
+        """The norm and placement names again in the interface language."""
+        for box, names in ((self.norm_box, NORM_NAMES), (self.placement_box, PLACEMENT_NAMES)):
+            for k in range(box.count()):
+                box.setItemText(k, QCoreApplication.translate("BlockEditor",
+                                                              names[str(box.itemData(k))]))
+
+    # -- showing the document ------------------------------------------------------------------
+    def _show(self) -> None:
+        block = self.state.scenario.block
+        widgets = (self.block_box, self.norm_box, self.placement_box, self.activation_box,
+                   self.final_norm_box, self.head_box, self.eps_edit)
+        for widget in widgets:
+            widget.blockSignals(True)
+        self.block_box.setChecked(block is not None)
+        for widget in widgets[1:]:
+            widget.setEnabled(block is not None)
+        if block is not None:
+            self.norm_box.setCurrentIndex(self.norm_box.findData(block.norm))
+            self.placement_box.setCurrentIndex(self.placement_box.findData(block.placement))
+            self.activation_box.setCurrentIndex(
+                self.activation_box.findData(block.ffn.activation))
+            self.final_norm_box.setChecked(block.final_norm)
+            self.head_box.setChecked(block.unembed is not None)
+            if not self.eps_edit.hasFocus():
+                self.eps_edit.setText(eps_text(block.eps))
+        for widget in widgets:
+            widget.blockSignals(False)
+        # Showing or hiding lays the pane out at once, while the pane's other grids may still
+        # hold the previous document (they refresh after this slot): do it on the next turn.
+        QTimer.singleShot(0, self, self._show_vocabulary)
+
+    def _show_vocabulary(self) -> None:
+        block = self.state.scenario.block
+        has_head = block is not None and block.unembed is not None
+        self.vocab_label.setVisible(has_head)
+        self.vocab_table.setVisible(has_head)
+
+    # -- changing it ---------------------------------------------------------------------------
+    def _set(self, path: str, value: object, label: str) -> None:
+        if not self.state.set_value(path, value, label):
+            self._show()
+
+    def _on_block(self, on: bool) -> None:
+        document = self.state.scenario.to_document()
+        if on:
+            document["block"] = default_block(self.state.scenario.d)
+            done = self.state.replace_document(document, "add decoder block")
+        else:
+            document.pop("block", None)
+            done = self.state.replace_document(document, "remove decoder block")
+        if not done:
+            self._show()
+
+    def _on_head(self, on: bool) -> None:
+        document = self.state.scenario.to_document()
+        block = document["block"]
+        if on:
+            d = self.state.scenario.d
+            block["unembed"] = identity(d)
+            block["vocab"] = [f"v{k + 1}" for k in range(d)]
+            done = self.state.replace_document(document, "add vocabulary head")
+        else:
+            block.pop("unembed", None)
+            block.pop("vocab", None)
+            done = self.state.replace_document(document, "remove vocabulary head")
+        if not done:
+            self._show()
+
+    def _on_eps(self) -> None:
+        block = self.state.scenario.block
+        if block is None:
+            return
+        try:
+            eps = parse_number(self.eps_edit.text())
+        except ValueError as error:
+            self.state.refused.emit(f"ε: {error}; kept {eps_text(block.eps)}")
+            self.eps_edit.setText(eps_text(block.eps))
+            return
+        if eps != block.eps and not self.state.set_value("block.eps", eps, f"ε = {eps:g}"):
+            self.eps_edit.setText(eps_text(block.eps))
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.texts.apply()
+            self._retranslate_items()
+        super().changeEvent(event)

@@ -1,0 +1,70 @@
+"""A comparison (A | B and their differences) exported as PNG, SVG or PDF.
+
+The comparison is built with :func:`app.canvas.compare.build_compare_scene` in the slide theme and
+painted by the same functions as any frame (:mod:`app.export.render`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.canvas import FrameOptions
+from app.canvas.compare import build_compare_scene
+from app.export.render import (
+    Frame,
+    export_options,
+    png_bytes,
+    render_image,
+    svg_bytes,
+    write_pdf,
+)
+from app.export.safe import atomic_file
+from app.export.words import title_for
+from app.texts.block_words import block_word
+from engine import Trace
+from engine.compare import matching_step
+
+COMPARE_FORMATS = ("png", "svg", "pdf")
+
+
+def build_compare_frame(trace_a: Trace, trace_b: Trace, step: int,
+                        options: FrameOptions | None = None, *,
+                        labels: tuple[str, str] = ("A", "B"), lang: str = "en",
+                        caption: str = "", transparent: bool = False) -> Frame:
+    """The comparison at step ``step`` (0-based, of ``trace_a``) as an exportable frame."""
+    step = max(0, min(len(trace_a.steps) - 1, step))
+    titles = (title_for(trace_a, step, lang),
+              title_for(trace_b, matching_step(trace_a, trace_b, step), lang))
+    frame_options = export_options(options, caption=caption, transparent=transparent, lang=lang)
+    scene, _item = build_compare_scene(trace_a, trace_b, step, frame_options, labels, titles)
+    title = block_word(lang, "compare_header", a=labels[0], b=labels[1])
+    return Frame(step=step, title=title, scene=scene, rect=scene.sceneRect())
+
+
+def write_compare(path: Path, trace_a: Trace, trace_b: Trace, step: int,
+                  options: FrameOptions | None = None, *, labels: tuple[str, str] = ("A", "B"),
+                  lang: str = "en", scale: float = 2.0, transparent: bool = False) -> Path:
+    """Write the comparison to ``path``; its suffix (.png, .svg or .pdf) chooses the format.
+
+    Raises
+    ------
+    ValueError
+        If the suffix names another format.
+    app.export.safe.ExportError
+        If the file cannot be written (nothing partial is left behind).
+    """
+    fmt = Path(path).suffix.lower().lstrip(".")
+    if fmt not in COMPARE_FORMATS:
+        raise ValueError(f"{path}: a comparison exports as {', '.join(COMPARE_FORMATS)}, "
+                         f"not “{fmt or 'no suffix'}”")
+    frame = build_compare_frame(trace_a, trace_b, step, options, labels=labels, lang=lang,
+                                transparent=transparent and fmt == "png")
+    with atomic_file(Path(path)) as temp:
+        if fmt == "png":
+            image = render_image(frame, scale, transparent=transparent)
+            temp.write_bytes(png_bytes(image))
+        elif fmt == "svg":
+            temp.write_bytes(svg_bytes(frame))
+        else:
+            write_pdf(temp, [frame], title=frame.title)
+    return Path(path)

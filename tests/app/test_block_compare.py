@@ -1,0 +1,171 @@
+"""Compare mode in the window: the same scenario under two settings, side by side, with what
+differs marked and printed. Golden numbers: LayerNorm([1, 3]) = [−1, 1] and
+RMSNorm([1, 3]) = [1/√5, 3/√5] from the chapter's glossary."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from pathlib import Path
+from typing import cast
+
+import numpy as np
+import pytest
+from PIL import Image
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QStandardItemModel
+from PySide6.QtWidgets import QFileDialog
+from pytestqt.qtbot import QtBot
+
+from app.canvas.bars import ProbabilityBars
+from app.canvas.compare import CompareFrameItem, DifferenceMark
+from app.canvas.frame import FrameItem
+from app.canvas.grid import MatrixGrid
+from app.canvas.layout import TextItem
+from app.compare_mode import PRESETS
+from app.window import StudioWindow
+from tests.app.driving import close_window, open_window, type_into
+
+
+@pytest.fixture
+def norms(qtbot: QtBot) -> Iterator[StudioWindow]:
+    window = open_window(qtbot, "norms")
+    yield window
+    close_window(window)
+
+
+def comparison(window: StudioWindow) -> CompareFrameItem:
+    item = window.canvas.frame
+    assert isinstance(item, CompareFrameItem)
+    return item
+
+
+def side_grid(frame: FrameItem, title: str) -> MatrixGrid:
+    return next(g for g in frame.items_of(MatrixGrid) if g.spec.title == title)
+
+
+def test_layernorm_against_rmsnorm_on_one_three(qtbot: QtBot, norms: StudioWindow) -> None:
+    norms.canvas.setFocus()
+    qtbot.keyClick(norms.canvas, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+    assert norms.compare.active and norms.compare.bar.isVisible()
+    assert norms.compare.preset == "norm"
+    item = comparison(norms)
+    assert item.header.text == "Compare · A: LayerNorm  |  B: RMSNorm"
+    a_norm = side_grid(item.a_frame, "norm1")
+    b_norm = side_grid(item.b_frame, "norm1")
+    np.testing.assert_allclose(a_norm.spec.values, [[-1.0, 1.0]], atol=0)
+    np.testing.assert_allclose(b_norm.spec.values, [[1 / math.sqrt(5), 3 / math.sqrt(5)]],
+                               rtol=1e-15)
+    assert [b_norm.cell_text(0, k) for k in range(2)] == ["0.447214", "1.341641"]
+    assert [a_norm.cell_text(0, k) for k in range(2)] == ["−1", "1"]
+    assert item.changed == ["norm1"]
+    assert item.max_differences == {"norm1": f"{1 + 1 / math.sqrt(5):.6f}"} == \
+        {"norm1": "1.447214"}
+    difference = next(g for g in item.items_of(MatrixGrid) if g.spec.title == "B − A · norm1")
+    np.testing.assert_allclose(difference.spec.values,
+                               [[1 / math.sqrt(5) + 1, 3 / math.sqrt(5) - 1]], rtol=1e-15)
+    assert [difference.cell_text(0, k) for k in range(2)] == ["1.447214", "0.341641"]
+    assert difference.note == "max |B − A| = 1.447214"
+    marked = {mark.target for mark in item.items_of(DifferenceMark)}
+    assert marked == {a_norm, b_norm}, "the differing array is outlined on both sides"
+    words = [t.text for t in item.items_of(TextItem)]
+    assert "identical in A and B: X, block.gamma1, block.beta1" in words
+    assert norms.editor.isHidden() or norms.splitter.sizes()[0] == 0
+    qtbot.keyClick(norms.canvas, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+    assert not norms.compare.active
+    assert isinstance(norms.canvas.frame, FrameItem)
+    assert norms.splitter.sizes()[0] > 0, "the editor comes back"
+
+
+def test_the_comparison_follows_the_timeline_and_edits(qtbot: QtBot,
+                                                       norms: StudioWindow) -> None:
+    norms.compare.action.trigger()
+    norms.canvas.setFocus()
+    qtbot.keyClick(norms.canvas, Qt.Key.Key_Right)
+    item = comparison(norms)
+    assert norms.state.trace.steps[norms.state.step].id == "projections"
+    assert item.changed == ["norm1", "Q", "K", "V"]
+    norms.compare.action.trigger()
+    type_into(qtbot, norms.editor.tables["X"], 0, 1, "5")
+    norms.compare.action.trigger()
+    item = comparison(norms)
+    np.testing.assert_allclose(side_grid(item.b_frame, "norm1").spec.values,
+                               [[1 / math.sqrt(13), 5 / math.sqrt(13)]], rtol=1e-15)
+
+
+def test_block_presets_are_off_without_a_block_and_causal_compares(
+        qtbot: QtBot, window: StudioWindow) -> None:
+    window.compare.action.trigger()
+    model = window.compare.preset_box.model()
+    assert isinstance(model, QStandardItemModel)
+    enabled = {preset: model.item(k).isEnabled() for k, preset in enumerate(PRESETS)}
+    assert enabled == {"norm": False, "placement": False, "causal": True, "scale": True,
+                       "opened": True}
+    window.compare.set_preset("causal")
+    window.state.set_step(window.state.trace.step_index("weights"))
+    item = comparison(window)
+    assert item.labels == ("causal mask", "no mask")
+    assert item.changed == ["weights"]
+    weights = window.state.trace.arrays["weights"][0]
+    scores = window.state.trace.arrays["scores"][0]
+    open_row = np.exp(scores[0]) / np.exp(scores[0]).sum()
+    difference = next(g for g in item.items_of(MatrixGrid) if g.spec.title == "B − A · weights")
+    np.testing.assert_allclose(difference.spec.values[0], open_row - weights[0], rtol=1e-12)
+
+
+def test_current_edits_against_the_opened_document(qtbot: QtBot,
+                                                   window: StudioWindow) -> None:
+    type_into(qtbot, window.editor.tables["attention.Wv"], 0, 0, "7")
+    window.compare.set_preset("opened")
+    window.compare.action.trigger()
+    window.timeline.last()
+    item = comparison(window)
+    assert item.labels == ("opened document", "current edits")
+    assert item.changed == ["V", "mixed", "attn_out"]
+    # V = X·Wv with X = [[1, 1], [1, −1]]: Wv[0,0] from 5 to 7 adds 2 to V's first column.
+    assert item.max_differences["V"] == "2"
+    np.testing.assert_array_equal(side_grid(item.a_frame, "V").spec.values, [[10, 0], [0, 20]])
+    np.testing.assert_array_equal(side_grid(item.b_frame, "V").spec.values, [[12, 0], [2, 20]])
+    window.state.set_step(window.state.trace.step_index("projections"))
+    item = comparison(window)
+    assert item.changed == ["attention.Wv", "V"]
+    assert item.max_differences["attention.Wv"] == "2"
+
+
+def test_a_block_preset_on_a_document_without_a_block_says_why(qtbot: QtBot) -> None:
+    window = open_window(qtbot, "g01")
+    try:
+        window.compare.set_preset("placement")
+        window.compare.action.trigger()
+        assert comparison(window).labels == ("pre-norm", "post-norm")
+        window.timeline.last()
+        item = comparison(window)
+        assert item.changed == ["logits", "probs"]
+        bars = [m.target for m in item.items_of(DifferenceMark)
+                if isinstance(m.target, ProbabilityBars)]
+        assert len(bars) == 2, "the probability bars are outlined on both sides"
+        assert cast(ProbabilityBars, bars[1]).values[(1, 2)] == \
+            f"{float(item.b_frame.trace.arrays['probs'][1, 2]):.6f}"
+        window.editor.block_editor.block_box.click()
+        assert window.state.scenario.block is None
+        assert isinstance(window.canvas.frame, FrameItem), "single frame when B cannot be made"
+        assert "this document has no block" in window.compare.problem_label.text()
+        window.undo_action.trigger()
+        assert isinstance(window.canvas.frame, CompareFrameItem)
+        assert window.compare.problem_label.text() == ""
+    finally:
+        close_window(window)
+
+
+def test_the_comparison_exports_as_png(monkeypatch: pytest.MonkeyPatch, norms: StudioWindow,
+                                       tmp_path: Path) -> None:
+    target = tmp_path / "norms.png"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *_args, **_kw: (str(target), "")))
+    norms.compare.action.trigger()
+    norms.compare.export_action.trigger()
+    item = comparison(norms)
+    with Image.open(target) as image:
+        assert image.size == (math.ceil(item.boundingRect().width() * 2),
+                              math.ceil(item.boundingRect().height() * 2))
+    assert "Exported the comparison" in norms.statusBar().currentMessage()
