@@ -8,6 +8,7 @@ notes combining them (:func:`speaker_notes`). A glossary of the domain's terms
 The window, the exporters and the command line all read these texts.
 """
 
+from app.texts.frame_words import FRAME_WORDS, frame_word, join_notes
 from app.texts.links import linked_terms
 from app.texts.lookup import EXPLAIN_KEYS, glossary, glossary_entry, step_sections, step_text
 from app.texts.model import (
@@ -20,10 +21,12 @@ from app.texts.model import (
     check_language,
 )
 from app.texts.notes import speaker_notes
+from app.texts.step_labels import step_label
 from app.texts.titles import step_title
 
 __all__ = [
     "EXPLAIN_KEYS",
+    "FRAME_WORDS",
     "HEADINGS",
     "LANGUAGES",
     "LANGUAGE_NAMES",
@@ -31,10 +34,13 @@ __all__ = [
     "GlossaryEntry",
     "StepText",
     "check_language",
+    "frame_word",
     "glossary",
     "glossary_entry",
+    "join_notes",
     "linked_terms",
     "speaker_notes",
+    "step_label",
     "step_sections",
     "step_text",
     "step_title",

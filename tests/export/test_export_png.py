@@ -104,10 +104,18 @@ def test_same_document_and_options_give_identical_bytes(f11: Trace, tmp_path: Pa
     assert [p.read_bytes() for p in one] == [p.read_bytes() for p in two]
 
 
-def test_chinese_titles_change_the_heading_only(f11: Trace, tmp_path: Path) -> None:
+def test_chinese_exports_translate_the_heading_and_the_frame_words(f11: Trace,
+                                                                  tmp_path: Path) -> None:
+    """The frame's own words follow the export's language too (grid titles, notes, the arrows'
+    legend and the reads/writes line), so the whole picture changes, not only its heading."""
     [en] = export(f11, "png", tmp_path / "en", steps=(3,), scale=1.0)
     [zh] = export(f11, "png", tmp_path / "zh", steps=(3,), scale=1.0, lang="zh")
     english, chinese = pixels(en), pixels(zh)
-    assert english.shape == chinese.shape
-    rows = np.nonzero(np.any(english != chinese, axis=(1, 2)))[0]
-    assert rows.min() >= 20 and rows.max() <= 70, "only the heading line differs"
+    assert english.shape[0] == chinese.shape[0], "the same rows of grids, the same height"
+    width = min(english.shape[1], chinese.shape[1])
+    rows = np.nonzero(np.any(english[:, :width] != chinese[:, :width], axis=(1, 2)))[0]
+    assert rows.min() >= 20, "the margin above the heading is the same"
+    assert rows.max() > 70, "words below the heading differ too"
+    assert np.any(english[20:70, :width] != chinese[20:70, :width]), "the heading differs"
+    footer = slice(english.shape[0] - 60, english.shape[0] - 20)
+    assert np.any(english[footer, :width] != chinese[footer, :width]), "reads/writes differ"

@@ -61,7 +61,8 @@ def test_chinese_titles_are_kept_as_text(f11: Trace, tmp_path: Path) -> None:
     words = texts(ET.parse(path).getroot())
     # Qt writes one <text> per font run, so mixed Chinese and Latin lines come in pieces.
     joined = "".join(words)
-    assert f"Step 3 of 5 · {title_for(f11, 2, 'zh')}" in joined
+    assert f"第 3 步（共 5 步）· {title_for(f11, 2, 'zh')}" in joined
+    assert "Step 3 of 5" not in joined, "the frame's words follow the export's language"
     assert caption_for(f11, 2, "zh") in joined
     assert "爱" in words
 

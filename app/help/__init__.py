@@ -1,0 +1,1 @@
+"""Help beside the canvas: each step explained under four headings, and the glossary."""

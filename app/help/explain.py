@@ -1,0 +1,95 @@
+"""“Explain this step”: the current step's four headings under the timeline, terms linked."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, Qt, QUrl, Signal
+from PySide6.QtWidgets import QSizePolicy, QTextBrowser, QToolButton, QVBoxLayout, QWidget
+
+from app.help.html import step_html, step_plain, term_from_href
+from app.i18n import LiveTexts, current_language
+
+PANEL_HEIGHT = 190
+
+
+class ExplainPanel(QWidget):
+    """A button that folds out the step's why / how / pitfalls / check, in the interface language.
+
+    Signals
+    -------
+    termActivated(str)
+        A linked term was clicked (or activated with Enter): its glossary id.
+    """
+
+    termActivated = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.explain_key = ""
+        self.texts = LiveTexts()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        self.toggle = QToolButton()
+        self.toggle.setCheckable(True)
+        self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.toggle.setAutoRaise(True)
+        self.texts.bind(self.toggle.setText, lambda: self.tr("Explain this step"))
+        self.texts.bind(self.toggle.setAccessibleName, lambda: self.tr("Explain this step"))
+        self.texts.bind(self.toggle.setToolTip, lambda: self.tr(
+            "Show why the step is needed, how it is done, its pitfalls and how to check it"))
+        self.browser = QTextBrowser()
+        self.browser.setOpenLinks(False)
+        self.browser.setFixedHeight(PANEL_HEIGHT)
+        self.browser.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.texts.bind(self.browser.setAccessibleName, lambda: self.tr("Step explanation"))
+        self.browser.anchorClicked.connect(self._on_anchor)
+        self.browser.hide()
+        layout.addWidget(self.toggle)
+        layout.addWidget(self.browser)
+        self.toggle.toggled.connect(self.set_expanded)
+
+    @property
+    def expanded(self) -> bool:
+        return self.toggle.isChecked()
+
+    def set_expanded(self, on: bool) -> None:
+        """Fold the explanation out (``True``) or in."""
+        if self.toggle.isChecked() != on:
+            self.toggle.setChecked(on)  # comes back here through toggled
+            return
+        self.toggle.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
+        self.browser.setVisible(on)
+
+    def show_step(self, explain_key: str) -> None:
+        """Show the texts of the step with this ``explain_key`` in the interface language."""
+        self.explain_key = explain_key
+        self._fill()
+
+    def _fill(self) -> None:
+        if not self.explain_key:
+            self.browser.clear()
+            return
+        lang = current_language()
+        try:
+            html = step_html(self.explain_key, lang)
+            plain = step_plain(self.explain_key, lang)
+        except KeyError:
+            html = plain = ""
+        self.browser.setHtml(html)
+        self.browser.setAccessibleDescription(plain)
+
+    def _on_anchor(self, url: QUrl) -> None:
+        term = term_from_href(url.toString())
+        if term is not None:
+            self.termActivated.emit(term)
+
+    def retranslate(self) -> None:
+        """Every text again in the interface language."""
+        self.texts.apply()
+        self._fill()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)

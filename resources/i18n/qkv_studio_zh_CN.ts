@@ -1,0 +1,998 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>BlockEditor</name>
+    <message>
+        <source>none</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>pre-norm: x + F(Norm(x))</source>
+        <translation>前置规范化：x + F(Norm(x))</translation>
+    </message>
+    <message>
+        <source>post-norm: Norm(x + F(x))</source>
+        <translation>后置规范化：Norm(x + F(x))</translation>
+    </message>
+    <message>
+        <source>Decoder block</source>
+        <translation>解码器块</translation>
+    </message>
+    <message>
+        <source>Decoder block around the attention</source>
+        <translation>在注意力外包一层解码器块</translation>
+    </message>
+    <message>
+        <source>&amp;Norm</source>
+        <translation>规范化(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Norm kind</source>
+        <translation>规范化方式</translation>
+    </message>
+    <message>
+        <source>&amp;ε</source>
+        <translation>ε(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Epsilon inside the norm&apos;s square root</source>
+        <translation>规范化平方根中的 ε</translation>
+    </message>
+    <message>
+        <source>&amp;Placement</source>
+        <translation>位置(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Norm placement</source>
+        <translation>规范化的位置</translation>
+    </message>
+    <message>
+        <source>&amp;Activation</source>
+        <translation>激活函数(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Feed-forward activation</source>
+        <translation>前馈网络的激活函数</translation>
+    </message>
+    <message>
+        <source>Final norm before the vocabulary head</source>
+        <translation>词表头之前的最终规范化</translation>
+    </message>
+    <message>
+        <source>Final norm</source>
+        <translation>最终规范化</translation>
+    </message>
+    <message>
+        <source>Vocabulary head (logits and probabilities)</source>
+        <translation>词表头（logits 与概率）</translation>
+    </message>
+    <message>
+        <source>Vocabulary head</source>
+        <translation>词表头</translation>
+    </message>
+    <message>
+        <source>Vocabulary labels</source>
+        <translation>词表标签</translation>
+    </message>
+</context>
+<context>
+    <name>CanvasControls</name>
+    <message>
+        <source>Receiver: the query row in focus</source>
+        <translation>接收者：当前聚焦的查询行</translation>
+    </message>
+    <message>
+        <source>Head shown</source>
+        <translation>显示的头</translation>
+    </message>
+    <message>
+        <source>All arro&amp;ws</source>
+        <translation>全部箭头(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Show all arrows</source>
+        <translation>显示全部箭头</translation>
+    </message>
+    <message>
+        <source>With many positions only each row&apos;s strongest arrows are drawn; tick to draw them all</source>
+        <translation>位置很多时每行只画最强的箭头；勾选后全部画出</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应</translation>
+    </message>
+    <message>
+        <source>Fit the frame to the view</source>
+        <translation>让画面适应视图</translation>
+    </message>
+    <message>
+        <source>&amp;Receiver</source>
+        <translation>接收者(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Head</source>
+        <translation>头(&amp;H)</translation>
+    </message>
+    <message>
+        <source>All heads</source>
+        <translation>全部头</translation>
+    </message>
+    <message>
+        <source>Head {n}</source>
+        <translation>第 {n} 头</translation>
+    </message>
+</context>
+<context>
+    <name>CompareMode</name>
+    <message>
+        <source>&amp;Compare two settings</source>
+        <translation>对比两种设置(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Export &amp;comparison…</source>
+        <translation>导出对比图(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>B =</source>
+        <translation>B =</translation>
+    </message>
+    <message>
+        <source>Compare with B =</source>
+        <translation>与 B 对比，B =</translation>
+    </message>
+    <message>
+        <source>Why B cannot be shown</source>
+        <translation>B 为何无法显示</translation>
+    </message>
+    <message>
+        <source>the other norm (LayerNorm ↔ RMSNorm)</source>
+        <translation>另一种规范化（LayerNorm ↔ RMSNorm）</translation>
+    </message>
+    <message>
+        <source>the other placement (pre ↔ post)</source>
+        <translation>另一种位置（pre ↔ post）</translation>
+    </message>
+    <message>
+        <source>causal mask flipped</source>
+        <translation>因果掩码取反</translation>
+    </message>
+    <message>
+        <source>√d_k scaling flipped</source>
+        <translation>√d_k 缩放取反</translation>
+    </message>
+    <message>
+        <source>current edits vs the opened document</source>
+        <translation>当前修改 vs 打开时的文档</translation>
+    </message>
+    <message>
+        <source>opened document</source>
+        <translation>打开时的文档</translation>
+    </message>
+    <message>
+        <source>current edits</source>
+        <translation>当前修改</translation>
+    </message>
+    <message>
+        <source>Export comparison</source>
+        <translation>导出对比图</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg);;PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>⚠ not exported: {error}</source>
+        <translation>⚠ 未导出：{error}</translation>
+    </message>
+    <message>
+        <source>Exported the comparison to {path}</source>
+        <translation>已把对比导出到 {path}</translation>
+    </message>
+</context>
+<context>
+    <name>DocumentState</name>
+    <message>
+        <source>head {n}: {shares}</source>
+        <translation>第 {n} 头：{shares}</translation>
+    </message>
+    <message>
+        <source>shares for {token}: {shares}</source>
+        <translation>“{token}”的份额：{shares}</translation>
+    </message>
+</context>
+<context>
+    <name>EditorPane</name>
+    <message>
+        <source>Positions n</source>
+        <translation>位置数 n</translation>
+    </message>
+    <message>
+        <source>Model width d</source>
+        <translation>模型宽度 d</translation>
+    </message>
+    <message>
+        <source>Query/key width d_k</source>
+        <translation>查询/键宽度 d_k</translation>
+    </message>
+    <message>
+        <source>Value width d_v</source>
+        <translation>值宽度 d_v</translation>
+    </message>
+    <message>
+        <source>Heads h</source>
+        <translation>头数 h</translation>
+    </message>
+    <message>
+        <source>X · input rows (one per token)</source>
+        <translation>X · 输入行（每个 Token 一行）</translation>
+    </message>
+    <message>
+        <source>Embedding table</source>
+        <translation>嵌入表</translation>
+    </message>
+    <message>
+        <source>Matrix editor</source>
+        <translation>矩阵编辑区</translation>
+    </message>
+    <message>
+        <source>Last refused input</source>
+        <translation>上一次被拒绝的输入</translation>
+    </message>
+    <message>
+        <source>Token labels</source>
+        <translation>Token 标签</translation>
+    </message>
+    <message>
+        <source>&amp;Token labels</source>
+        <translation>Token 标签(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Sizes</source>
+        <translation>尺寸</translation>
+    </message>
+    <message>
+        <source>Attention options</source>
+        <translation>注意力选项</translation>
+    </message>
+    <message>
+        <source>&amp;Causal mask</source>
+        <translation>因果掩码(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Causal mask</source>
+        <translation>因果掩码</translation>
+    </message>
+    <message>
+        <source>Divide scores by √d_&amp;k</source>
+        <translation>分数除以 √d_k(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Scale scores</source>
+        <translation>缩放分数</translation>
+    </message>
+    <message>
+        <source>causal mask on</source>
+        <translation>开启因果掩码</translation>
+    </message>
+    <message>
+        <source>causal mask off</source>
+        <translation>关闭因果掩码</translation>
+    </message>
+    <message>
+        <source>scaling on</source>
+        <translation>开启缩放</translation>
+    </message>
+    <message>
+        <source>scaling off</source>
+        <translation>关闭缩放</translation>
+    </message>
+    <message>
+        <source>The smaller size drops 1 non-zero number. Resize anyway? (Undo brings it back.)</source>
+        <translation>缩小尺寸会丢掉 1 个非零数。仍要改变尺寸吗？（撤销可以找回。）</translation>
+    </message>
+    <message>
+        <source>The smaller size drops {count} non-zero numbers. Resize anyway? (Undo brings them back.)</source>
+        <translation>缩小尺寸会丢掉 {count} 个非零数。仍要改变尺寸吗？（撤销可以找回。）</translation>
+    </message>
+    <message>
+        <source>Drop numbers?</source>
+        <translation>丢掉这些数吗？</translation>
+    </message>
+    <message>
+        <source>resize {changes}</source>
+        <translation>改变尺寸 {changes}</translation>
+    </message>
+    <message>
+        <source>{name} grid</source>
+        <translation>{name} 网格</translation>
+    </message>
+</context>
+<context>
+    <name>ExplainPanel</name>
+    <message>
+        <source>Explain this step</source>
+        <translation>讲解这一步</translation>
+    </message>
+    <message>
+        <source>Show why the step is needed, how it is done, its pitfalls and how to check it</source>
+        <translation>显示这一步为什么需要、怎样实现、可能的误解以及如何检查</translation>
+    </message>
+    <message>
+        <source>Step explanation</source>
+        <translation>步骤讲解</translation>
+    </message>
+</context>
+<context>
+    <name>ExportDialog</name>
+    <message>
+        <source>PNG images (one per step)</source>
+        <translation>PNG 图片（每步一张）</translation>
+    </message>
+    <message>
+        <source>SVG vector images (one per step)</source>
+        <translation>SVG 矢量图（每步一张）</translation>
+    </message>
+    <message>
+        <source>PDF document (one page per step)</source>
+        <translation>PDF 文档（每步一页）</translation>
+    </message>
+    <message>
+        <source>Animated GIF</source>
+        <translation>GIF 动画</translation>
+    </message>
+    <message>
+        <source>MP4 video (H.264)</source>
+        <translation>MP4 视频（H.264）</translation>
+    </message>
+    <message>
+        <source>PowerPoint slides (16:9)</source>
+        <translation>PowerPoint 幻灯片（16:9）</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Export frames</source>
+        <translation>导出画面</translation>
+    </message>
+    <message>
+        <source>&amp;Format:</source>
+        <translation>格式(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <source>Current step ({n} of {count})</source>
+        <translation>当前步骤（第 {n} 步，共 {count} 步）</translation>
+    </message>
+    <message>
+        <source>All {count} steps</source>
+        <translation>全部 {count} 步</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>from</source>
+        <translation>从</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation>到</translation>
+    </message>
+    <message>
+        <source>Export the current step</source>
+        <translation>导出当前步骤</translation>
+    </message>
+    <message>
+        <source>Export all steps</source>
+        <translation>导出全部步骤</translation>
+    </message>
+    <message>
+        <source>Export a range of steps</source>
+        <translation>导出一段步骤</translation>
+    </message>
+    <message>
+        <source>First step of the range</source>
+        <translation>范围的第一步</translation>
+    </message>
+    <message>
+        <source>Last step of the range</source>
+        <translation>范围的最后一步</translation>
+    </message>
+    <message>
+        <source>Steps:</source>
+        <translation>步骤：</translation>
+    </message>
+    <message>
+        <source>By width</source>
+        <translation>按宽度</translation>
+    </message>
+    <message>
+        <source>By scale</source>
+        <translation>按比例</translation>
+    </message>
+    <message>
+        <source>Size by width in pixels</source>
+        <translation>按像素宽度定尺寸</translation>
+    </message>
+    <message>
+        <source>Size by scale factor</source>
+        <translation>按缩放比例定尺寸</translation>
+    </message>
+    <message>
+        <source>Size:</source>
+        <translation>尺寸：</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>尺寸</translation>
+    </message>
+    <message>
+        <source>&amp;Width:</source>
+        <translation>宽度(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>Width in pixels</source>
+        <translation>宽度（像素）</translation>
+    </message>
+    <message>
+        <source>S&amp;cale:</source>
+        <translation>比例(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>Scale factor, pixels per canvas unit</source>
+        <translation>缩放比例：每个画布单位的像素数</translation>
+    </message>
+    <message>
+        <source>Transparent background</source>
+        <translation>透明背景</translation>
+    </message>
+    <message>
+        <source>Background:</source>
+        <translation>背景：</translation>
+    </message>
+    <message>
+        <source>Print the step&apos;s summary under the frame</source>
+        <translation>在画面下方印出这一步的概述</translation>
+    </message>
+    <message>
+        <source>Caption:</source>
+        <translation>说明文字：</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>Language of titles, captions and notes</source>
+        <translation>标题、说明文字和演讲者备注的语言</translation>
+    </message>
+    <message>
+        <source>Seconds per step:</source>
+        <translation>每步秒数：</translation>
+    </message>
+    <message>
+        <source>Seconds each step is shown in an animation</source>
+        <translation>动画中每一步显示的秒数</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Choose where to save</source>
+        <translation>选择保存位置</translation>
+    </message>
+    <message>
+        <source>Save &amp;to:</source>
+        <translation>保存到(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Destination</source>
+        <translation>目标位置</translation>
+    </message>
+    <message>
+        <source>Destination file or folder</source>
+        <translation>目标文件或文件夹</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Choose where to save the export.</source>
+        <translation>请选择导出的保存位置。</translation>
+    </message>
+    <message>
+        <source>Save into &amp;folder:</source>
+        <translation>保存到文件夹(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>Export into folder</source>
+        <translation>导出到文件夹</translation>
+    </message>
+    <message>
+        <source>Export as</source>
+        <translation>导出为</translation>
+    </message>
+    <message>
+        <source>Exporting…</source>
+        <translation>正在导出…</translation>
+    </message>
+    <message>
+        <source>Export progress</source>
+        <translation>导出进度</translation>
+    </message>
+    <message>
+        <source>Exporting step {done} of {total}: {title}</source>
+        <translation>正在导出第 {done} 步（共 {total} 步）：{title}</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+</context>
+<context>
+    <name>GlossaryDock</name>
+    <message>
+        <source>Find &amp;term:</source>
+        <translation>查找术语(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>A term, or a word of its definition</source>
+        <translation>术语名，或释义中的字词</translation>
+    </message>
+    <message>
+        <source>Search the glossary</source>
+        <translation>搜索术语表</translation>
+    </message>
+    <message>
+        <source>Glossary terms</source>
+        <translation>术语列表</translation>
+    </message>
+    <message>
+        <source>Definition and example</source>
+        <translation>释义与示例</translation>
+    </message>
+    <message>
+        <source>Glossary</source>
+        <translation>术语表</translation>
+    </message>
+    <message>
+        <source>{shown} of {total} terms</source>
+        <translation>显示 {shown} / {total} 个术语</translation>
+    </message>
+    <message>
+        <source>Example:</source>
+        <translation>示例：</translation>
+    </message>
+    <message>
+        <source>Close the glossary</source>
+        <translation>关闭术语表</translation>
+    </message>
+    <message>
+        <source>Float the glossary</source>
+        <translation>让术语表浮动</translation>
+    </message>
+</context>
+<context>
+    <name>Import</name>
+    <message>
+        <source>Matrices (*.npy *.csv *.tsv *.txt);;All files (*)</source>
+        <translation>矩阵 (*.npy *.csv *.tsv *.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Import matrix</source>
+        <translation>导入矩阵</translation>
+    </message>
+    <message>
+        <source>Import into which grid?</source>
+        <translation>导入到哪个网格？</translation>
+    </message>
+    <message>
+        <source>Cannot import</source>
+        <translation>无法导入</translation>
+    </message>
+    <message>
+        <source>{source} was not imported: {problem}.</source>
+        <translation>没有导入 {source}：{problem}。</translation>
+    </message>
+    <message>
+        <source>{file} was not imported:
+{error}</source>
+        <translation>没有导入 {file}：
+{error}</translation>
+    </message>
+    <message>
+        <source>Import a matrix into {name}</source>
+        <translation>把矩阵导入 {name}</translation>
+    </message>
+</context>
+<context>
+    <name>LabelRowModel</name>
+    <message>
+        <source>{noun} label of {place} {index}: {label}</source>
+        <translation>{place} {index} 的{noun}标签：{label}</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <source>position</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>vocabulary</source>
+        <translation>词表</translation>
+    </message>
+    <message>
+        <source>entry</source>
+        <translation>词项</translation>
+    </message>
+</context>
+<context>
+    <name>MatrixModel</name>
+    <message>
+        <source>{name}, token {token}, feature {col}: {value}</source>
+        <translation>{name}，Token {token}，特征 {col}：{value}</translation>
+    </message>
+    <message>
+        <source>{name}, column {col}: {value}</source>
+        <translation>{name}，第 {col} 列：{value}</translation>
+    </message>
+    <message>
+        <source>{name}, row {row}, column {col}: {value}</source>
+        <translation>{name}，第 {row} 行第 {col} 列：{value}</translation>
+    </message>
+</context>
+<context>
+    <name>RecentMenu</name>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>No recent documents</source>
+        <translation>没有最近的文档</translation>
+    </message>
+    <message>
+        <source>&amp;Clear list</source>
+        <translation>清空列表(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Document not found</source>
+        <translation>找不到文档</translation>
+    </message>
+    <message>
+        <source>{path} is no longer there (moved, renamed or deleted). It was removed from the recent documents.</source>
+        <translation>{path} 已不在原处（被移动、改名或删除），已从最近文档中移除。</translation>
+    </message>
+</context>
+<context>
+    <name>Recovery</name>
+    <message>
+        <source>of {path}</source>
+        <translation>原文件 {path}</translation>
+    </message>
+    <message>
+        <source>never saved to a file</source>
+        <translation>从未保存为文件</translation>
+    </message>
+    <message>
+        <source>Restore unsaved work</source>
+        <translation>恢复未保存的工作</translation>
+    </message>
+    <message>
+        <source>Restore unsaved work from {time}?
+
+“{title}”, {where}. QKV Studio ended before it was saved. No deletes this copy.</source>
+        <translation>要恢复 {time} 的未保存工作吗？
+
+“{title}”，{where}。QKV Studio 在保存之前就结束了。选“否”会删除这份副本。</translation>
+    </message>
+    <message>
+        <source>Cannot restore</source>
+        <translation>无法恢复</translation>
+    </message>
+    <message>
+        <source>The copy from {time} cannot be read and was removed.
+{error}</source>
+        <translation>{time} 的副本无法读取，已被删除。
+{error}</translation>
+    </message>
+    <message>
+        <source>Restored unsaved work from {time}</source>
+        <translation>已恢复 {time} 的未保存工作</translation>
+    </message>
+</context>
+<context>
+    <name>Startup</name>
+    <message>
+        <source>The last document could not be opened again ({error}); showing F11</source>
+        <translation>上次的文档无法再次打开（{error}），改为显示 F11</translation>
+    </message>
+</context>
+<context>
+    <name>StudioWindow</name>
+    <message>
+        <source>Attention canvas</source>
+        <translation>注意力画布</translation>
+    </message>
+    <message>
+        <source>Opened {title} → {shares}</source>
+        <translation>已打开 {title} → {shares}</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;example</source>
+        <translation>打开示例(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save &amp;as…</source>
+        <translation>另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Import matrix…</source>
+        <translation>导入矩阵(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Numbers from a .npy, CSV or text file into the selected grid</source>
+        <translation>把 .npy、CSV 或文本文件中的数填入选中的网格</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Copy &amp;frame (PNG and SVG)</source>
+        <translation>复制画面(&amp;F)（PNG 与 SVG）</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Fit frame</source>
+        <translation>画面适应窗口(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Step</source>
+        <translation>步骤(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Previous</source>
+        <translation>上一步(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Next</source>
+        <translation>下一步(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Play / &amp;pause</source>
+        <translation>播放/暂停(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;First</source>
+        <translation>第一步(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Last</source>
+        <translation>最后一步(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Exported {count} file(s) to {folder}</source>
+        <translation>已导出 {count} 个文件到 {folder}</translation>
+    </message>
+    <message>
+        <source>Copied the frame as PNG and SVG</source>
+        <translation>已把画面复制为 PNG 和 SVG</translation>
+    </message>
+    <message>
+        <source>Open scenario</source>
+        <translation>打开场景</translation>
+    </message>
+    <message>
+        <source>Scenario documents (*.qkv.json *.json);;All files (*)</source>
+        <translation>场景文档 (*.qkv.json *.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot open</source>
+        <translation>无法打开</translation>
+    </message>
+    <message>
+        <source>{path} was not opened:
+{error}</source>
+        <translation>没有打开 {path}：
+{error}</translation>
+    </message>
+    <message>
+        <source>⚠ not opened: {error}</source>
+        <translation>⚠ 未打开：{error}</translation>
+    </message>
+    <message>
+        <source>Opened {name}</source>
+        <translation>已打开 {name}</translation>
+    </message>
+    <message>
+        <source>Save scenario</source>
+        <translation>保存场景</translation>
+    </message>
+    <message>
+        <source>Scenario documents (*.qkv.json)</source>
+        <translation>场景文档 (*.qkv.json)</translation>
+    </message>
+    <message>
+        <source>Not saved</source>
+        <translation>未保存</translation>
+    </message>
+    <message>
+        <source>Could not save to {path}: {problem}.
+The file on disk was left as it was; your changes are still open in this window.</source>
+        <translation>无法保存到 {path}：{problem}。
+磁盘上的文件保持原样；你的改动仍在这个窗口中。</translation>
+    </message>
+    <message>
+        <source>⚠ not saved to {path}: {problem}</source>
+        <translation>⚠ 未保存到 {path}：{problem}</translation>
+    </message>
+    <message>
+        <source>Saved {path}</source>
+        <translation>已保存 {path}</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的改动</translation>
+    </message>
+    <message>
+        <source>This document has unsaved changes. Save them first?</source>
+        <translation>这份文档有未保存的改动。先保存吗？</translation>
+    </message>
+</context>
+<context>
+    <name>Timeline</name>
+    <message>
+        <source>Step timeline</source>
+        <translation>步骤时间线</translation>
+    </message>
+    <message>
+        <source>◀ Previous</source>
+        <translation>◀ 上一步</translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation>下一步 ▶</translation>
+    </message>
+    <message>
+        <source>Previous step</source>
+        <translation>上一步</translation>
+    </message>
+    <message>
+        <source>Play or pause</source>
+        <translation>播放或暂停</translation>
+    </message>
+    <message>
+        <source>Next step</source>
+        <translation>下一步</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>Dwell time per step</source>
+        <translation>每步停留时间</translation>
+    </message>
+    <message>
+        <source>&amp;Dwell</source>
+        <translation>停留(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Current step</source>
+        <translation>当前步骤</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>What this step does</source>
+        <translation>这一步做什么</translation>
+    </message>
+    <message>
+        <source>How to check this step</source>
+        <translation>如何检查这一步</translation>
+    </message>
+    <message>
+        <source>How long Play stays on each step</source>
+        <translation>播放时在每一步停留多久</translation>
+    </message>
+    <message>
+        <source>Reduce motion is on: at least {seconds} s per step</source>
+        <translation>已开启“减少动态效果”：每步至少 {seconds} 秒</translation>
+    </message>
+    <message>
+        <source>Step {n}: {title}</source>
+        <translation>第 {n} 步：{title}</translation>
+    </message>
+    <message>
+        <source>Step {n} of {count} · {title}</source>
+        <translation>第 {n} 步（共 {count} 步）· {title}</translation>
+    </message>
+    <message>
+        <source>⏸ Pause</source>
+        <translation>⏸ 暂停</translation>
+    </message>
+    <message>
+        <source>▶ Play</source>
+        <translation>▶ 播放</translation>
+    </message>
+</context>
+<context>
+    <name>UndoActions</name>
+    <message>
+        <source>&amp;Undo {what}</source>
+        <translation>撤销(&amp;U) {what}</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo {what}</source>
+        <translation>重做(&amp;R) {what}</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+</context>
+<context>
+    <name>ViewMenu</name>
+    <message>
+        <source>E&amp;xplain this step</source>
+        <translation>讲解这一步(&amp;X)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;High contrast</source>
+        <translation>高对比度(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Reduce &amp;motion</source>
+        <translation>减少动态效果(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Play stays at least 5 s on each step</source>
+        <translation>播放时每一步至少停留 5 秒</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,101 @@
+"""What a screen reader hears: a sentence per grid cell, and the canvas in words."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from app.canvas import FrameOptions
+from app.canvas.describe import describe_frame
+from app.i18n import set_language
+from app.window import StudioWindow
+from engine import format_number
+from tests.app.driving import close_window, open_window
+
+ROLE = Qt.ItemDataRole.AccessibleTextRole
+
+
+def sentence(window: StudioWindow, path: str, row: int, col: int) -> str:
+    model = window.editor.tables[path].model()
+    return str(model.data(model.index(row, col), ROLE))
+
+
+def test_every_editor_cell_answers_with_a_sentence(window: StudioWindow) -> None:
+    assert sentence(window, "X", 1, 0) == "X, token 爱, feature 0: 1"
+    assert sentence(window, "attention.Wq", 1, 0) == "Wq, row 1, column 0: −1"
+    for path, table in window.editor.tables.items():
+        model = table.model()
+        for row in range(model.rowCount()):
+            for col in range(model.columnCount()):
+                text = str(model.data(model.index(row, col), ROLE))
+                shown = str(model.data(model.index(row, col), Qt.ItemDataRole.DisplayRole))
+                assert text.startswith(path.rsplit(".", 1)[-1] + ", "), text
+                assert text.endswith(": " + str(model.data(model.index(row, col),
+                                                           Qt.ItemDataRole.EditRole))), text
+                assert shown.replace("−", "") in text.replace("−", "")
+    tokens = window.editor.token_table.model()
+    assert tokens.data(tokens.index(0, 1), ROLE) == "token label of position 1: 爱"
+
+
+def test_vector_and_vocabulary_cells_in_g01(qtbot: QtBot) -> None:
+    window = open_window(qtbot, "g01")
+    assert sentence(window, "block.gamma1", 0, 1) == "gamma1, column 1: 1"
+    vocab = window.editor.block_editor.vocab_table.model()
+    label = vocab.data(vocab.index(0, 0), Qt.ItemDataRole.DisplayRole)
+    assert vocab.data(vocab.index(0, 0), ROLE) == f"vocabulary label of entry 0: {label}"
+    close_window(window)
+
+
+def test_cell_sentences_follow_the_language(qtbot: QtBot, window: StudioWindow) -> None:
+    set_language("zh")
+    assert sentence(window, "X", 1, 0) == "X，Token 爱，特征 0：1"
+    assert sentence(window, "attention.Wq", 1, 0) == "Wq，第 1 行第 0 列：−1"
+    tokens = window.editor.token_table.model()
+    assert tokens.data(tokens.index(0, 1), ROLE) == "位置 1 的Token标签：爱"
+    assert tokens.headerData(0, Qt.Orientation.Vertical) == "Token"
+
+
+def test_the_canvas_describes_its_frame(window: StudioWindow) -> None:
+    window.state.set_step(3)  # softmax shares
+    weights = window.state.trace.arrays["weights"][0, 1]
+    expected = (f"share from 爱 to 我: {format_number(float(weights[0]), 3)}; "
+                f"share from 爱 to 爱: {format_number(float(weights[1]), 3)}")
+    assert expected == "share from 爱 to 我: 0.804; share from 爱 to 爱: 0.196"
+    description = window.canvas.accessibleDescription()
+    assert description.startswith("Step 4 of 5: ")
+    assert description.endswith(expected)
+    window.controls.receiver_box.setCurrentIndex(0)
+    assert window.canvas.accessibleDescription().endswith(
+        "share from 我 to 我: 1; 爱 is masked for 我")
+    window.state.set_step(1)
+    assert "Q, row 我: " in window.canvas.accessibleDescription()
+
+
+def test_the_canvas_description_follows_the_language(qtbot: QtBot,
+                                                     window: StudioWindow) -> None:
+    window.state.set_step(3)
+    set_language("zh")
+    qtbot.waitUntil(lambda: window.canvas.accessibleDescription().startswith("第 4 步"),
+                    timeout=2000)
+    assert window.canvas.accessibleDescription().endswith(
+        "从 爱 到 我 的份额：0.804；从 爱 到 爱 的份额：0.196")
+
+
+def test_several_heads_are_described_head_by_head(window: StudioWindow) -> None:
+    from app.examples import example_path
+    from engine import compute, load_scenario
+
+    trace = compute(load_scenario(example_path("multihead")))
+    text = describe_frame(trace, 3, FrameOptions(), "Softmax shares")
+    heads = trace.arrays["weights"].shape[0]
+    assert heads == 2
+    assert text.count("head 1: share from") == text.count("head 2: share from") == trace.scenario.n
+    only = describe_frame(trace, 3, FrameOptions(head=1), "Softmax shares")
+    assert "head 1:" not in only and only.count("head 2: share from") == trace.scenario.n
+
+
+def test_glossary_items_are_read_as_term_and_definition(window: StudioWindow) -> None:
+    item = window.glossary.terms.item(0)
+    text = item.data(ROLE)
+    assert text.startswith(item.text() + ": ")
+    assert len(text) > len(item.text()) + 20
