@@ -3,29 +3,37 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-from app.examples import DEFAULT_EXAMPLE, example_path, resolve_document
+from app.examples import resolve_document
 
 APP_NAME = "QKV Studio"
 
 
 def run_window(document: str | None) -> int:
-    """Open the studio window on ``document`` (a path or example name; F11 by default)."""
+    """Open the studio window on ``document`` (a path or example name).
+
+    Without a document, the last session comes back (F11 if its document is gone), and work
+    left unsaved by a session that crashed is offered for restoring (see
+    :mod:`app.documents.startup`).
+    """
     from PySide6.QtWidgets import QApplication
 
-    from app.window import StudioWindow
-    from engine import ScenarioError, load_scenario
+    from app.documents.opening import load_checked
+    from app.documents.startup import configure_application, start_window
+    from engine import ScenarioError
 
-    path = resolve_document(document) if document else example_path(DEFAULT_EXAMPLE)
-    try:
-        scenario = load_scenario(path)
-    except ScenarioError as error:
-        print(f"qkv-studio: {error}", file=sys.stderr)
-        return 2
+    if document:  # refuse a bad file before Qt needs a display
+        try:
+            load_checked(resolve_document(document))
+        except ScenarioError as error:
+            print(f"qkv-studio: {error}", file=sys.stderr)
+            return 2
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    app.setApplicationName(APP_NAME)
-    app.setOrganizationName(APP_NAME)
-    window = StudioWindow(scenario, None if document is None else Path(path))
-    window.show()
+    configure_application(app)
+    from app.i18n import start_language
+
+    start_language()  # the saved choice, else the system locale's (zh_* → Chinese)
+    window = start_window(document)
+    if isinstance(window, int):
+        return window
     return app.exec()

@@ -95,7 +95,8 @@ class DocumentState(QObject):
         else:
             changed[col] = value
         try:
-            after = self._prepare(self._scenario.with_parameter(path, changed).to_document())
+            scenario = self._scenario.with_parameter(path, changed)
+            after = (scenario, compute(scenario))
         except ScenarioError as error:
             self.refused.emit(f"{place}: {error.problem}; kept {format_number(old)}")
             return False
@@ -167,5 +168,7 @@ class DocumentState(QObject):
         for h in range(weights.shape[0]):
             shares = " / ".join(format_number(float(w), 3)
                                 for w, seen in zip(weights[h, i], visible, strict=True) if seen)
-            parts.append(f"head {h + 1}: {shares}" if weights.shape[0] > 1 else shares)
-        return f"shares for {self._scenario.tokens[i]}: {'; '.join(parts)}"
+            parts.append(self.tr("head {n}: {shares}").format(n=h + 1, shares=shares)
+                         if weights.shape[0] > 1 else shares)
+        return self.tr("shares for {token}: {shares}").format(token=self._scenario.tokens[i],
+                                                              shares="; ".join(parts))

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QTimer, Signal
+from itertools import pairwise
+
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QButtonGroup,
     QDoubleSpinBox,
     QHBoxLayout,
     QLabel,
@@ -15,17 +16,43 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.help.explain import ExplainPanel
+from app.i18n import LiveTexts, current_language
 from app.state import DocumentState
-from app.texts import HEADINGS, step_text, step_title
+from app.texts import HEADINGS, step_label, step_text, step_title
 
 DEFAULT_DWELL_SECONDS = 2.0
+REDUCED_MOTION_SECONDS = 5.0
+"""With reduced motion on, Play stays at least this long on each step."""
+
+
+class StepButtons:
+    """The timeline's step buttons, in step order (``button(k)`` is step k's)."""
+
+    def __init__(self) -> None:
+        self._buttons: list[QPushButton] = []
+
+    def add(self, button: QPushButton) -> None:
+        self._buttons.append(button)
+
+    def clear(self) -> None:
+        self._buttons = []
+
+    def buttons(self) -> list[QPushButton]:
+        return list(self._buttons)
+
+    def button(self, index: int) -> QPushButton | None:
+        return self._buttons[index] if 0 <= index < len(self._buttons) else None
 
 
 class Timeline(QWidget):
     """Previous / Play-Pause / Next, a button per step, the dwell time and what the step does.
 
     Play advances one step per dwell time and stops by itself on the last step; pressed on the
-    last step it starts again from the first. Default is still.
+    last step it starts again from the first. Default is still. With :attr:`reduce_motion` on,
+    Play never advances faster than one step per :data:`REDUCED_MOTION_SECONDS`.
+
+    Every text is in the interface language and changes with it (``retranslate``).
 
     Signals
     -------
@@ -37,20 +64,23 @@ class Timeline(QWidget):
     def __init__(self, state: DocumentState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.state = state
-        self.lang = "en"
-        self.setAccessibleName("Step timeline")
+        self.reduce_motion = False
+        self.texts = LiveTexts()
+        self.texts.bind(self.setAccessibleName, lambda: self.tr("Step timeline"))
         self.timer = QTimer(self)
         self.timer.timeout.connect(self._advance)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
         controls = QHBoxLayout()
-        self.previous_button = QPushButton("◀ Previous")
-        self.play_button = QPushButton("▶ Play")
-        self.next_button = QPushButton("Next ▶")
-        for button, name in ((self.previous_button, "Previous step"),
-                             (self.play_button, "Play or pause"),
-                             (self.next_button, "Next step")):
-            button.setAccessibleName(name)
+        self.previous_button = QPushButton()
+        self.play_button = QPushButton()
+        self.next_button = QPushButton()
+        self.texts.bind(self.previous_button.setText, lambda: self.tr("◀ Previous"))
+        self.texts.bind(self.next_button.setText, lambda: self.tr("Next ▶"))
+        self.texts.bind(self.previous_button.setAccessibleName, lambda: self.tr("Previous step"))
+        self.texts.bind(self.play_button.setAccessibleName, lambda: self.tr("Play or pause"))
+        self.texts.bind(self.next_button.setAccessibleName, lambda: self.tr("Next step"))
+        for button in (self.previous_button, self.play_button, self.next_button):
             controls.addWidget(button)
         self.previous_button.clicked.connect(self.previous)
         self.next_button.clicked.connect(self.next)
@@ -58,16 +88,16 @@ class Timeline(QWidget):
         self.dwell_box = QDoubleSpinBox()
         self.dwell_box.setRange(0.1, 30.0)
         self.dwell_box.setSingleStep(0.5)
-        self.dwell_box.setSuffix(" s")
         self.dwell_box.setValue(DEFAULT_DWELL_SECONDS)
-        self.dwell_box.setAccessibleName("Dwell time per step")
-        self.dwell_box.setToolTip("How long Play stays on each step")
-        dwell_label = QLabel("Dwell")
+        self.texts.bind(self.dwell_box.setSuffix, lambda: self.tr(" s"))
+        self.texts.bind(self.dwell_box.setAccessibleName, lambda: self.tr("Dwell time per step"))
+        dwell_label = QLabel()
+        self.texts.bind(dwell_label.setText, lambda: self.tr("&Dwell"))
         dwell_label.setBuddy(self.dwell_box)
         controls.addWidget(dwell_label)
         controls.addWidget(self.dwell_box)
         self.position_label = QLabel()
-        self.position_label.setAccessibleName("Current step")
+        self.texts.bind(self.position_label.setAccessibleName, lambda: self.tr("Current step"))
         controls.addWidget(self.position_label, 1)
         layout.addLayout(controls)
         self.step_bar = QScrollArea()
@@ -76,18 +106,27 @@ class Timeline(QWidget):
                                      + self.step_bar.horizontalScrollBar().sizeHint().height()
                                      + 2 * self.step_bar.frameWidth() + 4)
         self.step_bar.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.step_group = QButtonGroup(self)
-        self.step_group.setExclusive(True)
-        self.step_group.idClicked.connect(self.state.set_step)
+        self.texts.bind(self.step_bar.setAccessibleName, lambda: self.tr("Steps"))
+        self.step_bar.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # its buttons take the focus
+        # Not a QButtonGroup: Tab skips the other buttons of a group, and every step button
+        # must be reachable by Tab. _show_current keeps exactly the current one checked.
+        self.step_group = StepButtons()
         layout.addWidget(self.step_bar)
         self.summary_label = QLabel()
         self.summary_label.setWordWrap(True)
-        self.summary_label.setAccessibleName("What this step does")
+        self.texts.bind(self.summary_label.setAccessibleName,
+                        lambda: self.tr("What this step does"))
         layout.addWidget(self.summary_label)
         self.check_label = QLabel()
         self.check_label.setWordWrap(True)
-        self.check_label.setAccessibleName("How to check this step")
+        self.texts.bind(self.check_label.setAccessibleName,
+                        lambda: self.tr("How to check this step"))
         layout.addWidget(self.check_label)
+        self.explain = ExplainPanel()
+        self.explain.toggle.toggled.connect(lambda on: self.check_label.setVisible(not on))
+        layout.addWidget(self.explain)
+        self._show_play_state()
+        self._show_dwell_tip()
         self._step_ids: list[str] = []
         self._rebuild_steps()
         state.traceChanged.connect(self._on_trace)
@@ -97,28 +136,65 @@ class Timeline(QWidget):
     def playing(self) -> bool:
         return self.timer.isActive()
 
+    @property
+    def lang(self) -> str:
+        """The interface language (``"en"`` or ``"zh"``), used for step titles and texts."""
+        return current_language()
+
     def dwell_ms(self) -> int:
-        return round(self.dwell_box.value() * 1000)
+        """How long Play stays on each step: the dwell time, but never under
+        :data:`REDUCED_MOTION_SECONDS` while motion is reduced."""
+        seconds = self.dwell_box.value()
+        if self.reduce_motion:
+            seconds = max(seconds, REDUCED_MOTION_SECONDS)
+        return round(seconds * 1000)
+
+    def set_reduce_motion(self, on: bool) -> None:
+        """Reduce motion: Play advances at most once every :data:`REDUCED_MOTION_SECONDS`."""
+        self.reduce_motion = on
+        if self.playing:
+            self.timer.setInterval(self.dwell_ms())
+        self._show_dwell_tip()
+
+    def _show_dwell_tip(self) -> None:
+        tip = self.tr("How long Play stays on each step")
+        if self.reduce_motion:
+            tip += "\n" + self.tr("Reduce motion is on: at least {seconds} s per step").format(
+                seconds=f"{REDUCED_MOTION_SECONDS:g}")
+        self.dwell_box.setToolTip(tip)
 
     def _rebuild_steps(self) -> None:
-        for button in self.step_group.buttons():
-            self.step_group.removeButton(button)
+        self.step_group.clear()
         row = QWidget()
         buttons = QHBoxLayout(row)
         buttons.setContentsMargins(0, 0, 0, 0)
         steps = self.state.trace.steps
-        for k, step in enumerate(steps):
-            title = self.title_for(k)
-            button = QPushButton(f"{k + 1} {step.id.replace('_', ' ')}")
+        for k, _step in enumerate(steps):
+            button = QPushButton()
             button.setCheckable(True)
-            button.setToolTip(title)
-            button.setAccessibleName(f"Step {k + 1}: {title}")
-            self.step_group.addButton(button, k)
+            self.step_group.add(button)
+            button.clicked.connect(lambda _on=False, k=k: self._on_step_clicked(k))
             buttons.addWidget(button)
+        self._name_step_buttons()
         buttons.addStretch(1)
         self.step_bar.setWidget(row)
+        chain = [self.dwell_box, *self.step_group.buttons(), self.explain.toggle,
+                 self.explain.browser]
+        for before, after in pairwise(chain):
+            QWidget.setTabOrder(before, after)  # in reading order: the steps, then the texts
         self._step_ids = [s.id for s in steps]
         self._show_current()
+
+    def _name_step_buttons(self) -> None:
+        lang = self.lang
+        for k, step in enumerate(self.state.trace.steps):
+            button = self.step_group.button(k)
+            if button is None:
+                continue
+            title = self.title_for(k)
+            button.setText(f"{k + 1} {step_label(step, lang)}")
+            button.setToolTip(title)
+            button.setAccessibleName(self.tr("Step {n}: {title}").format(n=k + 1, title=title))
 
     def _on_trace(self) -> None:
         if [s.id for s in self.state.trace.steps] != self._step_ids:
@@ -129,16 +205,28 @@ class Timeline(QWidget):
     def _show_current(self) -> None:
         steps = self.state.trace.steps
         k = self.state.step
+        for index, each in enumerate(self.step_group.buttons()):
+            each.setChecked(index == k)
+            bold = each.font()
+            bold.setBold(index == k)  # a cue besides the pressed look, in every palette
+            each.setFont(bold)
         button = self.step_group.button(k)
         if button is not None:
-            button.setChecked(True)
             self.step_bar.ensureWidgetVisible(button)
-        text = step_text(steps[k].explain_key, self.lang)
-        self.position_label.setText(f"Step {k + 1} of {len(steps)} · {self.title_for(k)}")
+        lang = self.lang
+        text = step_text(steps[k].explain_key, lang)
+        self.position_label.setText(self.tr("Step {n} of {count} · {title}").format(
+            n=k + 1, count=len(steps), title=self.title_for(k)))
         self.summary_label.setText(text.summary)
-        self.check_label.setText(f"✓ {HEADINGS[self.lang][3]}: {text.check}")
+        colon = "：" if lang == "zh" else ": "
+        self.check_label.setText(f"✓ {HEADINGS[lang][3]}{colon}{text.check}")
+        self.explain.show_step(steps[k].explain_key)
         self.previous_button.setEnabled(k > 0)
         self.next_button.setEnabled(k < len(steps) - 1)
+
+    def _on_step_clicked(self, index: int) -> None:
+        self.state.set_step(index)
+        self._show_current()  # clicking the current step leaves it checked
 
     def title_for(self, index: int) -> str:
         """The step's title in the interface language."""
@@ -167,13 +255,30 @@ class Timeline(QWidget):
         if self.state.step >= len(self.state.trace.steps) - 1:
             self.state.set_step(0)
         self.timer.start(self.dwell_ms())
-        self.play_button.setText("⏸ Pause")
+        self._show_play_state()
         self.playingChanged.emit(True)
 
     def pause(self) -> None:
         self.timer.stop()
-        self.play_button.setText("▶ Play")
+        self._show_play_state()
         self.playingChanged.emit(False)
+
+    def _show_play_state(self) -> None:
+        self.play_button.setText(self.tr("⏸ Pause") if self.playing else self.tr("▶ Play"))
+
+    # -- language --------------------------------------------------------------------------
+    def retranslate(self) -> None:
+        """Every text again in the interface language (step titles and texts included)."""
+        self.texts.apply()
+        self._show_play_state()
+        self._show_dwell_tip()
+        self._name_step_buttons()
+        self._show_current()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     def _advance(self) -> None:
         self.timer.setInterval(self.dwell_ms())

@@ -5,7 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDragMoveEvent,
+    QDropEvent,
+    QKeyEvent,
+    QKeySequence,
+)
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
@@ -23,15 +31,28 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.appearance import appearance
 from app.canvas import FrameOptions
 from app.canvas.controls import CanvasControls
-from app.canvas.theme import SLIDE
+from app.canvas.describe import describe_frame
 from app.canvas.view import CanvasView
+from app.compare_mode import CompareMode
+from app.documents.dropping import accept_drag, drop
+from app.documents.importing import GridFocus, import_matrix
+from app.documents.opening import load_checked
+from app.documents.problems import plain_os_error
+from app.documents.recent import RecentMenu, add_recent
+from app.documents.recovery import RecoveryWriter
+from app.documents.session import save_session
 from app.editor.pane import EditorPane
 from app.examples import example_names, example_path
+from app.help.glossary import GlossaryDock
+from app.i18n import LiveTexts, current_language
 from app.state import DocumentState
 from app.timeline import Timeline
-from engine import Scenario, ScenarioError, load_scenario, save_scenario
+from app.undo_actions import UndoActions
+from app.view_menu import ViewMenu
+from engine import Scenario, ScenarioError, save_scenario
 
 TIMELINE_KEYS = {Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Space, Qt.Key.Key_Home,
                  Qt.Key.Key_End}
@@ -44,11 +65,20 @@ class StudioWindow(QMainWindow):
 
     def __init__(self, scenario: Scenario, path: Path | None = None) -> None:
         super().__init__()
+        self.texts = LiveTexts()
+        self.look = appearance()
         self.state = DocumentState(scenario, path, self)
         self.editor = EditorPane(self.state)
         self.controls = CanvasControls(self.state)
-        self.canvas = CanvasView(SLIDE)
+        self.canvas = CanvasView(self.look.canvas_theme())
         self.timeline = Timeline(self.state)
+        self.timeline.set_reduce_motion(self.look.reduce_motion)
+        self.glossary = GlossaryDock(self)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.glossary)
+        self.glossary.hide()
+        self.timeline.explain.termActivated.connect(self.glossary.show_term)
+        self.look.changed.connect(self._on_appearance)
+        self.texts.bind(self.canvas.setAccessibleName, lambda: self.tr("Attention canvas"))
         right = QWidget()
         column = QVBoxLayout(right)
         column.setContentsMargins(0, 0, 0, 0)
@@ -68,62 +98,92 @@ class StudioWindow(QMainWindow):
         self.state.viewChanged.connect(lambda: self.refresh_canvas(fit=False))
         self.state.message.connect(lambda text: self.statusBar().showMessage(text))
         self.state.refused.connect(lambda text: self.statusBar().showMessage(f"⚠ {text}"))
-        self.state.undo_stack.cleanChanged.connect(lambda _clean: self._update_title())
+        # A method, not a lambda: Qt drops the connection when the window is destroyed, so the
+        # stack going away with a discarded (still modified) document emits into nothing.
+        self.state.undo_stack.cleanChanged.connect(self._update_title)
         self.state.traceChanged.connect(self._update_title)
         self.controls.fit_button.clicked.connect(self.canvas.fit)
+        self.recovery = RecoveryWriter(self.state, parent=self)
+        self.recovery.failed.connect(lambda text: self.statusBar().showMessage(f"⚠ {text}"))
+        self.grid_focus = GridFocus(self)
+        self.setAcceptDrops(True)
         QApplication.instance().installEventFilter(self)  # type: ignore[union-attr]
         self._update_title()
         self.refresh_canvas(fit=True)
-        self.statusBar().showMessage(f"Opened {scenario.title} → {self.state.shares_summary()}")
+        self.statusBar().showMessage(self.tr("Opened {title} → {shares}").format(
+            title=scenario.title, shares=self.state.shares_summary()))
 
     # -- menus -----------------------------------------------------------------------------
     def _make_menus(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
-        open_action = file_menu.addAction("&Open…")
+        file_menu = self.menuBar().addMenu("")
+        self.texts.bind(file_menu.setTitle, lambda: self.tr("&File"))
+        open_action = file_menu.addAction("")
+        self.texts.bind(open_action.setText, lambda: self.tr("&Open…"))
         open_action.setShortcut(QKeySequence.StandardKey.Open)
         open_action.triggered.connect(self.open_dialog)
-        examples = file_menu.addMenu("Open &example")
+        examples = file_menu.addMenu("")
+        self.texts.bind(examples.setTitle, lambda: self.tr("Open &example"))
         for name in example_names():
             action = examples.addAction(name)
             action.triggered.connect(lambda _on=False, name=name: self.open_path(
                 example_path(name)))
-        self.save_action = file_menu.addAction("&Save")
+        self.recent_menu = RecentMenu(self)
+        file_menu.addMenu(self.recent_menu)
+        self.save_action = file_menu.addAction("")
+        self.texts.bind(self.save_action.setText, lambda: self.tr("&Save"))
         self.save_action.setShortcut(QKeySequence.StandardKey.Save)
         self.save_action.triggered.connect(self.save)
-        save_as = file_menu.addAction("Save &as…")
+        save_as = file_menu.addAction("")
+        self.texts.bind(save_as.setText, lambda: self.tr("Save &as…"))
         save_as.setShortcut(QKeySequence.StandardKey.SaveAs)
         save_as.triggered.connect(self.save_as)
         file_menu.addSeparator()
-        export_action = file_menu.addAction("&Export…")
+        self.import_action = file_menu.addAction("")
+        self.texts.bind(self.import_action.setText, lambda: self.tr("&Import matrix…"))
+        self.import_action.setShortcut(QKeySequence("Ctrl+I"))
+        self.texts.bind(self.import_action.setToolTip, lambda: self.tr(
+            "Numbers from a .npy, CSV or text file into the selected grid"))
+        self.import_action.triggered.connect(lambda: import_matrix(self))
+        export_action = file_menu.addAction("")
+        self.texts.bind(export_action.setText, lambda: self.tr("&Export…"))
         export_action.setShortcut(QKeySequence("Ctrl+E"))
         export_action.triggered.connect(self.export_dialog)
         file_menu.addSeparator()
-        quit_action = file_menu.addAction("&Quit")
+        quit_action = file_menu.addAction("")
+        self.texts.bind(quit_action.setText, lambda: self.tr("&Quit"))
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
-        edit_menu = self.menuBar().addMenu("&Edit")
-        self.undo_action = self.state.undo_stack.createUndoAction(self, "&Undo")
-        self.undo_action.setShortcuts([QKeySequence("Ctrl+Z")])
-        self.redo_action = self.state.undo_stack.createRedoAction(self, "&Redo")
-        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        edit_menu = self.menuBar().addMenu("")
+        self.texts.bind(edit_menu.setTitle, lambda: self.tr("&Edit"))
+        self.undo_actions = UndoActions(self.state.undo_stack, self)
+        self.undo_action = self.undo_actions.undo
+        self.redo_action = self.undo_actions.redo
         edit_menu.addAction(self.undo_action)
         edit_menu.addAction(self.redo_action)
         edit_menu.addSeparator()
-        copy_frame_action = edit_menu.addAction("Copy &frame (PNG and SVG)")
+        copy_frame_action = edit_menu.addAction("")
+        self.texts.bind(copy_frame_action.setText, lambda: self.tr("Copy &frame (PNG and SVG)"))
         copy_frame_action.setShortcut(QKeySequence("Ctrl+Shift+C"))
         copy_frame_action.triggered.connect(self.copy_frame)
-        view_menu = self.menuBar().addMenu("&View")
-        fit = QAction("&Fit frame", self)
+        view_menu = self.menuBar().addMenu("")
+        self.texts.bind(view_menu.setTitle, lambda: self.tr("&View"))
+        fit = QAction(self)
+        self.texts.bind(fit.setText, lambda: self.tr("&Fit frame"))
         fit.setShortcut(QKeySequence("Ctrl+0"))
         fit.triggered.connect(self.canvas.fit)
         view_menu.addAction(fit)
-        step_menu = self.menuBar().addMenu("&Step")
-        for text, keys, slot in (("&Previous", "Left", self.timeline.previous),
-                                 ("&Next", "Right", self.timeline.next),
-                                 ("Play / &pause", "Space", self.timeline.toggle_play),
-                                 ("&First", "Home", self.timeline.first),
-                                 ("&Last", "End", self.timeline.last)):
-            action = step_menu.addAction(f"{text}\t{keys}")
+        self.view_menu = ViewMenu(self, view_menu, self.texts)
+        self.compare = CompareMode(self, view_menu)
+        step_menu = self.menuBar().addMenu("")
+        self.texts.bind(step_menu.setTitle, lambda: self.tr("&Step"))
+        for text, keys, slot in ((lambda: self.tr("&Previous"), "Left", self.timeline.previous),
+                                 (lambda: self.tr("&Next"), "Right", self.timeline.next),
+                                 (lambda: self.tr("Play / &pause"), "Space",
+                                  self.timeline.toggle_play),
+                                 (lambda: self.tr("&First"), "Home", self.timeline.first),
+                                 (lambda: self.tr("&Last"), "End", self.timeline.last)):
+            action = step_menu.addAction("")
+            self.texts.bind(action.setText, lambda text=text, keys=keys: f"{text()}\t{keys}")
             action.triggered.connect(slot)
 
     # -- keys --------------------------------------------------------------------------------
@@ -139,8 +199,8 @@ class StudioWindow(QMainWindow):
         focus = QApplication.focusWidget()
         if isinstance(focus, KEY_USERS) or isinstance(watched, KEY_USERS):
             return False
-        if isinstance(focus, QAbstractButton) and event.key() != Qt.Key.Key_Space:
-            pass
+        if isinstance(focus, QAbstractButton) and event.key() == Qt.Key.Key_Space:
+            return False  # Space presses the focused button, as everywhere else
         actions = {Qt.Key.Key_Left: self.timeline.previous, Qt.Key.Key_Right: self.timeline.next,
                    Qt.Key.Key_Space: self.timeline.toggle_play,
                    Qt.Key.Key_Home: self.timeline.first, Qt.Key.Key_End: self.timeline.last}
@@ -151,11 +211,36 @@ class StudioWindow(QMainWindow):
     def frame_options(self) -> FrameOptions:
         """What the canvas draws now; exports start from the same options."""
         return FrameOptions(receiver=self.state.receiver, head=self.state.head,
-                            show_all_arrows=self.state.show_all_arrows, theme=SLIDE)
+                            show_all_arrows=self.state.show_all_arrows,
+                            theme=self.look.canvas_theme(), lang=current_language())
 
     def refresh_canvas(self, fit: bool) -> None:
-        self.canvas.show_frame(self.state.trace, self.state.step, self.frame_options(),
-                               self.timeline.title_for(self.state.step), fit)
+        options = self.frame_options()
+        title = self.timeline.title_for(self.state.step)
+        if not (self.compare.active and self.compare.show(fit)):
+            self.canvas.show_frame(self.state.trace, self.state.step, options, title, fit)
+        self.canvas.setAccessibleDescription(
+            describe_frame(self.state.trace, self.state.step, options, title))
+
+    # -- language and appearance -----------------------------------------------------------
+    def retranslate(self) -> None:
+        """Menus, titles, the canvas's words and its description in the interface language."""
+        self.texts.apply()
+        self.undo_actions.retranslate()
+        self.compare.texts.apply()  # a QObject: it gets no LanguageChange of its own
+        self._update_title()
+        self.refresh_canvas(fit=False)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def _on_appearance(self) -> None:
+        """High contrast, the system's scheme or reduce motion changed."""
+        self.canvas.set_theme(self.look.canvas_theme())
+        self.timeline.set_reduce_motion(self.look.reduce_motion)
+        self.refresh_canvas(fit=False)
 
     # -- export ----------------------------------------------------------------------------
     def export_dialog(self) -> None:
@@ -168,8 +253,8 @@ class StudioWindow(QMainWindow):
                               name=name)
         dialog.exec()
         if dialog.written:
-            self.statusBar().showMessage(f"Exported {len(dialog.written)} file(s) to "
-                                         f"{dialog.written[0].parent}")
+            self.statusBar().showMessage(self.tr("Exported {count} file(s) to {folder}").format(
+                count=len(dialog.written), folder=dialog.written[0].parent))
 
     def copy_frame(self) -> None:
         """Put the current frame on the clipboard as PNG and SVG."""
@@ -177,7 +262,7 @@ class StudioWindow(QMainWindow):
 
         copy_frame(self.state.trace, self.state.step, self.frame_options(),
                    lang=self.timeline.lang)
-        self.statusBar().showMessage("Copied the frame as PNG and SVG")
+        self.statusBar().showMessage(self.tr("Copied the frame as PNG and SVG"))
 
     def _update_title(self) -> None:
         self.setWindowTitle(f"QKV Studio — {self.state.scenario.title}[*]")
@@ -186,31 +271,51 @@ class StudioWindow(QMainWindow):
     # -- files -----------------------------------------------------------------------------
     def open_dialog(self) -> None:
         path, _filter = QFileDialog.getOpenFileName(
-            self, "Open scenario", str(self.state.path.parent if self.state.path else Path.cwd()),
-            "Scenario documents (*.qkv.json *.json);;All files (*)")
+            self, self.tr("Open scenario"),
+            str(self.state.path.parent if self.state.path else Path.cwd()),
+            self.tr("Scenario documents (*.qkv.json *.json);;All files (*)"))
         if path:
             self.open_path(Path(path))
 
     def open_path(self, path: Path) -> bool:
-        """Open a document in this window; a refused file leaves the open document untouched."""
+        """Open a document in this window; a refused file leaves the open document untouched.
+
+        The file is read and checked first; only a readable document asks about unsaved changes.
+        """
+        try:
+            scenario = load_checked(path)
+        except ScenarioError as error:
+            QMessageBox.warning(self, self.tr("Cannot open"), self.tr(
+                "{path} was not opened:\n{error}").format(path=path, error=error))
+            self.statusBar().showMessage(self.tr("⚠ not opened: {error}").format(error=error))
+            return False
         if not self._may_discard():
             return False
-        try:
-            scenario = load_scenario(path)
-        except ScenarioError as error:
-            QMessageBox.warning(self, "Cannot open", str(error))
-            self.statusBar().showMessage(f"⚠ not opened: {error}")
-            return False
-        self.state.path = None if path.parent == example_path("f11").parent else path
+        example = path.parent == example_path("f11").parent
+        self.show_document(scenario, None if example else path,
+                           note=self.tr("Opened {name}").format(name=path.name))
+        if not example:
+            add_recent(path)
+        return True
+
+    def show_document(self, scenario: Scenario, path: Path | None, modified: bool = False,
+                      note: str = "") -> None:
+        """Make ``scenario`` the document (no undo history), saved at ``path`` or not.
+
+        ``modified`` marks it as holding unsaved work (a restored recovery copy).
+        """
+        self.state.path = path
         self.state.undo_stack.clear()
         self.state.set_step(0)
         self.state.replace_document(scenario.to_document(), "open")
         self.state.undo_stack.clear()
         self.state.undo_stack.setClean()
+        if modified:
+            self.state.undo_stack.resetClean()
         self.refresh_canvas(fit=True)
         self._update_title()
-        self.statusBar().showMessage(f"Opened {path.name} → {self.state.shares_summary()}")
-        return True
+        note = note or self.tr("Opened {name}").format(name=scenario.title)
+        self.statusBar().showMessage(f"{note} → {self.state.shares_summary()}")
 
     def save(self) -> bool:
         if self.state.path is None:
@@ -219,8 +324,9 @@ class StudioWindow(QMainWindow):
 
     def save_as(self) -> bool:
         path, _filter = QFileDialog.getSaveFileName(
-            self, "Save scenario", str(Path.cwd() / "scenario.qkv.json"),
-            "Scenario documents (*.qkv.json)")
+            self, self.tr("Save scenario"),
+            str(self.state.path or Path.cwd() / "scenario.qkv.json"),
+            self.tr("Scenario documents (*.qkv.json)"))
         if not path:
             return False
         target = Path(path)
@@ -229,30 +335,49 @@ class StudioWindow(QMainWindow):
         return self._write(target)
 
     def _write(self, path: Path) -> bool:
+        """Save atomically; on failure say why, keep the old file whole and stay modified."""
         try:
             save_scenario(self.state.scenario, path)
         except OSError as error:
-            QMessageBox.critical(self, "Not saved", f"{path}: {error.strerror or error}. "
-                                 "The file on disk was left as it was.")
+            problem = plain_os_error(error)
+            QMessageBox.critical(self, self.tr("Not saved"), self.tr(
+                "Could not save to {path}: {problem}.\nThe file on disk was left as it was; "
+                "your changes are still open in this window.").format(path=path,
+                                                                      problem=problem))
+            self.statusBar().showMessage(self.tr("⚠ not saved to {path}: {problem}").format(
+                path=path, problem=problem))
             return False
         self.state.path = path
         self.state.undo_stack.setClean()
-        self.statusBar().showMessage(f"Saved {path}")
+        add_recent(path)
+        self.statusBar().showMessage(self.tr("Saved {path}").format(path=path))
         return True
 
     def _may_discard(self) -> bool:
         if self.state.undo_stack.isClean():
             return True
         answer = QMessageBox.question(
-            self, "Unsaved changes", "This document has unsaved changes. Save them first?",
+            self, self.tr("Unsaved changes"),
+            self.tr("This document has unsaved changes. Save them first?"),
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
             | QMessageBox.StandardButton.Cancel)
         if answer == QMessageBox.StandardButton.Save:
             return self.save()
         return answer == QMessageBox.StandardButton.Discard
 
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        accept_drag(event)
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
+        accept_drag(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        drop(self, event)
+
     def closeEvent(self, event: QCloseEvent) -> None:
         if self._may_discard():
+            save_session(self)
+            self.recovery.close()
             self.timeline.pause()
             app = QApplication.instance()
             if app is not None:

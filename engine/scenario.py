@@ -8,7 +8,7 @@ A scenario is built only by :func:`parse_scenario`, which refuses a malformed do
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -161,11 +161,25 @@ class Scenario:
     def with_parameter(self, path: str, value: FloatArray | list[Any] | None) -> Scenario:
         """A new scenario with the array at ``path`` replaced (``None`` removes an optional one).
 
+        A finite array of the same shape replaces the old one directly (a cell edit costs no
+        re-validation of the whole document); anything else goes through :func:`parse_scenario`.
+
         Raises
         ------
         ScenarioError
             If the result is not a valid scenario; this scenario is unchanged.
         """
+        if value is not None and path not in _DERIVED_PATHS:
+            array = np.array(value, dtype=np.float64)
+            try:
+                current = self.parameter(path)
+            except KeyError:
+                current = None
+            if current is not None and array.shape == current.shape and \
+                    bool(np.isfinite(array).all()):
+                array.flags.writeable = False
+                edited: Scenario = _replace_path(self, path.split("."), array)
+                return edited
         return self.with_document_value(path, value)
 
     def with_document_value(self, path: str, value: object) -> Scenario:
@@ -185,6 +199,16 @@ class Scenario:
 _FIELDS = frozenset({"X", "embedding", "attention", "block", "ffn", "Wq", "Wk", "Wv", "bq", "bk",
                      "bv", "Wo", "bo", "gamma1", "beta1", "gamma2", "beta2", "W1", "b1", "W2",
                      "b2", "gamma_f", "beta_f", "unembed"})
+
+_DERIVED_PATHS = frozenset({"X", "embedding"})
+"""Paths whose arrays other fields depend on (X comes from the embedding with token ids)."""
+
+
+def _replace_path(node: Any, keys: list[str], array: FloatArray) -> Any:
+    if len(keys) == 1:
+        return replace(node, **{keys[0]: array})
+    return replace(node, **{keys[0]: _replace_path(getattr(node, keys[0]), keys[1:], array)})
+
 
 _ALL_ARRAY_PATHS = (
     "X", "embedding",

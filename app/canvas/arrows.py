@@ -8,11 +8,21 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPen, QPicture, QPolygonF
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFontMetricsF,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPicture,
+    QPolygonF,
+)
 from PySide6.QtWidgets import QGraphicsObject, QStyleOptionGraphicsItem, QWidget
 
 from app.canvas.picture import play
 from app.canvas.theme import Theme, font
+from app.texts.frame_words import frame_word, join_notes
 from engine import format_number
 
 ROW_PITCH = 34.0
@@ -35,6 +45,8 @@ class DrawnArrow:
     width: float
     opacity: float
     focused: bool
+    color: str = ""
+    """The arrow's colour, ``#rrggbb`` (its opacity is ``opacity``)."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +73,8 @@ class ArrowSpec:
     receiver: int
     heads: Sequence[int]
     show_all: bool = False
+    places: int = 3
+    """Decimals of the printed shares (the frame's grids' own)."""
 
 
 def strong_arrows(shares: npt.NDArray[np.float64], top_k: int = STRONG_TOP_K,
@@ -75,20 +89,26 @@ def strong_arrows(shares: npt.NDArray[np.float64], top_k: int = STRONG_TOP_K,
 class AttentionArrows(QGraphicsObject):
     """Query nodes on the left, key nodes on the right, one arrow per visible pair."""
 
-    def __init__(self, spec: ArrowSpec, theme: Theme, title: str) -> None:
+    def __init__(self, spec: ArrowSpec, theme: Theme, title: str, lang: str = "en") -> None:
         super().__init__()
         self.spec = spec
         self.theme = theme
         self.title = title
+        self.lang = lang
         n = len(spec.tokens)
         metrics = QFontMetricsF(font(13, bold=True))
         self.node_width = max(metrics.horizontalAdvance(f"q {t}") for t in spec.tokens) + 18
         self._height = TOP + n * ROW_PITCH + 30
         self.filtered = n > MANY_POSITIONS and not spec.show_all
-        self._width = max(self.node_width * 2 + COLUMN_GAP + 90,
+        self.several = spec.weights.shape[0] > 1
+        """Several heads in the scenario: each head in its colour, named in its share labels."""
+        self.label_width = metrics.horizontalAdvance("h8 0." + "8" * spec.places) + 14
+        beside_keys = len(spec.heads) * self.label_width + 8 if self.several else 0.0
+        self._width = max(self.node_width * 2 + COLUMN_GAP + max(90.0, beside_keys),
                           QFontMetricsF(font(12)).horizontalAdvance(self.legend()) + 8,
                           QFontMetricsF(font(14, bold=True)).horizontalAdvance(title) + 8)
-        self.drawn: list[DrawnArrow] = []
+        self._focused: list[DrawnArrow] = []
+        self._faint: list[tuple[int, npt.NDArray[np.intp], float, float]] = []
         self.share_labels: list[str] = []
         self.masked_keys: list[int] = []
         self._picture = self._record()
@@ -96,12 +116,29 @@ class AttentionArrows(QGraphicsObject):
     def boundingRect(self) -> QRectF:
         return QRectF(0.0, 0.0, self._width, self._height)
 
+    @property
+    def drawn(self) -> list[DrawnArrow]:
+        """Every arrow drawn, the other rows' faint ones first, then the receiver's."""
+        weights = self.spec.weights
+        faint = [DrawnArrow(head, i, j, float(weights[head, i, j]), width, opacity, False,
+                            self.ink(head, focused=False))
+                 for head, pairs, width, opacity in self._faint for i, j in pairs.tolist()]
+        return faint + self._focused
+
+    def ink(self, head: int, focused: bool = True) -> str:
+        """The colour of ``head``'s arrows: its Okabe–Ito colour when the scenario has several
+        heads (even while one head is shown), else the accent (muted for other rows)."""
+        if self.several:
+            return self.theme.head_color(head).name()
+        return self.theme.color("accent" if focused else "muted").name()
+
     def legend(self) -> str:
         """The line under the arrows: what width means, and the filter when one applies."""
-        legend = "arrow width and opacity = share; each row of shares sums to 1"
+        legend = frame_word(self.lang, "arrow_legend")
         if self.filtered:
-            legend = (f"showing each row's top {STRONG_TOP_K} and shares ≥ {STRONG_MIN_SHARE}; "
-                      + legend)
+            legend = join_notes(self.lang, frame_word(self.lang, "arrow_filter",
+                                                      top_k=STRONG_TOP_K,
+                                                      min_share=STRONG_MIN_SHARE), legend)
         return legend
 
     def query_anchor(self, i: int) -> QPointF:
@@ -122,10 +159,10 @@ class AttentionArrows(QGraphicsObject):
         painter.setFont(font(12))
         painter.setPen(theme.color("muted"))
         painter.drawText(QRectF(0, 24, self.node_width + 40, 20), Qt.AlignmentFlag.AlignLeft,
-                         "Query")
+                         frame_word(self.lang, "query"))
         painter.drawText(QRectF(self.node_width + COLUMN_GAP, 24, self.node_width + 40, 20),
-                         Qt.AlignmentFlag.AlignLeft, "Key")
-        several = len(spec.heads) > 1
+                         Qt.AlignmentFlag.AlignLeft, frame_word(self.lang, "key"))
+        several = self.several
         focus = spec.receiver
         self._faint_arrows(painter, several)
         labels: list[tuple[QPointF, str, int]] = []
@@ -141,18 +178,24 @@ class AttentionArrows(QGraphicsObject):
                     color = (theme.head_color(head, opacity) if several
                              else theme.color("accent", opacity))
                     self._arrow(painter, start, end, width, color)
-                    self.drawn.append(DrawnArrow(head, focus, j, share, width, opacity, True))
-                    text = format_number(share, 3)
+                    self._focused.append(DrawnArrow(head, focus, j, share, width, opacity, True,
+                                                    color.name()))
+                    text = format_number(share, spec.places)
                     text = f"h{head + 1} {text}" if several else text
-                    labels.append((self._label_point(start, end, rank), text, head))
-        for j in range(n):
-            self._node(painter, self.key_anchor(j) + QPointF(0, 0), f"k {spec.tokens[j]}",
-                       left=False, hidden=0 <= focus < n and not spec.visible[focus, j])
-            if 0 <= focus < n and not spec.visible[focus, j]:
-                self.masked_keys.append(j)
-        for i in range(n):
-            self._node(painter, self.query_anchor(i), f"q {spec.tokens[i]}", left=True,
-                       focused=i == focus)
+                    point = (self._key_label_point(j, rank) if several
+                             else self._label_point(start, end, rank))
+                    labels.append((point, text, head))
+        if 0 <= focus < n:
+            self.masked_keys = np.flatnonzero(~spec.visible[focus]).tolist()
+        self._plain_nodes(painter, [j for j in range(n) if j not in self.masked_keys],
+                          left=False)
+        for j in self.masked_keys:
+            self._node(painter, self.key_anchor(j), f"k {spec.tokens[j]}", left=False,
+                       hidden=True)
+        self._plain_nodes(painter, [i for i in range(n) if i != focus], left=True)
+        if 0 <= focus < n:
+            self._node(painter, self.query_anchor(focus), f"q {spec.tokens[focus]}", left=True,
+                       focused=True)
         painter.setFont(font(13, bold=True))
         metrics = QFontMetricsF(font(13, bold=True))
         for point, text, head in labels:
@@ -210,8 +253,12 @@ class AttentionArrows(QGraphicsObject):
                                 x1, TOP + (j + 0.5) * ROW_PITCH + offset)
                          for i, j in pairs.tolist()]
                 painter.drawLines(lines)
-                self.drawn.extend(DrawnArrow(head, i, j, float(shares[i, j]), width, opacity,
-                                             False) for i, j in pairs.tolist())
+                self._faint.append((head, pairs, width, opacity))
+
+    def _key_label_point(self, key: int, rank: int) -> QPointF:
+        """With several heads, share labels sit in a column per head right of the key nodes."""
+        return self.key_anchor(key) + QPointF(self.node_width + 8 + (rank + 0.5) *
+                                              self.label_width, 0)
 
     @staticmethod
     def _label_point(start: QPointF, end: QPointF, rank: int) -> QPointF:
@@ -235,11 +282,31 @@ class AttentionArrows(QGraphicsObject):
         painter.setBrush(QBrush(color))
         painter.drawPolygon(QPolygonF([tip, shaft_end + normal, shaft_end - normal]))
 
+    def _node_rect(self, anchor: QPointF, left: bool) -> QRectF:
+        return QRectF(anchor.x() - (self.node_width if left else 0), anchor.y() - 13,
+                      self.node_width, 26)
+
+    def _plain_nodes(self, painter: QPainter, rows: list[int], *, left: bool) -> None:
+        """Query (``left``) or key nodes in the plain style: one path, then their labels."""
+        theme = self.theme
+        anchor = self.query_anchor if left else self.key_anchor
+        prefix = "q" if left else "k"
+        rects = [self._node_rect(anchor(k), left) for k in rows]
+        outline = QPainterPath()
+        for rect in rects:
+            outline.addRoundedRect(rect, 5, 5)
+        painter.setPen(QPen(theme.color("grid_line"), 1.0))
+        painter.setBrush(QBrush(theme.color("panel")))
+        painter.drawPath(outline)
+        painter.setFont(font(13))
+        painter.setPen(theme.color("text"))
+        for k, rect in zip(rows, rects, strict=True):
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"{prefix} {self.spec.tokens[k]}")
+
     def _node(self, painter: QPainter, anchor: QPointF, text: str, *, left: bool,
               focused: bool = False, hidden: bool = False) -> None:
         theme = self.theme
-        rect = QRectF(anchor.x() - (self.node_width if left else 0), anchor.y() - 13,
-                      self.node_width, 26)
+        rect = self._node_rect(anchor, left)
         pen = QPen(theme.color("accent" if focused else "grid_line"), 2.0 if focused else 1.0)
         if hidden:
             pen.setStyle(Qt.PenStyle.DashLine)
@@ -255,7 +322,7 @@ class AttentionArrows(QGraphicsObject):
             painter.setPen(theme.color("muted"))
             painter.drawText(QRectF(rect.right() + 6, rect.top(), 80, rect.height()),
                              Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                             "✕ masked")
+                             frame_word(self.lang, "masked"))
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:

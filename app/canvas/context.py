@@ -7,9 +7,14 @@ from dataclasses import dataclass, replace
 import numpy as np
 import numpy.typing as npt
 
-from app.canvas.grid import LARGE_GRID_CELLS, Explainer, GridSpec, MatrixGrid
+from app.canvas.grid import DECIMALS, LARGE_GRID_CELLS, Explainer, GridSpec, MatrixGrid
 from app.canvas.theme import SLIDE, Theme
+from app.texts.frame_words import frame_word
 from engine import Trace, explain, format_number
+
+PRECISE_PLACES = 6
+PRECISE_CELLS = 16
+"""A decoder-block lesson whose arrays all have at most this many cells prints 6 decimals."""
 
 SHORT_NAMES = {"attention.Wq": "Wq", "attention.Wk": "Wk", "attention.Wv": "Wv",
                "attention.Wo": "Wo", "attention.bq": "bq", "attention.bk": "bk",
@@ -38,6 +43,8 @@ class FrameOptions:
         An optional line under the frame.
     transparent
         Leave the background unpainted (PNG exports).
+    lang
+        Language of the frame's words (``"en"`` or ``"zh"``; see :mod:`app.texts.frame_words`).
     """
 
     receiver: int | None = None
@@ -46,6 +53,7 @@ class FrameOptions:
     theme: Theme = SLIDE
     caption: str = ""
     transparent: bool = False
+    lang: str = "en"
 
     def with_theme(self, theme: Theme) -> FrameOptions:
         return replace(self, theme=theme)
@@ -68,6 +76,12 @@ class LayoutContext:
             max(0, min(heads - 1, options.head))]
         block = scenario.block
         self.vocab = list(block.vocab) if block is not None else []
+        largest = max((a.size for a in trace.arrays.values()), default=0)
+        self.places = PRECISE_PLACES if block is not None and largest <= PRECISE_CELLS \
+            else DECIMALS
+        """Decimals a grid prints: a small decoder-block lesson prints the chapter's six."""
+        self.made: list[tuple[str, MatrixGrid]] = []
+        """Every grid built by :meth:`grid`, with the array it shows (comparisons mark them)."""
 
     def array(self, name: str) -> npt.NDArray[np.float64]:
         """A trace array, or a parameter by its document path (vectors as one row)."""
@@ -87,7 +101,8 @@ class LayoutContext:
              columns: slice | None = None, transpose: bool = False, note: str = "",
              value_range: tuple[float, float] | None = None, masked: bool = False,
              highlight_receiver: bool = False,
-             marked: npt.NDArray[np.bool_] | None = None) -> MatrixGrid:
+             marked: npt.NDArray[np.bool_] | None = None,
+             decimals: int | None = None) -> MatrixGrid:
         """A grid of the array ``name`` (a 2-D slice ``[head]`` of a 3-D one, some ``columns``)."""
         full = self.array(name)
         values = full[head] if head is not None else full
@@ -110,10 +125,24 @@ class LayoutContext:
             masked=~self.trace.visible if masked else None,
             highlight_rows=frozenset({self.receiver}) if highlight_receiver else frozenset(),
             marked=marked,
-            swatch=(self.theme.heads[head % len(self.theme.heads)]
-                    if head is not None and self.trace.scenario.attention.heads > 1 else ""),
-            explain=self._explainer(name, head, col_offset, transpose))
-        return MatrixGrid(spec, self.theme)
+            swatch=self._swatch(name, head, columns),
+            explain=self._explainer(name, head, col_offset, transpose), lang=self.options.lang,
+            decimals=self.places if decimals is None else decimals)
+        made = MatrixGrid(spec, self.theme)
+        self.made.append((name, made))
+        return made
+
+    def _swatch(self, name: str, head: int | None, columns: slice | None) -> str:
+        """The colour of the head a grid belongs to (a head's slice of Q, K, V or mixed too)."""
+        att = self.trace.scenario.attention
+        if att.heads < 2:
+            return ""
+        if head is None and columns is not None and name in ("Q", "K", "V", "mixed"):
+            width = att.d_v if name in ("V", "mixed") else att.d_k
+            start = columns.start or 0
+            if start % width == 0 and (columns.stop or 0) - start == width:
+                head = start // width
+        return self.theme.heads[head % len(self.theme.heads)] if head is not None else ""
 
     def _explainer(self, name: str, head: int | None, col_offset: int,
                    transpose: bool) -> Explainer:
@@ -128,7 +157,8 @@ class LayoutContext:
                     value, index = float(parameter[c]), f"{c}"
                 else:
                     value, index = float(parameter[r, c]), f"{r},{c}"
-                return f"{short}[{index}] = {format_number(value)}: a parameter you can edit"
+                return frame_word(self.options.lang, "parameter_tip", name=short, index=index,
+                                  value=format_number(value))
 
             return parameter_text
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushButton, QWidget
 
+from app.i18n import LiveTexts
 from app.state import DocumentState
 
 
@@ -15,24 +17,33 @@ class CanvasControls(QWidget):
         self.state = state
         row = QHBoxLayout(self)
         row.setContentsMargins(6, 2, 6, 2)
+        self.texts = LiveTexts()
+        bind = self.texts.bind
         self.receiver_box = QComboBox()
-        self.receiver_box.setAccessibleName("Receiver: the query row in focus")
+        bind(self.receiver_box.setAccessibleName,
+             lambda: self.tr("Receiver: the query row in focus"))
         self.head_box = QComboBox()
-        self.head_box.setAccessibleName("Head shown")
-        self.all_arrows_box = QCheckBox("All arrows")
-        self.all_arrows_box.setAccessibleName("Show all arrows")
-        self.all_arrows_box.setToolTip("With many positions only each row's strongest arrows "
-                                       "are drawn; tick to draw them all")
-        self.fit_button = QPushButton("Fit")
-        self.fit_button.setAccessibleName("Fit the frame to the view")
-        for text, widget in (("Receiver", self.receiver_box), ("Head", self.head_box)):
-            label = QLabel(text)
+        bind(self.head_box.setAccessibleName, lambda: self.tr("Head shown"))
+        self.all_arrows_box = QCheckBox()
+        bind(self.all_arrows_box.setText, lambda: self.tr("All arro&ws"))
+        bind(self.all_arrows_box.setAccessibleName, lambda: self.tr("Show all arrows"))
+        bind(self.all_arrows_box.setToolTip, lambda: self.tr(
+            "With many positions only each row's strongest arrows are drawn; tick to draw them "
+            "all"))
+        self.fit_button = QPushButton()
+        bind(self.fit_button.setText, lambda: self.tr("Fit"))
+        bind(self.fit_button.setAccessibleName, lambda: self.tr("Fit the frame to the view"))
+        for text, widget in ((lambda: self.tr("&Receiver"), self.receiver_box),
+                             (lambda: self.tr("&Head"), self.head_box)):
+            label = QLabel()
+            bind(label.setText, text)
             label.setBuddy(widget)
             row.addWidget(label)
             row.addWidget(widget)
         row.addWidget(self.all_arrows_box)
         row.addStretch(1)
         row.addWidget(self.fit_button)
+        self._shown: tuple[object, ...] = ()
         self._fill()
         self.receiver_box.currentIndexChanged.connect(self._on_receiver)
         self.head_box.currentIndexChanged.connect(self._on_head)
@@ -41,6 +52,10 @@ class CanvasControls(QWidget):
 
     def _fill(self) -> None:
         scenario = self.state.scenario
+        shown = (scenario.tokens, scenario.attention.heads, self.state.receiver, self.state.head)
+        if shown == self._shown:
+            return
+        self._shown = shown
         self.receiver_box.blockSignals(True)
         self.receiver_box.clear()
         for k, token in enumerate(scenario.tokens):
@@ -49,12 +64,23 @@ class CanvasControls(QWidget):
         self.receiver_box.blockSignals(False)
         self.head_box.blockSignals(True)
         self.head_box.clear()
-        self.head_box.addItem("All heads", None)
+        self.head_box.addItem(self.tr("All heads"), None)
         for h in range(scenario.attention.heads):
-            self.head_box.addItem(f"Head {h + 1}", h)
+            self.head_box.addItem(self.tr("Head {n}").format(n=h + 1), h)
         self.head_box.setCurrentIndex(0 if self.state.head is None else self.state.head + 1)
         self.head_box.setEnabled(scenario.attention.heads > 1)
         self.head_box.blockSignals(False)
+
+    def retranslate(self) -> None:
+        """Labels and the head list again in the interface language."""
+        self.texts.apply()
+        self._shown = ()
+        self._fill()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     def _on_receiver(self, index: int) -> None:
         self.state.set_receiver(None if index == self.receiver_box.count() - 1 else index)

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QGraphicsObject, QGraphicsScene, QStyleOptionGraph
 from app.canvas.context import FrameOptions, LayoutContext
 from app.canvas.layout import TextItem
 from app.canvas.steps import lay_out_step
+from app.texts.frame_words import frame_word
 from engine import Trace
 
 T = TypeVar("T")
@@ -31,8 +32,9 @@ class FrameItem(QGraphicsObject):
         step = trace.steps[self.step_index]
         self.context = LayoutContext(trace, self.options)
         theme = self.options.theme
-        heading = (f"Step {self.step_index + 1} of {len(trace.steps)} · "
-                   f"{step_title or step.title}")
+        lang = self.options.lang
+        heading = frame_word(lang, "heading", n=self.step_index + 1, count=len(trace.steps),
+                             title=step_title or step.title)
         self.heading = TextItem(heading, theme, size=22, bold=True)
         self.heading.setParentItem(self)
         self.heading.setPos(MARGIN, MARGIN)
@@ -45,8 +47,9 @@ class FrameItem(QGraphicsObject):
         self.body.setPos(MARGIN, body_top)
         covered = lay_out_step(self.context, step, self.body)
         y = body_top + covered.bottom() + HEADER_GAP
-        flow = (f"reads: {', '.join(step.reads) or '—'}     writes: "
-                f"{', '.join(step.writes) or '—'}")
+        nothing = frame_word(lang, "nothing")
+        flow = (f"{frame_word(lang, 'reads')} {', '.join(step.reads) or nothing}     "
+                f"{frame_word(lang, 'writes')} {', '.join(step.writes) or nothing}")
         footer = TextItem(flow, theme, size=13, role="muted")
         footer.setParentItem(self)
         footer.setPos(MARGIN, y)

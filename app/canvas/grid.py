@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPen, QPicture
 from PySide6.QtWidgets import (
     QGraphicsObject,
@@ -16,8 +17,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.canvas.picture import play
+from app.canvas.picture import legible, play
 from app.canvas.theme import Theme, cell_color, cividis_rgb, font, ink_for
+from app.texts.frame_words import frame_word, join_notes
 from engine import format_number
 from engine.numbers import MINUS
 
@@ -55,6 +57,8 @@ class GridSpec:
         Cells marked with a small corner triangle (ReLU-zeroed units, picked rows …).
     note
         A line under the grid (``"÷ √2 = 1.414"``).
+    lang
+        Language of the grid's own words (the note of a large grid).
     """
 
     title: str
@@ -68,16 +72,18 @@ class GridSpec:
     note: str = ""
     swatch: str = ""
     explain: Explainer | None = field(default=None, compare=False)
+    lang: str = "en"
+    decimals: int = DECIMALS
 
 
-def widest_number_text(values: npt.NDArray[np.float64]) -> str:
+def widest_number_text(values: npt.NDArray[np.float64], decimals: int = DECIMALS) -> str:
     """The widest text any value could be shown as: a sign, the most integer digits, decimals."""
     if values.size == 0:
         return "0"
     largest = float(np.abs(values).max())
     digits = len(str(int(largest))) if np.isfinite(largest) else 3
     sign = MINUS if float(values.min()) < 0 else ""
-    return f"{sign}{'8' * digits}.{'8' * DECIMALS}"
+    return f"{sign}{'8' * digits}.{'8' * decimals}"
 
 
 def _heat_image(values: npt.NDArray[np.float64], lo: float, hi: float,
@@ -96,6 +102,12 @@ def _heat_image(values: npt.NDArray[np.float64], lo: float, hi: float,
     return image.copy()
 
 
+@cache
+def _dark_ink_levels() -> tuple[bool, ...]:
+    """For each of the 256 cividis levels: is black ink the readable one?"""
+    return tuple(ink_for(cell_color(level / 255)).name() == "#000000" for level in range(256))
+
+
 class MatrixGrid(QGraphicsObject):
     """One matrix as a grid item; its drawing is recorded once into a picture and replayed."""
 
@@ -108,7 +120,7 @@ class MatrixGrid(QGraphicsObject):
         number_font, label_font = font(13), font(12)
         numbers = QFontMetricsF(number_font)
         labels = QFontMetricsF(label_font)
-        widest = numbers.horizontalAdvance(widest_number_text(values))
+        widest = numbers.horizontalAdvance(widest_number_text(values, spec.decimals))
         widest_col = max((labels.horizontalAdvance(str(c)) for c in spec.col_labels), default=0.0)
         self.cell_width = max(46.0, widest + 14.0, widest_col + 8.0)
         self.label_width = max((labels.horizontalAdvance(str(r)) for r in spec.row_labels),
@@ -119,13 +131,15 @@ class MatrixGrid(QGraphicsObject):
         self.large = rows * cols > LARGE_GRID_CELLS
         self.note = spec.note
         if self.large:
-            shown = "numbers of the highlighted row" if spec.highlight_rows else "colours only"
-            self.note = (f"{self.note}; " if self.note else "") + \
-                f"{rows * cols} cells: {shown}; hover any cell for its value"
+            shown = frame_word(spec.lang, "large_highlighted" if spec.highlight_rows
+                               else "large_colours")
+            self.note = join_notes(spec.lang, self.note, frame_word(
+                spec.lang, "large_note", cells=rows * cols, shown=shown))
         note_width = labels.horizontalAdvance(self.note) + 4 if self.note else 0.0
         self._width = max(self.label_width + cols * self.cell_width, title_width, note_width)
         self._height = self.grid_origin.y() + rows * CELL_HEIGHT + (20.0 if self.note else 0.0)
-        self._picture = self._record(number_font, label_font)
+        self._heat: tuple[QRectF, QImage] | None = None
+        self._shapes, self._texts = self._record(number_font, label_font)
         self.setAcceptHoverEvents(spec.explain is not None)
 
     def _title(self) -> str:
@@ -149,95 +163,128 @@ class MatrixGrid(QGraphicsObject):
             return None
         return (row, col) if 0 <= row < rows and 0 <= col < cols else None
 
-    def _record(self, number_font: QFont, label_font: QFont) -> QPicture:
+    def _record(self, number_font: QFont, label_font: QFont) -> tuple[QPicture, QPicture]:
+        """Two pictures: shapes (fills, lines, marks) and text (titles, labels, numbers).
+
+        Cells of one colour are filled by one ``drawRects`` call and numbers of one ink drawn in
+        one run, so a grid of a thousand cells records in a few milliseconds.
+        """
         spec, theme = self.spec, self.theme
         values = spec.values
         lo, hi = spec.value_range or (float(values.min()), float(values.max()))
         span = hi - lo
-        picture = QPicture()
-        painter = QPainter(picture)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        rows, cols = values.shape
+        ox, oy = self.grid_origin.x(), self.grid_origin.y()
+        shapes, texts = QPicture(), QPicture()
+        sp, tp = QPainter(shapes), QPainter(texts)
+        sp.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        tp.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
         title_x = 0.0
         if spec.swatch:
-            painter.setPen(QPen(theme.color("text"), 1.0))
-            painter.setBrush(QBrush(QColor(spec.swatch)))
-            painter.drawRect(QRectF(0, TITLE_HEIGHT / 2 - 6, 12, 12))
+            sp.setPen(QPen(theme.color("text"), 1.0))
+            sp.setBrush(QBrush(QColor(spec.swatch)))
+            sp.drawRect(QRectF(0, TITLE_HEIGHT / 2 - 6, 12, 12))
             title_x = 18.0
-        painter.setFont(font(14, bold=True))
-        painter.setPen(theme.color("text"))
-        painter.drawText(QRectF(title_x, 0, self._width, TITLE_HEIGHT),
-                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self._title())
-        painter.setFont(label_font)
-        painter.setPen(theme.color("muted"))
-        ox, oy = self.grid_origin.x(), self.grid_origin.y()
+        tp.setFont(font(14, bold=True))
+        tp.setPen(theme.color("text"))
+        tp.drawText(QRectF(title_x, 0, self._width, TITLE_HEIGHT),
+                    Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self._title())
+        tp.setFont(label_font)
+        tp.setPen(theme.color("muted"))
         for c, label in enumerate(spec.col_labels):
-            painter.drawText(QRectF(ox + c * self.cell_width, TITLE_HEIGHT, self.cell_width,
-                                    HEADER_HEIGHT), Qt.AlignmentFlag.AlignCenter, str(label))
+            tp.drawText(QRectF(ox + c * self.cell_width, TITLE_HEIGHT, self.cell_width,
+                               HEADER_HEIGHT), Qt.AlignmentFlag.AlignCenter, str(label))
         for r, label in enumerate(spec.row_labels):
-            painter.drawText(QRectF(0, oy + r * CELL_HEIGHT, self.label_width - LABEL_GAP,
-                                    CELL_HEIGHT),
-                             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
-                             str(label))
-        painter.setFont(number_font)
-        line = QPen(theme.color("grid_line"), 1.0)
-        rows, cols = values.shape
-        drawn_rows: range | list[int] = range(rows)
+            tp.drawText(QRectF(0, oy + r * CELL_HEIGHT, self.label_width - LABEL_GAP, CELL_HEIGHT),
+                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, str(label))
+        masked = spec.masked if spec.masked is not None else np.zeros(values.shape, dtype=bool)
+        cell_rows = list(range(rows))
         if self.large:
             masked_rgb = theme.color("masked")
             image = _heat_image(values, lo, hi, spec.masked,
                                 (masked_rgb.red(), masked_rgb.green(), masked_rgb.blue()))
-            painter.drawImage(QRectF(ox, oy, cols * self.cell_width, rows * CELL_HEIGHT), image)
-            painter.setPen(line)
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawRect(QRectF(ox, oy, cols * self.cell_width, rows * CELL_HEIGHT))
-            drawn_rows = sorted(r for r in spec.highlight_rows if 0 <= r < rows)
-        for r in drawn_rows:
+            self._heat = (QRectF(ox, oy, cols * self.cell_width, rows * CELL_HEIGHT), image)
+            cell_rows = sorted(r for r in spec.highlight_rows if 0 <= r < rows)
+        fraction = (values - lo) / span if span > 0 else np.full(values.shape, 0.5)
+        shade = np.rint(np.clip(fraction, 0.0, 1.0) * 255).astype(int)
+        groups: dict[int, list[QRectF]] = {}
+        hidden: list[QRectF] = []
+        inks: dict[str, list[tuple[QRectF, str]]] = {}
+        muted = theme.color("muted")
+        dark_ink = _dark_ink_levels()
+        for r in cell_rows:
+            top = oy + r * CELL_HEIGHT
             for c in range(cols):
-                rect = self.cell_rect(r, c)
-                value = float(values[r, c])
-                hidden = spec.masked is not None and bool(spec.masked[r, c])
-                if hidden:
-                    fill = theme.color("masked", 0.35)
-                    painter.setBrush(QBrush(fill))
-                    painter.setPen(line)
-                    painter.drawRect(rect)
-                    painter.setBrush(QBrush(theme.color("masked"), Qt.BrushStyle.BDiagPattern))
-                    painter.drawRect(rect)
-                    ink = theme.color("muted")
+                rect = QRectF(ox + c * self.cell_width, top, self.cell_width, CELL_HEIGHT)
+                text = format_number(float(values[r, c]), spec.decimals)
+                if masked[r, c]:
+                    hidden.append(rect)
+                    inks.setdefault(muted.name(), []).append((rect, text))
                 else:
-                    fill = cell_color((value - lo) / span if span > 0 else 0.5)
-                    painter.setBrush(QBrush(fill))
-                    painter.setPen(line)
-                    painter.drawRect(rect)
-                    ink = ink_for(fill)
-                if spec.marked is not None and bool(spec.marked[r, c]):
-                    corner = theme.color("accent") if hidden else ink
-                    painter.setPen(Qt.PenStyle.NoPen)
-                    painter.setBrush(QBrush(corner))
-                    painter.drawPolygon([rect.topLeft(), rect.topLeft() + QPointF(9, 0),
-                                         rect.topLeft() + QPointF(0, 9)])
-                painter.setPen(ink)
-                painter.drawText(rect, Qt.AlignmentFlag.AlignCenter,
-                                 format_number(value, DECIMALS))
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        for r in spec.highlight_rows:
+                    level = int(shade[r, c])
+                    groups.setdefault(level, []).append(rect)
+                    inks.setdefault("#000000" if dark_ink[level] else "#ffffff", []).append(
+                        (rect, text))
+        sp.setPen(Qt.PenStyle.NoPen)
+        for level, rects in groups.items():
+            sp.setBrush(QBrush(cell_color(level / 255)))
+            sp.drawRects(rects)
+        if hidden:
+            sp.setBrush(QBrush(theme.color("masked", 0.35)))
+            sp.drawRects(hidden)
+            sp.setBrush(QBrush(theme.color("masked"), Qt.BrushStyle.BDiagPattern))
+            sp.drawRects(hidden)
+        sp.setBrush(Qt.BrushStyle.NoBrush)
+        sp.setPen(QPen(theme.color("grid_line"), 1.0))
+        right, bottom = ox + cols * self.cell_width, oy + rows * CELL_HEIGHT
+        if self.large:
+            sp.drawRect(QRectF(ox, oy, right - ox, bottom - oy))
+            lines = [QLineF(ox, oy + r * CELL_HEIGHT + dy, right, oy + r * CELL_HEIGHT + dy)
+                     for r in cell_rows for dy in (0, CELL_HEIGHT)]
+            lines += [QLineF(ox + c * self.cell_width, oy + r * CELL_HEIGHT,
+                             ox + c * self.cell_width, oy + (r + 1) * CELL_HEIGHT)
+                      for r in cell_rows for c in range(cols + 1)]
+        else:
+            lines = [QLineF(ox, oy + r * CELL_HEIGHT, right, oy + r * CELL_HEIGHT)
+                     for r in range(rows + 1)]
+            lines += [QLineF(ox + c * self.cell_width, oy, ox + c * self.cell_width, bottom)
+                      for c in range(cols + 1)]
+        sp.drawLines(lines)
+        if spec.marked is not None:
+            for r, c in np.argwhere(spec.marked).tolist():
+                if r in cell_rows:
+                    corner = self.cell_rect(r, c).topLeft()
+                    sp.setPen(Qt.PenStyle.NoPen)
+                    sp.setBrush(QBrush(theme.color("accent") if masked[r, c] else
+                                       QColor("#000000" if dark_ink[int(shade[r, c])]
+                                              else "#ffffff")))
+                    sp.drawPolygon([corner, corner + QPointF(9, 0), corner + QPointF(0, 9)])
+        sp.setBrush(Qt.BrushStyle.NoBrush)
+        sp.setPen(QPen(theme.color("accent"), 3.0))
+        for r in sorted(spec.highlight_rows):
             if 0 <= r < rows:
-                painter.setPen(QPen(theme.color("accent"), 3.0))
-                painter.drawRect(QRectF(ox, oy + r * CELL_HEIGHT, cols * self.cell_width,
-                                        CELL_HEIGHT))
+                sp.drawRect(QRectF(ox, oy + r * CELL_HEIGHT, cols * self.cell_width, CELL_HEIGHT))
+        tp.setFont(number_font)
+        for ink, cells in inks.items():
+            tp.setPen(QColor(ink))
+            for rect, text in cells:
+                tp.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
         if self.note:
-            painter.setFont(label_font)
-            painter.setPen(theme.color("muted"))
-            painter.drawText(QRectF(0, oy + rows * CELL_HEIGHT + 2, self._width, 18),
-                             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                             self.note)
-        painter.end()
-        return picture
+            tp.setFont(label_font)
+            tp.setPen(muted)
+            tp.drawText(QRectF(0, oy + rows * CELL_HEIGHT + 2, self._width, 18),
+                        Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self.note)
+        sp.end()
+        tp.end()
+        return shapes, texts
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        play(self._picture, painter)
+        if self._heat is not None:
+            painter.drawImage(*self._heat)
+        play(self._shapes, painter)
+        if legible(painter, option):
+            play(self._texts, painter)
         if self._hovered is not None:
             painter.setPen(QPen(self.theme.color("text"), 2.0))
             painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -258,4 +305,4 @@ class MatrixGrid(QGraphicsObject):
 
     def cell_text(self, row: int, col: int) -> str:
         """The number shown in a cell, exactly as drawn."""
-        return format_number(float(self.spec.values[row, col]), DECIMALS)
+        return format_number(float(self.spec.values[row, col]), self.spec.decimals)

@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from PySide6.QtGui import QPainter, QPicture
+from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
+
+SMALLEST_LEGIBLE_TEXT = 4.0
+"""On screen, text that would be drawn smaller than this many pixels is skipped."""
+TEXT_SIZE = 13.0
+
+
+@cache
+def _picture_dpi() -> tuple[int, int]:
+    picture = QPicture()
+    return picture.logicalDpiX(), picture.logicalDpiY()
 
 
 def play(picture: QPicture, painter: QPainter) -> None:
@@ -13,12 +26,19 @@ def play(picture: QPicture, painter: QPainter) -> None:
     undoes that scale.
     """
     device = painter.device()
-    if device is None or (device.logicalDpiX() == picture.logicalDpiX()
-                          and device.logicalDpiY() == picture.logicalDpiY()):
+    dpi_x, dpi_y = _picture_dpi()
+    if device is None or (device.logicalDpiX() == dpi_x and device.logicalDpiY() == dpi_y):
         picture.play(painter)
         return
     painter.save()
-    painter.scale(picture.logicalDpiX() / device.logicalDpiX(),
-                  picture.logicalDpiY() / device.logicalDpiY())
+    painter.scale(dpi_x / device.logicalDpiX(), dpi_y / device.logicalDpiY())
     picture.play(painter)
     painter.restore()
+
+
+def legible(painter: QPainter, option: QStyleOptionGraphicsItem) -> bool:
+    """Whether text is worth drawing: always in exports, on screen only when large enough."""
+    if not isinstance(painter.device(), QWidget):
+        return True
+    scale = option.levelOfDetailFromTransform(painter.worldTransform())
+    return scale * TEXT_SIZE >= SMALLEST_LEGIBLE_TEXT

@@ -9,8 +9,11 @@ from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QGraphicsItem
 
 from app.canvas.arrows import ArrowSpec, AttentionArrows
+from app.canvas.block_steps import BLOCK_LAYOUTS
 from app.canvas.context import LayoutContext
+from app.canvas.heads import lay_out_heads_mix
 from app.canvas.layout import TextItem, place_row, place_rows
+from app.texts.frame_words import frame_word, join_notes
 from engine import Step, format_number
 
 Layout = Callable[[LayoutContext, Step, QGraphicsItem], QRectF]
@@ -20,7 +23,8 @@ SHARE_RANGE = (0.0, 1.0)
 def _inputs(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     rows = [[ctx.grid("attention.Wq"), "→ Q"], [ctx.grid("attention.Wk"), "→ K"],
             [ctx.grid("attention.Wv"), "→ V"]]
-    x_rect = place_row(parent, [ctx.grid("X", title="X · input rows"), "·"], 0, 0, ctx.theme)
+    x_rect = place_row(parent, [ctx.grid("X", title=_word(ctx, "input_rows")), "·"], 0, 0,
+                       ctx.theme)
     paths = place_rows(parent, rows, x_rect.right() + 14, 0, ctx.theme)
     return x_rect.united(paths)
 
@@ -43,51 +47,59 @@ def _projections(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
     return place_rows(parent, rows, 0, 0, ctx.theme)
 
 
+def _word(ctx: LayoutContext, key: str, **fields: object) -> str:
+    """A frame word in the frame's language."""
+    return frame_word(ctx.options.lang, key, **fields)
+
+
+def _head_label(ctx: LayoutContext, head: int) -> str:
+    """`` · head 2`` when the scenario has several heads, else nothing."""
+    return _word(ctx, "head", n=head + 1) if ctx.trace.scenario.attention.heads > 1 else ""
+
+
 def _head_columns(width: int, head: int) -> slice:
     return slice(head * width, (head + 1) * width)
 
 
 def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     att = ctx.trace.scenario.attention
-    several = att.heads > 1
     rows = []
     for head in ctx.heads:
-        label = f" · head {head + 1}" if several else ""
+        label = _head_label(ctx, head)
         cols = _head_columns(att.d_k, head)
-        note = (f"÷ √{att.d_k} = {format_number(math.sqrt(att.d_k), 3)}; hatched cells are "
-                "hidden by the mask in the next step" if att.scale else
-                "not scaled; hatched cells are hidden by the mask in the next step")
-        if not att.causal:
-            note = note.split(";")[0]
+        scaling = (_word(ctx, "scaled_note", d_k=att.d_k,
+                         root=format_number(math.sqrt(att.d_k), 3)) if att.scale
+                   else _word(ctx, "not_scaled_note"))
+        note = join_notes(ctx.options.lang, scaling,
+                          _word(ctx, "mask_note") if att.causal else "")
         rows.append([ctx.grid("Q", title=f"Q{label}", columns=cols), "·",
                      ctx.grid("K", title=f"Kᵀ{label}", columns=cols, transpose=True), "=",
-                     ctx.grid("scores", title=f"scores{label}", head=head, note=note,
-                              masked=att.causal)])
+                     ctx.grid("scores", title=_word(ctx, "scores") + label, head=head,
+                              note=note, masked=att.causal)])
     return place_rows(parent, rows, 0, 0, ctx.theme)
 
 
 def _arrows(ctx: LayoutContext) -> AttentionArrows:
     spec = ArrowSpec(tokens=ctx.tokens, weights=ctx.trace.arrays["weights"],
                      visible=ctx.trace.visible, receiver=ctx.receiver, heads=ctx.heads,
-                     show_all=ctx.options.show_all_arrows)
-    title = f"Who “{ctx.tokens[ctx.receiver]}” reads, and how much"
-    return AttentionArrows(spec, ctx.theme, title)
+                     show_all=ctx.options.show_all_arrows, places=ctx.places)
+    title = _word(ctx, "who_reads", token=ctx.tokens[ctx.receiver])
+    return AttentionArrows(spec, ctx.theme, title, lang=ctx.options.lang)
 
 
 def _weights(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     att = ctx.trace.scenario.attention
-    several = att.heads > 1
     rows = []
     for head in ctx.heads:
-        label = f" · head {head + 1}" if several else ""
-        rows.append([ctx.grid("scores", title=f"scores{label}", head=head, masked=att.causal,
-                              highlight_receiver=True),
-                     "→ softmax →",
-                     ctx.grid("weights", title=f"shares{label}", head=head,
+        label = _head_label(ctx, head)
+        note = join_notes(ctx.options.lang, _word(ctx, "rows_sum_note"),
+                          _word(ctx, "masked_zero_note") if att.causal else "")
+        rows.append([ctx.grid("scores", title=_word(ctx, "scores") + label, head=head,
+                              masked=att.causal, highlight_receiver=True),
+                     _word(ctx, "softmax"),
+                     ctx.grid("weights", title=_word(ctx, "shares") + label, head=head,
                               value_range=SHARE_RANGE, masked=att.causal,
-                              highlight_receiver=True,
-                              note="each row sums to 1" + ("; masked shares are exactly 0"
-                                                           if att.causal else ""))])
+                              highlight_receiver=True, note=note)])
     grids = place_rows(parent, rows, 0, 0, ctx.theme)
     arrows = _arrows(ctx)
     arrows.setParentItem(parent)
@@ -97,25 +109,26 @@ def _weights(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
 
 def _mix(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     att = ctx.trace.scenario.attention
-    several = att.heads > 1
     arrows = _arrows(ctx)
     arrows.setParentItem(parent)
     rows: list[list[QGraphicsItem | str]] = []
     for head in ctx.heads:
-        label = f" · head {head + 1}" if several else ""
+        label = _head_label(ctx, head)
         cols = _head_columns(att.d_v, head)
-        rows.append([ctx.grid("weights", title=f"shares{label}", head=head,
+        rows.append([ctx.grid("weights", title=_word(ctx, "shares") + label, head=head,
                               value_range=SHARE_RANGE, masked=att.causal,
                               highlight_receiver=True), "·",
                      ctx.grid("V", title=f"V{label}", columns=cols), "=",
-                     ctx.grid("mixed", title=f"mixed{label}", columns=cols,
+                     ctx.grid("mixed", title=_word(ctx, "mixed") + label, columns=cols,
                               highlight_receiver=True)])
+    if att.heads > 1:
+        return lay_out_heads_mix(ctx, parent, rows, arrows)
     if att.Wo is not None:
-        tail: list[QGraphicsItem | str] = [ctx.grid("mixed", title="mixed (heads joined)"), "·",
-                                           ctx.grid("attention.Wo")]
+        tail: list[QGraphicsItem | str] = [ctx.grid("mixed", title=_word(ctx, "mixed_joined")),
+                                           "·", ctx.grid("attention.Wo")]
         if att.bo is not None:
             tail += ["+", ctx.grid("attention.bo")]
-        rows.append([*tail, "=", ctx.grid("attn_out", title="attention output")])
+        rows.append([*tail, "=", ctx.grid("attn_out", title=_word(ctx, "attention_output"))])
     grids = place_rows(parent, rows, arrows.boundingRect().width() + 40, 0, ctx.theme)
     return grids.united(arrows.mapRectToParent(arrows.boundingRect()))
 
@@ -151,6 +164,7 @@ LAYOUTS: dict[str, Layout] = {
     "scores": _scores,
     "weights": _weights,
     "mix": _mix,
+    **BLOCK_LAYOUTS,
 }
 
 

@@ -6,10 +6,14 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Signal
 from PySide6.QtWidgets import QWidget
 
+from app.canvas.compare import CompareFrameItem
 from app.canvas.context import FrameOptions
 from app.canvas.frame import FrameItem
 from app.canvas.theme import Theme
 from engine import Trace
+
+FOCUS_FRAME = 3
+"""Pixels of the frame drawn around the canvas while it has keyboard focus."""
 
 
 class CanvasView(pg.GraphicsView):
@@ -29,20 +33,33 @@ class CanvasView(pg.GraphicsView):
         self.view_box = pg.ViewBox(lockAspect=True, invertY=True, enableMenu=False)
         self.view_box.setMouseMode(pg.ViewBox.PanMode)
         self.setCentralItem(self.view_box)
-        self.frame: FrameItem | None = None
+        scene = self.scene()
+        for action in scene.contextMenu:  # pyqtgraph's own "Export..." (File → Export instead)
+            action.deleteLater()
+        scene.contextMenu = []
+        self.frame: FrameItem | CompareFrameItem | None = None
         self._pending_paint = False
         self.set_theme(theme)
 
     def set_theme(self, theme: Theme) -> None:
+        """Colours of the view; keyboard focus shows as a thick frame in the theme's accent."""
         self.theme = theme
         self.setBackground(theme.background)
+        self.setStyleSheet(f"CanvasView {{ border: {FOCUS_FRAME}px solid {theme.background}; }}"
+                           f"CanvasView:focus {{ border: {FOCUS_FRAME}px solid {theme.accent}; }}")
 
     def show_frame(self, trace: Trace, step: int, options: FrameOptions, title: str,
                    fit: bool) -> FrameItem:
         """Replace the frame; ``fit`` zooms to show it whole, otherwise the zoom is kept."""
+        frame = FrameItem(trace, step, options, title)
+        self.show_item(frame, fit)
+        return frame
+
+    def show_item(self, item: FrameItem | CompareFrameItem, fit: bool) -> None:
+        """Show ``item`` (a frame or a comparison) in place of the current one."""
         old = self.frame
-        self.frame = FrameItem(trace, step, options, title)
-        self.view_box.addItem(self.frame)
+        self.frame = item
+        self.view_box.addItem(item)
         if old is not None:
             self.view_box.removeItem(old)
             old.deleteLater()
@@ -50,7 +67,6 @@ class CanvasView(pg.GraphicsView):
             self.fit()
         self._pending_paint = True
         self.viewport().update()
-        return self.frame
 
     def fit(self) -> None:
         """Zoom so the whole frame is visible."""

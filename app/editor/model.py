@@ -5,10 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+)
 
+from app.documents.matrix_text import MatrixTextError, fit_problem, parse_matrix_text
 from app.state import DocumentState, short_name
-from engine import format_number, parse_number
+from engine import Scenario, format_number, parse_number
 
 Index = QModelIndex | QPersistentModelIndex
 EDIT_PLACES = 15
@@ -33,6 +41,7 @@ class MatrixModel(QAbstractTableModel):
 
     def _read(self) -> np.ndarray:
         values = self.state.scenario.parameter(self.path)
+        self._vector = values.ndim == 1
         return values.reshape(1, -1) if values.ndim == 1 else values
 
     def _refresh(self) -> None:
@@ -45,15 +54,20 @@ class MatrixModel(QAbstractTableModel):
             self._values = values
             self.endResetModel()
             return
+        if self.path == "X":
+            self.headerDataChanged.emit(Qt.Orientation.Vertical, 0, values.shape[0] - 1)
+        if np.array_equal(values, self._values):
+            return
         self._values = values
         if values.size:
             self.dataChanged.emit(self.index(0, 0),
                                   self.index(values.shape[0] - 1, values.shape[1] - 1))
-        self.headerDataChanged.emit(Qt.Orientation.Vertical, 0, values.shape[0] - 1)
 
     @property
     def is_vector(self) -> bool:
-        return self.state.scenario.parameter(self.path).ndim == 1
+        # Remembered, not looked up: a grid whose array just left the document (another
+        # document opened) may still be asked for its headers before the pane removes it.
+        return self._vector
 
     def rowCount(self, parent: Index = ROOT) -> int:
         return 0 if parent.isValid() else int(self._values.shape[0])
@@ -80,11 +94,16 @@ class MatrixModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role in (Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole):
-            where = (f"token {self.row_label(index.row())}, feature {index.column()}"
-                     if self.path == "X" else
-                     f"column {index.column()}" if self.is_vector else
-                     f"row {index.row()}, column {index.column()}")
-            return f"{self.name}, {where}: {format_number(value, EDIT_PLACES)}"
+            number = format_number(value, EDIT_PLACES)
+            if self.path == "X":
+                return self.tr("{name}, token {token}, feature {col}: {value}").format(
+                    name=self.name, token=self.row_label(index.row()), col=index.column(),
+                    value=number)
+            if self.is_vector:
+                return self.tr("{name}, column {col}: {value}").format(
+                    name=self.name, col=index.column(), value=number)
+            return self.tr("{name}, row {row}, column {col}: {value}").format(
+                name=self.name, row=index.row(), col=index.column(), value=number)
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation,
@@ -112,51 +131,69 @@ class MatrixModel(QAbstractTableModel):
         return self.state.edit_cell(self.path, row, col, number)
 
     def paste_block(self, row: int, col: int, text: str) -> bool:
-        """Fill cells from (row, col) with a block of numbers (tab-, comma- or space-separated)."""
-        lines = [line for line in text.replace("\r", "").split("\n") if line.strip()]
-        block: list[list[float]] = []
-        for r, line in enumerate(lines):
-            cells = [c for c in (line.split("\t") if "\t" in line else
-                                 line.replace(",", " ").split()) if c.strip()]
-            try:
-                block.append([parse_number(c) for c in cells])
-            except ValueError as error:
-                self.state.refused.emit(f"paste into {self.name}, line {r + 1}: {error}; "
-                                        "nothing changed")
-                return False
-        if not block:
+        """Fill cells from (row, col) with pasted numbers, as one undo step.
+
+        The text is read by :func:`app.documents.matrix_text.parse_matrix_text` (spreadsheet
+        cells, ``[[1, 2], [3, 4]]``, NumPy's printed form). A block the size of the whole grid
+        fills it whatever cell is current; a block that does not fit is refused, never cropped.
+        """
+        try:
+            block = parse_matrix_text(text)
+        except MatrixTextError as error:
+            self.state.refused.emit(f"paste into {self.name}: {error}; nothing changed")
             return False
         values = self._values.copy()
-        rows, cols = values.shape
-        height, width = len(block), max(len(b) for b in block)
-        if row + height > rows or col + width > cols:
-            self.state.refused.emit(
-                f"paste into {self.name}: a {height}×{width} block from {self.place(row, col)} "
-                f"does not fit the {rows}×{cols} grid; nothing changed")
+        height, width = int(block.shape[0]), int(block.shape[1])
+        if (height, width) == values.shape:
+            row, col = 0, 0
+        problem = fit_problem((height, width), self.name, values.shape, (row, col),
+                              self.place(row, col))
+        if problem is not None:
+            self.state.refused.emit(f"paste into {self.name}: {problem}; nothing changed")
             return False
-        for r, numbers in enumerate(block):
-            values[row + r, col:col + len(numbers)] = numbers
+        values[row:row + height, col:col + width] = block
         new = values[0] if self.is_vector else values
         return self.state.set_value(self.path, new, f"paste {height}×{width} into {self.name}")
 
 
-class TokenModel(QAbstractTableModel):
-    """The token labels as one editable row."""
+def labels_at(scenario: Scenario, path: str) -> tuple[str, ...]:
+    """The labels at ``path``: ``"tokens"``, or ``"block.vocab"`` (none without a head)."""
+    if path == "tokens":
+        return scenario.tokens
+    if path == "block.vocab":
+        return scenario.block.vocab if scenario.block is not None else ()
+    raise KeyError(path)
 
-    def __init__(self, state: DocumentState) -> None:
+
+class LabelRowModel(QAbstractTableModel):
+    """One editable row of labels at a document path: the token labels or the vocabulary.
+
+    An empty label is refused (the state emits ``refused``); any other edit is one undo step.
+    """
+
+    def __init__(self, state: DocumentState, path: str, noun: str, place: str) -> None:
         super().__init__()
         self.state = state
-        self._count = len(state.scenario.tokens)
+        self.path = path
+        self.noun = noun
+        self.place = place
+        self._labels = labels_at(state.scenario, path)
+        self._count = len(self._labels)
         state.traceChanged.connect(self._refresh)
 
+    def labels(self) -> tuple[str, ...]:
+        return labels_at(self.state.scenario, self.path)
+
     def _refresh(self) -> None:
-        count = len(self.state.scenario.tokens)
-        if count != self._count:
+        labels = self.labels()
+        if len(labels) != self._count:
             self.beginResetModel()
-            self._count = count
+            self._count = len(labels)
+            self._labels = labels
             self.endResetModel()
-        else:
-            self.dataChanged.emit(self.index(0, 0), self.index(0, max(0, count - 1)))
+        elif labels != self._labels:
+            self._labels = labels
+            self.dataChanged.emit(self.index(0, 0), self.index(0, max(0, self._count - 1)))
 
     def rowCount(self, parent: Index = ROOT) -> int:
         return 0 if parent.isValid() else 1
@@ -167,11 +204,15 @@ class TokenModel(QAbstractTableModel):
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
-        token = self.state.scenario.tokens[index.column()]
+        label = self._labels[index.column()]
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
-            return token
+            return label
         if role in (Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole):
-            return f"token label of position {index.column()}: {token}"
+            return QCoreApplication.translate(
+                "LabelRowModel", "{noun} label of {place} {index}: {label}").format(
+                noun=QCoreApplication.translate("LabelRowModel", self.noun),
+                place=QCoreApplication.translate("LabelRowModel", self.place),
+                index=index.column(), label=label)
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(Qt.AlignmentFlag.AlignCenter)
         return None
@@ -180,7 +221,9 @@ class TokenModel(QAbstractTableModel):
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if role != Qt.ItemDataRole.DisplayRole:
             return None
-        return str(section) if orientation == Qt.Orientation.Horizontal else "token"
+        if orientation == Qt.Orientation.Horizontal:
+            return str(section)
+        return QCoreApplication.translate("LabelRowModel", self.noun)
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         return (Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
@@ -190,12 +233,29 @@ class TokenModel(QAbstractTableModel):
         if role != Qt.ItemDataRole.EditRole or not index.isValid():
             return False
         text = str(value).strip()
-        tokens = list(self.state.scenario.tokens)
+        labels = list(self.labels())
         col = index.column()
         if not text:
-            self.state.refused.emit(f"tokens[{col}]: a label cannot be empty; kept {tokens[col]}")
+            self.state.refused.emit(f"{self.path}[{col}]: a label cannot be empty; "
+                                    f"kept {labels[col]}")
             return False
-        if text == tokens[col]:
+        if text == labels[col]:
             return True
-        tokens[col] = text
-        return self.state.set_value("tokens", tokens, f"token {col} = {text}")
+        labels[col] = text
+        return self.state.set_value(self.path, labels, f"{self.noun} {col} = {text}")
+
+
+class TokenModel(LabelRowModel):
+    """The token labels as one editable row."""
+
+    def __init__(self, state: DocumentState) -> None:
+        super().__init__(state, "tokens", QT_TRANSLATE_NOOP("LabelRowModel", "token"),
+                         QT_TRANSLATE_NOOP("LabelRowModel", "position"))
+
+
+class VocabModel(LabelRowModel):
+    """The vocabulary labels of the head ``block.unembed`` as one editable row."""
+
+    def __init__(self, state: DocumentState) -> None:
+        super().__init__(state, "block.vocab", QT_TRANSLATE_NOOP("LabelRowModel", "vocabulary"),
+                         QT_TRANSLATE_NOOP("LabelRowModel", "entry"))

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QCheckBox,
     QFormLayout,
     QGroupBox,
@@ -12,19 +13,31 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QScrollArea,
     QSpinBox,
+    QTableView,
     QVBoxLayout,
     QWidget,
 )
 
+from app.editor.block_pane import BlockEditor
 from app.editor.model import MatrixModel, TokenModel
 from app.editor.table import MatrixTable
+from app.i18n import LiveTexts
 from app.state import DocumentState, short_name
 from engine.resize import Sizes
 
 SIZE_LIMITS = {"n": 512, "d": 128, "d_k": 64, "d_v": 64, "heads": 8}
-SIZE_LABELS = {"n": "Positions n", "d": "Model width d", "d_k": "Query/key width d_k",
-               "d_v": "Value width d_v", "heads": "Heads h"}
-TITLES = {"X": "X · input rows (one per token)", "embedding": "Embedding table"}
+SIZE_LABELS = {"n": QT_TRANSLATE_NOOP("EditorPane", "Positions n"),
+               "d": QT_TRANSLATE_NOOP("EditorPane", "Model width d"),
+               "d_k": QT_TRANSLATE_NOOP("EditorPane", "Query/key width d_k"),
+               "d_v": QT_TRANSLATE_NOOP("EditorPane", "Value width d_v"),
+               "heads": QT_TRANSLATE_NOOP("EditorPane", "Heads h")}
+TITLES = {"X": QT_TRANSLATE_NOOP("EditorPane", "X · input rows (one per token)"),
+          "embedding": QT_TRANSLATE_NOOP("EditorPane", "Embedding table")}
+"""Sources of translated words, looked up with ``QCoreApplication.translate("EditorPane", …)``."""
+
+
+def _translated(source: str) -> str:
+    return QCoreApplication.translate("EditorPane", source)
 
 
 class EditorPane(QScrollArea):
@@ -33,8 +46,9 @@ class EditorPane(QScrollArea):
     def __init__(self, state: DocumentState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.state = state
+        self.texts = LiveTexts()
         self.setWidgetResizable(True)
-        self.setAccessibleName("Matrix editor")
+        self.texts.bind(self.setAccessibleName, lambda: self.tr("Matrix editor"))
         self.tables: dict[str, MatrixTable] = {}
         self.size_boxes: dict[str, QSpinBox] = {}
         body = QWidget()
@@ -42,16 +56,21 @@ class EditorPane(QScrollArea):
         self._layout.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.error_label = QLabel()
         self.error_label.setWordWrap(True)
-        self.error_label.setAccessibleName("Last refused input")
+        self.texts.bind(self.error_label.setAccessibleName, lambda: self.tr("Last refused input"))
         self.error_label.setStyleSheet("QLabel { color: #B3261E; font-weight: bold; }")
         self.error_label.hide()
         self._layout.addWidget(self.error_label)
         self._layout.addWidget(self._sizes_box())
         self._layout.addWidget(self._options_box())
+        self.block_editor = BlockEditor(state)
+        self._layout.addWidget(self.block_editor)
         self.token_table = MatrixTable()
         self.token_table.setModel(TokenModel(state))
-        self.token_table.setAccessibleName("Token labels")
-        self._layout.addWidget(QLabel("Token labels"))
+        self.texts.bind(self.token_table.setAccessibleName, lambda: self.tr("Token labels"))
+        token_label = QLabel()
+        self.texts.bind(token_label.setText, lambda: self.tr("&Token labels"))
+        token_label.setBuddy(self.token_table)
+        self._layout.addWidget(token_label)
         self._layout.addWidget(self.token_table)
         self._grids = QVBoxLayout()
         self._layout.addLayout(self._grids)
@@ -64,31 +83,41 @@ class EditorPane(QScrollArea):
 
     # -- sizes and options -------------------------------------------------------------------
     def _sizes_box(self) -> QGroupBox:
-        box = QGroupBox("Sizes")
+        box = QGroupBox()
+        self.texts.bind(box.setTitle, lambda: self.tr("Sizes"))
         form = QFormLayout(box)
-        for key, label in SIZE_LABELS.items():
+        for key, source in SIZE_LABELS.items():
             spin = QSpinBox()
             spin.setRange(1, SIZE_LIMITS[key])
             spin.setKeyboardTracking(False)
-            spin.setAccessibleName(label)
+            self.texts.bind(spin.setAccessibleName, lambda source=source: _translated(source))
             spin.valueChanged.connect(self._on_size)
             self.size_boxes[key] = spin
+            label = QLabel()
+            self.texts.bind(label.setText, lambda source=source: _translated(source))
+            label.setBuddy(spin)
             form.addRow(label, spin)
         self._show_sizes()
         return box
 
     def _options_box(self) -> QGroupBox:
-        box = QGroupBox("Attention options")
+        box = QGroupBox()
+        self.texts.bind(box.setTitle, lambda: self.tr("Attention options"))
         row = QHBoxLayout(box)
-        self.causal_box = QCheckBox("Causal mask")
-        self.causal_box.setAccessibleName("Causal mask")
-        self.scale_box = QCheckBox("Divide scores by √d_k")
-        self.scale_box.setAccessibleName("Scale scores")
-        for check, key, label in ((self.causal_box, "causal", "causal mask"),
-                                  (self.scale_box, "scale", "scaling")):
+        self.causal_box = QCheckBox()
+        self.texts.bind(self.causal_box.setText, lambda: self.tr("&Causal mask"))
+        self.texts.bind(self.causal_box.setAccessibleName, lambda: self.tr("Causal mask"))
+        self.scale_box = QCheckBox()
+        self.texts.bind(self.scale_box.setText, lambda: self.tr("Divide scores by √d_&k"))
+        self.texts.bind(self.scale_box.setAccessibleName, lambda: self.tr("Scale scores"))
+        labels = {("causal", True): lambda: self.tr("causal mask on"),
+                  ("causal", False): lambda: self.tr("causal mask off"),
+                  ("scale", True): lambda: self.tr("scaling on"),
+                  ("scale", False): lambda: self.tr("scaling off")}
+        for check, key in ((self.causal_box, "causal"), (self.scale_box, "scale")):
             check.toggled.connect(
-                lambda on, key=key, label=label: self.state.set_value(
-                    f"attention.{key}", on, f"{label} {'on' if on else 'off'}"))
+                lambda on, key=key: self.state.set_value(f"attention.{key}", on,
+                                                         labels[key, on]()))
             row.addWidget(check)
         self._show_options()
         return box
@@ -114,16 +143,18 @@ class EditorPane(QScrollArea):
             return
         document, dropped = self.state.resized(wanted)
         if dropped:
-            answer = QMessageBox.question(
-                self, "Drop numbers?",
-                f"The smaller size drops {dropped} non-zero number{'s' * (dropped != 1)}. "
-                "Resize anyway? (Undo brings them back.)")
+            text = (self.tr("The smaller size drops 1 non-zero number. Resize anyway? (Undo "
+                            "brings it back.)") if dropped == 1 else
+                    self.tr("The smaller size drops {count} non-zero numbers. Resize anyway? "
+                            "(Undo brings them back.)").format(count=dropped))
+            answer = QMessageBox.question(self, self.tr("Drop numbers?"), text)
             if answer != QMessageBox.StandardButton.Yes:
                 self._show_sizes()
                 return
         changes = ", ".join(f"{key} {getattr(current, key)}→{getattr(wanted, key)}"
                             for key in SIZE_LABELS if getattr(current, key) != getattr(wanted, key))
-        if not self.state.replace_document(document, f"resize {changes}"):
+        if not self.state.replace_document(document,
+                                           self.tr("resize {changes}").format(changes=changes)):
             self._show_sizes()
 
     # -- grids -----------------------------------------------------------------------------
@@ -137,10 +168,13 @@ class EditorPane(QScrollArea):
         self._paths = self.state.scenario.parameter_paths()
         for path in self._paths:
             name = short_name(path)
-            title = QLabel(TITLES.get(path, name))
+            title = QLabel()
+            self.texts.bind(title.setText, lambda path=path, name=name: _translated(
+                TITLES[path]) if path in TITLES else name)
             title.setStyleSheet("QLabel { font-weight: bold; margin-top: 6px; }")
             table = MatrixTable(MatrixModel(self.state, path))
-            table.setAccessibleName(f"{name} grid")
+            self.texts.bind(table.setAccessibleName,
+                            lambda name=name: self.tr("{name} grid").format(name=name))
             title.setBuddy(table)
             self._grids.addWidget(title)
             self._grids.addWidget(table)
@@ -151,6 +185,19 @@ class EditorPane(QScrollArea):
         self._show_options()
         if self.state.scenario.parameter_paths() != self._paths:
             self._rebuild_grids()
+
+    def retranslate(self) -> None:
+        """Every label of the pane again in the interface language."""
+        self.texts.apply()
+        for view in self.findChildren(QAbstractItemView):
+            view.viewport().update()  # headers and cell texts come from the models
+            if isinstance(view, QTableView):
+                view.verticalHeader().viewport().update()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     def show_error(self, text: str) -> None:
         """Show why an input was refused, in place, until the next accepted edit."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QSettings, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QSettings, Qt
 from PySide6.QtWidgets import (
     QApplication,
     QButtonGroup,
@@ -37,6 +37,7 @@ from app.export.job import run_export
 from app.export.safe import ExportCancelled, ExportError
 from app.export.settings import DEFAULT_DWELL, FORMATS, ExportRequest, slug
 from app.export.words import title_for
+from app.i18n import current_language
 from app.texts import LANGUAGE_NAMES, LANGUAGES
 from engine import Trace
 
@@ -45,6 +46,15 @@ APPLICATION = "QKV Studio"
 GROUP = "export"
 ANIMATED = ("gif", "mp4")
 DEFAULT_WIDTH = 1920
+FORMAT_LABELS = (
+    QT_TRANSLATE_NOOP("ExportDialog", "PNG images (one per step)"),
+    QT_TRANSLATE_NOOP("ExportDialog", "SVG vector images (one per step)"),
+    QT_TRANSLATE_NOOP("ExportDialog", "PDF document (one page per step)"),
+    QT_TRANSLATE_NOOP("ExportDialog", "Animated GIF"),
+    QT_TRANSLATE_NOOP("ExportDialog", "MP4 video (H.264)"),
+    QT_TRANSLATE_NOOP("ExportDialog", "PowerPoint slides (16:9)"),
+)
+"""The labels of :data:`~app.export.settings.FORMATS` (a Qt-free module), for ``lupdate``."""
 
 
 def export_settings() -> QSettings:
@@ -308,7 +318,7 @@ class ExportDialog(QDialog):
         self.scale_spin.setValue(float(str(settings.value("scale", 2.0, type=float))))
         self.transparent_box.setChecked(bool(settings.value("transparent", False, type=bool)))
         self.caption_box.setChecked(bool(settings.value("caption", False, type=bool)))
-        lang = str(settings.value("lang", LANGUAGES[0], type=str))
+        lang = str(settings.value("lang", current_language(), type=str))
         self.lang_box.setCurrentIndex(max(0, self.lang_box.findData(lang)))
         self.dwell_spin.setValue(float(str(settings.value("dwell", DEFAULT_DWELL, type=float))))
         folder = Path(str(settings.value("folder", str(Path.home()), type=str)))

@@ -85,17 +85,21 @@ class Frame:
 
 
 def export_options(options: FrameOptions | None, *, caption: str = "",
-                   transparent: bool = False) -> FrameOptions:
-    """The view's options (receiver, head, arrows) in the slide theme with the export's extras."""
+                   transparent: bool = False, lang: str = "en") -> FrameOptions:
+    """The view's options (receiver, head, arrows) in the slide theme with the export's extras.
+
+    The window's theme (dark, high contrast) never reaches an export, and the frame's words are
+    in the export's language ``lang``, whatever the window shows.
+    """
     return replace(options or FrameOptions(), theme=SLIDE, caption=caption,
-                   transparent=transparent)
+                   transparent=transparent, lang=lang)
 
 
 def build_frame(trace: Trace, step: int, options: FrameOptions | None = None, *,
                 lang: str = "en", caption: str = "", transparent: bool = False) -> Frame:
     """Build the frame of ``step`` (0-based) with its title in ``lang`` and ``caption`` under it."""
     title = title_for(trace, step, lang)
-    frame_options = export_options(options, caption=caption, transparent=transparent)
+    frame_options = export_options(options, caption=caption, transparent=transparent, lang=lang)
     scene, item = build_frame_scene(trace, step, frame_options, step_title=title)
     return Frame(step=step, title=title, scene=scene, rect=_cover_overflow(scene, item))
 

@@ -18,6 +18,26 @@ def dialogs(monkeypatch: pytest.MonkeyPatch) -> Dialogs:
     return recorder
 
 
+@pytest.fixture(autouse=True)
+def _english_plain_look() -> Iterator[None]:
+    """Every test starts and ends in English, without high contrast or reduced motion (the
+    language and the look belong to the application, which outlives a test)."""
+    yield
+    from PySide6.QtWidgets import QApplication
+
+    from app import appearance, i18n
+
+    if QApplication.instance() is None:
+        return
+    i18n.set_language("en")
+    if appearance._APPEARANCE:
+        look = appearance._APPEARANCE[0]
+        look.set_high_contrast(False)
+        look.set_reduce_motion(False)
+        look.refresh_scheme()
+    QApplication.processEvents()
+
+
 @pytest.fixture
 def window(qtbot: QtBot) -> Iterator[StudioWindow]:
     win = open_window(qtbot)

@@ -166,7 +166,8 @@ def test_pasting_a_spreadsheet_block_fills_from_the_current_cell(qtbot: QtBot,
     assert window.state.undo_stack.count() == 1
     QGuiApplication.clipboard().setText("1\t2\t3")
     qtbot.keyClick(table, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
-    assert "does not fit the 2×2 grid" in window.editor.error_label.text()
+    assert "a 1×3 block does not fit Wv, which is 2×2 at the current sizes" in \
+        window.editor.error_label.text()
     np.testing.assert_array_equal(window.state.scenario.attention.Wv, [[1, 2], [3, 4]])
 
 
