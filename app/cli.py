@@ -6,9 +6,13 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from app import __version__
 from app.examples import example_names, resolve_document
+
+if TYPE_CHECKING:
+    from engine import Trace
 
 EXIT_REFUSED = 2
 COMMANDS = ("compute", "explain", "export")
@@ -18,13 +22,20 @@ def _document_help() -> str:
     return f"a scenario file, or a built-in example: {', '.join(example_names())}"
 
 
-def _compute(args: argparse.Namespace) -> int:
+def _load_trace(argument: str) -> Trace | None:
+    """The trace of a document named on the command line, or None after printing why not."""
     from engine import ScenarioError, compute, load_scenario
 
     try:
-        trace = compute(load_scenario(resolve_document(args.file)))
+        return compute(load_scenario(resolve_document(argument)))
     except ScenarioError as error:
         print(f"qkv-studio: {error}", file=sys.stderr)
+        return None
+
+
+def _compute(args: argparse.Namespace) -> int:
+    trace = _load_trace(args.file)
+    if trace is None:
         return EXIT_REFUSED
     json.dump(trace.to_json(), sys.stdout, ensure_ascii=False, indent=args.indent)
     sys.stdout.write("\n")
@@ -32,12 +43,10 @@ def _compute(args: argparse.Namespace) -> int:
 
 
 def _explain(args: argparse.Namespace) -> int:
-    from engine import ScenarioError, compute, explain, load_scenario, parse_cell
+    from engine import explain, parse_cell
 
-    try:
-        trace = compute(load_scenario(resolve_document(args.file)))
-    except ScenarioError as error:
-        print(f"qkv-studio: {error}", file=sys.stderr)
+    trace = _load_trace(args.file)
+    if trace is None:
         return EXIT_REFUSED
     try:
         name, index = parse_cell(args.cell)

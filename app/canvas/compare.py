@@ -24,7 +24,7 @@ from app.canvas.bars import ProbabilityBars
 from app.canvas.context import FrameOptions, LayoutContext
 from app.canvas.frame import MARGIN, FrameItem
 from app.canvas.grid import MatrixGrid
-from app.canvas.layout import GAP, ROW_GAP, TextItem, place_row
+from app.canvas.layout import GAP, ROW_GAP, TextItem, items_of, place_row
 from app.canvas.pieces import custom_grid, number, text_lines, word
 from app.canvas.theme import Theme, font
 from app.texts.frame_words import frame_word
@@ -196,14 +196,7 @@ class CompareFrameItem(QGraphicsObject):
 
     def items_of(self, kind: type[T]) -> list[T]:
         """Every item of one kind in this comparison (both frames and the differences)."""
-        found: list[T] = []
-        pending = list(self.childItems())
-        while pending:
-            item = pending.pop(0)
-            if isinstance(item, kind):
-                found.append(item)
-            pending.extend(item.childItems())
-        return found
+        return items_of(self, kind)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:

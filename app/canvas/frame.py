@@ -9,7 +9,7 @@ from PySide6.QtGui import QBrush, QPainter
 from PySide6.QtWidgets import QGraphicsObject, QGraphicsScene, QStyleOptionGraphicsItem, QWidget
 
 from app.canvas.context import FrameOptions, LayoutContext
-from app.canvas.layout import TextItem
+from app.canvas.layout import TextItem, items_of
 from app.canvas.steps import lay_out_step
 from app.texts.frame_words import frame_word
 from engine import Trace
@@ -70,14 +70,7 @@ class FrameItem(QGraphicsObject):
 
     def items_of(self, kind: type[T]) -> list[T]:
         """Every item of one kind in this frame (grids, arrows …), in drawing order."""
-        found: list[T] = []
-        pending = list(self.childItems())
-        while pending:
-            item = pending.pop(0)
-            if isinstance(item, kind):
-                found.append(item)
-            pending.extend(item.childItems())
-        return found
+        return items_of(self, kind)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QFontMetricsF, QPainter
@@ -17,6 +18,7 @@ from app.canvas.grid import CELL_HEIGHT, HEADER_HEIGHT, TITLE_HEIGHT, MatrixGrid
 from app.canvas.theme import Theme, font
 
 GAP = 14.0
+T = TypeVar("T")
 ROW_GAP = 30.0
 
 
@@ -42,6 +44,18 @@ class TextItem(QGraphicsObject):
         painter.setPen(self._color)
         painter.drawText(self._rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                          self.text)
+
+
+def items_of(root: QGraphicsItem, kind: type[T]) -> list[T]:
+    """Every item of one kind below ``root``, breadth first (in drawing order per level)."""
+    found: list[T] = []
+    pending = list(root.childItems())
+    while pending:
+        item = pending.pop(0)
+        if isinstance(item, kind):
+            found.append(item)
+        pending.extend(item.childItems())
+    return found
 
 
 def _body_middle(item: QGraphicsItem) -> float:

@@ -6,7 +6,7 @@ Kept beside :mod:`app.texts.frame_words` (the attention frames' words) and used 
 
 from __future__ import annotations
 
-from app.texts.model import check_language
+from app.texts.model import fill_word
 
 BLOCK_WORDS: dict[str, dict[str, str]] = {
     "en": {
@@ -140,15 +140,6 @@ BLOCK_WORDS: dict[str, dict[str, str]] = {
 """``BLOCK_WORDS[lang][key]``: a word or a ``str.format`` pattern."""
 
 
-def block_word(lang: str, key: str, **fields: object) -> str:
-    """The word ``key`` in ``lang`` with ``fields`` filled in.
-
-    Raises
-    ------
-    ValueError
-        If ``lang`` is not supported.
-    KeyError
-        If there is no word ``key``.
-    """
-    pattern = BLOCK_WORDS[check_language(lang)][key]
-    return pattern.format(**fields) if fields else pattern
+def block_word(lang: str, key: str, /, **fields: object) -> str:
+    """The word ``key`` in ``lang`` with ``fields`` filled in (see :func:`fill_word`)."""
+    return fill_word(BLOCK_WORDS, lang, key, **fields)

@@ -7,7 +7,7 @@ per request with ``--lang``).
 
 from __future__ import annotations
 
-from app.texts.model import check_language
+from app.texts.model import fill_word
 
 FRAME_WORDS: dict[str, dict[str, str]] = {
     "en": {
@@ -85,17 +85,8 @@ FRAME_WORDS: dict[str, dict[str, str]] = {
 
 
 def frame_word(lang: str, key: str, /, **fields: object) -> str:
-    """The frame word ``key`` in ``lang``, with ``fields`` filled in.
-
-    Raises
-    ------
-    ValueError
-        If ``lang`` is not supported.
-    KeyError
-        If there is no word ``key``.
-    """
-    pattern = FRAME_WORDS[check_language(lang)][key]
-    return pattern.format(**fields) if fields else pattern
+    """The word ``key`` in ``lang`` with ``fields`` filled in (see :func:`fill_word`)."""
+    return fill_word(FRAME_WORDS, lang, key, **fields)
 
 
 def join_notes(lang: str, *notes: str) -> str:

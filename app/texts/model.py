@@ -83,3 +83,18 @@ TERM_IDS: tuple[str, ...] = (
     "probabilities", "softmax", "scale", "heads", "embedding",
 )
 """Ids of the glossary terms, in the order the glossary lists them."""
+
+
+def fill_word(table: dict[str, dict[str, str]], lang: str, key: str, /,
+              **fields: object) -> str:
+    """The word ``key`` of ``table`` in ``lang``, a ``str.format`` pattern filled with ``fields``.
+
+    Raises
+    ------
+    ValueError
+        If ``lang`` is not supported.
+    KeyError
+        If there is no word ``key``.
+    """
+    pattern = table[check_language(lang)][key]
+    return pattern.format(**fields) if fields else pattern
