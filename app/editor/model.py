@@ -79,8 +79,10 @@ class MatrixModel(QAbstractTableModel):
         return f"{self.name}[{col}]" if self.is_vector else f"{self.name}[{row},{col}]"
 
     def row_label(self, row: int) -> str:
+        tokens = self.state.scenario.tokens
         if self.path == "X":
-            return self.state.scenario.tokens[row]
+            # While a new document replaces the old one, a grid may still ask for an old row.
+            return tokens[row] if row < len(tokens) else str(row)
         return "" if self.is_vector else str(row)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:

@@ -7,7 +7,10 @@ as ``height × width × 3`` uint8 RGB arrays.
 from __future__ import annotations
 
 import contextlib
+import os
+import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -65,11 +68,36 @@ def write_gif(path: Path, frames: Sequence[RGBArray], durations_ms: Sequence[int
 
 
 def ffmpeg_exe() -> str:
-    """The ffmpeg binary shipped in the imageio-ffmpeg wheel."""
-    import imageio_ffmpeg
+    """The ffmpeg binary shipped in the imageio-ffmpeg wheel (or one on PATH).
 
-    exe: str = imageio_ffmpeg.get_ffmpeg_exe()
+    Raises
+    ------
+    ExportError
+        If there is none (a desktop build without the bundled ffmpeg and none installed).
+    """
+    try:
+        import imageio_ffmpeg
+
+        exe: str = imageio_ffmpeg.get_ffmpeg_exe()
+    except (ImportError, RuntimeError):
+        found = shutil.which("ffmpeg")
+        if found is None:
+            raise ExportError("MP4 export needs ffmpeg: install the imageio-ffmpeg package or "
+                              "a system ffmpeg") from None
+        exe = found
     return exe
+
+
+def _child_environment() -> dict[str, str]:
+    """The environment for ffmpeg: a frozen build's own library path is taken back out."""
+    env = dict(os.environ)
+    if getattr(sys, "frozen", False):
+        original = env.pop("LD_LIBRARY_PATH_ORIG", None)
+        if original is None:
+            env.pop("LD_LIBRARY_PATH", None)
+        else:
+            env["LD_LIBRARY_PATH"] = original
+    return env
 
 
 class Mp4Writer:
@@ -97,7 +125,8 @@ class Mp4Writer:
             "-movflags", "+faststart", "-map_metadata", "-1", "-f", "mp4", str(path),
         ]
         self._process = subprocess.Popen(command, stdin=subprocess.PIPE,
-                                         stdout=subprocess.DEVNULL, stderr=self._errors)
+                                         stdout=subprocess.DEVNULL, stderr=self._errors,
+                                         env=_child_environment())
 
     def __enter__(self) -> Mp4Writer:
         return self

@@ -83,9 +83,9 @@ STEPS: dict[str, StepText] = {
                  "in Wq, Wk or Wv. A large share tells where this step takes most of its numbers "
                  "from, not why the model produced its final output. If a row has a single "
                  "visible key, that key takes the whole share of 1 whatever its score.",
-        check="Each row sums to 1: 0.804 + 0.196 = 1. With causal on, the first row sees only "
-              "itself, so its share stays 1 however you edit Wq or Wk. Edit Wv: the shares must "
-              "not move.",
+        check="Each row sums to 1 (in F11: 0.804 + 0.196 = 1). With causal on, the first row "
+              "sees only itself, so its share stays 1 however you edit Wq or Wk. Edit Wv: the "
+              "shares must not move.",
     ),
     "attention.mix": StepText(
         summary="Each position's output is the sum of the V rows, each multiplied by its share; "

@@ -100,3 +100,20 @@ def test_mp4_holds_each_step_and_has_an_even_size(f11: Trace, tmp_path: Path) ->
         "padding is the slide background"
     header = struct.unpack(">I4s", path.read_bytes()[:8])
     assert header[1] == b"ftyp"
+
+
+def test_mp4_without_any_ffmpeg_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import imageio_ffmpeg
+
+    from app.export import animation
+    from app.export.safe import ExportError
+
+    def missing() -> str:
+        raise RuntimeError("no ffmpeg in this build")
+
+    monkeypatch.setattr(imageio_ffmpeg, "get_ffmpeg_exe", missing)
+    monkeypatch.setattr(animation.shutil, "which", lambda _name: None)
+    with pytest.raises(ExportError, match=r"^MP4 export needs ffmpeg: install"):
+        animation.ffmpeg_exe()
+    monkeypatch.setattr(animation.shutil, "which", lambda _name: "/usr/bin/ffmpeg")
+    assert animation.ffmpeg_exe() == "/usr/bin/ffmpeg"
