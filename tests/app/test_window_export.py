@@ -1,0 +1,46 @@
+"""File → Export… from the window: the dialog opens on the current step and writes the frame."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QFileDialog
+from pytestqt.qtbot import QtBot
+
+from app.export.dialog import ExportDialog
+from app.window import StudioWindow
+
+
+def test_file_export_writes_the_current_step_as_png(qtbot: QtBot, window: StudioWindow,
+                                                    tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    window.state.set_step(window.state.trace.step_index("weights"))
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory",
+                        staticmethod(lambda _parent, _caption, _start: str(tmp_path)))
+    seen: list[ExportDialog] = []
+
+    def drive() -> None:
+        shown = [w for w in QApplication.topLevelWidgets()
+                 if isinstance(w, ExportDialog) and w.isVisible()]
+        if not shown:
+            QTimer.singleShot(20, drive)
+            return
+        dialog = shown[0]
+        seen.append(dialog)
+        dialog.format_box.setCurrentIndex(dialog.format_box.findData("png"))
+        dialog.current_radio.setChecked(True)
+        qtbot.mouseClick(dialog.browse_button, Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(dialog.export_button, Qt.MouseButton.LeftButton)
+
+    QTimer.singleShot(0, drive)
+    window.export_action.trigger()
+    assert seen and seen[0].current_step == window.state.step == 3
+    [target] = seen[0].written
+    assert target.parent == tmp_path and target.name.endswith("-step04.png")
+    with Image.open(target) as image:
+        assert image.format == "PNG"
+        assert image.width > 1000 and len(set(image.convert("RGB").getdata())) > 50
+    assert window.statusBar().currentMessage().startswith("Exported 1 file")
