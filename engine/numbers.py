@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import ClassVar
 
 MINUS = "\u2212"
 
@@ -47,21 +48,44 @@ def format_factor(value: float, places: int = 6) -> str:
     return f"({text})" if text.startswith(MINUS) else text
 
 
+class NumberTextError(ValueError):
+    """Typed text that is not a finite number.
+
+    Attributes
+    ----------
+    text
+        What was typed, stripped.
+    reason
+        ``"empty"``, ``"not a number"`` or ``"not finite"``: an interface words it in its
+        own language; the message is English.
+    """
+
+    MESSAGES: ClassVar[dict[str, str]] = {
+        "empty": "empty: type a number", "not a number": "“{text}” is not a number",
+        "not finite": "“{text}” is not a finite number"}
+
+    def __init__(self, text: str, reason: str) -> None:
+        self.text = text
+        self.reason = reason
+        super().__init__(self.MESSAGES[reason].format(text=text))
+
+
 def parse_number(text: str) -> float:
     """Read a number typed by a person; accepts the true minus sign and a decimal comma.
 
     Raises
     ------
-    ValueError
+    NumberTextError
         If the text is not a finite number; the message says why in plain words.
     """
-    cleaned = text.strip().replace(MINUS, "-").replace("\u2013", "-").replace(",", ".")
+    typed = text.strip()
+    cleaned = typed.replace(MINUS, "-").replace("\u2013", "-").replace(",", ".")
     if not cleaned:
-        raise ValueError("empty: type a number")
+        raise NumberTextError(typed, "empty")
     try:
         value = float(cleaned)
     except ValueError:
-        raise ValueError(f"“{text.strip()}” is not a number") from None
+        raise NumberTextError(typed, "not a number") from None
     if not math.isfinite(value):
-        raise ValueError(f"“{text.strip()}” is not a finite number")
+        raise NumberTextError(typed, "not finite")
     return value

@@ -16,7 +16,7 @@ from PySide6.QtCore import (
 
 from app.documents.matrix_text import MatrixTextError, fit_problem, parse_matrix_text
 from app.state import DocumentState, short_name
-from engine import Scenario, format_number, parse_number
+from engine import NumberTextError, Scenario, format_number, parse_number
 
 Index = QModelIndex | QPersistentModelIndex
 EDIT_PLACES = 15
@@ -127,10 +127,22 @@ class MatrixModel(QAbstractTableModel):
         old = float(self._values[row, col])
         try:
             number = parse_number(str(value))
-        except ValueError as error:
-            self.state.refused.emit(f"{self.place(row, col)}: {error}; kept {format_number(old)}")
+        except NumberTextError as error:
+            self.state.refused.emit(self.refusal(error, self.place(row, col),
+                                                 format_number(old)))
             return False
         return self.state.edit_cell(self.path, row, col, number)
+
+    def refusal(self, error: NumberTextError, place: str, old: str) -> str:
+        """Why typed text was refused, in the interface language, naming the cell."""
+        if error.reason == "empty":
+            return self.tr("{place}: empty, type a number; kept {old}").format(place=place,
+                                                                               old=old)
+        if error.reason == "not finite":
+            return self.tr("{place}: “{text}” is not a finite number; kept {old}").format(
+                place=place, text=error.text, old=old)
+        return self.tr("{place}: “{text}” is not a number; kept {old}").format(
+            place=place, text=error.text, old=old)
 
     def paste_block(self, row: int, col: int, text: str) -> bool:
         """Fill cells from (row, col) with pasted numbers, as one undo step.

@@ -651,6 +651,18 @@
         <source>{name}, row {row}, column {col}: {value}</source>
         <translation>{name}，第 {row} 行第 {col} 列：{value}</translation>
     </message>
+    <message>
+        <source>{place}: empty, type a number; kept {old}</source>
+        <translation>{place}：内容为空，请输入数字；保留原值 {old}</translation>
+    </message>
+    <message>
+        <source>{place}: “{text}” is not a finite number; kept {old}</source>
+        <translation>{place}：“{text}”不是有限数；保留原值 {old}</translation>
+    </message>
+    <message>
+        <source>{place}: “{text}” is not a number; kept {old}</source>
+        <translation>{place}：“{text}”不是数字；保留原值 {old}</translation>
+    </message>
 </context>
 <context>
     <name>RecentMenu</name>

@@ -10,6 +10,7 @@ from pytestqt.qtbot import QtBot
 from app.i18n import current_language, preferred_language, set_language, system_language
 from app.texts import HEADINGS, glossary, step_text, step_title
 from app.window import StudioWindow
+from tests.app.driving import type_into
 
 
 def menu_titles(window: StudioWindow) -> list[str]:
@@ -99,3 +100,10 @@ def test_switching_to_the_same_language_does_nothing(qapp: QApplication) -> None
     assert set_language("zh") is False
     with pytest.raises(ValueError, match="unknown language"):
         set_language("fr")
+
+
+def test_a_refused_number_is_explained_in_chinese(qtbot: QtBot, window: StudioWindow) -> None:
+    set_language("zh")
+    type_into(qtbot, window.editor.tables["attention.Wk"], 1, 0, "abc")
+    assert window.editor.error_label.text() == "⚠ Wk[1,0]：“abc”不是数字；保留原值 0.5"
+    assert window.state.scenario.attention.Wk[1, 0] == 0.5
