@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -55,8 +55,6 @@ class FrameOptions:
     transparent: bool = False
     lang: str = "en"
 
-    def with_theme(self, theme: Theme) -> FrameOptions:
-        return replace(self, theme=theme)
 
 
 class LayoutContext:

@@ -12,7 +12,7 @@ from app.canvas.arrows import ArrowSpec, AttentionArrows
 from app.canvas.block_steps import BLOCK_LAYOUTS
 from app.canvas.context import LayoutContext
 from app.canvas.heads import lay_out_heads_mix
-from app.canvas.layout import TextItem, place_row, place_rows
+from app.canvas.layout import place_row, place_rows
 from app.texts.frame_words import frame_word, join_notes
 from engine import Step, format_number
 
@@ -172,6 +172,3 @@ def lay_out_step(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
     """Place the picture of ``step`` under ``parent``, from (0, 0); returns what it covers."""
     return LAYOUTS.get(step.id, _generic)(ctx, step, parent)
 
-
-def caption_item(text: str, ctx: LayoutContext) -> TextItem:
-    return TextItem(text, ctx.theme, size=14, role="muted")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QWidget
 
 from app.canvas.compare import CompareFrameItem
@@ -72,12 +72,6 @@ class CanvasView(pg.GraphicsView):
         """Zoom so the whole frame is visible."""
         if self.frame is not None:
             self.view_box.setRange(rect=self.frame.boundingRect(), padding=0.02)
-
-    def frame_point(self, point: QPointF) -> QPointF:
-        """A frame coordinate mapped to viewport pixels (for tests and tooltips)."""
-        assert self.frame is not None
-        scene_point = self.frame.mapToScene(point)
-        return QPointF(self.mapFromScene(scene_point))
 
     def paintEvent(self, event: object) -> None:  # type: ignore[override]
         super().paintEvent(event)  # type: ignore[arg-type]
