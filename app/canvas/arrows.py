@@ -79,11 +79,15 @@ class ArrowSpec:
 
 def strong_arrows(shares: npt.NDArray[np.float64], top_k: int = STRONG_TOP_K,
                   min_share: float = STRONG_MIN_SHARE) -> npt.NDArray[np.bool_]:
-    """Which shares of a row get an arrow: the ``top_k`` largest, and any ≥ ``min_share``."""
+    """Which shares of a row get an arrow: the ``top_k`` largest, and any ≥ ``min_share``.
+
+    ``shares`` may be one row or a matrix of rows (the last axis is a row).
+    """
     keep = shares >= min_share
-    order = np.argsort(-shares, kind="stable")[:top_k]
-    keep[order] = True
-    return keep & (shares > 0)
+    order = np.argsort(-shares, axis=-1, kind="stable")[..., :top_k]
+    np.put_along_axis(keep, order, True, axis=-1)
+    keep_positive: npt.NDArray[np.bool_] = keep & (shares > 0)
+    return keep_positive
 
 
 class AttentionArrows(QGraphicsObject):
@@ -231,10 +235,8 @@ class AttentionArrows(QGraphicsObject):
             others[spec.receiver] = False
         for rank, head in enumerate(spec.heads):
             shares = spec.weights[head]
-            keep = np.zeros((n, n), dtype=bool)
-            for i in np.flatnonzero(others).tolist():
-                keep[i] = strong_arrows(shares[i]) if self.filtered else shares[i] > 0
-            keep &= spec.visible
+            keep = strong_arrows(shares) if self.filtered else shares > 0
+            keep &= spec.visible & others[:, None]
             levels = np.minimum((shares * FAINT_LEVELS).astype(int), FAINT_LEVELS - 1)
             offset = self._head_offset(rank)
             for level in range(FAINT_LEVELS):

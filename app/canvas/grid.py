@@ -108,6 +108,12 @@ def _dark_ink_levels() -> tuple[bool, ...]:
     return tuple(ink_for(cell_color(level / 255)).name() == "#000000" for level in range(256))
 
 
+@cache
+def label_advance(text: str) -> float:
+    """Width of a row or column label (labels repeat across grids and edits: measured once)."""
+    return QFontMetricsF(font(12)).horizontalAdvance(text)
+
+
 class MatrixGrid(QGraphicsObject):
     """One matrix as a grid item; its drawing is recorded once into a picture and replayed."""
 
@@ -121,9 +127,9 @@ class MatrixGrid(QGraphicsObject):
         numbers = QFontMetricsF(number_font)
         labels = QFontMetricsF(label_font)
         widest = numbers.horizontalAdvance(widest_number_text(values, spec.decimals))
-        widest_col = max((labels.horizontalAdvance(str(c)) for c in spec.col_labels), default=0.0)
+        widest_col = max((label_advance(str(c)) for c in spec.col_labels), default=0.0)
         self.cell_width = max(46.0, widest + 14.0, widest_col + 8.0)
-        self.label_width = max((labels.horizontalAdvance(str(r)) for r in spec.row_labels),
+        self.label_width = max((label_advance(str(r)) for r in spec.row_labels),
                                default=0.0) + LABEL_GAP
         self.grid_origin = QPointF(self.label_width, TITLE_HEIGHT + HEADER_HEIGHT)
         rows, cols = values.shape
