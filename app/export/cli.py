@@ -11,7 +11,14 @@ import sys
 from pathlib import Path
 
 from app.examples import resolve_document
-from app.export.settings import DEFAULT_DWELL, FORMATS, ExportRequest, document_name, parse_steps
+from app.export.settings import (
+    DEFAULT_DWELL,
+    EXPORT_THEMES,
+    FORMATS,
+    ExportRequest,
+    document_name,
+    parse_steps,
+)
 from app.texts import LANGUAGES
 
 EXIT_FAILED = 1
@@ -41,6 +48,8 @@ def add_export_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"seconds per step in gif/mp4 (default: {DEFAULT_DWELL:g})")
     parser.add_argument("--caption", action="store_true",
                         help="print the step's one-sentence summary under each frame")
+    parser.add_argument("--theme", choices=EXPORT_THEMES, default=EXPORT_THEMES[0],
+                        help="slide (default) or high-contrast; both light")
     parser.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0],
                         help="language of step titles, captions and speaker notes")
     parser.set_defaults(run=run_export_command)
@@ -95,7 +104,7 @@ def run_export_command(args: argparse.Namespace) -> int:
     request = ExportRequest(format=args.format, steps=steps,
                             destination=_destination(args, name), name=name, width=args.width,
                             scale=args.scale, transparent=args.transparent, caption=args.caption,
-                            lang=args.lang, dwell=args.dwell)
+                            lang=args.lang, dwell=args.dwell, theme=args.theme)
     if args.transparent and args.format in ("gif", "mp4"):
         print(f"qkv-studio: --transparent is ignored for {args.format}", file=sys.stderr)
     _headless_application()

@@ -177,6 +177,11 @@ class ExportDialog(QDialog):
         self.caption_box = QCheckBox(self.tr("Print the step's summary under the frame"))
         self._labelled(form, self.tr("Caption:"), self.caption_box,
                        self.tr("Print the step's summary under the frame"))
+        self.theme_box = QComboBox()
+        self.theme_box.addItem(self.tr("Slide (light)"), "slide")
+        self.theme_box.addItem(self.tr("High contrast (print)"), "high-contrast")
+        self._labelled(form, self.tr("T&heme:"), self.theme_box,
+                       self.tr("Colour theme of the exported frames"))
         self.lang_box = QComboBox()
         for lang in LANGUAGES:
             self.lang_box.addItem(LANGUAGE_NAMES.get(lang, lang), lang)
@@ -256,7 +261,7 @@ class ExportDialog(QDialog):
             scale=None if by_width else self.scale_spin.value(),
             transparent=self.transparent_box.isChecked() and self.format_key() not in ANIMATED,
             caption=self.caption_box.isChecked(), lang=str(self.lang_box.currentData()),
-            dwell=self.dwell_spin.value())
+            dwell=self.dwell_spin.value(), theme=str(self.theme_box.currentData()))
 
     def _default_destination(self, folder: Path, fmt: str, stem: str | None = None) -> Path:
         spec = FORMATS[fmt]
@@ -318,6 +323,8 @@ class ExportDialog(QDialog):
         self.scale_spin.setValue(float(str(settings.value("scale", 2.0, type=float))))
         self.transparent_box.setChecked(bool(settings.value("transparent", False, type=bool)))
         self.caption_box.setChecked(bool(settings.value("caption", False, type=bool)))
+        theme = str(settings.value("theme", "slide", type=str))
+        self.theme_box.setCurrentIndex(max(0, self.theme_box.findData(theme)))
         lang = str(settings.value("lang", current_language(), type=str))
         self.lang_box.setCurrentIndex(max(0, self.lang_box.findData(lang)))
         self.dwell_spin.setValue(float(str(settings.value("dwell", DEFAULT_DWELL, type=float))))
@@ -338,6 +345,7 @@ class ExportDialog(QDialog):
         settings.setValue("transparent", self.transparent_box.isChecked())
         settings.setValue("caption", request.caption)
         settings.setValue("lang", request.lang)
+        settings.setValue("theme", request.theme)
         settings.setValue("dwell", request.dwell)
         folder = request.destination if request.spec.per_step else request.destination.parent
         settings.setValue("folder", str(folder))

@@ -8,11 +8,12 @@ no file behind (see :mod:`app.export.safe`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QSize
 
-from app.canvas import FrameOptions
+from app.canvas import THEMES, FrameOptions
 from app.export.animation import (
     MP4_BLOCK,
     Mp4Writer,
@@ -52,7 +53,7 @@ class ExportPlan:
                              f"{count}")
         self.trace = trace
         self.request = request
-        self.options = options
+        self.options = replace(options or FrameOptions(), theme=THEMES[request.theme])
         self.progress = progress
         self.total = len(request.steps)
         self.done = 0

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import QGraphicsScene
 
 from app.canvas import SLIDE, FrameItem, FrameOptions, build_frame_scene
 from app.canvas.frame import MARGIN as FRAME_MARGIN
-from app.export.settings import CSS_DPI
+from app.export.settings import CSS_DPI, EXPORT_THEMES
 from app.export.words import title_for
 from engine import Trace
 
@@ -88,11 +88,13 @@ def export_options(options: FrameOptions | None, *, caption: str = "",
                    transparent: bool = False, lang: str = "en") -> FrameOptions:
     """The view's options (receiver, head, arrows) in the slide theme with the export's extras.
 
-    The window's theme (dark, high contrast) never reaches an export, and the frame's words are
-    in the export's language ``lang``, whatever the window shows.
+    A dark theme never reaches an export (only the light themes of :data:`EXPORT_THEMES` do,
+    else the slide theme), and the frame's words are in the export's language ``lang``,
+    whatever the window shows.
     """
-    return replace(options or FrameOptions(), theme=SLIDE, caption=caption,
-                   transparent=transparent, lang=lang)
+    base = options or FrameOptions()
+    theme = base.theme if base.theme.name in EXPORT_THEMES else SLIDE
+    return replace(base, theme=theme, caption=caption, transparent=transparent, lang=lang)
 
 
 def build_frame(trace: Trace, step: int, options: FrameOptions | None = None, *,

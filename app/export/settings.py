@@ -49,6 +49,10 @@ FORMATS: dict[str, Format] = {f.key: f for f in (
 )}
 
 
+EXPORT_THEMES = ("slide", "high-contrast")
+"""Themes an export may use, by name in :data:`app.canvas.THEMES`; both are light."""
+
+
 @dataclass(frozen=True)
 class ExportRequest:
     """Everything an export needs besides the trace and the view options.
@@ -75,6 +79,9 @@ class ExportRequest:
         Language of the step titles, captions and speaker notes.
     dwell
         Seconds each step is shown in a GIF or MP4.
+    theme
+        A key of :data:`EXPORT_THEMES`: the light slide theme, or high contrast for print and
+        projectors that wash colours out. A dark theme is never exported.
     """
 
     format: str
@@ -87,8 +94,12 @@ class ExportRequest:
     caption: bool = False
     lang: str = "en"
     dwell: float = DEFAULT_DWELL
+    theme: str = "slide"
 
     def __post_init__(self) -> None:
+        if self.theme not in EXPORT_THEMES:
+            raise ValueError(f"unknown theme {self.theme!r}; expected one of "
+                             f"{', '.join(EXPORT_THEMES)}")
         if self.format not in FORMATS:
             raise ValueError(f"unknown format {self.format!r}; expected one of "
                              f"{', '.join(FORMATS)}")

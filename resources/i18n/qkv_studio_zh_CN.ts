@@ -466,6 +466,22 @@
         <translation>说明文字：</translation>
     </message>
     <message>
+        <source>Slide (light)</source>
+        <translation>幻灯片（浅色）</translation>
+    </message>
+    <message>
+        <source>High contrast (print)</source>
+        <translation>高对比度（打印）</translation>
+    </message>
+    <message>
+        <source>T&amp;heme:</source>
+        <translation>主题(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>Colour theme of the exported frames</source>
+        <translation>导出画面的配色主题</translation>
+    </message>
+    <message>
         <source>&amp;Language:</source>
         <translation>语言(&amp;L)：</translation>
     </message>

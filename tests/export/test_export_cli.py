@@ -162,3 +162,26 @@ def test_a_real_process_exports_headless_and_byte_identical(tmp_path: Path) -> N
     assert sorted(outputs[0]) == ["f11-step04.png", "f11-step04.svg", "f11-step05.png",
                                   "f11-step05.svg"]
     assert outputs[0] == outputs[1]
+
+
+def test_theme_high_contrast_draws_black_on_white(tmp_path: Path) -> None:
+    """--theme high-contrast: pure black text and grid lines; slide uses its softer greys."""
+    from app.cli import main
+
+    for theme in ("slide", "high-contrast"):
+        assert main(["export", "f11", "--format", "svg", "--steps", "4",
+                     "--out", str(tmp_path / theme), "--theme", theme]) == 0
+    slide = (tmp_path / "slide" / "f11-step04.svg").read_text(encoding="utf-8")
+    contrast = (tmp_path / "high-contrast" / "f11-step04.svg").read_text(encoding="utf-8")
+    assert "#9aa0a6" in slide.lower() and "#9aa0a6" not in contrast.lower()
+    assert contrast != slide
+
+
+def test_an_unknown_theme_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from app.cli import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["export", "f11", "--format", "png", "--out", str(tmp_path), "--theme", "dark"])
+    assert stopped.value.code == 2
+    assert "invalid choice: 'dark'" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())

@@ -186,3 +186,20 @@ def test_options_follow_the_format(qtbot: QtBot, f11: Trace) -> None:
     dialog.last_spin.setValue(5)
     dialog.first_spin.setValue(2)
     assert dialog.steps() == (1, 2, 3, 4)
+
+
+def test_the_theme_choice_reaches_the_request_and_is_remembered(
+        qtbot: QtBot, f11: Trace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    dialog = open_dialog(qtbot, f11)
+    choose(dialog, "svg")
+    assert dialog.theme_box.currentData() == "slide"
+    dialog.theme_box.setCurrentIndex(dialog.theme_box.findData("high-contrast"))
+    patch_folder(monkeypatch, tmp_path)
+    qtbot.mouseClick(dialog.browse_button, qtbot_button())
+    assert dialog.request().theme == "high-contrast"
+    with qtbot.waitSignal(dialog.accepted, timeout=10_000):
+        qtbot.mouseClick(dialog.export_button, qtbot_button())
+    [svg] = dialog.written
+    assert "#000000" in svg.read_text(encoding="utf-8")
+    again = open_dialog(qtbot, f11)
+    assert again.theme_box.currentData() == "high-contrast"
