@@ -7,11 +7,11 @@ the only cue: every value is printed as a number too.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtGui import QColor, QFont
+
+from app.canvas.cividis import CIVIDIS
 
 OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7",
              "#000000")
@@ -67,23 +67,17 @@ def font(pixel_size: int = 14, bold: bool = False) -> QFont:
     return result
 
 
-@cache
-def _cividis_table() -> np.ndarray:
-    table: np.ndarray = pg.colormap.get("cividis").getLookupTable(0.0, 1.0, 256, alpha=False)
-    return table
-
-
 def cividis_rgb(fraction: np.ndarray) -> np.ndarray:
     """Cividis colours (rows × cols × 3, uint8) for values placed at ``fraction`` of their range."""
     index = np.rint(np.clip(fraction, 0.0, 1.0) * 255).astype(np.intp)
-    rgb: np.ndarray = _cividis_table()[index][..., :3].copy()
+    rgb: np.ndarray = CIVIDIS[index][..., :3].copy()
     return rgb
 
 
 def cell_color(fraction: float) -> QColor:
     """Cividis colour for a value placed at ``fraction`` (0–1) of its range."""
     index = round(max(0.0, min(1.0, fraction)) * 255)
-    r, g, b = (int(v) for v in _cividis_table()[index][:3])
+    r, g, b = (int(v) for v in CIVIDIS[index][:3])
     return QColor(r, g, b)
 
 
