@@ -40,6 +40,11 @@ def _translated(source: str) -> str:
     return QCoreApplication.translate("EditorPane", source)
 
 
+REFUSAL_ON_LIGHT = "#B3261E"
+REFUSAL_ON_DARK = "#F2B8B5"
+"""Refusals are red (with a ⚠, never colour alone), light enough to read on a dark palette."""
+
+
 class EditorPane(QScrollArea):
     """Everything the user can type, top to bottom; rebuilt when the set of arrays changes."""
 
@@ -57,7 +62,6 @@ class EditorPane(QScrollArea):
         self.error_label = QLabel()
         self.error_label.setWordWrap(True)
         self.texts.bind(self.error_label.setAccessibleName, lambda: self.tr("Last refused input"))
-        self.error_label.setStyleSheet("QLabel { color: #B3261E; font-weight: bold; }")
         self.error_label.hide()
         self._layout.addWidget(self.error_label)
         self._layout.addWidget(self._sizes_box())
@@ -201,5 +205,9 @@ class EditorPane(QScrollArea):
 
     def show_error(self, text: str) -> None:
         """Show why an input was refused, in place, until the next accepted edit."""
+        dark = self.error_label.palette().window().color().lightness() < 128
+        self.error_label.setStyleSheet(
+            f"QLabel {{ color: {REFUSAL_ON_DARK if dark else REFUSAL_ON_LIGHT}; "
+            "font-weight: bold; }")
         self.error_label.setText(f"⚠ {text}")
         self.error_label.show()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt, QUrl, Signal
+from PySide6.QtGui import QTextOption
 from PySide6.QtWidgets import QSizePolicy, QTextBrowser, QToolButton, QVBoxLayout, QWidget
 
 from app.help.html import step_html, step_plain, term_from_href
@@ -40,6 +41,8 @@ class ExplainPanel(QWidget):
             "Show why the step is needed, how it is done, its pitfalls and how to check it"))
         self.browser = QTextBrowser()
         self.browser.setOpenLinks(False)
+        # A long formula has no spaces to break at: let it wrap anywhere rather than scroll.
+        self.browser.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         self.browser.setFixedHeight(PANEL_HEIGHT)
         self.browser.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.texts.bind(self.browser.setAccessibleName, lambda: self.tr("Step explanation"))
