@@ -46,6 +46,7 @@ from app.documents.recovery import RecoveryWriter
 from app.documents.session import save_session
 from app.editor.pane import EditorPane
 from app.examples import example_names, example_path
+from app.export.settings import slug
 from app.help.glossary import GlossaryDock
 from app.i18n import LiveTexts, current_language
 from app.state import DocumentState
@@ -325,7 +326,7 @@ class StudioWindow(QMainWindow):
     def save_as(self) -> bool:
         path, _filter = QFileDialog.getSaveFileName(
             self, self.tr("Save scenario"),
-            str(self.state.path or Path.cwd() / "scenario.qkv.json"),
+            str(self.state.path or Path.cwd() / f"{slug(self.state.scenario.title)}.qkv.json"),
             self.tr("Scenario documents (*.qkv.json)"))
         if not path:
             return False

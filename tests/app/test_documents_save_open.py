@@ -404,3 +404,20 @@ def test_a_dropped_broken_file_is_refused_and_nothing_changes(qtbot: QtBot,
     _drop(qtbot, window, path)
     assert [(k, t) for k, t, _ in dialogs.shown] == [("warning", "Cannot open")]
     assert window.state.scenario is scenario
+
+
+def test_save_as_suggests_a_name_made_from_the_title(window: StudioWindow,
+                                                     monkeypatch: pytest.MonkeyPatch,
+                                                     tmp_path: Path) -> None:
+    from PySide6.QtWidgets import QFileDialog
+
+    monkeypatch.chdir(tmp_path)
+    suggested: list[str] = []
+
+    def ask(_parent: object, _caption: str, start: str, _filters: str) -> tuple[str, str]:
+        suggested.append(start)
+        return "", ""
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(ask))
+    assert window.save_as() is False
+    assert suggested == [str(tmp_path / "F11-Q-K-V-on-two-positions.qkv.json")]
