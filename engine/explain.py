@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.numbers import MINUS, format_factor, format_number
+from engine.phrases import phrase
 from engine.reader import FloatArray
 from engine.trace import Trace
 
@@ -72,7 +73,8 @@ def _cell(name: str, index: Sequence[int]) -> str:
     return f"{name}[{','.join(str(k) for k in index)}]"
 
 
-def _sum_text(count: int, term: Callable[[int], tuple[str, str]]) -> tuple[str, str]:
+def _sum_text(count: int, term: Callable[[int], tuple[str, str]],
+              lang: str = "en") -> tuple[str, str]:
     """The symbols and the values of a sum of ``count`` terms, each joined by `` + ``.
 
     ``term(t)`` gives the symbol and the value text of term ``t``. A sum of more than
@@ -83,7 +85,7 @@ def _sum_text(count: int, term: Callable[[int], tuple[str, str]]) -> tuple[str, 
         keep = _MAX_TERMS - 2
         shown = [term(t) for t in range(keep)]
         last = term(count - 1)
-        symbols = [*(sym for sym, _ in shown), f"… ({count} terms)", last[0]]
+        symbols = [*(sym for sym, _ in shown), phrase(lang, "terms", count=count), last[0]]
         values = [*(num for _, num in shown), "…", last[1]]
     else:
         pairs = [term(t) for t in range(count)]
@@ -93,7 +95,7 @@ def _sum_text(count: int, term: Callable[[int], tuple[str, str]]) -> tuple[str, 
 
 
 def _dot(result: str, left: tuple[str, int, FloatArray], right: tuple[str, int, FloatArray],
-         bias: tuple[str, float] | None, value: float) -> str:
+         bias: tuple[str, float] | None, value: float, lang: str = "en") -> str:
     """``Q[1,0] = X[1,0]·Wq[0,0] + … = 1·1 + … = 2``: a row of ``left`` by a column of ``right``."""
     lname, row, lvec = left
     rname, col, rvec = right
@@ -107,18 +109,30 @@ def _dot(result: str, left: tuple[str, int, FloatArray], right: tuple[str, int, 
         return (f"{lname}[{row},{t}]·{rname}[{t},{col}]",
                 f"{format_factor(float(lvec[t]))}·{format_factor(float(rvec[t]))}")
 
-    sym, num = _sum_text(width + (bias is not None), term)
+    sym, num = _sum_text(width + (bias is not None), term, lang)
     return f"{result} = {sym} = {num} = {format_number(value)}"
 
 
 class _Explainer:
-    def __init__(self, trace: Trace) -> None:
+    def __init__(self, trace: Trace, lang: str = "en") -> None:
+        self.lang = lang
         self.trace = trace
         self.s = trace.scenario
         self.a = trace.arrays
         block = self.s.block
         self.pre = block is None or block.placement == "pre"
         self.attention_input = "norm1" if block is not None and self.pre else "X"
+
+    def say(self, key: str, /, **fields: object) -> str:
+        return phrase(self.lang, key, **fields)
+
+    def _sum_terms(self, count: int, term: Callable[[int], tuple[str, str]]) -> tuple[str, str]:
+        return _sum_text(count, term, self.lang)
+
+    def _dot_terms(self, result: str, left: tuple[str, int, FloatArray],
+                   right: tuple[str, int, FloatArray], bias: tuple[str, float] | None,
+                   value: float) -> str:
+        return _dot(result, left, right, bias, value, self.lang)
 
     def explain(self, name: str, index: tuple[int, ...]) -> Explanation:
         if name not in self.a:
@@ -143,8 +157,9 @@ class _Explainer:
         if self.s.token_ids is not None:
             tid = self.s.token_ids[i]
             return (f"X[{i},{j}] = embedding[{tid},{j}] = {format_number(value)}",
-                    [f"token “{token}” has id {tid}, so row {i} of X is row {tid} of the table"])
-        return f"X[{i},{j}] = {format_number(value)}", [f"typed input for “{token}”, feature {j}"]
+                    [self.say("embedding_row", token=token, tid=tid, i=i)])
+        return (f"X[{i},{j}] = {format_number(value)}",
+                [self.say("typed_input", token=token, j=j)])
 
     # -- attention --------------------------------------------------------------------------
     def _projection(self, out: str, weight: str, bias_name: str, index: tuple[int, ...],
@@ -154,11 +169,12 @@ class _Explainer:
         matrix = getattr(att, weight)
         bias = getattr(att, bias_name)
         src = self.a[self.attention_input]
-        text = _dot(_cell(out, index), (self.attention_input, i, src[i]),
-                    (weight, c, matrix[:, c]), (bias_name, float(bias[c])) if bias is not None
-                    else None, value)
+        term_bias = (bias_name, float(bias[c])) if bias is not None else None
+        text = self._dot_terms(_cell(out, index), (self.attention_input, i, src[i]),
+                               (weight, c, matrix[:, c]), term_bias, value)
         width = att.d_v if out == "V" else att.d_k
-        details = [f"column {c} belongs to head {c // width + 1} of {att.heads}"] if att.heads > 1 \
+        details = [self.say("head_column", c=c, head=c // width + 1, heads=att.heads)] \
+            if att.heads > 1 \
             else []
         return text, details
 
@@ -182,7 +198,7 @@ class _Explainer:
             return (f"Q[{i},{c}]·K[{j},{c}]",
                     f"{format_factor(float(q[i, c]))}·{format_factor(float(k[j, c]))}")
 
-        sym, num = _sum_text(len(cols), term)
+        sym, num = self._sum_terms(len(cols), term)
         dot = float(q[i, list(cols)] @ k[j, list(cols)])
         name = _cell("scores", index)
         if att.scale:
@@ -191,9 +207,10 @@ class _Explainer:
                     f" = {format_number(value)}")
         else:
             text = f"{name} = {sym} = {num} = {format_number(value)}"
-        details = [f"query “{self.s.tokens[i]}” against key “{self.s.tokens[j]}”, head {h + 1}"]
+        details = [self.say("query_key", query=self.s.tokens[i], key=self.s.tokens[j],
+                            head=h + 1)]
         if not self.trace.visible[i, j]:
-            details.append(f"the causal mask hides key {j} from query {i}: its share will be 0")
+            details.append(self.say("mask_will_hide", i=i, j=j))
         return text, details
 
     def _weights(self, index: tuple[int, ...], value: float) -> tuple[str, list[str]]:
@@ -203,22 +220,22 @@ class _Explainer:
         visible = np.flatnonzero(seen).tolist()
         hidden = np.flatnonzero(~seen).tolist()
         name = _cell("weights", index)
-        masked = (f"masked keys (after position {i}): {', '.join(str(k) for k in hidden)}"
-                  if hidden else "no key is masked in this row")
+        masked = (self.say("masked_keys", i=i, keys=", ".join(str(k) for k in hidden))
+                  if hidden else self.say("none_masked"))
         if j in hidden:
-            return (f"{name} = 0 exactly: key {j} (“{self.s.tokens[j]}”) comes after query {i}"
-                    f" and is masked", [masked])
+            return (f"{name} {self.say('masked_share', j=j, token=self.s.tokens[j], i=i)}",
+                    [masked])
         top = max(row[k] for k in visible)
         total = sum(math.exp(row[k] - top) for k in visible)
-        sym, num = _sum_text(len(visible), lambda t: (
+        sym, num = self._sum_terms(len(visible), lambda t: (
             f"exp(s{visible[t]} − max)", f"exp({format_number(row[visible[t]] - top)})"))
         text = (f"{name} = exp(s{j} − max) / ({sym}) = exp({format_number(row[j] - top)})"
                 f" / ({num}) = {format_number(math.exp(row[j] - top))} / "
                 f"{format_number(total)} = {format_number(value)}")
-        details = [f"s = scores[{h},{i},·], max over the visible keys = {format_number(top)}",
+        details = [self.say("row_max", h=h, i=i, top=format_number(top)),
                    masked]
         if len(visible) == 1:
-            details.append("only one key is visible, so its share is 1 for lack of competition")
+            details.append(self.say("one_key"))
         return text, details
 
     def _mixed(self, index: tuple[int, ...], value: float) -> tuple[str, list[str]]:
@@ -227,22 +244,21 @@ class _Explainer:
         h = c // att.d_v
         w, v = self.a["weights"][h, i], self.a["V"][:, c]
         keys = np.flatnonzero(self.trace.visible[i]).tolist()
-        sym, num = _sum_text(len(keys), lambda t: (
+        sym, num = self._sum_terms(len(keys), lambda t: (
             f"weights[{h},{i},{keys[t]}]·V[{keys[t]},{c}]",
             f"{format_factor(float(w[keys[t]]))}·{format_factor(float(v[keys[t]]))}"))
         return (f"mixed[{i},{c}] = {sym} = {num} = {format_number(value)}",
-                [f"masked keys add nothing; column {c} is head {h + 1}'s value column "
-                 f"{c - h * att.d_v}"])
+                [self.say("mix_note", c=c, head=h + 1, local=c - h * att.d_v)])
 
     def _attn_out(self, index: tuple[int, ...], value: float) -> tuple[str, list[str]]:
         i, c = index
         att = self.s.attention
         if att.Wo is None:
             return (f"attn_out[{i},{c}] = mixed[{i},{c}] = {format_number(value)}",
-                    ["no Wo: the output is the concatenated heads"])
+                    [self.say("no_wo")])
         bias = ("bo", float(att.bo[c])) if att.bo is not None else None
-        return _dot(_cell("attn_out", index), ("mixed", i, self.a["mixed"][i]),
-                    ("Wo", c, att.Wo[:, c]), bias, value), []
+        return self._dot_terms(_cell("attn_out", index), ("mixed", i, self.a["mixed"][i]),
+                               ("Wo", c, att.Wo[:, c]), bias, value), []
 
     # -- block ------------------------------------------------------------------------------
     def _norm(self, name: str, source: str, which: str, index: tuple[int, ...],
@@ -256,21 +272,21 @@ class _Explainer:
         g, b, e = float(gamma[j]), float(beta[j]), block.eps
         cell, xj = _cell(name, index), format_factor(float(x[j]))
         if block.norm == "none":
-            return f"{cell} = {source}[{i},{j}] = {format_number(value)}", ["norm is off"]
+            return f"{cell} = {source}[{i},{j}] = {format_number(value)}", [self.say("norm_off")]
         if block.norm == "rmsnorm":
             ms = float(np.mean(x**2))
             return (f"{cell} = x / √(mean(x²) + ε) · γ = {xj} / √({format_number(ms)} + "
                     f"{_small(e)}) · {format_factor(g)} = {format_number(value)}",
-                    [f"x = {source}[{i},·]; mean(x²) = {format_number(ms)}; ε = "
-                     f"{_small(e)}; γ[{j}] = {format_number(g)}"])
+                    [self.say("rms_stats", source=source, i=i, ms=format_number(ms),
+                              eps=_small(e), j=j, gamma=format_number(g))])
         mean = float(np.mean(x))
         var = float(np.mean((x - mean) ** 2))
         return (f"{cell} = (x − μ) / √(σ² + ε) · γ + β = ({xj} − {format_factor(mean)}) / "
                 f"√({format_number(var)} + {_small(e)}) · {format_factor(g)} + "
                 f"{format_factor(b)} = {format_number(value)}",
-                [f"x = {source}[{i},·]; row mean μ = {format_number(mean)}; population variance "
-                 f"σ² = {format_number(var)}; ε = {_small(e)}; γ[{j}] = "
-                 f"{format_number(g)}; β[{j}] = {format_number(b)}"])
+                [self.say("layer_stats", source=source, i=i, mean=format_number(mean),
+                          var=format_number(var), eps=_small(e), j=j, gamma=format_number(g),
+                          beta=format_number(b))])
 
     def _norm1(self, index: tuple[int, ...], value: float) -> tuple[str, list[str]]:
         return self._norm("norm1", "X" if self.pre else "resid1", "1", index, value)
@@ -301,13 +317,11 @@ class _Explainer:
         ffn = block.ffn
         bias = ("b1", float(ffn.b1[c])) if ffn.b1 is not None else None
         z = float(self.a[source][i] @ ffn.W1[:, c]) + (bias[1] if bias else 0.0)
-        pre = _dot(f"z[{i},{c}]", (source, i, self.a[source][i]), ("W1", c, ffn.W1[:, c]),
-                   bias, z)
+        pre = self._dot_terms(f"z[{i},{c}]", (source, i, self.a[source][i]),
+                              ("W1", c, ffn.W1[:, c]), bias, z)
         act = ffn.activation
-        note = {"relu": "ReLU keeps positive z and zeroes the rest",
-                "gelu": "GELU(z) = z·Φ(z), Φ the normal distribution function (erf form)",
-                "silu": "SiLU(z) = z·σ(z)", "identity": "identity: no activation"}[act]
-        zeroed = [" — this unit was zeroed"] if act == "relu" and z <= 0 else [""]
+        note = self.say(act)
+        zeroed = [self.say("zeroed")] if act == "relu" and z <= 0 else [""]
         return (f"ffn_hidden[{i},{c}] = {act}(z[{i},{c}]) = {act}({format_number(z)}) = "
                 f"{format_number(value)}", [pre, note + zeroed[0]])
 
@@ -317,17 +331,18 @@ class _Explainer:
         i, c = index
         ffn = block.ffn
         bias = ("b2", float(ffn.b2[c])) if ffn.b2 is not None else None
-        return _dot(_cell("ffn_out", index), ("ffn_hidden", i, self.a["ffn_hidden"][i]),
-                    ("W2", c, ffn.W2[:, c]), bias, value), []
+        hidden = self.a["ffn_hidden"][i]
+        return self._dot_terms(_cell("ffn_out", index), ("ffn_hidden", i, hidden),
+                               ("W2", c, ffn.W2[:, c]), bias, value), []
 
     def _logits(self, index: tuple[int, ...], value: float) -> tuple[str, list[str]]:
         block = self.s.block
         assert block is not None and block.unembed is not None
         i, c = index
         source = "final_norm" if block.final_norm else ("resid2" if self.pre else "norm2")
-        return (_dot(_cell("logits", index), (source, i, self.a[source][i]),
-                     ("unembed", c, block.unembed[:, c]), None, value),
-                [f"vocabulary entry “{block.vocab[c]}”"])
+        return (self._dot_terms(_cell("logits", index), (source, i, self.a[source][i]),
+                                ("unembed", c, block.unembed[:, c]), None, value),
+                [self.say("vocab_entry", entry=block.vocab[c])])
 
     def _probs(self, index: tuple[int, ...], value: float) -> tuple[str, list[str]]:
         block = self.s.block
@@ -336,20 +351,21 @@ class _Explainer:
         row = self.a["logits"][i]
         top = float(row.max())
         total = float(np.exp(row - top).sum())
-        sym, num = _sum_text(len(row), lambda k: (f"exp(l{k} − max)",
+        sym, num = self._sum_terms(len(row), lambda k: (f"exp(l{k} − max)",
                                                   f"exp({format_number(float(row[k]) - top)})"))
         return (f"probs[{i},{c}] = exp(l{c} − max) / ({sym}) = "
                 f"exp({format_number(float(row[c]) - top)}) / ({num}) = "
                 f"{format_number(math.exp(float(row[c]) - top))} / {format_number(total)} = "
                 f"{format_number(value)}",
-                [f"l = logits[{i},·], max = {format_number(top)}; "
-                 f"entry “{block.vocab[c]}” for position “{self.s.tokens[i]}”"])
+                [self.say("prob_row", i=i, top=format_number(top), entry=block.vocab[c],
+                          token=self.s.tokens[i])])
 
 
-def explain(trace: Trace, array: str, index: Sequence[int]) -> Explanation:
+def explain(trace: Trace, array: str, index: Sequence[int], lang: str = "en") -> Explanation:
     """The arithmetic behind ``trace.arrays[array][index]``.
 
-    For ``scores`` and ``weights`` with one head, a two-part index ``(i, j)`` is accepted.
+    For ``scores`` and ``weights`` with one head, a two-part index ``(i, j)`` is accepted. The
+    words around the arithmetic are in ``lang`` (``"en"`` or ``"zh"``); the formulas are the same.
 
     Raises
     ------
@@ -358,7 +374,7 @@ def explain(trace: Trace, array: str, index: Sequence[int]) -> Explanation:
     IndexError
         If the index is outside the array.
     """
-    return _Explainer(trace).explain(array, tuple(int(k) for k in index))
+    return _Explainer(trace, lang).explain(array, tuple(int(k) for k in index))
 
 
 __all__ = ["Explanation", "explain", "parse_cell"]

@@ -107,3 +107,15 @@ def test_a_refused_number_is_explained_in_chinese(qtbot: QtBot, window: StudioWi
     type_into(qtbot, window.editor.tables["attention.Wk"], 1, 0, "abc")
     assert window.editor.error_label.text() == "⚠ Wk[1,0]：“abc”不是数字；保留原值 0.5"
     assert window.state.scenario.attention.Wk[1, 0] == 0.5
+
+
+def test_hover_arithmetic_follows_the_language(qtbot: QtBot, window: StudioWindow) -> None:
+    from app.canvas.grid import MatrixGrid
+
+    set_language("zh")
+    window.state.set_step(window.state.trace.step_index("weights"))
+    frame = window.canvas.frame
+    assert frame is not None
+    shares = [g for g in frame.items_of(MatrixGrid) if g.spec.masked is not None][-1]
+    assert shares.spec.explain is not None
+    assert shares.spec.explain(0, 1).startswith("weights[0,0,1] = 0（精确）：键 1（“爱”）")
