@@ -81,7 +81,8 @@ def put_matrix(state: DocumentState, path: str, values: FloatArray, source: str,
         QMessageBox.warning(parent, translate("Import", "Cannot import"), translate(
             "Import", "{source} was not imported: {problem}.").format(source=source,
                                                                       problem=problem))
-        state.refused.emit(f"import into {name}: {problem}; nothing changed")
+        state.refused.emit(translate("Import", "import into {name}: {problem}; nothing changed")
+                           .format(name=name, problem=problem))
         return False
     vector = state.scenario.parameter(path).ndim == 1
     new = np.asarray(values[0] if vector else values, dtype=np.float64)
@@ -95,7 +96,8 @@ def import_matrix_file(window: StudioWindow, path: str, file: Path) -> bool:
     except MatrixTextError as error:
         QMessageBox.warning(window, translate("Import", "Cannot import"), translate(
             "Import", "{file} was not imported:\n{error}").format(file=file, error=error))
-        window.state.refused.emit(f"import: {error}; nothing changed")
+        window.state.refused.emit(translate("Import", "import: {problem}; nothing changed")
+                                  .format(problem=error))
         return False
     return put_matrix(window.state, path, values, file.name, window)
 

@@ -154,7 +154,8 @@ class MatrixModel(QAbstractTableModel):
         try:
             block = parse_matrix_text(text)
         except MatrixTextError as error:
-            self.state.refused.emit(f"paste into {self.name}: {error}; nothing changed")
+            self.state.refused.emit(self.tr("paste into {name}: {problem}; nothing changed")
+                                    .format(name=self.name, problem=error))
             return False
         values = self._values.copy()
         height, width = int(block.shape[0]), int(block.shape[1])
@@ -163,7 +164,8 @@ class MatrixModel(QAbstractTableModel):
         problem = fit_problem((height, width), self.name, values.shape, (row, col),
                               self.place(row, col))
         if problem is not None:
-            self.state.refused.emit(f"paste into {self.name}: {problem}; nothing changed")
+            self.state.refused.emit(self.tr("paste into {name}: {problem}; nothing changed")
+                                    .format(name=self.name, problem=problem))
             return False
         values[row:row + height, col:col + width] = block
         new = values[0] if self.is_vector else values
@@ -250,8 +252,8 @@ class LabelRowModel(QAbstractTableModel):
         labels = list(self.labels())
         col = index.column()
         if not text:
-            self.state.refused.emit(f"{self.path}[{col}]: a label cannot be empty; "
-                                    f"kept {labels[col]}")
+            self.state.refused.emit(self.tr("{place}: a label cannot be empty; kept {old}")
+                                    .format(place=f"{self.path}[{col}]", old=labels[col]))
             return False
         if text == labels[col]:
             return True

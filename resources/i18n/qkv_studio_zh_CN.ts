@@ -620,10 +620,18 @@
         <translation>没有导入 {source}：{problem}。</translation>
     </message>
     <message>
+        <source>import into {name}: {problem}; nothing changed</source>
+        <translation>导入到 {name}：{problem}；未作任何改动</translation>
+    </message>
+    <message>
         <source>{file} was not imported:
 {error}</source>
         <translation>没有导入 {file}：
 {error}</translation>
+    </message>
+    <message>
+        <source>import: {problem}; nothing changed</source>
+        <translation>导入：{problem}；未作任何改动</translation>
     </message>
     <message>
         <source>Import a matrix into {name}</source>
@@ -635,6 +643,10 @@
     <message>
         <source>{noun} label of {place} {index}: {label}</source>
         <translation>{place} {index} 的{noun}标签：{label}</translation>
+    </message>
+    <message>
+        <source>{place}: a label cannot be empty; kept {old}</source>
+        <translation>{place}：标签不能为空；保留原值 {old}</translation>
     </message>
     <message>
         <source>token</source>
@@ -678,6 +690,10 @@
     <message>
         <source>{place}: “{text}” is not a number; kept {old}</source>
         <translation>{place}：“{text}”不是数字；保留原值 {old}</translation>
+    </message>
+    <message>
+        <source>paste into {name}: {problem}; nothing changed</source>
+        <translation>粘贴到 {name}：{problem}；未作任何改动</translation>
     </message>
 </context>
 <context>
