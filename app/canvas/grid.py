@@ -287,7 +287,11 @@ class MatrixGrid(QGraphicsObject):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
         if self._heat is not None:
+            # One pixel per cell, scaled up: nearest neighbour keeps every cell a flat square.
+            smooth = painter.testRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
             painter.drawImage(*self._heat)
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, smooth)
         play(self._shapes, painter)
         if legible(painter, option):
             play(self._texts, painter)
