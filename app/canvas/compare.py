@@ -22,9 +22,9 @@ from PySide6.QtWidgets import (
 
 from app.canvas.bars import ProbabilityBars
 from app.canvas.context import FrameOptions, LayoutContext
-from app.canvas.frame import MARGIN, FrameItem
+from app.canvas.frame import MARGIN, FrameItem, Sheet
 from app.canvas.grid import MatrixGrid
-from app.canvas.layout import GAP, ROW_GAP, TextItem, items_of, place_row
+from app.canvas.layout import GAP, ROW_GAP, TextItem, place_row
 from app.canvas.pieces import custom_grid, number, text_lines, word
 from app.canvas.theme import Theme, font
 from app.texts.frame_words import frame_word
@@ -68,7 +68,7 @@ class DifferenceMark(QGraphicsObject):
         painter.drawText(self._tag, Qt.AlignmentFlag.AlignCenter, "≠")
 
 
-class CompareFrameItem(QGraphicsObject):
+class CompareFrameItem(Sheet):
     """A header naming the two settings, frame A | frame B, then this step's differences.
 
     Attributes
@@ -191,17 +191,6 @@ class CompareFrameItem(QGraphicsObject):
             y = place_row(self, list(row), MARGIN, y, self.context.theme).bottom() + 8
         return y
 
-    def boundingRect(self) -> QRectF:
-        return self._rect
-
-    def items_of(self, kind: type[T]) -> list[T]:
-        """Every item of one kind in this comparison (both frames and the differences)."""
-        return items_of(self, kind)
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
-              widget: QWidget | None = None) -> None:
-        if not self.options.transparent:
-            painter.fillRect(self._rect, QBrush(self.options.theme.color("background")))
 
 
 def build_compare_scene(trace_a: Trace, trace_b: Trace, step_index: int,

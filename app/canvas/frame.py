@@ -20,7 +20,27 @@ MARGIN = 28.0
 HEADER_GAP = 18.0
 
 
-class FrameItem(QGraphicsObject):
+class Sheet(QGraphicsObject):
+    """A whole picture: a rectangle in the theme's background (unless transparent) holding
+    everything drawn on it. Subclasses set ``options`` and ``_rect``."""
+
+    options: FrameOptions
+    _rect: QRectF
+
+    def boundingRect(self) -> QRectF:
+        return self._rect
+
+    def items_of(self, kind: type[T]) -> list[T]:
+        """Every item of one kind on this sheet (grids, arrows …), breadth first."""
+        return items_of(self, kind)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        if not self.options.transparent:
+            painter.fillRect(self._rect, QBrush(self.options.theme.color("background")))
+
+
+class FrameItem(Sheet):
     """A whole frame: step title, document title, the step's picture, reads/writes, caption."""
 
     def __init__(self, trace: Trace, step_index: int, options: FrameOptions | None = None,
@@ -65,17 +85,6 @@ class FrameItem(QGraphicsObject):
         width = max(widths)
         self._rect = QRectF(0, 0, width + 2 * MARGIN, y + MARGIN)
 
-    def boundingRect(self) -> QRectF:
-        return self._rect
-
-    def items_of(self, kind: type[T]) -> list[T]:
-        """Every item of one kind in this frame (grids, arrows …), in drawing order."""
-        return items_of(self, kind)
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
-              widget: QWidget | None = None) -> None:
-        if not self.options.transparent:
-            painter.fillRect(self._rect, QBrush(self.options.theme.color("background")))
 
 
 class _Group(QGraphicsObject):
