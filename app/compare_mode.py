@@ -183,6 +183,21 @@ class CompareMode(QObject):
         self.window.canvas.show_item(self.item, fit)
         return True
 
+    def copy(self) -> bool:
+        """Put the comparison on the clipboard as PNG and SVG; False if B cannot be made."""
+        from app.export.clipboard import mime_data, put_on_clipboard
+        from app.export.compare import build_compare_frame
+
+        try:
+            trace_a, trace_b, labels, step = self.sides()
+        except ScenarioError:
+            return False
+        frame = build_compare_frame(trace_a, trace_b, step, self.window.frame_options(),
+                                    labels=labels, lang=self.window.timeline.lang)
+        put_on_clipboard(mime_data(frame))
+        self.window.statusBar().showMessage(self.tr("Copied the comparison as PNG and SVG"))
+        return True
+
     def export_dialog(self) -> None:
         """View → Export comparison…: the comparison on the canvas as PNG, SVG or PDF."""
         from app.export.compare import write_compare

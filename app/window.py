@@ -162,10 +162,11 @@ class StudioWindow(QMainWindow):
         edit_menu.addAction(self.undo_action)
         edit_menu.addAction(self.redo_action)
         edit_menu.addSeparator()
-        copy_frame_action = edit_menu.addAction("")
-        self.texts.bind(copy_frame_action.setText, lambda: self.tr("Copy &frame (PNG and SVG)"))
-        copy_frame_action.setShortcut(QKeySequence("Ctrl+Shift+C"))
-        copy_frame_action.triggered.connect(self.copy_frame)
+        self.copy_frame_action = edit_menu.addAction("")
+        self.texts.bind(self.copy_frame_action.setText,
+                        lambda: self.tr("Copy &frame (PNG and SVG)"))
+        self.copy_frame_action.setShortcut(QKeySequence("Ctrl+Shift+C"))
+        self.copy_frame_action.triggered.connect(self.copy_frame)
         view_menu = self.menuBar().addMenu("")
         self.texts.bind(view_menu.setTitle, lambda: self.tr("&View"))
         fit = QAction(self)
@@ -245,8 +246,13 @@ class StudioWindow(QMainWindow):
 
     # -- export ----------------------------------------------------------------------------
     def export_dialog(self) -> None:
-        """File → Export…: the current step, all steps or a range, in any format."""
+        """File → Export…: the current step, all steps or a range, in any format; while
+        comparing, the comparison (PNG, SVG or PDF)."""
         from app.export.dialog import ExportDialog
+
+        if self.compare.active:
+            self.compare.export_dialog()
+            return
 
         name = self.state.path.name.removesuffix(".json").removesuffix(".qkv") \
             if self.state.path else None
@@ -258,9 +264,11 @@ class StudioWindow(QMainWindow):
                 count=len(dialog.written), folder=dialog.written[0].parent))
 
     def copy_frame(self) -> None:
-        """Put the current frame on the clipboard as PNG and SVG."""
+        """Put the current frame (or, while comparing, the comparison) on the clipboard."""
         from app.export.clipboard import copy_frame
 
+        if self.compare.active and self.compare.copy():
+            return
         copy_frame(self.state.trace, self.state.step, self.frame_options(),
                    lang=self.timeline.lang)
         self.statusBar().showMessage(self.tr("Copied the frame as PNG and SVG"))

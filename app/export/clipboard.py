@@ -6,7 +6,7 @@ from PySide6.QtCore import QMimeData
 from PySide6.QtGui import QGuiApplication
 
 from app.canvas import FrameOptions
-from app.export.render import build_frame, png_bytes, render_image, svg_bytes
+from app.export.render import Frame, build_frame, png_bytes, render_image, svg_bytes
 from engine import Trace
 
 PNG_MIME = "image/png"
@@ -25,13 +25,28 @@ def frame_mime_data(trace: Trace, step_index: int, options: FrameOptions | None 
     base = options or FrameOptions()
     frame = build_frame(trace, step_index, base, lang=lang, caption=base.caption,
                         transparent=base.transparent)
-    image = render_image(frame, scale, transparent=base.transparent)
+    return mime_data(frame, scale, transparent=base.transparent)
+
+
+def mime_data(frame: Frame, scale: float = CLIPBOARD_SCALE, *,
+              transparent: bool = False) -> QMimeData:
+    """Any built frame (a step or a comparison) as ``image/png``, ``image/svg+xml``, an image."""
+    image = render_image(frame, scale, transparent=transparent)
     data = QMimeData()
     data.setData(PNG_MIME, png_bytes(image))
     data.setData(SVG_MIME, svg_bytes(frame))
     data.setImageData(image)
     data.setText(frame.title)
     return data
+
+
+def put_on_clipboard(data: QMimeData) -> None:
+    """Hand ``data`` to the clipboard, which owns it from then on.
+
+    Keeping a Python reference to data on the clipboard crashes the interpreter at exit
+    (PySide6 6.11), so callers keep none.
+    """
+    QGuiApplication.clipboard().setMimeData(data)
 
 
 def copy_frame(trace: Trace, step_index: int, options: FrameOptions | None = None, *,
@@ -41,5 +56,4 @@ def copy_frame(trace: Trace, step_index: int, options: FrameOptions | None = Non
     The clipboard owns the data from then on; keeping a Python reference to it crashes the
     interpreter at exit (PySide6 6.11), so nothing is returned.
     """
-    QGuiApplication.clipboard().setMimeData(frame_mime_data(trace, step_index, options,
-                                                            lang=lang))
+    put_on_clipboard(frame_mime_data(trace, step_index, options, lang=lang))

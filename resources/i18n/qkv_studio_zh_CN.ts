@@ -174,6 +174,10 @@
         <translation>当前修改</translation>
     </message>
     <message>
+        <source>Copied the comparison as PNG and SVG</source>
+        <translation>已将对比图复制为 PNG 和 SVG</translation>
+    </message>
+    <message>
         <source>Export comparison</source>
         <translation>导出对比图</translation>
     </message>

@@ -169,3 +169,29 @@ def test_the_comparison_exports_as_png(monkeypatch: pytest.MonkeyPatch, norms: S
         assert image.size == (math.ceil(item.boundingRect().width() * 2),
                               math.ceil(item.boundingRect().height() * 2))
     assert "Exported the comparison" in norms.statusBar().currentMessage()
+
+
+def test_copy_and_export_while_comparing_take_the_comparison(
+        qtbot: QtBot, norms: StudioWindow, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import xml.etree.ElementTree as ET
+
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtWidgets import QFileDialog
+
+    norms.canvas.setFocus()
+    qtbot.keyClick(norms.canvas, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+    norms.copy_frame_action.trigger()
+    data = QGuiApplication.clipboard().mimeData()
+    assert data is not None and data.hasFormat("image/svg+xml")
+    svg = ET.fromstring(bytes(data.data("image/svg+xml").data()))
+    words = "".join("".join(t.itertext()) for t in svg.iter("{http://www.w3.org/2000/svg}text"))
+    assert "LayerNorm" in words and "RMSNorm" in words
+    assert norms.statusBar().currentMessage() == "Copied the comparison as PNG and SVG"
+    target = tmp_path / "ln-vs-rms.svg"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *_a, **_k: (str(target), "")))
+    norms.export_action.trigger()
+    exported = "".join("".join(t.itertext()) for t in ET.parse(target).getroot().iter(
+        "{http://www.w3.org/2000/svg}text"))
+    assert "RMSNorm" in exported and "0.447214" in exported
