@@ -26,6 +26,7 @@ class ExplainPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.explain_key = ""
+        self._shown: tuple[str, str] | None = None
         self.texts = LiveTexts()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -66,14 +67,17 @@ class ExplainPanel(QWidget):
 
     def show_step(self, explain_key: str) -> None:
         """Show the texts of the step with this ``explain_key`` in the interface language."""
+        if (explain_key, current_language()) == self._shown:
+            return  # the text depends on step and language only, not on the numbers
         self.explain_key = explain_key
         self._fill()
 
     def _fill(self) -> None:
+        lang = current_language()
+        self._shown = (self.explain_key, lang)
         if not self.explain_key:
             self.browser.clear()
             return
-        lang = current_language()
         try:
             html = step_html(self.explain_key, lang)
             plain = step_plain(self.explain_key, lang)
