@@ -131,6 +131,7 @@ class Timeline(QWidget):
         self._rebuild_steps()
         state.traceChanged.connect(self._on_trace)
         state.stepChanged.connect(lambda _k: self._show_current())
+        state.viewChanged.connect(self._show_current)  # the texts follow the receiver
 
     @property
     def playing(self) -> bool:
@@ -214,13 +215,14 @@ class Timeline(QWidget):
         if button is not None:
             self.step_bar.ensureWidgetVisible(button)
         lang = self.lang
-        text = step_text(steps[k].explain_key, lang)
+        receiver, head = self.state.receiver, self.state.head or 0
+        text = step_text(self.state.trace, k, lang, receiver, head)
         self.position_label.setText(self.tr("Step {n} of {count} · {title}").format(
             n=k + 1, count=len(steps), title=self.title_for(k)))
         self.summary_label.setText(text.summary)
         colon = "：" if lang == "zh" else ": "
         self.check_label.setText(f"✓ {HEADINGS[lang][3]}{colon}{text.check}")
-        self.explain.show_step(steps[k].explain_key)
+        self.explain.show_step(self.state.trace, k, receiver, head)
         self.previous_button.setEnabled(k > 0)
         self.next_button.setEnabled(k < len(steps) - 1)
 
