@@ -9,6 +9,8 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from app.commands import CellEditCommand, ScenarioCommand
+from app.i18n import current_language
+from app.texts.problems import problem_words
 from engine import Scenario, ScenarioError, Trace, compute, format_number, parse_scenario
 from engine.resize import Sizes, resize
 
@@ -98,7 +100,9 @@ class DocumentState(QObject):
             scenario = self._scenario.with_parameter(path, changed)
             after = (scenario, compute(scenario))
         except ScenarioError as error:
-            self.refused.emit(f"{place}: {error.problem}; kept {format_number(old)}")
+            problem = problem_words(ScenarioError("", error.problem), current_language())
+            self.refused.emit(self.tr("{place}: {problem}; kept {old}").format(
+                place=place, problem=problem, old=format_number(old)))
             return False
         label = f"{place} = {format_number(value)}"
         self.undo_stack.push(CellEditCommand(self, (self._scenario, self._trace), after, label,
@@ -111,7 +115,8 @@ class DocumentState(QObject):
         try:
             after = self._prepare(document)
         except ScenarioError as error:
-            self.refused.emit(f"{label}: {error}")
+            self.refused.emit(self.tr("{label}: {problem}").format(
+                label=label, problem=problem_words(error, current_language())))
             return False
         self.undo_stack.push(ScenarioCommand(self, (self._scenario, self._trace), after, label))
         self.message.emit(f"{label} → {self.shares_summary()}")

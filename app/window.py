@@ -316,7 +316,7 @@ class StudioWindow(QMainWindow):
         self.state.path = path
         self.state.undo_stack.clear()
         self.state.set_step(0)
-        self.state.replace_document(scenario.to_document(), "open")
+        self.state.replace_document(scenario.to_document(), self.tr("open"))
         self.state.undo_stack.clear()
         self.state.undo_stack.setClean()
         if modified:

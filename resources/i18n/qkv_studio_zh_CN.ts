@@ -75,6 +75,42 @@
         <source>Vocabulary labels</source>
         <translation>词表标签</translation>
     </message>
+    <message>
+        <source>final norm on</source>
+        <translation>最终 Norm 开</translation>
+    </message>
+    <message>
+        <source>final norm off</source>
+        <translation>最终 Norm 关</translation>
+    </message>
+    <message>
+        <source>norm {name}</source>
+        <translation>Norm 改为 {name}</translation>
+    </message>
+    <message>
+        <source>activation {name}</source>
+        <translation>激活函数改为 {name}</translation>
+    </message>
+    <message>
+        <source>add decoder block</source>
+        <translation>添加解码块</translation>
+    </message>
+    <message>
+        <source>remove decoder block</source>
+        <translation>移除解码块</translation>
+    </message>
+    <message>
+        <source>add vocabulary head</source>
+        <translation>添加词表头</translation>
+    </message>
+    <message>
+        <source>remove vocabulary head</source>
+        <translation>移除词表头</translation>
+    </message>
+    <message>
+        <source>ε: {problem}; kept {old}</source>
+        <translation>ε：{problem}；保留原值 {old}</translation>
+    </message>
 </context>
 <context>
     <name>CanvasControls</name>
@@ -196,6 +232,14 @@
 </context>
 <context>
     <name>DocumentState</name>
+    <message>
+        <source>{place}: {problem}; kept {old}</source>
+        <translation>{place}：{problem}；保留原值 {old}</translation>
+    </message>
+    <message>
+        <source>{label}: {problem}</source>
+        <translation>{label}：{problem}</translation>
+    </message>
     <message>
         <source>head {n}: {shares}</source>
         <translation>第 {n} 头：{shares}</translation>
@@ -494,6 +538,10 @@
         <translation>标题、说明文字和演讲者备注的语言</translation>
     </message>
     <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
         <source>Seconds per step:</source>
         <translation>每步秒数：</translation>
     </message>
@@ -628,6 +676,10 @@
         <translation>导入到 {name}：{problem}；未作任何改动</translation>
     </message>
     <message>
+        <source>import {source} into {name}</source>
+        <translation>把 {source} 导入 {name}</translation>
+    </message>
+    <message>
         <source>{file} was not imported:
 {error}</source>
         <translation>没有导入 {file}：
@@ -698,6 +750,10 @@
     <message>
         <source>paste into {name}: {problem}; nothing changed</source>
         <translation>粘贴到 {name}：{problem}；未作任何改动</translation>
+    </message>
+    <message>
+        <source>paste {shape} into {name}</source>
+        <translation>粘贴 {shape} 到 {name}</translation>
     </message>
 </context>
 <context>
@@ -886,6 +942,10 @@
     <message>
         <source>Opened {name}</source>
         <translation>已打开 {name}</translation>
+    </message>
+    <message>
+        <source>open</source>
+        <translation>打开</translation>
     </message>
     <message>
         <source>Save scenario</source>
