@@ -45,11 +45,12 @@ from app.documents.recent import RecentMenu, add_recent
 from app.documents.recovery import RecoveryWriter
 from app.documents.session import save_session
 from app.editor.pane import EditorPane
-from app.examples import example_names, example_path
+from app.examples import OPENINGS, example_names, example_path
 from app.export.settings import slug
 from app.help.glossary import GlossaryDock
 from app.i18n import LiveTexts, current_language
 from app.state import DocumentState
+from app.texts.examples import example_label, example_title
 from app.timeline import Timeline
 from app.undo_actions import UndoActions
 from app.view_menu import ViewMenu
@@ -126,8 +127,11 @@ class StudioWindow(QMainWindow):
         self.texts.bind(examples.setTitle, lambda: self.tr("Open &example"))
         for name in example_names():
             action = examples.addAction(name)
-            action.triggered.connect(lambda _on=False, name=name: self.open_path(
-                example_path(name)))
+            self.texts.bind(action.setText,
+                            lambda name=name: example_label(name, current_language()))
+            self.texts.bind(action.setToolTip,
+                            lambda name=name: example_title(name, current_language()))
+            action.triggered.connect(lambda _on=False, name=name: self.open_example(name))
         self.recent_menu = RecentMenu(self)
         file_menu.addMenu(self.recent_menu)
         self.save_action = file_menu.addAction("")
@@ -305,6 +309,19 @@ class StudioWindow(QMainWindow):
                            note=self.tr("Opened {name}").format(name=path.name))
         if not example:
             add_recent(path)
+        return True
+
+    def open_example(self, name: str) -> bool:
+        """Open a built-in example the way it is meant to be seen first (side by side, or on
+        the step it is about)."""
+        if not self.open_path(example_path(name)):
+            return False
+        kind, what = OPENINGS.get(name, ("", ""))
+        self.compare.action.setChecked(kind == "compare")
+        if kind == "compare":
+            self.compare.set_preset(what)
+        elif kind == "step":
+            self.state.set_step(self.state.trace.step_index(what))
         return True
 
     def show_document(self, scenario: Scenario, path: Path | None, modified: bool = False,
