@@ -17,7 +17,8 @@ from app.documents.matrix_text import (
     shape_text,
 )
 from app.i18n import current_language
-from app.state import DocumentState, short_name
+from app.state import DocumentState
+from engine.names import short_name
 
 if TYPE_CHECKING:
     from app.window import StudioWindow

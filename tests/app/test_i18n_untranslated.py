@@ -37,11 +37,11 @@ from app.export.dialog import ExportDialog
 from app.i18n import set_language
 from app.i18n.catalogue import translations
 from app.i18n.language import catalogue_path
-from app.state import short_name
 from app.texts import LANGUAGE_NAMES
 from app.texts.problems import problem_words
 from app.window import StudioWindow
 from engine import ScenarioError, load_scenario, parse_scenario
+from engine.names import short_name
 from tests.app.driving import close_window, open_window, type_into
 
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
@@ -137,7 +137,8 @@ def check_chinese_window(qtbot: QtBot, window: StudioWindow) -> None:
     translated = set(translations(catalogue_path("zh", ".ts")).values())
     scenario = window.state.scenario
     allowed = (ALLOWED_WORDS | set(LANGUAGE_NAMES.values())
-               | {short_name(path) for path in scenario.parameter_paths()}
+               | set(LATIN_WORD.findall(" ".join(short_name(path)
+                                                 for path in scenario.parameter_paths())))
                | set(LATIN_WORD.findall(" ".join(scenario.tokens)))
                | set(LATIN_WORD.findall(scenario.title))
                | set(LATIN_WORD.findall(" ".join(scenario.block.vocab if scenario.block
