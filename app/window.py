@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -36,6 +36,7 @@ from app.canvas import FrameOptions
 from app.canvas.controls import CanvasControls
 from app.canvas.describe import describe_frame
 from app.canvas.view import CanvasView
+from app.canvas.worked_row import MAX_POSITIONS
 from app.compare_mode import CompareMode
 from app.documents.dropping import accept_drag, drop
 from app.documents.importing import GridFocus, import_matrix
@@ -218,15 +219,23 @@ class StudioWindow(QMainWindow):
         """What the canvas draws now; exports start from the same options."""
         return FrameOptions(receiver=self.state.receiver, head=self.state.head,
                             show_all_arrows=self.state.show_all_arrows,
-                            theme=self.look.canvas_theme(), lang=current_language())
+                            theme=self.look.canvas_theme(), lang=current_language(),
+                            worked_row=self.view_menu.worked_row_action.isChecked())
 
     def refresh_canvas(self, fit: bool) -> None:
         options = self.frame_options()
         title = self.timeline.title_for(self.state.step)
         if not (self.compare.active and self.compare.show(fit)):
-            self.canvas.show_frame(self.state.trace, self.state.step, options, title, fit)
+            frame = self.canvas.show_frame(self.state.trace, self.state.step, options, title,
+                                           fit)
+            for box in frame.route_map.boxes if frame.route_map is not None else []:
+                box.clicked.connect(self._jump_later)
         self.canvas.setAccessibleDescription(
             describe_frame(self.state.trace, self.state.step, options, title))
+
+    def _jump_later(self, step: int) -> None:
+        """A click on the map: go to that step once the click (on the old frame) returns."""
+        QTimer.singleShot(0, self, lambda: self.state.set_step(step))
 
     # -- language and appearance -----------------------------------------------------------
     def retranslate(self) -> None:
@@ -333,6 +342,7 @@ class StudioWindow(QMainWindow):
         self.state.path = path
         self.state.undo_stack.clear()
         self.state.set_step(0)
+        self.view_menu.worked_row_action.setChecked(scenario.n <= MAX_POSITIONS)
         self.state.replace_document(scenario.to_document(), self.tr("open"))
         self.state.undo_stack.clear()
         self.state.undo_stack.setClean()

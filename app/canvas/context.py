@@ -41,6 +41,11 @@ class FrameOptions:
     aspect
         The sheet a frame is composed for: ``"16:9"`` (1920×1080 scene units) or ``"4:3"``
         (1440×1080); see :func:`sheet_size`.
+    worked_row
+        Draw the receiver's worked arithmetic at the scores, shares and mix steps; ``None``
+        draws it for documents of at most four positions.
+    route_map
+        Draw the map of the computation with the current step lit.
     """
 
     receiver: int | None = None
@@ -51,6 +56,8 @@ class FrameOptions:
     transparent: bool = False
     lang: str = "en"
     aspect: str = "16:9"
+    worked_row: bool | None = None
+    route_map: bool = True
 
 
 SHEET_HEIGHT = 1080.0

@@ -10,7 +10,9 @@ from PySide6.QtWidgets import QGraphicsObject, QGraphicsScene, QStyleOptionGraph
 
 from app.canvas.context import FrameOptions, LayoutContext
 from app.canvas.layout import TextItem, items_of
+from app.canvas.route_map import route_map
 from app.canvas.steps import lay_out_step
+from app.canvas.worked_row import shows_worked_row, worked_row
 from app.texts.frame_words import frame_word
 from engine import Trace
 
@@ -62,10 +64,22 @@ class FrameItem(Sheet):
         subtitle.setParentItem(self)
         subtitle.setPos(MARGIN, MARGIN + self.heading.boundingRect().height())
         body_top = subtitle.pos().y() + subtitle.boundingRect().height() + HEADER_GAP
+        self.route_map = route_map(self.context, step) if self.options.route_map else None
+        if self.route_map is not None:
+            self.route_map.setParentItem(self)
+            self.route_map.setPos(MARGIN, body_top)
+            body_top += self.route_map.boundingRect().height() + HEADER_GAP
         self.body = _Group()
         self.body.setParentItem(self)
         self.body.setPos(MARGIN, body_top)
         covered = lay_out_step(self.context, step, self.body)
+        self.worked_row = worked_row(self.context, step) if shows_worked_row(
+            self.options.worked_row, trace.scenario.n) else None
+        if self.worked_row is not None:
+            self.worked_row.setParentItem(self.body)
+            self.worked_row.setPos(0, covered.bottom() + HEADER_GAP)
+            covered = covered.united(self.worked_row.mapRectToParent(
+                self.worked_row.boundingRect()))
         y = body_top + covered.bottom() + HEADER_GAP
         nothing = frame_word(lang, "nothing")
         flow = (f"{frame_word(lang, 'reads')} {', '.join(step.reads) or nothing}     "
@@ -75,6 +89,7 @@ class FrameItem(Sheet):
         footer.setPos(MARGIN, y)
         y += footer.boundingRect().height()
         widths = [covered.width(), self.heading.boundingRect().width(),
+                  self.route_map.boundingRect().width() if self.route_map is not None else 0.0,
                   subtitle.boundingRect().width(), footer.boundingRect().width()]
         if self.options.caption:
             caption = TextItem(self.options.caption, theme, size=16)

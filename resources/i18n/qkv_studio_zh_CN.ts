@@ -1083,6 +1083,14 @@ The file on disk was left as it was; your changes are still open in this window.
         <translation>讲解这一步(&amp;X)</translation>
     </message>
     <message>
+        <source>&amp;Worked row</source>
+        <translation>逐项计算(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Show the receiver&apos;s arithmetic at the scores, shares and mix steps</source>
+        <translation>在分数、份额与混合三步显示接收者这一行的逐项计算</translation>
+    </message>
+    <message>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
