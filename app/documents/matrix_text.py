@@ -24,6 +24,7 @@ import os
 import re
 import stat
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -245,33 +246,65 @@ def load_matrix_file(path: str | os.PathLike[str]) -> FloatArray:
 def _npy(file: Path) -> FloatArray:
     with file.open("rb") as stream:
         magic = stream.read(6)
-    if magic != b"\x93NUMPY" and not magic.startswith(b"PK\x03\x04"):
+    if magic.startswith(b"PK\x03\x04"):
+        return _npz(file)
+    if magic != b"\x93NUMPY":
         raise MatrixTextError("not_npy")
-    try:
-        loaded = np.load(file, allow_pickle=False)
-    except Exception as error:  # NumPy raises many kinds for a damaged or foreign file
-        raise MatrixTextError("pickle" if "pickle" in str(error) else "not_npy") from None
-    if not isinstance(loaded, np.ndarray):
-        close = getattr(loaded, "close", None)
-        if callable(close):
-            close()
-        raise MatrixTextError("npz")
-    if loaded.dtype.kind not in "iuf":
-        raise MatrixTextError("dtype", dtype=loaded.dtype)
-    if loaded.ndim not in (1, 2):
-        raise MatrixTextError("ndim", ndim=loaded.ndim)
-    if loaded.size == 0:
+    shape, dtype, data_start = _npy_header(file)
+    if dtype.kind not in "iuf":
+        raise MatrixTextError("dtype", dtype=dtype)
+    if len(shape) not in (1, 2):
+        raise MatrixTextError("ndim", ndim=len(shape))
+    rows, cols = (1, shape[0]) if len(shape) == 1 else shape
+    if rows * cols == 0:
         raise MatrixTextError("empty_array")
-    values = np.atleast_2d(loaded.astype(np.float64))
-    rows, cols = values.shape
     if rows > MAX_SIDE or cols > MAX_SIDE:
         raise MatrixTextError("too_large", shape=shape_text(rows, cols), limit=MAX_SIDE)
+    if file.stat().st_size < data_start + rows * cols * dtype.itemsize:
+        raise MatrixTextError("cut_short")
+    try:
+        loaded = np.load(file, allow_pickle=False)
+    except Exception:  # NumPy raises many kinds for a damaged file
+        raise MatrixTextError("not_npy") from None
+    values = np.atleast_2d(loaded.astype(np.float64))
     bad = np.argwhere(~np.isfinite(values))
     if bad.size:
         r, c = (int(k) for k in bad[0])
         raise MatrixTextError("nan" if math.isnan(float(values[r, c])) else "infinity", row=r,
                               col=c)
     return values
+
+
+def _npy_header(file: Path) -> tuple[tuple[int, ...], np.dtype[Any], int]:
+    """The shape, dtype and data offset a ``.npy`` header declares, read without the data.
+
+    Refuses what :func:`np.load` would only refuse after reading everything: Python objects.
+    """
+    fmt = np.lib.format
+    try:
+        with file.open("rb") as stream:
+            version = fmt.read_magic(stream)
+            read = {(1, 0): fmt.read_array_header_1_0,
+                    (2, 0): fmt.read_array_header_2_0}.get(version)
+            if read is None:
+                raise ValueError(f"version {version}")
+            shape, _fortran, dtype = read(stream)
+            data_start = stream.tell()
+    except Exception:  # NumPy raises many kinds for a damaged or foreign header
+        raise MatrixTextError("not_npy") from None
+    if dtype.hasobject:
+        raise MatrixTextError("pickle")
+    return tuple(int(side) for side in shape), dtype, data_start
+
+
+def _npz(file: Path) -> FloatArray:
+    """An ``.npz`` archive is refused: it may hold several arrays (none is read)."""
+    try:
+        archive = np.load(file, allow_pickle=False)
+    except Exception:
+        raise MatrixTextError("not_npy") from None
+    archive.close()
+    raise MatrixTextError("npz")
 
 
 def _text_file(file: Path) -> FloatArray:

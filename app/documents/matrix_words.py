@@ -32,6 +32,7 @@ WORDS: dict[str, dict[str, str]] = {
         "not_regular": "is not a regular file (a device or a pipe?)",
         "file_too_big": "the file is {size} bytes; matrix files are limited to {limit} bytes",
         "not_npy": "not a NumPy .npy array file",
+        "cut_short": "not a NumPy .npy array file (it is cut short)",
         "pickle": "it holds Python objects, which are never loaded",
         "npz": "an .npz archive holds several arrays; save the one you want with np.save as "
                ".npy",
@@ -75,6 +76,7 @@ WORDS: dict[str, dict[str, str]] = {
         "not_regular": "不是普通文件（是设备还是管道？）",
         "file_too_big": "文件有 {size} 字节；矩阵文件最多 {limit} 字节",
         "not_npy": "不是 NumPy 的 .npy 数组文件",
+        "cut_short": "不是 NumPy 的 .npy 数组文件（文件不完整）",
         "pickle": "其中存有 Python 对象，出于安全从不加载",
         "npz": ".npz 压缩包里有多个数组；请用 np.save 把需要的那个另存为 .npy",
         "dtype": "存的是 {dtype} 类型的值，不是普通的数",
