@@ -378,7 +378,8 @@ class AttentionArrows(QGraphicsObject):
         painter.setBrush(QBrush(color))
         painter.drawPolygon(QPolygonF([tip, shaft_end + normal, shaft_end - normal]))
 
-    def _node_rect(self, anchor: QPointF, left: bool) -> QRectF:
+    def node_rect(self, anchor: QPointF, left: bool) -> QRectF:
+        """The box of a query (``left``) or key node at ``anchor``."""
         return QRectF(anchor.x() - (self.node_width if left else 0), anchor.y() - 13,
                       self.node_width, 26)
 
@@ -387,7 +388,7 @@ class AttentionArrows(QGraphicsObject):
         theme = self.theme
         anchor = self.query_anchor if left else self.key_anchor
         prefix = "q" if left else "k"
-        rects = [self._node_rect(anchor(k), left) for k in rows]
+        rects = [self.node_rect(anchor(k), left) for k in rows]
         outline = QPainterPath()
         for rect in rects:
             outline.addRoundedRect(rect, 5, 5)
@@ -402,7 +403,7 @@ class AttentionArrows(QGraphicsObject):
     def _node(self, painter: QPainter, anchor: QPointF, text: str, *, left: bool,
               focused: bool = False, hidden: bool = False) -> None:
         theme = self.theme
-        rect = self._node_rect(anchor, left)
+        rect = self.node_rect(anchor, left)
         pen = QPen(theme.color("accent" if focused else "grid_line"), 2.0 if focused else 1.0)
         if hidden:
             pen.setStyle(Qt.PenStyle.DashLine)

@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import TypeVar
 
 from PySide6.QtCore import QRectF
-from PySide6.QtGui import QBrush, QPainter
+from PySide6.QtGui import QBrush, QFontMetricsF, QPainter
 from PySide6.QtWidgets import QGraphicsObject, QGraphicsScene, QStyleOptionGraphicsItem, QWidget
 
 from app.canvas.compose import Group, compose, fit_scale, lay_out
 from app.canvas.context import SHEET_HEIGHT, FrameOptions, LayoutContext, sheet_size
 from app.canvas.layout import TextItem, items_of
+from app.canvas.theme import font
 from app.texts.frame_words import frame_word
 from engine import Trace
 
@@ -64,7 +65,8 @@ class FrameItem(Sheet):
     """
 
     def __init__(self, trace: Trace, step_index: int, options: FrameOptions | None = None,
-                 step_title: str | None = None, sheet: tuple[float, float] | None = None) -> None:
+                 step_title: str | None = None, sheet: tuple[float, float] | None = None,
+                 max_scale: float | None = None) -> None:
         super().__init__()
         self.options = options or FrameOptions()
         self.trace = trace
@@ -82,38 +84,65 @@ class FrameItem(Sheet):
         subtitle = self._text(trace.scenario.title, SUBTITLE_SIZE * unit, margin,
                               margin + self.heading.boundingRect().height(), role="muted")
         body_top = subtitle.pos().y() + subtitle.boundingRect().height() + HEADER_GAP * unit
+        nothing = frame_word(lang, "nothing")
+        flow = (f"{frame_word(lang, 'reads')} {', '.join(step.reads) or nothing}     "
+                f"{frame_word(lang, 'writes')} {', '.join(step.writes) or nothing}")
+        footer = self._text(flow, FOOTER_SIZE * unit, margin, 0, role="muted")
         bottom = height - margin
         if self.options.caption:
             caption = self._text(self.options.caption, CAPTION_SIZE * unit, margin, 0)
             bottom -= caption.boundingRect().height()
             caption.setY(bottom)
-        nothing = frame_word(lang, "nothing")
-        flow = (f"{frame_word(lang, 'reads')} {', '.join(step.reads) or nothing}     "
-                f"{frame_word(lang, 'writes')} {', '.join(step.writes) or nothing}")
-        footer = self._text(flow, FOOTER_SIZE * unit, margin, 0, role="muted")
         bottom -= footer.boundingRect().height()
         footer.setY(bottom)
         self.area = QRectF(margin, body_top, width - 2 * margin,
                            bottom - HEADER_GAP * unit - body_top)
         """Where the step's picture may go, in sheet units."""
         composition = compose(trace, self.options, self.area.size())
+        most = composition.scale if max_scale is None else min(max_scale, composition.scale)
         self.body = Group()
         self.body.setParentItem(self)
+        self.body.stackBefore(footer)  # drawn (and read in SVG) heading, picture, footer
         covered = lay_out(self.context, self.step_index, self.body,
                           composition.wraps[self.step_index])
-        self.scale = min(composition.scale, fit_scale(covered, self.area.size()))
+        self.scale = min(most, fit_scale(covered, self.area.size()))
         self.body.setScale(self.scale)
         centre = self.area.center()
         self.body.setPos(centre.x() - covered.center().x() * self.scale,
                          centre.y() - covered.center().y() * self.scale)
 
+    @staticmethod
+    def area_for(sheet: tuple[float, float]) -> QRectF:
+        """The picture area of a frame without caption on a sheet of size ``sheet``."""
+        width, height = sheet
+        unit = height / SHEET_HEIGHT
+        margin = MARGIN * unit
+        top = margin + sum(_line_height(size * unit, bold)
+                           for size, bold in ((HEADING_SIZE, True), (SUBTITLE_SIZE, False)))
+        top += HEADER_GAP * unit
+        bottom = height - margin - _line_height(FOOTER_SIZE * unit, False) - HEADER_GAP * unit
+        return QRectF(margin, top, width - 2 * margin, bottom - top)
+
     def _text(self, text: str, size: float, x: float, y: float, *, bold: bool = False,
               role: str = "text") -> TextItem:
-        """A line of the sheet's own words, no wider than the sheet."""
-        item = TextItem(text, self.options.theme, size=max(8, round(size)), bold=bold, role=role)
+        """A line of the sheet's own words, its size reduced when it would run off the sheet."""
+        room = self._rect.width() - 2 * x
+        advance = QFontMetricsF(font(_pixels(size), bold)).horizontalAdvance(text) + 4
+        if advance > room > 0:
+            size *= room / advance
+        item = TextItem(text, self.options.theme, size=_pixels(size), bold=bold, role=role)
         item.setParentItem(self)
         item.setPos(x, y)
         return item
+
+
+def _pixels(size: float) -> int:
+    return max(8, round(size))
+
+
+def _line_height(size: float, bold: bool) -> float:
+    """Height of a :class:`TextItem` line of ``size`` pixels."""
+    return QFontMetricsF(font(_pixels(size), bold)).height() + 4
 
 
 def build_frame_scene(trace: Trace, step_index: int, options: FrameOptions | None = None,

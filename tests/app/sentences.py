@@ -6,7 +6,8 @@ import numpy as np
 
 from engine import Scenario, parse_scenario
 
-WORDS = ("The cat sat on the mat and slept while the dog ran to the old red door").split()
+WORDS = ["The", "cat", "sat", "on", "the", "mat", "and", "slept",
+         "while", "the", "dog", "ran", "to", "the", "old", "red"]
 
 
 def sentence_scenario(n: int, d: int = 4, heads: int = 1, seed: int = 11) -> Scenario:
