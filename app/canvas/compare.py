@@ -7,7 +7,6 @@ the pictures of the single view; exports paint it like any frame (:func:`build_c
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TypeVar
 
 import numpy as np
 from PySide6.QtCore import QRectF, QSizeF, Qt
@@ -32,7 +31,6 @@ from app.texts.frame_words import frame_word
 from engine import Trace
 from engine.compare import ArrayDifference, compare, matching_step
 
-T = TypeVar("T")
 SIDE_GAP = 24.0
 SIDES_SHARE = 0.64
 """Of the height under the header, what the two sides take when something differs."""
@@ -139,11 +137,13 @@ class CompareFrameItem(Sheet):
         self.a_frame.setPos(MARGIN, top)
         self.b_frame.setParentItem(self)
         self.b_frame.setPos(MARGIN + side[0] + SIDE_GAP, top)
-        self.marks = [DifferenceMark(grid, ctx.theme) for frame in sides
-                      for name, grid in frame.context.made if name in self.changed]
+        marked: list[QGraphicsItem] = [grid for frame in sides
+                                       for name, grid in frame.context.made
+                                       if name in self.changed]
         if "probs" in self.changed:
-            self.marks += [DifferenceMark(bars, ctx.theme) for frame in sides
-                           for bars in frame.items_of(ProbabilityBars)]
+            marked += [bars for frame in sides for bars in frame.items_of(ProbabilityBars)]
+        for target in marked:
+            DifferenceMark(target, ctx.theme)  # the target owns its mark
         self.max_differences = {name: number(ctx, comparison.common[name].max_abs)
                                 for name in self.changed}
         y = top + side_height
