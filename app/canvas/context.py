@@ -42,8 +42,8 @@ class FrameOptions:
         The sheet a frame is composed for: ``"16:9"`` (1920×1080 scene units) or ``"4:3"``
         (1440×1080); see :func:`sheet_size`.
     worked_row
-        Draw the receiver's worked arithmetic at the scores, shares and mix steps; ``None``
-        draws it for documents of at most four positions.
+        Draw the receiver's worked arithmetic at the scores, shares and mix steps (the window
+        turns it on for documents of at most four positions; View → Worked row).
     route_map
         Draw the map of the computation with the current step lit.
     """
@@ -56,7 +56,7 @@ class FrameOptions:
     transparent: bool = False
     lang: str = "en"
     aspect: str = "16:9"
-    worked_row: bool | None = None
+    worked_row: bool = False
     route_map: bool = True
 
 
@@ -89,12 +89,17 @@ class LayoutContext:
             max(0, min(heads - 1, options.head))]
         block = scenario.block
         self.vocab = list(block.vocab) if block is not None else []
-        largest = max((a.size for a in trace.arrays.values()), default=0)
-        self.places = PRECISE_PLACES if block is not None and largest <= PRECISE_CELLS \
-            else DECIMALS
+        self.places = self.places_for(trace)
         """Decimals a grid prints: a small decoder-block lesson prints the chapter's six."""
         self.made: list[tuple[str, MatrixGrid]] = []
         """Every grid built by :meth:`grid`, with the array it shows (comparisons mark them)."""
+
+    @staticmethod
+    def places_for(trace: Trace) -> int:
+        """Decimals the grids of ``trace`` print: a small decoder-block lesson prints six."""
+        largest = max((a.size for a in trace.arrays.values()), default=0)
+        small_block = trace.scenario.block is not None and largest <= PRECISE_CELLS
+        return PRECISE_PLACES if small_block else DECIMALS
 
     def array(self, name: str) -> npt.NDArray[np.float64]:
         """A trace array, or a parameter by its document path (vectors as one row)."""

@@ -22,7 +22,6 @@ from app.canvas.layout import TextItem
 from app.canvas.theme import Theme
 from app.texts.canvas_words import canvas_word
 from engine import Step, Trace
-from engine.variants import NORM_NAMES
 
 SIZE = 13
 BOX_PAD = 7.0
@@ -33,8 +32,8 @@ def step_label(trace: Trace, step: Step, lang: str) -> str:
     """The short name of a step on the map (``mask + softmax``, ``Q/K/V ×2``, ``+ residual``)."""
     s = trace.scenario
     a = s.attention
-    norm = (canvas_word(lang, "no_norm") if s.block is not None and s.block.norm == "none"
-            else NORM_NAMES.get(s.block.norm if s.block is not None else "", ""))
+    norm = canvas_word(lang, "no_norm") if s.block is not None and s.block.norm == "none" \
+        else "Norm"
     labels = {
         "embed": canvas_word(lang, "embed"),
         "inputs": canvas_word(lang, "inputs"),

@@ -11,10 +11,10 @@ import math
 
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QBrush, QPainter, QPen
-from PySide6.QtWidgets import QGraphicsObject, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
 
 from app.canvas.context import LayoutContext
-from app.canvas.layout import TextItem
+from app.canvas.layout import ROW_GAP, TextItem
 from app.canvas.theme import Theme
 from app.texts.canvas_words import canvas_word
 from app.texts.facts import Facts, facts_for
@@ -24,11 +24,14 @@ from engine.numbers import format_factor
 WORKED_STEPS = ("scores", "weights", "mix")
 """The steps that show a worked row."""
 MAX_POSITIONS = 4
-"""The worked row is shown by default for documents with at most this many positions."""
+"""The window shows the worked row by default for documents with at most this many positions."""
 SIZE = 15
 PAD = 10.0
 COLUMN_GAP = 22.0
 MAX_TERMS = 4
+AREA_ASPECT = 2.1
+"""Width over height of a 16:9 sheet's picture area: the worked row goes under the picture or
+beside it, whichever lets the two be drawn larger there."""
 
 
 class WorkedRow(QGraphicsObject):
@@ -130,6 +133,29 @@ def worked_row(ctx: LayoutContext, step: Step) -> WorkedRow | None:
     return WorkedRow(title, cells, ctx.theme, strong_column=len(header) - 1)
 
 
-def shows_worked_row(option: bool | None, n: int) -> bool:
-    """Whether a frame draws the worked row: the option, or by default for small documents."""
-    return n <= MAX_POSITIONS if option is None else option
+def add_worked_row(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
+                   covered: QRectF) -> QRectF:
+    """Put the step's worked row under its picture (when the options show one); what the
+    picture and the row cover together."""
+    if not ctx.options.worked_row:
+        return covered
+    table = worked_row(ctx, step)
+    if table is None:
+        return covered
+    table.setParentItem(parent)
+    size = table.boundingRect()
+    below = QRectF(covered.left(), covered.top(), max(covered.width(), size.width()),
+                   covered.height() + ROW_GAP + size.height())
+    beside = QRectF(covered.left(), covered.top(), covered.width() + ROW_GAP + size.width(),
+                    max(covered.height(), size.height()))
+    if _fit(beside) > _fit(below):
+        table.setPos(covered.right() + ROW_GAP, covered.top())
+    else:
+        table.setPos(covered.left(), covered.bottom() + ROW_GAP)
+    return covered.united(table.mapRectToParent(size))
+
+
+def _fit(rect: QRectF) -> float:
+    """How large ``rect`` can be drawn on a picture area of the sheet's shape."""
+    return min(AREA_ASPECT / rect.width(), 1 / rect.height())
+

@@ -36,7 +36,7 @@ CANVAS_WORDS: dict[str, dict[str, str]] = {
         "final_norm": "final {norm}",
         "ffn": "FFN",
         "logits": "logits",
-        "probs": "probabilities",
+        "probs": "probs",
         "map_step": "step {n}: {label}",
     },
     "zh": {

@@ -26,7 +26,7 @@ def trace_of(name: str, **attention: object) -> Trace:
 
 def worked(trace: Trace, step_id: str, **options: object) -> WorkedRow:
     frame = FrameItem(trace, trace.step_index(step_id),
-                      FrameOptions(**options))  # type: ignore[arg-type]
+                      FrameOptions(worked_row=True, **options))  # type: ignore[arg-type]
     assert frame.worked_row is not None
     return frame.worked_row
 
@@ -55,7 +55,8 @@ def test_scores_and_mix_steps_and_the_other_steps(qtbot: QtBot) -> None:
     assert mix.cells[1][-1] == "0.804·[10, 0]" and mix.cells[2][-1] == "0.196·[0, 20]"
     assert mix.cells[-1][-1] == "= [8.044, 3.911]"
     for step in ("inputs", "projections"):
-        assert FrameItem(f11, f11.step_index(step)).worked_row is None
+        assert FrameItem(f11, f11.step_index(step), FrameOptions(worked_row=True)).worked_row \
+            is None
     first = worked(f11, "weights", receiver=0)
     assert first.cells[2] == ["爱", "✕ masked: not read"]
     plain = worked(trace_of("f11", scale=False, causal=False), "weights", receiver=0)
@@ -73,13 +74,13 @@ def test_multihead_follows_the_chosen_head_and_chinese_reads_chinese(qtbot: QtBo
     assert shown == [format_number(w, 3) for w in weights]
 
 
-def test_on_by_default_for_small_documents_only(qtbot: QtBot) -> None:
+def test_drawn_when_asked_for_any_document(qtbot: QtBot) -> None:
     pronoun = compute(load_scenario(example_path("pronoun")))
     mix = pronoun.step_index("mix")
     assert FrameItem(pronoun, mix).worked_row is None
     shown = FrameItem(pronoun, mix, FrameOptions(worked_row=True)).worked_row
     assert shown is not None and shown.title == "Worked row for “tired”"
-    assert FrameItem(trace_of("f11"), 3, FrameOptions(worked_row=False)).worked_row is None
+    assert FrameItem(trace_of("f11"), 3).worked_row is None  # exports draw it when asked
 
 
 def labels(trace: Trace, step: int = 0, lang: str = "en") -> list[str]:
@@ -95,15 +96,18 @@ def test_the_map_follows_the_documents_structure(qtbot: QtBot) -> None:
                                                  "mix V · Wo"]
     assert labels(compute(load_scenario(example_path("tokenizer"))))[0] == "embed"
     g01 = compute(load_scenario(example_path("g01")))
-    assert labels(g01) == ["LayerNorm", "Q/K/V", "scores", "mask + softmax", "mix V · Wo",
-                           "+ residual", "LayerNorm", "FFN", "+ residual", "final LayerNorm",
-                           "logits", "probabilities"]
+    assert labels(g01) == ["Norm", "Q/K/V", "scores", "mask + softmax", "mix V · Wo",
+                           "+ residual", "Norm", "FFN", "+ residual", "final Norm",
+                           "logits", "probs"]
     post = g01.scenario.to_document()
     post["block"].update(placement="post", final_norm=False, norm="rmsnorm")
     post_trace = compute(parse_scenario(post))
     assert labels(post_trace)[:9] == ["Q/K/V", "scores", "mask + softmax", "mix V · Wo",
-                                      "+ residual", "RMSNorm", "FFN", "+ residual", "RMSNorm"]
-    assert labels(g01, lang="zh")[:4] == ["LayerNorm", "Q/K/V", "分数", "掩码 + softmax"]
+                                      "+ residual", "Norm", "FFN", "+ residual", "Norm"]
+    assert labels(g01, lang="zh")[:4] == ["Norm", "Q/K/V", "分数", "掩码 + softmax"]
+    no_norm = g01.scenario.to_document()
+    no_norm["block"]["norm"] = "none"
+    assert labels(compute(parse_scenario(no_norm)))[0] == "no norm"
     frame = FrameItem(g01, 7)
     assert frame.route_map is not None and frame.route_map.current is not None
     assert frame.route_map.current.step_index == 7
