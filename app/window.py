@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import (
@@ -32,6 +35,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.appearance import appearance
+from app.background import is_big, run_with_progress
+from app.busy_indicator import BusyIndicator
+from app.cancel import CancelledError
 from app.canvas import FrameOptions
 from app.canvas.controls import CanvasControls
 from app.canvas.describe import describe_frame
@@ -39,7 +45,7 @@ from app.canvas.view import CanvasView
 from app.compare_mode import CompareMode
 from app.documents.dropping import accept_drag, drop
 from app.documents.importing import GridFocus, import_matrix
-from app.documents.opening import load_checked
+from app.documents.opening import BACKGROUND_BYTES, load_computed
 from app.documents.problems import plain_os_error
 from app.documents.recent import RecentMenu, add_recent
 from app.documents.recovery import RecoveryWriter
@@ -53,7 +59,8 @@ from app.state import DocumentState
 from app.timeline import Timeline
 from app.undo_actions import UndoActions
 from app.view_menu import ViewMenu
-from engine import Scenario, ScenarioError, save_scenario
+from engine import Scenario, Trace, dumps_scenario
+from engine.io import write_document
 
 TIMELINE_KEYS = {Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Space, Qt.Key.Key_Home,
                  Qt.Key.Key_End}
@@ -102,7 +109,8 @@ class StudioWindow(QMainWindow):
         # A method, not a lambda: Qt drops the connection when the window is destroyed, so the
         # stack going away with a discarded (still modified) document emits into nothing.
         self.state.undo_stack.cleanChanged.connect(self._update_title)
-        self.state.traceChanged.connect(self._update_title)
+        self.state.documentChanged.connect(self._update_title)
+        self.statusBar().addPermanentWidget(BusyIndicator(self.state))
         self.controls.fit_button.clicked.connect(self.canvas.fit)
         self.recovery = RecoveryWriter(self.state, parent=self)
         self.recovery.failed.connect(lambda text: self.statusBar().showMessage(f"⚠ {text}"))
@@ -292,8 +300,17 @@ class StudioWindow(QMainWindow):
         The file is read and checked first; only a readable document asks about unsaved changes.
         """
         try:
-            scenario = load_checked(path)
-        except ScenarioError as error:
+            big = path.stat().st_size > BACKGROUND_BYTES
+        except OSError:
+            big = False  # reading names the problem
+        try:
+            scenario, trace = self.long_work(
+                self.tr("Opening {name}…").format(name=path.name),
+                lambda cancelled: load_computed(path, cancelled), big)
+        except CancelledError:
+            self.statusBar().showMessage(self.tr("Not opened: cancelled"))
+            return False
+        except Exception as error:  # a refusal, or whatever else went wrong in the worker
             QMessageBox.warning(self, self.tr("Cannot open"), self.tr(
                 "{path} was not opened:\n{error}").format(path=path, error=error))
             self.statusBar().showMessage(self.tr("⚠ not opened: {error}").format(error=error))
@@ -302,29 +319,40 @@ class StudioWindow(QMainWindow):
             return False
         example = path.parent == example_path("f11").parent
         self.show_document(scenario, None if example else path,
-                           note=self.tr("Opened {name}").format(name=path.name))
+                           note=self.tr("Opened {name}").format(name=path.name), trace=trace)
         if not example:
             add_recent(path)
         return True
 
     def show_document(self, scenario: Scenario, path: Path | None, modified: bool = False,
-                      note: str = "") -> None:
+                      note: str = "", trace: Trace | None = None) -> None:
         """Make ``scenario`` the document (no undo history), saved at ``path`` or not.
 
-        ``modified`` marks it as holding unsaved work (a restored recovery copy).
+        ``modified`` marks it as holding unsaved work (a restored recovery copy); ``trace`` is
+        its trace if already computed.
         """
         self.state.path = path
         self.state.undo_stack.clear()
         self.state.set_step(0)
-        self.state.replace_document(scenario.to_document(), "open")
-        self.state.undo_stack.clear()
+        self.state.show(scenario, trace)
         self.state.undo_stack.setClean()
         if modified:
             self.state.undo_stack.resetClean()
         self.refresh_canvas(fit=True)
         self._update_title()
         note = note or self.tr("Opened {name}").format(name=scenario.title)
-        self.statusBar().showMessage(f"{note} → {self.state.shares_summary()}")
+        shares = self.tr("computing…") if self.state.busy else self.state.shares_summary()
+        self.statusBar().showMessage(f"{note} → {shares}")
+
+    def long_work(self, label: str, work: Callable[[threading.Event], Any], big: bool,
+                  finish_on_cancel: bool = False) -> Any:
+        """``work``'s result: in a worker with progress and Cancel if ``big``, else right here.
+
+        Raises what ``work`` raises, and :class:`~app.cancel.CancelledError` on Cancel.
+        """
+        if big:
+            return run_with_progress(self, label, work, finish_on_cancel)
+        return work(threading.Event())
 
     def save(self) -> bool:
         if self.state.path is None:
@@ -344,9 +372,24 @@ class StudioWindow(QMainWindow):
         return self._write(target)
 
     def _write(self, path: Path) -> bool:
-        """Save atomically; on failure say why, keep the old file whole and stay modified."""
+        """Save atomically; on failure say why, keep the old file whole and stay modified.
+
+        A big document is written out in a worker (Cancel stops it before the file is touched).
+        """
+        scenario = self.state.scenario
+
+        def work(cancelled: threading.Event) -> None:
+            text = dumps_scenario(scenario)  # the scenario is frozen: safe to read here
+            if cancelled.is_set():
+                raise CancelledError
+            write_document(text, path)
+
         try:
-            save_scenario(self.state.scenario, path)
+            self.long_work(self.tr("Saving {name}…").format(name=path.name), work,
+                           is_big(scenario), finish_on_cancel=True)
+        except CancelledError:
+            self.statusBar().showMessage(self.tr("Not saved: cancelled"))
+            return False
         except OSError as error:
             problem = plain_os_error(error)
             QMessageBox.critical(self, self.tr("Not saved"), self.tr(
@@ -357,7 +400,8 @@ class StudioWindow(QMainWindow):
                 path=path, problem=problem))
             return False
         self.state.path = path
-        self.state.undo_stack.setClean()
+        if self.state.scenario is scenario:
+            self.state.undo_stack.setClean()
         add_recent(path)
         self.statusBar().showMessage(self.tr("Saved {path}").format(path=path))
         return True

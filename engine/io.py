@@ -104,7 +104,13 @@ def _format(value: object, depth: int) -> str:
 
 
 def save_scenario(scenario: Scenario, path: str | os.PathLike[str]) -> None:
-    """Write the document atomically: a temporary file in the same folder, then a rename.
+    """Write the document atomically (see :func:`write_document`)."""
+    write_document(dumps_scenario(scenario), path)
+
+
+def write_document(text: str, path: str | os.PathLike[str]) -> None:
+    """Write a document's text (from :func:`dumps_scenario`) atomically: a temporary file in
+    the same folder, then a rename.
 
     If anything fails, the file that was at ``path`` is left as it was. A symbolic link is
     followed (the file it points to is replaced, the link stays), and a replaced file keeps its
@@ -113,7 +119,7 @@ def save_scenario(scenario: Scenario, path: str | os.PathLike[str]) -> None:
     target = Path(path)
     if target.is_symlink():
         target = target.resolve()
-    data = dumps_scenario(scenario).encode("utf-8")
+    data = text.encode("utf-8")
     handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
                                     dir=target.parent if str(target.parent) else ".")
     try:

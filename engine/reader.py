@@ -126,6 +126,25 @@ def _checked_array(value: npt.NDArray[Any], place: str) -> FloatArray:
     return array
 
 
+_NUMBER_TYPES = frozenset({int, float})
+
+
+def _plain_numbers(value: Sequence[Any], rows: Sequence[Sequence[Any]]) -> FloatArray | None:
+    """A list (of lists) holding only finite ints and floats as an array, at numpy's speed.
+
+    ``None`` when anything else is there (a bool, a string, a huge or non-finite number): the
+    caller then reads number by number to name the first bad one. ``rows`` are the lists to
+    check: ``value`` itself for a matrix (rows of equal length), ``(value,)`` for a vector.
+    """
+    if not all(_NUMBER_TYPES.issuperset(map(type, row)) for row in rows):
+        return None
+    try:
+        array = np.array(value, dtype=np.float64)
+    except (OverflowError, ValueError):
+        return None
+    return array if bool(np.isfinite(array).all()) else None
+
+
 def expect_vector(value: object, place: str, length: int | None = None,
                   length_reason: str = "") -> FloatArray:
     """A flat list of finite numbers, optionally of a given length."""
@@ -143,8 +162,11 @@ def expect_vector(value: object, place: str, length: int | None = None,
         raise ScenarioError(place, f"expected {length} numbers{length_reason}, got {count}")
     if isinstance(value, np.ndarray):
         return _checked_array(value, place)
-    return np.array([expect_number(x, f"{place}[{k}]") for k, x in enumerate(value)],
-                    dtype=np.float64)
+    array = _plain_numbers(value, (value,))
+    if array is None:  # something is wrong: find the first bad number and name it
+        array = np.array([expect_number(x, f"{place}[{k}]") for k, x in enumerate(value)],
+                         dtype=np.float64)
+    return array
 
 
 def expect_matrix(value: object, place: str, *, rows: int | None = None, cols: int | None = None,
@@ -187,8 +209,11 @@ def expect_matrix(value: object, place: str, *, rows: int | None = None, cols: i
             if len(row) != shape[1]:
                 raise ScenarioError(f"{place}[{r}]", f"expected {shape[1]} numbers like row 0, "
                                     f"got {len(row)}")
-        array = np.array([[expect_number(x, f"{place}[{r}][{c}]") for c, x in enumerate(row)]
-                          for r, row in enumerate(value)], dtype=np.float64)
+        plain = _plain_numbers(value, value)
+        # Otherwise something is wrong: read number by number to name the first bad cell.
+        array = plain if plain is not None else np.array(
+            [[expect_number(x, f"{place}[{r}][{c}]") for c, x in enumerate(row)]
+             for r, row in enumerate(value)], dtype=np.float64)
     if cols is not None and shape[1] != cols:
         raise ScenarioError(place, f"expected {cols} columns{cols_reason}, got {shape[1]}")
     return array

@@ -15,7 +15,9 @@ Where
 When
     While the undo stack is not clean, a change schedules a write after the autosave interval
     (``QKV_STUDIO_AUTOSAVE_MS``, default 5000 ms; tests set it small). A clean stack (saved, or
-    undone back to the saved state) removes the copy, and so does closing the window.
+    undone back to the saved state) removes the copy, and so does closing the window. A big
+    document's copy is written in a worker (:func:`app.background.is_big`), so the window
+    never waits for it; closing waits for a copy being written, then removes it.
 
 Locks
     The lock is taken before the first copy is written and held until the window closes, so two
@@ -30,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import threading
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -39,9 +42,12 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QCoreApplication, QLockFile, QObject, QStandardPaths, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox
 
+from app.background import Job, is_big
+from app.cancel import CancelledError
 from app.documents.opening import load_checked
 from app.state import DocumentState
-from engine import ScenarioError, save_scenario
+from engine import Scenario, ScenarioError, dumps_scenario
+from engine.io import write_document
 
 if TYPE_CHECKING:
     from app.window import StudioWindow
@@ -129,10 +135,12 @@ class RecoveryWriter(QObject):
         self._directory = directory
         self._lock: QLockFile | None = None
         self._failing = False
+        self._job: Job | None = None
+        self._again = False
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.setInterval(autosave_interval() if interval_ms is None else interval_ms)
-        self.timer.timeout.connect(self.write_now)
+        self.timer.timeout.connect(self.write_soon)
         state.undo_stack.indexChanged.connect(self._on_stack)
         state.undo_stack.cleanChanged.connect(self._on_stack)
 
@@ -170,10 +178,25 @@ class RecoveryWriter(QObject):
 
     def write_now(self) -> bool:
         """Write the copy and its sidecar now (if there is unsaved work); True if written."""
+        return self._write(background=False)
+
+    def write_soon(self) -> None:
+        """Write the copy: in a worker for a big document (``written`` says when), else now.
+
+        While a copy is being written, the next one waits for it to finish.
+        """
+        if self._job is not None:
+            self._again = True
+            return
+        self._write(background=is_big(self.state.scenario))
+
+    def _write(self, background: bool) -> bool:
         self.timer.stop()
+        self._wait()
         if self.state.undo_stack.isClean():
             self.remove_copy()
             return False
+        scenario, sidecar = self.state.scenario, self._sidecar()
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             if self._lock is None:
@@ -181,17 +204,53 @@ class RecoveryWriter(QObject):
                 if not lock.tryLock(0):
                     raise OSError(f"the lock {self.lock_path} is held by another session")
                 self._lock = lock
-            save_scenario(self.state.scenario, self.copy_path)
-            _write_atomically(self.sidecar_path, self._sidecar())
+            if background:
+                job = Job(lambda cancelled: self._store(scenario, sidecar, cancelled), self)
+                job.done.connect(lambda _none: self._stored())
+                job.failed.connect(self._on_failed)
+                self._job = job.start()
+                return False
+            self._store(scenario, sidecar, threading.Event())
         except OSError as error:
-            if not self._failing:
-                self._failing = True
-                self.failed.emit(f"recovery copy not written to {self.directory}: "
-                                 f"{error.strerror or error}")
+            self._on_failed(error)
             return False
+        self._stored()
+        return True
+
+    def _store(self, scenario: Scenario, sidecar: bytes, cancelled: threading.Event) -> None:
+        """Write the copy and the sidecar (in a worker for a big document; reads only its
+        arguments, the scenario is frozen)."""
+        text = dumps_scenario(scenario)
+        if cancelled.is_set():
+            raise CancelledError
+        write_document(text, self.copy_path)
+        _write_atomically(self.sidecar_path, sidecar)
+
+    def _stored(self) -> None:
+        self._finished()
         self._failing = False
         self.written.emit(str(self.copy_path))
-        return True
+
+    def _on_failed(self, error: BaseException) -> None:
+        self._finished()
+        if not self._failing:
+            self._failing = True
+            problem = error.strerror or error if isinstance(error, OSError) else error
+            self.failed.emit(f"recovery copy not written to {self.directory}: {problem}")
+
+    def _finished(self) -> None:
+        self._job = None
+        if self._again:  # the document changed while the copy was written
+            self._again = False
+            self.timer.start()
+
+    def _wait(self) -> None:
+        """Let a copy being written in a worker finish (its result is then ignored)."""
+        if self._job is not None:
+            self._job.cancel()
+            self._job.wait()
+            self._job = None
+            self._again = False
 
     def _sidecar(self) -> bytes:
         path = self.state.path
@@ -211,6 +270,7 @@ class RecoveryWriter(QObject):
     def close(self) -> None:
         """The window closes: remove the copy and release the lock (deleting its file)."""
         self.timer.stop()
+        self._wait()
         self.remove_copy()
         if self._lock is not None:
             self._lock.unlock()
