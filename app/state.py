@@ -3,21 +3,17 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from app.background import Job, is_big
 from app.commands import CellEditCommand, ScenarioCommand
 from engine import Scenario, ScenarioError, Trace, compute, format_number, parse_scenario
+from engine.names import short_name
 from engine.resize import Sizes, resize
-
-
-def short_name(path: str) -> str:
-    """``attention.Wq`` → ``Wq``, ``block.ffn.W1`` → ``W1``: the name a user sees."""
-    return path.rsplit(".", 1)[-1]
 
 
 class DocumentState(QObject):
@@ -169,10 +165,6 @@ class DocumentState(QObject):
         if self._scenario is not shown:  # no undo step leads there (a document just opened)
             self.show(shown, self._trace)
 
-    def _prepare(self, document: object) -> tuple[Scenario, Trace | None]:
-        scenario = parse_scenario(document)
-        return scenario, None if is_big(scenario) else compute(scenario)
-
     def _pair(self) -> tuple[Scenario, Trace | None]:
         """The current document and its trace, if computed: what an undo step goes back to."""
         return self._scenario, self._trace if self._trace.scenario is self._scenario else None
@@ -211,24 +203,23 @@ class DocumentState(QObject):
 
     def replace_document(self, document: object, label: str) -> bool:
         """Replace the scenario by a whole new document as one undo step."""
+        return self._push_scenario(lambda: parse_scenario(document), label)
+
+    def set_value(self, path: str, value: object, label: str) -> bool:
+        """Set any document value (an option, a label list, a matrix) as one undo step."""
+        return self._push_scenario(lambda: self._scenario.with_document_value(path, value), label)
+
+    def _push_scenario(self, make: Callable[[], Scenario], label: str) -> bool:
+        """Make the scenario ``make`` builds current as one undo step; False if it is refused."""
         try:
-            after = self._prepare(document)
+            scenario = make()
+            after = (scenario, None if is_big(scenario) else compute(scenario))
         except ScenarioError as error:
             self.refused.emit(f"{label}: {error}")
             return False
         self.undo_stack.push(ScenarioCommand(self, self._pair(), after, label))
         self._announce(label, after)
         return True
-
-    def set_value(self, path: str, value: object, label: str) -> bool:
-        """Set any document value (an option, a label list, a matrix) as one undo step."""
-        document = self._scenario.to_document()
-        node = document
-        keys = path.split(".")
-        for key in keys[:-1]:
-            node = node[key]
-        node[keys[-1]] = value.tolist() if isinstance(value, np.ndarray) else value
-        return self.replace_document(document, label)
 
     def resized(self, sizes: Sizes) -> tuple[dict[str, object], int]:
         """The document at new sizes and how many non-zero numbers it would drop."""
