@@ -45,7 +45,7 @@ from app.canvas.view import CanvasView
 from app.compare_mode import CompareMode
 from app.documents.dropping import accept_drag, drop
 from app.documents.importing import GridFocus, import_matrix
-from app.documents.opening import BACKGROUND_BYTES, load_computed
+from app.documents.opening import computed, is_big_file, load_computed
 from app.documents.problems import plain_os_error
 from app.documents.recent import RecentMenu, add_recent
 from app.documents.recovery import RecoveryWriter
@@ -59,7 +59,7 @@ from app.state import DocumentState
 from app.timeline import Timeline
 from app.undo_actions import UndoActions
 from app.view_menu import ViewMenu
-from engine import Scenario, Trace, dumps_scenario
+from engine import Scenario, Trace, dumps_scenario, load_scenario
 from engine.io import write_document
 
 TIMELINE_KEYS = {Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Space, Qt.Key.Key_Home,
@@ -299,14 +299,15 @@ class StudioWindow(QMainWindow):
 
         The file is read and checked first; only a readable document asks about unsaved changes.
         """
+        label = self.tr("Opening {name}…").format(name=path.name)
         try:
-            big = path.stat().st_size > BACKGROUND_BYTES
-        except OSError:
-            big = False  # reading names the problem
-        try:
-            scenario, trace = self.long_work(
-                self.tr("Opening {name}…").format(name=path.name),
-                lambda cancelled: load_computed(path, cancelled), big)
+            if is_big_file(path):  # read in another process, then computed, off this thread
+                scenario, trace = self.long_work(
+                    label, lambda cancelled: load_computed(path, cancelled), True)
+            else:  # read here (quick), computed off this thread if the document is big
+                read = load_scenario(path)
+                scenario, trace = self.long_work(
+                    label, lambda cancelled: computed(read, cancelled), is_big(read))
         except CancelledError:
             self.statusBar().showMessage(self.tr("Not opened: cancelled"))
             return False

@@ -46,17 +46,36 @@ def load_computed(path: str | os.PathLike[str],
     CancelledError
         ``cancelled`` was set.
     """
-    try:
-        big = Path(path).stat().st_size > BACKGROUND_BYTES
-    except OSError:
-        big = False  # reading names the problem
-    scenario = _read_elsewhere(path) if big else load_scenario(path)
+    scenario = _read_elsewhere(path) if is_big_file(path) else load_scenario(path)
+    return computed(scenario, cancelled)
+
+
+def computed(scenario: Scenario,
+             cancelled: threading.Event | None = None) -> tuple[Scenario, Trace]:
+    """``scenario`` with its trace; ``cancelled`` is looked at before and after computing.
+
+    Raises
+    ------
+    ScenarioError
+        The trace cannot be computed (``computation: …``).
+    CancelledError
+        ``cancelled`` was set.
+    """
     if cancelled is not None and cancelled.is_set():
         raise CancelledError
     trace = compute(scenario)
     if cancelled is not None and cancelled.is_set():
         raise CancelledError
     return scenario, trace
+
+
+def is_big_file(path: str | os.PathLike[str]) -> bool:
+    """Whether the file at ``path`` is read in another process (larger than
+    :data:`BACKGROUND_BYTES`); a file that cannot be looked at is not (reading says why)."""
+    try:
+        return Path(path).stat().st_size > BACKGROUND_BYTES
+    except OSError:
+        return False
 
 
 def _read_elsewhere(path: str | os.PathLike[str]) -> Scenario:
