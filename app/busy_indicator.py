@@ -32,6 +32,9 @@ class BusyIndicator(QWidget):
         self.cancel_button.clicked.connect(state.cancel_compute)
         row.addWidget(self.bar)
         row.addWidget(self.cancel_button)
+        policy = self.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)  # showing it never relays out (and refits) the canvas
+        self.setSizePolicy(policy)
         state.busyChanged.connect(self.setVisible)
         self.setVisible(state.busy)
 

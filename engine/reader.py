@@ -17,11 +17,14 @@ from engine.errors import ScenarioError
 
 FloatArray = npt.NDArray[np.float64]
 
-MAX_POSITIONS = 4096
-MAX_WIDTH = 4096
-MAX_VOCAB = 65536
-MAX_CELLS = 1 << 24
-MAX_HEADS = 64
+# What is accepted is usable: every step of the largest document composes its frame in about
+# a second and any document saves under engine.io.MAX_FILE_BYTES. Measured in docs/limits.md.
+MAX_POSITIONS = 512
+MAX_WIDTH = 1024
+MAX_VOCAB = 4096
+MAX_CELLS = 1 << 18
+"""Numbers in any one matrix, of the document or of its trace (scores: heads × n²)."""
+MAX_HEADS = 8
 
 
 def describe(value: object) -> str:
@@ -58,6 +61,14 @@ def refuse_unknown(obj: Mapping[str, Any], allowed: Sequence[str], place: str) -
                 name = f'"{name}"'
             where = f"{place}.{name}" if place else name
             raise ScenarioError(where, f"unknown key (allowed here: {', '.join(allowed)})")
+
+
+def refuse_large_result(place: str, what: str, rows: int, cols: int) -> None:
+    """Refuse a document whose trace would hold a ``rows × cols`` array over :data:`MAX_CELLS`
+    (checked from the shapes, before anything is computed)."""
+    if rows * cols > MAX_CELLS:
+        raise ScenarioError(place, f"{what} would be {rows}×{cols} = {rows * cols} numbers, more "
+                            f"than the limit of {MAX_CELLS}")
 
 
 def expect_bool(value: object, place: str) -> bool:

@@ -31,6 +31,7 @@ from engine.reader import (
     expect_object,
     expect_text,
     expect_vector,
+    refuse_large_result,
     refuse_unknown,
 )
 
@@ -290,7 +291,7 @@ def parse_scenario(document: object) -> Scenario:
     if "attention" not in doc:
         raise ScenarioError("attention", "missing: give at least Wq, Wk and Wv")
     attention = _parse_attention(doc["attention"], n, d)
-    block = _parse_block(doc["block"], d, attention) if "block" in doc else None
+    block = _parse_block(doc["block"], n, d, attention) if "block" in doc else None
     return Scenario(title=title, note=note, tokens=tokens, X=X, attention=attention, block=block,
                     token_ids=token_ids, embedding=embedding)
 
@@ -314,6 +315,8 @@ def _parse_attention(value: object, n: int, d: int) -> Attention:
                        cols_reason=" to match Wq (queries and keys must have the same width)")
     Wv = expect_matrix(att["Wv"], "attention.Wv", rows=d, rows_reason=to_d)
     width_v = int(Wv.shape[1])
+    refuse_large_result("attention.Wq", "Q", n, width_k)
+    refuse_large_result("attention.Wv", "V", n, width_v)
     if width_k % heads:
         raise ScenarioError("attention.Wq", f"{width_k} columns do not split into {heads} heads")
     if width_v % heads:
@@ -331,6 +334,7 @@ def _parse_attention(value: object, n: int, d: int) -> Attention:
     if "Wo" in att:
         Wo = expect_matrix(att["Wo"], "attention.Wo", rows=width_v,
                            rows_reason=f" to match the {width_v} concatenated value columns")
+        refuse_large_result("attention.Wo", "the attention output", n, int(Wo.shape[1]))
         bo = bias("bo", int(Wo.shape[1]), " to match Wo's columns")
     elif "bo" in att:
         raise ScenarioError("attention.bo", "an output bias needs Wo")
@@ -338,7 +342,7 @@ def _parse_attention(value: object, n: int, d: int) -> Attention:
                      bv=bv, Wo=Wo, bo=bo)
 
 
-def _parse_block(value: object, d: int, attention: Attention) -> Block:
+def _parse_block(value: object, n: int, d: int, attention: Attention) -> Block:
     blk = expect_object(value, "block")
     refuse_unknown(blk, _BLOCK_KEYS, "block")
     if attention.d_out != d:
@@ -367,6 +371,7 @@ def _parse_block(value: object, d: int, attention: Attention) -> Block:
     W1 = expect_matrix(ffn_doc["W1"], "block.ffn.W1", rows=d, rows_reason=f" to match d={d}",
                        max_cols=4 * MAX_WIDTH)
     f = int(W1.shape[1])
+    refuse_large_result("block.ffn.W1", "the hidden layer", n, f)
     W2 = expect_matrix(ffn_doc["W2"], "block.ffn.W2", rows=f,
                        rows_reason=f" to match W1's {f} columns", cols=d,
                        cols_reason=f" to match d={d}", max_rows=4 * MAX_WIDTH)
@@ -385,6 +390,7 @@ def _parse_block(value: object, d: int, attention: Attention) -> Block:
         unembed = expect_matrix(blk["unembed"], "block.unembed", rows=d,
                                 rows_reason=f" to match d={d}", max_cols=MAX_VOCAB)
         size = int(unembed.shape[1])
+        refuse_large_result("block.unembed", "the logits", n, size)
         vocab = (expect_labels(blk["vocab"], "block.vocab", size) if "vocab" in blk
                  else tuple(f"v{k + 1}" for k in range(size)))
     elif "vocab" in blk:

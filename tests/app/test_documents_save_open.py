@@ -212,7 +212,7 @@ BAD_FILES: dict[str, tuple[Callable[[Path], Path], str]] = {
     "infinity": (_json_text(json.dumps({**example_document(), "X": [[1e400, 1], [1, 1]]})),
                  "every number must be finite"),
     "huge size": (_document(X=[[1, 1]] * 5000, tokens=["t"] * 5000),
-                  "X: 5000 rows is more than the limit of 4096"),
+                  "X: 5000 rows is more than the limit of 512"),
     "1 GB file": (_sparse_gigabyte, "the file is 1 GiB; scenario documents are limited to"),
     "binary": (_binary, "is a binary file"),
     "folder": (_folder, "is a folder, not a scenario document"),
