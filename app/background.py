@@ -24,9 +24,10 @@ from PySide6.QtWidgets import QProgressDialog, QWidget
 from app.cancel import CancelledError
 from engine import Scenario
 
-BIG_CELLS = 1 << 20
+BIG_CELLS = 1 << 16
 """Numbers (scores plus parameters) above which a scenario is computed, saved and copied in a
-worker: about 20 ms of work on the interface thread at this size (see docs/limits.md)."""
+worker. Below it, computing takes a few milliseconds and writing the text up to about 50 ms
+on an idle machine (see docs/limits.md)."""
 
 SHOW_PROGRESS_AFTER_MS = 300
 """A progress dialog appears only for work that takes longer than this."""
