@@ -102,6 +102,7 @@ class StudioWindow(QMainWindow):
         self.setCentralWidget(self.splitter)
         self.resize(1280, 800)
         self._make_menus()
+        self._canvas_held = False  # while a new document replaces the old: one frame, at the end
         self.state.traceChanged.connect(lambda: self.refresh_canvas(fit=False))
         self.state.stepChanged.connect(lambda _k: self.refresh_canvas(fit=True))
         self.state.viewChanged.connect(lambda: self.refresh_canvas(fit=False))
@@ -228,6 +229,8 @@ class StudioWindow(QMainWindow):
                             theme=self.look.canvas_theme(), lang=current_language())
 
     def refresh_canvas(self, fit: bool) -> None:
+        if self._canvas_held:
+            return
         options = self.frame_options()
         title = self.timeline.title_for(self.state.step)
         if not (self.compare.active and self.compare.show(fit)):
@@ -336,9 +339,13 @@ class StudioWindow(QMainWindow):
         its trace if already computed.
         """
         self.state.path = path
-        self.state.undo_stack.clear()
-        self.state.set_step(0)
-        self.state.show(scenario, trace)
+        self._canvas_held = True  # a big frame is composed once, not for every signal on the way
+        try:
+            self.state.undo_stack.clear()
+            self.state.set_step(0)
+            self.state.show(scenario, trace)
+        finally:
+            self._canvas_held = False
         self.state.undo_stack.setClean()
         if modified:
             self.state.undo_stack.resetClean()
