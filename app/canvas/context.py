@@ -45,6 +45,9 @@ class FrameOptions:
         Leave the background unpainted (PNG exports).
     lang
         Language of the frame's words (``"en"`` or ``"zh"``; see :mod:`app.texts.frame_words`).
+    aspect
+        The sheet a frame is composed for: ``"16:9"`` (1920×1080 scene units) or ``"4:3"``
+        (1440×1080); see :func:`sheet_size`.
     """
 
     receiver: int | None = None
@@ -54,7 +57,19 @@ class FrameOptions:
     caption: str = ""
     transparent: bool = False
     lang: str = "en"
+    aspect: str = "16:9"
 
+
+SHEET_HEIGHT = 1080.0
+ASPECTS = {"16:9": 1920.0, "4:3": 1440.0}
+"""Sheet width per aspect, in scene units; every sheet is :data:`SHEET_HEIGHT` tall."""
+
+
+def sheet_size(aspect: str) -> tuple[float, float]:
+    """Width and height of the sheet for ``aspect`` (``"16:9"`` or ``"4:3"``), in scene units."""
+    if aspect not in ASPECTS:
+        raise ValueError(f"aspect {aspect!r}: use one of {', '.join(ASPECTS)}")
+    return ASPECTS[aspect], SHEET_HEIGHT
 
 
 class LayoutContext:
