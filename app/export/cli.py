@@ -12,8 +12,6 @@ from pathlib import Path
 
 from app.examples import resolve_document
 from app.export.settings import (
-    ASPECTS,
-    DEFAULT_ASPECT,
     DEFAULT_DWELL,
     EXPORT_THEMES,
     FORMATS,
@@ -21,6 +19,7 @@ from app.export.settings import (
     document_name,
     parse_steps,
 )
+from app.sheet import ASPECTS, DEFAULT_ASPECT
 from app.texts import LANGUAGES
 
 EXIT_FAILED = 1

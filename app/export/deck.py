@@ -17,15 +17,14 @@ EMU_PER_INCH = 914_400
 EMU_PER_POINT = 12_700
 SLIDE_HEIGHT_EMU = 6_858_000  # 7.5 in
 TITLE_ONLY_LAYOUT = 5
-FONT = "Noto Sans"
 TABLE_GRID_STYLE = "{5940675A-B579-460E-94D1-54222C63F5DA}"
 """PowerPoint's built-in "No Style, Table Grid": thin dark lines, no fills of its own."""
 CELL_MARGIN_EMU = 9_144  # 0.01 in
 
 
-def slide_width_emu(across: int, down: int) -> int:
-    """The width of a slide 7.5 in tall with the aspect ``across:down`` (13.333 in for 16:9)."""
-    return SLIDE_HEIGHT_EMU * across // down
+def slide_width_emu(sheet: tuple[float, float]) -> int:
+    """The width of a slide 7.5 in tall shaped like ``sheet`` (13.333 in for 16:9)."""
+    return round(SLIDE_HEIGHT_EMU * sheet[0] / sheet[1])
 
 
 @dataclass(frozen=True)
@@ -58,13 +57,18 @@ class Text:
 
 @dataclass(frozen=True)
 class Cell:
-    """One table cell: its text and colours (``fill`` ``""`` leaves it unfilled)."""
+    """One table cell: its text, centred unless ``right``, and colours (``fill`` ``""`` leaves
+    it unfilled). A cell without ``lines`` has no border (the labels around a matrix)."""
 
     text: str
     color: str
     fill: str = ""
     bold: bool = False
     right: bool = False
+    lines: bool = True
+    centred: bool = True
+    inset: int = 0
+    """Extra space (EMU) between a right-aligned text and the cell's right edge."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,15 @@ class Connector:
 
 
 @dataclass(frozen=True)
+class Outline:
+    """An unfilled rectangle: its border ``width`` EMU in ``color`` (a highlighted row)."""
+
+    box: Box
+    color: str
+    width: int
+
+
+@dataclass(frozen=True)
 class Picture:
     """A PNG placed in a box; ``description`` is its alternative text."""
 
@@ -100,7 +113,7 @@ class Picture:
     description: str = ""
 
 
-Shape = Text | Table | Connector | Picture
+Shape = Text | Table | Connector | Outline | Picture
 
 
 @dataclass(frozen=True)
@@ -123,24 +136,26 @@ def _rgb(color: str) -> Any:
     return RGBColor(red, green, blue)
 
 
-def _style_run(run: Any, text: Text | Cell, points: float) -> None:
+def _style_run(run: Any, text: Text | Cell, points: float, font: str) -> None:
+    from pptx.oxml.ns import qn
     from pptx.util import Pt
 
     run.font.size = Pt(points)
     run.font.bold = text.bold
-    run.font.name = FONT
     run.font.color.rgb = _rgb(text.color)
+    run.font.name = font
+    properties = run._r.get_or_add_rPr()
+    properties.append(properties.makeelement(qn("a:ea"), {"typeface": font}))
 
 
 def _align(paragraph: Any, text: Text | Cell) -> None:
     from pptx.enum.text import PP_ALIGN
 
-    centred = getattr(text, "centred", False)
     paragraph.alignment = (PP_ALIGN.RIGHT if text.right else
-                           PP_ALIGN.CENTER if centred else PP_ALIGN.LEFT)
+                           PP_ALIGN.CENTER if text.centred else PP_ALIGN.LEFT)
 
 
-def _fill_text_frame(frame: Any, text: Text) -> None:
+def _fill_text_frame(frame: Any, text: Text, font: str) -> None:
     from pptx.enum.text import MSO_ANCHOR, MSO_AUTO_SIZE
 
     frame.word_wrap = False
@@ -151,7 +166,7 @@ def _fill_text_frame(frame: Any, text: Text) -> None:
     paragraph = frame.paragraphs[0]
     _align(paragraph, text)
     for run in paragraph.runs:
-        _style_run(run, text, text.points)
+        _style_run(run, text, text.points, font)
 
 
 def _place(shape: Any, box: Box) -> None:
@@ -161,7 +176,7 @@ def _place(shape: Any, box: Box) -> None:
     shape.width, shape.height = Emu(box.width), Emu(box.height)
 
 
-def _add_text(shapes: Any, text: Text) -> None:
+def _add_text(shapes: Any, text: Text, font: str) -> None:
     from pptx.enum.shapes import MSO_SHAPE
     from pptx.util import Emu, Pt
 
@@ -182,10 +197,22 @@ def _add_text(shapes: Any, text: Text) -> None:
             shape.line.fill.background()
     else:
         shape = shapes.add_textbox(Emu(box.left), Emu(box.top), Emu(box.width), Emu(box.height))
-    _fill_text_frame(shape.text_frame, text)
+    _fill_text_frame(shape.text_frame, text, font)
 
 
-def _add_table(shapes: Any, table: Table) -> None:
+def _no_lines(cell: Any) -> None:
+    """Take every border off a table cell; call it before the cell gets its fill (the schema
+    puts borders first)."""
+    from pptx.oxml.ns import qn
+
+    properties = cell._tc.get_or_add_tcPr()
+    for side in ("a:lnL", "a:lnR", "a:lnT", "a:lnB"):
+        line = properties.makeelement(qn(side), {"w": "0"})
+        line.append(line.makeelement(qn("a:noFill"), {}))
+        properties.append(line)
+
+
+def _add_table(shapes: Any, table: Table, font: str) -> None:
     from pptx.enum.text import MSO_ANCHOR
     from pptx.util import Emu
 
@@ -207,9 +234,12 @@ def _add_table(shapes: Any, table: Table) -> None:
     for r, cells in enumerate(table.rows):
         for c, cell in enumerate(cells):
             target = grid.cell(r, c)
-            target.margin_left = target.margin_right = Emu(CELL_MARGIN_EMU)
+            target.margin_left = Emu(CELL_MARGIN_EMU)
+            target.margin_right = Emu(CELL_MARGIN_EMU + cell.inset)
             target.margin_top = target.margin_bottom = Emu(0)
             target.vertical_anchor = MSO_ANCHOR.MIDDLE
+            if not cell.lines:
+                _no_lines(target)
             if cell.fill:
                 target.fill.solid()
                 target.fill.fore_color.rgb = _rgb(cell.fill)
@@ -219,10 +249,10 @@ def _add_table(shapes: Any, table: Table) -> None:
             paragraph = target.text_frame.paragraphs[0]
             _align(paragraph, cell)
             for run in paragraph.runs:
-                _style_run(run, cell, table.points)
+                _style_run(run, cell, table.points, font)
 
 
-def _add_connector(shapes: Any, line: Connector) -> None:
+def _add_connector(shapes: Any, line: Connector, font: str) -> None:
     from pptx.enum.shapes import MSO_CONNECTOR
     from pptx.oxml.ns import qn
     from pptx.util import Emu
@@ -241,7 +271,20 @@ def _add_connector(shapes: Any, line: Connector) -> None:
                                            {"type": "triangle", "w": "med", "len": "med"}))
 
 
-def _add_picture(shapes: Any, picture: Picture) -> None:
+def _add_outline(shapes: Any, outline: Outline, font: str) -> None:
+    from pptx.enum.shapes import MSO_SHAPE
+    from pptx.util import Emu
+
+    box = outline.box
+    shape = shapes.add_shape(MSO_SHAPE.RECTANGLE, Emu(box.left), Emu(box.top), Emu(box.width),
+                             Emu(box.height))
+    shape.shadow.inherit = False
+    shape.fill.background()
+    shape.line.color.rgb = _rgb(outline.color)
+    shape.line.width = Emu(outline.width)
+
+
+def _add_picture(shapes: Any, picture: Picture, font: str) -> None:
     from pptx.util import Emu
 
     box = picture.box
@@ -250,19 +293,20 @@ def _add_picture(shapes: Any, picture: Picture) -> None:
     shape._element.nvPicPr.cNvPr.set("descr", picture.description)
 
 
-ADDERS: dict[type, Callable[[Any, Any], None]] = {
-    Text: _add_text, Table: _add_table, Connector: _add_connector, Picture: _add_picture}
+ADDERS: dict[type, Callable[[Any, Any, str], None]] = {
+    Text: _add_text, Table: _add_table, Connector: _add_connector, Outline: _add_outline,
+    Picture: _add_picture}
 
 
-def write_pptx(path: Path, slides: Iterable[Slide], *, aspect: tuple[int, int] = (16, 9),
+def write_pptx(path: Path, slides: Iterable[Slide], *, sheet: tuple[float, float], font: str,
                title: str = "") -> int:
-    """Write a deck of ``aspect`` (7.5 in tall), one "Title Only" slide per :class:`Slide`;
-    returns the slide count."""
+    """Write a deck shaped like ``sheet`` (7.5 in tall), one "Title Only" slide per
+    :class:`Slide`, every text in the typeface ``font``; returns the slide count."""
     from pptx import Presentation
     from pptx.util import Emu
 
     deck = Presentation()
-    deck.slide_width = Emu(slide_width_emu(*aspect))
+    deck.slide_width = Emu(slide_width_emu(sheet))
     deck.slide_height = Emu(SLIDE_HEIGHT_EMU)
     deck.core_properties.title = title
     deck.core_properties.author = "QKV Studio"
@@ -275,9 +319,9 @@ def write_pptx(path: Path, slides: Iterable[Slide], *, aspect: tuple[int, int] =
             page.background.fill.fore_color.rgb = _rgb(slide.background)
         heading = page.shapes.title
         _place(heading, slide.title.box)
-        _fill_text_frame(heading.text_frame, slide.title)
+        _fill_text_frame(heading.text_frame, slide.title, font)
         for shape in slide.shapes:
-            ADDERS[type(shape)](page.shapes, shape)
+            ADDERS[type(shape)](page.shapes, shape, font)
         page.notes_slide.notes_text_frame.text = slide.notes
         count += 1
     deck.save(str(path))

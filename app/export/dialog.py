@@ -36,8 +36,6 @@ from app.canvas import FrameOptions
 from app.export.job import run_export
 from app.export.safe import ExportCancelled, ExportError
 from app.export.settings import (
-    ASPECTS,
-    DEFAULT_ASPECT,
     DEFAULT_DWELL,
     FORMATS,
     ExportRequest,
@@ -46,6 +44,7 @@ from app.export.settings import (
 )
 from app.export.words import title_for
 from app.i18n import current_language
+from app.sheet import ASPECTS, DEFAULT_ASPECT
 from app.texts import LANGUAGE_NAMES, LANGUAGES
 from engine import Trace
 

@@ -31,9 +31,10 @@ from app.export.render import (
     write_pdf,
 )
 from app.export.safe import ExportCancelled, atomic_file, staged_folder
-from app.export.settings import ASPECTS, ExportRequest, step_file_name
-from app.export.slides import editable_slide, picture_slide
+from app.export.settings import ExportRequest, step_file_name
+from app.export.slides import editable_slide, picture_slide, typeface
 from app.export.words import caption_for, notes_for
+from app.sheet import sheet_size
 from engine import Trace
 
 Progress = Callable[[int, int], bool]
@@ -52,7 +53,8 @@ class ExportPlan:
                              f"{count}")
         self.trace = trace
         self.request = request
-        self.options = replace(options or FrameOptions(), theme=THEMES[request.theme])
+        self.options = replace(options or FrameOptions(), theme=THEMES[request.theme],
+                               aspect=request.aspect)
         self.progress = progress
         self.total = len(request.steps)
         self.done = 0
@@ -141,15 +143,15 @@ def _write_mp4(plan: ExportPlan) -> list[Path]:
 def _write_pptx(plan: ExportPlan) -> list[Path]:
     """One slide per step, the frame filling it: editable shapes, or one picture each."""
     request = plan.request
-    aspect = ASPECTS[request.aspect]
+    sheet = sheet_size(request.aspect)
     make = picture_slide if request.pptx_pictures else editable_slide
     slides = []
     for frame in plan.frames():
-        slides.append(make(frame, notes_for(plan.trace, frame.step, request.lang), aspect,
+        slides.append(make(frame, notes_for(plan.trace, frame.step, request.lang), sheet,
                            plan.size))
         plan.tick()
     with atomic_file(request.destination) as temp:
-        write_pptx(temp, slides, aspect=aspect, title=plan.trace.scenario.title)
+        write_pptx(temp, slides, sheet=sheet, font=typeface(), title=plan.trace.scenario.title)
     return [request.destination]
 
 

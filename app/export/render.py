@@ -34,8 +34,9 @@ from PySide6.QtWidgets import QGraphicsScene
 
 from app.canvas import SLIDE, FrameItem, FrameOptions, build_frame_scene
 from app.canvas.frame import MARGIN as FRAME_MARGIN
-from app.export.settings import CSS_DPI, EXPORT_THEMES, SHEET_HEIGHT
+from app.export.settings import CSS_DPI, EXPORT_THEMES
 from app.export.words import title_for
+from app.sheet import SHEET_HEIGHT
 from engine import Trace
 
 APPLICATION = "QKV Studio"

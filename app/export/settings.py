@@ -6,25 +6,13 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.sheet import ASPECTS, DEFAULT_ASPECT, sheet_size
+
 CSS_DPI = 96.0
 """Scene units are CSS pixels: a frame drawn at scale 1 is a 96-dpi picture."""
 
 DEFAULT_DWELL = 2.0
 """Seconds each step stays on screen in a GIF or MP4."""
-
-ASPECTS: dict[str, tuple[int, int]] = {"16:9": (16, 9), "4:3": (4, 3)}
-"""The sheet shapes an export can have, width to height."""
-DEFAULT_ASPECT = "16:9"
-SHEET_HEIGHT = 1080
-"""Height of a sheet in scene units; its width follows the aspect (1920 for 16:9, 1440 for 4:3).
-At scale 1 a sheet is a picture of that many pixels: the default size of every export."""
-
-
-def sheet_size(aspect: str = DEFAULT_ASPECT) -> tuple[int, int]:
-    """Width and height of a sheet of ``aspect`` in scene units (1920 × 1080 for 16:9)."""
-    across, down = ASPECTS[aspect]
-    return SHEET_HEIGHT * across // down, SHEET_HEIGHT
-
 
 def _even(value: float) -> int:
     """The nearest even whole number, at least 2 (H.264 video needs even sizes)."""
@@ -39,8 +27,7 @@ def export_size(aspect: str = DEFAULT_ASPECT, *, width: int | None = None,
     if width is None:
         factor = 1.0 if scale is None else scale
         return _even(sheet_width * factor), _even(sheet_height * factor)
-    across, down = ASPECTS[aspect]
-    return _even(width), _even(_even(width) * down / across)
+    return _even(width), _even(_even(width) * sheet_height / sheet_width)
 
 
 @dataclass(frozen=True)

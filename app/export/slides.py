@@ -20,19 +20,21 @@ from dataclasses import replace
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtGui import QColor, QFontInfo, QImage, QPainter
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from app.canvas import FrameItem
 from app.canvas.arrows import AttentionArrows
-from app.canvas.grid import MatrixGrid
+from app.canvas.grid import LABEL_GAP, MatrixGrid
 from app.canvas.layout import TextItem
+from app.canvas.theme import font
 from app.export.deck import (
     EMU_PER_POINT,
     SLIDE_HEIGHT_EMU,
     Box,
     Cell,
     Connector,
+    Outline,
     Picture,
     Shape,
     Slide,
@@ -44,13 +46,19 @@ from app.export.render import Frame, fit_rect, picture_dpi, png_bytes, render_im
 
 LABEL_POINTS = 13
 """Pixel size of the share labels on the arrows (as the canvas draws them)."""
+TEXT_SLACK = 1.1
+MASKED_ALPHA = 0.35
+"""The canvas shades masked cells with the masked grey at this opacity (and hatches them)."""
+HIGHLIGHT_WIDTH = 3.0
+"""Width of the accent outline around a highlighted row (the receiver), scene units."""
 
 
 class _Placement:
     """Scene units → slide EMU (the frame fitted to the slide) and → picture pixels."""
 
-    def __init__(self, frame: Frame, aspect: tuple[int, int], size: QSize) -> None:
-        slide = QRectF(0.0, 0.0, slide_width_emu(*aspect), SLIDE_HEIGHT_EMU)
+    def __init__(self, frame: Frame, sheet: tuple[float, float], size: QSize) -> None:
+        self.slide_width = slide_width_emu(sheet)
+        slide = QRectF(0.0, 0.0, self.slide_width, SLIDE_HEIGHT_EMU)
         self.origin = frame.rect.topLeft()
         self.fitted = fit_rect(frame.rect, slide)
         self.emu = self.fitted.width() / frame.rect.width()
@@ -70,6 +78,11 @@ class _Placement:
         return round(pixel_size * self.emu / EMU_PER_POINT, 1)
 
 
+def typeface() -> str:
+    """The family the canvas's text is really drawn in here (its first installed choice)."""
+    return QFontInfo(font()).family()
+
+
 def frame_item(frame: Frame) -> FrameItem:
     """The frame item at the top of ``frame``'s scene."""
     for item in frame.scene.items():
@@ -79,29 +92,33 @@ def frame_item(frame: Frame) -> FrameItem:
 
 
 def _title(item: FrameItem, place: _Placement) -> Text:
+    """The heading's text where the frame draws it, its box reaching the slide's right edge
+    (another typeface may set the words a little wider)."""
     heading = item.heading
-    return Text(place.box(heading.sceneBoundingRect()), heading.text,
-                place.points(heading.font.pixelSize()), heading.color, bold=heading.font.bold())
+    box = place.box(heading.sceneBoundingRect())
+    box = replace(box, width=max(box.width, place.slide_width - box.left - box.left))
+    return Text(box, heading.text, place.points(heading.font.pixelSize()), heading.color,
+                bold=heading.font.bold())
 
 
-def picture_slide(frame: Frame, notes: str, aspect: tuple[int, int], size: QSize) -> Slide:
+def picture_slide(frame: Frame, notes: str, sheet: tuple[float, float], size: QSize) -> Slide:
     """The whole frame as one picture filling the slide, its heading the slide's title."""
     item = frame_item(frame)
-    place = _Placement(frame, aspect, size)
+    place = _Placement(frame, sheet, size)
     item.heading.setVisible(False)
     try:
         png = png_bytes(render_image(frame, size))
     finally:
         item.heading.setVisible(True)
-    whole = Box(0, 0, slide_width_emu(*aspect), SLIDE_HEIGHT_EMU)
+    whole = Box(0, 0, slide_width_emu(sheet), SLIDE_HEIGHT_EMU)
     return Slide(_title(item, place), [Picture(whole, png, frame.title)], notes,
                  "" if frame.transparent else frame.background.name())
 
 
-def editable_slide(frame: Frame, notes: str, aspect: tuple[int, int], size: QSize) -> Slide:
+def editable_slide(frame: Frame, notes: str, sheet: tuple[float, float], size: QSize) -> Slide:
     """The frame as native tables, connectors and text boxes (pictures for the rest)."""
     item = frame_item(frame)
-    place = _Placement(frame, aspect, size)
+    place = _Placement(frame, sheet, size)
     shapes: list[Shape] = []
     for child in _children(item):
         if child is not item.heading:
@@ -134,7 +151,9 @@ def _shapes(item: QGraphicsItem, place: _Placement) -> Iterator[Shape]:
 
 
 def _text(item: TextItem, place: _Placement) -> Text:
-    return Text(place.box(item.sceneBoundingRect()), item.text,
+    """A text box where the item is, a tenth wider (a reader's typeface may set it wider)."""
+    box = place.box(item.sceneBoundingRect())
+    return Text(replace(box, width=round(box.width * TEXT_SLACK)), item.text,
                 place.points(item.font.pixelSize()), item.color, bold=item.font.bold())
 
 
@@ -149,19 +168,35 @@ def _grid(grid: MatrixGrid, place: _Placement) -> Iterator[Shape]:
     corner = QRectF(0.0, header.top(), grid.cell_rect(0, 0).left(), header.height())
     widths = [corner.width()] + [grid.cell_rect(0, c).width() for c in range(cols)]
     heights = [header.height()] + [grid.cell_rect(r, 0).height() for r in range(rows)]
-    table_rows = [[Cell("", muted)] + [Cell(str(label), muted) for label in spec.col_labels]]
+    table_rows = [[Cell("", muted, lines=False)] +
+                  [Cell(str(label), muted, lines=False) for label in spec.col_labels]]
     for r in range(rows):
-        table_rows.append([Cell(str(spec.row_labels[r]), muted, right=True)] +
-                          [Cell(grid.cell_text(r, c), grid.cell_ink(r, c), grid.cell_fill(r, c))
+        table_rows.append([Cell(str(spec.row_labels[r]), muted, right=True, lines=False,
+                                inset=round(LABEL_GAP * place.emu))] +
+                          [Cell(grid.cell_text(r, c), grid.cell_ink(r, c), _fill(grid, r, c))
                            for c in range(cols)])
     emu_widths = [round(w * place.emu) for w in widths]
     emu_heights = [round(h * place.emu) for h in heights]
     left, top = place.point(grid.mapToScene(corner.topLeft()))
     yield Table(Box(left, top, sum(emu_widths), sum(emu_heights)), table_rows, emu_widths,
                 emu_heights, place.points(13), name=spec.title)
+    for r in sorted(row for row in spec.highlight_rows if 0 <= row < rows):
+        band = grid.cell_rect(r, 0).united(grid.cell_rect(r, cols - 1))
+        yield Outline(place.box(grid.mapRectToScene(band)), theme.color("accent").name(),
+                      round(HIGHLIGHT_WIDTH * place.emu))
     if grid.note_text:
         yield Text(place.box(grid.mapRectToScene(grid.note_rect())), grid.note_text,
                    place.points(12), muted)
+
+
+def _fill(grid: MatrixGrid, row: int, col: int) -> str:
+    """A cell's fill: its colour, or for a masked cell the light grey the canvas shades it."""
+    if grid.spec.masked is None or not grid.spec.masked[row, col]:
+        return grid.cell_fill(row, col)
+    grey, paper = grid.theme.color("masked"), grid.theme.color("background")
+    mixed = [round(MASKED_ALPHA * a + (1 - MASKED_ALPHA) * b) for a, b in
+             zip(grey.getRgb()[:3], paper.getRgb()[:3], strict=True)]
+    return QColor(*mixed).name()
 
 
 def _arrows(arrows: AttentionArrows, place: _Placement) -> Iterator[Shape]:
