@@ -68,7 +68,8 @@ class Cell:
     lines: bool = True
     centred: bool = True
     inset: int = 0
-    """Extra space (EMU) between a right-aligned text and the cell's right edge."""
+    """Space (EMU) between a right-aligned text and the cell's right edge, instead of the
+    usual margins (a row label keeps its gap to the cells and never wraps)."""
 
 
 @dataclass(frozen=True)
@@ -234,8 +235,8 @@ def _add_table(shapes: Any, table: Table, font: str) -> None:
     for r, cells in enumerate(table.rows):
         for c, cell in enumerate(cells):
             target = grid.cell(r, c)
-            target.margin_left = Emu(CELL_MARGIN_EMU)
-            target.margin_right = Emu(CELL_MARGIN_EMU + cell.inset)
+            target.margin_left = Emu(0 if cell.inset else CELL_MARGIN_EMU)
+            target.margin_right = Emu(cell.inset or CELL_MARGIN_EMU)
             target.margin_top = target.margin_bottom = Emu(0)
             target.vertical_anchor = MSO_ANCHOR.MIDDLE
             if not cell.lines:
@@ -246,6 +247,7 @@ def _add_table(shapes: Any, table: Table, font: str) -> None:
             else:
                 target.fill.background()
             target.text = cell.text
+            target.text_frame.word_wrap = False
             paragraph = target.text_frame.paragraphs[0]
             _align(paragraph, cell)
             for run in paragraph.runs:

@@ -172,7 +172,7 @@ def _grid(grid: MatrixGrid, place: _Placement) -> Iterator[Shape]:
                   [Cell(str(label), muted, lines=False) for label in spec.col_labels]]
     for r in range(rows):
         table_rows.append([Cell(str(spec.row_labels[r]), muted, right=True, lines=False,
-                                inset=round(LABEL_GAP * place.emu))] +
+                                inset=round(LABEL_GAP / 2 * place.emu))] +
                           [Cell(grid.cell_text(r, c), grid.cell_ink(r, c), _fill(grid, r, c))
                            for c in range(cols)])
     emu_widths = [round(w * place.emu) for w in widths]
