@@ -151,9 +151,11 @@ def _shapes(item: QGraphicsItem, place: _Placement) -> Iterator[Shape]:
 
 
 def _text(item: TextItem, place: _Placement) -> Text:
-    """A text box where the item is, a tenth wider (a reader's typeface may set it wider)."""
+    """A text box where the item is, a tenth wider where the slide has room (a reader's
+    typeface may set the words a little wider)."""
     box = place.box(item.sceneBoundingRect())
-    return Text(replace(box, width=round(box.width * TEXT_SLACK)), item.text,
+    width = max(box.width, min(round(box.width * TEXT_SLACK), place.slide_width - box.left))
+    return Text(replace(box, width=width), item.text,
                 place.points(item.font.pixelSize()), item.color, bold=item.font.bold())
 
 
