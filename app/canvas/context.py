@@ -41,7 +41,7 @@ class FrameOptions:
     show_all_arrows
         With many positions, draw every arrow instead of each row's strongest.
     theme
-        Colours; exports always use the light slide theme.
+        Colours; exports never take the dark one (see :func:`app.export.render.export_options`).
     caption
         An optional line under the frame.
     transparent
