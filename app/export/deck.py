@@ -149,6 +149,15 @@ def _style_run(run: Any, text: Text | Cell, points: float, font: str) -> None:
     properties.append(properties.makeelement(qn("a:ea"), {"typeface": font}))
 
 
+def _size_paragraph(paragraph: Any, points: float) -> None:
+    """The paragraph's own size too: else its end mark keeps the 18 pt default and a table row
+    grows taller than the canvas draws it."""
+    from pptx.util import Pt
+
+    paragraph.font.size = Pt(points)
+    paragraph._p.get_or_add_endParaRPr().set("sz", str(round(points * 100)))
+
+
 def _align(paragraph: Any, text: Text | Cell) -> None:
     from pptx.enum.text import PP_ALIGN
 
@@ -166,6 +175,7 @@ def _fill_text_frame(frame: Any, text: Text, font: str) -> None:
     frame.text = text.text
     paragraph = frame.paragraphs[0]
     _align(paragraph, text)
+    _size_paragraph(paragraph, text.points)
     for run in paragraph.runs:
         _style_run(run, text, text.points, font)
 
@@ -250,6 +260,7 @@ def _add_table(shapes: Any, table: Table, font: str) -> None:
             target.text_frame.word_wrap = False
             paragraph = target.text_frame.paragraphs[0]
             _align(paragraph, cell)
+            _size_paragraph(paragraph, table.points)
             for run in paragraph.runs:
                 _style_run(run, cell, table.points, font)
 
