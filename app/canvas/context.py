@@ -14,18 +14,11 @@ from app.sheet import SHEET_HEIGHT as SHEET_HEIGHT
 from app.sheet import sheet_size as sheet_size
 from app.texts.frame_words import frame_word
 from engine import Trace, explain, format_number
+from engine.names import short_name
 
 PRECISE_PLACES = 6
 PRECISE_CELLS = 16
 """A decoder-block lesson whose arrays all have at most this many cells prints 6 decimals."""
-
-SHORT_NAMES = {"attention.Wq": "Wq", "attention.Wk": "Wk", "attention.Wv": "Wv",
-               "attention.Wo": "Wo", "attention.bq": "bq", "attention.bk": "bk",
-               "attention.bv": "bv", "attention.bo": "bo", "block.ffn.W1": "W1",
-               "block.ffn.W2": "W2", "block.ffn.b1": "b1", "block.ffn.b2": "b2",
-               "block.unembed": "unembed", "block.gamma1": "γ1", "block.beta1": "β1",
-               "block.gamma2": "γ2", "block.beta2": "β2", "block.gamma_f": "γf",
-               "block.beta_f": "βf"}
 
 
 @dataclass(frozen=True)
@@ -120,7 +113,7 @@ class LayoutContext:
             cols = self.tokens
         if transpose:
             values, rows, cols = values.T, cols, rows
-        short = SHORT_NAMES.get(name, name)
+        short = short_name(name)
         if values.size > LARGE_GRID_CELLS and len(rows) == self.n and not transpose:
             highlight_receiver = True  # a large grid prints the numbers of its receiver row
         spec = GridSpec(
@@ -153,7 +146,7 @@ class LayoutContext:
         trace = self.trace
         if name not in trace.arrays:
             parameter = trace.scenario.parameter(name)
-            short = SHORT_NAMES.get(name, name)
+            short = short_name(name)
 
             def parameter_text(row: int, col: int) -> str:
                 r, c = (col, row) if transpose else (row, col)
