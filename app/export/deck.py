@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from app import APP_NAME
+
 EMU_PER_INCH = 914_400
 EMU_PER_POINT = 12_700
 SLIDE_HEIGHT_EMU = 6_858_000  # 7.5 in
@@ -322,7 +324,7 @@ def write_pptx(path: Path, slides: Iterable[Slide], *, sheet: tuple[float, float
     deck.slide_width = Emu(slide_width_emu(sheet))
     deck.slide_height = Emu(SLIDE_HEIGHT_EMU)
     deck.core_properties.title = title
-    deck.core_properties.author = "QKV Studio"
+    deck.core_properties.author = APP_NAME
     layout = deck.slide_layouts[TITLE_ONLY_LAYOUT]
     count = 0
     for slide in slides:

@@ -32,6 +32,7 @@ from PySide6.QtGui import (
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QGraphicsScene
 
+from app import APP_NAME
 from app.canvas import SLIDE, FrameItem, FrameOptions, build_frame_scene
 from app.canvas.frame import MARGIN as FRAME_MARGIN
 from app.export.settings import CSS_DPI, EXPORT_THEMES
@@ -39,7 +40,6 @@ from app.export.words import title_for
 from app.sheet import SHEET_HEIGHT
 from engine import Trace
 
-APPLICATION = "QKV Studio"
 SVG_DESCRIPTION = "A frame exported by QKV Studio"
 POINTS_PER_PIXEL = 72.0 / CSS_DPI
 METRES_PER_INCH = 0.0254
@@ -245,7 +245,7 @@ def write_pdf(path: Path, frames: Iterable[Frame], size: QSize, *, title: str = 
     pages written.
     """
     writer = QPdfWriter(str(path))
-    writer.setCreator(APPLICATION)
+    writer.setCreator(APP_NAME)
     writer.setTitle(title)
     dpi = picture_dpi()
     writer.setResolution(dpi)
