@@ -59,19 +59,16 @@ class Text:
 
 @dataclass(frozen=True)
 class Cell:
-    """One table cell: its text, centred unless ``right``, and colours (``fill`` ``""`` leaves
-    it unfilled). A cell without ``lines`` has no border (the labels around a matrix)."""
+    """One table cell: its text, centred, and colours (``fill`` ``""`` leaves it unfilled).
+    A cell without ``lines`` has no border (the labels over a matrix); ``points`` other than 0
+    sizes its text instead of the table's."""
 
     text: str
     color: str
     fill: str = ""
     bold: bool = False
-    right: bool = False
     lines: bool = True
-    centred: bool = True
-    inset: int = 0
-    """Space (EMU) between a right-aligned text and the cell's right edge, instead of the
-    usual margins (a row label keeps its gap to the cells and never wraps)."""
+    points: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -160,11 +157,11 @@ def _size_paragraph(paragraph: Any, points: float) -> None:
     paragraph._p.get_or_add_endParaRPr().set("sz", str(round(points * 100)))
 
 
-def _align(paragraph: Any, text: Text | Cell) -> None:
+def _align(paragraph: Any, *, right: bool = False, centred: bool = True) -> None:
     from pptx.enum.text import PP_ALIGN
 
-    paragraph.alignment = (PP_ALIGN.RIGHT if text.right else
-                           PP_ALIGN.CENTER if text.centred else PP_ALIGN.LEFT)
+    paragraph.alignment = (PP_ALIGN.RIGHT if right else
+                           PP_ALIGN.CENTER if centred else PP_ALIGN.LEFT)
 
 
 def _fill_text_frame(frame: Any, text: Text, font: str) -> None:
@@ -176,7 +173,7 @@ def _fill_text_frame(frame: Any, text: Text, font: str) -> None:
     frame.vertical_anchor = MSO_ANCHOR.MIDDLE
     frame.text = text.text
     paragraph = frame.paragraphs[0]
-    _align(paragraph, text)
+    _align(paragraph, right=text.right, centred=text.centred)
     _size_paragraph(paragraph, text.points)
     for run in paragraph.runs:
         _style_run(run, text, text.points, font)
@@ -247,8 +244,7 @@ def _add_table(shapes: Any, table: Table, font: str) -> None:
     for r, cells in enumerate(table.rows):
         for c, cell in enumerate(cells):
             target = grid.cell(r, c)
-            target.margin_left = Emu(0 if cell.inset else CELL_MARGIN_EMU)
-            target.margin_right = Emu(cell.inset or CELL_MARGIN_EMU)
+            target.margin_left = target.margin_right = Emu(CELL_MARGIN_EMU)
             target.margin_top = target.margin_bottom = Emu(0)
             target.vertical_anchor = MSO_ANCHOR.MIDDLE
             if not cell.lines:
@@ -261,10 +257,11 @@ def _add_table(shapes: Any, table: Table, font: str) -> None:
             target.text = cell.text
             target.text_frame.word_wrap = False
             paragraph = target.text_frame.paragraphs[0]
-            _align(paragraph, cell)
-            _size_paragraph(paragraph, table.points)
+            _align(paragraph)
+            points = cell.points or table.points
+            _size_paragraph(paragraph, points)
             for run in paragraph.runs:
-                _style_run(run, cell, table.points, font)
+                _style_run(run, cell, points, font)
 
 
 def _add_connector(shapes: Any, line: Connector, font: str) -> None:

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from app.canvas import FrameItem
 from app.canvas.arrows import AttentionArrows
-from app.canvas.grid import LABEL_GAP, MatrixGrid
+from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.layout import TextItem
 from app.canvas.theme import font
 from app.export.deck import (
@@ -49,6 +49,8 @@ LABEL_POINTS = 13
 TEXT_SLACK = 1.1
 MASKED_ALPHA = 0.35
 """The canvas shades masked cells with the masked grey at this opacity (and hatches them)."""
+TITLE_SIZE, LABEL_SIZE = 14, 12
+"""Pixel sizes of a grid's title and of its labels and note (before the frame's scale)."""
 HIGHLIGHT_WIDTH = 3.0
 """Width of the accent outline around a highlighted row (the receiver), scene units."""
 
@@ -150,45 +152,56 @@ def _shapes(item: QGraphicsItem, place: _Placement) -> Iterator[Shape]:
         yield from _shapes(child, place)
 
 
+def _scale(item: QGraphicsItem) -> float:
+    """How much larger than its own units the item is drawn (the frame scales its picture)."""
+    return item.sceneTransform().m11()
+
+
 def _text(item: TextItem, place: _Placement) -> Text:
     """A text box where the item is, a tenth wider where the slide has room (a reader's
     typeface may set the words a little wider)."""
     box = place.box(item.sceneBoundingRect())
     width = max(box.width, min(round(box.width * TEXT_SLACK), place.slide_width - box.left))
     return Text(replace(box, width=width), item.text,
-                place.points(item.font.pixelSize()), item.color, bold=item.font.bold())
+                place.points(item.font.pixelSize() * _scale(item)), item.color,
+                bold=item.font.bold())
 
 
 def _grid(grid: MatrixGrid, place: _Placement) -> Iterator[Shape]:
-    """Title, table (column labels, row labels, cells) and note of one grid."""
+    """Title, table (column labels over the cells), row labels and note of one grid.
+
+    Row labels are text boxes beside the table: a table cell that narrow wraps its label in
+    LibreOffice, whatever the text frame says."""
     theme, spec = grid.theme, grid.spec
     rows, cols = spec.values.shape
+    scale = _scale(grid)
     muted, ink = theme.color("muted").name(), theme.color("text").name()
     title = grid.mapRectToScene(grid.title_rect())
-    yield Text(place.box(title), grid.title_text, place.points(14), ink, bold=True)
+    yield Text(place.box(title), grid.title_text, place.points(TITLE_SIZE * scale), ink,
+               bold=True)
     header = grid.col_label_rect(0)
-    corner = QRectF(0.0, header.top(), grid.cell_rect(0, 0).left(), header.height())
-    widths = [corner.width()] + [grid.cell_rect(0, c).width() for c in range(cols)]
+    widths = [grid.cell_rect(0, c).width() for c in range(cols)]
     heights = [header.height()] + [grid.cell_rect(r, 0).height() for r in range(rows)]
-    table_rows = [[Cell("", muted, lines=False)] +
-                  [Cell(str(label), muted, lines=False) for label in spec.col_labels]]
-    for r in range(rows):
-        table_rows.append([Cell(str(spec.row_labels[r]), muted, right=True, lines=False,
-                                inset=round(LABEL_GAP / 2 * place.emu))] +
-                          [Cell(grid.cell_text(r, c), grid.cell_ink(r, c), _fill(grid, r, c))
-                           for c in range(cols)])
-    emu_widths = [round(w * place.emu) for w in widths]
-    emu_heights = [round(h * place.emu) for h in heights]
-    left, top = place.point(grid.mapToScene(corner.topLeft()))
+    label_points = place.points(LABEL_SIZE * scale)
+    table_rows = [[Cell(str(label), muted, lines=False, points=label_points)
+                   for label in spec.col_labels]]
+    table_rows += [[Cell(grid.cell_text(r, c), grid.cell_ink(r, c), _fill(grid, r, c))
+                    for c in range(cols)] for r in range(rows)]
+    emu_widths = [round(w * scale * place.emu) for w in widths]
+    emu_heights = [round(h * scale * place.emu) for h in heights]
+    left, top = place.point(grid.mapToScene(header.topLeft()))
     yield Table(Box(left, top, sum(emu_widths), sum(emu_heights)), table_rows, emu_widths,
-                emu_heights, place.points(13), name=spec.title)
+                emu_heights, place.points(NUMBER_SIZE * scale), name=spec.title)
+    for r, label in enumerate(spec.row_labels):
+        yield Text(place.box(grid.mapRectToScene(grid.row_label_rect(r))), str(label),
+                   label_points, muted, right=True)
     for r in sorted(row for row in spec.highlight_rows if 0 <= row < rows):
         band = grid.cell_rect(r, 0).united(grid.cell_rect(r, cols - 1))
         yield Outline(place.box(grid.mapRectToScene(band)), theme.color("accent").name(),
-                      round(HIGHLIGHT_WIDTH * place.emu))
+                      round(HIGHLIGHT_WIDTH * scale * place.emu))
     if grid.note_text:
         yield Text(place.box(grid.mapRectToScene(grid.note_rect())), grid.note_text,
-                   place.points(12), muted)
+                   place.points(LABEL_SIZE * scale), muted)
 
 
 def _fill(grid: MatrixGrid, row: int, col: int) -> str:
@@ -205,7 +218,8 @@ def _arrows(arrows: AttentionArrows, place: _Placement) -> Iterator[Shape]:
     """The words and boxes as a picture, then one connector per drawn arrow and its label."""
     bare = AttentionArrows(replace(arrows.spec, heads=()), arrows.theme, arrows.title,
                            arrows.lang)
-    bare.setPos(arrows.scenePos())
+    bare.setTransform(arrows.sceneTransform())
+    scale = _scale(arrows)
     picture = _item_picture(bare, place)
     if picture is not None:
         yield picture
@@ -213,11 +227,12 @@ def _arrows(arrows: AttentionArrows, place: _Placement) -> Iterator[Shape]:
     for line in arrows.connectors():
         start = place.point(arrows.mapToScene(line.start))
         end = place.point(arrows.mapToScene(line.end))
-        yield Connector(start, end, max(1, round(line.width * place.emu)), line.color,
+        yield Connector(start, end, max(1, round(line.width * scale * place.emu)), line.color,
                         line.opacity)
         if line.label:
             labels.append(Text(place.box(arrows.mapRectToScene(line.label_rect)), line.label,
-                               place.points(LABEL_POINTS), arrows.theme.color("text").name(),
+                               place.points(LABEL_POINTS * scale),
+                               arrows.theme.color("text").name(),
                                bold=True, centred=True,
                                fill=arrows.theme.color("background").name(),
                                outline=line.color))

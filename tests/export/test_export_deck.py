@@ -57,8 +57,8 @@ def texts(slide: Any) -> list[str]:
 
 
 def tables(slide: Any) -> list[list[list[str]]]:
-    """Each table's cell texts without its label row and column."""
-    return [[[cell.text for cell in row.cells][1:] for row in list(shape.table.rows)[1:]]
+    """Each table's cell texts without its row of column labels."""
+    return [[[cell.text for cell in row.cells] for row in list(shape.table.rows)[1:]]
             for shape in slide.shapes if shape.has_table]
 
 
@@ -133,7 +133,7 @@ def test_cells_carry_the_canvas_colours_and_masked_cells_are_grey(
         decks: dict[str, Path]) -> None:
     slide = list(Presentation(str(decks["en"])).slides)[3]
     [shares] = [s for s in slide.shapes if s.has_table and s.name == "shares"]
-    fills = {(r, c): shares.table.cell(r + 1, c + 1).fill.fore_color.rgb
+    fills = {(r, c): shares.table.cell(r + 1, c).fill.fore_color.rgb
              for r in range(2) for c in range(2)}
     masked = fills[(0, 1)]
     assert masked[0] == masked[1] == masked[2], "the masked cell is grey"
