@@ -88,7 +88,7 @@ class DocumentState(QObject):
         if trace is None and self._trace.scenario is scenario:
             trace = self._trace
         if trace is None and not is_big(scenario):
-            trace = compute(scenario)  # computed before, when the edit was accepted
+            trace = compute(scenario)  # a small document: computed here, at once
         self._stop_job()
         self.documentChanged.emit()
         if trace is None:

@@ -353,7 +353,7 @@ class StudioWindow(QMainWindow):
         self._update_title()
         note = note or self.tr("Opened {name}").format(name=scenario.title)
         shares = self.tr("computing…") if self.state.busy else self.state.shares_summary()
-        self.statusBar().showMessage(f"{note} → {shares}")
+        self.state.message.emit(f"{note} → {shares}")  # the status bar, and clears a refusal
 
     def long_work(self, label: str, work: Callable[[threading.Event], Any], big: bool,
                   finish_on_cancel: bool = False) -> Any:

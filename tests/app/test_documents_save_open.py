@@ -421,3 +421,12 @@ def test_save_as_suggests_a_name_made_from_the_title(window: StudioWindow,
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(ask))
     assert window.save_as() is False
     assert suggested == [str(tmp_path / "F11-Q-K-V-on-two-positions.qkv.json")]
+
+
+def test_opening_a_document_clears_the_last_refusal(window: StudioWindow) -> None:
+    # 1e300 is a number, but q·k overflows: the edit is refused and said beside the grids.
+    assert not window.state.edit_cell("X", 0, 0, 1e300)
+    assert window.editor.error_label.isVisibleTo(window)
+    assert window.open_path(example_path("g01"))
+    assert not window.editor.error_label.isVisibleTo(window)
+    assert window.statusBar().currentMessage().startswith("Opened g01.qkv.json → shares for ")
