@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt
@@ -40,7 +41,6 @@ from app.compare_mode import CompareMode
 from app.documents.dropping import accept_drag, drop
 from app.documents.importing import GridFocus, import_matrix
 from app.documents.opening import load_checked
-from app.documents.problems import plain_os_error
 from app.documents.recent import RecentMenu, add_recent
 from app.documents.recovery import RecoveryWriter
 from app.documents.session import save_session
@@ -54,6 +54,7 @@ from app.timeline import Timeline
 from app.undo_actions import UndoActions
 from app.view_menu import ViewMenu
 from engine import Scenario, ScenarioError, save_scenario
+from engine.safe_write import failure_reason
 
 TIMELINE_KEYS = {Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Space, Qt.Key.Key_Home,
                  Qt.Key.Key_End}
@@ -347,8 +348,8 @@ class StudioWindow(QMainWindow):
         """Save atomically; on failure say why, keep the old file whole and stay modified."""
         try:
             save_scenario(self.state.scenario, path)
-        except OSError as error:
-            problem = plain_os_error(error)
+        except Exception as error:  # every failure is said; none loses the work
+            problem = failure_reason(error)
             QMessageBox.critical(self, self.tr("Not saved"), self.tr(
                 "Could not save to {path}: {problem}.\nThe file on disk was left as it was; "
                 "your changes are still open in this window.").format(path=path,
@@ -384,13 +385,25 @@ class StudioWindow(QMainWindow):
         drop(self, event)
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        if self._may_discard():
+        """Close only once unsaved work is saved or knowingly discarded; a failure keeps it open.
+
+        The event starts ignored, so an unexpected exception anywhere on the way (Qt swallows it
+        after printing) leaves the window and its work open.
+        """
+        event.ignore()
+        try:
+            leave = self._may_discard()
+        except Exception as error:  # a failed save must never close the window
+            self.statusBar().showMessage(self.tr("⚠ not saved: {problem}").format(
+                problem=failure_reason(error)))
+            leave = False
+        if not leave:
+            return
+        self.timeline.pause()
+        app = QApplication.instance()
+        if app is not None:
+            app.removeEventFilter(self)
+        with contextlib.suppress(Exception):  # the work is saved or discarded: close anyway
             save_session(self)
-            self.recovery.close()
-            self.timeline.pause()
-            app = QApplication.instance()
-            if app is not None:
-                app.removeEventFilter(self)
-            event.accept()
-        else:
-            event.ignore()
+        self.recovery.close()
+        event.accept()

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 from engine.errors import ScenarioError
 from engine.migrate import migrate
+from engine.safe_write import WriteError, write_bytes
 from engine.scenario import Scenario, parse_scenario
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -104,47 +104,24 @@ def _format(value: object, depth: int) -> str:
 
 
 def save_scenario(scenario: Scenario, path: str | os.PathLike[str]) -> None:
-    """Write the document atomically: a temporary file in the same folder, then a rename.
+    """Write the document with the one safe writer (:mod:`engine.safe_write`).
 
     If anything fails, the file that was at ``path`` is left as it was. A symbolic link is
-    followed (the file it points to is replaced, the link stays), and a replaced file keeps its
-    permission bits; a new file gets the usual ones (0666 less the umask).
+    followed (the file it points to is replaced, the link stays), a replaced file keeps its
+    permission bits and, where allowed, its owner; a new file gets 0666 less the umask.
+
+    Raises
+    ------
+    WriteError
+        One line naming ``path`` and the reason: the target is not a regular file, the disk is
+        full, the document is larger than :data:`MAX_FILE_BYTES` (it could not be opened again)…
     """
-    target = Path(path)
-    if target.is_symlink():
-        target = target.resolve()
-    data = dumps_scenario(scenario).encode("utf-8")
-    handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                                    dir=target.parent if str(target.parent) else ".")
     try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temp, _mode_for(target))
-        os.replace(temp, target)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
-def _mode_for(target: Path) -> int:
-    """Permission bits for a saved file: the old file's, else 0666 less the umask."""
-    try:
-        return stat.S_IMODE(target.stat().st_mode)
-    except OSError:
-        return 0o666 & ~_umask()
-
-
-def _umask() -> int:
-    """The process's umask, read without changing it where Linux allows (no race with threads)."""
-    try:
-        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
-            for line in status:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError, IndexError):
-        pass
-    umask = os.umask(0o022)
-    os.umask(umask)
-    return umask
+        data = dumps_scenario(scenario).encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise WriteError(path, f"the document holds text that is not valid Unicode (character "
+                         f"{error.start}: a lone surrogate)") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise WriteError(path, f"the document would be {_size_text(len(data))}; documents are "
+                         f"limited to {_size_text(MAX_FILE_BYTES)} and could not be opened again")
+    write_bytes(path, data)

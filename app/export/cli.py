@@ -6,6 +6,7 @@ Qt is imported only when an export runs, after ``QT_QPA_PLATFORM`` is set to ``o
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from pathlib import Path
@@ -15,6 +16,7 @@ from app.export.settings import (
     DEFAULT_DWELL,
     EXPORT_THEMES,
     FORMATS,
+    MAX_DWELL,
     ExportRequest,
     document_name,
     parse_steps,
@@ -33,7 +35,7 @@ def add_export_arguments(parser: argparse.ArgumentParser) -> None:
                         help="what to write")
     parser.add_argument("--steps", default="all", metavar="all|N|N-M",
                         help="which steps, counted from 1 (default: all)")
-    parser.add_argument("--out", type=Path, metavar="PATH",
+    parser.add_argument("--out", metavar="PATH",
                         help="for png/svg the folder (default: the current folder); otherwise the "
                              "file (default: NAME.FORMAT in the current folder)")
     size = parser.add_mutually_exclusive_group()
@@ -67,16 +69,17 @@ def _destination(args: argparse.Namespace, name: str) -> Path:
         return out if out is not None else Path.cwd()
     if out is None:
         return Path.cwd() / f"{name}{spec.suffix}"
-    return out / f"{name}{spec.suffix}" if out.is_dir() else out
+    folder = out.is_dir() or args.out.endswith(("/", os.sep))  # "dir/": a folder, made if new
+    return out / f"{name}{spec.suffix}" if folder else out
 
 
 def _check_numbers(args: argparse.Namespace) -> str | None:
     if args.width is not None and args.width <= 0:
         return f"--width must be a positive number of pixels, got {args.width}"
-    if args.scale is not None and not args.scale > 0:
-        return f"--scale must be positive, got {args.scale:g}"
-    if not args.dwell > 0:
-        return f"--dwell must be a positive number of seconds, got {args.dwell:g}"
+    if args.scale is not None and not 0 < args.scale < math.inf:
+        return f"--scale must be a positive finite number, got {args.scale:g}"
+    if not 0 < args.dwell <= MAX_DWELL:
+        return f"--dwell must be more than 0 and at most {MAX_DWELL:g} seconds, got {args.dwell:g}"
     return None
 
 
@@ -109,10 +112,12 @@ def run_export_command(args: argparse.Namespace) -> int:
         print(f"qkv-studio: --transparent is ignored for {args.format}", file=sys.stderr)
     _headless_application()
     from app.export.job import run_export
-    from app.export.safe import ExportError
+    from app.export.safe import ExportError, PictureTooLargeError
 
     try:
         written = run_export(trace, request)
+    except PictureTooLargeError as error:
+        return _fail(str(error))
     except ExportError as error:
         return _fail(str(error), EXIT_FAILED)
     for path in written:

@@ -13,12 +13,12 @@ from app.canvas.compare import build_compare_scene
 from app.export.render import (
     Frame,
     export_options,
+    pdf_bytes,
     png_bytes,
     render_image,
     svg_bytes,
-    write_pdf,
 )
-from app.export.safe import atomic_file
+from app.export.safe import write_file
 from app.export.words import title_for
 from app.texts.block_words import block_word
 from engine import Trace
@@ -59,12 +59,11 @@ def write_compare(path: Path, trace_a: Trace, trace_b: Trace, step: int,
                          f"not “{fmt or 'no suffix'}”")
     frame = build_compare_frame(trace_a, trace_b, step, options, labels=labels, lang=lang,
                                 transparent=transparent and fmt == "png")
-    with atomic_file(Path(path)) as temp:
-        if fmt == "png":
-            image = render_image(frame, scale, transparent=transparent)
-            temp.write_bytes(png_bytes(image))
-        elif fmt == "svg":
-            temp.write_bytes(svg_bytes(frame))
-        else:
-            write_pdf(temp, [frame], title=frame.title)
+    if fmt == "png":
+        data = png_bytes(render_image(frame, scale, transparent=transparent))
+    elif fmt == "svg":
+        data = svg_bytes(frame)
+    else:
+        data = pdf_bytes([frame], title=frame.title)
+    write_file(Path(path), data)
     return Path(path)

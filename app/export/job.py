@@ -27,12 +27,12 @@ from app.export.render import (
     Frame,
     build_frame,
     common_size,
+    pdf_bytes,
     png_bytes,
     render_image,
     svg_bytes,
-    write_pdf,
 )
-from app.export.safe import ExportCancelled, atomic_file, staged_folder
+from app.export.safe import ExportCancelled, atomic_file, staged_folder, write_file
 from app.export.settings import ExportRequest, step_file_name
 from app.export.words import caption_for, notes_for
 from engine import Trace
@@ -95,7 +95,7 @@ def _write_png(plan: ExportPlan) -> list[Path]:
             image = render_image(frame, request.scale_for(frame.width),
                                  transparent=request.transparent)
             name = step_file_name(request.name, frame.step, count, request.format)
-            staged.path(name).write_bytes(png_bytes(image))
+            staged.write(name, png_bytes(image))
             plan.tick()
         return staged.commit()
 
@@ -106,15 +106,15 @@ def _write_svg(plan: ExportPlan) -> list[Path]:
     with staged_folder(request.destination) as staged:
         for frame in plan.frames():
             name = step_file_name(request.name, frame.step, count, request.format)
-            staged.path(name).write_bytes(svg_bytes(frame))
+            staged.write(name, svg_bytes(frame))
             plan.tick()
         return staged.commit()
 
 
 def _write_pdf(plan: ExportPlan) -> list[Path]:
     destination = plan.request.destination
-    with atomic_file(destination) as temp:
-        write_pdf(temp, plan.frames(), title=plan.trace.scenario.title, on_page=plan.tick)
+    write_file(destination, pdf_bytes(plan.frames(), title=plan.trace.scenario.title,
+                                      on_page=plan.tick))
     return [destination]
 
 

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import QGraphicsScene
 
 from app.canvas import SLIDE, FrameItem, FrameOptions, build_frame_scene
 from app.canvas.frame import MARGIN as FRAME_MARGIN
+from app.export.safe import ExportError, PictureTooLargeError
 from app.export.settings import CSS_DPI, EXPORT_THEMES
 from app.export.words import title_for
 from engine import Trace
@@ -144,6 +145,35 @@ def _round_up(value: int, multiple: int) -> int:
     return -(-value // multiple) * multiple
 
 
+MAX_IMAGE_BYTES = 512 * 1024 * 1024
+"""The largest picture drawn (4 bytes a pixel): Qt fails to allocate much larger images and the
+next paint call then crashes the process, so the size is checked before anything is allocated."""
+
+
+def check_image_size(width: int, height: int) -> None:
+    """Refuse a picture larger than :data:`MAX_IMAGE_BYTES`, saying which width would fit.
+
+    Raises
+    ------
+    PictureTooLargeError
+        One line: the size asked for, the limit and the largest width of the same shape.
+    """
+    needed = width * height * 4
+    if needed <= MAX_IMAGE_BYTES:
+        return
+    shrink = math.sqrt(MAX_IMAGE_BYTES / needed)
+    fits = max(1, math.floor(width * shrink))
+    while fits > 1 and fits * math.ceil(height * fits / width) * 4 > MAX_IMAGE_BYTES:
+        fits -= 1
+    raise PictureTooLargeError(f"a picture of {width} × {height} pixels would need "
+                      f"{_mebibytes(needed)}; at most {_mebibytes(MAX_IMAGE_BYTES)} fit, "
+                      f"which at this shape is a width of at most {fits} pixels")
+
+
+def _mebibytes(size: int) -> str:
+    return f"{size / 2**20:,.0f} MiB"
+
+
 def render_image(frame: Frame, scale: float, canvas: QSize | None = None, *,
                  transparent: bool = False) -> QImage:
     """Paint ``frame`` at ``scale`` into a new image, its top-left corner at the image's.
@@ -163,9 +193,13 @@ def render_image(frame: Frame, scale: float, canvas: QSize | None = None, *,
         metre say ``96 × scale`` dpi so the picture keeps the frame's physical size.
     """
     size = canvas or pixel_size(frame.width, frame.height, scale)
+    check_image_size(size.width(), size.height())
     image_format = (QImage.Format.Format_ARGB32_Premultiplied if transparent
                     else QImage.Format.Format_RGB32)
     image = QImage(size, image_format)
+    if image.isNull():  # the system had no memory for it: painting on it would crash
+        raise ExportError(f"there is not enough memory for a picture of {size.width()} × "
+                          f"{size.height()} pixels; choose a smaller width or scale")
     image.fill(QColor(Qt.GlobalColor.transparent) if transparent else SLIDE.color("background"))
     _set_dpi(image, picture_dpi())
     painter = QPainter(image)
@@ -246,14 +280,26 @@ def page_size(frame: Frame) -> QPageSize:
                      QPageSize.SizeMatchPolicy.ExactMatch)
 
 
-def write_pdf(path: Path, frames: Iterable[Frame], *, title: str = "",
+def pdf_bytes(frames: Iterable[Frame], *, title: str = "",
+              on_page: Callable[[], None] | None = None) -> bytes:
+    """The PDF of :func:`write_pdf` in memory: ``QPdfWriter`` never reports a full disk, so
+    files get these bytes through the safe writer, which checks that they all arrived."""
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    write_pdf(buffer, frames, title=title, on_page=on_page)
+    buffer.close()
+    return bytes(data.data())
+
+
+def write_pdf(path: Path | QIODevice, frames: Iterable[Frame], *, title: str = "",
               on_page: Callable[[], None] | None = None) -> int:
     """Write one vector page per frame, each page the size of its frame, zero margins.
 
     ``on_page`` is called after each page (progress; it may raise to stop). Returns the number of
     pages written.
     """
-    writer = QPdfWriter(str(path))
+    writer = QPdfWriter(path if isinstance(path, QIODevice) else str(path))
     writer.setCreator(APPLICATION)
     writer.setTitle(title)
     dpi = picture_dpi()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,6 +11,8 @@ CSS_DPI = 96.0
 """Scene units are CSS pixels: a frame drawn at scale 1 is a 96-dpi picture."""
 
 DEFAULT_DWELL = 2.0
+MAX_DWELL = 600.0
+"""Seconds a step may stay in an animation: GIF stores a frame's time in at most 655.35 s."""
 """Seconds each step stays on screen in a GIF or MP4."""
 
 
@@ -107,12 +110,13 @@ class ExportRequest:
             raise ValueError("no step to export")
         if self.width is not None and self.width <= 0:
             raise ValueError(f"the width must be a positive number of pixels, got {self.width}")
-        if self.scale is not None and not self.scale > 0:
-            raise ValueError(f"the scale must be positive, got {self.scale}")
+        if self.scale is not None and not 0 < self.scale < math.inf:
+            raise ValueError(f"the scale must be a positive finite number, got {self.scale}")
         if self.width is not None and self.scale is not None:
             raise ValueError("give a width or a scale, not both")
-        if not self.dwell > 0:
-            raise ValueError(f"the dwell time must be positive, got {self.dwell}")
+        if not 0 < self.dwell <= MAX_DWELL:
+            raise ValueError(f"the dwell time must be more than 0 and at most {MAX_DWELL:g} "
+                             f"seconds, got {self.dwell:g}")
 
     @property
     def spec(self) -> Format:
