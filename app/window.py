@@ -267,11 +267,18 @@ class StudioWindow(QMainWindow):
     def copy_frame(self) -> None:
         """Put the current frame (or, while comparing, the comparison) on the clipboard."""
         from app.export.clipboard import copy_frame
+        from app.export.safe import ExportError
 
-        if self.compare.active and self.compare.copy():
+        try:
+            if self.compare.active and self.compare.copy():
+                return
+            copy_frame(self.state.trace, self.state.step, self.frame_options(),
+                       lang=self.timeline.lang)
+        except ExportError as error:  # a frame too large to draw: said, never a crash
+            QMessageBox.warning(self, self.tr("Not copied"), self.tr(
+                "The frame was not copied:\n{error}").format(error=error))
+            self.statusBar().showMessage(self.tr("⚠ not copied: {error}").format(error=error))
             return
-        copy_frame(self.state.trace, self.state.step, self.frame_options(),
-                   lang=self.timeline.lang)
         self.statusBar().showMessage(self.tr("Copied the frame as PNG and SVG"))
 
     def _update_title(self) -> None:

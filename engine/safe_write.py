@@ -227,10 +227,9 @@ def _verify(temp: Path, expected_size: int | None) -> None:
     finally:
         os.close(handle)
     if expected_size is not None and size != expected_size:
-        raise OSError(errno.EIO, f"only {size} of {expected_size} bytes reached the disk "
-                      "(is it full?)")
+        raise OSError(f"only {size} of {expected_size} bytes reached the disk (is it full?)")
     if expected_size is None and size == 0:
-        raise OSError(errno.EIO, "nothing reached the disk (is it full?)")
+        raise OSError("nothing reached the disk (is it full?)")
 
 
 def _sync_folder(folder: Path) -> None:
