@@ -16,6 +16,7 @@ import numpy as np
 from engine.errors import ScenarioError
 from engine.reader import (
     MAX_CELLS,
+    MAX_HEADS,
     MAX_POSITIONS,
     MAX_VOCAB,
     MAX_WIDTH,
@@ -285,7 +286,7 @@ def parse_scenario(document: object) -> Scenario:
 def _parse_attention(value: object, n: int, d: int) -> Attention:
     att = expect_object(value, "attention")
     refuse_unknown(att, _ATTENTION_KEYS, "attention")
-    heads = expect_int(att.get("heads", 1), "attention.heads", 1, 64)
+    heads = expect_int(att.get("heads", 1), "attention.heads", 1, MAX_HEADS)
     causal = expect_bool(att.get("causal", True), "attention.causal")
     scale = expect_bool(att.get("scale", True), "attention.scale")
     if heads * n * n > MAX_CELLS:

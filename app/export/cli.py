@@ -6,7 +6,6 @@ Qt is imported only when an export runs, after ``QT_QPA_PLATFORM`` is set to ``o
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 from pathlib import Path
@@ -16,9 +15,10 @@ from app.export.settings import (
     DEFAULT_DWELL,
     EXPORT_THEMES,
     FORMATS,
-    MAX_DWELL,
+    OPTION_NAMES,
     ExportRequest,
     document_name,
+    number_problem,
     parse_steps,
 )
 from app.texts import LANGUAGES
@@ -73,23 +73,13 @@ def _destination(args: argparse.Namespace, name: str) -> Path:
     return out / f"{name}{spec.suffix}" if folder else out
 
 
-def _check_numbers(args: argparse.Namespace) -> str | None:
-    if args.width is not None and args.width <= 0:
-        return f"--width must be a positive number of pixels, got {args.width}"
-    if args.scale is not None and not 0 < args.scale < math.inf:
-        return f"--scale must be a positive finite number, got {args.scale:g}"
-    if not 0 < args.dwell <= MAX_DWELL:
-        return f"--dwell must be more than 0 and at most {MAX_DWELL:g} seconds, got {args.dwell:g}"
-    return None
-
-
 def run_export_command(args: argparse.Namespace) -> int:
     """Run ``qkv-studio export``; print one line per written file; return the exit status.
 
     Returns 2 for a refused document or bad arguments (nothing written), 1 when a file cannot be
     written (nothing left behind), 0 on success.
     """
-    problem = _check_numbers(args)
+    problem = number_problem(args.width, args.scale, args.dwell, OPTION_NAMES)
     if problem is not None:
         return _fail(problem)
     from engine import ScenarioError, compute, load_scenario

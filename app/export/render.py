@@ -31,6 +31,7 @@ from PySide6.QtGui import (
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QGraphicsScene
 
+from app import APP_NAME
 from app.canvas import SLIDE, FrameItem, FrameOptions, build_frame_scene
 from app.canvas.frame import MARGIN as FRAME_MARGIN
 from app.export.safe import ExportError, PictureTooLargeError
@@ -38,7 +39,6 @@ from app.export.settings import CSS_DPI, EXPORT_THEMES
 from app.export.words import title_for
 from engine import Trace
 
-APPLICATION = "QKV Studio"
 SVG_DESCRIPTION = "A frame exported by QKV Studio"
 POINTS_PER_PIXEL = 72.0 / CSS_DPI
 METRES_PER_INCH = 0.0254
@@ -166,8 +166,8 @@ def check_image_size(width: int, height: int) -> None:
     while fits > 1 and fits * math.ceil(height * fits / width) * 4 > MAX_IMAGE_BYTES:
         fits -= 1
     raise PictureTooLargeError(f"a picture of {width} × {height} pixels would need "
-                      f"{_mebibytes(needed)}; at most {_mebibytes(MAX_IMAGE_BYTES)} fit, "
-                      f"which at this shape is a width of at most {fits} pixels")
+                               f"{_mebibytes(needed)}; at most {_mebibytes(MAX_IMAGE_BYTES)} "
+                               f"fit, which at this shape is a width of at most {fits} pixels")
 
 
 def _mebibytes(size: int) -> str:
@@ -300,7 +300,7 @@ def write_pdf(path: Path | QIODevice, frames: Iterable[Frame], *, title: str = "
     pages written.
     """
     writer = QPdfWriter(path if isinstance(path, QIODevice) else str(path))
-    writer.setCreator(APPLICATION)
+    writer.setCreator(APP_NAME)
     writer.setTitle(title)
     dpi = picture_dpi()
     writer.setResolution(dpi)
