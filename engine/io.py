@@ -9,10 +9,19 @@ from pathlib import Path
 
 from engine.errors import ScenarioError
 from engine.migrate import migrate
+from engine.reader import MAX_NUMBERS
 from engine.safe_write import WriteError, write_bytes
 from engine.scenario import Scenario, parse_scenario
 
-MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_NUMBER_BYTES = 38
+"""The most a saved number takes: 24 characters (``-2.2250738585072014e-308``), ``, `` after it,
+and at worst a row of its own (8 spaces of indent, ``[``, ``]``, ``,`` and a line break)."""
+MAX_TEXT_BYTES = 32 * 1024 * 1024
+"""More than all of a document's text can take: (4,096 tokens + 65,536 vocabulary labels) × 40
+characters × 6 bytes (a control character is saved as ``\u001b``), the title, the note, the keys."""
+MAX_FILE_BYTES = MAX_NUMBERS * MAX_NUMBER_BYTES + MAX_TEXT_BYTES
+"""Documents up to this size are read (336 MiB): every document the editor accepts (at most
+:data:`~engine.reader.MAX_NUMBERS` numbers) saves within it, so it opens again."""
 
 
 def read_document(path: str | os.PathLike[str]) -> object:

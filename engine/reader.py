@@ -21,6 +21,9 @@ MAX_POSITIONS = 4096
 MAX_WIDTH = 4096
 MAX_VOCAB = 65536
 MAX_CELLS = 1 << 24
+MAX_NUMBERS = 1 << 23
+"""Numbers one document may hold in all its matrices and rows together: what the editor accepts
+stays within what :data:`engine.io.MAX_FILE_BYTES` lets it open again once saved."""
 MAX_HEADS = 64
 
 
