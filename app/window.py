@@ -44,6 +44,7 @@ from app.documents.opening import load_checked
 from app.documents.recent import RecentMenu, add_recent
 from app.documents.recovery import RecoveryWriter
 from app.documents.session import save_session
+from app.documents.watch import DiskWatch
 from app.editor.pane import EditorPane
 from app.examples import example_names, example_path
 from app.export.settings import slug
@@ -106,6 +107,8 @@ class StudioWindow(QMainWindow):
         self.state.traceChanged.connect(self._update_title)
         self.controls.fit_button.clicked.connect(self.canvas.fit)
         self.recovery = RecoveryWriter(self.state, parent=self)
+        self.disk = DiskWatch(self)
+        self.disk.follow(path)
         self.recovery.failed.connect(lambda text: self.statusBar().showMessage(f"⚠ {text}"))
         self.grid_focus = GridFocus(self)
         self.setAcceptDrops(True)
@@ -322,6 +325,7 @@ class StudioWindow(QMainWindow):
         ``modified`` marks it as holding unsaved work (a restored recovery copy).
         """
         self.state.path = path
+        self.disk.follow(path)
         self.state.undo_stack.clear()
         self.state.set_step(0)
         self.state.replace_document(scenario.to_document(), "open")
@@ -353,6 +357,10 @@ class StudioWindow(QMainWindow):
 
     def _write(self, path: Path) -> bool:
         """Save atomically; on failure say why, keep the old file whole and stay modified."""
+        if not self.disk.may_overwrite(path):
+            self.statusBar().showMessage(self.tr("Not saved: {path} changed on disk").format(
+                path=path))
+            return False
         try:
             save_scenario(self.state.scenario, path)
         except Exception as error:  # every failure is said; none loses the work
@@ -365,6 +373,7 @@ class StudioWindow(QMainWindow):
                 path=path, problem=problem))
             return False
         self.state.path = path
+        self.disk.follow(path)
         self.state.undo_stack.setClean()
         add_recent(path)
         self.statusBar().showMessage(self.tr("Saved {path}").format(path=path))
