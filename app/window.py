@@ -51,6 +51,7 @@ from app.export.settings import slug
 from app.help.glossary import GlossaryDock
 from app.i18n import LiveTexts, current_language
 from app.state import DocumentState
+from app.texts.bidi import isolate
 from app.timeline import Timeline
 from app.undo_actions import UndoActions
 from app.view_menu import ViewMenu
@@ -116,7 +117,7 @@ class StudioWindow(QMainWindow):
         self._update_title()
         self.refresh_canvas(fit=True)
         self.statusBar().showMessage(self.tr("Opened {title} → {shares}").format(
-            title=scenario.title, shares=self.state.shares_summary()))
+            title=isolate(scenario.title), shares=self.state.shares_summary()))
 
     # -- menus -----------------------------------------------------------------------------
     def _make_menus(self) -> None:
@@ -335,7 +336,7 @@ class StudioWindow(QMainWindow):
             self.state.undo_stack.resetClean()
         self.refresh_canvas(fit=True)
         self._update_title()
-        note = note or self.tr("Opened {name}").format(name=scenario.title)
+        note = note or self.tr("Opened {name}").format(name=isolate(scenario.title))
         self.statusBar().showMessage(f"{note} → {self.state.shares_summary()}")
 
     def save(self) -> bool:

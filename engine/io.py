@@ -56,6 +56,10 @@ def read_document(path: str | os.PathLike[str]) -> object:
                                 f"{limit}")
     except OSError as error:
         raise ScenarioError(name, f"cannot be read ({error.strerror or error})") from None
+    encoding = wide_encoding(raw)
+    if encoding is not None:
+        raise ScenarioError(name, f"is {encoding} text; scenario documents are UTF-8 (save it "
+                            "as UTF-8)")
     if b"\x00" in raw[:8192]:
         raise ScenarioError(name, "is a binary file, not a scenario document (JSON text)")
     try:
@@ -63,7 +67,10 @@ def read_document(path: str | os.PathLike[str]) -> object:
     except UnicodeDecodeError as error:
         raise ScenarioError(name, f"is not UTF-8 text (byte {error.start})") from None
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique_keys)
+    except DuplicateKeyError as error:
+        raise ScenarioError(name, f'the key "{error.key}" appears twice in one object; keep '
+                            "one") from None
     except json.JSONDecodeError as error:
         raise ScenarioError(name, f"invalid JSON at line {error.lineno}, column {error.colno}: "
                             f"{error.msg}") from None
@@ -72,6 +79,43 @@ def read_document(path: str | os.PathLike[str]) -> object:
     except ValueError:
         # Python refuses integer literals of more than 4300 digits with a plain ValueError.
         raise ScenarioError(name, "holds a number with too many digits to be read") from None
+
+
+class DuplicateKeyError(ValueError):
+    """A JSON object names one key twice (the second would silently win)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        for key, _item in pairs:
+            if key in seen:
+                raise DuplicateKeyError(key)
+            seen.add(key)
+    return value
+
+
+_WIDE_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"),
+              (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16"))
+
+
+def wide_encoding(raw: bytes) -> str | None:
+    """``"UTF-16"`` or ``"UTF-32"`` for text in those encodings (by its byte-order mark, or by
+    the zero bytes between ASCII letters), else ``None``: such files are text, not binary."""
+    for mark, name in _WIDE_BOMS:
+        if raw.startswith(mark):
+            return name
+    head = raw[:64]
+    if len(head) >= 8 and head[1::2].count(0) == len(head[1::2]) and 0 not in head[::2]:
+        return "UTF-16"
+    if len(head) >= 8 and head[::2].count(0) == len(head[::2]) and 0 not in head[1::2]:
+        return "UTF-16"
+    return None
 
 
 def _size_text(size: int) -> str:

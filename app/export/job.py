@@ -136,7 +136,7 @@ def _write_mp4(plan: ExportPlan) -> list[Path]:
     frames = list(plan.frames(transparent=False))
     scale, canvas = _common(plan, frames, MP4_BLOCK)
     with atomic_file(request.destination) as temp, \
-            Mp4Writer(temp, canvas.width(), canvas.height()) as video:
+            Mp4Writer(temp, canvas.width(), canvas.height(), shown=request.destination) as video:
         for frame in frames:
             video.add(rgb_array(render_image(frame, scale, canvas)), frames_for(request.dwell))
             plan.tick()
