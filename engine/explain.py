@@ -351,7 +351,8 @@ class _Explainer:
         i, c = index
         row = self.a["logits"][i]
         top = float(row.max())
-        total = float(np.exp(row - top).sum())
+        with np.errstate(over="ignore"):  # a shift past −1.8e308 is −∞: its exp is exactly 0
+            total = float(np.exp(row - top).sum())
         sym, num = self._sum_terms(len(row), lambda k: (f"exp(l{k} − max)",
                                                   f"exp({format_number(float(row[k]) - top)})"))
         return (f"probs[{i},{c}] = exp(l{c} − max) / ({sym}) = "
