@@ -50,6 +50,7 @@ from app.examples import example_names, example_path
 from app.export.settings import slug
 from app.help.glossary import GlossaryDock
 from app.i18n import LiveTexts, current_language
+from app.presentation import Presenter
 from app.state import DocumentState
 from app.texts.bidi import isolate
 from app.timeline import Timeline
@@ -179,6 +180,8 @@ class StudioWindow(QMainWindow):
         fit.setShortcut(QKeySequence("Ctrl+0"))
         fit.triggered.connect(self.canvas.fit)
         view_menu.addAction(fit)
+        self.presenter = Presenter(self)
+        view_menu.addAction(self.presenter.action)
         self.view_menu = ViewMenu(self, view_menu, self.texts)
         self.compare = CompareMode(self, view_menu)
         step_menu = self.menuBar().addMenu("")

@@ -82,12 +82,17 @@ class LayoutContext:
             max(0, min(heads - 1, options.head))]
         block = scenario.block
         self.vocab = list(block.vocab) if block is not None else []
-        largest = max((a.size for a in trace.arrays.values()), default=0)
-        self.places = PRECISE_PLACES if block is not None and largest <= PRECISE_CELLS \
-            else DECIMALS
+        self.places = self.places_for(trace)
         """Decimals a grid prints: a small decoder-block lesson prints the chapter's six."""
         self.made: list[tuple[str, MatrixGrid]] = []
         """Every grid built by :meth:`grid`, with the array it shows (comparisons mark them)."""
+
+    @staticmethod
+    def places_for(trace: Trace) -> int:
+        """Decimals the grids of ``trace`` print: a small decoder-block lesson prints six."""
+        largest = max((a.size for a in trace.arrays.values()), default=0)
+        small_block = trace.scenario.block is not None and largest <= PRECISE_CELLS
+        return PRECISE_PLACES if small_block else DECIMALS
 
     def array(self, name: str) -> npt.NDArray[np.float64]:
         """A trace array, or a parameter by its document path (vectors as one row)."""
