@@ -69,13 +69,18 @@ def test_a_huge_png_is_refused_with_the_width_that_fits(tmp_path: Path, size: li
     assert fits.returncode == 0, fits.stderr
 
 
-def test_the_default_png_of_a_512_position_document_is_refused_not_a_crash(
-        tmp_path: Path) -> None:
+def test_the_scores_of_a_512_position_document_never_crash(tmp_path: Path) -> None:
+    # This crashed with SIGSEGV (exit 139) at the default size; now the default fits the slide
+    # sheet, and a scale too large for memory is refused in one line.
     path = big_document(tmp_path)
-    line = one_line(studio("export", str(path), "--format", "png", "--steps", "3", "--out",
-                           str(tmp_path / "out"), cwd=tmp_path))
-    assert line.startswith("qkv-studio: a picture of ") and "pixels wide" not in line
-    assert leftovers(tmp_path) == ["big.qkv.json"]
+    default = studio("export", str(path), "--format", "png", "--steps", "3", "--out",
+                     str(tmp_path / "out"), cwd=tmp_path)
+    assert default.returncode == 0, (default.returncode, default.stderr[-2000:])
+    assert (tmp_path / "out" / "big-step03.png").read_bytes().startswith(b"\x89PNG")
+    line = one_line(studio("export", str(path), "--format", "png", "--steps", "3", "--scale",
+                           "12", "--out", str(tmp_path / "huge"), cwd=tmp_path))
+    assert line.startswith("qkv-studio: a picture of ") and "a width of at most" in line
+    assert leftovers(tmp_path) == ["big.qkv.json", "out", "out/big-step03.png"]
 
 
 @pytest.mark.parametrize(("arguments", "expected"), [
