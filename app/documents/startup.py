@@ -64,7 +64,7 @@ def start_window(document: str | None) -> StudioWindow:
         except ScenarioError as error:
             print(f"qkv-studio: {error}", file=sys.stderr)
             refusal = QCoreApplication.translate(
-                "Startup", "{path} was not opened:\n{error}").format(path=path, error=error)
+                "StudioWindow", "{path} was not opened:\n{error}").format(path=path, error=error)
             path = example_path(DEFAULT_EXAMPLE)
             scenario = load_scenario(path)
         window = StudioWindow(scenario, None if path.parent == EXAMPLES_DIR else path)
@@ -79,7 +79,8 @@ def start_window(document: str | None) -> StudioWindow:
         window.statusBar().showMessage(f"⚠ {note}")
     if refusal:
         window.statusBar().showMessage(f"⚠ {refusal.splitlines()[-1]}")
-        QMessageBox.warning(window, QCoreApplication.translate("Startup", "Cannot open"), refusal)
+        title = QCoreApplication.translate("StudioWindow", "Cannot open")
+        QMessageBox.warning(window, title, refusal)
     WINDOWS.append(window)
     WINDOWS.extend(w for w in offer_recovery(window) if w is not window)
     return window

@@ -838,16 +838,6 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <source>The last document could not be opened again ({error}); showing F11</source>
         <translation>上次的文档无法再次打开（{error}），改为显示 F11</translation>
     </message>
-    <message>
-        <source>{path} was not opened:
-{error}</source>
-        <translation>没有打开 {path}：
-{error}</translation>
-    </message>
-    <message>
-        <source>Cannot open</source>
-        <translation>无法打开</translation>
-    </message>
 </context>
 <context>
     <name>StudioWindow</name>
