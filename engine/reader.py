@@ -18,12 +18,17 @@ from engine.errors import ScenarioError
 FloatArray = npt.NDArray[np.float64]
 
 # What is accepted is usable: every step of the largest document composes its frame in about
-# a second and any document saves under engine.io.MAX_FILE_BYTES. Measured in docs/limits.md.
+# two seconds on a loaded machine, and it saves within engine.io.MAX_FILE_BYTES
+# (docs/limits.md).
 MAX_POSITIONS = 512
 MAX_WIDTH = 1024
 MAX_VOCAB = 4096
 MAX_CELLS = 1 << 18
 """Numbers in any one matrix, of the document or of its trace (scores: heads × n²)."""
+MAX_NUMBERS = 1 << 22
+"""Numbers one document may hold in all its matrices and rows together: what the editor accepts
+stays within what :data:`engine.io.MAX_FILE_BYTES` lets it open again once saved. (Eight
+matrices at :data:`MAX_CELLS` and every row at its longest make about 2.15 million.)"""
 MAX_HEADS = 8
 
 
@@ -82,6 +87,13 @@ def expect_text(value: object, place: str, limit: int = 200) -> str:
         raise ScenarioError(place, f"expected text, got {describe(value)}")
     if len(value) > limit:
         raise ScenarioError(place, f"text of {len(value)} characters is longer than {limit}")
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as error:
+            code = f"\\u{ord(value[error.start]):04x}"
+            raise ScenarioError(place, f"character {error.start + 1} is {code}, a lone half of "
+                                "a UTF-16 surrogate pair, not a character") from None
     return value
 
 

@@ -2,11 +2,12 @@
 
 Where
     ``QStandardPaths.AppDataLocation/recovery/`` (on Linux
-    ``$XDG_DATA_HOME/QKV Studio/QKV Studio/recovery``). Each window is one *session* with a random
-    id and three files there:
+    ``$XDG_DATA_HOME/QKV Studio/QKV Studio/recovery``), a folder only its user may enter (0700).
+    Each window is one *session* with a random id and three files there:
 
     ``<id>.qkv.json``
-        the document as it is now, written atomically like a save;
+        the document as it is now, written by the same safe writer as a save, readable by its
+        user only (0600);
     ``<id>.meta.json``
         a small sidecar: original path, title, time, process id;
     ``<id>.lock``
@@ -32,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 import threading
 import uuid
 from dataclasses import dataclass, field
@@ -47,7 +49,7 @@ from app.cancel import CancelledError
 from app.documents.opening import load_checked
 from app.state import DocumentState
 from engine import Scenario, ScenarioError, dumps_scenario
-from engine.io import write_document
+from engine.safe_write import failure_reason, plain_reason, write_bytes
 
 if TYPE_CHECKING:
     from app.window import StudioWindow
@@ -60,6 +62,10 @@ SIDECAR_SUFFIX = ".meta.json"
 LOCK_SUFFIX = ".lock"
 SIDECAR_FORMAT = "qkv-studio-recovery"
 MAX_SIDECAR_BYTES = 64 * 1024
+PRIVATE_FOLDER = 0o700
+PRIVATE_FILE = 0o600
+"""Recovery copies are readable by their user only, in a folder only that user can enter: a copy
+is never more open than the document it saves (whose permissions may be as tight as 0600)."""
 
 
 def recovery_dir() -> Path:
@@ -91,17 +97,24 @@ def _remove(*paths: Path) -> None:
             path.unlink(missing_ok=True)
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
-    temp = path.with_name(f".{path.name}.tmp")
-    try:
-        with temp.open("wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
+def _make_private_folder(folder: Path) -> None:
+    """Create the recovery folder readable by this user only (0700), and tighten an old one."""
+    folder.mkdir(mode=PRIVATE_FOLDER, parents=True, exist_ok=True)
+    if stat.S_IMODE(folder.stat().st_mode) != PRIVATE_FOLDER:
+        os.chmod(folder, PRIVATE_FOLDER)
+
+
+def _lock_failure(lock: QLockFile, path: Path) -> OSError:
+    """Why a lock could not be taken, in words that match the cause."""
+    if lock.error() == QLockFile.LockError.LockFailedError:
+        return OSError(f"the lock {path} is held by another session")
+    try:  # the lock file could not be written: find out why (a full disk, no permission…)
+        write_bytes(path.with_name(f".probe-{path.name}"), b"probe", mode=PRIVATE_FILE)
+    except OSError as error:
+        return OSError(error.errno, plain_reason(error))
+    finally:
+        _remove(path.with_name(f".probe-{path.name}"))
+    return OSError(f"the lock {path} could not be created")
 
 
 class RecoveryWriter(QObject):
@@ -198,11 +211,11 @@ class RecoveryWriter(QObject):
             return False
         scenario, sidecar = self.state.scenario, self._sidecar()
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
+            _make_private_folder(self.directory)
             if self._lock is None:
                 lock = _lock(self.lock_path)
                 if not lock.tryLock(0):
-                    raise OSError(f"the lock {self.lock_path} is held by another session")
+                    raise _lock_failure(lock, self.lock_path)
                 self._lock = lock
             if background:
                 job = Job(lambda cancelled: self._store(scenario, sidecar, cancelled), self)
@@ -211,7 +224,7 @@ class RecoveryWriter(QObject):
                 self._job = job.start()
                 return False
             self._store(scenario, sidecar, threading.Event())
-        except OSError as error:
+        except Exception as error:
             self._on_failed(error)
             return False
         self._stored()
@@ -223,8 +236,8 @@ class RecoveryWriter(QObject):
         text = dumps_scenario(scenario)
         if cancelled.is_set():
             raise CancelledError
-        write_document(text, self.copy_path)
-        _write_atomically(self.sidecar_path, sidecar)
+        write_bytes(self.copy_path, text.encode("utf-8"), mode=PRIVATE_FILE)
+        write_bytes(self.sidecar_path, sidecar, mode=PRIVATE_FILE)
 
     def _stored(self) -> None:
         self._finished()
@@ -233,10 +246,10 @@ class RecoveryWriter(QObject):
 
     def _on_failed(self, error: BaseException) -> None:
         self._finished()
-        if not self._failing:
+        if not self._failing:  # any failure is said once; the window's work stays open
             self._failing = True
-            problem = error.strerror or error if isinstance(error, OSError) else error
-            self.failed.emit(f"recovery copy not written to {self.directory}: {problem}")
+            self.failed.emit(f"recovery copy not written to {self.directory}: "
+                             f"{failure_reason(error)}")
 
     def _finished(self) -> None:
         self._job = None
@@ -293,6 +306,12 @@ class RecoveryCopy:
     def time_text(self) -> str:
         """``2024-05-01 14:03``, in local time."""
         return self.saved_at.astimezone().strftime("%Y-%m-%d %H:%M")
+
+    def release(self) -> None:
+        """Keep the copy and its sidecar where they are; let go of the lock."""
+        if self.lock is not None:
+            self.lock.unlock()
+            self.lock = None
 
     def discard(self) -> None:
         """Delete the copy, its sidecar and its lock."""
@@ -404,9 +423,10 @@ def offer_recovery(window: StudioWindow, copies: list[RecoveryCopy] | None = Non
             scenario = load_checked(copy.document)
         except ScenarioError as error:
             QMessageBox.warning(window, translate("Recovery", "Cannot restore"), translate(
-                "Recovery", "The copy from {time} cannot be read and was removed.\n{error}").format(
-                time=copy.time_text(), error=error))
-            copy.discard()
+                "Recovery", "The copy from {time} cannot be read. It was kept, unchanged, at\n"
+                "{path}\n{error}").format(time=copy.time_text(), path=copy.document,
+                                          error=error))
+            copy.release()
             continue
         target = window
         if restored:
