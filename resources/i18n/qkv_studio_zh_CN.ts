@@ -408,8 +408,8 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>MP4 视频（H.264）</translation>
     </message>
     <message>
-        <source>PowerPoint slides (16:9)</source>
-        <translation>PowerPoint 幻灯片（16:9）</translation>
+        <source>PowerPoint slides</source>
+        <translation>PowerPoint 幻灯片</translation>
     </message>
     <message>
         <source>Export</source>
