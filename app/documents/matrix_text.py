@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from app.documents.matrix_words import NUMBER_REASONS, matrix_words
+from engine.io import wide_encoding
 from engine.numbers import NumberTextError, parse_number
 
 FloatArray = npt.NDArray[np.float64]
@@ -101,7 +102,7 @@ def parse_matrix_text(text: str) -> FloatArray:
         columns.
     """
     if len(text) > MAX_TEXT_CHARS:
-        raise MatrixTextError("too_long", chars=len(text), limit=MAX_TEXT_CHARS)
+        raise MatrixTextError("too_long", chars=f"{len(text):,}", limit=f"{MAX_TEXT_CHARS:,}")
     body = text.strip().lstrip("\ufeff")
     if not body:
         raise MatrixTextError("no_numbers")
@@ -165,8 +166,10 @@ def _cells(text: str) -> list[list[float]]:
         if separator is None:
             split.append((line_no, line.split()))
             continue
+        if line.count('"') % 2:
+            raise MatrixTextError("open_quote", line=line_no)
         try:
-            split.append((line_no, next(csv.reader([line], delimiter=separator))))
+            split.append((line_no, next(csv.reader([line], delimiter=separator, strict=True))))
         except (csv.Error, StopIteration) as error:
             raise MatrixTextError("split", line=line_no, detail=error) from None
     if len(split) > 1 and not any(_is_number(c) for c in split[0][1]):
@@ -235,7 +238,8 @@ def load_matrix_file(path: str | os.PathLike[str]) -> FloatArray:
         if not stat.S_ISREG(status.st_mode):
             raise MatrixTextError("not_regular")
         if status.st_size > MAX_FILE_BYTES:
-            raise MatrixTextError("file_too_big", size=status.st_size, limit=MAX_FILE_BYTES)
+            raise MatrixTextError("file_too_big", size=f"{status.st_size:,}",
+                                  limit=f"{MAX_FILE_BYTES:,}")
         if file.suffix.lower() in (".npy", ".npz"):
             return _npy(file)
         return _text_file(file)
@@ -308,8 +312,15 @@ def _npz(file: Path) -> FloatArray:
 
 
 def _text_file(file: Path) -> FloatArray:
+    limit = MAX_TEXT_CHARS * 4  # bytes: the most that many characters take in UTF-8
+    size = file.stat().st_size
+    if size > limit:
+        raise MatrixTextError("text_too_big", size=f"{size:,}", limit=f"{limit:,}")
     with file.open("rb") as stream:
-        raw = stream.read(MAX_TEXT_CHARS * 4 + 1)
+        raw = stream.read(limit + 1)
+    encoding = wide_encoding(raw)
+    if encoding is not None:
+        raise MatrixTextError("wide_encoding", encoding=encoding)
     if b"\x00" in raw[:8192]:
         raise MatrixTextError("binary")
     try:

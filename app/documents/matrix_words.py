@@ -43,6 +43,10 @@ WORDS: dict[str, dict[str, str]] = {
         "infinity": "holds infinity at row {row}, column {col}; only finite numbers can be "
                     "imported",
         "binary": "is a binary file, not numbers as text",
+        "text_too_big": "the file is {size} bytes; text files of at most {limit} bytes are read "
+                        "as a matrix",
+        "open_quote": "line {line}: a quotation mark \" is opened and never closed",
+        "wide_encoding": "is {encoding} text; save it as UTF-8",
         "not_utf8": "is not UTF-8 text (byte {byte})",
         "in_file": "{name}: {problem}",
         "fit": "a {block} block does not fit {grid}, which is {shape} at the current sizes",
@@ -85,6 +89,9 @@ WORDS: dict[str, dict[str, str]] = {
         "nan": "第 {row} 行第 {col} 列是 NaN；只能导入有限的数",
         "infinity": "第 {row} 行第 {col} 列是无穷大；只能导入有限的数",
         "binary": "是二进制文件，不是文本形式的数",
+        "text_too_big": "文件有 {size} 字节；作为矩阵读取的文本文件最多 {limit} 字节",
+        "open_quote": "第 {line} 行：引号 \" 开了却没有关上",
+        "wide_encoding": "是 {encoding} 编码的文本；请另存为 UTF-8",
         "not_utf8": "不是 UTF-8 文本（第 {byte} 字节）",
         "in_file": "{name}：{problem}",
         "fit": "{block} 的数块放不进 {grid}，它在当前尺寸下是 {shape}",

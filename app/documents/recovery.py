@@ -2,11 +2,12 @@
 
 Where
     ``QStandardPaths.AppDataLocation/recovery/`` (on Linux
-    ``$XDG_DATA_HOME/QKV Studio/QKV Studio/recovery``). Each window is one *session* with a random
-    id and three files there:
+    ``$XDG_DATA_HOME/QKV Studio/QKV Studio/recovery``), a folder only its user may enter (0700).
+    Each window is one *session* with a random id and three files there:
 
     ``<id>.qkv.json``
-        the document as it is now, written atomically like a save;
+        the document as it is now, written by the same safe writer as a save, readable by its
+        user only (0600);
     ``<id>.meta.json``
         a small sidecar: original path, title, time, process id;
     ``<id>.lock``
@@ -15,7 +16,9 @@ Where
 When
     While the undo stack is not clean, a change schedules a write after the autosave interval
     (``QKV_STUDIO_AUTOSAVE_MS``, default 5000 ms; tests set it small). A clean stack (saved, or
-    undone back to the saved state) removes the copy, and so does closing the window.
+    undone back to the saved state) removes the copy, and so does closing the window. A big
+    document's copy is written in a worker (:func:`app.background.is_big`), so the window
+    never waits for it; closing waits for a copy being written, then removes it.
 
 Locks
     The lock is taken before the first copy is written and held until the window closes, so two
@@ -30,6 +33,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
+import threading
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -39,9 +44,12 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QCoreApplication, QLockFile, QObject, QStandardPaths, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox
 
+from app.background import Job, is_big
+from app.cancel import CancelledError
 from app.documents.opening import load_checked
 from app.state import DocumentState
-from engine import ScenarioError, save_scenario
+from engine import Scenario, ScenarioError, dumps_scenario
+from engine.safe_write import failure_reason, plain_reason, write_bytes
 
 if TYPE_CHECKING:
     from app.window import StudioWindow
@@ -54,6 +62,10 @@ SIDECAR_SUFFIX = ".meta.json"
 LOCK_SUFFIX = ".lock"
 SIDECAR_FORMAT = "qkv-studio-recovery"
 MAX_SIDECAR_BYTES = 64 * 1024
+PRIVATE_FOLDER = 0o700
+PRIVATE_FILE = 0o600
+"""Recovery copies are readable by their user only, in a folder only that user can enter: a copy
+is never more open than the document it saves (whose permissions may be as tight as 0600)."""
 
 
 def recovery_dir() -> Path:
@@ -85,17 +97,24 @@ def _remove(*paths: Path) -> None:
             path.unlink(missing_ok=True)
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
-    temp = path.with_name(f".{path.name}.tmp")
-    try:
-        with temp.open("wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
+def _make_private_folder(folder: Path) -> None:
+    """Create the recovery folder readable by this user only (0700), and tighten an old one."""
+    folder.mkdir(mode=PRIVATE_FOLDER, parents=True, exist_ok=True)
+    if stat.S_IMODE(folder.stat().st_mode) != PRIVATE_FOLDER:
+        os.chmod(folder, PRIVATE_FOLDER)
+
+
+def _lock_failure(lock: QLockFile, path: Path) -> OSError:
+    """Why a lock could not be taken, in words that match the cause."""
+    if lock.error() == QLockFile.LockError.LockFailedError:
+        return OSError(f"the lock {path} is held by another session")
+    try:  # the lock file could not be written: find out why (a full disk, no permission…)
+        write_bytes(path.with_name(f".probe-{path.name}"), b"probe", mode=PRIVATE_FILE)
+    except OSError as error:
+        return OSError(error.errno, plain_reason(error))
+    finally:
+        _remove(path.with_name(f".probe-{path.name}"))
+    return OSError(f"the lock {path} could not be created")
 
 
 class RecoveryWriter(QObject):
@@ -129,10 +148,12 @@ class RecoveryWriter(QObject):
         self._directory = directory
         self._lock: QLockFile | None = None
         self._failing = False
+        self._job: Job | None = None
+        self._again = False
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.setInterval(autosave_interval() if interval_ms is None else interval_ms)
-        self.timer.timeout.connect(self.write_now)
+        self.timer.timeout.connect(self.write_soon)
         state.undo_stack.indexChanged.connect(self._on_stack)
         state.undo_stack.cleanChanged.connect(self._on_stack)
 
@@ -170,28 +191,79 @@ class RecoveryWriter(QObject):
 
     def write_now(self) -> bool:
         """Write the copy and its sidecar now (if there is unsaved work); True if written."""
+        return self._write(background=False)
+
+    def write_soon(self) -> None:
+        """Write the copy: in a worker for a big document (``written`` says when), else now.
+
+        While a copy is being written, the next one waits for it to finish.
+        """
+        if self._job is not None:
+            self._again = True
+            return
+        self._write(background=is_big(self.state.scenario))
+
+    def _write(self, background: bool) -> bool:
         self.timer.stop()
+        self._wait()
         if self.state.undo_stack.isClean():
             self.remove_copy()
             return False
+        scenario, sidecar = self.state.scenario, self._sidecar()
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
+            _make_private_folder(self.directory)
             if self._lock is None:
                 lock = _lock(self.lock_path)
                 if not lock.tryLock(0):
-                    raise OSError(f"the lock {self.lock_path} is held by another session")
+                    raise _lock_failure(lock, self.lock_path)
                 self._lock = lock
-            save_scenario(self.state.scenario, self.copy_path)
-            _write_atomically(self.sidecar_path, self._sidecar())
-        except OSError as error:
-            if not self._failing:
-                self._failing = True
-                self.failed.emit(f"recovery copy not written to {self.directory}: "
-                                 f"{error.strerror or error}")
+            if background:
+                job = Job(lambda cancelled: self._store(scenario, sidecar, cancelled), self)
+                job.done.connect(lambda _none: self._stored())
+                job.failed.connect(self._on_failed)
+                self._job = job.start()
+                return False
+            self._store(scenario, sidecar, threading.Event())
+        except Exception as error:
+            self._on_failed(error)
             return False
+        self._stored()
+        return True
+
+    def _store(self, scenario: Scenario, sidecar: bytes, cancelled: threading.Event) -> None:
+        """Write the copy and the sidecar (in a worker for a big document; reads only its
+        arguments, the scenario is frozen)."""
+        text = dumps_scenario(scenario)
+        if cancelled.is_set():
+            raise CancelledError
+        write_bytes(self.copy_path, text.encode("utf-8"), mode=PRIVATE_FILE)
+        write_bytes(self.sidecar_path, sidecar, mode=PRIVATE_FILE)
+
+    def _stored(self) -> None:
+        self._finished()
         self._failing = False
         self.written.emit(str(self.copy_path))
-        return True
+
+    def _on_failed(self, error: BaseException) -> None:
+        self._finished()
+        if not self._failing:  # any failure is said once; the window's work stays open
+            self._failing = True
+            self.failed.emit(f"recovery copy not written to {self.directory}: "
+                             f"{failure_reason(error)}")
+
+    def _finished(self) -> None:
+        self._job = None
+        if self._again:  # the document changed while the copy was written
+            self._again = False
+            self.timer.start()
+
+    def _wait(self) -> None:
+        """Let a copy being written in a worker finish (its result is then ignored)."""
+        if self._job is not None:
+            self._job.cancel()
+            self._job.wait()
+            self._job = None
+            self._again = False
 
     def _sidecar(self) -> bytes:
         path = self.state.path
@@ -211,6 +283,7 @@ class RecoveryWriter(QObject):
     def close(self) -> None:
         """The window closes: remove the copy and release the lock (deleting its file)."""
         self.timer.stop()
+        self._wait()
         self.remove_copy()
         if self._lock is not None:
             self._lock.unlock()
@@ -233,6 +306,12 @@ class RecoveryCopy:
     def time_text(self) -> str:
         """``2024-05-01 14:03``, in local time."""
         return self.saved_at.astimezone().strftime("%Y-%m-%d %H:%M")
+
+    def release(self) -> None:
+        """Keep the copy and its sidecar where they are; let go of the lock."""
+        if self.lock is not None:
+            self.lock.unlock()
+            self.lock = None
 
     def discard(self) -> None:
         """Delete the copy, its sidecar and its lock."""
@@ -344,9 +423,10 @@ def offer_recovery(window: StudioWindow, copies: list[RecoveryCopy] | None = Non
             scenario = load_checked(copy.document)
         except ScenarioError as error:
             QMessageBox.warning(window, translate("Recovery", "Cannot restore"), translate(
-                "Recovery", "The copy from {time} cannot be read and was removed.\n{error}").format(
-                time=copy.time_text(), error=error))
-            copy.discard()
+                "Recovery", "The copy from {time} cannot be read. It was kept, unchanged, at\n"
+                "{path}\n{error}").format(time=copy.time_text(), path=copy.document,
+                                          error=error))
+            copy.release()
             continue
         target = window
         if restored:

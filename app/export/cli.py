@@ -21,6 +21,7 @@ from app.export.settings import (
     number_problem,
     parse_steps,
 )
+from app.sheet import ASPECTS, DEFAULT_ASPECT
 from app.texts import LANGUAGES
 
 EXIT_FAILED = 1
@@ -35,15 +36,23 @@ def add_export_arguments(parser: argparse.ArgumentParser) -> None:
                         help="what to write")
     parser.add_argument("--steps", default="all", metavar="all|N|N-M",
                         help="which steps, counted from 1 (default: all)")
-    parser.add_argument("--out", type=Path, metavar="PATH",
+    parser.add_argument("--out", metavar="PATH",
                         help="for png/svg the folder (default: the current folder); otherwise the "
                              "file (default: NAME.FORMAT in the current folder)")
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--width", type=int, metavar="PX",
-                      help="picture width in pixels (of the widest step for gif/mp4/pptx; mp4 "
-                           "rounds up to a multiple of 16)")
+                      help="width in pixels of every picture (png, gif, mp4, pptx pictures), "
+                           "svg and pdf page (at 96 px to the inch); the height follows "
+                           "--aspect; both rounded to even (default: 1920 × 1080)")
     size.add_argument("--scale", type=float, metavar="S",
-                      help="pixels per canvas unit (default: 2 for png/pptx, 1 for gif/mp4)")
+                      help="pixels per canvas unit of the 1920 × 1080 sheet (1440 × 1080 for "
+                           "4:3): 2 gives 3840 × 2160")
+    parser.add_argument("--aspect", choices=list(ASPECTS), default=DEFAULT_ASPECT,
+                        help=f"shape of every picture, page and slide (default: "
+                             f"{DEFAULT_ASPECT})")
+    parser.add_argument("--pptx-pictures", action="store_true",
+                        help="pptx: each slide one picture of the frame, instead of editable "
+                             "tables, connectors and text boxes")
     parser.add_argument("--transparent", action="store_true",
                         help="no background (png, svg, pdf, pptx; gif and mp4 stay opaque)")
     parser.add_argument("--dwell", type=float, default=DEFAULT_DWELL, metavar="SECONDS",
@@ -69,7 +78,8 @@ def _destination(args: argparse.Namespace, name: str) -> Path:
         return out if out is not None else Path.cwd()
     if out is None:
         return Path.cwd() / f"{name}{spec.suffix}"
-    return out / f"{name}{spec.suffix}" if out.is_dir() else out
+    folder = out.is_dir() or args.out.endswith(("/", os.sep))  # "dir/": a folder, made if new
+    return out / f"{name}{spec.suffix}" if folder else out
 
 
 def run_export_command(args: argparse.Namespace) -> int:
@@ -96,15 +106,20 @@ def run_export_command(args: argparse.Namespace) -> int:
     request = ExportRequest(format=args.format, steps=steps,
                             destination=_destination(args, name), name=name, width=args.width,
                             scale=args.scale, transparent=args.transparent, caption=args.caption,
-                            lang=args.lang, dwell=args.dwell, theme=args.theme)
+                            lang=args.lang, dwell=args.dwell, theme=args.theme,
+                            aspect=args.aspect, pptx_pictures=args.pptx_pictures)
     if args.transparent and args.format in ("gif", "mp4"):
         print(f"qkv-studio: --transparent is ignored for {args.format}", file=sys.stderr)
+    if args.pptx_pictures and args.format != "pptx":
+        print(f"qkv-studio: --pptx-pictures is ignored for {args.format}", file=sys.stderr)
     _headless_application()
     from app.export.job import run_export
-    from app.export.safe import ExportError
+    from app.export.safe import ExportError, PictureTooLargeError
 
     try:
         written = run_export(trace, request)
+    except PictureTooLargeError as error:
+        return _fail(str(error))
     except ExportError as error:
         return _fail(str(error), EXIT_FAILED)
     for path in written:

@@ -109,6 +109,21 @@
     </message>
 </context>
 <context>
+    <name>BusyIndicator</name>
+    <message>
+        <source>Computing</source>
+        <translation>正在计算</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop computing and take back the edits not yet shown (Redo brings them back)</source>
+        <translation>停止计算，撤回尚未显示的编辑（重做可恢复）</translation>
+    </message>
+</context>
+<context>
     <name>CanvasControls</name>
     <message>
         <source>Receiver: the query row in focus</source>
@@ -227,7 +242,54 @@
     </message>
 </context>
 <context>
+    <name>DiskWatch</name>
+    <message>
+        <source>File changed on disk</source>
+        <translation>文件已在磁盘上更改</translation>
+    </message>
+    <message>
+        <source>{path} was changed on disk (by another window or program) since it was opened or saved here.
+
+Overwrite it with the document in this window?</source>
+        <translation>{path} 在此窗口打开或保存之后已在磁盘上被更改（被另一个窗口或程序）。
+
+用此窗口中的文档覆盖它吗？</translation>
+    </message>
+    <message>
+        <source>{path} was changed on disk. This window has unsaved changes.
+
+Reload the file and lose them? No keeps this window&apos;s version; saving will ask before overwriting the file.</source>
+        <translation>{path} 已在磁盘上被更改。此窗口有未保存的更改。
+
+重新载入该文件并丢弃这些更改吗？选“否”则保留此窗口的版本；保存时会先询问是否覆盖该文件。</translation>
+    </message>
+    <message>
+        <source>{path} was changed on disk.
+
+Reload it? No keeps this window&apos;s version; saving will ask before overwriting the file.</source>
+        <translation>{path} 已在磁盘上被更改。
+
+重新载入吗？选“否”则保留此窗口的版本；保存时会先询问是否覆盖该文件。</translation>
+    </message>
+    <message>
+        <source>⚠ not reloaded: {error}</source>
+        <translation>⚠ 未重新载入：{error}</translation>
+    </message>
+    <message>
+        <source>Reloaded {name}</source>
+        <translation>已重新载入 {name}</translation>
+    </message>
+</context>
+<context>
     <name>DocumentState</name>
+    <message>
+        <source>the computation failed ({error})</source>
+        <translation>计算失败（{error}）</translation>
+    </message>
+    <message>
+        <source>{label} → computing…</source>
+        <translation>{label} → 正在计算…</translation>
+    </message>
     <message>
         <source>{place}: {problem}; kept {old}</source>
         <translation>{place}：{problem}；保留原值 {old}</translation>
@@ -390,8 +452,8 @@
         <translation>MP4 视频（H.264）</translation>
     </message>
     <message>
-        <source>PowerPoint slides (16:9)</source>
-        <translation>PowerPoint 幻灯片（16:9）</translation>
+        <source>PowerPoint slides</source>
+        <translation>PowerPoint 幻灯片</translation>
     </message>
     <message>
         <source>Export</source>
@@ -492,6 +554,30 @@
     <message>
         <source>Scale factor, pixels per canvas unit</source>
         <translation>缩放比例：每个画布单位的像素数</translation>
+    </message>
+    <message>
+        <source>&amp;Aspect:</source>
+        <translation>宽高比(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>Shape of every picture, page and slide</source>
+        <translation>每张图片、每页和每张幻灯片的宽高比</translation>
+    </message>
+    <message>
+        <source>Pixels:</source>
+        <translation>像素：</translation>
+    </message>
+    <message>
+        <source>Size of every exported picture</source>
+        <translation>每张导出图片的尺寸</translation>
+    </message>
+    <message>
+        <source>Slides as pictures (not editable)</source>
+        <translation>幻灯片为图片（不可编辑）</translation>
+    </message>
+    <message>
+        <source>PowerPoint:</source>
+        <translation>PowerPoint：</translation>
     </message>
     <message>
         <source>Transparent background</source>
@@ -764,6 +850,17 @@
     </message>
 </context>
 <context>
+    <name>Progress</name>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation>正在停止…</translation>
+    </message>
+</context>
+<context>
     <name>RecentMenu</name>
     <message>
         <source>Open &amp;recent</source>
@@ -813,9 +910,11 @@
         <translation>无法恢复</translation>
     </message>
     <message>
-        <source>The copy from {time} cannot be read and was removed.
+        <source>The copy from {time} cannot be read. It was kept, unchanged, at
+{path}
 {error}</source>
-        <translation>{time} 的副本无法读取，已被删除。
+        <translation>{time} 的副本无法读取。它已原样保留在
+{path}
 {error}</translation>
     </message>
     <message>
@@ -921,6 +1020,20 @@
         <translation>已导出 {count} 个文件到 {folder}</translation>
     </message>
     <message>
+        <source>Not copied</source>
+        <translation>未复制</translation>
+    </message>
+    <message>
+        <source>The frame was not copied:
+{error}</source>
+        <translation>画面未复制：
+{error}</translation>
+    </message>
+    <message>
+        <source>⚠ not copied: {error}</source>
+        <translation>⚠ 未复制：{error}</translation>
+    </message>
+    <message>
         <source>Copied the frame as PNG and SVG</source>
         <translation>已把画面复制为 PNG 和 SVG</translation>
     </message>
@@ -931,6 +1044,14 @@
     <message>
         <source>Scenario documents (*.qkv.json *.json);;All files (*)</source>
         <translation>场景文档 (*.qkv.json *.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Opening {name}…</source>
+        <translation>正在打开 {name}…</translation>
+    </message>
+    <message>
+        <source>Not opened: cancelled</source>
+        <translation>未打开：已取消</translation>
     </message>
     <message>
         <source>Cannot open</source>
@@ -951,8 +1072,8 @@
         <translation>已打开 {name}</translation>
     </message>
     <message>
-        <source>open</source>
-        <translation>打开</translation>
+        <source>computing…</source>
+        <translation>正在计算…</translation>
     </message>
     <message>
         <source>Save scenario</source>
@@ -961,6 +1082,18 @@
     <message>
         <source>Scenario documents (*.qkv.json)</source>
         <translation>场景文档 (*.qkv.json)</translation>
+    </message>
+    <message>
+        <source>Saving {name}…</source>
+        <translation>正在保存 {name}…</translation>
+    </message>
+    <message>
+        <source>Not saved: cancelled</source>
+        <translation>未保存：已取消</translation>
+    </message>
+    <message>
+        <source>Not saved: {path} changed on disk</source>
+        <translation>未保存：{path} 已在磁盘上被更改</translation>
     </message>
     <message>
         <source>Not saved</source>
@@ -987,6 +1120,10 @@ The file on disk was left as it was; your changes are still open in this window.
     <message>
         <source>This document has unsaved changes. Save them first?</source>
         <translation>这份文档有未保存的改动。先保存吗？</translation>
+    </message>
+    <message>
+        <source>⚠ not saved: {problem}</source>
+        <translation>⚠ 未保存：{problem}</translation>
     </message>
 </context>
 <context>

@@ -84,8 +84,9 @@ def digit_height(grid: MatrixGrid) -> float:
 DOCUMENTS = {"f11": lambda: f11(), "g01": lambda: compute(load_scenario(example_path("g01"))),
              "n8": lambda: compute(sentence_scenario(8)),
              "n16": lambda: compute(sentence_scenario(16))}
-SMALLEST_DIGITS = {"f11": 28.0, "g01": 23.0, "n8": 16.0, "n16": 11.0}
-"""Measured floors at 1920×1080 (the issue asks 28 / 20 / 14 px for n ≤ 4 / 8 / 16)."""
+SMALLEST_DIGITS = {"f11": 28.0, "g01": 28.0, "n8": 16.0, "n16": 12.0}
+"""Floors at 1920×1080: the issue's 28 px for n ≤ 4; for n = 8 and 16 (d = 4) the measured
+16.4 and 12.1 px, short of the 20 and 14 asked."""
 
 
 @pytest.mark.parametrize("name", list(DOCUMENTS))
@@ -101,3 +102,26 @@ def test_one_type_scale_for_every_step_and_digits_this_tall(qtbot: QtBot, name: 
         assert frame.area.adjusted(-1, -1, 1, 1).contains(body), (name, step, "not clipped")
     assert len(heights) == 1, f"{name}: the type size jumps between steps: {heights}"
     assert heights.pop() >= SMALLEST_DIGITS[name]
+
+
+def test_the_document_scale_is_measured_once_per_shape(qtbot: QtBot,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.canvas import compose
+
+    measured = []
+    real = compose._measure
+    monkeypatch.setattr(compose, "_measure",
+                        lambda *args: measured.append(1) or real(*args))
+    compose.forget()
+    trace = f11()
+    for step in range(len(trace.steps)):
+        FrameItem(trace, step)
+    assert len(measured) == 1, "a step change reuses the composition"
+    wv = np.array([[6.0, 10.0], [5.0, -10.0]])  # V 10 → 11 and its mixes: as many digits
+    edited = compute(trace.scenario.with_parameter("attention.Wv", wv))
+    FrameItem(edited, 3)
+    assert len(measured) == 1, "an edit that keeps every width reuses it too"
+    wv[0, 0] = 600.0  # V becomes 3-digit
+    wider = compute(trace.scenario.with_parameter("attention.Wv", wv))
+    FrameItem(wider, 3)
+    assert len(measured) == 2, "wider numbers: measured again"
