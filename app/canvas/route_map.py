@@ -55,7 +55,8 @@ def step_label(trace: Trace, step: Step, lang: str) -> str:
 
 
 class MapBox(QGraphicsObject):
-    """One step on the map; ``clicked(step_index)`` when pressed in the window."""
+    """One step on the map, with the arrow from the step before (unless it is the first);
+    ``clicked(step_index)`` when pressed in the window."""
 
     clicked = Signal(int)
 
@@ -66,11 +67,13 @@ class MapBox(QGraphicsObject):
         self.current = current
         self.description = description
         self._theme = theme
+        self._arrow = ARROW if step_index else 0.0
         self.label = TextItem(label, theme, size=SIZE, bold=current)
         self.label.setParentItem(self)
-        self.label.setPos(BOX_PAD, BOX_PAD / 2)
+        self.label.setPos(self._arrow + BOX_PAD, BOX_PAD / 2)
         text = self.label.boundingRect()
-        self._rect = QRectF(0, 0, text.width() + 2 * BOX_PAD, text.height() + BOX_PAD)
+        self._box = QRectF(self._arrow, 0, text.width() + 2 * BOX_PAD, text.height() + BOX_PAD)
+        self._rect = self._box.adjusted(-self._arrow, 0, 0, 0)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setToolTip(description)
         self.setAcceptedMouseButtons(Qt.MouseButton.LeftButton)
@@ -80,12 +83,19 @@ class MapBox(QGraphicsObject):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
+        if self._arrow:
+            middle = self._box.center().y()
+            start, end = QPointF(3, middle), QPointF(self._arrow - 3, middle)
+            painter.setPen(QPen(self._theme.color("muted"), 1.5))
+            painter.drawLine(start, end)
+            painter.drawLine(end, end + QPointF(-5, -4))
+            painter.drawLine(end, end + QPointF(-5, 4))
         accent = self._theme.color("accent")
         painter.setPen(QPen(accent if self.current else self._theme.color("grid_line"),
                             3 if self.current else 1))
         painter.setBrush(QBrush(self._theme.color("accent", 0.18) if self.current
                                 else self._theme.color("panel")))
-        painter.drawRoundedRect(self._rect.adjusted(1, 1, -1, -1), 5, 5)
+        painter.drawRoundedRect(self._box.adjusted(1, 1, -1, -1), 5, 5)
 
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
         self.clicked.emit(self.step_index)
@@ -93,7 +103,7 @@ class MapBox(QGraphicsObject):
 
 
 class RouteMap(QGraphicsObject):
-    """The chain of :class:`MapBox` items joined by arrows, one row."""
+    """The chain of :class:`MapBox` items, one row; it paints nothing itself."""
 
     def __init__(self, boxes: list[MapBox], title: str, theme: Theme) -> None:
         super().__init__()
@@ -104,15 +114,11 @@ class RouteMap(QGraphicsObject):
         x = heading.boundingRect().width() + 8
         height = max([b.boundingRect().height() for b in boxes] + [0.0])
         heading.setPos(0, (height - heading.boundingRect().height()) / 2)
-        self._joints: list[tuple[QPointF, QPointF]] = []
-        for k, box in enumerate(boxes):
-            if k:
-                self._joints.append((QPointF(x - ARROW + 3, height / 2),
-                                     QPointF(x - 3, height / 2)))
+        for box in boxes:
             box.setParentItem(self)
             box.setPos(x, (height - box.boundingRect().height()) / 2)
-            x += box.boundingRect().width() + ARROW
-        self._rect = QRectF(0, 0, x - ARROW, height)
+            x += box.boundingRect().width()
+        self._rect = QRectF(0, 0, x, height)
 
     @property
     def current(self) -> MapBox | None:
@@ -123,11 +129,7 @@ class RouteMap(QGraphicsObject):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        painter.setPen(QPen(self._theme.color("muted"), 1.5))
-        for start, end in self._joints:
-            painter.drawLine(start, end)
-            painter.drawLine(end, end + QPointF(-5, -4))
-            painter.drawLine(end, end + QPointF(-5, 4))
+        return
 
 
 def route_map(ctx: LayoutContext, step: Step) -> RouteMap:

@@ -166,7 +166,7 @@ def test_every_matrix_reason_has_chinese_words() -> None:
     fields = {"chars": 5, "limit": 9, "row": 2, "col": 3, "number": "“x”不是数", "line": 4,
               "detail": "?", "count": 1, "width": 2, "shape": "3×2", "size": 10, "dtype": "<U1",
               "ndim": 3, "byte": 7, "name": "m.csv", "problem": "数组是空的", "block": "2×2",
-              "grid": "Wq", "place": "Wq[1,0]", "text": "x"}
+              "grid": "Wq", "place": "Wq[1,0]", "text": "x", "encoding": "UTF-16"}
     assert set(WORDS["zh"]) == set(WORDS["en"])
     allowed = ALLOWED_WORDS | {"NumPy", "npy", "npz", "np", "save", "Python", "UTF", "NaN",
                                "Wq", "m", "csv", "U1"}
