@@ -10,6 +10,7 @@ from PySide6.QtGui import QUndoStack
 
 from app.commands import CellEditCommand, ScenarioCommand
 from engine import Scenario, ScenarioError, Trace, compute, format_number, parse_scenario
+from engine.numbers import format_exact
 from engine.resize import Sizes, resize
 
 
@@ -98,9 +99,9 @@ class DocumentState(QObject):
             scenario = self._scenario.with_parameter(path, changed)
             after = (scenario, compute(scenario))
         except ScenarioError as error:
-            self.refused.emit(f"{place}: {error.problem}; kept {format_number(old)}")
+            self.refused.emit(f"{place}: {error.problem}; kept {format_exact(old)}")
             return False
-        label = f"{place} = {format_number(value)}"
+        label = f"{place} = {format_exact(value)}"
         self.undo_stack.push(CellEditCommand(self, (self._scenario, self._trace), after, label,
                                              (path, row, col)))
         self.message.emit(f"{label} → {self.shares_summary()}")

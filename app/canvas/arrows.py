@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QGraphicsObject, QStyleOptionGraphicsItem, QWidget
 from app.canvas.picture import play
 from app.canvas.theme import Theme, font
 from app.texts.frame_words import frame_word, join_notes
-from engine import format_number
+from engine.numbers import NumberFormat, format_number
 
 ROW_PITCH = 34.0
 COLUMN_GAP = 220.0
@@ -106,7 +106,8 @@ class AttentionArrows(QGraphicsObject):
         self.filtered = n > MANY_POSITIONS and not spec.show_all
         self.several = spec.weights.shape[0] > 1
         """Several heads in the scenario: each head in its colour, named in its share labels."""
-        self.label_width = metrics.horizontalAdvance("h8 0." + "8" * spec.places) + 14
+        widest_share = NumberFormat(spec.places).widest(spec.weights)
+        self.label_width = metrics.horizontalAdvance(f"h8 {widest_share}") + 14
         beside_keys = len(spec.heads) * self.label_width + 8 if self.several else 0.0
         self._width = max(self.node_width * 2 + COLUMN_GAP + max(90.0, beside_keys),
                           QFontMetricsF(font(12)).horizontalAdvance(self.legend()) + 8,

@@ -24,7 +24,8 @@ from app.editor.model import VocabModel
 from app.editor.table import MatrixTable
 from app.i18n import LiveTexts
 from app.state import DocumentState
-from engine import format_number, parse_number
+from engine import parse_number
+from engine.numbers import format_exact
 from engine.scenario import ACTIVATIONS, NORMS, PLACEMENTS
 
 NORM_NAMES = {"layernorm": "LayerNorm", "rmsnorm": "RMSNorm",
@@ -44,12 +45,6 @@ def default_block(d: int) -> dict[str, Any]:
             "gamma1": [1.0] * d, "beta1": [0.0] * d, "gamma2": [1.0] * d, "beta2": [0.0] * d,
             "ffn": {"W1": identity(d), "activation": "relu", "W2": identity(d)},
             "final_norm": True, "gamma_f": [1.0] * d, "beta_f": [0.0] * d}
-
-
-def eps_text(eps: float) -> str:
-    """ε as typed: plain decimals when short (``0.00001``), else ``1e-12``."""
-    text = format_number(eps, 10)
-    return text if float(text.replace("−", "-")) == eps else f"{eps:g}"
 
 
 class BlockEditor(QGroupBox):
@@ -153,7 +148,7 @@ class BlockEditor(QGroupBox):
             self.final_norm_box.setChecked(block.final_norm)
             self.head_box.setChecked(block.unembed is not None)
             if not self.eps_edit.hasFocus():
-                self.eps_edit.setText(eps_text(block.eps))
+                self.eps_edit.setText(format_exact(block.eps))
         for widget in widgets:
             widget.blockSignals(False)
         # Showing or hiding lays the pane out at once, while the pane's other grids may still
@@ -204,11 +199,12 @@ class BlockEditor(QGroupBox):
         try:
             eps = parse_number(self.eps_edit.text())
         except ValueError as error:
-            self.state.refused.emit(f"ε: {error}; kept {eps_text(block.eps)}")
-            self.eps_edit.setText(eps_text(block.eps))
+            self.state.refused.emit(f"ε: {error}; kept {format_exact(block.eps)}")
+            self.eps_edit.setText(format_exact(block.eps))
             return
-        if eps != block.eps and not self.state.set_value("block.eps", eps, f"ε = {eps:g}"):
-            self.eps_edit.setText(eps_text(block.eps))
+        label = f"ε = {format_exact(eps)}"
+        if eps != block.eps and not self.state.set_value("block.eps", eps, label):
+            self.eps_edit.setText(format_exact(block.eps))
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
