@@ -124,7 +124,7 @@ class DocumentState(QObject):
         node = document
         keys = path.split(".")
         for key in keys[:-1]:
-            node = node[key]
+            node = node.setdefault(key, {})
         node[keys[-1]] = value.tolist() if isinstance(value, np.ndarray) else value
         return self.replace_document(document, label)
 

@@ -45,6 +45,9 @@ class FrameOptions:
         Leave the background unpainted (PNG exports).
     lang
         Language of the frame's words (``"en"`` or ``"zh"``; see :mod:`app.texts.frame_words`).
+    decimals
+        Decimals the grids print, overriding the document's ``display.decimals`` (an export's
+        ``--decimals``); ``None`` follows the document.
     """
 
     receiver: int | None = None
@@ -54,7 +57,15 @@ class FrameOptions:
     caption: str = ""
     transparent: bool = False
     lang: str = "en"
+    decimals: int | None = None
 
+
+def default_places(trace: Trace) -> int:
+    """Decimals of a document that does not choose: a small decoder-block lesson prints the
+    chapter's six, anything else three."""
+    largest = max((a.size for a in trace.arrays.values()), default=0)
+    small_block = trace.scenario.block is not None and largest <= PRECISE_CELLS
+    return PRECISE_PLACES if small_block else DECIMALS
 
 
 class LayoutContext:
@@ -74,10 +85,8 @@ class LayoutContext:
             max(0, min(heads - 1, options.head))]
         block = scenario.block
         self.vocab = list(block.vocab) if block is not None else []
-        largest = max((a.size for a in trace.arrays.values()), default=0)
-        self.places = PRECISE_PLACES if block is not None and largest <= PRECISE_CELLS \
-            else DECIMALS
-        """Decimals a grid prints: a small decoder-block lesson prints the chapter's six."""
+        self.places = options.decimals or scenario.decimals or default_places(trace)
+        """Decimals a grid prints: the export's, else the document's, else the default."""
         self.made: list[tuple[str, MatrixGrid]] = []
         """Every grid built by :meth:`grid`, with the array it shows (comparisons mark them)."""
 

@@ -202,9 +202,11 @@ class BlockEditor(QGroupBox):
             self.state.refused.emit(f"ε: {error}; kept {format_exact(block.eps)}")
             self.eps_edit.setText(format_exact(block.eps))
             return
-        label = f"ε = {format_exact(eps)}"
-        if eps != block.eps and not self.state.set_value("block.eps", eps, label):
-            self.eps_edit.setText(format_exact(block.eps))
+        if eps != block.eps:
+            self.state.set_value("block.eps", eps, f"ε = {format_exact(eps)}")
+        # What was typed ("1.5e-12") now reads as everywhere else ("1.5×10⁻¹²").
+        current = self.state.scenario.block
+        self.eps_edit.setText(format_exact(current.eps if current is not None else block.eps))
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.canvas import FrameOptions
+from app.canvas.context import default_places
 from app.export.job import run_export
 from app.export.safe import ExportCancelled, ExportError
 from app.export.settings import DEFAULT_DWELL, FORMATS, ExportRequest, slug
@@ -40,6 +41,7 @@ from app.export.words import title_for
 from app.i18n import current_language
 from app.texts import LANGUAGE_NAMES, LANGUAGES
 from engine import Trace
+from engine.numbers import DECIMAL_CHOICES
 
 ORGANIZATION = "QKV Studio"
 APPLICATION = "QKV Studio"
@@ -182,6 +184,15 @@ class ExportDialog(QDialog):
         self.theme_box.addItem(self.tr("High contrast (print)"), "high-contrast")
         self._labelled(form, self.tr("T&heme:"), self.theme_box,
                        self.tr("Colour theme of the exported frames"))
+        self.decimals_box = QComboBox()
+        shown = self.options.decimals or self.trace.scenario.decimals or \
+            default_places(self.trace)
+        self.decimals_box.addItem(self.tr("As the document ({places})").format(places=shown),
+                                  None)
+        for places in DECIMAL_CHOICES:
+            self.decimals_box.addItem(str(places), places)
+        self._labelled(form, self.tr("&Decimals:"), self.decimals_box,
+                       self.tr("Decimals the numbers print"))
         self.lang_box = QComboBox()
         for lang in LANGUAGES:
             self.lang_box.addItem(LANGUAGE_NAMES.get(lang, lang), lang)
@@ -261,7 +272,8 @@ class ExportDialog(QDialog):
             scale=None if by_width else self.scale_spin.value(),
             transparent=self.transparent_box.isChecked() and self.format_key() not in ANIMATED,
             caption=self.caption_box.isChecked(), lang=str(self.lang_box.currentData()),
-            dwell=self.dwell_spin.value(), theme=str(self.theme_box.currentData()))
+            dwell=self.dwell_spin.value(), theme=str(self.theme_box.currentData()),
+            decimals=self.decimals_box.currentData())
 
     def _default_destination(self, folder: Path, fmt: str, stem: str | None = None) -> Path:
         spec = FORMATS[fmt]

@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.numbers import DECIMAL_CHOICES
+
 CSS_DPI = 96.0
 """Scene units are CSS pixels: a frame drawn at scale 1 is a 96-dpi picture."""
 
@@ -82,6 +84,9 @@ class ExportRequest:
     theme
         A key of :data:`EXPORT_THEMES`: the light slide theme, or high contrast for print and
         projectors that wash colours out. A dark theme is never exported.
+    decimals
+        Decimals the frames print (one of :data:`engine.numbers.DECIMAL_CHOICES`); ``None``
+        follows the document's ``display.decimals``.
     """
 
     format: str
@@ -95,8 +100,12 @@ class ExportRequest:
     lang: str = "en"
     dwell: float = DEFAULT_DWELL
     theme: str = "slide"
+    decimals: int | None = None
 
     def __post_init__(self) -> None:
+        if self.decimals is not None and self.decimals not in DECIMAL_CHOICES:
+            raise ValueError(f"--decimals must be one of "
+                             f"{', '.join(map(str, DECIMAL_CHOICES))}, got {self.decimals}")
         if self.theme not in EXPORT_THEMES:
             raise ValueError(f"unknown theme {self.theme!r}; expected one of "
                              f"{', '.join(EXPORT_THEMES)}")

@@ -195,6 +195,13 @@
     </message>
 </context>
 <context>
+    <name>DecimalsMenu</name>
+    <message>
+        <source>&amp;Decimals</source>
+        <translation>小数位数(&amp;D)</translation>
+    </message>
+</context>
+<context>
     <name>DocumentState</name>
     <message>
         <source>head {n}: {shares}</source>
@@ -484,6 +491,18 @@
     <message>
         <source>Colour theme of the exported frames</source>
         <translation>导出画面的配色主题</translation>
+    </message>
+    <message>
+        <source>As the document ({places})</source>
+        <translation>按文档设置 ({places})</translation>
+    </message>
+    <message>
+        <source>&amp;Decimals:</source>
+        <translation>小数位数(&amp;D):</translation>
+    </message>
+    <message>
+        <source>Decimals the numbers print</source>
+        <translation>数字显示的小数位数</translation>
     </message>
     <message>
         <source>&amp;Language:</source>

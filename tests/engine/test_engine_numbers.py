@@ -126,3 +126,22 @@ def test_typed_scientific_forms_are_read() -> None:
     assert parse_number("−9.6 × 10⁻⁷") == -9.6e-7
     assert parse_number("1e300") == 1e300
     assert math.isclose(parse_shown("≈1"), 1.0)
+
+
+def test_display_decimals_is_an_optional_documented_key_that_round_trips() -> None:
+    from engine import load_scenario, parse_scenario
+    from engine.errors import ScenarioError
+
+    f11 = load_scenario("resources/examples/f11.qkv.json")
+    assert f11.decimals is None and "display" not in f11.to_document()
+    document = f11.to_document()
+    document["display"] = {"decimals": 4}
+    chosen = parse_scenario(document)
+    assert chosen.decimals == 4 and chosen.to_document()["display"] == {"decimals": 4}
+    assert chosen.with_parameter("X", chosen.X * 2).decimals == 4  # an edit keeps it
+    for bad, message in (({"decimals": 0}, "display.decimals: expected a whole number from 1"),
+                         ({"digits": 3}, "display.digits: unknown key"),
+                         (3, "display: expected an object")):
+        document["display"] = bad
+        with pytest.raises(ScenarioError, match=message):
+            parse_scenario(document)
