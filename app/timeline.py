@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSizePolicy,
+    QStyle,
     QVBoxLayout,
     QWidget,
 )
@@ -221,8 +222,21 @@ class Timeline(QWidget):
         colon = "：" if lang == "zh" else ": "
         self.check_label.setText(f"✓ {HEADINGS[lang][3]}{colon}{text.check}")
         self.explain.show_step(steps[k].explain_key)
-        self.previous_button.setEnabled(k > 0)
-        self.next_button.setEnabled(k < len(steps) - 1)
+        self._enable_stepping(k > 0, k < len(steps) - 1)
+
+    def _enable_stepping(self, back: bool, forward: bool) -> None:
+        """Enable Previous / Next. A button about to be disabled hands its focus to the other
+        (or to Play), never on to Dwell, where Left and Right would edit the seconds."""
+        buttons = {self.previous_button: back, self.next_button: forward}
+        for button, on in buttons.items():
+            if on:
+                button.setEnabled(True)
+        for button, on in buttons.items():
+            if not on and button.hasFocus():
+                others = [b for b, other_on in buttons.items() if other_on and b is not button]
+                (others[0] if others else self.play_button).setFocus(
+                    Qt.FocusReason.OtherFocusReason)
+            button.setEnabled(on)
 
     def _on_step_clicked(self, index: int) -> None:
         self.state.set_step(index)
@@ -264,7 +278,11 @@ class Timeline(QWidget):
         self.playingChanged.emit(False)
 
     def _show_play_state(self) -> None:
-        self.play_button.setText(self.tr("⏸ Pause") if self.playing else self.tr("▶ Play"))
+        # Themed icons, not U+23F8: no font the set-up installs has a Pause glyph (a tofu box).
+        icon = (QStyle.StandardPixmap.SP_MediaPause if self.playing
+                else QStyle.StandardPixmap.SP_MediaPlay)
+        self.play_button.setIcon(self.style().standardIcon(icon))
+        self.play_button.setText(self.tr("Pause") if self.playing else self.tr("Play"))
 
     # -- language --------------------------------------------------------------------------
     def retranslate(self) -> None:

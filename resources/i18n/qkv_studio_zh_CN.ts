@@ -1012,12 +1012,12 @@ The file on disk was left as it was; your changes are still open in this window.
         <translation>第 {n} 步（共 {count} 步）· {title}</translation>
     </message>
     <message>
-        <source>⏸ Pause</source>
-        <translation>⏸ 暂停</translation>
+        <source>Pause</source>
+        <translation>暂停</translation>
     </message>
     <message>
-        <source>▶ Play</source>
-        <translation>▶ 播放</translation>
+        <source>Play</source>
+        <translation>播放</translation>
     </message>
 </context>
 <context>
