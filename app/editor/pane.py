@@ -28,8 +28,8 @@ from engine.resize import Sizes
 SIZE_LIMITS = {"n": 512, "d": 128, "d_k": 64, "d_v": 64, "heads": 8}
 SIZE_LABELS = {"n": QT_TRANSLATE_NOOP("EditorPane", "Positions n"),
                "d": QT_TRANSLATE_NOOP("EditorPane", "Model width d"),
-               "d_k": QT_TRANSLATE_NOOP("EditorPane", "Query/key width d_k"),
-               "d_v": QT_TRANSLATE_NOOP("EditorPane", "Value width d_v"),
+               "d_k": QT_TRANSLATE_NOOP("EditorPane", "Query/key width dₖ"),
+               "d_v": QT_TRANSLATE_NOOP("EditorPane", "Value width dᵥ"),
                "heads": QT_TRANSLATE_NOOP("EditorPane", "Heads h")}
 TITLES = {"X": QT_TRANSLATE_NOOP("EditorPane", "X · input rows (one per token)"),
           "embedding": QT_TRANSLATE_NOOP("EditorPane", "Embedding table")}
@@ -112,7 +112,7 @@ class EditorPane(QScrollArea):
         self.texts.bind(self.causal_box.setText, lambda: self.tr("&Causal mask"))
         self.texts.bind(self.causal_box.setAccessibleName, lambda: self.tr("Causal mask"))
         self.scale_box = QCheckBox()
-        self.texts.bind(self.scale_box.setText, lambda: self.tr("Divide scores by √d_&k"))
+        self.texts.bind(self.scale_box.setText, lambda: self.tr("Divide &scores by √dₖ"))
         self.texts.bind(self.scale_box.setAccessibleName, lambda: self.tr("Scale scores"))
         labels = {("causal", True): lambda: self.tr("causal mask on"),
                   ("causal", False): lambda: self.tr("causal mask off"),

@@ -158,8 +158,8 @@
         <translation>因果掩码取反</translation>
     </message>
     <message>
-        <source>√d_k scaling flipped</source>
-        <translation>√d_k 缩放取反</translation>
+        <source>√dₖ scaling flipped</source>
+        <translation>√dₖ 缩放取反</translation>
     </message>
     <message>
         <source>current edits vs the opened document</source>
@@ -223,12 +223,12 @@
         <translation>模型宽度 d</translation>
     </message>
     <message>
-        <source>Query/key width d_k</source>
-        <translation>查询/键宽度 d_k</translation>
+        <source>Query/key width dₖ</source>
+        <translation>查询/键宽度 dₖ</translation>
     </message>
     <message>
-        <source>Value width d_v</source>
-        <translation>值宽度 d_v</translation>
+        <source>Value width dᵥ</source>
+        <translation>值宽度 dᵥ</translation>
     </message>
     <message>
         <source>Heads h</source>
@@ -275,8 +275,8 @@
         <translation>因果掩码</translation>
     </message>
     <message>
-        <source>Divide scores by √d_&amp;k</source>
-        <translation>分数除以 √d_k(&amp;K)</translation>
+        <source>Divide &amp;scores by √dₖ</source>
+        <translation>分数除以 √dₖ(&amp;S)</translation>
     </message>
     <message>
         <source>Scale scores</source>

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from app.window import StudioWindow
+from tests.app.driving import close_window, open_window
 
 
 def glyphs_missing(widget_text: str, metrics: QFontMetrics) -> list[str]:
@@ -40,3 +42,46 @@ def test_at_the_last_step_left_still_steps_back(qtbot: QtBot, window: StudioWind
     qtbot.keyClick(window.focusWidget(), Qt.Key.Key_Left)
     assert window.state.step == 3, "Left steps back instead of editing Dwell"
     assert timeline.dwell_box.value() == dwell
+
+
+def test_compare_opens_on_a_setting_that_applies(qtbot: QtBot, window: StudioWindow) -> None:
+    # F11 has no decoder block: "the other norm" and "the other placement" are greyed out.
+    compare = window.compare
+    compare.action.trigger()
+    try:
+        assert compare.preset == "causal"
+        model = compare.preset_box.model()
+        assert model.item(compare.preset_box.currentIndex()).isEnabled()
+        assert compare.problem_label.text() == "" and compare.item is not None
+    finally:
+        compare.action.trigger()
+
+
+def test_compare_reopens_on_a_setting_that_applies_after_the_block_goes(
+        qtbot: QtBot) -> None:
+    window = open_window(qtbot, "g01")
+    try:
+        compare = window.compare
+        assert compare.preset == "norm"  # G01 has a block: the first preset applies
+        document = window.state.scenario.to_document()
+        del document["block"]
+        assert window.state.replace_document(document, "remove block")
+        compare.action.trigger()
+        assert compare.preset == "causal" and compare.problem_label.text() == ""
+        compare.action.trigger()
+    finally:
+        close_window(window)
+
+
+def test_no_literal_underscore_in_dk_where_it_is_shown(qtbot: QtBot,
+                                                       window: StudioWindow) -> None:
+    window.state.set_step(2)  # scores, divided by √dₖ
+    frame = window.canvas.frame
+    assert frame is not None
+    shown = [frame.heading.text, window.timeline.position_label.text(),
+             window.editor.scale_box.text(),
+             *(window.compare.preset_box.itemText(k)
+               for k in range(window.compare.preset_box.count())),
+             *(label.text() for label in window.editor.findChildren(QLabel))]
+    assert any("√dₖ" in text for text in shown)
+    assert [text for text in shown if "d_k" in text or "d_v" in text] == []
