@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from app.commands import CellEditCommand, ScenarioCommand
 from engine import Scenario, ScenarioError, Trace, compute, format_number, parse_scenario
+from engine.names import short_name
 from engine.numbers import format_exact
 from engine.resize import Sizes, resize
-
-
-def short_name(path: str) -> str:
-    """``attention.Wq`` → ``Wq``, ``block.ffn.W1`` → ``W1``: the name a user sees."""
-    return path.rsplit(".", 1)[-1]
 
 
 class DocumentState(QObject):
@@ -78,10 +74,6 @@ class DocumentState(QObject):
             self.head = None
         self.traceChanged.emit()
 
-    def _prepare(self, document: object) -> tuple[Scenario, Trace]:
-        scenario = parse_scenario(document)
-        return scenario, compute(scenario)
-
     def edit_cell(self, path: str, row: int, col: int, value: float) -> bool:
         """Set one number of the array at ``path``; False (and a message) if refused."""
         current = self._scenario.parameter(path)
@@ -109,24 +101,23 @@ class DocumentState(QObject):
 
     def replace_document(self, document: object, label: str) -> bool:
         """Replace the scenario by a whole new document as one undo step."""
+        return self._push_scenario(lambda: parse_scenario(document), label)
+
+    def set_value(self, path: str, value: object, label: str) -> bool:
+        """Set any document value (an option, a label list, a matrix) as one undo step."""
+        return self._push_scenario(lambda: self._scenario.with_document_value(path, value), label)
+
+    def _push_scenario(self, make: Callable[[], Scenario], label: str) -> bool:
+        """Make the scenario ``make`` builds current as one undo step; False if it is refused."""
         try:
-            after = self._prepare(document)
+            scenario = make()
+            after = (scenario, compute(scenario))
         except ScenarioError as error:
             self.refused.emit(f"{label}: {error}")
             return False
         self.undo_stack.push(ScenarioCommand(self, (self._scenario, self._trace), after, label))
         self.message.emit(f"{label} → {self.shares_summary()}")
         return True
-
-    def set_value(self, path: str, value: object, label: str) -> bool:
-        """Set any document value (an option, a label list, a matrix) as one undo step."""
-        document = self._scenario.to_document()
-        node = document
-        keys = path.split(".")
-        for key in keys[:-1]:
-            node = node.setdefault(key, {})
-        node[keys[-1]] = value.tolist() if isinstance(value, np.ndarray) else value
-        return self.replace_document(document, label)
 
     def resized(self, sizes: Sizes) -> tuple[dict[str, object], int]:
         """The document at new sizes and how many non-zero numbers it would drop."""

@@ -21,6 +21,7 @@ MAX_POSITIONS = 4096
 MAX_WIDTH = 4096
 MAX_VOCAB = 65536
 MAX_CELLS = 1 << 24
+MAX_HEADS = 64
 
 
 def describe(value: object) -> str:

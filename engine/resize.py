@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.reader import FloatArray
+from engine.reader import MAX_HEADS, MAX_POSITIONS, MAX_WIDTH, FloatArray
 from engine.scenario import Scenario
 
 
@@ -24,6 +24,12 @@ class Sizes:
     def of(scenario: Scenario) -> Sizes:
         a = scenario.attention
         return Sizes(n=scenario.n, d=scenario.d, d_k=a.d_k, d_v=a.d_v, heads=a.heads)
+
+
+SIZE_LIMITS = Sizes(n=MAX_POSITIONS, d=MAX_WIDTH, d_k=MAX_WIDTH, d_v=MAX_WIDTH, heads=MAX_HEADS)
+"""The largest value of each size that the engine accepts (each alone: a document must also keep
+``heads × d_k`` and ``heads × d_v`` within :data:`~engine.reader.MAX_WIDTH` and its cells within
+:data:`~engine.reader.MAX_CELLS`, which reading it checks)."""
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from engine.errors import ScenarioError
 from engine.numbers import DECIMALS_RANGE
 from engine.reader import (
     MAX_CELLS,
+    MAX_HEADS,
     MAX_POSITIONS,
     MAX_VOCAB,
     MAX_WIDTH,
@@ -299,7 +300,7 @@ def _parse_display(value: object) -> int | None:
 def _parse_attention(value: object, n: int, d: int) -> Attention:
     att = expect_object(value, "attention")
     refuse_unknown(att, _ATTENTION_KEYS, "attention")
-    heads = expect_int(att.get("heads", 1), "attention.heads", 1, 64)
+    heads = expect_int(att.get("heads", 1), "attention.heads", 1, MAX_HEADS)
     causal = expect_bool(att.get("causal", True), "attention.causal")
     scale = expect_bool(att.get("scale", True), "attention.scale")
     if heads * n * n > MAX_CELLS:

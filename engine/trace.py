@@ -10,6 +10,7 @@ import numpy.typing as npt
 
 from engine.errors import ScenarioError
 from engine.forward import run, visibility
+from engine.names import NORM_NAMES
 from engine.reader import FloatArray
 from engine.scenario import Scenario
 
@@ -103,7 +104,7 @@ def _steps(scenario: Scenario) -> list[Step]:
         steps.append(Step("inputs", "One input, three parameter paths",
                           ("X", *_attention_params(scenario)), (), "attention.inputs"))
         return steps + _attention_steps(scenario, "X")
-    norm_name = {"layernorm": "LayerNorm", "rmsnorm": "RMSNorm", "none": "no norm"}[block.norm]
+    norm_name = NORM_NAMES[block.norm]
     f = block.ffn
     ffn_params = tuple(path for path, value in (
         ("block.ffn.W1", f.W1), ("block.ffn.b1", f.b1), ("block.ffn.W2", f.W2),

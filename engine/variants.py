@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import ScenarioError
+from engine.names import NORM_NAMES
 from engine.scenario import Scenario, parse_scenario
 
 Document = dict[str, Any]
 
-NORM_NAMES = {"layernorm": "LayerNorm", "rmsnorm": "RMSNorm", "none": "no norm"}
 OTHER_NORM = {"layernorm": "rmsnorm", "rmsnorm": "layernorm", "none": "layernorm"}
 
 

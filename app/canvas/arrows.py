@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -47,6 +47,24 @@ class DrawnArrow:
     focused: bool
     color: str = ""
     """The arrow's colour, ``#rrggbb`` (its opacity is ``opacity``)."""
+
+
+@dataclass(frozen=True)
+class Connector:
+    """One arrow as a line, for exporters that draw native connectors (PowerPoint).
+
+    Points and rectangles are in the arrows item's own coordinates; ``color`` is ``#rrggbb`` and
+    ``opacity`` its alpha (0–1). ``label`` is the printed share (``""`` when none is printed) and
+    ``label_rect`` the box it is printed in (empty when there is no label).
+    """
+
+    start: QPointF
+    end: QPointF
+    width: float
+    color: str
+    opacity: float
+    label: str = ""
+    label_rect: QRectF = field(default_factory=QRectF)
 
 
 @dataclass(frozen=True)
@@ -115,6 +133,7 @@ class AttentionArrows(QGraphicsObject):
         self._focused: list[DrawnArrow] = []
         self._faint: list[tuple[int, npt.NDArray[np.intp], float, float]] = []
         self.share_labels: list[str] = []
+        self._connectors: list[Connector] = []
         self.masked_keys: list[int] = []
         self._picture = self._record()
 
@@ -129,6 +148,19 @@ class AttentionArrows(QGraphicsObject):
                             self.ink(head, focused=False))
                  for head, pairs, width, opacity in self._faint for i, j in pairs.tolist()]
         return faint + self._focused
+
+    def connectors(self) -> list[Connector]:
+        """Every arrow as a :class:`Connector`: the other rows' faint ones first (no label),
+        then the receiver's with their printed shares."""
+        faint = []
+        for head, pairs, width, opacity in self._faint:
+            offset = self._head_offset(self.spec.heads.index(head))
+            color = self.ink(head, focused=False)
+            for i, j in pairs.tolist():
+                start = self.query_anchor(i) + QPointF(0, offset)
+                end = self.key_anchor(j) + QPointF(-4, offset)
+                faint.append(Connector(start, end, width, color, opacity))
+        return faint + list(self._connectors)
 
     def ink(self, head: int, focused: bool = True) -> str:
         """The colour of ``head``'s arrows: its Okabe–Ito colour when the scenario has several
@@ -170,7 +202,7 @@ class AttentionArrows(QGraphicsObject):
         several = self.several
         focus = spec.receiver
         self._faint_arrows(painter, several)
-        labels: list[tuple[QPointF, str, int]] = []
+        labels: list[tuple[QPointF, str, int, Connector]] = []
         if 0 <= focus < n:
             for rank, head in enumerate(spec.heads):
                 shares = spec.weights[head, focus]
@@ -189,7 +221,8 @@ class AttentionArrows(QGraphicsObject):
                     text = f"h{head + 1} {text}" if several else text
                     point = (self._key_label_point(j, rank) if several
                              else self._label_point(start, end, rank))
-                    labels.append((point, text, head))
+                    line = Connector(start, end - QPointF(4, 0), width, color.name(), opacity)
+                    labels.append((point, text, head, line))
         if 0 <= focus < n:
             self.masked_keys = np.flatnonzero(~spec.visible[focus]).tolist()
         self._plain_nodes(painter, [j for j in range(n) if j not in self.masked_keys],
@@ -203,9 +236,10 @@ class AttentionArrows(QGraphicsObject):
                        focused=True)
         painter.setFont(font(13, bold=True))
         metrics = QFontMetricsF(font(13, bold=True))
-        for point, text, head in labels:
+        for point, text, head, line in labels:
             box = metrics.boundingRect(text).adjusted(-4, -1, 4, 1)
             box.moveCenter(point)
+            self._connectors.append(replace(line, label=text, label_rect=QRectF(box)))
             painter.setPen(QPen(theme.head_color(head) if several else theme.color("accent"), 1))
             painter.setBrush(QBrush(theme.color("background", 0.92)))
             painter.drawRoundedRect(box, 3, 3)

@@ -11,18 +11,11 @@ from app.canvas.grid import DECIMALS, LARGE_GRID_CELLS, Explainer, GridSpec, Mat
 from app.canvas.theme import SLIDE, Theme
 from app.texts.frame_words import frame_word
 from engine import Trace, explain, format_number
+from engine.names import short_name
 
 PRECISE_PLACES = 6
 PRECISE_CELLS = 16
 """A decoder-block lesson whose arrays all have at most this many cells prints 6 decimals."""
-
-SHORT_NAMES = {"attention.Wq": "Wq", "attention.Wk": "Wk", "attention.Wv": "Wv",
-               "attention.Wo": "Wo", "attention.bq": "bq", "attention.bk": "bk",
-               "attention.bv": "bv", "attention.bo": "bo", "block.ffn.W1": "W1",
-               "block.ffn.W2": "W2", "block.ffn.b1": "b1", "block.ffn.b2": "b2",
-               "block.unembed": "unembed", "block.gamma1": "γ1", "block.beta1": "β1",
-               "block.gamma2": "γ2", "block.beta2": "β2", "block.gamma_f": "γf",
-               "block.beta_f": "βf"}
 
 
 @dataclass(frozen=True)
@@ -48,6 +41,9 @@ class FrameOptions:
     decimals
         Decimals the grids print, overriding the document's ``display.decimals`` (an export's
         ``--decimals``); ``None`` follows the document.
+    aspect
+        The sheet a frame is composed for: ``"16:9"`` (1920×1080 scene units) or ``"4:3"``
+        (1440×1080); see :func:`sheet_size`.
     """
 
     receiver: int | None = None
@@ -58,6 +54,7 @@ class FrameOptions:
     transparent: bool = False
     lang: str = "en"
     decimals: int | None = None
+    aspect: str = "16:9"
 
 
 def default_places(trace: Trace) -> int:
@@ -66,6 +63,18 @@ def default_places(trace: Trace) -> int:
     largest = max((a.size for a in trace.arrays.values()), default=0)
     small_block = trace.scenario.block is not None and largest <= PRECISE_CELLS
     return PRECISE_PLACES if small_block else DECIMALS
+
+
+SHEET_HEIGHT = 1080.0
+ASPECTS = {"16:9": 1920.0, "4:3": 1440.0}
+"""Sheet width per aspect, in scene units; every sheet is :data:`SHEET_HEIGHT` tall."""
+
+
+def sheet_size(aspect: str) -> tuple[float, float]:
+    """Width and height of the sheet for ``aspect`` (``"16:9"`` or ``"4:3"``), in scene units."""
+    if aspect not in ASPECTS:
+        raise ValueError(f"aspect {aspect!r}: use one of {', '.join(ASPECTS)}")
+    return ASPECTS[aspect], SHEET_HEIGHT
 
 
 class LayoutContext:
@@ -123,7 +132,7 @@ class LayoutContext:
             cols = self.tokens
         if transpose:
             values, rows, cols = values.T, cols, rows
-        short = SHORT_NAMES.get(name, name)
+        short = short_name(name)
         if values.size > LARGE_GRID_CELLS and len(rows) == self.n and not transpose:
             highlight_receiver = True  # a large grid prints the numbers of its receiver row
         spec = GridSpec(
@@ -156,7 +165,7 @@ class LayoutContext:
         trace = self.trace
         if name not in trace.arrays:
             parameter = trace.scenario.parameter(name)
-            short = SHORT_NAMES.get(name, name)
+            short = short_name(name)
 
             def parameter_text(row: int, col: int) -> str:
                 r, c = (col, row) if transpose else (row, col)

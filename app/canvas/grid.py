@@ -307,3 +307,59 @@ class MatrixGrid(QGraphicsObject):
     def cell_text(self, row: int, col: int) -> str:
         """The number shown in a cell, exactly as drawn."""
         return self.format.text(float(self.spec.values[row, col]))
+
+    # What exporters that rebuild a grid natively (PowerPoint tables) read; item coordinates.
+
+    @property
+    def title_text(self) -> str:
+        """The title line as drawn: the title, then the shape."""
+        return self._title()
+
+    def title_rect(self) -> QRectF:
+        """Where the title line is drawn (right of the head swatch when there is one)."""
+        left = 18.0 if self.spec.swatch else 0.0
+        return QRectF(left, 0.0, self._width - left, TITLE_HEIGHT)
+
+    def col_label_rect(self, col: int) -> QRectF:
+        """Where column ``col``'s label (``spec.col_labels[col]``) is drawn, centred."""
+        return QRectF(self.grid_origin.x() + col * self.cell_width, TITLE_HEIGHT,
+                      self.cell_width, HEADER_HEIGHT)
+
+    def row_label_rect(self, row: int) -> QRectF:
+        """Where row ``row``'s label (``spec.row_labels[row]``) is drawn, right-aligned."""
+        return QRectF(0.0, self.grid_origin.y() + row * CELL_HEIGHT,
+                      self.label_width - LABEL_GAP, CELL_HEIGHT)
+
+    @property
+    def note_text(self) -> str:
+        """The line under the grid (``""`` when there is none)."""
+        return self.note
+
+    def note_rect(self) -> QRectF:
+        """Where the note is drawn (empty when there is no note)."""
+        if not self.note:
+            return QRectF()
+        rows = self.spec.values.shape[0]
+        return QRectF(0.0, self.grid_origin.y() + rows * CELL_HEIGHT + 2, self._width, 18.0)
+
+    def cell_fill(self, row: int, col: int) -> str:
+        """A cell's fill colour, ``#rrggbb`` (the masked grey for a masked cell)."""
+        spec = self.spec
+        if spec.masked is not None and spec.masked[row, col]:
+            return self.theme.color("masked").name()
+        values = spec.values
+        lo, hi = spec.value_range or (float(values.min()), float(values.max()))
+        span = hi - lo
+        fraction = (float(values[row, col]) - lo) / span if span > 0 else 0.5
+        return cell_color(fraction).name()
+
+    def cell_ink(self, row: int, col: int) -> str:
+        """The colour a cell's number is printed in, ``#rrggbb``."""
+        if self.spec.masked is not None and self.spec.masked[row, col]:
+            return self.theme.color("muted").name()
+        return ink_for(QColor(self.cell_fill(row, col))).name()
+
+    def prints_numbers(self, row: int) -> bool:
+        """Whether the numbers of ``row`` are printed (a large grid prints only its
+        highlighted rows)."""
+        return not self.large or row in self.spec.highlight_rows

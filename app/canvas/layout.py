@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QFontMetricsF, QPainter
+from PySide6.QtGui import QFont, QFontMetricsF, QPainter
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsObject,
@@ -34,6 +34,16 @@ class TextItem(QGraphicsObject):
         metrics = QFontMetricsF(self._font)
         self._rect = QRectF(0, 0, width if width is not None else
                             metrics.horizontalAdvance(text) + 4, metrics.height() + 4)
+
+    @property
+    def font(self) -> QFont:
+        """The font the text is drawn in (pixel size in scene units)."""
+        return QFont(self._font)
+
+    @property
+    def color(self) -> str:
+        """The text's colour, ``#rrggbb``."""
+        return self._color.name()
 
     def boundingRect(self) -> QRectF:
         return self._rect

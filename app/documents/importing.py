@@ -16,7 +16,8 @@ from app.documents.matrix_text import (
     match_problem,
     shape_text,
 )
-from app.state import DocumentState, short_name
+from app.state import DocumentState
+from engine.names import short_name
 
 if TYPE_CHECKING:
     from app.window import StudioWindow

@@ -7,6 +7,7 @@ arrays (γ, β, W1, b1, W2, b2, unembed) are edited in the pane's grids like any
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QTimer
@@ -22,17 +23,26 @@ from PySide6.QtWidgets import (
 
 from app.editor.model import VocabModel
 from app.editor.table import MatrixTable
-from app.i18n import LiveTexts
+from app.i18n import LiveTexts, current_language
 from app.state import DocumentState
+from app.texts.titles import norm_name
 from engine import parse_number
 from engine.numbers import format_exact
 from engine.scenario import ACTIVATIONS, NORMS, PLACEMENTS
 
-NORM_NAMES = {"layernorm": "LayerNorm", "rmsnorm": "RMSNorm",
-              "none": QT_TRANSLATE_NOOP("BlockEditor", "none")}
 PLACEMENT_NAMES = {"pre": QT_TRANSLATE_NOOP("BlockEditor", "pre-norm: x + F(Norm(x))"),
                    "post": QT_TRANSLATE_NOOP("BlockEditor", "post-norm: Norm(x + F(x))")}
-"""Shown in the combo boxes, through ``QCoreApplication.translate("BlockEditor", …)``."""
+"""Shown in the placement box, through ``QCoreApplication.translate("BlockEditor", …)``."""
+
+
+def norm_text(norm: str) -> str:
+    """A norm option as the norm box shows it, in the interface language."""
+    return norm_name(norm, current_language())
+
+
+def placement_text(placement: str) -> str:
+    """A placement option as the placement box shows it, in the interface language."""
+    return QCoreApplication.translate("BlockEditor", PLACEMENT_NAMES[placement])
 
 
 def identity(d: int) -> list[list[float]]:
@@ -62,10 +72,10 @@ class BlockEditor(QGroupBox):
         self.texts.bind(self.block_box.setAccessibleName,
                         lambda: self.tr("Decoder block around the attention"))
         form.addRow(self.block_box)
-        self.norm_box = self._combo({k: NORM_NAMES[k] for k in NORMS})
+        self.norm_box = self._combo(NORMS, norm_text)
         self.eps_edit = QLineEdit()
-        self.placement_box = self._combo({k: PLACEMENT_NAMES[k] for k in PLACEMENTS})
-        self.activation_box = self._combo({k: k for k in ACTIVATIONS})
+        self.placement_box = self._combo(PLACEMENTS, placement_text)
+        self.activation_box = self._combo(ACTIVATIONS, str)
         rows = ((self.norm_box, lambda: self.tr("&Norm"), lambda: self.tr("Norm kind")),
                 (self.eps_edit, lambda: self.tr("&ε"),
                  lambda: self.tr("Epsilon inside the norm's square root")),
@@ -117,18 +127,17 @@ class BlockEditor(QGroupBox):
         state.traceChanged.connect(self._show)
 
     @staticmethod
-    def _combo(items: dict[str, str]) -> QComboBox:
+    def _combo(keys: Iterable[str], text: Callable[[str], str]) -> QComboBox:
         box = QComboBox()
-        for key, text in items.items():
-            box.addItem(QCoreApplication.translate("BlockEditor", text), key)
+        for key in keys:
+            box.addItem(text(key), key)
         return box
 
     def _retranslate_items(self) -> None:
         """The norm and placement names again in the interface language."""
-        for box, names in ((self.norm_box, NORM_NAMES), (self.placement_box, PLACEMENT_NAMES)):
+        for box, text in ((self.norm_box, norm_text), (self.placement_box, placement_text)):
             for k in range(box.count()):
-                box.setItemText(k, QCoreApplication.translate("BlockEditor",
-                                                              names[str(box.itemData(k))]))
+                box.setItemText(k, text(str(box.itemData(k))))
 
     # -- showing the document ------------------------------------------------------------------
     def _show(self) -> None:

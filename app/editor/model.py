@@ -15,8 +15,9 @@ from PySide6.QtCore import (
 )
 
 from app.documents.matrix_text import MatrixTextError, fit_problem, parse_matrix_text
-from app.state import DocumentState, short_name
+from app.state import DocumentState
 from engine import NumberTextError, Scenario, format_number, parse_number
+from engine.names import short_name
 from engine.numbers import format_exact
 
 Index = QModelIndex | QPersistentModelIndex

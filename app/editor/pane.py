@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -22,10 +24,10 @@ from app.editor.block_pane import BlockEditor
 from app.editor.model import MatrixModel, TokenModel
 from app.editor.table import MatrixTable
 from app.i18n import LiveTexts
-from app.state import DocumentState, short_name
-from engine.resize import Sizes
+from app.state import DocumentState
+from engine.names import short_name
+from engine.resize import SIZE_LIMITS, Sizes
 
-SIZE_LIMITS = {"n": 512, "d": 128, "d_k": 64, "d_v": 64, "heads": 8}
 SIZE_LABELS = {"n": QT_TRANSLATE_NOOP("EditorPane", "Positions n"),
                "d": QT_TRANSLATE_NOOP("EditorPane", "Model width d"),
                "d_k": QT_TRANSLATE_NOOP("EditorPane", "Query/key width dₖ"),
@@ -92,10 +94,10 @@ class EditorPane(QScrollArea):
         form = QFormLayout(box)
         for key, source in SIZE_LABELS.items():
             spin = QSpinBox()
-            spin.setRange(1, SIZE_LIMITS[key])
+            spin.setRange(1, getattr(SIZE_LIMITS, key))
             spin.setKeyboardTracking(False)
             self.texts.bind(spin.setAccessibleName, lambda source=source: _translated(source))
-            spin.valueChanged.connect(self._on_size)
+            spin.valueChanged.connect(lambda value, key=key: self._on_size(key, value))
             self.size_boxes[key] = spin
             label = QLabel()
             self.texts.bind(label.setText, lambda source=source: _translated(source))
@@ -140,9 +142,10 @@ class EditorPane(QScrollArea):
             check.setChecked(on)
             check.blockSignals(False)
 
-    def _on_size(self) -> None:
-        wanted = Sizes(**{key: spin.value() for key, spin in self.size_boxes.items()})
+    def _on_size(self, key: str, value: int) -> None:
+        """Resize the one size the user changed; every other size stays the document's."""
         current = Sizes.of(self.state.scenario)
+        wanted = replace(current, **{key: value})
         if wanted == current:
             return
         document, dropped = self.state.resized(wanted)
@@ -155,8 +158,7 @@ class EditorPane(QScrollArea):
             if answer != QMessageBox.StandardButton.Yes:
                 self._show_sizes()
                 return
-        changes = ", ".join(f"{key} {getattr(current, key)}→{getattr(wanted, key)}"
-                            for key in SIZE_LABELS if getattr(current, key) != getattr(wanted, key))
+        changes = f"{key} {getattr(current, key)}→{value}"
         if not self.state.replace_document(document,
                                            self.tr("resize {changes}").format(changes=changes)):
             self._show_sizes()

@@ -15,8 +15,10 @@ from app.export.settings import (
     DEFAULT_DWELL,
     EXPORT_THEMES,
     FORMATS,
+    OPTION_NAMES,
     ExportRequest,
     document_name,
+    number_problem,
     parse_steps,
 )
 from app.texts import LANGUAGES
@@ -75,23 +77,13 @@ def _destination(args: argparse.Namespace, name: str) -> Path:
     return out / f"{name}{spec.suffix}" if out.is_dir() else out
 
 
-def _check_numbers(args: argparse.Namespace) -> str | None:
-    if args.width is not None and args.width <= 0:
-        return f"--width must be a positive number of pixels, got {args.width}"
-    if args.scale is not None and not args.scale > 0:
-        return f"--scale must be positive, got {args.scale:g}"
-    if not args.dwell > 0:
-        return f"--dwell must be a positive number of seconds, got {args.dwell:g}"
-    return None
-
-
 def run_export_command(args: argparse.Namespace) -> int:
     """Run ``qkv-studio export``; print one line per written file; return the exit status.
 
     Returns 2 for a refused document or bad arguments (nothing written), 1 when a file cannot be
     written (nothing left behind), 0 on success.
     """
-    problem = _check_numbers(args)
+    problem = number_problem(args.width, args.scale, args.dwell, OPTION_NAMES)
     if problem is not None:
         return _fail(problem)
     from engine import ScenarioError, compute, load_scenario

@@ -114,14 +114,9 @@ class ExportRequest:
                              f"{', '.join(FORMATS)}")
         if not self.steps:
             raise ValueError("no step to export")
-        if self.width is not None and self.width <= 0:
-            raise ValueError(f"the width must be a positive number of pixels, got {self.width}")
-        if self.scale is not None and not self.scale > 0:
-            raise ValueError(f"the scale must be positive, got {self.scale}")
-        if self.width is not None and self.scale is not None:
-            raise ValueError("give a width or a scale, not both")
-        if not self.dwell > 0:
-            raise ValueError(f"the dwell time must be positive, got {self.dwell}")
+        problem = number_problem(self.width, self.scale, self.dwell)
+        if problem is not None:
+            raise ValueError(problem)
 
     @property
     def spec(self) -> Format:
@@ -132,6 +127,36 @@ class ExportRequest:
         if self.width is not None:
             return self.width / frame_width
         return self.scale if self.scale is not None else self.spec.default_scale
+
+
+@dataclass(frozen=True)
+class NumberNames:
+    """How a message names the export's numbers: in prose, or as command-line options."""
+
+    width: str = "the width"
+    scale: str = "the scale"
+    dwell: str = "the dwell time"
+
+
+OPTION_NAMES = NumberNames(width="--width", scale="--scale", dwell="--dwell")
+"""The numbers named as ``qkv-studio export`` options."""
+
+
+def number_problem(width: int | None, scale: float | None, dwell: float,
+                   names: NumberNames = NumberNames()) -> str | None:
+    """What is wrong with an export's width, scale and dwell time, or ``None`` when nothing is.
+
+    The one check behind both :class:`ExportRequest` and the command line.
+    """
+    if width is not None and width <= 0:
+        return f"{names.width} must be a positive number of pixels, got {width}"
+    if scale is not None and not scale > 0:
+        return f"{names.scale} must be positive, got {scale:g}"
+    if width is not None and scale is not None:
+        return f"give {names.width} or {names.scale}, not both"
+    if not dwell > 0:
+        return f"{names.dwell} must be a positive number of seconds, got {dwell:g}"
+    return None
 
 
 def step_file_name(name: str, step: int, count: int, fmt: str) -> str:

@@ -1,8 +1,8 @@
 """Step titles in every language, built from the step and the scenario's options.
 
-The English titles are the ones the engine sets in ``engine/trace.py``; each language is built
-from the same options (norm kind, causal or not, scaled or not, Wo present, activation), so all
-languages carry the same information.
+English titles are the engine's own (``engine/trace.py`` names every step); other languages are
+built here from the same options (norm kind, causal or not, scaled or not, Wo present,
+activation), so all languages carry the same information.
 """
 
 from __future__ import annotations
@@ -12,18 +12,18 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from app.texts.model import check_language
+from engine.names import NORM_NAMES
 
 if TYPE_CHECKING:
     from engine import Scenario, Step
 
-_NORM_NAMES = {
-    "en": {"layernorm": "LayerNorm", "rmsnorm": "RMSNorm", "none": "no norm"},
-    "zh": {"layernorm": "LayerNorm", "rmsnorm": "RMSNorm", "none": "关闭"},
-}
-_ACTIVATIONS = {
-    "en": {},  # the engine's title uses the option as written: relu, gelu, silu, identity
-    "zh": {"relu": "ReLU ", "gelu": "GELU ", "silu": "SiLU ", "identity": "恒等"},
-}
+_NORM_NAMES = {"en": NORM_NAMES, "zh": {**NORM_NAMES, "none": "关闭"}}
+_ZH_ACTIVATIONS = {"relu": "ReLU ", "gelu": "GELU ", "silu": "SiLU ", "identity": "恒等"}
+
+
+def norm_name(norm: str, lang: str) -> str:
+    """The display name of a ``block.norm`` option in ``lang`` (``"none"`` → ``"no norm"``)."""
+    return _NORM_NAMES[check_language(lang)].get(norm, norm)
 
 
 @dataclass(frozen=True)
@@ -42,36 +42,13 @@ def _options(scenario: Scenario, lang: str) -> _Options:
     block = scenario.block
     norm = activation = ""
     if block is not None:
-        norm = _NORM_NAMES[lang].get(block.norm, block.norm)
-        act = block.ffn.activation
-        activation = _ACTIVATIONS[lang].get(act, act + (" " if lang == "zh" else ""))
+        norm = norm_name(block.norm, lang)
+        activation = _ZH_ACTIVATIONS.get(block.ffn.activation, block.ffn.activation + " ")
     return _Options(causal=a.causal, scale=a.scale, wo=a.Wo is not None, norm=norm,
                     activation=activation)
 
 
 _Builder = Callable[[_Options], str]
-
-_EN: dict[str, _Builder] = {
-    "input.embed": lambda o: "Token ids look up rows of the embedding table",
-    "attention.inputs": lambda o: "One input, three parameter paths",
-    "attention.projections": lambda o: "Q, K and V: one projection row per position",
-    "attention.scores": lambda o: "Scores q·k" + (", divided by √dₖ" if o.scale else ""),
-    "attention.weights": lambda o: "Causal mask and softmax shares" if o.causal
-    else "Softmax shares",
-    "attention.mix": lambda o: "Mix of V by the shares" + (", then Wo" if o.wo else ""),
-    "block.norm1": lambda o: f"Input norm ({o.norm}), row by row",
-    "block.resid1": lambda o: "First residual: X plus the attention output",
-    "block.norm2": lambda o: f"Second norm ({o.norm}) before the feed-forward",
-    "block.ffn": lambda o: f"Feed-forward: {o.activation} hidden units, then back to d",
-    "block.resid2": lambda o: "Second residual: the stream plus the feed-forward output",
-    "block.norm1_post": lambda o: f"Post-norm ({o.norm}) of the first residual",
-    "block.resid2_post": lambda o: "Second residual: the normed stream plus the feed-forward "
-                                   "output",
-    "block.norm2_post": lambda o: f"Post-norm ({o.norm}) of the second residual",
-    "block.final_norm": lambda o: f"Final norm ({o.norm}) before the vocabulary head",
-    "block.logits": lambda o: "Logits: one score per vocabulary entry",
-    "block.probs": lambda o: "Probabilities: softmax of the logits",
-}
 
 _ZH: dict[str, _Builder] = {
     "input.embed": lambda o: "用 Token 编号查嵌入表中的行",
@@ -93,8 +70,6 @@ _ZH: dict[str, _Builder] = {
     "block.probs": lambda o: "概率：对 logits 做 softmax",
 }
 
-_BUILDERS: dict[str, dict[str, _Builder]] = {"en": _EN, "zh": _ZH}
-
 
 def step_title(step: Step, scenario: Scenario, lang: str) -> str:
     """The title of ``step`` in ``lang``, reflecting the scenario's options.
@@ -108,7 +83,9 @@ def step_title(step: Step, scenario: Scenario, lang: str) -> str:
     ValueError
         If ``lang`` is not supported.
     """
-    builder = _BUILDERS[check_language(lang)].get(step.explain_key)
+    if check_language(lang) == "en":
+        return step.title
+    builder = _ZH.get(step.explain_key)
     if builder is None:
         return step.title
     return builder(_options(scenario, lang))

@@ -4,10 +4,6 @@
 <context>
     <name>BlockEditor</name>
     <message>
-        <source>none</source>
-        <translation>关闭</translation>
-    </message>
-    <message>
         <source>pre-norm: x + F(Norm(x))</source>
         <translation>前置规范化：x + F(Norm(x))</translation>
     </message>

@@ -10,6 +10,7 @@ from app.canvas.describe import describe_frame
 from app.i18n import set_language
 from app.window import StudioWindow
 from engine import format_number
+from engine.names import short_name
 from tests.app.driving import close_window, open_window
 
 ROLE = Qt.ItemDataRole.AccessibleTextRole
@@ -29,7 +30,7 @@ def test_every_editor_cell_answers_with_a_sentence(window: StudioWindow) -> None
             for col in range(model.columnCount()):
                 text = str(model.data(model.index(row, col), ROLE))
                 shown = str(model.data(model.index(row, col), Qt.ItemDataRole.DisplayRole))
-                assert text.startswith(path.rsplit(".", 1)[-1] + ", "), text
+                assert text.startswith(short_name(path) + ", "), text
                 assert text.endswith(": " + str(model.data(model.index(row, col),
                                                            Qt.ItemDataRole.EditRole))), text
                 assert shown.replace("−", "") in text.replace("−", "")
@@ -39,7 +40,7 @@ def test_every_editor_cell_answers_with_a_sentence(window: StudioWindow) -> None
 
 def test_vector_and_vocabulary_cells_in_g01(qtbot: QtBot) -> None:
     window = open_window(qtbot, "g01")
-    assert sentence(window, "block.gamma1", 0, 1) == "gamma1, column 1: 1"
+    assert sentence(window, "block.gamma1", 0, 1) == "γ1, column 1: 1"
     vocab = window.editor.block_editor.vocab_table.model()
     label = vocab.data(vocab.index(0, 0), Qt.ItemDataRole.DisplayRole)
     assert vocab.data(vocab.index(0, 0), ROLE) == f"vocabulary label of entry 0: {label}"

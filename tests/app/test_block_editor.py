@@ -12,6 +12,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit, QWidget
 from pytestqt.qtbot import QtBot
 
+from app.canvas.frame import FrameItem
+from app.canvas.grid import MatrixGrid
 from app.window import StudioWindow
 from engine import Trace, compute, parse_scenario
 from tests.app.driving import close_window, open_window, type_into
@@ -178,3 +180,27 @@ def test_every_block_control_has_a_name_and_a_label(g01: StudioWindow) -> None:
         assert control in labelled or (isinstance(control, QCheckBox) and control.text())
     assert editor.vocab_table.accessibleName() == "Vocabulary labels"
     assert editor.vocab_table in labelled
+
+
+def test_names_agree_across_editor_engine_and_canvas(qtbot: QtBot, g01: StudioWindow) -> None:
+    """One table of names: the γ grid, its undo label and the canvas's grid all say "γ1"; the
+    norm box, the step title and the variant label all say "no norm"."""
+    from app.i18n import set_language
+    from engine.variants import variant
+
+    table = g01.editor.tables["block.gamma1"]
+    assert table.accessibleName() == "γ1 grid"
+    type_into(qtbot, table, 0, 1, "3")
+    assert g01.state.undo_stack.undoText() == "γ1[1] = 3"
+    g01.state.set_step(g01.state.trace.step_index("norm1"))
+    frame = g01.canvas.frame
+    assert isinstance(frame, FrameItem)
+    assert "γ1" in {grid.spec.title for grid in frame.items_of(MatrixGrid)}
+    editor = g01.editor.block_editor
+    choose(qtbot, editor.norm_box, "none")
+    assert editor.norm_box.currentText() == "no norm"
+    titles = [s.title for s in g01.state.trace.steps if s.id == "norm1"]
+    assert titles == ["Input norm (no norm), row by row"]
+    assert variant(g01.state.scenario, "norm").label_a == "no norm"
+    set_language("zh")
+    qtbot.waitUntil(lambda: editor.norm_box.currentText() == "关闭", timeout=2000)

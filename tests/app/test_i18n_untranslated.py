@@ -28,9 +28,9 @@ from app.examples import example_names
 from app.i18n import set_language
 from app.i18n.catalogue import translations
 from app.i18n.language import catalogue_path
-from app.state import short_name
 from app.texts import LANGUAGE_NAMES
 from app.window import StudioWindow
+from engine.names import short_name
 from tests.app.driving import close_window, open_window
 
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
@@ -126,7 +126,8 @@ def check_chinese_window(qtbot: QtBot, window: StudioWindow) -> None:
     translated = set(translations(catalogue_path("zh", ".ts")).values()) | set(example_names())
     scenario = window.state.scenario
     allowed = (ALLOWED_WORDS | set(LANGUAGE_NAMES.values())
-               | {short_name(path) for path in scenario.parameter_paths()}
+               | set(LATIN_WORD.findall(" ".join(short_name(path)
+                                                 for path in scenario.parameter_paths())))
                | set(LATIN_WORD.findall(" ".join(scenario.tokens)))
                | set(LATIN_WORD.findall(scenario.title))
                | set(LATIN_WORD.findall(" ".join(scenario.block.vocab if scenario.block

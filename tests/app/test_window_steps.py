@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 from PySide6.QtCore import QPoint, Qt
 from pytestqt.qtbot import QtBot
 
 from app.canvas.grid import MatrixGrid
 from app.window import StudioWindow
+from engine.reader import MAX_POSITIONS, MAX_WIDTH
 from tests.app.driving import Dialogs, canvas_arrows, open_window
 
 F11_STEPS = ["inputs", "projections", "scores", "weights", "mix"]
@@ -151,6 +155,33 @@ def test_shrinking_asks_before_dropping_numbers(qtbot: QtBot, window: StudioWind
     qtbot.keyClick(spin, Qt.Key.Key_Down)
     assert window.state.scenario.d == 1
     np.testing.assert_array_equal(window.state.scenario.X, [[1], [1]])
+
+
+def test_a_wide_document_keeps_its_sizes_and_resizing_n_touches_only_n(
+        qtbot: QtBot, window: StudioWindow, dialogs: Dialogs, tmp_path: Path) -> None:
+    """A valid d = 200 document shows d = 200; growing n asks nothing and changes no width."""
+    rng = np.random.default_rng(16)
+    d, width = 200, 3
+    X = rng.integers(-3, 4, size=(2, d)).astype(float)
+    weights = {name: rng.integers(-2, 3, size=(d, width)).astype(float).tolist()
+               for name in ("Wq", "Wk", "Wv")}
+    path = tmp_path / "wide.qkv.json"
+    path.write_text(json.dumps({"tokens": ["a", "b"], "X": X.tolist(), "attention": weights}))
+    assert window.open_path(path)
+    sizes = {key: spin.value() for key, spin in window.editor.size_boxes.items()}
+    assert sizes == {"n": 2, "d": 200, "d_k": 3, "d_v": 3, "heads": 1}
+    assert window.editor.size_boxes["d"].maximum() == MAX_WIDTH
+    assert window.editor.size_boxes["n"].maximum() == MAX_POSITIONS
+    spin = window.editor.size_boxes["n"]
+    spin.setFocus()
+    qtbot.keyClick(spin, Qt.Key.Key_Up)
+    assert dialogs.shown == [], "growing n drops nothing, so nothing is asked"
+    scenario = window.state.scenario
+    assert (scenario.n, scenario.d, scenario.attention.d_k) == (3, 200, 3)
+    np.testing.assert_array_equal(scenario.X[:2], X)
+    np.testing.assert_array_equal(scenario.attention.Wq, weights["Wq"])
+    assert window.editor.size_boxes["d"].value() == 200
+    assert window.state.undo_stack.undoText() == "resize n 2→3"
 
 
 def test_pasting_a_spreadsheet_block_fills_from_the_current_cell(qtbot: QtBot,

@@ -1,0 +1,20 @@
+"""The names a user sees for the engine's options and arrays, each defined once.
+
+The engine names its steps (``engine/trace.py``) and its variants (``engine/variants.py``) with
+these; the interface shows the same names in its editor, canvas and messages.
+"""
+
+from __future__ import annotations
+
+NORM_NAMES = {"layernorm": "LayerNorm", "rmsnorm": "RMSNorm", "none": "no norm"}
+"""Display name of each ``block.norm`` option, in English."""
+
+SHORT_NAMES = {"block.gamma1": "γ1", "block.beta1": "β1", "block.gamma2": "γ2",
+               "block.beta2": "β2", "block.gamma_f": "γf", "block.beta_f": "βf"}
+"""Short names that are not simply the last part of the path."""
+
+
+def short_name(path: str) -> str:
+    """The name a user sees for a document path: ``attention.Wq`` → ``Wq``, ``block.gamma1`` →
+    ``γ1``, ``block.ffn.W1`` → ``W1``; a trace array's name (``scores``) is its own short name."""
+    return SHORT_NAMES.get(path, path.rsplit(".", 1)[-1])
