@@ -47,6 +47,12 @@ class DocumentState(QObject):
         self.receiver: int | None = None
         self.head: int | None = None
         self.show_all_arrows = False
+        self._editing: tuple[str, int, int] | None = None
+        """The cell whose next edit may merge into the top undo step (edited just before)."""
+        self._index = 0
+        self._pushing = False
+        self.undo_stack.indexChanged.connect(self._on_index)
+        self.refused.connect(self._end_editing)
 
     # -- reading ---------------------------------------------------------------------------
     @property
@@ -94,10 +100,40 @@ class DocumentState(QObject):
             self.refused.emit(f"{place}: {error.problem}; kept {format_exact(old)}")
             return False
         label = f"{place} = {format_exact(value)}"
-        self.undo_stack.push(CellEditCommand(self, (self._scenario, self._trace), after, label,
-                                             (path, row, col)))
+        cell = (path, row, col)
+        self._push(CellEditCommand(self, (self._scenario, self._trace), after, label, cell,
+                                   merge=self._editing == cell))
+        self._editing = cell
         self.message.emit(f"{label} → {self.shares_summary()}")
         return True
+
+    def _push(self, command: ScenarioCommand) -> None:
+        self._pushing = True
+        try:
+            self.undo_stack.push(command)
+        finally:
+            self._pushing = False
+        self._index = self.undo_stack.index()
+        self._editing = None
+
+    def _end_editing(self) -> None:
+        self._editing = None
+
+    def _on_index(self, index: int) -> None:
+        """After an undo or redo: no edit merges across it, and the status line says what was
+        undone or redone instead of still showing the edit."""
+        if self._pushing:
+            return
+        self._editing = None
+        before, self._index = self._index, index
+        if index < before:
+            command, words = self.undo_stack.command(index), self.tr("Undone: {what}")
+        elif index > before:
+            command, words = self.undo_stack.command(index - 1), self.tr("Redone: {what}")
+        else:
+            return
+        if command is not None:
+            self.message.emit(f"{words.format(what=command.text())} → {self.shares_summary()}")
 
     def replace_document(self, document: object, label: str) -> bool:
         """Replace the scenario by a whole new document as one undo step."""
@@ -115,7 +151,7 @@ class DocumentState(QObject):
         except ScenarioError as error:
             self.refused.emit(f"{label}: {error}")
             return False
-        self.undo_stack.push(ScenarioCommand(self, (self._scenario, self._trace), after, label))
+        self._push(ScenarioCommand(self, (self._scenario, self._trace), after, label))
         self.message.emit(f"{label} → {self.shares_summary()}")
         return True
 

@@ -200,6 +200,14 @@
 <context>
     <name>DocumentState</name>
     <message>
+        <source>Undone: {what}</source>
+        <translation>已撤销：{what}</translation>
+    </message>
+    <message>
+        <source>Redone: {what}</source>
+        <translation>已重做：{what}</translation>
+    </message>
+    <message>
         <source>head {n}: {shares}</source>
         <translation>第 {n} 头：{shares}</translation>
     </message>

@@ -85,3 +85,36 @@ def test_no_literal_underscore_in_dk_where_it_is_shown(qtbot: QtBot,
              *(label.text() for label in window.editor.findChildren(QLabel))]
     assert any("√dₖ" in text for text in shown)
     assert [text for text in shown if "d_k" in text or "d_v" in text] == []
+
+
+def test_undo_merges_only_consecutive_edits_of_one_cell(qtbot: QtBot,
+                                                        window: StudioWindow) -> None:
+    state = window.state
+    model = window.editor.tables["attention.Wq"].model()
+    original = float(state.scenario.attention.Wq[0, 0])
+    index = model.index(0, 0)
+    assert model.setData(index, "2")
+    window.undo_action.trigger()
+    window.redo_action.trigger()
+    assert not model.setData(index, "abc")  # refused: the cell keeps 2
+    assert model.setData(index, "1e300")
+    window.undo_action.trigger()
+    assert state.scenario.attention.Wq[0, 0] == 2.0, "one Ctrl+Z undoes only the last edit"
+    window.undo_action.trigger()
+    assert state.scenario.attention.Wq[0, 0] == original
+    # Typing twice in a row into one cell is still one step.
+    assert model.setData(index, "3") and model.setData(index, "4")
+    window.undo_action.trigger()
+    assert state.scenario.attention.Wq[0, 0] == original
+
+
+def test_the_status_line_says_what_ctrl_z_undid(qtbot: QtBot, window: StudioWindow) -> None:
+    model = window.editor.tables["attention.Wq"].model()
+    assert model.setData(model.index(0, 0), "2")
+    status = window.statusBar()
+    assert status.currentMessage().startswith("Wq[0,0] = 2 → shares for 爱:")
+    window.undo_action.trigger()
+    # Back to F11's shares 0.804 / 0.196, and the line says the edit was undone.
+    assert status.currentMessage() == "Undone: Wq[0,0] = 2 → shares for 爱: 0.804 / 0.196"
+    window.redo_action.trigger()
+    assert status.currentMessage().startswith("Redone: Wq[0,0] = 2 → shares for 爱:")
