@@ -158,6 +158,13 @@ class BlockEditor(QGroupBox):
             self.head_box.setChecked(block.unembed is not None)
             if not self.eps_edit.hasFocus():
                 self.eps_edit.setText(format_exact(block.eps))
+        else:
+            # Disabled controls show nothing rather than a previous document's block.
+            for box in (self.norm_box, self.placement_box, self.activation_box):
+                box.setCurrentIndex(-1)
+            self.final_norm_box.setChecked(False)
+            self.head_box.setChecked(False)
+            self.eps_edit.clear()
         for widget in widgets:
             widget.blockSignals(False)
         # Showing or hiding lays the pane out at once, while the pane's other grids may still

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QLabel
+from PySide6.QtGui import QColor, QFontMetrics, QImage, QPalette
+from PySide6.QtWidgets import QApplication, QLabel
 from pytestqt.qtbot import QtBot
 
+from app.examples import example_path
 from app.window import StudioWindow
+from engine import load_scenario
 from tests.app.driving import close_window, open_window
 
 
@@ -118,3 +120,62 @@ def test_the_status_line_says_what_ctrl_z_undid(qtbot: QtBot, window: StudioWind
     assert status.currentMessage() == "Undone: Wq[0,0] = 2 → shares for 爱: 0.804 / 0.196"
     window.redo_action.trigger()
     assert status.currentMessage().startswith("Redone: Wq[0,0] = 2 → shares for 爱:")
+
+
+def test_disabled_block_controls_do_not_show_the_previous_document(qtbot: QtBot) -> None:
+    window = open_window(qtbot, "g01")
+    try:
+        block = window.editor.block_editor
+        assert block.eps_edit.text() == "0.00001" and block.final_norm_box.isChecked()
+        window.show_document(load_scenario(example_path("f11")), None)
+        assert window.state.scenario.block is None and not block.norm_box.isEnabled()
+        assert block.eps_edit.text() == ""
+        assert not block.final_norm_box.isChecked() and not block.head_box.isChecked()
+        assert [box.currentText() for box in (block.norm_box, block.placement_box,
+                                              block.activation_box)] == ["", "", ""]
+        block.block_box.click()  # a new block shows its own defaults
+        assert block.eps_edit.text() == "0.00001" and block.norm_box.currentText() == "LayerNorm"
+    finally:
+        close_window(window)
+
+
+def luminance(colour: QColor) -> float:
+    def channel(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    return (0.2126 * channel(colour.redF()) + 0.7152 * channel(colour.greenF())
+            + 0.0722 * channel(colour.blueF()))
+
+
+def contrast(a: QColor, b: QColor) -> float:
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def mean_grey(image: QImage) -> float:
+    image = image.convertToFormat(QImage.Format.Format_Grayscale8)
+    values = [image.pixelColor(x, y).red() for x in range(image.width())
+              for y in range(image.height())]
+    return sum(values) / len(values)
+
+
+def test_in_high_contrast_disabled_controls_look_disabled(qtbot: QtBot,
+                                                          window: StudioWindow) -> None:
+    window.view_menu.high_contrast_action.trigger()
+    QApplication.processEvents()  # the widgets take the new palette
+    try:
+        palette = QApplication.palette()
+        disabled, active = QPalette.ColorGroup.Disabled, QPalette.ColorGroup.Active
+        for role in (QPalette.ColorRole.Base, QPalette.ColorRole.Button):
+            assert palette.color(disabled, role) != palette.color(active, role), role
+            # Still readable: the disabled text keeps at least 4.5:1 on the disabled fill.
+            assert contrast(palette.color(disabled, QPalette.ColorRole.Text),
+                            palette.color(disabled, role)) >= 4.5
+        box = window.editor.block_editor.eps_edit  # F11: no block, the field is disabled
+        assert not box.isEnabled()
+        dimmed = mean_grey(box.grab().toImage())
+        box.setEnabled(True)
+        lit = mean_grey(box.grab().toImage())
+        box.setEnabled(False)
+        assert lit - dimmed >= 15, (lit, dimmed)
+    finally:
+        window.view_menu.high_contrast_action.trigger()
