@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFontMetrics, QImage, QPalette
-from PySide6.QtWidgets import QApplication, QLabel
+from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QStyle, QStyleOptionComboBox
 from pytestqt.qtbot import QtBot
 
 from app.examples import example_path
@@ -179,3 +179,25 @@ def test_in_high_contrast_disabled_controls_look_disabled(qtbot: QtBot,
         assert lit - dimmed >= 15, (lit, dimmed)
     finally:
         window.view_menu.high_contrast_action.trigger()
+
+
+def text_room(box: QComboBox) -> float:
+    """How wide the combo box's text field is, as the style lays it out."""
+    option = QStyleOptionComboBox()
+    box.initStyleOption(option)
+    field = box.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                       QStyle.SubControl.SC_ComboBoxEditField, box)
+    return field.width()
+
+
+def test_the_receiver_box_grows_with_longer_token_labels(qtbot: QtBot,
+                                                         window: StudioWindow) -> None:
+    box = window.controls.receiver_box
+    assert window.state.set_value("tokens", ["我", "过滤"], "tokens")
+    window.state.set_receiver(1)
+    QApplication.processEvents()
+    assert box.currentText() == "1: 过滤"
+    assert text_room(box) >= box.fontMetrics().horizontalAdvance("1: 过滤"), "clipped"
+    assert window.state.set_value("tokens", ["我", "slept soundly"], "tokens")
+    QApplication.processEvents()
+    assert text_room(box) >= box.fontMetrics().horizontalAdvance("1: slept soundly")
