@@ -64,6 +64,13 @@ class EditorPane(QScrollArea):
         self.error_label = QLabel()
         self.error_label.setWordWrap(True)
         self.texts.bind(self.error_label.setAccessibleName, lambda: self.tr("Last refused input"))
+        # The banner's room is kept while it is hidden, two lines tall, so a refusal never
+        # pushes the grids down (the full text is also its tooltip and in the status line).
+        reserve = self.error_label.sizePolicy()
+        reserve.setRetainSizeWhenHidden(True)
+        self.error_label.setSizePolicy(reserve)
+        self.error_label.setFixedHeight(2 * self.error_label.fontMetrics().lineSpacing() + 4)
+        self.error_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.error_label.hide()
         self._layout.addWidget(self.error_label)
         self._layout.addWidget(self._sizes_box())
@@ -212,4 +219,5 @@ class EditorPane(QScrollArea):
             f"QLabel {{ color: {REFUSAL_ON_DARK if dark else REFUSAL_ON_LIGHT}; "
             "font-weight: bold; }")
         self.error_label.setText(f"⚠ {text}")
+        self.error_label.setToolTip(text)
         self.error_label.show()

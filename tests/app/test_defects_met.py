@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFontMetrics, QImage, QPalette
 from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QStyle, QStyleOptionComboBox
@@ -201,3 +202,42 @@ def test_the_receiver_box_grows_with_longer_token_labels(qtbot: QtBot,
     assert window.state.set_value("tokens", ["我", "slept soundly"], "tokens")
     QApplication.processEvents()
     assert text_room(box) >= box.fontMetrics().horizontalAdvance("1: slept soundly")
+
+
+def test_a_refusal_banner_does_not_push_the_grids_down(qtbot: QtBot,
+                                                       window: StudioWindow) -> None:
+    editor = window.editor
+    table = editor.tables["attention.Wq"]
+    body = editor.widget()
+
+    def grid_top() -> int:
+        QApplication.processEvents()
+        return table.mapTo(body, table.rect().topLeft()).y()
+
+    before = grid_top()
+    model = table.model()
+    assert not model.setData(model.index(0, 0), "abc")
+    assert editor.error_label.isVisible() and "abc" in editor.error_label.text()
+    assert grid_top() == before
+    assert model.setData(model.index(0, 0), "2")  # an accepted edit hides the banner again
+    assert not editor.error_label.isVisible() and grid_top() == before
+
+
+@pytest.mark.parametrize("example", ["f11", "g01"])
+def test_the_timeline_buttons_stay_put_from_step_to_step(qtbot: QtBot, example: str) -> None:
+    window = open_window(qtbot, example)
+    try:
+        window.resize(1280, 800)
+        timeline = window.timeline
+        buttons = {"previous": timeline.previous_button, "play": timeline.play_button,
+                   "step 1": timeline.step_group.button(0)}
+        heights: dict[str, set[int]] = {name: set() for name in buttons}
+        for k in range(len(window.state.trace.steps)):
+            window.state.set_step(k)
+            QApplication.processEvents()
+            for name, button in buttons.items():
+                assert button is not None
+                heights[name].add(button.mapTo(window, button.rect().topLeft()).y())
+        assert all(len(ys) == 1 for ys in heights.values()), heights
+    finally:
+        close_window(window)
