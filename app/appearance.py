@@ -22,7 +22,7 @@ from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
 from app.canvas.theme import DARK, HIGH_CONTRAST, SLIDE, Theme
-from app.i18n.language import settings
+from app.preferences import app_settings
 
 SCHEME_ENV = "QKV_COLOR_SCHEME"
 REDUCE_MOTION_ENV = "QKV_REDUCE_MOTION"
@@ -119,7 +119,7 @@ class Appearance(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._base_palette = QGuiApplication.palette()
-        stored = settings()
+        stored = app_settings()
         self.high_contrast = bool(stored.value(HIGH_CONTRAST_KEY,
                                                system_prefers_high_contrast(), type=bool))
         self.reduce_motion = bool(stored.value(REDUCE_MOTION_KEY, environment_reduces_motion(),
@@ -136,14 +136,14 @@ class Appearance(QObject):
         return DARK if self.scheme == "dark" else SLIDE
 
     def set_high_contrast(self, on: bool) -> None:
-        settings().setValue(HIGH_CONTRAST_KEY, on)
+        app_settings().setValue(HIGH_CONTRAST_KEY, on)
         if on != self.high_contrast:
             self.high_contrast = on
             self.apply()
             self.changed.emit()
 
     def set_reduce_motion(self, on: bool) -> None:
-        settings().setValue(REDUCE_MOTION_KEY, on)
+        app_settings().setValue(REDUCE_MOTION_KEY, on)
         if on != self.reduce_motion:
             self.reduce_motion = on
             self.changed.emit()

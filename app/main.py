@@ -6,8 +6,6 @@ import sys
 
 from app.examples import resolve_document
 
-APP_NAME = "QKV Studio"
-
 
 def run_window(document: str | None) -> int:
     """Open the studio window on ``document`` (a path or example name).

@@ -7,7 +7,6 @@ the pictures of the single view; exports paint it like any frame (:func:`build_c
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TypeVar
 
 import numpy as np
 from PySide6.QtCore import QRectF, Qt
@@ -31,7 +30,6 @@ from app.texts.frame_words import frame_word
 from engine import Trace
 from engine.compare import ArrayDifference, compare, matching_step
 
-T = TypeVar("T")
 SIDE_GAP = 24.0
 SECTION_GAP = 22.0
 DIFFERS = "#D55E00"
@@ -115,11 +113,13 @@ class CompareFrameItem(Sheet):
         comparison = compare(trace_a, trace_b)
         of_step = comparison.of_step([step_a, step_b])
         self.changed = list(of_step.changed)
-        self.marks = [DifferenceMark(grid, ctx.theme) for frame in sides
-                      for name, grid in frame.context.made if name in self.changed]
+        marked: list[QGraphicsItem] = [grid for frame in sides
+                                       for name, grid in frame.context.made
+                                       if name in self.changed]
         if "probs" in self.changed:
-            self.marks += [DifferenceMark(bars, ctx.theme) for frame in sides
-                           for bars in frame.items_of(ProbabilityBars)]
+            marked += [bars for frame in sides for bars in frame.items_of(ProbabilityBars)]
+        for target in marked:
+            DifferenceMark(target, ctx.theme)  # the target owns its mark
         self.max_differences = {name: number(ctx, comparison.common[name].max_abs)
                                 for name in self.changed}
         y = frames_bottom + SECTION_GAP

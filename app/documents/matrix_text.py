@@ -24,6 +24,7 @@ import os
 import re
 import stat
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -222,32 +223,29 @@ def load_matrix_file(path: str | os.PathLike[str]) -> FloatArray:
 def _npy(file: Path, name: str) -> FloatArray:
     with file.open("rb") as stream:
         magic = stream.read(6)
-    if magic != b"\x93NUMPY" and not magic.startswith(b"PK\x03\x04"):
+    if magic.startswith(b"PK\x03\x04"):
+        return _npz(file, name)
+    if magic != b"\x93NUMPY":
         raise MatrixTextError(f"{name}: not a NumPy .npy array file")
-    try:
-        loaded = np.load(file, allow_pickle=False)
-    except Exception as error:  # NumPy raises many kinds for a damaged or foreign file
-        reason = "it holds Python objects, which are never loaded" if "pickle" in str(error) \
-            else "not a NumPy .npy array file"
-        raise MatrixTextError(f"{name}: {reason}") from None
-    if not isinstance(loaded, np.ndarray):
-        close = getattr(loaded, "close", None)
-        if callable(close):
-            close()
-        raise MatrixTextError(f"{name}: an .npz archive holds several arrays; save the one "
-                              "you want with np.save as .npy")
-    if loaded.dtype.kind not in "iuf":
-        raise MatrixTextError(f"{name}: holds {loaded.dtype} values, not plain numbers")
-    if loaded.ndim not in (1, 2):
-        raise MatrixTextError(f"{name}: a {loaded.ndim}-D array; only 1-D or 2-D matrices "
+    shape, dtype, data_start = _npy_header(file, name)
+    if dtype.kind not in "iuf":
+        raise MatrixTextError(f"{name}: holds {dtype} values, not plain numbers")
+    if len(shape) not in (1, 2):
+        raise MatrixTextError(f"{name}: a {len(shape)}-D array; only 1-D or 2-D matrices "
                               "can be imported")
-    if loaded.size == 0:
+    rows, cols = (1, shape[0]) if len(shape) == 1 else shape
+    if rows * cols == 0:
         raise MatrixTextError(f"{name}: the array is empty")
-    values = np.atleast_2d(loaded.astype(np.float64))
-    rows, cols = values.shape
     if rows > MAX_SIDE or cols > MAX_SIDE:
         raise MatrixTextError(f"{name}: a {shape_text(rows, cols)} matrix is larger than "
                               f"{MAX_SIDE} rows or columns")
+    if file.stat().st_size < data_start + rows * cols * dtype.itemsize:
+        raise MatrixTextError(f"{name}: not a NumPy .npy array file (it is cut short)")
+    try:
+        loaded = np.load(file, allow_pickle=False)
+    except Exception:  # NumPy raises many kinds for a damaged file
+        raise MatrixTextError(f"{name}: not a NumPy .npy array file") from None
+    values = np.atleast_2d(loaded.astype(np.float64))
     bad = np.argwhere(~np.isfinite(values))
     if bad.size:
         r, c = (int(k) for k in bad[0])
@@ -256,6 +254,39 @@ def _npy(file: Path, name: str) -> FloatArray:
         raise MatrixTextError(f"{name}: holds {what} at row {r}, column {c}; only finite "
                               "numbers can be imported")
     return values
+
+
+def _npy_header(file: Path, name: str) -> tuple[tuple[int, ...], np.dtype[Any], int]:
+    """The shape, dtype and data offset a ``.npy`` header declares, read without the data.
+
+    Refuses what :func:`np.load` would only refuse after reading everything: Python objects.
+    """
+    fmt = np.lib.format
+    try:
+        with file.open("rb") as stream:
+            version = fmt.read_magic(stream)
+            read = {(1, 0): fmt.read_array_header_1_0,
+                    (2, 0): fmt.read_array_header_2_0}.get(version)
+            if read is None:
+                raise ValueError(f"version {version}")
+            shape, _fortran, dtype = read(stream)
+            data_start = stream.tell()
+    except Exception:  # NumPy raises many kinds for a damaged or foreign header
+        raise MatrixTextError(f"{name}: not a NumPy .npy array file") from None
+    if dtype.hasobject:
+        raise MatrixTextError(f"{name}: it holds Python objects, which are never loaded")
+    return tuple(int(side) for side in shape), dtype, data_start
+
+
+def _npz(file: Path, name: str) -> FloatArray:
+    """An ``.npz`` archive is refused: it may hold several arrays (none is read)."""
+    try:
+        archive = np.load(file, allow_pickle=False)
+    except Exception:
+        raise MatrixTextError(f"{name}: not a NumPy .npy array file") from None
+    archive.close()
+    raise MatrixTextError(f"{name}: an .npz archive holds several arrays; save the one "
+                          "you want with np.save as .npy")
 
 
 def _text_file(file: Path, name: str) -> FloatArray:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QEvent, QTimer
 from PySide6.QtWidgets import QMenu, QMessageBox
 
-from app.documents.session import app_settings
+from app.preferences import app_settings
 
 if TYPE_CHECKING:
     from app.window import StudioWindow

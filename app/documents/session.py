@@ -10,23 +10,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QCoreApplication, QSettings
+from PySide6.QtCore import QByteArray, QSettings
+
+from app.preferences import app_settings
 
 if TYPE_CHECKING:
     from app.window import StudioWindow
 
-ORGANIZATION = "QKV Studio"
-APPLICATION = "QKV Studio"
 GROUP = "session"
 NONE = -1
 """Stored for "no receiver / all heads chosen"."""
-
-
-def app_settings() -> QSettings:
-    """The application's settings; QKV Studio's own names if the application set none."""
-    if QCoreApplication.organizationName() and QCoreApplication.applicationName():
-        return QSettings()
-    return QSettings(ORGANIZATION, APPLICATION)
 
 
 def save_session(window: StudioWindow) -> None:

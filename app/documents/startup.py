@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 
+from app import APP_NAME
 from app.documents.opening import load_checked
 from app.documents.recovery import offer_recovery
 from app.documents.session import last_document, restore_session, stored_document
@@ -17,7 +18,6 @@ from engine import Scenario, ScenarioError, load_scenario
 if TYPE_CHECKING:
     from app.window import StudioWindow
 
-APP_NAME = "QKV Studio"
 WINDOWS: list[StudioWindow] = []
 """Windows opened at launch (kept referenced so they live as long as the application)."""
 

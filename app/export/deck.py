@@ -7,6 +7,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from app import APP_NAME
+
 SLIDE_WIDTH_EMU = 12_192_000  # 13.333 in
 SLIDE_HEIGHT_EMU = 6_858_000  # 7.5 in
 EMU_PER_INCH = 914_400
@@ -65,7 +67,7 @@ def write_pptx(path: Path, slides: Iterable[Slide], *, title: str = "") -> int:
     deck.slide_width = Emu(SLIDE_WIDTH_EMU)
     deck.slide_height = Emu(SLIDE_HEIGHT_EMU)
     deck.core_properties.title = title
-    deck.core_properties.author = "QKV Studio"
+    deck.core_properties.author = APP_NAME
     layout = deck.slide_layouts[TITLE_ONLY_LAYOUT]
     count = 0
     for slide in slides:

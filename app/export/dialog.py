@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QSettings, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
 from PySide6.QtWidgets import (
     QApplication,
     QButtonGroup,
@@ -39,12 +39,11 @@ from app.export.safe import ExportCancelled, ExportError
 from app.export.settings import DEFAULT_DWELL, FORMATS, ExportRequest, slug
 from app.export.words import title_for
 from app.i18n import current_language
+from app.preferences import app_settings
 from app.texts import LANGUAGE_NAMES, LANGUAGES
 from engine import Trace
 from engine.numbers import DECIMAL_CHOICES
 
-ORGANIZATION = "QKV Studio"
-APPLICATION = "QKV Studio"
 GROUP = "export"
 ANIMATED = ("gif", "mp4")
 DEFAULT_WIDTH = 1920
@@ -57,13 +56,6 @@ FORMAT_LABELS = (
     QT_TRANSLATE_NOOP("ExportDialog", "PowerPoint slides (16:9)"),
 )
 """The labels of :data:`~app.export.settings.FORMATS` (a Qt-free module), for ``lupdate``."""
-
-
-def export_settings() -> QSettings:
-    """The application's settings; names QKV Studio's own if the application set none."""
-    if QCoreApplication.organizationName() and QCoreApplication.applicationName():
-        return QSettings()
-    return QSettings(ORGANIZATION, APPLICATION)
 
 
 class ExportDialog(QDialog):
@@ -320,7 +312,7 @@ class ExportDialog(QDialog):
     # --- remembered choices -----------------------------------------------------------------
 
     def _restore(self) -> None:
-        settings = export_settings()
+        settings = app_settings()
         settings.beginGroup(GROUP)
         fmt = str(settings.value("format", "png", type=str))
         index = self.format_box.findData(fmt)
@@ -345,7 +337,7 @@ class ExportDialog(QDialog):
         self.destination_edit.setText(str(self._default_destination(folder, self._format)))
 
     def _remember(self, request: ExportRequest) -> None:
-        settings = export_settings()
+        settings = app_settings()
         settings.beginGroup(GROUP)
         settings.setValue("format", request.format)
         steps = ("all" if self.all_radio.isChecked() else

@@ -31,13 +31,13 @@ from PySide6.QtGui import (
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QGraphicsScene
 
+from app import APP_NAME
 from app.canvas import SLIDE, FrameItem, FrameOptions, build_frame_scene
 from app.canvas.frame import MARGIN as FRAME_MARGIN
 from app.export.settings import CSS_DPI, EXPORT_THEMES
 from app.export.words import title_for
 from engine import Trace
 
-APPLICATION = "QKV Studio"
 SVG_DESCRIPTION = "A frame exported by QKV Studio"
 POINTS_PER_PIXEL = 72.0 / CSS_DPI
 METRES_PER_INCH = 0.0254
@@ -254,7 +254,7 @@ def write_pdf(path: Path, frames: Iterable[Frame], *, title: str = "",
     pages written.
     """
     writer = QPdfWriter(str(path))
-    writer.setCreator(APPLICATION)
+    writer.setCreator(APP_NAME)
     writer.setTitle(title)
     dpi = picture_dpi()
     writer.setResolution(dpi)

@@ -16,11 +16,11 @@ from PySide6.QtCore import (
     QLibraryInfo,
     QLocale,
     QObject,
-    QSettings,
     QTranslator,
     Signal,
 )
 
+from app.preferences import app_settings
 from app.texts import LANGUAGES, check_language
 
 I18N_DIR = Path(__file__).resolve().parent.parent.parent / "resources" / "i18n"
@@ -29,14 +29,6 @@ QT_LOCALES: dict[str, str] = {"zh": "zh_CN"}
 """The Qt locale name of each translated language (English has no catalogue)."""
 QT_CATALOGUES = ("qtbase",)
 SETTINGS_KEY = "ui/language"
-ORGANIZATION = APPLICATION = "QKV Studio"
-
-
-def settings() -> QSettings:
-    """The application's settings; QKV Studio's own if the application named none."""
-    if QCoreApplication.organizationName() and QCoreApplication.applicationName():
-        return QSettings()
-    return QSettings(ORGANIZATION, APPLICATION)
 
 
 def catalogue_path(lang: str, suffix: str = ".qm") -> Path:
@@ -85,7 +77,7 @@ class LanguageSwitcher(QObject):
         """
         check_language(lang)
         if remember:
-            settings().setValue(SETTINGS_KEY, lang)
+            app_settings().setValue(SETTINGS_KEY, lang)
         if lang == self._lang:
             return False
         app = QCoreApplication.instance()
@@ -145,7 +137,7 @@ def set_language(lang: str, *, remember: bool = False) -> bool:
 
 def preferred_language() -> str:
     """The language chosen last in View → Language, else the system locale's."""
-    saved = settings().value(SETTINGS_KEY, "", type=str)
+    saved = app_settings().value(SETTINGS_KEY, "", type=str)
     return saved if saved in LANGUAGES else system_language()
 
 

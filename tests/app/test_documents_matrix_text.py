@@ -152,6 +152,49 @@ def test_npy_files_of_numbers_load_as_float_matrices(tmp_path: Path) -> None:
     np.testing.assert_array_equal(row, [[0.5, -1.5]])
 
 
+def npy_header_only(path: Path, shape: tuple[int, ...], dtype: str) -> None:
+    """A ``.npy`` file whose header declares ``shape`` and whose data is a sparse hole of zeros:
+    a large file that costs no disk and no time to write."""
+    with path.open("wb") as stream:
+        np.lib.format.write_array_header_1_0(
+            stream, {"descr": dtype, "fortran_order": False, "shape": shape})
+        stream.truncate(stream.tell() + int(np.prod(shape)) * np.dtype(dtype).itemsize)
+
+
+@pytest.mark.parametrize(("shape", "dtype", "message"), [
+    ((1, 60_000_000), "|i1", "a 1×60000000 matrix is larger than 4096 rows or columns"),
+    ((60_000_000,), "|i1", "a 1×60000000 matrix is larger than 4096 rows or columns"),
+    ((5000, 3), "<f8", "a 5000×3 matrix is larger than 4096 rows or columns"),
+    ((2, 2000, 2000), "|u1", "a 3-D array; only 1-D or 2-D matrices can be imported"),
+    ((2, 3), "<f8", "not a NumPy .npy array file (it is cut short)"),
+])
+def test_npy_shape_is_refused_from_the_header_before_any_conversion(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shape: tuple[int, ...], dtype: str,
+        message: str) -> None:
+    """A 60 MB int8 array of 1 × 60M is refused by its header: the data is never read (np.load
+    is not called) and the peak of memory stays under 1 MB, where converting it to float64
+    peaked at 549 MB."""
+    import tracemalloc
+
+    path = tmp_path / "big.npy"
+    npy_header_only(path, shape, dtype)
+    if message.endswith("cut short)"):
+        with path.open("r+b") as stream:
+            stream.truncate(stream.seek(0, 2) - 1)
+    loads: list[object] = []
+    monkeypatch.setattr(np, "load", lambda *args, **kwargs: loads.append(args))
+    tracemalloc.start()
+    try:
+        with pytest.raises(MatrixTextError) as caught:
+            load_matrix_file(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert str(caught.value) == f"big.npy: {message}"
+    assert loads == [], "the data was loaded before the shape was checked"
+    assert peak < 1_000_000, f"peak {peak} bytes"
+
+
 def test_csv_and_tsv_files_load(tmp_path: Path) -> None:
     (tmp_path / "a.csv").write_text("x,y\n1,2\n3,4\n", encoding="utf-8")
     (tmp_path / "a.tsv").write_text("1\t2\n3\t4\n", encoding="utf-8")

@@ -14,21 +14,20 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QLockFile
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
-from app.documents import recovery
 from app.documents.recovery import (
     AUTOSAVE_ENV,
     DEFAULT_AUTOSAVE_MS,
     MIN_AUTOSAVE_MS,
-    RecoveryCopy,
     autosave_interval,
     find_orphans,
     offer_recovery,
     recovery_dir,
 )
 from app.documents.startup import start_window
+from app.examples import example_path
 from app.window import StudioWindow
 from engine import load_scenario
 from tests.app.documents_support import (
@@ -317,7 +316,26 @@ def test_a_killed_app_offers_its_unsaved_edit_on_the_next_launch(
         "a running session's copy is not offered"
 
 
-def test_orphans_default_to_the_app_data_folder(launch_names: None) -> None:
-    assert recovery_dir().parts[-3:] == ("QKV Studio", "QKV Studio", "recovery")
-    assert find_orphans() == []
-    assert isinstance(recovery.RecoveryCopy, type) and RecoveryCopy is recovery.RecoveryCopy
+def test_orphans_default_to_the_app_data_folder(qapp: QApplication, launch_names: None,
+                                                tmp_path: Path) -> None:
+    """With no folder given, copies are looked for in AppDataLocation/recovery under the
+    application's names, and only there."""
+    folder = recovery_dir()
+    assert folder == tmp_path / "data" / "QKV Studio" / "QKV Studio" / "recovery"
+    assert find_orphans() == []  # the folder does not exist yet
+    elsewhere = tmp_path / "elsewhere"
+    for place, session in ((folder, "left-here"), (elsewhere, "left-there")):
+        place.mkdir(parents=True)
+        (place / f"{session}.qkv.json").write_text(
+            example_path("f11").read_text(encoding="utf-8"), encoding="utf-8")
+        (place / f"{session}.meta.json").write_text(json.dumps(
+            {"format": "qkv-studio-recovery", "session": session, "original": None,
+             "title": session, "time": "2026-01-02T03:04:05+00:00"}), encoding="utf-8")
+    found = find_orphans()
+    try:
+        assert [(c.session, c.document, c.title) for c in found] == \
+            [("left-here", folder / "left-here.qkv.json", "left-here")]
+    finally:
+        for copy in found:
+            assert copy.lock is not None
+            copy.lock.unlock()

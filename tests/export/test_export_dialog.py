@@ -23,7 +23,8 @@ from pytestqt.qtbot import QtBot
 
 from app.canvas import FrameOptions
 from app.export import job
-from app.export.dialog import ExportDialog, export_settings
+from app.export.dialog import ExportDialog
+from app.preferences import app_settings
 from engine import Trace
 from tests.export.conftest import leftovers
 
@@ -99,7 +100,7 @@ def test_all_steps_show_progress_and_choices_are_remembered(
     with Image.open(out / "f11-step01.png") as image:
         assert image.width == 640
     assert values[-1] == 5 and 0 in values
-    settings = export_settings()
+    settings = app_settings()
     assert settings.value("export/format", "", type=str) == "png"
     again = open_dialog(qtbot, f11, step=0)
     assert again.format_key() == "png"
