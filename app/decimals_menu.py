@@ -6,7 +6,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu
 
-from app.canvas.context import default_places
+from app.canvas.context import LayoutContext
 from app.i18n import LiveTexts
 from app.state import DocumentState
 from engine.numbers import DECIMAL_CHOICES
@@ -39,7 +39,7 @@ class DecimalsMenu(QObject):
 
     def current(self) -> int:
         """The decimals the frames print now."""
-        return self.state.scenario.decimals or default_places(self.state.trace)
+        return LayoutContext.places_for(self.state.trace)
 
     def show_current(self) -> None:
         current = self.current()

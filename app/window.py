@@ -50,6 +50,7 @@ from app.examples import example_names, example_path
 from app.export.settings import slug
 from app.help.glossary import GlossaryDock
 from app.i18n import LiveTexts, current_language
+from app.presentation import Presenter
 from app.state import DocumentState
 from app.timeline import Timeline
 from app.undo_actions import UndoActions
@@ -176,6 +177,8 @@ class StudioWindow(QMainWindow):
         fit.triggered.connect(self.canvas.fit)
         view_menu.addAction(fit)
         self.decimals_menu = DecimalsMenu(self.state, view_menu, self.texts)
+        self.presenter = Presenter(self)
+        view_menu.addAction(self.presenter.action)
         self.view_menu = ViewMenu(self, view_menu, self.texts)
         self.compare = CompareMode(self, view_menu)
         step_menu = self.menuBar().addMenu("")

@@ -57,14 +57,6 @@ class FrameOptions:
     aspect: str = "16:9"
 
 
-def default_places(trace: Trace) -> int:
-    """Decimals of a document that does not choose: a small decoder-block lesson prints the
-    chapter's six, anything else three."""
-    largest = max((a.size for a in trace.arrays.values()), default=0)
-    small_block = trace.scenario.block is not None and largest <= PRECISE_CELLS
-    return PRECISE_PLACES if small_block else DECIMALS
-
-
 SHEET_HEIGHT = 1080.0
 ASPECTS = {"16:9": 1920.0, "4:3": 1440.0}
 """Sheet width per aspect, in scene units; every sheet is :data:`SHEET_HEIGHT` tall."""
@@ -94,10 +86,21 @@ class LayoutContext:
             max(0, min(heads - 1, options.head))]
         block = scenario.block
         self.vocab = list(block.vocab) if block is not None else []
-        self.places = options.decimals or scenario.decimals or default_places(trace)
+        self.places = self.places_for(trace, options)
         """Decimals a grid prints: the export's, else the document's, else the default."""
         self.made: list[tuple[str, MatrixGrid]] = []
         """Every grid built by :meth:`grid`, with the array it shows (comparisons mark them)."""
+
+    @staticmethod
+    def places_for(trace: Trace, options: FrameOptions | None = None) -> int:
+        """Decimals the grids of ``trace`` print: the export's (``options.decimals``), else the
+        document's ``display.decimals``, else three — six for a small decoder-block lesson."""
+        chosen = (options.decimals if options is not None else None) or trace.scenario.decimals
+        if chosen:
+            return chosen
+        largest = max((a.size for a in trace.arrays.values()), default=0)
+        small_block = trace.scenario.block is not None and largest <= PRECISE_CELLS
+        return PRECISE_PLACES if small_block else DECIMALS
 
     def array(self, name: str) -> npt.NDArray[np.float64]:
         """A trace array, or a parameter by its document path (vectors as one row)."""

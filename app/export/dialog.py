@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.canvas import FrameOptions
-from app.canvas.context import default_places
+from app.canvas.context import LayoutContext
 from app.export.job import run_export
 from app.export.safe import ExportCancelled, ExportError
 from app.export.settings import DEFAULT_DWELL, FORMATS, ExportRequest, slug
@@ -177,8 +177,7 @@ class ExportDialog(QDialog):
         self._labelled(form, self.tr("T&heme:"), self.theme_box,
                        self.tr("Colour theme of the exported frames"))
         self.decimals_box = QComboBox()
-        shown = self.options.decimals or self.trace.scenario.decimals or \
-            default_places(self.trace)
+        shown = LayoutContext.places_for(self.trace, self.options)
         self.decimals_box.addItem(self.tr("As the document ({places})").format(places=shown),
                                   None)
         for places in DECIMAL_CHOICES:

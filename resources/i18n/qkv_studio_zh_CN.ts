@@ -724,6 +724,17 @@
     </message>
 </context>
 <context>
+    <name>Presenter</name>
+    <message>
+        <source>&amp;Present</source>
+        <translation>放映(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Show the frame full screen; arrows and Page keys step, Esc leaves</source>
+        <translation>全屏显示当前画面；方向键和翻页键切换步骤，Esc 退出</translation>
+    </message>
+</context>
+<context>
     <name>RecentMenu</name>
     <message>
         <source>Open &amp;recent</source>

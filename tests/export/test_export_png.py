@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -75,7 +76,7 @@ def test_the_export_is_the_canvas_picture(qapp: QApplication, f11: Trace,
     [path] = export(f11, "png", tmp_path, steps=(3,), scale=1.0)
     scene, _ = build_frame_scene(f11, 3, FrameOptions(), step_title=f11.steps[3].title)
     rect = scene.sceneRect()
-    image = QImage(int(rect.width()) + 1, int(rect.height()) + 1, QImage.Format.Format_RGB32)
+    image = QImage(math.ceil(rect.width()), math.ceil(rect.height()), QImage.Format.Format_RGB32)
     image.fill(QColor("white"))
     painter = QPainter(image)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
