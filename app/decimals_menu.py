@@ -17,10 +17,13 @@ class DecimalsMenu(QObject):
 
     Choosing one writes ``display.decimals`` into the document (one undo step, saved with it);
     the checked action follows the document: its own choice, else the default it gets.
+    Parented to the window, like the View menu's other helpers (parented to the menu, its
+    wrapper outlived the C++ object and the garbage collector crashed the process).
     """
 
-    def __init__(self, state: DocumentState, menu: QMenu, texts: LiveTexts) -> None:
-        super().__init__(menu)
+    def __init__(self, state: DocumentState, menu: QMenu, texts: LiveTexts,
+                 parent: QObject) -> None:
+        super().__init__(parent)
         self.state = state
         self.menu = menu.addMenu("")
         texts.bind(self.menu.setTitle, lambda: self.tr("&Decimals"))

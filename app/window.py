@@ -176,7 +176,7 @@ class StudioWindow(QMainWindow):
         fit.setShortcut(QKeySequence("Ctrl+0"))
         fit.triggered.connect(self.canvas.fit)
         view_menu.addAction(fit)
-        self.decimals_menu = DecimalsMenu(self.state, view_menu, self.texts)
+        self.decimals_menu = DecimalsMenu(self.state, view_menu, self.texts, self)
         self.presenter = Presenter(self)
         view_menu.addAction(self.presenter.action)
         self.view_menu = ViewMenu(self, view_menu, self.texts)
