@@ -9,6 +9,9 @@ import numpy.typing as npt
 
 from app.canvas.grid import DECIMALS, LARGE_GRID_CELLS, Explainer, GridSpec, MatrixGrid
 from app.canvas.theme import SLIDE, Theme
+from app.sheet import ASPECTS as ASPECTS
+from app.sheet import SHEET_HEIGHT as SHEET_HEIGHT
+from app.sheet import sheet_size as sheet_size
 from app.texts.frame_words import frame_word
 from engine import Trace, explain, format_number
 from engine.names import short_name
@@ -31,7 +34,7 @@ class FrameOptions:
     show_all_arrows
         With many positions, draw every arrow instead of each row's strongest.
     theme
-        Colours; exports always use the light slide theme.
+        Colours; exports never take the dark one (see :func:`app.export.render.export_options`).
     caption
         An optional line under the frame.
     transparent
@@ -55,18 +58,6 @@ class FrameOptions:
     lang: str = "en"
     decimals: int | None = None
     aspect: str = "16:9"
-
-
-SHEET_HEIGHT = 1080.0
-ASPECTS = {"16:9": 1920.0, "4:3": 1440.0}
-"""Sheet width per aspect, in scene units; every sheet is :data:`SHEET_HEIGHT` tall."""
-
-
-def sheet_size(aspect: str) -> tuple[float, float]:
-    """Width and height of the sheet for ``aspect`` (``"16:9"`` or ``"4:3"``), in scene units."""
-    if aspect not in ASPECTS:
-        raise ValueError(f"aspect {aspect!r}: use one of {', '.join(ASPECTS)}")
-    return ASPECTS[aspect], SHEET_HEIGHT
 
 
 class LayoutContext:

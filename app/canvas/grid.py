@@ -22,7 +22,7 @@ from app.canvas.theme import Theme, cell_color, cividis_rgb, font, ink_for
 from app.texts.frame_words import frame_word, join_notes
 from engine.numbers import NumberFormat
 
-NUMBER_SIZE = 15
+NUMBER_SIZE = 17
 """Pixel size of the printed numbers (before the frame's scale)."""
 CELL_HEIGHT = 26.0
 LARGE_GRID_CELLS = 1024
