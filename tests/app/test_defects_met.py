@@ -82,6 +82,7 @@ def test_no_literal_underscore_in_dk_where_it_is_shown(qtbot: QtBot,
     frame = window.canvas.frame
     assert frame is not None
     shown = [frame.heading.text, window.timeline.position_label.text(),
+             window.timeline.summary_label.text(), window.timeline.check_label.text(),
              window.editor.scale_box.text(),
              *(window.compare.preset_box.itemText(k)
                for k in range(window.compare.preset_box.count())),

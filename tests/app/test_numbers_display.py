@@ -121,3 +121,24 @@ def test_the_cli_refuses_a_precision_it_does_not_offer(capsys: pytest.CaptureFix
     assert stopped.value.code == 2
     assert "--decimals" in capsys.readouterr().err
     assert not any(tmp_path.iterdir())
+
+
+def test_the_probability_bars_follow_the_decimals(qtbot: QtBot) -> None:
+    from app.canvas.bars import ProbabilityBars
+
+    window = open_window(qtbot, "g01")
+    try:
+        window.state.set_step(window.state.trace.step_index("probs"))
+        probs = window.state.trace.arrays["probs"]
+
+        def printed() -> dict[tuple[int, int], str]:
+            frame = window.canvas.frame
+            assert frame is not None
+            [bars] = frame.items_of(ProbabilityBars)
+            return bars.values
+
+        assert printed()[(1, 2)] == f"{probs[1, 2]:.6f}"  # G01 prints the chapter's six
+        window.decimals_menu.actions[3].trigger()
+        assert printed()[(1, 2)] == f"{probs[1, 2]:.3f}"
+    finally:
+        close_window(window)
