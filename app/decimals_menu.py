@@ -33,10 +33,11 @@ class DecimalsMenu(QObject):
         for places in DECIMAL_CHOICES:
             action = QAction(f"&{places}", self)
             action.setCheckable(True)
-            action.triggered.connect(lambda _on=False, places=places: self.choose(places))
+            action.setData(places)
             group.addAction(action)
             self.menu.addAction(action)
             self.actions[places] = action
+        group.triggered.connect(self._on_triggered)
         state.traceChanged.connect(self.show_current)
         self.show_current()
 
@@ -48,6 +49,9 @@ class DecimalsMenu(QObject):
         current = self.current()
         for places, action in self.actions.items():
             action.setChecked(places == current)
+
+    def _on_triggered(self, action: QAction) -> None:
+        self.choose(int(action.data()))
 
     def choose(self, places: int) -> None:
         """Save ``places`` in the document unless it already prints that many."""
