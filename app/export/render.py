@@ -149,13 +149,14 @@ def fit_rect(source: QRectF | QSizeF, target: QRectF) -> QRectF:
     return fitted
 
 
-def _paint(painter: QPainter, frame: Frame, page: QRectF) -> None:
-    """Fill ``page`` with the frame's background (unless transparent), then paint the frame
-    into it as large as fits, centred: a frame of another shape gets even bands around it."""
+def _paint(painter: QPainter, frame: Frame, page: QRectF, *, fill: bool = True) -> None:
+    """Fill ``page`` with the frame's background (when ``fill``, unless transparent), then paint
+    the frame into it as large as fits, centred: a frame of another shape gets even bands
+    around it."""
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
     painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
-    if not frame.transparent:
+    if fill and not frame.transparent:
         painter.fillRect(page, frame.background)
     frame.scene.render(painter, fit_rect(frame.rect, page), frame.rect,
                        Qt.AspectRatioMode.IgnoreAspectRatio)
@@ -207,10 +208,10 @@ def render_image(frame: Frame, size: QSize) -> QImage:
     if image.isNull():  # the system had no memory for it: painting on it would crash
         raise ExportError(f"there is not enough memory for a picture of {size.width()} × "
                           f"{size.height()} pixels; choose a smaller width or scale")
-    image.fill(QColor(Qt.GlobalColor.transparent))
+    image.fill(QColor(Qt.GlobalColor.transparent) if frame.transparent else frame.background)
     set_dpi(image, picture_dpi())
     painter = QPainter(image)
-    _paint(painter, frame, QRectF(0.0, 0.0, size.width(), size.height()))
+    _paint(painter, frame, QRectF(0.0, 0.0, size.width(), size.height()), fill=False)
     painter.end()
     set_dpi(image, CSS_DPI * size.height() / SHEET_HEIGHT)
     return image

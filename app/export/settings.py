@@ -63,7 +63,7 @@ FORMATS: dict[str, Format] = {f.key: f for f in (
     Format("pdf", "PDF document (one page per step)", per_step=False),
     Format("gif", "Animated GIF", per_step=False),
     Format("mp4", "MP4 video (H.264)", per_step=False),
-    Format("pptx", "PowerPoint slides (16:9)", per_step=False),
+    Format("pptx", "PowerPoint slides", per_step=False),
 )}
 
 
