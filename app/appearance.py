@@ -1,6 +1,8 @@
 """How the window looks: the system's light or dark scheme, a high-contrast look, reduced motion.
 
-Only the window follows these; every export keeps the fixed light slide theme.
+The window follows these. Exports never take the dark theme: a file takes the theme its export
+asks for (the export dialog's Theme, ``--theme``; the slide theme by default), and Copy frame takes
+the window's light theme (high contrast when it is on, else the slide theme).
 
 - **Dark or light** follows ``QStyleHints.colorScheme()`` (and a palette the platform already made
   dark). Desktops that report no scheme can be overridden with ``QKV_COLOR_SCHEME=dark|light``.
@@ -124,7 +126,7 @@ class Appearance(QObject):
         self.apply()
 
     def canvas_theme(self) -> Theme:
-        """The canvas's theme in the window (exports always use the slide theme)."""
+        """The canvas's theme in the window (Copy frame keeps it unless it is dark)."""
         if self.high_contrast:
             return HIGH_CONTRAST
         return DARK if self.scheme == "dark" else SLIDE

@@ -49,6 +49,7 @@ from app.examples import example_names, example_path
 from app.export.settings import slug
 from app.help.glossary import GlossaryDock
 from app.i18n import LiveTexts, current_language
+from app.presentation import Presenter
 from app.state import DocumentState
 from app.timeline import Timeline
 from app.undo_actions import UndoActions
@@ -174,6 +175,8 @@ class StudioWindow(QMainWindow):
         fit.setShortcut(QKeySequence("Ctrl+0"))
         fit.triggered.connect(self.canvas.fit)
         view_menu.addAction(fit)
+        self.presenter = Presenter(self)
+        view_menu.addAction(self.presenter.action)
         self.view_menu = ViewMenu(self, view_menu, self.texts)
         self.compare = CompareMode(self, view_menu)
         step_menu = self.menuBar().addMenu("")

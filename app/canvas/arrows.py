@@ -26,8 +26,15 @@ from app.texts.frame_words import frame_word, join_notes
 from engine import format_number
 
 ROW_PITCH = 34.0
-COLUMN_GAP = 220.0
+COLUMN_GAP = 170.0
 TOP = 54.0
+LABEL_GAP = 8.0
+"""Between a key box and its share labels."""
+LEGEND_LINE = 20.0
+SAMPLE_WIDTH = 34.0
+"""Length of the sample strokes in the legend."""
+OTHER_ROWS_OPACITY = 0.5
+"""Query boxes of the rows other than the receiver are drawn at this opacity."""
 STRONG_TOP_K = 8
 STRONG_MIN_SHARE = 0.02
 MANY_POSITIONS = 16
@@ -120,21 +127,43 @@ class AttentionArrows(QGraphicsObject):
         n = len(spec.tokens)
         metrics = QFontMetricsF(font(13, bold=True))
         self.node_width = max(metrics.horizontalAdvance(f"q {t}") for t in spec.tokens) + 18
-        self._height = TOP + n * ROW_PITCH + 30
         self.filtered = n > MANY_POSITIONS and not spec.show_all
         self.several = spec.weights.shape[0] > 1
         """Several heads in the scenario: each head in its colour, named in its share labels."""
-        self.label_width = metrics.horizontalAdvance("h8 0." + "8" * spec.places) + 14
-        beside_keys = len(spec.heads) * self.label_width + 8 if self.several else 0.0
-        self._width = max(self.node_width * 2 + COLUMN_GAP + max(90.0, beside_keys),
-                          QFontMetricsF(font(12)).horizontalAdvance(self.legend()) + 8,
+        self.label_width = metrics.horizontalAdvance(
+            ("h8 " if self.several else "") + "0." + "8" * spec.places) + 12
+        labels_right = self.label_left + len(spec.heads) * self.label_width
+        legend_width = max(QFontMetricsF(font(12)).horizontalAdvance(line)
+                           for line in self.legend_lines()) + SAMPLE_WIDTH + 12
+        self._width = max(labels_right, legend_width,
                           QFontMetricsF(font(14, bold=True)).horizontalAdvance(title) + 8)
+        self._legend_top = TOP + n * ROW_PITCH + 10
+        self._height = self._legend_top + len(self.legend_lines()) * LEGEND_LINE + 4
         self._focused: list[DrawnArrow] = []
         self._faint: list[tuple[int, npt.NDArray[np.intp], float, float]] = []
-        self.share_labels: list[str] = []
+        self._share_labels: list[str] = []
         self._connectors: list[Connector] = []
-        self.masked_keys: list[int] = []
-        self._picture = self._record()
+        self._masked_keys: list[int] = []
+        self._recorded: QPicture | None = None
+        """Recorded at the first paint or question: laying out needs only the size."""
+
+    @property
+    def _picture(self) -> QPicture:
+        if self._recorded is None:
+            self._recorded = self._record()
+        return self._recorded
+
+    @property
+    def share_labels(self) -> list[str]:
+        """The receiver's printed shares, in drawing order."""
+        self._picture  # noqa: B018 - recording fills it
+        return self._share_labels
+
+    @property
+    def masked_keys(self) -> list[int]:
+        """Keys the receiver may not read (drawn dashed, no arrow)."""
+        self._picture  # noqa: B018 - recording fills it
+        return self._masked_keys
 
     def boundingRect(self) -> QRectF:
         return QRectF(0.0, 0.0, self._width, self._height)
@@ -142,6 +171,7 @@ class AttentionArrows(QGraphicsObject):
     @property
     def drawn(self) -> list[DrawnArrow]:
         """Every arrow drawn, the other rows' faint ones first, then the receiver's."""
+        self._picture  # noqa: B018 - recording fills it
         weights = self.spec.weights
         faint = [DrawnArrow(head, i, j, float(weights[head, i, j]), width, opacity, False,
                             self.ink(head, focused=False))
@@ -151,6 +181,7 @@ class AttentionArrows(QGraphicsObject):
     def connectors(self) -> list[Connector]:
         """Every arrow as a :class:`Connector`: the other rows' faint ones first (no label),
         then the receiver's with their printed shares."""
+        self._picture  # noqa: B018 - recording fills it
         faint = []
         for head, pairs, width, opacity in self._faint:
             offset = self._head_offset(self.spec.heads.index(head))
@@ -168,14 +199,24 @@ class AttentionArrows(QGraphicsObject):
             return self.theme.head_color(head).name()
         return self.theme.color("accent" if focused else "muted").name()
 
-    def legend(self) -> str:
-        """The line under the arrows: what width means, and the filter when one applies."""
-        legend = frame_word(self.lang, "arrow_legend")
+    @property
+    def label_left(self) -> float:
+        """Left edge of the share labels: just right of the key boxes."""
+        return self.node_width * 2 + COLUMN_GAP + LABEL_GAP
+
+    def legend_lines(self) -> list[str]:
+        """The lines under the arrows: what width and opacity mean, what the faint ones are,
+        and the filter when one applies."""
+        lines = [frame_word(self.lang, "arrow_legend"),
+                 frame_word(self.lang, "legend_heads" if self.several else "legend_other")]
         if self.filtered:
-            legend = join_notes(self.lang, frame_word(self.lang, "arrow_filter",
-                                                      top_k=STRONG_TOP_K,
-                                                      min_share=STRONG_MIN_SHARE), legend)
-        return legend
+            lines.append(frame_word(self.lang, "arrow_filter", top_k=STRONG_TOP_K,
+                                    min_share=STRONG_MIN_SHARE))
+        return lines
+
+    def legend(self) -> str:
+        """The legend as one line of text."""
+        return join_notes(self.lang, *self.legend_lines())
 
     def query_anchor(self, i: int) -> QPointF:
         return QPointF(self.node_width, TOP + i * ROW_PITCH + ROW_PITCH / 2)
@@ -218,25 +259,28 @@ class AttentionArrows(QGraphicsObject):
                                                     color.name()))
                     text = format_number(share, spec.places)
                     text = f"h{head + 1} {text}" if several else text
-                    point = (self._key_label_point(j, rank) if several
-                             else self._label_point(start, end, rank))
+                    point = self._key_label_point(j, rank)
                     line = Connector(start, end - QPointF(4, 0), width, color.name(), opacity)
                     labels.append((point, text, head, line))
         if 0 <= focus < n:
-            self.masked_keys = np.flatnonzero(~spec.visible[focus]).tolist()
-        self._plain_nodes(painter, [j for j in range(n) if j not in self.masked_keys],
+            self._masked_keys = np.flatnonzero(~spec.visible[focus]).tolist()
+        self._plain_nodes(painter, [j for j in range(n) if j not in self._masked_keys],
                           left=False)
-        for j in self.masked_keys:
+        for j in self._masked_keys:
             self._node(painter, self.key_anchor(j), f"k {spec.tokens[j]}", left=False,
                        hidden=True)
+        painter.save()
+        if 0 <= focus < n:
+            painter.setOpacity(OTHER_ROWS_OPACITY)
         self._plain_nodes(painter, [i for i in range(n) if i != focus], left=True)
+        painter.restore()
         if 0 <= focus < n:
             self._node(painter, self.query_anchor(focus), f"q {spec.tokens[focus]}", left=True,
                        focused=True)
         painter.setFont(font(13, bold=True))
         metrics = QFontMetricsF(font(13, bold=True))
         for point, text, head, line in labels:
-            box = metrics.boundingRect(text).adjusted(-4, -1, 4, 1)
+            box = QRectF(0, 0, self.label_width - 4, metrics.height() + 2)
             box.moveCenter(point)
             self._connectors.append(replace(line, label=text, label_rect=QRectF(box)))
             painter.setPen(QPen(theme.head_color(head) if several else theme.color("accent"), 1))
@@ -244,14 +288,35 @@ class AttentionArrows(QGraphicsObject):
             painter.drawRoundedRect(box, 3, 3)
             painter.setPen(theme.color("text"))
             painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
-            self.share_labels.append(text)
-        painter.setFont(font(12))
-        painter.setPen(theme.color("muted"))
-        legend = self.legend()
-        painter.drawText(QRectF(0, self._height - 24, self._width, 20),
-                         Qt.AlignmentFlag.AlignLeft, legend)
+            self._share_labels.append(text)
+        self._draw_legend(painter)
         painter.end()
         return picture
+
+    def _draw_legend(self, painter: QPainter) -> None:
+        """Each legend line after a sample: a thick and a thin arrow stroke for what width and
+        opacity mean, a faint stroke for the other rows' arrows."""
+        theme = self.theme
+        ink = theme.head_color(self.spec.heads[0]) if self.several else theme.color("accent")
+        for k, line in enumerate(self.legend_lines()):
+            top = self._legend_top + k * LEGEND_LINE
+            middle = top + LEGEND_LINE / 2
+            samples: list[tuple[float, float, QColor]] = []
+            if k == 0:
+                samples = [(middle - 4, 6.0, ink), (middle + 4, 1.5, QColor(ink.red(), ink.green(),
+                                                                           ink.blue(), 110))]
+            elif k == 1:
+                samples = [(middle, 1.6, theme.color("muted", 0.35) if not self.several
+                            else QColor(ink.red(), ink.green(), ink.blue(), 70))]
+            for y, width, color in samples:
+                pen = QPen(color, width)
+                pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+                painter.setPen(pen)
+                painter.drawLine(QLineF(0, y, SAMPLE_WIDTH, y))
+            painter.setFont(font(12))
+            painter.setPen(theme.color("muted"))
+            painter.drawText(QRectF(SAMPLE_WIDTH + 8, top, self._width, LEGEND_LINE),
+                             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, line)
 
     def _head_offset(self, rank: int) -> float:
         return (rank - (len(self.spec.heads) - 1) / 2) * 5.0
@@ -292,14 +357,9 @@ class AttentionArrows(QGraphicsObject):
                 self._faint.append((head, pairs, width, opacity))
 
     def _key_label_point(self, key: int, rank: int) -> QPointF:
-        """With several heads, share labels sit in a column per head right of the key nodes."""
-        return self.key_anchor(key) + QPointF(self.node_width + 8 + (rank + 0.5) *
-                                              self.label_width, 0)
-
-    @staticmethod
-    def _label_point(start: QPointF, end: QPointF, rank: int) -> QPointF:
-        t = 0.74 - 0.26 * rank
-        return start + (end - start) * t
+        """Share labels sit right of their key box, level with it; one column per head."""
+        return QPointF(self.label_left + (rank + 0.5) * self.label_width,
+                       self.key_anchor(key).y())
 
     def _arrow(self, painter: QPainter, start: QPointF, end: QPointF, width: float,
                color: QColor) -> None:
@@ -318,7 +378,8 @@ class AttentionArrows(QGraphicsObject):
         painter.setBrush(QBrush(color))
         painter.drawPolygon(QPolygonF([tip, shaft_end + normal, shaft_end - normal]))
 
-    def _node_rect(self, anchor: QPointF, left: bool) -> QRectF:
+    def node_rect(self, anchor: QPointF, left: bool) -> QRectF:
+        """The box of a query (``left``) or key node at ``anchor``."""
         return QRectF(anchor.x() - (self.node_width if left else 0), anchor.y() - 13,
                       self.node_width, 26)
 
@@ -327,7 +388,7 @@ class AttentionArrows(QGraphicsObject):
         theme = self.theme
         anchor = self.query_anchor if left else self.key_anchor
         prefix = "q" if left else "k"
-        rects = [self._node_rect(anchor(k), left) for k in rows]
+        rects = [self.node_rect(anchor(k), left) for k in rows]
         outline = QPainterPath()
         for rect in rects:
             outline.addRoundedRect(rect, 5, 5)
@@ -342,7 +403,7 @@ class AttentionArrows(QGraphicsObject):
     def _node(self, painter: QPainter, anchor: QPointF, text: str, *, left: bool,
               focused: bool = False, hidden: bool = False) -> None:
         theme = self.theme
-        rect = self._node_rect(anchor, left)
+        rect = self.node_rect(anchor, left)
         pen = QPen(theme.color("accent" if focused else "grid_line"), 2.0 if focused else 1.0)
         if hidden:
             pen.setStyle(Qt.PenStyle.DashLine)

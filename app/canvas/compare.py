@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QRectF, QSizeF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen
 from PySide6.QtWidgets import (
     QGraphicsItem,
@@ -20,10 +20,11 @@ from PySide6.QtWidgets import (
 )
 
 from app.canvas.bars import ProbabilityBars
-from app.canvas.context import FrameOptions, LayoutContext
+from app.canvas.compose import Group, compose, fit_scale
+from app.canvas.context import FrameOptions, LayoutContext, sheet_size
 from app.canvas.frame import MARGIN, FrameItem, Sheet
 from app.canvas.grid import MatrixGrid
-from app.canvas.layout import GAP, ROW_GAP, TextItem, place_row
+from app.canvas.layout import TextItem, place_row, wrapping
 from app.canvas.pieces import custom_grid, number, text_lines, word
 from app.canvas.theme import Theme, font
 from app.texts.frame_words import frame_word
@@ -31,7 +32,12 @@ from engine import Trace
 from engine.compare import ArrayDifference, compare, matching_step
 
 SIDE_GAP = 24.0
-SECTION_GAP = 22.0
+SIDES_SHARE = 0.64
+"""Of the height under the header, what the two sides take when something differs."""
+HEADER_SIZE = 32.0
+TITLE_SIZE = 24.0
+NOTE_SIZE = 18.0
+DIFFERENCE_WRAPS = (2400.0, 1600.0, 1100.0, 800.0)
 DIFFERS = "#D55E00"
 """Okabe–Ito vermillion: the outline of an array that differs (with a “≠” tag, not colour alone)."""
 
@@ -87,47 +93,19 @@ class CompareFrameItem(Sheet):
         self.labels = labels
         self.context = LayoutContext(trace_a, self.options)
         ctx = self.context
+        width, height = sheet_size(self.options.aspect)
+        self._rect = QRectF(0, 0, width, height)
         index_a = max(0, min(len(trace_a.steps) - 1, step_index))
         index_b = matching_step(trace_a, trace_b, index_a)
         step_a, step_b = trace_a.steps[index_a], trace_b.steps[index_b]
-        self.header = TextItem(word(ctx, "compare_header", a=labels[0], b=labels[1]),
-                               ctx.theme, size=24, bold=True)
-        self.header.setParentItem(self)
-        self.header.setPos(MARGIN, MARGIN)
-        top = MARGIN + self.header.boundingRect().height() + 6
-        sides = []
-        side_options = replace(self.options, caption="")
-        for side, trace, index, step, title, label in (
-                ("A", trace_a, index_a, step_a, titles[0], labels[0]),
-                ("B", trace_b, index_b, step_b, titles[1], labels[1])):
-            sides.append(FrameItem(trace, index, side_options, step_title=word(
-                ctx, "side", side=side, label=label, title=title or step.title)))
-        self.a_frame, self.b_frame = sides
-        self.a_frame.setParentItem(self)
-        self.a_frame.setPos(MARGIN, top)
-        self.b_frame.setParentItem(self)
-        self.b_frame.setPos(MARGIN + self.a_frame.boundingRect().width() + SIDE_GAP, top)
-        frames_bottom = top + max(self.a_frame.boundingRect().height(),
-                                  self.b_frame.boundingRect().height())
-        width = self.b_frame.pos().x() + self.b_frame.boundingRect().width() - MARGIN
         comparison = compare(trace_a, trace_b)
         of_step = comparison.of_step([step_a, step_b])
         self.changed = list(of_step.changed)
-        marked: list[QGraphicsItem] = [grid for frame in sides
-                                       for name, grid in frame.context.made
-                                       if name in self.changed]
-        if "probs" in self.changed:
-            marked += [bars for frame in sides for bars in frame.items_of(ProbabilityBars)]
-        for target in marked:
-            DifferenceMark(target, ctx.theme)  # the target owns its mark
-        self.max_differences = {name: number(ctx, comparison.common[name].max_abs)
-                                for name in self.changed}
-        y = frames_bottom + SECTION_GAP
-        title = TextItem(word(ctx, "differs_title"), ctx.theme, size=18, bold=True)
-        title.setParentItem(self)
-        title.setPos(MARGIN, y)
-        y += title.boundingRect().height() + 8
-        y = self._differences([comparison.common[n] for n in self.changed], y, width)
+        self.header = TextItem(word(ctx, "compare_header", a=labels[0], b=labels[1]),
+                               ctx.theme, size=round(HEADER_SIZE), bold=True)
+        self.header.setParentItem(self)
+        self.header.setPos(MARGIN, MARGIN)
+        top = MARGIN + self.header.boundingRect().height() + 4
         lines = [word(ctx, "nothing_differs")] if not self.changed else []
         for key, names in (("identical", of_step.unchanged), ("only_a", of_step.only_a),
                            ("only_b", of_step.only_b)):
@@ -137,17 +115,49 @@ class CompareFrameItem(Sheet):
                        b="×".join(map(str, shape_b)))
                   for name in of_step.reshaped
                   for shape_a, shape_b in [comparison.reshaped[name]]]
-        notes = text_lines(self, lines, MARGIN, y, ctx, size=14)
-        y = max(y, notes.bottom())
         if self.options.caption:
-            caption = text_lines(self, [self.options.caption], MARGIN, y + 6, ctx, size=16,
-                                 role="text")
-            notes = notes.united(caption)
-            y = caption.bottom()
-        y += MARGIN
-        width = max(width, title.boundingRect().width(), self.header.boundingRect().width(),
-                    notes.width())
-        self._rect = QRectF(0, 0, width + 2 * MARGIN, y)
+            lines.append(self.options.caption)
+        note_height = len(lines) * (NOTE_SIZE * 1.5 + 4)
+        inner = width - 2 * MARGIN
+        below = height - MARGIN - note_height - top
+        side_height = below * (SIDES_SHARE if self.changed else 1.0)
+        side = ((inner - SIDE_GAP) / 2, side_height)
+        side_options = replace(self.options, caption="")
+        scales = [compose(trace, side_options, _side_area(side)).scale
+                  for trace in (trace_a, trace_b)]
+        sides = []
+        for name, trace, index, step, title, label in (
+                ("A", trace_a, index_a, step_a, titles[0], labels[0]),
+                ("B", trace_b, index_b, step_b, titles[1], labels[1])):
+            sides.append(FrameItem(trace, index, side_options, step_title=word(
+                ctx, "side", side=name, label=label, title=title or step.title), sheet=side,
+                max_scale=min(scales)))
+        self.a_frame, self.b_frame = sides
+        self.a_frame.setParentItem(self)
+        self.a_frame.setPos(MARGIN, top)
+        self.b_frame.setParentItem(self)
+        self.b_frame.setPos(MARGIN + side[0] + SIDE_GAP, top)
+        marked: list[QGraphicsItem] = [grid for frame in sides
+                                       for name, grid in frame.context.made
+                                       if name in self.changed]
+        if "probs" in self.changed:
+            marked += [bars for frame in sides for bars in frame.items_of(ProbabilityBars)]
+        for target in marked:
+            DifferenceMark(target, ctx.theme)  # the target owns its mark
+        self.max_differences = {name: number(ctx, comparison.common[name].max_abs)
+                                for name in self.changed}
+        y = top + side_height
+        if self.changed:
+            title = TextItem(word(ctx, "differs_title"), ctx.theme, size=round(TITLE_SIZE),
+                             bold=True)
+            title.setParentItem(self)
+            title.setPos(MARGIN, y)
+            y += title.boundingRect().height() + 4
+            area = QRectF(MARGIN, y, inner, top + below - y)
+            self._differences([comparison.common[n] for n in self.changed], area,
+                              min(scales))
+            y = area.bottom()
+        text_lines(self, lines, MARGIN, y + 4, ctx, size=round(NOTE_SIZE))
 
     def _difference_grids(self, difference: ArrayDifference) -> list[MatrixGrid]:
         """``B − A`` as one grid, or one per head of a 3-D array; its max |B − A| beneath."""
@@ -174,23 +184,35 @@ class CompareFrameItem(Sheet):
                                      value_range=(-span, span)))
         return grids
 
-    def _differences(self, differences: list[ArrayDifference], y: float, width: float) -> float:
-        """Lay the difference grids in rows no wider than the two frames; returns the bottom."""
-        row: list[MatrixGrid] = []
-        used = 0.0
-        for difference in differences:
-            for grid in self._difference_grids(difference):
-                grid_width = grid.boundingRect().width()
-                if row and used + GAP + grid_width > width:
-                    y = place_row(self, list(row), MARGIN, y, self.context.theme).bottom() + \
-                        ROW_GAP
-                    row, used = [], 0.0
-                row.append(grid)
-                used += grid_width + GAP
-        if row:
-            y = place_row(self, list(row), MARGIN, y, self.context.theme).bottom() + 8
-        return y
+    def _differences(self, differences: list[ArrayDifference], area: QRectF,
+                     most: float) -> None:
+        """The difference grids in rows, scaled (at most ``most``) to fit ``area``."""
+        best: tuple[float, float | None] = (-1.0, None)
+        for wrap in (None, *DIFFERENCE_WRAPS):
+            probe = Group()
+            with wrapping(wrap):
+                covered = place_row(probe, self._all_grids(differences), 0, 0,
+                                    self.context.theme)
+            best = max(best, (fit_scale(covered, area.size()), wrap), key=lambda b: b[0])
+        self.differences = Group()
+        self.differences.setParentItem(self)
+        with wrapping(best[1]):
+            covered = place_row(self.differences, self._all_grids(differences), 0, 0,
+                                self.context.theme)
+        scale = min(most, best[0])
+        self.differences.setScale(scale)
+        self.differences.setPos(area.left() - covered.left() * scale,
+                                area.top() - covered.top() * scale)
 
+    def _all_grids(self, differences: list[ArrayDifference]) -> list[QGraphicsItem | str]:
+        return [grid for difference in differences
+                for grid in self._difference_grids(difference)]
+
+
+def _side_area(side: tuple[float, float]) -> QSizeF:
+    """The picture area of a side frame of size ``side`` (as its FrameItem computes it)."""
+    probe = FrameItem.area_for(side)
+    return probe.size()
 
 
 def build_compare_scene(trace_a: Trace, trace_b: Trace, step_index: int,

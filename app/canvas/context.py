@@ -9,6 +9,9 @@ import numpy.typing as npt
 
 from app.canvas.grid import DECIMALS, LARGE_GRID_CELLS, Explainer, GridSpec, MatrixGrid
 from app.canvas.theme import SLIDE, Theme
+from app.sheet import ASPECTS as ASPECTS
+from app.sheet import SHEET_HEIGHT as SHEET_HEIGHT
+from app.sheet import sheet_size as sheet_size
 from app.texts.frame_words import frame_word
 from engine import Trace, explain, format_number
 from engine.names import short_name
@@ -31,7 +34,7 @@ class FrameOptions:
     show_all_arrows
         With many positions, draw every arrow instead of each row's strongest.
     theme
-        Colours; exports always use the light slide theme.
+        Colours; exports never take the dark one (see :func:`app.export.render.export_options`).
     caption
         An optional line under the frame.
     transparent
@@ -53,18 +56,6 @@ class FrameOptions:
     aspect: str = "16:9"
 
 
-SHEET_HEIGHT = 1080.0
-ASPECTS = {"16:9": 1920.0, "4:3": 1440.0}
-"""Sheet width per aspect, in scene units; every sheet is :data:`SHEET_HEIGHT` tall."""
-
-
-def sheet_size(aspect: str) -> tuple[float, float]:
-    """Width and height of the sheet for ``aspect`` (``"16:9"`` or ``"4:3"``), in scene units."""
-    if aspect not in ASPECTS:
-        raise ValueError(f"aspect {aspect!r}: use one of {', '.join(ASPECTS)}")
-    return ASPECTS[aspect], SHEET_HEIGHT
-
-
 class LayoutContext:
     """Builds grids for one trace with consistent labels, colours and hover explanations."""
 
@@ -82,12 +73,17 @@ class LayoutContext:
             max(0, min(heads - 1, options.head))]
         block = scenario.block
         self.vocab = list(block.vocab) if block is not None else []
-        largest = max((a.size for a in trace.arrays.values()), default=0)
-        self.places = PRECISE_PLACES if block is not None and largest <= PRECISE_CELLS \
-            else DECIMALS
+        self.places = self.places_for(trace)
         """Decimals a grid prints: a small decoder-block lesson prints the chapter's six."""
         self.made: list[tuple[str, MatrixGrid]] = []
         """Every grid built by :meth:`grid`, with the array it shows (comparisons mark them)."""
+
+    @staticmethod
+    def places_for(trace: Trace) -> int:
+        """Decimals the grids of ``trace`` print: a small decoder-block lesson prints six."""
+        largest = max((a.size for a in trace.arrays.values()), default=0)
+        small_block = trace.scenario.block is not None and largest <= PRECISE_CELLS
+        return PRECISE_PLACES if small_block else DECIMALS
 
     def array(self, name: str) -> npt.NDArray[np.float64]:
         """A trace array, or a parameter by its document path (vectors as one row)."""

@@ -5,19 +5,25 @@ from __future__ import annotations
 from typing import TypeVar
 
 from PySide6.QtCore import QRectF
-from PySide6.QtGui import QBrush, QPainter
+from PySide6.QtGui import QBrush, QFontMetricsF, QPainter
 from PySide6.QtWidgets import QGraphicsObject, QGraphicsScene, QStyleOptionGraphicsItem, QWidget
 
-from app.canvas.context import FrameOptions, LayoutContext
+from app.canvas.compose import Group, compose, fit_scale, lay_out
+from app.canvas.context import SHEET_HEIGHT, FrameOptions, LayoutContext, sheet_size
 from app.canvas.layout import TextItem, items_of
-from app.canvas.steps import lay_out_step
+from app.canvas.theme import font
 from app.texts.frame_words import frame_word
 from engine import Trace
 
 T = TypeVar("T")
 
-MARGIN = 28.0
+MARGIN = 40.0
 HEADER_GAP = 18.0
+HEADING_SIZE = 36.0
+SUBTITLE_SIZE = 22.0
+FOOTER_SIZE = 22.0
+CAPTION_SIZE = 28.0
+"""Sizes of the sheet's own words on a 1080-unit-tall sheet (pixels at 1920×1080)."""
 
 
 class Sheet(QGraphicsObject):
@@ -41,61 +47,102 @@ class Sheet(QGraphicsObject):
 
 
 class FrameItem(Sheet):
-    """A whole frame: step title, document title, the step's picture, reads/writes, caption."""
+    """A whole frame on its sheet: step title, document title, the step's picture, reads/writes,
+    caption.
+
+    The sheet is 1920×1080 scene units for 16:9 and 1440×1080 for 4:3
+    (:attr:`FrameOptions.aspect`), or ``sheet`` when given (each side of a comparison). The
+    picture is scaled by the document's one type scale (:func:`app.canvas.compose.compose`) and
+    centred in the space between the header and the footer.
+
+    Attributes
+    ----------
+    scale
+        The factor the step's picture is drawn at (the document's, unless this step would not
+        fit at it).
+    body
+        The step's picture, in its own unscaled coordinates.
+    """
 
     def __init__(self, trace: Trace, step_index: int, options: FrameOptions | None = None,
-                 step_title: str | None = None) -> None:
+                 step_title: str | None = None, sheet: tuple[float, float] | None = None,
+                 max_scale: float | None = None) -> None:
         super().__init__()
         self.options = options or FrameOptions()
         self.trace = trace
         self.step_index = max(0, min(len(trace.steps) - 1, step_index))
         step = trace.steps[self.step_index]
         self.context = LayoutContext(trace, self.options)
-        theme = self.options.theme
+        width, height = sheet or sheet_size(self.options.aspect)
+        self._rect = QRectF(0, 0, width, height)
+        unit = height / SHEET_HEIGHT
+        margin = MARGIN * unit
         lang = self.options.lang
         heading = frame_word(lang, "heading", n=self.step_index + 1, count=len(trace.steps),
                              title=step_title or step.title)
-        self.heading = TextItem(heading, theme, size=22, bold=True)
-        self.heading.setParentItem(self)
-        self.heading.setPos(MARGIN, MARGIN)
-        subtitle = TextItem(trace.scenario.title, theme, size=14, role="muted")
-        subtitle.setParentItem(self)
-        subtitle.setPos(MARGIN, MARGIN + self.heading.boundingRect().height())
-        body_top = subtitle.pos().y() + subtitle.boundingRect().height() + HEADER_GAP
-        self.body = _Group()
-        self.body.setParentItem(self)
-        self.body.setPos(MARGIN, body_top)
-        covered = lay_out_step(self.context, step, self.body)
-        y = body_top + covered.bottom() + HEADER_GAP
+        self.heading = self._text(heading, HEADING_SIZE * unit, margin, margin, bold=True)
+        subtitle = self._text(trace.scenario.title, SUBTITLE_SIZE * unit, margin,
+                              margin + self.heading.boundingRect().height(), role="muted")
+        body_top = subtitle.pos().y() + subtitle.boundingRect().height() + HEADER_GAP * unit
         nothing = frame_word(lang, "nothing")
         flow = (f"{frame_word(lang, 'reads')} {', '.join(step.reads) or nothing}     "
                 f"{frame_word(lang, 'writes')} {', '.join(step.writes) or nothing}")
-        footer = TextItem(flow, theme, size=13, role="muted")
-        footer.setParentItem(self)
-        footer.setPos(MARGIN, y)
-        y += footer.boundingRect().height()
-        widths = [covered.width(), self.heading.boundingRect().width(),
-                  subtitle.boundingRect().width(), footer.boundingRect().width()]
+        footer = self._text(flow, FOOTER_SIZE * unit, margin, 0, role="muted")
+        bottom = height - margin
         if self.options.caption:
-            caption = TextItem(self.options.caption, theme, size=16)
-            caption.setParentItem(self)
-            caption.setPos(MARGIN, y + 6)
-            y += caption.boundingRect().height() + 6
-            widths.append(caption.boundingRect().width())
-        width = max(widths)
-        self._rect = QRectF(0, 0, width + 2 * MARGIN, y + MARGIN)
+            caption = self._text(self.options.caption, CAPTION_SIZE * unit, margin, 0)
+            bottom -= caption.boundingRect().height()
+            caption.setY(bottom)
+        bottom -= footer.boundingRect().height()
+        footer.setY(bottom)
+        self.area = QRectF(margin, body_top, width - 2 * margin,
+                           bottom - HEADER_GAP * unit - body_top)
+        """Where the step's picture may go, in sheet units."""
+        composition = compose(trace, self.options, self.area.size())
+        most = composition.scale if max_scale is None else min(max_scale, composition.scale)
+        self.body = Group()
+        self.body.setParentItem(self)
+        self.body.stackBefore(footer)  # drawn (and read in SVG) heading, picture, footer
+        covered = lay_out(self.context, self.step_index, self.body,
+                          composition.wraps[self.step_index])
+        self.scale = min(most, fit_scale(covered, self.area.size()))
+        self.body.setScale(self.scale)
+        centre = self.area.center()
+        self.body.setPos(centre.x() - covered.center().x() * self.scale,
+                         centre.y() - covered.center().y() * self.scale)
+
+    @staticmethod
+    def area_for(sheet: tuple[float, float]) -> QRectF:
+        """The picture area of a frame without caption on a sheet of size ``sheet``."""
+        width, height = sheet
+        unit = height / SHEET_HEIGHT
+        margin = MARGIN * unit
+        top = margin + sum(_line_height(size * unit, bold)
+                           for size, bold in ((HEADING_SIZE, True), (SUBTITLE_SIZE, False)))
+        top += HEADER_GAP * unit
+        bottom = height - margin - _line_height(FOOTER_SIZE * unit, False) - HEADER_GAP * unit
+        return QRectF(margin, top, width - 2 * margin, bottom - top)
+
+    def _text(self, text: str, size: float, x: float, y: float, *, bold: bool = False,
+              role: str = "text") -> TextItem:
+        """A line of the sheet's own words, its size reduced when it would run off the sheet."""
+        room = self._rect.width() - 2 * x
+        advance = QFontMetricsF(font(_pixels(size), bold)).horizontalAdvance(text) + 4
+        if advance > room > 0:
+            size *= room / advance
+        item = TextItem(text, self.options.theme, size=_pixels(size), bold=bold, role=role)
+        item.setParentItem(self)
+        item.setPos(x, y)
+        return item
 
 
+def _pixels(size: float) -> int:
+    return max(8, round(size))
 
-class _Group(QGraphicsObject):
-    """An invisible parent that only positions its children."""
 
-    def boundingRect(self) -> QRectF:
-        return self.childrenBoundingRect()
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
-              widget: QWidget | None = None) -> None:
-        return
+def _line_height(size: float, bold: bool) -> float:
+    """Height of a :class:`TextItem` line of ``size`` pixels."""
+    return QFontMetricsF(font(_pixels(size), bold)).height() + 4
 
 
 def build_frame_scene(trace: Trace, step_index: int, options: FrameOptions | None = None,

@@ -23,6 +23,8 @@ from app.texts.frame_words import frame_word, join_notes
 from engine import format_number
 from engine.numbers import MINUS
 
+NUMBER_SIZE = 15
+"""Pixel size of the printed numbers (before the frame's scale)."""
 CELL_HEIGHT = 26.0
 LARGE_GRID_CELLS = 1024
 """Above this many cells a grid draws its colours as one image and prints only the numbers of
@@ -123,12 +125,12 @@ class MatrixGrid(QGraphicsObject):
         self.theme = theme
         self._hovered: tuple[int, int] | None = None
         values = spec.values
-        number_font, label_font = font(13), font(12)
+        number_font, label_font = font(NUMBER_SIZE), font(12)
         numbers = QFontMetricsF(number_font)
         labels = QFontMetricsF(label_font)
         widest = numbers.horizontalAdvance(widest_number_text(values, spec.decimals))
         widest_col = max((label_advance(str(c)) for c in spec.col_labels), default=0.0)
-        self.cell_width = max(46.0, widest + 14.0, widest_col + 8.0)
+        self.cell_width = max(46.0, widest + 12.0, widest_col + 8.0)
         self.label_width = max((label_advance(str(r)) for r in spec.row_labels),
                                default=0.0) + LABEL_GAP
         self.grid_origin = QPointF(self.label_width, TITLE_HEIGHT + HEADER_HEIGHT)
@@ -145,7 +147,9 @@ class MatrixGrid(QGraphicsObject):
         self._width = max(self.label_width + cols * self.cell_width, title_width, note_width)
         self._height = self.grid_origin.y() + rows * CELL_HEIGHT + (20.0 if self.note else 0.0)
         self._heat: tuple[QRectF, QImage] | None = None
-        self._shapes, self._texts = self._record(number_font, label_font)
+        self._pictures: tuple[QPicture, QPicture] | None = None
+        """Shapes and texts, recorded at the first paint: laying out (and measuring a whole
+        document's steps for its type scale) needs only the sizes."""
         self.setAcceptHoverEvents(spec.explain is not None)
 
     def _title(self) -> str:
@@ -168,6 +172,11 @@ class MatrixGrid(QGraphicsObject):
         if point.x() < self.grid_origin.x() or point.y() < self.grid_origin.y():
             return None
         return (row, col) if 0 <= row < rows and 0 <= col < cols else None
+
+    def _recorded(self) -> tuple[QPicture, QPicture]:
+        if self._pictures is None:
+            self._pictures = self._record(font(NUMBER_SIZE), font(12))
+        return self._pictures
 
     def _record(self, number_font: QFont, label_font: QFont) -> tuple[QPicture, QPicture]:
         """Two pictures: shapes (fills, lines, marks) and text (titles, labels, numbers).
@@ -286,15 +295,16 @@ class MatrixGrid(QGraphicsObject):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
+        shapes, texts = self._recorded()
         if self._heat is not None:
             # One pixel per cell, scaled up: nearest neighbour keeps every cell a flat square.
             smooth = painter.testRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
             painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
             painter.drawImage(*self._heat)
             painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, smooth)
-        play(self._shapes, painter)
+        play(shapes, painter)
         if legible(painter, option):
-            play(self._texts, painter)
+            play(texts, painter)
         if self._hovered is not None:
             painter.setPen(QPen(self.theme.color("text"), 2.0))
             painter.setBrush(Qt.BrushStyle.NoBrush)

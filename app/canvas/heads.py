@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphi
 
 from app.canvas.context import LayoutContext
 from app.canvas.grid import HEADER_HEIGHT, TITLE_HEIGHT, MatrixGrid
-from app.canvas.layout import ROW_GAP, place_row, place_rows
+from app.canvas.layout import ROW_GAP, place_beside, place_row, place_rows
 from app.canvas.pieces import custom_grid, text_lines, word
 from app.canvas.theme import font
 
@@ -95,9 +95,7 @@ def lay_out_heads_mix(ctx: LayoutContext, parent: QGraphicsItem,
     """Each head's shares · V = mixed, the arrows beside them, the concatenation below."""
     att = ctx.trace.scenario.attention
     heads = place_rows(parent, head_rows, 0, 0, ctx.theme)
-    arrows.setParentItem(parent)
-    arrows.setPos(heads.right() + ARROWS_GAP, 0)
-    covered = heads.united(arrows.mapRectToParent(arrows.boundingRect()))
+    covered = place_beside(parent, arrows, heads, ARROWS_GAP)
     row = place_row(parent, concatenation_row(ctx), 0, covered.bottom() + ROW_GAP, ctx.theme)
     width = att.heads * att.d_v
     note = (word(ctx, "concat_wo", h=att.heads, d_v=att.d_v, width=width, d_out=att.d_out)

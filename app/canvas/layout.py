@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TypeVar
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QFont, QFontMetricsF, QPainter
 from PySide6.QtWidgets import (
     QGraphicsItem,
@@ -19,7 +21,8 @@ from app.canvas.theme import Theme, font
 
 GAP = 14.0
 T = TypeVar("T")
-ROW_GAP = 30.0
+ROW_GAP = 24.0
+BESIDE_STRETCH = 1.5
 
 
 class TextItem(QGraphicsObject):
@@ -75,38 +78,113 @@ def _body_middle(item: QGraphicsItem) -> float:
     return item.boundingRect().height() / 2
 
 
+_WRAP: ContextVar[float | None] = ContextVar("wrap", default=None)
+"""How wide a row may run before it wraps (scene units before the frame's scale); ``None``: the
+step's natural layout, each row on one line and rows one under the other."""
+
+
+@contextmanager
+def wrapping(width: float | None) -> Iterator[None]:
+    """Lay out with rows wrapping at ``width``, and short rows flowing side by side
+    (``None``: the natural layout). The frame picks the width that suits its sheet."""
+    token = _WRAP.set(width)
+    try:
+        yield
+    finally:
+        _WRAP.reset(token)
+
+
+def _row_items(parts: Sequence[QGraphicsItem | str], theme: Theme) -> list[QGraphicsItem]:
+    """The items of a row; strings become operators (·, =, +, →)."""
+    return [TextItem(part, theme, size=22, bold=True, role="muted") if isinstance(part, str)
+            else part for part in parts]
+
+
+def _arrange(items: Sequence[QGraphicsItem], x: float, y: float,
+             limit: float | None) -> tuple[list[QPointF], QRectF]:
+    """Where each item of a row goes from (x, y), wrapping to a new line beyond ``limit``
+    (an operator that would end a line starts the next one instead)."""
+    positions: list[QPointF] = []
+    cursor, top, middle = x, y, 0.0
+    line_bottom = covered_bottom = y
+    right = x
+    for k, item in enumerate(items):
+        width = item.boundingRect().width()
+        height = item.boundingRect().height()
+        operator = isinstance(item, TextItem)
+        span = width
+        if operator and k + 1 < len(items):  # keep an operator with what follows it
+            span += GAP + items[k + 1].boundingRect().width()
+        if limit is not None and cursor > x and cursor + span - x > limit:
+            top = line_bottom + ROW_GAP
+            cursor = x
+        if operator:
+            position = QPointF(cursor, top + middle - height / 2)
+        else:
+            position = QPointF(cursor, top)
+            middle = _body_middle(item)
+        positions.append(position)
+        line_bottom = max(line_bottom, top, position.y() + height)
+        covered_bottom = max(covered_bottom, line_bottom)
+        right = max(right, cursor + width)
+        cursor += width + GAP
+    return positions, QRectF(x, y, right - x, covered_bottom - y)
+
+
+def _place(parent: QGraphicsItem, items: Sequence[QGraphicsItem],
+           positions: Sequence[QPointF]) -> None:
+    for item, position in zip(items, positions, strict=True):
+        item.setParentItem(parent)
+        item.setPos(position)
+
+
 def place_row(parent: QGraphicsItem, parts: Sequence[QGraphicsItem | str], x: float, y: float,
               theme: Theme) -> QRectF:
     """Lay ``parts`` left to right from (x, y); strings become operators (·, =, +, →).
 
-    Operators sit level with the middle of the first rows of the grid before them.
+    Operators sit level with the middle of the first rows of the grid before them. While
+    :func:`wrapping`, the row breaks into lines no wider than the wrap width.
     Returns the rectangle the row covers, in the parent's coordinates.
     """
-    cursor = x
-    middle = 0.0
-    bottom = y
-    for part in parts:
-        if isinstance(part, str):
-            item: QGraphicsItem = TextItem(part, theme, size=22, bold=True, role="muted")
-            height = item.boundingRect().height()
-            item.setParentItem(parent)
-            item.setPos(cursor, y + middle - height / 2)
-        else:
-            item = part
-            item.setParentItem(parent)
-            item.setPos(cursor, y)
-            middle = _body_middle(item)
-        bottom = max(bottom, y + item.boundingRect().height())
-        cursor += item.boundingRect().width() + GAP
-    return QRectF(x, y, cursor - GAP - x, bottom - y)
+    items = _row_items(parts, theme)
+    positions, covered = _arrange(items, x, y, _WRAP.get())
+    _place(parent, items, positions)
+    return covered
 
 
 def place_rows(parent: QGraphicsItem, rows: Sequence[Sequence[QGraphicsItem | str]], x: float,
                y: float, theme: Theme) -> QRectF:
-    """Several :func:`place_row` rows, one under the other."""
+    """Several :func:`place_row` rows, one under the other; while :func:`wrapping`, rows that
+    fit side by side within the wrap width share a band."""
+    limit = _WRAP.get()
     covered = QRectF(x, y, 0, 0)
+    band_x, band_top, band_bottom = x, y, y
     for parts in rows:
-        rect = place_row(parent, parts, x, y, theme)
+        items = _row_items(parts, theme)
+        positions, rect = _arrange(items, band_x, band_top, limit)
+        beside_fits = limit is not None and rect.right() - x <= limit
+        if band_x > x and not beside_fits:
+            band_x, band_top = x, band_bottom + ROW_GAP
+            positions, rect = _arrange(items, band_x, band_top, limit)
+        _place(parent, items, positions)
         covered = covered.united(rect)
-        y = rect.bottom() + ROW_GAP
+        band_bottom = max(band_bottom, rect.bottom())
+        if limit is None:
+            band_top = rect.bottom() + ROW_GAP
+        else:
+            band_x = rect.right() + ROW_GAP
     return covered
+
+
+def place_beside(parent: QGraphicsItem, item: QGraphicsItem, covered: QRectF,
+                 gap: float) -> QRectF:
+    """Put ``item`` right of what ``covered`` holds, or under it when that would run well past
+    the wrap width (a side picture may stretch it by half). Returns what both cover."""
+    item.setParentItem(parent)
+    width = item.boundingRect().width()
+    limit = _WRAP.get()
+    if limit is not None and covered.width() + gap + width > BESIDE_STRETCH * limit:
+        item.setPos(covered.left(), covered.bottom() + ROW_GAP)
+    else:
+        item.setPos(covered.right() + gap, covered.top())
+    return covered.united(item.mapRectToParent(item.boundingRect()))

@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QGraphicsItem
 from app.canvas.arrows import ArrowSpec, AttentionArrows
 from app.canvas.block_steps import BLOCK_LAYOUTS
 from app.canvas.context import LayoutContext
-from app.canvas.heads import lay_out_heads_mix
-from app.canvas.layout import place_row, place_rows
+from app.canvas.heads import ARROWS_GAP, lay_out_heads_mix
+from app.canvas.layout import GAP, place_beside, place_row, place_rows
 from app.texts.frame_words import frame_word, join_notes
 from engine import Step, format_number
 
@@ -35,16 +35,18 @@ def _source(ctx: LayoutContext) -> str:
 
 
 def _projections(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
+    """The source rows once, then · Wq = Q, · Wk = K and · Wv = V beside them."""
     src = _source(ctx)
     att = ctx.trace.scenario.attention
+    source = place_row(parent, [ctx.grid(src), "·"], 0, 0, ctx.theme)
     rows = []
     for out, weight, bias in (("Q", "Wq", att.bq), ("K", "Wk", att.bk), ("V", "Wv", att.bv)):
-        parts: list[QGraphicsItem | str] = [ctx.grid(src), "·", ctx.grid(f"attention.{weight}")]
+        parts: list[QGraphicsItem | str] = [ctx.grid(f"attention.{weight}")]
         if bias is not None:
             parts += ["+", ctx.grid(f"attention.b{weight[1]}")]
         parts += ["=", ctx.grid(out, title=f"{out} = {src}·{weight}")]
         rows.append(parts)
-    return place_rows(parent, rows, 0, 0, ctx.theme)
+    return source.united(place_rows(parent, rows, source.right() + GAP, 0, ctx.theme))
 
 
 def _word(ctx: LayoutContext, key: str, **fields: object) -> str:
@@ -101,16 +103,12 @@ def _weights(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
                               value_range=SHARE_RANGE, masked=att.causal,
                               highlight_receiver=True, note=note)])
     grids = place_rows(parent, rows, 0, 0, ctx.theme)
-    arrows = _arrows(ctx)
-    arrows.setParentItem(parent)
-    arrows.setPos(grids.right() + 40, 0)
-    return grids.united(arrows.mapRectToParent(arrows.boundingRect()))
+    return place_beside(parent, _arrows(ctx), grids, ARROWS_GAP)
 
 
 def _mix(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     att = ctx.trace.scenario.attention
     arrows = _arrows(ctx)
-    arrows.setParentItem(parent)
     rows: list[list[QGraphicsItem | str]] = []
     for head in ctx.heads:
         label = _head_label(ctx, head)
@@ -129,8 +127,8 @@ def _mix(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
         if att.bo is not None:
             tail += ["+", ctx.grid("attention.bo")]
         rows.append([*tail, "=", ctx.grid("attn_out", title=_word(ctx, "attention_output"))])
-    grids = place_rows(parent, rows, arrows.boundingRect().width() + 40, 0, ctx.theme)
-    return grids.united(arrows.mapRectToParent(arrows.boundingRect()))
+    grids = place_rows(parent, rows, 0, 0, ctx.theme)
+    return place_beside(parent, arrows, grids, ARROWS_GAP)
 
 
 def _generic(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:

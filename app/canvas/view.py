@@ -38,6 +38,10 @@ class CanvasView(pg.GraphicsView):
             action.deleteLater()
         scene.contextMenu = []
         self.frame: FrameItem | CompareFrameItem | None = None
+        self.fitted = True
+        """Whether the view shows the whole frame (no zoom or pan since the last fit): a resize
+        then fits again."""
+        self.view_box.sigRangeChangedManually.connect(self._moved_by_hand)
         self._pending_paint = False
         self.set_theme(theme)
 
@@ -56,14 +60,16 @@ class CanvasView(pg.GraphicsView):
         return frame
 
     def show_item(self, item: FrameItem | CompareFrameItem, fit: bool) -> None:
-        """Show ``item`` (a frame or a comparison) in place of the current one."""
+        """Show ``item`` (a frame or a comparison) in place of the current one; the view fits it
+        when asked, and whenever its size differs from the frame it replaces."""
         old = self.frame
         self.frame = item
         self.view_box.addItem(item)
+        resized = old is None or old.boundingRect() != item.boundingRect()
         if old is not None:
             self.view_box.removeItem(old)
             old.deleteLater()
-        if fit or old is None:
+        if fit or resized:
             self.fit()
         self._pending_paint = True
         self.viewport().update()
@@ -71,7 +77,16 @@ class CanvasView(pg.GraphicsView):
     def fit(self) -> None:
         """Zoom so the whole frame is visible."""
         if self.frame is not None:
-            self.view_box.setRange(rect=self.frame.boundingRect(), padding=0.02)
+            self.view_box.setRange(rect=self.frame.boundingRect(), padding=0.0)
+        self.fitted = True
+
+    def _moved_by_hand(self, *_: object) -> None:
+        self.fitted = False
+
+    def resizeEvent(self, event: object) -> None:  # type: ignore[override]
+        super().resizeEvent(event)  # type: ignore[arg-type]
+        if getattr(self, "fitted", False):  # pyqtgraph resizes before __init__ is done
+            self.fit()
 
     def paintEvent(self, event: object) -> None:  # type: ignore[override]
         super().paintEvent(event)  # type: ignore[arg-type]

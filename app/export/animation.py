@@ -1,7 +1,7 @@
 """Animations: an animated GIF (Pillow, one shared palette) and an H.264 MP4 (ffmpeg).
 
-Both take frames already padded to one common size (see :func:`app.export.render.common_size`),
-as ``height × width × 3`` uint8 RGB arrays.
+Both take frames of one size (every picture of an export has the same even size, see
+:meth:`app.export.settings.ExportRequest.pixel_size`), as ``height × width × 3`` uint8 RGB arrays.
 """
 
 from __future__ import annotations
@@ -25,8 +25,6 @@ from app.export.safe import ExportError
 RGBArray = npt.NDArray[np.uint8]
 FPS = 25
 """Frames per second of an MP4; a step of ``dwell`` seconds is ``round(dwell × FPS)`` frames."""
-MP4_BLOCK = 16
-"""MP4 frames are padded to a multiple of this (H.264 macroblocks; yuv420p needs even sizes)."""
 GIF_TICK_MS = 10
 
 

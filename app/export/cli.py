@@ -21,6 +21,7 @@ from app.export.settings import (
     number_problem,
     parse_steps,
 )
+from app.sheet import ASPECTS, DEFAULT_ASPECT
 from app.texts import LANGUAGES
 
 EXIT_FAILED = 1
@@ -40,10 +41,18 @@ def add_export_arguments(parser: argparse.ArgumentParser) -> None:
                              "file (default: NAME.FORMAT in the current folder)")
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--width", type=int, metavar="PX",
-                      help="picture width in pixels (of the widest step for gif/mp4/pptx; mp4 "
-                           "rounds up to a multiple of 16)")
+                      help="width in pixels of every picture (png, gif, mp4, pptx pictures), "
+                           "svg and pdf page (at 96 px to the inch); the height follows "
+                           "--aspect; both rounded to even (default: 1920 × 1080)")
     size.add_argument("--scale", type=float, metavar="S",
-                      help="pixels per canvas unit (default: 2 for png/pptx, 1 for gif/mp4)")
+                      help="pixels per canvas unit of the 1920 × 1080 sheet (1440 × 1080 for "
+                           "4:3): 2 gives 3840 × 2160")
+    parser.add_argument("--aspect", choices=list(ASPECTS), default=DEFAULT_ASPECT,
+                        help=f"shape of every picture, page and slide (default: "
+                             f"{DEFAULT_ASPECT})")
+    parser.add_argument("--pptx-pictures", action="store_true",
+                        help="pptx: each slide one picture of the frame, instead of editable "
+                             "tables, connectors and text boxes")
     parser.add_argument("--transparent", action="store_true",
                         help="no background (png, svg, pdf, pptx; gif and mp4 stay opaque)")
     parser.add_argument("--dwell", type=float, default=DEFAULT_DWELL, metavar="SECONDS",
@@ -96,9 +105,12 @@ def run_export_command(args: argparse.Namespace) -> int:
     request = ExportRequest(format=args.format, steps=steps,
                             destination=_destination(args, name), name=name, width=args.width,
                             scale=args.scale, transparent=args.transparent, caption=args.caption,
-                            lang=args.lang, dwell=args.dwell, theme=args.theme)
+                            lang=args.lang, dwell=args.dwell, theme=args.theme,
+                            aspect=args.aspect, pptx_pictures=args.pptx_pictures)
     if args.transparent and args.format in ("gif", "mp4"):
         print(f"qkv-studio: --transparent is ignored for {args.format}", file=sys.stderr)
+    if args.pptx_pictures and args.format != "pptx":
+        print(f"qkv-studio: --pptx-pictures is ignored for {args.format}", file=sys.stderr)
     _headless_application()
     from app.export.job import run_export
     from app.export.safe import ExportError

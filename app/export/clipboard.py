@@ -2,39 +2,40 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QMimeData
+from PySide6.QtCore import QMimeData, QSize
 from PySide6.QtGui import QGuiApplication
 
 from app.canvas import FrameOptions
 from app.export.render import Frame, build_frame, png_bytes, render_image, svg_bytes
+from app.export.settings import export_size
 from engine import Trace
 
 PNG_MIME = "image/png"
 SVG_MIME = "image/svg+xml"
-CLIPBOARD_SCALE = 2.0
-"""Pixels per scene unit of the copied PNG: sharp when pasted into a slide."""
 
 
 def frame_mime_data(trace: Trace, step_index: int, options: FrameOptions | None = None, *,
-                    lang: str = "en", scale: float = CLIPBOARD_SCALE) -> QMimeData:
+                    lang: str = "en") -> QMimeData:
     """The frame of ``step_index`` as ``image/png``, ``image/svg+xml`` and a native image.
 
-    The frame is drawn in the slide theme; ``options.caption`` and ``options.transparent`` are
-    kept, so a caption typed in the window is copied too.
+    The frame keeps the window's light theme (high contrast if it is on; a dark window copies
+    the slide theme), ``options.caption`` and ``options.transparent``, so a caption typed in the
+    window is copied too.
     """
     base = options or FrameOptions()
     frame = build_frame(trace, step_index, base, lang=lang, caption=base.caption,
                         transparent=base.transparent)
-    return mime_data(frame, scale, transparent=base.transparent)
+    return mime_data(frame)
 
 
-def mime_data(frame: Frame, scale: float = CLIPBOARD_SCALE, *,
-              transparent: bool = False) -> QMimeData:
-    """Any built frame (a step or a comparison) as ``image/png``, ``image/svg+xml``, an image."""
-    image = render_image(frame, scale, transparent=transparent)
+def mime_data(frame: Frame, size: QSize | None = None) -> QMimeData:
+    """Any built frame (a step or a comparison) as ``image/png``, ``image/svg+xml``, an image,
+    ``size`` pixels large: by default the size of every export, 1920 × 1080."""
+    size = size or QSize(*export_size())
+    image = render_image(frame, size)
     data = QMimeData()
     data.setData(PNG_MIME, png_bytes(image))
-    data.setData(SVG_MIME, svg_bytes(frame))
+    data.setData(SVG_MIME, svg_bytes(frame, size))
     data.setImageData(image)
     data.setText(frame.title)
     return data

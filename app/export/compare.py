@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import QSize
+
 from app.canvas import FrameOptions
 from app.canvas.compare import build_compare_scene
 from app.export.render import (
@@ -19,6 +21,7 @@ from app.export.render import (
     write_pdf,
 )
 from app.export.safe import atomic_file
+from app.export.settings import export_size
 from app.export.words import title_for
 from app.texts.block_words import block_word
 from engine import Trace
@@ -38,13 +41,17 @@ def build_compare_frame(trace_a: Trace, trace_b: Trace, step: int,
     frame_options = export_options(options, caption=caption, transparent=transparent, lang=lang)
     scene, _item = build_compare_scene(trace_a, trace_b, step, frame_options, labels, titles)
     title = block_word(lang, "compare_header", a=labels[0], b=labels[1])
-    return Frame(step=step, title=title, scene=scene, rect=scene.sceneRect())
+    return Frame(step=step, title=title, scene=scene, rect=scene.sceneRect(),
+                 background=frame_options.theme.color("background"), transparent=transparent)
 
 
 def write_compare(path: Path, trace_a: Trace, trace_b: Trace, step: int,
                   options: FrameOptions | None = None, *, labels: tuple[str, str] = ("A", "B"),
-                  lang: str = "en", scale: float = 2.0, transparent: bool = False) -> Path:
+                  lang: str = "en", size: QSize | None = None, transparent: bool = False) -> Path:
     """Write the comparison to ``path``; its suffix (.png, .svg or .pdf) chooses the format.
+
+    ``size`` is the picture's size in pixels (the PDF page's at 96 dpi), by default the size of
+    every export, 1920 × 1080; the comparison is fitted inside it.
 
     Raises
     ------
@@ -59,12 +66,12 @@ def write_compare(path: Path, trace_a: Trace, trace_b: Trace, step: int,
                          f"not “{fmt or 'no suffix'}”")
     frame = build_compare_frame(trace_a, trace_b, step, options, labels=labels, lang=lang,
                                 transparent=transparent and fmt == "png")
+    size = size or QSize(*export_size())
     with atomic_file(Path(path)) as temp:
         if fmt == "png":
-            image = render_image(frame, scale, transparent=transparent)
-            temp.write_bytes(png_bytes(image))
+            temp.write_bytes(png_bytes(render_image(frame, size)))
         elif fmt == "svg":
-            temp.write_bytes(svg_bytes(frame))
+            temp.write_bytes(svg_bytes(frame, size))
         else:
-            write_pdf(temp, [frame], title=frame.title)
+            write_pdf(temp, [frame], size, title=frame.title)
     return Path(path)

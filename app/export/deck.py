@@ -1,70 +1,324 @@
-"""PowerPoint: a 16:9 deck, one slide per step, the frame as a picture under the step's title."""
+"""PowerPoint: one slide per step, written with python-pptx from shapes already placed (no Qt).
+
+A slide is its title (a real title placeholder: PowerPoint's outline, navigation and screen readers
+read it) and shapes in drawing order: pictures, native tables, connectors with arrowheads and text
+boxes. :mod:`app.export.slides` makes them from a frame; positions and sizes are EMU.
+"""
 
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from app import APP_NAME
 
-SLIDE_WIDTH_EMU = 12_192_000  # 13.333 in
-SLIDE_HEIGHT_EMU = 6_858_000  # 7.5 in
 EMU_PER_INCH = 914_400
+EMU_PER_POINT = 12_700
+SLIDE_HEIGHT_EMU = 6_858_000  # 7.5 in
 TITLE_ONLY_LAYOUT = 5
-MARGIN_EMU = int(0.4 * EMU_PER_INCH)
-TITLE_TOP_EMU = int(0.25 * EMU_PER_INCH)
-TITLE_HEIGHT_EMU = int(0.85 * EMU_PER_INCH)
-PICTURE_TOP_EMU = TITLE_TOP_EMU + TITLE_HEIGHT_EMU + int(0.15 * EMU_PER_INCH)
-TITLE_POINTS = 28
+TABLE_GRID_STYLE = "{5940675A-B579-460E-94D1-54222C63F5DA}"
+"""PowerPoint's built-in "No Style, Table Grid": thin dark lines, no fills of its own."""
+CELL_MARGIN_EMU = 9_144  # 0.01 in
+
+
+def slide_width_emu(sheet: tuple[float, float]) -> int:
+    """The width of a slide 7.5 in tall shaped like ``sheet`` (13.333 in for 16:9)."""
+    return round(SLIDE_HEIGHT_EMU * sheet[0] / sheet[1])
+
+
+@dataclass(frozen=True)
+class Box:
+    """A rectangle on the slide, EMU."""
+
+    left: int
+    top: int
+    width: int
+    height: int
+
+
+@dataclass(frozen=True)
+class Text:
+    """A line of text in a box: its size in points, colour ``#rrggbb``, left or centred.
+
+    ``fill`` and ``outline`` (``#rrggbb`` or ``""``) give the box a background and a border.
+    """
+
+    box: Box
+    text: str
+    points: float
+    color: str
+    bold: bool = False
+    centred: bool = False
+    right: bool = False
+    fill: str = ""
+    outline: str = ""
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One table cell: its text, centred, and colours (``fill`` ``""`` leaves it unfilled).
+    A cell without ``lines`` has no border (the labels over a matrix); ``points`` other than 0
+    sizes its text instead of the table's."""
+
+    text: str
+    color: str
+    fill: str = ""
+    bold: bool = False
+    lines: bool = True
+    points: float = 0.0
+
+
+@dataclass(frozen=True)
+class Table:
+    """A native table: ``rows`` of cells, column widths and row heights in EMU."""
+
+    box: Box
+    rows: Sequence[Sequence[Cell]]
+    column_widths: Sequence[int]
+    row_heights: Sequence[int]
+    points: float
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class Connector:
+    """A straight line from ``start`` to ``end`` (EMU), an arrowhead at the end when ``arrow``."""
+
+    start: tuple[int, int]
+    end: tuple[int, int]
+    width: int
+    color: str
+    opacity: float = 1.0
+    arrow: bool = True
+
+
+@dataclass(frozen=True)
+class Outline:
+    """An unfilled rectangle: its border ``width`` EMU in ``color`` (a highlighted row)."""
+
+    box: Box
+    color: str
+    width: int
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A PNG placed in a box; ``description`` is its alternative text."""
+
+    box: Box
+    png: bytes
+    description: str = ""
+
+
+Shape = Text | Table | Connector | Outline | Picture
 
 
 @dataclass(frozen=True)
 class Slide:
-    """What one slide shows.
+    """What one slide shows: its title (text and place), shapes in drawing order, notes.
 
-    Attributes
-    ----------
-    title
-        The slide title (the step title).
-    png
-        The frame as PNG bytes.
-    pixel_width, pixel_height
-        The picture's size in pixels (only its aspect ratio matters).
-    notes
-        The speaker notes (the step's explanation).
+    ``background`` (``#rrggbb``, or ``""`` for none) fills the whole slide.
     """
 
-    title: str
-    png: bytes
-    pixel_width: int
-    pixel_height: int
+    title: Text
+    shapes: Sequence[Shape]
     notes: str
+    background: str = ""
 
 
-def fit_picture(pixel_width: int, pixel_height: int) -> tuple[int, int, int, int]:
-    """Left, top, width, height (EMU) of a picture fitted under the title, aspect kept, centred."""
-    box_width = SLIDE_WIDTH_EMU - 2 * MARGIN_EMU
-    box_height = SLIDE_HEIGHT_EMU - PICTURE_TOP_EMU - MARGIN_EMU
-    factor = min(box_width / pixel_width, box_height / pixel_height)
-    width, height = round(pixel_width * factor), round(pixel_height * factor)
-    left = MARGIN_EMU + (box_width - width) // 2
-    top = PICTURE_TOP_EMU + (box_height - height) // 2
-    return left, top, width, height
+def _rgb(color: str) -> Any:
+    from pptx.dml.color import RGBColor
+
+    red, green, blue = bytes.fromhex(color.lstrip("#")[:6])
+    return RGBColor(red, green, blue)
 
 
-def write_pptx(path: Path, slides: Iterable[Slide], *, title: str = "") -> int:
-    """Write a 16:9 deck with one "Title Only" slide per :class:`Slide`; returns the slide count.
+def _style_run(run: Any, text: Text | Cell, points: float, font: str) -> None:
+    from pptx.oxml.ns import qn
+    from pptx.util import Pt
 
-    The title is a real title placeholder (PowerPoint's outline, navigation and screen readers
-    read it); the picture carries the title as its alternative text.
-    """
-    from pptx import Presentation
+    run.font.size = Pt(points)
+    run.font.bold = text.bold
+    run.font.color.rgb = _rgb(text.color)
+    run.font.name = font
+    properties = run._r.get_or_add_rPr()
+    properties.append(properties.makeelement(qn("a:ea"), {"typeface": font}))
+
+
+def _size_paragraph(paragraph: Any, points: float) -> None:
+    """The paragraph's own size too: else its end mark keeps the 18 pt default and a table row
+    grows taller than the canvas draws it."""
+    from pptx.util import Pt
+
+    paragraph.font.size = Pt(points)
+    paragraph._p.get_or_add_endParaRPr().set("sz", str(round(points * 100)))
+
+
+def _align(paragraph: Any, *, right: bool = False, centred: bool = True) -> None:
+    from pptx.enum.text import PP_ALIGN
+
+    paragraph.alignment = (PP_ALIGN.RIGHT if right else
+                           PP_ALIGN.CENTER if centred else PP_ALIGN.LEFT)
+
+
+def _fill_text_frame(frame: Any, text: Text, font: str) -> None:
+    from pptx.enum.text import MSO_ANCHOR, MSO_AUTO_SIZE
+
+    frame.word_wrap = False
+    frame.auto_size = MSO_AUTO_SIZE.NONE
+    frame.margin_left = frame.margin_right = frame.margin_top = frame.margin_bottom = 0
+    frame.vertical_anchor = MSO_ANCHOR.MIDDLE
+    frame.text = text.text
+    paragraph = frame.paragraphs[0]
+    _align(paragraph, right=text.right, centred=text.centred)
+    _size_paragraph(paragraph, text.points)
+    for run in paragraph.runs:
+        _style_run(run, text, text.points, font)
+
+
+def _place(shape: Any, box: Box) -> None:
+    from pptx.util import Emu
+
+    shape.left, shape.top = Emu(box.left), Emu(box.top)
+    shape.width, shape.height = Emu(box.width), Emu(box.height)
+
+
+def _add_text(shapes: Any, text: Text, font: str) -> None:
+    from pptx.enum.shapes import MSO_SHAPE
     from pptx.util import Emu, Pt
 
+    box = text.box
+    if text.fill or text.outline:
+        shape = shapes.add_shape(MSO_SHAPE.ROUNDED_RECTANGLE, Emu(box.left), Emu(box.top),
+                                 Emu(box.width), Emu(box.height))
+        shape.shadow.inherit = False
+        if text.fill:
+            shape.fill.solid()
+            shape.fill.fore_color.rgb = _rgb(text.fill)
+        else:
+            shape.fill.background()
+        if text.outline:
+            shape.line.color.rgb = _rgb(text.outline)
+            shape.line.width = Pt(0.75)
+        else:
+            shape.line.fill.background()
+    else:
+        shape = shapes.add_textbox(Emu(box.left), Emu(box.top), Emu(box.width), Emu(box.height))
+    _fill_text_frame(shape.text_frame, text, font)
+
+
+def _no_lines(cell: Any) -> None:
+    """Take every border off a table cell; call it before the cell gets its fill (the schema
+    puts borders first)."""
+    from pptx.oxml.ns import qn
+
+    properties = cell._tc.get_or_add_tcPr()
+    for side in ("a:lnL", "a:lnR", "a:lnT", "a:lnB"):
+        line = properties.makeelement(qn(side), {"w": "0"})
+        line.append(line.makeelement(qn("a:noFill"), {}))
+        properties.append(line)
+
+
+def _add_table(shapes: Any, table: Table, font: str) -> None:
+    from pptx.enum.text import MSO_ANCHOR
+    from pptx.util import Emu
+
+    box = table.box
+    rows, cols = len(table.rows), len(table.column_widths)
+    frame = shapes.add_table(rows, cols, Emu(box.left), Emu(box.top), Emu(box.width),
+                             Emu(box.height))
+    if table.name:
+        frame.name = table.name
+    grid = frame.table
+    grid.first_row = grid.horz_banding = False
+    frame._element.graphic.graphicData.tbl.tblPr.find(
+        "{http://schemas.openxmlformats.org/drawingml/2006/main}tableStyleId").text = \
+        TABLE_GRID_STYLE
+    for c, width in enumerate(table.column_widths):
+        grid.columns[c].width = Emu(width)
+    for r, height in enumerate(table.row_heights):
+        grid.rows[r].height = Emu(height)
+    for r, cells in enumerate(table.rows):
+        for c, cell in enumerate(cells):
+            target = grid.cell(r, c)
+            target.margin_left = target.margin_right = Emu(CELL_MARGIN_EMU)
+            target.margin_top = target.margin_bottom = Emu(0)
+            target.vertical_anchor = MSO_ANCHOR.MIDDLE
+            if not cell.lines:
+                _no_lines(target)
+            if cell.fill:
+                target.fill.solid()
+                target.fill.fore_color.rgb = _rgb(cell.fill)
+            else:
+                target.fill.background()
+            target.text = cell.text
+            target.text_frame.word_wrap = False
+            paragraph = target.text_frame.paragraphs[0]
+            _align(paragraph)
+            points = cell.points or table.points
+            _size_paragraph(paragraph, points)
+            for run in paragraph.runs:
+                _style_run(run, cell, points, font)
+
+
+def _add_connector(shapes: Any, line: Connector, font: str) -> None:
+    from pptx.enum.shapes import MSO_CONNECTOR
+    from pptx.oxml.ns import qn
+    from pptx.util import Emu
+
+    shape = shapes.add_connector(MSO_CONNECTOR.STRAIGHT, Emu(line.start[0]), Emu(line.start[1]),
+                                 Emu(line.end[0]), Emu(line.end[1]))
+    shape.line.width = Emu(line.width)
+    shape.line.color.rgb = _rgb(line.color)
+    outline = shape.line._get_or_add_ln()
+    if line.opacity < 1.0:
+        colour = outline.find(qn("a:solidFill")).find(qn("a:srgbClr"))
+        alpha = colour.makeelement(qn("a:alpha"), {"val": str(round(line.opacity * 100_000))})
+        colour.append(alpha)
+    if line.arrow:
+        outline.append(outline.makeelement(qn("a:tailEnd"),
+                                           {"type": "triangle", "w": "med", "len": "med"}))
+
+
+def _add_outline(shapes: Any, outline: Outline, font: str) -> None:
+    from pptx.enum.shapes import MSO_SHAPE
+    from pptx.util import Emu
+
+    box = outline.box
+    shape = shapes.add_shape(MSO_SHAPE.RECTANGLE, Emu(box.left), Emu(box.top), Emu(box.width),
+                             Emu(box.height))
+    shape.shadow.inherit = False
+    shape.fill.background()
+    shape.line.color.rgb = _rgb(outline.color)
+    shape.line.width = Emu(outline.width)
+
+
+def _add_picture(shapes: Any, picture: Picture, font: str) -> None:
+    from pptx.util import Emu
+
+    box = picture.box
+    shape = shapes.add_picture(io.BytesIO(picture.png), Emu(box.left), Emu(box.top),
+                               Emu(box.width), Emu(box.height))
+    shape._element.nvPicPr.cNvPr.set("descr", picture.description)
+
+
+ADDERS: dict[type, Callable[[Any, Any, str], None]] = {
+    Text: _add_text, Table: _add_table, Connector: _add_connector, Outline: _add_outline,
+    Picture: _add_picture}
+
+
+def write_pptx(path: Path, slides: Iterable[Slide], *, sheet: tuple[float, float], font: str,
+               title: str = "") -> int:
+    """Write a deck shaped like ``sheet`` (7.5 in tall), one "Title Only" slide per
+    :class:`Slide`, every text in the typeface ``font``; returns the slide count."""
+    from pptx import Presentation
+    from pptx.util import Emu
+
     deck = Presentation()
-    deck.slide_width = Emu(SLIDE_WIDTH_EMU)
+    deck.slide_width = Emu(slide_width_emu(sheet))
     deck.slide_height = Emu(SLIDE_HEIGHT_EMU)
     deck.core_properties.title = title
     deck.core_properties.author = APP_NAME
@@ -72,19 +326,14 @@ def write_pptx(path: Path, slides: Iterable[Slide], *, title: str = "") -> int:
     count = 0
     for slide in slides:
         page = deck.slides.add_slide(layout)
+        if slide.background:
+            page.background.fill.solid()
+            page.background.fill.fore_color.rgb = _rgb(slide.background)
         heading = page.shapes.title
-        heading.left, heading.top = Emu(MARGIN_EMU), Emu(TITLE_TOP_EMU)
-        heading.width = Emu(SLIDE_WIDTH_EMU - 2 * MARGIN_EMU)
-        heading.height = Emu(TITLE_HEIGHT_EMU)
-        heading.text = slide.title
-        for paragraph in heading.text_frame.paragraphs:
-            for run in paragraph.runs:
-                run.font.size = Pt(TITLE_POINTS)
-        left, top, width, height = fit_picture(slide.pixel_width, slide.pixel_height)
-        picture = page.shapes.add_picture(io.BytesIO(slide.png), Emu(left), Emu(top),
-                                          Emu(width), Emu(height))
-        picture.name = f"Frame {count + 1}"
-        picture._element.nvPicPr.cNvPr.set("descr", slide.title)
+        _place(heading, slide.title.box)
+        _fill_text_frame(heading.text_frame, slide.title, font)
+        for shape in slide.shapes:
+            ADDERS[type(shape)](page.shapes, shape, font)
         page.notes_slide.notes_text_frame.text = slide.notes
         count += 1
     deck.save(str(path))

@@ -35,16 +35,24 @@ from PySide6.QtWidgets import (
 from app.canvas import FrameOptions
 from app.export.job import run_export
 from app.export.safe import ExportCancelled, ExportError
-from app.export.settings import DEFAULT_DWELL, FORMATS, ExportRequest, slug
+from app.export.settings import (
+    DEFAULT_DWELL,
+    FORMATS,
+    ExportRequest,
+    export_size,
+    slug,
+)
 from app.export.words import title_for
 from app.i18n import current_language
 from app.preferences import app_settings
+from app.sheet import ASPECTS, DEFAULT_ASPECT
 from app.texts import LANGUAGE_NAMES, LANGUAGES
 from engine import Trace
 
 GROUP = "export"
 ANIMATED = ("gif", "mp4")
-DEFAULT_WIDTH = 1920
+DEFAULT_WIDTH = export_size()[0]
+DEFAULT_SCALE = 1.0
 FORMAT_LABELS = (
     QT_TRANSLATE_NOOP("ExportDialog", "PNG images (one per step)"),
     QT_TRANSLATE_NOOP("ExportDialog", "SVG vector images (one per step)"),
@@ -146,7 +154,7 @@ class ExportDialog(QDialog):
         self.scale_spin.setRange(0.25, 8.0)
         self.scale_spin.setSingleStep(0.5)
         self.scale_spin.setSuffix(" ×")
-        self.scale_spin.setValue(2.0)
+        self.scale_spin.setValue(DEFAULT_SCALE)
         self.size_group = QButtonGroup(self)
         self.size_group.addButton(self.width_radio)
         self.size_group.addButton(self.scale_radio)
@@ -162,6 +170,17 @@ class ExportDialog(QDialog):
         self._labelled(form, self.tr("&Width:"), self.width_spin, self.tr("Width in pixels"))
         self._labelled(form, self.tr("S&cale:"), self.scale_spin,
                        self.tr("Scale factor, pixels per canvas unit"))
+        self.aspect_box = QComboBox()
+        for aspect in ASPECTS:
+            self.aspect_box.addItem(aspect, aspect)
+        self._labelled(form, self.tr("&Aspect:"), self.aspect_box,
+                       self.tr("Shape of every picture, page and slide"))
+        self.size_label = QLabel()
+        self._labelled(form, self.tr("Pixels:"), self.size_label,
+                       self.tr("Size of every exported picture"))
+        self.pictures_box = QCheckBox(self.tr("Slides as pictures (not editable)"))
+        self._labelled(form, self.tr("PowerPoint:"), self.pictures_box,
+                       self.tr("Slides as pictures (not editable)"))
 
         self.transparent_box = QCheckBox(self.tr("Transparent background"))
         self._labelled(form, self.tr("Background:"), self.transparent_box,
@@ -217,6 +236,9 @@ class ExportDialog(QDialog):
         self.format_box.currentIndexChanged.connect(self._format_changed)
         self.steps_group.buttonToggled.connect(self._update_enabled)
         self.size_group.buttonToggled.connect(self._update_enabled)
+        for spin in (self.width_spin, self.scale_spin):
+            spin.valueChanged.connect(self._show_size)
+        self.aspect_box.currentIndexChanged.connect(self._show_size)
         self.first_spin.valueChanged.connect(self._keep_range_ordered)
         self.last_spin.valueChanged.connect(self._keep_range_ordered)
         self._format = self.format_key()
@@ -253,7 +275,18 @@ class ExportDialog(QDialog):
             scale=None if by_width else self.scale_spin.value(),
             transparent=self.transparent_box.isChecked() and self.format_key() not in ANIMATED,
             caption=self.caption_box.isChecked(), lang=str(self.lang_box.currentData()),
-            dwell=self.dwell_spin.value(), theme=str(self.theme_box.currentData()))
+            dwell=self.dwell_spin.value(), theme=str(self.theme_box.currentData()),
+            aspect=self.aspect(), pptx_pictures=self.pictures_box.isChecked())
+
+    def aspect(self) -> str:
+        """The chosen aspect (``"16:9"`` or ``"4:3"``)."""
+        return str(self.aspect_box.currentData())
+
+    def pixel_size(self) -> tuple[int, int]:
+        """The size in pixels every picture of the export will have."""
+        if self.width_radio.isChecked():
+            return export_size(self.aspect(), width=self.width_spin.value())
+        return export_size(self.aspect(), scale=self.scale_spin.value())
 
     def _default_destination(self, folder: Path, fmt: str, stem: str | None = None) -> Path:
         spec = FORMATS[fmt]
@@ -287,15 +320,18 @@ class ExportDialog(QDialog):
         in_range = self.range_radio.isChecked()
         self.first_spin.setEnabled(in_range)
         self.last_spin.setEnabled(in_range)
-        raster = fmt not in ("svg", "pdf")
-        self.width_radio.setEnabled(raster)
-        self.scale_radio.setEnabled(raster)
-        self.width_spin.setEnabled(raster and self.width_radio.isChecked())
-        self.scale_spin.setEnabled(raster and self.scale_radio.isChecked())
+        self.width_spin.setEnabled(self.width_radio.isChecked())
+        self.scale_spin.setEnabled(self.scale_radio.isChecked())
+        self.pictures_box.setEnabled(fmt == "pptx")
         self.transparent_box.setEnabled(fmt not in ANIMATED)
         self.dwell_spin.setEnabled(fmt in ANIMATED)
         self.destination_label.setText(self.tr("Save into &folder:") if FORMATS[fmt].per_step
                                        else self.tr("Save &to:"))
+        self._show_size()
+
+    def _show_size(self) -> None:
+        width, height = self.pixel_size()
+        self.size_label.setText(f"{width} × {height}")
 
     # --- remembered choices -----------------------------------------------------------------
 
@@ -312,7 +348,10 @@ class ExportDialog(QDialog):
         by_width = bool(settings.value("by_width", True, type=bool))
         (self.width_radio if by_width else self.scale_radio).setChecked(True)
         self.width_spin.setValue(int(str(settings.value("width", DEFAULT_WIDTH, type=int))))
-        self.scale_spin.setValue(float(str(settings.value("scale", 2.0, type=float))))
+        self.scale_spin.setValue(float(str(settings.value("scale", DEFAULT_SCALE, type=float))))
+        aspect = str(settings.value("aspect", DEFAULT_ASPECT, type=str))
+        self.aspect_box.setCurrentIndex(max(0, self.aspect_box.findData(aspect)))
+        self.pictures_box.setChecked(bool(settings.value("pptx_pictures", False, type=bool)))
         self.transparent_box.setChecked(bool(settings.value("transparent", False, type=bool)))
         self.caption_box.setChecked(bool(settings.value("caption", False, type=bool)))
         theme = str(settings.value("theme", "slide", type=str))
@@ -334,6 +373,8 @@ class ExportDialog(QDialog):
         settings.setValue("by_width", self.width_radio.isChecked())
         settings.setValue("width", self.width_spin.value())
         settings.setValue("scale", self.scale_spin.value())
+        settings.setValue("aspect", request.aspect)
+        settings.setValue("pptx_pictures", request.pptx_pictures)
         settings.setValue("transparent", self.transparent_box.isChecked())
         settings.setValue("caption", request.caption)
         settings.setValue("lang", request.lang)

@@ -15,18 +15,16 @@ from PySide6.QtCore import QSize
 
 from app.canvas import THEMES, FrameOptions
 from app.export.animation import (
-    MP4_BLOCK,
     Mp4Writer,
     frames_for,
     gif_duration_ms,
     rgb_array,
     write_gif,
 )
-from app.export.deck import Slide, write_pptx
+from app.export.deck import write_pptx
 from app.export.render import (
     Frame,
     build_frame,
-    common_size,
     png_bytes,
     render_image,
     svg_bytes,
@@ -34,7 +32,9 @@ from app.export.render import (
 )
 from app.export.safe import ExportCancelled, atomic_file, staged_folder
 from app.export.settings import ExportRequest, step_file_name
+from app.export.slides import editable_slide, picture_slide, typeface
 from app.export.words import caption_for, notes_for
+from app.sheet import sheet_size
 from engine import Trace
 
 Progress = Callable[[int, int], bool]
@@ -53,7 +53,8 @@ class ExportPlan:
                              f"{count}")
         self.trace = trace
         self.request = request
-        self.options = replace(options or FrameOptions(), theme=THEMES[request.theme])
+        self.options = replace(options or FrameOptions(), theme=THEMES[request.theme],
+                               aspect=request.aspect)
         self.progress = progress
         self.total = len(request.steps)
         self.done = 0
@@ -75,16 +76,15 @@ class ExportPlan:
                            transparent=request.transparent if transparent is None
                            else transparent)
 
+    @property
+    def size(self) -> QSize:
+        """The one pixel size of every picture, SVG and page of this export."""
+        return QSize(*self.request.pixel_size())
+
     def frames(self, *, transparent: bool | None = None) -> Iterator[Frame]:
         """The frames in export order, built one at a time."""
         for step in self.request.steps:
             yield self.frame(step, transparent=transparent)
-
-
-def _common(plan: ExportPlan, frames: list[Frame], multiple: int = 1) -> tuple[float, QSize]:
-    """One scale for all the frames (the width asked for applies to the widest) and one size."""
-    scale = plan.request.scale_for(max(frame.width for frame in frames))
-    return scale, common_size(frames, scale, multiple)
 
 
 def _write_png(plan: ExportPlan) -> list[Path]:
@@ -92,8 +92,7 @@ def _write_png(plan: ExportPlan) -> list[Path]:
     count = len(plan.trace.steps)
     with staged_folder(request.destination) as staged:
         for frame in plan.frames():
-            image = render_image(frame, request.scale_for(frame.width),
-                                 transparent=request.transparent)
+            image = render_image(frame, plan.size)
             name = step_file_name(request.name, frame.step, count, request.format)
             staged.path(name).write_bytes(png_bytes(image))
             plan.tick()
@@ -106,7 +105,7 @@ def _write_svg(plan: ExportPlan) -> list[Path]:
     with staged_folder(request.destination) as staged:
         for frame in plan.frames():
             name = step_file_name(request.name, frame.step, count, request.format)
-            staged.path(name).write_bytes(svg_bytes(frame))
+            staged.path(name).write_bytes(svg_bytes(frame, plan.size))
             plan.tick()
         return staged.commit()
 
@@ -114,17 +113,16 @@ def _write_svg(plan: ExportPlan) -> list[Path]:
 def _write_pdf(plan: ExportPlan) -> list[Path]:
     destination = plan.request.destination
     with atomic_file(destination) as temp:
-        write_pdf(temp, plan.frames(), title=plan.trace.scenario.title, on_page=plan.tick)
+        write_pdf(temp, plan.frames(), plan.size, title=plan.trace.scenario.title,
+                  on_page=plan.tick)
     return [destination]
 
 
 def _write_gif(plan: ExportPlan) -> list[Path]:
     request = plan.request
-    frames = list(plan.frames(transparent=False))
-    scale, canvas = _common(plan, frames)
     pictures = []
-    for frame in frames:
-        pictures.append(rgb_array(render_image(frame, scale, canvas)))
+    for frame in plan.frames(transparent=False):
+        pictures.append(rgb_array(render_image(frame, plan.size)))
         plan.tick()
     with atomic_file(request.destination) as temp:
         write_gif(temp, pictures, [gif_duration_ms(request.dwell)] * len(pictures))
@@ -133,34 +131,27 @@ def _write_gif(plan: ExportPlan) -> list[Path]:
 
 def _write_mp4(plan: ExportPlan) -> list[Path]:
     request = plan.request
-    frames = list(plan.frames(transparent=False))
-    scale, canvas = _common(plan, frames, MP4_BLOCK)
+    size = plan.size
     with atomic_file(request.destination) as temp, \
-            Mp4Writer(temp, canvas.width(), canvas.height()) as video:
-        for frame in frames:
-            video.add(rgb_array(render_image(frame, scale, canvas)), frames_for(request.dwell))
+            Mp4Writer(temp, size.width(), size.height()) as video:
+        for frame in plan.frames(transparent=False):
+            video.add(rgb_array(render_image(frame, size)), frames_for(request.dwell))
             plan.tick()
     return [request.destination]
 
 
 def _write_pptx(plan: ExportPlan) -> list[Path]:
-    """One slide per step; every picture drawn at one scale, then fitted to its slide.
-
-    Each picture is fitted on its own (rather than padded to a common size) so a small step is
-    not shrunk in the classroom because a wide step exists.
-    """
+    """One slide per step, the frame filling it: editable shapes, or one picture each."""
     request = plan.request
-    frames = list(plan.frames())
-    scale = request.scale_for(max(frame.width for frame in frames))
+    sheet = sheet_size(request.aspect)
+    make = picture_slide if request.pptx_pictures else editable_slide
     slides = []
-    for frame in frames:
-        image = render_image(frame, scale, transparent=request.transparent)
-        slides.append(Slide(title=frame.title, png=png_bytes(image), pixel_width=image.width(),
-                            pixel_height=image.height(),
-                            notes=notes_for(plan.trace, frame.step, request.lang)))
+    for frame in plan.frames():
+        slides.append(make(frame, notes_for(plan.trace, frame.step, request.lang), sheet,
+                           plan.size))
         plan.tick()
     with atomic_file(request.destination) as temp:
-        write_pptx(temp, slides, title=plan.trace.scenario.title)
+        write_pptx(temp, slides, sheet=sheet, font=typeface(), title=plan.trace.scenario.title)
     return [request.destination]
 
 

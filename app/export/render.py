@@ -1,7 +1,9 @@
 """Frames for export: the canvas's own scene painted onto a QImage, an SVG or PDF pages.
 
-Every export builds its frames with :func:`app.canvas.build_frame_scene` in the light slide theme,
-so the exported picture is the one on the canvas. A ``QApplication`` must exist.
+Every export builds its frames with :func:`app.canvas.build_frame_scene` in a light theme (see
+:func:`export_options`), so the exported picture is the one on the canvas. Every picture, SVG and
+PDF page of an export has one size (1920 × 1080 by default): each frame is painted into it as
+large as fits, centred. A ``QApplication`` must exist.
 
 The canvas items replay recorded ``QPicture`` s, and ``QPicture.play`` scales what it replays by
 the target device's logical dpi over Qt's default dpi. So every device here paints at Qt's default
@@ -10,7 +12,6 @@ dpi (:func:`picture_dpi`, 96 on most systems) and gets its export dpi only after
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
@@ -36,6 +37,7 @@ from app.canvas import SLIDE, FrameItem, FrameOptions, build_frame_scene
 from app.canvas.frame import MARGIN as FRAME_MARGIN
 from app.export.settings import CSS_DPI, EXPORT_THEMES
 from app.export.words import title_for
+from app.sheet import SHEET_HEIGHT
 from engine import Trace
 
 SVG_DESCRIPTION = "A frame exported by QKV Studio"
@@ -48,7 +50,8 @@ def picture_dpi() -> int:
     return QPicture().logicalDpiX()
 
 
-def _set_dpi(image: QImage, dpi: float) -> None:
+def set_dpi(image: QImage, dpi: float) -> None:
+    """Say ``dpi`` in the image's dots per metre (paint at :func:`picture_dpi`)."""
     dots_per_metre = round(dpi / METRES_PER_INCH)
     image.setDotsPerMeterX(dots_per_metre)
     image.setDotsPerMeterY(dots_per_metre)
@@ -68,12 +71,18 @@ class Frame:
         The scene holding the frame; keep it alive while painting.
     rect
         The frame's rectangle in scene units (pixels at scale 1).
+    background
+        The colour under the frame and around it when it is fitted to another shape.
+    transparent
+        Leave the background unpainted.
     """
 
     step: int
     title: str
     scene: QGraphicsScene
     rect: QRectF
+    background: QColor
+    transparent: bool = False
 
     @property
     def width(self) -> float:
@@ -103,7 +112,8 @@ def build_frame(trace: Trace, step: int, options: FrameOptions | None = None, *,
     title = title_for(trace, step, lang)
     frame_options = export_options(options, caption=caption, transparent=transparent, lang=lang)
     scene, item = build_frame_scene(trace, step, frame_options, step_title=title)
-    return Frame(step=step, title=title, scene=scene, rect=_cover_overflow(scene, item))
+    return Frame(step=step, title=title, scene=scene, rect=_cover_overflow(scene, item),
+                 background=frame_options.theme.color("background"), transparent=transparent)
 
 
 def _cover_overflow(scene: QGraphicsScene, item: FrameItem) -> QRectF:
@@ -122,60 +132,52 @@ def _cover_overflow(scene: QGraphicsScene, item: FrameItem) -> QRectF:
         strip = QRectF(scene.sceneRect().right(), rect.top(), right - scene.sceneRect().right(),
                        rect.height())
         background = scene.addRect(strip, QPen(Qt.PenStyle.NoPen),
-                                   QBrush(SLIDE.color("background")))
+                                   QBrush(item.options.theme.color("background")))
         background.setZValue(-1.0)
     scene.setSceneRect(rect)
     return rect
 
 
-def pixel_size(width: float, height: float, scale: float) -> QSize:
-    """Whole pixels covering ``width × height`` scene units at ``scale`` (never below 1)."""
-    return QSize(max(1, math.ceil(width * scale - 1e-6)), max(1, math.ceil(height * scale - 1e-6)))
+def fit_rect(source: QRectF | QSizeF, target: QRectF) -> QRectF:
+    """Where ``source`` goes inside ``target``: as large as fits, aspect kept, centred."""
+    width, height = source.width(), source.height()
+    factor = min(target.width() / width, target.height() / height)
+    fitted = QRectF(0.0, 0.0, width * factor, height * factor)
+    fitted.moveCenter(target.center())
+    return fitted
 
 
-def common_size(frames: Iterable[Frame], scale: float, multiple: int = 1) -> QSize:
-    """One pixel size that holds every frame at ``scale``, rounded up to a ``multiple``."""
-    frames = list(frames)
-    size = pixel_size(max(f.width for f in frames), max(f.height for f in frames), scale)
-    return QSize(_round_up(size.width(), multiple), _round_up(size.height(), multiple))
+def _paint(painter: QPainter, frame: Frame, page: QRectF) -> None:
+    """Fill ``page`` with the frame's background (unless transparent), then paint the frame
+    into it as large as fits, centred: a frame of another shape gets even bands around it."""
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+    painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+    if not frame.transparent:
+        painter.fillRect(page, frame.background)
+    frame.scene.render(painter, fit_rect(frame.rect, page), frame.rect,
+                       Qt.AspectRatioMode.IgnoreAspectRatio)
 
 
-def _round_up(value: int, multiple: int) -> int:
-    return -(-value // multiple) * multiple
-
-
-def render_image(frame: Frame, scale: float, canvas: QSize | None = None, *,
-                 transparent: bool = False) -> QImage:
-    """Paint ``frame`` at ``scale`` into a new image, its top-left corner at the image's.
-
-    Parameters
-    ----------
-    canvas
-        The image size; by default the frame's own size at ``scale``. A larger canvas (a common
-        size for all the steps of an animation) is filled with the slide background.
-    transparent
-        Fill with transparent pixels instead (the frame must have been built transparent too).
+def render_image(frame: Frame, size: QSize) -> QImage:
+    """Paint ``frame`` into a new image of ``size`` pixels (see :func:`_paint`).
 
     Returns
     -------
     QImage
-        ``Format_ARGB32_Premultiplied`` when transparent, else ``Format_RGB32``; its dots per
-        metre say ``96 × scale`` dpi so the picture keeps the frame's physical size.
+        ``Format_ARGB32_Premultiplied`` for a transparent frame, else ``Format_RGB32``; its dots
+        per metre say 96 dpi for a sheet 1080 pixels tall, so the picture keeps its physical size
+        whatever its pixel size.
     """
-    size = canvas or pixel_size(frame.width, frame.height, scale)
-    image_format = (QImage.Format.Format_ARGB32_Premultiplied if transparent
+    image_format = (QImage.Format.Format_ARGB32_Premultiplied if frame.transparent
                     else QImage.Format.Format_RGB32)
     image = QImage(size, image_format)
-    image.fill(QColor(Qt.GlobalColor.transparent) if transparent else SLIDE.color("background"))
-    _set_dpi(image, picture_dpi())
+    image.fill(QColor(Qt.GlobalColor.transparent))
+    set_dpi(image, picture_dpi())
     painter = QPainter(image)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-    painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
-    painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
-    target = QRectF(0.0, 0.0, frame.width * scale, frame.height * scale)
-    frame.scene.render(painter, target, frame.rect, Qt.AspectRatioMode.IgnoreAspectRatio)
+    _paint(painter, frame, QRectF(0.0, 0.0, size.width(), size.height()))
     painter.end()
-    _set_dpi(image, CSS_DPI * scale)
+    set_dpi(image, CSS_DPI * size.height() / SHEET_HEIGHT)
     return image
 
 
@@ -197,24 +199,21 @@ def png_bytes(image: QImage) -> bytes:
     return bytes(data.data())
 
 
-def svg_bytes(frame: Frame) -> bytes:
-    """The frame as SVG: paths and rectangles for shapes, ``<text>`` for text, fixed metadata.
-
-    Width and height are the frame's size at 96 dpi and the viewBox is the frame in scene units,
-    so any reader draws it at the canvas's size.
-    """
+def svg_bytes(frame: Frame, size: QSize) -> bytes:
+    """The frame as SVG ``size`` pixels large: paths and rectangles for shapes, ``<text>`` for
+    text, fixed metadata. The viewBox is ``0 0 width height``, the frame fitted inside it."""
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     generator = QSvgGenerator()
     generator.setOutputDevice(buffer)
     generator.setResolution(picture_dpi())
-    generator.setSize(pixel_size(frame.width, frame.height, 1.0))
-    generator.setViewBox(QRectF(0.0, 0.0, frame.width, frame.height))
+    generator.setSize(size)
+    generator.setViewBox(QRectF(0.0, 0.0, size.width(), size.height()))
     generator.setTitle(frame.title)
     generator.setDescription(SVG_DESCRIPTION)
     painter = QPainter(generator)
-    _paint_vector(painter, frame, 1.0)
+    _paint(painter, frame, QRectF(0.0, 0.0, size.width(), size.height()))
     painter.end()
     buffer.close()
     return _pixel_dimensions(bytes(data.data()))
@@ -231,24 +230,16 @@ def _pixel_dimensions(svg: bytes) -> bytes:
     return svg[: match.start()] + header + svg[match.end():]
 
 
-def _paint_vector(painter: QPainter, frame: Frame, factor: float) -> None:
-    """Paint the frame from (0, 0), ``factor`` device units per scene unit."""
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-    painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
-    target = QRectF(0.0, 0.0, frame.width * factor, frame.height * factor)
-    frame.scene.render(painter, target, frame.rect, Qt.AspectRatioMode.IgnoreAspectRatio)
-
-
-def page_size(frame: Frame) -> QPageSize:
-    """A PDF page exactly the frame's size (96 scene units to the inch)."""
-    points = QSizeF(frame.width * POINTS_PER_PIXEL, frame.height * POINTS_PER_PIXEL)
-    return QPageSize(points, QPageSize.Unit.Point, f"step {frame.step + 1}",
+def page_size(size: QSize) -> QPageSize:
+    """A PDF page of ``size`` pixels at 96 to the inch (1920 × 1080 → 1440 × 810 pt)."""
+    points = QSizeF(size.width() * POINTS_PER_PIXEL, size.height() * POINTS_PER_PIXEL)
+    return QPageSize(points, QPageSize.Unit.Point, f"{size.width()}x{size.height()}",
                      QPageSize.SizeMatchPolicy.ExactMatch)
 
 
-def write_pdf(path: Path, frames: Iterable[Frame], *, title: str = "",
+def write_pdf(path: Path, frames: Iterable[Frame], size: QSize, *, title: str = "",
               on_page: Callable[[], None] | None = None) -> int:
-    """Write one vector page per frame, each page the size of its frame, zero margins.
+    """Write one vector page per frame, every page ``size`` pixels at 96 dpi, zero margins.
 
     ``on_page`` is called after each page (progress; it may raise to stop). Returns the number of
     pages written.
@@ -258,17 +249,19 @@ def write_pdf(path: Path, frames: Iterable[Frame], *, title: str = "",
     writer.setTitle(title)
     dpi = picture_dpi()
     writer.setResolution(dpi)
+    writer.setPageMargins(QMarginsF(0, 0, 0, 0))
+    writer.setPageSize(page_size(size))
+    factor = dpi / CSS_DPI
+    page = QRectF(0.0, 0.0, size.width() * factor, size.height() * factor)
     painter: QPainter | None = None
     pages = 0
     try:
         for frame in frames:
-            writer.setPageMargins(QMarginsF(0, 0, 0, 0))
-            writer.setPageSize(page_size(frame))
             if painter is None:
                 painter = QPainter(writer)
             else:
                 writer.newPage()
-            _paint_vector(painter, frame, dpi / CSS_DPI)
+            _paint(painter, frame, page)
             pages += 1
             if on_page is not None:
                 on_page()

@@ -6,11 +6,28 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.sheet import ASPECTS, DEFAULT_ASPECT, sheet_size
+
 CSS_DPI = 96.0
 """Scene units are CSS pixels: a frame drawn at scale 1 is a 96-dpi picture."""
 
 DEFAULT_DWELL = 2.0
 """Seconds each step stays on screen in a GIF or MP4."""
+
+def _even(value: float) -> int:
+    """The nearest even whole number, at least 2 (H.264 video needs even sizes)."""
+    return max(2, 2 * round(value / 2))
+
+
+def export_size(aspect: str = DEFAULT_ASPECT, *, width: int | None = None,
+                scale: float | None = None) -> tuple[int, int]:
+    """The pixel size of every picture of an export: ``width`` wide, or the sheet at ``scale``
+    (by default at scale 1: 1920 × 1080 for 16:9), the height following the aspect, both even."""
+    sheet_width, sheet_height = sheet_size(aspect)
+    if width is None:
+        factor = 1.0 if scale is None else scale
+        return _even(sheet_width * factor), _even(sheet_height * factor)
+    return _even(width), _even(_even(width) * sheet_height / sheet_width)
 
 
 @dataclass(frozen=True)
@@ -25,14 +42,11 @@ class Format:
         What the export dialog shows.
     per_step
         One file per step in a folder (PNG, SVG) rather than one file for all steps.
-    default_scale
-        Pixels per scene unit when neither a width nor a scale is asked for (raster formats).
     """
 
     key: str
     label: str
     per_step: bool
-    default_scale: float = 1.0
 
     @property
     def suffix(self) -> str:
@@ -40,12 +54,12 @@ class Format:
 
 
 FORMATS: dict[str, Format] = {f.key: f for f in (
-    Format("png", "PNG images (one per step)", per_step=True, default_scale=2.0),
+    Format("png", "PNG images (one per step)", per_step=True),
     Format("svg", "SVG vector images (one per step)", per_step=True),
     Format("pdf", "PDF document (one page per step)", per_step=False),
     Format("gif", "Animated GIF", per_step=False),
     Format("mp4", "MP4 video (H.264)", per_step=False),
-    Format("pptx", "PowerPoint slides (16:9)", per_step=False, default_scale=2.0),
+    Format("pptx", "PowerPoint slides (16:9)", per_step=False),
 )}
 
 
@@ -68,9 +82,11 @@ class ExportRequest:
     name
         The stem of per-step file names: ``<name>-step01.png``.
     width, scale
-        The picture's width in pixels, or pixels per scene unit; at most one is set. With neither,
-        the format's default scale applies. A PNG width is each file's width; GIF, MP4 and
-        PowerPoint apply it to the widest step, so every step is drawn at one scale.
+        The picture's width in pixels, or pixels per scene unit of the sheet; at most one is set.
+        Every picture of an export has one size (:meth:`pixel_size`): by default 1920 × 1080.
+        SVG takes it as its width and height, PDF as its page size at 96 pixels to the inch.
+    aspect
+        A key of :data:`ASPECTS`: the shape of every picture, page and slide's sheet.
     transparent
         Leave the background unpainted (PNG, SVG, PDF, PowerPoint, clipboard).
     caption
@@ -82,6 +98,8 @@ class ExportRequest:
     theme
         A key of :data:`EXPORT_THEMES`: the light slide theme, or high contrast for print and
         projectors that wash colours out. A dark theme is never exported.
+    pptx_pictures
+        PowerPoint slides as one picture each, rather than editable tables, connectors and text.
     """
 
     format: str
@@ -95,6 +113,8 @@ class ExportRequest:
     lang: str = "en"
     dwell: float = DEFAULT_DWELL
     theme: str = "slide"
+    aspect: str = DEFAULT_ASPECT
+    pptx_pictures: bool = False
 
     def __post_init__(self) -> None:
         if self.theme not in EXPORT_THEMES:
@@ -108,16 +128,17 @@ class ExportRequest:
         problem = number_problem(self.width, self.scale, self.dwell)
         if problem is not None:
             raise ValueError(problem)
+        if self.aspect not in ASPECTS:
+            raise ValueError(f"unknown aspect {self.aspect!r}; expected one of "
+                             f"{', '.join(ASPECTS)}")
 
     @property
     def spec(self) -> Format:
         return FORMATS[self.format]
 
-    def scale_for(self, frame_width: float) -> float:
-        """Pixels per scene unit for a picture ``frame_width`` scene units wide."""
-        if self.width is not None:
-            return self.width / frame_width
-        return self.scale if self.scale is not None else self.spec.default_scale
+    def pixel_size(self) -> tuple[int, int]:
+        """Width and height in pixels of every picture this export draws."""
+        return export_size(self.aspect, width=self.width, scale=self.scale)
 
 
 @dataclass(frozen=True)

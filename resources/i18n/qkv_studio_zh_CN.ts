@@ -450,6 +450,30 @@
         <translation>缩放比例：每个画布单位的像素数</translation>
     </message>
     <message>
+        <source>&amp;Aspect:</source>
+        <translation>宽高比(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>Shape of every picture, page and slide</source>
+        <translation>每张图片、每页和每张幻灯片的宽高比</translation>
+    </message>
+    <message>
+        <source>Pixels:</source>
+        <translation>像素：</translation>
+    </message>
+    <message>
+        <source>Size of every exported picture</source>
+        <translation>每张导出图片的尺寸</translation>
+    </message>
+    <message>
+        <source>Slides as pictures (not editable)</source>
+        <translation>幻灯片为图片（不可编辑）</translation>
+    </message>
+    <message>
+        <source>PowerPoint:</source>
+        <translation>PowerPoint：</translation>
+    </message>
+    <message>
         <source>Transparent background</source>
         <translation>透明背景</translation>
     </message>
@@ -694,6 +718,17 @@
     <message>
         <source>paste into {name}: {problem}; nothing changed</source>
         <translation>粘贴到 {name}：{problem}；未作任何改动</translation>
+    </message>
+</context>
+<context>
+    <name>Presenter</name>
+    <message>
+        <source>&amp;Present</source>
+        <translation>放映(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Show the frame full screen; arrows and Page keys step, Esc leaves</source>
+        <translation>全屏显示当前画面；方向键和翻页键切换步骤，Esc 退出</translation>
     </message>
 </context>
 <context>

@@ -1,9 +1,21 @@
-"""High contrast, the system's dark scheme and reduced motion; exports keep the slide theme."""
+"""High contrast, the system's dark scheme and reduced motion; which theme exports take.
+
+Files take the theme the export asks for (slide by default); Copy frame takes the window's light
+theme (high contrast when it is on) and never the dark one. Both light themes have a white
+background, so the tests compare whole pictures, pixel for pixel.
+"""
 
 from __future__ import annotations
 
+import io
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
 import pytest
-from PySide6.QtGui import QColor, QImage, QPalette
+from PIL import Image
+from PySide6.QtCore import QSize
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
@@ -16,19 +28,53 @@ from app.appearance import (
     system_prefers_high_contrast,
     system_scheme,
 )
-from app.canvas.theme import DARK, HIGH_CONTRAST, OKABE_ITO, SLIDE
+from app.canvas.theme import DARK, HIGH_CONTRAST, OKABE_ITO, SLIDE, Theme
+from app.export.animation import rgb_array
+from app.export.clipboard import PNG_MIME
+from app.export.job import run_export
 from app.export.render import build_frame, render_image
+from app.export.settings import ExportRequest, export_size
 from app.timeline import REDUCED_MOTION_SECONDS
 from app.window import StudioWindow
 
 Role = QPalette.ColorRole
 
 
-def exported_background(window: StudioWindow) -> QColor:
-    """The top-left pixel of the current frame exported from the window's own options."""
-    frame = build_frame(window.state.trace, window.state.step, window.frame_options())
-    image: QImage = render_image(frame, 1.0)
-    return image.pixelColor(2, 2)
+def in_theme(window: StudioWindow, theme: Theme) -> np.ndarray:
+    """The current frame drawn in ``theme`` at the export size, as RGB pixels."""
+    options = replace(window.frame_options(), theme=theme)
+    frame = build_frame(window.state.trace, window.state.step, options,
+                        lang=window.timeline.lang)
+    return rgb_array(render_image(frame, QSize(*export_size())))
+
+
+def copied(window: StudioWindow) -> np.ndarray:
+    """Edit → Copy frame, then the PNG on the clipboard as RGB pixels."""
+    window.copy_frame_action.trigger()
+    data = QGuiApplication.clipboard().mimeData()
+    assert data is not None and data.hasFormat(PNG_MIME)
+    with Image.open(io.BytesIO(bytes(data.data(PNG_MIME).data()))) as image:
+        return np.asarray(image.convert("RGB"))
+
+
+def exported(window: StudioWindow, folder: Path) -> np.ndarray:
+    """The current step exported to a PNG file with the window's options and no theme asked."""
+    request = ExportRequest(format="png", steps=(window.state.step,), destination=folder,
+                            lang=window.timeline.lang)
+    [path] = run_export(window.state.trace, request, window.frame_options())
+    with Image.open(path) as image:
+        return np.asarray(image.convert("RGB"))
+
+
+def test_copy_frame_takes_high_contrast_and_a_file_the_slide_theme(
+        qtbot: QtBot, window: StudioWindow, tmp_path: Path) -> None:
+    slide, contrast = in_theme(window, SLIDE), in_theme(window, HIGH_CONTRAST)
+    assert not np.array_equal(slide, contrast), "the two light themes draw differently"
+    window.view_menu.high_contrast_action.trigger()
+    assert np.array_equal(copied(window), contrast), "Copy frame copies what the canvas shows"
+    assert np.array_equal(exported(window, tmp_path), slide), "a file takes its own theme"
+    window.view_menu.high_contrast_action.trigger()
+    assert np.array_equal(copied(window), slide)
 
 
 def test_high_contrast_from_the_view_menu(qtbot: QtBot, window: StudioWindow) -> None:
@@ -44,7 +90,6 @@ def test_high_contrast_from_the_view_menu(qtbot: QtBot, window: StudioWindow) ->
     assert palette.color(Role.Window) == QColor("#FFFFFF")
     assert palette.color(Role.WindowText) == QColor("#000000")
     assert palette.color(Role.Highlight) == QColor("#0000C0")
-    assert exported_background(window) == QColor(SLIDE.background)
     action.trigger()
     assert window.canvas.theme is SLIDE
     assert QApplication.palette().color(Role.Highlight) != QColor("#0000C0")
@@ -52,6 +97,7 @@ def test_high_contrast_from_the_view_menu(qtbot: QtBot, window: StudioWindow) ->
 
 def test_the_dark_scheme_gives_a_dark_window_and_a_light_export(
         qtbot: QtBot, window: StudioWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    slide = in_theme(window, SLIDE)
     look = appearance()
     monkeypatch.setenv(SCHEME_ENV, "dark")
     assert system_scheme() == "dark"
@@ -61,7 +107,7 @@ def test_the_dark_scheme_gives_a_dark_window_and_a_light_export(
         assert window.canvas.frame is not None and window.canvas.frame.options.theme is DARK
         assert QApplication.palette().color(Role.Window).lightness() < 80
         assert QApplication.palette().color(Role.WindowText).lightness() > 200
-        assert exported_background(window) == QColor(SLIDE.background), "exports stay light"
+        assert np.array_equal(copied(window), slide), "a dark window copies the slide theme"
         window.view_menu.high_contrast_action.trigger()
         assert window.canvas.theme is HIGH_CONTRAST, "high contrast wins over the scheme"
         window.view_menu.high_contrast_action.trigger()

@@ -21,8 +21,7 @@ from tests.app.driving import canvas_arrows, close_window, open_window
 
 G01_PICTURES = {
     "norm1": ["X", "per row", "norm1", "γ1", "β1"],
-    "projections": ["norm1", "Wq", "Q = norm1·Wq", "norm1", "Wk", "K = norm1·Wk", "norm1", "Wv",
-                    "V = norm1·Wv"],
+    "projections": ["norm1", "Wq", "Q = norm1·Wq", "Wk", "K = norm1·Wk", "Wv", "V = norm1·Wv"],
     "scores": ["Q", "Kᵀ", "scores"],
     "weights": ["scores", "shares"],
     "mix": ["shares", "V", "mixed", "mixed (heads joined)", "Wo", "attention output"],

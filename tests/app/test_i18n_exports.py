@@ -51,7 +51,7 @@ def test_the_cli_deck_has_notes_and_titles_in_its_language(
         notes = slide.notes_slide.notes_text_frame.text
         assert notes == notes_for(f11, k, lang)
         assert all(heading in notes for heading in HEADINGS[lang])
-        assert slide.shapes.title.text == title_for(f11, k, lang)
+        assert title_for(f11, k, lang) in slide.shapes.title.text
         share = cjk_share(notes)
         assert share > 0.5 if lang == "zh" else share < 0.05
 
@@ -92,10 +92,16 @@ def test_png_frames_differ_by_language_and_show_cjk_glyphs(
         paths[lang] = tmp_path / lang / "f11-step04.png"
     with Image.open(paths["zh"]) as zh, Image.open(paths["en"]) as en:
         zh_pixels, en_pixels = np.asarray(zh.convert("L")), np.asarray(en.convert("L"))
-    heading_zh = zh_pixels[20:60, 20:400]
-    heading_en = en_pixels[20:60, 20:400]
+    heading_zh, heading_en = heading_band(zh_pixels), heading_band(en_pixels)
     assert not np.array_equal(heading_zh, heading_en)
     assert (heading_zh < 100).sum() > 400, "the Chinese heading is drawn in dark ink"
+
+
+def heading_band(pixels: np.ndarray) -> np.ndarray:
+    """The 40 rows from the first ink down: the frame's heading, wherever the frame is fitted
+    in the picture."""
+    top = int(np.argmax((pixels < 100).any(axis=1)))
+    return pixels[top:top + 40]
 
 
 def test_pdf_frame_words_follow_the_language(qapp: QApplication, tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ import pytest
 from PIL import Image, ImageSequence
 from PySide6.QtWidgets import QApplication
 
-from app.export.animation import FPS, MP4_BLOCK, frames_for, gif_duration_ms
+from app.export.animation import FPS, frames_for, gif_duration_ms
 from engine import Trace
 from tests.export.conftest import assert_not_blank, export
 
@@ -57,7 +57,7 @@ def test_gif_has_one_frame_per_step_held_for_the_dwell_time(f11_gif: Path) -> No
     assert len(frames) == 5
     assert [duration for duration, _, _ in frames] == [1500] * 5
     sizes = {size for _, size, _ in frames}
-    assert len(sizes) == 1 and next(iter(sizes))[0] == WIDTH, "one common size"
+    assert sizes == {(WIDTH, WIDTH * 9 // 16)}, "one common 16:9 size"
     pictures = [picture for _, _, picture in frames]
     for picture in pictures:
         assert_not_blank(np.dstack([picture, np.full(picture.shape[:2], 255, np.uint8)]),
@@ -81,15 +81,14 @@ def test_gif_durations_are_hundredths() -> None:
 @pytest.mark.slow
 def test_mp4_holds_each_step_and_has_an_even_size(f11: Trace, tmp_path: Path) -> None:
     dwell = 0.8
-    [path] = export(f11, "mp4", tmp_path / "f11.mp4", dwell=dwell, width=WIDTH - 6)
+    [path] = export(f11, "mp4", tmp_path / "f11.mp4", dwell=dwell, width=WIDTH - 7)
     frames, seconds = imageio_ffmpeg.count_frames_and_secs(str(path))
     assert frames == 5 * round(dwell * FPS)
     assert seconds == pytest.approx(5 * dwell, abs=0.05)
     reader = imageio_ffmpeg.read_frames(str(path))
     meta = next(reader)
     width, height = meta["size"]
-    assert width % MP4_BLOCK == 0 and height % MP4_BLOCK == 0
-    assert width == WIDTH, "634 px rounded up to a multiple of 16"
+    assert (width, height) == (WIDTH - 8, 356), "633 px rounded to even, the height 16:9 and even"
     assert meta["fps"] == pytest.approx(FPS)
     assert "h264" in meta["codec"] and meta["pix_fmt"].startswith("yuv420p")
     first = np.frombuffer(next(reader), np.uint8).reshape(height, width, 3)
@@ -97,7 +96,7 @@ def test_mp4_holds_each_step_and_has_an_even_size(f11: Trace, tmp_path: Path) ->
     assert_not_blank(np.dstack([first, np.full(first.shape[:2], 255, np.uint8)]),
                      colours=50, dark=500)
     assert tuple(int(v) for v in first[-4, -4]) == pytest.approx((255, 255, 255), abs=3), \
-        "padding is the slide background"
+        "the band around the frame is the slide background"
     header = struct.unpack(">I4s", path.read_bytes()[:8])
     assert header[1] == b"ftyp"
 

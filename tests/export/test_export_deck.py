@@ -1,14 +1,23 @@
-"""PowerPoint: a 16:9 deck, one slide per step, title, picture and speaker notes."""
+"""PowerPoint: one 16:9 slide per step, the frame filling it, the title said once, notes; by
+default editable (tables, connectors, text boxes), one picture per slide on request.
+
+Every deck is read back with python-pptx; the numbers expected in the tables are computed here
+from the chapter's F11 inputs with numpy and formatted here.
+"""
 
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 from PIL import Image
 from pptx import Presentation
 from pptx.enum.shapes import MSO_SHAPE_TYPE
+from pptx.oxml.ns import qn
 from PySide6.QtWidgets import QApplication
 
 from app.export.words import caption_for, notes_for, title_for
@@ -16,40 +25,160 @@ from app.texts import step_text
 from engine import Trace
 from tests.export.conftest import cjk_share, export
 
+SLIDE = (12_192_000, 6_858_000)
+"""13.333 × 7.5 in: PowerPoint's 16:9."""
+
 
 @pytest.fixture(scope="module")
-def decks(qapp: QApplication, f11: Trace,
+def decks(qapp: QApplication, f11: Trace, g01: Trace,
           tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("pptx")
-    return {lang: export(f11, "pptx", folder / f"f11-{lang}.pptx", lang=lang, scale=1.0)[0]
+    made = {lang: export(f11, "pptx", folder / f"f11-{lang}.pptx", lang=lang)[0]
             for lang in ("en", "zh")}
+    made["pictures"] = export(f11, "pptx", folder / "f11-pictures.pptx", pptx_pictures=True)[0]
+    made["g01"] = export(g01, "pptx", folder / "g01.pptx")[0]
+    return made
+
+
+def shapes(slide: Any) -> Iterator[Any]:
+    """Every shape of a slide but its title."""
+    return (shape for shape in slide.shapes if shape != slide.shapes.title)
+
+
+def texts(slide: Any) -> list[str]:
+    """Every text on a slide: text boxes, shapes and table cells (the title included)."""
+    found = []
+    for shape in slide.shapes:
+        if shape.has_text_frame:
+            found.append(shape.text_frame.text)
+        if shape.has_table:
+            found += [cell.text for row in shape.table.rows for cell in row.cells]
+    return found
+
+
+def tables(slide: Any) -> list[list[list[str]]]:
+    """Each table's cell texts without its row of column labels."""
+    return [[[cell.text for cell in row.cells] for row in list(shape.table.rows)[1:]]
+            for shape in slide.shapes if shape.has_table]
+
+
+def shown(values: np.ndarray, places: int = 3) -> list[list[str]]:
+    """Numbers as the frame prints them: rounded, trailing zeros cut, a true minus sign."""
+    def one(value: float) -> str:
+        text = f"{value:.{places}f}".rstrip("0").rstrip(".")
+        return "0" if text in ("-0", "") else text.replace("-", "\u2212")
+    return [[one(float(v)) for v in row] for row in values]
+
+
+def f11_by_hand() -> dict[str, np.ndarray]:
+    """The chapter's F11, computed here: Q, K, V, scaled scores and causal softmax shares."""
+    x = np.array([[1.0, 1.0], [1.0, -1.0]])
+    q = x @ np.array([[1.0, 1.0], [-1.0, 1.0]])
+    k = x @ np.array([[0.5, 0.5], [0.5, -0.5]])
+    v = x @ np.array([[5.0, 10.0], [5.0, -10.0]])
+    scores = q @ k.T / np.sqrt(2.0)
+    masked = np.where(np.tril(np.ones((2, 2))) > 0, scores, -np.inf)
+    shares = np.exp(masked - masked.max(axis=1, keepdims=True))
+    shares /= shares.sum(axis=1, keepdims=True)
+    return {"Q": q, "K": k, "V": v, "scores": scores, "shares": shares, "mixed": shares @ v}
+
+
+def connectors(slide: Any) -> list[Any]:
+    return [shape for shape in slide.shapes if shape.shape_type == MSO_SHAPE_TYPE.LINE
+            or shape._element.tag == qn("p:cxnSp")]
 
 
 def test_one_16_9_slide_per_step(decks: dict[str, Path]) -> None:
-    deck = Presentation(str(decks["en"]))
-    assert (deck.slide_width, deck.slide_height) == (12_192_000, 6_858_000)
-    assert len(deck.slides) == 5
+    for name, count in (("en", 5), ("pictures", 5), ("g01", 12)):
+        deck = Presentation(str(decks[name]))
+        assert (deck.slide_width, deck.slide_height) == SLIDE
+        assert len(deck.slides) == count
 
 
-def test_each_slide_has_its_title_and_a_fitted_centred_picture(decks: dict[str, Path],
-                                                               f11: Trace) -> None:
-    deck = Presentation(str(decks["en"]))
-    for k, slide in enumerate(deck.slides):
-        assert slide.shapes.title is not None
-        assert slide.shapes.title.text == title_for(f11, k, "en")
-        pictures = [s for s in slide.shapes if s.shape_type == MSO_SHAPE_TYPE.PICTURE]
-        assert len(pictures) == 1
-        picture = pictures[0]
+def test_the_title_is_said_once(decks: dict[str, Path], f11: Trace) -> None:
+    for name in ("en", "pictures"):
+        for k, slide in enumerate(Presentation(str(decks[name])).slides):
+            title = slide.shapes.title.text
+            assert title.startswith(f"Step {k + 1} of 5") and title_for(f11, k, "en") in title
+            others = [text for text in texts(slide) if text != title]
+            assert not any(title_for(f11, k, "en") in text for text in others), others
+
+
+def test_the_frame_fills_the_slide(decks: dict[str, Path]) -> None:
+    """The frame is fitted to the slide edge to edge in one direction (picture slides show it
+    whole, see below); inside, it keeps its own margins, so its shapes span at least 85 % of
+    the slide's width or height."""
+    for name in ("en", "pictures", "g01"):
+        for slide in Presentation(str(decks[name])).slides:
+            boxes = [(s.left, s.top, s.left + s.width, s.top + s.height) for s in slide.shapes]
+            left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
+            right, bottom = max(b[2] for b in boxes), max(b[3] for b in boxes)
+            assert right <= SLIDE[0] + 1 and bottom <= SLIDE[1] + 1 and left >= 0 and top >= 0
+            assert (right - left) >= 0.85 * SLIDE[0] or (bottom - top) >= 0.85 * SLIDE[1]
+
+
+def test_tables_print_the_traces_numbers(decks: dict[str, Path]) -> None:
+    expected = f11_by_hand()
+    slides = list(Presentation(str(decks["en"])).slides)
+    assert shown(expected["Q"]) in tables(slides[1])
+    assert shown(expected["K"]) in tables(slides[1])
+    assert shown(expected["V"]) in tables(slides[1])
+    assert shown(expected["scores"]) in tables(slides[2])
+    assert shown(expected["shares"]) in tables(slides[3])
+    assert shown(expected["mixed"]) in tables(slides[4])
+    assert shown(expected["shares"]) == [["1", "0"], ["0.804", "0.196"]]
+
+
+def test_cells_carry_the_canvas_colours_and_masked_cells_are_grey(
+        decks: dict[str, Path]) -> None:
+    slide = list(Presentation(str(decks["en"])).slides)[3]
+    [shares] = [s for s in slide.shapes if s.has_table and s.name == "shares"]
+    fills = {(r, c): shares.table.cell(r + 1, c).fill.fore_color.rgb
+             for r in range(2) for c in range(2)}
+    masked = fills[(0, 1)]
+    assert masked[0] == masked[1] == masked[2], "the masked cell is grey"
+    assert len({fills[(0, 0)], fills[(1, 0)], fills[(1, 1)]}) == 3, "cividis, one per value"
+    yellow = fills[(0, 0)]
+    assert yellow[0] > 200 and yellow[1] > 200 and yellow[2] < 120, "share 1 is cividis' top"
+
+
+def test_arrows_are_connectors_with_arrowheads_and_shares(decks: dict[str, Path]) -> None:
+    """F11 step 4: the receiver 爱 reads both keys (two arrows), 我 reads itself (one)."""
+    slide = list(Presentation(str(decks["en"])).slides)[3]
+    lines = connectors(slide)
+    assert len(lines) == 3
+    for line in lines:
+        tail = line.line._get_or_add_ln().find(qn("a:tailEnd"))
+        assert tail is not None and tail.get("type") == "triangle"
+    words = texts(slide)
+    assert "0.804" in words and "0.196" in words
+
+
+def test_the_frames_words_are_text_boxes(decks: dict[str, Path], f11: Trace) -> None:
+    slide = list(Presentation(str(decks["en"])).slides)[3]
+    words = texts(slide)
+    assert f11.scenario.title in words
+    assert any(word.startswith("reads:") for word in words)
+    assert any("softmax" in word for word in words)
+
+
+def test_what_has_no_native_form_is_a_picture_of_that_item(decks: dict[str, Path],
+                                                           g01: Trace) -> None:
+    """G01's last step draws probability bars: a picture beside native tables."""
+    slide = list(Presentation(str(decks["g01"])).slides)[g01.step_index("probs")]
+    pictures = [s for s in shapes(slide) if s.shape_type == MSO_SHAPE_TYPE.PICTURE]
+    assert pictures and any(s.has_table for s in slide.shapes)
+    for picture in pictures:
+        assert picture.width < SLIDE[0] / 2, "a picture of one item, not of the slide"
+
+
+def test_picture_slides_are_one_picture_filling_the_slide(decks: dict[str, Path]) -> None:
+    for slide in Presentation(str(decks["pictures"])).slides:
+        [picture] = list(shapes(slide))
+        assert picture.shape_type == MSO_SHAPE_TYPE.PICTURE
+        assert (picture.left, picture.top, picture.width, picture.height) == (0, 0, *SLIDE)
         with Image.open(io.BytesIO(picture.image.blob)) as image:
-            aspect = image.width / image.height
-        assert picture.width / picture.height == pytest.approx(aspect, rel=0.002)
-        assert picture.left >= 0 and picture.left + picture.width <= deck.slide_width
-        assert picture.top >= slide.shapes.title.top + slide.shapes.title.height
-        assert picture.top + picture.height <= deck.slide_height
-        centre = picture.left + picture.width / 2
-        assert centre == pytest.approx(deck.slide_width / 2, abs=2)
-        margin = max(deck.slide_width - picture.width, 0)
-        assert margin < deck.slide_width * 0.9, "the picture is not a thumbnail"
+            assert image.size == (1920, 1080)
 
 
 def test_notes_hold_the_step_explanation(decks: dict[str, Path], f11: Trace) -> None:
@@ -65,7 +194,23 @@ def test_notes_hold_the_step_explanation(decks: dict[str, Path], f11: Trace) -> 
 def test_chinese_deck_has_chinese_titles_and_notes(decks: dict[str, Path], f11: Trace) -> None:
     deck = Presentation(str(decks["zh"]))
     for k, slide in enumerate(deck.slides):
-        assert slide.shapes.title.text == title_for(f11, k, "zh")
+        assert title_for(f11, k, "zh") in slide.shapes.title.text
         notes = slide.notes_slide.notes_text_frame.text
         assert cjk_share(notes) > 0.5, "Chinese notes"
         assert step_text(f11.steps[k].explain_key, "zh").summary in notes
+
+
+def test_eight_positions_draw_one_connector_per_visible_pair(qapp: QApplication,
+                                                             tmp_path: Path) -> None:
+    """Causal, eight positions, every share positive: 1 + 2 + … + 8 = 36 arrows."""
+    from tests.export.test_export_sizes import eight_tokens
+
+    trace = eight_tokens()
+    step = trace.step_index("weights")
+    [path] = export(trace, "pptx", tmp_path / "eight.pptx", steps=(step,))
+    [slide] = Presentation(str(path)).slides
+    assert len(connectors(slide)) == 36
+    labels = [t for t in texts(slide) if t and t[0].isdigit()]
+    shares = np.asarray(trace.arrays["weights"])[0, -1]
+    for share in shares:
+        assert shown(np.array([[share]]))[0][0] in labels

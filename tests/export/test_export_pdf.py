@@ -1,4 +1,4 @@
-"""PDF: one vector page per step, each page the size of its frame, read by poppler and pypdf."""
+"""PDF: one vector page per step, every page one 16:9 size, read by poppler and pypdf."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import pytest
 from pypdf import PdfReader
 from PySide6.QtWidgets import QApplication
 
-from app.export.render import build_frame
 from engine import Trace
 from tests.export.conftest import assert_not_blank, export, need_tool, pixels
 
@@ -21,19 +20,25 @@ def f11_pdf(qapp: QApplication, f11: Trace, tmp_path_factory: pytest.TempPathFac
     return path
 
 
-def test_one_page_per_step_sized_like_its_frame(f11_pdf: Path, f11: Trace) -> None:
-    pdfinfo = need_tool("pdfinfo")
-    info = subprocess.run([pdfinfo, "-f", "1", "-l", "99", str(f11_pdf)], check=True,
+def page_sizes(path: Path) -> list[tuple[float, float]]:
+    """Every page's size in points, as poppler's pdfinfo reads it."""
+    info = subprocess.run([need_tool("pdfinfo"), "-f", "1", "-l", "99", str(path)], check=True,
                           capture_output=True, text=True, timeout=60).stdout
-    assert re.search(r"^Pages:\s+5$", info, re.MULTILINE)
-    sizes = [(float(w), float(h)) for w, h in
-             re.findall(r"Page\s+\d+ size:\s+([\d.]+) x ([\d.]+) pts", info)]
+    return [(float(w), float(h)) for w, h in
+            re.findall(r"Page\s+\d+ size:\s+([\d.]+) x ([\d.]+) pts", info)]
+
+
+def test_every_page_is_one_16_9_size(f11_pdf: Path) -> None:
+    """1920 × 1080 pixels at 96 to the inch: 20 × 11.25 in, 1440 × 810 pt."""
+    sizes = page_sizes(f11_pdf)
     assert len(sizes) == 5
-    for k, (width, height) in enumerate(sizes):
-        frame = build_frame(f11, k)
-        assert width == pytest.approx(frame.width * 0.75, abs=0.6)
-        assert height == pytest.approx(frame.height * 0.75, abs=0.6)
-        assert width / height == pytest.approx(frame.width / frame.height, rel=0.01)
+    for width, height in sizes:
+        assert width == pytest.approx(1440, abs=0.6) and height == pytest.approx(810, abs=0.6)
+
+
+def test_width_sets_the_page_size(f11: Trace, tmp_path: Path) -> None:
+    [path] = export(f11, "pdf", tmp_path / "small.pdf", steps=(1, 3), width=960)
+    assert page_sizes(path) == [pytest.approx((720, 405), abs=0.6)] * 2
 
 
 def test_pypdf_reads_the_pages_and_their_text(f11_pdf: Path, f11: Trace) -> None:
@@ -41,8 +46,8 @@ def test_pypdf_reads_the_pages_and_their_text(f11_pdf: Path, f11: Trace) -> None
     assert len(reader.pages) == 5
     assert reader.metadata is not None and reader.metadata.title == f11.scenario.title
     page = reader.pages[3]
-    assert float(page.mediabox.width) / float(page.mediabox.height) == pytest.approx(
-        build_frame(f11, 3).width / build_frame(f11, 3).height, rel=0.01)
+    assert float(page.mediabox.width) / float(page.mediabox.height) == pytest.approx(16 / 9,
+                                                                                     rel=0.001)
     text = page.extract_text()
     assert "softmax" in text and "0.804" in text and "爱" in text
 

@@ -1,22 +1,26 @@
-"""PNG: the canvas's picture at the asked width, with dpi, transparency and stable bytes."""
+"""PNG: the canvas's picture fitted to one 16:9 size, with dpi, transparency, stable bytes."""
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
 import pytest
 from PIL import Image
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QRectF, QSize
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QApplication
 
 from app.canvas import DARK, FrameOptions, build_frame_scene
-from app.export.render import build_frame
+from app.export.render import Frame, build_frame, svg_bytes
+from app.texts.frame_words import frame_word
 from engine import Trace
 from tests.export.conftest import assert_not_blank, export, pixels
 
 WIDTH = 1200
+HEIGHT = 676
+"""1200 × 9 / 16 = 675, made even (every export has even sizes, for video)."""
 
 
 @pytest.fixture(scope="module")
@@ -25,14 +29,12 @@ def f11_pngs(qapp: QApplication, f11: Trace, tmp_path_factory: pytest.TempPathFa
     return export(f11, "png", tmp_path_factory.mktemp("png"), width=WIDTH)
 
 
-def test_one_file_per_step_at_the_asked_width(f11_pngs: list[Path], f11: Trace) -> None:
+def test_one_file_per_step_all_of_one_size(f11_pngs: list[Path]) -> None:
     assert [p.name for p in f11_pngs] == [f"f11-step{k:02d}.png" for k in range(1, 6)]
-    for k, path in enumerate(f11_pngs):
+    for path in f11_pngs:
         with Image.open(path) as image:
             assert image.format == "PNG" and image.mode == "RGB"
-            frame = build_frame(f11, k)
-            assert image.width == WIDTH
-            assert image.height == pytest.approx(frame.height * WIDTH / frame.width, abs=1.0)
+            assert image.size == (WIDTH, HEIGHT)
 
 
 def test_pictures_are_not_blank(f11_pngs: list[Path]) -> None:
@@ -41,13 +43,14 @@ def test_pictures_are_not_blank(f11_pngs: list[Path]) -> None:
 
 
 def test_dpi_follows_the_scale(f11_pngs: list[Path], f11: Trace, tmp_path: Path) -> None:
+    """A 1920 × 1080 sheet is 20 × 11.25 in at 96 dpi, whatever the pixel size."""
     with Image.open(f11_pngs[3]) as image:
-        expected = 96 * WIDTH / build_frame(f11, 3).width
+        expected = 96 * HEIGHT / 1080
         assert image.info["dpi"] == pytest.approx((expected, expected), abs=0.05)
     [path] = export(f11, "png", tmp_path, steps=(0,), scale=1.5)
     with Image.open(path) as image:
         assert image.info["dpi"] == pytest.approx((144.0, 144.0), abs=0.05)
-        assert image.width == round(build_frame(f11, 0).width * 1.5 + 0.5)
+        assert image.size == (2880, 1620)
 
 
 def test_transparent_background_has_clear_corners(f11: Trace, tmp_path: Path) -> None:
@@ -71,16 +74,20 @@ def test_opaque_background_is_the_slide_white_even_from_a_dark_view(f11: Trace,
 
 def test_the_export_is_the_canvas_picture(qapp: QApplication, f11: Trace,
                                           tmp_path: Path) -> None:
-    """Paint the canvas's scene independently and compare pixel by pixel."""
-    [path] = export(f11, "png", tmp_path, steps=(3,), scale=1.0)
+    """Paint the canvas's scene independently, as large as fits in 1920 × 1080 and centred,
+    and compare pixel by pixel."""
+    [path] = export(f11, "png", tmp_path, steps=(3,))
     scene, _ = build_frame_scene(f11, 3, FrameOptions(), step_title=f11.steps[3].title)
     rect = scene.sceneRect()
-    image = QImage(int(rect.width()) + 1, int(rect.height()) + 1, QImage.Format.Format_RGB32)
+    factor = min(1920 / rect.width(), 1080 / rect.height())
+    width, height = rect.width() * factor, rect.height() * factor
+    image = QImage(1920, 1080, QImage.Format.Format_RGB32)
     image.fill(QColor("white"))
     painter = QPainter(image)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
-    scene.render(painter, QRectF(0, 0, rect.width(), rect.height()), rect)
+    painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+    scene.render(painter, QRectF((1920 - width) / 2, (1080 - height) / 2, width, height), rect)
     painter.end()
     expected = image.convertToFormat(QImage.Format.Format_RGBA8888)
     reference = np.frombuffer(expected.constBits(), np.uint8).reshape(
@@ -106,16 +113,20 @@ def test_same_document_and_options_give_identical_bytes(f11: Trace, tmp_path: Pa
 
 def test_chinese_exports_translate_the_heading_and_the_frame_words(f11: Trace,
                                                                   tmp_path: Path) -> None:
-    """The frame's own words follow the export's language too (grid titles, notes, the arrows'
-    legend and the reads/writes line), so the whole picture changes, not only its heading."""
-    [en] = export(f11, "png", tmp_path / "en", steps=(3,), scale=1.0)
-    [zh] = export(f11, "png", tmp_path / "zh", steps=(3,), scale=1.0, lang="zh")
-    english, chinese = pixels(en), pixels(zh)
-    assert english.shape[0] == chinese.shape[0], "the same rows of grids, the same height"
-    width = min(english.shape[1], chinese.shape[1])
-    rows = np.nonzero(np.any(english[:, :width] != chinese[:, :width], axis=(1, 2)))[0]
-    assert rows.min() >= 20, "the margin above the heading is the same"
-    assert rows.max() > 70, "words below the heading differ too"
-    assert np.any(english[20:70, :width] != chinese[20:70, :width]), "the heading differs"
-    footer = slice(english.shape[0] - 60, english.shape[0] - 20)
-    assert np.any(english[footer, :width] != chinese[footer, :width]), "reads/writes differ"
+    """The frame's own words follow the export's language too (the heading, the arrows' legend,
+    the reads/writes line), so the pictures differ, and the words drawn are the Chinese ones."""
+    [en] = export(f11, "png", tmp_path / "en", steps=(3,))
+    [zh] = export(f11, "png", tmp_path / "zh", steps=(3,), lang="zh")
+    assert pixels(en).shape == pixels(zh).shape == (1080, 1920, 4)
+    assert not np.array_equal(pixels(en), pixels(zh))
+    words = {lang: svg_words(build_frame(f11, 3, lang=lang)) for lang in ("en", "zh")}
+    for key in ("reads", "writes"):
+        assert any(frame_word("zh", key) in word for word in words["zh"]), key
+        assert not any(frame_word("en", key) in word for word in words["zh"]), key
+        assert any(frame_word("en", key) in word for word in words["en"]), key
+
+
+def svg_words(frame: Frame) -> list[str]:
+    """Every text the frame draws, read back from its SVG."""
+    root = ET.fromstring(svg_bytes(frame, QSize(1920, 1080)))
+    return ["".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text")]

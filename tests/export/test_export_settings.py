@@ -10,6 +10,7 @@ from app.export.settings import (
     FORMATS,
     ExportRequest,
     document_name,
+    export_size,
     parse_steps,
     slug,
     step_file_name,
@@ -69,10 +70,17 @@ def test_request_refuses_impossible_sizes() -> None:
         ExportRequest(format="png", steps=(), destination=Path("."))
 
 
-def test_scale_comes_from_the_width_or_the_format() -> None:
-    by_width = ExportRequest(format="gif", steps=(0,), destination=Path("x.gif"), width=1000)
-    assert by_width.scale_for(500.0) == 2.0
-    assert ExportRequest(format="png", steps=(0,), destination=Path(".")).scale_for(9.0) == 2.0
-    assert ExportRequest(format="gif", steps=(0,), destination=Path(".")).scale_for(9.0) == 1.0
-    assert ExportRequest(format="mp4", steps=(0,), destination=Path("."),
-                         scale=1.5).scale_for(9.0) == 1.5
+def test_every_picture_of_an_export_has_one_even_size() -> None:
+    def size(**settings: object) -> tuple[int, int]:
+        return ExportRequest(format="gif", steps=(0,), destination=Path("x.gif"),
+                             **settings).pixel_size()  # type: ignore[arg-type]
+
+    assert size() == (1920, 1080)
+    assert size(width=1280) == (1280, 720)
+    assert size(width=1001) == (1000, 562), "even, the height 1000 × 9 / 16 = 562.5 made even"
+    assert size(scale=2.0) == (3840, 2160)
+    assert size(aspect="4:3") == (1440, 1080)
+    assert size(aspect="4:3", width=1024) == (1024, 768)
+    assert export_size() == (1920, 1080)
+    with pytest.raises(ValueError, match="unknown aspect '3:2'"):
+        size(aspect="3:2")

@@ -1,4 +1,4 @@
-"""SVG: real vectors, text kept as text, a size and viewBox, readable by librsvg."""
+"""SVG: real vectors, text kept as text, one 16:9 size and viewBox, readable by librsvg."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from app.export.render import build_frame
 from app.export.words import caption_for, title_for
 from engine import Trace
 from tests.export.conftest import assert_not_blank, export, need_tool, pixels
@@ -27,20 +26,26 @@ def texts(root: ET.Element) -> list[str]:
     return ["".join(node.itertext()) for node in root.iter(f"{SVG}text")]
 
 
-def test_each_step_is_an_svg_document_with_size_and_view_box(f11_svgs: list[Path],
-                                                            f11: Trace) -> None:
+def size_and_view_box(path: Path) -> tuple[float, float, list[float]]:
+    root = ET.parse(path).getroot()
+    assert root.tag == f"{SVG}svg"
+    box = [float(v) for v in root.attrib["viewBox"].split()]
+    return float(root.attrib["width"]), float(root.attrib["height"]), box
+
+
+def test_each_step_is_an_svg_document_with_one_16_9_size_and_view_box(
+        f11_svgs: list[Path], f11: Trace) -> None:
     assert [p.name for p in f11_svgs] == [f"f11-step{k:02d}.svg" for k in range(1, 6)]
     for k, path in enumerate(f11_svgs):
-        root = ET.parse(path).getroot()
-        assert root.tag == f"{SVG}svg"
-        frame = build_frame(f11, k, caption=caption_for(f11, k, "en"))
-        box = [float(v) for v in root.attrib["viewBox"].split()]
-        assert box[:2] == [0.0, 0.0]
-        assert box[2] == pytest.approx(frame.width, abs=0.01)
-        assert box[3] == pytest.approx(frame.height, abs=0.01)
-        assert float(root.attrib["width"]) == pytest.approx(box[2])
-        assert float(root.attrib["height"]) == pytest.approx(box[3])
-        assert root.findtext(f"{SVG}title") == title_for(f11, k, "en")
+        assert size_and_view_box(path) == (1920.0, 1080.0, [0.0, 0.0, 1920.0, 1080.0])
+        assert ET.parse(path).getroot().findtext(f"{SVG}title") == title_for(f11, k, "en")
+
+
+def test_width_and_aspect_set_the_size(f11: Trace, tmp_path: Path) -> None:
+    [wide] = export(f11, "svg", tmp_path / "wide", steps=(3,), width=1280)
+    assert size_and_view_box(wide) == (1280.0, 720.0, [0.0, 0.0, 1280.0, 720.0])
+    [square] = export(f11, "svg", tmp_path / "square", steps=(3,), aspect="4:3", scale=0.5)
+    assert size_and_view_box(square) == (720.0, 540.0, [0.0, 0.0, 720.0, 540.0])
 
 
 def test_shapes_are_vectors_and_text_is_text(f11_svgs: list[Path], f11: Trace) -> None:
@@ -73,9 +78,7 @@ def test_librsvg_draws_it(f11_svgs: list[Path], f11: Trace, tmp_path: Path) -> N
         out = tmp_path / f"step{k}.png"
         subprocess.run([rsvg, str(f11_svgs[k]), "-o", str(out)], check=True, timeout=60)
         rgba = pixels(out)
-        frame = build_frame(f11, k, caption=caption_for(f11, k, "en"))
-        assert rgba.shape[1] == pytest.approx(frame.width, abs=1)
-        assert rgba.shape[0] == pytest.approx(frame.height, abs=1)
+        assert rgba.shape[:2] == (1080, 1920)
         assert_not_blank(rgba, colours=100, dark=1000)
 
 

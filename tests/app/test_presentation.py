@@ -1,0 +1,113 @@
+"""Presentation mode: F5 / View → Present shows the frame full screen; presenter keys step,
+1–9 and clicks choose the receiver, Esc leaves (F11 and G01)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtCore import QRectF, Qt
+from pytestqt.qtbot import QtBot
+
+from app.canvas.arrows import AttentionArrows
+from app.canvas.frame import FrameItem
+from app.presentation import PresentationView
+from app.window import StudioWindow
+from tests.app.driving import close_window, open_window
+
+
+def presenting(qtbot: QtBot, window: StudioWindow) -> PresentationView:
+    window.canvas.setFocus()
+    qtbot.keyClick(window.canvas, Qt.Key.Key_F5)
+    view = window.presenter.view
+    assert view is not None, "F5 opens presentation mode"
+    qtbot.waitExposed(view)
+    qtbot.waitUntil(lambda: view.size() == view.screen().size())
+    return view
+
+
+def shown_step(view: PresentationView) -> int:
+    assert isinstance(view.frame, FrameItem)
+    return view.frame.step_index
+
+
+@pytest.fixture
+def g01(qtbot: QtBot) -> Iterator[StudioWindow]:
+    win = open_window(qtbot, "g01")
+    yield win
+    close_window(win)
+
+
+def test_f5_shows_the_frame_full_screen_and_esc_leaves(qtbot: QtBot,
+                                                        window: StudioWindow) -> None:
+    view = presenting(qtbot, window)
+    assert view.isFullScreen() and view.isWindow()
+    assert view.frame is not None and view.frame.boundingRect() == QRectF(0, 0, 1920, 1080)
+    shown = view.view_box.viewRect()
+    assert shown.contains(view.frame.boundingRect()), "the whole sheet is in view"
+    assert min(shown.width() / 1920, shown.height() / 1080) == pytest.approx(1.0, abs=0.01), \
+        "and fills the screen's width or height"
+    qtbot.keyClick(view, Qt.Key.Key_Escape)
+    assert window.presenter.view is None
+    assert window.isVisible() and window.menuBar().isVisible()
+
+
+def test_view_menu_present_action_has_f5(qtbot: QtBot, window: StudioWindow) -> None:
+    action = window.presenter.action
+    assert action.shortcut().toString() == "F5" and action.text() == "&Present"
+    view_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
+    assert action in view_menu.actions()
+    action.trigger()
+    assert window.presenter.view is not None
+    window.presenter.leave()
+
+
+def test_presenter_keys_step_through_g01(qtbot: QtBot, g01: StudioWindow) -> None:
+    view = presenting(qtbot, g01)
+    seen = [shown_step(view)]
+    for key in (Qt.Key.Key_Right, Qt.Key.Key_PageDown, Qt.Key.Key_Space, Qt.Key.Key_Left,
+                Qt.Key.Key_PageUp, Qt.Key.Key_End, Qt.Key.Key_PageUp, Qt.Key.Key_Home):
+        qtbot.keyClick(view, key)
+        seen.append(shown_step(view))
+        assert g01.state.step == seen[-1], "the window follows the presentation"
+    assert seen == [0, 1, 2, 3, 2, 1, 11, 10, 0]
+    assert view.frame is not None and view.frame.heading.text.startswith("Step 1 of 12")
+
+
+def test_number_keys_choose_the_receiver(qtbot: QtBot, window: StudioWindow) -> None:
+    view = presenting(qtbot, window)
+    qtbot.keyClick(view, Qt.Key.Key_End)  # the mix step draws the arrows
+    qtbot.keyClick(view, Qt.Key.Key_1)
+    assert window.state.receiver == 0
+    assert view.frame is not None
+    (arrows,) = view.frame.items_of(AttentionArrows)
+    assert arrows.spec.receiver == 0 and arrows.share_labels == ["1"]
+    qtbot.keyClick(view, Qt.Key.Key_9)  # F11 has two tokens: no row 9
+    assert window.state.receiver == 0
+    qtbot.keyClick(view, Qt.Key.Key_2)
+    assert window.state.receiver == 1
+
+
+def test_clicking_a_query_box_makes_it_the_receiver(qtbot: QtBot,
+                                                    window: StudioWindow) -> None:
+    view = presenting(qtbot, window)
+    qtbot.keyClick(view, Qt.Key.Key_End)
+    assert view.frame is not None
+    (arrows,) = view.frame.items_of(AttentionArrows)
+    assert arrows.spec.receiver == 1, "the last token by default"
+    box = arrows.node_rect(arrows.query_anchor(0), left=True)
+    point = view.mapFromScene(arrows.mapToScene(box.center()))
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    assert window.state.receiver == 0
+    (arrows,) = view.frame.items_of(AttentionArrows)
+    assert arrows.spec.receiver == 0
+
+
+def test_clicking_a_grid_row_makes_it_the_receiver(qtbot: QtBot, window: StudioWindow) -> None:
+    view = presenting(qtbot, window)
+    frame = view.frame
+    assert isinstance(frame, FrameItem)
+    x_grid = next(g for name, g in frame.context.made if name == "X")
+    point = view.mapFromScene(x_grid.mapToScene(x_grid.cell_rect(0, 1).center()))
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    assert window.state.receiver == 0
