@@ -20,7 +20,12 @@ closeEvent  # QWidget: app/window.py
 
 # Attributes that libraries read.
 writeable  # numpy's array.flags.writeable = False: engine/scenario.py, app/canvas/cividis.py
-author  # python-pptx core_properties.author: app/export/deck.py
+# python-pptx reads what app/export/deck.py sets on its shapes, text frames and tables:
+author, alignment, word_wrap, auto_size, vertical_anchor, inherit, first_row, horz_banding
+margin_left, margin_right, margin_top, margin_bottom
+
+# References held only to keep an object alive.
+_closing  # app/presentation.py: the view being closed lives until Qt deletes it
 
 # Looked up by name.
 grid_line  # Theme.color("grid_line") reads the field with getattr: app/canvas/theme.py

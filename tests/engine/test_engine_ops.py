@@ -11,7 +11,7 @@ from statistics import NormalDist
 import numpy as np
 import pytest
 
-from engine.ops import activate, layer_norm, norm, rms_norm, row_statistics
+from engine.ops import activate, layer_norm, norm, rms_norm, row_statistics, softmax
 
 Z = [-3.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0]
 
@@ -100,3 +100,12 @@ def test_row_statistics_are_what_each_norm_divides_by() -> None:
                                    rtol=1e-13)
     none = row_statistics("none", ROWS, EPS)
     assert none.shape == (2, 0) and none.dtype == np.float64
+
+
+def test_softmax_normalises_the_last_axis_of_a_stack_of_heads() -> None:
+    """Two heads of 2×3 scores, no mask: each row of each head sums to 1 on its own."""
+    scores = np.array([[[0.0, 1.0, 2.0], [5.0, 5.0, 5.0]],
+                       [[-1.0, 0.0, 3.0], [2.0, -2.0, 0.0]]])
+    expected = [[[math.exp(v - max(row)) / sum(math.exp(w - max(row)) for w in row)
+                  for v in row] for row in head] for head in scores.tolist()]
+    np.testing.assert_allclose(softmax(scores), expected, rtol=1e-13)
