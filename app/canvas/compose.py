@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphi
 
 from app.canvas.context import FrameOptions, LayoutContext
 from app.canvas.grid import widest_number_text
-from app.canvas.layout import BESIDE_STRETCH, wrapping
+from app.canvas.layout import wrapping
 from app.canvas.steps import lay_out_step
 from engine import Trace
 
@@ -109,8 +109,8 @@ def _measure(trace: Trace, options: FrameOptions, area: QSizeF) -> Composition:
         tried = [(None, fit_scale(_covered(ctx, index, None), area))]
         widest = math.inf
         for wrap in WRAPS:
-            if wrap * BESIDE_STRETCH >= widest:
-                continue  # the last wrap ran nowhere near its width: this one would not wrap
+            if wrap >= widest:
+                continue  # the last layout fits within this width: nothing would wrap
             covered = _covered(ctx, index, wrap)
             widest = covered.width()
             tried.append((wrap, fit_scale(covered, area)))

@@ -23,7 +23,7 @@ from app.texts.frame_words import frame_word, join_notes
 from engine import format_number
 from engine.numbers import MINUS
 
-NUMBER_SIZE = 15
+NUMBER_SIZE = 17
 """Pixel size of the printed numbers (before the frame's scale)."""
 CELL_HEIGHT = 26.0
 LARGE_GRID_CELLS = 1024

@@ -22,7 +22,7 @@ from app.canvas.theme import Theme, font
 GAP = 14.0
 T = TypeVar("T")
 ROW_GAP = 24.0
-BESIDE_STRETCH = 1.5
+BESIDE_STRETCH = 1.25
 
 
 class TextItem(QGraphicsObject):
@@ -81,6 +81,11 @@ def _body_middle(item: QGraphicsItem) -> float:
 _WRAP: ContextVar[float | None] = ContextVar("wrap", default=None)
 """How wide a row may run before it wraps (scene units before the frame's scale); ``None``: the
 step's natural layout, each row on one line and rows one under the other."""
+
+
+def wrap_width() -> float | None:
+    """The wrap width in force (``None``: the natural layout)."""
+    return _WRAP.get()
 
 
 @contextmanager

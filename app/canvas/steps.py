@@ -6,13 +6,13 @@ import math
 from collections.abc import Callable
 
 from PySide6.QtCore import QRectF
-from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem
 
 from app.canvas.arrows import ArrowSpec, AttentionArrows
 from app.canvas.block_steps import BLOCK_LAYOUTS
 from app.canvas.context import LayoutContext
 from app.canvas.heads import ARROWS_GAP, lay_out_heads_mix
-from app.canvas.layout import GAP, place_beside, place_row, place_rows
+from app.canvas.layout import GAP, ROW_GAP, place_beside, place_row, place_rows, wrap_width
 from app.texts.frame_words import frame_word, join_notes
 from engine import Step, format_number
 
@@ -35,7 +35,8 @@ def _source(ctx: LayoutContext) -> str:
 
 
 def _projections(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
-    """The source rows once, then · Wq = Q, · Wk = K and · Wv = V beside them."""
+    """The source rows once, then · Wq = Q, · Wk = K and · Wv = V beside them (below them when
+    that runs past the wrap width)."""
     src = _source(ctx)
     att = ctx.trace.scenario.attention
     source = place_row(parent, [ctx.grid(src), "·"], 0, 0, ctx.theme)
@@ -46,7 +47,12 @@ def _projections(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
             parts += ["+", ctx.grid(f"attention.b{weight[1]}")]
         parts += ["=", ctx.grid(out, title=f"{out} = {src}·{weight}")]
         rows.append(parts)
-    return source.united(place_rows(parent, rows, source.right() + GAP, 0, ctx.theme))
+    x, y = source.right() + GAP, 0.0
+    limit = wrap_width()
+    probe = QGraphicsRectItem()  # owns the grids until they move to ``parent``
+    if limit is not None and place_rows(probe, rows, x, y, ctx.theme).right() > limit:
+        x, y = 0.0, source.bottom() + ROW_GAP
+    return source.united(place_rows(parent, rows, x, y, ctx.theme))
 
 
 def _word(ctx: LayoutContext, key: str, **fields: object) -> str:

@@ -84,8 +84,9 @@ def digit_height(grid: MatrixGrid) -> float:
 DOCUMENTS = {"f11": lambda: f11(), "g01": lambda: compute(load_scenario(example_path("g01"))),
              "n8": lambda: compute(sentence_scenario(8)),
              "n16": lambda: compute(sentence_scenario(16))}
-SMALLEST_DIGITS = {"f11": 28.0, "g01": 23.0, "n8": 16.0, "n16": 11.0}
-"""Measured floors at 1920×1080 (the issue asks 28 / 20 / 14 px for n ≤ 4 / 8 / 16)."""
+SMALLEST_DIGITS = {"f11": 28.0, "g01": 28.0, "n8": 16.0, "n16": 12.0}
+"""Floors at 1920×1080: the issue's 28 px for n ≤ 4; for n = 8 and 16 (d = 4) the measured
+16.4 and 12.1 px, short of the 20 and 14 asked."""
 
 
 @pytest.mark.parametrize("name", list(DOCUMENTS))
