@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
     from engine import Trace
 
 EXIT_REFUSED = 2
+MAX_INDENT = 16
 COMMANDS = ("compute", "explain", "export")
 
 
@@ -34,12 +36,28 @@ def _load_trace(argument: str) -> Trace | None:
 
 
 def _compute(args: argparse.Namespace) -> int:
+    if args.indent is not None and not 0 <= args.indent <= MAX_INDENT:
+        return _refuse(f"--indent must be a whole number from 0 to {MAX_INDENT}, got "
+                       f"{args.indent}")
     trace = _load_trace(args.file)
     if trace is None:
         return EXIT_REFUSED
     json.dump(trace.to_json(), sys.stdout, ensure_ascii=False, indent=args.indent)
     sys.stdout.write("\n")
     return 0
+
+
+def _refuse(message: str) -> int:
+    print(f"qkv-studio: {message}", file=sys.stderr)
+    return EXIT_REFUSED
+
+
+def terminal_text(text: str) -> str:
+    """``text`` with every control character but the line break escaped (``\\x1b``), so a
+    document's labels cannot clear, retitle or otherwise drive the terminal."""
+    from engine.errors import one_line
+
+    return "\n".join(one_line(line) for line in text.split("\n"))
 
 
 def _explain(args: argparse.Namespace) -> int:
@@ -50,12 +68,37 @@ def _explain(args: argparse.Namespace) -> int:
         return EXIT_REFUSED
     try:
         name, index = parse_cell(args.cell)
-        print(explain(trace, name, index).text())
+        print(terminal_text(explain(trace, name, index).text()))
     except (ValueError, KeyError, IndexError) as error:
         message = error.args[0] if error.args else str(error)
         print(f"qkv-studio: {message}", file=sys.stderr)
         return EXIT_REFUSED
     return 0
+
+
+def _run_command(args: argparse.Namespace) -> int:
+    """Run a command; output that cannot be written (a closed pipe, a full disk) is one line."""
+    try:
+        result: int = args.run(args)
+        sys.stdout.flush()
+    except OSError as error:
+        from engine.safe_write import plain_reason
+
+        _silence_stdout()
+        reason = ("the reader of the output closed it" if isinstance(error, BrokenPipeError)
+                  else plain_reason(error))
+        return _refuse(f"cannot write the output: {reason}")
+    return result
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so the exit's own flush has nothing left to fail on."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError):
+        pass
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -76,7 +119,8 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=f"qkv-studio {command}")
     parser.add_argument("file", help=_document_help())
     if command == "compute":
-        parser.add_argument("--indent", type=int, default=None, help="pretty-print the JSON")
+        parser.add_argument("--indent", type=int, default=None,
+                            help=f"pretty-print the JSON (0 to {MAX_INDENT} spaces)")
         parser.set_defaults(run=_compute)
     elif command == "explain":
         parser.add_argument("cell", help="the cell, for example Q[1,0], scores[0,1,0], probs[1,2]")
@@ -93,8 +137,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments and arguments[0] in COMMANDS:
         args = _command_parser(arguments[0]).parse_args(arguments[1:])
-        result: int = args.run(args)
-        return result
+        return _run_command(args)
     args = build_parser().parse_args(arguments)
     if args.selftest:
         from app.selftest import run_selftest

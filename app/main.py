@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 from app.examples import resolve_document
@@ -20,7 +21,7 @@ def run_window(document: str | None) -> int:
     from app.documents.startup import configure_application, start_window
     from engine import ScenarioError
 
-    if document:  # refuse a bad file before Qt needs a display
+    if document and not _has_display():  # say it before Qt stops for want of a display
         try:
             load_checked(resolve_document(document))
         except ScenarioError as error:
@@ -31,7 +32,10 @@ def run_window(document: str | None) -> int:
     from app.i18n import start_language
 
     start_language()  # the saved choice, else the system locale's (zh_* → Chinese)
-    window = start_window(document)
-    if isinstance(window, int):
-        return window
+    start_window(document)  # a refused document is said in the window, over F11
     return app.exec()
+
+
+def _has_display() -> bool:
+    """Whether Qt can show a window: a display, or a platform chosen explicitly."""
+    return any(os.environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"))

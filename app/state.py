@@ -9,6 +9,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from app.commands import CellEditCommand, ScenarioCommand
+from app.texts.bidi import isolate
 from engine import Scenario, ScenarioError, Trace, compute, format_number, parse_scenario
 from engine.names import short_name
 from engine.resize import Sizes, resize
@@ -161,5 +162,5 @@ class DocumentState(QObject):
                                 for w, seen in zip(weights[h, i], visible, strict=True) if seen)
             parts.append(self.tr("head {n}: {shares}").format(n=h + 1, shares=shares)
                          if weights.shape[0] > 1 else shares)
-        return self.tr("shares for {token}: {shares}").format(token=self._scenario.tokens[i],
-                                                              shares="; ".join(parts))
+        return self.tr("shares for {token}: {shares}").format(
+            token=isolate(self._scenario.tokens[i]), shares="; ".join(parts))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt
@@ -40,10 +41,10 @@ from app.compare_mode import CompareMode
 from app.documents.dropping import accept_drag, drop
 from app.documents.importing import GridFocus, import_matrix
 from app.documents.opening import load_checked
-from app.documents.problems import plain_os_error
 from app.documents.recent import RecentMenu, add_recent
 from app.documents.recovery import RecoveryWriter
 from app.documents.session import save_session
+from app.documents.watch import DiskWatch
 from app.editor.pane import EditorPane
 from app.examples import example_names, example_path
 from app.export.settings import slug
@@ -51,10 +52,12 @@ from app.help.glossary import GlossaryDock
 from app.i18n import LiveTexts, current_language
 from app.presentation import Presenter
 from app.state import DocumentState
+from app.texts.bidi import isolate
 from app.timeline import Timeline
 from app.undo_actions import UndoActions
 from app.view_menu import ViewMenu
 from engine import Scenario, ScenarioError, save_scenario
+from engine.safe_write import failure_reason
 
 TIMELINE_KEYS = {Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Space, Qt.Key.Key_Home,
                  Qt.Key.Key_End}
@@ -106,6 +109,8 @@ class StudioWindow(QMainWindow):
         self.state.traceChanged.connect(self._update_title)
         self.controls.fit_button.clicked.connect(self.canvas.fit)
         self.recovery = RecoveryWriter(self.state, parent=self)
+        self.disk = DiskWatch(self)
+        self.disk.follow(path)
         self.recovery.failed.connect(lambda text: self.statusBar().showMessage(f"⚠ {text}"))
         self.grid_focus = GridFocus(self)
         self.setAcceptDrops(True)
@@ -113,7 +118,7 @@ class StudioWindow(QMainWindow):
         self._update_title()
         self.refresh_canvas(fit=True)
         self.statusBar().showMessage(self.tr("Opened {title} → {shares}").format(
-            title=scenario.title, shares=self.state.shares_summary()))
+            title=isolate(scenario.title), shares=self.state.shares_summary()))
 
     # -- menus -----------------------------------------------------------------------------
     def _make_menus(self) -> None:
@@ -269,11 +274,18 @@ class StudioWindow(QMainWindow):
     def copy_frame(self) -> None:
         """Put the current frame (or, while comparing, the comparison) on the clipboard."""
         from app.export.clipboard import copy_frame
+        from app.export.safe import ExportError
 
-        if self.compare.active and self.compare.copy():
+        try:
+            if self.compare.active and self.compare.copy():
+                return
+            copy_frame(self.state.trace, self.state.step, self.frame_options(),
+                       lang=self.timeline.lang)
+        except ExportError as error:  # a frame too large to draw: said, never a crash
+            QMessageBox.warning(self, self.tr("Not copied"), self.tr(
+                "The frame was not copied:\n{error}").format(error=error))
+            self.statusBar().showMessage(self.tr("⚠ not copied: {error}").format(error=error))
             return
-        copy_frame(self.state.trace, self.state.step, self.frame_options(),
-                   lang=self.timeline.lang)
         self.statusBar().showMessage(self.tr("Copied the frame as PNG and SVG"))
 
     def _update_title(self) -> None:
@@ -317,6 +329,7 @@ class StudioWindow(QMainWindow):
         ``modified`` marks it as holding unsaved work (a restored recovery copy).
         """
         self.state.path = path
+        self.disk.follow(path)
         self.state.undo_stack.clear()
         self.state.set_step(0)
         self.state.replace_document(scenario.to_document(), "open")
@@ -326,7 +339,7 @@ class StudioWindow(QMainWindow):
             self.state.undo_stack.resetClean()
         self.refresh_canvas(fit=True)
         self._update_title()
-        note = note or self.tr("Opened {name}").format(name=scenario.title)
+        note = note or self.tr("Opened {name}").format(name=isolate(scenario.title))
         self.statusBar().showMessage(f"{note} → {self.state.shares_summary()}")
 
     def save(self) -> bool:
@@ -348,10 +361,14 @@ class StudioWindow(QMainWindow):
 
     def _write(self, path: Path) -> bool:
         """Save atomically; on failure say why, keep the old file whole and stay modified."""
+        if not self.disk.may_overwrite(path):
+            self.statusBar().showMessage(self.tr("Not saved: {path} changed on disk").format(
+                path=path))
+            return False
         try:
             save_scenario(self.state.scenario, path)
-        except OSError as error:
-            problem = plain_os_error(error)
+        except Exception as error:  # every failure is said; none loses the work
+            problem = failure_reason(error)
             QMessageBox.critical(self, self.tr("Not saved"), self.tr(
                 "Could not save to {path}: {problem}.\nThe file on disk was left as it was; "
                 "your changes are still open in this window.").format(path=path,
@@ -360,6 +377,7 @@ class StudioWindow(QMainWindow):
                 path=path, problem=problem))
             return False
         self.state.path = path
+        self.disk.follow(path)
         self.state.undo_stack.setClean()
         add_recent(path)
         self.statusBar().showMessage(self.tr("Saved {path}").format(path=path))
@@ -387,13 +405,25 @@ class StudioWindow(QMainWindow):
         drop(self, event)
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        if self._may_discard():
+        """Close only once unsaved work is saved or knowingly discarded; a failure keeps it open.
+
+        The event starts ignored, so an unexpected exception anywhere on the way (Qt swallows it
+        after printing) leaves the window and its work open.
+        """
+        event.ignore()
+        try:
+            leave = self._may_discard()
+        except Exception as error:  # a failed save must never close the window
+            self.statusBar().showMessage(self.tr("⚠ not saved: {problem}").format(
+                problem=failure_reason(error)))
+            leave = False
+        if not leave:
+            return
+        self.timeline.pause()
+        app = QApplication.instance()
+        if app is not None:
+            app.removeEventFilter(self)
+        with contextlib.suppress(Exception):  # the work is saved or discarded: close anyway
             save_session(self)
-            self.recovery.close()
-            self.timeline.pause()
-            app = QApplication.instance()
-            if app is not None:
-                app.removeEventFilter(self)
-            event.accept()
-        else:
-            event.ignore()
+        self.recovery.close()
+        event.accept()

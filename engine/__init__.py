@@ -4,6 +4,7 @@ from engine.errors import ScenarioError
 from engine.explain import Explanation, explain, parse_cell
 from engine.io import dumps_scenario, load_scenario, read_document, save_scenario
 from engine.numbers import NumberTextError, format_fixed, format_number, parse_number
+from engine.safe_write import WriteError
 from engine.scenario import Attention, Block, FeedForward, Scenario, parse_scenario
 from engine.trace import Step, Trace, compute
 
@@ -17,6 +18,7 @@ __all__ = [
     "ScenarioError",
     "Step",
     "Trace",
+    "WriteError",
     "compute",
     "dumps_scenario",
     "explain",

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.numbers import MINUS, format_factor, format_number
+from engine.ops import row_mean
 from engine.phrases import phrase
 from engine.reader import FloatArray
 from engine.trace import Trace
@@ -279,7 +280,7 @@ class _Explainer:
                     f"{_small(e)}) · {format_factor(g)} = {format_number(value)}",
                     [self.say("rms_stats", source=source, i=i, ms=format_number(ms),
                               eps=_small(e), j=j, gamma=format_number(g))])
-        mean = float(np.mean(x))
+        mean = float(row_mean(x)[0])
         var = float(np.mean((x - mean) ** 2))
         return (f"{cell} = (x − μ) / √(σ² + ε) · γ + β = ({xj} − {format_factor(mean)}) / "
                 f"√({format_number(var)} + {_small(e)}) · {format_factor(g)} + "
@@ -350,7 +351,8 @@ class _Explainer:
         i, c = index
         row = self.a["logits"][i]
         top = float(row.max())
-        total = float(np.exp(row - top).sum())
+        with np.errstate(over="ignore"):  # a shift past −1.8e308 is −∞: its exp is exactly 0
+            total = float(np.exp(row - top).sum())
         sym, num = self._sum_terms(len(row), lambda k: (f"exp(l{k} − max)",
                                                   f"exp({format_number(float(row[k]) - top)})"))
         return (f"probs[{i},{c}] = exp(l{c} − max) / ({sym}) = "

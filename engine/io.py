@@ -5,14 +5,23 @@ from __future__ import annotations
 import json
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 from engine.errors import ScenarioError
 from engine.migrate import migrate
+from engine.reader import MAX_NUMBERS
+from engine.safe_write import WriteError, write_bytes
 from engine.scenario import Scenario, parse_scenario
 
-MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_NUMBER_BYTES = 38
+"""The most a saved number takes: 24 characters (``-2.2250738585072014e-308``), ``, `` after it,
+and at worst a row of its own (8 spaces of indent, ``[``, ``]``, ``,`` and a line break)."""
+MAX_TEXT_BYTES = 32 * 1024 * 1024
+"""More than all of a document's text can take: (4,096 tokens + 65,536 vocabulary labels) × 40
+characters × 6 bytes (a control character is saved as ``\u001b``), the title, the note, the keys."""
+MAX_FILE_BYTES = MAX_NUMBERS * MAX_NUMBER_BYTES + MAX_TEXT_BYTES
+"""Documents up to this size are read (336 MiB): every document the editor accepts (at most
+:data:`~engine.reader.MAX_NUMBERS` numbers) saves within it, so it opens again."""
 
 
 def read_document(path: str | os.PathLike[str]) -> object:
@@ -47,6 +56,10 @@ def read_document(path: str | os.PathLike[str]) -> object:
                                 f"{limit}")
     except OSError as error:
         raise ScenarioError(name, f"cannot be read ({error.strerror or error})") from None
+    encoding = wide_encoding(raw)
+    if encoding is not None:
+        raise ScenarioError(name, f"is {encoding} text; scenario documents are UTF-8 (save it "
+                            "as UTF-8)")
     if b"\x00" in raw[:8192]:
         raise ScenarioError(name, "is a binary file, not a scenario document (JSON text)")
     try:
@@ -54,7 +67,10 @@ def read_document(path: str | os.PathLike[str]) -> object:
     except UnicodeDecodeError as error:
         raise ScenarioError(name, f"is not UTF-8 text (byte {error.start})") from None
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique_keys)
+    except DuplicateKeyError as error:
+        raise ScenarioError(name, f'the key "{error.key}" appears twice in one object; keep '
+                            "one") from None
     except json.JSONDecodeError as error:
         raise ScenarioError(name, f"invalid JSON at line {error.lineno}, column {error.colno}: "
                             f"{error.msg}") from None
@@ -63,6 +79,43 @@ def read_document(path: str | os.PathLike[str]) -> object:
     except ValueError:
         # Python refuses integer literals of more than 4300 digits with a plain ValueError.
         raise ScenarioError(name, "holds a number with too many digits to be read") from None
+
+
+class DuplicateKeyError(ValueError):
+    """A JSON object names one key twice (the second would silently win)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        for key, _item in pairs:
+            if key in seen:
+                raise DuplicateKeyError(key)
+            seen.add(key)
+    return value
+
+
+_WIDE_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"),
+              (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16"))
+
+
+def wide_encoding(raw: bytes) -> str | None:
+    """``"UTF-16"`` or ``"UTF-32"`` for text in those encodings (by its byte-order mark, or by
+    the zero bytes between ASCII letters), else ``None``: such files are text, not binary."""
+    for mark, name in _WIDE_BOMS:
+        if raw.startswith(mark):
+            return name
+    head = raw[:64]
+    if len(head) >= 8 and head[1::2].count(0) == len(head[1::2]) and 0 not in head[::2]:
+        return "UTF-16"
+    if len(head) >= 8 and head[::2].count(0) == len(head[::2]) and 0 not in head[1::2]:
+        return "UTF-16"
+    return None
 
 
 def _size_text(size: int) -> str:
@@ -104,47 +157,24 @@ def _format(value: object, depth: int) -> str:
 
 
 def save_scenario(scenario: Scenario, path: str | os.PathLike[str]) -> None:
-    """Write the document atomically: a temporary file in the same folder, then a rename.
+    """Write the document with the one safe writer (:mod:`engine.safe_write`).
 
     If anything fails, the file that was at ``path`` is left as it was. A symbolic link is
-    followed (the file it points to is replaced, the link stays), and a replaced file keeps its
-    permission bits; a new file gets the usual ones (0666 less the umask).
+    followed (the file it points to is replaced, the link stays), a replaced file keeps its
+    permission bits and, where allowed, its owner; a new file gets 0666 less the umask.
+
+    Raises
+    ------
+    WriteError
+        One line naming ``path`` and the reason: the target is not a regular file, the disk is
+        full, the document is larger than :data:`MAX_FILE_BYTES` (it could not be opened again)…
     """
-    target = Path(path)
-    if target.is_symlink():
-        target = target.resolve()
-    data = dumps_scenario(scenario).encode("utf-8")
-    handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                                    dir=target.parent if str(target.parent) else ".")
     try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temp, _mode_for(target))
-        os.replace(temp, target)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
-def _mode_for(target: Path) -> int:
-    """Permission bits for a saved file: the old file's, else 0666 less the umask."""
-    try:
-        return stat.S_IMODE(target.stat().st_mode)
-    except OSError:
-        return 0o666 & ~_umask()
-
-
-def _umask() -> int:
-    """The process's umask, read without changing it where Linux allows (no race with threads)."""
-    try:
-        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
-            for line in status:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError, IndexError):
-        pass
-    umask = os.umask(0o022)
-    os.umask(umask)
-    return umask
+        data = dumps_scenario(scenario).encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise WriteError(path, f"the document holds text that is not valid Unicode (character "
+                         f"{error.start}: a lone surrogate)") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise WriteError(path, f"the document would be {_size_text(len(data))}; documents are "
+                         f"limited to {_size_text(MAX_FILE_BYTES)} and could not be opened again")
+    write_bytes(path, data)

@@ -22,11 +22,14 @@ def softmax(scores: FloatArray, visible: BoolArray | None = None) -> FloatArray:
     """
     # One scratch array, worked in place: shift by the row's visible maximum, exp, normalise.
     # A hidden entry is −∞ after the shift, and exp(−∞) is exactly 0 (no warning, no overflow).
-    if visible is None:
-        shifted = scores - scores.max(axis=-1, keepdims=True)
-    else:
-        shifted = np.where(visible, scores, -np.inf)
-        shifted -= shifted.max(axis=-1, keepdims=True)
+    # A shift below −1.8e308 (scores 1e308 and −1e308 in one row) overflows to −∞, and that is
+    # the right limit: its exp is exactly 0, far below what float64 can show next to the 1.
+    with np.errstate(over="ignore"):
+        if visible is None:
+            shifted = scores - scores.max(axis=-1, keepdims=True)
+        else:
+            shifted = np.where(visible, scores, -np.inf)
+            shifted -= shifted.max(axis=-1, keepdims=True)
     exps: FloatArray = np.exp(shifted, out=shifted)
     exps /= exps.sum(axis=-1, keepdims=True)
     return exps
@@ -37,9 +40,22 @@ def causal_visibility(n: int) -> BoolArray:
     return np.tril(np.ones((n, n), dtype=bool))
 
 
+def row_mean(x: FloatArray) -> FloatArray:
+    """The mean of each row (n × 1); exactly the common value of a row whose entries are equal.
+
+    ``mean([0.1, 0.1, 0.1])`` is 0.10000000000000002 in floating point, which would give a
+    constant row a tiny variance and, with ε = 0, a "normalised" row of −1s instead of the
+    division by zero it is.
+    """
+    mean = x.mean(axis=-1, keepdims=True)
+    constant = (x == x[..., :1]).all(axis=-1, keepdims=True)
+    exact: FloatArray = np.where(constant, x[..., :1], mean)
+    return exact
+
+
 def layer_norm(x: FloatArray, gamma: FloatArray, beta: FloatArray, eps: float) -> FloatArray:
     """(x − mean) / √(var + ε) · γ + β per row, with the population variance."""
-    mean = x.mean(axis=-1, keepdims=True)
+    mean = row_mean(x)
     var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
     out: FloatArray = (x - mean) / np.sqrt(var + eps) * gamma + beta
     return out
@@ -67,7 +83,7 @@ def row_statistics(kind: str, x: FloatArray, eps: float) -> FloatArray:
     the divisor √(mean(x²) + ε). No norm: no columns (n × 0).
     """
     if kind == "layernorm":
-        mean = x.mean(axis=-1, keepdims=True)
+        mean = row_mean(x)
         var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
         return np.concatenate([mean, var, np.sqrt(var + eps)], axis=-1)
     if kind == "rmsnorm":

@@ -21,6 +21,9 @@ MAX_POSITIONS = 4096
 MAX_WIDTH = 4096
 MAX_VOCAB = 65536
 MAX_CELLS = 1 << 24
+MAX_NUMBERS = 1 << 23
+"""Numbers one document may hold in all its matrices and rows together: what the editor accepts
+stays within what :data:`engine.io.MAX_FILE_BYTES` lets it open again once saved."""
 MAX_HEADS = 64
 
 
@@ -71,6 +74,13 @@ def expect_text(value: object, place: str, limit: int = 200) -> str:
         raise ScenarioError(place, f"expected text, got {describe(value)}")
     if len(value) > limit:
         raise ScenarioError(place, f"text of {len(value)} characters is longer than {limit}")
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as error:
+            code = f"\\u{ord(value[error.start]):04x}"
+            raise ScenarioError(place, f"character {error.start + 1} is {code}, a lone half of "
+                                "a UTF-16 surrogate pair, not a character") from None
     return value
 
 

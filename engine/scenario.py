@@ -17,6 +17,7 @@ from engine.errors import ScenarioError
 from engine.reader import (
     MAX_CELLS,
     MAX_HEADS,
+    MAX_NUMBERS,
     MAX_POSITIONS,
     MAX_VOCAB,
     MAX_WIDTH,
@@ -279,8 +280,25 @@ def parse_scenario(document: object) -> Scenario:
         raise ScenarioError("attention", "missing: give at least Wq, Wk and Wv")
     attention = _parse_attention(doc["attention"], n, d)
     block = _parse_block(doc["block"], d, attention) if "block" in doc else None
-    return Scenario(title=title, note=note, tokens=tokens, X=X, attention=attention, block=block,
-                    token_ids=token_ids, embedding=embedding)
+    scenario = Scenario(title=title, note=note, tokens=tokens, X=X, attention=attention,
+                        block=block, token_ids=token_ids, embedding=embedding)
+    count = number_count(scenario)
+    if count > MAX_NUMBERS:
+        raise ScenarioError("document", f"{count:,} numbers in all is more than the limit of "
+                            f"{MAX_NUMBERS:,} a document may hold (so that it can be saved and "
+                            "opened again)")
+    return scenario
+
+
+def number_count(scenario: Scenario) -> int:
+    """How many numbers the document's matrices and rows hold together (what its file stores)."""
+    parts: list[object] = [scenario, scenario.attention]
+    if scenario.block is not None:
+        parts += [scenario.block, scenario.block.ffn]
+    stored = sum(value.size for part in parts for value in vars(part).values()
+                 if isinstance(value, np.ndarray))
+    looked_up = scenario.X.size if scenario.token_ids is not None else 0  # not in the file
+    return int(stored - looked_up)
 
 
 def _parse_attention(value: object, n: int, d: int) -> Attention:

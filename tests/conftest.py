@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import stat
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -40,3 +41,26 @@ def _empty_clipboard_at_exit() -> Iterator[None]:
 
     if QGuiApplication.instance() is not None:
         QGuiApplication.clipboard().clear()
+
+
+@pytest.fixture
+def device_node(tmp_path: Path) -> Callable[[str], Path]:
+    """``device_node("null")``: a device to write onto that no failing test can damage.
+
+    As root, a private node with the numbers of ``/dev/<name>`` in a temporary folder (a writer
+    that wrongly replaced it would otherwise replace the system's ``/dev/null``); as any other
+    user, ``/dev/<name>`` itself, which such a user cannot replace.
+    """
+    def make(name: str) -> Path:
+        system = Path("/dev") / name
+        if os.geteuid() != 0:
+            return system
+        node = tmp_path / "devices" / name
+        node.parent.mkdir(exist_ok=True)
+        try:
+            os.mknod(node, stat.S_IFCHR | 0o666, system.stat().st_rdev)
+        except OSError:
+            pytest.skip("cannot make a device node here")
+        return node
+
+    return make

@@ -87,7 +87,22 @@ def put_matrix(state: DocumentState, path: str, values: FloatArray, source: str,
         return False
     vector = state.scenario.parameter(path).ndim == 1
     new = np.asarray(values[0] if vector else values, dtype=np.float64)
-    return state.set_value(path, new, f"import {source} into {name}")
+    refusals: list[str] = []
+
+    def note(text: str) -> None:
+        refusals.append(text)
+
+    state.refused.connect(note)
+    try:
+        done = state.set_value(path, new, f"import {source} into {name}")
+    finally:
+        state.refused.disconnect(note)
+    if not done and refusals:  # values that overflow, a document over its limits: as loud as
+        QMessageBox.warning(  # a wrong shape
+            parent, translate("Import", "Cannot import"), translate(
+                "Import", "{source} was not imported: {problem}.").format(
+                source=source, problem=refusals[-1]))
+    return done
 
 
 def import_matrix_file(window: StudioWindow, path: str, file: Path) -> bool:

@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.errors import one_line
+from engine.io import wide_encoding
 from engine.numbers import parse_number
 
 FloatArray = npt.NDArray[np.float64]
@@ -71,8 +72,8 @@ def parse_matrix_text(text: str) -> FloatArray:
         columns.
     """
     if len(text) > MAX_TEXT_CHARS:
-        raise MatrixTextError(f"the text has {len(text)} characters; at most "
-                              f"{MAX_TEXT_CHARS} are read as a matrix")
+        raise MatrixTextError(f"the text has {len(text):,} characters; at most "
+                              f"{MAX_TEXT_CHARS:,} are read as a matrix")
     body = text.strip().lstrip("\ufeff")
     if not body:
         raise MatrixTextError("there are no numbers to read")
@@ -138,8 +139,11 @@ def _cells(text: str) -> list[list[float]]:
         if separator is None:
             split.append((line_no, line.split()))
             continue
+        if line.count('"') % 2:
+            raise MatrixTextError(f"line {line_no}: a quotation mark \" is opened and never "
+                                  "closed")
         try:
-            split.append((line_no, next(csv.reader([line], delimiter=separator))))
+            split.append((line_no, next(csv.reader([line], delimiter=separator, strict=True))))
         except (csv.Error, StopIteration) as error:
             raise MatrixTextError(f"line {line_no}: the cells cannot be split ({error})") \
                 from None
@@ -290,8 +294,16 @@ def _npz(file: Path, name: str) -> FloatArray:
 
 
 def _text_file(file: Path, name: str) -> FloatArray:
+    limit = MAX_TEXT_CHARS * 4  # bytes: the most that many characters take in UTF-8
+    size = file.stat().st_size
+    if size > limit:
+        raise MatrixTextError(f"{name}: the file is {size:,} bytes; text files of at most "
+                              f"{limit:,} bytes are read as a matrix")
     with file.open("rb") as stream:
-        raw = stream.read(MAX_TEXT_CHARS * 4 + 1)
+        raw = stream.read(limit + 1)
+    encoding = wide_encoding(raw)
+    if encoding is not None:
+        raise MatrixTextError(f"{name}: is {encoding} text; save it as UTF-8")
     if b"\x00" in raw[:8192]:
         raise MatrixTextError(f"{name}: is a binary file, not numbers as text")
     try:

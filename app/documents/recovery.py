@@ -2,11 +2,12 @@
 
 Where
     ``QStandardPaths.AppDataLocation/recovery/`` (on Linux
-    ``$XDG_DATA_HOME/QKV Studio/QKV Studio/recovery``). Each window is one *session* with a random
-    id and three files there:
+    ``$XDG_DATA_HOME/QKV Studio/QKV Studio/recovery``), a folder only its user may enter (0700).
+    Each window is one *session* with a random id and three files there:
 
     ``<id>.qkv.json``
-        the document as it is now, written atomically like a save;
+        the document as it is now, written by the same safe writer as a save, readable by its
+        user only (0600);
     ``<id>.meta.json``
         a small sidecar: original path, title, time, process id;
     ``<id>.lock``
@@ -30,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -41,7 +43,8 @@ from PySide6.QtWidgets import QMessageBox
 
 from app.documents.opening import load_checked
 from app.state import DocumentState
-from engine import ScenarioError, save_scenario
+from engine import ScenarioError, dumps_scenario
+from engine.safe_write import failure_reason, plain_reason, write_bytes
 
 if TYPE_CHECKING:
     from app.window import StudioWindow
@@ -54,6 +57,10 @@ SIDECAR_SUFFIX = ".meta.json"
 LOCK_SUFFIX = ".lock"
 SIDECAR_FORMAT = "qkv-studio-recovery"
 MAX_SIDECAR_BYTES = 64 * 1024
+PRIVATE_FOLDER = 0o700
+PRIVATE_FILE = 0o600
+"""Recovery copies are readable by their user only, in a folder only that user can enter: a copy
+is never more open than the document it saves (whose permissions may be as tight as 0600)."""
 
 
 def recovery_dir() -> Path:
@@ -85,17 +92,24 @@ def _remove(*paths: Path) -> None:
             path.unlink(missing_ok=True)
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
-    temp = path.with_name(f".{path.name}.tmp")
-    try:
-        with temp.open("wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
+def _make_private_folder(folder: Path) -> None:
+    """Create the recovery folder readable by this user only (0700), and tighten an old one."""
+    folder.mkdir(mode=PRIVATE_FOLDER, parents=True, exist_ok=True)
+    if stat.S_IMODE(folder.stat().st_mode) != PRIVATE_FOLDER:
+        os.chmod(folder, PRIVATE_FOLDER)
+
+
+def _lock_failure(lock: QLockFile, path: Path) -> OSError:
+    """Why a lock could not be taken, in words that match the cause."""
+    if lock.error() == QLockFile.LockError.LockFailedError:
+        return OSError(f"the lock {path} is held by another session")
+    try:  # the lock file could not be written: find out why (a full disk, no permission…)
+        write_bytes(path.with_name(f".probe-{path.name}"), b"probe", mode=PRIVATE_FILE)
+    except OSError as error:
+        return OSError(error.errno, plain_reason(error))
+    finally:
+        _remove(path.with_name(f".probe-{path.name}"))
+    return OSError(f"the lock {path} could not be created")
 
 
 class RecoveryWriter(QObject):
@@ -175,19 +189,20 @@ class RecoveryWriter(QObject):
             self.remove_copy()
             return False
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
+            _make_private_folder(self.directory)
             if self._lock is None:
                 lock = _lock(self.lock_path)
                 if not lock.tryLock(0):
-                    raise OSError(f"the lock {self.lock_path} is held by another session")
+                    raise _lock_failure(lock, self.lock_path)
                 self._lock = lock
-            save_scenario(self.state.scenario, self.copy_path)
-            _write_atomically(self.sidecar_path, self._sidecar())
-        except OSError as error:
+            write_bytes(self.copy_path, dumps_scenario(self.state.scenario).encode("utf-8"),
+                        mode=PRIVATE_FILE)
+            write_bytes(self.sidecar_path, self._sidecar(), mode=PRIVATE_FILE)
+        except Exception as error:  # any failure is said once; the window's work stays open
             if not self._failing:
                 self._failing = True
                 self.failed.emit(f"recovery copy not written to {self.directory}: "
-                                 f"{error.strerror or error}")
+                                 f"{failure_reason(error)}")
             return False
         self._failing = False
         self.written.emit(str(self.copy_path))
@@ -233,6 +248,12 @@ class RecoveryCopy:
     def time_text(self) -> str:
         """``2024-05-01 14:03``, in local time."""
         return self.saved_at.astimezone().strftime("%Y-%m-%d %H:%M")
+
+    def release(self) -> None:
+        """Keep the copy and its sidecar where they are; let go of the lock."""
+        if self.lock is not None:
+            self.lock.unlock()
+            self.lock = None
 
     def discard(self) -> None:
         """Delete the copy, its sidecar and its lock."""
@@ -344,9 +365,10 @@ def offer_recovery(window: StudioWindow, copies: list[RecoveryCopy] | None = Non
             scenario = load_checked(copy.document)
         except ScenarioError as error:
             QMessageBox.warning(window, translate("Recovery", "Cannot restore"), translate(
-                "Recovery", "The copy from {time} cannot be read and was removed.\n{error}").format(
-                time=copy.time_text(), error=error))
-            copy.discard()
+                "Recovery", "The copy from {time} cannot be read. It was kept, unchanged, at\n"
+                "{path}\n{error}").format(time=copy.time_text(), path=copy.document,
+                                          error=error))
+            copy.release()
             continue
         target = window
         if restored:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QMessageBox
 
 from app import APP_NAME
 from app.documents.opening import load_checked
@@ -42,16 +43,19 @@ def _startup_document() -> tuple[Scenario, Path | None, str]:
     return load_scenario(example_path(DEFAULT_EXAMPLE)), None, ""
 
 
-def start_window(document: str | None) -> StudioWindow | int:
-    """Open, show and return the launch window; exit status 2 for a refused document.
+def start_window(document: str | None) -> StudioWindow:
+    """Open, show and return the launch window.
 
-    With ``document`` (a path or an example name) that document opens. Without, the last
-    session comes back: its document (F11 if it is gone), layout, step and view. Then any
-    unsaved work left by a session that crashed is offered for restoring.
+    With ``document`` (a path or an example name) that document opens; a refused one is said on
+    standard error and in a message over the window, which shows F11 instead (a file manager
+    starts the studio with no terminal to read). Without, the last session comes back: its
+    document (F11 if it is gone), layout, step and view. Then any unsaved work left by a
+    session that crashed is offered for restoring.
     """
     from app.window import StudioWindow
 
     note = ""
+    refusal = ""
     path: Path | None
     if document:
         path = resolve_document(document)
@@ -59,7 +63,10 @@ def start_window(document: str | None) -> StudioWindow | int:
             scenario = load_checked(path)
         except ScenarioError as error:
             print(f"qkv-studio: {error}", file=sys.stderr)
-            return 2
+            refusal = QCoreApplication.translate(
+                "StudioWindow", "{path} was not opened:\n{error}").format(path=path, error=error)
+            path = example_path(DEFAULT_EXAMPLE)
+            scenario = load_scenario(path)
         window = StudioWindow(scenario, None if path.parent == EXAMPLES_DIR else path)
         restore_session(window, same_document=False)
     else:
@@ -70,6 +77,10 @@ def start_window(document: str | None) -> StudioWindow | int:
     window.show()
     if note:
         window.statusBar().showMessage(f"⚠ {note}")
+    if refusal:
+        window.statusBar().showMessage(f"⚠ {refusal.splitlines()[-1]}")
+        title = QCoreApplication.translate("StudioWindow", "Cannot open")
+        QMessageBox.warning(window, title, refusal)
     WINDOWS.append(window)
     WINDOWS.extend(w for w in offer_recovery(window) if w is not window)
     return window

@@ -105,15 +105,18 @@ class Mp4Writer:
     partial file). ``width`` and ``height`` must be even.
     """
 
-    def __init__(self, path: Path, width: int, height: int, fps: int = FPS) -> None:
+    def __init__(self, path: Path, width: int, height: int, fps: int = FPS, *,
+                 shown: Path | None = None) -> None:
         if width % 2 or height % 2:
             raise ValueError(f"H.264 yuv420p needs even sizes, got {width}×{height}")
         self.path = path
+        self.shown = shown or path  # named in messages: the destination, not the temporary
         self.width, self.height, self.fps = width, height, fps
         self.frames = 0
         self._errors = tempfile.TemporaryFile()  # noqa: SIM115 - closed in __exit__
+        exe = ffmpeg_exe()
         command = [
-            ffmpeg_exe(), "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
+            exe, "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
             "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{width}x{height}",
             "-framerate", str(fps), "-i", "pipe:0",
             # sRGB in, BT.709 limited-range out, and the stream says so (players pick the matrix).
@@ -122,9 +125,14 @@ class Mp4Writer:
             "-c:v", "libx264", "-preset", "veryfast", "-tune", "stillimage", "-pix_fmt", "yuv420p",
             "-movflags", "+faststart", "-map_metadata", "-1", "-f", "mp4", str(path),
         ]
-        self._process = subprocess.Popen(command, stdin=subprocess.PIPE,
-                                         stdout=subprocess.DEVNULL, stderr=self._errors,
-                                         env=_child_environment())
+        try:
+            self._process = subprocess.Popen(command, stdin=subprocess.PIPE,
+                                             stdout=subprocess.DEVNULL, stderr=self._errors,
+                                             env=_child_environment())
+        except OSError as error:
+            self._errors.close()
+            raise ExportError(f"cannot write {self.shown}: ffmpeg could not be started ({exe}: "
+                              f"{error.strerror or error})") from None
 
     def __enter__(self) -> Mp4Writer:
         return self
@@ -149,7 +157,8 @@ class Mp4Writer:
         self._errors.seek(0)
         message = self._errors.read().decode("utf-8", "replace").strip().splitlines()
         detail = message[-1] if message else f"exit status {self._process.returncode}"
-        return ExportError(f"cannot write {self.path}: ffmpeg failed ({detail})")
+        detail = detail.replace(str(self.path), str(self.shown))
+        return ExportError(f"cannot write {self.shown}: ffmpeg failed ({detail})")
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  _traceback: TracebackType | None) -> None:

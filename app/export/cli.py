@@ -36,7 +36,7 @@ def add_export_arguments(parser: argparse.ArgumentParser) -> None:
                         help="what to write")
     parser.add_argument("--steps", default="all", metavar="all|N|N-M",
                         help="which steps, counted from 1 (default: all)")
-    parser.add_argument("--out", type=Path, metavar="PATH",
+    parser.add_argument("--out", metavar="PATH",
                         help="for png/svg the folder (default: the current folder); otherwise the "
                              "file (default: NAME.FORMAT in the current folder)")
     size = parser.add_mutually_exclusive_group()
@@ -78,7 +78,8 @@ def _destination(args: argparse.Namespace, name: str) -> Path:
         return out if out is not None else Path.cwd()
     if out is None:
         return Path.cwd() / f"{name}{spec.suffix}"
-    return out / f"{name}{spec.suffix}" if out.is_dir() else out
+    folder = out.is_dir() or args.out.endswith(("/", os.sep))  # "dir/": a folder, made if new
+    return out / f"{name}{spec.suffix}" if folder else out
 
 
 def run_export_command(args: argparse.Namespace) -> int:
@@ -113,10 +114,12 @@ def run_export_command(args: argparse.Namespace) -> int:
         print(f"qkv-studio: --pptx-pictures is ignored for {args.format}", file=sys.stderr)
     _headless_application()
     from app.export.job import run_export
-    from app.export.safe import ExportError
+    from app.export.safe import ExportError, PictureTooLargeError
 
     try:
         written = run_export(trace, request)
+    except PictureTooLargeError as error:
+        return _fail(str(error))
     except ExportError as error:
         return _fail(str(error), EXIT_FAILED)
     for path in written:

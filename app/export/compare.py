@@ -15,12 +15,12 @@ from app.canvas.compare import build_compare_scene
 from app.export.render import (
     Frame,
     export_options,
+    pdf_bytes,
     png_bytes,
     render_image,
     svg_bytes,
-    write_pdf,
 )
-from app.export.safe import atomic_file
+from app.export.safe import write_file
 from app.export.settings import export_size
 from app.export.words import title_for
 from app.texts.block_words import block_word
@@ -67,11 +67,11 @@ def write_compare(path: Path, trace_a: Trace, trace_b: Trace, step: int,
     frame = build_compare_frame(trace_a, trace_b, step, options, labels=labels, lang=lang,
                                 transparent=transparent and fmt == "png")
     size = size or QSize(*export_size())
-    with atomic_file(Path(path)) as temp:
-        if fmt == "png":
-            temp.write_bytes(png_bytes(render_image(frame, size)))
-        elif fmt == "svg":
-            temp.write_bytes(svg_bytes(frame, size))
-        else:
-            write_pdf(temp, [frame], size, title=frame.title)
+    if fmt == "png":
+        data = png_bytes(render_image(frame, size))
+    elif fmt == "svg":
+        data = svg_bytes(frame, size)
+    else:
+        data = pdf_bytes([frame], size, title=frame.title)
+    write_file(Path(path), data)
     return Path(path)

@@ -45,7 +45,7 @@ from app.export.settings import (
 from app.export.words import title_for
 from app.i18n import current_language
 from app.preferences import app_settings
-from app.sheet import ASPECTS, DEFAULT_ASPECT
+from app.sheet import ASPECTS, DEFAULT_ASPECT, sheet_size
 from app.texts import LANGUAGE_NAMES, LANGUAGES
 from engine import Trace
 
@@ -59,7 +59,7 @@ FORMAT_LABELS = (
     QT_TRANSLATE_NOOP("ExportDialog", "PDF document (one page per step)"),
     QT_TRANSLATE_NOOP("ExportDialog", "Animated GIF"),
     QT_TRANSLATE_NOOP("ExportDialog", "MP4 video (H.264)"),
-    QT_TRANSLATE_NOOP("ExportDialog", "PowerPoint slides (16:9)"),
+    QT_TRANSLATE_NOOP("ExportDialog", "PowerPoint slides"),
 )
 """The labels of :data:`~app.export.settings.FORMATS` (a Qt-free module), for ``lupdate``."""
 
@@ -171,6 +171,7 @@ class ExportDialog(QDialog):
         self._labelled(form, self.tr("S&cale:"), self.scale_spin,
                        self.tr("Scale factor, pixels per canvas unit"))
         self.aspect_box = QComboBox()
+        self._aspect = DEFAULT_ASPECT
         for aspect in ASPECTS:
             self.aspect_box.addItem(aspect, aspect)
         self._labelled(form, self.tr("&Aspect:"), self.aspect_box,
@@ -238,7 +239,7 @@ class ExportDialog(QDialog):
         self.size_group.buttonToggled.connect(self._update_enabled)
         for spin in (self.width_spin, self.scale_spin):
             spin.valueChanged.connect(self._show_size)
-        self.aspect_box.currentIndexChanged.connect(self._show_size)
+        self.aspect_box.currentIndexChanged.connect(self._aspect_changed)
         self.first_spin.valueChanged.connect(self._keep_range_ordered)
         self.last_spin.valueChanged.connect(self._keep_range_ordered)
         self._format = self.format_key()
@@ -329,6 +330,15 @@ class ExportDialog(QDialog):
                                        else self.tr("Save &to:"))
         self._show_size()
 
+    def _aspect_changed(self) -> None:
+        """A width left at one sheet's own width follows the new sheet (1920 ↔ 1440), so the
+        dialog's default size is the command line's for either aspect."""
+        old, new = sheet_size(self._aspect), sheet_size(self.aspect())
+        self._aspect = self.aspect()
+        if self.width_spin.value() == round(old[0]):
+            self.width_spin.setValue(round(new[0]))
+        self._show_size()
+
     def _show_size(self) -> None:
         width, height = self.pixel_size()
         self.size_label.setText(f"{width} × {height}")
@@ -347,10 +357,10 @@ class ExportDialog(QDialog):
             .setChecked(True)
         by_width = bool(settings.value("by_width", True, type=bool))
         (self.width_radio if by_width else self.scale_radio).setChecked(True)
-        self.width_spin.setValue(int(str(settings.value("width", DEFAULT_WIDTH, type=int))))
-        self.scale_spin.setValue(float(str(settings.value("scale", DEFAULT_SCALE, type=float))))
         aspect = str(settings.value("aspect", DEFAULT_ASPECT, type=str))
         self.aspect_box.setCurrentIndex(max(0, self.aspect_box.findData(aspect)))
+        self.width_spin.setValue(int(str(settings.value("width", DEFAULT_WIDTH, type=int))))
+        self.scale_spin.setValue(float(str(settings.value("scale", DEFAULT_SCALE, type=float))))
         self.pictures_box.setChecked(bool(settings.value("pptx_pictures", False, type=bool)))
         self.transparent_box.setChecked(bool(settings.value("transparent", False, type=bool)))
         self.caption_box.setChecked(bool(settings.value("caption", False, type=bool)))

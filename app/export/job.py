@@ -25,12 +25,12 @@ from app.export.deck import write_pptx
 from app.export.render import (
     Frame,
     build_frame,
+    pdf_bytes,
     png_bytes,
     render_image,
     svg_bytes,
-    write_pdf,
 )
-from app.export.safe import ExportCancelled, atomic_file, staged_folder
+from app.export.safe import ExportCancelled, atomic_file, staged_folder, write_file
 from app.export.settings import ExportRequest, step_file_name
 from app.export.slides import editable_slide, picture_slide, typeface
 from app.export.words import caption_for, notes_for
@@ -94,7 +94,7 @@ def _write_png(plan: ExportPlan) -> list[Path]:
         for frame in plan.frames():
             image = render_image(frame, plan.size)
             name = step_file_name(request.name, frame.step, count, request.format)
-            staged.path(name).write_bytes(png_bytes(image))
+            staged.write(name, png_bytes(image))
             plan.tick()
         return staged.commit()
 
@@ -105,16 +105,15 @@ def _write_svg(plan: ExportPlan) -> list[Path]:
     with staged_folder(request.destination) as staged:
         for frame in plan.frames():
             name = step_file_name(request.name, frame.step, count, request.format)
-            staged.path(name).write_bytes(svg_bytes(frame, plan.size))
+            staged.write(name, svg_bytes(frame, plan.size))
             plan.tick()
         return staged.commit()
 
 
 def _write_pdf(plan: ExportPlan) -> list[Path]:
     destination = plan.request.destination
-    with atomic_file(destination) as temp:
-        write_pdf(temp, plan.frames(), plan.size, title=plan.trace.scenario.title,
-                  on_page=plan.tick)
+    write_file(destination, pdf_bytes(plan.frames(), plan.size,
+                                      title=plan.trace.scenario.title, on_page=plan.tick))
     return [destination]
 
 
@@ -133,7 +132,7 @@ def _write_mp4(plan: ExportPlan) -> list[Path]:
     request = plan.request
     size = plan.size
     with atomic_file(request.destination) as temp, \
-            Mp4Writer(temp, size.width(), size.height()) as video:
+            Mp4Writer(temp, size.width(), size.height(), shown=request.destination) as video:
         for frame in plan.frames(transparent=False):
             video.add(rgb_array(render_image(frame, size)), frames_for(request.dwell))
             plan.tick()

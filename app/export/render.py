@@ -12,6 +12,7 @@ dpi (:func:`picture_dpi`, 96 on most systems) and gets its export dpi only after
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
@@ -35,6 +36,7 @@ from PySide6.QtWidgets import QGraphicsScene
 from app import APP_NAME
 from app.canvas import SLIDE, FrameItem, FrameOptions, build_frame_scene
 from app.canvas.frame import MARGIN as FRAME_MARGIN
+from app.export.safe import ExportError, PictureTooLargeError
 from app.export.settings import CSS_DPI, EXPORT_THEMES
 from app.export.words import title_for
 from app.sheet import SHEET_HEIGHT
@@ -147,16 +149,46 @@ def fit_rect(source: QRectF | QSizeF, target: QRectF) -> QRectF:
     return fitted
 
 
-def _paint(painter: QPainter, frame: Frame, page: QRectF) -> None:
-    """Fill ``page`` with the frame's background (unless transparent), then paint the frame
-    into it as large as fits, centred: a frame of another shape gets even bands around it."""
+def _paint(painter: QPainter, frame: Frame, page: QRectF, *, fill: bool = True) -> None:
+    """Fill ``page`` with the frame's background (when ``fill``, unless transparent), then paint
+    the frame into it as large as fits, centred: a frame of another shape gets even bands
+    around it."""
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
     painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
-    if not frame.transparent:
+    if fill and not frame.transparent:
         painter.fillRect(page, frame.background)
     frame.scene.render(painter, fit_rect(frame.rect, page), frame.rect,
                        Qt.AspectRatioMode.IgnoreAspectRatio)
+
+
+MAX_IMAGE_BYTES = 512 * 1024 * 1024
+"""The largest picture drawn (4 bytes a pixel): Qt fails to allocate much larger images and the
+next paint call then crashes the process, so the size is checked before anything is allocated."""
+
+
+def check_image_size(width: int, height: int) -> None:
+    """Refuse a picture larger than :data:`MAX_IMAGE_BYTES`, saying which width would fit.
+
+    Raises
+    ------
+    PictureTooLargeError
+        One line: the size asked for, the limit and the largest width of the same shape.
+    """
+    needed = width * height * 4
+    if needed <= MAX_IMAGE_BYTES:
+        return
+    shrink = math.sqrt(MAX_IMAGE_BYTES / needed)
+    fits = max(1, math.floor(width * shrink))
+    while fits > 1 and fits * math.ceil(height * fits / width) * 4 > MAX_IMAGE_BYTES:
+        fits -= 1
+    raise PictureTooLargeError(f"a picture of {width} × {height} pixels would need "
+                               f"{_mebibytes(needed)}; at most {_mebibytes(MAX_IMAGE_BYTES)} "
+                               f"fit, which at this shape is a width of at most {fits} pixels")
+
+
+def _mebibytes(size: int) -> str:
+    return f"{size / 2**20:,.0f} MiB"
 
 
 def render_image(frame: Frame, size: QSize) -> QImage:
@@ -169,13 +201,17 @@ def render_image(frame: Frame, size: QSize) -> QImage:
         per metre say 96 dpi for a sheet 1080 pixels tall, so the picture keeps its physical size
         whatever its pixel size.
     """
+    check_image_size(size.width(), size.height())
     image_format = (QImage.Format.Format_ARGB32_Premultiplied if frame.transparent
                     else QImage.Format.Format_RGB32)
     image = QImage(size, image_format)
-    image.fill(QColor(Qt.GlobalColor.transparent))
+    if image.isNull():  # the system had no memory for it: painting on it would crash
+        raise ExportError(f"there is not enough memory for a picture of {size.width()} × "
+                          f"{size.height()} pixels; choose a smaller width or scale")
+    image.fill(QColor(Qt.GlobalColor.transparent) if frame.transparent else frame.background)
     set_dpi(image, picture_dpi())
     painter = QPainter(image)
-    _paint(painter, frame, QRectF(0.0, 0.0, size.width(), size.height()))
+    _paint(painter, frame, QRectF(0.0, 0.0, size.width(), size.height()), fill=False)
     painter.end()
     set_dpi(image, CSS_DPI * size.height() / SHEET_HEIGHT)
     return image
@@ -237,14 +273,26 @@ def page_size(size: QSize) -> QPageSize:
                      QPageSize.SizeMatchPolicy.ExactMatch)
 
 
-def write_pdf(path: Path, frames: Iterable[Frame], size: QSize, *, title: str = "",
+def pdf_bytes(frames: Iterable[Frame], size: QSize, *, title: str = "",
+              on_page: Callable[[], None] | None = None) -> bytes:
+    """The PDF of :func:`write_pdf` in memory: ``QPdfWriter`` never reports a full disk, so
+    files get these bytes through the safe writer, which checks that they all arrived."""
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    write_pdf(buffer, frames, size, title=title, on_page=on_page)
+    buffer.close()
+    return bytes(data.data())
+
+
+def write_pdf(path: Path | QIODevice, frames: Iterable[Frame], size: QSize, *, title: str = "",
               on_page: Callable[[], None] | None = None) -> int:
     """Write one vector page per frame, every page ``size`` pixels at 96 dpi, zero margins.
 
     ``on_page`` is called after each page (progress; it may raise to stop). Returns the number of
     pages written.
     """
-    writer = QPdfWriter(str(path))
+    writer = QPdfWriter(path if isinstance(path, QIODevice) else str(path))
     writer.setCreator(APP_NAME)
     writer.setTitle(title)
     dpi = picture_dpi()

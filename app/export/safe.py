@@ -1,26 +1,35 @@
-"""Safe writes: every file appears whole at the end or not at all (no Qt).
+"""Safe exports: every file appears whole at the end, or not at all (no Qt).
 
-A single file is written to a hidden temporary file in its destination folder and moved into place
-with :func:`os.replace`. Per-step files are written to a hidden temporary folder inside the
-destination folder and moved into place together at the end; if a move fails, the files this run
-already moved are removed again.
+A single file goes through the one safe writer, :mod:`engine.safe_write` (checked target, hidden
+temporary file next to it, verified size, mode kept, one rename). Per-step files are written to a
+hidden temporary folder inside the destination folder and moved into place together at the end;
+every target is checked before the first move, and if a move fails, the files this run already
+moved are removed again. Folders missing on the way to a destination are created, and removed
+again if the export fails.
 """
 
 from __future__ import annotations
 
-import os
-import secrets
 import shutil
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-TEMP_PREFIX = ".qkv-export-"
+from engine.safe_write import TEMP_PREFIX as WRITER_PREFIX
+from engine.safe_write import WriteError, plain_reason, publish, real_target, replacing, write_all
+from engine.safe_write import write_bytes as safe_write_bytes
+
+TEMP_PREFIX = f"{WRITER_PREFIX}export-"
+"""The hidden staging folder of a per-step export starts with this."""
 
 
 class ExportError(Exception):
     """An export failed; the message is one line naming the path and the reason."""
+
+
+class PictureTooLargeError(ExportError):
+    """The export was refused before writing (a picture too large to draw); nothing written."""
 
 
 class ExportCancelled(Exception):  # noqa: N818 - a user's choice, not an error
@@ -28,9 +37,10 @@ class ExportCancelled(Exception):  # noqa: N818 - a user's choice, not an error
 
 
 def write_error(path: Path, error: OSError) -> ExportError:
-    """An :class:`ExportError` naming ``path`` and the reason the system gave."""
-    reason = error.strerror or str(error) or type(error).__name__
-    return ExportError(f"cannot write {path}: {reason}")
+    """An :class:`ExportError` naming ``path`` and the reason in plain words."""
+    if isinstance(error, WriteError):
+        return ExportError(str(error))
+    return ExportError(f"cannot write {path}: {plain_reason(error)}")
 
 
 def _ensure_folder(folder: Path, target: Path | None = None) -> list[Path]:
@@ -65,7 +75,7 @@ def _remove_folders(created: list[Path]) -> None:
 
 @contextmanager
 def atomic_file(path: Path) -> Iterator[Path]:
-    """Yield a temporary path next to ``path``; on success move it to ``path``.
+    """Yield a temporary path next to ``path``; on success verify it and move it to ``path``.
 
     On any exception (including :class:`ExportCancelled`) the temporary file is removed, and so
     are folders this call created. ``OSError`` is turned into :class:`ExportError`.
@@ -73,41 +83,25 @@ def atomic_file(path: Path) -> Iterator[Path]:
     path = Path(path)
     created = _ensure_folder(path.parent, path)
     try:
-        temp = _new_temp_file(path)
+        with replacing(path) as temp:
+            yield temp
     except OSError as error:
         _remove_folders(created)
         raise write_error(path, error) from None
-    try:
-        yield temp
-        os.replace(temp, path)
-    except OSError as error:
-        _discard(temp, created)
-        raise write_error(path, error) from None
     except BaseException:
-        _discard(temp, created)
+        _remove_folders(created)
         raise
 
 
-def _new_temp_file(path: Path) -> Path:
-    """An empty hidden file next to ``path``, created with the usual permissions (umask applies).
-
-    ``tempfile.mkstemp`` would create it readable by its owner only, and ``os.replace`` keeps that.
-    """
-    for _ in range(100):
-        temp = path.with_name(f"{TEMP_PREFIX}{path.stem}-{secrets.token_hex(4)}.tmp{path.suffix}")
-        try:
-            handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        except FileExistsError:
-            continue
-        os.close(handle)
-        return temp
-    raise FileExistsError(f"no free temporary name next to {path}")
-
-
-def _discard(temp: Path, created: list[Path]) -> None:
-    with suppress(OSError):
-        temp.unlink()
-    _remove_folders(created)
+def write_file(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` safely (folders made as needed); raises :class:`ExportError`."""
+    path = Path(path)
+    created = _ensure_folder(path.parent, path)
+    try:
+        safe_write_bytes(path, data)
+    except OSError as error:
+        _remove_folders(created)
+        raise write_error(path, error) from None
 
 
 class StagedFolder:
@@ -123,18 +117,31 @@ class StagedFolder:
             raise write_error(self.folder, error) from None
         self._names: list[str] = []
 
-    def path(self, name: str) -> Path:
-        """Where to write the staged file ``name``."""
+    def write(self, name: str, data: bytes) -> None:
+        """Stage the file ``name`` with ``data`` (flushed to the disk, its size checked)."""
+        path = self.staging / name
+        write_all(path, data)
+        if path.stat().st_size != len(data):
+            raise OSError(f"only part of {name} reached the disk (is it full?)")
         self._names.append(name)
-        return self.staging / name
 
     def commit(self) -> list[Path]:
-        """Move every staged file into the folder; on failure undo the moves of this run."""
+        """Move every staged file into the folder; on failure undo the moves of this run.
+
+        Every target is checked first (a folder, device or FIFO with a file's name is refused
+        before anything moves).
+        """
+        try:
+            for name in self._names:
+                real_target(self.folder / name)
+        except WriteError:
+            self.discard()
+            raise
         moved: list[Path] = []
         for name in self._names:
             target = self.folder / name
             try:
-                os.replace(self.staging / name, target)
+                publish(self.staging / name, target)
             except OSError as error:
                 for path in moved:
                     path.unlink(missing_ok=True)

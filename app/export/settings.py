@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,6 +13,8 @@ CSS_DPI = 96.0
 """Scene units are CSS pixels: a frame drawn at scale 1 is a 96-dpi picture."""
 
 DEFAULT_DWELL = 2.0
+MAX_DWELL = 600.0
+"""Seconds a step may stay in an animation: GIF stores a frame's time in at most 655.35 s."""
 """Seconds each step stays on screen in a GIF or MP4."""
 
 def _even(value: float) -> int:
@@ -59,7 +62,7 @@ FORMATS: dict[str, Format] = {f.key: f for f in (
     Format("pdf", "PDF document (one page per step)", per_step=False),
     Format("gif", "Animated GIF", per_step=False),
     Format("mp4", "MP4 video (H.264)", per_step=False),
-    Format("pptx", "PowerPoint slides (16:9)", per_step=False),
+    Format("pptx", "PowerPoint slides", per_step=False),
 )}
 
 
@@ -162,12 +165,13 @@ def number_problem(width: int | None, scale: float | None, dwell: float,
     """
     if width is not None and width <= 0:
         return f"{names.width} must be a positive number of pixels, got {width}"
-    if scale is not None and not scale > 0:
-        return f"{names.scale} must be positive, got {scale:g}"
+    if scale is not None and not 0 < scale < math.inf:
+        return f"{names.scale} must be a positive finite number, got {scale:g}"
     if width is not None and scale is not None:
         return f"give {names.width} or {names.scale}, not both"
-    if not dwell > 0:
-        return f"{names.dwell} must be a positive number of seconds, got {dwell:g}"
+    if not 0 < dwell <= MAX_DWELL:
+        return (f"{names.dwell} must be more than 0 and at most {MAX_DWELL:g} seconds, got "
+                f"{dwell:g}")
     return None
 
 

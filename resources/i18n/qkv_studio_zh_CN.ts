@@ -191,6 +191,45 @@
     </message>
 </context>
 <context>
+    <name>DiskWatch</name>
+    <message>
+        <source>File changed on disk</source>
+        <translation>文件已在磁盘上更改</translation>
+    </message>
+    <message>
+        <source>{path} was changed on disk (by another window or program) since it was opened or saved here.
+
+Overwrite it with the document in this window?</source>
+        <translation>{path} 在此窗口打开或保存之后已在磁盘上被更改（被另一个窗口或程序）。
+
+用此窗口中的文档覆盖它吗？</translation>
+    </message>
+    <message>
+        <source>{path} was changed on disk. This window has unsaved changes.
+
+Reload the file and lose them? No keeps this window&apos;s version; saving will ask before overwriting the file.</source>
+        <translation>{path} 已在磁盘上被更改。此窗口有未保存的更改。
+
+重新载入该文件并丢弃这些更改吗？选“否”则保留此窗口的版本；保存时会先询问是否覆盖该文件。</translation>
+    </message>
+    <message>
+        <source>{path} was changed on disk.
+
+Reload it? No keeps this window&apos;s version; saving will ask before overwriting the file.</source>
+        <translation>{path} 已在磁盘上被更改。
+
+重新载入吗？选“否”则保留此窗口的版本；保存时会先询问是否覆盖该文件。</translation>
+    </message>
+    <message>
+        <source>⚠ not reloaded: {error}</source>
+        <translation>⚠ 未重新载入：{error}</translation>
+    </message>
+    <message>
+        <source>Reloaded {name}</source>
+        <translation>已重新载入 {name}</translation>
+    </message>
+</context>
+<context>
     <name>DocumentState</name>
     <message>
         <source>head {n}: {shares}</source>
@@ -346,8 +385,8 @@
         <translation>MP4 视频（H.264）</translation>
     </message>
     <message>
-        <source>PowerPoint slides (16:9)</source>
-        <translation>PowerPoint 幻灯片（16:9）</translation>
+        <source>PowerPoint slides</source>
+        <translation>PowerPoint 幻灯片</translation>
     </message>
     <message>
         <source>Export</source>
@@ -781,9 +820,11 @@
         <translation>无法恢复</translation>
     </message>
     <message>
-        <source>The copy from {time} cannot be read and was removed.
+        <source>The copy from {time} cannot be read. It was kept, unchanged, at
+{path}
 {error}</source>
-        <translation>{time} 的副本无法读取，已被删除。
+        <translation>{time} 的副本无法读取。它已原样保留在
+{path}
 {error}</translation>
     </message>
     <message>
@@ -889,6 +930,20 @@
         <translation>已导出 {count} 个文件到 {folder}</translation>
     </message>
     <message>
+        <source>Not copied</source>
+        <translation>未复制</translation>
+    </message>
+    <message>
+        <source>The frame was not copied:
+{error}</source>
+        <translation>画面未复制：
+{error}</translation>
+    </message>
+    <message>
+        <source>⚠ not copied: {error}</source>
+        <translation>⚠ 未复制：{error}</translation>
+    </message>
+    <message>
         <source>Copied the frame as PNG and SVG</source>
         <translation>已把画面复制为 PNG 和 SVG</translation>
     </message>
@@ -927,6 +982,10 @@
         <translation>场景文档 (*.qkv.json)</translation>
     </message>
     <message>
+        <source>Not saved: {path} changed on disk</source>
+        <translation>未保存：{path} 已在磁盘上被更改</translation>
+    </message>
+    <message>
         <source>Not saved</source>
         <translation>未保存</translation>
     </message>
@@ -951,6 +1010,10 @@ The file on disk was left as it was; your changes are still open in this window.
     <message>
         <source>This document has unsaved changes. Save them first?</source>
         <translation>这份文档有未保存的改动。先保存吗？</translation>
+    </message>
+    <message>
+        <source>⚠ not saved: {problem}</source>
+        <translation>⚠ 未保存：{problem}</translation>
     </message>
 </context>
 <context>

@@ -102,3 +102,26 @@ def test_one_type_scale_for_every_step_and_digits_this_tall(qtbot: QtBot, name: 
         assert frame.area.adjusted(-1, -1, 1, 1).contains(body), (name, step, "not clipped")
     assert len(heights) == 1, f"{name}: the type size jumps between steps: {heights}"
     assert heights.pop() >= SMALLEST_DIGITS[name]
+
+
+def test_the_document_scale_is_measured_once_per_shape(qtbot: QtBot,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.canvas import compose
+
+    measured = []
+    real = compose._measure
+    monkeypatch.setattr(compose, "_measure",
+                        lambda *args: measured.append(1) or real(*args))
+    compose.forget()
+    trace = f11()
+    for step in range(len(trace.steps)):
+        FrameItem(trace, step)
+    assert len(measured) == 1, "a step change reuses the composition"
+    wv = np.array([[6.0, 10.0], [5.0, -10.0]])  # V 10 → 11 and its mixes: as many digits
+    edited = compute(trace.scenario.with_parameter("attention.Wv", wv))
+    FrameItem(edited, 3)
+    assert len(measured) == 1, "an edit that keeps every width reuses it too"
+    wv[0, 0] = 600.0  # V becomes 3-digit
+    wider = compute(trace.scenario.with_parameter("attention.Wv", wv))
+    FrameItem(wider, 3)
+    assert len(measured) == 2, "wider numbers: measured again"

@@ -231,8 +231,8 @@ def test_accepting_restores_the_work_as_modified_with_its_original_path(
     assert json.loads(original.read_text(encoding="utf-8"))["attention"]["Wq"][1][0] == 8
 
 
-def test_a_broken_copy_is_reported_and_removed(window: StudioWindow, tmp_path: Path,
-                                              dialogs: Dialogs) -> None:
+def test_a_copy_that_cannot_be_restored_is_kept_and_its_place_named(
+        window: StudioWindow, tmp_path: Path, dialogs: Dialogs) -> None:
     folder = tmp_path / "recovery"
     copy = fake_crash(folder, "aaa", example_document())
     copy.write_text('{"X": [[1, 2]', encoding="utf-8")
@@ -242,8 +242,11 @@ def test_a_broken_copy_is_reported_and_removed(window: StudioWindow, tmp_path: P
     assert [(k, t) for k, t, _x in dialogs.shown] == [("question", "Restore unsaved work"),
                                                       ("warning", "Cannot restore")]
     assert "invalid JSON" in dialogs.shown[1][2]
+    assert str(copy) in dialogs.shown[1][2] and "kept" in dialogs.shown[1][2]
     assert window.state.scenario is scenario
-    assert list(folder.iterdir()) == []
+    assert copy.read_text(encoding="utf-8") == '{"X": [[1, 2]'  # never deleted
+    assert sorted(p.name for p in folder.iterdir()) == ["aaa.meta.json", "aaa.qkv.json"]
+    assert [c.document for c in find_orphans(folder)] == [copy]  # offered again next time
 
 
 def test_a_copy_that_cannot_be_written_is_reported_once(qtbot: QtBot, window: StudioWindow,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QByteArray
 from pytestqt.qtbot import QtBot
 
@@ -12,7 +13,7 @@ from app.documents.startup import start_window
 from app.preferences import app_settings
 from app.window import StudioWindow
 from tests.app.documents_support import example_document, launch_names, write_document
-from tests.app.driving import Dialogs
+from tests.app.driving import Dialogs, close_window
 
 __all__ = ["launch_names"]
 F11_TITLE = example_document()["title"]
@@ -105,8 +106,22 @@ def test_odd_stored_values_are_ignored(qtbot: QtBot, tmp_path: Path,
     assert window.timeline.dwell_box.value() == 2.0
 
 
-def test_a_refused_command_line_document_exits_with_status_2(
-        tmp_path: Path, launch_names: None, capsys: object) -> None:
+def test_a_refused_command_line_document_shows_the_window_with_the_refusal(
+        tmp_path: Path, launch_names: None, capsys: pytest.CaptureFixture[str],
+        dialogs: Dialogs) -> None:
+    # As a file manager starts it (Exec=qkv-studio %f, no terminal): the refusal must be seen.
     bad = tmp_path / "bad.qkv.json"
     bad.write_text("[]", encoding="utf-8")
-    assert start_window(str(bad)) == 2
+    window = start_window(str(bad))
+    try:
+        assert window.isVisible() and window.state.scenario.title == F11_TITLE
+        assert window.state.path is None  # F11 is shown, never saved over the refused file
+        refusal = f"{bad} was not opened:\ndocument: expected an object, got a list of 0"
+        assert dialogs.shown == [("warning", "Cannot open", refusal)]
+        assert window.statusBar().currentMessage() == ("⚠ document: expected an object, got "
+                                                       "a list of 0")
+        assert capsys.readouterr().err == "qkv-studio: document: expected an object, got a " \
+                                          "list of 0\n"
+        assert bad.read_text(encoding="utf-8") == "[]"
+    finally:
+        close_window(window)

@@ -74,8 +74,8 @@ def test_a_refused_document_exits_2_and_writes_nothing(
     (["--steps", "x"], "--steps expects all, N or N-M"),
     (["--width", "0"], "--width must be a positive number of pixels, got 0"),
     (["--width", "-5"], "--width must be a positive number of pixels, got -5"),
-    (["--scale", "0"], "--scale must be positive"),
-    (["--dwell", "0"], "--dwell must be a positive number of seconds"),
+    (["--scale", "0"], "--scale must be a positive finite number"),
+    (["--dwell", "0"], "--dwell must be more than 0 and at most 600 seconds"),
 ])
 def test_bad_arguments_exit_2_with_a_clear_message(
         qapp: QApplication, tmp_path: Path, capsys: pytest.CaptureFixture[str],

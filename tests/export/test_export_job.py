@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from app.export import safe
 from app.export.job import run_export
 from app.export.safe import ExportCancelled, ExportError
 from app.export.settings import FORMATS, ExportRequest
@@ -57,9 +56,9 @@ def test_a_failed_write_is_named_and_leaves_nothing(qapp: QApplication, f11: Tra
     def disk_full(source: object, target: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(safe.os, "replace", disk_full)
+    monkeypatch.setattr(os, "replace", disk_full)
     target = destination(tmp_path, fmt)
-    message = f"cannot write {re.escape(str(target))}.*: No space left on device"
+    message = f"cannot write {re.escape(str(target))}.*: the disk is full"
     with pytest.raises(ExportError, match=message):
         export(f11, fmt, target, **SMALL)
     assert leftovers(tmp_path) == []

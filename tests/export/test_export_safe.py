@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from app.export import safe
 from app.export.safe import ExportCancelled, ExportError, atomic_file, staged_folder
 from tests.export.conftest import leftovers
 
@@ -16,7 +15,8 @@ from tests.export.conftest import leftovers
 def test_atomic_file_appears_only_at_the_end(tmp_path: Path) -> None:
     target = tmp_path / "deck.pptx"
     with atomic_file(target) as temp:
-        assert temp.parent == tmp_path and temp.name.startswith(".qkv-export-deck-")
+        assert temp.parent == tmp_path and temp.name.startswith(".qkv-deck.pptx.")
+        assert temp.name.endswith(".tmp.pptx")  # the suffix stays last: writers may read it
         temp.write_bytes(b"whole")
         assert not target.exists()
     assert target.read_bytes() == b"whole"
@@ -68,8 +68,8 @@ def test_a_failed_move_is_reported_with_the_path(tmp_path: Path,
     def refuse(source: object, target: object) -> None:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(safe.os, "replace", refuse)
-    message = r"cannot write .*slides\.pptx: Permission denied"
+    monkeypatch.setattr(os, "replace", refuse)
+    message = r"cannot write .*slides\.pptx: permission denied"
     with pytest.raises(ExportError, match=message), atomic_file(tmp_path / "slides.pptx") as temp:
         temp.write_bytes(b"x")
     assert leftovers(tmp_path) == []
@@ -78,7 +78,7 @@ def test_a_failed_move_is_reported_with_the_path(tmp_path: Path,
 def test_staged_files_are_published_together(tmp_path: Path) -> None:
     with staged_folder(tmp_path) as staged:
         for name in ("a-step01.png", "a-step02.png"):
-            staged.path(name).write_bytes(name.encode())
+            staged.write(name, name.encode())
         assert leftovers(tmp_path) == [staged.staging.name, f"{staged.staging.name}/a-step01.png",
                                        f"{staged.staging.name}/a-step02.png"]
         written = staged.commit()
@@ -97,10 +97,10 @@ def test_a_failed_publication_removes_what_this_run_moved(tmp_path: Path,
             raise OSError(28, "No space left on device")
         real_replace(source, target)
 
-    monkeypatch.setattr(safe.os, "replace", second_fails)
-    with pytest.raises(ExportError, match=r"a-step02\.png: No space left"), \
+    monkeypatch.setattr(os, "replace", second_fails)
+    with pytest.raises(ExportError, match=r"a-step02\.png: the disk is full"), \
             staged_folder(tmp_path) as staged:
         for name in ("a-step01.png", "a-step02.png", "a-step03.png"):
-            staged.path(name).write_bytes(b"png")
+            staged.write(name, b"png")
         staged.commit()
     assert leftovers(tmp_path) == []

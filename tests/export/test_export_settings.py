@@ -58,7 +58,7 @@ def test_request_refuses_impossible_sizes() -> None:
     base = {"format": "png", "steps": (0,), "destination": Path(".")}
     with pytest.raises(ValueError, match="positive number of pixels, got 0"):
         ExportRequest(**base, width=0)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="scale must be positive"):
+    with pytest.raises(ValueError, match="scale must be a positive finite number"):
         ExportRequest(**base, scale=-1.0)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="not both"):
         ExportRequest(**base, width=100, scale=2.0)  # type: ignore[arg-type]

@@ -111,3 +111,18 @@ def test_the_window_and_the_command_line_export_the_same_size(
     assert status == 0, capsys.readouterr().err
     assert png_sizes(dialog.written) == png_sizes(sorted((tmp_path / "cli").glob("*.png"))) \
         == {SIZE}
+
+
+def test_the_dialogs_default_width_follows_the_aspect(qtbot: QtBot,
+                                                      documents: dict[str, Trace]) -> None:
+    """4:3 gives 1440 × 1080 as ``--aspect 4:3`` does; a width the user typed stays."""
+    dialog = ExportDialog(documents["f11"], 0, name="f11")
+    qtbot.addWidget(dialog)
+    dialog.aspect_box.setCurrentIndex(dialog.aspect_box.findData("4:3"))
+    assert dialog.size_label.text() == "1440 × 1080"
+    assert dialog.request().pixel_size() == (1440, 1080)
+    dialog.aspect_box.setCurrentIndex(dialog.aspect_box.findData("16:9"))
+    assert dialog.size_label.text() == "1920 × 1080"
+    dialog.width_spin.setValue(1280)
+    dialog.aspect_box.setCurrentIndex(dialog.aspect_box.findData("4:3"))
+    assert dialog.size_label.text() == "1280 × 960"

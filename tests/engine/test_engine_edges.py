@@ -1,0 +1,61 @@
+"""Numbers at the edges (issue 13, items 12–13): constant rows and extreme but finite scores."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine import ScenarioError, compute, explain, parse_scenario
+from engine.ops import layer_norm, softmax
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
+
+
+def norms_document(x: list[list[float]], eps: float) -> dict[str, object]:
+    document = json.loads((EXAMPLES / "norms.qkv.json").read_text(encoding="utf-8"))
+    d = len(x[0])
+    identity = np.eye(d).tolist()
+    document["X"] = x
+    document["attention"].update(Wq=identity, Wk=identity, Wv=identity)
+    document["block"].update(eps=eps, gamma1=[1] * d, beta1=[0] * d, gamma2=[1] * d,
+                             beta2=[0] * d, gamma_f=[1] * d, beta_f=[0] * d)
+    document["block"]["ffn"].update(W1=identity, W2=identity)
+    return document
+
+
+def test_every_constant_row_is_exactly_constant_for_layer_norm() -> None:
+    # 99 values 0.1 … 9.9 in rows of width 2 … 8: 693 constant rows. With ε = 0 each one is a
+    # division by zero; with ε > 0 each normalises to exactly β (here 0.5), never to ±1.
+    hits = 0
+    for d in range(2, 9):
+        for k in range(1, 100):
+            row = np.full((1, d), k / 10)
+            with np.errstate(invalid="raise", divide="raise"), pytest.raises(FloatingPointError):
+                layer_norm(row, np.ones(d), np.zeros(d), 0.0)
+            out = layer_norm(row, np.full(d, 2.0), np.full(d, 0.5), 1e-5)
+            assert np.array_equal(out, np.full((1, d), 0.5))
+            hits += 1
+    assert hits == 693
+
+
+def test_a_constant_row_with_eps_zero_is_refused_not_minus_one() -> None:
+    scenario = parse_scenario(norms_document([[0.1, 0.1, 0.1]], 0.0))
+    with pytest.raises(ScenarioError, match=r"^computation: .*ε = 0 with a constant row"):
+        compute(scenario)
+    # The same row with ε > 0 normalises to zeros, and explain states the exact mean.
+    trace = compute(parse_scenario(norms_document([[0.1, 0.1, 0.1]], 1e-5)))
+    assert np.array_equal(trace.arrays["norm1"], np.zeros((1, 3)))
+    text = explain(trace, "norm1", (0, 0)).text()
+    assert "(0.1 − 0.1) / √(0 + 0.00001)" in text and "= 0" in text
+
+
+def test_opposite_extreme_scores_give_exactly_one_and_zero() -> None:
+    scores = np.array([[1e308, -1e308], [-1e308, 1e308], [3.0, 3.0]])
+    with np.errstate(over="raise", invalid="raise", divide="raise"):
+        shares = softmax(scores)
+        hidden = softmax(scores, np.array([[True, True], [True, True], [True, False]]))
+    assert shares.tolist() == [[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]]
+    assert hidden.tolist() == [[1.0, 0.0], [0.0, 1.0], [1.0, 0.0]]

@@ -1,0 +1,58 @@
+"""What the editor accepts, it can save and open again (issue 13, item 4)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import engine.scenario
+from engine import ScenarioError, dumps_scenario, load_scenario, parse_scenario, save_scenario
+from engine.io import MAX_FILE_BYTES, MAX_NUMBER_BYTES, MAX_TEXT_BYTES
+from engine.reader import MAX_NUMBERS, MAX_POSITIONS, MAX_VOCAB
+from engine.scenario import number_count
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
+LONGEST = -2.2250738585072014e-308  # 24 characters, the longest a float64 is written
+
+
+def worst_document(rows: int) -> dict[str, object]:
+    """A block whose W2 is ``rows`` × 1 of the longest numbers, one to a line, deepest indent."""
+    document = json.loads((EXAMPLES / "norms.qkv.json").read_text(encoding="utf-8"))
+    document["X"] = [[LONGEST]]
+    document["tokens"] = ["\u001b" * 40]  # every character saved as 6 bytes
+    document["attention"].update(Wq=[[1]], Wk=[[1]], Wv=[[1]])
+    document["block"].update(gamma1=[1], beta1=[0], gamma2=[1], beta2=[0], gamma_f=[1],
+                             beta_f=[0])
+    document["block"]["ffn"].update(W1=[[LONGEST] * rows], W2=[[LONGEST]] * rows)
+    return document
+
+
+def test_a_saved_number_takes_at_most_its_bound() -> None:
+    small, large = (parse_scenario(worst_document(rows)) for rows in (100, 300))
+    grown = len(dumps_scenario(large).encode()) - len(dumps_scenario(small).encode())
+    per_number = grown / (number_count(large) - number_count(small))
+    assert 30 < per_number <= MAX_NUMBER_BYTES  # the bound is near what the worst case takes
+
+
+def test_the_file_limit_holds_every_document_the_editor_accepts() -> None:
+    text = (MAX_POSITIONS + MAX_VOCAB) * 40 * 6 + (200 + 2000) * 6
+    assert text + 2 * 1024 * 1024 < MAX_TEXT_BYTES  # and room for keys and brackets
+    assert MAX_FILE_BYTES >= MAX_NUMBERS * MAX_NUMBER_BYTES + MAX_TEXT_BYTES
+    # The issue's case: a 2048 × 2048 matrix in X (82.6 MiB saved) is within both limits.
+    assert MAX_NUMBERS >= 2048 * 2048 + 3 * 2048 and MAX_FILE_BYTES > 83 * 2**20
+
+
+def test_an_edit_over_the_number_limit_is_refused(monkeypatch: pytest.MonkeyPatch,
+                                                  tmp_path: Path) -> None:
+    monkeypatch.setattr(engine.scenario, "MAX_NUMBERS", 100)
+    scenario = load_scenario(EXAMPLES / "f11.qkv.json")
+    assert number_count(scenario) == 16  # X 2×2 and three 2×2 weights
+    with pytest.raises(ScenarioError) as caught:
+        scenario.with_document_value("attention.Wv", np.ones((2, 50)).tolist())
+    assert str(caught.value) == ("document: 112 numbers in all is more than the limit of 100 a "
+                                 "document may hold (so that it can be saved and opened again)")
+    save_scenario(scenario, tmp_path / "kept.qkv.json")  # what is accepted saves and reopens
+    assert number_count(load_scenario(tmp_path / "kept.qkv.json")) == 16
