@@ -134,3 +134,8 @@ def _covered(ctx: LayoutContext, index: int, wrap: float | None) -> QRectF:
     covered = lay_out(ctx, index, group, wrap)
     ctx.made.clear()
     return covered
+
+
+def forget() -> None:
+    """Empty the cache (tests that time a cold composition)."""
+    _CACHE.clear()
