@@ -1,4 +1,5 @@
-"""Undoable edits of the document: each holds the scenario and trace before and after."""
+"""Undoable edits of the document: each holds the scenario before and after, and its trace when
+it was computed at once (a big document's trace is computed again, in a worker, on undo)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ CELL_EDIT_ID = 1
 class ScenarioCommand(QUndoCommand):
     """Replace the whole scenario (resize, option toggle, paste, token label …)."""
 
-    def __init__(self, state: DocumentState, before: tuple[Scenario, Trace],
-                 after: tuple[Scenario, Trace], label: str) -> None:
+    def __init__(self, state: DocumentState, before: tuple[Scenario, Trace | None],
+                 after: tuple[Scenario, Trace | None], label: str) -> None:
         super().__init__(label)
         self.state = state
         self.before = before
@@ -34,8 +35,9 @@ class ScenarioCommand(QUndoCommand):
 class CellEditCommand(ScenarioCommand):
     """Typing into one cell; consecutive edits of the same cell merge into one undo step."""
 
-    def __init__(self, state: DocumentState, before: tuple[Scenario, Trace],
-                 after: tuple[Scenario, Trace], label: str, cell: tuple[str, int, int]) -> None:
+    def __init__(self, state: DocumentState, before: tuple[Scenario, Trace | None],
+                 after: tuple[Scenario, Trace | None], label: str,
+                 cell: tuple[str, int, int]) -> None:
         super().__init__(state, before, after, label)
         self.cell = cell
 

@@ -15,6 +15,7 @@ from PySide6.QtGui import QAction, QKeySequence, QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QFileDialog, QHBoxLayout, QLabel, QMenu, QWidget
 
 from app.canvas.compare import CompareFrameItem
+from app.canvas.context import FrameOptions
 from app.i18n import LiveTexts
 from app.texts import step_title
 from engine import Scenario, ScenarioError, Trace, compute
@@ -167,21 +168,26 @@ class CompareMode(QObject):
 
     def show(self, fit: bool) -> bool:
         """Called by the window's ``refresh_canvas`` while compare mode is on."""
+        self.item = self.comparison(self.window.frame_options())
+        if self.item is None:
+            return False
+        self.window.canvas.show_item(self.item, fit)
+        return True
+
+    def comparison(self, options: FrameOptions) -> CompareFrameItem | None:
+        """The comparison of the current step drawn with ``options``; None (and the problem
+        shown) when B cannot be made."""
         try:
             trace_a, trace_b, labels, step = self.sides()
         except ScenarioError as error:
-            self.item = None
             self.problem_label.setText(f"⚠ {error}")
-            return False
+            return None
         self.problem_label.clear()
         lang = self.window.timeline.lang
         titles = (step_title(trace_a.steps[step], trace_a.scenario, lang),
                   step_title(trace_b.steps[matching_step(trace_a, trace_b, step)],
                              trace_b.scenario, lang))
-        self.item = CompareFrameItem(trace_a, trace_b, step, self.window.frame_options(),
-                                     labels, titles)
-        self.window.canvas.show_item(self.item, fit)
-        return True
+        return CompareFrameItem(trace_a, trace_b, step, options, labels, titles)
 
     def copy(self) -> bool:
         """Put the comparison on the clipboard as PNG and SVG; False if B cannot be made."""

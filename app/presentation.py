@@ -2,7 +2,8 @@
 
 F5 or View → Present opens it; Left/Right, PageUp/PageDown, Space, Home/End step; Esc leaves.
 Clicking a query (its box in the arrows, or its row in a grid) or pressing 1–9 makes it the
-receiver. It shows the window's own document state, so the window follows along.
+receiver. It shows the window's own document state (the comparison while comparing), so the
+window follows along.
 """
 
 from __future__ import annotations
@@ -132,8 +133,12 @@ class Presenter(QObject):
         options = window.frame_options()
         if options.theme.name != "high-contrast":
             options = replace(options, theme=SLIDE)  # a projector wants the light slide look
-        self.view.show_frame(state.trace, state.step, options,
-                             window.timeline.title_for(state.step), fit=True)
+        comparison = window.compare.comparison(options) if window.compare.active else None
+        if comparison is not None:
+            self.view.show_item(comparison, fit=True)
+        else:
+            self.view.show_frame(state.trace, state.step, options,
+                                 window.timeline.title_for(state.step), fit=True)
 
     def key(self, key: Qt.Key) -> bool:
         """Act on a key pressed while presenting; whether it was one of ours."""

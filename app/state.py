@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
+from app.background import Job, is_big
 from app.commands import CellEditCommand, ScenarioCommand
 from app.texts.bidi import isolate
 from engine import Scenario, ScenarioError, Trace, compute, format_number, parse_scenario
@@ -18,10 +20,19 @@ from engine.resize import Sizes, resize
 class DocumentState(QObject):
     """Owns the document; views listen to its signals and never change it behind its back.
 
+    A big scenario (:func:`app.background.is_big`) is computed in a worker: the edit is in the
+    document (and the undo stack) at once, its trace follows. Meanwhile :attr:`scenario` is the
+    newest document and :attr:`trace` the last one computed (``trace.scenario`` is older);
+    a trace that arrives for a document that is no longer current is dropped, never shown.
+
     Signals
     -------
+    documentChanged
+        A new scenario is current; its trace may still be computing.
     traceChanged
-        A new scenario and trace are current (an edit, undo, redo or open).
+        A new trace is current (an edit, undo, redo or open), for :attr:`scenario`.
+    busyChanged(bool)
+        A computation in a worker started or ended.
     stepChanged(int)
         The current step index changed.
     viewChanged
@@ -30,7 +41,9 @@ class DocumentState(QObject):
         A line for the status bar: what just happened, or why an edit was refused.
     """
 
+    documentChanged = Signal()
     traceChanged = Signal()
+    busyChanged = Signal(bool)
     stepChanged = Signal(int)
     viewChanged = Signal()
     message = Signal(str)
@@ -43,6 +56,8 @@ class DocumentState(QObject):
         self.path = path
         self._scenario = scenario
         self._trace = compute(scenario)
+        self._job: Job | None = None
+        self._pending_label = ""
         self._step = 0
         self.receiver: int | None = None
         self.head: int | None = None
@@ -61,11 +76,31 @@ class DocumentState(QObject):
     def step(self) -> int:
         return self._step
 
+    @property
+    def busy(self) -> bool:
+        """Whether the trace of the current document is still being computed."""
+        return self._job is not None
+
     # -- changing the document -------------------------------------------------------------
-    def show(self, scenario: Scenario, trace: Trace) -> None:
-        """Make (scenario, trace) current; used by the undo commands."""
+    def show(self, scenario: Scenario, trace: Trace | None) -> None:
+        """Make ``scenario`` current with its trace, computed now or (big) in a worker; used by
+        the undo commands."""
+        self._scenario = scenario
+        if trace is None and self._trace.scenario is scenario:
+            trace = self._trace
+        if trace is None and not is_big(scenario):
+            trace = compute(scenario)  # a small document: computed here, at once
+        self._stop_job()
+        self.documentChanged.emit()
+        if trace is None:
+            self._start_job(scenario)
+        else:
+            self._show_trace(trace)
+
+    def _show_trace(self, trace: Trace) -> None:
         step_id = self._trace.steps[self._step].id
-        self._scenario, self._trace = scenario, trace
+        self._trace = trace
+        scenario = trace.scenario
         ids = [s.id for s in trace.steps]
         self._step = ids.index(step_id) if step_id in ids else min(self._step, len(ids) - 1)
         if self.receiver is not None and self.receiver >= scenario.n:
@@ -73,6 +108,75 @@ class DocumentState(QObject):
         if self.head is not None and self.head >= scenario.attention.heads:
             self.head = None
         self.traceChanged.emit()
+
+    # -- computing in a worker ---------------------------------------------------------------
+    def _start_job(self, scenario: Scenario) -> None:
+        def work(_cancelled: threading.Event) -> Trace:
+            return compute(scenario)  # the scenario is frozen: safe to read from the worker
+
+        job = Job(work, self)
+        job.done.connect(self._on_computed)
+        job.failed.connect(lambda error: self._on_failed(scenario, error))
+        self._job = job.start()
+        self.busyChanged.emit(True)
+
+    def _stop_job(self) -> None:
+        """Drop the running computation: its document is no longer current."""
+        if self._job is not None:
+            self._job.cancel()
+            self._job = None
+            self.busyChanged.emit(False)
+
+    def _on_computed(self, trace: Trace) -> None:
+        if trace.scenario is not self._scenario:
+            return  # a stale result: a newer edit is computing
+        self._job = None
+        self.busyChanged.emit(False)
+        self._show_trace(trace)
+        if self._pending_label:
+            self.message.emit(f"{self._pending_label} → {self.shares_summary()}")
+            self._pending_label = ""
+
+    def _on_failed(self, scenario: Scenario, error: BaseException) -> None:
+        """The current document cannot be computed: say why and take the edit back."""
+        if scenario is not self._scenario:
+            return
+        self._job = None
+        self.busyChanged.emit(False)
+        problem = str(error) if isinstance(error, ScenarioError) else \
+            self.tr("the computation failed ({error})").format(error=str(error) or
+                                                               type(error).__name__)
+        self.refused.emit(f"{self._pending_label or self.tr('edit')}: {problem}")
+        self._pending_label = ""
+        top = self.undo_stack.command(self.undo_stack.index() - 1)
+        if top is not None and getattr(top, "after", (None,))[0] is scenario:
+            top.setObsolete(True)  # undoing it removes it: a refused edit is not redone
+        self._take_back()
+
+    def cancel_compute(self) -> None:
+        """Cancel: back to the last document whose trace is on screen (Redo brings edits back)."""
+        self._take_back()
+        self._pending_label = ""
+
+    def _take_back(self) -> None:
+        shown = self._trace.scenario
+        while self._scenario is not shown and self.undo_stack.canUndo():
+            self._stop_job()
+            self.undo_stack.undo()
+        if self._scenario is not shown:  # no undo step leads there (a document just opened)
+            self.show(shown, self._trace)
+
+    def _pair(self) -> tuple[Scenario, Trace | None]:
+        """The current document and its trace, if computed: what an undo step goes back to."""
+        return self._scenario, self._trace if self._trace.scenario is self._scenario else None
+
+    def _announce(self, label: str, after: tuple[Scenario, Trace | None]) -> None:
+        if after[1] is None:
+            self._pending_label = label
+            self.message.emit(self.tr("{label} → computing…").format(label=label))
+        else:
+            self._pending_label = ""
+            self.message.emit(f"{label} → {self.shares_summary()}")
 
     def edit_cell(self, path: str, row: int, col: int, value: float) -> bool:
         """Set one number of the array at ``path``; False (and a message) if refused."""
@@ -89,14 +193,13 @@ class DocumentState(QObject):
             changed[col] = value
         try:
             scenario = self._scenario.with_parameter(path, changed)
-            after = (scenario, compute(scenario))
+            after = (scenario, None if is_big(scenario) else compute(scenario))
         except ScenarioError as error:
             self.refused.emit(f"{place}: {error.problem}; kept {format_number(old)}")
             return False
         label = f"{place} = {format_number(value)}"
-        self.undo_stack.push(CellEditCommand(self, (self._scenario, self._trace), after, label,
-                                             (path, row, col)))
-        self.message.emit(f"{label} → {self.shares_summary()}")
+        self.undo_stack.push(CellEditCommand(self, self._pair(), after, label, (path, row, col)))
+        self._announce(label, after)
         return True
 
     def replace_document(self, document: object, label: str) -> bool:
@@ -111,12 +214,12 @@ class DocumentState(QObject):
         """Make the scenario ``make`` builds current as one undo step; False if it is refused."""
         try:
             scenario = make()
-            after = (scenario, compute(scenario))
+            after = (scenario, None if is_big(scenario) else compute(scenario))
         except ScenarioError as error:
             self.refused.emit(f"{label}: {error}")
             return False
-        self.undo_stack.push(ScenarioCommand(self, (self._scenario, self._trace), after, label))
-        self.message.emit(f"{label} → {self.shares_summary()}")
+        self.undo_stack.push(ScenarioCommand(self, self._pair(), after, label))
+        self._announce(label, after)
         return True
 
     def resized(self, sizes: Sizes) -> tuple[dict[str, object], int]:
@@ -147,8 +250,8 @@ class DocumentState(QObject):
             self.viewChanged.emit()
 
     def focused_receiver(self) -> int:
-        """The query row in focus (the last one by default)."""
-        last = self._scenario.n - 1
+        """The query row in focus (the last one by default), in the trace on screen."""
+        last = self._trace.scenario.n - 1
         return last if self.receiver is None else min(self.receiver, last)
 
     def shares_summary(self) -> str:
@@ -163,4 +266,4 @@ class DocumentState(QObject):
             parts.append(self.tr("head {n}: {shares}").format(n=h + 1, shares=shares)
                          if weights.shape[0] > 1 else shares)
         return self.tr("shares for {token}: {shares}").format(
-            token=isolate(self._scenario.tokens[i]), shares="; ".join(parts))
+            token=isolate(self._trace.scenario.tokens[i]), shares="; ".join(parts))

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import (
@@ -33,6 +36,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.appearance import appearance
+from app.background import is_big, run_with_progress
+from app.busy_indicator import BusyIndicator
+from app.cancel import CancelledError
 from app.canvas import FrameOptions
 from app.canvas.controls import CanvasControls
 from app.canvas.describe import describe_frame
@@ -40,7 +46,7 @@ from app.canvas.view import CanvasView
 from app.compare_mode import CompareMode
 from app.documents.dropping import accept_drag, drop
 from app.documents.importing import GridFocus, import_matrix
-from app.documents.opening import load_checked
+from app.documents.opening import computed, is_big_file, load_computed
 from app.documents.recent import RecentMenu, add_recent
 from app.documents.recovery import RecoveryWriter
 from app.documents.session import save_session
@@ -56,7 +62,8 @@ from app.texts.bidi import isolate
 from app.timeline import Timeline
 from app.undo_actions import UndoActions
 from app.view_menu import ViewMenu
-from engine import Scenario, ScenarioError, save_scenario
+from engine import Scenario, Trace, dumps_scenario, load_scenario
+from engine.io import write_document
 from engine.safe_write import failure_reason
 
 TIMELINE_KEYS = {Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Space, Qt.Key.Key_Home,
@@ -98,6 +105,7 @@ class StudioWindow(QMainWindow):
         self.setCentralWidget(self.splitter)
         self.resize(1280, 800)
         self._make_menus()
+        self._canvas_held = False  # while a new document replaces the old: one frame, at the end
         self.state.traceChanged.connect(lambda: self.refresh_canvas(fit=False))
         self.state.stepChanged.connect(lambda _k: self.refresh_canvas(fit=True))
         self.state.viewChanged.connect(lambda: self.refresh_canvas(fit=False))
@@ -106,7 +114,8 @@ class StudioWindow(QMainWindow):
         # A method, not a lambda: Qt drops the connection when the window is destroyed, so the
         # stack going away with a discarded (still modified) document emits into nothing.
         self.state.undo_stack.cleanChanged.connect(self._update_title)
-        self.state.traceChanged.connect(self._update_title)
+        self.state.documentChanged.connect(self._update_title)
+        self.statusBar().addPermanentWidget(BusyIndicator(self.state))
         self.controls.fit_button.clicked.connect(self.canvas.fit)
         self.recovery = RecoveryWriter(self.state, parent=self)
         self.disk = DiskWatch(self)
@@ -225,6 +234,8 @@ class StudioWindow(QMainWindow):
                             theme=self.look.canvas_theme(), lang=current_language())
 
     def refresh_canvas(self, fit: bool) -> None:
+        if self._canvas_held:
+            return
         options = self.frame_options()
         title = self.timeline.title_for(self.state.step)
         if not (self.compare.active and self.compare.show(fit)):
@@ -306,9 +317,19 @@ class StudioWindow(QMainWindow):
 
         The file is read and checked first; only a readable document asks about unsaved changes.
         """
+        label = self.tr("Opening {name}…").format(name=path.name)
         try:
-            scenario = load_checked(path)
-        except ScenarioError as error:
+            if is_big_file(path):  # read in another process, then computed, off this thread
+                scenario, trace = self.long_work(
+                    label, lambda cancelled: load_computed(path, cancelled), True)
+            else:  # read here (quick), computed off this thread if the document is big
+                read = load_scenario(path)
+                scenario, trace = self.long_work(
+                    label, lambda cancelled: computed(read, cancelled), is_big(read))
+        except CancelledError:
+            self.statusBar().showMessage(self.tr("Not opened: cancelled"))
+            return False
+        except Exception as error:  # a refusal, or whatever else went wrong in the worker
             QMessageBox.warning(self, self.tr("Cannot open"), self.tr(
                 "{path} was not opened:\n{error}").format(path=path, error=error))
             self.statusBar().showMessage(self.tr("⚠ not opened: {error}").format(error=error))
@@ -317,30 +338,45 @@ class StudioWindow(QMainWindow):
             return False
         example = path.parent == example_path("f11").parent
         self.show_document(scenario, None if example else path,
-                           note=self.tr("Opened {name}").format(name=path.name))
+                           note=self.tr("Opened {name}").format(name=path.name), trace=trace)
         if not example:
             add_recent(path)
         return True
 
     def show_document(self, scenario: Scenario, path: Path | None, modified: bool = False,
-                      note: str = "") -> None:
+                      note: str = "", trace: Trace | None = None) -> None:
         """Make ``scenario`` the document (no undo history), saved at ``path`` or not.
 
-        ``modified`` marks it as holding unsaved work (a restored recovery copy).
+        ``modified`` marks it as holding unsaved work (a restored recovery copy); ``trace`` is
+        its trace if already computed.
         """
         self.state.path = path
         self.disk.follow(path)
-        self.state.undo_stack.clear()
-        self.state.set_step(0)
-        self.state.replace_document(scenario.to_document(), "open")
-        self.state.undo_stack.clear()
+        self._canvas_held = True  # a big frame is composed once, not for every signal on the way
+        try:
+            self.state.undo_stack.clear()
+            self.state.set_step(0)
+            self.state.show(scenario, trace)
+        finally:
+            self._canvas_held = False
         self.state.undo_stack.setClean()
         if modified:
             self.state.undo_stack.resetClean()
         self.refresh_canvas(fit=True)
         self._update_title()
         note = note or self.tr("Opened {name}").format(name=isolate(scenario.title))
-        self.statusBar().showMessage(f"{note} → {self.state.shares_summary()}")
+        shares = self.tr("computing…") if self.state.busy else self.state.shares_summary()
+        self.state.message.emit(f"{note} → {shares}")  # the status bar, and clears a refusal
+
+    def long_work(self, label: str, work: Callable[[threading.Event], Any], big: bool,
+                  finish_on_cancel: bool = False) -> Any:
+        """``work``'s result: in a worker with progress and Cancel if ``big``, else right here.
+
+        Raises what ``work`` raises, and :class:`~app.cancel.CancelledError` on Cancel.
+        """
+        if big:
+            return run_with_progress(self, label, work, finish_on_cancel)
+        return work(threading.Event())
 
     def save(self) -> bool:
         if self.state.path is None:
@@ -360,13 +396,28 @@ class StudioWindow(QMainWindow):
         return self._write(target)
 
     def _write(self, path: Path) -> bool:
-        """Save atomically; on failure say why, keep the old file whole and stay modified."""
+        """Save atomically; on failure say why, keep the old file whole and stay modified.
+
+        A big document is written out in a worker (Cancel stops it before the file is touched).
+        """
         if not self.disk.may_overwrite(path):
             self.statusBar().showMessage(self.tr("Not saved: {path} changed on disk").format(
                 path=path))
             return False
+        scenario = self.state.scenario
+
+        def work(cancelled: threading.Event) -> None:
+            text = dumps_scenario(scenario)  # the scenario is frozen: safe to read here
+            if cancelled.is_set():
+                raise CancelledError
+            write_document(text, path)
+
         try:
-            save_scenario(self.state.scenario, path)
+            self.long_work(self.tr("Saving {name}…").format(name=path.name), work,
+                           is_big(scenario), finish_on_cancel=True)
+        except CancelledError:
+            self.statusBar().showMessage(self.tr("Not saved: cancelled"))
+            return False
         except Exception as error:  # every failure is said; none loses the work
             problem = failure_reason(error)
             QMessageBox.critical(self, self.tr("Not saved"), self.tr(
@@ -378,7 +429,8 @@ class StudioWindow(QMainWindow):
             return False
         self.state.path = path
         self.disk.follow(path)
-        self.state.undo_stack.setClean()
+        if self.state.scenario is scenario:
+            self.state.undo_stack.setClean()
         add_recent(path)
         self.statusBar().showMessage(self.tr("Saved {path}").format(path=path))
         return True

@@ -25,3 +25,7 @@ class ScenarioError(ValueError):
         self.place = one_line(place)
         self.problem = one_line(problem)
         super().__init__(f"{self.place}: {self.problem}" if self.place else self.problem)
+
+    def __reduce__(self) -> tuple[type[ScenarioError], tuple[str, str]]:
+        """Pickled by place and problem, so a refusal crosses from a reading process intact."""
+        return ScenarioError, (self.place, self.problem)

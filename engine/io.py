@@ -16,11 +16,11 @@ from engine.scenario import Scenario, parse_scenario
 MAX_NUMBER_BYTES = 38
 """The most a saved number takes: 24 characters (``-2.2250738585072014e-308``), ``, `` after it,
 and at worst a row of its own (8 spaces of indent, ``[``, ``]``, ``,`` and a line break)."""
-MAX_TEXT_BYTES = 32 * 1024 * 1024
-"""More than all of a document's text can take: (4,096 tokens + 65,536 vocabulary labels) × 40
+MAX_TEXT_BYTES = 4 * 1024 * 1024
+"""More than all of a document's text can take: (512 tokens + 4,096 vocabulary labels) × 40
 characters × 6 bytes (a control character is saved as ``\u001b``), the title, the note, the keys."""
 MAX_FILE_BYTES = MAX_NUMBERS * MAX_NUMBER_BYTES + MAX_TEXT_BYTES
-"""Documents up to this size are read (336 MiB): every document the editor accepts (at most
+"""Documents up to this size are read (156 MiB): every document the editor accepts (at most
 :data:`~engine.reader.MAX_NUMBERS` numbers) saves within it, so it opens again."""
 
 
@@ -169,8 +169,20 @@ def save_scenario(scenario: Scenario, path: str | os.PathLike[str]) -> None:
         One line naming ``path`` and the reason: the target is not a regular file, the disk is
         full, the document is larger than :data:`MAX_FILE_BYTES` (it could not be opened again)…
     """
+    write_document(dumps_scenario(scenario), path)
+
+
+def write_document(text: str, path: str | os.PathLike[str]) -> None:
+    """Write a document's text from :func:`dumps_scenario` as :func:`save_scenario` does (a
+    worker makes the text first and may stop before the file is touched).
+
+    Raises
+    ------
+    WriteError
+        As :func:`save_scenario`.
+    """
     try:
-        data = dumps_scenario(scenario).encode("utf-8")
+        data = text.encode("utf-8")
     except UnicodeEncodeError as error:
         raise WriteError(path, f"the document holds text that is not valid Unicode (character "
                          f"{error.start}: a lone surrogate)") from None

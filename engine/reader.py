@@ -17,14 +17,19 @@ from engine.errors import ScenarioError
 
 FloatArray = npt.NDArray[np.float64]
 
-MAX_POSITIONS = 4096
-MAX_WIDTH = 4096
-MAX_VOCAB = 65536
-MAX_CELLS = 1 << 24
-MAX_NUMBERS = 1 << 23
+# What is accepted is usable: every step of the largest document composes its frame in about
+# two seconds on a loaded machine, and it saves within engine.io.MAX_FILE_BYTES
+# (docs/limits.md).
+MAX_POSITIONS = 512
+MAX_WIDTH = 1024
+MAX_VOCAB = 4096
+MAX_CELLS = 1 << 18
+"""Numbers in any one matrix, of the document or of its trace (scores: heads × n²)."""
+MAX_NUMBERS = 1 << 22
 """Numbers one document may hold in all its matrices and rows together: what the editor accepts
-stays within what :data:`engine.io.MAX_FILE_BYTES` lets it open again once saved."""
-MAX_HEADS = 64
+stays within what :data:`engine.io.MAX_FILE_BYTES` lets it open again once saved. (Eight
+matrices at :data:`MAX_CELLS` and every row at its longest make about 2.15 million.)"""
+MAX_HEADS = 8
 
 
 def describe(value: object) -> str:
@@ -61,6 +66,14 @@ def refuse_unknown(obj: Mapping[str, Any], allowed: Sequence[str], place: str) -
                 name = f'"{name}"'
             where = f"{place}.{name}" if place else name
             raise ScenarioError(where, f"unknown key (allowed here: {', '.join(allowed)})")
+
+
+def refuse_large_result(place: str, what: str, rows: int, cols: int) -> None:
+    """Refuse a document whose trace would hold a ``rows × cols`` array over :data:`MAX_CELLS`
+    (checked from the shapes, before anything is computed)."""
+    if rows * cols > MAX_CELLS:
+        raise ScenarioError(place, f"{what} would be {rows}×{cols} = {rows * cols} numbers, more "
+                            f"than the limit of {MAX_CELLS}")
 
 
 def expect_bool(value: object, place: str) -> bool:
@@ -137,6 +150,25 @@ def _checked_array(value: npt.NDArray[Any], place: str) -> FloatArray:
     return array
 
 
+_NUMBER_TYPES = frozenset({int, float})
+
+
+def _plain_numbers(value: Sequence[Any], rows: Sequence[Sequence[Any]]) -> FloatArray | None:
+    """A list (of lists) holding only finite ints and floats as an array, at numpy's speed.
+
+    ``None`` when anything else is there (a bool, a string, a huge or non-finite number): the
+    caller then reads number by number to name the first bad one. ``rows`` are the lists to
+    check: ``value`` itself for a matrix (rows of equal length), ``(value,)`` for a vector.
+    """
+    if not all(_NUMBER_TYPES.issuperset(map(type, row)) for row in rows):
+        return None
+    try:
+        array = np.array(value, dtype=np.float64)
+    except (OverflowError, ValueError):
+        return None
+    return array if bool(np.isfinite(array).all()) else None
+
+
 def expect_vector(value: object, place: str, length: int | None = None,
                   length_reason: str = "") -> FloatArray:
     """A flat list of finite numbers, optionally of a given length."""
@@ -154,8 +186,11 @@ def expect_vector(value: object, place: str, length: int | None = None,
         raise ScenarioError(place, f"expected {length} numbers{length_reason}, got {count}")
     if isinstance(value, np.ndarray):
         return _checked_array(value, place)
-    return np.array([expect_number(x, f"{place}[{k}]") for k, x in enumerate(value)],
-                    dtype=np.float64)
+    array = _plain_numbers(value, (value,))
+    if array is None:  # something is wrong: find the first bad number and name it
+        array = np.array([expect_number(x, f"{place}[{k}]") for k, x in enumerate(value)],
+                         dtype=np.float64)
+    return array
 
 
 def expect_matrix(value: object, place: str, *, rows: int | None = None, cols: int | None = None,
@@ -198,8 +233,11 @@ def expect_matrix(value: object, place: str, *, rows: int | None = None, cols: i
             if len(row) != shape[1]:
                 raise ScenarioError(f"{place}[{r}]", f"expected {shape[1]} numbers like row 0, "
                                     f"got {len(row)}")
-        array = np.array([[expect_number(x, f"{place}[{r}][{c}]") for c, x in enumerate(row)]
-                          for r, row in enumerate(value)], dtype=np.float64)
+        plain = _plain_numbers(value, value)
+        # Otherwise something is wrong: read number by number to name the first bad cell.
+        array = plain if plain is not None else np.array(
+            [[expect_number(x, f"{place}[{r}][{c}]") for c, x in enumerate(row)]
+             for r, row in enumerate(value)], dtype=np.float64)
     if cols is not None and shape[1] != cols:
         raise ScenarioError(place, f"expected {cols} columns{cols_reason}, got {shape[1]}")
     return array

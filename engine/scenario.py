@@ -7,8 +7,8 @@ A scenario is built only by :func:`parse_scenario`, which refuses a malformed do
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
@@ -32,6 +32,7 @@ from engine.reader import (
     expect_object,
     expect_text,
     expect_vector,
+    refuse_large_result,
     refuse_unknown,
 )
 
@@ -49,8 +50,24 @@ _BLOCK_KEYS = ("norm", "eps", "placement", "gamma1", "beta1", "gamma2", "beta2",
 _FFN_KEYS = ("W1", "b1", "activation", "W2", "b2")
 
 
+class _Frozen:
+    """Every array field of a model is read-only, also after unpickling: a scenario handed to a
+    worker thread or process, an undo command or a trace can never change under another
+    holder."""
+
+    def __post_init__(self) -> None:
+        for item in fields(self):  # type: ignore[arg-type]
+            value = getattr(self, item.name)
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.__post_init__()
+
+
 @dataclass(frozen=True, eq=False)
-class Attention:
+class Attention(_Frozen):
     """Multi-head attention parameters (right multiplication: ``Q = X @ Wq``)."""
 
     heads: int
@@ -82,7 +99,7 @@ class Attention:
 
 
 @dataclass(frozen=True, eq=False)
-class FeedForward:
+class FeedForward(_Frozen):
     """Position-wise feed-forward network ``activation(x @ W1 + b1) @ W2 + b2``."""
 
     W1: FloatArray
@@ -93,7 +110,7 @@ class FeedForward:
 
 
 @dataclass(frozen=True, eq=False)
-class Block:
+class Block(_Frozen):
     """One decoder block around the attention, with optional final norm and vocabulary head."""
 
     norm: str
@@ -112,7 +129,7 @@ class Block:
 
 
 @dataclass(frozen=True, eq=False)
-class Scenario:
+class Scenario(_Frozen):
     """A validated scenario document."""
 
     title: str
@@ -156,37 +173,46 @@ class Scenario:
         return node
 
     def parameter_paths(self) -> list[str]:
-        """Every editable array of this scenario, in document order."""
-        document = self.to_document()
-        return [path for path in _ALL_ARRAY_PATHS if _has_path(document, path)]
+        """Every editable array of this scenario, in document order (X only without token ids)."""
+        return [path for path in _ALL_ARRAY_PATHS if self._has_parameter(path)]
+
+    def _has_parameter(self, path: str) -> bool:
+        if path == "X" and self.token_ids is not None:
+            return False  # looked up from the embedding, not a value of the document
+        try:
+            self.parameter(path)
+        except KeyError:
+            return False
+        return True
 
     def with_parameter(self, path: str, value: FloatArray | list[Any] | None) -> Scenario:
         """A new scenario with the array at ``path`` replaced (``None`` removes an optional one).
 
         A finite array of the same shape replaces the old one directly (a cell edit costs no
-        re-validation of the whole document); anything else goes through :func:`parse_scenario`.
+        re-validation of the whole document; a new embedding looks up X again); anything else
+        goes through :meth:`with_document_value`.
 
         Raises
         ------
         ScenarioError
             If the result is not a valid scenario; this scenario is unchanged.
         """
-        if value is not None and path not in _DERIVED_PATHS:
+        if value is not None and self._has_parameter(path):
             array = np.array(value, dtype=np.float64)
-            try:
-                current = self.parameter(path)
-            except KeyError:
-                current = None
-            if current is not None and array.shape == current.shape and \
-                    bool(np.isfinite(array).all()):
-                array.flags.writeable = False
+            if array.shape == self.parameter(path).shape and bool(np.isfinite(array).all()):
+                if path == "embedding" and self.token_ids is not None:
+                    return replace(self, embedding=array, X=array[list(self.token_ids)])
                 edited: Scenario = _replace_path(self, path.split("."), array)
                 return edited
         return self.with_document_value(path, value)
 
     def with_document_value(self, path: str, value: object) -> Scenario:
-        """A new scenario with any document value at ``path`` replaced, then re-validated."""
-        document = self.to_document()
+        """A new scenario with any document value at ``path`` replaced, then re-validated.
+
+        The other arrays go to :func:`parse_scenario` as arrays, not as lists of numbers, so
+        their check is one vectorised pass (no number-by-number reading or writing).
+        """
+        document = _to_document(self, _as_array)
         node = document
         keys = path.split(".")
         for key in keys[:-1]:
@@ -194,17 +220,13 @@ class Scenario:
         if value is None:
             node.pop(keys[-1], None)
         else:
-            node[keys[-1]] = value.tolist() if isinstance(value, np.ndarray) else value
+            node[keys[-1]] = value
         return parse_scenario(document)
 
 
 _FIELDS = frozenset({"X", "embedding", "attention", "block", "ffn", "Wq", "Wk", "Wv", "bq", "bk",
                      "bv", "Wo", "bo", "gamma1", "beta1", "gamma2", "beta2", "W1", "b1", "W2",
                      "b2", "gamma_f", "beta_f", "unembed"})
-
-_DERIVED_PATHS = frozenset({"X", "embedding"})
-"""Paths whose arrays other fields depend on (X comes from the embedding with token ids)."""
-
 
 def _replace_path(node: Any, keys: list[str], array: FloatArray) -> Any:
     if len(keys) == 1:
@@ -220,15 +242,6 @@ _ALL_ARRAY_PATHS = (
     "block.ffn.W1", "block.ffn.b1", "block.ffn.W2", "block.ffn.b2",
     "block.gamma_f", "block.beta_f", "block.unembed",
 )
-
-
-def _has_path(document: Mapping[str, Any], path: str) -> bool:
-    node: Any = document
-    for key in path.split("."):
-        if not isinstance(node, Mapping) or key not in node:
-            return False
-        node = node[key]
-    return True
 
 
 def parse_scenario(document: object) -> Scenario:
@@ -279,7 +292,7 @@ def parse_scenario(document: object) -> Scenario:
     if "attention" not in doc:
         raise ScenarioError("attention", "missing: give at least Wq, Wk and Wv")
     attention = _parse_attention(doc["attention"], n, d)
-    block = _parse_block(doc["block"], d, attention) if "block" in doc else None
+    block = _parse_block(doc["block"], n, d, attention) if "block" in doc else None
     scenario = Scenario(title=title, note=note, tokens=tokens, X=X, attention=attention,
                         block=block, token_ids=token_ids, embedding=embedding)
     count = number_count(scenario)
@@ -320,6 +333,8 @@ def _parse_attention(value: object, n: int, d: int) -> Attention:
                        cols_reason=" to match Wq (queries and keys must have the same width)")
     Wv = expect_matrix(att["Wv"], "attention.Wv", rows=d, rows_reason=to_d)
     width_v = int(Wv.shape[1])
+    refuse_large_result("attention.Wq", "Q", n, width_k)
+    refuse_large_result("attention.Wv", "V", n, width_v)
     if width_k % heads:
         raise ScenarioError("attention.Wq", f"{width_k} columns do not split into {heads} heads")
     if width_v % heads:
@@ -337,6 +352,7 @@ def _parse_attention(value: object, n: int, d: int) -> Attention:
     if "Wo" in att:
         Wo = expect_matrix(att["Wo"], "attention.Wo", rows=width_v,
                            rows_reason=f" to match the {width_v} concatenated value columns")
+        refuse_large_result("attention.Wo", "the attention output", n, int(Wo.shape[1]))
         bo = bias("bo", int(Wo.shape[1]), " to match Wo's columns")
     elif "bo" in att:
         raise ScenarioError("attention.bo", "an output bias needs Wo")
@@ -344,7 +360,7 @@ def _parse_attention(value: object, n: int, d: int) -> Attention:
                      bv=bv, Wo=Wo, bo=bo)
 
 
-def _parse_block(value: object, d: int, attention: Attention) -> Block:
+def _parse_block(value: object, n: int, d: int, attention: Attention) -> Block:
     blk = expect_object(value, "block")
     refuse_unknown(blk, _BLOCK_KEYS, "block")
     if attention.d_out != d:
@@ -373,6 +389,7 @@ def _parse_block(value: object, d: int, attention: Attention) -> Block:
     W1 = expect_matrix(ffn_doc["W1"], "block.ffn.W1", rows=d, rows_reason=f" to match d={d}",
                        max_cols=4 * MAX_WIDTH)
     f = int(W1.shape[1])
+    refuse_large_result("block.ffn.W1", "the hidden layer", n, f)
     W2 = expect_matrix(ffn_doc["W2"], "block.ffn.W2", rows=f,
                        rows_reason=f" to match W1's {f} columns", cols=d,
                        cols_reason=f" to match d={d}", max_rows=4 * MAX_WIDTH)
@@ -391,6 +408,7 @@ def _parse_block(value: object, d: int, attention: Attention) -> Block:
         unembed = expect_matrix(blk["unembed"], "block.unembed", rows=d,
                                 rows_reason=f" to match d={d}", max_cols=MAX_VOCAB)
         size = int(unembed.shape[1])
+        refuse_large_result("block.unembed", "the logits", n, size)
         vocab = (expect_labels(blk["vocab"], "block.vocab", size) if "vocab" in blk
                  else tuple(f"v{k + 1}" for k in range(size)))
     elif "vocab" in blk:
@@ -402,47 +420,58 @@ def _parse_block(value: object, d: int, attention: Attention) -> Block:
 
 
 def _plain(array: FloatArray) -> Any:
-    """Nested lists with integral values written as ints, so saved files read naturally."""
-    def number(x: float) -> float | int:
-        return int(x) if x.is_integer() and abs(x) < 1e15 else x
-    if array.ndim == 1:
-        return [number(float(x)) for x in array]
-    return [[number(float(x)) for x in row] for row in array]
+    """Nested lists with integral values written as ints, so saved files read naturally.
+
+    Vectorised: numpy decides which numbers are integral, then makes the lists in one pass.
+    """
+    integral = (array == np.trunc(array)) & (np.abs(array) < 1e15)
+    if integral.all():
+        return array.astype(np.int64).tolist()
+    if not integral.any():
+        return array.tolist()
+    mixed = array.astype(object)
+    mixed[integral] = array[integral].astype(np.int64).tolist()
+    return mixed.tolist()
 
 
-def _to_document(s: Scenario) -> dict[str, Any]:
+def _as_array(array: FloatArray) -> Any:
+    """The array itself: a document for :func:`parse_scenario`, never for a file."""
+    return array
+
+
+def _to_document(s: Scenario, write: Callable[[FloatArray], Any] = _plain) -> dict[str, Any]:
     doc: dict[str, Any] = {"format": FORMAT_NAME, "version": FORMAT_VERSION, "title": s.title}
     if s.note:
         doc["note"] = s.note
     doc["tokens"] = list(s.tokens)
     if s.token_ids is not None and s.embedding is not None:
         doc["token_ids"] = list(s.token_ids)
-        doc["embedding"] = _plain(s.embedding)
+        doc["embedding"] = write(s.embedding)
     else:
-        doc["X"] = _plain(s.X)
+        doc["X"] = write(s.X)
     a = s.attention
     att: dict[str, Any] = {"heads": a.heads, "causal": a.causal, "scale": a.scale,
-                           "Wq": _plain(a.Wq), "Wk": _plain(a.Wk), "Wv": _plain(a.Wv)}
+                           "Wq": write(a.Wq), "Wk": write(a.Wk), "Wv": write(a.Wv)}
     for name, value in (("bq", a.bq), ("bk", a.bk), ("bv", a.bv), ("Wo", a.Wo), ("bo", a.bo)):
         if value is not None:
-            att[name] = _plain(value)
+            att[name] = write(value)
     doc["attention"] = att
     if s.block is not None:
         b = s.block
-        ffn: dict[str, Any] = {"W1": _plain(b.ffn.W1)}
+        ffn: dict[str, Any] = {"W1": write(b.ffn.W1)}
         if b.ffn.b1 is not None:
-            ffn["b1"] = _plain(b.ffn.b1)
+            ffn["b1"] = write(b.ffn.b1)
         ffn["activation"] = b.ffn.activation
-        ffn["W2"] = _plain(b.ffn.W2)
+        ffn["W2"] = write(b.ffn.W2)
         if b.ffn.b2 is not None:
-            ffn["b2"] = _plain(b.ffn.b2)
+            ffn["b2"] = write(b.ffn.b2)
         blk: dict[str, Any] = {"norm": b.norm, "eps": b.eps, "placement": b.placement,
-                               "gamma1": _plain(b.gamma1), "beta1": _plain(b.beta1),
-                               "gamma2": _plain(b.gamma2), "beta2": _plain(b.beta2), "ffn": ffn,
-                               "final_norm": b.final_norm, "gamma_f": _plain(b.gamma_f),
-                               "beta_f": _plain(b.beta_f)}
+                               "gamma1": write(b.gamma1), "beta1": write(b.beta1),
+                               "gamma2": write(b.gamma2), "beta2": write(b.beta2), "ffn": ffn,
+                               "final_norm": b.final_norm, "gamma_f": write(b.gamma_f),
+                               "beta_f": write(b.beta_f)}
         if b.unembed is not None:
-            blk["unembed"] = _plain(b.unembed)
+            blk["unembed"] = write(b.unembed)
             blk["vocab"] = list(b.vocab)
         doc["block"] = blk
     return doc

@@ -16,7 +16,9 @@ Where
 When
     While the undo stack is not clean, a change schedules a write after the autosave interval
     (``QKV_STUDIO_AUTOSAVE_MS``, default 5000 ms; tests set it small). A clean stack (saved, or
-    undone back to the saved state) removes the copy, and so does closing the window.
+    undone back to the saved state) removes the copy, and so does closing the window. A big
+    document's copy is written in a worker (:func:`app.background.is_big`), so the window
+    never waits for it; closing waits for a copy being written, then removes it.
 
 Locks
     The lock is taken before the first copy is written and held until the window closes, so two
@@ -32,6 +34,7 @@ import contextlib
 import json
 import os
 import stat
+import threading
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -41,9 +44,11 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QCoreApplication, QLockFile, QObject, QStandardPaths, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox
 
+from app.background import Job, is_big
+from app.cancel import CancelledError
 from app.documents.opening import load_checked
 from app.state import DocumentState
-from engine import ScenarioError, dumps_scenario
+from engine import Scenario, ScenarioError, dumps_scenario
 from engine.safe_write import failure_reason, plain_reason, write_bytes
 
 if TYPE_CHECKING:
@@ -143,10 +148,12 @@ class RecoveryWriter(QObject):
         self._directory = directory
         self._lock: QLockFile | None = None
         self._failing = False
+        self._job: Job | None = None
+        self._again = False
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.setInterval(autosave_interval() if interval_ms is None else interval_ms)
-        self.timer.timeout.connect(self.write_now)
+        self.timer.timeout.connect(self.write_soon)
         state.undo_stack.indexChanged.connect(self._on_stack)
         state.undo_stack.cleanChanged.connect(self._on_stack)
 
@@ -184,10 +191,25 @@ class RecoveryWriter(QObject):
 
     def write_now(self) -> bool:
         """Write the copy and its sidecar now (if there is unsaved work); True if written."""
+        return self._write(background=False)
+
+    def write_soon(self) -> None:
+        """Write the copy: in a worker for a big document (``written`` says when), else now.
+
+        While a copy is being written, the next one waits for it to finish.
+        """
+        if self._job is not None:
+            self._again = True
+            return
+        self._write(background=is_big(self.state.scenario))
+
+    def _write(self, background: bool) -> bool:
         self.timer.stop()
+        self._wait()
         if self.state.undo_stack.isClean():
             self.remove_copy()
             return False
+        scenario, sidecar = self.state.scenario, self._sidecar()
         try:
             _make_private_folder(self.directory)
             if self._lock is None:
@@ -195,18 +217,53 @@ class RecoveryWriter(QObject):
                 if not lock.tryLock(0):
                     raise _lock_failure(lock, self.lock_path)
                 self._lock = lock
-            write_bytes(self.copy_path, dumps_scenario(self.state.scenario).encode("utf-8"),
-                        mode=PRIVATE_FILE)
-            write_bytes(self.sidecar_path, self._sidecar(), mode=PRIVATE_FILE)
-        except Exception as error:  # any failure is said once; the window's work stays open
-            if not self._failing:
-                self._failing = True
-                self.failed.emit(f"recovery copy not written to {self.directory}: "
-                                 f"{failure_reason(error)}")
+            if background:
+                job = Job(lambda cancelled: self._store(scenario, sidecar, cancelled), self)
+                job.done.connect(lambda _none: self._stored())
+                job.failed.connect(self._on_failed)
+                self._job = job.start()
+                return False
+            self._store(scenario, sidecar, threading.Event())
+        except Exception as error:
+            self._on_failed(error)
             return False
+        self._stored()
+        return True
+
+    def _store(self, scenario: Scenario, sidecar: bytes, cancelled: threading.Event) -> None:
+        """Write the copy and the sidecar (in a worker for a big document; reads only its
+        arguments, the scenario is frozen)."""
+        text = dumps_scenario(scenario)
+        if cancelled.is_set():
+            raise CancelledError
+        write_bytes(self.copy_path, text.encode("utf-8"), mode=PRIVATE_FILE)
+        write_bytes(self.sidecar_path, sidecar, mode=PRIVATE_FILE)
+
+    def _stored(self) -> None:
+        self._finished()
         self._failing = False
         self.written.emit(str(self.copy_path))
-        return True
+
+    def _on_failed(self, error: BaseException) -> None:
+        self._finished()
+        if not self._failing:  # any failure is said once; the window's work stays open
+            self._failing = True
+            self.failed.emit(f"recovery copy not written to {self.directory}: "
+                             f"{failure_reason(error)}")
+
+    def _finished(self) -> None:
+        self._job = None
+        if self._again:  # the document changed while the copy was written
+            self._again = False
+            self.timer.start()
+
+    def _wait(self) -> None:
+        """Let a copy being written in a worker finish (its result is then ignored)."""
+        if self._job is not None:
+            self._job.cancel()
+            self._job.wait()
+            self._job = None
+            self._again = False
 
     def _sidecar(self) -> bytes:
         path = self.state.path
@@ -226,6 +283,7 @@ class RecoveryWriter(QObject):
     def close(self) -> None:
         """The window closes: remove the copy and release the lock (deleting its file)."""
         self.timer.stop()
+        self._wait()
         self.remove_copy()
         if self._lock is not None:
             self._lock.unlock()

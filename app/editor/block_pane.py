@@ -129,7 +129,7 @@ class BlockEditor(QGroupBox):
             "block.ffn.activation", self.activation_box.currentData(),
             f"activation {self.activation_box.currentData()}"))
         self.eps_edit.editingFinished.connect(self._on_eps)
-        state.traceChanged.connect(self._show)
+        state.documentChanged.connect(self._show)
 
     @staticmethod
     def _combo(keys: Iterable[str], text: Callable[[str], str]) -> QComboBox:

@@ -38,7 +38,7 @@ class MatrixModel(QAbstractTableModel):
         self.path = path
         self.name = short_name(path)
         self._values = self._read()
-        state.traceChanged.connect(self._refresh)
+        state.documentChanged.connect(self._refresh)
 
     def _read(self) -> np.ndarray:
         values = self.state.scenario.parameter(self.path)
@@ -196,7 +196,7 @@ class LabelRowModel(QAbstractTableModel):
         self.place = place
         self._labels = labels_at(state.scenario, path)
         self._count = len(self._labels)
-        state.traceChanged.connect(self._refresh)
+        state.documentChanged.connect(self._refresh)
 
     def labels(self) -> tuple[str, ...]:
         return labels_at(self.state.scenario, self.path)

@@ -83,7 +83,7 @@ class EditorPane(QScrollArea):
         self.setWidget(body)
         self._paths: list[str] = []
         self._rebuild_grids()
-        state.traceChanged.connect(self._on_trace)
+        state.documentChanged.connect(self._on_trace)
         state.refused.connect(self.show_error)
         state.message.connect(lambda _text: self.error_label.hide())
 

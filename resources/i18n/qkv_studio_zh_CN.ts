@@ -73,6 +73,21 @@
     </message>
 </context>
 <context>
+    <name>BusyIndicator</name>
+    <message>
+        <source>Computing</source>
+        <translation>正在计算</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop computing and take back the edits not yet shown (Redo brings them back)</source>
+        <translation>停止计算，撤回尚未显示的编辑（重做可恢复）</translation>
+    </message>
+</context>
+<context>
     <name>CanvasControls</name>
     <message>
         <source>Receiver: the query row in focus</source>
@@ -231,6 +246,14 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
 </context>
 <context>
     <name>DocumentState</name>
+    <message>
+        <source>the computation failed ({error})</source>
+        <translation>计算失败（{error}）</translation>
+    </message>
+    <message>
+        <source>{label} → computing…</source>
+        <translation>{label} → 正在计算…</translation>
+    </message>
     <message>
         <source>head {n}: {shares}</source>
         <translation>第 {n} 头：{shares}</translation>
@@ -771,6 +794,17 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
     </message>
 </context>
 <context>
+    <name>Progress</name>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation>正在停止…</translation>
+    </message>
+</context>
+<context>
     <name>RecentMenu</name>
     <message>
         <source>Open &amp;recent</source>
@@ -956,6 +990,14 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>场景文档 (*.qkv.json *.json);;所有文件 (*)</translation>
     </message>
     <message>
+        <source>Opening {name}…</source>
+        <translation>正在打开 {name}…</translation>
+    </message>
+    <message>
+        <source>Not opened: cancelled</source>
+        <translation>未打开：已取消</translation>
+    </message>
+    <message>
         <source>Cannot open</source>
         <translation>无法打开</translation>
     </message>
@@ -974,12 +1016,24 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>已打开 {name}</translation>
     </message>
     <message>
+        <source>computing…</source>
+        <translation>正在计算…</translation>
+    </message>
+    <message>
         <source>Save scenario</source>
         <translation>保存场景</translation>
     </message>
     <message>
         <source>Scenario documents (*.qkv.json)</source>
         <translation>场景文档 (*.qkv.json)</translation>
+    </message>
+    <message>
+        <source>Saving {name}…</source>
+        <translation>正在保存 {name}…</translation>
+    </message>
+    <message>
+        <source>Not saved: cancelled</source>
+        <translation>未保存：已取消</translation>
     </message>
     <message>
         <source>Not saved: {path} changed on disk</source>

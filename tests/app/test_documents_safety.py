@@ -35,7 +35,7 @@ def fail_every_save(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*_args: object) -> None:
         raise SURROGATE
 
-    monkeypatch.setattr(app.window, "save_scenario", refuse)
+    monkeypatch.setattr(app.window, "write_document", refuse)  # what every save goes through
 
 
 def test_ctrl_s_reports_any_failure(window: StudioWindow, tmp_path: Path, dialogs: Dialogs,

@@ -212,7 +212,7 @@ BAD_FILES: dict[str, tuple[Callable[[Path], Path], str]] = {
     "infinity": (_json_text(json.dumps({**example_document(), "X": [[1e400, 1], [1, 1]]})),
                  "every number must be finite"),
     "huge size": (_document(X=[[1, 1]] * 5000, tokens=["t"] * 5000),
-                  "X: 5000 rows is more than the limit of 4096"),
+                  "X: 5000 rows is more than the limit of 512"),
     "1 GB file": (_sparse_gigabyte, "the file is 1 GiB; scenario documents are limited to"),
     "binary": (_binary, "is a binary file"),
     "folder": (_folder, "is a folder, not a scenario document"),
@@ -421,3 +421,12 @@ def test_save_as_suggests_a_name_made_from_the_title(window: StudioWindow,
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(ask))
     assert window.save_as() is False
     assert suggested == [str(tmp_path / "F11-Q-K-V-on-two-positions.qkv.json")]
+
+
+def test_opening_a_document_clears_the_last_refusal(window: StudioWindow) -> None:
+    # 1e300 is a number, but q·k overflows: the edit is refused and said beside the grids.
+    assert not window.state.edit_cell("X", 0, 0, 1e300)
+    assert window.editor.error_label.isVisibleTo(window)
+    assert window.open_path(example_path("g01"))
+    assert not window.editor.error_label.isVisibleTo(window)
+    assert window.statusBar().currentMessage().startswith("Opened g01.qkv.json → shares for ")

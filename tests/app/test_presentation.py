@@ -10,6 +10,7 @@ from PySide6.QtCore import QRectF, Qt
 from pytestqt.qtbot import QtBot
 
 from app.canvas.arrows import AttentionArrows
+from app.canvas.compare import CompareFrameItem
 from app.canvas.frame import FrameItem
 from app.presentation import PresentationView
 from app.window import StudioWindow
@@ -111,6 +112,21 @@ def test_clicking_a_grid_row_makes_it_the_receiver(qtbot: QtBot, window: StudioW
     point = view.mapFromScene(x_grid.mapToScene(x_grid.cell_rect(0, 1).center()))
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)
     assert window.state.receiver == 0
+
+
+def test_while_comparing_the_comparison_is_presented(qtbot: QtBot,
+                                                     window: StudioWindow) -> None:
+    window.compare.action.trigger()
+    window.compare.set_preset("causal")
+    view = presenting(qtbot, window)
+    assert isinstance(view.frame, CompareFrameItem)
+    assert view.frame.labels == ("causal mask", "no mask")
+    assert view.frame.options.theme.name == "slide"
+    qtbot.keyClick(view, Qt.Key.Key_End)
+    qtbot.keyClick(view, Qt.Key.Key_Left)
+    assert window.state.step == 3
+    assert isinstance(view.frame, CompareFrameItem) and view.frame.changed == ["weights"]
+    qtbot.keyClick(view, Qt.Key.Key_Escape)
 
 
 def test_closing_the_window_while_presenting_closes_the_full_screen_view(

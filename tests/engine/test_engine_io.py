@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import engine
 import engine.io
 from engine import (
     ScenarioError,
@@ -219,3 +220,38 @@ def test_load_names_the_place_inside_the_document(tmp_path: Path) -> None:
     path.write_text(json.dumps(doc).replace('"NaN"', "NaN"), encoding="utf-8")
     with pytest.raises(ScenarioError, match=r"^X\[1\]\[0\]: nan is not allowed"):
         load_scenario(path)
+
+
+def test_the_largest_accepted_document_saves_under_the_file_limit_and_reopens(
+        tmp_path: Path) -> None:
+    """Every matrix at the 2¹⁸-number limit, every number at its longest JSON spelling
+    (24 characters), every label at 40 four-byte characters: what is accepted can be saved and
+    opened again (docs/limits.md)."""
+    from engine.reader import MAX_CELLS, MAX_POSITIONS
+
+    n = d = MAX_POSITIONS  # 512 × 512 = 2¹⁸: X, Q, the hidden layer and the logits at the limit
+    assert n * d == MAX_CELLS
+    longest = -2.2250738585072014e-308
+    assert len(json.dumps(longest)) == 24
+
+    def full(*shape: int) -> list[object]:
+        values: list[object] = np.full(shape, longest).tolist()
+        return values
+
+    label = "😀" * 40
+    document = {"title": label * 5, "note": "😀" * 2000, "tokens": [label] * n, "X": full(n, d),
+                "attention": {"heads": 1, **{name: full(d, d) for name in ("Wq", "Wk", "Wv", "Wo")},
+                              **{name: full(d) for name in ("bq", "bk", "bv", "bo")}},
+                "block": {"ffn": {"W1": full(d, d), "b1": full(d), "W2": full(d, d),
+                                  "b2": full(d)},
+                          **{name: full(d) for name in ("gamma1", "beta1", "gamma2", "beta2",
+                                                        "gamma_f", "beta_f")},
+                          "unembed": full(d, d), "vocab": [label] * d}}
+    scenario = engine.parse_scenario(document)
+    path = tmp_path / "largest.qkv.json"
+    save_scenario(scenario, path)
+    size = path.stat().st_size
+    assert 8 * MAX_CELLS * 24 < size <= engine.io.MAX_FILE_BYTES
+    again = load_scenario(path)
+    np.testing.assert_array_equal(again.block.unembed, scenario.block.unembed)
+    assert again.block.vocab == scenario.block.vocab

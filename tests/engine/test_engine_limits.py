@@ -11,7 +11,7 @@ import pytest
 import engine.scenario
 from engine import ScenarioError, dumps_scenario, load_scenario, parse_scenario, save_scenario
 from engine.io import MAX_FILE_BYTES, MAX_NUMBER_BYTES, MAX_TEXT_BYTES
-from engine.reader import MAX_NUMBERS, MAX_POSITIONS, MAX_VOCAB
+from engine.reader import MAX_CELLS, MAX_NUMBERS, MAX_POSITIONS, MAX_VOCAB, MAX_WIDTH
 from engine.scenario import number_count
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
@@ -41,8 +41,9 @@ def test_the_file_limit_holds_every_document_the_editor_accepts() -> None:
     text = (MAX_POSITIONS + MAX_VOCAB) * 40 * 6 + (200 + 2000) * 6
     assert text + 2 * 1024 * 1024 < MAX_TEXT_BYTES  # and room for keys and brackets
     assert MAX_FILE_BYTES >= MAX_NUMBERS * MAX_NUMBER_BYTES + MAX_TEXT_BYTES
-    # The case: a 2048 × 2048 matrix in X (82.6 MiB saved) is within both limits.
-    assert MAX_NUMBERS >= 2048 * 2048 + 3 * 2048 and MAX_FILE_BYTES > 83 * 2**20
+    # The largest document the other limits allow: eight matrices at MAX_CELLS (X or the
+    # embedding, Wq, Wk, Wv, Wo, W1, W2, unembed) and twelve rows at their longest.
+    assert MAX_NUMBERS >= 8 * MAX_CELLS + 12 * 4 * MAX_WIDTH
 
 
 def test_an_edit_over_the_number_limit_is_refused(monkeypatch: pytest.MonkeyPatch,

@@ -115,9 +115,9 @@ CASES: list[tuple[str, Callable[[Doc], object], str]] = [
     ("f11", put("attention", "heads", value=1.5),
      "attention.heads: expected a whole number, got 1.5"),
     ("f11", put("attention", "heads", value=0),
-     "attention.heads: expected a whole number from 1 to 64, got 0"),
+     "attention.heads: expected a whole number from 1 to 8, got 0"),
     ("f11", put("attention", "heads", value=2**70),
-     "attention.heads: expected a whole number from 1 to 64, got a whole number of about "
+     "attention.heads: expected a whole number from 1 to 8, got a whole number of about "
      "22 digits"),
     ("f11", put("attention", "causal", value=1), "attention.causal: expected true or false, got 1"),
     ("g01", put("block", "eps", value=-1e-5), "block.eps: ε must not be negative, got -1e-05"),
@@ -208,7 +208,7 @@ def test_line_breaks_in_a_value_are_escaped() -> None:
                             'got "layer\\nnorm"')
 
 
-def test_more_than_4096_positions_is_refused_before_allocation(
+def test_more_than_512_positions_is_refused_before_allocation(
         monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
     real = engine.reader.expect_number
@@ -227,36 +227,62 @@ def test_more_than_4096_positions_is_refused_before_allocation(
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert message == "X: 5000 rows is more than the limit of 4096"
+    assert message == "X: 5000 rows is more than the limit of 512"
     assert calls == []  # not one cell was read
     assert peak < 1_000_000
 
 
-def test_more_than_4096_token_ids_is_refused() -> None:
+def test_more_than_512_token_ids_is_refused() -> None:
     doc = document("tokenizer")
     doc["token_ids"] = [0] * 5000
-    assert refusal(doc) == "token_ids: 5000 positions is more than the limit of 4096"
+    assert refusal(doc) == "token_ids: 5000 positions is more than the limit of 512"
 
 
 def test_too_wide_a_matrix_is_refused() -> None:
     doc = document("f11")
     doc["attention"]["Wq"] = [[0.0] * 5000] * 2
-    assert refusal(doc) == "attention.Wq: 5000 columns is more than the limit of 4096"
+    assert refusal(doc) == "attention.Wq: 5000 columns is more than the limit of 1024"
     doc = document("f11")
     doc["attention"]["bq"] = [0.0] * 70000
-    assert refusal(doc) == "attention.bq: 70000 numbers is more than the limit of 65536"
+    assert refusal(doc) == "attention.bq: 70000 numbers is more than the limit of 4096"
 
 
 def test_heads_times_positions_squared_is_limited() -> None:
-    doc = {"X": [[0.0]] * 600, "attention": {"heads": 64, "Wq": [[1.0] * 64],
-                                              "Wk": [[1.0] * 64], "Wv": [[1.0] * 64]}}
-    # 64 × 600² = 23 040 000 scores > 2²⁴ = 16 777 216
-    assert refusal(doc) == ("attention.heads: 64 heads × 600² positions is more than the limit "
-                            "of 16777216 scores")
-    # 46 × 600² = 16 560 000 is within the limit: the document is read (not computed here).
-    doc["attention"] = {"heads": 46, "Wq": [[1.0] * 46], "Wk": [[1.0] * 46], "Wv": [[1.0] * 46]}
+    doc = {"X": [[0.0]] * 200, "attention": {"heads": 8, "Wq": [[1.0] * 8],
+                                              "Wk": [[1.0] * 8], "Wv": [[1.0] * 8]}}
+    # 8 × 200² = 320 000 scores > 2¹⁸ = 262 144
+    assert refusal(doc) == ("attention.heads: 8 heads × 200² positions is more than the limit "
+                            "of 262144 scores")
+    # 6 × 200² = 240 000 is within the limit: the document is read (not computed here).
+    doc["attention"] = {"heads": 6, "Wq": [[1.0] * 6], "Wk": [[1.0] * 6], "Wv": [[1.0] * 6]}
     scenario = parse_scenario(doc)
-    assert scenario.attention.heads == 46 and scenario.n == 600
+    assert scenario.attention.heads == 6 and scenario.n == 200
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (lambda doc: doc["attention"].update(Wq=[[0.0] * 1000] * 2, Wk=[[0.0] * 1000] * 2),
+     "attention.Wq: Q would be 300×1000 = 300000 numbers, more than the limit of 262144"),
+    (lambda doc: doc["attention"].update(Wv=[[0.0] * 1000] * 2, Wo=[[0.0] * 2] * 1000),
+     "attention.Wv: V would be 300×1000 = 300000 numbers, more than the limit of 262144"),
+    (lambda doc: doc["block"]["ffn"].update(W1=[[0.0] * 1000] * 2, W2=[[0.0] * 2] * 1000),
+     "block.ffn.W1: the hidden layer would be 300×1000 = 300000 numbers, more than the limit "
+     "of 262144"),
+    (lambda doc: doc["block"].update(unembed=[[0.0] * 1000] * 2, vocab=[f"v{k}" for k in
+                                                                    range(1000)]),
+     "block.unembed: the logits would be 300×1000 = 300000 numbers, more than the limit of "
+     "262144"),
+])
+def test_an_array_of_the_trace_over_the_limit_is_refused_before_computing(
+        edit: Callable[[Doc], object], message: str) -> None:
+    doc = {"X": [[0.5, -0.5]] * 300, "attention": {
+        "heads": 1, "Wq": [[1.0, 0.0], [0.0, 1.0]], "Wk": [[1.0, 0.0], [0.0, 1.0]],
+        "Wv": [[1.0, 0.0], [0.0, 1.0]]},
+        "block": {"ffn": {"W1": [[1.0, 0.0], [0.0, 1.0]], "W2": [[1.0, 0.0], [0.0, 1.0]]}}}
+    parse_scenario(doc)  # 300 positions of width 2: well within every limit
+    edit(doc)
+    with pytest.raises(ScenarioError) as caught:
+        parse_scenario(doc)  # refused from the shapes alone: nothing is computed
+    assert str(caught.value) == message
 
 
 def test_eps_zero_on_a_constant_row_is_refused_by_compute() -> None:

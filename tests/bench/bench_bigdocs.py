@@ -1,0 +1,226 @@
+"""Big documents in the window (not a test): how long each action takes, and how long the
+interface thread is blocked meanwhile. Prints median and p95; never fails.
+
+Run with ``.venv/bin/python tests/bench/bench_bigdocs.py`` from the repository root
+(``--runs 3`` by default; ``--skip-refused`` leaves out the two documents of issue 13).
+
+Documents:
+
+* the two of issue 13, now over the limits of docs/limits.md: ``X 4096×4096`` (n = d = 4096,
+  one head of width 4, a 50 MB file) and ``64 heads, n = 512`` (d = 64, heads of width 2).
+  Only File → Open is timed: it must refuse them, with the window answering meanwhile.
+* the largest accepted: ``n = d = 512 block`` (X, Wq, Wk, Wv, Wo, W1, W2 and a 512-word
+  vocabulary head, each 512×512 = 2¹⁸ numbers) and ``8 heads, n = 181`` (8·181² scores).
+
+Actions: open the file (File → Open), type one number into X, save (Ctrl+S), write the recovery
+copy, and show each step in turn (composing its frame; the paint that follows is not counted,
+as in the measurements of issue 13). For each the script reports ``done``, the time until the
+result is on screen or on disk, and ``blocked``, the longest stretch in which the event loop
+could not run a 5 ms timer (what the user feels as a frozen window).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import numpy as np
+from PySide6.QtCore import QElapsedTimer, QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from app.window import StudioWindow
+from engine import parse_scenario
+from tests.bench.timing import report
+
+
+def big_x(n: int = 4096) -> dict[str, object]:
+    rng = np.random.default_rng(1)
+    return {"format": "qkv-studio", "version": 1, "title": f"X {n}×{n}",
+            "X": rng.integers(0, 10, (n, n)).tolist(),
+            "attention": {"heads": 1, "Wq": rng.integers(-1, 2, (n, 4)).tolist(),
+                          "Wk": rng.integers(-1, 2, (n, 4)).tolist(),
+                          "Wv": rng.integers(-1, 2, (n, 4)).tolist()}}
+
+
+def many_heads(n: int = 512, heads: int = 64, d: int = 64) -> dict[str, object]:
+    rng = np.random.default_rng(2)
+
+    def table(rows: int, cols: int) -> object:
+        return np.round(rng.normal(0.0, 0.5, (rows, cols)), 2).tolist()
+
+    return {"format": "qkv-studio", "version": 1, "title": f"{heads} heads, n = {n}",
+            "X": table(n, d), "attention": {"heads": heads, "Wq": table(d, 2 * heads),
+                                            "Wk": table(d, 2 * heads),
+                                            "Wv": table(d, 2 * heads)}}
+
+
+def largest_block(n: int = 512) -> dict[str, object]:
+    rng = np.random.default_rng(3)
+
+    def table(*shape: int) -> object:
+        return np.round(rng.normal(0.0, 0.1, shape), 2).tolist()
+
+    return {"format": "qkv-studio", "version": 1, "title": f"n = d = {n} block",
+            "X": table(n, n), "attention": {"heads": 1, "Wq": table(n, n), "Wk": table(n, n),
+                                            "Wv": table(n, n), "Wo": table(n, n)},
+            "block": {"ffn": {"W1": table(n, n), "W2": table(n, n)}, "unembed": table(n, n)}}
+
+
+class Stalls:
+    """The longest gap between two ticks of a 5 ms timer while something runs."""
+
+    def __init__(self) -> None:
+        self.clock = QElapsedTimer()
+        self.timer = QTimer()
+        self.timer.setInterval(5)
+        self.timer.timeout.connect(self._tick)
+        self.longest = 0.0
+
+    def _tick(self) -> None:
+        self.longest = max(self.longest, float(self.clock.restart()))
+
+    def measure(self, app: QApplication, action: Callable[[], object],
+                done: Callable[[], bool]) -> tuple[float, float]:
+        """Run ``action``, let the event loop run until ``done()``; (total, longest gap) in ms."""
+        self.longest = 0.0
+        self.clock.start()
+        self.timer.start()
+        start = time.perf_counter()
+        action()
+        self._tick()
+        while not done():
+            app.processEvents()
+            time.sleep(0.001)
+        self._tick()
+        total = (time.perf_counter() - start) * 1000.0
+        self.timer.stop()
+        return total, self.longest
+
+
+def bench(name: str, runs: int, app: QApplication, stalls: Stalls,
+          action: Callable[[int], object], done: Callable[[int], bool]) -> None:
+    totals, blocked = [], []
+    for run in range(runs):
+        total, longest = stalls.measure(app, lambda run=run: action(run),
+                                        lambda run=run: done(run))
+        totals.append(total)
+        blocked.append(longest)
+    report(f"{name}: done", totals)
+    report(f"{name}: blocked", blocked)
+
+
+def settled(window: StudioWindow) -> bool:
+    """The trace on screen is the trace of the document (no computation outstanding)."""
+    return window.state.trace.scenario is window.state.scenario and not window.state.busy
+
+
+def window_for(app: QApplication) -> StudioWindow:
+    window = StudioWindow(parse_scenario({"X": [[1.0]], "attention": {
+        "Wq": [[1.0]], "Wk": [[1.0]], "Wv": [[1.0]]}}))
+    window.show()
+    app.processEvents()
+    return window
+
+
+def close(window: StudioWindow, app: QApplication) -> None:
+    window.state.undo_stack.setClean()
+    window.close()
+    window.deleteLater()
+    app.processEvents()
+
+
+def write(document: dict[str, object], path: Path) -> float:
+    """The document as a JSON file (written directly: the refused ones cannot be parsed);
+    its size in MB."""
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path.stat().st_size / 1e6
+
+
+def run_refused(label: str, document: dict[str, object], runs: int, folder: Path,
+                app: QApplication, stalls: Stalls) -> None:
+    source = folder / "refused.qkv.json"
+    print(f"-- {label} ({write(document, source):.1f} MB)")
+    window = window_for(app)
+    before = window.state.scenario
+    refusals: list[str] = []
+    QMessageBox.warning = lambda *args, **_kw: refusals.append(args[2])  # type: ignore
+    bench("open (refused)", runs, app, stalls, lambda _r: window.open_path(source),
+          lambda run: len(refusals) > run)
+    assert window.state.scenario is before
+    print(f"{'':<6}{refusals[-1].splitlines()[-1]}")
+    close(window, app)
+
+
+def run_document(label: str, document: dict[str, object], runs: int, folder: Path,
+                 app: QApplication, stalls: Stalls) -> None:
+    source = folder / "accepted.qkv.json"
+    print(f"-- {label} ({write(document, source):.1f} MB)")
+    window = window_for(app)
+    bench("open", runs, app, stalls, lambda _r: window.open_path(source),
+          lambda _r: window.state.scenario.title == document["title"] and settled(window))
+
+    def edit(run: int) -> None:
+        model = window.editor.tables["X"].model()
+        model.setData(model.index(0, 0), f"{0.25 + run}")
+
+    bench("edit one cell of X", runs, app, stalls, edit,
+          lambda run: float(window.state.trace.scenario.X[0, 0]) == 0.25 + run and
+          settled(window))
+    window.state.path = folder / "saved.qkv.json"
+
+    def save(_run: int) -> None:
+        window.state.undo_stack.resetClean()
+        window.save()
+
+    bench("save", runs, app, stalls, save,
+          lambda _r: window.state.undo_stack.isClean() and settled(window))
+    written: list[str] = []
+    window.recovery.written.connect(written.append)
+
+    def copy(_run: int) -> None:
+        window.state.undo_stack.resetClean()  # a copy is written only for unsaved work
+        window.recovery.write_soon()
+
+    bench("recovery copy", runs, app, stalls, copy, lambda run: len(written) > run)
+    steps = len(window.state.trace.steps)
+    window.state.set_step(steps - 1)  # so that showing step 1 is a change
+    app.processEvents()
+    bench(f"step change (each of {steps} steps)", steps, app, stalls,
+          lambda run: window.state.set_step(run), lambda run: window.state.step == run)
+    close(window, app)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--skip-refused", action="store_true")
+    args = parser.parse_args()
+    app = QApplication.instance() or QApplication([])
+    assert isinstance(app, QApplication)
+    stalls = Stalls()
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        os.environ["XDG_DATA_HOME"] = str(folder / "data")
+        run_document("n = d = 512 block (largest accepted)", largest_block(), args.runs, folder,
+                     app, stalls)
+        run_document("8 heads, n = 181 (largest accepted)", many_heads(181, 8, 64), args.runs,
+                     folder, app, stalls)
+        if not args.skip_refused:
+            run_refused("64 heads, n = 512 (issue 13)", many_heads(), args.runs, folder, app,
+                        stalls)
+            run_refused("X 4096×4096 (issue 13)", big_x(), args.runs, folder, app, stalls)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
