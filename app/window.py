@@ -474,6 +474,7 @@ class StudioWindow(QMainWindow):
         if not leave:
             return
         self.timeline.pause()
+        self.presenter.leave()  # the full-screen view is a window of its own: it goes too
         app = QApplication.instance()
         if app is not None:
             app.removeEventFilter(self)

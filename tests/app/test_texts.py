@@ -469,7 +469,7 @@ def test_titles_exist_in_both_languages(name: str, k: int) -> None:
     step = trace.steps[k]
     en = step_title(step, trace.scenario, "en")
     zh = step_title(step, trace.scenario, "zh")
-    assert en == step.title  # the engine's English title, rebuilt from the same options
+    assert en == step.title  # English titles are the engine's own, never a second copy
     assert en and zh and en != zh
     assert CJK.search(zh)
     assert not CJK.search(en)
