@@ -100,25 +100,25 @@ def scores(f: Facts) -> StepText:
     j = keys[0]
     if f.scaled:
         summary = ("Every query row is dotted with every key row, and each score is divided by "
-                   f"√d_k = √{f.d_k}.")
-        why = ("and dividing by √d_k keeps their typical size from growing with the width of q "
+                   f"√dₖ = √{f.d_k}.")
+        why = ("and dividing by √dₖ keeps their typical size from growing with the width of q "
                "and k.")
-        how = (f"scores[i, j] = q_i · k_j ÷ √d_k. Here{_head(f)}, with d_k = {f.d_k}, {f.token}'s "
+        how = (f"scores[i, j] = q_i · k_j ÷ √dₖ. Here{_head(f)}, with dₖ = {f.d_k}, {f.token}'s "
                f"query {f.row(f.q(i))} meets {met}: raw {raws}, scaled "
                f"{_and([f.num(f.score(j)) for j in keys])}.")
         check = (f"Check one cell: {f.token} against {f.tokens[j]} is {f.score_terms(j)} = "
                  f"{f.num(f.raw_score(j))}, and {f.num(f.raw_score(j))} ÷ √{f.d_k} = "
-                 f"{f.num(f.score(j))}. Turn scaling off: every score is multiplied by √d_k "
+                 f"{f.num(f.score(j))}. Turn scaling off: every score is multiplied by √dₖ "
                  f"(here {f.root_d_k}) and the order within each row stays the same.")
     else:
         summary = "Every query row is dotted with every key row; scaling is off, so the dot "\
                   "products are the scores."
-        why = (f"and with scaling off its size grows with the width of q and k (d_k = {f.d_k} "
+        why = (f"and with scaling off its size grows with the width of q and k (dₖ = {f.d_k} "
                "here).")
         how = (f"scores[i, j] = q_i · k_j, with no division. Here{_head(f)}, {f.token}'s query "
                f"{f.row(f.q(i))} meets {met}: {raws}.")
         check = (f"Check one cell: {f.token} against {f.tokens[j]} is {f.score_terms(j)} = "
-                 f"{f.num(f.score(j))}. Turn scaling on: every score is divided by √d_k "
+                 f"{f.num(f.score(j))}. Turn scaling on: every score is divided by √dₖ "
                  f"(here {f.root_d_k}) and the order within each row stays the same.")
     later = ("A score toward a later position appears in the table, yet the causal mask makes "
              "the next step discard it." if f.causal and f.n > 1 else

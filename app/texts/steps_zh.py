@@ -94,22 +94,22 @@ def scores(f: Facts) -> StepText:
     raws = _and([f.num(f.raw_score(j)) for j in keys])
     j = keys[0]
     if f.scaled:
-        summary = f"每个查询行与每个键行做点积，每个分数再除以 √d_k = √{f.d_k}。"
-        why = "除以 √d_k 则让分数的典型大小不随 q、k 的宽度一起膨胀。"
-        how = (f"scores[i, j] = q_i · k_j ÷ √d_k。这里{_head(f)} d_k = {f.d_k}，{_t(f.token)}"
+        summary = f"每个查询行与每个键行做点积，每个分数再除以 √dₖ = √{f.d_k}。"
+        why = "除以 √dₖ 则让分数的典型大小不随 q、k 的宽度一起膨胀。"
+        how = (f"scores[i, j] = q_i · k_j ÷ √dₖ。这里{_head(f)} dₖ = {f.d_k}，{_t(f.token)}"
                f"的查询 {f.row(f.q(i))} 对上{met}：原始值 {raws}，缩放后 "
                f"{_and([f.num(f.score(j)) for j in keys])}。")
         check = (f"核对一格：{_t(f.token)}对{_t(f.tokens[j])}是 {f.score_terms(j)} = "
                  f"{f.num(f.raw_score(j))}，{f.num(f.raw_score(j))} ÷ √{f.d_k} = "
-                 f"{f.num(f.score(j))}。关掉缩放：每个分数都乘上 √d_k（此处为 {f.root_d_k}），"
+                 f"{f.num(f.score(j))}。关掉缩放：每个分数都乘上 √dₖ（此处为 {f.root_d_k}），"
                  "每行内部的大小顺序不变。")
     else:
         summary = "每个查询行与每个键行做点积；本文档关闭了缩放，点积本身就是分数。"
-        why = f"缩放关闭时，分数的大小会随 q、k 的宽度增长（这里 d_k = {f.d_k}）。"
+        why = f"缩放关闭时，分数的大小会随 q、k 的宽度增长（这里 dₖ = {f.d_k}）。"
         how = (f"scores[i, j] = q_i · k_j，不做除法。这里{_head(f)}{_t(f.token)}的查询 "
                f"{f.row(f.q(i))} 对上{met}：{raws}。")
         check = (f"核对一格：{_t(f.token)}对{_t(f.tokens[j])}是 {f.score_terms(j)} = "
-                 f"{f.num(f.score(j))}。打开缩放：每个分数都除以 √d_k（此处为 {f.root_d_k}），"
+                 f"{f.num(f.score(j))}。打开缩放：每个分数都除以 √dₖ（此处为 {f.root_d_k}），"
                  "每行内部的大小顺序不变。")
     if not f.causal:
         later = "掩码关闭，表中每个分数（包括指向后面位置的）都参与下一步。"
