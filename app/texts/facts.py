@@ -13,7 +13,7 @@ import numpy as np
 
 from engine import Scenario, Step, Trace, compute, format_number, parse_scenario
 from engine.forward import pre_activation
-from engine.numbers import format_factor
+from engine.numbers import format_exact, format_factor
 from engine.reader import FloatArray
 
 PLACES = 3
@@ -118,8 +118,7 @@ class Facts:
     @property
     def eps(self) -> str:
         """ε as written in a document (``1e-05``, ``0``)."""
-        eps = self.scenario.block.eps if self.scenario.block is not None else 0.0
-        return format_number(eps, PLACES) if eps == 0 or abs(eps) >= 1e-3 else f"{eps:g}"
+        return format_exact(self.scenario.block.eps if self.scenario.block is not None else 0.0)
 
     def array(self, name: str) -> FloatArray:
         return self.trace.arrays[name]

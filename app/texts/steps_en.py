@@ -245,8 +245,8 @@ def _norm_stat(f: Facts, m: NormFacts) -> str:
                 f"Undo γ{m.suffix}: row ÷ γ{m.suffix} has a mean square close to 1 in every row.")
     if f.norm == "layernorm":
         return (f"With γ{m.suffix} = 1 and β{m.suffix} = 0, each LayerNorm row has mean 0 and a "
-                f"mean square close to 1: {f.token}'s row has mean {f.num(f.mean(out))} and mean "
-                f"square {f.num(f.mean_square(out))}.")
+                f"mean square close to 1: {f.token}'s row {f.receiver_row(out)} has mean square "
+                f"{f.num(f.mean_square(out))}.")
     return (f"With γ{m.suffix} = 1, each RMSNorm row has a mean square close to 1: {f.token}'s "
             f"row gives {f.num(f.mean_square(out))}.")
 

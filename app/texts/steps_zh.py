@@ -220,7 +220,7 @@ def _norm_stat(f: Facts, m: NormFacts) -> str:
                 f"去掉 γ{m.suffix} 的作用：行 ÷ γ{m.suffix} 每行平方的平均值接近 1。")
     if f.norm == "layernorm":
         return (f"γ{m.suffix} = 1、β{m.suffix} = 0 时，LayerNorm 每行均值为 0、平方的平均值接近 "
-                f"1：{_t(f.token)}这一行均值 {f.num(f.mean(out))}，平方的平均值 "
+                f"1：{_t(f.token)}这一行 {f.receiver_row(out)} 平方的平均值为 "
                 f"{f.num(f.mean_square(out))}。")
     return (f"γ{m.suffix} = 1 时，RMSNorm 每行平方的平均值接近 1：{_t(f.token)}这一行是 "
             f"{f.num(f.mean_square(out))}。")
