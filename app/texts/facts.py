@@ -184,11 +184,6 @@ class Facts:
         return self.num(np.sqrt(self.d_k))
 
     @property
-    def strongest(self) -> int:
-        """The visible key with the largest share (the first of equals)."""
-        return max(self.visible, key=self.share)
-
-    @property
     def exps(self) -> list[float]:
         """exp(s − max) of each visible key's score, in the order of :attr:`visible`."""
         scores = np.array([self.score(j) for j in self.visible])
