@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # QKV Studio developer entry: `./dev.sh run [FILE]` or `./dev.sh test [PYTEST ARGS]`.
 # Installs what is missing (Debian packages when root or sudo is available, the Python packages
-# into .venv), then runs the app or the whole check: ruff, mypy and pytest.
+# into .venv), then runs the app or the whole check: ruff, mypy, vulture and pytest.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -63,6 +63,7 @@ case "$command" in
     ensure_venv
     .venv/bin/ruff check .
     .venv/bin/mypy
+    .venv/bin/vulture  # dead code; settings in pyproject.toml, exceptions in scripts/vulture_whitelist.py
     export QT_QPA_PLATFORM=offscreen
     exec .venv/bin/python -m pytest "$@"
     ;;

@@ -8,8 +8,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import Phase, settings
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+settings.register_profile("mutation", phases=[Phase.explicit, Phase.reuse, Phase.generate],
+                          database=None)
+"""For mutmut (``--hypothesis-profile=mutation``, see docs/testing.md): a failing example is
+enough to kill a mutant, so none is shrunk, and none is remembered between mutants."""
 
 
 @pytest.fixture(autouse=True)

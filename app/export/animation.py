@@ -161,7 +161,7 @@ class Mp4Writer:
         return ExportError(f"cannot write {self.shown}: ffmpeg failed ({detail})")
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 traceback: TracebackType | None) -> None:
+                 _traceback: TracebackType | None) -> None:
         stdin = self._process.stdin
         try:
             if kind is None:

@@ -15,7 +15,6 @@ from typing import Any
 
 from app import APP_NAME
 
-EMU_PER_INCH = 914_400
 EMU_PER_POINT = 12_700
 SLIDE_HEIGHT_EMU = 6_858_000  # 7.5 in
 TITLE_ONLY_LAYOUT = 5

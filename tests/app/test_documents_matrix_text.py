@@ -182,7 +182,7 @@ def test_npy_shape_is_refused_from_the_header_before_any_conversion(
         with path.open("r+b") as stream:
             stream.truncate(stream.seek(0, 2) - 1)
     loads: list[object] = []
-    monkeypatch.setattr(np, "load", lambda *args, **kwargs: loads.append(args))
+    monkeypatch.setattr(np, "load", lambda *args, **_kwargs: loads.append(args))
     tracemalloc.start()
     try:
         with pytest.raises(MatrixTextError) as caught:

@@ -127,3 +127,24 @@ def test_while_comparing_the_comparison_is_presented(qtbot: QtBot,
     assert window.state.step == 3
     assert isinstance(view.frame, CompareFrameItem) and view.frame.changed == ["weights"]
     qtbot.keyClick(view, Qt.Key.Key_Escape)
+
+
+def test_closing_the_window_while_presenting_closes_the_full_screen_view(
+        qtbot: QtBot, dialogs: object) -> None:
+    """The full-screen view is a top-level window: left open, it outlived its window and its
+    presenter, and Python's garbage collector later destroyed it mid-test (a segfault)."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+    from shiboken6 import isValid
+
+    from tests.app.driving import open_window
+
+    win = open_window(qtbot)
+    win.presenter.present()
+    view = win.presenter.view
+    assert view is not None and view.isVisible()
+    win.state.undo_stack.setClean()
+    win.close()
+    assert not view.isVisible()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    assert not isValid(view)
+    win.deleteLater()

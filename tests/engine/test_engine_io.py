@@ -79,7 +79,7 @@ def test_a_failing_rename_leaves_the_old_file_and_no_temporary(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path, content = old_file(tmp_path)
 
-    def refuse(src: object, dst: object) -> None:
+    def refuse(_src: object, _dst: object) -> None:
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(engine.io.os, "replace", refuse)
@@ -93,7 +93,7 @@ def test_a_failing_write_leaves_the_old_file_and_no_temporary(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path, content = old_file(tmp_path)
 
-    def refuse(fd: int) -> None:
+    def refuse(_fd: int) -> None:
         raise OSError(5, "Input/output error")
 
     monkeypatch.setattr(engine.io.os, "fsync", refuse)
@@ -107,7 +107,7 @@ def test_an_interrupted_save_leaves_no_temporary(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     path, content = old_file(tmp_path)
 
-    def interrupt(src: object, dst: object) -> None:
+    def interrupt(_src: object, _dst: object) -> None:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(engine.io.os, "replace", interrupt)
@@ -151,7 +151,7 @@ def test_read_refuses_a_file_over_the_size_limit(tmp_path: Path,
     size = path.stat().st_size
     monkeypatch.setattr(engine.io, "MAX_FILE_BYTES", 1024)
 
-    def never(*args: object, **kwargs: object) -> None:
+    def never(*_args: object, **_kwargs: object) -> None:
         raise AssertionError("an oversized file was opened")
 
     monkeypatch.setattr(Path, "read_bytes", never)

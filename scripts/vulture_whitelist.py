@@ -1,0 +1,38 @@
+"""Names the dead-code check (vulture, run by ``./dev.sh test``) cannot see being used.
+
+Each is used by something vulture does not read: Qt calls its virtual methods on our overrides,
+numpy and python-pptx read the attributes we set, and code that looks a name up with
+``getattr``. Add a name here only with its reason; see docs/testing.md.
+"""
+# ruff: noqa
+
+# Qt virtual methods, called by Qt on our subclasses.
+paint  # QGraphicsItem.paint: arrows, bars, compare, frame, grid, heads, layout
+hoverMoveEvent  # QGraphicsItem: app/canvas/grid.py
+hoverLeaveEvent  # QGraphicsItem: app/canvas/grid.py
+mergeWith  # QUndoCommand: app/commands.py
+eventFilter  # QObject: app/window.py, app/compare_mode.py
+minimumSizeHint  # QWidget: app/editor/table.py
+dragEnterEvent  # QWidget: app/window.py
+dragMoveEvent  # QWidget: app/window.py
+dropEvent  # QWidget: app/window.py
+closeEvent  # QWidget: app/window.py
+
+# Attributes that libraries read.
+writeable  # numpy's array.flags.writeable = False: engine/scenario.py, app/canvas/cividis.py
+# python-pptx reads what app/export/deck.py sets on its shapes, text frames and tables:
+author, alignment, word_wrap, auto_size, vertical_anchor, inherit, first_row, horz_banding
+margin_left, margin_right, margin_top, margin_bottom
+
+# References held only to keep an object alive.
+_closing  # app/presentation.py: the view being closed lives until Qt deletes it
+
+# Looked up by name.
+grid_line  # Theme.color("grid_line") reads the field with getattr: app/canvas/theme.py
+# engine/explain.py: Explainer.explain calls getattr(self, f"_{name}") for each array name.
+_X, _Q, _K, _V, _scores, _weights, _mixed, _attn_out, _norm1, _norm2, _final_norm
+_resid1, _resid2, _ffn_hidden, _ffn_out, _logits, _probs
+
+# pytest.
+qapp  # a fixture asked for only for its effect: a QApplication exists during the test
+pytestmark  # marks every test of a module
