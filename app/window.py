@@ -442,8 +442,9 @@ class StudioWindow(QMainWindow):
             write_document(text, path)
 
         try:
-            self.long_work(self.tr("Saving {name}…").format(name=path.name), work,
-                           is_big(scenario), finish_on_cancel=True)
+            with self.disk.own_write():
+                self.long_work(self.tr("Saving {name}…").format(name=path.name), work,
+                               is_big(scenario), finish_on_cancel=True)
         except CancelledError:
             self.statusBar().showMessage(self.tr("Not saved: cancelled"))
             return False
