@@ -164,18 +164,25 @@ def weights(f: Facts) -> StepText:
         single = "No row has a single visible key here, so every share comes from a contest."
     first = (f" With the mask on, {f.tokens[0]} sees only itself, so its share stays 1 however "
              "you edit Wq or Wk." if f.causal and f.n > 1 else "")
+    how = (f"Row by row: {drop}take exp(s − max) of the remaining scores and divide each by "
+           f"their total. For {f.token}{_head(f)}, the exps {exps}{more} add up to "
+           f"{f.num(sum(f.exps))}, giving shares {shares}{more}.")
+    check = f"Each row sums to 1 (for {f.token}: {f.share_sum}).{first} Edit Wv: the shares " \
+            "must not move."
+    if len(f.visible) == 1:
+        how = (f"Row by row: take exp(s − max) of the visible scores and divide each by their "
+               f"total. {f.token} sees only itself: exp(0) = 1 over a total of 1.")
+        check = (f"{f.token}'s one share is 1 whatever its score: edit Wq or Wk and it stays 1. "
+                 "Edit Wv: the shares must not move.")
     return StepText(
         summary=summary,
         why="To blend rows of V, each position needs amounts that are non-negative and add up "
             "to one whole, and raw scores are neither. " + why,
-        how=f"Row by row: {drop}take exp(s − max) of the remaining scores and divide each by "
-            f"their total. For {f.token}{_head(f)}, the exps {exps}{more} add up to "
-            f"{f.num(sum(f.exps))}, giving shares {shares}{more}.",
+        how=how,
         pitfalls="Shares are computed afresh for each input; they are not the parameters' weights "
                  "in Wq, Wk or Wv. A large share tells where this step takes its numbers from, "
                  "not why the model produced its output. " + single,
-        check=f"Each row sums to 1 (for {f.token}: {f.share_sum}).{first} Edit Wv: the shares "
-              "must not move.",
+        check=check,
     )
 
 

@@ -149,16 +149,23 @@ def weights(f: Facts) -> StepText:
         single = "这里没有哪一行只剩一个可见的键，每个份额都来自真实的比较。"
     first = (f"开启掩码时{_t(f.tokens[0])}只看得到自己，无论怎样改 Wq、Wk，它的份额始终是 1。"
              if f.causal and f.n > 1 else "")
+    how = (f"逐行处理：{drop}对剩下的分数取 exp(s − max)，再各自除以总和。{_t(f.token)}"
+           f"{_head(f)}的 exp 值 {exps}{more} 合计 {f.num(sum(f.exps))}，得到份额 "
+           f"{shares}{more}。")
+    check = f"每行之和为 1（{_t(f.token)}：{f.share_sum}）。{first}改动 Wv，份额必须纹丝不动。"
+    if len(f.visible) == 1:
+        how = (f"逐行处理：对可见的分数取 exp(s − max)，再各自除以总和。{_t(f.token)}只看得到"
+               "自己：exp(0) = 1，总和也是 1。")
+        check = (f"{_t(f.token)}唯一的份额总是 1，与分数无关：改 Wq 或 Wk，它仍是 1。"
+                 "改动 Wv，份额必须纹丝不动。")
     return StepText(
         summary=summary,
         why="要把 V 的各行调配到一起，每个位置需要一组非负、合起来正好一整份的比例，原始分数"
             "两条都做不到。" + why,
-        how=f"逐行处理：{drop}对剩下的分数取 exp(s − max)，再各自除以总和。{_t(f.token)}"
-            f"{_head(f)}的 exp 值 {exps}{more} 合计 {f.num(sum(f.exps))}，得到份额 "
-            f"{shares}{more}。",
+        how=how,
         pitfalls="份额随每次输入现算，不是参数 Wq、Wk、Wv 里的权重。份额大只说明这一步主要从哪里"
                  "取数，不能解释模型为何给出最终输出。" + single,
-        check=f"每行之和为 1（{_t(f.token)}：{f.share_sum}）。{first}改动 Wv，份额必须纹丝不动。",
+        check=check,
     )
 
 
