@@ -66,12 +66,18 @@ def environment_reduces_motion() -> bool:
     return os.environ.get(REDUCE_MOTION_ENV, "").strip().lower() in ("1", "yes", "true", "on")
 
 
-def _palette(colours: dict[Role, str], disabled_text: str) -> QPalette:
+def _palette(colours: dict[Role, str], disabled_text: str,
+             disabled_fill: str | None = None) -> QPalette:
+    """A palette from ``colours``; disabled controls get ``disabled_text`` and, when given,
+    ``disabled_fill`` behind it (fields and buttons), so they never look enabled."""
     palette = QPalette()
     for role, colour in colours.items():
         palette.setColor(role, QColor(colour))
     for role in (Role.Text, Role.WindowText, Role.ButtonText):
         palette.setColor(QPalette.ColorGroup.Disabled, role, QColor(disabled_text))
+    if disabled_fill is not None:
+        for role in (Role.Base, Role.Button):
+            palette.setColor(QPalette.ColorGroup.Disabled, role, QColor(disabled_fill))
     return palette
 
 
@@ -98,7 +104,7 @@ def high_contrast_palette() -> QPalette:
         Role.LinkVisited: "#6A006A", Role.PlaceholderText: "#404040", Role.BrightText: "#000000",
         Role.Light: "#000000", Role.Midlight: "#000000", Role.Mid: "#000000",
         Role.Dark: "#000000", Role.Shadow: "#000000",
-    }, "#595959")
+    }, "#595959", "#E0E0E0")
 
 
 class Appearance(QObject):

@@ -33,19 +33,24 @@ class ScenarioCommand(QUndoCommand):
 
 
 class CellEditCommand(ScenarioCommand):
-    """Typing into one cell; consecutive edits of the same cell merge into one undo step."""
+    """Typing into one cell; consecutive edits of the same cell merge into one undo step.
+
+    ``merge`` says whether this edit follows the previous one directly (no undo, redo or refused
+    entry in between): only then does it join the edit below it on the stack.
+    """
 
     def __init__(self, state: DocumentState, before: tuple[Scenario, Trace | None],
                  after: tuple[Scenario, Trace | None], label: str,
-                 cell: tuple[str, int, int]) -> None:
+                 cell: tuple[str, int, int], merge: bool = True) -> None:
         super().__init__(state, before, after, label)
         self.cell = cell
+        self.merge = merge
 
     def id(self) -> int:
         return CELL_EDIT_ID
 
     def mergeWith(self, other: QUndoCommand) -> bool:
-        if not isinstance(other, CellEditCommand) or other.cell != self.cell:
+        if not isinstance(other, CellEditCommand) or other.cell != self.cell or not other.merge:
             return False
         self.after = other.after
         self.setText(other.text())

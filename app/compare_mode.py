@@ -96,7 +96,7 @@ class CompareMode(QObject):
         names = {"norm": self.tr("the other norm (LayerNorm ↔ RMSNorm)"),
                  "placement": self.tr("the other placement (pre ↔ post)"),
                  "causal": self.tr("causal mask flipped"),
-                 "scale": self.tr("√d_k scaling flipped"),
+                 "scale": self.tr("√dₖ scaling flipped"),
                  OPENED: self.tr("current edits vs the opened document")}
         for k, preset in enumerate(PRESETS):
             self.preset_box.setItemText(k, names[preset])
@@ -132,6 +132,10 @@ class CompareMode(QObject):
         the splitter to bring it back) and returns as it was afterwards."""
         self.bar.setVisible(on)
         self.export_action.setEnabled(on)
+        if on and self.preset in BLOCK_PRESETS and self.state.scenario.block is None:
+            # Open on a B that applies, never on a greyed-out one that can only show an error
+            # (while comparing, removing the block still says why B cannot be shown).
+            self.set_preset(next(p for p in PRESETS if p not in BLOCK_PRESETS))
         splitter = self.window.splitter
         if on:
             self._sizes = splitter.sizes()

@@ -14,6 +14,7 @@ from app.commands import CellEditCommand, ScenarioCommand
 from app.texts.bidi import isolate
 from engine import Scenario, ScenarioError, Trace, compute, format_number, parse_scenario
 from engine.names import short_name
+from engine.numbers import format_exact
 from engine.resize import Sizes, resize
 
 
@@ -62,6 +63,13 @@ class DocumentState(QObject):
         self.receiver: int | None = None
         self.head: int | None = None
         self.show_all_arrows = False
+        self._editing: tuple[str, int, int] | None = None
+        """The cell whose next edit may merge into the top undo step (edited just before)."""
+        self._index = 0
+        self._quiet = False
+        """Pushing an edit or taking a failed one back: the undo stack moves without a word."""
+        self.undo_stack.indexChanged.connect(self._on_index)
+        self.refused.connect(self._end_editing)
 
     # -- reading ---------------------------------------------------------------------------
     @property
@@ -160,9 +168,13 @@ class DocumentState(QObject):
 
     def _take_back(self) -> None:
         shown = self._trace.scenario
-        while self._scenario is not shown and self.undo_stack.canUndo():
-            self._stop_job()
-            self.undo_stack.undo()
+        self._quiet = True  # the refusal stays on the status line, not "Undone: …"
+        try:
+            while self._scenario is not shown and self.undo_stack.canUndo():
+                self._stop_job()
+                self.undo_stack.undo()
+        finally:
+            self._quiet = False
         if self._scenario is not shown:  # no undo step leads there (a document just opened)
             self.show(shown, self._trace)
 
@@ -195,12 +207,44 @@ class DocumentState(QObject):
             scenario = self._scenario.with_parameter(path, changed)
             after = (scenario, None if is_big(scenario) else compute(scenario))
         except ScenarioError as error:
-            self.refused.emit(f"{place}: {error.problem}; kept {format_number(old)}")
+            self.refused.emit(f"{place}: {error.problem}; kept {format_exact(old)}")
             return False
-        label = f"{place} = {format_number(value)}"
-        self.undo_stack.push(CellEditCommand(self, self._pair(), after, label, (path, row, col)))
+        label = f"{place} = {format_exact(value)}"
+        cell = (path, row, col)
+        self._push(CellEditCommand(self, self._pair(), after, label, cell,
+                                   merge=self._editing == cell))
+        self._editing = cell
         self._announce(label, after)
         return True
+
+    def _push(self, command: ScenarioCommand) -> None:
+        self._quiet = True
+        try:
+            self.undo_stack.push(command)
+        finally:
+            self._quiet = False
+        self._index = self.undo_stack.index()
+        self._editing = None
+
+    def _end_editing(self) -> None:
+        self._editing = None
+
+    def _on_index(self, index: int) -> None:
+        """After an undo or redo: no edit merges across it, and the status line says what was
+        undone or redone instead of still showing the edit."""
+        self._editing = None
+        before, self._index = self._index, index
+        if self._quiet:
+            return
+        if index < before:
+            command, words = self.undo_stack.command(index), self.tr("Undone: {what}")
+        elif index > before:
+            command, words = self.undo_stack.command(index - 1), self.tr("Redone: {what}")
+        else:
+            return
+        if command is not None:
+            self._announce(words.format(what=command.text()),
+                           (self._scenario, None if self.busy else self._trace))
 
     def replace_document(self, document: object, label: str) -> bool:
         """Replace the scenario by a whole new document as one undo step."""
@@ -218,7 +262,7 @@ class DocumentState(QObject):
         except ScenarioError as error:
             self.refused.emit(f"{label}: {error}")
             return False
-        self.undo_stack.push(ScenarioCommand(self, self._pair(), after, label))
+        self._push(ScenarioCommand(self, self._pair(), after, label))
         self._announce(label, after)
         return True
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QRect, Qt, QTimer, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QHBoxLayout,
@@ -12,6 +13,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSizePolicy,
+    QStyle,
     QVBoxLayout,
     QWidget,
 )
@@ -213,16 +215,54 @@ class Timeline(QWidget):
         button = self.step_group.button(k)
         if button is not None:
             self.step_bar.ensureWidgetVisible(button)
-        lang = self.lang
-        text = step_text(steps[k].explain_key, lang)
         self.position_label.setText(self.tr("Step {n} of {count} · {title}").format(
             n=k + 1, count=len(steps), title=self.title_for(k)))
-        self.summary_label.setText(text.summary)
-        colon = "：" if lang == "zh" else ": "
-        self.check_label.setText(f"✓ {HEADINGS[lang][3]}{colon}{text.check}")
+        summary, check = self._texts_of(k)
+        self.summary_label.setText(summary)
+        self.check_label.setText(check)
+        self._reserve_text_room()
         self.explain.show_step(steps[k].explain_key)
-        self.previous_button.setEnabled(k > 0)
-        self.next_button.setEnabled(k < len(steps) - 1)
+        self._enable_stepping(k > 0, k < len(steps) - 1)
+
+    def _enable_stepping(self, back: bool, forward: bool) -> None:
+        """Enable Previous / Next. A button about to be disabled hands its focus to the other
+        (or to Play), never on to Dwell, where Left and Right would edit the seconds."""
+        buttons = {self.previous_button: back, self.next_button: forward}
+        for button, on in buttons.items():
+            if on:
+                button.setEnabled(True)
+        for button, on in buttons.items():
+            if not on and button.hasFocus():
+                others = [b for b, other_on in buttons.items() if other_on and b is not button]
+                (others[0] if others else self.play_button).setFocus(
+                    Qt.FocusReason.OtherFocusReason)
+            button.setEnabled(on)
+
+    def _texts_of(self, index: int) -> tuple[str, str]:
+        """Step ``index``'s summary line and its "how to check" line."""
+        lang = self.lang
+        text = step_text(self.state.trace.steps[index].explain_key, lang)
+        colon = "：" if lang == "zh" else ": "
+        return text.summary, f"✓ {HEADINGS[lang][3]}{colon}{text.check}"
+
+    def _reserve_text_room(self) -> None:
+        """Give the two step texts the height of the longest of any step at this width, so the
+        buttons above them stay put from step to step."""
+        width = self.summary_label.width()
+        if width <= 0:
+            return
+        texts = [self._texts_of(k) for k in range(len(self.state.trace.steps))]
+        for label, column in ((self.summary_label, 0), (self.check_label, 1)):
+            metrics = label.fontMetrics()
+            tallest = max(metrics.boundingRect(QRect(0, 0, width, 100_000),
+                                               Qt.TextFlag.TextWordWrap, each[column]).height()
+                          for each in texts)
+            label.setMinimumHeight(tallest)
+            label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._reserve_text_room()
 
     def _on_step_clicked(self, index: int) -> None:
         self.state.set_step(index)
@@ -264,7 +304,11 @@ class Timeline(QWidget):
         self.playingChanged.emit(False)
 
     def _show_play_state(self) -> None:
-        self.play_button.setText(self.tr("⏸ Pause") if self.playing else self.tr("▶ Play"))
+        # Themed icons, not U+23F8: no font the set-up installs has a Pause glyph (a tofu box).
+        icon = (QStyle.StandardPixmap.SP_MediaPause if self.playing
+                else QStyle.StandardPixmap.SP_MediaPlay)
+        self.play_button.setIcon(self.style().standardIcon(icon))
+        self.play_button.setText(self.tr("Pause") if self.playing else self.tr("Play"))
 
     # -- language --------------------------------------------------------------------------
     def retranslate(self) -> None:

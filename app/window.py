@@ -44,6 +44,7 @@ from app.canvas.controls import CanvasControls
 from app.canvas.describe import describe_frame
 from app.canvas.view import CanvasView
 from app.compare_mode import CompareMode
+from app.decimals_menu import DecimalsMenu
 from app.documents.dropping import accept_drag, drop
 from app.documents.importing import GridFocus, import_matrix
 from app.documents.opening import computed, is_big_file, load_computed
@@ -189,6 +190,7 @@ class StudioWindow(QMainWindow):
         fit.setShortcut(QKeySequence("Ctrl+0"))
         fit.triggered.connect(self.canvas.fit)
         view_menu.addAction(fit)
+        self.decimals_menu = DecimalsMenu(self.state, view_menu, self.texts, self)
         self.presenter = Presenter(self)
         view_menu.addAction(self.presenter.action)
         self.view_menu = ViewMenu(self, view_menu, self.texts)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.numbers import MINUS, format_factor, format_number
+from engine.numbers import format_exact, format_factor, format_number
 from engine.ops import row_mean
 from engine.phrases import phrase
 from engine.reader import FloatArray
@@ -57,17 +57,6 @@ def parse_cell(reference: str) -> tuple[str, tuple[int, ...]]:
     if any(not p.isdigit() for p in parts):
         raise ValueError(f"{reference!r}: indices must be whole numbers from 0")
     return match.group(1), tuple(int(p) for p in parts)
-
-
-def _small(value: float) -> str:
-    """A small constant such as ε: plain decimals when they show it exactly (``0.00001``), else
-    scientific form (``1e−12``), so that a tiny ε is never shown as 0."""
-    text = format_number(value, 10)
-    if abs(float(text.replace(MINUS, "-")) - value) <= 1e-6 * abs(value):
-        return text
-    mantissa, exponent = f"{value:.6e}".split("e")
-    mantissa = mantissa.rstrip("0").rstrip(".")
-    return f"{mantissa}e{int(exponent)}".replace("-", MINUS)
 
 
 def _cell(name: str, index: Sequence[int]) -> str:
@@ -277,16 +266,16 @@ class _Explainer:
         if block.norm == "rmsnorm":
             ms = float(np.mean(x**2))
             return (f"{cell} = x / √(mean(x²) + ε) · γ = {xj} / √({format_number(ms)} + "
-                    f"{_small(e)}) · {format_factor(g)} = {format_number(value)}",
+                    f"{format_exact(e)}) · {format_factor(g)} = {format_number(value)}",
                     [self.say("rms_stats", source=source, i=i, ms=format_number(ms),
-                              eps=_small(e), j=j, gamma=format_number(g))])
+                              eps=format_exact(e), j=j, gamma=format_number(g))])
         mean = float(row_mean(x)[0])
         var = float(np.mean((x - mean) ** 2))
         return (f"{cell} = (x − μ) / √(σ² + ε) · γ + β = ({xj} − {format_factor(mean)}) / "
-                f"√({format_number(var)} + {_small(e)}) · {format_factor(g)} + "
+                f"√({format_number(var)} + {format_exact(e)}) · {format_factor(g)} + "
                 f"{format_factor(b)} = {format_number(value)}",
                 [self.say("layer_stats", source=source, i=i, mean=format_number(mean),
-                          var=format_number(var), eps=_small(e), j=j, gamma=format_number(g),
+                          var=format_number(var), eps=format_exact(e), j=j, gamma=format_number(g),
                           beta=format_number(b))])
 
     def _norm1(self, index: tuple[int, ...], value: float) -> tuple[str, list[str]]:

@@ -1,51 +1,189 @@
-"""Numbers as a person reads them: formatted in this one place for every view and export."""
+"""Numbers as a person reads them: formatted in this one place for every view and export.
+
+The rules (every grid, arrow label, hover line, status message and editor cell follows them):
+
+* **Fixed point** with the chosen decimals, trailing zeros trimmed: ``0.5``, ``1.414``, ``−2``.
+* **Scientific** with a true minus and real superscripts, the mantissa carrying the same
+  decimals: ``1.2×10⁸``, ``9.6×10⁻⁷``. Used where fixed point would need more than
+  :data:`FIXED_DIGITS` integer digits (``|x| ≥ 10⁷``) or would round a non-zero value to 0.
+* **Never a false 0 or 1.** ``0`` is printed only for an exact zero (a masked share, a zero
+  weight); a value that rounds to ±1 without being ±1 reads ``≈1`` / ``≈−1``.
+* **One format per grid.** :class:`NumberFormat` is chosen once for all the values of a grid:
+  when any of them is too large for fixed point, every cell of that grid is scientific, so the
+  cells line up and a 10³⁰⁰ in one cell never widens the frame by 300 digits.
+* **Constants exactly.** :func:`format_exact` writes the shortest text that reads back to the
+  very same float (ε = ``1.5×10⁻¹²``, ``0.00001``); the canvas, the hover arithmetic, the editor
+  and the status line all print ε with it.
+
+The engine's values are never rounded; only their text is.
+"""
 
 from __future__ import annotations
 
 import math
+import re
+from dataclasses import dataclass
+from decimal import Decimal
 from typing import ClassVar
 
+import numpy as np
+import numpy.typing as npt
+
 MINUS = "\u2212"
+TIMES_TEN = "×10"
+ABOUT = "≈"
+FIXED_DIGITS = 7
+"""Fixed point prints at most this many integer digits; from 10⁷ on a number is scientific."""
+DECIMAL_CHOICES = (2, 3, 4, 6)
+"""The precisions offered by View → Decimals and ``--decimals``."""
+DECIMALS_RANGE = (1, 10)
+"""The precisions a document's ``display.decimals`` may ask for."""
+EXACT_PLAIN = (1e-5, 1e7)
+""":func:`format_exact` writes plain decimals for magnitudes in this range, else scientific."""
+
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+_FROM_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+_SCIENTIFIC_TEXT = re.compile(r"^\s*([^×]+)×\s*10\s*([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)\s*$")
 
 
-def format_number(value: float, places: int = 6) -> str:
-    """Format ``value`` with at most ``places`` decimals, trailing zeros trimmed.
+def _special(value: float) -> str | None:
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "∞" if value > 0 else f"{MINUS}∞"
+    return None
 
-    A true minus sign is used, and a value that rounds to zero is written ``0`` (never ``−0``).
 
-    Examples
-    --------
+def _trim(text: str) -> str:
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _power(exponent: int) -> str:
+    return f"{TIMES_TEN}{str(exponent).translate(_SUPERSCRIPT)}"
+
+
+def format_scientific(value: float, places: int = 3, *, pad: bool = False) -> str:
+    """``value`` as mantissa × power of ten, ``places`` decimals in the mantissa (trimmed
+    unless ``pad``).
+
+    >>> format_scientific(9.6e-7)
+    '9.6×10⁻⁷'
+    >>> format_scientific(-123456789.0, 2)
+    '−1.23×10⁸'
+    """
+    special = _special(value)
+    if special is not None:
+        return special
+    if value == 0:
+        return "0"
+    mantissa, exponent = f"{value:.{places}e}".split("e")
+    mantissa = mantissa if pad else _trim(mantissa)
+    return f"{mantissa}{_power(int(exponent))}".replace("-", MINUS)
+
+
+def format_number(value: float, places: int = 6, *, scientific: bool = False,
+                  pad: bool = False) -> str:
+    """``value`` as a person reads it: fixed point with ``places`` decimals, else scientific.
+
+    ``scientific`` forces the scientific form (a grid that holds a huge value); ``pad`` keeps
+    the trailing zeros of fixed point (``0.500``) for columns of equal width.
+
     >>> format_number(2.0)
     '2'
     >>> format_number(-0.5)
     '−0.5'
     >>> format_number(1.41421356, 3)
     '1.414'
+    >>> format_number(9.6e-7, 3), format_number(0.999999, 3), format_number(1e300, 3)
+    ('9.6×10⁻⁷', '≈1', '1×10³⁰⁰')
     """
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "∞" if value > 0 else f"{MINUS}∞"
+    special = _special(value)
+    if special is not None:
+        return special
+    if value == 0:
+        return f"{0:.{places}f}" if pad else "0"
     text = f"{value:.{places}f}"
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    if text in ("-0", ""):
-        text = "0"
-    return text.replace("-", MINUS)
+    rounded = abs(float(text))
+    if scientific or rounded == 0 or rounded >= 10 ** FIXED_DIGITS:
+        return format_scientific(value, places)
+    if rounded == 1 and abs(value) != 1:
+        return f"{ABOUT}{MINUS}1" if value < 0 else f"{ABOUT}1"
+    return (text if pad else _trim(text)).replace("-", MINUS)
 
 
 def format_fixed(value: float, places: int = 3) -> str:
-    """Format ``value`` with exactly ``places`` decimals (for aligned grids), true minus sign."""
-    text = f"{value:.{places}f}"
-    if float(text) == 0.0:
-        text = text.lstrip("-")
-    return text.replace("-", MINUS)
+    """Like :func:`format_number` with exactly ``places`` decimals kept (aligned bar labels)."""
+    return format_number(value, places, pad=True)
 
 
 def format_factor(value: float, places: int = 6) -> str:
     """Format a factor inside a product: negative values in parentheses, ``(−1)``."""
     text = format_number(value, places)
-    return f"({text})" if text.startswith(MINUS) else text
+    return f"({text})" if text.startswith(MINUS) or text.startswith(f"{ABOUT}{MINUS}") \
+        else text
+
+
+def format_exact(value: float) -> str:
+    """The shortest text that reads back as exactly ``value``: ε and other typed constants.
+
+    Plain decimals for magnitudes from 10⁻⁵ up to 10⁷ (``0.00001``, ``2.5``), scientific
+    outside (``1.5×10⁻¹²``).
+
+    >>> format_exact(1.5e-12), format_exact(1e-05), format_exact(-2.0)
+    ('1.5×10⁻¹²', '0.00001', '−2')
+    """
+    special = _special(value)
+    if special is not None:
+        return special
+    if value == 0:
+        return "0"
+    exact = Decimal(repr(float(value)))
+    if EXACT_PLAIN[0] <= abs(value) < EXACT_PLAIN[1]:
+        text = format(exact, "f")
+        return _trim(text).replace("-", MINUS)
+    sign, digits, exponent = exact.as_tuple()
+    assert isinstance(exponent, int)
+    mantissa = "".join(str(d) for d in digits).rstrip("0") or "0"
+    power = exponent + len(digits) - 1
+    body = mantissa[0] + (f".{mantissa[1:]}" if len(mantissa) > 1 else "")
+    return f"{MINUS if sign else ''}{body}{_power(power)}"
+
+
+@dataclass(frozen=True)
+class NumberFormat:
+    """One format shared by every cell of a grid, so its columns align.
+
+    Build it with :meth:`for_values`; :meth:`text` formats one cell, :meth:`widest` gives the
+    widest text any cell can have (to size the cells without formatting them all).
+    """
+
+    places: int = 3
+    scientific: bool = False
+
+    @classmethod
+    def for_values(cls, values: npt.NDArray[np.float64], places: int = 3) -> NumberFormat:
+        """Scientific for the whole grid when any finite value needs more than 7 digits."""
+        finite = np.abs(values[np.isfinite(values)])
+        largest = float(finite.max()) if finite.size else 0.0
+        return cls(places, abs(float(f"{largest:.{places}f}")) >= 10 ** FIXED_DIGITS)
+
+    def text(self, value: float) -> str:
+        return format_number(value, self.places, scientific=self.scientific)
+
+    def widest(self, values: npt.NDArray[np.float64]) -> str:
+        """A text at least as wide as any cell's (digits drawn as ``8``, the widest digit)."""
+        finite = np.abs(values[np.isfinite(values)])
+        nonzero = finite[finite != 0]
+        if not nonzero.size:
+            return "0"
+        sign = MINUS if float(values[np.isfinite(values)].min()) < 0 else ""
+        texts = []
+        for value in (float(nonzero.max()), float(nonzero.min())):
+            text = format_number(value, self.places, scientific=self.scientific, pad=True)
+            if TIMES_TEN in text:
+                text = format_scientific(value, self.places, pad=True)
+            texts.append(re.sub(r"[0-9]", "8", text))
+        return sign + max(texts, key=len)
 
 
 class NumberTextError(ValueError):
@@ -71,7 +209,8 @@ class NumberTextError(ValueError):
 
 
 def parse_number(text: str) -> float:
-    """Read a number typed by a person; accepts the true minus sign and a decimal comma.
+    """Read a number typed by a person; accepts the true minus sign, a decimal comma and the
+    scientific form this module prints (``1.5×10⁻¹²``) as well as ``1.5e-12``.
 
     Raises
     ------
@@ -79,6 +218,10 @@ def parse_number(text: str) -> float:
         If the text is not a finite number; the message says why in plain words.
     """
     typed = text.strip()
+    scientific = _SCIENTIFIC_TEXT.match(typed)
+    if scientific:
+        typed_mantissa, power = scientific.groups()
+        typed = f"{typed_mantissa.strip()}e{power.translate(_FROM_SUPERSCRIPT)}"
     cleaned = typed.replace(MINUS, "-").replace("\u2013", "-").replace(",", ".")
     if not cleaned:
         raise NumberTextError(typed, "empty")
@@ -89,3 +232,8 @@ def parse_number(text: str) -> float:
     if not math.isfinite(value):
         raise NumberTextError(typed, "not finite")
     return value
+
+
+def parse_shown(text: str) -> float:
+    """The number a shown text stands for (``≈1`` is 1, ``9.6×10⁻⁷`` is 9.6e-7)."""
+    return parse_number(text.replace(ABOUT, ""))

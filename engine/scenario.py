@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from engine.errors import ScenarioError
+from engine.numbers import DECIMALS_RANGE
 from engine.reader import (
     MAX_CELLS,
     MAX_HEADS,
@@ -43,7 +44,8 @@ PLACEMENTS = ("pre", "post")
 ACTIVATIONS = ("relu", "gelu", "silu", "identity")
 
 _TOP_KEYS = ("format", "version", "title", "note", "tokens", "X", "token_ids", "embedding",
-             "attention", "block")
+             "attention", "block", "display")
+_DISPLAY_KEYS = ("decimals",)
 _ATTENTION_KEYS = ("heads", "causal", "scale", "Wq", "Wk", "Wv", "bq", "bk", "bv", "Wo", "bo")
 _BLOCK_KEYS = ("norm", "eps", "placement", "gamma1", "beta1", "gamma2", "beta2", "ffn",
                "final_norm", "gamma_f", "beta_f", "unembed", "vocab")
@@ -140,6 +142,8 @@ class Scenario(_Frozen):
     block: Block | None = None
     token_ids: tuple[int, ...] | None = None
     embedding: FloatArray | None = None
+    decimals: int | None = None
+    """Decimals the frames print (``display.decimals``); None keeps each frame's default."""
 
     @property
     def n(self) -> int:
@@ -294,13 +298,23 @@ def parse_scenario(document: object) -> Scenario:
     attention = _parse_attention(doc["attention"], n, d)
     block = _parse_block(doc["block"], n, d, attention) if "block" in doc else None
     scenario = Scenario(title=title, note=note, tokens=tokens, X=X, attention=attention,
-                        block=block, token_ids=token_ids, embedding=embedding)
+                        block=block, token_ids=token_ids, embedding=embedding,
+                        decimals=_parse_display(doc["display"]) if "display" in doc else None)
     count = number_count(scenario)
     if count > MAX_NUMBERS:
         raise ScenarioError("document", f"{count:,} numbers in all is more than the limit of "
                             f"{MAX_NUMBERS:,} a document may hold (so that it can be saved and "
                             "opened again)")
     return scenario
+
+
+def _parse_display(value: object) -> int | None:
+    """How the document asks to be shown: ``{"decimals": 3}`` (every key optional)."""
+    display = expect_object(value, "display")
+    refuse_unknown(display, _DISPLAY_KEYS, "display")
+    if "decimals" not in display:
+        return None
+    return expect_int(display["decimals"], "display.decimals", *DECIMALS_RANGE)
 
 
 def number_count(scenario: Scenario) -> int:
@@ -474,6 +488,8 @@ def _to_document(s: Scenario, write: Callable[[FloatArray], Any] = _plain) -> di
             blk["unembed"] = write(b.unembed)
             blk["vocab"] = list(b.vocab)
         doc["block"] = blk
+    if s.decimals is not None:
+        doc["display"] = {"decimals": s.decimals}
     return doc
 
 

@@ -85,7 +85,7 @@ def _attention_steps(scenario: Scenario, source: str) -> list[Step]:
     return [
         Step("projections", "Q, K and V: one projection row per position",
              (source, *_attention_params(scenario)), ("Q", "K", "V"), "attention.projections"),
-        Step("scores", "Scores q·k" + (", divided by √d_k" if a.scale else ""), ("Q", "K"),
+        Step("scores", "Scores q·k" + (", divided by √dₖ" if a.scale else ""), ("Q", "K"),
              ("scores",), "attention.scores"),
         Step("weights", (mask + "softmax shares").capitalize(), ("scores",), ("weights",),
              "attention.weights"),

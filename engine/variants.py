@@ -64,7 +64,7 @@ VARIANTS: dict[str, Callable[[Document], tuple[str, str]]] = {
     "norm": _other_norm,
     "placement": _other_placement,
     "causal": _flip("causal", "causal mask", "no mask"),
-    "scale": _flip("scale", "scaled by √d_k", "not scaled"),
+    "scale": _flip("scale", "scaled by √dₖ", "not scaled"),
 }
 """Variant kind → a change made in place to a document, returning the two settings' names."""
 

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QGraphicsObject, QStyleOptionGraphicsItem, QWidget
 from app.canvas.picture import play
 from app.canvas.theme import Theme, font
 from app.texts.frame_words import frame_word, join_notes
-from engine import format_number
+from engine.numbers import NumberFormat, format_number
 
 ROW_PITCH = 34.0
 COLUMN_GAP = 170.0
@@ -131,7 +131,7 @@ class AttentionArrows(QGraphicsObject):
         self.several = spec.weights.shape[0] > 1
         """Several heads in the scenario: each head in its colour, named in its share labels."""
         self.label_width = metrics.horizontalAdvance(
-            ("h8 " if self.several else "") + "0." + "8" * spec.places) + 12
+            ("h8 " if self.several else "") + NumberFormat(spec.places).widest(spec.weights)) + 12
         labels_right = self.label_left + len(spec.heads) * self.label_width
         legend_width = max(QFontMetricsF(font(12)).horizontalAdvance(line)
                            for line in self.legend_lines()) + SAMPLE_WIDTH + 12

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from app.canvas.layout import TextItem
 from app.canvas.theme import Theme, font
 from engine import format_fixed
+from engine.numbers import NumberFormat
 
 BAR_LENGTH = 240.0
 BAR_HEIGHT = 16.0
@@ -48,6 +49,8 @@ class BarsSpec:
         The row drawn emphasised.
     group_titles
         One heading per position shown.
+    places
+        Decimals of the printed probabilities (the frame's own).
     """
 
     probs: npt.NDArray[np.float64]
@@ -58,6 +61,7 @@ class BarsSpec:
     title: str
     legend: str
     columns: int = 1
+    places: int = PLACES
 
 
 def entries_shown(row: npt.NDArray[np.float64]) -> list[int]:
@@ -80,7 +84,8 @@ class ProbabilityBars(QGraphicsObject):
         title.setParentItem(self)
         label_width = max(QFontMetricsF(font(13)).horizontalAdvance(str(v))
                           for v in spec.vocab) + 10
-        value_width = QFontMetricsF(font(13, bold=True)).horizontalAdvance("0." + "8" * PLACES)
+        value_width = QFontMetricsF(font(13, bold=True)).horizontalAdvance(
+            NumberFormat(spec.places).widest(spec.probs))
         group_width = label_width + BAR_LENGTH + 8 + value_width + 6
         top = title.boundingRect().height() + 6
         y_by_column = [top] * max(1, spec.columns)
@@ -120,7 +125,7 @@ class ProbabilityBars(QGraphicsObject):
             bar.setPos(x + label_width, y)
             bar.setPen(QPen(ink, 1.0))
             bar.setBrush(QBrush(ink))
-            text = format_fixed(share, PLACES)
+            text = format_fixed(share, spec.places)
             value = TextItem(text, theme, size=13, bold=focused,
                              role="text" if focused else "muted")
             value.setParentItem(self)

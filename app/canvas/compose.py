@@ -14,15 +14,17 @@ import math
 from collections import OrderedDict
 from dataclasses import dataclass
 
+import numpy as np
+import numpy.typing as npt
 from PySide6.QtCore import QRectF, QSizeF
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
 
 from app.canvas.context import FrameOptions, LayoutContext
-from app.canvas.grid import widest_number_text
 from app.canvas.layout import wrapping
 from app.canvas.steps import lay_out_step
 from engine import Trace
+from engine.numbers import NumberFormat
 
 MAX_SCALE = 3.2
 """A tiny document is not blown up beyond this (its numbers are then about 30 px tall)."""
@@ -69,13 +71,16 @@ def fit_scale(covered: QRectF, area: QSizeF) -> float:
 def _signature(trace: Trace, options: FrameOptions) -> tuple[object, ...]:
     """What decides the sizes of a document's pictures (not its values)."""
     scenario = trace.scenario
-    places = LayoutContext.places_for(trace)
-    arrays = tuple((name, array.shape, widest_number_text(array, places))
-                   for name, array in trace.arrays.items())
+    places = LayoutContext.places_for(trace, options)
+
+    def widest(values: npt.NDArray[np.float64]) -> str:
+        return NumberFormat.for_values(values, places).widest(values)
+
+    arrays = tuple((name, array.shape, widest(array)) for name, array in trace.arrays.items())
     parameters = []
     for path in scenario.parameter_paths():
         values = scenario.parameter(path)
-        parameters.append((path, values.shape, widest_number_text(values, places)))
+        parameters.append((path, values.shape, widest(values)))
     steps = tuple((step.id, step.reads, step.writes) for step in trace.steps)
     att = scenario.attention
     block = scenario.block

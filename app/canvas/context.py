@@ -41,6 +41,9 @@ class FrameOptions:
         Leave the background unpainted (PNG exports).
     lang
         Language of the frame's words (``"en"`` or ``"zh"``; see :mod:`app.texts.frame_words`).
+    decimals
+        Decimals the grids print, overriding the document's ``display.decimals`` (an export's
+        ``--decimals``); ``None`` follows the document.
     aspect
         The sheet a frame is composed for: ``"16:9"`` (1920×1080 scene units) or ``"4:3"``
         (1440×1080); see :func:`sheet_size`.
@@ -53,6 +56,7 @@ class FrameOptions:
     caption: str = ""
     transparent: bool = False
     lang: str = "en"
+    decimals: int | None = None
     aspect: str = "16:9"
 
 
@@ -73,14 +77,18 @@ class LayoutContext:
             max(0, min(heads - 1, options.head))]
         block = scenario.block
         self.vocab = list(block.vocab) if block is not None else []
-        self.places = self.places_for(trace)
-        """Decimals a grid prints: a small decoder-block lesson prints the chapter's six."""
+        self.places = self.places_for(trace, options)
+        """Decimals a grid prints: the export's, else the document's, else the default."""
         self.made: list[tuple[str, MatrixGrid]] = []
         """Every grid built by :meth:`grid`, with the array it shows (comparisons mark them)."""
 
     @staticmethod
-    def places_for(trace: Trace) -> int:
-        """Decimals the grids of ``trace`` print: a small decoder-block lesson prints six."""
+    def places_for(trace: Trace, options: FrameOptions | None = None) -> int:
+        """Decimals the grids of ``trace`` print: the export's (``options.decimals``), else the
+        document's ``display.decimals``, else three — six for a small decoder-block lesson."""
+        chosen = (options.decimals if options is not None else None) or trace.scenario.decimals
+        if chosen:
+            return chosen
         largest = max((a.size for a in trace.arrays.values()), default=0)
         small_block = trace.scenario.block is not None and largest <= PRECISE_CELLS
         return PRECISE_PLACES if small_block else DECIMALS

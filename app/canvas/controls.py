@@ -24,6 +24,10 @@ class CanvasControls(QWidget):
              lambda: self.tr("Receiver: the query row in focus"))
         self.head_box = QComboBox()
         bind(self.head_box.setAccessibleName, lambda: self.tr("Head shown"))
+        for box in (self.receiver_box, self.head_box):
+            # Grow with the labels of every document (the default sizes once, on first show,
+            # and clipped "2: 过滤" to "2: 过…" after a document with shorter tokens).
+            box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.all_arrows_box = QCheckBox()
         bind(self.all_arrows_box.setText, lambda: self.tr("All arro&ws"))
         bind(self.all_arrows_box.setAccessibleName, lambda: self.tr("Show all arrows"))

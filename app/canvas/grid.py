@@ -20,8 +20,7 @@ from PySide6.QtWidgets import (
 from app.canvas.picture import legible, play
 from app.canvas.theme import Theme, cell_color, cividis_rgb, font, ink_for
 from app.texts.frame_words import frame_word, join_notes
-from engine import format_number
-from engine.numbers import MINUS
+from engine.numbers import NumberFormat
 
 NUMBER_SIZE = 17
 """Pixel size of the printed numbers (before the frame's scale)."""
@@ -78,16 +77,6 @@ class GridSpec:
     decimals: int = DECIMALS
 
 
-def widest_number_text(values: npt.NDArray[np.float64], decimals: int = DECIMALS) -> str:
-    """The widest text any value could be shown as: a sign, the most integer digits, decimals."""
-    if values.size == 0:
-        return "0"
-    largest = float(np.abs(values).max())
-    digits = len(str(int(largest))) if np.isfinite(largest) else 3
-    sign = MINUS if float(values.min()) < 0 else ""
-    return f"{sign}{'8' * digits}.{'8' * decimals}"
-
-
 def _heat_image(values: npt.NDArray[np.float64], lo: float, hi: float,
                 masked: npt.NDArray[np.bool_] | None, masked_rgb: tuple[int, int, int]) -> QImage:
     """One pixel per cell, coloured like the cells of a small grid."""
@@ -128,7 +117,9 @@ class MatrixGrid(QGraphicsObject):
         number_font, label_font = font(NUMBER_SIZE), font(12)
         numbers = QFontMetricsF(number_font)
         labels = QFontMetricsF(label_font)
-        widest = numbers.horizontalAdvance(widest_number_text(values, spec.decimals))
+        self.format = NumberFormat.for_values(values, spec.decimals)
+        """One format for every cell (scientific for all when one value is huge)."""
+        widest = numbers.horizontalAdvance(self.format.widest(values))
         widest_col = max((label_advance(str(c)) for c in spec.col_labels), default=0.0)
         self.cell_width = max(46.0, widest + 12.0, widest_col + 8.0)
         self.label_width = max((label_advance(str(r)) for r in spec.row_labels),
@@ -231,7 +222,7 @@ class MatrixGrid(QGraphicsObject):
             top = oy + r * CELL_HEIGHT
             for c in range(cols):
                 rect = QRectF(ox + c * self.cell_width, top, self.cell_width, CELL_HEIGHT)
-                text = format_number(float(values[r, c]), spec.decimals)
+                text = self.format.text(float(values[r, c]))
                 if masked[r, c]:
                     hidden.append(rect)
                     inks.setdefault(muted.name(), []).append((rect, text))
@@ -325,7 +316,7 @@ class MatrixGrid(QGraphicsObject):
 
     def cell_text(self, row: int, col: int) -> str:
         """The number shown in a cell, exactly as drawn."""
-        return format_number(float(self.spec.values[row, col]), self.spec.decimals)
+        return self.format.text(float(self.spec.values[row, col]))
 
     # What exporters that rebuild a grid natively (PowerPoint tables) read; item coordinates.
 

@@ -13,7 +13,7 @@ from app.canvas.context import LayoutContext
 from app.canvas.grid import Explainer, GridSpec, MatrixGrid
 from app.canvas.layout import TextItem
 from app.texts.block_words import block_word
-from engine import format_number
+from engine.numbers import format_exact, format_number
 
 LINE_GAP = 4.0
 
@@ -29,11 +29,8 @@ def number(ctx: LayoutContext, value: float) -> str:
 
 
 def small_constant(value: float) -> str:
-    """ε and the like: plain decimals when they show it exactly (``0.00001``), else ``1e−12``."""
-    text = format_number(value, 10)
-    if abs(float(text.replace("−", "-")) - value) <= 1e-6 * abs(value):
-        return text
-    return f"{value:.0e}".replace("-", "−")
+    """ε and the like, exactly as the hover and the editor write them (``1.5×10⁻¹²``)."""
+    return format_exact(value)
 
 
 def custom_grid(ctx: LayoutContext, title: str, values: npt.NDArray[np.float64],

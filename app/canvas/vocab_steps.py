@@ -92,7 +92,8 @@ def probability_bars(ctx: LayoutContext) -> ProbabilityBars:
         notes.append(word(ctx, "probs_top", k=TOP_ENTRIES, v=probs.shape[1]))
     spec = BarsSpec(probs=probs, vocab=ctx.vocab, positions=positions, receiver=ctx.receiver,
                     group_titles=titles, title=word(ctx, "probs_title"),
-                    legend="; ".join(notes), columns=2 if len(positions) > 2 else 1)
+                    legend="; ".join(notes), columns=2 if len(positions) > 2 else 1,
+                    places=ctx.places)
     return ProbabilityBars(spec, ctx.theme)
 
 

@@ -26,7 +26,8 @@ from app.editor.table import MatrixTable
 from app.i18n import LiveTexts, current_language
 from app.state import DocumentState
 from app.texts.titles import norm_name
-from engine import format_number, parse_number
+from engine import parse_number
+from engine.numbers import format_exact
 from engine.scenario import ACTIVATIONS, NORMS, PLACEMENTS
 
 PLACEMENT_NAMES = {"pre": QT_TRANSLATE_NOOP("BlockEditor", "pre-norm: x + F(Norm(x))"),
@@ -54,12 +55,6 @@ def default_block(d: int) -> dict[str, Any]:
             "gamma1": [1.0] * d, "beta1": [0.0] * d, "gamma2": [1.0] * d, "beta2": [0.0] * d,
             "ffn": {"W1": identity(d), "activation": "relu", "W2": identity(d)},
             "final_norm": True, "gamma_f": [1.0] * d, "beta_f": [0.0] * d}
-
-
-def eps_text(eps: float) -> str:
-    """ε as typed: plain decimals when short (``0.00001``), else ``1e-12``."""
-    text = format_number(eps, 10)
-    return text if float(text.replace("−", "-")) == eps else f"{eps:g}"
 
 
 class BlockEditor(QGroupBox):
@@ -162,7 +157,14 @@ class BlockEditor(QGroupBox):
             self.final_norm_box.setChecked(block.final_norm)
             self.head_box.setChecked(block.unembed is not None)
             if not self.eps_edit.hasFocus():
-                self.eps_edit.setText(eps_text(block.eps))
+                self.eps_edit.setText(format_exact(block.eps))
+        else:
+            # Disabled controls show nothing rather than a previous document's block.
+            for box in (self.norm_box, self.placement_box, self.activation_box):
+                box.setCurrentIndex(-1)
+            self.final_norm_box.setChecked(False)
+            self.head_box.setChecked(False)
+            self.eps_edit.clear()
         for widget in widgets:
             widget.blockSignals(False)
         # Showing or hiding lays the pane out at once, while the pane's other grids may still
@@ -213,11 +215,14 @@ class BlockEditor(QGroupBox):
         try:
             eps = parse_number(self.eps_edit.text())
         except ValueError as error:
-            self.state.refused.emit(f"ε: {error}; kept {eps_text(block.eps)}")
-            self.eps_edit.setText(eps_text(block.eps))
+            self.state.refused.emit(f"ε: {error}; kept {format_exact(block.eps)}")
+            self.eps_edit.setText(format_exact(block.eps))
             return
-        if eps != block.eps and not self.state.set_value("block.eps", eps, f"ε = {eps:g}"):
-            self.eps_edit.setText(eps_text(block.eps))
+        if eps != block.eps:
+            self.state.set_value("block.eps", eps, f"ε = {format_exact(eps)}")
+        # What was typed ("1.5e-12") now reads as everywhere else ("1.5×10⁻¹²").
+        current = self.state.scenario.block
+        self.eps_edit.setText(format_exact(current.eps if current is not None else block.eps))
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

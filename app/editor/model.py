@@ -18,9 +18,9 @@ from app.documents.matrix_text import MatrixTextError, fit_problem, parse_matrix
 from app.state import DocumentState
 from engine import NumberTextError, Scenario, format_number, parse_number
 from engine.names import short_name
+from engine.numbers import format_exact
 
 Index = QModelIndex | QPersistentModelIndex
-EDIT_PLACES = 15
 ROOT = QModelIndex()
 SHOWN_PLACES = 6
 
@@ -93,11 +93,11 @@ class MatrixModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return format_number(value, SHOWN_PLACES)
         if role == Qt.ItemDataRole.EditRole:
-            return format_number(value, EDIT_PLACES)
+            return format_exact(value)
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role in (Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole):
-            number = format_number(value, EDIT_PLACES)
+            number = format_exact(value)
             if self.path == "X":
                 return self.tr("{name}, token {token}, feature {col}: {value}").format(
                     name=self.name, token=self.row_label(index.row()), col=index.column(),
@@ -130,7 +130,7 @@ class MatrixModel(QAbstractTableModel):
             number = parse_number(str(value))
         except NumberTextError as error:
             self.state.refused.emit(self.refusal(error, self.place(row, col),
-                                                 format_number(old)))
+                                                 format_exact(old)))
             return False
         return self.state.edit_cell(self.path, row, col, number)
 

@@ -30,8 +30,8 @@ from engine.resize import SIZE_LIMITS, Sizes
 
 SIZE_LABELS = {"n": QT_TRANSLATE_NOOP("EditorPane", "Positions n"),
                "d": QT_TRANSLATE_NOOP("EditorPane", "Model width d"),
-               "d_k": QT_TRANSLATE_NOOP("EditorPane", "Query/key width d_k"),
-               "d_v": QT_TRANSLATE_NOOP("EditorPane", "Value width d_v"),
+               "d_k": QT_TRANSLATE_NOOP("EditorPane", "Query/key width dₖ"),
+               "d_v": QT_TRANSLATE_NOOP("EditorPane", "Value width dᵥ"),
                "heads": QT_TRANSLATE_NOOP("EditorPane", "Heads h")}
 TITLES = {"X": QT_TRANSLATE_NOOP("EditorPane", "X · input rows (one per token)"),
           "embedding": QT_TRANSLATE_NOOP("EditorPane", "Embedding table")}
@@ -64,6 +64,13 @@ class EditorPane(QScrollArea):
         self.error_label = QLabel()
         self.error_label.setWordWrap(True)
         self.texts.bind(self.error_label.setAccessibleName, lambda: self.tr("Last refused input"))
+        # The banner's room is kept while it is hidden, two lines tall, so a refusal never
+        # pushes the grids down (the full text is also its tooltip and in the status line).
+        reserve = self.error_label.sizePolicy()
+        reserve.setRetainSizeWhenHidden(True)
+        self.error_label.setSizePolicy(reserve)
+        self.error_label.setFixedHeight(2 * self.error_label.fontMetrics().lineSpacing() + 4)
+        self.error_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.error_label.hide()
         self._layout.addWidget(self.error_label)
         self._layout.addWidget(self._sizes_box())
@@ -114,7 +121,7 @@ class EditorPane(QScrollArea):
         self.texts.bind(self.causal_box.setText, lambda: self.tr("&Causal mask"))
         self.texts.bind(self.causal_box.setAccessibleName, lambda: self.tr("Causal mask"))
         self.scale_box = QCheckBox()
-        self.texts.bind(self.scale_box.setText, lambda: self.tr("Divide scores by √d_&k"))
+        self.texts.bind(self.scale_box.setText, lambda: self.tr("Divide &scores by √dₖ"))
         self.texts.bind(self.scale_box.setAccessibleName, lambda: self.tr("Scale scores"))
         labels = {("causal", True): lambda: self.tr("causal mask on"),
                   ("causal", False): lambda: self.tr("causal mask off"),
@@ -212,4 +219,5 @@ class EditorPane(QScrollArea):
             f"QLabel {{ color: {REFUSAL_ON_DARK if dark else REFUSAL_ON_LIGHT}; "
             "font-weight: bold; }")
         self.error_label.setText(f"⚠ {text}")
+        self.error_label.setToolTip(text)
         self.error_label.show()

@@ -23,6 +23,7 @@ from app.export.settings import (
 )
 from app.sheet import ASPECTS, DEFAULT_ASPECT
 from app.texts import LANGUAGES
+from engine.numbers import DECIMAL_CHOICES
 
 EXIT_FAILED = 1
 EXIT_REFUSED = 2
@@ -61,6 +62,10 @@ def add_export_arguments(parser: argparse.ArgumentParser) -> None:
                         help="print the step's one-sentence summary under each frame")
     parser.add_argument("--theme", choices=EXPORT_THEMES, default=EXPORT_THEMES[0],
                         help="slide (default) or high-contrast; both light")
+    parser.add_argument("--decimals", type=int, choices=DECIMAL_CHOICES, metavar="N",
+                        help="decimals the numbers print: "
+                             f"{', '.join(map(str, DECIMAL_CHOICES))} (default: the document's "
+                             "display.decimals, else 3, or 6 for a small decoder block)")
     parser.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0],
                         help="language of step titles, captions and speaker notes")
     parser.set_defaults(run=run_export_command)
@@ -107,7 +112,8 @@ def run_export_command(args: argparse.Namespace) -> int:
                             destination=_destination(args, name), name=name, width=args.width,
                             scale=args.scale, transparent=args.transparent, caption=args.caption,
                             lang=args.lang, dwell=args.dwell, theme=args.theme,
-                            aspect=args.aspect, pptx_pictures=args.pptx_pictures)
+                            aspect=args.aspect, pptx_pictures=args.pptx_pictures,
+                            decimals=args.decimals)
     if args.transparent and args.format in ("gif", "mp4"):
         print(f"qkv-studio: --transparent is ignored for {args.format}", file=sys.stderr)
     if args.pptx_pictures and args.format != "pptx":

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.canvas import FrameOptions
+from app.canvas.context import LayoutContext
 from app.export.job import run_export
 from app.export.safe import ExportCancelled, ExportError
 from app.export.settings import (
@@ -48,6 +49,7 @@ from app.preferences import app_settings
 from app.sheet import ASPECTS, DEFAULT_ASPECT, sheet_size
 from app.texts import LANGUAGE_NAMES, LANGUAGES
 from engine import Trace
+from engine.numbers import DECIMAL_CHOICES
 
 GROUP = "export"
 ANIMATED = ("gif", "mp4")
@@ -194,6 +196,14 @@ class ExportDialog(QDialog):
         self.theme_box.addItem(self.tr("High contrast (print)"), "high-contrast")
         self._labelled(form, self.tr("T&heme:"), self.theme_box,
                        self.tr("Colour theme of the exported frames"))
+        self.decimals_box = QComboBox()
+        shown = LayoutContext.places_for(self.trace, self.options)
+        self.decimals_box.addItem(self.tr("As the document ({places})").format(places=shown),
+                                  None)
+        for places in DECIMAL_CHOICES:
+            self.decimals_box.addItem(str(places), places)
+        self._labelled(form, self.tr("&Decimals:"), self.decimals_box,
+                       self.tr("Decimals the numbers print"))
         self.lang_box = QComboBox()
         for lang in LANGUAGES:
             self.lang_box.addItem(LANGUAGE_NAMES.get(lang, lang), lang)
@@ -277,7 +287,8 @@ class ExportDialog(QDialog):
             transparent=self.transparent_box.isChecked() and self.format_key() not in ANIMATED,
             caption=self.caption_box.isChecked(), lang=str(self.lang_box.currentData()),
             dwell=self.dwell_spin.value(), theme=str(self.theme_box.currentData()),
-            aspect=self.aspect(), pptx_pictures=self.pictures_box.isChecked())
+            aspect=self.aspect(), pptx_pictures=self.pictures_box.isChecked(),
+            decimals=self.decimals_box.currentData())
 
     def aspect(self) -> str:
         """The chosen aspect (``"16:9"`` or ``"4:3"``)."""

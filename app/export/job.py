@@ -53,7 +53,9 @@ class ExportPlan:
                              f"{count}")
         self.trace = trace
         self.request = request
-        self.options = replace(options or FrameOptions(), theme=THEMES[request.theme],
+        base = options or FrameOptions()
+        self.options = replace(base, theme=THEMES[request.theme],
+                               decimals=request.decimals or base.decimals,
                                aspect=request.aspect)
         self.progress = progress
         self.total = len(request.steps)

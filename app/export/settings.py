@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.sheet import ASPECTS, DEFAULT_ASPECT, sheet_size
+from engine.numbers import DECIMAL_CHOICES
 
 CSS_DPI = 96.0
 """Scene units are CSS pixels: a frame drawn at scale 1 is a 96-dpi picture."""
@@ -103,6 +104,9 @@ class ExportRequest:
         projectors that wash colours out. A dark theme is never exported.
     pptx_pictures
         PowerPoint slides as one picture each, rather than editable tables, connectors and text.
+    decimals
+        Decimals the frames print (one of :data:`engine.numbers.DECIMAL_CHOICES`); ``None``
+        follows the document's ``display.decimals``.
     """
 
     format: str
@@ -118,8 +122,12 @@ class ExportRequest:
     theme: str = "slide"
     aspect: str = DEFAULT_ASPECT
     pptx_pictures: bool = False
+    decimals: int | None = None
 
     def __post_init__(self) -> None:
+        if self.decimals is not None and self.decimals not in DECIMAL_CHOICES:
+            raise ValueError(f"--decimals must be one of "
+                             f"{', '.join(map(str, DECIMAL_CHOICES))}, got {self.decimals}")
         if self.theme not in EXPORT_THEMES:
             raise ValueError(f"unknown theme {self.theme!r}; expected one of "
                              f"{', '.join(EXPORT_THEMES)}")

@@ -59,8 +59,8 @@ BLOCK_WORDS: dict[str, dict[str, str]] = {
         "embed_note": "each id picks one row of the table: {pairs}",
         "head_band": "head {n}",
         "concat_title": "concatenate → width {width}",
-        "concat_wo": "{h} heads × {d_v} = width {width};  · Wo {width}×{d_out} = output "
-                     "{d_out} per position",
+        "concat_wo": "{h} heads × {d_v} = width {width}, then · Wo ({width}×{d_out}) gives "
+                     "{d_out} numbers per position",
         "concat_no_wo": "{h} heads × {d_v} = width {width}: the attention output",
         "output_width": "output · width {d_out}",
         "compare_header": "Compare · A: {a}  |  B: {b}",
@@ -121,7 +121,7 @@ BLOCK_WORDS: dict[str, dict[str, str]] = {
         "embed_note": "每个编号取出表中的一行：{pairs}",
         "head_band": "第 {n} 头",
         "concat_title": "拼接 → 宽度 {width}",
-        "concat_wo": "{h} 个头 × {d_v} = 宽度 {width}；· Wo {width}×{d_out} = 每个位置 "
+        "concat_wo": "{h} 个头 × {d_v} = 宽度 {width}，再乘 Wo（{width}×{d_out}）得每个位置 "
                      "{d_out} 个数",
         "concat_no_wo": "{h} 个头 × {d_v} = 宽度 {width}：即注意力输出",
         "output_width": "输出 · 宽度 {d_out}",

@@ -13,7 +13,7 @@ def _entry(term_id: str, term: str, definition: str, example: str) -> tuple[str,
 ENTRIES: dict[str, GlossaryEntry] = dict((
     _entry("Wq", "Wq (W_Q), query projection",
            "The parameter table that turns each input row into its query: Q = X·Wq, with d rows "
-           "and d_k columns per head.",
+           "and dₖ columns per head.",
            "In F11, 爱's row [1, −1] times Wq = [[1, 1], [−1, 1]] gives q = [2, 0]."),
     _entry("Wk", "Wk (W_K), key projection",
            "The parameter table that turns each input row into its key: K = X·Wk, with as many "
@@ -21,7 +21,7 @@ ENTRIES: dict[str, GlossaryEntry] = dict((
            "[1, −1] times Wk = [[0.5, 0.5], [0.5, −0.5]] gives k = [0, 1]."),
     _entry("Wv", "Wv (W_V), value projection",
            "The parameter table that turns each input row into the content it hands over: "
-           "V = X·Wv, whose width d_v may differ from d_k.",
+           "V = X·Wv, whose width dᵥ may differ from dₖ.",
            "[1, −1] times Wv = [[5, 10], [5, −10]] gives v = [0, 20]."),
     _entry("Wo", "Wo (W_O), output projection",
            "The parameter table that maps the concatenated head outputs to the width the "
@@ -99,10 +99,10 @@ ENTRIES: dict[str, GlossaryEntry] = dict((
            "into non-negative numbers summing to 1 in the same order.",
            "softmax([1.414, 0]) = [0.804, 0.196], and the softmax of a single number is "
            "always [1]."),
-    _entry("scale", "Scaling by √d_k",
-           "Dividing the scores by √d_k, the square root of the key width, so that their "
+    _entry("scale", "Scaling by √dₖ",
+           "Dividing the scores by √dₖ, the square root of the key width, so that their "
            "typical size does not grow with the width.",
-           "With d_k = 2, a raw score of 2 becomes 2 ÷ √2 = 1.414."),
+           "With dₖ = 2, a raw score of 2 becomes 2 ÷ √2 = 1.414."),
     _entry("heads", "Heads, multi-head attention",
            "Splitting the columns of Q, K and V into groups, attending in each group separately, "
            "and concatenating the results.",
@@ -137,7 +137,7 @@ FORMS: dict[str, tuple[str, ...]] = {
     "logits": ("logit", "logits"),
     "probabilities": ("probability", "probabilities"),
     "softmax": ("softmax",),
-    "scale": ("√d_k",),
+    "scale": ("√dₖ",),
     "heads": ("multi-head", "head", "heads", "concatenated", "concatenation"),
     "embedding": ("embedding", "embedding table", "token id", "token ids"),
 }

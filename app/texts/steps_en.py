@@ -55,19 +55,19 @@ STEPS: dict[str, StepText] = {
     ),
     "attention.scores": StepText(
         summary="Every query row is dotted with every key row; with scaling on, each score is "
-                "divided by √d_k.",
+                "divided by √dₖ.",
         why="Before a position can decide how much to read from each other position, it needs "
             "one number per candidate saying how well they match. The dot product q·k gives it, "
-            "and dividing by √d_k keeps their typical size from growing with the width of q "
+            "and dividing by √dₖ keeps their typical size from growing with the width of q "
             "and k.",
-        how="scores[i, j] = q_i · k_j, then ÷ √d_k when scaling is on. In F11 (d_k = 2), 爱's "
+        how="scores[i, j] = q_i · k_j, then ÷ √dₖ when scaling is on. In F11 (dₖ = 2), 爱's "
             "query [2, 0] meets 我's key [1, 0] and its own key [0, 1]: raw 2 and 0, scaled "
             "1.414 and 0.",
         pitfalls="A score is not a probability: it may be negative or above 1, and only the next "
                  "step turns scores into shares. A score toward a later position may appear in "
                  "the table, yet under the causal mask the next step discards it.",
         check="Check one cell: 爱 against 我 is 2·1 + 0·0 = 2, and 2 ÷ √2 = 1.414. Turn scaling "
-              "off: every score is multiplied by √d_k (here 1.414) and the order within each row "
+              "off: every score is multiplied by √dₖ (here 1.414) and the order within each row "
               "stays the same.",
     ),
     "attention.weights": StepText(

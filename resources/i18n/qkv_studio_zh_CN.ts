@@ -169,8 +169,8 @@
         <translation>因果掩码取反</translation>
     </message>
     <message>
-        <source>√d_k scaling flipped</source>
-        <translation>√d_k 缩放取反</translation>
+        <source>√dₖ scaling flipped</source>
+        <translation>√dₖ 缩放取反</translation>
     </message>
     <message>
         <source>current edits vs the opened document</source>
@@ -203,6 +203,13 @@
     <message>
         <source>Exported the comparison to {path}</source>
         <translation>已把对比导出到 {path}</translation>
+    </message>
+</context>
+<context>
+    <name>DecimalsMenu</name>
+    <message>
+        <source>&amp;Decimals</source>
+        <translation>小数位数(&amp;D)</translation>
     </message>
 </context>
 <context>
@@ -247,6 +254,14 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
 <context>
     <name>DocumentState</name>
     <message>
+        <source>Undone: {what}</source>
+        <translation>已撤销：{what}</translation>
+    </message>
+    <message>
+        <source>Redone: {what}</source>
+        <translation>已重做：{what}</translation>
+    </message>
+    <message>
         <source>the computation failed ({error})</source>
         <translation>计算失败（{error}）</translation>
     </message>
@@ -274,12 +289,12 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>模型宽度 d</translation>
     </message>
     <message>
-        <source>Query/key width d_k</source>
-        <translation>查询/键宽度 d_k</translation>
+        <source>Query/key width dₖ</source>
+        <translation>查询/键宽度 dₖ</translation>
     </message>
     <message>
-        <source>Value width d_v</source>
-        <translation>值宽度 d_v</translation>
+        <source>Value width dᵥ</source>
+        <translation>值宽度 dᵥ</translation>
     </message>
     <message>
         <source>Heads h</source>
@@ -326,8 +341,8 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>因果掩码</translation>
     </message>
     <message>
-        <source>Divide scores by √d_&amp;k</source>
-        <translation>分数除以 √d_k(&amp;K)</translation>
+        <source>Divide &amp;scores by √dₖ</source>
+        <translation>分数除以 √dₖ(&amp;S)</translation>
     </message>
     <message>
         <source>Scale scores</source>
@@ -566,6 +581,18 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
     <message>
         <source>Colour theme of the exported frames</source>
         <translation>导出画面的配色主题</translation>
+    </message>
+    <message>
+        <source>As the document ({places})</source>
+        <translation>按文档设置 ({places})</translation>
+    </message>
+    <message>
+        <source>&amp;Decimals:</source>
+        <translation>小数位数(&amp;D):</translation>
+    </message>
+    <message>
+        <source>Decimals the numbers print</source>
+        <translation>数字显示的小数位数</translation>
     </message>
     <message>
         <source>&amp;Language:</source>
@@ -1141,12 +1168,12 @@ The file on disk was left as it was; your changes are still open in this window.
         <translation>第 {n} 步（共 {count} 步）· {title}</translation>
     </message>
     <message>
-        <source>⏸ Pause</source>
-        <translation>⏸ 暂停</translation>
+        <source>Pause</source>
+        <translation>暂停</translation>
     </message>
     <message>
-        <source>▶ Play</source>
-        <translation>▶ 播放</translation>
+        <source>Play</source>
+        <translation>播放</translation>
     </message>
 </context>
 <context>

@@ -217,6 +217,8 @@ def test_two_heads_are_concatenated_into_wo_as_in_the_chapter(qtbot: QtBot) -> N
         assert grid_titled(window, "Wo").spec.values.shape == (4, 6)
         out = grid_titled(window, "output · width 6")
         np.testing.assert_array_equal(out.spec.values, trace.arrays["attn_out"])
-        assert "2 heads × 2 = width 4;  · Wo 4×6 = output 6 per position" in texts(window)
+        assert "2 heads × 2 = width 4, then · Wo (4×6) gives 6 numbers per position" in \
+            texts(window)
+        assert not any("; ·" in line or ";  ·" in line for line in texts(window))
     finally:
         close_window(window)

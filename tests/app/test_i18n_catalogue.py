@@ -32,7 +32,7 @@ def test_the_catalogue_is_chinese_and_complete() -> None:
     assert all(m.finished for m in messages)
     table = translations(catalogue_path("zh", ".ts"))
     assert table["StudioWindow", "&File"] == "文件(&F)"
-    assert table["Timeline", "▶ Play"] == "▶ 播放"
+    assert table["Timeline", "Play"] == "播放"
     for message in messages:
         for field in ("{n}", "{count}", "{title}", "{name}", "{value}", "{shares}"):
             assert message.source.count(field) == message.translation.count(field), message

@@ -45,7 +45,7 @@ def test_the_language_menu_switches_everything_to_chinese_and_back(
     explanation = window.timeline.explain.browser.toPlainText()
     for heading in HEADINGS["zh"]:
         assert heading in explanation
-    assert window.timeline.play_button.text() == "▶ 播放"
+    assert window.timeline.play_button.text() == "播放"
     assert window.glossary.windowTitle() == "术语表"
     assert window.glossary.terms.item(0).text() == glossary("zh")[0].term
     assert window.canvas.frame is not None

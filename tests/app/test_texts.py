@@ -481,7 +481,7 @@ ACTIVATION_NAMES = {"en": {"relu": "relu", "gelu": "gelu", "silu": "silu",
                            "identity": "identity"},
                     "zh": {"relu": "ReLU", "gelu": "GELU", "silu": "SiLU", "identity": "恒等"}}
 MARKS = {"causal": {"en": "causal mask", "zh": "因果掩码"},
-         "scale": {"en": "√d_k", "zh": "√d_k"},
+         "scale": {"en": "√dₖ", "zh": "√dₖ"},
          "wo": {"en": "Wo", "zh": "Wo"},
          "post": {"en": "Post-norm", "zh": "后置规范化"}}
 
@@ -515,7 +515,7 @@ def test_titles_switch_with_one_option() -> None:
     f11, plain = TRACES["f11"], TRACES["f11-plain"]
     pairs = {(step_title(s, f11.scenario, "zh"), step_title(p, plain.scenario, "zh"))
              for s, p in zip(f11.steps, plain.steps, strict=True) if s.id in ("scores", "weights")}
-    assert pairs == {("分数 q·k，再除以 √d_k", "分数 q·k"),
+    assert pairs == {("分数 q·k，再除以 √dₖ", "分数 q·k"),
                      ("因果掩码与 softmax 份额", "softmax 份额")}
 
 

@@ -99,7 +99,7 @@ def test_pre_and_post_steps_are_matched_by_id() -> None:
 @pytest.mark.parametrize(("kind", "labels"), [
     ("placement", ("pre-norm", "post-norm")),
     ("causal", ("causal mask", "no mask")),
-    ("scale", ("scaled by √d_k", "not scaled")),
+    ("scale", ("scaled by √dₖ", "not scaled")),
 ])
 def test_each_variant_changes_one_setting(kind: str, labels: tuple[str, str]) -> None:
     scenario = load_scenario(EXAMPLES / "g01.qkv.json")

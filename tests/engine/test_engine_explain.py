@@ -131,7 +131,7 @@ def test_an_rmsnorm_cell_shows_the_mean_square() -> None:
 def test_a_tiny_eps_is_never_shown_as_zero() -> None:
     g01 = load_scenario(EXAMPLES / "g01.qkv.json")
     e = explain(compute(g01.with_document_value("block.eps", 1e-12)), "norm1", (0, 0))
-    assert "ε = 1e−12" in e.details[0] and "+ 1e−12)" in e.formula
+    assert "ε = 1×10⁻¹²" in e.details[0] and "+ 1×10⁻¹²)" in e.formula
 
 
 def test_other_cells_read_naturally() -> None:

@@ -185,3 +185,14 @@ def test_an_unknown_theme_is_refused(capsys: pytest.CaptureFixture[str], tmp_pat
     assert stopped.value.code == 2
     assert "invalid choice: 'dark'" in capsys.readouterr().err
     assert not any(tmp_path.iterdir())
+
+
+def test_decimals_sets_how_many_decimals_the_svg_prints(tmp_path: Path) -> None:
+    """--decimals 4: F11's shares 1/(1+e^(−√2)) = 0.80443 and 0.19557 print as 0.8044 / 0.1956."""
+    for places in ("3", "4"):
+        assert main(["export", "f11", "--format", "svg", "--steps", "4",
+                     "--out", str(tmp_path / places), "--decimals", places]) == 0
+    three = (tmp_path / "3" / "f11-step04.svg").read_text(encoding="utf-8")
+    four = (tmp_path / "4" / "f11-step04.svg").read_text(encoding="utf-8")
+    assert ">0.804<" in three and ">0.8044<" not in three
+    assert ">0.8044<" in four and ">0.1956<" in four

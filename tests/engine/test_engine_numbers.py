@@ -1,0 +1,147 @@
+"""The one number formatter: honest about tiny, huge and nearly-whole values (issue 11, item 5)."""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.numbers import (
+    ABOUT,
+    TIMES_TEN,
+    NumberFormat,
+    format_exact,
+    format_fixed,
+    format_number,
+    parse_number,
+    parse_shown,
+)
+
+finite = st.floats(allow_nan=False, allow_infinity=False)
+places = st.sampled_from([1, 2, 3, 4, 6, 10])
+SETTINGS = settings(max_examples=400, deadline=None)
+
+
+def exponent_of(text: str) -> int:
+    """The power of ten of a scientific text, read independently of the formatter."""
+    power = text.split(TIMES_TEN)[1]
+    return int(power.translate(str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")))
+
+
+def shown_decimal(text: str) -> Decimal:
+    """The exact number a shown text stands for, read independently of the formatter."""
+    plain = text.replace(ABOUT, "").replace("−", "-")
+    if TIMES_TEN in plain:
+        return Decimal(plain.split(TIMES_TEN)[0]).scaleb(exponent_of(text))
+    return Decimal(plain)
+
+
+@SETTINGS
+@given(finite, places)
+def test_a_value_that_is_not_0_or_1_never_prints_as_0_or_1(value: float, p: int) -> None:
+    text = format_number(value, p)
+    if value == 0:
+        assert text == "0"
+    else:
+        assert shown_decimal(text) != 0, (value, text)
+    if abs(value) != 1:
+        assert text not in ("1", "−1", "1.0"), (value, text)
+
+
+@SETTINGS
+@given(finite, places)
+def test_the_text_reads_back_within_the_stated_precision(value: float, p: int) -> None:
+    text = format_number(value, p)
+    # p decimals (of the mantissa, when scientific): off by at most half a unit of the last one.
+    unit = Decimal(1).scaleb((exponent_of(text) if TIMES_TEN in text else 0) - p)
+    assert abs(shown_decimal(text) - Decimal(value)) <= unit / 2, (value, text)
+
+
+@SETTINGS
+@given(finite, places, st.booleans())
+def test_the_width_is_bounded_whatever_the_magnitude(value: float, p: int, sci: bool) -> None:
+    # A sign, at most 7 integer digits, a point, p decimals; or a sign, a mantissa with p
+    # decimals, ×10 and at most a sign and 3 exponent digits.
+    assert len(format_number(value, p, scientific=sci)) <= p + 10
+
+
+@SETTINGS
+@given(finite)
+def test_exact_text_reads_back_as_the_very_same_float(value: float) -> None:
+    assert parse_number(format_exact(value)) == value
+
+
+@SETTINGS
+@given(st.lists(finite, min_size=1, max_size=12), st.sampled_from([2, 3, 4, 6]))
+def test_a_grid_shares_one_format_and_its_widest_text_bounds_every_cell(
+        cells: list[float], p: int) -> None:
+    values = np.array(cells)
+    shared = NumberFormat.for_values(values, p)
+    texts = [shared.text(v) for v in cells]
+    widest = shared.widest(values)
+    assert all(len(t) <= len(widest) for t in texts), (texts, widest)
+    if any(abs(v) >= 1e7 for v in cells):
+        assert shared.scientific
+        assert all(TIMES_TEN in t for v, t in zip(cells, texts, strict=True) if v != 0)
+
+
+def test_the_row_of_shares_from_the_issue_no_longer_reads_0_1_0() -> None:
+    row = [9.6e-7, 0.999999, 5e-8]
+    assert [format_number(v, 3) for v in row] == ["9.6×10⁻⁷", f"{ABOUT}1", "5×10⁻⁸"]
+    assert sum(row) != 1.0  # the values really are not 0, 1, 0
+
+
+@pytest.mark.parametrize(("value", "places", "text"), [
+    (2.0, 6, "2"), (-0.5, 3, "−0.5"), (1.41421356, 3, "1.414"), (0.0, 3, "0"),
+    (1.0, 3, "1"), (-1.0, 3, "−1"), (1.2e8, 3, "1.2×10⁸"), (-1.2e8, 2, "−1.2×10⁸"),
+    (1e300, 3, "1×10³⁰⁰"), (0.0004, 3, "4×10⁻⁴"), (0.0004, 4, "0.0004"),
+    (1.0004, 3, "≈1"), (-0.99996, 4, "≈−1"), (1234567.25, 2, "1234567.25"),
+    (9999999.9999, 3, "1×10⁷"), (0.49, 0, "5×10⁻¹"),
+])
+def test_examples_of_the_rules(value: float, places: int, text: str) -> None:
+    assert format_number(value, places) == text
+
+
+def test_fixed_keeps_its_decimals_and_stays_honest() -> None:
+    assert format_fixed(0.5, 3) == "0.500"
+    assert format_fixed(9.6e-7, 3) == "9.6×10⁻⁷"
+    assert format_fixed(0.9999, 3) == "≈1"
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    (1.5e-12, "1.5×10⁻¹²"), (1e-5, "0.00001"), (1e-6, "1×10⁻⁶"), (0.25, "0.25"),
+    (-2.0, "−2"), (1e300, "1×10³⁰⁰"), (123456789.0, "1.23456789×10⁸"), (0.0, "0"),
+])
+def test_constants_are_written_exactly(value: float, text: str) -> None:
+    assert format_exact(value) == text
+    assert parse_number(text) == value
+
+
+def test_typed_scientific_forms_are_read() -> None:
+    assert parse_number("1.5×10⁻¹²") == 1.5e-12
+    assert parse_number("−9.6 × 10⁻⁷") == -9.6e-7
+    assert parse_number("1e300") == 1e300
+    assert math.isclose(parse_shown("≈1"), 1.0)
+
+
+def test_display_decimals_is_an_optional_documented_key_that_round_trips() -> None:
+    from engine import load_scenario, parse_scenario
+    from engine.errors import ScenarioError
+
+    f11 = load_scenario("resources/examples/f11.qkv.json")
+    assert f11.decimals is None and "display" not in f11.to_document()
+    document = f11.to_document()
+    document["display"] = {"decimals": 4}
+    chosen = parse_scenario(document)
+    assert chosen.decimals == 4 and chosen.to_document()["display"] == {"decimals": 4}
+    assert chosen.with_parameter("X", chosen.X * 2).decimals == 4  # an edit keeps it
+    for bad, message in (({"decimals": 0}, "display.decimals: expected a whole number from 1"),
+                         ({"digits": 3}, "display.digits: unknown key"),
+                         (3, "display: expected an object")):
+        document["display"] = bad
+        with pytest.raises(ScenarioError, match=message):
+            parse_scenario(document)
