@@ -7,6 +7,10 @@ from pathlib import Path
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "resources" / "examples"
 DEFAULT_EXAMPLE = "f11"
 SUFFIX = ".qkv.json"
+OPENINGS: dict[str, tuple[str, str]] = {"norms": ("compare", "norm"),
+                                         "tokenizer": ("step", "embed")}
+"""How an example opens, when not on its first frame alone: ``("compare", preset)`` shows it
+side by side with one setting changed; ``("step", id)`` lands on that step."""
 
 
 def example_names() -> list[str]:

@@ -11,7 +11,9 @@ from PySide6.QtGui import QUndoStack
 
 from app.background import Job, is_big
 from app.commands import CellEditCommand, ScenarioCommand
+from app.i18n import current_language
 from app.texts.bidi import isolate
+from app.texts.problems import problem_words
 from engine import Scenario, ScenarioError, Trace, compute, format_number, parse_scenario
 from engine.names import short_name
 from engine.numbers import format_exact
@@ -207,7 +209,9 @@ class DocumentState(QObject):
             scenario = self._scenario.with_parameter(path, changed)
             after = (scenario, None if is_big(scenario) else compute(scenario))
         except ScenarioError as error:
-            self.refused.emit(f"{place}: {error.problem}; kept {format_exact(old)}")
+            problem = problem_words(ScenarioError("", error.problem), current_language())
+            self.refused.emit(self.tr("{place}: {problem}; kept {old}").format(
+                place=place, problem=problem, old=format_exact(old)))
             return False
         label = f"{place} = {format_exact(value)}"
         cell = (path, row, col)
@@ -260,7 +264,8 @@ class DocumentState(QObject):
             scenario = make()
             after = (scenario, None if is_big(scenario) else compute(scenario))
         except ScenarioError as error:
-            self.refused.emit(f"{label}: {error}")
+            self.refused.emit(self.tr("{label}: {problem}").format(
+                label=label, problem=problem_words(error, current_language())))
             return False
         self._push(ScenarioCommand(self, self._pair(), after, label))
         self._announce(label, after)

@@ -133,6 +133,7 @@ class Timeline(QWidget):
         self._rebuild_steps()
         state.traceChanged.connect(self._on_trace)
         state.stepChanged.connect(lambda _k: self._show_current())
+        state.viewChanged.connect(self._show_current)  # the texts follow the receiver
 
     @property
     def playing(self) -> bool:
@@ -217,11 +218,12 @@ class Timeline(QWidget):
             self.step_bar.ensureWidgetVisible(button)
         self.position_label.setText(self.tr("Step {n} of {count} · {title}").format(
             n=k + 1, count=len(steps), title=self.title_for(k)))
+        receiver, head = self.state.receiver, self.state.head or 0
         summary, check = self._texts_of(k)
         self.summary_label.setText(summary)
         self.check_label.setText(check)
         self._reserve_text_room()
-        self.explain.show_step(steps[k].explain_key)
+        self.explain.show_step(self.state.trace, k, receiver, head)
         self._enable_stepping(k > 0, k < len(steps) - 1)
 
     def _enable_stepping(self, back: bool, forward: bool) -> None:
@@ -241,7 +243,8 @@ class Timeline(QWidget):
     def _texts_of(self, index: int) -> tuple[str, str]:
         """Step ``index``'s summary line and its "how to check" line."""
         lang = self.lang
-        text = step_text(self.state.trace.steps[index].explain_key, lang)
+        text = step_text(self.state.trace, index, lang, self.state.receiver,
+                         self.state.head or 0)
         colon = "：" if lang == "zh" else ": "
         return text.summary, f"✓ {HEADINGS[lang][3]}{colon}{text.check}"
 

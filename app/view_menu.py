@@ -10,6 +10,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu
 
 from app.appearance import appearance
+from app.canvas.worked_row import MAX_POSITIONS
 from app.i18n import LiveTexts, current_language, set_language, switcher
 from app.texts import LANGUAGE_NAMES, LANGUAGES
 
@@ -28,6 +29,9 @@ class ViewMenu(QObject):
         View → Explain this step (Shift+F1): folds the step explanation out or in.
     language_actions
         One checkable action per language, named in its own language.
+    worked_row_action
+        Draw the worked row on the frame (on when a document of at most four positions
+        opens).
     high_contrast_action, reduce_motion_action
         Checkable preferences, remembered between sessions.
     """
@@ -47,6 +51,14 @@ class ViewMenu(QObject):
         window.timeline.explain.toggle.toggled.connect(self.explain_action.setChecked)
         texts.bind(self.explain_action.setText, lambda: self.tr("E&xplain this step"))
         menu.addAction(self.explain_action)
+        self.worked_row_action = QAction(self)
+        self.worked_row_action.setCheckable(True)
+        self.worked_row_action.setChecked(window.state.scenario.n <= MAX_POSITIONS)
+        self.worked_row_action.toggled.connect(lambda _on: window.refresh_canvas(fit=False))
+        texts.bind(self.worked_row_action.setText, lambda: self.tr("&Worked row"))
+        texts.bind(self.worked_row_action.setToolTip, lambda: self.tr(
+            "Show the receiver's arithmetic at the scores, shares and mix steps"))
+        menu.addAction(self.worked_row_action)
         menu.addSeparator()
         self.language_menu = menu.addMenu("")
         texts.bind(self.language_menu.setTitle, lambda: self.tr("&Language"))

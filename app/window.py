@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -43,6 +43,7 @@ from app.canvas import FrameOptions
 from app.canvas.controls import CanvasControls
 from app.canvas.describe import describe_frame
 from app.canvas.view import CanvasView
+from app.canvas.worked_row import MAX_POSITIONS
 from app.compare_mode import CompareMode
 from app.decimals_menu import DecimalsMenu
 from app.documents.dropping import accept_drag, drop
@@ -53,13 +54,14 @@ from app.documents.recovery import RecoveryWriter
 from app.documents.session import save_session
 from app.documents.watch import DiskWatch
 from app.editor.pane import EditorPane
-from app.examples import example_names, example_path
+from app.examples import OPENINGS, example_names, example_path
 from app.export.settings import slug
 from app.help.glossary import GlossaryDock
 from app.i18n import LiveTexts, current_language
 from app.presentation import Presenter
 from app.state import DocumentState
 from app.texts.bidi import isolate
+from app.texts.examples import example_label, example_title
 from app.timeline import Timeline
 from app.undo_actions import UndoActions
 from app.view_menu import ViewMenu
@@ -142,8 +144,11 @@ class StudioWindow(QMainWindow):
         self.texts.bind(examples.setTitle, lambda: self.tr("Open &example"))
         for name in example_names():
             action = examples.addAction(name)
-            action.triggered.connect(lambda _on=False, name=name: self.open_path(
-                example_path(name)))
+            self.texts.bind(action.setText,
+                            lambda name=name: example_label(name, current_language()))
+            self.texts.bind(action.setToolTip,
+                            lambda name=name: example_title(name, current_language()))
+            action.triggered.connect(lambda _on=False, name=name: self.open_example(name))
         self.recent_menu = RecentMenu(self)
         file_menu.addMenu(self.recent_menu)
         self.save_action = file_menu.addAction("")
@@ -233,7 +238,8 @@ class StudioWindow(QMainWindow):
         """What the canvas draws now; exports start from the same options."""
         return FrameOptions(receiver=self.state.receiver, head=self.state.head,
                             show_all_arrows=self.state.show_all_arrows,
-                            theme=self.look.canvas_theme(), lang=current_language())
+                            theme=self.look.canvas_theme(), lang=current_language(),
+                            worked_row=self.view_menu.worked_row_action.isChecked())
 
     def refresh_canvas(self, fit: bool) -> None:
         if self._canvas_held:
@@ -241,9 +247,16 @@ class StudioWindow(QMainWindow):
         options = self.frame_options()
         title = self.timeline.title_for(self.state.step)
         if not (self.compare.active and self.compare.show(fit)):
-            self.canvas.show_frame(self.state.trace, self.state.step, options, title, fit)
+            frame = self.canvas.show_frame(self.state.trace, self.state.step, options, title,
+                                           fit)
+            for box in frame.route_map.boxes if frame.route_map is not None else []:
+                box.clicked.connect(self._jump_later)
         self.canvas.setAccessibleDescription(
             describe_frame(self.state.trace, self.state.step, options, title))
+
+    def _jump_later(self, step: int) -> None:
+        """A click on the map: go to that step once the click (on the old frame) returns."""
+        QTimer.singleShot(0, self, lambda: self.state.set_step(step))
 
     # -- language and appearance -----------------------------------------------------------
     def retranslate(self) -> None:
@@ -345,6 +358,19 @@ class StudioWindow(QMainWindow):
             add_recent(path)
         return True
 
+    def open_example(self, name: str) -> bool:
+        """Open a built-in example the way it is meant to be seen first (side by side, or on
+        the step it is about)."""
+        if not self.open_path(example_path(name)):
+            return False
+        kind, what = OPENINGS.get(name, ("", ""))
+        self.compare.action.setChecked(kind == "compare")
+        if kind == "compare":
+            self.compare.set_preset(what)
+        elif kind == "step":
+            self.state.set_step(self.state.trace.step_index(what))
+        return True
+
     def show_document(self, scenario: Scenario, path: Path | None, modified: bool = False,
                       note: str = "", trace: Trace | None = None) -> None:
         """Make ``scenario`` the document (no undo history), saved at ``path`` or not.
@@ -358,6 +384,7 @@ class StudioWindow(QMainWindow):
         try:
             self.state.undo_stack.clear()
             self.state.set_step(0)
+            self.view_menu.worked_row_action.setChecked(scenario.n <= MAX_POSITIONS)
             self.state.show(scenario, trace)
         finally:
             self._canvas_held = False
@@ -415,8 +442,9 @@ class StudioWindow(QMainWindow):
             write_document(text, path)
 
         try:
-            self.long_work(self.tr("Saving {name}…").format(name=path.name), work,
-                           is_big(scenario), finish_on_cancel=True)
+            with self.disk.own_write():
+                self.long_work(self.tr("Saving {name}…").format(name=path.name), work,
+                               is_big(scenario), finish_on_cancel=True)
         except CancelledError:
             self.statusBar().showMessage(self.tr("Not saved: cancelled"))
             return False

@@ -122,7 +122,7 @@ class CompareFrameItem(Sheet):
         below = height - MARGIN - note_height - top
         side_height = below * (SIDES_SHARE if self.changed else 1.0)
         side = ((inner - SIDE_GAP) / 2, side_height)
-        side_options = replace(self.options, caption="")
+        side_options = replace(self.options, caption="", route_map=False, worked_row=False)
         scales = [compose(trace, side_options, _side_area(side)).scale
                   for trace in (trace_a, trace_b)]
         sides = []

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphi
 from app.canvas.context import FrameOptions, LayoutContext
 from app.canvas.layout import wrapping
 from app.canvas.steps import lay_out_step
+from app.canvas.worked_row import add_worked_row
 from engine import Trace
 from engine.numbers import NumberFormat
 
@@ -57,8 +58,10 @@ class Group(QGraphicsObject):
 def lay_out(ctx: LayoutContext, step_index: int, parent: QGraphicsItem,
             wrap: float | None) -> QRectF:
     """Lay out one step under ``parent`` with rows wrapping at ``wrap``; what it covers."""
+    step = ctx.trace.steps[step_index]
     with wrapping(wrap):
-        return lay_out_step(ctx, ctx.trace.steps[step_index], parent)
+        covered = lay_out_step(ctx, step, parent)
+    return add_worked_row(ctx, step, parent, covered)
 
 
 def fit_scale(covered: QRectF, area: QSizeF) -> float:
@@ -87,7 +90,8 @@ def _signature(trace: Trace, options: FrameOptions) -> tuple[object, ...]:
     return (tuple(scenario.tokens), scenario.title, arrays, tuple(parameters), steps,
             att.heads, att.causal, att.scale,
             (block.norm, block.placement, tuple(block.vocab)) if block is not None else None,
-            options.head, options.show_all_arrows, options.lang)
+            options.head, options.show_all_arrows, options.lang,
+            options.worked_row)
 
 
 _CACHE: OrderedDict[tuple[object, ...], Composition] = OrderedDict()

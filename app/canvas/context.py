@@ -47,6 +47,11 @@ class FrameOptions:
     aspect
         The sheet a frame is composed for: ``"16:9"`` (1920×1080 scene units) or ``"4:3"``
         (1440×1080); see :func:`sheet_size`.
+    worked_row
+        Draw the receiver's worked arithmetic at the scores, shares and mix steps (the window
+        turns it on for documents of at most four positions; View → Worked row).
+    route_map
+        Draw the map of the computation with the current step lit.
     """
 
     receiver: int | None = None
@@ -58,6 +63,8 @@ class FrameOptions:
     lang: str = "en"
     decimals: int | None = None
     aspect: str = "16:9"
+    worked_row: bool = False
+    route_map: bool = True
 
 
 class LayoutContext:

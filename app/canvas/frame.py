@@ -11,7 +11,9 @@ from PySide6.QtWidgets import QGraphicsObject, QGraphicsScene, QStyleOptionGraph
 from app.canvas.compose import Group, compose, fit_scale, lay_out
 from app.canvas.context import SHEET_HEIGHT, FrameOptions, LayoutContext, sheet_size
 from app.canvas.layout import TextItem, items_of
+from app.canvas.route_map import RouteMap, route_map
 from app.canvas.theme import font
+from app.canvas.worked_row import WorkedRow
 from app.texts.frame_words import frame_word
 from engine import Trace
 
@@ -24,6 +26,11 @@ SUBTITLE_SIZE = 22.0
 FOOTER_SIZE = 22.0
 CAPTION_SIZE = 28.0
 """Sizes of the sheet's own words on a 1080-unit-tall sheet (pixels at 1920×1080)."""
+MAP_SCALE = 1.5
+MAP_SMALLEST = 1.1
+"""The map of where you are is drawn up to 1.5 times its natural size (labels about 20 px on a
+1080-unit-tall sheet) at the end of the subtitle's line, down to 1.1 times to stay there; a map
+that needs less goes on a line of its own."""
 
 
 class Sheet(QGraphicsObject):
@@ -84,6 +91,9 @@ class FrameItem(Sheet):
         subtitle = self._text(trace.scenario.title, SUBTITLE_SIZE * unit, margin,
                               margin + self.heading.boundingRect().height(), role="muted")
         body_top = subtitle.pos().y() + subtitle.boundingRect().height() + HEADER_GAP * unit
+        self.route_map = route_map(self.context, step) if self.options.route_map else None
+        if self.route_map is not None:
+            body_top = self._place_map(self.route_map, subtitle, body_top, margin, unit)
         nothing = frame_word(lang, "nothing")
         flow = (f"{frame_word(lang, 'reads')} {', '.join(step.reads) or nothing}     "
                 f"{frame_word(lang, 'writes')} {', '.join(step.writes) or nothing}")
@@ -111,9 +121,32 @@ class FrameItem(Sheet):
         self.body.setPos(centre.x() - covered.center().x() * self.scale,
                          centre.y() - covered.center().y() * self.scale)
 
+    def _place_map(self, item: RouteMap, subtitle: TextItem, body_top: float, margin: float,
+                   unit: float) -> float:
+        """Put the map at the right end of the subtitle's line when it fits there, else on a
+        line of its own; where the picture may start below it."""
+        natural = item.boundingRect()
+        item.setParentItem(self)
+        right = self._rect.width() - margin
+        beside = subtitle.pos().x() + subtitle.boundingRect().width() + 2 * HEADER_GAP * unit
+        scale = min(MAP_SCALE * unit, (right - beside) / natural.width())
+        if scale >= MAP_SMALLEST * unit:
+            item.setScale(scale)
+            line = subtitle.mapRectToParent(subtitle.boundingRect())
+            item.setPos(right - natural.width() * scale, line.bottom() - natural.height() * scale)
+            return max(body_top, line.bottom() + HEADER_GAP * unit)
+        item.setScale(min(MAP_SCALE * unit, (right - margin) / natural.width()))
+        item.setPos(margin, body_top)
+        return body_top + natural.height() * item.scale() + HEADER_GAP * unit
+
+    @property
+    def worked_row(self) -> WorkedRow | None:
+        """The worked row drawn with the step's picture, if any."""
+        return next(iter(self.items_of(WorkedRow)), None)
+
     @staticmethod
     def area_for(sheet: tuple[float, float]) -> QRectF:
-        """The picture area of a frame without caption on a sheet of size ``sheet``."""
+        """The picture area of a frame without caption or map on a sheet of size ``sheet``."""
         width, height = sheet
         unit = height / SHEET_HEIGHT
         margin = MARGIN * unit

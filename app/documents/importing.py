@@ -16,6 +16,7 @@ from app.documents.matrix_text import (
     match_problem,
     shape_text,
 )
+from app.i18n import current_language
 from app.state import DocumentState
 from engine.names import short_name
 
@@ -77,7 +78,7 @@ def put_matrix(state: DocumentState, path: str, values: FloatArray, source: str,
     """Replace the grid at ``path`` by ``values`` as one undo step; explain a wrong shape."""
     name = short_name(path)
     block = (int(values.shape[0]), int(values.shape[1]))
-    problem = match_problem(block, name, grid_shape(state, path))
+    problem = match_problem(block, name, grid_shape(state, path), current_language())
     if problem is not None:
         QMessageBox.warning(parent, translate("Import", "Cannot import"), translate(
             "Import", "{source} was not imported: {problem}.").format(source=source,
@@ -94,7 +95,8 @@ def put_matrix(state: DocumentState, path: str, values: FloatArray, source: str,
 
     state.refused.connect(note)
     try:
-        done = state.set_value(path, new, f"import {source} into {name}")
+        done = state.set_value(path, new, translate("Import", "import {source} into {name}").format(
+            source=source, name=name))
     finally:
         state.refused.disconnect(note)
     if not done and refusals:  # values that overflow, a document over its limits: as loud as
@@ -111,9 +113,10 @@ def import_matrix_file(window: StudioWindow, path: str, file: Path) -> bool:
         values = load_matrix_file(file)
     except MatrixTextError as error:
         QMessageBox.warning(window, translate("Import", "Cannot import"), translate(
-            "Import", "{file} was not imported:\n{error}").format(file=file, error=error))
+            "Import", "{file} was not imported:\n{error}").format(
+                file=file, error=error.words(current_language())))
         window.state.refused.emit(translate("Import", "import: {problem}; nothing changed")
-                                  .format(problem=error))
+                                  .format(problem=error.words(current_language())))
         return False
     return put_matrix(window.state, path, values, file.name, window)
 

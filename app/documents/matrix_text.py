@@ -29,9 +29,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from engine.errors import one_line
+from app.documents.matrix_words import NUMBER_REASONS, matrix_words
 from engine.io import wide_encoding
-from engine.numbers import parse_number
+from engine.numbers import NumberTextError, parse_number
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -49,10 +49,40 @@ _SEPARATORS = ("\t", ";", ",")
 
 
 class MatrixTextError(ValueError):
-    """A matrix was refused; the message is one line."""
+    """A matrix was refused: a reason key with its fields, worded in any language.
 
-    def __init__(self, message: str) -> None:
-        super().__init__(one_line(message))
+    ``str(error)`` is the English one-line message; :meth:`words` gives it in another language.
+
+    Attributes
+    ----------
+    key
+        The reason (a key of :data:`app.documents.matrix_words.WORDS`).
+    fields
+        The values the reason names (row, column, file name …).
+    number
+        The refusal of one cell's text, when that is the reason.
+    file
+        The file's name, when the matrix came from a file.
+    """
+
+    def __init__(self, key: str, number: NumberTextError | None = None,
+                 file: str | None = None, **fields: object) -> None:
+        self.key, self.number, self.file, self.fields = key, number, file, fields
+        super().__init__(self.words("en"))
+
+    def words(self, lang: str) -> str:
+        """The one-line reason in ``lang``."""
+        fields = dict(self.fields)
+        if self.number is not None:
+            fields["number"] = matrix_words(lang, NUMBER_REASONS[self.number.reason],
+                                            text=self.number.text)
+        problem = matrix_words(lang, self.key, **fields)
+        return problem if self.file is None else matrix_words(lang, "in_file", name=self.file,
+                                                              problem=problem)
+
+    def in_file(self, name: str) -> MatrixTextError:
+        """The same refusal, naming the file it came from."""
+        return MatrixTextError(self.key, self.number, name, **self.fields)
 
 
 def shape_text(rows: int, cols: int) -> str:
@@ -72,11 +102,10 @@ def parse_matrix_text(text: str) -> FloatArray:
         columns.
     """
     if len(text) > MAX_TEXT_CHARS:
-        raise MatrixTextError(f"the text has {len(text):,} characters; at most "
-                              f"{MAX_TEXT_CHARS:,} are read as a matrix")
+        raise MatrixTextError("too_long", chars=f"{len(text):,}", limit=f"{MAX_TEXT_CHARS:,}")
     body = text.strip().lstrip("\ufeff")
     if not body:
-        raise MatrixTextError("there are no numbers to read")
+        raise MatrixTextError("no_numbers")
     wrapped = _ARRAY_WRAPPER.match(body)
     if wrapped:
         body = _DTYPE_TAIL.sub("", wrapped.group("body").strip()).strip()
@@ -101,9 +130,9 @@ def _bracketed(text: str) -> list[list[float]]:
             col += 1
             try:
                 number = parse_number(token)
-            except ValueError as error:
-                where = f"row {row}, column {col}" if row else f"item {col}"
-                raise MatrixTextError(f"{where}: {error}") from None
+            except NumberTextError as error:
+                raise (MatrixTextError("at_cell", error, row=row, col=col) if row else
+                       MatrixTextError("at_item", error, col=col)) from None
             token = repr(number)
         if previous not in ("", "[", ",") and token not in ("]", ","):
             parts.append(",")  # NumPy prints no commas: "1. 2." and "] ["
@@ -112,19 +141,17 @@ def _bracketed(text: str) -> list[list[float]]:
     try:
         value = json.loads("".join(parts))
     except (json.JSONDecodeError, RecursionError):
-        raise MatrixTextError("the brackets or commas do not match up (expected rows like "
-                              "[[1, 2], [3, 4]])") from None
+        raise MatrixTextError("brackets") from None
     if not isinstance(value, list) or not value:
-        raise MatrixTextError("the brackets hold no numbers")
+        raise MatrixTextError("empty_brackets")
     if all(isinstance(x, float) for x in value):
         return [value]
     rows: list[list[float]] = []
     for r, item in enumerate(value, start=1):
         if not isinstance(item, list):
-            raise MatrixTextError(f"row {r} is a single number among rows of numbers")
+            raise MatrixTextError("single_among_rows", row=r)
         if not all(isinstance(x, float) for x in item):
-            raise MatrixTextError(f"row {r} holds lists inside: only 1-D or 2-D matrices can "
-                                  "be read")
+            raise MatrixTextError("nested", row=r)
         rows.append(item)
     return rows
 
@@ -140,13 +167,11 @@ def _cells(text: str) -> list[list[float]]:
             split.append((line_no, line.split()))
             continue
         if line.count('"') % 2:
-            raise MatrixTextError(f"line {line_no}: a quotation mark \" is opened and never "
-                                  "closed")
+            raise MatrixTextError("open_quote", line=line_no)
         try:
             split.append((line_no, next(csv.reader([line], delimiter=separator, strict=True))))
         except (csv.Error, StopIteration) as error:
-            raise MatrixTextError(f"line {line_no}: the cells cannot be split ({error})") \
-                from None
+            raise MatrixTextError("split", line=line_no, detail=error) from None
     if len(split) > 1 and not any(_is_number(c) for c in split[0][1]):
         split = split[1:]  # a header line of column names
     rows: list[list[float]] = []
@@ -157,15 +182,15 @@ def _cells(text: str) -> list[list[float]]:
         row: list[float] = []
         for col, cell in enumerate(cells, start=1):
             if not cell:
-                raise MatrixTextError(f"line {line_no}, cell {col} is empty")
+                raise MatrixTextError("cell_empty", line=line_no, col=col)
             try:
                 row.append(parse_number(cell))
-            except ValueError as error:
-                raise MatrixTextError(f"line {line_no}, cell {col}: {error}") from None
+            except NumberTextError as error:
+                raise MatrixTextError("cell_number", error, line=line_no, col=col) from None
         if row:
             rows.append(row)
     if not rows:
-        raise MatrixTextError("there are no numbers to read")
+        raise MatrixTextError("no_numbers")
     return rows
 
 
@@ -181,13 +206,12 @@ def _checked(rows: list[list[float]]) -> FloatArray:
     width = len(rows[0])
     for r, row in enumerate(rows[1:], start=2):
         if len(row) != width:
-            raise MatrixTextError(f"row {r} has {len(row)} number{'s' * (len(row) != 1)} but "
-                                  f"row 1 has {width}; every row needs the same count")
+            raise MatrixTextError("ragged_one" if len(row) == 1 else "ragged", row=r,
+                                  count=len(row), width=width)
     if len(rows) > MAX_SIDE or width > MAX_SIDE:
-        raise MatrixTextError(f"a {shape_text(len(rows), width)} matrix is larger than "
-                              f"{MAX_SIDE} rows or columns")
+        raise MatrixTextError("too_large", shape=shape_text(len(rows), width), limit=MAX_SIDE)
     if width == 0:
-        raise MatrixTextError("there are no numbers to read")
+        raise MatrixTextError("no_numbers")
     return np.array(rows, dtype=np.float64)
 
 
@@ -206,61 +230,56 @@ def load_matrix_file(path: str | os.PathLike[str]) -> FloatArray:
     try:
         status = file.stat()
     except OSError as error:
-        raise MatrixTextError(f"{name}: cannot be read ({error.strerror or error})") from None
-    if stat.S_ISDIR(status.st_mode):
-        raise MatrixTextError(f"{name}: is a folder, not a matrix file")
-    if not stat.S_ISREG(status.st_mode):
-        raise MatrixTextError(f"{name}: is not a regular file (a device or a pipe?)")
-    if status.st_size > MAX_FILE_BYTES:
-        raise MatrixTextError(f"{name}: the file is {status.st_size} bytes; matrix files are "
-                              f"limited to {MAX_FILE_BYTES} bytes")
+        raise MatrixTextError("unreadable", detail=error.strerror or error).in_file(name) \
+            from None
     try:
+        if stat.S_ISDIR(status.st_mode):
+            raise MatrixTextError("folder")
+        if not stat.S_ISREG(status.st_mode):
+            raise MatrixTextError("not_regular")
+        if status.st_size > MAX_FILE_BYTES:
+            raise MatrixTextError("file_too_big", size=f"{status.st_size:,}",
+                                  limit=f"{MAX_FILE_BYTES:,}")
         if file.suffix.lower() in (".npy", ".npz"):
-            return _npy(file, name)
-        return _text_file(file, name)
+            return _npy(file)
+        return _text_file(file)
     except MatrixTextError as error:
-        message = str(error)
-        raise MatrixTextError(message if message.startswith(f"{name}: ")
-                              else f"{name}: {message}") from None
+        raise error.in_file(name) from None
 
 
-def _npy(file: Path, name: str) -> FloatArray:
+def _npy(file: Path) -> FloatArray:
     with file.open("rb") as stream:
         magic = stream.read(6)
     if magic.startswith(b"PK\x03\x04"):
-        return _npz(file, name)
+        return _npz(file)
     if magic != b"\x93NUMPY":
-        raise MatrixTextError(f"{name}: not a NumPy .npy array file")
-    shape, dtype, data_start = _npy_header(file, name)
+        raise MatrixTextError("not_npy")
+    shape, dtype, data_start = _npy_header(file)
     if dtype.kind not in "iuf":
-        raise MatrixTextError(f"{name}: holds {dtype} values, not plain numbers")
+        raise MatrixTextError("dtype", dtype=dtype)
     if len(shape) not in (1, 2):
-        raise MatrixTextError(f"{name}: a {len(shape)}-D array; only 1-D or 2-D matrices "
-                              "can be imported")
+        raise MatrixTextError("ndim", ndim=len(shape))
     rows, cols = (1, shape[0]) if len(shape) == 1 else shape
     if rows * cols == 0:
-        raise MatrixTextError(f"{name}: the array is empty")
+        raise MatrixTextError("empty_array")
     if rows > MAX_SIDE or cols > MAX_SIDE:
-        raise MatrixTextError(f"{name}: a {shape_text(rows, cols)} matrix is larger than "
-                              f"{MAX_SIDE} rows or columns")
+        raise MatrixTextError("too_large", shape=shape_text(rows, cols), limit=MAX_SIDE)
     if file.stat().st_size < data_start + rows * cols * dtype.itemsize:
-        raise MatrixTextError(f"{name}: not a NumPy .npy array file (it is cut short)")
+        raise MatrixTextError("cut_short")
     try:
         loaded = np.load(file, allow_pickle=False)
     except Exception:  # NumPy raises many kinds for a damaged file
-        raise MatrixTextError(f"{name}: not a NumPy .npy array file") from None
+        raise MatrixTextError("not_npy") from None
     values = np.atleast_2d(loaded.astype(np.float64))
     bad = np.argwhere(~np.isfinite(values))
     if bad.size:
         r, c = (int(k) for k in bad[0])
-        value = float(values[r, c])
-        what = "NaN" if math.isnan(value) else "infinity"
-        raise MatrixTextError(f"{name}: holds {what} at row {r}, column {c}; only finite "
-                              "numbers can be imported")
+        raise MatrixTextError("nan" if math.isnan(float(values[r, c])) else "infinity", row=r,
+                              col=c)
     return values
 
 
-def _npy_header(file: Path, name: str) -> tuple[tuple[int, ...], np.dtype[Any], int]:
+def _npy_header(file: Path) -> tuple[tuple[int, ...], np.dtype[Any], int]:
     """The shape, dtype and data offset a ``.npy`` header declares, read without the data.
 
     Refuses what :func:`np.load` would only refuse after reading everything: Python objects.
@@ -276,46 +295,45 @@ def _npy_header(file: Path, name: str) -> tuple[tuple[int, ...], np.dtype[Any], 
             shape, _fortran, dtype = read(stream)
             data_start = stream.tell()
     except Exception:  # NumPy raises many kinds for a damaged or foreign header
-        raise MatrixTextError(f"{name}: not a NumPy .npy array file") from None
+        raise MatrixTextError("not_npy") from None
     if dtype.hasobject:
-        raise MatrixTextError(f"{name}: it holds Python objects, which are never loaded")
+        raise MatrixTextError("pickle")
     return tuple(int(side) for side in shape), dtype, data_start
 
 
-def _npz(file: Path, name: str) -> FloatArray:
+def _npz(file: Path) -> FloatArray:
     """An ``.npz`` archive is refused: it may hold several arrays (none is read)."""
     try:
         archive = np.load(file, allow_pickle=False)
     except Exception:
-        raise MatrixTextError(f"{name}: not a NumPy .npy array file") from None
+        raise MatrixTextError("not_npy") from None
     archive.close()
-    raise MatrixTextError(f"{name}: an .npz archive holds several arrays; save the one "
-                          "you want with np.save as .npy")
+    raise MatrixTextError("npz")
 
 
-def _text_file(file: Path, name: str) -> FloatArray:
+def _text_file(file: Path) -> FloatArray:
     limit = MAX_TEXT_CHARS * 4  # bytes: the most that many characters take in UTF-8
     size = file.stat().st_size
     if size > limit:
-        raise MatrixTextError(f"{name}: the file is {size:,} bytes; text files of at most "
-                              f"{limit:,} bytes are read as a matrix")
+        raise MatrixTextError("text_too_big", size=f"{size:,}", limit=f"{limit:,}")
     with file.open("rb") as stream:
         raw = stream.read(limit + 1)
     encoding = wide_encoding(raw)
     if encoding is not None:
-        raise MatrixTextError(f"{name}: is {encoding} text; save it as UTF-8")
+        raise MatrixTextError("wide_encoding", encoding=encoding)
     if b"\x00" in raw[:8192]:
-        raise MatrixTextError(f"{name}: is a binary file, not numbers as text")
+        raise MatrixTextError("binary")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise MatrixTextError(f"{name}: is not UTF-8 text (byte {error.start})") from None
+        raise MatrixTextError("not_utf8", byte=error.start) from None
     return parse_matrix_text(text)
 
 
 # -- fitting into a grid -------------------------------------------------------------------
 def fit_problem(block: tuple[int, int], grid_name: str, grid: tuple[int, int],
-                at: tuple[int, int] = (0, 0), place: str | None = None) -> str | None:
+                at: tuple[int, int] = (0, 0), place: str | None = None,
+                lang: str = "en") -> str | None:
     """Why a block cannot go into a grid from cell ``at``, or ``None`` if it fits.
 
     Parameters
@@ -328,27 +346,29 @@ def fit_problem(block: tuple[int, int], grid_name: str, grid: tuple[int, int],
         The top-left cell the block would start from.
     place
         How to name ``at`` (``Wq[1,0]``); given only for a paste at a cell other than the first.
+    lang
+        The language of the reason.
     """
     height, width = block
     rows, cols = grid
     row, col = at
     if row + height <= rows and col + width <= cols:
         return None
-    start = f" pasted at {place}" if place and (row, col) != (0, 0) else ""
-    return (f"a {shape_text(height, width)} block{start} does not fit {grid_name}, which is "
-            f"{shape_text(rows, cols)} at the current sizes")
+    shapes = {"block": shape_text(height, width), "grid": grid_name,
+              "shape": shape_text(rows, cols)}
+    if place and (row, col) != (0, 0):
+        return matrix_words(lang, "fit_at", place=place, **shapes)
+    return matrix_words(lang, "fit", **shapes)
 
 
-def match_problem(block: tuple[int, int], grid_name: str, grid: tuple[int, int]) -> str | None:
+def match_problem(block: tuple[int, int], grid_name: str, grid: tuple[int, int],
+                  lang: str = "en") -> str | None:
     """Why a block cannot replace a whole grid (it must have the grid's shape), or ``None``."""
     if block == grid:
         return None
-    if fit_problem(block, grid_name, grid) is None:
-        return (f"a {shape_text(*block)} block does not fill {grid_name}, which is "
-                f"{shape_text(*grid)} at the current sizes (paste it into a cell to change "
-                "part of the grid)")
-    return (f"a {shape_text(*block)} block does not fit {grid_name}, which is "
-            f"{shape_text(*grid)} at the current sizes (change the sizes first)")
+    key = "fill" if fit_problem(block, grid_name, grid) is None else "too_big_for_grid"
+    return matrix_words(lang, key, block=shape_text(*block), grid=grid_name,
+                        shape=shape_text(*grid))
 
 
 __all__ = ["MatrixTextError", "fit_problem", "load_matrix_file", "match_problem",

@@ -8,7 +8,9 @@ changed, it asks whether to overwrite it. Nothing is overwritten or reloaded sil
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,6 +45,7 @@ class DiskWatch(QObject):
         self.path: Path | None = None
         self.stamp: Stamp | None = None
         self._asking = False
+        self._writing = False
         self.watcher = QFileSystemWatcher(self)
         self.watcher.fileChanged.connect(self._on_changed)
 
@@ -54,6 +57,17 @@ class DiskWatch(QObject):
         self.stamp = file_stamp(path) if path is not None else None
         if path is not None and self.stamp is not None:
             self.watcher.addPath(str(path))
+
+    @contextlib.contextmanager
+    def own_write(self) -> Iterator[None]:
+        """While this window writes its own file: a big save runs in a worker with the event
+        loop turning, and the change the watcher then reports is the save itself. Call
+        :meth:`follow` after a successful write, before the loop turns again."""
+        self._writing = True
+        try:
+            yield
+        finally:
+            self._writing = False
 
     def changed_on_disk(self) -> bool:
         """True if the file is not the version this window last read or wrote."""
@@ -74,7 +88,7 @@ class DiskWatch(QObject):
         path = Path(name)
         if path.exists() and name not in self.watcher.files():
             self.watcher.addPath(name)  # replaced by a rename: watch the new file
-        if self._asking or path != self.path or not self.changed_on_disk():
+        if self._asking or self._writing or path != self.path or not self.changed_on_disk():
             return
         self._asking = True
         try:

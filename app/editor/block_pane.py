@@ -21,12 +21,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.documents.matrix_words import NUMBER_REASONS, matrix_words
 from app.editor.model import VocabModel
 from app.editor.table import MatrixTable
 from app.i18n import LiveTexts, current_language
 from app.state import DocumentState
 from app.texts.titles import norm_name
-from engine import parse_number
+from engine import NumberTextError, parse_number
 from engine.numbers import format_exact
 from engine.scenario import ACTIVATIONS, NORMS, PLACEMENTS
 
@@ -114,15 +115,17 @@ class BlockEditor(QGroupBox):
         self.block_box.toggled.connect(self._on_block)
         self.head_box.toggled.connect(self._on_head)
         self.final_norm_box.toggled.connect(lambda on: self._set(
-            "block.final_norm", on, f"final norm {'on' if on else 'off'}"))
+            "block.final_norm", on, self.tr("final norm on") if on else
+            self.tr("final norm off")))
         self.norm_box.activated.connect(lambda _k: self._set(
-            "block.norm", self.norm_box.currentData(), f"norm {self.norm_box.currentText()}"))
+            "block.norm", self.norm_box.currentData(),
+            self.tr("norm {name}").format(name=self.norm_box.currentText())))
         self.placement_box.activated.connect(lambda _k: self._set(
             "block.placement", self.placement_box.currentData(),
             f"{self.placement_box.currentData()}-norm"))
         self.activation_box.activated.connect(lambda _k: self._set(
             "block.ffn.activation", self.activation_box.currentData(),
-            f"activation {self.activation_box.currentData()}"))
+            self.tr("activation {name}").format(name=self.activation_box.currentData())))
         self.eps_edit.editingFinished.connect(self._on_eps)
         state.documentChanged.connect(self._show)
 
@@ -186,10 +189,10 @@ class BlockEditor(QGroupBox):
         document = self.state.scenario.to_document()
         if on:
             document["block"] = default_block(self.state.scenario.d)
-            done = self.state.replace_document(document, "add decoder block")
+            done = self.state.replace_document(document, self.tr("add decoder block"))
         else:
             document.pop("block", None)
-            done = self.state.replace_document(document, "remove decoder block")
+            done = self.state.replace_document(document, self.tr("remove decoder block"))
         if not done:
             self._show()
 
@@ -200,11 +203,11 @@ class BlockEditor(QGroupBox):
             d = self.state.scenario.d
             block["unembed"] = identity(d)
             block["vocab"] = [f"v{k + 1}" for k in range(d)]
-            done = self.state.replace_document(document, "add vocabulary head")
+            done = self.state.replace_document(document, self.tr("add vocabulary head"))
         else:
             block.pop("unembed", None)
             block.pop("vocab", None)
-            done = self.state.replace_document(document, "remove vocabulary head")
+            done = self.state.replace_document(document, self.tr("remove vocabulary head"))
         if not done:
             self._show()
 
@@ -214,8 +217,11 @@ class BlockEditor(QGroupBox):
             return
         try:
             eps = parse_number(self.eps_edit.text())
-        except ValueError as error:
-            self.state.refused.emit(f"ε: {error}; kept {format_exact(block.eps)}")
+        except NumberTextError as error:
+            reason = NUMBER_REASONS[error.reason]
+            self.state.refused.emit(self.tr("ε: {problem}; kept {old}").format(
+                problem=matrix_words(current_language(), reason, text=error.text),
+                old=format_exact(block.eps)))
             self.eps_edit.setText(format_exact(block.eps))
             return
         if eps != block.eps:

@@ -15,6 +15,7 @@ from PySide6.QtCore import (
 )
 
 from app.documents.matrix_text import MatrixTextError, fit_problem, parse_matrix_text
+from app.i18n import current_language
 from app.state import DocumentState
 from engine import NumberTextError, Scenario, format_number, parse_number
 from engine.names import short_name
@@ -156,21 +157,23 @@ class MatrixModel(QAbstractTableModel):
             block = parse_matrix_text(text)
         except MatrixTextError as error:
             self.state.refused.emit(self.tr("paste into {name}: {problem}; nothing changed")
-                                    .format(name=self.name, problem=error))
+                                    .format(name=self.name,
+                                            problem=error.words(current_language())))
             return False
         values = self._values.copy()
         height, width = int(block.shape[0]), int(block.shape[1])
         if (height, width) == values.shape:
             row, col = 0, 0
         problem = fit_problem((height, width), self.name, values.shape, (row, col),
-                              self.place(row, col))
+                              self.place(row, col), current_language())
         if problem is not None:
             self.state.refused.emit(self.tr("paste into {name}: {problem}; nothing changed")
                                     .format(name=self.name, problem=problem))
             return False
         values[row:row + height, col:col + width] = block
         new = values[0] if self.is_vector else values
-        return self.state.set_value(self.path, new, f"paste {height}×{width} into {self.name}")
+        return self.state.set_value(self.path, new, self.tr("paste {shape} into {name}").format(
+            shape=f"{height}×{width}", name=self.name))
 
 
 def labels_at(scenario: Scenario, path: str) -> tuple[str, ...]:
@@ -259,7 +262,8 @@ class LabelRowModel(QAbstractTableModel):
         if text == labels[col]:
             return True
         labels[col] = text
-        return self.state.set_value(self.path, labels, f"{self.noun} {col} = {text}")
+        noun = QCoreApplication.translate("LabelRowModel", self.noun)
+        return self.state.set_value(self.path, labels, f"{noun} {col} = {text}")
 
 
 class TokenModel(LabelRowModel):

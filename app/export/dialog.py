@@ -212,7 +212,7 @@ class ExportDialog(QDialog):
         self.dwell_spin = QDoubleSpinBox()
         self.dwell_spin.setRange(0.1, 60.0)
         self.dwell_spin.setSingleStep(0.5)
-        self.dwell_spin.setSuffix(" s")
+        self.dwell_spin.setSuffix(self.tr(" s"))
         self.dwell_spin.setValue(DEFAULT_DWELL)
         self._labelled(form, self.tr("Seconds per step:"), self.dwell_spin,
                        self.tr("Seconds each step is shown in an animation"))

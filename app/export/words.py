@@ -15,9 +15,9 @@ def title_for(trace: Trace, step: int, lang: str) -> str:
 
 def caption_for(trace: Trace, step: int, lang: str) -> str:
     """The one-sentence summary of step ``step``, printed under the frame when asked."""
-    return step_text(trace.steps[step].explain_key, lang).summary
+    return step_text(trace, step, lang).summary
 
 
 def notes_for(trace: Trace, step: int, lang: str) -> str:
     """The teacher's explanation of step ``step``, for a slide's speaker notes."""
-    return speaker_notes(trace.steps[step], trace.scenario, lang)
+    return speaker_notes(trace, step, lang)

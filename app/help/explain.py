@@ -8,6 +8,8 @@ from PySide6.QtWidgets import QSizePolicy, QTextBrowser, QToolButton, QVBoxLayou
 
 from app.help.html import step_html, step_plain, term_from_href
 from app.i18n import LiveTexts, current_language
+from app.texts import StepText, step_text
+from engine import Trace
 
 PANEL_HEIGHT = 190
 
@@ -25,8 +27,8 @@ class ExplainPanel(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.explain_key = ""
-        self._shown: tuple[str, str] | None = None
+        self._step: tuple[Trace, int, int | None, int] | None = None
+        self._shown: tuple[StepText, str] | None = None
         self.texts = LiveTexts()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -65,24 +67,28 @@ class ExplainPanel(QWidget):
         self.toggle.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
         self.browser.setVisible(on)
 
-    def show_step(self, explain_key: str) -> None:
-        """Show the texts of the step with this ``explain_key`` in the interface language."""
-        if (explain_key, current_language()) == self._shown:
-            return  # the text depends on step and language only, not on the numbers
-        self.explain_key = explain_key
+    def show_step(self, trace: Trace, index: int, receiver: int | None = None,
+                  head: int = 0) -> None:
+        """Show the texts of step ``index`` of ``trace`` for a receiver and head, in the
+        interface language."""
+        self._step = (trace, index, receiver, head)
         self._fill()
 
     def _fill(self) -> None:
         lang = current_language()
-        self._shown = (self.explain_key, lang)
-        if not self.explain_key:
+        if self._step is None:
             self.browser.clear()
             return
         try:
-            html = step_html(self.explain_key, lang)
-            plain = step_plain(self.explain_key, lang)
+            trace, index, receiver, head = self._step
+            text = step_text(trace, index, lang, receiver, head)
         except KeyError:
-            html = plain = ""
+            text = None
+        if text is not None and (text, lang) == self._shown:
+            return  # an edit that leaves every quoted number as it was: nothing to re-render
+        self._shown = None if text is None else (text, lang)
+        html = "" if text is None else step_html(text, lang)
+        plain = "" if text is None else step_plain(text, lang)
         self.browser.setHtml(html)
         self.browser.setAccessibleDescription(plain)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from html import escape
 
-from app.texts import HEADINGS, GlossaryEntry, linked_terms, step_text
+from app.texts import HEADINGS, GlossaryEntry, StepText, linked_terms
 
 TERM_SCHEME = "term"
 
@@ -38,17 +38,15 @@ def linked_html(text: str, lang: str, *, skip: str | None = None) -> str:
     return "".join(parts)
 
 
-def step_html(explain_key: str, lang: str) -> str:
+def step_html(text: StepText, lang: str) -> str:
     """The four headings of a step, each with its text, terms linked."""
-    text = step_text(explain_key, lang)
     blocks = [f"<h4>{escape(heading)}</h4><p>{linked_html(body, lang)}</p>"
               for heading, body in zip(HEADINGS[lang], text.sections(), strict=True)]
     return "".join(blocks)
 
 
-def step_plain(explain_key: str, lang: str) -> str:
+def step_plain(text: StepText, lang: str) -> str:
     """The same four headings and texts as plain text (for screen readers' descriptions)."""
-    text = step_text(explain_key, lang)
     return "\n".join(f"{heading}: {body}"
                      for heading, body in zip(HEADINGS[lang], text.sections(), strict=True))
 

@@ -2,40 +2,56 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from app.texts import glossary_en, glossary_zh, steps_en, steps_zh
+from app.texts.facts import Facts, facts_for
 from app.texts.model import HEADINGS, TERM_IDS, GlossaryEntry, StepText, check_language
 
-_STEPS: dict[str, dict[str, StepText]] = {"en": steps_en.STEPS, "zh": steps_zh.STEPS}
+if TYPE_CHECKING:
+    from engine import Trace
+
+_BUILDERS: dict[str, dict[str, Callable[[Facts], StepText]]] = {
+    "en": steps_en.BUILDERS, "zh": steps_zh.BUILDERS}
 _GLOSSARY: dict[str, dict[str, GlossaryEntry]] = {"en": glossary_en.ENTRIES,
                                                   "zh": glossary_zh.ENTRIES}
 
-EXPLAIN_KEYS: tuple[str, ...] = tuple(steps_en.STEPS)
+EXPLAIN_KEYS: tuple[str, ...] = tuple(steps_en.BUILDERS)
 """Every ``explain_key`` that has a text, in the order the steps first appear."""
 
 
-def step_text(explain_key: str, lang: str) -> StepText:
-    """The teaching text of a step.
+def step_text(trace: Trace, index: int, lang: str, receiver: int | None = None,
+              head: int = 0) -> StepText:
+    """The teaching text of step ``index`` of ``trace``, about that document's own numbers.
 
     Parameters
     ----------
-    explain_key
-        The step's ``explain_key`` (``"attention.scores"`` …).
+    trace
+        The open document's computation.
+    index
+        The step's position in ``trace.steps``.
     lang
         ``"en"`` or ``"zh"``.
+    receiver, head
+        The position and head the text follows (the last position and the first head if not
+        given).
 
     Raises
     ------
     ValueError
         If ``lang`` is not supported (checked first).
     KeyError
-        If there is no text for ``explain_key``.
+        If there is no text for the step's ``explain_key``.
     """
-    return _STEPS[check_language(lang)][explain_key]
+    builder = _BUILDERS[check_language(lang)][trace.steps[index].explain_key]
+    return builder(facts_for(trace, index, receiver, head))
 
 
-def step_sections(explain_key: str, lang: str) -> list[tuple[str, str]]:
+def step_sections(trace: Trace, index: int, lang: str,
+                  receiver: int | None = None) -> list[tuple[str, str]]:
     """The four ``(heading, text)`` pairs of a step, in the order of :data:`HEADINGS`."""
-    text = step_text(explain_key, lang)
+    text = step_text(trace, index, lang, receiver)
     return list(zip(HEADINGS[lang], text.sections(), strict=True))
 
 

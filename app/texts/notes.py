@@ -8,16 +8,16 @@ from app.texts.lookup import step_sections, step_text
 from app.texts.titles import step_title
 
 if TYPE_CHECKING:
-    from engine import Scenario, Step
+    from engine import Trace
 
 
-def speaker_notes(step: Step, scenario: Scenario, lang: str) -> str:
+def speaker_notes(trace: Trace, index: int, lang: str, receiver: int | None = None) -> str:
     """The step's title, its summary, then each of the four headings with its text.
 
     Parameters
     ----------
-    step, scenario
-        A step of ``compute(scenario)`` and that scenario (the title depends on its options).
+    trace, index
+        The open document's computation and the step's position in it.
     lang
         ``"en"`` or ``"zh"``.
 
@@ -34,7 +34,8 @@ def speaker_notes(step: Step, scenario: Scenario, lang: str) -> str:
     KeyError
         If there is no text for the step's ``explain_key``.
     """
-    lines = [step_title(step, scenario, lang), step_text(step.explain_key, lang).summary]
-    for heading, body in step_sections(step.explain_key, lang):
+    text = step_text(trace, index, lang, receiver)
+    lines = [step_title(trace.steps[index], trace.scenario, lang), text.summary]
+    for heading, body in step_sections(trace, index, lang, receiver):
         lines += ["", heading, body]
     return "\n".join(lines)

@@ -71,6 +71,42 @@
         <source>Vocabulary labels</source>
         <translation>词表标签</translation>
     </message>
+    <message>
+        <source>final norm on</source>
+        <translation>最终 Norm 开</translation>
+    </message>
+    <message>
+        <source>final norm off</source>
+        <translation>最终 Norm 关</translation>
+    </message>
+    <message>
+        <source>norm {name}</source>
+        <translation>Norm 改为 {name}</translation>
+    </message>
+    <message>
+        <source>activation {name}</source>
+        <translation>激活函数改为 {name}</translation>
+    </message>
+    <message>
+        <source>add decoder block</source>
+        <translation>添加解码块</translation>
+    </message>
+    <message>
+        <source>remove decoder block</source>
+        <translation>移除解码块</translation>
+    </message>
+    <message>
+        <source>add vocabulary head</source>
+        <translation>添加词表头</translation>
+    </message>
+    <message>
+        <source>remove vocabulary head</source>
+        <translation>移除词表头</translation>
+    </message>
+    <message>
+        <source>ε: {problem}; kept {old}</source>
+        <translation>ε：{problem}；保留原值 {old}</translation>
+    </message>
 </context>
 <context>
     <name>BusyIndicator</name>
@@ -268,6 +304,14 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
     <message>
         <source>{label} → computing…</source>
         <translation>{label} → 正在计算…</translation>
+    </message>
+    <message>
+        <source>{place}: {problem}; kept {old}</source>
+        <translation>{place}：{problem}；保留原值 {old}</translation>
+    </message>
+    <message>
+        <source>{label}: {problem}</source>
+        <translation>{label}：{problem}</translation>
     </message>
     <message>
         <source>head {n}: {shares}</source>
@@ -603,6 +647,10 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>标题、说明文字和演讲者备注的语言</translation>
     </message>
     <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
         <source>Seconds per step:</source>
         <translation>每步秒数：</translation>
     </message>
@@ -737,6 +785,10 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>导入到 {name}：{problem}；未作任何改动</translation>
     </message>
     <message>
+        <source>import {source} into {name}</source>
+        <translation>把 {source} 导入 {name}</translation>
+    </message>
+    <message>
         <source>{file} was not imported:
 {error}</source>
         <translation>没有导入 {file}：
@@ -807,6 +859,10 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
     <message>
         <source>paste into {name}: {problem}; nothing changed</source>
         <translation>粘贴到 {name}：{problem}；未作任何改动</translation>
+    </message>
+    <message>
+        <source>paste {shape} into {name}</source>
+        <translation>粘贴 {shape} 到 {name}</translation>
     </message>
 </context>
 <context>
@@ -1200,6 +1256,14 @@ The file on disk was left as it was; your changes are still open in this window.
     <message>
         <source>E&amp;xplain this step</source>
         <translation>讲解这一步(&amp;X)</translation>
+    </message>
+    <message>
+        <source>&amp;Worked row</source>
+        <translation>逐项计算(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Show the receiver&apos;s arithmetic at the scores, shares and mix steps</source>
+        <translation>在分数、份额与混合三步显示接收者这一行的逐项计算</translation>
     </message>
     <message>
         <source>&amp;Language</source>

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from PySide6.QtCore import QModelIndex, Qt
+import shiboken6
+from PySide6.QtCore import QCoreApplication, QEvent, QModelIndex, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -52,9 +53,14 @@ def open_window(qtbot: QtBot, example: str = "f11") -> StudioWindow:
 
 
 def close_window(window: StudioWindow) -> None:
+    """Close the window and destroy it now, not whenever a garbage collection finds it (a
+    window destroyed from inside a collection crashes the offscreen platform)."""
+    if not shiboken6.isValid(window) or not shiboken6.isValid(window.state.undo_stack):
+        return  # closed already
     window.state.undo_stack.setClean()
     window.close()
     window.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
 def type_into(qtbot: QtBot, table: QTableView, row: int, col: int, text: str) -> None:

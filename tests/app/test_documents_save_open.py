@@ -317,7 +317,7 @@ def leave(route: str, qtbot: QtBot, window: StudioWindow, target: Path,
         patch_open_dialog(monkeypatch, target)
         window.open_dialog()
     elif route == "example":
-        _action(window, lambda a: a.text() == "g01").trigger()
+        _action(window, lambda a: a.text().startswith("G01 · ")).trigger()
     elif route == "recent":
         add_recent(target)
         window.recent_menu.rebuild()

@@ -6,10 +6,12 @@ from PySide6.QtCore import Qt, QUrl
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from app.examples import example_path
 from app.help.html import linked_html, step_html, term_from_href, term_href
 from app.i18n import set_language
-from app.texts import TERM_IDS, glossary, glossary_entry, linked_terms
+from app.texts import TERM_IDS, glossary, glossary_entry, linked_terms, step_text
 from app.window import StudioWindow
+from engine import compute, load_scenario
 
 
 def test_the_glossary_lists_the_24_terms_with_definition_and_example(
@@ -111,7 +113,8 @@ def test_linked_html_escapes_and_links_every_term() -> None:
     assert '<a href="term:softmax">softmax</a>' in html
     assert term_from_href(term_href("pre-norm")) == "pre-norm"
     assert term_from_href("https://example.org") is None
-    assert step_html("attention.weights", "zh").count("<h4>") == 4
+    f11 = compute(load_scenario(example_path("f11")))
+    assert step_html(step_text(f11, 3, "zh"), "zh").count("<h4>") == 4
 
 
 def test_steps_texts_follow_the_language_in_the_panel(qtbot: QtBot, window: StudioWindow) -> None:

@@ -31,7 +31,7 @@ def test_the_language_menu_switches_everything_to_chinese_and_back(
     window.state.set_step(3)
     step = window.state.trace.steps[3]
     assert menu_titles(window) == ["&File", "&Edit", "&View", "&Step"]
-    assert window.timeline.summary_label.text() == step_text(step.explain_key, "en").summary
+    assert window.timeline.summary_label.text() == step_text(window.state.trace, 3, "en").summary
 
     choose_language(qtbot, window, "zh")
 
@@ -41,7 +41,7 @@ def test_the_language_menu_switches_everything_to_chinese_and_back(
     assert not window.view_menu.language_actions["en"].isChecked()
     zh_title = step_title(step, window.state.scenario, "zh")
     assert window.timeline.position_label.text() == f"第 4 步（共 5 步）· {zh_title}"
-    assert window.timeline.summary_label.text() == step_text(step.explain_key, "zh").summary
+    assert window.timeline.summary_label.text() == step_text(window.state.trace, 3, "zh").summary
     explanation = window.timeline.explain.browser.toPlainText()
     for heading in HEADINGS["zh"]:
         assert heading in explanation
@@ -57,7 +57,7 @@ def test_the_language_menu_switches_everything_to_chinese_and_back(
 
     assert menu_titles(window) == ["&File", "&Edit", "&View", "&Step"]
     assert window.timeline.position_label.text().startswith("Step 4 of 5 · ")
-    assert window.timeline.summary_label.text() == step_text(step.explain_key, "en").summary
+    assert window.timeline.summary_label.text() == step_text(window.state.trace, 3, "en").summary
     assert HEADINGS["en"][0] in window.timeline.explain.browser.toPlainText()
     assert window.glossary.windowTitle() == "Glossary"
     assert window.glossary.terms.item(0).text() == glossary("en")[0].term

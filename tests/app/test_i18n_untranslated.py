@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QAction
@@ -24,14 +25,24 @@ from PySide6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
-from app.examples import example_names
+from app.documents.matrix_text import (
+    MatrixTextError,
+    fit_problem,
+    load_matrix_file,
+    parse_matrix_text,
+)
+from app.documents.matrix_words import WORDS, matrix_words
+from app.examples import example_path
+from app.export.dialog import ExportDialog
 from app.i18n import set_language
 from app.i18n.catalogue import translations
 from app.i18n.language import catalogue_path
 from app.texts import LANGUAGE_NAMES
+from app.texts.problems import problem_words
 from app.window import StudioWindow
+from engine import ScenarioError, load_scenario, parse_scenario
 from engine.names import short_name
-from tests.app.driving import close_window, open_window
+from tests.app.driving import close_window, open_window, type_into
 
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
@@ -123,7 +134,7 @@ def check_chinese_window(qtbot: QtBot, window: StudioWindow) -> None:
     for step in range(len(window.state.trace.steps)):
         window.state.set_step(step)
     QApplication.processEvents()
-    translated = set(translations(catalogue_path("zh", ".ts")).values()) | set(example_names())
+    translated = set(translations(catalogue_path("zh", ".ts")).values())
     scenario = window.state.scenario
     allowed = (ALLOWED_WORDS | set(LANGUAGE_NAMES.values())
                | set(LATIN_WORD.findall(" ".join(short_name(path)
@@ -145,3 +156,103 @@ def test_the_same_walk_finds_english_in_the_english_window(window: StudioWindow)
     flagged = {text for _where, text in every_text(window)
                if untranslated(text, translated, ALLOWED_WORDS)}
     assert {"&File", "&Edit", "Play", "Glossary"} <= flagged
+
+
+# -- messages: refusals, undo labels, import reasons -----------------------------------------
+
+
+def test_every_matrix_reason_has_chinese_words() -> None:
+    """Each reason of the matrix reader, filled with sample fields, reads as Chinese."""
+    fields = {"chars": 5, "limit": 9, "row": 2, "col": 3, "number": "“x”不是数", "line": 4,
+              "detail": "?", "count": 1, "width": 2, "shape": "3×2", "size": 10, "dtype": "<U1",
+              "ndim": 3, "byte": 7, "name": "m.csv", "problem": "数组是空的", "block": "2×2",
+              "grid": "Wq", "place": "Wq[1,0]", "text": "x", "encoding": "UTF-16"}
+    assert set(WORDS["zh"]) == set(WORDS["en"])
+    allowed = ALLOWED_WORDS | {"NumPy", "npy", "npz", "np", "save", "Python", "UTF", "NaN",
+                               "Wq", "m", "csv", "U1"}
+    left = [key for key in WORDS["zh"]
+            if untranslated(matrix_words("zh", key, **fields), set(), allowed)]
+    assert left == []
+    # The check can fail: the English words are flagged.
+    assert untranslated(matrix_words("en", "binary"), set(), allowed)
+
+
+def test_matrix_refusals_are_worded_in_chinese(tmp_path: Path) -> None:
+    refusals = []
+    for text in ("", "1, x", "[[1, 2], [3]]", "[[1, 2]", "1 2\n3", "[[[1]]]"):
+        with pytest.raises(MatrixTextError) as caught:
+            parse_matrix_text(text)
+        refusals.append(caught.value)
+    folder = tmp_path / "m.npy"
+    folder.mkdir()
+    for path in (folder, tmp_path / "missing.csv"):
+        with pytest.raises(MatrixTextError) as caught:
+            load_matrix_file(path)
+        refusals.append(caught.value)
+    for error in refusals:
+        chinese = error.words("zh")
+        assert CJK.search(chinese), chinese
+        assert not untranslated(chinese, set(), ALLOWED_WORDS | {"m", "npy", "missing", "csv",
+                                                                 "Errno", "No", "such", "file",
+                                                                 "or", "directory"}), chinese
+        assert str(error) == error.words("en")
+    assert fit_problem((3, 3), "Wq", (2, 2), lang="zh") == \
+        "3×3 的数块放不进 Wq，它在当前尺寸下是 2×2"
+
+
+def test_engine_refusals_an_edit_can_meet_are_worded_in_chinese() -> None:
+    f11 = load_scenario(example_path("f11")).to_document()
+    g01 = load_scenario(example_path("g01")).to_document()
+    bad = [("block", {**g01, "block": {**g01["block"], "eps": -1}}),
+           ("labels", {**f11, "tokens": ["a"]}),
+           ("heads", {**f11, "attention": {**f11["attention"], "heads": 3}}),
+           ("wo", {**g01, "attention": {**g01["attention"], "Wo": [[1, 0, 0], [0, 1, 0]]}})]
+    for name, document in bad:
+        with pytest.raises(ScenarioError) as caught:
+            parse_scenario(document)
+        words = problem_words(caught.value, "zh")
+        assert CJK.search(words) and "文档不接受" not in words, (name, words)
+        assert not untranslated(words, set(), ALLOWED_WORDS | {"attention", "block", "eps",
+                                                              "tokens", "heads"}), (name, words)
+    overflow = ScenarioError("computation", "a value overflowed or was divided by zero (x); "
+                             "look for huge numbers, or ε = 0 with a constant row")
+    assert problem_words(overflow, "zh").startswith("computation：有数值溢出")
+
+
+def test_refusals_and_undo_labels_follow_the_chinese_interface(qtbot: QtBot) -> None:
+    window = open_window(qtbot, "g01")
+    try:
+        set_language("zh")
+        qtbot.waitUntil(lambda: window.menuBar().actions()[0].text() == "文件(&F)", timeout=2000)
+        refused: list[str] = []
+        window.state.refused.connect(refused.append)
+        undo: list[str] = []
+        table = window.editor.tables["attention.Wq"]
+        type_into(qtbot, table, 0, 0, "abc")
+        type_into(qtbot, table, 0, 0, "1e400")
+        window.editor.tables["attention.Wq"].model().paste_block(0, 0, "1 2 3\n4 5 6\n7 8 9")
+        window.editor.tables["attention.Wq"].model().paste_block(0, 0, "1, x")
+        editor = window.editor.block_editor
+        editor.eps_edit.setText("abc")
+        editor.eps_edit.editingFinished.emit()
+        editor.final_norm_box.setChecked(False)
+        undo.append(window.state.undo_stack.undoText())
+        window.editor.tables["attention.Wq"].model().paste_block(0, 0, "0.5")
+        undo.append(window.state.undo_stack.undoText())
+        editor.eps_edit.setText("-1")
+        editor.eps_edit.editingFinished.emit()
+        editor.block_box.setChecked(False)
+        undo.append(window.state.undo_stack.undoText())
+        translated = set(translations(catalogue_path("zh", ".ts")).values())
+        allowed = ALLOWED_WORDS | {"Wq", "abc", "e400", "block", "eps"}
+        assert len(refused) >= 5, refused
+        assert len(undo) == 3 and all(undo), undo
+        left = [text for text in refused + undo if untranslated(text, translated, allowed)]
+        assert left == [], left
+        assert all(CJK.search(text) for text in refused + undo), refused + undo
+        dialog = ExportDialog(window.state.trace, 0, window.frame_options(), window, name="g01")
+        assert dialog.dwell_spin.suffix() == " 秒"
+        dialog.deleteLater()
+    finally:
+        set_language("en")
+        close_window(window)

@@ -26,6 +26,7 @@ import app.window
 from app.examples import example_path
 from app.window import StudioWindow
 from engine import Scenario, Trace, dumps_scenario, load_scenario, save_scenario
+from tests.app.driving import Dialogs
 
 RESPONSIVE_MS = 100
 
@@ -282,3 +283,21 @@ def slowly(function: Callable[..., object], seconds: float,
         return result
     return slow
 
+
+
+def test_saving_in_a_worker_never_asks_about_its_own_change_on_disk(
+        qtbot: QtBot, window: StudioWindow, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        dialogs: Dialogs) -> None:
+    # The file is watched; a save in a worker turns the event loop while it replaces the file.
+    target = tmp_path / "watched.qkv.json"
+    save_scenario(window.state.scenario, target)
+    assert window.open_path(target)
+    for value in (4.0, 5.0):
+        window.state.edit_cell("X", 0, 1, value)
+        qtbot.waitUntil(lambda: not window.state.busy, timeout=5000)
+        monkeypatch.setattr(app.window, "dumps_scenario", slowly(dumps_scenario, 0.3))
+        assert window.save()
+        qtbot.wait(300)  # the watcher's late news of the write arrives
+    assert dialogs.shown == []  # neither "changed on disk: reload?" nor "overwrite?"
+    assert load_scenario(target).X.tolist() == [[1.0, 5.0], [1.0, -1.0]]
+    assert window.state.undo_stack.isClean()

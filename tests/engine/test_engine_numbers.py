@@ -21,7 +21,11 @@ from engine.numbers import (
     parse_shown,
 )
 
-finite = st.floats(allow_nan=False, allow_infinity=False)
+finite = st.one_of(
+    st.floats(allow_nan=False, allow_infinity=False),
+    # Where rounding lies most easily: next to 0 and next to ±1.
+    st.floats(min_value=-1e-3, max_value=1e-3),
+    st.floats(min_value=0.99, max_value=1.01), st.floats(min_value=-1.01, max_value=-0.99))
 places = st.sampled_from([1, 2, 3, 4, 6, 10])
 SETTINGS = settings(max_examples=400, deadline=None)
 

@@ -187,7 +187,7 @@ def test_notes_hold_the_step_explanation(decks: dict[str, Path], f11: Trace) -> 
         notes = slide.notes_slide.notes_text_frame.text
         assert notes == notes_for(f11, k, "en")
         assert caption_for(f11, k, "en") in notes
-        assert step_text(f11.steps[k].explain_key, "en").why in notes
+        assert step_text(f11, k, "en").why in notes
         assert cjk_share(notes) < 0.05, "English notes"
 
 
@@ -197,7 +197,7 @@ def test_chinese_deck_has_chinese_titles_and_notes(decks: dict[str, Path], f11: 
         assert title_for(f11, k, "zh") in slide.shapes.title.text
         notes = slide.notes_slide.notes_text_frame.text
         assert cjk_share(notes) > 0.5, "Chinese notes"
-        assert step_text(f11.steps[k].explain_key, "zh").summary in notes
+        assert step_text(f11, k, "zh").summary in notes
 
 
 def test_eight_positions_draw_one_connector_per_visible_pair(qapp: QApplication,

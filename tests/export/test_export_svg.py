@@ -58,7 +58,7 @@ def test_shapes_are_vectors_and_text_is_text(f11_svgs: list[Path], f11: Trace) -
     assert "0.804" in words and "0.196" in words
     heading = next(w for w in words if w.startswith("Step 4 of 5"))
     assert title_for(f11, 3, "en") in heading
-    assert any(w.startswith("Keys the mask hides") for w in words), "the caption"
+    assert any(w.startswith("Keys the causal mask hides") for w in words), "the caption"
 
 
 def test_chinese_titles_are_kept_as_text(f11: Trace, tmp_path: Path) -> None:

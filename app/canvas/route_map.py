@@ -1,0 +1,143 @@
+"""A map of where you are: the document's steps as a chain of small boxes, the current one lit.
+
+The chain follows the document's real structure, because it is read from its trace: embed (with
+token ids), Q/K/V (×heads), scores, mask + softmax, mix (· Wo), and for a decoder block its
+norms and residuals in pre- or post-norm order, the feed-forward, the final norm and the
+vocabulary head. In the window a click on a box jumps to that step.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QBrush, QPainter, QPen
+from PySide6.QtWidgets import (
+    QGraphicsObject,
+    QGraphicsSceneMouseEvent,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
+
+from app.canvas.context import LayoutContext
+from app.canvas.layout import TextItem
+from app.canvas.theme import Theme
+from app.texts.canvas_words import canvas_word
+from engine import Step, Trace
+
+SIZE = 13
+BOX_PAD = 7.0
+ARROW = 16.0
+
+
+def step_label(trace: Trace, step: Step, lang: str) -> str:
+    """The short name of a step on the map (``mask + softmax``, ``Q/K/V ×2``, ``+ residual``)."""
+    s = trace.scenario
+    a = s.attention
+    norm = canvas_word(lang, "no_norm") if s.block is not None and s.block.norm == "none" \
+        else "Norm"
+    labels = {
+        "embed": canvas_word(lang, "embed"),
+        "inputs": canvas_word(lang, "inputs"),
+        "projections": canvas_word(lang, "projections_heads", heads=a.heads) if a.heads > 1
+        else canvas_word(lang, "projections"),
+        "scores": canvas_word(lang, "scores"),
+        "weights": canvas_word(lang, "weights_masked" if a.causal else "weights"),
+        "mix": canvas_word(lang, "mix_wo" if a.Wo is not None else "mix"),
+        "resid1": canvas_word(lang, "resid"),
+        "resid2": canvas_word(lang, "resid"),
+        "norm1": canvas_word(lang, "norm", norm=norm),
+        "norm2": canvas_word(lang, "norm", norm=norm),
+        "final_norm": canvas_word(lang, "final_norm", norm=norm),
+        "ffn": canvas_word(lang, "ffn"),
+        "logits": canvas_word(lang, "logits"),
+        "probs": canvas_word(lang, "probs"),
+    }
+    return labels.get(step.id, step.id)
+
+
+class MapBox(QGraphicsObject):
+    """One step on the map, with the arrow from the step before (unless it is the first);
+    ``clicked(step_index)`` when pressed in the window."""
+
+    clicked = Signal(int)
+
+    def __init__(self, label: str, step_index: int, current: bool, theme: Theme,
+                 description: str) -> None:
+        super().__init__()
+        self.step_index = step_index
+        self.current = current
+        self.description = description
+        self._theme = theme
+        self._arrow = ARROW if step_index else 0.0
+        self.label = TextItem(label, theme, size=SIZE, bold=current)
+        self.label.setParentItem(self)
+        self.label.setPos(self._arrow + BOX_PAD, BOX_PAD / 2)
+        text = self.label.boundingRect()
+        self._box = QRectF(self._arrow, 0, text.width() + 2 * BOX_PAD, text.height() + BOX_PAD)
+        self._rect = self._box.adjusted(-self._arrow, 0, 0, 0)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setToolTip(description)
+        self.setAcceptedMouseButtons(Qt.MouseButton.LeftButton)
+
+    def boundingRect(self) -> QRectF:
+        return self._rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        if self._arrow:
+            middle = self._box.center().y()
+            start, end = QPointF(3, middle), QPointF(self._arrow - 3, middle)
+            painter.setPen(QPen(self._theme.color("muted"), 1.5))
+            painter.drawLine(start, end)
+            painter.drawLine(end, end + QPointF(-5, -4))
+            painter.drawLine(end, end + QPointF(-5, 4))
+        accent = self._theme.color("accent")
+        painter.setPen(QPen(accent if self.current else self._theme.color("grid_line"),
+                            3 if self.current else 1))
+        painter.setBrush(QBrush(self._theme.color("accent", 0.18) if self.current
+                                else self._theme.color("panel")))
+        painter.drawRoundedRect(self._box.adjusted(1, 1, -1, -1), 5, 5)
+
+    def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
+        self.clicked.emit(self.step_index)
+        event.accept()
+
+
+class RouteMap(QGraphicsObject):
+    """The chain of :class:`MapBox` items, one row; it paints nothing itself."""
+
+    def __init__(self, boxes: list[MapBox], title: str, theme: Theme) -> None:
+        super().__init__()
+        self.boxes = boxes
+        self._theme = theme
+        heading = TextItem(title, theme, size=SIZE, role="muted")
+        heading.setParentItem(self)
+        x = heading.boundingRect().width() + 8
+        height = max([b.boundingRect().height() for b in boxes] + [0.0])
+        heading.setPos(0, (height - heading.boundingRect().height()) / 2)
+        for box in boxes:
+            box.setParentItem(self)
+            box.setPos(x, (height - box.boundingRect().height()) / 2)
+            x += box.boundingRect().width()
+        self._rect = QRectF(0, 0, x, height)
+
+    @property
+    def current(self) -> MapBox | None:
+        return next((b for b in self.boxes if b.current), None)
+
+    def boundingRect(self) -> QRectF:
+        return self._rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        return
+
+
+def route_map(ctx: LayoutContext, step: Step) -> RouteMap:
+    """The map of ``ctx``'s document with ``step`` highlighted."""
+    trace, lang = ctx.trace, ctx.options.lang
+    boxes = []
+    for k, each in enumerate(trace.steps):
+        label = step_label(trace, each, lang)
+        boxes.append(MapBox(label, k, each.id == step.id, ctx.theme,
+                            canvas_word(lang, "map_step", n=k + 1, label=label)))
+    return RouteMap(boxes, canvas_word(lang, "map_title"), ctx.theme)

@@ -1,0 +1,161 @@
+"""The worked row: the receiver's arithmetic at the scores, shares and mix steps, as a table.
+
+For each key: q·k with its terms, ÷ √d_k, exp(s − max), the share (its exp over their sum);
+at the mix step also each share times its V row, and their sum, the receiver's output row. The
+Illustrated-Transformer walk-through, drawn on the frame for any document.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QBrush, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
+
+from app.canvas.context import LayoutContext
+from app.canvas.layout import ROW_GAP, TextItem
+from app.canvas.theme import Theme
+from app.texts.canvas_words import canvas_word
+from app.texts.facts import Facts, facts_for
+from engine import Step, format_number
+from engine.numbers import format_factor
+
+WORKED_STEPS = ("scores", "weights", "mix")
+"""The steps that show a worked row."""
+MAX_POSITIONS = 4
+"""The window shows the worked row by default for documents with at most this many positions."""
+SIZE = 15
+PAD = 10.0
+COLUMN_GAP = 22.0
+MAX_TERMS = 4
+AREA_ASPECT = 2.1
+"""Width over height of a 16:9 sheet's picture area: the worked row goes under the picture or
+beside it, whichever lets the two be drawn larger there."""
+
+
+class WorkedRow(QGraphicsObject):
+    """A titled table of strings on a panel; ``cells`` is one list per row, header first."""
+
+    def __init__(self, title: str, cells: list[list[str]], theme: Theme,
+                 strong_column: int) -> None:
+        super().__init__()
+        self.title = title
+        self.cells = cells
+        self._theme = theme
+        heading = TextItem(title, theme, size=SIZE + 1, bold=True)
+        heading.setParentItem(self)
+        heading.setPos(PAD, PAD)
+        y = PAD + heading.boundingRect().height() + 4
+        columns = max(len(row) for row in cells)
+        items = [[TextItem(text, theme, size=SIZE, bold=(r == 0 or c == strong_column),
+                           role="muted" if r == 0 else "text")
+                  for c, text in enumerate(row)] for r, row in enumerate(cells)]
+        widths = [max((row[c].boundingRect().width() for row in items if c < len(row)),
+                      default=0.0) for c in range(columns)]
+        for row in items:
+            x = PAD
+            height = max(item.boundingRect().height() for item in row)
+            for c, item in enumerate(row):
+                item.setParentItem(self)
+                item.setPos(x, y)
+                x += widths[c] + COLUMN_GAP
+            y += height
+        width = max(PAD + sum(widths) + COLUMN_GAP * (columns - 1),
+                    PAD + heading.boundingRect().width()) + PAD
+        self._rect = QRectF(0, 0, width, y + PAD)
+
+    def boundingRect(self) -> QRectF:
+        return self._rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        painter.setPen(QPen(self._theme.color("grid_line"), 1))
+        painter.setBrush(QBrush(self._theme.color("panel")))
+        painter.drawRoundedRect(self._rect.adjusted(0.5, 0.5, -0.5, -0.5), 6, 6)
+
+
+def _terms(f: Facts, j: int, places: int) -> str:
+    q, k = f.q(f.receiver), f.k(j)
+    terms = [f"{format_factor(float(a), places)}·{format_factor(float(b), places)}"
+             for a, b in list(zip(q, k, strict=True))[:MAX_TERMS]]
+    more = " + …" if len(q) > MAX_TERMS else ""
+    return " + ".join(terms) + more + f" = {format_number(f.raw_score(j), places)}"
+
+
+def _row(values: list[float], places: int) -> str:
+    shown = [format_number(v, places) for v in values[:MAX_TERMS]]
+    return "[" + ", ".join(shown) + (", …" if len(values) > MAX_TERMS else "") + "]"
+
+
+def worked_row(ctx: LayoutContext, step: Step) -> WorkedRow | None:
+    """The worked row of ``step`` for the frame's receiver and first shown head, or None at a
+    step that has none."""
+    if step.id not in WORKED_STEPS:
+        return None
+    trace, lang, places = ctx.trace, ctx.options.lang, ctx.places
+    f = facts_for(trace, trace.step_index(step.id), ctx.receiver, ctx.heads[0])
+    upto = WORKED_STEPS.index(step.id)
+    header = [canvas_word(lang, "key"), canvas_word(lang, "dot"),
+              canvas_word(lang, "scaled", d_k=f.d_k) if f.scaled else
+              canvas_word(lang, "unscaled")]
+    if upto >= 1:
+        header += [canvas_word(lang, "exp"), canvas_word(lang, "share")]
+    if upto >= 2:
+        header += [canvas_word(lang, "share") + " · v"]
+    visible = f.visible
+    top = max(f.score(j) for j in visible)
+    total = sum(f.exps)
+    cells = [header]
+    for j in range(f.n):
+        if j not in visible:
+            cells.append([f.tokens[j], canvas_word(lang, "masked")])
+            continue
+        s = format_number(f.score(j), places)
+        row = [f.tokens[j], _terms(f, j, places),
+               f"{format_number(f.raw_score(j), places)} ÷ √{f.d_k} = {s}" if f.scaled else s]
+        if upto >= 1:
+            shifted = f.score(j) - top
+            row += [f"exp({format_number(shifted, places)}) = "
+                    f"{format_number(float(math.exp(shifted)), places)}",
+                    f"{format_number(float(math.exp(shifted)), places)} ÷ "
+                    f"{format_number(total, places)} = {format_number(f.share(j), places)}"]
+        if upto >= 2:
+            row += [f"{format_number(f.share(j), places)}·{_row(list(f.v(j)), places)}"]
+        cells.append(row)
+    if upto >= 1:
+        last = ["", "", "", format_number(total, places), "1"]
+        if upto >= 2:
+            last += [f"= {_row(list(f.mixed_head()), places)}"]
+        cells.append([canvas_word(lang, "total"), *last[1:]])
+    head = canvas_word(lang, "worked_head", n=f.head + 1) if f.heads > 1 else ""
+    title = canvas_word(lang, "worked_title", token=f.token, head=head)
+    return WorkedRow(title, cells, ctx.theme, strong_column=len(header) - 1)
+
+
+def add_worked_row(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
+                   covered: QRectF) -> QRectF:
+    """Put the step's worked row under its picture (when the options show one); what the
+    picture and the row cover together."""
+    if not ctx.options.worked_row:
+        return covered
+    table = worked_row(ctx, step)
+    if table is None:
+        return covered
+    table.setParentItem(parent)
+    size = table.boundingRect()
+    below = QRectF(covered.left(), covered.top(), max(covered.width(), size.width()),
+                   covered.height() + ROW_GAP + size.height())
+    beside = QRectF(covered.left(), covered.top(), covered.width() + ROW_GAP + size.width(),
+                    max(covered.height(), size.height()))
+    if _fit(beside) > _fit(below):
+        table.setPos(covered.right() + ROW_GAP, covered.top())
+    else:
+        table.setPos(covered.left(), covered.bottom() + ROW_GAP)
+    return covered.united(table.mapRectToParent(size))
+
+
+def _fit(rect: QRectF) -> float:
+    """How large ``rect`` can be drawn on a picture area of the sheet's shape."""
+    return min(AREA_ASPECT / rect.width(), 1 / rect.height())
+

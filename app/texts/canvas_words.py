@@ -1,0 +1,78 @@
+"""The words of the worked row and of the route map drawn on a frame, in every language.
+
+Imports no Qt; frames are drawn the same way in the window and in every export.
+"""
+
+from __future__ import annotations
+
+from app.texts.model import fill_word
+
+CANVAS_WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "worked_title": "Worked row for “{token}”{head}",
+        "worked_head": ", head {n}",
+        "key": "key",
+        "dot": "q·k",
+        "scaled": "÷ √{d_k} = s",
+        "unscaled": "s (not scaled)",
+        "exp": "exp(s − max)",
+        "share": "share",
+        "masked": "✕ masked: not read",
+        "total": "Σ",
+        "output": "output row",
+        "map_title": "Where you are",
+        "embed": "embed",
+        "inputs": "X and W",
+        "projections": "Q/K/V",
+        "projections_heads": "Q/K/V ×{heads}",
+        "scores": "scores",
+        "weights": "softmax",
+        "weights_masked": "mask + softmax",
+        "mix": "mix V",
+        "mix_wo": "mix V · Wo",
+        "resid": "+ residual",
+        "norm": "{norm}",
+        "no_norm": "no norm",
+        "final_norm": "final {norm}",
+        "ffn": "FFN",
+        "logits": "logits",
+        "probs": "probs",
+        "map_step": "step {n}: {label}",
+    },
+    "zh": {
+        "worked_title": "逐项计算“{token}”这一行{head}",
+        "worked_head": "（第 {n} 个头）",
+        "key": "键",
+        "dot": "q·k",
+        "scaled": "÷ √{d_k} = s",
+        "unscaled": "s（未缩放）",
+        "exp": "exp(s − max)",
+        "share": "份额",
+        "masked": "✕ 被掩码，不读",
+        "total": "合计",
+        "output": "输出行",
+        "map_title": "当前位置",
+        "embed": "嵌入",
+        "inputs": "X 与 W",
+        "projections": "Q/K/V",
+        "projections_heads": "Q/K/V ×{heads}",
+        "scores": "分数",
+        "weights": "softmax",
+        "weights_masked": "掩码 + softmax",
+        "mix": "混合 V",
+        "mix_wo": "混合 V · Wo",
+        "resid": "+ 残差",
+        "norm": "{norm}",
+        "no_norm": "无 Norm",
+        "final_norm": "最终 {norm}",
+        "ffn": "前馈",
+        "logits": "logits",
+        "probs": "概率",
+        "map_step": "第 {n} 步：{label}",
+    },
+}
+
+
+def canvas_word(lang: str, key: str, /, **fields: object) -> str:
+    """The canvas word ``key`` in ``lang``, filled with ``fields``."""
+    return fill_word(CANVAS_WORDS, lang, key, **fields)

@@ -1,0 +1,376 @@
+"""The facts a step text quotes, read from one trace: tokens, sizes, options and numbers.
+
+Every number a step text prints comes from here, formatted by the engine at :data:`PLACES`
+decimals, so the texts describe the open document and no other. Imports no Qt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from engine import Scenario, Step, Trace, compute, format_number, parse_scenario
+from engine.forward import pre_activation
+from engine.numbers import format_exact, format_factor
+from engine.reader import FloatArray
+
+PLACES = 3
+"""Decimals of every number a step text prints."""
+MAX_SHOWN = 4
+"""A row longer than this is cut with an ellipsis."""
+MAX_TERMS = 3
+"""A dot product with more terms than this shows its first ones and an ellipsis."""
+
+
+@dataclass(frozen=True)
+class NormFacts:
+    """Which norm a norm step applies: the array it writes and reads, its γ/β suffix."""
+
+    name: str
+    source: str
+    suffix: str
+    plain: bool
+    """Whether its γ are all 1 and its β all 0."""
+
+
+@dataclass(frozen=True, eq=False)
+class Facts:
+    """One step of one trace, seen from one receiver (the position a text follows).
+
+    Attributes
+    ----------
+    trace
+        The computation the text is about.
+    index
+        The step's position in ``trace.steps``.
+    receiver
+        The position whose row the text follows (0-based).
+    head
+        The attention head the text follows (0-based).
+    """
+
+    trace: Trace
+    index: int
+    receiver: int
+    head: int = 0
+
+    # -- the document ------------------------------------------------------------------------
+    @property
+    def scenario(self) -> Scenario:
+        return self.trace.scenario
+
+    @property
+    def step(self) -> Step:
+        return self.trace.steps[self.index]
+
+    @property
+    def tokens(self) -> tuple[str, ...]:
+        return self.scenario.tokens
+
+    @property
+    def n(self) -> int:
+        return self.scenario.n
+
+    @property
+    def d(self) -> int:
+        return int(self.scenario.X.shape[1])
+
+    @property
+    def token(self) -> str:
+        """The receiver's token."""
+        return self.tokens[self.receiver]
+
+    @property
+    def heads(self) -> int:
+        return self.scenario.attention.heads
+
+    @property
+    def d_k(self) -> int:
+        return self.scenario.attention.d_k
+
+    @property
+    def d_v(self) -> int:
+        return self.scenario.attention.d_v
+
+    @property
+    def causal(self) -> bool:
+        return self.scenario.attention.causal
+
+    @property
+    def scaled(self) -> bool:
+        return self.scenario.attention.scale
+
+    @property
+    def has_wo(self) -> bool:
+        return self.scenario.attention.Wo is not None
+
+    @property
+    def has_block(self) -> bool:
+        return self.scenario.block is not None
+
+    @property
+    def norm(self) -> str:
+        """``"layernorm"``, ``"rmsnorm"`` or ``"none"`` (``"none"`` without a block)."""
+        return self.scenario.block.norm if self.scenario.block is not None else "none"
+
+    @property
+    def eps(self) -> str:
+        """ε as written in a document (``1e-05``, ``0``)."""
+        return format_exact(self.scenario.block.eps if self.scenario.block is not None else 0.0)
+
+    def array(self, name: str) -> FloatArray:
+        return self.trace.arrays[name]
+
+    # -- formatting -------------------------------------------------------------------------
+    @staticmethod
+    def num(value: float) -> str:
+        """One number at text precision (``1.414``, ``−0.5``, ``2``)."""
+        return format_number(float(value), PLACES)
+
+    @classmethod
+    def row(cls, values: FloatArray | list[float]) -> str:
+        """A row in brackets, cut after :data:`MAX_SHOWN` entries: ``[1, −1]``."""
+        shown = [cls.num(v) for v in list(values)[:MAX_SHOWN]]
+        more = ", …" if len(values) > MAX_SHOWN else ""
+        return "[" + ", ".join(shown) + more + "]"
+
+    @staticmethod
+    def dot_terms(a: FloatArray, b: FloatArray) -> str:
+        """The terms of a·b: ``1·1 + (−1)·(−1)``, the first :data:`MAX_TERMS` and ``+ …``."""
+        terms = [f"{format_factor(float(x), PLACES)}·{format_factor(float(y), PLACES)}"
+                 for x, y in list(zip(a, b, strict=True))[:MAX_TERMS]]
+        return " + ".join(terms) + (" + …" if len(a) > MAX_TERMS else "")
+
+    def receiver_row(self, name: str) -> str:
+        """The receiver's row of a 2-D trace array, formatted."""
+        return self.row(self.array(name)[self.receiver])
+
+    # -- attention, for the receiver and the head in focus ---------------------------------------
+    def q(self, i: int) -> FloatArray:
+        h = self.head
+        return self.array("Q")[i, h * self.d_k:(h + 1) * self.d_k]
+
+    def k(self, j: int) -> FloatArray:
+        h = self.head
+        return self.array("K")[j, h * self.d_k:(h + 1) * self.d_k]
+
+    def v(self, j: int) -> FloatArray:
+        h = self.head
+        return self.array("V")[j, h * self.d_v:(h + 1) * self.d_v]
+
+    @property
+    def visible(self) -> list[int]:
+        """The positions the receiver may read."""
+        return [j for j in range(self.n) if self.trace.visible[self.receiver, j]]
+
+    @property
+    def hidden(self) -> list[int]:
+        """The positions the mask hides from the receiver."""
+        return [j for j in range(self.n) if not self.trace.visible[self.receiver, j]]
+
+    def raw_score(self, j: int) -> float:
+        return float(self.q(self.receiver) @ self.k(j))
+
+    def score(self, j: int) -> float:
+        return float(self.array("scores")[self.head, self.receiver, j])
+
+    def share(self, j: int) -> float:
+        return float(self.array("weights")[self.head, self.receiver, j])
+
+    @property
+    def root_d_k(self) -> str:
+        return self.num(np.sqrt(self.d_k))
+
+    @property
+    def exps(self) -> list[float]:
+        """exp(s − max) of each visible key's score, in the order of :attr:`visible`."""
+        scores = np.array([self.score(j) for j in self.visible])
+        return [float(e) for e in np.exp(scores - scores.max())]
+
+    def mixed_head(self) -> FloatArray:
+        h = self.head
+        return self.array("mixed")[self.receiver, h * self.d_v:(h + 1) * self.d_v]
+
+    # -- the block ---------------------------------------------------------------------------
+    def mean(self, name: str) -> float:
+        return float(self.array(name)[self.receiver].mean())
+
+    def variance(self, name: str) -> float:
+        return float(self.array(name)[self.receiver].var())
+
+    def mean_square(self, name: str) -> float:
+        return float((self.array(name)[self.receiver] ** 2).mean())
+
+    def plain_gammas(self, *names: str) -> bool:
+        """Whether the named γ are all 1 and their β all 0 (so a norm's rows are standard)."""
+        block = self.scenario.block
+        if block is None:
+            return True
+        pairs = {"1": (block.gamma1, block.beta1), "2": (block.gamma2, block.beta2),
+                 "f": (block.gamma_f, block.beta_f)}
+        return all(bool(np.all(pairs[k][0] == 1) and np.all(pairs[k][1] == 0)) for k in names)
+
+    @property
+    def activation(self) -> str:
+        return self.scenario.block.ffn.activation if self.scenario.block is not None else ""
+
+    @property
+    def hidden_width(self) -> int:
+        block = self.scenario.block
+        return int(block.ffn.W1.shape[1]) if block is not None else 0
+
+    @property
+    def vocab(self) -> tuple[str, ...]:
+        return self.scenario.block.vocab if self.scenario.block is not None else ()
+
+    def top_entry(self, name: str = "logits") -> int:
+        """The vocabulary entry with the receiver's largest logit (or probability)."""
+        return int(np.argmax(self.array(name)[self.receiver]))
+
+    @cached_property
+    def without_final_norm(self) -> Trace:
+        """The same document with the final norm off (for "turn it off: …" sentences)."""
+        document = self.scenario.to_document()
+        document["block"]["final_norm"] = False
+        return compute(parse_scenario(document))
+
+
+    # -- the words of single steps ----------------------------------------------------------------
+    @property
+    def token_ids(self) -> tuple[int, ...]:
+        return self.scenario.token_ids or ()
+
+    @property
+    def table_rows(self) -> int:
+        table = self.scenario.embedding
+        return int(table.shape[0]) if table is not None else 0
+
+    @property
+    def unused_id(self) -> int | None:
+        """The first embedding row no token uses, or None."""
+        unused = sorted(set(range(self.table_rows)) - set(self.token_ids))
+        return unused[0] if unused else None
+
+    @property
+    def source(self) -> str:
+        """The array the step reads first (``X`` or ``norm1`` for the projections)."""
+        return self.step.reads[0]
+
+    @property
+    def has_bias(self) -> bool:
+        a = self.scenario.attention
+        return any(b is not None for b in (a.bq, a.bk, a.bv))
+
+    @property
+    def has_value_bias(self) -> bool:
+        a = self.scenario.attention
+        return a.bv is not None or a.bo is not None
+
+    @property
+    def q0_terms(self) -> str:
+        """The terms of Q[receiver, 0]: the source row times Wq's first column (plus bq)."""
+        a = self.scenario.attention
+        terms = self.dot_terms(self.array(self.source)[self.receiver], a.Wq[:, 0])
+        return terms + (f" + {format_factor(float(a.bq[0]), PLACES)}" if a.bq is not None else "")
+
+    @property
+    def example_keys(self) -> list[int]:
+        """The keys a text quotes: the first position, then the receiver itself."""
+        return [0] if self.receiver == 0 else [0, self.receiver]
+
+    def score_terms(self, j: int) -> str:
+        return self.dot_terms(self.q(self.receiver), self.k(j))
+
+    @property
+    def shown_visible(self) -> list[int]:
+        """The visible keys a text lists: at most :data:`MAX_TERMS`."""
+        return self.visible[:MAX_TERMS]
+
+    def _sum_text(self, values: list[float]) -> str:
+        """``a + b = 1``: ``=`` only when every term is shown and the rounded terms add to 1."""
+        shown = [self.num(v) for v in values]
+        whole = len(shown) <= MAX_TERMS + 1
+        terms = " + ".join(shown if whole else [*shown[:MAX_TERMS], "…"])
+        exact = whole and abs(sum(round(v, PLACES) for v in values) - 1) < 1e-9
+        return f"{terms} {'=' if exact else '≈'} 1"
+
+    @property
+    def share_sum(self) -> str:
+        """``0.804 + 0.196 = 1`` for the receiver's visible shares (``≈`` when rounding shows)."""
+        return self._sum_text([self.share(j) for j in self.visible])
+
+    @property
+    def prob_sum(self) -> str:
+        return self._sum_text([float(p) for p in self.array("probs")[self.receiver]])
+
+    @property
+    def d_out(self) -> int:
+        return self.scenario.attention.d_out
+
+    @property
+    def mix_bounds(self) -> tuple[str, str, str]:
+        """Smallest visible V entry, the receiver's mix and the largest, in column 0 of the head."""
+        column = [float(self.v(j)[0]) for j in self.visible]
+        return (self.num(min(column)), self.num(float(self.mixed_head()[0])),
+                self.num(max(column)))
+
+    @property
+    def pre(self) -> bool:
+        return self.scenario.block is not None and self.scenario.block.placement == "pre"
+
+    @property
+    def has_final_norm(self) -> bool:
+        return self.scenario.block is not None and self.scenario.block.final_norm
+
+    @property
+    def norm_facts(self) -> NormFacts:
+        """The norm this (norm) step applies."""
+        name = self.step.writes[0]
+        suffix = {"norm1": "1", "norm2": "2", "final_norm": "_f"}[name]
+        return NormFacts(name=name, source=self.step.reads[0], suffix=suffix,
+                         plain=self.plain_gammas(suffix.strip("_")))
+
+    def largest(self, name: str) -> float:
+        """The receiver's entry of largest size in the array ``name``."""
+        row = self.array(name)[self.receiver]
+        return float(row[int(np.argmax(np.abs(row)))])
+
+    def largest_logit(self, trace: Trace) -> tuple[float, str]:
+        """The receiver's largest logit in ``trace`` and its vocabulary entry."""
+        row = trace.arrays["logits"][self.receiver]
+        top = int(np.argmax(row))
+        return float(row[top]), self.vocab[top]
+
+    @property
+    def ffn_source(self) -> str:
+        return self.step.reads[0]
+
+    @property
+    def pre_activation(self) -> FloatArray:
+        """The receiver's x·W1 + b1, before the activation."""
+        block = self.scenario.block
+        assert block is not None
+        rows = self.array(self.ffn_source)[self.receiver:self.receiver + 1]
+        z: FloatArray = pre_activation(block, rows)[0]
+        return z
+
+    @property
+    def head_source(self) -> str:
+        """The array the vocabulary head reads."""
+        return self.step.reads[0]
+
+    def logit_terms(self, entry: int) -> str:
+        block = self.scenario.block
+        assert block is not None and block.unembed is not None
+        return self.dot_terms(self.array(self.head_source)[self.receiver],
+                              block.unembed[:, entry])
+
+
+def facts_for(trace: Trace, index: int, receiver: int | None = None, head: int = 0) -> Facts:
+    """The facts of step ``index`` of ``trace`` for ``receiver`` (the last position if None)."""
+    n = trace.scenario.n
+    chosen = n - 1 if receiver is None else max(0, min(n - 1, receiver))
+    return Facts(trace=trace, index=max(0, min(len(trace.steps) - 1, index)), receiver=chosen,
+                 head=max(0, min(trace.scenario.attention.heads - 1, head)))

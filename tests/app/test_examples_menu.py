@@ -1,0 +1,90 @@
+"""File → Open example: titles with a note in the interface language, each example opening the
+way it is meant to be seen, and the pronoun example's shares."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+from PySide6.QtWidgets import QMenu
+from pytestqt.qtbot import QtBot
+
+from app.canvas.compare import CompareFrameItem
+from app.examples import example_names, example_path
+from app.i18n import set_language
+from app.texts.examples import EXAMPLE_WORDS
+from app.window import StudioWindow
+from engine import compute, load_scenario
+from tests.app.driving import close_window, open_window
+
+
+def example_actions(window: StudioWindow) -> list[str]:
+    file_menu = window.menuBar().actions()[0].menu()
+    assert isinstance(file_menu, QMenu)
+    examples = next(a.menu() for a in file_menu.actions() if isinstance(a.menu(), QMenu)
+                    and a.menu() is not window.recent_menu)
+    assert isinstance(examples, QMenu)
+    return [a.text() for a in examples.actions()]
+
+
+def test_every_example_has_a_title_and_a_note_in_both_languages() -> None:
+    assert set(EXAMPLE_WORDS) == set(example_names())
+    for words in EXAMPLE_WORDS.values():
+        assert set(words) == {"en", "zh"}
+        for title, note in words.values():
+            assert title and note and len(f"{title} — {note}") <= 90
+        assert words["en"] != words["zh"]
+
+
+def test_the_menu_lists_titles_with_notes_in_the_interface_language(qtbot: QtBot) -> None:
+    window = open_window(qtbot)
+    try:
+        english = example_actions(window)
+        assert english[0] == "F11 · Q/K/V on two positions — the chapter's walk-through: " \
+                             "我 reads itself, 爱 reads both"
+        assert "LayerNorm vs RMSNorm — the row [1, 3] under both norms, side by side" in english
+        assert not set(english) & set(example_names()), "titles, not ids"
+        set_language("zh")
+        qtbot.waitUntil(lambda: example_actions(window)[0].startswith("F11 · 两个位置"),
+                        timeout=2000)
+        assert "LayerNorm 与 RMSNorm — 同一行 [1, 3] 在两种 Norm 下并排对照" in \
+            example_actions(window)
+    finally:
+        set_language("en")
+        close_window(window)
+
+
+def test_norms_opens_side_by_side_and_tokenizer_on_its_embed_step(qtbot: QtBot) -> None:
+    window = open_window(qtbot, "f11")
+    try:
+        window.state.set_step(3)
+        assert window.open_example("norms")
+        assert window.compare.active and window.compare.preset == "norm"
+        window.refresh_canvas(True)
+        item = window.canvas.frame
+        assert isinstance(item, CompareFrameItem)
+        assert item.header.text == "Compare · A: LayerNorm  |  B: RMSNorm"
+        assert window.open_example("tokenizer")
+        assert not window.compare.active
+        assert window.state.trace.steps[window.state.step].id == "embed"
+        assert window.open_example("g01")
+        assert window.state.step == 0 and not window.compare.active
+    finally:
+        close_window(window)
+
+
+def test_the_pronoun_reads_its_antecedent() -> None:
+    trace = compute(load_scenario(example_path("pronoun")))
+    tokens = list(trace.scenario.tokens)
+    it, animal, street = tokens.index("it"), tokens.index("animal"), tokens.index("street")
+    shares = trace.arrays["weights"][0, it]
+    assert int(np.argmax(shares)) == animal
+    # Recomputed here: q = X·Wq, k = X·Wk, softmax over the keys up to "it".
+    doc = json.loads(example_path("pronoun").read_text("utf-8"))
+    X, Wq, Wk = (np.array(doc[k] if k == "X" else doc["attention"][k]) for k in ("X", "Wq", "Wk"))
+    scores = (X[it] @ Wq) @ (X[: it + 1] @ Wk).T / np.sqrt(2)
+    expected = np.exp(scores - scores.max()) / np.exp(scores - scores.max()).sum()
+    np.testing.assert_allclose(shares[: it + 1], expected)
+    assert shares[animal] > 0.6 > shares[street] > shares[tokens.index("The")]
+    assert shares[tokens.index("tired")] == 0.0  # after "it": hidden by the causal mask
+    assert "Wq" in doc["note"] and "Wk" in doc["note"] and "by hand" in doc["note"]
