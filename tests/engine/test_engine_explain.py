@@ -260,3 +260,25 @@ def test_parse_cell() -> None:
                 "Q[１]", ""):
         with pytest.raises(ValueError, match=r"expected ARRAY|whole numbers"):
             parse_cell(bad)
+
+
+@pytest.mark.parametrize(("placement", "source"), [("pre", "norm2"), ("post", "norm1")])
+def test_a_hidden_unit_shows_its_source_row_w1_column_and_bias(placement: str,
+                                                                source: str) -> None:
+    """G01 with b1 = [0.5, −0.5]: the source row is (−0.999999, 0.999999) and W1 = I, so
+    z[1,0] = −0.999999 + 0.5 (zeroed by ReLU) and z[1,1] = 0.999999 − 0.5 (kept)."""
+    scenario = (load_scenario(EXAMPLES / "g01.qkv.json")
+                .with_document_value("block.ffn.b1", [0.5, -0.5])
+                .with_document_value("block.placement", placement))
+    trace = compute(scenario)
+    zeroed, kept = explain(trace, "ffn_hidden", (1, 0)), explain(trace, "ffn_hidden", (1, 1))
+    assert zeroed.formula == "ffn_hidden[1,0] = relu(z[1,0]) = relu(−0.499999) = 0"
+    assert zeroed.details == (
+        f"z[1,0] = {source}[1,0]·W1[0,0] + {source}[1,1]·W1[1,0] + b1[0] = "
+        "(−0.999999)·1 + 0.999999·0 + 0.5 = −0.499999",
+        "ReLU keeps positive z and zeroes the rest — this unit was zeroed")
+    assert kept.formula == "ffn_hidden[1,1] = relu(z[1,1]) = relu(0.499999) = 0.499999"
+    assert kept.details == (
+        f"z[1,1] = {source}[1,0]·W1[0,1] + {source}[1,1]·W1[1,1] + b1[1] = "
+        "(−0.999999)·0 + 0.999999·1 + (−0.5) = 0.499999",
+        "ReLU keeps positive z and zeroes the rest")
