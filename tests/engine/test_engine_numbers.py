@@ -14,9 +14,12 @@ from engine.numbers import (
     ABOUT,
     TIMES_TEN,
     NumberFormat,
+    NumberTextError,
     format_exact,
+    format_factor,
     format_fixed,
     format_number,
+    format_scientific,
     parse_number,
     parse_shown,
 )
@@ -149,3 +152,67 @@ def test_display_decimals_is_an_optional_documented_key_that_round_trips() -> No
         document["display"] = bad
         with pytest.raises(ScenarioError, match=message):
             parse_scenario(document)
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    (math.nan, "NaN"), (math.inf, "∞"), (-math.inf, "−∞")])
+def test_non_finite_values_read_the_same_in_every_formatter(value: float, text: str) -> None:
+    assert format_number(value, 3) == text
+    assert format_scientific(value, 3) == text
+    assert format_exact(value) == text
+
+
+def test_scientific_and_fixed_defaults_and_padding() -> None:
+    assert format_scientific(0.0) == "0"
+    assert format_scientific(123456789.0) == "1.235×10⁸"  # 3 decimals by default
+    assert format_scientific(1.5e8, 3, pad=True) == "1.500×10⁸"
+    assert format_fixed(0.5) == "0.500"  # 3 decimals by default
+    assert format_number(0.0, 3, pad=True) == "0.000"
+    assert format_number(120.0, 2) == "120"  # trimming stops at the point
+
+
+def test_a_negative_factor_is_parenthesised_with_its_decimals() -> None:
+    assert format_factor(-0.5, 3) == "(−0.5)"
+    assert format_factor(-0.99996, 4) == "(≈−1)"
+    assert format_factor(1.23456789, 2) == "1.23"
+
+
+def test_exact_switches_to_scientific_at_ten_million() -> None:
+    assert format_exact(9999999.5) == "9999999.5"
+    assert format_exact(1e7) == "1×10⁷"
+    assert format_exact(-1.5e-5) == "−0.000015"
+
+
+def test_a_grid_format_chooses_from_its_largest_finite_value() -> None:
+    assert NumberFormat.for_values(np.array([1.0])) == NumberFormat(3, False)
+    assert NumberFormat.for_values(np.array([math.nan, math.inf])) == NumberFormat(3, False)
+    assert NumberFormat.for_values(np.array([100.0, -9999999.0]), 2) == NumberFormat(2, False)
+    assert NumberFormat.for_values(np.array([1.0, 1e7]), 2) == NumberFormat(2, True)
+    assert NumberFormat(3).text(0.5) == "0.5"
+    assert NumberFormat(2, True).text(1234.5) == "1.23×10³"
+
+
+@pytest.mark.parametrize(("cells", "text"), [
+    ([0.0, 0.0], "0"), ([0.0, 2.5], "8.888"), ([0.5, 2.5], "8.888"),
+    ([-2.5, 1.0], "−8.888"), ([12.25, 0.001], "88.888"), ([0.0004, 1.0], "8.888×88⁻⁴"),
+])
+def test_the_widest_text_of_a_grid(cells: list[float], text: str) -> None:
+    assert NumberFormat(3).widest(np.array(cells)) == text
+
+
+@pytest.mark.parametrize(("typed", "value"), [
+    ("−1,5", -1.5), ("\u20132", -2.0), (" 3,25 ", 3.25)])
+def test_typed_minus_signs_and_decimal_commas_are_read(typed: str, value: float) -> None:
+    assert parse_number(typed) == value
+
+
+@pytest.mark.parametrize(("typed", "reason", "message"), [
+    ("  ", "empty", "empty: type a number"),
+    (" abc ", "not a number", "“abc” is not a number"),
+    ("1e999", "not finite", "“1e999” is not a finite number"),
+])
+def test_text_that_is_not_a_number_says_why(typed: str, reason: str, message: str) -> None:
+    with pytest.raises(NumberTextError) as caught:
+        parse_number(typed)
+    assert (caught.value.text, caught.value.reason, str(caught.value)) == (
+        typed.strip(), reason, message)
