@@ -125,3 +125,25 @@ def test_the_document_scale_is_measured_once_per_shape(qtbot: QtBot,
     wider = compute(trace.scenario.with_parameter("attention.Wv", wv))
     FrameItem(wider, 3)
     assert len(measured) == 2, "wider numbers: measured again"
+
+
+def test_an_edit_that_moves_a_tiny_value_to_another_power_of_ten_keeps_the_layout(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 13 item 14: in the n = d = 512 document a one-cell edit of X moved the smallest
+    logit from 10⁻⁶ to 10⁻⁵ and re-measured every step (4.7 s); the exponent's digits are as
+    wide as before, so the composition is reused."""
+    from app.canvas import compose
+
+    measured = []
+    real = compose._measure
+    monkeypatch.setattr(compose, "_measure",
+                        lambda *args: measured.append(1) or real(*args))
+    compose.forget()
+    trace = f11()
+    x = trace.scenario.X.copy()
+    x[0, 0] = 2e-6
+    FrameItem(compute(trace.scenario.with_parameter("X", x)), 0)
+    assert len(measured) == 1
+    x[0, 0] = 3e-5  # printed 2×10⁻⁶ → 3×10⁻⁵: another exponent, the same width
+    FrameItem(compute(trace.scenario.with_parameter("X", x)), 0)
+    assert len(measured) == 1, "one edit of X re-measured every step"
