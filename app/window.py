@@ -75,6 +75,10 @@ TIMELINE_KEYS = {Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Space, Qt.Key.Key
 KEY_USERS = (QAbstractItemView, QLineEdit, QAbstractSpinBox, QComboBox, QCheckBox, QTextEdit)
 
 
+DEFAULT_SIZE = (1280, 800)
+"""The window's first size, shrunk to the screen's free area on a smaller screen (1024×768)."""
+
+
 class StudioWindow(QMainWindow):
     """One document in one window."""
 
@@ -106,7 +110,9 @@ class StudioWindow(QMainWindow):
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([380, 900])
         self.setCentralWidget(self.splitter)
-        self.resize(1280, 800)
+        available = self.screen().availableGeometry()
+        self.resize(min(DEFAULT_SIZE[0], available.width()),
+                    min(DEFAULT_SIZE[1], available.height()))
         self._make_menus()
         self._canvas_held = False  # while a new document replaces the old: one frame, at the end
         self.state.traceChanged.connect(lambda: self.refresh_canvas(fit=False))

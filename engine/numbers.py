@@ -171,7 +171,9 @@ class NumberFormat:
         return format_number(value, self.places, scientific=self.scientific)
 
     def widest(self, values: npt.NDArray[np.float64]) -> str:
-        """A text at least as wide as any cell's (digits drawn as ``8``, the widest digit)."""
+        """A text at least as wide as any cell's: digits drawn as ``8`` and exponent digits as
+        ``⁴``, among the widest of their kind — so an edit that moves the smallest value from
+        10⁻⁶ to 10⁻⁵ keeps the same widest text (and the document's cached type scale)."""
         finite = np.abs(values[np.isfinite(values)])
         nonzero = finite[finite != 0]
         if not nonzero.size:
@@ -182,7 +184,7 @@ class NumberFormat:
             text = format_number(value, self.places, scientific=self.scientific, pad=True)
             if TIMES_TEN in text:
                 text = format_scientific(value, self.places, pad=True)
-            texts.append(re.sub(r"[0-9]", "8", text))
+            texts.append(re.sub(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]", "⁴", re.sub(r"[0-9]", "8", text)))
         return sign + max(texts, key=len)
 
 

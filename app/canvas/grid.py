@@ -121,7 +121,9 @@ class MatrixGrid(QGraphicsObject):
         """One format for every cell (scientific for all when one value is huge)."""
         widest = numbers.horizontalAdvance(self.format.widest(values))
         widest_col = max((label_advance(str(c)) for c in spec.col_labels), default=0.0)
-        self.cell_width = max(46.0, widest + 12.0, widest_col + 8.0)
+        # 4 units each side of the widest number: enough to keep neighbours apart, and 3-decimal
+        # grids of 8 tokens then print their numbers 20 px tall on a 1920×1080 sheet.
+        self.cell_width = max(46.0, widest + 8.0, widest_col + 8.0)
         self.label_width = max((label_advance(str(r)) for r in spec.row_labels),
                                default=0.0) + LABEL_GAP
         self.grid_origin = QPointF(self.label_width, TITLE_HEIGHT + HEADER_HEIGHT)

