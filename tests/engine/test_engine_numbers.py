@@ -169,6 +169,7 @@ def test_scientific_and_fixed_defaults_and_padding() -> None:
     assert format_fixed(0.5) == "0.500"  # 3 decimals by default
     assert format_number(0.0, 3, pad=True) == "0.000"
     assert format_number(120.0, 2) == "120"  # trimming stops at the point
+    assert format_number(120.0, 0) == "120"  # no point: no zero is trimmed
 
 
 def test_a_negative_factor_is_parenthesised_with_its_decimals() -> None:
@@ -194,10 +195,16 @@ def test_a_grid_format_chooses_from_its_largest_finite_value() -> None:
 
 @pytest.mark.parametrize(("cells", "text"), [
     ([0.0, 0.0], "0"), ([0.0, 2.5], "8.888"), ([0.5, 2.5], "8.888"),
-    ([-2.5, 1.0], "−8.888"), ([12.25, 0.001], "88.888"), ([0.0004, 1.0], "8.888×88⁻⁴"),
+    ([-2.5, 1.0], "−8.888"), ([12.25, 0.001], "88.888"), ([0.00003, 1.0], "8.888×88⁻⁴"),
 ])
 def test_the_widest_text_of_a_grid(cells: list[float], text: str) -> None:
     assert NumberFormat(3).widest(np.array(cells)) == text
+
+
+def test_the_widest_text_of_a_scientific_grid_is_scientific() -> None:
+    # 0.5 fits fixed point, but in a scientific grid every cell reads 5.000×10⁻¹.
+    assert NumberFormat(3, True).text(0.5) == "5×10⁻¹"
+    assert NumberFormat(3, True).widest(np.array([0.5, 1.0])) == "8.888×88⁻⁴"
 
 
 @pytest.mark.parametrize(("typed", "value"), [

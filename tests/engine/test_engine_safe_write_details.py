@@ -105,6 +105,22 @@ def test_the_group_is_kept_where_only_the_group_may_change(
     assert target.read_bytes() == b"new"
 
 
+def test_an_owner_that_cannot_be_kept_leaves_the_writer_s_own(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "deck.pptx"
+    target.write_bytes(b"old")
+    if os.geteuid() == 0:
+        os.chown(target, 4242, 4343)
+
+    def refuse(path: Path, uid: int, gid: int) -> None:
+        raise PermissionError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(os, "chown", refuse)
+    write_bytes(target, b"new")
+    assert target.read_bytes() == b"new"
+    assert (target.stat().st_uid, target.stat().st_gid) == (os.geteuid(), os.getegid())
+
+
 def test_a_removed_temporary_file_does_not_hide_the_real_error(tmp_path: Path) -> None:
     with (pytest.raises(ValueError, match=r"^the real error$"),
           replacing(tmp_path / "a.svg") as temp):
