@@ -8,9 +8,11 @@ EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "resources" / "examples"
 DEFAULT_EXAMPLE = "f11"
 SUFFIX = ".qkv.json"
 OPENINGS: dict[str, tuple[str, str]] = {"norms": ("compare", "norm"),
-                                         "tokenizer": ("step", "embed")}
+                                         "tokenizer": ("step", "embed"),
+                                         "pronoun": ("reader", "it")}
 """How an example opens, when not on its first frame alone: ``("compare", preset)`` shows it
-side by side with one setting changed; ``("step", id)`` lands on that step."""
+side by side with one setting changed; ``("step", id)`` lands on that step; ``("reader",
+token)`` lands on the shares with that token's query as the receiver."""
 
 
 def example_names() -> list[str]:

@@ -375,6 +375,9 @@ class StudioWindow(QMainWindow):
             self.compare.set_preset(what)
         elif kind == "step":
             self.state.set_step(self.state.trace.step_index(what))
+        elif kind == "reader":
+            self.state.set_receiver(self.state.scenario.tokens.index(what))
+            self.state.set_step(self.state.trace.step_index("weights"))
         return True
 
     def show_document(self, scenario: Scenario, path: Path | None, modified: bool = False,

@@ -53,6 +53,7 @@ class CanvasControls(QWidget):
         self.head_box.currentIndexChanged.connect(self._on_head)
         self.all_arrows_box.toggled.connect(state.set_show_all_arrows)
         state.traceChanged.connect(self._fill)
+        state.viewChanged.connect(self._fill)  # a receiver chosen on the canvas or presenting
 
     def _fill(self) -> None:
         scenario = self.state.scenario

@@ -69,6 +69,10 @@ def test_norms_opens_side_by_side_and_tokenizer_on_its_embed_step(qtbot: QtBot) 
         assert window.state.trace.steps[window.state.step].id == "embed"
         assert window.open_example("g01")
         assert window.state.step == 0 and not window.compare.active
+        assert window.open_example("pronoun")
+        assert window.state.trace.steps[window.state.step].id == "weights"
+        assert window.state.scenario.tokens[window.state.focused_receiver()] == "it"
+        assert window.controls.receiver_box.currentText().endswith("it")
     finally:
         close_window(window)
 

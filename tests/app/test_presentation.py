@@ -80,6 +80,7 @@ def test_number_keys_choose_the_receiver(qtbot: QtBot, window: StudioWindow) -> 
     qtbot.keyClick(view, Qt.Key.Key_End)  # the mix step draws the arrows
     qtbot.keyClick(view, Qt.Key.Key_1)
     assert window.state.receiver == 0
+    assert window.controls.receiver_box.currentText() == "0: 我"  # the window's box follows
     assert view.frame is not None
     (arrows,) = view.frame.items_of(AttentionArrows)
     assert arrows.spec.receiver == 0 and arrows.share_labels == ["1"]
