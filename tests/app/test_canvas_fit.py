@@ -11,7 +11,7 @@ from app.canvas import SLIDE, FrameItem, FrameOptions
 from app.canvas.view import CanvasView
 from app.examples import example_path
 from app.window import StudioWindow
-from engine import compute, load_scenario
+from engine import Trace, compute, load_scenario
 
 
 def fills(view: CanvasView) -> bool:
@@ -39,13 +39,19 @@ def test_heads_one_to_two_and_undo_keep_the_whole_frame_in_view(
     assert fills(window.canvas)
 
 
-def test_a_frame_of_another_size_is_fitted_even_without_asking(qtbot: QtBot) -> None:
+def f11_on_a_canvas(qtbot: QtBot) -> tuple[CanvasView, Trace]:
+    """An 800 × 500 canvas showing F11's step 4, fitted."""
     view = CanvasView(SLIDE)
     qtbot.addWidget(view)
     view.resize(800, 500)
     view.show()
     trace = compute(load_scenario(example_path("f11")))
     view.show_item(FrameItem(trace, 3, FrameOptions()), fit=True)
+    return view, trace
+
+
+def test_a_frame_of_another_size_is_fitted_even_without_asking(qtbot: QtBot) -> None:
+    view, trace = f11_on_a_canvas(qtbot)
     assert fills(view)
     view.view_box.scaleBy((0.25, 0.25))  # the user zooms in
     view.fitted = False
@@ -57,12 +63,7 @@ def test_a_frame_of_another_size_is_fitted_even_without_asking(qtbot: QtBot) -> 
 
 
 def test_resizing_the_canvas_keeps_a_fitted_frame_fitted(qtbot: QtBot) -> None:
-    view = CanvasView(SLIDE)
-    qtbot.addWidget(view)
-    view.resize(800, 500)
-    view.show()
-    trace = compute(load_scenario(example_path("f11")))
-    view.show_item(FrameItem(trace, 3, FrameOptions()), fit=True)
+    view, _trace = f11_on_a_canvas(qtbot)
     view.resize(1024, 768)
     qtbot.waitUntil(lambda: view.viewport().width() > 1000)
     assert fills(view)
