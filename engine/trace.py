@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -14,22 +14,48 @@ from engine.names import NORM_NAMES
 from engine.reader import FloatArray
 from engine.scenario import Scenario
 
+Op = Literal["embed", "positions", "inputs", "norm", "projection", "rope", "scores", "weights",
+             "mix", "residual", "ffn", "logits", "probs"]
+"""The kind of operation a step performs; painters and explainers dispatch on it, never on names.
+
+``weights`` is the mask and the softmax; cross-attention uses ``projection`` … ``mix`` with
+``keys`` naming the encoder's token list."""
 
 @dataclass(frozen=True)
 class Step:
-    """One step of the computation.
+    """One step of the computation: one entry of the trace's tape.
 
     Attributes
     ----------
     id
-        Stable identifier (``"scores"``, ``"norm1"`` …), also the picture the canvas draws.
+        Unique identifier: the step's kind name after its scope (``"scores"``, ``"L2.norm1"``,
+        ``"enc.L1.scores"``, ``"L1.cross.weights"``).
     title
-        A short English title; the interface translates by ``id``.
+        A short English title; the interface translates by ``explain_key``.
     reads, writes
         Names of the arrays the step reads and writes. Trace arrays use the names of the format's
-        table (``Q``, ``weights`` …); parameters use their document path (``attention.Wq``).
+        table with the scope's prefix (``Q``, ``L2.weights`` …); parameters use their document
+        path (``attention.Wq``, ``layers.1.attention.Wq``).
     explain_key
         Key of the step's explanation text in the interface (``"attention.scores"``).
+    op
+        The kind of operation (one of :data:`Op`).
+    scope
+        Prefix of the trace arrays the step writes: ``""`` (version-1 shorthand), ``"L2."``,
+        ``"enc.L1."``, ``"L1.cross."``.
+    module
+        Document path of the module whose parameters the step uses (``"attention"``,
+        ``"layers.1.cross_attention"``, ``"block"``, ``"head"``); ``""`` for none.
+    layer
+        1-based layer number within its stack; 0 outside the layers (embedding, head).
+    stack
+        ``"decoder"`` (the main stack) or ``"encoder"``.
+    rows
+        The token list that labels the rows of what the step writes: ``"tokens"`` or
+        ``"enc.tokens"``.
+    keys
+        For attention steps, the token list of the keys (``"tokens"``, or ``"enc.tokens"`` for
+        cross-attention); ``""`` otherwise.
     """
 
     id: str
@@ -37,10 +63,19 @@ class Step:
     reads: tuple[str, ...]
     writes: tuple[str, ...]
     explain_key: str
+    op: Op
+    scope: str = ""
+    module: str = ""
+    layer: int = 0
+    stack: Literal["decoder", "encoder"] = "decoder"
+    rows: str = "tokens"
+    keys: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "title": self.title, "reads": list(self.reads),
-                "writes": list(self.writes), "explain_key": self.explain_key}
+        return {"id": self.id, "op": self.op, "title": self.title, "reads": list(self.reads),
+                "writes": list(self.writes), "explain_key": self.explain_key,
+                "scope": self.scope, "module": self.module, "layer": self.layer,
+                "stack": self.stack, "rows": self.rows, "keys": self.keys}
 
 
 @dataclass(frozen=True, eq=False)
@@ -84,13 +119,17 @@ def _attention_steps(scenario: Scenario, source: str) -> list[Step]:
     out_params = tuple(f"attention.{p}" for p, v in (("Wo", a.Wo), ("bo", a.bo)) if v is not None)
     return [
         Step("projections", "Q, K and V: one projection row per position",
-             (source, *_attention_params(scenario)), ("Q", "K", "V"), "attention.projections"),
+             (source, *_attention_params(scenario)), ("Q", "K", "V"), "attention.projections",
+                 "projection", module="attention"),
         Step("scores", "Scores q·k" + (", divided by √dₖ" if a.scale else ""), ("Q", "K"),
-             ("scores",), "attention.scores"),
+             ("scores",), "attention.scores",
+                 "scores", module="attention", keys="tokens"),
         Step("weights", (mask + "softmax shares").capitalize(), ("scores",), ("weights",),
-             "attention.weights"),
+             "attention.weights",
+                 "weights", module="attention", keys="tokens"),
         Step("mix", "Mix of V by the shares" + (", then Wo" if a.Wo is not None else ""),
-             ("weights", "V", *out_params), ("mixed", "attn_out"), "attention.mix"),
+             ("weights", "V", *out_params), ("mixed", "attn_out"), "attention.mix",
+                 "mix", module="attention", keys="tokens"),
     ]
 
 
@@ -98,11 +137,13 @@ def _steps(scenario: Scenario) -> list[Step]:
     steps: list[Step] = []
     if scenario.token_ids is not None:
         steps.append(Step("embed", "Token ids look up rows of the embedding table",
-                          ("token_ids", "embedding"), ("X",), "input.embed"))
+                          ("token_ids", "embedding"), ("X",), "input.embed",
+                 "embed"))
     block = scenario.block
     if block is None:
         steps.append(Step("inputs", "One input, three parameter paths",
-                          ("X", *_attention_params(scenario)), (), "attention.inputs"))
+                          ("X", *_attention_params(scenario)), (), "attention.inputs",
+                 "inputs", module="attention"))
         return steps + _attention_steps(scenario, "X")
     norm_name = NORM_NAMES[block.norm]
     f = block.ffn
@@ -111,45 +152,57 @@ def _steps(scenario: Scenario) -> list[Step]:
         ("block.ffn.b2", f.b2)) if value is not None)
     ffn = Step("ffn", f"Feed-forward: {block.ffn.activation} hidden units, then back to d",
                ("norm2" if block.placement == "pre" else "norm1", *ffn_params),
-               ("ffn_hidden", "ffn_out"), "block.ffn")
+               ("ffn_hidden", "ffn_out"), "block.ffn",
+                 "ffn", module="block")
     if block.placement == "pre":
         steps.append(Step("norm1", f"Input norm ({norm_name}), row by row",
-                          ("X", "block.gamma1", "block.beta1"), ("norm1",), "block.norm1"))
+                          ("X", "block.gamma1", "block.beta1"), ("norm1",), "block.norm1",
+                 "norm", module="block"))
         steps += _attention_steps(scenario, "norm1")
         steps += [
             Step("resid1", "First residual: X plus the attention output", ("X", "attn_out"),
-                 ("resid1",), "block.resid1"),
+                 ("resid1",), "block.resid1",
+                 "residual"),
             Step("norm2", f"Second norm ({norm_name}) before the feed-forward",
-                 ("resid1", "block.gamma2", "block.beta2"), ("norm2",), "block.norm2"),
+                 ("resid1", "block.gamma2", "block.beta2"), ("norm2",), "block.norm2",
+                 "norm", module="block"),
             ffn,
             Step("resid2", "Second residual: the stream plus the feed-forward output",
-                 ("resid1", "ffn_out"), ("resid2",), "block.resid2"),
+                 ("resid1", "ffn_out"), ("resid2",), "block.resid2",
+                 "residual"),
         ]
         output = "resid2"
     else:
         steps += _attention_steps(scenario, "X")
         steps += [
             Step("resid1", "First residual: X plus the attention output", ("X", "attn_out"),
-                 ("resid1",), "block.resid1"),
+                 ("resid1",), "block.resid1",
+                 "residual"),
             Step("norm1", f"Post-norm ({norm_name}) of the first residual",
-                 ("resid1", "block.gamma1", "block.beta1"), ("norm1",), "block.norm1_post"),
+                 ("resid1", "block.gamma1", "block.beta1"), ("norm1",), "block.norm1_post",
+                 "norm", module="block"),
             ffn,
             Step("resid2", "Second residual: the normed stream plus the feed-forward output",
-                 ("norm1", "ffn_out"), ("resid2",), "block.resid2_post"),
+                 ("norm1", "ffn_out"), ("resid2",), "block.resid2_post",
+                 "residual"),
             Step("norm2", f"Post-norm ({norm_name}) of the second residual",
-                 ("resid2", "block.gamma2", "block.beta2"), ("norm2",), "block.norm2_post"),
+                 ("resid2", "block.gamma2", "block.beta2"), ("norm2",), "block.norm2_post",
+                 "norm", module="block"),
         ]
         output = "norm2"
     if block.final_norm:
         steps.append(Step("final_norm", f"Final norm ({norm_name}) before the vocabulary head",
                           (output, "block.gamma_f", "block.beta_f"), ("final_norm",),
-                          "block.final_norm"))
+                          "block.final_norm",
+                 "norm", module="block"))
         output = "final_norm"
     if block.unembed is not None:
         steps.append(Step("logits", "Logits: one score per vocabulary entry",
-                          (output, "block.unembed"), ("logits",), "block.logits"))
+                          (output, "block.unembed"), ("logits",), "block.logits",
+                 "logits", module="block"))
         steps.append(Step("probs", "Probabilities: softmax of the logits", ("logits",),
-                          ("probs",), "block.probs"))
+                          ("probs",), "block.probs",
+                 "probs", module="block"))
     return steps
 
 
