@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, QPoint, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence, QMouseEvent
 
 from app.canvas import SLIDE
@@ -36,7 +36,7 @@ class PresentationView(CanvasView):
         self.setStyleSheet(f"CanvasView {{ border: none; background: {SLIDE.background}; }}")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # type: ignore[override]
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if not self.presenter.key(Qt.Key(event.key())):
             super().keyPressEvent(event)
 
@@ -46,17 +46,17 @@ class PresentationView(CanvasView):
         if self.presenter.view is self:
             self.presenter.leave()
 
-    def mousePressEvent(self, event: QMouseEvent) -> None:  # type: ignore[override]
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         row = self.query_row_at(event.position().toPoint())
         if row is not None and event.button() == Qt.MouseButton.LeftButton:
             self.presenter.window.state.set_receiver(row)
             return
         super().mousePressEvent(event)
 
-    def query_row_at(self, point: object) -> int | None:
+    def query_row_at(self, point: QPoint) -> int | None:
         """The query row under a viewport ``point``: a query box of the arrows, or a row of a
         grid whose rows are the tokens."""
-        scene_point = self.mapToScene(point)  # type: ignore[call-overload]
+        scene_point = self.mapToScene(point)
         tokens = list(self.presenter.window.state.trace.scenario.tokens)
         for item in self.scene().items(scene_point):
             local = item.mapFromScene(scene_point)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -40,11 +41,11 @@ from app.background import is_big, run_with_progress
 from app.busy_indicator import BusyIndicator
 from app.cancel import CancelledError
 from app.canvas import FrameOptions
-from app.canvas.controls import CanvasControls
 from app.canvas.describe import describe_frame
 from app.canvas.view import CanvasView
 from app.canvas.worked_row import MAX_POSITIONS
 from app.compare_mode import CompareMode
+from app.controls import CanvasControls
 from app.decimals_menu import DecimalsMenu
 from app.documents.dropping import accept_drag, drop
 from app.documents.importing import GridFocus, import_matrix
@@ -77,6 +78,16 @@ KEY_USERS = (QAbstractItemView, QLineEdit, QAbstractSpinBox, QComboBox, QCheckBo
 
 DEFAULT_SIZE = (1280, 800)
 """The window's first size, shrunk to the screen's free area on a smaller screen (1024×768)."""
+
+
+def _in_language(text: Callable[[str, str], str], name: str) -> str:
+    """``text(name, lang)`` in the interface language."""
+    return text(name, current_language())
+
+
+def _with_keys(text: Callable[[], str], keys: str) -> str:
+    """A menu entry's words with its key, tab-separated."""
+    return f"{text()}\t{keys}"
 
 
 class StudioWindow(QMainWindow):
@@ -150,10 +161,8 @@ class StudioWindow(QMainWindow):
         self.texts.bind(examples.setTitle, lambda: self.tr("Open &example"))
         for name in example_names():
             action = examples.addAction(name)
-            self.texts.bind(action.setText,
-                            lambda name=name: example_label(name, current_language()))
-            self.texts.bind(action.setToolTip,
-                            lambda name=name: example_title(name, current_language()))
+            self.texts.bind(action.setText, partial(_in_language, example_label, name))
+            self.texts.bind(action.setToolTip, partial(_in_language, example_title, name))
             action.triggered.connect(lambda _on=False, name=name: self.open_example(name))
         self.recent_menu = RecentMenu(self)
         file_menu.addMenu(self.recent_menu)
@@ -215,7 +224,7 @@ class StudioWindow(QMainWindow):
                                  (lambda: self.tr("&First"), "Home", self.timeline.first),
                                  (lambda: self.tr("&Last"), "End", self.timeline.last)):
             action = step_menu.addAction("")
-            self.texts.bind(action.setText, lambda text=text, keys=keys: f"{text()}\t{keys}")
+            self.texts.bind(action.setText, partial(_with_keys, text, keys))
             action.triggered.connect(slot)
 
     # -- keys --------------------------------------------------------------------------------

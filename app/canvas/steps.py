@@ -12,7 +12,15 @@ from app.canvas.arrows import ArrowSpec, AttentionArrows
 from app.canvas.block_steps import BLOCK_LAYOUTS
 from app.canvas.context import LayoutContext
 from app.canvas.heads import ARROWS_GAP, lay_out_heads_mix
-from app.canvas.layout import GAP, ROW_GAP, place_beside, place_row, place_rows, wrap_width
+from app.canvas.layout import (
+    GAP,
+    ROW_GAP,
+    RowPart,
+    place_beside,
+    place_row,
+    place_rows,
+    wrap_width,
+)
 from app.texts.frame_words import frame_word, join_notes
 from engine import Step, format_number
 
@@ -21,8 +29,9 @@ SHARE_RANGE = (0.0, 1.0)
 
 
 def _inputs(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
-    rows = [[ctx.grid("attention.Wq"), "→ Q"], [ctx.grid("attention.Wk"), "→ K"],
-            [ctx.grid("attention.Wv"), "→ V"]]
+    rows: list[list[RowPart]] = [[ctx.grid("attention.Wq"), "→ Q"],
+                                 [ctx.grid("attention.Wk"), "→ K"],
+                                 [ctx.grid("attention.Wv"), "→ V"]]
     x_rect = place_row(parent, [ctx.grid("X", title=_word(ctx, "input_rows")), "·"], 0, 0,
                        ctx.theme)
     paths = place_rows(parent, rows, x_rect.right() + 14, 0, ctx.theme)
@@ -40,7 +49,7 @@ def _projections(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
     src = _source(ctx)
     att = ctx.trace.scenario.attention
     source = place_row(parent, [ctx.grid(src), "·"], 0, 0, ctx.theme)
-    rows = []
+    rows: list[list[RowPart]] = []
     for out, weight, bias in (("Q", "Wq", att.bq), ("K", "Wk", att.bk), ("V", "Wv", att.bv)):
         parts: list[QGraphicsItem | str] = [ctx.grid(f"attention.{weight}")]
         if bias is not None:
@@ -71,7 +80,7 @@ def _head_columns(width: int, head: int) -> slice:
 
 def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     att = ctx.trace.scenario.attention
-    rows = []
+    rows: list[list[RowPart]] = []
     for head in ctx.heads:
         label = _head_label(ctx, head)
         cols = _head_columns(att.d_k, head)
@@ -97,7 +106,7 @@ def _arrows(ctx: LayoutContext) -> AttentionArrows:
 
 def _weights(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     att = ctx.trace.scenario.attention
-    rows = []
+    rows: list[list[RowPart]] = []
     for head in ctx.heads:
         label = _head_label(ctx, head)
         note = join_notes(ctx.options.lang, _word(ctx, "rows_sum_note"),

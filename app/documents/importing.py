@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject
+from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox, QWidget
 
 from app.documents.matrix_text import (
@@ -16,7 +16,7 @@ from app.documents.matrix_text import (
     match_problem,
     shape_text,
 )
-from app.i18n import current_language
+from app.i18n import QT_TRANSLATE_NOOP, current_language
 from app.state import DocumentState
 from engine.names import short_name
 

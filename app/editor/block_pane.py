@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QTimer
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from app.documents.matrix_words import NUMBER_REASONS, matrix_words
 from app.editor.model import VocabModel
 from app.editor.table import MatrixTable
-from app.i18n import LiveTexts, current_language
+from app.i18n import QT_TRANSLATE_NOOP, LiveTexts, current_language
 from app.state import DocumentState
 from app.texts.titles import norm_name
 from engine import NumberTextError, parse_number

@@ -6,7 +6,6 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import (
-    QT_TRANSLATE_NOOP,
     QAbstractTableModel,
     QCoreApplication,
     QModelIndex,
@@ -15,7 +14,7 @@ from PySide6.QtCore import (
 )
 
 from app.documents.matrix_text import MatrixTextError, fit_problem, parse_matrix_text
-from app.i18n import current_language
+from app.i18n import QT_TRANSLATE_NOOP, current_language
 from app.state import DocumentState
 from engine import NumberTextError, Scenario, format_number, parse_number
 from engine.names import short_name

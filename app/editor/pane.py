@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -23,7 +24,7 @@ from PySide6.QtWidgets import (
 from app.editor.block_pane import BlockEditor
 from app.editor.model import MatrixModel, TokenModel
 from app.editor.table import MatrixTable
-from app.i18n import LiveTexts
+from app.i18n import QT_TRANSLATE_NOOP, LiveTexts
 from app.state import DocumentState
 from engine.names import short_name
 from engine.resize import SIZE_LIMITS, Sizes
@@ -103,11 +104,11 @@ class EditorPane(QScrollArea):
             spin = QSpinBox()
             spin.setRange(1, getattr(SIZE_LIMITS, key))
             spin.setKeyboardTracking(False)
-            self.texts.bind(spin.setAccessibleName, lambda source=source: _translated(source))
+            self.texts.bind(spin.setAccessibleName, partial(_translated, source))
             spin.valueChanged.connect(lambda value, key=key: self._on_size(key, value))
             self.size_boxes[key] = spin
             label = QLabel()
-            self.texts.bind(label.setText, lambda source=source: _translated(source))
+            self.texts.bind(label.setText, partial(_translated, source))
             label.setBuddy(spin)
             form.addRow(label, spin)
         self._show_sizes()
@@ -182,16 +183,18 @@ class EditorPane(QScrollArea):
         for path in self._paths:
             name = short_name(path)
             title = QLabel()
-            self.texts.bind(title.setText, lambda path=path, name=name: _translated(
-                TITLES[path]) if path in TITLES else name)
+            self.texts.bind(title.setText, partial(_translated, TITLES[path])
+                            if path in TITLES else partial(str, name))
             title.setStyleSheet("QLabel { font-weight: bold; margin-top: 6px; }")
             table = MatrixTable(MatrixModel(self.state, path))
-            self.texts.bind(table.setAccessibleName,
-                            lambda name=name: self.tr("{name} grid").format(name=name))
+            self.texts.bind(table.setAccessibleName, partial(self._grid_name, name))
             title.setBuddy(table)
             self._grids.addWidget(title)
             self._grids.addWidget(table)
             self.tables[path] = table
+
+    def _grid_name(self, name: str) -> str:
+        return self.tr("{name} grid").format(name=name)
 
     def _on_trace(self) -> None:
         self._show_sizes()
