@@ -87,6 +87,11 @@ class DocumentState(QObject):
         return self._step
 
     @property
+    def modified(self) -> bool:
+        """Whether the document holds changes not saved to its file."""
+        return not self.undo_stack.isClean()
+
+    @property
     def busy(self) -> bool:
         """Whether the trace of the current document is still being computed."""
         return self._job is not None

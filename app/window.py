@@ -41,6 +41,7 @@ from app.background import is_big, run_with_progress
 from app.busy_indicator import BusyIndicator
 from app.cancel import CancelledError
 from app.canvas import FrameOptions
+from app.canvas.compare import CompareFrameItem
 from app.canvas.describe import describe_frame
 from app.canvas.view import CanvasView
 from app.canvas.worked_row import MAX_POSITIONS
@@ -48,7 +49,7 @@ from app.compare_mode import CompareMode
 from app.controls import CanvasControls
 from app.decimals_menu import DecimalsMenu
 from app.documents.dropping import accept_drag, drop
-from app.documents.importing import GridFocus, import_matrix
+from app.documents.importing import import_matrix
 from app.documents.opening import computed, is_big_file, load_computed
 from app.documents.recent import RecentMenu, add_recent
 from app.documents.recovery import RecoveryWriter
@@ -126,6 +127,7 @@ class StudioWindow(QMainWindow):
                     min(DEFAULT_SIZE[1], available.height()))
         self._make_menus()
         self._canvas_held = False  # while a new document replaces the old: one frame, at the end
+        self._unfolded_sizes: list[int] = []  # the editor's and canvas's widths before folding
         self.state.traceChanged.connect(lambda: self.refresh_canvas(fit=False))
         self.state.stepChanged.connect(lambda _k: self.refresh_canvas(fit=True))
         self.state.viewChanged.connect(lambda: self.refresh_canvas(fit=False))
@@ -141,7 +143,6 @@ class StudioWindow(QMainWindow):
         self.disk = DiskWatch(self)
         self.disk.follow(path)
         self.recovery.failed.connect(lambda text: self.statusBar().showMessage(f"⚠ {text}"))
-        self.grid_focus = GridFocus(self)
         self.setAcceptDrops(True)
         QApplication.instance().installEventFilter(self)  # type: ignore[union-attr]
         self._update_title()
@@ -226,6 +227,78 @@ class StudioWindow(QMainWindow):
             action = step_menu.addAction("")
             self.texts.bind(action.setText, partial(_with_keys, text, keys))
             action.triggered.connect(slot)
+
+    # -- the shell: what the plug-ins may ask of the window (app.shell.Shell) -----------------
+    @property
+    def stepping(self) -> Timeline:
+        return self.timeline
+
+    def widget(self) -> QWidget:
+        return self
+
+    def show_message(self, text: str) -> None:
+        self.statusBar().showMessage(text)
+
+    def open_window(self, scenario: Scenario) -> StudioWindow:
+        window = StudioWindow(scenario)
+        window.show()
+        return window
+
+    def add_action(self, action: QAction) -> None:
+        self.addAction(action)
+
+    def add_canvas_control(self, control: QWidget) -> None:
+        self.controls.add_control(control)
+
+    def glossary_action(self) -> QAction:
+        return self.glossary.toggleViewAction()
+
+    def bind_explanation(self, action: QAction) -> None:
+        explain = self.timeline.explain
+        action.toggled.connect(explain.set_expanded)
+        explain.toggle.toggled.connect(action.setChecked)
+
+    def set_editor_folded(self, folded: bool) -> None:
+        if folded:
+            self._unfolded_sizes = self.splitter.sizes()
+            self.splitter.setSizes([0, sum(self._unfolded_sizes)])
+        elif self._unfolded_sizes:
+            self.splitter.setSizes(self._unfolded_sizes)
+
+    def panel_sizes(self) -> list[int]:
+        return [int(size) for size in self.splitter.sizes()]
+
+    def set_panel_sizes(self, sizes: list[int]) -> bool:
+        if len(sizes) != self.splitter.count() or not all(0 <= n < 100_000 for n in sizes) \
+                or sum(sizes) <= 0:
+            return False
+        self.splitter.setSizes(sizes)
+        return True
+
+    def dwell(self) -> float:
+        return float(self.timeline.dwell_box.value())
+
+    def set_dwell(self, seconds: float) -> bool:
+        box = self.timeline.dwell_box
+        if not box.minimum() <= seconds <= box.maximum():
+            return False
+        box.setValue(seconds)
+        return True
+
+    def grid_paths(self) -> list[str]:
+        return list(self.editor.tables)
+
+    def selected_grid(self) -> str | None:
+        return self.editor.focused_grid()
+
+    def show_on_canvas(self, item: CompareFrameItem, fit: bool) -> None:
+        self.canvas.show_item(item, fit)
+
+    def comparison(self, options: FrameOptions) -> CompareFrameItem | None:
+        return self.compare.comparison(options) if self.compare.active else None
+
+    def step_title(self, index: int) -> str:
+        return self.timeline.title_for(index)
 
     # -- keys --------------------------------------------------------------------------------
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -409,6 +482,7 @@ class StudioWindow(QMainWindow):
         self.state.undo_stack.setClean()
         if modified:
             self.state.undo_stack.resetClean()
+            self.recovery.write_now()  # restored work is safe again before its old copy goes
         self.refresh_canvas(fit=True)
         self._update_title()
         note = note or self.tr("Opened {name}").format(name=isolate(scenario.title))

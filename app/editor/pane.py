@@ -8,6 +8,7 @@ from functools import partial
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QCheckBox,
     QFormLayout,
     QGroupBox,
@@ -58,6 +59,11 @@ class EditorPane(QScrollArea):
         self.setWidgetResizable(True)
         self.texts.bind(self.setAccessibleName, lambda: self.tr("Matrix editor"))
         self.tables: dict[str, MatrixTable] = {}
+        self._focused: str | None = None
+        """The grid that last had the keyboard focus: where File → Import matrix… goes."""
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._on_focus)
         self.size_boxes: dict[str, QSpinBox] = {}
         body = QWidget()
         self._layout = QVBoxLayout(body)
@@ -192,6 +198,19 @@ class EditorPane(QScrollArea):
             self._grids.addWidget(title)
             self._grids.addWidget(table)
             self.tables[path] = table
+
+    def _on_focus(self, _old: QWidget | None, new: QWidget | None) -> None:
+        if new is None:
+            return
+        for path, table in self.tables.items():
+            if new is table or table.isAncestorOf(new):
+                self._focused = path
+                return
+
+    def focused_grid(self) -> str | None:
+        """The path of the grid that last had the keyboard focus, if the document still has
+        it."""
+        return self._focused if self._focused in self.tables else None
 
     def _grid_name(self, name: str) -> str:
         return self.tr("{name} grid").format(name=name)
