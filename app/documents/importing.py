@@ -9,6 +9,7 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 
+from app.document import SetMatrix
 from app.documents.matrix_text import (
     FloatArray,
     MatrixTextError,
@@ -71,8 +72,7 @@ def put_matrix(state: DocumentState, path: str, values: FloatArray, source: str,
 
     state.refused.connect(note)
     try:
-        done = state.set_value(path, new, translate("Import", "import {source} into {name}").format(
-            source=source, name=name))
+        done = state.apply(SetMatrix(path, new, "import", source))
     finally:
         state.refused.disconnect(note)
     if not done and refusals:  # values that overflow, a document over its limits: as loud as

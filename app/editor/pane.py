@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.document import Resize, SetOption
 from app.editor.block_pane import BlockEditor
 from app.editor.model import MatrixModel, TokenModel
 from app.editor.table import MatrixTable
@@ -130,14 +131,8 @@ class EditorPane(QScrollArea):
         self.scale_box = QCheckBox()
         self.texts.bind(self.scale_box.setText, lambda: self.tr("Divide &scores by √dₖ"))
         self.texts.bind(self.scale_box.setAccessibleName, lambda: self.tr("Scale scores"))
-        labels = {("causal", True): lambda: self.tr("causal mask on"),
-                  ("causal", False): lambda: self.tr("causal mask off"),
-                  ("scale", True): lambda: self.tr("scaling on"),
-                  ("scale", False): lambda: self.tr("scaling off")}
         for check, key in ((self.causal_box, "causal"), (self.scale_box, "scale")):
-            check.toggled.connect(
-                lambda on, key=key: self.state.set_value(f"attention.{key}", on,
-                                                         labels[key, on]()))
+            check.toggled.connect(partial(self._set_option, f"attention.{key}"))
             row.addWidget(check)
         self._show_options()
         return box
@@ -156,13 +151,16 @@ class EditorPane(QScrollArea):
             check.setChecked(on)
             check.blockSignals(False)
 
+    def _set_option(self, path: str, on: bool) -> None:
+        self.state.apply(SetOption(path, on))
+
     def _on_size(self, key: str, value: int) -> None:
         """Resize the one size the user changed; every other size stays the document's."""
         current = Sizes.of(self.state.scenario)
         wanted = replace(current, **{key: value})
         if wanted == current:
             return
-        document, dropped = self.state.resized(wanted)
+        dropped = self.state.dropped_by(wanted)
         if dropped:
             text = (self.tr("The smaller size drops 1 non-zero number. Resize anyway? (Undo "
                             "brings it back.)") if dropped == 1 else
@@ -172,9 +170,7 @@ class EditorPane(QScrollArea):
             if answer != QMessageBox.StandardButton.Yes:
                 self._show_sizes()
                 return
-        changes = f"{key} {getattr(current, key)}→{value}"
-        if not self.state.replace_document(document,
-                                           self.tr("resize {changes}").format(changes=changes)):
+        if not self.state.apply(Resize(wanted, key, getattr(current, key))):
             self._show_sizes()
 
     # -- grids -----------------------------------------------------------------------------
