@@ -19,6 +19,7 @@ from app.canvas.pieces import custom_grid, number, small_constant, text_lines, w
 from app.canvas.vocab_steps import VOCAB_LAYOUTS
 from app.tape import array_name, ffn_pre, module_of, norm_statistics, parameter_path
 from engine import Step, explain
+from engine.names import short_name
 
 Layout = Callable[[LayoutContext, Step, QGraphicsItem], QRectF]
 TEXT_GAP = 12.0
@@ -57,7 +58,8 @@ def lay_out_norm(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
     if block.norm == "none":
         rect = place_row(parent, [ctx.grid(source, highlight_receiver=True), "=",
                                   ctx.grid(out, highlight_receiver=True)], 0, 0, ctx.theme)
-        note = text_lines(parent, [word(ctx, "norm_none", out=out, source=source)], 0,
+        note = text_lines(parent, [word(ctx, "norm_none", out=short_name(out),
+                                        source=short_name(source))], 0,
                           rect.bottom() + TEXT_GAP, ctx)
         return rect.united(note)
     stats = _statistics_grid(ctx, step, block.norm, block.eps)
@@ -113,8 +115,8 @@ def lay_out_ffn(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF
                                         ctx.grid(parameter_path(step, "ffn.W1"))]
     if ffn.b1 is not None:
         first += ["+", ctx.grid(parameter_path(step, "ffn.b1"))]
-    z_title = word(ctx, "z_title", source=source) + (word(ctx, "z_bias") if ffn.b1 is not None
-                                                      else "")
+    z_title = word(ctx, "z_title", source=short_name(source)) + (
+        word(ctx, "z_bias") if ffn.b1 is not None else "")
     first += ["=", custom_grid(ctx, z_title, z, ctx.tokens, units, explain=explain_z,
                                highlight_receiver=True),
               f"→ {activation} →",

@@ -14,6 +14,7 @@ from app.canvas.layout import place_row
 from app.canvas.pieces import custom_grid, number, text_lines, word
 from app.tape import parameter_path
 from engine import Step
+from engine.names import short_name
 
 Layout = Callable[[LayoutContext, Step, QGraphicsItem], QRectF]
 TEXT_GAP = 12.0
@@ -74,7 +75,7 @@ def lay_out_logits(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRe
     rect = place_row(parent, [ctx.grid(source, highlight_receiver=True), "·",
                               ctx.grid(parameter_path(step, "unembed")), "=",
                               ctx.grid(step.writes[0],
-                                       title=word(ctx, "logits_title", source=source),
+                                       title=word(ctx, "logits_title", source=short_name(source)),
                                        highlight_receiver=True)], 0, 0, ctx.theme)
     note = text_lines(parent, [word(ctx, "logits_note")], 0, rect.bottom() + TEXT_GAP, ctx)
     return rect.united(note)
