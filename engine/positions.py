@@ -81,10 +81,9 @@ class Positions:
             if isinstance(value, np.ndarray):
                 value.flags.writeable = False
 
-    @property
-    def additive(self) -> bool:
-        """True for the kinds that add rows to the input (sinusoidal, learned)."""
-        return self.kind in ("sinusoidal", "learned")
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.__post_init__()
 
     def rotary(self, d_k: int) -> int:
         """How many columns of a head of width ``d_k`` turn under RoPE."""
