@@ -19,7 +19,7 @@ from app.canvas.context import FrameOptions
 from app.i18n import LiveTexts
 from app.texts import step_title
 from engine import Scenario, ScenarioError, Trace, compute
-from engine.compare import matching_step
+from engine.compare import compare, matching_step
 from engine.variants import VARIANTS, variant
 
 if TYPE_CHECKING:
@@ -191,7 +191,8 @@ class CompareMode(QObject):
         titles = (step_title(trace_a.steps[step], trace_a.scenario, lang),
                   step_title(trace_b.steps[matching_step(trace_a, trace_b, step)],
                              trace_b.scenario, lang))
-        return CompareFrameItem(trace_a, trace_b, step, options, labels, titles)
+        return CompareFrameItem(trace_a, trace_b, compare(trace_a, trace_b), step, options,
+                                labels, titles)
 
     def copy(self) -> bool:
         """Put the comparison on the clipboard as PNG and SVG; False if B cannot be made."""

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 from app.canvas.context import LayoutContext
 from app.canvas.layout import TextItem
 from app.canvas.theme import Theme
+from app.tape import ATTENTION_OPS, attention_of, module_of
 from app.texts.canvas_words import canvas_word
 from engine import Step, Trace
 
@@ -30,28 +31,24 @@ ARROW = 16.0
 
 def step_label(trace: Trace, step: Step, lang: str) -> str:
     """The short name of a step on the map (``mask + softmax``, ``Q/K/V ×2``, ``+ residual``)."""
-    s = trace.scenario
-    a = s.attention
-    norm = canvas_word(lang, "no_norm") if s.block is not None and s.block.norm == "none" \
-        else "Norm"
-    labels = {
-        "embed": canvas_word(lang, "embed"),
-        "inputs": canvas_word(lang, "inputs"),
-        "projections": canvas_word(lang, "projections_heads", heads=a.heads) if a.heads > 1
-        else canvas_word(lang, "projections"),
-        "scores": canvas_word(lang, "scores"),
-        "weights": canvas_word(lang, "weights_masked" if a.causal else "weights"),
-        "mix": canvas_word(lang, "mix_wo" if a.Wo is not None else "mix"),
-        "resid1": canvas_word(lang, "resid"),
-        "resid2": canvas_word(lang, "resid"),
-        "norm1": canvas_word(lang, "norm", norm=norm),
-        "norm2": canvas_word(lang, "norm", norm=norm),
-        "final_norm": canvas_word(lang, "final_norm", norm=norm),
-        "ffn": canvas_word(lang, "ffn"),
-        "logits": canvas_word(lang, "logits"),
-        "probs": canvas_word(lang, "probs"),
-    }
-    return labels.get(step.id, step.id)
+    if step.op in ATTENTION_OPS:
+        a = attention_of(trace, step)
+        labels = {
+            "projection": canvas_word(lang, "projections_heads", heads=a.heads) if a.heads > 1
+            else canvas_word(lang, "projections"),
+            "scores": canvas_word(lang, "scores"),
+            "weights": canvas_word(lang, "weights_masked" if a.causal else "weights"),
+            "mix": canvas_word(lang, "mix_wo" if a.Wo is not None else "mix"),
+        }
+        return labels[step.op]
+    if step.op == "norm":
+        model = module_of(trace, step)
+        norm = canvas_word(lang, "no_norm") if model.norm == "none" else "Norm"
+        final = step.explain_key.endswith("final_norm")
+        return canvas_word(lang, "final_norm" if final else "norm", norm=norm)
+    words = {"embed": "embed", "inputs": "inputs", "residual": "resid", "ffn": "ffn",
+             "logits": "logits", "probs": "probs"}
+    return canvas_word(lang, words[step.op]) if step.op in words else step.id
 
 
 class MapBox(QGraphicsObject):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from app.texts.model import check_language
+from app.texts.step_labels import layer_name
 from engine.names import NORM_NAMES
 
 if TYPE_CHECKING:
@@ -74,6 +75,7 @@ _ZH: dict[str, _Builder] = {
 def step_title(step: Step, scenario: Scenario, lang: str) -> str:
     """The title of ``step`` in ``lang``, reflecting the scenario's options.
 
+    A step inside a layer starts with the layer (``Layer 2 · Scores q·k …``, ``第 2 层 · …``).
     The title is chosen by the step's ``explain_key`` (which tells pre-norm from post-norm
     steps) and completed from the scenario: norm kind, causal mask, √d_k scaling, Wo, and the
     feed-forward activation. A step the texts do not know keeps the engine's English title.
@@ -83,9 +85,11 @@ def step_title(step: Step, scenario: Scenario, lang: str) -> str:
     ValueError
         If ``lang`` is not supported.
     """
+    layer = layer_name(step, lang)
+    prefix = f"{layer} · " if layer else ""
     if check_language(lang) == "en":
-        return step.title
+        return prefix + step.title
     builder = _ZH.get(step.explain_key)
     if builder is None:
-        return step.title
-    return builder(_options(scenario, lang))
+        return prefix + step.title
+    return prefix + builder(_options(scenario, lang))
