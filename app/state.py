@@ -14,6 +14,7 @@ from app.background import Job, is_big
 from app.commands import EditCommand
 from app.document import Document, Operation, SetCell
 from app.i18n import current_language
+from app.tape import shares_step, visible_of
 from app.texts.bidi import isolate
 from app.texts.problems import problem_words
 from engine import Scenario, ScenarioError, Trace, compute, format_number
@@ -301,8 +302,9 @@ class DocumentState(QObject):
     def shares_summary(self) -> str:
         """``shares for 爱: 0.804 / 0.196`` for the receiver in focus, per head if several."""
         i = self.focused_receiver()
-        weights = self._trace.arrays["weights"]
-        visible = self._trace.visible[i]
+        step = shares_step(self._trace, self._step)
+        weights = self._trace.arrays[step.writes[0]]
+        visible = visible_of(self._trace, step)[i]
         parts = []
         for h in range(weights.shape[0]):
             shares = " / ".join(format_number(float(w), 3)
