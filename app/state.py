@@ -12,6 +12,7 @@ from PySide6.QtGui import QUndoStack
 from app.background import Job, is_big
 from app.commands import CellEditCommand, ScenarioCommand
 from app.i18n import current_language
+from app.tape import shares_step, visible_of
 from app.texts.bidi import isolate
 from app.texts.problems import problem_words
 from engine import Scenario, ScenarioError, Trace, compute, format_number, parse_scenario
@@ -306,8 +307,9 @@ class DocumentState(QObject):
     def shares_summary(self) -> str:
         """``shares for 爱: 0.804 / 0.196`` for the receiver in focus, per head if several."""
         i = self.focused_receiver()
-        weights = self._trace.arrays["weights"]
-        visible = self._trace.visible[i]
+        step = shares_step(self._trace, self._step)
+        weights = self._trace.arrays[step.writes[0]]
+        visible = visible_of(self._trace, step)[i]
         parts = []
         for h in range(weights.shape[0]):
             shares = " / ".join(format_number(float(w), 3)

@@ -67,6 +67,13 @@ def axes_of(trace: Trace, name: str) -> tuple[str, str]:
     return "tokens", ""
 
 
+def shares_step(trace: Trace, index: int) -> Step:
+    """The softmax step whose shares step ``index`` is about: its own scope's, else the first."""
+    scope = trace.steps[index].scope
+    weights = [s for s in trace.steps if s.op == "weights"]
+    return next((s for s in weights if s.scope == scope), weights[0])
+
+
 def tokens_of(trace: Trace, list_name: str) -> list[str]:
     """The labels of a token list: ``"tokens"``, ``"enc.tokens"`` or ``"vocab"``."""
     finder = getattr(trace, "tokens_of", None)
@@ -103,3 +110,22 @@ def ffn_pre(trace: Trace, step: Step) -> npt.NDArray[np.float64]:
     if name in trace.arrays:
         return trace.arrays[name]
     return pre_activation(module_of(trace, step), trace.arrays[step.reads[0]])
+
+
+def _layer_prefix(stack: str, layer: int) -> str:
+    return ("enc." if stack == "encoder" else "") + f"L{layer}."
+
+
+def same_step_in_layer(trace: Trace, index: int, layer: int,
+                       stack: str = "decoder") -> int | None:
+    """The step of layer ``layer`` of ``stack`` that does what step ``index`` does in its own
+    layer (``L1.cross.scores`` → ``L2.cross.scores``); that layer's first step when ``index``
+    is outside that stack's layers or the layer lacks such a step; None without that layer."""
+    step = trace.steps[index]
+    if step.layer and step.stack == stack:
+        target = _layer_prefix(stack, layer) + step.id.removeprefix(
+            _layer_prefix(stack, step.layer))
+        if any(s.id == target for s in trace.steps):
+            return trace.step_index(target)
+    return next((k for k, s in enumerate(trace.steps)
+                 if s.layer == layer and s.stack == stack), None)

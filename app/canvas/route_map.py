@@ -20,8 +20,9 @@ from PySide6.QtWidgets import (
 from app.canvas.context import LayoutContext
 from app.canvas.layout import TextItem
 from app.canvas.theme import Theme
-from app.tape import ATTENTION_OPS, attention_of, module_of
+from app.tape import ATTENTION_OPS, attention_of, module_of, same_step_in_layer
 from app.texts.canvas_words import canvas_word
+from app.texts.step_labels import step_groups
 from engine import Step, Trace
 
 SIZE = 13
@@ -52,19 +53,19 @@ def step_label(trace: Trace, step: Step, lang: str) -> str:
 
 
 class MapBox(QGraphicsObject):
-    """One step on the map, with the arrow from the step before (unless it is the first);
+    """One step on the map, with the arrow from the box before (unless it is the ``first``);
     ``clicked(step_index)`` when pressed in the window."""
 
     clicked = Signal(int)
 
     def __init__(self, label: str, step_index: int, current: bool, theme: Theme,
-                 description: str) -> None:
+                 description: str, first: bool = False) -> None:
         super().__init__()
         self.step_index = step_index
         self.current = current
         self.description = description
         self._theme = theme
-        self._arrow = ARROW if step_index else 0.0
+        self._arrow = 0.0 if first else ARROW
         self.label = TextItem(label, theme, size=SIZE, bold=current)
         self.label.setParentItem(self)
         self.label.setPos(self._arrow + BOX_PAD, BOX_PAD / 2)
@@ -130,11 +131,23 @@ class RouteMap(QGraphicsObject):
 
 
 def route_map(ctx: LayoutContext, step: Step) -> RouteMap:
-    """The map of ``ctx``'s document with ``step`` highlighted."""
+    """The map of ``ctx``'s document with ``step`` highlighted. In a stack only the current
+    step's layer shows its steps; every other layer is one box (``Layer 2 ▸``) that jumps to
+    the same step in that layer: the canvas's layer selector."""
     trace, lang = ctx.trace, ctx.options.lang
+    index = trace.step_index(step.id)
+    groups = step_groups(trace.steps, lang)
     boxes = []
     for k, each in enumerate(trace.steps):
+        if each.layer and groups[k] != groups[index]:
+            if k and groups[k - 1] == groups[k]:
+                continue  # one box per other layer
+            target = same_step_in_layer(trace, index, each.layer, each.stack)
+            assert target is not None  # the layer of ``each`` has ``each`` at least
+            boxes.append(MapBox(f"{groups[k]} ▸", target, False, ctx.theme,
+                                canvas_word(lang, "map_layer", layer=groups[k]), not boxes))
+            continue
         label = step_label(trace, each, lang)
-        boxes.append(MapBox(label, k, each.id == step.id, ctx.theme,
-                            canvas_word(lang, "map_step", n=k + 1, label=label)))
+        boxes.append(MapBox(label, k, k == index, ctx.theme,
+                            canvas_word(lang, "map_step", n=k + 1, label=label), not boxes))
     return RouteMap(boxes, canvas_word(lang, "map_title"), ctx.theme)

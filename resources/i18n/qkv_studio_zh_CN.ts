@@ -1220,6 +1220,22 @@ The file on disk was left as it was; your changes are still open in this window.
         <translation>第 {n} 步：{title}</translation>
     </message>
     <message>
+        <source>open</source>
+        <translation>展开</translation>
+    </message>
+    <message>
+        <source>collapsed</source>
+        <translation>已折叠</translation>
+    </message>
+    <message>
+        <source>{group}: {count} steps, {state}</source>
+        <translation>{group}：{count} 个步骤，{state}</translation>
+    </message>
+    <message>
+        <source>Show or hide the steps of {group}</source>
+        <translation>显示或隐藏{group}的步骤</translation>
+    </message>
+    <message>
         <source>Step {n} of {count} · {title}</source>
         <translation>第 {n} 步（共 {count} 步）· {title}</translation>
     </message>
