@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from app.texts.edit_words import edit_word
+from app.texts.edit_words import EDIT_WORDS, edit_word
 from app.texts.titles import norm_name
 from engine import Scenario, parse_scenario
 from engine.names import short_name
@@ -124,13 +124,17 @@ class SetOption(Operation):
         return scenario.with_document_value(self.path, self.value)
 
     def label(self, lang: str) -> str:
+        """The option's own words where it has them (``causal mask on``), else
+        ``name = value``."""
+        on_off = "on" if self.value else "off"
         if isinstance(self.value, bool):
-            return edit_word(lang, f"{self.path}_{'on' if self.value else 'off'}")
+            if f"{self.path}_{on_off}" in EDIT_WORDS["en"]:
+                return edit_word(lang, f"{self.path}_{on_off}")
+            return edit_word(lang, f"option_{on_off}", name=short_name(self.path))
         if self.path == "block.norm":
             return edit_word(lang, self.path, value=norm_name(str(self.value), lang))
         shown = format_exact(self.value) if isinstance(self.value, float) else self.value
-        if self.path in ("block.placement", "block.ffn.activation", "block.eps",
-                         "display.decimals"):
+        if self.path in EDIT_WORDS["en"]:
             return edit_word(lang, self.path, value=shown)
         return edit_word(lang, "option", name=short_name(self.path), value=shown)
 

@@ -137,6 +137,15 @@ def test_the_edit_words_exist_in_both_languages() -> None:
     assert set(EDIT_WORDS["en"]) == set(EDIT_WORDS["zh"])
 
 
+def test_an_option_without_words_of_its_own_is_named_by_its_path_and_value() -> None:
+    assert SetOption("block.ffn.use_bias", True).label("en") == "use_bias on"
+    assert SetOption("block.ffn.use_bias", False).label("zh") == "关闭 use_bias"
+    assert SetOption("positions.base", 500.0).label("en") == "base = 500"
+    assert SetOption("positions.base", 500.0).label("zh") == "base 改为 500"
+    assert SetOption("display.decimals", 3).label("zh") == "小数位数 = 3"
+    assert SetOption("block.eps", 1e-3).label("en") == "ε = 0.001"
+
+
 def test_typing_into_one_cell_twice_is_one_undo_step(qtbot: QtBot) -> None:
     state = DocumentState(F11)
     assert state.edit_cell("attention.Wq", 0, 0, 3.0)
