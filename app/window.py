@@ -56,6 +56,7 @@ from app.documents.recovery import RecoveryWriter
 from app.documents.session import save_session
 from app.documents.watch import DiskWatch
 from app.editor.pane import EditorPane
+from app.swap_dialog import SwapTokensAction
 from app.examples import OPENINGS, example_names, example_path
 from app.export.settings import slug
 from app.help.glossary import GlossaryDock
@@ -204,6 +205,10 @@ class StudioWindow(QMainWindow):
                         lambda: self.tr("Copy &frame (PNG and SVG)"))
         self.copy_frame_action.setShortcut(QKeySequence("Ctrl+Shift+C"))
         self.copy_frame_action.triggered.connect(self.copy_frame)
+        edit_menu.addSeparator()
+        for action in self.editor.layer_bar.layer_actions:
+            edit_menu.addAction(action)
+        self.swap_tokens = SwapTokensAction(self, edit_menu)
         view_menu = self.menuBar().addMenu("")
         self.texts.bind(view_menu.setTitle, lambda: self.tr("&View"))
         fit = QAction(self)
