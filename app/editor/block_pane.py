@@ -64,6 +64,8 @@ class BlockEditor(QGroupBox):
         self.final_owner: str | None = None
         """The module holding the final norm shown (``block``, ``head``, ``encoder``), None
         while a layer's block alone is shown; set by :meth:`show_part`."""
+        self.block_rows = True
+        """Whether the block's own rows are shown (not for the head or the encoder alone)."""
         self.texts.bind(self.setTitle, self._title)
         self.form = form = QFormLayout(self)
         self.block_box = QCheckBox()
@@ -144,6 +146,7 @@ class BlockEditor(QGroupBox):
         and the final norm of ``final_owner`` (``block``, ``head``, ``encoder``; None: none)."""
         self.layer = layer if layer is not None else ""
         self.final_owner = final_owner
+        self.block_rows = layer is not None
         for widget in (self.block_box, self.norm_box, self.eps_edit, self.placement_box,
                        self.activation_box):
             self.form.setRowVisible(widget, layer is not None)
@@ -153,9 +156,10 @@ class BlockEditor(QGroupBox):
         self._show()
 
     def _title(self) -> str:
-        if self.final_owner is None or not self.layer:
-            return self.tr("Decoder block") if not self.layer else self.tr("Block")
-        return self.tr("Final norm")
+        if self.block_rows:
+            return self.tr("Block") if self.layer else self.tr("Decoder block")
+        return self.tr("Encoder's final norm") if self.final_owner == "encoder" else \
+            self.tr("Head")
 
     def _final_owner(self) -> str:
         """Where the final norm shown sits: the shorthand's block, ``head`` or ``encoder``."""

@@ -11,7 +11,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
 from app.document import Operation
-from app.i18n import LiveTexts
+from app.i18n import QT_TRANSLATE_NOOP, LiveTexts
 from app.layer_edits import AddLayer, DuplicateLayer, MoveLayer, RemoveLayer
 from app.parts import DECODER_STACK, ENCODER, ENCODER_STACK, HEAD, INPUTS, layer_part, split_layer
 from app.state import DocumentState
@@ -22,7 +22,7 @@ def parts_of(scenario: Scenario) -> list[str]:
     """The parts a document is shown in, in model order: the inputs, the encoder and its
     layers, the layers, the head. The version-1 shorthand is one part, ``layers.0``: the
     editor shows all of it at once, as before."""
-    if scenario.shorthand and scenario.encoder is None:
+    if scenario.shorthand:
         return [layer_part(DECODER_STACK, 0)]
     parts = [INPUTS]
     if scenario.encoder is not None:
@@ -34,18 +34,22 @@ def parts_of(scenario: Scenario) -> list[str]:
     return parts
 
 
+PART_WORDS = {"layer": QT_TRANSLATE_NOOP("LayerBar", "Layer {n}"),
+              "encoder_layer": QT_TRANSLATE_NOOP("LayerBar", "Encoder layer {n}"),
+              INPUTS: QT_TRANSLATE_NOOP("LayerBar", "Inputs and positions"),
+              ENCODER: QT_TRANSLATE_NOOP("LayerBar", "Encoder: source tokens"),
+              HEAD: QT_TRANSLATE_NOOP("LayerBar", "Head: final norm and vocabulary")}
+"""The chooser's words, looked up with ``QCoreApplication.translate("LayerBar", …)``."""
+
+
 def part_title(part: str) -> str:
     """The part's name in the chooser, in the interface language."""
-    def tr(text: str) -> str:
-        return QCoreApplication.translate("LayerBar", text)
-
     inside = split_layer(part)
-    if inside is not None:
-        stack, index, _rest = inside
-        words = tr("Encoder layer {n}") if stack == ENCODER_STACK else tr("Layer {n}")
-        return words.format(n=index + 1)
-    return {INPUTS: tr("Inputs and positions"), ENCODER: tr("Encoder: source tokens"),
-            HEAD: tr("Head: final norm and vocabulary")}[part]
+    if inside is None:
+        return QCoreApplication.translate("LayerBar", PART_WORDS[part])
+    stack, index, _rest = inside
+    words = PART_WORDS["encoder_layer" if stack == ENCODER_STACK else "layer"]
+    return QCoreApplication.translate("LayerBar", words).format(n=index + 1)
 
 
 class LayerBar(QWidget):
@@ -134,9 +138,9 @@ class LayerBar(QWidget):
         visible = len(parts) > 1
         self.part_label.setVisible(visible)
         self.part_box.setVisible(visible)
+        moved, self.part = wanted != self.part, wanted
         self._enable()
-        if wanted != self.part:
-            self.part = wanted
+        if moved:
             self.partChanged.emit(wanted)
 
     def _nearest(self, parts: list[str]) -> str:

@@ -16,9 +16,9 @@ from PySide6.QtCore import (
 from app.document import SetLabel, SetMatrix, labels_at
 from app.documents.matrix_text import MatrixTextError, fit_problem, parse_matrix_text
 from app.i18n import QT_TRANSLATE_NOOP, current_language
+from app.parts import place_name
 from app.state import DocumentState
 from engine import NumberTextError, format_number, parse_number
-from engine.names import short_name
 from engine.numbers import format_exact
 
 Index = QModelIndex | QPersistentModelIndex
@@ -39,7 +39,7 @@ class MatrixModel(QAbstractTableModel):
         super().__init__()
         self.state = state
         self.path = path
-        self.name = short_name(path)
+        self.name = place_name(path)
         self._values = self._read()
         state.documentChanged.connect(self._refresh)
 

@@ -17,6 +17,7 @@ from pytestqt.qtbot import QtBot
 from app.examples import example_path
 from app.window import StudioWindow
 from engine import Scenario, compute
+from engine.numbers import format_exact
 from tests.app.documents_support import patch_save_dialog
 from tests.app.driving import close_window, open_window, type_into
 
@@ -106,9 +107,11 @@ def test_typing_into_layer_two_changes_layer_two_and_after_only(
     assert scenario.parameter("layers.1.attention.Wq")[0, 1] == 2.5
     assert stack.state.undo_stack.undoText() == "L2.Wq[0,1] = 2.5"
     after = stack.state.trace
-    for name in before.arrays:
-        same = np.array_equal(before.arrays[name], after.arrays[name])
-        assert same == (name.startswith("L1.") or name == "X"), name
+    changed = {name for name in before.arrays
+               if not np.array_equal(before.arrays[name], after.arrays[name])}
+    assert not any(name.startswith("L1.") for name in changed)
+    assert "X" not in changed and "L2.norm1" not in changed and "L2.K" not in changed
+    assert {"L2.Q", "L2.scores", "L2.weights", "L3.weights", "probs"} <= changed
     np.testing.assert_array_equal(after.arrays["L2.Q"],
                                   after.arrays["L2.norm1"] @ scenario.parameter(
                                       "layers.1.attention.Wq"))
@@ -137,7 +140,8 @@ def test_a_refused_cell_names_its_layer_and_keeps_its_value(
     choose_part(qtbot, stack, "Layer 2")
     old = stack.state.scenario.parameter("layers.1.block.ffn.W1")[1, 2]
     type_into(qtbot, stack.editor.tables["layers.1.block.ffn.W1"], 1, 2, "abc")
-    assert stack.editor.error_label.text() == f"⚠ L2.W1[1,2]: “abc” is not a number; kept {old}"
+    assert stack.editor.error_label.text() == \
+        f"⚠ L2.W1[1,2]: “abc” is not a number; kept {format_exact(old)}"
     assert stack.state.scenario.parameter("layers.1.block.ffn.W1")[1, 2] == old
     assert stack.state.undo_stack.count() == 0
 
@@ -283,3 +287,13 @@ def test_an_edited_stack_saves_and_opens_bit_for_bit(
             assert trace.arrays[key].tobytes() == values.tobytes(), key
     finally:
         close_window(window)
+
+
+def test_the_timeline_stays_on_the_same_step_when_the_shorthand_becomes_a_stack(
+        qtbot: QtBot, g01: StudioWindow) -> None:
+    ids = [s.id for s in g01.state.trace.steps]
+    g01.state.set_step(ids.index("weights"))
+    menu_action(g01, "Add layer")
+    assert g01.state.trace.steps[g01.state.step].id == "L1.weights"
+    g01.undo_action.trigger()
+    assert g01.state.trace.steps[g01.state.step].id == "weights"
