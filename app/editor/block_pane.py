@@ -93,7 +93,9 @@ class BlockEditor(QGroupBox):
             form.addRow(label, widget)
         self.final_norm_box = QCheckBox()
         self.texts.bind(self.final_norm_box.setText,
-                        lambda: self.tr("Final norm before the vocabulary head"))
+                        lambda: self.tr("Final norm of the encoder's output")
+                        if self.final_owner == "encoder" else
+                        self.tr("Final norm before the vocabulary head"))
         self.texts.bind(self.final_norm_box.setAccessibleName, lambda: self.tr("Final norm"))
         form.addRow(self.final_norm_box)
         self.head_box = QCheckBox()
@@ -233,7 +235,7 @@ class BlockEditor(QGroupBox):
     def _show_vocabulary(self) -> None:
         head = self.state.scenario.head
         has_head = (head is not None and head.unembed is not None
-                    and self._final_owner() in ("block", "head") and self.head_box.isEnabled())
+                    and self.final_owner in ("block", "head") and self.head_box.isEnabled())
         self.vocab_label.setVisible(has_head)
         self.vocab_table.setVisible(has_head)
 

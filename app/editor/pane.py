@@ -12,8 +12,8 @@ from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
     QFormLayout,
+    QGridLayout,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
     QMessageBox,
     QScrollArea,
@@ -195,7 +195,7 @@ class EditorPane(QScrollArea):
     def _options_box(self) -> QGroupBox:
         self.options_box = box = QGroupBox()
         self.texts.bind(box.setTitle, lambda: self.tr("Attention options"))
-        row = QHBoxLayout(box)
+        grid = QGridLayout(box)
         self.causal_box = QCheckBox()
         self.texts.bind(self.causal_box.setText, lambda: self.tr("&Causal mask"))
         self.texts.bind(self.causal_box.setAccessibleName, lambda: self.tr("Causal mask"))
@@ -206,11 +206,12 @@ class EditorPane(QScrollArea):
         self.texts.bind(self.cross_scale_box.setText, lambda: self.tr("Cross: divide by √dₖ"))
         self.texts.bind(self.cross_scale_box.setAccessibleName,
                         lambda: self.tr("Scale cross-attention scores"))
-        for check, key, cross in ((self.causal_box, "causal", False),
-                                  (self.scale_box, "scale", False),
-                                  (self.cross_scale_box, "scale", True)):
+        # The cross-attention's switch goes on its own line: two fit the pane's width.
+        for k, (check, key, cross) in enumerate(((self.causal_box, "causal", False),
+                                                 (self.scale_box, "scale", False),
+                                                 (self.cross_scale_box, "scale", True))):
             check.toggled.connect(partial(self._set_option, key, cross))
-            row.addWidget(check)
+            grid.addWidget(check, k // 2, k % 2)
         return box
 
     def _show_sizes(self) -> None:

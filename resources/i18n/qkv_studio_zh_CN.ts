@@ -52,6 +52,10 @@
         <translation>前馈网络的激活函数</translation>
     </message>
     <message>
+        <source>Final norm of the encoder&apos;s output</source>
+        <translation>编码器输出的最终 Norm</translation>
+    </message>
+    <message>
         <source>Final norm before the vocabulary head</source>
         <translation>词表头之前的最终规范化</translation>
     </message>

@@ -297,3 +297,15 @@ def test_the_timeline_stays_on_the_same_step_when_the_shorthand_becomes_a_stack(
     assert g01.state.trace.steps[g01.state.step].id == "L1.weights"
     g01.undo_action.trigger()
     assert g01.state.trace.steps[g01.state.step].id == "weights"
+
+
+def test_at_1024_by_768_the_editor_keeps_its_width_beside_a_long_step_title(
+        qtbot: QtBot, translation: StudioWindow) -> None:
+    translation.resize(1024, 768)
+    QApplication.processEvents()
+    title = translation.timeline.position_label
+    assert "Encoder" in title.text() and title.toolTip() == title.text()
+    assert translation.editor.width() >= 300
+    choose_part(qtbot, translation, "Layer 1")
+    assert not translation.editor.block_editor.vocab_table.isVisibleTo(translation), \
+        "a layer's block shows no vocabulary"
