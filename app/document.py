@@ -24,8 +24,8 @@ from engine import Scenario, ScenarioError, parse_scenario
 from engine.numbers import format_exact
 from engine.positions import DEFAULT_BASE, alibi_slopes
 from engine.reader import FloatArray
-from engine.swap import swap_tokens
 from engine.resize import Sizes, resize
+from engine.swap import swap_tokens
 
 
 class Operation(ABC):

@@ -87,5 +87,5 @@ def place_name(path: str) -> str:
     return short_name(path)
 
 
-__all__ = ["DECODER_STACK", "ENCODER", "ENCODER_STACK", "HEAD", "INPUTS", "layer_name", "layer_part",
-           "part_of", "place_name", "scope_of", "split_layer"]
+__all__ = ["DECODER_STACK", "ENCODER", "ENCODER_STACK", "HEAD", "INPUTS", "layer_name",
+           "layer_part", "part_of", "place_name", "scope_of", "split_layer"]

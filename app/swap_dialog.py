@@ -7,6 +7,8 @@ View → Compare with “B = two tokens swapped” shows that side by side, rows
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject
@@ -26,6 +28,11 @@ from app.i18n import LiveTexts
 
 if TYPE_CHECKING:
     from app.shell import Shell
+
+
+def _plain(text: Callable[[], str]) -> str:
+    """A label's words without its shortcut mark."""
+    return text().replace("&", "")
 
 
 def position_names(tokens: tuple[str, ...]) -> list[str]:
@@ -49,7 +56,7 @@ class SwapDialog(QDialog):
             box.setCurrentIndex(min(start, len(tokens) - 1))
             label = QLabel()
             self.texts.bind(label.setText, label_text)
-            self.texts.bind(box.setAccessibleName, lambda t=label_text: t().replace("&", ""))
+            self.texts.bind(box.setAccessibleName, partial(_plain, label_text))
             label.setBuddy(box)
             form.addRow(label, box)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok

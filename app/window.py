@@ -56,13 +56,13 @@ from app.documents.recovery import RecoveryWriter
 from app.documents.session import save_session
 from app.documents.watch import DiskWatch
 from app.editor.pane import EditorPane
-from app.swap_dialog import SwapTokensAction
 from app.examples import OPENINGS, example_names, example_path
 from app.export.settings import slug
 from app.help.glossary import GlossaryDock
 from app.i18n import LiveTexts, current_language
 from app.presentation import Presenter
 from app.state import DocumentState
+from app.swap_dialog import SwapTokensAction
 from app.texts.bidi import isolate
 from app.texts.examples import example_label, example_title
 from app.timeline import Timeline

@@ -96,8 +96,8 @@ class LayerBar(QWidget):
             # The button shows a short word; its tooltip and accessible name are the menu's.
             button = QToolButton()
             self.texts.bind(button.setText, short)
-            self.texts.bind(button.setToolTip, lambda a=action: a.toolTip())
-            self.texts.bind(button.setAccessibleName, lambda a=action: a.toolTip())
+            self.texts.bind(button.setToolTip, action.toolTip)
+            self.texts.bind(button.setAccessibleName, action.toolTip)
             button.clicked.connect(action.trigger)
             action.enabledChanged.connect(button.setEnabled)
             buttons.addWidget(button)

@@ -11,7 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, QEvent
-from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QLineEdit, QSpinBox, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QWidget,
+)
 
 from app.document import POSITION_KINDS, Operation, SetOption, SetPositions
 from app.documents.matrix_words import NUMBER_REASONS, matrix_words
@@ -107,11 +115,12 @@ class PositionsEditor(QGroupBox):
         if not self.base_edit.hasFocus():
             self.base_edit.setText(format_exact(positions.base))
         kind = positions.kind
-        for widget, shown in ((self.base_edit, kind in ("sinusoidal", "rope")),
-                              (self.rotary_spin, kind == "rope"),
-                              (self.pairing_box, kind == "rope"),
-                              (self.offset_spin, kind == "learned")):
-            self.form.setRowVisible(widget, shown)
+        rows: tuple[tuple[QWidget, bool], ...] = (
+            (self.base_edit, kind in ("sinusoidal", "rope")),
+            (self.rotary_spin, kind == "rope"), (self.pairing_box, kind == "rope"),
+            (self.offset_spin, kind == "learned"))
+        for row, shown in rows:
+            self.form.setRowVisible(row, shown)
 
     def _set(self, operation: Operation) -> None:
         if not self.state.apply(operation):
