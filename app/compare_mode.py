@@ -180,6 +180,9 @@ class CompareMode(QObject):
             item = model.item(PRESETS.index(preset))
             if item is not None:
                 item.setEnabled(has_block)
+        swap = model.item(PRESETS.index(SWAP))
+        if swap is not None:  # a swap needs two tokens
+            swap.setEnabled(self.state.scenario.n >= 2)
 
     def _on_toggled(self, on: bool) -> None:
         """Two frames side by side need the room: the editor folds away while comparing (drag

@@ -82,8 +82,6 @@ def place_name(path: str) -> str:
         return _OWN_NAMES.get(name, name)
     if module == ENCODER:
         return "enc." + _OWN_NAMES.get(name, name)
-    if module == "positions":
-        return path
     return short_name(path)
 
 

@@ -10,9 +10,8 @@ from app.texts.model import check_language
 EXAMPLE_WORDS: dict[str, dict[str, tuple[str, str]]] = {
     "encoder-decoder": {
         "en": ("Encoder–decoder · I love you → 我 爱",
-               "the 2017 design: 2 target rows read 3 source rows through cross-attention"),
-        "zh": ("编码器–解码器 · I love you → 我 爱",
-               "2017 年的原始结构：2 个目标行通过交叉注意力读取 3 个源行"),
+               "2 target rows read 3 source rows (cross-attention)"),
+        "zh": ("编码器–解码器 · I love you → 我 爱", "2 个目标行通过交叉注意力读取 3 个源行"),
     },
     "f11": {
         "en": ("F11 · Q/K/V on two positions",
@@ -41,8 +40,7 @@ EXAMPLE_WORDS: dict[str, dict[str, tuple[str, str]]] = {
         "zh": ("只有一个可见的键", "第一行的份额总是 1，与分数无关"),
     },
     "three-layers": {
-        "en": ("Three layers, pre-norm",
-               "one shape, three sets of weights: the shares change from layer to layer"),
+        "en": ("Three layers, pre-norm", "three sets of weights: shares change layer by layer"),
         "zh": ("三层堆叠（pre-norm）", "同样的形状、三组不同的权重：份额逐层变化"),
     },
     "tokenizer": {

@@ -106,7 +106,7 @@ def test_the_positions_editor_names_each_change_and_refuses_in_place(
     choose(qtbot, pane.pairing_box, "interleaved")
     positions = order.state.scenario.positions
     assert positions.pairing == "interleaved"  # type: ignore[attr-defined]
-    assert order.state.undo_stack.undoText() == "positions.pairing = interleaved"
+    assert order.state.undo_stack.undoText() == "pairing = interleaved"
     pane.base_edit.setFocus()
     pane.base_edit.selectAll()
     qtbot.keyClicks(pane.base_edit, "ten")

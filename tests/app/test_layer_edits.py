@@ -162,6 +162,7 @@ def test_places_name_the_layer_like_the_trace_does() -> None:
     assert place_name("encoder.layers.0.block.ffn.W1") == "enc.L1.W1"
     assert place_name("head.gamma_f") == "γf"
     assert place_name("encoder.X") == "enc.X"
+    assert place_name("positions.table") == "table"
     assert part_of("layers.1.block.ffn.W1") == "layers.1"
     assert part_of("encoder.layers.0.attention.Wq") == "encoder.layers.0"
     assert part_of("positions.table") == part_of("X") == "inputs"
