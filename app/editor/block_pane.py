@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from app.document import Operation, SetBlock, SetHead, SetOption
 from app.documents.matrix_words import NUMBER_REASONS, matrix_words
+from app.editor.form_rows import add_rows
 from app.editor.model import VocabModel
 from app.editor.table import MatrixTable
 from app.i18n import QT_TRANSLATE_NOOP, LiveTexts, current_language
@@ -85,12 +86,7 @@ class BlockEditor(QGroupBox):
                  lambda: self.tr("Norm placement")),
                 (self.activation_box, lambda: self.tr("&Activation"),
                  lambda: self.tr("Feed-forward activation")))
-        for widget, label_text, name in rows:
-            label = QLabel()
-            self.texts.bind(label.setText, label_text)
-            self.texts.bind(widget.setAccessibleName, name)
-            label.setBuddy(widget)
-            form.addRow(label, widget)
+        add_rows(form, self.texts, rows)
         self.final_norm_box = QCheckBox()
         self.texts.bind(self.final_norm_box.setText,
                         lambda: self.tr("Final norm of the encoder's output")
@@ -156,6 +152,7 @@ class BlockEditor(QGroupBox):
         self.form.setRowVisible(self.head_box, final_owner in ("block", "head"))
         self.texts.apply()
         self._show()
+        self._show_vocabulary()  # the document is the same: no need to wait for the grids
 
     def _title(self) -> str:
         if self.block_rows:

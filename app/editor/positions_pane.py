@@ -8,14 +8,11 @@ shows the value kept.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from PySide6.QtCore import QCoreApplication, QEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QGroupBox,
-    QLabel,
     QLineEdit,
     QSpinBox,
     QWidget,
@@ -23,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from app.document import POSITION_KINDS, Operation, SetOption, SetPositions
 from app.documents.matrix_words import NUMBER_REASONS, matrix_words
+from app.editor.form_rows import Row, add_rows
 from app.i18n import QT_TRANSLATE_NOOP, LiveTexts, current_language
 from app.state import DocumentState
 from engine import NumberTextError, parse_number
@@ -64,7 +62,7 @@ class PositionsEditor(QGroupBox):
             self.pairing_box.addItem(_translated(PAIRING_NAMES[pairing]), pairing)
         self.offset_spin = QSpinBox()
         self.offset_spin.setKeyboardTracking(False)
-        rows: tuple[tuple[QWidget, Callable[[], str], Callable[[], str]], ...] = (
+        rows: tuple[Row, ...] = (
             (self.kind_box, lambda: self.tr("&Kind"), lambda: self.tr("Positional encoding")),
             (self.base_edit, lambda: self.tr("&Base"), lambda: self.tr("Wavelength base")),
             (self.rotary_spin, lambda: self.tr("&Rotary dims"),
@@ -72,12 +70,7 @@ class PositionsEditor(QGroupBox):
             (self.pairing_box, lambda: self.tr("&Pairing"), lambda: self.tr("RoPE pairing")),
             (self.offset_spin, lambda: self.tr("&Offset"),
              lambda: self.tr("Table row of the first position")))
-        for widget, label_text, name in rows:
-            label = QLabel()
-            self.texts.bind(label.setText, label_text)
-            self.texts.bind(widget.setAccessibleName, name)
-            label.setBuddy(widget)
-            self.form.addRow(label, widget)
+        add_rows(self.form, self.texts, rows)
         self.kind_box.activated.connect(
             lambda _k: self._set(SetPositions(str(self.kind_box.currentData()))))
         self.pairing_box.activated.connect(lambda _k: self._set(
@@ -115,11 +108,11 @@ class PositionsEditor(QGroupBox):
         if not self.base_edit.hasFocus():
             self.base_edit.setText(format_exact(positions.base))
         kind = positions.kind
-        rows: tuple[tuple[QWidget, bool], ...] = (
+        shown_rows: tuple[tuple[QWidget, bool], ...] = (
             (self.base_edit, kind in ("sinusoidal", "rope")),
             (self.rotary_spin, kind == "rope"), (self.pairing_box, kind == "rope"),
             (self.offset_spin, kind == "learned"))
-        for row, shown in rows:
+        for row, shown in shown_rows:
             self.form.setRowVisible(row, shown)
 
     def _set(self, operation: Operation) -> None:

@@ -10,12 +10,13 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QDialogButtonBox
+from PySide6.QtWidgets import QDialogButtonBox
 from pytestqt.qtbot import QtBot
 
 from app.window import StudioWindow
 from engine.compare import compare
 from tests.app.driving import close_window, open_window, type_into
+from tests.app.test_block_editor import choose
 from tests.app.test_editor_stacks import menu_action, shown_grids
 
 SWAP = [0, 3, 2, 1]  # positions 1 and 3 trade places
@@ -27,16 +28,6 @@ def order(qtbot: QtBot) -> Iterator[StudioWindow]:
     window = open_window(qtbot, "order")
     yield window
     close_window(window)
-
-
-def choose(qtbot: QtBot, combo: QComboBox, data: object) -> None:
-    """Pick the entry holding ``data`` with the arrow keys, as a user would."""
-    combo.setFocus()
-    key = Qt.Key.Key_Down if combo.findData(data) > combo.currentIndex() else Qt.Key.Key_Up
-    while combo.currentData() != data:
-        before = combo.currentIndex()
-        qtbot.keyClick(combo, key)
-        assert combo.currentIndex() != before, f"{data!r} cannot be reached"
 
 
 def swap_in_dialog(qtbot: QtBot, window: StudioWindow, i: int, j: int) -> None:
