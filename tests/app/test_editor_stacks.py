@@ -309,3 +309,26 @@ def test_at_1024_by_768_the_editor_keeps_its_width_beside_a_long_step_title(
     choose_part(qtbot, translation, "Layer 1")
     assert not translation.editor.block_editor.vocab_table.isVisibleTo(translation), \
         "a layer's block shows no vocabulary"
+
+
+def test_a_layers_block_and_the_head_switch_on_and_off(qtbot: QtBot,
+                                                       stack: StudioWindow) -> None:
+    choose_part(qtbot, stack, "Layer 2")
+    block_box = stack.editor.block_editor.block_box
+    assert block_box.isChecked()
+    qtbot.mouseClick(block_box, Qt.MouseButton.LeftButton, pos=block_box.rect().center())
+    layers = stack.state.scenario.layers
+    assert [layer.block is not None for layer in layers] == [True, False, True]
+    assert stack.state.undo_stack.undoText() == "layer 2: remove decoder block"
+    ids = [s.id for s in stack.state.trace.steps]
+    assert "L2.weights" in ids and "L2.ffn" not in ids and "L1.ffn" in ids
+    assert not stack.editor.block_editor.norm_box.isEnabled()
+    choose_part(qtbot, stack, "Head: final norm and vocabulary")
+    head_box = stack.editor.block_editor.head_box
+    assert head_box.isVisibleTo(stack) and head_box.isChecked()
+    qtbot.mouseClick(head_box, Qt.MouseButton.LeftButton, pos=head_box.rect().center())
+    head = stack.state.scenario.head
+    assert head is not None and head.unembed is None and head.final_norm
+    assert "probs" not in stack.state.trace.arrays
+    assert "head.unembed" not in stack.editor.tables
+    assert stack.state.undo_stack.undoText() == "remove vocabulary head"
