@@ -8,16 +8,26 @@ from functools import cache
 
 import numpy as np
 import numpy.typing as npt
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPen, QPicture
+from PySide6.QtCore import QLineF, QPointF, QRectF, QSizeF, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QImage,
+    QPainter,
+    QPen,
+    QPicture,
+)
 from PySide6.QtWidgets import (
+    QGraphicsItem,
     QGraphicsObject,
     QGraphicsSceneHoverEvent,
     QStyleOptionGraphicsItem,
     QWidget,
 )
 
-from app.canvas.picture import legible, play
+from app.canvas.picture import legible, on_screen, play, static_text
 from app.canvas.theme import Theme, cell_color, cividis_rgb, font, ink_for
 from app.texts.frame_words import frame_word, join_notes
 from engine.numbers import NumberFormat
@@ -93,6 +103,31 @@ def _heat_image(values: npt.NDArray[np.float64], lo: float, hi: float,
     return image.copy()
 
 
+@dataclass
+class _Cells:
+    """What painting a grid's cells needs, worked out once per grid."""
+
+    lo: float
+    hi: float
+    rows: list[int]
+    """The rows whose cells are drawn one by one (a large grid: its highlighted rows)."""
+    shade: npt.NDArray[np.int_]
+    """Each cell's cividis level, 0 to 255."""
+    masked: npt.NDArray[np.bool_]
+
+
+def _aligned(rect: QRectF, size: QSizeF, align: Qt.AlignmentFlag) -> QPointF:
+    """Top-left corner of a text of ``size`` placed in ``rect`` the way ``drawText`` aligns it
+    (left, right or centred across; always centred down)."""
+    if align & Qt.AlignmentFlag.AlignLeft:
+        x = rect.left()
+    elif align & Qt.AlignmentFlag.AlignRight:
+        x = rect.right() - size.width()
+    else:
+        x = rect.center().x() - size.width() / 2
+    return QPointF(x, rect.center().y() - size.height() / 2)
+
+
 @cache
 def _dark_ink_levels() -> tuple[bool, ...]:
     """For each of the 256 cividis levels: is black ink the readable one?"""
@@ -140,9 +175,15 @@ class MatrixGrid(QGraphicsObject):
         self._width = max(self.label_width + cols * self.cell_width, title_width, note_width)
         self._height = self.grid_origin.y() + rows * CELL_HEIGHT + (20.0 if self.note else 0.0)
         self._heat: tuple[QRectF, QImage] | None = None
-        self._pictures: tuple[QPicture, QPicture] | None = None
-        """Shapes and texts, recorded at the first paint: laying out (and measuring a whole
-        document's steps for its type scale) needs only the sizes."""
+        self._cell_plan: _Cells | None = None
+        self._shape_picture: QPicture | None = None
+        self._text_picture: QPicture | None = None
+        self._word_runs: list[tuple[QFont, QColor, QRectF, Qt.AlignmentFlag, list[
+            tuple[QRectF, str]]]] | None = None
+        """Worked out at the first paint, texts only when they are drawn: laying out (and
+        measuring a whole document's steps for its type scale) needs only the sizes, and a
+        grid drawn too small to read on screen never formats its numbers."""
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
         self.setAcceptHoverEvents(spec.explain is not None)
 
     def _title(self) -> str:
@@ -166,73 +207,58 @@ class MatrixGrid(QGraphicsObject):
             return None
         return (row, col) if 0 <= row < rows and 0 <= col < cols else None
 
-    def _recorded(self) -> tuple[QPicture, QPicture]:
-        if self._pictures is None:
-            self._pictures = self._record(font(NUMBER_SIZE), font(12))
-        return self._pictures
+    def _cells(self) -> _Cells:
+        """Which rows get cells drawn, each cell's colour level and mask (worked out once)."""
+        if self._cell_plan is None:
+            spec = self.spec
+            values = spec.values
+            lo, hi = spec.value_range or (float(values.min()), float(values.max()))
+            span = hi - lo
+            rows = values.shape[0]
+            fraction = (values - lo) / span if span > 0 else np.full(values.shape, 0.5)
+            self._cell_plan = _Cells(
+                lo, hi,
+                sorted(r for r in spec.highlight_rows if 0 <= r < rows) if self.large
+                else list(range(rows)),
+                np.rint(np.clip(fraction, 0.0, 1.0) * 255).astype(int),
+                spec.masked if spec.masked is not None else np.zeros(values.shape, dtype=bool))
+        return self._cell_plan
 
-    def _record(self, number_font: QFont, label_font: QFont) -> tuple[QPicture, QPicture]:
-        """Two pictures: shapes (fills, lines, marks) and text (titles, labels, numbers).
+    def _shapes(self) -> QPicture:
+        """Fills, lines and marks, recorded at the first paint.
 
-        Cells of one colour are filled by one ``drawRects`` call and numbers of one ink drawn in
-        one run, so a grid of a thousand cells records in a few milliseconds.
+        Cells of one colour are filled by one ``drawRects`` call, so a grid of a thousand
+        cells records in a few milliseconds.
         """
+        if self._shape_picture is not None:
+            return self._shape_picture
         spec, theme = self.spec, self.theme
-        values = spec.values
-        lo, hi = spec.value_range or (float(values.min()), float(values.max()))
-        span = hi - lo
+        cells = self._cells()
+        values, masked, shade, cell_rows = spec.values, cells.masked, cells.shade, cells.rows
         rows, cols = values.shape
         ox, oy = self.grid_origin.x(), self.grid_origin.y()
-        shapes, texts = QPicture(), QPicture()
-        sp, tp = QPainter(shapes), QPainter(texts)
+        shapes = QPicture()
+        sp = QPainter(shapes)
         sp.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        tp.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
-        title_x = 0.0
         if spec.swatch:
             sp.setPen(QPen(theme.color("text"), 1.0))
             sp.setBrush(QBrush(QColor(spec.swatch)))
             sp.drawRect(QRectF(0, TITLE_HEIGHT / 2 - 6, 12, 12))
-            title_x = 18.0
-        tp.setFont(font(14, bold=True))
-        tp.setPen(theme.color("text"))
-        tp.drawText(QRectF(title_x, 0, self._width, TITLE_HEIGHT),
-                    Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self._title())
-        tp.setFont(label_font)
-        tp.setPen(theme.color("muted"))
-        for c, label in enumerate(spec.col_labels):
-            tp.drawText(QRectF(ox + c * self.cell_width, TITLE_HEIGHT, self.cell_width,
-                               HEADER_HEIGHT), Qt.AlignmentFlag.AlignCenter, str(label))
-        for r, label in enumerate(spec.row_labels):
-            tp.drawText(QRectF(0, oy + r * CELL_HEIGHT, self.label_width - LABEL_GAP, CELL_HEIGHT),
-                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, str(label))
-        masked = spec.masked if spec.masked is not None else np.zeros(values.shape, dtype=bool)
-        cell_rows = list(range(rows))
         if self.large:
             masked_rgb = theme.color("masked")
-            image = _heat_image(values, lo, hi, spec.masked,
+            image = _heat_image(values, cells.lo, cells.hi, spec.masked,
                                 (masked_rgb.red(), masked_rgb.green(), masked_rgb.blue()))
             self._heat = (QRectF(ox, oy, cols * self.cell_width, rows * CELL_HEIGHT), image)
-            cell_rows = sorted(r for r in spec.highlight_rows if 0 <= r < rows)
-        fraction = (values - lo) / span if span > 0 else np.full(values.shape, 0.5)
-        shade = np.rint(np.clip(fraction, 0.0, 1.0) * 255).astype(int)
         groups: dict[int, list[QRectF]] = {}
         hidden: list[QRectF] = []
-        inks: dict[str, list[tuple[QRectF, str]]] = {}
-        muted = theme.color("muted")
-        dark_ink = _dark_ink_levels()
         for r in cell_rows:
             top = oy + r * CELL_HEIGHT
             for c in range(cols):
                 rect = QRectF(ox + c * self.cell_width, top, self.cell_width, CELL_HEIGHT)
-                text = self.format.text(float(values[r, c]))
                 if masked[r, c]:
                     hidden.append(rect)
-                    inks.setdefault(muted.name(), []).append((rect, text))
                 else:
-                    level = int(shade[r, c])
-                    groups.setdefault(level, []).append(rect)
-                    inks.setdefault("#000000" if dark_ink[level] else "#ffffff", []).append(
-                        (rect, text))
+                    groups.setdefault(int(shade[r, c]), []).append(rect)
         sp.setPen(Qt.PenStyle.NoPen)
         for level, rects in groups.items():
             sp.setBrush(QBrush(cell_color(level / 255)))
@@ -258,9 +284,11 @@ class MatrixGrid(QGraphicsObject):
             lines += [QLineF(ox + c * self.cell_width, oy, ox + c * self.cell_width, bottom)
                       for c in range(cols + 1)]
         sp.drawLines(lines)
+        dark_ink = _dark_ink_levels()
         if spec.marked is not None:
+            shown = set(cell_rows)
             for r, c in np.argwhere(spec.marked).tolist():
-                if r in cell_rows:
+                if r in shown:
                     corner = self.cell_rect(r, c).topLeft()
                     sp.setPen(Qt.PenStyle.NoPen)
                     sp.setBrush(QBrush(theme.color("accent") if masked[r, c] else
@@ -272,23 +300,92 @@ class MatrixGrid(QGraphicsObject):
         for r in sorted(spec.highlight_rows):
             if 0 <= r < rows:
                 sp.drawRect(QRectF(ox, oy + r * CELL_HEIGHT, cols * self.cell_width, CELL_HEIGHT))
-        tp.setFont(number_font)
-        for ink, cells in inks.items():
-            tp.setPen(QColor(ink))
-            for rect, text in cells:
-                tp.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
-        if self.note:
-            tp.setFont(label_font)
-            tp.setPen(muted)
-            tp.drawText(QRectF(0, oy + rows * CELL_HEIGHT + 2, self._width, 18),
-                        Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self.note)
         sp.end()
-        tp.end()
-        return shapes, texts
+        self._shape_picture = shapes
+        return shapes
+
+    def _words(self) -> list[tuple[QFont, QColor, QRectF, Qt.AlignmentFlag, list[
+            tuple[QRectF, str]]]]:
+        """Every text of the grid in drawing order, as runs of one font, ink and alignment:
+        the title, the column and row labels, the numbers (one run per ink), the note."""
+        spec, theme = self.spec, self.theme
+        cells = self._cells()
+        values, masked, shade = spec.values, cells.masked, cells.shade
+        rows, cols = values.shape
+        ox, oy = self.grid_origin.x(), self.grid_origin.y()
+        label_font = font(12)
+        muted = theme.color("muted")
+        centre = Qt.AlignmentFlag.AlignCenter
+        left = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+        title_x = 18.0 if spec.swatch else 0.0
+        title = QRectF(title_x, 0, self._width, TITLE_HEIGHT)
+        runs = [(font(14, bold=True), theme.color("text"), title, left,
+                 [(title, self._title())]),
+                (label_font, muted, QRectF(ox, TITLE_HEIGHT, cols * self.cell_width,
+                                           HEADER_HEIGHT), centre,
+                 [(self.col_label_rect(c), str(label))
+                  for c, label in enumerate(spec.col_labels)]),
+                (label_font, muted, QRectF(0, oy, self.label_width, rows * CELL_HEIGHT),
+                 Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                 [(self.row_label_rect(r), str(label))
+                  for r, label in enumerate(spec.row_labels)])]
+        inks: dict[str, list[tuple[QRectF, str]]] = {}
+        dark_ink = _dark_ink_levels()
+        text = self.format.text
+        for r in cells.rows:
+            top = oy + r * CELL_HEIGHT
+            for c in range(cols):
+                ink = muted.name() if masked[r, c] else \
+                    "#000000" if dark_ink[int(shade[r, c])] else "#ffffff"
+                inks.setdefault(ink, []).append(
+                    (QRectF(ox + c * self.cell_width, top, self.cell_width, CELL_HEIGHT),
+                     text(float(values[r, c]))))
+        number_font = font(NUMBER_SIZE)
+        cells_area = QRectF(ox, oy, cols * self.cell_width, rows * CELL_HEIGHT)
+        runs += [(number_font, QColor(ink), cells_area, centre, texts)
+                 for ink, texts in inks.items()]
+        if self.note:
+            note = self.note_rect()
+            runs.append((label_font, muted, note, left, [(note, self.note)]))
+        return runs
+
+    def _texts(self) -> QPicture:
+        """Every text recorded as real text, for exports (SVG and PDF text stays selectable)."""
+        if self._text_picture is None:
+            texts = QPicture()
+            tp = QPainter(texts)
+            tp.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+            for run_font, ink, _area, align, run in self._words():
+                tp.setFont(run_font)
+                tp.setPen(ink)
+                for rect, text in run:
+                    tp.drawText(rect, align, text)
+            tp.end()
+            self._text_picture = texts
+        return self._text_picture
+
+    def _paint_words(self, painter: QPainter, exposed: QRectF) -> None:
+        """The texts on screen: laid-out glyphs cached by text and font, only where exposed."""
+        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        for run_font, ink, area, align, run in self._screen_words():
+            if not area.intersects(exposed):
+                continue
+            painter.setFont(run_font)
+            painter.setPen(ink)
+            for rect, text in run:
+                if rect.intersects(exposed):
+                    glyphs, size = static_text(text, run_font)
+                    painter.drawStaticText(_aligned(rect, size, align), glyphs)
+
+    def _screen_words(self) -> list[tuple[QFont, QColor, QRectF, Qt.AlignmentFlag, list[
+            tuple[QRectF, str]]]]:
+        if self._word_runs is None:
+            self._word_runs = self._words()
+        return self._word_runs
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        shapes, texts = self._recorded()
+        shapes = self._shapes()
         if self._heat is not None:
             # One pixel per cell, scaled up: nearest neighbour keeps every cell a flat square.
             smooth = painter.testRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
@@ -296,8 +393,10 @@ class MatrixGrid(QGraphicsObject):
             painter.drawImage(*self._heat)
             painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, smooth)
         play(shapes, painter)
-        if legible(painter, option):
-            play(texts, painter)
+        if not on_screen(painter):
+            play(self._texts(), painter)
+        elif legible(painter, option):
+            self._paint_words(painter, option.exposedRect)
         if self._hovered is not None:
             painter.setPen(QPen(self.theme.color("text"), 2.0))
             painter.setBrush(Qt.BrushStyle.NoBrush)

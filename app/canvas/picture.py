@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from PySide6.QtGui import QPainter, QPicture
+from PySide6.QtCore import QSizeF, Qt
+from PySide6.QtGui import QFont, QPainter, QPicture, QStaticText, QTransform
 from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
 
 SMALLEST_LEGIBLE_TEXT = 4.0
@@ -36,9 +37,34 @@ def play(picture: QPicture, painter: QPainter) -> None:
     painter.restore()
 
 
+STATIC_TEXTS = 20_000
+"""Laid-out texts kept for the screen; beyond this the cache starts again."""
+_static_texts: dict[tuple[str, str], tuple[QStaticText, QSizeF]] = {}
+
+
+def static_text(text: str, text_font: QFont) -> tuple[QStaticText, QSizeF]:
+    """``text`` laid out once in ``text_font``, with its size: drawing it again on screen (the
+    next edit, the next paint while panning) skips shaping the glyphs."""
+    key = (text, text_font.key())
+    found = _static_texts.get(key)
+    if found is None:
+        if len(_static_texts) >= STATIC_TEXTS:
+            _static_texts.clear()
+        glyphs = QStaticText(text)
+        glyphs.setTextFormat(Qt.TextFormat.PlainText)
+        glyphs.prepare(QTransform(), text_font)
+        found = _static_texts[key] = (glyphs, glyphs.size())
+    return found
+
+
+def on_screen(painter: QPainter) -> bool:
+    """Whether ``painter`` draws on the window (not into an exported file or image)."""
+    return isinstance(painter.device(), QWidget)
+
+
 def legible(painter: QPainter, option: QStyleOptionGraphicsItem) -> bool:
     """Whether text is worth drawing: always in exports, on screen only when large enough."""
-    if not isinstance(painter.device(), QWidget):
+    if not on_screen(painter):
         return True
     scale = option.levelOfDetailFromTransform(painter.worldTransform())
     return scale * TEXT_SIZE >= SMALLEST_LEGIBLE_TEXT
