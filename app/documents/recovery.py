@@ -46,7 +46,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from app.background import Job, is_big
 from app.cancel import CancelledError
-from app.documents.opening import load_checked
+from app.documents.opening import load_computed
 from app.state import DocumentState
 from engine import Scenario, ScenarioError, dumps_scenario
 from engine.safe_write import failure_reason, plain_reason, write_bytes
@@ -417,7 +417,7 @@ def offer_recovery(shell: Shell, copies: list[RecoveryCopy] | None = None) -> li
             copy.discard()
             continue
         try:
-            scenario = load_checked(copy.document)
+            scenario, trace = load_computed(copy.document)
         except ScenarioError as error:
             QMessageBox.warning(shell.widget(), translate("Recovery", "Cannot restore"), translate(
                 "Recovery", "The copy from {time} cannot be read. It was kept, unchanged, at\n"
@@ -429,7 +429,7 @@ def offer_recovery(shell: Shell, copies: list[RecoveryCopy] | None = None) -> li
         # modified: its own recovery copy is written at once, before the old copy goes
         target.show_document(scenario, copy.original, modified=True,
                              note=translate("Recovery", "Restored unsaved work from {time}")
-                             .format(time=copy.time_text()))
+                             .format(time=copy.time_text()), trace=trace)
         copy.discard()
         restored.append(target)
     return restored
