@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
 from app.document import Resize, SetOption
 from app.editor.block_pane import BlockEditor
 from app.editor.model import MatrixModel, TokenModel
-from app.editor.shape import ParameterPaths
 from app.editor.table import MatrixTable
 from app.i18n import QT_TRANSLATE_NOOP, LiveTexts
+from app.outline import parameter_paths
 from app.state import DocumentState
 from engine.names import short_name
 from engine.resize import SIZE_LIMITS, Sizes
@@ -98,7 +98,6 @@ class EditorPane(QScrollArea):
         self._layout.addLayout(self._grids)
         self.setWidget(body)
         self._paths: list[str] = []
-        self._parameter_paths = ParameterPaths()
         self._rebuild_grids()
         state.documentChanged.connect(self._on_trace)
         state.refused.connect(self.show_error)
@@ -183,7 +182,7 @@ class EditorPane(QScrollArea):
             if widget is not None:
                 widget.deleteLater()
         self.tables.clear()
-        self._paths = self._parameter_paths.of(self.state.scenario)
+        self._paths = parameter_paths(self.state.scenario)
         for path in self._paths:
             name = short_name(path)
             title = QLabel()
@@ -216,7 +215,7 @@ class EditorPane(QScrollArea):
     def _on_trace(self) -> None:
         self._show_sizes()
         self._show_options()
-        if self._parameter_paths.of(self.state.scenario) != self._paths:
+        if parameter_paths(self.state.scenario) != self._paths:
             self._rebuild_grids()
 
     def retranslate(self) -> None:

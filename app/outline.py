@@ -1,5 +1,6 @@
-"""What a document's editable arrays depend on, without its numbers: the editor's grids only
-change when this does, so a cell edit never walks or serialises the whole document."""
+"""A document's outline: its parts and the shapes of its arrays, without its numbers. What
+only changes with the outline (the editable arrays' paths) is remembered by it, so a cell edit
+never walks or serialises the whole document."""
 
 from __future__ import annotations
 
@@ -34,16 +35,17 @@ def shape_key(value: object) -> Hashable:
     return value if isinstance(value, Hashable) else repr(value)
 
 
-class ParameterPaths:
-    """``Scenario.parameter_paths()`` remembered for the last document outline."""
+OUTLINES = 8
+"""Outlines whose parameter paths are remembered (undo and redo go back and forth)."""
+_paths: dict[Hashable, list[str]] = {}
 
-    def __init__(self) -> None:
-        self._key: Hashable = None
-        self._paths: list[str] = []
 
-    def of(self, scenario: Scenario) -> list[str]:
-        key = shape_key(scenario)
-        if key != self._key:
-            self._paths = scenario.parameter_paths()
-            self._key = key
-        return self._paths
+def parameter_paths(scenario: Scenario) -> list[str]:
+    """``scenario.parameter_paths()``, asked of the document once per outline."""
+    key = shape_key(scenario)
+    found = _paths.get(key)
+    if found is None:
+        if len(_paths) >= OUTLINES:
+            _paths.clear()
+        found = _paths[key] = scenario.parameter_paths()
+    return list(found)
