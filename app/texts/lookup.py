@@ -19,6 +19,11 @@ _GLOSSARY: dict[str, dict[str, GlossaryEntry]] = {"en": glossary_en.ENTRIES,
 
 EXPLAIN_KEYS: tuple[str, ...] = tuple(steps_en.BUILDERS)
 """Every ``explain_key`` that has a text, in the order the steps first appear."""
+_OP_KEYS = {"projection": "attention.projections", "scores": "attention.scores",
+            "weights": "attention.weights", "mix": "attention.mix", "norm": "block.norm1",
+            "residual": "block.resid1", "ffn": "block.ffn"}
+"""The text a step whose ``explain_key`` has none of its own takes, by its op: a
+cross-attention's scores are told as scores, a cross residual as a residual."""
 
 
 def step_text(trace: Trace, index: int, lang: str, receiver: int | None = None,
@@ -42,10 +47,12 @@ def step_text(trace: Trace, index: int, lang: str, receiver: int | None = None,
     ValueError
         If ``lang`` is not supported (checked first).
     KeyError
-        If there is no text for the step's ``explain_key``.
+        If there is no text for the step's ``explain_key`` nor for its op.
     """
-    builder = _BUILDERS[check_language(lang)][trace.steps[index].explain_key]
-    return builder(facts_for(trace, index, receiver, head))
+    builders = _BUILDERS[check_language(lang)]
+    step = trace.steps[index]
+    key = step.explain_key if step.explain_key in builders else _OP_KEYS[step.op]
+    return builders[key](facts_for(trace, index, receiver, head))
 
 
 def step_sections(trace: Trace, index: int, lang: str,
