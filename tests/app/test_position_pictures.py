@@ -19,6 +19,7 @@ from app.canvas.arrows import AttentionArrows
 from app.canvas.grid import MatrixGrid
 from app.canvas.position_steps import RotationDial
 from app.examples import example_path
+from app.texts import step_text
 from app.texts.frame_words import FRAME_WORDS
 from app.texts.position_words import POSITION_WORDS
 from engine import Trace, compute, load_scenario, parse_scenario
@@ -148,3 +149,16 @@ def test_cross_attention_arrows_go_from_decoder_rows_to_the_encoders_keys(
 def test_position_and_frame_words_exist_in_both_languages() -> None:
     assert set(POSITION_WORDS["en"]) == set(POSITION_WORDS["zh"])
     assert FRAME_WORDS["zh"]["key_encoder"] and FRAME_WORDS["en"]["key_encoder"]
+
+
+def test_rope_and_added_rows_have_texts_with_the_documents_numbers() -> None:
+    rope = with_rope(compute(parse_scenario(DOCUMENT)), BASE)
+    text = step_text(rope, rope.step_index("rope"), "en", receiver=2)
+    turned = rope.arrays["Q_rot"][2]
+    assert f"{np.linalg.norm(turned):.3f}" in text.check  # |q| of c: √2.5 = 1.581, kept
+    assert f"{np.linalg.norm(np.array(DOCUMENT['X'][2])):.3f}" in text.check
+    assert "RoPE" in step_text(rope, rope.step_index("rope"), "zh", receiver=2).summary
+    added = with_added_positions(compute(load_scenario(example_path("multihead"))))
+    text = step_text(added, 0, "zh", receiver=1)
+    assert "X = 词元行 + P" in text.summary
+    assert "0.841" in step_text(added, 0, "en", receiver=1).check  # sin(1) of row 1 of P
