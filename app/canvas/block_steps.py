@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from app.canvas.context import LayoutContext
 from app.canvas.grid import MatrixGrid
-from app.canvas.layout import ROW_GAP, place_row
+from app.canvas.layout import ROW_GAP, RowPart, place_row
 from app.canvas.pieces import custom_grid, number, small_constant, text_lines, word
 from app.canvas.vocab_steps import VOCAB_LAYOUTS
 from app.tape import array_name, ffn_pre, module_of, norm_statistics, parameter_path
@@ -72,7 +72,7 @@ def lay_out_norm(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
         lines = [word(ctx, "layer_formula", eps=eps),
                  word(ctx, "layer_row", token=token, mean=number(ctx, float(values[0])),
                       divisor=number(ctx, float(values[2])))]
-        parameters = [ctx.grid(gamma), ",", ctx.grid(beta)]
+        parameters: list[RowPart] = [ctx.grid(gamma), ",", ctx.grid(beta)]
     else:
         lines = [word(ctx, "rms_formula", eps=eps),
                  word(ctx, "rms_row", token=token, divisor=number(ctx, float(values[1])))]

@@ -123,7 +123,8 @@ def _measure(trace: Trace, options: FrameOptions, area: QSizeF) -> Composition:
     ctx = LayoutContext(trace, options)
     fits: list[list[tuple[float | None, float]]] = []
     for index in range(len(trace.steps)):
-        tried = [(None, fit_scale(_covered(ctx, index, None), area))]
+        tried: list[tuple[float | None, float]] = [
+            (None, fit_scale(_covered(ctx, index, None), area))]
         widest = math.inf
         for wrap in WRAPS:
             if wrap >= widest:

@@ -72,7 +72,7 @@ def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     hidden = ctx.hidden(step)
     if array_name(step, "alibi") in step.writes:
         return lay_out_biased_scores(ctx, step, parent, hidden)
-    rows = []
+    rows: list[list[QGraphicsItem | str]] = []
     for head in ctx.heads:
         label = _head_label(ctx, head)
         cols = _head_columns(att.d_k, head)
@@ -101,7 +101,7 @@ def _arrows(ctx: LayoutContext, step: Step) -> AttentionArrows:
 
 def _weights(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     hidden = ctx.hidden(step)
-    rows = []
+    rows: list[list[QGraphicsItem | str]] = []
     for head in ctx.heads:
         label = _head_label(ctx, head)
         note = join_notes(ctx.options.lang, _word(ctx, "rows_sum_note"),

@@ -136,6 +136,13 @@ def _head_without(doc: Doc, *keys: str) -> Doc:
     return doc
 
 
+def _encoder_causal(doc: Doc) -> Doc:
+    """Every encoder layer says `causal: true`; the encoder is non-causal all the same."""
+    for lay in doc["encoder"]["layers"]:
+        lay["attention"]["causal"] = True
+    return doc
+
+
 def _shorthand(doc: Doc, head_in_block: bool) -> Doc:
     """The one-layer document written with top-level attention / block (and head)."""
     (lay,) = doc.pop("layers")
@@ -239,4 +246,10 @@ CASES: dict[str, Callable[[], Doc]] = {
         73, norm="rmsnorm", enc_final_norm=None),
     "encoder_decoder_without_encoder_final_norm": lambda: encoder_decoder(
         74, enc_final_norm=False),
+    "encoder_decoder_rope_on_self_attention_only": lambda: encoder_decoder(
+        75, enc_positions={"kind": "rope", "pairing": "interleaved"},
+        positions={"kind": "rope"}),
+    "encoder_decoder_alibi_on_self_attention_only": lambda: encoder_decoder(
+        76, enc_positions={"kind": "alibi"}, positions={"kind": "alibi", "slopes": [1, 0.5]}),
+    "encoder_layers_ignore_causal": lambda: _encoder_causal(encoder_decoder(77)),
 }
