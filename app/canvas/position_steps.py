@@ -249,7 +249,7 @@ def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
     label = _word(ctx, "head", n=head + 1) if ctx.head_count > 1 else ""
     color = "accent"
     rows: list[list[QGraphicsItem | str]] = []
-    tables: list[QGraphicsItem | str] = []
+    tables: list[DialTable] = []
     for source, out, key in ((step.reads[0], step.writes[0], "dials_q"),
                              (step.reads[1], step.writes[1], "dials_k")):
         before = ctx.array(source)[:, cols]
