@@ -33,6 +33,9 @@ def parameter_path(step: Step, key: str) -> str:
 
 def module_of(trace: Trace, step: Step) -> Any:
     """The model object at the step's module path (``"attention"``, ``"layers.1.block"``)."""
+    finder = getattr(trace.scenario, "module", None)  # format version 2's module tree
+    if finder is not None:
+        return finder(step.module)
     node: Any = trace.scenario
     for key in step.module.split("."):
         node = node[int(key)] if key.isdigit() else getattr(node, key)
@@ -72,6 +75,12 @@ def shares_step(trace: Trace, index: int) -> Step:
     scope = trace.steps[index].scope
     weights = [s for s in trace.steps if s.op == "weights"]
     return next((s for s in weights if s.scope == scope), weights[0])
+
+
+def attention_at(trace: Trace, scope: str) -> Any:
+    """The attention whose arrays have ``scope`` (the one its projections use)."""
+    return next(module_of(trace, s) for s in trace.steps
+                if s.op == "projection" and s.scope == scope)
 
 
 def tokens_of(trace: Trace, list_name: str) -> list[str]:

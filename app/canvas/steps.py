@@ -13,7 +13,8 @@ from app.canvas.block_steps import BLOCK_LAYOUTS
 from app.canvas.context import LayoutContext
 from app.canvas.heads import ARROWS_GAP, lay_out_heads_mix
 from app.canvas.layout import GAP, ROW_GAP, place_beside, place_row, place_rows, wrap_width
-from app.tape import array_name, attention_of, parameter_path, visible_of
+from app.canvas.position_steps import POSITION_LAYOUTS, lay_out_biased_scores
+from app.tape import array_name, attention_of, parameter_path, tokens_of, visible_of
 from app.texts.frame_words import frame_word, join_notes
 from engine import Step, format_number
 from engine.names import short_name
@@ -69,6 +70,8 @@ def _head_columns(width: int, head: int) -> slice:
 def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     att = attention_of(ctx.trace, step)
     hidden = ctx.hidden(step)
+    if array_name(step, "alibi") in step.writes:
+        return lay_out_biased_scores(ctx, step, parent, hidden)
     rows: list[list[QGraphicsItem | str]] = []
     for head in ctx.heads:
         label = _head_label(ctx, head)
@@ -87,9 +90,11 @@ def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
 
 
 def _arrows(ctx: LayoutContext, step: Step) -> AttentionArrows:
+    """Arrows from the query rows to the keys: the encoder's rows for cross-attention."""
+    keys = tokens_of(ctx.trace, step.keys) if step.keys and step.keys != step.rows else None
     spec = ArrowSpec(tokens=ctx.tokens, weights=ctx.array(array_name(step, "weights")),
                      visible=visible_of(ctx.trace, step), receiver=ctx.receiver, heads=ctx.heads,
-                     show_all=ctx.options.show_all_arrows, places=ctx.places)
+                     show_all=ctx.options.show_all_arrows, places=ctx.places, keys=keys)
     title = _word(ctx, "who_reads", token=ctx.tokens[ctx.receiver])
     return AttentionArrows(spec, ctx.theme, title, lang=ctx.options.lang)
 
@@ -171,6 +176,7 @@ LAYOUTS: dict[str, Layout] = {
     "weights": _weights,
     "mix": _mix,
     **BLOCK_LAYOUTS,
+    **POSITION_LAYOUTS,
 }
 
 

@@ -306,7 +306,7 @@ class Facts:
     @property
     def example_keys(self) -> list[int]:
         """The keys a text quotes: the first position, then the receiver itself."""
-        return [0] if self.receiver == 0 else [0, self.receiver]
+        return [0] if self.receiver == 0 or self.receiver >= len(self.keys) else [0, self.receiver]
 
     def score_terms(self, j: int) -> str:
         return self.dot_terms(self.q(self.receiver), self.k(j))

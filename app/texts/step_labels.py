@@ -42,8 +42,9 @@ _GROUPS: dict[str, dict[str, str]] = {
 def step_label(step: Step, lang: str) -> str:
     """A word or two naming ``step`` on its timeline button (English: the step's id without its
     scope, which the button's group names)."""
-    if check_language(lang) == "zh" and step.explain_key in _ZH:
-        return _ZH[step.explain_key]
+    key = step.explain_key.replace("cross_attention.", "attention.", 1)
+    if check_language(lang) == "zh" and key in _ZH:
+        return _ZH[key]
     return step.id.removeprefix(step.scope).replace("_", " ")
 
 

@@ -7,6 +7,8 @@ layer 1's numbers, or fail on a name the trace does not have.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 from pytestqt.qtbot import QtBot
 
@@ -18,7 +20,7 @@ from app.examples import example_path
 from app.texts import step_text, step_title
 from app.texts.step_labels import step_groups
 from engine import Trace, compute, load_scenario
-from tests.app.stacks import stacked
+from tests.app.stacks import stacked, with_cross
 
 
 def g01(layers: int) -> Trace:
@@ -93,3 +95,23 @@ def test_timeline_groups_a_stack_by_layer_and_keeps_version_1_flat(qtbot: QtBot)
     assert step_groups(trace.steps, "zh")[0] == "第 1 层"
     plain = compute(load_scenario(example_path("g01")))
     assert step_groups(plain.steps, "en") == [""] * 12
+
+
+def test_the_engines_layer_label_becomes_the_titles_layer_prefix(qtbot: QtBot) -> None:
+    trace = g01(2)
+    step = replace(trace.steps[trace.step_index("L2.scores")], title="Layer 2: Scores q·k")
+    assert step_title(step, trace.scenario, "en") == "Layer 2 · Scores q·k"
+    cross = replace(step, title="Layer 2 cross-attention: Softmax shares", keys="enc.tokens")
+    assert step_title(cross, trace.scenario, "en") == \
+        "Layer 2 · Cross-attention · Softmax shares"
+    assert step_title(cross, trace.scenario, "zh").startswith("第 2 层 · 交叉注意力 · 分数")
+
+
+def test_cross_attention_steps_are_told_with_the_encoders_tokens(qtbot: QtBot) -> None:
+    f11 = compute(load_scenario(example_path("f11")))
+    trace = with_cross(f11, np.array([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]]),
+                       ("I", "love", "cats"))
+    text = step_text(trace, trace.step_index("L1.cross.scores"), "en", receiver=1)
+    assert "I's key" in text.how and "love's key" in text.how
+    zh = step_text(trace, trace.step_index("L1.cross.scores"), "zh", receiver=1)
+    assert "I" in zh.how
