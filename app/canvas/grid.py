@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.canvas.cividis import CIVIDIS
 from app.canvas.picture import legible, on_screen, play, static_text
 from app.canvas.theme import Theme, cell_color, cividis_rgb, font, ink_for
 from app.texts.frame_words import frame_word, join_notes
@@ -95,11 +96,19 @@ def _heat_image(values: npt.NDArray[np.float64], lo: float, hi: float,
     rgb = cividis_rgb(fraction)
     if masked is not None:
         rgb[masked] = masked_rgb
-    rows, cols = values.shape
-    argb = np.empty((rows, cols), dtype=np.uint32)
-    argb[...] = (0xFF << 24) | (rgb[..., 0].astype(np.uint32) << 16) | \
-        (rgb[..., 1].astype(np.uint32) << 8) | rgb[..., 2].astype(np.uint32)
-    image = QImage(argb.tobytes(), cols, rows, cols * 4, QImage.Format.Format_ARGB32)
+    return _cell_image(rgb)
+
+
+def _cell_image(rgb: npt.NDArray[np.uint8], clear: npt.NDArray[np.bool_] | None = None
+                ) -> QImage:
+    """An image of a pixel per cell from rows × cols × 3 colours; ``clear`` cells transparent."""
+    rows, cols = rgb.shape[:2]
+    wide = rgb.astype(np.uint32)
+    argb = (0xFF << 24) | (wide[..., 0] << 16) | (wide[..., 1] << 8) | wide[..., 2]
+    if clear is not None:
+        argb[clear] = 0
+    image = QImage(np.ascontiguousarray(argb, dtype=np.uint32).tobytes(), cols, rows, cols * 4,
+                   QImage.Format.Format_ARGB32)
     return image.copy()
 
 
@@ -176,7 +185,8 @@ class MatrixGrid(QGraphicsObject):
         self._height = self.grid_origin.y() + rows * CELL_HEIGHT + (20.0 if self.note else 0.0)
         self._heat: tuple[QRectF, QImage] | None = None
         self._cell_plan: _Cells | None = None
-        self._shape_picture: QPicture | None = None
+        self._shape_pictures: dict[bool, QPicture] = {}
+        """Recorded for the screen (True) and for files (False)."""
         self._text_picture: QPicture | None = None
         self._word_runs: list[tuple[QFont, QColor, QRectF, Qt.AlignmentFlag, list[
             tuple[QRectF, str]]]] | None = None
@@ -224,14 +234,17 @@ class MatrixGrid(QGraphicsObject):
                 spec.masked if spec.masked is not None else np.zeros(values.shape, dtype=bool))
         return self._cell_plan
 
-    def _shapes(self) -> QPicture:
+    def _shapes(self, screen: bool) -> QPicture:
         """Fills, lines and marks, recorded at the first paint.
 
-        Cells of one colour are filled by one ``drawRects`` call, so a grid of a thousand
-        cells records in a few milliseconds.
+        For files, cells of one colour are filled by one ``drawRects`` call (vector shapes in
+        SVG and PDF). On screen a small grid's colours are one image of a pixel per cell,
+        scaled up without smoothing, and its masked cells one rectangle per run in a row: the
+        same picture, recorded without a step per cell.
         """
-        if self._shape_picture is not None:
-            return self._shape_picture
+        found = self._shape_pictures.get(screen)
+        if found is not None:
+            return found
         spec, theme = self.spec, self.theme
         cells = self._cells()
         values, masked, shade, cell_rows = spec.values, cells.masked, cells.shade, cells.rows
@@ -249,25 +262,10 @@ class MatrixGrid(QGraphicsObject):
             image = _heat_image(values, cells.lo, cells.hi, spec.masked,
                                 (masked_rgb.red(), masked_rgb.green(), masked_rgb.blue()))
             self._heat = (QRectF(ox, oy, cols * self.cell_width, rows * CELL_HEIGHT), image)
-        groups: dict[int, list[QRectF]] = {}
-        hidden: list[QRectF] = []
-        for r in cell_rows:
-            top = oy + r * CELL_HEIGHT
-            for c in range(cols):
-                rect = QRectF(ox + c * self.cell_width, top, self.cell_width, CELL_HEIGHT)
-                if masked[r, c]:
-                    hidden.append(rect)
-                else:
-                    groups.setdefault(int(shade[r, c]), []).append(rect)
-        sp.setPen(Qt.PenStyle.NoPen)
-        for level, rects in groups.items():
-            sp.setBrush(QBrush(cell_color(level / 255)))
-            sp.drawRects(rects)
-        if hidden:
-            sp.setBrush(QBrush(theme.color("masked", 0.35)))
-            sp.drawRects(hidden)
-            sp.setBrush(QBrush(theme.color("masked"), Qt.BrushStyle.BDiagPattern))
-            sp.drawRects(hidden)
+        if screen and not self.large:
+            self._fill_as_image(sp, cells)
+        else:
+            self._fill_as_rects(sp, cells)
         sp.setBrush(Qt.BrushStyle.NoBrush)
         sp.setPen(QPen(theme.color("grid_line"), 1.0))
         right, bottom = ox + cols * self.cell_width, oy + rows * CELL_HEIGHT
@@ -301,8 +299,56 @@ class MatrixGrid(QGraphicsObject):
             if 0 <= r < rows:
                 sp.drawRect(QRectF(ox, oy + r * CELL_HEIGHT, cols * self.cell_width, CELL_HEIGHT))
         sp.end()
-        self._shape_picture = shapes
+        self._shape_pictures[screen] = shapes
         return shapes
+
+    def _fill_as_rects(self, sp: QPainter, cells: _Cells) -> None:
+        """Each cell a rectangle, those of one colour in one call; masked cells hatched."""
+        ox, oy = self.grid_origin.x(), self.grid_origin.y()
+        cols = self.spec.values.shape[1]
+        masked, shade = cells.masked, cells.shade
+        groups: dict[int, list[QRectF]] = {}
+        hidden: list[QRectF] = []
+        for r in cells.rows:
+            top = oy + r * CELL_HEIGHT
+            for c in range(cols):
+                rect = QRectF(ox + c * self.cell_width, top, self.cell_width, CELL_HEIGHT)
+                if masked[r, c]:
+                    hidden.append(rect)
+                else:
+                    groups.setdefault(int(shade[r, c]), []).append(rect)
+        sp.setPen(Qt.PenStyle.NoPen)
+        for level, rects in groups.items():
+            sp.setBrush(QBrush(cell_color(level / 255)))
+            sp.drawRects(rects)
+        self._hatch(sp, hidden)
+
+    def _fill_as_image(self, sp: QPainter, cells: _Cells) -> None:
+        """The cells' colours as one image (a pixel per cell, masked ones left clear), then
+        the masked cells hatched, one rectangle per run of them in a row."""
+        ox, oy = self.grid_origin.x(), self.grid_origin.y()
+        rows, cols = self.spec.values.shape
+        image = _cell_image(CIVIDIS[cells.shade][..., :3], cells.masked)
+        sp.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+        sp.drawImage(QRectF(ox, oy, cols * self.cell_width, rows * CELL_HEIGHT), image)
+        padded = np.zeros((rows, cols + 2), dtype=np.int8)
+        padded[:, 1:-1] = cells.masked
+        steps = np.diff(padded, axis=1)
+        starts, ends = np.nonzero(steps == 1), np.nonzero(steps == -1)  # row-major: paired
+        hidden = [QRectF(ox + start * self.cell_width, oy + r * CELL_HEIGHT,
+                         (end - start) * self.cell_width, CELL_HEIGHT)
+                  for r, start, end in zip(starts[0].tolist(), starts[1].tolist(),
+                                           ends[1].tolist(), strict=True)]
+        sp.setPen(Qt.PenStyle.NoPen)
+        self._hatch(sp, hidden)
+
+    def _hatch(self, sp: QPainter, hidden: list[QRectF]) -> None:
+        """Masked cells: the masked grey, faint, then hatched."""
+        if hidden:
+            sp.setBrush(QBrush(self.theme.color("masked", 0.35)))
+            sp.drawRects(hidden)
+            sp.setBrush(QBrush(self.theme.color("masked"), Qt.BrushStyle.BDiagPattern))
+            sp.drawRects(hidden)
 
     def _words(self) -> list[tuple[QFont, QColor, QRectF, Qt.AlignmentFlag, list[
             tuple[QRectF, str]]]]:
@@ -385,7 +431,7 @@ class MatrixGrid(QGraphicsObject):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        shapes = self._shapes()
+        shapes = self._shapes(on_screen(painter))
         if self._heat is not None:
             # One pixel per cell, scaled up: nearest neighbour keeps every cell a flat square.
             smooth = painter.testRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
