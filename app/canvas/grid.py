@@ -8,7 +8,7 @@ from functools import cache
 
 import numpy as np
 import numpy.typing as npt
-from PySide6.QtCore import QLineF, QPointF, QRectF, QSizeF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.canvas.cividis import CIVIDIS
-from app.canvas.picture import legible, on_screen, play, static_text
+from app.canvas.picture import draw_text, legible, on_screen, play
 from app.canvas.theme import Theme, cell_color, cividis_rgb, font, ink_for
 from app.texts.frame_words import frame_word, join_notes
 from engine.numbers import NumberFormat
@@ -123,18 +123,6 @@ class _Cells:
     shade: npt.NDArray[np.int_]
     """Each cell's cividis level, 0 to 255."""
     masked: npt.NDArray[np.bool_]
-
-
-def _aligned(rect: QRectF, size: QSizeF, align: Qt.AlignmentFlag) -> QPointF:
-    """Top-left corner of a text of ``size`` placed in ``rect`` the way ``drawText`` aligns it
-    (left, right or centred across; always centred down)."""
-    if align & Qt.AlignmentFlag.AlignLeft:
-        x = rect.left()
-    elif align & Qt.AlignmentFlag.AlignRight:
-        x = rect.right() - size.width()
-    else:
-        x = rect.center().x() - size.width() / 2
-    return QPointF(x, rect.center().y() - size.height() / 2)
 
 
 @cache
@@ -420,8 +408,7 @@ class MatrixGrid(QGraphicsObject):
             painter.setPen(ink)
             for rect, text in run:
                 if rect.intersects(exposed):
-                    glyphs, size = static_text(text, run_font)
-                    painter.drawStaticText(_aligned(rect, size, align), glyphs)
+                    draw_text(painter, rect, align, text, run_font)
 
     def _screen_words(self) -> list[tuple[QFont, QColor, QRectF, Qt.AlignmentFlag, list[
             tuple[QRectF, str]]]]:

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.canvas.grid import CELL_HEIGHT, HEADER_HEIGHT, TITLE_HEIGHT, MatrixGrid
-from app.canvas.picture import on_screen, static_text
+from app.canvas.picture import draw_text, on_screen
 from app.canvas.theme import Theme, font
 
 GAP = 14.0
@@ -56,13 +56,11 @@ class TextItem(QGraphicsObject):
               widget: QWidget | None = None) -> None:
         painter.setFont(self._font)
         painter.setPen(self._color)
-        if on_screen(painter):  # glyphs laid out once per text and font
-            glyphs, size = static_text(self.text, self._font)
-            painter.drawStaticText(QPointF(self._rect.left(), self._rect.center().y()
-                                           - size.height() / 2), glyphs)
-            return
-        painter.drawText(self._rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                         self.text)
+        align = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+        if on_screen(painter):  # a line met before: from its cached layout
+            draw_text(painter, self._rect, align, self.text, self._font)
+        else:
+            painter.drawText(self._rect, align, self.text)
 
 
 @lru_cache(maxsize=8192)
