@@ -20,7 +20,7 @@ from PySide6.QtCore import QEventLoop, QObject, Qt, QTimer, Signal
 
 from app.background import Job
 from app.canvas import FrameOptions
-from app.export.job import PIPELINES, ExportPlan
+from app.export.job import PIPELINES, ExportPlan, Payloads
 from app.export.safe import ExportCancelled
 from app.export.settings import ExportRequest
 from engine import Trace
@@ -52,7 +52,7 @@ class BackgroundExport(QObject):
         super().__init__(parent)
         self.plan = ExportPlan(trace, request, options, self._report)
         pipeline = PIPELINES[request.format]
-        self._payloads: Iterator[Any] = pipeline.compose(self.plan)
+        self._payloads: Payloads = pipeline.compose(self.plan)
         self._queue: queue.Queue[Any] = queue.Queue()
         self._job = Job(lambda _cancelled: pipeline.write(self.plan, self._received()), self)
         self._job.ended.connect(self._finish)

@@ -10,7 +10,7 @@ callback that returns ``False`` to cancel; a cancelled or failed export leaves n
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -96,7 +96,7 @@ class ExportPlan:
             yield self.frame(step, transparent=transparent)
 
 
-Payloads = Iterator[Any]
+Payloads = Generator[Any, None, None]
 """What an export's interface-thread half hands its writing half, one item per step."""
 
 

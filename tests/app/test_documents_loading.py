@@ -20,7 +20,7 @@ import app.documents.loading
 import app.documents.opening
 from app.documents.loading import LoadingSign
 from app.documents.recovery import find_orphans, offer_recovery
-from app.documents.startup import start_window
+from app.startup import start_window
 from app.window import StudioWindow
 from engine import load_scenario
 from tests.app.documents_support import example_document, launch_names, write_document
@@ -45,7 +45,7 @@ def slow_reading(monkeypatch: pytest.MonkeyPatch, seconds: float,
 
 
 def sign_of(window: StudioWindow) -> LoadingSign | None:
-    signs = [sign for sign in window.canvas.findChildren(LoadingSign) if sign.isVisible()]
+    signs = [sign for sign in window.findChildren(LoadingSign) if sign.isVisible()]
     return signs[0] if signs else None
 
 
@@ -63,8 +63,9 @@ def test_the_window_shows_before_a_big_command_line_document_arrives(
     window = start_window(str(document))
     shown_after = time.perf_counter() - started
     assert window.isVisible() and window.state.scenario.title == F11_TITLE
+    assert window.statusBar().currentMessage() == "Opening lesson.qkv.json…"
     sign = sign_of(window)
-    assert sign is not None and sign.label.text() == "Opening lesson.qkv.json…"
+    assert sign is not None and sign.toolTip() == "Opening lesson.qkv.json…"
     with ticks:  # from here the window is up: only the reading goes on
         qtbot.waitUntil(lambda: window.state.scenario.title == G01_TITLE, timeout=20_000)
     assert shown_after < 0.5, "the window waited for the document"
@@ -125,7 +126,7 @@ def test_a_big_recovery_copy_is_restored_after_the_window_shows(
     assert offer_recovery(window, find_orphans(folder)) == [window]
     assert window.state.scenario.attention.Wq[1, 0] != 8, "read later, not before"
     sign = sign_of(window)
-    assert sign is not None and sign.label.text().startswith("Restoring unsaved work from ")
+    assert sign is not None and sign.toolTip().startswith("Restoring unsaved work from ")
     qtbot.waitUntil(lambda: window.state.scenario.attention.Wq[1, 0] == 8, timeout=20_000)
     assert window.isWindowModified() and window.state.path == original
     assert not copy.exists(), "restored: the old copy goes"

@@ -18,9 +18,10 @@ from app.examples import DEFAULT_EXAMPLE, EXAMPLES_DIR, example_path, resolve_do
 from engine import Scenario, ScenarioError, Trace, load_scenario
 
 if TYPE_CHECKING:
+    from app.shell import Shell
     from app.window import StudioWindow
 
-WINDOWS: list[StudioWindow] = []
+WINDOWS: list[Shell] = []
 """Windows opened at launch (kept referenced so they live as long as the application)."""
 
 
@@ -50,7 +51,7 @@ def start_window(document: str | None) -> StudioWindow:
     With ``document`` (a path or an example name) that document opens; a refused one is said on
     standard error and in a message over the window, which shows F11 instead (a file manager
     starts the studio with no terminal to read). A big file is read after the window shows,
-    with a busy sign and Cancel on its canvas (:mod:`app.documents.loading`). Without, the last
+    with a busy sign and Cancel above its canvas (:mod:`app.documents.loading`). Without, the last
     session comes back: its document (F11 if it is gone), layout, step and view. Then any
     unsaved work left by a session that crashed is offered for restoring.
     """
@@ -103,7 +104,7 @@ def say_refusal(window: StudioWindow, path: Path, error: BaseException) -> None:
 
 def _read_later(window: StudioWindow, path: Path) -> None:
     """Read the big document ``path`` now that ``window`` shows."""
-    def opened(target: StudioWindow, scenario: Scenario, trace: Trace) -> None:
+    def opened(target: Shell, scenario: Scenario, trace: Trace) -> None:
         target.show_document(scenario, path, trace=trace, note=QCoreApplication.translate(
             "StudioWindow", "Opened {name}").format(name=path.name))
 
