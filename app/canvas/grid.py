@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -29,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from app.canvas.cividis import CIVIDIS
 from app.canvas.picture import draw_text, legible, on_screen, play
-from app.canvas.theme import Theme, cell_color, cividis_rgb, font, ink_for
+from app.canvas.theme import Theme, cell_color, font, ink_for
 from app.texts.frame_words import frame_word, join_notes
 from engine.numbers import NumberFormat
 
@@ -88,17 +89,6 @@ class GridSpec:
     decimals: int = DECIMALS
 
 
-def _heat_image(values: npt.NDArray[np.float64], lo: float, hi: float,
-                masked: npt.NDArray[np.bool_] | None, masked_rgb: tuple[int, int, int]) -> QImage:
-    """One pixel per cell, coloured like the cells of a small grid."""
-    span = hi - lo
-    fraction = (values - lo) / span if span > 0 else np.full(values.shape, 0.5)
-    rgb = cividis_rgb(fraction)
-    if masked is not None:
-        rgb[masked] = masked_rgb
-    return _cell_image(rgb)
-
-
 def _cell_image(rgb: npt.NDArray[np.uint8], clear: npt.NDArray[np.bool_] | None = None
                 ) -> QImage:
     """An image of a pixel per cell from rows × cols × 3 colours; ``clear`` cells transparent."""
@@ -120,9 +110,35 @@ class _Cells:
     hi: float
     rows: list[int]
     """The rows whose cells are drawn one by one (a large grid: its highlighted rows)."""
-    shade: npt.NDArray[np.int_]
+    shade: npt.NDArray[np.uint8]
     """Each cell's cividis level, 0 to 255."""
     masked: npt.NDArray[np.bool_]
+
+
+REMEMBERED_FROM = 4096
+"""Arrays of at least this many numbers have their format remembered (smaller ones are quicker
+to work out again than to look up)."""
+_formats: dict[int, tuple[weakref.ref[npt.NDArray[np.float64]], int, NumberFormat, str]] = {}
+
+
+def number_format(values: npt.NDArray[np.float64], places: int) -> tuple[NumberFormat, str]:
+    """The one format of a grid of ``values`` and the widest text it prints.
+
+    Worked out once per large array: an edit replaces one array of the document, and the
+    frames after it meet the others (a GPT-2-sized layer's millions of weights) again.
+    """
+    if values.size < REMEMBERED_FROM:
+        found = NumberFormat.for_values(values, places)
+        return found, found.widest(values)
+    key = id(values)
+    known = _formats.get(key)
+    if known is not None and known[0]() is values and known[1] == places:
+        return known[2], known[3]
+    found = NumberFormat.for_values(values, places)
+    if len(_formats) >= 256:
+        _formats.clear()
+    _formats[key] = (weakref.ref(values), places, found, found.widest(values))
+    return found, _formats[key][3]
 
 
 @cache
@@ -149,9 +165,9 @@ class MatrixGrid(QGraphicsObject):
         number_font, label_font = font(NUMBER_SIZE), font(12)
         numbers = QFontMetricsF(number_font)
         labels = QFontMetricsF(label_font)
-        self.format = NumberFormat.for_values(values, spec.decimals)
+        self.format, widest_text = number_format(values, spec.decimals)
         """One format for every cell (scientific for all when one value is huge)."""
-        widest = numbers.horizontalAdvance(self.format.widest(values))
+        widest = numbers.horizontalAdvance(widest_text)
         widest_col = max((label_advance(str(c)) for c in spec.col_labels), default=0.0)
         # 4 units each side of the widest number: enough to keep neighbours apart, and 3-decimal
         # grids of 8 tokens then print their numbers 20 px tall on a 1920×1080 sheet.
@@ -218,7 +234,7 @@ class MatrixGrid(QGraphicsObject):
                 lo, hi,
                 sorted(r for r in spec.highlight_rows if 0 <= r < rows) if self.large
                 else list(range(rows)),
-                np.rint(np.clip(fraction, 0.0, 1.0) * 255).astype(int),
+                np.rint(np.clip(fraction, 0.0, 1.0) * 255).astype(np.uint8),
                 spec.masked if spec.masked is not None else np.zeros(values.shape, dtype=bool))
         return self._cell_plan
 
@@ -247,8 +263,9 @@ class MatrixGrid(QGraphicsObject):
             sp.drawRect(QRectF(0, TITLE_HEIGHT / 2 - 6, 12, 12))
         if self.large:
             masked_rgb = theme.color("masked")
-            image = _heat_image(values, cells.lo, cells.hi, spec.masked,
-                                (masked_rgb.red(), masked_rgb.green(), masked_rgb.blue()))
+            rgb = CIVIDIS[cells.shade][..., :3]  # fancy indexing: a copy to paint on
+            rgb[cells.masked] = (masked_rgb.red(), masked_rgb.green(), masked_rgb.blue())
+            image = _cell_image(rgb)
             self._heat = (QRectF(ox, oy, cols * self.cell_width, rows * CELL_HEIGHT), image)
         if screen and not self.large:
             self._fill_as_image(sp, cells)
