@@ -30,6 +30,7 @@ from app.editor.model import MatrixModel, TokenModel
 from app.editor.positions_pane import PositionsEditor
 from app.editor.table import MatrixTable
 from app.i18n import QT_TRANSLATE_NOOP, LiveTexts
+from app.outline import parameter_paths
 from app.parts import ENCODER, ENCODER_STACK, HEAD, INPUTS, part_of, place_name, split_layer
 from app.state import DocumentState
 from engine.modules import Layer
@@ -269,7 +270,7 @@ class EditorPane(QScrollArea):
                 widget.deleteLater()
         self.tables.clear()
         self.titles.clear()
-        self._paths = self.state.scenario.parameter_paths()
+        self._paths = parameter_paths(self.state.scenario)
         for path in self._paths:
             name = place_name(path)
             title = QLabel()
@@ -303,7 +304,7 @@ class EditorPane(QScrollArea):
 
     def _on_trace(self) -> None:
         self._show_sizes()
-        if self.state.scenario.parameter_paths() != self._paths:
+        if parameter_paths(self.state.scenario) != self._paths:
             self._rebuild_grids()
         else:
             self.show_part()
