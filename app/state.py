@@ -306,7 +306,8 @@ class DocumentState(QObject):
     def shares_summary(self) -> str:
         """``shares for 爱: 0.804 / 0.196`` for the receiver in focus, per head if several."""
         i = self.focused_receiver()
-        weights = self._trace.arrays["weights"]
+        first = "" if self._trace.scenario.shorthand else "L1."  # the first layer's shares
+        weights = self._trace.arrays[f"{first}weights"]
         visible = self._trace.visible[i]
         parts = []
         for h in range(weights.shape[0]):

@@ -110,7 +110,7 @@ class LayoutContext:
     def labels_for(self, name: str, axis: int, count: int) -> list[str]:
         if axis == 0 and name in self.trace.arrays and count == self.n:
             return self.tokens
-        if axis == 1 and name in ("logits", "probs", "block.unembed"):
+        if axis == 1 and name in ("logits", "probs", "block.unembed", "head.unembed"):
             return self.vocab
         return [str(k) for k in range(count)]
 

@@ -71,7 +71,7 @@ def lay_out_logits(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRe
     """The block's output rows times the vocabulary head: one score per entry."""
     source = step.reads[0]
     rect = place_row(parent, [ctx.grid(source, highlight_receiver=True), "·",
-                              ctx.grid("block.unembed"), "=",
+                              ctx.grid(step.reads[1]), "=",
                               ctx.grid("logits", title=word(ctx, "logits_title", source=source),
                                        highlight_receiver=True)], 0, 0, ctx.theme)
     note = text_lines(parent, [word(ctx, "logits_note")], 0, rect.bottom() + TEXT_GAP, ctx)

@@ -10,7 +10,7 @@ from app.texts.facts import Facts, facts_for
 from app.texts.model import HEADINGS, TERM_IDS, GlossaryEntry, StepText, check_language
 
 if TYPE_CHECKING:
-    from engine import Trace
+    from engine import Step, Trace
 
 _BUILDERS: dict[str, dict[str, Callable[[Facts], StepText]]] = {
     "en": steps_en.BUILDERS, "zh": steps_zh.BUILDERS}
@@ -44,8 +44,23 @@ def step_text(trace: Trace, index: int, lang: str, receiver: int | None = None,
     KeyError
         If there is no text for the step's ``explain_key``.
     """
-    builder = _BUILDERS[check_language(lang)][trace.steps[index].explain_key]
+    builders = _BUILDERS[check_language(lang)]
+    if not trace.scenario.shorthand:  # the texts quote version-1 arrays; a stack is not yet told
+        return _plain_text(trace.steps[index], lang)
+    builder = builders[trace.steps[index].explain_key]
     return builder(facts_for(trace, index, receiver, head))
+
+
+_PLAIN = {"en": ("This step reads {reads} and writes {writes}.",
+                 "Step through the layers to follow the stream."),
+          "zh": ("这一步读取 {reads}，写出 {writes}。", "逐层单步查看数据流。")}
+
+
+def _plain_text(step: Step, lang: str) -> StepText:
+    """What any step of a version-2 stack says until the texts follow scopes: its operands."""
+    said, hint = _PLAIN[lang]
+    line = said.format(reads=", ".join(step.reads) or "—", writes=", ".join(step.writes) or "—")
+    return StepText(summary=line, why=line, how=line, pitfalls=hint, check=hint)
 
 
 def step_sections(trace: Trace, index: int, lang: str,
