@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSizePolicy,
     QStyle,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -22,6 +23,7 @@ from app.help.explain import ExplainPanel
 from app.i18n import LiveTexts, current_language
 from app.state import DocumentState
 from app.texts import HEADINGS, step_label, step_text, step_title
+from app.texts.step_labels import step_groups
 
 DEFAULT_DWELL_SECONDS = 2.0
 REDUCED_MOTION_SECONDS = 5.0
@@ -45,6 +47,27 @@ class StepButtons:
 
     def button(self, index: int) -> QPushButton | None:
         return self._buttons[index] if 0 <= index < len(self._buttons) else None
+
+
+class LayerGroup(QToolButton):
+    """The head of one layer's steps on the timeline (``▾ Layer 2``): pressed, it collapses
+    the group to its name (and the current step, if it is one of them) or opens it again.
+
+    Attributes
+    ----------
+    steps
+        Indices of the group's steps, in order.
+    label
+        The group's name in the interface language.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.steps: list[int] = []
+        self.label = ""
+        self.setCheckable(True)
+        self.setChecked(True)
+        self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
 
 
 class Timeline(QWidget):
@@ -130,6 +153,8 @@ class Timeline(QWidget):
         self._show_play_state()
         self._show_dwell_tip()
         self._step_ids: list[str] = []
+        self.layer_groups: list[LayerGroup] = []
+        """The layers' group heads, in order (none for a document without layers)."""
         self._rebuild_steps()
         state.traceChanged.connect(self._on_trace)
         state.stepChanged.connect(lambda _k: self._show_current())
@@ -168,21 +193,32 @@ class Timeline(QWidget):
 
     def _rebuild_steps(self) -> None:
         self.step_group.clear()
+        self.layer_groups = []
         row = QWidget()
         buttons = QHBoxLayout(row)
         buttons.setContentsMargins(0, 0, 0, 0)
         steps = self.state.trace.steps
+        groups = step_groups(steps, self.lang)
+        chain: list[QWidget] = [self.dwell_box]
         for k, _step in enumerate(steps):
+            if groups[k] and (k == 0 or groups[k] != groups[k - 1]):
+                group = LayerGroup()
+                group.toggled.connect(lambda _on, group=group: self._on_group_toggled(group))
+                self.layer_groups.append(group)
+                buttons.addWidget(group)
+                chain.append(group)
             button = QPushButton()
             button.setCheckable(True)
             self.step_group.add(button)
             button.clicked.connect(lambda _on=False, k=k: self._on_step_clicked(k))
             buttons.addWidget(button)
+            chain.append(button)
+            if groups[k]:
+                self.layer_groups[-1].steps.append(k)
         self._name_step_buttons()
         buttons.addStretch(1)
         self.step_bar.setWidget(row)
-        chain = [self.dwell_box, *self.step_group.buttons(), self.explain.toggle,
-                 self.explain.browser]
+        chain += [self.explain.toggle, self.explain.browser]
         for before, after in pairwise(chain):
             QWidget.setTabOrder(before, after)  # in reading order: the steps, then the texts
         self._step_ids = [s.id for s in steps]
@@ -190,6 +226,10 @@ class Timeline(QWidget):
 
     def _name_step_buttons(self) -> None:
         lang = self.lang
+        groups = step_groups(self.state.trace.steps, lang)
+        for group in self.layer_groups:
+            group.label = groups[group.steps[0]]
+            self._name_group(group)
         for k, step in enumerate(self.state.trace.steps):
             button = self.step_group.button(k)
             if button is None:
@@ -198,6 +238,18 @@ class Timeline(QWidget):
             button.setText(f"{k + 1} {step_label(step, lang)}")
             button.setToolTip(title)
             button.setAccessibleName(self.tr("Step {n}: {title}").format(n=k + 1, title=title))
+
+    def _name_group(self, group: LayerGroup) -> None:
+        opened = group.isChecked()
+        group.setText(("▾ " if opened else "▸ ") + group.label)
+        state = self.tr("open") if opened else self.tr("collapsed")
+        group.setAccessibleName(self.tr("{group}: {count} steps, {state}").format(
+            group=group.label, count=len(group.steps), state=state))
+        group.setToolTip(self.tr("Show or hide the steps of {group}").format(group=group.label))
+
+    def _on_group_toggled(self, group: LayerGroup) -> None:
+        self._name_group(group)
+        self._show_current()
 
     def _on_trace(self) -> None:
         if [s.id for s in self.state.trace.steps] != self._step_ids:
@@ -213,7 +265,16 @@ class Timeline(QWidget):
             bold = each.font()
             bold.setBold(index == k)  # a cue besides the pressed look, in every palette
             each.setFont(bold)
+        for group in self.layer_groups:  # a collapsed group still shows the current step
+            for index in group.steps:
+                shown = self.step_group.button(index)
+                if shown is not None:
+                    shown.setVisible(group.isChecked() or index == k)
         button = self.step_group.button(k)
+        row = self.step_bar.widget()
+        layout = row.layout() if row is not None else None
+        if self.layer_groups and layout is not None:
+            layout.activate()  # a group just collapsed: place the buttons, then scroll
         if button is not None:
             self.step_bar.ensureWidgetVisible(button)
         self.position_label.setText(self.tr("Step {n} of {count} · {title}").format(

@@ -151,10 +151,16 @@ class Scenario(Frozen):
         KeyError
             If there is no module at ``path``.
         """
-        found = [node for locator, node in walk(self) if self.document_path(locator) == path]
-        if not found:
-            raise KeyError(path)
-        return found[0]
+        return self._modules[path]
+
+    @cached_property
+    def _modules(self) -> dict[str, Any]:
+        """Every module by document path; in the shorthand ``block`` is the layer's block (the
+        head, at the same path, comes later in the walk)."""
+        modules: dict[str, Any] = {}
+        for locator, node in walk(self):
+            modules.setdefault(self.document_path(locator), node)
+        return modules
 
     def with_parameter(self, path: str, value: FloatArray | list[Any] | None) -> Scenario:
         """A new scenario with the array at ``path`` replaced (``None`` removes an optional one).

@@ -44,6 +44,8 @@ class Trace:
         """Which keys each query of the attention at ``scope`` sees (n × n_keys): the causal
         mask, the window and the key mask together.
 
+        A trace made by hand without ``visibility`` answers :attr:`visible` for every scope.
+
         Raises
         ------
         KeyError
@@ -51,26 +53,27 @@ class Trace:
         """
         if scope in self.visibility:
             return self.visibility[scope]
-        if scope == "" and not self.visibility:
+        if not self.visibility:
             return self.visible
         raise KeyError(f"{scope}: no attention with this scope in the trace")
 
     def tokens_of(self, name: str) -> tuple[str, ...]:
-        """The labels of a token list: ``"tokens"``, ``"enc.tokens"`` or ``"vocab"``.
+        """The labels of a token list: ``"tokens"``, ``"enc.tokens"`` or ``"vocab"`` (empty
+        without an encoder or a vocabulary head).
 
         Raises
         ------
         KeyError
-            If the trace has no such list.
+            If ``name`` is not one of these lists.
         """
         s = self.scenario
         if name == "tokens":
             return s.tokens
-        if name == "enc.tokens" and s.encoder is not None:
-            return s.encoder.tokens
-        if name == "vocab" and s.head is not None and s.head.unembed is not None:
-            return s.head.vocab
-        raise KeyError(f"{name}: no such token list in this trace")
+        if name == "enc.tokens":
+            return s.encoder.tokens if s.encoder is not None else ()
+        if name == "vocab":
+            return s.head.vocab if s.head is not None else ()
+        raise KeyError(f"{name}: no such token list")
 
     def to_json(self) -> dict[str, Any]:
         """The trace as the JSON object that ``qkv-studio compute`` prints."""

@@ -29,7 +29,7 @@ from app.canvas.pieces import custom_grid, number, text_lines, word
 from app.canvas.theme import Theme, font
 from app.texts.frame_words import frame_word
 from engine import Trace
-from engine.compare import ArrayDifference, compare, matching_step
+from engine.compare import ArrayDifference, Comparison, matching_step
 
 SIDE_GAP = 24.0
 SIDES_SHARE = 0.64
@@ -73,7 +73,8 @@ class DifferenceMark(QGraphicsObject):
 
 
 class CompareFrameItem(Sheet):
-    """A header naming the two settings, frame A | frame B, then this step's differences.
+    """A header naming the two settings, frame A | frame B, then this step's differences
+    (``comparison``: :func:`engine.compare.compare` of the two traces, measured by the caller).
 
     Attributes
     ----------
@@ -85,7 +86,7 @@ class CompareFrameItem(Sheet):
         ``max |B − A|`` of each changed array, as printed.
     """
 
-    def __init__(self, trace_a: Trace, trace_b: Trace, step_index: int,
+    def __init__(self, trace_a: Trace, trace_b: Trace, comparison: Comparison, step_index: int,
                  options: FrameOptions | None = None, labels: tuple[str, str] = ("A", "B"),
                  titles: tuple[str | None, str | None] = (None, None)) -> None:
         super().__init__()
@@ -98,7 +99,6 @@ class CompareFrameItem(Sheet):
         index_a = max(0, min(len(trace_a.steps) - 1, step_index))
         index_b = matching_step(trace_a, trace_b, index_a)
         step_a, step_b = trace_a.steps[index_a], trace_b.steps[index_b]
-        comparison = compare(trace_a, trace_b)
         of_step = comparison.of_step([step_a, step_b])
         self.changed = list(of_step.changed)
         self.header = TextItem(word(ctx, "compare_header", a=labels[0], b=labels[1]),
@@ -148,11 +148,11 @@ class CompareFrameItem(Sheet):
                                 for name in self.changed}
         y = top + side_height
         if self.changed:
-            title = TextItem(word(ctx, "differs_title"), ctx.theme, size=round(TITLE_SIZE),
-                             bold=True)
-            title.setParentItem(self)
-            title.setPos(MARGIN, y)
-            y += title.boundingRect().height() + 4
+            heading = TextItem(word(ctx, "differs_title"), ctx.theme, size=round(TITLE_SIZE),
+                               bold=True)
+            heading.setParentItem(self)
+            heading.setPos(MARGIN, y)
+            y += heading.boundingRect().height() + 4
             area = QRectF(MARGIN, y, inner, top + below - y)
             self._differences([comparison.common[n] for n in self.changed], area,
                               min(scales))
@@ -173,8 +173,7 @@ class CompareFrameItem(Sheet):
         grids = []
         for part, suffix in slices:
             rows = ctx.labels_for(name, 0, part.shape[0])
-            cols = ctx.tokens if name in ("scores", "weights") else \
-                ctx.labels_for(name, 1, part.shape[1])
+            cols = ctx.labels_for(name, 1, part.shape[1])
 
             def explain(row: int, col: int, part: np.ndarray = part) -> str:
                 return f"B − A at {name}[{row},{col}] = {number(ctx, float(part[row, col]))}"
@@ -215,14 +214,14 @@ def _side_area(side: tuple[float, float]) -> QSizeF:
     return probe.size()
 
 
-def build_compare_scene(trace_a: Trace, trace_b: Trace, step_index: int,
-                        options: FrameOptions | None = None,
+def build_compare_scene(trace_a: Trace, trace_b: Trace, comparison: Comparison,
+                        step_index: int, options: FrameOptions | None = None,
                         labels: tuple[str, str] = ("A", "B"),
                         titles: tuple[str | None, str | None] = (None, None),
                         ) -> tuple[QGraphicsScene, CompareFrameItem]:
     """A scene holding one comparison, its scene rectangle fitted to it (for exports)."""
     scene = QGraphicsScene()
-    item = CompareFrameItem(trace_a, trace_b, step_index, options, labels, titles)
+    item = CompareFrameItem(trace_a, trace_b, comparison, step_index, options, labels, titles)
     scene.addItem(item)
     scene.setSceneRect(item.boundingRect())
     return scene, item

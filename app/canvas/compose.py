@@ -24,7 +24,8 @@ from app.canvas.context import FrameOptions, LayoutContext
 from app.canvas.layout import wrapping
 from app.canvas.steps import lay_out_step
 from app.canvas.worked_row import add_worked_row
-from engine import Trace
+from app.tape import ATTENTION_OPS, attention_of, module_of, tokens_of
+from engine import Step, Trace
 from engine.numbers import NumberFormat
 
 MAX_SCALE = 3.2
@@ -84,14 +85,21 @@ def _signature(trace: Trace, options: FrameOptions) -> tuple[object, ...]:
     for path in scenario.parameter_paths():
         values = scenario.parameter(path)
         parameters.append((path, values.shape, widest(values)))
-    steps = tuple((step.id, step.reads, step.writes) for step in trace.steps)
-    att = scenario.attention
-    block = scenario.block
+    steps = tuple((step.id, step.reads, step.writes, _options_of(trace, step))
+                  for step in trace.steps)
     return (tuple(scenario.tokens), scenario.title, arrays, tuple(parameters), steps,
-            att.heads, att.causal, att.scale,
-            (block.norm, block.placement, tuple(block.vocab)) if block is not None else None,
-            options.head, options.show_all_arrows, options.lang,
+            tuple(tokens_of(trace, "vocab")), options.head, options.show_all_arrows, options.lang,
             options.worked_row)
+
+
+def _options_of(trace: Trace, step: Step) -> tuple[object, ...]:
+    """The options of a step's module that change its picture (heads, mask, norm kind)."""
+    if step.op in ATTENTION_OPS:
+        att = attention_of(trace, step)
+        return att.heads, att.causal, att.scale
+    if step.op == "norm":
+        return (module_of(trace, step).norm,)
+    return ()
 
 
 _CACHE: OrderedDict[tuple[object, ...], Composition] = OrderedDict()
@@ -115,7 +123,8 @@ def _measure(trace: Trace, options: FrameOptions, area: QSizeF) -> Composition:
     ctx = LayoutContext(trace, options)
     fits: list[list[tuple[float | None, float]]] = []
     for index in range(len(trace.steps)):
-        tried = [(None, fit_scale(_covered(ctx, index, None), area))]
+        tried: list[tuple[float | None, float]] = [
+            (None, fit_scale(_covered(ctx, index, None), area))]
         widest = math.inf
         for wrap in WRAPS:
             if wrap >= widest:

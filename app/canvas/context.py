@@ -12,8 +12,9 @@ from app.canvas.theme import SLIDE, Theme
 from app.sheet import ASPECTS as ASPECTS
 from app.sheet import SHEET_HEIGHT as SHEET_HEIGHT
 from app.sheet import sheet_size as sheet_size
+from app.tape import attention_of, axes_of, tokens_of, visible_of
 from app.texts.frame_words import frame_word
-from engine import Trace, explain, format_number
+from engine import Step, Trace, explain, format_number
 from engine.names import short_name
 
 PRECISE_PLACES = 6
@@ -79,11 +80,10 @@ class LayoutContext:
         self.n = scenario.n
         last = self.n - 1
         self.receiver = last if options.receiver is None else max(0, min(last, options.receiver))
-        heads = scenario.attention.heads
+        heads = self.head_count = attention_of(trace).heads
         self.heads = list(range(heads)) if options.head is None else [
             max(0, min(heads - 1, options.head))]
-        block = scenario.block
-        self.vocab = list(block.vocab) if block is not None else []
+        self.vocab = tokens_of(trace, "vocab")
         self.places = self.places_for(trace, options)
         """Decimals a grid prints: the export's, else the document's, else the default."""
         self.made: list[tuple[str, MatrixGrid]] = []
@@ -108,19 +108,30 @@ class LayoutContext:
         return values.reshape(1, -1) if values.ndim == 1 else values
 
     def labels_for(self, name: str, axis: int, count: int) -> list[str]:
-        if axis == 0 and name in self.trace.arrays and count == self.n:
-            return self.tokens
-        if axis == 1 and name in ("logits", "probs", "block.unembed", "head.unembed"):
-            return self.vocab
-        return [str(k) for k in range(count)]
+        """Row (``axis`` 0) or column labels of the array ``name``: the token list the tape
+        gives that axis when it has ``count`` entries, else numbers."""
+        if name in self.trace.arrays:
+            lists = axes_of(self.trace, name)
+        else:
+            lists = ("", "vocab" if name.endswith(".unembed") else "")
+        labels = tokens_of(self.trace, lists[axis]) if lists[axis] else []
+        return labels if len(labels) == count else [str(k) for k in range(count)]
+
+    def hidden(self, step: Step) -> npt.NDArray[np.bool_] | None:
+        """The cells of ``step``'s scores and shares the mask hides, or None when it hides none
+        (nothing is marked)."""
+        hidden = ~visible_of(self.trace, step)
+        return hidden if hidden.any() else None
 
     def grid(self, name: str, *, title: str | None = None, head: int | None = None,
              columns: slice | None = None, transpose: bool = False, note: str = "",
-             value_range: tuple[float, float] | None = None, masked: bool = False,
+             value_range: tuple[float, float] | None = None,
+             masked: npt.NDArray[np.bool_] | None = None,
              highlight_receiver: bool = False,
              marked: npt.NDArray[np.bool_] | None = None,
              decimals: int | None = None) -> MatrixGrid:
-        """A grid of the array ``name`` (a 2-D slice ``[head]`` of a 3-D one, some ``columns``)."""
+        """A grid of the array ``name`` (a 2-D slice ``[head]`` of a 3-D one, some ``columns``);
+        ``masked`` marks the cells the mask hides."""
         full = self.array(name)
         values = full[head] if head is not None else full
         col_offset = 0
@@ -129,8 +140,6 @@ class LayoutContext:
             values = values[:, columns]
         rows = self.labels_for(name, 0, values.shape[0])
         cols = self.labels_for(name, 1, full.shape[-1])[columns or slice(None)]
-        if name in ("scores", "weights"):
-            cols = self.tokens
         if transpose:
             values, rows, cols = values.T, cols, rows
         short = short_name(name)
@@ -139,7 +148,7 @@ class LayoutContext:
         spec = GridSpec(
             title=title or short, values=values, row_labels=rows, col_labels=cols,
             value_range=value_range, note=note,
-            masked=~self.trace.visible if masked else None,
+            masked=masked,
             highlight_rows=frozenset({self.receiver}) if highlight_receiver else frozenset(),
             marked=marked,
             swatch=self._swatch(name, head, columns),
@@ -151,13 +160,12 @@ class LayoutContext:
 
     def _swatch(self, name: str, head: int | None, columns: slice | None) -> str:
         """The colour of the head a grid belongs to (a head's slice of Q, K, V or mixed too)."""
-        att = self.trace.scenario.attention
-        if att.heads < 2:
+        if self.head_count < 2:
             return ""
-        if head is None and columns is not None and name in ("Q", "K", "V", "mixed"):
-            width = att.d_v if name in ("V", "mixed") else att.d_k
+        if head is None and columns is not None:
             start = columns.start or 0
-            if start % width == 0 and (columns.stop or 0) - start == width:
+            width = (columns.stop or 0) - start
+            if width > 0 and start % width == 0:
                 head = start // width
         return self.theme.heads[head % len(self.theme.heads)] if head is not None else ""
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from app.canvas.context import FrameOptions
+from app.tape import array_name, tokens_of, visible_of
 from app.texts.frame_words import frame_word
 from engine import Trace, format_number
 
 MAX_VALUES = 12
 """A row longer than this is cut with an ellipsis."""
-SHARE_KEYS = ("attention.weights", "attention.mix")
+SHARE_OPS = ("weights", "mix")
 
 
 def _row(values: list[float]) -> str:
@@ -32,13 +33,14 @@ def describe_frame(trace: Trace, step_index: int, options: FrameOptions, title: 
     receiver = n - 1 if options.receiver is None else max(0, min(n - 1, options.receiver))
     parts = [frame_word(lang, "frame_summary", n=k + 1, count=len(steps), title=title)]
     facts: list[str] = []
-    if step.explain_key in SHARE_KEYS and "weights" in trace.arrays:
-        weights = trace.arrays["weights"]
+    if step.op in SHARE_OPS:
+        weights = trace.arrays[array_name(step, "weights")]
+        visible = visible_of(trace, step)
         heads = range(weights.shape[0]) if options.head is None else [options.head]
         for h in heads:
             prefix = frame_word(lang, "head_prefix", n=h + 1) if weights.shape[0] > 1 else ""
-            for j, token in enumerate(tokens):
-                if not trace.visible[receiver, j]:
+            for j, token in enumerate(tokens_of(trace, step.keys)):
+                if not visible[receiver, j]:
                     facts.append(prefix + frame_word(lang, "share_masked", key=token,
                                                      query=tokens[receiver]))
                     continue

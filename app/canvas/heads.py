@@ -17,6 +17,8 @@ from app.canvas.grid import HEADER_HEIGHT, TITLE_HEIGHT, MatrixGrid
 from app.canvas.layout import ROW_GAP, place_beside, place_row, place_rows
 from app.canvas.pieces import custom_grid, text_lines, word
 from app.canvas.theme import font
+from app.tape import array_name, attention_of, parameter_path
+from engine import Step
 
 ARROWS_GAP = 40.0
 BAND_HEIGHT = 4.0
@@ -68,35 +70,37 @@ class HeadBands(QGraphicsObject):
             painter.drawLine(QLineF(x, TITLE_HEIGHT + 2, x, self._rect.bottom()))
 
 
-def concatenation_row(ctx: LayoutContext) -> list[QGraphicsItem | str]:
+def concatenation_row(ctx: LayoutContext, step: Step) -> list[QGraphicsItem | str]:
     """mixed (head 1 | head 2 …) · Wo + bo = output, or the joined heads alone without Wo."""
-    att = ctx.trace.scenario.attention
+    att = attention_of(ctx.trace, step)
     width = att.heads * att.d_v
     labels = [word(ctx, "head_band", n=h + 1) for h in range(att.heads)]
-    explain = ctx.grid("mixed").spec.explain
+    mixed = array_name(step, "mixed")
+    explain = ctx.grid(mixed).spec.explain
     joined = custom_grid(ctx, word(ctx, "concat_title", width=width),
-                         ctx.array("mixed"), ctx.tokens, [""] * width, explain=explain,
+                         ctx.array(mixed), ctx.tokens, [""] * width, explain=explain,
                          highlight_receiver=True)
     bands = HeadBands(joined, att.heads, att.d_v, labels,
                       [ctx.theme.heads[h % len(ctx.theme.heads)] for h in range(att.heads)])
     bands.setParentItem(joined)
     if att.Wo is None:
         return [joined]
-    parts: list[QGraphicsItem | str] = [joined, "·", ctx.grid("attention.Wo")]
+    parts: list[QGraphicsItem | str] = [joined, "·", ctx.grid(parameter_path(step, "Wo"))]
     if att.bo is not None:
-        parts += ["+", ctx.grid("attention.bo")]
-    return [*parts, "=", ctx.grid("attn_out", title=word(ctx, "output_width", d_out=att.d_out),
+        parts += ["+", ctx.grid(parameter_path(step, "bo"))]
+    return [*parts, "=", ctx.grid(array_name(step, "attn_out"),
+                                  title=word(ctx, "output_width", d_out=att.d_out),
                                   highlight_receiver=True)]
 
 
-def lay_out_heads_mix(ctx: LayoutContext, parent: QGraphicsItem,
+def lay_out_heads_mix(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
                       head_rows: Sequence[Sequence[QGraphicsItem | str]],
                       arrows: QGraphicsItem) -> QRectF:
     """Each head's shares · V = mixed, the arrows beside them, the concatenation below."""
-    att = ctx.trace.scenario.attention
+    att = attention_of(ctx.trace, step)
     heads = place_rows(parent, head_rows, 0, 0, ctx.theme)
     covered = place_beside(parent, arrows, heads, ARROWS_GAP)
-    row = place_row(parent, concatenation_row(ctx), 0, covered.bottom() + ROW_GAP, ctx.theme)
+    row = place_row(parent, concatenation_row(ctx, step), 0, covered.bottom() + ROW_GAP, ctx.theme)
     width = att.heads * att.d_v
     note = (word(ctx, "concat_wo", h=att.heads, d_v=att.d_v, width=width, d_out=att.d_out)
             if att.Wo is not None else

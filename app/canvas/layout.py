@@ -74,7 +74,7 @@ def items_of(root: QGraphicsItem, kind: type[T]) -> list[T]:
 def _body_middle(item: QGraphicsItem) -> float:
     """Vertical middle of a grid's cells (or of any other item), relative to its top."""
     if isinstance(item, MatrixGrid):
-        return TITLE_HEIGHT + HEADER_HEIGHT + min(item.spec.values.shape[0], 8) * CELL_HEIGHT / 2
+        return TITLE_HEIGHT + HEADER_HEIGHT + min(len(item.spec.values), 8) * CELL_HEIGHT / 2
     return item.boundingRect().height() / 2
 
 
@@ -143,7 +143,11 @@ def _place(parent: QGraphicsItem, items: Sequence[QGraphicsItem],
         item.setPos(position)
 
 
-def place_row(parent: QGraphicsItem, parts: Sequence[QGraphicsItem | str], x: float, y: float,
+RowPart = QGraphicsItem | str
+"""A piece of a row: an item, or an operator written between items (·, =, +, →)."""
+
+
+def place_row(parent: QGraphicsItem, parts: Sequence[RowPart], x: float, y: float,
               theme: Theme) -> QRectF:
     """Lay ``parts`` left to right from (x, y); strings become operators (·, =, +, →).
 
@@ -157,7 +161,7 @@ def place_row(parent: QGraphicsItem, parts: Sequence[QGraphicsItem | str], x: fl
     return covered
 
 
-def place_rows(parent: QGraphicsItem, rows: Sequence[Sequence[QGraphicsItem | str]], x: float,
+def place_rows(parent: QGraphicsItem, rows: Sequence[Sequence[RowPart]], x: float,
                y: float, theme: Theme) -> QRectF:
     """Several :func:`place_row` rows, one under the other; while :func:`wrapping`, rows that
     fit side by side within the wrap width share a band."""

@@ -20,7 +20,9 @@ from PySide6.QtWidgets import (
 from app.canvas.context import LayoutContext
 from app.canvas.layout import TextItem
 from app.canvas.theme import Theme
+from app.tape import ATTENTION_OPS, attention_of, module_of, same_step_in_layer
 from app.texts.canvas_words import canvas_word
+from app.texts.step_labels import step_groups
 from engine import Step, Trace
 
 SIZE = 13
@@ -30,44 +32,40 @@ ARROW = 16.0
 
 def step_label(trace: Trace, step: Step, lang: str) -> str:
     """The short name of a step on the map (``mask + softmax``, ``Q/K/V ×2``, ``+ residual``)."""
-    s = trace.scenario
-    a = s.attention
-    norm = canvas_word(lang, "no_norm") if s.block is not None and s.block.norm == "none" \
-        else "Norm"
-    labels = {
-        "embed": canvas_word(lang, "embed"),
-        "inputs": canvas_word(lang, "inputs"),
-        "projections": canvas_word(lang, "projections_heads", heads=a.heads) if a.heads > 1
-        else canvas_word(lang, "projections"),
-        "scores": canvas_word(lang, "scores"),
-        "weights": canvas_word(lang, "weights_masked" if a.causal else "weights"),
-        "mix": canvas_word(lang, "mix_wo" if a.Wo is not None else "mix"),
-        "resid1": canvas_word(lang, "resid"),
-        "resid2": canvas_word(lang, "resid"),
-        "norm1": canvas_word(lang, "norm", norm=norm),
-        "norm2": canvas_word(lang, "norm", norm=norm),
-        "final_norm": canvas_word(lang, "final_norm", norm=norm),
-        "ffn": canvas_word(lang, "ffn"),
-        "logits": canvas_word(lang, "logits"),
-        "probs": canvas_word(lang, "probs"),
-    }
-    return labels.get(step.id, step.id)
+    if step.op in ATTENTION_OPS:
+        a = attention_of(trace, step)
+        labels = {
+            "projection": canvas_word(lang, "projections_heads", heads=a.heads) if a.heads > 1
+            else canvas_word(lang, "projections"),
+            "scores": canvas_word(lang, "scores"),
+            "weights": canvas_word(lang, "weights_masked" if a.causal else "weights"),
+            "mix": canvas_word(lang, "mix_wo" if a.Wo is not None else "mix"),
+        }
+        return labels[step.op]
+    if step.op == "norm":
+        model = module_of(trace, step)
+        norm = canvas_word(lang, "no_norm") if model.norm == "none" else "Norm"
+        final = step.explain_key.endswith("final_norm")
+        return canvas_word(lang, "final_norm" if final else "norm", norm=norm)
+    words = {"embed": "embed", "inputs": "inputs", "residual": "resid", "ffn": "ffn",
+             "logits": "logits", "probs": "probs"}
+    return canvas_word(lang, words[step.op]) if step.op in words else step.id
 
 
 class MapBox(QGraphicsObject):
-    """One step on the map, with the arrow from the step before (unless it is the first);
+    """One step on the map, with the arrow from the box before (unless it is the ``first``);
     ``clicked(step_index)`` when pressed in the window."""
 
     clicked = Signal(int)
 
     def __init__(self, label: str, step_index: int, current: bool, theme: Theme,
-                 description: str) -> None:
+                 description: str, first: bool = False) -> None:
         super().__init__()
         self.step_index = step_index
         self.current = current
         self.description = description
         self._theme = theme
-        self._arrow = ARROW if step_index else 0.0
+        self._arrow = 0.0 if first else ARROW
         self.label = TextItem(label, theme, size=SIZE, bold=current)
         self.label.setParentItem(self)
         self.label.setPos(self._arrow + BOX_PAD, BOX_PAD / 2)
@@ -133,11 +131,23 @@ class RouteMap(QGraphicsObject):
 
 
 def route_map(ctx: LayoutContext, step: Step) -> RouteMap:
-    """The map of ``ctx``'s document with ``step`` highlighted."""
+    """The map of ``ctx``'s document with ``step`` highlighted. In a stack only the current
+    step's layer shows its steps; every other layer is one box (``Layer 2 ▸``) that jumps to
+    the same step in that layer: the canvas's layer selector."""
     trace, lang = ctx.trace, ctx.options.lang
-    boxes = []
+    index = trace.step_index(step.id)
+    groups = step_groups(trace.steps, lang)
+    boxes: list[MapBox] = []
     for k, each in enumerate(trace.steps):
+        if each.layer and groups[k] != groups[index]:
+            if k and groups[k - 1] == groups[k]:
+                continue  # one box per other layer
+            target = same_step_in_layer(trace, index, each.layer, each.stack)
+            assert target is not None  # the layer of ``each`` has ``each`` at least
+            boxes.append(MapBox(f"{groups[k]} ▸", target, False, ctx.theme,
+                                canvas_word(lang, "map_layer", layer=groups[k]), not boxes))
+            continue
         label = step_label(trace, each, lang)
-        boxes.append(MapBox(label, k, each.id == step.id, ctx.theme,
-                            canvas_word(lang, "map_step", n=k + 1, label=label)))
+        boxes.append(MapBox(label, k, k == index, ctx.theme,
+                            canvas_word(lang, "map_step", n=k + 1, label=label), not boxes))
     return RouteMap(boxes, canvas_word(lang, "map_title"), ctx.theme)

@@ -13,39 +13,37 @@ from app.canvas.block_steps import BLOCK_LAYOUTS
 from app.canvas.context import LayoutContext
 from app.canvas.heads import ARROWS_GAP, lay_out_heads_mix
 from app.canvas.layout import GAP, ROW_GAP, place_beside, place_row, place_rows, wrap_width
+from app.canvas.position_steps import POSITION_LAYOUTS, lay_out_biased_scores
+from app.tape import array_name, attention_of, parameter_path, tokens_of, visible_of
 from app.texts.frame_words import frame_word, join_notes
 from engine import Step, format_number
+from engine.names import short_name
 
 Layout = Callable[[LayoutContext, Step, QGraphicsItem], QRectF]
 SHARE_RANGE = (0.0, 1.0)
 
 
 def _inputs(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
-    rows = [[ctx.grid("attention.Wq"), "→ Q"], [ctx.grid("attention.Wk"), "→ K"],
-            [ctx.grid("attention.Wv"), "→ V"]]
-    x_rect = place_row(parent, [ctx.grid("X", title=_word(ctx, "input_rows")), "·"], 0, 0,
-                       ctx.theme)
+    rows: list[list[QGraphicsItem | str]] = [
+        [ctx.grid(parameter_path(step, f"W{out.lower()}")), f"→ {out}"] for out in ("Q", "K", "V")]
+    x_rect = place_row(parent, [ctx.grid(step.reads[0], title=_word(ctx, "input_rows")), "·"],
+                       0, 0, ctx.theme)
     paths = place_rows(parent, rows, x_rect.right() + 14, 0, ctx.theme)
     return x_rect.united(paths)
-
-
-def _source(ctx: LayoutContext) -> str:
-    block = ctx.trace.scenario.block
-    return "norm1" if block is not None and block.placement == "pre" else "X"
 
 
 def _projections(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     """The source rows once, then · Wq = Q, · Wk = K and · Wv = V beside them (below them when
     that runs past the wrap width)."""
-    src = _source(ctx)
-    att = ctx.trace.scenario.attention
+    src = step.reads[0]
+    att = attention_of(ctx.trace, step)
     source = place_row(parent, [ctx.grid(src), "·"], 0, 0, ctx.theme)
     rows = []
     for out, weight, bias in (("Q", "Wq", att.bq), ("K", "Wk", att.bk), ("V", "Wv", att.bv)):
-        parts: list[QGraphicsItem | str] = [ctx.grid(f"attention.{weight}")]
+        parts: list[QGraphicsItem | str] = [ctx.grid(parameter_path(step, weight))]
         if bias is not None:
-            parts += ["+", ctx.grid(f"attention.b{weight[1]}")]
-        parts += ["=", ctx.grid(out, title=f"{out} = {src}·{weight}")]
+            parts += ["+", ctx.grid(parameter_path(step, f"b{weight[1]}"))]
+        parts += ["=", ctx.grid(array_name(step, out), title=f"{out} = {short_name(src)}·{weight}")]
         rows.append(parts)
     x, y = source.right() + GAP, 0.0
     limit = wrap_width()
@@ -62,7 +60,7 @@ def _word(ctx: LayoutContext, key: str, **fields: object) -> str:
 
 def _head_label(ctx: LayoutContext, head: int) -> str:
     """`` · head 2`` when the scenario has several heads, else nothing."""
-    return _word(ctx, "head", n=head + 1) if ctx.trace.scenario.attention.heads > 1 else ""
+    return _word(ctx, "head", n=head + 1) if ctx.head_count > 1 else ""
 
 
 def _head_columns(width: int, head: int) -> slice:
@@ -70,8 +68,11 @@ def _head_columns(width: int, head: int) -> slice:
 
 
 def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
-    att = ctx.trace.scenario.attention
-    rows = []
+    att = attention_of(ctx.trace, step)
+    hidden = ctx.hidden(step)
+    if array_name(step, "alibi") in step.writes:
+        return lay_out_biased_scores(ctx, step, parent, hidden)
+    rows: list[list[QGraphicsItem | str]] = []
     for head in ctx.heads:
         label = _head_label(ctx, head)
         cols = _head_columns(att.d_k, head)
@@ -79,60 +80,66 @@ def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
                          root=format_number(math.sqrt(att.d_k), 3)) if att.scale
                    else _word(ctx, "not_scaled_note"))
         note = join_notes(ctx.options.lang, scaling,
-                          _word(ctx, "mask_note") if att.causal else "")
-        rows.append([ctx.grid("Q", title=f"Q{label}", columns=cols), "·",
-                     ctx.grid("K", title=f"Kᵀ{label}", columns=cols, transpose=True), "=",
-                     ctx.grid("scores", title=_word(ctx, "scores") + label, head=head,
-                              note=note, masked=att.causal)])
+                          _word(ctx, "mask_note") if hidden is not None else "")
+        rows.append([ctx.grid(step.reads[0], title=f"Q{label}", columns=cols), "·",
+                     ctx.grid(step.reads[1], title=f"Kᵀ{label}", columns=cols,
+                              transpose=True), "=",
+                     ctx.grid(step.writes[-1], title=_word(ctx, "scores") + label, head=head,
+                              note=note, masked=hidden)])
     return place_rows(parent, rows, 0, 0, ctx.theme)
 
 
-def _arrows(ctx: LayoutContext) -> AttentionArrows:
-    spec = ArrowSpec(tokens=ctx.tokens, weights=ctx.trace.arrays["weights"],
-                     visible=ctx.trace.visible, receiver=ctx.receiver, heads=ctx.heads,
-                     show_all=ctx.options.show_all_arrows, places=ctx.places)
+def _arrows(ctx: LayoutContext, step: Step) -> AttentionArrows:
+    """Arrows from the query rows to the keys: the encoder's rows for cross-attention."""
+    keys = tokens_of(ctx.trace, step.keys) if step.keys and step.keys != step.rows else None
+    spec = ArrowSpec(tokens=ctx.tokens, weights=ctx.array(array_name(step, "weights")),
+                     visible=visible_of(ctx.trace, step), receiver=ctx.receiver, heads=ctx.heads,
+                     show_all=ctx.options.show_all_arrows, places=ctx.places, keys=keys)
     title = _word(ctx, "who_reads", token=ctx.tokens[ctx.receiver])
     return AttentionArrows(spec, ctx.theme, title, lang=ctx.options.lang)
 
 
 def _weights(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
-    att = ctx.trace.scenario.attention
-    rows = []
+    hidden = ctx.hidden(step)
+    rows: list[list[QGraphicsItem | str]] = []
     for head in ctx.heads:
         label = _head_label(ctx, head)
         note = join_notes(ctx.options.lang, _word(ctx, "rows_sum_note"),
-                          _word(ctx, "masked_zero_note") if att.causal else "")
-        rows.append([ctx.grid("scores", title=_word(ctx, "scores") + label, head=head,
-                              masked=att.causal, highlight_receiver=True),
+                          _word(ctx, "masked_zero_note") if hidden is not None else "")
+        rows.append([ctx.grid(step.reads[0], title=_word(ctx, "scores") + label, head=head,
+                              masked=hidden, highlight_receiver=True),
                      _word(ctx, "softmax"),
-                     ctx.grid("weights", title=_word(ctx, "shares") + label, head=head,
-                              value_range=SHARE_RANGE, masked=att.causal,
+                     ctx.grid(step.writes[0], title=_word(ctx, "shares") + label, head=head,
+                              value_range=SHARE_RANGE, masked=hidden,
                               highlight_receiver=True, note=note)])
     grids = place_rows(parent, rows, 0, 0, ctx.theme)
-    return place_beside(parent, _arrows(ctx), grids, ARROWS_GAP)
+    return place_beside(parent, _arrows(ctx, step), grids, ARROWS_GAP)
 
 
 def _mix(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
-    att = ctx.trace.scenario.attention
-    arrows = _arrows(ctx)
+    att = attention_of(ctx.trace, step)
+    hidden = ctx.hidden(step)
+    arrows = _arrows(ctx, step)
+    weights, mixed = array_name(step, "weights"), array_name(step, "mixed")
     rows: list[list[QGraphicsItem | str]] = []
     for head in ctx.heads:
         label = _head_label(ctx, head)
         cols = _head_columns(att.d_v, head)
-        rows.append([ctx.grid("weights", title=_word(ctx, "shares") + label, head=head,
-                              value_range=SHARE_RANGE, masked=att.causal,
+        rows.append([ctx.grid(weights, title=_word(ctx, "shares") + label, head=head,
+                              value_range=SHARE_RANGE, masked=hidden,
                               highlight_receiver=True), "·",
-                     ctx.grid("V", title=f"V{label}", columns=cols), "=",
-                     ctx.grid("mixed", title=_word(ctx, "mixed") + label, columns=cols,
+                     ctx.grid(array_name(step, "V"), title=f"V{label}", columns=cols), "=",
+                     ctx.grid(mixed, title=_word(ctx, "mixed") + label, columns=cols,
                               highlight_receiver=True)])
     if att.heads > 1:
-        return lay_out_heads_mix(ctx, parent, rows, arrows)
+        return lay_out_heads_mix(ctx, step, parent, rows, arrows)
     if att.Wo is not None:
-        tail: list[QGraphicsItem | str] = [ctx.grid("mixed", title=_word(ctx, "mixed_joined")),
-                                           "·", ctx.grid("attention.Wo")]
+        tail: list[QGraphicsItem | str] = [ctx.grid(mixed, title=_word(ctx, "mixed_joined")),
+                                           "·", ctx.grid(parameter_path(step, "Wo"))]
         if att.bo is not None:
-            tail += ["+", ctx.grid("attention.bo")]
-        rows.append([*tail, "=", ctx.grid("attn_out", title=_word(ctx, "attention_output"))])
+            tail += ["+", ctx.grid(parameter_path(step, "bo"))]
+        rows.append([*tail, "=", ctx.grid(array_name(step, "attn_out"),
+                                          title=_word(ctx, "attention_output"))])
     grids = place_rows(parent, rows, 0, 0, ctx.theme)
     return place_beside(parent, arrows, grids, ARROWS_GAP)
 
@@ -158,7 +165,7 @@ def _generic(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
 def _head_of(ctx: LayoutContext, name: str) -> int | None:
     """The selected head of a per-head (3-D) array, None for a matrix."""
     if name in ctx.trace.arrays and ctx.trace.arrays[name].ndim == 3:
-        return min(ctx.heads[0], ctx.trace.arrays[name].shape[0] - 1)
+        return min(int(ctx.heads[0]), int(ctx.trace.arrays[name].shape[0]) - 1)
     return None
 
 
@@ -172,15 +179,16 @@ def _is_parameter(ctx: LayoutContext, name: str) -> bool:
 
 LAYOUTS: dict[str, Layout] = {
     "inputs": _inputs,
-    "projections": _projections,
+    "projection": _projections,
     "scores": _scores,
     "weights": _weights,
     "mix": _mix,
     **BLOCK_LAYOUTS,
+    **POSITION_LAYOUTS,
 }
 
 
 def lay_out_step(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     """Place the picture of ``step`` under ``parent``, from (0, 0); returns what it covers."""
-    return LAYOUTS.get(step.id, _generic)(ctx, step, parent)
+    return LAYOUTS.get(step.op, _generic)(ctx, step, parent)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import Signal
+from PySide6.QtGui import QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QWidget
 
 from app.canvas.compare import CompareFrameItem
@@ -83,13 +84,13 @@ class CanvasView(pg.GraphicsView):
     def _moved_by_hand(self, *_: object) -> None:
         self.fitted = False
 
-    def resizeEvent(self, event: object) -> None:  # type: ignore[override]
-        super().resizeEvent(event)  # type: ignore[arg-type]
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
         if getattr(self, "fitted", False):  # pyqtgraph resizes before __init__ is done
             self.fit()
 
-    def paintEvent(self, event: object) -> None:  # type: ignore[override]
-        super().paintEvent(event)  # type: ignore[arg-type]
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
         if self._pending_paint:
             self._pending_paint = False
             self.repainted.emit()

@@ -12,7 +12,9 @@ from app.canvas.bars import MANY_ENTRIES, TOP_ENTRIES, BarsSpec, ProbabilityBars
 from app.canvas.context import LayoutContext
 from app.canvas.layout import place_row
 from app.canvas.pieces import custom_grid, number, text_lines, word
+from app.tape import parameter_path
 from engine import Step
+from engine.names import short_name
 
 Layout = Callable[[LayoutContext, Step, QGraphicsItem], QRectF]
 TEXT_GAP = 12.0
@@ -71,16 +73,17 @@ def lay_out_logits(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRe
     """The block's output rows times the vocabulary head: one score per entry."""
     source = step.reads[0]
     rect = place_row(parent, [ctx.grid(source, highlight_receiver=True), "·",
-                              ctx.grid(step.reads[1]), "=",
-                              ctx.grid("logits", title=word(ctx, "logits_title", source=source),
+                              ctx.grid(parameter_path(step, "unembed")), "=",
+                              ctx.grid(step.writes[0],
+                                       title=word(ctx, "logits_title", source=short_name(source)),
                                        highlight_receiver=True)], 0, 0, ctx.theme)
     note = text_lines(parent, [word(ctx, "logits_note")], 0, rect.bottom() + TEXT_GAP, ctx)
     return rect.united(note)
 
 
-def probability_bars(ctx: LayoutContext) -> ProbabilityBars:
+def probability_bars(ctx: LayoutContext, step: Step) -> ProbabilityBars:
     """The bars of every position (or of the receiver alone when there are many)."""
-    probs = ctx.trace.arrays["probs"]
+    probs = ctx.array(step.writes[0])
     many = ctx.n > MANY_BAR_GROUPS
     positions = [ctx.receiver] if many else list(range(ctx.n))
     titles = [word(ctx, "probs_receiver", token=ctx.tokens[p]) if p == ctx.receiver
@@ -99,8 +102,9 @@ def probability_bars(ctx: LayoutContext) -> ProbabilityBars:
 
 def lay_out_probs(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     """Logits → softmax per row → labelled bars with the probabilities printed."""
-    return place_row(parent, [ctx.grid("logits", highlight_receiver=True),
-                              word(ctx, "softmax_rows"), probability_bars(ctx)], 0, 0, ctx.theme)
+    return place_row(parent, [ctx.grid(step.reads[0], highlight_receiver=True),
+                              word(ctx, "softmax_rows"), probability_bars(ctx, step)], 0, 0,
+                     ctx.theme)
 
 
 VOCAB_LAYOUTS: dict[str, Layout] = {

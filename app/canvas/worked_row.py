@@ -22,7 +22,7 @@ from engine import Step, format_number
 from engine.numbers import format_factor
 
 WORKED_STEPS = ("scores", "weights", "mix")
-"""The steps that show a worked row."""
+"""The ops of the steps that show a worked row."""
 MAX_POSITIONS = 4
 """The window shows the worked row by default for documents with at most this many positions."""
 SIZE = 15
@@ -91,11 +91,11 @@ def _row(values: list[float], places: int) -> str:
 def worked_row(ctx: LayoutContext, step: Step) -> WorkedRow | None:
     """The worked row of ``step`` for the frame's receiver and first shown head, or None at a
     step that has none."""
-    if step.id not in WORKED_STEPS:
+    if step.op not in WORKED_STEPS:
         return None
     trace, lang, places = ctx.trace, ctx.options.lang, ctx.places
     f = facts_for(trace, trace.step_index(step.id), ctx.receiver, ctx.heads[0])
-    upto = WORKED_STEPS.index(step.id)
+    upto = WORKED_STEPS.index(step.op)
     header = [canvas_word(lang, "key"), canvas_word(lang, "dot"),
               canvas_word(lang, "scaled", d_k=f.d_k) if f.scaled else
               canvas_word(lang, "unscaled")]
@@ -107,12 +107,13 @@ def worked_row(ctx: LayoutContext, step: Step) -> WorkedRow | None:
     top = max(f.score(j) for j in visible)
     total = sum(f.exps)
     cells = [header]
-    for j in range(f.n):
+    keys = f.keys
+    for j, key in enumerate(keys):
         if j not in visible:
-            cells.append([f.tokens[j], canvas_word(lang, "masked")])
+            cells.append([key, canvas_word(lang, "masked")])
             continue
         s = format_number(f.score(j), places)
-        row = [f.tokens[j], _terms(f, j, places),
+        row = [key, _terms(f, j, places),
                f"{format_number(f.raw_score(j), places)} ÷ √{f.d_k} = {s}" if f.scaled else s]
         if upto >= 1:
             shifted = f.score(j) - top

@@ -35,8 +35,9 @@ def add_export_arguments(parser: argparse.ArgumentParser) -> None:
                           "write one file per step into a folder; the others write one file.")
     parser.add_argument("--format", required=True, choices=list(FORMATS),
                         help="what to write")
-    parser.add_argument("--steps", default="all", metavar="all|N|N-M",
-                        help="which steps, counted from 1 (default: all)")
+    parser.add_argument("--steps", "--step", default="all", metavar="all|N|N-M|ID",
+                        help="which steps, counted from 1, or a step id (L2.scores) or a layer "
+                             "(L2) (default: all)")
     parser.add_argument("--out", metavar="PATH",
                         help="for png/svg the folder (default: the current folder); otherwise the "
                              "file (default: NAME.FORMAT in the current folder)")
@@ -104,7 +105,7 @@ def run_export_command(args: argparse.Namespace) -> int:
     except ScenarioError as error:
         return _fail(str(error))
     try:
-        steps = parse_steps(args.steps, len(trace.steps))
+        steps = parse_steps(args.steps, len(trace.steps), [s.id for s in trace.steps])
     except ValueError as error:
         return _fail(str(error))
     name = document_name(document)

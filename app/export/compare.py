@@ -25,7 +25,7 @@ from app.export.settings import export_size
 from app.export.words import title_for
 from app.texts.block_words import block_word
 from engine import Trace
-from engine.compare import matching_step
+from engine.compare import compare, matching_step
 
 COMPARE_FORMATS = ("png", "svg", "pdf")
 
@@ -39,7 +39,8 @@ def build_compare_frame(trace_a: Trace, trace_b: Trace, step: int,
     titles = (title_for(trace_a, step, lang),
               title_for(trace_b, matching_step(trace_a, trace_b, step), lang))
     frame_options = export_options(options, caption=caption, transparent=transparent, lang=lang)
-    scene, _item = build_compare_scene(trace_a, trace_b, step, frame_options, labels, titles)
+    scene, _item = build_compare_scene(trace_a, trace_b, compare(trace_a, trace_b), step,
+                                       frame_options, labels, titles)
     title = block_word(lang, "compare_header", a=labels[0], b=labels[1])
     return Frame(step=step, title=title, scene=scene, rect=scene.sceneRect(),
                  background=frame_options.theme.color("background"), transparent=transparent)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QApplication,
     QButtonGroup,
@@ -44,7 +44,7 @@ from app.export.settings import (
     slug,
 )
 from app.export.words import title_for
-from app.i18n import current_language
+from app.i18n import QT_TRANSLATE_NOOP, current_language
 from app.preferences import app_settings
 from app.sheet import ASPECTS, DEFAULT_ASPECT, sheet_size
 from app.texts import LANGUAGE_NAMES, LANGUAGES
@@ -247,8 +247,8 @@ class ExportDialog(QDialog):
         self.format_box.currentIndexChanged.connect(self._format_changed)
         self.steps_group.buttonToggled.connect(self._update_enabled)
         self.size_group.buttonToggled.connect(self._update_enabled)
-        for spin in (self.width_spin, self.scale_spin):
-            spin.valueChanged.connect(self._show_size)
+        for size_box in (self.width_spin, self.scale_spin):
+            size_box.valueChanged.connect(self._show_size)
         self.aspect_box.currentIndexChanged.connect(self._aspect_changed)
         self.first_spin.valueChanged.connect(self._keep_range_ordered)
         self.last_spin.valueChanged.connect(self._keep_range_ordered)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -204,8 +205,10 @@ def slug(text: str) -> str:
     return cleaned[:60] or "frame"
 
 
-def parse_steps(text: str, count: int) -> tuple[int, ...]:
-    """Steps from ``all``, ``N`` or ``N-M`` (1-based, inclusive) as 0-based indices.
+def parse_steps(text: str, count: int, ids: Sequence[str] = ()) -> tuple[int, ...]:
+    """Steps from ``all``, ``N`` or ``N-M`` (1-based, inclusive) as 0-based indices; with the
+    trace's step ``ids`` also a step id (``L2.scores``), ``ID-ID``, or a layer (``L2``,
+    ``enc.L1``: every step of it).
 
     Raises
     ------
@@ -215,9 +218,13 @@ def parse_steps(text: str, count: int) -> tuple[int, ...]:
     cleaned = text.strip().lower()
     if cleaned == "all":
         return tuple(range(count))
+    by_id = _steps_by_id(text.strip(), list(ids))
+    if by_id is not None:
+        return by_id
     match = re.fullmatch(r"(\d+)(?:\s*-\s*(\d+))?", cleaned)
     if match is None:
-        raise ValueError(f"--steps expects all, N or N-M, got {text!r}")
+        named = ", a step id such as L2.scores or a layer such as L2" if ids else ""
+        raise ValueError(f"--steps expects all, N or N-M{named}, got {text!r}")
     first = int(match.group(1))
     last = int(match.group(2)) if match.group(2) is not None else first
     if first > last:
@@ -225,3 +232,18 @@ def parse_steps(text: str, count: int) -> tuple[int, ...]:
     if first < 1 or last > count:
         raise ValueError(f"--steps {text}: this document has steps 1 to {count}")
     return tuple(range(first - 1, last))
+
+
+def _steps_by_id(text: str, ids: list[str]) -> tuple[int, ...] | None:
+    """The steps ``text`` names by id (``L2.scores``, ``L1.norm1-L1.mix``) or by layer (``L2``);
+    None when it names none."""
+    if text in ids:
+        return (ids.index(text),)
+    ends = [part.strip() for part in text.split("-")]
+    if len(ends) == 2 and all(end in ids for end in ends):
+        first, last = ids.index(ends[0]), ids.index(ends[1])
+        if first > last:
+            raise ValueError(f"--steps {text}: the first step comes after the last")
+        return tuple(range(first, last + 1))
+    layer = tuple(k for k, name in enumerate(ids) if name.startswith(text + "."))
+    return layer or None

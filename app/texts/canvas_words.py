@@ -38,6 +38,7 @@ CANVAS_WORDS: dict[str, dict[str, str]] = {
         "logits": "logits",
         "probs": "probs",
         "map_step": "step {n}: {label}",
+        "map_layer": "{layer}: the same step there",
     },
     "zh": {
         "worked_title": "逐项计算“{token}”这一行{head}",
@@ -69,6 +70,7 @@ CANVAS_WORDS: dict[str, dict[str, str]] = {
         "logits": "logits",
         "probs": "概率",
         "map_step": "第 {n} 步：{label}",
+        "map_layer": "{layer}：那一层的同一步",
     },
 }
 

@@ -11,8 +11,8 @@ from functools import cached_property
 
 import numpy as np
 
-from engine import Scenario, Step, Trace, compute, format_number, parse_scenario
-from engine.forward import pre_activation
+from app.tape import array_name, attention_of, ffn_pre, tokens_of, visible_of
+from engine import Attention, Scenario, Step, Trace, compute, format_number
 from engine.numbers import format_exact, format_factor
 from engine.reader import FloatArray
 
@@ -83,28 +83,34 @@ class Facts:
         return self.tokens[self.receiver]
 
     @property
+    def attention(self) -> Attention:
+        """The attention of this step (the document's first one outside attention)."""
+        found: Attention = attention_of(self.trace, self.step)
+        return found
+
+    @property
     def heads(self) -> int:
-        return self.scenario.attention.heads
+        return self.attention.heads
 
     @property
     def d_k(self) -> int:
-        return self.scenario.attention.d_k
+        return self.attention.d_k
 
     @property
     def d_v(self) -> int:
-        return self.scenario.attention.d_v
+        return self.attention.d_v
 
     @property
     def causal(self) -> bool:
-        return self.scenario.attention.causal
+        return self.attention.causal
 
     @property
     def scaled(self) -> bool:
-        return self.scenario.attention.scale
+        return self.attention.scale
 
     @property
     def has_wo(self) -> bool:
-        return self.scenario.attention.Wo is not None
+        return self.attention.Wo is not None
 
     @property
     def has_block(self) -> bool:
@@ -148,36 +154,67 @@ class Facts:
         return self.row(self.array(name)[self.receiver])
 
     # -- attention, for the receiver and the head in focus ---------------------------------------
+    def name(self, key: str) -> str:
+        """The name of the array ``key`` (``"Q"``, ``"weights"``) in this step's scope."""
+        return array_name(self.step, key)
+
+    def scoped(self, key: str) -> FloatArray:
+        """The array ``key`` of this step's scope."""
+        return self.array(self.name(key))
+
+    def scoped_row(self, key: str) -> str:
+        """The receiver's row of the array ``key`` of this step's scope, formatted."""
+        return self.receiver_row(self.name(key))
+
+    @property
+    def residual_sum(self) -> str:
+        """``stream + output = new stream`` for the receiver's rows of a residual step."""
+        left, right = (self.receiver_row(name) for name in self.step.reads[:2])
+        return f"{left} + {right} = {self.receiver_row(self.step.writes[0])}"
+
+    @property
+    def _scores_step(self) -> Step:
+        """The step that computes this scope's scores (its reads are the q and k rows)."""
+        return next(s for s in self.trace.steps
+                    if s.op == "scores" and s.scope == self.step.scope)
+
     def q(self, i: int) -> FloatArray:
         h = self.head
-        return self.array("Q")[i, h * self.d_k:(h + 1) * self.d_k]
+        return self.array(self._scores_step.reads[0])[i, h * self.d_k:(h + 1) * self.d_k]
 
     def k(self, j: int) -> FloatArray:
         h = self.head
-        return self.array("K")[j, h * self.d_k:(h + 1) * self.d_k]
+        return self.array(self._scores_step.reads[1])[j, h * self.d_k:(h + 1) * self.d_k]
 
     def v(self, j: int) -> FloatArray:
         h = self.head
-        return self.array("V")[j, h * self.d_v:(h + 1) * self.d_v]
+        return self.scoped("V")[j, h * self.d_v:(h + 1) * self.d_v]
+
+    @property
+    def keys(self) -> list[str]:
+        """The tokens of this step's keys (the encoder's for cross-attention)."""
+        return tokens_of(self.trace, self.step.keys or self.step.rows)
 
     @property
     def visible(self) -> list[int]:
         """The positions the receiver may read."""
-        return [j for j in range(self.n) if self.trace.visible[self.receiver, j]]
+        row = visible_of(self.trace, self.step)[self.receiver]
+        return [j for j in range(len(row)) if row[j]]
 
     @property
     def hidden(self) -> list[int]:
         """The positions the mask hides from the receiver."""
-        return [j for j in range(self.n) if not self.trace.visible[self.receiver, j]]
+        row = visible_of(self.trace, self.step)[self.receiver]
+        return [j for j in range(len(row)) if not row[j]]
 
     def raw_score(self, j: int) -> float:
         return float(self.q(self.receiver) @ self.k(j))
 
     def score(self, j: int) -> float:
-        return float(self.array("scores")[self.head, self.receiver, j])
+        return float(self.scoped("scores")[self.head, self.receiver, j])
 
     def share(self, j: int) -> float:
-        return float(self.array("weights")[self.head, self.receiver, j])
+        return float(self.scoped("weights")[self.head, self.receiver, j])
 
     @property
     def root_d_k(self) -> str:
@@ -191,7 +228,7 @@ class Facts:
 
     def mixed_head(self) -> FloatArray:
         h = self.head
-        return self.array("mixed")[self.receiver, h * self.d_v:(h + 1) * self.d_v]
+        return self.scoped("mixed")[self.receiver, h * self.d_v:(h + 1) * self.d_v]
 
     # -- the block ---------------------------------------------------------------------------
     def mean(self, name: str) -> float:
@@ -202,15 +239,6 @@ class Facts:
 
     def mean_square(self, name: str) -> float:
         return float((self.array(name)[self.receiver] ** 2).mean())
-
-    def plain_gammas(self, *names: str) -> bool:
-        """Whether the named γ are all 1 and their β all 0 (so a norm's rows are standard)."""
-        block = self.scenario.block
-        if block is None:
-            return True
-        pairs = {"1": (block.gamma1, block.beta1), "2": (block.gamma2, block.beta2),
-                 "f": (block.gamma_f, block.beta_f)}
-        return all(bool(np.all(pairs[k][0] == 1) and np.all(pairs[k][1] == 0)) for k in names)
 
     @property
     def activation(self) -> str:
@@ -232,9 +260,8 @@ class Facts:
     @cached_property
     def without_final_norm(self) -> Trace:
         """The same document with the final norm off (for "turn it off: …" sentences)."""
-        document = self.scenario.to_document()
-        document["block"]["final_norm"] = False
-        return compute(parse_scenario(document))
+        place = "block" if self.scenario.head_in_block else "head"  # where the head's keys sit
+        return compute(self.scenario.with_document_value(f"{place}.final_norm", False))
 
 
     # -- the words of single steps ----------------------------------------------------------------
@@ -260,25 +287,25 @@ class Facts:
 
     @property
     def has_bias(self) -> bool:
-        a = self.scenario.attention
+        a = self.attention
         return any(b is not None for b in (a.bq, a.bk, a.bv))
 
     @property
     def has_value_bias(self) -> bool:
-        a = self.scenario.attention
+        a = self.attention
         return a.bv is not None or a.bo is not None
 
     @property
     def q0_terms(self) -> str:
         """The terms of Q[receiver, 0]: the source row times Wq's first column (plus bq)."""
-        a = self.scenario.attention
+        a = self.attention
         terms = self.dot_terms(self.array(self.source)[self.receiver], a.Wq[:, 0])
         return terms + (f" + {format_factor(float(a.bq[0]), PLACES)}" if a.bq is not None else "")
 
     @property
     def example_keys(self) -> list[int]:
         """The keys a text quotes: the first position, then the receiver itself."""
-        return [0] if self.receiver == 0 else [0, self.receiver]
+        return [0] if self.receiver == 0 or self.receiver >= len(self.keys) else [0, self.receiver]
 
     def score_terms(self, j: int) -> str:
         return self.dot_terms(self.q(self.receiver), self.k(j))
@@ -307,7 +334,7 @@ class Facts:
 
     @property
     def d_out(self) -> int:
-        return self.scenario.attention.d_out
+        return self.attention.d_out
 
     @property
     def mix_bounds(self) -> tuple[str, str, str]:
@@ -327,10 +354,12 @@ class Facts:
     @property
     def norm_facts(self) -> NormFacts:
         """The norm this (norm) step applies."""
-        name = self.step.writes[0]
-        suffix = {"norm1": "1", "norm2": "2", "final_norm": "_f"}[name]
-        return NormFacts(name=name, source=self.step.reads[0], suffix=suffix,
-                         plain=self.plain_gammas(suffix.strip("_")))
+        gamma, beta = self.step.reads[1], self.step.reads[2]
+        suffix = gamma.rsplit(".", 1)[-1].removeprefix("gamma")
+        plain = bool(np.all(self.scenario.parameter(gamma) == 1)
+                     and np.all(self.scenario.parameter(beta) == 0))
+        return NormFacts(name=self.step.writes[0], source=self.step.reads[0], suffix=suffix,
+                         plain=plain)
 
     def largest(self, name: str) -> float:
         """The receiver's entry of largest size in the array ``name``."""
@@ -350,10 +379,7 @@ class Facts:
     @property
     def pre_activation(self) -> FloatArray:
         """The receiver's x·W1 + b1, before the activation."""
-        block = self.scenario.block
-        assert block is not None
-        rows = self.array(self.ffn_source)[self.receiver:self.receiver + 1]
-        z: FloatArray = pre_activation(block, rows)[0]
+        z: FloatArray = ffn_pre(self.trace, self.step)[self.receiver]
         return z
 
     @property
@@ -372,5 +398,6 @@ def facts_for(trace: Trace, index: int, receiver: int | None = None, head: int =
     """The facts of step ``index`` of ``trace`` for ``receiver`` (the last position if None)."""
     n = trace.scenario.n
     chosen = n - 1 if receiver is None else max(0, min(n - 1, receiver))
+    heads = attention_of(trace).heads
     return Facts(trace=trace, index=max(0, min(len(trace.steps) - 1, index)), receiver=chosen,
-                 head=max(0, min(trace.scenario.attention.heads - 1, head)))
+                 head=max(0, min(heads - 1, head)))

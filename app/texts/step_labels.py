@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from app.texts.model import check_language
@@ -30,8 +31,51 @@ _ZH: dict[str, str] = {
 }
 
 
+_GROUPS: dict[str, dict[str, str]] = {
+    "en": {"embedding": "Embedding", "layer": "Layer {n}", "encoder": "Encoder",
+           "encoder_layer": "Encoder · Layer {n}", "head": "Head", "cross": "Cross-attention"},
+    "zh": {"embedding": "嵌入", "layer": "第 {n} 层", "encoder": "编码器",
+           "encoder_layer": "编码器 · 第 {n} 层", "head": "输出头", "cross": "交叉注意力"},
+}
+
+
 def step_label(step: Step, lang: str) -> str:
-    """A word or two naming ``step`` on its timeline button (English: the step's id)."""
-    if check_language(lang) == "zh" and step.explain_key in _ZH:
-        return _ZH[step.explain_key]
-    return step.id.replace("_", " ")
+    """A word or two naming ``step`` on its timeline button (English: the step's id without its
+    scope, which the button's group names)."""
+    key = step.explain_key.replace("cross_attention.", "attention.", 1)
+    if check_language(lang) == "zh" and key in _ZH:
+        return _ZH[key]
+    return step.id.removeprefix(step.scope).replace("_", " ")
+
+
+def layer_name(step: Step, lang: str) -> str:
+    """``Layer 2`` / ``第 2 层`` (``Encoder · Layer 1``) for a step inside a layer, with
+    ``· Cross-attention`` for a cross-attention step; empty outside the layers."""
+    words = _GROUPS[check_language(lang)]
+    if step.layer == 0:
+        return ""
+    name = words["encoder_layer" if step.stack == "encoder" else "layer"].format(n=step.layer)
+    if step.keys and step.keys != step.rows:
+        name += " · " + words["cross"]
+    return name
+
+
+def step_groups(steps: Sequence[Step], lang: str) -> list[str]:
+    """The group each step belongs to on the timeline: ``Embedding``, ``Encoder · Layer 1``,
+    ``Layer 1``, ``Layer 2`` …, ``Head``; all empty when no step is inside a layer (a
+    version-1 document keeps one flat row)."""
+    words = _GROUPS[check_language(lang)]
+    if not any(step.layer for step in steps):
+        return ["" for _ in steps]
+    groups = []
+    seen_layer = False
+    for step in steps:
+        if step.layer:
+            seen_layer = seen_layer or step.stack == "decoder"
+            key = "encoder_layer" if step.stack == "encoder" else "layer"
+            groups.append(words[key].format(n=step.layer))
+        elif step.stack == "encoder":
+            groups.append(words["encoder"])
+        else:
+            groups.append(words["head" if seen_layer else "embedding"])
+    return groups

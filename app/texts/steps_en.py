@@ -82,12 +82,12 @@ def projections(f: Facts) -> StepText:
             "the features used for matching differ from the content that gets moved.",
         how=f"Q = {src}·Wq, K = {src}·Wk and V = {src}·Wv, each entry a row of {src} times a "
             f"column of W{bias}. Here {f.token}'s row {f.receiver_row(src)} gives "
-            f"q = {f.receiver_row('Q')}, k = {f.receiver_row('K')} and v = {f.receiver_row('V')}.",
+            f"q = {f.scoped_row('Q')}, k = {f.scoped_row('K')} and v = {f.scoped_row('V')}.",
         pitfalls=f"Positions do not mix here: row {f.token} of Q depends on row {f.token} of "
                  f"{src} alone. The names are a memory aid only; q, k and v are plain rows of "
                  "numbers, not questions, database keys or answers.",
         check=f"Redo one entry by hand: Q[{f.token}, 0] = {f.q0_terms} = "
-              f"{f.num(f.array('Q')[f.receiver, 0])}. Edit Wv: only V changes, Q and K stay as "
+              f"{f.num(f.scoped('Q')[f.receiver, 0])}. Edit Wv: only V changes, Q and K stay as "
               "they were.",
     )
 
@@ -95,7 +95,7 @@ def projections(f: Facts) -> StepText:
 def scores(f: Facts) -> StepText:
     i = f.receiver
     keys = f.example_keys
-    met = _and([f"{f.tokens[j]}'s key {f.row(f.k(j))}" for j in keys])
+    met = _and([f"{f.keys[j]}'s key {f.row(f.k(j))}" for j in keys])
     raws = _and([f.num(f.raw_score(j)) for j in keys])
     j = keys[0]
     if f.scaled:
@@ -106,7 +106,7 @@ def scores(f: Facts) -> StepText:
         how = (f"scores[i, j] = q_i · k_j ÷ √dₖ. Here{_head(f)}, with dₖ = {f.d_k}, {f.token}'s "
                f"query {f.row(f.q(i))} meets {met}: raw {raws}, scaled "
                f"{_and([f.num(f.score(j)) for j in keys])}.")
-        check = (f"Check one cell: {f.token} against {f.tokens[j]} is {f.score_terms(j)} = "
+        check = (f"Check one cell: {f.token} against {f.keys[j]} is {f.score_terms(j)} = "
                  f"{f.num(f.raw_score(j))}, and {f.num(f.raw_score(j))} ÷ √{f.d_k} = "
                  f"{f.num(f.score(j))}. Turn scaling off: every score is multiplied by √dₖ "
                  f"(here {f.root_d_k}) and the order within each row stays the same.")
@@ -117,7 +117,7 @@ def scores(f: Facts) -> StepText:
                "here).")
         how = (f"scores[i, j] = q_i · k_j, with no division. Here{_head(f)}, {f.token}'s query "
                f"{f.row(f.q(i))} meets {met}: {raws}.")
-        check = (f"Check one cell: {f.token} against {f.tokens[j]} is {f.score_terms(j)} = "
+        check = (f"Check one cell: {f.token} against {f.keys[j]} is {f.score_terms(j)} = "
                  f"{f.num(f.score(j))}. Turn scaling on: every score is divided by √dₖ "
                  f"(here {f.root_d_k}) and the order within each row stays the same.")
     later = ("A score toward a later position appears in the table, yet the causal mask makes "
@@ -193,12 +193,12 @@ def mix(f: Facts) -> StepText:
         terms += " + …"
     if f.has_wo and f.heads > 1:
         after = (f" Each of the {f.heads} heads mixes its own {f.d_v} columns of V; the results "
-                 f"are joined and Wo turns the joined row into {f.receiver_row('attn_out')}.")
+                 f"are joined and Wo turns the joined row into {f.scoped_row('attn_out')}.")
     elif f.has_wo:
-        after = f" Wo then turns the mix into {f.receiver_row('attn_out')}."
+        after = f" Wo then turns the mix into {f.scoped_row('attn_out')}."
     elif f.heads > 1:
         after = (f" Each of the {f.heads} heads mixes its own {f.d_v} columns of V, and the "
-                 f"results are joined side by side: {f.receiver_row('mixed')}.")
+                 f"results are joined side by side: {f.scoped_row('mixed')}.")
     else:
         after = ""
     why = {(True, True): f"Wo brings the {f.heads} joined heads to the width {f.d_out} the rest "
@@ -369,8 +369,7 @@ def resid1(f: Facts) -> StepText:
             "contribute only a change. It also gives signals a direct path that passes through "
             "unaltered.",
         how=f"resid1 = X + attn_out, entry by entry, so the attention output must be {f.d} wide "
-            f"like X. For {f.token}: {f.receiver_row('X')} + {f.receiver_row('attn_out')} = "
-            f"{f.receiver_row('resid1')}.",
+            f"like X. For {f.token}: {f.residual_sum}.",
         pitfalls=read + " A residual is a plain sum with no learned numbers; it neither "
                         "normalises nor averages.",
         check="Subtract: resid1 − X equals the attention output in every cell. " + zero,
@@ -382,7 +381,7 @@ def ffn(f: Facts) -> StepText:
     act = {"relu": "ReLU", "gelu": "GELU", "silu": "SiLU", "identity": "the identity",
            "gelu_tanh": "GELU (tanh form)"}[
         f.activation]
-    z, hidden = f.row(f.pre_activation), f.receiver_row("ffn_hidden")
+    z, hidden = f.row(f.pre_activation), f.scoped_row("ffn_hidden")
     if f.activation == "relu":
         check = (f"Where the value before the activation is negative, ReLU shows 0: "
                  f"{f.token}'s {z} becomes {hidden}. Switch the activation to identity: the "
@@ -404,7 +403,7 @@ def ffn(f: Facts) -> StepText:
             "The feed-forward adds a non-linear change to each position on its own.",
         how=f"hidden = act(x·W1 + b1) and out = hidden·W2 + b2, row by row. Here {f.token}'s row "
             f"of {src}, {f.receiver_row(src)}, gives the hidden row {hidden} and the output "
-            f"{f.receiver_row('ffn_out')}.",
+            f"{f.scoped_row('ffn_out')}.",
         pitfalls="The feed-forward never looks at other positions: every row is transformed "
                  "alone with the same W1 and W2. Its output must be d wide to be added back. "
                  + linear,
@@ -421,8 +420,7 @@ def resid2(f: Facts) -> StepText:
         why="As with the first residual, the feed-forward adds a change on top of what the "
             "stream already carries, so nothing computed earlier is lost.",
         how=f"resid2 = resid1 + ffn_out, entry by entry. For {f.token}: "
-            f"{f.receiver_row('resid1')} + {f.receiver_row('ffn_out')} = "
-            f"{f.receiver_row('resid2')}.",
+            f"{f.residual_sum}.",
         pitfalls="The sum starts from resid1, not norm2, which only fed the feed-forward. In "
                  "pre-norm the block's output is this unnormed sum, " + final,
         check="resid2 − resid1 equals ffn_out in every cell. Set W2 to zeros (and b2, if any): "
@@ -437,8 +435,7 @@ def resid2_post(f: Facts) -> StepText:
         why="The residual gives the feed-forward a path around itself; in post-norm that path "
             "starts from the already normed stream.",
         how=f"resid2 = norm1 + ffn_out, entry by entry. For {f.token}: "
-            f"{f.receiver_row('norm1')} + {f.receiver_row('ffn_out')} = "
-            f"{f.receiver_row('resid2')}; the next step norms this sum again.",
+            f"{f.residual_sum}; the next step norms this sum again.",
         pitfalls="Unlike pre-norm, the sum starts from norm1 rather than resid1, so the original "
                  "scale of X is no longer carried along. It is still only an addition.",
         check="resid2 − norm1 equals ffn_out in every cell. Switch the placement to pre: this "

@@ -79,19 +79,19 @@ def projections(f: Facts) -> StepText:
         why="同一行输入身兼三职：q 决定它去读谁，k 决定别人与它匹配得多好，v 是它要传出去的"
             "内容。分开投影，用来匹配的特征才能与被搬运的内容不同。",
         how=f"Q = {src}·Wq，K = {src}·Wk，V = {src}·Wv，每个数都是 {src} 的一行乘 W 的一列"
-            f"{bias}。这里{_t(f.token)}的行 {f.receiver_row(src)} 得到 q = {f.receiver_row('Q')}、"
-            f"k = {f.receiver_row('K')}、v = {f.receiver_row('V')}。",
+            f"{bias}。这里{_t(f.token)}的行 {f.receiver_row(src)} 得到 q = {f.scoped_row('Q')}、"
+            f"k = {f.scoped_row('K')}、v = {f.scoped_row('V')}。",
         pitfalls=f"这一步位置之间互不混合：Q 中{_t(f.token)}那一行只取决于 {src} 中同一行。"
                  "这三个名字只帮助记忆，q、k、v 都是普通的数行，不是问句、数据库的键或答案。",
         check=f"手算一个数：Q[{f.token}, 0] = {f.q0_terms} = "
-              f"{f.num(f.array('Q')[f.receiver, 0])}。改动 Wv：只有 V 变化，Q 和 K 保持原样。",
+              f"{f.num(f.scoped('Q')[f.receiver, 0])}。改动 Wv：只有 V 变化，Q 和 K 保持原样。",
     )
 
 
 def scores(f: Facts) -> StepText:
     i = f.receiver
     keys = f.example_keys
-    met = _and([f"{_t(f.tokens[j])}的键 {f.row(f.k(j))}" for j in keys])
+    met = _and([f"{_t(f.keys[j])}的键 {f.row(f.k(j))}" for j in keys])
     raws = _and([f.num(f.raw_score(j)) for j in keys])
     j = keys[0]
     if f.scaled:
@@ -100,7 +100,7 @@ def scores(f: Facts) -> StepText:
         how = (f"scores[i, j] = q_i · k_j ÷ √dₖ。这里{_head(f)} dₖ = {f.d_k}，{_t(f.token)}"
                f"的查询 {f.row(f.q(i))} 对上{met}：原始值 {raws}，缩放后 "
                f"{_and([f.num(f.score(j)) for j in keys])}。")
-        check = (f"核对一格：{_t(f.token)}对{_t(f.tokens[j])}是 {f.score_terms(j)} = "
+        check = (f"核对一格：{_t(f.token)}对{_t(f.keys[j])}是 {f.score_terms(j)} = "
                  f"{f.num(f.raw_score(j))}，{f.num(f.raw_score(j))} ÷ √{f.d_k} = "
                  f"{f.num(f.score(j))}。关掉缩放：每个分数都乘上 √dₖ（此处为 {f.root_d_k}），"
                  "每行内部的大小顺序不变。")
@@ -109,7 +109,7 @@ def scores(f: Facts) -> StepText:
         why = f"缩放关闭时，分数的大小会随 q、k 的宽度增长（这里 dₖ = {f.d_k}）。"
         how = (f"scores[i, j] = q_i · k_j，不做除法。这里{_head(f)}{_t(f.token)}的查询 "
                f"{f.row(f.q(i))} 对上{met}：{raws}。")
-        check = (f"核对一格：{_t(f.token)}对{_t(f.tokens[j])}是 {f.score_terms(j)} = "
+        check = (f"核对一格：{_t(f.token)}对{_t(f.keys[j])}是 {f.score_terms(j)} = "
                  f"{f.num(f.score(j))}。打开缩放：每个分数都除以 √dₖ（此处为 {f.root_d_k}），"
                  "每行内部的大小顺序不变。")
     if not f.causal:
@@ -177,12 +177,12 @@ def mix(f: Facts) -> StepText:
         terms += " + …"
     if f.has_wo and f.heads > 1:
         after = (f"{f.heads} 个头各自混合自己的 {f.d_v} 列 V，结果拼接后由 Wo 变成 "
-                 f"{f.receiver_row('attn_out')}。")
+                 f"{f.scoped_row('attn_out')}。")
     elif f.has_wo:
-        after = f"Wo 再把它变成 {f.receiver_row('attn_out')}。"
+        after = f"Wo 再把它变成 {f.scoped_row('attn_out')}。"
     elif f.heads > 1:
         after = (f"{f.heads} 个头各自混合自己的 {f.d_v} 列 V，结果并排拼接："
-                 f"{f.receiver_row('mixed')}。")
+                 f"{f.scoped_row('mixed')}。")
     else:
         after = ""
     why = {(True, True): f"Wo 把拼接起来的 {f.heads} 个头变回模型其余部分使用的宽度 {f.d_out}。",
@@ -331,8 +331,7 @@ def resid1(f: Facts) -> StepText:
         why="用相加而不是替换，原输入得以保留，注意力只贡献一份改动。这也给信号留了一条不经"
             "变换、直接通过的路。",
         how=f"resid1 = X + attn_out，逐个数相加，所以注意力输出必须与 X 一样是 {f.d} 列。"
-            f"{_t(f.token)}：{f.receiver_row('X')} + {f.receiver_row('attn_out')} = "
-            f"{f.receiver_row('resid1')}。",
+            f"{_t(f.token)}：{f.residual_sum}。",
         pitfalls=read + "残差只是普通加法，没有可学习的数，既不做规范化，也不求平均。",
         check="做减法：resid1 − X 的每一格都等于注意力输出。" + zero,
     )
@@ -341,7 +340,7 @@ def resid1(f: Facts) -> StepText:
 def ffn(f: Facts) -> StepText:
     src = f.ffn_source
     act = ACTIVATIONS[f.activation]
-    z, hidden = f.row(f.pre_activation), f.receiver_row("ffn_hidden")
+    z, hidden = f.row(f.pre_activation), f.scoped_row("ffn_hidden")
     if f.activation == "relu":
         check = (f"激活之前为负的地方，ReLU 给出 0：{_t(f.token)}的 {z} 变为 {hidden}。把激活函数"
                  "改为恒等，隐藏行应正好等于 x·W1（有 b1 时再加 b1）。")
@@ -359,7 +358,7 @@ def ffn(f: Facts) -> StepText:
             "加上一次非线性变换。",
         how=f"hidden = act(x·W1 + b1)，out = hidden·W2 + b2，逐行计算。这里 {src} 中"
             f"{_t(f.token)}的行 {f.receiver_row(src)} 得到隐藏行 {hidden}，输出 "
-            f"{f.receiver_row('ffn_out')}。",
+            f"{f.scoped_row('ffn_out')}。",
         pitfalls="前馈从不查看其他位置：每行单独变换，共用同一组 W1、W2；输出必须回到 d 列，"
                  "才能加回主干。" + linear,
         check=check,
@@ -372,8 +371,7 @@ def resid2(f: Facts) -> StepText:
         summary="把前馈输出加到主干 resid1 上：第二次残差，也是 pre-norm 中本块的输出。",
         why="与第一次残差一样，前馈只在主干已有的内容上添加改动，前面算出的信息不会丢失。",
         how=f"resid2 = resid1 + ffn_out，逐个数相加。{_t(f.token)}："
-            f"{f.receiver_row('resid1')} + {f.receiver_row('ffn_out')} = "
-            f"{f.receiver_row('resid2')}。",
+            f"{f.residual_sum}。",
         pitfalls="相加的起点是 resid1 而不是 norm2，norm2 只给前馈读。pre-norm 中本块输出就是"
                  "这个未规范化的和，" + final,
         check="resid2 − resid1 的每一格都等于 ffn_out。把 W2 全改成 0（有 b2 时也改成 0）："
@@ -386,8 +384,7 @@ def resid2_post(f: Facts) -> StepText:
         summary="post-norm 中，把前馈输出加到 norm1（规范化后的第一次残差）上。",
         why="残差给前馈留了一条绕过它自己的路；在 post-norm 中，这条路从已经规范化的主干出发。",
         how=f"resid2 = norm1 + ffn_out，逐个数相加。{_t(f.token)}："
-            f"{f.receiver_row('norm1')} + {f.receiver_row('ffn_out')} = "
-            f"{f.receiver_row('resid2')}；下一步再对这个和做 Norm。",
+            f"{f.residual_sum}；下一步再对这个和做 Norm。",
         pitfalls="与 pre-norm 不同，起点是 norm1 而不是 resid1，X 原来的尺度到这里已不再保留。"
                  "这一步仍只是加法。",
         check="resid2 − norm1 的每一格都等于 ffn_out。把位置切换为 pre，这一步就改为加到 "

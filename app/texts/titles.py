@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from app.texts.model import check_language
+from app.texts.step_labels import layer_name
 from engine.names import NORM_NAMES
 
 if TYPE_CHECKING:
@@ -69,12 +70,23 @@ _ZH: dict[str, _Builder] = {
     "block.final_norm": lambda o: f"词表头之前的最终规范化（{o.norm}）",
     "block.logits": lambda o: "Logits：每个词表项一个分数",
     "block.probs": lambda o: "概率：对 logits 做 softmax",
+    "block.cross_norm": lambda o: f"交叉注意力之前的规范化（{o.norm}）",
+    "block.cross_resid": lambda o: "交叉残差：主干加交叉注意力输出",
+    "block.cross_norm_post": lambda o: f"后置规范化（{o.norm}）：作用于交叉残差",
+    "cross_attention.projections": lambda o: "Q 来自解码器的行，K 和 V 来自编码器的记忆",
 }
+_ZH_BY_OP: dict[str, str] = {
+    "rope": "RoPE：q 和 k 的每一对列按位置转过 p·θ",
+    "positions": "位置：每个位置的行加到词元行上",
+}
+"""Titles of steps whose ``explain_key`` has none above, by op."""
 
 
 def step_title(step: Step, scenario: Scenario, lang: str) -> str:
     """The title of ``step`` in ``lang``, reflecting the scenario's options.
 
+    A step inside a layer starts with the layer (``Layer 2 · Scores q·k …``, ``第 2 层 · …``),
+    in place of the engine's ``Layer 2: `` label.
     The title is chosen by the step's ``explain_key`` (which tells pre-norm from post-norm
     steps) and completed from the scenario: norm kind, causal mask, √d_k scaling, Wo, and the
     feed-forward activation. A step the texts do not know keeps the engine's English title.
@@ -84,9 +96,13 @@ def step_title(step: Step, scenario: Scenario, lang: str) -> str:
     ValueError
         If ``lang`` is not supported.
     """
+    layer = layer_name(step, lang)
+    prefix = f"{layer} · " if layer else ""
+    title = step.title.partition(": ")[2] if layer and ": " in step.title else step.title
     if check_language(lang) == "en":
-        return step.title
-    builder = _ZH.get(step.explain_key)
+        return prefix + title
+    key = step.explain_key
+    builder = _ZH.get(key) or _ZH.get(key.replace("cross_attention.", "attention.", 1))
     if builder is None:
-        return step.title
-    return builder(_options(scenario, lang))
+        return prefix + _ZH_BY_OP.get(step.op, title)
+    return prefix + builder(_options(scenario, lang))

@@ -34,6 +34,6 @@ def test_a_version_2_document_opens_and_every_step_is_drawn(qtbot: QtBot, tmp_pa
             window.timeline.next()
         assert window.state.step == len(steps) - 1
         text = step_text(window.state.trace, len(steps) - 1, "zh")
-        assert text.summary == "这一步读取 logits，写出 probs。"
+        assert text.summary == "softmax 把每行 logits 变成词表上的概率。"
     finally:
         close_window(window)

@@ -205,5 +205,8 @@ def test_step_metadata_of_a_stack() -> None:
     assert s["final_norm"].reads[1:] == ("head.gamma_f", "head.beta_f")
     assert s["logits"].module == "head" and s["logits"].layer == 0
     assert trace.tokens_of("vocab") == ("v0", "v1", "v2")
+    assert trace.tokens_of("enc.tokens") == ()
     with pytest.raises(KeyError):
-        trace.tokens_of("enc.tokens")
+        trace.tokens_of("source")
+    with pytest.raises(KeyError):
+        trace.visible_for("L3.")

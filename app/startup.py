@@ -17,9 +17,10 @@ from app.examples import DEFAULT_EXAMPLE, EXAMPLES_DIR, example_path, resolve_do
 from engine import Scenario, ScenarioError, load_scenario
 
 if TYPE_CHECKING:
+    from app.shell import Shell
     from app.window import StudioWindow
 
-WINDOWS: list[StudioWindow] = []
+WINDOWS: list[Shell] = []
 """Windows opened at launch (kept referenced so they live as long as the application)."""
 
 

@@ -1,0 +1,140 @@
+"""Reading a trace's tape: what a step's arrays, parameters, token axes and model are.
+
+Every painter and text dispatches on a step's ``op`` and finds its operands here, from the step's
+``scope``, ``module``, ``rows`` and ``keys`` (see docs/format-v2.md), never from an array's name.
+Imports no Qt.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from engine import Step, Trace
+from engine.forward import pre_activation
+from engine.ops import row_statistics
+
+ATTENTION_OPS = frozenset({"projection", "scores", "weights", "mix"})
+"""The ops of an attention sub-layer (self- or cross-attention)."""
+
+
+def array_name(step: Step, key: str) -> str:
+    """The trace array ``key`` (a version-1 name: ``"Q"``, ``"weights"``) of the step's scope."""
+    return step.scope + key
+
+
+def parameter_path(step: Step, key: str) -> str:
+    """The document path of the parameter ``key`` (``"Wq"``, ``"ffn.W1"``) of the step's
+    module."""
+    return f"{step.module}.{key}"
+
+
+def module_of(trace: Trace, step: Step) -> Any:
+    """The model object at the step's module path (``"attention"``, ``"layers.1.block"``)."""
+    finder = getattr(trace.scenario, "module", None)  # format version 2's module tree
+    if finder is not None:
+        return finder(step.module)
+    node: Any = trace.scenario
+    for key in step.module.split("."):
+        node = node[int(key)] if key.isdigit() else getattr(node, key)
+    return node
+
+
+def attention_of(trace: Trace, step: Step | None = None) -> Any:
+    """The attention a step uses, or the document's first attention (heads, causal …) for a
+    step outside attention."""
+    if step is not None and step.op in ATTENTION_OPS and step.module:
+        return module_of(trace, step)
+    for each in trace.steps:
+        if each.op in ATTENTION_OPS and each.module:
+            return module_of(trace, each)
+    raise ValueError("this trace has no attention step")
+
+
+def axes_of(trace: Trace, name: str) -> tuple[str, str]:
+    """The token lists labelling the rows and the columns of the array ``name``, read from the
+    step that writes it: rows ``"tokens"`` or ``"enc.tokens"`` (a cross-attention's K and V
+    have the encoder's rows); columns the keys of scores and shares, the vocabulary of logits
+    and probabilities, else ``""`` (numbered features)."""
+    for step in trace.steps:
+        if name not in step.writes:
+            continue
+        rows = step.rows
+        if step.op == "projection" and step.keys and name != step.writes[0]:
+            rows = step.keys
+        columns = {"scores": step.keys, "weights": step.keys, "logits": "vocab",
+                   "probs": "vocab"}.get(step.op, "")
+        return rows, columns
+    return "tokens", ""
+
+
+def shares_step(trace: Trace, index: int) -> Step:
+    """The softmax step whose shares step ``index`` is about: its own scope's, else the first."""
+    scope = trace.steps[index].scope
+    weights = [s for s in trace.steps if s.op == "weights"]
+    return next((s for s in weights if s.scope == scope), weights[0])
+
+
+def attention_at(trace: Trace, scope: str) -> Any:
+    """The attention whose arrays have ``scope`` (the one its projections use)."""
+    return next(module_of(trace, s) for s in trace.steps
+                if s.op == "projection" and s.scope == scope)
+
+
+def tokens_of(trace: Trace, list_name: str) -> list[str]:
+    """The labels of a token list: ``"tokens"``, ``"enc.tokens"`` or ``"vocab"``."""
+    finder = getattr(trace, "tokens_of", None)
+    if finder is not None:
+        return list(finder(list_name))
+    if list_name == "vocab":
+        block = trace.scenario.block
+        return list(block.vocab) if block is not None else []
+    return list(trace.scenario.tokens)
+
+
+def visible_of(trace: Trace, step: Step) -> npt.NDArray[np.bool_]:
+    """Which keys each query row of the step's attention may read (n × n_keys)."""
+    finder = getattr(trace, "visible_for", None)
+    if finder is not None:
+        visible: npt.NDArray[np.bool_] = finder(step.scope)
+        return visible
+    return trace.visible
+
+
+def norm_statistics(trace: Trace, step: Step) -> npt.NDArray[np.float64]:
+    """The per-row statistics a norm step divides by (the trace's ``<norm>_stats``)."""
+    name = step.writes[0] + "_stats"
+    if name in trace.arrays:
+        return trace.arrays[name]
+    model = module_of(trace, step)
+    source = trace.arrays[step.reads[0]]
+    return row_statistics(model.norm, source, model.eps)
+
+
+def ffn_pre(trace: Trace, step: Step) -> npt.NDArray[np.float64]:
+    """The feed-forward's x·W1 + b1 before the activation (the trace's ``ffn_pre``)."""
+    name = array_name(step, "ffn_pre")
+    if name in trace.arrays:
+        return trace.arrays[name]
+    return pre_activation(module_of(trace, step), trace.arrays[step.reads[0]])
+
+
+def _layer_prefix(stack: str, layer: int) -> str:
+    return ("enc." if stack == "encoder" else "") + f"L{layer}."
+
+
+def same_step_in_layer(trace: Trace, index: int, layer: int,
+                       stack: str = "decoder") -> int | None:
+    """The step of layer ``layer`` of ``stack`` that does what step ``index`` does in its own
+    layer (``L1.cross.scores`` → ``L2.cross.scores``); that layer's first step when ``index``
+    is outside that stack's layers or the layer lacks such a step; None without that layer."""
+    step = trace.steps[index]
+    if step.layer and step.stack == stack:
+        target = _layer_prefix(stack, layer) + step.id.removeprefix(
+            _layer_prefix(stack, step.layer))
+        if any(s.id == target for s in trace.steps):
+            return trace.step_index(target)
+    return next((k for k, s in enumerate(trace.steps)
+                 if s.layer == layer and s.stack == stack), None)

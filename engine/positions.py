@@ -1,0 +1,291 @@
+"""Positional encodings: how a stack learns where each token sits (``positions`` of format 2).
+
+Five kinds. ``none`` adds nothing. ``sinusoidal`` and ``learned`` add one row per position to the
+input rows. ``rope`` turns pairs of columns of each head's queries and keys by an angle that grows
+with the position. ``alibi`` adds a bias to the scores that falls with the distance between query
+and key. Positions count from 0 for the first token.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any, Literal
+
+import numpy as np
+
+from engine.errors import ScenarioError
+from engine.reader import (
+    MAX_HEADS,
+    MAX_POSITIONS,
+    MAX_WIDTH,
+    FloatArray,
+    expect_choice,
+    expect_int,
+    expect_matrix,
+    expect_number,
+    expect_object,
+    expect_vector,
+)
+
+KINDS = ("none", "sinusoidal", "learned", "rope", "alibi")
+PAIRINGS = ("half", "interleaved")
+DEFAULT_BASE = 10000.0
+_KEYS: dict[str, tuple[str, ...]] = {
+    "none": ("kind",),
+    "sinusoidal": ("kind", "base"),
+    "learned": ("kind", "table", "offset"),
+    "rope": ("kind", "base", "rotary_dims", "pairing"),
+    "alibi": ("kind", "slopes"),
+}
+"""The keys each kind takes; any other key is refused, naming the kind it belongs to."""
+
+Kind = Literal["none", "sinusoidal", "learned", "rope", "alibi"]
+Pairing = Literal["half", "interleaved"]
+
+
+@dataclass(frozen=True, eq=False)
+class Positions:
+    """A validated ``positions`` object.
+
+    Attributes
+    ----------
+    kind
+        One of :data:`KINDS`.
+    base
+        The wavelength base of ``sinusoidal`` and ``rope``.
+    table
+        ``learned``: the N × d table whose rows ``offset … offset + n − 1`` are added.
+    offset
+        ``learned``: the table row of position 0.
+    rotary_dims
+        ``rope``: how many of each head's first columns turn (even); None: all d_k.
+    pairing
+        ``rope``: ``half`` pairs columns i and i + r/2 (Llama, GPT-NeoX); ``interleaved`` pairs
+        2i and 2i + 1 (GPT-J, RoFormer).
+    slopes
+        ``alibi``: one slope per head; None: the default 2^(−8k/h), k = 1 … h.
+    """
+
+    kind: Kind = "none"
+    base: float = DEFAULT_BASE
+    table: FloatArray | None = None
+    offset: int = 0
+    rotary_dims: int | None = None
+    pairing: Pairing = "half"
+    slopes: FloatArray | None = None
+
+    def __post_init__(self) -> None:
+        for item in fields(self):
+            value = getattr(self, item.name)
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.__post_init__()
+
+    def rotary(self, d_k: int) -> int:
+        """How many columns of a head of width ``d_k`` turn under RoPE."""
+        return self.rotary_dims if self.rotary_dims is not None else d_k
+
+    def head_slopes(self, heads: int) -> FloatArray:
+        """ALiBi's slope of each of ``heads`` heads (the document's, or the default)."""
+        return self.slopes if self.slopes is not None else alibi_slopes(heads)
+
+    def to_document(self, write: Any) -> dict[str, Any]:
+        """The JSON object of the document (only the keys this kind takes, and only those set).
+
+        ``write`` turns an array into what the document holds (nested lists for a file).
+        """
+        doc: dict[str, Any] = {"kind": self.kind}
+        if self.kind in ("sinusoidal", "rope"):
+            doc["base"] = int(self.base) if float(self.base).is_integer() else self.base
+        if self.kind == "learned":
+            doc["table"] = write(self.table)
+            if self.offset:
+                doc["offset"] = self.offset
+        if self.kind == "rope":
+            if self.rotary_dims is not None:
+                doc["rotary_dims"] = self.rotary_dims
+            doc["pairing"] = self.pairing
+        if self.kind == "alibi" and self.slopes is not None:
+            doc["slopes"] = write(self.slopes)
+        return doc
+
+
+NO_POSITIONS = Positions()
+
+
+def parse_positions(value: object, place: str, n: int, d: int) -> Positions:
+    """Validate a ``positions`` object for ``n`` positions of width ``d``.
+
+    What depends on the attention (rotary_dims against d_k, the number of slopes against the
+    heads) is checked by :func:`check_attention`, once per attention the positions reach.
+
+    Raises
+    ------
+    ScenarioError
+        The first problem found, naming its place (``positions.table``).
+    """
+    obj = expect_object(value, place)
+    kind: Kind = expect_choice(obj.get("kind", "none"), f"{place}.kind", KINDS)  # type: ignore[assignment]
+    _refuse_foreign_keys(obj, kind, place)
+    base = DEFAULT_BASE
+    if "base" in obj:
+        base = expect_number(obj["base"], f"{place}.base")
+        if base <= 0:
+            raise ScenarioError(f"{place}.base", f"expected a number above 0, got {obj['base']}")
+    if kind == "learned":
+        return _parse_learned(obj, place, n, d)
+    if kind == "rope":
+        rotary_dims = None
+        if "rotary_dims" in obj:
+            rotary_dims = expect_int(obj["rotary_dims"], f"{place}.rotary_dims", 2, MAX_WIDTH)
+            if rotary_dims % 2:
+                raise ScenarioError(f"{place}.rotary_dims", "expected an even number (columns "
+                                    f"turn in pairs), got {rotary_dims}")
+        pairing: Pairing = expect_choice(obj.get("pairing", "half"), f"{place}.pairing",
+                                         PAIRINGS)  # type: ignore[assignment]
+        return Positions(kind="rope", base=base, rotary_dims=rotary_dims, pairing=pairing)
+    if kind == "alibi":
+        slopes = (expect_vector(obj["slopes"], f"{place}.slopes") if "slopes" in obj else None)
+        if slopes is not None and not 1 <= slopes.size <= MAX_HEADS:
+            raise ScenarioError(f"{place}.slopes", f"expected one slope per head (1 to "
+                                f"{MAX_HEADS}), got {slopes.size}")
+        return Positions(kind="alibi", slopes=slopes)
+    return Positions(kind=kind, base=base)
+
+
+def _refuse_foreign_keys(obj: Mapping[str, Any], kind: str, place: str) -> None:
+    allowed = _KEYS[kind]
+    for key in obj:
+        if key in allowed:
+            continue
+        owners = [k for k, keys in _KEYS.items() if key in keys]
+        where = f"{place}.{key}"
+        if owners:
+            raise ScenarioError(where, f"belongs to kind {' or '.join(owners)}, not {kind}")
+        raise ScenarioError(where, f"unknown key (allowed for kind {kind}: {', '.join(allowed)})")
+
+
+def _parse_learned(obj: Mapping[str, Any], place: str, n: int, d: int) -> Positions:
+    if "table" not in obj:
+        raise ScenarioError(f"{place}.table", "missing: a learned table needs one row per "
+                            "position")
+    offset = expect_int(obj.get("offset", 0), f"{place}.offset", 0, MAX_POSITIONS)
+    table = expect_matrix(obj["table"], f"{place}.table", max_rows=2 * MAX_POSITIONS)
+    rows = int(table.shape[0])
+    if rows < offset + n:
+        raise ScenarioError(f"{place}.table", f"expected at least {offset + n} rows for n = {n} "
+                            f"from offset {offset}, got {rows}")
+    if int(table.shape[1]) != d:
+        raise ScenarioError(f"{place}.table", f"expected {d} columns to match d={d}, got "
+                            f"{int(table.shape[1])}")
+    return Positions(kind="learned", table=table, offset=offset)
+
+
+def check_attention(positions: Positions, place: str, attention: str, heads: int,
+                    d_k: int) -> None:
+    """Refuse positions that do not fit the attention at document path ``attention``.
+
+    RoPE's rotary_dims must not exceed that attention's d_k (and d_k must be even when
+    rotary_dims is left to default); ALiBi needs one slope per head.
+    """
+    if positions.kind == "rope":
+        r = positions.rotary(d_k)
+        if positions.rotary_dims is None and r % 2:
+            raise ScenarioError(f"{place}.rotary_dims", f"{attention} has an odd d_k = {d_k}: "
+                                "give an even rotary_dims (columns turn in pairs)")
+        if r > d_k:
+            raise ScenarioError(f"{place}.rotary_dims", f"{r} is more than d_k = {d_k} of "
+                                f"{attention}")
+    if positions.kind == "alibi" and positions.slopes is not None \
+            and positions.slopes.size != heads:
+        raise ScenarioError(f"{place}.slopes", f"expected {heads} numbers to match the {heads} "
+                            f"heads of {attention}, got {positions.slopes.size}")
+
+
+# -- the arithmetic ---------------------------------------------------------------------------
+
+def sinusoidal_table(n: int, d: int, base: float = DEFAULT_BASE) -> FloatArray:
+    """P[p, 2i] = sin(p / base^(2i/d)), P[p, 2i+1] = cos(p / base^(2i/d)), p = 0 … n − 1.
+
+    With an odd d the last column is a sine alone.
+    """
+    p = np.arange(n, dtype=np.float64)[:, None]
+    pair = np.arange(d) // 2
+    angles: FloatArray = p / np.power(base, 2.0 * pair / d)[None, :]
+    table: FloatArray = np.where(np.arange(d) % 2 == 0, np.sin(angles), np.cos(angles))
+    return table
+
+
+def added_rows(positions: Positions, n: int, d: int) -> FloatArray | None:
+    """The rows the additive kinds add to the input (n × d); None for the other kinds."""
+    if positions.kind == "sinusoidal":
+        return sinusoidal_table(n, d, positions.base)
+    if positions.kind == "learned":
+        assert positions.table is not None
+        rows: FloatArray = positions.table[positions.offset:positions.offset + n].copy()
+        return rows
+    return None
+
+
+def rope_frequencies(r: int, base: float = DEFAULT_BASE) -> FloatArray:
+    """θ_i = base^(−2i/r) for i = 0 … r/2 − 1."""
+    frequencies: FloatArray = np.power(base, -2.0 * np.arange(r // 2) / r)
+    return frequencies
+
+
+def rope_angles(n: int, r: int, base: float = DEFAULT_BASE) -> FloatArray:
+    """The angle p·θ_i of position p and pair i (n × r/2)."""
+    angles: FloatArray = np.arange(n, dtype=np.float64)[:, None] * rope_frequencies(r, base)
+    return angles
+
+
+def rope_pair(i: int, r: int, pairing: str) -> tuple[int, int]:
+    """The two columns of a head (0-based, within the head) that pair i turns, first to second."""
+    return (i, i + r // 2) if pairing == "half" else (2 * i, 2 * i + 1)
+
+
+def rotate(rows: FloatArray, heads: int, angles: FloatArray, pairing: str) -> FloatArray:
+    """RoPE: each head's pairs of columns turned by their angles; the other columns kept.
+
+    ``rows`` is n × (heads·d_k); ``angles`` is n × r/2 (:func:`rope_angles`). In pair i of
+    position p, (x, y) becomes (x·cos − y·sin, x·sin + y·cos) with the angle p·θ_i: the pair read
+    as the complex number x + iy is multiplied by e^{i·p·θ_i}.
+    """
+    n, width = rows.shape
+    d_k = width // heads
+    r = 2 * int(angles.shape[1])
+    first, second = zip(*(rope_pair(i, r, pairing) for i in range(r // 2)), strict=True)
+    x = rows.reshape(n, heads, d_k)
+    out = x.copy()
+    cos, sin = np.cos(angles)[:, None, :], np.sin(angles)[:, None, :]
+    a, b = x[:, :, list(first)], x[:, :, list(second)]
+    out[:, :, list(first)] = a * cos - b * sin
+    out[:, :, list(second)] = a * sin + b * cos
+    turned: FloatArray = out.reshape(n, width)
+    return turned
+
+
+def alibi_slopes(heads: int) -> FloatArray:
+    """ALiBi's default slopes 2^(−8k/h), k = 1 … h (h = 8: 1/2, 1/4, … 1/256)."""
+    slopes: FloatArray = np.power(2.0, -8.0 * np.arange(1, heads + 1) / heads)
+    return slopes
+
+
+def alibi_bias(slopes: FloatArray, n: int, causal: bool) -> FloatArray:
+    """The h × n × n bias added to the scores: −slope·(i − j), or −slope·|i − j| non-causal.
+
+    Under the causal mask the cells j > i are hidden anyway; their bias is −slope·(i − j) too.
+    """
+    offsets = np.arange(n)[:, None] - np.arange(n)[None, :]
+    distance = offsets if causal else np.abs(offsets)
+    bias: FloatArray = slopes[:, None, None] * -distance[None, :, :]  # 0, not −0, at i = j
+    return bias
+
+
+__all__ = ["KINDS", "NO_POSITIONS", "PAIRINGS", "Positions", "added_rows", "alibi_bias",
+           "alibi_slopes", "check_attention", "parse_positions", "rope_angles", "rope_pair",
+           "rotate", "sinusoidal_table"]

@@ -1,0 +1,117 @@
+"""The painter reads the tape: every picture of a stacked trace shows its own layer's arrays.
+
+The stacked traces are hand-made from G01 (tests/app/stacks.py): layer k's arrays are G01's
+times k, so a picture that read version-1 names (``scores`` instead of ``L2.scores``) would show
+layer 1's numbers, or fail on a name the trace does not have.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+from pytestqt.qtbot import QtBot
+
+from app.canvas import FrameItem, FrameOptions
+from app.canvas.arrows import AttentionArrows
+from app.canvas.grid import MatrixGrid
+from app.canvas.route_map import step_label
+from app.examples import example_path
+from app.texts import step_text, step_title
+from app.texts.step_labels import step_groups
+from engine import Trace, compute, load_scenario
+from tests.app.stacks import stacked, with_cross
+
+
+def g01(layers: int) -> Trace:
+    return stacked(compute(load_scenario(example_path("g01"))), layers)
+
+
+def grids(trace: Trace, step_id: str) -> dict[str, MatrixGrid]:
+    frame = FrameItem(trace, trace.step_index(step_id), FrameOptions(receiver=1))
+    return {grid.spec.title: grid for grid in frame.items_of(MatrixGrid)}
+
+
+def test_every_step_of_a_two_layer_stack_draws_its_own_layers_arrays(qtbot: QtBot) -> None:
+    plain = compute(load_scenario(example_path("g01")))
+    trace = stacked(plain, 2)
+    for step in trace.steps:
+        if step.layer != 2:
+            continue
+        version1 = step.id.removeprefix("L2.")
+        shown = grids(trace, step.id)
+        assert list(shown) == list(grids(plain, version1)), step.id
+        for title, grid in shown.items():
+            name = title.split(" ")[0]
+            if name in plain.arrays and plain.arrays[name].ndim == 2 and name != "X":
+                np.testing.assert_allclose(grid.spec.values, 2 * plain.arrays[name],
+                                           err_msg=f"{step.id}: {title}")
+
+
+def test_layer_two_shares_and_arrows_are_twice_layer_ones_scaled_trace(qtbot: QtBot) -> None:
+    trace = g01(2)
+    shares = grids(trace, "L2.weights")["shares"]
+    np.testing.assert_allclose(shares.spec.values, 2 * trace.arrays["L1.weights"][0])
+    frame = FrameItem(trace, trace.step_index("L2.weights"), FrameOptions(receiver=1))
+    (arrows,) = frame.items_of(AttentionArrows)
+    np.testing.assert_allclose(arrows.spec.weights, trace.arrays["L2.weights"])
+
+
+def test_norm_statistics_come_from_the_layers_own_source_rows(qtbot: QtBot) -> None:
+    trace = g01(2)
+    stats = grids(trace, "L2.norm2")["per row"]
+    source = trace.arrays["L2.resid1"]  # G01's resid1 times 2
+    mean = source.mean(axis=1)
+    variance = source.var(axis=1)
+    np.testing.assert_allclose(stats.spec.values[:, 0], mean)
+    np.testing.assert_allclose(stats.spec.values[:, 1], variance)
+    np.testing.assert_allclose(stats.spec.values[:, 2], np.sqrt(variance + 1e-5))
+
+
+def test_titles_name_the_layer_in_both_languages(qtbot: QtBot) -> None:
+    trace = g01(2)
+    step = trace.steps[trace.step_index("L2.scores")]
+    assert step_title(step, trace.scenario, "en") == "Layer 2 · " + step.title
+    assert step_title(step, trace.scenario, "zh").startswith("第 2 层 · 分数")
+    plain = compute(load_scenario(example_path("g01")))
+    shorthand = plain.steps[plain.step_index("scores")]
+    assert step_title(shorthand, plain.scenario, "en") == shorthand.title
+
+
+def test_texts_and_map_labels_follow_the_layer(qtbot: QtBot) -> None:
+    trace = g01(2)
+    index = trace.step_index("L2.resid1")
+    text = step_text(trace, index, "en", receiver=1)
+    twice = 2 * compute(load_scenario(example_path("g01"))).arrays["resid1"][1]
+    assert f"{twice[1]:.3f}" in text.how  # 2 × G01's resid1 row p2: 5.777
+    assert step_label(trace, trace.steps[index], "en") == "+ residual"
+
+
+def test_timeline_groups_a_stack_by_layer_and_keeps_version_1_flat(qtbot: QtBot) -> None:
+    trace = g01(3)
+    groups = step_groups(trace.steps, "en")
+    assert groups.count("Layer 1") == groups.count("Layer 2") == groups.count("Layer 3") == 9
+    assert groups[-3:] == ["Head"] * 3
+    assert step_groups(trace.steps, "zh")[0] == "第 1 层"
+    plain = compute(load_scenario(example_path("g01")))
+    assert step_groups(plain.steps, "en") == [""] * 12
+
+
+def test_the_engines_layer_label_becomes_the_titles_layer_prefix(qtbot: QtBot) -> None:
+    trace = g01(2)
+    step = replace(trace.steps[trace.step_index("L2.scores")], title="Layer 2: Scores q·k")
+    assert step_title(step, trace.scenario, "en") == "Layer 2 · Scores q·k"
+    cross = replace(step, title="Layer 2 cross-attention: Softmax shares", keys="enc.tokens")
+    assert step_title(cross, trace.scenario, "en") == \
+        "Layer 2 · Cross-attention · Softmax shares"
+    assert step_title(cross, trace.scenario, "zh").startswith("第 2 层 · 交叉注意力 · 分数")
+
+
+def test_cross_attention_steps_are_told_with_the_encoders_tokens(qtbot: QtBot) -> None:
+    f11 = compute(load_scenario(example_path("f11")))
+    trace = with_cross(f11, np.array([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]]),
+                       ("I", "love", "cats"))
+    text = step_text(trace, trace.step_index("L1.cross.scores"), "en", receiver=1)
+    assert "I's key" in text.how and "love's key" in text.how
+    zh = step_text(trace, trace.step_index("L1.cross.scores"), "zh", receiver=1)
+    assert "I" in zh.how

@@ -1,0 +1,100 @@
+"""A stack in the window: the timeline groups steps by layer, the map jumps between layers, the
+CLI picks steps by id. The stacks are hand-made from G01 (tests/app/stacks.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from pytestqt.qtbot import QtBot
+
+from app.canvas import FrameItem
+from app.export.settings import parse_steps
+from app.window import StudioWindow
+from engine import Trace
+from tests.app.driving import close_window, open_window
+from tests.app.stacks import stacked
+
+
+@pytest.fixture
+def stack(qtbot: QtBot) -> Iterator[StudioWindow]:
+    window = open_window(qtbot, "g01")
+    window.state.show(window.state.scenario, stacked(window.state.trace, 3))
+    yield window
+    close_window(window)
+
+
+def test_the_timeline_groups_three_layers_and_the_head(stack: StudioWindow) -> None:
+    timeline = stack.timeline
+    groups = timeline.layer_groups
+    assert [g.text() for g in groups] == ["▾ Layer 1", "▾ Layer 2", "▾ Layer 3", "▾ Head"]
+    assert [len(g.steps) for g in groups] == [9, 9, 9, 3]
+    assert groups[1].steps == list(range(9, 18))
+    assert len(timeline.step_group.buttons()) == 30  # 27 layer steps and the head's 3
+    assert timeline.step_group.button(9).text() == "10 norm1"  # the group names the layer
+
+
+def test_a_collapsed_layer_hides_its_steps_but_the_current_one(
+        qtbot: QtBot, stack: StudioWindow) -> None:
+    timeline = stack.timeline
+    stack.state.set_step(stack.state.trace.step_index("L2.scores"))
+    group = timeline.layer_groups[1]
+    qtbot.mouseClick(group, Qt.MouseButton.LeftButton)
+    assert group.text() == "▸ Layer 2"
+    shown = [k for k in group.steps if timeline.step_group.button(k).isVisibleTo(timeline)]
+    assert shown == [stack.state.step] == [11]
+    assert "collapsed" in group.accessibleName() and "9 steps" in group.accessibleName()
+    qtbot.mouseClick(group, Qt.MouseButton.LeftButton)
+    assert all(timeline.step_group.button(k).isVisibleTo(timeline) for k in group.steps)
+
+
+def test_a_version_1_document_keeps_one_flat_row(qtbot: QtBot) -> None:
+    window = open_window(qtbot, "g01")
+    try:
+        assert window.timeline.layer_groups == []
+        assert window.timeline.step_group.button(0).text() == "1 norm1"
+    finally:
+        close_window(window)
+
+
+def map_labels(window: StudioWindow) -> list[str]:
+    frame = window.canvas.frame
+    assert isinstance(frame, FrameItem) and frame.route_map is not None
+    return [box.label.text for box in frame.route_map.boxes]
+
+
+def test_the_map_opens_the_current_layer_and_its_layer_boxes_jump_to_the_same_step(
+        qtbot: QtBot, stack: StudioWindow) -> None:
+    trace: Trace = stack.state.trace
+    stack.state.set_step(trace.step_index("L1.scores"))
+    labels = map_labels(stack)
+    assert labels[:9] == ["Norm", "Q/K/V", "scores", "mask + softmax", "mix V · Wo",
+                          "+ residual", "Norm", "FFN", "+ residual"]
+    assert labels[9:11] == ["Layer 2 ▸", "Layer 3 ▸"]
+    frame = stack.canvas.frame
+    assert isinstance(frame, FrameItem) and frame.route_map is not None
+    box = frame.route_map.boxes[10]
+    assert box.step_index == trace.step_index("L3.scores")
+    stack.canvas.fit()
+    qtbot.wait(50)
+    point = stack.canvas.mapFromScene(box.mapToScene(box.boundingRect().center()))
+    qtbot.mouseClick(stack.canvas.viewport(), Qt.MouseButton.LeftButton,
+                     pos=QPoint(point.x(), point.y()))
+    qtbot.waitUntil(lambda: trace.steps[stack.state.step].id == "L3.scores", timeout=2000)
+    assert map_labels(stack)[:2] == ["Layer 1 ▸", "Layer 2 ▸"]
+    assert stack.canvas.frame.heading.text.endswith("Layer 3 · " + trace.steps[
+        stack.state.step].title)
+
+
+def test_steps_are_chosen_by_id_range_or_layer() -> None:
+    ids = ["embed", "L1.norm1", "L1.scores", "L2.norm1", "L2.scores", "L2.cross.scores",
+           "logits"]
+    assert parse_steps("L2.scores", 7, ids) == (4,)
+    assert parse_steps("L1.scores-L2.scores", 7, ids) == (2, 3, 4)
+    assert parse_steps("L2", 7, ids) == (3, 4, 5)
+    assert parse_steps("3", 7, ids) == (2,)
+    with pytest.raises(ValueError, match=r"step id such as L2\.scores"):
+        parse_steps("L9.scores", 7, ids)
+    with pytest.raises(ValueError, match="comes after"):
+        parse_steps("L2.scores-L1.scores", 7, ids)
