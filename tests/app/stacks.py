@@ -9,15 +9,14 @@ module paths. In a stack, each layer's arrays are the version-1 arrays times the
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from engine import Scenario, Step, Trace
+from engine import Step, Trace
 from engine.positions import (
-    NO_POSITIONS,
     Pairing,
     Positions,
     alibi_bias,
@@ -62,13 +61,6 @@ def _rescope(trace: Trace, steps: list[Step], arrays: dict[str, Any]) -> Trace:
                  visible=trace.visible)
 
 
-@dataclass(frozen=True, eq=False)
-class PositionedScenario(Scenario):
-    """A version-1 scenario that also carries version 2's ``positions``."""
-
-    positions: Positions = NO_POSITIONS
-
-
 def with_rope(trace: Trace, base: float = 10.0, pairing: Pairing = "half") -> Trace:
     """``trace`` (attention alone) with a RoPE step after the projections: Q and K turned pair
     by pair by p·θ into ``Q_rot`` and ``K_rot``, which the scores then read."""
@@ -87,9 +79,8 @@ def with_rope(trace: Trace, base: float = 10.0, pairing: Pairing = "half") -> Tr
             steps.append(Step("rope", "RoPE: each pair of q and k turned by p·θ",
                               ("Q", "K", "rope_angles"), ("Q_rot", "K_rot"), "positions.rope",
                               "rope", module="positions"))
-    scenario = PositionedScenario(
-        **{f.name: getattr(trace.scenario, f.name) for f in fields(Scenario)},
-        positions=Positions(kind="rope", base=base, pairing=pairing))
+    scenario = replace(trace.scenario, positions=Positions(kind="rope", base=base,
+                                                            pairing=pairing))
     return Trace(scenario=scenario, arrays=arrays, steps=tuple(steps), visible=trace.visible)
 
 
