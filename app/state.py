@@ -14,7 +14,7 @@ from app.background import Job, is_big
 from app.commands import EditCommand
 from app.document import Document, Operation, SetCell
 from app.i18n import current_language
-from app.tape import shares_step, visible_of
+from app.tape import shares_step, tokens_of, visible_of
 from app.texts.bidi import isolate
 from app.texts.problems import problem_words
 from engine import Scenario, ScenarioError, Trace, compute, format_number
@@ -301,9 +301,9 @@ class DocumentState(QObject):
 
     def shares_summary(self) -> str:
         """``shares for 爱: 0.804 / 0.196`` for the receiver in focus, per head if several."""
-        i = self.focused_receiver()
         step = shares_step(self._trace, self._step)
         weights = self._trace.arrays[step.writes[0]]
+        i = min(self.focused_receiver(), weights.shape[1] - 1)  # an encoder may be shorter
         visible = visible_of(self._trace, step)[i]
         parts = []
         for h in range(weights.shape[0]):
@@ -312,4 +312,4 @@ class DocumentState(QObject):
             parts.append(self.tr("head {n}: {shares}").format(n=h + 1, shares=shares)
                          if weights.shape[0] > 1 else shares)
         return self.tr("shares for {token}: {shares}").format(
-            token=isolate(self._trace.scenario.tokens[i]), shares="; ".join(parts))
+            token=isolate(tokens_of(self._trace, step.rows)[i]), shares="; ".join(parts))

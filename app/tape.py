@@ -57,7 +57,8 @@ def axes_of(trace: Trace, name: str) -> tuple[str, str]:
     """The token lists labelling the rows and the columns of the array ``name``, read from the
     step that writes it: rows ``"tokens"`` or ``"enc.tokens"`` (a cross-attention's K and V
     have the encoder's rows); columns the keys of scores and shares, the vocabulary of logits
-    and probabilities, else ``""`` (numbered features)."""
+    and probabilities, else ``""`` (numbered features). An input no step writes (``enc.X``)
+    has the rows of the first step that reads it."""
     for step in trace.steps:
         if name not in step.writes:
             continue
@@ -67,7 +68,8 @@ def axes_of(trace: Trace, name: str) -> tuple[str, str]:
         columns = {"scores": step.keys, "weights": step.keys, "logits": "vocab",
                    "probs": "vocab"}.get(step.op, "")
         return rows, columns
-    return "tokens", ""
+    reader = next((step for step in trace.steps if name in step.reads), None)
+    return (reader.rows if reader is not None else "tokens"), ""
 
 
 def shares_step(trace: Trace, index: int) -> Step:

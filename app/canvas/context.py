@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 import numpy as np
@@ -88,6 +89,18 @@ class LayoutContext:
         """Decimals a grid prints: the export's, else the document's, else the default."""
         self.made: list[tuple[str, MatrixGrid]] = []
         """Every grid built by :meth:`grid`, with the array it shows (comparisons mark them)."""
+
+    def on_rows_of(self, step: Step) -> LayoutContext:
+        """This context for a step whose rows are another token list (the encoder's): its
+        tokens, count and receiver (the same position, or its last row), the same grids made."""
+        tokens = tokens_of(self.trace, step.rows)
+        if tokens == self.tokens:
+            return self
+        other = copy.copy(self)
+        other.tokens = tokens
+        other.n = len(tokens)
+        other.receiver = min(self.receiver, other.n - 1)
+        return other
 
     @staticmethod
     def places_for(trace: Trace, options: FrameOptions | None = None) -> int:

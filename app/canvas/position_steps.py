@@ -17,8 +17,7 @@ from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPolygon
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
 
 from app.canvas.context import LayoutContext
-from app.canvas.heads import ARROWS_GAP
-from app.canvas.layout import GAP, ROW_GAP, TextItem, place_beside, place_row, place_rows
+from app.canvas.layout import GAP, ROW_GAP, TextItem, place_row, place_rows
 from app.canvas.pieces import custom_grid, number, text_lines
 from app.canvas.theme import Theme
 from app.tape import attention_at
@@ -30,8 +29,6 @@ RADIUS = 44.0
 DIAL_PAD = 8.0
 TEXT_SIZE = 15
 TEXT_GAP = 12.0
-MAX_DIAL_ROWS = 4
-"""With more positions the dials show the receiver's row only."""
 MAX_PAIRS = 4
 """At most this many pairs of a head get a dial (the first ones)."""
 
@@ -230,7 +227,8 @@ def dial_table(ctx: LayoutContext, title: str, before: npt.NDArray[np.float64],
 
 
 def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
-    """The angles p·θᵢ, then Q → dials → Q_rot and K → dials → K_rot for the head in focus."""
+    """The angles p·θᵢ, Q → Q_rot and K → K_rot, and the receiver's q and k pairs as dials
+    (the head in focus): one compact picture, so RoPE does not shrink the document's scale."""
     att = attention_at(ctx.trace, step.scope)
     angles_name = ("enc." if step.stack == "encoder" else "") + "rope_angles"
     angles = ctx.array(angles_name)
@@ -245,23 +243,20 @@ def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
     cols = slice(head * att.d_k, (head + 1) * att.d_k)
     pairing = _pairing(ctx)
     columns = [_pair_columns(i, r, pairing) for i in range(min(r // 2, MAX_PAIRS))]
-    positions = list(range(ctx.n)) if ctx.n <= MAX_DIAL_ROWS else [ctx.receiver]
+    positions = [ctx.receiver]  # the angles of every position are in the grid above
     label = _word(ctx, "head", n=head + 1) if ctx.head_count > 1 else ""
     color = "accent"
     rows: list[list[QGraphicsItem | str]] = []
-    tables: list[DialTable] = []
     for source, out, key in ((step.reads[0], step.writes[0], "dials_q"),
                              (step.reads[1], step.writes[1], "dials_k")):
         before = ctx.array(source)[:, cols]
         after = ctx.array(out)[:, cols]
-        tables.append(dial_table(ctx, _word(ctx, key, head=label), before, after, angles,
-                                 positions, columns, color))
         rows.append([ctx.grid(source, columns=cols, highlight_receiver=True),
-                     _word(ctx, "turn"), ctx.grid(out, columns=cols, highlight_receiver=True)])
+                     _word(ctx, "turn"), ctx.grid(out, columns=cols, highlight_receiver=True),
+                     dial_table(ctx, _word(ctx, key, head=label), before, after, angles,
+                                positions, columns, color)])
     top = place_row(parent, [angle_grid], 0, 0, ctx.theme)
     body = place_rows(parent, rows, 0, top.bottom() + ROW_GAP, ctx.theme).united(top)
-    for table in tables:  # beside the grids, or under them when that runs too wide
-        body = place_beside(parent, table, body, ARROWS_GAP)
     notes = [_word(ctx, "rope_note"), _word(ctx, "dial_legend")]
     if r < att.d_k:
         notes.append(_word(ctx, "kept_columns", first=r, last=att.d_k - 1))

@@ -67,11 +67,12 @@ class Facts:
 
     @property
     def tokens(self) -> tuple[str, ...]:
-        return self.scenario.tokens
+        """The tokens of this step's rows (the encoder's in an encoder step)."""
+        return tuple(tokens_of(self.trace, self.step.rows))
 
     @property
     def n(self) -> int:
-        return self.scenario.n
+        return len(self.tokens)
 
     @property
     def d(self) -> int:
@@ -396,8 +397,8 @@ class Facts:
 
 def facts_for(trace: Trace, index: int, receiver: int | None = None, head: int = 0) -> Facts:
     """The facts of step ``index`` of ``trace`` for ``receiver`` (the last position if None)."""
-    n = trace.scenario.n
+    index = max(0, min(len(trace.steps) - 1, index))
+    n = len(tokens_of(trace, trace.steps[index].rows))
     chosen = n - 1 if receiver is None else max(0, min(n - 1, receiver))
     heads = attention_of(trace).heads
-    return Facts(trace=trace, index=max(0, min(len(trace.steps) - 1, index)), receiver=chosen,
-                 head=max(0, min(heads - 1, head)))
+    return Facts(trace=trace, index=index, receiver=chosen, head=max(0, min(heads - 1, head)))

@@ -155,3 +155,23 @@ def with_cross(trace: Trace, memory: npt.NDArray[np.float64],
                         lists={"tokens": trace.scenario.tokens, "enc.tokens": encoder_tokens,
                                "vocab": ()},
                         masks={"": trace.visible, s: np.ones((n, m), dtype=bool)})
+
+
+def with_encoder(decoder: Trace, encoder: Trace) -> TwoListTrace:
+    """An encoder layer (``encoder``'s layer steps under ``enc.L1.``, rows and keys on the
+    encoder's tokens) before ``decoder``'s steps."""
+    middle = [s for s in encoder.steps if s.op != "embed" and not _is_head(s)]
+    written = {name for s in middle for name in s.writes}
+    renamed = {name: "enc.L1." + name for name in written} | {"X": "enc.X"}
+    arrays = {**decoder.arrays, "enc.X": encoder.arrays["X"]}
+    arrays |= {renamed[name]: encoder.arrays[name] for name in written}
+    steps = [replace(s, id="enc.L1." + s.id, scope="enc.L1.", layer=1, stack="encoder",
+                     rows="enc.tokens", keys=("enc.tokens" if s.keys else ""),
+                     reads=tuple(renamed.get(r, r) for r in s.reads),
+                     writes=tuple(renamed[w] for w in s.writes)) for s in middle]
+    vocab = decoder.scenario.block.vocab if decoder.scenario.block is not None else ()
+    return TwoListTrace(scenario=decoder.scenario, arrays=arrays,
+                        steps=(*steps, *decoder.steps), visible=decoder.visible,
+                        lists={"tokens": decoder.scenario.tokens,
+                               "enc.tokens": encoder.scenario.tokens, "vocab": vocab},
+                        masks={"": decoder.visible, "enc.L1.": encoder.visible})

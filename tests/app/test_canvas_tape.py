@@ -7,6 +7,7 @@ layer 1's numbers, or fail on a name the trace does not have.
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import numpy as np
@@ -14,13 +15,14 @@ from pytestqt.qtbot import QtBot
 
 from app.canvas import FrameItem, FrameOptions
 from app.canvas.arrows import AttentionArrows
+from app.canvas.describe import describe_frame
 from app.canvas.grid import MatrixGrid
 from app.canvas.route_map import step_label
 from app.examples import example_path
 from app.texts import step_text, step_title
 from app.texts.step_labels import step_groups
-from engine import Trace, compute, load_scenario
-from tests.app.stacks import stacked, with_cross
+from engine import Trace, compute, load_scenario, parse_scenario
+from tests.app.stacks import stacked, with_cross, with_encoder
 
 
 def g01(layers: int) -> Trace:
@@ -115,3 +117,33 @@ def test_cross_attention_steps_are_told_with_the_encoders_tokens(qtbot: QtBot) -
     assert "I's key" in text.how and "love's key" in text.how
     zh = step_text(trace, trace.step_index("L1.cross.scores"), "zh", receiver=1)
     assert "I" in zh.how
+
+
+def three_positions() -> Trace:
+    """G01 with a third position (p3 = [1, 1]): a decoder longer than G01 as an encoder."""
+    document = json.loads(example_path("g01").read_text(encoding="utf-8"))
+    document["tokens"] = ["p1", "p2", "p3"]
+    document["X"] = [*document["X"], [1, 1]]
+    return compute(parse_scenario(document))
+
+
+def test_encoder_steps_label_rows_with_the_encoders_tokens(qtbot: QtBot) -> None:
+    encoder = compute(load_scenario(example_path("g01")))
+    trace = with_encoder(three_positions(), encoder)
+    for step in trace.steps[:9]:  # receiver p3 has no row in the two-token encoder
+        item = FrameItem(trace, trace.step_index(step.id), FrameOptions(receiver=2))
+        for name, grid in item.context.made:  # every trace array's rows, untransposed
+            if name in trace.arrays and not grid.spec.title.startswith("Kᵀ"):
+                assert list(grid.spec.row_labels) == ["p1", "p2"], (step.id, name)
+        assert step_text(trace, trace.step_index(step.id), "en", receiver=2).summary
+    weights = FrameItem(trace, trace.step_index("enc.L1.weights"), FrameOptions(receiver=2))
+    (arrows,) = weights.items_of(AttentionArrows)
+    assert list(arrows.spec.tokens) == ["p1", "p2"] and arrows.spec.receiver == 1
+    norm = FrameItem(trace, trace.step_index("enc.L1.norm1"), FrameOptions(receiver=2))
+    assert titled_grid(norm, "per row").spec.highlight_rows == frozenset({1})
+    assert step_groups(trace.steps, "en")[:9] == ["Encoder · Layer 1"] * 9
+    assert describe_frame(trace, 0, FrameOptions(receiver=2), "t").count("p2") >= 1
+
+
+def titled_grid(item: FrameItem, title: str) -> MatrixGrid:
+    return next(g for g in item.items_of(MatrixGrid) if g.spec.title == title)

@@ -46,39 +46,43 @@ def titled(item: FrameItem, title: str) -> MatrixGrid:
 @pytest.mark.parametrize("pairing", ["half", "interleaved"])
 def test_each_dial_turns_its_pair_by_p_theta(qtbot: QtBot, pairing: str) -> None:
     rope = with_rope(compute(parse_scenario(DOCUMENT)), BASE, pairing)
-    item = frame(rope, "rope")
-    dials = item.items_of(RotationDial)
-    assert len(dials) == 2 * 3 * 2  # q and k, three positions, two pairs
     x = np.array(DOCUMENT["X"])
     theta = [BASE ** (-2 * i / 4) for i in range(2)]  # θ_i = base^(−2i/r), r = d_k = 4
-    # Q = X (Wq = I): the q dials come first, row by row, pair by pair.
     half = pairing == "half"
-    for k, dial in enumerate(dials[:6]):
-        p, i = divmod(k, 2)
-        a, b = (i, i + 2) if half else (2 * i, 2 * i + 1)
-        angle = p * theta[i]
-        assert dial.before == (x[p, a], x[p, b])
-        turned = (x[p, a] * math.cos(angle) - x[p, b] * math.sin(angle),
-                  x[p, a] * math.sin(angle) + x[p, b] * math.cos(angle))
-        assert dial.after == pytest.approx(turned)
-        assert dial.angle == pytest.approx(angle)
-        drawn = math.atan2(math.sin(angle), math.cos(angle))
-        assert dial.drawn_turn() == pytest.approx(drawn, abs=1e-9)
-        assert dial.lines[0].startswith(f"p·θ{'₀₁'[i]} = {p}·")
-        assert f"= {math.degrees(angle):.3f}".rstrip("0").rstrip(".") in dial.lines[1]
+    for p in range(3):
+        dials = frame(rope, "rope", receiver=p).items_of(RotationDial)
+        assert len(dials) == 2 * 2  # the receiver's q and k, two pairs each
+        for i, dial in enumerate(dials[:2]):  # Q = X (Wq = I): the q dials come first
+            check_dial(dial, x, p, i, theta[i], half)
+
+
+def check_dial(dial: RotationDial, x: np.ndarray, p: int, i: int, theta: float,
+               half: bool) -> None:
+    """The dial of pair ``i`` at position ``p``: the pair of X turned by p·θ, drawn turned."""
+    a, b = (i, i + 2) if half else (2 * i, 2 * i + 1)
+    angle = p * theta
+    assert dial.before == (x[p, a], x[p, b])
+    turned = (x[p, a] * math.cos(angle) - x[p, b] * math.sin(angle),
+              x[p, a] * math.sin(angle) + x[p, b] * math.cos(angle))
+    assert dial.after == pytest.approx(turned)
+    assert dial.angle == pytest.approx(angle)
+    drawn = math.atan2(math.sin(angle), math.cos(angle))
+    assert dial.drawn_turn() == pytest.approx(drawn, abs=1e-9)
+    assert dial.lines[0].startswith(f"p·θ{'₀₁'[i]} = {p}·")
+    assert f"= {math.degrees(angle):.3f}".rstrip("0").rstrip(".") in dial.lines[1]
 
 
 def test_dials_print_the_angle_and_the_pair_before_and_after(qtbot: QtBot) -> None:
     rope = with_rope(compute(parse_scenario(DOCUMENT)), BASE)
-    dials = frame(rope, "rope").items_of(RotationDial)
+    dials = frame(rope, "rope", receiver=2).items_of(RotationDial)
     # Position 2, pair 0 of q: (1, 0.5) turned by 2 rad.
-    dial = dials[4]
+    dial = dials[0]
     assert dial.lines[0] == "p·θ₀ = 2·1 = 2 rad"
     assert dial.lines[1] == "= 114.592°"
     c, s = math.cos(2), math.sin(2)
     turned = f"({1 * c - 0.5 * s:.3f}, {1 * s + 0.5 * c:.3f})".replace("-", "−")
     assert dial.lines[2] == f"(1, 0.5) → {turned}"
-    zh = frame(rope, "rope", lang="zh").items_of(RotationDial)[4]
+    zh = frame(rope, "rope", lang="zh").items_of(RotationDial)[0]
     assert zh.lines[0] == "p·θ₀ = 2·1 = 2 弧度"
 
 
