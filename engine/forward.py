@@ -138,7 +138,7 @@ def encoder(tape: Tape, enc: Encoder) -> None:
     out = stack(tape, base, "encoder.", enc.layers, "enc.X")
     if enc.final_norm:
         _norm(tape, base.at("encoder"), enc, "_f", "final_norm", out,
-              "Final norm ({norm}) of the encoder", "block.final_norm")
+              "Final norm ({norm}) of the encoder", "encoder.final_norm")
         out = "enc.final_norm"
     tape.arrays[MEMORY] = tape[out]
     last = tape.steps[-1]
