@@ -68,6 +68,17 @@ def parse_cell(reference: str) -> tuple[str, tuple[int, ...]]:
     return match.group(1), tuple(int(p) for p in parts)
 
 
+def _made_by(step: Step) -> list[str]:
+    """The arrays a step makes: its writes, and the derived arrays that are in no step's
+    writes (a norm's ``_stats``, the feed-forward's ``ffn_pre``)."""
+    made = list(step.writes)
+    if step.op == "norm":
+        made += [f"{name}_stats" for name in step.writes]
+    if step.op == "ffn":
+        made.append(f"{step.scope}ffn_pre")
+    return made
+
+
 @dataclass(frozen=True)
 class _Cell:
     """The cell being explained: its array's full name, its name within the step's scope, the
@@ -86,7 +97,7 @@ class _Explainer:
         self.trace = trace
         self.s = trace.scenario
         self.a = trace.arrays
-        self.writer = {name: step for step in trace.steps for name in step.writes}
+        self.writer = {name: step for step in trace.steps for name in _made_by(step)}
 
     def say(self, key: str, /, **fields: object) -> str:
         return phrase(self.lang, key, **fields)
