@@ -10,11 +10,12 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox
 
 from app import APP_NAME
-from app.documents.opening import load_checked
+from app.documents.loading import placeholder, read_after_showing
+from app.documents.opening import is_big_file, load_checked
 from app.documents.recovery import offer_recovery
 from app.documents.session import last_document, restore_session, stored_document
 from app.examples import DEFAULT_EXAMPLE, EXAMPLES_DIR, example_path, resolve_document
-from engine import Scenario, ScenarioError, load_scenario
+from engine import Scenario, ScenarioError, Trace, load_scenario
 
 if TYPE_CHECKING:
     from app.shell import Shell
@@ -49,25 +50,29 @@ def start_window(document: str | None) -> StudioWindow:
 
     With ``document`` (a path or an example name) that document opens; a refused one is said on
     standard error and in a message over the window, which shows F11 instead (a file manager
-    starts the studio with no terminal to read). Without, the last session comes back: its
-    document (F11 if it is gone), layout, step and view. Then any unsaved work left by a
-    session that crashed is offered for restoring.
+    starts the studio with no terminal to read). A big file is read after the window shows,
+    with a busy sign and Cancel above its canvas (:mod:`app.documents.loading`). Without, the last
+    session comes back: its document (F11 if it is gone), layout, step and view. Then any
+    unsaved work left by a session that crashed is offered for restoring.
     """
     from app.window import StudioWindow
 
     note = ""
-    refusal = ""
+    refusal: tuple[Path, ScenarioError] | None = None
     path: Path | None
+    later: Path | None = None
     if document:
         path = resolve_document(document)
-        try:
-            scenario = load_checked(path)
-        except ScenarioError as error:
-            print(f"qkv-studio: {error}", file=sys.stderr)
-            refusal = QCoreApplication.translate(
-                "StudioWindow", "{path} was not opened:\n{error}").format(path=path, error=error)
-            path = example_path(DEFAULT_EXAMPLE)
-            scenario = load_scenario(path)
+        if is_big_file(path):
+            later, path = path, example_path(DEFAULT_EXAMPLE)
+            scenario = placeholder()
+        else:
+            try:
+                scenario = load_checked(path)
+            except ScenarioError as error:
+                refusal = path, error
+                path = example_path(DEFAULT_EXAMPLE)
+                scenario = load_scenario(path)
         window = StudioWindow(scenario, None if path.parent == EXAMPLES_DIR else path)
         restore_session(window, same_document=False)
     else:
@@ -79,9 +84,34 @@ def start_window(document: str | None) -> StudioWindow:
     if note:
         window.statusBar().showMessage(f"⚠ {note}")
     if refusal:
-        window.statusBar().showMessage(f"⚠ {refusal.splitlines()[-1]}")
-        title = QCoreApplication.translate("StudioWindow", "Cannot open")
-        QMessageBox.warning(window, title, refusal)
+        say_refusal(window, *refusal)
+    if later is not None:
+        _read_later(window, later)
     WINDOWS.append(window)
     WINDOWS.extend(w for w in offer_recovery(window) if w is not window)
     return window
+
+
+def say_refusal(window: StudioWindow, path: Path, error: BaseException) -> None:
+    """A document given at launch was refused: on standard error, the status bar and a message."""
+    print(f"qkv-studio: {error}", file=sys.stderr)
+    refusal = QCoreApplication.translate("StudioWindow", "{path} was not opened:\n{error}").format(
+        path=path, error=error)
+    window.statusBar().showMessage(f"⚠ {refusal.splitlines()[-1]}")
+    title = QCoreApplication.translate("StudioWindow", "Cannot open")
+    QMessageBox.warning(window, title, refusal)
+
+
+def _read_later(window: StudioWindow, path: Path) -> None:
+    """Read the big document ``path`` now that ``window`` shows."""
+    def opened(target: Shell, scenario: Scenario, trace: Trace) -> None:
+        target.show_document(scenario, path, trace=trace, note=QCoreApplication.translate(
+            "StudioWindow", "Opened {name}").format(name=path.name))
+
+    def cancelled() -> None:
+        window.statusBar().showMessage(
+            QCoreApplication.translate("StudioWindow", "Not opened: cancelled"))
+
+    label = QCoreApplication.translate("StudioWindow", "Opening {name}…").format(name=path.name)
+    read_after_showing(window, path, label, opened, lambda error: say_refusal(window, path, error),
+                       cancelled)

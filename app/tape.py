@@ -14,6 +14,7 @@ import numpy.typing as npt
 
 from engine import Step, Trace
 from engine.forward import pre_activation
+from engine.names import short_name
 from engine.ops import row_statistics
 
 ATTENTION_OPS = frozenset({"projection", "scores", "weights", "mix"})
@@ -29,6 +30,12 @@ def parameter_path(step: Step, key: str) -> str:
     """The document path of the parameter ``key`` (``"Wq"``, ``"ffn.W1"``) of the step's
     module."""
     return f"{step.module}.{key}"
+
+
+def display_name(path: str) -> str:
+    """The name a user sees for a parameter at any module path: ``layers.1.block.gamma1`` →
+    ``γ1`` as ``block.gamma1`` is (see :func:`engine.names.short_name`)."""
+    return short_name("block." + path.rsplit(".", 1)[-1])
 
 
 def module_of(trace: Trace, step: Step) -> Any:

@@ -310,7 +310,8 @@ class AttentionArrows(QGraphicsObject):
         """Each legend line after a sample: a thick and a thin arrow stroke for what width and
         opacity mean, a faint stroke for the other rows' arrows."""
         theme = self.theme
-        ink = theme.head_color(self.spec.heads[0]) if self.several else theme.color("accent")
+        first = self.spec.heads[0] if self.spec.heads else 0  # a copy without arrows has none
+        ink = theme.head_color(first) if self.several else theme.color("accent")
         for k, line in enumerate(self.legend_lines()):
             top = self._legend_top + k * LEGEND_LINE
             middle = top + LEGEND_LINE / 2

@@ -13,7 +13,7 @@ from app.canvas.theme import SLIDE, Theme
 from app.sheet import ASPECTS as ASPECTS
 from app.sheet import SHEET_HEIGHT as SHEET_HEIGHT
 from app.sheet import sheet_size as sheet_size
-from app.tape import attention_of, axes_of, tokens_of, visible_of
+from app.tape import attention_of, axes_of, display_name, tokens_of, visible_of
 from app.texts.frame_words import frame_word
 from engine import Step, Trace, explain, format_number
 from engine.names import short_name
@@ -155,7 +155,7 @@ class LayoutContext:
         cols = self.labels_for(name, 1, full.shape[-1])[columns or slice(None)]
         if transpose:
             values, rows, cols = values.T, cols, rows
-        short = short_name(name)
+        short = short_name(name) if name in self.trace.arrays else display_name(name)
         if values.size > LARGE_GRID_CELLS and len(rows) == self.n and not transpose:
             highlight_receiver = True  # a large grid prints the numbers of its receiver row
         spec = GridSpec(
@@ -187,7 +187,7 @@ class LayoutContext:
         trace = self.trace
         if name not in trace.arrays:
             parameter = trace.scenario.parameter(name)
-            short = short_name(name)
+            short = display_name(name)
 
             def parameter_text(row: int, col: int) -> str:
                 r, c = (col, row) if transpose else (row, col)

@@ -46,9 +46,10 @@ from PySide6.QtWidgets import QMessageBox
 
 from app.background import Job, is_big
 from app.cancel import CancelledError
-from app.documents.opening import load_checked
+from app.documents.loading import placeholder, read_after_showing
+from app.documents.opening import is_big_file, load_checked
 from app.state import DocumentState
-from engine import Scenario, ScenarioError, dumps_scenario
+from engine import Scenario, ScenarioError, Trace, dumps_scenario
 from engine.safe_write import failure_reason, plain_reason, write_bytes
 
 if TYPE_CHECKING:
@@ -416,20 +417,49 @@ def offer_recovery(shell: Shell, copies: list[RecoveryCopy] | None = None) -> li
         if answer != QMessageBox.StandardButton.Yes:
             copy.discard()
             continue
+        if is_big_file(copy.document):  # read after the window shows, with Cancel
+            target = shell.open_window(placeholder()) if restored else shell
+            _restore_later(target, copy)
+            restored.append(target)
+            continue
         try:
             scenario = load_checked(copy.document)
         except ScenarioError as error:
-            QMessageBox.warning(shell.widget(), translate("Recovery", "Cannot restore"), translate(
-                "Recovery", "The copy from {time} cannot be read. It was kept, unchanged, at\n"
-                "{path}\n{error}").format(time=copy.time_text(), path=copy.document,
-                                          error=error))
-            copy.release()
+            _cannot_restore(shell, copy, error)
             continue
         target = shell.open_window(scenario) if restored else shell
-        # modified: its own recovery copy is written at once, before the old copy goes
-        target.show_document(scenario, copy.original, modified=True,
-                             note=translate("Recovery", "Restored unsaved work from {time}")
-                             .format(time=copy.time_text()))
-        copy.discard()
+        _restore(target, copy, scenario)
         restored.append(target)
     return restored
+
+
+def _restore(target: Shell, copy: RecoveryCopy, scenario: Scenario,
+             trace: Trace | None = None) -> None:
+    """Show the restored work in ``target``, modified, then let the old copy go."""
+    # modified: its own recovery copy is written at once, before the old copy goes
+    target.show_document(scenario, copy.original, modified=True, trace=trace,
+                         note=translate("Recovery", "Restored unsaved work from {time}")
+                         .format(time=copy.time_text()))
+    copy.discard()
+
+
+def _cannot_restore(shell: Shell, copy: RecoveryCopy, error: BaseException) -> None:
+    QMessageBox.warning(shell.widget(), translate("Recovery", "Cannot restore"), translate(
+        "Recovery", "The copy from {time} cannot be read. It was kept, unchanged, at\n"
+        "{path}\n{error}").format(time=copy.time_text(), path=copy.document, error=error))
+    copy.release()
+
+
+def _restore_later(shell: Shell, copy: RecoveryCopy) -> None:
+    """Read a big copy in a worker; Cancel keeps it, unchanged, for the next launch."""
+    def cancelled() -> None:
+        copy.release()
+        shell.show_message(translate(
+            "Recovery", "Not restored: cancelled. The copy was kept at {path}").format(
+                path=copy.document))
+
+    label = translate("Recovery", "Restoring unsaved work from {time}…").format(
+        time=copy.time_text())
+    read_after_showing(shell, copy.document, label,
+                       lambda target, scenario, trace: _restore(target, copy, scenario, trace),
+                       lambda error: _cannot_restore(shell, copy, error), cancelled)

@@ -11,7 +11,6 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QApplication,
     QButtonGroup,
     QCheckBox,
     QComboBox,
@@ -34,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from app.canvas import FrameOptions
 from app.canvas.context import LayoutContext
-from app.export.job import run_export
+from app.export.background import BackgroundExport
 from app.export.safe import ExportCancelled, ExportError
 from app.export.settings import (
     DEFAULT_DWELL,
@@ -429,18 +428,24 @@ class ExportDialog(QDialog):
             self.destination_edit.setText(str(path))
 
     def export(self) -> bool:
-        """Run the export; on success remember the choices and close. Returns success."""
+        """Run the export; on success remember the choices and close. Returns success.
+
+        The frames are composed a step per event-loop turn and written by a worker
+        (:class:`~app.export.background.BackgroundExport`): the window repaints and Cancel
+        answers throughout."""
         self.last_error = None
         try:
             request = self.request()
+            running = BackgroundExport(self.trace, request, self.options, self)
         except ValueError as error:
             return self._show_error(str(error))
         progress = None
         if len(request.steps) > 1:
             progress = self._start_progress(len(request.steps))
+            progress.canceled.connect(running.cancel)
+            running.progressed.connect(self._on_progress)
         try:
-            self.written = run_export(self.trace, request, self.options,
-                                      self._on_progress if progress is not None else None)
+            self.written = running.start().wait()
         except ExportCancelled:
             return False
         except (ExportError, ValueError) as error:
@@ -450,6 +455,7 @@ class ExportDialog(QDialog):
                 progress.close()
                 progress.deleteLater()
             self.progress_dialog = None
+            running.deleteLater()
         self._remember(request)
         self.accept()
         return True
@@ -466,17 +472,18 @@ class ExportDialog(QDialog):
         self.progress_dialog = progress
         return progress
 
-    def _on_progress(self, done: int, total: int) -> bool:
+    def _on_progress(self, done: int, total: int) -> None:
         progress = self.progress_dialog
         if progress is None:
-            return True
+            return
+        if progress.wasCanceled():  # QProgressDialog.cancel() says so without a signal
+            progress.canceled.emit()
+            return
         if done < total:
             step = self._step_title(done)
             progress.setLabelText(self.tr("Exporting step {done} of {total}: {title}").format(
                 done=done + 1, total=total, title=step))
         progress.setValue(done)
-        QApplication.processEvents()
-        return not progress.wasCanceled()
 
     def _step_title(self, done: int) -> str:
         """The title of the ``done``-th step being exported (for the progress label)."""

@@ -150,11 +150,11 @@ def weights(f: Facts) -> StepText:
         drop = "drop the keys the mask hides (later positions), "
     else:
         summary = (f"Softmax turns each row of scores into shares that are non-negative and sum "
-                   f"to 1; with no mask, each position reads all {f.n}.")
+                   f"to 1; with no mask, each position reads all {len(f.keys)}.")
         why = ("The causal mask is off here, so every position may read every other, later ones "
                "included, as an encoder does.")
         drop = ""
-    if f.n == 1:
+    if len(f.keys) == 1:
         single = ("With one position, its single key takes the whole share of 1 whatever its "
                   "score.")
     elif f.causal:

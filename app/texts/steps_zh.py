@@ -139,10 +139,10 @@ def weights(f: Facts) -> StepText:
         drop = "去掉被掩码挡住的键（后面的位置），"
     else:
         summary = (f"softmax 把每行分数变成非负且和为 1 的份额；没有掩码，每个位置都读全部 "
-                   f"{f.n} 个。")
+                   f"{len(f.keys)} 个。")
         why = "本文档关闭了因果掩码，每个位置都能读到所有位置，包括后面的，像编码器那样。"
         drop = ""
-    if f.n == 1:
+    if len(f.keys) == 1:
         single = "只有一个位置时，唯一的键独得份额 1，与分数高低无关。"
     elif f.causal:
         single = f"{_t(f.tokens[0])}只有一个可见的键，它独得份额 1，与分数高低无关。"

@@ -885,6 +885,14 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
 {error}</translation>
     </message>
     <message>
+        <source>Not restored: cancelled. The copy was kept at {path}</source>
+        <translation>未恢复：已取消。副本保留在 {path}</translation>
+    </message>
+    <message>
+        <source>Restoring unsaved work from {time}…</source>
+        <translation>正在恢复 {time} 的未保存工作…</translation>
+    </message>
+    <message>
         <source>Restored unsaved work from {time}</source>
         <translation>已恢复 {time} 的未保存工作</translation>
     </message>

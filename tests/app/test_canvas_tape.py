@@ -19,6 +19,7 @@ from app.canvas.describe import describe_frame
 from app.canvas.grid import MatrixGrid
 from app.canvas.route_map import step_label
 from app.examples import example_path
+from app.tape import display_name
 from app.texts import step_text, step_title
 from app.texts.step_labels import step_groups
 from engine import Trace, compute, load_scenario, parse_scenario
@@ -147,3 +148,10 @@ def test_encoder_steps_label_rows_with_the_encoders_tokens(qtbot: QtBot) -> None
 
 def titled_grid(item: FrameItem, title: str) -> MatrixGrid:
     return next(g for g in item.items_of(MatrixGrid) if g.spec.title == title)
+
+
+def test_parameters_at_any_module_path_show_their_short_names() -> None:
+    assert display_name("encoder.layers.0.block.gamma1") == "γ1"
+    assert display_name("head.beta_f") == "βf"
+    assert display_name("layers.2.attention.Wq") == "Wq"
+    assert display_name("block.gamma2") == "γ2"
