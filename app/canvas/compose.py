@@ -24,6 +24,7 @@ from app.canvas.context import FrameOptions, LayoutContext
 from app.canvas.layout import wrapping
 from app.canvas.steps import lay_out_step
 from app.canvas.worked_row import add_worked_row
+from app.outline import parameter_paths
 from app.tape import ATTENTION_OPS, attention_of, module_of, tokens_of
 from engine import Step, Trace
 from engine.numbers import NumberFormat
@@ -82,7 +83,7 @@ def _signature(trace: Trace, options: FrameOptions) -> tuple[object, ...]:
 
     arrays = tuple((name, array.shape, widest(array)) for name, array in trace.arrays.items())
     parameters = []
-    for path in scenario.parameter_paths():
+    for path in parameter_paths(scenario):
         values = scenario.parameter(path)
         parameters.append((path, values.shape, widest(values)))
     steps = tuple((step.id, step.reads, step.writes, _options_of(trace, step))
