@@ -18,6 +18,7 @@ from engine.migrate import migrate
 from engine.modules import Attention, FeedForward
 from engine.resize import Sizes, resize
 from engine.scenario import number_count
+from engine.variants import variant
 from tests.engine.test_engine_v2_stacks import attention, block, encoder_decoder, head, stack
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
@@ -255,3 +256,15 @@ def test_the_command_line_refuses_with_one_line_and_status_2(
     err = capsys.readouterr().err
     assert err == ("qkv-studio: layers.0.attention.window: expected a whole number from 1 to "
                    "1000000, got 0\n")
+
+
+def test_a_variant_of_a_stack_changes_every_layer() -> None:
+    s = parse_scenario(two_layers())
+    rms = variant(s, "norm").scenario
+    assert [layer.block.norm for layer in rms.layers] == ["rmsnorm", "rmsnorm"]  # type: ignore[union-attr]
+    post = variant(s, "placement").scenario
+    assert [layer.block.placement for layer in post.layers] == ["post", "post"]  # type: ignore[union-attr]
+    open_mask = variant(s, "causal")
+    assert (open_mask.label_a, open_mask.label_b) == ("causal mask", "no mask")
+    assert not any(layer.attention.causal for layer in open_mask.scenario.layers)
+    assert compute(open_mask.scenario).visible_for("L2.").all()
