@@ -167,3 +167,14 @@ def test_a_negative_row_mean_is_bracketed_after_the_minus(qtbot: QtBot) -> None:
     lines = [t.text for t in item.items_of(TextItem)]
     divisor = format_number(math.sqrt(0.25 + 1e-5), 6)  # σ² of [−1, −2] is 0.25
     assert f"row p2: (x − (−1.5)) / {divisor} · γ + β" in lines
+
+
+def test_the_encoders_final_norm_is_named_and_told_as_a_norm(qtbot: QtBot) -> None:
+    plain = compute(load_scenario(example_path("g01")))
+    step = replace(plain.steps[plain.step_index("final_norm")], stack="encoder",
+                   explain_key="encoder.final_norm")
+    assert step_title(step, plain.scenario, "zh") == "编码器的最终规范化（LayerNorm）"
+    trace = Trace(scenario=plain.scenario, arrays=plain.arrays, visible=plain.visible,
+                  steps=(*plain.steps[:-3], step))
+    text = step_text(trace, len(trace.steps) - 1, "en", receiver=1)
+    assert "logit" not in text.summary + text.how  # the norm's text, not the head's
