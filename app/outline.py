@@ -11,7 +11,6 @@ import numpy as np
 
 from engine import Scenario
 
-
 _PLAIN = (str, int, float, bool, type(None))
 """Values an outline keeps as they are (a model object is walked, never kept by identity)."""
 
