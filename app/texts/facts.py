@@ -12,7 +12,7 @@ from functools import cached_property
 import numpy as np
 
 from app.tape import array_name, attention_of, ffn_pre, kv_head, tokens_of, visible_of
-from engine import Attention, Scenario, Step, Trace, compute, format_number, parse_scenario
+from engine import Attention, Scenario, Step, Trace, compute, format_number
 from engine.numbers import format_exact, format_factor
 from engine.reader import FloatArray
 
@@ -261,9 +261,8 @@ class Facts:
     @cached_property
     def without_final_norm(self) -> Trace:
         """The same document with the final norm off (for "turn it off: …" sentences)."""
-        document = self.scenario.to_document()
-        document["block"]["final_norm"] = False
-        return compute(parse_scenario(document))
+        place = "block" if self.scenario.head_in_block else "head"  # where the head's keys sit
+        return compute(self.scenario.with_document_value(f"{place}.final_norm", False))
 
 
     # -- the words of single steps ----------------------------------------------------------------
