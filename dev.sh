@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # QKV Studio developer entry: `./dev.sh run [FILE]` or `./dev.sh test [PYTEST ARGS]`.
 # Installs what is missing (Debian packages when root or sudo is available, the Python packages
-# into .venv), then runs the app or the whole check: ruff, mypy, vulture and pytest.
+# into .venv), then runs the app or the whole check: ruff, mypy, vulture, import-linter and pytest.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -64,6 +64,7 @@ case "$command" in
     .venv/bin/ruff check .
     .venv/bin/mypy
     .venv/bin/vulture  # dead code; settings in pyproject.toml, exceptions in scripts/vulture_whitelist.py
+    .venv/bin/lint-imports  # the layers: contracts in pyproject.toml [tool.importlinter]
     export QT_QPA_PLATFORM=offscreen
     exec .venv/bin/python -m pytest "$@"
     ;;

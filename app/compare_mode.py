@@ -16,14 +16,14 @@ from PySide6.QtWidgets import QComboBox, QFileDialog, QHBoxLayout, QLabel, QMenu
 
 from app.canvas.compare import CompareFrameItem
 from app.canvas.context import FrameOptions
-from app.i18n import LiveTexts
+from app.i18n import LiveTexts, current_language
 from app.texts import step_title
 from engine import Scenario, ScenarioError, Trace, compute
 from engine.compare import compare, matching_step
 from engine.variants import VARIANTS, variant
 
 if TYPE_CHECKING:
-    from app.window import StudioWindow
+    from app.shell import Shell
 
 OPENED = "opened"
 PRESETS = (*VARIANTS, OPENED)
@@ -43,14 +43,13 @@ class CompareMode(QObject):
         The comparison on the canvas while compare mode is on.
     """
 
-    def __init__(self, window: StudioWindow, menu: QMenu) -> None:
-        super().__init__(window)
-        self.window = window
-        self.state = window.state
+    def __init__(self, shell: Shell, menu: QMenu) -> None:
+        super().__init__(shell.widget())
+        self.shell = shell
+        self.state = shell.state
         self.texts = LiveTexts()
         self.item: CompareFrameItem | None = None
         self.opened: Scenario = self.state.scenario
-        self._sizes: list[int] = []
         self.action = QAction(self)
         self.action.setCheckable(True)
         self.action.setShortcut(QKeySequence("Ctrl+K"))
@@ -80,9 +79,7 @@ class CompareMode(QObject):
                         lambda: self.tr("Why B cannot be shown"))
         self.problem_label.setStyleSheet("QLabel { color: #B3261E; }")
         row.addWidget(self.problem_label)
-        controls = window.controls.layout()
-        assert isinstance(controls, QHBoxLayout)
-        controls.insertWidget(controls.count() - 2, self.bar)
+        shell.add_canvas_control(self.bar)
         self.bar.hide()
         self.action.toggled.connect(self._on_toggled)
         self.preset_box.currentIndexChanged.connect(lambda _k: self.refresh(fit=True))
@@ -90,7 +87,7 @@ class CompareMode(QObject):
         self.state.undo_stack.cleanChanged.connect(self._on_clean)
         self.state.traceChanged.connect(self._enable_presets)
         self._enable_presets()
-        window.installEventFilter(self)
+        shell.widget().installEventFilter(self)
 
     def _name_presets(self) -> None:
         names = {"norm": self.tr("the other norm (LayerNorm ↔ RMSNorm)"),
@@ -136,15 +133,10 @@ class CompareMode(QObject):
             # Open on a B that applies, never on a greyed-out one that can only show an error
             # (while comparing, removing the block still says why B cannot be shown).
             self.set_preset(next(p for p in PRESETS if p not in BLOCK_PRESETS))
-        splitter = self.window.splitter
-        if on:
-            self._sizes = splitter.sizes()
-            splitter.setSizes([0, sum(self._sizes)])
-        else:
+        if not on:
             self.item = None
-            if self._sizes:
-                splitter.setSizes(self._sizes)
-        self.window.refresh_canvas(fit=True)
+        self.shell.set_editor_folded(on)
+        self.shell.refresh_canvas(fit=True)
 
     # -- the two traces ------------------------------------------------------------------------
     def sides(self) -> tuple[Trace, Trace, tuple[str, str], int]:
@@ -167,15 +159,15 @@ class CompareMode(QObject):
         """Show the comparison on the canvas; False (single frame and a message) if B fails."""
         if not self.active:
             return False
-        self.window.refresh_canvas(fit=fit)
+        self.shell.refresh_canvas(fit=fit)
         return self.item is not None
 
     def show(self, fit: bool) -> bool:
         """Called by the window's ``refresh_canvas`` while compare mode is on."""
-        self.item = self.comparison(self.window.frame_options())
+        self.item = self.comparison(self.shell.frame_options())
         if self.item is None:
             return False
-        self.window.canvas.show_item(self.item, fit)
+        self.shell.show_on_canvas(self.item, fit)
         return True
 
     def comparison(self, options: FrameOptions) -> CompareFrameItem | None:
@@ -187,7 +179,7 @@ class CompareMode(QObject):
             self.problem_label.setText(f"⚠ {error}")
             return None
         self.problem_label.clear()
-        lang = self.window.timeline.lang
+        lang = current_language()
         titles = (step_title(trace_a.steps[step], trace_a.scenario, lang),
                   step_title(trace_b.steps[matching_step(trace_a, trace_b, step)],
                              trace_b.scenario, lang))
@@ -203,10 +195,10 @@ class CompareMode(QObject):
             trace_a, trace_b, labels, step = self.sides()
         except ScenarioError:
             return False
-        frame = build_compare_frame(trace_a, trace_b, step, self.window.frame_options(),
-                                    labels=labels, lang=self.window.timeline.lang)
+        frame = build_compare_frame(trace_a, trace_b, step, self.shell.frame_options(),
+                                    labels=labels, lang=current_language())
         put_on_clipboard(mime_data(frame))
-        self.window.statusBar().showMessage(self.tr("Copied the comparison as PNG and SVG"))
+        self.shell.show_message(self.tr("Copied the comparison as PNG and SVG"))
         return True
 
     def export_dialog(self) -> None:
@@ -215,20 +207,20 @@ class CompareMode(QObject):
         from app.export.safe import ExportError
 
         path, _filter = QFileDialog.getSaveFileName(
-            self.window, self.tr("Export comparison"), str(Path.cwd() / "comparison.png"),
+            self.shell.widget(), self.tr("Export comparison"), str(Path.cwd() / "comparison.png"),
             self.tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"))
         if not path:
             return
         try:
             trace_a, trace_b, labels, step = self.sides()
             written = write_compare(Path(path), trace_a, trace_b, step,
-                                    self.window.frame_options(), labels=labels,
-                                    lang=self.window.timeline.lang)
+                                    self.shell.frame_options(), labels=labels,
+                                    lang=current_language())
         except (ScenarioError, ExportError, ValueError) as error:
-            self.window.statusBar().showMessage(
+            self.shell.show_message(
                 self.tr("⚠ not exported: {error}").format(error=error))
             return
-        self.window.statusBar().showMessage(
+        self.shell.show_message(
             self.tr("Exported the comparison to {path}").format(path=written))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:

@@ -7,6 +7,7 @@ from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu
 
 from app.canvas.context import LayoutContext
+from app.document import SetOption
 from app.i18n import LiveTexts
 from app.state import DocumentState
 from engine.numbers import DECIMAL_CHOICES
@@ -56,5 +57,5 @@ class DecimalsMenu(QObject):
     def choose(self, places: int) -> None:
         """Save ``places`` in the document unless it already prints that many."""
         if self.state.scenario.decimals != places:
-            self.state.set_value("display.decimals", places, f"decimals = {places}")
+            self.state.apply(SetOption("display.decimals", places))
         self.show_current()

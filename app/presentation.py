@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, QPoint, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence, QMouseEvent
 
 from app.canvas import SLIDE
@@ -20,7 +20,7 @@ from app.canvas.grid import MatrixGrid
 from app.canvas.view import CanvasView
 
 if TYPE_CHECKING:
-    from app.window import StudioWindow
+    from app.shell import Shell
 
 NUMBER_KEYS = {getattr(Qt.Key, f"Key_{k}"): k - 1 for k in range(1, 10)}
 
@@ -36,7 +36,7 @@ class PresentationView(CanvasView):
         self.setStyleSheet(f"CanvasView {{ border: none; background: {SLIDE.background}; }}")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # type: ignore[override]
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if not self.presenter.key(Qt.Key(event.key())):
             super().keyPressEvent(event)
 
@@ -46,18 +46,18 @@ class PresentationView(CanvasView):
         if self.presenter.view is self:
             self.presenter.leave()
 
-    def mousePressEvent(self, event: QMouseEvent) -> None:  # type: ignore[override]
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         row = self.query_row_at(event.position().toPoint())
         if row is not None and event.button() == Qt.MouseButton.LeftButton:
-            self.presenter.window.state.set_receiver(row)
+            self.presenter.shell.state.set_receiver(row)
             return
         super().mousePressEvent(event)
 
-    def query_row_at(self, point: object) -> int | None:
+    def query_row_at(self, point: QPoint) -> int | None:
         """The query row under a viewport ``point``: a query box of the arrows, or a row of a
         grid whose rows are the tokens."""
-        scene_point = self.mapToScene(point)  # type: ignore[call-overload]
-        tokens = list(self.presenter.window.state.trace.scenario.tokens)
+        scene_point = self.mapToScene(point)
+        tokens = list(self.presenter.shell.state.trace.scenario.tokens)
         for item in self.scene().items(scene_point):
             local = item.mapFromScene(scene_point)
             if isinstance(item, AttentionArrows):
@@ -73,7 +73,7 @@ class PresentationView(CanvasView):
 
 
 class Presenter(QObject):
-    """Opens and closes presentation mode for ``window``.
+    """Opens and closes presentation mode for the window behind ``shell``.
 
     Attributes
     ----------
@@ -83,19 +83,19 @@ class Presenter(QObject):
         The full-screen canvas while presenting, else ``None``.
     """
 
-    def __init__(self, window: StudioWindow) -> None:
-        super().__init__(window)
-        self.window = window
+    def __init__(self, shell: Shell) -> None:
+        super().__init__(shell.widget())
+        self.shell = shell
         self.view: PresentationView | None = None
         self._closing: PresentationView | None = None
         self.action = QAction(self)
         self.action.setShortcut(QKeySequence(Qt.Key.Key_F5))
         self.action.triggered.connect(self.present)
-        window.texts.bind(self.action.setText, lambda: self.tr("&Present"))
-        window.texts.bind(self.action.setToolTip, lambda: self.tr(
+        shell.texts.bind(self.action.setText, lambda: self.tr("&Present"))
+        shell.texts.bind(self.action.setToolTip, lambda: self.tr(
             "Show the frame full screen; arrows and Page keys step, Esc leaves"))
-        window.addAction(self.action)
-        state = window.state
+        shell.add_action(self.action)
+        state = shell.state
         for signal in (state.traceChanged, state.viewChanged):
             signal.connect(self.refresh)
         state.stepChanged.connect(lambda _k: self.refresh())
@@ -108,7 +108,7 @@ class Presenter(QObject):
         """Show the current frame full screen."""
         if self.view is None:
             self.view = PresentationView(self)
-            self.view.setWindowTitle(self.window.windowTitle())
+            self.view.setWindowTitle(self.shell.widget().windowTitle())
             self.refresh()
             self.view.showFullScreen()
             self.view.activateWindow()
@@ -123,26 +123,26 @@ class Presenter(QObject):
             self._closing = view
             view.hide()
             view.deleteLater()
-            self.window.activateWindow()
+            self.shell.widget().activateWindow()
 
     def refresh(self) -> None:
         """Draw the window's current step and view into the full-screen canvas."""
         if self.view is None:
             return
-        window, state = self.window, self.window.state
-        options = window.frame_options()
+        shell, state = self.shell, self.shell.state
+        options = shell.frame_options()
         if options.theme.name != "high-contrast":
             options = replace(options, theme=SLIDE)  # a projector wants the light slide look
-        comparison = window.compare.comparison(options) if window.compare.active else None
+        comparison = shell.comparison(options)
         if comparison is not None:
             self.view.show_item(comparison, fit=True)
         else:
             self.view.show_frame(state.trace, state.step, options,
-                                 window.timeline.title_for(state.step), fit=True)
+                                 shell.step_title(state.step), fit=True)
 
     def key(self, key: Qt.Key) -> bool:
         """Act on a key pressed while presenting; whether it was one of ours."""
-        timeline = self.window.timeline
+        timeline = self.shell.stepping
         steps = {Qt.Key.Key_Right: timeline.next, Qt.Key.Key_PageDown: timeline.next,
                  Qt.Key.Key_Space: timeline.next, Qt.Key.Key_Left: timeline.previous,
                  Qt.Key.Key_PageUp: timeline.previous, Qt.Key.Key_Home: timeline.first,
@@ -152,7 +152,7 @@ class Presenter(QObject):
             return True
         if key in NUMBER_KEYS:
             row = NUMBER_KEYS[key]
-            if row < self.window.state.trace.scenario.n:
-                self.window.state.set_receiver(row)
+            if row < self.shell.state.trace.scenario.n:
+                self.shell.state.set_receiver(row)
             return True
         return False

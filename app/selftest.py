@@ -122,11 +122,13 @@ def _check_encoders(image: QImage, scene: QGraphicsScene) -> list[str]:
         data = QByteArray()
         buffer = QBuffer(data)
         buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-        if not image.save(buffer, fmt) or not bytes(data.data()).startswith(magic):
+        # PySide6's stubs ask for bytes as the format; at run time only a str is accepted.
+        saved = image.save(buffer, fmt)  # type: ignore[call-overload]
+        if not saved or not bytes(data.data()).startswith(magic):
             raise SelftestError(f"could not encode a frame as {fmt} "
                                 "(image format plugin missing?)")
         buffer.close()
-        decoded = QImage.fromData(data, fmt)
+        decoded = QImage.fromData(data, fmt)  # type: ignore[arg-type]  # as save: a str
         if decoded.size() != image.size():
             raise SelftestError(f"a {fmt} frame did not decode to the same size")
         done.append(fmt.lower())

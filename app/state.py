@@ -1,4 +1,5 @@
-"""The open document: scenario, trace, undo stack, current step and what the canvas focuses on."""
+"""The Qt view state of the open document: its trace, undo stack, current step and what the
+canvas focuses on, around the Qt-free :class:`app.document.Document` and its named edits."""
 
 from __future__ import annotations
 
@@ -10,13 +11,13 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from app.background import Job, is_big
-from app.commands import CellEditCommand, ScenarioCommand
+from app.commands import EditCommand
+from app.document import Document, Operation, SetCell
 from app.i18n import current_language
-from app.tape import shares_step, visible_of
+from app.tape import shares_step, tokens_of, visible_of
 from app.texts.bidi import isolate
 from app.texts.problems import problem_words
-from engine import Scenario, ScenarioError, Trace, compute, format_number, parse_scenario
-from engine.names import short_name
+from engine import Scenario, ScenarioError, Trace, compute, format_number
 from engine.numbers import format_exact
 from engine.resize import Sizes, resize
 
@@ -54,20 +55,22 @@ class DocumentState(QObject):
     refused = Signal(str)
 
     def __init__(self, scenario: Scenario, path: Path | None = None,
-                 parent: QObject | None = None) -> None:
+                 parent: QObject | None = None, trace: Trace | None = None) -> None:
         super().__init__(parent)
         self.undo_stack = QUndoStack(self)
-        self.path = path
-        self._scenario = scenario
-        self._trace = compute(scenario)
+        self.document = Document(scenario, path)
+        self._trace = trace if trace is not None and trace.scenario is scenario \
+            else compute(scenario)
+        """``trace``, when given, is the scenario's already computed (the file was checked by
+        computing it)."""
         self._job: Job | None = None
         self._pending_label = ""
         self._step = 0
         self.receiver: int | None = None
         self.head: int | None = None
         self.show_all_arrows = False
-        self._editing: tuple[str, int, int] | None = None
-        """The cell whose next edit may merge into the top undo step (edited just before)."""
+        self._editing = False
+        """Whether the top undo step was just pushed: a next edit of its cell may merge."""
         self._index = 0
         self._quiet = False
         """Pushing an edit or taking a failed one back: the undo stack moves without a word."""
@@ -77,7 +80,16 @@ class DocumentState(QObject):
     # -- reading ---------------------------------------------------------------------------
     @property
     def scenario(self) -> Scenario:
-        return self._scenario
+        return self.document.scenario
+
+    @property
+    def path(self) -> Path | None:
+        """The document's file (``None``: not saved yet)."""
+        return self.document.path
+
+    @path.setter
+    def path(self, path: Path | None) -> None:
+        self.document.path = path
 
     @property
     def trace(self) -> Trace:
@@ -88,6 +100,11 @@ class DocumentState(QObject):
         return self._step
 
     @property
+    def modified(self) -> bool:
+        """Whether the document holds changes not saved to its file."""
+        return not self.undo_stack.isClean()
+
+    @property
     def busy(self) -> bool:
         """Whether the trace of the current document is still being computed."""
         return self._job is not None
@@ -96,7 +113,7 @@ class DocumentState(QObject):
     def show(self, scenario: Scenario, trace: Trace | None) -> None:
         """Make ``scenario`` current with its trace, computed now or (big) in a worker; used by
         the undo commands."""
-        self._scenario = scenario
+        self.document.scenario = scenario
         if trace is None and self._trace.scenario is scenario:
             trace = self._trace
         if trace is None and not is_big(scenario):
@@ -139,7 +156,7 @@ class DocumentState(QObject):
             self.busyChanged.emit(False)
 
     def _on_computed(self, trace: Trace) -> None:
-        if trace.scenario is not self._scenario:
+        if trace.scenario is not self.document.scenario:
             return  # a stale result: a newer edit is computing
         self._job = None
         self.busyChanged.emit(False)
@@ -150,7 +167,7 @@ class DocumentState(QObject):
 
     def _on_failed(self, scenario: Scenario, error: BaseException) -> None:
         """The current document cannot be computed: say why and take the edit back."""
-        if scenario is not self._scenario:
+        if scenario is not self.document.scenario:
             return
         self._job = None
         self.busyChanged.emit(False)
@@ -160,7 +177,7 @@ class DocumentState(QObject):
         self.refused.emit(f"{self._pending_label or self.tr('edit')}: {problem}")
         self._pending_label = ""
         top = self.undo_stack.command(self.undo_stack.index() - 1)
-        if top is not None and getattr(top, "after", (None,))[0] is scenario:
+        if isinstance(top, EditCommand) and top.edit.after is scenario:
             top.setObsolete(True)  # undoing it removes it: a refused edit is not redone
         self._take_back()
 
@@ -173,17 +190,17 @@ class DocumentState(QObject):
         shown = self._trace.scenario
         self._quiet = True  # the refusal stays on the status line, not "Undone: …"
         try:
-            while self._scenario is not shown and self.undo_stack.canUndo():
+            while self.document.scenario is not shown and self.undo_stack.canUndo():
                 self._stop_job()
                 self.undo_stack.undo()
         finally:
             self._quiet = False
-        if self._scenario is not shown:  # no undo step leads there (a document just opened)
+        if self.document.scenario is not shown:  # no undo step leads there (a document just opened)
             self.show(shown, self._trace)
 
-    def _pair(self) -> tuple[Scenario, Trace | None]:
-        """The current document and its trace, if computed: what an undo step goes back to."""
-        return self._scenario, self._trace if self._trace.scenario is self._scenario else None
+    def _current_trace(self) -> Trace | None:
+        """The current document's trace, if computed: what an undo step goes back to."""
+        return self._trace if self._trace.scenario is self.document.scenario else None
 
     def _announce(self, label: str, after: tuple[Scenario, Trace | None]) -> None:
         if after[1] is None:
@@ -195,49 +212,52 @@ class DocumentState(QObject):
 
     def edit_cell(self, path: str, row: int, col: int, value: float) -> bool:
         """Set one number of the array at ``path``; False (and a message) if refused."""
-        current = self._scenario.parameter(path)
-        place = f"{short_name(path)}[{row},{col}]" if current.ndim == 2 else \
-            f"{short_name(path)}[{col}]"
-        old = float(current[row, col] if current.ndim == 2 else current[col])
+        current = self.document.scenario.parameter(path)
+        operation = SetCell(path, row, col, value, vector=current.ndim == 1)
+        old = float(current[col] if operation.vector else current[row, col])
         if old == value:
             return True
-        changed = current.copy()
-        if changed.ndim == 2:
-            changed[row, col] = value
-        else:
-            changed[col] = value
+        return self.apply(operation, refusal=lambda problem: self.tr(
+            "{place}: {problem}; kept {old}").format(place=operation.place, problem=problem,
+                                                     old=format_exact(old)))
+
+    def apply(self, operation: Operation,
+              refusal: Callable[[str], str] | None = None) -> bool:
+        """Make ``operation`` on the document as one undo step (typing into one cell again
+        joins the step before); False, and the refusal said, if the engine refuses it."""
+        label = operation.label(current_language())
         try:
-            scenario = self._scenario.with_parameter(path, changed)
-            after = (scenario, None if is_big(scenario) else compute(scenario))
+            edit = self.document.edit(operation)
+            after = None if is_big(edit.after) else compute(edit.after)
         except ScenarioError as error:
-            problem = problem_words(ScenarioError("", error.problem), current_language())
-            self.refused.emit(self.tr("{place}: {problem}; kept {old}").format(
-                place=place, problem=problem, old=format_exact(old)))
+            problem = problem_words(ScenarioError("", error.problem) if refusal else error,
+                                    current_language())
+            self.refused.emit(refusal(problem) if refusal else self.tr(
+                "{label}: {problem}").format(label=label, problem=problem))
             return False
-        label = f"{place} = {format_exact(value)}"
-        cell = (path, row, col)
-        self._push(CellEditCommand(self, self._pair(), after, label, cell,
-                                   merge=self._editing == cell))
-        self._editing = cell
-        self._announce(label, after)
+        top = self.undo_stack.command(self.undo_stack.index() - 1)
+        merge = self._editing and isinstance(top, EditCommand) \
+            and top.edit.operation.merges_with(operation)
+        self._push(EditCommand(self, edit, (self._current_trace(), after), merge=merge))
+        self._editing = True
+        self._announce(label, (edit.after, after))
         return True
 
-    def _push(self, command: ScenarioCommand) -> None:
+    def _push(self, command: EditCommand) -> None:
         self._quiet = True
         try:
             self.undo_stack.push(command)
         finally:
             self._quiet = False
         self._index = self.undo_stack.index()
-        self._editing = None
 
     def _end_editing(self) -> None:
-        self._editing = None
+        self._editing = False
 
     def _on_index(self, index: int) -> None:
         """After an undo or redo: no edit merges across it, and the status line says what was
         undone or redone instead of still showing the edit."""
-        self._editing = None
+        self._editing = False
         before, self._index = self._index, index
         if self._quiet:
             return
@@ -249,33 +269,11 @@ class DocumentState(QObject):
             return
         if command is not None:
             self._announce(words.format(what=command.text()),
-                           (self._scenario, None if self.busy else self._trace))
+                           (self.document.scenario, None if self.busy else self._trace))
 
-    def replace_document(self, document: object, label: str) -> bool:
-        """Replace the scenario by a whole new document as one undo step."""
-        return self._push_scenario(lambda: parse_scenario(document), label)
-
-    def set_value(self, path: str, value: object, label: str) -> bool:
-        """Set any document value (an option, a label list, a matrix) as one undo step."""
-        return self._push_scenario(lambda: self._scenario.with_document_value(path, value), label)
-
-    def _push_scenario(self, make: Callable[[], Scenario], label: str) -> bool:
-        """Make the scenario ``make`` builds current as one undo step; False if it is refused."""
-        try:
-            scenario = make()
-            after = (scenario, None if is_big(scenario) else compute(scenario))
-        except ScenarioError as error:
-            self.refused.emit(self.tr("{label}: {problem}").format(
-                label=label, problem=problem_words(error, current_language())))
-            return False
-        self._push(ScenarioCommand(self, self._pair(), after, label))
-        self._announce(label, after)
-        return True
-
-    def resized(self, sizes: Sizes) -> tuple[dict[str, object], int]:
-        """The document at new sizes and how many non-zero numbers it would drop."""
-        result = resize(self._scenario, sizes)
-        return result.document, result.dropped
+    def dropped_by(self, sizes: Sizes) -> int:
+        """How many non-zero numbers resizing the document to ``sizes`` would drop."""
+        return resize(self.document.scenario, sizes).dropped
 
     # -- view state ------------------------------------------------------------------------
     def set_step(self, index: int) -> None:
@@ -306,9 +304,9 @@ class DocumentState(QObject):
 
     def shares_summary(self) -> str:
         """``shares for 爱: 0.804 / 0.196`` for the receiver in focus, per head if several."""
-        i = self.focused_receiver()
         step = shares_step(self._trace, self._step)
         weights = self._trace.arrays[step.writes[0]]
+        i = min(self.focused_receiver(), weights.shape[1] - 1)  # an encoder may be shorter
         visible = visible_of(self._trace, step)[i]
         parts = []
         for h in range(weights.shape[0]):
@@ -317,4 +315,4 @@ class DocumentState(QObject):
             parts.append(self.tr("head {n}: {shares}").format(n=h + 1, shares=shares)
                          if weights.shape[0] > 1 else shares)
         return self.tr("shares for {token}: {shares}").format(
-            token=isolate(self._trace.scenario.tokens[i]), shares="; ".join(parts))
+            token=isolate(tokens_of(self._trace, step.rows)[i]), shares="; ".join(parts))

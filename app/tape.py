@@ -14,6 +14,7 @@ import numpy.typing as npt
 
 from engine import Step, Trace
 from engine.forward import pre_activation
+from engine.names import short_name
 from engine.ops import row_statistics
 
 ATTENTION_OPS = frozenset({"projection", "scores", "weights", "mix"})
@@ -31,8 +32,17 @@ def parameter_path(step: Step, key: str) -> str:
     return f"{step.module}.{key}"
 
 
+def display_name(path: str) -> str:
+    """The name a user sees for a parameter at any module path: ``layers.1.block.gamma1`` →
+    ``γ1`` as ``block.gamma1`` is (see :func:`engine.names.short_name`)."""
+    return short_name("block." + path.rsplit(".", 1)[-1])
+
+
 def module_of(trace: Trace, step: Step) -> Any:
     """The model object at the step's module path (``"attention"``, ``"layers.1.block"``)."""
+    finder = getattr(trace.scenario, "module", None)  # format version 2's module tree
+    if finder is not None:
+        return finder(step.module)
     node: Any = trace.scenario
     for key in step.module.split("."):
         node = node[int(key)] if key.isdigit() else getattr(node, key)
@@ -54,7 +64,8 @@ def axes_of(trace: Trace, name: str) -> tuple[str, str]:
     """The token lists labelling the rows and the columns of the array ``name``, read from the
     step that writes it: rows ``"tokens"`` or ``"enc.tokens"`` (a cross-attention's K and V
     have the encoder's rows); columns the keys of scores and shares, the vocabulary of logits
-    and probabilities, else ``""`` (numbered features)."""
+    and probabilities, else ``""`` (numbered features). An input no step writes (``enc.X``)
+    has the rows of the first step that reads it."""
     for step in trace.steps:
         if name not in step.writes:
             continue
@@ -64,7 +75,8 @@ def axes_of(trace: Trace, name: str) -> tuple[str, str]:
         columns = {"scores": step.keys, "weights": step.keys, "logits": "vocab",
                    "probs": "vocab"}.get(step.op, "")
         return rows, columns
-    return "tokens", ""
+    reader = next((step for step in trace.steps if name in step.reads), None)
+    return (reader.rows if reader is not None else "tokens"), ""
 
 
 def shares_step(trace: Trace, index: int) -> Step:
@@ -72,6 +84,18 @@ def shares_step(trace: Trace, index: int) -> Step:
     scope = trace.steps[index].scope
     weights = [s for s in trace.steps if s.op == "weights"]
     return next((s for s in weights if s.scope == scope), weights[0])
+
+
+def attention_at(trace: Trace, scope: str) -> Any:
+    """The attention whose arrays have ``scope`` (the one its projections use)."""
+    return next(module_of(trace, s) for s in trace.steps
+                if s.op == "projection" and s.scope == scope)
+
+
+def kv_head(attention: Any, head: int) -> int:
+    """The key/value head a query head reads (grouped-query attention shares them)."""
+    finder = getattr(attention, "kv_head", None)
+    return int(finder(head)) if finder is not None else head
 
 
 def tokens_of(trace: Trace, list_name: str) -> list[str]:

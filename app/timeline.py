@@ -272,8 +272,9 @@ class Timeline(QWidget):
                     shown.setVisible(group.isChecked() or index == k)
         button = self.step_group.button(k)
         row = self.step_bar.widget()
-        if self.layer_groups and row is not None and row.layout() is not None:
-            row.layout().activate()  # a group just collapsed: place the buttons, then scroll
+        layout = row.layout() if row is not None else None
+        if self.layer_groups and layout is not None:
+            layout.activate()  # a group just collapsed: place the buttons, then scroll
         if button is not None:
             self.step_bar.ensureWidgetVisible(button)
         self.position_label.setText(self.tr("Step {n} of {count} · {title}").format(

@@ -1,13 +1,16 @@
 """Undo and Redo actions whose words follow the interface language.
 
 ``QUndoStack.createUndoAction`` fixes its prefix when the action is made; these actions build
-their text from the stack's current command each time, so a language switch reaches them.
+their text from the stack's current command each time, so a language switch reaches them; the
+commands' own texts (their operations' labels) are named again in the new language too.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence, QUndoStack
+
+from app.commands import EditCommand
 
 
 class UndoActions(QObject):
@@ -33,14 +36,22 @@ class UndoActions(QObject):
 
     def _on_undo_text(self, text: str) -> None:
         self._undo_text = text
-        self.retranslate()
+        self._show()
 
     def _on_redo_text(self, text: str) -> None:
         self._redo_text = text
-        self.retranslate()
+        self._show()
 
     def retranslate(self) -> None:
-        """Set both texts in the interface language."""
+        """Name every undo step, and set both texts, in the interface language."""
+        for index in range(self.stack.count()):
+            command = self.stack.command(index)
+            if isinstance(command, EditCommand):
+                command.retranslate()
+        self._undo_text, self._redo_text = self.stack.undoText(), self.stack.redoText()
+        self._show()
+
+    def _show(self) -> None:
         undo, redo = self._undo_text, self._redo_text
         self.undo.setText(self.tr("&Undo {what}").format(what=undo) if undo
                           else self.tr("&Undo"))

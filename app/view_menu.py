@@ -15,7 +15,7 @@ from app.i18n import LiveTexts, current_language, set_language, switcher
 from app.texts import LANGUAGE_NAMES, LANGUAGES
 
 if TYPE_CHECKING:
-    from app.window import StudioWindow
+    from app.shell import Shell
 
 
 class ViewMenu(QObject):
@@ -36,25 +36,23 @@ class ViewMenu(QObject):
         Checkable preferences, remembered between sessions.
     """
 
-    def __init__(self, window: StudioWindow, menu: QMenu, texts: LiveTexts) -> None:
-        super().__init__(window)
-        self.window = window
+    def __init__(self, shell: Shell, menu: QMenu, texts: LiveTexts) -> None:
+        super().__init__(shell.widget())
         look = appearance()
         menu.addSeparator()
-        self.glossary_action = window.glossary.toggleViewAction()
+        self.glossary_action = shell.glossary_action()
         self.glossary_action.setShortcut(QKeySequence(QKeySequence.StandardKey.HelpContents))
         menu.addAction(self.glossary_action)
         self.explain_action = QAction(self)
         self.explain_action.setCheckable(True)
         self.explain_action.setShortcut(QKeySequence("Shift+F1"))
-        self.explain_action.toggled.connect(window.timeline.explain.set_expanded)
-        window.timeline.explain.toggle.toggled.connect(self.explain_action.setChecked)
+        shell.bind_explanation(self.explain_action)
         texts.bind(self.explain_action.setText, lambda: self.tr("E&xplain this step"))
         menu.addAction(self.explain_action)
         self.worked_row_action = QAction(self)
         self.worked_row_action.setCheckable(True)
-        self.worked_row_action.setChecked(window.state.scenario.n <= MAX_POSITIONS)
-        self.worked_row_action.toggled.connect(lambda _on: window.refresh_canvas(fit=False))
+        self.worked_row_action.setChecked(shell.state.scenario.n <= MAX_POSITIONS)
+        self.worked_row_action.toggled.connect(lambda _on: shell.refresh_canvas(fit=False))
         texts.bind(self.worked_row_action.setText, lambda: self.tr("&Worked row"))
         texts.bind(self.worked_row_action.setToolTip, lambda: self.tr(
             "Show the receiver's arithmetic at the scores, shares and mix steps"))
@@ -93,7 +91,7 @@ class ViewMenu(QObject):
         menu.addAction(self.reduce_motion_action)
         for action in (self.glossary_action, self.explain_action, self.high_contrast_action,
                        self.reduce_motion_action):
-            window.addAction(action)
+            shell.add_action(action)
 
     def _show_language(self, lang: str) -> None:
         for code, action in self.language_actions.items():

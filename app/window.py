@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -40,14 +41,15 @@ from app.background import is_big, run_with_progress
 from app.busy_indicator import BusyIndicator
 from app.cancel import CancelledError
 from app.canvas import FrameOptions
-from app.canvas.controls import CanvasControls
+from app.canvas.compare import CompareFrameItem
 from app.canvas.describe import describe_frame
 from app.canvas.view import CanvasView
 from app.canvas.worked_row import MAX_POSITIONS
 from app.compare_mode import CompareMode
+from app.controls import CanvasControls
 from app.decimals_menu import DecimalsMenu
 from app.documents.dropping import accept_drag, drop
-from app.documents.importing import GridFocus, import_matrix
+from app.documents.importing import import_matrix
 from app.documents.opening import computed, is_big_file, load_computed
 from app.documents.recent import RecentMenu, add_recent
 from app.documents.recovery import RecoveryWriter
@@ -79,14 +81,26 @@ DEFAULT_SIZE = (1280, 800)
 """The window's first size, shrunk to the screen's free area on a smaller screen (1024×768)."""
 
 
+def _in_language(text: Callable[[str, str], str], name: str) -> str:
+    """``text(name, lang)`` in the interface language."""
+    return text(name, current_language())
+
+
+def _with_keys(text: Callable[[], str], keys: str) -> str:
+    """A menu entry's words with its key, tab-separated."""
+    return f"{text()}\t{keys}"
+
+
 class StudioWindow(QMainWindow):
     """One document in one window."""
 
-    def __init__(self, scenario: Scenario, path: Path | None = None) -> None:
+    def __init__(self, scenario: Scenario, path: Path | None = None,
+                 trace: Trace | None = None) -> None:
+        """``trace`` is ``scenario``'s if already computed (reading a file checks it so)."""
         super().__init__()
         self.texts = LiveTexts()
         self.look = appearance()
-        self.state = DocumentState(scenario, path, self)
+        self.state = DocumentState(scenario, path, self, trace)
         self.editor = EditorPane(self.state)
         self.controls = CanvasControls(self.state)
         self.canvas = CanvasView(self.look.canvas_theme())
@@ -115,7 +129,8 @@ class StudioWindow(QMainWindow):
                     min(DEFAULT_SIZE[1], available.height()))
         self._make_menus()
         self._canvas_held = False  # while a new document replaces the old: one frame, at the end
-        self.state.traceChanged.connect(lambda: self.refresh_canvas(fit=False))
+        self._unfolded_sizes: list[int] = []  # the editor's and canvas's widths before folding
+        self.state.traceChanged.connect(self._refresh_after_edit)
         self.state.stepChanged.connect(lambda _k: self.refresh_canvas(fit=True))
         self.state.viewChanged.connect(lambda: self.refresh_canvas(fit=False))
         self.state.message.connect(lambda text: self.statusBar().showMessage(text))
@@ -130,11 +145,12 @@ class StudioWindow(QMainWindow):
         self.disk = DiskWatch(self)
         self.disk.follow(path)
         self.recovery.failed.connect(lambda text: self.statusBar().showMessage(f"⚠ {text}"))
-        self.grid_focus = GridFocus(self)
         self.setAcceptDrops(True)
         QApplication.instance().installEventFilter(self)  # type: ignore[union-attr]
         self._update_title()
-        self.refresh_canvas(fit=True)
+        # Built once control returns (or the frame is asked for), so a session's step and view
+        # restored meanwhile cost no frame of their own.
+        self.canvas.build_later(lambda: self.refresh_canvas(fit=True))
         self.statusBar().showMessage(self.tr("Opened {title} → {shares}").format(
             title=isolate(scenario.title), shares=self.state.shares_summary()))
 
@@ -150,10 +166,8 @@ class StudioWindow(QMainWindow):
         self.texts.bind(examples.setTitle, lambda: self.tr("Open &example"))
         for name in example_names():
             action = examples.addAction(name)
-            self.texts.bind(action.setText,
-                            lambda name=name: example_label(name, current_language()))
-            self.texts.bind(action.setToolTip,
-                            lambda name=name: example_title(name, current_language()))
+            self.texts.bind(action.setText, partial(_in_language, example_label, name))
+            self.texts.bind(action.setToolTip, partial(_in_language, example_title, name))
             action.triggered.connect(lambda _on=False, name=name: self.open_example(name))
         self.recent_menu = RecentMenu(self)
         file_menu.addMenu(self.recent_menu)
@@ -215,8 +229,80 @@ class StudioWindow(QMainWindow):
                                  (lambda: self.tr("&First"), "Home", self.timeline.first),
                                  (lambda: self.tr("&Last"), "End", self.timeline.last)):
             action = step_menu.addAction("")
-            self.texts.bind(action.setText, lambda text=text, keys=keys: f"{text()}\t{keys}")
+            self.texts.bind(action.setText, partial(_with_keys, text, keys))
             action.triggered.connect(slot)
+
+    # -- the shell: what the plug-ins may ask of the window (app.shell.Shell) -----------------
+    @property
+    def stepping(self) -> Timeline:
+        return self.timeline
+
+    def widget(self) -> QWidget:
+        return self
+
+    def show_message(self, text: str) -> None:
+        self.statusBar().showMessage(text)
+
+    def open_window(self, scenario: Scenario) -> StudioWindow:
+        window = StudioWindow(scenario)
+        window.show()
+        return window
+
+    def add_action(self, action: QAction) -> None:
+        self.addAction(action)
+
+    def add_canvas_control(self, control: QWidget) -> None:
+        self.controls.add_control(control)
+
+    def glossary_action(self) -> QAction:
+        return self.glossary.toggleViewAction()
+
+    def bind_explanation(self, action: QAction) -> None:
+        explain = self.timeline.explain
+        action.toggled.connect(explain.set_expanded)
+        explain.toggle.toggled.connect(action.setChecked)
+
+    def set_editor_folded(self, folded: bool) -> None:
+        if folded:
+            self._unfolded_sizes = self.splitter.sizes()
+            self.splitter.setSizes([0, sum(self._unfolded_sizes)])
+        elif self._unfolded_sizes:
+            self.splitter.setSizes(self._unfolded_sizes)
+
+    def panel_sizes(self) -> list[int]:
+        return [int(size) for size in self.splitter.sizes()]
+
+    def set_panel_sizes(self, sizes: list[int]) -> bool:
+        if len(sizes) != self.splitter.count() or not all(0 <= n < 100_000 for n in sizes) \
+                or sum(sizes) <= 0:
+            return False
+        self.splitter.setSizes(sizes)
+        return True
+
+    def dwell(self) -> float:
+        return float(self.timeline.dwell_box.value())
+
+    def set_dwell(self, seconds: float) -> bool:
+        box = self.timeline.dwell_box
+        if not box.minimum() <= seconds <= box.maximum():
+            return False
+        box.setValue(seconds)
+        return True
+
+    def grid_paths(self) -> list[str]:
+        return list(self.editor.tables)
+
+    def selected_grid(self) -> str | None:
+        return self.editor.focused_grid()
+
+    def show_on_canvas(self, item: CompareFrameItem, fit: bool) -> None:
+        self.canvas.show_item(item, fit)
+
+    def comparison(self, options: FrameOptions) -> CompareFrameItem | None:
+        return self.compare.comparison(options) if self.compare.active else None
+
+    def step_title(self, index: int) -> str:
+        return self.timeline.title_for(index)
 
     # -- keys --------------------------------------------------------------------------------
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -247,9 +333,16 @@ class StudioWindow(QMainWindow):
                             theme=self.look.canvas_theme(), lang=current_language(),
                             worked_row=self.view_menu.worked_row_action.isChecked())
 
+    def _refresh_after_edit(self) -> None:
+        """A new trace (an edit, undo or redo): its frame is built once the event loop runs, so
+        edits arriving faster than frames cost one build, of the newest document."""
+        if not self._canvas_held:
+            self.canvas.build_later(lambda: self.refresh_canvas(fit=False))
+
     def refresh_canvas(self, fit: bool) -> None:
         if self._canvas_held:
             return
+        self.canvas.drop_pending()  # built now, with everything a pending build would show
         options = self.frame_options()
         title = self.timeline.title_for(self.state.step)
         if not (self.compare.active and self.compare.show(fit)):
@@ -400,6 +493,7 @@ class StudioWindow(QMainWindow):
         self.state.undo_stack.setClean()
         if modified:
             self.state.undo_stack.resetClean()
+            self.recovery.write_now()  # restored work is safe again before its old copy goes
         self.refresh_canvas(fit=True)
         self._update_title()
         note = note or self.tr("Opened {name}").format(name=isolate(scenario.title))

@@ -81,9 +81,9 @@ class ArrowSpec:
     Attributes
     ----------
     weights
-        ``h × n × n`` softmax shares.
+        ``h × n × m`` softmax shares (``m`` keys).
     visible
-        ``n × n``: may query i read key j.
+        ``n × m``: may query i read key j.
     receiver
         The query row in focus; its arrows are emphasised and their shares printed.
     heads
@@ -100,6 +100,13 @@ class ArrowSpec:
     show_all: bool = False
     places: int = 3
     """Decimals of the printed shares (the frame's grids' own)."""
+    keys: Sequence[str] | None = None
+    """The keys' tokens when they are another list (cross-attention reads the encoder's);
+    None: the keys are the queries' ``tokens``."""
+
+    @property
+    def key_tokens(self) -> Sequence[str]:
+        return self.tokens if self.keys is None else self.keys
 
 
 def strong_arrows(shares: npt.NDArray[np.float64], top_k: int = STRONG_TOP_K,
@@ -124,9 +131,10 @@ class AttentionArrows(QGraphicsObject):
         self.theme = theme
         self.title = title
         self.lang = lang
-        n = len(spec.tokens)
+        n = max(len(spec.tokens), len(spec.key_tokens))
         metrics = QFontMetricsF(font(13, bold=True))
-        self.node_width = max(metrics.horizontalAdvance(f"q {t}") for t in spec.tokens) + 18
+        self.node_width = max(metrics.horizontalAdvance(f"q {t}")
+                              for t in (*spec.tokens, *spec.key_tokens)) + 18
         self.filtered = n > MANY_POSITIONS and not spec.show_all
         self.several = spec.weights.shape[0] > 1
         """Several heads in the scenario: each head in its colour, named in its share labels."""
@@ -237,8 +245,13 @@ class AttentionArrows(QGraphicsObject):
         painter.setPen(theme.color("muted"))
         painter.drawText(QRectF(0, 24, self.node_width + 40, 20), Qt.AlignmentFlag.AlignLeft,
                          frame_word(self.lang, "query"))
-        painter.drawText(QRectF(self.node_width + COLUMN_GAP, 24, self.node_width + 40, 20),
-                         Qt.AlignmentFlag.AlignLeft, frame_word(self.lang, "key"))
+        if spec.keys is None:
+            key_width, key_word = self.node_width + 40, frame_word(self.lang, "key")
+        else:  # the encoder's keys: a longer word
+            key_width = self._width - self.node_width - COLUMN_GAP
+            key_word = frame_word(self.lang, "key_encoder")
+        painter.drawText(QRectF(self.node_width + COLUMN_GAP, 24, key_width, 20),
+                         Qt.AlignmentFlag.AlignLeft, key_word)
         several = self.several
         focus = spec.receiver
         self._faint_arrows(painter, several)
@@ -264,10 +277,10 @@ class AttentionArrows(QGraphicsObject):
                     labels.append((point, text, head, line))
         if 0 <= focus < n:
             self._masked_keys = np.flatnonzero(~spec.visible[focus]).tolist()
-        self._plain_nodes(painter, [j for j in range(n) if j not in self._masked_keys],
-                          left=False)
+        self._plain_nodes(painter, [j for j in range(len(spec.key_tokens))
+                                    if j not in self._masked_keys], left=False)
         for j in self._masked_keys:
-            self._node(painter, self.key_anchor(j), f"k {spec.tokens[j]}", left=False,
+            self._node(painter, self.key_anchor(j), f"k {spec.key_tokens[j]}", left=False,
                        hidden=True)
         painter.save()
         if 0 <= focus < n:
@@ -297,7 +310,8 @@ class AttentionArrows(QGraphicsObject):
         """Each legend line after a sample: a thick and a thin arrow stroke for what width and
         opacity mean, a faint stroke for the other rows' arrows."""
         theme = self.theme
-        ink = theme.head_color(self.spec.heads[0]) if self.several else theme.color("accent")
+        first = self.spec.heads[0] if self.spec.heads else 0  # a copy without arrows has none
+        ink = theme.head_color(first) if self.several else theme.color("accent")
         for k, line in enumerate(self.legend_lines()):
             top = self._legend_top + k * LEGEND_LINE
             middle = top + LEGEND_LINE / 2
@@ -388,6 +402,7 @@ class AttentionArrows(QGraphicsObject):
         theme = self.theme
         anchor = self.query_anchor if left else self.key_anchor
         prefix = "q" if left else "k"
+        tokens = self.spec.tokens if left else self.spec.key_tokens
         rects = [self.node_rect(anchor(k), left) for k in rows]
         outline = QPainterPath()
         for rect in rects:
@@ -398,7 +413,7 @@ class AttentionArrows(QGraphicsObject):
         painter.setFont(font(13))
         painter.setPen(theme.color("text"))
         for k, rect in zip(rows, rects, strict=True):
-            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"{prefix} {self.spec.tokens[k]}")
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"{prefix} {tokens[k]}")
 
     def _node(self, painter: QPainter, anchor: QPointF, text: str, *, left: bool,
               focused: bool = False, hidden: bool = False) -> None:

@@ -68,7 +68,7 @@ def entries_shown(row: npt.NDArray[np.float64]) -> list[int]:
     """All entries of a small vocabulary in order; the most probable ones of a large one."""
     if len(row) <= MANY_ENTRIES:
         return list(range(len(row)))
-    return np.argsort(-row, kind="stable")[:TOP_ENTRIES].tolist()
+    return [int(k) for k in np.argsort(-row, kind="stable")[:TOP_ENTRIES]]
 
 
 class ProbabilityBars(QGraphicsObject):

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from app.canvas.context import LayoutContext
 from app.canvas.grid import MatrixGrid
-from app.canvas.layout import ROW_GAP, place_row
+from app.canvas.layout import ROW_GAP, RowPart, place_row
 from app.canvas.pieces import custom_grid, number, small_constant, text_lines, word
 from app.canvas.vocab_steps import VOCAB_LAYOUTS
 from app.tape import array_name, ffn_pre, module_of, norm_statistics, parameter_path
@@ -70,9 +70,9 @@ def lay_out_norm(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
     eps = small_constant(block.eps)
     if block.norm == "layernorm":
         lines = [word(ctx, "layer_formula", eps=eps),
-                 word(ctx, "layer_row", token=token, mean=number(ctx, float(values[0])),
+                 word(ctx, "layer_row", token=token, mean=_operand(ctx, float(values[0])),
                       divisor=number(ctx, float(values[2])))]
-        parameters = [ctx.grid(gamma), ",", ctx.grid(beta)]
+        parameters: list[RowPart] = [ctx.grid(gamma), ",", ctx.grid(beta)]
     else:
         lines = [word(ctx, "rms_formula", eps=eps),
                  word(ctx, "rms_row", token=token, divisor=number(ctx, float(values[1])))]
@@ -80,6 +80,12 @@ def lay_out_norm(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
     text = text_lines(parent, lines, 0, rect.bottom() + TEXT_GAP, ctx, size=15, role="text")
     params = place_row(parent, parameters, 0, text.bottom() + TEXT_GAP, ctx.theme)
     return rect.united(text).united(params)
+
+
+def _operand(ctx: LayoutContext, value: float) -> str:
+    """A number after a minus sign: a negative one in brackets, ``x − (−0.173)``."""
+    text = number(ctx, value)
+    return f"({text})" if text.startswith("−") else text
 
 
 def lay_out_residual(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
@@ -95,7 +101,7 @@ def lay_out_residual(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> Q
 
 def _activation_note(ctx: LayoutContext, activation: str) -> str:
     return word(ctx, {"relu": "relu_marked", "gelu": "gelu_note", "silu": "silu_note",
-                      "identity": "identity_note"}[activation])
+                      "identity": "identity_note", "gelu_tanh": "gelu_tanh_note"}[activation])
 
 
 def lay_out_ffn(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:

@@ -148,11 +148,11 @@ class CompareFrameItem(Sheet):
                                 for name in self.changed}
         y = top + side_height
         if self.changed:
-            title = TextItem(word(ctx, "differs_title"), ctx.theme, size=round(TITLE_SIZE),
-                             bold=True)
-            title.setParentItem(self)
-            title.setPos(MARGIN, y)
-            y += title.boundingRect().height() + 4
+            heading = TextItem(word(ctx, "differs_title"), ctx.theme, size=round(TITLE_SIZE),
+                               bold=True)
+            heading.setParentItem(self)
+            heading.setPos(MARGIN, y)
+            y += heading.boundingRect().height() + 4
             area = QRectF(MARGIN, y, inner, top + below - y)
             self._differences([comparison.common[n] for n in self.changed], area,
                               min(scales))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 import numpy as np
@@ -12,7 +13,7 @@ from app.canvas.theme import SLIDE, Theme
 from app.sheet import ASPECTS as ASPECTS
 from app.sheet import SHEET_HEIGHT as SHEET_HEIGHT
 from app.sheet import sheet_size as sheet_size
-from app.tape import attention_of, axes_of, tokens_of, visible_of
+from app.tape import attention_of, axes_of, display_name, tokens_of, visible_of
 from app.texts.frame_words import frame_word
 from engine import Step, Trace, explain, format_number
 from engine.names import short_name
@@ -89,6 +90,18 @@ class LayoutContext:
         self.made: list[tuple[str, MatrixGrid]] = []
         """Every grid built by :meth:`grid`, with the array it shows (comparisons mark them)."""
 
+    def on_rows_of(self, step: Step) -> LayoutContext:
+        """This context for a step whose rows are another token list (the encoder's): its
+        tokens, count and receiver (the same position, or its last row), the same grids made."""
+        tokens = tokens_of(self.trace, step.rows)
+        if tokens == self.tokens:
+            return self
+        other = copy.copy(self)
+        other.tokens = tokens
+        other.n = len(tokens)
+        other.receiver = min(self.receiver, other.n - 1)
+        return other
+
     @staticmethod
     def places_for(trace: Trace, options: FrameOptions | None = None) -> int:
         """Decimals the grids of ``trace`` print: the export's (``options.decimals``), else the
@@ -142,7 +155,7 @@ class LayoutContext:
         cols = self.labels_for(name, 1, full.shape[-1])[columns or slice(None)]
         if transpose:
             values, rows, cols = values.T, cols, rows
-        short = short_name(name)
+        short = short_name(name) if name in self.trace.arrays else display_name(name)
         if values.size > LARGE_GRID_CELLS and len(rows) == self.n and not transpose:
             highlight_receiver = True  # a large grid prints the numbers of its receiver row
         spec = GridSpec(
@@ -174,7 +187,7 @@ class LayoutContext:
         trace = self.trace
         if name not in trace.arrays:
             parameter = trace.scenario.parameter(name)
-            short = short_name(name)
+            short = display_name(name)
 
             def parameter_text(row: int, col: int) -> str:
                 r, c = (col, row) if transpose else (row, col)

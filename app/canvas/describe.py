@@ -28,7 +28,7 @@ def describe_frame(trace: Trace, step_index: int, options: FrameOptions, title: 
     steps = trace.steps
     k = max(0, min(len(steps) - 1, step_index))
     step = steps[k]
-    tokens = list(trace.scenario.tokens)
+    tokens = tokens_of(trace, step.rows)
     n = len(tokens)
     receiver = n - 1 if options.receiver is None else max(0, min(n - 1, options.receiver))
     parts = [frame_word(lang, "frame_summary", n=k + 1, count=len(steps), title=title)]

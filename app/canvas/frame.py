@@ -64,7 +64,7 @@ class FrameItem(Sheet):
 
     Attributes
     ----------
-    scale
+    picture_scale
         The factor the step's picture is drawn at (the document's, unless this step would not
         fit at it).
     body
@@ -115,11 +115,11 @@ class FrameItem(Sheet):
         self.body.stackBefore(footer)  # drawn (and read in SVG) heading, picture, footer
         covered = lay_out(self.context, self.step_index, self.body,
                           composition.wraps[self.step_index])
-        self.scale = min(most, fit_scale(covered, self.area.size()))
-        self.body.setScale(self.scale)
+        self.picture_scale = min(most, fit_scale(covered, self.area.size()))
+        self.body.setScale(self.picture_scale)
         centre = self.area.center()
-        self.body.setPos(centre.x() - covered.center().x() * self.scale,
-                         centre.y() - covered.center().y() * self.scale)
+        self.body.setPos(centre.x() - covered.center().x() * self.picture_scale,
+                         centre.y() - covered.center().y() * self.picture_scale)
 
     def _place_map(self, item: RouteMap, subtitle: TextItem, body_top: float, margin: float,
                    unit: float) -> float:

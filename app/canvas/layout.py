@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import lru_cache
 from typing import TypeVar
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.canvas.grid import CELL_HEIGHT, HEADER_HEIGHT, TITLE_HEIGHT, MatrixGrid
+from app.canvas.picture import draw_text, on_screen
 from app.canvas.theme import Theme, font
 
 GAP = 14.0
@@ -34,9 +36,8 @@ class TextItem(QGraphicsObject):
         self.text = text
         self._font = font(size, bold)
         self._color = theme.color(role)
-        metrics = QFontMetricsF(self._font)
-        self._rect = QRectF(0, 0, width if width is not None else
-                            metrics.horizontalAdvance(text) + 4, metrics.height() + 4)
+        advance, height = _measured(text, size, bold)
+        self._rect = QRectF(0, 0, width if width is not None else advance + 4, height + 4)
 
     @property
     def font(self) -> QFont:
@@ -55,8 +56,18 @@ class TextItem(QGraphicsObject):
               widget: QWidget | None = None) -> None:
         painter.setFont(self._font)
         painter.setPen(self._color)
-        painter.drawText(self._rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                         self.text)
+        align = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+        if on_screen(painter):  # a line met before: from its cached layout
+            draw_text(painter, self._rect, align, self.text, self._font)
+        else:
+            painter.drawText(self._rect, align, self.text)
+
+
+@lru_cache(maxsize=8192)
+def _measured(text: str, size: int, bold: bool) -> tuple[float, float]:
+    """Advance and height of a line of text (words repeat across frames and edits)."""
+    metrics = QFontMetricsF(font(size, bold))
+    return metrics.horizontalAdvance(text), metrics.height()
 
 
 def items_of(root: QGraphicsItem, kind: type[T]) -> list[T]:
@@ -74,7 +85,7 @@ def items_of(root: QGraphicsItem, kind: type[T]) -> list[T]:
 def _body_middle(item: QGraphicsItem) -> float:
     """Vertical middle of a grid's cells (or of any other item), relative to its top."""
     if isinstance(item, MatrixGrid):
-        return TITLE_HEIGHT + HEADER_HEIGHT + min(item.spec.values.shape[0], 8) * CELL_HEIGHT / 2
+        return TITLE_HEIGHT + HEADER_HEIGHT + min(len(item.spec.values), 8) * CELL_HEIGHT / 2
     return item.boundingRect().height() / 2
 
 
@@ -143,7 +154,11 @@ def _place(parent: QGraphicsItem, items: Sequence[QGraphicsItem],
         item.setPos(position)
 
 
-def place_row(parent: QGraphicsItem, parts: Sequence[QGraphicsItem | str], x: float, y: float,
+RowPart = QGraphicsItem | str
+"""A piece of a row: an item, or an operator written between items (·, =, +, →)."""
+
+
+def place_row(parent: QGraphicsItem, parts: Sequence[RowPart], x: float, y: float,
               theme: Theme) -> QRectF:
     """Lay ``parts`` left to right from (x, y); strings become operators (·, =, +, →).
 
@@ -157,7 +172,7 @@ def place_row(parent: QGraphicsItem, parts: Sequence[QGraphicsItem | str], x: fl
     return covered
 
 
-def place_rows(parent: QGraphicsItem, rows: Sequence[Sequence[QGraphicsItem | str]], x: float,
+def place_rows(parent: QGraphicsItem, rows: Sequence[Sequence[RowPart]], x: float,
                y: float, theme: Theme) -> QRectF:
     """Several :func:`place_row` rows, one under the other; while :func:`wrapping`, rows that
     fit side by side within the wrap width share a band."""

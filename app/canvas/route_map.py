@@ -137,7 +137,7 @@ def route_map(ctx: LayoutContext, step: Step) -> RouteMap:
     trace, lang = ctx.trace, ctx.options.lang
     index = trace.step_index(step.id)
     groups = step_groups(trace.steps, lang)
-    boxes = []
+    boxes: list[MapBox] = []
     for k, each in enumerate(trace.steps):
         if each.layer and groups[k] != groups[index]:
             if k and groups[k - 1] == groups[k]:

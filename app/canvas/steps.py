@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem
@@ -13,7 +14,15 @@ from app.canvas.block_steps import BLOCK_LAYOUTS
 from app.canvas.context import LayoutContext
 from app.canvas.heads import ARROWS_GAP, lay_out_heads_mix
 from app.canvas.layout import GAP, ROW_GAP, place_beside, place_row, place_rows, wrap_width
-from app.tape import array_name, attention_of, parameter_path, visible_of
+from app.canvas.position_steps import POSITION_LAYOUTS, lay_out_biased_scores
+from app.tape import (
+    array_name,
+    attention_of,
+    kv_head,
+    parameter_path,
+    tokens_of,
+    visible_of,
+)
 from app.texts.frame_words import frame_word, join_notes
 from engine import Step, format_number
 from engine.names import short_name
@@ -62,6 +71,13 @@ def _head_label(ctx: LayoutContext, head: int) -> str:
     return _word(ctx, "head", n=head + 1) if ctx.head_count > 1 else ""
 
 
+def _group_label(ctx: LayoutContext, att: Any, head: int) -> str:
+    """`` (K/V group 1)`` when query heads share keys and values (grouped-query attention)."""
+    group = kv_head(att, head)
+    shared = any(kv_head(att, other) != other for other in range(att.heads))
+    return _word(ctx, "kv_group", n=group + 1) if shared else ""
+
+
 def _head_columns(width: int, head: int) -> slice:
     return slice(head * width, (head + 1) * width)
 
@@ -69,7 +85,9 @@ def _head_columns(width: int, head: int) -> slice:
 def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     att = attention_of(ctx.trace, step)
     hidden = ctx.hidden(step)
-    rows = []
+    if array_name(step, "alibi") in step.writes:
+        return lay_out_biased_scores(ctx, step, parent, hidden)
+    rows: list[list[QGraphicsItem | str]] = []
     for head in ctx.heads:
         label = _head_label(ctx, head)
         cols = _head_columns(att.d_k, head)
@@ -79,7 +97,8 @@ def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
         note = join_notes(ctx.options.lang, scaling,
                           _word(ctx, "mask_note") if hidden is not None else "")
         rows.append([ctx.grid(step.reads[0], title=f"Q{label}", columns=cols), "·",
-                     ctx.grid(step.reads[1], title=f"Kᵀ{label}", columns=cols,
+                     ctx.grid(step.reads[1], title=f"Kᵀ{label}{_group_label(ctx, att, head)}",
+                              columns=_head_columns(att.d_k, kv_head(att, head)),
                               transpose=True), "=",
                      ctx.grid(step.writes[-1], title=_word(ctx, "scores") + label, head=head,
                               note=note, masked=hidden)])
@@ -87,16 +106,18 @@ def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
 
 
 def _arrows(ctx: LayoutContext, step: Step) -> AttentionArrows:
+    """Arrows from the query rows to the keys: the encoder's rows for cross-attention."""
+    keys = tokens_of(ctx.trace, step.keys) if step.keys and step.keys != step.rows else None
     spec = ArrowSpec(tokens=ctx.tokens, weights=ctx.array(array_name(step, "weights")),
                      visible=visible_of(ctx.trace, step), receiver=ctx.receiver, heads=ctx.heads,
-                     show_all=ctx.options.show_all_arrows, places=ctx.places)
+                     show_all=ctx.options.show_all_arrows, places=ctx.places, keys=keys)
     title = _word(ctx, "who_reads", token=ctx.tokens[ctx.receiver])
     return AttentionArrows(spec, ctx.theme, title, lang=ctx.options.lang)
 
 
 def _weights(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     hidden = ctx.hidden(step)
-    rows = []
+    rows: list[list[QGraphicsItem | str]] = []
     for head in ctx.heads:
         label = _head_label(ctx, head)
         note = join_notes(ctx.options.lang, _word(ctx, "rows_sum_note"),
@@ -123,7 +144,9 @@ def _mix(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
         rows.append([ctx.grid(weights, title=_word(ctx, "shares") + label, head=head,
                               value_range=SHARE_RANGE, masked=hidden,
                               highlight_receiver=True), "·",
-                     ctx.grid(array_name(step, "V"), title=f"V{label}", columns=cols), "=",
+                     ctx.grid(array_name(step, "V"),
+                              title=f"V{label}{_group_label(ctx, att, head)}",
+                              columns=_head_columns(att.d_v, kv_head(att, head))), "=",
                      ctx.grid(mixed, title=_word(ctx, "mixed") + label, columns=cols,
                               highlight_receiver=True)])
     if att.heads > 1:
@@ -147,13 +170,21 @@ def _generic(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     for name in readable:
         if parts:
             parts.append(",")
-        parts.append(ctx.grid(name, highlight_receiver=name in ctx.trace.arrays))
+        parts.append(ctx.grid(name, highlight_receiver=name in ctx.trace.arrays,
+                              head=_head_of(ctx, name)))
     parts.append("→")
     for k, name in enumerate(step.writes):
         if k:
             parts.append(",")
-        parts.append(ctx.grid(name, highlight_receiver=True))
+        parts.append(ctx.grid(name, highlight_receiver=True, head=_head_of(ctx, name)))
     return place_row(parent, parts, 0, 0, ctx.theme)
+
+
+def _head_of(ctx: LayoutContext, name: str) -> int | None:
+    """The selected head of a per-head (3-D) array, None for a matrix."""
+    if name in ctx.trace.arrays and ctx.trace.arrays[name].ndim == 3:
+        return min(int(ctx.heads[0]), int(ctx.trace.arrays[name].shape[0]) - 1)
+    return None
 
 
 def _is_parameter(ctx: LayoutContext, name: str) -> bool:
@@ -171,10 +202,11 @@ LAYOUTS: dict[str, Layout] = {
     "weights": _weights,
     "mix": _mix,
     **BLOCK_LAYOUTS,
+    **POSITION_LAYOUTS,
 }
 
 
 def lay_out_step(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     """Place the picture of ``step`` under ``parent``, from (0, 0); returns what it covers."""
-    return LAYOUTS.get(step.op, _generic)(ctx, step, parent)
+    return LAYOUTS.get(step.op, _generic)(ctx.on_rows_of(step), step, parent)
 

@@ -27,9 +27,11 @@ MANY_BAR_GROUPS = 4
 def lay_out_embed(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     """The ids, the table with the picked rows outlined, and the picked rows forming X."""
     scenario = ctx.trace.scenario
-    assert scenario.token_ids is not None and scenario.embedding is not None
-    ids = list(scenario.token_ids)
-    table = scenario.embedding
+    stack = getattr(scenario, "encoder", None) if step.stack == "encoder" else scenario
+    table = getattr(stack, "embedding", None)
+    table = scenario.embedding if table is None else table
+    assert stack is not None and stack.token_ids is not None and table is not None
+    ids = list(stack.token_ids)
     shown = list(range(table.shape[0])) if table.shape[0] <= MANY_TABLE_ROWS \
         else sorted(set(ids))
     picked_by: dict[int, list[str]] = {}
@@ -56,7 +58,7 @@ def lay_out_embed(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRec
         return (f"X[{row},{col}] = embedding[{ids[row]},{col}] = "
                 f"{number(ctx, float(table[ids[row], col]))}")
 
-    x_grid = custom_grid(ctx, word(ctx, "embed_x"), scenario.X,
+    x_grid = custom_grid(ctx, word(ctx, "embed_x"), ctx.array(step.writes[0]),
                          [word(ctx, "embed_row", token=t, id=i)
                           for t, i in zip(ctx.tokens, ids, strict=True)],
                          features, explain=x_text, highlight_receiver=True)

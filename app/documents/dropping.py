@@ -9,7 +9,7 @@ from PySide6.QtCore import QMimeData, QTimer
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 
 if TYPE_CHECKING:
-    from app.window import StudioWindow
+    from app.shell import Shell
 
 SUFFIX = ".json"
 
@@ -34,7 +34,7 @@ def accept_drag(event: QDragEnterEvent | QDragMoveEvent) -> None:
         event.ignore()
 
 
-def drop(window: StudioWindow, event: QDropEvent) -> None:
+def drop(shell: Shell, event: QDropEvent) -> None:
     """Open the dropped document once the drop has finished (a question may follow)."""
     path = dropped_document(event.mimeData())
     if path is None:
@@ -42,4 +42,4 @@ def drop(window: StudioWindow, event: QDropEvent) -> None:
         return
     event.acceptProposedAction()
     # The drag source waits until dropEvent returns: ask about unsaved changes afterwards.
-    QTimer.singleShot(0, window, lambda: window.open_path(path))
+    QTimer.singleShot(0, shell.widget(), lambda: shell.open_path(path))

@@ -6,9 +6,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject
-from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox, QWidget
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 
+from app.document import SetMatrix
 from app.documents.matrix_text import (
     FloatArray,
     MatrixTextError,
@@ -16,39 +17,15 @@ from app.documents.matrix_text import (
     match_problem,
     shape_text,
 )
-from app.i18n import current_language
+from app.i18n import QT_TRANSLATE_NOOP, current_language
 from app.state import DocumentState
 from engine.names import short_name
 
 if TYPE_CHECKING:
-    from app.window import StudioWindow
+    from app.shell import Shell
 
 FILE_FILTER = QT_TRANSLATE_NOOP("Import", "Matrices (*.npy *.csv *.tsv *.txt);;All files (*)")
 translate = QCoreApplication.translate
-
-
-class GridFocus(QObject):
-    """Remembers the editor grid that last had the keyboard focus: the import's target."""
-
-    def __init__(self, window: StudioWindow) -> None:
-        super().__init__(window)
-        self.window_ = window
-        self.path: str | None = None
-        app = QApplication.instance()
-        if isinstance(app, QApplication):
-            app.focusChanged.connect(self._on_focus)
-
-    def _on_focus(self, _old: QWidget | None, new: QWidget | None) -> None:
-        if new is None:
-            return
-        for path, table in self.window_.editor.tables.items():
-            if new is table or table.isAncestorOf(new):
-                self.path = path
-                return
-
-    def current(self) -> str | None:
-        """The remembered grid if the document still has it."""
-        return self.path if self.path in self.window_.editor.tables else None
 
 
 def grid_shape(state: DocumentState, path: str) -> tuple[int, int]:
@@ -58,14 +35,14 @@ def grid_shape(state: DocumentState, path: str) -> tuple[int, int]:
                                                                int(values.shape[1]))
 
 
-def choose_grid(window: StudioWindow) -> str | None:
+def choose_grid(shell: Shell) -> str | None:
     """The selected grid, or the one the user picks from a list when none is selected."""
-    chosen = window.grid_focus.current()
+    chosen = shell.selected_grid()
     if chosen is not None:
         return chosen
-    paths = list(window.editor.tables)
-    labels = [f"{short_name(p)} ({shape_text(*grid_shape(window.state, p))})" for p in paths]
-    label, ok = QInputDialog.getItem(window, translate("Import", "Import matrix"),
+    paths = shell.grid_paths()
+    labels = [f"{short_name(p)} ({shape_text(*grid_shape(shell.state, p))})" for p in paths]
+    label, ok = QInputDialog.getItem(shell.widget(), translate("Import", "Import matrix"),
                                      translate("Import", "Import into which grid?"), labels, 0,
                                      False)
     if not ok or label not in labels:
@@ -95,8 +72,7 @@ def put_matrix(state: DocumentState, path: str, values: FloatArray, source: str,
 
     state.refused.connect(note)
     try:
-        done = state.set_value(path, new, translate("Import", "import {source} into {name}").format(
-            source=source, name=name))
+        done = state.apply(SetMatrix(path, new, "import", source))
     finally:
         state.refused.disconnect(note)
     if not done and refusals:  # values that overflow, a document over its limits: as loud as
@@ -107,29 +83,30 @@ def put_matrix(state: DocumentState, path: str, values: FloatArray, source: str,
     return done
 
 
-def import_matrix_file(window: StudioWindow, path: str, file: Path) -> bool:
+def import_matrix_file(shell: Shell, path: str, file: Path) -> bool:
     """Read ``file`` and put it into the grid at ``path``; a refusal is shown, nothing changes."""
     try:
         values = load_matrix_file(file)
     except MatrixTextError as error:
-        QMessageBox.warning(window, translate("Import", "Cannot import"), translate(
+        QMessageBox.warning(shell.widget(), translate("Import", "Cannot import"), translate(
             "Import", "{file} was not imported:\n{error}").format(
                 file=file, error=error.words(current_language())))
-        window.state.refused.emit(translate("Import", "import: {problem}; nothing changed")
-                                  .format(problem=error.words(current_language())))
+        shell.state.refused.emit(translate("Import", "import: {problem}; nothing changed")
+                                 .format(problem=error.words(current_language())))
         return False
-    return put_matrix(window.state, path, values, file.name, window)
+    return put_matrix(shell.state, path, values, file.name, shell.widget())
 
 
-def import_matrix(window: StudioWindow) -> bool:
+def import_matrix(shell: Shell) -> bool:
     """File → Import matrix…: pick the grid (the selected one) and a file, then import."""
-    path = choose_grid(window)
+    path = choose_grid(shell)
     if path is None:
         return False
-    start = str(window.state.path.parent) if window.state.path else str(Path.cwd())
+    document = shell.state.path
+    start = str(document.parent) if document else str(Path.cwd())
     chosen, _filter = QFileDialog.getOpenFileName(
-        window, translate("Import", "Import a matrix into {name}").format(
+        shell.widget(), translate("Import", "Import a matrix into {name}").format(
             name=short_name(path)), start, translate("Import", FILE_FILTER))
     if not chosen:
         return False
-    return import_matrix_file(window, path, Path(chosen))
+    return import_matrix_file(shell, path, Path(chosen))

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QMenu, QMessageBox
 from app.preferences import app_settings
 
 if TYPE_CHECKING:
-    from app.window import StudioWindow
+    from app.shell import Shell
 
 KEY = "documents/recent"
 MAX_RECENT = 8
@@ -57,10 +57,10 @@ def clear_recent() -> None:
 class RecentMenu(QMenu):
     """The submenu, rebuilt each time it opens; a missing file is removed with a message."""
 
-    def __init__(self, window: StudioWindow) -> None:
-        super().__init__(window)
+    def __init__(self, shell: Shell) -> None:
+        super().__init__(shell.widget())
         self.setTitle(self.tr("Open &recent"))
-        self.window_ = window
+        self.shell = shell
         self.setObjectName("recentMenu")
         self.aboutToShow.connect(self.rebuild)
         self.rebuild()
@@ -100,8 +100,8 @@ class RecentMenu(QMenu):
         if not path.is_file():
             remove_recent(path)
             self._rebuild_later()
-            QMessageBox.warning(self.window_, self.tr("Document not found"), self.tr(
+            QMessageBox.warning(self.shell.widget(), self.tr("Document not found"), self.tr(
                 "{path} is no longer there (moved, renamed or deleted). It was removed from "
                 "the recent documents.").format(path=path))
             return False
-        return self.window_.open_path(path)
+        return self.shell.open_path(path)

@@ -46,13 +46,14 @@ from PySide6.QtWidgets import QMessageBox
 
 from app.background import Job, is_big
 from app.cancel import CancelledError
-from app.documents.opening import load_checked
+from app.documents.loading import placeholder, read_after_showing
+from app.documents.opening import is_big_file, load_computed
 from app.state import DocumentState
-from engine import Scenario, ScenarioError, dumps_scenario
+from engine import Scenario, ScenarioError, Trace, dumps_scenario
 from engine.safe_write import failure_reason, plain_reason, write_bytes
 
 if TYPE_CHECKING:
-    from app.window import StudioWindow
+    from app.shell import Shell
 
 AUTOSAVE_ENV = "QKV_STUDIO_AUTOSAVE_MS"
 DEFAULT_AUTOSAVE_MS = 5000
@@ -390,12 +391,11 @@ def find_orphans(directory: Path | None = None) -> list[RecoveryCopy]:
 translate = QCoreApplication.translate
 
 
-def offer_recovery(window: StudioWindow, copies: list[RecoveryCopy] | None = None,
-                   ) -> list[StudioWindow]:
+def offer_recovery(shell: Shell, copies: list[RecoveryCopy] | None = None) -> list[Shell]:
     """Ask about each orphaned copy; restore the accepted ones, delete the declined ones.
 
-    The first restored copy replaces the document of ``window`` (fresh from launch); further
-    ones open in new windows. A restored document is marked modified and remembers its
+    The first restored copy replaces the document of ``shell`` (a window fresh from launch);
+    further ones open in new windows. A restored document is marked modified and remembers its
     original path, so Save writes it back there.
 
     Returns
@@ -403,14 +403,12 @@ def offer_recovery(window: StudioWindow, copies: list[RecoveryCopy] | None = Non
     list
         The windows that now show restored work.
     """
-    from app.window import StudioWindow
-
-    restored: list[StudioWindow] = []
+    restored: list[Shell] = []
     for copy in find_orphans() if copies is None else copies:
         where = (translate("Recovery", "of {path}").format(path=copy.original)
                  if copy.original else translate("Recovery", "never saved to a file"))
         answer = QMessageBox.question(
-            window, translate("Recovery", "Restore unsaved work"),
+            shell.widget(), translate("Recovery", "Restore unsaved work"),
             translate("Recovery", "Restore unsaved work from {time}?\n\n“{title}”, {where}. "
                       "QKV Studio ended before it was saved. No deletes this copy.").format(
                 time=copy.time_text(), title=copy.title, where=where),
@@ -419,23 +417,49 @@ def offer_recovery(window: StudioWindow, copies: list[RecoveryCopy] | None = Non
         if answer != QMessageBox.StandardButton.Yes:
             copy.discard()
             continue
-        try:
-            scenario = load_checked(copy.document)
-        except ScenarioError as error:
-            QMessageBox.warning(window, translate("Recovery", "Cannot restore"), translate(
-                "Recovery", "The copy from {time} cannot be read. It was kept, unchanged, at\n"
-                "{path}\n{error}").format(time=copy.time_text(), path=copy.document,
-                                          error=error))
-            copy.release()
+        if is_big_file(copy.document):  # read after the window shows, with Cancel
+            target = shell.open_window(placeholder()) if restored else shell
+            _restore_later(target, copy)
+            restored.append(target)
             continue
-        target = window
-        if restored:
-            target = StudioWindow(scenario)
-            target.show()
-        target.show_document(scenario, copy.original, modified=True,
-                             note=translate("Recovery", "Restored unsaved work from {time}")
-                             .format(time=copy.time_text()))
-        target.recovery.write_now()  # the restored work is safe again before the old copy goes
-        copy.discard()
+        try:
+            scenario, trace = load_computed(copy.document)
+        except ScenarioError as error:
+            _cannot_restore(shell, copy, error)
+            continue
+        target = shell.open_window(scenario) if restored else shell
+        _restore(target, copy, scenario, trace)
         restored.append(target)
     return restored
+
+
+def _restore(target: Shell, copy: RecoveryCopy, scenario: Scenario,
+             trace: Trace | None = None) -> None:
+    """Show the restored work in ``target``, modified, then let the old copy go."""
+    # modified: its own recovery copy is written at once, before the old copy goes
+    target.show_document(scenario, copy.original, modified=True, trace=trace,
+                         note=translate("Recovery", "Restored unsaved work from {time}")
+                         .format(time=copy.time_text()))
+    copy.discard()
+
+
+def _cannot_restore(shell: Shell, copy: RecoveryCopy, error: BaseException) -> None:
+    QMessageBox.warning(shell.widget(), translate("Recovery", "Cannot restore"), translate(
+        "Recovery", "The copy from {time} cannot be read. It was kept, unchanged, at\n"
+        "{path}\n{error}").format(time=copy.time_text(), path=copy.document, error=error))
+    copy.release()
+
+
+def _restore_later(shell: Shell, copy: RecoveryCopy) -> None:
+    """Read a big copy in a worker; Cancel keeps it, unchanged, for the next launch."""
+    def cancelled() -> None:
+        copy.release()
+        shell.show_message(translate(
+            "Recovery", "Not restored: cancelled. The copy was kept at {path}").format(
+                path=copy.document))
+
+    label = translate("Recovery", "Restoring unsaved work from {time}…").format(
+        time=copy.time_text())
+    read_after_showing(shell, copy.document, label,
+                       lambda target, scenario, trace: _restore(target, copy, scenario, trace),
+                       lambda error: _cannot_restore(shell, copy, error), cancelled)

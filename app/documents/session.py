@@ -15,24 +15,24 @@ from PySide6.QtCore import QByteArray, QSettings
 from app.preferences import app_settings
 
 if TYPE_CHECKING:
-    from app.window import StudioWindow
+    from app.shell import Shell
 
 GROUP = "session"
 NONE = -1
 """Stored for "no receiver / all heads chosen"."""
 
 
-def save_session(window: StudioWindow) -> None:
+def save_session(shell: Shell) -> None:
     """Remember the window's layout, document and view for the next launch."""
     settings = app_settings()
     settings.beginGroup(GROUP)
-    settings.setValue("geometry", window.saveGeometry())
-    settings.setValue("splitter", [int(size) for size in window.splitter.sizes()])
-    path = window.state.path
-    settings.setValue("document", str(path) if path is not None else "")
-    settings.setValue("step", int(window.state.step))
-    settings.setValue("dwell", float(window.timeline.dwell_box.value()))
-    receiver, head = window.state.receiver, window.state.head
+    state = shell.state
+    settings.setValue("geometry", shell.widget().saveGeometry())
+    settings.setValue("splitter", shell.panel_sizes())
+    settings.setValue("document", str(state.path) if state.path is not None else "")
+    settings.setValue("step", int(state.step))
+    settings.setValue("dwell", shell.dwell())
+    receiver, head = state.receiver, state.head
     settings.setValue("receiver", NONE if receiver is None else int(receiver))
     settings.setValue("head", NONE if head is None else int(head))
     settings.endGroup()
@@ -53,7 +53,7 @@ def _int(settings: QSettings, key: str, default: int) -> int:
     return value if isinstance(value, int) else default
 
 
-def restore_session(window: StudioWindow, same_document: bool) -> None:
+def restore_session(shell: Shell, same_document: bool) -> None:
     """Put back the last session's layout; its step and view only if ``same_document``.
 
     Any stored value that is missing, of the wrong type or out of range is ignored.
@@ -62,22 +62,17 @@ def restore_session(window: StudioWindow, same_document: bool) -> None:
     settings.beginGroup(GROUP)
     geometry = settings.value("geometry", QByteArray(), type=QByteArray)
     if isinstance(geometry, QByteArray) and not geometry.isEmpty():
-        window.restoreGeometry(geometry)
+        shell.widget().restoreGeometry(geometry)
     sizes = settings.value("splitter", [], type=list)
     try:
         numbers = [int(size) for size in sizes] if isinstance(sizes, list) else []
     except (TypeError, ValueError):
         numbers = []
-    if len(numbers) == window.splitter.count() and all(0 <= n < 100_000 for n in numbers) \
-            and sum(numbers) > 0:
-        window.splitter.setSizes(numbers)
+    shell.set_panel_sizes(numbers)
     stored = settings.value("dwell", 0.0, type=float)
-    dwell = float(stored) if isinstance(stored, int | float) else 0.0
-    box = window.timeline.dwell_box
-    if box.minimum() <= dwell <= box.maximum():
-        box.setValue(dwell)
+    shell.set_dwell(float(stored) if isinstance(stored, int | float) else 0.0)
     if same_document:
-        state = window.state
+        state = shell.state
         step = _int(settings, "step", 0)
         if 0 <= step < len(state.trace.steps):
             state.set_step(step)

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QFileSystemWatcher, QObject
 from PySide6.QtWidgets import QMessageBox
 
-from app.documents.opening import load_checked
+from app.documents.opening import load_computed
 from engine import ScenarioError
 
 if TYPE_CHECKING:
-    from app.window import StudioWindow
+    from app.shell import Shell
 
 Stamp = tuple[int, int, int, int]
 Button = QMessageBox.StandardButton
@@ -39,9 +39,9 @@ def file_stamp(path: Path) -> Stamp | None:
 class DiskWatch(QObject):
     """Watches the file of one window's document; asks before overwriting or reloading it."""
 
-    def __init__(self, window: StudioWindow) -> None:
-        super().__init__(window)
-        self.window = window
+    def __init__(self, shell: Shell) -> None:
+        super().__init__(shell.widget())
+        self.shell = shell
         self.path: Path | None = None
         self.stamp: Stamp | None = None
         self._asking = False
@@ -78,7 +78,7 @@ class DiskWatch(QObject):
         if path != self.path or not self.changed_on_disk() or not path.exists():
             return True
         answer = QMessageBox.question(
-            self.window, self.tr("File changed on disk"),
+            self.shell.widget(), self.tr("File changed on disk"),
             self.tr("{path} was changed on disk (by another window or program) since it was "
                     "opened or saved here.\n\nOverwrite it with the document in this window?")
             .format(path=path), Button.Save | Button.Cancel, Button.Cancel)
@@ -97,23 +97,23 @@ class DiskWatch(QObject):
             self._asking = False
 
     def _offer_reload(self, path: Path) -> None:
-        modified = not self.window.state.undo_stack.isClean()
+        modified = self.shell.state.modified
         question = (self.tr("{path} was changed on disk. This window has unsaved changes.\n\n"
                             "Reload the file and lose them? No keeps this window's version; "
                             "saving will ask before overwriting the file.")
                     if modified else
                     self.tr("{path} was changed on disk.\n\nReload it? No keeps this window's "
                             "version; saving will ask before overwriting the file."))
-        answer = QMessageBox.question(self.window, self.tr("File changed on disk"),
+        answer = QMessageBox.question(self.shell.widget(), self.tr("File changed on disk"),
                                       question.format(path=path), Button.Yes | Button.No,
                                       Button.No if modified else Button.Yes)
         if answer != Button.Yes or not path.exists():
             return
         try:
-            scenario = load_checked(path)
+            scenario, trace = load_computed(path)
         except ScenarioError as error:
-            self.window.statusBar().showMessage(self.tr("⚠ not reloaded: {error}").format(
+            self.shell.show_message(self.tr("⚠ not reloaded: {error}").format(
                 error=error))
             return
-        self.window.show_document(scenario, path, note=self.tr("Reloaded {name}").format(
-            name=path.name))
+        self.shell.show_document(scenario, path, note=self.tr("Reloaded {name}").format(
+            name=path.name), trace=trace)

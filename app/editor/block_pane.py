@@ -8,9 +8,8 @@ arrays (γ, β, W1, b1, W2, b2, unembed) are edited in the pane's grids like any
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QTimer
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -21,10 +20,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.document import Operation, SetBlock, SetHead, SetOption
 from app.documents.matrix_words import NUMBER_REASONS, matrix_words
 from app.editor.model import VocabModel
 from app.editor.table import MatrixTable
-from app.i18n import LiveTexts, current_language
+from app.i18n import QT_TRANSLATE_NOOP, LiveTexts, current_language
 from app.state import DocumentState
 from app.texts.titles import norm_name
 from engine import NumberTextError, parse_number
@@ -44,18 +44,6 @@ def norm_text(norm: str) -> str:
 def placement_text(placement: str) -> str:
     """A placement option as the placement box shows it, in the interface language."""
     return QCoreApplication.translate("BlockEditor", PLACEMENT_NAMES[placement])
-
-
-def identity(d: int) -> list[list[float]]:
-    return [[1.0 if r == c else 0.0 for c in range(d)] for r in range(d)]
-
-
-def default_block(d: int) -> dict[str, Any]:
-    """A pre-norm LayerNorm block with an identity-like ReLU feed-forward and no head."""
-    return {"norm": "layernorm", "eps": 1e-5, "placement": "pre",
-            "gamma1": [1.0] * d, "beta1": [0.0] * d, "gamma2": [1.0] * d, "beta2": [0.0] * d,
-            "ffn": {"W1": identity(d), "activation": "relu", "W2": identity(d)},
-            "final_norm": True, "gamma_f": [1.0] * d, "beta_f": [0.0] * d}
 
 
 class BlockEditor(QGroupBox):
@@ -115,17 +103,13 @@ class BlockEditor(QGroupBox):
         self.block_box.toggled.connect(self._on_block)
         self.head_box.toggled.connect(self._on_head)
         self.final_norm_box.toggled.connect(lambda on: self._set(
-            "block.final_norm", on, self.tr("final norm on") if on else
-            self.tr("final norm off")))
+            SetOption("block.final_norm", on)))
         self.norm_box.activated.connect(lambda _k: self._set(
-            "block.norm", self.norm_box.currentData(),
-            self.tr("norm {name}").format(name=self.norm_box.currentText())))
+            SetOption("block.norm", str(self.norm_box.currentData()))))
         self.placement_box.activated.connect(lambda _k: self._set(
-            "block.placement", self.placement_box.currentData(),
-            f"{self.placement_box.currentData()}-norm"))
+            SetOption("block.placement", str(self.placement_box.currentData()))))
         self.activation_box.activated.connect(lambda _k: self._set(
-            "block.ffn.activation", self.activation_box.currentData(),
-            self.tr("activation {name}").format(name=self.activation_box.currentData())))
+            SetOption("block.ffn.activation", str(self.activation_box.currentData()))))
         self.eps_edit.editingFinished.connect(self._on_eps)
         state.documentChanged.connect(self._show)
 
@@ -181,35 +165,15 @@ class BlockEditor(QGroupBox):
         self.vocab_table.setVisible(has_head)
 
     # -- changing it ---------------------------------------------------------------------------
-    def _set(self, path: str, value: object, label: str) -> None:
-        if not self.state.set_value(path, value, label):
+    def _set(self, operation: Operation) -> None:
+        if not self.state.apply(operation):
             self._show()
 
     def _on_block(self, on: bool) -> None:
-        document = self.state.scenario.to_document()
-        if on:
-            document["block"] = default_block(self.state.scenario.d)
-            done = self.state.replace_document(document, self.tr("add decoder block"))
-        else:
-            document.pop("block", None)
-            done = self.state.replace_document(document, self.tr("remove decoder block"))
-        if not done:
-            self._show()
+        self._set(SetBlock(on))
 
     def _on_head(self, on: bool) -> None:
-        document = self.state.scenario.to_document()
-        block = document["block"]
-        if on:
-            d = self.state.scenario.d
-            block["unembed"] = identity(d)
-            block["vocab"] = [f"v{k + 1}" for k in range(d)]
-            done = self.state.replace_document(document, self.tr("add vocabulary head"))
-        else:
-            block.pop("unembed", None)
-            block.pop("vocab", None)
-            done = self.state.replace_document(document, self.tr("remove vocabulary head"))
-        if not done:
-            self._show()
+        self._set(SetHead(on))
 
     def _on_eps(self) -> None:
         block = self.state.scenario.block
@@ -225,7 +189,7 @@ class BlockEditor(QGroupBox):
             self.eps_edit.setText(format_exact(block.eps))
             return
         if eps != block.eps:
-            self.state.set_value("block.eps", eps, f"ε = {format_exact(eps)}")
+            self.state.apply(SetOption("block.eps", eps))
         # What was typed ("1.5e-12") now reads as everywhere else ("1.5×10⁻¹²").
         current = self.state.scenario.block
         self.eps_edit.setText(format_exact(current.eps if current is not None else block.eps))

@@ -6,7 +6,6 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import (
-    QT_TRANSLATE_NOOP,
     QAbstractTableModel,
     QCoreApplication,
     QModelIndex,
@@ -14,10 +13,11 @@ from PySide6.QtCore import (
     Qt,
 )
 
+from app.document import SetLabel, SetMatrix, labels_at
 from app.documents.matrix_text import MatrixTextError, fit_problem, parse_matrix_text
-from app.i18n import current_language
+from app.i18n import QT_TRANSLATE_NOOP, current_language
 from app.state import DocumentState
-from engine import NumberTextError, Scenario, format_number, parse_number
+from engine import NumberTextError, format_number, parse_number
 from engine.names import short_name
 from engine.numbers import format_exact
 
@@ -58,8 +58,8 @@ class MatrixModel(QAbstractTableModel):
             return
         if self.path == "X":
             self.headerDataChanged.emit(Qt.Orientation.Vertical, 0, values.shape[0] - 1)
-        if np.array_equal(values, self._values):
-            return
+        if values is self._values or np.array_equal(values, self._values):
+            return  # most often the same array: an edit elsewhere replaced only its own
         self._values = values
         if values.size:
             self.dataChanged.emit(self.index(0, 0),
@@ -172,17 +172,7 @@ class MatrixModel(QAbstractTableModel):
             return False
         values[row:row + height, col:col + width] = block
         new = values[0] if self.is_vector else values
-        return self.state.set_value(self.path, new, self.tr("paste {shape} into {name}").format(
-            shape=f"{height}×{width}", name=self.name))
-
-
-def labels_at(scenario: Scenario, path: str) -> tuple[str, ...]:
-    """The labels at ``path``: ``"tokens"``, or ``"block.vocab"`` (none without a head)."""
-    if path == "tokens":
-        return scenario.tokens
-    if path == "block.vocab":
-        return scenario.block.vocab if scenario.block is not None else ()
-    raise KeyError(path)
+        return self.state.apply(SetMatrix(self.path, new, "paste", f"{height}×{width}"))
 
 
 class LabelRowModel(QAbstractTableModel):
@@ -262,8 +252,7 @@ class LabelRowModel(QAbstractTableModel):
         if text == labels[col]:
             return True
         labels[col] = text
-        noun = QCoreApplication.translate("LabelRowModel", self.noun)
-        return self.state.set_value(self.path, labels, f"{noun} {col} = {text}")
+        return self.state.apply(SetLabel(self.path, col, text))
 
 
 class TokenModel(LabelRowModel):

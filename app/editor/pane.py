@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QCheckBox,
     QFormLayout,
     QGroupBox,
@@ -20,10 +22,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.document import Resize, SetOption
 from app.editor.block_pane import BlockEditor
 from app.editor.model import MatrixModel, TokenModel
 from app.editor.table import MatrixTable
-from app.i18n import LiveTexts
+from app.i18n import QT_TRANSLATE_NOOP, LiveTexts
+from app.outline import parameter_paths
 from app.state import DocumentState
 from engine.names import short_name
 from engine.resize import SIZE_LIMITS, Sizes
@@ -57,6 +61,11 @@ class EditorPane(QScrollArea):
         self.setWidgetResizable(True)
         self.texts.bind(self.setAccessibleName, lambda: self.tr("Matrix editor"))
         self.tables: dict[str, MatrixTable] = {}
+        self._focused: str | None = None
+        """The grid that last had the keyboard focus: where File → Import matrix… goes."""
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._on_focus)
         self.size_boxes: dict[str, QSpinBox] = {}
         body = QWidget()
         self._layout = QVBoxLayout(body)
@@ -103,11 +112,11 @@ class EditorPane(QScrollArea):
             spin = QSpinBox()
             spin.setRange(1, getattr(SIZE_LIMITS, key))
             spin.setKeyboardTracking(False)
-            self.texts.bind(spin.setAccessibleName, lambda source=source: _translated(source))
+            self.texts.bind(spin.setAccessibleName, partial(_translated, source))
             spin.valueChanged.connect(lambda value, key=key: self._on_size(key, value))
             self.size_boxes[key] = spin
             label = QLabel()
-            self.texts.bind(label.setText, lambda source=source: _translated(source))
+            self.texts.bind(label.setText, partial(_translated, source))
             label.setBuddy(spin)
             form.addRow(label, spin)
         self._show_sizes()
@@ -123,14 +132,8 @@ class EditorPane(QScrollArea):
         self.scale_box = QCheckBox()
         self.texts.bind(self.scale_box.setText, lambda: self.tr("Divide &scores by √dₖ"))
         self.texts.bind(self.scale_box.setAccessibleName, lambda: self.tr("Scale scores"))
-        labels = {("causal", True): lambda: self.tr("causal mask on"),
-                  ("causal", False): lambda: self.tr("causal mask off"),
-                  ("scale", True): lambda: self.tr("scaling on"),
-                  ("scale", False): lambda: self.tr("scaling off")}
         for check, key in ((self.causal_box, "causal"), (self.scale_box, "scale")):
-            check.toggled.connect(
-                lambda on, key=key: self.state.set_value(f"attention.{key}", on,
-                                                         labels[key, on]()))
+            check.toggled.connect(partial(self._set_option, f"attention.{key}"))
             row.addWidget(check)
         self._show_options()
         return box
@@ -149,13 +152,16 @@ class EditorPane(QScrollArea):
             check.setChecked(on)
             check.blockSignals(False)
 
+    def _set_option(self, path: str, on: bool) -> None:
+        self.state.apply(SetOption(path, on))
+
     def _on_size(self, key: str, value: int) -> None:
         """Resize the one size the user changed; every other size stays the document's."""
         current = Sizes.of(self.state.scenario)
         wanted = replace(current, **{key: value})
         if wanted == current:
             return
-        document, dropped = self.state.resized(wanted)
+        dropped = self.state.dropped_by(wanted)
         if dropped:
             text = (self.tr("The smaller size drops 1 non-zero number. Resize anyway? (Undo "
                             "brings it back.)") if dropped == 1 else
@@ -165,9 +171,7 @@ class EditorPane(QScrollArea):
             if answer != QMessageBox.StandardButton.Yes:
                 self._show_sizes()
                 return
-        changes = f"{key} {getattr(current, key)}→{value}"
-        if not self.state.replace_document(document,
-                                           self.tr("resize {changes}").format(changes=changes)):
+        if not self.state.apply(Resize(wanted, key, getattr(current, key))):
             self._show_sizes()
 
     # -- grids -----------------------------------------------------------------------------
@@ -178,25 +182,40 @@ class EditorPane(QScrollArea):
             if widget is not None:
                 widget.deleteLater()
         self.tables.clear()
-        self._paths = self.state.scenario.parameter_paths()
+        self._paths = parameter_paths(self.state.scenario)
         for path in self._paths:
             name = short_name(path)
             title = QLabel()
-            self.texts.bind(title.setText, lambda path=path, name=name: _translated(
-                TITLES[path]) if path in TITLES else name)
+            self.texts.bind(title.setText, partial(_translated, TITLES[path])
+                            if path in TITLES else partial(str, name))
             title.setStyleSheet("QLabel { font-weight: bold; margin-top: 6px; }")
             table = MatrixTable(MatrixModel(self.state, path))
-            self.texts.bind(table.setAccessibleName,
-                            lambda name=name: self.tr("{name} grid").format(name=name))
+            self.texts.bind(table.setAccessibleName, partial(self._grid_name, name))
             title.setBuddy(table)
             self._grids.addWidget(title)
             self._grids.addWidget(table)
             self.tables[path] = table
 
+    def _on_focus(self, _old: QWidget | None, new: QWidget | None) -> None:
+        if new is None:
+            return
+        for path, table in self.tables.items():
+            if new is table or table.isAncestorOf(new):
+                self._focused = path
+                return
+
+    def focused_grid(self) -> str | None:
+        """The path of the grid that last had the keyboard focus, if the document still has
+        it."""
+        return self._focused if self._focused in self.tables else None
+
+    def _grid_name(self, name: str) -> str:
+        return self.tr("{name} grid").format(name=name)
+
     def _on_trace(self) -> None:
         self._show_sizes()
         self._show_options()
-        if self.state.scenario.parameter_paths() != self._paths:
+        if parameter_paths(self.state.scenario) != self._paths:
             self._rebuild_grids()
 
     def retranslate(self) -> None:

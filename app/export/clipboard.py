@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 from PySide6.QtCore import QMimeData, QSize
 from PySide6.QtGui import QGuiApplication
 
@@ -33,9 +35,12 @@ def mime_data(frame: Frame, size: QSize | None = None) -> QMimeData:
     ``size`` pixels large: by default the size of every export, 1920 × 1080."""
     size = size or QSize(*export_size())
     image = render_image(frame, size)
-    data = QMimeData()
-    data.setData(PNG_MIME, png_bytes(image))
-    data.setData(SVG_MIME, svg_bytes(frame, size))
+    with ThreadPoolExecutor(1) as worker:  # PNG encoding while this thread paints the SVG
+        png = worker.submit(png_bytes, image)
+        svg = svg_bytes(frame, size)
+        data = QMimeData()
+        data.setData(PNG_MIME, png.result())
+    data.setData(SVG_MIME, svg)
     data.setImageData(image)
     data.setText(frame.title)
     return data

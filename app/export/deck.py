@@ -135,11 +135,15 @@ def _rgb(color: str) -> Any:
     return RGBColor(red, green, blue)
 
 
+SMALLEST_POINTS = 1.0
+"""PowerPoint's smallest font size: the tiny labels of a 64-position frame are set at this."""
+
+
 def _style_run(run: Any, text: Text | Cell, points: float, font: str) -> None:
     from pptx.oxml.ns import qn
     from pptx.util import Pt
 
-    run.font.size = Pt(points)
+    run.font.size = Pt(max(points, SMALLEST_POINTS))
     run.font.bold = text.bold
     run.font.color.rgb = _rgb(text.color)
     run.font.name = font
@@ -152,6 +156,7 @@ def _size_paragraph(paragraph: Any, points: float) -> None:
     grows taller than the canvas draws it."""
     from pptx.util import Pt
 
+    points = max(points, SMALLEST_POINTS)
     paragraph.font.size = Pt(points)
     paragraph._p.get_or_add_endParaRPr().set("sz", str(round(points * 100)))
 

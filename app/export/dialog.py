@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QApplication,
     QButtonGroup,
     QCheckBox,
     QComboBox,
@@ -34,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from app.canvas import FrameOptions
 from app.canvas.context import LayoutContext
-from app.export.job import run_export
+from app.export.background import BackgroundExport
 from app.export.safe import ExportCancelled, ExportError
 from app.export.settings import (
     DEFAULT_DWELL,
@@ -44,7 +43,7 @@ from app.export.settings import (
     slug,
 )
 from app.export.words import title_for
-from app.i18n import current_language
+from app.i18n import QT_TRANSLATE_NOOP, current_language
 from app.preferences import app_settings
 from app.sheet import ASPECTS, DEFAULT_ASPECT, sheet_size
 from app.texts import LANGUAGE_NAMES, LANGUAGES
@@ -247,8 +246,8 @@ class ExportDialog(QDialog):
         self.format_box.currentIndexChanged.connect(self._format_changed)
         self.steps_group.buttonToggled.connect(self._update_enabled)
         self.size_group.buttonToggled.connect(self._update_enabled)
-        for spin in (self.width_spin, self.scale_spin):
-            spin.valueChanged.connect(self._show_size)
+        for size_box in (self.width_spin, self.scale_spin):
+            size_box.valueChanged.connect(self._show_size)
         self.aspect_box.currentIndexChanged.connect(self._aspect_changed)
         self.first_spin.valueChanged.connect(self._keep_range_ordered)
         self.last_spin.valueChanged.connect(self._keep_range_ordered)
@@ -429,18 +428,24 @@ class ExportDialog(QDialog):
             self.destination_edit.setText(str(path))
 
     def export(self) -> bool:
-        """Run the export; on success remember the choices and close. Returns success."""
+        """Run the export; on success remember the choices and close. Returns success.
+
+        The frames are composed a step per event-loop turn and written by a worker
+        (:class:`~app.export.background.BackgroundExport`): the window repaints and Cancel
+        answers throughout."""
         self.last_error = None
         try:
             request = self.request()
+            running = BackgroundExport(self.trace, request, self.options, self)
         except ValueError as error:
             return self._show_error(str(error))
         progress = None
         if len(request.steps) > 1:
             progress = self._start_progress(len(request.steps))
+            progress.canceled.connect(running.cancel)
+            running.progressed.connect(self._on_progress)
         try:
-            self.written = run_export(self.trace, request, self.options,
-                                      self._on_progress if progress is not None else None)
+            self.written = running.start().wait()
         except ExportCancelled:
             return False
         except (ExportError, ValueError) as error:
@@ -450,6 +455,7 @@ class ExportDialog(QDialog):
                 progress.close()
                 progress.deleteLater()
             self.progress_dialog = None
+            running.deleteLater()
         self._remember(request)
         self.accept()
         return True
@@ -466,17 +472,18 @@ class ExportDialog(QDialog):
         self.progress_dialog = progress
         return progress
 
-    def _on_progress(self, done: int, total: int) -> bool:
+    def _on_progress(self, done: int, total: int) -> None:
         progress = self.progress_dialog
         if progress is None:
-            return True
+            return
+        if progress.wasCanceled():  # QProgressDialog.cancel() says so without a signal
+            progress.canceled.emit()
+            return
         if done < total:
             step = self._step_title(done)
             progress.setLabelText(self.tr("Exporting step {done} of {total}: {title}").format(
                 done=done + 1, total=total, title=step))
         progress.setValue(done)
-        QApplication.processEvents()
-        return not progress.wasCanceled()
 
     def _step_title(self, done: int) -> str:
         """The title of the ``done``-th step being exported (for the progress label)."""

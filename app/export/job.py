@@ -1,17 +1,22 @@
 """A multi-step export: build each step's frame, write the format, report progress, allow cancel.
 
-:func:`run_export` is what the command line and the export dialog call. Progress is reported once
-per step through a callback that returns ``False`` to cancel; a cancelled or failed export leaves
-no file behind (see :mod:`app.export.safe`).
+Each format is a :class:`Pipeline`: a half that composes and paints the frames (Qt graphics
+scenes: the interface thread only) and a half that encodes and writes them (any thread).
+:func:`run_export` runs both in line (the command line, tests); the window runs the second half
+on a worker (:mod:`app.export.background`). Progress is reported once per step through a
+callback that returns ``False`` to cancel; a cancelled or failed export leaves no file behind
+(see :mod:`app.export.safe`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import replace
+from collections.abc import Callable, Generator, Iterable, Iterator
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QSize
+from PySide6.QtGui import QImage
 
 from app.canvas import THEMES, FrameOptions
 from app.export.animation import (
@@ -21,11 +26,11 @@ from app.export.animation import (
     rgb_array,
     write_gif,
 )
-from app.export.deck import write_pptx
+from app.export.deck import Slide, write_pptx
 from app.export.render import (
     Frame,
+    PdfPages,
     build_frame,
-    pdf_bytes,
     png_bytes,
     render_image,
     svg_bytes,
@@ -60,6 +65,8 @@ class ExportPlan:
         self.progress = progress
         self.total = len(request.steps)
         self.done = 0
+        # Asked here, on the interface thread: the deck may be written on a worker.
+        self.typeface = typeface() if request.format == "pptx" else ""
 
     def check(self) -> None:
         """Report progress; raise :class:`ExportCancelled` if the callback asks to stop."""
@@ -89,76 +96,132 @@ class ExportPlan:
             yield self.frame(step, transparent=transparent)
 
 
-def _write_png(plan: ExportPlan) -> list[Path]:
+Payloads = Generator[Any, None, None]
+"""What an export's interface-thread half hands its writing half, one item per step."""
+
+
+@dataclass(frozen=True)
+class Pipeline:
+    """One format's export in two halves.
+
+    ``compose`` runs on the interface thread (it builds each step's frame, a Qt scene, and paints
+    it) and yields one payload per step; ``write`` may run on a worker thread (it encodes the
+    payloads, calling :meth:`ExportPlan.tick` after each, and writes the files). Run in line
+    (the command line) or apart (the window, :class:`BackgroundExport`), they give the same bytes.
+    """
+
+    compose: Callable[[ExportPlan], Payloads]
+    write: Callable[[ExportPlan, Iterable[Any]], list[Path]]
+
+
+def _pictures(plan: ExportPlan, *, transparent: bool | None = None) -> Payloads:
+    """Each step's frame painted into an image of the export's size."""
+    for frame in plan.frames(transparent=transparent):
+        yield frame.step, render_image(frame, plan.size)
+
+
+def _opaque_pictures(plan: ExportPlan) -> Payloads:
+    """The frames of an animation: never transparent."""
+    return _pictures(plan, transparent=False)
+
+
+def _write_png(plan: ExportPlan, pictures: Iterable[tuple[int, QImage]]) -> list[Path]:
     request = plan.request
     count = len(plan.trace.steps)
     with staged_folder(request.destination) as staged:
-        for frame in plan.frames():
-            image = render_image(frame, plan.size)
-            name = step_file_name(request.name, frame.step, count, request.format)
-            staged.write(name, png_bytes(image))
+        for step, image in pictures:
+            staged.write(step_file_name(request.name, step, count, request.format),
+                         png_bytes(image))
             plan.tick()
         return staged.commit()
 
 
-def _write_svg(plan: ExportPlan) -> list[Path]:
+def _svgs(plan: ExportPlan) -> Payloads:
+    for frame in plan.frames():
+        yield frame.step, svg_bytes(frame, plan.size)
+
+
+def _write_svg(plan: ExportPlan, svgs: Iterable[tuple[int, bytes]]) -> list[Path]:
     request = plan.request
     count = len(plan.trace.steps)
     with staged_folder(request.destination) as staged:
-        for frame in plan.frames():
-            name = step_file_name(request.name, frame.step, count, request.format)
-            staged.write(name, svg_bytes(frame, plan.size))
+        for step, svg in svgs:
+            staged.write(step_file_name(request.name, step, count, request.format), svg)
             plan.tick()
         return staged.commit()
 
 
-def _write_pdf(plan: ExportPlan) -> list[Path]:
-    destination = plan.request.destination
-    write_file(destination, pdf_bytes(plan.frames(), plan.size,
-                                      title=plan.trace.scenario.title, on_page=plan.tick))
-    return [destination]
+def _pdf_pages(plan: ExportPlan) -> Payloads:
+    """One page painted per step; the last step's payload is the whole document's bytes."""
+    pages = PdfPages(plan.size, title=plan.trace.scenario.title)
+    with pages:
+        for number, frame in enumerate(plan.frames(), start=1):
+            pages.add(frame)
+            yield pages.finish() if number == plan.total else None
 
 
-def _write_gif(plan: ExportPlan) -> list[Path]:
+def _write_pdf(plan: ExportPlan, pages: Iterable[bytes | None]) -> list[Path]:
+    document = b""
+    for page in pages:
+        document = page or document
+        plan.tick()
+    write_file(plan.request.destination, document)
+    return [plan.request.destination]
+
+
+def _write_gif(plan: ExportPlan, pictures: Iterable[tuple[int, QImage]]) -> list[Path]:
     request = plan.request
-    pictures = []
-    for frame in plan.frames(transparent=False):
-        pictures.append(rgb_array(render_image(frame, plan.size)))
+    frames = []
+    for _step, image in pictures:
+        frames.append(rgb_array(image))
         plan.tick()
     with atomic_file(request.destination) as temp:
-        write_gif(temp, pictures, [gif_duration_ms(request.dwell)] * len(pictures))
+        write_gif(temp, frames, [gif_duration_ms(request.dwell)] * len(frames))
+        plan.check()
     return [request.destination]
 
 
-def _write_mp4(plan: ExportPlan) -> list[Path]:
+def _write_mp4(plan: ExportPlan, pictures: Iterable[tuple[int, QImage]]) -> list[Path]:
     request = plan.request
     size = plan.size
     with atomic_file(request.destination) as temp, \
             Mp4Writer(temp, size.width(), size.height(), shown=request.destination) as video:
-        for frame in plan.frames(transparent=False):
-            video.add(rgb_array(render_image(frame, size)), frames_for(request.dwell))
+        for _step, image in pictures:
+            video.add(rgb_array(image), frames_for(request.dwell))
             plan.tick()
     return [request.destination]
 
 
-def _write_pptx(plan: ExportPlan) -> list[Path]:
+def _slides(plan: ExportPlan) -> Payloads:
     """One slide per step, the frame filling it: editable shapes, or one picture each."""
     request = plan.request
     sheet = sheet_size(request.aspect)
     make = picture_slide if request.pptx_pictures else editable_slide
-    slides = []
     for frame in plan.frames():
-        slides.append(make(frame, notes_for(plan.trace, frame.step, request.lang), sheet,
-                           plan.size))
-        plan.tick()
+        yield make(frame, notes_for(plan.trace, frame.step, request.lang), sheet, plan.size)
+
+
+def _write_pptx(plan: ExportPlan, slides: Iterable[Slide]) -> list[Path]:
+    request = plan.request
+
+    composed = list(slides)  # first all of them: composing then never waits on the deck
+
+    def counted() -> Iterator[Slide]:
+        for slide in composed:
+            yield slide
+            plan.tick()  # once the deck holds it: a big slide takes seconds to add
+
     with atomic_file(request.destination) as temp:
-        write_pptx(temp, slides, sheet=sheet, font=typeface(), title=plan.trace.scenario.title)
+        write_pptx(temp, counted(), sheet=sheet_size(request.aspect), font=plan.typeface,
+                   title=plan.trace.scenario.title)
+        plan.check()
     return [request.destination]
 
 
-WRITERS: dict[str, Callable[[ExportPlan], list[Path]]] = {
-    "png": _write_png, "svg": _write_svg, "pdf": _write_pdf, "gif": _write_gif,
-    "mp4": _write_mp4, "pptx": _write_pptx,
+PIPELINES: dict[str, Pipeline] = {
+    "png": Pipeline(_pictures, _write_png), "svg": Pipeline(_svgs, _write_svg),
+    "pdf": Pipeline(_pdf_pages, _write_pdf), "gif": Pipeline(_opaque_pictures, _write_gif),
+    "mp4": Pipeline(_opaque_pictures, _write_mp4), "pptx": Pipeline(_slides, _write_pptx),
 }
 
 
@@ -186,4 +249,5 @@ def run_export(trace: Trace, request: ExportRequest, options: FrameOptions | Non
     """
     plan = ExportPlan(trace, request, options, progress)
     plan.check()
-    return WRITERS[request.format](plan)
+    pipeline = PIPELINES[request.format]
+    return pipeline.write(plan, pipeline.compose(plan))

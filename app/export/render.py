@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QRectF, QSize, QSizeF, Qt
 from PySide6.QtGui import (
@@ -273,47 +272,60 @@ def page_size(size: QSize) -> QPageSize:
                      QPageSize.SizeMatchPolicy.ExactMatch)
 
 
-def pdf_bytes(frames: Iterable[Frame], size: QSize, *, title: str = "",
-              on_page: Callable[[], None] | None = None) -> bytes:
-    """The PDF of :func:`write_pdf` in memory: ``QPdfWriter`` never reports a full disk, so
-    files get these bytes through the safe writer, which checks that they all arrived."""
-    data = QByteArray()
-    buffer = QBuffer(data)
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    write_pdf(buffer, frames, size, title=title, on_page=on_page)
-    buffer.close()
-    return bytes(data.data())
-
-
-def write_pdf(path: Path | QIODevice, frames: Iterable[Frame], size: QSize, *, title: str = "",
-              on_page: Callable[[], None] | None = None) -> int:
-    """Write one vector page per frame, every page ``size`` pixels at 96 dpi, zero margins.
-
-    ``on_page`` is called after each page (progress; it may raise to stop). Returns the number of
-    pages written.
-    """
-    writer = QPdfWriter(path if isinstance(path, QIODevice) else str(path))
-    writer.setCreator(APP_NAME)
-    writer.setTitle(title)
-    dpi = picture_dpi()
-    writer.setResolution(dpi)
-    writer.setPageMargins(QMarginsF(0, 0, 0, 0))
-    writer.setPageSize(page_size(size))
-    factor = dpi / CSS_DPI
-    page = QRectF(0.0, 0.0, size.width() * factor, size.height() * factor)
-    painter: QPainter | None = None
-    pages = 0
-    try:
+def pdf_bytes(frames: Iterable[Frame], size: QSize, *, title: str = "") -> bytes:
+    """One vector page per frame (see :class:`PdfPages`), as bytes."""
+    with PdfPages(size, title=title) as pages:
         for frame in frames:
-            if painter is None:
-                painter = QPainter(writer)
-            else:
-                writer.newPage()
-            _paint(painter, frame, page)
-            pages += 1
-            if on_page is not None:
-                on_page()
-    finally:
-        if painter is not None:
-            painter.end()
-    return pages
+            pages.add(frame)
+        return pages.finish()
+
+
+class PdfPages:
+    """A PDF built in memory one page at a time: every page ``size`` pixels at 96 dpi, zero
+    margins, each frame painted into it as large as fits.
+
+    ``QPdfWriter`` never reports a full disk, so files get these bytes through the safe writer,
+    which checks that they all arrived. Use as a context manager: leaving it ends the painter.
+    """
+
+    def __init__(self, size: QSize, *, title: str = "") -> None:
+        self._data = QByteArray()
+        self._buffer = QBuffer(self._data)
+        self._buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+        self._writer = QPdfWriter(self._buffer)
+        self._writer.setCreator(APP_NAME)
+        self._writer.setTitle(title)
+        dpi = picture_dpi()
+        self._writer.setResolution(dpi)
+        self._writer.setPageMargins(QMarginsF(0, 0, 0, 0))
+        self._writer.setPageSize(page_size(size))
+        factor = dpi / CSS_DPI
+        self._page = QRectF(0.0, 0.0, size.width() * factor, size.height() * factor)
+        self._painter: QPainter | None = None
+        self.pages = 0
+
+    def __enter__(self) -> PdfPages:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self._end()
+
+    def add(self, frame: Frame) -> None:
+        """Paint ``frame`` on a new page."""
+        if self._painter is None:
+            self._painter = QPainter(self._writer)
+        else:
+            self._writer.newPage()
+        _paint(self._painter, frame, self._page)
+        self.pages += 1
+
+    def finish(self) -> bytes:
+        """End the document; its bytes."""
+        self._end()
+        self._buffer.close()
+        return bytes(self._data.data())
+
+    def _end(self) -> None:
+        if self._painter is not None:
+            self._painter.end()
+            self._painter = None

@@ -210,7 +210,8 @@ def _fill(grid: MatrixGrid, row: int, col: int) -> str:
         return grid.cell_fill(row, col)
     grey, paper = grid.theme.color("masked"), grid.theme.color("background")
     mixed = [round(MASKED_ALPHA * a + (1 - MASKED_ALPHA) * b) for a, b in
-             zip(grey.getRgb()[:3], paper.getRgb()[:3], strict=True)]
+             zip((grey.red(), grey.green(), grey.blue()),
+                 (paper.red(), paper.green(), paper.blue()), strict=True)]
     return QColor(*mixed).name()
 
 

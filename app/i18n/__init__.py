@@ -9,6 +9,7 @@ from app.i18n.language import (
     system_language,
 )
 from app.i18n.live import LiveTexts
+from app.i18n.marker import QT_TRANSLATE_NOOP
 
-__all__ = ["LiveTexts", "current_language", "preferred_language", "set_language",
-           "start_language", "switcher", "system_language"]
+__all__ = ["QT_TRANSLATE_NOOP", "LiveTexts", "current_language", "preferred_language",
+           "set_language", "start_language", "switcher", "system_language"]

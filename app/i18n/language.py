@@ -89,12 +89,12 @@ class LanguageSwitcher(QObject):
         self._translators = []
         self.missing = []
         if lang in QT_LOCALES and app is not None:
-            for translator, name in self._load(lang):
-                if translator is None:
+            for loaded, name in self._load(lang):
+                if loaded is None:
                     self.missing.append(name)
                     continue
-                app.installTranslator(translator)
-                self._translators.append(translator)
+                app.installTranslator(loaded)
+                self._translators.append(loaded)
         self.languageChanged.emit(lang)
         return True
 

@@ -11,8 +11,8 @@ from functools import cached_property
 
 import numpy as np
 
-from app.tape import array_name, attention_of, ffn_pre, tokens_of, visible_of
-from engine import Attention, Scenario, Step, Trace, compute, format_number, parse_scenario
+from app.tape import array_name, attention_of, ffn_pre, kv_head, tokens_of, visible_of
+from engine import Attention, Scenario, Step, Trace, compute, format_number
 from engine.numbers import format_exact, format_factor
 from engine.reader import FloatArray
 
@@ -67,11 +67,12 @@ class Facts:
 
     @property
     def tokens(self) -> tuple[str, ...]:
-        return self.scenario.tokens
+        """The tokens of this step's rows (the encoder's in an encoder step)."""
+        return tuple(tokens_of(self.trace, self.step.rows))
 
     @property
     def n(self) -> int:
-        return self.scenario.n
+        return len(self.tokens)
 
     @property
     def d(self) -> int:
@@ -183,11 +184,11 @@ class Facts:
         return self.array(self._scores_step.reads[0])[i, h * self.d_k:(h + 1) * self.d_k]
 
     def k(self, j: int) -> FloatArray:
-        h = self.head
+        h = kv_head(self.attention, self.head)  # grouped-query attention shares K and V
         return self.array(self._scores_step.reads[1])[j, h * self.d_k:(h + 1) * self.d_k]
 
     def v(self, j: int) -> FloatArray:
-        h = self.head
+        h = kv_head(self.attention, self.head)
         return self.scoped("V")[j, h * self.d_v:(h + 1) * self.d_v]
 
     @property
@@ -260,9 +261,8 @@ class Facts:
     @cached_property
     def without_final_norm(self) -> Trace:
         """The same document with the final norm off (for "turn it off: …" sentences)."""
-        document = self.scenario.to_document()
-        document["block"]["final_norm"] = False
-        return compute(parse_scenario(document))
+        place = "block" if self.scenario.head_in_block else "head"  # where the head's keys sit
+        return compute(self.scenario.with_document_value(f"{place}.final_norm", False))
 
 
     # -- the words of single steps ----------------------------------------------------------------
@@ -306,7 +306,7 @@ class Facts:
     @property
     def example_keys(self) -> list[int]:
         """The keys a text quotes: the first position, then the receiver itself."""
-        return [0] if self.receiver == 0 else [0, self.receiver]
+        return [0] if self.receiver == 0 or self.receiver >= len(self.keys) else [0, self.receiver]
 
     def score_terms(self, j: int) -> str:
         return self.dot_terms(self.q(self.receiver), self.k(j))
@@ -397,8 +397,8 @@ class Facts:
 
 def facts_for(trace: Trace, index: int, receiver: int | None = None, head: int = 0) -> Facts:
     """The facts of step ``index`` of ``trace`` for ``receiver`` (the last position if None)."""
-    n = trace.scenario.n
+    index = max(0, min(len(trace.steps) - 1, index))
+    n = len(tokens_of(trace, trace.steps[index].rows))
     chosen = n - 1 if receiver is None else max(0, min(n - 1, receiver))
     heads = attention_of(trace).heads
-    return Facts(trace=trace, index=max(0, min(len(trace.steps) - 1, index)), receiver=chosen,
-                 head=max(0, min(heads - 1, head)))
+    return Facts(trace=trace, index=index, receiver=chosen, head=max(0, min(heads - 1, head)))

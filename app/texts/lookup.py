@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from app.texts import glossary_en, glossary_zh, steps_en, steps_zh
 from app.texts.facts import Facts, facts_for
 from app.texts.model import HEADINGS, TERM_IDS, GlossaryEntry, StepText, check_language
+from app.texts.position_texts import BUILDERS_BY_OP
 
 if TYPE_CHECKING:
     from engine import Trace
@@ -19,6 +20,11 @@ _GLOSSARY: dict[str, dict[str, GlossaryEntry]] = {"en": glossary_en.ENTRIES,
 
 EXPLAIN_KEYS: tuple[str, ...] = tuple(steps_en.BUILDERS)
 """Every ``explain_key`` that has a text, in the order the steps first appear."""
+_OP_KEYS = {"projection": "attention.projections", "scores": "attention.scores",
+            "weights": "attention.weights", "mix": "attention.mix", "norm": "block.norm1",
+            "residual": "block.resid1", "ffn": "block.ffn"}
+"""The text a step whose ``explain_key`` has none of its own takes, by its op: a
+cross-attention's scores are told as scores, a cross residual as a residual."""
 
 
 def step_text(trace: Trace, index: int, lang: str, receiver: int | None = None,
@@ -42,10 +48,17 @@ def step_text(trace: Trace, index: int, lang: str, receiver: int | None = None,
     ValueError
         If ``lang`` is not supported (checked first).
     KeyError
-        If there is no text for the step's ``explain_key``.
+        If there is no text for the step's ``explain_key`` nor for its op (positions, RoPE
+        and the steps of :data:`_OP_KEYS` have one).
     """
-    builder = _BUILDERS[check_language(lang)][trace.steps[index].explain_key]
-    return builder(facts_for(trace, index, receiver, head))
+    language = check_language(lang)
+    builders = _BUILDERS[language]
+    step = trace.steps[index]
+    by_op = BUILDERS_BY_OP[language]
+    if step.explain_key not in builders and step.op in by_op:
+        return by_op[step.op](facts_for(trace, index, receiver, head))
+    key = step.explain_key if step.explain_key in builders else _OP_KEYS[step.op]
+    return builders[key](facts_for(trace, index, receiver, head))
 
 
 def step_sections(trace: Trace, index: int, lang: str,

@@ -26,6 +26,7 @@ _ZH: dict[str, str] = {
     "block.resid2_post": "残差 2",
     "block.norm2_post": "后置规范化 2",
     "block.final_norm": "最终规范化",
+    "encoder.final_norm": "最终规范化",
     "block.logits": "logits",
     "block.probs": "概率",
 }
@@ -42,8 +43,9 @@ _GROUPS: dict[str, dict[str, str]] = {
 def step_label(step: Step, lang: str) -> str:
     """A word or two naming ``step`` on its timeline button (English: the step's id without its
     scope, which the button's group names)."""
-    if check_language(lang) == "zh" and step.explain_key in _ZH:
-        return _ZH[step.explain_key]
+    key = step.explain_key.replace("cross_attention.", "attention.", 1)
+    if check_language(lang) == "zh" and key in _ZH:
+        return _ZH[key]
     return step.id.removeprefix(step.scope).replace("_", " ")
 
 

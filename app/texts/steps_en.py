@@ -95,7 +95,7 @@ def projections(f: Facts) -> StepText:
 def scores(f: Facts) -> StepText:
     i = f.receiver
     keys = f.example_keys
-    met = _and([f"{f.tokens[j]}'s key {f.row(f.k(j))}" for j in keys])
+    met = _and([f"{f.keys[j]}'s key {f.row(f.k(j))}" for j in keys])
     raws = _and([f.num(f.raw_score(j)) for j in keys])
     j = keys[0]
     if f.scaled:
@@ -106,7 +106,7 @@ def scores(f: Facts) -> StepText:
         how = (f"scores[i, j] = q_i · k_j ÷ √dₖ. Here{_head(f)}, with dₖ = {f.d_k}, {f.token}'s "
                f"query {f.row(f.q(i))} meets {met}: raw {raws}, scaled "
                f"{_and([f.num(f.score(j)) for j in keys])}.")
-        check = (f"Check one cell: {f.token} against {f.tokens[j]} is {f.score_terms(j)} = "
+        check = (f"Check one cell: {f.token} against {f.keys[j]} is {f.score_terms(j)} = "
                  f"{f.num(f.raw_score(j))}, and {f.num(f.raw_score(j))} ÷ √{f.d_k} = "
                  f"{f.num(f.score(j))}. Turn scaling off: every score is multiplied by √dₖ "
                  f"(here {f.root_d_k}) and the order within each row stays the same.")
@@ -117,7 +117,7 @@ def scores(f: Facts) -> StepText:
                "here).")
         how = (f"scores[i, j] = q_i · k_j, with no division. Here{_head(f)}, {f.token}'s query "
                f"{f.row(f.q(i))} meets {met}: {raws}.")
-        check = (f"Check one cell: {f.token} against {f.tokens[j]} is {f.score_terms(j)} = "
+        check = (f"Check one cell: {f.token} against {f.keys[j]} is {f.score_terms(j)} = "
                  f"{f.num(f.score(j))}. Turn scaling on: every score is divided by √dₖ "
                  f"(here {f.root_d_k}) and the order within each row stays the same.")
     later = ("A score toward a later position appears in the table, yet the causal mask makes "
@@ -150,11 +150,11 @@ def weights(f: Facts) -> StepText:
         drop = "drop the keys the mask hides (later positions), "
     else:
         summary = (f"Softmax turns each row of scores into shares that are non-negative and sum "
-                   f"to 1; with no mask, each position reads all {f.n}.")
+                   f"to 1; with no mask, each position reads all {len(f.keys)}.")
         why = ("The causal mask is off here, so every position may read every other, later ones "
                "included, as an encoder does.")
         drop = ""
-    if f.n == 1:
+    if len(f.keys) == 1:
         single = ("With one position, its single key takes the whole share of 1 whatever its "
                   "score.")
     elif f.causal:
@@ -378,7 +378,8 @@ def resid1(f: Facts) -> StepText:
 
 def ffn(f: Facts) -> StepText:
     src = f.ffn_source
-    act = {"relu": "ReLU", "gelu": "GELU", "silu": "SiLU", "identity": "the identity"}[
+    act = {"relu": "ReLU", "gelu": "GELU", "silu": "SiLU", "identity": "the identity",
+           "gelu_tanh": "GELU (tanh form)"}[
         f.activation]
     z, hidden = f.row(f.pre_activation), f.scoped_row("ffn_hidden")
     if f.activation == "relu":

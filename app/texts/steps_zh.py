@@ -12,7 +12,8 @@ from app.texts.facts import Facts, NormFacts
 from app.texts.model import StepText
 
 NORMS = {"layernorm": "LayerNorm", "rmsnorm": "RMSNorm", "none": "关闭的 Norm"}
-ACTIVATIONS = {"relu": "ReLU", "gelu": "GELU", "silu": "SiLU", "identity": "恒等函数"}
+ACTIVATIONS = {"relu": "ReLU", "gelu": "GELU", "silu": "SiLU", "identity": "恒等函数",
+               "gelu_tanh": "GELU（tanh 形式）"}
 
 
 def _and(items: Sequence[str]) -> str:
@@ -90,7 +91,7 @@ def projections(f: Facts) -> StepText:
 def scores(f: Facts) -> StepText:
     i = f.receiver
     keys = f.example_keys
-    met = _and([f"{_t(f.tokens[j])}的键 {f.row(f.k(j))}" for j in keys])
+    met = _and([f"{_t(f.keys[j])}的键 {f.row(f.k(j))}" for j in keys])
     raws = _and([f.num(f.raw_score(j)) for j in keys])
     j = keys[0]
     if f.scaled:
@@ -99,7 +100,7 @@ def scores(f: Facts) -> StepText:
         how = (f"scores[i, j] = q_i · k_j ÷ √dₖ。这里{_head(f)} dₖ = {f.d_k}，{_t(f.token)}"
                f"的查询 {f.row(f.q(i))} 对上{met}：原始值 {raws}，缩放后 "
                f"{_and([f.num(f.score(j)) for j in keys])}。")
-        check = (f"核对一格：{_t(f.token)}对{_t(f.tokens[j])}是 {f.score_terms(j)} = "
+        check = (f"核对一格：{_t(f.token)}对{_t(f.keys[j])}是 {f.score_terms(j)} = "
                  f"{f.num(f.raw_score(j))}，{f.num(f.raw_score(j))} ÷ √{f.d_k} = "
                  f"{f.num(f.score(j))}。关掉缩放：每个分数都乘上 √dₖ（此处为 {f.root_d_k}），"
                  "每行内部的大小顺序不变。")
@@ -108,7 +109,7 @@ def scores(f: Facts) -> StepText:
         why = f"缩放关闭时，分数的大小会随 q、k 的宽度增长（这里 dₖ = {f.d_k}）。"
         how = (f"scores[i, j] = q_i · k_j，不做除法。这里{_head(f)}{_t(f.token)}的查询 "
                f"{f.row(f.q(i))} 对上{met}：{raws}。")
-        check = (f"核对一格：{_t(f.token)}对{_t(f.tokens[j])}是 {f.score_terms(j)} = "
+        check = (f"核对一格：{_t(f.token)}对{_t(f.keys[j])}是 {f.score_terms(j)} = "
                  f"{f.num(f.score(j))}。打开缩放：每个分数都除以 √dₖ（此处为 {f.root_d_k}），"
                  "每行内部的大小顺序不变。")
     if not f.causal:
@@ -138,10 +139,10 @@ def weights(f: Facts) -> StepText:
         drop = "去掉被掩码挡住的键（后面的位置），"
     else:
         summary = (f"softmax 把每行分数变成非负且和为 1 的份额；没有掩码，每个位置都读全部 "
-                   f"{f.n} 个。")
+                   f"{len(f.keys)} 个。")
         why = "本文档关闭了因果掩码，每个位置都能读到所有位置，包括后面的，像编码器那样。"
         drop = ""
-    if f.n == 1:
+    if len(f.keys) == 1:
         single = "只有一个位置时，唯一的键独得份额 1，与分数高低无关。"
     elif f.causal:
         single = f"{_t(f.tokens[0])}只有一个可见的键，它独得份额 1，与分数高低无关。"

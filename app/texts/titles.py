@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from engine import Scenario, Step
 
 _NORM_NAMES = {"en": NORM_NAMES, "zh": {**NORM_NAMES, "none": "关闭"}}
-_ZH_ACTIVATIONS = {"relu": "ReLU ", "gelu": "GELU ", "silu": "SiLU ", "identity": "恒等"}
+_ZH_ACTIVATIONS = {"relu": "ReLU ", "gelu": "GELU ", "silu": "SiLU ", "identity": "恒等",
+                   "gelu_tanh": "GELU（tanh）"}
 
 
 def norm_name(norm: str, lang: str) -> str:
@@ -69,13 +70,24 @@ _ZH: dict[str, _Builder] = {
     "block.final_norm": lambda o: f"词表头之前的最终规范化（{o.norm}）",
     "block.logits": lambda o: "Logits：每个词表项一个分数",
     "block.probs": lambda o: "概率：对 logits 做 softmax",
+    "block.cross_norm": lambda o: f"交叉注意力之前的规范化（{o.norm}）",
+    "block.cross_resid": lambda o: "交叉残差：主干加交叉注意力输出",
+    "block.cross_norm_post": lambda o: f"后置规范化（{o.norm}）：作用于交叉残差",
+    "cross_attention.projections": lambda o: "Q 来自解码器的行，K 和 V 来自编码器的记忆",
+    "encoder.final_norm": lambda o: f"编码器的最终规范化（{o.norm}）",
 }
+_ZH_BY_OP: dict[str, str] = {
+    "rope": "RoPE：q 和 k 的每一对列按位置转过 p·θ",
+    "positions": "位置：每个位置的行加到词元行上",
+}
+"""Titles of steps whose ``explain_key`` has none above, by op."""
 
 
 def step_title(step: Step, scenario: Scenario, lang: str) -> str:
     """The title of ``step`` in ``lang``, reflecting the scenario's options.
 
-    A step inside a layer starts with the layer (``Layer 2 · Scores q·k …``, ``第 2 层 · …``).
+    A step inside a layer starts with the layer (``Layer 2 · Scores q·k …``, ``第 2 层 · …``),
+    in place of the engine's ``Layer 2: `` label.
     The title is chosen by the step's ``explain_key`` (which tells pre-norm from post-norm
     steps) and completed from the scenario: norm kind, causal mask, √d_k scaling, Wo, and the
     feed-forward activation. A step the texts do not know keeps the engine's English title.
@@ -87,9 +99,11 @@ def step_title(step: Step, scenario: Scenario, lang: str) -> str:
     """
     layer = layer_name(step, lang)
     prefix = f"{layer} · " if layer else ""
+    title = step.title.partition(": ")[2] if layer and ": " in step.title else step.title
     if check_language(lang) == "en":
-        return prefix + step.title
-    builder = _ZH.get(step.explain_key)
+        return prefix + title
+    key = step.explain_key
+    builder = _ZH.get(key) or _ZH.get(key.replace("cross_attention.", "attention.", 1))
     if builder is None:
-        return prefix + step.title
+        return prefix + _ZH_BY_OP.get(step.op, title)
     return prefix + builder(_options(scenario, lang))

@@ -72,38 +72,6 @@
         <translation>词表标签</translation>
     </message>
     <message>
-        <source>final norm on</source>
-        <translation>最终 Norm 开</translation>
-    </message>
-    <message>
-        <source>final norm off</source>
-        <translation>最终 Norm 关</translation>
-    </message>
-    <message>
-        <source>norm {name}</source>
-        <translation>Norm 改为 {name}</translation>
-    </message>
-    <message>
-        <source>activation {name}</source>
-        <translation>激活函数改为 {name}</translation>
-    </message>
-    <message>
-        <source>add decoder block</source>
-        <translation>添加解码块</translation>
-    </message>
-    <message>
-        <source>remove decoder block</source>
-        <translation>移除解码块</translation>
-    </message>
-    <message>
-        <source>add vocabulary head</source>
-        <translation>添加词表头</translation>
-    </message>
-    <message>
-        <source>remove vocabulary head</source>
-        <translation>移除词表头</translation>
-    </message>
-    <message>
         <source>ε: {problem}; kept {old}</source>
         <translation>ε：{problem}；保留原值 {old}</translation>
     </message>
@@ -393,22 +361,6 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>缩放分数</translation>
     </message>
     <message>
-        <source>causal mask on</source>
-        <translation>开启因果掩码</translation>
-    </message>
-    <message>
-        <source>causal mask off</source>
-        <translation>关闭因果掩码</translation>
-    </message>
-    <message>
-        <source>scaling on</source>
-        <translation>开启缩放</translation>
-    </message>
-    <message>
-        <source>scaling off</source>
-        <translation>关闭缩放</translation>
-    </message>
-    <message>
         <source>The smaller size drops 1 non-zero number. Resize anyway? (Undo brings it back.)</source>
         <translation>缩小尺寸会丢掉 1 个非零数。仍要改变尺寸吗？（撤销可以找回。）</translation>
     </message>
@@ -419,10 +371,6 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
     <message>
         <source>Drop numbers?</source>
         <translation>丢掉这些数吗？</translation>
-    </message>
-    <message>
-        <source>resize {changes}</source>
-        <translation>改变尺寸 {changes}</translation>
     </message>
     <message>
         <source>{name} grid</source>
@@ -785,10 +733,6 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>导入到 {name}：{problem}；未作任何改动</translation>
     </message>
     <message>
-        <source>import {source} into {name}</source>
-        <translation>把 {source} 导入 {name}</translation>
-    </message>
-    <message>
         <source>{file} was not imported:
 {error}</source>
         <translation>没有导入 {file}：
@@ -859,10 +803,6 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
     <message>
         <source>paste into {name}: {problem}; nothing changed</source>
         <translation>粘贴到 {name}：{problem}；未作任何改动</translation>
-    </message>
-    <message>
-        <source>paste {shape} into {name}</source>
-        <translation>粘贴 {shape} 到 {name}</translation>
     </message>
 </context>
 <context>
@@ -943,6 +883,14 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>{time} 的副本无法读取。它已原样保留在
 {path}
 {error}</translation>
+    </message>
+    <message>
+        <source>Not restored: cancelled. The copy was kept at {path}</source>
+        <translation>未恢复：已取消。副本保留在 {path}</translation>
+    </message>
+    <message>
+        <source>Restoring unsaved work from {time}…</source>
+        <translation>正在恢复 {time} 的未保存工作…</translation>
     </message>
     <message>
         <source>Restored unsaved work from {time}</source>

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog
 
-from app.documents import startup
+from app import startup
 from app.examples import example_path
 from app.window import StudioWindow
 from tests.app.driving import close_window

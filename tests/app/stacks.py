@@ -1,15 +1,30 @@
-"""Hand-made stacked traces: a version-1 trace's layer repeated under the scopes ``L1.``, ``L2.`` …
+"""Hand-made version-2 traces built from version-1 ones: stacked layers, RoPE, ALiBi, added
+positions and a cross-attention.
 
 Until the engine writes version-2 traces, these stand in for them: the steps carry the scope,
-layer and array names of docs/format-v2.md, each layer's arrays are the version-1 arrays times
-the layer number (so layers differ), and parameters keep their version-1 module paths.
+layer, token lists and array names of docs/format-v2.md, and parameters keep their version-1
+module paths. In a stack, each layer's arrays are the version-1 arrays times the layer number
+(so layers differ); the position arrays come from engine/positions.py.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
+from typing import Any
 
-from engine import Step, Trace
+import numpy as np
+import numpy.typing as npt
+
+from engine import Step, Trace, compute, parse_scenario
+from engine.positions import (
+    Pairing,
+    Positions,
+    alibi_bias,
+    alibi_slopes,
+    rope_angles,
+    rotate,
+    sinusoidal_table,
+)
 
 HEAD_OPS = ("logits", "probs")
 
@@ -39,3 +54,139 @@ def stacked(trace: Trace, layers: int) -> Trace:
     steps += [replace(s, reads=tuple(renamed.get(r, r) for r in s.reads)) for s in head]
     return Trace(scenario=trace.scenario, arrays=arrays, steps=tuple(steps),
                  visible=trace.visible)
+
+
+def _rescope(trace: Trace, steps: list[Step], arrays: dict[str, Any]) -> Trace:
+    return Trace(scenario=trace.scenario, arrays=arrays, steps=tuple(steps),
+                 visible=trace.visible)
+
+
+def with_rope(trace: Trace, base: float = 10.0, pairing: Pairing = "half") -> Trace:
+    """``trace`` (attention alone) with a RoPE step after the projections: Q and K turned pair
+    by pair by p·θ into ``Q_rot`` and ``K_rot``, which the scores then read."""
+    att = trace.scenario.attention
+    angles = rope_angles(trace.scenario.n, att.d_k, base)
+    arrays = dict(trace.arrays)
+    arrays["rope_angles"] = angles
+    arrays["Q_rot"] = rotate(arrays["Q"], att.heads, angles, pairing)
+    arrays["K_rot"] = rotate(arrays["K"], att.heads, angles, pairing)
+    steps: list[Step] = []
+    for step in trace.steps:
+        if step.op == "scores":
+            step = replace(step, reads=("Q_rot", "K_rot"))
+        steps.append(step)
+        if step.op == "projection":
+            steps.append(Step("rope", "RoPE: each pair of q and k turned by p·θ",
+                              ("Q", "K", "rope_angles"), ("Q_rot", "K_rot"), "positions.rope",
+                              "rope", module="positions"))
+    scenario = replace(trace.scenario, positions=Positions(kind="rope", base=base,
+                                                            pairing=pairing))
+    return Trace(scenario=scenario, arrays=arrays, steps=tuple(steps), visible=trace.visible)
+
+
+def with_alibi(trace: Trace) -> Trace:
+    """``trace`` with its scores step writing ``qk``, the ALiBi ``alibi`` bias and their sum."""
+    att = trace.scenario.attention
+    arrays = dict(trace.arrays)
+    arrays["qk"] = arrays["scores"]
+    arrays["alibi"] = alibi_bias(alibi_slopes(att.heads), trace.scenario.n, att.causal)
+    arrays["scores"] = arrays["qk"] + arrays["alibi"]
+    steps = [replace(s, writes=("qk", "alibi", "scores")) if s.op == "scores" else s
+             for s in trace.steps]
+    return _rescope(trace, steps, arrays)
+
+
+def with_added_positions(trace: Trace) -> Trace:
+    """``trace`` whose X is token rows plus sinusoidal position rows, shown by a first step."""
+    n, d = trace.scenario.n, trace.scenario.d
+    table = sinusoidal_table(n, d)
+    arrays = {"embedded": trace.arrays["X"] - table, "positions": table, **trace.arrays}
+    step = Step("positions", "Positions: each position's row added", ("embedded", "positions"),
+                ("X",), "positions.added", "positions", module="positions")
+    return _rescope(trace, [step, *trace.steps], arrays)
+
+
+@dataclass(frozen=True, eq=False)
+class TwoListTrace(Trace):
+    """A trace with an encoder's token list and a visibility per scope (as version 2's)."""
+
+    lists: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    masks: dict[str, npt.NDArray[np.bool_]] = field(default_factory=dict)
+
+    def tokens_of(self, name: str) -> tuple[str, ...]:
+        return self.lists[name]
+
+    def visible_for(self, scope: str) -> npt.NDArray[np.bool_]:
+        return self.masks[scope]
+
+
+def with_cross(trace: Trace, memory: npt.NDArray[np.float64],
+               encoder_tokens: tuple[str, ...]) -> TwoListTrace:
+    """``trace`` (attention alone) followed by a cross-attention ``L1.cross.`` whose queries are
+    the decoder's rows X and whose keys and values are the encoder's ``memory`` rows."""
+    att = trace.scenario.attention
+    x = trace.arrays["X"]
+    q, k, v = x @ att.Wq, memory @ att.Wk, memory @ att.Wv
+    h, d_k, d_v = att.heads, att.d_k, att.d_v
+    n, m = x.shape[0], memory.shape[0]
+    scores = np.stack([q[:, i * d_k:(i + 1) * d_k] @ k[:, i * d_k:(i + 1) * d_k].T
+                       / np.sqrt(d_k) for i in range(h)])
+    shifted = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = shifted / shifted.sum(axis=-1, keepdims=True)
+    mixed = np.concatenate([weights[i] @ v[:, i * d_v:(i + 1) * d_v] for i in range(h)], axis=1)
+    s = "L1.cross."
+    arrays = {**trace.arrays, "enc.memory": memory, f"{s}Q": q, f"{s}K": k, f"{s}V": v,
+              f"{s}scores": scores, f"{s}weights": weights, f"{s}mixed": mixed,
+              f"{s}attn_out": mixed @ att.Wo if att.Wo is not None else mixed}
+    common = {"scope": s, "module": "attention", "layer": 1, "keys": "enc.tokens"}
+    steps = [*trace.steps,
+             Step(f"{s}projections", "Q from the decoder rows, K and V from the memory",
+                  ("X", "enc.memory", "attention.Wq", "attention.Wk", "attention.Wv"),
+                  (f"{s}Q", f"{s}K", f"{s}V"), "cross_attention.projections", "projection",
+                  **common),
+             Step(f"{s}scores", "Scores q·k", (f"{s}Q", f"{s}K"), (f"{s}scores",),
+                  "cross_attention.scores", "scores", **common),
+             Step(f"{s}weights", "Softmax shares", (f"{s}scores",), (f"{s}weights",),
+                  "cross_attention.weights", "weights", **common),
+             Step(f"{s}mix", "Mix of V by the shares", (f"{s}weights", f"{s}V"),
+                  (f"{s}mixed", f"{s}attn_out"), "cross_attention.mix", "mix", **common)]
+    return TwoListTrace(scenario=trace.scenario, arrays=arrays, steps=tuple(steps),
+                        visible=trace.visible,
+                        lists={"tokens": trace.scenario.tokens, "enc.tokens": encoder_tokens,
+                               "vocab": ()},
+                        masks={"": trace.visible, s: np.ones((n, m), dtype=bool)})
+
+
+def with_encoder(decoder: Trace, encoder: Trace) -> TwoListTrace:
+    """An encoder layer (``encoder``'s layer steps under ``enc.L1.``, rows and keys on the
+    encoder's tokens) before ``decoder``'s steps."""
+    middle = [s for s in encoder.steps if s.op != "embed" and not _is_head(s)]
+    written = {name for s in middle for name in s.writes}
+    renamed = {name: "enc.L1." + name for name in written} | {"X": "enc.X"}
+    arrays = {**decoder.arrays, "enc.X": encoder.arrays["X"]}
+    arrays |= {renamed[name]: encoder.arrays[name] for name in written}
+    steps = [replace(s, id="enc.L1." + s.id, scope="enc.L1.", layer=1, stack="encoder",
+                     rows="enc.tokens", keys=("enc.tokens" if s.keys else ""),
+                     reads=tuple(renamed.get(r, r) for r in s.reads),
+                     writes=tuple(renamed[w] for w in s.writes)) for s in middle]
+    vocab = decoder.scenario.block.vocab if decoder.scenario.block is not None else ()
+    return TwoListTrace(scenario=decoder.scenario, arrays=arrays,
+                        steps=(*steps, *decoder.steps), visible=decoder.visible,
+                        lists={"tokens": decoder.scenario.tokens,
+                               "enc.tokens": encoder.scenario.tokens, "vocab": vocab},
+                        masks={"": decoder.visible, "enc.L1.": encoder.visible})
+
+
+def with_shared_keys(trace: Trace) -> Trace:
+    """``trace`` (attention alone, several heads) recomputed as grouped-query attention with one
+    K/V group (``kv_heads`` 1): Wk and Wv keep their first head's columns, and every head reads
+    them."""
+    document = trace.scenario.to_document()
+    attention = document["attention"]
+    a = trace.scenario.attention
+    attention["kv_heads"] = 1
+    attention["Wk"] = [row[:a.d_k] for row in attention["Wk"]]
+    attention["Wv"] = [row[:a.d_v] for row in attention["Wv"]]
+    for key in ("bk", "bv", "Wo", "bo"):
+        attention.pop(key, None)
+    return compute(parse_scenario(document))

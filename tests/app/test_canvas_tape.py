@@ -7,18 +7,25 @@ layer 1's numbers, or fail on a name the trace does not have.
 
 from __future__ import annotations
 
+import json
+import math
+from dataclasses import replace
+
 import numpy as np
 from pytestqt.qtbot import QtBot
 
 from app.canvas import FrameItem, FrameOptions
 from app.canvas.arrows import AttentionArrows
+from app.canvas.describe import describe_frame
 from app.canvas.grid import MatrixGrid
+from app.canvas.layout import TextItem
 from app.canvas.route_map import step_label
 from app.examples import example_path
+from app.tape import display_name
 from app.texts import step_text, step_title
 from app.texts.step_labels import step_groups
-from engine import Trace, compute, load_scenario
-from tests.app.stacks import stacked
+from engine import Trace, compute, format_number, load_scenario, parse_scenario
+from tests.app.stacks import stacked, with_cross, with_encoder
 
 
 def g01(layers: int) -> Trace:
@@ -93,3 +100,81 @@ def test_timeline_groups_a_stack_by_layer_and_keeps_version_1_flat(qtbot: QtBot)
     assert step_groups(trace.steps, "zh")[0] == "第 1 层"
     plain = compute(load_scenario(example_path("g01")))
     assert step_groups(plain.steps, "en") == [""] * 12
+
+
+def test_the_engines_layer_label_becomes_the_titles_layer_prefix(qtbot: QtBot) -> None:
+    trace = g01(2)
+    step = replace(trace.steps[trace.step_index("L2.scores")], title="Layer 2: Scores q·k")
+    assert step_title(step, trace.scenario, "en") == "Layer 2 · Scores q·k"
+    cross = replace(step, title="Layer 2 cross-attention: Softmax shares", keys="enc.tokens")
+    assert step_title(cross, trace.scenario, "en") == \
+        "Layer 2 · Cross-attention · Softmax shares"
+    assert step_title(cross, trace.scenario, "zh").startswith("第 2 层 · 交叉注意力 · 分数")
+
+
+def test_cross_attention_steps_are_told_with_the_encoders_tokens(qtbot: QtBot) -> None:
+    f11 = compute(load_scenario(example_path("f11")))
+    trace = with_cross(f11, np.array([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]]),
+                       ("I", "love", "cats"))
+    text = step_text(trace, trace.step_index("L1.cross.scores"), "en", receiver=1)
+    assert "I's key" in text.how and "love's key" in text.how
+    zh = step_text(trace, trace.step_index("L1.cross.scores"), "zh", receiver=1)
+    assert "I" in zh.how
+
+
+def three_positions() -> Trace:
+    """G01 with a third position (p3 = [1, 1]): a decoder longer than G01 as an encoder."""
+    document = json.loads(example_path("g01").read_text(encoding="utf-8"))
+    document["tokens"] = ["p1", "p2", "p3"]
+    document["X"] = [*document["X"], [1, 1]]
+    return compute(parse_scenario(document))
+
+
+def test_encoder_steps_label_rows_with_the_encoders_tokens(qtbot: QtBot) -> None:
+    encoder = compute(load_scenario(example_path("g01")))
+    trace = with_encoder(three_positions(), encoder)
+    for step in trace.steps[:9]:  # receiver p3 has no row in the two-token encoder
+        item = FrameItem(trace, trace.step_index(step.id), FrameOptions(receiver=2))
+        for name, grid in item.context.made:  # every trace array's rows, untransposed
+            if name in trace.arrays and not grid.spec.title.startswith("Kᵀ"):
+                assert list(grid.spec.row_labels) == ["p1", "p2"], (step.id, name)
+        assert step_text(trace, trace.step_index(step.id), "en", receiver=2).summary
+    weights = FrameItem(trace, trace.step_index("enc.L1.weights"), FrameOptions(receiver=2))
+    (arrows,) = weights.items_of(AttentionArrows)
+    assert list(arrows.spec.tokens) == ["p1", "p2"] and arrows.spec.receiver == 1
+    norm = FrameItem(trace, trace.step_index("enc.L1.norm1"), FrameOptions(receiver=2))
+    assert titled_grid(norm, "per row").spec.highlight_rows == frozenset({1})
+    assert step_groups(trace.steps, "en")[:9] == ["Encoder · Layer 1"] * 9
+    assert describe_frame(trace, 0, FrameOptions(receiver=2), "t").count("p2") >= 1
+
+
+def titled_grid(item: FrameItem, title: str) -> MatrixGrid:
+    return next(g for g in item.items_of(MatrixGrid) if g.spec.title == title)
+
+
+def test_parameters_at_any_module_path_show_their_short_names() -> None:
+    assert display_name("encoder.layers.0.block.gamma1") == "γ1"
+    assert display_name("head.beta_f") == "βf"
+    assert display_name("layers.2.attention.Wq") == "Wq"
+    assert display_name("block.gamma2") == "γ2"
+
+
+def test_a_negative_row_mean_is_bracketed_after_the_minus(qtbot: QtBot) -> None:
+    document = json.loads(example_path("g01").read_text(encoding="utf-8"))
+    document["X"] = [[1, 0], [-1, -2]]  # row p2: μ = −1.5
+    trace = compute(parse_scenario(document))
+    item = FrameItem(trace, trace.step_index("norm1"), FrameOptions(receiver=1))
+    lines = [t.text for t in item.items_of(TextItem)]
+    divisor = format_number(math.sqrt(0.25 + 1e-5), 6)  # σ² of [−1, −2] is 0.25
+    assert f"row p2: (x − (−1.5)) / {divisor} · γ + β" in lines
+
+
+def test_the_encoders_final_norm_is_named_and_told_as_a_norm(qtbot: QtBot) -> None:
+    plain = compute(load_scenario(example_path("g01")))
+    step = replace(plain.steps[plain.step_index("final_norm")], stack="encoder",
+                   explain_key="encoder.final_norm")
+    assert step_title(step, plain.scenario, "zh") == "编码器的最终规范化（LayerNorm）"
+    trace = Trace(scenario=plain.scenario, arrays=plain.arrays, visible=plain.visible,
+                  steps=(*plain.steps[:-3], step))
+    text = step_text(trace, len(trace.steps) - 1, "en", receiver=1)
+    assert "logit" not in text.summary + text.how  # the norm's text, not the head's

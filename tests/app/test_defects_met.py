@@ -8,6 +8,7 @@ from PySide6.QtGui import QColor, QFontMetrics, QImage, QPalette
 from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QStyle, QStyleOptionComboBox
 from pytestqt.qtbot import QtBot
 
+from app.document import SetBlock, SetLabel
 from app.examples import example_path
 from app.window import StudioWindow
 from engine import load_scenario
@@ -66,9 +67,7 @@ def test_compare_reopens_on_a_setting_that_applies_after_the_block_goes(
     try:
         compare = window.compare
         assert compare.preset == "norm"  # G01 has a block: the first preset applies
-        document = window.state.scenario.to_document()
-        del document["block"]
-        assert window.state.replace_document(document, "remove block")
+        assert window.state.apply(SetBlock(False))
         compare.action.trigger()
         assert compare.preset == "causal" and compare.problem_label.text() == ""
         compare.action.trigger()
@@ -195,12 +194,12 @@ def text_room(box: QComboBox) -> float:
 def test_the_receiver_box_grows_with_longer_token_labels(qtbot: QtBot,
                                                          window: StudioWindow) -> None:
     box = window.controls.receiver_box
-    assert window.state.set_value("tokens", ["我", "过滤"], "tokens")
+    assert window.state.apply(SetLabel("tokens", 1, "过滤"))
     window.state.set_receiver(1)
     QApplication.processEvents()
     assert box.currentText() == "1: 过滤"
     assert text_room(box) >= box.fontMetrics().horizontalAdvance("1: 过滤"), "clipped"
-    assert window.state.set_value("tokens", ["我", "slept soundly"], "tokens")
+    assert window.state.apply(SetLabel("tokens", 1, "slept soundly"))
     QApplication.processEvents()
     assert text_room(box) >= box.fontMetrics().horizontalAdvance("1: slept soundly")
 

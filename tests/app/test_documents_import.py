@@ -24,7 +24,7 @@ def select(qtbot: QtBot, window: StudioWindow, path: str) -> None:
     table = window.editor.tables[path]
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton,
                      pos=table.visualRect(table.model().index(0, 0)).center())
-    assert window.grid_focus.current() == path
+    assert window.selected_grid() == path
 
 
 @pytest.mark.parametrize("form", ["npy", "csv", "tsv", "txt"])
@@ -105,7 +105,7 @@ def test_without_a_selected_grid_the_user_picks_one(window: StudioWindow, tmp_pa
     monkeypatch.setattr(QInputDialog, "getItem", staticmethod(pick))
     (tmp_path / "wv.csv").write_text("1,2\n3,4", encoding="utf-8")
     patch_open_dialog(monkeypatch, tmp_path / "wv.csv")
-    window.grid_focus.path = None
+    assert window.selected_grid() is None  # no grid was clicked
     window.import_action.trigger()
     assert offered == [["X (2×2)", "Wq (2×2)", "Wk (2×2)", "Wv (2×2)"]]
     np.testing.assert_array_equal(window.state.scenario.attention.Wv, [[1, 2], [3, 4]])

@@ -26,8 +26,8 @@ from app.documents.recovery import (
     offer_recovery,
     recovery_dir,
 )
-from app.documents.startup import start_window
 from app.examples import example_path
+from app.startup import start_window
 from app.window import StudioWindow
 from engine import load_scenario
 from tests.app.documents_support import (

@@ -251,7 +251,7 @@ def test_errors() -> None:
     with pytest.raises(ValueError, match="fr"):
         step_text(f11, 2, "fr")
     unknown = Trace(scenario=f11.scenario, arrays=f11.arrays, visible=f11.visible,
-                    steps=(Step("odd", "Odd", (), (), "attention.nothing", "mix"),))
+                    steps=(Step("odd", "Odd", (), (), "attention.nothing", "embed"),))
     with pytest.raises(KeyError):
         step_text(unknown, 0, "en")
     with pytest.raises(ValueError):

@@ -3,18 +3,28 @@ CLI picks steps by id. The stacks are hand-made from G01 (tests/app/stacks.py)."
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
 
+import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from pytestqt.qtbot import QtBot
 
-from app.canvas import FrameItem
-from app.export.settings import parse_steps
+from app.canvas import FrameItem, FrameOptions
+from app.canvas.compare import CompareFrameItem
+from app.canvas.context import LayoutContext
+from app.examples import example_path
+from app.export.job import run_export
+from app.export.settings import ExportRequest, parse_steps
+from app.texts import step_title
 from app.window import StudioWindow
-from engine import Trace
+from engine import Trace, compute, format_number, load_scenario, parse_scenario
+from engine.compare import compare, matching_step
 from tests.app.driving import close_window, open_window
-from tests.app.stacks import stacked
+from tests.app.stacks import stacked, with_encoder
+from tests.app.test_canvas_tape import three_positions
 
 
 @pytest.fixture
@@ -98,3 +108,50 @@ def test_steps_are_chosen_by_id_range_or_layer() -> None:
         parse_steps("L9.scores", 7, ids)
     with pytest.raises(ValueError, match="comes after"):
         parse_steps("L2.scores-L1.scores", 7, ids)
+
+
+def test_an_encoder_shorter_than_the_decoder_steps_in_the_window(qtbot: QtBot) -> None:
+    window = open_window(qtbot, "g01")
+    try:
+        trace = with_encoder(three_positions(), compute(load_scenario(example_path("g01"))))
+        window.state.show(trace.scenario, trace)
+        window.state.set_receiver(2)
+        window.state.set_step(trace.step_index("enc.L1.weights"))
+        summary = window.state.shares_summary()
+        shares = trace.arrays["enc.L1.weights"][0, 1]  # the encoder's last row, p2
+        printed = " / ".join(format_number(float(v), 3) for v in shares)
+        assert summary == f"shares for p2: {printed}"  # the last row of the encoder
+        assert window.timeline.layer_groups[0].text() == "▾ Encoder · Layer 1"
+        assert window.canvas.frame is not None
+    finally:
+        close_window(window)
+
+
+def test_compare_pairs_the_same_layers_step_and_marks_what_differs(qtbot: QtBot) -> None:
+    plain = compute(load_scenario(example_path("g01")))
+    document = json.loads(example_path("g01").read_text(encoding="utf-8"))
+    document["attention"]["scale"] = False
+    a, b = stacked(plain, 2), stacked(compute(parse_scenario(document)), 2)
+    index = a.step_index("L2.scores")
+    titles = (step_title(a.steps[index], a.scenario, "en"),
+              step_title(b.steps[matching_step(a, b, index)], b.scenario, "en"))
+    item = CompareFrameItem(a, b, compare(a, b), index, FrameOptions(), titles=titles)
+    assert item.changed == ["L2.scores"]
+    assert item.b_frame.heading.text.endswith("B · B: Layer 2 · Scores q·k")
+    shown = {name for name, _grid in item.b_frame.context.made}
+    assert "L2.scores" in shown and "scores" not in shown
+    difference = b.arrays["L2.scores"] - a.arrays["L2.scores"]
+    assert item.max_differences["L2.scores"] == format_number(
+        float(np.abs(difference).max()), LayoutContext.places_for(a))
+
+
+def test_a_stack_exports_one_png_per_step_of_a_chosen_layer(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    trace = stacked(compute(load_scenario(example_path("g01"))), 3)
+    ids = [s.id for s in trace.steps]
+    steps = parse_steps("L2", len(ids), ids)
+    request = ExportRequest(format="png", steps=steps, destination=tmp_path, name="stack",
+                            width=640)
+    written = run_export(trace, request)
+    assert [p.name for p in written] == [f"stack-step{k + 1:02d}.png" for k in range(9, 18)]
+    assert all(p.stat().st_size > 1000 for p in written)

@@ -200,10 +200,35 @@ def run_document(label: str, document: dict[str, object], runs: int, folder: Pat
     close(window, app)
 
 
+def run_exports(runs: int, folder: Path, app: QApplication, stalls: Stalls) -> None:
+    """Every step of the 64-position document of bench_export.py exported from the dialog."""
+    from app.canvas import FrameOptions
+    from app.export.dialog import ExportDialog
+    from engine import compute
+    from tests.bench.timing import attention_scenario
+
+    trace = compute(attention_scenario(64))
+    print(f"-- 64 positions, export all {len(trace.steps)} steps from the dialog")
+    for fmt in ("gif", "mp4", "pptx", "png"):
+        def export(run: int, fmt: str = fmt) -> None:
+            dialog = ExportDialog(trace, 0, FrameOptions(), name="bench")
+            dialog.format_box.setCurrentIndex(dialog.format_box.findData(fmt))
+            dialog.all_radio.setChecked(True)
+            target = folder / f"run{run}" if fmt == "png" else folder / f"run{run}.{fmt}"
+            dialog.destination_edit.setText(str(target))
+            dialog.show()
+            assert dialog.export(), dialog.last_error
+            dialog.deleteLater()
+
+        bench(f"export {fmt}", runs, app, stalls, export, lambda _r: True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--skip-refused", action="store_true")
+    parser.add_argument("--only", choices=["documents", "exports"],
+                        help="run only the documents or only the exports")
     args = parser.parse_args()
     app = QApplication.instance() or QApplication([])
     assert isinstance(app, QApplication)
@@ -211,6 +236,10 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         os.environ["XDG_DATA_HOME"] = str(folder / "data")
+        if args.only != "documents":
+            run_exports(args.runs, folder, app, stalls)
+        if args.only == "exports":
+            return 0
         run_document("n = d = 512 block (largest accepted)", largest_block(), args.runs, folder,
                      app, stalls)
         run_document("8 heads, n = 181 (largest accepted)", many_heads(181, 8, 64), args.runs,

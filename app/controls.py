@@ -15,7 +15,7 @@ class CanvasControls(QWidget):
     def __init__(self, state: DocumentState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.state = state
-        row = QHBoxLayout(self)
+        self.row = row = QHBoxLayout(self)
         row.setContentsMargins(6, 2, 6, 2)
         self.texts = LiveTexts()
         bind = self.texts.bind
@@ -54,6 +54,10 @@ class CanvasControls(QWidget):
         self.all_arrows_box.toggled.connect(state.set_show_all_arrows)
         state.traceChanged.connect(self._fill)
         state.viewChanged.connect(self._fill)  # a receiver chosen on the canvas or presenting
+
+    def add_control(self, control: QWidget) -> None:
+        """Put ``control`` in the row, after the arrow filter (before the stretch and Fit)."""
+        self.row.insertWidget(self.row.count() - 2, control)
 
     def _fill(self) -> None:
         scenario = self.state.scenario

@@ -1,0 +1,66 @@
+"""Words drawn on the positional-encoding pictures (added rows, RoPE, ALiBi). Imports no Qt.
+
+Used like :mod:`app.texts.block_words`: ``position_word(lang, key, **fields)``.
+"""
+
+from __future__ import annotations
+
+from app.texts.model import fill_word
+
+POSITION_WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "embedded": "token rows",
+        "positions": "position rows P",
+        "with_positions": "X = rows + P",
+        "added_note": "each position's row of P is added to its token's row: the same token "
+                      "at another position gets another row",
+        "angles": "angles p·θᵢ (rad)",
+        "pair": "pair {i}: cols {a},{b}",
+        "theta": "θ{i} = {theta}",
+        "turn": "turn each pair by p·θ",
+        "dials_q": "q pairs turned{head}",
+        "dials_k": "k pairs turned{head}",
+        "dial_angle": "p·θ{i} = {p}·{theta} = {angle} rad",
+        "dial_degrees": "= {degrees}°",
+        "dial_pair": "({x}, {y}) → ({x2}, {y2})",
+        "dial_legend": "thin arrow: the pair before; thick arrow: after the turn (same length)",
+        "rope_note": "RoPE turns each pair of columns of q and k by the angle p·θᵢ of its "
+                     "position; q·k then depends on how far apart the two positions are",
+        "kept_columns": "columns {first}–{last} of each head are not turned",
+        "qk": "q·k",
+        "alibi": "ALiBi bias",
+        "scores_biased": "scores = q·k + bias",
+        "alibi_note": "bias = −slope · distance: a key further back costs more (slope {slope})",
+        "head": " · head {n}",
+    },
+    "zh": {
+        "embedded": "词元行",
+        "positions": "位置行 P",
+        "with_positions": "X = 词元行 + P",
+        "added_note": "每个位置的 P 行加到该位置词元的行上：同一个词元换个位置，得到的行就不同",
+        "angles": "角度 p·θᵢ（弧度）",
+        "pair": "第 {i} 对：第 {a}、{b} 列",
+        "theta": "θ{i} = {theta}",
+        "turn": "每一对转过 p·θ",
+        "dials_q": "q 的各对转动后{head}",
+        "dials_k": "k 的各对转动后{head}",
+        "dial_angle": "p·θ{i} = {p}·{theta} = {angle} 弧度",
+        "dial_degrees": "= {degrees}°",
+        "dial_pair": "({x}, {y}) → ({x2}, {y2})",
+        "dial_legend": "细箭头：转动前的一对；粗箭头：转动后（长度不变）",
+        "rope_note": "RoPE 把 q 和 k 每个头的每一对列按所在位置的角度 p·θᵢ 转动；"
+                     "于是 q·k 取决于两个位置相距多远",
+        "kept_columns": "每个头的第 {first}–{last} 列不转动",
+        "qk": "q·k",
+        "alibi": "ALiBi 偏置",
+        "scores_biased": "分数 = q·k + 偏置",
+        "alibi_note": "偏置 = −斜率 · 距离：越靠前的键扣得越多（斜率 {slope}）",
+        "head": " · 第 {n} 个头",
+    },
+}
+"""``POSITION_WORDS[lang][key]``: a word or a ``str.format`` pattern."""
+
+
+def position_word(lang: str, key: str, /, **fields: object) -> str:
+    """The word ``key`` in ``lang`` with ``fields`` filled in (see :func:`fill_word`)."""
+    return fill_word(POSITION_WORDS, lang, key, **fields)

@@ -1,0 +1,193 @@
+"""The pictures of positions and cross-attention, checked against numbers computed here.
+
+RoPE: every dial's thick arrow is its thin one turned by p·θᵢ (θᵢ = base^(−2i/r) computed in
+the test), and the angle is printed. ALiBi: q·k + bias = scores, cell by cell. Added positions:
+rows + P = X. Cross-attention: two token lists, arrows from the decoder's query rows to the
+encoder's key boxes. The traces are hand-made (tests/app/stacks.py) from version-1 documents.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from pytestqt.qtbot import QtBot
+
+from app.canvas import FrameItem, FrameOptions
+from app.canvas.arrows import AttentionArrows
+from app.canvas.grid import MatrixGrid
+from app.canvas.position_steps import RotationDial
+from app.examples import example_path
+from app.texts import step_text
+from app.texts.frame_words import FRAME_WORDS
+from app.texts.position_words import POSITION_WORDS
+from engine import Trace, compute, load_scenario, parse_scenario
+from tests.app.stacks import (
+    with_added_positions,
+    with_alibi,
+    with_cross,
+    with_rope,
+    with_shared_keys,
+)
+
+BASE = 10.0
+DOCUMENT = {"title": "RoPE", "tokens": ["a", "b", "c"],
+            "X": [[1, 0.5, 0.5, 1], [0.5, 1, 1, 0.5], [1, 1, 0.5, 0.5]],
+            "attention": {"heads": 1, "causal": True, "scale": True,
+                          "Wq": np.eye(4).tolist(), "Wk": np.eye(4).tolist(),
+                          "Wv": np.eye(4).tolist()}}
+
+
+def frame(trace: Trace, step_id: str, **options: object) -> FrameItem:
+    return FrameItem(trace, trace.step_index(step_id), FrameOptions(**options))  # type: ignore[arg-type]
+
+
+def titled(item: FrameItem, title: str) -> MatrixGrid:
+    found = [g for g in item.items_of(MatrixGrid) if g.spec.title == title]
+    assert found, title
+    return found[0]
+
+
+@pytest.mark.parametrize("pairing", ["half", "interleaved"])
+def test_each_dial_turns_its_pair_by_p_theta(qtbot: QtBot, pairing: str) -> None:
+    rope = with_rope(compute(parse_scenario(DOCUMENT)), BASE, pairing)
+    x = np.array(DOCUMENT["X"])
+    theta = [BASE ** (-2 * i / 4) for i in range(2)]  # θ_i = base^(−2i/r), r = d_k = 4
+    half = pairing == "half"
+    for p in range(3):
+        dials = frame(rope, "rope", receiver=p).items_of(RotationDial)
+        assert len(dials) == 2 * 2  # the receiver's q and k, two pairs each
+        for i, dial in enumerate(dials[:2]):  # Q = X (Wq = I): the q dials come first
+            check_dial(dial, x, p, i, theta[i], half)
+
+
+def check_dial(dial: RotationDial, x: np.ndarray, p: int, i: int, theta: float,
+               half: bool) -> None:
+    """The dial of pair ``i`` at position ``p``: the pair of X turned by p·θ, drawn turned."""
+    a, b = (i, i + 2) if half else (2 * i, 2 * i + 1)
+    angle = p * theta
+    assert dial.before == (x[p, a], x[p, b])
+    turned = (x[p, a] * math.cos(angle) - x[p, b] * math.sin(angle),
+              x[p, a] * math.sin(angle) + x[p, b] * math.cos(angle))
+    assert dial.after == pytest.approx(turned)
+    assert dial.angle == pytest.approx(angle)
+    drawn = math.atan2(math.sin(angle), math.cos(angle))
+    assert dial.drawn_turn() == pytest.approx(drawn, abs=1e-9)
+    assert dial.lines[0].startswith(f"p·θ{'₀₁'[i]} = {p}·")
+    assert f"= {math.degrees(angle):.3f}".rstrip("0").rstrip(".") in dial.lines[1]
+
+
+def test_dials_print_the_angle_and_the_pair_before_and_after(qtbot: QtBot) -> None:
+    rope = with_rope(compute(parse_scenario(DOCUMENT)), BASE)
+    dials = frame(rope, "rope", receiver=2).items_of(RotationDial)
+    # Position 2, pair 0 of q: (1, 0.5) turned by 2 rad.
+    dial = dials[0]
+    assert dial.lines[0] == "p·θ₀ = 2·1 = 2 rad"
+    assert dial.lines[1] == "= 114.592°"
+    c, s = math.cos(2), math.sin(2)
+    turned = f"({1 * c - 0.5 * s:.3f}, {1 * s + 0.5 * c:.3f})".replace("-", "−")
+    assert dial.lines[2] == f"(1, 0.5) → {turned}"
+    zh = frame(rope, "rope", lang="zh").items_of(RotationDial)[0]
+    assert zh.lines[0] == "p·θ₀ = 2·1 = 2 弧度"
+
+
+def test_many_positions_dial_only_the_receiver(qtbot: QtBot) -> None:
+    pronoun = compute(load_scenario(example_path("pronoun")))
+    rope = with_rope(pronoun, BASE)
+    dials = frame(rope, "rope", receiver=7).items_of(RotationDial)
+    assert len(dials) == 2  # q and k of "it", one pair (d_k = 2)
+    assert dials[0].angle == pytest.approx(7.0)  # p = 7, θ₀ = 1
+
+
+def test_alibi_adds_the_bias_grid_to_q_dot_k(qtbot: QtBot) -> None:
+    multihead = compute(load_scenario(example_path("multihead")))
+    trace = with_alibi(multihead)
+    item = frame(trace, "scores")
+    for head, slope in ((0, 2 ** -4), (1, 2 ** -8)):  # 2^(−8k/h), h = 2
+        label = f" · head {head + 1}"
+        qk = titled(item, "q·k" + label).spec.values
+        bias = titled(item, "ALiBi bias" + label).spec.values
+        scores = titled(item, "scores = q·k + bias" + label).spec.values
+        np.testing.assert_allclose(qk, multihead.arrays["scores"][head])
+        distance = np.subtract.outer(np.arange(3), np.arange(3))
+        np.testing.assert_allclose(bias, -slope * distance)
+        np.testing.assert_allclose(scores, qk + bias)
+
+
+def test_added_positions_show_rows_plus_p_equal_x(qtbot: QtBot) -> None:
+    multihead = compute(load_scenario(example_path("multihead")))
+    item = frame(with_added_positions(multihead), "positions")
+    rows = titled(item, "token rows").spec.values
+    table = titled(item, "position rows P").spec.values
+    p, i = np.arange(3)[:, None], np.arange(6)[None, :]
+    angle = p / 10000 ** (2 * (i // 2) / 6)
+    np.testing.assert_allclose(table, np.where(i % 2 == 0, np.sin(angle), np.cos(angle)))
+    np.testing.assert_allclose(rows + table, multihead.arrays["X"])
+    np.testing.assert_allclose(titled(item, "X = rows + P").spec.values, multihead.arrays["X"])
+
+
+def test_cross_attention_arrows_go_from_decoder_rows_to_the_encoders_keys(
+        qtbot: QtBot) -> None:
+    f11 = compute(load_scenario(example_path("f11")))
+    memory = np.array([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]])
+    trace = with_cross(f11, memory, ("I", "love", "cats"))
+    item = frame(trace, "L1.cross.weights", receiver=1)
+    shares = titled(item, "shares")
+    assert shares.spec.values.shape == (2, 3)
+    assert list(shares.spec.row_labels) == ["我", "爱"]
+    assert list(shares.spec.col_labels) == ["I", "love", "cats"]
+    (arrows,) = item.items_of(AttentionArrows)
+    assert list(arrows.spec.tokens) == ["我", "爱"]
+    assert list(arrows.spec.key_tokens) == ["I", "love", "cats"]
+    q = f11.arrays["X"][1] @ f11.scenario.attention.Wq
+    k = memory @ f11.scenario.attention.Wk
+    expected = np.exp(k @ q / np.sqrt(2))
+    expected /= expected.sum()
+    focused = [a for a in arrows.drawn if a.focused]
+    assert [a.key for a in focused] == [0, 1, 2]
+    assert [a.share for a in focused] == pytest.approx(expected)
+    for arrow, connector in zip(focused, arrows.connectors()[-3:], strict=True):
+        key_box = arrows.node_rect(arrows.key_anchor(arrow.key), left=False)
+        end = connector.end  # 4 units before the left edge of the encoder key's box
+        assert end.x() + 4 == pytest.approx(key_box.left())
+        assert key_box.top() < end.y() < key_box.bottom()
+    mix = frame(trace, "L1.cross.mix", receiver=1)
+    assert list(titled(mix, "V").spec.row_labels) == ["I", "love", "cats"]
+
+
+def test_position_and_frame_words_exist_in_both_languages() -> None:
+    assert set(POSITION_WORDS["en"]) == set(POSITION_WORDS["zh"])
+    assert FRAME_WORDS["zh"]["key_encoder"] and FRAME_WORDS["en"]["key_encoder"]
+
+
+def test_rope_and_added_rows_have_texts_with_the_documents_numbers() -> None:
+    rope = with_rope(compute(parse_scenario(DOCUMENT)), BASE)
+    text = step_text(rope, rope.step_index("rope"), "en", receiver=2)
+    turned = rope.arrays["Q_rot"][2]
+    assert f"{np.linalg.norm(turned):.3f}" in text.check  # |q| of c: √2.5 = 1.581, kept
+    assert f"{np.linalg.norm(np.array(DOCUMENT['X'][2])):.3f}" in text.check
+    assert "RoPE" in step_text(rope, rope.step_index("rope"), "zh", receiver=2).summary
+    added = with_added_positions(compute(load_scenario(example_path("multihead"))))
+    text = step_text(added, 0, "zh", receiver=1)
+    assert "X = 词元行 + P" in text.summary
+    assert "0.841" in step_text(added, 0, "en", receiver=1).check  # sin(1) of row 1 of P
+
+
+def test_heads_sharing_one_key_value_group_show_that_groups_columns(qtbot: QtBot) -> None:
+    multihead = compute(load_scenario(example_path("multihead")))
+    trace = with_shared_keys(multihead)
+    k, v = trace.arrays["K"], trace.arrays["V"]
+    scores = frame(trace, "scores", receiver=2)
+    for head in (1, 2):
+        grid = titled(scores, f"Kᵀ · head {head} (K/V group 1)")
+        np.testing.assert_allclose(grid.spec.values, k.T)  # both heads read the one group
+    mix = frame(trace, "mix", receiver=2, worked_row=True)
+    np.testing.assert_allclose(titled(mix, "V · head 2 (K/V group 1)").spec.values, v)
+    q = trace.arrays["Q"][2, 2:4]  # head 2's query of 猫 against the shared keys
+    expected = k @ q / np.sqrt(2)
+    np.testing.assert_allclose(trace.arrays["scores"][1, 2], expected)
+    row = frame(trace, "scores", receiver=2, head=1, worked_row=True).worked_row
+    assert row is not None
+    raw = float(k[0] @ q)  # q·k of 猫 (head 2) and 我, before ÷ √d_k
+    assert row.cells[1][1] == f"{q[0]:g}·{k[0, 0]:g} + {q[1]:g}·{k[0, 1]:g} = {raw:g}"
