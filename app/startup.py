@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from app import APP_NAME
 from app.documents.loading import placeholder, read_after_showing
-from app.documents.opening import is_big_file, load_checked
+from app.documents.opening import is_big_file, load_computed
 from app.documents.recovery import offer_recovery
 from app.documents.session import last_document, restore_session, stored_document
 from app.examples import DEFAULT_EXAMPLE, EXAMPLES_DIR, example_path, resolve_document
@@ -31,18 +31,19 @@ def configure_application(app: QCoreApplication) -> None:
     app.setOrganizationName(APP_NAME)
 
 
-def _startup_document() -> tuple[Scenario, Path | None, str]:
-    """The last session's document if it is still there and readable, else F11."""
+def _startup_document() -> tuple[Scenario, Trace | None, Path | None, str]:
+    """The last session's document (with the trace that checked it) if it is still there and
+    readable, else F11."""
     last = last_document()
     if last is not None:
         try:
-            return load_checked(last), last, ""
+            return (*load_computed(last), last, "")
         except ScenarioError as error:
             note = QCoreApplication.translate(
                 "Startup", "The last document could not be opened again ({error}); showing F11"
             ).format(error=error)
-            return load_scenario(example_path(DEFAULT_EXAMPLE)), None, note
-    return load_scenario(example_path(DEFAULT_EXAMPLE)), None, ""
+            return load_scenario(example_path(DEFAULT_EXAMPLE)), None, None, note
+    return load_scenario(example_path(DEFAULT_EXAMPLE)), None, None, ""
 
 
 def start_window(document: str | None) -> StudioWindow:
@@ -61,6 +62,7 @@ def start_window(document: str | None) -> StudioWindow:
     refusal: tuple[Path, ScenarioError] | None = None
     path: Path | None
     later: Path | None = None
+    trace: Trace | None = None  # computed once: checking the file computes it
     if document:
         path = resolve_document(document)
         if is_big_file(path):
@@ -68,17 +70,17 @@ def start_window(document: str | None) -> StudioWindow:
             scenario = placeholder()
         else:
             try:
-                scenario = load_checked(path)
+                scenario, trace = load_computed(path)
             except ScenarioError as error:
                 refusal = path, error
                 path = example_path(DEFAULT_EXAMPLE)
                 scenario = load_scenario(path)
-        window = StudioWindow(scenario, None if path.parent == EXAMPLES_DIR else path)
+        window = StudioWindow(scenario, None if path.parent == EXAMPLES_DIR else path, trace)
         restore_session(window, same_document=False)
     else:
-        scenario, path, note = _startup_document()
+        scenario, trace, path, note = _startup_document()
         same = stored_document() == (str(path) if path is not None else "")
-        window = StudioWindow(scenario, path)
+        window = StudioWindow(scenario, path, trace)
         restore_session(window, same_document=same)
     window.show()
     if note:

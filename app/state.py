@@ -55,11 +55,14 @@ class DocumentState(QObject):
     refused = Signal(str)
 
     def __init__(self, scenario: Scenario, path: Path | None = None,
-                 parent: QObject | None = None) -> None:
+                 parent: QObject | None = None, trace: Trace | None = None) -> None:
         super().__init__(parent)
         self.undo_stack = QUndoStack(self)
         self.document = Document(scenario, path)
-        self._trace = compute(scenario)
+        self._trace = trace if trace is not None and trace.scenario is scenario \
+            else compute(scenario)
+        """``trace``, when given, is the scenario's already computed (the file was checked by
+        computing it)."""
         self._job: Job | None = None
         self._pending_label = ""
         self._step = 0

@@ -92,6 +92,12 @@ def attention_at(trace: Trace, scope: str) -> Any:
                 if s.op == "projection" and s.scope == scope)
 
 
+def kv_head(attention: Any, head: int) -> int:
+    """The key/value head a query head reads (grouped-query attention shares them)."""
+    finder = getattr(attention, "kv_head", None)
+    return int(finder(head)) if finder is not None else head
+
+
 def tokens_of(trace: Trace, list_name: str) -> list[str]:
     """The labels of a token list: ``"tokens"``, ``"enc.tokens"`` or ``"vocab"``."""
     finder = getattr(trace, "tokens_of", None)

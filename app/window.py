@@ -94,11 +94,13 @@ def _with_keys(text: Callable[[], str], keys: str) -> str:
 class StudioWindow(QMainWindow):
     """One document in one window."""
 
-    def __init__(self, scenario: Scenario, path: Path | None = None) -> None:
+    def __init__(self, scenario: Scenario, path: Path | None = None,
+                 trace: Trace | None = None) -> None:
+        """``trace`` is ``scenario``'s if already computed (reading a file checks it so)."""
         super().__init__()
         self.texts = LiveTexts()
         self.look = appearance()
-        self.state = DocumentState(scenario, path, self)
+        self.state = DocumentState(scenario, path, self, trace)
         self.editor = EditorPane(self.state)
         self.controls = CanvasControls(self.state)
         self.canvas = CanvasView(self.look.canvas_theme())
@@ -128,7 +130,7 @@ class StudioWindow(QMainWindow):
         self._make_menus()
         self._canvas_held = False  # while a new document replaces the old: one frame, at the end
         self._unfolded_sizes: list[int] = []  # the editor's and canvas's widths before folding
-        self.state.traceChanged.connect(lambda: self.refresh_canvas(fit=False))
+        self.state.traceChanged.connect(self._refresh_after_edit)
         self.state.stepChanged.connect(lambda _k: self.refresh_canvas(fit=True))
         self.state.viewChanged.connect(lambda: self.refresh_canvas(fit=False))
         self.state.message.connect(lambda text: self.statusBar().showMessage(text))
@@ -146,7 +148,9 @@ class StudioWindow(QMainWindow):
         self.setAcceptDrops(True)
         QApplication.instance().installEventFilter(self)  # type: ignore[union-attr]
         self._update_title()
-        self.refresh_canvas(fit=True)
+        # Built once control returns (or the frame is asked for), so a session's step and view
+        # restored meanwhile cost no frame of their own.
+        self.canvas.build_later(lambda: self.refresh_canvas(fit=True))
         self.statusBar().showMessage(self.tr("Opened {title} → {shares}").format(
             title=isolate(scenario.title), shares=self.state.shares_summary()))
 
@@ -329,9 +333,16 @@ class StudioWindow(QMainWindow):
                             theme=self.look.canvas_theme(), lang=current_language(),
                             worked_row=self.view_menu.worked_row_action.isChecked())
 
+    def _refresh_after_edit(self) -> None:
+        """A new trace (an edit, undo or redo): its frame is built once the event loop runs, so
+        edits arriving faster than frames cost one build, of the newest document."""
+        if not self._canvas_held:
+            self.canvas.build_later(lambda: self.refresh_canvas(fit=False))
+
     def refresh_canvas(self, fit: bool) -> None:
         if self._canvas_held:
             return
+        self.canvas.drop_pending()  # built now, with everything a pending build would show
         options = self.frame_options()
         title = self.timeline.title_for(self.state.step)
         if not (self.compare.active and self.compare.show(fit)):

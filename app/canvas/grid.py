@@ -2,23 +2,36 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from typing import TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPen, QPicture
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QImage,
+    QPainter,
+    QPen,
+    QPicture,
+)
 from PySide6.QtWidgets import (
+    QGraphicsItem,
     QGraphicsObject,
     QGraphicsSceneHoverEvent,
     QStyleOptionGraphicsItem,
     QWidget,
 )
 
-from app.canvas.picture import legible, play
-from app.canvas.theme import Theme, cell_color, cividis_rgb, font, ink_for
+from app.canvas.cividis import CIVIDIS
+from app.canvas.picture import draw_text, legible, on_screen, play
+from app.canvas.theme import Theme, cell_color, font, ink_for
 from app.texts.frame_words import frame_word, join_notes
 from engine.numbers import NumberFormat
 
@@ -34,6 +47,7 @@ HEADER_HEIGHT = 20.0
 DECIMALS = 3
 
 Explainer = Callable[[int, int], str]
+T = TypeVar("T")
 
 
 @dataclass
@@ -77,20 +91,91 @@ class GridSpec:
     decimals: int = DECIMALS
 
 
-def _heat_image(values: npt.NDArray[np.float64], lo: float, hi: float,
-                masked: npt.NDArray[np.bool_] | None, masked_rgb: tuple[int, int, int]) -> QImage:
-    """One pixel per cell, coloured like the cells of a small grid."""
+def _levels(values: npt.NDArray[np.float64], lo: float, hi: float) -> npt.NDArray[np.uint8]:
+    """Each value's cividis level, 0 to 255, across ``lo`` … ``hi``."""
     span = hi - lo
     fraction = (values - lo) / span if span > 0 else np.full(values.shape, 0.5)
-    rgb = cividis_rgb(fraction)
-    if masked is not None:
-        rgb[masked] = masked_rgb
-    rows, cols = values.shape
-    argb = np.empty((rows, cols), dtype=np.uint32)
-    argb[...] = (0xFF << 24) | (rgb[..., 0].astype(np.uint32) << 16) | \
-        (rgb[..., 1].astype(np.uint32) << 8) | rgb[..., 2].astype(np.uint32)
-    image = QImage(argb.tobytes(), cols, rows, cols * 4, QImage.Format.Format_ARGB32)
+    levels: npt.NDArray[np.uint8] = np.rint(np.clip(fraction, 0.0, 1.0) * 255).astype(np.uint8)
+    return levels
+
+
+def _heat_image(cells: _Cells, masked_rgb: tuple[int, int, int]) -> QImage:
+    """A large grid's colours, a pixel per cell; masked cells in flat grey."""
+    rgb = CIVIDIS[cells.shade][..., :3]  # fancy indexing: a copy to paint on
+    rgb[cells.masked] = masked_rgb
+    return _cell_image(rgb)
+
+
+def _cell_image(rgb: npt.NDArray[np.uint8], clear: npt.NDArray[np.bool_] | None = None
+                ) -> QImage:
+    """An image of a pixel per cell from rows × cols × 3 colours; ``clear`` cells transparent."""
+    rows, cols = rgb.shape[:2]
+    wide = rgb.astype(np.uint32)
+    argb = (0xFF << 24) | (wide[..., 0] << 16) | (wide[..., 1] << 8) | wide[..., 2]
+    if clear is not None:
+        argb[clear] = 0
+    image = QImage(np.ascontiguousarray(argb, dtype=np.uint32).tobytes(), cols, rows, cols * 4,
+                   QImage.Format.Format_ARGB32)
     return image.copy()
+
+
+@dataclass
+class _Cells:
+    """What painting a grid's cells needs, worked out once per grid."""
+
+    lo: float
+    hi: float
+    rows: list[int]
+    """The rows whose cells are drawn one by one (a large grid: its highlighted rows)."""
+    shade: npt.NDArray[np.uint8]
+    """Each cell's cividis level, 0 to 255."""
+    masked: npt.NDArray[np.bool_]
+
+
+REMEMBERED_FROM = 4096
+"""Arrays of at least this many numbers have what their grid needs remembered (smaller ones
+are quicker to work out again than to look up)."""
+REMEMBERED = 64
+"""Entries kept; those of arrays that are gone are dropped first."""
+_remembered: dict[tuple[object, ...], tuple[weakref.ref[np.ndarray], object]] = {}
+
+
+def remembered(values: npt.NDArray[np.float64], what: tuple[object, ...],
+               work: Callable[[], T]) -> T:
+    """``work()`` for a large array, done once per array and ``what``.
+
+    An edit replaces one array of the document; the frames after it meet the others (a
+    GPT-2-sized layer's millions of weights, and the views of them a grid shows) again. An
+    array is known by where its numbers are, its shape and its strides, while the array that
+    owns them lives (arrays of documents and traces are never changed in place).
+    """
+    if values.size < REMEMBERED_FROM:
+        return work()
+    owner = values if values.base is None else values.base
+    if not isinstance(owner, np.ndarray):
+        return work()
+    key = (values.__array_interface__["data"][0], values.shape, values.strides,
+           values.dtype.str, *what)
+    known = _remembered.get(key)
+    if known is not None and known[0]() is owner:
+        return cast(T, known[1])
+    result = work()
+    if len(_remembered) >= REMEMBERED:
+        for gone in [k for k, (owner_ref, _) in _remembered.items() if owner_ref() is None]:
+            del _remembered[gone]  # the arrays of documents and traces no longer shown
+        if len(_remembered) >= REMEMBERED:
+            _remembered.clear()
+    _remembered[key] = (weakref.ref(owner), result)
+    return result
+
+
+def number_format(values: npt.NDArray[np.float64], places: int) -> tuple[NumberFormat, str]:
+    """The one format of a grid of ``values`` and the widest text it prints."""
+    def work() -> tuple[NumberFormat, str]:
+        found = NumberFormat.for_values(values, places)
+        return found, found.widest(values)
+
+    return remembered(values, ("format", places), work)
 
 
 @cache
@@ -117,9 +202,9 @@ class MatrixGrid(QGraphicsObject):
         number_font, label_font = font(NUMBER_SIZE), font(12)
         numbers = QFontMetricsF(number_font)
         labels = QFontMetricsF(label_font)
-        self.format = NumberFormat.for_values(values, spec.decimals)
+        self.format, widest_text = number_format(values, spec.decimals)
         """One format for every cell (scientific for all when one value is huge)."""
-        widest = numbers.horizontalAdvance(self.format.widest(values))
+        widest = numbers.horizontalAdvance(widest_text)
         widest_col = max((label_advance(str(c)) for c in spec.col_labels), default=0.0)
         # 4 units each side of the widest number: enough to keep neighbours apart, and 3-decimal
         # grids of 8 tokens then print their numbers 20 px tall on a 1920×1080 sheet.
@@ -140,9 +225,16 @@ class MatrixGrid(QGraphicsObject):
         self._width = max(self.label_width + cols * self.cell_width, title_width, note_width)
         self._height = self.grid_origin.y() + rows * CELL_HEIGHT + (20.0 if self.note else 0.0)
         self._heat: tuple[QRectF, QImage] | None = None
-        self._pictures: tuple[QPicture, QPicture] | None = None
-        """Shapes and texts, recorded at the first paint: laying out (and measuring a whole
-        document's steps for its type scale) needs only the sizes."""
+        self._cell_plan: _Cells | None = None
+        self._shape_pictures: dict[bool, QPicture] = {}
+        """Recorded for the screen (True) and for files (False)."""
+        self._text_picture: QPicture | None = None
+        self._word_runs: list[tuple[QFont, QColor, QRectF, Qt.AlignmentFlag, list[
+            tuple[QRectF, str]]]] | None = None
+        """Worked out at the first paint, texts only when they are drawn: laying out (and
+        measuring a whole document's steps for its type scale) needs only the sizes, and a
+        grid drawn too small to read on screen never formats its numbers."""
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
         self.setAcceptHoverEvents(spec.explain is not None)
 
     def _title(self) -> str:
@@ -166,82 +258,55 @@ class MatrixGrid(QGraphicsObject):
             return None
         return (row, col) if 0 <= row < rows and 0 <= col < cols else None
 
-    def _recorded(self) -> tuple[QPicture, QPicture]:
-        if self._pictures is None:
-            self._pictures = self._record(font(NUMBER_SIZE), font(12))
-        return self._pictures
+    def _cells(self) -> _Cells:
+        """Which rows get cells drawn, each cell's colour level and mask (worked out once)."""
+        if self._cell_plan is None:
+            spec = self.spec
+            values = spec.values
+            lo, hi = spec.value_range or (float(values.min()), float(values.max()))
+            rows = values.shape[0]
+            self._cell_plan = _Cells(
+                lo, hi,
+                sorted(r for r in spec.highlight_rows if 0 <= r < rows) if self.large
+                else list(range(rows)),
+                remembered(values, ("shade", lo, hi), lambda: _levels(values, lo, hi)),
+                spec.masked if spec.masked is not None else np.zeros(values.shape, dtype=bool))
+        return self._cell_plan
 
-    def _record(self, number_font: QFont, label_font: QFont) -> tuple[QPicture, QPicture]:
-        """Two pictures: shapes (fills, lines, marks) and text (titles, labels, numbers).
+    def _shapes(self, screen: bool) -> QPicture:
+        """Fills, lines and marks, recorded at the first paint.
 
-        Cells of one colour are filled by one ``drawRects`` call and numbers of one ink drawn in
-        one run, so a grid of a thousand cells records in a few milliseconds.
+        For files, cells of one colour are filled by one ``drawRects`` call (vector shapes in
+        SVG and PDF). On screen a small grid's colours are one image of a pixel per cell,
+        scaled up without smoothing, and its masked cells one rectangle per run in a row: the
+        same picture, recorded without a step per cell.
         """
+        found = self._shape_pictures.get(screen)
+        if found is not None:
+            return found
         spec, theme = self.spec, self.theme
-        values = spec.values
-        lo, hi = spec.value_range or (float(values.min()), float(values.max()))
-        span = hi - lo
+        cells = self._cells()
+        values, masked, shade, cell_rows = spec.values, cells.masked, cells.shade, cells.rows
         rows, cols = values.shape
         ox, oy = self.grid_origin.x(), self.grid_origin.y()
-        shapes, texts = QPicture(), QPicture()
-        sp, tp = QPainter(shapes), QPainter(texts)
+        shapes = QPicture()
+        sp = QPainter(shapes)
         sp.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        tp.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
-        title_x = 0.0
         if spec.swatch:
             sp.setPen(QPen(theme.color("text"), 1.0))
             sp.setBrush(QBrush(QColor(spec.swatch)))
             sp.drawRect(QRectF(0, TITLE_HEIGHT / 2 - 6, 12, 12))
-            title_x = 18.0
-        tp.setFont(font(14, bold=True))
-        tp.setPen(theme.color("text"))
-        tp.drawText(QRectF(title_x, 0, self._width, TITLE_HEIGHT),
-                    Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self._title())
-        tp.setFont(label_font)
-        tp.setPen(theme.color("muted"))
-        for c, label in enumerate(spec.col_labels):
-            tp.drawText(QRectF(ox + c * self.cell_width, TITLE_HEIGHT, self.cell_width,
-                               HEADER_HEIGHT), Qt.AlignmentFlag.AlignCenter, str(label))
-        for r, label in enumerate(spec.row_labels):
-            tp.drawText(QRectF(0, oy + r * CELL_HEIGHT, self.label_width - LABEL_GAP, CELL_HEIGHT),
-                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, str(label))
-        masked = spec.masked if spec.masked is not None else np.zeros(values.shape, dtype=bool)
-        cell_rows = list(range(rows))
         if self.large:
             masked_rgb = theme.color("masked")
-            image = _heat_image(values, lo, hi, spec.masked,
-                                (masked_rgb.red(), masked_rgb.green(), masked_rgb.blue()))
+            grey = (masked_rgb.red(), masked_rgb.green(), masked_rgb.blue())
+            mask = None if spec.masked is None else hash(spec.masked.tobytes())
+            image = remembered(values, ("heat", cells.lo, cells.hi, mask, grey),
+                               lambda: _heat_image(cells, grey))
             self._heat = (QRectF(ox, oy, cols * self.cell_width, rows * CELL_HEIGHT), image)
-            cell_rows = sorted(r for r in spec.highlight_rows if 0 <= r < rows)
-        fraction = (values - lo) / span if span > 0 else np.full(values.shape, 0.5)
-        shade = np.rint(np.clip(fraction, 0.0, 1.0) * 255).astype(int)
-        groups: dict[int, list[QRectF]] = {}
-        hidden: list[QRectF] = []
-        inks: dict[str, list[tuple[QRectF, str]]] = {}
-        muted = theme.color("muted")
-        dark_ink = _dark_ink_levels()
-        for r in cell_rows:
-            top = oy + r * CELL_HEIGHT
-            for c in range(cols):
-                rect = QRectF(ox + c * self.cell_width, top, self.cell_width, CELL_HEIGHT)
-                text = self.format.text(float(values[r, c]))
-                if masked[r, c]:
-                    hidden.append(rect)
-                    inks.setdefault(muted.name(), []).append((rect, text))
-                else:
-                    level = int(shade[r, c])
-                    groups.setdefault(level, []).append(rect)
-                    inks.setdefault("#000000" if dark_ink[level] else "#ffffff", []).append(
-                        (rect, text))
-        sp.setPen(Qt.PenStyle.NoPen)
-        for level, rects in groups.items():
-            sp.setBrush(QBrush(cell_color(level / 255)))
-            sp.drawRects(rects)
-        if hidden:
-            sp.setBrush(QBrush(theme.color("masked", 0.35)))
-            sp.drawRects(hidden)
-            sp.setBrush(QBrush(theme.color("masked"), Qt.BrushStyle.BDiagPattern))
-            sp.drawRects(hidden)
+        if screen and not self.large:
+            self._fill_as_image(sp, cells)
+        else:
+            self._fill_as_rects(sp, cells)
         sp.setBrush(Qt.BrushStyle.NoBrush)
         sp.setPen(QPen(theme.color("grid_line"), 1.0))
         right, bottom = ox + cols * self.cell_width, oy + rows * CELL_HEIGHT
@@ -258,9 +323,11 @@ class MatrixGrid(QGraphicsObject):
             lines += [QLineF(ox + c * self.cell_width, oy, ox + c * self.cell_width, bottom)
                       for c in range(cols + 1)]
         sp.drawLines(lines)
+        dark_ink = _dark_ink_levels()
         if spec.marked is not None:
+            shown = set(cell_rows)
             for r, c in np.argwhere(spec.marked).tolist():
-                if r in cell_rows:
+                if r in shown:
                     corner = self.cell_rect(r, c).topLeft()
                     sp.setPen(Qt.PenStyle.NoPen)
                     sp.setBrush(QBrush(theme.color("accent") if masked[r, c] else
@@ -272,23 +339,139 @@ class MatrixGrid(QGraphicsObject):
         for r in sorted(spec.highlight_rows):
             if 0 <= r < rows:
                 sp.drawRect(QRectF(ox, oy + r * CELL_HEIGHT, cols * self.cell_width, CELL_HEIGHT))
-        tp.setFont(number_font)
-        for ink, cells in inks.items():
-            tp.setPen(QColor(ink))
-            for rect, text in cells:
-                tp.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
-        if self.note:
-            tp.setFont(label_font)
-            tp.setPen(muted)
-            tp.drawText(QRectF(0, oy + rows * CELL_HEIGHT + 2, self._width, 18),
-                        Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self.note)
         sp.end()
-        tp.end()
-        return shapes, texts
+        self._shape_pictures[screen] = shapes
+        return shapes
+
+    def _fill_as_rects(self, sp: QPainter, cells: _Cells) -> None:
+        """Each cell a rectangle, those of one colour in one call; masked cells hatched."""
+        ox, oy = self.grid_origin.x(), self.grid_origin.y()
+        cols = self.spec.values.shape[1]
+        masked, shade = cells.masked, cells.shade
+        groups: dict[int, list[QRectF]] = {}
+        hidden: list[QRectF] = []
+        for r in cells.rows:
+            top = oy + r * CELL_HEIGHT
+            for c in range(cols):
+                rect = QRectF(ox + c * self.cell_width, top, self.cell_width, CELL_HEIGHT)
+                if masked[r, c]:
+                    hidden.append(rect)
+                else:
+                    groups.setdefault(int(shade[r, c]), []).append(rect)
+        sp.setPen(Qt.PenStyle.NoPen)
+        for level, rects in groups.items():
+            sp.setBrush(QBrush(cell_color(level / 255)))
+            sp.drawRects(rects)
+        self._hatch(sp, hidden)
+
+    def _fill_as_image(self, sp: QPainter, cells: _Cells) -> None:
+        """The cells' colours as one image (a pixel per cell, masked ones left clear), then
+        the masked cells hatched, one rectangle per run of them in a row."""
+        ox, oy = self.grid_origin.x(), self.grid_origin.y()
+        rows, cols = self.spec.values.shape
+        image = _cell_image(CIVIDIS[cells.shade][..., :3], cells.masked)
+        sp.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+        sp.drawImage(QRectF(ox, oy, cols * self.cell_width, rows * CELL_HEIGHT), image)
+        padded = np.zeros((rows, cols + 2), dtype=np.int8)
+        padded[:, 1:-1] = cells.masked
+        steps = np.diff(padded, axis=1)
+        starts, ends = np.nonzero(steps == 1), np.nonzero(steps == -1)  # row-major: paired
+        hidden = [QRectF(ox + start * self.cell_width, oy + r * CELL_HEIGHT,
+                         (end - start) * self.cell_width, CELL_HEIGHT)
+                  for r, start, end in zip(starts[0].tolist(), starts[1].tolist(),
+                                           ends[1].tolist(), strict=True)]
+        sp.setPen(Qt.PenStyle.NoPen)
+        self._hatch(sp, hidden)
+
+    def _hatch(self, sp: QPainter, hidden: list[QRectF]) -> None:
+        """Masked cells: the masked grey, faint, then hatched."""
+        if hidden:
+            sp.setBrush(QBrush(self.theme.color("masked", 0.35)))
+            sp.drawRects(hidden)
+            sp.setBrush(QBrush(self.theme.color("masked"), Qt.BrushStyle.BDiagPattern))
+            sp.drawRects(hidden)
+
+    def _words(self) -> list[tuple[QFont, QColor, QRectF, Qt.AlignmentFlag, list[
+            tuple[QRectF, str]]]]:
+        """Every text of the grid in drawing order, as runs of one font, ink and alignment:
+        the title, the column and row labels, the numbers (one run per ink), the note."""
+        spec, theme = self.spec, self.theme
+        cells = self._cells()
+        values, masked, shade = spec.values, cells.masked, cells.shade
+        rows, cols = values.shape
+        ox, oy = self.grid_origin.x(), self.grid_origin.y()
+        label_font = font(12)
+        muted = theme.color("muted")
+        centre = Qt.AlignmentFlag.AlignCenter
+        left = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+        title_x = 18.0 if spec.swatch else 0.0
+        title = QRectF(title_x, 0, self._width, TITLE_HEIGHT)
+        runs = [(font(14, bold=True), theme.color("text"), title, left,
+                 [(title, self._title())]),
+                (label_font, muted, QRectF(ox, TITLE_HEIGHT, cols * self.cell_width,
+                                           HEADER_HEIGHT), centre,
+                 [(self.col_label_rect(c), str(label))
+                  for c, label in enumerate(spec.col_labels)]),
+                (label_font, muted, QRectF(0, oy, self.label_width, rows * CELL_HEIGHT),
+                 Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                 [(self.row_label_rect(r), str(label))
+                  for r, label in enumerate(spec.row_labels)])]
+        inks: dict[str, list[tuple[QRectF, str]]] = {}
+        dark_ink = _dark_ink_levels()
+        text = self.format.text
+        for r in cells.rows:
+            top = oy + r * CELL_HEIGHT
+            for c in range(cols):
+                ink = muted.name() if masked[r, c] else \
+                    "#000000" if dark_ink[int(shade[r, c])] else "#ffffff"
+                inks.setdefault(ink, []).append(
+                    (QRectF(ox + c * self.cell_width, top, self.cell_width, CELL_HEIGHT),
+                     text(float(values[r, c]))))
+        number_font = font(NUMBER_SIZE)
+        cells_area = QRectF(ox, oy, cols * self.cell_width, rows * CELL_HEIGHT)
+        runs += [(number_font, QColor(ink), cells_area, centre, texts)
+                 for ink, texts in inks.items()]
+        if self.note:
+            note = self.note_rect()
+            runs.append((label_font, muted, note, left, [(note, self.note)]))
+        return runs
+
+    def _texts(self) -> QPicture:
+        """Every text recorded as real text, for exports (SVG and PDF text stays selectable)."""
+        if self._text_picture is None:
+            texts = QPicture()
+            tp = QPainter(texts)
+            tp.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+            for run_font, ink, _area, align, run in self._words():
+                tp.setFont(run_font)
+                tp.setPen(ink)
+                for rect, text in run:
+                    tp.drawText(rect, align, text)
+            tp.end()
+            self._text_picture = texts
+        return self._text_picture
+
+    def _paint_words(self, painter: QPainter, exposed: QRectF) -> None:
+        """The texts on screen: laid-out glyphs cached by text and font, only where exposed."""
+        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        for run_font, ink, area, align, run in self._screen_words():
+            if not area.intersects(exposed):
+                continue
+            painter.setFont(run_font)
+            painter.setPen(ink)
+            for rect, text in run:
+                if rect.intersects(exposed):
+                    draw_text(painter, rect, align, text, run_font)
+
+    def _screen_words(self) -> list[tuple[QFont, QColor, QRectF, Qt.AlignmentFlag, list[
+            tuple[QRectF, str]]]]:
+        if self._word_runs is None:
+            self._word_runs = self._words()
+        return self._word_runs
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        shapes, texts = self._recorded()
+        shapes = self._shapes(on_screen(painter))
         if self._heat is not None:
             # One pixel per cell, scaled up: nearest neighbour keeps every cell a flat square.
             smooth = painter.testRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
@@ -296,8 +479,10 @@ class MatrixGrid(QGraphicsObject):
             painter.drawImage(*self._heat)
             painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, smooth)
         play(shapes, painter)
-        if legible(painter, option):
-            play(texts, painter)
+        if not on_screen(painter):
+            play(self._texts(), painter)
+        elif legible(painter, option):
+            self._paint_words(painter, option.exposedRect)
         if self._hovered is not None:
             painter.setPen(QPen(self.theme.color("text"), 2.0))
             painter.setBrush(Qt.BrushStyle.NoBrush)

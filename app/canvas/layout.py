@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import lru_cache
 from typing import TypeVar
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.canvas.grid import CELL_HEIGHT, HEADER_HEIGHT, TITLE_HEIGHT, MatrixGrid
+from app.canvas.picture import draw_text, on_screen
 from app.canvas.theme import Theme, font
 
 GAP = 14.0
@@ -34,9 +36,8 @@ class TextItem(QGraphicsObject):
         self.text = text
         self._font = font(size, bold)
         self._color = theme.color(role)
-        metrics = QFontMetricsF(self._font)
-        self._rect = QRectF(0, 0, width if width is not None else
-                            metrics.horizontalAdvance(text) + 4, metrics.height() + 4)
+        advance, height = _measured(text, size, bold)
+        self._rect = QRectF(0, 0, width if width is not None else advance + 4, height + 4)
 
     @property
     def font(self) -> QFont:
@@ -55,8 +56,18 @@ class TextItem(QGraphicsObject):
               widget: QWidget | None = None) -> None:
         painter.setFont(self._font)
         painter.setPen(self._color)
-        painter.drawText(self._rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                         self.text)
+        align = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+        if on_screen(painter):  # a line met before: from its cached layout
+            draw_text(painter, self._rect, align, self.text, self._font)
+        else:
+            painter.drawText(self._rect, align, self.text)
+
+
+@lru_cache(maxsize=8192)
+def _measured(text: str, size: int, bold: bool) -> tuple[float, float]:
+    """Advance and height of a line of text (words repeat across frames and edits)."""
+    metrics = QFontMetricsF(font(size, bold))
+    return metrics.horizontalAdvance(text), metrics.height()
 
 
 def items_of(root: QGraphicsItem, kind: type[T]) -> list[T]:

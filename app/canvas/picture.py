@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from PySide6.QtGui import QPainter, QPicture
+from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt
+from PySide6.QtGui import QFont, QPainter, QPicture, QStaticText, QTransform
 from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
 
 SMALLEST_LEGIBLE_TEXT = 4.0
@@ -36,9 +37,71 @@ def play(picture: QPicture, painter: QPainter) -> None:
     painter.restore()
 
 
+STATIC_TEXTS = 20_000
+"""Laid-out texts kept for the screen (and texts remembered as seen once); beyond this the
+cache starts again."""
+_static_texts: dict[tuple[str, str], tuple[QStaticText, QSizeF]] = {}
+_seen_once: set[tuple[str, str]] = set()
+
+
+def draw_text(painter: QPainter, rect: QRectF, align: Qt.AlignmentFlag, text: str,
+              text_font: QFont) -> None:
+    """Draw ``text`` on screen in ``rect`` as ``drawText`` would, in the painter's font
+    (``text_font``) and pen.
+
+    A text met before (a label, a title, a number that did not change) is drawn from its
+    cached layout, twice as fast as ``drawText``; a text met for the first time (most numbers
+    after an edit) is drawn with ``drawText``, which is quicker than laying it out to keep.
+    """
+    key = (text, text_font.key())
+    found = _static_texts.get(key)
+    if found is None:
+        if key not in _seen_once:
+            if len(_seen_once) >= STATIC_TEXTS:
+                _seen_once.clear()
+            _seen_once.add(key)
+            painter.drawText(rect, align, text)
+            return
+        found = static_text(text, text_font)
+    glyphs, size = found
+    painter.drawStaticText(aligned(rect, size, align), glyphs)
+
+
+def aligned(rect: QRectF, size: QSizeF, align: Qt.AlignmentFlag) -> QPointF:
+    """Top-left corner of a text of ``size`` placed in ``rect`` the way ``drawText`` aligns it
+    (left, right or centred across; always centred down)."""
+    if align & Qt.AlignmentFlag.AlignLeft:
+        x = rect.left()
+    elif align & Qt.AlignmentFlag.AlignRight:
+        x = rect.right() - size.width()
+    else:
+        x = rect.center().x() - size.width() / 2
+    return QPointF(x, rect.center().y() - size.height() / 2)
+
+
+def static_text(text: str, text_font: QFont) -> tuple[QStaticText, QSizeF]:
+    """``text`` laid out once in ``text_font``, with its size: drawing it again on screen (the
+    next edit, the next paint while panning) skips shaping the glyphs."""
+    key = (text, text_font.key())
+    found = _static_texts.get(key)
+    if found is None:
+        if len(_static_texts) >= STATIC_TEXTS:
+            _static_texts.clear()
+        glyphs = QStaticText(text)
+        glyphs.setTextFormat(Qt.TextFormat.PlainText)
+        glyphs.prepare(QTransform(), text_font)
+        found = _static_texts[key] = (glyphs, glyphs.size())
+    return found
+
+
+def on_screen(painter: QPainter) -> bool:
+    """Whether ``painter`` draws on the window (not into an exported file or image)."""
+    return isinstance(painter.device(), QWidget)
+
+
 def legible(painter: QPainter, option: QStyleOptionGraphicsItem) -> bool:
     """Whether text is worth drawing: always in exports, on screen only when large enough."""
-    if not isinstance(painter.device(), QWidget):
+    if not on_screen(painter):
         return True
     scale = option.levelOfDetailFromTransform(painter.worldTransform())
     return scale * TEXT_SIZE >= SMALLEST_LEGIBLE_TEXT

@@ -20,7 +20,7 @@ from app.canvas.context import LayoutContext
 from app.canvas.layout import GAP, ROW_GAP, TextItem, place_row, place_rows
 from app.canvas.pieces import custom_grid, number, text_lines
 from app.canvas.theme import Theme
-from app.tape import attention_at
+from app.tape import attention_at, kv_head, module_of
 from app.texts.position_words import position_word
 from engine import Step
 
@@ -143,10 +143,9 @@ def _subscript(number: int) -> str:
     return str(number).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 
 
-def _pairing(ctx: LayoutContext) -> str:
-    """RoPE's pairing of columns (``half`` or ``interleaved``) from the document's positions."""
-    positions = getattr(ctx.trace.scenario, "positions", None)
-    return str(getattr(positions, "pairing", "half"))
+def _pairing(ctx: LayoutContext, step: Step) -> str:
+    """RoPE's pairing of columns (``half`` or ``interleaved``), from the step's positions."""
+    return str(getattr(module_of(ctx.trace, step), "pairing", "half"))
 
 
 def _pair_columns(i: int, r: int, pairing: str) -> tuple[int, int]:
@@ -240,15 +239,16 @@ def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
          for i, t in enumerate(theta)],
         highlight_receiver=True, value_range=(0.0, 0.0))
     head = ctx.heads[0]
-    cols = slice(head * att.d_k, (head + 1) * att.d_k)
-    pairing = _pairing(ctx)
+    group = kv_head(att, head)  # K's head (shared by several query heads in GQA)
+    pairing = _pairing(ctx, step)
     columns = [_pair_columns(i, r, pairing) for i in range(min(r // 2, MAX_PAIRS))]
     positions = [ctx.receiver]  # the angles of every position are in the grid above
     label = _word(ctx, "head", n=head + 1) if ctx.head_count > 1 else ""
     color = "accent"
     rows: list[list[QGraphicsItem | str]] = []
-    for source, out, key in ((step.reads[0], step.writes[0], "dials_q"),
-                             (step.reads[1], step.writes[1], "dials_k")):
+    for source, out, key, h in ((step.reads[0], step.writes[0], "dials_q", head),
+                                (step.reads[1], step.writes[1], "dials_k", group)):
+        cols = slice(h * att.d_k, (h + 1) * att.d_k)
         before = ctx.array(source)[:, cols]
         after = ctx.array(out)[:, cols]
         rows.append([ctx.grid(source, columns=cols, highlight_receiver=True),
@@ -273,8 +273,9 @@ def lay_out_biased_scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
     for head in ctx.heads:
         label = _word(ctx, "head", n=head + 1) if ctx.head_count > 1 else ""
         cols = slice(head * att.d_k, (head + 1) * att.d_k)
+        k_cols = slice(kv_head(att, head) * att.d_k, (kv_head(att, head) + 1) * att.d_k)
         rows.append([ctx.grid(step.reads[0], title=f"Q{label}", columns=cols), "·",
-                     ctx.grid(step.reads[1], title=f"Kᵀ{label}", columns=cols,
+                     ctx.grid(step.reads[1], title=f"Kᵀ{label}", columns=k_cols,
                               transpose=True), "=",
                      ctx.grid(qk, title=_word(ctx, "qk") + label, head=head, masked=hidden)])
         values = ctx.array(bias)[head]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem
@@ -14,7 +15,14 @@ from app.canvas.context import LayoutContext
 from app.canvas.heads import ARROWS_GAP, lay_out_heads_mix
 from app.canvas.layout import GAP, ROW_GAP, place_beside, place_row, place_rows, wrap_width
 from app.canvas.position_steps import POSITION_LAYOUTS, lay_out_biased_scores
-from app.tape import array_name, attention_of, parameter_path, tokens_of, visible_of
+from app.tape import (
+    array_name,
+    attention_of,
+    kv_head,
+    parameter_path,
+    tokens_of,
+    visible_of,
+)
 from app.texts.frame_words import frame_word, join_notes
 from engine import Step, format_number
 from engine.names import short_name
@@ -63,6 +71,13 @@ def _head_label(ctx: LayoutContext, head: int) -> str:
     return _word(ctx, "head", n=head + 1) if ctx.head_count > 1 else ""
 
 
+def _group_label(ctx: LayoutContext, att: Any, head: int) -> str:
+    """`` (K/V group 1)`` when query heads share keys and values (grouped-query attention)."""
+    group = kv_head(att, head)
+    shared = any(kv_head(att, other) != other for other in range(att.heads))
+    return _word(ctx, "kv_group", n=group + 1) if shared else ""
+
+
 def _head_columns(width: int, head: int) -> slice:
     return slice(head * width, (head + 1) * width)
 
@@ -82,7 +97,8 @@ def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
         note = join_notes(ctx.options.lang, scaling,
                           _word(ctx, "mask_note") if hidden is not None else "")
         rows.append([ctx.grid(step.reads[0], title=f"Q{label}", columns=cols), "·",
-                     ctx.grid(step.reads[1], title=f"Kᵀ{label}", columns=cols,
+                     ctx.grid(step.reads[1], title=f"Kᵀ{label}{_group_label(ctx, att, head)}",
+                              columns=_head_columns(att.d_k, kv_head(att, head)),
                               transpose=True), "=",
                      ctx.grid(step.writes[-1], title=_word(ctx, "scores") + label, head=head,
                               note=note, masked=hidden)])
@@ -128,7 +144,9 @@ def _mix(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
         rows.append([ctx.grid(weights, title=_word(ctx, "shares") + label, head=head,
                               value_range=SHARE_RANGE, masked=hidden,
                               highlight_receiver=True), "·",
-                     ctx.grid(array_name(step, "V"), title=f"V{label}", columns=cols), "=",
+                     ctx.grid(array_name(step, "V"),
+                              title=f"V{label}{_group_label(ctx, att, head)}",
+                              columns=_head_columns(att.d_v, kv_head(att, head))), "=",
                      ctx.grid(mixed, title=_word(ctx, "mixed") + label, columns=cols,
                               highlight_receiver=True)])
     if att.heads > 1:

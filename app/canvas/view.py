@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pyqtgraph as pg
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QWidget
 
@@ -38,13 +40,43 @@ class CanvasView(pg.GraphicsView):
         for action in scene.contextMenu:  # pyqtgraph's own "Export..." (File → Export instead)
             action.deleteLater()
         scene.contextMenu = []
-        self.frame: FrameItem | CompareFrameItem | None = None
+        self._frame: FrameItem | CompareFrameItem | None = None
+        self._pending: Callable[[], None] | None = None
+        self._pending_timer = QTimer(self)
+        self._pending_timer.setSingleShot(True)
+        self._pending_timer.timeout.connect(self.build_pending)
         self.fitted = True
         """Whether the view shows the whole frame (no zoom or pan since the last fit): a resize
         then fits again."""
         self.view_box.sigRangeChangedManually.connect(self._moved_by_hand)
         self._pending_paint = False
         self.set_theme(theme)
+
+    @property
+    def frame(self) -> FrameItem | CompareFrameItem | None:
+        """The frame on screen; a frame asked for (:meth:`build_later`) is built first."""
+        self.build_pending()
+        return self._frame
+
+    def build_later(self, build: Callable[[], None]) -> None:
+        """Run ``build`` (which shows a new frame) once control returns to the event loop, or
+        as soon as the frame is asked for; a later request replaces an earlier one not yet
+        run. Edits typed faster than frames are built so cost one build, of the newest
+        document, and never queue stale pictures."""
+        self._pending = build
+        self._pending_timer.start(0)
+
+    def drop_pending(self) -> None:
+        """Forget a requested build (a frame is being shown right now instead)."""
+        self._pending = None
+        self._pending_timer.stop()
+
+    def build_pending(self) -> None:
+        """Build the requested frame now, if one was requested."""
+        build = self._pending
+        if build is not None:
+            self.drop_pending()
+            build()
 
     def set_theme(self, theme: Theme) -> None:
         """Colours of the view; keyboard focus shows as a thick frame in the theme's accent."""
@@ -63,8 +95,9 @@ class CanvasView(pg.GraphicsView):
     def show_item(self, item: FrameItem | CompareFrameItem, fit: bool) -> None:
         """Show ``item`` (a frame or a comparison) in place of the current one; the view fits it
         when asked, and whenever its size differs from the frame it replaces."""
-        old = self.frame
-        self.frame = item
+        self.drop_pending()
+        old = self._frame
+        self._frame = item
         self.view_box.addItem(item)
         resized = old is None or old.boundingRect() != item.boundingRect()
         if old is not None:
@@ -77,8 +110,8 @@ class CanvasView(pg.GraphicsView):
 
     def fit(self) -> None:
         """Zoom so the whole frame is visible."""
-        if self.frame is not None:
-            self.view_box.setRange(rect=self.frame.boundingRect(), padding=0.0)
+        if self._frame is not None:
+            self.view_box.setRange(rect=self._frame.boundingRect(), padding=0.0)
         self.fitted = True
 
     def _moved_by_hand(self, *_: object) -> None:

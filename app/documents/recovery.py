@@ -47,7 +47,7 @@ from PySide6.QtWidgets import QMessageBox
 from app.background import Job, is_big
 from app.cancel import CancelledError
 from app.documents.loading import placeholder, read_after_showing
-from app.documents.opening import is_big_file, load_checked
+from app.documents.opening import is_big_file, load_computed
 from app.state import DocumentState
 from engine import Scenario, ScenarioError, Trace, dumps_scenario
 from engine.safe_write import failure_reason, plain_reason, write_bytes
@@ -423,12 +423,12 @@ def offer_recovery(shell: Shell, copies: list[RecoveryCopy] | None = None) -> li
             restored.append(target)
             continue
         try:
-            scenario = load_checked(copy.document)
+            scenario, trace = load_computed(copy.document)
         except ScenarioError as error:
             _cannot_restore(shell, copy, error)
             continue
         target = shell.open_window(scenario) if restored else shell
-        _restore(target, copy, scenario)
+        _restore(target, copy, scenario, trace)
         restored.append(target)
     return restored
 

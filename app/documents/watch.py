@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QFileSystemWatcher, QObject
 from PySide6.QtWidgets import QMessageBox
 
-from app.documents.opening import load_checked
+from app.documents.opening import load_computed
 from engine import ScenarioError
 
 if TYPE_CHECKING:
@@ -110,10 +110,10 @@ class DiskWatch(QObject):
         if answer != Button.Yes or not path.exists():
             return
         try:
-            scenario = load_checked(path)
+            scenario, trace = load_computed(path)
         except ScenarioError as error:
             self.shell.show_message(self.tr("⚠ not reloaded: {error}").format(
                 error=error))
             return
         self.shell.show_document(scenario, path, note=self.tr("Reloaded {name}").format(
-            name=path.name))
+            name=path.name), trace=trace)

@@ -58,8 +58,8 @@ class MatrixModel(QAbstractTableModel):
             return
         if self.path == "X":
             self.headerDataChanged.emit(Qt.Orientation.Vertical, 0, values.shape[0] - 1)
-        if np.array_equal(values, self._values):
-            return
+        if values is self._values or np.array_equal(values, self._values):
+            return  # most often the same array: an edit elsewhere replaced only its own
         self._values = values
         if values.size:
             self.dataChanged.emit(self.index(0, 0),

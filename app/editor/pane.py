@@ -27,6 +27,7 @@ from app.editor.block_pane import BlockEditor
 from app.editor.model import MatrixModel, TokenModel
 from app.editor.table import MatrixTable
 from app.i18n import QT_TRANSLATE_NOOP, LiveTexts
+from app.outline import parameter_paths
 from app.state import DocumentState
 from engine.names import short_name
 from engine.resize import SIZE_LIMITS, Sizes
@@ -181,7 +182,7 @@ class EditorPane(QScrollArea):
             if widget is not None:
                 widget.deleteLater()
         self.tables.clear()
-        self._paths = self.state.scenario.parameter_paths()
+        self._paths = parameter_paths(self.state.scenario)
         for path in self._paths:
             name = short_name(path)
             title = QLabel()
@@ -214,7 +215,7 @@ class EditorPane(QScrollArea):
     def _on_trace(self) -> None:
         self._show_sizes()
         self._show_options()
-        if self.state.scenario.parameter_paths() != self._paths:
+        if parameter_paths(self.state.scenario) != self._paths:
             self._rebuild_grids()
 
     def retranslate(self) -> None:

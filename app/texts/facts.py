@@ -11,7 +11,7 @@ from functools import cached_property
 
 import numpy as np
 
-from app.tape import array_name, attention_of, ffn_pre, tokens_of, visible_of
+from app.tape import array_name, attention_of, ffn_pre, kv_head, tokens_of, visible_of
 from engine import Attention, Scenario, Step, Trace, format_number
 from engine.numbers import format_exact, format_factor
 from engine.reader import FloatArray
@@ -184,11 +184,11 @@ class Facts:
         return self.array(self._scores_step.reads[0])[i, h * self.d_k:(h + 1) * self.d_k]
 
     def k(self, j: int) -> FloatArray:
-        h = self.head
+        h = kv_head(self.attention, self.head)  # grouped-query attention shares K and V
         return self.array(self._scores_step.reads[1])[j, h * self.d_k:(h + 1) * self.d_k]
 
     def v(self, j: int) -> FloatArray:
-        h = self.head
+        h = kv_head(self.attention, self.head)
         return self.scoped("V")[j, h * self.d_v:(h + 1) * self.d_v]
 
     @property

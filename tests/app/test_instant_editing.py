@@ -1,0 +1,164 @@
+"""Editing stays instant: fast typing costs one frame build of the newest document, opening
+computes once and builds one frame, a value edit never asks the document for its grid paths,
+and grids on screen draw the same picture as before from cached glyphs (issue 15)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+from pytestqt.qtbot import QtBot
+
+from app import outline
+from app import state as state_module
+from app.canvas.picture import static_text
+from app.canvas.theme import font
+from app.canvas.view import CanvasView
+from app.documents import opening
+from app.examples import example_path
+from app.outline import shape_key
+from app.window import StudioWindow
+from engine import Scenario, dumps_scenario, parse_scenario
+from engine.resize import Sizes, resize
+from tests.app.driving import canvas_arrows
+
+THREE = Sizes(n=3, d=2, d_k=2, d_v=2, heads=1)
+
+
+def f11_shares(wq: np.ndarray) -> list[float]:
+    """Shares of 爱 over (我, 爱) in F11, computed here from its X and Wk."""
+    x = np.array([[1.0, 1.0], [1.0, -1.0]])
+    keys = x @ np.array([[0.5, 0.5], [0.5, -0.5]])
+    scores = [float(x[1] @ wq @ keys[j]) / math.sqrt(2) for j in range(2)]
+    exps = [math.exp(s - max(scores)) for s in scores]
+    return [e / sum(exps) for e in exps]
+
+
+@pytest.fixture
+def builds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One entry per frame the canvas builds."""
+    made: list[int] = []
+    show_frame = CanvasView.show_frame
+
+    def counted(view: CanvasView, *args: object, **kwargs: object) -> object:
+        made.append(1)
+        return show_frame(view, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(CanvasView, "show_frame", counted)
+    return made
+
+
+@pytest.fixture
+def computes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One entry per trace computed by the window's state or by opening a file."""
+    made: list[int] = []
+    for module in (state_module, opening):
+        original: Callable[[Scenario], object] = module.compute
+
+        def counted(scenario: Scenario, original: Callable[[Scenario], object] = original
+                    ) -> object:
+            made.append(1)
+            return original(scenario)
+
+        monkeypatch.setattr(module, "compute", counted)
+    return made
+
+
+def test_fast_typing_builds_one_frame_and_it_shows_the_last_edit(
+        qtbot: QtBot, window: StudioWindow, builds: list[int]) -> None:
+    window.state.set_step(window.state.trace.step_index("weights"))
+    builds.clear()
+    model = window.editor.tables["attention.Wq"].model()
+    typed = ["2", "2.5", "3", "3.5", "4"]
+    with qtbot.waitSignal(window.canvas.repainted, timeout=5000):
+        for text in typed:  # faster than the event loop runs: no frame in between
+            assert model.setData(model.index(0, 0), text)
+        assert builds == []  # nothing built (and nothing queued) for the older documents
+    assert builds == [1]
+    wq = np.array([[4.0, 1.0], [-1.0, 1.0]])
+    assert window.canvas.frame is not None
+    assert window.canvas.frame.trace is window.state.trace
+    assert window.state.scenario.attention.Wq[0, 0] == 4.0
+    assert canvas_arrows(window).share_labels == [f"{share:.3f}" for share in f11_shares(wq)]
+    assert window.state.undo_stack.count() == 1  # typing into one cell: one undo step
+
+
+def test_a_frame_asked_for_before_the_event_loop_runs_is_the_newest(
+        window: StudioWindow, builds: list[int]) -> None:
+    window.state.set_step(window.state.trace.step_index("weights"))
+    model = window.editor.tables["attention.Wq"].model()
+    assert model.setData(model.index(0, 0), "3")
+    frame = window.canvas.frame  # read at once: built now, not a stale one
+    assert frame is not None and frame.trace is window.state.trace
+    wq = np.array([[3.0, 1.0], [-1.0, 1.0]])
+    assert canvas_arrows(window).share_labels == [f"{share:.3f}" for share in f11_shares(wq)]
+
+
+def test_open_computes_once_and_builds_one_frame(
+        qtbot: QtBot, window: StudioWindow, tmp_path: Path, builds: list[int],
+        computes: list[int]) -> None:
+    document = parse_scenario(resize(window.state.scenario, THREE).document)
+    path = tmp_path / "three.qkv.json"
+    path.write_text(dumps_scenario(document), encoding="utf-8")
+    builds.clear()
+    computes.clear()
+    assert window.open_path(path)
+    qtbot.wait(20)
+    assert (len(computes), len(builds)) == (1, 1)
+    assert window.state.scenario.n == 3
+
+
+def test_a_window_on_a_checked_document_computes_nothing_more(
+        qtbot: QtBot, tmp_path: Path, builds: list[int], computes: list[int]) -> None:
+    path = tmp_path / "f11.qkv.json"
+    path.write_text(example_path("f11").read_text(encoding="utf-8"), encoding="utf-8")
+    scenario, trace = opening.load_computed(path)
+    computes.clear()
+    window = StudioWindow(scenario, path, trace)
+    qtbot.addWidget(window)
+    window.state.set_step(2)  # a restored session's step: still one frame in all
+    window.show()
+    qtbot.wait(20)
+    assert (len(computes), len(builds)) == (0, 1)
+    assert window.state.trace is trace
+    window.state.undo_stack.setClean()
+
+
+def test_a_value_edit_never_asks_the_document_for_its_grid_paths(
+        window: StudioWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[int] = []
+    paths = Scenario.parameter_paths
+
+    def counted(scenario: Scenario) -> list[str]:
+        asked.append(1)
+        return paths(scenario)
+
+    monkeypatch.setattr(Scenario, "parameter_paths", counted)
+    monkeypatch.setattr(outline, "_paths", {})  # no outline remembered from another test
+    outline.parameter_paths(window.state.scenario)  # the open document's: asked once
+    asked.clear()
+    model = window.editor.tables["attention.Wq"].model()
+    assert model.setData(model.index(0, 0), "3")
+    assert asked == []
+    window.editor.size_boxes["n"].setValue(3)  # a new shape: the grids follow
+    assert asked == [1]
+    assert window.editor.tables["X"].model().rowCount() == 3
+
+
+def test_the_outline_of_a_document_ignores_its_numbers_but_not_its_shapes(
+        window: StudioWindow) -> None:
+    scenario = window.state.scenario
+    edited = scenario.with_parameter("attention.Wq", scenario.attention.Wq + 1.0)
+    assert shape_key(edited) == shape_key(scenario)
+    bigger = parse_scenario(resize(scenario, THREE).document)
+    assert shape_key(bigger) != shape_key(scenario)
+
+
+def test_texts_on_screen_are_laid_out_once_per_text_and_font(qtbot: QtBot) -> None:
+    first, size = static_text("0.804", font(17))
+    assert static_text("0.804", font(17))[0] is first
+    assert static_text("0.804", font(12))[0] is not first
+    assert size.width() > static_text("0.8", font(17))[1].width() > 0
