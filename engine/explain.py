@@ -1,4 +1,9 @@
-"""Per-cell arithmetic: the terms that made one number of a trace, computed on demand."""
+"""Per-cell arithmetic: the terms that made one number of a trace, computed on demand.
+
+The explainer finds the step that wrote the array and dispatches on the step's op kind (and the
+array's name within the step's scope): the operands are the step's ``reads`` and the parameters
+of the step's module, so every layer, the encoder and cross-attention explain alike.
+"""
 
 from __future__ import annotations
 
@@ -6,17 +11,21 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from engine.cell_terms import cell, dot, sum_text
+from engine.forward import MEMORY
 from engine.numbers import format_exact, format_factor, format_number
 from engine.ops import row_mean
 from engine.phrases import phrase
 from engine.reader import FloatArray
-from engine.trace import Trace
+from engine.trace import Step, Trace
 
-_MAX_TERMS = 8
-_CELL = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\[\s*([0-9\s,]+)\]\s*$")
+_CELL = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\[\s*([0-9\s,]+)\]\s*$")
+
+Result = tuple[str, list[str]]
 
 
 @dataclass(frozen=True)
@@ -42,7 +51,7 @@ class Explanation:
 
 
 def parse_cell(reference: str) -> tuple[str, tuple[int, ...]]:
-    """Split ``"Q[1,0]"`` into ``("Q", (1, 0))``.
+    """Split ``"Q[1,0]"`` into ``("Q", (1, 0))`` (``"L2.weights[0,1,0]"`` alike).
 
     Raises
     ------
@@ -59,48 +68,27 @@ def parse_cell(reference: str) -> tuple[str, tuple[int, ...]]:
     return match.group(1), tuple(int(p) for p in parts)
 
 
-def _cell(name: str, index: Sequence[int]) -> str:
-    return f"{name}[{','.join(str(k) for k in index)}]"
+def _made_by(step: Step) -> list[str]:
+    """The arrays a step makes: its writes, and the derived arrays that are in no step's
+    writes (a norm's ``_stats``, the feed-forward's ``ffn_pre``)."""
+    made = list(step.writes)
+    if step.op == "norm":
+        made += [f"{name}_stats" for name in step.writes]
+    if step.op == "ffn":
+        made.append(f"{step.scope}ffn_pre")
+    return made
 
 
-def _sum_text(count: int, term: Callable[[int], tuple[str, str]],
-              lang: str = "en") -> tuple[str, str]:
-    """The symbols and the values of a sum of ``count`` terms, each joined by `` + ``.
+@dataclass(frozen=True)
+class _Cell:
+    """The cell being explained: its array's full name, its name within the step's scope, the
+    step that wrote it, the index and the value."""
 
-    ``term(t)`` gives the symbol and the value text of term ``t``. A sum of more than
-    ``_MAX_TERMS`` terms shows its first terms, an ellipsis and its last term, and only the terms
-    shown are formatted (a width-256 row costs as little as a short one).
-    """
-    if count > _MAX_TERMS:
-        keep = _MAX_TERMS - 2
-        shown = [term(t) for t in range(keep)]
-        last = term(count - 1)
-        symbols = [*(sym for sym, _ in shown), phrase(lang, "terms", count=count), last[0]]
-        values = [*(num for _, num in shown), "…", last[1]]
-    else:
-        pairs = [term(t) for t in range(count)]
-        symbols = [sym for sym, _ in pairs]
-        values = [num for _, num in pairs]
-    return " + ".join(symbols), " + ".join(values)
-
-
-def _dot(result: str, left: tuple[str, int, FloatArray], right: tuple[str, int, FloatArray],
-         bias: tuple[str, float] | None, value: float, lang: str = "en") -> str:
-    """``Q[1,0] = X[1,0]·Wq[0,0] + … = 1·1 + … = 2``: a row of ``left`` by a column of ``right``."""
-    lname, row, lvec = left
-    rname, col, rvec = right
-    width = len(lvec)
-    if len(rvec) != width:
-        raise ValueError(f"{result}: {width} terms on the left, {len(rvec)} on the right")
-
-    def term(t: int) -> tuple[str, str]:
-        if t == width and bias is not None:
-            return f"{bias[0]}[{col}]", format_factor(bias[1])
-        return (f"{lname}[{row},{t}]·{rname}[{t},{col}]",
-                f"{format_factor(float(lvec[t]))}·{format_factor(float(rvec[t]))}")
-
-    sym, num = _sum_text(width + (bias is not None), term, lang)
-    return f"{result} = {sym} = {num} = {format_number(value)}"
+    name: str
+    local: str
+    step: Step | None
+    index: tuple[int, ...]
+    value: float
 
 
 class _Explainer:
@@ -109,246 +97,314 @@ class _Explainer:
         self.trace = trace
         self.s = trace.scenario
         self.a = trace.arrays
-        block = self.s.block
-        self.pre = block is None or block.placement == "pre"
-        self.attention_input = "norm1" if block is not None and self.pre else "X"
+        self.writer = {name: step for step in trace.steps for name in _made_by(step)}
 
     def say(self, key: str, /, **fields: object) -> str:
         return phrase(self.lang, key, **fields)
 
-    def _sum_terms(self, count: int, term: Callable[[int], tuple[str, str]]) -> tuple[str, str]:
-        return _sum_text(count, term, self.lang)
+    def sum_terms(self, count: int, term: Callable[[int], tuple[str, str]]) -> tuple[str, str]:
+        return sum_text(count, term, self.lang)
 
-    def _dot_terms(self, result: str, left: tuple[str, int, FloatArray],
-                   right: tuple[str, int, FloatArray], bias: tuple[str, float] | None,
-                   value: float) -> str:
-        return _dot(result, left, right, bias, value, self.lang)
+    def dot_terms(self, result: str, left: tuple[str, int, FloatArray],
+                  right: tuple[str, int, FloatArray], bias: tuple[str, float] | None,
+                  value: float) -> str:
+        return dot(result, left, right, bias, value, self.lang)
+
+    def module(self, step: Step) -> Any:
+        return self.s.module(step.module)
+
+    def param(self, path: str) -> FloatArray:
+        return self.s.parameter(path)
 
     def explain(self, name: str, index: tuple[int, ...]) -> Explanation:
         if name not in self.a:
-            known = ", ".join(self.a)
-            raise KeyError(f"{name}: no such array in this trace (it has {known})")
+            raise KeyError(f"{name}: no such array in this trace (it has {self._known()})")
         array = self.a[name]
-        if name in ("scores", "weights") and len(index) == 2 and array.shape[0] == 1:
+        step = self.writer.get(name)
+        local = name[len(step.scope):] if step is not None else name.rsplit(".", 1)[-1]
+        if local in ("scores", "weights", "qk", "alibi") and len(index) == 2 \
+                and array.shape[0] == 1:
             index = (0, *index)
         if len(index) != array.ndim or any(not 0 <= k < n for k, n in zip(index, array.shape,
                                                                           strict=True)):
             shape = "×".join(str(n) for n in array.shape)
-            raise IndexError(f"{_cell(name, index)}: outside the {shape} array {name}")
-        value = float(array[index])
-        method = getattr(self, f"_{name}")
-        formula, details = method(index, value)
-        return Explanation(name, index, value, formula, tuple(details))
+            raise IndexError(f"{cell(name, index)}: outside the {shape} array {name}")
+        target = _Cell(name, local, step, index, float(array[index]))
+        formula, details = self._dispatch(target)
+        return Explanation(name, index, target.value, formula, tuple(details))
+
+    def _known(self) -> str:
+        names = list(self.a)
+        return ", ".join(names) if len(names) <= 24 else \
+            ", ".join(names[:20]) + f", … ({len(names)} arrays)"
+
+    def _dispatch(self, c: _Cell) -> Result:
+        step = c.step
+        if step is None or step.op == "embed":
+            return self._input(c)
+        if c.local.endswith("_stats"):
+            return self._stats(c)
+        if c.name == MEMORY:
+            source = step.writes[0]
+            return (f"{cell(c.name, c.index)} = {cell(source, c.index)} = "
+                    f"{format_number(c.value)}", [])
+        handler: dict[str, Callable[[_Cell], Result]] = {
+            "projection": self._projection, "scores": self._scores, "weights": self._weights,
+            "mix": self._mix, "norm": self._norm, "residual": self._sum, "ffn": self._ffn,
+            "logits": self._logits, "probs": self._probs}
+        if step.op not in handler:
+            return f"{cell(c.name, c.index)} = {format_number(c.value)}", []
+        return handler[step.op](c)
 
     # -- inputs ---------------------------------------------------------------------------
-    def _X(self, index: tuple[int, ...], value: float) -> tuple[str, list[str]]:
-        i, j = index
-        token = self.s.tokens[i]
-        if self.s.token_ids is not None:
-            tid = self.s.token_ids[i]
-            return (f"X[{i},{j}] = embedding[{tid},{j}] = {format_number(value)}",
+    def _input(self, c: _Cell) -> Result:
+        i, j = c.index
+        encoder = c.name.startswith("enc.")
+        owner: Any = self.s.encoder if encoder else self.s
+        token = owner.tokens[i]
+        if owner.token_ids is not None:
+            tid = owner.token_ids[i]
+            return (f"{cell(c.name, c.index)} = embedding[{tid},{j}] = {format_number(c.value)}",
                     [self.say("embedding_row", token=token, tid=tid, i=i)])
-        return (f"X[{i},{j}] = {format_number(value)}",
+        return (f"{cell(c.name, c.index)} = {format_number(c.value)}",
                 [self.say("typed_input", token=token, j=j)])
 
     # -- attention --------------------------------------------------------------------------
-    def _projection(self, out: str, weight: str, bias_name: str, index: tuple[int, ...],
-                    value: float) -> tuple[str, list[str]]:
-        i, c = index
-        att = self.s.attention
+    def _projection(self, c: _Cell) -> Result:
+        step = c.step
+        assert step is not None
+        i, col = c.index
+        att = self.module(step)
+        weight = {"Q": "Wq", "K": "Wk", "V": "Wv"}[c.local]
+        cross = step.keys != "" and c.local != "Q"
+        source = step.reads[1] if cross else step.reads[0]
         matrix = getattr(att, weight)
+        bias_name = "b" + weight[1]
         bias = getattr(att, bias_name)
-        src = self.a[self.attention_input]
-        term_bias = (bias_name, float(bias[c])) if bias is not None else None
-        text = self._dot_terms(_cell(out, index), (self.attention_input, i, src[i]),
-                               (weight, c, matrix[:, c]), term_bias, value)
-        width = att.d_v if out == "V" else att.d_k
-        details = [self.say("head_column", c=c, head=c // width + 1, heads=att.heads)] \
-            if att.heads > 1 \
-            else []
+        term_bias = (bias_name, float(bias[col])) if bias is not None else None
+        text = self.dot_terms(cell(c.name, c.index), (source, i, self.a[source][i]),
+                              (weight, col, matrix[:, col]), term_bias, c.value)
+        width = att.d_v if c.local == "V" else att.d_k
+        heads = att.heads if c.local == "Q" else att.groups
+        details = [self.say("head_column", c=col, head=col // width + 1, heads=heads)] \
+            if heads > 1 else []
         return text, details
 
-    def _Q(self, index: tuple[int, ...], value: float) -> tuple[str, list[str]]:
-        return self._projection("Q", "Wq", "bq", index, value)
+    def _seen(self, step: Step) -> np.ndarray:
+        return self.trace.visible_for(step.scope)
 
-    def _K(self, index: tuple[int, ...], value: float) -> tuple[str, list[str]]:
-        return self._projection("K", "Wk", "bk", index, value)
-
-    def _V(self, index: tuple[int, ...], value: float) -> tuple[str, list[str]]:
-        return self._projection("V", "Wv", "bv", index, value)
-
-    def _scores(self, index: tuple[int, ...], value: float) -> tuple[str, list[str]]:
-        h, i, j = index
-        att = self.s.attention
-        cols = range(h * att.d_k, (h + 1) * att.d_k)
-        q, k = self.a["Q"], self.a["K"]
+    def _scores(self, c: _Cell) -> Result:
+        step = c.step
+        assert step is not None
+        s = step.scope
+        if c.local == "scores" and f"{s}qk" in self.a:
+            qk, bias = float(self.a[f"{s}qk"][c.index]), float(self.a[f"{s}alibi"][c.index])
+            return (f"{cell(c.name, c.index)} = {cell(s + 'qk', c.index)} + "
+                    f"{cell(s + 'alibi', c.index)} = {format_number(qk)} + "
+                    f"{format_factor(bias)} = {format_number(c.value)}", [])
+        if c.local == "alibi":
+            return f"{cell(c.name, c.index)} = {format_number(c.value)}", []
+        h, i, j = c.index
+        att = self.module(step)
+        qn, kn = step.reads[0], step.reads[1]
+        q_cols = range(h * att.d_k, (h + 1) * att.d_k)
+        k_cols = range(att.kv_head(h) * att.d_k, (att.kv_head(h) + 1) * att.d_k)
+        q, k = self.a[qn], self.a[kn]
 
         def term(t: int) -> tuple[str, str]:
-            c = cols[t]
-            return (f"Q[{i},{c}]·K[{j},{c}]",
-                    f"{format_factor(float(q[i, c]))}·{format_factor(float(k[j, c]))}")
+            cq, ck = q_cols[t], k_cols[t]
+            return (f"{qn}[{i},{cq}]·{kn}[{j},{ck}]",
+                    f"{format_factor(float(q[i, cq]))}·{format_factor(float(k[j, ck]))}")
 
-        sym, num = self._sum_terms(len(cols), term)
-        dot = float(q[i, list(cols)] @ k[j, list(cols)])
-        name = _cell("scores", index)
+        sym, num = self.sum_terms(len(q_cols), term)
+        product = float(q[i, list(q_cols)] @ k[j, list(k_cols)])
+        name = cell(c.name, c.index)
         if att.scale:
-            text = (f"{name} = ({sym}) / √{att.d_k} = ({num}) / {format_number(math.sqrt(att.d_k))}"
-                    f" = {format_number(dot)} / {format_number(math.sqrt(att.d_k))}"
-                    f" = {format_number(value)}")
+            root = format_number(math.sqrt(att.d_k))
+            text = (f"{name} = ({sym}) / √{att.d_k} = ({num}) / {root}"
+                    f" = {format_number(product)} / {root} = {format_number(c.value)}")
         else:
-            text = f"{name} = {sym} = {num} = {format_number(value)}"
-        details = [self.say("query_key", query=self.s.tokens[i], key=self.s.tokens[j],
-                            head=h + 1)]
-        if not self.trace.visible[i, j]:
-            details.append(self.say("mask_will_hide", i=i, j=j))
+            text = f"{name} = {sym} = {num} = {format_number(c.value)}"
+        queries, keys = self.trace.tokens_of(step.rows), self.trace.tokens_of(step.keys)
+        details = [self.say("query_key", query=queries[i], key=keys[j], head=h + 1)]
+        if not self._seen(step)[i, j]:
+            causal_only = att.window is None and att.key_mask is None
+            details.append(self.say("mask_will_hide" if causal_only else "mask_will_hide_any",
+                                    i=i, j=j))
         return text, details
 
-    def _weights(self, index: tuple[int, ...], value: float) -> tuple[str, list[str]]:
-        h, i, j = index
-        row = self.a["scores"][h, i].tolist()
-        seen = self.trace.visible[i]
+    def _weights(self, c: _Cell) -> Result:
+        step = c.step
+        assert step is not None
+        att = self.module(step)
+        h, i, j = c.index
+        row = self.a[step.reads[0]][h, i].tolist()
+        seen = self._seen(step)[i]
         visible = np.flatnonzero(seen).tolist()
         hidden = np.flatnonzero(~seen).tolist()
-        name = _cell("weights", index)
-        masked = (self.say("masked_keys", i=i, keys=", ".join(str(k) for k in hidden))
+        name = cell(c.name, c.index)
+        causal_only = att.window is None and att.key_mask is None
+        listed = ", ".join(str(k) for k in hidden)
+        masked = (self.say("masked_keys" if causal_only else "masked_keys_any", i=i, keys=listed)
                   if hidden else self.say("none_masked"))
         if j in hidden:
-            return (f"{name} {self.say('masked_share', j=j, token=self.s.tokens[j], i=i)}",
-                    [masked])
+            token = self.trace.tokens_of(step.keys)[j]
+            why = self.say("masked_share" if causal_only else "hidden_share", j=j, token=token,
+                           i=i)
+            return f"{name} {why}", [masked]
         top = max(row[k] for k in visible)
         total = sum(math.exp(row[k] - top) for k in visible)
-        sym, num = self._sum_terms(len(visible), lambda t: (
+        sym, num = self.sum_terms(len(visible), lambda t: (
             f"exp(s{visible[t]} − max)", f"exp({format_number(row[visible[t]] - top)})"))
         text = (f"{name} = exp(s{j} − max) / ({sym}) = exp({format_number(row[j] - top)})"
                 f" / ({num}) = {format_number(math.exp(row[j] - top))} / "
-                f"{format_number(total)} = {format_number(value)}")
-        details = [self.say("row_max", h=h, i=i, top=format_number(top)),
-                   masked]
+                f"{format_number(total)} = {format_number(c.value)}")
+        details = [self.say("row_max", h=h, i=i, top=format_number(top)), masked]
         if len(visible) == 1:
             details.append(self.say("one_key"))
         return text, details
 
-    def _mixed(self, index: tuple[int, ...], value: float) -> tuple[str, list[str]]:
-        i, c = index
-        att = self.s.attention
-        h = c // att.d_v
-        w, v = self.a["weights"][h, i], self.a["V"][:, c]
-        keys = np.flatnonzero(self.trace.visible[i]).tolist()
-        sym, num = self._sum_terms(len(keys), lambda t: (
-            f"weights[{h},{i},{keys[t]}]·V[{keys[t]},{c}]",
+    def _mix(self, c: _Cell) -> Result:
+        step = c.step
+        assert step is not None
+        att = self.module(step)
+        i, col = c.index
+        s = step.scope
+        if c.local == "attn_out":
+            if att.Wo is None:
+                return (f"{cell(c.name, c.index)} = {cell(s + 'mixed', c.index)} = "
+                        f"{format_number(c.value)}", [self.say("no_wo")])
+            bias = ("bo", float(att.bo[col])) if att.bo is not None else None
+            return self.dot_terms(cell(c.name, c.index), (f"{s}mixed", i, self.a[f"{s}mixed"][i]),
+                                  ("Wo", col, att.Wo[:, col]), bias, c.value), []
+        h = col // att.d_v
+        v_col = att.kv_head(h) * att.d_v + col - h * att.d_v
+        w, v = self.a[f"{s}weights"][h, i], self.a[f"{s}V"][:, v_col]
+        keys = np.flatnonzero(self._seen(step)[i]).tolist()
+        sym, num = self.sum_terms(len(keys), lambda t: (
+            f"{s}weights[{h},{i},{keys[t]}]·{s}V[{keys[t]},{v_col}]",
             f"{format_factor(float(w[keys[t]]))}·{format_factor(float(v[keys[t]]))}"))
-        return (f"mixed[{i},{c}] = {sym} = {num} = {format_number(value)}",
-                [self.say("mix_note", c=c, head=h + 1, local=c - h * att.d_v)])
+        return (f"{cell(c.name, c.index)} = {sym} = {num} = {format_number(c.value)}",
+                [self.say("mix_note", c=col, head=h + 1, local=col - h * att.d_v)])
 
-    def _attn_out(self, index: tuple[int, ...], value: float) -> tuple[str, list[str]]:
-        i, c = index
-        att = self.s.attention
-        if att.Wo is None:
-            return (f"attn_out[{i},{c}] = mixed[{i},{c}] = {format_number(value)}",
-                    [self.say("no_wo")])
-        bias = ("bo", float(att.bo[c])) if att.bo is not None else None
-        return self._dot_terms(_cell("attn_out", index), ("mixed", i, self.a["mixed"][i]),
-                               ("Wo", c, att.Wo[:, c]), bias, value), []
+    # -- norms, residuals ---------------------------------------------------------------------
+    def _norm_rows(self, c: _Cell) -> tuple[str, FloatArray, float, float, str, float]:
+        """The normalised row, γ and β at the cell's column, the norm kind and ε."""
+        step = c.step
+        assert step is not None
+        i, j = c.index
+        module = self.module(step)
+        if c.local in ("Q_normed", "K_normed"):  # QK-norm: the head's d_k columns of Q or K
+            width = module.d_k
+            start = j // width * width
+            x = self.a[step.reads[0 if c.local == "Q_normed" else 1]][i, start:start + width]
+            gamma = module.gamma_q if c.local == "Q_normed" else module.gamma_k
+            return (step.reads[0 if c.local == "Q_normed" else 1], x,
+                    float(gamma[j - start]), 0.0, module.qk_norm, module.qk_eps)
+        x = self.a[step.reads[0]][i]
+        return (step.reads[0], x, float(self.param(step.reads[1])[j]),
+                float(self.param(step.reads[2])[j]), module.norm, module.eps)
 
-    # -- block ------------------------------------------------------------------------------
-    def _norm(self, name: str, source: str, which: str, index: tuple[int, ...],
-              value: float) -> tuple[str, list[str]]:
-        block = self.s.block
-        assert block is not None
-        i, j = index
-        x = self.a[source][i]
-        gamma = {"1": block.gamma1, "2": block.gamma2, "f": block.gamma_f}[which]
-        beta = {"1": block.beta1, "2": block.beta2, "f": block.beta_f}[which]
-        g, b, e = float(gamma[j]), float(beta[j]), block.eps
-        cell, xj = _cell(name, index), format_factor(float(x[j]))
-        if block.norm == "none":
-            return f"{cell} = {source}[{i},{j}] = {format_number(value)}", [self.say("norm_off")]
-        if block.norm == "rmsnorm":
+    def _norm(self, c: _Cell) -> Result:
+        i, j = c.index
+        source, x, g, b, kind, e = self._norm_rows(c)
+        k = j if c.local not in ("Q_normed", "K_normed") else j % len(x)
+        name, xj = cell(c.name, c.index), format_factor(float(x[k]))
+        if kind == "none":
+            return f"{name} = {source}[{i},{j}] = {format_number(c.value)}", [self.say("norm_off")]
+        if kind == "rmsnorm":
             ms = float(np.mean(x**2))
-            return (f"{cell} = x / √(mean(x²) + ε) · γ = {xj} / √({format_number(ms)} + "
-                    f"{format_exact(e)}) · {format_factor(g)} = {format_number(value)}",
+            return (f"{name} = x / √(mean(x²) + ε) · γ = {xj} / √({format_number(ms)} + "
+                    f"{format_exact(e)}) · {format_factor(g)} = {format_number(c.value)}",
                     [self.say("rms_stats", source=source, i=i, ms=format_number(ms),
                               eps=format_exact(e), j=j, gamma=format_number(g))])
         mean = float(row_mean(x)[0])
         var = float(np.mean((x - mean) ** 2))
-        return (f"{cell} = (x − μ) / √(σ² + ε) · γ + β = ({xj} − {format_factor(mean)}) / "
+        return (f"{name} = (x − μ) / √(σ² + ε) · γ + β = ({xj} − {format_factor(mean)}) / "
                 f"√({format_number(var)} + {format_exact(e)}) · {format_factor(g)} + "
-                f"{format_factor(b)} = {format_number(value)}",
+                f"{format_factor(b)} = {format_number(c.value)}",
                 [self.say("layer_stats", source=source, i=i, mean=format_number(mean),
                           var=format_number(var), eps=format_exact(e), j=j, gamma=format_number(g),
                           beta=format_number(b))])
 
-    def _norm1(self, index: tuple[int, ...], value: float) -> tuple[str, list[str]]:
-        return self._norm("norm1", "X" if self.pre else "resid1", "1", index, value)
+    def _stats(self, c: _Cell) -> Result:
+        step = c.step
+        assert step is not None
+        i, k = c.index
+        module = self.module(step)
+        source = step.reads[0]
+        symbols = {"layernorm": ("μ = mean(x)", "σ² = mean((x − μ)²)", "√(σ² + ε)"),
+                   "rmsnorm": ("mean(x²)", "√(mean(x²) + ε)")}[module.norm]
+        return (f"{cell(c.name, c.index)} = {symbols[k]} = {format_number(c.value)}",
+                [f"x = {source}[{i},·]; ε = {format_exact(module.eps)}"])
 
-    def _norm2(self, index: tuple[int, ...], value: float) -> tuple[str, list[str]]:
-        return self._norm("norm2", "resid1" if self.pre else "resid2", "2", index, value)
+    def _sum(self, c: _Cell) -> Result:
+        step = c.step
+        assert step is not None
+        left, right = step.reads
+        a, b = float(self.a[left][c.index]), float(self.a[right][c.index])
+        return (f"{cell(c.name, c.index)} = {cell(left, c.index)} + {cell(right, c.index)} = "
+                f"{format_number(a)} + {format_factor(b)} = {format_number(c.value)}", [])
 
-    def _final_norm(self, index: tuple[int, ...], value: float) -> tuple[str, list[str]]:
-        return self._norm("final_norm", "resid2" if self.pre else "norm2", "f", index, value)
-
-    def _sum(self, name: str, left: str, right: str, index: tuple[int, ...],
-             value: float) -> tuple[str, list[str]]:
-        a, b = float(self.a[left][index]), float(self.a[right][index])
-        return (f"{_cell(name, index)} = {_cell(left, index)} + {_cell(right, index)} = "
-                f"{format_number(a)} + {format_factor(b)} = {format_number(value)}", [])
-
-    def _resid1(self, index: tuple[int, ...], value: float) -> tuple[str, list[str]]:
-        return self._sum("resid1", "X", "attn_out", index, value)
-
-    def _resid2(self, index: tuple[int, ...], value: float) -> tuple[str, list[str]]:
-        return self._sum("resid2", "resid1" if self.pre else "norm1", "ffn_out", index, value)
-
-    def _ffn_hidden(self, index: tuple[int, ...], value: float) -> tuple[str, list[str]]:
-        block = self.s.block
-        assert block is not None
-        i, c = index
-        source = "norm2" if self.pre else "norm1"
-        ffn = block.ffn
-        bias = ("b1", float(ffn.b1[c])) if ffn.b1 is not None else None
-        z = float(self.a[source][i] @ ffn.W1[:, c]) + (bias[1] if bias else 0.0)
-        pre = self._dot_terms(f"z[{i},{c}]", (source, i, self.a[source][i]),
-                              ("W1", c, ffn.W1[:, c]), bias, z)
+    # -- feed-forward, head -------------------------------------------------------------------
+    def _ffn(self, c: _Cell) -> Result:
+        step = c.step
+        assert step is not None
+        ffn = self.module(step).ffn
+        i, col = c.index
+        s, source = step.scope, step.reads[0]
+        x = self.a[source][i]
+        if c.local == "ffn_out":
+            bias = ("b2", float(ffn.b2[col])) if ffn.b2 is not None else None
+            return self.dot_terms(cell(c.name, c.index), (f"{s}ffn_hidden", i,
+                                                          self.a[f"{s}ffn_hidden"][i]),
+                                  ("W2", col, ffn.W2[:, col]), bias, c.value), []
+        if c.local in ("ffn_pre", "ffn_up"):
+            bias = ("b1", float(ffn.b1[col])) if ffn.b1 is not None else None
+            return self.dot_terms(cell(c.name, c.index), (source, i, x),
+                                  ("W1", col, ffn.W1[:, col]), bias, c.value), []
+        if c.local == "ffn_hidden" and ffn.Wg is not None:
+            gate, up = float(self.a[f"{s}ffn_gate"][i, col]), float(self.a[f"{s}ffn_up"][i, col])
+            return (f"{cell(c.name, c.index)} = {cell(s + 'ffn_gate', c.index)}·"
+                    f"{cell(s + 'ffn_up', c.index)} = {format_factor(gate)}·{format_factor(up)}"
+                    f" = {format_number(c.value)}", [])
+        weight, bias_name = ("Wg", "bg") if c.local == "ffn_gate" else ("W1", "b1")
+        matrix, bias_row = getattr(ffn, weight), getattr(ffn, bias_name)
+        bias = (bias_name, float(bias_row[col])) if bias_row is not None else None
+        z = float(x @ matrix[:, col]) + (bias[1] if bias else 0.0)
+        pre = self.dot_terms(f"z[{i},{col}]", (source, i, x), (weight, col, matrix[:, col]),
+                             bias, z)
         act = ffn.activation
-        note = self.say(act)
-        zeroed = [self.say("zeroed")] if act == "relu" and z <= 0 else [""]
-        return (f"ffn_hidden[{i},{c}] = {act}(z[{i},{c}]) = {act}({format_number(z)}) = "
-                f"{format_number(value)}", [pre, note + zeroed[0]])
+        zeroed = self.say("zeroed") if act == "relu" and z <= 0 else ""
+        return (f"{cell(c.name, c.index)} = {act}(z[{i},{col}]) = {act}({format_number(z)}) = "
+                f"{format_number(c.value)}", [pre, self.say(act) + zeroed])
 
-    def _ffn_out(self, index: tuple[int, ...], value: float) -> tuple[str, list[str]]:
-        block = self.s.block
-        assert block is not None
-        i, c = index
-        ffn = block.ffn
-        bias = ("b2", float(ffn.b2[c])) if ffn.b2 is not None else None
-        hidden = self.a["ffn_hidden"][i]
-        return self._dot_terms(_cell("ffn_out", index), ("ffn_hidden", i, hidden),
-                               ("W2", c, ffn.W2[:, c]), bias, value), []
+    def _logits(self, c: _Cell) -> Result:
+        step = c.step
+        assert step is not None
+        head = self.s.head
+        assert head is not None and head.unembed is not None
+        i, col = c.index
+        source = step.reads[0]
+        bias = ("bias", float(head.bias[col])) if head.bias is not None else None
+        return (self.dot_terms(cell(c.name, c.index), (source, i, self.a[source][i]),
+                               ("unembed", col, head.unembed[:, col]), bias, c.value),
+                [self.say("vocab_entry", entry=head.vocab[col])])
 
-    def _logits(self, index: tuple[int, ...], value: float) -> tuple[str, list[str]]:
-        block = self.s.block
-        assert block is not None and block.unembed is not None
-        i, c = index
-        source = "final_norm" if block.final_norm else ("resid2" if self.pre else "norm2")
-        return (self._dot_terms(_cell("logits", index), (source, i, self.a[source][i]),
-                                ("unembed", c, block.unembed[:, c]), None, value),
-                [self.say("vocab_entry", entry=block.vocab[c])])
-
-    def _probs(self, index: tuple[int, ...], value: float) -> tuple[str, list[str]]:
-        block = self.s.block
-        assert block is not None
-        i, c = index
+    def _probs(self, c: _Cell) -> Result:
+        i, col = c.index
         row = self.a["logits"][i]
         top = float(row.max())
         with np.errstate(over="ignore"):  # a shift past −1.8e308 is −∞: its exp is exactly 0
             total = float(np.exp(row - top).sum())
-        sym, num = self._sum_terms(len(row), lambda k: (f"exp(l{k} − max)",
-                                                  f"exp({format_number(float(row[k]) - top)})"))
-        return (f"probs[{i},{c}] = exp(l{c} − max) / ({sym}) = "
-                f"exp({format_number(float(row[c]) - top)}) / ({num}) = "
-                f"{format_number(math.exp(float(row[c]) - top))} / {format_number(total)} = "
-                f"{format_number(value)}",
-                [self.say("prob_row", i=i, top=format_number(top), entry=block.vocab[c],
+        sym, num = self.sum_terms(len(row), lambda k: (
+            f"exp(l{k} − max)", f"exp({format_number(float(row[k]) - top)})"))
+        vocab = self.trace.tokens_of("vocab")
+        return (f"probs[{i},{col}] = exp(l{col} − max) / ({sym}) = "
+                f"exp({format_number(float(row[col]) - top)}) / ({num}) = "
+                f"{format_number(math.exp(float(row[col]) - top))} / {format_number(total)} = "
+                f"{format_number(c.value)}",
+                [self.say("prob_row", i=i, top=format_number(top), entry=vocab[col],
                           token=self.s.tokens[i])])
 
 

@@ -1,86 +1,159 @@
-"""The forward pass: attention alone, or one decoder block around it, as named arrays."""
+"""The forward pass of a scenario as a tape: encoder, layers and head, one op at a time.
+
+:func:`record` walks the scenario's tree and calls the op functions of :mod:`engine.tape` in
+order; the version-1 shorthand gives the version-1 names (``scores``, ``norm1``), a stack gives
+``L1.scores`` …, an encoder ``enc.L1.scores`` and ``enc.memory``, cross-attention
+``L1.cross.weights``.
+"""
 
 from __future__ import annotations
 
-import numpy as np
+from dataclasses import replace
 
-from engine.ops import activate, causal_visibility, norm, softmax
-from engine.reader import FloatArray
-from engine.scenario import Attention, Block, Scenario
+from engine import tape as ops
+from engine.modules import Attention, Block, Encoder, Head, Layer
+from engine.names import NORM_NAMES
+from engine.tape import Place, Tape, pre_activation
 
-
-def visibility(attention: Attention, n: int) -> np.ndarray:
-    """Which keys each query may read: lower triangle when causal, everything otherwise."""
-    return causal_visibility(n) if attention.causal else np.ones((n, n), dtype=bool)
+MEMORY = "enc.memory"
 
 
-def attend(attention: Attention, x: FloatArray) -> dict[str, FloatArray]:
-    """Multi-head attention on the rows ``x``: Q, K, V, scores, weights, mixed and attn_out."""
-    a = attention
-    n, h = int(x.shape[0]), a.heads
-    Q = x @ a.Wq + (a.bq if a.bq is not None else 0.0)
-    K = x @ a.Wk + (a.bk if a.bk is not None else 0.0)
-    V = x @ a.Wv + (a.bv if a.bv is not None else 0.0)
-    q = Q.reshape(n, h, a.d_k).transpose(1, 0, 2)
-    k = K.reshape(n, h, a.d_k).transpose(1, 0, 2)
-    v = V.reshape(n, h, a.d_v).transpose(1, 0, 2)
-    scores = q @ k.transpose(0, 2, 1)
-    if a.scale:
-        scores /= np.sqrt(a.d_k)
-    weights = softmax(scores, np.broadcast_to(visibility(a, n), scores.shape))
-    mixed = (weights @ v).transpose(1, 0, 2).reshape(n, h * a.d_v)
-    attn_out = mixed @ a.Wo + (a.bo if a.bo is not None else 0.0) if a.Wo is not None else mixed
-    return {"Q": Q, "K": K, "V": V, "scores": scores, "weights": weights, "mixed": mixed,
-            "attn_out": attn_out}
+def attend(tape: Tape, place: Place, a: Attention, source: str,
+           keys_source: str | None = None) -> None:
+    """Projections, QK-norm, scores, mask + softmax and the mix, at ``place``."""
+    ops.projections(tape, place, a, source, keys_source)
+    q, k = f"{place.scope}Q", f"{place.scope}K"
+    if a.qk_norm is not None:
+        ops.qk_norm(tape, place, a)
+        q, k = f"{place.scope}Q_normed", f"{place.scope}K_normed"
+    ops.scores(tape, place, a, q, k)
+    ops.weights(tape, place, a)
+    ops.mix(tape, place, a)
 
 
-def _norm(block: Block, x: FloatArray, which: str) -> FloatArray:
-    gamma, beta = {"1": (block.gamma1, block.beta1), "2": (block.gamma2, block.beta2),
-                   "f": (block.gamma_f, block.beta_f)}[which]
-    return norm(block.norm, x, gamma, beta, block.eps)
+def _norm(tape: Tape, place: Place, block: Block | Head | Encoder, which: str, name: str,
+          source: str, title: str, explain_key: str) -> None:
+    """A norm with the parameters ``gamma{which}``/``beta{which}`` of ``place.module``;
+    ``title`` may name the norm as ``{norm}``."""
+    gamma, beta = f"gamma{which}", f"beta{which}"
+    ops.normalise(tape, place, name, name, source, (place.param(gamma), getattr(block, gamma)),
+                  (place.param(beta), getattr(block, beta)), block.norm, block.eps,
+                  title.format(norm=NORM_NAMES[block.norm]), explain_key)
 
 
-def pre_activation(block: Block, x: FloatArray) -> FloatArray:
-    """z = x @ W1 + b1: the feed-forward's hidden units before the activation."""
-    f = block.ffn
-    z: FloatArray = x @ f.W1 + (f.b1 if f.b1 is not None else 0.0)
-    return z
-
-
-def _feed_forward(block: Block, x: FloatArray) -> tuple[FloatArray, FloatArray]:
-    f = block.ffn
-    hidden = activate(f.activation, pre_activation(block, x))
-    out = hidden @ f.W2 + (f.b2 if f.b2 is not None else 0.0)
-    return hidden, out
-
-
-def run(scenario: Scenario) -> dict[str, FloatArray]:
-    """Every array the scenario produces, by the names of the format's table."""
-    X = scenario.X
-    arrays: dict[str, FloatArray] = {"X": X}
-    block = scenario.block
-    if block is None:
-        arrays.update(attend(scenario.attention, X))
-        return arrays
+def _cross(tape: Tape, place: Place, prefix: str, layer: Layer, block: Block,
+           stream: str) -> str:
+    """The cross-attention sub-block (pre: norm, attend, residual; post: attend, residual,
+    norm); returns the stream it hands on."""
+    a = layer.cross_attention
+    assert a is not None
+    cross = replace(place, scope=f"{place.scope}cross.", keys="enc.tokens",
+                    label=f"{place.label} cross-attention")
+    at_block = cross.at(f"{prefix}block")
+    at_attention = cross.at(f"{prefix}cross_attention", "enc.tokens")
+    s = cross.scope
+    resid = "Cross residual: the stream plus the cross-attention output"
     if block.placement == "pre":
-        arrays["norm1"] = _norm(block, X, "1")
-        arrays.update(attend(scenario.attention, arrays["norm1"]))
-        arrays["resid1"] = X + arrays["attn_out"]
-        arrays["norm2"] = _norm(block, arrays["resid1"], "2")
-        arrays["ffn_hidden"], arrays["ffn_out"] = _feed_forward(block, arrays["norm2"])
-        arrays["resid2"] = arrays["resid1"] + arrays["ffn_out"]
-        output = arrays["resid2"]
+        _norm(tape, at_block, block, "_c", "norm", stream, "Cross-attention norm ({norm})",
+              "block.cross_norm")
+        attend(tape, at_attention, a, f"{s}norm", MEMORY)
+        ops.residual(tape, at_block, "resid", stream, f"{s}attn_out", resid, "block.cross_resid")
+        return f"{s}resid"
+    attend(tape, at_attention, a, stream, MEMORY)
+    ops.residual(tape, at_block, "resid", stream, f"{s}attn_out", resid, "block.cross_resid")
+    _norm(tape, at_block, block, "_c", "norm", f"{s}resid", "Post-norm ({norm}) of the cross "
+          "residual", "block.cross_norm_post")
+    return f"{s}norm"
+
+
+def layer(tape: Tape, place: Place, prefix: str, layer: Layer, x: str) -> str:
+    """One layer reading the stream ``x``, its modules at document paths ``prefix +
+    "attention"`` …; returns the name of its output."""
+    s = place.scope
+    a, block = layer.attention, layer.block
+    at_attention = place.at(f"{prefix}attention", place.rows)
+    at_block = place.at(f"{prefix}block")
+    if block is None:
+        attend(tape, at_attention, a, x)
+        return f"{s}attn_out"
+    first = "First residual: X plus the attention output"
+    if block.placement == "pre":
+        _norm(tape, at_block, block, "1", "norm1", x, "Input norm ({norm}), row by row",
+              "block.norm1")
+        attend(tape, at_attention, a, f"{s}norm1")
+        ops.residual(tape, at_block, "resid1", x, f"{s}attn_out", first, "block.resid1")
+        stream = f"{s}resid1"
+        if layer.cross_attention is not None:
+            stream = _cross(tape, place, prefix, layer, block, stream)
+        _norm(tape, at_block, block, "2", "norm2", x if block.residual == "parallel" else stream,
+              "Second norm ({norm}) before the feed-forward", "block.norm2")
+        ops.feed_forward(tape, at_block, block.ffn, f"{s}norm2")
+        ops.residual(tape, at_block, "resid2", stream, f"{s}ffn_out",
+                     "Second residual: the stream plus the feed-forward output", "block.resid2")
+        return f"{s}resid2"
+    attend(tape, at_attention, a, x)
+    ops.residual(tape, at_block, "resid1", x, f"{s}attn_out", first, "block.resid1")
+    _norm(tape, at_block, block, "1", "norm1", f"{s}resid1",
+          "Post-norm ({norm}) of the first residual", "block.norm1_post")
+    stream = f"{s}norm1"
+    if layer.cross_attention is not None:
+        stream = _cross(tape, place, prefix, layer, block, stream)
+    ops.feed_forward(tape, at_block, block.ffn, stream)
+    ops.residual(tape, at_block, "resid2", stream, f"{s}ffn_out",
+                 "Second residual: the normed stream plus the feed-forward output",
+                 "block.resid2_post")
+    _norm(tape, at_block, block, "2", "norm2", f"{s}resid2",
+          "Post-norm ({norm}) of the second residual", "block.norm2_post")
+    return f"{s}norm2"
+
+
+def stack(tape: Tape, base: Place, prefix: str, layers: tuple[Layer, ...], x: str,
+          shorthand: bool = False) -> str:
+    """Every layer in order (the first reads ``x``); returns the last output's name.
+
+    Layer ℓ's arrays take the scope ``base.scope + "Lℓ."`` and its modules sit at
+    ``prefix + "layers.{ℓ-1}."``; a shorthand layer keeps the bare version-1 names and paths.
+    """
+    if layers[0].block is None:
+        first = base.at("attention" if shorthand else f"{prefix}layers.0.attention")
+        ops.inputs(tape, first, layers[0].attention, x)
+    for k, item in enumerate(layers):
+        if shorthand:
+            place, at = base, ""
+        else:
+            label = f"{base.label} layer {k + 1}".strip().capitalize()
+            place = replace(base, scope=f"{base.scope}L{k + 1}.", layer=k + 1, label=label)
+            at = f"{prefix}layers.{k}."
+        x = layer(tape, place, at, item, x)
+    return x
+
+
+def encoder(tape: Tape, enc: Encoder) -> None:
+    """The encoder's rows, its stack and final norm; writes its output as ``enc.memory``."""
+    base = Place(scope="enc.", label="Encoder")
+    if enc.token_ids is not None:
+        ops.embed(tape, base, enc.X)
     else:
-        arrays.update(attend(scenario.attention, X))
-        arrays["resid1"] = X + arrays["attn_out"]
-        arrays["norm1"] = _norm(block, arrays["resid1"], "1")
-        arrays["ffn_hidden"], arrays["ffn_out"] = _feed_forward(block, arrays["norm1"])
-        arrays["resid2"] = arrays["norm1"] + arrays["ffn_out"]
-        arrays["norm2"] = _norm(block, arrays["resid2"], "2")
-        output = arrays["norm2"]
-    if block.final_norm:
-        arrays["final_norm"] = output = _norm(block, output, "f")
-    if block.unembed is not None:
-        arrays["logits"] = output @ block.unembed
-        arrays["probs"] = softmax(arrays["logits"])
-    return arrays
+        tape.arrays["enc.X"] = enc.X
+    out = stack(tape, base, "encoder.", enc.layers, "enc.X")
+    if enc.final_norm:
+        _norm(tape, base.at("encoder"), enc, "_f", "final_norm", out,
+              "Final norm ({norm}) of the encoder", "encoder.final_norm")
+        out = "enc.final_norm"
+    tape.arrays[MEMORY] = tape[out]
+    last = tape.steps[-1]
+    tape.steps[-1] = replace(last, writes=(*last.writes, MEMORY))
+
+
+def head(tape: Tape, place: Place, h: Head, source: str) -> None:
+    """The final norm (when enabled), the logits and the probabilities."""
+    if h.final_norm:
+        _norm(tape, place, h, "_f", "final_norm", source,
+              "Final norm ({norm}) before the vocabulary head", "block.final_norm")
+        source = "final_norm"
+    if h.unembed is not None:
+        ops.logits(tape, place, source, h.unembed, h.bias)
+        ops.probs(tape, place)
+
+
+__all__ = ["MEMORY", "attend", "encoder", "head", "layer", "pre_activation", "stack"]

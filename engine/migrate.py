@@ -4,7 +4,9 @@ Each entry of :data:`MIGRATIONS` takes a document of version ``k`` and returns t
 as version ``k + 1``. :func:`migrate` applies them in turn, on a copy, before validation.
 
 Version 0 is a document without a ``"version"`` key, typed by hand; it reads exactly like
-version 1, so its migration only writes the version down.
+version 1, so its migration only writes the version down. Version 2 keeps every version-1
+document valid and meaning the same (its top-level ``attention``/``block`` are the shorthand for
+a one-layer stack, the head keys may stay in ``block``), so 1 → 2 also only bumps the version.
 
 A document from a newer version, or one whose version is not a whole number, is passed through
 unchanged: :func:`engine.scenario.parse_scenario` refuses it with a message naming the problem.
@@ -29,8 +31,14 @@ def _from_0(document: Document) -> Document:
     return {**document, "version": 1}
 
 
+def _from_1(document: Document) -> Document:
+    """Version 1 → 2: the same keys; version 2 reads them as the one-layer shorthand."""
+    return {**document, "version": 2}
+
+
 MIGRATIONS: dict[int, Migration] = {
     0: _from_0,
+    1: _from_1,
 }
 """Version ``k`` → the function that turns a version-``k`` document into version ``k + 1``."""
 

@@ -35,9 +35,19 @@ def softmax(scores: FloatArray, visible: BoolArray | None = None) -> FloatArray:
     return exps
 
 
-def causal_visibility(n: int) -> BoolArray:
-    """``visible[i, j]`` is True when position i may read position j (j ≤ i)."""
-    return np.tril(np.ones((n, n), dtype=bool))
+def key_visibility(n: int, n_keys: int, causal: bool, window: int | None = None,
+                   key_mask: tuple[bool, ...] | None = None) -> BoolArray:
+    """``visible[i, j]``: query i may read key j — causal (j ≤ i), inside the sliding window
+    (i − j < w) and not hidden by the key mask, each only when asked for."""
+    offset = np.arange(n)[:, None] - np.arange(n_keys)[None, :]
+    visible = np.ones((n, n_keys), dtype=bool)
+    if causal:
+        visible &= offset >= 0
+    if window is not None:
+        visible &= offset < window
+    if key_mask is not None:
+        visible &= np.array(key_mask, dtype=bool)[None, :]
+    return visible
 
 
 def row_mean(x: FloatArray) -> FloatArray:
@@ -93,13 +103,17 @@ def row_statistics(kind: str, x: FloatArray, eps: float) -> FloatArray:
 
 
 def activate(kind: str, z: FloatArray) -> FloatArray:
-    """ReLU, GELU (exact, with erf), SiLU or identity, elementwise."""
+    """ReLU, GELU (exact, with erf), GELU (tanh form), SiLU or identity, elementwise."""
     if kind == "relu":
         return np.maximum(z, 0.0)
     if kind == "gelu":
         erf = np.asarray(_erf(z / math.sqrt(2.0)), dtype=np.float64)
         out: FloatArray = 0.5 * z * (1.0 + erf)
         return out
+    if kind == "gelu_tanh":
+        inner = math.sqrt(2.0 / math.pi) * (z + 0.044715 * z**3)
+        tanh: FloatArray = 0.5 * z * (1.0 + np.tanh(inner))
+        return tanh
     if kind == "silu":
         # z·σ(z), written so that neither branch overflows.
         sig = np.where(z >= 0, 1.0 / (1.0 + np.exp(-np.abs(z))),

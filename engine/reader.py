@@ -30,6 +30,8 @@ MAX_NUMBERS = 1 << 22
 stays within what :data:`engine.io.MAX_FILE_BYTES` lets it open again once saved. (Eight
 matrices at :data:`MAX_CELLS` and every row at its longest make about 2.15 million.)"""
 MAX_HEADS = 8
+MAX_LAYERS = 48
+"""Layers in one document, the encoder's and the main stack's together."""
 
 
 def describe(value: object) -> str:

@@ -1,11 +1,20 @@
-"""Changing a scenario's sizes while keeping every number that still has a place."""
+"""Changing a scenario's sizes while keeping every number that still has a place.
+
+The sizes apply to the whole tree: every layer's attention takes the new heads and head widths,
+every row of the stream the new model width. Each parameter is fitted by the rule of its field
+(:data:`_RULES`, keyed by module type and field name), found by walking the tree: a new module
+type or field needs a rule here, never a list of paths.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from engine.modules import Attention, Block, Encoder, FeedForward, Head
 from engine.reader import MAX_HEADS, MAX_POSITIONS, MAX_WIDTH, FloatArray
 from engine.scenario import Scenario
 
@@ -40,7 +49,10 @@ class Resized:
     dropped: int
 
 
-def _fit(array: FloatArray, rows: int, cols: int, fill: float = 0.0) -> tuple[FloatArray, int]:
+Fitted = tuple[FloatArray, int]
+
+
+def _fit(array: FloatArray, rows: int, cols: int, fill: float = 0.0) -> Fitted:
     out = np.full((rows, cols), fill, dtype=np.float64)
     r, c = min(rows, array.shape[0]), min(cols, array.shape[1])
     out[:r, :c] = array[:r, :c]
@@ -49,8 +61,7 @@ def _fit(array: FloatArray, rows: int, cols: int, fill: float = 0.0) -> tuple[Fl
     return out, int(np.count_nonzero(array[~kept]))
 
 
-def _fit_heads(array: FloatArray, rows: int, old: tuple[int, int], new: tuple[int, int],
-               ) -> tuple[FloatArray, int]:
+def _fit_heads(array: FloatArray, rows: int, old: tuple[int, int], new: tuple[int, int]) -> Fitted:
     """Fit a matrix whose columns are ``heads × width`` blocks, block by block."""
     old_heads, old_width = old
     new_heads, new_width = new
@@ -68,9 +79,106 @@ def _fit_heads(array: FloatArray, rows: int, old: tuple[int, int], new: tuple[in
     return np.hstack(blocks), dropped
 
 
-def _fit_row(vector: FloatArray, length: int, fill: float = 0.0) -> tuple[FloatArray, int]:
+def _fit_row(vector: FloatArray, length: int, fill: float = 0.0) -> Fitted:
     fitted, dropped = _fit(vector.reshape(1, -1), 1, length, fill)
     return fitted[0], dropped
+
+
+def _fit_head_row(vector: FloatArray, old: tuple[int, int], new: tuple[int, int]) -> Fitted:
+    fitted, dropped = _fit_heads(vector.reshape(1, -1), 1, old, new)
+    return fitted[0], dropped
+
+
+@dataclass(frozen=True)
+class _Change:
+    """What one attention module becomes: heads, key/value heads and head widths, old → new."""
+
+    old: Sizes
+    new: Sizes
+    groups: tuple[int, int]
+    block: bool
+    """The attention's output joins the stream (a block adds it), so Wo's columns follow d."""
+
+    def q(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        return (self.old.heads, self.old.d_k), (self.new.heads, self.new.d_k)
+
+    def k(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        return (self.groups[0], self.old.d_k), (self.groups[1], self.new.d_k)
+
+    def v(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        return (self.groups[0], self.old.d_v), (self.groups[1], self.new.d_v)
+
+
+def _wo(array: FloatArray, c: _Change) -> Fitted:
+    """Wo's rows are the heads' value columns; its columns follow d when a block adds it."""
+    out_cols = c.new.d if c.block else int(array.shape[1])
+    fitted, dropped = _fit_heads(array.T, out_cols, (c.old.heads, c.old.d_v),
+                                 (c.new.heads, c.new.d_v))
+    return fitted.T, dropped
+
+
+Rule = Callable[[FloatArray, _Change], Fitted]
+
+_RULES: dict[tuple[type, str], Rule] = {
+    (Attention, "Wq"): lambda a, c: _fit_heads(a, c.new.d, *c.q()),
+    (Attention, "Wk"): lambda a, c: _fit_heads(a, c.new.d, *c.k()),
+    (Attention, "Wv"): lambda a, c: _fit_heads(a, c.new.d, *c.v()),
+    (Attention, "bq"): lambda a, c: _fit_head_row(a, *c.q()),
+    (Attention, "bk"): lambda a, c: _fit_head_row(a, *c.k()),
+    (Attention, "bv"): lambda a, c: _fit_head_row(a, *c.v()),
+    (Attention, "Wo"): _wo,
+    (Attention, "bo"): lambda a, c: _fit_row(a, c.new.d if c.block else int(a.shape[0])),
+    (Attention, "gamma_q"): lambda a, c: _fit_row(a, c.new.d_k, 1.0),
+    (Attention, "gamma_k"): lambda a, c: _fit_row(a, c.new.d_k, 1.0),
+    (FeedForward, "W1"): lambda a, c: _fit(a, c.new.d, int(a.shape[1])),
+    (FeedForward, "Wg"): lambda a, c: _fit(a, c.new.d, int(a.shape[1])),
+    (FeedForward, "W2"): lambda a, c: _fit(a, int(a.shape[0]), c.new.d),
+    (FeedForward, "b1"): lambda a, c: (a, 0),
+    (FeedForward, "bg"): lambda a, c: (a, 0),
+    (FeedForward, "b2"): lambda a, c: _fit_row(a, c.new.d),
+    (Head, "unembed"): lambda a, c: _fit(a, c.new.d, int(a.shape[1])),
+    (Head, "bias"): lambda a, c: (a, 0),
+    (Encoder, "X"): lambda a, c: _fit(a, int(a.shape[0]), c.new.d),
+}
+"""(module type, field) → how its array fits the new sizes. Rows of d (γ, β) are the default."""
+
+
+def _fit_any(module: object, name: str, array: FloatArray, change: _Change) -> Fitted:
+    rule = _RULES.get((type(module), name))
+    if rule is not None:
+        return rule(array, change)
+    if isinstance(module, Block | Head | Encoder) and name.startswith(("gamma", "beta")):
+        return _fit_row(array, change.new.d, 1.0 if name.startswith("gamma") else 0.0)
+    raise KeyError(f"{type(module).__name__}.{name}: no resize rule")
+
+
+def _set(document: dict[str, Any], path: str, value: object) -> None:
+    node: Any = document
+    keys = path.split(".")
+    for key in keys[:-1]:
+        node = node[int(key)] if isinstance(node, list) else node[key]
+    node[keys[-1]] = value
+
+
+def _attention_of(scenario: Scenario, path: str) -> tuple[object, Attention | None, bool]:
+    """The module holding the parameter at ``path``; the attention it belongs to (if any); and
+    whether that attention's layer has a block."""
+    module_path = path.rsplit(".", 1)[0] if "." in path else ""
+    module = scenario.module(module_path)
+    if isinstance(module, Attention):
+        layer_path = module_path.rsplit(".", 1)[0] if "." in module_path else ""
+        if scenario.shorthand and layer_path == "":
+            return module, module, scenario.block is not None
+        layer = scenario.module(layer_path)
+        return module, module, getattr(layer, "block", None) is not None
+    return module, None, True
+
+
+def _groups(a: Attention, heads: int) -> tuple[int, int]:
+    """Key/value heads before and after: kept when they still divide the heads, else h."""
+    if a.kv_heads is None or heads % a.kv_heads:
+        return a.groups, heads
+    return a.groups, a.kv_heads
 
 
 def resize(scenario: Scenario, sizes: Sizes) -> Resized:
@@ -87,58 +195,64 @@ def resize(scenario: Scenario, sizes: Sizes) -> Resized:
     doc = scenario.to_document()
     dropped = 0
 
-    def take(pair: tuple[FloatArray, int]) -> list[object]:
+    def put(path: str, fitted: Fitted) -> None:
         nonlocal dropped
-        dropped += pair[1]
-        result: list[object] = pair[0].tolist()
-        return result
+        dropped += fitted[1]
+        _set(doc, path, fitted[0].tolist())
 
     if scenario.token_ids is not None and scenario.embedding is not None:
         ids = list(scenario.token_ids)[: sizes.n] + [0] * max(0, sizes.n - old.n)
         dropped += max(0, old.n - sizes.n)
         doc["token_ids"] = ids
-        doc["embedding"] = take(_fit(scenario.embedding, scenario.embedding.shape[0], sizes.d))
+        put("embedding", _fit(scenario.embedding, scenario.embedding.shape[0], sizes.d))
     else:
-        doc["X"] = take(_fit(scenario.X, sizes.n, sizes.d))
+        put("X", _fit(scenario.X, sizes.n, sizes.d))
     tokens = list(scenario.tokens)[: sizes.n]
     tokens += [f"t{k + 1}" for k in range(len(tokens), sizes.n)]
     doc["tokens"] = tokens
 
-    a = scenario.attention
-    att = dict(doc["attention"])
-    att["heads"] = sizes.heads
-    qk_old, qk_new = (old.heads, old.d_k), (sizes.heads, sizes.d_k)
-    v_old, v_new = (old.heads, old.d_v), (sizes.heads, sizes.d_v)
-    att["Wq"] = take(_fit_heads(a.Wq, sizes.d, qk_old, qk_new))
-    att["Wk"] = take(_fit_heads(a.Wk, sizes.d, qk_old, qk_new))
-    att["Wv"] = take(_fit_heads(a.Wv, sizes.d, v_old, v_new))
-    for name, vector, shape in (("bq", a.bq, (qk_old, qk_new)), ("bk", a.bk, (qk_old, qk_new)),
-                                ("bv", a.bv, (v_old, v_new))):
-        if vector is not None:
-            att[name] = take(_fit_heads(vector.reshape(1, -1), 1, *shape))[0]
-    block = scenario.block
-    if a.Wo is not None:
-        out_cols = sizes.d if block is not None else int(a.Wo.shape[1])
-        wo_t, lost = _fit_heads(a.Wo.T, out_cols, v_old, v_new)
-        dropped += lost
-        att["Wo"] = wo_t.T.tolist()
-        if a.bo is not None:
-            att["bo"] = take(_fit_row(a.bo, out_cols))
-    doc["attention"] = att
-
-    if block is not None:
-        blk = dict(doc["block"])
-        for name, fill in (("gamma1", 1.0), ("beta1", 0.0), ("gamma2", 1.0), ("beta2", 0.0),
-                           ("gamma_f", 1.0), ("beta_f", 0.0)):
-            blk[name] = take(_fit_row(getattr(block, name), sizes.d, fill))
-        ffn = dict(blk["ffn"])
-        hidden = int(block.ffn.W1.shape[1])
-        ffn["W1"] = take(_fit(block.ffn.W1, sizes.d, hidden))
-        ffn["W2"] = take(_fit(block.ffn.W2, hidden, sizes.d))
-        if block.ffn.b2 is not None:
-            ffn["b2"] = take(_fit_row(block.ffn.b2, sizes.d))
-        blk["ffn"] = ffn
-        if block.unembed is not None:
-            blk["unembed"] = take(_fit(block.unembed, sizes.d, int(block.unembed.shape[1])))
-        doc["block"] = blk
+    for path in scenario.parameter_paths():
+        if path in ("X", "embedding"):
+            continue
+        module, attention, block = _attention_of(scenario, path)
+        groups = _groups(attention, sizes.heads) if attention is not None else (1, 1)
+        change = _Change(old=_sizes_of(attention, old), new=sizes, groups=groups, block=block)
+        put(path, _fit_any(module, path.rsplit(".", 1)[-1], scenario.parameter(path), change))
+    for path, a in _attentions(scenario):
+        _resize_options(doc, path, a, sizes, old)
     return Resized(document=doc, dropped=dropped)
+
+
+def _sizes_of(attention: Attention | None, old: Sizes) -> Sizes:
+    if attention is None:
+        return old
+    return Sizes(n=old.n, d=old.d, d_k=attention.d_k, d_v=attention.d_v, heads=attention.heads)
+
+
+def _attentions(scenario: Scenario) -> list[tuple[str, Attention]]:
+    """Every attention module with its document path."""
+    found = []
+    for path in scenario.parameter_paths():
+        if path.endswith(".Wq"):
+            found.append((path[:-3], scenario.module(path[:-3])))
+    return found
+
+
+def _resize_options(doc: dict[str, Any], path: str, a: Attention, sizes: Sizes,
+                    old: Sizes) -> None:
+    """Heads, key/value heads and the key mask of the attention at ``path``."""
+    node: Any = doc
+    for key in path.split("."):
+        node = node[int(key)] if isinstance(node, list) else node[key]
+    node["heads"] = sizes.heads
+    groups = _groups(a, sizes.heads)[1]
+    if a.kv_heads is not None:
+        if groups == sizes.heads:
+            node.pop("kv_heads", None)
+        else:
+            node["kv_heads"] = groups
+    cross = path.endswith("cross_attention")
+    on_tokens = not cross and not path.startswith("encoder.")
+    if a.key_mask is not None and on_tokens:
+        mask = [int(seen) for seen in a.key_mask][: sizes.n]
+        node["key_mask"] = mask + [1] * max(0, sizes.n - old.n)

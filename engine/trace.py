@@ -2,90 +2,36 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Literal
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from engine import forward
+from engine import tape as ops
 from engine.errors import ScenarioError
-from engine.forward import run, visibility
-from engine.names import NORM_NAMES
 from engine.reader import FloatArray
 from engine.scenario import Scenario
+from engine.tape import Place, Tape
+from engine.trace_step import Op, Step
 
-Op = Literal["embed", "positions", "inputs", "norm", "projection", "rope", "scores", "weights",
-             "mix", "residual", "ffn", "logits", "probs"]
-"""The kind of operation a step performs; painters and explainers dispatch on it, never on names.
-
-``weights`` is the mask and the softmax; cross-attention uses ``projection`` … ``mix`` with
-``keys`` naming the encoder's token list."""
-
-@dataclass(frozen=True)
-class Step:
-    """One step of the computation: one entry of the trace's tape.
-
-    Attributes
-    ----------
-    id
-        Unique identifier: the step's kind name after its scope (``"scores"``, ``"L2.norm1"``,
-        ``"enc.L1.scores"``, ``"L1.cross.weights"``).
-    title
-        A short English title; the interface translates by ``explain_key``.
-    reads, writes
-        Names of the arrays the step reads and writes. Trace arrays use the names of the format's
-        table with the scope's prefix (``Q``, ``L2.weights`` …); parameters use their document
-        path (``attention.Wq``, ``layers.1.attention.Wq``).
-    explain_key
-        Key of the step's explanation text in the interface (``"attention.scores"``).
-    op
-        The kind of operation (one of :data:`Op`).
-    scope
-        Prefix of the trace arrays the step writes: ``""`` (version-1 shorthand), ``"L2."``,
-        ``"enc.L1."``, ``"L1.cross."``.
-    module
-        Document path of the module whose parameters the step uses (``"attention"``,
-        ``"layers.1.cross_attention"``, ``"block"``, ``"head"``); ``""`` for none.
-    layer
-        1-based layer number within its stack; 0 outside the layers (embedding, head).
-    stack
-        ``"decoder"`` (the main stack) or ``"encoder"``.
-    rows
-        The token list that labels the rows of what the step writes: ``"tokens"`` or
-        ``"enc.tokens"``.
-    keys
-        For attention steps, the token list of the keys (``"tokens"``, or ``"enc.tokens"`` for
-        cross-attention); ``""`` otherwise.
-    """
-
-    id: str
-    title: str
-    reads: tuple[str, ...]
-    writes: tuple[str, ...]
-    explain_key: str
-    op: Op
-    scope: str = ""
-    module: str = ""
-    layer: int = 0
-    stack: Literal["decoder", "encoder"] = "decoder"
-    rows: str = "tokens"
-    keys: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "op": self.op, "title": self.title, "reads": list(self.reads),
-                "writes": list(self.writes), "explain_key": self.explain_key,
-                "scope": self.scope, "module": self.module, "layer": self.layer,
-                "stack": self.stack, "rows": self.rows, "keys": self.keys}
+BoolArray = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True, eq=False)
 class Trace:
-    """The result of :func:`compute`: the scenario, its arrays by name and its steps in order."""
+    """The result of :func:`compute`: the scenario, its arrays by name and its steps in order.
+
+    ``visible`` is the first layer's self-attention visibility (n × n); ``visibility`` holds
+    every attention's by scope (``""``, ``"L2."``, ``"L1.cross."``, ``"enc.L1."``).
+    """
 
     scenario: Scenario
     arrays: dict[str, FloatArray]
     steps: tuple[Step, ...]
-    visible: npt.NDArray[np.bool_]
+    visible: BoolArray
+    visibility: dict[str, BoolArray] = field(default_factory=dict)
 
     def step_index(self, step_id: str) -> int:
         """Position of the step with ``step_id``; ``ValueError`` if there is none."""
@@ -94,116 +40,69 @@ class Trace:
                 return k
         raise ValueError(f"no step {step_id!r} in this trace")
 
+    def visible_for(self, scope: str) -> BoolArray:
+        """Which keys each query of the attention at ``scope`` sees (n × n_keys): the causal
+        mask, the window and the key mask together.
+
+        A trace made by hand without ``visibility`` answers :attr:`visible` for every scope.
+
+        Raises
+        ------
+        KeyError
+            If no attention has that scope.
+        """
+        if scope in self.visibility:
+            return self.visibility[scope]
+        if not self.visibility:
+            return self.visible
+        raise KeyError(f"{scope}: no attention with this scope in the trace")
+
+    def tokens_of(self, name: str) -> tuple[str, ...]:
+        """The labels of a token list: ``"tokens"``, ``"enc.tokens"`` or ``"vocab"`` (empty
+        without an encoder or a vocabulary head).
+
+        Raises
+        ------
+        KeyError
+            If ``name`` is not one of these lists.
+        """
+        s = self.scenario
+        if name == "tokens":
+            return s.tokens
+        if name == "enc.tokens":
+            return s.encoder.tokens if s.encoder is not None else ()
+        if name == "vocab":
+            return s.head.vocab if s.head is not None else ()
+        raise KeyError(f"{name}: no such token list")
+
     def to_json(self) -> dict[str, Any]:
         """The trace as the JSON object that ``qkv-studio compute`` prints."""
         s = self.scenario
         out: dict[str, Any] = {"title": s.title, "tokens": list(s.tokens)}
-        if s.block is not None and s.block.unembed is not None:
-            out["vocab"] = list(s.block.vocab)
+        if s.encoder is not None:
+            out["enc.tokens"] = list(s.encoder.tokens)
+        if s.head is not None and s.head.unembed is not None:
+            out["vocab"] = list(s.head.vocab)
         out["arrays"] = {name: array.tolist() for name, array in self.arrays.items()}
         out["steps"] = [step.to_json() for step in self.steps]
         return out
 
 
-def _attention_params(scenario: Scenario) -> tuple[str, ...]:
-    a = scenario.attention
-    names = ["attention.Wq", "attention.Wk", "attention.Wv"]
-    biases = (("bq", a.bq), ("bk", a.bk), ("bv", a.bv))
-    names += [f"attention.{b}" for b, v in biases if v is not None]
-    return tuple(names)
-
-
-def _attention_steps(scenario: Scenario, source: str) -> list[Step]:
-    a = scenario.attention
-    mask = "causal mask and " if a.causal else ""
-    out_params = tuple(f"attention.{p}" for p, v in (("Wo", a.Wo), ("bo", a.bo)) if v is not None)
-    return [
-        Step("projections", "Q, K and V: one projection row per position",
-             (source, *_attention_params(scenario)), ("Q", "K", "V"), "attention.projections",
-                 "projection", module="attention"),
-        Step("scores", "Scores q·k" + (", divided by √dₖ" if a.scale else ""), ("Q", "K"),
-             ("scores",), "attention.scores",
-                 "scores", module="attention", keys="tokens"),
-        Step("weights", (mask + "softmax shares").capitalize(), ("scores",), ("weights",),
-             "attention.weights",
-                 "weights", module="attention", keys="tokens"),
-        Step("mix", "Mix of V by the shares" + (", then Wo" if a.Wo is not None else ""),
-             ("weights", "V", *out_params), ("mixed", "attn_out"), "attention.mix",
-                 "mix", module="attention", keys="tokens"),
-    ]
-
-
-def _steps(scenario: Scenario) -> list[Step]:
-    steps: list[Step] = []
+def record(scenario: Scenario) -> Tape:
+    """The tape of the scenario's forward pass: encoder, inputs, layers, head."""
+    tape = Tape()
+    if scenario.encoder is not None:
+        forward.encoder(tape, scenario.encoder)
+    top = Place()
     if scenario.token_ids is not None:
-        steps.append(Step("embed", "Token ids look up rows of the embedding table",
-                          ("token_ids", "embedding"), ("X",), "input.embed",
-                 "embed"))
-    block = scenario.block
-    if block is None:
-        steps.append(Step("inputs", "One input, three parameter paths",
-                          ("X", *_attention_params(scenario)), (), "attention.inputs",
-                 "inputs", module="attention"))
-        return steps + _attention_steps(scenario, "X")
-    norm_name = NORM_NAMES[block.norm]
-    f = block.ffn
-    ffn_params = tuple(path for path, value in (
-        ("block.ffn.W1", f.W1), ("block.ffn.b1", f.b1), ("block.ffn.W2", f.W2),
-        ("block.ffn.b2", f.b2)) if value is not None)
-    ffn = Step("ffn", f"Feed-forward: {block.ffn.activation} hidden units, then back to d",
-               ("norm2" if block.placement == "pre" else "norm1", *ffn_params),
-               ("ffn_hidden", "ffn_out"), "block.ffn",
-                 "ffn", module="block")
-    if block.placement == "pre":
-        steps.append(Step("norm1", f"Input norm ({norm_name}), row by row",
-                          ("X", "block.gamma1", "block.beta1"), ("norm1",), "block.norm1",
-                 "norm", module="block"))
-        steps += _attention_steps(scenario, "norm1")
-        steps += [
-            Step("resid1", "First residual: X plus the attention output", ("X", "attn_out"),
-                 ("resid1",), "block.resid1",
-                 "residual"),
-            Step("norm2", f"Second norm ({norm_name}) before the feed-forward",
-                 ("resid1", "block.gamma2", "block.beta2"), ("norm2",), "block.norm2",
-                 "norm", module="block"),
-            ffn,
-            Step("resid2", "Second residual: the stream plus the feed-forward output",
-                 ("resid1", "ffn_out"), ("resid2",), "block.resid2",
-                 "residual"),
-        ]
-        output = "resid2"
+        ops.embed(tape, top, scenario.X)
     else:
-        steps += _attention_steps(scenario, "X")
-        steps += [
-            Step("resid1", "First residual: X plus the attention output", ("X", "attn_out"),
-                 ("resid1",), "block.resid1",
-                 "residual"),
-            Step("norm1", f"Post-norm ({norm_name}) of the first residual",
-                 ("resid1", "block.gamma1", "block.beta1"), ("norm1",), "block.norm1_post",
-                 "norm", module="block"),
-            ffn,
-            Step("resid2", "Second residual: the normed stream plus the feed-forward output",
-                 ("norm1", "ffn_out"), ("resid2",), "block.resid2_post",
-                 "residual"),
-            Step("norm2", f"Post-norm ({norm_name}) of the second residual",
-                 ("resid2", "block.gamma2", "block.beta2"), ("norm2",), "block.norm2_post",
-                 "norm", module="block"),
-        ]
-        output = "norm2"
-    if block.final_norm:
-        steps.append(Step("final_norm", f"Final norm ({norm_name}) before the vocabulary head",
-                          (output, "block.gamma_f", "block.beta_f"), ("final_norm",),
-                          "block.final_norm",
-                 "norm", module="block"))
-        output = "final_norm"
-    if block.unembed is not None:
-        steps.append(Step("logits", "Logits: one score per vocabulary entry",
-                          (output, "block.unembed"), ("logits",), "block.logits",
-                 "logits", module="block"))
-        steps.append(Step("probs", "Probabilities: softmax of the logits", ("logits",),
-                          ("probs",), "block.probs",
-                 "probs", module="block"))
-    return steps
+        tape.arrays["X"] = scenario.X
+    out = forward.stack(tape, top, "", scenario.layers, "X", shorthand=scenario.shorthand)
+    if scenario.head is not None:
+        at = top.at("block" if scenario.head_in_block else "head")
+        forward.head(tape, at, scenario.head, out)
+    return tape
 
 
 def compute(scenario: Scenario) -> Trace:
@@ -216,9 +115,13 @@ def compute(scenario: Scenario) -> Trace:
     """
     try:
         with np.errstate(over="raise", invalid="raise", divide="raise"):
-            arrays = run(scenario)
+            tape = record(scenario)
     except FloatingPointError as error:
         raise ScenarioError("computation", f"a value overflowed or was divided by zero ({error}); "
                             "look for huge numbers, or ε = 0 with a constant row") from None
-    return Trace(scenario=scenario, arrays=arrays, steps=tuple(_steps(scenario)),
-                 visible=visibility(scenario.attention, scenario.n))
+    first = "" if scenario.shorthand else "L1."
+    return Trace(scenario=scenario, arrays=tape.arrays, steps=tuple(tape.steps),
+                 visible=tape.visibility[first], visibility=tape.visibility)
+
+
+__all__ = ["Op", "Step", "Trace", "compute", "record"]

@@ -29,44 +29,50 @@ class Variant:
     label_b: str
 
 
-def _block(document: Document, kind: str) -> Document:
-    block = document.get("block")
-    if not isinstance(block, dict):
+Change = Callable[[list[Document], list[Document]], tuple[str, str]]
+"""A change made in place to a document's blocks and self-attentions (their objects in the
+document), returning the two settings' names."""
+
+
+def _first(blocks: list[Document], kind: str) -> Document:
+    if not blocks:
         raise ScenarioError("block", f"“{kind}” compares decoder-block settings, and this "
                             "document has no block")
-    return block
+    return blocks[0]
 
 
-def _other_norm(document: Document) -> tuple[str, str]:
-    block = _block(document, "other norm")
-    before = str(block.get("norm", "layernorm"))
-    block["norm"] = OTHER_NORM[before]
-    return NORM_NAMES[before], NORM_NAMES[block["norm"]]
+def _other_norm(blocks: list[Document], _attentions: list[Document]) -> tuple[str, str]:
+    before = str(_first(blocks, "other norm").get("norm", "layernorm"))
+    for block in blocks:
+        block["norm"] = OTHER_NORM[before]
+    return NORM_NAMES[before], NORM_NAMES[OTHER_NORM[before]]
 
 
-def _other_placement(document: Document) -> tuple[str, str]:
-    block = _block(document, "other placement")
-    before = str(block.get("placement", "pre"))
-    block["placement"] = "post" if before == "pre" else "pre"
-    return f"{before}-norm", f"{block['placement']}-norm"
+def _other_placement(blocks: list[Document], _attentions: list[Document]) -> tuple[str, str]:
+    before = str(_first(blocks, "other placement").get("placement", "pre"))
+    after = "post" if before == "pre" else "pre"
+    for block in blocks:
+        block["placement"] = after
+        block.pop("residual", None)  # a parallel residual is pre-norm only
+    return f"{before}-norm", f"{after}-norm"
 
 
-def _flip(key: str, on: str, off: str) -> Callable[[Document], tuple[str, str]]:
-    def flip(document: Document) -> tuple[str, str]:
-        attention = document["attention"]
-        before = bool(attention.get(key, True))
-        attention[key] = not before
+def _flip(key: str, on: str, off: str) -> Change:
+    def flip(_blocks: list[Document], attentions: list[Document]) -> tuple[str, str]:
+        before = bool(attentions[0].get(key, True))
+        for attention in attentions:
+            attention[key] = not before
         return (on, off) if before else (off, on)
     return flip
 
 
-VARIANTS: dict[str, Callable[[Document], tuple[str, str]]] = {
+VARIANTS: dict[str, Change] = {
     "norm": _other_norm,
     "placement": _other_placement,
     "causal": _flip("causal", "causal mask", "no mask"),
     "scale": _flip("scale", "scaled by √dₖ", "not scaled"),
 }
-"""Variant kind → a change made in place to a document, returning the two settings' names."""
+"""Variant kind → its change, made to every layer of the document's main stack."""
 
 
 def variant(scenario: Scenario, kind: str) -> Variant:
@@ -82,15 +88,28 @@ def variant(scenario: Scenario, kind: str) -> Variant:
     ------
     ScenarioError
         If the setting does not apply (a block setting without a block), or the changed
-        document is not valid.
+        document is not valid. In a stack every layer's setting changes (to the first layer's
+        other setting).
     KeyError
         If ``kind`` is unknown.
     """
     change = VARIANTS[kind]
     document = scenario.to_document()
-    label_a, label_b = change(document)
+    blocks, attentions = _main_stack(scenario, document)
+    label_a, label_b = change(blocks, attentions)
     return Variant(kind=kind, scenario=parse_scenario(document), label_a=label_a,
                    label_b=label_b)
+
+
+def _main_stack(scenario: Scenario, document: Document) -> tuple[list[Document],
+                                                                 list[Document]]:
+    """The document objects of the main stack's blocks and self-attentions, layer by layer."""
+    if scenario.shorthand:
+        block = document.get("block")
+        return ([block] if isinstance(block, dict) else []), [document["attention"]]
+    layers = document["layers"]
+    return ([layer["block"] for layer in layers if "block" in layer],
+            [layer["attention"] for layer in layers])
 
 
 __all__ = ["NORM_NAMES", "VARIANTS", "Variant", "variant"]

@@ -101,7 +101,7 @@ def lay_out_residual(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> Q
 
 def _activation_note(ctx: LayoutContext, activation: str) -> str:
     return word(ctx, {"relu": "relu_marked", "gelu": "gelu_note", "silu": "silu_note",
-                      "identity": "identity_note"}[activation])
+                      "identity": "identity_note", "gelu_tanh": "gelu_tanh_note"}[activation])
 
 
 def lay_out_ffn(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:

@@ -170,13 +170,21 @@ def _generic(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     for name in readable:
         if parts:
             parts.append(",")
-        parts.append(ctx.grid(name, highlight_receiver=name in ctx.trace.arrays))
+        parts.append(ctx.grid(name, highlight_receiver=name in ctx.trace.arrays,
+                              head=_head_of(ctx, name)))
     parts.append("→")
     for k, name in enumerate(step.writes):
         if k:
             parts.append(",")
-        parts.append(ctx.grid(name, highlight_receiver=True))
+        parts.append(ctx.grid(name, highlight_receiver=True, head=_head_of(ctx, name)))
     return place_row(parent, parts, 0, 0, ctx.theme)
+
+
+def _head_of(ctx: LayoutContext, name: str) -> int | None:
+    """The selected head of a per-head (3-D) array, None for a matrix."""
+    if name in ctx.trace.arrays and ctx.trace.arrays[name].ndim == 3:
+        return min(int(ctx.heads[0]), int(ctx.trace.arrays[name].shape[0]) - 1)
+    return None
 
 
 def _is_parameter(ctx: LayoutContext, name: str) -> bool:

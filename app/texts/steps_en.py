@@ -378,7 +378,8 @@ def resid1(f: Facts) -> StepText:
 
 def ffn(f: Facts) -> StepText:
     src = f.ffn_source
-    act = {"relu": "ReLU", "gelu": "GELU", "silu": "SiLU", "identity": "the identity"}[
+    act = {"relu": "ReLU", "gelu": "GELU", "silu": "SiLU", "identity": "the identity",
+           "gelu_tanh": "GELU (tanh form)"}[
         f.activation]
     z, hidden = f.row(f.pre_activation), f.scoped_row("ffn_hidden")
     if f.activation == "relu":

@@ -12,7 +12,8 @@ from app.texts.facts import Facts, NormFacts
 from app.texts.model import StepText
 
 NORMS = {"layernorm": "LayerNorm", "rmsnorm": "RMSNorm", "none": "关闭的 Norm"}
-ACTIVATIONS = {"relu": "ReLU", "gelu": "GELU", "silu": "SiLU", "identity": "恒等函数"}
+ACTIVATIONS = {"relu": "ReLU", "gelu": "GELU", "silu": "SiLU", "identity": "恒等函数",
+               "gelu_tanh": "GELU（tanh 形式）"}
 
 
 def _and(items: Sequence[str]) -> str:

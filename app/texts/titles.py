@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from engine import Scenario, Step
 
 _NORM_NAMES = {"en": NORM_NAMES, "zh": {**NORM_NAMES, "none": "关闭"}}
-_ZH_ACTIVATIONS = {"relu": "ReLU ", "gelu": "GELU ", "silu": "SiLU ", "identity": "恒等"}
+_ZH_ACTIVATIONS = {"relu": "ReLU ", "gelu": "GELU ", "silu": "SiLU ", "identity": "恒等",
+                   "gelu_tanh": "GELU（tanh）"}
 
 
 def norm_name(norm: str, lang: str) -> str:

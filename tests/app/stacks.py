@@ -9,15 +9,14 @@ module paths. In a stack, each layer's arrays are the version-1 arrays times the
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from engine import Attention, Scenario, Step, Trace
+from engine import Step, Trace, compute, parse_scenario
 from engine.positions import (
-    NO_POSITIONS,
     Pairing,
     Positions,
     alibi_bias,
@@ -62,13 +61,6 @@ def _rescope(trace: Trace, steps: list[Step], arrays: dict[str, Any]) -> Trace:
                  visible=trace.visible)
 
 
-@dataclass(frozen=True, eq=False)
-class PositionedScenario(Scenario):
-    """A version-1 scenario that also carries version 2's ``positions``."""
-
-    positions: Positions = NO_POSITIONS
-
-
 def with_rope(trace: Trace, base: float = 10.0, pairing: Pairing = "half") -> Trace:
     """``trace`` (attention alone) with a RoPE step after the projections: Q and K turned pair
     by pair by p·θ into ``Q_rot`` and ``K_rot``, which the scores then read."""
@@ -87,9 +79,8 @@ def with_rope(trace: Trace, base: float = 10.0, pairing: Pairing = "half") -> Tr
             steps.append(Step("rope", "RoPE: each pair of q and k turned by p·θ",
                               ("Q", "K", "rope_angles"), ("Q_rot", "K_rot"), "positions.rope",
                               "rope", module="positions"))
-    scenario = PositionedScenario(
-        **{f.name: getattr(trace.scenario, f.name) for f in fields(Scenario)},
-        positions=Positions(kind="rope", base=base, pairing=pairing))
+    scenario = replace(trace.scenario, positions=Positions(kind="rope", base=base,
+                                                            pairing=pairing))
     return Trace(scenario=scenario, arrays=arrays, steps=tuple(steps), visible=trace.visible)
 
 
@@ -186,36 +177,16 @@ def with_encoder(decoder: Trace, encoder: Trace) -> TwoListTrace:
                         masks={"": decoder.visible, "enc.L1.": encoder.visible})
 
 
-@dataclass(frozen=True, eq=False)
-class SharedKeysAttention(Attention):
-    """Grouped-query attention with one key/value group that every query head reads."""
-
-    def kv_head(self, head: int) -> int:
-        return 0
-
-    @property
-    def d_v(self) -> int:
-        return int(self.Wv.shape[1])
-
-
 def with_shared_keys(trace: Trace) -> Trace:
-    """``trace`` (attention alone, several heads) recomputed with one K/V group: Wk and Wv
-    keep their first head's columns, and every head reads them."""
-    s = trace.scenario
-    a = s.attention
-    shared = SharedKeysAttention(heads=a.heads, causal=a.causal, scale=a.scale, Wq=a.Wq,
-                                 Wk=a.Wk[:, :a.d_k], Wv=a.Wv[:, :a.d_v], Wo=None)
-    x, q = s.X, trace.arrays["Q"]
-    k, v = x @ shared.Wk, x @ shared.Wv
-    scores = np.stack([q[:, h * a.d_k:(h + 1) * a.d_k] @ k.T / np.sqrt(a.d_k)
-                       for h in range(a.heads)])
-    masked = np.where(trace.visible, scores, -np.inf)
-    shifted = np.exp(masked - masked.max(axis=-1, keepdims=True))
-    weights = shifted / shifted.sum(axis=-1, keepdims=True)
-    mixed = np.concatenate([weights[h] @ v for h in range(a.heads)], axis=1)
-    arrays = {**trace.arrays, "K": k, "V": v, "scores": scores, "weights": weights,
-              "mixed": mixed, "attn_out": mixed}
-    steps = [replace(st, reads=tuple(r for r in st.reads if r not in ("attention.Wo",)))
-             for st in trace.steps]
-    return Trace(scenario=replace(s, attention=shared), arrays=arrays, steps=tuple(steps),
-                 visible=trace.visible)
+    """``trace`` (attention alone, several heads) recomputed as grouped-query attention with one
+    K/V group (``kv_heads`` 1): Wk and Wv keep their first head's columns, and every head reads
+    them."""
+    document = trace.scenario.to_document()
+    attention = document["attention"]
+    a = trace.scenario.attention
+    attention["kv_heads"] = 1
+    attention["Wk"] = [row[:a.d_k] for row in attention["Wk"]]
+    attention["Wv"] = [row[:a.d_v] for row in attention["Wv"]]
+    for key in ("bk", "bv", "Wo", "bo"):
+        attention.pop(key, None)
+    return compute(parse_scenario(document))

@@ -222,9 +222,9 @@ BAD_FILES: dict[str, tuple[Callable[[Path], Path], str]] = {
     "too many digits": (_json_text('{"X": [[1' + "0" * 5000 + "]]}"), "too many digits"),
     "unknown key": (_document(script="import os"), "script: unknown key"),
     "overflow": (_document(X=[[-1e308, 1], [1, -1]]), "computation: a value overflowed"),
-    "newer version": (_document(version=2),
-                      "version: this document is version 2, made by a newer QKV Studio; "
-                      "this one reads up to version 1"),
+    "newer version": (_document(version=3),
+                      "version: this document is version 3, made by a newer QKV Studio; "
+                      "this one reads up to version 2"),
     "missing": (lambda folder: folder / "gone.qkv.json", "cannot be read"),
 }
 
@@ -263,7 +263,7 @@ def test_nothing_in_a_document_is_ever_run(window: StudioWindow, tmp_path: Path)
     assert not marker.exists()
 
 
-def test_a_hand_written_document_without_a_version_opens_and_saves_as_version_1(
+def test_a_hand_written_document_without_a_version_opens_and_saves_as_the_current_version(
         window: StudioWindow, tmp_path: Path) -> None:
     doc = example_document()
     del doc["version"], doc["format"]
@@ -272,7 +272,7 @@ def test_a_hand_written_document_without_a_version_opens_and_saves_as_version_1(
     make_modified(window)
     assert window.save()
     saved = json.loads(path.read_text(encoding="utf-8"))
-    assert saved["version"] == 1 and saved["format"] == "qkv-studio"
+    assert saved["version"] == 2 and saved["format"] == "qkv-studio"
 
 
 def test_open_through_the_file_dialog(window: StudioWindow, tmp_path: Path, dialogs: Dialogs,

@@ -63,7 +63,7 @@ def values_of(trace: Trace) -> list[float]:
                            a.heads * a.d_v, a.d_out, math.sqrt(a.d_k), *range(s.n)]
     for array in trace.arrays.values():
         values += [float(v) for v in array.ravel()]
-        if array.ndim >= 2:
+        if array.ndim >= 2 and array.size:  # (a norm that is off has 0 statistics per row)
             values += row_statistics(array)
             values += [float(v) for v in np.abs(array).ravel()]
     scores, visible = trace.arrays["scores"], trace.visible

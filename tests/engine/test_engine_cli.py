@@ -16,9 +16,13 @@ from engine import compute, load_scenario
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 NAMES = ("f11", "g01", "multihead", "norms", "single-key", "tokenizer")
 
-# The named arrays of the format's table, in its order.
-TABLE = ("X", "norm1", "Q", "K", "V", "scores", "weights", "mixed", "attn_out", "resid1", "norm2",
-         "ffn_hidden", "ffn_out", "resid2", "final_norm", "logits", "probs")
+# The named arrays of the format's table, in its order. Version 2 adds what the canvas shows
+# beside them: each norm's row statistics and the FFN's pre-activation, printed after the array
+# they belong to and written by no step of their own.
+DERIVED = ("norm1_stats", "norm2_stats", "ffn_pre", "final_norm_stats")
+PRINTED = ("X", "norm1", "norm1_stats", "Q", "K", "V", "scores", "weights", "mixed", "attn_out",
+           "resid1", "norm2", "norm2_stats", "ffn_pre", "ffn_hidden", "ffn_out", "resid2",
+           "final_norm", "final_norm_stats", "logits", "probs")
 ATTENTION = ("X", "Q", "K", "V", "scores", "weights", "mixed", "attn_out")
 
 BAD_WK = {"X": [[1, 1], [1, -1]],
@@ -53,8 +57,8 @@ def test_compute_g01(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0
     assert out.startswith("{\n  \"title\"")
     printed = json.loads(out)
-    assert list(printed["arrays"]) == [n for n in TABLE if n in printed["arrays"]]
-    assert set(printed["arrays"]) == set(TABLE)  # G01 produces every array of the table
+    assert list(printed["arrays"]) == [n for n in PRINTED if n in printed["arrays"]]
+    assert set(printed["arrays"]) == set(PRINTED)  # G01 produces every array of the table
     assert [step["id"] for step in printed["steps"]] == [
         "norm1", "projections", "scores", "weights", "mix", "resid1", "norm2", "ffn", "resid2",
         "final_norm", "logits", "probs"]
@@ -69,14 +73,15 @@ def test_compute_prints_exactly_the_trace(capsys: pytest.CaptureFixture[str], na
     assert status == 0
     printed = json.loads(out)
     trace = compute(load_scenario(EXAMPLES / f"{name}.qkv.json"))
-    assert set(printed["arrays"]) <= set(TABLE)
+    assert set(printed["arrays"]) <= set(PRINTED)
     assert list(printed["arrays"]) == list(trace.arrays)
     for key, array in trace.arrays.items():
         assert np.array_equal(np.array(printed["arrays"][key]), array), key
     assert [s["id"] for s in printed["steps"]] == [s.id for s in trace.steps]
     written = [w for s in printed["steps"] for w in s["writes"]]
     # Every array is written by exactly one step (X only by the embedding lookup).
-    assert sorted(written) == sorted(k for k in trace.arrays if k != "X" or name == "tokenizer")
+    assert sorted(written) == sorted(k for k in trace.arrays if k not in DERIVED
+                                     and (k != "X" or name == "tokenizer"))
 
 
 def test_compute_a_path(capsys: pytest.CaptureFixture[str]) -> None:

@@ -43,7 +43,8 @@ def test_layernorm_against_rmsnorm_on_the_chapters_one_three_row() -> None:
         "one position: its only share is 1 under either norm"
     assert "block.gamma1" in result.unchanged(), "parameters are compared too"
     assert result.only_a == result.only_b == ()
-    assert result.reshaped == {}
+    # LayerNorm divides by three row statistics (μ, σ², √(σ²+ε)), RMSNorm by two.
+    assert result.reshaped == {"norm1_stats": ((1, 3), (1, 2)), "norm2_stats": ((1, 3), (1, 2))}
 
 
 def test_a_step_comparison_sorts_what_the_step_reads_and_writes() -> None:

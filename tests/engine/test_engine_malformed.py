@@ -21,9 +21,38 @@ from hypothesis import strategies as st
 from engine import ScenarioError, compute, explain, parse_scenario, read_document
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
-NAMES = ("f11", "g01", "multihead", "norms", "single-key", "tokenizer")
-BASES = {name: json.loads((EXAMPLES / f"{name}.qkv.json").read_text(encoding="utf-8"))
-         for name in NAMES}
+EXAMPLE_NAMES = ("f11", "g01", "multihead", "norms", "single-key", "tokenizer")
+BASES: dict[str, Any] = {name: json.loads((EXAMPLES / f"{name}.qkv.json").read_text(
+    encoding="utf-8")) for name in EXAMPLE_NAMES}
+# Version 2: a stack using every layer key, and an encoder–decoder with cross-attention.
+_ROWS = [[0.5, -1.0], [1.0, 0.25]]
+BASES["v2-stack"] = {
+    "format": "qkv-studio", "version": 2, "title": "v2", "tokens": ["a", "b"], "X": _ROWS,
+    "layers": [
+        {"attention": {"heads": 2, "kv_heads": 1, "window": 2, "key_mask": [1, 1],
+                       "qk_norm": "rmsnorm", "gamma_q": [1.5], "gamma_k": [0.5],
+                       "Wq": _ROWS, "Wk": [[1], [0.5]], "Wv": [[2], [-1]], "Wo": _ROWS},
+         "block": {"norm": "rmsnorm", "residual": "parallel",
+                   "ffn": {"W1": _ROWS, "Wg": _ROWS, "bg": [0.1, 0.2], "activation": "silu",
+                           "W2": _ROWS}}},
+        {"attention": {"Wq": _ROWS, "Wk": _ROWS, "Wv": _ROWS},
+         "block": {"placement": "post", "ffn": {"W1": _ROWS, "activation": "gelu_tanh",
+                                                "W2": _ROWS}}}],
+    "head": {"final_norm": True, "unembed": _ROWS, "bias": [1, -1], "vocab": ["x", "y"]},
+}
+BASES["v2-encoder"] = {
+    "format": "qkv-studio", "version": 2, "title": "v2 encoder", "tokens": ["a", "b"],
+    "X": _ROWS,
+    "encoder": {"tokens": ["s", "t", "u"], "X": [[1, 0], [0, 1], [1, 1]],
+                "layers": [{"attention": {"Wq": _ROWS, "Wk": _ROWS, "Wv": _ROWS},
+                            "block": {"ffn": {"W1": _ROWS, "W2": _ROWS}}}]},
+    "layers": [{"attention": {"Wq": _ROWS, "Wk": _ROWS, "Wv": _ROWS},
+                "cross_attention": {"Wq": _ROWS, "Wk": _ROWS, "Wv": _ROWS,
+                                    "key_mask": [1, 0, 1]},
+                "block": {"gamma_c": [1, 2], "ffn": {"W1": _ROWS, "W2": _ROWS}}}],
+    "head": {"unembed": _ROWS},
+}
+NAMES = tuple(BASES)
 Path_ = tuple[str | int, ...]
 
 SETTINGS = settings(max_examples=150, deadline=None,
@@ -92,7 +121,8 @@ def malformed(draw: st.DrawFn) -> object:
             del parent[key]
         elif kind == "unknown":
             target = parent if isinstance(parent, dict) else doc
-            name = draw(st.sampled_from(["colour", "", "x\ny", "Wq ", "ffn", "block", "1"]))
+            name = draw(st.sampled_from(["colour", "", "x\ny", "Wq ", "ffn", "block", "1",
+                                         "layers", "cross_attention", "encoder", "head"]))
             target[name] = draw(st.sampled_from(JUNK[:12]))
         elif kind == "drop_item" and isinstance(parent[key], list) and parent[key]:
             parent[key].pop(draw(st.integers(0, len(parent[key]) - 1)))
@@ -147,7 +177,7 @@ def test_the_same_through_json_text(tmp_path_factory: pytest.TempPathFactory,
 
 @settings(max_examples=100, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.sampled_from(NAMES), st.data())
+@given(st.sampled_from(EXAMPLE_NAMES), st.data())
 def test_corrupted_json_text_is_refused_cleanly(tmp_path_factory: pytest.TempPathFactory,
                                                 name: str, data: st.DataObject) -> None:
     raw = bytearray((EXAMPLES / f"{name}.qkv.json").read_bytes())

@@ -31,35 +31,41 @@ def test_the_table_has_a_step_from_every_older_version() -> None:
     assert sorted(MIGRATIONS) == list(range(UNVERSIONED, FORMAT_VERSION))
 
 
-def test_a_document_without_a_version_is_version_0_and_becomes_version_1() -> None:
+def test_a_document_without_a_version_is_version_0_and_becomes_the_current_version() -> None:
     doc = hand_written()
     assert document_version(doc) == UNVERSIONED == 0
     migrated = migrate(doc)
     assert isinstance(migrated, dict)
-    assert migrated["version"] == 1
+    assert migrated["version"] == FORMAT_VERSION == 2
     assert "version" not in doc, "the input is never changed"
     assert parse_scenario(migrated).to_document() == parse_scenario(F11).to_document()
 
 
 def test_current_documents_pass_through_unchanged() -> None:
-    assert migrate(F11) == F11
-    assert migrate({**F11, "version": 1.0}) == {**F11, "version": 1.0}
+    current = {**F11, "version": 2}
+    assert migrate(current) == current
+    assert migrate({**F11, "version": 2.0}) == {**F11, "version": 2.0}
+
+
+def test_version_1_becomes_version_2_with_the_same_keys() -> None:
+    assert migrate(F11) == {**F11, "version": 2}
+    assert migrate({**F11, "version": 1.0}) == {**F11, "version": 2}
 
 
 def test_a_version_written_as_0_or_0_point_0_is_migrated_too() -> None:
     for zero in (0, 0.0):
         migrated = migrate({**F11, "version": zero})
-        assert isinstance(migrated, dict) and migrated["version"] == 1
+        assert isinstance(migrated, dict) and migrated["version"] == 2
 
 
-@pytest.mark.parametrize("version", [2, 99, 2.0])
+@pytest.mark.parametrize("version", [3, 99, 3.0])
 def test_newer_documents_are_not_migrated_and_are_refused_by_validation(version: int) -> None:
     doc = {**F11, "version": version}
     assert migrate(doc) == doc
     with pytest.raises(ScenarioError) as caught:
         parse_scenario(migrate(doc))
     assert str(caught.value) == (f"version: this document is version {int(version)}, made by "
-                                 "a newer QKV Studio; this one reads up to version 1")
+                                 "a newer QKV Studio; this one reads up to version 2")
 
 
 @pytest.mark.parametrize("version", [True, "1", 1.5, None, [1], -1, 10**9])

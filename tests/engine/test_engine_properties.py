@@ -267,7 +267,8 @@ def reference(doc: Doc) -> dict[str, Any]:
 def test_every_array_agrees_with_the_reference(doc: Doc) -> None:
     trace = compute(parse_scenario(doc))
     expected = reference(doc)
-    assert set(trace.arrays) == set(expected)
+    derived = {name for name in trace.arrays if name.endswith("_stats") or name == "ffn_pre"}
+    assert set(trace.arrays) - derived == set(expected)
     for name, values in expected.items():
         got = trace.arrays[name]
         assert got.shape == np.asarray(values).shape, name

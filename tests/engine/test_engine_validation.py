@@ -126,26 +126,28 @@ CASES: list[tuple[str, Callable[[Doc], object], str]] = [
     ("g01", put("block", "norm", value="batchnorm"),
      'block.norm: expected one of "layernorm" | "rmsnorm" | "none", got "batchnorm"'),
     ("g01", put("block", "ffn", "activation", value="tanh"),
-     'block.ffn.activation: expected one of "relu" | "gelu" | "silu" | "identity", got "tanh"'),
+     'block.ffn.activation: expected one of "relu" | "gelu" | "silu" | "identity" | "gelu_tanh", '
+     'got "tanh"'),
     ("g01", put("block", "placement", value="middle"),
      'block.placement: expected one of "pre" | "post", got "middle"'),
     ("f11", put("title", value=5), "title: expected text, got 5"),
     ("f11", put("title", value="x" * 201), "title: text of 201 characters is longer than 200"),
     ("f11", put("format", value="other"), 'format: expected "qkv-studio", got "other"'),
     # versions and keys
-    ("f11", put("version", value=2), "version: this document is version 2, made by a newer "
-     "QKV Studio; this one reads up to version 1"),
+    ("f11", put("version", value=3), "version: this document is version 3, made by a newer "
+     "QKV Studio; this one reads up to version 2"),
     ("f11", put("version", value=0), "version: expected a whole number from 1 to 1000000, got 0"),
     ("f11", put("colour", value="red"), "colour: unknown key (allowed here: format, version, "
-     "title, note, tokens, X, token_ids, embedding, attention, block, display)"),
+     "title, note, tokens, X, token_ids, embedding, positions, encoder, attention, block, layers, "
+     "head, display)"),
     ("f11", put("attention", "Wx", value=[[1]]),
      "attention.Wx: unknown key (allowed here: heads, causal, scale, Wq, Wk, Wv, bq, bk, bv, Wo, "
-     "bo)"),
+     "bo, kv_heads, window, key_mask, qk_norm, gamma_q, gamma_k)"),
     ("g01", put("block", "dropout", value=0.1),
-     "block.dropout: unknown key (allowed here: norm, eps, placement, gamma1, beta1, gamma2, "
-     "beta2, ffn, final_norm, gamma_f, beta_f, unembed, vocab)"),
+     "block.dropout: unknown key (allowed here: norm, eps, placement, residual, gamma1, beta1, "
+     "gamma_c, beta_c, gamma2, beta2, ffn, final_norm, gamma_f, beta_f, unembed, bias, vocab)"),
     ("g01", put("block", "ffn", "W3", value=[[1]]),
-     "block.ffn.W3: unknown key (allowed here: W1, b1, activation, W2, b2)"),
+     "block.ffn.W3: unknown key (allowed here: W1, b1, Wg, bg, activation, W2, b2)"),
     # missing parts
     ("f11", drop("X"), "X: missing: give the input rows X (or token_ids and embedding)"),
     ("f11", drop("attention"), "attention: missing: give at least Wq, Wk and Wv"),
@@ -197,7 +199,7 @@ def test_an_odd_unknown_key_still_gives_one_line(key: str) -> None:
     doc = document("f11")
     doc["attention"][key] = 1
     message = refusal(doc)
-    assert message.startswith("attention.") and message.endswith("Wv, bq, bk, bv, Wo, bo)")
+    assert message.startswith("attention.") and message.endswith("qk_norm, gamma_q, gamma_k)")
     assert message.split(": ")[0] != "attention."  # the key is shown, even an empty one
 
 

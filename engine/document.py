@@ -1,0 +1,163 @@
+"""Writing a scenario back as a document (format version 2).
+
+A document read in the version-1 shorthand is written in the same shape (top-level ``attention``
+and ``block``, the head keys in ``block`` when it had them there), so every path stays what it
+was; optional keys are written only when they are set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from engine.modules import Attention, Block, Encoder, FeedForward, Head, Layer
+from engine.reader import FloatArray
+
+if TYPE_CHECKING:
+    from engine.scenario import Scenario
+
+FORMAT_NAME = "qkv-studio"
+FORMAT_VERSION = 2
+
+Write = Callable[[FloatArray], Any]
+
+
+def plain(array: FloatArray) -> Any:
+    """Nested lists with integral values written as ints, so saved files read naturally.
+
+    Vectorised: numpy decides which numbers are integral, then makes the lists in one pass.
+    """
+    integral = (array == np.trunc(array)) & (np.abs(array) < 1e15)
+    if integral.all():
+        return array.astype(np.int64).tolist()
+    if not integral.any():
+        return array.tolist()
+    mixed = array.astype(object)
+    mixed[integral] = array[integral].astype(np.int64).tolist()
+    return mixed.tolist()
+
+
+def as_array(array: FloatArray) -> Any:
+    """The array itself: a document for :func:`engine.scenario.parse_scenario`, never for a
+    file."""
+    return array
+
+
+def _put(out: dict[str, Any], write: Write, **values: FloatArray | None) -> None:
+    for name, value in values.items():
+        if value is not None:
+            out[name] = write(value)
+
+
+def _attention(a: Attention, write: Write, cross: bool = False) -> dict[str, Any]:
+    att: dict[str, Any] = {"heads": a.heads}
+    if a.kv_heads is not None:
+        att["kv_heads"] = a.kv_heads
+    if not cross:
+        att["causal"] = a.causal
+    att["scale"] = a.scale
+    att.update(Wq=write(a.Wq), Wk=write(a.Wk), Wv=write(a.Wv))
+    _put(att, write, bq=a.bq, bk=a.bk, bv=a.bv, Wo=a.Wo, bo=a.bo)
+    if a.window is not None:
+        att["window"] = a.window
+    if a.key_mask is not None:
+        att["key_mask"] = [int(seen) for seen in a.key_mask]
+    if a.qk_norm is not None:
+        att["qk_norm"] = a.qk_norm
+        _put(att, write, gamma_q=a.gamma_q, gamma_k=a.gamma_k)
+    return att
+
+
+def _ffn(f: FeedForward, write: Write) -> dict[str, Any]:
+    ffn: dict[str, Any] = {"W1": write(f.W1)}
+    _put(ffn, write, b1=f.b1, Wg=f.Wg, bg=f.bg)
+    ffn["activation"] = f.activation
+    ffn["W2"] = write(f.W2)
+    _put(ffn, write, b2=f.b2)
+    return ffn
+
+
+def _block(b: Block, write: Write) -> dict[str, Any]:
+    blk: dict[str, Any] = {"norm": b.norm, "eps": b.eps, "placement": b.placement}
+    if b.residual != "sequential":
+        blk["residual"] = b.residual
+    blk.update(gamma1=write(b.gamma1), beta1=write(b.beta1))
+    _put(blk, write, gamma_c=b.gamma_c, beta_c=b.beta_c)
+    blk.update(gamma2=write(b.gamma2), beta2=write(b.beta2), ffn=_ffn(b.ffn, write))
+    return blk
+
+
+def _head(h: Head, write: Write, last: Layer | None) -> dict[str, Any]:
+    """The head's keys; ``norm``/``eps`` only when they differ from the last layer's (``last``
+    is None in the shorthand, where they are the block's own)."""
+    head: dict[str, Any] = {}
+    if last is not None:
+        block = last.block
+        if h.norm != (block.norm if block is not None else "layernorm"):
+            head["norm"] = h.norm
+        if h.eps != (block.eps if block is not None else 1e-5):
+            head["eps"] = h.eps
+    head.update(final_norm=h.final_norm, gamma_f=write(h.gamma_f), beta_f=write(h.beta_f))
+    if h.unembed is not None:
+        head["unembed"] = write(h.unembed)
+        _put(head, write, bias=h.bias)
+        head["vocab"] = list(h.vocab)
+    return head
+
+
+def _layer(layer: Layer, write: Write) -> dict[str, Any]:
+    out: dict[str, Any] = {"attention": _attention(layer.attention, write)}
+    if layer.cross_attention is not None:
+        out["cross_attention"] = _attention(layer.cross_attention, write, cross=True)
+    if layer.block is not None:
+        out["block"] = _block(layer.block, write)
+    return out
+
+
+def _encoder(e: Encoder, embedded: bool, write: Write) -> dict[str, Any]:
+    enc: dict[str, Any] = {"tokens": list(e.tokens)}
+    if e.token_ids is not None and embedded:
+        enc["token_ids"] = list(e.token_ids)
+    else:
+        enc["X"] = write(e.X)
+    enc["layers"] = [_layer(layer, write) for layer in e.layers]
+    enc.update(final_norm=e.final_norm, gamma_f=write(e.gamma_f), beta_f=write(e.beta_f))
+    return enc
+
+
+def to_document(s: Scenario, write: Write = plain) -> dict[str, Any]:
+    """The scenario as a document; ``write`` turns each array into its JSON value."""
+    doc: dict[str, Any] = {"format": FORMAT_NAME, "version": FORMAT_VERSION, "title": s.title}
+    if s.note:
+        doc["note"] = s.note
+    doc["tokens"] = list(s.tokens)
+    if s.token_ids is not None and s.embedding is not None:
+        doc["token_ids"] = list(s.token_ids)
+        doc["embedding"] = write(s.embedding)
+    else:
+        if s.embedding is not None:
+            doc["embedding"] = write(s.embedding)
+        doc["X"] = write(s.X)
+    if s.encoder is not None:
+        doc["encoder"] = _encoder(s.encoder, s.embedding is not None, write)
+    if s.shorthand:
+        layer = s.layers[0]
+        doc["attention"] = _attention(layer.attention, write)
+        if layer.block is not None:
+            doc["block"] = _block(layer.block, write)
+        if s.head is not None and s.head_in_block:
+            doc["block"].update(_head(s.head, write, None))
+        elif s.head is not None:
+            doc["head"] = _head(s.head, write, layer)
+    else:
+        doc["layers"] = [_layer(layer, write) for layer in s.layers]
+        if s.head is not None:
+            doc["head"] = _head(s.head, write, s.layers[-1])
+    if s.decimals is not None:
+        doc["display"] = {"decimals": s.decimals}
+    return doc
+
+
+__all__ = ["FORMAT_NAME", "FORMAT_VERSION", "as_array", "plain", "to_document"]

@@ -1,0 +1,196 @@
+"""Reading a whole scenario document: its top-level keys, inputs, positions, encoder, layers and
+head, in the version-1 shorthand or with ``layers``. :func:`engine.scenario.parse_scenario`
+builds the :class:`~engine.scenario.Scenario` from what this returns."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.document import FORMAT_NAME, FORMAT_VERSION
+from engine.errors import ScenarioError
+from engine.modules import Encoder, Layer
+from engine.numbers import DECIMALS_RANGE
+from engine.parse_layers import (
+    HEAD_KEYS,
+    HEAD_OWN_KEYS,
+    SHORTHAND_BLOCK_KEYS,
+    block_norm,
+    parse_attention,
+    parse_block,
+    parse_head,
+    parse_layers,
+    row_of,
+)
+from engine.reader import (
+    MAX_LAYERS,
+    MAX_POSITIONS,
+    MAX_VOCAB,
+    FloatArray,
+    describe,
+    expect_bool,
+    expect_int,
+    expect_labels,
+    expect_matrix,
+    expect_object,
+    expect_text,
+    refuse_unknown,
+)
+
+_TOP_KEYS = ("format", "version", "title", "note", "tokens", "X", "token_ids", "embedding",
+             "positions", "encoder", "attention", "block", "layers", "head", "display")
+_DISPLAY_KEYS = ("decimals",)
+_ENCODER_KEYS = ("tokens", "X", "token_ids", "positions", "layers", "final_norm", "gamma_f",
+                 "beta_f")
+_POSITION_KINDS = ("none",)
+
+
+def parse_document(document: object) -> dict[str, Any]:
+    """The fields of a :class:`~engine.scenario.Scenario` read from ``document``.
+
+    Raises
+    ------
+    ScenarioError
+        The first problem found, naming its place.
+    """
+    doc = expect_object(document, "")
+    refuse_unknown(doc, _TOP_KEYS, "")
+    if "format" in doc and doc["format"] != FORMAT_NAME:
+        raise ScenarioError("format", f'expected "{FORMAT_NAME}", got {describe(doc["format"])}')
+    version = expect_int(doc.get("version", FORMAT_VERSION), "version", 1, 1_000_000)
+    if version > FORMAT_VERSION:
+        raise ScenarioError("version", f"this document is version {version}, made by a newer "
+                            f"QKV Studio; this one reads up to version {FORMAT_VERSION}")
+    title = expect_text(doc.get("title", "Untitled"), "title")
+    note = expect_text(doc.get("note", ""), "note", 2000)
+
+    if ("token_ids" in doc or "embedding" in doc) and "X" in doc:
+        raise ScenarioError("X", "give either X or token_ids with embedding, not both")
+    embedding = (expect_matrix(doc["embedding"], "embedding", max_rows=MAX_VOCAB)
+                 if "embedding" in doc else None)
+    token_ids, X = _inputs(doc, "", embedding)
+    n, d = int(X.shape[0]), int(X.shape[1])
+    tokens = (expect_labels(doc["tokens"], "tokens", n) if "tokens" in doc
+              else tuple(f"t{k + 1}" for k in range(n)))
+    positions = _positions(doc["positions"], "positions") if "positions" in doc else None
+
+    encoder = _encoder(doc["encoder"], embedding) if "encoder" in doc else None
+    memory = (encoder.n, int(encoder.X.shape[1])) if encoder is not None else None
+    budget = MAX_LAYERS - (len(encoder.layers) if encoder is not None else 0)
+    shorthand = "layers" not in doc
+    head_in_block = False
+    if shorthand:
+        layer = _shorthand_layer(doc, n, d)
+        layers: tuple[Layer, ...] = (layer,)
+        block_doc = doc.get("block")
+        head_in_block = isinstance(block_doc, Mapping) and "head" not in doc
+        if head_in_block:
+            assert isinstance(block_doc, Mapping)
+            head = parse_head(block_doc, "block", n=n, d=d, last=layer, own_norm=False)
+        elif "head" in doc:
+            head_doc = expect_object(doc["head"], "head")
+            refuse_unknown(head_doc, HEAD_OWN_KEYS, "head")
+            head = parse_head(head_doc, "head", n=n, d=layer.width, last=layer, own_norm=True)
+        else:
+            head = None
+    else:
+        for key in ("attention", "block"):
+            if key in doc:
+                raise ScenarioError(key, "give either attention (and block) or layers, not both")
+        layers = parse_layers(doc["layers"], "layers", n=n, d=d, limit=budget, memory=memory)
+        head = None
+        if "head" in doc:
+            head_doc = expect_object(doc["head"], "head")
+            refuse_unknown(head_doc, HEAD_OWN_KEYS, "head")
+            head = parse_head(head_doc, "head", n=n, d=d, last=layers[-1], own_norm=True)
+    return {"title": title, "note": note, "tokens": tokens, "token_ids": token_ids, "X": X,
+            "embedding": embedding, "positions": positions, "encoder": encoder, "layers": layers,
+            "head": head, "decimals": _display(doc["display"]) if "display" in doc else None,
+            "shorthand": shorthand, "head_in_block": head_in_block}
+
+
+def _inputs(doc: Mapping[str, Any], place: str, embedding: FloatArray | None
+            ) -> tuple[tuple[int, ...] | None, FloatArray]:
+    """Token ids (or None) and the input rows of the document or of its encoder."""
+    at = f"{place}." if place else ""
+    if "token_ids" in doc or (not place and "embedding" in doc):
+        if "X" in doc:
+            raise ScenarioError(f"{at}X", "give either X or token_ids with embedding, not both")
+        if embedding is None:
+            raise ScenarioError("embedding", "token_ids need an embedding table to look up")
+        raw_ids = doc.get("token_ids")
+        if not isinstance(raw_ids, list) or not raw_ids:
+            raise ScenarioError(f"{at}token_ids", "expected a list of token ids")
+        if len(raw_ids) > MAX_POSITIONS:
+            raise ScenarioError(f"{at}token_ids", f"{len(raw_ids)} positions is more than the "
+                                f"limit of {MAX_POSITIONS}")
+        vocab_rows = int(embedding.shape[0])
+        token_ids = tuple(expect_int(t, f"{at}token_ids[{k}]", 0, vocab_rows - 1)
+                          for k, t in enumerate(raw_ids))
+        return token_ids, embedding[list(token_ids)]
+    if "X" in doc:
+        return None, expect_matrix(doc["X"], f"{at}X")
+    raise ScenarioError(f"{at}X", "missing: give the input rows X (or token_ids and embedding)")
+
+
+def _positions(value: object, place: str) -> object | None:
+    """Positional encodings: only ``{"kind": "none"}`` until engine/positions.py reads the
+    others (its ``parse_positions`` takes this place)."""
+    positions = expect_object(value, place)
+    refuse_unknown(positions, ("kind",), place)
+    kind = positions.get("kind", "none")
+    if kind not in _POSITION_KINDS:
+        raise ScenarioError(f"{place}.kind", f"expected one of {', '.join(_POSITION_KINDS)}, "
+                            f"got {describe(kind)}")
+    return None
+
+
+def _shorthand_layer(doc: Mapping[str, Any], n: int, d: int) -> Layer:
+    """The one layer of a version-1 shorthand document (top-level attention and block)."""
+    if "attention" not in doc:
+        raise ScenarioError("attention", "missing: give at least Wq, Wk and Wv")
+    block_doc = expect_object(doc["block"], "block") if "block" in doc else None
+    eps = block_norm(block_doc, "block")[1] if block_doc is not None else 1e-5
+    attention = parse_attention(doc["attention"], "attention", n=n, d=d, eps=eps)
+    if block_doc is None:
+        return Layer(attention=attention)
+    allowed = SHORTHAND_BLOCK_KEYS if "head" not in doc else tuple(
+        key for key in SHORTHAND_BLOCK_KEYS if key not in HEAD_KEYS)
+    block = parse_block(block_doc, "block", n=n, d=d, attention=attention,
+                        attention_place="attention", allowed=allowed)
+    return Layer(attention=attention, block=block)
+
+
+def _encoder(value: object, embedding: FloatArray | None) -> Encoder:
+    enc = expect_object(value, "encoder")
+    refuse_unknown(enc, _ENCODER_KEYS, "encoder")
+    token_ids, X = _inputs(enc, "encoder", embedding)
+    n, d = int(X.shape[0]), int(X.shape[1])
+    tokens = (expect_labels(enc["tokens"], "encoder.tokens", n) if "tokens" in enc
+              else tuple(f"s{k + 1}" for k in range(n)))
+    positions = (_positions(enc["positions"], "encoder.positions") if "positions" in enc
+                 else None)
+    if "layers" not in enc:
+        raise ScenarioError("encoder.layers", "missing: an encoder needs at least one layer")
+    layers = parse_layers(enc["layers"], "encoder.layers", n=n, d=d, limit=MAX_LAYERS,
+                          causal=False)
+    last = layers[-1].block
+    norm = last.norm if last is not None else "layernorm"
+    eps = last.eps if last is not None else 1e-5
+    final_norm = expect_bool(enc.get("final_norm", last is not None and last.placement == "pre"),
+                             "encoder.final_norm")
+    return Encoder(tokens=tokens, token_ids=token_ids, X=X, positions=positions, layers=layers,
+                   final_norm=final_norm, gamma_f=row_of(enc, "encoder", "gamma_f", d, 1.0),
+                   beta_f=row_of(enc, "encoder", "beta_f", d, 0.0), norm=norm, eps=eps)
+
+
+def _display(value: object) -> int | None:
+    """How the document asks to be shown: ``{"decimals": 3}`` (every key optional)."""
+    display = expect_object(value, "display")
+    refuse_unknown(display, _DISPLAY_KEYS, "display")
+    if "decimals" not in display:
+        return None
+    return expect_int(display["decimals"], "display.decimals", *DECIMALS_RANGE)
+
+
+__all__ = ["parse_document"]

@@ -1,0 +1,381 @@
+"""Reading the modules of a scenario document: attention, feed-forward, block, layer, head.
+
+Each function takes the module's JSON value, its document path (the place every refusal names)
+and the sizes it must match, and returns the validated module or raises
+:class:`~engine.errors.ScenarioError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from engine.errors import ScenarioError
+from engine.modules import (
+    ACTIVATIONS,
+    NORMS,
+    PLACEMENTS,
+    QK_NORMS,
+    RESIDUALS,
+    Attention,
+    Block,
+    FeedForward,
+    Head,
+    Layer,
+)
+from engine.ops import key_visibility
+from engine.reader import (
+    MAX_CELLS,
+    MAX_HEADS,
+    MAX_VOCAB,
+    MAX_WIDTH,
+    FloatArray,
+    describe,
+    expect_bool,
+    expect_choice,
+    expect_int,
+    expect_labels,
+    expect_matrix,
+    expect_number,
+    expect_object,
+    expect_vector,
+    refuse_large_result,
+    refuse_unknown,
+)
+
+ATTENTION_KEYS = ("heads", "causal", "scale", "Wq", "Wk", "Wv", "bq", "bk", "bv", "Wo", "bo",
+                  "kv_heads", "window", "key_mask", "qk_norm", "gamma_q", "gamma_k")
+CROSS_KEYS = tuple(key for key in ATTENTION_KEYS if key != "causal")
+LAYER_BLOCK_KEYS = ("norm", "eps", "placement", "residual", "gamma1", "beta1", "gamma_c",
+                    "beta_c", "gamma2", "beta2", "ffn")
+HEAD_KEYS = ("final_norm", "gamma_f", "beta_f", "unembed", "bias", "vocab")
+HEAD_OWN_KEYS = ("norm", "eps", *HEAD_KEYS)
+SHORTHAND_BLOCK_KEYS = (*LAYER_BLOCK_KEYS, *HEAD_KEYS)
+LAYER_KEYS = ("attention", "cross_attention", "block")
+FFN_KEYS = ("W1", "b1", "Wg", "bg", "activation", "W2", "b2")
+DEFAULT_EPS = 1e-5
+
+
+def _at(place: str, key: str) -> str:
+    return f"{place}.{key}" if place else key
+
+
+def parse_attention(value: object, place: str, *, n: int, d: int, n_keys: int | None = None,
+                    d_keys: int | None = None, cross: bool = False, causal: bool = True,
+                    eps: float = DEFAULT_EPS) -> Attention:
+    """Attention reading rows of width ``d`` (queries) and ``d_keys`` (keys and values).
+
+    ``n_keys``/``d_keys`` differ from ``n``/``d`` for cross-attention, whose keys are the
+    encoder's rows; ``causal`` is the default of the ``causal`` key (cross-attention has none).
+    """
+    n_keys = n if n_keys is None else n_keys
+    d_keys = d if d_keys is None else d_keys
+    att = expect_object(value, place)
+    refuse_unknown(att, CROSS_KEYS if cross else ATTENTION_KEYS, place)
+    heads = expect_int(att.get("heads", 1), _at(place, "heads"), 1, MAX_HEADS)
+    causal = False if cross else expect_bool(att.get("causal", causal), _at(place, "causal"))
+    scale = expect_bool(att.get("scale", True), _at(place, "scale"))
+    if heads * n * n_keys > MAX_CELLS:
+        positions = f"{n}² positions" if n == n_keys else f"{n}×{n_keys} positions"
+        raise ScenarioError(_at(place, "heads"), f"{heads} heads × {positions} is more than the "
+                            f"limit of {MAX_CELLS} scores")
+    groups = heads
+    if "kv_heads" in att:
+        groups = expect_int(att["kv_heads"], _at(place, "kv_heads"), 1, MAX_HEADS)
+        if heads % groups:
+            raise ScenarioError(_at(place, "kv_heads"), f"{groups} key/value heads do not divide "
+                                f"the {heads} query heads")
+    for name in ("Wq", "Wk", "Wv"):
+        if name not in att:
+            raise ScenarioError(_at(place, name), "missing")
+    to_d = f" to match d={d}"
+    to_keys = f" to match the encoder's width {d_keys}" if cross else to_d
+    Wq = expect_matrix(att["Wq"], _at(place, "Wq"), rows=d, rows_reason=to_d)
+    width_q = int(Wq.shape[1])
+    if groups == heads:
+        width_k = width_q
+        k_reason = " to match Wq (queries and keys must have the same width)"
+    else:
+        if width_q % heads:
+            raise ScenarioError(_at(place, "Wq"), f"{width_q} columns do not split into {heads} "
+                                "heads")
+        width_k = width_q // heads * groups
+        k_reason = f" for {groups} key heads of d_k={width_q // heads}"
+    Wk = expect_matrix(att["Wk"], _at(place, "Wk"), rows=d_keys, rows_reason=to_keys,
+                       cols=width_k, cols_reason=k_reason)
+    Wv = expect_matrix(att["Wv"], _at(place, "Wv"), rows=d_keys, rows_reason=to_keys)
+    width_v = int(Wv.shape[1])
+    refuse_large_result(_at(place, "Wq"), "Q", n, width_q)
+    refuse_large_result(_at(place, "Wv"), "V", n_keys, width_v)
+    if width_q % heads:
+        raise ScenarioError(_at(place, "Wq"), f"{width_q} columns do not split into {heads} heads")
+    if width_v % groups:
+        what = f"{groups} key/value heads" if groups != heads else f"{heads} heads"
+        raise ScenarioError(_at(place, "Wv"), f"{width_v} columns do not split into {what}")
+    mixed_width = width_v // groups * heads
+    refuse_large_result(_at(place, "Wv"), "the mixed values", n, mixed_width)
+
+    def bias(name: str, length: int, reason: str) -> FloatArray | None:
+        if name not in att:
+            return None
+        return expect_vector(att[name], _at(place, name), length, reason)
+
+    bq = bias("bq", width_q, " to match Wq's columns")
+    bk = bias("bk", width_k, " to match Wk's columns")
+    bv = bias("bv", width_v, " to match Wv's columns")
+    Wo = bo = None
+    if "Wo" in att:
+        Wo = expect_matrix(att["Wo"], _at(place, "Wo"), rows=mixed_width,
+                           rows_reason=f" to match the {mixed_width} concatenated value columns")
+        refuse_large_result(_at(place, "Wo"), "the attention output", n, int(Wo.shape[1]))
+        bo = bias("bo", int(Wo.shape[1]), " to match Wo's columns")
+    elif "bo" in att:
+        raise ScenarioError(_at(place, "bo"), "an output bias needs Wo")
+    window = (expect_int(att["window"], _at(place, "window"), 1, 1_000_000)
+              if "window" in att else None)
+    key_mask = _key_mask(att["key_mask"], _at(place, "key_mask"), n_keys) \
+        if "key_mask" in att else None
+    d_k = width_q // heads
+    qk_norm = None
+    gamma_q = gamma_k = None
+    if "qk_norm" in att:
+        qk_norm = expect_choice(att["qk_norm"], _at(place, "qk_norm"), QK_NORMS)
+        gamma_q, gamma_k = (
+            expect_vector(att[name], _at(place, name), d_k, f" to match d_k={d_k}")
+            if name in att else np.ones(d_k, dtype=np.float64)
+            for name in ("gamma_q", "gamma_k"))
+    else:
+        for name in ("gamma_q", "gamma_k"):
+            if name in att:
+                raise ScenarioError(_at(place, name), "a QK-norm scale needs qk_norm")
+    attention = Attention(heads=heads, causal=causal, scale=scale, Wq=Wq, Wk=Wk, Wv=Wv, bq=bq,
+                          bk=bk, bv=bv, Wo=Wo, bo=bo,
+                          kv_heads=groups if "kv_heads" in att else None, window=window,
+                          key_mask=key_mask, qk_norm=qk_norm, gamma_q=gamma_q, gamma_k=gamma_k,
+                          qk_eps=eps)
+    _refuse_blind_rows(attention, place, n, n_keys)
+    return attention
+
+
+def _key_mask(value: object, place: str, n_keys: int) -> tuple[bool, ...]:
+    if not isinstance(value, list | tuple):
+        raise ScenarioError(place, f"expected a list of {n_keys} numbers 1 or 0, got "
+                            f"{describe(value)}")
+    if len(value) != n_keys:
+        raise ScenarioError(place, f"expected {n_keys} numbers (one per key), got {len(value)}")
+    mask = []
+    for k, item in enumerate(value):
+        if isinstance(item, bool) or item not in (0, 1):
+            raise ScenarioError(f"{place}[{k}]", f"expected 1 (seen) or 0 (hidden), got "
+                                f"{describe(item)}")
+        mask.append(bool(item))
+    return tuple(mask)
+
+
+def _refuse_blind_rows(attention: Attention, place: str, n: int, n_keys: int) -> None:
+    """A query that sees no key has no shares: refuse the window or key mask that does that."""
+    if attention.window is None and attention.key_mask is None:
+        return
+    seen = key_visibility(n, n_keys, attention.causal, attention.window, attention.key_mask)
+    blind = np.flatnonzero(~seen.any(axis=1))
+    if blind.size:
+        where = "key_mask" if attention.key_mask is not None else "window"
+        raise ScenarioError(_at(place, where), f"hides every key from query {int(blind[0])}: "
+                            "a query must see at least one key")
+
+
+def parse_ffn(value: object, place: str, n: int, d: int) -> FeedForward:
+    """The feed-forward of a block, reading and writing rows of width ``d``."""
+    ffn = expect_object(value, place)
+    refuse_unknown(ffn, FFN_KEYS, place)
+    for name in ("W1", "W2"):
+        if name not in ffn:
+            raise ScenarioError(_at(place, name), "missing")
+    W1 = expect_matrix(ffn["W1"], _at(place, "W1"), rows=d, rows_reason=f" to match d={d}",
+                       max_cols=4 * MAX_WIDTH)
+    f = int(W1.shape[1])
+    refuse_large_result(_at(place, "W1"), "the hidden layer", n, f)
+    W2 = expect_matrix(ffn["W2"], _at(place, "W2"), rows=f,
+                       rows_reason=f" to match W1's {f} columns", cols=d,
+                       cols_reason=f" to match d={d}", max_rows=4 * MAX_WIDTH)
+    b1 = (expect_vector(ffn["b1"], _at(place, "b1"), f, " to match W1's columns")
+          if "b1" in ffn else None)
+    b2 = (expect_vector(ffn["b2"], _at(place, "b2"), d, f" to match d={d}")
+          if "b2" in ffn else None)
+    Wg = bg = None
+    if "Wg" in ffn:
+        Wg = expect_matrix(ffn["Wg"], _at(place, "Wg"), rows=d, rows_reason=f" to match d={d}",
+                           cols=f, cols_reason=f" to match W1's {f} columns",
+                           max_cols=4 * MAX_WIDTH)
+        bg = (expect_vector(ffn["bg"], _at(place, "bg"), f, " to match Wg's columns")
+              if "bg" in ffn else None)
+    elif "bg" in ffn:
+        raise ScenarioError(_at(place, "bg"), "a gate bias needs the gate Wg")
+    activation = expect_choice(ffn.get("activation", "relu"), _at(place, "activation"),
+                               ACTIVATIONS)
+    return FeedForward(W1=W1, b1=b1, W2=W2, b2=b2, Wg=Wg, bg=bg, activation=activation)
+
+
+def row_of(doc: Mapping[str, Any], place: str, name: str, d: int, fill: float) -> FloatArray:
+    if name not in doc:
+        return np.full(d, fill, dtype=np.float64)
+    return expect_vector(doc[name], _at(place, name), d, f" to match d={d}")
+
+
+def parse_block(value: object, place: str, *, n: int, d: int, attention: Attention,
+                attention_place: str, cross: Attention | None = None,
+                allowed: tuple[str, ...] = LAYER_BLOCK_KEYS) -> Block:
+    """The block of one layer (its head keys, in the shorthand, are read by :func:`parse_head`).
+    """
+    blk = expect_object(value, place)
+    refuse_unknown(blk, allowed, place)
+    if attention.d_out != d:
+        source = "Wo's columns" if attention.Wo is not None else "the concatenated value columns"
+        raise ScenarioError(_at(attention_place, "Wo" if attention.Wo is not None else "Wv"),
+                            f"the block adds the attention output to X, so {source} must be "
+                            f"d={d}, got {attention.d_out}")
+    norm, eps = block_norm(blk, place)
+    placement = expect_choice(blk.get("placement", "pre"), _at(place, "placement"), PLACEMENTS)
+    residual = expect_choice(blk.get("residual", "sequential"), _at(place, "residual"),
+                             RESIDUALS)
+    if residual == "parallel" and placement != "pre":
+        raise ScenarioError(_at(place, "residual"), "a parallel residual is pre-norm: it needs "
+                            'placement "pre"')
+    if residual == "parallel" and cross is not None:
+        raise ScenarioError(_at(place, "residual"), "a parallel residual has no place for "
+                            "cross-attention: use \"sequential\"")
+    gamma_c = beta_c = None
+    if cross is not None:
+        gamma_c = row_of(blk, place, "gamma_c", d, 1.0)
+        beta_c = row_of(blk, place, "beta_c", d, 0.0)
+    else:
+        for name in ("gamma_c", "beta_c"):
+            if name in blk:
+                raise ScenarioError(_at(place, name), "only a layer with cross_attention has "
+                                    "this norm")
+    if "ffn" not in blk:
+        raise ScenarioError(_at(place, "ffn"), "missing: a block needs its feed-forward network")
+    ffn = parse_ffn(blk["ffn"], _at(place, "ffn"), n, d)
+    rows = {name: row_of(blk, place, name, d, 1.0 if name.startswith("gamma") else 0.0)
+            for name in ("gamma1", "beta1", "gamma2", "beta2")}
+    return Block(norm=norm, eps=eps, placement=placement, residual=residual, gamma_c=gamma_c,
+                 beta_c=beta_c, ffn=ffn, **rows)
+
+
+def block_norm(blk: Mapping[str, Any], place: str, norm: str = "layernorm",
+               eps: float = DEFAULT_EPS) -> tuple[str, float]:
+    """The ``norm`` and ``eps`` keys of a block or head (with their defaults)."""
+    kind = expect_choice(blk.get("norm", norm), _at(place, "norm"), NORMS)
+    value = expect_number(blk.get("eps", eps), _at(place, "eps"))
+    if value < 0:
+        raise ScenarioError(_at(place, "eps"), f"ε must not be negative, got {value}")
+    return kind, value
+
+
+def parse_head(head: Mapping[str, Any], place: str, *, n: int, d: int, last: Layer,
+               own_norm: bool) -> Head:
+    """The final norm and vocabulary head over rows of width ``d``.
+
+    ``own_norm``: the head is a top-level ``head`` object, whose ``norm`` and ``eps`` default
+    to the last layer's block's; in the version-1 shorthand they are the block's own.
+    """
+    block = last.block
+    default_norm = block.norm if block is not None else "layernorm"
+    default_eps = block.eps if block is not None else DEFAULT_EPS
+    norm, eps = block_norm(head, place, default_norm, default_eps) if own_norm \
+        else (default_norm, default_eps)
+    pre = block is not None and block.placement == "pre"
+    final_norm = expect_bool(head.get("final_norm", pre), _at(place, "final_norm"))
+    unembed = bias = None
+    vocab: tuple[str, ...] = ()
+    if "unembed" in head:
+        unembed = expect_matrix(head["unembed"], _at(place, "unembed"), rows=d,
+                                rows_reason=f" to match d={d}", max_cols=MAX_VOCAB)
+        size = int(unembed.shape[1])
+        refuse_large_result(_at(place, "unembed"), "the logits", n, size)
+        vocab = (expect_labels(head["vocab"], _at(place, "vocab"), size) if "vocab" in head
+                 else tuple(f"v{k + 1}" for k in range(size)))
+        if "bias" in head:
+            bias = expect_vector(head["bias"], _at(place, "bias"), size,
+                                 " to match unembed's columns")
+    else:
+        for name in ("vocab", "bias"):
+            if name in head:
+                what = "vocabulary labels" if name == "vocab" else "a vocabulary bias"
+                raise ScenarioError(_at(place, name), f"{what} need the head "
+                                    f"{_at(place, 'unembed')}")
+    return Head(norm=norm, eps=eps, final_norm=final_norm,
+                gamma_f=row_of(head, place, "gamma_f", d, 1.0),
+                beta_f=row_of(head, place, "beta_f", d, 0.0), unembed=unembed, bias=bias,
+                vocab=vocab)
+
+
+def parse_layer(value: object, place: str, *, n: int, d: int,
+                memory: tuple[int, int] | None, causal: bool = True) -> Layer:
+    """One layer of a stack over rows of width ``d``; ``memory`` is the encoder's (n, d), if
+    the document has one."""
+    doc = expect_object(value, place)
+    refuse_unknown(doc, LAYER_KEYS, place)
+    if "attention" not in doc:
+        raise ScenarioError(_at(place, "attention"), "missing: give at least Wq, Wk and Wv")
+    block_doc = expect_object(doc["block"], _at(place, "block")) if "block" in doc else None
+    eps = block_norm(block_doc, _at(place, "block"))[1] if block_doc is not None else DEFAULT_EPS
+    attention = parse_attention(doc["attention"], _at(place, "attention"), n=n, d=d,
+                                causal=causal, eps=eps)
+    cross = None
+    if "cross_attention" in doc:
+        if memory is None:
+            raise ScenarioError(_at(place, "cross_attention"), "cross-attention reads an "
+                                "encoder's output, and this document has no encoder")
+        if block_doc is None:
+            raise ScenarioError(_at(place, "cross_attention"), "cross-attention needs the "
+                                "layer's block (its norm and residual)")
+        cross = parse_attention(doc["cross_attention"], _at(place, "cross_attention"), n=n, d=d,
+                                n_keys=memory[0], d_keys=memory[1], cross=True, eps=eps)
+        if cross.d_out != d:
+            raise ScenarioError(_at(place, "cross_attention.Wo" if cross.Wo is not None
+                                    else "cross_attention.Wv"),
+                                f"the block adds the cross-attention output to the stream, so it "
+                                f"must be d={d} wide, got {cross.d_out}")
+    block = None
+    if block_doc is not None:
+        block = parse_block(block_doc, _at(place, "block"), n=n, d=d, attention=attention,
+                            attention_place=_at(place, "attention"), cross=cross)
+    elif attention.d_out != d:
+        source = "Wo" if attention.Wo is not None else "Wv"
+        raise ScenarioError(_at(place, f"attention.{source}"), f"the layer hands its output on "
+                            f"to a stream of width d={d}, got {attention.d_out}")
+    return Layer(attention=attention, cross_attention=cross, block=block)
+
+
+def parse_layers(value: object, place: str, *, n: int, d: int, limit: int,
+                 memory: tuple[int, int] | None = None, causal: bool = True
+                 ) -> tuple[Layer, ...]:
+    """A list of 1 to ``limit`` layers, each over rows of width ``d``."""
+    if not isinstance(value, list | tuple):
+        raise ScenarioError(place, f"expected a list of layers, got {describe(value)}")
+    if not value:
+        raise ScenarioError(place, "expected at least one layer, got none")
+    if len(value) > limit:
+        raise ScenarioError(place, f"{len(value)} layers is more than the limit of {limit}")
+    return tuple(parse_layer(item, f"{place}.{k}", n=n, d=d, memory=memory, causal=causal)
+                 for k, item in enumerate(value))
+
+
+__all__ = [
+    "ATTENTION_KEYS",
+    "HEAD_KEYS",
+    "HEAD_OWN_KEYS",
+    "LAYER_BLOCK_KEYS",
+    "SHORTHAND_BLOCK_KEYS",
+    "block_norm",
+    "parse_attention",
+    "parse_block",
+    "parse_ffn",
+    "parse_head",
+    "parse_layer",
+    "parse_layers",
+    "row_of",
+]

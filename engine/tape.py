@@ -1,0 +1,263 @@
+"""The tape: the forward pass written as a list of typed steps, one small function per op kind.
+
+Each op function computes its arrays from arrays already on the tape, stores them under the
+step's scope (``L2.scores``) and appends its :class:`~engine.trace_step.Step`. Where the op
+runs — scope, module path, layer, stack, token lists — comes in a :class:`Place`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.modules import Attention, Block, FeedForward
+from engine.names import NORM_NAMES
+from engine.ops import activate, key_visibility, norm, row_statistics, softmax
+from engine.reader import FloatArray
+from engine.trace_step import Op, Step
+
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a group of steps runs.
+
+    ``scope`` prefixes the arrays written (``"L2."``); ``module`` is the document path of the
+    parameters' module (``"layers.1.attention"``); ``label`` starts each title (``"Layer 2"``,
+    empty in the version-1 shorthand).
+    """
+
+    scope: str = ""
+    module: str = ""
+    layer: int = 0
+    keys: str = ""
+    label: str = ""
+
+    @property
+    def stack(self) -> Literal["decoder", "encoder"]:
+        return "encoder" if self.scope.startswith("enc.") else "decoder"
+
+    @property
+    def rows(self) -> str:
+        """The token list of the rows: the encoder's in its scope."""
+        return "enc.tokens" if self.stack == "encoder" else "tokens"
+
+    def at(self, module: str, keys: str = "") -> Place:
+        """The same place with another module path (and token list of the keys)."""
+        return replace(self, module=module, keys=keys)
+
+    def param(self, key: str) -> str:
+        """Document path of one of the module's parameters."""
+        return f"{self.module}.{key}" if self.module else key
+
+
+@dataclass
+class Tape:
+    """The arrays and steps written so far, and each attention's visibility by scope."""
+
+    arrays: dict[str, FloatArray] = field(default_factory=dict)
+    steps: list[Step] = field(default_factory=list)
+    visibility: dict[str, BoolArray] = field(default_factory=dict)
+
+    def __getitem__(self, name: str) -> FloatArray:
+        return self.arrays[name]
+
+    def step(self, place: Place, kind: str, title: str, reads: tuple[str, ...],
+             writes: tuple[str, ...], explain_key: str, op: Op, module: str | None = None,
+             keys: str | None = None) -> None:
+        """Append a step; ``kind`` is its id within the scope (``"scores"``)."""
+        self.steps.append(Step(
+            f"{place.scope}{kind}", f"{place.label}: {title}" if place.label else title, reads,
+            writes, explain_key, op, scope=place.scope,
+            module=place.module if module is None else module, layer=place.layer,
+            stack=place.stack,
+            rows=place.rows, keys=place.keys if keys is None else keys))
+
+
+def _optional(*pairs: tuple[str, object]) -> tuple[str, ...]:
+    return tuple(name for name, value in pairs if value is not None)
+
+
+def embed(tape: Tape, place: Place, X: FloatArray) -> None:
+    """Rows of the embedding table looked up by token id."""
+    tape.arrays[f"{place.scope}X"] = X
+    tape.step(place, "embed", "Token ids look up rows of the embedding table",
+              (f"{place.scope}token_ids", "embedding"), (f"{place.scope}X",), "input.embed",
+              "embed", module="")
+
+
+def inputs(tape: Tape, place: Place, attention: Attention, source: str) -> None:
+    """The picture of the input and the three parameter paths (attention alone)."""
+    tape.step(place, "inputs", "One input, three parameter paths",
+              (source, *_projection_params(place, attention)), (), "attention.inputs", "inputs")
+
+
+def _projection_params(place: Place, a: Attention) -> tuple[str, ...]:
+    return tuple(place.param(name) for name in
+                 ("Wq", "Wk", "Wv", *_optional(("bq", a.bq), ("bk", a.bk), ("bv", a.bv))))
+
+
+def normalise(tape: Tape, place: Place, kind: str, name: str, source: str,
+               gamma: tuple[str, FloatArray], beta: tuple[str, FloatArray], block_norm: str,
+               eps: float, title: str, explain_key: str) -> None:
+    """A norm of each row: writes ``name`` and its statistics ``name_stats``."""
+    out = f"{place.scope}{name}"
+    x = tape[source]
+    tape.arrays[out] = norm(block_norm, x, gamma[1], beta[1], eps)
+    tape.arrays[f"{out}_stats"] = row_statistics(block_norm, x, eps)
+    tape.step(place, kind, title, (source, gamma[0], beta[0]), (out,), explain_key, "norm")
+
+
+def projections(tape: Tape, place: Place, a: Attention, source: str,
+                keys_source: str | None = None) -> None:
+    """Q, K and V (keys and values from ``keys_source`` in cross-attention)."""
+    s = place.scope
+    x = tape[source]
+    kv = x if keys_source is None else tape[keys_source]
+    tape.arrays[f"{s}Q"] = x @ a.Wq + (a.bq if a.bq is not None else 0.0)
+    tape.arrays[f"{s}K"] = kv @ a.Wk + (a.bk if a.bk is not None else 0.0)
+    tape.arrays[f"{s}V"] = kv @ a.Wv + (a.bv if a.bv is not None else 0.0)
+    reads = (source,) if keys_source is None else (source, keys_source)
+    title = ("Q, K and V: one projection row per position" if keys_source is None else
+             "Q from the decoder rows, K and V from the encoder's memory")
+    tape.step(place, "projections", title, (*reads, *_projection_params(place, a)),
+              (f"{s}Q", f"{s}K", f"{s}V"), _key(place, "projections"), "projection",
+              keys="" if keys_source is None else place.keys)
+
+
+def _key(place: Place, kind: str) -> str:
+    """The explanation key of an attention step: cross-attention has its own texts."""
+    return f"cross_attention.{kind}" if place.keys == "enc.tokens" else f"attention.{kind}"
+
+
+def qk_norm(tape: Tape, place: Place, a: Attention) -> None:
+    """QK-norm: each head's d_k columns of Q and of K normalised (RMSNorm or LayerNorm)."""
+    assert a.qk_norm is not None and a.gamma_q is not None and a.gamma_k is not None
+    s = place.scope
+    for name, gamma, heads in (("Q", a.gamma_q, a.heads), ("K", a.gamma_k, a.groups)):
+        rows = tape[f"{s}{name}"]
+        split = rows.reshape(rows.shape[0], heads, a.d_k)
+        normed = norm(a.qk_norm, split, gamma, np.zeros(a.d_k), a.qk_eps)
+        tape.arrays[f"{s}{name}_normed"] = normed.reshape(rows.shape)
+    tape.step(place, "qk_norm", f"QK-norm ({NORM_NAMES[a.qk_norm]}) of each head's queries "
+              "and keys", (f"{s}Q", f"{s}K", place.param("gamma_q"), place.param("gamma_k")),
+              (f"{s}Q_normed", f"{s}K_normed"), "attention.qk_norm", "norm")
+
+
+def scores(tape: Tape, place: Place, a: Attention, q: str, k: str,
+           bias: FloatArray | None = None, bias_reads: tuple[str, ...] = ()) -> None:
+    """q·k per head (÷ √d_k when scaled); with ``bias`` (h × n × n_keys, e.g. ALiBi) the scaled
+    q·k is written as ``qk``, the bias as ``alibi`` and their sum as ``scores``."""
+    s = place.scope
+    Q, K = tape[q], tape[k]
+    n, n_keys, h = int(Q.shape[0]), int(K.shape[0]), a.heads
+    qh = Q.reshape(n, h, a.d_k).transpose(1, 0, 2)
+    kh = K.reshape(n_keys, a.groups, a.d_k).transpose(1, 0, 2)
+    if a.groups != h:
+        kh = kh[[a.kv_head(head) for head in range(h)]]
+    product = qh @ kh.transpose(0, 2, 1)
+    if a.scale:
+        product /= np.sqrt(a.d_k)
+    title = "Scores q·k" + (", divided by √dₖ" if a.scale else "")
+    if bias is None:
+        tape.arrays[f"{s}scores"] = product
+        tape.step(place, "scores", title, (q, k), (f"{s}scores",), _key(place, "scores"),
+                  "scores")
+        return
+    tape.arrays[f"{s}qk"] = product
+    tape.arrays[f"{s}alibi"] = bias
+    tape.arrays[f"{s}scores"] = product + bias
+    tape.step(place, "scores", title + ", plus the position bias", (q, k, *bias_reads),
+              (f"{s}qk", f"{s}alibi", f"{s}scores"), _key(place, "scores"), "scores")
+
+
+def weights(tape: Tape, place: Place, a: Attention) -> None:
+    """The mask (causal, window, key mask) and the softmax of each row of scores."""
+    s = place.scope
+    raw = tape[f"{s}scores"]
+    n, n_keys = int(raw.shape[1]), int(raw.shape[2])
+    visible = key_visibility(n, n_keys, a.causal, a.window, a.key_mask)
+    tape.visibility[s] = visible
+    tape.arrays[f"{s}weights"] = softmax(raw, np.broadcast_to(visible, raw.shape))
+    mask = "causal mask and " if a.causal else ""
+    tape.step(place, "weights", (mask + "softmax shares").capitalize(), (f"{s}scores",),
+              (f"{s}weights",), _key(place, "weights"), "weights")
+
+
+def mix(tape: Tape, place: Place, a: Attention) -> None:
+    """Shares times V per head, heads concatenated, then Wo (and bo) when given."""
+    s = place.scope
+    w, V = tape[f"{s}weights"], tape[f"{s}V"]
+    h, n, n_keys = (int(k) for k in w.shape)
+    vh = V.reshape(n_keys, a.groups, a.d_v).transpose(1, 0, 2)
+    if a.groups != h:
+        vh = vh[[a.kv_head(head) for head in range(h)]]
+    mixed = (w @ vh).transpose(1, 0, 2).reshape(n, h * a.d_v)
+    tape.arrays[f"{s}mixed"] = mixed
+    tape.arrays[f"{s}attn_out"] = (mixed @ a.Wo + (a.bo if a.bo is not None else 0.0)
+                                   if a.Wo is not None else mixed)
+    out_params = tuple(place.param(p) for p in _optional(("Wo", a.Wo), ("bo", a.bo)))
+    tape.step(place, "mix", "Mix of V by the shares" + (", then Wo" if a.Wo is not None else ""),
+              (f"{s}weights", f"{s}V", *out_params), (f"{s}mixed", f"{s}attn_out"),
+              _key(place, "mix"), "mix")
+
+
+def residual(tape: Tape, place: Place, kind: str, left: str, right: str, title: str,
+             explain_key: str) -> None:
+    """``scope + kind`` = left + right."""
+    out = f"{place.scope}{kind}"
+    tape.arrays[out] = tape[left] + tape[right]
+    tape.step(place, kind, title, (left, right), (out,), explain_key, "residual", module="")
+
+
+def pre_activation(ffn: FeedForward | Block, x: FloatArray) -> FloatArray:
+    """z = x @ W1 + b1: the feed-forward's hidden units before the activation."""
+    f = ffn.ffn if isinstance(ffn, Block) else ffn
+    z: FloatArray = x @ f.W1 + (f.b1 if f.b1 is not None else 0.0)
+    return z
+
+
+def feed_forward(tape: Tape, place: Place, f: FeedForward, source: str) -> None:
+    """The FFN: ``ffn_pre`` and ``ffn_hidden`` (gated: ``ffn_gate``, ``ffn_up``, their product
+    ``ffn_hidden``), then ``ffn_out``."""
+    s = place.scope
+    x = tape[source]
+    z = pre_activation(f, x)
+    if f.Wg is None:
+        tape.arrays[f"{s}ffn_pre"] = z
+        hidden = activate(f.activation, z)
+        written: tuple[str, ...] = (f"{s}ffn_hidden", f"{s}ffn_out")
+    else:
+        gate = activate(f.activation, x @ f.Wg + (f.bg if f.bg is not None else 0.0))
+        tape.arrays[f"{s}ffn_gate"] = gate
+        tape.arrays[f"{s}ffn_up"] = z
+        hidden = gate * z
+        written = (f"{s}ffn_gate", f"{s}ffn_up", f"{s}ffn_hidden", f"{s}ffn_out")
+    tape.arrays[f"{s}ffn_hidden"] = hidden
+    tape.arrays[f"{s}ffn_out"] = hidden @ f.W2 + (f.b2 if f.b2 is not None else 0.0)
+    params = tuple(place.param(f"ffn.{p}") for p in (
+        "W1", *_optional(("b1", f.b1)), *_optional(("Wg", f.Wg), ("bg", f.bg)), "W2",
+        *_optional(("b2", f.b2))))
+    gated = "gated " if f.Wg is not None else ""
+    tape.step(place, "ffn", f"Feed-forward: {gated}{f.activation} hidden units, then back to d",
+              (source, *params), written, "block.ffn", "ffn")
+
+
+def logits(tape: Tape, place: Place, source: str, unembed: FloatArray,
+           bias: FloatArray | None) -> None:
+    """One score per vocabulary entry: the row times unembed (plus the vocabulary bias)."""
+    tape.arrays["logits"] = tape[source] @ unembed + (bias if bias is not None else 0.0)
+    tape.step(place, "logits", "Logits: one score per vocabulary entry",
+              (source, place.param("unembed"), *_optional((place.param("bias"), bias))),
+              ("logits",), "block.logits", "logits")
+
+
+def probs(tape: Tape, place: Place) -> None:
+    """Softmax of each row of logits."""
+    tape.arrays["probs"] = softmax(tape["logits"])
+    tape.step(place, "probs", "Probabilities: softmax of the logits", ("logits",), ("probs",),
+              "block.probs", "probs")

@@ -1,0 +1,72 @@
+"""One entry of a trace's tape: a typed step with its operands, results and axes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Op = Literal["embed", "positions", "inputs", "norm", "projection", "rope", "scores", "weights",
+             "mix", "residual", "ffn", "logits", "probs"]
+"""The kind of operation a step performs; painters and explainers dispatch on it, never on names.
+
+``weights`` is the mask and the softmax; cross-attention uses ``projection`` … ``mix`` with
+``keys`` naming the encoder's token list."""
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the computation: one entry of the trace's tape.
+
+    Attributes
+    ----------
+    id
+        Unique identifier: the step's kind name after its scope (``"scores"``, ``"L2.norm1"``,
+        ``"enc.L1.scores"``, ``"L1.cross.weights"``).
+    title
+        A short English title; the interface translates by ``explain_key``.
+    reads, writes
+        Names of the arrays the step reads and writes. Trace arrays use the names of the format's
+        table with the scope's prefix (``Q``, ``L2.weights`` …); parameters use their document
+        path (``attention.Wq``, ``layers.1.attention.Wq``).
+    explain_key
+        Key of the step's explanation text in the interface (``"attention.scores"``).
+    op
+        The kind of operation (one of :data:`Op`).
+    scope
+        Prefix of the trace arrays the step writes: ``""`` (version-1 shorthand), ``"L2."``,
+        ``"enc.L1."``, ``"L1.cross."``.
+    module
+        Document path of the module whose parameters the step uses (``"attention"``,
+        ``"layers.1.cross_attention"``, ``"block"``, ``"head"``); ``""`` for none.
+    layer
+        1-based layer number within its stack; 0 outside the layers (embedding, head).
+    stack
+        ``"decoder"`` (the main stack) or ``"encoder"``.
+    rows
+        The token list that labels the rows of what the step writes: ``"tokens"`` or
+        ``"enc.tokens"``.
+    keys
+        For attention steps, the token list of the keys (``"tokens"``, or ``"enc.tokens"`` for
+        cross-attention); ``""`` otherwise.
+    """
+
+    id: str
+    title: str
+    reads: tuple[str, ...]
+    writes: tuple[str, ...]
+    explain_key: str
+    op: Op
+    scope: str = ""
+    module: str = ""
+    layer: int = 0
+    stack: Literal["decoder", "encoder"] = "decoder"
+    rows: str = "tokens"
+    keys: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "op": self.op, "title": self.title, "reads": list(self.reads),
+                "writes": list(self.writes), "explain_key": self.explain_key,
+                "scope": self.scope, "module": self.module, "layer": self.layer,
+                "stack": self.stack, "rows": self.rows, "keys": self.keys}
+
+
+__all__ = ["Op", "Step"]
