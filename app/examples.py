@@ -10,6 +10,8 @@ SUFFIX = ".qkv.json"
 OPENINGS: dict[str, tuple[str, str]] = {"norms": ("compare", "norm"),
                                          "tokenizer": ("step", "embed"),
                                          "pronoun": ("reader", "it"),
+                                         "order": ("reader", "A"),
+                                         "rope": ("step", "rope"),
                                          "encoder-decoder": ("step", "L1.cross.weights")}
 """How an example opens, when not on its first frame alone: ``("compare", preset)`` shows it
 side by side with one setting changed; ``("step", id)`` lands on that step; ``("reader",
