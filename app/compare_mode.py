@@ -1,14 +1,16 @@
 """View → Compare: the canvas shows the current step under two settings, A | B, and B − A.
 
 A is the open document; B is a preset made from it (the other norm, the other placement, the
-causal mask or the scaling flipped). The last preset compares the opened (or last saved) document,
+causal mask or the scaling flipped, or two tokens swapped: then rows and key columns are paired
+by token, not by position, so B − A is zero wherever order does not matter). The last preset
+compares the opened (or last saved) document,
 as A, with the current edits, as B. Everything is recomputed whenever the document changes.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAction, QKeySequence, QStandardItemModel
@@ -20,14 +22,36 @@ from app.i18n import LiveTexts, current_language
 from app.texts import step_title
 from engine import Scenario, ScenarioError, Trace, compute
 from engine.compare import compare, matching_step
+from engine.swap import swap_order, swap_tokens
 from engine.variants import VARIANTS, variant
 
 if TYPE_CHECKING:
     from app.shell import Shell
 
 OPENED = "opened"
-PRESETS = (*VARIANTS, OPENED)
+SWAP = "swap"
+PRESETS = (*VARIANTS, SWAP, OPENED)
 BLOCK_PRESETS = ("norm", "placement")
+
+
+BY_TOKEN_TOLERANCE = 1e-12
+"""Rows paired by token agree up to the order of softmax's sums: closer than this is equal."""
+
+
+class Sides(NamedTuple):
+    """What a comparison shows: trace A, trace B, their names, A's step, and how B's rows
+    pair with A's (``order[k]``: B's row for A's row k; None: by position)."""
+
+    a: Trace
+    b: Trace
+    labels: tuple[str, str]
+    step: int
+    order: tuple[int, ...] | None = None
+
+    @property
+    def tolerance(self) -> float:
+        """How far apart two arrays may be and still count as equal."""
+        return 0.0 if self.order is None else BY_TOKEN_TOLERANCE
 
 
 class CompareMode(QObject):
@@ -74,6 +98,9 @@ class CompareMode(QObject):
         label.setBuddy(self.preset_box)
         row.addWidget(label)
         row.addWidget(self.preset_box)
+        self.pair_box = QComboBox()
+        self.texts.bind(self.pair_box.setAccessibleName, lambda: self.tr("Tokens swapped in B"))
+        row.addWidget(self.pair_box)
         self.problem_label = QLabel()
         self.texts.bind(self.problem_label.setAccessibleName,
                         lambda: self.tr("Why B cannot be shown"))
@@ -82,7 +109,10 @@ class CompareMode(QObject):
         shell.add_canvas_control(self.bar)
         self.bar.hide()
         self.action.toggled.connect(self._on_toggled)
-        self.preset_box.currentIndexChanged.connect(lambda _k: self.refresh(fit=True))
+        self.preset_box.currentIndexChanged.connect(lambda _k: self._on_preset())
+        self.pair_box.currentIndexChanged.connect(lambda _k: self.refresh(fit=True))
+        self.state.documentChanged.connect(self._list_pairs)
+        self._list_pairs()
         self.export_action.triggered.connect(self.export_dialog)
         self.state.undo_stack.cleanChanged.connect(self._on_clean)
         self.state.traceChanged.connect(self._enable_presets)
@@ -94,6 +124,7 @@ class CompareMode(QObject):
                  "placement": self.tr("the other placement (pre ↔ post)"),
                  "causal": self.tr("causal mask flipped"),
                  "scale": self.tr("√dₖ scaling flipped"),
+                 SWAP: self.tr("two tokens swapped (rows paired by token)"),
                  OPENED: self.tr("current edits vs the opened document")}
         for k, preset in enumerate(PRESETS):
             self.preset_box.setItemText(k, names[preset])
@@ -107,8 +138,34 @@ class CompareMode(QObject):
         return PRESETS[max(0, self.preset_box.currentIndex())]
 
     def set_preset(self, preset: str) -> None:
-        """Choose B (``"norm"``, ``"placement"``, ``"causal"``, ``"scale"`` or ``"opened"``)."""
+        """Choose B (``"norm"``, ``"placement"``, ``"causal"``, ``"scale"``, ``"swap"`` or
+        ``"opened"``)."""
         self.preset_box.setCurrentIndex(PRESETS.index(preset))
+
+    def _on_preset(self) -> None:
+        self.pair_box.setVisible(self.preset == SWAP)
+        self.refresh(fit=True)
+
+    def _list_pairs(self) -> None:
+        """The pairs of positions B may swap, ``0 · A ↔ 1 · B``; the chosen pair stays while
+        the document has it."""
+        tokens = self.state.scenario.tokens
+        pairs = [(i, j) for i in range(len(tokens)) for j in range(i + 1, len(tokens))]
+        if pairs == [self.pair_box.itemData(k) for k in range(self.pair_box.count())]:
+            for k, (i, j) in enumerate(pairs):
+                self.pair_box.setItemText(k, f"{i} · {tokens[i]} ↔ {j} · {tokens[j]}")
+            return
+        chosen = self.pair_box.currentData()
+        self.pair_box.blockSignals(True)
+        self.pair_box.clear()
+        for i, j in pairs:
+            self.pair_box.addItem(f"{i} · {tokens[i]} ↔ {j} · {tokens[j]}", (i, j))
+        self.pair_box.setCurrentIndex(max(0, pairs.index(chosen) if chosen in pairs else 0))
+        self.pair_box.blockSignals(False)
+
+    def set_pair(self, i: int, j: int) -> None:
+        """Swap the tokens at ``i`` and ``j`` (``i`` < ``j``) in B."""
+        self.pair_box.setCurrentIndex(self.pair_box.findData((i, j)))
 
     def _on_clean(self, clean: bool) -> None:
         """Opening or saving makes the stack clean: that document is “the opened document”."""
@@ -123,11 +180,15 @@ class CompareMode(QObject):
             item = model.item(PRESETS.index(preset))
             if item is not None:
                 item.setEnabled(has_block)
+        swap = model.item(PRESETS.index(SWAP))
+        if swap is not None:  # a swap needs two tokens
+            swap.setEnabled(self.state.scenario.n >= 2)
 
     def _on_toggled(self, on: bool) -> None:
         """Two frames side by side need the room: the editor folds away while comparing (drag
         the splitter to bring it back) and returns as it was afterwards."""
         self.bar.setVisible(on)
+        self.pair_box.setVisible(self.preset == SWAP)
         self.export_action.setEnabled(on)
         if on and self.preset in BLOCK_PRESETS and self.state.scenario.block is None:
             # Open on a B that applies, never on a greyed-out one that can only show an error
@@ -139,21 +200,38 @@ class CompareMode(QObject):
         self.shell.refresh_canvas(fit=True)
 
     # -- the two traces ------------------------------------------------------------------------
-    def sides(self) -> tuple[Trace, Trace, tuple[str, str], int]:
-        """Trace A, trace B, their settings' names and the step of A that is shown.
+    def sides(self) -> Sides:
+        """Trace A, trace B, their settings' names, the step of A that is shown and how rows
+        pair (None: by position).
 
         Raises
         ------
         ScenarioError
-            If the chosen B does not apply to this document (a block setting without a block).
+            If the chosen B does not apply to this document (a block setting without a block,
+            a swap in a document of one token).
         """
         current = self.state.trace
         if self.preset == OPENED:
             opened = compute(self.opened)
             step = matching_step(current, opened, self.state.step)
-            return opened, current, (self.tr("opened document"), self.tr("current edits")), step
+            return Sides(opened, current, (self.tr("opened document"), self.tr("current edits")),
+                         step)
+        if self.preset == SWAP:
+            return self._swapped(current)
         made = variant(self.state.scenario, self.preset)
-        return current, compute(made.scenario), (made.label_a, made.label_b), self.state.step
+        return Sides(current, compute(made.scenario), (made.label_a, made.label_b),
+                     self.state.step)
+
+    def _swapped(self, current: Trace) -> Sides:
+        pair = self.pair_box.currentData()
+        scenario = self.state.scenario
+        if pair is None:
+            raise ScenarioError("tokens", self.tr("swapping needs two tokens"))
+        i, j = pair
+        swapped = compute(swap_tokens(scenario, i, j))
+        label = self.tr("{a} ↔ {b} swapped").format(a=scenario.tokens[i], b=scenario.tokens[j])
+        return Sides(current, swapped, (self.tr("as typed"), label), self.state.step,
+                     swap_order(scenario.n, i, j))
 
     def refresh(self, fit: bool = False) -> bool:
         """Show the comparison on the canvas; False (single frame and a message) if B fails."""
@@ -174,17 +252,18 @@ class CompareMode(QObject):
         """The comparison of the current step drawn with ``options``; None (and the problem
         shown) when B cannot be made."""
         try:
-            trace_a, trace_b, labels, step = self.sides()
+            sides = self.sides()
         except ScenarioError as error:
             self.problem_label.setText(f"⚠ {error}")
             return None
         self.problem_label.clear()
         lang = current_language()
+        trace_a, trace_b, step = sides.a, sides.b, sides.step
         titles = (step_title(trace_a.steps[step], trace_a.scenario, lang),
                   step_title(trace_b.steps[matching_step(trace_a, trace_b, step)],
                              trace_b.scenario, lang))
-        return CompareFrameItem(trace_a, trace_b, compare(trace_a, trace_b), step, options,
-                                labels, titles)
+        return CompareFrameItem(trace_a, trace_b, compare(trace_a, trace_b, order=sides.order),
+                                step, options, sides.labels, titles, sides.tolerance)
 
     def copy(self) -> bool:
         """Put the comparison on the clipboard as PNG and SVG; False if B cannot be made."""
@@ -192,11 +271,12 @@ class CompareMode(QObject):
         from app.export.compare import build_compare_frame
 
         try:
-            trace_a, trace_b, labels, step = self.sides()
+            sides = self.sides()
         except ScenarioError:
             return False
-        frame = build_compare_frame(trace_a, trace_b, step, self.shell.frame_options(),
-                                    labels=labels, lang=current_language())
+        frame = build_compare_frame(sides.a, sides.b, sides.step, self.shell.frame_options(),
+                                    labels=sides.labels, lang=current_language(),
+                                    order=sides.order, tolerance=sides.tolerance)
         put_on_clipboard(mime_data(frame))
         self.shell.show_message(self.tr("Copied the comparison as PNG and SVG"))
         return True
@@ -212,10 +292,11 @@ class CompareMode(QObject):
         if not path:
             return
         try:
-            trace_a, trace_b, labels, step = self.sides()
-            written = write_compare(Path(path), trace_a, trace_b, step,
-                                    self.shell.frame_options(), labels=labels,
-                                    lang=current_language())
+            sides = self.sides()
+            written = write_compare(Path(path), sides.a, sides.b, sides.step,
+                                    self.shell.frame_options(), labels=sides.labels,
+                                    lang=current_language(), order=sides.order,
+                                    tolerance=sides.tolerance)
         except (ScenarioError, ExportError, ValueError) as error:
             self.shell.show_message(
                 self.tr("⚠ not exported: {error}").format(error=error))

@@ -25,6 +25,7 @@ from engine.numbers import format_exact
 from engine.positions import DEFAULT_BASE, alibi_slopes
 from engine.reader import FloatArray
 from engine.resize import Sizes, resize
+from engine.swap import swap_tokens
 
 
 class Operation(ABC):
@@ -242,6 +243,36 @@ class SetHead(Operation):
 
     def label(self, lang: str) -> str:
         return edit_word(lang, "head_on" if self.on else "head_off")
+
+
+@dataclass(frozen=True)
+class SwapTokens(Operation):
+    """Exchange the tokens at positions ``i`` and ``j`` (:func:`engine.swap.swap_tokens`):
+    their labels and rows move, every parameter and the positions stay put. ``names`` are the
+    two tokens' labels, for the edit's name."""
+
+    i: int
+    j: int
+    names: tuple[str, str] = ("", "")
+
+    @staticmethod
+    def of(scenario: Scenario, i: int, j: int) -> SwapTokens:
+        """The swap of ``i`` and ``j`` in ``scenario``, named by its tokens."""
+        tokens = scenario.tokens
+        names = (tokens[i] if 0 <= i < len(tokens) else "", tokens[j] if 0 <= j < len(tokens)
+                 else "")
+        return SwapTokens(i, j, names)
+
+    def apply(self, scenario: Scenario) -> Scenario:
+        if self.i == self.j:
+            raise ScenarioError("tokens", f"choose two different positions, got {self.i} twice")
+        try:
+            return swap_tokens(scenario, self.i, self.j)
+        except IndexError as error:
+            raise ScenarioError("tokens", str(error)) from None
+
+    def label(self, lang: str) -> str:
+        return edit_word(lang, "swap", i=self.i, j=self.j, a=self.names[0], b=self.names[1])
 
 
 POSITION_KINDS = ("none", "sinusoidal", "learned", "rope", "alibi")

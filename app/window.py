@@ -62,6 +62,7 @@ from app.help.glossary import GlossaryDock
 from app.i18n import LiveTexts, current_language
 from app.presentation import Presenter
 from app.state import DocumentState
+from app.swap_dialog import SwapTokensAction
 from app.texts.bidi import isolate
 from app.texts.examples import example_label, example_title
 from app.timeline import Timeline
@@ -211,6 +212,7 @@ class StudioWindow(QMainWindow):
         edit_menu.addSeparator()
         for action in self.editor.layer_bar.layer_actions:
             edit_menu.addAction(action)
+        self.swap_tokens = SwapTokensAction(self, edit_menu)
         view_menu = self.menuBar().addMenu("")
         self.texts.bind(view_menu.setTitle, lambda: self.tr("&View"))
         fit = QAction(self)

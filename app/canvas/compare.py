@@ -84,11 +84,15 @@ class CompareFrameItem(Sheet):
         Names of the arrays of this step that differ between A and B, in order.
     max_differences
         ``max |B − A|`` of each changed array, as printed.
+
+    An array differs when ``max |B − A|`` is above ``tolerance`` (0: any difference; rows
+    paired by token agree only up to the order of softmax's sums).
     """
 
     def __init__(self, trace_a: Trace, trace_b: Trace, comparison: Comparison, step_index: int,
                  options: FrameOptions | None = None, labels: tuple[str, str] = ("A", "B"),
-                 titles: tuple[str | None, str | None] = (None, None)) -> None:
+                 titles: tuple[str | None, str | None] = (None, None),
+                 tolerance: float = 0.0) -> None:
         super().__init__()
         self.options = options or FrameOptions()
         self.labels = labels
@@ -99,7 +103,7 @@ class CompareFrameItem(Sheet):
         index_a = max(0, min(len(trace_a.steps) - 1, step_index))
         index_b = matching_step(trace_a, trace_b, index_a)
         step_a, step_b = trace_a.steps[index_a], trace_b.steps[index_b]
-        of_step = comparison.of_step([step_a, step_b])
+        of_step = comparison.of_step([step_a, step_b], tolerance)
         self.changed = list(of_step.changed)
         self.header = TextItem(word(ctx, "compare_header", a=labels[0], b=labels[1]),
                                ctx.theme, size=round(HEADER_SIZE), bold=True)
@@ -218,10 +222,11 @@ def build_compare_scene(trace_a: Trace, trace_b: Trace, comparison: Comparison,
                         step_index: int, options: FrameOptions | None = None,
                         labels: tuple[str, str] = ("A", "B"),
                         titles: tuple[str | None, str | None] = (None, None),
-                        ) -> tuple[QGraphicsScene, CompareFrameItem]:
+                        tolerance: float = 0.0) -> tuple[QGraphicsScene, CompareFrameItem]:
     """A scene holding one comparison, its scene rectangle fitted to it (for exports)."""
     scene = QGraphicsScene()
-    item = CompareFrameItem(trace_a, trace_b, comparison, step_index, options, labels, titles)
+    item = CompareFrameItem(trace_a, trace_b, comparison, step_index, options, labels, titles,
+                            tolerance)
     scene.addItem(item)
     scene.setSceneRect(item.boundingRect())
     return scene, item

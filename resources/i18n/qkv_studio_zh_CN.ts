@@ -173,6 +173,10 @@
         <translation>与 B 对比，B =</translation>
     </message>
     <message>
+        <source>Tokens swapped in B</source>
+        <translation>B 中交换的 Token</translation>
+    </message>
+    <message>
         <source>Why B cannot be shown</source>
         <translation>B 为何无法显示</translation>
     </message>
@@ -193,6 +197,10 @@
         <translation>√dₖ 缩放取反</translation>
     </message>
     <message>
+        <source>two tokens swapped (rows paired by token)</source>
+        <translation>交换两个 Token（按 Token 配对各行）</translation>
+    </message>
+    <message>
         <source>current edits vs the opened document</source>
         <translation>当前修改 vs 打开时的文档</translation>
     </message>
@@ -203,6 +211,18 @@
     <message>
         <source>current edits</source>
         <translation>当前修改</translation>
+    </message>
+    <message>
+        <source>swapping needs two tokens</source>
+        <translation>交换需要至少两个 Token</translation>
+    </message>
+    <message>
+        <source>{a} ↔ {b} swapped</source>
+        <translation>交换 {a} ↔ {b}</translation>
+    </message>
+    <message>
+        <source>as typed</source>
+        <translation>原顺序</translation>
     </message>
     <message>
         <source>Copied the comparison as PNG and SVG</source>
@@ -1285,6 +1305,28 @@ The file on disk was left as it was; your changes are still open in this window.
     <message>
         <source>⚠ not saved: {problem}</source>
         <translation>⚠ 未保存：{problem}</translation>
+    </message>
+</context>
+<context>
+    <name>SwapDialog</name>
+    <message>
+        <source>Swap tokens</source>
+        <translation>交换 Token</translation>
+    </message>
+    <message>
+        <source>&amp;Token</source>
+        <translation>Token(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;with token</source>
+        <translation>与 Token(&amp;W)</translation>
+    </message>
+</context>
+<context>
+    <name>SwapTokensAction</name>
+    <message>
+        <source>S&amp;wap tokens…</source>
+        <translation>交换 Token(&amp;W)…</translation>
     </message>
 </context>
 <context>

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app.document import SetOption, SetPositions
+from app.document import SetOption, SetPositions, SwapTokens
 from app.examples import example_path
 from app.layer_edits import AddLayer, DuplicateLayer, MoveLayer, RemoveLayer, layered_document
 from app.parts import part_of, place_name
@@ -168,6 +168,30 @@ def test_places_name_the_layer_like_the_trace_does() -> None:
     assert part_of("positions.table") == part_of("X") == "inputs"
     assert part_of("head.unembed") == "head" and part_of("encoder.gamma_f") == "encoder"
     assert part_of("attention.Wq") == part_of("block.unembed") == "layers.0"
+
+
+def test_swap_tokens_swaps_labels_and_rows_and_is_named_by_the_tokens() -> None:
+    f11 = example("f11")
+    swap = SwapTokens.of(f11, 0, 1)
+    assert swap.label("en") == f"swap tokens 0 “{f11.tokens[0]}” and 1 “{f11.tokens[1]}”"
+    swapped = swap.apply(f11)
+    assert swapped.tokens == (f11.tokens[1], f11.tokens[0])
+    np.testing.assert_array_equal(swapped.X, f11.X[[1, 0]])
+    with pytest.raises(ScenarioError, match=r"^tokens: choose two different positions"):
+        SwapTokens(1, 1).apply(f11)
+
+
+def test_a_positions_kind_starts_from_editable_defaults() -> None:
+    stack = example("three-layers")
+    alibi = SetPositions("alibi").apply(stack)
+    heads = stack.attention.heads
+    expected = 2.0 ** (-8.0 * np.arange(1, heads + 1) / heads)
+    np.testing.assert_array_equal(alibi.parameter("positions.slopes"), expected)
+    learned = SetPositions("learned").apply(stack)
+    np.testing.assert_array_equal(learned.parameter("positions.table"),
+                                  np.zeros((stack.n, stack.d)))
+    none = SetPositions("none").apply(alibi)
+    assert "positions" not in none.to_document()
 
 
 def test_a_stack_written_out_pins_the_heads_norm_whichever_layer_ends_last() -> None:

@@ -1,0 +1,133 @@
+"""Edit → Swap tokens… and compare mode with rows paired by token, through the window: without
+positions (and without a causal mask) a swap only permutes the rows of every array, so the
+comparison paired by token shows nothing changed; with RoPE the shares themselves change. And
+the positions editor: each choice one named undo step, a refusal naming its place."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialogButtonBox
+from pytestqt.qtbot import QtBot
+
+from app.window import StudioWindow
+from engine.compare import compare
+from tests.app.driving import close_window, open_window, type_into
+from tests.app.test_block_editor import choose
+from tests.app.test_editor_stacks import menu_action, shown_grids
+
+SWAP = [0, 3, 2, 1]  # positions 1 and 3 trade places
+
+
+@pytest.fixture
+def order(qtbot: QtBot) -> Iterator[StudioWindow]:
+    """排除 A 保留 B with RoPE and no causal mask (the positions helper's example)."""
+    window = open_window(qtbot, "order")
+    yield window
+    close_window(window)
+
+
+def swap_in_dialog(qtbot: QtBot, window: StudioWindow, i: int, j: int) -> None:
+    menu_action(window, "Swap tokens…")
+    dialog = window.swap_tokens.dialog
+    assert dialog is not None and dialog.isVisible()
+    dialog.first_box.setCurrentIndex(i)
+    dialog.second_box.setCurrentIndex(j)
+    ok = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok)
+    qtbot.mouseClick(ok, Qt.MouseButton.LeftButton)
+
+
+def test_without_positions_a_swap_only_permutes_the_rows(qtbot: QtBot,
+                                                          order: StudioWindow) -> None:
+    choose(qtbot, order.editor.positions_editor.kind_box, "none")
+    assert order.state.undo_stack.undoText() == "positions: none"
+    before = order.state.scenario, order.state.trace
+    swap_in_dialog(qtbot, order, 1, 3)
+    scenario, trace = order.state.scenario, order.state.trace
+    assert scenario.tokens == ("排除", "B", "保留", "A")
+    assert order.state.undo_stack.count() == 2
+    assert order.state.undo_stack.undoText() == "swap tokens 1 “A” and 3 “B”"
+    old = before[1].arrays
+    for name in ("X", "Q", "K", "V"):  # row by row: exactly the old rows, permuted
+        np.testing.assert_array_equal(trace.arrays[name], old[name][SWAP], err_msg=name)
+    np.testing.assert_allclose(trace.arrays["weights"], old["weights"][:, SWAP][:, :, SWAP],
+                               rtol=0, atol=1e-15)
+    np.testing.assert_allclose(trace.arrays["mixed"], old["mixed"][SWAP], rtol=0, atol=1e-15)
+    order.undo_action.trigger()
+    assert order.state.scenario.to_document() == before[0].to_document()
+    assert order.state.scenario.X.tobytes() == before[0].X.tobytes()
+
+
+def test_compare_pairs_rows_by_token_zero_without_positions_shares_move_with_rope(
+        qtbot: QtBot, order: StudioWindow) -> None:
+    mode = order.compare
+    mode.action.trigger()
+    mode.set_preset("swap")
+    assert mode.pair_box.isVisibleTo(order)
+    mode.set_pair(1, 3)
+    assert mode.pair_box.currentText() == "1 · A ↔ 3 · B"
+    weights_step = next(k for k, s in enumerate(order.state.trace.steps) if s.op == "weights")
+    order.state.set_step(weights_step)
+    item = mode.item
+    assert item is not None and "weights" in item.changed, "RoPE: the shares change"
+    sides = mode.sides()
+    by_token = compare(sides.a, sides.b, order=sides.order)
+    assert by_token.common["weights"].max_abs > 0.05
+    # Positions none: every array of every step, paired by token, is unchanged.
+    choose(qtbot, order.editor.positions_editor.kind_box, "none")
+    sides = mode.sides()
+    assert sides.order == tuple(SWAP)
+    by_token = compare(sides.a, sides.b, order=sides.order)
+    assert by_token.changed(1e-12) == []
+    assert "weights" in by_token.common and "X" in by_token.common
+    assert "weights" in compare(sides.a, sides.b).changed(), "paired by position they differ"
+    for k in range(len(order.state.trace.steps)):
+        order.state.set_step(k)
+        assert mode.item is not None and mode.item.changed == [], order.state.trace.steps[k].id
+
+
+def test_the_positions_editor_names_each_change_and_refuses_in_place(
+        qtbot: QtBot, order: StudioWindow) -> None:
+    pane = order.editor.positions_editor
+    assert pane.kind_box.currentData() == "rope"
+    assert pane.rotary_spin.isVisibleTo(order) and pane.pairing_box.isVisibleTo(order)
+    choose(qtbot, pane.pairing_box, "interleaved")
+    positions = order.state.scenario.positions
+    assert positions.pairing == "interleaved"  # type: ignore[attr-defined]
+    assert order.state.undo_stack.undoText() == "pairing = interleaved"
+    pane.base_edit.setFocus()
+    pane.base_edit.selectAll()
+    qtbot.keyClicks(pane.base_edit, "ten")
+    qtbot.keyClick(pane.base_edit, Qt.Key.Key_Return)
+    assert order.editor.error_label.text().startswith("⚠ positions.base: ")
+    assert "kept 10000" in order.editor.error_label.text()
+    assert pane.base_edit.text() == "10000"
+    assert order.state.undo_stack.count() == 1
+    pane.base_edit.selectAll()
+    qtbot.keyClicks(pane.base_edit, "100")
+    qtbot.keyClick(pane.base_edit, Qt.Key.Key_Return)
+    assert order.state.scenario.positions.base == 100.0  # type: ignore[attr-defined]
+    angles = order.state.trace.arrays["rope_angles"]
+    np.testing.assert_allclose(angles[:, 0], np.arange(4) * 1.0, rtol=1e-15)  # θ_0 = 1
+    choose(qtbot, pane.kind_box, "alibi")
+    assert order.state.undo_stack.undoText() == "positions: ALiBi"
+    assert not pane.rotary_spin.isVisibleTo(order)
+    assert "positions.slopes" in shown_grids(order)
+    np.testing.assert_array_equal(order.state.scenario.parameter("positions.slopes"),
+                                  [2.0 ** -8])
+    type_into(qtbot, order.editor.tables["positions.slopes"], 0, 0, "0.5")
+    trace = order.state.trace
+    n = 4
+    distance = np.abs(np.arange(n)[:, None] - np.arange(n)[None, :])
+    np.testing.assert_array_equal(trace.arrays["alibi"][0], -0.5 * distance)
+    choose(qtbot, pane.kind_box, "learned")
+    assert "positions.table" in shown_grids(order)
+    type_into(qtbot, order.editor.tables["positions.table"], 2, 1, "3")
+    trace = order.state.trace
+    added = np.zeros((4, 4))
+    added[2, 1] = 3.0
+    np.testing.assert_array_equal(trace.arrays["X"], trace.arrays["embedded"] + added)
+    assert order.state.undo_stack.count() == 6
