@@ -151,11 +151,11 @@ class CompareMode(QObject):
         the document has it."""
         tokens = self.state.scenario.tokens
         pairs = [(i, j) for i in range(len(tokens)) for j in range(i + 1, len(tokens))]
-        if pairs == [self.pair_box.itemData(k) for k in range(self.pair_box.count())]:
+        if pairs == self._pairs():
             for k, (i, j) in enumerate(pairs):
                 self.pair_box.setItemText(k, f"{i} · {tokens[i]} ↔ {j} · {tokens[j]}")
             return
-        chosen = self.pair_box.currentData()
+        chosen = self._pair()
         self.pair_box.blockSignals(True)
         self.pair_box.clear()
         for i, j in pairs:
@@ -163,9 +163,19 @@ class CompareMode(QObject):
         self.pair_box.setCurrentIndex(max(0, pairs.index(chosen) if chosen in pairs else 0))
         self.pair_box.blockSignals(False)
 
+    def _pairs(self) -> list[tuple[int, int]]:
+        """The pairs listed (Qt hands a stored tuple back as a list)."""
+        return [(int(p[0]), int(p[1])) for p in
+                (self.pair_box.itemData(k) for k in range(self.pair_box.count()))]
+
+    def _pair(self) -> tuple[int, int] | None:
+        """The pair chosen, None while there is none."""
+        k = self.pair_box.currentIndex()
+        return self._pairs()[k] if k >= 0 else None
+
     def set_pair(self, i: int, j: int) -> None:
         """Swap the tokens at ``i`` and ``j`` (``i`` < ``j``) in B."""
-        self.pair_box.setCurrentIndex(self.pair_box.findData((i, j)))
+        self.pair_box.setCurrentIndex(self._pairs().index((i, j)))
 
     def _on_clean(self, clean: bool) -> None:
         """Opening or saving makes the stack clean: that document is “the opened document”."""
@@ -223,7 +233,7 @@ class CompareMode(QObject):
                      self.state.step)
 
     def _swapped(self, current: Trace) -> Sides:
-        pair = self.pair_box.currentData()
+        pair = self._pair()
         scenario = self.state.scenario
         if pair is None:
             raise ScenarioError("tokens", self.tr("swapping needs two tokens"))
