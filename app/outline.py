@@ -23,10 +23,10 @@ def shape_key(value: object) -> Hashable:
             for field in dataclasses.fields(value)))
     if isinstance(value, Mapping):
         return ("map", tuple((key, shape_key(item)) for key, item in value.items()))
-    if isinstance(value, tuple):
+    if isinstance(value, tuple) and not (value and dataclasses.is_dataclass(value[0])):
         try:
             hash(value)  # labels and other plain values: hashed whole, in C
-        except TypeError:
+        except TypeError:  # (modules, such as a stack's layers, are outlined part by part)
             pass
         else:
             return ("tuple", value)
