@@ -70,7 +70,7 @@ def lay_out_norm(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
     eps = small_constant(block.eps)
     if block.norm == "layernorm":
         lines = [word(ctx, "layer_formula", eps=eps),
-                 word(ctx, "layer_row", token=token, mean=number(ctx, float(values[0])),
+                 word(ctx, "layer_row", token=token, mean=_operand(ctx, float(values[0])),
                       divisor=number(ctx, float(values[2])))]
         parameters: list[RowPart] = [ctx.grid(gamma), ",", ctx.grid(beta)]
     else:
@@ -80,6 +80,12 @@ def lay_out_norm(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
     text = text_lines(parent, lines, 0, rect.bottom() + TEXT_GAP, ctx, size=15, role="text")
     params = place_row(parent, parameters, 0, text.bottom() + TEXT_GAP, ctx.theme)
     return rect.united(text).united(params)
+
+
+def _operand(ctx: LayoutContext, value: float) -> str:
+    """A number after a minus sign: a negative one in brackets, ``x − (−0.173)``."""
+    text = number(ctx, value)
+    return f"({text})" if text.startswith("−") else text
 
 
 def lay_out_residual(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:

@@ -21,13 +21,13 @@ from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
 
 from app.canvas.context import FrameOptions, LayoutContext
+from app.canvas.grid import number_format
 from app.canvas.layout import wrapping
 from app.canvas.steps import lay_out_step
 from app.canvas.worked_row import add_worked_row
 from app.outline import parameter_paths
 from app.tape import ATTENTION_OPS, attention_of, module_of, tokens_of
 from engine import Step, Trace
-from engine.numbers import NumberFormat
 
 MAX_SCALE = 3.2
 """A tiny document is not blown up beyond this (its numbers are then about 30 px tall)."""
@@ -79,7 +79,7 @@ def _signature(trace: Trace, options: FrameOptions) -> tuple[object, ...]:
     places = LayoutContext.places_for(trace, options)
 
     def widest(values: npt.NDArray[np.float64]) -> str:
-        return NumberFormat.for_values(values, places).widest(values)
+        return number_format(values, places)[1]
 
     arrays = tuple((name, array.shape, widest(array)) for name, array in trace.arrays.items())
     parameters = []

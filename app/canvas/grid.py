@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from typing import TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -29,7 +31,7 @@ from PySide6.QtWidgets import (
 
 from app.canvas.cividis import CIVIDIS
 from app.canvas.picture import draw_text, legible, on_screen, play
-from app.canvas.theme import Theme, cell_color, cividis_rgb, font, ink_for
+from app.canvas.theme import Theme, cell_color, font, ink_for
 from app.texts.frame_words import frame_word, join_notes
 from engine.numbers import NumberFormat
 
@@ -45,6 +47,7 @@ HEADER_HEIGHT = 20.0
 DECIMALS = 3
 
 Explainer = Callable[[int, int], str]
+T = TypeVar("T")
 
 
 @dataclass
@@ -88,14 +91,18 @@ class GridSpec:
     decimals: int = DECIMALS
 
 
-def _heat_image(values: npt.NDArray[np.float64], lo: float, hi: float,
-                masked: npt.NDArray[np.bool_] | None, masked_rgb: tuple[int, int, int]) -> QImage:
-    """One pixel per cell, coloured like the cells of a small grid."""
+def _levels(values: npt.NDArray[np.float64], lo: float, hi: float) -> npt.NDArray[np.uint8]:
+    """Each value's cividis level, 0 to 255, across ``lo`` … ``hi``."""
     span = hi - lo
     fraction = (values - lo) / span if span > 0 else np.full(values.shape, 0.5)
-    rgb = cividis_rgb(fraction)
-    if masked is not None:
-        rgb[masked] = masked_rgb
+    levels: npt.NDArray[np.uint8] = np.rint(np.clip(fraction, 0.0, 1.0) * 255).astype(np.uint8)
+    return levels
+
+
+def _heat_image(cells: _Cells, masked_rgb: tuple[int, int, int]) -> QImage:
+    """A large grid's colours, a pixel per cell; masked cells in flat grey."""
+    rgb = CIVIDIS[cells.shade][..., :3]  # fancy indexing: a copy to paint on
+    rgb[cells.masked] = masked_rgb
     return _cell_image(rgb)
 
 
@@ -120,9 +127,55 @@ class _Cells:
     hi: float
     rows: list[int]
     """The rows whose cells are drawn one by one (a large grid: its highlighted rows)."""
-    shade: npt.NDArray[np.int_]
+    shade: npt.NDArray[np.uint8]
     """Each cell's cividis level, 0 to 255."""
     masked: npt.NDArray[np.bool_]
+
+
+REMEMBERED_FROM = 4096
+"""Arrays of at least this many numbers have what their grid needs remembered (smaller ones
+are quicker to work out again than to look up)."""
+REMEMBERED = 64
+"""Entries kept; those of arrays that are gone are dropped first."""
+_remembered: dict[tuple[object, ...], tuple[weakref.ref[np.ndarray], object]] = {}
+
+
+def remembered(values: npt.NDArray[np.float64], what: tuple[object, ...],
+               work: Callable[[], T]) -> T:
+    """``work()`` for a large array, done once per array and ``what``.
+
+    An edit replaces one array of the document; the frames after it meet the others (a
+    GPT-2-sized layer's millions of weights, and the views of them a grid shows) again. An
+    array is known by where its numbers are, its shape and its strides, while the array that
+    owns them lives (arrays of documents and traces are never changed in place).
+    """
+    if values.size < REMEMBERED_FROM:
+        return work()
+    owner = values if values.base is None else values.base
+    if not isinstance(owner, np.ndarray):
+        return work()
+    key = (values.__array_interface__["data"][0], values.shape, values.strides,
+           values.dtype.str, *what)
+    known = _remembered.get(key)
+    if known is not None and known[0]() is owner:
+        return cast(T, known[1])
+    result = work()
+    if len(_remembered) >= REMEMBERED:
+        for gone in [k for k, (owner_ref, _) in _remembered.items() if owner_ref() is None]:
+            del _remembered[gone]  # the arrays of documents and traces no longer shown
+        if len(_remembered) >= REMEMBERED:
+            _remembered.clear()
+    _remembered[key] = (weakref.ref(owner), result)
+    return result
+
+
+def number_format(values: npt.NDArray[np.float64], places: int) -> tuple[NumberFormat, str]:
+    """The one format of a grid of ``values`` and the widest text it prints."""
+    def work() -> tuple[NumberFormat, str]:
+        found = NumberFormat.for_values(values, places)
+        return found, found.widest(values)
+
+    return remembered(values, ("format", places), work)
 
 
 @cache
@@ -149,9 +202,9 @@ class MatrixGrid(QGraphicsObject):
         number_font, label_font = font(NUMBER_SIZE), font(12)
         numbers = QFontMetricsF(number_font)
         labels = QFontMetricsF(label_font)
-        self.format = NumberFormat.for_values(values, spec.decimals)
+        self.format, widest_text = number_format(values, spec.decimals)
         """One format for every cell (scientific for all when one value is huge)."""
-        widest = numbers.horizontalAdvance(self.format.widest(values))
+        widest = numbers.horizontalAdvance(widest_text)
         widest_col = max((label_advance(str(c)) for c in spec.col_labels), default=0.0)
         # 4 units each side of the widest number: enough to keep neighbours apart, and 3-decimal
         # grids of 8 tokens then print their numbers 20 px tall on a 1920×1080 sheet.
@@ -211,14 +264,12 @@ class MatrixGrid(QGraphicsObject):
             spec = self.spec
             values = spec.values
             lo, hi = spec.value_range or (float(values.min()), float(values.max()))
-            span = hi - lo
             rows = values.shape[0]
-            fraction = (values - lo) / span if span > 0 else np.full(values.shape, 0.5)
             self._cell_plan = _Cells(
                 lo, hi,
                 sorted(r for r in spec.highlight_rows if 0 <= r < rows) if self.large
                 else list(range(rows)),
-                np.rint(np.clip(fraction, 0.0, 1.0) * 255).astype(int),
+                remembered(values, ("shade", lo, hi), lambda: _levels(values, lo, hi)),
                 spec.masked if spec.masked is not None else np.zeros(values.shape, dtype=bool))
         return self._cell_plan
 
@@ -247,8 +298,10 @@ class MatrixGrid(QGraphicsObject):
             sp.drawRect(QRectF(0, TITLE_HEIGHT / 2 - 6, 12, 12))
         if self.large:
             masked_rgb = theme.color("masked")
-            image = _heat_image(values, cells.lo, cells.hi, spec.masked,
-                                (masked_rgb.red(), masked_rgb.green(), masked_rgb.blue()))
+            grey = (masked_rgb.red(), masked_rgb.green(), masked_rgb.blue())
+            mask = None if spec.masked is None else hash(spec.masked.tobytes())
+            image = remembered(values, ("heat", cells.lo, cells.hi, mask, grey),
+                               lambda: _heat_image(cells, grey))
             self._heat = (QRectF(ox, oy, cols * self.cell_width, rows * CELL_HEIGHT), image)
         if screen and not self.large:
             self._fill_as_image(sp, cells)

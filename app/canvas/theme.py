@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 from PySide6.QtGui import QColor, QFont
 
 from app.canvas.cividis import CIVIDIS
@@ -65,13 +64,6 @@ def font(pixel_size: int = 14, bold: bool = False) -> QFont:
     result.setBold(bold)
     result.setHintingPreference(QFont.HintingPreference.PreferNoHinting)
     return result
-
-
-def cividis_rgb(fraction: np.ndarray) -> np.ndarray:
-    """Cividis colours (rows × cols × 3, uint8) for values placed at ``fraction`` of their range."""
-    index = np.rint(np.clip(fraction, 0.0, 1.0) * 255).astype(np.intp)
-    rgb: np.ndarray = CIVIDIS[index][..., :3].copy()
-    return rgb
 
 
 def cell_color(fraction: float) -> QColor:

@@ -58,8 +58,6 @@ def step_text(trace: Trace, index: int, lang: str, receiver: int | None = None,
     if step.explain_key not in builders and step.op in by_op:
         return by_op[step.op](facts_for(trace, index, receiver, head))
     key = step.explain_key if step.explain_key in builders else _OP_KEYS[step.op]
-    if step.stack == "encoder" and key == "block.final_norm":
-        key = _OP_KEYS[step.op]  # its text is about the vocabulary head, which reads the decoder
     return builders[key](facts_for(trace, index, receiver, head))
 
 

@@ -26,6 +26,7 @@ _ZH: dict[str, str] = {
     "block.resid2_post": "残差 2",
     "block.norm2_post": "后置规范化 2",
     "block.final_norm": "最终规范化",
+    "encoder.final_norm": "最终规范化",
     "block.logits": "logits",
     "block.probs": "概率",
 }

@@ -74,6 +74,7 @@ _ZH: dict[str, _Builder] = {
     "block.cross_resid": lambda o: "交叉残差：主干加交叉注意力输出",
     "block.cross_norm_post": lambda o: f"后置规范化（{o.norm}）：作用于交叉残差",
     "cross_attention.projections": lambda o: "Q 来自解码器的行，K 和 V 来自编码器的记忆",
+    "encoder.final_norm": lambda o: f"编码器的最终规范化（{o.norm}）",
 }
 _ZH_BY_OP: dict[str, str] = {
     "rope": "RoPE：q 和 k 的每一对列按位置转过 p·θ",

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from engine import Step, Trace
+from engine import Attention, Step, Trace
 from engine.positions import (
     Pairing,
     Positions,
@@ -175,3 +175,38 @@ def with_encoder(decoder: Trace, encoder: Trace) -> TwoListTrace:
                         lists={"tokens": decoder.scenario.tokens,
                                "enc.tokens": encoder.scenario.tokens, "vocab": vocab},
                         masks={"": decoder.visible, "enc.L1.": encoder.visible})
+
+
+@dataclass(frozen=True, eq=False)
+class SharedKeysAttention(Attention):
+    """Grouped-query attention with one key/value group that every query head reads."""
+
+    def kv_head(self, head: int) -> int:
+        return 0
+
+    @property
+    def d_v(self) -> int:
+        return int(self.Wv.shape[1])
+
+
+def with_shared_keys(trace: Trace) -> Trace:
+    """``trace`` (attention alone, several heads) recomputed with one K/V group: Wk and Wv
+    keep their first head's columns, and every head reads them."""
+    s = trace.scenario
+    a = s.attention
+    shared = SharedKeysAttention(heads=a.heads, causal=a.causal, scale=a.scale, Wq=a.Wq,
+                                 Wk=a.Wk[:, :a.d_k], Wv=a.Wv[:, :a.d_v], Wo=None)
+    x, q = s.X, trace.arrays["Q"]
+    k, v = x @ shared.Wk, x @ shared.Wv
+    scores = np.stack([q[:, h * a.d_k:(h + 1) * a.d_k] @ k.T / np.sqrt(a.d_k)
+                       for h in range(a.heads)])
+    masked = np.where(trace.visible, scores, -np.inf)
+    shifted = np.exp(masked - masked.max(axis=-1, keepdims=True))
+    weights = shifted / shifted.sum(axis=-1, keepdims=True)
+    mixed = np.concatenate([weights[h] @ v for h in range(a.heads)], axis=1)
+    arrays = {**trace.arrays, "K": k, "V": v, "scores": scores, "weights": weights,
+              "mixed": mixed, "attn_out": mixed}
+    steps = [replace(st, reads=tuple(r for r in st.reads if r not in ("attention.Wo",)))
+             for st in trace.steps]
+    return Trace(scenario=replace(s, attention=shared), arrays=arrays, steps=tuple(steps),
+                 visible=trace.visible)

@@ -8,6 +8,7 @@ layer 1's numbers, or fail on a name the trace does not have.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import replace
 
 import numpy as np
@@ -17,12 +18,13 @@ from app.canvas import FrameItem, FrameOptions
 from app.canvas.arrows import AttentionArrows
 from app.canvas.describe import describe_frame
 from app.canvas.grid import MatrixGrid
+from app.canvas.layout import TextItem
 from app.canvas.route_map import step_label
 from app.examples import example_path
 from app.tape import display_name
 from app.texts import step_text, step_title
 from app.texts.step_labels import step_groups
-from engine import Trace, compute, load_scenario, parse_scenario
+from engine import Trace, compute, format_number, load_scenario, parse_scenario
 from tests.app.stacks import stacked, with_cross, with_encoder
 
 
@@ -155,3 +157,24 @@ def test_parameters_at_any_module_path_show_their_short_names() -> None:
     assert display_name("head.beta_f") == "βf"
     assert display_name("layers.2.attention.Wq") == "Wq"
     assert display_name("block.gamma2") == "γ2"
+
+
+def test_a_negative_row_mean_is_bracketed_after_the_minus(qtbot: QtBot) -> None:
+    document = json.loads(example_path("g01").read_text(encoding="utf-8"))
+    document["X"] = [[1, 0], [-1, -2]]  # row p2: μ = −1.5
+    trace = compute(parse_scenario(document))
+    item = FrameItem(trace, trace.step_index("norm1"), FrameOptions(receiver=1))
+    lines = [t.text for t in item.items_of(TextItem)]
+    divisor = format_number(math.sqrt(0.25 + 1e-5), 6)  # σ² of [−1, −2] is 0.25
+    assert f"row p2: (x − (−1.5)) / {divisor} · γ + β" in lines
+
+
+def test_the_encoders_final_norm_is_named_and_told_as_a_norm(qtbot: QtBot) -> None:
+    plain = compute(load_scenario(example_path("g01")))
+    step = replace(plain.steps[plain.step_index("final_norm")], stack="encoder",
+                   explain_key="encoder.final_norm")
+    assert step_title(step, plain.scenario, "zh") == "编码器的最终规范化（LayerNorm）"
+    trace = Trace(scenario=plain.scenario, arrays=plain.arrays, visible=plain.visible,
+                  steps=(*plain.steps[:-3], step))
+    text = step_text(trace, len(trace.steps) - 1, "en", receiver=1)
+    assert "logit" not in text.summary + text.how  # the norm's text, not the head's

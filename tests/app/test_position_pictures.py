@@ -23,7 +23,13 @@ from app.texts import step_text
 from app.texts.frame_words import FRAME_WORDS
 from app.texts.position_words import POSITION_WORDS
 from engine import Trace, compute, load_scenario, parse_scenario
-from tests.app.stacks import with_added_positions, with_alibi, with_cross, with_rope
+from tests.app.stacks import (
+    with_added_positions,
+    with_alibi,
+    with_cross,
+    with_rope,
+    with_shared_keys,
+)
 
 BASE = 10.0
 DOCUMENT = {"title": "RoPE", "tokens": ["a", "b", "c"],
@@ -166,3 +172,22 @@ def test_rope_and_added_rows_have_texts_with_the_documents_numbers() -> None:
     text = step_text(added, 0, "zh", receiver=1)
     assert "X = 词元行 + P" in text.summary
     assert "0.841" in step_text(added, 0, "en", receiver=1).check  # sin(1) of row 1 of P
+
+
+def test_heads_sharing_one_key_value_group_show_that_groups_columns(qtbot: QtBot) -> None:
+    multihead = compute(load_scenario(example_path("multihead")))
+    trace = with_shared_keys(multihead)
+    k, v = trace.arrays["K"], trace.arrays["V"]
+    scores = frame(trace, "scores", receiver=2)
+    for head in (1, 2):
+        grid = titled(scores, f"Kᵀ · head {head} (K/V group 1)")
+        np.testing.assert_allclose(grid.spec.values, k.T)  # both heads read the one group
+    mix = frame(trace, "mix", receiver=2, worked_row=True)
+    np.testing.assert_allclose(titled(mix, "V · head 2 (K/V group 1)").spec.values, v)
+    q = trace.arrays["Q"][2, 2:4]  # head 2's query of 猫 against the shared keys
+    expected = k @ q / np.sqrt(2)
+    np.testing.assert_allclose(trace.arrays["scores"][1, 2], expected)
+    row = frame(trace, "scores", receiver=2, head=1, worked_row=True).worked_row
+    assert row is not None
+    raw = float(k[0] @ q)  # q·k of 猫 (head 2) and 我, before ÷ √d_k
+    assert row.cells[1][1] == f"{q[0]:g}·{k[0, 0]:g} + {q[1]:g}·{k[0, 1]:g} = {raw:g}"

@@ -98,7 +98,7 @@ def gpt2_layer(n: int = 8, d: int = 768, ffn: int = 3072, heads: int = 8) -> dic
             "attention": {"heads": heads, "causal": True, "scale": True,
                           "Wq": table(d, heads * width), "Wk": table(d, heads * width),
                           "Wv": table(d, heads * width), "Wo": table(heads * width, d)},
-            "block": {"norm": "layer", "ffn": {"W1": table(d, ffn), "W2": table(ffn, d)}}}
+            "block": {"norm": "layernorm", "ffn": {"W1": table(d, ffn), "W2": table(ffn, d)}}}
 
 
 @contextlib.contextmanager
