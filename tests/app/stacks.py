@@ -177,25 +177,13 @@ def with_encoder(decoder: Trace, encoder: Trace) -> TwoListTrace:
                         masks={"": decoder.visible, "enc.L1.": encoder.visible})
 
 
-@dataclass(frozen=True, eq=False)
-class SharedKeysAttention(Attention):
-    """Grouped-query attention with one key/value group that every query head reads."""
-
-    def kv_head(self, head: int) -> int:
-        return 0
-
-    @property
-    def d_v(self) -> int:
-        return int(self.Wv.shape[1])
-
-
 def with_shared_keys(trace: Trace) -> Trace:
     """``trace`` (attention alone, several heads) recomputed with one K/V group: Wk and Wv
     keep their first head's columns, and every head reads them."""
     s = trace.scenario
     a = s.attention
-    shared = SharedKeysAttention(heads=a.heads, causal=a.causal, scale=a.scale, Wq=a.Wq,
-                                 Wk=a.Wk[:, :a.d_k], Wv=a.Wv[:, :a.d_v], Wo=None)
+    shared = Attention(heads=a.heads, kv_heads=1, causal=a.causal, scale=a.scale, Wq=a.Wq,
+                       Wk=a.Wk[:, :a.d_k], Wv=a.Wv[:, :a.d_v], Wo=None)
     x, q = s.X, trace.arrays["Q"]
     k, v = x @ shared.Wk, x @ shared.Wv
     scores = np.stack([q[:, h * a.d_k:(h + 1) * a.d_k] @ k.T / np.sqrt(a.d_k)
@@ -208,5 +196,5 @@ def with_shared_keys(trace: Trace) -> Trace:
               "mixed": mixed, "attn_out": mixed}
     steps = [replace(st, reads=tuple(r for r in st.reads if r not in ("attention.Wo",)))
              for st in trace.steps]
-    return Trace(scenario=replace(s, attention=shared), arrays=arrays, steps=tuple(steps),
-                 visible=trace.visible)
+    scenario = replace(s, layers=(replace(s.layers[0], attention=shared),))
+    return Trace(scenario=scenario, arrays=arrays, steps=tuple(steps), visible=trace.visible)
