@@ -11,6 +11,9 @@ import numpy as np
 
 from engine import Scenario
 
+_PLAIN = (str, int, float, bool, type(None))
+"""Values an outline keeps as they are (a model object is walked, never kept by identity)."""
+
 
 def shape_key(value: object) -> Hashable:
     """A hashable outline of ``value``: arrays by their shape, containers by their parts,
@@ -23,13 +26,8 @@ def shape_key(value: object) -> Hashable:
             for field in dataclasses.fields(value)))
     if isinstance(value, Mapping):
         return ("map", tuple((key, shape_key(item)) for key, item in value.items()))
-    if isinstance(value, tuple) and not (value and dataclasses.is_dataclass(value[0])):
-        try:
-            hash(value)  # labels and other plain values: hashed whole, in C
-        except TypeError:  # (modules, such as a stack's layers, are outlined part by part)
-            pass
-        else:
-            return ("tuple", value)
+    if isinstance(value, tuple) and all(isinstance(item, _PLAIN) for item in value):
+        return ("tuple", value)  # labels and other plain values, kept whole
     if isinstance(value, list | tuple):
         return ("list", tuple(shape_key(item) for item in value))
     return value if isinstance(value, Hashable) else repr(value)

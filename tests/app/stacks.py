@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from engine import Attention, Step, Trace
+from engine import Step, Trace, compute, parse_scenario
 from engine.positions import (
     Pairing,
     Positions,
@@ -178,23 +178,15 @@ def with_encoder(decoder: Trace, encoder: Trace) -> TwoListTrace:
 
 
 def with_shared_keys(trace: Trace) -> Trace:
-    """``trace`` (attention alone, several heads) recomputed with one K/V group: Wk and Wv
-    keep their first head's columns, and every head reads them."""
-    s = trace.scenario
-    a = s.attention
-    shared = Attention(heads=a.heads, kv_heads=1, causal=a.causal, scale=a.scale, Wq=a.Wq,
-                       Wk=a.Wk[:, :a.d_k], Wv=a.Wv[:, :a.d_v], Wo=None)
-    x, q = s.X, trace.arrays["Q"]
-    k, v = x @ shared.Wk, x @ shared.Wv
-    scores = np.stack([q[:, h * a.d_k:(h + 1) * a.d_k] @ k.T / np.sqrt(a.d_k)
-                       for h in range(a.heads)])
-    masked = np.where(trace.visible, scores, -np.inf)
-    shifted = np.exp(masked - masked.max(axis=-1, keepdims=True))
-    weights = shifted / shifted.sum(axis=-1, keepdims=True)
-    mixed = np.concatenate([weights[h] @ v for h in range(a.heads)], axis=1)
-    arrays = {**trace.arrays, "K": k, "V": v, "scores": scores, "weights": weights,
-              "mixed": mixed, "attn_out": mixed}
-    steps = [replace(st, reads=tuple(r for r in st.reads if r not in ("attention.Wo",)))
-             for st in trace.steps]
-    scenario = replace(s, layers=(replace(s.layers[0], attention=shared),))
-    return Trace(scenario=scenario, arrays=arrays, steps=tuple(steps), visible=trace.visible)
+    """``trace`` (attention alone, several heads) recomputed as grouped-query attention with one
+    K/V group (``kv_heads`` 1): Wk and Wv keep their first head's columns, and every head reads
+    them."""
+    document = trace.scenario.to_document()
+    attention = document["attention"]
+    a = trace.scenario.attention
+    attention["kv_heads"] = 1
+    attention["Wk"] = [row[:a.d_k] for row in attention["Wk"]]
+    attention["Wv"] = [row[:a.d_v] for row in attention["Wv"]]
+    for key in ("bk", "bv", "Wo", "bo"):
+        attention.pop(key, None)
+    return compute(parse_scenario(document))
