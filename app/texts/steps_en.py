@@ -340,8 +340,8 @@ def final_norm(f: Facts) -> StepText:
            "with its own γ_f and β_f.")
     check = "Turn the final norm off: the step disappears"
     if f.vocab:
-        (before, was), (after, now) = (f.largest_logit(f.trace),
-                                       f.largest_logit(f.without_final_norm))
+        (before, was), (after, now) = (f.largest_logit(),
+                                       f.largest_logit(f.logits_without_final_norm))
         check += (f", and {f.token}'s largest logit changes from {f.num(before)} ({was}) to "
                   f"about {f.num(after)} ({now}).")
     else:

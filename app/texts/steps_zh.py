@@ -304,8 +304,8 @@ def final_norm(f: Facts) -> StepText:
            "post-norm 中本块输出本来就规范化过，这里用自己的 γ_f、β_f 再做一次。")
     check = "关闭最终 Norm：这一步消失"
     if f.vocab:
-        (before, was), (after, now) = (f.largest_logit(f.trace),
-                                       f.largest_logit(f.without_final_norm))
+        (before, was), (after, now) = (f.largest_logit(),
+                                       f.largest_logit(f.logits_without_final_norm))
         check += (f"，{_t(f.token)}最大的 logit 从 {f.num(before)}（{was}）变为约 "
                   f"{f.num(after)}（{now}）。")
     else:
