@@ -9,7 +9,9 @@ DEFAULT_EXAMPLE = "f11"
 SUFFIX = ".qkv.json"
 OPENINGS: dict[str, tuple[str, str]] = {"norms": ("compare", "norm"),
                                          "tokenizer": ("step", "embed"),
-                                         "pronoun": ("reader", "it")}
+                                         "pronoun": ("reader", "it"),
+                                         "order": ("reader", "A"),
+                                         "rope": ("step", "rope")}
 """How an example opens, when not on its first frame alone: ``("compare", preset)`` shows it
 side by side with one setting changed; ``("step", id)`` lands on that step; ``("reader",
 token)`` lands on the shares with that token's query as the receiver."""

@@ -13,9 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine import Step, Trace
-from engine.forward import pre_activation
 from engine.names import short_name
-from engine.ops import row_statistics
 
 ATTENTION_OPS = frozenset({"projection", "scores", "weights", "mix"})
 """The ops of an attention sub-layer (self- or cross-attention)."""
@@ -120,20 +118,14 @@ def visible_of(trace: Trace, step: Step) -> npt.NDArray[np.bool_]:
 
 def norm_statistics(trace: Trace, step: Step) -> npt.NDArray[np.float64]:
     """The per-row statistics a norm step divides by (the trace's ``<norm>_stats``)."""
-    name = step.writes[0] + "_stats"
-    if name in trace.arrays:
-        return trace.arrays[name]
-    model = module_of(trace, step)
-    source = trace.arrays[step.reads[0]]
-    return row_statistics(model.norm, source, model.eps)
+    return trace.arrays[step.writes[0] + "_stats"]
 
 
 def ffn_pre(trace: Trace, step: Step) -> npt.NDArray[np.float64]:
-    """The feed-forward's x·W1 + b1 before the activation (the trace's ``ffn_pre``)."""
+    """The feed-forward's x·W1 + b1 before the activation (the trace's ``ffn_pre``; a gated
+    feed-forward's ``ffn_up``)."""
     name = array_name(step, "ffn_pre")
-    if name in trace.arrays:
-        return trace.arrays[name]
-    return pre_activation(module_of(trace, step), trace.arrays[step.reads[0]])
+    return trace.arrays[name if name in trace.arrays else array_name(step, "ffn_up")]
 
 
 def _layer_prefix(stack: str, layer: int) -> str:

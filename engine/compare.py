@@ -9,7 +9,7 @@ listed apart.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -108,7 +108,45 @@ def named_arrays(trace: Trace, parameters: bool = True) -> dict[str, FloatArray]
     return arrays
 
 
-def compare(a: Trace, b: Trace, parameters: bool = True) -> Comparison:
+def token_axes(trace: Trace) -> dict[str, tuple[int, ...]]:
+    """The axes of each array that the trace's tokens label: the rows of what a step writes
+    for the tokens, and the key columns of attention over them (``scores``: axes 1 and 2).
+
+    An array no step lists as written (the input ``X``, the added ``positions``, RoPE's
+    angles, a norm's statistics, the FFN's pre-activation) has one row per position of its
+    stack: the tokens' unless it is the encoder's (``enc.``). The input rows ``X`` of the
+    document (a parameter) are labelled by the tokens too.
+    """
+    axes: dict[str, tuple[int, ...]] = {"X": (0,)}
+    for step in trace.steps:
+        for name in step.writes:
+            array = trace.arrays.get(name)
+            if array is None:
+                continue
+            rows = [array.ndim - 2] if step.rows == "tokens" and array.ndim >= 2 else []
+            keys = [2] if step.keys == "tokens" and array.ndim == 3 else []
+            axes[name] = (*rows, *keys)
+    for name, array in trace.arrays.items():
+        if name not in axes:
+            axes[name] = (0,) if array.ndim == 2 and not name.startswith("enc.") else ()
+    return axes
+
+
+def by_token(trace: Trace, arrays: dict[str, FloatArray],
+             order: Sequence[int]) -> dict[str, FloatArray]:
+    """``arrays`` of ``trace`` with every token axis reordered: index k takes index
+    ``order[k]``, so that a token sits where it sat in the trace it is compared with."""
+    axes = token_axes(trace)
+    out = dict(arrays)
+    for name, axis_list in axes.items():
+        if name in out:
+            for axis in axis_list:
+                out[name] = np.take(out[name], list(order), axis=axis)
+    return out
+
+
+def compare(a: Trace, b: Trace, parameters: bool = True,
+            order: Sequence[int] | None = None) -> Comparison:
     """Pair the arrays of ``a`` and ``b`` by name and measure ``B − A``.
 
     Parameters
@@ -117,8 +155,14 @@ def compare(a: Trace, b: Trace, parameters: bool = True) -> Comparison:
         Two traces, usually of one scenario under two settings.
     parameters
         Also compare the scenarios' parameters (``attention.Wq`` …), not only trace arrays.
+    order
+        Pair rows by token rather than by position: row k of A with row ``order[k]`` of B (and
+        likewise the key columns of the shares). For two tokens swapped, the swap's
+        :func:`engine.swap.swap_order`.
     """
     arrays_a, arrays_b = named_arrays(a, parameters), named_arrays(b, parameters)
+    if order is not None:
+        arrays_b = by_token(b, arrays_b, order)
     common: dict[str, ArrayDifference] = {}
     reshaped: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {}
     for name, left in arrays_a.items():
@@ -149,5 +193,5 @@ def matching_step(a: Trace, b: Trace, index: int) -> int:
         return min(index, len(b.steps) - 1)
 
 
-__all__ = ["ArrayDifference", "Comparison", "StepComparison", "compare", "matching_step",
-           "named_arrays"]
+__all__ = ["ArrayDifference", "Comparison", "StepComparison", "by_token", "compare",
+           "matching_step", "named_arrays", "token_axes"]

@@ -122,6 +122,8 @@ def _encoder(e: Encoder, embedded: bool, write: Write) -> dict[str, Any]:
         enc["token_ids"] = list(e.token_ids)
     else:
         enc["X"] = write(e.X)
+    if e.positions is not None:
+        enc["positions"] = e.positions.to_document(write)
     enc["layers"] = [_layer(layer, write) for layer in e.layers]
     enc.update(final_norm=e.final_norm, gamma_f=write(e.gamma_f), beta_f=write(e.beta_f))
     return enc
@@ -140,6 +142,8 @@ def to_document(s: Scenario, write: Write = plain) -> dict[str, Any]:
         if s.embedding is not None:
             doc["embedding"] = write(s.embedding)
         doc["X"] = write(s.X)
+    if s.positions is not None:
+        doc["positions"] = s.positions.to_document(write)
     if s.encoder is not None:
         doc["encoder"] = _encoder(s.encoder, s.embedding is not None, write)
     if s.shorthand:

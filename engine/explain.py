@@ -16,10 +16,19 @@ from typing import Any
 import numpy as np
 
 from engine.cell_terms import cell, dot, sum_text
+from engine.explain_positions import (
+    added_row,
+    alibi_cell,
+    biased_score,
+    position_sum,
+    rope_angle,
+    rotated,
+)
 from engine.forward import MEMORY
 from engine.numbers import format_exact, format_factor, format_number
 from engine.ops import row_mean
 from engine.phrases import phrase
+from engine.positions import Positions
 from engine.reader import FloatArray
 from engine.trace import Step, Trace
 
@@ -140,6 +149,8 @@ class _Explainer:
 
     def _dispatch(self, c: _Cell) -> Result:
         step = c.step
+        if step is None and c.local in ("positions", "rope_angles"):
+            return self._position_table(c)
         if step is None or step.op == "embed":
             return self._input(c)
         if c.local.endswith("_stats"):
@@ -151,7 +162,8 @@ class _Explainer:
         handler: dict[str, Callable[[_Cell], Result]] = {
             "projection": self._projection, "scores": self._scores, "weights": self._weights,
             "mix": self._mix, "norm": self._norm, "residual": self._sum, "ffn": self._ffn,
-            "logits": self._logits, "probs": self._probs}
+            "logits": self._logits, "probs": self._probs, "positions": self._with_positions,
+            "rope": self._rope}
         if step.op not in handler:
             return f"{cell(c.name, c.index)} = {format_number(c.value)}", []
         return handler[step.op](c)
@@ -197,15 +209,16 @@ class _Explainer:
         step = c.step
         assert step is not None
         s = step.scope
-        if c.local == "scores" and f"{s}qk" in self.a:
-            qk, bias = float(self.a[f"{s}qk"][c.index]), float(self.a[f"{s}alibi"][c.index])
-            return (f"{cell(c.name, c.index)} = {cell(s + 'qk', c.index)} + "
-                    f"{cell(s + 'alibi', c.index)} = {format_number(qk)} + "
-                    f"{format_factor(bias)} = {format_number(c.value)}", [])
-        if c.local == "alibi":
-            return f"{cell(c.name, c.index)} = {format_number(c.value)}", []
         h, i, j = c.index
         att = self.module(step)
+        if c.local == "scores" and f"{s}qk" in self.a:
+            qk, bias = s + "qk", s + "alibi"
+            return biased_score(c.name, c.index, c.value, (qk, float(self.a[qk][c.index])),
+                                (bias, float(self.a[bias][c.index])), self.say)
+        if c.local == "alibi":
+            positions = self._positions_of(step.stack)
+            return alibi_cell(c.name, c.index, c.value, float(positions.head_slopes(att.heads)[h]),
+                              positions.slopes is None, att.heads, att.causal, self.say)
         qn, kn = step.reads[0], step.reads[1]
         q_cols = range(h * att.d_k, (h + 1) * att.d_k)
         k_cols = range(att.kv_head(h) * att.d_k, (att.kv_head(h) + 1) * att.d_k)
@@ -232,6 +245,41 @@ class _Explainer:
             details.append(self.say("mask_will_hide" if causal_only else "mask_will_hide_any",
                                     i=i, j=j))
         return text, details
+
+    # -- positions --------------------------------------------------------------------------
+    def _positions_of(self, stack: str) -> Positions:
+        owner: Any = self.s.encoder if stack == "encoder" else self.s
+        positions: Positions = owner.positions
+        return positions
+
+    def _position_table(self, c: _Cell) -> Result:
+        """A cell of the rows the positions add, or of RoPE's angles (arrays no step writes)."""
+        positions = self._positions_of("encoder" if c.name.startswith("enc.") else "decoder")
+        width = int(self.a[c.name].shape[1])
+        if c.local == "rope_angles":
+            return rope_angle(c.name, c.index, c.value, positions.base, 2 * width, self.say)
+        return added_row(c.name, c.index, c.value, positions, width, self.say)
+
+    def _with_positions(self, c: _Cell) -> Result:
+        """X = embedded + positions."""
+        step = c.step
+        assert step is not None
+        embedded, added = step.reads[0], step.reads[1]
+        i = c.index[0]
+        return position_sum(c.name, c.index, c.value, (embedded, float(self.a[embedded][c.index])),
+                            (added, float(self.a[added][c.index])),
+                            self.trace.tokens_of(step.rows)[i], self.say)
+
+    def _rope(self, c: _Cell) -> Result:
+        """Q_rot or K_rot: one column of a pair turned by p·θ."""
+        step = c.step
+        assert step is not None
+        source = step.reads[0] if c.local == "Q_rot" else step.reads[1]
+        att = next(self.module(each) for each in self.trace.steps
+                   if each.op == "projection" and each.scope == step.scope)
+        return rotated(c.name, c.index, c.value, (source, self.a[source]),
+                       self.a[step.reads[2]], self._positions_of(step.stack).pairing, att.d_k,
+                       self.say)
 
     def _weights(self, c: _Cell) -> Result:
         step = c.step

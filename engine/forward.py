@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine import position_steps
 from engine import tape as ops
 from engine.modules import Attention, Block, Encoder, Head, Layer
 from engine.names import NORM_NAMES
@@ -26,7 +27,8 @@ def attend(tape: Tape, place: Place, a: Attention, source: str,
     if a.qk_norm is not None:
         ops.qk_norm(tape, place, a)
         q, k = f"{place.scope}Q_normed", f"{place.scope}K_normed"
-    ops.scores(tape, place, a, q, k)
+    q, k = position_steps.turn(tape, place, a, q, k)
+    ops.scores(tape, place, a, q, k, *position_steps.score_bias(tape, place, a, q))
     ops.weights(tape, place, a)
     ops.mix(tape, place, a)
 
@@ -135,6 +137,8 @@ def encoder(tape: Tape, enc: Encoder) -> None:
         ops.embed(tape, base, enc.X)
     else:
         tape.arrays["enc.X"] = enc.X
+    position_steps.add_positions(tape, base, enc.positions, "encoder.positions",
+                                 enc.layers[0].attention.d_k)
     out = stack(tape, base, "encoder.", enc.layers, "enc.X")
     if enc.final_norm:
         _norm(tape, base.at("encoder"), enc, "_f", "final_norm", out,

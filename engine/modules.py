@@ -8,11 +8,14 @@ paths, so a new field placed here is found, edited, resized and counted without 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from engine.reader import FloatArray
+
+if TYPE_CHECKING:
+    from engine.positions import Positions
 
 NORMS = ("layernorm", "rmsnorm", "none")
 PLACEMENTS = ("pre", "post")
@@ -171,7 +174,7 @@ class Encoder(Frozen):
     tokens: tuple[str, ...]
     token_ids: tuple[int, ...] | None = None
     X: FloatArray
-    positions: object | None = None
+    positions: Positions | None = None
     layers: tuple[Layer, ...]
     final_norm: bool
     gamma_f: FloatArray

@@ -22,6 +22,7 @@ from engine.parse_layers import (
     parse_layers,
     row_of,
 )
+from engine.positions import Positions, check_stack, parse_positions
 from engine.reader import (
     MAX_LAYERS,
     MAX_POSITIONS,
@@ -42,7 +43,6 @@ _TOP_KEYS = ("format", "version", "title", "note", "tokens", "X", "token_ids", "
 _DISPLAY_KEYS = ("decimals",)
 _ENCODER_KEYS = ("tokens", "X", "token_ids", "positions", "layers", "final_norm", "gamma_f",
                  "beta_f")
-_POSITION_KINDS = ("none",)
 
 
 def parse_document(document: object) -> dict[str, Any]:
@@ -72,7 +72,6 @@ def parse_document(document: object) -> dict[str, Any]:
     n, d = int(X.shape[0]), int(X.shape[1])
     tokens = (expect_labels(doc["tokens"], "tokens", n) if "tokens" in doc
               else tuple(f"t{k + 1}" for k in range(n)))
-    positions = _positions(doc["positions"], "positions") if "positions" in doc else None
 
     encoder = _encoder(doc["encoder"], embedding) if "encoder" in doc else None
     memory = (encoder.n, int(encoder.X.shape[1])) if encoder is not None else None
@@ -103,6 +102,8 @@ def parse_document(document: object) -> dict[str, Any]:
             head_doc = expect_object(doc["head"], "head")
             refuse_unknown(head_doc, HEAD_OWN_KEYS, "head")
             head = parse_head(head_doc, "head", n=n, d=d, last=layers[-1], own_norm=True)
+    positions = _checked_positions(doc, "positions", n, d, layers,
+                                   "" if shorthand else "layers.")
     return {"title": title, "note": note, "tokens": tokens, "token_ids": token_ids, "X": X,
             "embedding": embedding, "positions": positions, "encoder": encoder, "layers": layers,
             "head": head, "decimals": _display(doc["display"]) if "display" in doc else None,
@@ -133,16 +134,17 @@ def _inputs(doc: Mapping[str, Any], place: str, embedding: FloatArray | None
     raise ScenarioError(f"{at}X", "missing: give the input rows X (or token_ids and embedding)")
 
 
-def _positions(value: object, place: str) -> object | None:
-    """Positional encodings: only ``{"kind": "none"}`` until engine/positions.py reads the
-    others (its ``parse_positions`` takes this place)."""
-    positions = expect_object(value, place)
-    refuse_unknown(positions, ("kind",), place)
-    kind = positions.get("kind", "none")
-    if kind not in _POSITION_KINDS:
-        raise ScenarioError(f"{place}.kind", f"expected one of {', '.join(_POSITION_KINDS)}, "
-                            f"got {describe(kind)}")
-    return None
+def _checked_positions(doc: Mapping[str, Any], place: str, n: int, d: int,
+                       layers: tuple[Layer, ...], prefix: str) -> Positions | None:
+    """The stack's ``positions`` (None when absent), checked against its self-attentions
+    (``prefix``: where its layers sit, ``""`` for the version-1 shorthand)."""
+    if "positions" not in doc:
+        return None
+    positions = parse_positions(doc["positions"], place, n, d)
+    attentions = [(f"{prefix}{k}.attention" if prefix else "attention", layer.attention.heads,
+                   layer.attention.d_k) for k, layer in enumerate(layers)]
+    check_stack(positions, place, attentions)
+    return positions
 
 
 def _shorthand_layer(doc: Mapping[str, Any], n: int, d: int) -> Layer:
@@ -168,12 +170,11 @@ def _encoder(value: object, embedding: FloatArray | None) -> Encoder:
     n, d = int(X.shape[0]), int(X.shape[1])
     tokens = (expect_labels(enc["tokens"], "encoder.tokens", n) if "tokens" in enc
               else tuple(f"s{k + 1}" for k in range(n)))
-    positions = (_positions(enc["positions"], "encoder.positions") if "positions" in enc
-                 else None)
     if "layers" not in enc:
         raise ScenarioError("encoder.layers", "missing: an encoder needs at least one layer")
     layers = parse_layers(enc["layers"], "encoder.layers", n=n, d=d, limit=MAX_LAYERS,
                           causal=False)
+    positions = _checked_positions(enc, "encoder.positions", n, d, layers, "encoder.layers.")
     last = layers[-1].block
     norm = last.norm if last is not None else "layernorm"
     eps = last.eps if last is not None else 1e-5

@@ -36,6 +36,22 @@ PHRASES: dict[str, dict[str, str]] = {
         "vocab_entry": "vocabulary entry “{entry}”",
         "prob_row": "l = logits[{i},·], max = {top}; entry “{entry}” for position “{token}”",
         "terms": "… ({count} terms)",
+        "learned_row": "learned table: position {p} reads row offset + p = {offset} + {p} = {row}",
+        "sinusoidal_column": "column {c} is pair i = {i}: even columns take the sine, odd the "
+                             "cosine ({fn} here), of position {p}",
+        "plus_position": "the row of “{token}” plus the row of position {p}",
+        "rope_angle_cell": "position {p} times the frequency of pair {i}; later pairs turn "
+                           "more slowly (r = {r})",
+        "rope_kept": "column {local} of head {head} is past rotary_dims = {r}: not turned",
+        "rope_pair": "pair {i}: columns {first} and {second} turn together in their plane "
+                     "(head {head}, {pairing})",
+        "pairing_half": "half pairing: i with i + r/2",
+        "pairing_interleaved": "interleaved pairing: 2i with 2i + 1",
+        "rope_turn": "angle p·{theta} = {angle} rad at position {p}; cos = {cos}, sin = {sin}",
+        "alibi_default": "the default 2^(−8k/h) with k = {k}, h = {h}",
+        "alibi_given": "given in the document",
+        "alibi_slope": "head {head}'s slope is {slope} ({source}); farther keys lose more",
+        "alibi_added": "the scaled q·k plus the distance bias of query {i} and key {j}",
     },
     "zh": {
         "embedding_row": "Token“{token}”的编号是 {tid}，所以 X 的第 {i} 行就是表中的第 {tid} 行",
@@ -66,6 +82,21 @@ PHRASES: dict[str, dict[str, str]] = {
         "vocab_entry": "词表条目“{entry}”",
         "prob_row": "l = logits[{i},·]，最大值 = {top}；位置“{token}”的条目“{entry}”",
         "terms": "…（共 {count} 项）",
+        "learned_row": "可学位置表：位置 {p} 读第 offset + p = {offset} + {p} = {row} 行",
+        "sinusoidal_column": "第 {c} 列属于第 i = {i} 对：偶数列取正弦，奇数列取余弦（这里是 "
+                             "{fn}），自变量随位置 {p} 变化",
+        "plus_position": "“{token}”的行加上位置 {p} 的行",
+        "rope_angle_cell": "位置 {p} 乘第 {i} 对的频率；越靠后的对转得越慢（r = {r}）",
+        "rope_kept": "第 {head} 个头的第 {local} 列超出 rotary_dims = {r}：不旋转",
+        "rope_pair": "第 {i} 对：第 {first} 列和第 {second} 列在同一平面里一起旋转"
+                     "（第 {head} 个头，{pairing}）",
+        "pairing_half": "前后半配对：i 与 i + r/2",
+        "pairing_interleaved": "相邻配对：2i 与 2i + 1",
+        "rope_turn": "位置 {p} 的角度 p·{theta} = {angle} 弧度；cos = {cos}，sin = {sin}",
+        "alibi_default": "默认值 2^(−8k/h)，k = {k}，h = {h}",
+        "alibi_given": "文档中给出",
+        "alibi_slope": "第 {head} 个头的斜率是 {slope}（{source}）；键离得越远，扣得越多",
+        "alibi_added": "缩放后的 q·k 加上查询 {i} 与键 {j} 之间的距离偏置",
     },
 }
 

@@ -8,13 +8,14 @@ and key. Positions count from 0 for the first token.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 
 from engine.errors import ScenarioError
+from engine.modules import Attention, Frozen
 from engine.reader import (
     MAX_HEADS,
     MAX_POSITIONS,
@@ -45,7 +46,7 @@ Pairing = Literal["half", "interleaved"]
 
 
 @dataclass(frozen=True, eq=False)
-class Positions:
+class Positions(Frozen):
     """A validated ``positions`` object.
 
     Attributes
@@ -75,16 +76,6 @@ class Positions:
     pairing: Pairing = "half"
     slopes: FloatArray | None = None
 
-    def __post_init__(self) -> None:
-        for item in fields(self):
-            value = getattr(self, item.name)
-            if isinstance(value, np.ndarray):
-                value.flags.writeable = False
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self.__post_init__()
-
     def rotary(self, d_k: int) -> int:
         """How many columns of a head of width ``d_k`` turn under RoPE."""
         return self.rotary_dims if self.rotary_dims is not None else d_k
@@ -93,7 +84,7 @@ class Positions:
         """ALiBi's slope of each of ``heads`` heads (the document's, or the default)."""
         return self.slopes if self.slopes is not None else alibi_slopes(heads)
 
-    def to_document(self, write: Any) -> dict[str, Any]:
+    def to_document(self, write: Callable[[FloatArray], Any]) -> dict[str, Any]:
         """The JSON object of the document (only the keys this kind takes, and only those set).
 
         ``write`` turns an array into what the document holds (nested lists for a file).
@@ -101,7 +92,7 @@ class Positions:
         doc: dict[str, Any] = {"kind": self.kind}
         if self.kind in ("sinusoidal", "rope"):
             doc["base"] = int(self.base) if float(self.base).is_integer() else self.base
-        if self.kind == "learned":
+        if self.kind == "learned" and self.table is not None:
             doc["table"] = write(self.table)
             if self.offset:
                 doc["offset"] = self.offset
@@ -121,7 +112,7 @@ def parse_positions(value: object, place: str, n: int, d: int) -> Positions:
     """Validate a ``positions`` object for ``n`` positions of width ``d``.
 
     What depends on the attention (rotary_dims against d_k, the number of slopes against the
-    heads) is checked by :func:`check_attention`, once per attention the positions reach.
+    heads) is checked by :func:`check_stack`.
 
     Raises
     ------
@@ -185,25 +176,46 @@ def _parse_learned(obj: Mapping[str, Any], place: str, n: int, d: int) -> Positi
     return Positions(kind="learned", table=table, offset=offset)
 
 
-def check_attention(positions: Positions, place: str, attention: str, heads: int,
-                    d_k: int) -> None:
-    """Refuse positions that do not fit the attention at document path ``attention``.
+def check_stack(positions: Positions, place: str,
+                attentions: Sequence[tuple[str, int, int]]) -> None:
+    """Refuse positions that do not fit the self-attentions they reach.
 
-    RoPE's rotary_dims must not exceed that attention's d_k (and d_k must be even when
-    rotary_dims is left to default); ALiBi needs one slope per head.
+    ``attentions`` holds each one's document path, heads and d_k, in order. RoPE turns the same
+    r columns in every layer (one table of angles serves the stack): rotary_dims, or by default
+    the first layer's d_k, which must be even and not more than any layer's d_k. ALiBi needs
+    one slope per head.
     """
-    if positions.kind == "rope":
-        r = positions.rotary(d_k)
-        if positions.rotary_dims is None and r % 2:
-            raise ScenarioError(f"{place}.rotary_dims", f"{attention} has an odd d_k = {d_k}: "
+    if positions.kind == "rope" and attentions:
+        first_path, _, first_d_k = attentions[0]
+        r = positions.rotary(first_d_k)
+        given = positions.rotary_dims is not None
+        if r % 2:
+            raise ScenarioError(f"{place}.rotary_dims", f"{first_path} has an odd d_k = {r}: "
                                 "give an even rotary_dims (columns turn in pairs)")
-        if r > d_k:
-            raise ScenarioError(f"{place}.rotary_dims", f"{r} is more than d_k = {d_k} of "
-                                f"{attention}")
-    if positions.kind == "alibi" and positions.slopes is not None \
-            and positions.slopes.size != heads:
-        raise ScenarioError(f"{place}.slopes", f"expected {heads} numbers to match the {heads} "
-                            f"heads of {attention}, got {positions.slopes.size}")
+        for path, _, d_k in attentions:
+            if r > d_k:
+                what = f"{r}" if given else f"{r} (by default the d_k of {first_path})"
+                raise ScenarioError(f"{place}.rotary_dims", f"{what} is more than d_k = {d_k} "
+                                    f"of {path}")
+    if positions.kind == "alibi" and positions.slopes is not None:
+        for path, heads, _ in attentions:
+            if positions.slopes.size != heads:
+                raise ScenarioError(f"{place}.slopes", f"expected {heads} numbers to match the "
+                                    f"{heads} heads of {path}, got {positions.slopes.size}")
+
+
+def trace_numbers(positions: Positions | None, n: int, d: int,
+                  attentions: Sequence[Attention]) -> int:
+    """How many numbers the positions add to a stack's trace: the rows before and added, RoPE's
+    angles and turned q and k, ALiBi's q·k and bias (from the shapes, before computing)."""
+    if positions is None or positions.kind == "none":
+        return 0
+    if positions.kind == "rope":
+        r = positions.rotary(attentions[0].d_k)
+        return n * r // 2 + sum(n * (a.heads + a.groups) * a.d_k for a in attentions)
+    if positions.kind == "alibi":
+        return sum(2 * a.heads * n * n for a in attentions)
+    return 2 * n * d
 
 
 # -- the arithmetic ---------------------------------------------------------------------------
@@ -287,5 +299,5 @@ def alibi_bias(slopes: FloatArray, n: int, causal: bool) -> FloatArray:
 
 
 __all__ = ["KINDS", "NO_POSITIONS", "PAIRINGS", "Positions", "added_rows", "alibi_bias",
-           "alibi_slopes", "check_attention", "parse_positions", "rope_angles", "rope_pair",
-           "rotate", "sinusoidal_table"]
+           "alibi_slopes", "check_stack", "parse_positions", "rope_angles", "rope_pair",
+           "rotate", "sinusoidal_table", "trace_numbers"]

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from engine.modules import Attention, Block, Encoder, FeedForward, Head
+from engine.positions import Positions
 from engine.reader import MAX_HEADS, MAX_POSITIONS, MAX_WIDTH, FloatArray
 from engine.scenario import Scenario
 
@@ -139,6 +140,9 @@ _RULES: dict[tuple[type, str], Rule] = {
     (Head, "unembed"): lambda a, c: _fit(a, c.new.d, int(a.shape[1])),
     (Head, "bias"): lambda a, c: (a, 0),
     (Encoder, "X"): lambda a, c: _fit(a, int(a.shape[0]), c.new.d),
+    (Positions, "table"): lambda a, c: _fit(a, int(a.shape[0]) + max(0, c.new.n - c.old.n),
+                                            c.new.d),
+    (Positions, "slopes"): lambda a, c: _fit_row(a, c.new.heads),
 }
 """(module type, field) → how its array fits the new sizes. Rows of d (γ, β) are the default."""
 
@@ -220,7 +224,19 @@ def resize(scenario: Scenario, sizes: Sizes) -> Resized:
         put(path, _fit_any(module, path.rsplit(".", 1)[-1], array, change))
     for path, a in _attentions(scenario):
         _resize_options(doc, path, a, sizes, old)
+    for positions in (doc.get("positions"), doc.get("encoder", {}).get("positions")):
+        _fit_rotary(positions, old.d_k, sizes.d_k)
     return Resized(document=doc, dropped=dropped)
+
+
+def _fit_rotary(positions: Any, old_d_k: int, d_k: int) -> None:
+    """RoPE's rotary_dims within the new d_k: the largest even width that fits (a default
+    width follows d_k while d_k stays even)."""
+    if not isinstance(positions, dict) or positions.get("kind") != "rope":
+        return
+    r = int(positions.get("rotary_dims", old_d_k))
+    if r > d_k or ("rotary_dims" not in positions and d_k % 2):
+        positions["rotary_dims"] = max(2, min(r, d_k) // 2 * 2)
 
 
 def _sizes_of(attention: Attention | None, old: Sizes) -> Sizes:

@@ -34,6 +34,8 @@ from engine.modules import (
     Layer,
 )
 from engine.parse_document import parse_document
+from engine.positions import Positions
+from engine.positions import trace_numbers as position_numbers
 from engine.reader import MAX_NUMBERS, MAX_POSITIONS, MAX_WIDTH, FloatArray
 from engine.trace_size import MAX_TRACE_NUMBERS, trace_numbers
 from engine.tree import Locator, array_fields, module_at, replaced, walk
@@ -49,7 +51,7 @@ class Scenario(Frozen):
     token_ids: tuple[int, ...] | None = None
     X: FloatArray
     embedding: FloatArray | None = None
-    positions: object | None = None
+    positions: Positions | None = None
     encoder: Encoder | None = None
     layers: tuple[Layer, ...]
     head: Head | None = None
@@ -249,8 +251,12 @@ def _refuse_large_trace(scenario: Scenario) -> None:
     n_keys = encoder.n if encoder is not None else 0
     vocab = scenario.head.vocab if scenario.head is not None else ()
     count = trace_numbers(scenario.n, scenario.d, scenario.layers, n_keys, len(vocab))
+    count += position_numbers(scenario.positions, scenario.n, scenario.d,
+                              [layer.attention for layer in scenario.layers])
     if encoder is not None:
         count += trace_numbers(encoder.n, int(encoder.X.shape[1]), encoder.layers)
+        count += position_numbers(encoder.positions, encoder.n, int(encoder.X.shape[1]),
+                                  [layer.attention for layer in encoder.layers])
     if count > MAX_TRACE_NUMBERS:
         place = "layers" if not scenario.shorthand else "document"
         raise ScenarioError(place, f"the trace would hold {count:,} numbers, more than the "

@@ -16,6 +16,7 @@ import numpy.typing as npt
 from engine.modules import Attention, Block, FeedForward
 from engine.names import NORM_NAMES
 from engine.ops import activate, key_visibility, norm, row_statistics, softmax
+from engine.positions import Positions
 from engine.reader import FloatArray
 from engine.trace_step import Op, Step
 
@@ -62,6 +63,8 @@ class Tape:
     arrays: dict[str, FloatArray] = field(default_factory=dict)
     steps: list[Step] = field(default_factory=list)
     visibility: dict[str, BoolArray] = field(default_factory=dict)
+    positions: dict[str, tuple[Positions, str]] = field(default_factory=dict)
+    """Each stack's positions (``"decoder"``, ``"encoder"``) and their document path."""
 
     def __getitem__(self, name: str) -> FloatArray:
         return self.arrays[name]

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from engine import forward
+from engine import forward, position_steps
 from engine import tape as ops
 from engine.errors import ScenarioError
 from engine.reader import FloatArray
@@ -98,6 +98,8 @@ def record(scenario: Scenario) -> Tape:
         ops.embed(tape, top, scenario.X)
     else:
         tape.arrays["X"] = scenario.X
+    position_steps.add_positions(tape, top, scenario.positions, "positions",
+                                 scenario.attention.d_k)
     out = forward.stack(tape, top, "", scenario.layers, "X", shorthand=scenario.shorthand)
     if scenario.head is not None:
         at = top.at("block" if scenario.head_in_block else "head")

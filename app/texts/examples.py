@@ -25,10 +25,20 @@ EXAMPLE_WORDS: dict[str, dict[str, tuple[str, str]]] = {
         "en": ("LayerNorm vs RMSNorm", "the row [1, 3] under both norms, side by side"),
         "zh": ("LayerNorm 与 RMSNorm", "同一行 [1, 3] 在两种 Norm 下并排对照"),
     },
+    "order": {
+        "en": ("排除A，保留B · order needs positions",
+               "swap A and B: with RoPE, A reads the other verb"),
+        "zh": ("排除A，保留B · 次序要靠位置编码", "交换 A 与 B：有了 RoPE，A 读到的动词跟着变"),
+    },
     "pronoun": {
         "en": ("Which word does “it” read?",
                "hand-set weights: “it” gives “animal” the largest share"),
         "zh": ("“it”读的是哪个词？", "手工设定的参数，让“it”把最大份额给“animal”"),
+    },
+    "rope": {
+        "en": ("RoPE · one word at three positions",
+               "q, k turned by p·θ: scores depend on distance only"),
+        "zh": ("RoPE · 同一个词在三个位置", "q、k 按 p·θ 旋转：分数只取决于距离"),
     },
     "single-key": {
         "en": ("One visible key", "the first row's share is 1 whatever its score"),

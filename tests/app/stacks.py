@@ -33,13 +33,20 @@ def _is_head(step: Step) -> bool:
     return step.op in HEAD_OPS or step.explain_key.endswith("final_norm")
 
 
+def _layer_arrays(trace: Trace, steps: list[Step]) -> set[str]:
+    """What ``steps`` write, with each norm's statistics and the FFN's pre-activation."""
+    written = {name for s in steps for name in s.writes}
+    return written | {name for name in trace.arrays
+                      if name.removesuffix("_stats") in written or name == "ffn_pre"}
+
+
 def stacked(trace: Trace, layers: int) -> Trace:
     """``trace``'s layer steps repeated ``layers`` times under ``L1.`` … ``Ln.``, its embedding
     before them and its head after them, reading the last layer's output."""
     first = [s for s in trace.steps if s.op == "embed"]
     middle = [s for s in trace.steps if s.op != "embed" and not _is_head(s)]
     head = [s for s in trace.steps if _is_head(s)]
-    written = {name for s in middle for name in s.writes}
+    written = _layer_arrays(trace, middle)
     arrays = {name: a for name, a in trace.arrays.items() if name not in written}
     steps = list(first)
     renamed: dict[str, str] = {}
@@ -161,7 +168,7 @@ def with_encoder(decoder: Trace, encoder: Trace) -> TwoListTrace:
     """An encoder layer (``encoder``'s layer steps under ``enc.L1.``, rows and keys on the
     encoder's tokens) before ``decoder``'s steps."""
     middle = [s for s in encoder.steps if s.op != "embed" and not _is_head(s)]
-    written = {name for s in middle for name in s.writes}
+    written = _layer_arrays(encoder, middle)
     renamed = {name: "enc.L1." + name for name in written} | {"X": "enc.X"}
     arrays = {**decoder.arrays, "enc.X": encoder.arrays["X"]}
     arrays |= {renamed[name]: encoder.arrays[name] for name in written}

@@ -62,15 +62,13 @@ def test_layer_two_shares_and_arrows_are_twice_layer_ones_scaled_trace(qtbot: Qt
     np.testing.assert_allclose(arrows.spec.weights, trace.arrays["L2.weights"])
 
 
-def test_norm_statistics_come_from_the_layers_own_source_rows(qtbot: QtBot) -> None:
+def test_norm_statistics_come_from_the_layers_own_trace_array(qtbot: QtBot) -> None:
     trace = g01(2)
     stats = grids(trace, "L2.norm2")["per row"]
-    source = trace.arrays["L2.resid1"]  # G01's resid1 times 2
-    mean = source.mean(axis=1)
-    variance = source.var(axis=1)
-    np.testing.assert_allclose(stats.spec.values[:, 0], mean)
-    np.testing.assert_allclose(stats.spec.values[:, 1], variance)
-    np.testing.assert_allclose(stats.spec.values[:, 2], np.sqrt(variance + 1e-5))
+    np.testing.assert_array_equal(stats.spec.values, trace.arrays["L2.norm2_stats"])
+    assert not np.allclose(stats.spec.values, trace.arrays["L1.norm2_stats"])
+    source = compute(load_scenario(example_path("g01"))).arrays["resid1"]  # layer 1's rows
+    np.testing.assert_allclose(trace.arrays["L1.norm2_stats"][:, 1], source.var(axis=1))
 
 
 def test_titles_name_the_layer_in_both_languages(qtbot: QtBot) -> None:

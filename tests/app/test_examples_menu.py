@@ -92,3 +92,17 @@ def test_the_pronoun_reads_its_antecedent() -> None:
     assert shares[animal] > 0.6 > shares[street] > shares[tokens.index("The")]
     assert shares[tokens.index("tired")] == 0.0  # after "it": hidden by the causal mask
     assert "Wq" in doc["note"] and "Wk" in doc["note"] and "by hand" in doc["note"]
+
+
+def test_the_position_examples_open_where_they_teach(qtbot: QtBot) -> None:
+    window = open_window(qtbot, "f11")
+    try:
+        assert window.open_example("order")
+        state = window.state
+        assert state.trace.steps[state.step].id == "weights"
+        assert state.scenario.tokens[state.focused_receiver()] == "A"
+        assert state.trace.arrays["weights"][0, 1, 0] > 0.99, "A reads 排除, the verb before it"
+        assert window.open_example("rope")
+        assert window.state.trace.steps[window.state.step].op == "rope"
+    finally:
+        close_window(window)

@@ -89,6 +89,7 @@ def identity(n: int) -> list[list[float]]:
 def variant_documents() -> dict[str, dict[str, Any]]:
     docs = {path.name.removesuffix(".qkv.json"): document(path.name.removesuffix(".qkv.json"))
             for path in sorted(EXAMPLES.glob("*.qkv.json"))}
+    docs = {name: doc for name, doc in docs.items() if doc["version"] == 1}  # the v1 texts
     g01, f11 = docs["g01"], docs["f11"]
     tokenizer, multihead = docs["tokenizer"], docs["multihead"]
     docs.update({

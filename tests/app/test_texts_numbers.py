@@ -66,6 +66,7 @@ def values_of(trace: Trace) -> list[float]:
         if array.ndim >= 2 and array.size:  # (a norm that is off has 0 statistics per row)
             values += row_statistics(array)
             values += [float(v) for v in np.abs(array).ravel()]
+            values += [float(v) for v in np.linalg.norm(array, axis=-1).ravel()]  # |q| (RoPE)
     scores, visible = trace.arrays["scores"], trace.visible
     for h in range(scores.shape[0]):
         for i in range(s.n):

@@ -22,6 +22,8 @@ Readings taken where the spec is silent (each is also stated where it is used):
   defaults as the head's does: on when its last layer is pre-norm, with that layer's norm and ε.
 - Every encoder layer is non-causal, whatever its `causal` says.
 - qk_norm's LayerNorm has a scale (gamma_q / gamma_k) and no shift.
+- With `layers`, a document without `head` has no final norm and no logits (docs/format-v2.md);
+  the version-1 shorthand keeps version 1's default final norm after a pre-norm block.
 """
 
 from __future__ import annotations
@@ -416,7 +418,7 @@ def forward(doc: Doc) -> Arrays:
     if shorthand and "block" in doc:  # version 1 keeps the head's keys in `block`
         head.update({k: doc["block"][k] for k in HEAD_KEYS if k in doc["block"]})
     last_block = layers[-1].get("block")
-    if last_block is not None or "head" in doc:
+    if "head" in doc or (shorthand and last_block is not None):  # no `head`: no final norm
         stream = _final_norm(out, "final_norm", head, last_block, stream)
     if "unembed" in head:
         logits = stream @ _m(head["unembed"]) + (_m(head["bias"]) if "bias" in head else 0.0)

@@ -52,6 +52,21 @@ BASES["v2-encoder"] = {
                 "block": {"gamma_c": [1, 2], "ffn": {"W1": _ROWS, "W2": _ROWS}}}],
     "head": {"unembed": _ROWS},
 }
+# Positions: learned rows with an offset on the decoder, RoPE on the encoder, ALiBi on a stack.
+BASES["v2-positions"] = {
+    **BASES["v2-encoder"], "title": "v2 positions",
+    "positions": {"kind": "learned", "table": [[0.1, 0.2], [0.3, 0.4], [0.5, 0.6]],
+                  "offset": 1},
+    "encoder": {**BASES["v2-encoder"]["encoder"],
+                "positions": {"kind": "rope", "base": 100, "rotary_dims": 2,
+                              "pairing": "interleaved"}},
+}
+BASES["v2-alibi"] = {
+    "format": "qkv-studio", "version": 2, "title": "v2 alibi", "tokens": ["a", "b"],
+    "X": _ROWS, "positions": {"kind": "alibi", "slopes": [0.5, 0.25]},
+    "layers": [{"attention": {"heads": 2, "causal": False, "Wq": _ROWS, "Wk": _ROWS,
+                              "Wv": _ROWS}}],
+}
 NAMES = tuple(BASES)
 Path_ = tuple[str | int, ...]
 

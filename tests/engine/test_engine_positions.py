@@ -17,7 +17,7 @@ from engine.positions import (
     added_rows,
     alibi_bias,
     alibi_slopes,
-    check_attention,
+    check_stack,
     parse_positions,
     rope_angles,
     rotate,
@@ -220,27 +220,34 @@ def test_encoder_positions_are_named_by_their_own_place() -> None:
         parse_positions({"kind": "rope", "rotary_dims": 5}, "encoder.positions", 3, 2)
 
 
-@pytest.mark.parametrize(("positions", "heads", "d_k", "message"), [
-    (Positions(kind="rope", rotary_dims=6), 1, 4,
+@pytest.mark.parametrize(("positions", "attentions", "message"), [
+    (Positions(kind="rope", rotary_dims=6), [("layers.0.attention", 1, 6),
+                                             ("layers.1.attention", 1, 4)],
      "positions.rotary_dims: 6 is more than d_k = 4 of layers.1.attention"),
-    (Positions(kind="rope"), 1, 3,
-     "positions.rotary_dims: layers.1.attention has an odd d_k = 3: give an even rotary_dims "
-     "(columns turn in pairs)"),
-    (Positions(kind="alibi", slopes=np.array([0.5, 0.25, 0.125])), 2, 4,
+    (Positions(kind="rope"), [("attention", 1, 3)],
+     "positions.rotary_dims: attention has an odd d_k = 3: give an even rotary_dims (columns "
+     "turn in pairs)"),
+    (Positions(kind="rope"), [("layers.0.attention", 1, 4), ("layers.1.attention", 2, 2)],
+     "positions.rotary_dims: 4 (by default the d_k of layers.0.attention) is more than d_k = 2 "
+     "of layers.1.attention"),
+    (Positions(kind="alibi", slopes=np.array([0.5, 0.25, 0.125])),
+     [("layers.0.attention", 3, 2), ("layers.1.attention", 2, 4)],
      "positions.slopes: expected 2 numbers to match the 2 heads of layers.1.attention, got 3"),
 ])
-def test_positions_that_do_not_fit_an_attention_are_refused(positions: Positions, heads: int,
-                                                            d_k: int, message: str) -> None:
+def test_positions_that_do_not_fit_the_stack_are_refused(
+        positions: Positions, attentions: list[tuple[str, int, int]], message: str) -> None:
     with pytest.raises(ScenarioError) as caught:
-        check_attention(positions, "positions", "layers.1.attention", heads, d_k)
+        check_stack(positions, "positions", attentions)
     assert str(caught.value) == message
 
 
 def test_positions_that_fit_pass() -> None:
-    check_attention(Positions(kind="rope", rotary_dims=4), "positions", "attention", 2, 4)
-    check_attention(Positions(kind="rope"), "positions", "attention", 1, 2)
-    check_attention(Positions(kind="alibi", slopes=np.array([1.0, 2.0])), "positions",
-                    "attention", 2, 3)
+    check_stack(Positions(kind="rope", rotary_dims=4), "positions",
+                [("layers.0.attention", 2, 4), ("layers.1.attention", 1, 6)])
+    check_stack(Positions(kind="rope"), "positions", [("attention", 1, 2), ("b", 1, 6)])
+    check_stack(Positions(kind="alibi", slopes=np.array([1.0, 2.0])), "positions",
+                [("attention", 2, 3)])
+    check_stack(Positions(kind="alibi"), "positions", [("a", 2, 3), ("b", 4, 1)])
 
 
 def test_positions_round_trip_through_their_document() -> None:

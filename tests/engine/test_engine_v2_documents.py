@@ -101,10 +101,13 @@ def test_to_document_and_back_is_bit_for_bit(make: Callable[[], Doc]) -> None:
         np.testing.assert_array_equal(a.arrays[name], b.arrays[name], err_msg=name)
 
 
-@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.qkv.json")), ids=lambda p: p.stem)
+VERSION_1_EXAMPLES = [path for path in sorted(EXAMPLES.glob("*.qkv.json"))
+                      if json.loads(path.read_text(encoding="utf-8"))["version"] == 1]
+
+
+@pytest.mark.parametrize("path", VERSION_1_EXAMPLES, ids=lambda p: p.stem)
 def test_every_example_migrates_to_version_2_with_its_arrays_bit_for_bit(path: Path) -> None:
     original = json.loads(path.read_text(encoding="utf-8"))
-    assert original["version"] == 1
     migrated = migrate(original)
     assert isinstance(migrated, dict) and migrated == {**original, "version": 2}
     read = parse_scenario(migrated)

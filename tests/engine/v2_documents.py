@@ -92,8 +92,10 @@ def encoder_decoder(seed: int, *, placement: str = "pre", norm: str = "layernorm
     doc: Doc = {"format": "qkv-studio", "version": 2, "title": "encoder–decoder",
                 "tokens": ["<s>", "je"], "X": _mat(rng, 2, d, 1.0)}
     encoder: Doc = {"tokens": ["I", "am", "here"]}
-    if source_ids:
+    if source_ids:  # one shared embedding for both token lists, as in the 2017 Transformer
         doc["embedding"] = _mat(rng, 6, d, 1.0)
+        del doc["X"]
+        doc["token_ids"] = [1, 5]
         encoder["token_ids"] = [4, 0, 2]
     else:
         encoder["X"] = _mat(rng, 3, d, 1.0)
