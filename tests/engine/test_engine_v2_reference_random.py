@@ -16,18 +16,18 @@ from hypothesis import strategies as st
 from tests.engine.test_engine_v2_reference import assert_agrees
 from tests.engine.v2_documents import attention, block, head, learned_table
 
-# The position kinds the engine on main reads.
-POSITION_KINDS = ("none",)
+POSITION_KINDS = ("none", "sinusoidal", "learned", "rope", "alibi")
 SETTINGS = settings(max_examples=60, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 Doc = dict[str, Any]
 
 
 @st.composite
-def attention_options(draw: st.DrawFn, n: int, *, cross: bool = False) -> dict[str, Any]:
-    heads = draw(st.sampled_from([1, 2, 4]))
+def attention_options(draw: st.DrawFn, n: int, *, cross: bool = False, heads: int = 0,
+                      min_d_k: int = 1) -> dict[str, Any]:
+    heads = heads or draw(st.sampled_from([1, 2, 4]))
     options: dict[str, Any] = {
-        "heads": heads, "d_k": draw(st.integers(1, 3)), "d_v": draw(st.integers(1, 3)),
+        "heads": heads, "d_k": draw(st.integers(min_d_k, 3)), "d_v": draw(st.integers(1, 3)),
         "biases": draw(st.booleans()), "scale": draw(st.booleans())}
     if draw(st.booleans()):
         options["kv_heads"] = draw(st.sampled_from([g for g in (1, 2, 4) if heads % g == 0]))
@@ -62,8 +62,10 @@ def documents(draw: st.DrawFn) -> Doc:
     placement = draw(st.sampled_from(["pre", "post"]))
     norm = draw(st.sampled_from(["layernorm", "rmsnorm", "none"]))
 
-    def a_layer(rows: int, *, encoder: bool = False) -> Doc:
-        options = draw(attention_options(rows))
+    def a_layer(rows: int, kind: str, heads: int, *, encoder: bool = False) -> Doc:
+        """RoPE: every d_k at least the rotary width 2; ALiBi: one head count per stack."""
+        options = draw(attention_options(rows, heads=heads if kind == "alibi" else 0,
+                                         min_d_k=2 if kind == "rope" else 1))
         causal = options.get("causal", True) and not encoder
         if not _sees_a_key_everywhere(options, rows, rows, causal):
             options.pop("key_mask", None)
@@ -87,23 +89,31 @@ def documents(draw: st.DrawFn) -> Doc:
                                residual=residual, eps=draw(st.sampled_from([1e-5, 1e-2, 0.5])))
         return layer
 
-    def positions(rows: int) -> Doc:
-        kind = draw(st.sampled_from(POSITION_KINDS))
+    def positions(rows: int, kind: str, heads: int) -> Doc:
         if kind == "learned":
             return {"kind": kind, "table": learned_table(int(rng.integers(1000)), rows + 2, d),
                     "offset": draw(st.integers(0, 2))}
+        if kind == "rope":
+            return {"kind": kind, "rotary_dims": 2, "base": draw(st.sampled_from([10000, 10])),
+                    "pairing": draw(st.sampled_from(["half", "interleaved"]))}
+        if kind == "alibi" and draw(st.booleans()):
+            return {"kind": kind, "slopes": [0.5 / (k + 1) for k in range(heads)]}
         return {"kind": kind}
+
+    kind, enc_kind = (draw(st.sampled_from(POSITION_KINDS)) for _ in range(2))
+    heads, enc_heads = (draw(st.sampled_from([1, 2, 4])) for _ in range(2))
 
     doc: Doc = {"format": "qkv-studio", "version": 2, "title": "random",
                 "tokens": [f"t{k}" for k in range(n)],
-                "X": rng.standard_normal((n, d)).round(3).tolist(), "positions": positions(n)}
+                "X": rng.standard_normal((n, d)).round(3).tolist(),
+                "positions": positions(n, kind, heads)}
     if with_encoder:
         doc["encoder"] = {"tokens": [f"s{k}" for k in range(n_enc)],
                           "X": rng.standard_normal((n_enc, d)).round(3).tolist(),
-                          "positions": positions(n_enc),
-                          "layers": [a_layer(n_enc, encoder=True)
+                          "positions": positions(n_enc, enc_kind, enc_heads),
+                          "layers": [a_layer(n_enc, enc_kind, enc_heads, encoder=True)
                                      for _ in range(draw(st.integers(1, 2)))]}
-    doc["layers"] = [a_layer(n) for _ in range(draw(st.integers(1, 3)))]
+    doc["layers"] = [a_layer(n, kind, heads) for _ in range(draw(st.integers(1, 3)))]
     if draw(st.booleans()):
         doc["head"] = head(rng, d, vocab=draw(st.integers(1, 5)),
                            final_norm=draw(st.booleans()))
