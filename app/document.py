@@ -17,11 +17,12 @@ from typing import Any, Literal
 
 import numpy as np
 
+from app.parts import layer_name, place_name, split_layer
 from app.texts.edit_words import EDIT_WORDS, edit_word
 from app.texts.titles import norm_name
-from engine import Scenario, parse_scenario
-from engine.names import short_name
+from engine import Scenario, ScenarioError, parse_scenario
 from engine.numbers import format_exact
+from engine.positions import DEFAULT_BASE, alibi_slopes
 from engine.reader import FloatArray
 from engine.resize import Sizes, resize
 
@@ -64,7 +65,7 @@ class SetCell(Operation):
     @property
     def place(self) -> str:
         """``Wq[1,0]``, or ``gamma1[2]`` for a vector."""
-        name = short_name(self.path)
+        name = place_name(self.path)
         return f"{name}[{self.col}]" if self.vector else f"{name}[{self.row},{self.col}]"
 
     def label(self, lang: str) -> str:
@@ -90,7 +91,7 @@ class SetMatrix(Operation):
         return scenario.with_document_value(self.path, np.array(self.values, dtype=np.float64))
 
     def label(self, lang: str) -> str:
-        name = short_name(self.path)
+        name = place_name(self.path)
         if self.how == "paste":
             return edit_word(lang, "paste", shape=self.source, name=name)
         return edit_word(lang, "import", source=self.source, name=name)
@@ -113,6 +114,11 @@ class Resize(Operation):
         return edit_word(lang, "resize", changes=f"{self.key} {self.old}→{new}")
 
 
+OWN_WORDS = {"head.final_norm": "block.final_norm", "head.norm": "block.norm",
+             "head.eps": "block.eps"}
+"""Options of the head named with the words of the same option in the version-1 block."""
+
+
 @dataclass(frozen=True)
 class SetOption(Operation):
     """Set one option of the document: a switch, a choice, ε, the decimals shown."""
@@ -125,18 +131,26 @@ class SetOption(Operation):
 
     def label(self, lang: str) -> str:
         """The option's own words where it has them (``causal mask on``), else
-        ``name = value``."""
+        ``name = value``; an option of a layer of a stack names the layer first (``layer 2:
+        causal mask on``)."""
+        inside = split_layer(self.path)
+        if inside is None:
+            return self._words(lang, OWN_WORDS.get(self.path, self.path))
+        stack, index, rest = inside
+        return f"{layer_name(lang, stack, index)}: {self._words(lang, rest)}"
+
+    def _words(self, lang: str, key: str) -> str:
         on_off = "on" if self.value else "off"
         if isinstance(self.value, bool):
-            if f"{self.path}_{on_off}" in EDIT_WORDS["en"]:
-                return edit_word(lang, f"{self.path}_{on_off}")
-            return edit_word(lang, f"option_{on_off}", name=short_name(self.path))
-        if self.path == "block.norm":
-            return edit_word(lang, self.path, value=norm_name(str(self.value), lang))
+            if f"{key}_{on_off}" in EDIT_WORDS["en"]:
+                return edit_word(lang, f"{key}_{on_off}")
+            return edit_word(lang, f"option_{on_off}", name=place_name(self.path))
+        if key == "block.norm":
+            return edit_word(lang, key, value=norm_name(str(self.value), lang))
         shown = format_exact(self.value) if isinstance(self.value, float) else self.value
-        if self.path in EDIT_WORDS["en"]:
-            return edit_word(lang, self.path, value=shown)
-        return edit_word(lang, "option", name=short_name(self.path), value=shown)
+        if key in EDIT_WORDS["en"]:
+            return edit_word(lang, key, value=shown)
+        return edit_word(lang, "option", name=place_name(self.path), value=shown)
 
 
 @dataclass(frozen=True)
@@ -169,52 +183,109 @@ def default_block(d: int) -> dict[str, Any]:
             "final_norm": True, "gamma_f": [1.0] * d, "beta_f": [0.0] * d}
 
 
+def node_at(document: dict[str, Any], path: str) -> Any:
+    """The value at a dotted path of a document (``layers.1.block``; numbers index lists)."""
+    node: Any = document
+    for key in path.split(".") if path else ():
+        node = node[int(key)] if isinstance(node, list) else node[key]
+    return node
+
+
 @dataclass(frozen=True)
 class SetBlock(Operation):
-    """Add a decoder block (:func:`default_block`) or remove it."""
+    """Add a decoder block (:func:`default_block`) to the layer at ``layer`` (``""``: the
+    version-1 shorthand, whose block also holds the final norm) or remove it."""
 
     on: bool
+    layer: str = ""
 
     def apply(self, scenario: Scenario) -> Scenario:
         document = scenario.to_document()
+        owner = node_at(document, self.layer)
         if self.on:
-            document["block"] = default_block(scenario.d)
+            owner["block"] = default_block(scenario.d)
+            if self.layer:  # a layer of a stack: the final norm belongs to the head
+                for key in ("final_norm", "gamma_f", "beta_f"):
+                    owner["block"].pop(key)
         else:
-            document.pop("block", None)
+            owner.pop("block", None)
         return parse_scenario(document)
 
     def label(self, lang: str) -> str:
-        return edit_word(lang, "block_on" if self.on else "block_off")
+        words = edit_word(lang, "block_on" if self.on else "block_off")
+        inside = split_layer(self.layer + ".")
+        return f"{layer_name(lang, inside[0], inside[1])}: {words}" if inside else words
 
 
 @dataclass(frozen=True)
 class SetHead(Operation):
-    """Add a vocabulary head to the block (identity unembedding, entries v1 … vd) or remove
-    it."""
+    """Add a vocabulary head (identity unembedding, entries v1 … vd) or remove it: in the
+    block of a version-1 shorthand document that keeps its head there, else in ``head``."""
 
     on: bool
 
     def apply(self, scenario: Scenario) -> Scenario:
         document = scenario.to_document()
-        block = document["block"]
-        if self.on:
-            block["unembed"] = identity(scenario.d)
-            block["vocab"] = [f"v{k + 1}" for k in range(scenario.d)]
+        if scenario.shorthand and "head" not in document:
+            head = document["block"]
         else:
-            block.pop("unembed", None)
-            block.pop("vocab", None)
+            head = document.setdefault("head", {"final_norm": False,
+                                                "gamma_f": [1.0] * scenario.d,
+                                                "beta_f": [0.0] * scenario.d})
+        if self.on:
+            head["unembed"] = identity(scenario.d)
+            head["vocab"] = [f"v{k + 1}" for k in range(scenario.d)]
+        else:
+            for key in ("unembed", "bias", "vocab"):
+                head.pop(key, None)
         return parse_scenario(document)
 
     def label(self, lang: str) -> str:
         return edit_word(lang, "head_on" if self.on else "head_off")
 
 
+POSITION_KINDS = ("none", "sinusoidal", "learned", "rope", "alibi")
+
+
+def default_positions(kind: str, scenario: Scenario) -> dict[str, Any] | None:
+    """The ``positions`` object a new choice of ``kind`` starts from (None: no positions): the
+    usual base 10000; a learned table of zeros, one row per position; ALiBi's default slopes
+    written out, one per head, so that they can be edited; RoPE on every column of a head."""
+    if kind == "none":
+        return None
+    if kind == "learned":
+        return {"kind": kind, "table": [[0.0] * scenario.d for _ in range(scenario.n)]}
+    if kind == "alibi":
+        return {"kind": kind, "slopes": alibi_slopes(scenario.attention.heads).tolist()}
+    return {"kind": kind, "base": DEFAULT_BASE}
+
+
+@dataclass(frozen=True)
+class SetPositions(Operation):
+    """Choose the positional encoding (:data:`POSITION_KINDS`), starting from
+    :func:`default_positions`."""
+
+    kind: str
+
+    def apply(self, scenario: Scenario) -> Scenario:
+        if self.kind not in POSITION_KINDS:
+            raise ScenarioError("positions.kind", f"expected one of {', '.join(POSITION_KINDS)}"
+                                f", got {self.kind!r}")
+        return scenario.with_document_value("positions", default_positions(self.kind, scenario))
+
+    def label(self, lang: str) -> str:
+        return edit_word(lang, "positions", kind=edit_word(lang, f"positions_{self.kind}"))
+
+
 def labels_at(scenario: Scenario, path: str) -> tuple[str, ...]:
-    """The labels at ``path``: ``"tokens"``, or ``"block.vocab"`` (none without a head)."""
+    """The labels at ``path``: ``"tokens"``, ``"encoder.tokens"``, or the vocabulary
+    (``"block.vocab"`` or ``"head.vocab"``; none without a head)."""
     if path == "tokens":
         return scenario.tokens
-    if path == "block.vocab":
-        return scenario.block.vocab if scenario.block is not None else ()
+    if path == "encoder.tokens":
+        return scenario.encoder.tokens if scenario.encoder is not None else ()
+    if path in ("block.vocab", "head.vocab"):
+        return scenario.head.vocab if scenario.head is not None else ()
     raise KeyError(path)
 
 

@@ -11,7 +11,8 @@ OPENINGS: dict[str, tuple[str, str]] = {"norms": ("compare", "norm"),
                                          "tokenizer": ("step", "embed"),
                                          "pronoun": ("reader", "it"),
                                          "order": ("reader", "A"),
-                                         "rope": ("step", "rope")}
+                                         "rope": ("step", "rope"),
+                                         "encoder-decoder": ("step", "L1.cross.weights")}
 """How an example opens, when not on its first frame alone: ``("compare", preset)`` shows it
 side by side with one setting changed; ``("step", id)`` lands on that step; ``("reader",
 token)`` lands on the shares with that token's query as the receiver."""

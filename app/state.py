@@ -22,6 +22,16 @@ from engine.numbers import format_exact
 from engine.resize import Sizes, resize
 
 
+def same_step(step_id: str, ids: list[str], index: int) -> int:
+    """Where the step ``step_id`` is in a new trace with steps ``ids``: the same id, or the
+    same step of the first layer when a version-1 shorthand document became a stack (``scores``
+    and ``L1.scores``) or back; else the same index, within the new trace."""
+    for candidate in (step_id, f"L1.{step_id}", step_id.removeprefix("L1.")):
+        if candidate in ids:
+            return ids.index(candidate)
+    return min(index, len(ids) - 1)
+
+
 class DocumentState(QObject):
     """Owns the document; views listen to its signals and never change it behind its back.
 
@@ -130,7 +140,7 @@ class DocumentState(QObject):
         self._trace = trace
         scenario = trace.scenario
         ids = [s.id for s in trace.steps]
-        self._step = ids.index(step_id) if step_id in ids else min(self._step, len(ids) - 1)
+        self._step = same_step(step_id, ids, self._step)
         if self.receiver is not None and self.receiver >= scenario.n:
             self.receiver = None
         if self.head is not None and self.head >= scenario.attention.heads:

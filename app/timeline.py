@@ -123,6 +123,10 @@ class Timeline(QWidget):
         controls.addWidget(self.dwell_box)
         self.position_label = QLabel()
         self.texts.bind(self.position_label.setAccessibleName, lambda: self.tr("Current step"))
+        # A long step title (“Encoder · Layer 1 · …”) is cut at the right edge rather than
+        # widening the column and squeezing the editor; the whole title is its tooltip.
+        self.position_label.setSizePolicy(QSizePolicy.Policy.Ignored,
+                                          QSizePolicy.Policy.Preferred)
         controls.addWidget(self.position_label, 1)
         layout.addLayout(controls)
         self.step_bar = QScrollArea()
@@ -279,6 +283,7 @@ class Timeline(QWidget):
             self.step_bar.ensureWidgetVisible(button)
         self.position_label.setText(self.tr("Step {n} of {count} · {title}").format(
             n=k + 1, count=len(steps), title=self.title_for(k)))
+        self.position_label.setToolTip(self.position_label.text())
         receiver, head = self.state.receiver, self.state.head or 0
         summary, check = self._texts_of(k)
         self.summary_label.setText(summary)

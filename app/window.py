@@ -208,6 +208,9 @@ class StudioWindow(QMainWindow):
                         lambda: self.tr("Copy &frame (PNG and SVG)"))
         self.copy_frame_action.setShortcut(QKeySequence("Ctrl+Shift+C"))
         self.copy_frame_action.triggered.connect(self.copy_frame)
+        edit_menu.addSeparator()
+        for action in self.editor.layer_bar.layer_actions:
+            edit_menu.addAction(action)
         view_menu = self.menuBar().addMenu("")
         self.texts.bind(view_menu.setTitle, lambda: self.tr("&View"))
         fit = QAction(self)

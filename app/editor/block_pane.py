@@ -22,14 +22,16 @@ from PySide6.QtWidgets import (
 
 from app.document import Operation, SetBlock, SetHead, SetOption
 from app.documents.matrix_words import NUMBER_REASONS, matrix_words
+from app.editor.form_rows import add_rows
 from app.editor.model import VocabModel
 from app.editor.table import MatrixTable
 from app.i18n import QT_TRANSLATE_NOOP, LiveTexts, current_language
+from app.parts import place_name
 from app.state import DocumentState
 from app.texts.titles import norm_name
 from engine import NumberTextError, parse_number
 from engine.numbers import format_exact
-from engine.scenario import ACTIVATIONS, NORMS, PLACEMENTS
+from engine.scenario import ACTIVATIONS, NORMS, PLACEMENTS, Block, Layer
 
 PLACEMENT_NAMES = {"pre": QT_TRANSLATE_NOOP("BlockEditor", "pre-norm: x + F(Norm(x))"),
                    "post": QT_TRANSLATE_NOOP("BlockEditor", "post-norm: Norm(x + F(x))")}
@@ -47,14 +49,26 @@ def placement_text(placement: str) -> str:
 
 
 class BlockEditor(QGroupBox):
-    """The block's options; disabled (except the block checkbox) while there is no block."""
+    """The block's options; disabled (except the block checkbox) while there is no block.
+
+    In a version-1 shorthand document it shows the one block with the final norm and the head.
+    In a stack it shows one part (:meth:`show_part`): a layer's block, or the final norm and
+    vocabulary of the head, or the encoder's final norm.
+    """
 
     def __init__(self, state: DocumentState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.state = state
         self.texts = LiveTexts()
-        self.texts.bind(self.setTitle, lambda: self.tr("Decoder block"))
-        form = QFormLayout(self)
+        self.layer = ""
+        """The module path of the layer whose block is shown (``""``: the shorthand's)."""
+        self.final_owner: str | None = None
+        """The module holding the final norm shown (``block``, ``head``, ``encoder``), None
+        while a layer's block alone is shown; set by :meth:`show_part`."""
+        self.block_rows = True
+        """Whether the block's own rows are shown (not for the head or the encoder alone)."""
+        self.texts.bind(self.setTitle, self._title)
+        self.form = form = QFormLayout(self)
         self.block_box = QCheckBox()
         self.texts.bind(self.block_box.setText,
                         lambda: self.tr("Decoder block around the attention"))
@@ -72,15 +86,12 @@ class BlockEditor(QGroupBox):
                  lambda: self.tr("Norm placement")),
                 (self.activation_box, lambda: self.tr("&Activation"),
                  lambda: self.tr("Feed-forward activation")))
-        for widget, label_text, name in rows:
-            label = QLabel()
-            self.texts.bind(label.setText, label_text)
-            self.texts.bind(widget.setAccessibleName, name)
-            label.setBuddy(widget)
-            form.addRow(label, widget)
+        add_rows(form, self.texts, rows)
         self.final_norm_box = QCheckBox()
         self.texts.bind(self.final_norm_box.setText,
-                        lambda: self.tr("Final norm before the vocabulary head"))
+                        lambda: self.tr("Final norm of the encoder's output")
+                        if self.final_owner == "encoder" else
+                        self.tr("Final norm before the vocabulary head"))
         self.texts.bind(self.final_norm_box.setAccessibleName, lambda: self.tr("Final norm"))
         form.addRow(self.final_norm_box)
         self.head_box = QCheckBox()
@@ -103,13 +114,14 @@ class BlockEditor(QGroupBox):
         self.block_box.toggled.connect(self._on_block)
         self.head_box.toggled.connect(self._on_head)
         self.final_norm_box.toggled.connect(lambda on: self._set(
-            SetOption("block.final_norm", on)))
+            SetOption(f"{self._final_owner()}.final_norm", on)))
         self.norm_box.activated.connect(lambda _k: self._set(
-            SetOption("block.norm", str(self.norm_box.currentData()))))
+            SetOption(self._block_path("norm"), str(self.norm_box.currentData()))))
         self.placement_box.activated.connect(lambda _k: self._set(
-            SetOption("block.placement", str(self.placement_box.currentData()))))
+            SetOption(self._block_path("placement"), str(self.placement_box.currentData()))))
         self.activation_box.activated.connect(lambda _k: self._set(
-            SetOption("block.ffn.activation", str(self.activation_box.currentData()))))
+            SetOption(self._block_path("ffn.activation"),
+                      str(self.activation_box.currentData()))))
         self.eps_edit.editingFinished.connect(self._on_eps)
         state.documentChanged.connect(self._show)
 
@@ -126,32 +138,91 @@ class BlockEditor(QGroupBox):
             for k in range(box.count()):
                 box.setItemText(k, text(str(box.itemData(k))))
 
+    # -- which part ----------------------------------------------------------------------------
+    def show_part(self, layer: str | None, final_owner: str | None) -> None:
+        """Show the block of ``layer`` (a module path; ``""`` the shorthand's; None: no block)
+        and the final norm of ``final_owner`` (``block``, ``head``, ``encoder``; None: none)."""
+        self.layer = layer if layer is not None else ""
+        self.final_owner = final_owner
+        self.block_rows = layer is not None
+        for widget in (self.block_box, self.norm_box, self.eps_edit, self.placement_box,
+                       self.activation_box):
+            self.form.setRowVisible(widget, layer is not None)
+        self.form.setRowVisible(self.final_norm_box, final_owner is not None)
+        self.form.setRowVisible(self.head_box, final_owner in ("block", "head"))
+        self.texts.apply()
+        self._show()
+        self._show_vocabulary()  # the document is the same: no need to wait for the grids
+
+    def _title(self) -> str:
+        if self.block_rows:
+            return self.tr("Block") if self.layer else self.tr("Decoder block")
+        return self.tr("Encoder's final norm") if self.final_owner == "encoder" else \
+            self.tr("Head")
+
+    def _final_owner(self) -> str:
+        """Where the final norm shown sits: the shorthand's block, ``head`` or ``encoder``."""
+        if self.final_owner is not None:
+            return self.final_owner
+        scenario = self.state.scenario
+        return "block" if scenario.head is None or scenario.head_in_block else "head"
+
+    def _block_path(self, key: str) -> str:
+        return f"{self.layer}.block.{key}" if self.layer else f"block.{key}"
+
+    def _block(self) -> Block | None:
+        """The block shown (None when its layer has none)."""
+        if not self.layer:
+            return self.state.scenario.block
+        try:
+            layer = self.state.scenario.module(self.layer)
+        except KeyError:  # the layer just left the document; the pane chooses another part
+            return None
+        return layer.block if isinstance(layer, Layer) else None
+
+    def _final_norm(self) -> tuple[bool, bool]:
+        """Whether the final norm shown can be switched, and whether it is on."""
+        scenario = self.state.scenario
+        owner = self._final_owner()
+        if owner == "encoder":
+            encoder = scenario.encoder
+            return encoder is not None, encoder is not None and encoder.final_norm
+        if owner == "head" and not scenario.shorthand:
+            head = scenario.head
+            return head is not None, head is not None and head.final_norm
+        block = scenario.block
+        return block is not None, block is not None and block.final_norm
+
     # -- showing the document ------------------------------------------------------------------
     def _show(self) -> None:
-        block = self.state.scenario.block
+        block = self._block()
+        scenario = self.state.scenario
         widgets = (self.block_box, self.norm_box, self.placement_box, self.activation_box,
                    self.final_norm_box, self.head_box, self.eps_edit)
         for widget in widgets:
             widget.blockSignals(True)
         self.block_box.setChecked(block is not None)
-        for widget in widgets[1:]:
+        for widget in (self.norm_box, self.placement_box, self.activation_box, self.eps_edit):
             widget.setEnabled(block is not None)
         if block is not None:
             self.norm_box.setCurrentIndex(self.norm_box.findData(block.norm))
             self.placement_box.setCurrentIndex(self.placement_box.findData(block.placement))
             self.activation_box.setCurrentIndex(
                 self.activation_box.findData(block.ffn.activation))
-            self.final_norm_box.setChecked(block.final_norm)
-            self.head_box.setChecked(block.unembed is not None)
             if not self.eps_edit.hasFocus():
                 self.eps_edit.setText(format_exact(block.eps))
         else:
             # Disabled controls show nothing rather than a previous document's block.
             for box in (self.norm_box, self.placement_box, self.activation_box):
                 box.setCurrentIndex(-1)
-            self.final_norm_box.setChecked(False)
-            self.head_box.setChecked(False)
             self.eps_edit.clear()
+        switchable, on = self._final_norm()
+        self.final_norm_box.setEnabled(switchable)
+        self.final_norm_box.setChecked(on)
+        head = scenario.head
+        has_head = head is not None and head.unembed is not None
+        self.head_box.setEnabled(switchable and self._final_owner() != "encoder")
+        self.head_box.setChecked(has_head and switchable)
         for widget in widgets:
             widget.blockSignals(False)
         # Showing or hiding lays the pane out at once, while the pane's other grids may still
@@ -159,8 +230,9 @@ class BlockEditor(QGroupBox):
         QTimer.singleShot(0, self, self._show_vocabulary)
 
     def _show_vocabulary(self) -> None:
-        block = self.state.scenario.block
-        has_head = block is not None and block.unembed is not None
+        head = self.state.scenario.head
+        has_head = (head is not None and head.unembed is not None
+                    and self.final_owner in ("block", "head") and self.head_box.isEnabled())
         self.vocab_label.setVisible(has_head)
         self.vocab_table.setVisible(has_head)
 
@@ -170,28 +242,29 @@ class BlockEditor(QGroupBox):
             self._show()
 
     def _on_block(self, on: bool) -> None:
-        self._set(SetBlock(on))
+        self._set(SetBlock(on, self.layer))
 
     def _on_head(self, on: bool) -> None:
         self._set(SetHead(on))
 
     def _on_eps(self) -> None:
-        block = self.state.scenario.block
+        block = self._block()
         if block is None:
             return
         try:
             eps = parse_number(self.eps_edit.text())
         except NumberTextError as error:
             reason = NUMBER_REASONS[error.reason]
-            self.state.refused.emit(self.tr("ε: {problem}; kept {old}").format(
+            self.state.refused.emit(self.tr("{place}: {problem}; kept {old}").format(
+                place=place_name(self._block_path("eps")).removesuffix("eps") + "ε",
                 problem=matrix_words(current_language(), reason, text=error.text),
                 old=format_exact(block.eps)))
             self.eps_edit.setText(format_exact(block.eps))
             return
         if eps != block.eps:
-            self.state.apply(SetOption("block.eps", eps))
+            self.state.apply(SetOption(self._block_path("eps"), eps))
         # What was typed ("1.5e-12") now reads as everywhere else ("1.5×10⁻¹²").
-        current = self.state.scenario.block
+        current = self._block()
         self.eps_edit.setText(format_exact(current.eps if current is not None else block.eps))
 
     def changeEvent(self, event: QEvent) -> None:

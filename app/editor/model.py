@@ -16,14 +16,16 @@ from PySide6.QtCore import (
 from app.document import SetLabel, SetMatrix, labels_at
 from app.documents.matrix_text import MatrixTextError, fit_problem, parse_matrix_text
 from app.i18n import QT_TRANSLATE_NOOP, current_language
+from app.parts import place_name
 from app.state import DocumentState
 from engine import NumberTextError, format_number, parse_number
-from engine.names import short_name
 from engine.numbers import format_exact
 
 Index = QModelIndex | QPersistentModelIndex
 ROOT = QModelIndex()
 SHOWN_PLACES = 6
+ROW_TOKENS = {"X": "tokens", "encoder.X": "encoder.tokens"}
+"""Arrays whose rows are the tokens of a list: their rows are labelled by the tokens."""
 
 
 class MatrixModel(QAbstractTableModel):
@@ -37,7 +39,7 @@ class MatrixModel(QAbstractTableModel):
         super().__init__()
         self.state = state
         self.path = path
-        self.name = short_name(path)
+        self.name = place_name(path)
         self._values = self._read()
         state.documentChanged.connect(self._refresh)
 
@@ -56,7 +58,7 @@ class MatrixModel(QAbstractTableModel):
             self._values = values
             self.endResetModel()
             return
-        if self.path == "X":
+        if self.path in ROW_TOKENS:
             self.headerDataChanged.emit(Qt.Orientation.Vertical, 0, values.shape[0] - 1)
         if values is self._values or np.array_equal(values, self._values):
             return  # most often the same array: an edit elsewhere replaced only its own
@@ -81,8 +83,8 @@ class MatrixModel(QAbstractTableModel):
         return f"{self.name}[{col}]" if self.is_vector else f"{self.name}[{row},{col}]"
 
     def row_label(self, row: int) -> str:
-        tokens = self.state.scenario.tokens
-        if self.path == "X":
+        if self.path in ROW_TOKENS:
+            tokens = labels_at(self.state.scenario, ROW_TOKENS[self.path])
             # While a new document replaces the old one, a grid may still ask for an old row.
             return tokens[row] if row < len(tokens) else str(row)
         return "" if self.is_vector else str(row)
@@ -99,7 +101,7 @@ class MatrixModel(QAbstractTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role in (Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole):
             number = format_exact(value)
-            if self.path == "X":
+            if self.path in ROW_TOKENS:
                 return self.tr("{name}, token {token}, feature {col}: {value}").format(
                     name=self.name, token=self.row_label(index.row()), col=index.column(),
                     value=number)
@@ -184,12 +186,17 @@ class LabelRowModel(QAbstractTableModel):
     def __init__(self, state: DocumentState, path: str, noun: str, place: str) -> None:
         super().__init__()
         self.state = state
-        self.path = path
+        self._path = path
         self.noun = noun
         self.place = place
         self._labels = labels_at(state.scenario, path)
         self._count = len(self._labels)
         state.documentChanged.connect(self._refresh)
+
+    @property
+    def path(self) -> str:
+        """The document path of the labels."""
+        return self._path
 
     def labels(self) -> tuple[str, ...]:
         return labels_at(self.state.scenario, self.path)
@@ -256,16 +263,23 @@ class LabelRowModel(QAbstractTableModel):
 
 
 class TokenModel(LabelRowModel):
-    """The token labels as one editable row."""
+    """The token labels (``tokens``, or the encoder's ``encoder.tokens``) as one editable
+    row."""
 
-    def __init__(self, state: DocumentState) -> None:
-        super().__init__(state, "tokens", QT_TRANSLATE_NOOP("LabelRowModel", "token"),
+    def __init__(self, state: DocumentState, path: str = "tokens") -> None:
+        super().__init__(state, path, QT_TRANSLATE_NOOP("LabelRowModel", "token"),
                          QT_TRANSLATE_NOOP("LabelRowModel", "position"))
 
 
 class VocabModel(LabelRowModel):
-    """The vocabulary labels of the head ``block.unembed`` as one editable row."""
+    """The vocabulary labels of the head as one editable row: ``block.vocab`` where a
+    version-1 shorthand document keeps its head in the block, else ``head.vocab``."""
 
     def __init__(self, state: DocumentState) -> None:
         super().__init__(state, "block.vocab", QT_TRANSLATE_NOOP("LabelRowModel", "vocabulary"),
                          QT_TRANSLATE_NOOP("LabelRowModel", "entry"))
+
+    @property
+    def path(self) -> str:
+        scenario = self.state.scenario
+        return "block.vocab" if scenario.head_in_block else "head.vocab"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 
@@ -11,8 +12,8 @@ from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
     QFormLayout,
+    QGridLayout,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
     QMessageBox,
     QScrollArea,
@@ -24,12 +25,15 @@ from PySide6.QtWidgets import (
 
 from app.document import Resize, SetOption
 from app.editor.block_pane import BlockEditor
+from app.editor.layer_bar import LayerBar
 from app.editor.model import MatrixModel, TokenModel
+from app.editor.positions_pane import PositionsEditor
 from app.editor.table import MatrixTable
 from app.i18n import QT_TRANSLATE_NOOP, LiveTexts
 from app.outline import parameter_paths
+from app.parts import ENCODER, ENCODER_STACK, HEAD, INPUTS, part_of, place_name, split_layer
 from app.state import DocumentState
-from engine.names import short_name
+from engine.modules import Layer
 from engine.resize import SIZE_LIMITS, Sizes
 
 SIZE_LABELS = {"n": QT_TRANSLATE_NOOP("EditorPane", "Positions n"),
@@ -38,7 +42,12 @@ SIZE_LABELS = {"n": QT_TRANSLATE_NOOP("EditorPane", "Positions n"),
                "d_v": QT_TRANSLATE_NOOP("EditorPane", "Value width dᵥ"),
                "heads": QT_TRANSLATE_NOOP("EditorPane", "Heads h")}
 TITLES = {"X": QT_TRANSLATE_NOOP("EditorPane", "X · input rows (one per token)"),
-          "embedding": QT_TRANSLATE_NOOP("EditorPane", "Embedding table")}
+          "embedding": QT_TRANSLATE_NOOP("EditorPane", "Embedding table"),
+          "positions.table": QT_TRANSLATE_NOOP("EditorPane",
+                                               "P · learned positions (one row per position)"),
+          "positions.slopes": QT_TRANSLATE_NOOP("EditorPane", "ALiBi slopes (one per head)"),
+          "encoder.X": QT_TRANSLATE_NOOP("EditorPane",
+                                         "enc.X · source rows (one per source token)")}
 """Sources of translated words, looked up with ``QCoreApplication.translate("EditorPane", …)``."""
 
 
@@ -83,25 +92,87 @@ class EditorPane(QScrollArea):
         self.error_label.hide()
         self._layout.addWidget(self.error_label)
         self._layout.addWidget(self._sizes_box())
+        self.layer_bar = LayerBar(state)
+        self._layout.addWidget(self.layer_bar)
         self._layout.addWidget(self._options_box())
         self.block_editor = BlockEditor(state)
         self._layout.addWidget(self.block_editor)
-        self.token_table = MatrixTable()
-        self.token_table.setModel(TokenModel(state))
-        self.texts.bind(self.token_table.setAccessibleName, lambda: self.tr("Token labels"))
-        token_label = QLabel()
-        self.texts.bind(token_label.setText, lambda: self.tr("&Token labels"))
-        token_label.setBuddy(self.token_table)
-        self._layout.addWidget(token_label)
-        self._layout.addWidget(self.token_table)
+        self.positions_editor = PositionsEditor(state)
+        self._layout.addWidget(self.positions_editor)
+        self.token_label, self.token_table = self._labels_row(
+            TokenModel(state, "tokens"), lambda: self.tr("&Token labels"),
+            lambda: self.tr("Token labels"))
+        self.source_label, self.source_table = self._labels_row(
+            TokenModel(state, "encoder.tokens"), lambda: self.tr("&Source tokens (encoder)"),
+            lambda: self.tr("Source tokens"))
         self._grids = QVBoxLayout()
         self._layout.addLayout(self._grids)
         self.setWidget(body)
         self._paths: list[str] = []
+        self.titles: dict[str, QLabel] = {}
         self._rebuild_grids()
+        self.layer_bar.partChanged.connect(lambda _part: self.show_part())
         state.documentChanged.connect(self._on_trace)
         state.refused.connect(self.show_error)
         state.message.connect(lambda _text: self.error_label.hide())
+
+    def _labels_row(self, model: TokenModel, title: Callable[[], str],
+                    name: Callable[[], str]) -> tuple[QLabel, MatrixTable]:
+        table = MatrixTable()
+        table.setModel(model)
+        self.texts.bind(table.setAccessibleName, name)
+        label = QLabel()
+        self.texts.bind(label.setText, title)
+        label.setBuddy(table)
+        self._layout.addWidget(label)
+        self._layout.addWidget(table)
+        return label, table
+
+    # -- the part shown ----------------------------------------------------------------------
+    @property
+    def part(self) -> str:
+        """The part of the model the pane shows (:func:`app.editor.layer_bar.parts_of`)."""
+        return self.layer_bar.part
+
+    @property
+    def whole(self) -> bool:
+        """Whether the pane shows the whole document at once (the version-1 shorthand)."""
+        return len(self.layer_bar.parts) == 1
+
+    def show_part(self) -> None:
+        """Show the controls and grids of the chosen part, hide the others'."""
+        part, whole = self.part, self.whole
+        inside = split_layer(part)
+        layer = self.state.scenario.module(part) if inside is not None and not whole else None
+        in_layer = whole or isinstance(layer, Layer)
+        self.options_box.setVisible(in_layer)
+        self.causal_box.setVisible(inside is None or inside[0] != ENCODER_STACK)
+        self.cross_scale_box.setVisible(isinstance(layer, Layer)
+                                        and layer.cross_attention is not None)
+        if whole:
+            self.block_editor.show_part("", "block" if self.state.scenario.head_in_block
+                                        or self.state.scenario.head is None else "head")
+        elif in_layer:
+            self.block_editor.show_part(part, None)
+        else:
+            self.block_editor.show_part(None, part if part in (HEAD, ENCODER) else None)
+        self.block_editor.setVisible(whole or part != INPUTS)
+        self.positions_editor.setVisible(whole or part == INPUTS)
+        for widget in (self.token_label, self.token_table):
+            widget.setVisible(whole or part == INPUTS)
+        for widget in (self.source_label, self.source_table):
+            widget.setVisible(part == ENCODER)
+        self._show_options()
+        for path, table in self.tables.items():
+            shown = whole or part_of(path) == part
+            table.setVisible(shown)
+            self.titles[path].setVisible(shown)
+
+    def _attention_path(self, key: str, cross: bool = False) -> str:
+        """The path of an option of the attention shown (``attention.causal`` in the
+        shorthand, ``layers.1.attention.causal`` …)."""
+        module = "cross_attention" if cross else "attention"
+        return f"{module}.{key}" if self.whole else f"{self.part}.{module}.{key}"
 
     # -- sizes and options -------------------------------------------------------------------
     def _sizes_box(self) -> QGroupBox:
@@ -123,19 +194,25 @@ class EditorPane(QScrollArea):
         return box
 
     def _options_box(self) -> QGroupBox:
-        box = QGroupBox()
+        self.options_box = box = QGroupBox()
         self.texts.bind(box.setTitle, lambda: self.tr("Attention options"))
-        row = QHBoxLayout(box)
+        grid = QGridLayout(box)
         self.causal_box = QCheckBox()
         self.texts.bind(self.causal_box.setText, lambda: self.tr("&Causal mask"))
         self.texts.bind(self.causal_box.setAccessibleName, lambda: self.tr("Causal mask"))
         self.scale_box = QCheckBox()
         self.texts.bind(self.scale_box.setText, lambda: self.tr("Divide &scores by √dₖ"))
         self.texts.bind(self.scale_box.setAccessibleName, lambda: self.tr("Scale scores"))
-        for check, key in ((self.causal_box, "causal"), (self.scale_box, "scale")):
-            check.toggled.connect(partial(self._set_option, f"attention.{key}"))
-            row.addWidget(check)
-        self._show_options()
+        self.cross_scale_box = QCheckBox()
+        self.texts.bind(self.cross_scale_box.setText, lambda: self.tr("Cross: divide by √dₖ"))
+        self.texts.bind(self.cross_scale_box.setAccessibleName,
+                        lambda: self.tr("Scale cross-attention scores"))
+        # The cross-attention's switch goes on its own line: two fit the pane's width.
+        for k, (check, key, cross) in enumerate(((self.causal_box, "causal", False),
+                                                 (self.scale_box, "scale", False),
+                                                 (self.cross_scale_box, "scale", True))):
+            check.toggled.connect(partial(self._set_option, key, cross))
+            grid.addWidget(check, k // 2, k % 2)
         return box
 
     def _show_sizes(self) -> None:
@@ -146,14 +223,24 @@ class EditorPane(QScrollArea):
             spin.blockSignals(False)
 
     def _show_options(self) -> None:
-        attention = self.state.scenario.attention
-        for check, on in ((self.causal_box, attention.causal), (self.scale_box, attention.scale)):
+        scenario = self.state.scenario
+        try:
+            layer = scenario.layers[0] if self.whole else scenario.module(self.part)
+        except KeyError:  # the part just left the document; the layer bar chooses another
+            return
+        if not isinstance(layer, Layer):
+            return
+        cross = layer.cross_attention
+        for check, on in ((self.causal_box, layer.attention.causal),
+                          (self.scale_box, layer.attention.scale),
+                          (self.cross_scale_box, cross is not None and cross.scale)):
             check.blockSignals(True)
             check.setChecked(on)
             check.blockSignals(False)
 
-    def _set_option(self, path: str, on: bool) -> None:
-        self.state.apply(SetOption(path, on))
+    def _set_option(self, key: str, cross: bool, on: bool) -> None:
+        if not self.state.apply(SetOption(self._attention_path(key, cross), on)):
+            self._show_options()
 
     def _on_size(self, key: str, value: int) -> None:
         """Resize the one size the user changed; every other size stays the document's."""
@@ -182,9 +269,10 @@ class EditorPane(QScrollArea):
             if widget is not None:
                 widget.deleteLater()
         self.tables.clear()
+        self.titles.clear()
         self._paths = parameter_paths(self.state.scenario)
         for path in self._paths:
-            name = short_name(path)
+            name = place_name(path)
             title = QLabel()
             self.texts.bind(title.setText, partial(_translated, TITLES[path])
                             if path in TITLES else partial(str, name))
@@ -195,6 +283,8 @@ class EditorPane(QScrollArea):
             self._grids.addWidget(title)
             self._grids.addWidget(table)
             self.tables[path] = table
+            self.titles[path] = title
+        self.show_part()
 
     def _on_focus(self, _old: QWidget | None, new: QWidget | None) -> None:
         if new is None:
@@ -214,13 +304,15 @@ class EditorPane(QScrollArea):
 
     def _on_trace(self) -> None:
         self._show_sizes()
-        self._show_options()
         if parameter_paths(self.state.scenario) != self._paths:
             self._rebuild_grids()
+        else:
+            self.show_part()
 
     def retranslate(self) -> None:
         """Every label of the pane again in the interface language."""
         self.texts.apply()
+        self.layer_bar.retranslate()
         for view in self.findChildren(QAbstractItemView):
             view.viewport().update()  # headers and cell texts come from the models
             if isinstance(view, QTableView):

@@ -8,6 +8,11 @@ from __future__ import annotations
 from app.texts.model import check_language
 
 EXAMPLE_WORDS: dict[str, dict[str, tuple[str, str]]] = {
+    "encoder-decoder": {
+        "en": ("Encoder–decoder · I love you → 我 爱",
+               "2 target rows read 3 source rows (cross-attention)"),
+        "zh": ("编码器–解码器 · I love you → 我 爱", "2 个目标行通过交叉注意力读取 3 个源行"),
+    },
     "f11": {
         "en": ("F11 · Q/K/V on two positions",
                "the chapter's walk-through: 我 reads itself, 爱 reads both"),
@@ -43,6 +48,10 @@ EXAMPLE_WORDS: dict[str, dict[str, tuple[str, str]]] = {
     "single-key": {
         "en": ("One visible key", "the first row's share is 1 whatever its score"),
         "zh": ("只有一个可见的键", "第一行的份额总是 1，与分数无关"),
+    },
+    "three-layers": {
+        "en": ("Three layers, pre-norm", "three sets of weights: shares change layer by layer"),
+        "zh": ("三层堆叠（pre-norm）", "同样的形状、三组不同的权重：份额逐层变化"),
     },
     "tokenizer": {
         "en": ("Token ids and the embedding table",

@@ -52,6 +52,10 @@
         <translation>前馈网络的激活函数</translation>
     </message>
     <message>
+        <source>Final norm of the encoder&apos;s output</source>
+        <translation>编码器输出的最终 Norm</translation>
+    </message>
+    <message>
         <source>Final norm before the vocabulary head</source>
         <translation>词表头之前的最终规范化</translation>
     </message>
@@ -72,8 +76,20 @@
         <translation>词表标签</translation>
     </message>
     <message>
-        <source>ε: {problem}; kept {old}</source>
-        <translation>ε：{problem}；保留原值 {old}</translation>
+        <source>Block</source>
+        <translation>解码块</translation>
+    </message>
+    <message>
+        <source>Encoder&apos;s final norm</source>
+        <translation>编码器的最终 Norm</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>输出头</translation>
+    </message>
+    <message>
+        <source>{place}: {problem}; kept {old}</source>
+        <translation>{place}：{problem}；保留原值 {old}</translation>
     </message>
 </context>
 <context>
@@ -337,6 +353,26 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>Token 标签(&amp;T)</translation>
     </message>
     <message>
+        <source>P · learned positions (one row per position)</source>
+        <translation>P · 可学习位置表（每个位置一行）</translation>
+    </message>
+    <message>
+        <source>ALiBi slopes (one per head)</source>
+        <translation>ALiBi 斜率（每个头一个）</translation>
+    </message>
+    <message>
+        <source>enc.X · source rows (one per source token)</source>
+        <translation>enc.X · 源输入行（每个源 Token 一行）</translation>
+    </message>
+    <message>
+        <source>&amp;Source tokens (encoder)</source>
+        <translation>源 Token（编码器）(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Source tokens</source>
+        <translation>源 Token</translation>
+    </message>
+    <message>
         <source>Sizes</source>
         <translation>尺寸</translation>
     </message>
@@ -359,6 +395,14 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
     <message>
         <source>Scale scores</source>
         <translation>缩放分数</translation>
+    </message>
+    <message>
+        <source>Cross: divide by √dₖ</source>
+        <translation>交叉注意力：除以 √dₖ</translation>
+    </message>
+    <message>
+        <source>Scale cross-attention scores</source>
+        <translation>缩放交叉注意力分数</translation>
     </message>
     <message>
         <source>The smaller size drops 1 non-zero number. Resize anyway? (Undo brings it back.)</source>
@@ -775,6 +819,69 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
     </message>
 </context>
 <context>
+    <name>LayerBar</name>
+    <message>
+        <source>Layer {n}</source>
+        <translation>第 {n} 层</translation>
+    </message>
+    <message>
+        <source>Encoder layer {n}</source>
+        <translation>编码器第 {n} 层</translation>
+    </message>
+    <message>
+        <source>Inputs and positions</source>
+        <translation>输入与位置编码</translation>
+    </message>
+    <message>
+        <source>Encoder: source tokens</source>
+        <translation>编码器：源 Token</translation>
+    </message>
+    <message>
+        <source>Head: final norm and vocabulary</source>
+        <translation>输出头：最终 Norm 与词表</translation>
+    </message>
+    <message>
+        <source>S&amp;how</source>
+        <translation>显示(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Part of the model shown</source>
+        <translation>显示模型的哪一部分</translation>
+    </message>
+    <message>
+        <source>&amp;Add layer</source>
+        <translation>添加层(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Duplicate layer</source>
+        <translation>复制层(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Remove layer</source>
+        <translation>删除层(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Move layer &amp;up</source>
+        <translation>层上移(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Move layer do&amp;wn</source>
+        <translation>层下移(&amp;W)</translation>
+    </message>
+    <message>
+        <source>+ Add</source>
+        <translation>+ 添加</translation>
+    </message>
+    <message>
+        <source>Duplicate</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+</context>
+<context>
     <name>MatrixModel</name>
     <message>
         <source>{name}, token {token}, feature {col}: {value}</source>
@@ -803,6 +910,85 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
     <message>
         <source>paste into {name}: {problem}; nothing changed</source>
         <translation>粘贴到 {name}：{problem}；未作任何改动</translation>
+    </message>
+</context>
+<context>
+    <name>PositionsEditor</name>
+    <message>
+        <source>none (order is invisible)</source>
+        <translation>无（看不出次序）</translation>
+    </message>
+    <message>
+        <source>sinusoidal (added rows)</source>
+        <translation>正弦（加到输入行上）</translation>
+    </message>
+    <message>
+        <source>learned table (added rows)</source>
+        <translation>可学习表（加到输入行上）</translation>
+    </message>
+    <message>
+        <source>RoPE (turns q and k)</source>
+        <translation>RoPE（旋转 q 和 k）</translation>
+    </message>
+    <message>
+        <source>ALiBi (bias on the scores)</source>
+        <translation>ALiBi（给分数加偏置）</translation>
+    </message>
+    <message>
+        <source>half: i with i + r/2 (Llama)</source>
+        <translation>half：i 与 i + r/2 配对（Llama）</translation>
+    </message>
+    <message>
+        <source>interleaved: 2i with 2i+1 (GPT-J)</source>
+        <translation>interleaved：2i 与 2i+1 配对（GPT-J）</translation>
+    </message>
+    <message>
+        <source>Positions</source>
+        <translation>位置编码</translation>
+    </message>
+    <message>
+        <source>&amp;Kind</source>
+        <translation>种类(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Positional encoding</source>
+        <translation>位置编码种类</translation>
+    </message>
+    <message>
+        <source>&amp;Base</source>
+        <translation>底数(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Wavelength base</source>
+        <translation>波长底数</translation>
+    </message>
+    <message>
+        <source>&amp;Rotary dims</source>
+        <translation>旋转维数(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Columns of each head that RoPE turns</source>
+        <translation>RoPE 旋转的每个头的列数</translation>
+    </message>
+    <message>
+        <source>&amp;Pairing</source>
+        <translation>配对方式(&amp;P)</translation>
+    </message>
+    <message>
+        <source>RoPE pairing</source>
+        <translation>RoPE 配对方式</translation>
+    </message>
+    <message>
+        <source>&amp;Offset</source>
+        <translation>偏移(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Table row of the first position</source>
+        <translation>第一个位置对应的表行</translation>
+    </message>
+    <message>
+        <source>positions.base: {problem}; kept {old}</source>
+        <translation>positions.base：{problem}；保留原值 {old}</translation>
     </message>
 </context>
 <context>

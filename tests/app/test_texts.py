@@ -171,11 +171,23 @@ def sentences(text: str, lang: str) -> int:
 # -- coverage --------------------------------------------------------------------------------
 
 
+def version_one(trace: Trace) -> bool:
+    """A trace of a version-1 document: one layer in the shorthand, no positions."""
+    scenario = trace.scenario
+    return scenario.shorthand and getattr(scenario.positions, "kind", "none") == "none"
+
+
 def test_every_explain_key_of_every_variant_has_a_text() -> None:
-    produced = {step.explain_key for trace in TRACES.values() for step in trace.steps}
+    shorthand = [trace for trace in TRACES.values() if version_one(trace)]
+    produced = {step.explain_key for trace in shorthand for step in trace.steps}
     assert produced == EXPECTED_KEYS
     assert set(EXPLAIN_KEYS) == EXPECTED_KEYS
-    assert {step.id for trace in TRACES.values() for step in trace.steps} == EXPECTED_STEP_IDS
+    assert {step.id for trace in shorthand for step in trace.steps} == EXPECTED_STEP_IDS
+    # Every step of the version-2 examples (layers, cross-attention) has a text too.
+    for trace in TRACES.values():
+        for k in range(len(trace.steps)):
+            for lang in ("en", "zh"):
+                assert step_text(trace, k, lang).summary, (trace.scenario.title, k, lang)
 
 
 def test_variants_cover_every_option() -> None:
@@ -444,7 +456,10 @@ def test_titles_exist_in_both_languages(name: str, k: int) -> None:
     step = trace.steps[k]
     en = step_title(step, trace.scenario, "en")
     zh = step_title(step, trace.scenario, "zh")
-    assert en == step.title  # English titles are the engine's own, never a second copy
+    # English titles are the engine's own, never a second copy; in a layer, "Layer 2: …" reads
+    # "Layer 2 · …".
+    _label, _, title = step.title.partition(": ")
+    assert en == step.title if not step.layer else en.endswith(f" · {title}")
     assert en and zh and en != zh
     assert CJK.search(zh)
     assert not CJK.search(en)

@@ -48,7 +48,9 @@ def assert_agrees(doc: Doc, tolerance: float = 1e-12,
 
 # ----------------------------------------------------------------------- version 1 as shorthand
 
-@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.qkv.json")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [p for p in sorted(EXAMPLES.glob("*.qkv.json"))
+                                  if json.loads(p.read_text(encoding="utf-8"))["version"] == 1],
+                         ids=lambda p: p.name)
 def test_every_version_1_example_is_the_reference_bit_for_bit(path: Path) -> None:
     """Same arithmetic in the same order: not one bit differs, and the mask is the same."""
     doc = json.loads(path.read_text(encoding="utf-8"))
@@ -125,3 +127,11 @@ def test_explain_ends_on_the_reference_value(case: str, cell: str, tmp_path: Pat
     name, index = cell[:-1].split("[")
     expected = forward(doc)[name][tuple(int(k) for k in index.split(","))]
     assert float(printed) == pytest.approx(expected, abs=0.6 * 10.0**-decimals), first
+
+
+@pytest.mark.parametrize("name", ["three-layers", "encoder-decoder"])
+def test_the_stack_examples_agree_with_the_reference(name: str) -> None:
+    """The stacked and encoder–decoder examples, against the independent numpy reference."""
+    path = EXAMPLES / f"{name}.qkv.json"
+    every, trace = assert_agrees(json.loads(path.read_text(encoding="utf-8")), tolerance=1e-12)
+    assert "probs" in every and "probs" in trace.arrays

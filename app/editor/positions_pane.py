@@ -1,0 +1,146 @@
+"""The positional encoding in the editor: its kind, RoPE's base, rotary width and pairing, the
+sinusoidal base, the learned table's offset. The learned table and ALiBi's slopes are grids of
+the pane like any other array (``positions.table``, ``positions.slopes``).
+
+Every change is one named edit (one undo step); a refused one says where and why and the box
+shows the value kept.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, QEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QLineEdit,
+    QSpinBox,
+    QWidget,
+)
+
+from app.document import POSITION_KINDS, Operation, SetOption, SetPositions
+from app.documents.matrix_words import NUMBER_REASONS, matrix_words
+from app.editor.form_rows import Row, add_rows
+from app.i18n import QT_TRANSLATE_NOOP, LiveTexts, current_language
+from app.state import DocumentState
+from engine import NumberTextError, parse_number
+from engine.numbers import format_exact
+from engine.positions import PAIRINGS, Positions
+
+KIND_NAMES = {"none": QT_TRANSLATE_NOOP("PositionsEditor", "none (order is invisible)"),
+              "sinusoidal": QT_TRANSLATE_NOOP("PositionsEditor", "sinusoidal (added rows)"),
+              "learned": QT_TRANSLATE_NOOP("PositionsEditor", "learned table (added rows)"),
+              "rope": QT_TRANSLATE_NOOP("PositionsEditor", "RoPE (turns q and k)"),
+              "alibi": QT_TRANSLATE_NOOP("PositionsEditor", "ALiBi (bias on the scores)")}
+PAIRING_NAMES = {"half": QT_TRANSLATE_NOOP("PositionsEditor", "half: i with i + r/2 (Llama)"),
+                 "interleaved": QT_TRANSLATE_NOOP("PositionsEditor",
+                                                  "interleaved: 2i with 2i+1 (GPT-J)")}
+
+
+def _translated(source: str) -> str:
+    return QCoreApplication.translate("PositionsEditor", source)
+
+
+class PositionsEditor(QGroupBox):
+    """The ``positions`` object of the document; rows that do not apply to the kind hide."""
+
+    def __init__(self, state: DocumentState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.texts = LiveTexts()
+        self.texts.bind(self.setTitle, lambda: self.tr("Positions"))
+        self.form = QFormLayout(self)
+        self.kind_box = QComboBox()
+        for kind in POSITION_KINDS:
+            self.kind_box.addItem(_translated(KIND_NAMES[kind]), kind)
+        self.base_edit = QLineEdit()
+        self.rotary_spin = QSpinBox()
+        self.rotary_spin.setSingleStep(2)
+        self.rotary_spin.setKeyboardTracking(False)
+        self.pairing_box = QComboBox()
+        for pairing in PAIRINGS:
+            self.pairing_box.addItem(_translated(PAIRING_NAMES[pairing]), pairing)
+        self.offset_spin = QSpinBox()
+        self.offset_spin.setKeyboardTracking(False)
+        rows: tuple[Row, ...] = (
+            (self.kind_box, lambda: self.tr("&Kind"), lambda: self.tr("Positional encoding")),
+            (self.base_edit, lambda: self.tr("&Base"), lambda: self.tr("Wavelength base")),
+            (self.rotary_spin, lambda: self.tr("&Rotary dims"),
+             lambda: self.tr("Columns of each head that RoPE turns")),
+            (self.pairing_box, lambda: self.tr("&Pairing"), lambda: self.tr("RoPE pairing")),
+            (self.offset_spin, lambda: self.tr("&Offset"),
+             lambda: self.tr("Table row of the first position")))
+        add_rows(self.form, self.texts, rows)
+        self.kind_box.activated.connect(
+            lambda _k: self._set(SetPositions(str(self.kind_box.currentData()))))
+        self.pairing_box.activated.connect(lambda _k: self._set(
+            SetOption("positions.pairing", str(self.pairing_box.currentData()))))
+        self.rotary_spin.valueChanged.connect(
+            lambda value: self._set(SetOption("positions.rotary_dims", value)))
+        self.offset_spin.valueChanged.connect(
+            lambda value: self._set(SetOption("positions.offset", value)))
+        self.base_edit.editingFinished.connect(self._on_base)
+        state.documentChanged.connect(self.show_positions)
+        self.show_positions()
+
+    def positions(self) -> Positions:
+        found = self.state.scenario.positions
+        return found if isinstance(found, Positions) else Positions()
+
+    def show_positions(self) -> None:
+        """The boxes show the document's positions; rows of other kinds hide."""
+        positions = self.positions()
+        scenario = self.state.scenario
+        widgets = (self.kind_box, self.rotary_spin, self.pairing_box, self.offset_spin)
+        for widget in widgets:
+            widget.blockSignals(True)
+        self.kind_box.setCurrentIndex(self.kind_box.findData(positions.kind))
+        d_k = scenario.attention.d_k
+        self.rotary_spin.setRange(0, max(d_k, 0))
+        self.rotary_spin.setValue(positions.rotary(d_k) if positions.kind == "rope" else d_k)
+        self.pairing_box.setCurrentIndex(self.pairing_box.findData(positions.pairing))
+        table = positions.table
+        self.offset_spin.setRange(0, max(0, (table.shape[0] if table is not None else 0)
+                                         - scenario.n))
+        self.offset_spin.setValue(positions.offset)
+        for widget in widgets:
+            widget.blockSignals(False)
+        if not self.base_edit.hasFocus():
+            self.base_edit.setText(format_exact(positions.base))
+        kind = positions.kind
+        shown_rows: tuple[tuple[QWidget, bool], ...] = (
+            (self.base_edit, kind in ("sinusoidal", "rope")),
+            (self.rotary_spin, kind == "rope"), (self.pairing_box, kind == "rope"),
+            (self.offset_spin, kind == "learned"))
+        for row, shown in shown_rows:
+            self.form.setRowVisible(row, shown)
+
+    def _set(self, operation: Operation) -> None:
+        if not self.state.apply(operation):
+            self.show_positions()
+
+    def _on_base(self) -> None:
+        positions = self.positions()
+        if positions.kind not in ("sinusoidal", "rope"):
+            return
+        try:
+            base = parse_number(self.base_edit.text())
+        except NumberTextError as error:
+            reason = NUMBER_REASONS[error.reason]
+            self.state.refused.emit(self.tr("positions.base: {problem}; kept {old}").format(
+                problem=matrix_words(current_language(), reason, text=error.text),
+                old=format_exact(positions.base)))
+            self.base_edit.setText(format_exact(positions.base))
+            return
+        if base != positions.base:
+            self._set(SetOption("positions.base", base))
+        self.base_edit.setText(format_exact(self.positions().base))
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.texts.apply()
+            for box, names in ((self.kind_box, KIND_NAMES), (self.pairing_box, PAIRING_NAMES)):
+                for k in range(box.count()):
+                    box.setItemText(k, _translated(names[str(box.itemData(k))]))
+        super().changeEvent(event)
+
