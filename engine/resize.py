@@ -215,13 +215,13 @@ def resize(scenario: Scenario, sizes: Sizes) -> Resized:
     tokens += [f"t{k + 1}" for k in range(len(tokens), sizes.n)]
     doc["tokens"] = tokens
 
-    for path in scenario.parameter_paths():
+    for path, array in scenario.parameters.items():
         if path in ("X", "embedding"):
             continue
         module, attention, block = _attention_of(scenario, path)
         groups = _groups(attention, sizes.heads) if attention is not None else (1, 1)
         change = _Change(old=_sizes_of(attention, old), new=sizes, groups=groups, block=block)
-        put(path, _fit_any(module, path.rsplit(".", 1)[-1], scenario.parameter(path), change))
+        put(path, _fit_any(module, path.rsplit(".", 1)[-1], array, change))
     for path, a in _attentions(scenario):
         _resize_options(doc, path, a, sizes, old)
     for positions in (doc.get("positions"), doc.get("encoder", {}).get("positions")):
@@ -248,7 +248,7 @@ def _sizes_of(attention: Attention | None, old: Sizes) -> Sizes:
 def _attentions(scenario: Scenario) -> list[tuple[str, Attention]]:
     """Every attention module with its document path."""
     found = []
-    for path in scenario.parameter_paths():
+    for path in scenario.parameters:
         if path.endswith(".Wq"):
             found.append((path[:-3], scenario.module(path[:-3])))
     return found

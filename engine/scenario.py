@@ -145,6 +145,13 @@ class Scenario(Frozen):
         """Every editable array of this scenario, in document order (X only without token ids)."""
         return list(self._places)
 
+    @cached_property
+    def parameters(self) -> dict[str, FloatArray]:
+        """Every editable array by its document path, in document order (what
+        :meth:`parameter_paths` lists)."""
+        return {path: getattr(module_at(self, locator), name)
+                for path, (locator, name) in self._places.items()}
+
     def module(self, path: str) -> Any:
         """The model object at a module path such as ``"layers.1.attention"`` or ``"block"``.
 
@@ -259,7 +266,7 @@ def _refuse_large_trace(scenario: Scenario) -> None:
 def number_count(scenario: Scenario) -> int:
     """How many numbers the document's matrices and rows hold together (what its file stores),
     over every module of the tree."""
-    stored = sum(scenario.parameter(path).size for path in scenario.parameter_paths())
+    stored = sum(array.size for array in scenario.parameters.values())
     masks = sum(len(getattr(node, "key_mask", None) or ()) for _, node in walk(scenario))
     return int(stored + masks)
 
