@@ -173,7 +173,7 @@ def _encoder(value: object, embedding: FloatArray | None) -> Encoder:
     if "layers" not in enc:
         raise ScenarioError("encoder.layers", "missing: an encoder needs at least one layer")
     layers = parse_layers(enc["layers"], "encoder.layers", n=n, d=d, limit=MAX_LAYERS,
-                          causal=False)
+                          encoder=True)
     positions = _checked_positions(enc, "encoder.positions", n, d, layers, "encoder.layers.")
     last = layers[-1].block
     norm = last.norm if last is not None else "layernorm"

@@ -63,19 +63,23 @@ def _at(place: str, key: str) -> str:
 
 
 def parse_attention(value: object, place: str, *, n: int, d: int, n_keys: int | None = None,
-                    d_keys: int | None = None, cross: bool = False, causal: bool = True,
+                    d_keys: int | None = None, cross: bool = False, encoder: bool = False,
                     eps: float = DEFAULT_EPS) -> Attention:
     """Attention reading rows of width ``d`` (queries) and ``d_keys`` (keys and values).
 
     ``n_keys``/``d_keys`` differ from ``n``/``d`` for cross-attention, whose keys are the
-    encoder's rows; ``causal`` is the default of the ``causal`` key (cross-attention has none).
+    encoder's rows. Cross-attention has no ``causal`` key; an encoder's self-attention reads
+    every source token, so there ``causal`` may only say false.
     """
     n_keys = n if n_keys is None else n_keys
     d_keys = d if d_keys is None else d_keys
     att = expect_object(value, place)
     refuse_unknown(att, CROSS_KEYS if cross else ATTENTION_KEYS, place)
     heads = expect_int(att.get("heads", 1), _at(place, "heads"), 1, MAX_HEADS)
-    causal = False if cross else expect_bool(att.get("causal", causal), _at(place, "causal"))
+    causal = False if cross else expect_bool(att.get("causal", not encoder), _at(place, "causal"))
+    if encoder and causal:
+        raise ScenarioError(_at(place, "causal"), "an encoder layer reads every source token, so "
+                            "it cannot be causal: remove the key or set it to false")
     scale = expect_bool(att.get("scale", True), _at(place, "scale"))
     if heads * n * n_keys > MAX_CELLS:
         positions = f"{n}² positions" if n == n_keys else f"{n}×{n_keys} positions"
@@ -313,7 +317,7 @@ def parse_head(head: Mapping[str, Any], place: str, *, n: int, d: int, last: Lay
 
 
 def parse_layer(value: object, place: str, *, n: int, d: int,
-                memory: tuple[int, int] | None, causal: bool = True) -> Layer:
+                memory: tuple[int, int] | None, encoder: bool = False) -> Layer:
     """One layer of a stack over rows of width ``d``; ``memory`` is the encoder's (n, d), if
     the document has one."""
     doc = expect_object(value, place)
@@ -323,7 +327,7 @@ def parse_layer(value: object, place: str, *, n: int, d: int,
     block_doc = expect_object(doc["block"], _at(place, "block")) if "block" in doc else None
     eps = block_norm(block_doc, _at(place, "block"))[1] if block_doc is not None else DEFAULT_EPS
     attention = parse_attention(doc["attention"], _at(place, "attention"), n=n, d=d,
-                                causal=causal, eps=eps)
+                                encoder=encoder, eps=eps)
     cross = None
     if "cross_attention" in doc:
         if memory is None:
@@ -351,7 +355,7 @@ def parse_layer(value: object, place: str, *, n: int, d: int,
 
 
 def parse_layers(value: object, place: str, *, n: int, d: int, limit: int,
-                 memory: tuple[int, int] | None = None, causal: bool = True
+                 memory: tuple[int, int] | None = None, encoder: bool = False
                  ) -> tuple[Layer, ...]:
     """A list of 1 to ``limit`` layers, each over rows of width ``d``."""
     if not isinstance(value, list | tuple):
@@ -360,7 +364,7 @@ def parse_layers(value: object, place: str, *, n: int, d: int, limit: int,
         raise ScenarioError(place, "expected at least one layer, got none")
     if len(value) > limit:
         raise ScenarioError(place, f"{len(value)} layers is more than the limit of {limit}")
-    return tuple(parse_layer(item, f"{place}.{k}", n=n, d=d, memory=memory, causal=causal)
+    return tuple(parse_layer(item, f"{place}.{k}", n=n, d=d, memory=memory, encoder=encoder)
                  for k, item in enumerate(value))
 
 

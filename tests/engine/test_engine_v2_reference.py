@@ -72,10 +72,7 @@ def test_the_reference_is_not_the_engine_on_a_changed_number() -> None:
 # -------------------------------------------------------------------------- version-2 constructs
 
 # Constructs not compared on main, each with why; every other case of CASES is.
-WAITING: dict[str, str] = {
-    "encoder_layers_ignore_causal": "the engine obeys causal: true in an encoder layer; the spec "
-                                    "calls the encoder non-causal (reference-findings.md)"}
-ON_MAIN = tuple(sorted(set(CASES) - set(WAITING)))
+ON_MAIN = tuple(sorted(CASES))
 
 
 @pytest.mark.parametrize("case", ON_MAIN)

@@ -161,6 +161,9 @@ REFUSED: dict[str, tuple[Callable[[], Doc], str]] = {
     "unknown key in an encoder layer": (lambda: _set(
         docs.encoder_decoder(134), "encoder.layers.1.attention.window_size", 2),
         "encoder.layers.1.attention.window_size"),
+    "a causal encoder layer": (lambda: _set(
+        docs.encoder_decoder(140), "encoder.layers.1.attention.causal", True),
+        "encoder.layers.1.attention.causal"),
     "encoder layer's Wq too tall": (lambda: _rows(
         docs.encoder_decoder(135), "encoder.layers.0.attention.Wq", 1),
         "encoder.layers.0.attention.Wq"),

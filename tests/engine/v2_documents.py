@@ -138,10 +138,11 @@ def _head_without(doc: Doc, *keys: str) -> Doc:
     return doc
 
 
-def _encoder_causal(doc: Doc) -> Doc:
-    """Every encoder layer says `causal: true`; the encoder is non-causal all the same."""
+def _encoder_not_causal(doc: Doc) -> Doc:
+    """Every encoder layer says `causal: false`, which is what an encoder is anyway (`true` is
+    refused: see test_engine_v2_refusals.py)."""
     for lay in doc["encoder"]["layers"]:
-        lay["attention"]["causal"] = True
+        lay["attention"]["causal"] = False
     return doc
 
 
@@ -253,5 +254,5 @@ CASES: dict[str, Callable[[], Doc]] = {
         positions={"kind": "rope"}),
     "encoder_decoder_alibi_on_self_attention_only": lambda: encoder_decoder(
         76, enc_positions={"kind": "alibi"}, positions={"kind": "alibi", "slopes": [1, 0.5]}),
-    "encoder_layers_ignore_causal": lambda: _encoder_causal(encoder_decoder(77)),
+    "encoder_layers_say_not_causal": lambda: _encoder_not_causal(encoder_decoder(77)),
 }
