@@ -133,8 +133,10 @@ def projections(tape: Tape, place: Place, a: Attention, source: str,
 
 
 def _key(place: Place, kind: str) -> str:
-    """The explanation key of an attention step: cross-attention has its own texts."""
-    return f"cross_attention.{kind}" if place.keys == "enc.tokens" else f"attention.{kind}"
+    """The explanation key of an attention step: cross-attention (keys from another token list
+    than the queries, as the decoder reading the encoder) has its own texts."""
+    cross = place.keys not in ("", place.rows)
+    return f"cross_attention.{kind}" if cross else f"attention.{kind}"
 
 
 def qk_norm(tape: Tape, place: Place, a: Attention) -> None:

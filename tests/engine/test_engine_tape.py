@@ -44,3 +44,13 @@ def test_every_step_of_every_example_has_a_known_op_and_a_unique_id() -> None:
         steps = compute(load_scenario(path)).steps
         assert {s.op for s in steps} <= set(get_args(Op)), path.name
         assert len({s.id for s in steps}) == len(steps), path.name
+
+
+def test_the_encoders_own_attention_is_told_as_self_attention_not_cross_attention() -> None:
+    trace = compute(load_scenario(EXAMPLES / "encoder-decoder.qkv.json"))
+    keys = {s.id: s.explain_key for s in trace.steps}
+    assert keys["enc.L1.projections"] == "attention.projections"
+    assert keys["enc.L1.scores"] == "attention.scores"
+    assert keys["L1.projections"] == "attention.projections"
+    assert keys["L1.cross.projections"] == "cross_attention.projections"
+    assert keys["L1.cross.weights"] == "cross_attention.weights"
