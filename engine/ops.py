@@ -24,13 +24,17 @@ def softmax(scores: FloatArray, visible: BoolArray | None = None) -> FloatArray:
     # A hidden entry is −∞ after the shift, and exp(−∞) is exactly 0 (no warning, no overflow).
     # A shift below −1.8e308 (scores 1e308 and −1e308 in one row) overflows to −∞, and that is
     # the right limit: its exp is exactly 0, far below what float64 can show next to the 1.
+    # Only visible entries go through exp (a causal mask hides half of them); hidden ones are
+    # then set to the 0 that exp(−∞) would give, so the result is the same to the bit.
     with np.errstate(over="ignore"):
         if visible is None:
             shifted = scores - scores.max(axis=-1, keepdims=True)
+            exps: FloatArray = np.exp(shifted, out=shifted)
         else:
             shifted = np.where(visible, scores, -np.inf)
             shifted -= shifted.max(axis=-1, keepdims=True)
-    exps: FloatArray = np.exp(shifted, out=shifted)
+            exps = np.exp(shifted, out=shifted, where=np.broadcast_to(visible, shifted.shape))
+            np.copyto(exps, 0.0, where=~visible)
     exps /= exps.sum(axis=-1, keepdims=True)
     return exps
 
