@@ -55,7 +55,8 @@ def activation(x: np.ndarray, kind: str) -> np.ndarray:
     if kind == "gelu_tanh":
         return 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x**3)))
     if kind == "silu":
-        return x / (1.0 + np.exp(-x))
+        with np.errstate(over="ignore"):  # exp(−x) = ∞ for very negative x: x / ∞ = −0, right
+            return x / (1.0 + np.exp(-x))
     if kind == "identity":
         return x.copy()
     raise ValueError(f"unknown activation {kind!r}")

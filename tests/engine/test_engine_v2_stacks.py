@@ -1,5 +1,5 @@
 """Version 2: stacks, grouped-query attention, windows, key masks, QK-norm, parallel residuals,
-gated FFNs and encoder–decoder, each against the independent numpy pass of v2_reference.py."""
+gated FFNs and encoder–decoder, each against the independent numpy pass of reference_v2.py."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from engine import compute, parse_scenario
-from tests.engine.v2_reference import forward
+from tests.engine.reference_v2 import forward, trace_arrays
 
 Doc = dict[str, Any]
 RNG = np.random.default_rng(14)
@@ -68,7 +68,7 @@ def head(d: int, size: int = 3, **extra: object) -> Doc:
 def agree(doc: Doc) -> dict[str, np.ndarray]:
     """Compute ``doc`` and check every array the reference makes, to 1e-12."""
     trace = compute(parse_scenario(doc))
-    expected = forward(copy.deepcopy(doc))
+    expected = trace_arrays(forward(copy.deepcopy(doc)))
     for name, values in expected.items():
         assert name in trace.arrays, name
         np.testing.assert_allclose(trace.arrays[name], values, rtol=1e-12, atol=1e-12,
