@@ -22,7 +22,7 @@ from app.texts.edit_words import EDIT_WORDS, edit_word
 from app.texts.titles import norm_name
 from engine import Scenario, ScenarioError, parse_scenario
 from engine.numbers import format_exact
-from engine.positions import DEFAULT_BASE, alibi_slopes
+from engine.positions import DEFAULT_BASE, KINDS, alibi_slopes
 from engine.reader import FloatArray
 from engine.resize import Sizes, resize
 from engine.swap import swap_tokens
@@ -275,9 +275,6 @@ class SwapTokens(Operation):
         return edit_word(lang, "swap", i=self.i, j=self.j, a=self.names[0], b=self.names[1])
 
 
-POSITION_KINDS = ("none", "sinusoidal", "learned", "rope", "alibi")
-
-
 def default_positions(kind: str, scenario: Scenario) -> dict[str, Any] | None:
     """The ``positions`` object a new choice of ``kind`` starts from (None: no positions): the
     usual base 10000; a learned table of zeros, one row per position; ALiBi's default slopes
@@ -293,14 +290,14 @@ def default_positions(kind: str, scenario: Scenario) -> dict[str, Any] | None:
 
 @dataclass(frozen=True)
 class SetPositions(Operation):
-    """Choose the positional encoding (:data:`POSITION_KINDS`), starting from
+    """Choose the positional encoding (:data:`engine.positions.KINDS`), starting from
     :func:`default_positions`."""
 
     kind: str
 
     def apply(self, scenario: Scenario) -> Scenario:
-        if self.kind not in POSITION_KINDS:
-            raise ScenarioError("positions.kind", f"expected one of {', '.join(POSITION_KINDS)}"
+        if self.kind not in KINDS:
+            raise ScenarioError("positions.kind", f"expected one of {', '.join(KINDS)}"
                                 f", got {self.kind!r}")
         return scenario.with_document_value("positions", default_positions(self.kind, scenario))
 

@@ -18,14 +18,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.document import POSITION_KINDS, Operation, SetOption, SetPositions
+from app.document import Operation, SetOption, SetPositions
 from app.documents.matrix_words import NUMBER_REASONS, matrix_words
 from app.editor.form_rows import Row, add_rows
 from app.i18n import QT_TRANSLATE_NOOP, LiveTexts, current_language
 from app.state import DocumentState
 from engine import NumberTextError, parse_number
 from engine.numbers import format_exact
-from engine.positions import PAIRINGS, Positions
+from engine.positions import KINDS, PAIRINGS, Positions
 
 KIND_NAMES = {"none": QT_TRANSLATE_NOOP("PositionsEditor", "none (order is invisible)"),
               "sinusoidal": QT_TRANSLATE_NOOP("PositionsEditor", "sinusoidal (added rows)"),
@@ -51,7 +51,7 @@ class PositionsEditor(QGroupBox):
         self.texts.bind(self.setTitle, lambda: self.tr("Positions"))
         self.form = QFormLayout(self)
         self.kind_box = QComboBox()
-        for kind in POSITION_KINDS:
+        for kind in KINDS:
             self.kind_box.addItem(_translated(KIND_NAMES[kind]), kind)
         self.base_edit = QLineEdit()
         self.rotary_spin = QSpinBox()
