@@ -99,9 +99,11 @@ def on_screen(painter: QPainter) -> bool:
     return isinstance(painter.device(), QWidget)
 
 
-def legible(painter: QPainter, option: QStyleOptionGraphicsItem) -> bool:
-    """Whether text is worth drawing: always in exports, on screen only when large enough."""
+def legible(painter: QPainter, option: QStyleOptionGraphicsItem,
+            smallest: float = SMALLEST_LEGIBLE_TEXT) -> bool:
+    """Whether text is worth drawing: always in exports, on screen only when at least
+    ``smallest`` pixels tall."""
     if not on_screen(painter):
         return True
     scale = option.levelOfDetailFromTransform(painter.worldTransform())
-    return scale * TEXT_SIZE >= SMALLEST_LEGIBLE_TEXT
+    return scale * TEXT_SIZE >= smallest
