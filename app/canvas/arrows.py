@@ -512,7 +512,7 @@ def _faintest_visible(painter: QPainter, option: QStyleOptionGraphicsItem) -> fl
     """The least ``width × opacity`` (item units) a faint line needs to be drawn: on screen,
     lines that would change no pixel are skipped (a frame of 512 positions zoomed to fit has
     thousands); files get every line."""
-    if not on_screen(painter):
+    if not on_screen():
         return 0.0
     return UNSEEN_INK / max(option.levelOfDetailFromTransform(painter.worldTransform()), 1e-12)
 
@@ -536,7 +536,7 @@ class _Words:
     def __init__(self, painter: QPainter, shown: bool) -> None:
         self.painter = painter
         self.shown = shown
-        self.screen = on_screen(painter)
+        self.screen = on_screen()
 
     def write(self, rect: QRectF, align: Qt.AlignmentFlag, text: str, text_font: QFont,
               ink: QColor) -> None:

@@ -500,7 +500,7 @@ class MatrixGrid(QGraphicsObject):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        shapes = self._shapes(on_screen(painter))
+        shapes = self._shapes(on_screen())
         if self._heat is not None:
             # One pixel per cell, scaled up: nearest neighbour keeps every cell a flat square.
             smooth = painter.testRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
@@ -508,7 +508,7 @@ class MatrixGrid(QGraphicsObject):
             painter.drawImage(*self._heat)
             painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, smooth)
         play(shapes, painter)
-        if not on_screen(painter):
+        if not on_screen():
             play(self._texts(), painter)
         elif legible(painter, option):
             self._paint_words(painter, option.exposedRect)

@@ -57,7 +57,7 @@ class TextItem(QGraphicsObject):
         painter.setFont(self._font)
         painter.setPen(self._color)
         align = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
-        if on_screen(painter):  # a line met before: from its cached layout
+        if on_screen():  # a line met before: from its cached layout
             draw_text(painter, self._rect, align, self.text, self._font)
         else:
             painter.drawText(self._rect, align, self.text)

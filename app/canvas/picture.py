@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 
 from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import QFont, QPainter, QPicture, QStaticText, QTransform
-from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import QStyleOptionGraphicsItem
 
 SMALLEST_LEGIBLE_TEXT = 4.0
 """On screen, text that would be drawn smaller than this many pixels is skipped."""
@@ -94,16 +96,30 @@ def static_text(text: str, text_font: QFont) -> tuple[QStaticText, QSizeF]:
     return found
 
 
-def on_screen(painter: QPainter) -> bool:
-    """Whether ``painter`` draws on the window (not into an exported file or image)."""
-    return isinstance(painter.device(), QWidget)
+_screen = [False]
+
+
+@contextmanager
+def painting_on_screen() -> Iterator[None]:
+    """Mark the window's canvas painting: the items it paints meanwhile draw for the screen
+    (asking each painter for its device costs more than some items take to paint)."""
+    _screen[0] = True
+    try:
+        yield
+    finally:
+        _screen[0] = False
+
+
+def on_screen() -> bool:
+    """Whether items are being painted on the window (not into an exported file or image)."""
+    return _screen[0]
 
 
 def legible(painter: QPainter, option: QStyleOptionGraphicsItem,
             smallest: float = SMALLEST_LEGIBLE_TEXT) -> bool:
     """Whether text is worth drawing: always in exports, on screen only when at least
     ``smallest`` pixels tall."""
-    if not on_screen(painter):
+    if not on_screen():
         return True
     scale = option.levelOfDetailFromTransform(painter.worldTransform())
     return scale * TEXT_SIZE >= smallest

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QWidget
 from app.canvas.compare import CompareFrameItem
 from app.canvas.context import FrameOptions
 from app.canvas.frame import FrameItem
+from app.canvas.picture import painting_on_screen
 from app.canvas.theme import Theme
 from engine import Trace
 
@@ -123,7 +124,8 @@ class CanvasView(pg.GraphicsView):
             self.fit()
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        super().paintEvent(event)
+        with painting_on_screen():
+            super().paintEvent(event)
         if self._pending_paint:
             self._pending_paint = False
             self.repainted.emit()
