@@ -88,7 +88,17 @@ class CanvasView(pg.GraphicsView):
 
     def show_frame(self, trace: Trace, step: int, options: FrameOptions, title: str,
                    fit: bool) -> FrameItem:
-        """Replace the frame; ``fit`` zooms to show it whole, otherwise the zoom is kept."""
+        """Show ``trace``'s step; ``fit`` zooms to show it whole, otherwise the zoom is kept.
+
+        After an edit of a value the frame on screen is refilled (its heading, map and footer
+        kept); anything else builds a new frame."""
+        frame = self._frame
+        if (not fit and isinstance(frame, FrameItem)
+                and frame.refill(trace, step, options, title)):
+            self.drop_pending()
+            self._pending_paint = True
+            self.viewport().update()
+            return frame
         frame = FrameItem(trace, step, options, title)
         self.show_item(frame, fit)
         return frame
