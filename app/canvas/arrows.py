@@ -22,7 +22,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QGraphicsObject, QStyleOptionGraphicsItem, QWidget
 
 from app.canvas.picture import draw_text, legible, on_screen
-from app.canvas.points import point_pairs
+from app.canvas.points import Lines
 from app.canvas.theme import Theme, font, text_advance, widest_advance
 from app.texts.frame_words import frame_word, join_notes
 from engine.numbers import NumberFormat, format_number
@@ -142,8 +142,7 @@ class _Faint:
     width: float
     opacity: float
     pen: QPen
-    lines: Sequence[QPointF]
-    """Start and end of each line, one after the other."""
+    lines: Lines
 
 
 @dataclass(frozen=True)
@@ -366,7 +365,7 @@ class AttentionArrows(QGraphicsObject):
                 ends = np.empty((len(pairs), 2, 2))
                 ends[:, 0, 0], ends[:, 1, 0] = x0, x1
                 ends[:, :, 1] = TOP + (pairs + 0.5) * ROW_PITCH + offset
-                batches.append(_Faint(head, pairs, width, opacity, pen, point_pairs(ends)))
+                batches.append(_Faint(head, pairs, width, opacity, pen, Lines(ends)))
         return batches
 
     def _key_label_point(self, key: int, rank: int) -> QPointF:
@@ -397,7 +396,7 @@ class AttentionArrows(QGraphicsObject):
         for batch in plan.faint:
             if batch.width * batch.opacity >= faintest:
                 painter.setPen(batch.pen)
-                painter.drawLines(batch.lines)
+                batch.lines.draw(painter)
         for arrow in plan.focused:
             self._arrow(painter, arrow.start, arrow.end, arrow.drawn.width, arrow.color)
         focus = spec.receiver

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from app.canvas.cividis import CIVIDIS_ARGB
 from app.canvas.picture import draw_text, legible, on_screen, play
-from app.canvas.points import point_pairs
+from app.canvas.points import Lines
 from app.canvas.theme import Theme, cell_color, font, ink_for, text_advance, widest_advance
 from app.texts.frame_words import frame_word, join_notes
 from engine.numbers import NumberFormat
@@ -178,13 +178,32 @@ def remembered(values: npt.NDArray[np.float64], what: tuple[object, ...],
     return result
 
 
+FORMATS_KEPT = 512
+_formats: dict[int, tuple[weakref.ref[np.ndarray], int, tuple[NumberFormat, str]]] = {}
+
+
 def number_format(values: npt.NDArray[np.float64], places: int) -> tuple[NumberFormat, str]:
-    """The one format of a grid of ``values`` and the widest text it prints."""
+    """The one format of a grid of ``values`` and the widest text it prints.
+
+    Known by the array itself while it lives: after an edit the composition asks again for
+    every array of the document, and all but those downstream of the edit are the same objects.
+    """
+    known = _formats.get(id(values))
+    if known is not None and known[0]() is values and known[1] == places:
+        return known[2]
+
     def work() -> tuple[NumberFormat, str]:
         found = NumberFormat.for_values(values, places)
         return found, found.widest(values)
 
-    return remembered(values, ("format", places), work)
+    result = remembered(values, ("format", places), work)
+    if len(_formats) >= FORMATS_KEPT:
+        for gone in [key for key, (array, _, _) in _formats.items() if array() is None]:
+            del _formats[gone]
+        if len(_formats) >= FORMATS_KEPT:
+            _formats.clear()
+    _formats[id(values)] = (weakref.ref(values), places, result)
+    return result
 
 
 @cache
@@ -313,9 +332,9 @@ class MatrixGrid(QGraphicsObject):
         right, bottom = ox + cols * self.cell_width, oy + rows * CELL_HEIGHT
         if self.large:
             sp.drawRect(QRectF(ox, oy, right - ox, bottom - oy))
-            sp.drawLines(self._row_lines(cell_rows))
+            self._row_lines(cell_rows).draw(sp)
         else:
-            sp.drawLines(self._lines())
+            self._lines().draw(sp)
         dark_ink = _dark_ink_levels()
         if spec.marked is not None:
             shown = set(cell_rows)
@@ -336,7 +355,7 @@ class MatrixGrid(QGraphicsObject):
         self._shape_pictures[screen] = shapes
         return shapes
 
-    def _lines(self) -> Sequence[QPointF]:
+    def _lines(self) -> Lines:
         """Every row's and column's line of a whole grid, as point pairs."""
         rows, cols = self.spec.values.shape
         ox, oy = self.grid_origin.x(), self.grid_origin.y()
@@ -348,9 +367,9 @@ class MatrixGrid(QGraphicsObject):
         ends[:rows + 1, :, 1] = across[:, None]
         ends[rows + 1:, :, 0] = down[:, None]
         ends[rows + 1:, :, 1] = oy, bottom
-        return point_pairs(ends)
+        return Lines(ends)
 
-    def _row_lines(self, cell_rows: list[int]) -> Sequence[QPointF]:
+    def _row_lines(self, cell_rows: list[int]) -> Lines:
         """The lines around each cell of ``cell_rows`` (a large grid's highlighted rows)."""
         cols = self.spec.values.shape[1]
         ox, oy = self.grid_origin.x(), self.grid_origin.y()
@@ -364,7 +383,7 @@ class MatrixGrid(QGraphicsObject):
         down[..., 0] = (ox + np.arange(cols + 1) * self.cell_width)[None, :, None]
         down[:, :, 0, 1] = tops[:, None]
         down[:, :, 1, 1] = tops[:, None] + CELL_HEIGHT
-        return point_pairs(np.concatenate([across.reshape(-1, 2, 2), down.reshape(-1, 2, 2)]))
+        return Lines(np.concatenate([across.reshape(-1, 2, 2), down.reshape(-1, 2, 2)]))
 
     def _fill_as_rects(self, sp: QPainter, cells: _Cells) -> None:
         """Each cell a rectangle, those of one colour in one call; masked cells hatched."""

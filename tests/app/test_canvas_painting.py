@@ -4,10 +4,12 @@ geometry handed to Qt straight from numpy, cell colours by one table lookup."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
-from PySide6.QtCore import QPointF
-from PySide6.QtGui import QImage, QPainter
+from PySide6.QtCore import QLineF
+from PySide6.QtGui import QColor, QImage, QPainter, QPen
 from PySide6.QtWidgets import QStyleOptionGraphicsItem
 from pytestqt.qtbot import QtBot
 
@@ -15,7 +17,7 @@ from app.canvas import arrows as arrows_module
 from app.canvas.arrows import strong_arrows
 from app.canvas.cividis import CIVIDIS, CIVIDIS_ARGB
 from app.canvas.grid import _levels
-from app.canvas.points import point_pairs
+from app.canvas.points import Lines
 from app.window import StudioWindow
 from tests.app.driving import canvas_arrows
 from tests.bench.timing import attention_scenario
@@ -49,11 +51,26 @@ def test_a_row_shorter_than_the_top_keeps_every_positive_share() -> None:
     assert strong_arrows(np.array([0.5, 0.0, 0.25])).tolist() == [True, False, True]
 
 
-def test_point_pairs_hold_each_line_start_then_end() -> None:
-    ends = np.array([[[1.0, 2.0], [3.0, 4.0]], [[-5.5, 6.25], [7.0, 8.0]]])
-    points = list(point_pairs(ends))
-    assert points == [QPointF(1, 2), QPointF(3, 4), QPointF(-5.5, 6.25), QPointF(7, 8)]
-    assert list(point_pairs(np.empty((0, 2, 2)))) == []
+def test_lines_from_numpy_draw_as_qt_draws_them_one_by_one(qtbot: QtBot) -> None:
+    ends = np.array([[[1.0, 2.0], [30.0, 40.0]], [[-5.5, 6.25], [70.0, 8.0]],
+                     [[12.0, 60.0], [12.0, 3.0]]])
+
+    def drawn(draw: Callable[[QPainter], None]) -> bytes:
+        image = QImage(80, 64, QImage.Format.Format_ARGB32_Premultiplied)
+        image.fill(0)
+        painter = QPainter(image)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setPen(QPen(QColor("#0072B2"), 1.5))
+        draw(painter)
+        painter.end()
+        return bytes(image.constBits())
+
+    one_by_one = drawn(lambda painter: [painter.drawLine(QLineF(*start, *end))
+                                         for start, end in ends.tolist()])
+    assert drawn(Lines(ends).draw) == one_by_one
+    assert one_by_one != drawn(lambda painter: None)
+    assert len(Lines(np.empty((0, 2, 2)))) == 0
+    drawn(Lines(np.empty((0, 2, 2))).draw)  # nothing to draw: no call with a null pointer
 
 
 def test_cell_levels_and_their_pixels_follow_the_cividis_table() -> None:
@@ -88,7 +105,7 @@ def test_faint_lines_that_change_no_pixel_are_skipped_on_screen_only(qtbot: QtBo
     faintest = arrows_module.UNSEEN_INK / scale
     batches = arrows._plan().faint
     skipped = sum(len(b.pairs) for b in batches if b.width * b.opacity < faintest)
-    assert scale < 0.02 and skipped > 1000, "fitted, most of the other rows' lines are too faint to show"
+    assert scale < 0.02 and skipped > 1000, "fitted, most other rows' lines are too faint"
 
     def grab() -> np.ndarray:
         window.refresh_canvas(fit=False)
