@@ -55,7 +55,7 @@ def draw_text(painter: QPainter, rect: QRectF, align: Qt.AlignmentFlag, text: st
     cached layout, twice as fast as ``drawText``; a text met for the first time (most numbers
     after an edit) is drawn with ``drawText``, which is quicker than laying it out to keep.
     """
-    key = (text, text_font.key())
+    key = (text, font_key(text_font))
     found = _static_texts.get(key)
     if found is None:
         if key not in _seen_once:
@@ -69,12 +69,34 @@ def draw_text(painter: QPainter, rect: QRectF, align: Qt.AlignmentFlag, text: st
     painter.drawStaticText(aligned(rect, size, align), glyphs)
 
 
+_font_keys: dict[int, tuple[QFont, str]] = {}
+
+
+def font_key(text_font: QFont) -> str:
+    """``text_font.key()``, remembered per font object (the frame's fonts are shared, and
+    asking Qt costs more than drawing a short cached text)."""
+    known = _font_keys.get(id(text_font))
+    if known is None or known[0] is not text_font:
+        if len(_font_keys) >= 256:
+            _font_keys.clear()
+        known = _font_keys[id(text_font)] = (text_font, text_font.key())
+    return known[1]
+
+
+_LEFT, _RIGHT, _CENTRE = range(3)
+_ACROSS: dict[Qt.AlignmentFlag, int] = {}
+
+
 def aligned(rect: QRectF, size: QSizeF, align: Qt.AlignmentFlag) -> QPointF:
     """Top-left corner of a text of ``size`` placed in ``rect`` the way ``drawText`` aligns it
     (left, right or centred across; always centred down)."""
-    if align & Qt.AlignmentFlag.AlignLeft:
+    across = _ACROSS.get(align)
+    if across is None:
+        across = _ACROSS[align] = (_LEFT if align & Qt.AlignmentFlag.AlignLeft else
+                                   _RIGHT if align & Qt.AlignmentFlag.AlignRight else _CENTRE)
+    if across == _LEFT:
         x = rect.left()
-    elif align & Qt.AlignmentFlag.AlignRight:
+    elif across == _RIGHT:
         x = rect.right() - size.width()
     else:
         x = rect.center().x() - size.width() / 2
@@ -84,7 +106,7 @@ def aligned(rect: QRectF, size: QSizeF, align: Qt.AlignmentFlag) -> QPointF:
 def static_text(text: str, text_font: QFont) -> tuple[QStaticText, QSizeF]:
     """``text`` laid out once in ``text_font``, with its size: drawing it again on screen (the
     next edit, the next paint while panning) skips shaping the glyphs."""
-    key = (text, text_font.key())
+    key = (text, font_key(text_font))
     found = _static_texts.get(key)
     if found is None:
         if len(_static_texts) >= STATIC_TEXTS:

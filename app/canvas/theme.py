@@ -7,7 +7,7 @@ the only cue: every value is printed as a number too.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from PySide6.QtGui import QColor, QFont, QFontMetricsF
 
@@ -58,12 +58,13 @@ def font(pixel_size: int = 14, bold: bool = False) -> QFont:
     """The frame's font: Noto Sans with the CJK face as fallback, so 我/爱 render as glyphs.
 
     Sizes are in pixels (scene units), so a frame looks the same on screen, in PNG, SVG and PDF.
-    A copy of one kept per size: a frame asks for its fonts thousands of times.
+    One font per size and weight, shared by everything drawn (a frame asks for its fonts
+    thousands of times): never change the font returned; copy it first.
     """
-    return QFont(_font(pixel_size, bold))
+    return _font(pixel_size, bold)
 
 
-@lru_cache(maxsize=64)
+@cache
 def _font(pixel_size: int, bold: bool) -> QFont:
     result = QFont()
     result.setFamilies(FONT_FAMILIES)
