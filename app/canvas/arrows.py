@@ -19,7 +19,7 @@ from PySide6.QtGui import (
     QPen,
     QPolygonF,
 )
-from PySide6.QtWidgets import QGraphicsObject, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
 
 from app.canvas.picture import draw_text, legible, on_screen
 from app.canvas.points import Lines
@@ -201,6 +201,7 @@ class AttentionArrows(QGraphicsObject):
         self._height = self._legend_top + len(self.legend_lines()) * LEGEND_LINE + 4
         self._planned: _Plan | None = None
         """Worked out at the first paint or question: laying out needs only the size."""
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
 
     def _plan(self) -> _Plan:
         if self._planned is None:
@@ -377,7 +378,7 @@ class AttentionArrows(QGraphicsObject):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
         plan, theme, spec = self._plan(), self.theme, self.spec
-        words = _Words(painter, legible(painter, option, SMALLEST_WORDS))
+        words = _Words(painter, legible(painter, option, SMALLEST_WORDS), option.exposedRect)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         left = Qt.AlignmentFlag.AlignLeft
         words.write(QRectF(0, 0, self._width, 22), left, self.title, font(14, bold=True),
@@ -529,17 +530,18 @@ def _node_boxes(left: float, width: float, rows: tuple[int, ...]
 
 
 class _Words:
-    """Writes the arrows' words: real text in files; on screen only when legible, from cached
-    layouts."""
+    """Writes the arrows' words: real text in files; on screen only when legible and inside
+    the part being painted (``exposed``), from cached layouts."""
 
-    def __init__(self, painter: QPainter, shown: bool) -> None:
+    def __init__(self, painter: QPainter, shown: bool, exposed: QRectF) -> None:
         self.painter = painter
         self.shown = shown
         self.screen = on_screen()
+        self.exposed = exposed
 
     def write(self, rect: QRectF, align: Qt.AlignmentFlag, text: str, text_font: QFont,
               ink: QColor) -> None:
-        if not self.shown:
+        if not self.shown or (self.screen and not rect.intersects(self.exposed)):
             return
         painter = self.painter
         painter.setFont(text_font)

@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QLineF
-from PySide6.QtGui import QColor, QImage, QPainter, QPen
+from PySide6.QtCore import QLineF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
 from PySide6.QtWidgets import QStyleOptionGraphicsItem
 from pytestqt.qtbot import QtBot
 
@@ -17,6 +17,7 @@ from app.canvas import arrows as arrows_module
 from app.canvas.arrows import strong_arrows
 from app.canvas.cividis import CIVIDIS, CIVIDIS_ARGB
 from app.canvas.grid import _levels
+from app.canvas.picture import painting_on_screen
 from app.canvas.points import Lines
 from app.window import StudioWindow
 from tests.app.driving import canvas_arrows
@@ -122,3 +123,33 @@ def test_faint_lines_that_change_no_pixel_are_skipped_on_screen_only(qtbot: QtBo
     finally:
         arrows_module._faintest_visible = original
     np.testing.assert_array_equal(skipping, drawing_all)
+
+
+def test_on_screen_the_arrows_write_only_the_words_in_the_part_painted(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    window = StudioWindow(attention_scenario(64, heads=1))
+    qtbot.addWidget(window)
+    window.state.set_step(window.state.trace.step_index("weights"))
+    arrows = canvas_arrows(window)
+    written: list[str] = []
+    real = arrows_module.draw_text
+
+    def counted(painter: QPainter, rect: QRectF, align: Qt.AlignmentFlag, text: str,
+                text_font: QFont) -> None:
+        written.append(text)
+        real(painter, rect, align, text, text_font)
+
+    monkeypatch.setattr(arrows_module, "draw_text", counted)
+    image = QImage(800, 600, QImage.Format.Format_ARGB32_Premultiplied)
+    option = QStyleOptionGraphicsItem()
+    first = arrows.node_rect(arrows.query_anchor(0), left=True)
+    option.exposedRect = first.adjusted(0, 0, 300, 40)  # the top: boxes 0 and 1 of each side
+    painter = QPainter(image)
+    try:
+        with painting_on_screen():
+            arrows.paint(painter, option)
+    finally:
+        painter.end()
+    assert {"q t0", "q t1", "k t0", "k t1"} <= set(written)
+    assert not {"q t40", "k t63"} & set(written), "boxes far below are not written"
+    assert len(written) < 12, written
