@@ -14,6 +14,7 @@ from app.canvas.context import FrameOptions
 from app.canvas.frame import FrameItem
 from app.canvas.picture import painting_on_screen
 from app.canvas.theme import Theme
+from app.sheet import nearest_aspect
 from engine import Trace
 
 FOCUS_FRAME = 3
@@ -27,9 +28,12 @@ class CanvasView(pg.GraphicsView):
     -------
     repainted
         Emitted after the viewport has painted a new frame (used to measure latency).
+    resized
+        Emitted after the view changed size.
     """
 
     repainted = Signal()
+    resized = Signal()
 
     def __init__(self, theme: Theme, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -130,8 +134,16 @@ class CanvasView(pg.GraphicsView):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        if getattr(self, "fitted", False):  # pyqtgraph resizes before __init__ is done
+        if not hasattr(self, "fitted"):  # pyqtgraph resizes before __init__ is done
+            return
+        if self.fitted:
             self.fit()
+        self.resized.emit()
+
+    def aspect(self) -> str:
+        """The sheet aspect that fills this view best."""
+        viewport = self.viewport()
+        return nearest_aspect(viewport.width(), viewport.height())
 
     def paintEvent(self, event: QPaintEvent) -> None:
         with painting_on_screen():
