@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pytestqt.qtbot import QtBot
 
+from app.canvas.compare import CompareFrameItem
+from app.canvas.grid import MatrixGrid
 from app.examples import example_path
 from app.window import DEFAULT_SIZE, StudioWindow
 from engine import load_scenario
@@ -47,3 +49,28 @@ def test_the_canvas_frame_is_composed_on_the_sheet_shaped_most_like_it(qtbot: Qt
         assert shown.contains(canvas.frame.boundingRect()), "fitted to the new sheet"
     assert (window.width(), window.height(), sheet()) == (1024, 768, 1440.0), \
         "a 1024 × 768 window's canvas takes the 4:3 sheet"
+
+
+def test_numbers_too_small_to_print_are_announced_until_zoomed_in(qtbot: QtBot) -> None:
+    window = StudioWindow(load_scenario(example_path("pronoun")))
+    qtbot.addWidget(window)
+    window.setFixedSize(1024, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    canvas = window.canvas
+    window.state.set_step(window.state.trace.step_index("weights"))
+    canvas.viewport().repaint()
+    assert not canvas.words_hidden, "one pronoun frame at 1024 × 768: every number printed"
+    window.compare.action.setChecked(True)
+    window.compare.set_preset("causal")
+    qtbot.waitUntil(lambda: isinstance(canvas.frame, CompareFrameItem))
+    canvas.fit()
+    qtbot.wait(20)
+    canvas.viewport().repaint()
+    assert canvas.words_hidden, "two frames side by side: the numbers are too small"
+    assert canvas.zoom_hint() == "Numbers too small to print at this size: scroll to zoom in"
+    grid = next(g for g in canvas.frame.items_of(MatrixGrid) if g.isVisible())
+    canvas.view_box.setRange(rect=grid.sceneBoundingRect(), padding=0.0)
+    qtbot.wait(20)
+    canvas.viewport().repaint()
+    assert not canvas.words_hidden, "zoomed onto one grid: its numbers print, the note goes"
