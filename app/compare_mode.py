@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QComboBox, QFileDialog, QHBoxLayout, QLabel, QMenu
 from app.canvas.compare import CompareFrameItem
 from app.canvas.context import FrameOptions
 from app.i18n import LiveTexts, current_language
+from app.swap_dialog import position_names
 from app.texts import step_title
 from engine import Scenario, ScenarioError, Trace, compute
 from engine.compare import compare, matching_step
@@ -63,6 +64,8 @@ class CompareMode(QObject):
         View → Compare (Ctrl+K), checkable.
     preset_box
         The chooser of B, one entry per :data:`PRESETS`.
+    first_box, second_box
+        The two positions B swaps (``0 · 我``), shown while B is :data:`SWAP`.
     item
         The comparison on the canvas while compare mode is on.
     """
@@ -98,9 +101,21 @@ class CompareMode(QObject):
         label.setBuddy(self.preset_box)
         row.addWidget(label)
         row.addWidget(self.preset_box)
-        self.pair_box = QComboBox()
-        self.texts.bind(self.pair_box.setAccessibleName, lambda: self.tr("Tokens swapped in B"))
-        row.addWidget(self.pair_box)
+        self.pair_chooser = QWidget()
+        pair_row = QHBoxLayout(self.pair_chooser)
+        pair_row.setContentsMargins(0, 0, 0, 0)
+        self.first_box = QComboBox()
+        self.second_box = QComboBox()
+        self.texts.bind(self.first_box.setAccessibleName,
+                        lambda: self.tr("B swaps the token at position"))
+        self.texts.bind(self.second_box.setAccessibleName,
+                        lambda: self.tr("with the token at position"))
+        between = QLabel("↔")
+        for widget in (self.first_box, between, self.second_box):
+            pair_row.addWidget(widget)
+        row.addWidget(self.pair_chooser)
+        self._tokens: tuple[str, ...] = ()
+        """The tokens the two position choosers list."""
         self.problem_label = QLabel()
         self.texts.bind(self.problem_label.setAccessibleName,
                         lambda: self.tr("Why B cannot be shown"))
@@ -110,9 +125,10 @@ class CompareMode(QObject):
         self.bar.hide()
         self.action.toggled.connect(self._on_toggled)
         self.preset_box.currentIndexChanged.connect(lambda _k: self._on_preset())
-        self.pair_box.currentIndexChanged.connect(lambda _k: self.refresh(fit=True))
-        self.state.documentChanged.connect(self._list_pairs)
-        self._list_pairs()
+        self._list_positions()
+        for box in (self.first_box, self.second_box):
+            box.currentIndexChanged.connect(lambda _k: self.refresh(fit=True))
+        self.state.documentChanged.connect(self._list_positions)
         self.export_action.triggered.connect(self.export_dialog)
         self.state.undo_stack.cleanChanged.connect(self._on_clean)
         self.state.traceChanged.connect(self._enable_presets)
@@ -143,39 +159,40 @@ class CompareMode(QObject):
         self.preset_box.setCurrentIndex(PRESETS.index(preset))
 
     def _on_preset(self) -> None:
-        self.pair_box.setVisible(self.preset == SWAP)
+        self.pair_chooser.setVisible(self.preset == SWAP)
         self.refresh(fit=True)
 
-    def _list_pairs(self) -> None:
-        """The pairs of positions B may swap, ``0 · A ↔ 1 · B``; the chosen pair stays while
-        the document has it."""
+    def _list_positions(self) -> None:
+        """Both choosers list the positions, ``0 · 我``, again only when the tokens change (an
+        edit of a number costs nothing here); the chosen pair stays while the document has
+        both positions, else the first two are proposed."""
         tokens = self.state.scenario.tokens
-        pairs = [(i, j) for i in range(len(tokens)) for j in range(i + 1, len(tokens))]
-        if pairs == self._pairs():
-            for k, (i, j) in enumerate(pairs):
-                self.pair_box.setItemText(k, f"{i} · {tokens[i]} ↔ {j} · {tokens[j]}")
+        if tokens == self._tokens:
             return
-        chosen = self._pair()
-        self.pair_box.blockSignals(True)
-        self.pair_box.clear()
-        for i, j in pairs:
-            self.pair_box.addItem(f"{i} · {tokens[i]} ↔ {j} · {tokens[j]}", (i, j))
-        self.pair_box.setCurrentIndex(max(0, pairs.index(chosen) if chosen in pairs else 0))
-        self.pair_box.blockSignals(False)
-
-    def _pairs(self) -> list[tuple[int, int]]:
-        """The pairs listed (Qt hands a stored tuple back as a list)."""
-        return [(int(p[0]), int(p[1])) for p in
-                (self.pair_box.itemData(k) for k in range(self.pair_box.count()))]
+        names = position_names(tokens)
+        kept = self._pair()
+        pair = kept if kept is not None and max(kept) < len(names) else (0, min(1, len(names) - 1))
+        for box, chosen in zip((self.first_box, self.second_box), pair, strict=True):
+            box.blockSignals(True)
+            if box.count() == len(names):  # renamed or swapped tokens: new words, same entries
+                for k, name in enumerate(names):
+                    box.setItemText(k, name)
+            else:
+                box.clear()
+                box.addItems(names)
+            box.setCurrentIndex(chosen)
+            box.blockSignals(False)
+        self._tokens = tokens
 
     def _pair(self) -> tuple[int, int] | None:
-        """The pair chosen, None while there is none."""
-        k = self.pair_box.currentIndex()
-        return self._pairs()[k] if k >= 0 else None
+        """The two positions chosen, None while a chooser is empty."""
+        i, j = self.first_box.currentIndex(), self.second_box.currentIndex()
+        return None if i < 0 or j < 0 else (i, j)
 
     def set_pair(self, i: int, j: int) -> None:
-        """Swap the tokens at ``i`` and ``j`` (``i`` < ``j``) in B."""
-        self.pair_box.setCurrentIndex(self._pairs().index((i, j)))
+        """Swap the tokens at positions ``i`` and ``j`` in B."""
+        self.first_box.setCurrentIndex(i)
+        self.second_box.setCurrentIndex(j)
 
     def _on_clean(self, clean: bool) -> None:
         """Opening or saving makes the stack clean: that document is “the opened document”."""
@@ -198,7 +215,7 @@ class CompareMode(QObject):
         """Two frames side by side need the room: the editor folds away while comparing (drag
         the splitter to bring it back) and returns as it was afterwards."""
         self.bar.setVisible(on)
-        self.pair_box.setVisible(self.preset == SWAP)
+        self.pair_chooser.setVisible(self.preset == SWAP)
         self.export_action.setEnabled(on)
         if on and self.preset in BLOCK_PRESETS and self.state.scenario.block is None:
             # Open on a B that applies, never on a greyed-out one that can only show an error
@@ -235,9 +252,11 @@ class CompareMode(QObject):
     def _swapped(self, current: Trace) -> Sides:
         pair = self._pair()
         scenario = self.state.scenario
-        if pair is None:
+        if pair is None or scenario.n < 2:
             raise ScenarioError("tokens", self.tr("swapping needs two tokens"))
         i, j = pair
+        if i == j:
+            raise ScenarioError("tokens", self.tr("the same position twice"))
         swapped = compute(swap_tokens(scenario, i, j))
         label = self.tr("{a} ↔ {b} swapped").format(a=scenario.tokens[i], b=scenario.tokens[j])
         return Sides(current, swapped, (self.tr("as typed"), label), self.state.step,
@@ -265,8 +284,10 @@ class CompareMode(QObject):
             sides = self.sides()
         except ScenarioError as error:
             self.problem_label.setText(f"⚠ {error}")
+            self.problem_label.setToolTip(str(error))  # the whole of it where the bar cuts it
             return None
         self.problem_label.clear()
+        self.problem_label.setToolTip("")
         lang = current_language()
         trace_a, trace_b, step = sides.a, sides.b, sides.step
         titles = (step_title(trace_a.steps[step], trace_a.scenario, lang),

@@ -173,8 +173,12 @@
         <translation>与 B 对比，B =</translation>
     </message>
     <message>
-        <source>Tokens swapped in B</source>
-        <translation>B 中交换的 Token</translation>
+        <source>B swaps the token at position</source>
+        <translation>B 交换位置</translation>
+    </message>
+    <message>
+        <source>with the token at position</source>
+        <translation>与位置</translation>
     </message>
     <message>
         <source>Why B cannot be shown</source>
@@ -215,6 +219,10 @@
     <message>
         <source>swapping needs two tokens</source>
         <translation>交换需要至少两个 Token</translation>
+    </message>
+    <message>
+        <source>the same position twice</source>
+        <translation>同一位置选了两次</translation>
     </message>
     <message>
         <source>{a} ↔ {b} swapped</source>

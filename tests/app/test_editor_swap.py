@@ -10,12 +10,14 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QDialogButtonBox
+from PySide6.QtWidgets import QComboBox, QDialogButtonBox, QMessageBox
 from pytestqt.qtbot import QtBot
 
+from app.compare_mode import PRESETS
+from app.document import SetLabel
 from app.window import StudioWindow
 from engine.compare import compare
-from tests.app.driving import close_window, open_window, type_into
+from tests.app.driving import Dialogs, close_window, open_window, type_into
 from tests.app.test_editor_stacks import menu_action, shown_grids
 
 SWAP = [0, 3, 2, 1]  # positions 1 and 3 trade places
@@ -72,9 +74,9 @@ def test_compare_pairs_rows_by_token_zero_without_positions_shares_move_with_rop
     mode = order.compare
     mode.action.trigger()
     mode.set_preset("swap")
-    assert mode.pair_box.isVisibleTo(order)
+    assert mode.pair_chooser.isVisibleTo(order)
     mode.set_pair(1, 3)
-    assert mode.pair_box.currentText() == "1 · A ↔ 3 · B"
+    assert (mode.first_box.currentText(), mode.second_box.currentText()) == ("1 · A", "3 · B")
     weights_step = next(k for k, s in enumerate(order.state.trace.steps) if s.op == "weights")
     order.state.set_step(weights_step)
     item = mode.item
@@ -93,6 +95,52 @@ def test_compare_pairs_rows_by_token_zero_without_positions_shares_move_with_rop
     for k in range(len(order.state.trace.steps)):
         order.state.set_step(k)
         assert mode.item is not None and mode.item.changed == [], order.state.trace.steps[k].id
+
+
+def test_compare_swaps_the_two_positions_chosen_refuses_one_and_keeps_the_pair(
+        qtbot: QtBot, order: StudioWindow, dialogs: Dialogs) -> None:
+    mode = order.compare
+    mode.action.trigger()
+    mode.preset_box.setCurrentIndex(PRESETS.index("swap"))
+    mode.preset_box.activated.emit(mode.preset_box.currentIndex())
+    listed = ["0 · 排除", "1 · A", "2 · 保留", "3 · B"]
+    for box in (mode.first_box, mode.second_box):
+        assert box.isVisibleTo(order) and box.accessibleName()
+        assert [box.itemText(k) for k in range(box.count())] == listed
+    assert (mode.first_box.currentIndex(), mode.second_box.currentIndex()) == (0, 1)
+    qtbot.keyClick(mode.first_box, Qt.Key.Key_Down)  # 1 · A
+    qtbot.keyClick(mode.second_box, Qt.Key.Key_End)  # 3 · B
+    assert mode.item is not None and mode.problem_label.text() == ""
+    assert mode.sides().order == tuple(SWAP)
+    assert mode.sides().labels[1] == "A ↔ B swapped"
+    qtbot.keyClick(mode.second_box, Qt.Key.Key_Home)
+    qtbot.keyClick(mode.second_box, Qt.Key.Key_Down)  # the same position twice: said, no B
+    assert mode.item is None
+    assert mode.problem_label.text() == "⚠ tokens: the same position twice"
+    assert mode.problem_label.toolTip() == "tokens: the same position twice"  # where cut
+    qtbot.keyClick(mode.second_box, Qt.Key.Key_End)
+    assert mode.item is not None and mode.problem_label.text() == ""
+    # Editing a number leaves both lists alone; renaming a token renames its entries only.
+    changes: list[str] = []
+    for box in (mode.first_box, mode.second_box):
+        model = box.model()
+        model.modelReset.connect(lambda: changes.append("reset"))
+        model.rowsInserted.connect(lambda *_: changes.append("inserted"))
+        model.dataChanged.connect(lambda *_: changes.append("renamed"))
+    type_into(qtbot, order.editor.tables["attention.Wq"], 0, 0, "0.25")
+    assert order.state.scenario.parameter("attention.Wq")[0, 0] == 0.25
+    assert changes == []
+    assert order.state.apply(SetLabel("tokens", 3, "C"))
+    assert changes == ["renamed", "renamed"]
+    assert mode.second_box.currentText() == "3 · C" and mode.sides().order == tuple(SWAP)
+    # The pair stays while the document has both positions, else the first two are proposed.
+    order.editor.size_boxes["n"].setValue(5)
+    assert mode.first_box.count() == 5 and mode.sides().order[:4] == tuple(SWAP)
+    dialogs.answer = QMessageBox.StandardButton.Yes  # shrinking drops numbers
+    order.editor.size_boxes["n"].setValue(3)
+    assert order.state.scenario.n == 3
+    assert [mode.second_box.itemText(k) for k in range(3)] == listed[:3]
+    assert mode.sides().order == (1, 0, 2)
 
 
 def test_the_positions_editor_names_each_change_and_refuses_in_place(
