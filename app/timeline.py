@@ -276,6 +276,25 @@ class Timeline(QWidget):
         may change every step's texts, measures them for room once typing pauses."""
         steps = self.state.trace.steps
         k = self.state.step
+        if not room_later:  # an edit keeps the steps and the current one: marked already
+            self._mark_current(k)
+        self.position_label.setText(self.tr("Step {n} of {count} · {title}").format(
+            n=k + 1, count=len(steps), title=self.title_for(k)))
+        self.position_label.setToolTip(self.position_label.text())
+        receiver, head = self.state.receiver, self.state.head or 0
+        text = self._step_text(k)
+        summary, check = self._texts_of(text)
+        self.summary_label.setText(summary)
+        self.check_label.setText(check)
+        if room_later:
+            self.room_timer.start()
+        else:
+            self._reserve_text_room()
+        self.explain.show_step(self.state.trace, k, receiver, head, text)
+        self._enable_stepping(k > 0, k < len(steps) - 1)
+
+    def _mark_current(self, k: int) -> None:
+        """Check and embolden step ``k``'s button, and scroll it into view."""
         for index, each in enumerate(self.step_group.buttons()):
             each.setChecked(index == k)
             bold = each.font()
@@ -293,20 +312,6 @@ class Timeline(QWidget):
             layout.activate()  # a group just collapsed: place the buttons, then scroll
         if button is not None:
             self.step_bar.ensureWidgetVisible(button)
-        self.position_label.setText(self.tr("Step {n} of {count} · {title}").format(
-            n=k + 1, count=len(steps), title=self.title_for(k)))
-        self.position_label.setToolTip(self.position_label.text())
-        receiver, head = self.state.receiver, self.state.head or 0
-        text = self._step_text(k)
-        summary, check = self._texts_of(text)
-        self.summary_label.setText(summary)
-        self.check_label.setText(check)
-        if room_later:
-            self.room_timer.start()
-        else:
-            self._reserve_text_room()
-        self.explain.show_step(self.state.trace, k, receiver, head, text)
-        self._enable_stepping(k > 0, k < len(steps) - 1)
 
     def _enable_stepping(self, back: bool, forward: bool) -> None:
         """Enable Previous / Next. A button about to be disabled hands its focus to the other

@@ -4,7 +4,7 @@ is taken), never per keystroke."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 
 import numpy as np
 import pytest
@@ -12,11 +12,13 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 import app.help.explain
+import app.outline
 import app.timeline
 from app.texts import StepText
 from app.window import StudioWindow
-from engine import Trace, format_number
+from engine import Scenario, Trace, format_number
 from tests.app.driving import close_window, open_window, type_into
+from tests.bench.timing import attention_scenario
 
 
 @pytest.fixture
@@ -105,3 +107,69 @@ def test_the_explanation_is_rendered_only_while_folded_out(qtbot: QtBot,
     assert "0.804" not in shown and all(share in shown for share in shares)
     type_into(qtbot, f11.editor.tables["attention.Wq"], 0, 0, "1")  # folded out: follows
     assert "0.804" in explain.browser.toPlainText()
+
+
+def test_a_number_edit_leaves_the_part_and_the_step_marks_as_they_are(
+        qtbot: QtBot, f11: StudioWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    editor, timeline = f11.editor, f11.timeline
+    redrawn: list[str] = []
+    monkeypatch.setattr(editor.block_editor, "show_part",
+                        lambda *_args: redrawn.append("block editor laid out"))
+    mark = timeline._mark_current
+
+    def marked(k: int) -> None:
+        redrawn.append(f"step {k} marked")
+        mark(k)
+
+    monkeypatch.setattr(timeline, "_mark_current", marked)
+    f11.state.set_step(2)
+    assert redrawn == ["step 2 marked"]
+    redrawn.clear()
+    type_into(qtbot, editor.tables["attention.Wk"], 1, 0, "4")
+    assert f11.state.scenario.parameter("attention.Wk")[1, 0] == 4.0
+    assert redrawn == [], "a number changed: the same part, the same step"
+    button = timeline.step_group.button(2)
+    assert button is not None and button.isChecked() and button.font().bold()
+    # A switch is an edit too: its box follows, through undo as well.
+    assert editor.causal_box.isChecked()
+    qtbot.mouseClick(editor.causal_box, Qt.MouseButton.LeftButton)
+    assert not f11.state.scenario.attention.causal and not editor.causal_box.isChecked()
+    f11.undo_action.trigger()
+    assert f11.state.scenario.attention.causal and editor.causal_box.isChecked()
+    assert redrawn == []
+
+
+def test_the_status_line_lists_the_first_eight_shares_of_a_long_row(qtbot: QtBot) -> None:
+    scenario = attention_scenario(12, d=4, heads=1, width=2)
+    window = StudioWindow(scenario)
+    try:
+        assert window.state.edit_cell("attention.Wq", 0, 0, 0.5)
+        x, wk = scenario.X, scenario.attention.Wk
+        wq = scenario.attention.Wq.copy()
+        wq[0, 0] = 0.5
+        scores = (x[11] @ wq) @ (x @ wk).T / np.sqrt(2.0)  # the last row reads all twelve
+        shares = np.exp(scores - scores.max()) / np.exp(scores - scores.max()).sum()
+        listed = " / ".join(format_number(float(w), 3) for w in shares[:8])
+        assert window.statusBar().currentMessage() == \
+            f"Wq[0,0] = 0.5 → shares for t11: {listed} / …"
+        window.state.set_receiver(3)  # four keys: all listed, no “…”
+        assert window.state.shares_summary().count(" / ") == 3
+        assert not window.state.shares_summary().endswith("…")
+    finally:
+        close_window(window)
+
+
+def test_an_edit_walks_the_new_documents_outline_once(
+        qtbot: QtBot, f11: StudioWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    walked: list[object] = []
+    walk = app.outline.shape_key
+
+    def counted(value: object) -> Hashable:
+        if isinstance(value, Scenario):
+            walked.append(value)
+        return walk(value)
+
+    monkeypatch.setattr(app.outline, "shape_key", counted)
+    type_into(qtbot, f11.editor.tables["attention.Wv"], 0, 1, "7")
+    assert f11.state.scenario.parameter("attention.Wv")[0, 1] == 7.0
+    assert walked == [f11.state.scenario], "is it big, which grids: one walk between them"
