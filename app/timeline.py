@@ -163,8 +163,9 @@ class Timeline(QWidget):
         self._step_ids: list[str] = []
         self.layer_groups: list[LayerGroup] = []
         """The layers' group heads, in order (none for a document without layers)."""
-        self._room_for: tuple[Trace, int | None, int | None, str, int] | None = None
-        """The trace, receiver, head, language and width the texts' room was measured for."""
+        self._room_for: tuple[Trace, int | None, int | None, str, int, str] | None = None
+        """The trace, receiver, head, language, width and font the texts' room was measured
+        for."""
         self.room_timer = QTimer(self)
         self.room_timer.setSingleShot(True)
         self.room_timer.setInterval(ROOM_DELAY_MS)
@@ -341,13 +342,14 @@ class Timeline(QWidget):
     def _reserve_text_room(self) -> None:
         """Give the two step texts the height of the longest of any step at this width, so the
         buttons above them stay put from step to step; measured again only when the trace,
-        receiver, head, language or width changed."""
+        receiver, head, language, width or font changed."""
         self.room_timer.stop()
         width = self.summary_label.width()
         if width <= 0:
             return
         trace = self.state.trace
-        room_for = (trace, self.state.receiver, self.state.head, self.lang, width)
+        room_for = (trace, self.state.receiver, self.state.head, self.lang, width,
+                    self.summary_label.font().key())
         if self._room_for is not None and self._room_for[0] is trace \
                 and self._room_for[1:] == room_for[1:]:
             return

@@ -173,3 +173,15 @@ def test_an_edit_walks_the_new_documents_outline_once(
     type_into(qtbot, f11.editor.tables["attention.Wv"], 0, 1, "7")
     assert f11.state.scenario.parameter("attention.Wv")[0, 1] == 7.0
     assert walked == [f11.state.scenario], "is it big, which grids: one walk between them"
+
+
+def test_the_room_is_measured_again_in_a_bigger_font(qtbot: QtBot, f11: StudioWindow) -> None:
+    timeline = f11.timeline
+    f11.state.set_step(1)
+    before = timeline.summary_label.minimumHeight()
+    assert before > 0
+    bigger = timeline.font()
+    bigger.setPointSizeF(bigger.pointSizeF() * 2)
+    timeline.setFont(bigger)
+    f11.state.set_step(2)
+    assert timeline.summary_label.minimumHeight() >= 2 * before - 4
