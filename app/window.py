@@ -351,10 +351,12 @@ class StudioWindow(QMainWindow):
         options = self.frame_options()
         title = self.timeline.title_for(self.state.step)
         if not (self.compare.active and self.compare.show(fit)):
+            shown = self.canvas.frame
             frame = self.canvas.show_frame(self.state.trace, self.state.step, options, title,
                                            fit)
-            for box in frame.route_map.boxes if frame.route_map is not None else []:
-                box.clicked.connect(self._jump_later)
+            if frame is not shown:  # a new map (a refilled frame keeps its map and clicks)
+                for box in frame.route_map.boxes if frame.route_map is not None else []:
+                    box.clicked.connect(self._jump_later)
         self.canvas.setAccessibleDescription(
             describe_frame(self.state.trace, self.state.step, options, title))
 

@@ -43,6 +43,8 @@ EXACT_PLAIN = (1e-5, 1e7)
 
 _SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 _FROM_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+_WIDEST_DIGITS = str.maketrans("0123456789⁰¹²³⁴⁵⁶⁷⁸⁹", "8888888888⁴⁴⁴⁴⁴⁴⁴⁴⁴⁴")
+"""Digits as ``8`` and exponent digits as ``⁴``, among the widest of their kind."""
 _SCIENTIFIC_TEXT = re.compile(r"^\s*([^×]+)×\s*10\s*([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)\s*$")
 
 
@@ -149,6 +151,21 @@ def format_exact(value: float) -> str:
     return f"{MINUS if sign else ''}{body}{_power(power)}"
 
 
+def _extremes(values: npt.NDArray[np.float64]) -> tuple[float, float, bool]:
+    """The largest and the smallest non-zero magnitude among the finite ``values`` (0 and 0
+    when there is none), and whether any finite value is negative: one pass per question,
+    no copy of the finite values unless some are not finite."""
+    finite = values if np.isfinite(values).all() else values[np.isfinite(values)]
+    if not finite.size:
+        return 0.0, 0.0, False
+    magnitudes = np.abs(finite)
+    largest = float(magnitudes.max())
+    if largest == 0:
+        return 0.0, 0.0, False
+    smallest = float(np.min(magnitudes, where=magnitudes != 0, initial=np.inf))
+    return largest, smallest, bool(finite.min() < 0)
+
+
 @dataclass(frozen=True)
 class NumberFormat:
     """One format shared by every cell of a grid, so its columns align.
@@ -163,8 +180,7 @@ class NumberFormat:
     @classmethod
     def for_values(cls, values: npt.NDArray[np.float64], places: int = 3) -> NumberFormat:
         """Scientific for the whole grid when any finite value needs more than 7 digits."""
-        finite = np.abs(values[np.isfinite(values)])
-        largest = float(finite.max()) if finite.size else 0.0
+        largest, _smallest, _negative = _extremes(values)
         return cls(places, abs(float(f"{largest:.{places}f}")) >= 10 ** FIXED_DIGITS)
 
     def text(self, value: float) -> str:
@@ -174,17 +190,16 @@ class NumberFormat:
         """A text at least as wide as any cell's: digits drawn as ``8`` and exponent digits as
         ``⁴``, among the widest of their kind — so an edit that moves the smallest value from
         10⁻⁶ to 10⁻⁵ keeps the same widest text (and the document's cached type scale)."""
-        finite = np.abs(values[np.isfinite(values)])
-        nonzero = finite[finite != 0]
-        if not nonzero.size:
+        largest, smallest, negative = _extremes(values)
+        if largest == 0:
             return "0"
-        sign = MINUS if float(values[np.isfinite(values)].min()) < 0 else ""
+        sign = MINUS if negative else ""
         texts = []
-        for value in (float(nonzero.max()), float(nonzero.min())):
+        for value in (largest, smallest):
             text = format_number(value, self.places, scientific=self.scientific, pad=True)
             if TIMES_TEN in text:
                 text = format_scientific(value, self.places, pad=True)
-            texts.append(re.sub(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]", "⁴", re.sub(r"[0-9]", "8", text)))
+            texts.append(text.translate(_WIDEST_DIGITS))
         return sign + max(texts, key=len)
 
 

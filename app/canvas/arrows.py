@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -11,17 +12,18 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
+    QFont,
     QFontMetricsF,
     QPainter,
     QPainterPath,
     QPen,
-    QPicture,
     QPolygonF,
 )
-from PySide6.QtWidgets import QGraphicsObject, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
 
-from app.canvas.picture import play
-from app.canvas.theme import Theme, font
+from app.canvas.picture import draw_text, legible, on_screen
+from app.canvas.points import Lines
+from app.canvas.theme import Theme, font, text_advance, widest_advance
 from app.texts.frame_words import frame_word, join_notes
 from engine.numbers import NumberFormat, format_number
 
@@ -111,19 +113,69 @@ class ArrowSpec:
 
 def strong_arrows(shares: npt.NDArray[np.float64], top_k: int = STRONG_TOP_K,
                   min_share: float = STRONG_MIN_SHARE) -> npt.NDArray[np.bool_]:
-    """Which shares of a row get an arrow: the ``top_k`` largest, and any ≥ ``min_share``.
+    """Which shares of a row get an arrow: the ``top_k`` largest (of equal shares, the first
+    keys), and any ≥ ``min_share``.
 
-    ``shares`` may be one row or a matrix of rows (the last axis is a row).
+    ``shares`` may be one row or a matrix of rows (the last axis is a row). Linear in the row's
+    length: the ``top_k``-th largest share is found by partition, not by sorting the row.
     """
     keep = shares >= min_share
-    order = np.argsort(-shares, axis=-1, kind="stable")[..., :top_k]
-    np.put_along_axis(keep, order, True, axis=-1)
+    count = shares.shape[-1]
+    if count <= top_k:
+        keep[...] = True
+    else:
+        kth = np.partition(shares, count - top_k, axis=-1)[..., count - top_k, None]
+        above = shares > kth
+        ties = shares == kth
+        room = top_k - above.sum(axis=-1, keepdims=True)
+        keep |= above | (ties & (np.cumsum(ties, axis=-1) <= room))
     keep_positive: npt.NDArray[np.bool_] = keep & (shares > 0)
     return keep_positive
 
 
+@dataclass(frozen=True)
+class _Faint:
+    """The other rows' arrows of one head at one level of share: one pen, many lines."""
+
+    head: int
+    pairs: npt.NDArray[np.intp]
+    width: float
+    opacity: float
+    pen: QPen
+    lines: Lines
+
+
+@dataclass(frozen=True)
+class _Focused:
+    """One of the receiver's arrows, with its printed share."""
+
+    drawn: DrawnArrow
+    start: QPointF
+    end: QPointF
+    color: QColor
+    label: str
+    label_box: QRectF
+    label_pen: QColor
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """Everything the arrows draw, worked out once per item (painting is then Qt calls only)."""
+
+    faint: list[_Faint]
+    focused: list[_Focused]
+    masked_keys: list[int]
+    plain_keys: list[int]
+    other_queries: list[int]
+
+
 class AttentionArrows(QGraphicsObject):
-    """Query nodes on the left, key nodes on the right, one arrow per visible pair."""
+    """Query nodes on the left, key nodes on the right, one arrow per visible pair.
+
+    What is drawn is worked out once (:meth:`_plan`, plain data); every paint draws it straight
+    onto the device: on screen, words too small to read are skipped and words met before are
+    drawn from their cached layout; files get every word as real text.
+    """
 
     def __init__(self, spec: ArrowSpec, theme: Theme, title: str, lang: str = "en") -> None:
         super().__init__()
@@ -132,46 +184,39 @@ class AttentionArrows(QGraphicsObject):
         self.title = title
         self.lang = lang
         n = max(len(spec.tokens), len(spec.key_tokens))
-        metrics = QFontMetricsF(font(13, bold=True))
-        self.node_width = max(metrics.horizontalAdvance(f"q {t}")
-                              for t in (*spec.tokens, *spec.key_tokens)) + 18
+        self.node_width = widest_advance(tuple(f"q {t}" for t in (*spec.tokens, *spec.key_tokens)),
+                                         13, bold=True) + 18
         self.filtered = n > MANY_POSITIONS and not spec.show_all
         self.several = spec.weights.shape[0] > 1
         """Several heads in the scenario: each head in its colour, named in its share labels."""
-        self.label_width = metrics.horizontalAdvance(
-            ("h8 " if self.several else "") + NumberFormat(spec.places).widest(spec.weights)) + 12
+        self.label_width = text_advance(
+            ("h8 " if self.several else "") + NumberFormat(spec.places).widest(spec.weights),
+            13, bold=True) + 12
         labels_right = self.label_left + len(spec.heads) * self.label_width
-        legend_width = max(QFontMetricsF(font(12)).horizontalAdvance(line)
+        legend_width = max(text_advance(line, 12)
                            for line in self.legend_lines()) + SAMPLE_WIDTH + 12
         self._width = max(labels_right, legend_width,
-                          QFontMetricsF(font(14, bold=True)).horizontalAdvance(title) + 8)
+                          text_advance(title, 14, bold=True) + 8)
         self._legend_top = TOP + n * ROW_PITCH + 10
         self._height = self._legend_top + len(self.legend_lines()) * LEGEND_LINE + 4
-        self._focused: list[DrawnArrow] = []
-        self._faint: list[tuple[int, npt.NDArray[np.intp], float, float]] = []
-        self._share_labels: list[str] = []
-        self._connectors: list[Connector] = []
-        self._masked_keys: list[int] = []
-        self._recorded: QPicture | None = None
-        """Recorded at the first paint or question: laying out needs only the size."""
+        self._planned: _Plan | None = None
+        """Worked out at the first paint or question: laying out needs only the size."""
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
 
-    @property
-    def _picture(self) -> QPicture:
-        if self._recorded is None:
-            self._recorded = self._record()
-        return self._recorded
+    def _plan(self) -> _Plan:
+        if self._planned is None:
+            self._planned = self._work_out()
+        return self._planned
 
     @property
     def share_labels(self) -> list[str]:
         """The receiver's printed shares, in drawing order."""
-        self._picture  # noqa: B018 - recording fills it
-        return self._share_labels
+        return [arrow.label for arrow in self._plan().focused]
 
     @property
     def masked_keys(self) -> list[int]:
         """Keys the receiver may not read (drawn dashed, no arrow)."""
-        self._picture  # noqa: B018 - recording fills it
-        return self._masked_keys
+        return self._plan().masked_keys
 
     def boundingRect(self) -> QRectF:
         return QRectF(0.0, 0.0, self._width, self._height)
@@ -179,26 +224,30 @@ class AttentionArrows(QGraphicsObject):
     @property
     def drawn(self) -> list[DrawnArrow]:
         """Every arrow drawn, the other rows' faint ones first, then the receiver's."""
-        self._picture  # noqa: B018 - recording fills it
+        plan = self._plan()
         weights = self.spec.weights
-        faint = [DrawnArrow(head, i, j, float(weights[head, i, j]), width, opacity, False,
-                            self.ink(head, focused=False))
-                 for head, pairs, width, opacity in self._faint for i, j in pairs.tolist()]
-        return faint + self._focused
+        faint = [DrawnArrow(batch.head, i, j, float(weights[batch.head, i, j]), batch.width,
+                            batch.opacity, False, self.ink(batch.head, focused=False))
+                 for batch in plan.faint for i, j in batch.pairs.tolist()]
+        return faint + [arrow.drawn for arrow in plan.focused]
 
     def connectors(self) -> list[Connector]:
         """Every arrow as a :class:`Connector`: the other rows' faint ones first (no label),
         then the receiver's with their printed shares."""
-        self._picture  # noqa: B018 - recording fills it
+        plan = self._plan()
         faint = []
-        for head, pairs, width, opacity in self._faint:
-            offset = self._head_offset(self.spec.heads.index(head))
-            color = self.ink(head, focused=False)
-            for i, j in pairs.tolist():
+        for batch in plan.faint:
+            offset = self._head_offset(self.spec.heads.index(batch.head))
+            color = self.ink(batch.head, focused=False)
+            for i, j in batch.pairs.tolist():
                 start = self.query_anchor(i) + QPointF(0, offset)
                 end = self.key_anchor(j) + QPointF(-4, offset)
-                faint.append(Connector(start, end, width, color, opacity))
-        return faint + list(self._connectors)
+                faint.append(Connector(start, end, batch.width, color, batch.opacity))
+        focused = [Connector(arrow.start, arrow.end - QPointF(4, 0), arrow.drawn.width,
+                             arrow.drawn.color, arrow.drawn.opacity, arrow.label,
+                             QRectF(arrow.label_box))
+                   for arrow in plan.focused]
+        return faint + focused
 
     def ink(self, head: int, focused: bool = True) -> str:
         """The colour of ``head``'s arrows: its Okabe–Ito colour when the scenario has several
@@ -232,81 +281,148 @@ class AttentionArrows(QGraphicsObject):
     def key_anchor(self, j: int) -> QPointF:
         return QPointF(self.node_width + COLUMN_GAP, TOP + j * ROW_PITCH + ROW_PITCH / 2)
 
-    def _record(self) -> QPicture:
+    def node_rect(self, anchor: QPointF, left: bool) -> QRectF:
+        """The box of a query (``left``) or key node at ``anchor``."""
+        return QRectF(anchor.x() - (self.node_width if left else 0), anchor.y() - 13,
+                      self.node_width, 26)
+
+    # -- working out what is drawn -------------------------------------------------------------
+    def _work_out(self) -> _Plan:
+        spec = self.spec
+        n = len(spec.tokens)
+        focus = spec.receiver
+        focused: list[_Focused] = []
+        masked: list[int] = []
+        if 0 <= focus < n:
+            for rank, head in enumerate(spec.heads):
+                focused += self._receivers_arrows(rank, head)
+            masked = np.flatnonzero(~spec.visible[focus]).tolist()
+        hidden = set(masked)
+        return _Plan(self._faint_arrows(), focused, masked,
+                     [j for j in range(len(spec.key_tokens)) if j not in hidden],
+                     [i for i in range(n) if i != focus])
+
+    def _receivers_arrows(self, rank: int, head: int) -> list[_Focused]:
+        spec, theme = self.spec, self.theme
+        focus = spec.receiver
+        shares = spec.weights[head, focus]
+        keep = strong_arrows(shares) if self.filtered else shares > 0
+        metrics = QFontMetricsF(font(13, bold=True))
+        arrows = []
+        for j in np.flatnonzero(keep & spec.visible[focus]).tolist():
+            share = float(shares[j])
+            offset = QPointF(0, self._head_offset(rank))
+            width, opacity = 1.5 + 9.0 * share, 0.35 + 0.65 * share
+            color = (theme.head_color(head, opacity) if self.several
+                     else theme.color("accent", opacity))
+            text = format_number(share, spec.places)
+            box = QRectF(0, 0, self.label_width - 4, metrics.height() + 2)
+            box.moveCenter(self._key_label_point(j, rank))
+            arrows.append(_Focused(
+                DrawnArrow(head, focus, j, share, width, opacity, True, color.name()),
+                self.query_anchor(focus) + offset, self.key_anchor(j) + offset, color,
+                f"h{head + 1} {text}" if self.several else text, box,
+                theme.head_color(head) if self.several else theme.color("accent")))
+        return arrows
+
+    def _head_offset(self, rank: int) -> float:
+        return (rank - (len(self.spec.heads) - 1) / 2) * 5.0
+
+    def _faint_arrows(self) -> list[_Faint]:
+        """The other rows' arrows: thin, faint, no heads, in a few batches of equal pens.
+
+        Shares are grouped into :data:`FAINT_LEVELS` levels of width and opacity, so a frame with
+        thousands of arrows costs a few ``drawLines`` calls.
+        """
         spec, theme = self.spec, self.theme
         n = len(spec.tokens)
-        picture = QPicture()
-        painter = QPainter(picture)
+        others = np.ones(n, dtype=bool)
+        if 0 <= spec.receiver < n:
+            others[spec.receiver] = False
+        x0, x1 = self.node_width, self.node_width + COLUMN_GAP - 4
+        batches = []
+        for rank, head in enumerate(spec.heads):
+            shares = spec.weights[head]
+            keep = strong_arrows(shares) if self.filtered else shares > 0
+            keep &= spec.visible & others[:, None]
+            flat = np.flatnonzero(keep)
+            levels = np.minimum((shares.ravel()[flat] * FAINT_LEVELS).astype(int),
+                                FAINT_LEVELS - 1)
+            order = np.argsort(levels, kind="stable")  # row-major within each level
+            flat, levels = flat[order], levels[order]
+            bounds = np.searchsorted(levels, np.arange(FAINT_LEVELS + 1))
+            offset = self._head_offset(rank)
+            for level in range(FAINT_LEVELS):
+                chosen = flat[bounds[level]:bounds[level + 1]]
+                if not len(chosen):
+                    continue
+                pairs = np.stack(np.divmod(chosen, shares.shape[1]), axis=1)
+                share = (level + 0.5) / FAINT_LEVELS
+                width, opacity = 0.8 + 2.5 * share, 0.10 + 0.25 * share
+                color = (theme.head_color(head, opacity) if self.several
+                         else theme.color("muted", opacity))
+                pen = QPen(color, width)
+                pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+                ends = np.empty((len(pairs), 2, 2))
+                ends[:, 0, 0], ends[:, 1, 0] = x0, x1
+                ends[:, :, 1] = TOP + (pairs + 0.5) * ROW_PITCH + offset
+                batches.append(_Faint(head, pairs, width, opacity, pen, Lines(ends)))
+        return batches
+
+    def _key_label_point(self, key: int, rank: int) -> QPointF:
+        """Share labels sit right of their key box, level with it; one column per head."""
+        return QPointF(self.label_left + (rank + 0.5) * self.label_width,
+                       self.key_anchor(key).y())
+
+    # -- painting ------------------------------------------------------------------------------
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        plan, theme, spec = self._plan(), self.theme, self.spec
+        words = _Words(painter, legible(painter, option, SMALLEST_WORDS), option.exposedRect)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        painter.setFont(font(14, bold=True))
-        painter.setPen(theme.color("text"))
-        painter.drawText(QRectF(0, 0, self._width, 22), Qt.AlignmentFlag.AlignLeft, self.title)
-        painter.setFont(font(12))
-        painter.setPen(theme.color("muted"))
-        painter.drawText(QRectF(0, 24, self.node_width + 40, 20), Qt.AlignmentFlag.AlignLeft,
-                         frame_word(self.lang, "query"))
+        left = Qt.AlignmentFlag.AlignLeft
+        words.write(QRectF(0, 0, self._width, 22), left, self.title, font(14, bold=True),
+                    theme.color("text"))
         if spec.keys is None:
             key_width, key_word = self.node_width + 40, frame_word(self.lang, "key")
         else:  # the encoder's keys: a longer word
             key_width = self._width - self.node_width - COLUMN_GAP
             key_word = frame_word(self.lang, "key_encoder")
-        painter.drawText(QRectF(self.node_width + COLUMN_GAP, 24, key_width, 20),
-                         Qt.AlignmentFlag.AlignLeft, key_word)
-        several = self.several
+        muted = theme.color("muted")
+        words.write(QRectF(0, 24, self.node_width + 40, 20), left,
+                    frame_word(self.lang, "query"), font(12), muted)
+        words.write(QRectF(self.node_width + COLUMN_GAP, 24, key_width, 20), left, key_word,
+                    font(12), muted)
+        faintest = _faintest_visible(painter, option)
+        for batch in plan.faint:
+            if batch.width * batch.opacity >= faintest:
+                painter.setPen(batch.pen)
+                batch.lines.draw(painter)
+        for arrow in plan.focused:
+            self._arrow(painter, arrow.start, arrow.end, arrow.drawn.width, arrow.color)
         focus = spec.receiver
-        self._faint_arrows(painter, several)
-        labels: list[tuple[QPointF, str, int, Connector]] = []
-        if 0 <= focus < n:
-            for rank, head in enumerate(spec.heads):
-                shares = spec.weights[head, focus]
-                keep = strong_arrows(shares) if self.filtered else shares > 0
-                for j in np.flatnonzero(keep & spec.visible[focus]).tolist():
-                    share = float(shares[j])
-                    offset = QPointF(0, self._head_offset(rank))
-                    start, end = self.query_anchor(focus) + offset, self.key_anchor(j) + offset
-                    width, opacity = 1.5 + 9.0 * share, 0.35 + 0.65 * share
-                    color = (theme.head_color(head, opacity) if several
-                             else theme.color("accent", opacity))
-                    self._arrow(painter, start, end, width, color)
-                    self._focused.append(DrawnArrow(head, focus, j, share, width, opacity, True,
-                                                    color.name()))
-                    text = format_number(share, spec.places)
-                    text = f"h{head + 1} {text}" if several else text
-                    point = self._key_label_point(j, rank)
-                    line = Connector(start, end - QPointF(4, 0), width, color.name(), opacity)
-                    labels.append((point, text, head, line))
-        if 0 <= focus < n:
-            self._masked_keys = np.flatnonzero(~spec.visible[focus]).tolist()
-        self._plain_nodes(painter, [j for j in range(len(spec.key_tokens))
-                                    if j not in self._masked_keys], left=False)
-        for j in self._masked_keys:
-            self._node(painter, self.key_anchor(j), f"k {spec.key_tokens[j]}", left=False,
-                       hidden=True)
+        self._plain_nodes(painter, words, plan.plain_keys, left=False)
+        for j in plan.masked_keys:
+            self._node(painter, words, self.key_anchor(j), f"k {spec.key_tokens[j]}",
+                       left=False, hidden=True)
         painter.save()
-        if 0 <= focus < n:
+        if 0 <= focus < len(spec.tokens):
             painter.setOpacity(OTHER_ROWS_OPACITY)
-        self._plain_nodes(painter, [i for i in range(n) if i != focus], left=True)
+        self._plain_nodes(painter, words, plan.other_queries, left=True)
         painter.restore()
-        if 0 <= focus < n:
-            self._node(painter, self.query_anchor(focus), f"q {spec.tokens[focus]}", left=True,
-                       focused=True)
-        painter.setFont(font(13, bold=True))
-        metrics = QFontMetricsF(font(13, bold=True))
-        for point, text, head, line in labels:
-            box = QRectF(0, 0, self.label_width - 4, metrics.height() + 2)
-            box.moveCenter(point)
-            self._connectors.append(replace(line, label=text, label_rect=QRectF(box)))
-            painter.setPen(QPen(theme.head_color(head) if several else theme.color("accent"), 1))
-            painter.setBrush(QBrush(theme.color("background", 0.92)))
-            painter.drawRoundedRect(box, 3, 3)
-            painter.setPen(theme.color("text"))
-            painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
-            self._share_labels.append(text)
-        self._draw_legend(painter)
-        painter.end()
-        return picture
+        if 0 <= focus < len(spec.tokens):
+            self._node(painter, words, self.query_anchor(focus), f"q {spec.tokens[focus]}",
+                       left=True, focused=True)
+        background, text = theme.color("background", 0.92), theme.color("text")
+        for arrow in plan.focused:
+            painter.setPen(QPen(arrow.label_pen, 1))
+            painter.setBrush(QBrush(background))
+            painter.drawRoundedRect(arrow.label_box, 3, 3)
+            words.write(arrow.label_box, Qt.AlignmentFlag.AlignCenter, arrow.label,
+                        font(13, bold=True), text)
+        self._draw_legend(painter, words)
 
-    def _draw_legend(self, painter: QPainter) -> None:
+    def _draw_legend(self, painter: QPainter, words: _Words) -> None:
         """Each legend line after a sample: a thick and a thin arrow stroke for what width and
         opacity mean, a faint stroke for the other rows' arrows."""
         theme = self.theme
@@ -327,53 +443,9 @@ class AttentionArrows(QGraphicsObject):
                 pen.setCapStyle(Qt.PenCapStyle.FlatCap)
                 painter.setPen(pen)
                 painter.drawLine(QLineF(0, y, SAMPLE_WIDTH, y))
-            painter.setFont(font(12))
-            painter.setPen(theme.color("muted"))
-            painter.drawText(QRectF(SAMPLE_WIDTH + 8, top, self._width, LEGEND_LINE),
-                             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, line)
-
-    def _head_offset(self, rank: int) -> float:
-        return (rank - (len(self.spec.heads) - 1) / 2) * 5.0
-
-    def _faint_arrows(self, painter: QPainter, several: bool) -> None:
-        """The other rows' arrows: thin, faint, no heads, drawn in a few batches of equal pens.
-
-        Shares are grouped into :data:`FAINT_LEVELS` levels of width and opacity, so a frame with
-        thousands of arrows costs a few ``drawLines`` calls.
-        """
-        spec, theme = self.spec, self.theme
-        n = len(spec.tokens)
-        others = np.ones(n, dtype=bool)
-        if 0 <= spec.receiver < n:
-            others[spec.receiver] = False
-        for rank, head in enumerate(spec.heads):
-            shares = spec.weights[head]
-            keep = strong_arrows(shares) if self.filtered else shares > 0
-            keep &= spec.visible & others[:, None]
-            levels = np.minimum((shares * FAINT_LEVELS).astype(int), FAINT_LEVELS - 1)
-            offset = self._head_offset(rank)
-            for level in range(FAINT_LEVELS):
-                pairs = np.argwhere(keep & (levels == level))
-                if not len(pairs):
-                    continue
-                share = (level + 0.5) / FAINT_LEVELS
-                width, opacity = 0.8 + 2.5 * share, 0.10 + 0.25 * share
-                color = (theme.head_color(head, opacity) if several
-                         else theme.color("muted", opacity))
-                pen = QPen(color, width)
-                pen.setCapStyle(Qt.PenCapStyle.FlatCap)
-                painter.setPen(pen)
-                x0, x1 = self.node_width, self.node_width + COLUMN_GAP - 4
-                lines = [QLineF(x0, TOP + (i + 0.5) * ROW_PITCH + offset,
-                                x1, TOP + (j + 0.5) * ROW_PITCH + offset)
-                         for i, j in pairs.tolist()]
-                painter.drawLines(lines)
-                self._faint.append((head, pairs, width, opacity))
-
-    def _key_label_point(self, key: int, rank: int) -> QPointF:
-        """Share labels sit right of their key box, level with it; one column per head."""
-        return QPointF(self.label_left + (rank + 0.5) * self.label_width,
-                       self.key_anchor(key).y())
+            words.write(QRectF(SAMPLE_WIDTH + 8, top, self._width, LEGEND_LINE),
+                        Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, line,
+                        font(12), theme.color("muted"))
 
     def _arrow(self, painter: QPainter, start: QPointF, end: QPointF, width: float,
                color: QColor) -> None:
@@ -392,31 +464,25 @@ class AttentionArrows(QGraphicsObject):
         painter.setBrush(QBrush(color))
         painter.drawPolygon(QPolygonF([tip, shaft_end + normal, shaft_end - normal]))
 
-    def node_rect(self, anchor: QPointF, left: bool) -> QRectF:
-        """The box of a query (``left``) or key node at ``anchor``."""
-        return QRectF(anchor.x() - (self.node_width if left else 0), anchor.y() - 13,
-                      self.node_width, 26)
-
-    def _plain_nodes(self, painter: QPainter, rows: list[int], *, left: bool) -> None:
+    def _plain_nodes(self, painter: QPainter, words: _Words, rows: list[int], *,
+                     left: bool) -> None:
         """Query (``left``) or key nodes in the plain style: one path, then their labels."""
         theme = self.theme
-        anchor = self.query_anchor if left else self.key_anchor
-        prefix = "q" if left else "k"
-        tokens = self.spec.tokens if left else self.spec.key_tokens
-        rects = [self.node_rect(anchor(k), left) for k in rows]
-        outline = QPainterPath()
-        for rect in rects:
-            outline.addRoundedRect(rect, 5, 5)
+        anchor = self.query_anchor(0) if left else self.key_anchor(0)
+        outline, rects = _node_boxes(anchor.x() - (self.node_width if left else 0),
+                                     self.node_width, tuple(rows))
         painter.setPen(QPen(theme.color("grid_line"), 1.0))
         painter.setBrush(QBrush(theme.color("panel")))
         painter.drawPath(outline)
-        painter.setFont(font(13))
-        painter.setPen(theme.color("text"))
+        prefix = "q" if left else "k"
+        tokens = self.spec.tokens if left else self.spec.key_tokens
+        text_font, ink = font(13), theme.color("text")
         for k, rect in zip(rows, rects, strict=True):
-            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"{prefix} {tokens[k]}")
+            words.write(rect, Qt.AlignmentFlag.AlignCenter, f"{prefix} {tokens[k]}", text_font,
+                        ink)
 
-    def _node(self, painter: QPainter, anchor: QPointF, text: str, *, left: bool,
-              focused: bool = False, hidden: bool = False) -> None:
+    def _node(self, painter: QPainter, words: _Words, anchor: QPointF, text: str, *,
+              left: bool, focused: bool = False, hidden: bool = False) -> None:
         theme = self.theme
         rect = self.node_rect(anchor, left)
         pen = QPen(theme.color("accent" if focused else "grid_line"), 2.0 if focused else 1.0)
@@ -425,17 +491,62 @@ class AttentionArrows(QGraphicsObject):
         painter.setPen(pen)
         painter.setBrush(QBrush(theme.color("accent") if focused else theme.color("panel")))
         painter.drawRoundedRect(rect, 5, 5)
-        painter.setFont(font(13, bold=focused))
-        painter.setPen(theme.color("background") if focused else
-                       theme.color("muted" if hidden else "text"))
-        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+        words.write(rect, Qt.AlignmentFlag.AlignCenter, text, font(13, bold=focused),
+                    theme.color("background") if focused else
+                    theme.color("muted" if hidden else "text"))
         if hidden:
-            painter.setFont(font(12))
-            painter.setPen(theme.color("muted"))
-            painter.drawText(QRectF(rect.right() + 6, rect.top(), 80, rect.height()),
-                             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                             frame_word(self.lang, "masked"))
+            words.write(QRectF(rect.right() + 6, rect.top(), 80, rect.height()),
+                        Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                        frame_word(self.lang, "masked"), font(12), theme.color("muted"))
 
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
-              widget: QWidget | None = None) -> None:
-        play(self._picture, painter)
+
+SMALLEST_WORDS = 2.0
+"""On screen the arrows' words are drawn down to this many pixels tall: below the size at
+which they can be read, they still show there are labels; below this they are skipped."""
+UNSEEN_INK = 0.5 / 255
+"""A line whose width on the device (in pixels) times its opacity is below this changes no
+pixel by half a level of 8-bit colour."""
+
+
+def _faintest_visible(painter: QPainter, option: QStyleOptionGraphicsItem) -> float:
+    """The least ``width × opacity`` (item units) a faint line needs to be drawn: on screen,
+    lines that would change no pixel are skipped (a frame of 512 positions zoomed to fit has
+    thousands); files get every line."""
+    if not on_screen():
+        return 0.0
+    return UNSEEN_INK / max(option.levelOfDetailFromTransform(painter.worldTransform()), 1e-12)
+
+
+@lru_cache(maxsize=16)
+def _node_boxes(left: float, width: float, rows: tuple[int, ...]
+                ) -> tuple[QPainterPath, list[QRectF]]:
+    """The boxes of a column of nodes (one per row) and their outline as one path: the same
+    for every edit of a document, so worked out once."""
+    rects = [QRectF(left, TOP + k * ROW_PITCH + ROW_PITCH / 2 - 13, width, 26) for k in rows]
+    outline = QPainterPath()
+    for rect in rects:
+        outline.addRoundedRect(rect, 5, 5)
+    return outline, rects
+
+
+class _Words:
+    """Writes the arrows' words: real text in files; on screen only when legible and inside
+    the part being painted (``exposed``), from cached layouts."""
+
+    def __init__(self, painter: QPainter, shown: bool, exposed: QRectF) -> None:
+        self.painter = painter
+        self.shown = shown
+        self.screen = on_screen()
+        self.exposed = exposed
+
+    def write(self, rect: QRectF, align: Qt.AlignmentFlag, text: str, text_font: QFont,
+              ink: QColor) -> None:
+        if not self.shown or (self.screen and not rect.intersects(self.exposed)):
+            return
+        painter = self.painter
+        painter.setFont(text_font)
+        painter.setPen(ink)
+        if self.screen:
+            draw_text(painter, rect, align, text, text_font)
+        else:
+            painter.drawText(rect, align, text)

@@ -34,3 +34,9 @@ _HEX = (
 CIVIDIS: np.ndarray = np.frombuffer(bytes.fromhex(_HEX), dtype=np.uint8).reshape(256, 3)
 """256 × 3 uint8: the colour for a value at fraction k / 255 of its range."""
 CIVIDIS.flags.writeable = False
+
+CIVIDIS_ARGB: np.ndarray = (np.uint32(0xFF) << 24 | CIVIDIS[:, 0].astype(np.uint32) << 16
+                            | CIVIDIS[:, 1].astype(np.uint32) << 8
+                            | CIVIDIS[:, 2].astype(np.uint32))
+"""The same 256 colours as opaque ``0xAARRGGBB`` pixels (an image is one lookup per cell)."""
+CIVIDIS_ARGB.flags.writeable = False

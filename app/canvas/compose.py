@@ -3,9 +3,10 @@
 A step's picture is laid out at its natural size and then scaled onto the sheet. The scale is the
 largest at which *every* step of the document fits (so text keeps its size from step to step);
 each step may wrap its rows (wide steps) or set rows side by side (tall steps) to get there.
-Measuring lays out every step several times, so the result is cached by what decides the sizes
-(shapes, tokens, the widest printed numbers, the options that change the picture), not by the
-values: an edit or a step change that keeps those reuses it.
+Measuring lays out every step several times, so each step's result is cached by what decides its
+sizes (shapes, tokens, the options that change the picture, the widest printed numbers of the
+arrays it shows), not by the values: an edit or a step change that keeps those reuses it, and an
+edit that widens one array's numbers measures again only the steps that show that array.
 """
 
 from __future__ import annotations
@@ -13,9 +14,8 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import TypeVar
 
-import numpy as np
-import numpy.typing as npt
 from PySide6.QtCore import QRectF, QSizeF
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
@@ -73,24 +73,18 @@ def fit_scale(covered: QRectF, area: QSizeF) -> float:
     return min(area.width() / covered.width(), area.height() / covered.height())
 
 
-def _signature(trace: Trace, options: FrameOptions) -> tuple[object, ...]:
-    """What decides the sizes of a document's pictures (not its values)."""
+def _document_key(trace: Trace, options: FrameOptions) -> tuple[object, ...]:
+    """What decides the sizes of every step's picture apart from the numbers: shapes, tokens,
+    the steps and the options that change the picture."""
     scenario = trace.scenario
-    places = LayoutContext.places_for(trace, options)
-
-    def widest(values: npt.NDArray[np.float64]) -> str:
-        return number_format(values, places)[1]
-
-    arrays = tuple((name, array.shape, widest(array)) for name, array in trace.arrays.items())
-    parameters = []
-    for path in parameter_paths(scenario):
-        values = scenario.parameter(path)
-        parameters.append((path, values.shape, widest(values)))
+    arrays = tuple((name, array.shape) for name, array in trace.arrays.items())
+    parameters = tuple((path, scenario.parameter(path).shape)
+                       for path in parameter_paths(scenario))
     steps = tuple((step.id, step.reads, step.writes, _options_of(trace, step))
                   for step in trace.steps)
-    return (tuple(scenario.tokens), scenario.title, arrays, tuple(parameters), steps,
+    return (tuple(scenario.tokens), scenario.title, arrays, parameters, steps,
             tuple(tokens_of(trace, "vocab")), options.head, options.show_all_arrows, options.lang,
-            options.worked_row)
+            options.worked_row, LayoutContext.places_for(trace, options))
 
 
 def _options_of(trace: Trace, step: Step) -> tuple[object, ...]:
@@ -103,44 +97,83 @@ def _options_of(trace: Trace, step: Step) -> tuple[object, ...]:
     return ()
 
 
+Fits = tuple[tuple[float | None, float], ...]
+"""A step's arrangements tried (natural, then each wrap) with the scale each fits at."""
+
 _CACHE: OrderedDict[tuple[object, ...], Composition] = OrderedDict()
+_FITS: OrderedDict[tuple[object, ...], Fits] = OrderedDict()
+_SHOWN: OrderedDict[tuple[object, ...], tuple[str, ...]] = OrderedDict()
+"""The arrays each step's picture shows (by document key and step): its fits are known by the
+widest numbers of those arrays alone."""
 
 
 def compose(trace: Trace, options: FrameOptions, area: QSizeF) -> Composition:
-    """The document's scale and each step's wrap for a body ``area`` (cached)."""
-    key = (_signature(trace, options), round(area.width(), 1), round(area.height(), 1))
-    found = _CACHE.get(key)
-    if found is not None:
-        _CACHE.move_to_end(key)
-        return found
-    composition = _measure(trace, options, area)
-    _CACHE[key] = composition
-    while len(_CACHE) > CACHE_SIZE:
-        _CACHE.popitem(last=False)
+    """The document's scale and each step's wrap for a body ``area`` (cached).
+
+    Each step's fits are cached by the widest numbers of the arrays it shows: an edit that
+    widens one array's numbers measures again only the steps showing it.
+    """
+    ctx = LayoutContext(trace, options)
+    size = (round(area.width(), 1), round(area.height(), 1))
+    document = (_document_key(trace, options), size)
+    places = ctx.places
+
+    def widest(name: str) -> str:
+        return number_format(ctx.array(name), places)[1]
+
+    fits: list[Fits] = []
+    for index, step in enumerate(trace.steps):
+        shown = _SHOWN.get((document, step.id))
+        found = None if shown is None else _FITS.get(
+            (document, step.id, tuple(widest(name) for name in shown)))
+        if found is None:
+            found, shown = _measure_step(ctx, index, area)
+            _remember(_SHOWN, (document, step.id), shown)
+            _remember(_FITS, (document, step.id, tuple(widest(name) for name in shown)), found)
+        fits.append(found)
+    key = (document, tuple(fits))
+    composition = _CACHE.get(key)
+    if composition is None:
+        best = min(max(scale for _, scale in tried) for tried in fits)
+        scale = max(MIN_SCALE, min(MAX_SCALE, best))
+        composition = Composition(scale, tuple(_choose(tried, scale) for tried in fits))
+        _remember(_CACHE, key, composition)
     return composition
 
 
-def _measure(trace: Trace, options: FrameOptions, area: QSizeF) -> Composition:
-    ctx = LayoutContext(trace, options)
-    fits: list[list[tuple[float | None, float]]] = []
-    for index in range(len(trace.steps)):
-        tried: list[tuple[float | None, float]] = [
-            (None, fit_scale(_covered(ctx, index, None), area))]
-        widest = math.inf
-        for wrap in WRAPS:
-            if wrap >= widest:
-                continue  # the last layout fits within this width: nothing would wrap
-            covered = _covered(ctx, index, wrap)
-            widest = covered.width()
-            tried.append((wrap, fit_scale(covered, area)))
-        fits.append(tried)
-    best = min(max(scale for _, scale in tried) for tried in fits)
-    scale = max(MIN_SCALE, min(MAX_SCALE, best))
-    wraps = tuple(_choose(tried, scale) for tried in fits)
-    return Composition(scale, wraps)
+V = TypeVar("V")
 
 
-def _choose(tried: list[tuple[float | None, float]], scale: float) -> float | None:
+def _remember(cache: OrderedDict[tuple[object, ...], V], key: tuple[object, ...],
+              value: V) -> None:
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > CACHE_SIZE * 64:
+        cache.popitem(last=False)
+
+
+def _measure_step(ctx: LayoutContext, index: int, area: QSizeF) -> tuple[Fits, tuple[str, ...]]:
+    """Lay out one step naturally and at each narrower wrap; the scale each fits at, and the
+    arrays (and the step's own reads and writes) its picture shows."""
+    ctx.made.clear()
+    tried: list[tuple[float | None, float]] = [
+        (None, fit_scale(_covered(ctx, index, None), area))]
+    shown = dict.fromkeys(name for name, _grid in ctx.made)
+    widest = math.inf
+    for wrap in WRAPS:
+        if wrap >= widest:
+            continue  # the last layout fits within this width: nothing would wrap
+        covered = _covered(ctx, index, wrap)
+        widest = covered.width()
+        tried.append((wrap, fit_scale(covered, area)))
+    step = ctx.trace.steps[index]
+    shown.update(dict.fromkeys(name for name in (*step.reads, *step.writes)
+                               if name in ctx.trace.arrays))
+    ctx.made.clear()
+    return tuple(tried), tuple(shown)
+
+
+def _choose(tried: Fits, scale: float) -> float | None:
     """The first arrangement (natural, then widest wrap first) that fits at ``scale``."""
     for wrap, fits in tried:
         if fits >= scale * (1 - 1e-9):
@@ -149,12 +182,11 @@ def _choose(tried: list[tuple[float | None, float]], scale: float) -> float | No
 
 
 def _covered(ctx: LayoutContext, index: int, wrap: float | None) -> QRectF:
-    group = Group()
-    covered = lay_out(ctx, index, group, wrap)
-    ctx.made.clear()
-    return covered
+    return lay_out(ctx, index, Group(), wrap)
 
 
 def forget() -> None:
-    """Empty the cache (tests that time a cold composition)."""
+    """Empty the caches (tests that time a cold composition)."""
     _CACHE.clear()
+    _FITS.clear()
+    _SHOWN.clear()

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QBrush, QFontMetricsF, QPainter
-from PySide6.QtWidgets import QGraphicsObject, QGraphicsScene, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsObject,
+    QGraphicsScene,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
 
 from app.canvas.compose import Group, compose, fit_scale, lay_out
 from app.canvas.context import SHEET_HEIGHT, FrameOptions, LayoutContext, sheet_size
@@ -108,11 +114,46 @@ class FrameItem(Sheet):
         self.area = QRectF(margin, body_top, width - 2 * margin,
                            bottom - HEADER_GAP * unit - body_top)
         """Where the step's picture may go, in sheet units."""
-        composition = compose(trace, self.options, self.area.size())
-        most = composition.scale if max_scale is None else min(max_scale, composition.scale)
+        self._footer = footer
+        self._header_key = self._header_of(trace, step_title)
+        self._max_scale = max_scale
         self.body = Group()
+        self._lay_out_body()
+
+    def _header_of(self, trace: Trace, step_title: str | None) -> tuple[object, ...]:
+        """What the sheet's own words and map show: the same for every edit of the values."""
+        step = trace.steps[self.step_index]
+        return (step_title, trace.scenario.title, tuple(s.id for s in trace.steps), step.title,
+                step.reads, step.writes)
+
+    def refill(self, trace: Trace, step_index: int, options: FrameOptions,
+               step_title: str | None) -> bool:
+        """Show ``trace`` in this frame when only its numbers differ from the frame's (an edit
+        of a value): the heading, map and footer stay, the step's picture is laid out again.
+        False, and nothing changed, when anything else differs."""
+        if (step_index != self.step_index or options != self.options
+                or self._header_of(trace, step_title) != self._header_key):
+            return False
+        self.trace = trace
+        self.context = LayoutContext(trace, options)
+        old = self.body
+        self.body = Group()
+        self._lay_out_body()
+        scene = old.scene()
+        if scene is not None:
+            scene.removeItem(old)  # and from this frame
+        else:
+            old.setParentItem(cast(QGraphicsItem, None))  # PySide6's stubs forbid None
+        old.deleteLater()
+        return True
+
+    def _lay_out_body(self) -> None:
+        """The step's picture at the document's scale, centred in :attr:`area`."""
+        composition = compose(self.trace, self.options, self.area.size())
+        most = composition.scale if self._max_scale is None else min(self._max_scale,
+                                                                     composition.scale)
         self.body.setParentItem(self)
-        self.body.stackBefore(footer)  # drawn (and read in SVG) heading, picture, footer
+        self.body.stackBefore(self._footer)  # drawn (and read in SVG) heading, picture, footer
         covered = lay_out(self.context, self.step_index, self.body,
                           composition.wraps[self.step_index])
         self.picture_scale = min(most, fit_scale(covered, self.area.size()))

@@ -10,12 +10,11 @@ from typing import TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
     QFont,
-    QFontMetricsF,
     QImage,
     QPainter,
     QPen,
@@ -29,9 +28,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.canvas.cividis import CIVIDIS
+from app.canvas.cividis import CIVIDIS_ARGB
 from app.canvas.picture import draw_text, legible, on_screen, play
-from app.canvas.theme import Theme, cell_color, font, ink_for
+from app.canvas.points import Lines
+from app.canvas.theme import Theme, cell_color, font, ink_for, text_advance, widest_advance
 from app.texts.frame_words import frame_word, join_notes
 from engine.numbers import NumberFormat
 
@@ -92,29 +92,38 @@ class GridSpec:
 
 
 def _levels(values: npt.NDArray[np.float64], lo: float, hi: float) -> npt.NDArray[np.uint8]:
-    """Each value's cividis level, 0 to 255, across ``lo`` … ``hi``."""
+    """Each value's cividis level, 0 to 255, across ``lo`` … ``hi`` (worked in one buffer: a
+    large grid has a quarter of a million cells)."""
     span = hi - lo
-    fraction = (values - lo) / span if span > 0 else np.full(values.shape, 0.5)
-    levels: npt.NDArray[np.uint8] = np.rint(np.clip(fraction, 0.0, 1.0) * 255).astype(np.uint8)
+    if not span > 0:
+        return np.full(values.shape, 128, dtype=np.uint8)  # round(0.5 · 255)
+    scaled = np.subtract(values, lo, dtype=np.float64)
+    scaled /= span
+    np.clip(scaled, 0.0, 1.0, out=scaled)
+    scaled *= 255
+    np.rint(scaled, out=scaled)
+    levels: npt.NDArray[np.uint8] = scaled.astype(np.uint8)
     return levels
 
 
 def _heat_image(cells: _Cells, masked_rgb: tuple[int, int, int]) -> QImage:
     """A large grid's colours, a pixel per cell; masked cells in flat grey."""
-    rgb = CIVIDIS[cells.shade][..., :3]  # fancy indexing: a copy to paint on
-    rgb[cells.masked] = masked_rgb
-    return _cell_image(rgb)
+    red, green, blue = masked_rgb
+    argb = CIVIDIS_ARGB[cells.shade]  # fancy indexing: a copy to paint on
+    argb[cells.masked] = 0xFF << 24 | red << 16 | green << 8 | blue
+    return _argb_image(argb)
 
 
-def _cell_image(rgb: npt.NDArray[np.uint8], clear: npt.NDArray[np.bool_] | None = None
-                ) -> QImage:
-    """An image of a pixel per cell from rows × cols × 3 colours; ``clear`` cells transparent."""
-    rows, cols = rgb.shape[:2]
-    wide = rgb.astype(np.uint32)
-    argb = (0xFF << 24) | (wide[..., 0] << 16) | (wide[..., 1] << 8) | wide[..., 2]
-    if clear is not None:
-        argb[clear] = 0
-    image = QImage(np.ascontiguousarray(argb, dtype=np.uint32).tobytes(), cols, rows, cols * 4,
+def _cell_image(shade: npt.NDArray[np.uint8], clear: npt.NDArray[np.bool_]) -> QImage:
+    """An image of a pixel per cell in the cells' cividis colours; ``clear`` cells transparent."""
+    argb = CIVIDIS_ARGB[shade]
+    argb[clear] = 0
+    return _argb_image(argb)
+
+
+def _argb_image(argb: npt.NDArray[np.uint32]) -> QImage:
+    rows, cols = argb.shape
+    image = QImage(np.ascontiguousarray(argb).tobytes(), cols, rows, cols * 4,
                    QImage.Format.Format_ARGB32)
     return image.copy()
 
@@ -169,25 +178,38 @@ def remembered(values: npt.NDArray[np.float64], what: tuple[object, ...],
     return result
 
 
+FORMATS_KEPT = 512
+_formats: dict[int, tuple[weakref.ref[np.ndarray], int, tuple[NumberFormat, str]]] = {}
+
+
 def number_format(values: npt.NDArray[np.float64], places: int) -> tuple[NumberFormat, str]:
-    """The one format of a grid of ``values`` and the widest text it prints."""
+    """The one format of a grid of ``values`` and the widest text it prints.
+
+    Known by the array itself while it lives: after an edit the composition asks again for
+    every array of the document, and all but those downstream of the edit are the same objects.
+    """
+    known = _formats.get(id(values))
+    if known is not None and known[0]() is values and known[1] == places:
+        return known[2]
+
     def work() -> tuple[NumberFormat, str]:
         found = NumberFormat.for_values(values, places)
         return found, found.widest(values)
 
-    return remembered(values, ("format", places), work)
+    result = remembered(values, ("format", places), work)
+    if len(_formats) >= FORMATS_KEPT:
+        for gone in [key for key, (array, _, _) in _formats.items() if array() is None]:
+            del _formats[gone]
+        if len(_formats) >= FORMATS_KEPT:
+            _formats.clear()
+    _formats[id(values)] = (weakref.ref(values), places, result)
+    return result
 
 
 @cache
 def _dark_ink_levels() -> tuple[bool, ...]:
     """For each of the 256 cividis levels: is black ink the readable one?"""
     return tuple(ink_for(cell_color(level / 255)).name() == "#000000" for level in range(256))
-
-
-@cache
-def label_advance(text: str) -> float:
-    """Width of a row or column label (labels repeat across grids and edits: measured once)."""
-    return QFontMetricsF(font(12)).horizontalAdvance(text)
 
 
 class MatrixGrid(QGraphicsObject):
@@ -199,21 +221,17 @@ class MatrixGrid(QGraphicsObject):
         self.theme = theme
         self._hovered: tuple[int, int] | None = None
         values = spec.values
-        number_font, label_font = font(NUMBER_SIZE), font(12)
-        numbers = QFontMetricsF(number_font)
-        labels = QFontMetricsF(label_font)
         self.format, widest_text = number_format(values, spec.decimals)
         """One format for every cell (scientific for all when one value is huge)."""
-        widest = numbers.horizontalAdvance(widest_text)
-        widest_col = max((label_advance(str(c)) for c in spec.col_labels), default=0.0)
+        widest = text_advance(widest_text, NUMBER_SIZE)
+        widest_col = widest_advance(tuple(map(str, spec.col_labels)), 12)
         # 4 units each side of the widest number: enough to keep neighbours apart, and 3-decimal
         # grids of 8 tokens then print their numbers 20 px tall on a 1920×1080 sheet.
         self.cell_width = max(46.0, widest + 8.0, widest_col + 8.0)
-        self.label_width = max((label_advance(str(r)) for r in spec.row_labels),
-                               default=0.0) + LABEL_GAP
+        self.label_width = widest_advance(tuple(map(str, spec.row_labels)), 12) + LABEL_GAP
         self.grid_origin = QPointF(self.label_width, TITLE_HEIGHT + HEADER_HEIGHT)
         rows, cols = values.shape
-        title_width = QFontMetricsF(font(14, bold=True)).horizontalAdvance(self._title()) + 22
+        title_width = text_advance(self._title(), 14, bold=True) + 22
         self.large = rows * cols > LARGE_GRID_CELLS
         self.note = spec.note
         if self.large:
@@ -221,7 +239,7 @@ class MatrixGrid(QGraphicsObject):
                                else "large_colours")
             self.note = join_notes(spec.lang, self.note, frame_word(
                 spec.lang, "large_note", cells=rows * cols, shown=shown))
-        note_width = labels.horizontalAdvance(self.note) + 4 if self.note else 0.0
+        note_width = text_advance(self.note, 12) + 4 if self.note else 0.0
         self._width = max(self.label_width + cols * self.cell_width, title_width, note_width)
         self._height = self.grid_origin.y() + rows * CELL_HEIGHT + (20.0 if self.note else 0.0)
         self._heat: tuple[QRectF, QImage] | None = None
@@ -303,7 +321,9 @@ class MatrixGrid(QGraphicsObject):
             image = remembered(values, ("heat", cells.lo, cells.hi, mask, grey),
                                lambda: _heat_image(cells, grey))
             self._heat = (QRectF(ox, oy, cols * self.cell_width, rows * CELL_HEIGHT), image)
-        if screen and not self.large:
+        if screen and self.large:  # the image drawn under the picture has every colour
+            self._hatch_runs(sp, cells.masked[cells.rows], cells.rows)
+        elif screen:
             self._fill_as_image(sp, cells)
         else:
             self._fill_as_rects(sp, cells)
@@ -312,17 +332,9 @@ class MatrixGrid(QGraphicsObject):
         right, bottom = ox + cols * self.cell_width, oy + rows * CELL_HEIGHT
         if self.large:
             sp.drawRect(QRectF(ox, oy, right - ox, bottom - oy))
-            lines = [QLineF(ox, oy + r * CELL_HEIGHT + dy, right, oy + r * CELL_HEIGHT + dy)
-                     for r in cell_rows for dy in (0, CELL_HEIGHT)]
-            lines += [QLineF(ox + c * self.cell_width, oy + r * CELL_HEIGHT,
-                             ox + c * self.cell_width, oy + (r + 1) * CELL_HEIGHT)
-                      for r in cell_rows for c in range(cols + 1)]
+            self._row_lines(cell_rows).draw(sp)
         else:
-            lines = [QLineF(ox, oy + r * CELL_HEIGHT, right, oy + r * CELL_HEIGHT)
-                     for r in range(rows + 1)]
-            lines += [QLineF(ox + c * self.cell_width, oy, ox + c * self.cell_width, bottom)
-                      for c in range(cols + 1)]
-        sp.drawLines(lines)
+            self._lines().draw(sp)
         dark_ink = _dark_ink_levels()
         if spec.marked is not None:
             shown = set(cell_rows)
@@ -342,6 +354,36 @@ class MatrixGrid(QGraphicsObject):
         sp.end()
         self._shape_pictures[screen] = shapes
         return shapes
+
+    def _lines(self) -> Lines:
+        """Every row's and column's line of a whole grid, as point pairs."""
+        rows, cols = self.spec.values.shape
+        ox, oy = self.grid_origin.x(), self.grid_origin.y()
+        right, bottom = ox + cols * self.cell_width, oy + rows * CELL_HEIGHT
+        across = oy + np.arange(rows + 1) * CELL_HEIGHT
+        down = ox + np.arange(cols + 1) * self.cell_width
+        ends = np.empty((rows + cols + 2, 2, 2))
+        ends[:rows + 1, :, 0] = ox, right
+        ends[:rows + 1, :, 1] = across[:, None]
+        ends[rows + 1:, :, 0] = down[:, None]
+        ends[rows + 1:, :, 1] = oy, bottom
+        return Lines(ends)
+
+    def _row_lines(self, cell_rows: list[int]) -> Lines:
+        """The lines around each cell of ``cell_rows`` (a large grid's highlighted rows)."""
+        cols = self.spec.values.shape[1]
+        ox, oy = self.grid_origin.x(), self.grid_origin.y()
+        right = ox + cols * self.cell_width
+        tops = oy + np.asarray(cell_rows, dtype=float) * CELL_HEIGHT
+        across = np.empty((len(cell_rows), 2, 2, 2))
+        across[..., 0] = ox, right
+        across[:, 0, :, 1] = tops[:, None]
+        across[:, 1, :, 1] = tops[:, None] + CELL_HEIGHT
+        down = np.empty((len(cell_rows), cols + 1, 2, 2))
+        down[..., 0] = (ox + np.arange(cols + 1) * self.cell_width)[None, :, None]
+        down[:, :, 0, 1] = tops[:, None]
+        down[:, :, 1, 1] = tops[:, None] + CELL_HEIGHT
+        return Lines(np.concatenate([across.reshape(-1, 2, 2), down.reshape(-1, 2, 2)]))
 
     def _fill_as_rects(self, sp: QPainter, cells: _Cells) -> None:
         """Each cell a rectangle, those of one colour in one call; masked cells hatched."""
@@ -369,16 +411,22 @@ class MatrixGrid(QGraphicsObject):
         the masked cells hatched, one rectangle per run of them in a row."""
         ox, oy = self.grid_origin.x(), self.grid_origin.y()
         rows, cols = self.spec.values.shape
-        image = _cell_image(CIVIDIS[cells.shade][..., :3], cells.masked)
+        image = _cell_image(cells.shade, cells.masked)
         sp.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
         sp.drawImage(QRectF(ox, oy, cols * self.cell_width, rows * CELL_HEIGHT), image)
-        padded = np.zeros((rows, cols + 2), dtype=np.int8)
-        padded[:, 1:-1] = cells.masked
+        self._hatch_runs(sp, cells.masked, list(range(rows)))
+
+    def _hatch_runs(self, sp: QPainter, masked: npt.NDArray[np.bool_], rows: list[int]) -> None:
+        """Masked cells hatched, one rectangle per run of them in a row (``masked`` holds the
+        cells of ``rows``)."""
+        ox, oy = self.grid_origin.x(), self.grid_origin.y()
+        padded = np.zeros((len(rows), masked.shape[1] + 2), dtype=np.int8)
+        padded[:, 1:-1] = masked
         steps = np.diff(padded, axis=1)
         starts, ends = np.nonzero(steps == 1), np.nonzero(steps == -1)  # row-major: paired
-        hidden = [QRectF(ox + start * self.cell_width, oy + r * CELL_HEIGHT,
+        hidden = [QRectF(ox + start * self.cell_width, oy + rows[k] * CELL_HEIGHT,
                          (end - start) * self.cell_width, CELL_HEIGHT)
-                  for r, start, end in zip(starts[0].tolist(), starts[1].tolist(),
+                  for k, start, end in zip(starts[0].tolist(), starts[1].tolist(),
                                            ends[1].tolist(), strict=True)]
         sp.setPen(Qt.PenStyle.NoPen)
         self._hatch(sp, hidden)
@@ -471,7 +519,7 @@ class MatrixGrid(QGraphicsObject):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        shapes = self._shapes(on_screen(painter))
+        shapes = self._shapes(on_screen())
         if self._heat is not None:
             # One pixel per cell, scaled up: nearest neighbour keeps every cell a flat square.
             smooth = painter.testRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
@@ -479,7 +527,7 @@ class MatrixGrid(QGraphicsObject):
             painter.drawImage(*self._heat)
             painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, smooth)
         play(shapes, painter)
-        if not on_screen(painter):
+        if not on_screen():
             play(self._texts(), painter)
         elif legible(painter, option):
             self._paint_words(painter, option.exposedRect)

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from app.canvas.grid import CELL_HEIGHT, HEADER_HEIGHT, TITLE_HEIGHT, MatrixGrid
 from app.canvas.picture import draw_text, on_screen
-from app.canvas.theme import Theme, font
+from app.canvas.theme import Theme, font, text_advance
 
 GAP = 14.0
 T = TypeVar("T")
@@ -57,7 +57,7 @@ class TextItem(QGraphicsObject):
         painter.setFont(self._font)
         painter.setPen(self._color)
         align = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
-        if on_screen(painter):  # a line met before: from its cached layout
+        if on_screen():  # a line met before: from its cached layout
             draw_text(painter, self._rect, align, self.text, self._font)
         else:
             painter.drawText(self._rect, align, self.text)
@@ -66,8 +66,7 @@ class TextItem(QGraphicsObject):
 @lru_cache(maxsize=8192)
 def _measured(text: str, size: int, bold: bool) -> tuple[float, float]:
     """Advance and height of a line of text (words repeat across frames and edits)."""
-    metrics = QFontMetricsF(font(size, bold))
-    return metrics.horizontalAdvance(text), metrics.height()
+    return text_advance(text, size, bold), QFontMetricsF(font(size, bold)).height()
 
 
 def items_of(root: QGraphicsItem, kind: type[T]) -> list[T]:

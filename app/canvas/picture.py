@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 
 from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import QFont, QPainter, QPicture, QStaticText, QTransform
-from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import QStyleOptionGraphicsItem
 
 SMALLEST_LEGIBLE_TEXT = 4.0
 """On screen, text that would be drawn smaller than this many pixels is skipped."""
@@ -53,7 +55,7 @@ def draw_text(painter: QPainter, rect: QRectF, align: Qt.AlignmentFlag, text: st
     cached layout, twice as fast as ``drawText``; a text met for the first time (most numbers
     after an edit) is drawn with ``drawText``, which is quicker than laying it out to keep.
     """
-    key = (text, text_font.key())
+    key = (text, font_key(text_font))
     found = _static_texts.get(key)
     if found is None:
         if key not in _seen_once:
@@ -67,12 +69,34 @@ def draw_text(painter: QPainter, rect: QRectF, align: Qt.AlignmentFlag, text: st
     painter.drawStaticText(aligned(rect, size, align), glyphs)
 
 
+_font_keys: dict[int, tuple[QFont, str]] = {}
+
+
+def font_key(text_font: QFont) -> str:
+    """``text_font.key()``, remembered per font object (the frame's fonts are shared, and
+    asking Qt costs more than drawing a short cached text)."""
+    known = _font_keys.get(id(text_font))
+    if known is None or known[0] is not text_font:
+        if len(_font_keys) >= 256:
+            _font_keys.clear()
+        known = _font_keys[id(text_font)] = (text_font, text_font.key())
+    return known[1]
+
+
+_LEFT, _RIGHT, _CENTRE = range(3)
+_ACROSS: dict[Qt.AlignmentFlag, int] = {}
+
+
 def aligned(rect: QRectF, size: QSizeF, align: Qt.AlignmentFlag) -> QPointF:
     """Top-left corner of a text of ``size`` placed in ``rect`` the way ``drawText`` aligns it
     (left, right or centred across; always centred down)."""
-    if align & Qt.AlignmentFlag.AlignLeft:
+    across = _ACROSS.get(align)
+    if across is None:
+        across = _ACROSS[align] = (_LEFT if align & Qt.AlignmentFlag.AlignLeft else
+                                   _RIGHT if align & Qt.AlignmentFlag.AlignRight else _CENTRE)
+    if across == _LEFT:
         x = rect.left()
-    elif align & Qt.AlignmentFlag.AlignRight:
+    elif across == _RIGHT:
         x = rect.right() - size.width()
     else:
         x = rect.center().x() - size.width() / 2
@@ -82,7 +106,7 @@ def aligned(rect: QRectF, size: QSizeF, align: Qt.AlignmentFlag) -> QPointF:
 def static_text(text: str, text_font: QFont) -> tuple[QStaticText, QSizeF]:
     """``text`` laid out once in ``text_font``, with its size: drawing it again on screen (the
     next edit, the next paint while panning) skips shaping the glyphs."""
-    key = (text, text_font.key())
+    key = (text, font_key(text_font))
     found = _static_texts.get(key)
     if found is None:
         if len(_static_texts) >= STATIC_TEXTS:
@@ -94,14 +118,30 @@ def static_text(text: str, text_font: QFont) -> tuple[QStaticText, QSizeF]:
     return found
 
 
-def on_screen(painter: QPainter) -> bool:
-    """Whether ``painter`` draws on the window (not into an exported file or image)."""
-    return isinstance(painter.device(), QWidget)
+_screen = [False]
 
 
-def legible(painter: QPainter, option: QStyleOptionGraphicsItem) -> bool:
-    """Whether text is worth drawing: always in exports, on screen only when large enough."""
-    if not on_screen(painter):
+@contextmanager
+def painting_on_screen() -> Iterator[None]:
+    """Mark the window's canvas painting: the items it paints meanwhile draw for the screen
+    (asking each painter for its device costs more than some items take to paint)."""
+    _screen[0] = True
+    try:
+        yield
+    finally:
+        _screen[0] = False
+
+
+def on_screen() -> bool:
+    """Whether items are being painted on the window (not into an exported file or image)."""
+    return _screen[0]
+
+
+def legible(painter: QPainter, option: QStyleOptionGraphicsItem,
+            smallest: float = SMALLEST_LEGIBLE_TEXT) -> bool:
+    """Whether text is worth drawing: always in exports, on screen only when at least
+    ``smallest`` pixels tall."""
+    if not on_screen():
         return True
     scale = option.levelOfDetailFromTransform(painter.worldTransform())
-    return scale * TEXT_SIZE >= SMALLEST_LEGIBLE_TEXT
+    return scale * TEXT_SIZE >= smallest

@@ -7,8 +7,9 @@ the only cue: every value is printed as a number too.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache, lru_cache
 
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QColor, QFont, QFontMetricsF
 
 from app.canvas.cividis import CIVIDIS
 
@@ -57,13 +58,34 @@ def font(pixel_size: int = 14, bold: bool = False) -> QFont:
     """The frame's font: Noto Sans with the CJK face as fallback, so 我/爱 render as glyphs.
 
     Sizes are in pixels (scene units), so a frame looks the same on screen, in PNG, SVG and PDF.
+    One font per size and weight, shared by everything drawn (a frame asks for its fonts
+    thousands of times): never change the font returned; copy it first.
     """
+    return _font(pixel_size, bold)
+
+
+@cache
+def _font(pixel_size: int, bold: bool) -> QFont:
     result = QFont()
     result.setFamilies(FONT_FAMILIES)
     result.setPixelSize(pixel_size)
     result.setBold(bold)
     result.setHintingPreference(QFont.HintingPreference.PreferNoHinting)
     return result
+
+
+@lru_cache(maxsize=8192)
+def text_advance(text: str, pixel_size: int = 14, bold: bool = False) -> float:
+    """How far ``text`` advances in the frame's font (words and widest numbers repeat across
+    the grids of a frame and across edits: each is measured once)."""
+    return QFontMetricsF(_font(pixel_size, bold)).horizontalAdvance(text)
+
+
+@lru_cache(maxsize=256)
+def widest_advance(texts: tuple[str, ...], pixel_size: int = 14, bold: bool = False) -> float:
+    """The largest advance among ``texts`` (0 for none): a grid's row and column labels, the
+    arrows' token boxes (the same lists for every frame of a document)."""
+    return max((text_advance(text, pixel_size, bold) for text in texts), default=0.0)
 
 
 def cell_color(fraction: float) -> QColor:

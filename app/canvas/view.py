@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QWidget
 from app.canvas.compare import CompareFrameItem
 from app.canvas.context import FrameOptions
 from app.canvas.frame import FrameItem
+from app.canvas.picture import painting_on_screen
 from app.canvas.theme import Theme
 from engine import Trace
 
@@ -87,7 +88,17 @@ class CanvasView(pg.GraphicsView):
 
     def show_frame(self, trace: Trace, step: int, options: FrameOptions, title: str,
                    fit: bool) -> FrameItem:
-        """Replace the frame; ``fit`` zooms to show it whole, otherwise the zoom is kept."""
+        """Show ``trace``'s step; ``fit`` zooms to show it whole, otherwise the zoom is kept.
+
+        After an edit of a value the frame on screen is refilled (its heading, map and footer
+        kept); anything else builds a new frame."""
+        frame = self._frame
+        if (not fit and isinstance(frame, FrameItem)
+                and frame.refill(trace, step, options, title)):
+            self.drop_pending()
+            self._pending_paint = True
+            self.viewport().update()
+            return frame
         frame = FrameItem(trace, step, options, title)
         self.show_item(frame, fit)
         return frame
@@ -123,7 +134,8 @@ class CanvasView(pg.GraphicsView):
             self.fit()
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        super().paintEvent(event)
+        with painting_on_screen():
+            super().paintEvent(event)
         if self._pending_paint:
             self._pending_paint = False
             self.repainted.emit()

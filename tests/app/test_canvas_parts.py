@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QRectF, QSizeF
 from pytestqt.qtbot import QtBot
 
 from app.canvas import FrameItem, FrameOptions
 from app.canvas.arrows import AttentionArrows
+from app.canvas.context import LayoutContext
 from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.layout import TextItem
 from app.examples import example_path
@@ -102,34 +103,43 @@ def test_one_type_scale_for_every_step_and_digits_this_tall(qtbot: QtBot, name: 
 
 
 @pytest.fixture
-def measured(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """One entry per measurement of a document's steps (the composition cache emptied)."""
+def measured(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The id of each step measured (laid out at every wrap), the composition caches emptied."""
     from app.canvas import compose
 
-    calls: list[int] = []
-    real = compose._measure
-    monkeypatch.setattr(compose, "_measure", lambda *args: calls.append(1) or real(*args))
+    calls: list[str] = []
+    real = compose._measure_step
+
+    def counted(ctx: LayoutContext, index: int, area: QSizeF) -> object:
+        calls.append(ctx.trace.steps[index].id)
+        return real(ctx, index, area)
+
+    monkeypatch.setattr(compose, "_measure_step", counted)
     compose.forget()
     return calls
 
 
-def test_the_document_scale_is_measured_once_per_shape(qtbot: QtBot, measured: list[int]) -> None:
+def test_the_document_scale_is_measured_once_per_shape(qtbot: QtBot, measured: list[str]) -> None:
     trace = f11()
     for step in range(len(trace.steps)):
         FrameItem(trace, step)
-    assert len(measured) == 1, "a step change reuses the composition"
+    assert measured == [step.id for step in trace.steps], "each step once: a step change reuses"
     wv = np.array([[6.0, 10.0], [5.0, -10.0]])  # V 10 → 11 and its mixes: as many digits
     edited = compute(trace.scenario.with_parameter("attention.Wv", wv))
     FrameItem(edited, 3)
-    assert len(measured) == 1, "an edit that keeps every width reuses it too"
+    assert len(measured) == len(trace.steps), "an edit that keeps every width reuses it too"
     wv[0, 0] = 600.0  # V becomes 3-digit
     wider = compute(trace.scenario.with_parameter("attention.Wv", wv))
     FrameItem(wider, 3)
-    assert len(measured) == 2, "wider numbers: measured again"
+    again = measured[len(trace.steps):]
+    assert again == ["inputs", "projections", "mix"], "wider Wv, V: the steps showing them"
+    wv[0, 0] = 6.0
+    FrameItem(compute(trace.scenario.with_parameter("attention.Wv", wv)), 3)
+    assert measured[len(trace.steps) + 3:] == [], "back to the widths before: remembered"
 
 
 def test_an_edit_that_moves_a_tiny_value_to_another_power_of_ten_keeps_the_layout(
-        qtbot: QtBot, measured: list[int]) -> None:
+        qtbot: QtBot, measured: list[str]) -> None:
     """Issue 13 item 14: in the n = d = 512 document a one-cell edit of X moved the smallest
     logit from 10⁻⁶ to 10⁻⁵ and re-measured every step (4.7 s); the exponent's digits are as
     wide as before, so the composition is reused."""
@@ -137,7 +147,7 @@ def test_an_edit_that_moves_a_tiny_value_to_another_power_of_ten_keeps_the_layou
     x = trace.scenario.X.copy()
     x[0, 0] = 2e-6
     FrameItem(compute(trace.scenario.with_parameter("X", x)), 0)
-    assert len(measured) == 1
+    assert len(measured) == len(trace.steps)
     x[0, 0] = 3e-5  # printed 2×10⁻⁶ → 3×10⁻⁵: another exponent, the same width
     FrameItem(compute(trace.scenario.with_parameter("X", x)), 0)
-    assert len(measured) == 1, "one edit of X re-measured every step"
+    assert len(measured) == len(trace.steps), "one edit of X measured a step again"

@@ -10,10 +10,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from PySide6.QtCore import SIGNAL
 from pytestqt.qtbot import QtBot
 
 from app import outline
 from app import state as state_module
+from app.canvas import FrameItem
+from app.canvas.arrows import AttentionArrows
 from app.canvas.picture import static_text
 from app.canvas.theme import font
 from app.canvas.view import CanvasView
@@ -163,3 +166,25 @@ def test_texts_on_screen_are_laid_out_once_per_text_and_font(qtbot: QtBot) -> No
     assert static_text("0.804", font(17))[0] is first
     assert static_text("0.804", font(12))[0] is not first
     assert size.width() > static_text("0.8", font(17))[1].width() > 0
+
+
+def test_an_edit_refills_the_frame_on_screen_and_its_map_still_jumps_once(
+        qtbot: QtBot, window: StudioWindow) -> None:
+    window.state.set_step(window.state.trace.step_index("weights"))
+    frame = window.canvas.frame
+    assert isinstance(frame, FrameItem) and frame.route_map is not None
+    heading, old_body = frame.heading, frame.body
+    model = window.editor.tables["attention.Wq"].model()
+    with qtbot.waitSignal(window.canvas.repainted, timeout=5000):
+        assert model.setData(model.index(0, 0), "3")
+    assert window.canvas.frame is frame and frame.heading is heading  # kept, not rebuilt
+    assert frame.body is not old_body and old_body.scene() is None
+    assert frame.trace is window.state.trace
+    wq = np.array([[3.0, 1.0], [-1.0, 1.0]])
+    assert canvas_arrows(window).share_labels == [f"{share:.3f}" for share in f11_shares(wq)]
+    assert len(frame.items_of(AttentionArrows)) == 1  # the old picture is gone
+    box = frame.route_map.boxes[0]
+    assert box.receivers(SIGNAL("clicked(int)")) == 1, "a refilled map is not connected again"
+    box.clicked.emit(0)
+    qtbot.waitUntil(lambda: window.state.step == 0, timeout=2000)
+    assert window.canvas.frame is not frame  # another step: a new frame

@@ -196,6 +196,8 @@ def test_a_grid_format_chooses_from_its_largest_finite_value() -> None:
 @pytest.mark.parametrize(("cells", "text"), [
     ([0.0, 0.0], "0"), ([0.0, 2.5], "8.888"), ([0.5, 2.5], "8.888"),
     ([-2.5, 1.0], "−8.888"), ([12.25, 0.001], "88.888"), ([0.00003, 1.0], "8.888×88⁻⁴"),
+    ([float("nan"), -float("inf"), 0.0, 2.5], "8.888"), ([float("nan"), 0.0], "0"),
+    ([-0.0, -0.001, float("inf")], "−8.888"),
 ])
 def test_the_widest_text_of_a_grid(cells: list[float], text: str) -> None:
     assert NumberFormat(3).widest(np.array(cells)) == text

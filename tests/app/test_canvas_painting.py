@@ -1,0 +1,155 @@
+"""The canvas paints the same picture for less (issue 15): arrows chosen in linear time with the
+same ties as a stable sort, faint lines that would change no pixel skipped on screen only,
+geometry handed to Qt straight from numpy, cell colours by one table lookup."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QLineF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
+from PySide6.QtWidgets import QStyleOptionGraphicsItem
+from pytestqt.qtbot import QtBot
+
+from app.canvas import arrows as arrows_module
+from app.canvas.arrows import strong_arrows
+from app.canvas.cividis import CIVIDIS, CIVIDIS_ARGB
+from app.canvas.grid import _levels
+from app.canvas.picture import painting_on_screen
+from app.canvas.points import Lines
+from app.window import StudioWindow
+from tests.app.driving import canvas_arrows
+from tests.bench.timing import attention_scenario
+
+
+def sorted_choice(shares: np.ndarray, top_k: int = 8, min_share: float = 0.02) -> np.ndarray:
+    """The arrows by the rule's words, one row at a time: the ``top_k`` largest shares (of
+    equal ones the first keys, as a stable sort orders them) and any at least ``min_share``."""
+    keep = np.zeros(shares.shape, dtype=bool)
+    for row, values in enumerate(shares):
+        order = sorted(range(len(values)), key=lambda j: -values[j])[:top_k]
+        keep[row, order] = True
+        keep[row] |= values >= min_share
+    return keep & (shares > 0)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_strong_arrows_are_the_largest_shares_with_ties_to_the_first_keys(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    shares = rng.random((12, 30)) / 30
+    shares[0] = 0.01  # one row all equal (under min_share): the first eight keys
+    shares[1, :20] = 0.0  # zeros never get an arrow
+    shares[2] = np.round(shares[2] * 60) / 60 / 30  # many ties at the boundary
+    chosen = strong_arrows(shares)
+    np.testing.assert_array_equal(chosen, sorted_choice(shares))
+    assert chosen[0].tolist() == [True] * 8 + [False] * 22
+    np.testing.assert_array_equal(strong_arrows(shares[3]), sorted_choice(shares[3:4])[0])
+
+
+def test_a_row_shorter_than_the_top_keeps_every_positive_share() -> None:
+    assert strong_arrows(np.array([0.5, 0.0, 0.25])).tolist() == [True, False, True]
+
+
+def test_lines_from_numpy_draw_as_qt_draws_them_one_by_one(qtbot: QtBot) -> None:
+    ends = np.array([[[1.0, 2.0], [30.0, 40.0]], [[-5.5, 6.25], [70.0, 8.0]],
+                     [[12.0, 60.0], [12.0, 3.0]]])
+
+    def drawn(draw: Callable[[QPainter], None]) -> bytes:
+        image = QImage(80, 64, QImage.Format.Format_ARGB32_Premultiplied)
+        image.fill(0)
+        painter = QPainter(image)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setPen(QPen(QColor("#0072B2"), 1.5))
+        draw(painter)
+        painter.end()
+        return bytes(image.constBits())
+
+    one_by_one = drawn(lambda painter: [painter.drawLine(QLineF(*start, *end))
+                                         for start, end in ends.tolist()])
+    assert drawn(Lines(ends).draw) == one_by_one
+    assert one_by_one != drawn(lambda painter: None)
+    assert len(Lines(np.empty((0, 2, 2)))) == 0
+    drawn(Lines(np.empty((0, 2, 2))).draw)  # nothing to draw: no call with a null pointer
+
+
+def test_cell_levels_and_their_pixels_follow_the_cividis_table() -> None:
+    values = np.array([[-1.0, 0.0, 0.5], [1.0, 3.0, -7.0]])
+    levels = _levels(values, -1.0, 1.0)
+    expected = np.rint(np.clip((values + 1.0) / 2.0, 0, 1) * 255).astype(np.uint8)
+    np.testing.assert_array_equal(levels, expected)
+    assert levels.tolist() == [[0, 128, 191], [255, 255, 0]]
+    assert (_levels(values, 2.0, 2.0) == 128).all()  # no spread: the middle colour
+    for level in (0, 77, 255):
+        red, green, blue = (int(v) for v in CIVIDIS[level])
+        assert int(CIVIDIS_ARGB[level]) == 0xFF000000 | red << 16 | green << 8 | blue
+
+
+def test_faint_lines_that_change_no_pixel_are_skipped_on_screen_only(qtbot: QtBot) -> None:
+    window = StudioWindow(attention_scenario(256, heads=1))
+    qtbot.addWidget(window)
+    window.resize(1024, 600)
+    window.show()
+    qtbot.waitExposed(window)
+    with qtbot.waitSignal(window.canvas.repainted):
+        window.state.set_step(window.state.trace.step_index("weights"))
+    arrows = canvas_arrows(window)
+    scale = arrows.deviceTransform(window.canvas.viewportTransform()).m11()
+    option = QStyleOptionGraphicsItem()
+    image = QImage(8, 8, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        assert arrows_module._faintest_visible(painter, option) == 0.0, "files get every line"
+    finally:
+        painter.end()
+    faintest = arrows_module.UNSEEN_INK / scale
+    batches = arrows._plan().faint
+    skipped = sum(len(b.pairs) for b in batches if b.width * b.opacity < faintest)
+    assert scale < 0.02 and skipped > 1000, "fitted, most other rows' lines are too faint"
+
+    def grab() -> np.ndarray:
+        window.refresh_canvas(fit=False)
+        shot = window.canvas.viewport().grab().toImage().convertToFormat(
+            QImage.Format.Format_RGB32)
+        return np.frombuffer(shot.constBits(), np.uint8).reshape(
+            shot.height(), shot.width(), 4).copy()
+
+    skipping = grab()
+    original = arrows_module._faintest_visible
+    arrows_module._faintest_visible = lambda *_: 0.0  # type: ignore[assignment]
+    try:
+        drawing_all = grab()
+    finally:
+        arrows_module._faintest_visible = original
+    np.testing.assert_array_equal(skipping, drawing_all)
+
+
+def test_on_screen_the_arrows_write_only_the_words_in_the_part_painted(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    window = StudioWindow(attention_scenario(64, heads=1))
+    qtbot.addWidget(window)
+    window.state.set_step(window.state.trace.step_index("weights"))
+    arrows = canvas_arrows(window)
+    written: list[str] = []
+    real = arrows_module.draw_text
+
+    def counted(painter: QPainter, rect: QRectF, align: Qt.AlignmentFlag, text: str,
+                text_font: QFont) -> None:
+        written.append(text)
+        real(painter, rect, align, text, text_font)
+
+    monkeypatch.setattr(arrows_module, "draw_text", counted)
+    image = QImage(800, 600, QImage.Format.Format_ARGB32_Premultiplied)
+    option = QStyleOptionGraphicsItem()
+    first = arrows.node_rect(arrows.query_anchor(0), left=True)
+    option.exposedRect = first.adjusted(0, 0, 300, 40)  # the top: boxes 0 and 1 of each side
+    painter = QPainter(image)
+    try:
+        with painting_on_screen():
+            arrows.paint(painter, option)
+    finally:
+        painter.end()
+    assert {"q t0", "q t1", "k t0", "k t1"} <= set(written)
+    assert not {"q t40", "k t63"} & set(written), "boxes far below are not written"
+    assert len(written) < 12, written
