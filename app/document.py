@@ -56,12 +56,8 @@ class SetCell(Operation):
     vector: bool = False
 
     def apply(self, scenario: Scenario) -> Scenario:
-        changed = scenario.parameter(self.path).copy()
-        if self.vector:
-            changed[self.col] = self.value
-        else:
-            changed[self.row, self.col] = self.value
-        return scenario.with_parameter(self.path, changed)
+        index = (self.col,) if self.vector else (self.row, self.col)
+        return scenario.with_cell(self.path, index, self.value)
 
     @property
     def place(self) -> str:

@@ -66,7 +66,7 @@ def parse_document(document: object) -> dict[str, Any]:
 
     if ("token_ids" in doc or "embedding" in doc) and "X" in doc:
         raise ScenarioError("X", "give either X or token_ids with embedding, not both")
-    embedding = (expect_matrix(doc["embedding"], "embedding", max_rows=MAX_VOCAB)
+    embedding = (expect_matrix(doc["embedding"], "embedding", max_rows=MAX_VOCAB, weights=True)
                  if "embedding" in doc else None)
     token_ids, X = _inputs(doc, "", embedding)
     n, d = int(X.shape[0]), int(X.shape[1])

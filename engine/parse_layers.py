@@ -96,7 +96,8 @@ def parse_attention(value: object, place: str, *, n: int, d: int, n_keys: int | 
             raise ScenarioError(_at(place, name), "missing")
     to_d = f" to match d={d}"
     to_keys = f" to match the encoder's width {d_keys}" if cross else to_d
-    Wq = expect_matrix(att["Wq"], _at(place, "Wq"), rows=d, rows_reason=to_d)
+    Wq = expect_matrix(att["Wq"], _at(place, "Wq"), rows=d, rows_reason=to_d, max_rows=MAX_WIDTH,
+                       weights=True)
     width_q = int(Wq.shape[1])
     if groups == heads:
         width_k = width_q
@@ -108,8 +109,9 @@ def parse_attention(value: object, place: str, *, n: int, d: int, n_keys: int | 
         width_k = width_q // heads * groups
         k_reason = f" for {groups} key heads of d_k={width_q // heads}"
     Wk = expect_matrix(att["Wk"], _at(place, "Wk"), rows=d_keys, rows_reason=to_keys,
-                       cols=width_k, cols_reason=k_reason)
-    Wv = expect_matrix(att["Wv"], _at(place, "Wv"), rows=d_keys, rows_reason=to_keys)
+                       cols=width_k, cols_reason=k_reason, max_rows=MAX_WIDTH, weights=True)
+    Wv = expect_matrix(att["Wv"], _at(place, "Wv"), rows=d_keys, rows_reason=to_keys,
+                       max_rows=MAX_WIDTH, weights=True)
     width_v = int(Wv.shape[1])
     refuse_large_result(_at(place, "Wq"), "Q", n, width_q)
     refuse_large_result(_at(place, "Wv"), "V", n_keys, width_v)
@@ -132,7 +134,8 @@ def parse_attention(value: object, place: str, *, n: int, d: int, n_keys: int | 
     Wo = bo = None
     if "Wo" in att:
         Wo = expect_matrix(att["Wo"], _at(place, "Wo"), rows=mixed_width,
-                           rows_reason=f" to match the {mixed_width} concatenated value columns")
+                           rows_reason=f" to match the {mixed_width} concatenated value columns",
+                           max_rows=MAX_WIDTH, weights=True)
         refuse_large_result(_at(place, "Wo"), "the attention output", n, int(Wo.shape[1]))
         bo = bias("bo", int(Wo.shape[1]), " to match Wo's columns")
     elif "bo" in att:
@@ -198,12 +201,12 @@ def parse_ffn(value: object, place: str, n: int, d: int) -> FeedForward:
         if name not in ffn:
             raise ScenarioError(_at(place, name), "missing")
     W1 = expect_matrix(ffn["W1"], _at(place, "W1"), rows=d, rows_reason=f" to match d={d}",
-                       max_cols=4 * MAX_WIDTH)
+                       max_rows=MAX_WIDTH, max_cols=4 * MAX_WIDTH, weights=True)
     f = int(W1.shape[1])
     refuse_large_result(_at(place, "W1"), "the hidden layer", n, f)
     W2 = expect_matrix(ffn["W2"], _at(place, "W2"), rows=f,
                        rows_reason=f" to match W1's {f} columns", cols=d,
-                       cols_reason=f" to match d={d}", max_rows=4 * MAX_WIDTH)
+                       cols_reason=f" to match d={d}", max_rows=4 * MAX_WIDTH, weights=True)
     b1 = (expect_vector(ffn["b1"], _at(place, "b1"), f, " to match W1's columns")
           if "b1" in ffn else None)
     b2 = (expect_vector(ffn["b2"], _at(place, "b2"), d, f" to match d={d}")
@@ -212,7 +215,7 @@ def parse_ffn(value: object, place: str, n: int, d: int) -> FeedForward:
     if "Wg" in ffn:
         Wg = expect_matrix(ffn["Wg"], _at(place, "Wg"), rows=d, rows_reason=f" to match d={d}",
                            cols=f, cols_reason=f" to match W1's {f} columns",
-                           max_cols=4 * MAX_WIDTH)
+                           max_rows=MAX_WIDTH, max_cols=4 * MAX_WIDTH, weights=True)
         bg = (expect_vector(ffn["bg"], _at(place, "bg"), f, " to match Wg's columns")
               if "bg" in ffn else None)
     elif "bg" in ffn:
@@ -296,7 +299,8 @@ def parse_head(head: Mapping[str, Any], place: str, *, n: int, d: int, last: Lay
     vocab: tuple[str, ...] = ()
     if "unembed" in head:
         unembed = expect_matrix(head["unembed"], _at(place, "unembed"), rows=d,
-                                rows_reason=f" to match d={d}", max_cols=MAX_VOCAB)
+                                rows_reason=f" to match d={d}", max_rows=MAX_WIDTH,
+                                max_cols=MAX_VOCAB, weights=True)
         size = int(unembed.shape[1])
         refuse_large_result(_at(place, "unembed"), "the logits", n, size)
         vocab = (expect_labels(head["vocab"], _at(place, "vocab"), size) if "vocab" in head

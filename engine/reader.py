@@ -24,12 +24,18 @@ MAX_POSITIONS = 512
 MAX_WIDTH = 1024
 MAX_VOCAB = 4096
 MAX_CELLS = 1 << 18
-"""Numbers in any one matrix, of the document or of its trace (scores: heads × n²)."""
-MAX_NUMBERS = 1 << 22
+"""Numbers in any one array the trace shows row by row: X and the positions table, and every
+array computed from them (scores: heads × n²; Q, V, the hidden layer, the logits)."""
+MAX_WEIGHT_CELLS = 1 << 22
+"""Numbers in any one weight matrix of the document (Wq, Wk, Wv, Wo, W1, Wg, W2, unembed, the
+embedding table): every shape the widths allow, up to d = 1024 by an FFN of 4096; the frames
+show such a matrix as one colour per cell. A GPT-2 small layer's W1 (768 × 3072) is 2.36
+million."""
+MAX_NUMBERS = 1 << 23
 """Numbers one document may hold in all its matrices and rows together: what the editor accepts
-stays within what :data:`engine.io.MAX_FILE_BYTES` lets it open again once saved. (Eight
-matrices at :data:`MAX_CELLS` and every row at its longest make about 2.15 million.)"""
-MAX_HEADS = 8
+stays within what :data:`engine.io.MAX_FILE_BYTES` lets it open again once saved. One GPT-2
+small layer (d = 768, 12 heads, FFN 3072) holds about 7.1 million."""
+MAX_HEADS = 12
 MAX_LAYERS = 48
 """Layers in one document, the encoder's and the main stack's together."""
 
@@ -141,11 +147,16 @@ def expect_labels(value: object, place: str, count: int) -> tuple[str, ...]:
 
 
 def _checked_array(value: npt.NDArray[Any], place: str) -> FloatArray:
+    """The array as float64, checked finite. An array of a scenario (float64, read-only, owning
+    its numbers) is kept as it is, not copied: re-validating a document after an option edit
+    keeps every array, and whatever was worked out from it (the canvas's colours) stays valid.
+    """
     if value.dtype.kind not in "iuf":
         raise ScenarioError(place, f"expected numbers, got an array of {value.dtype}")
-    array = np.array(value, dtype=np.float64)
-    bad = np.argwhere(~np.isfinite(array))
-    if bad.size:
+    frozen = value.dtype == np.float64 and not value.flags.writeable and value.flags.owndata
+    array = value if frozen else np.array(value, dtype=np.float64)
+    if not bool(np.isfinite(array).all()):
+        bad = np.argwhere(~np.isfinite(array))
         cell = "".join(f"[{int(k)}]" for k in bad[0])
         raise ScenarioError(f"{place}{cell}", f"{array[tuple(bad[0])]} is not allowed: every "
                             "number must be finite")
@@ -197,11 +208,12 @@ def expect_vector(value: object, place: str, length: int | None = None,
 
 def expect_matrix(value: object, place: str, *, rows: int | None = None, cols: int | None = None,
                   rows_reason: str = "", cols_reason: str = "", max_rows: int = MAX_POSITIONS,
-                  max_cols: int = MAX_WIDTH) -> FloatArray:
+                  max_cols: int = MAX_WIDTH, weights: bool = False) -> FloatArray:
     """A rectangular list of lists of finite numbers (or a 2-D numeric array).
 
     The shape is checked before any large allocation: a matrix longer than ``max_rows`` rows,
-    wider than ``max_cols`` columns or with more than :data:`MAX_CELLS` cells is refused.
+    wider than ``max_cols`` columns or with more cells than :data:`MAX_CELLS` (a weight matrix,
+    ``weights``: :data:`MAX_WEIGHT_CELLS`) is refused.
     """
     if isinstance(value, np.ndarray):
         if value.ndim != 2:
@@ -221,9 +233,10 @@ def expect_matrix(value: object, place: str, *, rows: int | None = None, cols: i
         raise ScenarioError(place, f"{shape[0]} rows is more than the limit of {max_rows}")
     if shape[1] > max_cols:
         raise ScenarioError(place, f"{shape[1]} columns is more than the limit of {max_cols}")
-    if shape[0] * shape[1] > MAX_CELLS:
+    cells = MAX_WEIGHT_CELLS if weights else MAX_CELLS
+    if shape[0] * shape[1] > cells:
         raise ScenarioError(place, f"{shape[0]}×{shape[1]} cells is more than the limit of "
-                            f"{MAX_CELLS}")
+                            f"{cells}")
     if rows is not None and shape[0] != rows:
         raise ScenarioError(place, f"expected {rows} rows{rows_reason}, got {shape[0]}")
     if shape[1] == 0:

@@ -12,6 +12,7 @@ shape: its document paths stay ``attention.Wq``, ``block.ffn.W1``, ``block.unemb
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields, replace
 from functools import cached_property
 from typing import Any
@@ -193,6 +194,29 @@ class Scenario(Frozen):
                     edited = _looked_up_again(edited, array)
                 return edited
         return self.with_document_value(path, value)
+
+    def with_cell(self, path: str, index: tuple[int, ...], value: float) -> Scenario:
+        """A new scenario with one number of the array at ``path`` set (``index``: row and
+        column, or the column of a vector).
+
+        The array is copied once and only the new number is checked: the others were checked
+        when the array was made, and every other array is shared with this scenario. A number
+        that is not finite is refused as :meth:`with_parameter` refuses it.
+
+        Raises
+        ------
+        ScenarioError
+            If ``value`` is not finite; this scenario is unchanged.
+        IndexError
+            If ``index`` is outside the array.
+        """
+        changed = self.parameter(path).copy()
+        changed[index] = value
+        if path not in self._places or not math.isfinite(value):
+            return self.with_parameter(path, changed)
+        locator, name = self._places[path]
+        edited: Scenario = replaced(self, locator, lambda node: replace(node, **{name: changed}))
+        return _looked_up_again(edited, changed) if path == "embedding" else edited
 
     def with_document_value(self, path: str, value: object) -> Scenario:
         """A new scenario with any document value at ``path`` replaced, then re-validated.

@@ -60,8 +60,8 @@ class MatrixModel(QAbstractTableModel):
             return
         if self.path in ROW_TOKENS:
             self.headerDataChanged.emit(Qt.Orientation.Vertical, 0, values.shape[0] - 1)
-        if values is self._values or np.array_equal(values, self._values):
-            return  # most often the same array: an edit elsewhere replaced only its own
+        if values is self._values:
+            return  # most often: an edit elsewhere replaced only its own array
         self._values = values
         if values.size:
             self.dataChanged.emit(self.index(0, 0),

@@ -13,6 +13,7 @@ import pytest
 from PySide6.QtCore import SIGNAL
 from pytestqt.qtbot import QtBot
 
+import engine.scenario
 from app import outline
 from app import state as state_module
 from app.canvas import FrameItem
@@ -150,6 +151,30 @@ def test_a_value_edit_never_asks_the_document_for_its_grid_paths(
     window.editor.size_boxes["n"].setValue(3)  # a new shape: the grids follow (the engine's
     assert asked  # resize walks the paths too, so more than one ask is fine here)
     assert window.editor.tables["X"].model().rowCount() == 3
+
+
+def test_a_cell_edit_replaces_only_its_array_and_tells_only_its_grid(
+        window: StudioWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Typing into one cell reads no other number of the document again: every other array is
+    the same object, and only the edited grid hears of a change."""
+    def refuse(_document: object) -> None:
+        raise AssertionError("the document was read again")
+
+    monkeypatch.setattr(engine.scenario, "parse_document", refuse)
+    before = window.state.scenario
+    told: dict[str, int] = {}
+    for path, table in window.editor.tables.items():
+        table.model().dataChanged.connect(
+            lambda *_args, path=path: told.__setitem__(path, told.get(path, 0) + 1))
+    model = window.editor.tables["attention.Wk"].model()
+    assert model.setData(model.index(1, 0), "2.5")
+    after = window.state.scenario
+    assert float(after.attention.Wk[1, 0]) == 2.5
+    assert float(before.attention.Wk[1, 0]) != 2.5  # the old document is unchanged (undo)
+    assert told == {"attention.Wk": 1}
+    for path in before.parameter_paths():
+        if path != "attention.Wk":
+            assert after.parameter(path) is before.parameter(path), path
 
 
 def test_the_outline_of_a_document_ignores_its_numbers_but_not_its_shapes(

@@ -11,7 +11,7 @@ from pytestqt.qtbot import QtBot
 
 from app.canvas.grid import MatrixGrid
 from app.window import StudioWindow
-from engine.reader import MAX_POSITIONS, MAX_WIDTH
+from engine.reader import MAX_HEADS, MAX_POSITIONS, MAX_WIDTH
 from tests.app.driving import Dialogs, canvas_arrows, open_window
 
 F11_STEPS = ["inputs", "projections", "scores", "weights", "mix"]
@@ -172,6 +172,7 @@ def test_a_wide_document_keeps_its_sizes_and_resizing_n_touches_only_n(
     assert sizes == {"n": 2, "d": 200, "d_k": 3, "d_v": 3, "heads": 1}
     assert window.editor.size_boxes["d"].maximum() == MAX_WIDTH
     assert window.editor.size_boxes["n"].maximum() == MAX_POSITIONS
+    assert window.editor.size_boxes["heads"].maximum() == MAX_HEADS == 12  # GPT-2 small's
     spin = window.editor.size_boxes["n"]
     spin.setFocus()
     qtbot.keyClick(spin, Qt.Key.Key_Up)

@@ -10,7 +10,9 @@ Documents:
   one head of width 4, a 50 MB file) and ``64 heads, n = 512`` (d = 64, heads of width 2).
   Only File → Open is timed: it must refuse them, with the window answering meanwhile.
 * the largest accepted: ``n = d = 512 block`` (X, Wq, Wk, Wv, Wo, W1, W2 and a 512-word
-  vocabulary head, each 512×512 = 2¹⁸ numbers) and ``8 heads, n = 181`` (8·181² scores).
+  vocabulary head, each 512×512 = 2¹⁸ numbers), ``12 heads, n = 147`` (12·147² scores) and
+  a GPT-2 small layer (:func:`tests.bench.timing.gpt2_layer`: d = 768, 12 heads, FFN 3072,
+  n = 8; 7.1 million numbers; ``--only gpt2`` runs just this one).
 
 Actions: open the file (File → Open), type one number into X, save (Ctrl+S), write the recovery
 copy, and show each step in turn (composing its frame; the paint that follows is not counted,
@@ -47,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from app.window import StudioWindow
 from engine import parse_scenario
-from tests.bench.timing import report
+from tests.bench.timing import gpt2_layer, report
 
 
 def big_x(n: int = 4096) -> dict[str, object]:
@@ -234,8 +236,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--skip-refused", action="store_true")
-    parser.add_argument("--only", choices=["documents", "exports"],
-                        help="run only the documents or only the exports")
+    parser.add_argument("--only", choices=["documents", "exports", "gpt2"],
+                        help="run only the documents, only the exports or only the GPT-2 layer")
     args = parser.parse_args()
     app = QApplication.instance() or QApplication([])
     assert isinstance(app, QApplication)
@@ -243,14 +245,17 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         os.environ["XDG_DATA_HOME"] = str(folder / "data")
-        if args.only != "documents":
+        if args.only in (None, "exports"):
             run_exports(args.runs, folder, app, stalls)
-        if args.only == "exports":
+        if args.only in (None, "documents", "gpt2"):
+            run_document("GPT-2 small layer (d = 768, 12 heads, FFN 3072, n = 8)", gpt2_layer(),
+                         args.runs, folder, app, stalls)
+        if args.only in ("exports", "gpt2"):
             return 0
         run_document("n = d = 512 block (largest accepted)", largest_block(), args.runs, folder,
                      app, stalls)
-        run_document("8 heads, n = 181 (largest accepted)", many_heads(181, 8, 64), args.runs,
-                     folder, app, stalls)
+        run_document("12 heads, n = 147 (largest accepted)", many_heads(147, 12, 64),
+                     args.runs, folder, app, stalls)
         if not args.skip_refused:
             run_refused("64 heads, n = 512 (issue 13)", many_heads(), args.runs, folder, app,
                         stalls)

@@ -57,3 +57,21 @@ def attention_scenario(n: int, d: int = 16, heads: int = 2, width: int = 8,
                       "Wq": table(d, heads * width), "Wk": table(d, heads * width),
                       "Wv": table(d, heads * width)},
     })
+
+
+def gpt2_layer(n: int = 8, d: int = 768, ffn: int = 3072, heads: int = 12) -> dict[str, object]:
+    """One decoder layer of GPT-2 small's size (12 heads of width 64; every weight matrix and
+    bias, the block's norms), seeded random values with two decimals."""
+    rng = np.random.default_rng(5)
+
+    def table(*shape: int) -> object:
+        return np.round(rng.normal(0.0, 0.05, shape), 2).tolist()
+
+    return {"format": "qkv-studio", "version": 1, "title": f"d = {d}, FFN {ffn}, n = {n}",
+            "tokens": [f"t{k}" for k in range(n)], "X": table(n, d),
+            "attention": {"heads": heads, "causal": True, "scale": True,
+                          **{name: table(d, d) for name in ("Wq", "Wk", "Wv", "Wo")},
+                          **{name: table(d) for name in ("bq", "bk", "bv", "bo")}},
+            "block": {"norm": "layernorm", "ffn": {"W1": table(d, ffn), "b1": table(ffn),
+                                                   "activation": "gelu", "W2": table(ffn, d),
+                                                   "b2": table(d)}}}

@@ -115,9 +115,9 @@ CASES: list[tuple[str, Callable[[Doc], object], str]] = [
     ("f11", put("attention", "heads", value=1.5),
      "attention.heads: expected a whole number, got 1.5"),
     ("f11", put("attention", "heads", value=0),
-     "attention.heads: expected a whole number from 1 to 8, got 0"),
+     "attention.heads: expected a whole number from 1 to 12, got 0"),
     ("f11", put("attention", "heads", value=2**70),
-     "attention.heads: expected a whole number from 1 to 8, got a whole number of about "
+     "attention.heads: expected a whole number from 1 to 12, got a whole number of about "
      "22 digits"),
     ("f11", put("attention", "causal", value=1), "attention.causal: expected true or false, got 1"),
     ("g01", put("block", "eps", value=-1e-5), "block.eps: ε must not be negative, got -1e-05"),
