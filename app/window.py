@@ -80,6 +80,8 @@ KEY_USERS = (QAbstractItemView, QLineEdit, QAbstractSpinBox, QComboBox, QCheckBo
 
 DEFAULT_SIZE = (1280, 800)
 """The window's first size, shrunk to the screen's free area on a smaller screen (1024×768)."""
+DESCRIBE_AFTER_MS = 300
+"""After an edit of a number the canvas is described again once typing pauses this long."""
 
 
 def _in_language(text: Callable[[str, str], str], name: str) -> str:
@@ -133,6 +135,10 @@ class StudioWindow(QMainWindow):
         self._unfolded_sizes: list[int] = []  # the editor's and canvas's widths before folding
         self.state.traceChanged.connect(self._refresh_after_edit)
         self.canvas.resized.connect(self._on_canvas_resized)
+        self._describe_timer = QTimer(self)
+        self._describe_timer.setSingleShot(True)
+        self._describe_timer.setInterval(DESCRIBE_AFTER_MS)
+        self._describe_timer.timeout.connect(self._describe_canvas)
         self.state.stepChanged.connect(lambda _k: self.refresh_canvas(fit=True))
         self.state.viewChanged.connect(lambda: self.refresh_canvas(fit=False))
         self.state.message.connect(lambda text: self.statusBar().showMessage(text))
@@ -360,15 +366,26 @@ class StudioWindow(QMainWindow):
         self.canvas.drop_pending()  # built now, with everything a pending build would show
         options = self.frame_options()
         title = self.timeline.title_for(self.state.step)
+        refilled = False
         if not (self.compare.active and self.compare.show(fit)):
             shown = self.canvas.frame
             frame = self.canvas.show_frame(self.state.trace, self.state.step, options, title,
                                            fit)
-            if frame is not shown:  # a new map (a refilled frame keeps its map and clicks)
+            refilled = frame is shown
+            if not refilled:  # a new map (a refilled frame keeps its map and clicks)
                 for box in frame.route_map.boxes if frame.route_map is not None else []:
                     box.clicked.connect(self._jump_later)
-        self.canvas.setAccessibleDescription(
-            describe_frame(self.state.trace, self.state.step, options, title))
+        if refilled:  # typing: described once it pauses, not on every number
+            self._describe_timer.start()
+        else:
+            self._describe_canvas()
+
+    def _describe_canvas(self) -> None:
+        """The canvas's description for screen readers: the frame on screen in words."""
+        self._describe_timer.stop()
+        self.canvas.setAccessibleDescription(describe_frame(
+            self.state.trace, self.state.step, self.frame_options(),
+            self.timeline.title_for(self.state.step)))
 
     def _jump_later(self, step: int) -> None:
         """A click on the map: go to that step once the click (on the old frame) returns."""

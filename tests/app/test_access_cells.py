@@ -100,3 +100,19 @@ def test_glossary_items_are_read_as_term_and_definition(window: StudioWindow) ->
     text = item.data(ROLE)
     assert text.startswith(item.text() + ": ")
     assert len(text) > len(item.text()) + 20
+
+
+def test_typing_describes_the_canvas_once_it_pauses(qtbot: QtBot, window: StudioWindow) -> None:
+    window.state.set_step(3)
+    before = window.canvas.accessibleDescription()
+    assert before.endswith("share from 爱 to 我: 0.804; share from 爱 to 爱: 0.196")
+    model = window.editor.tables["attention.Wq"].model()
+    with qtbot.waitSignal(window.canvas.repainted, timeout=5000):
+        assert model.setData(model.index(0, 0), "3")
+    assert window.canvas.accessibleDescription() == before, "not on every number typed"
+    qtbot.waitUntil(lambda: window.canvas.accessibleDescription() != before, timeout=2000)
+    weights = window.state.trace.arrays["weights"][0, 1]
+    assert window.canvas.accessibleDescription().endswith(
+        f"share from 爱 to 我: {format_number(float(weights[0]), 3)}; "
+        f"share from 爱 to 爱: {format_number(float(weights[1]), 3)}")
+    assert format_number(float(weights[0]), 3) != "0.804"
