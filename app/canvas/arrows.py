@@ -307,22 +307,23 @@ class AttentionArrows(QGraphicsObject):
         focus = spec.receiver
         shares = spec.weights[head, focus]
         keep = strong_arrows(shares) if self.filtered else shares > 0
-        metrics = QFontMetricsF(font(13, bold=True))
+        offset = QPointF(0, self._head_offset(rank))
+        start = self.query_anchor(focus) + offset
+        ink = theme.head_color(head) if self.several else theme.color("accent")
+        label_height = QFontMetricsF(font(13, bold=True)).height() + 2
         arrows = []
         for j in np.flatnonzero(keep & spec.visible[focus]).tolist():
             share = float(shares[j])
-            offset = QPointF(0, self._head_offset(rank))
             width, opacity = 1.5 + 9.0 * share, 0.35 + 0.65 * share
-            color = (theme.head_color(head, opacity) if self.several
-                     else theme.color("accent", opacity))
+            color = QColor(ink)
+            color.setAlphaF(opacity)
             text = format_number(share, spec.places)
-            box = QRectF(0, 0, self.label_width - 4, metrics.height() + 2)
+            box = QRectF(0, 0, self.label_width - 4, label_height)
             box.moveCenter(self._key_label_point(j, rank))
             arrows.append(_Focused(
                 DrawnArrow(head, focus, j, share, width, opacity, True, color.name()),
-                self.query_anchor(focus) + offset, self.key_anchor(j) + offset, color,
-                f"h{head + 1} {text}" if self.several else text, box,
-                theme.head_color(head) if self.several else theme.color("accent")))
+                start, self.key_anchor(j) + offset, color,
+                f"h{head + 1} {text}" if self.several else text, box, ink))
         return arrows
 
     def _head_offset(self, rank: int) -> float:
