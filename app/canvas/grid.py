@@ -128,6 +128,16 @@ def _argb_image(argb: npt.NDArray[np.uint32]) -> QImage:
     return image.copy()
 
 
+@dataclass(frozen=True)
+class _ScreenGeometry:
+    """What a grid draws on screen besides its words, worked out once per grid."""
+
+    image: QImage | None
+    """A small grid's colours, a pixel per cell (a large grid's are drawn under everything)."""
+    hatched: list[QRectF]
+    lines: Lines
+
+
 @dataclass
 class _Cells:
     """What painting a grid's cells needs, worked out once per grid."""
@@ -244,8 +254,9 @@ class MatrixGrid(QGraphicsObject):
         self._height = self.grid_origin.y() + rows * CELL_HEIGHT + (20.0 if self.note else 0.0)
         self._heat: tuple[QRectF, QImage] | None = None
         self._cell_plan: _Cells | None = None
-        self._shape_pictures: dict[bool, QPicture] = {}
-        """Recorded for the screen (True) and for files (False)."""
+        self._shape_picture: QPicture | None = None
+        """Recorded for files at their first paint."""
+        self._screen: _ScreenGeometry | None = None
         self._text_picture: QPicture | None = None
         self._word_runs: list[tuple[QFont, QColor, QRectF, Qt.AlignmentFlag, list[
             tuple[QRectF, str]]]] | None = None
@@ -291,50 +302,74 @@ class MatrixGrid(QGraphicsObject):
                 spec.masked if spec.masked is not None else np.zeros(values.shape, dtype=bool))
         return self._cell_plan
 
-    def _shapes(self, screen: bool) -> QPicture:
-        """Fills, lines and marks, recorded at the first paint.
+    def _file_shapes(self) -> QPicture:
+        """Fills, lines and marks for files, recorded at the first paint: cells of one colour
+        are filled by one ``drawRects`` call (vector shapes in SVG and PDF)."""
+        if self._shape_picture is None:
+            shapes = QPicture()
+            sp = QPainter(shapes)
+            self._draw_shapes(sp, screen=False)
+            sp.end()
+            self._shape_picture = shapes
+        return self._shape_picture
 
-        For files, cells of one colour are filled by one ``drawRects`` call (vector shapes in
-        SVG and PDF). On screen a small grid's colours are one image of a pixel per cell,
-        scaled up without smoothing, and its masked cells one rectangle per run in a row: the
-        same picture, recorded without a step per cell.
-        """
-        found = self._shape_pictures.get(screen)
-        if found is not None:
-            return found
+    def _heat_picture(self) -> tuple[QRectF, QImage] | None:
+        """A large grid's colours as one image of a pixel per cell, and where it goes."""
+        if self.large and self._heat is None:
+            spec, theme, cells = self.spec, self.theme, self._cells()
+            rows, cols = spec.values.shape
+            masked_rgb = theme.color("masked")
+            grey = (masked_rgb.red(), masked_rgb.green(), masked_rgb.blue())
+            mask = None if spec.masked is None else hash(spec.masked.tobytes())
+            image = remembered(spec.values, ("heat", cells.lo, cells.hi, mask, grey),
+                               lambda: _heat_image(cells, grey))
+            self._heat = (QRectF(self.grid_origin.x(), self.grid_origin.y(),
+                                 cols * self.cell_width, rows * CELL_HEIGHT), image)
+        return self._heat
+
+    def _screen_geometry(self) -> _ScreenGeometry:
+        """What the screen draws of the cells, worked out at the first paint: a small grid's
+        colours as one image of a pixel per cell (masked ones clear), scaled up without
+        smoothing; the masked cells as one rectangle per run in a row (a large grid: in its
+        highlighted rows, over the image of every colour); the grid's lines."""
+        if self._screen is None:
+            cells = self._cells()
+            rows = cells.rows if self.large else list(range(self.spec.values.shape[0]))
+            self._screen = _ScreenGeometry(
+                None if self.large else _cell_image(cells.shade, cells.masked),
+                self._masked_runs(cells.masked[rows], rows),
+                self._row_lines(cells.rows) if self.large else self._lines())
+        return self._screen
+
+    def _draw_shapes(self, sp: QPainter, screen: bool) -> None:
+        """Fills, lines and marks: straight onto the window, or recorded for files."""
         spec, theme = self.spec, self.theme
         cells = self._cells()
         values, masked, shade, cell_rows = spec.values, cells.masked, cells.shade, cells.rows
         rows, cols = values.shape
         ox, oy = self.grid_origin.x(), self.grid_origin.y()
-        shapes = QPicture()
-        sp = QPainter(shapes)
         sp.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         if spec.swatch:
             sp.setPen(QPen(theme.color("text"), 1.0))
             sp.setBrush(QBrush(QColor(spec.swatch)))
             sp.drawRect(QRectF(0, TITLE_HEIGHT / 2 - 6, 12, 12))
-        if self.large:
-            masked_rgb = theme.color("masked")
-            grey = (masked_rgb.red(), masked_rgb.green(), masked_rgb.blue())
-            mask = None if spec.masked is None else hash(spec.masked.tobytes())
-            image = remembered(values, ("heat", cells.lo, cells.hi, mask, grey),
-                               lambda: _heat_image(cells, grey))
-            self._heat = (QRectF(ox, oy, cols * self.cell_width, rows * CELL_HEIGHT), image)
-        if screen and self.large:  # the image drawn under the picture has every colour
-            self._hatch_runs(sp, cells.masked[cells.rows], cells.rows)
-        elif screen:
-            self._fill_as_image(sp, cells)
+        right, bottom = ox + cols * self.cell_width, oy + rows * CELL_HEIGHT
+        if screen:
+            geometry = self._screen_geometry()
+            if geometry.image is not None:
+                sp.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+                sp.drawImage(QRectF(ox, oy, right - ox, bottom - oy), geometry.image)
+            sp.setPen(Qt.PenStyle.NoPen)
+            self._hatch(sp, geometry.hatched)
+            lines = geometry.lines
         else:
             self._fill_as_rects(sp, cells)
+            lines = self._row_lines(cell_rows) if self.large else self._lines()
         sp.setBrush(Qt.BrushStyle.NoBrush)
         sp.setPen(QPen(theme.color("grid_line"), 1.0))
-        right, bottom = ox + cols * self.cell_width, oy + rows * CELL_HEIGHT
         if self.large:
             sp.drawRect(QRectF(ox, oy, right - ox, bottom - oy))
-            self._row_lines(cell_rows).draw(sp)
-        else:
-            self._lines().draw(sp)
+        lines.draw(sp)
         dark_ink = _dark_ink_levels()
         if spec.marked is not None:
             shown = set(cell_rows)
@@ -351,9 +386,6 @@ class MatrixGrid(QGraphicsObject):
         for r in sorted(spec.highlight_rows):
             if 0 <= r < rows:
                 sp.drawRect(QRectF(ox, oy + r * CELL_HEIGHT, cols * self.cell_width, CELL_HEIGHT))
-        sp.end()
-        self._shape_pictures[screen] = shapes
-        return shapes
 
     def _lines(self) -> Lines:
         """Every row's and column's line of a whole grid, as point pairs."""
@@ -406,30 +438,18 @@ class MatrixGrid(QGraphicsObject):
             sp.drawRects(rects)
         self._hatch(sp, hidden)
 
-    def _fill_as_image(self, sp: QPainter, cells: _Cells) -> None:
-        """The cells' colours as one image (a pixel per cell, masked ones left clear), then
-        the masked cells hatched, one rectangle per run of them in a row."""
-        ox, oy = self.grid_origin.x(), self.grid_origin.y()
-        rows, cols = self.spec.values.shape
-        image = _cell_image(cells.shade, cells.masked)
-        sp.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
-        sp.drawImage(QRectF(ox, oy, cols * self.cell_width, rows * CELL_HEIGHT), image)
-        self._hatch_runs(sp, cells.masked, list(range(rows)))
-
-    def _hatch_runs(self, sp: QPainter, masked: npt.NDArray[np.bool_], rows: list[int]) -> None:
-        """Masked cells hatched, one rectangle per run of them in a row (``masked`` holds the
+    def _masked_runs(self, masked: npt.NDArray[np.bool_], rows: list[int]) -> list[QRectF]:
+        """The masked cells as one rectangle per run of them in a row (``masked`` holds the
         cells of ``rows``)."""
         ox, oy = self.grid_origin.x(), self.grid_origin.y()
         padded = np.zeros((len(rows), masked.shape[1] + 2), dtype=np.int8)
         padded[:, 1:-1] = masked
         steps = np.diff(padded, axis=1)
         starts, ends = np.nonzero(steps == 1), np.nonzero(steps == -1)  # row-major: paired
-        hidden = [QRectF(ox + start * self.cell_width, oy + rows[k] * CELL_HEIGHT,
-                         (end - start) * self.cell_width, CELL_HEIGHT)
-                  for k, start, end in zip(starts[0].tolist(), starts[1].tolist(),
-                                           ends[1].tolist(), strict=True)]
-        sp.setPen(Qt.PenStyle.NoPen)
-        self._hatch(sp, hidden)
+        return [QRectF(ox + start * self.cell_width, oy + rows[k] * CELL_HEIGHT,
+                       (end - start) * self.cell_width, CELL_HEIGHT)
+                for k, start, end in zip(starts[0].tolist(), starts[1].tolist(),
+                                         ends[1].tolist(), strict=True)]
 
     def _hatch(self, sp: QPainter, hidden: list[QRectF]) -> None:
         """Masked cells: the masked grey, faint, then hatched."""
@@ -519,15 +539,21 @@ class MatrixGrid(QGraphicsObject):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        shapes = self._shapes(on_screen())
-        if self._heat is not None:
+        screen = on_screen()
+        heat = self._heat_picture()
+        if heat is not None:
             # One pixel per cell, scaled up: nearest neighbour keeps every cell a flat square.
             smooth = painter.testRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
             painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
-            painter.drawImage(*self._heat)
+            painter.drawImage(*heat)
             painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, smooth)
-        play(shapes, painter)
-        if not on_screen():
+        if screen:  # drawn straight away: recording would only add a step per edit
+            painter.save()
+            self._draw_shapes(painter, screen=True)
+            painter.restore()
+        else:
+            play(self._file_shapes(), painter)
+        if not screen:
             play(self._texts(), painter)
         elif legible(painter, option):
             self._paint_words(painter, option.exposedRect)
