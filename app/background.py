@@ -22,7 +22,7 @@ from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, Qt, QTimer, Si
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 from app.cancel import CancelledError
-from app.outline import parameter_paths
+from app.outline import parameter_cells
 from engine import Scenario
 
 BIG_CELLS = 1 << 16
@@ -37,8 +37,7 @@ SHOW_PROGRESS_AFTER_MS = 300
 def work_of(scenario: Scenario) -> int:
     """How many numbers computing or writing ``scenario`` touches: scores plus its arrays."""
     a = scenario.attention
-    return a.heads * scenario.n * scenario.n + sum(
-        int(scenario.parameter(path).size) for path in parameter_paths(scenario))
+    return a.heads * scenario.n * scenario.n + parameter_cells(scenario)
 
 
 def is_big(scenario: Scenario) -> bool:

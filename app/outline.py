@@ -35,15 +35,33 @@ def shape_key(value: object) -> Hashable:
 
 OUTLINES = 8
 """Outlines whose parameter paths are remembered (undo and redo go back and forth)."""
-_paths: dict[Hashable, list[str]] = {}
+_paths: dict[Hashable, tuple[list[str], int]] = {}
+_last: list[tuple[Scenario, tuple[list[str], int]]] = []
+"""The scenario last asked about and its outline's facts: one edit asks several times (is it
+big, which grids does the editor show), and its outline is walked once."""
 
 
-def parameter_paths(scenario: Scenario) -> list[str]:
-    """``scenario.parameter_paths()``, asked of the document once per outline."""
+def _facts(scenario: Scenario) -> tuple[list[str], int]:
+    """The editable arrays' paths and how many numbers they hold, once per outline."""
+    if _last and _last[0][0] is scenario:
+        return _last[0][1]
     key = shape_key(scenario)
     found = _paths.get(key)
     if found is None:
         if len(_paths) >= OUTLINES:
             _paths.clear()
-        found = _paths[key] = scenario.parameter_paths()
-    return list(found)
+        paths = scenario.parameter_paths()
+        found = _paths[key] = (paths, sum(int(scenario.parameter(path).size)
+                                             for path in paths))
+    _last[:] = [(scenario, found)]
+    return found
+
+
+def parameter_paths(scenario: Scenario) -> list[str]:
+    """``scenario.parameter_paths()``, asked of the document once per outline."""
+    return list(_facts(scenario)[0])
+
+
+def parameter_cells(scenario: Scenario) -> int:
+    """How many numbers the editable arrays of ``scenario`` hold, counted once per outline."""
+    return _facts(scenario)[1]

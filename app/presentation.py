@@ -109,10 +109,18 @@ class Presenter(QObject):
         if self.view is None:
             self.view = PresentationView(self)
             self.view.setWindowTitle(self.shell.widget().windowTitle())
+            self.view.resized.connect(self._on_resized)
             self.refresh()
             self.view.showFullScreen()
             self.view.activateWindow()
             self.view.setFocus()
+
+    def _on_resized(self) -> None:
+        """Full screen at last (or another screen): the sheet that fills it best."""
+        view = self.view
+        frame = view.frame if view is not None else None
+        if view is not None and frame is not None and frame.options.aspect != view.aspect():
+            self.refresh()
 
     def leave(self) -> None:
         """Close the full-screen view and return to the window."""
@@ -130,7 +138,7 @@ class Presenter(QObject):
         if self.view is None:
             return
         shell, state = self.shell, self.shell.state
-        options = shell.frame_options()
+        options = replace(shell.frame_options(), aspect=self.view.aspect())
         if options.theme.name != "high-contrast":
             options = replace(options, theme=SLIDE)  # a projector wants the light slide look
         comparison = shell.comparison(options)

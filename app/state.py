@@ -7,6 +7,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
@@ -26,6 +27,8 @@ UNDO_BYTES = 256 * 1024 * 1024
 only the cell's two numbers (:meth:`app.commands.EditCommand.forget_documents`)."""
 KEPT_STEPS = 2
 """The newest undo steps always keep their documents (the top one may still merge)."""
+SHARES_SHOWN = 8
+"""Shares the status line lists per head: a line of 512 numbers is read by no one."""
 
 
 def same_step(step_id: str, ids: list[str], index: int) -> int:
@@ -336,15 +339,17 @@ class DocumentState(QObject):
         return last if self.receiver is None else min(self.receiver, last)
 
     def shares_summary(self) -> str:
-        """``shares for 爱: 0.804 / 0.196`` for the receiver in focus, per head if several."""
+        """``shares for 爱: 0.804 / 0.196`` for the receiver in focus, per head if several; the
+        first :data:`SHARES_SHOWN` keys it reads, then ``/ …``."""
         step = shares_step(self._trace, self._step)
         weights = self._trace.arrays[step.writes[0]]
         i = min(self.focused_receiver(), weights.shape[1] - 1)  # an encoder may be shorter
-        visible = visible_of(self._trace, step)[i]
+        seen = np.flatnonzero(visible_of(self._trace, step)[i])
+        more = " / …" if len(seen) > SHARES_SHOWN else ""
         parts = []
         for h in range(weights.shape[0]):
             shares = " / ".join(format_number(float(w), 3)
-                                for w, seen in zip(weights[h, i], visible, strict=True) if seen)
+                                for w in weights[h, i, seen[:SHARES_SHOWN]]) + more
             parts.append(self.tr("head {n}: {shares}").format(n=h + 1, shares=shares)
                          if weights.shape[0] > 1 else shares)
         return self.tr("shares for {token}: {shares}").format(

@@ -22,10 +22,14 @@ from PySide6.QtWidgets import (
 from app.help.explain import ExplainPanel
 from app.i18n import LiveTexts, current_language
 from app.state import DocumentState
-from app.texts import HEADINGS, step_label, step_text, step_title
+from app.texts import HEADINGS, StepText, step_label, step_text, step_title
 from app.texts.step_labels import step_groups
+from engine import Trace
 
 DEFAULT_DWELL_SECONDS = 2.0
+ROOM_DELAY_MS = 300
+"""After an edit, how long the timeline waits for the next one before it measures every step's
+texts again (the current step's follow at once)."""
 REDUCED_MOTION_SECONDS = 5.0
 """With reduced motion on, Play stays at least this long on each step."""
 
@@ -159,6 +163,13 @@ class Timeline(QWidget):
         self._step_ids: list[str] = []
         self.layer_groups: list[LayerGroup] = []
         """The layers' group heads, in order (none for a document without layers)."""
+        self._room_for: tuple[Trace, int | None, int | None, str, int, str] | None = None
+        """The trace, receiver, head, language, width and font the texts' room was measured
+        for."""
+        self.room_timer = QTimer(self)
+        self.room_timer.setSingleShot(True)
+        self.room_timer.setInterval(ROOM_DELAY_MS)
+        self.room_timer.timeout.connect(self._reserve_text_room)
         self._rebuild_steps()
         state.traceChanged.connect(self._on_trace)
         state.stepChanged.connect(lambda _k: self._show_current())
@@ -259,11 +270,32 @@ class Timeline(QWidget):
         if [s.id for s in self.state.trace.steps] != self._step_ids:
             self._rebuild_steps()
         else:
-            self._show_current()
+            self._show_current(room_later=True)
 
-    def _show_current(self) -> None:
+    def _show_current(self, room_later: bool = False) -> None:
+        """Mark the current step and show its texts; ``room_later``: an edit, whose new numbers
+        may change every step's texts, measures them for room once typing pauses."""
         steps = self.state.trace.steps
         k = self.state.step
+        if not room_later:  # an edit keeps the steps and the current one: marked already
+            self._mark_current(k)
+        self.position_label.setText(self.tr("Step {n} of {count} · {title}").format(
+            n=k + 1, count=len(steps), title=self.title_for(k)))
+        self.position_label.setToolTip(self.position_label.text())
+        receiver, head = self.state.receiver, self.state.head or 0
+        text = self._step_text(k)
+        summary, check = self._texts_of(text)
+        self.summary_label.setText(summary)
+        self.check_label.setText(check)
+        if room_later:
+            self.room_timer.start()
+        else:
+            self._reserve_text_room()
+        self.explain.show_step(self.state.trace, k, receiver, head, text)
+        self._enable_stepping(k > 0, k < len(steps) - 1)
+
+    def _mark_current(self, k: int) -> None:
+        """Check and embolden step ``k``'s button, and scroll it into view."""
         for index, each in enumerate(self.step_group.buttons()):
             each.setChecked(index == k)
             bold = each.font()
@@ -281,16 +313,6 @@ class Timeline(QWidget):
             layout.activate()  # a group just collapsed: place the buttons, then scroll
         if button is not None:
             self.step_bar.ensureWidgetVisible(button)
-        self.position_label.setText(self.tr("Step {n} of {count} · {title}").format(
-            n=k + 1, count=len(steps), title=self.title_for(k)))
-        self.position_label.setToolTip(self.position_label.text())
-        receiver, head = self.state.receiver, self.state.head or 0
-        summary, check = self._texts_of(k)
-        self.summary_label.setText(summary)
-        self.check_label.setText(check)
-        self._reserve_text_room()
-        self.explain.show_step(self.state.trace, k, receiver, head)
-        self._enable_stepping(k > 0, k < len(steps) - 1)
 
     def _enable_stepping(self, back: bool, forward: bool) -> None:
         """Enable Previous / Next. A button about to be disabled hands its focus to the other
@@ -306,21 +328,33 @@ class Timeline(QWidget):
                     Qt.FocusReason.OtherFocusReason)
             button.setEnabled(on)
 
-    def _texts_of(self, index: int) -> tuple[str, str]:
-        """Step ``index``'s summary line and its "how to check" line."""
-        lang = self.lang
-        text = step_text(self.state.trace, index, lang, self.state.receiver,
+    def _step_text(self, index: int) -> StepText:
+        """Step ``index``'s teaching text, for the receiver and head in focus."""
+        return step_text(self.state.trace, index, self.lang, self.state.receiver,
                          self.state.head or 0)
+
+    def _texts_of(self, text: StepText) -> tuple[str, str]:
+        """A step's summary line and its "how to check" line."""
+        lang = self.lang
         colon = "：" if lang == "zh" else ": "
         return text.summary, f"✓ {HEADINGS[lang][3]}{colon}{text.check}"
 
     def _reserve_text_room(self) -> None:
         """Give the two step texts the height of the longest of any step at this width, so the
-        buttons above them stay put from step to step."""
+        buttons above them stay put from step to step; measured again only when the trace,
+        receiver, head, language, width or font changed."""
+        self.room_timer.stop()
         width = self.summary_label.width()
         if width <= 0:
             return
-        texts = [self._texts_of(k) for k in range(len(self.state.trace.steps))]
+        trace = self.state.trace
+        room_for = (trace, self.state.receiver, self.state.head, self.lang, width,
+                    self.summary_label.font().key())
+        if self._room_for is not None and self._room_for[0] is trace \
+                and self._room_for[1:] == room_for[1:]:
+            return
+        self._room_for = room_for
+        texts = [self._texts_of(self._step_text(k)) for k in range(len(trace.steps))]
         for label, column in ((self.summary_label, 0), (self.check_label, 1)):
             metrics = label.fontMetrics()
             tallest = max(metrics.boundingRect(QRect(0, 0, width, 100_000),

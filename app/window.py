@@ -132,6 +132,7 @@ class StudioWindow(QMainWindow):
         self._canvas_held = False  # while a new document replaces the old: one frame, at the end
         self._unfolded_sizes: list[int] = []  # the editor's and canvas's widths before folding
         self.state.traceChanged.connect(self._refresh_after_edit)
+        self.canvas.resized.connect(self._on_canvas_resized)
         self.state.stepChanged.connect(lambda _k: self.refresh_canvas(fit=True))
         self.state.viewChanged.connect(lambda: self.refresh_canvas(fit=False))
         self.state.message.connect(lambda text: self.statusBar().showMessage(text))
@@ -332,11 +333,20 @@ class StudioWindow(QMainWindow):
 
     # -- drawing ---------------------------------------------------------------------------
     def frame_options(self) -> FrameOptions:
-        """What the canvas draws now; exports start from the same options."""
+        """What the canvas draws now, on the sheet that fills it best; exports start from the
+        same options (the export dialog chooses its own aspect)."""
         return FrameOptions(receiver=self.state.receiver, head=self.state.head,
                             show_all_arrows=self.state.show_all_arrows,
                             theme=self.look.canvas_theme(), lang=current_language(),
-                            worked_row=self.view_menu.worked_row_action.isChecked())
+                            worked_row=self.view_menu.worked_row_action.isChecked(),
+                            aspect=self.canvas.aspect())
+
+    def _on_canvas_resized(self) -> None:
+        """A canvas reshaped past the point where the other sheet fills it better gets its
+        frame composed again for that sheet."""
+        frame = self.canvas.frame
+        if frame is not None and frame.options.aspect != self.canvas.aspect():
+            self.refresh_canvas(fit=True)
 
     def _refresh_after_edit(self) -> None:
         """A new trace (an edit, undo or redo): its frame is built once the event loop runs, so

@@ -118,30 +118,41 @@ def static_text(text: str, text_font: QFont) -> tuple[QStaticText, QSizeF]:
     return found
 
 
-_screen = [False]
+class ScreenPainting:
+    """One paint of the window's canvas: whether it skipped words too small to read."""
+
+    def __init__(self) -> None:
+        self.words_hidden = False
+
+
+_screen: list[ScreenPainting | None] = [None]
 
 
 @contextmanager
-def painting_on_screen() -> Iterator[None]:
+def painting_on_screen() -> Iterator[ScreenPainting]:
     """Mark the window's canvas painting: the items it paints meanwhile draw for the screen
-    (asking each painter for its device costs more than some items take to paint)."""
-    _screen[0] = True
+    (asking each painter for its device costs more than some items take to paint), and say
+    whether they left out words too small to read."""
+    painting = _screen[0] = ScreenPainting()
     try:
-        yield
+        yield painting
     finally:
-        _screen[0] = False
+        _screen[0] = None
 
 
 def on_screen() -> bool:
     """Whether items are being painted on the window (not into an exported file or image)."""
-    return _screen[0]
+    return _screen[0] is not None
 
 
 def legible(painter: QPainter, option: QStyleOptionGraphicsItem,
             smallest: float = SMALLEST_LEGIBLE_TEXT) -> bool:
     """Whether text is worth drawing: always in exports, on screen only when at least
     ``smallest`` pixels tall."""
-    if not on_screen():
+    painting = _screen[0]
+    if painting is None:
         return True
     scale = option.levelOfDetailFromTransform(painter.worldTransform())
-    return scale * TEXT_SIZE >= smallest
+    shown = scale * TEXT_SIZE >= smallest
+    painting.words_hidden |= not shown
+    return shown

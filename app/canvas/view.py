@@ -5,15 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pyqtgraph as pg
-from PySide6.QtCore import QTimer, Signal
-from PySide6.QtGui import QPaintEvent, QResizeEvent
+from PySide6.QtCore import QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import QWidget
 
 from app.canvas.compare import CompareFrameItem
 from app.canvas.context import FrameOptions
 from app.canvas.frame import FrameItem
 from app.canvas.picture import painting_on_screen
-from app.canvas.theme import Theme
+from app.canvas.theme import Theme, font
+from app.sheet import nearest_aspect
 from engine import Trace
 
 FOCUS_FRAME = 3
@@ -27,9 +28,12 @@ class CanvasView(pg.GraphicsView):
     -------
     repainted
         Emitted after the viewport has painted a new frame (used to measure latency).
+    resized
+        Emitted after the view changed size.
     """
 
     repainted = Signal()
+    resized = Signal()
 
     def __init__(self, theme: Theme, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -51,6 +55,9 @@ class CanvasView(pg.GraphicsView):
         then fits again."""
         self.view_box.sigRangeChangedManually.connect(self._moved_by_hand)
         self._pending_paint = False
+        self.words_hidden = False
+        """Whether the last paint left out numbers or words too small to read (a note then
+        says to zoom in: colour is never the only cue)."""
         self.set_theme(theme)
 
     @property
@@ -130,12 +137,46 @@ class CanvasView(pg.GraphicsView):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        if getattr(self, "fitted", False):  # pyqtgraph resizes before __init__ is done
+        if not hasattr(self, "fitted"):  # pyqtgraph resizes before __init__ is done
+            return
+        if self.fitted:
             self.fit()
+        self.resized.emit()
+
+    def zoom_hint(self) -> str:
+        """The note shown while numbers are too small to print."""
+        hint: str = self.tr("Numbers too small to print at this size: scroll to zoom in")
+        return hint
+
+    def _say_zoom_in(self) -> None:
+        """The zoom note in the viewport's lower right corner, in the theme's colours."""
+        painter = QPainter(self.viewport())
+        try:
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            painter.setFont(font(13))
+            text = self.zoom_hint()
+            box = painter.fontMetrics().boundingRect(text).adjusted(-8, -5, 8, 5)
+            box.moveBottomRight(self.viewport().rect().bottomRight() + QPoint(-8, -8))
+            painter.setPen(QPen(QColor(self.theme.accent), 1.5))
+            painter.setBrush(QColor(self.theme.panel))
+            painter.drawRoundedRect(box, 4, 4)
+            painter.setPen(QColor(self.theme.text))
+            painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+        finally:
+            painter.end()
+
+    def aspect(self) -> str:
+        """The sheet aspect that fills this view best."""
+        viewport = self.viewport()
+        return nearest_aspect(viewport.width(), viewport.height())
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        with painting_on_screen():
+        with painting_on_screen() as painting:
             super().paintEvent(event)
+        whole = event.rect().contains(self.viewport().rect())
+        self.words_hidden = painting.words_hidden or (self.words_hidden and not whole)
+        if self.words_hidden:
+            self._say_zoom_in()
         if self._pending_paint:
             self._pending_paint = False
             self.repainted.emit()

@@ -109,6 +109,8 @@ class EditorPane(QScrollArea):
         self._layout.addLayout(self._grids)
         self.setWidget(body)
         self._paths: list[str] = []
+        self._shown_part: tuple[str, bool, bool, bool] | None = None
+        """The :meth:`_part_outline` shown: an edit of a number shows the same part again."""
         self.titles: dict[str, QLabel] = {}
         self._rebuild_grids()
         self.layer_bar.partChanged.connect(lambda _part: self.show_part())
@@ -139,8 +141,15 @@ class EditorPane(QScrollArea):
         """Whether the pane shows the whole document at once (the version-1 shorthand)."""
         return len(self.layer_bar.parts) == 1
 
+    def _part_outline(self) -> tuple[str, bool, bool, bool]:
+        """What :meth:`show_part` decides from, besides the grids' paths: the part, and where
+        the document's final norm sits."""
+        scenario = self.state.scenario
+        return self.part, self.whole, scenario.head_in_block, scenario.head is None
+
     def show_part(self) -> None:
         """Show the controls and grids of the chosen part, hide the others'."""
+        self._shown_part = self._part_outline()
         part, whole = self.part, self.whole
         inside = split_layer(part)
         layer = self.state.scenario.module(part) if inside is not None and not whole else None
@@ -306,8 +315,10 @@ class EditorPane(QScrollArea):
         self._show_sizes()
         if parameter_paths(self.state.scenario) != self._paths:
             self._rebuild_grids()
-        else:
+        elif self._part_outline() != self._shown_part:
             self.show_part()
+        else:
+            self._show_options()  # the switches may have changed (the block shows its own)
 
     def retranslate(self) -> None:
         """Every label of the pane again in the interface language."""

@@ -28,6 +28,8 @@ class ExplainPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._step: tuple[Trace, int, int | None, int] | None = None
+        self._given: tuple[StepText, str] | None = None
+        """The step's text as the caller made it, and its language."""
         self._shown: tuple[StepText, str] | None = None
         self.texts = LiveTexts()
         layout = QVBoxLayout(self)
@@ -66,24 +68,34 @@ class ExplainPanel(QWidget):
             return
         self.toggle.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
         self.browser.setVisible(on)
+        if on:
+            self._fill()  # folded, it was left as it was
 
     def show_step(self, trace: Trace, index: int, receiver: int | None = None,
-                  head: int = 0) -> None:
+                  head: int = 0, text: StepText | None = None) -> None:
         """Show the texts of step ``index`` of ``trace`` for a receiver and head, in the
-        interface language."""
+        interface language; ``text``: that step's text, when the caller has made it already."""
         self._step = (trace, index, receiver, head)
+        self._given = None if text is None else (text, current_language())
         self._fill()
 
     def _fill(self) -> None:
+        """Render the step's text into the browser, only while it is folded out: an edit with
+        the explanation folded in costs no text layout."""
+        if not self.expanded:
+            return
         lang = current_language()
         if self._step is None:
             self.browser.clear()
             return
-        try:
-            trace, index, receiver, head = self._step
-            text = step_text(trace, index, lang, receiver, head)
-        except KeyError:
-            text = None
+        trace, index, receiver, head = self._step
+        if self._given is not None and self._given[1] == lang:
+            text: StepText | None = self._given[0]
+        else:
+            try:
+                text = step_text(trace, index, lang, receiver, head)
+            except KeyError:
+                text = None
         if text is not None and (text, lang) == self._shown:
             return  # an edit that leaves every quoted number as it was: nothing to re-render
         self._shown = None if text is None else (text, lang)

@@ -196,17 +196,17 @@ class Facts:
         """The tokens of this step's keys (the encoder's for cross-attention)."""
         return tokens_of(self.trace, self.step.keys or self.step.rows)
 
-    @property
+    @cached_property
     def visible(self) -> list[int]:
         """The positions the receiver may read."""
-        row = visible_of(self.trace, self.step)[self.receiver]
-        return [j for j in range(len(row)) if row[j]]
+        row = np.asarray(visible_of(self.trace, self.step)[self.receiver], dtype=bool)
+        return [int(j) for j in np.flatnonzero(row)]
 
-    @property
+    @cached_property
     def hidden(self) -> list[int]:
         """The positions the mask hides from the receiver."""
-        row = visible_of(self.trace, self.step)[self.receiver]
-        return [j for j in range(len(row)) if not row[j]]
+        row = np.asarray(visible_of(self.trace, self.step)[self.receiver], dtype=bool)
+        return [int(j) for j in np.flatnonzero(~row)]
 
     def raw_score(self, j: int) -> float:
         return float(self.q(self.receiver) @ self.k(j))
@@ -221,10 +221,10 @@ class Facts:
     def root_d_k(self) -> str:
         return self.num(np.sqrt(self.d_k))
 
-    @property
+    @cached_property
     def exps(self) -> list[float]:
         """exp(s − max) of each visible key's score, in the order of :attr:`visible`."""
-        scores = np.array([self.score(j) for j in self.visible])
+        scores = self.scoped("scores")[self.head, self.receiver, self.visible]
         return [float(e) for e in np.exp(scores - scores.max())]
 
     def mixed_head(self) -> FloatArray:
@@ -326,16 +326,17 @@ class Facts:
 
     def _sum_text(self, values: list[float]) -> str:
         """``a + b = 1``: ``=`` only when every term is shown and the rounded terms add to 1."""
-        shown = [self.num(v) for v in values]
-        whole = len(shown) <= MAX_TERMS + 1
-        terms = " + ".join(shown if whole else [*shown[:MAX_TERMS], "…"])
+        whole = len(values) <= MAX_TERMS + 1
+        shown = [self.num(v) for v in (values if whole else values[:MAX_TERMS])]
+        terms = " + ".join(shown if whole else [*shown, "…"])
         exact = whole and abs(sum(round(v, PLACES) for v in values) - 1) < 1e-9
         return f"{terms} {'=' if exact else '≈'} 1"
 
     @property
     def share_sum(self) -> str:
         """``0.804 + 0.196 = 1`` for the receiver's visible shares (``≈`` when rounding shows)."""
-        return self._sum_text([self.share(j) for j in self.visible])
+        shares = self.scoped("weights")[self.head, self.receiver, self.visible]
+        return self._sum_text([float(w) for w in shares])
 
     @property
     def prob_sum(self) -> str:
@@ -348,9 +349,10 @@ class Facts:
     @property
     def mix_bounds(self) -> tuple[str, str, str]:
         """Smallest visible V entry, the receiver's mix and the largest, in column 0 of the head."""
-        column = [float(self.v(j)[0]) for j in self.visible]
-        return (self.num(min(column)), self.num(float(self.mixed_head()[0])),
-                self.num(max(column)))
+        h = kv_head(self.attention, self.head)
+        column = self.scoped("V")[self.visible, h * self.d_v]
+        return (self.num(float(column.min())), self.num(float(self.mixed_head()[0])),
+                self.num(float(column.max())))
 
     @property
     def pre(self) -> bool:

@@ -155,6 +155,13 @@
     </message>
 </context>
 <context>
+    <name>CanvasView</name>
+    <message>
+        <source>Numbers too small to print at this size: scroll to zoom in</source>
+        <translation>此尺寸下数字太小，未显示：滚动鼠标滚轮放大</translation>
+    </message>
+</context>
+<context>
     <name>CompareMode</name>
     <message>
         <source>&amp;Compare two settings</source>

@@ -119,6 +119,8 @@ def test_linked_html_escapes_and_links_every_term() -> None:
 
 def test_steps_texts_follow_the_language_in_the_panel(qtbot: QtBot, window: StudioWindow) -> None:
     panel = window.timeline.explain
+    assert panel.browser.toPlainText() == "", "folded in: not rendered"
+    qtbot.mouseClick(panel.toggle, Qt.MouseButton.LeftButton)
     assert "Why it is needed" in panel.browser.toPlainText()
     set_language("zh")
     qtbot.waitUntil(lambda: "为什么需要" in panel.browser.toPlainText(), timeout=2000)

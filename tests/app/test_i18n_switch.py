@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QLocale
+from PySide6.QtCore import QLocale, Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
@@ -32,6 +32,7 @@ def test_the_language_menu_switches_everything_to_chinese_and_back(
     step = window.state.trace.steps[3]
     assert menu_titles(window) == ["&File", "&Edit", "&View", "&Step"]
     assert window.timeline.summary_label.text() == step_text(window.state.trace, 3, "en").summary
+    qtbot.mouseClick(window.timeline.explain.toggle, Qt.MouseButton.LeftButton)  # fold it out
 
     choose_language(qtbot, window, "zh")
 

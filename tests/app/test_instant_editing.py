@@ -142,6 +142,7 @@ def test_a_value_edit_never_asks_the_document_for_its_grid_paths(
 
     monkeypatch.setattr(Scenario, "parameter_paths", counted)
     monkeypatch.setattr(outline, "_paths", {})  # no outline remembered from another test
+    monkeypatch.setattr(outline, "_last", [])
     outline.parameter_paths(window.state.scenario)  # the open document's: asked once
     asked.clear()
     model = window.editor.tables["attention.Wq"].model()
