@@ -11,7 +11,7 @@ wraps these.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -324,6 +324,27 @@ class Edit:
     def then(self, later: Edit) -> Edit:
         """This edit and ``later`` (made right after it) as one."""
         return Edit(later.operation, self.before, later.after)
+
+
+@dataclass(frozen=True)
+class CellChange:
+    """A cell edit remembered by its two numbers instead of its two documents: an old undo
+    step of a big matrix keeps 16 bytes, not a copy of the matrix. Undo and redo set the number
+    in the document shown then (undoing in order, that is the document the edit made, or made
+    before it)."""
+
+    undo: SetCell
+    redo: SetCell
+
+    @staticmethod
+    def of(edit: Edit) -> CellChange | None:
+        """The change of a cell edit (None for any other edit)."""
+        operation = edit.operation
+        if not isinstance(operation, SetCell):
+            return None
+        values = edit.before.parameter(operation.path)
+        old = values[operation.col] if operation.vector else values[operation.row, operation.col]
+        return CellChange(replace(operation, value=float(old)), operation)
 
 
 @dataclass

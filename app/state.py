@@ -22,6 +22,11 @@ from engine import Scenario, ScenarioError, Trace, compute, format_number
 from engine.numbers import format_exact
 from engine.resize import Sizes, resize
 
+UNDO_BYTES = 256 * 1024 * 1024
+"""Bytes of arrays the older undo steps of cell edits may hold whole; beyond them a step keeps
+only the cell's two numbers (:meth:`app.commands.EditCommand.forget_documents`)."""
+KEPT_STEPS = 2
+"""The newest undo steps always keep their documents (the top one may still merge)."""
 SHARES_SHOWN = 8
 """Shares the status line lists per head: a line of 512 numbers is read by no one."""
 
@@ -159,6 +164,7 @@ class DocumentState(QObject):
         job = Job(work, self)
         job.done.connect(self._on_computed)
         job.failed.connect(lambda error: self._on_failed(scenario, error))
+        job.ended.connect(lambda _result, _error: job.deleteLater())  # and its document with it
         self._job = job.start()
         self.busyChanged.emit(True)
 
@@ -175,6 +181,7 @@ class DocumentState(QObject):
         self._job = None
         self.busyChanged.emit(False)
         self._show_trace(trace)
+        self._forget_old_steps()
         if self._pending_label:
             self.message.emit(f"{self._pending_label} → {self.shares_summary()}")
             self._pending_label = ""
@@ -191,7 +198,7 @@ class DocumentState(QObject):
         self.refused.emit(f"{self._pending_label or self.tr('edit')}: {problem}")
         self._pending_label = ""
         top = self.undo_stack.command(self.undo_stack.index() - 1)
-        if isinstance(top, EditCommand) and top.edit.after is scenario:
+        if isinstance(top, EditCommand) and top.edit is not None and top.edit.after is scenario:
             top.setObsolete(True)  # undoing it removes it: a refused edit is not redone
         self._take_back()
 
@@ -251,10 +258,12 @@ class DocumentState(QObject):
             return False
         top = self.undo_stack.command(self.undo_stack.index() - 1)
         merge = self._editing and isinstance(top, EditCommand) \
-            and top.edit.operation.merges_with(operation)
+            and top.operation.merges_with(operation)
         self._push(EditCommand(self, edit, (self._current_trace(), after), merge=merge))
         self._editing = True
         self._announce(label, (edit.after, after))
+        if not self.busy:
+            self._forget_old_steps()
         return True
 
     def _push(self, command: EditCommand) -> None:
@@ -264,6 +273,19 @@ class DocumentState(QObject):
         finally:
             self._quiet = False
         self._index = self.undo_stack.index()
+
+    def _forget_old_steps(self) -> None:
+        """Let old cell edits keep only their two numbers once the newer undo steps hold
+        :data:`UNDO_BYTES` of arrays they made (each cell edit of W1 in a GPT-2 layer makes a
+        19 MB copy). Only while nothing computes: taking pending edits back finds the document
+        on screen among the newest steps, which keep their documents."""
+        held = 0
+        for index in range(self.undo_stack.index() - 1 - KEPT_STEPS, -1, -1):
+            command = self.undo_stack.command(index)
+            if isinstance(command, EditCommand):
+                held += command.held_bytes()
+                if held > UNDO_BYTES:
+                    command.forget_documents()
 
     def _end_editing(self) -> None:
         self._editing = False

@@ -222,6 +222,7 @@ class RecoveryWriter(QObject):
                 job = Job(lambda cancelled: self._store(scenario, sidecar, cancelled), self)
                 job.done.connect(lambda _none: self._stored())
                 job.failed.connect(self._on_failed)
+                job.ended.connect(lambda _result, _error: job.deleteLater())
                 self._job = job.start()
                 return False
             self._store(scenario, sidecar, threading.Event())
