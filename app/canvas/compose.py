@@ -63,7 +63,7 @@ def lay_out(ctx: LayoutContext, step_index: int, parent: QGraphicsItem,
     step = ctx.trace.steps[step_index]
     with wrapping(wrap):
         covered = lay_out_step(ctx, step, parent)
-    return add_worked_row(ctx, step, parent, covered)
+    return add_worked_row(ctx.for_step(step), step, parent, covered)
 
 
 def fit_scale(covered: QRectF, area: QSizeF) -> float:

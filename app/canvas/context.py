@@ -13,7 +13,7 @@ from app.canvas.theme import SLIDE, Theme
 from app.sheet import ASPECTS as ASPECTS
 from app.sheet import SHEET_HEIGHT as SHEET_HEIGHT
 from app.sheet import sheet_size as sheet_size
-from app.tape import attention_of, axes_of, display_name, tokens_of, visible_of
+from app.tape import ATTENTION_OPS, attention_of, axes_of, display_name, tokens_of, visible_of
 from app.texts.frame_words import frame_word
 from engine import Step, Trace, explain, format_number
 from engine.names import short_name
@@ -81,26 +81,36 @@ class LayoutContext:
         self.n = scenario.n
         last = self.n - 1
         self.receiver = last if options.receiver is None else max(0, min(last, options.receiver))
-        heads = self.head_count = attention_of(trace).heads
-        self.heads = list(range(heads)) if options.head is None else [
-            max(0, min(heads - 1, options.head))]
+        self.head_count = attention_of(trace).heads
+        self.heads = self._heads_shown(self.head_count)
         self.vocab = tokens_of(trace, "vocab")
         self.places = self.places_for(trace, options)
         """Decimals a grid prints: the export's, else the document's, else the default."""
         self.made: list[tuple[str, MatrixGrid]] = []
         """Every grid built by :meth:`grid`, with the array it shows (comparisons mark them)."""
 
-    def on_rows_of(self, step: Step) -> LayoutContext:
-        """This context for a step whose rows are another token list (the encoder's): its
-        tokens, count and receiver (the same position, or its last row), the same grids made."""
+    def for_step(self, step: Step) -> LayoutContext:
+        """This context for one step: a step whose rows are another token list (the
+        encoder's) gets its tokens, count and receiver (the same position, or its last row);
+        an attention step gets its own heads (layers of a stack may have different counts).
+        The grids made are the same list."""
         tokens = tokens_of(self.trace, step.rows)
-        if tokens == self.tokens:
+        heads = attention_of(self.trace, step).heads if step.op in ATTENTION_OPS \
+            else self.head_count
+        if tokens == self.tokens and heads == self.head_count:
             return self
         other = copy.copy(self)
         other.tokens = tokens
         other.n = len(tokens)
         other.receiver = min(self.receiver, other.n - 1)
+        other.head_count = heads
+        other.heads = self._heads_shown(heads)
         return other
+
+    def _heads_shown(self, heads: int) -> list[int]:
+        """Every head, or the one chosen (the last there is, if this attention has fewer)."""
+        chosen = self.options.head
+        return list(range(heads)) if chosen is None else [max(0, min(heads - 1, chosen))]
 
     @staticmethod
     def places_for(trace: Trace, options: FrameOptions | None = None) -> int:

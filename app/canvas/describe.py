@@ -36,7 +36,8 @@ def describe_frame(trace: Trace, step_index: int, options: FrameOptions, title: 
     if step.op in SHARE_OPS:
         weights = trace.arrays[array_name(step, "weights")]
         visible = visible_of(trace, step)
-        heads = range(weights.shape[0]) if options.head is None else [options.head]
+        count = weights.shape[0]  # this layer's heads: a stack's layers may differ
+        heads = range(count) if options.head is None else [min(options.head, count - 1)]
         for h in heads:
             prefix = frame_word(lang, "head_prefix", n=h + 1) if weights.shape[0] > 1 else ""
             for j, token in enumerate(tokens_of(trace, step.keys)):

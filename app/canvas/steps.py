@@ -208,5 +208,5 @@ LAYOUTS: dict[str, Layout] = {
 
 def lay_out_step(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     """Place the picture of ``step`` under ``parent``, from (0, 0); returns what it covers."""
-    return LAYOUTS.get(step.op, _generic)(ctx.on_rows_of(step), step, parent)
+    return LAYOUTS.get(step.op, _generic)(ctx.for_step(step), step, parent)
 

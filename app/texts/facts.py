@@ -411,5 +411,5 @@ def facts_for(trace: Trace, index: int, receiver: int | None = None, head: int =
     index = max(0, min(len(trace.steps) - 1, index))
     n = len(tokens_of(trace, trace.steps[index].rows))
     chosen = n - 1 if receiver is None else max(0, min(n - 1, receiver))
-    heads = attention_of(trace).heads
+    heads = attention_of(trace, trace.steps[index]).heads  # a stack's layers may differ
     return Facts(trace=trace, index=index, receiver=chosen, head=max(0, min(heads - 1, head)))

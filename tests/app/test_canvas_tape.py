@@ -12,6 +12,7 @@ import math
 from dataclasses import replace
 
 import numpy as np
+import pytest
 from pytestqt.qtbot import QtBot
 
 from app.canvas import FrameItem, FrameOptions
@@ -21,7 +22,7 @@ from app.canvas.grid import MatrixGrid
 from app.canvas.layout import TextItem
 from app.canvas.route_map import step_label
 from app.examples import example_path
-from app.tape import display_name
+from app.tape import display_name, module_of
 from app.texts import step_text, step_title
 from app.texts.step_labels import step_groups
 from engine import Trace, compute, format_number, load_scenario, parse_scenario
@@ -176,3 +177,26 @@ def test_the_encoders_final_norm_is_named_and_told_as_a_norm(qtbot: QtBot) -> No
                   steps=(*plain.steps[:-3], step))
     text = step_text(trace, len(trace.steps) - 1, "en", receiver=1)
     assert "logit" not in text.summary + text.how  # the norm's text, not the head's
+
+
+@pytest.mark.parametrize("head", [None, 1])
+def test_a_stack_whose_layers_differ_in_heads_draws_every_step(
+        qtbot: QtBot, head: int | None) -> None:
+    """Layer 3 of three-layers with one head (its `heads` left out): each attention step draws
+    its own layer's heads, and a head chosen for the others falls back to the one there is."""
+    document = json.loads(example_path("three-layers").read_text(encoding="utf-8"))
+    del document["layers"][2]["attention"]["heads"]
+    trace = compute(parse_scenario(document))
+    weights = [s for s in trace.steps if s.op == "weights"]
+    assert [module_of(trace, s).heads for s in weights] == [2, 2, 1]
+    options = FrameOptions(head=head)
+    drawn = []
+    for index, step in enumerate(trace.steps):
+        frame = FrameItem(trace, index, options)
+        assert describe_frame(trace, index, options, step.title)
+        for lang in ("en", "zh"):
+            assert step_text(trace, index, lang, head=head or 0)
+        if step.op == "weights":
+            (arrows,) = frame.items_of(AttentionArrows)
+            drawn.append(list(arrows.spec.heads))
+    assert drawn == ([[0, 1], [0, 1], [0]] if head is None else [[1], [1], [0]])
