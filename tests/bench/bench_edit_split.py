@@ -1,0 +1,113 @@
+"""Where one edit → repaint spends its time (not a test): wall time per piece, median per edit.
+
+Run with ``.venv/bin/python tests/bench/bench_edit_split.py [n] [step] [runs]`` from the
+repository root (defaults: 16 positions, the shares step, 25 edits). Each piece below is wrapped
+with a timer while Wq[0, 0] is typed again and again, as in ``bench_window.py``; pieces nest (the
+frame build holds the composition and the layout, the canvas paint holds every item's paint),
+so the lines do not add up to the total.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtWidgets import QApplication
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.bench.timing import attention_scenario
+
+PIECES = (
+    ("app.document", "Document", "edit", "the edit (a new document)"),
+    ("app.state", None, "compute", "compute (engine)"),
+    ("app.timeline", "Timeline", "_on_trace", "timeline: the current step's text"),
+    ("app.editor.model", "MatrixModel", "_refresh", "editor grids"),
+    ("app.window", "StudioWindow", "refresh_canvas", "frame build (refilled or new)"),
+    ("app.canvas.compose", None, "compose", "  document type scale"),
+    ("app.canvas.compose", None, "lay_out", "  the step's picture laid out"),
+    ("app.canvas.view", "CanvasView", "paintEvent", "canvas paint"),
+    ("app.canvas.grid", "MatrixGrid", "paint", "  grids"),
+    ("app.canvas.arrows", "AttentionArrows", "paint", "  arrows"),
+    ("app.canvas.layout", "TextItem", "paint", "  words of the sheet"),
+)
+"""Module, class (None: a module function), attribute, label."""
+
+spent: dict[str, float] = {}
+
+
+def timed(label: str, original: Callable[..., object]) -> Callable[..., object]:
+    @functools.wraps(original)
+    def wrapper(*args: object, **kwargs: object) -> object:
+        start = time.perf_counter()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            spent[label] = spent.get(label, 0.0) + time.perf_counter() - start
+    return wrapper
+
+
+def wrap_pieces() -> None:
+    """Time every piece, where it is looked up from (a function imported by name into another
+    module is wrapped there too)."""
+    for module_name, owner, attribute, label in PIECES:
+        module = importlib.import_module(module_name)
+        target = getattr(module, owner) if owner else module
+        original = getattr(target, attribute)
+        wrapped = timed(label, original)
+        setattr(target, attribute, wrapped)
+        if owner is None:
+            for other in list(sys.modules.values()):
+                if getattr(other, attribute, None) is original and other.__name__.startswith(
+                        "app."):
+                    setattr(other, attribute, wrapped)
+
+
+def main() -> int:
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 16
+    step = sys.argv[2] if len(sys.argv) > 2 else "weights"
+    runs = int(sys.argv[3]) if len(sys.argv) > 3 else 25
+    app = QApplication.instance() or QApplication([])
+    from app.window import StudioWindow
+
+    wrap_pieces()
+    window = StudioWindow(attention_scenario(n, heads=2 if n <= 256 else 1))
+    window.resize(1280, 800)
+    window.show()
+    window.state.set_step(window.state.trace.step_index(step))
+    app.processEvents()
+    model = window.editor.tables["attention.Wq"].model()
+    painted = [False]
+    window.canvas.repainted.connect(lambda: painted.__setitem__(0, True))
+    per_edit: dict[str, list[float]] = {}
+    totals = []
+    for run in range(runs + 3):
+        spent.clear()
+        painted[0] = False
+        start = time.perf_counter()
+        model.setData(model.index(0, 0), f"{0.25 + 0.01 * run:.2f}")
+        while not painted[0]:
+            app.processEvents()
+        if run >= 3:  # the first edits warm caches
+            totals.append((time.perf_counter() - start) * 1000.0)
+            for _module, _owner, _attribute, label in PIECES:
+                per_edit.setdefault(label, []).append(spent.get(label, 0.0) * 1000.0)
+    print(f"n={n}, {step} step, {runs} edits: edit → repaint median "
+          f"{statistics.median(totals):.1f} ms")
+    for _module, _owner, _attribute, label in PIECES:
+        print(f"  {label:<40} median {statistics.median(per_edit[label]):6.2f} ms")
+    window.state.undo_stack.setClean()
+    window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
