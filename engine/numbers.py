@@ -180,7 +180,19 @@ class NumberFormat:
     @classmethod
     def for_values(cls, values: npt.NDArray[np.float64], places: int = 3) -> NumberFormat:
         """Scientific for the whole grid when any finite value needs more than 7 digits."""
-        largest, _smallest, _negative = _extremes(values)
+        return cls._for_extremes(_extremes(values), places)
+
+    @classmethod
+    def with_widest(cls, values: npt.NDArray[np.float64], places: int = 3
+                    ) -> tuple[NumberFormat, str]:
+        """:meth:`for_values` and its :meth:`widest` text, from one look at the values."""
+        extremes = _extremes(values)
+        found = cls._for_extremes(extremes, places)
+        return found, found._widest(extremes)
+
+    @classmethod
+    def _for_extremes(cls, extremes: tuple[float, float, bool], places: int) -> NumberFormat:
+        largest = extremes[0]
         return cls(places, abs(float(f"{largest:.{places}f}")) >= 10 ** FIXED_DIGITS)
 
     def text(self, value: float) -> str:
@@ -190,7 +202,10 @@ class NumberFormat:
         """A text at least as wide as any cell's: digits drawn as ``8`` and exponent digits as
         ``⁴``, among the widest of their kind — so an edit that moves the smallest value from
         10⁻⁶ to 10⁻⁵ keeps the same widest text (and the document's cached type scale)."""
-        largest, smallest, negative = _extremes(values)
+        return self._widest(_extremes(values))
+
+    def _widest(self, extremes: tuple[float, float, bool]) -> str:
+        largest, smallest, negative = extremes
         if largest == 0:
             return "0"
         sign = MINUS if negative else ""

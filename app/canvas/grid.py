@@ -202,11 +202,8 @@ def number_format(values: npt.NDArray[np.float64], places: int) -> tuple[NumberF
     if known is not None and known[0]() is values and known[1] == places:
         return known[2]
 
-    def work() -> tuple[NumberFormat, str]:
-        found = NumberFormat.for_values(values, places)
-        return found, found.widest(values)
-
-    result = remembered(values, ("format", places), work)
+    result = remembered(values, ("format", places),
+                        lambda: NumberFormat.with_widest(values, places))
     if len(_formats) >= FORMATS_KEPT:
         for gone in [key for key, (array, _, _) in _formats.items() if array() is None]:
             del _formats[gone]

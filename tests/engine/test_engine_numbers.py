@@ -90,6 +90,7 @@ def test_a_grid_shares_one_format_and_its_widest_text_bounds_every_cell(
     shared = NumberFormat.for_values(values, p)
     texts = [shared.text(v) for v in cells]
     widest = shared.widest(values)
+    assert NumberFormat.with_widest(values, p) == (shared, widest)  # one look, the same answer
     assert all(len(t) <= len(widest) for t in texts), (texts, widest)
     if any(abs(v) >= 1e7 for v in cells):
         assert shared.scientific
