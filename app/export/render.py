@@ -5,9 +5,9 @@ Every export builds its frames with :func:`app.canvas.build_frame_scene` in a li
 PDF page of an export has one size (1920 × 1080 by default): each frame is painted into it as
 large as fits, centred. A ``QApplication`` must exist.
 
-The canvas items replay recorded ``QPicture`` s, and ``QPicture.play`` scales what it replays by
-the target device's logical dpi over Qt's default dpi. So every device here paints at Qt's default
-dpi (:func:`picture_dpi`, 96 on most systems) and gets its export dpi only afterwards.
+Into files the grids replay recorded ``QPicture`` s, and ``QPicture.play`` scales what it replays
+by the target device's logical dpi over Qt's default dpi. So every device here paints at Qt's
+default dpi (:func:`picture_dpi`, 96 on most systems) and gets its export dpi only afterwards.
 """
 
 from __future__ import annotations
