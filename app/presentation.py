@@ -117,9 +117,7 @@ class Presenter(QObject):
 
     def _on_resized(self) -> None:
         """Full screen at last (or another screen): the sheet that fills it best."""
-        view = self.view
-        frame = view.frame if view is not None else None
-        if view is not None and frame is not None and frame.options.aspect != view.aspect():
+        if self.view is not None and self.view.wants_other_sheet():
             self.refresh()
 
     def leave(self) -> None:

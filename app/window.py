@@ -350,8 +350,7 @@ class StudioWindow(QMainWindow):
     def _on_canvas_resized(self) -> None:
         """A canvas reshaped past the point where the other sheet fills it better gets its
         frame composed again for that sheet."""
-        frame = self.canvas.frame
-        if frame is not None and frame.options.aspect != self.canvas.aspect():
+        if self.canvas.wants_other_sheet():
             self.refresh_canvas(fit=True)
 
     def _refresh_after_edit(self) -> None:

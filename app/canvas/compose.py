@@ -35,7 +35,8 @@ MIN_SCALE = 0.05
 WRAPS: tuple[float, ...] = (5600.0, 4500.0, 3600.0, 2900.0, 2300.0, 1850.0, 1500.0, 1200.0,
                             960.0, 770.0, 620.0, 500.0)
 """Wrap widths tried, widest first, after the natural layout (scene units before scaling)."""
-CACHE_SIZE = 16
+CACHE_SIZE = 1024
+"""Steps' fits (and the arrays each step shows) kept, the least recently used dropped first."""
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,6 @@ def _options_of(trace: Trace, step: Step) -> tuple[object, ...]:
 Fits = tuple[tuple[float | None, float], ...]
 """A step's arrangements tried (natural, then each wrap) with the scale each fits at."""
 
-_CACHE: OrderedDict[tuple[object, ...], Composition] = OrderedDict()
 _FITS: OrderedDict[tuple[object, ...], Fits] = OrderedDict()
 _SHOWN: OrderedDict[tuple[object, ...], tuple[str, ...]] = OrderedDict()
 """The arrays each step's picture shows (by document key and step): its fits are known by the
@@ -131,14 +131,9 @@ def compose(trace: Trace, options: FrameOptions, area: QSizeF) -> Composition:
             _remember(_SHOWN, (document, step.id), shown)
             _remember(_FITS, (document, step.id, tuple(widest(name) for name in shown)), found)
         fits.append(found)
-    key = (document, tuple(fits))
-    composition = _CACHE.get(key)
-    if composition is None:
-        best = min(max(scale for _, scale in tried) for tried in fits)
-        scale = max(MIN_SCALE, min(MAX_SCALE, best))
-        composition = Composition(scale, tuple(_choose(tried, scale) for tried in fits))
-        _remember(_CACHE, key, composition)
-    return composition
+    best = min(max(scale for _, scale in tried) for tried in fits)
+    scale = max(MIN_SCALE, min(MAX_SCALE, best))
+    return Composition(scale, tuple(_choose(tried, scale) for tried in fits))
 
 
 V = TypeVar("V")
@@ -148,7 +143,7 @@ def _remember(cache: OrderedDict[tuple[object, ...], V], key: tuple[object, ...]
               value: V) -> None:
     cache[key] = value
     cache.move_to_end(key)
-    while len(cache) > CACHE_SIZE * 64:
+    while len(cache) > CACHE_SIZE:
         cache.popitem(last=False)
 
 
@@ -187,6 +182,5 @@ def _covered(ctx: LayoutContext, index: int, wrap: float | None) -> QRectF:
 
 def forget() -> None:
     """Empty the caches (tests that time a cold composition)."""
-    _CACHE.clear()
     _FITS.clear()
     _SHOWN.clear()

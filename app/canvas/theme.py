@@ -54,6 +54,7 @@ HIGH_CONTRAST = Theme(name="high-contrast", background="#FFFFFF", text="#000000"
 THEMES = {theme.name: theme for theme in (SLIDE, DARK, HIGH_CONTRAST)}
 
 
+@cache
 def font(pixel_size: int = 14, bold: bool = False) -> QFont:
     """The frame's font: Noto Sans with the CJK face as fallback, so 我/爱 render as glyphs.
 
@@ -61,11 +62,6 @@ def font(pixel_size: int = 14, bold: bool = False) -> QFont:
     One font per size and weight, shared by everything drawn (a frame asks for its fonts
     thousands of times): never change the font returned; copy it first.
     """
-    return _font(pixel_size, bold)
-
-
-@cache
-def _font(pixel_size: int, bold: bool) -> QFont:
     result = QFont()
     result.setFamilies(FONT_FAMILIES)
     result.setPixelSize(pixel_size)
@@ -78,7 +74,7 @@ def _font(pixel_size: int, bold: bool) -> QFont:
 def text_advance(text: str, pixel_size: int = 14, bold: bool = False) -> float:
     """How far ``text`` advances in the frame's font (words and widest numbers repeat across
     the grids of a frame and across edits: each is measured once)."""
-    return QFontMetricsF(_font(pixel_size, bold)).horizontalAdvance(text)
+    return QFontMetricsF(font(pixel_size, bold)).horizontalAdvance(text)
 
 
 @lru_cache(maxsize=256)

@@ -103,8 +103,7 @@ class CanvasView(pg.GraphicsView):
         if (not fit and isinstance(frame, FrameItem)
                 and frame.refill(trace, step, options, title)):
             self.drop_pending()
-            self._pending_paint = True
-            self.viewport().update()
+            self._repaint_soon()
             return frame
         frame = FrameItem(trace, step, options, title)
         self.show_item(frame, fit)
@@ -123,6 +122,10 @@ class CanvasView(pg.GraphicsView):
             old.deleteLater()
         if fit or resized:
             self.fit()
+        self._repaint_soon()
+
+    def _repaint_soon(self) -> None:
+        """Paint the frame at the next turn of the event loop (and say so when it is done)."""
         self._pending_paint = True
         self.viewport().update()
 
@@ -169,6 +172,12 @@ class CanvasView(pg.GraphicsView):
         """The sheet aspect that fills this view best."""
         viewport = self.viewport()
         return nearest_aspect(viewport.width(), viewport.height())
+
+    def wants_other_sheet(self) -> bool:
+        """Whether the frame shown sits on a sheet another shape than :meth:`aspect` (the view
+        was resized past the middle between 4:3 and 16:9)."""
+        frame = self._frame
+        return frame is not None and frame.options.aspect != self.aspect()
 
     def paintEvent(self, event: QPaintEvent) -> None:
         with painting_on_screen() as painting:
