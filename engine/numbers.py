@@ -167,6 +167,50 @@ def _extremes(values: npt.NDArray[np.float64]) -> tuple[float, float, bool]:
 
 
 @dataclass(frozen=True)
+class Spread:
+    """Where an array's values lie: what its colour scale and its :class:`NumberFormat` need.
+
+    Work it out with :meth:`of`; after a few cells of the array are set, :meth:`after` brings
+    it up to date from those cells alone when it can (a one-cell edit of a 2.4-million-number
+    matrix reads one number instead of every one).
+    """
+
+    low: float
+    high: float
+    """The minimum and the maximum (NaN when a value is NaN, as ``min`` and ``max`` give)."""
+    extremes: tuple[float, float, bool]
+    """The largest and the smallest non-zero magnitude among the finite values, and whether a
+    finite value is negative."""
+    finite: bool
+    """Whether every value is finite."""
+
+    @classmethod
+    def of(cls, values: npt.NDArray[np.float64]) -> Spread:
+        return cls(float(values.min()), float(values.max()), _extremes(values),
+                   bool(np.isfinite(values).all()))
+
+    def after(self, before: npt.NDArray[np.float64], after: npt.NDArray[np.float64]
+              ) -> Spread | None:
+        """The spread once the numbers ``before`` were set to ``after`` (the same cells), or
+        None when that needs the other values: a number set was an extreme (it may have been the
+        only one), or a number was not finite."""
+        largest, smallest, _negative = self.extremes
+        if not (self.finite and largest > 0 and np.isfinite(after).all()):
+            return None
+        magnitudes = np.abs(before)
+        if ((before == self.low) | (before == self.high) | (magnitudes == largest)
+                | (magnitudes == smallest)).any():
+            return None
+        low, high = min(self.low, float(after.min())), max(self.high, float(after.max()))
+        sizes = np.abs(after)
+        nonzero = sizes[sizes != 0]
+        if nonzero.size:
+            largest = max(largest, float(nonzero.max()))
+            smallest = min(smallest, float(nonzero.min()))
+        return Spread(low, high, (largest, smallest, low < 0), True)
+
+
+@dataclass(frozen=True)
 class NumberFormat:
     """One format shared by every cell of a grid, so its columns align.
 
@@ -183,10 +227,11 @@ class NumberFormat:
         return cls._for_extremes(_extremes(values), places)
 
     @classmethod
-    def with_widest(cls, values: npt.NDArray[np.float64], places: int = 3
+    def with_widest(cls, values: npt.NDArray[np.float64] | Spread, places: int = 3
                     ) -> tuple[NumberFormat, str]:
-        """:meth:`for_values` and its :meth:`widest` text, from one look at the values."""
-        extremes = _extremes(values)
+        """:meth:`for_values` and its :meth:`widest` text, from one look at the values (or
+        from their :class:`Spread`)."""
+        extremes = values.extremes if isinstance(values, Spread) else _extremes(values)
         found = cls._for_extremes(extremes, places)
         return found, found._widest(extremes)
 

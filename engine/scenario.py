@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import lineage
 from engine.document import FORMAT_NAME, FORMAT_VERSION, as_array, to_document
 from engine.errors import ScenarioError
 from engine.modules import (
@@ -200,7 +201,9 @@ class Scenario(Frozen):
         column, or the column of a vector).
 
         The array is copied once and only the new number is checked: the others were checked
-        when the array was made, and every other array is shared with this scenario. A number
+        when the array was made, and every other array is shared with this scenario; the copy's
+        descent is noted (:mod:`engine.lineage`) so views can update what they worked out from
+        the old array cell by cell. A number
         that is not finite is refused as :meth:`with_parameter` refuses it.
 
         Raises
@@ -210,10 +213,13 @@ class Scenario(Frozen):
         IndexError
             If ``index`` is outside the array.
         """
-        changed = self.parameter(path).copy()
+        original = self.parameter(path)
+        changed = original.copy(order="K")
         changed[index] = value
         if path not in self._places or not math.isfinite(value):
             return self.with_parameter(path, changed)
+        if changed.strides == original.strides:
+            lineage.record(changed, original, np.ravel_multi_index(index, changed.shape))
         locator, name = self._places[path]
         edited: Scenario = replaced(self, locator, lambda node: replace(node, **{name: changed}))
         return _looked_up_again(edited, changed) if path == "embedding" else edited

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QGraphicsItem
 
-from app.canvas.context import LayoutContext
+from app.canvas.context import LayoutContext, numbered
 from app.canvas.grid import MatrixGrid
 from app.canvas.layout import ROW_GAP, RowPart, place_row
 from app.canvas.pieces import custom_grid, number, small_constant, text_lines, word
@@ -109,7 +109,7 @@ def lay_out_ffn(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF
     ffn = module_of(ctx.trace, step).ffn
     source = step.reads[0]
     z = ffn_pre(ctx.trace, step)
-    units = [str(k) for k in range(z.shape[1])]
+    units = numbered(z.shape[1])
     activation = ffn.activation
     marked = (z <= 0) if activation == "relu" else None
     hidden, out = array_name(step, "ffn_hidden"), array_name(step, "ffn_out")

@@ -21,8 +21,8 @@ from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
 
 from app.canvas.context import FrameOptions, LayoutContext
-from app.canvas.grid import number_format
 from app.canvas.layout import wrapping
+from app.canvas.remember import number_format
 from app.canvas.steps import lay_out_step
 from app.canvas.worked_row import add_worked_row
 from app.outline import parameter_paths

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -21,6 +23,12 @@ from engine.names import short_name
 PRECISE_PLACES = 6
 PRECISE_CELLS = 16
 """A decoder-block lesson whose arrays all have at most this many cells prints 6 decimals."""
+
+
+@lru_cache(maxsize=32)
+def numbered(count: int) -> tuple[str, ...]:
+    """The labels ``0`` … ``count − 1`` of an axis without tokens (a GPT-2 FFN has 3072)."""
+    return tuple(map(str, range(count)))
 
 
 @dataclass(frozen=True)
@@ -130,7 +138,7 @@ class LayoutContext:
         values = self.trace.scenario.parameter(name)
         return values.reshape(1, -1) if values.ndim == 1 else values
 
-    def labels_for(self, name: str, axis: int, count: int) -> list[str]:
+    def labels_for(self, name: str, axis: int, count: int) -> Sequence[str]:
         """Row (``axis`` 0) or column labels of the array ``name``: the token list the tape
         gives that axis when it has ``count`` entries, else numbers."""
         if name in self.trace.arrays:
@@ -138,7 +146,7 @@ class LayoutContext:
         else:
             lists = ("", "vocab" if name.endswith(".unembed") else "")
         labels = tokens_of(self.trace, lists[axis]) if lists[axis] else []
-        return labels if len(labels) == count else [str(k) for k in range(count)]
+        return labels if len(labels) == count else numbered(count)
 
     def hidden(self, step: Step) -> npt.NDArray[np.bool_] | None:
         """The cells of ``step``'s scores and shares the mask hides, or None when it hides none

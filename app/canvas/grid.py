@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -31,9 +29,9 @@ from PySide6.QtWidgets import (
 from app.canvas.cividis import CIVIDIS_ARGB
 from app.canvas.picture import draw_text, legible, on_screen, play
 from app.canvas.points import Lines
+from app.canvas.remember import number_format, remembered, spread
 from app.canvas.theme import Theme, cell_color, font, ink_for, text_advance, widest_advance
 from app.texts.frame_words import frame_word, join_notes
-from engine.numbers import NumberFormat
 
 NUMBER_SIZE = 17
 """Pixel size of the printed numbers (before the frame's scale)."""
@@ -47,7 +45,6 @@ HEADER_HEIGHT = 20.0
 DECIMALS = 3
 
 Explainer = Callable[[int, int], str]
-T = TypeVar("T")
 
 
 @dataclass
@@ -114,6 +111,17 @@ def _heat_image(cells: _Cells, masked_rgb: tuple[int, int, int]) -> QImage:
     return _argb_image(argb)
 
 
+def _heat_after(before: QImage, cells: _Cells, changed: npt.NDArray[np.intp]) -> QImage:
+    """:func:`_heat_image` of a grid whose ``changed`` cells (flat indices) are all that differ
+    from the grid ``before`` was made for, with the same colour scale and mask."""
+    image = QImage(before)  # shares the pixels until the first one is set
+    rows, cols = np.divmod(changed, cells.shade.shape[1])
+    for row, col in zip(rows.tolist(), cols.tolist(), strict=True):
+        if not cells.masked[row, col]:
+            image.setPixel(col, row, int(CIVIDIS_ARGB[cells.shade[row, col]]))
+    return image
+
+
 def _cell_image(shade: npt.NDArray[np.uint8], clear: npt.NDArray[np.bool_]) -> QImage:
     """An image of a pixel per cell in the cells' cividis colours; ``clear`` cells transparent."""
     argb = CIVIDIS_ARGB[shade]
@@ -149,68 +157,6 @@ class _Cells:
     shade: npt.NDArray[np.uint8]
     """Each cell's cividis level, 0 to 255."""
     masked: npt.NDArray[np.bool_]
-
-
-REMEMBERED_FROM = 4096
-"""Arrays of at least this many numbers have what their grid needs remembered (smaller ones
-are quicker to work out again than to look up)."""
-REMEMBERED = 64
-"""Entries kept; those of arrays that are gone are dropped first."""
-_remembered: dict[tuple[object, ...], tuple[weakref.ref[np.ndarray], object]] = {}
-
-
-def remembered(values: npt.NDArray[np.float64], what: tuple[object, ...],
-               work: Callable[[], T]) -> T:
-    """``work()`` for a large array, done once per array and ``what``.
-
-    An edit replaces one array of the document; the frames after it meet the others (a
-    GPT-2-sized layer's millions of weights, and the views of them a grid shows) again. An
-    array is known by where its numbers are, its shape and its strides, while the array that
-    owns them lives (arrays of documents and traces are never changed in place).
-    """
-    if values.size < REMEMBERED_FROM:
-        return work()
-    owner = values if values.base is None else values.base
-    if not isinstance(owner, np.ndarray):
-        return work()
-    key = (values.__array_interface__["data"][0], values.shape, values.strides,
-           values.dtype.str, *what)
-    known = _remembered.get(key)
-    if known is not None and known[0]() is owner:
-        return cast(T, known[1])
-    result = work()
-    if len(_remembered) >= REMEMBERED:
-        for gone in [k for k, (owner_ref, _) in _remembered.items() if owner_ref() is None]:
-            del _remembered[gone]  # the arrays of documents and traces no longer shown
-        if len(_remembered) >= REMEMBERED:
-            _remembered.clear()
-    _remembered[key] = (weakref.ref(owner), result)
-    return result
-
-
-FORMATS_KEPT = 512
-_formats: dict[int, tuple[weakref.ref[np.ndarray], int, tuple[NumberFormat, str]]] = {}
-
-
-def number_format(values: npt.NDArray[np.float64], places: int) -> tuple[NumberFormat, str]:
-    """The one format of a grid of ``values`` and the widest text it prints.
-
-    Known by the array itself while it lives: after an edit the composition asks again for
-    every array of the document, and all but those downstream of the edit are the same objects.
-    """
-    known = _formats.get(id(values))
-    if known is not None and known[0]() is values and known[1] == places:
-        return known[2]
-
-    result = remembered(values, ("format", places),
-                        lambda: NumberFormat.with_widest(values, places))
-    if len(_formats) >= FORMATS_KEPT:
-        for gone in [key for key, (array, _, _) in _formats.items() if array() is None]:
-            del _formats[gone]
-        if len(_formats) >= FORMATS_KEPT:
-            _formats.clear()
-    _formats[id(values)] = (weakref.ref(values), places, result)
-    return result
 
 
 @cache
@@ -289,13 +235,25 @@ class MatrixGrid(QGraphicsObject):
         if self._cell_plan is None:
             spec = self.spec
             values = spec.values
-            lo, hi = spec.value_range or (float(values.min()), float(values.max()))
+            if spec.value_range is None:
+                where = spread(values)
+                lo, hi = where.low, where.high
+            else:
+                lo, hi = spec.value_range
+
+            def shade_after(before: npt.NDArray[np.uint8], _parent: npt.NDArray[np.float64],
+                            cells: npt.NDArray[np.intp]) -> npt.NDArray[np.uint8]:
+                shade = before.copy()
+                shade.flat[cells] = _levels(values.flat[cells], lo, hi)
+                return shade
+
             rows = values.shape[0]
             self._cell_plan = _Cells(
                 lo, hi,
                 sorted(r for r in spec.highlight_rows if 0 <= r < rows) if self.large
                 else list(range(rows)),
-                remembered(values, ("shade", lo, hi), lambda: _levels(values, lo, hi)),
+                remembered(values, ("shade", lo, hi), lambda: _levels(values, lo, hi),
+                           shade_after),
                 spec.masked if spec.masked is not None else np.zeros(values.shape, dtype=bool))
         return self._cell_plan
 
@@ -319,7 +277,9 @@ class MatrixGrid(QGraphicsObject):
             grey = (masked_rgb.red(), masked_rgb.green(), masked_rgb.blue())
             mask = None if spec.masked is None else hash(spec.masked.tobytes())
             image = remembered(spec.values, ("heat", cells.lo, cells.hi, mask, grey),
-                               lambda: _heat_image(cells, grey))
+                               lambda: _heat_image(cells, grey),
+                               lambda before, _parent, changed: _heat_after(before, cells,
+                                                                            changed))
             self._heat = (QRectF(self.grid_origin.x(), self.grid_origin.y(),
                                  cols * self.cell_width, rows * CELL_HEIGHT), image)
         return self._heat

@@ -9,7 +9,7 @@ from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QGraphicsItem
 
 from app.canvas.bars import MANY_ENTRIES, TOP_ENTRIES, BarsSpec, ProbabilityBars
-from app.canvas.context import LayoutContext
+from app.canvas.context import LayoutContext, numbered
 from app.canvas.layout import place_row
 from app.canvas.pieces import custom_grid, number, text_lines, word
 from app.tape import parameter_path
@@ -37,7 +37,7 @@ def lay_out_embed(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRec
     picked_by: dict[int, list[str]] = {}
     for token, row in zip(ctx.tokens, ids, strict=True):
         picked_by.setdefault(row, []).append(token)
-    features = [str(k) for k in range(table.shape[1])]
+    features = numbered(table.shape[1])
     id_grid = custom_grid(ctx, word(ctx, "embed_ids"), np.array(ids, dtype=np.float64)[:, None],
                           ctx.tokens, [word(ctx, "embed_id")], decimals=0,
                           highlight_receiver=True, value_range=(0.0, 0.0))

@@ -1,0 +1,116 @@
+"""What grids work out from large arrays, kept per array and brought up to date after an edit.
+
+An edit replaces one array of the document; the frames after it meet the others (a GPT-2-sized
+layer's millions of weights, and the views of them a grid shows) again, so what was worked out
+from them is looked up. The edited array itself is a copy with one number set
+(:mod:`engine.lineage`): what was worked out from the array it came from is brought up to date
+from that one cell when the work says how, instead of reading millions of numbers again.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import TypeVar, cast
+
+import numpy as np
+import numpy.typing as npt
+
+from engine import lineage
+from engine.numbers import NumberFormat, Spread
+
+T = TypeVar("T")
+Update = Callable[[T, npt.NDArray[np.float64], npt.NDArray[np.intp]], T | None]
+"""Given what was worked out from the parent array, the parent, and the flat indices of the
+cells set since: the same for the new array, or None to work it out again."""
+
+REMEMBERED_FROM = 4096
+"""Arrays of at least this many numbers have what their grid needs remembered (smaller ones
+are quicker to work out again than to look up)."""
+REMEMBERED = 64
+"""Entries kept: when full, those of arrays that are gone go first, then the least recently
+used (a frame of a GPT-2 layer asks for about 24, and the next frame needs the edited array's
+from the one before)."""
+_remembered: OrderedDict[tuple[object, ...], tuple[weakref.ref[np.ndarray], object]] = \
+    OrderedDict()
+
+
+def _key(values: npt.NDArray[np.float64], what: tuple[object, ...]) -> tuple[object, ...]:
+    return (values.__array_interface__["data"][0], values.shape, values.strides,
+            values.dtype.str, *what)
+
+
+def remembered(values: npt.NDArray[np.float64], what: tuple[object, ...],
+               work: Callable[[], T], update: Update[T] | None = None) -> T:
+    """``work()`` for a large array, done once per array and ``what``; for an array made from
+    another by setting a few numbers, ``update`` of what the other one had, when it had it.
+
+    An array is known by where its numbers are, its shape and its strides, while the array
+    that owns them lives (arrays of documents and traces are never changed in place).
+    """
+    if values.size < REMEMBERED_FROM:
+        return work()
+    owner = values if values.base is None else values.base
+    if not isinstance(owner, np.ndarray):
+        return work()
+    key = _key(values, what)
+    known = _remembered.get(key)
+    if known is not None and known[0]() is owner:
+        _remembered.move_to_end(key)
+        return cast(T, known[1])
+    result = _updated(values, what, update) if update is not None and owner is values else None
+    if result is None:
+        result = work()
+    if len(_remembered) >= REMEMBERED:
+        for gone in [k for k, (owner_ref, _) in _remembered.items() if owner_ref() is None]:
+            del _remembered[gone]  # the arrays of documents and traces no longer shown
+        while len(_remembered) >= REMEMBERED:
+            _remembered.popitem(last=False)
+    _remembered[key] = (weakref.ref(owner), result)
+    return result
+
+
+def _updated(values: npt.NDArray[np.float64], what: tuple[object, ...],
+             update: Update[T]) -> T | None:
+    descent = lineage.parent_of(values)
+    if descent is None:
+        return None
+    parent, cells = descent
+    known = _remembered.get(_key(parent, what))
+    if known is None or known[0]() is not parent:
+        return None
+    return update(cast(T, known[1]), parent, cells)
+
+
+def spread(values: npt.NDArray[np.float64]) -> Spread:
+    """Where ``values`` lie (their colour scale's ends, their format's extremes)."""
+    def after(before: Spread, parent: npt.NDArray[np.float64],
+              cells: npt.NDArray[np.intp]) -> Spread | None:
+        return before.after(parent.flat[cells], values.flat[cells])
+
+    return remembered(values, ("spread",), lambda: Spread.of(values), after)
+
+
+FORMATS_KEPT = 512
+_formats: dict[int, tuple[weakref.ref[np.ndarray], int, tuple[NumberFormat, str]]] = {}
+
+
+def number_format(values: npt.NDArray[np.float64], places: int) -> tuple[NumberFormat, str]:
+    """The one format of a grid of ``values`` and the widest text it prints.
+
+    Known by the array itself while it lives: after an edit the composition asks again for
+    every array of the document, and all but those downstream of the edit are the same objects.
+    """
+    known = _formats.get(id(values))
+    if known is not None and known[0]() is values and known[1] == places:
+        return known[2]
+    result = NumberFormat.with_widest(
+        spread(values) if values.size >= REMEMBERED_FROM else values, places)
+    if len(_formats) >= FORMATS_KEPT:
+        for gone in [key for key, (array, _, _) in _formats.items() if array() is None]:
+            del _formats[gone]
+        if len(_formats) >= FORMATS_KEPT:
+            _formats.clear()
+    _formats[id(values)] = (weakref.ref(values), places, result)
+    return result

@@ -1,0 +1,173 @@
+"""A one-cell edit of a large matrix brings its grid's colours and format up to date from that
+cell (issue 15): the picture is the one worked out from every number, without reading them."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+from pytestqt.qtbot import QtBot
+
+from app.canvas import grid as grid_module
+from app.canvas.cividis import CIVIDIS_ARGB
+from app.canvas.grid import MatrixGrid
+from app.canvas.remember import REMEMBERED, REMEMBERED_FROM, remembered
+from app.window import StudioWindow
+from engine import parse_scenario
+from engine.numbers import NumberFormat, Spread
+from tests.app.driving import DEFAULT_SIZE, close_window
+
+N, D, FFN = 3, 16, 320
+"""W1 is 16 × 320: 5,120 numbers, above the 4,096 from which a grid's work is remembered."""
+
+
+@pytest.fixture
+def window(qtbot: QtBot) -> Iterator[StudioWindow]:
+    rng = np.random.default_rng(15)
+
+    def table(*shape: int) -> list[object]:
+        values: list[object] = np.round(rng.normal(0.0, 1.0, shape), 3).tolist()
+        return values
+
+    scenario = parse_scenario({
+        "format": "qkv-studio", "version": 1, "tokens": [f"t{k}" for k in range(N)],
+        "X": table(N, D),
+        "attention": {"heads": 2, "causal": True, "scale": True,
+                      **{name: table(D, D) for name in ("Wq", "Wk", "Wv")}},
+        "block": {"norm": "layernorm", "ffn": {"W1": table(D, FFN), "activation": "gelu",
+                                               "W2": table(FFN, D)}}})
+    win = StudioWindow(scenario)
+    win.resize(*DEFAULT_SIZE)
+    win.show()
+    win.state.set_step(win.state.trace.step_index("ffn"))
+    qtbot.waitUntil(lambda: w1_grid(win) is not None)
+    first = w1_grid(win)
+    assert first is not None
+    first._heat_picture()  # what the first paint works out
+    yield win
+    close_window(win)
+
+
+def w1_grid(window: StudioWindow) -> MatrixGrid | None:
+    frame = window.canvas.frame
+    if frame is None:
+        return None
+    found = [g for g in frame.items_of(MatrixGrid) if g.spec.values.shape == (D, FFN)]
+    return found[0] if found else None
+
+
+def painted_colours(grid: MatrixGrid) -> np.ndarray:
+    """The grid's picture of its colours, a pixel per cell, as ARGB numbers."""
+    heat = grid._heat_picture()
+    assert heat is not None
+    image = heat[1]
+    rows, cols = image.height(), image.width()
+    words = np.frombuffer(image.constBits(), dtype=np.uint32,
+                          count=rows * image.bytesPerLine() // 4)
+    return words.reshape(rows, image.bytesPerLine() // 4)[:, :cols]
+
+
+def colours_by_hand(values: np.ndarray) -> np.ndarray:
+    """Each cell's cividis colour across the matrix's own minimum and maximum."""
+    lo, hi = float(values.min()), float(values.max())
+    levels = np.rint(np.clip((values - lo) / (hi - lo), 0.0, 1.0) * 255).astype(int)
+    return CIVIDIS_ARGB[levels]
+
+
+def edit(qtbot: QtBot, window: StudioWindow, row: int, col: int, value: float) -> MatrixGrid:
+    old = w1_grid(window)
+    model = window.editor.tables["block.ffn.W1"].model()
+    assert model.setData(model.index(row, col), f"{value:g}")
+    qtbot.waitUntil(lambda: w1_grid(window) not in (None, old)
+                    and float(w1_grid(window).spec.values[row, col]) == value)  # type: ignore
+    grid = w1_grid(window)
+    assert grid is not None
+    grid._heat_picture()  # what the next paint works out
+    return grid
+
+
+@pytest.fixture
+def full_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What read every number of W1: its spread or its colour levels."""
+    read: list[str] = []
+    spread_of, levels = Spread.of.__func__, grid_module._levels  # type: ignore[attr-defined]
+
+    def counted_spread(cls: type[Spread], values: np.ndarray) -> Spread:
+        if values.shape == (D, FFN):
+            read.append("spread")
+        result: Spread = spread_of(cls, values)
+        return result
+
+    def counted_levels(values: np.ndarray, lo: float, hi: float) -> np.ndarray:
+        if values.shape == (D, FFN):
+            read.append("levels")
+        return levels(values, lo, hi)
+
+    monkeypatch.setattr(Spread, "of", classmethod(counted_spread))
+    monkeypatch.setattr(grid_module, "_levels", counted_levels)
+    return read
+
+
+def test_an_edit_inside_the_range_recolours_one_cell_and_reads_no_other(
+        qtbot: QtBot, window: StudioWindow, full_reads: list[str]) -> None:
+    before = window.state.scenario.parameter("block.ffn.W1")
+    lo, hi = float(before.min()), float(before.max())
+    row, col = 5, 77
+    assert lo < before[row, col] < hi
+    value = round((lo + 3 * hi) / 4, 3)  # a new colour, well inside the range
+    grid = edit(qtbot, window, row, col, value)
+    after = window.state.scenario.parameter("block.ffn.W1")
+    assert full_reads == []
+    colours = painted_colours(grid)
+    assert np.array_equal(colours, colours_by_hand(after))
+    assert colours[row, col] != colours_by_hand(before)[row, col]  # the cell did change colour
+    assert (grid.format, grid.cell_text(row, col)) == (
+        NumberFormat.with_widest(after, grid.spec.decimals)[0], f"{value:g}".replace("-", "−"))
+
+
+def test_an_edit_past_the_maximum_recolours_every_cell(
+        qtbot: QtBot, window: StudioWindow, full_reads: list[str]) -> None:
+    before = window.state.scenario.parameter("block.ffn.W1")
+    row, col = np.unravel_index(int(np.argmax(before)), before.shape)
+    grid = edit(qtbot, window, int(row), int(col), -0.125)  # the old maximum is gone
+    after = window.state.scenario.parameter("block.ffn.W1")
+    assert full_reads == ["spread", "levels"]  # the scale changed: every number again
+    assert np.array_equal(painted_colours(grid), colours_by_hand(after))
+    assert float(after.max()) < float(before.max())
+
+
+def test_what_every_frame_asks_for_outlives_a_full_memory() -> None:
+    """Each edit brings new arrays; the unchanged ones every frame shows (a layer's other
+    weights) and the edited one of the frame before are still known when memory is full."""
+    def never() -> int:
+        raise AssertionError("worked out again")
+
+    weights = np.ones(REMEMBERED_FROM)
+    assert remembered(weights, ("test",), lambda: 7) == 7
+    arrays = []
+    for k in range(3 * REMEMBERED):
+        arrays.append(np.full(REMEMBERED_FROM, float(k)))  # alive: nothing to drop for being gone
+        assert remembered(arrays[-1], ("test",), lambda k=k: k) == k
+        assert remembered(weights, ("test",), never) == 7
+        if k:
+            assert remembered(arrays[-2], ("test",), never) == k - 1
+
+
+@pytest.mark.parametrize(("chosen", "huge_pages"), [(None, "False"), ("1", "True")])
+def test_the_app_asks_numpy_for_no_huge_pages_unless_told_to(
+        chosen: str | None, huge_pages: str) -> None:
+    """A fresh copy of a 19 MB matrix took 24 ms with huge pages on a machine whose kernel
+    compacts memory for them, 9 ms without (docs/limits.md)."""
+    environment = {k: v for k, v in os.environ.items() if k != "NUMPY_MADVISE_HUGEPAGE"}
+    if chosen is not None:
+        environment["NUMPY_MADVISE_HUGEPAGE"] = chosen
+    asked = subprocess.run(
+        [sys.executable, "-c", "import app, numpy\n"
+         "from numpy._core.multiarray import _set_madvise_hugepage\n"
+         "print(_set_madvise_hugepage(False))"],
+        env=environment, capture_output=True, text=True, check=True, timeout=60)
+    assert asked.stdout.strip() == huge_pages
