@@ -41,7 +41,14 @@ class MatrixModel(QAbstractTableModel):
         self.path = path
         self.name = place_name(path)
         self._values = self._read()
+        self._row_tokens = self._tokens()
         state.documentChanged.connect(self._refresh)
+
+    def _tokens(self) -> tuple[str, ...]:
+        """The tokens labelling the rows (none for most arrays)."""
+        if self.path not in ROW_TOKENS:
+            return ()
+        return tuple(labels_at(self.state.scenario, ROW_TOKENS[self.path]))
 
     def _read(self) -> np.ndarray:
         values = self.state.scenario.parameter(self.path)
@@ -56,9 +63,12 @@ class MatrixModel(QAbstractTableModel):
         if values.shape != self._values.shape:
             self.beginResetModel()
             self._values = values
+            self._row_tokens = self._tokens()
             self.endResetModel()
             return
-        if self.path in ROW_TOKENS:
+        tokens = self._tokens()
+        if tokens != self._row_tokens:  # renamed: a number edit leaves the headers alone
+            self._row_tokens = tokens
             self.headerDataChanged.emit(Qt.Orientation.Vertical, 0, values.shape[0] - 1)
         if values is self._values:
             return  # most often: an edit elsewhere replaced only its own array

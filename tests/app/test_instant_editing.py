@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import SIGNAL
+from PySide6.QtCore import SIGNAL, Qt
 from pytestqt.qtbot import QtBot
 
 import engine.scenario
@@ -213,3 +213,21 @@ def test_an_edit_refills_the_frame_on_screen_and_its_map_still_jumps_once(
     box.clicked.emit(0)
     qtbot.waitUntil(lambda: window.state.step == 0, timeout=2000)
     assert window.canvas.frame is not frame  # another step: a new frame
+
+
+def test_the_rows_of_x_are_relabelled_only_when_a_token_changes(window: StudioWindow) -> None:
+    """A number edit leaves X's token column alone (its header was read again on every edit);
+    renaming a token relabels the row."""
+    x = window.editor.tables["X"].model()
+    told: list[tuple[object, ...]] = []
+    x.headerDataChanged.connect(lambda *args: told.append(args))
+    assert x.setData(x.index(0, 0), "0.75")
+    wq = window.editor.tables["attention.Wq"].model()
+    assert wq.setData(wq.index(1, 1), "2")
+    assert told == []
+    tokens = window.editor.token_table.model()
+    assert tokens.setData(tokens.index(0, 1), "喜欢")
+    assert told == [(Qt.Orientation.Vertical, 0, 1)]
+    assert x.headerData(1, Qt.Orientation.Vertical) == "喜欢"
+    assert x.setData(x.index(1, 0), "0.5")
+    assert len(told) == 1
