@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -142,7 +142,7 @@ class _ScreenGeometry:
 
     image: QImage | None
     """A small grid's colours, a pixel per cell (a large grid's are drawn under everything)."""
-    hatched: list[QRectF]
+    hatched: Sequence[QRectF]
     lines: Lines
 
 
@@ -157,6 +157,59 @@ class _Cells:
     shade: npt.NDArray[np.uint8]
     """Each cell's cividis level, 0 to 255."""
     masked: npt.NDArray[np.bool_]
+
+
+GEOMETRIES_KEPT = 128
+"""Grid outlines and masked runs kept: they depend on the layout and the mask, not on the
+numbers, so an edit's new grids find them again."""
+
+
+@lru_cache(maxsize=GEOMETRIES_KEPT)
+def _grid_lines(rows: int, cols: int, origin: tuple[float, float], cell_width: float) -> Lines:
+    ox, oy = origin
+    right, bottom = ox + cols * cell_width, oy + rows * CELL_HEIGHT
+    across = oy + np.arange(rows + 1) * CELL_HEIGHT
+    down = ox + np.arange(cols + 1) * cell_width
+    ends = np.empty((rows + cols + 2, 2, 2))
+    ends[:rows + 1, :, 0] = ox, right
+    ends[:rows + 1, :, 1] = across[:, None]
+    ends[rows + 1:, :, 0] = down[:, None]
+    ends[rows + 1:, :, 1] = oy, bottom
+    return Lines(ends)
+
+
+@lru_cache(maxsize=GEOMETRIES_KEPT)
+def _row_lines(cell_rows: tuple[int, ...], cols: int, origin: tuple[float, float],
+               cell_width: float) -> Lines:
+    ox, oy = origin
+    right = ox + cols * cell_width
+    tops = oy + np.asarray(cell_rows, dtype=float) * CELL_HEIGHT
+    across = np.empty((len(cell_rows), 2, 2, 2))
+    across[..., 0] = ox, right
+    across[:, 0, :, 1] = tops[:, None]
+    across[:, 1, :, 1] = tops[:, None] + CELL_HEIGHT
+    down = np.empty((len(cell_rows), cols + 1, 2, 2))
+    down[..., 0] = (ox + np.arange(cols + 1) * cell_width)[None, :, None]
+    down[:, :, 0, 1] = tops[:, None]
+    down[:, :, 1, 1] = tops[:, None] + CELL_HEIGHT
+    return Lines(np.concatenate([across.reshape(-1, 2, 2), down.reshape(-1, 2, 2)]))
+
+
+@lru_cache(maxsize=GEOMETRIES_KEPT)
+def _masked_runs(packed: bytes, shape: tuple[int, ...], rows: tuple[int, ...],
+                 origin: tuple[float, float], cell_width: float) -> tuple[QRectF, ...]:
+    """``packed``: the mask of ``rows`` (``shape``) as :func:`numpy.packbits` packs it."""
+    count = shape[0] * shape[1]
+    masked = np.unpackbits(np.frombuffer(packed, dtype=np.uint8), count=count).reshape(shape)
+    ox, oy = origin
+    padded = np.zeros((len(rows), shape[1] + 2), dtype=np.int8)
+    padded[:, 1:-1] = masked
+    steps = np.diff(padded, axis=1)
+    starts, ends = np.nonzero(steps == 1), np.nonzero(steps == -1)  # row-major: paired
+    return tuple(QRectF(ox + start * cell_width, oy + rows[k] * CELL_HEIGHT,
+                        (end - start) * cell_width, CELL_HEIGHT)
+                 for k, start, end in zip(starts[0].tolist(), starts[1].tolist(),
+                                          ends[1].tolist(), strict=True))
 
 
 @cache
@@ -347,32 +400,15 @@ class MatrixGrid(QGraphicsObject):
     def _lines(self) -> Lines:
         """Every row's and column's line of a whole grid, as point pairs."""
         rows, cols = self.spec.values.shape
-        ox, oy = self.grid_origin.x(), self.grid_origin.y()
-        right, bottom = ox + cols * self.cell_width, oy + rows * CELL_HEIGHT
-        across = oy + np.arange(rows + 1) * CELL_HEIGHT
-        down = ox + np.arange(cols + 1) * self.cell_width
-        ends = np.empty((rows + cols + 2, 2, 2))
-        ends[:rows + 1, :, 0] = ox, right
-        ends[:rows + 1, :, 1] = across[:, None]
-        ends[rows + 1:, :, 0] = down[:, None]
-        ends[rows + 1:, :, 1] = oy, bottom
-        return Lines(ends)
+        return _grid_lines(rows, cols, self._origin(), self.cell_width)
 
     def _row_lines(self, cell_rows: list[int]) -> Lines:
         """The lines around each cell of ``cell_rows`` (a large grid's highlighted rows)."""
-        cols = self.spec.values.shape[1]
-        ox, oy = self.grid_origin.x(), self.grid_origin.y()
-        right = ox + cols * self.cell_width
-        tops = oy + np.asarray(cell_rows, dtype=float) * CELL_HEIGHT
-        across = np.empty((len(cell_rows), 2, 2, 2))
-        across[..., 0] = ox, right
-        across[:, 0, :, 1] = tops[:, None]
-        across[:, 1, :, 1] = tops[:, None] + CELL_HEIGHT
-        down = np.empty((len(cell_rows), cols + 1, 2, 2))
-        down[..., 0] = (ox + np.arange(cols + 1) * self.cell_width)[None, :, None]
-        down[:, :, 0, 1] = tops[:, None]
-        down[:, :, 1, 1] = tops[:, None] + CELL_HEIGHT
-        return Lines(np.concatenate([across.reshape(-1, 2, 2), down.reshape(-1, 2, 2)]))
+        return _row_lines(tuple(cell_rows), self.spec.values.shape[1], self._origin(),
+                          self.cell_width)
+
+    def _origin(self) -> tuple[float, float]:
+        return self.grid_origin.x(), self.grid_origin.y()
 
     def _fill_as_rects(self, sp: QPainter, cells: _Cells) -> None:
         """Each cell a rectangle, those of one colour in one call; masked cells hatched."""
@@ -395,20 +431,13 @@ class MatrixGrid(QGraphicsObject):
             sp.drawRects(rects)
         self._hatch(sp, hidden)
 
-    def _masked_runs(self, masked: npt.NDArray[np.bool_], rows: list[int]) -> list[QRectF]:
+    def _masked_runs(self, masked: npt.NDArray[np.bool_], rows: list[int]) -> tuple[QRectF, ...]:
         """The masked cells as one rectangle per run of them in a row (``masked`` holds the
         cells of ``rows``)."""
-        ox, oy = self.grid_origin.x(), self.grid_origin.y()
-        padded = np.zeros((len(rows), masked.shape[1] + 2), dtype=np.int8)
-        padded[:, 1:-1] = masked
-        steps = np.diff(padded, axis=1)
-        starts, ends = np.nonzero(steps == 1), np.nonzero(steps == -1)  # row-major: paired
-        return [QRectF(ox + start * self.cell_width, oy + rows[k] * CELL_HEIGHT,
-                       (end - start) * self.cell_width, CELL_HEIGHT)
-                for k, start, end in zip(starts[0].tolist(), starts[1].tolist(),
-                                         ends[1].tolist(), strict=True)]
+        return _masked_runs(np.packbits(masked).tobytes(), masked.shape, tuple(rows),
+                            self._origin(), self.cell_width)
 
-    def _hatch(self, sp: QPainter, hidden: list[QRectF]) -> None:
+    def _hatch(self, sp: QPainter, hidden: Sequence[QRectF]) -> None:
         """Masked cells: the masked grey, faint, then hatched."""
         if hidden:
             sp.setBrush(QBrush(self.theme.color("masked", 0.35)))

@@ -16,9 +16,10 @@ from pytestqt.qtbot import QtBot
 from app.canvas import arrows as arrows_module
 from app.canvas.arrows import strong_arrows
 from app.canvas.cividis import CIVIDIS, CIVIDIS_ARGB
-from app.canvas.grid import _levels
+from app.canvas.grid import CELL_HEIGHT, GridSpec, MatrixGrid, _levels
 from app.canvas.picture import painting_on_screen
 from app.canvas.points import Lines
+from app.canvas.theme import SLIDE
 from app.window import StudioWindow
 from tests.app.driving import canvas_arrows
 from tests.bench.timing import attention_scenario
@@ -153,3 +154,34 @@ def test_on_screen_the_arrows_write_only_the_words_in_the_part_painted(
     assert {"q t0", "q t1", "k t0", "k t1"} <= set(written)
     assert not {"q t40", "k t63"} & set(written), "boxes far below are not written"
     assert len(written) < 12, written
+
+
+def masked_runs_by_hand(grid: MatrixGrid, masked: np.ndarray) -> list[tuple[float, ...]]:
+    """Each run of masked cells in a row as (left, top, width, height), walked cell by cell."""
+    runs = []
+    ox, oy = grid.grid_origin.x(), grid.grid_origin.y()
+    for r, row in enumerate(masked.tolist()):
+        c = 0
+        while c < len(row):
+            if row[c]:
+                start = c
+                while c < len(row) and row[c]:
+                    c += 1
+                runs.append((ox + start * grid.cell_width, oy + r * CELL_HEIGHT,
+                             (c - start) * grid.cell_width, CELL_HEIGHT))
+            else:
+                c += 1
+    return runs
+
+
+def test_grids_of_one_shape_and_different_masks_hatch_their_own_cells(qtbot: QtBot) -> None:
+    """Outlines and masked runs are kept by layout and mask: a grid never gets another's."""
+    values = np.arange(20.0).reshape(4, 5)
+    causal = ~np.tril(np.ones((4, 5), dtype=bool))
+    patchy = np.zeros((4, 5), dtype=bool)
+    patchy[[0, 0, 2, 3], [1, 2, 4, 0]] = True
+    for masked in (causal, patchy, causal):
+        spec = GridSpec("scores", values, list("abcd"), list("vwxyz"), masked=masked)
+        grid = MatrixGrid(spec, SLIDE)
+        hatched = [r.getRect() for r in grid._screen_geometry().hatched]
+        assert hatched == masked_runs_by_hand(grid, masked)
