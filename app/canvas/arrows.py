@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -379,7 +380,9 @@ class AttentionArrows(QGraphicsObject):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
         plan, theme, spec = self._plan(), self.theme, self.spec
-        words = _Words(painter, legible(painter, option, SMALLEST_WORDS), option.exposedRect)
+        # Words too small to read are left out as the grids leave theirs (the canvas then
+        # says to zoom in); the boxes they sit in still show where they are.
+        words = _Words(painter, legible(painter, option), option.exposedRect)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         left = Qt.AlignmentFlag.AlignLeft
         words.write(QRectF(0, 0, self._width, 22), left, self.title, font(14, bold=True),
@@ -450,20 +453,25 @@ class AttentionArrows(QGraphicsObject):
 
     def _arrow(self, painter: QPainter, start: QPointF, end: QPointF, width: float,
                color: QColor) -> None:
+        """A shaft from ``start`` and a head whose tip is 4 units short of ``end``, the head
+        ``8 + width`` long along the line (worked in floats: a dozen QPointF operations per
+        arrow cost more than drawing it)."""
+        x0, y0, x1, y1 = start.x(), start.y(), end.x(), end.y()
+        dx, dy = x1 - x0, y1 - y0
+        length = math.hypot(dx, dy)
+        ux, uy = (x0 + dx / length) - x0, (y0 + dy / length) - y0  # as QLineF.unitVector()
+        head_length = 8.0 + width
+        tip_x = x1 - 4.0
+        base_x, base_y = tip_x - ux * head_length, y1 - uy * head_length
+        nx, ny = -uy * head_length * 0.55, ux * head_length * 0.55
         pen = QPen(color, width)
         pen.setCapStyle(Qt.PenCapStyle.FlatCap)
-        line = QLineF(start, end)
-        head_length = 8.0 + width
-        tip = end - QPointF(4, 0)
-        direction = line.unitVector()
-        dx, dy = direction.dx(), direction.dy()
-        shaft_end = tip - QPointF(dx * head_length, dy * head_length)
         painter.setPen(pen)
-        painter.drawLine(QLineF(start, shaft_end))
-        normal = QPointF(-dy, dx) * (head_length * 0.55)
+        painter.drawLine(QLineF(x0, y0, base_x, base_y))
         painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QBrush(color))
-        painter.drawPolygon(QPolygonF([tip, shaft_end + normal, shaft_end - normal]))
+        painter.setBrush(color)
+        painter.drawPolygon(QPolygonF([QPointF(tip_x, y1), QPointF(base_x + nx, base_y + ny),
+                                       QPointF(base_x - nx, base_y - ny)]))
 
     def _plain_nodes(self, painter: QPainter, words: _Words, rows: list[int], *,
                      left: bool) -> None:
@@ -501,9 +509,6 @@ class AttentionArrows(QGraphicsObject):
                         frame_word(self.lang, "masked"), font(12), theme.color("muted"))
 
 
-SMALLEST_WORDS = 2.0
-"""On screen the arrows' words are drawn down to this many pixels tall: below the size at
-which they can be read, they still show there are labels; below this they are skipped."""
 UNSEEN_INK = 0.5 / 255
 """A line whose width on the device (in pixels) times its opacity is below this changes no
 pixel by half a level of 8-bit colour."""
