@@ -227,9 +227,11 @@ class EditorPane(QScrollArea):
     def _show_sizes(self) -> None:
         sizes = Sizes.of(self.state.scenario)
         for key, spin in self.size_boxes.items():
-            spin.blockSignals(True)
-            spin.setValue(getattr(sizes, key))
-            spin.blockSignals(False)
+            value = getattr(sizes, key)
+            if spin.value() != value:  # setting the same value repaints the box all the same
+                spin.blockSignals(True)
+                spin.setValue(value)
+                spin.blockSignals(False)
 
     def _show_options(self) -> None:
         scenario = self.state.scenario
@@ -243,9 +245,10 @@ class EditorPane(QScrollArea):
         for check, on in ((self.causal_box, layer.attention.causal),
                           (self.scale_box, layer.attention.scale),
                           (self.cross_scale_box, cross is not None and cross.scale)):
-            check.blockSignals(True)
-            check.setChecked(on)
-            check.blockSignals(False)
+            if check.isChecked() != on:
+                check.blockSignals(True)
+                check.setChecked(on)
+                check.blockSignals(False)
 
     def _set_option(self, key: str, cross: bool, on: bool) -> None:
         if not self.state.apply(SetOption(self._attention_path(key, cross), on)):
