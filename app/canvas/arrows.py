@@ -308,23 +308,28 @@ class AttentionArrows(QGraphicsObject):
         focus = spec.receiver
         shares = spec.weights[head, focus]
         keep = strong_arrows(shares) if self.filtered else shares > 0
-        offset = QPointF(0, self._head_offset(rank))
-        start = self.query_anchor(focus) + offset
+        offset = self._head_offset(rank)
+        start = self.query_anchor(focus) + QPointF(0, offset)
         ink = theme.head_color(head) if self.several else theme.color("accent")
+        ink_name = ink.name()
         label_height = QFontMetricsF(font(13, bold=True)).height() + 2
+        label_width = self.label_width - 4
+        # Share labels sit right of their key box, level with it; one column per head.
+        label_x = self.label_left + (rank + 0.5) * self.label_width - label_width / 2
+        key_x = self.node_width + COLUMN_GAP
+        prefix = f"h{head + 1} " if self.several else ""
         arrows = []
         for j in np.flatnonzero(keep & spec.visible[focus]).tolist():
             share = float(shares[j])
             width, opacity = 1.5 + 9.0 * share, 0.35 + 0.65 * share
             color = QColor(ink)
             color.setAlphaF(opacity)
-            text = format_number(share, spec.places)
-            box = QRectF(0, 0, self.label_width - 4, label_height)
-            box.moveCenter(self._key_label_point(j, rank))
+            middle = TOP + j * ROW_PITCH + ROW_PITCH / 2  # level with key j (key_anchor)
             arrows.append(_Focused(
-                DrawnArrow(head, focus, j, share, width, opacity, True, color.name()),
-                start, self.key_anchor(j) + offset, color,
-                f"h{head + 1} {text}" if self.several else text, box, ink))
+                DrawnArrow(head, focus, j, share, width, opacity, True, ink_name),
+                start, QPointF(key_x, middle + offset), color,
+                prefix + format_number(share, spec.places),
+                QRectF(label_x, middle - label_height / 2, label_width, label_height), ink))
         return arrows
 
     def _head_offset(self, rank: int) -> float:
@@ -359,22 +364,12 @@ class AttentionArrows(QGraphicsObject):
                 if not len(chosen):
                     continue
                 pairs = np.stack(np.divmod(chosen, shares.shape[1]), axis=1)
-                share = (level + 0.5) / FAINT_LEVELS
-                width, opacity = 0.8 + 2.5 * share, 0.10 + 0.25 * share
-                color = (theme.head_color(head, opacity) if self.several
-                         else theme.color("muted", opacity))
-                pen = QPen(color, width)
-                pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+                width, opacity, pen = _faint_pen(theme, head if self.several else None, level)
                 ends = np.empty((len(pairs), 2, 2))
                 ends[:, 0, 0], ends[:, 1, 0] = x0, x1
                 ends[:, :, 1] = TOP + (pairs + 0.5) * ROW_PITCH + offset
                 batches.append(_Faint(head, pairs, width, opacity, pen, Lines(ends)))
         return batches
-
-    def _key_label_point(self, key: int, rank: int) -> QPointF:
-        """Share labels sit right of their key box, level with it; one column per head."""
-        return QPointF(self.label_left + (rank + 0.5) * self.label_width,
-                       self.key_anchor(key).y())
 
     # -- painting ------------------------------------------------------------------------------
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
@@ -521,6 +516,18 @@ def _faintest_visible(painter: QPainter, option: QStyleOptionGraphicsItem) -> fl
     if not on_screen():
         return 0.0
     return UNSEEN_INK / max(option.levelOfDetailFromTransform(painter.worldTransform()), 1e-12)
+
+
+@lru_cache(maxsize=256)
+def _faint_pen(theme: Theme, head: int | None, level: int) -> tuple[float, float, QPen]:
+    """Width, opacity and pen of the faint lines of one level of share: in ``head``'s colour,
+    or muted when the document has one head (``None``)."""
+    share = (level + 0.5) / FAINT_LEVELS
+    width, opacity = 0.8 + 2.5 * share, 0.10 + 0.25 * share
+    color = theme.color("muted", opacity) if head is None else theme.head_color(head, opacity)
+    pen = QPen(color, width)
+    pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+    return width, opacity, pen
 
 
 @lru_cache(maxsize=16)
