@@ -1,8 +1,10 @@
 """Where one edit → repaint spends its time (not a test): wall time per piece, median per edit.
 
 Run with ``.venv/bin/python tests/bench/bench_edit_split.py [n] [step] [runs]`` from the
-repository root (defaults: 16 positions, the shares step, 25 edits). Each piece below is wrapped
-with a timer while Wq[0, 0] is typed again and again, as in ``bench_window.py``; pieces nest (the
+repository root (defaults: 16 positions, the shares step, 25 edits; ``n`` = ``gpt2`` edits W1 of
+a GPT-2 small layer on its FFN step, whose computation runs in a worker). Each piece below is
+wrapped with a timer while Wq[0, 0] (W1[0, 0]) is typed again and again, as in
+``bench_window.py``; pieces nest (the
 frame build holds the composition and the layout, the canvas paint holds every item's paint),
 so the lines do not add up to the total.
 """
@@ -24,7 +26,9 @@ from PySide6.QtWidgets import QApplication
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.bench.timing import attention_scenario
+from app import APP_NAME  # noqa: F401  (first: app/__init__.py sets numpy's huge pages)
+from engine import parse_scenario
+from tests.bench.timing import attention_scenario, gpt2_layer
 
 PIECES = (
     ("app.document", "Document", "edit", "the edit (a new document)"),
@@ -36,6 +40,7 @@ PIECES = (
     ("app.canvas.compose", None, "lay_out", "  the step's picture laid out"),
     ("app.canvas.view", "CanvasView", "paintEvent", "canvas paint"),
     ("app.canvas.grid", "MatrixGrid", "paint", "  grids"),
+    ("app.canvas.grid", "MatrixGrid", "_heat_picture", "    large grids' colour images"),
     ("app.canvas.arrows", "AttentionArrows", "paint", "  arrows"),
     ("app.canvas.layout", "TextItem", "paint", "  words of the sheet"),
 )
@@ -72,19 +77,24 @@ def wrap_pieces() -> None:
 
 
 def main() -> int:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 16
-    step = sys.argv[2] if len(sys.argv) > 2 else "weights"
+    size = sys.argv[1] if len(sys.argv) > 1 else "16"
+    layer = size == "gpt2"
+    step = sys.argv[2] if len(sys.argv) > 2 else "ffn" if layer else "weights"
     runs = int(sys.argv[3]) if len(sys.argv) > 3 else 25
     app = QApplication.instance() or QApplication([])
     from app.window import StudioWindow
 
     wrap_pieces()
-    window = StudioWindow(attention_scenario(n, heads=2 if n <= 256 else 1))
+    n = 0 if layer else int(size)
+    scenario = parse_scenario(gpt2_layer()) if layer else attention_scenario(
+        n, heads=2 if n <= 256 else 1)
+    path, base = ("block.ffn.W1", 0.05) if layer else ("attention.Wq", 0.25)
+    window = StudioWindow(scenario)
     window.resize(1280, 800)
     window.show()
     window.state.set_step(window.state.trace.step_index(step))
     app.processEvents()
-    model = window.editor.tables["attention.Wq"].model()
+    model = window.editor.tables[path].model()
     painted = [False]
     window.canvas.repainted.connect(lambda: painted.__setitem__(0, True))
     per_edit: dict[str, list[float]] = {}
@@ -93,14 +103,14 @@ def main() -> int:
         spent.clear()
         painted[0] = False
         start = time.perf_counter()
-        model.setData(model.index(0, 0), f"{0.25 + 0.01 * run:.2f}")
+        model.setData(model.index(0, 0), f"{base + 0.01 * run:.2f}")
         while not painted[0]:
             app.processEvents()
         if run >= 3:  # the first edits warm caches
             totals.append((time.perf_counter() - start) * 1000.0)
             for _module, _owner, _attribute, label in PIECES:
                 per_edit.setdefault(label, []).append(spent.get(label, 0.0) * 1000.0)
-    print(f"n={n}, {step} step, {runs} edits: edit → repaint median "
+    print(f"n={size}, {step} step, {runs} edits: edit → repaint median "
           f"{statistics.median(totals):.1f} ms")
     for _module, _owner, _attribute, label in PIECES:
         print(f"  {label:<40} median {statistics.median(per_edit[label]):6.2f} ms")
