@@ -45,6 +45,9 @@ class Composition:
 
     scale: float
     wraps: tuple[float | None, ...]
+    provisional: tuple[int, ...] = ()
+    """Steps whose widened numbers were taken on trust while typing (their fits are the last
+    ones measured): measure them (:func:`measure`) and compose again for the exact scale."""
 
 
 class Group(QGraphicsObject):
@@ -105,35 +108,71 @@ _FITS: OrderedDict[tuple[object, ...], Fits] = OrderedDict()
 _SHOWN: OrderedDict[tuple[object, ...], tuple[str, ...]] = OrderedDict()
 """The arrays each step's picture shows (by document key and step): its fits are known by the
 widest numbers of those arrays alone."""
+_LATEST: OrderedDict[tuple[object, ...], Fits] = OrderedDict()
+"""The fits last measured for each step (by document key and step), whatever its numbers."""
 
 
-def compose(trace: Trace, options: FrameOptions, area: QSizeF) -> Composition:
+def compose(trace: Trace, options: FrameOptions, area: QSizeF,
+            shown: int | None = None) -> Composition:
     """The document's scale and each step's wrap for a body ``area`` (cached).
 
     Each step's fits are cached by the widest numbers of the arrays it shows: an edit that
-    widens one array's numbers measures again only the steps showing it.
+    widens one array's numbers measures again only the steps showing it. With ``shown`` (a
+    frame refilled while typing), only that step is measured now; another step measured before
+    keeps its last fits and is listed as provisional. The shown step still fits (the scale
+    never exceeds what it allows); the others are settled by :func:`measure` once typing
+    pauses, a layout each, and an exact composition follows.
     """
     ctx = LayoutContext(trace, options)
-    size = (round(area.width(), 1), round(area.height(), 1))
-    document = (_document_key(trace, options), size)
-    places = ctx.places
-
-    def widest(name: str) -> str:
-        return number_format(ctx.array(name), places)[1]
-
+    document = _document(trace, options, area)
     fits: list[Fits] = []
+    provisional: list[int] = []
     for index, step in enumerate(trace.steps):
-        shown = _SHOWN.get((document, step.id))
-        found = None if shown is None else _FITS.get(
-            (document, step.id, tuple(widest(name) for name in shown)))
+        found = _known_fits(ctx, document, index)
         if found is None:
-            found, shown = _measure_step(ctx, index, area)
-            _remember(_SHOWN, (document, step.id), shown)
-            _remember(_FITS, (document, step.id, tuple(widest(name) for name in shown)), found)
+            latest = _LATEST.get((document, step.id))
+            if shown is not None and index != shown and latest is not None:
+                found = latest
+                provisional.append(index)
+            else:
+                found = _measured(ctx, document, index, area)
         fits.append(found)
     best = min(max(scale for _, scale in tried) for tried in fits)
     scale = max(MIN_SCALE, min(MAX_SCALE, best))
-    return Composition(scale, tuple(_choose(tried, scale) for tried in fits))
+    return Composition(scale, tuple(_choose(tried, scale) for tried in fits),
+                       tuple(provisional))
+
+
+def measure(trace: Trace, options: FrameOptions, area: QSizeF, index: int) -> None:
+    """Measure step ``index`` for its numbers now, unless they are measured already."""
+    ctx = LayoutContext(trace, options)
+    document = _document(trace, options, area)
+    if _known_fits(ctx, document, index) is None:
+        _measured(ctx, document, index, area)
+
+
+def _document(trace: Trace, options: FrameOptions, area: QSizeF) -> tuple[object, ...]:
+    return _document_key(trace, options), (round(area.width(), 1), round(area.height(), 1))
+
+
+def _widest(ctx: LayoutContext, names: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(number_format(ctx.array(name), ctx.places)[1] for name in names)
+
+
+def _known_fits(ctx: LayoutContext, document: tuple[object, ...], index: int) -> Fits | None:
+    step_id = ctx.trace.steps[index].id
+    shown = _SHOWN.get((document, step_id))
+    return None if shown is None else _FITS.get((document, step_id, _widest(ctx, shown)))
+
+
+def _measured(ctx: LayoutContext, document: tuple[object, ...], index: int,
+              area: QSizeF) -> Fits:
+    step_id = ctx.trace.steps[index].id
+    found, shown = _measure_step(ctx, index, area)
+    _remember(_SHOWN, (document, step_id), shown)
+    _remember(_FITS, (document, step_id, _widest(ctx, shown)), found)
+    _remember(_LATEST, (document, step_id), found)
+    return found
 
 
 V = TypeVar("V")
@@ -184,3 +223,4 @@ def forget() -> None:
     """Empty the caches (tests that time a cold composition)."""
     _FITS.clear()
     _SHOWN.clear()
+    _LATEST.clear()

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.canvas.compose import Group, compose, fit_scale, lay_out
+from app.canvas.compose import Composition, Group, compose, fit_scale, lay_out, measure
 from app.canvas.context import SHEET_HEIGHT, FrameOptions, LayoutContext, sheet_size
 from app.canvas.layout import TextItem, items_of
 from app.canvas.route_map import RouteMap, route_map
@@ -75,7 +75,12 @@ class FrameItem(Sheet):
         fit at it).
     body
         The step's picture, in its own unscaled coordinates.
+    composition
+        The document's composition the picture was laid out by (provisional after a refill
+        that took other steps' fits on trust: :meth:`settle`).
     """
+
+    composition: Composition
 
     def __init__(self, trace: Trace, step_index: int, options: FrameOptions | None = None,
                  step_title: str | None = None, sheet: tuple[float, float] | None = None,
@@ -136,20 +141,40 @@ class FrameItem(Sheet):
             return False
         self.trace = trace
         self.context = LayoutContext(trace, options)
+        self._replace_body(quick=True)
+        return True
+
+    def settle(self) -> bool:
+        """Measure the steps a refill took on trust (:attr:`composition`'s provisional ones;
+        :meth:`measure` them one by one first to keep the window responsive) and lay the picture
+        out again if the exact composition differs; whether it did."""
+        exact = compose(self.trace, self.options, self.area.size())
+        if (exact.scale, exact.wraps) == (self.composition.scale, self.composition.wraps):
+            self.composition = exact
+            return False
+        self._replace_body(quick=False)
+        return True
+
+    def measure(self, index: int) -> None:
+        """Measure step ``index`` for the numbers shown (see :meth:`settle`)."""
+        measure(self.trace, self.options, self.area.size(), index)
+
+    def _replace_body(self, quick: bool) -> None:
         old = self.body
         self.body = Group()
-        self._lay_out_body()
+        self._lay_out_body(quick)
         scene = old.scene()
         if scene is not None:
             scene.removeItem(old)  # and from this frame
         else:
             old.setParentItem(cast(QGraphicsItem, None))  # PySide6's stubs forbid None
         old.deleteLater()
-        return True
 
-    def _lay_out_body(self) -> None:
-        """The step's picture at the document's scale, centred in :attr:`area`."""
-        composition = compose(self.trace, self.options, self.area.size())
+    def _lay_out_body(self, quick: bool = False) -> None:
+        """The step's picture at the document's scale, centred in :attr:`area` (``quick``:
+        while typing, measuring only this step again, see :func:`compose`)."""
+        self.composition = composition = compose(
+            self.trace, self.options, self.area.size(), self.step_index if quick else None)
         most = composition.scale if self._max_scale is None else min(self._max_scale,
                                                                      composition.scale)
         self.body.setParentItem(self)

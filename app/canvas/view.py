@@ -19,6 +19,10 @@ from engine import Trace
 
 FOCUS_FRAME = 3
 """Pixels of the frame drawn around the canvas while it has keyboard focus."""
+SETTLE_AFTER_MS = 300
+"""A frame refilled while typing may take other steps' sizes on trust (their numbers widened,
+:func:`app.canvas.compose.compose`); once typing pauses this long they are measured, one step
+per turn of the event loop, and the frame is laid out again if the document's scale moved."""
 
 
 class CanvasView(pg.GraphicsView):
@@ -50,6 +54,10 @@ class CanvasView(pg.GraphicsView):
         self._pending_timer = QTimer(self)
         self._pending_timer.setSingleShot(True)
         self._pending_timer.timeout.connect(self.build_pending)
+        self._unsettled: list[int] = []
+        self._settle_timer = QTimer(self)
+        self._settle_timer.setSingleShot(True)
+        self._settle_timer.timeout.connect(self._settle_next)
         self.fitted = True
         """Whether the view shows the whole frame (no zoom or pan since the last fit): a resize
         then fits again."""
@@ -104,15 +112,37 @@ class CanvasView(pg.GraphicsView):
                 and frame.refill(trace, step, options, title)):
             self.drop_pending()
             self._repaint_soon()
+            self._settle_later(frame)
             return frame
         frame = FrameItem(trace, step, options, title)
         self.show_item(frame, fit)
         return frame
 
+    def _settle_later(self, frame: FrameItem) -> None:
+        """Measure the steps ``frame`` took on trust once typing pauses."""
+        self._unsettled = list(frame.composition.provisional)
+        if self._unsettled:
+            self._settle_timer.start(SETTLE_AFTER_MS)
+        else:
+            self._settle_timer.stop()
+
+    def _settle_next(self) -> None:
+        """Measure one step taken on trust; after the last, lay the frame out again if the
+        exact composition differs."""
+        frame = self._frame
+        if self._pending is not None or not isinstance(frame, FrameItem):
+            return  # a newer frame is coming, and settles itself
+        if self._unsettled:
+            frame.measure(self._unsettled.pop(0))
+            self._settle_timer.start(0)
+        elif frame.settle():
+            self._repaint_soon()
+
     def show_item(self, item: FrameItem | CompareFrameItem, fit: bool) -> None:
         """Show ``item`` (a frame or a comparison) in place of the current one; the view fits it
         when asked, and whenever its size differs from the frame it replaces."""
         self.drop_pending()
+        self._settle_timer.stop()
         old = self._frame
         self._frame = item
         self.view_box.addItem(item)

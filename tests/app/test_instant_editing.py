@@ -18,6 +18,7 @@ import engine.scenario
 from app import outline
 from app import state as state_module
 from app.canvas import FrameItem
+from app.canvas import compose as compose_module
 from app.canvas.arrows import AttentionArrows
 from app.canvas.picture import static_text
 from app.canvas.theme import font
@@ -270,3 +271,27 @@ def test_a_number_edit_repaints_no_size_box_or_switch(
     window.state.apply(SetOption("attention.causal", False))
     qtbot.waitUntil(lambda: not editor.causal_box.isChecked())
     qtbot.waitUntil(lambda: bool(counter.painted))  # a switch that did change is shown changed
+
+
+def test_a_refill_measures_its_own_step_now_and_the_others_once_typing_pauses(
+        qtbot: QtBot, window: StudioWindow) -> None:
+    """A number that widens what other steps show (Q and the scores turn scientific) measures
+    only the step on screen while typing; the others are measured after a pause, and the frame
+    is then laid out as a frame built from scratch is (here at a smaller scale)."""
+    state = window.state
+    state.set_step(state.trace.step_index("inputs"))
+    assert window.canvas.frame is not None
+    model = window.editor.tables["attention.Wq"].model()
+    assert model.setData(model.index(0, 0), "123456789")
+    frame = window.canvas.frame
+    assert isinstance(frame, FrameItem)
+    taken = [state.trace.steps[k].id for k in frame.composition.provisional]
+    assert "projections" in taken and "inputs" not in taken
+    trusted = frame.composition.scale
+    qtbot.waitUntil(lambda: not frame.composition.provisional, timeout=5000)
+    assert window.canvas.frame is frame  # settled in place
+    compose_module.forget()
+    fresh = FrameItem(state.trace, state.step, frame.options)
+    assert frame.composition == fresh.composition
+    assert frame.picture_scale == fresh.picture_scale < trusted
+    assert frame.body.pos() == fresh.body.pos()
