@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.elided_label import ElidedLabel
 from app.help.explain import ExplainPanel
 from app.i18n import LiveTexts, current_language
 from app.state import DocumentState
@@ -125,12 +126,8 @@ class Timeline(QWidget):
         dwell_label.setBuddy(self.dwell_box)
         controls.addWidget(dwell_label)
         controls.addWidget(self.dwell_box)
-        self.position_label = QLabel()
+        self.position_label = ElidedLabel()
         self.texts.bind(self.position_label.setAccessibleName, lambda: self.tr("Current step"))
-        # A long step title (“Encoder · Layer 1 · …”) is cut at the right edge rather than
-        # widening the column and squeezing the editor; the whole title is its tooltip.
-        self.position_label.setSizePolicy(QSizePolicy.Policy.Ignored,
-                                          QSizePolicy.Policy.Preferred)
         controls.addWidget(self.position_label, 1)
         layout.addLayout(controls)
         self.step_bar = QScrollArea()
@@ -281,7 +278,6 @@ class Timeline(QWidget):
             self._mark_current(k)
         self.position_label.setText(self.tr("Step {n} of {count} · {title}").format(
             n=k + 1, count=len(steps), title=self.title_for(k)))
-        self.position_label.setToolTip(self.position_label.text())
         receiver, head = self.state.receiver, self.state.head or 0
         text = self._step_text(k)
         summary, check = self._texts_of(text)

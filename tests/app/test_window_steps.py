@@ -232,3 +232,21 @@ def test_many_windows_open_and_close_without_crashing(qtbot: QtBot) -> None:
     qtbot.wait(10)
     assert [thing for thing in closed if isValid(thing)] == []
     assert [w for w in QApplication.topLevelWidgets() if isinstance(w, StudioWindow)] == []
+
+
+def test_a_step_title_too_long_for_its_room_ends_in_an_ellipsis(
+        qtbot: QtBot, window: StudioWindow) -> None:
+    """At 1024 × 768 the shares step's title does not fit beside the controls: it shows its
+    beginning and “…” (it was cut mid-word), the whole title in its tooltip; wide, it is whole."""
+    title = window.timeline.position_label
+    window.state.set_step(F11_STEPS.index("weights"))
+    whole = title.text()
+    assert whole == "Step 4 of 5 · Causal mask and softmax shares"
+    window.resize(1024, 768)
+    qtbot.waitUntil(lambda: title.shown_text() != whole)
+    shown = title.shown_text()
+    assert shown.endswith("…") and whole.startswith(shown[:-1])
+    assert title.fontMetrics().horizontalAdvance(shown) <= title.contentsRect().width()
+    assert title.toolTip() == title.accessibleDescription() == whole
+    window.resize(1900, 900)
+    qtbot.waitUntil(lambda: title.shown_text() == whole)
