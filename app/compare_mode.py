@@ -93,6 +93,10 @@ class CompareMode(QObject):
         label = QLabel()
         self.texts.bind(label.setText, lambda: self.tr("B ="))
         self.preset_box = QComboBox()
+        # As wide as its shorter names, not its longest: the bar shares the canvas's row.
+        self.preset_box.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.preset_box.setMinimumContentsLength(24)
         self.texts.bind(self.preset_box.setAccessibleName,
                         lambda: self.tr("Compare with B ="))
         for _preset in PRESETS:
@@ -117,11 +121,12 @@ class CompareMode(QObject):
         self._tokens: tuple[str, ...] = ()
         """The tokens the two position choosers list."""
         self.problem_label = QLabel()
+        self.problem_label.setWordWrap(True)  # a long refusal wraps rather than widening the window
         self.texts.bind(self.problem_label.setAccessibleName,
                         lambda: self.tr("Why B cannot be shown"))
         self.problem_label.setStyleSheet("QLabel { color: #B3261E; }")
-        row.addWidget(self.problem_label)
-        shell.add_canvas_control(self.bar)
+        row.addWidget(self.problem_label, 1)
+        shell.add_canvas_control(self.bar, 100)  # the row's spare width, for a refusal
         self.bar.hide()
         self.action.toggled.connect(self._on_toggled)
         self.preset_box.currentIndexChanged.connect(lambda _k: self._on_preset())
@@ -284,10 +289,8 @@ class CompareMode(QObject):
             sides = self.sides()
         except ScenarioError as error:
             self.problem_label.setText(f"⚠ {error}")
-            self.problem_label.setToolTip(str(error))  # the whole of it where the bar cuts it
             return None
         self.problem_label.clear()
-        self.problem_label.setToolTip("")
         lang = current_language()
         trace_a, trace_b, step = sides.a, sides.b, sides.step
         titles = (step_title(trace_a.steps[step], trace_a.scenario, lang),

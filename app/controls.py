@@ -55,9 +55,9 @@ class CanvasControls(QWidget):
         state.traceChanged.connect(self._fill)
         state.viewChanged.connect(self._fill)  # a receiver chosen on the canvas or presenting
 
-    def add_control(self, control: QWidget) -> None:
+    def add_control(self, control: QWidget, stretch: int = 0) -> None:
         """Put ``control`` in the row, after the arrow filter (before the stretch and Fit)."""
-        self.row.insertWidget(self.row.count() - 2, control)
+        self.row.insertWidget(self.row.count() - 2, control, stretch)
 
     def _fill(self) -> None:
         scenario = self.state.scenario

@@ -23,6 +23,9 @@ class ElidedLabel(QLabel):
         self.setAccessibleDescription(text)
         self._fit()
 
+    def clear(self) -> None:
+        self.setText("")
+
     def text(self) -> str:
         """The whole text, whatever is shown of it."""
         return self._whole

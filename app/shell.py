@@ -70,8 +70,9 @@ class Shell(Protocol):
         """Make ``action``'s shortcut work anywhere in the window (also while menus are
         hidden, as in full screen)."""
 
-    def add_canvas_control(self, control: QWidget) -> None:
-        """Put ``control`` in the row above the canvas, before the Fit button."""
+    def add_canvas_control(self, control: QWidget, stretch: int = 0) -> None:
+        """Put ``control`` in the row above the canvas, before the Fit button (``stretch``:
+        its share of the row's spare width, as in ``QBoxLayout.addWidget``)."""
 
     def glossary_action(self) -> QAction:
         """The checkable action that shows or hides the glossary side panel."""

@@ -263,8 +263,8 @@ class StudioWindow(QMainWindow):
     def add_action(self, action: QAction) -> None:
         self.addAction(action)
 
-    def add_canvas_control(self, control: QWidget) -> None:
-        self.controls.add_control(control)
+    def add_canvas_control(self, control: QWidget, stretch: int = 0) -> None:
+        self.controls.add_control(control, stretch)
 
     def glossary_action(self) -> QAction:
         return self.glossary.toggleViewAction()

@@ -12,9 +12,9 @@ from typing import cast
 import numpy as np
 import pytest
 from PIL import Image
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QStandardItemModel
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QApplication, QFileDialog
 from pytestqt.qtbot import QtBot
 
 from app.canvas.bars import ProbabilityBars
@@ -194,3 +194,24 @@ def test_copy_and_export_while_comparing_take_the_comparison(
     exported = "".join("".join(t.itertext()) for t in ET.parse(target).getroot().iter(
         "{http://www.w3.org/2000/svg}text"))
     assert "RMSNorm" in exported and "0.447214" in exported
+
+
+def test_at_1024_by_768_a_refusal_wraps_in_the_row_and_the_window_keeps_its_width(
+        qtbot: QtBot) -> None:
+    """A refusal once set the bar's width to its whole text: the window grew to 1372 pixels,
+    off a 1024 × 768 screen. It wraps now, every word of it in view."""
+    window = open_window(qtbot, "f11")
+    try:
+        window.resize(1024, 768)
+        window.compare.action.setChecked(True)
+        window.compare.set_preset("norm")  # F11 has no decoder block
+        label = window.compare.problem_label
+        qtbot.waitUntil(lambda: "this document has no block" in label.text())
+        QApplication.processEvents()
+        assert window.minimumSizeHint().width() <= 1024
+        assert window.width() == 1024
+        assert label.isVisible() and label.heightForWidth(label.width()) <= label.height()
+        right = label.mapTo(window, label.rect().topRight()).x()
+        assert right <= window.controls.fit_button.mapTo(window, QPoint(0, 0)).x()
+    finally:
+        close_window(window)
