@@ -191,7 +191,8 @@ class AttentionArrows(QGraphicsObject):
         self.several = spec.weights.shape[0] > 1
         """Several heads in the scenario: each head in its colour, named in its share labels."""
         self.label_width = text_advance(
-            ("h8 " if self.several else "") + NumberFormat(spec.places).widest(spec.weights),
+            (f"h{'8' * len(str(spec.weights.shape[0]))} " if self.several else "")
+            + NumberFormat(spec.places).widest(spec.weights),
             13, bold=True) + 12
         labels_right = self.label_left + len(spec.heads) * self.label_width
         legend_width = max(text_advance(line, 12)

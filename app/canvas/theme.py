@@ -1,7 +1,8 @@
 """Colours and fonts of a frame: one fixed light slide theme for exports, and a dark one for the UI.
 
-Continuous values use cividis (colour-blind safe); heads use the Okabe–Ito palette. Colour is never
-the only cue: every value is printed as a number too.
+Continuous values use cividis (colour-blind safe); heads use the Okabe–Ito palette, then four of
+Paul Tol's muted colours for heads 9–12 (GPT-2 small has 12). Colour is never the only cue:
+every value is printed as a number too, and every head's arrows and labels name it (h1 … h12).
 """
 
 from __future__ import annotations
@@ -15,6 +16,13 @@ from app.canvas.cividis import CIVIDIS
 
 OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7",
              "#000000")
+TOL_MUTED = ("#999933", "#CC6677", "#44AA99", "#AA4499")
+"""Olive, rose, teal and purple: apart from the Okabe–Ito hues, and at least 2.8 : 1 against
+both the light and the dark background."""
+HEADS = (*OKABE_ITO, *TOL_MUTED)
+"""Twelve head colours, one per head of GPT-2 small."""
+DARK_HEADS = (*OKABE_ITO[:7], "#E0E0E0", *TOL_MUTED)
+"""On the dark background Okabe–Ito's black is invisible (1.3 : 1): head 8 is light grey."""
 FONT_FAMILIES = ["Noto Sans", "Noto Sans CJK SC", "DejaVu Sans", "Sans Serif"]
 
 
@@ -30,7 +38,7 @@ class Theme:
     accent: str
     masked: str
     panel: str
-    heads: tuple[str, ...] = OKABE_ITO
+    heads: tuple[str, ...] = HEADS
 
     def color(self, role: str, alpha: float = 1.0) -> QColor:
         """A theme colour by role name (``"text"``, ``"accent"`` …) with an opacity from 0 to 1."""
@@ -39,7 +47,8 @@ class Theme:
         return color
 
     def head_color(self, head: int, alpha: float = 1.0) -> QColor:
-        """The Okabe–Ito colour of head ``head`` (0-based); a single head uses the accent."""
+        """The colour of head ``head`` (0-based) in :attr:`heads`; a single head uses the
+        accent."""
         color = QColor(self.heads[head % len(self.heads)])
         color.setAlphaF(max(0.0, min(1.0, alpha)))
         return color
@@ -48,7 +57,8 @@ class Theme:
 SLIDE = Theme(name="slide", background="#FFFFFF", text="#1A1A1A", muted="#5F6368",
               grid_line="#9AA0A6", accent="#0072B2", masked="#B0B0B0", panel="#F3F4F6")
 DARK = Theme(name="dark", background="#1E1F22", text="#ECECEC", muted="#A8ABB0",
-             grid_line="#6B6F76", accent="#56B4E9", masked="#6E6E6E", panel="#2A2C30")
+             grid_line="#6B6F76", accent="#56B4E9", masked="#6E6E6E", panel="#2A2C30",
+             heads=DARK_HEADS)
 HIGH_CONTRAST = Theme(name="high-contrast", background="#FFFFFF", text="#000000", muted="#000000",
                       grid_line="#000000", accent="#0000C0", masked="#707070", panel="#FFFFFF")
 THEMES = {theme.name: theme for theme in (SLIDE, DARK, HIGH_CONTRAST)}

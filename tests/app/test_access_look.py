@@ -118,9 +118,28 @@ def test_the_dark_scheme_gives_a_dark_window_and_a_light_export(
     assert window.canvas.theme is SLIDE
 
 
+def contrast(one: str, other: str) -> float:
+    """WCAG's contrast ratio of two ``#rrggbb`` colours."""
+    def luminance(colour: str) -> float:
+        channels = [int(colour[k:k + 2], 16) / 255 for k in (1, 3, 5)]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    high, low = sorted((luminance(one), luminance(other)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
 def test_every_theme_keeps_the_colour_blind_safe_palettes() -> None:
+    """Okabe–Ito for the first heads; twelve different colours (GPT-2 small's heads once shared
+    the colours of heads 1–4); heads 8–12 stand out from their background (black was head 8 on
+    the dark background too, 1.3 : 1)."""
     for theme in (SLIDE, DARK, HIGH_CONTRAST):
-        assert theme.heads == OKABE_ITO
+        assert theme.heads[:7] == OKABE_ITO[:7]
+        assert len(set(theme.heads)) == len(theme.heads) == 12
+        assert [theme.head_color(k).name() for k in range(12)] == [
+            colour.lower() for colour in theme.heads]
+        for colour in theme.heads[7:]:
+            assert contrast(colour, theme.background) >= 2.8, (theme.name, colour)
+    assert SLIDE.heads[7] == OKABE_ITO[7] == "#000000" != DARK.heads[7]
 
 
 def test_reduce_motion_slows_play_to_five_seconds_a_step(qtbot: QtBot,
