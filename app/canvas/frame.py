@@ -146,8 +146,8 @@ class FrameItem(Sheet):
 
     def settle(self) -> bool:
         """Measure the steps a refill took on trust (:attr:`composition`'s provisional ones;
-        :meth:`measure` them one by one first to keep the window responsive) and lay the picture
-        out again if the exact composition differs; whether it did."""
+        :meth:`measure_step` them one by one first to keep the window responsive) and lay the
+        picture out again if the exact composition differs; whether it did."""
         exact = compose(self.trace, self.options, self.area.size())
         if (exact.scale, exact.wraps) == (self.composition.scale, self.composition.wraps):
             self.composition = exact
@@ -155,7 +155,7 @@ class FrameItem(Sheet):
         self._replace_body(quick=False)
         return True
 
-    def measure(self, index: int) -> None:
+    def measure_step(self, index: int) -> None:
         """Measure step ``index`` for the numbers shown (see :meth:`settle`)."""
         measure(self.trace, self.options, self.area.size(), index)
 

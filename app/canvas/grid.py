@@ -604,11 +604,7 @@ class MatrixGrid(QGraphicsObject):
         spec = self.spec
         if spec.masked is not None and spec.masked[row, col]:
             return self.theme.color("masked").name()
-        values = spec.values
-        lo, hi = spec.value_range or (float(values.min()), float(values.max()))
-        span = hi - lo
-        fraction = (float(values[row, col]) - lo) / span if span > 0 else 0.5
-        return cell_color(fraction).name()
+        return cell_color(int(self._cells().shade[row, col]) / 255).name()  # as painted
 
     def cell_ink(self, row: int, col: int) -> str:
         """The colour a cell's number is printed in, ``#rrggbb``."""

@@ -145,14 +145,13 @@ def on_screen() -> bool:
     return _screen[0] is not None
 
 
-def legible(painter: QPainter, option: QStyleOptionGraphicsItem,
-            smallest: float = SMALLEST_LEGIBLE_TEXT) -> bool:
+def legible(painter: QPainter, option: QStyleOptionGraphicsItem) -> bool:
     """Whether text is worth drawing: always in exports, on screen only when at least
-    ``smallest`` pixels tall."""
+    :data:`SMALLEST_LEGIBLE_TEXT` pixels tall."""
     painting = _screen[0]
     if painting is None:
         return True
     scale = option.levelOfDetailFromTransform(painter.worldTransform())
-    shown = scale * TEXT_SIZE >= smallest
+    shown = scale * TEXT_SIZE >= SMALLEST_LEGIBLE_TEXT
     painting.words_hidden |= not shown
     return shown

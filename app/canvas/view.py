@@ -133,7 +133,7 @@ class CanvasView(pg.GraphicsView):
         if self._pending is not None or not isinstance(frame, FrameItem):
             return  # a newer frame is coming, and settles itself
         if self._unsettled:
-            frame.measure(self._unsettled.pop(0))
+            frame.measure_step(self._unsettled.pop(0))
             self._settle_timer.start(0)
         elif frame.settle():
             self._repaint_soon()

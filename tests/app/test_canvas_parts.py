@@ -9,6 +9,7 @@ from pytestqt.qtbot import QtBot
 
 from app.canvas import FrameItem, FrameOptions
 from app.canvas.arrows import AttentionArrows
+from app.canvas.cividis import CIVIDIS
 from app.canvas.context import LayoutContext
 from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.layout import TextItem
@@ -47,6 +48,10 @@ def test_a_grid_tells_its_cells_labels_title_and_colours(qtbot: QtBot) -> None:
     assert grid.row_label_rect(1).center().y() == grid.cell_rect(1, 0).center().y()
     assert grid.col_label_rect(1).center().x() == grid.cell_rect(0, 1).center().x()
     assert grid.cell_fill(0, 1) == "#b0b0b0", "the masked cell is grey"
+    shares = frame.trace.arrays["weights"][0]
+    for row, col in ((0, 0), (1, 0), (1, 1)):  # shares span 0 … 1: level = share · 255
+        red, green, blue = CIVIDIS[round(float(shares[row, col]) * 255)]
+        assert grid.cell_fill(row, col) == f"#{red:02x}{green:02x}{blue:02x}", (row, col)
     assert grid.cell_ink(1, 0) in ("#000000", "#ffffff")
     assert grid.note_text and grid.note_rect().top() > grid.cell_rect(1, 0).bottom()
 
