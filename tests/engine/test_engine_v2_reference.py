@@ -51,12 +51,13 @@ def assert_agrees(doc: Doc, tolerance: float = 1e-12,
 @pytest.mark.parametrize("path", [p for p in sorted(EXAMPLES.glob("*.qkv.json"))
                                   if json.loads(p.read_text(encoding="utf-8"))["version"] == 1],
                          ids=lambda p: p.name)
-def test_every_version_1_example_is_the_reference_bit_for_bit(path: Path) -> None:
-    """Same arithmetic in the same order: not one bit differs, and the mask is the same."""
+def test_every_version_1_example_is_the_reference(path: Path) -> None:
+    """Every array agrees to 1e-13 and the mask is the same to the bit.
+
+    Not bit for bit: the reference's exponentials are `math.exp`, the engine's numpy's `exp`,
+    whose SIMD kernel differs by CPU (AVX-512 machines differ in the last bit, ~7e-18)."""
     doc = json.loads(path.read_text(encoding="utf-8"))
     every, trace = assert_agrees(doc, tolerance=1e-13)
-    for name, array in trace.arrays.items():
-        assert np.array_equal(array, every[name]), name
     assert np.array_equal(trace.visible, every["visible:"])
 
 
