@@ -43,3 +43,11 @@ def window(qtbot: QtBot) -> Iterator[StudioWindow]:
     win = open_window(qtbot)
     yield win
     close_window(win)
+
+
+@pytest.fixture
+def g01(qtbot: QtBot) -> Iterator[StudioWindow]:
+    """A window on the chapter's G01 decoder layer."""
+    win = open_window(qtbot, "g01")
+    yield win
+    close_window(win)

@@ -4,10 +4,8 @@ the trace equal to what the engine computes for the same document."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 
 import numpy as np
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit, QWidget
 from pytestqt.qtbot import QtBot
@@ -17,13 +15,6 @@ from app.canvas.grid import MatrixGrid
 from app.window import StudioWindow
 from engine import Trace, compute, parse_scenario
 from tests.app.driving import close_window, open_window, type_into
-
-
-@pytest.fixture
-def g01(qtbot: QtBot) -> Iterator[StudioWindow]:
-    window = open_window(qtbot, "g01")
-    yield window
-    close_window(window)
 
 
 def assert_same_trace(got: Trace, expected: Trace) -> None:

@@ -4,10 +4,8 @@ checked against the chapter's printed numbers (6 decimals) and the trace's array
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 
 import numpy as np
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGraphicsRectItem
 from pytestqt.qtbot import QtBot
@@ -36,12 +34,6 @@ G01_PICTURES = {
 }
 """Step id → the titles of the grids its picture shows, left to right, top to bottom."""
 
-
-@pytest.fixture
-def g01(qtbot: QtBot) -> Iterator[StudioWindow]:
-    window = open_window(qtbot, "g01")
-    yield window
-    close_window(window)
 
 
 def frame_of(window: StudioWindow) -> FrameItem:

@@ -23,13 +23,6 @@ from tests.app.driving import close_window, open_window, type_into
 
 
 @pytest.fixture
-def g01(qtbot: QtBot) -> Iterator[StudioWindow]:
-    window = open_window(qtbot, "g01")
-    yield window
-    close_window(window)
-
-
-@pytest.fixture
 def stack(qtbot: QtBot) -> Iterator[StudioWindow]:
     window = open_window(qtbot, "three-layers")
     yield window

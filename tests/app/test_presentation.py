@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from PySide6.QtCore import QRectF, Qt
 from pytestqt.qtbot import QtBot
@@ -14,7 +12,7 @@ from app.canvas.compare import CompareFrameItem
 from app.canvas.frame import FrameItem
 from app.presentation import PresentationView
 from app.window import StudioWindow
-from tests.app.driving import close_window, open_window
+from tests.app.driving import open_window
 
 
 def presenting(qtbot: QtBot, window: StudioWindow) -> PresentationView:
@@ -31,12 +29,6 @@ def shown_step(view: PresentationView) -> int:
     assert isinstance(view.frame, FrameItem)
     return view.frame.step_index
 
-
-@pytest.fixture
-def g01(qtbot: QtBot) -> Iterator[StudioWindow]:
-    win = open_window(qtbot, "g01")
-    yield win
-    close_window(win)
 
 
 def test_f5_shows_the_frame_full_screen_and_esc_leaves(qtbot: QtBot,
@@ -139,7 +131,6 @@ def test_closing_the_window_while_presenting_closes_the_full_screen_view(
     from PySide6.QtCore import QCoreApplication, QEvent
     from shiboken6 import isValid
 
-    from tests.app.driving import open_window
 
     win = open_window(qtbot)
     win.presenter.present()

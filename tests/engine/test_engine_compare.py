@@ -7,21 +7,15 @@ RMSNorm([1, 3]) = [1/√5, 3/√5] — or are recomputed here with ``math``.
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from engine import ScenarioError, Trace, compute, load_scenario
+from engine import ScenarioError, compute, load_scenario
 from engine.compare import compare, matching_step, named_arrays
 from engine.ops import row_statistics
 from engine.variants import variant
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
-
-
-def trace_of(name: str) -> Trace:
-    return compute(load_scenario(EXAMPLES / f"{name}.qkv.json"))
+from tests.examples import EXAMPLES, trace_of
 
 
 def test_layernorm_against_rmsnorm_on_the_chapters_one_three_row() -> None:

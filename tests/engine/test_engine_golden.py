@@ -7,18 +7,12 @@ Golden numbers are the ones printed in the chapter (6 decimals for G01) or are r
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from engine import Trace, compute, load_scenario
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
-
-
-def trace_of(name: str) -> Trace:
-    return compute(load_scenario(EXAMPLES / f"{name}.qkv.json"))
+from engine import Trace
+from tests.examples import trace_of
 
 
 def printed(text: str) -> list[float]:
