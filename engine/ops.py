@@ -13,6 +13,10 @@ BoolArray = npt.NDArray[np.bool_]
 
 _erf = np.frompyfunc(math.erf, 1, 1)
 
+_CUBE_LIMIT = 1e100
+"""Beyond ±1e100 the tanh of GELU's inner term is ±1 in float64 (it is already from about
+±20), so the cube there is taken of ±1e100: z³ itself would overflow from about 5.6e102."""
+
 
 def softmax(scores: FloatArray, visible: BoolArray | None = None) -> FloatArray:
     """Softmax over the last axis, stable for any finite scores.
@@ -115,7 +119,8 @@ def activate(kind: str, z: FloatArray) -> FloatArray:
         out: FloatArray = 0.5 * z * (1.0 + erf)
         return out
     if kind == "gelu_tanh":
-        inner = math.sqrt(2.0 / math.pi) * (z + 0.044715 * z**3)
+        cube = np.clip(z, -_CUBE_LIMIT, _CUBE_LIMIT) ** 3
+        inner = math.sqrt(2.0 / math.pi) * (z + 0.044715 * cube)
         tanh: FloatArray = 0.5 * z * (1.0 + np.tanh(inner))
         return tanh
     if kind == "silu":

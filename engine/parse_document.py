@@ -75,7 +75,6 @@ def parse_document(document: object) -> dict[str, Any]:
 
     encoder = _encoder(doc["encoder"], embedding) if "encoder" in doc else None
     memory = (encoder.n, int(encoder.X.shape[1])) if encoder is not None else None
-    budget = MAX_LAYERS - (len(encoder.layers) if encoder is not None else 0)
     shorthand = "layers" not in doc
     head_in_block = False
     if shorthand:
@@ -96,7 +95,9 @@ def parse_document(document: object) -> dict[str, Any]:
         for key in ("attention", "block"):
             if key in doc:
                 raise ScenarioError(key, "give either attention (and block) or layers, not both")
-        layers = parse_layers(doc["layers"], "layers", n=n, d=d, limit=budget, memory=memory)
+        if encoder is not None:
+            _check_shared_budget(len(encoder.layers), doc["layers"])
+        layers = parse_layers(doc["layers"], "layers", n=n, d=d, limit=MAX_LAYERS, memory=memory)
         head = None
         if "head" in doc:
             head_doc = expect_object(doc["head"], "head")
@@ -161,6 +162,20 @@ def _shorthand_layer(doc: Mapping[str, Any], n: int, d: int) -> Layer:
     block = parse_block(block_doc, "block", n=n, d=d, attention=attention,
                         attention_place="attention", allowed=allowed)
     return Layer(attention=attention, block=block)
+
+
+def _layers(count: int, stack: str) -> str:
+    return f"{count} {stack} layer" + ("" if count == 1 else "s")
+
+
+def _check_shared_budget(encoder_layers: int, value: object) -> None:
+    """Refuse a decoder stack that, with the encoder's layers, is more than the one limit of
+    :data:`MAX_LAYERS` both stacks share."""
+    if not isinstance(value, list | tuple) or encoder_layers + len(value) <= MAX_LAYERS:
+        return
+    raise ScenarioError("layers", f"{_layers(encoder_layers, 'encoder')} and "
+                        f"{_layers(len(value), 'decoder')} are {encoder_layers + len(value)} "
+                        f"layers, more than the limit of {MAX_LAYERS} for both stacks together")
 
 
 def _encoder(value: object, embedding: FloatArray | None) -> Encoder:

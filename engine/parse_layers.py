@@ -334,6 +334,10 @@ def parse_layer(value: object, place: str, *, n: int, d: int,
                                 encoder=encoder, eps=eps)
     cross = None
     if "cross_attention" in doc:
+        if encoder:
+            raise ScenarioError(_at(place, "cross_attention"), "an encoder layer cannot have "
+                                "cross-attention: only a decoder layer reads the encoder's "
+                                "output")
         if memory is None:
             raise ScenarioError(_at(place, "cross_attention"), "cross-attention reads an "
                                 "encoder's output, and this document has no encoder")

@@ -11,6 +11,7 @@ import numpy.typing as npt
 from engine import forward, position_steps
 from engine import tape as ops
 from engine.errors import ScenarioError
+from engine.numeric_place import failed_place
 from engine.reader import FloatArray
 from engine.scenario import Scenario
 from engine.tape import Place, Tape
@@ -88,9 +89,10 @@ class Trace:
         return out
 
 
-def record(scenario: Scenario) -> Tape:
-    """The tape of the scenario's forward pass: encoder, inputs, layers, head."""
-    tape = Tape()
+def record(scenario: Scenario, tape: Tape | None = None) -> Tape:
+    """The tape of the scenario's forward pass: encoder, inputs, layers, head (written onto
+    ``tape`` when given)."""
+    tape = Tape() if tape is None else tape
     if scenario.encoder is not None:
         forward.encoder(tape, scenario.encoder)
     top = Place()
@@ -113,13 +115,16 @@ def compute(scenario: Scenario) -> Trace:
     Raises
     ------
     ScenarioError
-        If the numbers overflow float64 or a norm divides by zero.
+        If the numbers overflow float64 or a norm divides by zero, naming the step, array and
+        cell where it first happened.
     """
+    tape = Tape()
     try:
         with np.errstate(over="raise", invalid="raise", divide="raise"):
-            tape = record(scenario)
+            record(scenario, tape)
     except FloatingPointError as error:
-        raise ScenarioError("computation", f"a value overflowed or was divided by zero ({error}); "
+        place = failed_place(lambda: record(scenario), len(tape.steps))
+        raise ScenarioError(place, f"a value overflowed or was divided by zero ({error}); "
                             "look for huge numbers, or ε = 0 with a constant row") from None
     first = "" if scenario.shorthand else "L1."
     return Trace(scenario=scenario, arrays=tape.arrays, steps=tuple(tape.steps),

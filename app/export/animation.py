@@ -7,6 +7,7 @@ Both take frames of one size (every picture of an export has the same even size,
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
 import subprocess
@@ -20,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 from PySide6.QtGui import QImage
 
-from app.export.safe import ExportError
+from app.export.safe import ExportError, disk_full
 
 RGBArray = npt.NDArray[np.uint8]
 FPS = 25
@@ -158,6 +159,8 @@ class Mp4Writer:
         message = self._errors.read().decode("utf-8", "replace").strip().splitlines()
         detail = message[-1] if message else f"exit status {self._process.returncode}"
         detail = detail.replace(str(self.path), str(self.shown))
+        if any(os.strerror(errno.ENOSPC) in line for line in message):
+            return disk_full(self.shown)
         return ExportError(f"cannot write {self.shown}: ffmpeg failed ({detail})")
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,

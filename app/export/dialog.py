@@ -437,6 +437,8 @@ class ExportDialog(QDialog):
         try:
             request = self.request()
             running = BackgroundExport(self.trace, request, self.options, self)
+        except ExportError as error:  # a size too large to draw: refused before anything
+            return self._show_error(error.words(current_language()))
         except ValueError as error:
             return self._show_error(str(error))
         progress = None
@@ -448,7 +450,9 @@ class ExportDialog(QDialog):
             self.written = running.start().wait()
         except ExportCancelled:
             return False
-        except (ExportError, ValueError) as error:
+        except ExportError as error:
+            return self._show_error(error.words(current_language()))
+        except ValueError as error:
             return self._show_error(str(error))
         finally:
             if progress is not None:

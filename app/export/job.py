@@ -31,6 +31,7 @@ from app.export.render import (
     Frame,
     PdfPages,
     build_frame,
+    check_image_size,
     png_bytes,
     render_image,
     svg_bytes,
@@ -56,6 +57,7 @@ class ExportPlan:
         if bad:
             raise ValueError(f"step {bad[0] + 1} is out of range: this document has steps 1 to "
                              f"{count}")
+        check_image_size(*request.pixel_size())  # every format, before anything is drawn
         self.trace = trace
         self.request = request
         base = options or FrameOptions()

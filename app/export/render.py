@@ -177,17 +177,30 @@ def check_image_size(width: int, height: int) -> None:
     needed = width * height * 4
     if needed <= MAX_IMAGE_BYTES:
         return
-    shrink = math.sqrt(MAX_IMAGE_BYTES / needed)
-    fits = max(1, math.floor(width * shrink))
-    while fits > 1 and fits * math.ceil(height * fits / width) * 4 > MAX_IMAGE_BYTES:
+    ratio = height / width  # exact enough for any size: both are whole numbers
+    fits = max(1, math.floor(math.sqrt(MAX_IMAGE_BYTES / 4 / ratio)))
+    while fits > 1 and fits * math.ceil(ratio * fits) * 4 > MAX_IMAGE_BYTES:
         fits -= 1
-    raise PictureTooLargeError(f"a picture of {width} × {height} pixels would need "
-                               f"{_mebibytes(needed)}; at most {_mebibytes(MAX_IMAGE_BYTES)} "
-                               f"fit, which at this shape is a width of at most {fits} pixels")
+    asked, most = _mebibytes(needed), _mebibytes(MAX_IMAGE_BYTES)
+    size = f"{_count(width)} × {_count(height)}"
+    raise PictureTooLargeError(
+        f"a picture of {size} pixels would need {asked}; at most {most} fit, which at this "
+        f"shape is a width of at most {fits} pixels",
+        zh=f"{size} 像素的图片需要 {asked}；最多只能用 {most}，按这个形状宽度最多 {fits} 像素")
+
+
+def _count(number: int, group: str = "") -> str:
+    """A whole number as written (``group`` ``","``: with thousands separators); one of more
+    than 15 digits by its first three and its power of ten (``1.92e+303``)."""
+    digits = str(number)
+    if len(digits) > 15:
+        return f"{digits[0]}.{digits[1:3]}e+{len(digits) - 1}"
+    return f"{number:{group}}"
 
 
 def _mebibytes(size: int) -> str:
-    return f"{size / 2**20:,.0f} MiB"
+    """``size`` bytes in whole MiB, with thousands separators (exact for any size)."""
+    return f"{_count((size + 2**19) // 2**20, ',')} MiB"
 
 
 def render_image(frame: Frame, size: QSize) -> QImage:

@@ -3,21 +3,31 @@
 A single file goes through the one safe writer, :mod:`engine.safe_write` (checked target, hidden
 temporary file next to it, verified size, mode kept, one rename). Per-step files are written to a
 hidden temporary folder inside the destination folder and moved into place together at the end;
-every target is checked before the first move, and if a move fails, the files this run already
-moved are removed again. Folders missing on the way to a destination are created, and removed
-again if the export fails.
+every target is checked and every file a move would replace is kept aside before the first
+move, and if a move fails, the old files are put back and the new ones removed. Folders missing
+on the way to a destination are created, and removed again if the export fails.
 """
 
 from __future__ import annotations
 
+import errno
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
+from engine.safe_write import (
+    PLAIN,
+    WriteError,
+    plain_reason,
+    publish,
+    real_target,
+    replacing,
+    write_all,
+)
 from engine.safe_write import TEMP_PREFIX as WRITER_PREFIX
-from engine.safe_write import WriteError, plain_reason, publish, real_target, replacing, write_all
 from engine.safe_write import write_bytes as safe_write_bytes
 
 TEMP_PREFIX = f"{WRITER_PREFIX}export-"
@@ -25,7 +35,17 @@ TEMP_PREFIX = f"{WRITER_PREFIX}export-"
 
 
 class ExportError(Exception):
-    """An export failed; the message is one line naming the path and the reason."""
+    """An export failed; the message is one line naming the path and the reason.
+
+    ``zh`` is the same message in Chinese, where one is written (:meth:`words`)."""
+
+    def __init__(self, message: str, zh: str = "") -> None:
+        super().__init__(message)
+        self.zh = zh
+
+    def words(self, lang: str) -> str:
+        """The message in ``lang`` (``"zh"`` or ``"en"``); English where no Chinese is written."""
+        return self.zh if lang == "zh" and self.zh else str(self)
 
 
 class PictureTooLargeError(ExportError):
@@ -36,11 +56,37 @@ class ExportCancelled(Exception):  # noqa: N818 - a user's choice, not an error
     """The user cancelled an export; nothing was written."""
 
 
+ZH_REASONS = {
+    PLAIN[errno.ENOSPC]: "磁盘已满",
+    PLAIN[errno.EDQUOT]: "磁盘配额已用完",
+    PLAIN[errno.EACCES]: "没有权限",
+    PLAIN[errno.EROFS]: "磁盘是只读的",
+    PLAIN[errno.ENOENT]: "文件夹不存在",
+    PLAIN[errno.EISDIR]: "已有同名的文件夹",
+    PLAIN[errno.ENAMETOOLONG]: "名称太长",
+    PLAIN[errno.EIO]: "磁盘报告了输入/输出错误",
+    PLAIN[errno.EFBIG]: "文件对这个磁盘来说太大",
+}
+"""The plain reasons of :data:`engine.safe_write.PLAIN` in Chinese (others stay English)."""
+
+
+def cannot_write(path: Path, reason: str) -> ExportError:
+    """``cannot write PATH: REASON``, with its Chinese form."""
+    return ExportError(f"cannot write {path}: {reason}",
+                       zh=f"无法写入 {path}：{ZH_REASONS.get(reason, reason)}")
+
+
+def disk_full(path: Path) -> ExportError:
+    """The one message of a full disk, whatever wrote the file."""
+    return cannot_write(path, PLAIN[errno.ENOSPC])
+
+
 def write_error(path: Path, error: OSError) -> ExportError:
-    """An :class:`ExportError` naming ``path`` and the reason in plain words."""
+    """An :class:`ExportError` naming ``path`` (the asked path of a :class:`WriteError`) and the
+    reason in plain words."""
     if isinstance(error, WriteError):
-        return ExportError(str(error))
-    return ExportError(f"cannot write {path}: {plain_reason(error)}")
+        return cannot_write(error.path, error.reason)
+    return cannot_write(path, plain_reason(error))
 
 
 def _ensure_folder(folder: Path, target: Path | None = None) -> list[Path]:
@@ -104,6 +150,21 @@ def write_file(path: Path, data: bytes) -> None:
         raise write_error(path, error) from None
 
 
+def _put_back(moved: list[Path], kept: dict[Path, Path]) -> None:
+    """Undo the moves of a failed commit: each replaced file back from its kept copy, each new
+    file removed."""
+    for target in reversed(moved):
+        copy = kept.get(target)
+        with suppress(OSError):
+            if copy is None:
+                target.unlink(missing_ok=True)
+            else:
+                try:
+                    os.replace(copy, target)
+                except OSError:  # kept on another disk than a linked target: copy it back
+                    shutil.copy2(copy, target)
+
+
 class StagedFolder:
     """Files staged in a hidden folder inside ``folder``, published together by :meth:`commit`."""
 
@@ -118,38 +179,59 @@ class StagedFolder:
         self._names: list[str] = []
 
     def write(self, name: str, data: bytes) -> None:
-        """Stage the file ``name`` with ``data`` (flushed to the disk, its size checked)."""
+        """Stage the file ``name`` with ``data`` (flushed to the disk, its size checked).
+
+        Raises :class:`ExportError` naming the file in the destination folder."""
         path = self.staging / name
-        write_all(path, data)
-        if path.stat().st_size != len(data):
-            raise OSError(f"only part of {name} reached the disk (is it full?)")
+        try:
+            write_all(path, data)
+            if path.stat().st_size != len(data):
+                raise OSError(errno.ENOSPC, f"only part of {name} reached the disk")
+        except OSError as error:
+            raise write_error(self.folder / name, error) from None
         self._names.append(name)
 
     def commit(self) -> list[Path]:
-        """Move every staged file into the folder; on failure undo the moves of this run.
+        """Move every staged file into the folder; on any failure every old file is as it was.
 
         Every target is checked first (a folder, device or FIFO with a file's name is refused
-        before anything moves).
+        before anything moves), and each file a move would replace is kept aside in the staging
+        folder (a hard link, or a copy); a failed move puts the kept files back and removes the
+        new ones this run moved in.
         """
         try:
-            for name in self._names:
-                real_target(self.folder / name)
-        except WriteError:
+            targets = [real_target(self.folder / name) for name in self._names]
+            kept = self._keep_old(targets)
+        except OSError as error:
             self.discard()
-            raise
+            raise write_error(self.folder, error) from None
         moved: list[Path] = []
-        for name in self._names:
-            target = self.folder / name
+        for name, target in zip(self._names, targets, strict=True):
             try:
-                publish(self.staging / name, target)
+                publish(self.staging / name, self.folder / name)
             except OSError as error:
-                for path in moved:
-                    path.unlink(missing_ok=True)
+                _put_back([*moved, target], kept)  # the failed move may have replaced it
                 self.discard()
-                raise write_error(target, error) from None
+                raise write_error(self.folder / name, error) from None
             moved.append(target)
         shutil.rmtree(self.staging, ignore_errors=True)
-        return moved
+        return [self.folder / name for name in self._names]
+
+    def _keep_old(self, targets: list[Path]) -> dict[Path, Path]:
+        """A copy in the staging folder of every target that exists, by target."""
+        kept: dict[Path, Path] = {}
+        old = self.staging / "old"
+        old.mkdir()
+        for number, target in enumerate(targets):
+            if not target.exists():
+                continue
+            copy = old / str(number)
+            try:
+                os.link(target, copy)
+            except OSError:
+                shutil.copy2(target, copy)
+            kept[target] = copy
+        return kept
 
     def discard(self) -> None:
         """Remove the staging folder, and the destination folder if this run created it."""

@@ -6,6 +6,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 from app.sheet import ASPECTS, DEFAULT_ASPECT, sheet_size
@@ -19,9 +20,16 @@ MAX_DWELL = 600.0
 """Seconds a step may stay in an animation: GIF stores a frame's time in at most 655.35 s."""
 """Seconds each step stays on screen in a GIF or MP4."""
 
-def _even(value: float) -> int:
-    """The nearest even whole number, at least 2 (H.264 video needs even sizes)."""
-    return max(2, 2 * round(value / 2))
+def _even(value: float | Fraction) -> int:
+    """The nearest even whole number, at least 2 (H.264 video needs even sizes); exact for any
+    size, however large (a size too large to draw is refused later, in words)."""
+    return max(2, 2 * round(Fraction(value) / 2))
+
+
+def _scaled(length: float, factor: float) -> float | Fraction:
+    """``length × factor``, exactly when the float product overflows (a scale of 1e306)."""
+    product = length * factor
+    return product if math.isfinite(product) else Fraction(length) * Fraction(factor)
 
 
 def export_size(aspect: str = DEFAULT_ASPECT, *, width: int | None = None,
@@ -31,8 +39,9 @@ def export_size(aspect: str = DEFAULT_ASPECT, *, width: int | None = None,
     sheet_width, sheet_height = sheet_size(aspect)
     if width is None:
         factor = 1.0 if scale is None else scale
-        return _even(sheet_width * factor), _even(sheet_height * factor)
-    return _even(width), _even(_even(width) * sheet_height / sheet_width)
+        return _even(_scaled(sheet_width, factor)), _even(_scaled(sheet_height, factor))
+    wide = _even(width)
+    return wide, _even(Fraction(wide) * Fraction(sheet_height) / Fraction(sheet_width))
 
 
 @dataclass(frozen=True)

@@ -109,7 +109,7 @@ def test_an_import_that_overflows_gets_a_dialog_like_a_wrong_shape(
     assert not import_matrix_file(window, "X", path)
     assert [(kind, title) for kind, title, _text in dialogs.shown] == [("warning", "Cannot import")]
     assert dialogs.shown[0][2].startswith("huge.csv was not imported: import huge.csv into X: "
-                                          "computation: a value overflowed")
+                                          "projections (Q[0,1]): a value overflowed")
     np.testing.assert_array_equal(window.state.scenario.X, before)
 
 

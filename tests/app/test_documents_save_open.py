@@ -221,7 +221,7 @@ BAD_FILES: dict[str, tuple[Callable[[Path], Path], str]] = {
     "nested too deeply": (_json_text("[" * 100_000 + "]" * 100_000), "nested too deeply"),
     "too many digits": (_json_text('{"X": [[1' + "0" * 5000 + "]]}"), "too many digits"),
     "unknown key": (_document(script="import os"), "script: unknown key"),
-    "overflow": (_document(X=[[-1e308, 1], [1, -1]]), "computation: a value overflowed"),
+    "overflow": (_document(X=[[-1e308, 1], [1, -1]]), "projections (V[0,0]): a value overflowed"),
     "newer version": (_document(version=3),
                       "version: this document is version 3, made by a newer QKV Studio; "
                       "this one reads up to version 2"),

@@ -174,7 +174,7 @@ def test_a_failure_in_the_worker_is_said_and_the_cell_keeps_its_value(
     assert window.state.trace.scenario is window.state.scenario
     message = window.statusBar().currentMessage()
     assert message.startswith("⚠ X[0,0] = ") and \
-        ": computation: a value overflowed or was divided by zero" in message, message
+        ": scores[0,0,0]: a value overflowed or was divided by zero" in message, message
     assert window.editor.error_label.isVisibleTo(window)
     assert window.state.undo_stack.count() == 0  # the refused edit is not left to redo
 

@@ -43,7 +43,7 @@ def test_every_constant_row_is_exactly_constant_for_layer_norm() -> None:
 
 def test_a_constant_row_with_eps_zero_is_refused_not_minus_one() -> None:
     scenario = parse_scenario(norms_document([[0.1, 0.1, 0.1]], 0.0))
-    with pytest.raises(ScenarioError, match=r"^computation: .*ε = 0 with a constant row"):
+    with pytest.raises(ScenarioError, match=r"^norm1\[0,0\]: .*ε = 0 with a constant row"):
         compute(scenario)
     # The same row with ε > 0 normalises to zeros, and explain states the exact mean.
     trace = compute(parse_scenario(norms_document([[0.1, 0.1, 0.1]], 1e-5)))

@@ -229,8 +229,8 @@ ENCODER_REFUSALS: list[tuple[Callable[[Doc], object], str]] = [
     (lambda d: d["encoder"].update(layers=[]),
      "encoder.layers: expected at least one layer, got none"),
     (lambda d: d["encoder"]["layers"][0].update(cross_attention=attention(4)),
-     "encoder.layers.0.cross_attention: cross-attention reads an encoder's output, and this "
-     "document has no encoder"),
+     "encoder.layers.0.cross_attention: an encoder layer cannot have cross-attention: only a "
+     "decoder layer reads the encoder's output"),
     (lambda d: d["layers"][1]["cross_attention"].update(key_mask=[1, 1]),
      "layers.1.cross_attention.key_mask: expected 3 numbers (one per key), got 2"),
     (lambda d: d["layers"][1]["cross_attention"].update(causal=True),

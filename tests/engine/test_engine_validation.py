@@ -293,7 +293,7 @@ def test_eps_zero_on_a_constant_row_is_refused_by_compute() -> None:
     scenario = parse_scenario(doc)  # a valid document ...
     with pytest.raises(ScenarioError) as caught:
         compute(scenario)  # ... whose numbers divide zero by zero
-    assert str(caught.value).startswith("computation: ")
+    assert str(caught.value).startswith("norm1[0,0]: ")
     assert "ε = 0 with a constant row" in str(caught.value)
 
 
@@ -303,7 +303,7 @@ def test_overflow_is_refused_by_compute() -> None:
     doc["attention"]["Wq"] = [[1e10, 1], [1, 1]]
     with pytest.raises(ScenarioError) as caught:
         compute(parse_scenario(doc))
-    assert str(caught.value).startswith("computation: a value overflowed")
+    assert str(caught.value).startswith("projections (Q[0,0]): a value overflowed")
 
 
 def test_a_failed_edit_leaves_the_scenario_unchanged() -> None:
