@@ -42,18 +42,35 @@ def _inputs(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
 
 def _projections(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     """The source rows once, then · Wq = Q, · Wk = K and · Wv = V beside them (below them when
-    that runs past the wrap width)."""
-    src = step.reads[0]
+    that runs past the wrap width). Cross-attention's K and V read the encoder memory: it is
+    drawn, labelled by the encoder's tokens, as the source of a second group below Q's."""
+    if not step.keys:
+        return _projection_group(ctx, step, parent, step.reads[0], ("Q", "K", "V"), 0.0)
+    queries = _projection_group(ctx, step, parent, step.reads[0], ("Q",), 0.0)
+    memory = _projection_group(ctx, step, parent, step.reads[1], ("K", "V"),
+                               queries.bottom() + ROW_GAP, _word(ctx, "encoder_memory"),
+                               _word(ctx, "memory"))
+    return queries.united(memory)
+
+
+def _projection_group(ctx: LayoutContext, step: Step, parent: QGraphicsItem, src: str,
+                      outputs: tuple[str, ...], top: float, title: str | None = None,
+                      src_name: str | None = None) -> QRectF:
+    """``src ·`` at ``top``, then one ``W + b = out`` row per output beside it (or below it
+    when that runs past the wrap width); ``title`` and ``src_name`` name the source."""
     att = attention_of(ctx.trace, step)
-    source = place_row(parent, [ctx.grid(src), "·"], 0, 0, ctx.theme)
+    source = place_row(parent, [ctx.grid(src, title=title), "·"], 0, top, ctx.theme)
+    name = src_name or short_name(src)
     rows = []
-    for out, weight, bias in (("Q", "Wq", att.bq), ("K", "Wk", att.bk), ("V", "Wv", att.bv)):
+    for out in outputs:
+        weight = f"W{out.lower()}"
+        bias = getattr(att, f"b{out.lower()}")
         parts: list[QGraphicsItem | str] = [ctx.grid(parameter_path(step, weight))]
         if bias is not None:
             parts += ["+", ctx.grid(parameter_path(step, f"b{weight[1]}"))]
-        parts += ["=", ctx.grid(array_name(step, out), title=f"{out} = {short_name(src)}·{weight}")]
+        parts += ["=", ctx.grid(array_name(step, out), title=f"{out} = {name}·{weight}")]
         rows.append(parts)
-    x, y = source.right() + GAP, 0.0
+    x, y = source.right() + GAP, top
     limit = wrap_width()
     probe = QGraphicsRectItem()  # owns the grids until they move to ``parent``
     if limit is not None and place_rows(probe, rows, x, y, ctx.theme).right() > limit:
@@ -87,6 +104,7 @@ def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     hidden = ctx.hidden(step)
     if array_name(step, "alibi") in step.writes:
         return lay_out_biased_scores(ctx, step, parent, hidden)
+    query, key = short_name(step.reads[0]), short_name(step.reads[1])  # Q_rot after RoPE
     rows: list[list[QGraphicsItem | str]] = []
     for head in ctx.heads:
         label = _head_label(ctx, head)
@@ -96,8 +114,8 @@ def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
                    else _word(ctx, "not_scaled_note"))
         note = join_notes(ctx.options.lang, scaling,
                           _word(ctx, "mask_note") if hidden is not None else "")
-        rows.append([ctx.grid(step.reads[0], title=f"Q{label}", columns=cols), "·",
-                     ctx.grid(step.reads[1], title=f"Kᵀ{label}{_group_label(ctx, att, head)}",
+        rows.append([ctx.grid(step.reads[0], title=f"{query}{label}", columns=cols), "·",
+                     ctx.grid(step.reads[1], title=f"{key}ᵀ{label}{_group_label(ctx, att, head)}",
                               columns=_head_columns(att.d_k, kv_head(att, head)),
                               transpose=True), "=",
                      ctx.grid(step.writes[-1], title=_word(ctx, "scores") + label, head=head,
