@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from engine.cell_terms import cell, dot, sum_text
+from engine.errors import one_line
 from engine.explain_positions import (
     added_row,
     alibi_cell,
@@ -109,7 +110,10 @@ class _Explainer:
         self.writer = {name: step for step in trace.steps for name in _made_by(step)}
 
     def say(self, key: str, /, **fields: object) -> str:
-        return phrase(self.lang, key, **fields)
+        """The phrase ``key``; text fields (a document's token labels) have their line breaks
+        and other unprintable characters escaped, so a label cannot forge a line."""
+        return phrase(self.lang, key, **{name: one_line(value) if isinstance(value, str) else value
+                                         for name, value in fields.items()})
 
     def sum_terms(self, count: int, term: Callable[[int], tuple[str, str]]) -> tuple[str, str]:
         return sum_text(count, term, self.lang)
@@ -307,7 +311,8 @@ class _Explainer:
         text = (f"{name} = exp(s{j} − max) / ({sym}) = exp({format_number(row[j] - top)})"
                 f" / ({num}) = {format_number(math.exp(row[j] - top))} / "
                 f"{format_number(total)} = {format_number(c.value)}")
-        details = [self.say("row_max", h=h, i=i, top=format_number(top)), masked]
+        details = [self.say("row_max", scores=step.reads[0], h=h, i=i, top=format_number(top)),
+                   masked]
         if len(visible) == 1:
             details.append(self.say("one_key"))
         return text, details
