@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from engine import Step, Trace
+from engine import Attention, Step, Trace
 from engine.names import short_name
 
 ATTENTION_OPS = frozenset({"projection", "scores", "weights", "mix"})
@@ -45,6 +45,19 @@ def module_of(trace: Trace, step: Step) -> Any:
     for key in step.module.split("."):
         node = node[int(key)] if key.isdigit() else getattr(node, key)
     return node
+
+
+def qk_norm_of(trace: Trace, step: Step) -> str | None:
+    """The QK-norm (``"rmsnorm"``, ``"layernorm"``) a norm step applies to an attention's
+    queries and keys; None for a block's norm."""
+    model = module_of(trace, step)
+    return model.qk_norm if isinstance(model, Attention) else None
+
+
+def norm_kind(trace: Trace, step: Step) -> str:
+    """The norm a norm step applies: its block's ``norm``, or its attention's QK-norm."""
+    kind = qk_norm_of(trace, step)
+    return kind if kind is not None else str(module_of(trace, step).norm)
 
 
 def attention_of(trace: Trace, step: Step | None = None) -> Any:

@@ -16,8 +16,16 @@ from app.canvas.context import LayoutContext, numbered
 from app.canvas.grid import MatrixGrid
 from app.canvas.layout import ROW_GAP, RowPart, place_row
 from app.canvas.pieces import custom_grid, number, small_constant, text_lines, word
+from app.canvas.qk_norm_step import lay_out_qk_norm
 from app.canvas.vocab_steps import VOCAB_LAYOUTS
-from app.tape import array_name, ffn_pre, module_of, norm_statistics, parameter_path
+from app.tape import (
+    array_name,
+    ffn_pre,
+    module_of,
+    norm_statistics,
+    parameter_path,
+    qk_norm_of,
+)
 from engine import Step, explain
 from engine.names import short_name
 
@@ -51,7 +59,10 @@ def _statistics_grid(ctx: LayoutContext, step: Step, kind: str, eps_value: float
 
 
 def lay_out_norm(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
-    """Source rows → per-row statistics → normed rows; then the formula, γ and β."""
+    """Source rows → per-row statistics → normed rows; then the formula, γ and β. An
+    attention's QK-norm has its own picture."""
+    if qk_norm_of(ctx.trace, step) is not None:
+        return lay_out_qk_norm(ctx, step, parent)
     block = module_of(ctx.trace, step)
     source, gamma, beta = step.reads[0], step.reads[1], step.reads[2]
     out = step.writes[0]

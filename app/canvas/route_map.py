@@ -20,10 +20,11 @@ from PySide6.QtWidgets import (
 from app.canvas.context import LayoutContext
 from app.canvas.layout import TextItem
 from app.canvas.theme import Theme
-from app.tape import ATTENTION_OPS, attention_of, module_of, same_step_in_layer
+from app.tape import ATTENTION_OPS, attention_of, module_of, qk_norm_of, same_step_in_layer
 from app.texts.canvas_words import canvas_word
 from app.texts.step_labels import step_groups
 from engine import Step, Trace
+from engine.names import NORM_NAMES
 
 SIZE = 13
 BOX_PAD = 7.0
@@ -43,8 +44,10 @@ def step_label(trace: Trace, step: Step, lang: str) -> str:
         }
         return labels[step.op]
     if step.op == "norm":
-        model = module_of(trace, step)
-        norm = canvas_word(lang, "no_norm") if model.norm == "none" else "Norm"
+        qk_norm = qk_norm_of(trace, step)
+        if qk_norm is not None:
+            return canvas_word(lang, "qk_norm", norm=NORM_NAMES[qk_norm])
+        norm = canvas_word(lang, "no_norm") if module_of(trace, step).norm == "none" else "Norm"
         final = step.explain_key.endswith("final_norm")
         return canvas_word(lang, "final_norm" if final else "norm", norm=norm)
     words = {"embed": "embed", "inputs": "inputs", "residual": "resid", "ffn": "ffn",
