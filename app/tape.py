@@ -7,15 +7,56 @@ Imports no Qt.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from engine import Attention, Step, Trace
 from engine.names import short_name
+from engine.op_table import op_table
 
-ATTENTION_OPS = frozenset({"projection", "scores", "weights", "mix"})
+
+@dataclass(frozen=True)
+class TapeRole:
+    """What an op kind's step is on the tape.
+
+    Attributes
+    ----------
+    attention
+        A step of an attention sub-layer (self- or cross-attention): its module is the attention.
+    columns
+        The token list labelling the columns of what it writes: the step's ``keys``, the
+        ``vocab``, or ``""`` (numbered features).
+    key_rows
+        Its writes after the first have the keys' rows when the step has keys (cross-attention's
+        K and V are the encoder's rows).
+    """
+
+    attention: bool = False
+    columns: Literal["keys", "vocab", ""] = ""
+    key_rows: bool = False
+
+
+ROLES = op_table("tape.role", {
+    "embed": TapeRole(),
+    "positions": TapeRole(),
+    "inputs": TapeRole(),
+    "norm": TapeRole(),
+    "projection": TapeRole(attention=True, key_rows=True),
+    "rope": TapeRole(),
+    "scores": TapeRole(attention=True, columns="keys"),
+    "weights": TapeRole(attention=True, columns="keys"),
+    "mix": TapeRole(attention=True),
+    "residual": TapeRole(),
+    "ffn": TapeRole(),
+    "logits": TapeRole(columns="vocab"),
+    "probs": TapeRole(columns="vocab"),
+})
+"""Each op kind's role on the tape."""
+
+ATTENTION_OPS = frozenset(op for op, role in ROLES.items() if role.attention)
 """The ops of an attention sub-layer (self- or cross-attention)."""
 
 
@@ -80,11 +121,9 @@ def axes_of(trace: Trace, name: str) -> tuple[str, str]:
     for step in trace.steps:
         if name not in step.writes:
             continue
-        rows = step.rows
-        if step.op == "projection" and step.keys and name != step.writes[0]:
-            rows = step.keys
-        columns = {"scores": step.keys, "weights": step.keys, "logits": "vocab",
-                   "probs": "vocab"}.get(step.op, "")
+        role = ROLES[step.op]
+        rows = step.keys if role.key_rows and step.keys and name != step.writes[0] else step.rows
+        columns = step.keys if role.columns == "keys" else role.columns
         return rows, columns
     reader = next((step for step in trace.steps if name in step.reads), None)
     return (reader.rows if reader is not None else "tokens"), ""

@@ -27,6 +27,7 @@ from engine.explain_positions import (
 )
 from engine.forward import MEMORY
 from engine.numbers import format_exact, format_factor, format_number
+from engine.op_table import op_table
 from engine.ops import row_mean
 from engine.phrases import phrase
 from engine.positions import Positions
@@ -155,7 +156,7 @@ class _Explainer:
         step = c.step
         if step is None and c.local in ("positions", "rope_angles"):
             return self._position_table(c)
-        if step is None or step.op == "embed":
+        if step is None:
             return self._input(c)
         if c.local.endswith("_stats"):
             return self._stats(c)
@@ -163,14 +164,11 @@ class _Explainer:
             source = step.writes[0]
             return (f"{cell(c.name, c.index)} = {cell(source, c.index)} = "
                     f"{format_number(c.value)}", [])
-        handler: dict[str, Callable[[_Cell], Result]] = {
-            "projection": self._projection, "scores": self._scores, "weights": self._weights,
-            "mix": self._mix, "norm": self._norm, "residual": self._sum, "ffn": self._ffn,
-            "logits": self._logits, "probs": self._probs, "positions": self._with_positions,
-            "rope": self._rope}
-        if step.op not in handler:
-            return f"{cell(c.name, c.index)} = {format_number(c.value)}", []
-        return handler[step.op](c)
+        return EXPLAINERS[step.op](self, c)
+
+    def _value(self, c: _Cell) -> Result:
+        """The value alone: a step that only shows its operands (attention's inputs)."""
+        return f"{cell(c.name, c.index)} = {format_number(c.value)}", []
 
     # -- inputs ---------------------------------------------------------------------------
     def _input(self, c: _Cell) -> Result:
@@ -459,6 +457,24 @@ class _Explainer:
                 f"{format_number(c.value)}",
                 [self.say("prob_row", i=i, top=format_number(top), entry=vocab[col],
                           token=self.s.tokens[i])])
+
+
+EXPLAINERS = op_table("explain", {
+    "embed": _Explainer._input,
+    "positions": _Explainer._with_positions,
+    "inputs": _Explainer._value,
+    "norm": _Explainer._norm,
+    "projection": _Explainer._projection,
+    "rope": _Explainer._rope,
+    "scores": _Explainer._scores,
+    "weights": _Explainer._weights,
+    "mix": _Explainer._mix,
+    "residual": _Explainer._sum,
+    "ffn": _Explainer._ffn,
+    "logits": _Explainer._logits,
+    "probs": _Explainer._probs,
+})
+"""Each op kind's explanation of a cell it wrote."""
 
 
 def explain(trace: Trace, array: str, index: Sequence[int], lang: str = "en") -> Explanation:

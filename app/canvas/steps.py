@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem
 
 from app.canvas.arrows import ArrowSpec, AttentionArrows
-from app.canvas.block_steps import BLOCK_LAYOUTS
+from app.canvas.block_steps import lay_out_ffn, lay_out_norm, lay_out_residual
 from app.canvas.context import LayoutContext
 from app.canvas.heads import ARROWS_GAP, lay_out_heads_mix
 from app.canvas.layout import GAP, ROW_GAP, place_beside, place_row, place_rows, wrap_width
-from app.canvas.position_steps import POSITION_LAYOUTS, lay_out_biased_scores
+from app.canvas.position_steps import lay_out_biased_scores, lay_out_positions, lay_out_rope
+from app.canvas.vocab_steps import lay_out_embed, lay_out_logits, lay_out_probs
 from app.tape import (
     array_name,
     attention_of,
@@ -26,6 +27,8 @@ from app.tape import (
 from app.texts.frame_words import frame_word, join_notes
 from engine import Step, format_number
 from engine.names import short_name
+from engine.op_table import op_table
+from engine.trace_step import Op
 
 Layout = Callable[[LayoutContext, Step, QGraphicsItem], QRectF]
 SHARE_RANGE = (0.0, 1.0)
@@ -180,51 +183,25 @@ def _mix(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     return place_beside(parent, arrows, grids, ARROWS_GAP)
 
 
-def _generic(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
-    """Any step: what it reads, an arrow, what it writes."""
-    readable = [name for name in step.reads
-                if name in ctx.trace.arrays or _is_parameter(ctx, name)]
-    parts: list[QGraphicsItem | str] = []
-    for name in readable:
-        if parts:
-            parts.append(",")
-        parts.append(ctx.grid(name, highlight_receiver=name in ctx.trace.arrays,
-                              head=_head_of(ctx, name)))
-    parts.append("→")
-    for k, name in enumerate(step.writes):
-        if k:
-            parts.append(",")
-        parts.append(ctx.grid(name, highlight_receiver=True, head=_head_of(ctx, name)))
-    return place_row(parent, parts, 0, 0, ctx.theme)
-
-
-def _head_of(ctx: LayoutContext, name: str) -> int | None:
-    """The selected head of a per-head (3-D) array, None for a matrix."""
-    if name in ctx.trace.arrays and ctx.trace.arrays[name].ndim == 3:
-        return min(int(ctx.heads[0]), int(ctx.trace.arrays[name].shape[0]) - 1)
-    return None
-
-
-def _is_parameter(ctx: LayoutContext, name: str) -> bool:
-    try:
-        ctx.trace.scenario.parameter(name)
-    except KeyError:
-        return False
-    return True
-
-
-LAYOUTS: dict[str, Layout] = {
+LAYOUTS: Mapping[Op, Layout] = op_table("canvas.layout", {
+    "embed": lay_out_embed,
+    "positions": lay_out_positions,
     "inputs": _inputs,
+    "norm": lay_out_norm,
     "projection": _projections,
+    "rope": lay_out_rope,
     "scores": _scores,
     "weights": _weights,
     "mix": _mix,
-    **BLOCK_LAYOUTS,
-    **POSITION_LAYOUTS,
-}
+    "residual": lay_out_residual,
+    "ffn": lay_out_ffn,
+    "logits": lay_out_logits,
+    "probs": lay_out_probs,
+})
+"""Each op kind's picture."""
 
 
 def lay_out_step(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     """Place the picture of ``step`` under ``parent``, from (0, 0); returns what it covers."""
-    return LAYOUTS.get(step.op, _generic)(ctx.for_step(step), step, parent)
+    return LAYOUTS[step.op](ctx.for_step(step), step, parent)
 
