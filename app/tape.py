@@ -79,13 +79,7 @@ def display_name(path: str) -> str:
 
 def module_of(trace: Trace, step: Step) -> Any:
     """The model object at the step's module path (``"attention"``, ``"layers.1.block"``)."""
-    finder = getattr(trace.scenario, "module", None)  # format version 2's module tree
-    if finder is not None:
-        return finder(step.module)
-    node: Any = trace.scenario
-    for key in step.module.split("."):
-        node = node[int(key)] if key.isdigit() else getattr(node, key)
-    return node
+    return trace.scenario.module(step.module)
 
 
 def qk_norm_of(trace: Trace, step: Step) -> str | None:
@@ -144,28 +138,17 @@ def attention_at(trace: Trace, scope: str) -> Any:
 
 def kv_head(attention: Any, head: int) -> int:
     """The key/value head a query head reads (grouped-query attention shares them)."""
-    finder = getattr(attention, "kv_head", None)
-    return int(finder(head)) if finder is not None else head
+    return int(attention.kv_head(head))
 
 
 def tokens_of(trace: Trace, list_name: str) -> list[str]:
     """The labels of a token list: ``"tokens"``, ``"enc.tokens"`` or ``"vocab"``."""
-    finder = getattr(trace, "tokens_of", None)
-    if finder is not None:
-        return list(finder(list_name))
-    if list_name == "vocab":
-        block = trace.scenario.block
-        return list(block.vocab) if block is not None else []
-    return list(trace.scenario.tokens)
+    return list(trace.tokens_of(list_name))
 
 
 def visible_of(trace: Trace, step: Step) -> npt.NDArray[np.bool_]:
     """Which keys each query row of the step's attention may read (n × n_keys)."""
-    finder = getattr(trace, "visible_for", None)
-    if finder is not None:
-        visible: npt.NDArray[np.bool_] = finder(step.scope)
-        return visible
-    return trace.visible
+    return trace.visible_for(step.scope)
 
 
 def norm_statistics(trace: Trace, step: Step) -> npt.NDArray[np.float64]:

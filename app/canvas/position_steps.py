@@ -144,7 +144,7 @@ def _subscript(number: int) -> str:
 
 def _pairing(ctx: LayoutContext, step: Step) -> str:
     """RoPE's pairing of columns (``half`` or ``interleaved``), from the step's positions."""
-    return str(getattr(module_of(ctx.trace, step), "pairing", "half"))
+    return str(module_of(ctx.trace, step).pairing)
 
 
 def _pair_columns(i: int, r: int, pairing: str) -> tuple[int, int]:

@@ -40,6 +40,12 @@ def _layer_arrays(trace: Trace, steps: list[Step]) -> set[str]:
                       if name.removesuffix("_stats") in written or name == "ffn_pre"}
 
 
+def _visibility(trace: Trace, steps: list[Step]) -> dict[str, npt.NDArray[np.bool_]]:
+    """Every attention scope of ``steps`` sees what ``trace``'s first attention sees (as a
+    computed trace lists a visibility per scope)."""
+    return {step.scope: trace.visible for step in steps if step.op == "weights"}
+
+
 def stacked(trace: Trace, layers: int) -> Trace:
     """``trace``'s layer steps repeated ``layers`` times under ``L1.`` … ``Ln.``, its embedding
     before them and its head after them, reading the last layer's output."""
@@ -60,12 +66,12 @@ def stacked(trace: Trace, layers: int) -> Trace:
                           writes=tuple(renamed[w] for w in s.writes)) for s in middle]
     steps += [replace(s, reads=tuple(renamed.get(r, r) for r in s.reads)) for s in head]
     return Trace(scenario=trace.scenario, arrays=arrays, steps=tuple(steps),
-                 visible=trace.visible)
+                 visible=trace.visible, visibility=_visibility(trace, steps))
 
 
 def _rescope(trace: Trace, steps: list[Step], arrays: dict[str, Any]) -> Trace:
     return Trace(scenario=trace.scenario, arrays=arrays, steps=tuple(steps),
-                 visible=trace.visible)
+                 visible=trace.visible, visibility=_visibility(trace, steps))
 
 
 def with_rope(trace: Trace, base: float = 10.0, pairing: Pairing = "half") -> Trace:
@@ -88,7 +94,8 @@ def with_rope(trace: Trace, base: float = 10.0, pairing: Pairing = "half") -> Tr
                               "rope", module="positions"))
     scenario = replace(trace.scenario, positions=Positions(kind="rope", base=base,
                                                             pairing=pairing))
-    return Trace(scenario=scenario, arrays=arrays, steps=tuple(steps), visible=trace.visible)
+    return Trace(scenario=scenario, arrays=arrays, steps=tuple(steps), visible=trace.visible,
+                 visibility=_visibility(trace, steps))
 
 
 def with_alibi(trace: Trace) -> Trace:
