@@ -43,7 +43,7 @@ ROLES = op_table("tape.role", {
     "embed": TapeRole(),
     "positions": TapeRole(),
     "inputs": TapeRole(),
-    "norm": TapeRole(),
+    "norm": TapeRole(key_rows=True),  # a cross-attention's QK-norm: K_normed has the keys' rows
     "projection": TapeRole(attention=True, key_rows=True),
     "rope": TapeRole(),
     "scores": TapeRole(attention=True, columns="keys"),

@@ -2,9 +2,9 @@
 cross-attention.
 
 The steps carry the scope, layer, token lists and array names of docs/format-v2.md, and
-parameters keep their version-1 module paths; each trace lists a visibility per attention scope,
-as a computed one does. In a stack, each layer's arrays are the version-1 arrays times the layer number
-(so layers differ).
+parameters keep their version-1 module paths; each trace lists a visibility per attention
+scope, as a computed one does. In a stack, each layer's arrays are the version-1 arrays times
+the layer number (so layers differ).
 """
 
 from __future__ import annotations

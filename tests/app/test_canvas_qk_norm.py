@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from pytestqt.qtbot import QtBot
@@ -10,6 +12,7 @@ from pytestqt.qtbot import QtBot
 from app.canvas import FrameItem, FrameOptions
 from app.canvas.grid import MatrixGrid
 from app.canvas.route_map import step_label
+from app.examples import example_path
 from engine import Trace, compute, parse_scenario
 from tests.engine.v2_documents import CASES
 
@@ -46,3 +49,13 @@ def test_every_frame_of_a_qk_norm_document_draws_and_the_norm_shows_q_and_k(
     expected = heads / np.sqrt((heads ** 2).mean(axis=-1, keepdims=True) + eps) * [1.2, 0.7]
     np.testing.assert_allclose(shown["Q_normed"], expected.reshape(q.shape))
     np.testing.assert_array_equal(shown["gamma_q"], [[1.2, 0.7]])
+
+
+def test_a_cross_attentions_qk_norm_labels_k_by_the_encoders_tokens(qtbot: QtBot) -> None:
+    document = json.loads(example_path("encoder-decoder").read_text(encoding="utf-8"))
+    document["layers"][0]["cross_attention"]["qk_norm"] = "rmsnorm"
+    trace = compute(parse_scenario(document))
+    frame = FrameItem(trace, trace.step_index("L1.cross.qk_norm"), FrameOptions())
+    rows = {grid.spec.title: list(grid.spec.row_labels) for grid in frame.items_of(MatrixGrid)}
+    assert rows["Q_normed"] == ["<s>", "我"]
+    assert rows["K"] == rows["K_normed"] == ["I", "love", "you"]
