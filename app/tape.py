@@ -7,15 +7,56 @@ Imports no Qt.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from engine import Step, Trace
+from engine import Attention, Step, Trace
 from engine.names import short_name
+from engine.op_table import op_table
 
-ATTENTION_OPS = frozenset({"projection", "scores", "weights", "mix"})
+
+@dataclass(frozen=True)
+class TapeRole:
+    """What an op kind's step is on the tape.
+
+    Attributes
+    ----------
+    attention
+        A step of an attention sub-layer (self- or cross-attention): its module is the attention.
+    columns
+        The token list labelling the columns of what it writes: the step's ``keys``, the
+        ``vocab``, or ``""`` (numbered features).
+    key_rows
+        Its writes after the first have the keys' rows when the step has keys (cross-attention's
+        K and V are the encoder's rows).
+    """
+
+    attention: bool = False
+    columns: Literal["keys", "vocab", ""] = ""
+    key_rows: bool = False
+
+
+ROLES = op_table("tape.role", {
+    "embed": TapeRole(),
+    "positions": TapeRole(),
+    "inputs": TapeRole(),
+    "norm": TapeRole(key_rows=True),  # a cross-attention's QK-norm: K_normed has the keys' rows
+    "projection": TapeRole(attention=True, key_rows=True),
+    "rope": TapeRole(),
+    "scores": TapeRole(attention=True, columns="keys"),
+    "weights": TapeRole(attention=True, columns="keys"),
+    "mix": TapeRole(attention=True),
+    "residual": TapeRole(),
+    "ffn": TapeRole(),
+    "logits": TapeRole(columns="vocab"),
+    "probs": TapeRole(columns="vocab"),
+})
+"""Each op kind's role on the tape."""
+
+ATTENTION_OPS = frozenset(op for op, role in ROLES.items() if role.attention)
 """The ops of an attention sub-layer (self- or cross-attention)."""
 
 
@@ -38,13 +79,20 @@ def display_name(path: str) -> str:
 
 def module_of(trace: Trace, step: Step) -> Any:
     """The model object at the step's module path (``"attention"``, ``"layers.1.block"``)."""
-    finder = getattr(trace.scenario, "module", None)  # format version 2's module tree
-    if finder is not None:
-        return finder(step.module)
-    node: Any = trace.scenario
-    for key in step.module.split("."):
-        node = node[int(key)] if key.isdigit() else getattr(node, key)
-    return node
+    return trace.scenario.module(step.module)
+
+
+def qk_norm_of(trace: Trace, step: Step) -> str | None:
+    """The QK-norm (``"rmsnorm"``, ``"layernorm"``) a norm step applies to an attention's
+    queries and keys; None for a block's norm."""
+    model = module_of(trace, step)
+    return model.qk_norm if isinstance(model, Attention) else None
+
+
+def norm_kind(trace: Trace, step: Step) -> str:
+    """The norm a norm step applies: its block's ``norm``, or its attention's QK-norm."""
+    kind = qk_norm_of(trace, step)
+    return kind if kind is not None else str(module_of(trace, step).norm)
 
 
 def attention_of(trace: Trace, step: Step | None = None) -> Any:
@@ -67,11 +115,9 @@ def axes_of(trace: Trace, name: str) -> tuple[str, str]:
     for step in trace.steps:
         if name not in step.writes:
             continue
-        rows = step.rows
-        if step.op == "projection" and step.keys and name != step.writes[0]:
-            rows = step.keys
-        columns = {"scores": step.keys, "weights": step.keys, "logits": "vocab",
-                   "probs": "vocab"}.get(step.op, "")
+        role = ROLES[step.op]
+        rows = step.keys if role.key_rows and step.keys and name != step.writes[0] else step.rows
+        columns = step.keys if role.columns == "keys" else role.columns
         return rows, columns
     reader = next((step for step in trace.steps if name in step.reads), None)
     return (reader.rows if reader is not None else "tokens"), ""
@@ -92,28 +138,17 @@ def attention_at(trace: Trace, scope: str) -> Any:
 
 def kv_head(attention: Any, head: int) -> int:
     """The key/value head a query head reads (grouped-query attention shares them)."""
-    finder = getattr(attention, "kv_head", None)
-    return int(finder(head)) if finder is not None else head
+    return int(attention.kv_head(head))
 
 
 def tokens_of(trace: Trace, list_name: str) -> list[str]:
     """The labels of a token list: ``"tokens"``, ``"enc.tokens"`` or ``"vocab"``."""
-    finder = getattr(trace, "tokens_of", None)
-    if finder is not None:
-        return list(finder(list_name))
-    if list_name == "vocab":
-        block = trace.scenario.block
-        return list(block.vocab) if block is not None else []
-    return list(trace.scenario.tokens)
+    return list(trace.tokens_of(list_name))
 
 
 def visible_of(trace: Trace, step: Step) -> npt.NDArray[np.bool_]:
     """Which keys each query row of the step's attention may read (n × n_keys)."""
-    finder = getattr(trace, "visible_for", None)
-    if finder is not None:
-        visible: npt.NDArray[np.bool_] = finder(step.scope)
-        return visible
-    return trace.visible
+    return trace.visible_for(step.scope)
 
 
 def norm_statistics(trace: Trace, step: Step) -> npt.NDArray[np.float64]:

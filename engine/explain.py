@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from engine.cell_terms import cell, dot, sum_text
+from engine.errors import one_line
 from engine.explain_positions import (
     added_row,
     alibi_cell,
@@ -26,6 +27,7 @@ from engine.explain_positions import (
 )
 from engine.forward import MEMORY
 from engine.numbers import format_exact, format_factor, format_number
+from engine.op_table import op_table
 from engine.ops import row_mean
 from engine.phrases import phrase
 from engine.positions import Positions
@@ -109,7 +111,10 @@ class _Explainer:
         self.writer = {name: step for step in trace.steps for name in _made_by(step)}
 
     def say(self, key: str, /, **fields: object) -> str:
-        return phrase(self.lang, key, **fields)
+        """The phrase ``key``; text fields (a document's token labels) have their line breaks
+        and other unprintable characters escaped, so a label cannot forge a line."""
+        return phrase(self.lang, key, **{name: one_line(value) if isinstance(value, str) else value
+                                         for name, value in fields.items()})
 
     def sum_terms(self, count: int, term: Callable[[int], tuple[str, str]]) -> tuple[str, str]:
         return sum_text(count, term, self.lang)
@@ -151,7 +156,7 @@ class _Explainer:
         step = c.step
         if step is None and c.local in ("positions", "rope_angles"):
             return self._position_table(c)
-        if step is None or step.op == "embed":
+        if step is None:
             return self._input(c)
         if c.local.endswith("_stats"):
             return self._stats(c)
@@ -159,14 +164,11 @@ class _Explainer:
             source = step.writes[0]
             return (f"{cell(c.name, c.index)} = {cell(source, c.index)} = "
                     f"{format_number(c.value)}", [])
-        handler: dict[str, Callable[[_Cell], Result]] = {
-            "projection": self._projection, "scores": self._scores, "weights": self._weights,
-            "mix": self._mix, "norm": self._norm, "residual": self._sum, "ffn": self._ffn,
-            "logits": self._logits, "probs": self._probs, "positions": self._with_positions,
-            "rope": self._rope}
-        if step.op not in handler:
-            return f"{cell(c.name, c.index)} = {format_number(c.value)}", []
-        return handler[step.op](c)
+        return EXPLAINERS[step.op](self, c)
+
+    def _value(self, c: _Cell) -> Result:
+        """The value alone: a step that only shows its operands (attention's inputs)."""
+        return f"{cell(c.name, c.index)} = {format_number(c.value)}", []
 
     # -- inputs ---------------------------------------------------------------------------
     def _input(self, c: _Cell) -> Result:
@@ -307,7 +309,8 @@ class _Explainer:
         text = (f"{name} = exp(s{j} − max) / ({sym}) = exp({format_number(row[j] - top)})"
                 f" / ({num}) = {format_number(math.exp(row[j] - top))} / "
                 f"{format_number(total)} = {format_number(c.value)}")
-        details = [self.say("row_max", h=h, i=i, top=format_number(top)), masked]
+        details = [self.say("row_max", scores=step.reads[0], h=h, i=i, top=format_number(top)),
+                   masked]
         if len(visible) == 1:
             details.append(self.say("one_key"))
         return text, details
@@ -454,6 +457,24 @@ class _Explainer:
                 f"{format_number(c.value)}",
                 [self.say("prob_row", i=i, top=format_number(top), entry=vocab[col],
                           token=self.s.tokens[i])])
+
+
+EXPLAINERS = op_table("explain", {
+    "embed": _Explainer._input,
+    "positions": _Explainer._with_positions,
+    "inputs": _Explainer._value,
+    "norm": _Explainer._norm,
+    "projection": _Explainer._projection,
+    "rope": _Explainer._rope,
+    "scores": _Explainer._scores,
+    "weights": _Explainer._weights,
+    "mix": _Explainer._mix,
+    "residual": _Explainer._sum,
+    "ffn": _Explainer._ffn,
+    "logits": _Explainer._logits,
+    "probs": _Explainer._probs,
+})
+"""Each op kind's explanation of a cell it wrote."""
 
 
 def explain(trace: Trace, array: str, index: Sequence[int], lang: str = "en") -> Explanation:

@@ -45,8 +45,6 @@ class Trace:
         """Which keys each query of the attention at ``scope`` sees (n × n_keys): the causal
         mask, the window and the key mask together.
 
-        A trace made by hand without ``visibility`` answers :attr:`visible` for every scope.
-
         Raises
         ------
         KeyError
@@ -54,8 +52,6 @@ class Trace:
         """
         if scope in self.visibility:
             return self.visibility[scope]
-        if not self.visibility:
-            return self.visible
         raise KeyError(f"{scope}: no attention with this scope in the trace")
 
     def tokens_of(self, name: str) -> tuple[str, ...]:

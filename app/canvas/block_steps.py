@@ -1,13 +1,11 @@
 """Pictures of the decoder block's own steps: the norms, the two residuals and the feed-forward.
 
 Every layout reads its arrays from the step (``step.reads`` / ``step.writes``), so one layout
-serves the pre-norm and the post-norm order alike. :data:`BLOCK_LAYOUTS` also carries the
-embedding, logits and probabilities pictures of :mod:`app.canvas.vocab_steps`.
+serves the pre-norm and the post-norm order alike.
+:data:`app.canvas.steps.LAYOUTS` registers them by op kind.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QGraphicsItem
@@ -16,12 +14,18 @@ from app.canvas.context import LayoutContext, numbered
 from app.canvas.grid import MatrixGrid
 from app.canvas.layout import ROW_GAP, RowPart, place_row
 from app.canvas.pieces import custom_grid, number, small_constant, text_lines, word
-from app.canvas.vocab_steps import VOCAB_LAYOUTS
-from app.tape import array_name, ffn_pre, module_of, norm_statistics, parameter_path
+from app.canvas.qk_norm_step import lay_out_qk_norm
+from app.tape import (
+    array_name,
+    ffn_pre,
+    module_of,
+    norm_statistics,
+    parameter_path,
+    qk_norm_of,
+)
 from engine import Step, explain
 from engine.names import short_name
 
-Layout = Callable[[LayoutContext, Step, QGraphicsItem], QRectF]
 TEXT_GAP = 12.0
 NEUTRAL = (0.0, 0.0)
 """A value range that colours every cell alike: for numbers whose colour would mean nothing."""
@@ -51,7 +55,10 @@ def _statistics_grid(ctx: LayoutContext, step: Step, kind: str, eps_value: float
 
 
 def lay_out_norm(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
-    """Source rows → per-row statistics → normed rows; then the formula, γ and β."""
+    """Source rows → per-row statistics → normed rows; then the formula, γ and β. An
+    attention's QK-norm has its own picture."""
+    if qk_norm_of(ctx.trace, step) is not None:
+        return lay_out_qk_norm(ctx, step, parent)
     block = module_of(ctx.trace, step)
     source, gamma, beta = step.reads[0], step.reads[1], step.reads[2]
     out = step.writes[0]
@@ -141,12 +148,3 @@ def lay_out_ffn(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF
     second += ["=", ctx.grid(out, title=out_title, highlight_receiver=True)]
     bottom = place_row(parent, second, 0, top.bottom() + ROW_GAP, ctx.theme)
     return top.united(bottom)
-
-
-BLOCK_LAYOUTS: dict[str, Layout] = {
-    "norm": lay_out_norm,
-    "residual": lay_out_residual,
-    "ffn": lay_out_ffn,
-    **VOCAB_LAYOUTS,
-}
-"""Step op → layout, merged into :data:`app.canvas.steps.LAYOUTS`."""

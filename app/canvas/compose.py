@@ -26,8 +26,9 @@ from app.canvas.remember import number_format
 from app.canvas.steps import lay_out_step
 from app.canvas.worked_row import add_worked_row
 from app.outline import parameter_paths
-from app.tape import ATTENTION_OPS, attention_of, module_of, tokens_of
+from app.tape import attention_of, norm_kind, tokens_of
 from engine import Step, Trace
+from engine.op_table import op_table
 
 MAX_SCALE = 3.2
 """A tiny document is not blown up beyond this (its numbers are then about 30 px tall)."""
@@ -93,12 +94,38 @@ def _document_key(trace: Trace, options: FrameOptions) -> tuple[object, ...]:
 
 def _options_of(trace: Trace, step: Step) -> tuple[object, ...]:
     """The options of a step's module that change its picture (heads, mask, norm kind)."""
-    if step.op in ATTENTION_OPS:
-        att = attention_of(trace, step)
-        return att.heads, att.causal, att.scale
-    if step.op == "norm":
-        return (module_of(trace, step).norm,)
+    return PICTURE_OPTIONS[step.op](trace, step)
+
+
+def _attention_options(trace: Trace, step: Step) -> tuple[object, ...]:
+    att = attention_of(trace, step)
+    return att.heads, att.causal, att.scale
+
+
+def _norm_options(trace: Trace, step: Step) -> tuple[object, ...]:
+    return (norm_kind(trace, step),)
+
+
+def _no_options(trace: Trace, step: Step) -> tuple[object, ...]:
     return ()
+
+
+PICTURE_OPTIONS = op_table("canvas.picture_options", {
+    "embed": _no_options,
+    "positions": _no_options,
+    "inputs": _no_options,
+    "norm": _norm_options,
+    "projection": _attention_options,
+    "rope": _no_options,
+    "scores": _attention_options,
+    "weights": _attention_options,
+    "mix": _attention_options,
+    "residual": _no_options,
+    "ffn": _no_options,
+    "logits": _no_options,
+    "probs": _no_options,
+})
+"""Each op kind's module options that change its picture (its sizes are cached by them)."""
 
 
 Fits = tuple[tuple[float | None, float], ...]

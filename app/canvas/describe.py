@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from app.canvas.context import FrameOptions
 from app.tape import array_name, tokens_of, visible_of
 from app.texts.frame_words import frame_word
-from engine import Trace, format_number
+from engine import Step, Trace, format_number
+from engine.op_table import op_table
 
 MAX_VALUES = 12
 """A row longer than this is cut with an ellipsis."""
-SHARE_OPS = ("weights", "mix")
 
 
 def _row(values: list[float]) -> str:
@@ -28,38 +30,73 @@ def describe_frame(trace: Trace, step_index: int, options: FrameOptions, title: 
     steps = trace.steps
     k = max(0, min(len(steps) - 1, step_index))
     step = steps[k]
-    tokens = tokens_of(trace, step.rows)
-    n = len(tokens)
+    n = len(tokens_of(trace, step.rows))
     receiver = n - 1 if options.receiver is None else max(0, min(n - 1, options.receiver))
     parts = [frame_word(lang, "frame_summary", n=k + 1, count=len(steps), title=title)]
-    facts: list[str] = []
-    if step.op in SHARE_OPS:
-        weights = trace.arrays[array_name(step, "weights")]
-        visible = visible_of(trace, step)
-        count = weights.shape[0]  # this layer's heads: a stack's layers may differ
-        heads = range(count) if options.head is None else [min(options.head, count - 1)]
-        for h in heads:
-            prefix = frame_word(lang, "head_prefix", n=h + 1) if weights.shape[0] > 1 else ""
-            for j, token in enumerate(tokens_of(trace, step.keys)):
-                if not visible[receiver, j]:
-                    facts.append(prefix + frame_word(lang, "share_masked", key=token,
-                                                     query=tokens[receiver]))
-                    continue
-                facts.append(prefix + frame_word(
-                    lang, "share_from_to", query=tokens[receiver], key=token,
-                    share=format_number(float(weights[h, receiver, j]), 3)))
-    else:
-        for name in step.writes:
-            array = trace.arrays.get(name)
-            if array is None or array.ndim not in (2, 3) or array.shape[-2] != n:
-                continue
-            rows = [(array, "")] if array.ndim == 2 else [
-                (array[h], frame_word(lang, "head_prefix", n=h + 1) if array.shape[0] > 1 else "")
-                for h in range(array.shape[0])]
-            for values, prefix in rows:
-                facts.append(prefix + frame_word(
-                    lang, "row_values", name=name, token=tokens[receiver],
-                    values=_row([float(v) for v in values[receiver]])))
+    facts = FACTS[step.op](trace, step, receiver, options)
     if facts:
         parts.append(frame_word(lang, "note_join").join(facts))
     return " ".join(parts)
+
+
+Facts = Callable[[Trace, Step, int, FrameOptions], list[str]]
+"""The facts of a step's frame for the receiver (an index of the step's rows)."""
+
+
+def _shares(trace: Trace, step: Step, receiver: int, options: FrameOptions) -> list[str]:
+    """The receiver's share from each key, per head shown (masked keys said as such)."""
+    lang = options.lang
+    tokens = tokens_of(trace, step.rows)
+    weights = trace.arrays[array_name(step, "weights")]
+    visible = visible_of(trace, step)
+    count = weights.shape[0]  # this layer's heads: a stack's layers may differ
+    heads = range(count) if options.head is None else [min(options.head, count - 1)]
+    facts: list[str] = []
+    for h in heads:
+        prefix = frame_word(lang, "head_prefix", n=h + 1) if weights.shape[0] > 1 else ""
+        for j, token in enumerate(tokens_of(trace, step.keys)):
+            if not visible[receiver, j]:
+                facts.append(prefix + frame_word(lang, "share_masked", key=token,
+                                                 query=tokens[receiver]))
+                continue
+            facts.append(prefix + frame_word(
+                lang, "share_from_to", query=tokens[receiver], key=token,
+                share=format_number(float(weights[h, receiver, j]), 3)))
+    return facts
+
+
+def _written_rows(trace: Trace, step: Step, receiver: int, options: FrameOptions) -> list[str]:
+    """The receiver's row of each array the step writes (per head for a per-head array)."""
+    lang = options.lang
+    tokens = tokens_of(trace, step.rows)
+    facts: list[str] = []
+    for name in step.writes:
+        array = trace.arrays.get(name)
+        if array is None or array.ndim not in (2, 3) or array.shape[-2] != len(tokens):
+            continue
+        rows = [(array, "")] if array.ndim == 2 else [
+            (array[h], frame_word(lang, "head_prefix", n=h + 1) if array.shape[0] > 1 else "")
+            for h in range(array.shape[0])]
+        for values, prefix in rows:
+            facts.append(prefix + frame_word(
+                lang, "row_values", name=name, token=tokens[receiver],
+                values=_row([float(v) for v in values[receiver]])))
+    return facts
+
+
+FACTS = op_table("canvas.describe", {
+    "embed": _written_rows,
+    "positions": _written_rows,
+    "inputs": _written_rows,
+    "norm": _written_rows,
+    "projection": _written_rows,
+    "rope": _written_rows,
+    "scores": _written_rows,
+    "weights": _shares,
+    "mix": _shares,
+    "residual": _written_rows,
+    "ffn": _written_rows,
+    "logits": _written_rows,
+    "probs": _written_rows,
+})
+"""Each op kind's facts in the frame's words."""

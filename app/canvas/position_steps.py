@@ -8,7 +8,7 @@ repeat what the numbers say.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -24,7 +24,6 @@ from app.tape import attention_at, kv_head, module_of
 from app.texts.position_words import position_word
 from engine import Step
 
-Layout = Callable[[LayoutContext, Step, QGraphicsItem], QRectF]
 RADIUS = 44.0
 DIAL_PAD = 8.0
 TEXT_SIZE = 15
@@ -145,7 +144,7 @@ def _subscript(number: int) -> str:
 
 def _pairing(ctx: LayoutContext, step: Step) -> str:
     """RoPE's pairing of columns (``half`` or ``interleaved``), from the step's positions."""
-    return str(getattr(module_of(ctx.trace, step), "pairing", "half"))
+    return str(module_of(ctx.trace, step).pairing)
 
 
 def _pair_columns(i: int, r: int, pairing: str) -> tuple[int, int]:
@@ -289,10 +288,3 @@ def lay_out_biased_scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
                      ctx.grid(scores, title=_word(ctx, "scores_biased") + label, head=head,
                               masked=hidden, highlight_receiver=True)])
     return place_rows(parent, rows, 0, 0, ctx.theme)
-
-
-POSITION_LAYOUTS: dict[str, Layout] = {
-    "positions": lay_out_positions,
-    "rope": lay_out_rope,
-}
-"""Step op → layout, merged into :data:`app.canvas.steps.LAYOUTS`."""

@@ -8,6 +8,8 @@ vocabulary head. In the window a click on a box jumps to that step.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QPainter, QPen
 from PySide6.QtWidgets import (
@@ -20,10 +22,12 @@ from PySide6.QtWidgets import (
 from app.canvas.context import LayoutContext
 from app.canvas.layout import TextItem
 from app.canvas.theme import Theme
-from app.tape import ATTENTION_OPS, attention_of, module_of, same_step_in_layer
+from app.tape import attention_of, module_of, qk_norm_of, same_step_in_layer
 from app.texts.canvas_words import canvas_word
 from app.texts.step_labels import step_groups
 from engine import Step, Trace
+from engine.names import NORM_NAMES
+from engine.op_table import op_table
 
 SIZE = 13
 BOX_PAD = 7.0
@@ -32,24 +36,62 @@ ARROW = 16.0
 
 def step_label(trace: Trace, step: Step, lang: str) -> str:
     """The short name of a step on the map (``mask + softmax``, ``Q/K/V ×2``, ``+ residual``)."""
-    if step.op in ATTENTION_OPS:
-        a = attention_of(trace, step)
-        labels = {
-            "projection": canvas_word(lang, "projections_heads", heads=a.heads) if a.heads > 1
-            else canvas_word(lang, "projections"),
-            "scores": canvas_word(lang, "scores"),
-            "weights": canvas_word(lang, "weights_masked" if a.causal else "weights"),
-            "mix": canvas_word(lang, "mix_wo" if a.Wo is not None else "mix"),
-        }
-        return labels[step.op]
-    if step.op == "norm":
-        model = module_of(trace, step)
-        norm = canvas_word(lang, "no_norm") if model.norm == "none" else "Norm"
-        final = step.explain_key.endswith("final_norm")
-        return canvas_word(lang, "final_norm" if final else "norm", norm=norm)
-    words = {"embed": "embed", "inputs": "inputs", "residual": "resid", "ffn": "ffn",
-             "logits": "logits", "probs": "probs"}
-    return canvas_word(lang, words[step.op]) if step.op in words else step.id
+    return MAP_LABELS[step.op](trace, step, lang)
+
+
+Label = Callable[[Trace, Step, str], str]
+
+
+def _word(key: str) -> Label:
+    """A label that is one map word."""
+    return lambda trace, step, lang: canvas_word(lang, key)
+
+
+def _projections(trace: Trace, step: Step, lang: str) -> str:
+    heads = attention_of(trace, step).heads
+    return canvas_word(lang, "projections_heads", heads=heads) if heads > 1 \
+        else canvas_word(lang, "projections")
+
+
+def _weights(trace: Trace, step: Step, lang: str) -> str:
+    return canvas_word(lang, "weights_masked" if attention_of(trace, step).causal else "weights")
+
+
+def _mix(trace: Trace, step: Step, lang: str) -> str:
+    return canvas_word(lang, "mix_wo" if attention_of(trace, step).Wo is not None else "mix")
+
+
+def _norm(trace: Trace, step: Step, lang: str) -> str:
+    """A block's norm (``Norm``, ``final Norm``, ``no norm``), or an attention's QK-norm."""
+    qk_norm = qk_norm_of(trace, step)
+    if qk_norm is not None:
+        return canvas_word(lang, "qk_norm", norm=NORM_NAMES[qk_norm])
+    norm = canvas_word(lang, "no_norm") if module_of(trace, step).norm == "none" else "Norm"
+    final = step.explain_key.endswith("final_norm")
+    return canvas_word(lang, "final_norm" if final else "norm", norm=norm)
+
+
+def _step_id(trace: Trace, step: Step, lang: str) -> str:
+    """The step's id (``positions``, ``L1.rope``)."""
+    return step.id
+
+
+MAP_LABELS = op_table("canvas.map_label", {
+    "embed": _word("embed"),
+    "positions": _step_id,
+    "inputs": _word("inputs"),
+    "norm": _norm,
+    "projection": _projections,
+    "rope": _step_id,
+    "scores": _word("scores"),
+    "weights": _weights,
+    "mix": _mix,
+    "residual": _word("resid"),
+    "ffn": _word("ffn"),
+    "logits": _word("logits"),
+    "probs": _word("probs"),
+})
+"""Each op kind's box label on the map."""
 
 
 class MapBox(QGraphicsObject):

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem
 
 from app.canvas.arrows import ArrowSpec, AttentionArrows
-from app.canvas.block_steps import BLOCK_LAYOUTS
+from app.canvas.block_steps import lay_out_ffn, lay_out_norm, lay_out_residual
 from app.canvas.context import LayoutContext
 from app.canvas.heads import ARROWS_GAP, lay_out_heads_mix
 from app.canvas.layout import GAP, ROW_GAP, place_beside, place_row, place_rows, wrap_width
-from app.canvas.position_steps import POSITION_LAYOUTS, lay_out_biased_scores
+from app.canvas.position_steps import lay_out_biased_scores, lay_out_positions, lay_out_rope
+from app.canvas.vocab_steps import lay_out_embed, lay_out_logits, lay_out_probs
 from app.tape import (
     array_name,
     attention_of,
@@ -26,6 +27,8 @@ from app.tape import (
 from app.texts.frame_words import frame_word, join_notes
 from engine import Step, format_number
 from engine.names import short_name
+from engine.op_table import op_table
+from engine.trace_step import Op
 
 Layout = Callable[[LayoutContext, Step, QGraphicsItem], QRectF]
 SHARE_RANGE = (0.0, 1.0)
@@ -42,18 +45,35 @@ def _inputs(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
 
 def _projections(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     """The source rows once, then · Wq = Q, · Wk = K and · Wv = V beside them (below them when
-    that runs past the wrap width)."""
-    src = step.reads[0]
+    that runs past the wrap width). Cross-attention's K and V read the encoder memory: it is
+    drawn, labelled by the encoder's tokens, as the source of a second group below Q's."""
+    if not step.keys:
+        return _projection_group(ctx, step, parent, step.reads[0], ("Q", "K", "V"), 0.0)
+    queries = _projection_group(ctx, step, parent, step.reads[0], ("Q",), 0.0)
+    memory = _projection_group(ctx, step, parent, step.reads[1], ("K", "V"),
+                               queries.bottom() + ROW_GAP, _word(ctx, "encoder_memory"),
+                               _word(ctx, "memory"))
+    return queries.united(memory)
+
+
+def _projection_group(ctx: LayoutContext, step: Step, parent: QGraphicsItem, src: str,
+                      outputs: tuple[str, ...], top: float, title: str | None = None,
+                      src_name: str | None = None) -> QRectF:
+    """``src ·`` at ``top``, then one ``W + b = out`` row per output beside it (or below it
+    when that runs past the wrap width); ``title`` and ``src_name`` name the source."""
     att = attention_of(ctx.trace, step)
-    source = place_row(parent, [ctx.grid(src), "·"], 0, 0, ctx.theme)
+    source = place_row(parent, [ctx.grid(src, title=title), "·"], 0, top, ctx.theme)
+    name = src_name or short_name(src)
     rows = []
-    for out, weight, bias in (("Q", "Wq", att.bq), ("K", "Wk", att.bk), ("V", "Wv", att.bv)):
+    for out in outputs:
+        weight = f"W{out.lower()}"
+        bias = getattr(att, f"b{out.lower()}")
         parts: list[QGraphicsItem | str] = [ctx.grid(parameter_path(step, weight))]
         if bias is not None:
             parts += ["+", ctx.grid(parameter_path(step, f"b{weight[1]}"))]
-        parts += ["=", ctx.grid(array_name(step, out), title=f"{out} = {short_name(src)}·{weight}")]
+        parts += ["=", ctx.grid(array_name(step, out), title=f"{out} = {name}·{weight}")]
         rows.append(parts)
-    x, y = source.right() + GAP, 0.0
+    x, y = source.right() + GAP, top
     limit = wrap_width()
     probe = QGraphicsRectItem()  # owns the grids until they move to ``parent``
     if limit is not None and place_rows(probe, rows, x, y, ctx.theme).right() > limit:
@@ -87,6 +107,7 @@ def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     hidden = ctx.hidden(step)
     if array_name(step, "alibi") in step.writes:
         return lay_out_biased_scores(ctx, step, parent, hidden)
+    query, key = short_name(step.reads[0]), short_name(step.reads[1])  # Q_rot after RoPE
     rows: list[list[QGraphicsItem | str]] = []
     for head in ctx.heads:
         label = _head_label(ctx, head)
@@ -96,8 +117,8 @@ def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
                    else _word(ctx, "not_scaled_note"))
         note = join_notes(ctx.options.lang, scaling,
                           _word(ctx, "mask_note") if hidden is not None else "")
-        rows.append([ctx.grid(step.reads[0], title=f"Q{label}", columns=cols), "·",
-                     ctx.grid(step.reads[1], title=f"Kᵀ{label}{_group_label(ctx, att, head)}",
+        rows.append([ctx.grid(step.reads[0], title=f"{query}{label}", columns=cols), "·",
+                     ctx.grid(step.reads[1], title=f"{key}ᵀ{label}{_group_label(ctx, att, head)}",
                               columns=_head_columns(att.d_k, kv_head(att, head)),
                               transpose=True), "=",
                      ctx.grid(step.writes[-1], title=_word(ctx, "scores") + label, head=head,
@@ -162,51 +183,25 @@ def _mix(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     return place_beside(parent, arrows, grids, ARROWS_GAP)
 
 
-def _generic(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
-    """Any step: what it reads, an arrow, what it writes."""
-    readable = [name for name in step.reads
-                if name in ctx.trace.arrays or _is_parameter(ctx, name)]
-    parts: list[QGraphicsItem | str] = []
-    for name in readable:
-        if parts:
-            parts.append(",")
-        parts.append(ctx.grid(name, highlight_receiver=name in ctx.trace.arrays,
-                              head=_head_of(ctx, name)))
-    parts.append("→")
-    for k, name in enumerate(step.writes):
-        if k:
-            parts.append(",")
-        parts.append(ctx.grid(name, highlight_receiver=True, head=_head_of(ctx, name)))
-    return place_row(parent, parts, 0, 0, ctx.theme)
-
-
-def _head_of(ctx: LayoutContext, name: str) -> int | None:
-    """The selected head of a per-head (3-D) array, None for a matrix."""
-    if name in ctx.trace.arrays and ctx.trace.arrays[name].ndim == 3:
-        return min(int(ctx.heads[0]), int(ctx.trace.arrays[name].shape[0]) - 1)
-    return None
-
-
-def _is_parameter(ctx: LayoutContext, name: str) -> bool:
-    try:
-        ctx.trace.scenario.parameter(name)
-    except KeyError:
-        return False
-    return True
-
-
-LAYOUTS: dict[str, Layout] = {
+LAYOUTS: Mapping[Op, Layout] = op_table("canvas.layout", {
+    "embed": lay_out_embed,
+    "positions": lay_out_positions,
     "inputs": _inputs,
+    "norm": lay_out_norm,
     "projection": _projections,
+    "rope": lay_out_rope,
     "scores": _scores,
     "weights": _weights,
     "mix": _mix,
-    **BLOCK_LAYOUTS,
-    **POSITION_LAYOUTS,
-}
+    "residual": lay_out_residual,
+    "ffn": lay_out_ffn,
+    "logits": lay_out_logits,
+    "probs": lay_out_probs,
+})
+"""Each op kind's picture."""
 
 
 def lay_out_step(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     """Place the picture of ``step`` under ``parent``, from (0, 0); returns what it covers."""
-    return LAYOUTS.get(step.op, _generic)(ctx.for_step(step), step, parent)
+    return LAYOUTS[step.op](ctx.for_step(step), step, parent)
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QGraphicsItem
@@ -16,7 +14,6 @@ from app.tape import parameter_path
 from engine import Step
 from engine.names import short_name
 
-Layout = Callable[[LayoutContext, Step, QGraphicsItem], QRectF]
 TEXT_GAP = 12.0
 MANY_TABLE_ROWS = 24
 """A larger embedding table shows only the rows the ids pick."""
@@ -107,10 +104,3 @@ def lay_out_probs(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRec
     return place_row(parent, [ctx.grid(step.reads[0], highlight_receiver=True),
                               word(ctx, "softmax_rows"), probability_bars(ctx, step)], 0, 0,
                      ctx.theme)
-
-
-VOCAB_LAYOUTS: dict[str, Layout] = {
-    "embed": lay_out_embed,
-    "logits": lay_out_logits,
-    "probs": lay_out_probs,
-}

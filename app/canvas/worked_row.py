@@ -20,9 +20,15 @@ from app.texts.canvas_words import canvas_word
 from app.texts.facts import Facts, facts_for
 from engine import Step, format_number
 from engine.numbers import format_factor
+from engine.op_table import op_table
 
-WORKED_STEPS = ("scores", "weights", "mix")
-"""The ops of the steps that show a worked row."""
+WORKED_STAGES = op_table("canvas.worked_row", {
+    "embed": None, "positions": None, "inputs": None, "norm": None, "projection": None,
+    "rope": None, "scores": 0, "weights": 1, "mix": 2, "residual": None, "ffn": None,
+    "logits": None, "probs": None,
+})
+"""How far each op kind's worked row goes: 0 the scores, 1 also the shares, 2 also the share
+times V rows and their sum; None for no worked row."""
 MAX_POSITIONS = 4
 """The window shows the worked row by default for documents with at most this many positions."""
 SIZE = 15
@@ -91,11 +97,11 @@ def _row(values: list[float], places: int) -> str:
 def worked_row(ctx: LayoutContext, step: Step) -> WorkedRow | None:
     """The worked row of ``step`` for the frame's receiver and first shown head, or None at a
     step that has none."""
-    if step.op not in WORKED_STEPS:
+    upto = WORKED_STAGES[step.op]
+    if upto is None:
         return None
     trace, lang, places = ctx.trace, ctx.options.lang, ctx.places
     f = facts_for(trace, trace.step_index(step.id), ctx.receiver, ctx.heads[0])
-    upto = WORKED_STEPS.index(step.op)
     header = [canvas_word(lang, "key"), canvas_word(lang, "dot"),
               canvas_word(lang, "scaled", d_k=f.d_k) if f.scaled else
               canvas_word(lang, "unscaled")]

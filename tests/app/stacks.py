@@ -1,30 +1,20 @@
-"""Hand-made version-2 traces built from version-1 ones: stacked layers, RoPE, ALiBi, added
-positions and a cross-attention.
+"""Hand-made version-2 traces built from version-1 ones: stacked layers, an encoder and a
+cross-attention.
 
-Until the engine writes version-2 traces, these stand in for them: the steps carry the scope,
-layer, token lists and array names of docs/format-v2.md, and parameters keep their version-1
-module paths. In a stack, each layer's arrays are the version-1 arrays times the layer number
-(so layers differ); the position arrays come from engine/positions.py.
+The steps carry the scope, layer, token lists and array names of docs/format-v2.md, and
+parameters keep their version-1 module paths; each trace lists a visibility per attention
+scope, as a computed one does. In a stack, each layer's arrays are the version-1 arrays times
+the layer number (so layers differ).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from engine import Step, Trace, compute, parse_scenario
-from engine.positions import (
-    Pairing,
-    Positions,
-    alibi_bias,
-    alibi_slopes,
-    rope_angles,
-    rotate,
-    sinusoidal_table,
-)
 
 HEAD_OPS = ("logits", "probs")
 
@@ -38,6 +28,12 @@ def _layer_arrays(trace: Trace, steps: list[Step]) -> set[str]:
     written = {name for s in steps for name in s.writes}
     return written | {name for name in trace.arrays
                       if name.removesuffix("_stats") in written or name == "ffn_pre"}
+
+
+def _visibility(trace: Trace, steps: list[Step]) -> dict[str, npt.NDArray[np.bool_]]:
+    """Every attention scope of ``steps`` sees what ``trace``'s first attention sees (as a
+    computed trace lists a visibility per scope)."""
+    return {step.scope: trace.visible for step in steps if step.op == "weights"}
 
 
 def stacked(trace: Trace, layers: int) -> Trace:
@@ -60,57 +56,7 @@ def stacked(trace: Trace, layers: int) -> Trace:
                           writes=tuple(renamed[w] for w in s.writes)) for s in middle]
     steps += [replace(s, reads=tuple(renamed.get(r, r) for r in s.reads)) for s in head]
     return Trace(scenario=trace.scenario, arrays=arrays, steps=tuple(steps),
-                 visible=trace.visible)
-
-
-def _rescope(trace: Trace, steps: list[Step], arrays: dict[str, Any]) -> Trace:
-    return Trace(scenario=trace.scenario, arrays=arrays, steps=tuple(steps),
-                 visible=trace.visible)
-
-
-def with_rope(trace: Trace, base: float = 10.0, pairing: Pairing = "half") -> Trace:
-    """``trace`` (attention alone) with a RoPE step after the projections: Q and K turned pair
-    by pair by p·θ into ``Q_rot`` and ``K_rot``, which the scores then read."""
-    att = trace.scenario.attention
-    angles = rope_angles(trace.scenario.n, att.d_k, base)
-    arrays = dict(trace.arrays)
-    arrays["rope_angles"] = angles
-    arrays["Q_rot"] = rotate(arrays["Q"], att.heads, angles, pairing)
-    arrays["K_rot"] = rotate(arrays["K"], att.heads, angles, pairing)
-    steps: list[Step] = []
-    for step in trace.steps:
-        if step.op == "scores":
-            step = replace(step, reads=("Q_rot", "K_rot"))
-        steps.append(step)
-        if step.op == "projection":
-            steps.append(Step("rope", "RoPE: each pair of q and k turned by p·θ",
-                              ("Q", "K", "rope_angles"), ("Q_rot", "K_rot"), "positions.rope",
-                              "rope", module="positions"))
-    scenario = replace(trace.scenario, positions=Positions(kind="rope", base=base,
-                                                            pairing=pairing))
-    return Trace(scenario=scenario, arrays=arrays, steps=tuple(steps), visible=trace.visible)
-
-
-def with_alibi(trace: Trace) -> Trace:
-    """``trace`` with its scores step writing ``qk``, the ALiBi ``alibi`` bias and their sum."""
-    att = trace.scenario.attention
-    arrays = dict(trace.arrays)
-    arrays["qk"] = arrays["scores"]
-    arrays["alibi"] = alibi_bias(alibi_slopes(att.heads), trace.scenario.n, att.causal)
-    arrays["scores"] = arrays["qk"] + arrays["alibi"]
-    steps = [replace(s, writes=("qk", "alibi", "scores")) if s.op == "scores" else s
-             for s in trace.steps]
-    return _rescope(trace, steps, arrays)
-
-
-def with_added_positions(trace: Trace) -> Trace:
-    """``trace`` whose X is token rows plus sinusoidal position rows, shown by a first step."""
-    n, d = trace.scenario.n, trace.scenario.d
-    table = sinusoidal_table(n, d)
-    arrays = {"embedded": trace.arrays["X"] - table, "positions": table, **trace.arrays}
-    step = Step("positions", "Positions: each position's row added", ("embedded", "positions"),
-                ("X",), "positions.added", "positions", module="positions")
-    return _rescope(trace, [step, *trace.steps], arrays)
+                 visible=trace.visible, visibility=_visibility(trace, steps))
 
 
 @dataclass(frozen=True, eq=False)

@@ -3,12 +3,15 @@
 RoPE: every dial's thick arrow is its thin one turned by p·θᵢ (θᵢ = base^(−2i/r) computed in
 the test), and the angle is printed. ALiBi: q·k + bias = scores, cell by cell. Added positions:
 rows + P = X. Cross-attention: two token lists, arrows from the decoder's query rows to the
-encoder's key boxes. The traces are hand-made (tests/app/stacks.py) from version-1 documents.
+encoder's key boxes. The position traces are computed from documents with ``positions``; the
+cross-attention's is hand-made (tests/app/stacks.py).
 """
 
 from __future__ import annotations
 
+import json
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -23,13 +26,7 @@ from app.texts import step_text
 from app.texts.frame_words import FRAME_WORDS
 from app.texts.position_words import POSITION_WORDS
 from engine import Trace, compute, load_scenario, parse_scenario
-from tests.app.stacks import (
-    with_added_positions,
-    with_alibi,
-    with_cross,
-    with_rope,
-    with_shared_keys,
-)
+from tests.app.stacks import with_cross, with_shared_keys
 
 BASE = 10.0
 DOCUMENT = {"title": "RoPE", "tokens": ["a", "b", "c"],
@@ -37,6 +34,16 @@ DOCUMENT = {"title": "RoPE", "tokens": ["a", "b", "c"],
             "attention": {"heads": 1, "causal": True, "scale": True,
                           "Wq": np.eye(4).tolist(), "Wk": np.eye(4).tolist(),
                           "Wv": np.eye(4).tolist()}}
+
+
+def with_positions(document: dict[str, Any], **positions: object) -> Trace:
+    """The trace of ``document`` with its ``positions`` set."""
+    return compute(parse_scenario({**document, "positions": positions}))
+
+
+def example(name: str) -> dict[str, Any]:
+    document: dict[str, Any] = json.loads(example_path(name).read_text(encoding="utf-8"))
+    return document
 
 
 def frame(trace: Trace, step_id: str, **options: object) -> FrameItem:
@@ -51,7 +58,7 @@ def titled(item: FrameItem, title: str) -> MatrixGrid:
 
 @pytest.mark.parametrize("pairing", ["half", "interleaved"])
 def test_each_dial_turns_its_pair_by_p_theta(qtbot: QtBot, pairing: str) -> None:
-    rope = with_rope(compute(parse_scenario(DOCUMENT)), BASE, pairing)
+    rope = with_positions(DOCUMENT, kind="rope", base=BASE, pairing=pairing)
     x = np.array(DOCUMENT["X"])
     theta = [BASE ** (-2 * i / 4) for i in range(2)]  # θ_i = base^(−2i/r), r = d_k = 4
     half = pairing == "half"
@@ -79,7 +86,7 @@ def check_dial(dial: RotationDial, x: np.ndarray, p: int, i: int, theta: float,
 
 
 def test_dials_print_the_angle_and_the_pair_before_and_after(qtbot: QtBot) -> None:
-    rope = with_rope(compute(parse_scenario(DOCUMENT)), BASE)
+    rope = with_positions(DOCUMENT, kind="rope", base=BASE)
     dials = frame(rope, "rope", receiver=2).items_of(RotationDial)
     # Position 2, pair 0 of q: (1, 0.5) turned by 2 rad.
     dial = dials[0]
@@ -93,8 +100,7 @@ def test_dials_print_the_angle_and_the_pair_before_and_after(qtbot: QtBot) -> No
 
 
 def test_many_positions_dial_only_the_receiver(qtbot: QtBot) -> None:
-    pronoun = compute(load_scenario(example_path("pronoun")))
-    rope = with_rope(pronoun, BASE)
+    rope = with_positions(example("pronoun"), kind="rope", base=BASE)
     dials = frame(rope, "rope", receiver=7).items_of(RotationDial)
     assert len(dials) == 2  # q and k of "it", one pair (d_k = 2)
     assert dials[0].angle == pytest.approx(7.0)  # p = 7, θ₀ = 1
@@ -102,7 +108,7 @@ def test_many_positions_dial_only_the_receiver(qtbot: QtBot) -> None:
 
 def test_alibi_adds_the_bias_grid_to_q_dot_k(qtbot: QtBot) -> None:
     multihead = compute(load_scenario(example_path("multihead")))
-    trace = with_alibi(multihead)
+    trace = with_positions(example("multihead"), kind="alibi")
     item = frame(trace, "scores")
     for head, slope in ((0, 2 ** -4), (1, 2 ** -8)):  # 2^(−8k/h), h = 2
         label = f" · head {head + 1}"
@@ -116,15 +122,17 @@ def test_alibi_adds_the_bias_grid_to_q_dot_k(qtbot: QtBot) -> None:
 
 
 def test_added_positions_show_rows_plus_p_equal_x(qtbot: QtBot) -> None:
-    multihead = compute(load_scenario(example_path("multihead")))
-    item = frame(with_added_positions(multihead), "positions")
+    document = example("multihead")
+    item = frame(with_positions(document, kind="sinusoidal"), "positions")
     rows = titled(item, "token rows").spec.values
     table = titled(item, "position rows P").spec.values
     p, i = np.arange(3)[:, None], np.arange(6)[None, :]
     angle = p / 10000 ** (2 * (i // 2) / 6)
-    np.testing.assert_allclose(table, np.where(i % 2 == 0, np.sin(angle), np.cos(angle)))
-    np.testing.assert_allclose(rows + table, multihead.arrays["X"])
-    np.testing.assert_allclose(titled(item, "X = rows + P").spec.values, multihead.arrays["X"])
+    expected = np.where(i % 2 == 0, np.sin(angle), np.cos(angle))
+    np.testing.assert_allclose(table, expected)
+    np.testing.assert_allclose(rows, document["X"])  # the document's rows are the token rows
+    np.testing.assert_allclose(titled(item, "X = rows + P").spec.values,
+                               np.array(document["X"]) + expected)
 
 
 def test_cross_attention_arrows_go_from_decoder_rows_to_the_encoders_keys(
@@ -162,13 +170,13 @@ def test_position_and_frame_words_exist_in_both_languages() -> None:
 
 
 def test_rope_and_added_rows_have_texts_with_the_documents_numbers() -> None:
-    rope = with_rope(compute(parse_scenario(DOCUMENT)), BASE)
+    rope = with_positions(DOCUMENT, kind="rope", base=BASE)
     text = step_text(rope, rope.step_index("rope"), "en", receiver=2)
     turned = rope.arrays["Q_rot"][2]
     assert f"{np.linalg.norm(turned):.3f}" in text.check  # |q| of c: √2.5 = 1.581, kept
     assert f"{np.linalg.norm(np.array(DOCUMENT['X'][2])):.3f}" in text.check
     assert "RoPE" in step_text(rope, rope.step_index("rope"), "zh", receiver=2).summary
-    added = with_added_positions(compute(load_scenario(example_path("multihead"))))
+    added = with_positions(example("multihead"), kind="sinusoidal")
     text = step_text(added, 0, "zh", receiver=1)
     assert "X = 词元行 + P" in text.summary
     assert "0.841" in step_text(added, 0, "en", receiver=1).check  # sin(1) of row 1 of P

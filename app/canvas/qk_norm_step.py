@@ -1,0 +1,27 @@
+"""The picture of QK-norm: each head's columns of Q and of K normalised, then scaled by γ."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF
+from PySide6.QtWidgets import QGraphicsItem
+
+from app.canvas.context import LayoutContext
+from app.canvas.layout import RowPart, place_rows
+from app.tape import qk_norm_of
+from app.texts.frame_words import frame_word
+from engine import Step
+from engine.names import NORM_NAMES
+
+
+def lay_out_qk_norm(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
+    """``Q → RMSNorm per head · γq = Q_normed``, and the same row for K (the step reads Q, K,
+    γq, γk and writes Q_normed, K_normed)."""
+    kind = qk_norm_of(ctx.trace, step)
+    assert kind is not None
+    operator = frame_word(ctx.options.lang, "qk_norm_op", norm=NORM_NAMES[kind])
+    q, k, gamma_q, gamma_k = step.reads
+    rows: list[list[RowPart]] = [
+        [ctx.grid(source, highlight_receiver=True), operator, ctx.grid(gamma), "=",
+         ctx.grid(out, highlight_receiver=True)]
+        for source, gamma, out in ((q, gamma_q, step.writes[0]), (k, gamma_k, step.writes[1]))]
+    return place_rows(parent, rows, 0, 0, ctx.theme)
