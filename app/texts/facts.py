@@ -11,8 +11,9 @@ from functools import cached_property
 
 import numpy as np
 
-from app.tape import array_name, attention_of, ffn_pre, kv_head, tokens_of, visible_of
-from engine import Attention, Scenario, Step, Trace, format_number
+from app.tape import array_name, ffn_pre, kv_head, tokens_of, visible_of
+from app.texts.scope import StepModules, modules_of
+from engine import Attention, Block, Scenario, Step, Trace, format_number
 from engine.numbers import format_exact, format_factor
 from engine.reader import FloatArray
 
@@ -83,11 +84,20 @@ class Facts:
         """The receiver's token."""
         return self.tokens[self.receiver]
 
+    @cached_property
+    def modules(self) -> StepModules:
+        """The step's own modules: its attention, its layer's block, its norm."""
+        return modules_of(self.scenario, self.step)
+
     @property
     def attention(self) -> Attention:
-        """The attention of this step (the document's first one outside attention)."""
-        found: Attention = attention_of(self.trace, self.step)
-        return found
+        """The attention of this step (its layer's outside attention)."""
+        return self.modules.attention
+
+    @property
+    def block(self) -> Block | None:
+        """The block of this step's layer."""
+        return self.modules.block
 
     @property
     def heads(self) -> int:
@@ -114,18 +124,15 @@ class Facts:
         return self.attention.Wo is not None
 
     @property
-    def has_block(self) -> bool:
-        return self.scenario.block is not None
-
-    @property
     def norm(self) -> str:
-        """``"layernorm"``, ``"rmsnorm"`` or ``"none"`` (``"none"`` without a block)."""
-        return self.scenario.block.norm if self.scenario.block is not None else "none"
+        """``"layernorm"``, ``"rmsnorm"`` or ``"none"`` of this step's norm (``"none"`` without
+        a block)."""
+        return self.modules.norm
 
     @property
     def eps(self) -> str:
-        """ε as written in a document (``1e-05``, ``0``)."""
-        return format_exact(self.scenario.block.eps if self.scenario.block is not None else 0.0)
+        """ε of this step's norm as written in a document (``1e-05``, ``0``)."""
+        return format_exact(self.modules.eps)
 
     def array(self, name: str) -> FloatArray:
         return self.trace.arrays[name]
@@ -243,16 +250,15 @@ class Facts:
 
     @property
     def activation(self) -> str:
-        return self.scenario.block.ffn.activation if self.scenario.block is not None else ""
+        return self.block.ffn.activation if self.block is not None else ""
 
     @property
     def hidden_width(self) -> int:
-        block = self.scenario.block
-        return int(block.ffn.W1.shape[1]) if block is not None else 0
+        return int(self.block.ffn.W1.shape[1]) if self.block is not None else 0
 
     @property
     def vocab(self) -> tuple[str, ...]:
-        return self.scenario.block.vocab if self.scenario.block is not None else ()
+        return self.modules.vocab
 
     def top_entry(self, name: str = "logits") -> int:
         """The vocabulary entry with the receiver's largest logit (or probability)."""
@@ -356,11 +362,12 @@ class Facts:
 
     @property
     def pre(self) -> bool:
-        return self.scenario.block is not None and self.scenario.block.placement == "pre"
+        return self.block is not None and self.block.placement == "pre"
 
     @property
     def has_final_norm(self) -> bool:
-        return self.scenario.block is not None and self.scenario.block.final_norm
+        """Whether a final norm comes right after this step's layer (the last of its stack)."""
+        return self.modules.final_norm_follows
 
     @property
     def norm_facts(self) -> NormFacts:
@@ -400,10 +407,8 @@ class Facts:
         return self.step.reads[0]
 
     def logit_terms(self, entry: int) -> str:
-        block = self.scenario.block
-        assert block is not None and block.unembed is not None
-        return self.dot_terms(self.array(self.head_source)[self.receiver],
-                              block.unembed[:, entry])
+        unembed = self.scenario.parameter(self.step.reads[1])
+        return self.dot_terms(self.array(self.head_source)[self.receiver], unembed[:, entry])
 
 
 def facts_for(trace: Trace, index: int, receiver: int | None = None, head: int = 0) -> Facts:
@@ -411,5 +416,5 @@ def facts_for(trace: Trace, index: int, receiver: int | None = None, head: int =
     index = max(0, min(len(trace.steps) - 1, index))
     n = len(tokens_of(trace, trace.steps[index].rows))
     chosen = n - 1 if receiver is None else max(0, min(n - 1, receiver))
-    heads = attention_of(trace, trace.steps[index]).heads  # a stack's layers may differ
+    heads = modules_of(trace.scenario, trace.steps[index]).attention.heads  # layers differ
     return Facts(trace=trace, index=index, receiver=chosen, head=max(0, min(heads - 1, head)))

@@ -413,6 +413,7 @@ def ffn(f: Facts) -> StepText:
 
 def resid2(f: Facts) -> StepText:
     final = ("which is why the final norm follows here." if f.has_final_norm else
+             "and the next layer reads it as it is." if not f.modules.last_layer else
              "and this document has no final norm after it.")
     return StepText(
         summary="The feed-forward output is added to the stream resid1: the second residual, "

@@ -366,7 +366,8 @@ def ffn(f: Facts) -> StepText:
 
 
 def resid2(f: Facts) -> StepText:
-    final = "所以这里后面接了最终 Norm。" if f.has_final_norm else "本文档后面没有最终 Norm。"
+    final = ("所以这里后面接了最终 Norm。" if f.has_final_norm else
+             "下一层直接读取这个和。" if not f.modules.last_layer else "本文档后面没有最终 Norm。")
     return StepText(
         summary="把前馈输出加到主干 resid1 上：第二次残差，也是 pre-norm 中本块的输出。",
         why="与第一次残差一样，前馈只在主干已有的内容上添加改动，前面算出的信息不会丢失。",

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from app.texts.model import check_language
+from app.texts.scope import modules_of
 from app.texts.step_labels import layer_name
 from engine.names import NORM_NAMES
 
@@ -39,12 +40,13 @@ class _Options:
     activation: str
 
 
-def _options(scenario: Scenario, lang: str) -> _Options:
-    a = scenario.attention
-    block = scenario.block
-    norm = activation = ""
+def _options(scenario: Scenario, step: Step, lang: str) -> _Options:
+    """The options of the step's own modules (its layer's, its cross-attention's …)."""
+    modules = modules_of(scenario, step)
+    a, block = modules.attention, modules.block
+    norm = norm_name(modules.norm, lang) if block is not None or modules.norm != "none" else ""
+    activation = ""
     if block is not None:
-        norm = norm_name(block.norm, lang)
         activation = _ZH_ACTIVATIONS.get(block.ffn.activation, block.ffn.activation + " ")
     return _Options(causal=a.causal, scale=a.scale, wo=a.Wo is not None, norm=norm,
                     activation=activation)
@@ -106,4 +108,4 @@ def step_title(step: Step, scenario: Scenario, lang: str) -> str:
     builder = _ZH.get(key) or _ZH.get(key.replace("cross_attention.", "attention.", 1))
     if builder is None:
         return prefix + _ZH_BY_OP.get(step.op, title)
-    return prefix + builder(_options(scenario, lang))
+    return prefix + builder(_options(scenario, step, lang))
