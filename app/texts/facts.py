@@ -12,7 +12,7 @@ from functools import cached_property
 import numpy as np
 
 from app.tape import array_name, ffn_pre, kv_head, tokens_of, visible_of
-from app.texts.scope import StepModules, modules_of
+from app.texts.scope import QK_NORM, StepModules, modules_of
 from engine import Attention, Block, Scenario, Step, Trace, format_number
 from engine.numbers import format_exact, format_factor
 from engine.reader import FloatArray
@@ -371,13 +371,29 @@ class Facts:
 
     @property
     def norm_facts(self) -> NormFacts:
-        """The norm this (norm) step applies."""
-        gamma, beta = self.step.reads[1], self.step.reads[2]
+        """The norm this (norm) step applies; for the QK-norm, the norm of q (it reads Q, K,
+        γ_q, γ_k and has no β)."""
+        qk = self.step.explain_key == QK_NORM
+        gamma = self.step.reads[2 if qk else 1]
         suffix = gamma.rsplit(".", 1)[-1].removeprefix("gamma")
         plain = bool(np.all(self.scenario.parameter(gamma) == 1)
-                     and np.all(self.scenario.parameter(beta) == 0))
+                     and (qk or np.all(self.scenario.parameter(self.step.reads[2]) == 0)))
         return NormFacts(name=self.step.writes[0], source=self.step.reads[0], suffix=suffix,
                          plain=plain)
+
+    def head_row(self, name: str) -> FloatArray:
+        """The receiver's columns of the head in focus in the array ``name`` (Q or Q_normed)."""
+        h = self.head
+        row: FloatArray = self.array(name)[self.receiver, h * self.d_k:(h + 1) * self.d_k]
+        return row
+
+    @property
+    def qk_unscaled_mean_square(self) -> float:
+        """Mean square of the head's normed q divided by γ_q (its non-zero entries): close
+        to 1, whatever γ_q is."""
+        gamma = self.scenario.parameter(self.step.reads[2])
+        kept = gamma != 0
+        return float(np.mean((self.head_row(self.step.writes[0])[kept] / gamma[kept]) ** 2))
 
     def largest(self, name: str) -> float:
         """The receiver's entry of largest size in the array ``name``."""

@@ -9,6 +9,8 @@ from app.texts import glossary_en, glossary_zh, steps_en, steps_zh
 from app.texts.facts import Facts, facts_for
 from app.texts.model import HEADINGS, TERM_IDS, GlossaryEntry, StepText, check_language
 from app.texts.position_texts import BUILDERS_BY_OP
+from app.texts.qk_norm_texts import QK_NORM_BUILDERS
+from app.texts.scope import QK_NORM
 
 if TYPE_CHECKING:
     from engine import Trace
@@ -48,13 +50,15 @@ def step_text(trace: Trace, index: int, lang: str, receiver: int | None = None,
     ValueError
         If ``lang`` is not supported (checked first).
     KeyError
-        If there is no text for the step's ``explain_key`` nor for its op (positions, RoPE
-        and the steps of :data:`_OP_KEYS` have one).
+        If there is no text for the step's ``explain_key`` nor for its op (positions, RoPE,
+        the QK-norm and the steps of :data:`_OP_KEYS` have one).
     """
     language = check_language(lang)
     builders = _BUILDERS[language]
     step = trace.steps[index]
     by_op = BUILDERS_BY_OP[language]
+    if step.explain_key == QK_NORM:
+        return QK_NORM_BUILDERS[language](facts_for(trace, index, receiver, head))
     if step.explain_key not in builders and step.op in by_op:
         return by_op[step.op](facts_for(trace, index, receiver, head))
     key = step.explain_key if step.explain_key in builders else _OP_KEYS[step.op]

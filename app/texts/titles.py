@@ -58,6 +58,7 @@ _ZH: dict[str, _Builder] = {
     "input.embed": lambda o: "用 Token 编号查嵌入表中的行",
     "attention.inputs": lambda o: "一份输入，三张参数表",
     "attention.projections": lambda o: "Q、K、V：每个位置各得一行投影",
+    "attention.qk_norm": lambda o: f"QK 规范化（{o.norm}）：每个头的 q 和 k 各自规范化",
     "attention.scores": lambda o: "分数 q·k" + ("，再除以 √dₖ" if o.scale else ""),
     "attention.weights": lambda o: "因果掩码与 softmax 份额" if o.causal else "softmax 份额",
     "attention.mix": lambda o: "按份额混合 V" + ("，再乘 Wo" if o.wo else ""),

@@ -1,0 +1,39 @@
+"""Texts of version-2 steps that version 1 has not: the QK-norm and the cross-attention's
+projections, with their own numbers."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from app.texts import step_text, step_title
+from engine import compute, format_number, parse_scenario
+from tests.engine.v2_documents import CASES
+
+
+def _row(values: np.ndarray) -> str:
+    return "[" + ", ".join(format_number(float(v), 3) for v in values) + "]"
+
+
+def test_qk_norm_text_quotes_the_heads_own_normed_q() -> None:
+    trace = compute(parse_scenario(CASES["qk_norm_rmsnorm"]()))  # γ_q = [1.2, 0.7]
+    index = trace.step_index("L1.qk_norm")
+    q = trace.arrays["L1.Q"][-1, 2:4]  # head 2 of the last position
+    normed = q / np.sqrt(np.mean(q ** 2) + 1e-5) * np.array([1.2, 0.7])
+    en = step_text(trace, index, "en", head=1)
+    zh = step_text(trace, index, "zh", head=1)
+    assert f"q {_row(q)} becomes {_row(normed)}" in en.how
+    assert "RMSNorm of each head's 2 columns of q (ε = 0.00001)" in en.how
+    assert f"q {_row(q)} 变为 {_row(normed)}" in zh.how
+    assert "QK 规范化（RMSNorm）" in step_title(trace.steps[index], trace.scenario, "zh")
+
+
+def test_qk_norm_layernorm_text_takes_the_layers_epsilon() -> None:
+    trace = compute(parse_scenario(CASES["qk_norm_layernorm_then_rope"]()))  # ε = 0.01
+    index = trace.step_index("L1.qk_norm")
+    q = trace.arrays["L1.Q"][-1, :4]
+    centred = q - q.mean()
+    normed = centred / np.sqrt(np.mean(centred ** 2) + 0.01) * np.array([1.0, 0.5, 2.0, -1.0])
+    for lang in ("en", "zh"):
+        how = step_text(trace, index, lang).how
+        assert "LayerNorm" in how and "ε = 0.01" in how
+        assert _row(normed) in how
