@@ -301,6 +301,23 @@ class Facts:
         return self.step.reads[0]
 
     @property
+    def memory(self) -> str:
+        """The encoder's memory a cross-attention's projections read for K and V; ``""`` for
+        self-attention."""
+        cross = self.step.keys not in ("", self.step.rows)
+        return self.step.reads[1] if cross else ""
+
+    @property
+    def kv_row(self) -> int:
+        """The key position whose k and v a projection text quotes: the receiver's own, or the
+        last key when the keys (the encoder's memory) are fewer."""
+        return min(self.receiver, len(self.keys) - 1)
+
+    def kv_row_text(self, key: str) -> str:
+        """Row :attr:`kv_row` of the array ``key`` (``"K"``, ``"V"``) of this step's scope."""
+        return self.row(self.scoped(key)[self.kv_row])
+
+    @property
     def has_bias(self) -> bool:
         a = self.attention
         return any(b is not None for b in (a.bq, a.bk, a.bv))

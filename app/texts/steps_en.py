@@ -72,17 +72,27 @@ def inputs(f: Facts) -> StepText:
 
 
 def projections(f: Facts) -> StepText:
-    src = f.source
+    src, mem = f.source, f.memory
     bias = " plus a bias" if f.has_bias else ""
+    k, v = f.kv_row_text("K"), f.kv_row_text("V")
+    if mem:
+        how = (f"Q = {src}·Wq, while K = {mem}·Wk and V = {mem}·Wv read the encoder's memory, "
+               f"each entry a row times a column of W{bias}. Here {f.token}'s row "
+               f"{f.receiver_row(src)} gives q = {f.scoped_row('Q')}; the memory row of "
+               f"{f.keys[f.kv_row]} gives k = {k} and v = {v}.")
+    else:
+        how = (f"Q = {src}·Wq, K = {src}·Wk and V = {src}·Wv, each entry a row of {src} times a "
+               f"column of W{bias}. Here {f.token}'s row {f.receiver_row(src)} gives "
+               f"q = {f.scoped_row('Q')}, k = {k} and v = {v}.")
     return StepText(
         summary=f"Every row of {src} is multiplied by Wq, Wk and Wv, giving that position's q, k "
-                "and v rows.",
+                "and v rows." if not mem else
+                f"Every row of {src} is multiplied by Wq, giving its q; every row of {mem} by Wk "
+                "and Wv, giving the encoder positions' k and v.",
         why="One input row has three jobs: its q decides what it reads, its k decides how well "
             "others match it, and its v is the content it passes on. Separate projections let "
             "the features used for matching differ from the content that gets moved.",
-        how=f"Q = {src}·Wq, K = {src}·Wk and V = {src}·Wv, each entry a row of {src} times a "
-            f"column of W{bias}. Here {f.token}'s row {f.receiver_row(src)} gives "
-            f"q = {f.scoped_row('Q')}, k = {f.scoped_row('K')} and v = {f.scoped_row('V')}.",
+        how=how,
         pitfalls=f"Positions do not mix here: row {f.token} of Q depends on row {f.token} of "
                  f"{src} alone. The names are a memory aid only; q, k and v are plain rows of "
                  "numbers, not questions, database keys or answers.",

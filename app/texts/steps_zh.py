@@ -72,15 +72,23 @@ def inputs(f: Facts) -> StepText:
 
 
 def projections(f: Facts) -> StepText:
-    src = f.source
+    src, mem = f.source, f.memory
     bias = "，再加上偏置" if f.has_bias else ""
+    k, v = f.kv_row_text("K"), f.kv_row_text("V")
+    if mem:
+        how = (f"Q = {src}·Wq，而 K = {mem}·Wk、V = {mem}·Wv 读的是编码器的记忆，每个数都是一行"
+               f"乘 W 的一列{bias}。这里{_t(f.token)}的行 {f.receiver_row(src)} 得到 q = "
+               f"{f.scoped_row('Q')}；记忆中{_t(f.keys[f.kv_row])}的行得到 k = {k}、v = {v}。")
+    else:
+        how = (f"Q = {src}·Wq，K = {src}·Wk，V = {src}·Wv，每个数都是 {src} 的一行乘 W 的一列"
+               f"{bias}。这里{_t(f.token)}的行 {f.receiver_row(src)} 得到 q = "
+               f"{f.scoped_row('Q')}、k = {k}、v = {v}。")
     return StepText(
-        summary=f"{src} 的每一行分别乘 Wq、Wk、Wv，得到该位置的 q、k、v 三行。",
+        summary=f"{src} 的每一行分别乘 Wq、Wk、Wv，得到该位置的 q、k、v 三行。" if not mem else
+                f"{src} 的每一行乘 Wq 得到 q；{mem} 的每一行乘 Wk、Wv，得到编码器各位置的 k、v。",
         why="同一行输入身兼三职：q 决定它去读谁，k 决定别人与它匹配得多好，v 是它要传出去的"
             "内容。分开投影，用来匹配的特征才能与被搬运的内容不同。",
-        how=f"Q = {src}·Wq，K = {src}·Wk，V = {src}·Wv，每个数都是 {src} 的一行乘 W 的一列"
-            f"{bias}。这里{_t(f.token)}的行 {f.receiver_row(src)} 得到 q = {f.scoped_row('Q')}、"
-            f"k = {f.scoped_row('K')}、v = {f.scoped_row('V')}。",
+        how=how,
         pitfalls=f"这一步位置之间互不混合：Q 中{_t(f.token)}那一行只取决于 {src} 中同一行。"
                  "这三个名字只帮助记忆，q、k、v 都是普通的数行，不是问句、数据库的键或答案。",
         check=f"手算一个数：Q[{f.token}, 0] = {f.q0_terms} = "

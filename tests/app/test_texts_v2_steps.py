@@ -7,7 +7,7 @@ import numpy as np
 
 from app.texts import step_text, step_title
 from engine import compute, format_number, parse_scenario
-from tests.engine.v2_documents import CASES
+from tests.engine.v2_documents import CASES, encoder_decoder
 
 
 def _row(values: np.ndarray) -> str:
@@ -37,3 +37,18 @@ def test_qk_norm_layernorm_text_takes_the_layers_epsilon() -> None:
         how = step_text(trace, index, lang).how
         assert "LayerNorm" in how and "ε = 0.01" in how
         assert _row(normed) in how
+
+
+def test_cross_projection_text_with_more_target_than_source_tokens() -> None:
+    doc = encoder_decoder(70)  # 3 source tokens
+    doc["tokens"] = ["a", "b", "c", "d", "e"]
+    doc["X"] = (np.arange(20).reshape(5, 4) / 10).tolist()
+    trace = compute(parse_scenario(doc))
+    index = trace.step_index("L1.cross.projections")
+    k, v = trace.arrays["L1.cross.K"][2], trace.arrays["L1.cross.V"][2]  # the last source row
+    q = trace.arrays["L1.cross.Q"][4]
+    en, zh = step_text(trace, index, "en").how, step_text(trace, index, "zh").how
+    assert "K = enc.memory·Wk and V = enc.memory·Wv" in en
+    assert f"gives q = {_row(q)}; the memory row of here gives k = {_row(k)} and " \
+           f"v = {_row(v)}." in en
+    assert f"记忆中“here”的行得到 k = {_row(k)}、v = {_row(v)}。" in zh
