@@ -34,7 +34,12 @@ def _by_key(default: str | None = None) -> Callable[[Facts], Telling]:
 
 
 def _norm(f: Facts) -> Telling:
-    return qk_norm(f) if f.step.explain_key == QK_NORM else _by_key("block.norm1")(f)
+    """The QK-norm's own plan; the encoder's final norm told as the final norm; any other norm
+    by its key (a cross-attention's norm as the first norm)."""
+    key = f.step.explain_key
+    if key == QK_NORM:
+        return qk_norm(f)
+    return _by_key("block.final_norm" if key == "encoder.final_norm" else "block.norm1")(f)
 
 
 OP_PLANS: dict[Op, Callable[[Facts], Telling]] = {

@@ -42,7 +42,7 @@ class StepModules:
     final_norm_follows
         Whether a final norm comes right after this layer (the last of its stack).
     vocab
-        The head's vocabulary (empty without a head).
+        The head's vocabulary (empty without a head, and in the encoder).
     """
 
     attention: Attention
@@ -97,4 +97,5 @@ def modules_of(scenario: Scenario, step: Step) -> StepModules:
     last = index == len(layers) - 1
     return StepModules(attention=attention, block=layer.block, norm=norm, eps=eps,
                        last_layer=last, final_norm_follows=stack_final_norm and last,
-                       vocab=head.vocab if head is not None else ())
+                       vocab=head.vocab if head is not None and step.stack == "decoder" else
+                       ())

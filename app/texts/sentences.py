@@ -3,19 +3,20 @@
 A text is decided once, without a language: which sentences apply and with which numbers (a
 :class:`Say` names a sentence id and its fields; a field may itself be a :class:`Say`, a
 :class:`Listed` or a :class:`Token`, words that differ by language). Each language's catalogue
-(:data:`CATALOGUES`) holds only the words: a ``str.format`` template per sentence id. Headless;
-Qt's ``.ts`` stays for widgets.
+(:data:`CATALOGUES`) holds only the words: a ``str.format`` template per sentence id, filled by
+:func:`~app.texts.model.fill_word` as every other word table of the texts is. Headless; Qt's
+``.ts`` stays for widgets.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from app.texts import steps_en, steps_zh
-from app.texts.model import StepText, check_language
+from app.texts.model import StepText, check_language, fill_word
 
-CATALOGUES: dict[str, Mapping[str, str]] = {"en": steps_en.WORDS, "zh": steps_zh.WORDS}
+CATALOGUES: dict[str, dict[str, str]] = {"en": steps_en.WORDS, "zh": steps_zh.WORDS}
 """Language → sentence id → template."""
 
 
@@ -31,8 +32,8 @@ class Say:
     fields: dict[str, object] = field(default_factory=dict)
 
     def words(self, lang: str) -> str:
-        template = CATALOGUES[check_language(lang)][self.sid]
-        return template.format(**{k: _filled(v, lang) for k, v in self.fields.items()})
+        return fill_word(CATALOGUES, lang, self.sid,
+                         **{k: _filled(v, lang) for k, v in self.fields.items()})
 
 
 def say(sid: str, /, **fields: object) -> Say:

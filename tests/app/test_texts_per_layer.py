@@ -9,7 +9,7 @@ import pytest
 from app.texts import step_text, step_title
 from app.texts.facts import facts_for
 from engine import Trace, compute, format_number, parse_scenario
-from tests.engine.v2_documents import Doc, attention, document, encoder_decoder
+from tests.engine.v2_documents import CASES, Doc, attention, document, encoder_decoder
 
 
 def _two_layers() -> Doc:
@@ -101,3 +101,16 @@ def test_encoder_layer_and_cross_attention_facts_are_their_own() -> None:
     assert "scaling is off" in _text(trace, "L1.cross.scores", "en")
     assert "√dₖ" not in _title(trace, "L1.cross.scores", "zh")
     assert "divided by √dₖ = √2" in _text(trace, "L1.scores", "en")
+
+
+def test_the_encoders_final_norm_is_told_as_a_final_norm_of_its_own_kind() -> None:
+    trace = compute(parse_scenario(CASES["encoder_decoder_rmsnorm_default_final_norm"]()))
+    index = trace.step_index("enc.final_norm")
+    x = trace.arrays[trace.steps[index].reads[0]][-1]
+    square = format_number(float(np.mean(x ** 2)), 3)
+    en, zh = step_text(trace, index, "en"), step_text(trace, index, "zh")
+    assert en.summary.startswith("The block's output is normed once more")
+    assert f"has mean square {square} (ε = 0.00001)" in en.how and "RMSNorm" in en.how
+    assert "logit" not in en.check  # the encoder has no vocabulary head
+    assert zh.summary == "本块输出在离开本块之前再逐行做一次 Norm。"
+    assert f"平方的平均值为 {square}" in zh.how
