@@ -68,7 +68,7 @@ def _layer_index(step: Step, count: int) -> int:
     the first for the steps before the layers (and every step of the shorthand, whose one
     layer is numbered 0)."""
     if step.layer:
-        return step.layer - 1
+        return min(step.layer, count) - 1  # a hand-made trace may number more layers
     head_side = step.op in _HEAD_OPS or step.explain_key in _FINAL_NORMS
     return count - 1 if head_side else 0
 
