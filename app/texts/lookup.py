@@ -11,7 +11,7 @@ from app.texts.model import HEADINGS, TERM_IDS, GlossaryEntry, StepText, check_l
 from app.texts.position_plans import added, qk_norm, rope
 from app.texts.scope import QK_NORM
 from app.texts.sentences import Telling
-from app.texts.step_plans import PLANS
+from app.texts.step_plans import CROSS_PLANS, PLANS
 
 if TYPE_CHECKING:
     from engine import Trace
@@ -21,7 +21,9 @@ _GLOSSARY: dict[str, dict[str, GlossaryEntry]] = {"en": glossary_en.ENTRIES,
                                                   "zh": glossary_zh.ENTRIES}
 
 EXPLAIN_KEYS: tuple[str, ...] = tuple(PLANS)
-"""Every ``explain_key`` that has a text, in the order the steps first appear."""
+"""Every ``explain_key`` of a version-1 document, in the order the steps first appear."""
+_KEYED = {**PLANS, **CROSS_PLANS}
+"""Every ``explain_key`` with a plan of its own (the version-1 keys and the cross steps')."""
 
 
 def _by_key(default: str | None = None) -> Callable[[Facts], Telling]:
@@ -29,7 +31,7 @@ def _by_key(default: str | None = None) -> Callable[[Facts], Telling]:
     scores are told as scores, a cross residual as a residual); a KeyError without one."""
     def plan(f: Facts) -> Telling:
         key = f.step.explain_key
-        return PLANS[key if key in PLANS or default is None else default](f)
+        return _KEYED[key if key in _KEYED or default is None else default](f)
     return plan
 
 

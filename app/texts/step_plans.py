@@ -288,6 +288,40 @@ def probs(f: Facts) -> Telling:
     )
 
 
+def cross_norm(f: Facts) -> Telling:
+    m = f.norm_facts
+    return Telling(summary=say("cross_norm.summary", source=m.source, norm=_norm_name(f)),
+                   why=say("cross_norm.why", source=m.source), how=_norm_how(f, m),
+                   pitfalls=say("norm1.pitfalls"), check=_norm_check(f, m))
+
+
+def cross_norm_post(f: Facts) -> Telling:
+    m = f.norm_facts
+    return Telling(summary=say("cross_norm_post.summary", norm=_norm_name(f)),
+                   why=say("cross_norm_post.why"), how=_norm_how(f, m),
+                   pitfalls=say("norm1.pitfalls"), check=_norm_check(f, m))
+
+
+def cross_resid(f: Facts) -> Telling:
+    source, out = f.step.reads[0], f.step.writes[0]
+    return Telling(
+        summary=say("cross_resid.summary", source=source),
+        why=say("resid1.why"),
+        how=say("cross_resid.how", out=out, source=source, attn=f.step.reads[1],
+                token=_token(f), sum=f.residual_sum),
+        pitfalls=say("cross_resid.pitfalls"),
+        check=say("cross_resid.check", out=out, source=source),
+    )
+
+
+CROSS_PLANS: dict[str, Callable[[Facts], Telling]] = {
+    "block.cross_norm": cross_norm,
+    "block.cross_norm_post": cross_norm_post,
+    "block.cross_resid": cross_resid,
+}
+"""``explain_key`` → what its text says, for the steps around a decoder's cross-attention."""
+
+
 PLANS: dict[str, Callable[[Facts], Telling]] = {
     "input.embed": embed,
     "attention.inputs": inputs,

@@ -361,5 +361,23 @@ WORDS: dict[str, str] = {
                         "there is no β.",
     "qk_norm.check": "Undo γ{suffix}: {token}'s normed q ÷ γ{suffix}{head} has mean square "
                      "{square}, close to 1.",
+    # around the cross-attention
+    "cross_norm.summary": "Before cross-attention, each row of {source} is rescaled on its own "
+                          "by the block's {norm}.",
+    "cross_norm.why": "The cross-attention's queries come from this stream, and bringing each "
+                      "row to a standard scale keeps their scores in a workable range. In "
+                      "pre-norm the untouched {source} still flows past on the residual path.",
+    "cross_norm_post.summary": "In post-norm, the cross residual sum, the stream plus the "
+                               "cross-attention output, is normed row by row ({norm}).",
+    "cross_norm_post.why": "Adding the cross-attention output can change how large each row "
+                           "is, so post-norm brings the sum back to a standard scale before "
+                           "the feed-forward reads it.",
+    "cross_resid.summary": "The cross-attention output is added to the stream {source}, "
+                           "position by position: the cross residual.",
+    "cross_resid.how": "{out} = {source} + {attn}, entry by entry. For {token}: {sum}.",
+    "cross_resid.pitfalls": "A residual is a plain sum with no learned numbers; it neither "
+                            "normalises nor averages.",
+    "cross_resid.check": "Subtract: {out} − {source} equals the cross-attention output in "
+                         "every cell.",
 }
 """Sentence id → English template."""

@@ -274,5 +274,17 @@ WORDS: dict[str, str] = {
                         "位置。γ_q、γ_k 是可学习参数，没有 β。",
     "qk_norm.check": "去掉 γ{suffix} 的作用：{token}{head}规范化后的 q ÷ γ{suffix} 平方的平均值"
                      "为 {square}，接近 1。",
+    # around the cross-attention
+    "cross_norm.summary": "进入交叉注意力之前，{source} 的每一行各自用本块的 {norm} 重新定标。",
+    "cross_norm.why": "交叉注意力的查询来自这条主干；先把每行拉到统一尺度，它们的分数才不会失控。"
+                      "在 pre-norm 中，未经处理的 {source} 仍沿残差通路直接往后走。",
+    "cross_norm_post.summary": "post-norm 中，交叉残差的和（主干加交叉注意力输出）逐行做 "
+                               "{norm}。",
+    "cross_norm_post.why": "把交叉注意力输出加到主干上之后，各行的大小可能改变；post-norm 在前馈"
+                           "读取之前把这个和拉回统一尺度。",
+    "cross_resid.summary": "把交叉注意力输出逐位置加回主干 {source}：交叉残差。",
+    "cross_resid.how": "{out} = {source} + {attn}，逐个数相加。{token}：{sum}。",
+    "cross_resid.pitfalls": "残差只是普通加法，没有可学习的数，既不做规范化，也不求平均。",
+    "cross_resid.check": "做减法：{out} − {source} 的每一格都等于交叉注意力输出。",
 }
 """Sentence id → Chinese template."""

@@ -52,3 +52,22 @@ def test_cross_projection_text_with_more_target_than_source_tokens() -> None:
     assert f"gives q = {_row(q)}; the memory row of here gives k = {_row(k)} and " \
            f"v = {_row(v)}." in en
     assert f"记忆中“here”的行得到 k = {_row(k)}、v = {_row(v)}。" in zh
+
+
+def test_the_steps_around_the_cross_attention_name_their_own_arrays() -> None:
+    trace = compute(parse_scenario(encoder_decoder(70)))
+    norm = trace.step_index("L1.cross.norm")
+    en, zh = step_text(trace, norm, "en"), step_text(trace, norm, "zh")
+    assert en.summary == ("Before cross-attention, each row of L1.resid1 is rescaled on its own "
+                          "by the block's LayerNorm.")
+    assert zh.summary == "进入交叉注意力之前，L1.resid1 的每一行各自用本块的 LayerNorm 重新定标。"
+    resid = trace.step_index("L1.cross.resid")
+    stream, attn = trace.arrays["L1.resid1"][-1], trace.arrays["L1.cross.attn_out"][-1]
+    total = f"{_row(stream)} + {_row(attn)} = {_row(stream + attn)}"
+    assert step_text(trace, resid, "en").how == (
+        f"L1.cross.resid = L1.resid1 + L1.cross.attn_out, entry by entry. For je: {total}.")
+    assert step_text(trace, resid, "zh").how == (
+        f"L1.cross.resid = L1.resid1 + L1.cross.attn_out，逐个数相加。“je”：{total}。")
+    post = compute(parse_scenario(encoder_decoder(71, placement="post")))
+    text = step_text(post, post.step_index("L2.cross.norm"), "en")
+    assert text.summary.startswith("In post-norm, the cross residual sum")
