@@ -11,8 +11,9 @@ from functools import cached_property
 
 import numpy as np
 
-from app.tape import array_name, attention_of, ffn_pre, kv_head, tokens_of, visible_of
-from engine import Attention, Scenario, Step, Trace, format_number
+from app.tape import array_name, ffn_pre, kv_head, tokens_of, visible_of
+from app.texts.scope import QK_NORM, StepModules, modules_of
+from engine import Attention, Block, Scenario, Step, Trace, format_number
 from engine.numbers import format_exact, format_factor
 from engine.reader import FloatArray
 
@@ -83,11 +84,20 @@ class Facts:
         """The receiver's token."""
         return self.tokens[self.receiver]
 
+    @cached_property
+    def modules(self) -> StepModules:
+        """The step's own modules: its attention, its layer's block, its norm."""
+        return modules_of(self.scenario, self.step)
+
     @property
     def attention(self) -> Attention:
-        """The attention of this step (the document's first one outside attention)."""
-        found: Attention = attention_of(self.trace, self.step)
-        return found
+        """The attention of this step (its layer's outside attention)."""
+        return self.modules.attention
+
+    @property
+    def block(self) -> Block | None:
+        """The block of this step's layer."""
+        return self.modules.block
 
     @property
     def heads(self) -> int:
@@ -114,18 +124,15 @@ class Facts:
         return self.attention.Wo is not None
 
     @property
-    def has_block(self) -> bool:
-        return self.scenario.block is not None
-
-    @property
     def norm(self) -> str:
-        """``"layernorm"``, ``"rmsnorm"`` or ``"none"`` (``"none"`` without a block)."""
-        return self.scenario.block.norm if self.scenario.block is not None else "none"
+        """``"layernorm"``, ``"rmsnorm"`` or ``"none"`` of this step's norm (``"none"`` without
+        a block)."""
+        return self.modules.norm
 
     @property
     def eps(self) -> str:
-        """ε as written in a document (``1e-05``, ``0``)."""
-        return format_exact(self.scenario.block.eps if self.scenario.block is not None else 0.0)
+        """ε of this step's norm as written in a document (``1e-05``, ``0``)."""
+        return format_exact(self.modules.eps)
 
     def array(self, name: str) -> FloatArray:
         return self.trace.arrays[name]
@@ -243,16 +250,15 @@ class Facts:
 
     @property
     def activation(self) -> str:
-        return self.scenario.block.ffn.activation if self.scenario.block is not None else ""
+        return self.block.ffn.activation if self.block is not None else ""
 
     @property
     def hidden_width(self) -> int:
-        block = self.scenario.block
-        return int(block.ffn.W1.shape[1]) if block is not None else 0
+        return int(self.block.ffn.W1.shape[1]) if self.block is not None else 0
 
     @property
     def vocab(self) -> tuple[str, ...]:
-        return self.scenario.block.vocab if self.scenario.block is not None else ()
+        return self.modules.vocab
 
     def top_entry(self, name: str = "logits") -> int:
         """The vocabulary entry with the receiver's largest logit (or probability)."""
@@ -293,6 +299,23 @@ class Facts:
     def source(self) -> str:
         """The array the step reads first (``X`` or ``norm1`` for the projections)."""
         return self.step.reads[0]
+
+    @property
+    def memory(self) -> str:
+        """The encoder's memory a cross-attention's projections read for K and V; ``""`` for
+        self-attention."""
+        cross = self.step.keys not in ("", self.step.rows)
+        return self.step.reads[1] if cross else ""
+
+    @property
+    def kv_row(self) -> int:
+        """The key position whose k and v a projection text quotes: the receiver's own, or the
+        last key when the keys (the encoder's memory) are fewer."""
+        return min(self.receiver, len(self.keys) - 1)
+
+    def kv_row_text(self, key: str) -> str:
+        """Row :attr:`kv_row` of the array ``key`` (``"K"``, ``"V"``) of this step's scope."""
+        return self.row(self.scoped(key)[self.kv_row])
 
     @property
     def has_bias(self) -> bool:
@@ -356,21 +379,38 @@ class Facts:
 
     @property
     def pre(self) -> bool:
-        return self.scenario.block is not None and self.scenario.block.placement == "pre"
+        return self.block is not None and self.block.placement == "pre"
 
     @property
     def has_final_norm(self) -> bool:
-        return self.scenario.block is not None and self.scenario.block.final_norm
+        """Whether a final norm comes right after this step's layer (the last of its stack)."""
+        return self.modules.final_norm_follows
 
     @property
     def norm_facts(self) -> NormFacts:
-        """The norm this (norm) step applies."""
-        gamma, beta = self.step.reads[1], self.step.reads[2]
+        """The norm this (norm) step applies; for the QK-norm, the norm of q (it reads Q, K,
+        γ_q, γ_k and has no β)."""
+        qk = self.step.explain_key == QK_NORM
+        gamma = self.step.reads[2 if qk else 1]
         suffix = gamma.rsplit(".", 1)[-1].removeprefix("gamma")
         plain = bool(np.all(self.scenario.parameter(gamma) == 1)
-                     and np.all(self.scenario.parameter(beta) == 0))
+                     and (qk or np.all(self.scenario.parameter(self.step.reads[2]) == 0)))
         return NormFacts(name=self.step.writes[0], source=self.step.reads[0], suffix=suffix,
                          plain=plain)
+
+    def head_row(self, name: str) -> FloatArray:
+        """The receiver's columns of the head in focus in the array ``name`` (Q or Q_normed)."""
+        h = self.head
+        row: FloatArray = self.array(name)[self.receiver, h * self.d_k:(h + 1) * self.d_k]
+        return row
+
+    @property
+    def qk_unscaled_mean_square(self) -> float:
+        """Mean square of the head's normed q divided by γ_q (its non-zero entries): close
+        to 1, whatever γ_q is."""
+        gamma = self.scenario.parameter(self.step.reads[2])
+        kept = gamma != 0
+        return float(np.mean((self.head_row(self.step.writes[0])[kept] / gamma[kept]) ** 2))
 
     def largest(self, name: str) -> float:
         """The receiver's entry of largest size in the array ``name``."""
@@ -400,10 +440,8 @@ class Facts:
         return self.step.reads[0]
 
     def logit_terms(self, entry: int) -> str:
-        block = self.scenario.block
-        assert block is not None and block.unembed is not None
-        return self.dot_terms(self.array(self.head_source)[self.receiver],
-                              block.unembed[:, entry])
+        unembed = self.scenario.parameter(self.step.reads[1])
+        return self.dot_terms(self.array(self.head_source)[self.receiver], unembed[:, entry])
 
 
 def facts_for(trace: Trace, index: int, receiver: int | None = None, head: int = 0) -> Facts:
@@ -411,5 +449,5 @@ def facts_for(trace: Trace, index: int, receiver: int | None = None, head: int =
     index = max(0, min(len(trace.steps) - 1, index))
     n = len(tokens_of(trace, trace.steps[index].rows))
     chosen = n - 1 if receiver is None else max(0, min(n - 1, receiver))
-    heads = attention_of(trace, trace.steps[index]).heads  # a stack's layers may differ
+    heads = modules_of(trace.scenario, trace.steps[index]).attention.heads  # layers differ
     return Facts(trace=trace, index=index, receiver=chosen, head=max(0, min(heads - 1, head)))

@@ -5,26 +5,61 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from app.texts import glossary_en, glossary_zh, steps_en, steps_zh
+from app.texts import glossary_en, glossary_zh
 from app.texts.facts import Facts, facts_for
 from app.texts.model import HEADINGS, TERM_IDS, GlossaryEntry, StepText, check_language
-from app.texts.position_texts import BUILDERS_BY_OP
+from app.texts.position_plans import added, qk_norm, rope
+from app.texts.scope import QK_NORM
+from app.texts.sentences import Telling
+from app.texts.step_plans import CROSS_PLANS, PLANS
 
 if TYPE_CHECKING:
     from engine import Trace
+    from engine.trace_step import Op
 
-_BUILDERS: dict[str, dict[str, Callable[[Facts], StepText]]] = {
-    "en": steps_en.BUILDERS, "zh": steps_zh.BUILDERS}
 _GLOSSARY: dict[str, dict[str, GlossaryEntry]] = {"en": glossary_en.ENTRIES,
                                                   "zh": glossary_zh.ENTRIES}
 
-EXPLAIN_KEYS: tuple[str, ...] = tuple(steps_en.BUILDERS)
-"""Every ``explain_key`` that has a text, in the order the steps first appear."""
-_OP_KEYS = {"projection": "attention.projections", "scores": "attention.scores",
-            "weights": "attention.weights", "mix": "attention.mix", "norm": "block.norm1",
-            "residual": "block.resid1", "ffn": "block.ffn"}
-"""The text a step whose ``explain_key`` has none of its own takes, by its op: a
-cross-attention's scores are told as scores, a cross residual as a residual."""
+EXPLAIN_KEYS: tuple[str, ...] = tuple(PLANS)
+"""Every ``explain_key`` of a version-1 document, in the order the steps first appear."""
+_KEYED = {**PLANS, **CROSS_PLANS}
+"""Every ``explain_key`` with a plan of its own (the version-1 keys and the cross steps')."""
+
+
+def _by_key(default: str | None = None) -> Callable[[Facts], Telling]:
+    """The plan of the step's own ``explain_key``, else of ``default`` (a cross-attention's
+    scores are told as scores, a cross residual as a residual); a KeyError without one."""
+    def plan(f: Facts) -> Telling:
+        key = f.step.explain_key
+        return _KEYED[key if key in _KEYED or default is None else default](f)
+    return plan
+
+
+def _norm(f: Facts) -> Telling:
+    """The QK-norm's own plan; the encoder's final norm told as the final norm; any other norm
+    by its key (a cross-attention's norm as the first norm)."""
+    key = f.step.explain_key
+    if key == QK_NORM:
+        return qk_norm(f)
+    return _by_key("block.final_norm" if key == "encoder.final_norm" else "block.norm1")(f)
+
+
+OP_PLANS: dict[Op, Callable[[Facts], Telling]] = {
+    "embed": _by_key(),
+    "positions": added,
+    "inputs": _by_key(),
+    "norm": _norm,
+    "projection": _by_key("attention.projections"),
+    "rope": rope,
+    "scores": _by_key("attention.scores"),
+    "weights": _by_key("attention.weights"),
+    "mix": _by_key("attention.mix"),
+    "residual": _by_key("block.resid1"),
+    "ffn": _by_key("block.ffn"),
+    "logits": _by_key(),
+    "probs": _by_key(),
+}
+"""Op → what a step of that op says (the one dispatch of the step texts)."""
 
 
 def step_text(trace: Trace, index: int, lang: str, receiver: int | None = None,
@@ -48,17 +83,12 @@ def step_text(trace: Trace, index: int, lang: str, receiver: int | None = None,
     ValueError
         If ``lang`` is not supported (checked first).
     KeyError
-        If there is no text for the step's ``explain_key`` nor for its op (positions, RoPE
-        and the steps of :data:`_OP_KEYS` have one).
+        If there is no text for the step's ``explain_key`` and its op has none for every key
+        (positions, RoPE, norms, attention, residual and feed-forward steps have one).
     """
     language = check_language(lang)
-    builders = _BUILDERS[language]
-    step = trace.steps[index]
-    by_op = BUILDERS_BY_OP[language]
-    if step.explain_key not in builders and step.op in by_op:
-        return by_op[step.op](facts_for(trace, index, receiver, head))
-    key = step.explain_key if step.explain_key in builders else _OP_KEYS[step.op]
-    return builders[key](facts_for(trace, index, receiver, head))
+    plan = OP_PLANS[trace.steps[index].op]
+    return plan(facts_for(trace, index, receiver, head)).words(language)
 
 
 def step_sections(trace: Trace, index: int, lang: str,

@@ -1,503 +1,383 @@
-"""English step texts, written from the open document's :class:`Facts`.
-
-One builder per ``explain_key``: it reads the document's tokens, sizes, options and numbers, and
-says only what is true of them (no mask, one head, no scaling, no Wo, post-norm …).
-"""
+"""English words of the step texts: one template per sentence id (see :mod:`app.texts.sentences`;
+what applies is decided in :mod:`app.texts.step_plans`)."""
 
 from __future__ import annotations
-
-from collections.abc import Callable, Sequence
-
-from app.texts.facts import Facts, NormFacts
-from app.texts.model import StepText
-
-NORMS = {"layernorm": "LayerNorm", "rmsnorm": "RMSNorm", "none": "no norm"}
-
-
-def _and(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def _head(f: Facts) -> str:
-    return f" in head {f.head + 1} of {f.heads}" if f.heads > 1 else ""
-
-
-def embed(f: Facts) -> StepText:
-    ids = f.token_ids
-    ids_text = _and([str(i) for i in ids])
-    unused = f.unused_id
-    check = (f"Edit table row {unused}, which no token uses: X must not change." if unused is
-             not None else f"Edit table row {ids[0]}: only the rows of X with id {ids[0]} change.")
-    return StepText(
-        summary=f"Each of the {f.n} token ids picks one row of the embedding table; the picked "
-                "rows, in order, form X.",
-        why=f"An id is a label, not an amount: id {ids[-1]} cannot be multiplied in any useful "
-            "way. Looking up a learned row turns each token into numbers the later steps can "
-            "compute with.",
-        how=f"Row k of X is the embedding row whose index is the k-th token id. Here the ids "
-            f"{ids_text} select those rows (counting from 0) of a table with {f.table_rows} "
-            f"rows, which gives a {f.n}×{f.d} X.",
-        pitfalls=f"Ids have no size: id {max(ids)} is not \"more\" than id {min(ids)}. Cutting "
-                 f"the text into {_and(list(f.tokens))} is one tokenizer's choice, and another "
-                 "may cut it elsewhere. No column of the table has a fixed human meaning.",
-        check=f"Compare each row of X with the table row its id names: for {f.token} (id "
-              f"{ids[f.receiver]}) both read {f.receiver_row('X')}. {check}",
-    )
-
-
-def inputs(f: Facts) -> StepText:
-    first = f"here {f.tokens[0]} is {f.row(f.array('X')[0])}"
-    if f.receiver != 0:
-        first += f" and {f.token} is {f.receiver_row('X')}"
-    heads = (f" With {f.heads} heads, their columns split into {f.heads} groups, one per head."
-             if f.heads > 1 else "")
-    return StepText(
-        summary=f"One input X ({f.n}×{f.d}) meets three parameter tables, Wq, Wk and Wv; "
-                "nothing is scored yet.",
-        why="Attention reads the same rows in three different ways: to look for something, to be "
-            "found, and to hand content over. Three separate tables let each reading be learned "
-            "on its own.",
-        how=f"Each row of X is one position: {first}. Wq, Wk and Wv are given tables of "
-            f"coefficients with {f.d} rows, one per column of X; the next step multiplies X by "
-            "each of them.",
-        pitfalls="Wq, Wk and Wv are parameters, shared by every position; they are not three "
-                 "more copies of the text. Keep them apart from Q, K and V, which are results "
-                 "computed from X." + heads,
-        check=f"Count shapes: X is {f.n}×{f.d}, Wq and Wk are {f.d}×{f.heads * f.d_k} and Wv is "
-              f"{f.d}×{f.heads * f.d_v}. Wq and Wk need the same number of columns, because every "
-              "q is dotted with every k; the app refuses a Wk of another width.",
-    )
-
-
-def projections(f: Facts) -> StepText:
-    src = f.source
-    bias = " plus a bias" if f.has_bias else ""
-    return StepText(
-        summary=f"Every row of {src} is multiplied by Wq, Wk and Wv, giving that position's q, k "
-                "and v rows.",
-        why="One input row has three jobs: its q decides what it reads, its k decides how well "
-            "others match it, and its v is the content it passes on. Separate projections let "
-            "the features used for matching differ from the content that gets moved.",
-        how=f"Q = {src}·Wq, K = {src}·Wk and V = {src}·Wv, each entry a row of {src} times a "
-            f"column of W{bias}. Here {f.token}'s row {f.receiver_row(src)} gives "
-            f"q = {f.scoped_row('Q')}, k = {f.scoped_row('K')} and v = {f.scoped_row('V')}.",
-        pitfalls=f"Positions do not mix here: row {f.token} of Q depends on row {f.token} of "
-                 f"{src} alone. The names are a memory aid only; q, k and v are plain rows of "
-                 "numbers, not questions, database keys or answers.",
-        check=f"Redo one entry by hand: Q[{f.token}, 0] = {f.q0_terms} = "
-              f"{f.num(f.scoped('Q')[f.receiver, 0])}. Edit Wv: only V changes, Q and K stay as "
-              "they were.",
-    )
-
-
-def scores(f: Facts) -> StepText:
-    i = f.receiver
-    keys = f.example_keys
-    met = _and([f"{f.keys[j]}'s key {f.row(f.k(j))}" for j in keys])
-    raws = _and([f.num(f.raw_score(j)) for j in keys])
-    j = keys[0]
-    if f.scaled:
-        summary = ("Every query row is dotted with every key row, and each score is divided by "
-                   f"√dₖ = √{f.d_k}.")
-        why = ("and dividing by √dₖ keeps their typical size from growing with the width of q "
-               "and k.")
-        how = (f"scores[i, j] = q_i · k_j ÷ √dₖ. Here{_head(f)}, with dₖ = {f.d_k}, {f.token}'s "
-               f"query {f.row(f.q(i))} meets {met}: raw {raws}, scaled "
-               f"{_and([f.num(f.score(j)) for j in keys])}.")
-        check = (f"Check one cell: {f.token} against {f.keys[j]} is {f.score_terms(j)} = "
-                 f"{f.num(f.raw_score(j))}, and {f.num(f.raw_score(j))} ÷ √{f.d_k} = "
-                 f"{f.num(f.score(j))}. Turn scaling off: every score is multiplied by √dₖ "
-                 f"(here {f.root_d_k}) and the order within each row stays the same.")
-    else:
-        summary = "Every query row is dotted with every key row; scaling is off, so the dot "\
-                  "products are the scores."
-        why = (f"and with scaling off its size grows with the width of q and k (dₖ = {f.d_k} "
-               "here).")
-        how = (f"scores[i, j] = q_i · k_j, with no division. Here{_head(f)}, {f.token}'s query "
-               f"{f.row(f.q(i))} meets {met}: {raws}.")
-        check = (f"Check one cell: {f.token} against {f.keys[j]} is {f.score_terms(j)} = "
-                 f"{f.num(f.score(j))}. Turn scaling on: every score is divided by √dₖ "
-                 f"(here {f.root_d_k}) and the order within each row stays the same.")
-    later = ("A score toward a later position appears in the table, yet the causal mask makes "
-             "the next step discard it." if f.causal and f.n > 1 else
-             "The mask is off, so every score in the table, later positions included, takes "
-             "part in the next step." if not f.causal else
-             "With a single position, the table holds one score.")
-    return StepText(
-        summary=summary,
-        why="Before a position can decide how much to read from each other position, it needs "
-            "one number per candidate saying how well they match. The dot product q·k gives it, "
-            + why,
-        how=how,
-        pitfalls="A score is not a probability: it may be negative or above 1, and only the next "
-                 "step turns scores into shares. " + later,
-        check=check,
-    )
-
-
-def weights(f: Facts) -> StepText:
-    visible = f.shown_visible
-    exps = _and([f.num(e) for e in f.exps[:len(visible)]])
-    shares = _and([f.num(f.share(j)) for j in visible])
-    more = " …" if len(visible) < len(f.visible) else ""
-    if f.causal:
-        summary = ("Keys the causal mask hides are removed, then softmax turns each row of scores "
-                   "into shares that are non-negative and sum to 1.")
-        why = ("When text is generated, a position must also be kept from reading tokens after "
-               "it, which is the causal mask's job.")
-        drop = "drop the keys the mask hides (later positions), "
-    else:
-        summary = (f"Softmax turns each row of scores into shares that are non-negative and sum "
-                   f"to 1; with no mask, each position reads all {len(f.keys)}.")
-        why = ("The causal mask is off here, so every position may read every other, later ones "
-               "included, as an encoder does.")
-        drop = ""
-    if len(f.keys) == 1:
-        single = ("With one position, its single key takes the whole share of 1 whatever its "
-                  "score.")
-    elif f.causal:
-        single = (f"{f.tokens[0]} has a single visible key, so it takes the whole share of 1 "
-                  "whatever its score.")
-    else:
-        single = "No row has a single visible key here, so every share comes from a contest."
-    first = (f" With the mask on, {f.tokens[0]} sees only itself, so its share stays 1 however "
-             "you edit Wq or Wk." if f.causal and f.n > 1 else "")
-    how = (f"Row by row: {drop}take exp(s − max) of the remaining scores and divide each by "
-           f"their total. For {f.token}{_head(f)}, the exps {exps}{more} add up to "
-           f"{f.num(sum(f.exps))}, giving shares {shares}{more}.")
-    check = f"Each row sums to 1 (for {f.token}: {f.share_sum}).{first} Edit Wv: the shares " \
-            "must not move."
-    if len(f.visible) == 1:
-        how = (f"Row by row: take exp(s − max) of the visible scores and divide each by their "
-               f"total. {f.token} sees only itself: exp(0) = 1 over a total of 1.")
-        check = (f"{f.token}'s one share is 1 whatever its score: edit Wq or Wk and it stays 1. "
-                 "Edit Wv: the shares must not move.")
-    return StepText(
-        summary=summary,
-        why="To blend rows of V, each position needs amounts that are non-negative and add up "
-            "to one whole, and raw scores are neither. " + why,
-        how=how,
-        pitfalls="Shares are computed afresh for each input; they are not the parameters' weights "
-                 "in Wq, Wk or Wv. A large share tells where this step takes its numbers from, "
-                 "not why the model produced its output. " + single,
-        check=check,
-    )
-
-
-def mix(f: Facts) -> StepText:
-    visible = f.shown_visible
-    terms = " + ".join(f"{f.num(f.share(j))}·{f.row(f.v(j))}" for j in visible)
-    if len(visible) < len(f.visible):
-        terms += " + …"
-    if f.has_wo and f.heads > 1:
-        after = (f" Each of the {f.heads} heads mixes its own {f.d_v} columns of V; the results "
-                 f"are joined and Wo turns the joined row into {f.scoped_row('attn_out')}.")
-    elif f.has_wo:
-        after = f" Wo then turns the mix into {f.scoped_row('attn_out')}."
-    elif f.heads > 1:
-        after = (f" Each of the {f.heads} heads mixes its own {f.d_v} columns of V, and the "
-                 f"results are joined side by side: {f.scoped_row('mixed')}.")
-    else:
-        after = ""
-    why = {(True, True): f"Wo brings the {f.heads} joined heads to the width {f.d_out} the rest "
-                         "of the model uses.",
-           (True, False): f"Wo then maps the mix to the width {f.d_out} the rest of the model "
-                          "uses.",
-           (False, True): f"With no Wo, the {f.heads} heads' outputs are simply joined, "
-                          f"{f.heads * f.d_v} wide.",
-           (False, False): "With no Wo here, the mix itself is the attention output."}
-    lo, mid, hi = f.mix_bounds
-    return StepText(
-        summary="Each position's output is the sum of the V rows, each multiplied by its share"
-                + ("; that sum is then multiplied by Wo." if f.has_wo else "."),
-        why="This is the one step where information travels between positions: a position's new "
-            "row is built from the content of the positions it reads. "
-            + why[(f.has_wo, f.heads > 1)],
-        how=f"mixed_i = Σ_j share_ij · v_j. Here {f.token}{_head(f)} gets {terms} = "
-            f"{f.row(f.mixed_head())}.{after}",
-        pitfalls="The shares decide how much of each V row to take; they never alter V itself, "
-                 "and the output is a new row of numbers, not a vocabulary word or an answer."
-                 + (" Wo is a parameter table, not a second set of shares." if f.has_wo else ""),
-        check="Edit Wv: the shares stay put and only the mix changes. "
-              + ("Before Wo, each" if f.has_wo else "Each")
-              + f" mixed entry lies between the smallest and largest visible entry of its V "
-                f"column: for {f.token}, {lo} ≤ {mid} ≤ {hi} in column 0.",
-    )
-
-
-def _norm_how(f: Facts, m: NormFacts) -> str:
-    x, out = f.receiver_row(m.source), f.receiver_row(m.name)
-    if f.norm == "layernorm":
-        return (f"LayerNorm subtracts the row's mean, divides by √(variance + ε), then multiplies "
-                f"by γ{m.suffix} and adds β{m.suffix}. Here {f.token}'s row {x} has mean "
-                f"{f.num(f.mean(m.source))} and variance {f.num(f.variance(m.source))} "
-                f"(ε = {f.eps}), and becomes {out}.")
-    if f.norm == "rmsnorm":
-        return (f"RMSNorm divides the row by √(mean(x²) + ε), subtracting no mean, then "
-                f"multiplies by γ{m.suffix}. Here {f.token}'s row {x} has mean square "
-                f"{f.num(f.mean_square(m.source))} (ε = {f.eps}), and becomes {out}.")
-    return f"With the norm set to none nothing is computed: {f.token}'s row stays {x}."
-
-
-def _norm_stat(f: Facts, m: NormFacts) -> str:
-    """A sentence a student can check on the normed row."""
-    out = m.name
-    if f.norm == "none":
-        return f"{out} equals {m.source} in every cell."
-    if not m.plain:
-        return (f"Undo γ{m.suffix} and β{m.suffix}: (row − β{m.suffix}) ÷ γ{m.suffix} has mean 0 "
-                "in every row." if f.norm == "layernorm" else
-                f"Undo γ{m.suffix}: row ÷ γ{m.suffix} has a mean square close to 1 in every row.")
-    if f.norm == "layernorm":
-        return (f"With γ{m.suffix} = 1 and β{m.suffix} = 0, each LayerNorm row has mean 0 and a "
-                f"mean square close to 1: {f.token}'s row {f.receiver_row(out)} has mean square "
-                f"{f.num(f.mean_square(out))}.")
-    return (f"With γ{m.suffix} = 1, each RMSNorm row has a mean square close to 1: {f.token}'s "
-            f"row gives {f.num(f.mean_square(out))}.")
-
-
-def _norm_check(f: Facts, m: NormFacts) -> str:
-    flip = (f"Switch the norm to LayerNorm or RMSNorm: {m.name} stops being a copy of "
-            f"{m.source}." if f.norm == "none" else
-            f"Set the norm to none: {m.name} equals {m.source}.")
-    return _norm_stat(f, m) + " " + flip
-
 
 _NORM_PITFALL = ("A norm works inside one row and never across positions. It does not turn "
                  "numbers into probabilities: outputs can be negative and need not sum to 1.")
 
-
-def norm1(f: Facts) -> StepText:
-    m = f.norm_facts
-    summary = (f"Before attention, each row of X is rescaled on its own by the block's "
-               f"{NORMS[f.norm]}." if f.norm != "none" else
-               "The block's norm is off, so attention reads X as it is: norm1 is a copy of X.")
-    return StepText(
-        summary=summary,
-        why="Rows can arrive at very different sizes, and bringing each to a standard scale keeps "
-            "the attention scores in a workable range. In pre-norm the untouched X still flows "
-            "past on the residual path.",
-        how=_norm_how(f, m),
-        pitfalls=_NORM_PITFALL + " γ and β are learned parameters, while ε is a constant set by "
-                                 "hand.",
-        check=_norm_check(f, m),
-    )
-
-
-def norm1_post(f: Facts) -> StepText:
-    m = f.norm_facts
-    return StepText(
-        summary=f"In post-norm, the first residual sum, X plus the attention output, is normed "
-                f"row by row ({NORMS[f.norm]}).",
-        why="Adding the attention output to X can change how large each row is, so post-norm "
-            "brings the sum back to a standard scale before the feed-forward reads it.",
-        how=_norm_how(f, m),
-        pitfalls="Pre-norm and post-norm name the order of operations inside one forward pass, "
-                 "not two phases of training. Here the residual path carries the normed sum, so "
-                 "X does not reach the output untouched.",
-        check=_norm_check(f, m),
-    )
-
-
-def norm2(f: Facts) -> StepText:
-    m = f.norm_facts
-    return StepText(
-        summary=f"The stream after the first residual is normed row by row ({NORMS[f.norm]}) "
-                "before the feed-forward reads it.",
-        why="Whatever the attention added, the feed-forward should see rows at a steady scale. "
-            "Because this is pre-norm, the unnormed resid1 still travels on to the second "
-            "residual.",
-        how=_norm_how(f, m),
-        pitfalls="This norm feeds only the feed-forward: the second residual adds the "
-                 "feed-forward output to resid1, not to norm2. It has its own γ2 and β2, which "
-                 "may differ from γ1 and β1.",
-        check=_norm_check(f, m),
-    )
-
-
-def norm2_post(f: Facts) -> StepText:
-    m = f.norm_facts
-    follows = ("; the final norm then follows" if f.has_final_norm else "")
-    return StepText(
-        summary=f"In post-norm, the second residual sum is normed row by row ({NORMS[f.norm]})"
-                f"{follows}.",
-        why="Post-norm closes every sub-layer with a norm, so the block hands on rows at a "
-            "standard scale.",
-        how=_norm_how(f, m),
-        pitfalls="This is a second, separate norm with its own γ2 and β2, not a repeat of norm1. "
-                 "The \"post\" means after the addition, not after training.",
-        check=_norm_check(f, m),
-    )
-
-
-def final_norm(f: Facts) -> StepText:
-    m = f.norm_facts
-    why = (f"In pre-norm the stream itself is never normed on its way through, so its rows can "
-           f"grow: {f.token}'s row reaches {f.num(f.largest(m.source))}." if f.pre else
-           "In post-norm the block's output is already normed; this norm is applied once more "
-           "with its own γ_f and β_f.")
-    check = "Turn the final norm off: the step disappears"
-    if f.vocab:
-        (before, was), (after, now) = (f.largest_logit(),
-                                       f.largest_logit(f.logits_without_final_norm))
-        check += (f", and {f.token}'s largest logit changes from {f.num(before)} ({was}) to "
-                  f"about {f.num(after)} ({now}).")
-    else:
-        check += "."
-    return StepText(
-        summary="The block's output is normed once more, row by row, before "
-                + ("the vocabulary head." if f.vocab else "it leaves the block."),
-        why=why + " The final norm hands on rows at a steady scale.",
-        how=_norm_how(f, m),
-        pitfalls="Like every norm here, it is not the softmax and its rows are not "
-                 "probabilities. It usually goes with pre-norm, since post-norm output is already "
-                 "normed.",
-        check=_norm_stat(f, m) + " " + check,
-    )
-
-
-def resid1(f: Facts) -> StepText:
-    zero = ("Set Wv to all zeros" + (" and remove the biases" if f.has_value_bias else "")
-            + ": the attention output becomes 0 and resid1 equals X.")
-    read = ("The raw X is added, even though attention read norm1." if f.pre else
-            "The raw X is added here; the norm comes in the next step.")
-    return StepText(
-        summary="The attention output is added to X, position by position: the first residual.",
-        why="Adding instead of replacing keeps the original input and lets the attention "
-            "contribute only a change. It also gives signals a direct path that passes through "
-            "unaltered.",
-        how=f"resid1 = X + attn_out, entry by entry, so the attention output must be {f.d} wide "
-            f"like X. For {f.token}: {f.residual_sum}.",
-        pitfalls=read + " A residual is a plain sum with no learned numbers; it neither "
-                        "normalises nor averages.",
-        check="Subtract: resid1 − X equals the attention output in every cell. " + zero,
-    )
-
-
-def ffn(f: Facts) -> StepText:
-    src = f.ffn_source
-    act = {"relu": "ReLU", "gelu": "GELU", "silu": "SiLU", "identity": "the identity",
-           "gelu_tanh": "GELU (tanh form)"}[
-        f.activation]
-    z, hidden = f.row(f.pre_activation), f.scoped_row("ffn_hidden")
-    if f.activation == "relu":
-        check = (f"Where the value before the activation is negative, ReLU shows 0: "
-                 f"{f.token}'s {z} becomes {hidden}. Switch the activation to identity: the "
-                 "hidden row then equals x·W1 (plus b1).")
-    elif f.activation == "identity":
-        check = (f"With the identity, the hidden row equals x·W1 (plus b1): {f.token}'s is {z}. "
-                 "Switch to ReLU: its negative entries become 0.")
-    else:
-        check = (f"{act} keeps large positive values nearly as they are and pulls negative ones "
-                 f"towards 0: {f.token}'s {z} becomes {hidden}. Switch the activation to identity: "
-                 "the hidden row then equals x·W1 (plus b1).")
-    linear = ("With the identity activation, as here, the whole feed-forward collapses into one "
-              "linear map." if f.activation == "identity" else
-              "With the identity activation it would collapse into one linear map.")
-    return StepText(
-        summary=f"Each row goes through W1 to the hidden width {f.hidden_width}, {act}, then W2 "
-                f"back to width {f.d}.",
-        why="Attention only blends V rows in proportions that sum to 1, then applies linear maps. "
-            "The feed-forward adds a non-linear change to each position on its own.",
-        how=f"hidden = act(x·W1 + b1) and out = hidden·W2 + b2, row by row. Here {f.token}'s row "
-            f"of {src}, {f.receiver_row(src)}, gives the hidden row {hidden} and the output "
-            f"{f.scoped_row('ffn_out')}.",
-        pitfalls="The feed-forward never looks at other positions: every row is transformed "
-                 "alone with the same W1 and W2. Its output must be d wide to be added back. "
-                 + linear,
-        check=check,
-    )
-
-
-def resid2(f: Facts) -> StepText:
-    final = ("which is why the final norm follows here." if f.has_final_norm else
-             "and this document has no final norm after it.")
-    return StepText(
-        summary="The feed-forward output is added to the stream resid1: the second residual, "
-                "which is the block's output in pre-norm.",
-        why="As with the first residual, the feed-forward adds a change on top of what the "
-            "stream already carries, so nothing computed earlier is lost.",
-        how=f"resid2 = resid1 + ffn_out, entry by entry. For {f.token}: "
-            f"{f.residual_sum}.",
-        pitfalls="The sum starts from resid1, not norm2, which only fed the feed-forward. In "
-                 "pre-norm the block's output is this unnormed sum, " + final,
-        check="resid2 − resid1 equals ffn_out in every cell. Set W2 to zeros (and b2, if any): "
-              "resid2 then equals resid1.",
-    )
-
-
-def resid2_post(f: Facts) -> StepText:
-    return StepText(
-        summary="In post-norm, the feed-forward output is added to norm1, the normed first "
-                "residual.",
-        why="The residual gives the feed-forward a path around itself; in post-norm that path "
-            "starts from the already normed stream.",
-        how=f"resid2 = norm1 + ffn_out, entry by entry. For {f.token}: "
-            f"{f.residual_sum}; the next step norms this sum again.",
-        pitfalls="Unlike pre-norm, the sum starts from norm1 rather than resid1, so the original "
-                 "scale of X is no longer carried along. It is still only an addition.",
-        check="resid2 − norm1 equals ffn_out in every cell. Switch the placement to pre: this "
-              "step then adds to resid1 instead.",
-    )
-
-
-def logits(f: Facts) -> StepText:
-    top = f.top_entry()
-    src = f.head_source
-    return StepText(
-        summary="Each final row is multiplied by the vocabulary head, giving one score, a logit, "
-                f"for each of the {len(f.vocab)} vocabulary entries.",
-        why="To predict the next token, every position needs one number per candidate token. "
-            f"The head turns a row {f.d} wide into a row {len(f.vocab)} wide.",
-        how=f"logits = row · unembed, where unembed is {f.d}×{len(f.vocab)}, one column per "
-            f"entry ({_and(list(f.vocab))}). Here {f.token}'s row {f.receiver_row(src)} gives "
-            f"{f.receiver_row('logits')}.",
-        pitfalls="Logits are not probabilities: they can be negative and do not sum to 1. They "
-                 "come from the last row of the whole computation, not from the attention "
-                 "shares.",
-        check=f"Recompute one logit: {f.vocab[top]} is {f.logit_terms(top)} = "
-              f"{f.num(f.array('logits')[f.receiver, top])}. The largest logit of a row marks "
-              "the entry that gets the largest probability in the next step.",
-    )
-
-
-def probs(f: Facts) -> StepText:
-    top = f.top_entry()
-    return StepText(
-        summary="Softmax turns each row of logits into probabilities over the vocabulary.",
-        why="Choosing a next token needs numbers that are non-negative and add up to 1. Softmax "
-            "gives such numbers and keeps the order of the logits.",
-        how=f"p_v = exp(logit_v) / Σ_u exp(logit_u), row by row. Here {f.token}'s logits "
-            f"{f.receiver_row('logits')} give {f.receiver_row('probs')}.",
-        pitfalls="The attention shares and these probabilities are different things, separated "
-                 "by residuals, the feed-forward and the vocabulary head. Hand-set parameters, "
-                 "not trained ones, make these probabilities say nothing about a real model.",
-        check=f"Each row sums to 1 (for {f.token}: {f.prob_sum}). The largest logit "
-              f"({f.num(f.array('logits')[f.receiver, top])}, {f.vocab[top]}) has the largest "
-              f"probability ({f.num(f.array('probs')[f.receiver, top])}), and the probabilities "
-              "rank the entries in the order of the logits.",
-    )
-
-
-BUILDERS: dict[str, Callable[[Facts], StepText]] = {
-    "input.embed": embed,
-    "attention.inputs": inputs,
-    "attention.projections": projections,
-    "attention.scores": scores,
-    "attention.weights": weights,
-    "attention.mix": mix,
-    "block.norm1": norm1,
-    "block.norm1_post": norm1_post,
-    "block.norm2": norm2,
-    "block.norm2_post": norm2_post,
-    "block.resid1": resid1,
-    "block.ffn": ffn,
-    "block.resid2": resid2,
-    "block.resid2_post": resid2_post,
-    "block.final_norm": final_norm,
-    "block.logits": logits,
-    "block.probs": probs,
+WORDS: dict[str, str] = {
+    "nothing": "",
+    "head_of": " in head {head} of {heads}",
+    # embed
+    "embed.summary": "Each of the {n} token ids picks one row of the embedding table; the picked "
+                     "rows, in order, form X.",
+    "embed.why": "An id is a label, not an amount: id {last} cannot be multiplied in any useful "
+                 "way. Looking up a learned row turns each token into numbers the later steps "
+                 "can compute with.",
+    "embed.how": "Row k of X is the embedding row whose index is the k-th token id. Here the ids "
+                 "{ids} select those rows (counting from 0) of a table with {rows} rows, which "
+                 "gives a {n}×{d} X.",
+    "embed.pitfalls": "Ids have no size: id {high} is not \"more\" than id {low}. Cutting the "
+                      "text into {tokens} is one tokenizer's choice, and another may cut it "
+                      "elsewhere. No column of the table has a fixed human meaning.",
+    "embed.check": "Compare each row of X with the table row its id names: for {token} (id {id}) "
+                   "both read {row}. {then}",
+    "embed.check_unused": "Edit table row {row}, which no token uses: X must not change.",
+    "embed.check_used": "Edit table row {row}: only the rows of X with id {row} change.",
+    # inputs
+    "inputs.summary": "One input X ({n}×{d}) meets three parameter tables, Wq, Wk and Wv; "
+                      "nothing is scored yet.",
+    "inputs.why": "Attention reads the same rows in three different ways: to look for something, "
+                  "to be found, and to hand content over. Three separate tables let each reading "
+                  "be learned on its own.",
+    "inputs.first": "here {token} is {row}",
+    "inputs.receiver": " and {token} is {row}",
+    "inputs.how": "Each row of X is one position: {first}{receiver}. Wq, Wk and Wv are given "
+                  "tables of coefficients with {d} rows, one per column of X; the next step "
+                  "multiplies X by each of them.",
+    "inputs.heads": " With {heads} heads, their columns split into {heads} groups, one per head.",
+    "inputs.pitfalls": "Wq, Wk and Wv are parameters, shared by every position; they are not "
+                       "three more copies of the text. Keep them apart from Q, K and V, which "
+                       "are results computed from X.{heads}",
+    "inputs.check": "Count shapes: X is {n}×{d}, Wq and Wk are {d}×{qk} and Wv is {d}×{v}. Wq "
+                    "and Wk need the same number of columns, because every q is dotted with "
+                    "every k; the app refuses a Wk of another width.",
+    # projections
+    "projections.summary": "Every row of {src} is multiplied by Wq, Wk and Wv, giving that "
+                           "position's q, k and v rows.",
+    "projections.summary_cross": "Every row of {src} is multiplied by Wq, giving its q; every "
+                                 "row of {mem} by Wk and Wv, giving the encoder positions' k "
+                                 "and v.",
+    "projections.why": "One input row has three jobs: its q decides what it reads, its k decides "
+                       "how well others match it, and its v is the content it passes on. "
+                       "Separate projections let the features used for matching differ from "
+                       "the content that gets moved.",
+    "projections.bias": " plus a bias",
+    "projections.how": "Q = {src}·Wq, K = {src}·Wk and V = {src}·Wv, each entry a row of {src} "
+                       "times a column of W{bias}. Here {token}'s row {row} gives q = {q}, "
+                       "k = {k} and v = {v}.",
+    "projections.how_cross": "Q = {src}·Wq, while K = {mem}·Wk and V = {mem}·Wv read the "
+                             "encoder's memory, each entry a row times a column of W{bias}. "
+                             "Here {token}'s row {row} gives q = {q}; the memory row of {key} "
+                             "gives k = {k} and v = {v}.",
+    "projections.pitfalls": "Positions do not mix here: row {token} of Q depends on row {token} "
+                            "of {src} alone. The names are a memory aid only; q, k and v are "
+                            "plain rows of numbers, not questions, database keys or answers.",
+    "projections.check": "Redo one entry by hand: Q[{token}, 0] = {terms} = {value}. Edit Wv: "
+                         "only V changes, Q and K stay as they were.",
+    # scores
+    "scores.key": "{token}'s key {row}",
+    "scores.summary_scaled": "Every query row is dotted with every key row, and each score is "
+                             "divided by √dₖ = √{d_k}.",
+    "scores.summary_unscaled": "Every query row is dotted with every key row; scaling is off, "
+                               "so the dot products are the scores.",
+    "scores.why": "Before a position can decide how much to read from each other position, it "
+                  "needs one number per candidate saying how well they match. The dot product "
+                  "q·k gives it, {then}",
+    "scores.why_scaled": "and dividing by √dₖ keeps their typical size from growing with the "
+                         "width of q and k.",
+    "scores.why_unscaled": "and with scaling off its size grows with the width of q and k "
+                           "(dₖ = {d_k} here).",
+    "scores.how_scaled": "scores[i, j] = q_i · k_j ÷ √dₖ. Here{head}, with dₖ = {d_k}, {token}'s "
+                         "query {query} meets {met}: raw {raws}, scaled {scaled_scores}.",
+    "scores.how_unscaled": "scores[i, j] = q_i · k_j, with no division. Here{head}, {token}'s "
+                           "query {query} meets {met}: {raws}.",
+    "scores.pitfalls": "A score is not a probability: it may be negative or above 1, and only "
+                       "the next step turns scores into shares. {then}",
+    "scores.later_masked": "A score toward a later position appears in the table, yet the causal "
+                           "mask makes the next step discard it.",
+    "scores.later_open": "The mask is off, so every score in the table, later positions "
+                         "included, takes part in the next step.",
+    "scores.later_single": "With a single position, the table holds one score.",
+    "scores.check_scaled": "Check one cell: {token} against {key} is {terms} = {raw}, and {raw} "
+                           "÷ √{d_k} = {score}. Turn scaling off: every score is multiplied by "
+                           "√dₖ (here {root}) and the order within each row stays the same.",
+    "scores.check_unscaled": "Check one cell: {token} against {key} is {terms} = {score}. Turn "
+                             "scaling on: every score is divided by √dₖ (here {root}) and the "
+                             "order within each row stays the same.",
+    # weights
+    "weights.summary_masked": "Keys the causal mask hides are removed, then softmax turns each "
+                              "row of scores into shares that are non-negative and sum to 1.",
+    "weights.summary_open": "Softmax turns each row of scores into shares that are non-negative "
+                            "and sum to 1; with no mask, each position reads all {keys}.",
+    "weights.why": "To blend rows of V, each position needs amounts that are non-negative and "
+                   "add up to one whole, and raw scores are neither. {then}",
+    "weights.why_masked": "When text is generated, a position must also be kept from reading "
+                          "tokens after it, which is the causal mask's job.",
+    "weights.why_open": "The causal mask is off here, so every position may read every other, "
+                        "later ones included, as an encoder does.",
+    "weights.drop_masked": "drop the keys the mask hides (later positions), ",
+    "weights.drop_open": "",
+    "weights.how": "Row by row: {drop}take exp(s − max) of the remaining scores and divide each "
+                   "by their total. For {token}{head}, the exps {exps}{more} add up to {total}, "
+                   "giving shares {shares}{more}.",
+    "weights.how_alone": "Row by row: take exp(s − max) of the visible scores and divide each by "
+                         "their total. {token} sees only itself: exp(0) = 1 over a total of 1.",
+    "weights.pitfalls": "Shares are computed afresh for each input; they are not the parameters' "
+                        "weights in Wq, Wk or Wv. A large share tells where this step takes its "
+                        "numbers from, not why the model produced its output. {single}",
+    "weights.single_one": "With one position, its single key takes the whole share of 1 "
+                          "whatever its score.",
+    "weights.single_first": "{first} has a single visible key, so it takes the whole share of 1 "
+                            "whatever its score.",
+    "weights.single_none": "No row has a single visible key here, so every share comes from a "
+                           "contest.",
+    "weights.first_alone": " With the mask on, {first} sees only itself, so its share stays 1 "
+                           "however you edit Wq or Wk.",
+    "weights.check": "Each row sums to 1 (for {token}: {sum}).{first} Edit Wv: the shares must "
+                     "not move.",
+    "weights.check_alone": "{token}'s one share is 1 whatever its score: edit Wq or Wk and it "
+                           "stays 1. Edit Wv: the shares must not move.",
+    # mix
+    "mix.summary_wo": "Each position's output is the sum of the V rows, each multiplied by its "
+                      "share; that sum is then multiplied by Wo.",
+    "mix.summary_no_wo": "Each position's output is the sum of the V rows, each multiplied by "
+                         "its share.",
+    "mix.why": "This is the one step where information travels between positions: a position's "
+               "new row is built from the content of the positions it reads. {then}",
+    "mix.why_wo_heads": "Wo brings the {heads} joined heads to the width {d_out} the rest of the "
+                        "model uses.",
+    "mix.why_wo_one": "Wo then maps the mix to the width {d_out} the rest of the model uses.",
+    "mix.why_heads": "With no Wo, the {heads} heads' outputs are simply joined, {width} wide.",
+    "mix.why_one": "With no Wo here, the mix itself is the attention output.",
+    "mix.how": "mixed_i = Σ_j share_ij · v_j. Here {token}{head} gets {terms} = {row}.{after}",
+    "mix.after_wo_heads": " Each of the {heads} heads mixes its own {d_v} columns of V; the "
+                          "results are joined and Wo turns the joined row into {out}.",
+    "mix.after_wo_one": " Wo then turns the mix into {out}.",
+    "mix.after_heads": " Each of the {heads} heads mixes its own {d_v} columns of V, and the "
+                       "results are joined side by side: {mixed}.",
+    "mix.after_one": "",
+    "mix.pitfalls_no_wo": "The shares decide how much of each V row to take; they never alter V "
+                          "itself, and the output is a new row of numbers, not a vocabulary "
+                          "word or an answer.",
+    "mix.pitfalls_wo": "The shares decide how much of each V row to take; they never alter V "
+                       "itself, and the output is a new row of numbers, not a vocabulary word "
+                       "or an answer. Wo is a parameter table, not a second set of shares.",
+    "mix.check_no_wo": "Edit Wv: the shares stay put and only the mix changes. Each mixed entry "
+                       "lies between the smallest and largest visible entry of its V column: "
+                       "for {token}, {lo} ≤ {mid} ≤ {hi} in column 0.",
+    "mix.check_wo": "Edit Wv: the shares stay put and only the mix changes. Before Wo, each "
+                    "mixed entry lies between the smallest and largest visible entry of its V "
+                    "column: for {token}, {lo} ≤ {mid} ≤ {hi} in column 0.",
+    # norms
+    "norm.layernorm": "LayerNorm",
+    "norm.rmsnorm": "RMSNorm",
+    "norm.none": "no norm",
+    "norm.how_layernorm": "LayerNorm subtracts the row's mean, divides by √(variance + ε), then "
+                          "multiplies by γ{suffix} and adds β{suffix}. Here {token}'s row {row} "
+                          "has mean {mean} and variance {variance} (ε = {eps}), and becomes "
+                          "{out}.",
+    "norm.how_rmsnorm": "RMSNorm divides the row by √(mean(x²) + ε), subtracting no mean, then "
+                        "multiplies by γ{suffix}. Here {token}'s row {row} has mean square "
+                        "{square} (ε = {eps}), and becomes {out}.",
+    "norm.how_none": "With the norm set to none nothing is computed: {token}'s row stays {row}.",
+    "norm.stat_none": "{out} equals {source} in every cell.",
+    "norm.stat_undo_layernorm": "Undo γ{suffix} and β{suffix}: (row − β{suffix}) ÷ γ{suffix} "
+                                "has mean 0 in every row.",
+    "norm.stat_undo_rmsnorm": "Undo γ{suffix}: row ÷ γ{suffix} has a mean square close to 1 in "
+                              "every row.",
+    "norm.stat_plain_layernorm": "With γ{suffix} = 1 and β{suffix} = 0, each LayerNorm row has "
+                                 "mean 0 and a mean square close to 1: {token}'s row {row} has "
+                                 "mean square {square}.",
+    "norm.stat_plain_rmsnorm": "With γ{suffix} = 1, each RMSNorm row has a mean square close to "
+                               "1: {token}'s row gives {square}.",
+    "norm.flip_on": "Switch the norm to LayerNorm or RMSNorm: {out} stops being a copy of "
+                    "{source}.",
+    "norm.flip_off": "Set the norm to none: {out} equals {source}.",
+    "norm.check": "{stat} {then}",
+    "norm1.summary": "Before attention, each row of X is rescaled on its own by the block's "
+                     "{norm}.",
+    "norm1.summary_none": "The block's norm is off, so attention reads X as it is: norm1 is a "
+                          "copy of X.",
+    "norm1.why": "Rows can arrive at very different sizes, and bringing each to a standard scale "
+                 "keeps the attention scores in a workable range. In pre-norm the untouched X "
+                 "still flows past on the residual path.",
+    "norm1.pitfalls": _NORM_PITFALL + " γ and β are learned parameters, while ε is a constant "
+                                      "set by hand.",
+    "norm1_post.summary": "In post-norm, the first residual sum, X plus the attention output, is "
+                          "normed row by row ({norm}).",
+    "norm1_post.why": "Adding the attention output to X can change how large each row is, so "
+                      "post-norm brings the sum back to a standard scale before the "
+                      "feed-forward reads it.",
+    "norm1_post.pitfalls": "Pre-norm and post-norm name the order of operations inside one "
+                           "forward pass, not two phases of training. Here the residual path "
+                           "carries the normed sum, so X does not reach the output untouched.",
+    "norm2.summary": "The stream after the first residual is normed row by row ({norm}) before "
+                     "the feed-forward reads it.",
+    "norm2.why": "Whatever the attention added, the feed-forward should see rows at a steady "
+                 "scale. Because this is pre-norm, the unnormed resid1 still travels on to the "
+                 "second residual.",
+    "norm2.pitfalls": "This norm feeds only the feed-forward: the second residual adds the "
+                      "feed-forward output to resid1, not to norm2. It has its own γ2 and β2, "
+                      "which may differ from γ1 and β1.",
+    "norm2_post.summary": "In post-norm, the second residual sum is normed row by row "
+                          "({norm}){then}.",
+    "norm2_post.final": "; the final norm then follows",
+    "norm2_post.no_final": "",
+    "norm2_post.why": "Post-norm closes every sub-layer with a norm, so the block hands on rows "
+                      "at a standard scale.",
+    "norm2_post.pitfalls": "This is a second, separate norm with its own γ2 and β2, not a "
+                           "repeat of norm1. The \"post\" means after the addition, not after "
+                           "training.",
+    "final_norm.summary_head": "The block's output is normed once more, row by row, before the "
+                               "vocabulary head.",
+    "final_norm.summary": "The block's output is normed once more, row by row, before it leaves "
+                          "the block.",
+    "final_norm.why": "{then} The final norm hands on rows at a steady scale.",
+    "final_norm.why_pre": "In pre-norm the stream itself is never normed on its way through, so "
+                          "its rows can grow: {token}'s row reaches {largest}.",
+    "final_norm.why_post": "In post-norm the block's output is already normed; this norm is "
+                           "applied once more with its own γ_f and β_f.",
+    "final_norm.pitfalls": "Like every norm here, it is not the softmax and its rows are not "
+                           "probabilities. It usually goes with pre-norm, since post-norm output "
+                           "is already normed.",
+    "final_norm.check": "{stat} {then}",
+    "final_norm.off": "Turn the final norm off: the step disappears.",
+    "final_norm.off_logits": "Turn the final norm off: the step disappears, and {token}'s "
+                             "largest logit changes from {before} ({was}) to about {after} "
+                             "({now}).",
+    # residuals and feed-forward
+    "resid1.summary": "The attention output is added to X, position by position: the first "
+                      "residual.",
+    "resid1.why": "Adding instead of replacing keeps the original input and lets the attention "
+                  "contribute only a change. It also gives signals a direct path that passes "
+                  "through unaltered.",
+    "resid1.how": "resid1 = X + attn_out, entry by entry, so the attention output must be {d} "
+                  "wide like X. For {token}: {sum}.",
+    "resid1.pitfalls": "{read} A residual is a plain sum with no learned numbers; it neither "
+                       "normalises nor averages.",
+    "resid1.read_pre": "The raw X is added, even though attention read norm1.",
+    "resid1.read_post": "The raw X is added here; the norm comes in the next step.",
+    "resid1.check": "Subtract: resid1 − X equals the attention output in every cell. Set Wv to "
+                    "all zeros{biases}: the attention output becomes 0 and resid1 equals X.",
+    "resid1.biases": " and remove the biases",
+    "activation.relu": "ReLU",
+    "activation.gelu": "GELU",
+    "activation.silu": "SiLU",
+    "activation.identity": "the identity",
+    "activation.gelu_tanh": "GELU (tanh form)",
+    "ffn.summary": "Each row goes through W1 to the hidden width {width}, {act}, then W2 back to "
+                   "width {d}.",
+    "ffn.why": "Attention only blends V rows in proportions that sum to 1, then applies linear "
+               "maps. The feed-forward adds a non-linear change to each position on its own.",
+    "ffn.how": "hidden = act(x·W1 + b1) and out = hidden·W2 + b2, row by row. Here {token}'s row "
+               "of {src}, {row}, gives the hidden row {hidden} and the output {out}.",
+    "ffn.pitfalls": "The feed-forward never looks at other positions: every row is transformed "
+                    "alone with the same W1 and W2. Its output must be d wide to be added back. "
+                    "{linear}",
+    "ffn.linear_here": "With the identity activation, as here, the whole feed-forward collapses "
+                       "into one linear map.",
+    "ffn.linear_would": "With the identity activation it would collapse into one linear map.",
+    "ffn.check_relu": "Where the value before the activation is negative, ReLU shows 0: "
+                      "{token}'s {z} becomes {hidden}. Switch the activation to identity: the "
+                      "hidden row then equals x·W1 (plus b1).",
+    "ffn.check_identity": "With the identity, the hidden row equals x·W1 (plus b1): {token}'s "
+                          "is {z}. Switch to ReLU: its negative entries become 0.",
+    "ffn.check_smooth": "{act} keeps large positive values nearly as they are and pulls negative "
+                        "ones towards 0: {token}'s {z} becomes {hidden}. Switch the activation "
+                        "to identity: the hidden row then equals x·W1 (plus b1).",
+    "resid2.summary": "The feed-forward output is added to the stream resid1: the second "
+                      "residual, which is the block's output in pre-norm.",
+    "resid2.why": "As with the first residual, the feed-forward adds a change on top of what the "
+                  "stream already carries, so nothing computed earlier is lost.",
+    "resid2.how": "resid2 = resid1 + ffn_out, entry by entry. For {token}: {sum}.",
+    "resid2.pitfalls": "The sum starts from resid1, not norm2, which only fed the feed-forward. "
+                       "In pre-norm the block's output is this unnormed sum, {then}",
+    "resid2.final": "which is why the final norm follows here.",
+    "resid2.next_layer": "and the next layer reads it as it is.",
+    "resid2.no_final": "and this document has no final norm after it.",
+    "resid2.check": "resid2 − resid1 equals ffn_out in every cell. Set W2 to zeros (and b2, if "
+                    "any): resid2 then equals resid1.",
+    "resid2_post.summary": "In post-norm, the feed-forward output is added to norm1, the normed "
+                           "first residual.",
+    "resid2_post.why": "The residual gives the feed-forward a path around itself; in post-norm "
+                       "that path starts from the already normed stream.",
+    "resid2_post.how": "resid2 = norm1 + ffn_out, entry by entry. For {token}: {sum}; the next "
+                       "step norms this sum again.",
+    "resid2_post.pitfalls": "Unlike pre-norm, the sum starts from norm1 rather than resid1, so "
+                            "the original scale of X is no longer carried along. It is still "
+                            "only an addition.",
+    "resid2_post.check": "resid2 − norm1 equals ffn_out in every cell. Switch the placement to "
+                         "pre: this step then adds to resid1 instead.",
+    # the head
+    "logits.summary": "Each final row is multiplied by the vocabulary head, giving one score, a "
+                      "logit, for each of the {size} vocabulary entries.",
+    "logits.why": "To predict the next token, every position needs one number per candidate "
+                  "token. The head turns a row {d} wide into a row {size} wide.",
+    "logits.how": "logits = row · unembed, where unembed is {d}×{size}, one column per entry "
+                  "({vocab}). Here {token}'s row {row} gives {logits}.",
+    "logits.pitfalls": "Logits are not probabilities: they can be negative and do not sum to 1. "
+                       "They come from the last row of the whole computation, not from the "
+                       "attention shares.",
+    "logits.check": "Recompute one logit: {entry} is {terms} = {value}. The largest logit of a "
+                    "row marks the entry that gets the largest probability in the next step.",
+    "probs.summary": "Softmax turns each row of logits into probabilities over the vocabulary.",
+    "probs.why": "Choosing a next token needs numbers that are non-negative and add up to 1. "
+                 "Softmax gives such numbers and keeps the order of the logits.",
+    "probs.how": "p_v = exp(logit_v) / Σ_u exp(logit_u), row by row. Here {token}'s logits "
+                 "{logits} give {probs}.",
+    "probs.pitfalls": "The attention shares and these probabilities are different things, "
+                      "separated by residuals, the feed-forward and the vocabulary head. "
+                      "Hand-set parameters, not trained ones, make these probabilities say "
+                      "nothing about a real model.",
+    "probs.check": "Each row sums to 1 (for {token}: {sum}). The largest logit ({logit}, "
+                   "{entry}) has the largest probability ({prob}), and the probabilities rank "
+                   "the entries in the order of the logits.",
+    # positions and the QK-norm
+    "added.summary": "Each position's row of P is added to its token's row: X = token rows + P.",
+    "added.why": "Attention alone does not know where a token sits: swap two tokens and every "
+                 "share only moves with them. Adding a row that depends on the position makes "
+                 "the same token at two positions two different rows.",
+    "added.how": "Entry by entry, row p of X is the token's row plus row p of P. For {token} "
+                 "(position {position}): {tokens} + {table} = {x}.",
+    "added.pitfalls": "P depends on the position only, never on the token; the token rows keep "
+                      "their meaning and P is mixed into them, so no later step sees the two "
+                      "apart.",
+    "added.check": "Row {token} of X minus its token row gives back row {position} of P: "
+                   "{table}.",
+    "rope.summary": "RoPE turns each pair of columns of q and k by the angle p·θᵢ of its "
+                    "position; each pair keeps its length, only its direction turns.",
+    "rope.why": "Attention alone does not know where a token sits. Turning q and k by angles "
+                "that grow with the position makes q·k depend on how far apart the two "
+                "positions are, not on where they are.",
+    "rope.how": "Pair i of each head turns by p·θᵢ, θᵢ = base^(−2i/r): (x, y) becomes "
+                "(x·cos − y·sin, x·sin + y·cos). For {token} (position {position}): q = {q} "
+                "becomes {turned}.",
+    "rope.pitfalls": "V is not turned and nothing is added to X. A turn by 2π is no turn at "
+                     "all, so a fast pair cannot tell far positions apart; the slow pairs can.",
+    "rope.check": "Lengths stay: |q| of {token} is {before} before and {after} after. At "
+                  "position 0 nothing turns: row {first} of {turned} equals row {first} of {q}.",
+    "qk_norm.head": " in head {head}",
+    "qk_norm.summary": "Each head's q and k are normed on their own ({norm}) before they are "
+                       "dotted.",
+    "qk_norm.why": "Large q or k rows make scores so large that softmax hands nearly the whole "
+                   "share to one key. Norming each head's q and k keeps the scores in a "
+                   "workable range.",
+    "qk_norm.how": "{norm} of each head's {d_k} columns of q (ε = {eps}), times γ{suffix}; k "
+                   "likewise with γ_k. Here{head}, {token}'s q {q} becomes {normed}.",
+    "qk_norm.pitfalls": "Only q and k are normed, not v, and the norm works inside one head's "
+                        "columns of one row, never across positions. γ_q and γ_k are learned; "
+                        "there is no β.",
+    "qk_norm.check": "Undo γ{suffix}: {token}'s normed q ÷ γ{suffix}{head} has mean square "
+                     "{square}, close to 1.",
+    # around the cross-attention
+    "cross_norm.summary": "Before cross-attention, each row of {source} is rescaled on its own "
+                          "by the block's {norm}.",
+    "cross_norm.why": "The cross-attention's queries come from this stream, and bringing each "
+                      "row to a standard scale keeps their scores in a workable range. In "
+                      "pre-norm the untouched {source} still flows past on the residual path.",
+    "cross_norm_post.summary": "In post-norm, the cross residual sum, the stream plus the "
+                               "cross-attention output, is normed row by row ({norm}).",
+    "cross_norm_post.why": "Adding the cross-attention output can change how large each row "
+                           "is, so post-norm brings the sum back to a standard scale before "
+                           "the feed-forward reads it.",
+    "cross_resid.summary": "The cross-attention output is added to the stream {source}, "
+                           "position by position: the cross residual.",
+    "cross_resid.how": "{out} = {source} + {attn}, entry by entry. For {token}: {sum}.",
+    "cross_resid.pitfalls": "A residual is a plain sum with no learned numbers; it neither "
+                            "normalises nor averages.",
+    "cross_resid.check": "Subtract: {out} − {source} equals the cross-attention output in "
+                         "every cell.",
 }
-"""``explain_key`` → the builder of its English text."""
+"""Sentence id → English template."""

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from app.texts.model import check_language
+from app.texts.scope import modules_of
 from app.texts.step_labels import layer_name
 from engine.names import NORM_NAMES
 
@@ -39,12 +40,13 @@ class _Options:
     activation: str
 
 
-def _options(scenario: Scenario, lang: str) -> _Options:
-    a = scenario.attention
-    block = scenario.block
-    norm = activation = ""
+def _options(scenario: Scenario, step: Step, lang: str) -> _Options:
+    """The options of the step's own modules (its layer's, its cross-attention's …)."""
+    modules = modules_of(scenario, step)
+    a, block = modules.attention, modules.block
+    norm = norm_name(modules.norm, lang) if block is not None or modules.norm != "none" else ""
+    activation = ""
     if block is not None:
-        norm = norm_name(block.norm, lang)
         activation = _ZH_ACTIVATIONS.get(block.ffn.activation, block.ffn.activation + " ")
     return _Options(causal=a.causal, scale=a.scale, wo=a.Wo is not None, norm=norm,
                     activation=activation)
@@ -56,6 +58,7 @@ _ZH: dict[str, _Builder] = {
     "input.embed": lambda o: "用 Token 编号查嵌入表中的行",
     "attention.inputs": lambda o: "一份输入，三张参数表",
     "attention.projections": lambda o: "Q、K、V：每个位置各得一行投影",
+    "attention.qk_norm": lambda o: f"QK 规范化（{o.norm}）：每个头的 q 和 k 各自规范化",
     "attention.scores": lambda o: "分数 q·k" + ("，再除以 √dₖ" if o.scale else ""),
     "attention.weights": lambda o: "因果掩码与 softmax 份额" if o.causal else "softmax 份额",
     "attention.mix": lambda o: "按份额混合 V" + ("，再乘 Wo" if o.wo else ""),
@@ -106,4 +109,4 @@ def step_title(step: Step, scenario: Scenario, lang: str) -> str:
     builder = _ZH.get(key) or _ZH.get(key.replace("cross_attention.", "attention.", 1))
     if builder is None:
         return prefix + _ZH_BY_OP.get(step.op, title)
-    return prefix + builder(_options(scenario, lang))
+    return prefix + builder(_options(scenario, step, lang))

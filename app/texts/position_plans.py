@@ -1,0 +1,59 @@
+"""What the texts of the positional encodings (added rows P, RoPE) and of the QK-norm say,
+decided once for every language from the open document's :class:`Facts`. Imports no Qt.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from app.texts.facts import Facts
+from app.texts.sentences import NOTHING, Say, Telling, Token, say
+
+
+def _length(f: Facts, name: str) -> str:
+    return f.num(float(np.linalg.norm(f.array(name)[f.receiver])))
+
+
+def added(f: Facts) -> Telling:
+    tokens, table, x = f.step.reads[0], f.step.reads[1], f.step.writes[0]
+    return Telling(
+        summary=say("added.summary"),
+        why=say("added.why"),
+        how=say("added.how", token=Token(f.token), position=f.receiver,
+                tokens=f.receiver_row(tokens), table=f.receiver_row(table), x=f.receiver_row(x)),
+        pitfalls=say("added.pitfalls"),
+        check=say("added.check", token=Token(f.token), position=f.receiver,
+                  table=f.receiver_row(table)),
+    )
+
+
+def rope(f: Facts) -> Telling:
+    q, q_rot = f.step.reads[0], f.step.writes[0]
+    return Telling(
+        summary=say("rope.summary"),
+        why=say("rope.why"),
+        how=say("rope.how", token=Token(f.token), position=f.receiver, q=f.receiver_row(q),
+                turned=f.receiver_row(q_rot)),
+        pitfalls=say("rope.pitfalls"),
+        check=say("rope.check", token=Token(f.token), before=_length(f, q),
+                  after=_length(f, q_rot), first=Token(f.tokens[0]), q=q, turned=q_rot),
+    )
+
+
+def _head(f: Facts) -> Say:
+    return say("qk_norm.head", head=f.head + 1) if f.heads > 1 else NOTHING
+
+
+def qk_norm(f: Facts) -> Telling:
+    m = f.norm_facts
+    kind = say(f"norm.{f.norm}")
+    return Telling(
+        summary=say("qk_norm.summary", norm=kind),
+        why=say("qk_norm.why"),
+        how=say("qk_norm.how", norm=kind, d_k=f.d_k, eps=f.eps, suffix=m.suffix, head=_head(f),
+                token=Token(f.token), q=f.row(f.head_row(m.source)),
+                normed=f.row(f.head_row(m.name))),
+        pitfalls=say("qk_norm.pitfalls"),
+        check=say("qk_norm.check", suffix=m.suffix, token=Token(f.token), head=_head(f),
+                  square=f.num(f.qk_unscaled_mean_square)),
+    )

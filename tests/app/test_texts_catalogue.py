@@ -1,0 +1,40 @@
+"""The step texts are decided once and worded per language: every sentence id has every
+language, and the one dispatch of the step texts covers every op."""
+
+from __future__ import annotations
+
+import typing
+
+import pytest
+
+from app.texts import sentences
+from app.texts.lookup import OP_PLANS
+from app.texts.sentences import Listed, Token, say
+from engine.trace_step import Op
+
+
+def test_every_sentence_id_has_every_language() -> None:
+    assert sentences.missing_sentences() == {}
+    assert set(sentences.CATALOGUES) == {"en", "zh"}
+
+
+def test_a_sentence_missing_in_one_language_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    zh = dict(sentences.CATALOGUES["zh"])
+    del zh["resid1.summary"]
+    monkeypatch.setitem(sentences.CATALOGUES, "zh", zh)
+    assert sentences.missing_sentences() == {"zh": {"resid1.summary"}}
+
+
+def test_one_sentence_in_both_languages() -> None:
+    check = say("weights.check", token=Token("cat"), sum="0.5 + 0.5 = 1",
+                first=say("nothing"))
+    assert check.words("en") == "Each row sums to 1 (for cat: 0.5 + 0.5 = 1). Edit Wv: the " \
+                                "shares must not move."
+    assert check.words("zh") == "每行之和为 1（“cat”：0.5 + 0.5 = 1）。改动 Wv，份额必须纹丝不动。"
+    assert Listed(["a", "b", "c"]).words("en") == "a, b and c"
+    assert Listed(["a", "b", "c"]).words("zh") == "a、b 和 c"
+    assert Listed([Token("猫"), Token("狗")]).words("zh") == "“猫”和“狗”"
+
+
+def test_the_step_texts_dispatch_on_every_op() -> None:
+    assert set(OP_PLANS) == set(typing.get_args(Op))
