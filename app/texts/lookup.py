@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from app.texts import glossary_en, glossary_zh
@@ -12,6 +12,7 @@ from app.texts.position_plans import added, qk_norm, rope
 from app.texts.scope import QK_NORM
 from app.texts.sentences import Telling
 from app.texts.step_plans import CROSS_PLANS, PLANS
+from engine.op_table import op_table
 
 if TYPE_CHECKING:
     from engine import Trace
@@ -44,7 +45,7 @@ def _norm(f: Facts) -> Telling:
     return _by_key("block.final_norm" if key == "encoder.final_norm" else "block.norm1")(f)
 
 
-OP_PLANS: dict[Op, Callable[[Facts], Telling]] = {
+OP_PLANS: Mapping[Op, Callable[[Facts], Telling]] = op_table("texts.plans", {
     "embed": _by_key(),
     "positions": added,
     "inputs": _by_key(),
@@ -58,7 +59,7 @@ OP_PLANS: dict[Op, Callable[[Facts], Telling]] = {
     "ffn": _by_key("block.ffn"),
     "logits": _by_key(),
     "probs": _by_key(),
-}
+})
 """Op → what a step of that op says (the one dispatch of the step texts)."""
 
 

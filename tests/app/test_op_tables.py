@@ -19,6 +19,7 @@ from app.canvas.steps import LAYOUTS
 from app.canvas.worked_row import WORKED_STAGES
 from app.examples import example_path
 from app.tape import ROLES
+from app.texts.lookup import OP_PLANS, step_text
 from engine import Step, Trace, compute, explain, load_scenario, parse_scenario
 from engine.explain import EXPLAINERS
 from engine.op_table import TABLES, missing_ops
@@ -33,8 +34,9 @@ CONSUMERS = {
     "canvas.picture_options": PICTURE_OPTIONS,
     "tape.role": ROLES,
     "explain": EXPLAINERS,
+    "texts.plans": OP_PLANS,
 }
-"""The tables of the layers this test owns (app/texts keeps its own and its own test)."""
+"""Every consumer's table: a new one must be listed here as well as made with op_table."""
 
 
 def test_every_consumer_has_its_table_recorded() -> None:
@@ -80,6 +82,8 @@ def test_every_op_walks_through_every_consumer_on_a_real_step(qtbot: QtBot) -> N
             current = frame.route_map.current
             assert current is not None and current.step_index == index, op
             assert describe_frame(trace, index, FrameOptions(lang=lang), step.title), op
+            told = step_text(trace, index, lang)
+            assert told.summary and told.check, op
         assert isinstance(PICTURE_OPTIONS[op](trace, step), tuple)
         written = next((name for name in step.writes if name in trace.arrays), None)
         if written is None:  # attention's inputs step draws X and the weights only
