@@ -32,6 +32,11 @@ _ZH: list[tuple[re.Pattern[str], str]] = [(re.compile(pattern), words) for patte
     (r"^expected (?P<a>\d+) numbers(?P<r>.*), got (?P<b>\d+)$", "应有 {a} 个数，得到 {b} 个"),
     (r"^vocabulary labels need the head block\.unembed$", "词表标签需要词表头 block.unembed"),
     (r"^an output bias needs Wo$", "输出偏置 bo 需要 Wo"),
+    (r"^(?P<a>\d+) encoder layers? and (?P<b>\d+) decoder layers? are (?P<c>\d+) layers, more "
+     r"than the limit of (?P<d>\d+) for both stacks together$",
+     "编码器 {a} 层加解码器 {b} 层共 {c} 层，超过了两个栈合计 {d} 层的上限"),
+    (r"^an encoder layer cannot have cross-attention: only a decoder layer reads the encoder's "
+     r"output$", "编码器的层不能有交叉注意力：只有解码器的层读取编码器的输出"),
 )]
 _ZH_OTHER = "文档不接受这个改动"
 

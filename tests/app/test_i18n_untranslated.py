@@ -215,6 +215,17 @@ def test_engine_refusals_an_edit_can_meet_are_worded_in_chinese() -> None:
         assert CJK.search(words) and "文档不接受" not in words, (name, words)
         assert not untranslated(words, set(), ALLOWED_WORDS | {"attention", "block", "eps",
                                                               "tokens", "heads"}), (name, words)
+    encoder = load_scenario(example_path("encoder-decoder")).to_document()
+    enc_layer = encoder["encoder"]["layers"][0]
+    cross = {**encoder, "encoder": {**encoder["encoder"], "layers": [
+        {**enc_layer, "cross_attention": encoder["layers"][0]["cross_attention"]}]}}
+    deep = {**encoder, "encoder": {**encoder["encoder"], "layers": [enc_layer] * 48}}
+    for name, document in [("encoder cross", cross), ("budget", deep)]:
+        with pytest.raises(ScenarioError) as caught:
+            parse_scenario(document)
+        words = problem_words(caught.value, "zh")
+        assert CJK.search(words) and "文档不接受" not in words, (name, words)
+    assert "48 层" in problem_words(caught.value, "zh") and "1 层" in words
     overflow = ScenarioError("computation", "a value overflowed or was divided by zero (x); "
                              "look for huge numbers, or ε = 0 with a constant row")
     assert problem_words(overflow, "zh").startswith("computation：有数值溢出")
