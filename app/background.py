@@ -35,9 +35,11 @@ SHOW_PROGRESS_AFTER_MS = 300
 
 
 def work_of(scenario: Scenario) -> int:
-    """How many numbers computing or writing ``scenario`` touches: scores plus its arrays."""
-    a = scenario.attention
-    return a.heads * scenario.n * scenario.n + parameter_cells(scenario)
+    """How many numbers computing or writing ``scenario`` touches: every attention's scores
+    (counted as n × n, n the longer token list) plus its arrays."""
+    n = max(scenario.n, scenario.encoder.n if scenario.encoder is not None else 0)
+    heads = sum(a.heads for a in scenario.attentions)
+    return heads * n * n + parameter_cells(scenario)
 
 
 def is_big(scenario: Scenario) -> bool:

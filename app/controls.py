@@ -61,7 +61,8 @@ class CanvasControls(QWidget):
 
     def _fill(self) -> None:
         scenario = self.state.scenario
-        shown = (scenario.tokens, scenario.attention.heads, self.state.receiver, self.state.head)
+        heads = scenario.most_heads
+        shown = (scenario.tokens, heads, self.state.receiver, self.state.head)
         if shown == self._shown:
             return
         self._shown = shown
@@ -74,10 +75,10 @@ class CanvasControls(QWidget):
         self.head_box.blockSignals(True)
         self.head_box.clear()
         self.head_box.addItem(self.tr("All heads"), None)
-        for h in range(scenario.attention.heads):
+        for h in range(heads):
             self.head_box.addItem(self.tr("Head {n}").format(n=h + 1), h)
         self.head_box.setCurrentIndex(0 if self.state.head is None else self.state.head + 1)
-        self.head_box.setEnabled(scenario.attention.heads > 1)
+        self.head_box.setEnabled(heads > 1)
         self.head_box.blockSignals(False)
 
     def retranslate(self) -> None:

@@ -81,6 +81,17 @@ class Scenario(Frozen):
         return self.layers[0].attention
 
     @cached_property
+    def attentions(self) -> tuple[Attention, ...]:
+        """Every attention of the document, in document order: the encoder's layers', then
+        each layer's self-attention and cross-attention."""
+        return tuple(node for _, node in walk(self) if isinstance(node, Attention))
+
+    @property
+    def most_heads(self) -> int:
+        """The most heads any attention of the document has (what a head chooser offers)."""
+        return max(a.heads for a in self.attentions)
+
+    @cached_property
     def block(self) -> BlockWithHead | None:
         """The first layer's block (the only one in the version-1 shorthand) with the head's
         keys, as version 1 kept them together; None when the first layer has no block."""

@@ -128,7 +128,8 @@ class LayoutContext:
         if chosen:
             return chosen
         largest = max((a.size for a in trace.arrays.values()), default=0)
-        small_block = trace.scenario.block is not None and largest <= PRECISE_CELLS
+        small_block = (any(layer.block is not None for layer in trace.scenario.layers)
+                       and largest <= PRECISE_CELLS)
         return PRECISE_PLACES if small_block else DECIMALS
 
     def array(self, name: str) -> npt.NDArray[np.float64]:

@@ -1,0 +1,39 @@
+"""A stack whose layers differ in their number of heads: the window offers every head."""
+
+from __future__ import annotations
+
+import numpy as np
+from pytestqt.qtbot import QtBot
+
+from app.background import work_of
+from app.outline import parameter_cells
+from app.window import StudioWindow
+from engine import Scenario, parse_scenario
+from tests.app.driving import close_window
+from tests.engine.v2_documents import attention, document
+
+
+def two_then_four_heads() -> Scenario:
+    """Layer 1 with two heads, layer 2 with four (d = 4, d_k = d_v = 2)."""
+    doc = document(11, n=3, d=4, layers=2)
+    doc["layers"][1]["attention"] = attention(np.random.default_rng(5), 4, heads=4)
+    return parse_scenario(doc)
+
+
+def test_the_head_chooser_offers_the_heads_of_the_layer_with_most(qtbot: QtBot) -> None:
+    window = StudioWindow(two_then_four_heads())
+    try:
+        box = window.controls.head_box
+        assert [box.itemData(k) for k in range(box.count())] == [None, 0, 1, 2, 3]
+        assert box.isEnabled()
+        box.setCurrentIndex(4)  # head 4, which only layer 2 has
+        assert window.state.head == 3
+    finally:
+        close_window(window)
+
+
+def test_the_work_estimate_counts_every_layers_scores() -> None:
+    scenario = two_then_four_heads()
+    assert scenario.most_heads == 4
+    assert [a.heads for a in scenario.attentions] == [2, 4]
+    assert work_of(scenario) == (2 + 4) * 3 * 3 + parameter_cells(scenario)
