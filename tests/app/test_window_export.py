@@ -15,6 +15,7 @@ from app.export.dialog import ExportDialog
 from app.window import StudioWindow
 
 
+@pytest.mark.slow
 def test_file_export_writes_the_current_step_as_png(qtbot: QtBot, window: StudioWindow,
                                                     tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:

@@ -222,6 +222,7 @@ def test_load_names_the_place_inside_the_document(tmp_path: Path) -> None:
         load_scenario(path)
 
 
+@pytest.mark.slow
 def test_the_largest_accepted_document_saves_under_the_file_limit_and_reopens(
         tmp_path: Path) -> None:
     """Every matrix at the 2¹⁸-number limit, every number at its longest JSON spelling

@@ -218,6 +218,7 @@ def test_corrupted_json_text_is_refused_cleanly(tmp_path_factory: pytest.TempPat
     check_outcome(value)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 def test_every_junk_value_at_every_place_of_an_example(name: str) -> None:
     """Exhaustive over one example: each place replaced by each kind of junk, and deleted."""

@@ -130,6 +130,7 @@ def test_a_cancelled_background_export_raises_and_a_failed_one_names_the_file(
         BackgroundExport(f11, failing).start().wait()
 
 
+@pytest.mark.slow
 def test_a_deck_of_two_heads_and_64_positions_exports(qtbot: QtBot, tmp_path: Path) -> None:
     """The arrows' legend of a several-head document, and labels smaller than PowerPoint's
     1 pt (a 64-position grid), used to stop the deck with an error."""

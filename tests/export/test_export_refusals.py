@@ -56,6 +56,7 @@ def big_document(folder: Path, n: int = 512) -> Path:
                     X=[[i % 7 - 3, i % 5 - 2] for i in range(n)])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [["--width", "100000"], ["--scale", "1e6"]])
 def test_a_huge_png_is_refused_with_the_width_that_fits(tmp_path: Path, size: list[str]) -> None:
     result = studio("export", "f11", "--format", "png", "--steps", "1", *size, "--out",
