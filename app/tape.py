@@ -47,6 +47,19 @@ def module_of(trace: Trace, step: Step) -> Any:
     return node
 
 
+def norm_kind(trace: Trace, step: Step) -> str:
+    """The norm a norm step applies: its block's or head's ``norm``, or its attention's
+    ``qk_norm`` (the ``L1.qk_norm`` step of a document with ``qk_norm``)."""
+    model = module_of(trace, step)
+    kind: str = model.qk_norm if is_qk_norm(trace, step) else model.norm
+    return kind
+
+
+def is_qk_norm(trace: Trace, step: Step) -> bool:
+    """Whether ``step`` norms an attention's q and k rows (its module is the attention)."""
+    return step.op == "norm" and hasattr(module_of(trace, step), "qk_norm")
+
+
 def attention_of(trace: Trace, step: Step | None = None) -> Any:
     """The attention a step uses, or the document's first attention (heads, causal …) for a
     step outside attention."""

@@ -26,7 +26,7 @@ from app.canvas.remember import number_format
 from app.canvas.steps import lay_out_step
 from app.canvas.worked_row import add_worked_row
 from app.outline import parameter_paths
-from app.tape import ATTENTION_OPS, attention_of, module_of, tokens_of
+from app.tape import ATTENTION_OPS, attention_of, norm_kind, tokens_of
 from engine import Step, Trace
 
 MAX_SCALE = 3.2
@@ -97,7 +97,7 @@ def _options_of(trace: Trace, step: Step) -> tuple[object, ...]:
         att = attention_of(trace, step)
         return att.heads, att.causal, att.scale
     if step.op == "norm":
-        return (module_of(trace, step).norm,)
+        return (norm_kind(trace, step),)
     return ()
 
 

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 from app.canvas.context import LayoutContext
 from app.canvas.layout import TextItem
 from app.canvas.theme import Theme
-from app.tape import ATTENTION_OPS, attention_of, module_of, same_step_in_layer
+from app.tape import ATTENTION_OPS, attention_of, norm_kind, same_step_in_layer
 from app.texts.canvas_words import canvas_word
 from app.texts.step_labels import step_groups
 from engine import Step, Trace
@@ -43,8 +43,7 @@ def step_label(trace: Trace, step: Step, lang: str) -> str:
         }
         return labels[step.op]
     if step.op == "norm":
-        model = module_of(trace, step)
-        norm = canvas_word(lang, "no_norm") if model.norm == "none" else "Norm"
+        norm = canvas_word(lang, "no_norm") if norm_kind(trace, step) == "none" else "Norm"
         final = step.explain_key.endswith("final_norm")
         return canvas_word(lang, "final_norm" if final else "norm", norm=norm)
     words = {"embed": "embed", "inputs": "inputs", "residual": "resid", "ffn": "ffn",

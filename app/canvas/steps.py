@@ -18,6 +18,7 @@ from app.canvas.position_steps import POSITION_LAYOUTS, lay_out_biased_scores
 from app.tape import (
     array_name,
     attention_of,
+    is_qk_norm,
     kv_head,
     parameter_path,
     tokens_of,
@@ -208,5 +209,6 @@ LAYOUTS: dict[str, Layout] = {
 
 def lay_out_step(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     """Place the picture of ``step`` under ``parent``, from (0, 0); returns what it covers."""
-    return LAYOUTS.get(step.op, _generic)(ctx.for_step(step), step, parent)
+    layout = _generic if is_qk_norm(ctx.trace, step) else LAYOUTS.get(step.op, _generic)
+    return layout(ctx.for_step(step), step, parent)
 
