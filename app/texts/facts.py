@@ -8,11 +8,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
-from app.tape import array_name, attention_of, ffn_pre, kv_head, tokens_of, visible_of
-from engine import Attention, Scenario, Step, Trace, format_number
+from app.tape import (
+    array_name,
+    attention_of,
+    ffn_pre,
+    kv_head,
+    module_of,
+    tokens_of,
+    visible_of,
+)
+from engine import Attention, Block, Scenario, Step, Trace, format_number
+from engine.modules import Head
 from engine.numbers import format_exact, format_factor
 from engine.reader import FloatArray
 
@@ -118,14 +128,30 @@ class Facts:
         return self.scenario.block is not None
 
     @property
+    def _block(self) -> Block | None:
+        """This step's own block (a norm or feed-forward step of a layer), else the first
+        layer's with the head's keys; None without one (a stack's layers may differ)."""
+        module = module_of(self.trace, self.step) if self.step.module else None
+        return module if isinstance(module, Block) else self.scenario.block
+
+    @property
+    def _normed_by(self) -> Head | Block | None:
+        """What this step's norm and ε are read from: the head at the final norm, else
+        :attr:`_block`."""
+        module = module_of(self.trace, self.step) if self.step.module else None
+        return module if isinstance(module, Head) else self._block
+
+    @property
     def norm(self) -> str:
         """``"layernorm"``, ``"rmsnorm"`` or ``"none"`` (``"none"`` without a block)."""
-        return self.scenario.block.norm if self.scenario.block is not None else "none"
+        owner = self._normed_by
+        return owner.norm if owner is not None else "none"
 
     @property
     def eps(self) -> str:
         """ε as written in a document (``1e-05``, ``0``)."""
-        return format_exact(self.scenario.block.eps if self.scenario.block is not None else 0.0)
+        owner = self._normed_by
+        return format_exact(owner.eps if owner is not None else 0.0)
 
     def array(self, name: str) -> FloatArray:
         return self.trace.arrays[name]
@@ -243,16 +269,17 @@ class Facts:
 
     @property
     def activation(self) -> str:
-        return self.scenario.block.ffn.activation if self.scenario.block is not None else ""
+        block = self._block
+        return block.ffn.activation if block is not None else ""
 
     @property
     def hidden_width(self) -> int:
-        block = self.scenario.block
+        block = self._block
         return int(block.ffn.W1.shape[1]) if block is not None else 0
 
     @property
     def vocab(self) -> tuple[str, ...]:
-        return self.scenario.block.vocab if self.scenario.block is not None else ()
+        return tuple(tokens_of(self.trace, "vocab"))
 
     def top_entry(self, name: str = "logits") -> int:
         """The vocabulary entry with the receiver's largest logit (or probability)."""
@@ -275,12 +302,19 @@ class Facts:
 
     # -- the words of single steps ----------------------------------------------------------------
     @property
+    def _stack(self) -> Any:
+        """The stack this step's rows belong to: the encoder in an encoder step."""
+        return self.scenario.encoder if self.step.stack == "encoder" else self.scenario
+
+    @property
     def token_ids(self) -> tuple[int, ...]:
-        return self.scenario.token_ids or ()
+        """The ids of this step's rows (the encoder's in an encoder step)."""
+        return tuple(self._stack.token_ids or ())
 
     @property
     def table_rows(self) -> int:
-        table = self.scenario.embedding
+        table = getattr(self._stack, "embedding", None)
+        table = self.scenario.embedding if table is None else table
         return int(table.shape[0]) if table is not None else 0
 
     @property
@@ -293,6 +327,16 @@ class Facts:
     def source(self) -> str:
         """The array the step reads first (``X`` or ``norm1`` for the projections)."""
         return self.step.reads[0]
+
+    @property
+    def kv_source(self) -> str | None:
+        """The array a cross-attention's K and V rows are projected from (the encoder's memory,
+        one row per key, not per receiver); None for self-attention."""
+        return self.step.reads[1] if self.step.keys else None
+
+    def key_row(self, key: str, j: int = 0) -> str:
+        """Key ``j``'s row of the array ``key`` (``"K"``, ``"V"``) of this step's scope."""
+        return self.row(self.scoped(key)[j])
 
     @property
     def has_bias(self) -> bool:
@@ -356,11 +400,12 @@ class Facts:
 
     @property
     def pre(self) -> bool:
-        return self.scenario.block is not None and self.scenario.block.placement == "pre"
+        return self._block is not None and self._block.placement == "pre"
 
     @property
     def has_final_norm(self) -> bool:
-        return self.scenario.block is not None and self.scenario.block.final_norm
+        head = self.scenario.head
+        return head is not None and head.final_norm
 
     @property
     def norm_facts(self) -> NormFacts:
@@ -371,6 +416,14 @@ class Facts:
                      and np.all(self.scenario.parameter(beta) == 0))
         return NormFacts(name=self.step.writes[0], source=self.step.reads[0], suffix=suffix,
                          plain=plain)
+
+    @property
+    def qk_rows(self) -> tuple[str, str]:
+        """The receiver's q slice of the head in focus before and after a QK-norm step."""
+        h, width = self.head, self.d_k
+        before, after = (self.array(name)[self.receiver, h * width:(h + 1) * width]
+                         for name in (self.step.reads[0], self.step.writes[0]))
+        return self.row(before), self.row(after)
 
     def largest(self, name: str) -> float:
         """The receiver's entry of largest size in the array ``name``."""
@@ -400,10 +453,8 @@ class Facts:
         return self.step.reads[0]
 
     def logit_terms(self, entry: int) -> str:
-        block = self.scenario.block
-        assert block is not None and block.unembed is not None
-        return self.dot_terms(self.array(self.head_source)[self.receiver],
-                              block.unembed[:, entry])
+        unembed = self.scenario.parameter(self.step.reads[1])
+        return self.dot_terms(self.array(self.head_source)[self.receiver], unembed[:, entry])
 
 
 def facts_for(trace: Trace, index: int, receiver: int | None = None, head: int = 0) -> Facts:

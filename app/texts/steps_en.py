@@ -43,7 +43,7 @@ def embed(f: Facts) -> StepText:
                  f"the text into {_and(list(f.tokens))} is one tokenizer's choice, and another "
                  "may cut it elsewhere. No column of the table has a fixed human meaning.",
         check=f"Compare each row of X with the table row its id names: for {f.token} (id "
-              f"{ids[f.receiver]}) both read {f.receiver_row('X')}. {check}",
+              f"{ids[f.receiver]}) both read {f.receiver_row(f.step.writes[0])}. {check}",
     )
 
 
@@ -73,16 +73,25 @@ def inputs(f: Facts) -> StepText:
 
 def projections(f: Facts) -> StepText:
     src = f.source
+    kv = f.kv_source
     bias = " plus a bias" if f.has_bias else ""
+    if kv is None:
+        formula = f"Q = {src}·Wq, K = {src}·Wk and V = {src}·Wv, each entry a row of {src}"
+        rows = f"q = {f.scoped_row('Q')}, k = {f.scoped_row('K')} and v = {f.scoped_row('V')}."
+    else:  # K and V have the encoder's rows, one per key
+        formula = (f"Q = {src}·Wq, while K = {kv}·Wk and V = {kv}·Wv read the encoder's rows; "
+                   "each entry is a row")
+        rows = (f"q = {f.scoped_row('Q')}; the encoder's {f.keys[0]}, row "
+                f"{f.row(f.array(kv)[0])}, gives k = {f.key_row('K')} and "
+                f"v = {f.key_row('V')}.")
     return StepText(
         summary=f"Every row of {src} is multiplied by Wq, Wk and Wv, giving that position's q, k "
                 "and v rows.",
         why="One input row has three jobs: its q decides what it reads, its k decides how well "
             "others match it, and its v is the content it passes on. Separate projections let "
             "the features used for matching differ from the content that gets moved.",
-        how=f"Q = {src}·Wq, K = {src}·Wk and V = {src}·Wv, each entry a row of {src} times a "
-            f"column of W{bias}. Here {f.token}'s row {f.receiver_row(src)} gives "
-            f"q = {f.scoped_row('Q')}, k = {f.scoped_row('K')} and v = {f.scoped_row('V')}.",
+        how=f"{formula} times a column of W{bias}. Here {f.token}'s row {f.receiver_row(src)} "
+            f"gives {rows}",
         pitfalls=f"Positions do not mix here: row {f.token} of Q depends on row {f.token} of "
                  f"{src} alone. The names are a memory aid only; q, k and v are plain rows of "
                  "numbers, not questions, database keys or answers.",
@@ -358,6 +367,28 @@ def final_norm(f: Facts) -> StepText:
     )
 
 
+def qk_norm(f: Facts) -> StepText:
+    kind = NORMS[f.attention.qk_norm or "none"]
+    q, k = f.step.reads[:2]
+    before, after = f.qk_rows
+    return StepText(
+        summary=f"Each head's q and k rows are normed on their own ({kind}) before the scores "
+                "are taken.",
+        why="Large q or k entries make some scores huge and the softmax nearly one-hot. Norming "
+            "every head's q and k rows keeps the dot products in a steady range however the "
+            "projections grow.",
+        how=f"Every d_k = {f.d_k} wide head slice of each row of {q} and {k} is normed by "
+            f"{kind} and multiplied by γq or γk (entry by entry). Here {f.token}'s "
+            f"q{_head(f)} goes from {before} to {after}.",
+        pitfalls="Only q and k are normed: V, the residual stream and the block's norms are "
+                 "untouched, so the content an attention moves is not rescaled. Each head is "
+                 "normed separately, not the whole row at once.",
+        check=f"The scores read {f.step.writes[0]} and {f.step.writes[1]}, not {q} and {k}: "
+              f"recompute one score from the normed rows. {f.token}'s normed q slice is "
+              f"{after}.",
+    )
+
+
 def resid1(f: Facts) -> StepText:
     zero = ("Set Wv to all zeros" + (" and remove the biases" if f.has_value_bias else "")
             + ": the attention output becomes 0 and resid1 equals X.")
@@ -485,6 +516,7 @@ BUILDERS: dict[str, Callable[[Facts], StepText]] = {
     "input.embed": embed,
     "attention.inputs": inputs,
     "attention.projections": projections,
+    "attention.qk_norm": qk_norm,
     "attention.scores": scores,
     "attention.weights": weights,
     "attention.mix": mix,

@@ -48,7 +48,7 @@ def embed(f: Facts) -> StepText:
                  f"{_and([_t(t) for t in f.tokens])}只是一种分词选择，别的分词器可能切在别处；"
                  "表中任何一列也没有固定的含义。",
         check=f"拿 X 的每一行对照它编号所指的表行：{_t(f.token)}（编号 {ids[f.receiver]}）两处"
-              f"都是 {f.receiver_row('X')}。{check}",
+              f"都是 {f.receiver_row(f.step.writes[0])}。{check}",
     )
 
 
@@ -73,14 +73,21 @@ def inputs(f: Facts) -> StepText:
 
 def projections(f: Facts) -> StepText:
     src = f.source
+    kv = f.kv_source
     bias = "，再加上偏置" if f.has_bias else ""
+    if kv is None:
+        formula = f"Q = {src}·Wq，K = {src}·Wk，V = {src}·Wv，每个数都是 {src} 的一行"
+        rows = f"q = {f.scoped_row('Q')}、k = {f.scoped_row('K')}、v = {f.scoped_row('V')}。"
+    else:  # K 与 V 的行属于编码器，一个键一行
+        formula = f"Q = {src}·Wq，K = {kv}·Wk、V = {kv}·Wv 取自编码器的行，每个数都是一行"
+        rows = (f"q = {f.scoped_row('Q')}；编码器中{_t(f.keys[0])}的行 "
+                f"{f.row(f.array(kv)[0])} 得到 k = {f.key_row('K')}、v = {f.key_row('V')}。")
     return StepText(
         summary=f"{src} 的每一行分别乘 Wq、Wk、Wv，得到该位置的 q、k、v 三行。",
         why="同一行输入身兼三职：q 决定它去读谁，k 决定别人与它匹配得多好，v 是它要传出去的"
             "内容。分开投影，用来匹配的特征才能与被搬运的内容不同。",
-        how=f"Q = {src}·Wq，K = {src}·Wk，V = {src}·Wv，每个数都是 {src} 的一行乘 W 的一列"
-            f"{bias}。这里{_t(f.token)}的行 {f.receiver_row(src)} 得到 q = {f.scoped_row('Q')}、"
-            f"k = {f.scoped_row('K')}、v = {f.scoped_row('V')}。",
+        how=f"{formula}乘 W 的一列{bias}。这里{_t(f.token)}的行 {f.receiver_row(src)} 得到 "
+            f"{rows}",
         pitfalls=f"这一步位置之间互不混合：Q 中{_t(f.token)}那一行只取决于 {src} 中同一行。"
                  "这三个名字只帮助记忆，q、k、v 都是普通的数行，不是问句、数据库的键或答案。",
         check=f"手算一个数：Q[{f.token}, 0] = {f.q0_terms} = "
@@ -321,6 +328,23 @@ def final_norm(f: Facts) -> StepText:
     )
 
 
+def qk_norm(f: Facts) -> StepText:
+    kind = NORMS[f.attention.qk_norm or "none"]
+    q, k = f.step.reads[:2]
+    before, after = f.qk_rows
+    return StepText(
+        summary=f"算分数之前，每个头的 q 行和 k 行各自做 {kind}。",
+        why="q 或 k 的数一大，有些分数就会极大，softmax 几乎只剩一个键。把每个头的 q、k 行规范化，"
+            "无论投影怎样增长，点积都保持在稳定的范围内。",
+        how=f"{q} 与 {k} 每一行中每个头宽 d_k = {f.d_k} 的一段，各自做 {kind}，再逐个数乘 γq 或 "
+            f"γk。这里{_t(f.token)}{_head(f)}的 q 从 {before} 变为 {after}。",
+        pitfalls="只规范化 q 和 k：V、残差流和块里的 Norm 都不受影响，注意力搬运的内容不会被重新"
+                 "定标。每个头分开规范化，而不是整行一起。",
+        check=f"分数读的是 {f.step.writes[0]} 和 {f.step.writes[1]}，不是 {q} 和 {k}：用规范化后"
+              f"的行重算一个分数。{_t(f.token)}规范化后的 q 段是 {after}。",
+    )
+
+
 def resid1(f: Facts) -> StepText:
     zero = ("把 Wv 全改成 0" + ("并去掉偏置" if f.has_value_bias else "")
             + "：注意力输出变为 0，resid1 与 X 相同。")
@@ -431,6 +455,7 @@ BUILDERS: dict[str, Callable[[Facts], StepText]] = {
     "input.embed": embed,
     "attention.inputs": inputs,
     "attention.projections": projections,
+    "attention.qk_norm": qk_norm,
     "attention.scores": scores,
     "attention.weights": weights,
     "attention.mix": mix,
