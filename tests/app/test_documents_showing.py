@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
@@ -23,6 +24,7 @@ from tests.app.documents_support import (
     write_document,
 )
 from tests.app.driving import Dialogs, close_window, open_window
+from tests.app.test_editor_stacks import choose_part
 
 __all__ = ["launch_names"]
 F11_TITLE = example_document()["title"]
@@ -161,3 +163,29 @@ def test_a_command_line_document_that_cannot_be_drawn_is_refused_with_f11_shown(
     assert window.state.scenario.title == F11_TITLE and window.state.path is None
     assert dialogs.shown == [("warning", "Cannot open", f"{path} was not opened:\n{problem}")]
     assert capsys.readouterr().err == f"qkv-studio: {problem}\n"
+
+
+def test_unticking_the_first_layers_block_leaves_every_step_drawn_and_told(
+        qtbot: QtBot) -> None:
+    window = open_window(qtbot, "three-layers")
+    try:
+        choose_part(qtbot, window, "Layer 1")
+        box = window.editor.block_editor.block_box
+        qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=box.rect().center())
+        assert [layer.block is not None for layer in window.state.scenario.layers] == [
+            False, True, True]
+        window.timeline.explain.set_expanded(True)
+        steps = window.state.trace.steps
+        for k, step in enumerate(steps):
+            window.state.set_step(k)
+            frame = window.canvas.frame
+            assert isinstance(frame, FrameItem) and frame.step_index == k
+            assert not window.timeline.summary_label.text().startswith("⚠"), step.id
+            assert not window.statusBar().currentMessage().startswith("⚠"), step.id
+        ffn = next(k for k, step in enumerate(steps) if step.id == "L2.ffn")
+        window.state.set_step(ffn)
+        block = window.state.scenario.layers[1].block
+        assert block is not None and block.ffn.activation == "gelu"
+        assert "GELU" in window.timeline.summary_label.text() + window.timeline.check_label.text()
+    finally:
+        close_window(window)
