@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
@@ -126,10 +126,14 @@ def test_a_last_document_that_broke_the_launch_is_not_reopened(
         monkeypatch: pytest.MonkeyPatch, dialogs: Dialogs) -> None:
     doc = write_document(tmp_path / "lesson.qkv.json", example_document("multihead"))
     launch(str(doc)).close()  # the session now reopens it
+    before = set(QApplication.topLevelWidgets())
     with monkeypatch.context() as broken:  # a launch that dies building the window
         broken.setattr(StudioWindow, "_update_title", lambda _self: 1 / 0)
         with pytest.raises(ZeroDivisionError):
             launch()
+    for dead in set(QApplication.topLevelWidgets()) - before:  # what the dead launch left
+        dead.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     window = launch()
     assert window.state.scenario.title == F11_TITLE and window.state.path is None
     assert window.statusBar().currentMessage() == (
