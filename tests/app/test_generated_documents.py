@@ -39,8 +39,8 @@ from tests.app.generated_documents import (
     specs,
 )
 
-GENERATED = 35
-"""Documents drawn at random besides the :data:`EXAMPLES`: 40 in all, about 2½ minutes here."""
+GENERATED = 20
+"""Documents drawn at random besides the :data:`EXAMPLES`: 25 in all, about 2¼ minutes here."""
 LANGS = ("en", "zh")
 
 
