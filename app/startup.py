@@ -13,8 +13,17 @@ from app import APP_NAME
 from app.documents.loading import placeholder, read_after_showing
 from app.documents.opening import is_big_file, load_computed
 from app.documents.recovery import offer_recovery
-from app.documents.session import last_document, restore_session, stored_document
+from app.documents.session import (
+    last_document,
+    mark_opened,
+    mark_opening,
+    opened_cleanly,
+    restore_session,
+    stored_document,
+)
+from app.documents.showing import showing_problem
 from app.examples import DEFAULT_EXAMPLE, EXAMPLES_DIR, example_path, resolve_document
+from app.i18n import current_language
 from engine import Scenario, ScenarioError, Trace, load_scenario
 
 if TYPE_CHECKING:
@@ -35,15 +44,24 @@ def _startup_document() -> tuple[Scenario, Trace | None, Path | None, str]:
     """The last session's document (with the trace that checked it) if it is still there and
     readable, else F11."""
     last = last_document()
-    if last is not None:
-        try:
-            return (*load_computed(last), last, "")
-        except ScenarioError as error:
-            note = QCoreApplication.translate(
-                "Startup", "The last document could not be opened again ({error}); showing F11"
-            ).format(error=error)
-            return load_scenario(example_path(DEFAULT_EXAMPLE)), None, None, note
-    return load_scenario(example_path(DEFAULT_EXAMPLE)), None, None, ""
+    if last is None:
+        return load_scenario(example_path(DEFAULT_EXAMPLE)), None, None, ""
+    if not opened_cleanly(last):  # the last launch that opened it never drew it
+        note = QCoreApplication.translate(
+            "Startup", "The last document did not open cleanly last time ({path}); showing F11"
+        ).format(path=last)
+        return load_scenario(example_path(DEFAULT_EXAMPLE)), None, None, note
+    try:
+        scenario, trace = load_computed(last)
+        problem: str | None = showing_problem(trace, current_language())
+    except ScenarioError as error:
+        problem = str(error)
+    if problem is None:
+        return scenario, trace, last, ""
+    note = QCoreApplication.translate(
+        "Startup", "The last document could not be opened again ({error}); showing F11"
+    ).format(error=problem)
+    return load_scenario(example_path(DEFAULT_EXAMPLE)), None, None, note
 
 
 def start_window(document: str | None) -> StudioWindow:
@@ -53,13 +71,14 @@ def start_window(document: str | None) -> StudioWindow:
     standard error and in a message over the window, which shows F11 instead (a file manager
     starts the studio with no terminal to read). A big file is read after the window shows,
     with a busy sign and Cancel above its canvas (:mod:`app.documents.loading`). Without, the last
-    session comes back: its document (F11 if it is gone), layout, step and view. Then any
-    unsaved work left by a session that crashed is offered for restoring.
+    session comes back: its document (F11 if it is gone, cannot be shown, or did not draw its
+    first frame the last time a launch opened it), layout, step and view. Then any unsaved
+    work left by a session that crashed is offered for restoring.
     """
     from app.window import StudioWindow
 
     note = ""
-    refusal: tuple[Path, ScenarioError] | None = None
+    refusal: tuple[Path, str] | None = None
     path: Path | None
     later: Path | None = None
     trace: Trace | None = None  # computed once: checking the file computes it
@@ -71,17 +90,24 @@ def start_window(document: str | None) -> StudioWindow:
         else:
             try:
                 scenario, trace = load_computed(path)
+                problem = showing_problem(trace, current_language())
             except ScenarioError as error:
-                refusal = path, error
+                problem = str(error)
+            if problem is not None:
+                refusal, trace = (path, problem), None
                 path = example_path(DEFAULT_EXAMPLE)
                 scenario = load_scenario(path)
-        window = StudioWindow(scenario, None if path.parent == EXAMPLES_DIR else path, trace)
+        shown = None if path.parent == EXAMPLES_DIR else path
+        mark_opening(shown)
+        window = StudioWindow(scenario, shown, trace)
         restore_session(window, same_document=False)
     else:
-        scenario, trace, path, note = _startup_document()
-        same = stored_document() == (str(path) if path is not None else "")
-        window = StudioWindow(scenario, path, trace)
+        scenario, trace, shown, note = _startup_document()
+        same = stored_document() == (str(shown) if shown is not None else "")
+        mark_opening(shown)
+        window = StudioWindow(scenario, shown, trace)
         restore_session(window, same_document=same)
+    window.firstFrameDrawn.connect(mark_opened)
     window.show()
     if note:
         window.statusBar().showMessage(f"⚠ {note}")
@@ -94,7 +120,7 @@ def start_window(document: str | None) -> StudioWindow:
     return window
 
 
-def say_refusal(window: StudioWindow, path: Path, error: BaseException) -> None:
+def say_refusal(window: StudioWindow, path: Path, error: BaseException | str) -> None:
     """A document given at launch was refused: on standard error, the status bar and a message."""
     print(f"qkv-studio: {error}", file=sys.stderr)
     refusal = QCoreApplication.translate("StudioWindow", "{path} was not opened:\n{error}").format(

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.documents.showing import step_problem
 from app.elided_label import ElidedLabel
 from app.help.explain import ExplainPanel
 from app.i18n import LiveTexts, current_language
@@ -325,9 +326,14 @@ class Timeline(QWidget):
             button.setEnabled(on)
 
     def _step_text(self, index: int) -> StepText:
-        """Step ``index``'s teaching text, for the receiver and head in focus."""
-        return step_text(self.state.trace, index, self.lang, self.state.receiver,
-                         self.state.head or 0)
+        """Step ``index``'s teaching text, for the receiver and head in focus; a text that
+        fails to be written says so in its summary, and the timeline stays usable."""
+        try:
+            return step_text(self.state.trace, index, self.lang, self.state.receiver,
+                             self.state.head or 0)
+        except Exception as error:  # a text's failure: said, never a broken timeline
+            problem = f"⚠ {step_problem(self.state.trace, index, error)}"
+            return StepText(summary=problem, why=problem, how="", pitfalls="", check="")
 
     def _texts_of(self, text: StepText) -> tuple[str, str]:
         """A step's summary line and its "how to check" line."""

@@ -9,7 +9,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -54,6 +54,7 @@ from app.documents.opening import computed, is_big_file, load_computed
 from app.documents.recent import RecentMenu, add_recent
 from app.documents.recovery import RecoveryWriter
 from app.documents.session import save_session
+from app.documents.showing import showing_problem, step_problem
 from app.documents.watch import DiskWatch
 from app.editor.pane import EditorPane
 from app.examples import OPENINGS, example_names, example_path
@@ -68,7 +69,7 @@ from app.texts.examples import example_label, example_title
 from app.timeline import Timeline
 from app.undo_actions import UndoActions
 from app.view_menu import ViewMenu
-from engine import Scenario, Trace, dumps_scenario, load_scenario
+from engine import Scenario, ScenarioError, Trace, dumps_scenario, load_scenario
 from engine.io import write_document
 from engine.safe_write import failure_reason
 
@@ -95,7 +96,15 @@ def _with_keys(text: Callable[[], str], keys: str) -> str:
 
 
 class StudioWindow(QMainWindow):
-    """One document in one window."""
+    """One document in one window.
+
+    Signals
+    -------
+    firstFrameDrawn()
+        The first frame was drawn without a failure (once per window).
+    """
+
+    firstFrameDrawn = Signal()
 
     def __init__(self, scenario: Scenario, path: Path | None = None,
                  trace: Trace | None = None) -> None:
@@ -132,6 +141,7 @@ class StudioWindow(QMainWindow):
                     min(DEFAULT_SIZE[1], available.height()))
         self._make_menus()
         self._canvas_held = False  # while a new document replaces the old: one frame, at the end
+        self._drawn = False  # a first frame was drawn cleanly
         self._unfolded_sizes: list[int] = []  # the editor's and canvas's widths before folding
         self.state.traceChanged.connect(self._refresh_after_edit)
         self.canvas.resized.connect(self._on_canvas_resized)
@@ -360,9 +370,22 @@ class StudioWindow(QMainWindow):
             self.canvas.build_later(lambda: self.refresh_canvas(fit=False))
 
     def refresh_canvas(self, fit: bool) -> None:
+        """Draw the current step; one that fails to draw is said in the status bar, naming the
+        step and the problem, and the window stays as usable as before."""
         if self._canvas_held:
             return
         self.canvas.drop_pending()  # built now, with everything a pending build would show
+        try:
+            self._draw(fit)
+        except Exception as error:  # a painter's failure: said, never a broken window
+            self._say_step_failed(error)
+            return
+        if not self._drawn:
+            self._drawn = True
+            self.firstFrameDrawn.emit()
+
+    def _draw(self, fit: bool) -> None:
+        """Build and show the current step's frame (or the comparison), then describe it."""
         options = self.frame_options()
         title = self.timeline.title_for(self.state.step)
         refilled = False
@@ -382,9 +405,16 @@ class StudioWindow(QMainWindow):
     def _describe_canvas(self) -> None:
         """The canvas's description for screen readers: the frame on screen in words."""
         self._describe_timer.stop()
-        self.canvas.setAccessibleDescription(describe_frame(
-            self.state.trace, self.state.step, self.frame_options(),
-            self.timeline.title_for(self.state.step)))
+        try:
+            self.canvas.setAccessibleDescription(describe_frame(
+                self.state.trace, self.state.step, self.frame_options(),
+                self.timeline.title_for(self.state.step)))
+        except Exception as error:  # as a frame that fails to draw
+            self._say_step_failed(error)
+
+    def _say_step_failed(self, error: Exception) -> None:
+        """The current step could not be drawn or described: the status bar says which, why."""
+        self.statusBar().showMessage(f"⚠ {step_problem(self.state.trace, self.state.step, error)}")
 
     def _jump_later(self, step: int) -> None:
         """A click on the map: go to that step once the click (on the old frame) returns."""
@@ -473,6 +503,9 @@ class StudioWindow(QMainWindow):
                 read = load_scenario(path)
                 scenario, trace = self.long_work(
                     label, lambda cancelled: computed(read, cancelled), is_big(read))
+            problem = showing_problem(trace, current_language())
+            if problem is not None:
+                raise ValueError(problem)
         except CancelledError:
             self.statusBar().showMessage(self.tr("Not opened: cancelled"))
             return False
@@ -511,8 +544,19 @@ class StudioWindow(QMainWindow):
         """Make ``scenario`` the document (no undo history), saved at ``path`` or not.
 
         ``modified`` marks it as holding unsaved work (a restored recovery copy); ``trace`` is
-        its trace if already computed.
+        its trace if already computed. A document that cannot be shown (its first step fails to
+        draw or to be told) is refused with a message, and the open document stays as it was.
         """
+        if trace is None and not is_big(scenario):
+            try:
+                trace = computed(scenario)[1]
+            except ScenarioError as error:
+                self._refuse_showing(scenario, str(error))
+                return
+        problem = showing_problem(trace, current_language()) if trace is not None else None
+        if problem is not None:
+            self._refuse_showing(scenario, problem)
+            return
         self.state.path = path
         self.disk.follow(path)
         self._canvas_held = True  # a big frame is composed once, not for every signal on the way
@@ -532,6 +576,13 @@ class StudioWindow(QMainWindow):
         note = note or self.tr("Opened {name}").format(name=isolate(scenario.title))
         shares = self.tr("computing…") if self.state.busy else self.state.shares_summary()
         self.state.message.emit(f"{note} → {shares}")  # the status bar, and clears a refusal
+
+    def _refuse_showing(self, scenario: Scenario, problem: str) -> None:
+        """``scenario`` was not shown: said in a message and the status bar."""
+        refusal = self.tr("{title} was not opened:\n{error}").format(
+            title=isolate(scenario.title), error=problem)
+        QMessageBox.warning(self, self.tr("Cannot open"), refusal)
+        self.statusBar().showMessage(self.tr("⚠ not opened: {error}").format(error=problem))
 
     def long_work(self, label: str, work: Callable[[threading.Event], Any], big: bool,
                   finish_on_cancel: bool = False) -> Any:

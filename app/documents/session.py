@@ -23,7 +23,8 @@ NONE = -1
 
 
 def save_session(shell: Shell) -> None:
-    """Remember the window's layout, document and view for the next launch."""
+    """Remember the window's layout, document and view for the next launch, which may reopen
+    the document (:func:`opened_cleanly`)."""
     settings = app_settings()
     settings.beginGroup(GROUP)
     state = shell.state
@@ -35,6 +36,7 @@ def save_session(shell: Shell) -> None:
     receiver, head = state.receiver, state.head
     settings.setValue("receiver", NONE if receiver is None else int(receiver))
     settings.setValue("head", NONE if head is None else int(head))
+    settings.remove(OPENING)  # closed normally: whatever it opened did not break the launch
     settings.endGroup()
     settings.sync()
 
@@ -89,3 +91,28 @@ def stored_document() -> str:
     """The document path text of the last session (``""`` for none or an example)."""
     text = app_settings().value(f"{GROUP}/document", "", type=str)
     return text if isinstance(text, str) else ""
+
+
+OPENING = "opening"
+"""The key of the document a launch is opening; removed once its first frame is drawn."""
+
+
+def mark_opening(path: Path | None) -> None:
+    """Remember that the launch is opening ``path`` (``None``: an example): should it never
+    draw, the next launch does not reopen it."""
+    settings = app_settings()
+    settings.setValue(f"{GROUP}/{OPENING}", str(path) if path is not None else "")
+    settings.sync()
+
+
+def mark_opened() -> None:
+    """The launch's document drew its first frame cleanly."""
+    settings = app_settings()
+    settings.remove(f"{GROUP}/{OPENING}")
+    settings.sync()
+
+
+def opened_cleanly(path: Path) -> bool:
+    """Whether ``path`` drew its first frame the last time a launch opened it."""
+    text = app_settings().value(f"{GROUP}/{OPENING}", None, type=str)
+    return not (isinstance(text, str) and text == str(path))

@@ -1121,6 +1121,10 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
 <context>
     <name>Startup</name>
     <message>
+        <source>The last document did not open cleanly last time ({path}); showing F11</source>
+        <translation>上次的文档（{path}）上一次没有顺利打开，改为显示 F11</translation>
+    </message>
+    <message>
         <source>The last document could not be opened again ({error}); showing F11</source>
         <translation>上次的文档无法再次打开（{error}），改为显示 F11</translation>
     </message>
@@ -1292,6 +1296,12 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>未保存：{path} 已在磁盘上被更改</translation>
     </message>
     <message>
+        <source>{title} was not opened:
+{error}</source>
+        <translation>没有打开 {title}：
+{error}</translation>
+    </message>
+    <message>
         <source>Not saved</source>
         <translation>未保存</translation>
     </message>
@@ -1320,6 +1330,10 @@ The file on disk was left as it was; your changes are still open in this window.
     <message>
         <source>⚠ not saved: {problem}</source>
         <translation>⚠ 未保存：{problem}</translation>
+    </message>
+    <message>
+        <source>step {n} ({step}) cannot be shown: {problem}</source>
+        <translation>第 {n} 步（{step}）无法显示：{problem}</translation>
     </message>
 </context>
 <context>

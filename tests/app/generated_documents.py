@@ -1,0 +1,204 @@
+"""Version-2 documents drawn from every construct of the format, for the generated-documents test.
+
+A :class:`Spec` names the choices (positions, heads, each layer's block and attention, an
+encoder and its length); :func:`build` writes the document with the builders of
+:mod:`tests.engine.v2_documents`; :func:`constructs` says which constructs a spec uses, so that
+a test can check every one is met. Width 4, two columns per head.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+
+from tests.engine.v2_documents import Doc, attention, block, head, learned_table
+
+D = 4
+NORMS = ("layernorm", "rmsnorm", "none")
+ACTIVATIONS = ("relu", "gelu", "gelu_tanh", "silu", "identity")
+POSITIONS = ("none", "sinusoidal", "learned", "rope", "alibi")
+CONSTRUCTS = frozenset({
+    *(f"positions {kind}" for kind in POSITIONS), *(f"norm {norm}" for norm in NORMS),
+    *(f"activation {act}" for act in ACTIVATIONS), "qk_norm", "kv_heads", "window",
+    "key_mask", "parallel residual", "gated ffn", "head bias", "post-norm", "unscaled",
+    "not causal", "first layer without block", "layers differ", "encoder–decoder",
+    "target longer than source", "target shorter than source"})
+"""Every construct the generated documents must meet."""
+
+
+@dataclass(frozen=True)
+class LayerSpec:
+    """One layer: its attention's options and its block's (``block`` False: none)."""
+
+    block: bool = True
+    norm: str = "layernorm"
+    activation: str = "gelu"
+    gated: bool = False
+    placement: str = "pre"
+    parallel: bool = False
+    scale: bool = True
+    causal: bool = True
+    window: int | None = None
+    key_mask: bool = False
+    qk_norm: str | None = None
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A whole document: tokens, positions, heads, layers, head, and an encoder's length."""
+
+    seed: int
+    n: int
+    positions: str
+    layers: tuple[LayerSpec, ...]
+    heads: int = 2
+    kv_heads: int | None = None
+    head: bool = True
+    head_bias: bool = True
+    source: int | None = None
+    """The encoder's number of tokens; None: no encoder."""
+
+
+def _positions(kind: str, seed: int, rows: int, heads: int) -> Doc:
+    if kind == "learned":
+        return {"kind": "learned", "table": learned_table(seed, rows + 1, D), "offset": 1}
+    if kind == "alibi":
+        return {"kind": "alibi", "slopes": [0.5 ** (k + 1) for k in range(heads)]}
+    return {"kind": kind}
+
+
+def _vector(rng: np.random.Generator, size: int) -> list[float]:
+    return (1 + rng.standard_normal(size) * 0.3).round(3).tolist()
+
+
+def _layer(rng: np.random.Generator, spec: Spec, lay: LayerSpec, n: int, cross: bool) -> Doc:
+    extra: dict[str, Any] = {"scale": lay.scale, "causal": lay.causal}
+    if lay.window is not None:
+        extra["window"] = lay.window
+    if lay.key_mask:
+        extra["key_mask"] = [0 if k == n // 2 and n > 1 else 1 for k in range(n)]
+    d_k = D // spec.heads if spec.heads <= 2 else 2
+    if lay.qk_norm is not None:
+        extra.update(qk_norm=lay.qk_norm, gamma_q=_vector(rng, d_k), gamma_k=_vector(rng, d_k))
+    layer: Doc = {"attention": attention(rng, D, heads=spec.heads, d_k=d_k, d_v=d_k,
+                                         kv_heads=spec.kv_heads, **extra)}
+    if cross:
+        layer["cross_attention"] = attention(rng, D, heads=spec.heads, d_k=d_k, d_v=d_k)
+    if lay.block:
+        keys: dict[str, Any] = {"residual": "parallel"} if lay.parallel else {}
+        layer["block"] = block(rng, D, placement=lay.placement, norm=lay.norm,
+                               activation=lay.activation, gated=lay.gated, cross=cross, **keys)
+    return layer
+
+
+def build(spec: Spec) -> Doc:
+    """The version-2 document ``spec`` describes."""
+    rng = np.random.default_rng(spec.seed)
+    doc: Doc = {"format": "qkv-studio", "version": 2, "title": f"generated {spec.seed}",
+                "tokens": [f"t{k}" for k in range(spec.n)],
+                "X": (rng.standard_normal((spec.n, D))).round(3).tolist()}
+    if spec.source is not None:
+        source = spec.source
+        plain = LayerSpec(norm=spec.layers[0].norm, causal=False)
+        doc["encoder"] = {
+            "tokens": [f"s{k}" for k in range(source)],
+            "X": (rng.standard_normal((source, D))).round(3).tolist(),
+            "positions": _positions(spec.positions, spec.seed + 1, source, spec.heads),
+            "layers": [_layer(rng, spec, plain, source, cross=False)]}
+    if spec.positions != "none" or spec.seed % 2:
+        doc["positions"] = _positions(spec.positions, spec.seed, spec.n, spec.heads)
+    doc["layers"] = [_layer(rng, spec, lay, spec.n, cross=spec.source is not None)
+                     for lay in spec.layers]
+    if spec.head:
+        doc["head"] = head(rng, D)
+        if not spec.head_bias:
+            del doc["head"]["bias"]
+    return doc
+
+
+def constructs(spec: Spec) -> set[str]:
+    """The constructs of :data:`CONSTRUCTS` that ``spec``'s document uses."""
+    met = {f"positions {spec.positions}"}
+    for lay in spec.layers:
+        if lay.block:
+            met |= {f"norm {lay.norm}", f"activation {lay.activation}"}
+            met |= {name for name, on in (("gated ffn", lay.gated),
+                                          ("parallel residual", lay.parallel),
+                                          ("post-norm", lay.placement == "post")) if on}
+        met |= {name for name, on in (("qk_norm", lay.qk_norm is not None),
+                                      ("window", lay.window is not None),
+                                      ("key_mask", lay.key_mask), ("unscaled", not lay.scale),
+                                      ("not causal", not lay.causal)) if on}
+    if not spec.layers[0].block:
+        met.add("first layer without block")
+    if len(set(spec.layers)) > 1:
+        met.add("layers differ")
+    if spec.kv_heads is not None:
+        met.add("kv_heads")
+    if spec.head and spec.head_bias:
+        met.add("head bias")
+    if spec.source is not None:
+        met.add("encoder–decoder")
+        if spec.n != spec.source:
+            met.add("target longer than source" if spec.n > spec.source
+                    else "target shorter than source")
+    return met
+
+
+@st.composite
+def layer_specs(draw: st.DrawFn, n: int, first: bool, cross: bool) -> LayerSpec:
+    """One layer's choices; a cross-attention layer keeps its block, a parallel residual is
+    pre-norm without cross-attention, and a key mask comes with a window of two or more."""
+    has_block = cross or not first or draw(st.booleans())
+    placement = draw(st.sampled_from(("pre", "post")))
+    key_mask = draw(st.booleans())
+    narrowest = 2 if key_mask else 1  # a masked key leaves each query a neighbour to see
+    return LayerSpec(
+        block=has_block, norm=draw(st.sampled_from(NORMS)),
+        activation=draw(st.sampled_from(ACTIVATIONS)), gated=draw(st.booleans()),
+        placement=placement, parallel=placement == "pre" and not cross and draw(st.booleans()),
+        scale=draw(st.booleans()), causal=draw(st.booleans()),
+        window=draw(st.none() | st.integers(narrowest, max(narrowest, n - 1))),
+        key_mask=key_mask,
+        qk_norm=draw(st.none() | st.sampled_from(("rmsnorm", "layernorm"))))
+
+
+@st.composite
+def specs(draw: st.DrawFn) -> Spec:
+    """Any document of :func:`build`: one to three layers, or an encoder–decoder whose target
+    is longer or shorter than its source."""
+    n = draw(st.integers(2, 5))
+    source = draw(st.none() | st.integers(2, 4))
+    heads = draw(st.sampled_from((1, 2, 4)))
+    kv_heads = draw(st.none() | st.sampled_from(tuple(g for g in (1, 2) if g < heads) or (None,)))
+    count = draw(st.integers(1, 3 if source is None else 2))
+    layers = tuple(draw(layer_specs(n, first=k == 0, cross=source is not None))
+                   for k in range(count))
+    return Spec(seed=draw(st.integers(0, 10_000)), n=n, source=source,
+                positions=draw(st.sampled_from(POSITIONS)), layers=layers, heads=heads,
+                kv_heads=kv_heads, head=draw(st.booleans()), head_bias=draw(st.booleans()))
+
+
+EXAMPLES: tuple[Spec, ...] = (
+    # the three documents the tester found: qk_norm, a target longer than its source, and a
+    # stack whose first layer has no block
+    Spec(seed=1, n=4, positions="rope", layers=(LayerSpec(qk_norm="rmsnorm"),
+                                                LayerSpec(qk_norm="layernorm", norm="rmsnorm")),
+         heads=4, kv_heads=2),
+    Spec(seed=2, n=5, source=3, positions="sinusoidal",
+         layers=(LayerSpec(), LayerSpec(placement="post", activation="relu"))),
+    Spec(seed=3, n=3, positions="none",
+         layers=(LayerSpec(block=False), LayerSpec(norm="rmsnorm", activation="silu",
+                                                   gated=True),
+                 LayerSpec(norm="none", placement="post", scale=False, causal=False))),
+    # the rest of the constructs
+    Spec(seed=4, n=2, source=4, positions="learned", heads=1,
+         layers=(LayerSpec(activation="gelu_tanh", key_mask=True),)),
+    Spec(seed=5, n=5, positions="alibi", heads=2, kv_heads=1, head_bias=False,
+         layers=(LayerSpec(parallel=True, window=2, activation="identity"),
+                 LayerSpec(key_mask=True, causal=False, placement="post"))),
+)
+"""Specs that together meet every construct (test_generated_documents checks they do)."""
