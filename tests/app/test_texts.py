@@ -181,7 +181,7 @@ def test_every_explain_key_of_every_variant_has_a_text() -> None:
     shorthand = [trace for trace in TRACES.values() if version_one(trace)]
     produced = {step.explain_key for trace in shorthand for step in trace.steps}
     assert produced == EXPECTED_KEYS
-    assert set(EXPLAIN_KEYS) == EXPECTED_KEYS | {"attention.qk_norm"}  # QK-norm: version 2
+    assert set(EXPLAIN_KEYS) == EXPECTED_KEYS
     assert {step.id for trace in shorthand for step in trace.steps} == EXPECTED_STEP_IDS
     # Every step of the version-2 examples (layers, cross-attention) has a text too.
     for trace in TRACES.values():
