@@ -152,7 +152,7 @@ class DocumentState(QObject):
         self._step = same_step(step_id, ids, self._step)
         if self.receiver is not None and self.receiver >= scenario.n:
             self.receiver = None
-        if self.head is not None and self.head >= scenario.attention.heads:
+        if self.head is not None and self.head >= scenario.most_heads:
             self.head = None
         self.traceChanged.emit()
 

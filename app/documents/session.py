@@ -82,7 +82,7 @@ def restore_session(shell: Shell, same_document: bool) -> None:
         if 0 <= receiver < state.scenario.n:
             state.set_receiver(receiver)
         head = _int(settings, "head", NONE)
-        if 0 <= head < state.scenario.attention.heads:
+        if 0 <= head < state.scenario.most_heads:
             state.set_head(head)
     settings.endGroup()
 

@@ -37,3 +37,15 @@ def test_the_work_estimate_counts_every_layers_scores() -> None:
     assert scenario.most_heads == 4
     assert [a.heads for a in scenario.attentions] == [2, 4]
     assert work_of(scenario) == (2 + 4) * 3 * 3 + parameter_cells(scenario)
+
+
+def test_a_head_only_layer_2_has_survives_an_edit(qtbot: QtBot) -> None:
+    """Recomputing keeps head 4 chosen: it exists in layer 2 (it was dropped as out of range)."""
+    window = StudioWindow(two_then_four_heads())
+    try:
+        window.state.set_head(3)
+        with qtbot.waitSignal(window.state.traceChanged):
+            assert window.state.edit_cell("X", 0, 0, 0.25)
+        assert window.state.head == 3
+    finally:
+        close_window(window)
