@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from app import __version__
-from app.examples import example_names, resolve_document
+from app.model.examples import example_names, resolve_document
 
 if TYPE_CHECKING:
     from engine import Trace

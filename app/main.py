@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
-from app.examples import resolve_document
+from app.model.examples import resolve_document
 
 
 def run_window(document: str | None) -> int:
@@ -13,12 +13,12 @@ def run_window(document: str | None) -> int:
 
     Without a document, the last session comes back (F11 if its document is gone), and work
     left unsaved by a session that crashed is offered for restoring (see
-    :mod:`app.startup`).
+    :mod:`app.window.startup`).
     """
     from PySide6.QtWidgets import QApplication
 
-    from app.documents.opening import load_checked
-    from app.startup import configure_application, start_window
+    from app.files.opening import load_checked
+    from app.window.startup import configure_application, start_window
     from engine import ScenarioError
 
     if document and not _has_display():  # say it before Qt stops for want of a display

@@ -158,12 +158,12 @@ def run_checks() -> tuple[list[FrameCheck], list[str], str]:
     from PySide6.QtGui import QGuiApplication
 
     import engine
-    from app.examples import example_path
+    from app.model.examples import example_path
 
     try:
         path = example_path(EXAMPLE)
     except KeyError:
-        from app.examples import EXAMPLES_DIR
+        from app.model.examples import EXAMPLES_DIR
 
         raise SelftestError(f"built-in example {EXAMPLE!r} not found in {EXAMPLES_DIR}") from None
     trace = engine.compute(engine.load_scenario(path))

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.document import FORMAT_NAME, FORMAT_VERSION
 from engine.errors import ScenarioError
 from engine.modules import Encoder, Layer
 from engine.numbers import DECIMALS_RANGE
@@ -37,6 +36,7 @@ from engine.reader import (
     expect_text,
     refuse_unknown,
 )
+from engine.writer import FORMAT_NAME, FORMAT_VERSION
 
 _TOP_KEYS = ("format", "version", "title", "note", "tokens", "X", "token_ids", "embedding",
              "positions", "encoder", "attention", "block", "layers", "head", "display")

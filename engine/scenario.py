@@ -20,7 +20,6 @@ from typing import Any
 import numpy as np
 
 from engine import lineage
-from engine.document import FORMAT_NAME, FORMAT_VERSION, as_array, to_document
 from engine.errors import ScenarioError
 from engine.modules import (
     ACTIVATIONS,
@@ -41,6 +40,7 @@ from engine.positions import trace_numbers as position_numbers
 from engine.reader import MAX_NUMBERS, MAX_POSITIONS, MAX_WIDTH, FloatArray
 from engine.trace_size import MAX_TRACE_NUMBERS, trace_numbers
 from engine.tree import Locator, array_fields, module_at, replaced, walk
+from engine.writer import FORMAT_NAME, FORMAT_VERSION, as_array, to_document
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)

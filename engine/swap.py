@@ -3,7 +3,7 @@
 Without positions (and without a causal mask) attention cannot tell order: swapping two tokens
 only swaps the rows of every array, and the rows and columns of the shares. With positions the
 shares themselves change. :func:`swap_tokens` makes the swapped document; comparing its trace
-with the original's pairs rows by token (:func:`engine.compare.compare` with ``order``).
+with the original's pairs rows by token (:func:`engine.differences.compare` with ``order``).
 """
 
 from __future__ import annotations

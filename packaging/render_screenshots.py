@@ -23,7 +23,7 @@ SCALE = 1.5
 
 def main() -> int:
     import engine
-    from app.examples import example_path
+    from app.model.examples import example_path
     from app.selftest import ensure_application, paint_frame
 
     app = ensure_application()

@@ -10,13 +10,13 @@ numpy and python-pptx read the attributes we set, and code that looks a name up 
 paint  # QGraphicsItem.paint: arrows, bars, compare, frame, grid, heads, layout
 hoverMoveEvent  # QGraphicsItem: app/canvas/grid.py
 hoverLeaveEvent  # QGraphicsItem: app/canvas/grid.py
-mergeWith  # QUndoCommand: app/commands.py
-eventFilter  # QObject: app/window.py, app/compare_mode.py
+mergeWith  # QUndoCommand: app/window/commands.py
+eventFilter  # QObject: app/window/studio.py, app/window/compare_mode.py
 minimumSizeHint  # QWidget: app/editor/table.py
-dragEnterEvent  # QWidget: app/window.py
-dragMoveEvent  # QWidget: app/window.py
-dropEvent  # QWidget: app/window.py
-closeEvent  # QWidget: app/window.py
+dragEnterEvent  # QWidget: app/window/studio.py
+dragMoveEvent  # QWidget: app/window/studio.py
+dropEvent  # QWidget: app/window/studio.py
+closeEvent  # QWidget: app/window/studio.py
 
 # Attributes that libraries read.
 writeable  # numpy's array.flags.writeable = False: engine/scenario.py, app/canvas/cividis.py
@@ -25,7 +25,7 @@ author, alignment, word_wrap, auto_size, vertical_anchor, inherit, first_row, ho
 margin_left, margin_right, margin_top, margin_bottom
 
 # References held only to keep an object alive.
-_closing  # app/presentation.py: the view being closed lives until Qt deletes it
+_closing  # app/window/presentation.py: the view being closed lives until Qt deletes it
 
 # Looked up by name.
 grid_line  # Theme.color("grid_line") reads the field with getattr: app/canvas/theme.py

@@ -15,7 +15,7 @@ from app.canvas.grid import MatrixGrid
 from app.canvas.layout import ROW_GAP, RowPart, place_row
 from app.canvas.pieces import custom_grid, number, small_constant, text_lines, word
 from app.canvas.qk_norm_step import lay_out_qk_norm
-from app.tape import (
+from app.model.operands import (
     array_name,
     ffn_pre,
     module_of,

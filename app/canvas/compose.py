@@ -25,8 +25,8 @@ from app.canvas.layout import wrapping
 from app.canvas.remember import number_format
 from app.canvas.steps import lay_out_step
 from app.canvas.worked_row import add_worked_row
-from app.outline import parameter_paths
-from app.tape import attention_of, norm_kind, tokens_of
+from app.model.operands import attention_of, norm_kind, tokens_of
+from app.model.outline import parameter_paths
 from engine import Step, Trace
 from engine.op_table import op_table
 

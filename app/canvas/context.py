@@ -12,10 +12,17 @@ import numpy.typing as npt
 
 from app.canvas.grid import DECIMALS, LARGE_GRID_CELLS, Explainer, GridSpec, MatrixGrid
 from app.canvas.theme import SLIDE, Theme
-from app.sheet import ASPECTS as ASPECTS
-from app.sheet import SHEET_HEIGHT as SHEET_HEIGHT
-from app.sheet import sheet_size as sheet_size
-from app.tape import ATTENTION_OPS, attention_of, axes_of, display_name, tokens_of, visible_of
+from app.model.operands import (
+    ATTENTION_OPS,
+    attention_of,
+    axes_of,
+    display_name,
+    tokens_of,
+    visible_of,
+)
+from app.model.sheet import ASPECTS as ASPECTS
+from app.model.sheet import SHEET_HEIGHT as SHEET_HEIGHT
+from app.model.sheet import sheet_size as sheet_size
 from app.texts.frame_words import frame_word
 from engine import Step, Trace, explain, format_number
 from engine.names import short_name

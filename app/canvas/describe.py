@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from app.canvas.context import FrameOptions
-from app.tape import array_name, tokens_of, visible_of
+from app.model.operands import array_name, tokens_of, visible_of
 from app.texts.frame_words import frame_word
 from engine import Step, Trace, format_number
 from engine.op_table import op_table

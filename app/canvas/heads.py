@@ -17,7 +17,7 @@ from app.canvas.grid import HEADER_HEIGHT, TITLE_HEIGHT, MatrixGrid
 from app.canvas.layout import ROW_GAP, place_beside, place_row, place_rows
 from app.canvas.pieces import custom_grid, text_lines, word
 from app.canvas.theme import font
-from app.tape import array_name, attention_of, parameter_path
+from app.model.operands import array_name, attention_of, parameter_path
 from engine import Step
 
 ARROWS_GAP = 40.0

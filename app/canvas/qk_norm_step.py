@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from app.canvas.context import LayoutContext
 from app.canvas.layout import RowPart, place_rows
-from app.tape import qk_norm_of
+from app.model.operands import qk_norm_of
 from app.texts.frame_words import frame_word
 from engine import Step
 from engine.names import NORM_NAMES

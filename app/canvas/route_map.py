@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 from app.canvas.context import LayoutContext
 from app.canvas.layout import TextItem
 from app.canvas.theme import Theme
-from app.tape import attention_of, module_of, qk_norm_of, same_step_in_layer
+from app.model.operands import attention_of, module_of, qk_norm_of, same_step_in_layer
 from app.texts.canvas_words import canvas_word
 from app.texts.step_labels import step_groups
 from engine import Step, Trace

@@ -14,9 +14,9 @@ from app.canvas.block_steps import lay_out_ffn, lay_out_norm, lay_out_residual
 from app.canvas.context import LayoutContext
 from app.canvas.heads import ARROWS_GAP, lay_out_heads_mix
 from app.canvas.layout import GAP, ROW_GAP, place_beside, place_row, place_rows, wrap_width
-from app.canvas.position_steps import lay_out_biased_scores, lay_out_positions, lay_out_rope
+from app.canvas.position_pictures import lay_out_biased_scores, lay_out_positions, lay_out_rope
 from app.canvas.vocab_steps import lay_out_embed, lay_out_logits, lay_out_probs
-from app.tape import (
+from app.model.operands import (
     array_name,
     attention_of,
     kv_head,

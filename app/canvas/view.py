@@ -9,12 +9,12 @@ from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import QWidget
 
-from app.canvas.compare import CompareFrameItem
 from app.canvas.context import FrameOptions
 from app.canvas.frame import FrameItem
 from app.canvas.picture import painting_on_screen
+from app.canvas.side_by_side import CompareFrameItem
 from app.canvas.theme import Theme, font
-from app.sheet import nearest_aspect
+from app.model.sheet import nearest_aspect
 from engine import Trace
 
 FOCUS_FRAME = 3

@@ -10,7 +10,7 @@ from app.canvas.bars import MANY_ENTRIES, TOP_ENTRIES, BarsSpec, ProbabilityBars
 from app.canvas.context import LayoutContext, numbered
 from app.canvas.layout import place_row
 from app.canvas.pieces import custom_grid, number, text_lines, word
-from app.tape import parameter_path
+from app.model.operands import parameter_path
 from engine import Step
 from engine.names import short_name
 

@@ -20,15 +20,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.document import Operation, SetBlock, SetHead, SetOption
-from app.documents.matrix_words import NUMBER_REASONS, matrix_words
 from app.editor.form_rows import add_rows
 from app.editor.model import VocabModel
 from app.editor.table import MatrixTable
+from app.files.matrix_words import NUMBER_REASONS, matrix_words
 from app.i18n import QT_TRANSLATE_NOOP, LiveTexts, current_language
-from app.parts import place_name
-from app.state import DocumentState
+from app.model.edits import Operation, SetBlock, SetHead, SetOption
+from app.model.parts import place_name
 from app.texts.titles import norm_name
+from app.window.state import DocumentState
 from engine import NumberTextError, parse_number
 from engine.numbers import format_exact
 from engine.scenario import ACTIVATIONS, NORMS, PLACEMENTS, Block, Layer

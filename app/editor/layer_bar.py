@@ -10,11 +10,19 @@ from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
-from app.document import Operation
 from app.i18n import QT_TRANSLATE_NOOP, LiveTexts
-from app.layer_edits import AddLayer, DuplicateLayer, MoveLayer, RemoveLayer
-from app.parts import DECODER_STACK, ENCODER, ENCODER_STACK, HEAD, INPUTS, layer_part, split_layer
-from app.state import DocumentState
+from app.model.edits import Operation
+from app.model.layer_edits import AddLayer, DuplicateLayer, MoveLayer, RemoveLayer
+from app.model.parts import (
+    DECODER_STACK,
+    ENCODER,
+    ENCODER_STACK,
+    HEAD,
+    INPUTS,
+    layer_part,
+    split_layer,
+)
+from app.window.state import DocumentState
 from engine import Scenario
 
 

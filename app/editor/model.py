@@ -13,11 +13,11 @@ from PySide6.QtCore import (
     Qt,
 )
 
-from app.document import SetLabel, SetMatrix, labels_at
-from app.documents.matrix_text import MatrixTextError, fit_problem, parse_matrix_text
+from app.files.matrix_text import MatrixTextError, fit_problem, parse_matrix_text
 from app.i18n import QT_TRANSLATE_NOOP, current_language
-from app.parts import place_name
-from app.state import DocumentState
+from app.model.edits import SetLabel, SetMatrix, labels_at
+from app.model.parts import place_name
+from app.window.state import DocumentState
 from engine import NumberTextError, format_number, parse_number
 from engine.numbers import format_exact
 
@@ -161,7 +161,7 @@ class MatrixModel(QAbstractTableModel):
     def paste_block(self, row: int, col: int, text: str) -> bool:
         """Fill cells from (row, col) with pasted numbers, as one undo step.
 
-        The text is read by :func:`app.documents.matrix_text.parse_matrix_text` (spreadsheet
+        The text is read by :func:`app.files.matrix_text.parse_matrix_text` (spreadsheet
         cells, ``[[1, 2], [3, 4]]``, NumPy's printed form). A block the size of the whole grid
         fills it whatever cell is current; a block that does not fit is refused, never cropped.
         """

@@ -23,16 +23,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.document import Resize, SetOption
 from app.editor.block_pane import BlockEditor
 from app.editor.layer_bar import LayerBar
 from app.editor.model import MatrixModel, TokenModel
 from app.editor.positions_pane import PositionsEditor
 from app.editor.table import MatrixTable
 from app.i18n import QT_TRANSLATE_NOOP, LiveTexts
-from app.outline import parameter_paths
-from app.parts import ENCODER, ENCODER_STACK, HEAD, INPUTS, part_of, place_name, split_layer
-from app.state import DocumentState
+from app.model.edits import Resize, SetOption
+from app.model.outline import parameter_paths
+from app.model.parts import ENCODER, ENCODER_STACK, HEAD, INPUTS, part_of, place_name, split_layer
+from app.window.state import DocumentState
 from engine.modules import Layer
 from engine.resize import SIZE_LIMITS, Sizes
 

@@ -18,11 +18,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.document import Operation, SetOption, SetPositions
-from app.documents.matrix_words import NUMBER_REASONS, matrix_words
 from app.editor.form_rows import Row, add_rows
+from app.files.matrix_words import NUMBER_REASONS, matrix_words
 from app.i18n import QT_TRANSLATE_NOOP, LiveTexts, current_language
-from app.state import DocumentState
+from app.model.edits import Operation, SetOption, SetPositions
+from app.window.state import DocumentState
 from engine import NumberTextError, parse_number
 from engine.numbers import format_exact
 from engine.positions import KINDS, PAIRINGS, Positions

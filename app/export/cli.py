@@ -10,7 +10,6 @@ import os
 import sys
 from pathlib import Path
 
-from app.examples import resolve_document
 from app.export.settings import (
     DEFAULT_DWELL,
     EXPORT_THEMES,
@@ -21,7 +20,8 @@ from app.export.settings import (
     number_problem,
     parse_steps,
 )
-from app.sheet import ASPECTS, DEFAULT_ASPECT
+from app.model.examples import resolve_document
+from app.model.sheet import ASPECTS, DEFAULT_ASPECT
 from app.texts import LANGUAGES
 from engine.numbers import DECIMAL_CHOICES
 

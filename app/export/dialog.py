@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
 
 from app.canvas import FrameOptions
 from app.canvas.context import LayoutContext
-from app.export.background import BackgroundExport
 from app.export.safe import ExportCancelled, ExportError
 from app.export.settings import (
     DEFAULT_DWELL,
@@ -42,11 +41,12 @@ from app.export.settings import (
     export_size,
     slug,
 )
+from app.export.stepwise import BackgroundExport
 from app.export.words import title_for
 from app.i18n import QT_TRANSLATE_NOOP, current_language
-from app.preferences import app_settings
-from app.sheet import ASPECTS, DEFAULT_ASPECT, sheet_size
+from app.model.sheet import ASPECTS, DEFAULT_ASPECT, sheet_size
 from app.texts import LANGUAGE_NAMES, LANGUAGES
+from app.window.preferences import app_settings
 from engine import Trace
 from engine.numbers import DECIMAL_CHOICES
 
@@ -431,7 +431,7 @@ class ExportDialog(QDialog):
         """Run the export; on success remember the choices and close. Returns success.
 
         The frames are composed a step per event-loop turn and written by a worker
-        (:class:`~app.export.background.BackgroundExport`): the window repaints and Cancel
+        (:class:`~app.export.stepwise.BackgroundExport`): the window repaints and Cancel
         answers throughout."""
         self.last_error = None
         try:

@@ -3,7 +3,7 @@
 Each format is a :class:`Pipeline`: a half that composes and paints the frames (Qt graphics
 scenes: the interface thread only) and a half that encodes and writes them (any thread).
 :func:`run_export` runs both in line (the command line, tests); the window runs the second half
-on a worker (:mod:`app.export.background`). Progress is reported once per step through a
+on a worker (:mod:`app.export.stepwise`). Progress is reported once per step through a
 callback that returns ``False`` to cancel; a cancelled or failed export leaves no file behind
 (see :mod:`app.export.safe`).
 """
@@ -40,7 +40,7 @@ from app.export.safe import ExportCancelled, atomic_file, staged_folder, write_f
 from app.export.settings import ExportRequest, step_file_name
 from app.export.slides import editable_slide, picture_slide, typeface
 from app.export.words import caption_for, notes_for
-from app.sheet import sheet_size
+from app.model.sheet import sheet_size
 from engine import Trace
 
 Progress = Callable[[int, int], bool]

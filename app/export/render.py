@@ -38,7 +38,7 @@ from app.canvas.frame import MARGIN as FRAME_MARGIN
 from app.export.safe import ExportError, PictureTooLargeError
 from app.export.settings import CSS_DPI, EXPORT_THEMES
 from app.export.words import title_for
-from app.sheet import SHEET_HEIGHT
+from app.model.sheet import SHEET_HEIGHT
 from engine import Trace
 
 SVG_DESCRIPTION = "A frame exported by QKV Studio"

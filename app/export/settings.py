@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from app.sheet import ASPECTS, DEFAULT_ASPECT, sheet_size
+from app.model.sheet import ASPECTS, DEFAULT_ASPECT, sheet_size
 from engine.numbers import DECIMAL_CHOICES
 
 CSS_DPI = 96.0

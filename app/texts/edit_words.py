@@ -1,6 +1,6 @@
 """The names of the document's edits (undo steps, status lines), in every language. Imports no Qt.
 
-Used by :mod:`app.document`'s operations as ``edit_word(lang, key, **fields)``, the way
+Used by :mod:`app.model.edits`'s operations as ``edit_word(lang, key, **fields)``, the way
 :mod:`app.texts.block_words` serves the frames.
 """
 

@@ -11,7 +11,7 @@ from functools import cached_property
 
 import numpy as np
 
-from app.tape import array_name, ffn_pre, kv_head, tokens_of, visible_of
+from app.model.operands import array_name, ffn_pre, kv_head, tokens_of, visible_of
 from app.texts.scope import QK_NORM, StepModules, modules_of
 from engine import Attention, Block, Scenario, Step, Trace, format_number
 from engine.numbers import format_exact, format_factor

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from app.tape import ATTENTION_OPS
+from app.model.operands import ATTENTION_OPS
 
 if TYPE_CHECKING:
     from engine import Scenario, Step

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from pytestqt.qtbot import QtBot
 
-from app.window import StudioWindow
+from app.window.studio import StudioWindow
 from tests.app.driving import Dialogs, close_window, open_window
 
 
@@ -25,7 +25,8 @@ def _english_plain_look() -> Iterator[None]:
     yield
     from PySide6.QtWidgets import QApplication
 
-    from app import appearance, i18n
+    from app import i18n
+    from app.window import appearance
 
     if QApplication.instance() is None:
         return

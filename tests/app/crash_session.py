@@ -22,7 +22,7 @@ def main() -> int:
     app = QApplication(sys.argv[:1])
 
     def edit() -> None:
-        from app.startup import WINDOWS
+        from app.window.startup import WINDOWS
 
         window = WINDOWS[0]
         window.activateWindow()

@@ -11,9 +11,9 @@ import pytest
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog
 
-from app import startup
-from app.examples import example_path
-from app.window import StudioWindow
+from app.model.examples import example_path
+from app.window import startup
+from app.window.studio import StudioWindow
 from tests.app.driving import close_window
 
 

@@ -17,8 +17,8 @@ from PySide6.QtWidgets import (
 from pytestqt.qtbot import QtBot
 
 from app.canvas.arrows import AttentionArrows
-from app.examples import example_path
-from app.window import DEFAULT_SIZE, StudioWindow
+from app.model.examples import example_path
+from app.window.studio import DEFAULT_SIZE, StudioWindow
 from engine import load_scenario
 
 

@@ -8,7 +8,7 @@ from pytestqt.qtbot import QtBot
 from app.canvas import FrameOptions
 from app.canvas.describe import describe_frame
 from app.i18n import set_language
-from app.window import StudioWindow
+from app.window.studio import StudioWindow
 from engine import format_number
 from engine.names import short_name
 from tests.app.driving import close_window, open_window
@@ -83,7 +83,7 @@ def test_the_canvas_description_follows_the_language(qtbot: QtBot,
 
 
 def test_several_heads_are_described_head_by_head(window: StudioWindow) -> None:
-    from app.examples import example_path
+    from app.model.examples import example_path
     from engine import compute, load_scenario
 
     trace = compute(load_scenario(example_path("multihead")))

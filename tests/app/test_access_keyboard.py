@@ -12,7 +12,7 @@ from app.canvas.theme import SLIDE
 from app.canvas.view import CanvasView
 from app.editor.table import MatrixTable
 from app.i18n import set_language
-from app.window import StudioWindow
+from app.window.studio import StudioWindow
 from tests.app.driving import close_window, open_window
 
 MAX_PRESSES = 400

@@ -19,7 +19,13 @@ from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from app.appearance import (
+from app.canvas.theme import DARK, HIGH_CONTRAST, OKABE_ITO, SLIDE, Theme
+from app.export.animation import rgb_array
+from app.export.clipboard import PNG_MIME
+from app.export.job import run_export
+from app.export.render import build_frame, render_image
+from app.export.settings import ExportRequest, export_size
+from app.window.appearance import (
     REDUCE_MOTION_ENV,
     SCHEME_ENV,
     Appearance,
@@ -28,14 +34,8 @@ from app.appearance import (
     system_prefers_high_contrast,
     system_scheme,
 )
-from app.canvas.theme import DARK, HIGH_CONTRAST, OKABE_ITO, SLIDE, Theme
-from app.export.animation import rgb_array
-from app.export.clipboard import PNG_MIME
-from app.export.job import run_export
-from app.export.render import build_frame, render_image
-from app.export.settings import ExportRequest, export_size
-from app.timeline import REDUCED_MOTION_SECONDS
-from app.window import StudioWindow
+from app.window.studio import StudioWindow
+from app.window.timeline import REDUCED_MOTION_SECONDS
 
 Role = QPalette.ColorRole
 

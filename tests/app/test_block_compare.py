@@ -18,12 +18,12 @@ from PySide6.QtWidgets import QApplication, QFileDialog
 from pytestqt.qtbot import QtBot
 
 from app.canvas.bars import ProbabilityBars
-from app.canvas.compare import CompareFrameItem, DifferenceMark
 from app.canvas.frame import FrameItem
 from app.canvas.grid import MatrixGrid
 from app.canvas.layout import TextItem
-from app.compare_mode import PRESETS
-from app.window import StudioWindow
+from app.canvas.side_by_side import CompareFrameItem, DifferenceMark
+from app.window.compare_mode import PRESETS
+from app.window.studio import StudioWindow
 from tests.app.driving import close_window, open_window, type_into
 
 

@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from app.canvas.frame import FrameItem
 from app.canvas.grid import MatrixGrid
-from app.window import StudioWindow
+from app.window.studio import StudioWindow
 from engine import Trace, compute, parse_scenario
 from tests.app.driving import close_window, open_window, type_into
 

@@ -14,7 +14,7 @@ from app.canvas.bars import BAR_LENGTH, ProbabilityBars
 from app.canvas.frame import FrameItem
 from app.canvas.grid import MatrixGrid
 from app.canvas.layout import TextItem
-from app.window import StudioWindow
+from app.window.studio import StudioWindow
 from tests.app.driving import canvas_arrows, close_window, open_window
 
 G01_PICTURES = {

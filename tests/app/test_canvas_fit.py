@@ -9,8 +9,8 @@ from pytestqt.qtbot import QtBot
 
 from app.canvas import SLIDE, FrameItem, FrameOptions
 from app.canvas.view import CanvasView
-from app.examples import example_path
-from app.window import StudioWindow
+from app.model.examples import example_path
+from app.window.studio import StudioWindow
 from engine import Trace, compute, load_scenario
 
 

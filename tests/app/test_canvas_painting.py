@@ -20,7 +20,7 @@ from app.canvas.grid import CELL_HEIGHT, GridSpec, MatrixGrid, _levels
 from app.canvas.picture import painting_on_screen
 from app.canvas.points import Lines
 from app.canvas.theme import SLIDE
-from app.window import StudioWindow
+from app.window.studio import StudioWindow
 from tests.app.driving import canvas_arrows
 from tests.bench.timing import attention_scenario
 

@@ -13,7 +13,7 @@ from app.canvas.cividis import CIVIDIS
 from app.canvas.context import LayoutContext
 from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.layout import TextItem
-from app.examples import example_path
+from app.model.examples import example_path
 from engine import Trace, compute, format_number, load_scenario
 from tests.app.sentences import sentence_scenario
 
@@ -162,7 +162,7 @@ def test_twelve_heads_share_labels_fit_their_boxes(qtbot: QtBot) -> None:
     """GPT-2 small has 12 heads: “h12 0.254” keeps the padding of the box sized for the widest
     label (4 units each side), as “h8 …” labels do."""
     from app.canvas.theme import text_advance
-    from app.window import StudioWindow
+    from app.window.studio import StudioWindow
     from tests.app.driving import canvas_arrows, close_window
     from tests.bench.timing import attention_scenario
 

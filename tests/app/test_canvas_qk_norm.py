@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 from app.canvas import FrameItem, FrameOptions
 from app.canvas.grid import MatrixGrid
 from app.canvas.route_map import step_label
-from app.examples import example_path
+from app.model.examples import example_path
 from engine import Trace, compute, parse_scenario
 from tests.engine.v2_documents import CASES
 

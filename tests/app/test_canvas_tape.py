@@ -21,8 +21,8 @@ from app.canvas.describe import describe_frame
 from app.canvas.grid import MatrixGrid
 from app.canvas.layout import TextItem
 from app.canvas.route_map import step_label
-from app.examples import example_path
-from app.tape import display_name, module_of
+from app.model.examples import example_path
+from app.model.operands import display_name, module_of
 from app.texts import step_text, step_title
 from app.texts.step_labels import step_groups
 from engine import Trace, compute, format_number, load_scenario, parse_scenario

@@ -8,9 +8,9 @@ from PySide6.QtGui import QColor, QFontMetrics, QImage, QPalette
 from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QStyle, QStyleOptionComboBox
 from pytestqt.qtbot import QtBot
 
-from app.document import SetBlock, SetLabel
-from app.examples import example_path
-from app.window import StudioWindow
+from app.model.edits import SetBlock, SetLabel
+from app.model.examples import example_path
+from app.window.studio import StudioWindow
 from engine import load_scenario
 from tests.app.driving import close_window, open_window
 

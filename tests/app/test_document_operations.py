@@ -1,4 +1,4 @@
-"""The document's named edits (app.document): each changes exactly what it names, undo gives
+"""The document's named edits (app.model.edits): each changes exactly what it names, undo gives
 back the document bit for bit, and every edit has its name in Chinese and English."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 from pytestqt.qtbot import QtBot
 
-from app.document import (
+from app.i18n import set_language
+from app.model.edits import (
     Document,
     Operation,
     Resize,
@@ -22,10 +23,9 @@ from app.document import (
     SetMatrix,
     SetOption,
 )
-from app.i18n import set_language
-from app.state import DocumentState
 from app.texts.edit_words import EDIT_WORDS
-from app.window import StudioWindow
+from app.window.state import DocumentState
+from app.window.studio import StudioWindow
 from engine import Scenario, dumps_scenario, load_scenario
 from engine.resize import Sizes
 
@@ -183,7 +183,7 @@ def test_undo_steps_are_named_in_the_interface_language(qtbot: QtBot,
 
 
 def test_the_document_module_loads_no_qt() -> None:
-    code = ("import sys, app.document; "
+    code = ("import sys, app.model.edits; "
             "print(sorted(m for m in sys.modules if m.startswith(('PySide6', 'pyqtgraph'))))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True, cwd=Path(__file__).resolve().parents[2])

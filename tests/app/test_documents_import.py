@@ -11,7 +11,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QInputDialog
 from pytestqt.qtbot import QtBot
 
-from app.window import StudioWindow
+from app.window.studio import StudioWindow
 from tests.app.documents_support import patch_open_dialog
 from tests.app.driving import Dialogs, type_into
 from tests.app.hostile_files import hostile_matrix_files

@@ -16,12 +16,12 @@ import pytest
 from PySide6.QtCore import QTimer
 from pytestqt.qtbot import QtBot
 
-import app.documents.loading
-import app.documents.opening
-from app.documents.loading import LoadingSign
-from app.documents.recovery import find_orphans, offer_recovery
-from app.startup import start_window
-from app.window import StudioWindow
+import app.files.loading
+import app.files.opening
+from app.files.loading import LoadingSign
+from app.files.recovery import find_orphans, offer_recovery
+from app.window.startup import start_window
+from app.window.studio import StudioWindow
 from engine import load_scenario
 from tests.app.documents_support import example_document, launch_names, write_document
 from tests.app.driving import Dialogs
@@ -35,13 +35,13 @@ G01_TITLE = example_document("g01")["title"]
 
 @pytest.fixture(autouse=True)
 def every_file_big(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(app.documents.opening, "BACKGROUND_BYTES", 0)
+    monkeypatch.setattr(app.files.opening, "BACKGROUND_BYTES", 0)
 
 
 def slow_reading(monkeypatch: pytest.MonkeyPatch, seconds: float,
                  ticks: Ticks | None = None) -> None:
-    monkeypatch.setattr(app.documents.loading, "load_computed",
-                        slowly(app.documents.opening.load_computed, seconds, ticks))
+    monkeypatch.setattr(app.files.loading, "load_computed",
+                        slowly(app.files.opening.load_computed, seconds, ticks))
 
 
 def sign_of(window: StudioWindow) -> LoadingSign | None:

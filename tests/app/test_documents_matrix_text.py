@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from app.documents.matrix_text import (
+from app.files.matrix_text import (
     MatrixTextError,
     fit_problem,
     load_matrix_file,
@@ -231,6 +231,6 @@ def test_fit_and_match_messages_name_both_shapes() -> None:
 def test_the_parser_needs_no_qt() -> None:
     import subprocess
 
-    code = ("import sys, app.documents.matrix_text, app.documents.opening\n"
+    code = ("import sys, app.files.matrix_text, app.files.opening\n"
             "assert not any(m.startswith('PySide6') for m in sys.modules), 'Qt was imported'\n")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

@@ -19,8 +19,8 @@ from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
 from app import cli
-from app.examples import example_names
-from app.window import StudioWindow
+from app.model.examples import example_names
+from app.window.studio import StudioWindow
 from engine import ScenarioError, parse_scenario
 from engine.resize import Sizes, resize
 from tests.app.documents_support import example_document, patch_open_dialog

@@ -7,9 +7,9 @@ from pathlib import Path
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QAction
 
-from app.documents.recent import KEY, MAX_RECENT, add_recent, clear_recent, recent_files
-from app.preferences import app_settings
-from app.window import StudioWindow
+from app.files.recent import KEY, MAX_RECENT, add_recent, clear_recent, recent_files
+from app.window.preferences import app_settings
+from app.window.studio import StudioWindow
 from tests.app.documents_support import example_document, make_modified, write_document
 from tests.app.driving import Dialogs
 
@@ -44,7 +44,7 @@ def test_opened_and_saved_documents_come_first_and_only_eight_are_kept(
 
 
 def test_examples_are_not_recent_documents(window: StudioWindow) -> None:
-    from app.examples import example_path
+    from app.model.examples import example_path
 
     assert window.open_path(example_path("g01"))
     assert recent_files() == []

@@ -17,7 +17,7 @@ from PySide6.QtCore import QLockFile
 from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
-from app.documents.recovery import (
+from app.files.recovery import (
     AUTOSAVE_ENV,
     DEFAULT_AUTOSAVE_MS,
     MIN_AUTOSAVE_MS,
@@ -26,9 +26,9 @@ from app.documents.recovery import (
     offer_recovery,
     recovery_dir,
 )
-from app.examples import example_path
-from app.startup import start_window
-from app.window import StudioWindow
+from app.model.examples import example_path
+from app.window.startup import start_window
+from app.window.studio import StudioWindow
 from engine import load_scenario
 from tests.app.documents_support import (
     example_document,

@@ -13,11 +13,11 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
-import app.documents.recovery
 import app.export.render
-import app.window
+import app.files.recovery
+import app.window.studio
 import engine.safe_write
-from app.window import StudioWindow
+from app.window.studio import StudioWindow
 from tests.app.documents_support import (
     example_document,
     make_modified,
@@ -35,7 +35,7 @@ def fail_every_save(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*_args: object) -> None:
         raise SURROGATE
 
-    monkeypatch.setattr(app.window, "write_document", refuse)  # what every save goes through
+    monkeypatch.setattr(app.window.studio, "write_document", refuse)  # what every save goes through
 
 
 def test_ctrl_s_reports_any_failure(window: StudioWindow, tmp_path: Path, dialogs: Dialogs,
@@ -96,7 +96,7 @@ def test_an_autosave_failure_of_any_kind_is_said(qtbot: QtBot, window: StudioWin
     def refuse(*_args: object) -> str:
         raise SURROGATE
 
-    monkeypatch.setattr("app.documents.recovery.dumps_scenario", refuse)
+    monkeypatch.setattr("app.files.recovery.dumps_scenario", refuse)
     with qtbot.waitSignal(window.recovery.failed, timeout=3000) as failed:
         make_modified(window)
     assert failed.args is not None and "surrogates not allowed" in failed.args[0]
@@ -186,9 +186,9 @@ def test_a_recovery_folder_on_a_full_disk_says_so(qtbot: QtBot, window: StudioWi
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     window.recovery._directory = tmp_path / "recovery"
     (tmp_path / "recovery").mkdir()
-    monkeypatch.setattr("app.documents.recovery.QLockFile.tryLock", lambda *_a: False)
-    monkeypatch.setattr("app.documents.recovery.QLockFile.error",
-                        lambda *_a: app.documents.recovery.QLockFile.LockError.UnknownError)
+    monkeypatch.setattr("app.files.recovery.QLockFile.tryLock", lambda *_a: False)
+    monkeypatch.setattr("app.files.recovery.QLockFile.error",
+                        lambda *_a: app.files.recovery.QLockFile.LockError.UnknownError)
 
     def full(*_args: object) -> int:
         raise OSError(28, "No space left on device")

@@ -18,9 +18,9 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
 import engine.io
-from app.documents.recent import add_recent, recent_files
-from app.examples import example_names, example_path
-from app.window import StudioWindow
+from app.files.recent import add_recent, recent_files
+from app.model.examples import example_names, example_path
+from app.window.studio import StudioWindow
 from tests.app.documents_support import (
     example_document,
     make_modified,

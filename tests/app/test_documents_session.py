@@ -8,10 +8,10 @@ import pytest
 from PySide6.QtCore import QByteArray
 from pytestqt.qtbot import QtBot
 
-from app.documents.session import GROUP, last_document
-from app.preferences import app_settings
-from app.startup import start_window
-from app.window import StudioWindow
+from app.files.session import GROUP, last_document
+from app.window.preferences import app_settings
+from app.window.startup import start_window
+from app.window.studio import StudioWindow
 from tests.app.documents_support import example_document, launch_names, write_document
 from tests.app.driving import Dialogs, close_window
 

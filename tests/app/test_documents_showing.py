@@ -14,9 +14,9 @@ from pytestqt.qtbot import QtBot
 
 from app import i18n
 from app.canvas.frame import FrameItem
-from app.documents.session import opened_cleanly
-from app.startup import start_window
-from app.window import StudioWindow
+from app.files.session import opened_cleanly
+from app.window.startup import start_window
+from app.window.studio import StudioWindow
 from tests.app.documents_support import (
     example_document,
     launch_names,

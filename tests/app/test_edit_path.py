@@ -12,10 +12,10 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 import app.help.explain
-import app.outline
-import app.timeline
+import app.model.outline
+import app.window.timeline
 from app.texts import StepText
-from app.window import StudioWindow
+from app.window.studio import StudioWindow
 from engine import Scenario, Trace, format_number
 from tests.app.driving import close_window, open_window, type_into
 from tests.bench.timing import attention_scenario
@@ -47,13 +47,13 @@ def test_an_edit_shows_the_current_text_at_once_and_measures_the_rest_when_typin
     f11.state.set_step(weights)
     assert "0.804 + 0.196 = 1" in timeline.check_label.text()  # the chapter's shares
     made: list[int] = []
-    original = app.timeline.step_text
+    original = app.window.timeline.step_text
 
     def counted(trace: Trace, index: int, *args: object) -> StepText:
         made.append(index)
         return original(trace, index, *args)
 
-    monkeypatch.setattr(app.timeline, "step_text", counted)
+    monkeypatch.setattr(app.window.timeline, "step_text", counted)
     monkeypatch.setattr(app.help.explain, "step_text", counted)
     type_into(qtbot, f11.editor.tables["attention.Wq"], 0, 0, "2")
     shares = f11_shares_with_wq00(2.0)
@@ -162,14 +162,14 @@ def test_the_status_line_lists_the_first_eight_shares_of_a_long_row(qtbot: QtBot
 def test_an_edit_walks_the_new_documents_outline_once(
         qtbot: QtBot, f11: StudioWindow, monkeypatch: pytest.MonkeyPatch) -> None:
     walked: list[object] = []
-    walk = app.outline.shape_key
+    walk = app.model.outline.shape_key
 
     def counted(value: object) -> Hashable:
         if isinstance(value, Scenario):
             walked.append(value)
         return walk(value)
 
-    monkeypatch.setattr(app.outline, "shape_key", counted)
+    monkeypatch.setattr(app.model.outline, "shape_key", counted)
     type_into(qtbot, f11.editor.tables["attention.Wv"], 0, 1, "7")
     assert f11.state.scenario.parameter("attention.Wv")[0, 1] == 7.0
     assert walked == [f11.state.scenario], "is it big, which grids: one walk between them"

@@ -14,8 +14,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from app.examples import example_path
-from app.window import StudioWindow
+from app.model.examples import example_path
+from app.window.studio import StudioWindow
 from engine import Scenario, compute
 from engine.numbers import format_exact
 from tests.app.documents_support import patch_save_dialog

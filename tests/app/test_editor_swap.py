@@ -13,10 +13,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QDialogButtonBox, QMessageBox
 from pytestqt.qtbot import QtBot
 
-from app.compare_mode import PRESETS
-from app.document import SetLabel
-from app.window import StudioWindow
-from engine.compare import compare
+from app.model.edits import SetLabel
+from app.window.compare_mode import PRESETS
+from app.window.studio import StudioWindow
+from engine.differences import compare
 from tests.app.driving import Dialogs, close_window, open_window, type_into
 from tests.app.test_editor_stacks import menu_action, shown_grids
 

@@ -9,11 +9,11 @@ import numpy as np
 from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
-from app.canvas.compare import CompareFrameItem
-from app.examples import example_names, example_path
+from app.canvas.side_by_side import CompareFrameItem
 from app.i18n import set_language
-from app.texts.examples import EXAMPLE_WORDS
-from app.window import StudioWindow
+from app.model.examples import example_names, example_path
+from app.texts.example_words import EXAMPLE_WORDS
+from app.window.studio import StudioWindow
 from engine import compute, load_scenario
 from tests.app.driving import close_window, open_window
 

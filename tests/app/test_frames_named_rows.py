@@ -8,7 +8,7 @@ from pytestqt.qtbot import QtBot
 
 from app.canvas import FrameItem, FrameOptions
 from app.canvas.grid import MatrixGrid
-from app.examples import example_path
+from app.model.examples import example_path
 from engine import Trace, compute, load_scenario
 
 

@@ -27,7 +27,7 @@ from app.export.job import run_export
 from app.export.settings import ExportRequest
 from app.help.html import step_html, step_plain
 from app.texts import step_text
-from app.window import StudioWindow
+from app.window.studio import StudioWindow
 from engine import Trace, compute, explain, parse_scenario
 from tests.app.driving import close_window, open_window
 from tests.app.generated_documents import (

@@ -29,7 +29,7 @@ SVG_TEXT = "{http://www.w3.org/2000/svg}text"
 
 @pytest.fixture(scope="module")
 def f11() -> Trace:
-    from app.examples import example_path
+    from app.model.examples import example_path
 
     return compute(load_scenario(example_path("f11")))
 

@@ -6,11 +6,11 @@ from PySide6.QtCore import Qt, QUrl
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from app.examples import example_path
 from app.help.html import linked_html, step_html, term_from_href, term_href
 from app.i18n import set_language
+from app.model.examples import example_path
 from app.texts import TERM_IDS, glossary, glossary_entry, linked_terms, step_text
-from app.window import StudioWindow
+from app.window.studio import StudioWindow
 from engine import compute, load_scenario
 
 

@@ -9,7 +9,7 @@ from pytestqt.qtbot import QtBot
 
 from app.i18n import current_language, preferred_language, set_language, system_language
 from app.texts import HEADINGS, glossary, step_text, step_title
-from app.window import StudioWindow
+from app.window.studio import StudioWindow
 from tests.app.driving import type_into
 
 

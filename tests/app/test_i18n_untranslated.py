@@ -25,21 +25,21 @@ from PySide6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
-from app.documents.matrix_text import (
+from app.export.dialog import ExportDialog
+from app.files.matrix_text import (
     MatrixTextError,
     fit_problem,
     load_matrix_file,
     parse_matrix_text,
 )
-from app.documents.matrix_words import WORDS, matrix_words
-from app.examples import example_path
-from app.export.dialog import ExportDialog
+from app.files.matrix_words import WORDS, matrix_words
 from app.i18n import set_language
 from app.i18n.catalogue import translations
 from app.i18n.language import catalogue_path
+from app.model.examples import example_path
 from app.texts import LANGUAGE_NAMES
 from app.texts.problems import problem_words
-from app.window import StudioWindow
+from app.window.studio import StudioWindow
 from engine import ScenarioError, load_scenario, parse_scenario
 from engine.names import short_name
 from tests.app.driving import close_window, open_window, type_into

@@ -15,19 +15,19 @@ from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 import engine.scenario
-from app import outline
-from app import state as state_module
 from app.canvas import FrameItem
 from app.canvas import compose as compose_module
 from app.canvas.arrows import AttentionArrows
 from app.canvas.picture import static_text
 from app.canvas.theme import font
 from app.canvas.view import CanvasView
-from app.document import SetOption
-from app.documents import opening
-from app.examples import example_path
-from app.outline import shape_key
-from app.window import StudioWindow
+from app.files import opening
+from app.model import outline
+from app.model.edits import SetOption
+from app.model.examples import example_path
+from app.model.outline import shape_key
+from app.window import state as state_module
+from app.window.studio import StudioWindow
 from engine import Scenario, dumps_scenario, parse_scenario
 from engine.resize import Sizes, resize
 from tests.app.driving import canvas_arrows

@@ -16,7 +16,7 @@ from app.canvas import grid as grid_module
 from app.canvas.cividis import CIVIDIS_ARGB
 from app.canvas.grid import MatrixGrid
 from app.canvas.remember import REMEMBERED, REMEMBERED_FROM, remembered
-from app.window import StudioWindow
+from app.window.studio import StudioWindow
 from engine import parse_scenario
 from engine.numbers import NumberFormat, Spread
 from tests.app.driving import DEFAULT_SIZE, close_window

@@ -1,5 +1,5 @@
-"""The named edits of a stack (app.layer_edits) and of positions and token order
-(app.document), without a window: what each does to the document, what it is called, what it
+"""The named edits of a stack (app.model.layer_edits) and of positions and token order
+(app.model.edits), without a window: what each does to the document, what it is called, what it
 refuses."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app.document import SetOption, SetPositions, SwapTokens
-from app.examples import example_path
-from app.layer_edits import AddLayer, DuplicateLayer, MoveLayer, RemoveLayer, layered_document
-from app.parts import part_of, place_name
+from app.model.edits import SetOption, SetPositions, SwapTokens
+from app.model.examples import example_path
+from app.model.layer_edits import AddLayer, DuplicateLayer, MoveLayer, RemoveLayer, layered_document
+from app.model.parts import part_of, place_name
 from engine import Scenario, ScenarioError, compute, parse_scenario
 from engine.io import load_scenario
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 from pytestqt.qtbot import QtBot
 
-from app.background import work_of
-from app.outline import parameter_cells
-from app.window import StudioWindow
+from app.model.outline import parameter_cells
+from app.widgets.jobs import work_of
+from app.window.studio import StudioWindow
 from engine import Scenario, parse_scenario
 from tests.app.driving import close_window
 from tests.engine.v2_documents import attention, document

@@ -15,7 +15,7 @@ from app.canvas.layout import TextItem
 from app.canvas.theme import SLIDE
 from app.export.job import ExportPlan
 from app.export.settings import ExportRequest
-from app.window import StudioWindow
+from app.window.studio import StudioWindow
 from engine import explain
 from tests.app.driving import canvas_arrows, close_window, open_window, type_into
 from tests.app.test_window_edit import go_to_step

@@ -17,8 +17,8 @@ from app.canvas.describe import FACTS, describe_frame
 from app.canvas.route_map import MAP_LABELS
 from app.canvas.steps import LAYOUTS
 from app.canvas.worked_row import WORKED_STAGES
-from app.examples import example_path
-from app.tape import ROLES
+from app.model.examples import example_path
+from app.model.operands import ROLES
 from app.texts.lookup import OP_PLANS, step_text
 from engine import Step, Trace, compute, explain, load_scenario, parse_scenario
 from engine.explain import EXPLAINERS

@@ -20,8 +20,8 @@ from pytestqt.qtbot import QtBot
 from app.canvas import FrameItem, FrameOptions
 from app.canvas.arrows import AttentionArrows
 from app.canvas.grid import MatrixGrid
-from app.canvas.position_steps import RotationDial
-from app.examples import example_path
+from app.canvas.position_pictures import RotationDial
+from app.model.examples import example_path
 from app.texts import step_text
 from app.texts.frame_words import FRAME_WORDS
 from app.texts.position_words import POSITION_WORDS

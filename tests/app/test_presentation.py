@@ -8,10 +8,10 @@ from PySide6.QtCore import QRectF, Qt
 from pytestqt.qtbot import QtBot
 
 from app.canvas.arrows import AttentionArrows
-from app.canvas.compare import CompareFrameItem
 from app.canvas.frame import FrameItem
-from app.presentation import PresentationView
-from app.window import StudioWindow
+from app.canvas.side_by_side import CompareFrameItem
+from app.window.presentation import PresentationView
+from app.window.studio import StudioWindow
 from tests.app.driving import open_window
 
 

@@ -14,11 +14,11 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QEvent
 from pytestqt.qtbot import QtBot
 
-import app.background
-import app.state
-from app.background import Job
-from app.commands import EditCommand
-from app.window import StudioWindow
+import app.widgets.jobs
+import app.window.state
+from app.widgets.jobs import Job
+from app.window.commands import EditCommand
+from app.window.studio import StudioWindow
 from engine import Scenario, load_scenario
 
 EDITS = [(0, 0, 0.25), (0, 1, -1.5), (1, 0, 2.0), (1, 1, 0.125), (0, 0, 4.0)]
@@ -36,8 +36,9 @@ def settle(qtbot: QtBot, window: StudioWindow) -> None:
 def test_old_cell_edits_keep_their_numbers_and_let_their_documents_go(
         qtbot: QtBot, window: StudioWindow, monkeypatch: pytest.MonkeyPatch, big: bool) -> None:
     if big:
-        monkeypatch.setattr(app.background, "BIG_CELLS", 0)
-    monkeypatch.setattr(app.state, "UNDO_BYTES", 0)  # every step below the newest two forgets
+        monkeypatch.setattr(app.widgets.jobs, "BIG_CELLS", 0)
+    # every step below the newest two forgets
+    monkeypatch.setattr(app.window.state, "UNDO_BYTES", 0)
     state = window.state
     original: Scenario = state.scenario
     expected = np.array(original.attention.Wq)
@@ -73,7 +74,7 @@ def test_old_cell_edits_keep_their_numbers_and_let_their_documents_go(
 def test_a_recovery_copy_written_in_a_worker_lets_go_of_its_document(
         qtbot: QtBot, window: StudioWindow, monkeypatch: pytest.MonkeyPatch,
         tmp_path: Path) -> None:
-    monkeypatch.setattr(app.background, "BIG_CELLS", 0)
+    monkeypatch.setattr(app.widgets.jobs, "BIG_CELLS", 0)
     monkeypatch.setattr(window.recovery, "_directory", tmp_path)
     assert window.state.edit_cell("X", 0, 1, 4.0)
     settle(qtbot, window)

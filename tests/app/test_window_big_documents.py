@@ -18,13 +18,13 @@ from PySide6.QtCore import QElapsedTimer, QTimer
 from PySide6.QtWidgets import QProgressDialog, QPushButton
 from pytestqt.qtbot import QtBot
 
-import app.background
-import app.documents.opening
-import app.documents.recovery
-import app.state
-import app.window
-from app.examples import example_path
-from app.window import StudioWindow
+import app.files.opening
+import app.files.recovery
+import app.widgets.jobs
+import app.window.state
+import app.window.studio
+from app.model.examples import example_path
+from app.window.studio import StudioWindow
 from engine import Scenario, Trace, dumps_scenario, load_scenario, save_scenario
 from tests.app.driving import Dialogs
 
@@ -33,20 +33,20 @@ RESPONSIVE_MS = 100
 
 @pytest.fixture(autouse=True)
 def everything_big(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(app.background, "BIG_CELLS", 0)
+    monkeypatch.setattr(app.widgets.jobs, "BIG_CELLS", 0)
     # The timing tests measure the work, not the progress dialog's first paint: it shows only
     # where Cancel is pressed (those tests show it at once).
-    monkeypatch.setattr(app.background, "SHOW_PROGRESS_AFTER_MS", 60_000)
+    monkeypatch.setattr(app.widgets.jobs, "SHOW_PROGRESS_AFTER_MS", 60_000)
 
 
 def show_progress_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(app.background, "SHOW_PROGRESS_AFTER_MS", 0)
+    monkeypatch.setattr(app.widgets.jobs, "SHOW_PROGRESS_AFTER_MS", 0)
 
 
 def slow_compute(monkeypatch: pytest.MonkeyPatch, delays: list[float]) -> list[Scenario]:
     """Make the state's computations take ``delays[k]`` seconds for the k-th call; the
     scenarios computed, in call order."""
-    real = app.state.compute
+    real = app.window.state.compute
     calls: list[Scenario] = []
 
     def compute(scenario: Scenario) -> Trace:
@@ -54,7 +54,7 @@ def slow_compute(monkeypatch: pytest.MonkeyPatch, delays: list[float]) -> list[S
         time.sleep(delays[min(len(calls), len(delays)) - 1])
         return real(scenario)
 
-    monkeypatch.setattr(app.state, "compute", compute)
+    monkeypatch.setattr(app.window.state, "compute", compute)
     return calls
 
 
@@ -119,7 +119,7 @@ def test_an_edit_computes_in_a_worker_while_the_window_keeps_answering(
         edit_ms = (time.perf_counter() - started) * 1000.0
         assert window.state.busy and window.state.trace is before
         assert window.editor.tables["X"].model().index(0, 0).data() == "3"  # shown at once
-        assert window.findChild(app.window.BusyIndicator).isVisibleTo(window)
+        assert window.findChild(app.window.studio.BusyIndicator).isVisibleTo(window)
         qtbot.waitUntil(lambda: not window.state.busy, timeout=5000)
     assert edit_ms < RESPONSIVE_MS
     assert ticks.longest < RESPONSIVE_MS and len(ticks.gaps) > 20
@@ -154,7 +154,7 @@ def test_cancel_takes_the_pending_edit_back(
     slow_compute(monkeypatch, [1.0, 0.0])
     scenario, trace = window.state.scenario, window.state.trace
     assert window.state.edit_cell("attention.Wq", 0, 0, 5.0)
-    indicator = window.findChild(app.window.BusyIndicator)
+    indicator = window.findChild(app.window.studio.BusyIndicator)
     qtbot.waitUntil(indicator.isVisible, timeout=2000)
     indicator.cancel_button.click()
     assert window.state.scenario is scenario and window.state.trace is trace
@@ -186,7 +186,7 @@ def test_saving_runs_in_a_worker_and_the_file_reads_back(
     qtbot.waitUntil(lambda: not window.state.busy, timeout=5000)
     window.state.path = tmp_path / "big.qkv.json"
     with Ticks() as ticks:
-        monkeypatch.setattr(app.window, "dumps_scenario", slowly(dumps_scenario, 0.6, ticks))
+        monkeypatch.setattr(app.window.studio, "dumps_scenario", slowly(dumps_scenario, 0.6, ticks))
         assert window.save()
     assert max(ticks.during_work) < RESPONSIVE_MS, ticks.during_work
     assert len(ticks.during_work) > 20
@@ -203,7 +203,7 @@ def test_cancel_while_saving_leaves_the_old_file_and_the_window_modified(
     window.state.edit_cell("X", 0, 1, 4.0)
     qtbot.waitUntil(lambda: not window.state.busy, timeout=5000)
     window.state.path = target
-    monkeypatch.setattr(app.window, "dumps_scenario", slowly(dumps_scenario, 0.6))
+    monkeypatch.setattr(app.window.studio, "dumps_scenario", slowly(dumps_scenario, 0.6))
     show_progress_at_once(monkeypatch)
     press_cancel_later(window, 150)
     assert not window.save()
@@ -215,12 +215,12 @@ def test_cancel_while_saving_leaves_the_old_file_and_the_window_modified(
 
 def test_opening_a_big_file_reads_it_in_another_process(
         window: StudioWindow, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(app.documents.opening, "BACKGROUND_BYTES", 0)
+    monkeypatch.setattr(app.files.opening, "BACKGROUND_BYTES", 0)
     with Ticks() as ticks:
         # 0.4 s more than the reading itself, so that the window is seen answering for a while
         # on an idle machine too (a fresh process alone can start in under 0.2 s).
-        monkeypatch.setattr(app.window, "load_computed", slowly(
-            app.documents.opening.load_computed, 0.4, ticks))
+        monkeypatch.setattr(app.window.studio, "load_computed", slowly(
+            app.files.opening.load_computed, 0.4, ticks))
         assert window.open_path(example_path("g01"))
     assert max(ticks.during_work) < RESPONSIVE_MS, ticks.during_work
     assert len(ticks.during_work) > 20
@@ -233,7 +233,7 @@ def test_opening_a_big_file_reads_it_in_another_process(
 
 def test_cancel_while_opening_keeps_the_open_document(
         qtbot: QtBot, window: StudioWindow, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(app.window, "computed", slowly(app.documents.opening.computed, 1.0))
+    monkeypatch.setattr(app.window.studio, "computed", slowly(app.files.opening.computed, 1.0))
     window.state.edit_cell("X", 0, 1, 4.0)
     qtbot.waitUntil(lambda: not window.state.busy, timeout=5000)
     scenario, trace = window.state.scenario, window.state.trace
@@ -249,7 +249,7 @@ def test_cancel_while_opening_keeps_the_open_document(
 def test_a_refused_big_file_is_said_in_a_message(
         window: StudioWindow, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
         dialogs: object) -> None:
-    monkeypatch.setattr(app.documents.opening, "BACKGROUND_BYTES", 0)
+    monkeypatch.setattr(app.files.opening, "BACKGROUND_BYTES", 0)
     bad = tmp_path / "bad.qkv.json"
     bad.write_text('{"X": [[1, true]], "attention": {}}', encoding="utf-8")
     scenario = window.state.scenario
@@ -266,7 +266,7 @@ def test_a_recovery_copy_is_written_in_a_worker(
     window.state.edit_cell("X", 0, 1, 4.0)
     qtbot.waitUntil(lambda: not window.state.busy, timeout=5000)
     with Ticks() as ticks, qtbot.waitSignal(window.recovery.written, timeout=5000):
-        monkeypatch.setattr(app.documents.recovery, "dumps_scenario",
+        monkeypatch.setattr(app.files.recovery, "dumps_scenario",
                             slowly(dumps_scenario, 0.6, ticks))
         window.recovery.write_soon()
     assert max(ticks.during_work) < RESPONSIVE_MS, ticks.during_work
@@ -297,7 +297,7 @@ def test_saving_in_a_worker_never_asks_about_its_own_change_on_disk(
     for value in (4.0, 5.0):
         window.state.edit_cell("X", 0, 1, value)
         qtbot.waitUntil(lambda: not window.state.busy, timeout=5000)
-        monkeypatch.setattr(app.window, "dumps_scenario", slowly(dumps_scenario, 0.3))
+        monkeypatch.setattr(app.window.studio, "dumps_scenario", slowly(dumps_scenario, 0.3))
         assert window.save()
         qtbot.wait(300)  # the watcher's late news of the write arrives
     assert dialogs.shown == []  # neither "changed on disk: reload?" nor "overwrite?"

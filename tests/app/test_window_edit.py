@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from app.window import StudioWindow
+from app.window.studio import StudioWindow
 from tests.app.driving import canvas_arrows, type_into
 
 X = np.array([[1.0, 1.0], [1.0, -1.0]])

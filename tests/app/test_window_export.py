@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog
 from pytestqt.qtbot import QtBot
 
 from app.export.dialog import ExportDialog
-from app.window import StudioWindow
+from app.window.studio import StudioWindow
 
 
 @pytest.mark.slow

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pytestqt.qtbot import QtBot
 
-from app.canvas.compare import CompareFrameItem
 from app.canvas.grid import MatrixGrid
-from app.examples import example_path
-from app.window import DEFAULT_SIZE, StudioWindow
+from app.canvas.side_by_side import CompareFrameItem
+from app.model.examples import example_path
+from app.window.studio import DEFAULT_SIZE, StudioWindow
 from engine import load_scenario
 from tests.app.driving import close_window
 

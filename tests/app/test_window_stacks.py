@@ -13,15 +13,15 @@ from PySide6.QtCore import QPoint, Qt
 from pytestqt.qtbot import QtBot
 
 from app.canvas import FrameItem, FrameOptions
-from app.canvas.compare import CompareFrameItem
 from app.canvas.context import LayoutContext
-from app.examples import example_path
+from app.canvas.side_by_side import CompareFrameItem
 from app.export.job import run_export
 from app.export.settings import ExportRequest, parse_steps
+from app.model.examples import example_path
 from app.texts import step_title
-from app.window import StudioWindow
+from app.window.studio import StudioWindow
 from engine import Trace, compute, format_number, load_scenario, parse_scenario
-from engine.compare import compare, matching_step
+from engine.differences import compare, matching_step
 from tests.app.driving import close_window, open_window
 from tests.app.stacks import stacked, with_encoder
 from tests.app.test_canvas_tape import three_positions

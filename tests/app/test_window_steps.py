@@ -10,7 +10,7 @@ from PySide6.QtCore import QPoint, Qt
 from pytestqt.qtbot import QtBot
 
 from app.canvas.grid import MatrixGrid
-from app.window import StudioWindow
+from app.window.studio import StudioWindow
 from engine.reader import MAX_HEADS, MAX_POSITIONS, MAX_WIDTH
 from tests.app.driving import Dialogs, canvas_arrows, open_window
 

@@ -9,7 +9,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from app.texts.lookup import step_text
-from app.window import StudioWindow
+from app.window.studio import StudioWindow
 from engine import load_scenario
 from tests.app.driving import close_window
 from tests.engine.test_engine_v2_stacks import attention, block, encoder_decoder, head, stack

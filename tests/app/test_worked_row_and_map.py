@@ -13,7 +13,7 @@ from app.canvas.context import FrameOptions
 from app.canvas.frame import FrameItem
 from app.canvas.route_map import RouteMap
 from app.canvas.worked_row import WorkedRow
-from app.examples import example_path
+from app.model.examples import example_path
 from engine import Trace, compute, format_number, load_scenario, parse_scenario
 from tests.app.driving import close_window, open_window
 

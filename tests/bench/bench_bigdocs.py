@@ -47,7 +47,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from app.window import StudioWindow
+from app.window.studio import StudioWindow
 from engine import parse_scenario
 from tests.bench.timing import gpt2_layer, report
 

@@ -31,11 +31,11 @@ from engine import parse_scenario
 from tests.bench.timing import attention_scenario, gpt2_layer
 
 PIECES = (
-    ("app.document", "Document", "edit", "the edit (a new document)"),
-    ("app.state", None, "compute", "compute (engine)"),
-    ("app.timeline", "Timeline", "_on_trace", "timeline: the current step's text"),
+    ("app.model.edits", "Document", "edit", "the edit (a new document)"),
+    ("app.window.state", None, "compute", "compute (engine)"),
+    ("app.window.timeline", "Timeline", "_on_trace", "timeline: the current step's text"),
     ("app.editor.model", "MatrixModel", "_refresh", "editor grids"),
-    ("app.window", "StudioWindow", "refresh_canvas", "frame build (refilled or new)"),
+    ("app.window.studio", "StudioWindow", "refresh_canvas", "frame build (refilled or new)"),
     ("app.canvas.compose", None, "compose", "  document type scale"),
     ("app.canvas.compose", None, "lay_out", "  the step's picture laid out"),
     ("app.canvas.view", "CanvasView", "paintEvent", "canvas paint"),
@@ -82,7 +82,7 @@ def main() -> int:
     step = sys.argv[2] if len(sys.argv) > 2 else "ffn" if layer else "weights"
     runs = int(sys.argv[3]) if len(sys.argv) > 3 else 25
     app = QApplication.instance() or QApplication([])
-    from app.window import StudioWindow
+    from app.window.studio import StudioWindow
 
     wrap_pieces()
     n = 0 if layer else int(size)

@@ -33,9 +33,9 @@ from PySide6.QtWidgets import QApplication
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from app.examples import example_path  # noqa: E402
 from app.export.render import build_frame, png_bytes, render_image, svg_bytes  # noqa: E402
 from app.export.settings import export_size  # noqa: E402
+from app.model.examples import example_path  # noqa: E402
 from engine import Trace, compute, load_scenario  # noqa: E402
 from tests.bench.timing import attention_scenario, report, timed  # noqa: E402
 

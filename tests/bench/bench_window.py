@@ -33,10 +33,10 @@ from PySide6.QtWidgets import QApplication
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from app import state as state_module
 from app.canvas.view import CanvasView
-from app.documents import opening
-from app.window import StudioWindow
+from app.files import opening
+from app.window import state as state_module
+from app.window.studio import StudioWindow
 from engine import Scenario, ScenarioError, dumps_scenario, parse_scenario
 from tests.bench.timing import attention_scenario, gpt2_layer, report
 

@@ -1,4 +1,4 @@
-"""Comparing two traces (engine.compare) and making the variants to compare (engine.variants).
+"""Comparing two traces (engine.differences) and making the variants to compare (engine.variants).
 
 Golden numbers come from the chapter's micro-example — LayerNorm([1, 3]) = [−1, 1],
 RMSNorm([1, 3]) = [1/√5, 3/√5] — or are recomputed here with ``math``.
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from engine import ScenarioError, compute, load_scenario
-from engine.compare import compare, matching_step, named_arrays
+from engine.differences import compare, matching_step, named_arrays
 from engine.ops import row_statistics
 from engine.variants import variant
 from tests.examples import EXAMPLES, trace_of

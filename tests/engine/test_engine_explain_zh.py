@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from app.examples import example_path
+from app.model.examples import example_path
 from engine import compute, explain, load_scenario
 from engine.phrases import PHRASES
 

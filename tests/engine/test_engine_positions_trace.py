@@ -19,7 +19,7 @@ import pytest
 import engine.scenario
 from app.cli import main
 from engine import ScenarioError, compute, explain, format_number, parse_scenario
-from engine.compare import compare
+from engine.differences import compare
 from engine.resize import Sizes, resize
 from engine.swap import swap_order, swap_tokens
 from engine.trace_size import trace_numbers

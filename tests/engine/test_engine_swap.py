@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from engine import compute, parse_scenario
-from engine.compare import compare, token_axes
+from engine.differences import compare, token_axes
 from engine.swap import swap_order, swap_tokens
 
 RNG = np.random.default_rng(7)

@@ -16,9 +16,9 @@ import pytest
 from PIL import Image
 
 from app.canvas import FrameOptions
-from app.examples import example_path
 from app.export.job import run_export
 from app.export.settings import ExportRequest
+from app.model.examples import example_path
 from engine import Trace, compute, load_scenario
 
 CJK = re.compile(r"[\u4e00-\u9fff]")

@@ -15,10 +15,10 @@ from pytestqt.qtbot import QtBot
 
 from app.canvas import FrameOptions
 from app.export import job
-from app.export.background import BackgroundExport
 from app.export.dialog import ExportDialog
 from app.export.safe import ExportCancelled
 from app.export.settings import ExportRequest
+from app.export.stepwise import BackgroundExport
 from engine import Trace, compute
 from tests.bench.timing import attention_scenario
 from tests.export.conftest import leftovers

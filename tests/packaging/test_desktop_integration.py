@@ -80,9 +80,9 @@ def test_selftest_fails_on_a_blank_frame(monkeypatch: pytest.MonkeyPatch) -> Non
 
 def test_selftest_fails_when_the_examples_are_missing(monkeypatch: pytest.MonkeyPatch,
                                                       tmp_path: Path) -> None:
-    import app.examples
+    import app.model.examples
 
-    monkeypatch.setattr(app.examples, "EXAMPLES_DIR", tmp_path)
+    monkeypatch.setattr(app.model.examples, "EXAMPLES_DIR", tmp_path)
     err = io.StringIO()
     assert selftest.run_selftest(io.StringIO(), err) == 1
     assert "built-in example 'f11' not found" in err.getvalue()

@@ -1,0 +1,290 @@
+"""Pictures of the positional encodings: rows P added to the token rows, RoPE's turned pairs as
+dials, and ALiBi's bias grid added to q·k.
+
+Every number is printed (angles, pairs before and after, the bias); arrows and colour only
+repeat what the numbers say.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
+
+from app.canvas.context import LayoutContext
+from app.canvas.layout import GAP, ROW_GAP, TextItem, place_row, place_rows
+from app.canvas.pieces import custom_grid, number, text_lines
+from app.canvas.theme import Theme
+from app.model.operands import attention_at, kv_head, module_of
+from app.texts.position_words import position_word
+from engine import Step
+
+RADIUS = 44.0
+DIAL_PAD = 8.0
+TEXT_SIZE = 15
+TEXT_GAP = 12.0
+MAX_PAIRS = 4
+"""At most this many pairs of a head get a dial (the first ones)."""
+
+
+def _word(ctx: LayoutContext, key: str, **fields: object) -> str:
+    return position_word(ctx.options.lang, key, **fields)
+
+
+def lay_out_positions(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
+    """Token rows + position rows P = X: the addition that tells positions apart."""
+    embedded, positions = step.reads[0], step.reads[1]
+    rect = place_row(parent, [
+        ctx.grid(embedded, title=_word(ctx, "embedded"), highlight_receiver=True), "+",
+        ctx.grid(positions, title=_word(ctx, "positions"), highlight_receiver=True), "=",
+        ctx.grid(step.writes[0], title=_word(ctx, "with_positions"), highlight_receiver=True)],
+        0, 0, ctx.theme)
+    note = text_lines(parent, [_word(ctx, "added_note")], 0, rect.bottom() + TEXT_GAP, ctx)
+    return rect.united(note)
+
+
+class RotationDial(QGraphicsObject):
+    """One pair (x, y) of a row turned by its angle p·θ: a thin arrow before the turn, a thick
+    arrow after it (the same length), the arc between them, and the numbers printed beneath.
+
+    Attributes
+    ----------
+    before, after
+        The pair before and after the turn.
+    angle
+        The angle p·θ in radians (counter-clockwise).
+    lines
+        The printed lines: the angle's arithmetic, in degrees, the pair before → after.
+    """
+
+    def __init__(self, before: tuple[float, float], after: tuple[float, float], angle: float,
+                 lines: Sequence[str], reach: float, theme: Theme, color: str) -> None:
+        super().__init__()
+        self.before, self.after, self.angle = before, after, angle
+        self.lines = list(lines)
+        self._reach = reach if reach > 0 else 1.0
+        self._theme = theme
+        self._color = color
+        self._texts = [TextItem(line, theme, size=TEXT_SIZE, role="text" if k == 0 else "muted",
+                                bold=k == 0) for k, line in enumerate(self.lines)]
+        width = max([2 * RADIUS + 2 * DIAL_PAD] +
+                    [t.boundingRect().width() + 4 for t in self._texts])
+        y = 2 * RADIUS + 2 * DIAL_PAD
+        for text in self._texts:
+            text.setParentItem(self)
+            text.setPos((width - text.boundingRect().width()) / 2, y)
+            y += text.boundingRect().height() - 2
+        self._rect = QRectF(0, 0, width, y + 2)
+
+    @property
+    def center(self) -> QPointF:
+        return QPointF(self._rect.width() / 2, DIAL_PAD + RADIUS)
+
+    def tip(self, pair: tuple[float, float]) -> QPointF:
+        """Where the arrow of ``pair`` ends (y grows upwards on the dial)."""
+        k = RADIUS / self._reach
+        return self.center + QPointF(pair[0] * k, -pair[1] * k)
+
+    def drawn_turn(self) -> float:
+        """The angle from the thin arrow to the thick one as drawn, in (−π, π]."""
+        c = self.center
+        a, b = self.tip(self.before) - c, self.tip(self.after) - c
+        turn = math.atan2(-b.y(), b.x()) - math.atan2(-a.y(), a.x())
+        return math.atan2(math.sin(turn), math.cos(turn))
+
+    def boundingRect(self) -> QRectF:
+        return self._rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        theme, c = self._theme, self.center
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setPen(QPen(theme.color("grid_line"), 1.0))
+        painter.setBrush(QBrush(theme.color("panel")))
+        painter.drawEllipse(c, RADIUS, RADIUS)
+        painter.drawLine(QPointF(c.x() - RADIUS, c.y()), QPointF(c.x() + RADIUS, c.y()))
+        start = math.degrees(math.atan2(self.before[1], self.before[0]))
+        arc = QPainterPath()
+        box = QRectF(c.x() - RADIUS * 0.45, c.y() - RADIUS * 0.45, RADIUS * 0.9, RADIUS * 0.9)
+        arc.arcMoveTo(box, start)
+        arc.arcTo(box, start, math.degrees(self.angle))
+        painter.setPen(QPen(theme.color("text"), 1.2, Qt.PenStyle.DashLine))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPath(arc)
+        self._arrow(painter, self.tip(self.before), 1.5, theme.color("muted"))
+        self._arrow(painter, self.tip(self.after), 3.5, theme.color(self._color))
+
+    def _arrow(self, painter: QPainter, tip: QPointF, width: float, color: QColor) -> None:
+        c = self.center
+        line = tip - c
+        length = math.hypot(line.x(), line.y())
+        if length < 1e-9:
+            return
+        ux, uy = line.x() / length, line.y() / length
+        head = min(8.0 + width, length * 0.5)
+        base = tip - QPointF(ux * head, uy * head)
+        pen = QPen(color, width)
+        pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+        painter.setPen(pen)
+        painter.drawLine(c, base)
+        normal = QPointF(-uy, ux) * (head * 0.5)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QBrush(color))
+        painter.drawPolygon(QPolygonF([tip, base + normal, base - normal]))
+
+
+def _subscript(number: int) -> str:
+    return str(number).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+
+
+def _pairing(ctx: LayoutContext, step: Step) -> str:
+    """RoPE's pairing of columns (``half`` or ``interleaved``), from the step's positions."""
+    return str(module_of(ctx.trace, step).pairing)
+
+
+def _pair_columns(i: int, r: int, pairing: str) -> tuple[int, int]:
+    return (i, i + r // 2) if pairing == "half" else (2 * i, 2 * i + 1)
+
+
+class DialTable(QGraphicsObject):
+    """The dials of one head's rows: one row per shown position, one column per pair; it
+    paints nothing itself.
+
+    Attributes
+    ----------
+    dials
+        ``dials[k][i]``: the dial of the k-th shown position's pair i.
+    """
+
+    dials: list[list[RotationDial]]
+
+    def boundingRect(self) -> QRectF:
+        return self.childrenBoundingRect()
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        return
+
+
+def dial_table(ctx: LayoutContext, title: str, before: npt.NDArray[np.float64],
+               after: npt.NDArray[np.float64], angles: npt.NDArray[np.float64],
+               positions: Sequence[int], columns: Sequence[tuple[int, int]],
+               color: str) -> DialTable:
+    """One dial per shown position (rows) and pair (columns) of one head's rows."""
+    table = DialTable()
+    heading = TextItem(title, ctx.theme, size=14, bold=True)
+    heading.setParentItem(table)
+    top = heading.boundingRect().height() + 2
+    reach = max(float(np.max(np.hypot(before[:, [a for a, _ in columns]],
+                                      before[:, [b for _, b in columns]]))), 1e-12)
+    theta = angles[1] if angles.shape[0] > 1 else np.zeros(angles.shape[1])
+    dials: list[list[RotationDial]] = []
+    for p in positions:
+        row = []
+        for i, (a, b) in enumerate(columns):
+            angle = float(angles[p, i])
+            lines = [_word(ctx, "dial_angle", i=_subscript(i), p=p,
+                           theta=number(ctx, float(theta[i])), angle=number(ctx, angle)),
+                     _word(ctx, "dial_degrees", degrees=number(ctx, math.degrees(angle))),
+                     _word(ctx, "dial_pair", x=number(ctx, float(before[p, a])),
+                           y=number(ctx, float(before[p, b])),
+                           x2=number(ctx, float(after[p, a])), y2=number(ctx, float(after[p, b])))]
+            row.append(RotationDial((float(before[p, a]), float(before[p, b])),
+                                    (float(after[p, a]), float(after[p, b])), angle, lines,
+                                    reach, ctx.theme, color))
+        dials.append(row)
+    table.dials = dials
+    labels = [TextItem(ctx.tokens[p], ctx.theme, size=13, bold=p == ctx.receiver)
+              for p in positions]
+    label_width = max(t.boundingRect().width() for t in labels) + GAP
+    widths = [max(row[i].boundingRect().width() for row in dials) for i in range(len(columns))]
+    x = label_width
+    for i, (a, b) in enumerate(columns):
+        head = TextItem(_word(ctx, "pair", i=i, a=a, b=b), ctx.theme, size=TEXT_SIZE,
+                        role="muted")
+        head.setParentItem(table)
+        head.setPos(x + (widths[i] - head.boundingRect().width()) / 2, top)
+        x += widths[i] + GAP
+    y = top + TEXT_SIZE * 1.6 + 4
+    for label, row in zip(labels, dials, strict=True):
+        height = max(d.boundingRect().height() for d in row)
+        label.setParentItem(table)
+        label.setPos(0, y + DIAL_PAD + RADIUS - label.boundingRect().height() / 2)
+        x = label_width
+        for i, dial in enumerate(row):
+            dial.setParentItem(table)
+            dial.setPos(x + (widths[i] - dial.boundingRect().width()) / 2, y)
+            x += widths[i] + GAP
+        y += height + 6
+    return table
+
+
+def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
+    """The angles p·θᵢ, Q → Q_rot and K → K_rot, and the receiver's q and k pairs as dials
+    (the head in focus): one compact picture, so RoPE does not shrink the document's scale."""
+    att = attention_at(ctx.trace, step.scope)
+    angles_name = ("enc." if step.stack == "encoder" else "") + "rope_angles"
+    angles = ctx.array(angles_name)
+    r = 2 * int(angles.shape[1])
+    theta = angles[1] if angles.shape[0] > 1 else np.zeros(angles.shape[1])
+    angle_grid = custom_grid(
+        ctx, _word(ctx, "angles"), angles, ctx.tokens,
+        [_word(ctx, "theta", i=_subscript(i), theta=number(ctx, float(t)))
+         for i, t in enumerate(theta)],
+        highlight_receiver=True, value_range=(0.0, 0.0))
+    head = ctx.heads[0]
+    group = kv_head(att, head)  # K's head (shared by several query heads in GQA)
+    pairing = _pairing(ctx, step)
+    columns = [_pair_columns(i, r, pairing) for i in range(min(r // 2, MAX_PAIRS))]
+    positions = [ctx.receiver]  # the angles of every position are in the grid above
+    label = _word(ctx, "head", n=head + 1) if ctx.head_count > 1 else ""
+    color = "accent"
+    rows: list[list[QGraphicsItem | str]] = []
+    for source, out, key, h in ((step.reads[0], step.writes[0], "dials_q", head),
+                                (step.reads[1], step.writes[1], "dials_k", group)):
+        cols = slice(h * att.d_k, (h + 1) * att.d_k)
+        before = ctx.array(source)[:, cols]
+        after = ctx.array(out)[:, cols]
+        rows.append([ctx.grid(source, columns=cols, highlight_receiver=True),
+                     _word(ctx, "turn"), ctx.grid(out, columns=cols, highlight_receiver=True),
+                     dial_table(ctx, _word(ctx, key, head=label), before, after, angles,
+                                positions, columns, color)])
+    top = place_row(parent, [angle_grid], 0, 0, ctx.theme)
+    body = place_rows(parent, rows, 0, top.bottom() + ROW_GAP, ctx.theme).united(top)
+    notes = [_word(ctx, "rope_note"), _word(ctx, "dial_legend")]
+    if r < att.d_k:
+        notes.append(_word(ctx, "kept_columns", first=r, last=att.d_k - 1))
+    text = text_lines(parent, notes, 0, body.bottom() + TEXT_GAP, ctx, size=15, role="text")
+    return body.united(text)
+
+
+def lay_out_biased_scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
+                          hidden: npt.NDArray[np.bool_] | None) -> QRectF:
+    """Per head: Q · Kᵀ = q·k, then q·k + the ALiBi bias grid = scores."""
+    att = attention_at(ctx.trace, step.scope)
+    qk, bias, scores = step.writes
+    rows: list[list[QGraphicsItem | str]] = []
+    for head in ctx.heads:
+        label = _word(ctx, "head", n=head + 1) if ctx.head_count > 1 else ""
+        cols = slice(head * att.d_k, (head + 1) * att.d_k)
+        k_cols = slice(kv_head(att, head) * att.d_k, (kv_head(att, head) + 1) * att.d_k)
+        rows.append([ctx.grid(step.reads[0], title=f"Q{label}", columns=cols), "·",
+                     ctx.grid(step.reads[1], title=f"Kᵀ{label}", columns=k_cols,
+                              transpose=True), "=",
+                     ctx.grid(qk, title=_word(ctx, "qk") + label, head=head, masked=hidden)])
+        values = ctx.array(bias)[head]
+        slope = -float(values[1, 0]) if values.shape[0] > 1 else 0.0
+        rows.append([ctx.grid(qk, title=_word(ctx, "qk") + label, head=head, masked=hidden),
+                     "+",
+                     ctx.grid(bias, title=_word(ctx, "alibi") + label, head=head,
+                              masked=hidden, note=_word(ctx, "alibi_note",
+                                                        slope=number(ctx, slope))),
+                     "=",
+                     ctx.grid(scores, title=_word(ctx, "scores_biased") + label, head=head,
+                              masked=hidden, highlight_receiver=True)])
+    return place_rows(parent, rows, 0, 0, ctx.theme)

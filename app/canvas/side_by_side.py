@@ -1,0 +1,232 @@
+"""One step of two traces side by side (A | B), and below them what differs: B − A per array.
+
+The two sides are ordinary :class:`~app.canvas.frame.FrameItem` s, so a comparison shows exactly
+the pictures of the single view; exports paint it like any frame (:func:`build_compare_scene`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+from PySide6.QtCore import QRectF, QSizeF, Qt
+from PySide6.QtGui import QBrush, QColor, QPainter, QPen
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsObject,
+    QGraphicsScene,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
+
+from app.canvas.bars import ProbabilityBars
+from app.canvas.compose import Group, compose, fit_scale
+from app.canvas.context import FrameOptions, LayoutContext, sheet_size
+from app.canvas.frame import MARGIN, FrameItem, Sheet
+from app.canvas.grid import MatrixGrid
+from app.canvas.layout import TextItem, place_row, wrapping
+from app.canvas.pieces import custom_grid, number, text_lines, word
+from app.canvas.theme import Theme, font
+from app.texts.frame_words import frame_word
+from engine import Trace
+from engine.differences import ArrayDifference, Comparison, matching_step
+
+SIDE_GAP = 24.0
+SIDES_SHARE = 0.64
+"""Of the height under the header, what the two sides take when something differs."""
+HEADER_SIZE = 32.0
+TITLE_SIZE = 24.0
+NOTE_SIZE = 18.0
+DIFFERENCE_WRAPS = (2400.0, 1600.0, 1100.0, 800.0)
+DIFFERS = "#D55E00"
+"""Okabe–Ito vermillion: the outline of an array that differs (with a “≠” tag, not colour alone)."""
+
+
+class DifferenceMark(QGraphicsObject):
+    """A dashed outline and a “≠” tag around a picture (a grid, the probability bars) whose
+    array differs between A and B."""
+
+    def __init__(self, target: QGraphicsItem, theme: Theme) -> None:
+        super().__init__()
+        self.target = target
+        self.theme = theme
+        self.setParentItem(target)
+        self._outline = target.boundingRect().adjusted(-4, -3, 4, 3)
+        self._tag = QRectF(self._outline.right() - 11, self._outline.top() - 10, 22, 20)
+
+    def boundingRect(self) -> QRectF:
+        return self._outline.united(self._tag).adjusted(-2, -2, 2, 2)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        theme = self.theme
+        pen = QPen(QColor(DIFFERS), 2.0, Qt.PenStyle.DashLine)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRect(self._outline)
+        painter.setPen(QPen(QColor(DIFFERS), 1.5))
+        painter.setBrush(QBrush(theme.color("background")))
+        painter.drawRoundedRect(self._tag, 4, 4)
+        painter.setFont(font(14, bold=True))
+        painter.setPen(QColor(DIFFERS))
+        painter.drawText(self._tag, Qt.AlignmentFlag.AlignCenter, "≠")
+
+
+class CompareFrameItem(Sheet):
+    """A header naming the two settings, frame A | frame B, then this step's differences
+    (``comparison``: :func:`engine.differences.compare` of the two traces, measured by the caller).
+
+    Attributes
+    ----------
+    a_frame, b_frame
+        The two sides.
+    changed
+        Names of the arrays of this step that differ between A and B, in order.
+    max_differences
+        ``max |B − A|`` of each changed array, as printed.
+
+    An array differs when ``max |B − A|`` is above ``tolerance`` (0: any difference; rows
+    paired by token agree only up to the order of softmax's sums).
+    """
+
+    def __init__(self, trace_a: Trace, trace_b: Trace, comparison: Comparison, step_index: int,
+                 options: FrameOptions | None = None, labels: tuple[str, str] = ("A", "B"),
+                 titles: tuple[str | None, str | None] = (None, None),
+                 tolerance: float = 0.0) -> None:
+        super().__init__()
+        self.options = options or FrameOptions()
+        self.labels = labels
+        self.context = LayoutContext(trace_a, self.options)
+        ctx = self.context
+        width, height = sheet_size(self.options.aspect)
+        self._rect = QRectF(0, 0, width, height)
+        index_a = max(0, min(len(trace_a.steps) - 1, step_index))
+        index_b = matching_step(trace_a, trace_b, index_a)
+        step_a, step_b = trace_a.steps[index_a], trace_b.steps[index_b]
+        of_step = comparison.of_step([step_a, step_b], tolerance)
+        self.changed = list(of_step.changed)
+        self.header = TextItem(word(ctx, "compare_header", a=labels[0], b=labels[1]),
+                               ctx.theme, size=round(HEADER_SIZE), bold=True)
+        self.header.setParentItem(self)
+        self.header.setPos(MARGIN, MARGIN)
+        top = MARGIN + self.header.boundingRect().height() + 4
+        lines = [word(ctx, "nothing_differs")] if not self.changed else []
+        for key, names in (("identical", of_step.unchanged), ("only_a", of_step.only_a),
+                           ("only_b", of_step.only_b)):
+            if names:
+                lines.append(word(ctx, key, names=", ".join(names)))
+        lines += [word(ctx, "reshaped", name=name, a="×".join(map(str, shape_a)),
+                       b="×".join(map(str, shape_b)))
+                  for name in of_step.reshaped
+                  for shape_a, shape_b in [comparison.reshaped[name]]]
+        if self.options.caption:
+            lines.append(self.options.caption)
+        note_height = len(lines) * (NOTE_SIZE * 1.5 + 4)
+        inner = width - 2 * MARGIN
+        below = height - MARGIN - note_height - top
+        side_height = below * (SIDES_SHARE if self.changed else 1.0)
+        side = ((inner - SIDE_GAP) / 2, side_height)
+        side_options = replace(self.options, caption="", route_map=False, worked_row=False)
+        scales = [compose(trace, side_options, _side_area(side)).scale
+                  for trace in (trace_a, trace_b)]
+        sides = []
+        for name, trace, index, step, title, label in (
+                ("A", trace_a, index_a, step_a, titles[0], labels[0]),
+                ("B", trace_b, index_b, step_b, titles[1], labels[1])):
+            sides.append(FrameItem(trace, index, side_options, step_title=word(
+                ctx, "side", side=name, label=label, title=title or step.title), sheet=side,
+                max_scale=min(scales)))
+        self.a_frame, self.b_frame = sides
+        self.a_frame.setParentItem(self)
+        self.a_frame.setPos(MARGIN, top)
+        self.b_frame.setParentItem(self)
+        self.b_frame.setPos(MARGIN + side[0] + SIDE_GAP, top)
+        marked: list[QGraphicsItem] = [grid for frame in sides
+                                       for name, grid in frame.context.made
+                                       if name in self.changed]
+        if "probs" in self.changed:
+            marked += [bars for frame in sides for bars in frame.items_of(ProbabilityBars)]
+        for target in marked:
+            DifferenceMark(target, ctx.theme)  # the target owns its mark
+        self.max_differences = {name: number(ctx, comparison.common[name].max_abs)
+                                for name in self.changed}
+        y = top + side_height
+        if self.changed:
+            heading = TextItem(word(ctx, "differs_title"), ctx.theme, size=round(TITLE_SIZE),
+                               bold=True)
+            heading.setParentItem(self)
+            heading.setPos(MARGIN, y)
+            y += heading.boundingRect().height() + 4
+            area = QRectF(MARGIN, y, inner, top + below - y)
+            self._differences([comparison.common[n] for n in self.changed], area,
+                              min(scales))
+            y = area.bottom()
+        text_lines(self, lines, MARGIN, y + 4, ctx, size=round(NOTE_SIZE))
+
+    def _difference_grids(self, difference: ArrayDifference) -> list[MatrixGrid]:
+        """``B − A`` as one grid, or one per head of a 3-D array; its max |B − A| beneath."""
+        ctx = self.context
+        name = difference.name
+        values = difference.difference
+        span = difference.max_abs
+        note = word(ctx, "max_difference", value=number(ctx, span))
+        heads = values.shape[0] if values.ndim == 3 else 0
+        slices = [(values[h], frame_word(ctx.options.lang, "head", n=h + 1) if heads > 1 else "")
+                  for h in range(heads)] \
+            if values.ndim == 3 else [(values.reshape(1, -1) if values.ndim == 1 else values, "")]
+        grids = []
+        for part, suffix in slices:
+            rows = ctx.labels_for(name, 0, part.shape[0])
+            cols = ctx.labels_for(name, 1, part.shape[1])
+
+            def explain(row: int, col: int, part: np.ndarray = part) -> str:
+                return f"B − A at {name}[{row},{col}] = {number(ctx, float(part[row, col]))}"
+
+            grids.append(custom_grid(ctx, word(ctx, "b_minus_a", name=name) + suffix, part,
+                                     rows, cols, explain=explain, note=note,
+                                     value_range=(-span, span)))
+        return grids
+
+    def _differences(self, differences: list[ArrayDifference], area: QRectF,
+                     most: float) -> None:
+        """The difference grids in rows, scaled (at most ``most``) to fit ``area``."""
+        best: tuple[float, float | None] = (-1.0, None)
+        for wrap in (None, *DIFFERENCE_WRAPS):
+            probe = Group()
+            with wrapping(wrap):
+                covered = place_row(probe, self._all_grids(differences), 0, 0,
+                                    self.context.theme)
+            best = max(best, (fit_scale(covered, area.size()), wrap), key=lambda b: b[0])
+        self.differences = Group()
+        self.differences.setParentItem(self)
+        with wrapping(best[1]):
+            covered = place_row(self.differences, self._all_grids(differences), 0, 0,
+                                self.context.theme)
+        scale = min(most, best[0])
+        self.differences.setScale(scale)
+        self.differences.setPos(area.left() - covered.left() * scale,
+                                area.top() - covered.top() * scale)
+
+    def _all_grids(self, differences: list[ArrayDifference]) -> list[QGraphicsItem | str]:
+        return [grid for difference in differences
+                for grid in self._difference_grids(difference)]
+
+
+def _side_area(side: tuple[float, float]) -> QSizeF:
+    """The picture area of a side frame of size ``side`` (as its FrameItem computes it)."""
+    probe = FrameItem.area_for(side)
+    return probe.size()
+
+
+def build_compare_scene(trace_a: Trace, trace_b: Trace, comparison: Comparison,
+                        step_index: int, options: FrameOptions | None = None,
+                        labels: tuple[str, str] = ("A", "B"),
+                        titles: tuple[str | None, str | None] = (None, None),
+                        tolerance: float = 0.0) -> tuple[QGraphicsScene, CompareFrameItem]:
+    """A scene holding one comparison, its scene rectangle fitted to it (for exports)."""
+    scene = QGraphicsScene()
+    item = CompareFrameItem(trace_a, trace_b, comparison, step_index, options, labels, titles,
+                            tolerance)
+    scene.addItem(item)
+    scene.setSceneRect(item.boundingRect())
+    return scene, item

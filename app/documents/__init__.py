@@ -1,5 +1,0 @@
-"""Documents that never lose work: saving, recent files, recovery copies, session, imports.
-
-The Qt-free parts (:mod:`app.documents.matrix_text`) are usable from the command line and tests
-without a display; the rest attaches to a :class:`~app.window.StudioWindow`.
-"""

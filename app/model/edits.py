@@ -1,0 +1,360 @@
+"""The document being edited and its named edits, with no Qt: the model under the window.
+
+Every change a user makes is an :class:`Operation`, a frozen dataclass that knows what it does
+to a scenario (:meth:`Operation.apply`, pure: scenarios are immutable) and what it is called
+in each language (:meth:`Operation.label`). :meth:`Document.edit` turns one into an
+:class:`Edit`, the scenario before and after: undo shows ``before`` again, bit for bit. The Qt
+side (:class:`app.window.state.DocumentState` and the undo commands of
+:mod:`app.window.commands`) only wraps these.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+
+from app.model.parts import layer_name, place_name, split_layer
+from app.texts.edit_words import EDIT_WORDS, edit_word
+from app.texts.titles import norm_name
+from engine import Scenario, ScenarioError, parse_scenario
+from engine.numbers import format_exact
+from engine.positions import DEFAULT_BASE, KINDS, alibi_slopes
+from engine.reader import FloatArray
+from engine.resize import Sizes, resize
+from engine.swap import swap_tokens
+
+
+class Operation(ABC):
+    """One named edit of the document."""
+
+    @abstractmethod
+    def apply(self, scenario: Scenario) -> Scenario:
+        """The scenario after this edit; raises :class:`~engine.ScenarioError` if refused."""
+
+    @abstractmethod
+    def label(self, lang: str) -> str:
+        """What the edit is called in ``lang`` (``"en"`` or ``"zh"``): the undo step's text."""
+
+    def merges_with(self, later: Operation) -> bool:
+        """Whether ``later``, made right after this, joins it in one undo step."""
+        del later
+        return False
+
+
+@dataclass(frozen=True)
+class SetCell(Operation):
+    """Set one number: ``row``, ``col`` of the matrix at ``path`` (``col`` of a vector)."""
+
+    path: str
+    row: int
+    col: int
+    value: float
+    vector: bool = False
+
+    def apply(self, scenario: Scenario) -> Scenario:
+        index = (self.col,) if self.vector else (self.row, self.col)
+        return scenario.with_cell(self.path, index, self.value)
+
+    @property
+    def place(self) -> str:
+        """``Wq[1,0]``, or ``gamma1[2]`` for a vector."""
+        name = place_name(self.path)
+        return f"{name}[{self.col}]" if self.vector else f"{name}[{self.row},{self.col}]"
+
+    def label(self, lang: str) -> str:
+        return edit_word(lang, "cell", place=self.place, value=format_exact(self.value))
+
+    def merges_with(self, later: Operation) -> bool:
+        """Typing into one cell again and again is one undo step."""
+        return isinstance(later, SetCell) and (later.path, later.row, later.col, later.vector) \
+            == (self.path, self.row, self.col, self.vector)
+
+
+@dataclass(frozen=True, eq=False)
+class SetMatrix(Operation):
+    """Replace the whole array at ``path`` (a paste, or an imported file)."""
+
+    path: str
+    values: FloatArray
+    how: Literal["paste", "import"]
+    source: str
+    """What came in: the pasted block's shape (``2×3``), or the imported file's name."""
+
+    def apply(self, scenario: Scenario) -> Scenario:
+        return scenario.with_document_value(self.path, np.array(self.values, dtype=np.float64))
+
+    def label(self, lang: str) -> str:
+        name = place_name(self.path)
+        if self.how == "paste":
+            return edit_word(lang, "paste", shape=self.source, name=name)
+        return edit_word(lang, "import", source=self.source, name=name)
+
+
+@dataclass(frozen=True)
+class Resize(Operation):
+    """Change one size (``key``, from ``old`` to its value in ``sizes``); grown arrays keep
+    their numbers, shrunk ones drop the cut-off part (undo brings it back)."""
+
+    sizes: Sizes
+    key: str
+    old: int
+
+    def apply(self, scenario: Scenario) -> Scenario:
+        return parse_scenario(resize(scenario, self.sizes).document)
+
+    def label(self, lang: str) -> str:
+        new = getattr(self.sizes, self.key)
+        return edit_word(lang, "resize", changes=f"{self.key} {self.old}→{new}")
+
+
+OWN_WORDS = {"head.final_norm": "block.final_norm", "head.norm": "block.norm",
+             "head.eps": "block.eps"}
+"""Options of the head named with the words of the same option in the version-1 block."""
+
+
+@dataclass(frozen=True)
+class SetOption(Operation):
+    """Set one option of the document: a switch, a choice, ε, the decimals shown."""
+
+    path: str
+    value: bool | int | float | str
+
+    def apply(self, scenario: Scenario) -> Scenario:
+        return scenario.with_document_value(self.path, self.value)
+
+    def label(self, lang: str) -> str:
+        """The option's own words where it has them (``causal mask on``), else
+        ``name = value``; an option of a layer of a stack names the layer first (``layer 2:
+        causal mask on``)."""
+        inside = split_layer(self.path)
+        if inside is None:
+            return self._words(lang, OWN_WORDS.get(self.path, self.path))
+        stack, index, rest = inside
+        return f"{layer_name(lang, stack, index)}: {self._words(lang, rest)}"
+
+    def _words(self, lang: str, key: str) -> str:
+        on_off = "on" if self.value else "off"
+        if isinstance(self.value, bool):
+            if f"{key}_{on_off}" in EDIT_WORDS["en"]:
+                return edit_word(lang, f"{key}_{on_off}")
+            return edit_word(lang, f"option_{on_off}", name=place_name(self.path))
+        if key == "block.norm":
+            return edit_word(lang, key, value=norm_name(str(self.value), lang))
+        shown = format_exact(self.value) if isinstance(self.value, float) else self.value
+        if key in EDIT_WORDS["en"]:
+            return edit_word(lang, key, value=shown)
+        return edit_word(lang, "option", name=place_name(self.path), value=shown)
+
+
+@dataclass(frozen=True)
+class SetLabel(Operation):
+    """Rename one token (``tokens``) or vocabulary entry (``block.vocab``)."""
+
+    path: str
+    """``"tokens"`` or ``"block.vocab"``."""
+    col: int
+    text: str
+
+    def apply(self, scenario: Scenario) -> Scenario:
+        labels = list(labels_at(scenario, self.path))
+        labels[self.col] = self.text
+        return scenario.with_document_value(self.path, labels)
+
+    def label(self, lang: str) -> str:
+        return edit_word(lang, self.path, col=self.col, text=self.text)
+
+
+def identity(d: int) -> list[list[float]]:
+    return [[1.0 if r == c else 0.0 for c in range(d)] for r in range(d)]
+
+
+def default_block(d: int) -> dict[str, Any]:
+    """A pre-norm LayerNorm block with an identity-like ReLU feed-forward and no head."""
+    return {"norm": "layernorm", "eps": 1e-5, "placement": "pre",
+            "gamma1": [1.0] * d, "beta1": [0.0] * d, "gamma2": [1.0] * d, "beta2": [0.0] * d,
+            "ffn": {"W1": identity(d), "activation": "relu", "W2": identity(d)},
+            "final_norm": True, "gamma_f": [1.0] * d, "beta_f": [0.0] * d}
+
+
+def node_at(document: dict[str, Any], path: str) -> Any:
+    """The value at a dotted path of a document (``layers.1.block``; numbers index lists)."""
+    node: Any = document
+    for key in path.split(".") if path else ():
+        node = node[int(key)] if isinstance(node, list) else node[key]
+    return node
+
+
+@dataclass(frozen=True)
+class SetBlock(Operation):
+    """Add a decoder block (:func:`default_block`) to the layer at ``layer`` (``""``: the
+    version-1 shorthand, whose block also holds the final norm) or remove it."""
+
+    on: bool
+    layer: str = ""
+
+    def apply(self, scenario: Scenario) -> Scenario:
+        document = scenario.to_document()
+        owner = node_at(document, self.layer)
+        if self.on:
+            owner["block"] = default_block(scenario.d)
+            if self.layer:  # a layer of a stack: the final norm belongs to the head
+                for key in ("final_norm", "gamma_f", "beta_f"):
+                    owner["block"].pop(key)
+        else:
+            owner.pop("block", None)
+        return parse_scenario(document)
+
+    def label(self, lang: str) -> str:
+        words = edit_word(lang, "block_on" if self.on else "block_off")
+        inside = split_layer(self.layer + ".")
+        return f"{layer_name(lang, inside[0], inside[1])}: {words}" if inside else words
+
+
+@dataclass(frozen=True)
+class SetHead(Operation):
+    """Add a vocabulary head (identity unembedding, entries v1 … vd) or remove it: in the
+    block of a version-1 shorthand document that keeps its head there, else in ``head``."""
+
+    on: bool
+
+    def apply(self, scenario: Scenario) -> Scenario:
+        document = scenario.to_document()
+        if scenario.shorthand and "head" not in document:
+            head = document["block"]
+        else:
+            head = document.setdefault("head", {"final_norm": False,
+                                                "gamma_f": [1.0] * scenario.d,
+                                                "beta_f": [0.0] * scenario.d})
+        if self.on:
+            head["unembed"] = identity(scenario.d)
+            head["vocab"] = [f"v{k + 1}" for k in range(scenario.d)]
+        else:
+            for key in ("unembed", "bias", "vocab"):
+                head.pop(key, None)
+        return parse_scenario(document)
+
+    def label(self, lang: str) -> str:
+        return edit_word(lang, "head_on" if self.on else "head_off")
+
+
+@dataclass(frozen=True)
+class SwapTokens(Operation):
+    """Exchange the tokens at positions ``i`` and ``j`` (:func:`engine.swap.swap_tokens`):
+    their labels and rows move, every parameter and the positions stay put. ``names`` are the
+    two tokens' labels, for the edit's name."""
+
+    i: int
+    j: int
+    names: tuple[str, str] = ("", "")
+
+    @staticmethod
+    def of(scenario: Scenario, i: int, j: int) -> SwapTokens:
+        """The swap of ``i`` and ``j`` in ``scenario``, named by its tokens."""
+        tokens = scenario.tokens
+        names = (tokens[i] if 0 <= i < len(tokens) else "", tokens[j] if 0 <= j < len(tokens)
+                 else "")
+        return SwapTokens(i, j, names)
+
+    def apply(self, scenario: Scenario) -> Scenario:
+        if self.i == self.j:
+            raise ScenarioError("tokens", f"choose two different positions, got {self.i} twice")
+        try:
+            return swap_tokens(scenario, self.i, self.j)
+        except IndexError as error:
+            raise ScenarioError("tokens", str(error)) from None
+
+    def label(self, lang: str) -> str:
+        return edit_word(lang, "swap", i=self.i, j=self.j, a=self.names[0], b=self.names[1])
+
+
+def default_positions(kind: str, scenario: Scenario) -> dict[str, Any] | None:
+    """The ``positions`` object a new choice of ``kind`` starts from (None: no positions): the
+    usual base 10000; a learned table of zeros, one row per position; ALiBi's default slopes
+    written out, one per head, so that they can be edited; RoPE on every column of a head."""
+    if kind == "none":
+        return None
+    if kind == "learned":
+        return {"kind": kind, "table": [[0.0] * scenario.d for _ in range(scenario.n)]}
+    if kind == "alibi":
+        return {"kind": kind, "slopes": alibi_slopes(scenario.attention.heads).tolist()}
+    return {"kind": kind, "base": DEFAULT_BASE}
+
+
+@dataclass(frozen=True)
+class SetPositions(Operation):
+    """Choose the positional encoding (:data:`engine.positions.KINDS`), starting from
+    :func:`default_positions`."""
+
+    kind: str
+
+    def apply(self, scenario: Scenario) -> Scenario:
+        if self.kind not in KINDS:
+            raise ScenarioError("positions.kind", f"expected one of {', '.join(KINDS)}"
+                                f", got {self.kind!r}")
+        return scenario.with_document_value("positions", default_positions(self.kind, scenario))
+
+    def label(self, lang: str) -> str:
+        return edit_word(lang, "positions", kind=edit_word(lang, f"positions_{self.kind}"))
+
+
+def labels_at(scenario: Scenario, path: str) -> tuple[str, ...]:
+    """The labels at ``path``: ``"tokens"``, ``"encoder.tokens"``, or the vocabulary
+    (``"block.vocab"`` or ``"head.vocab"``; none without a head)."""
+    if path == "tokens":
+        return scenario.tokens
+    if path == "encoder.tokens":
+        return scenario.encoder.tokens if scenario.encoder is not None else ()
+    if path in ("block.vocab", "head.vocab"):
+        return scenario.head.vocab if scenario.head is not None else ()
+    raise KeyError(path)
+
+
+@dataclass(frozen=True)
+class Edit:
+    """An operation made: the scenario before it and after it."""
+
+    operation: Operation
+    before: Scenario
+    after: Scenario
+
+    def then(self, later: Edit) -> Edit:
+        """This edit and ``later`` (made right after it) as one."""
+        return Edit(later.operation, self.before, later.after)
+
+
+@dataclass(frozen=True)
+class CellChange:
+    """A cell edit remembered by its two numbers instead of its two documents: an old undo
+    step of a big matrix keeps 16 bytes, not a copy of the matrix. Undo and redo set the number
+    in the document shown then (undoing in order, that is the document the edit made, or made
+    before it)."""
+
+    undo: SetCell
+    redo: SetCell
+
+    @staticmethod
+    def of(edit: Edit) -> CellChange | None:
+        """The change of a cell edit (None for any other edit)."""
+        operation = edit.operation
+        if not isinstance(operation, SetCell):
+            return None
+        values = edit.before.parameter(operation.path)
+        old = values[operation.col] if operation.vector else values[operation.row, operation.col]
+        return CellChange(replace(operation, value=float(old)), operation)
+
+
+@dataclass
+class Document:
+    """The scenario being edited and the file it is saved in (``None``: not saved yet)."""
+
+    scenario: Scenario
+    path: Path | None = None
+
+    def edit(self, operation: Operation) -> Edit:
+        """What ``operation`` would make of the current scenario; the document is unchanged
+        until the edit is shown. Raises :class:`~engine.ScenarioError` if refused."""
+        return Edit(operation, self.scenario, operation.apply(self.scenario))

@@ -1,0 +1,43 @@
+"""The built-in example documents shipped in ``resources/examples``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "resources" / "examples"
+DEFAULT_EXAMPLE = "f11"
+SUFFIX = ".qkv.json"
+OPENINGS: dict[str, tuple[str, str]] = {"norms": ("compare", "norm"),
+                                         "tokenizer": ("step", "embed"),
+                                         "pronoun": ("reader", "it"),
+                                         "order": ("reader", "A"),
+                                         "rope": ("step", "rope"),
+                                         "encoder-decoder": ("step", "L1.cross.weights")}
+"""How an example opens, when not on its first frame alone: ``("compare", preset)`` shows it
+side by side with one setting changed; ``("step", id)`` lands on that step; ``("reader",
+token)`` lands on the shares with that token's query as the receiver."""
+
+
+def example_names() -> list[str]:
+    """Names of the built-in examples, F11 first."""
+    names = sorted(p.name.removesuffix(SUFFIX) for p in EXAMPLES_DIR.glob(f"*{SUFFIX}"))
+    return sorted(names, key=lambda name: name != DEFAULT_EXAMPLE)
+
+
+def example_path(name: str) -> Path:
+    """Path of the built-in example ``name`` (``KeyError`` if there is none)."""
+    path = EXAMPLES_DIR / f"{name.lower()}{SUFFIX}"
+    if not path.is_file():
+        raise KeyError(name)
+    return path
+
+
+def resolve_document(argument: str) -> Path:
+    """A document path from the command line: an existing path, else a built-in example's name."""
+    path = Path(argument)
+    if path.exists():
+        return path
+    try:
+        return example_path(argument)
+    except KeyError:
+        return path

@@ -1,0 +1,164 @@
+"""Presentation mode: the current frame full screen, stepped with the keys a presenter remote sends.
+
+F5 or View → Present opens it; Left/Right, PageUp/PageDown, Space, Home/End step; Esc leaves.
+Clicking a query (its box in the arrows, or its row in a grid) or pressing 1–9 makes it the
+receiver. It shows the window's own document state (the comparison while comparing), so the
+window follows along.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, QPoint, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence, QMouseEvent
+
+from app.canvas import SLIDE
+from app.canvas.arrows import AttentionArrows
+from app.canvas.grid import MatrixGrid
+from app.canvas.view import CanvasView
+
+if TYPE_CHECKING:
+    from app.window.shell import Shell
+
+NUMBER_KEYS = {getattr(Qt.Key, f"Key_{k}"): k - 1 for k in range(1, 10)}
+
+
+class PresentationView(CanvasView):
+    """A top-level canvas that always fits its frame and turns keys and clicks into steps and
+    receivers."""
+
+    def __init__(self, presenter: Presenter) -> None:
+        super().__init__(SLIDE)
+        self.presenter = presenter
+        self.view_box.setMouseEnabled(x=False, y=False)
+        self.setStyleSheet(f"CanvasView {{ border: none; background: {SLIDE.background}; }}")
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if not self.presenter.key(Qt.Key(event.key())):
+            super().keyPressEvent(event)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        """Closed by the window manager rather than Esc: leave as Esc does."""
+        event.ignore()
+        if self.presenter.view is self:
+            self.presenter.leave()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        row = self.query_row_at(event.position().toPoint())
+        if row is not None and event.button() == Qt.MouseButton.LeftButton:
+            self.presenter.shell.state.set_receiver(row)
+            return
+        super().mousePressEvent(event)
+
+    def query_row_at(self, point: QPoint) -> int | None:
+        """The query row under a viewport ``point``: a query box of the arrows, or a row of a
+        grid whose rows are the tokens."""
+        scene_point = self.mapToScene(point)
+        tokens = list(self.presenter.shell.state.trace.scenario.tokens)
+        for item in self.scene().items(scene_point):
+            local = item.mapFromScene(scene_point)
+            if isinstance(item, AttentionArrows):
+                for i in range(len(tokens)):
+                    anchor = item.query_anchor(i)
+                    if item.node_rect(anchor, left=True).contains(local):
+                        return i
+            elif isinstance(item, MatrixGrid) and list(item.spec.row_labels) == tokens:
+                cell = item.cell_at(local)
+                if cell is not None:
+                    return cell[0]
+        return None
+
+
+class Presenter(QObject):
+    """Opens and closes presentation mode for the window behind ``shell``.
+
+    Attributes
+    ----------
+    action
+        View → Present (F5).
+    view
+        The full-screen canvas while presenting, else ``None``.
+    """
+
+    def __init__(self, shell: Shell) -> None:
+        super().__init__(shell.widget())
+        self.shell = shell
+        self.view: PresentationView | None = None
+        self._closing: PresentationView | None = None
+        self.action = QAction(self)
+        self.action.setShortcut(QKeySequence(Qt.Key.Key_F5))
+        self.action.triggered.connect(self.present)
+        shell.texts.bind(self.action.setText, lambda: self.tr("&Present"))
+        shell.texts.bind(self.action.setToolTip, lambda: self.tr(
+            "Show the frame full screen; arrows and Page keys step, Esc leaves"))
+        shell.add_action(self.action)
+        state = shell.state
+        for signal in (state.traceChanged, state.viewChanged):
+            signal.connect(self.refresh)
+        state.stepChanged.connect(lambda _k: self.refresh())
+
+    @property
+    def presenting(self) -> bool:
+        return self.view is not None
+
+    def present(self) -> None:
+        """Show the current frame full screen."""
+        if self.view is None:
+            self.view = PresentationView(self)
+            self.view.setWindowTitle(self.shell.widget().windowTitle())
+            self.view.resized.connect(self._on_resized)
+            self.refresh()
+            self.view.showFullScreen()
+            self.view.activateWindow()
+            self.view.setFocus()
+
+    def _on_resized(self) -> None:
+        """Full screen at last (or another screen): the sheet that fills it best."""
+        if self.view is not None and self.view.wants_other_sheet():
+            self.refresh()
+
+    def leave(self) -> None:
+        """Close the full-screen view and return to the window."""
+        view, self.view = self.view, None
+        if view is not None:
+            # hide, not close: pyqtgraph's close() drops the viewport, and Esc arrives inside
+            # the viewport's own key event; keep a reference until Qt deletes the view
+            self._closing = view
+            view.hide()
+            view.deleteLater()
+            self.shell.widget().activateWindow()
+
+    def refresh(self) -> None:
+        """Draw the window's current step and view into the full-screen canvas."""
+        if self.view is None:
+            return
+        shell, state = self.shell, self.shell.state
+        options = replace(shell.frame_options(), aspect=self.view.aspect())
+        if options.theme.name != "high-contrast":
+            options = replace(options, theme=SLIDE)  # a projector wants the light slide look
+        comparison = shell.comparison(options)
+        if comparison is not None:
+            self.view.show_item(comparison, fit=True)
+        else:
+            self.view.show_frame(state.trace, state.step, options,
+                                 shell.step_title(state.step), fit=True)
+
+    def key(self, key: Qt.Key) -> bool:
+        """Act on a key pressed while presenting; whether it was one of ours."""
+        timeline = self.shell.stepping
+        steps = {Qt.Key.Key_Right: timeline.next, Qt.Key.Key_PageDown: timeline.next,
+                 Qt.Key.Key_Space: timeline.next, Qt.Key.Key_Left: timeline.previous,
+                 Qt.Key.Key_PageUp: timeline.previous, Qt.Key.Key_Home: timeline.first,
+                 Qt.Key.Key_End: timeline.last, Qt.Key.Key_Escape: self.leave}
+        if key in steps:
+            steps[key]()
+            return True
+        if key in NUMBER_KEYS:
+            row = NUMBER_KEYS[key]
+            if row < self.shell.state.trace.scenario.n:
+                self.shell.state.set_receiver(row)
+            return True
+        return False
