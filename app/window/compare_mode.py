@@ -302,7 +302,7 @@ class CompareMode(QObject):
     def copy(self) -> bool:
         """Put the comparison on the clipboard as PNG and SVG; False if B cannot be made."""
         from app.export.clipboard import mime_data, put_on_clipboard
-        from app.export.side_by_side import build_compare_frame
+        from app.export.comparison import build_compare_frame
 
         try:
             sides = self.sides()
@@ -317,8 +317,8 @@ class CompareMode(QObject):
 
     def export_dialog(self) -> None:
         """View → Export comparison…: the comparison on the canvas as PNG, SVG or PDF."""
+        from app.export.comparison import write_compare
         from app.export.safe import ExportError
-        from app.export.side_by_side import write_compare
 
         path, _filter = QFileDialog.getSaveFileName(
             self.shell.widget(), self.tr("Export comparison"), str(Path.cwd() / "comparison.png"),

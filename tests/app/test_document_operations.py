@@ -28,8 +28,7 @@ from app.window.state import DocumentState
 from app.window.studio import StudioWindow
 from engine import Scenario, dumps_scenario, load_scenario
 from engine.resize import Sizes
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
+from tests.examples import EXAMPLES
 
 
 def example(name: str) -> Scenario:

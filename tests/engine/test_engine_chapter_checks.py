@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from engine import Scenario, compute, explain, load_scenario
+from tests.examples import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 NAMES = ("f11", "g01", "multihead", "norms", "single-key", "tokenizer")
 
 

@@ -12,8 +12,8 @@ import pytest
 
 from app.cli import main
 from engine import compute, load_scenario
+from tests.examples import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 NAMES = ("f11", "g01", "multihead", "norms", "single-key", "tokenizer")
 
 # The named arrays of the format's table, in its order. Version 2 adds what the canvas shows

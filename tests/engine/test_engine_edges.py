@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from engine import ScenarioError, compute, explain, parse_scenario
 from engine.ops import layer_norm, softmax
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
+from tests.examples import EXAMPLES
 
 
 def norms_document(x: list[list[float]], eps: float) -> dict[str, object]:

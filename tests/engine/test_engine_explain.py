@@ -4,19 +4,14 @@ from __future__ import annotations
 
 import math
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from engine import Trace, compute, explain, format_number, load_scenario, parse_cell
+from tests.examples import EXAMPLES, trace_of
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 NAMES = ("f11", "g01", "multihead", "norms", "single-key", "tokenizer")
-
-
-def trace_of(name: str) -> Trace:
-    return compute(load_scenario(EXAMPLES / f"{name}.qkv.json"))
 
 
 def variants() -> list[tuple[str, Trace]]:

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from engine import Trace, compute, explain, format_number, load_scenario
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
+from tests.examples import EXAMPLES
 
 
 def trace_of(name: str) -> Trace:

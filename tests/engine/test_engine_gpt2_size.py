@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -14,8 +13,8 @@ import engine.scenario
 from engine import ScenarioError, compute, parse_scenario
 from engine.reader import MAX_HEADS, MAX_NUMBERS
 from engine.scenario import Scenario, number_count
+from tests.examples import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 N, D, FFN, HEADS = 8, 768, 3072, 12
 """GPT-2 small: d = 768, 12 heads of width 64, a feed-forward 3072 wide (eight tokens)."""
 

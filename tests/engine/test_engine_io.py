@@ -19,8 +19,8 @@ from engine import (
     read_document,
     save_scenario,
 )
+from tests.examples import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 NAMES = ("f11", "g01", "multihead", "norms", "single-key", "tokenizer")
 
 

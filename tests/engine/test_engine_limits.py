@@ -13,8 +13,8 @@ from engine import ScenarioError, dumps_scenario, load_scenario, parse_scenario,
 from engine.io import MAX_FILE_BYTES, MAX_NUMBER_BYTES, MAX_TEXT_BYTES
 from engine.reader import MAX_CELLS, MAX_NUMBERS, MAX_POSITIONS, MAX_VOCAB, MAX_WIDTH
 from engine.scenario import number_count
+from tests.examples import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 LONGEST = -2.2250738585072014e-308  # 24 characters, the longest a float64 is written
 
 

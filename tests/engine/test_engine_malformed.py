@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import ScenarioError, compute, explain, parse_scenario, read_document
+from tests.examples import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 EXAMPLE_NAMES = ("f11", "g01", "multihead", "norms", "single-key", "tokenizer")
 BASES: dict[str, Any] = {name: json.loads((EXAMPLES / f"{name}.qkv.json").read_text(
     encoding="utf-8")) for name in EXAMPLE_NAMES}

@@ -14,8 +14,8 @@ import engine.migrate
 from engine import ScenarioError, compute, load_scenario, parse_scenario
 from engine.migrate import MIGRATIONS, UNVERSIONED, document_version, migrate
 from engine.scenario import FORMAT_VERSION
+from tests.examples import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 F11: dict[str, Any] = json.loads((EXAMPLES / "f11.qkv.json").read_text(encoding="utf-8"))
 
 

@@ -28,8 +28,8 @@ from tests.engine.test_engine_malformed import BASES
 from tests.engine.test_engine_v2_reference import assert_agrees
 from tests.engine.test_engine_v2_stacks import attention, block, head, m, stack
 from tests.engine.v2_documents import CASES
+from tests.examples import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 Doc = dict[str, Any]
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import copy
 import json
 import math
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -15,8 +14,8 @@ import pytest
 from engine import ScenarioError, compute, parse_scenario
 from engine.ops import activate
 from tests.engine.test_engine_v2_stacks import attention, block, encoder_decoder, stack
+from tests.examples import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 Doc = dict[str, Any]
 
 

@@ -15,8 +15,7 @@ import pytest
 import engine.safe_write as safe_write
 from engine import ScenarioError, load_scenario, save_scenario
 from engine.safe_write import WriteError, real_target, replacing, write_bytes
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
+from tests.examples import EXAMPLES
 
 
 def names(folder: Path) -> list[str]:

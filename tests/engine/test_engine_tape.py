@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import get_args
 
 from engine import compute, load_scenario
 from engine.trace import Op
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
+from tests.examples import EXAMPLES
 
 
 def test_f11_attention_alone_is_inputs_projection_scores_weights_mix() -> None:

@@ -20,8 +20,8 @@ from engine.resize import Sizes, resize
 from engine.scenario import number_count
 from engine.variants import variant
 from tests.engine.test_engine_v2_stacks import attention, block, encoder_decoder, head, stack
+from tests.examples import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 Doc = dict[str, Any]
 
 

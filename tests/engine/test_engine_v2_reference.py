@@ -20,8 +20,8 @@ from app.cli import main
 from engine import Trace, compute, parse_scenario
 from tests.engine.reference_v2 import forward, trace_arrays
 from tests.engine.v2_documents import CASES
+from tests.examples import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 EXTRA = re.compile(r"(_stats|(^|\.)ffn_pre)$")
 Doc = dict[str, Any]
 

@@ -6,7 +6,6 @@ import copy
 import json
 import tracemalloc
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -14,8 +13,8 @@ import pytest
 
 import engine.reader
 from engine import ScenarioError, compute, parse_scenario
+from tests.examples import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 Doc = dict[str, Any]
 
 

@@ -14,7 +14,7 @@ import pytest
 from pypdf import PdfReader
 from PySide6.QtWidgets import QApplication
 
-from app.export.side_by_side import build_compare_frame, write_compare
+from app.export.comparison import build_compare_frame, write_compare
 from engine import Trace, compute
 from engine.variants import variant
 from tests.export.conftest import assert_not_blank, leftovers, load_trace, need_tool, pixels
