@@ -41,6 +41,10 @@ LARGE_GRID_CELLS = 1024
 its highlighted rows (the receiver); hovering still explains every cell."""
 LABEL_GAP = 6.0
 TITLE_HEIGHT = 24.0
+SWATCH = QRectF(0.0, TITLE_HEIGHT / 2 - 6, 12.0, 12.0)
+"""The head's colour square before a grid's title (item units)."""
+MARK_SIZE = 9.0
+"""The legs of the corner triangle that marks a cell (a ReLU-zeroed unit)."""
 HEADER_HEIGHT = 20.0
 DECIMALS = 3
 
@@ -362,7 +366,7 @@ class MatrixGrid(QGraphicsObject):
         if spec.swatch:
             sp.setPen(QPen(theme.color("text"), 1.0))
             sp.setBrush(QBrush(QColor(spec.swatch)))
-            sp.drawRect(QRectF(0, TITLE_HEIGHT / 2 - 6, 12, 12))
+            sp.drawRect(SWATCH)
         right, bottom = ox + cols * self.cell_width, oy + rows * CELL_HEIGHT
         if screen:
             geometry = self._screen_geometry()
@@ -390,7 +394,8 @@ class MatrixGrid(QGraphicsObject):
                     sp.setBrush(QBrush(theme.color("accent") if masked[r, c] else
                                        QColor("#000000" if dark_ink[int(shade[r, c])]
                                               else "#ffffff")))
-                    sp.drawPolygon([corner, corner + QPointF(9, 0), corner + QPointF(0, 9)])
+                    sp.drawPolygon([corner, corner + QPointF(MARK_SIZE, 0),
+                                    corner + QPointF(0, MARK_SIZE)])
         sp.setBrush(Qt.BrushStyle.NoBrush)
         sp.setPen(QPen(theme.color("accent"), 3.0))
         for r in sorted(spec.highlight_rows):

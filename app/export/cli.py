@@ -8,7 +8,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.export.settings import (
     DEFAULT_DWELL,
@@ -18,12 +20,18 @@ from app.export.settings import (
     ExportRequest,
     document_name,
     number_problem,
+    parse_head,
+    parse_receiver,
     parse_steps,
 )
-from app.model.examples import resolve_document
+from app.model.examples import opening_receiver, resolve_document
 from app.model.sheet import ASPECTS, DEFAULT_ASPECT
 from app.texts import LANGUAGES
 from engine.numbers import DECIMAL_CHOICES
+
+if TYPE_CHECKING:
+    from app.canvas import FrameOptions
+    from engine import Scenario
 
 EXIT_FAILED = 1
 EXIT_REFUSED = 2
@@ -67,6 +75,15 @@ def add_export_arguments(parser: argparse.ArgumentParser) -> None:
                         help="decimals the numbers print: "
                              f"{', '.join(map(str, DECIMAL_CHOICES))} (default: the document's "
                              "display.decimals, else 3, or 6 for a small decoder block)")
+    parser.add_argument("--receiver", metavar="TOKEN|N",
+                        help="the query in focus: a token, or its position counted from 0 as "
+                             "the window's Receiver list (default: the example's opening "
+                             "receiver, else the last token)")
+    parser.add_argument("--head", default="all", metavar="N|all",
+                        help="one head, counted from 1, or all heads (default: all)")
+    parser.add_argument("--worked-row", choices=("on", "off"),
+                        help="the receiver's worked arithmetic at the scores, shares and mix "
+                             "steps (default: on for at most 4 positions, as the window)")
     parser.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0],
                         help="language of step titles, captions and speaker notes")
     parser.set_defaults(run=run_export_command)
@@ -108,6 +125,10 @@ def run_export_command(args: argparse.Namespace) -> int:
         steps = parse_steps(args.steps, len(trace.steps), [s.id for s in trace.steps])
     except ValueError as error:
         return _fail(str(error))
+    try:
+        view = _view(args, trace.scenario, document)
+    except ValueError as error:
+        return _fail(str(error))
     name = document_name(document)
     request = ExportRequest(format=args.format, steps=steps,
                             destination=_destination(args, name), name=name, width=args.width,
@@ -124,7 +145,7 @@ def run_export_command(args: argparse.Namespace) -> int:
     from app.export.safe import ExportError, PictureTooLargeError
 
     try:
-        written = run_export(trace, request)
+        written = run_export(trace, request, _frame_options(view, trace.scenario.n))
     except PictureTooLargeError as error:
         return _fail(str(error))
     except ExportError as error:
@@ -132,6 +153,33 @@ def run_export_command(args: argparse.Namespace) -> int:
     for path in written:
         print(path)
     return 0
+
+
+@dataclass(frozen=True)
+class _View:
+    """What the frames show that the window chooses: ``None`` follows the window's default."""
+
+    receiver: int | None
+    head: int | None
+    worked_row: bool | None
+
+
+def _view(args: argparse.Namespace, scenario: Scenario, document: Path) -> _View:
+    """The receiver, head and worked row asked for (the opening receiver of an example when
+    none is); ``ValueError`` with one line for a choice the document does not have."""
+    receiver = args.receiver if args.receiver is not None else opening_receiver(document)
+    return _View(None if receiver is None else parse_receiver(receiver, scenario.tokens),
+                 parse_head(args.head, scenario.most_heads),
+                 None if args.worked_row is None else args.worked_row == "on")
+
+
+def _frame_options(view: _View, positions: int) -> FrameOptions:
+    """The frame options of ``view``; the worked row by default as the window shows it."""
+    from app.canvas import FrameOptions
+    from app.canvas.worked_row import MAX_POSITIONS
+
+    worked_row = positions <= MAX_POSITIONS if view.worked_row is None else view.worked_row
+    return FrameOptions(receiver=view.receiver, head=view.head, worked_row=worked_row)
 
 
 def _headless_application() -> None:

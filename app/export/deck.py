@@ -1,8 +1,9 @@
 """PowerPoint: one slide per step, written with python-pptx from shapes already placed (no Qt).
 
 A slide is its title (a real title placeholder: PowerPoint's outline, navigation and screen readers
-read it) and shapes in drawing order: pictures, native tables, connectors with arrowheads and text
-boxes. :mod:`app.export.slides` makes them from a frame; positions and sizes are EMU.
+read it) and shapes in drawing order: pictures, native tables, connectors with arrowheads, text
+boxes, rectangles and triangles. :mod:`app.export.slides` makes them from a frame; positions and
+sizes are EMU.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ EMU_PER_POINT = 12_700
 SLIDE_HEIGHT_EMU = 6_858_000  # 7.5 in
 TITLE_ONLY_LAYOUT = 5
 TABLE_GRID_STYLE = "{5940675A-B579-460E-94D1-54222C63F5DA}"
-"""PowerPoint's built-in "No Style, Table Grid": thin dark lines, no fills of its own."""
+"""PowerPoint's built-in "No Style, Table Grid": no fills of its own (each cell states its lines,
+which are the frame's grey, not the style's black)."""
 CELL_MARGIN_EMU = 9_144  # 0.01 in
 
 
@@ -72,13 +74,16 @@ class Cell:
 
 @dataclass(frozen=True)
 class Table:
-    """A native table: ``rows`` of cells, column widths and row heights in EMU."""
+    """A native table: ``rows`` of cells, column widths and row heights in EMU; the cells'
+    lines ``line_width`` EMU wide in ``line_color``."""
 
     box: Box
     rows: Sequence[Sequence[Cell]]
     column_widths: Sequence[int]
     row_heights: Sequence[int]
     points: float
+    line_color: str
+    line_width: int
     name: str = ""
 
 
@@ -95,12 +100,22 @@ class Connector:
 
 
 @dataclass(frozen=True)
-class Outline:
-    """An unfilled rectangle: its border ``width`` EMU in ``color`` (a highlighted row)."""
+class Rectangle:
+    """A rectangle: its border ``width`` EMU in ``color``, filled with ``fill`` or unfilled
+    (``""``): a highlighted row's outline, a head's colour square."""
 
     box: Box
     color: str
     width: int
+    fill: str = ""
+
+
+@dataclass(frozen=True)
+class Triangle:
+    """A filled triangle with corners ``points`` (EMU), no border: a cell's corner mark."""
+
+    points: tuple[tuple[int, int], tuple[int, int], tuple[int, int]]
+    fill: str
 
 
 @dataclass(frozen=True)
@@ -112,7 +127,7 @@ class Picture:
     description: str = ""
 
 
-Shape = Text | Table | Connector | Outline | Picture
+Shape = Text | Table | Connector | Rectangle | Triangle | Picture
 
 
 @dataclass(frozen=True)
@@ -214,15 +229,20 @@ def _add_text(shapes: Any, text: Text, font: str) -> None:
     _fill_text_frame(shape.text_frame, text, font)
 
 
-def _no_lines(cell: Any) -> None:
-    """Take every border off a table cell; call it before the cell gets its fill (the schema
-    puts borders first)."""
+def _cell_lines(cell: Any, color: str, width: int) -> None:
+    """Give a table cell's four borders ``width`` EMU in ``color``, or none (``""``); call it
+    before the cell gets its fill (the schema puts borders first)."""
     from pptx.oxml.ns import qn
 
     properties = cell._tc.get_or_add_tcPr()
     for side in ("a:lnL", "a:lnR", "a:lnT", "a:lnB"):
-        line = properties.makeelement(qn(side), {"w": "0"})
-        line.append(line.makeelement(qn("a:noFill"), {}))
+        line = properties.makeelement(qn(side), {"w": str(width if color else 0)})
+        if color:
+            fill = line.makeelement(qn("a:solidFill"), {})
+            fill.append(fill.makeelement(qn("a:srgbClr"), {"val": color.lstrip("#")[:6]}))
+            line.append(fill)
+        else:
+            line.append(line.makeelement(qn("a:noFill"), {}))
         properties.append(line)
 
 
@@ -251,8 +271,10 @@ def _add_table(shapes: Any, table: Table, font: str) -> None:
             target.margin_left = target.margin_right = Emu(CELL_MARGIN_EMU)
             target.margin_top = target.margin_bottom = Emu(0)
             target.vertical_anchor = MSO_ANCHOR.MIDDLE
-            if not cell.lines:
-                _no_lines(target)
+            if cell.lines:
+                _cell_lines(target, table.line_color, table.line_width)
+            else:
+                _cell_lines(target, "", 0)
             if cell.fill:
                 target.fill.solid()
                 target.fill.fore_color.rgb = _rgb(cell.fill)
@@ -287,17 +309,32 @@ def _add_connector(shapes: Any, line: Connector, font: str) -> None:
                                            {"type": "triangle", "w": "med", "len": "med"}))
 
 
-def _add_outline(shapes: Any, outline: Outline, font: str) -> None:
+def _add_rectangle(shapes: Any, rectangle: Rectangle, font: str) -> None:
     from pptx.enum.shapes import MSO_SHAPE
     from pptx.util import Emu
 
-    box = outline.box
+    box = rectangle.box
     shape = shapes.add_shape(MSO_SHAPE.RECTANGLE, Emu(box.left), Emu(box.top), Emu(box.width),
                              Emu(box.height))
     shape.shadow.inherit = False
-    shape.fill.background()
-    shape.line.color.rgb = _rgb(outline.color)
-    shape.line.width = Emu(outline.width)
+    if rectangle.fill:
+        shape.fill.solid()
+        shape.fill.fore_color.rgb = _rgb(rectangle.fill)
+    else:
+        shape.fill.background()
+    shape.line.color.rgb = _rgb(rectangle.color)
+    shape.line.width = Emu(rectangle.width)
+
+
+def _add_triangle(shapes: Any, triangle: Triangle, font: str) -> None:
+    (x0, y0), *rest = triangle.points
+    builder = shapes.build_freeform(x0, y0)
+    builder.add_line_segments(rest, close=True)
+    shape = builder.convert_to_shape()
+    shape.shadow.inherit = False
+    shape.fill.solid()
+    shape.fill.fore_color.rgb = _rgb(triangle.fill)
+    shape.line.fill.background()
 
 
 def _add_picture(shapes: Any, picture: Picture, font: str) -> None:
@@ -310,8 +347,8 @@ def _add_picture(shapes: Any, picture: Picture, font: str) -> None:
 
 
 ADDERS: dict[type, Callable[[Any, Any, str], None]] = {
-    Text: _add_text, Table: _add_table, Connector: _add_connector, Outline: _add_outline,
-    Picture: _add_picture}
+    Text: _add_text, Table: _add_table, Connector: _add_connector, Rectangle: _add_rectangle,
+    Triangle: _add_triangle, Picture: _add_picture}
 
 
 def write_pptx(path: Path, slides: Iterable[Slide], *, sheet: tuple[float, float], font: str,

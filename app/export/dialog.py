@@ -1,4 +1,5 @@
-"""The export dialog: format, steps, size, background, caption, language and destination.
+"""The export dialog: format, steps, size, background, caption, the view (receiver, head,
+worked row), language and destination.
 
 Choices are remembered between uses with ``QSettings``. A multi-step export shows a cancellable
 ``QProgressDialog``; errors are shown with ``QMessageBox.critical`` and kept in
@@ -7,6 +8,7 @@ Choices are remembered between uses with ``QSettings``. A multi-step export show
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -206,6 +208,7 @@ class ExportDialog(QDialog):
         self.lang_box = QComboBox()
         for lang in LANGUAGES:
             self.lang_box.addItem(LANGUAGE_NAMES.get(lang, lang), lang)
+        self._build_view(form)
         self._labelled(form, self.tr("&Language:"), self.lang_box,
                        self.tr("Language of titles, captions and notes"))
         self.dwell_spin = QDoubleSpinBox()
@@ -253,7 +256,36 @@ class ExportDialog(QDialog):
         self.last_spin.valueChanged.connect(self._keep_range_ordered)
         self._format = self.format_key()
 
+    def _build_view(self, form: QFormLayout) -> None:
+        """Receiver, head and worked row: what the window shows, unless chosen here."""
+        scenario = self.trace.scenario
+        self.receiver_box = QComboBox()
+        for k, token in enumerate(scenario.tokens):
+            self.receiver_box.addItem(f"{k}: {token}", k)
+        self.receiver_box.setCurrentIndex(LayoutContext(self.trace, self.options).receiver)
+        self._labelled(form, self.tr("&Receiver:"), self.receiver_box,
+                       self.tr("Query in focus"))
+        self.head_box = QComboBox()
+        self.head_box.addItem(self.tr("All heads"), None)
+        for h in range(scenario.most_heads):
+            self.head_box.addItem(self.tr("Head {n}").format(n=h + 1), h)
+        head = self.options.head
+        self.head_box.setCurrentIndex(0 if head is None else min(head + 1,
+                                                                 self.head_box.count() - 1))
+        self.head_box.setEnabled(scenario.most_heads > 1)
+        self._labelled(form, self.tr("H&ead:"), self.head_box, self.tr("Head shown"))
+        self.worked_row_box = QCheckBox(self.tr("The receiver's arithmetic, step by step"))
+        self.worked_row_box.setChecked(self.options.worked_row)
+        self._labelled(form, self.tr("Wor&ked row:"), self.worked_row_box,
+                       self.tr("Worked row: the receiver's arithmetic, step by step"))
+
     # --- state ----------------------------------------------------------------------------
+
+    def frame_options(self) -> FrameOptions:
+        """The window's frame options with the receiver, head and worked row chosen here."""
+        return replace(self.options, receiver=int(self.receiver_box.currentData()),
+                       head=self.head_box.currentData(),
+                       worked_row=self.worked_row_box.isChecked())
 
     def format_key(self) -> str:
         """The chosen format (``"png"`` …)."""
@@ -436,7 +468,7 @@ class ExportDialog(QDialog):
         self.last_error = None
         try:
             request = self.request()
-            running = BackgroundExport(self.trace, request, self.options, self)
+            running = BackgroundExport(self.trace, request, self.frame_options(), self)
         except ExportError as error:  # a size too large to draw: refused before anything
             return self._show_error(error.words(current_language()))
         except ValueError as error:

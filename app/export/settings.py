@@ -256,3 +256,55 @@ def _steps_by_id(text: str, ids: list[str]) -> tuple[int, ...] | None:
         return tuple(range(first, last + 1))
     layer = tuple(k for k, name in enumerate(ids) if name.startswith(text + "."))
     return layer or None
+
+
+def parse_receiver(text: str, tokens: Sequence[str]) -> int:
+    """The query row ``--receiver`` names: a token (where it stands, if it stands once) or a
+    position ``N`` counted from 0, as the window's Receiver list numbers them (``3: B``).
+
+    Raises
+    ------
+    ValueError
+        One line naming the option and the problem: a token that stands twice, no such token,
+        a position out of 0…n−1.
+    """
+    wanted = text.strip()
+    places = [k for k, token in enumerate(tokens) if token == wanted]
+    if len(places) == 1:
+        return places[0]
+    if places:
+        problem = (f"{wanted!r} stands at positions {' and '.join(map(str, places))}; give "
+                   f"one of those numbers")
+    elif wanted.isdigit() and int(wanted) < len(tokens):
+        return int(wanted)
+    elif wanted.isdigit():
+        problem = f"this document has positions 0 to {len(tokens) - 1}"
+    else:
+        shown = ", ".join(f"{k}: {token}" for k, token in enumerate(tokens[:TOKENS_SHOWN]))
+        more = ", …" if len(tokens) > TOKENS_SHOWN else ""
+        problem = f"no token is {wanted!r}; give a token or a position ({shown}{more})"
+    raise ValueError(f"--receiver {text}: {problem}")
+
+
+TOKENS_SHOWN = 8
+"""Tokens a refused ``--receiver`` lists (a long document's list ends ``…``)."""
+
+
+def parse_head(text: str, heads: int) -> int | None:
+    """The head ``--head`` names: ``all`` (``None``) or ``N`` counted from 1, as the window's
+    Head list says ("Head 1"), up to the most heads any attention of the document has.
+
+    Raises
+    ------
+    ValueError
+        One line naming the option and the problem.
+    """
+    cleaned = text.strip().lower()
+    if cleaned == "all":
+        return None
+    count = f"{heads} head" if heads == 1 else f"heads 1 to {heads}"
+    if not cleaned.isdigit():
+        raise ValueError(f"--head expects all or a head number ({count}), got {text!r}")
+    if not 1 <= int(cleaned) <= heads:
+        raise ValueError(f"--head {text}: this document has {count}")
+    return int(cleaned) - 1

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from app.canvas import FrameItem
 from app.canvas.arrows import AttentionArrows
-from app.canvas.grid import NUMBER_SIZE, MatrixGrid
+from app.canvas.grid import MARK_SIZE, NUMBER_SIZE, SWATCH, MatrixGrid
 from app.canvas.layout import TextItem
 from app.canvas.theme import font
 from app.export.deck import (
@@ -34,12 +34,13 @@ from app.export.deck import (
     Box,
     Cell,
     Connector,
-    Outline,
     Picture,
+    Rectangle,
     Shape,
     Slide,
     Table,
     Text,
+    Triangle,
     slide_width_emu,
 )
 from app.export.render import Frame, fit_rect, picture_dpi, png_bytes, render_image, set_dpi
@@ -53,6 +54,8 @@ TITLE_SIZE, LABEL_SIZE = 14, 12
 """Pixel sizes of a grid's title and of its labels and note (before the frame's scale)."""
 HIGHLIGHT_WIDTH = 3.0
 """Width of the accent outline around a highlighted row (the receiver), scene units."""
+LINE_WIDTH = 1.0
+"""Width of a grid's cell lines and of the border of its head's colour square, scene units."""
 
 
 class _Placement:
@@ -177,6 +180,10 @@ def _grid(grid: MatrixGrid, place: _Placement) -> Iterator[Shape]:
     scale = _scale(grid)
     muted, ink = theme.color("muted").name(), theme.color("text").name()
     title = grid.mapRectToScene(grid.title_rect())
+    line_width = max(1, round(LINE_WIDTH * scale * place.emu))
+    if spec.swatch:
+        yield Rectangle(place.box(grid.mapRectToScene(SWATCH)), ink, line_width,
+                        QColor(spec.swatch).name())
     yield Text(place.box(title), grid.title_text, place.points(TITLE_SIZE * scale), ink,
                bold=True)
     header = grid.col_label_rect(0)
@@ -191,17 +198,34 @@ def _grid(grid: MatrixGrid, place: _Placement) -> Iterator[Shape]:
     emu_heights = [round(h * scale * place.emu) for h in heights]
     left, top = place.point(grid.mapToScene(header.topLeft()))
     yield Table(Box(left, top, sum(emu_widths), sum(emu_heights)), table_rows, emu_widths,
-                emu_heights, place.points(NUMBER_SIZE * scale), name=spec.title)
+                emu_heights, place.points(NUMBER_SIZE * scale), theme.color("grid_line").name(),
+                line_width, name=spec.title)
+    yield from _marks(grid, place)
     for r, label in enumerate(spec.row_labels):
         yield Text(place.box(grid.mapRectToScene(grid.row_label_rect(r))), str(label),
                    label_points, muted, right=True)
     for r in sorted(row for row in spec.highlight_rows if 0 <= row < rows):
         band = grid.cell_rect(r, 0).united(grid.cell_rect(r, cols - 1))
-        yield Outline(place.box(grid.mapRectToScene(band)), theme.color("accent").name(),
+        yield Rectangle(place.box(grid.mapRectToScene(band)), theme.color("accent").name(),
                       round(HIGHLIGHT_WIDTH * scale * place.emu))
     if grid.note_text:
         yield Text(place.box(grid.mapRectToScene(grid.note_rect())), grid.note_text,
                    place.points(LABEL_SIZE * scale), muted)
+
+
+def _marks(grid: MatrixGrid, place: _Placement) -> Iterator[Triangle]:
+    """The corner triangle of each marked cell (ReLU's zeroed units), in the ink its number is
+    printed in, or the accent on a masked cell, as the canvas draws it."""
+    spec = grid.spec
+    if spec.marked is None:
+        return
+    for r, c in np.argwhere(spec.marked).tolist():
+        corner = grid.cell_rect(r, c).topLeft()
+        legs = (corner, corner + QPointF(MARK_SIZE, 0), corner + QPointF(0, MARK_SIZE))
+        masked = spec.masked is not None and bool(spec.masked[r, c])
+        ink = grid.theme.color("accent").name() if masked else grid.cell_ink(r, c)
+        a, b, d = (place.point(grid.mapToScene(point)) for point in legs)
+        yield Triangle((a, b, d), ink)
 
 
 def _fill(grid: MatrixGrid, row: int, col: int) -> str:

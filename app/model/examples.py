@@ -41,3 +41,13 @@ def resolve_document(argument: str) -> Path:
         return example_path(argument)
     except KeyError:
         return path
+
+
+def opening_receiver(document: Path) -> str | None:
+    """The token a built-in example opens with as the receiver (``"it"`` for pronoun), so an
+    export without ``--receiver`` shows what the window opens on; ``None`` for any other
+    document."""
+    if document.resolve().parent != EXAMPLES_DIR:
+        return None
+    kind, token = OPENINGS.get(document.name.removesuffix(SUFFIX), ("", ""))
+    return token if kind == "reader" else None

@@ -710,6 +710,42 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>取消</translation>
     </message>
     <message>
+        <source>&amp;Receiver:</source>
+        <translation>接收者(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>Query in focus</source>
+        <translation>聚焦的查询行</translation>
+    </message>
+    <message>
+        <source>All heads</source>
+        <translation>全部头</translation>
+    </message>
+    <message>
+        <source>Head {n}</source>
+        <translation>第 {n} 头</translation>
+    </message>
+    <message>
+        <source>H&amp;ead:</source>
+        <translation>头(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>Head shown</source>
+        <translation>显示的头</translation>
+    </message>
+    <message>
+        <source>The receiver&apos;s arithmetic, step by step</source>
+        <translation>接收者这一行的逐项计算</translation>
+    </message>
+    <message>
+        <source>Wor&amp;ked row:</source>
+        <translation>逐项计算(&amp;K)：</translation>
+    </message>
+    <message>
+        <source>Worked row: the receiver&apos;s arithmetic, step by step</source>
+        <translation>逐项计算：接收者这一行的每一步算式</translation>
+    </message>
+    <message>
         <source>Choose where to save the export.</source>
         <translation>请选择导出的保存位置。</translation>
     </message>

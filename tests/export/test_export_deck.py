@@ -20,10 +20,11 @@ from pptx.enum.shapes import MSO_SHAPE_TYPE
 from pptx.oxml.ns import qn
 from PySide6.QtWidgets import QApplication
 
+from app.canvas import SLIDE as SLIDE_THEME
 from app.export.words import caption_for, notes_for, title_for
 from app.texts import step_text
 from engine import Trace
-from tests.export.conftest import cjk_share, export
+from tests.export.conftest import cjk_share, export, load_trace
 
 SLIDE = (12_192_000, 6_858_000)
 """13.333 × 7.5 in: PowerPoint's 16:9."""
@@ -37,6 +38,8 @@ def decks(qapp: QApplication, f11: Trace, g01: Trace,
             for lang in ("en", "zh")}
     made["pictures"] = export(f11, "pptx", folder / "f11-pictures.pptx", pptx_pictures=True)[0]
     made["g01"] = export(g01, "pptx", folder / "g01.pptx")[0]
+    made["multihead"] = export(load_trace("multihead"), "pptx", folder / "multihead.pptx",
+                               steps=(3,))[0]
     return made
 
 
@@ -86,6 +89,85 @@ def f11_by_hand() -> dict[str, np.ndarray]:
 def connectors(slide: Any) -> list[Any]:
     return [shape for shape in slide.shapes if shape.shape_type == MSO_SHAPE_TYPE.LINE
             or shape._element.tag == qn("p:cxnSp")]
+
+
+def fill_of(shape: Any) -> str:
+    """A shape's solid fill, ``rrggbb`` upper case, read from its XML."""
+    colour = shape._element.spPr.find(qn("a:solidFill")).find(qn("a:srgbClr"))
+    return str(colour.get("val")).upper()
+
+
+def cell_lines(cell: Any) -> list[tuple[str, str]]:
+    """A table cell's four borders as (width, colour or "none"); ("", "style") for a border
+    the cell leaves to the table style (PowerPoint's is black)."""
+    properties = cell._tc.tcPr
+    found = []
+    for side in ("a:lnL", "a:lnR", "a:lnT", "a:lnB"):
+        line = None if properties is None else properties.find(qn(side))
+        if line is None:
+            found.append(("", "style"))
+            continue
+        colour = line.find(qn("a:solidFill"))
+        found.append((line.get("w"), "none" if colour is None else
+                      colour.find(qn("a:srgbClr")).get("val").upper()))
+    return found
+
+
+def test_table_lines_are_the_frames_grey_and_labels_have_none(decks: dict[str, Path]) -> None:
+    grey = ("9AA0A6", "#9aa0a6")  # the slide theme's grid line, as the canvas paints it
+    assert SLIDE_THEME.color("grid_line").name() == grey[1]
+    for name in ("en", "g01"):
+        for slide in Presentation(str(decks[name])).slides:
+            for shape in slide.shapes:
+                if not shape.has_table:
+                    continue
+                rows = list(shape.table.rows)
+                for cell in rows[0].cells:  # the column labels
+                    assert {colour for _w, colour in cell_lines(cell)} == {"none"}
+                for row in rows[1:]:
+                    for cell in row.cells:
+                        lines = cell_lines(cell)
+                        assert {colour for _w, colour in lines} == {grey[0]}
+                        assert all(int(width) > 0 for width, _c in lines)
+
+
+def test_each_heads_grid_has_its_colour_square_before_its_title(
+        decks: dict[str, Path]) -> None:
+    slide = Presentation(str(decks["multihead"])).slides[0]
+    squares = [shape for shape in shapes(slide) if shape.shape_type == MSO_SHAPE_TYPE.AUTO_SHAPE
+               and not shape.text_frame.text and shape.width == shape.height]
+    for head, colour in ((1, "E69F00"), (2, "56B4E9")):  # Okabe–Ito orange, sky blue
+        titles = [shape for shape in shapes(slide) if shape.has_text_frame
+                  and shape.text_frame.text.startswith(f"shares · head {head}")]
+        assert len(titles) == 1
+        title = titles[0]
+        before = [square for square in squares if square.left < title.left
+                  and title.left - square.left < 2 * square.width
+                  and title.top <= square.top + square.height // 2 <= title.top + title.height]
+        assert [fill_of(square) for square in before] == [colour]
+
+
+def test_relu_zeroed_cells_carry_their_corner_mark(decks: dict[str, Path], g01: Trace) -> None:
+    step = g01.step_index("ffn")
+    zeroed = {tuple(cell) for cell in np.argwhere(g01.arrays["ffn_hidden"] == 0.0).tolist()}
+    assert zeroed, "G01's ReLU zeroes some units"
+    slide = Presentation(str(decks["g01"])).slides[step]
+    marks = [shape for shape in shapes(slide) if shape.shape_type == MSO_SHAPE_TYPE.FREEFORM]
+    hidden = [shape for shape in slide.shapes if shape.has_table and shape.name.startswith(
+        "hidden")]
+    assert len(hidden) == 2, "hidden = relu(z), then hidden · W2"
+    for table in hidden:
+        table_rows = list(table.table.rows)
+        tops = np.cumsum([table.top] + [row.height for row in table_rows])[1:-1]
+        lefts = np.cumsum([table.left] + [column.width for column in table.table.columns])[:-1]
+        found = set()
+        for mark in marks:
+            rows = np.flatnonzero(np.abs(tops - mark.top) <= 2)
+            cols = np.flatnonzero(np.abs(lefts - mark.left) <= 2)
+            if len(rows) and len(cols):
+                found.add((int(rows[0]), int(cols[0])))
+                assert fill_of(mark) in ("000000", "FFFFFF"), "the ink of the cell's number"
+        assert found == zeroed
 
 
 def test_one_16_9_slide_per_step(decks: dict[str, Path]) -> None:
