@@ -1,0 +1,57 @@
+"""Chinese texts say things in Chinese: every route-map box (issue 23), placement is not the word
+for positions, and every built-in example has a Chinese title and note."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from app.canvas.route_map import step_label
+from engine import Trace, compute, parse_scenario
+from tests.engine.v2_documents import CASES
+from tests.examples import EXAMPLES, trace_of
+
+ALLOWED = frozenset({"Q", "K", "V", "W", "X", "Wo", "q", "k", "QK", "softmax", "RoPE",
+                     "LayerNorm", "RMSNorm"})
+"""Array names and symbols a Chinese map box may keep."""
+
+EXAMPLE_NAMES = sorted(path.name.removesuffix(".qkv.json") for path in EXAMPLES.glob("*.qkv.json"))
+MAP_CASES = ("sinusoidal", "learned", "rope_half", "alibi_default_slopes", "post_norm_2_layers",
+             "norm_none", "qk_norm_rmsnorm", "encoder_decoder_pre_sinusoidal")
+
+
+def english_words(text: str) -> set[str]:
+    """The ASCII words in ``text`` that are not allowed names or symbols."""
+    return set(re.findall(r"[A-Za-z]+", text)) - ALLOWED
+
+
+def map_labels(trace: Trace) -> dict[str, str]:
+    return {step.id: step_label(trace, step, "zh") for step in trace.steps}
+
+
+@pytest.mark.parametrize("name", EXAMPLE_NAMES)
+def test_every_map_box_of_an_example_is_chinese(name: str) -> None:
+    labels = map_labels(trace_of(name))
+    assert {step: label for step, label in labels.items() if english_words(label)} == {}
+
+
+@pytest.mark.parametrize("case", MAP_CASES)
+def test_every_map_box_of_a_generated_document_is_chinese(case: str) -> None:
+    labels = map_labels(compute(parse_scenario(CASES[case]())))
+    assert {step: label for step, label in labels.items() if english_words(label)} == {}
+
+
+def test_the_map_names_positions_rope_and_norms_in_both_languages() -> None:
+    trace = compute(parse_scenario(CASES["sinusoidal"]()))
+    positions = trace.steps[trace.step_index("positions")]
+    assert (step_label(trace, positions, "en"), step_label(trace, positions, "zh")) == \
+        ("+ positions", "+ 位置编码")
+    rope = compute(parse_scenario(CASES["rope_half"]()))
+    turn = next(step for step in rope.steps if step.op == "rope")
+    assert (step_label(rope, turn, "en"), step_label(rope, turn, "zh")) == \
+        ("RoPE turns q, k", "RoPE 转动 q、k")
+    g01 = trace_of("g01")
+    final = g01.steps[-1 - [s.op for s in reversed(g01.steps)].index("norm")]
+    assert (step_label(g01, final, "en"), step_label(g01, final, "zh")) == \
+        ("final Norm", "最终规范化")
