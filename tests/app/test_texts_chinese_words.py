@@ -4,14 +4,20 @@ for positions, and every built-in example has a Chinese title and note."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
 from app.canvas.route_map import step_label
+from app.texts.edit_words import edit_word
+from app.texts.steps_en import WORDS as STEPS_EN
+from app.texts.steps_zh import WORDS as STEPS_ZH
 from engine import Trace, compute, parse_scenario
 from tests.engine.v2_documents import CASES
 from tests.examples import EXAMPLES, trace_of
 
+I18N = Path(__file__).resolve().parents[2] / "resources" / "i18n"
 ALLOWED = frozenset({"Q", "K", "V", "W", "X", "Wo", "q", "k", "QK", "softmax", "RoPE",
                      "LayerNorm", "RMSNorm"})
 """Array names and symbols a Chinese map box may keep."""
@@ -55,3 +61,23 @@ def test_the_map_names_positions_rope_and_norms_in_both_languages() -> None:
     final = g01.steps[-1 - [s.op for s in reversed(g01.steps)].index("norm")]
     assert (step_label(g01, final, "en"), step_label(g01, final, "zh")) == \
         ("final Norm", "最终规范化")
+
+
+def placement_translations() -> dict[str, str]:
+    """The Chinese interface words of every Qt string about the norm's placement."""
+    tree = ElementTree.parse(I18N / "qkv_studio_zh_CN.ts")
+    return {message.findtext("source", ""): message.findtext("translation", "")
+            for message in tree.iter("message")
+            if "placement" in message.findtext("source", "").lower()}
+
+
+def test_placement_is_not_the_word_for_positions() -> None:
+    placement = placement_translations()
+    assert set(placement) == {"&Placement", "Norm placement", "the other placement (pre ↔ post)"}
+    assert {source: text for source, text in placement.items()
+            if "位置" in text or "规范化顺序" not in text} == {}
+    assert edit_word("zh", "block.placement", value="post") == "规范化顺序改为 post-norm"
+    said_in_english = [key for key, text in STEPS_EN.items() if "placement" in text]
+    assert said_in_english == ["resid2_post.check"]
+    assert {key: STEPS_ZH[key] for key in said_in_english if "位置" in STEPS_ZH[key]} == {}
+    assert "规范化顺序切换为前置" in STEPS_ZH["resid2_post.check"]
