@@ -3,6 +3,7 @@ for positions, and every built-in example has a Chinese title and note."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from xml.etree import ElementTree
@@ -11,6 +12,7 @@ import pytest
 
 from app.canvas.route_map import step_label
 from app.texts.edit_words import edit_word
+from app.texts.example_words import document_words
 from app.texts.steps_en import WORDS as STEPS_EN
 from app.texts.steps_zh import WORDS as STEPS_ZH
 from engine import Trace, compute, parse_scenario
@@ -18,6 +20,7 @@ from tests.engine.v2_documents import CASES
 from tests.examples import EXAMPLES, trace_of
 
 I18N = Path(__file__).resolve().parents[2] / "resources" / "i18n"
+CJK = re.compile(r"[\u4e00-\u9fff]")
 ALLOWED = frozenset({"Q", "K", "V", "W", "X", "Wo", "q", "k", "QK", "softmax", "RoPE",
                      "LayerNorm", "RMSNorm"})
 """Array names and symbols a Chinese map box may keep."""
@@ -81,3 +84,22 @@ def test_placement_is_not_the_word_for_positions() -> None:
     assert said_in_english == ["resid2_post.check"]
     assert {key: STEPS_ZH[key] for key in said_in_english if "位置" in STEPS_ZH[key]} == {}
     assert "规范化顺序切换为前置" in STEPS_ZH["resid2_post.check"]
+
+
+def numbers(text: str) -> list[str]:
+    return sorted(re.findall(r"\d+(?:\.\d+)?", text))
+
+
+@pytest.mark.parametrize("name", EXAMPLE_NAMES)
+def test_every_example_document_has_a_chinese_title_and_note(name: str) -> None:
+    doc = json.loads((EXAMPLES / f"{name}.qkv.json").read_text(encoding="utf-8"))
+    title, note = document_words(doc["title"], doc["note"], "zh")
+    assert CJK.search(title) and CJK.search(note)
+    assert (title, note) != (doc["title"], doc["note"])
+    assert numbers(title) == numbers(doc["title"])
+    assert set(numbers(doc["note"])) <= set(numbers(note)), "the Chinese note says the same"
+    assert document_words(doc["title"], doc["note"], "en") == (doc["title"], doc["note"])
+
+
+def test_a_document_that_is_no_example_keeps_its_own_words() -> None:
+    assert document_words("my heads", "mine", "zh") == ("my heads", "mine")
