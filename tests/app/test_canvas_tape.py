@@ -116,7 +116,7 @@ def test_cross_attention_steps_are_told_with_the_encoders_tokens(qtbot: QtBot) -
     trace = with_cross(f11, np.array([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]]),
                        ("I", "love", "cats"))
     text = step_text(trace, trace.step_index("L1.cross.scores"), "en", receiver=1)
-    assert "I's key" in text.how and "love's key" in text.how
+    assert "“I”'s key" in text.how and "“love”'s key" in text.how
     zh = step_text(trace, trace.step_index("L1.cross.scores"), "zh", receiver=1)
     assert "I" in zh.how
 
