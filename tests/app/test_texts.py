@@ -54,7 +54,9 @@ EXPECTED_STEP_IDS = {"embed", "inputs", "projections", "scores", "weights", "mix
                      "resid1", "norm2", "ffn", "resid2", "final_norm", "logits", "probs"}
 EXPECTED_TERMS = ["Wq", "Wk", "Wv", "Wo", "QKV", "shares", "I", "Norm", "LayerNorm", "RMSNorm",
                   "gamma", "beta", "epsilon", "pre-norm", "post-norm", "causal-mask", "residual",
-                  "FFN", "logits", "probabilities", "softmax", "scale", "heads", "embedding"]
+                  "FFN", "logits", "probabilities", "softmax", "scale", "heads", "embedding",
+                  "RoPE", "positional-encoding", "ALiBi", "cross-attention", "encoder",
+                  "grouped-query", "sliding-window", "key-mask", "QK-norm"]
 FORMS = {"en": glossary_en.FORMS, "zh": glossary_zh.FORMS}
 FIELDS = ("summary", "why", "how", "pitfalls", "check")
 
