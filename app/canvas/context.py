@@ -10,7 +10,7 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from app.canvas.grid import DECIMALS, LARGE_GRID_CELLS, Explainer, GridSpec, MatrixGrid
+from app.canvas.grid import LARGE_GRID_CELLS, Explainer, GridSpec, MatrixGrid
 from app.canvas.theme import SLIDE, Theme
 from app.model.operands import (
     ATTENTION_OPS,
@@ -24,12 +24,9 @@ from app.model.sheet import ASPECTS as ASPECTS
 from app.model.sheet import SHEET_HEIGHT as SHEET_HEIGHT
 from app.model.sheet import sheet_size as sheet_size
 from app.texts.frame_words import frame_word
+from app.texts.printed import printed_places
 from engine import Step, Trace, explain, format_number
 from engine.names import short_name
-
-PRECISE_PLACES = 6
-PRECISE_CELLS = 16
-"""A decoder-block lesson whose arrays all have at most this many cells prints 6 decimals."""
 
 
 @lru_cache(maxsize=32)
@@ -129,15 +126,9 @@ class LayoutContext:
 
     @staticmethod
     def places_for(trace: Trace, options: FrameOptions | None = None) -> int:
-        """Decimals the grids of ``trace`` print: the export's (``options.decimals``), else the
-        document's ``display.decimals``, else three — six for a small decoder-block lesson."""
-        chosen = (options.decimals if options is not None else None) or trace.scenario.decimals
-        if chosen:
-            return chosen
-        largest = max((a.size for a in trace.arrays.values()), default=0)
-        small_block = (any(layer.block is not None for layer in trace.scenario.layers)
-                       and largest <= PRECISE_CELLS)
-        return PRECISE_PLACES if small_block else DECIMALS
+        """Decimals the grids of ``trace`` print (:func:`~app.texts.printed.printed_places`,
+        with the export's ``options.decimals``); the step texts print the same."""
+        return printed_places(trace, options.decimals if options is not None else None)
 
     def array(self, name: str) -> npt.NDArray[np.float64]:
         """A trace array, or a parameter by its document path (vectors as one row)."""

@@ -66,23 +66,19 @@ def _norm(trace: Trace, step: Step, lang: str) -> str:
     qk_norm = qk_norm_of(trace, step)
     if qk_norm is not None:
         return canvas_word(lang, "qk_norm", norm=NORM_NAMES[qk_norm])
-    norm = canvas_word(lang, "no_norm") if module_of(trace, step).norm == "none" else "Norm"
+    norm = canvas_word(lang, "no_norm") if module_of(trace, step).norm == "none" \
+        else canvas_word(lang, "norm_word")
     final = step.explain_key.endswith("final_norm")
     return canvas_word(lang, "final_norm" if final else "norm", norm=norm)
 
 
-def _step_id(trace: Trace, step: Step, lang: str) -> str:
-    """The step's id (``positions``, ``L1.rope``)."""
-    return step.id
-
-
 MAP_LABELS = op_table("canvas.map_label", {
     "embed": _word("embed"),
-    "positions": _step_id,
+    "positions": _word("positions"),
     "inputs": _word("inputs"),
     "norm": _norm,
     "projection": _projections,
-    "rope": _step_id,
+    "rope": _word("rope"),
     "scores": _word("scores"),
     "weights": _weights,
     "mix": _mix,

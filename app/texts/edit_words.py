@@ -63,7 +63,7 @@ EDIT_WORDS: dict[str, dict[str, str]] = {
         "block.final_norm_on": "最终 Norm 开",
         "block.final_norm_off": "最终 Norm 关",
         "block.norm": "Norm 改为 {value}",
-        "block.placement": "Norm 位置改为 {value}-norm",
+        "block.placement": "规范化顺序改为 {value}-norm",
         "block.ffn.activation": "激活函数改为 {value}",
         "block.eps": "ε 改为 {value}",
         "display.decimals": "小数位数 = {value}",

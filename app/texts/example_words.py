@@ -1,6 +1,8 @@
 """Titles and one-line notes of the built-in examples, in every language. Imports no Qt.
 
-File → Examples lists each example by its title with its note, in the interface language.
+File → Examples lists each example by its title with its note, in the interface language; a
+built-in example's document (whose file holds its title and note in English) has its Chinese title
+and note here too, found by its English title.
 """
 
 from __future__ import annotations
@@ -75,3 +77,71 @@ def example_label(name: str, lang: str) -> str:
         return name
     title, note = words[check_language(lang)]
     return f"{title} — {note}"
+
+
+DOCUMENT_WORDS: dict[str, tuple[str, str]] = {
+    "Encoder–decoder · I love you → 我 爱": (  # encoder-decoder
+        "编码器–解码器 · I love you → 我 爱",
+        "手工设定参数的 2017 年 Transformer 缩微版：一层编码器读源句 I love you；"
+        "解码器带因果掩码读 <s> 我，再用交叉注意力读编码器的记忆：<s> 读 I，预测“我”；"
+        "“我”读 love，预测“爱”。"
+        "后置规范化（post-norm）的 LayerNorm，ReLU 前馈，d = 4。交叉注意力的份额是 2 × 3："
+        "每个目标词元一行，每个源词元一列。"),
+    "F11 · Q/K/V on two positions": (  # f11
+        "F11 · 两个位置上的 Q/K/V",
+        "本章两个位置的算例：一个输入 X、三张参数表，带因果掩码并做缩放。第一个位置只看得到"
+        "自己；第二个位置两个都读。"),
+    "G01 · a two-position decoder, from input to vocabulary": (  # g01
+        "G01 · 两个位置的解码器，从输入算到词表",
+        "本章的单层前置规范化（pre-norm）解码器：LayerNorm（ε = 1e-5，γ = 1，β = 0）、"
+        "恒等投影、因果注意力、前馈 0.5·ReLU、最终 LayerNorm，以及三个词的词表头。"),
+    "Two heads of width 2, concatenated to 4, Wo 4×6": (  # multihead
+        "两个宽度为 2 的头，拼成 4 列，再乘 4×6 的 Wo",
+        "本章讲形状的算例：每个头输出 2 个数，拼接后共 4 个，形状 4×6 的 Wo 再把它变回模型"
+        "宽度 6。"),
+    "LayerNorm vs RMSNorm on [1, 3]": (  # norms
+        "[1, 3] 上的 LayerNorm 与 RMSNorm",
+        "本章的小算例，ε 取 0：LayerNorm 得 [−1, 1]，RMSNorm 得 [1/√5, 3/√5]。切换 block.norm "
+        "即可对照两者。"),
+    "排除A，保留B · word order needs positions": (  # order
+        "排除A，保留B · 词序要靠位置编码",
+        "参数是手工设定的，不是训练出来的。四个特征：排除、保留、项目 A、项目 B。项目要找动词"
+        "（Wq），两个动词都来应答（Wk），所以只看内容时，A 读“排除”和“保留”一样多。RoPE 按位置"
+        "转动 q 和 k，使一个查询与它前面一个位置的键最匹配：A 读的是紧挨在它前面的动词。值表明"
+        "读到的是哪个动词：第 0 列是排除，第 1 列是保留。交换 A 与 B，A 就改读“保留”；位置编码"
+        "设为 none 时，不论次序如何，A 对两个动词读得一样多。"),
+    "Which word does “it” read? A pronoun and its antecedent": (  # pronoun
+        "“it”读的是哪个词？代词与它所指的词",
+        "参数是手工设定的，不是训练出来的。每个词元的 4 个特征依次表示：有生命的名词、无生命的"
+        "名词、代词、其他词。Wq 把代词特征变成寻找“有生命的名词”的查询，Wk 给“animal”这样的键"
+        "（也给“street”一个较弱的），于是“it”把最大的份额给了“animal”。在因果掩码下，“it”看"
+        "不到决定词义的“tired”。"),
+    "RoPE · one word at three positions": (  # rope
+        "RoPE · 同一个词在三个位置",
+        "同一行放在位置 0、1、2 上，所以 RoPE 之前 Q 和 K 各行相同。RoPE 把每一对列转过角度 "
+        "p·θ：第 0 对（第 0、2 列）每个位置转 1 弧度，第 1 对（第 1、3 列）转 0.1 弧度（base 取 "
+        "100 而不是常用的 10000，好让慢的一对也看得出转动）。转动后的 q 和 k 给出的分数只取决于"
+        "距离 i − j：scores[1,0] 等于 scores[2,1]。"),
+    "One visible key: the share is 1 for lack of competition": (  # single-key
+        "只有一个可见的键：没有竞争，份额就是 1",
+        "有因果掩码时，第一个位置只看得到自己，所以不论分数多少，它的份额都恰好是 1。改动 Wq 或 "
+        "Wk 中的任何数，第一行的份额都不会变。"),
+    "Three layers, pre-norm": (  # three-layers
+        "三层堆叠，前置规范化",
+        "三个形状相同的前置规范化解码层（两个宽度为 2 的头，宽 6 的 GELU 前馈），每层有自己的"
+        "参数（随机生成，保留一位小数），之后是最终 LayerNorm 和三个词的输出头。每一层读取前一"
+        "层写下的主干：依次走过 L1、L2、L3，看最后一个词元的份额逐层变化。"),
+    "Token ids 7, 12, 3 looked up in an embedding table": (  # tokenizer
+        "Token 编号 7、12、3 在嵌入表中查表",
+        "一个教学用的分词器把“检查路径过滤”切成三个 Token，编号为 7、12、3；每个编号从嵌入表中"
+        "取出一行，三行合起来就是 X。"),
+}
+"""A built-in example's English title (as its file has it) → its title and note in Chinese."""
+
+
+def document_words(title: str, note: str, lang: str) -> tuple[str, str]:
+    """A document's title and note in ``lang``: a built-in example's in Chinese, found by its
+    English ``title``; the document's own ``title`` and ``note`` otherwise."""
+    if check_language(lang) == "zh" and title in DOCUMENT_WORDS:
+        return DOCUMENT_WORDS[title]
+    return title, note

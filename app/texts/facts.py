@@ -1,7 +1,8 @@
 """The facts a step text quotes, read from one trace: tokens, sizes, options and numbers.
 
-Every number a step text prints comes from here, formatted by the engine at :data:`PLACES`
-decimals, so the texts describe the open document and no other. Imports no Qt.
+Every number a step text prints comes from here, formatted by the engine with the decimals the
+frames print (:func:`~app.texts.printed.printed_places`), so a value quoted in a text reads as
+its grid prints it, and the texts describe the open document and no other. Imports no Qt.
 """
 
 from __future__ import annotations
@@ -12,13 +13,12 @@ from functools import cached_property
 import numpy as np
 
 from app.model.operands import array_name, ffn_pre, kv_head, tokens_of, visible_of
+from app.texts.printed import printed_places
 from app.texts.scope import QK_NORM, StepModules, modules_of
 from engine import Attention, Block, Scenario, Step, Trace, format_number
 from engine.numbers import format_exact, format_factor
 from engine.reader import FloatArray
 
-PLACES = 3
-"""Decimals of every number a step text prints."""
 MAX_SHOWN = 4
 """A row longer than this is cut with an ellipsis."""
 MAX_TERMS = 3
@@ -138,24 +138,30 @@ class Facts:
         return self.trace.arrays[name]
 
     # -- formatting -------------------------------------------------------------------------
-    @staticmethod
-    def num(value: float) -> str:
-        """One number at text precision (``1.414``, ``−0.5``, ``2``)."""
-        return format_number(float(value), PLACES)
+    @cached_property
+    def places(self) -> int:
+        """Decimals of every number the text prints: the frames' (:func:`printed_places`)."""
+        return printed_places(self.trace)
 
-    @classmethod
-    def row(cls, values: FloatArray | list[float]) -> str:
+    def num(self, value: float) -> str:
+        """One number as the frames print it (``1.414``, ``−0.5``, ``2``)."""
+        return format_number(float(value), self.places)
+
+    def row(self, values: FloatArray | list[float]) -> str:
         """A row in brackets, cut after :data:`MAX_SHOWN` entries: ``[1, −1]``."""
-        shown = [cls.num(v) for v in list(values)[:MAX_SHOWN]]
+        shown = [self.num(v) for v in list(values)[:MAX_SHOWN]]
         more = ", …" if len(values) > MAX_SHOWN else ""
         return "[" + ", ".join(shown) + more + "]"
 
-    @staticmethod
-    def dot_terms(a: FloatArray, b: FloatArray) -> str:
+    def dot_terms(self, a: FloatArray, b: FloatArray) -> str:
         """The terms of a·b: ``1·1 + (−1)·(−1)``, the first :data:`MAX_TERMS` and ``+ …``."""
-        terms = [f"{format_factor(float(x), PLACES)}·{format_factor(float(y), PLACES)}"
+        terms = [f"{self.factor(x)}·{self.factor(y)}"
                  for x, y in list(zip(a, b, strict=True))[:MAX_TERMS]]
         return " + ".join(terms) + (" + …" if len(a) > MAX_TERMS else "")
+
+    def factor(self, value: float) -> str:
+        """A factor inside a product, negative in parentheses: ``(−1)``."""
+        return format_factor(float(value), self.places)
 
     def receiver_row(self, name: str) -> str:
         """The receiver's row of a 2-D trace array, formatted."""
@@ -332,7 +338,7 @@ class Facts:
         """The terms of Q[receiver, 0]: the source row times Wq's first column (plus bq)."""
         a = self.attention
         terms = self.dot_terms(self.array(self.source)[self.receiver], a.Wq[:, 0])
-        return terms + (f" + {format_factor(float(a.bq[0]), PLACES)}" if a.bq is not None else "")
+        return terms + (f" + {self.factor(a.bq[0])}" if a.bq is not None else "")
 
     @property
     def example_keys(self) -> list[int]:
@@ -352,7 +358,7 @@ class Facts:
         whole = len(values) <= MAX_TERMS + 1
         shown = [self.num(v) for v in (values if whole else values[:MAX_TERMS])]
         terms = " + ".join(shown if whole else [*shown, "…"])
-        exact = whole and abs(sum(round(v, PLACES) for v in values) - 1) < 1e-9
+        exact = whole and abs(sum(round(v, self.places) for v in values) - 1) < 1e-9
         return f"{terms} {'=' if exact else '≈'} 1"
 
     @property

@@ -112,6 +112,53 @@ ENTRIES: dict[str, GlossaryEntry] = dict((
            "A learned table with one row per token id; looking up the ids gives the rows of X.",
            "Ids 7, 12 and 3 pick rows 7, 12 and 3 of the table (counting from 0), giving a "
            "3-row X."),
+    _entry("RoPE", "RoPE, rotary position embedding",
+           "Turns each pair of columns of q and k by an angle that grows with the position, "
+           "p·θᵢ, so that q·k depends only on how far apart the two positions are.",
+           "In the rope example one row stands at positions 0, 1 and 2; after the turn "
+           "scores[1, 0] = scores[2, 1] = 0.768 (distance 1) and scores[2, 0] = 0.282 "
+           "(distance 2)."),
+    _entry("positional-encoding", "Positional encoding",
+           "Rows that depend only on the position, sinusoidal or learned, added to the token "
+           "rows so that one token at two positions gives two different rows.",
+           "Sinusoidal with d = 2: P[1] = [sin 1, cos 1] = [0.841, 0.540], so the token row "
+           "[1, 0] at position 1 becomes [1.841, 0.540]."),
+    _entry("ALiBi", "ALiBi, attention with linear biases",
+           "Adds to each score a penalty −slope · distance that grows with how far back the key "
+           "is, one slope per head, instead of adding rows for the positions.",
+           "With 2 heads the slopes are 2⁻⁴ = 0.0625 and 2⁻⁸ = 0.00390625; in head 1 a key 3 "
+           "positions back gets the bias −3 · 0.0625 = −0.1875."),
+    _entry("cross-attention", "Cross-attention",
+           "Attention whose queries come from the decoder's rows and whose keys and values come "
+           "from the encoder's output, its memory, so that the shares form a target × source "
+           "table.",
+           "In the encoder–decoder example the shares are 2 × 3, and “我” gives “love” 0.999283, "
+           "“I” 0.000474 and “you” 0.000243."),
+    _entry("encoder", "Encoder",
+           "A stack of layers that reads the source tokens with no causal mask, every row "
+           "reading every row, and hands its last rows, the memory, to the decoder's "
+           "cross-attention.",
+           "In the encoder–decoder example the encoder's row of “I” reads all 3 source tokens, "
+           "with shares 0.894285, 0.052857 and 0.052857."),
+    _entry("grouped-query", "Grouped-query attention",
+           "Several query heads share one key/value head, so that K and V have fewer columns "
+           "than Q (with a single key/value head it is multi-query attention).",
+           "4 query heads of width 2 with 2 key/value heads: Q has 8 columns but K and V have "
+           "4, query heads 1 and 2 read key/value head 1, and heads 3 and 4 read head 2."),
+    _entry("sliding-window", "Sliding window",
+           "Each query reads only the w keys up to and including its own position (i − j < w), "
+           "so that a row never reads more than w keys.",
+           "With w = 2 and the causal mask, position 4 reads keys 3 and 4 only, and its share "
+           "of key 0 is exactly 0."),
+    _entry("key-mask", "Key mask",
+           "One flag per key that hides every key marked 0 from every row (padding, say), "
+           "whatever its scores.",
+           "With key_mask [1, 1, 0, 1] the share of key 2 is exactly 0 in every row, and each "
+           "row's other shares still sum to 1."),
+    _entry("QK-norm", "QK-norm",
+           "A norm (LayerNorm or RMSNorm) of each head's q and k rows before the scores, with "
+           "learned γ_q and γ_k, which keeps the scores from growing without bound.",
+           "RMSNorm of q = [3, 4] with γ_q = 1 is [3, 4] ÷ √12.5 = [0.849, 1.131]."),
 ))
 
 FORMS: dict[str, tuple[str, ...]] = {
@@ -140,6 +187,15 @@ FORMS: dict[str, tuple[str, ...]] = {
     "scale": ("√dₖ",),
     "heads": ("multi-head", "head", "heads", "concatenated", "concatenation"),
     "embedding": ("embedding", "embedding table", "token id", "token ids"),
+    "RoPE": ("RoPE", "rotary"),
+    "positional-encoding": ("positional encoding", "positional encodings"),
+    "ALiBi": ("ALiBi",),
+    "cross-attention": ("cross-attention", "cross-attends", "cross-attend"),
+    "encoder": ("encoder", "encoders"),
+    "grouped-query": ("grouped-query attention", "grouped-query", "multi-query attention"),
+    "sliding-window": ("sliding window",),
+    "key-mask": ("key mask", "key_mask"),
+    "QK-norm": ("QK-norm",),
 }
 """The words that link to each term. A form in lower case matches in any case; a form with a
 capital letter matches only as written."""

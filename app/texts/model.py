@@ -80,7 +80,9 @@ def check_language(lang: str) -> str:
 TERM_IDS: tuple[str, ...] = (
     "Wq", "Wk", "Wv", "Wo", "QKV", "shares", "I", "Norm", "LayerNorm", "RMSNorm", "gamma",
     "beta", "epsilon", "pre-norm", "post-norm", "causal-mask", "residual", "FFN", "logits",
-    "probabilities", "softmax", "scale", "heads", "embedding",
+    "probabilities", "softmax", "scale", "heads", "embedding", "RoPE", "positional-encoding",
+    "ALiBi", "cross-attention", "encoder", "grouped-query", "sliding-window", "key-mask",
+    "QK-norm",
 )
 """Ids of the glossary terms, in the order the glossary lists them."""
 

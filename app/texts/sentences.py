@@ -47,12 +47,14 @@ NOTHING = say("nothing")
 
 @dataclass(frozen=True)
 class Token:
-    """A token as a text names it (quoted in Chinese)."""
+    """A token as a text names it: quoted, “The”, so that a token never reads as a word of the
+    sentence ("“The” sees only itself", "“我”只看得到自己")."""
 
     text: str
 
     def words(self, lang: str) -> str:
-        return self.text if check_language(lang) == "en" else f"“{self.text}”"
+        check_language(lang)
+        return f"“{self.text}”"
 
 
 @dataclass(frozen=True)

@@ -225,8 +225,8 @@ WORDS: dict[str, str] = {
                        "做 Norm。",
     "resid2_post.pitfalls": "与 pre-norm 不同，起点是 norm1 而不是 resid1，X 原来的尺度到这里已"
                             "不再保留。这一步仍只是加法。",
-    "resid2_post.check": "resid2 − norm1 的每一格都等于 ffn_out。把位置切换为 pre，这一步就改为"
-                         "加到 resid1 上。",
+    "resid2_post.check": "resid2 − norm1 的每一格都等于 ffn_out。把规范化顺序切换为前置（pre），"
+                         "这一步就改为加到 resid1 上。",
     # the head
     "logits.summary": "每个最终行乘以词表头，为 {size} 个词表项各得到一个分数，即 logit。",
     "logits.why": "要预测下一个 Token，每个位置都需要为每个候选 Token 给出一个数。词表头把 {d} "

@@ -37,11 +37,11 @@
     </message>
     <message>
         <source>&amp;Placement</source>
-        <translation>位置(&amp;P)</translation>
+        <translation>规范化顺序(&amp;P)</translation>
     </message>
     <message>
         <source>Norm placement</source>
-        <translation>规范化的位置</translation>
+        <translation>规范化顺序：前置或后置</translation>
     </message>
     <message>
         <source>&amp;Activation</source>
@@ -197,7 +197,7 @@
     </message>
     <message>
         <source>the other placement (pre ↔ post)</source>
-        <translation>另一种位置（pre ↔ post）</translation>
+        <translation>另一种规范化顺序（前置 ↔ 后置）</translation>
     </message>
     <message>
         <source>causal mask flipped</source>

@@ -28,7 +28,7 @@ def test_a_sentence_missing_in_one_language_is_named(monkeypatch: pytest.MonkeyP
 def test_one_sentence_in_both_languages() -> None:
     check = say("weights.check", token=Token("cat"), sum="0.5 + 0.5 = 1",
                 first=say("nothing"))
-    assert check.words("en") == "Each row sums to 1 (for cat: 0.5 + 0.5 = 1). Edit Wv: the " \
+    assert check.words("en") == "Each row sums to 1 (for “cat”: 0.5 + 0.5 = 1). Edit Wv: the " \
                                 "shares must not move."
     assert check.words("zh") == "每行之和为 1（“cat”：0.5 + 0.5 = 1）。改动 Wv，份额必须纹丝不动。"
     assert Listed(["a", "b", "c"]).words("en") == "a, b and c"

@@ -1,7 +1,7 @@
 """Every number and token a step text quotes belongs to the open document.
 
 For every built-in example, variants of them, and random valid documents: each number printed in
-any field of any step text, in either language, equals at the texts' precision a value of that
+any field of any step text, in either language, equals at the frames' precision a value of that
 document's trace or parameters, a size, or a value of the same document with one option flipped;
 and no text names a token or vocabulary entry the document lacks.
 """
@@ -19,12 +19,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.texts import LANGUAGES, speaker_notes, step_text
+from app.texts.printed import printed_places
 from engine import ScenarioError, Trace, compute, format_number, parse_scenario
 from engine.numbers import format_exact
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "resources" / "examples").glob("*.qkv.json"))
-PLACES = 3
 NUMBER = re.compile(r"(?<![\w.])≈?[−-]?\d+(?:\.\d+)?(?:×10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)?(?![\w])")
 FLIPS: list[tuple[str, Any]] = [
     ("attention.causal", "not"), ("attention.scale", "not"), ("block.final_norm", "not"),
@@ -90,13 +90,14 @@ def values_of(trace: Trace) -> list[float]:
 def allowed_numbers(document: dict[str, Any]) -> set[str]:
     """Every allowed number as the texts print it."""
     shown: set[str] = set()
+    places = printed_places(compute(parse_scenario(document)))  # the frames' (issue 23)
     for doc in [document, *flipped(document)]:
         try:
             trace = compute(parse_scenario(doc))
         except ScenarioError:
             continue
         for value in values_of(trace):
-            shown.add(format_number(float(value), PLACES))
+            shown.add(format_number(float(value), places))
             shown.add(format_exact(float(value)))  # ε as the canvas writes it
     return shown
 
@@ -167,7 +168,7 @@ def test_the_check_rejects_a_number_of_another_document() -> None:
     docs = example_documents()
     g01 = compute(parse_scenario(docs["g01.qkv.json"]))
     allowed = allowed_numbers(docs["g01.qkv.json"])
-    assert "1.414" in allowed and "3.911" not in allowed and "8.044" not in allowed
+    assert "1.414214" in allowed and "3.911" not in allowed and "8.044" not in allowed
     assert any("p2" in text for _, text in texts_of(g01))
     assert "爱" in FOREIGN and "p2" in FOREIGN
 
@@ -175,7 +176,8 @@ def test_the_check_rejects_a_number_of_another_document() -> None:
 def test_g01_texts_quote_g01() -> None:
     g01 = compute(parse_scenario(example_documents()["g01.qkv.json"]))
     projections = step_text(g01, g01.step_index("projections"), "en")
-    assert "Q[p2, 0] = (≈−1)·1 + ≈1·0 = ≈−1" in projections.check  # never a false 1
+    # LayerNorm([0, 2]) with ε = 1e-5 is [−0.999995, 0.999995], as G01's frames print it
+    assert "Q[p2, 0] = (−0.999995)·1 + 0.999995·0 = −0.999995" in projections.check
     assert "norm1" in projections.summary and "X" not in projections.summary
     zh = step_text(g01, g01.step_index("projections"), "zh")
     assert zh.summary.startswith("norm1 的每一行")

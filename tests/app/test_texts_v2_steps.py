@@ -49,7 +49,7 @@ def test_cross_projection_text_with_more_target_than_source_tokens() -> None:
     q = trace.arrays["L1.cross.Q"][4]
     en, zh = step_text(trace, index, "en").how, step_text(trace, index, "zh").how
     assert "K = enc.memory·Wk and V = enc.memory·Wv" in en
-    assert f"gives q = {_row(q)}; the memory row of here gives k = {_row(k)} and " \
+    assert f"gives q = {_row(q)}; the memory row of “here” gives k = {_row(k)} and " \
            f"v = {_row(v)}." in en
     assert f"记忆中“here”的行得到 k = {_row(k)}、v = {_row(v)}。" in zh
 
@@ -65,7 +65,7 @@ def test_the_steps_around_the_cross_attention_name_their_own_arrays() -> None:
     stream, attn = trace.arrays["L1.resid1"][-1], trace.arrays["L1.cross.attn_out"][-1]
     total = f"{_row(stream)} + {_row(attn)} = {_row(stream + attn)}"
     assert step_text(trace, resid, "en").how == (
-        f"L1.cross.resid = L1.resid1 + L1.cross.attn_out, entry by entry. For je: {total}.")
+        f"L1.cross.resid = L1.resid1 + L1.cross.attn_out, entry by entry. For “je”: {total}.")
     assert step_text(trace, resid, "zh").how == (
         f"L1.cross.resid = L1.resid1 + L1.cross.attn_out，逐个数相加。“je”：{total}。")
     post = compute(parse_scenario(encoder_decoder(71, placement="post")))

@@ -104,7 +104,7 @@ def test_the_map_follows_the_documents_structure(qtbot: QtBot) -> None:
     post_trace = compute(parse_scenario(post))
     assert labels(post_trace)[:9] == ["Q/K/V", "scores", "mask + softmax", "mix V · Wo",
                                       "+ residual", "Norm", "FFN", "+ residual", "Norm"]
-    assert labels(g01, lang="zh")[:4] == ["Norm", "Q/K/V", "分数", "掩码 + softmax"]
+    assert labels(g01, lang="zh")[:4] == ["规范化", "Q/K/V", "分数", "掩码 + softmax"]
     no_norm = g01.scenario.to_document()
     no_norm["block"]["norm"] = "none"
     assert labels(compute(parse_scenario(no_norm)))[0] == "no norm"
