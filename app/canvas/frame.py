@@ -20,6 +20,7 @@ from app.canvas.layout import TextItem, items_of
 from app.canvas.route_map import RouteMap, route_map
 from app.canvas.theme import font
 from app.canvas.worked_row import WorkedRow
+from app.texts.example_words import document_words
 from app.texts.frame_words import frame_word
 from engine import Trace
 
@@ -99,7 +100,8 @@ class FrameItem(Sheet):
         heading = frame_word(lang, "heading", n=self.step_index + 1, count=len(trace.steps),
                              title=step_title or step.title)
         self.heading = self._text(heading, HEADING_SIZE * unit, margin, margin, bold=True)
-        subtitle = self._text(trace.scenario.title, SUBTITLE_SIZE * unit, margin,
+        title, _note = document_words(trace.scenario.title, trace.scenario.note, lang)
+        subtitle = self._text(title, SUBTITLE_SIZE * unit, margin,
                               margin + self.heading.boundingRect().height(), role="muted")
         body_top = subtitle.pos().y() + subtitle.boundingRect().height() + HEADER_GAP * unit
         self.route_map = route_map(self.context, step) if self.options.route_map else None

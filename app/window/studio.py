@@ -56,7 +56,7 @@ from app.i18n import LiveTexts, current_language
 from app.model.cancel import CancelledError
 from app.model.examples import OPENINGS, example_names, example_path
 from app.texts.bidi import isolate
-from app.texts.example_words import example_label, example_title
+from app.texts.example_words import document_words, example_label, example_title
 from app.widgets.busy_indicator import BusyIndicator
 from app.widgets.jobs import is_big, run_with_progress
 from app.window.appearance import appearance
@@ -477,7 +477,9 @@ class StudioWindow(QMainWindow):
         self.statusBar().showMessage(self.tr("Copied the frame as PNG and SVG"))
 
     def _update_title(self) -> None:
-        self.setWindowTitle(f"QKV Studio — {self.state.scenario.title}[*]")
+        scenario = self.state.scenario
+        title, _note = document_words(scenario.title, scenario.note, current_language())
+        self.setWindowTitle(f"QKV Studio — {title}[*]")
         self.setWindowModified(not self.state.undo_stack.isClean())
 
     # -- files -----------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+from pytestqt.qtbot import QtBot
 
 from app.canvas.route_map import step_label
 from app.texts.edit_words import edit_word
@@ -103,3 +104,23 @@ def test_every_example_document_has_a_chinese_title_and_note(name: str) -> None:
 
 def test_a_document_that_is_no_example_keeps_its_own_words() -> None:
     assert document_words("my heads", "mine", "zh") == ("my heads", "mine")
+
+
+def test_the_window_title_and_the_frame_subtitle_take_the_examples_chinese_title(
+        qtbot: QtBot) -> None:
+    from app import i18n
+    from app.canvas import FrameItem, FrameOptions
+    from app.canvas.layout import TextItem, items_of
+    from tests.app.driving import close_window, open_window
+
+    chinese, _note = document_words("F11 · Q/K/V on two positions", "", "zh")
+    assert chinese == "F11 · 两个位置上的 Q/K/V"
+    window = open_window(qtbot, "f11")
+    try:
+        i18n.set_language("zh")
+        qtbot.waitUntil(lambda: window.windowTitle() == f"QKV Studio — {chinese}[*]")
+        frame = FrameItem(window.state.trace, 0, FrameOptions(lang="zh"))
+        words = [item.text for item in items_of(frame, TextItem)]
+        assert chinese in words and "F11 · Q/K/V on two positions" not in words
+    finally:
+        close_window(window)
