@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TypeVar, cast
 
 from PySide6.QtCore import QRectF
@@ -20,6 +21,7 @@ from app.canvas.layout import TextItem, items_of
 from app.canvas.route_map import RouteMap, route_map
 from app.canvas.theme import font
 from app.canvas.worked_row import WorkedRow
+from app.model.parts import place_name
 from app.texts.frame_words import frame_word
 from engine import Trace
 
@@ -37,6 +39,13 @@ MAP_SMALLEST = 1.1
 """The map of where you are is drawn up to 1.5 times its natural size (labels about 20 px on a
 1080-unit-tall sheet) at the end of the subtitle's line, down to 1.1 times to stay there; a map
 that needs less goes on a line of its own."""
+
+
+def shown_names(trace: Trace, names: Sequence[str]) -> str:
+    """The names a footer lists: trace arrays as the trace names them (``L2.mixed``), a
+    parameter's document path in the same 1-based layer naming (``layers.1.attention.Wo`` →
+    ``L2.Wo``), so one frame never shows two numberings."""
+    return ", ".join(name if name in trace.arrays else place_name(name) for name in names)
 
 
 class Sheet(QGraphicsObject):
@@ -106,8 +115,8 @@ class FrameItem(Sheet):
         if self.route_map is not None:
             body_top = self._place_map(self.route_map, subtitle, body_top, margin, unit)
         nothing = frame_word(lang, "nothing")
-        flow = (f"{frame_word(lang, 'reads')} {', '.join(step.reads) or nothing}     "
-                f"{frame_word(lang, 'writes')} {', '.join(step.writes) or nothing}")
+        flow = (f"{frame_word(lang, 'reads')} {shown_names(trace, step.reads) or nothing}     "
+                f"{frame_word(lang, 'writes')} {shown_names(trace, step.writes) or nothing}")
         footer = self._text(flow, FOOTER_SIZE * unit, margin, 0, role="muted")
         bottom = height - margin
         if self.options.caption:
