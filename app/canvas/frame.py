@@ -19,7 +19,7 @@ from app.canvas.compose import Composition, Group, compose, fit_scale, lay_out, 
 from app.canvas.context import SHEET_HEIGHT, FrameOptions, LayoutContext, sheet_size
 from app.canvas.layout import TextItem, items_of
 from app.canvas.route_map import RouteMap, route_map
-from app.canvas.theme import font
+from app.canvas.theme import font, text_advance
 from app.canvas.worked_row import WorkedRow
 from app.model.parts import place_name
 from app.texts.frame_words import frame_word
@@ -235,7 +235,7 @@ class FrameItem(Sheet):
               role: str = "text") -> TextItem:
         """A line of the sheet's own words, its size reduced when it would run off the sheet."""
         room = self._rect.width() - 2 * x
-        advance = QFontMetricsF(font(_pixels(size), bold)).horizontalAdvance(text) + 4
+        advance = text_advance(text, _pixels(size), bold) + 4
         if advance > room > 0:
             size *= room / advance
         item = TextItem(text, self.options.theme, size=_pixels(size), bold=bold, role=role)
