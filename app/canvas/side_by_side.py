@@ -6,6 +6,7 @@ the pictures of the single view; exports paint it like any frame (:func:`build_c
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -92,7 +93,7 @@ class CompareFrameItem(Sheet):
     def __init__(self, trace_a: Trace, trace_b: Trace, comparison: Comparison, step_index: int,
                  options: FrameOptions | None = None, labels: tuple[str, str] = ("A", "B"),
                  titles: tuple[str | None, str | None] = (None, None),
-                 tolerance: float = 0.0) -> None:
+                 tolerance: float = 0.0, order: Sequence[int] | None = None) -> None:
         super().__init__()
         self.options = options or FrameOptions()
         self.labels = labels
@@ -127,13 +128,15 @@ class CompareFrameItem(Sheet):
         side_height = below * (SIDES_SHARE if self.changed else 1.0)
         side = ((inner - SIDE_GAP) / 2, side_height)
         side_options = replace(self.options, caption="", route_map=False, worked_row=False)
-        scales = [compose(trace, side_options, _side_area(side)).scale
-                  for trace in (trace_a, trace_b)]
+        b_options = replace(side_options, receiver=order[ctx.receiver]) \
+            if order is not None else side_options  # B reads with the same token as A
+        scales = [compose(trace, options, _side_area(side)).scale
+                  for trace, options in ((trace_a, side_options), (trace_b, b_options))]
         sides = []
-        for name, trace, index, step, title, label in (
-                ("A", trace_a, index_a, step_a, titles[0], labels[0]),
-                ("B", trace_b, index_b, step_b, titles[1], labels[1])):
-            sides.append(FrameItem(trace, index, side_options, step_title=word(
+        for name, trace, index, step, title, label, options in (
+                ("A", trace_a, index_a, step_a, titles[0], labels[0], side_options),
+                ("B", trace_b, index_b, step_b, titles[1], labels[1], b_options)):
+            sides.append(FrameItem(trace, index, options, step_title=word(
                 ctx, "side", side=name, label=label, title=title or step.title), sheet=side,
                 max_scale=min(scales)))
         self.a_frame, self.b_frame = sides
@@ -222,11 +225,12 @@ def build_compare_scene(trace_a: Trace, trace_b: Trace, comparison: Comparison,
                         step_index: int, options: FrameOptions | None = None,
                         labels: tuple[str, str] = ("A", "B"),
                         titles: tuple[str | None, str | None] = (None, None),
-                        tolerance: float = 0.0) -> tuple[QGraphicsScene, CompareFrameItem]:
+                        tolerance: float = 0.0, order: Sequence[int] | None = None
+                        ) -> tuple[QGraphicsScene, CompareFrameItem]:
     """A scene holding one comparison, its scene rectangle fitted to it (for exports)."""
     scene = QGraphicsScene()
     item = CompareFrameItem(trace_a, trace_b, comparison, step_index, options, labels, titles,
-                            tolerance)
+                            tolerance, order)
     scene.addItem(item)
     scene.setSceneRect(item.boundingRect())
     return scene, item
