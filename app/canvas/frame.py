@@ -15,7 +15,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.canvas.compose import Composition, Group, compose, fit_scale, lay_out, measure
+from app.canvas.compose import (
+    MAX_SCALE,
+    Composition,
+    Group,
+    compose,
+    fit_scale,
+    lay_out,
+    measure,
+)
 from app.canvas.context import SHEET_HEIGHT, FrameOptions, LayoutContext, sheet_size
 from app.canvas.layout import TextItem, items_of
 from app.canvas.route_map import RouteMap, route_map
@@ -72,6 +80,9 @@ class FrameItem(Sheet):
     """A whole frame on its sheet: step title, document title, the step's picture, reads/writes,
     caption.
 
+    ``own_scale``: the picture as large as this step allows (up to ``max_scale``), not at the
+    document's one scale (the sides of a comparison, one step at a time).
+
     The sheet is 1920×1080 scene units for 16:9 and 1440×1080 for 4:3
     (:attr:`FrameOptions.aspect`), or ``sheet`` when given (each side of a comparison). The
     picture is scaled by the document's one type scale (:func:`app.canvas.compose.compose`) and
@@ -93,7 +104,7 @@ class FrameItem(Sheet):
 
     def __init__(self, trace: Trace, step_index: int, options: FrameOptions | None = None,
                  step_title: str | None = None, sheet: tuple[float, float] | None = None,
-                 max_scale: float | None = None) -> None:
+                 max_scale: float | None = None, own_scale: bool = False) -> None:
         super().__init__()
         self.options = options or FrameOptions()
         self.trace = trace
@@ -131,6 +142,7 @@ class FrameItem(Sheet):
         self._footer = footer
         self._header_key = self._header_of(trace, step_title)
         self._max_scale = max_scale
+        self._own_scale = own_scale
         self.body = Group()
         self._lay_out_body()
 
@@ -184,8 +196,9 @@ class FrameItem(Sheet):
         while typing, measuring only this step again, see :func:`compose`)."""
         self.composition = composition = compose(
             self.trace, self.options, self.area.size(), self.step_index if quick else None)
-        most = composition.scale if self._max_scale is None else min(self._max_scale,
-                                                                     composition.scale)
+        most = MAX_SCALE if self._own_scale else composition.scale
+        if self._max_scale is not None:
+            most = min(self._max_scale, most)
         self.body.setParentItem(self)
         self.body.stackBefore(self._footer)  # drawn (and read in SVG) heading, picture, footer
         covered = lay_out(self.context, self.step_index, self.body,
