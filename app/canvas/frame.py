@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import TypeVar, cast
 
 from PySide6.QtCore import QRectF
-from PySide6.QtGui import QBrush, QFontMetricsF, QPainter
+from PySide6.QtGui import QBrush, QPainter
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsObject,
@@ -27,7 +27,7 @@ from app.canvas.compose import (
 from app.canvas.context import SHEET_HEIGHT, FrameOptions, LayoutContext, sheet_size
 from app.canvas.layout import TextItem, items_of
 from app.canvas.route_map import RouteMap, route_map
-from app.canvas.theme import font, text_advance
+from app.canvas.theme import text_advance
 from app.canvas.worked_row import WorkedRow
 from app.model.parts import place_name
 from app.texts.frame_words import frame_word
@@ -232,18 +232,6 @@ class FrameItem(Sheet):
         """The worked row drawn with the step's picture, if any."""
         return next(iter(self.items_of(WorkedRow)), None)
 
-    @staticmethod
-    def area_for(sheet: tuple[float, float]) -> QRectF:
-        """The picture area of a frame without caption or map on a sheet of size ``sheet``."""
-        width, height = sheet
-        unit = height / SHEET_HEIGHT
-        margin = MARGIN * unit
-        top = margin + sum(_line_height(size * unit, bold)
-                           for size, bold in ((HEADING_SIZE, True), (SUBTITLE_SIZE, False)))
-        top += HEADER_GAP * unit
-        bottom = height - margin - _line_height(FOOTER_SIZE * unit, False) - HEADER_GAP * unit
-        return QRectF(margin, top, width - 2 * margin, bottom - top)
-
     def _text(self, text: str, size: float, x: float, y: float, *, bold: bool = False,
               role: str = "text") -> TextItem:
         """A line of the sheet's own words, its size reduced when it would run off the sheet."""
@@ -259,11 +247,6 @@ class FrameItem(Sheet):
 
 def _pixels(size: float) -> int:
     return max(8, round(size))
-
-
-def _line_height(size: float, bold: bool) -> float:
-    """Height of a :class:`TextItem` line of ``size`` pixels."""
-    return QFontMetricsF(font(_pixels(size), bold)).height() + 4
 
 
 def build_frame_scene(trace: Trace, step_index: int, options: FrameOptions | None = None,
