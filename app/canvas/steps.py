@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem
 
 from app.canvas.arrows import ArrowSpec, AttentionArrows
 from app.canvas.block_steps import lay_out_ffn, lay_out_norm, lay_out_residual
-from app.canvas.context import LayoutContext
+from app.canvas.context import LayoutContext, positioned_labels
 from app.canvas.heads import ARROWS_GAP, lay_out_heads_mix
 from app.canvas.layout import GAP, ROW_GAP, place_beside, place_row, place_rows, wrap_width
 from app.canvas.pieces import text_lines
@@ -28,7 +28,6 @@ from app.model.operands import (
     attention_of,
     kv_head,
     parameter_path,
-    tokens_of,
     visible_of,
 )
 from app.texts.frame_words import frame_word, join_notes
@@ -144,8 +143,9 @@ def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
 
 def _arrows(ctx: LayoutContext, step: Step) -> AttentionArrows:
     """Arrows from the query rows to the keys: the encoder's rows for cross-attention."""
-    keys = tokens_of(ctx.trace, step.keys) if step.keys and step.keys != step.rows else None
-    spec = ArrowSpec(tokens=ctx.tokens, weights=ctx.array(array_name(step, "weights")),
+    keys = positioned_labels(ctx.trace, step.keys, ctx.options.lang) \
+        if step.keys and step.keys != step.rows else None
+    spec = ArrowSpec(tokens=ctx.labels, weights=ctx.array(array_name(step, "weights")),
                      visible=visible_of(ctx.trace, step), receiver=ctx.receiver, heads=ctx.heads,
                      show_all=ctx.options.show_all_arrows, places=ctx.places, keys=keys)
     title = _word(ctx, "who_reads", token=ctx.tokens[ctx.receiver])
