@@ -24,7 +24,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphi
 
 from app.canvas.picture import draw_text, legible, on_screen
 from app.canvas.points import Lines
-from app.canvas.theme import Theme, font, text_advance, widest_advance
+from app.canvas.theme import Theme, font, text_advance, text_font, widest_advance
 from app.texts.frame_words import frame_word, join_notes
 from engine.numbers import NumberFormat, format_number
 
@@ -381,8 +381,8 @@ class AttentionArrows(QGraphicsObject):
         words = _Words(painter, legible(painter, option), option.exposedRect)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         left = Qt.AlignmentFlag.AlignLeft
-        words.write(QRectF(0, 0, self._width, 22), left, self.title, font(14, bold=True),
-                    theme.color("text"))
+        words.write(QRectF(0, 0, self._width, 22), left, self.title,
+                    text_font(self.title, 14, True), theme.color("text"))
         if spec.keys is None:
             key_width, key_word = self.node_width + 40, frame_word(self.lang, "key")
         else:  # the encoder's keys: a longer word

@@ -50,7 +50,7 @@ def _statistics_grid(ctx: LayoutContext, step: Step, kind: str, eps_value: float
         return word(ctx, ("stat_mean_square", "stat_rms_divisor")[col], token=token,
                     value=value, eps=eps, mean_square=number(ctx, float(stats[row, 0])))
 
-    return custom_grid(ctx, word(ctx, "row_statistics"), stats, ctx.tokens, cols,
+    return custom_grid(ctx, word(ctx, "row_statistics"), stats, ctx.labels, cols,
                        explain=explain, highlight_receiver=True, value_range=NEUTRAL)
 
 
@@ -130,7 +130,7 @@ def lay_out_ffn(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF
         first += ["+", ctx.grid(parameter_path(step, "ffn.b1"))]
     z_title = word(ctx, "z_title", source=short_name(source)) + (
         word(ctx, "z_bias") if ffn.b1 is not None else "")
-    first += ["=", custom_grid(ctx, z_title, z, ctx.tokens, units, explain=explain_z,
+    first += ["=", custom_grid(ctx, z_title, z, ctx.labels, units, explain=explain_z,
                                highlight_receiver=True),
               f"→ {activation} →",
               ctx.grid(hidden, title=word(ctx, "hidden_title", activation=activation),

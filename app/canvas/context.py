@@ -24,15 +24,37 @@ from app.model.sheet import ASPECTS as ASPECTS
 from app.model.sheet import SHEET_HEIGHT as SHEET_HEIGHT
 from app.model.sheet import sheet_size as sheet_size
 from app.texts.frame_words import frame_word
+from app.texts.position_words import position_word
 from app.texts.printed import printed_places
 from engine import Step, Trace, explain, format_number
 from engine.names import short_name
+from engine.positions import Positions
 
 
 @lru_cache(maxsize=32)
 def numbered(count: int) -> tuple[str, ...]:
     """The labels ``0`` … ``count − 1`` of an axis without tokens (a GPT-2 FFN has 3072)."""
     return tuple(map(str, range(count)))
+
+
+def positioned_labels(trace: Trace, list_name: str, lang: str) -> list[str]:
+    """The labels of a token list; where the stack adds positions (RoPE, ALiBi, position rows)
+    each token carries its position (``好 · p2``), so three rows of one word are told apart."""
+    tokens = tokens_of(trace, list_name)
+    if positions_of(trace, list_name) is None:
+        return tokens
+    return [position_word(lang, "positioned", token=t, p=p) for p, t in enumerate(tokens)]
+
+
+def positions_of(trace: Trace, list_name: str) -> Positions | None:
+    """The positions the stack of a token list adds (``tokens``: the decoder's,
+    ``enc.tokens``: the encoder's); None for the vocabulary or a stack without."""
+    scenario = trace.scenario
+    if list_name == "tokens":
+        return scenario.positions
+    if list_name == "enc.tokens" and scenario.encoder is not None:
+        return scenario.encoder.positions
+    return None
 
 
 @dataclass(frozen=True)
@@ -90,6 +112,8 @@ class LayoutContext:
         self.theme = options.theme
         scenario = trace.scenario
         self.tokens = list(scenario.tokens)
+        self.labels = positioned_labels(trace, "tokens", options.lang)
+        """The row labels of the tokens: ``好 · p2`` when the rows carry positions."""
         self.n = scenario.n
         last = self.n - 1
         self.receiver = last if options.receiver is None else max(0, min(last, options.receiver))
@@ -113,6 +137,7 @@ class LayoutContext:
             return self
         other = copy.copy(self)
         other.tokens = tokens
+        other.labels = positioned_labels(self.trace, step.rows, self.options.lang)
         other.n = len(tokens)
         other.receiver = min(self.receiver, other.n - 1)
         other.head_count = heads
@@ -144,7 +169,8 @@ class LayoutContext:
             lists = axes_of(self.trace, name)
         else:
             lists = ("", "vocab" if name.endswith(".unembed") else "")
-        labels = tokens_of(self.trace, lists[axis]) if lists[axis] else []
+        labels = positioned_labels(self.trace, lists[axis], self.options.lang) \
+            if lists[axis] else []
         return labels if len(labels) == count else numbered(count)
 
     def hidden(self, step: Step) -> npt.NDArray[np.bool_] | None:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TypeVar, cast
 
 from PySide6.QtCore import QRectF
-from PySide6.QtGui import QBrush, QFontMetricsF, QPainter
+from PySide6.QtGui import QBrush, QPainter
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsObject,
@@ -14,12 +15,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.canvas.compose import Composition, Group, compose, fit_scale, lay_out, measure
+from app.canvas.compose import (
+    MAX_SCALE,
+    Composition,
+    Group,
+    compose,
+    fit_scale,
+    lay_out,
+    measure,
+)
 from app.canvas.context import SHEET_HEIGHT, FrameOptions, LayoutContext, sheet_size
 from app.canvas.layout import TextItem, items_of
 from app.canvas.route_map import RouteMap, route_map
-from app.canvas.theme import font
+from app.canvas.theme import text_advance
 from app.canvas.worked_row import WorkedRow
+from app.model.parts import place_name
 from app.texts.example_words import document_words
 from app.texts.frame_words import frame_word
 from engine import Trace
@@ -38,6 +48,13 @@ MAP_SMALLEST = 1.1
 """The map of where you are is drawn up to 1.5 times its natural size (labels about 20 px on a
 1080-unit-tall sheet) at the end of the subtitle's line, down to 1.1 times to stay there; a map
 that needs less goes on a line of its own."""
+
+
+def shown_names(trace: Trace, names: Sequence[str]) -> str:
+    """The names a footer lists: trace arrays as the trace names them (``L2.mixed``), a
+    parameter's document path in the same 1-based layer naming (``layers.1.attention.Wo`` →
+    ``L2.Wo``), so one frame never shows two numberings."""
+    return ", ".join(name if name in trace.arrays else place_name(name) for name in names)
 
 
 class Sheet(QGraphicsObject):
@@ -64,6 +81,9 @@ class FrameItem(Sheet):
     """A whole frame on its sheet: step title, document title, the step's picture, reads/writes,
     caption.
 
+    ``own_scale``: the picture as large as this step allows (up to ``max_scale``), not at the
+    document's one scale (the sides of a comparison, one step at a time).
+
     The sheet is 1920×1080 scene units for 16:9 and 1440×1080 for 4:3
     (:attr:`FrameOptions.aspect`), or ``sheet`` when given (each side of a comparison). The
     picture is scaled by the document's one type scale (:func:`app.canvas.compose.compose`) and
@@ -85,7 +105,7 @@ class FrameItem(Sheet):
 
     def __init__(self, trace: Trace, step_index: int, options: FrameOptions | None = None,
                  step_title: str | None = None, sheet: tuple[float, float] | None = None,
-                 max_scale: float | None = None) -> None:
+                 max_scale: float | None = None, own_scale: bool = False) -> None:
         super().__init__()
         self.options = options or FrameOptions()
         self.trace = trace
@@ -108,8 +128,8 @@ class FrameItem(Sheet):
         if self.route_map is not None:
             body_top = self._place_map(self.route_map, subtitle, body_top, margin, unit)
         nothing = frame_word(lang, "nothing")
-        flow = (f"{frame_word(lang, 'reads')} {', '.join(step.reads) or nothing}     "
-                f"{frame_word(lang, 'writes')} {', '.join(step.writes) or nothing}")
+        flow = (f"{frame_word(lang, 'reads')} {shown_names(trace, step.reads) or nothing}     "
+                f"{frame_word(lang, 'writes')} {shown_names(trace, step.writes) or nothing}")
         footer = self._text(flow, FOOTER_SIZE * unit, margin, 0, role="muted")
         bottom = height - margin
         if self.options.caption:
@@ -124,6 +144,7 @@ class FrameItem(Sheet):
         self._footer = footer
         self._header_key = self._header_of(trace, step_title)
         self._max_scale = max_scale
+        self._own_scale = own_scale
         self.body = Group()
         self._lay_out_body()
 
@@ -177,8 +198,9 @@ class FrameItem(Sheet):
         while typing, measuring only this step again, see :func:`compose`)."""
         self.composition = composition = compose(
             self.trace, self.options, self.area.size(), self.step_index if quick else None)
-        most = composition.scale if self._max_scale is None else min(self._max_scale,
-                                                                     composition.scale)
+        most = MAX_SCALE if self._own_scale else composition.scale
+        if self._max_scale is not None:
+            most = min(self._max_scale, most)
         self.body.setParentItem(self)
         self.body.stackBefore(self._footer)  # drawn (and read in SVG) heading, picture, footer
         covered = lay_out(self.context, self.step_index, self.body,
@@ -212,23 +234,11 @@ class FrameItem(Sheet):
         """The worked row drawn with the step's picture, if any."""
         return next(iter(self.items_of(WorkedRow)), None)
 
-    @staticmethod
-    def area_for(sheet: tuple[float, float]) -> QRectF:
-        """The picture area of a frame without caption or map on a sheet of size ``sheet``."""
-        width, height = sheet
-        unit = height / SHEET_HEIGHT
-        margin = MARGIN * unit
-        top = margin + sum(_line_height(size * unit, bold)
-                           for size, bold in ((HEADING_SIZE, True), (SUBTITLE_SIZE, False)))
-        top += HEADER_GAP * unit
-        bottom = height - margin - _line_height(FOOTER_SIZE * unit, False) - HEADER_GAP * unit
-        return QRectF(margin, top, width - 2 * margin, bottom - top)
-
     def _text(self, text: str, size: float, x: float, y: float, *, bold: bool = False,
               role: str = "text") -> TextItem:
         """A line of the sheet's own words, its size reduced when it would run off the sheet."""
         room = self._rect.width() - 2 * x
-        advance = QFontMetricsF(font(_pixels(size), bold)).horizontalAdvance(text) + 4
+        advance = text_advance(text, _pixels(size), bold) + 4
         if advance > room > 0:
             size *= room / advance
         item = TextItem(text, self.options.theme, size=_pixels(size), bold=bold, role=role)
@@ -239,11 +249,6 @@ class FrameItem(Sheet):
 
 def _pixels(size: float) -> int:
     return max(8, round(size))
-
-
-def _line_height(size: float, bold: bool) -> float:
-    """Height of a :class:`TextItem` line of ``size`` pixels."""
-    return QFontMetricsF(font(_pixels(size), bold)).height() + 4
 
 
 def build_frame_scene(trace: Trace, step_index: int, options: FrameOptions | None = None,

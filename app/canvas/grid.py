@@ -30,7 +30,15 @@ from app.canvas.cividis import CIVIDIS_ARGB
 from app.canvas.picture import draw_text, legible, on_screen, play
 from app.canvas.points import Lines
 from app.canvas.remember import number_format, remembered, spread
-from app.canvas.theme import Theme, cell_color, font, ink_for, text_advance, widest_advance
+from app.canvas.theme import (
+    Theme,
+    cell_color,
+    font,
+    ink_for,
+    text_advance,
+    text_font,
+    widest_advance,
+)
 from app.texts.frame_words import frame_word, join_notes
 
 NUMBER_SIZE = 17
@@ -465,7 +473,7 @@ class MatrixGrid(QGraphicsObject):
         left = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
         title_x = 18.0 if spec.swatch else 0.0
         title = QRectF(title_x, 0, self._width, TITLE_HEIGHT)
-        runs = [(font(14, bold=True), theme.color("text"), title, left,
+        runs = [(text_font(self._title(), 14, True), theme.color("text"), title, left,
                  [(title, self._title())]),
                 (label_font, muted, QRectF(ox, TITLE_HEIGHT, cols * self.cell_width,
                                            HEADER_HEIGHT), centre,

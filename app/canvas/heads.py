@@ -78,7 +78,7 @@ def concatenation_row(ctx: LayoutContext, step: Step) -> list[QGraphicsItem | st
     mixed = array_name(step, "mixed")
     explain = ctx.grid(mixed).spec.explain
     joined = custom_grid(ctx, word(ctx, "concat_title", width=width),
-                         ctx.array(mixed), ctx.tokens, [""] * width, explain=explain,
+                         ctx.array(mixed), ctx.labels, [""] * width, explain=explain,
                          highlight_receiver=True)
     bands = HeadBands(joined, att.heads, att.d_v, labels,
                       [ctx.theme.heads[h % len(ctx.theme.heads)] for h in range(att.heads)])

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from app.canvas.grid import CELL_HEIGHT, HEADER_HEIGHT, TITLE_HEIGHT, MatrixGrid
 from app.canvas.picture import draw_text, on_screen
-from app.canvas.theme import Theme, font, text_advance
+from app.canvas.theme import Theme, font, text_advance, text_font
 
 GAP = 14.0
 T = TypeVar("T")
@@ -34,7 +34,7 @@ class TextItem(QGraphicsObject):
                  role: str = "text", width: float | None = None) -> None:
         super().__init__()
         self.text = text
-        self._font = font(size, bold)
+        self._font = text_font(text, size, bold)
         self._color = theme.color(role)
         advance, height = _measured(text, size, bold)
         self._rect = QRectF(0, 0, width if width is not None else advance + 4, height + 4)

@@ -8,19 +8,26 @@ repeat what the numbers say.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPolygonF
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsObject,
+    QGraphicsRectItem,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
 
-from app.canvas.context import LayoutContext
+from app.canvas.context import LayoutContext, positions_of
+from app.canvas.grid import MatrixGrid
 from app.canvas.layout import GAP, ROW_GAP, TextItem, place_row, place_rows
 from app.canvas.pieces import custom_grid, number, text_lines
 from app.canvas.theme import Theme
-from app.model.operands import attention_at, kv_head, module_of
+from app.model.operands import attention_at, kv_head, module_of, visible_of
 from app.texts.position_words import position_word
 from engine import Step
 
@@ -28,6 +35,8 @@ RADIUS = 44.0
 DIAL_PAD = 8.0
 TEXT_SIZE = 15
 TEXT_GAP = 12.0
+BEFORE_WIDTH = 3.0
+"""The dashed before arrow is nearly as thick as the after one: it stays visible on the axis."""
 MAX_PAIRS = 4
 """At most this many pairs of a head get a dial (the first ones)."""
 
@@ -49,8 +58,9 @@ def lay_out_positions(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> 
 
 
 class RotationDial(QGraphicsObject):
-    """One pair (x, y) of a row turned by its angle p·θ: a thin arrow before the turn, a thick
-    arrow after it (the same length), the arc between them, and the numbers printed beneath.
+    """One pair (x, y) of a row turned by its angle p·θ: a dashed orange arrow before the turn
+    (seen on the axis too), a solid arrow after it (the same length), the arc between them,
+    and the numbers printed beneath.
 
     Attributes
     ----------
@@ -91,7 +101,7 @@ class RotationDial(QGraphicsObject):
         return self.center + QPointF(pair[0] * k, -pair[1] * k)
 
     def drawn_turn(self) -> float:
-        """The angle from the thin arrow to the thick one as drawn, in (−π, π]."""
+        """The angle from the before arrow to the after one as drawn, in (−π, π]."""
         c = self.center
         a, b = self.tip(self.before) - c, self.tip(self.after) - c
         turn = math.atan2(-b.y(), b.x()) - math.atan2(-a.y(), a.x())
@@ -116,10 +126,18 @@ class RotationDial(QGraphicsObject):
         painter.setPen(QPen(theme.color("text"), 1.2, Qt.PenStyle.DashLine))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawPath(arc)
-        self._arrow(painter, self.tip(self.before), 1.5, theme.color("muted"))
+        self._arrow(painter, self.tip(self.before), BEFORE_WIDTH, self.before_color,
+                    Qt.PenStyle.DashLine)
         self._arrow(painter, self.tip(self.after), 3.5, theme.color(self._color))
 
-    def _arrow(self, painter: QPainter, tip: QPointF, width: float, color: QColor) -> None:
+    @property
+    def before_color(self) -> QColor:
+        """The colour of the arrow before the turn: the first head colour (orange), apart from
+        the grey axis it may lie on and from the after arrow's accent."""
+        return self._theme.head_color(0)
+
+    def _arrow(self, painter: QPainter, tip: QPointF, width: float, color: QColor,
+               style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> None:
         c = self.center
         line = tip - c
         length = math.hypot(line.x(), line.y())
@@ -128,7 +146,7 @@ class RotationDial(QGraphicsObject):
         ux, uy = line.x() / length, line.y() / length
         head = min(8.0 + width, length * 0.5)
         base = tip - QPointF(ux * head, uy * head)
-        pen = QPen(color, width)
+        pen = QPen(color, width, style)
         pen.setCapStyle(Qt.PenCapStyle.FlatCap)
         painter.setPen(pen)
         painter.drawLine(c, base)
@@ -199,7 +217,7 @@ def dial_table(ctx: LayoutContext, title: str, before: npt.NDArray[np.float64],
                                     reach, ctx.theme, color))
         dials.append(row)
     table.dials = dials
-    labels = [TextItem(ctx.tokens[p], ctx.theme, size=13, bold=p == ctx.receiver)
+    labels = [TextItem(ctx.labels[p], ctx.theme, size=13, bold=p == ctx.receiver)
               for p in positions]
     label_width = max(t.boundingRect().width() for t in labels) + GAP
     widths = [max(row[i].boundingRect().width() for row in dials) for i in range(len(columns))]
@@ -233,7 +251,7 @@ def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
     r = 2 * int(angles.shape[1])
     theta = angles[1] if angles.shape[0] > 1 else np.zeros(angles.shape[1])
     angle_grid = custom_grid(
-        ctx, _word(ctx, "angles"), angles, ctx.tokens,
+        ctx, _word(ctx, "angles"), angles, ctx.labels,
         [_word(ctx, "theta", i=_subscript(i), theta=number(ctx, float(t)))
          for i, t in enumerate(theta)],
         highlight_receiver=True, value_range=(0.0, 0.0))
@@ -261,6 +279,67 @@ def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
         notes.append(_word(ctx, "kept_columns", first=r, last=att.d_k - 1))
     text = text_lines(parent, notes, 0, body.bottom() + TEXT_GAP, ctx, size=15, role="text")
     return body.united(text)
+
+
+Cell = tuple[int, int]
+
+
+def equal_distance_pair(scores: npt.NDArray[np.float64], queries: npt.NDArray[np.float64],
+                        keys: npt.NDArray[np.float64], visible: npt.NDArray[np.bool_],
+                        printed: Callable[[float], str]) -> tuple[Cell, Cell] | None:
+    """Two visible cells (i, j), (i′, j′) at the same distance i − j ≠ 0 (0 if no other) whose
+    rows of q and k before the turn print the same and whose scores print the same: RoPE's
+    point, that a score depends on how far apart the positions are, not where they are."""
+    n, m = scores.shape
+
+    def row(values: npt.NDArray[np.float64], k: int) -> tuple[str, ...]:
+        return tuple(map(printed, values[k].tolist()))
+
+    distances = sorted({i - j for i in range(n) for j in range(m)},
+                       key=lambda d: (d == 0, abs(d), d))
+    for d in distances:
+        seen: dict[tuple[object, ...], Cell] = {}
+        for i in range(max(0, d), min(n, m + d)):
+            j = i - d
+            if not visible[i, j]:
+                continue
+            key = (printed(float(scores[i, j])), row(queries, i), row(keys, j))
+            if key in seen:
+                return seen[key], (i, j)
+            seen[key] = (i, j)
+    return None
+
+
+def rope_scores_marks(ctx: LayoutContext, step: Step,
+                      head: int) -> tuple[npt.NDArray[np.bool_] | None, str]:
+    """On the scores after RoPE: the cells of an equal-distance pair of ``head`` to mark and the
+    sentence saying why they are equal; (None, "") when the frame shows none."""
+    positions = positions_of(ctx.trace, step.rows)
+    if positions is None or positions.kind != "rope" or step.keys != step.rows:
+        return None, ""
+    att = attention_at(ctx.trace, step.scope)
+    q_cols = slice(head * att.d_k, (head + 1) * att.d_k)
+    group = kv_head(att, head)
+    k_cols = slice(group * att.d_k, (group + 1) * att.d_k)
+    scores = ctx.array(step.writes[-1])[head]
+    pair = equal_distance_pair(scores, ctx.array(step.scope + "Q")[:, q_cols],
+                               ctx.array(step.scope + "K")[:, k_cols],
+                               visible_of(ctx.trace, step), lambda v: number(ctx, v))
+    if pair is None:
+        return None, ""
+    (i, j), (k, m) = pair
+    marked = np.zeros(scores.shape, dtype=bool)
+    marked[i, j] = marked[k, m] = True
+    return marked, _word(ctx, "equal_distance", a=f"{i},{j}", b=f"{k},{m}",
+                         value=number(ctx, float(scores[i, j])), d=abs(i - j))
+
+
+def outline_cells(grid: MatrixGrid, marked: npt.NDArray[np.bool_], theme: Theme) -> None:
+    """A thick orange frame round each marked cell of ``grid`` (the equal-distance pair)."""
+    for r, c in np.argwhere(marked).tolist():
+        box = QGraphicsRectItem(grid.cell_rect(r, c).adjusted(1.5, 1.5, -1.5, -1.5), grid)
+        box.setPen(QPen(theme.head_color(0), 3.0))
+        box.setBrush(Qt.BrushStyle.NoBrush)
 
 
 def lay_out_biased_scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem,

@@ -6,10 +6,11 @@ the pictures of the single view; exports paint it like any frame (:func:`build_c
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
-from PySide6.QtCore import QRectF, QSizeF, Qt
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen
 from PySide6.QtWidgets import (
     QGraphicsItem,
@@ -20,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.canvas.bars import ProbabilityBars
-from app.canvas.compose import Group, compose, fit_scale
+from app.canvas.compose import Group, fit_scale
 from app.canvas.context import FrameOptions, LayoutContext, sheet_size
 from app.canvas.frame import MARGIN, FrameItem, Sheet
 from app.canvas.grid import MatrixGrid
@@ -32,7 +33,7 @@ from engine import Trace
 from engine.differences import ArrayDifference, Comparison, matching_step
 
 SIDE_GAP = 24.0
-SIDES_SHARE = 0.64
+SIDES_SHARE = 0.74
 """Of the height under the header, what the two sides take when something differs."""
 HEADER_SIZE = 32.0
 TITLE_SIZE = 24.0
@@ -92,7 +93,7 @@ class CompareFrameItem(Sheet):
     def __init__(self, trace_a: Trace, trace_b: Trace, comparison: Comparison, step_index: int,
                  options: FrameOptions | None = None, labels: tuple[str, str] = ("A", "B"),
                  titles: tuple[str | None, str | None] = (None, None),
-                 tolerance: float = 0.0) -> None:
+                 tolerance: float = 0.0, order: Sequence[int] | None = None) -> None:
         super().__init__()
         self.options = options or FrameOptions()
         self.labels = labels
@@ -125,22 +126,33 @@ class CompareFrameItem(Sheet):
         inner = width - 2 * MARGIN
         below = height - MARGIN - note_height - top
         side_height = below * (SIDES_SHARE if self.changed else 1.0)
-        side = ((inner - SIDE_GAP) / 2, side_height)
         side_options = replace(self.options, caption="", route_map=False, worked_row=False)
-        scales = [compose(trace, side_options, _side_area(side)).scale
-                  for trace in (trace_a, trace_b)]
-        sides = []
-        for name, trace, index, step, title, label in (
-                ("A", trace_a, index_a, step_a, titles[0], labels[0]),
-                ("B", trace_b, index_b, step_b, titles[1], labels[1])):
-            sides.append(FrameItem(trace, index, side_options, step_title=word(
+        b_options = replace(side_options, receiver=order[ctx.receiver]) \
+            if order is not None else side_options  # B reads with the same token as A
+        specs = (("A", trace_a, index_a, step_a, titles[0], labels[0], side_options),
+                 ("B", trace_b, index_b, step_b, titles[1], labels[1], b_options))
+
+        def side_frames(side: tuple[float, float], most: float | None) -> list[FrameItem]:
+            return [FrameItem(trace, index, options, step_title=word(
                 ctx, "side", side=name, label=label, title=title or step.title), sheet=side,
-                max_scale=min(scales)))
+                max_scale=most, own_scale=True)
+                for name, trace, index, step, title, label, options in specs]
+
+        beside = ((inner - SIDE_GAP) / 2, side_height)
+        stacked = (inner, (side_height - SIDE_GAP) / 2)
+        tries = [(side, side_frames(side, None)) for side in (beside, stacked)]
+        scale, side, sides = max(((min(f.picture_scale for f in frames), side, frames)
+                                  for side, frames in tries), key=lambda t: t[0])
+        if any(f.picture_scale > scale for f in sides):
+            sides = side_frames(side, scale)  # both sides at one scale, to compare by eye
         self.a_frame, self.b_frame = sides
         self.a_frame.setParentItem(self)
         self.a_frame.setPos(MARGIN, top)
         self.b_frame.setParentItem(self)
-        self.b_frame.setPos(MARGIN + side[0] + SIDE_GAP, top)
+        if side == stacked:
+            self.b_frame.setPos(MARGIN, top + side[1] + SIDE_GAP)
+        else:
+            self.b_frame.setPos(MARGIN + side[0] + SIDE_GAP, top)
         marked: list[QGraphicsItem] = [grid for frame in sides
                                        for name, grid in frame.context.made
                                        if name in self.changed]
@@ -159,7 +171,7 @@ class CompareFrameItem(Sheet):
             y += heading.boundingRect().height() + 4
             area = QRectF(MARGIN, y, inner, top + below - y)
             self._differences([comparison.common[n] for n in self.changed], area,
-                              min(scales))
+                              scale)
             y = area.bottom()
         text_lines(self, lines, MARGIN, y + 4, ctx, size=round(NOTE_SIZE))
 
@@ -212,21 +224,16 @@ class CompareFrameItem(Sheet):
                 for grid in self._difference_grids(difference)]
 
 
-def _side_area(side: tuple[float, float]) -> QSizeF:
-    """The picture area of a side frame of size ``side`` (as its FrameItem computes it)."""
-    probe = FrameItem.area_for(side)
-    return probe.size()
-
-
 def build_compare_scene(trace_a: Trace, trace_b: Trace, comparison: Comparison,
                         step_index: int, options: FrameOptions | None = None,
                         labels: tuple[str, str] = ("A", "B"),
                         titles: tuple[str | None, str | None] = (None, None),
-                        tolerance: float = 0.0) -> tuple[QGraphicsScene, CompareFrameItem]:
+                        tolerance: float = 0.0, order: Sequence[int] | None = None
+                        ) -> tuple[QGraphicsScene, CompareFrameItem]:
     """A scene holding one comparison, its scene rectangle fitted to it (for exports)."""
     scene = QGraphicsScene()
     item = CompareFrameItem(trace_a, trace_b, comparison, step_index, options, labels, titles,
-                            tolerance)
+                            tolerance, order)
     scene.addItem(item)
     scene.setSceneRect(item.boundingRect())
     return scene, item

@@ -11,17 +11,23 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem
 
 from app.canvas.arrows import ArrowSpec, AttentionArrows
 from app.canvas.block_steps import lay_out_ffn, lay_out_norm, lay_out_residual
-from app.canvas.context import LayoutContext
+from app.canvas.context import LayoutContext, positioned_labels
 from app.canvas.heads import ARROWS_GAP, lay_out_heads_mix
 from app.canvas.layout import GAP, ROW_GAP, place_beside, place_row, place_rows, wrap_width
-from app.canvas.position_pictures import lay_out_biased_scores, lay_out_positions, lay_out_rope
+from app.canvas.pieces import text_lines
+from app.canvas.position_pictures import (
+    lay_out_biased_scores,
+    lay_out_positions,
+    lay_out_rope,
+    outline_cells,
+    rope_scores_marks,
+)
 from app.canvas.vocab_steps import lay_out_embed, lay_out_logits, lay_out_probs
 from app.model.operands import (
     array_name,
     attention_of,
     kv_head,
     parameter_path,
-    tokens_of,
     visible_of,
 )
 from app.texts.frame_words import frame_word, join_notes
@@ -109,27 +115,37 @@ def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
         return lay_out_biased_scores(ctx, step, parent, hidden)
     query, key = short_name(step.reads[0]), short_name(step.reads[1])  # Q_rot after RoPE
     rows: list[list[QGraphicsItem | str]] = []
+    sentences: list[str] = []
     for head in ctx.heads:
         label = _head_label(ctx, head)
         cols = _head_columns(att.d_k, head)
+        marked, sentence = rope_scores_marks(ctx, step, head)
+        sentences += [sentence] if sentence else []
         scaling = (_word(ctx, "scaled_note", d_k=att.d_k,
                          root=format_number(math.sqrt(att.d_k), 3)) if att.scale
                    else _word(ctx, "not_scaled_note"))
         note = join_notes(ctx.options.lang, scaling,
                           _word(ctx, "mask_note") if hidden is not None else "")
-        rows.append([ctx.grid(step.reads[0], title=f"{query}{label}", columns=cols), "·",
-                     ctx.grid(step.reads[1], title=f"{key}ᵀ{label}{_group_label(ctx, att, head)}",
-                              columns=_head_columns(att.d_k, kv_head(att, head)),
-                              transpose=True), "=",
-                     ctx.grid(step.writes[-1], title=_word(ctx, "scores") + label, head=head,
-                              note=note, masked=hidden)])
-    return place_rows(parent, rows, 0, 0, ctx.theme)
+        factors: list[QGraphicsItem | str] = [
+            ctx.grid(step.reads[0], title=f"{query}{label}", columns=cols), "·",
+            ctx.grid(step.reads[1], title=f"{key}ᵀ{label}{_group_label(ctx, att, head)}",
+                     columns=_head_columns(att.d_k, kv_head(att, head)), transpose=True), "="]
+        scores = ctx.grid(step.writes[-1], title=_word(ctx, "scores") + label, head=head,
+                          note=note, masked=hidden, marked=marked)
+        if marked is not None:
+            outline_cells(scores, marked, ctx.theme)
+        rows.append([*factors, scores])
+    grids = place_rows(parent, rows, 0, 0, ctx.theme)
+    text = text_lines(parent, sentences[:1], 0, grids.bottom() + ROW_GAP / 2, ctx, size=15,
+                      role="text")
+    return grids.united(text)
 
 
 def _arrows(ctx: LayoutContext, step: Step) -> AttentionArrows:
     """Arrows from the query rows to the keys: the encoder's rows for cross-attention."""
-    keys = tokens_of(ctx.trace, step.keys) if step.keys and step.keys != step.rows else None
-    spec = ArrowSpec(tokens=ctx.tokens, weights=ctx.array(array_name(step, "weights")),
+    keys = positioned_labels(ctx.trace, step.keys, ctx.options.lang) \
+        if step.keys and step.keys != step.rows else None
+    spec = ArrowSpec(tokens=ctx.labels, weights=ctx.array(array_name(step, "weights")),
                      visible=visible_of(ctx.trace, step), receiver=ctx.receiver, heads=ctx.heads,
                      show_all=ctx.options.show_all_arrows, places=ctx.places, keys=keys)
     title = _word(ctx, "who_reads", token=ctx.tokens[ctx.receiver])

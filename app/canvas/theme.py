@@ -7,6 +7,7 @@ every value is printed as a number too, and every head's arrows and labels name 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -80,11 +81,42 @@ def font(pixel_size: int = 14, bold: bool = False) -> QFont:
     return result
 
 
+CURLY_QUOTES = "‘’“”"
+_QUOTED = re.compile("“[^”]*”|‘[^’]*’")
+
+
+def is_latin_text(text: str) -> bool:
+    """Whether a line is Latin text (English): outside its quoted spans it has at least as many
+    Latin letters as CJK characters (``Which word does “it” read?``, ``“我” sees only itself``;
+    not ``“它”指的是谁``)."""
+    outside = _QUOTED.sub("", text)
+    latin = sum(1 for ch in outside if ch.isascii() and ch.isalpha())
+    cjk = sum(1 for ch in outside if "\u2e80" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef")
+    return latin >= cjk
+
+
+@cache
+def latin_quote_font(pixel_size: int = 14, bold: bool = False) -> QFont:
+    """The frame's font with proportional quotes: Noto Sans CJK SC (the face that draws the
+    Latin letters where Noto Sans is missing) draws “ ” full-width unless asked for ``pwid``."""
+    result = QFont(font(pixel_size, bold))
+    result.setFeature(QFont.Tag("pwid"), 1)
+    return result
+
+
+def text_font(text: str, pixel_size: int = 14, bold: bool = False) -> QFont:
+    """The font a line of text is drawn in: curly quotes in Latin text as wide as the Latin
+    letters' quotes, in Chinese text full-width as Chinese typesetting wants."""
+    if any(q in text for q in CURLY_QUOTES) and is_latin_text(text):
+        return latin_quote_font(pixel_size, bold)
+    return font(pixel_size, bold)
+
+
 @lru_cache(maxsize=8192)
 def text_advance(text: str, pixel_size: int = 14, bold: bool = False) -> float:
     """How far ``text`` advances in the frame's font (words and widest numbers repeat across
     the grids of a frame and across edits: each is measured once)."""
-    return QFontMetricsF(font(pixel_size, bold)).horizontalAdvance(text)
+    return QFontMetricsF(text_font(text, pixel_size, bold)).horizontalAdvance(text)
 
 
 @lru_cache(maxsize=256)

@@ -45,7 +45,7 @@ def build_compare_frame(trace_a: Trace, trace_b: Trace, step: int,
     frame_options = export_options(options, caption=caption, transparent=transparent, lang=lang)
     comparison = compare(trace_a, trace_b, order=order)
     scene, _item = build_compare_scene(trace_a, trace_b, comparison, step, frame_options, labels,
-                                       titles, tolerance)
+                                       titles, tolerance, order)
     title = block_word(lang, "compare_header", a=labels[0], b=labels[1])
     return Frame(step=step, title=title, scene=scene, rect=scene.sceneRect(),
                  background=frame_options.theme.color("background"), transparent=transparent)

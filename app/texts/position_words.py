@@ -23,7 +23,7 @@ POSITION_WORDS: dict[str, dict[str, str]] = {
         "dial_angle": "p·θ{i} = {p}·{theta} = {angle} rad",
         "dial_degrees": "= {degrees}°",
         "dial_pair": "({x}, {y}) → ({x2}, {y2})",
-        "dial_legend": "thin arrow: the pair before; thick arrow: after the turn (same length)",
+        "dial_legend": "dashed arrow: the pair before; solid arrow: after the turn (same length)",
         "rope_note": "RoPE turns each pair of columns of q and k by the angle p·θᵢ of its "
                      "position; q·k then depends on how far apart the two positions are",
         "kept_columns": "columns {first}–{last} of each head are not turned",
@@ -32,6 +32,10 @@ POSITION_WORDS: dict[str, dict[str, str]] = {
         "scores_biased": "scores = q·k + bias",
         "alibi_note": "bias = −slope · distance: a key further back costs more (slope {slope})",
         "head": " · head {n}",
+        "positioned": "{token} · p{p}",
+        "equal_distance": "scores[{a}] = scores[{b}] = {value}: the same q and k rows, {d} "
+                          "apart both times. After RoPE a score depends only on the distance "
+                          "between the positions, not on where they are",
     },
     "zh": {
         "embedded": "词元行",
@@ -47,7 +51,7 @@ POSITION_WORDS: dict[str, dict[str, str]] = {
         "dial_angle": "p·θ{i} = {p}·{theta} = {angle} 弧度",
         "dial_degrees": "= {degrees}°",
         "dial_pair": "({x}, {y}) → ({x2}, {y2})",
-        "dial_legend": "细箭头：转动前的一对；粗箭头：转动后（长度不变）",
+        "dial_legend": "虚线箭头：转动前的一对；实线箭头：转动后（长度不变）",
         "rope_note": "RoPE 把 q 和 k 每个头的每一对列按所在位置的角度 p·θᵢ 转动；"
                      "于是 q·k 取决于两个位置相距多远",
         "kept_columns": "每个头的第 {first}–{last} 列不转动",
@@ -56,6 +60,9 @@ POSITION_WORDS: dict[str, dict[str, str]] = {
         "scores_biased": "分数 = q·k + 偏置",
         "alibi_note": "偏置 = −斜率 · 距离：越靠前的键扣得越多（斜率 {slope}）",
         "head": " · 第 {n} 个头",
+        "positioned": "{token} · p{p}",
+        "equal_distance": "分数[{a}] = 分数[{b}] = {value}：q 行和 k 行都一样，两次都相距 {d} 个"
+                          "位置。用了 RoPE，分数只取决于两个位置之间的距离，与它们在哪里无关",
     },
 }
 """``POSITION_WORDS[lang][key]``: a word or a ``str.format`` pattern."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+import numpy as np
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAction, QKeySequence, QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QFileDialog, QHBoxLayout, QLabel, QMenu, QWidget
@@ -37,6 +38,28 @@ BLOCK_PRESETS = ("norm", "placement")
 
 BY_TOKEN_TOLERANCE = 1e-12
 """Rows paired by token agree up to the order of softmax's sums: closer than this is equal."""
+
+
+ALIKE_DECIMALS = 9
+"""Query rows equal to this many decimals ask the same question."""
+
+
+def alike_pair(trace: Trace) -> tuple[int, int]:
+    """The two positions B swaps first: the first two whose queries in the first attention
+    over the tokens are the same and not zero (before positions are applied), so that only
+    their places differ (排除 A 保留 B: A and B both ask for a verb); else positions 0 and 1."""
+    n = trace.scenario.n
+    step = next((s for s in trace.steps if s.op == "projection" and s.rows == "tokens"), None)
+    queries = trace.arrays.get(step.scope + "Q") if step is not None else None
+    if queries is not None:
+        first: dict[bytes, int] = {}
+        for k, row in enumerate(np.round(queries, ALIKE_DECIMALS) + 0.0):  # + 0.0: no −0
+            if not row.any():
+                continue
+            found = first.setdefault(row.tobytes(), k)
+            if found != k:
+                return found, k
+    return 0, min(1, n - 1)
 
 
 class Sides(NamedTuple):
@@ -133,7 +156,7 @@ class CompareMode(QObject):
         self._list_positions()
         for box in (self.first_box, self.second_box):
             box.currentIndexChanged.connect(lambda _k: self.refresh(fit=True))
-        self.state.documentChanged.connect(self._list_positions)
+        self.state.traceChanged.connect(self._list_positions)
         self.export_action.triggered.connect(self.export_dialog)
         self.state.undo_stack.cleanChanged.connect(self._on_clean)
         self.state.traceChanged.connect(self._enable_presets)
@@ -169,14 +192,18 @@ class CompareMode(QObject):
 
     def _list_positions(self) -> None:
         """Both choosers list the positions, ``0 · 我``, again only when the tokens change (an
-        edit of a number costs nothing here); the chosen pair stays while the document has
-        both positions, else the first two are proposed."""
-        tokens = self.state.scenario.tokens
+        edit of a number costs nothing here); through edits the chosen pair stays while the
+        document has both positions; a document just opened, or one without them, gets
+        :func:`alike_pair`."""
+        trace = self.state.trace
+        tokens = trace.scenario.tokens
         if tokens == self._tokens:
             return
         names = position_names(tokens)
         kept = self._pair()
-        pair = kept if kept is not None and max(kept) < len(names) else (0, min(1, len(names) - 1))
+        edited = self.state.undo_stack.count() > 0
+        pair = kept if edited and kept is not None and max(kept) < len(names) \
+            else alike_pair(trace)
         for box, chosen in zip((self.first_box, self.second_box), pair, strict=True):
             box.blockSignals(True)
             if box.count() == len(names):  # renamed or swapped tokens: new words, same entries
@@ -297,7 +324,8 @@ class CompareMode(QObject):
                   step_title(trace_b.steps[matching_step(trace_a, trace_b, step)],
                              trace_b.scenario, lang))
         return CompareFrameItem(trace_a, trace_b, compare(trace_a, trace_b, order=sides.order),
-                                step, options, sides.labels, titles, sides.tolerance)
+                                step, options, sides.labels, titles, sides.tolerance,
+                                sides.order)
 
     def copy(self) -> bool:
         """Put the comparison on the clipboard as PNG and SVG; False if B cannot be made."""

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QGraphicsRectItem
 from pytestqt.qtbot import QtBot
 
 from app.canvas.bars import BAR_LENGTH, ProbabilityBars
-from app.canvas.frame import FrameItem
+from app.canvas.frame import FrameItem, shown_names
 from app.canvas.grid import MatrixGrid
 from app.canvas.layout import TextItem
 from app.window.studio import StudioWindow
@@ -75,7 +75,8 @@ def test_right_walks_all_twelve_block_steps_each_with_its_picture(
         assert [g.spec.title for g in grids(window)] == G01_PICTURES[step.id]
         frame = frame_of(window)
         assert frame.heading.text.startswith(f"Step {k + 1} of 12 · ")
-        footer = f"reads: {', '.join(step.reads)}     writes: {', '.join(step.writes)}"
+        footer = (f"reads: {shown_names(trace, step.reads)}     "
+                  f"writes: {shown_names(trace, step.writes)}")
         assert footer in texts(window)
         for grid in grids(window):  # every grid of a trace array shows that array
             name = grid.spec.title.split(" ")[0]

@@ -13,6 +13,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QDialogButtonBox, QMessageBox
 from pytestqt.qtbot import QtBot
 
+from app.canvas.arrows import AttentionArrows
+from app.canvas.grid import MatrixGrid
 from app.model.edits import SetLabel
 from app.window.compare_mode import PRESETS
 from app.window.studio import StudioWindow
@@ -107,9 +109,10 @@ def test_compare_swaps_the_two_positions_chosen_refuses_one_and_keeps_the_pair(
     for box in (mode.first_box, mode.second_box):
         assert box.isVisibleTo(order) and box.accessibleName()
         assert [box.itemText(k) for k in range(box.count())] == listed
-    assert (mode.first_box.currentIndex(), mode.second_box.currentIndex()) == (0, 1)
-    qtbot.keyClick(mode.first_box, Qt.Key.Key_Down)  # 1 · A
-    qtbot.keyClick(mode.second_box, Qt.Key.Key_End)  # 3 · B
+    # The pair the example's note describes (“Swap A and B”): the two tokens asking the same
+    # question (equal rows of Q = X·Wq: A and B both [3, 0]).
+    assert (mode.first_box.currentIndex(), mode.second_box.currentIndex()) == (1, 3)
+    assert "Swap A and B" in order.state.scenario.note
     assert mode.item is not None and mode.problem_label.text() == ""
     assert mode.sides().order == tuple(SWAP)
     assert mode.sides().labels[1] == "A ↔ B swapped"
@@ -185,3 +188,26 @@ def test_the_positions_editor_names_each_change_and_refuses_in_place(
     added[2, 1] = 3.0
     np.testing.assert_array_equal(trace.arrays["X"], trace.arrays["embedded"] + added)
     assert order.state.undo_stack.count() == 6
+
+
+def test_compare_swap_reads_with_the_same_token_on_both_sides(
+        qtbot: QtBot, order: StudioWindow) -> None:
+    order.state.set_receiver(3)  # 3 · B
+    mode = order.compare
+    mode.action.trigger()
+    mode.set_preset("swap")
+    order.state.set_step(order.state.trace.step_index("weights"))
+    item = mode.item
+    assert item is not None
+    (a_arrows,) = item.a_frame.items_of(AttentionArrows)
+    (b_arrows,) = item.b_frame.items_of(AttentionArrows)
+    assert a_arrows.title == b_arrows.title == "Who “B” reads, and how much"
+    assert item.a_frame.context.receiver == 3  # B at position 3 as typed …
+    assert item.b_frame.context.receiver == 1  # … and at position 1 once A and B swap
+    b_shares = next(g for g in item.b_frame.items_of(MatrixGrid) if g.spec.title == "shares")
+    assert b_shares.spec.highlight_rows == frozenset({1})
+    assert b_shares.spec.row_labels[1] == "B · p1"
+    # B's shares row for B is A's shares row for B with its key columns paired by token.
+    a_row = mode.sides().a.arrays["weights"][0, 3]
+    b_row = mode.sides().b.arrays["weights"][0, 1]
+    assert not np.allclose(a_row, b_row[list(SWAP)]), "RoPE: B reads differently once moved"

@@ -15,12 +15,16 @@ from typing import Any
 
 import numpy as np
 import pytest
+from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtWidgets import QStyleOptionGraphicsItem
 from pytestqt.qtbot import QtBot
 
 from app.canvas import FrameItem, FrameOptions
 from app.canvas.arrows import AttentionArrows
 from app.canvas.grid import MatrixGrid
+from app.canvas.layout import TextItem
 from app.canvas.position_pictures import RotationDial
+from app.canvas.theme import SLIDE
 from app.model.examples import example_path
 from app.texts import step_text
 from app.texts.frame_words import FRAME_WORDS
@@ -199,3 +203,70 @@ def test_heads_sharing_one_key_value_group_show_that_groups_columns(qtbot: QtBot
     assert row is not None
     raw = float(k[0] @ q)  # q·k of 猫 (head 2) and 我, before ÷ √d_k
     assert row.cells[1][1] == f"{q[0]:g}·{k[0, 0]:g} + {q[1]:g}·{k[0, 1]:g} = {raw:g}"
+
+
+def test_rope_rows_are_labelled_with_their_positions(qtbot: QtBot) -> None:
+    rope = compute(load_scenario(example_path("rope")))
+    item = frame(rope, "rope")
+    labelled = ["好 · p0", "好 · p1", "好 · p2"]
+    for title in ("Q", "Q_rot", "K_rot", "angles p·θᵢ (rad)"):
+        assert list(titled(item, title).spec.row_labels) == labelled
+    scores = titled(frame(rope, "scores"), "scores")
+    assert list(scores.spec.row_labels) == labelled
+    assert list(scores.spec.col_labels) == labelled
+    dial_rows = [t.text for t in item.items_of(TextItem) if t.text.startswith("好")]
+    assert dial_rows == ["好 · p2", "好 · p2"]  # the receiver's q and k dials
+    plain = compute(load_scenario(example_path("multihead")))  # no positions: bare tokens
+    assert list(titled(frame(plain, "scores"), "scores · head 1").spec.row_labels) == \
+        list(plain.scenario.tokens)
+
+
+def rendered(dial: RotationDial) -> QImage:
+    image = QImage(dial.boundingRect().size().toSize(), QImage.Format.Format_ARGB32)
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    dial.paint(painter, QStyleOptionGraphicsItem())
+    painter.end()
+    return image
+
+
+@pytest.mark.parametrize("before", [(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.6, 0.8)])
+def test_the_before_arrow_shows_at_every_angle_even_on_the_axis(
+        qtbot: QtBot, before: tuple[float, float]) -> None:
+    dial = RotationDial(before, (0.0, -1.0), 1.0, ["x"], 1.0, SLIDE, "accent")
+    image = rendered(dial)
+    axis = QColor(SLIDE.grid_line)
+    c, tip = dial.center, dial.tip(before)
+    samples = [c + (tip - c) * (k / 40) for k in range(4, 30)]  # along the shaft, not the head
+    colours = [image.pixelColor(int(p.x()), int(p.y())) for p in samples]
+
+    def far(a: QColor, b: QColor) -> bool:
+        return abs(a.red() - b.red()) + abs(a.green() - b.green()) + abs(a.blue() - b.blue()) > 150
+
+    seen = [col for col in colours if far(col, axis) and far(col, QColor(SLIDE.panel))]
+    assert len(seen) >= len(samples) // 3  # a dashed line in a colour of its own
+    assert all(not far(col, dial.before_color) for col in seen)
+
+
+def test_rope_scores_mark_a_pair_of_equal_scores_at_equal_distance(qtbot: QtBot) -> None:
+    rope = compute(load_scenario(example_path("rope")))
+    for lang in ("en", "zh"):
+        item = frame(rope, "scores", lang=lang)
+        grid = titled(item, "scores" if lang == "en" else "分数")
+        assert grid.spec.marked is not None
+        # Rows (1,1,0,0): pairs (1, 0) and (1, 0) turned by p·1 and p·0.1 (base 100, r = 4), so
+        # scores[i, j] = (cos((i − j)·1) + cos((i − j)·0.1)) / √4; distance 1 gives 0.768.
+        value = (math.cos(1) + math.cos(0.1)) / 2
+        assert sorted(map(tuple, np.argwhere(grid.spec.marked).tolist())) == [(1, 0), (2, 1)]
+        sentence = [t.text for t in item.items_of(TextItem) if t.text.startswith(
+            ("scores[1,0] = scores[2,1]", "分数[1,0] = 分数[2,1]"))]
+        assert len(sentence) == 1
+        assert f"= {value:.3f}" in sentence[0]
+        assert ("depends only on the distance" if lang == "en" else "只取决于") in sentence[0]
+
+
+def test_rope_scores_of_different_rows_mark_nothing(qtbot: QtBot) -> None:
+    rope = with_positions(DOCUMENT, kind="rope", base=BASE)  # three different rows
+    item = frame(rope, "scores")
+    assert titled(item, "scores").spec.marked is None
+    assert not any("distance" in t.text for t in item.items_of(TextItem))

@@ -1,0 +1,35 @@
+"""A frame's footer names what the step reads and writes in one numbering: the trace's 1-based
+layers (``L2.mixed``), and a parameter by the same name (``L2.Wo``, not the document path
+``layers.1.attention.Wo``)."""
+
+from __future__ import annotations
+
+from pytestqt.qtbot import QtBot
+
+from app.canvas import FrameItem, FrameOptions
+from app.canvas.layout import TextItem
+from app.model.examples import example_path
+from engine import compute, load_scenario
+
+
+def footer(name: str, step_id: str, lang: str = "en") -> str:
+    trace = compute(load_scenario(example_path(name)))
+    item = FrameItem(trace, trace.step_index(step_id), FrameOptions(lang=lang))
+    (line,) = [t.text for t in item.items_of(TextItem) if t.text.startswith(("reads", "读"))]
+    return line
+
+
+def test_a_second_layers_footer_numbers_its_parameters_as_its_arrays(qtbot: QtBot) -> None:
+    line = footer("three-layers", "L2.mix")
+    assert line == "reads: L2.weights, L2.V, L2.Wo     writes: L2.mixed, L2.attn_out"
+    assert "layers." not in footer("three-layers", "L3.ffn")
+    assert "L3.W1, L3.W2" in footer("three-layers", "L3.ffn")
+
+
+def test_the_encoders_and_cross_attentions_parameters_keep_their_scope(qtbot: QtBot) -> None:
+    assert "enc.L1.Wq, enc.L1.Wk, enc.L1.Wv" in footer("encoder-decoder", "enc.L1.projections")
+    assert "L1.cross.Wk, L1.cross.Wv" in footer("encoder-decoder", "L1.cross.projections")
+
+
+def test_a_single_layers_footer_names_parameters_as_its_grids_do(qtbot: QtBot) -> None:
+    assert footer("g01", "norm1") == "reads: X, γ1, β1     writes: norm1"
