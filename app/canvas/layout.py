@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
 from typing import TypeVar
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import QFont, QFontMetricsF, QPainter
 from PySide6.QtWidgets import (
     QGraphicsItem,
@@ -67,6 +68,13 @@ class TextItem(QGraphicsObject):
 def _measured(text: str, size: int, bold: bool) -> tuple[float, float]:
     """Advance and height of a line of text (words repeat across frames and edits)."""
     return text_advance(text, size, bold), QFontMetricsF(font(size, bold)).height()
+
+
+def fit_scale(covered: QRectF, area: QSizeF) -> float:
+    """The largest scale at which ``covered`` fits ``area`` (unbounded for nothing)."""
+    if covered.width() <= 0 or covered.height() <= 0:
+        return math.inf
+    return min(area.width() / covered.width(), area.height() / covered.height())
 
 
 def items_of(root: QGraphicsItem, kind: type[T]) -> list[T]:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QPointF, QRectF, QSizeF
 from PySide6.QtGui import QBrush, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
 
 from app.canvas.context import LayoutContext
-from app.canvas.layout import ROW_GAP, TextItem
+from app.canvas.layout import ROW_GAP, TextItem, fit_scale
 from app.canvas.theme import Theme
 from app.texts.canvas_words import canvas_word
 from app.texts.facts import Facts, facts_for
@@ -31,20 +31,24 @@ WORKED_STAGES = op_table("canvas.worked_row", {
 times V rows and their sum; None for no worked row."""
 MAX_POSITIONS = 4
 """The window shows the worked row by default for documents with at most this many positions."""
-SIZE = 15
+SIZE = 17
 PAD = 10.0
 COLUMN_GAP = 22.0
 MAX_TERMS = 4
-AREA_ASPECT = 2.1
-"""Width over height of a 16:9 sheet's picture area: the worked row goes under the picture or
-beside it, whichever lets the two be drawn larger there."""
+MAX_BANDS = 3
+"""The most bands a worked row's table wraps into."""
+BAND_GAP = 12.0
+"""Space between the bands of a wrapped table."""
 
 
 class WorkedRow(QGraphicsObject):
-    """A titled table of strings on a panel; ``cells`` is one list per row, header first."""
+    """A titled table of strings on a panel; ``cells`` is one list per row, header first.
+
+    With ``bands`` above one the table wraps: its columns after the first (the key) are shared
+    out, in order, among that many tables one under the other, each starting with the keys."""
 
     def __init__(self, title: str, cells: list[list[str]], theme: Theme,
-                 strong_column: int) -> None:
+                 strong_column: int, bands: int = 1) -> None:
         super().__init__()
         self.title = title
         self.cells = cells
@@ -59,17 +63,21 @@ class WorkedRow(QGraphicsObject):
                   for c, text in enumerate(row)] for r, row in enumerate(cells)]
         widths = [max((row[c].boundingRect().width() for row in items if c < len(row)),
                       default=0.0) for c in range(columns)]
-        for row in items:
-            x = PAD
-            height = max(item.boundingRect().height() for item in row)
-            for c, item in enumerate(row):
-                item.setParentItem(self)
-                item.setPos(x, y)
-                x += widths[c] + COLUMN_GAP
-            y += height
-        width = max(PAD + sum(widths) + COLUMN_GAP * (columns - 1),
-                    PAD + heading.boundingRect().width()) + PAD
-        self._rect = QRectF(0, 0, width, y + PAD)
+        right = PAD + heading.boundingRect().width()
+        for band in _bands(widths, bands):
+            for row in items:
+                x = PAD
+                shown = [c for c in (0, *band) if c < len(row)]
+                height = max(row[c].boundingRect().height() for c in shown)
+                for c in (0, *band):
+                    if c < len(row):
+                        row[c].setParentItem(self)
+                        row[c].setPos(x, y)
+                    x += widths[c] + COLUMN_GAP
+                right = max(right, x - COLUMN_GAP)
+                y += height
+            y += BAND_GAP
+        self._rect = QRectF(0, 0, right + PAD, y - BAND_GAP + PAD)
 
     def boundingRect(self) -> QRectF:
         return self._rect
@@ -94,9 +102,25 @@ def _row(values: list[float], places: int) -> str:
     return "[" + ", ".join(shown) + (", …" if len(values) > MAX_TERMS else "") + "]"
 
 
-def worked_row(ctx: LayoutContext, step: Step) -> WorkedRow | None:
-    """The worked row of ``step`` for the frame's receiver and first shown head, or None at a
-    step that has none."""
+def _bands(widths: list[float], bands: int) -> list[list[int]]:
+    """The columns after the first shared out in order among at most ``bands`` bands of about
+    equal width."""
+    rest = list(range(1, len(widths)))
+    share = sum(widths[c] for c in rest) / max(1, min(bands, len(rest)))
+    groups: list[list[int]] = [[]]
+    filled = 0.0
+    for c in rest:
+        if groups[-1] and filled + widths[c] / 2 > share and len(groups) < bands:
+            groups.append([])
+            filled = 0.0
+        groups[-1].append(c)
+        filled += widths[c]
+    return groups
+
+
+def worked_row(ctx: LayoutContext, step: Step, bands: int = 1) -> WorkedRow | None:
+    """The worked row of ``step`` for the frame's receiver and first shown head, in ``bands``
+    bands, or None at a step that has none."""
     upto = WORKED_STAGES[step.op]
     if upto is None:
         return None
@@ -137,32 +161,28 @@ def worked_row(ctx: LayoutContext, step: Step) -> WorkedRow | None:
         cells.append([canvas_word(lang, "total"), *last[1:]])
     head = canvas_word(lang, "worked_head", n=f.head + 1) if f.heads > 1 else ""
     title = canvas_word(lang, "worked_title", token=f.token, head=head)
-    return WorkedRow(title, cells, ctx.theme, strong_column=len(header) - 1)
+    return WorkedRow(title, cells, ctx.theme, strong_column=len(header) - 1, bands=bands)
 
 
 def add_worked_row(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
-                   covered: QRectF) -> QRectF:
-    """Put the step's worked row under its picture (when the options show one); what the
-    picture and the row cover together."""
-    if not ctx.options.worked_row:
+                   covered: QRectF, area: QSizeF) -> QRectF:
+    """Put the step's worked row (when the options show one) in its own band beside or under
+    the picture, its columns wrapped into as many bands as lets the two be drawn largest on
+    ``area``; what the picture and the row cover together."""
+    if not ctx.options.worked_row or WORKED_STAGES[step.op] is None:
         return covered
-    table = worked_row(ctx, step)
-    if table is None:
-        return covered
+    best: tuple[float, WorkedRow, QPointF] | None = None
+    for bands in range(1, MAX_BANDS + 1):
+        table = worked_row(ctx, step, bands)
+        assert table is not None
+        size = table.boundingRect()
+        for place in (QPointF(covered.right() + ROW_GAP, covered.top()),
+                      QPointF(covered.left(), covered.bottom() + ROW_GAP)):
+            scale = fit_scale(covered.united(size.translated(place)), area)
+            if best is None or scale > best[0] * (1 + 1e-9):
+                best = (scale, table, place)
+    assert best is not None
+    _scale, table, place = best
     table.setParentItem(parent)
-    size = table.boundingRect()
-    below = QRectF(covered.left(), covered.top(), max(covered.width(), size.width()),
-                   covered.height() + ROW_GAP + size.height())
-    beside = QRectF(covered.left(), covered.top(), covered.width() + ROW_GAP + size.width(),
-                    max(covered.height(), size.height()))
-    if _fit(beside) > _fit(below):
-        table.setPos(covered.right() + ROW_GAP, covered.top())
-    else:
-        table.setPos(covered.left(), covered.bottom() + ROW_GAP)
-    return covered.united(table.mapRectToParent(size))
-
-
-def _fit(rect: QRectF) -> float:
-    """How large ``rect`` can be drawn on a picture area of the sheet's shape."""
-    return min(AREA_ASPECT / rect.width(), 1 / rect.height())
-
+    table.setPos(place)
+    return covered.united(table.mapRectToParent(table.boundingRect()))

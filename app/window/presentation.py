@@ -26,8 +26,10 @@ NUMBER_KEYS = {getattr(Qt.Key, f"Key_{k}"): k - 1 for k in range(1, 10)}
 
 
 class PresentationView(CanvasView):
-    """A top-level canvas that always fits its frame and turns keys and clicks into steps and
-    receivers."""
+    """A top-level canvas that always fits its frame, lays each frame out as large as that
+    frame allows on this screen, and turns keys and clicks into steps and receivers."""
+
+    frames_alone = True
 
     def __init__(self, presenter: Presenter) -> None:
         super().__init__(SLIDE)
