@@ -28,7 +28,7 @@ from app.canvas.layout import fit_scale as fit_scale
 from app.canvas.layout import wrapping
 from app.canvas.remember import number_format
 from app.canvas.steps import lay_out_step
-from app.canvas.worked_row import add_worked_row
+from app.canvas.worked_row import add_worked_row, has_worked_row
 from app.model.operands import attention_of, norm_kind, tokens_of
 from app.model.outline import parameter_paths
 from engine import Step, Trace
@@ -238,7 +238,8 @@ def _remember(cache: OrderedDict[tuple[object, ...], V], key: tuple[object, ...]
 
 def _measure_step(ctx: LayoutContext, index: int, area: QSizeF) -> tuple[Fits, tuple[str, ...]]:
     """Lay out one step naturally and at each narrower wrap; the scale each fits at, and the
-    arrays (and the step's own reads and writes) its picture shows."""
+    arrays (and the step's own reads and writes) its picture shows: every array when it has a
+    worked row, whose arithmetic prints rows of Q, K and V that no grid of the step shows."""
     ctx.made.clear()
     tried = [_fit(ctx, index, None, area)[0]]
     shown = dict.fromkeys(name for name, _grid in ctx.made)
@@ -249,8 +250,8 @@ def _measure_step(ctx: LayoutContext, index: int, area: QSizeF) -> tuple[Fits, t
         fit, widest = _fit(ctx, index, wrap, area)
         tried.append(fit)
     step = ctx.trace.steps[index]
-    shown.update(dict.fromkeys(name for name in (*step.reads, *step.writes)
-                               if name in ctx.trace.arrays))
+    read = ctx.trace.arrays if has_worked_row(ctx.options, step) else (*step.reads, *step.writes)
+    shown.update(dict.fromkeys(name for name in read if name in ctx.trace.arrays))
     ctx.made.clear()
     return tuple(tried), tuple(shown)
 

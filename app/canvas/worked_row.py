@@ -13,7 +13,7 @@ from PySide6.QtCore import QPointF, QRectF, QSizeF
 from PySide6.QtGui import QBrush, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
 
-from app.canvas.context import LayoutContext
+from app.canvas.context import FrameOptions, LayoutContext
 from app.canvas.layout import ROW_GAP, TextItem, fit_scale
 from app.canvas.theme import Theme
 from app.texts.canvas_words import canvas_word
@@ -164,12 +164,17 @@ def worked_row(ctx: LayoutContext, step: Step, bands: int = 1) -> WorkedRow | No
     return WorkedRow(title, cells, ctx.theme, strong_column=len(header) - 1, bands=bands)
 
 
+def has_worked_row(options: FrameOptions, step: Step) -> bool:
+    """Whether ``step``'s frame draws a worked row with ``options``."""
+    return options.worked_row and WORKED_STAGES[step.op] is not None
+
+
 def add_worked_row(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
                    covered: QRectF, area: QSizeF) -> QRectF:
     """Put the step's worked row (when the options show one) in its own band beside or under
     the picture, its columns wrapped into as many bands as lets the two be drawn largest on
     ``area``; what the picture and the row cover together."""
-    if not ctx.options.worked_row or WORKED_STAGES[step.op] is None:
+    if not has_worked_row(ctx.options, step):
         return covered
     best: tuple[float, WorkedRow, QPointF] | None = None
     for bands in range(1, MAX_BANDS + 1):
