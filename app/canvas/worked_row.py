@@ -45,7 +45,8 @@ class WorkedRow(QGraphicsObject):
     """A titled table of strings on a panel; ``cells`` is one list per row, header first.
 
     With ``bands`` above one the table wraps: its columns after the first (the key) are shared
-    out, in order, among that many tables one under the other, each starting with the keys."""
+    out, in order, among that many tables one under the other, each starting with the keys and
+    holding the rows that have something in its columns."""
 
     def __init__(self, title: str, cells: list[list[str]], theme: Theme,
                  strong_column: int, bands: int = 1) -> None:
@@ -58,24 +59,27 @@ class WorkedRow(QGraphicsObject):
         heading.setPos(PAD, PAD)
         y = PAD + heading.boundingRect().height() + 4
         columns = max(len(row) for row in cells)
-        items = [[TextItem(text, theme, size=SIZE, bold=(r == 0 or c == strong_column),
-                           role="muted" if r == 0 else "text")
-                  for c, text in enumerate(row)] for r, row in enumerate(cells)]
-        widths = [max((row[c].boundingRect().width() for row in items if c < len(row)),
-                      default=0.0) for c in range(columns)]
+
+        def cell(r: int, c: int) -> TextItem:
+            return TextItem(cells[r][c], theme, size=SIZE, bold=(r == 0 or c == strong_column),
+                            role="muted" if r == 0 else "text")
+
+        widths = [max((cell(r, c).boundingRect().width() for r, row in enumerate(cells)
+                       if c < len(row)), default=0.0) for c in range(columns)]
         right = PAD + heading.boundingRect().width()
-        for band in _bands(widths, bands):
-            for row in items:
+        for band in _bands(widths, bands):  # each band starts with its own column of keys
+            for r, row in enumerate(cells):
+                if r > 0 and not any(row[c] for c in band if c < len(row)):
+                    continue  # nothing of this row in this band (the total's empty cells)
                 x = PAD
-                shown = [c for c in (0, *band) if c < len(row)]
-                height = max(row[c].boundingRect().height() for c in shown)
+                items = {c: cell(r, c) for c in (0, *band) if c < len(row)}
                 for c in (0, *band):
-                    if c < len(row):
-                        row[c].setParentItem(self)
-                        row[c].setPos(x, y)
+                    if c in items:
+                        items[c].setParentItem(self)
+                        items[c].setPos(x, y)
                     x += widths[c] + COLUMN_GAP
                 right = max(right, x - COLUMN_GAP)
-                y += height
+                y += max(item.boundingRect().height() for item in items.values())
             y += BAND_GAP
         self._rect = QRectF(0, 0, right + PAD, y - BAND_GAP + PAD)
 

@@ -17,15 +17,18 @@ from dataclasses import dataclass
 from functools import cache
 
 from PySide6.QtGui import QFontMetricsF, QTransform
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
+from PySide6.QtWidgets import QApplication, QGraphicsItem, QGraphicsView
 
 from app.canvas.arrows import SHARE_SIZE, AttentionArrows
+from app.canvas.context import FrameOptions
 from app.canvas.frame import FrameItem
 from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.layout import TextItem
 from app.canvas.route_map import RouteMap
 from app.canvas.theme import font
+from app.canvas.view import CanvasView
 from app.model.operands import tokens_of
+from engine import Trace
 
 
 @cache
@@ -55,6 +58,14 @@ def device_scale(item: QGraphicsItem, view: QGraphicsView | None) -> float:
     if view is not None:
         transform = transform * view.viewportTransform()
     return float(abs(QTransform(transform).m22()))
+
+
+def shown(view: CanvasView, trace: Trace, step: int, options: FrameOptions) -> FrameItem:
+    """Show ``trace``'s step fitted on ``view`` and let the view settle its zoom (measuring
+    before that reads a stale transform)."""
+    frame = view.show_frame(trace, step, options, None, fit=True)
+    QApplication.processEvents()
+    return frame
 
 
 def _is_sheet_word(item: QGraphicsItem, frame: FrameItem) -> bool:
