@@ -37,8 +37,8 @@ class TextItem(QGraphicsObject):
         self.text = text
         self._font = font(size, bold)
         self._color = theme.color(role)
-        advance, height = _measured(text, size, bold)
-        self._rect = QRectF(0, 0, width if width is not None else advance + 4, height + 4)
+        advance, height = text_size(text, size, bold)
+        self._rect = QRectF(0, 0, width if width is not None else advance, height)
 
     @property
     def font(self) -> QFont:
@@ -65,9 +65,10 @@ class TextItem(QGraphicsObject):
 
 
 @lru_cache(maxsize=8192)
-def _measured(text: str, size: int, bold: bool) -> tuple[float, float]:
-    """Advance and height of a line of text (words repeat across frames and edits)."""
-    return text_advance(text, size, bold), QFontMetricsF(font(size, bold)).height()
+def text_size(text: str, size: int, bold: bool) -> tuple[float, float]:
+    """Width and height of a :class:`TextItem` line of text (words repeat across frames and
+    edits)."""
+    return text_advance(text, size, bold) + 4, QFontMetricsF(font(size, bold)).height() + 4
 
 
 def fit_scale(covered: QRectF, area: QSizeF) -> float:
