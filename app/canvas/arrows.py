@@ -32,6 +32,8 @@ ROW_PITCH = 34.0
 COLUMN_GAP = 170.0
 TOP = 54.0
 LABEL_GAP = 8.0
+SHARE_SIZE = 17
+"""Pixel size of the share labels: the size of a grid's numbers (they are numbers too)."""
 """Between a key box and its share labels."""
 LEGEND_LINE = 20.0
 SAMPLE_WIDTH = 34.0
@@ -193,7 +195,7 @@ class AttentionArrows(QGraphicsObject):
         self.label_width = text_advance(
             (f"h{'8' * len(str(spec.weights.shape[0]))} " if self.several else "")
             + NumberFormat(spec.places).widest(spec.weights),
-            13, bold=True) + 12
+            SHARE_SIZE, bold=True) + 12
         labels_right = self.label_left + len(spec.heads) * self.label_width
         legend_width = max(text_advance(line, 12)
                            for line in self.legend_lines()) + SAMPLE_WIDTH + 12
@@ -313,7 +315,7 @@ class AttentionArrows(QGraphicsObject):
         start = self.query_anchor(focus) + QPointF(0, offset)
         ink = theme.head_color(head) if self.several else theme.color("accent")
         ink_name = ink.name()
-        label_height = QFontMetricsF(font(13, bold=True)).height() + 2
+        label_height = QFontMetricsF(font(SHARE_SIZE, bold=True)).height() + 2
         label_width = self.label_width - 4
         # Share labels sit right of their key box, level with it; one column per head.
         label_x = self.label_left + (rank + 0.5) * self.label_width - label_width / 2
@@ -419,7 +421,7 @@ class AttentionArrows(QGraphicsObject):
             painter.setBrush(QBrush(background))
             painter.drawRoundedRect(arrow.label_box, 3, 3)
             words.write(arrow.label_box, Qt.AlignmentFlag.AlignCenter, arrow.label,
-                        font(13, bold=True), text)
+                        font(SHARE_SIZE, bold=True), text)
         self._draw_legend(painter, words)
 
     def _draw_legend(self, painter: QPainter, words: _Words) -> None:

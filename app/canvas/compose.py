@@ -1,8 +1,11 @@
-"""One type scale per document: every step's picture measured against the sheet's body area.
+"""How large a step's picture is drawn: one type scale per document, or each frame for itself.
 
-A step's picture is laid out at its natural size and then scaled onto the sheet. The scale is the
-largest at which *every* step of the document fits (so text keeps its size from step to step);
-each step may wrap its rows (wide steps) or set rows side by side (tall steps) to get there.
+A step's picture is laid out at its natural size and then scaled onto the sheet. The document's
+scale (:func:`compose`, exports: a deck keeps one size) is the largest at which *every* step's
+picture fits; each step may wrap its rows (wide steps) or set rows side by side (tall steps) to
+get there. The worked row is not part of that measure: it gets its own band beside or below the
+picture, so it only ever shrinks the steps that show it. Presentation lays each frame out for
+its screen alone (:func:`compose_alone`): the arrangement that lets that one frame be largest.
 Measuring lays out every step several times, so each step's result is cached by what decides its
 sizes (shapes, tokens, the options that change the picture, the widest printed numbers of the
 arrays it shows), not by the values: an edit or a step change that keeps those reuses it, and an
@@ -21,10 +24,11 @@ from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
 
 from app.canvas.context import FrameOptions, LayoutContext
+from app.canvas.layout import fit_scale as fit_scale
 from app.canvas.layout import wrapping
 from app.canvas.remember import number_format
 from app.canvas.steps import lay_out_step
-from app.canvas.worked_row import add_worked_row
+from app.canvas.worked_row import add_worked_row, has_worked_row
 from app.model.operands import attention_of, norm_kind, tokens_of
 from app.model.outline import parameter_paths
 from engine import Step, Trace
@@ -63,19 +67,19 @@ class Group(QGraphicsObject):
 
 
 def lay_out(ctx: LayoutContext, step_index: int, parent: QGraphicsItem,
-            wrap: float | None) -> QRectF:
-    """Lay out one step under ``parent`` with rows wrapping at ``wrap``; what it covers."""
+            wrap: float | None, area: QSizeF) -> QRectF:
+    """Lay out one step under ``parent`` with rows wrapping at ``wrap`` and its worked row in
+    the band that suits ``area`` best; what it covers."""
+    return _laid_out(ctx, step_index, parent, wrap, area)[1]
+
+
+def _laid_out(ctx: LayoutContext, step_index: int, parent: QGraphicsItem, wrap: float | None,
+              area: QSizeF) -> tuple[QRectF, QRectF]:
+    """What the step's picture covers, and what it covers with its worked row."""
     step = ctx.trace.steps[step_index]
     with wrapping(wrap):
-        covered = lay_out_step(ctx, step, parent)
-    return add_worked_row(ctx.for_step(step), step, parent, covered)
-
-
-def fit_scale(covered: QRectF, area: QSizeF) -> float:
-    """The largest scale at which ``covered`` fits ``area``."""
-    if covered.width() <= 0 or covered.height() <= 0:
-        return MAX_SCALE
-    return min(area.width() / covered.width(), area.height() / covered.height())
+        picture = lay_out_step(ctx, step, parent)
+    return picture, add_worked_row(ctx.for_step(step), step, parent, picture, area)
 
 
 def _document_key(trace: Trace, options: FrameOptions) -> tuple[object, ...]:
@@ -128,8 +132,10 @@ PICTURE_OPTIONS = op_table("canvas.picture_options", {
 """Each op kind's module options that change its picture (its sizes are cached by them)."""
 
 
-Fits = tuple[tuple[float | None, float], ...]
-"""A step's arrangements tried (natural, then each wrap) with the scale each fits at."""
+Fit = tuple[float | None, float, float]
+Fits = tuple[Fit, ...]
+"""A step's arrangements tried (natural, then each wrap): the wrap, the scale its picture fits
+at, and the scale the picture and its worked row fit at together."""
 
 _FITS: OrderedDict[tuple[object, ...], Fits] = OrderedDict()
 _SHOWN: OrderedDict[tuple[object, ...], tuple[str, ...]] = OrderedDict()
@@ -164,10 +170,27 @@ def compose(trace: Trace, options: FrameOptions, area: QSizeF,
             else:
                 found = _measured(ctx, document, index, area)
         fits.append(found)
-    best = min(max(scale for _, scale in tried) for tried in fits)
-    scale = max(MIN_SCALE, min(MAX_SCALE, best))
+    best = min(max(picture for _, picture, _whole in tried) for tried in fits)
+    scale = _clamped(best)
     return Composition(scale, tuple(_choose(tried, scale) for tried in fits),
                        tuple(provisional))
+
+
+def compose_alone(trace: Trace, options: FrameOptions, area: QSizeF, index: int) -> Composition:
+    """Step ``index`` laid out for ``area`` by itself: the arrangement at which it (with its
+    worked row) is largest, and that scale. Only that step is measured; the other steps' wraps
+    are left natural."""
+    ctx = LayoutContext(trace, options)
+    document = _document(trace, options, area)
+    tried = _known_fits(ctx, document, index) or _measured(ctx, document, index, area)
+    wrap, _picture, whole = max(tried, key=lambda fit: fit[2])
+    wraps: list[float | None] = [None] * len(trace.steps)
+    wraps[index] = wrap
+    return Composition(_clamped(whole), tuple(wraps))
+
+
+def _clamped(scale: float) -> float:
+    return max(MIN_SCALE, min(MAX_SCALE, scale))
 
 
 def measure(trace: Trace, options: FrameOptions, area: QSizeF, index: int) -> None:
@@ -215,35 +238,38 @@ def _remember(cache: OrderedDict[tuple[object, ...], V], key: tuple[object, ...]
 
 def _measure_step(ctx: LayoutContext, index: int, area: QSizeF) -> tuple[Fits, tuple[str, ...]]:
     """Lay out one step naturally and at each narrower wrap; the scale each fits at, and the
-    arrays (and the step's own reads and writes) its picture shows."""
+    arrays (and the step's own reads and writes) its picture shows: every array when it has a
+    worked row, whose arithmetic prints rows of Q, K and V that no grid of the step shows."""
     ctx.made.clear()
-    tried: list[tuple[float | None, float]] = [
-        (None, fit_scale(_covered(ctx, index, None), area))]
+    tried = [_fit(ctx, index, None, area)[0]]
     shown = dict.fromkeys(name for name, _grid in ctx.made)
     widest = math.inf
     for wrap in WRAPS:
         if wrap >= widest:
             continue  # the last layout fits within this width: nothing would wrap
-        covered = _covered(ctx, index, wrap)
-        widest = covered.width()
-        tried.append((wrap, fit_scale(covered, area)))
+        fit, widest = _fit(ctx, index, wrap, area)
+        tried.append(fit)
     step = ctx.trace.steps[index]
-    shown.update(dict.fromkeys(name for name in (*step.reads, *step.writes)
-                               if name in ctx.trace.arrays))
+    read = ctx.trace.arrays if has_worked_row(ctx.options, step) else (*step.reads, *step.writes)
+    shown.update(dict.fromkeys(name for name in read if name in ctx.trace.arrays))
     ctx.made.clear()
     return tuple(tried), tuple(shown)
 
 
 def _choose(tried: Fits, scale: float) -> float | None:
-    """The first arrangement (natural, then widest wrap first) that fits at ``scale``."""
-    for wrap, fits in tried:
-        if fits >= scale * (1 - 1e-9):
+    """The first arrangement (natural, then widest wrap first) at which the picture with its
+    worked row fits at ``scale``, else the one that lets them be largest."""
+    for wrap, _picture, whole in tried:
+        if whole >= scale * (1 - 1e-9):
             return wrap
-    return max(tried, key=lambda pair: pair[1])[0]
+    return max(tried, key=lambda fit: fit[2])[0]
 
 
-def _covered(ctx: LayoutContext, index: int, wrap: float | None) -> QRectF:
-    return lay_out(ctx, index, Group(), wrap)
+def _fit(ctx: LayoutContext, index: int, wrap: float | None,
+         area: QSizeF) -> tuple[Fit, float]:
+    """How large the step laid out at ``wrap`` fits ``area``, and its picture's width."""
+    picture, whole = _laid_out(ctx, index, Group(), wrap, area)
+    return (wrap, fit_scale(picture, area), fit_scale(whole, area)), picture.width()
 
 
 def forget() -> None:

@@ -20,6 +20,7 @@ from app.canvas.compose import (
     Composition,
     Group,
     compose,
+    compose_alone,
     fit_scale,
     lay_out,
     measure,
@@ -86,8 +87,9 @@ class FrameItem(Sheet):
 
     The sheet is 1920×1080 scene units for 16:9 and 1440×1080 for 4:3
     (:attr:`FrameOptions.aspect`), or ``sheet`` when given (each side of a comparison). The
-    picture is scaled by the document's one type scale (:func:`app.canvas.compose.compose`) and
-    centred in the space between the header and the footer.
+    picture is scaled by the document's one type scale (:func:`app.canvas.compose.compose`), or
+    ``alone`` (presentation) as large as this frame allows by itself
+    (:func:`app.canvas.compose.compose_alone`), and centred between the header and the footer.
 
     Attributes
     ----------
@@ -105,8 +107,10 @@ class FrameItem(Sheet):
 
     def __init__(self, trace: Trace, step_index: int, options: FrameOptions | None = None,
                  step_title: str | None = None, sheet: tuple[float, float] | None = None,
-                 max_scale: float | None = None, own_scale: bool = False) -> None:
+                 max_scale: float | None = None, own_scale: bool = False,
+                 alone: bool = False) -> None:
         super().__init__()
+        self.alone = alone
         self.options = options or FrameOptions()
         self.trace = trace
         self.step_index = max(0, min(len(trace.steps) - 1, step_index))
@@ -171,7 +175,7 @@ class FrameItem(Sheet):
         """Measure the steps a refill took on trust (:attr:`composition`'s provisional ones;
         :meth:`measure_step` them one by one first to keep the window responsive) and lay the
         picture out again if the exact composition differs; whether it did."""
-        exact = compose(self.trace, self.options, self.area.size())
+        exact = self._composed(quick=False)
         if (exact.scale, exact.wraps) == (self.composition.scale, self.composition.wraps):
             self.composition = exact
             return False
@@ -196,20 +200,27 @@ class FrameItem(Sheet):
     def _lay_out_body(self, quick: bool = False) -> None:
         """The step's picture at the document's scale, centred in :attr:`area` (``quick``:
         while typing, measuring only this step again, see :func:`compose`)."""
-        self.composition = composition = compose(
-            self.trace, self.options, self.area.size(), self.step_index if quick else None)
+        self.composition = composition = self._composed(quick)
         most = MAX_SCALE if self._own_scale else composition.scale
         if self._max_scale is not None:
             most = min(self._max_scale, most)
         self.body.setParentItem(self)
         self.body.stackBefore(self._footer)  # drawn (and read in SVG) heading, picture, footer
         covered = lay_out(self.context, self.step_index, self.body,
-                          composition.wraps[self.step_index])
+                          composition.wraps[self.step_index], self.area.size())
         self.picture_scale = min(most, fit_scale(covered, self.area.size()))
         self.body.setScale(self.picture_scale)
         centre = self.area.center()
         self.body.setPos(centre.x() - covered.center().x() * self.picture_scale,
                          centre.y() - covered.center().y() * self.picture_scale)
+
+    def _composed(self, quick: bool) -> Composition:
+        """The composition this frame is laid out by: its own when ``alone``, else the
+        document's (``quick``: measuring only this step again, see :func:`compose`)."""
+        if self.alone:
+            return compose_alone(self.trace, self.options, self.area.size(), self.step_index)
+        return compose(self.trace, self.options, self.area.size(),
+                       self.step_index if quick else None)
 
     def _place_map(self, item: RouteMap, subtitle: TextItem, body_top: float, margin: float,
                    unit: float) -> float:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
 from typing import TypeVar
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import QFont, QFontMetricsF, QPainter
 from PySide6.QtWidgets import (
     QGraphicsItem,
@@ -36,8 +37,8 @@ class TextItem(QGraphicsObject):
         self.text = text
         self._font = text_font(text, size, bold)
         self._color = theme.color(role)
-        advance, height = _measured(text, size, bold)
-        self._rect = QRectF(0, 0, width if width is not None else advance + 4, height + 4)
+        advance, height = text_size(text, size, bold)
+        self._rect = QRectF(0, 0, width if width is not None else advance, height)
 
     @property
     def font(self) -> QFont:
@@ -64,9 +65,17 @@ class TextItem(QGraphicsObject):
 
 
 @lru_cache(maxsize=8192)
-def _measured(text: str, size: int, bold: bool) -> tuple[float, float]:
-    """Advance and height of a line of text (words repeat across frames and edits)."""
-    return text_advance(text, size, bold), QFontMetricsF(font(size, bold)).height()
+def text_size(text: str, size: int, bold: bool) -> tuple[float, float]:
+    """Width and height of a :class:`TextItem` line of text (words repeat across frames and
+    edits)."""
+    return text_advance(text, size, bold) + 4, QFontMetricsF(font(size, bold)).height() + 4
+
+
+def fit_scale(covered: QRectF, area: QSizeF) -> float:
+    """The largest scale at which ``covered`` fits ``area`` (unbounded for nothing)."""
+    if covered.width() <= 0 or covered.height() <= 0:
+        return math.inf
+    return min(area.width() / covered.width(), area.height() / covered.height())
 
 
 def items_of(root: QGraphicsItem, kind: type[T]) -> list[T]:

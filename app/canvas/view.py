@@ -38,6 +38,9 @@ class CanvasView(pg.GraphicsView):
 
     repainted = Signal()
     resized = Signal()
+    frames_alone = False
+    """Whether each frame is laid out as large as it allows by itself (presentation) rather
+    than at the document's one type scale."""
 
     def __init__(self, theme: Theme, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -114,7 +117,7 @@ class CanvasView(pg.GraphicsView):
             self._repaint_soon()
             self._settle_later(frame)
             return frame
-        frame = FrameItem(trace, step, options, title)
+        frame = FrameItem(trace, step, options, title, alone=self.frames_alone)
         self.show_item(frame, fit)
         return frame
 

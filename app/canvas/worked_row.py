@@ -8,13 +8,14 @@ Illustrated-Transformer walk-through, drawn on the frame for any document.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QPointF, QRectF, QSizeF
 from PySide6.QtGui import QBrush, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
 
-from app.canvas.context import LayoutContext
-from app.canvas.layout import ROW_GAP, TextItem
+from app.canvas.context import FrameOptions, LayoutContext
+from app.canvas.layout import ROW_GAP, TextItem, fit_scale, text_size
 from app.canvas.theme import Theme
 from app.texts.canvas_words import canvas_word
 from app.texts.facts import Facts, facts_for
@@ -31,45 +32,85 @@ WORKED_STAGES = op_table("canvas.worked_row", {
 times V rows and their sum; None for no worked row."""
 MAX_POSITIONS = 4
 """The window shows the worked row by default for documents with at most this many positions."""
-SIZE = 15
+SIZE = 17
 PAD = 10.0
 COLUMN_GAP = 22.0
 MAX_TERMS = 4
-AREA_ASPECT = 2.1
-"""Width over height of a 16:9 sheet's picture area: the worked row goes under the picture or
-beside it, whichever lets the two be drawn larger there."""
+MAX_BANDS = 3
+"""The most bands a worked row's table wraps into."""
+BAND_GAP = 12.0
+"""Space between the bands of a wrapped table."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """The words of a worked row: its title, its cells (one list per row, header first) and
+    the column drawn bold."""
+
+    title: str
+    cells: list[list[str]]
+    strong_column: int
+
+    def style(self, r: int, c: int) -> tuple[bool, str]:
+        """Whether cell (r, c) is bold, and its colour role."""
+        return r == 0 or c == self.strong_column, "muted" if r == 0 else "text"
+
+
+Placed = tuple[int, int, float, float]
+"""A cell (row, column) and where its text goes (x, y)."""
+
+
+def _placements(table: Table, bands: int) -> tuple[list[Placed], QRectF]:
+    """Where each cell of ``table`` goes when wrapped into ``bands`` bands, and the panel's
+    rectangle: each band starts with its own column of keys and holds the rows that have
+    something in its columns."""
+    cells = table.cells
+
+    def size(r: int, c: int) -> tuple[float, float]:
+        bold, _role = table.style(r, c)
+        return text_size(cells[r][c], SIZE, bold)
+
+    title_width, title_height = text_size(table.title, SIZE + 1, True)
+    y = PAD + title_height + 4
+    columns = max(len(row) for row in cells)
+    widths = [max((size(r, c)[0] for r, row in enumerate(cells) if c < len(row)),
+                  default=0.0) for c in range(columns)]
+    right = PAD + title_width
+    placed: list[Placed] = []
+    for band in _bands(widths, bands):
+        for r, row in enumerate(cells):
+            if r > 0 and not any(row[c] for c in band if c < len(row)):
+                continue  # nothing of this row in this band (the total's empty cells)
+            x = PAD
+            height = 0.0
+            for c in (0, *band):
+                if c < len(row):
+                    placed.append((r, c, x, y))
+                    height = max(height, size(r, c)[1])
+                x += widths[c] + COLUMN_GAP
+            right = max(right, x - COLUMN_GAP)
+            y += height
+        y += BAND_GAP
+    return placed, QRectF(0, 0, right + PAD, y - BAND_GAP + PAD)
 
 
 class WorkedRow(QGraphicsObject):
-    """A titled table of strings on a panel; ``cells`` is one list per row, header first."""
+    """A worked row's table on a panel, wrapped into ``bands`` bands (:func:`_placements`)."""
 
-    def __init__(self, title: str, cells: list[list[str]], theme: Theme,
-                 strong_column: int) -> None:
+    def __init__(self, table: Table, theme: Theme, bands: int = 1) -> None:
         super().__init__()
-        self.title = title
-        self.cells = cells
+        self.title = table.title
+        self.cells = table.cells
         self._theme = theme
-        heading = TextItem(title, theme, size=SIZE + 1, bold=True)
+        heading = TextItem(table.title, theme, size=SIZE + 1, bold=True)
         heading.setParentItem(self)
         heading.setPos(PAD, PAD)
-        y = PAD + heading.boundingRect().height() + 4
-        columns = max(len(row) for row in cells)
-        items = [[TextItem(text, theme, size=SIZE, bold=(r == 0 or c == strong_column),
-                           role="muted" if r == 0 else "text")
-                  for c, text in enumerate(row)] for r, row in enumerate(cells)]
-        widths = [max((row[c].boundingRect().width() for row in items if c < len(row)),
-                      default=0.0) for c in range(columns)]
-        for row in items:
-            x = PAD
-            height = max(item.boundingRect().height() for item in row)
-            for c, item in enumerate(row):
-                item.setParentItem(self)
-                item.setPos(x, y)
-                x += widths[c] + COLUMN_GAP
-            y += height
-        width = max(PAD + sum(widths) + COLUMN_GAP * (columns - 1),
-                    PAD + heading.boundingRect().width()) + PAD
-        self._rect = QRectF(0, 0, width, y + PAD)
+        placed, self._rect = _placements(table, bands)
+        for r, c, x, y in placed:
+            bold, role = table.style(r, c)
+            item = TextItem(table.cells[r][c], theme, size=SIZE, bold=bold, role=role)
+            item.setParentItem(self)
+            item.setPos(x, y)
 
     def boundingRect(self) -> QRectF:
         return self._rect
@@ -94,9 +135,31 @@ def _row(values: list[float], places: int) -> str:
     return "[" + ", ".join(shown) + (", …" if len(values) > MAX_TERMS else "") + "]"
 
 
-def worked_row(ctx: LayoutContext, step: Step) -> WorkedRow | None:
-    """The worked row of ``step`` for the frame's receiver and first shown head, or None at a
-    step that has none."""
+def _bands(widths: list[float], bands: int) -> list[list[int]]:
+    """The columns after the first shared out in order among at most ``bands`` bands of about
+    equal width."""
+    rest = list(range(1, len(widths)))
+    share = sum(widths[c] for c in rest) / max(1, min(bands, len(rest)))
+    groups: list[list[int]] = [[]]
+    filled = 0.0
+    for c in rest:
+        if groups[-1] and filled + widths[c] / 2 > share and len(groups) < bands:
+            groups.append([])
+            filled = 0.0
+        groups[-1].append(c)
+        filled += widths[c]
+    return groups
+
+
+def worked_row(ctx: LayoutContext, step: Step, bands: int = 1) -> WorkedRow | None:
+    """The worked row of ``step`` for the frame's receiver and first shown head, in ``bands``
+    bands, or None at a step that has none."""
+    table = _table(ctx, step)
+    return None if table is None else WorkedRow(table, ctx.theme, bands)
+
+
+def _table(ctx: LayoutContext, step: Step) -> Table | None:
+    """The words of ``step``'s worked row, or None at a step that has none."""
     upto = WORKED_STAGES[step.op]
     if upto is None:
         return None
@@ -137,32 +200,32 @@ def worked_row(ctx: LayoutContext, step: Step) -> WorkedRow | None:
         cells.append([canvas_word(lang, "total"), *last[1:]])
     head = canvas_word(lang, "worked_head", n=f.head + 1) if f.heads > 1 else ""
     title = canvas_word(lang, "worked_title", token=f.token, head=head)
-    return WorkedRow(title, cells, ctx.theme, strong_column=len(header) - 1)
+    return Table(title, cells, strong_column=len(header) - 1)
+
+
+def has_worked_row(options: FrameOptions, step: Step) -> bool:
+    """Whether ``step``'s frame draws a worked row with ``options``."""
+    return options.worked_row and WORKED_STAGES[step.op] is not None
 
 
 def add_worked_row(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
-                   covered: QRectF) -> QRectF:
-    """Put the step's worked row under its picture (when the options show one); what the
-    picture and the row cover together."""
-    if not ctx.options.worked_row:
-        return covered
-    table = worked_row(ctx, step)
+                   covered: QRectF, area: QSizeF) -> QRectF:
+    """Put the step's worked row (when the options show one) in its own band beside or under
+    the picture, its columns wrapped into as many bands as lets the two be drawn largest on
+    ``area``; what the picture and the row cover together."""
+    table = _table(ctx, step) if has_worked_row(ctx.options, step) else None
     if table is None:
         return covered
-    table.setParentItem(parent)
-    size = table.boundingRect()
-    below = QRectF(covered.left(), covered.top(), max(covered.width(), size.width()),
-                   covered.height() + ROW_GAP + size.height())
-    beside = QRectF(covered.left(), covered.top(), covered.width() + ROW_GAP + size.width(),
-                    max(covered.height(), size.height()))
-    if _fit(beside) > _fit(below):
-        table.setPos(covered.right() + ROW_GAP, covered.top())
-    else:
-        table.setPos(covered.left(), covered.bottom() + ROW_GAP)
-    return covered.united(table.mapRectToParent(size))
-
-
-def _fit(rect: QRectF) -> float:
-    """How large ``rect`` can be drawn on a picture area of the sheet's shape."""
-    return min(AREA_ASPECT / rect.width(), 1 / rect.height())
-
+    best: tuple[float, int, QPointF] | None = None
+    for bands in range(1, MAX_BANDS + 1):
+        size = _placements(table, bands)[1]
+        for place in (QPointF(covered.right() + ROW_GAP, covered.top()),
+                      QPointF(covered.left(), covered.bottom() + ROW_GAP)):
+            scale = fit_scale(covered.united(size.translated(place)), area)
+            if best is None or scale > best[0] * (1 + 1e-9):
+                best = (scale, bands, place)
+    assert best is not None
+    drawn = WorkedRow(table, ctx.theme, best[1])
+    drawn.setParentItem(parent)
+    drawn.setPos(best[2])
+    return covered.united(drawn.mapRectToParent(drawn.boundingRect()))

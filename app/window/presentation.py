@@ -1,5 +1,8 @@
 """Presentation mode: the current frame full screen, stepped with the keys a presenter remote sends.
 
+Each frame is laid out for the screen by itself, as large as it allows (the window and exports
+keep the document's one type scale).
+
 F5 or View → Present opens it; Left/Right, PageUp/PageDown, Space, Home/End step; Esc leaves.
 Clicking a query (its box in the arrows, or its row in a grid) or pressing 1–9 makes it the
 receiver. It shows the window's own document state (the comparison while comparing), so the
@@ -26,8 +29,10 @@ NUMBER_KEYS = {getattr(Qt.Key, f"Key_{k}"): k - 1 for k in range(1, 10)}
 
 
 class PresentationView(CanvasView):
-    """A top-level canvas that always fits its frame and turns keys and clicks into steps and
-    receivers."""
+    """A top-level canvas that always fits its frame, lays each frame out as large as that
+    frame allows on this screen, and turns keys and clicks into steps and receivers."""
+
+    frames_alone = True
 
     def __init__(self, presenter: Presenter) -> None:
         super().__init__(SLIDE)

@@ -32,6 +32,9 @@ class ViewMenu(QObject):
     worked_row_action
         Draw the worked row on the frame (on when a document of at most four positions
         opens).
+    focus_action
+        View → Focus on the frame (Ctrl+Shift+F): folds the editor away so the canvas, and the
+        frame's numbers, grow; again brings it back.
     high_contrast_action, reduce_motion_action
         Checkable preferences, remembered between sessions.
     """
@@ -57,6 +60,14 @@ class ViewMenu(QObject):
         texts.bind(self.worked_row_action.setToolTip, lambda: self.tr(
             "Show the receiver's arithmetic at the scores, shares and mix steps"))
         menu.addAction(self.worked_row_action)
+        self.focus_action = QAction(self)
+        self.focus_action.setCheckable(True)
+        self.focus_action.setShortcut(QKeySequence("Ctrl+Shift+F"))
+        self.focus_action.toggled.connect(shell.set_editor_folded)
+        texts.bind(self.focus_action.setText, lambda: self.tr("&Focus on the frame"))
+        texts.bind(self.focus_action.setToolTip, lambda: self.tr(
+            "Fold the editor away so the frame and its numbers are drawn larger"))
+        menu.addAction(self.focus_action)
         menu.addSeparator()
         self.language_menu = menu.addMenu("")
         texts.bind(self.language_menu.setTitle, lambda: self.tr("&Language"))
@@ -89,8 +100,8 @@ class ViewMenu(QObject):
         texts.bind(self.reduce_motion_action.setToolTip, lambda: self.tr(
             "Play stays at least 5 s on each step"))
         menu.addAction(self.reduce_motion_action)
-        for action in (self.glossary_action, self.explain_action, self.high_contrast_action,
-                       self.reduce_motion_action):
+        for action in (self.glossary_action, self.explain_action, self.focus_action,
+                       self.high_contrast_action, self.reduce_motion_action):
             shell.add_action(action)
 
     def _show_language(self, lang: str) -> None:

@@ -1523,6 +1523,14 @@ The file on disk was left as it was; your changes are still open in this window.
         <translation>在分数、份额与混合三步显示接收者这一行的逐项计算</translation>
     </message>
     <message>
+        <source>&amp;Focus on the frame</source>
+        <translation>专注画面(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Fold the editor away so the frame and its numbers are drawn larger</source>
+        <translation>收起编辑器，让画面和其中的数字画得更大</translation>
+    </message>
+    <message>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>

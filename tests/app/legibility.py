@@ -1,0 +1,117 @@
+"""How tall a frame's numbers are on the screen: the smallest digit ink height, in pixels.
+
+A number's height is its font's digit ink (the tight box of "0123456789") times the scale it is
+drawn at on the device: the item's scale in the scene times the view's. The numbers measured
+are the data: a grid's cells, the arrows' share labels, and every text item of the step's
+picture that is a number or arithmetic (bar values, the worked row) but not a token's name (a
+vocabulary word "w1" labels a bar). The sheet's own words (heading,
+subtitle, footer) and the map are measured apart (:func:`sheet_words_height`), so a test can
+check they are never larger than the data. ``test_legibility`` checks this against the ink of
+a real screenshot.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from PySide6.QtGui import QFontMetricsF, QTransform
+from PySide6.QtWidgets import QApplication, QGraphicsItem, QGraphicsView
+
+from app.canvas.arrows import SHARE_SIZE, AttentionArrows
+from app.canvas.context import FrameOptions
+from app.canvas.frame import FrameItem
+from app.canvas.grid import NUMBER_SIZE, MatrixGrid
+from app.canvas.layout import TextItem
+from app.canvas.route_map import RouteMap
+from app.canvas.theme import font
+from app.canvas.view import CanvasView
+from app.model.operands import tokens_of
+from engine import Trace
+
+
+@cache
+def digit_ink(pixel_size: int, bold: bool = False) -> float:
+    """Ink height of the digits in the frame's font at ``pixel_size`` scene units."""
+    return QFontMetricsF(font(pixel_size, bold)).tightBoundingRect("0123456789").height()
+
+
+@dataclass(frozen=True)
+class Number:
+    """One kind of number text on a frame and its digits' height on the device."""
+
+    what: str
+    pixels: float
+
+
+def is_number_text(text: str) -> bool:
+    """Whether ``text`` is a number or arithmetic ("0.57", "exp(−0.3) = 0.74", "÷ √2 = s"),
+    not a sentence that mentions one (notes are words: :func:`sheet_words_height`)."""
+    words = re.findall(r"[^\W\d_]{2,}", text)
+    return any(c.isdigit() for c in text) and all(word == "exp" for word in words)
+
+
+def device_scale(item: QGraphicsItem, view: QGraphicsView | None) -> float:
+    """How many device pixels one of ``item``'s units covers (uniform scales only)."""
+    transform = item.sceneTransform()
+    if view is not None:
+        transform = transform * view.viewportTransform()
+    return float(abs(QTransform(transform).m22()))
+
+
+def shown(view: CanvasView, trace: Trace, step: int, options: FrameOptions) -> FrameItem:
+    """Show ``trace``'s step fitted on ``view`` and let the view settle its zoom (measuring
+    before that reads a stale transform)."""
+    frame = view.show_frame(trace, step, options, None, fit=True)
+    QApplication.processEvents()
+    return frame
+
+
+def _is_sheet_word(item: QGraphicsItem, frame: FrameItem) -> bool:
+    parent = item.parentItem()
+    while parent is not None:
+        if isinstance(parent, RouteMap):
+            return True
+        if parent is frame:
+            return item.parentItem() is frame
+        parent = parent.parentItem()
+    return True
+
+
+def numbers(frame: FrameItem, view: QGraphicsView | None = None) -> list[Number]:
+    """Every number text of ``frame``'s picture with its digit height on ``view`` (the frame's
+    own units when ``view`` is None)."""
+    found: list[Number] = []
+    for grid in frame.items_of(MatrixGrid):
+        if grid.spec.values.size:
+            found.append(Number(f"grid {grid.spec.title}",
+                                digit_ink(NUMBER_SIZE) * device_scale(grid, view)))
+    for arrows in frame.items_of(AttentionArrows):
+        if arrows.share_labels:
+            found.append(Number("share label", digit_ink(SHARE_SIZE, True)
+                                * device_scale(arrows, view)))
+    words = {*frame.trace.scenario.tokens, *tokens_of(frame.trace, "vocab")}
+    for text in frame.items_of(TextItem):
+        if (is_number_text(text.text) and text.text not in words
+                and not _is_sheet_word(text, frame)):
+            size = text.font.pixelSize()
+            found.append(Number(f"text {text.text[:30]!r}",
+                                digit_ink(size, text.font.bold()) * device_scale(text, view)))
+    return found
+
+
+def smallest_number(frame: FrameItem, view: QGraphicsView | None = None) -> Number:
+    """The number text drawn smallest on ``frame``."""
+    return min(numbers(frame, view), key=lambda number: number.pixels)
+
+
+def sheet_words_height(frame: FrameItem, view: QGraphicsView | None = None) -> float:
+    """The tallest digit ink the sheet's own words (footer, subtitle, map labels) would have:
+    what the data's numbers must not be smaller than."""
+    tallest = 0.0
+    for text in frame.items_of(TextItem):
+        if _is_sheet_word(text, frame) and text is not frame.heading:
+            tallest = max(tallest, digit_ink(text.font.pixelSize(), text.font.bold())
+                          * device_scale(text, view))
+    return tallest

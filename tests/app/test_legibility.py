@@ -1,0 +1,202 @@
+"""Numbers a back row can read: presentation lays each frame out for its screen, the worked row
+never shrinks a step without one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QRect
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from app.canvas.context import FrameOptions, LayoutContext
+from app.canvas.frame import FrameItem
+from app.canvas.grid import NUMBER_SIZE, MatrixGrid
+from app.canvas.layout import TextItem
+from app.canvas.theme import SLIDE
+from app.canvas.view import CanvasView
+from app.canvas.worked_row import MAX_POSITIONS, WORKED_STAGES, worked_row
+from app.model.examples import example_path
+from app.window.presentation import PresentationView
+from app.window.studio import StudioWindow
+from engine import Trace, compute, load_scenario
+from tests.app.driving import close_window
+from tests.app.legibility import (
+    device_scale,
+    digit_ink,
+    sheet_words_height,
+    shown,
+    smallest_number,
+)
+
+EXAMPLES = ("f11", "g01", "encoder-decoder", "multihead", "norms", "order", "pronoun", "rope",
+            "single-key", "three-layers", "tokenizer")
+TARGETS = {(1024, 768): 14.0, (1920, 1080): 24.0}
+"""Smallest digit height (px) every number must have in presentation on each screen."""
+NOT_YET = {(1024, 768): {"g01", "encoder-decoder", "multihead", "order", "pronoun", "rope",
+                         "three-layers", "tokenizer"},
+           (1920, 1080): {"g01", "encoder-decoder", "multihead", "order", "pronoun", "rope",
+                          "three-layers", "tokenizer"}}
+"""Examples with a step that still draws some numbers under the target (the mix step's grids, the
+dials' angles, the tokenizer's ids at 1024: 13.98 px): issue 23, item 1, left open."""
+
+
+def trace_of(name: str) -> Trace:
+    return compute(load_scenario(example_path(name)))
+
+
+def options_for(trace: Trace, view: CanvasView) -> FrameOptions:
+    """What presentation draws by default: the slide look, the worked row for small n."""
+    return FrameOptions(aspect=view.aspect(), theme=SLIDE,
+                        worked_row=trace.scenario.n <= MAX_POSITIONS)
+
+
+@pytest.fixture
+def screen(qtbot: QtBot, request: pytest.FixtureRequest) -> Iterator[PresentationView]:
+    """A presentation canvas the size of a projector's screen."""
+    view = PresentationView.__new__(PresentationView)
+    CanvasView.__init__(view, SLIDE)
+    width, height = request.param
+    view.resize(width, height)
+    view.show()
+    qtbot.waitExposed(view)
+    yield view
+    view.hide()
+    view.deleteLater()
+
+
+@pytest.mark.parametrize("screen", list(TARGETS), indirect=True,
+                         ids=[f"{w}x{h}" for w, h in TARGETS])
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_every_number_meets_the_presentation_target(screen: PresentationView, name: str,
+                                                     request: pytest.FixtureRequest) -> None:
+    size = (screen.width(), screen.height())
+    if name in NOT_YET[size]:
+        request.applymarker(pytest.mark.xfail(
+            strict=True, reason="issue 23 item 1: some steps still under the target"))
+    trace = trace_of(name)
+    options = options_for(trace, screen)
+    for k in range(len(trace.steps)):
+        frame = shown(screen, trace, k, options)
+        smallest = smallest_number(frame, screen)
+        assert smallest.pixels >= TARGETS[size], (name, k + 1, smallest)
+        assert sheet_words_height(frame, screen) <= smallest.pixels, \
+            "the footer and map are never larger than the data"
+
+
+@pytest.mark.parametrize("screen", [(1024, 768)], indirect=True)
+def test_the_worked_row_shrinks_no_step_without_one(screen: PresentationView) -> None:
+    """G01 has a worked row at three steps; the other nine are drawn as large with it on as
+    with it off, in presentation and at the document's one scale (window, exports)."""
+    trace = trace_of("g01")
+    options = options_for(trace, screen)
+    assert options.worked_row
+    plain = [k for k, step in enumerate(trace.steps) if WORKED_STAGES[step.op] is None]
+    assert len(plain) == 9
+    for alone in (True, False):
+        for k in plain:
+            with_row = FrameItem(trace, k, options, alone=alone)
+            without = FrameItem(trace, k, FrameOptions(aspect=options.aspect, theme=SLIDE),
+                                alone=alone)
+            assert with_row.picture_scale == pytest.approx(without.picture_scale, rel=1e-3), \
+                (alone, k)
+
+
+@pytest.mark.parametrize("screen", [(1024, 768)], indirect=True)
+def test_presentation_draws_g01_larger_than_one_scale_does(screen: PresentationView) -> None:
+    """The G01 residual step (a small picture) is not held to the size its FFN step allows."""
+    trace = trace_of("g01")
+    options = options_for(trace, screen)
+    k = trace.step_index("resid1")
+    alone = shown(screen, trace, k, options)
+    shared = FrameItem(trace, k, options)
+    assert alone.picture_scale > 1.1 * shared.picture_scale
+    assert smallest_number(alone, screen).pixels >= TARGETS[(1024, 768)]
+
+
+def _ink_height(image: QImage, box: QRect) -> int:
+    """Rows of ``box`` holding pixels far from its most common colour (a cell's fill), two
+    pixels in from its edges (a rounded cell rectangle may touch the grid's lines)."""
+    box = box.adjusted(2, 2, -2, -2)
+    pixels = np.array([[image.pixelColor(x, y).getRgb()[:3]
+                        for x in range(box.left(), box.right() + 1)]
+                       for y in range(box.top(), box.bottom() + 1)], dtype=float)
+    fill = np.median(pixels.reshape(-1, 3), axis=0)
+    rows = np.flatnonzero((np.abs(pixels - fill).sum(axis=2) > 200).any(axis=1))
+    return int(rows[-1] - rows[0] + 1) if rows.size else 0
+
+
+@pytest.mark.parametrize("screen", [(1920, 1080)], indirect=True)
+def test_the_helper_agrees_with_the_ink_of_a_screenshot(screen: PresentationView) -> None:
+    """A grid cell's digits in a grab of the screen are as tall as the helper says."""
+    trace = trace_of("f11")
+    frame = shown(screen, trace, trace.step_index("scores"), options_for(trace, screen))
+    image = screen.grab().toImage()
+    grid = next(g for g in frame.items_of(MatrixGrid) if g.spec.values.size)
+    scale = device_scale(grid, screen)
+    inset = 4 / scale
+    cell = grid.mapRectToScene(grid.cell_rect(0, 0).adjusted(inset, inset, -inset, -inset))
+    measured = _ink_height(image, screen.mapFromScene(cell).boundingRect())
+    expected = digit_ink(NUMBER_SIZE) * scale
+    assert expected > 20
+    assert measured == pytest.approx(expected, rel=0.06), (measured, expected)
+
+
+def test_a_wrapped_worked_row_starts_every_band_with_the_keys(qtbot: QtBot) -> None:
+    """F11's shares step in three bands: q·k and the scaling, the exps, the shares; each band
+    names the keys 我 and 爱, and the total row appears only where it has numbers."""
+    trace = trace_of("f11")
+    ctx = LayoutContext(trace, FrameOptions(worked_row=True))
+    step = trace.steps[trace.step_index("weights")]
+    table = worked_row(ctx, step, bands=3)
+    assert table is not None
+    texts = [item.text for item in table.childItems() if isinstance(item, TextItem)]
+    assert texts.count("我") == texts.count("爱") == texts.count("key") == 3
+    assert texts.count("Σ") == 2, "the total of the exps and of the shares, not of q·k"
+    whole = worked_row(ctx, step)
+    assert whole is not None
+    assert table.boundingRect().width() < 0.7 * whole.boundingRect().width()
+
+
+WINDOW_TARGET = 9.0
+"""Smallest digit height (px) in the window at 1024 × 768 with the frame in focus."""
+WINDOW_NOT_YET = {"encoder-decoder", "multihead", "order", "pronoun", "rope", "three-layers"}
+"""Examples with a step still under the window's target after Focus (8.0–8.7 px; the dials'
+angles 7.4–7.6 px): issue 23, item 1, left open."""
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_focus_folds_the_editor_and_the_numbers_grow(qtbot: QtBot, name: str,
+                                                      request: pytest.FixtureRequest) -> None:
+    """View → Focus on the frame (Ctrl+Shift+F) folds the editor away; in a 1024 × 768 window
+    every number of every step is then at least 9 px tall, and toggling again restores it."""
+    if name in WINDOW_NOT_YET:
+        request.applymarker(pytest.mark.xfail(
+            strict=True, reason="issue 23 item 1: some steps still under the window's target"))
+    window = StudioWindow(load_scenario(example_path(name)))
+    try:
+        window.resize(1024, 768)
+        with qtbot.waitActive(window):
+            window.show()
+            window.activateWindow()
+        focus = window.view_menu.focus_action
+        assert focus.shortcut().toString() == "Ctrl+Shift+F"
+        before = window.canvas.viewport().width()
+        focus.trigger()
+        QApplication.processEvents()
+        assert window.editor.width() == 0 and window.canvas.viewport().width() > 1.5 * before
+        for k in range(len(window.state.trace.steps)):
+            window.state.set_step(k)
+            QApplication.processEvents()
+            frame = window.canvas.frame
+            assert isinstance(frame, FrameItem)
+            smallest = smallest_number(frame, window.canvas)
+            assert smallest.pixels >= WINDOW_TARGET, (name, k + 1, smallest)
+        focus.trigger()
+        QApplication.processEvents()
+        assert window.editor.width() > 0
+    finally:
+        close_window(window)
