@@ -76,6 +76,9 @@ class EditorPane(QScrollArea):
         if isinstance(app, QApplication):
             app.focusChanged.connect(self._on_focus)
         self.size_boxes: dict[str, QSpinBox] = {}
+        self.size_labels: dict[str, QLabel] = {}
+        self._in_encoder = False
+        """Whether the part shown is the encoder's: the sizes are the source's."""
         body = QWidget()
         self._layout = QVBoxLayout(body)
         self._layout.setAlignment(Qt.AlignmentFlag.AlignTop)
@@ -114,6 +117,10 @@ class EditorPane(QScrollArea):
         self.titles: dict[str, QLabel] = {}
         self._rebuild_grids()
         self.layer_bar.partChanged.connect(lambda _part: self.show_part())
+        self._module_in_view = ""
+        """The module whose grids :meth:`bring_step_into_view` last scrolled to."""
+        # After the layer bar's own connection: the step's part is shown by then.
+        state.stepChanged.connect(lambda _k: self.bring_step_into_view())
         state.documentChanged.connect(self._on_trace)
         state.refused.connect(self.show_error)
         state.message.connect(lambda _text: self.error_label.hide())
@@ -152,6 +159,8 @@ class EditorPane(QScrollArea):
         self._shown_part = self._part_outline()
         part, whole = self.part, self.whole
         inside = split_layer(part)
+        self._in_encoder = part == ENCODER or (inside is not None and inside[0] == ENCODER_STACK)
+        self._show_sizes()
         layer = self.state.scenario.module(part) if inside is not None and not whole else None
         in_layer = whole or isinstance(layer, Layer)
         self.options_box.setVisible(in_layer)
@@ -177,6 +186,21 @@ class EditorPane(QScrollArea):
             table.setVisible(shown)
             self.titles[path].setVisible(shown)
 
+    def bring_step_into_view(self) -> None:
+        """Scroll to the first grid of the current step's module (a cross-attention's Wq, the
+        head's γf …) when the step moved to another module, unless the part is pinned."""
+        steps = self.state.trace.steps
+        if self.layer_bar.pinned or not 0 <= self.state.step < len(steps):
+            return
+        module = steps[self.state.step].module
+        path = next((p for p in self._paths if p.startswith(f"{module}.")), None)
+        if not module or module == self._module_in_view or path is None:
+            return
+        self._module_in_view = module
+        self._layout.activate()  # the part's grids were just shown: place them first
+        self.ensureWidgetVisible(self.tables[path])
+        self.ensureWidgetVisible(self.titles[path])
+
     def _attention_path(self, key: str, cross: bool = False) -> str:
         """The path of an option of the attention shown (``attention.causal`` in the
         shorthand, ``layers.1.attention.causal`` …)."""
@@ -188,17 +212,18 @@ class EditorPane(QScrollArea):
         box = QGroupBox()
         self.texts.bind(box.setTitle, lambda: self.tr("Sizes"))
         form = QFormLayout(box)
-        for key, source in SIZE_LABELS.items():
+        for key in SIZE_LABELS:
             spin = QSpinBox()
             spin.setRange(1, getattr(SIZE_LIMITS, key))
             spin.setKeyboardTracking(False)
-            self.texts.bind(spin.setAccessibleName, partial(_translated, source))
+            self.texts.bind(spin.setAccessibleName, partial(self._size_label, key))
             spin.valueChanged.connect(lambda value, key=key: self._on_size(key, value))
             self.size_boxes[key] = spin
             label = QLabel()
-            self.texts.bind(label.setText, partial(_translated, source))
+            self.texts.bind(label.setText, partial(self._size_label, key))
             label.setBuddy(spin)
             form.addRow(label, spin)
+            self.size_labels[key] = label
         self._show_sizes()
         return box
 
@@ -224,8 +249,29 @@ class EditorPane(QScrollArea):
             grid.addWidget(check, k // 2, k % 2)
         return box
 
+    def _size_label(self, key: str) -> str:
+        if key == "n" and self._in_encoder:
+            return self.tr("Source positions n")
+        return _translated(SIZE_LABELS[key])
+
+    def _shown_sizes(self) -> Sizes:
+        """The sizes of the part shown: the encoder's own positions when it is the encoder's
+        (its widths are the document's, which a resize changes everywhere)."""
+        scenario = self.state.scenario
+        sizes = Sizes.of(scenario)
+        if self._in_encoder and scenario.encoder is not None:
+            return replace(sizes, n=scenario.encoder.n)
+        return sizes
+
     def _show_sizes(self) -> None:
-        sizes = Sizes.of(self.state.scenario)
+        encoder = self._in_encoder
+        n_box = self.size_boxes["n"]
+        n_box.setEnabled(not encoder)
+        n_box.setToolTip(self.tr("The encoder's positions, one per source token; the decoder's "
+                                 "positions are resized from its own parts") if encoder else "")
+        self.size_labels["n"].setText(self._size_label("n"))
+        n_box.setAccessibleName(self._size_label("n"))
+        sizes = self._shown_sizes()
         for key, spin in self.size_boxes.items():
             value = getattr(sizes, key)
             if spin.value() != value:  # setting the same value repaints the box all the same
@@ -326,6 +372,7 @@ class EditorPane(QScrollArea):
     def retranslate(self) -> None:
         """Every label of the pane again in the interface language."""
         self.texts.apply()
+        self._show_sizes()
         self.layer_bar.retranslate()
         for view in self.findChildren(QAbstractItemView):
             view.viewport().update()  # headers and cell texts come from the models

@@ -565,6 +565,7 @@ class StudioWindow(QMainWindow):
             self.state.set_step(0)
             self.view_menu.worked_row_action.setChecked(scenario.n <= MAX_POSITIONS)
             self.state.show(scenario, trace)
+            self.editor.layer_bar.unpin()  # a pin holds within one document
         finally:
             self._canvas_held = False
         self.state.undo_stack.setClean()
