@@ -7,6 +7,7 @@ from dataclasses import replace
 from functools import partial
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -82,18 +83,16 @@ class EditorPane(QScrollArea):
         body = QWidget()
         self._layout = QVBoxLayout(body)
         self._layout.setAlignment(Qt.AlignmentFlag.AlignTop)
-        self.error_label = QLabel()
+        # The refusal banner floats over the top of the visible area, two lines tall: it never
+        # pushes the grids down, and takes no room while hidden (the full text is also its
+        # tooltip and in the status line).
+        self.error_label = QLabel(self.viewport())
         self.error_label.setWordWrap(True)
         self.texts.bind(self.error_label.setAccessibleName, lambda: self.tr("Last refused input"))
-        # The banner's room is kept while it is hidden, two lines tall, so a refusal never
-        # pushes the grids down (the full text is also its tooltip and in the status line).
-        reserve = self.error_label.sizePolicy()
-        reserve.setRetainSizeWhenHidden(True)
-        self.error_label.setSizePolicy(reserve)
+        self.error_label.setAutoFillBackground(True)
         self.error_label.setFixedHeight(2 * self.error_label.fontMetrics().lineSpacing() + 4)
         self.error_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.error_label.hide()
-        self._layout.addWidget(self.error_label)
         self._layout.addWidget(self._sizes_box())
         self.layer_bar = LayerBar(state)
         self._layout.addWidget(self.layer_bar)
@@ -389,7 +388,17 @@ class EditorPane(QScrollArea):
         dark = self.error_label.palette().window().color().lightness() < 128
         self.error_label.setStyleSheet(
             f"QLabel {{ color: {REFUSAL_ON_DARK if dark else REFUSAL_ON_LIGHT}; "
-            "font-weight: bold; }")
+            "font-weight: bold; padding: 2px 6px; border-bottom: 1px solid palette(mid); }")
         self.error_label.setText(f"⚠ {text}")
         self.error_label.setToolTip(text)
+        self._place_error()
         self.error_label.show()
+        self.error_label.raise_()
+
+    def _place_error(self) -> None:
+        self.error_label.setGeometry(0, 0, self.viewport().width(),
+                                     self.error_label.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._place_error()
