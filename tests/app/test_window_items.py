@@ -64,3 +64,41 @@ def test_at_1024_the_timeline_title_shows_the_steps_own_title(window: StudioWind
     words = shown.removeprefix("13/30 · ").removesuffix("…").split()
     assert words == title.split()[:len(words)], "the title's start, in whole words"
     assert label.fontMetrics().horizontalAdvance(shown) <= label.contentsRect().width()
+
+
+def test_the_encoder_decoders_timeline_names_the_decoder_and_the_cross_attention(
+        qtbot: QtBot) -> None:
+    from app.i18n import set_language
+
+    window = open_window(qtbot, "encoder-decoder")
+    try:
+        timeline = window.timeline
+        steps = window.state.trace.steps
+        assert [g.text() for g in timeline.layer_groups] == [
+            "▾ Encoder · Layer 1", "▾ Decoder · Layer 1", "▾ Head"]
+        decoder = timeline.layer_groups[1]
+        decoder.click()  # collapsed: still says which stack
+        assert decoder.text() == "▸ Decoder · Layer 1"
+        decoder.click()
+
+        def label(step_id: str) -> str:
+            button = timeline.step_group.button(window.state.trace.step_index(step_id))
+            assert button is not None
+            return button.text()
+
+        assert steps[16].id == "L1.cross.scores"
+        assert (label("L1.scores"), label("L1.cross.scores")) == (
+            "11 scores", "17 cross-attention · scores")
+        assert label("L1.cross.projections") == "16 cross-attention · projections"
+        set_language("zh")
+        QApplication.processEvents()
+        assert [g.text() for g in timeline.layer_groups] == [
+            "▾ 编码器 · 第 1 层", "▾ 解码器 · 第 1 层", "▾ 输出头"]
+        assert (label("L1.scores"), label("L1.cross.scores")) == ("11 分数", "17 交叉注意力 · 分数")
+    finally:
+        close_window(window)
+
+
+def test_a_stack_without_an_encoder_keeps_plain_layer_names(window: StudioWindow) -> None:
+    assert [g.text() for g in window.timeline.layer_groups] == [
+        "▾ Layer 1", "▾ Layer 2", "▾ Layer 3", "▾ Head"]
