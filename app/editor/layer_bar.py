@@ -77,7 +77,7 @@ def part_title(part: str) -> str:
 
 
 class LayerBar(QWidget):
-    """"Show: [Layer 2 ▾] [Follows the step]" and the layer buttons; ``part`` is the part the
+    """"Show: [Layer 2 ▾] [Pin]" and the layer buttons; ``part`` is the part the
     editor shows, ``pinned`` whether it stays there while the timeline moves.
 
     Signals
@@ -207,15 +207,17 @@ class LayerBar(QWidget):
             self.follow_step()
 
     def _name_pin(self) -> None:
+        """A short word on the button (the pane is narrow); its name and tooltip say more."""
         if self.pinned:
             self.pin_button.setText(self.tr("Pinned"))
+            self.pin_button.setAccessibleName(self.tr("Pinned to this part"))
             self.pin_button.setToolTip(self.tr("The editor stays on this part. Press to follow "
                                                "the timeline's step again"))
         else:
-            self.pin_button.setText(self.tr("Follows the step"))
+            self.pin_button.setText(self.tr("Pin"))
+            self.pin_button.setAccessibleName(self.tr("Follows the timeline's step"))
             self.pin_button.setToolTip(self.tr("The editor shows the part of the timeline's "
                                                "step. Press, or choose a part, to pin it"))
-        self.pin_button.setAccessibleName(self.pin_button.text())
         self.pin_button.setAccessibleDescription(self.pin_button.toolTip())
 
     def choose(self, part: str) -> None:

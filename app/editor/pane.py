@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 
-from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -55,6 +55,9 @@ TITLES = {"X": QT_TRANSLATE_NOOP("EditorPane", "X · input rows (one per token)"
 def _translated(source: str) -> str:
     return QCoreApplication.translate("EditorPane", source)
 
+
+SCROLL_MARGIN = 6
+"""Room above a grid's title when the editor scrolls to the step's grids."""
 
 REFUSAL_ON_LIGHT = "#B3261E"
 REFUSAL_ON_DARK = "#F2B8B5"
@@ -196,9 +199,16 @@ class EditorPane(QScrollArea):
         if not module or module == self._module_in_view or path is None:
             return
         self._module_in_view = module
-        self._layout.activate()  # the part's grids were just shown: place them first
-        self.ensureWidgetVisible(self.tables[path])
-        self.ensureWidgetVisible(self.titles[path])
+        # The part's grids were just shown: place them, and size the body to them, first.
+        self._layout.activate()
+        QCoreApplication.sendEvent(self, QEvent(QEvent.Type.LayoutRequest))
+        body = self.widget()
+        top = self.titles[path].mapTo(body, QPoint(0, 0)).y() - SCROLL_MARGIN
+        table = self.tables[path]
+        bottom = table.mapTo(body, QPoint(0, table.height())).y()
+        bar = self.verticalScrollBar()  # only up and down: the grids' left edge stays put
+        if top < bar.value() or bottom > bar.value() + self.viewport().height():
+            bar.setValue(top)
 
     def _attention_path(self, key: str, cross: bool = False) -> str:
         """The path of an option of the attention shown (``attention.causal`` in the

@@ -928,12 +928,20 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>已固定</translation>
     </message>
     <message>
+        <source>Pinned to this part</source>
+        <translation>已固定在这一部分</translation>
+    </message>
+    <message>
         <source>The editor stays on this part. Press to follow the timeline&apos;s step again</source>
         <translation>编辑器停在这一部分。按下可重新跟随时间轴的步骤</translation>
     </message>
     <message>
-        <source>Follows the step</source>
-        <translation>跟随步骤</translation>
+        <source>Pin</source>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <source>Follows the timeline&apos;s step</source>
+        <translation>跟随时间轴的步骤</translation>
     </message>
     <message>
         <source>The editor shows the part of the timeline&apos;s step. Press, or choose a part, to pin it</source>

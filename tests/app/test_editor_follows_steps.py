@@ -50,6 +50,7 @@ def test_stepping_into_layer_two_shows_layer_two(stack: StudioWindow) -> None:
     grids = shown_grids(stack)
     assert "layers.1.attention.Wq" in grids and all(p.startswith("layers.1.") for p in grids)
     assert in_view(stack, stack.editor.tables["layers.1.attention.Wq"])
+    assert stack.editor.horizontalScrollBar().value() == 0, "the grids' left edge stays"
     step_to(stack, "final_norm")
     assert layer_bar.part_box.currentText() == "Head: final norm and vocabulary"
     assert shown_grids(stack) == ["head.gamma_f", "head.beta_f", "head.unembed"]
@@ -71,6 +72,10 @@ def test_the_encoder_shows_its_own_three_positions(translation: StudioWindow) ->
 
 def test_stepping_into_the_cross_attention_shows_it(translation: StudioWindow) -> None:
     editor = translation.editor
+    step_to(translation, "L1.cross.mix")  # from the encoder's first step, straight there
+    title = editor.titles["layers.0.cross_attention.Wq"]
+    assert in_view(translation, title)
+    assert title.mapTo(editor.viewport(), QPoint(0, 0)).y() < title.height(), "at the top"
     step_to(translation, "L1.scores")
     assert in_view(translation, editor.tables["layers.0.attention.Wq"])
     step_to(translation, "L1.cross.weights")  # step 18 of 26
@@ -87,10 +92,11 @@ def test_a_part_chosen_by_hand_stays_until_unpinned_or_another_document(
         qtbot: QtBot, stack: StudioWindow) -> None:
     layer_bar = stack.editor.layer_bar
     pin = layer_bar.pin_button
-    assert (pin.isVisibleTo(stack), pin.isChecked(), pin.accessibleName()) == (
-        True, False, "Follows the step")
+    assert (pin.isVisibleTo(stack), pin.isChecked(), pin.text(), pin.accessibleName()) == (
+        True, False, "Pin", "Follows the timeline's step")
     choose_part(qtbot, stack, "Layer 3")
-    assert (pin.isChecked(), pin.text(), pin.accessibleName()) == (True, "Pinned", "Pinned")
+    assert (pin.isChecked(), pin.text(), pin.accessibleName()) == (
+        True, "Pinned", "Pinned to this part")
     step_to(stack, "L2.weights")
     step_to(stack, "L1.mix")
     assert layer_bar.part_box.currentText() == "Layer 3", "pinned: the part stays"
