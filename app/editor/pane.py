@@ -83,7 +83,7 @@ class EditorPane(QScrollArea):
         self.size_labels: dict[str, QLabel] = {}
         self._in_encoder = False
         """Whether the part shown is the encoder's: the sizes are the source's."""
-        body = QWidget()
+        self._body = body = QWidget()
         self._layout = QVBoxLayout(body)
         self._layout.setAlignment(Qt.AlignmentFlag.AlignTop)
         # The refusal banner floats over the top of the visible area, two lines tall: it never
@@ -202,7 +202,7 @@ class EditorPane(QScrollArea):
         # The part's grids were just shown: place them, and size the body to them, first.
         self._layout.activate()
         QCoreApplication.sendEvent(self, QEvent(QEvent.Type.LayoutRequest))
-        body = self.widget()
+        body = self._body
         top = self.titles[path].mapTo(body, QPoint(0, 0)).y() - SCROLL_MARGIN
         table = self.tables[path]
         bottom = table.mapTo(body, QPoint(0, table.height())).y()
