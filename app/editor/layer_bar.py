@@ -1,6 +1,10 @@
 """The editor's part chooser and its layer operations: which part of the model the editor shows
 (the inputs, the encoder, one layer, the head) and the actions that add, duplicate, remove and
-move a layer (also in the Edit menu), each one undo step."""
+move a layer (also in the Edit menu), each one undo step.
+
+The part shown follows the timeline: it moves to the part of the current step, unless the user
+chose a part by hand, which pins it (the pin button says so) until they unpin it or open another
+document."""
 
 from __future__ import annotations
 
@@ -23,7 +27,7 @@ from app.model.parts import (
     split_layer,
 )
 from app.window.state import DocumentState
-from engine import Scenario
+from engine import Scenario, Step
 
 
 def parts_of(scenario: Scenario) -> list[str]:
@@ -40,6 +44,18 @@ def parts_of(scenario: Scenario) -> list[str]:
     if scenario.head is not None:
         parts.append(HEAD)
     return parts
+
+
+def part_of_step(step: Step) -> str:
+    """The part holding the parameters ``step`` uses: its layer (``layers.1``,
+    ``encoder.layers.0``; a cross-attention is inside its layer), the encoder, the head or the
+    inputs."""
+    if step.layer:
+        return layer_part(ENCODER_STACK if step.stack == "encoder" else DECODER_STACK,
+                          step.layer - 1)
+    if step.module == HEAD:
+        return HEAD
+    return ENCODER if step.stack == "encoder" else INPUTS
 
 
 PART_WORDS = {"layer": QT_TRANSLATE_NOOP("LayerBar", "Layer {n}"),
@@ -61,7 +77,8 @@ def part_title(part: str) -> str:
 
 
 class LayerBar(QWidget):
-    """"Show: [Layer 2 ▾]" and the layer buttons; ``part`` is the part the editor shows.
+    """"Show: [Layer 2 ▾] [Pin]" and the layer buttons; ``part`` is the part the
+    editor shows, ``pinned`` whether it stays there while the timeline moves.
 
     Signals
     -------
@@ -77,6 +94,9 @@ class LayerBar(QWidget):
         self.texts = LiveTexts()
         self.parts: list[str] = []
         self.part = ""
+        self.pin_button = QToolButton()
+        self.pin_button.setCheckable(True)
+        self.pin_button.toggled.connect(self._on_pin)
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
         chooser = QHBoxLayout()
@@ -87,6 +107,7 @@ class LayerBar(QWidget):
         self.part_label.setBuddy(self.part_box)
         chooser.addWidget(self.part_label)
         chooser.addWidget(self.part_box, 1)
+        chooser.addWidget(self.pin_button)
         column.addLayout(chooser)
         self.add_action = self._action(lambda: self.tr("&Add layer"), self._add)
         self.duplicate_action = self._action(lambda: self.tr("&Duplicate layer"),
@@ -113,8 +134,12 @@ class LayerBar(QWidget):
         buttons.addStretch(1)
         column.addLayout(buttons)
         self.part_box.activated.connect(lambda k: self.choose(self.parts[k]))
+        self._name_pin()
         state.documentChanged.connect(self.follow)
+        state.stepChanged.connect(lambda _k: self.follow_step())
+        state.traceChanged.connect(self.follow_step)
         self.follow()
+        self.follow_step()
 
     @property
     def layer_actions(self) -> list[QAction]:
@@ -144,8 +169,8 @@ class LayerBar(QWidget):
         wanted = self.part if self.part in parts else self._nearest(parts)
         self.part_box.setCurrentIndex(parts.index(wanted))
         visible = len(parts) > 1
-        self.part_label.setVisible(visible)
-        self.part_box.setVisible(visible)
+        for widget in (self.part_label, self.part_box, self.pin_button):
+            widget.setVisible(visible)
         moved, self.part = wanted != self.part, wanted
         self._enable()
         if moved:
@@ -161,8 +186,47 @@ class LayerBar(QWidget):
                 return same[min(inside[1], len(same) - 1)]
         return next((p for p in parts if split_layer(p)), parts[0])
 
+    @property
+    def pinned(self) -> bool:
+        """Whether the part shown stays while the timeline moves (chosen by hand)."""
+        return self.pin_button.isChecked()
+
+    def follow_step(self) -> None:
+        """Show the part of the timeline's current step, unless a part is pinned."""
+        steps = self.state.trace.steps
+        if not self.pinned and 0 <= self.state.step < len(steps):
+            self._show(part_of_step(steps[self.state.step]))
+
+    def unpin(self) -> None:
+        """Follow the timeline again (another document was opened, or the user unpinned)."""
+        self.pin_button.setChecked(False)
+
+    def _on_pin(self, pinned: bool) -> None:
+        self._name_pin()
+        if not pinned:
+            self.follow_step()
+
+    def _name_pin(self) -> None:
+        """A short word on the button (the pane is narrow); its name and tooltip say more."""
+        if self.pinned:
+            self.pin_button.setText(self.tr("Pinned"))
+            self.pin_button.setAccessibleName(self.tr("Pinned to this part"))
+            self.pin_button.setToolTip(self.tr("The editor stays on this part. Press to follow "
+                                               "the timeline's step again"))
+        else:
+            self.pin_button.setText(self.tr("Pin"))
+            self.pin_button.setAccessibleName(self.tr("Follows the timeline's step"))
+            self.pin_button.setToolTip(self.tr("The editor shows the part of the timeline's "
+                                               "step. Press, or choose a part, to pin it"))
+        self.pin_button.setAccessibleDescription(self.pin_button.toolTip())
+
     def choose(self, part: str) -> None:
-        """Show ``part``."""
+        """Show ``part``, chosen by the user: it stays (pinned) while the timeline moves."""
+        if part in self.parts:
+            self.pin_button.setChecked(True)
+        self._show(part)
+
+    def _show(self, part: str) -> None:
         if part not in self.parts or part == self.part:
             return
         self.part = part
@@ -172,6 +236,7 @@ class LayerBar(QWidget):
 
     def retranslate(self) -> None:
         self.texts.apply()
+        self._name_pin()
         for k, part in enumerate(self.parts):
             self.part_box.setItemText(k, part_title(part))
 

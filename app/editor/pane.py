@@ -6,7 +6,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 
-from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -55,6 +56,9 @@ def _translated(source: str) -> str:
     return QCoreApplication.translate("EditorPane", source)
 
 
+SCROLL_MARGIN = 6
+"""Room above a grid's title when the editor scrolls to the step's grids."""
+
 REFUSAL_ON_LIGHT = "#B3261E"
 REFUSAL_ON_DARK = "#F2B8B5"
 """Refusals are red (with a ⚠, never colour alone), light enough to read on a dark palette."""
@@ -76,21 +80,22 @@ class EditorPane(QScrollArea):
         if isinstance(app, QApplication):
             app.focusChanged.connect(self._on_focus)
         self.size_boxes: dict[str, QSpinBox] = {}
-        body = QWidget()
+        self.size_labels: dict[str, QLabel] = {}
+        self._in_encoder = False
+        """Whether the part shown is the encoder's: the sizes are the source's."""
+        self._body = body = QWidget()
         self._layout = QVBoxLayout(body)
         self._layout.setAlignment(Qt.AlignmentFlag.AlignTop)
-        self.error_label = QLabel()
+        # The refusal banner floats over the top of the visible area, two lines tall: it never
+        # pushes the grids down, and takes no room while hidden (the full text is also its
+        # tooltip and in the status line).
+        self.error_label = QLabel(self.viewport())
         self.error_label.setWordWrap(True)
         self.texts.bind(self.error_label.setAccessibleName, lambda: self.tr("Last refused input"))
-        # The banner's room is kept while it is hidden, two lines tall, so a refusal never
-        # pushes the grids down (the full text is also its tooltip and in the status line).
-        reserve = self.error_label.sizePolicy()
-        reserve.setRetainSizeWhenHidden(True)
-        self.error_label.setSizePolicy(reserve)
+        self.error_label.setAutoFillBackground(True)
         self.error_label.setFixedHeight(2 * self.error_label.fontMetrics().lineSpacing() + 4)
         self.error_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.error_label.hide()
-        self._layout.addWidget(self.error_label)
         self._layout.addWidget(self._sizes_box())
         self.layer_bar = LayerBar(state)
         self._layout.addWidget(self.layer_bar)
@@ -114,6 +119,10 @@ class EditorPane(QScrollArea):
         self.titles: dict[str, QLabel] = {}
         self._rebuild_grids()
         self.layer_bar.partChanged.connect(lambda _part: self.show_part())
+        self._module_in_view = ""
+        """The module whose grids :meth:`bring_step_into_view` last scrolled to."""
+        # After the layer bar's own connection: the step's part is shown by then.
+        state.stepChanged.connect(lambda _k: self.bring_step_into_view())
         state.documentChanged.connect(self._on_trace)
         state.refused.connect(self.show_error)
         state.message.connect(lambda _text: self.error_label.hide())
@@ -152,6 +161,8 @@ class EditorPane(QScrollArea):
         self._shown_part = self._part_outline()
         part, whole = self.part, self.whole
         inside = split_layer(part)
+        self._in_encoder = part == ENCODER or (inside is not None and inside[0] == ENCODER_STACK)
+        self._show_sizes()
         layer = self.state.scenario.module(part) if inside is not None and not whole else None
         in_layer = whole or isinstance(layer, Layer)
         self.options_box.setVisible(in_layer)
@@ -177,6 +188,28 @@ class EditorPane(QScrollArea):
             table.setVisible(shown)
             self.titles[path].setVisible(shown)
 
+    def bring_step_into_view(self) -> None:
+        """Scroll to the first grid of the current step's module (a cross-attention's Wq, the
+        head's γf …) when the step moved to another module, unless the part is pinned."""
+        steps = self.state.trace.steps
+        if self.layer_bar.pinned or not 0 <= self.state.step < len(steps):
+            return
+        module = steps[self.state.step].module
+        path = next((p for p in self._paths if p.startswith(f"{module}.")), None)
+        if not module or module == self._module_in_view or path is None:
+            return
+        self._module_in_view = module
+        # The part's grids were just shown: place them, and size the body to them, first.
+        self._layout.activate()
+        QCoreApplication.sendEvent(self, QEvent(QEvent.Type.LayoutRequest))
+        body = self._body
+        top = self.titles[path].mapTo(body, QPoint(0, 0)).y() - SCROLL_MARGIN
+        table = self.tables[path]
+        bottom = table.mapTo(body, QPoint(0, table.height())).y()
+        bar = self.verticalScrollBar()  # only up and down: the grids' left edge stays put
+        if top < bar.value() or bottom > bar.value() + self.viewport().height():
+            bar.setValue(top)
+
     def _attention_path(self, key: str, cross: bool = False) -> str:
         """The path of an option of the attention shown (``attention.causal`` in the
         shorthand, ``layers.1.attention.causal`` …)."""
@@ -188,17 +221,18 @@ class EditorPane(QScrollArea):
         box = QGroupBox()
         self.texts.bind(box.setTitle, lambda: self.tr("Sizes"))
         form = QFormLayout(box)
-        for key, source in SIZE_LABELS.items():
+        for key in SIZE_LABELS:
             spin = QSpinBox()
             spin.setRange(1, getattr(SIZE_LIMITS, key))
             spin.setKeyboardTracking(False)
-            self.texts.bind(spin.setAccessibleName, partial(_translated, source))
+            self.texts.bind(spin.setAccessibleName, partial(self._size_label, key))
             spin.valueChanged.connect(lambda value, key=key: self._on_size(key, value))
             self.size_boxes[key] = spin
             label = QLabel()
-            self.texts.bind(label.setText, partial(_translated, source))
+            self.texts.bind(label.setText, partial(self._size_label, key))
             label.setBuddy(spin)
             form.addRow(label, spin)
+            self.size_labels[key] = label
         self._show_sizes()
         return box
 
@@ -224,8 +258,29 @@ class EditorPane(QScrollArea):
             grid.addWidget(check, k // 2, k % 2)
         return box
 
+    def _size_label(self, key: str) -> str:
+        if key == "n" and self._in_encoder:
+            return self.tr("Source positions n")
+        return _translated(SIZE_LABELS[key])
+
+    def _shown_sizes(self) -> Sizes:
+        """The sizes of the part shown: the encoder's own positions when it is the encoder's
+        (its widths are the document's, which a resize changes everywhere)."""
+        scenario = self.state.scenario
+        sizes = Sizes.of(scenario)
+        if self._in_encoder and scenario.encoder is not None:
+            return replace(sizes, n=scenario.encoder.n)
+        return sizes
+
     def _show_sizes(self) -> None:
-        sizes = Sizes.of(self.state.scenario)
+        encoder = self._in_encoder
+        n_box = self.size_boxes["n"]
+        n_box.setEnabled(not encoder)
+        n_box.setToolTip(self.tr("The encoder's positions, one per source token; the decoder's "
+                                 "positions are resized from its own parts") if encoder else "")
+        self.size_labels["n"].setText(self._size_label("n"))
+        n_box.setAccessibleName(self._size_label("n"))
+        sizes = self._shown_sizes()
         for key, spin in self.size_boxes.items():
             value = getattr(sizes, key)
             if spin.value() != value:  # setting the same value repaints the box all the same
@@ -326,6 +381,7 @@ class EditorPane(QScrollArea):
     def retranslate(self) -> None:
         """Every label of the pane again in the interface language."""
         self.texts.apply()
+        self._show_sizes()
         self.layer_bar.retranslate()
         for view in self.findChildren(QAbstractItemView):
             view.viewport().update()  # headers and cell texts come from the models
@@ -342,7 +398,17 @@ class EditorPane(QScrollArea):
         dark = self.error_label.palette().window().color().lightness() < 128
         self.error_label.setStyleSheet(
             f"QLabel {{ color: {REFUSAL_ON_DARK if dark else REFUSAL_ON_LIGHT}; "
-            "font-weight: bold; }")
+            "font-weight: bold; padding: 2px 6px; border-bottom: 1px solid palette(mid); }")
         self.error_label.setText(f"⚠ {text}")
         self.error_label.setToolTip(text)
+        self._place_error()
         self.error_label.show()
+        self.error_label.raise_()
+
+    def _place_error(self) -> None:
+        self.error_label.setGeometry(0, 0, self.viewport().width(),
+                                     self.error_label.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._place_error()

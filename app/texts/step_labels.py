@@ -34,19 +34,27 @@ _ZH: dict[str, str] = {
 
 _GROUPS: dict[str, dict[str, str]] = {
     "en": {"embedding": "Embedding", "layer": "Layer {n}", "encoder": "Encoder",
-           "encoder_layer": "Encoder · Layer {n}", "head": "Head", "cross": "Cross-attention"},
+           "encoder_layer": "Encoder · Layer {n}", "decoder_layer": "Decoder · Layer {n}",
+           "head": "Head", "cross": "Cross-attention", "cross_step": "cross-attention · {step}"},
     "zh": {"embedding": "嵌入", "layer": "第 {n} 层", "encoder": "编码器",
-           "encoder_layer": "编码器 · 第 {n} 层", "head": "输出头", "cross": "交叉注意力"},
+           "encoder_layer": "编码器 · 第 {n} 层", "decoder_layer": "解码器 · 第 {n} 层",
+           "head": "输出头", "cross": "交叉注意力", "cross_step": "交叉注意力 · {step}"},
 }
+
+
+def _is_cross(step: Step) -> bool:
+    return bool(step.keys) and step.keys != step.rows
 
 
 def step_label(step: Step, lang: str) -> str:
     """A word or two naming ``step`` on its timeline button (English: the step's id without its
-    scope, which the button's group names)."""
+    scope, which the button's group names); a cross-attention's steps say so
+    (``cross-attention · scores``), beside the self-attention's ``scores``."""
     key = step.explain_key.replace("cross_attention.", "attention.", 1)
-    if check_language(lang) == "zh" and key in _ZH:
-        return _ZH[key]
-    return step.id.removeprefix(step.scope).replace("_", " ")
+    lang = check_language(lang)
+    label = _ZH[key] if lang == "zh" and key in _ZH else \
+        step.id.removeprefix(step.scope).replace("_", " ")
+    return _GROUPS[lang]["cross_step"].format(step=label) if _is_cross(step) else label
 
 
 def layer_name(step: Step, lang: str) -> str:
@@ -56,24 +64,25 @@ def layer_name(step: Step, lang: str) -> str:
     if step.layer == 0:
         return ""
     name = words["encoder_layer" if step.stack == "encoder" else "layer"].format(n=step.layer)
-    if step.keys and step.keys != step.rows:
+    if _is_cross(step):
         name += " · " + words["cross"]
     return name
 
 
 def step_groups(steps: Sequence[Step], lang: str) -> list[str]:
     """The group each step belongs to on the timeline: ``Embedding``, ``Encoder · Layer 1``,
-    ``Layer 1``, ``Layer 2`` …, ``Head``; all empty when no step is inside a layer (a
-    version-1 document keeps one flat row)."""
+    ``Layer 1``, ``Layer 2`` … (``Decoder · Layer 1`` … beside an encoder), ``Head``; all
+    empty when no step is inside a layer (a version-1 document keeps one flat row)."""
     words = _GROUPS[check_language(lang)]
     if not any(step.layer for step in steps):
         return ["" for _ in steps]
+    decoder = "decoder_layer" if any(s.stack == "encoder" for s in steps) else "layer"
     groups = []
     seen_layer = False
     for step in steps:
         if step.layer:
             seen_layer = seen_layer or step.stack == "decoder"
-            key = "encoder_layer" if step.stack == "encoder" else "layer"
+            key = "encoder_layer" if step.stack == "encoder" else decoder
             groups.append(words[key].format(n=step.layer))
         elif step.stack == "encoder":
             groups.append(words["encoder"])

@@ -3,22 +3,50 @@ and its accessible description."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtCore import Qt, QTextBoundaryFinder
+from PySide6.QtGui import QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+
+ELLIPSIS = "…"
+SEPARATORS = " ·:,;—–-"
+"""Left off before the “…” of a cut (“Layer 1 · Score…” is cut to “Layer 1…”)."""
+
+
+def elided(text: str, metrics: QFontMetrics, room: int) -> str:
+    """As much of ``text``'s start as fits in ``room`` pixels with “…”, cut after a whole word
+    (“Step 1 of 5 · One input, three…”, never “three paramete…”); a text with no word end
+    that fits (a long Chinese run, one long word) is cut between characters."""
+    if metrics.horizontalAdvance(text) <= room:
+        return text
+    cut = metrics.elidedText(text, Qt.TextElideMode.ElideRight, room)
+    kept = len(cut.removesuffix(ELLIPSIS))
+    if kept == 0 or kept >= len(text):
+        return cut
+    words = QTextBoundaryFinder(QTextBoundaryFinder.BoundaryType.Word, text)
+    words.setPosition(kept)
+    end = kept if words.isAtBoundary() else max(0, words.toPreviousBoundary())
+    head = text[:end].rstrip(SEPARATORS)
+    # A word end well inside the room; else the characters' cut is the better of the two.
+    if not head or metrics.horizontalAdvance(head) < room // 2:
+        return cut
+    return head + ELLIPSIS
 
 
 class ElidedLabel(QLabel):
-    """Shows as much of its text as fits, then “…”; it never widens its layout for a long text
-    (a long step title such as “Encoder · Layer 1 · …” would squeeze the editor beside it)."""
+    """Shows as much of its text's start as fits, then “…”; it never widens its layout for a
+    long text (a long step title such as “Encoder · Layer 1 · …” would squeeze the editor
+    beside it)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._whole = ""
+        self._short = ""
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
-    def setText(self, text: str) -> None:
-        self._whole = text
+    def setText(self, text: str, short: str = "") -> None:
+        """Show ``text``, or when it does not fit, ``short`` (the same words without what the
+        window shows elsewhere), cut at its end if it does not fit either."""
+        self._whole, self._short = text, short
         self.setToolTip(text)
         self.setAccessibleDescription(text)
         self._fit()
@@ -31,7 +59,8 @@ class ElidedLabel(QLabel):
         return self._whole
 
     def shown_text(self) -> str:
-        """What the label shows: the text, or its beginning and “…”."""
+        """What the label shows: the text, or its short form, or the beginning of one and
+        “…”."""
         return super().text()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
@@ -39,6 +68,8 @@ class ElidedLabel(QLabel):
         self._fit()
 
     def _fit(self) -> None:
-        room = self.contentsRect().width()
-        super().setText(self.fontMetrics().elidedText(self._whole, Qt.TextElideMode.ElideRight,
-                                                      room))
+        metrics, room = self.fontMetrics(), self.contentsRect().width()
+        text = self._whole
+        if self._short and metrics.horizontalAdvance(text) > room:
+            text = self._short
+        super().setText(elided(text, metrics, room))

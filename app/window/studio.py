@@ -9,7 +9,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -79,10 +79,19 @@ TIMELINE_KEYS = {Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Space, Qt.Key.Key
 KEY_USERS = (QAbstractItemView, QLineEdit, QAbstractSpinBox, QComboBox, QCheckBox, QTextEdit)
 
 
-DEFAULT_SIZE = (1280, 800)
-"""The window's first size, shrunk to the screen's free area on a smaller screen (1024×768)."""
+OPENING_SHARE = 0.9
+"""The share of the screen's free area the window opens at, in each direction."""
+LARGEST_OPENING = (2560, 1600)
+"""The largest first size, however large the screen: beyond it the frames gain nothing."""
 DESCRIBE_AFTER_MS = 300
 """After an edit of a number the canvas is described again once typing pauses this long."""
+
+
+def opening_size(free: QSize) -> QSize:
+    """The window's first size on a screen whose free area is ``free``: most of it (1728 × 945
+    of a 1920 × 1050 desktop), with room left for the window's frame on a 1024 × 768 one."""
+    return QSize(min(round(free.width() * OPENING_SHARE), LARGEST_OPENING[0]),
+                 min(round(free.height() * OPENING_SHARE), LARGEST_OPENING[1]))
 
 
 def _in_language(text: Callable[[str, str], str], name: str) -> str:
@@ -136,9 +145,9 @@ class StudioWindow(QMainWindow):
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([380, 900])
         self.setCentralWidget(self.splitter)
-        available = self.screen().availableGeometry()
-        self.resize(min(DEFAULT_SIZE[0], available.width()),
-                    min(DEFAULT_SIZE[1], available.height()))
+        free = self.screen().availableGeometry()
+        self.resize(opening_size(free.size()))
+        self.move(free.center() - self.rect().center())
         self._make_menus()
         self._canvas_held = False  # while a new document replaces the old: one frame, at the end
         self._drawn = False  # a first frame was drawn cleanly
@@ -567,6 +576,7 @@ class StudioWindow(QMainWindow):
             self.state.set_step(0)
             self.view_menu.worked_row_action.setChecked(scenario.n <= MAX_POSITIONS)
             self.state.show(scenario, trace)
+            self.editor.layer_bar.unpin()  # a pin holds within one document
         finally:
             self._canvas_held = False
         self.state.undo_stack.setClean()

@@ -23,7 +23,7 @@ from app.files.showing import step_problem
 from app.help.explain import ExplainPanel
 from app.i18n import LiveTexts, current_language
 from app.texts import HEADINGS, StepText, step_label, step_text, step_title
-from app.texts.step_labels import step_groups
+from app.texts.step_labels import layer_name, step_groups
 from app.widgets.elided_label import ElidedLabel
 from app.window.state import DocumentState
 from engine import Trace
@@ -277,8 +277,13 @@ class Timeline(QWidget):
         k = self.state.step
         if not room_later:  # an edit keeps the steps and the current one: marked already
             self._mark_current(k)
-        self.position_label.setText(self.tr("Step {n} of {count} · {title}").format(
-            n=k + 1, count=len(steps), title=self.title_for(k)))
+        # Short of room, the title keeps its start: the step bar shows the layer already.
+        title = self.title_for(k)
+        layer = layer_name(steps[k], self.lang)
+        self.position_label.setText(
+            self.tr("Step {n} of {count} · {title}").format(n=k + 1, count=len(steps),
+                                                           title=title),
+            f"{k + 1}/{len(steps)} · {title.removeprefix(f'{layer} · ' if layer else '')}")
         receiver, head = self.state.receiver, self.state.head or 0
         text = self._step_text(k)
         summary, check = self._texts_of(text)

@@ -440,6 +440,14 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>缩放交叉注意力分数</translation>
     </message>
     <message>
+        <source>Source positions n</source>
+        <translation>源位置数 n</translation>
+    </message>
+    <message>
+        <source>The encoder&apos;s positions, one per source token; the decoder&apos;s positions are resized from its own parts</source>
+        <translation>编码器的位置，每个源词元一个；解码器的位置数在解码器的部分里调整</translation>
+    </message>
+    <message>
         <source>The smaller size drops 1 non-zero number. Resize anyway? (Undo brings it back.)</source>
         <translation>缩小尺寸会丢掉 1 个非零数。仍要改变尺寸吗？（撤销可以找回。）</translation>
     </message>
@@ -950,6 +958,30 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
     <message>
         <source>Remove</source>
         <translation>删除</translation>
+    </message>
+    <message>
+        <source>Pinned</source>
+        <translation>已固定</translation>
+    </message>
+    <message>
+        <source>Pinned to this part</source>
+        <translation>已固定在这一部分</translation>
+    </message>
+    <message>
+        <source>The editor stays on this part. Press to follow the timeline&apos;s step again</source>
+        <translation>编辑器停在这一部分。按下可重新跟随时间轴的步骤</translation>
+    </message>
+    <message>
+        <source>Pin</source>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <source>Follows the timeline&apos;s step</source>
+        <translation>跟随时间轴的步骤</translation>
+    </message>
+    <message>
+        <source>The editor shows the part of the timeline&apos;s step. Press, or choose a part, to pin it</source>
+        <translation>编辑器显示时间轴当前步骤所在的部分。按下或手动选择一个部分即可固定</translation>
     </message>
 </context>
 <context>

@@ -18,8 +18,11 @@ from pytestqt.qtbot import QtBot
 
 from app.canvas.arrows import AttentionArrows
 from app.model.examples import example_path
-from app.window.studio import DEFAULT_SIZE, StudioWindow
+from app.window.studio import StudioWindow
 from engine import load_scenario
+
+DEFAULT_SIZE = (1280, 800)
+"""The size a desktop gives the window, at which the window tests measure its layout."""
 
 
 class Dialogs:

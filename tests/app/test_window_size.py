@@ -1,26 +1,42 @@
-"""The window opens inside the screen: at 1024×768 nothing is pushed off its right edge."""
+"""The window opens at a size fitting the screen: most of a 1920 × 1080 one, inside a 1024 × 768
+one; at 1024×768 nothing is pushed off its right edge."""
 
 from __future__ import annotations
 
+import pytest
+from PySide6.QtCore import QSize
 from pytestqt.qtbot import QtBot
 
 from app.canvas.grid import MatrixGrid
 from app.canvas.side_by_side import CompareFrameItem
 from app.model.examples import example_path
-from app.window.studio import DEFAULT_SIZE, StudioWindow
+from app.window.studio import StudioWindow, opening_size
 from engine import load_scenario
 from tests.app.driving import close_window
 
 
-def test_the_first_size_fits_a_screen_smaller_than_the_default(qtbot: QtBot) -> None:
+@pytest.mark.parametrize(("free", "expected"), [
+    ((1920, 1050), (1728, 945)),  # a 1920 × 1080 screen less a 30 px panel: not 1280 × 800
+    ((1024, 738), (922, 664)),  # 1024 × 768: room for the frame and the panel left
+    ((5120, 2850), (2560, 1600)),  # a 5K screen: capped
+])
+def test_the_window_opens_at_most_of_the_screens_free_area(
+        free: tuple[int, int], expected: tuple[int, int]) -> None:
+    share = 0.9  # worked out here: nine tenths of each side, rounded, then capped
+    assert expected == (min(round(free[0] * share), 2560), min(round(free[1] * share), 1600))
+    size = opening_size(QSize(*free))
+    assert (size.width(), size.height()) == expected
+
+
+def test_the_first_size_fits_the_screen_with_room_to_spare(qtbot: QtBot) -> None:
     window = StudioWindow(load_scenario(example_path("f11")))
     try:
         free = window.screen().availableGeometry()
-        # The offscreen screen (800×800) is narrower than the default 1280×800, so this
-        # checks the shrinking, not a default that happens to fit.
-        assert free.width() < DEFAULT_SIZE[0]
-        assert (window.width(), window.height()) == (
-            min(DEFAULT_SIZE[0], free.width()), min(DEFAULT_SIZE[1], free.height()))
+        # The offscreen screen is 800×800: the window opens at 720×720, inside it, centred.
+        assert (free.width(), free.height()) == (800, 800)
+        assert (window.width(), window.height()) == (720, 720)
+        assert free.contains(window.geometry())
+        assert window.geometry().center() == free.center()
     finally:
         close_window(window)
 
