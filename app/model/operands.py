@@ -124,10 +124,9 @@ def axes_of(trace: Trace, name: str) -> tuple[str, str]:
 
 
 def shares_step(trace: Trace, index: int) -> Step:
-    """The softmax step whose shares step ``index`` is about: of those whose rows are the
-    receiver's tokens (the main stack's, never an encoder's), its own scope's, else the first."""
+    """The softmax step whose shares step ``index`` is about: its own scope's, else the first."""
     scope = trace.steps[index].scope
-    weights = [s for s in trace.steps if s.op == "weights" and s.rows == "tokens"]
+    weights = [s for s in trace.steps if s.op == "weights"]
     return next((s for s in weights if s.scope == scope), weights[0])
 
 

@@ -49,25 +49,3 @@ def test_a_head_only_layer_2_has_survives_an_edit(qtbot: QtBot) -> None:
         assert window.state.head == 3
     finally:
         close_window(window)
-
-
-def test_the_status_line_of_an_encoder_decoder_speaks_of_the_decoders_receiver(
-        qtbot: QtBot) -> None:
-    """Outside attention the shares quoted are the decoder's first self-attention's, for the
-    decoder's receiver (they were the encoder's, for the encoder token at that position)."""
-    from app.model.examples import example_path
-    from engine import load_scenario
-
-    window = StudioWindow(load_scenario(example_path("encoder-decoder")))
-    try:
-        state = window.state
-        state.set_step(0)
-        trace = state.trace
-        receiver = state.focused_receiver()
-        shares = trace.arrays["L1.weights"][0, receiver]
-        token = trace.scenario.tokens[receiver]
-        visible = shares[trace.visible_for("L1.")[receiver]]
-        printed = " / ".join(f"{v:.3f}".rstrip("0").rstrip(".") for v in visible)
-        assert state.shares_summary() == f"shares for {token}: {printed}"
-    finally:
-        close_window(window)
