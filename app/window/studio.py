@@ -178,8 +178,12 @@ class StudioWindow(QMainWindow):
         # Built once control returns (or the frame is asked for), so a session's step and view
         # restored meanwhile cost no frame of their own.
         self.canvas.build_later(lambda: self.refresh_canvas(fit=True))
+        self._say_opened()
+
+    def _say_opened(self) -> None:
+        """``Opened F11 · … → shares for 爱: …``, about the step and receiver now shown."""
         self.statusBar().showMessage(self.tr("Opened {title} → {shares}").format(
-            title=isolate(scenario.title), shares=self.state.shares_summary()))
+            title=isolate(self.state.scenario.title), shares=self.state.shares_summary()))
 
     # -- menus -----------------------------------------------------------------------------
     def _make_menus(self) -> None:
@@ -548,6 +552,7 @@ class StudioWindow(QMainWindow):
         elif kind == "reader":
             self.state.set_receiver(self.state.scenario.tokens.index(what))
             self.state.set_step(self.state.trace.step_index("weights"))
+        self._say_opened()
         return True
 
     def show_document(self, scenario: Scenario, path: Path | None, modified: bool = False,

@@ -49,3 +49,19 @@ def test_a_head_only_layer_2_has_survives_an_edit(qtbot: QtBot) -> None:
         assert window.state.head == 3
     finally:
         close_window(window)
+
+
+def test_an_example_that_opens_on_a_later_step_says_that_steps_shares(qtbot: QtBot) -> None:
+    """The encoder–decoder opens on the cross-attention's shares: the status line quotes them
+    (it quoted the encoder's first shares, the step the document was computed on)."""
+    from tests.app.driving import open_window
+
+    window = open_window(qtbot, "f11")
+    try:
+        assert window.open_example("encoder-decoder")
+        state = window.state
+        assert state.trace.steps[state.step].id == "L1.cross.weights"
+        assert window.statusBar().currentMessage().endswith(f"→ {state.shares_summary()}")
+        assert "我" in state.shares_summary() or "爱" in state.shares_summary()
+    finally:
+        close_window(window)
