@@ -146,3 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from app.main import run_window
 
     return run_window(args.file)
+
+
+if __name__ == "__main__":  # python -m app.cli …
+    sys.exit(main())
