@@ -47,12 +47,14 @@ NOTHING = say("nothing")
 
 @dataclass(frozen=True)
 class Token:
-    """A token as a text names it (quoted in Chinese)."""
+    """A token as a text names it: quoted in Chinese, and in English when the label is empty or
+    starts or ends with a space (else the sentence would read “and  's row”)."""
 
     text: str
 
     def words(self, lang: str) -> str:
-        return self.text if check_language(lang) == "en" else f"“{self.text}”"
+        plain = check_language(lang) == "en" and self.text and self.text.strip() == self.text
+        return self.text if plain else f"“{self.text}”"
 
 
 @dataclass(frozen=True)
