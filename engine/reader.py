@@ -7,6 +7,7 @@ numpy value or raises :class:`~engine.errors.ScenarioError` naming that place.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -90,11 +91,20 @@ def expect_bool(value: object, place: str) -> bool:
     return value
 
 
+UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+"""Characters no XML can hold (control characters but tab and line breaks, and U+FFFE/U+FFFF):
+a text holding one could not go into an SVG or a PowerPoint export."""
+
+
 def expect_text(value: object, place: str, limit: int = 200) -> str:
     if not isinstance(value, str):
         raise ScenarioError(place, f"expected text, got {describe(value)}")
     if len(value) > limit:
         raise ScenarioError(place, f"text of {len(value)} characters is longer than {limit}")
+    bad = UNPRINTABLE.search(value)
+    if bad is not None:
+        raise ScenarioError(place, f"character {bad.start() + 1} is \\u{ord(bad.group()):04x}, "
+                            "which is not printable text (no picture or slide can hold it)")
     if not value.isascii():
         try:
             value.encode("utf-8")

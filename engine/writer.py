@@ -25,11 +25,13 @@ Write = Callable[[FloatArray], Any]
 
 
 def plain(array: FloatArray) -> Any:
-    """Nested lists with integral values written as ints, so saved files read naturally.
+    """Nested lists with integral values written as ints, so saved files read naturally (−0.0
+    stays a float: an int has no sign of zero).
 
     Vectorised: numpy decides which numbers are integral, then makes the lists in one pass.
     """
-    integral = (array == np.trunc(array)) & (np.abs(array) < 1e15)
+    integral = (array == np.trunc(array)) & (np.abs(array) < 1e15) \
+        & ~((array == 0) & np.signbit(array))
     if integral.all():
         return array.astype(np.int64).tolist()
     if not integral.any():

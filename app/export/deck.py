@@ -183,6 +183,17 @@ def _align(paragraph: Any, *, right: bool = False, centred: bool = True) -> None
                            PP_ALIGN.CENTER if centred else PP_ALIGN.LEFT)
 
 
+def _style_paragraphs(frame: Any, text: Text | Cell, points: float, font: str, *,
+                      right: bool = False, centred: bool = True) -> None:
+    """Align, size and style every paragraph of ``frame``: a text with a line break (a token
+    label may have one) is one paragraph per line, and each keeps the frame's size."""
+    for paragraph in frame.paragraphs:
+        _align(paragraph, right=right, centred=centred)
+        _size_paragraph(paragraph, points)
+        for run in paragraph.runs:
+            _style_run(run, text, points, font)
+
+
 def _fill_text_frame(frame: Any, text: Text, font: str) -> None:
     from pptx.enum.text import MSO_ANCHOR, MSO_AUTO_SIZE
 
@@ -191,11 +202,7 @@ def _fill_text_frame(frame: Any, text: Text, font: str) -> None:
     frame.margin_left = frame.margin_right = frame.margin_top = frame.margin_bottom = 0
     frame.vertical_anchor = MSO_ANCHOR.MIDDLE
     frame.text = text.text
-    paragraph = frame.paragraphs[0]
-    _align(paragraph, right=text.right, centred=text.centred)
-    _size_paragraph(paragraph, text.points)
-    for run in paragraph.runs:
-        _style_run(run, text, text.points, font)
+    _style_paragraphs(frame, text, text.points, font, right=text.right, centred=text.centred)
 
 
 def _place(shape: Any, box: Box) -> None:
@@ -282,12 +289,7 @@ def _add_table(shapes: Any, table: Table, font: str) -> None:
                 target.fill.background()
             target.text = cell.text
             target.text_frame.word_wrap = False
-            paragraph = target.text_frame.paragraphs[0]
-            _align(paragraph)
-            points = cell.points or table.points
-            _size_paragraph(paragraph, points)
-            for run in paragraph.runs:
-                _style_run(run, cell, points, font)
+            _style_paragraphs(target.text_frame, cell, cell.points or table.points, font)
 
 
 def _add_connector(shapes: Any, line: Connector, font: str) -> None:

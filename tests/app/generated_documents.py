@@ -25,7 +25,7 @@ CONSTRUCTS = frozenset({
     *(f"activation {act}" for act in ACTIVATIONS), "qk_norm", "kv_heads", "window",
     "key_mask", "parallel residual", "gated ffn", "head bias", "post-norm", "unscaled",
     "not causal", "first layer without block", "layers differ", "encoder–decoder",
-    "target longer than source", "target shorter than source"})
+    "target longer than source", "target shorter than source", "odd labels"})
 """Every construct the generated documents must meet."""
 
 
@@ -60,6 +60,17 @@ class Spec:
     head_bias: bool = True
     source: int | None = None
     """The encoder's number of tokens; None: no encoder."""
+    odd_labels: bool = False
+    """Token and vocabulary labels a teacher may type: empty, a space, a line break, 40
+    characters, right-to-left, emoji (:data:`ODD_LABELS`)."""
+
+
+ODD_LABELS = ("", "line\nbreak", "مرحبا", "x" * 40, " ", "👩‍👧 🔥")
+"""Labels the engine accepts that a sentence, a table cell or a slide may stumble on."""
+
+
+def _labels(prefix: str, count: int, odd: bool) -> list[str]:
+    return [ODD_LABELS[k % len(ODD_LABELS)] if odd else f"{prefix}{k}" for k in range(count)]
 
 
 def _positions(kind: str, seed: int, rows: int, heads: int) -> Doc:
@@ -98,7 +109,7 @@ def build(spec: Spec) -> Doc:
     """The version-2 document ``spec`` describes."""
     rng = np.random.default_rng(spec.seed)
     doc: Doc = {"format": "qkv-studio", "version": 2, "title": f"generated {spec.seed}",
-                "tokens": [f"t{k}" for k in range(spec.n)],
+                "tokens": _labels("t", spec.n, spec.odd_labels),
                 "X": (rng.standard_normal((spec.n, D))).round(3).tolist()}
     if spec.source is not None:
         source = spec.source
@@ -116,6 +127,7 @@ def build(spec: Spec) -> Doc:
         doc["head"] = head(rng, D)
         if not spec.head_bias:
             del doc["head"]["bias"]
+        doc["head"]["vocab"] = _labels("v", len(doc["head"]["vocab"]), spec.odd_labels)
     return doc
 
 
@@ -138,6 +150,8 @@ def constructs(spec: Spec) -> set[str]:
         met.add("layers differ")
     if spec.kv_heads is not None:
         met.add("kv_heads")
+    if spec.odd_labels:
+        met.add("odd labels")
     if spec.head and spec.head_bias:
         met.add("head bias")
     if spec.source is not None:
@@ -179,7 +193,8 @@ def specs(draw: st.DrawFn) -> Spec:
                    for k in range(count))
     return Spec(seed=draw(st.integers(0, 10_000)), n=n, source=source,
                 positions=draw(st.sampled_from(POSITIONS)), layers=layers, heads=heads,
-                kv_heads=kv_heads, head=draw(st.booleans()), head_bias=draw(st.booleans()))
+                kv_heads=kv_heads, head=draw(st.booleans()), head_bias=draw(st.booleans()),
+                odd_labels=draw(st.booleans()))
 
 
 EXAMPLES: tuple[Spec, ...] = (
@@ -197,6 +212,9 @@ EXAMPLES: tuple[Spec, ...] = (
     # the rest of the constructs
     Spec(seed=4, n=2, source=4, positions="learned", heads=1,
          layers=(LayerSpec(activation="gelu_tanh", key_mask=True),)),
+    # labels as a teacher may type them (a line break drew a slide's second line at 18 pt)
+    Spec(seed=6, n=5, positions="rope", odd_labels=True,
+         layers=(LayerSpec(), LayerSpec(block=False), LayerSpec(norm="rmsnorm"))),
     Spec(seed=5, n=5, positions="alibi", heads=2, kv_heads=1, head_bias=False,
          layers=(LayerSpec(parallel=True, window=2, activation="identity"),
                  LayerSpec(key_mask=True, causal=False, placement="post"))),

@@ -40,7 +40,7 @@ from tests.app.generated_documents import (
 )
 
 GENERATED = 20
-"""Documents drawn at random besides the :data:`EXAMPLES`: 25 in all, about 2¼ minutes here."""
+"""Documents drawn at random besides the :data:`EXAMPLES`: 26 in all, about 2¼ minutes here."""
 LANGS = ("en", "zh")
 
 
@@ -130,6 +130,7 @@ def open_in_window(window: StudioWindow, document: dict[str, object], path: Path
 @example(spec=EXAMPLES[2])
 @example(spec=EXAMPLES[3])
 @example(spec=EXAMPLES[4])
+@example(spec=EXAMPLES[5])
 def test_every_generated_document_opens_draws_tells_and_exports(
         spec: Spec, studio: StudioWindow, folder: Path) -> None:
     document = build(spec)

@@ -7,10 +7,12 @@ import typing
 
 import pytest
 
-from app.texts import sentences
+from app.texts import sentences, step_text
 from app.texts.lookup import OP_PLANS
 from app.texts.sentences import Listed, Token, say
+from engine import compute, parse_scenario
 from engine.trace_step import Op
+from tests.engine.v2_documents import document
 
 
 def test_every_sentence_id_has_every_language() -> None:
@@ -34,6 +36,17 @@ def test_one_sentence_in_both_languages() -> None:
     assert Listed(["a", "b", "c"]).words("en") == "a, b and c"
     assert Listed(["a", "b", "c"]).words("zh") == "a、b 和 c"
     assert Listed([Token("猫"), Token("狗")]).words("zh") == "“猫”和“狗”"
+
+
+def test_an_empty_or_spaced_label_is_quoted_in_english_too() -> None:
+    """A label the engine accepts but a sentence would lose (empty, or a space) is quoted."""
+    assert [Token(t).words("en") for t in ("", " ", " a", "cat")] == ["“”", "“ ”", "“ a”", "“cat”"]
+    doc = document(26)
+    doc["tokens"][-1] = ""  # the receiver
+    trace = compute(parse_scenario(doc))
+    text = step_text(trace, trace.step_index("final_norm"), "en")
+    assert "and “”'s largest logit changes" in text.pitfalls + text.check, text
+    assert "  's" not in " ".join(text.sections())
 
 
 def test_the_step_texts_dispatch_on_every_op() -> None:

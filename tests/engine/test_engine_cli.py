@@ -146,3 +146,14 @@ def test_the_installed_command_refuses_with_status_2(tmp_path: Path) -> None:
     assert done.stdout == b""
     assert done.stderr.decode("utf-8") == BAD_WK_MESSAGE
     assert b"Traceback" not in done.stderr
+
+
+def test_python_dash_m_app_cli_runs_the_command() -> None:
+    """``python -m app.cli compute f11`` prints the trace: the module runs ``main`` (it used to
+    exit 0 having done nothing, so an export from it wrote no file and said nothing)."""
+    done = subprocess.run([sys.executable, "-m", "app.cli", "compute", "f11"],
+                          capture_output=True, timeout=120, check=False,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr.decode("utf-8")
+    arrays = json.loads(done.stdout)["arrays"]
+    assert np.allclose(arrays["X"], compute(load_scenario(EXAMPLES / "f11.qkv.json")).arrays["X"])

@@ -68,6 +68,17 @@ def test_unusual_floats_round_trip_exactly(tmp_path: Path) -> None:
     assert np.array_equal(load_scenario(tmp_path / "odd.qkv.json").X, scenario.X)
 
 
+def test_negative_zero_keeps_its_sign_through_a_save(tmp_path: Path) -> None:
+    """−0.0 is a number a document may hold (and the trace carries its sign on): saving writes
+    it as −0.0, not as the int 0, so the reopened document is the same bit for bit."""
+    scenario = load_scenario(EXAMPLES / "f11.qkv.json").with_parameter(
+        "X", [[-0.0, 0.0], [-0.0, -1.0]])
+    save_scenario(scenario, tmp_path / "zero.qkv.json")
+    again = load_scenario(tmp_path / "zero.qkv.json").X
+    assert np.signbit(again).tolist() == [[True, False], [True, True]]
+    assert "[-0.0, 0]" in (tmp_path / "zero.qkv.json").read_text(encoding="utf-8")
+
+
 def old_file(tmp_path: Path) -> tuple[Path, bytes]:
     path = tmp_path / "kept.qkv.json"
     content = (EXAMPLES / "f11.qkv.json").read_bytes()

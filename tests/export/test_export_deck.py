@@ -296,3 +296,31 @@ def test_eight_positions_draw_one_connector_per_visible_pair(qapp: QApplication,
     shares = np.asarray(trace.arrays["weights"])[0, -1]
     for share in shares:
         assert shown(np.array([[share]]))[0][0] in labels
+
+
+def test_a_label_with_a_line_break_keeps_its_size_on_every_line(qapp: QApplication,
+                                                                tmp_path: Path) -> None:
+    """A token label may hold a line break: each line is a paragraph of the text box or table
+    cell, and every one is set at the size the canvas draws (the second used to keep
+    PowerPoint's 18 pt default, many times the first's)."""
+    import json
+
+    from app.model.examples import example_path
+    from engine import compute, parse_scenario
+
+    doc = json.loads(example_path("f11").read_text(encoding="utf-8"))
+    doc["tokens"] = ["line\nbreak", "爱"]
+    trace = compute(parse_scenario(doc))
+    [path] = export(trace, "pptx", tmp_path / "breaks.pptx",
+                    steps=(trace.step_index("weights"),))
+    [slide] = Presentation(str(path)).slides
+    frames = [shape.text_frame for shape in slide.shapes if shape.has_text_frame]
+    frames += [cell.text_frame for shape in slide.shapes if shape.has_table
+               for row in shape.table.rows for cell in row.cells]
+    broken = [frame for frame in frames if frame.text == "line\nbreak"]
+    assert broken, "the label is written as text"
+    for frame in broken:
+        sizes = {run.font.size for paragraph in frame.paragraphs for run in paragraph.runs}
+        ends = {paragraph.font.size for paragraph in frame.paragraphs}
+        assert len(frame.paragraphs) == 2 and len(sizes) == 1 and None not in sizes
+        assert ends == sizes
