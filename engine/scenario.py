@@ -87,6 +87,11 @@ class Scenario(Frozen):
         return tuple(node for _, node in walk(self) if isinstance(node, Attention))
 
     @property
+    def has_block(self) -> bool:
+        """Whether any layer of the main stack has a block (what a block setting changes)."""
+        return any(layer.block is not None for layer in self.layers)
+
+    @property
     def most_heads(self) -> int:
         """The most heads any attention of the document has (what a head chooser offers)."""
         return max(a.heads for a in self.attentions)

@@ -20,6 +20,5 @@ def printed_places(trace: Trace, chosen: int | None = None) -> int:
     if chosen:
         return chosen
     largest = max((a.size for a in trace.arrays.values()), default=0)
-    small_block = (any(layer.block is not None for layer in trace.scenario.layers)
-                   and largest <= PRECISE_CELLS)
+    small_block = trace.scenario.has_block and largest <= PRECISE_CELLS
     return PRECISE_PLACES if small_block else DEFAULT_PLACES

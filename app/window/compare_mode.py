@@ -234,7 +234,7 @@ class CompareMode(QObject):
     def _enable_presets(self) -> None:
         model = self.preset_box.model()
         assert isinstance(model, QStandardItemModel)
-        has_block = self.state.scenario.block is not None
+        has_block = self.state.scenario.has_block
         for preset in BLOCK_PRESETS:
             item = model.item(PRESETS.index(preset))
             if item is not None:
@@ -249,7 +249,7 @@ class CompareMode(QObject):
         self.bar.setVisible(on)
         self.pair_chooser.setVisible(self.preset == SWAP)
         self.export_action.setEnabled(on)
-        if on and self.preset in BLOCK_PRESETS and self.state.scenario.block is None:
+        if on and self.preset in BLOCK_PRESETS and not self.state.scenario.has_block:
             # Open on a B that applies, never on a greyed-out one that can only show an error
             # (while comparing, removing the block still says why B cannot be shown).
             self.set_preset(next(p for p in PRESETS if p not in BLOCK_PRESETS))

@@ -65,3 +65,22 @@ def test_an_example_that_opens_on_a_later_step_says_that_steps_shares(qtbot: QtB
         assert "我" in state.shares_summary() or "爱" in state.shares_summary()
     finally:
         close_window(window)
+
+
+def test_block_settings_compare_when_only_a_later_layer_has_a_block(qtbot: QtBot) -> None:
+    """“The other norm” changes every block, so it applies when layer 2 has one and layer 1
+    none (it was greyed out: layer 1 was read as the document's block)."""
+    from PySide6.QtGui import QStandardItemModel
+
+    from app.window.compare_mode import BLOCK_PRESETS, PRESETS
+
+    doc = document(12, n=3, d=4, layers=2)
+    del doc["layers"][0]["block"]
+    window = StudioWindow(parse_scenario(doc))
+    try:
+        model = window.compare.preset_box.model()
+        assert isinstance(model, QStandardItemModel)
+        for preset in BLOCK_PRESETS:
+            assert model.item(PRESETS.index(preset)).isEnabled(), preset
+    finally:
+        close_window(window)
