@@ -98,7 +98,8 @@ class _Change:
     new: Sizes
     groups: tuple[int, int]
     block: bool
-    """The attention's output joins the stream (a block adds it), so Wo's columns follow d."""
+    """The attention's output joins a stream of width d (see :func:`_attention_of`), so Wo's
+    columns follow d."""
 
     def q(self) -> tuple[tuple[int, int], tuple[int, int]]:
         return (self.old.heads, self.old.d_k), (self.new.heads, self.new.d_k)
@@ -166,15 +167,15 @@ def _set(document: dict[str, Any], path: str, value: object) -> None:
 
 def _attention_of(scenario: Scenario, path: str) -> tuple[object, Attention | None, bool]:
     """The module holding the parameter at ``path``; the attention it belongs to (if any); and
-    whether that attention's layer has a block."""
+    whether that attention's output joins a stream of width d: a block adds it, and a stack's
+    layer without a block hands it on to the next (only the shorthand's lone attention without
+    a block may end at any width)."""
     module_path = path.rsplit(".", 1)[0] if "." in path else ""
     module = scenario.module(module_path)
     if isinstance(module, Attention):
-        layer_path = module_path.rsplit(".", 1)[0] if "." in module_path else ""
-        if scenario.shorthand and layer_path == "":
+        if scenario.shorthand:
             return module, module, scenario.block is not None
-        layer = scenario.module(layer_path)
-        return module, module, getattr(layer, "block", None) is not None
+        return module, module, True
     return module, None, True
 
 

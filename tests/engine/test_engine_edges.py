@@ -57,3 +57,20 @@ def test_opposite_extreme_scores_give_exactly_one_and_zero() -> None:
         hidden = softmax(scores, np.array([[True, True], [True, True], [True, False]]))
     assert shares.tolist() == [[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]]
     assert hidden.tolist() == [[1.0, 0.0], [0.0, 1.0], [1.0, 0.0]]
+
+
+def test_d_resizes_a_stack_whose_middle_layer_has_no_block() -> None:
+    """Every layer of a stack hands on rows of width d, with a block or without: resizing d
+    fits the block-less layer's Wo too (it was kept at the old width, and every d refused)."""
+    from engine import parse_scenario
+    from engine.resize import Sizes, resize
+    from tests.engine.v2_documents import document
+
+    doc = document(31, n=3, d=4, layers=3)
+    del doc["layers"][1]["block"]
+    scenario = parse_scenario(doc)
+    a = scenario.attention
+    smaller = parse_scenario(resize(scenario, Sizes(n=3, d=2, d_k=a.d_k, d_v=a.d_v,
+                                                    heads=a.heads)).document)
+    assert [layer.attention.Wo.shape for layer in smaller.layers] == [(4, 2)] * 3
+    assert smaller.X.shape == (3, 2)
