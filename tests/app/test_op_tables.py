@@ -6,6 +6,7 @@ worked-row stage, picture options, tape role or explanation fails here.
 
 from __future__ import annotations
 
+import re
 from typing import get_args
 
 import pytest
@@ -20,6 +21,8 @@ from app.canvas.worked_row import WORKED_STAGES
 from app.model.examples import example_path
 from app.model.operands import ROLES
 from app.texts.lookup import OP_PLANS, step_text
+from app.texts.step_labels import step_label
+from app.texts.titles import step_title
 from engine import Step, Trace, compute, explain, load_scenario, parse_scenario
 from engine.explain import EXPLAINERS
 from engine.op_table import TABLES, missing_ops
@@ -84,6 +87,9 @@ def test_every_op_walks_through_every_consumer_on_a_real_step(qtbot: QtBot) -> N
             assert describe_frame(trace, index, FrameOptions(lang=lang), step.title), op
             told = step_text(trace, index, lang)
             assert told.summary and told.check, op
+        chinese = step_title(step, trace.scenario, "zh")
+        assert re.search(r"[\u4e00-\u9fff]", chinese), (op, chinese)  # a title of its own
+        assert step_label(step, "zh") and step_label(step, "en"), op
         assert isinstance(PICTURE_OPTIONS[op](trace, step), tuple)
         written = next((name for name in step.writes if name in trace.arrays), None)
         if written is None:  # attention's inputs step draws X and the weights only
