@@ -22,7 +22,7 @@ def worst_document(rows: int) -> dict[str, object]:
     """A block whose W2 is ``rows`` × 1 of the longest numbers, one to a line, deepest indent."""
     document = json.loads((EXAMPLES / "norms.qkv.json").read_text(encoding="utf-8"))
     document["X"] = [[LONGEST]]
-    document["tokens"] = ["\u001b" * 40]  # every character saved as 6 bytes
+    document["tokens"] = ["\U0001f600" * 40]  # 4 bytes each, the most an accepted character takes
     document["attention"].update(Wq=[[1]], Wk=[[1]], Wv=[[1]])
     document["block"].update(gamma1=[1], beta1=[0], gamma2=[1], beta2=[0], gamma_f=[1],
                              beta_f=[0])
