@@ -52,3 +52,19 @@ def g01(qtbot: QtBot) -> Iterator[StudioWindow]:
     win = open_window(qtbot, "g01")
     yield win
     close_window(win)
+
+
+@pytest.fixture
+def stack(qtbot: QtBot) -> Iterator[StudioWindow]:
+    """A window on the three-layer stack."""
+    win = open_window(qtbot, "three-layers")
+    yield win
+    close_window(win)
+
+
+@pytest.fixture
+def translation(qtbot: QtBot) -> Iterator[StudioWindow]:
+    """A window on the encoder–decoder example."""
+    win = open_window(qtbot, "encoder-decoder")
+    yield win
+    close_window(win)

@@ -4,30 +4,12 @@ window."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.window.studio import StudioWindow
-from tests.app.driving import close_window, open_window
 from tests.app.test_editor_stacks import choose_part, shown_grids
-
-
-@pytest.fixture
-def stack(qtbot: QtBot) -> Iterator[StudioWindow]:
-    window = open_window(qtbot, "three-layers")
-    yield window
-    close_window(window)
-
-
-@pytest.fixture
-def translation(qtbot: QtBot) -> Iterator[StudioWindow]:
-    window = open_window(qtbot, "encoder-decoder")
-    yield window
-    close_window(window)
 
 
 def step_to(window: StudioWindow, step_id: str) -> None:

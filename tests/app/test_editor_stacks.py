@@ -5,7 +5,6 @@ window."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -20,20 +19,6 @@ from engine import Scenario, compute
 from engine.numbers import format_exact
 from tests.app.documents_support import patch_save_dialog
 from tests.app.driving import close_window, open_window, type_into
-
-
-@pytest.fixture
-def stack(qtbot: QtBot) -> Iterator[StudioWindow]:
-    window = open_window(qtbot, "three-layers")
-    yield window
-    close_window(window)
-
-
-@pytest.fixture
-def translation(qtbot: QtBot) -> Iterator[StudioWindow]:
-    window = open_window(qtbot, "encoder-decoder")
-    yield window
-    close_window(window)
 
 
 def shown_grids(window: StudioWindow) -> list[str]:
