@@ -533,7 +533,8 @@ class StudioWindow(QMainWindow):
             return False
         example = path.parent == example_path("f11").parent
         self.show_document(scenario, None if example else path,
-                           note=self.tr("Opened {name}").format(name=path.name), trace=trace)
+                           note=self.tr("Opened {name}").format(name=path.name), trace=trace,
+                           checked=True)
         if not example:
             add_recent(path)
         return True
@@ -556,12 +557,13 @@ class StudioWindow(QMainWindow):
         return True
 
     def show_document(self, scenario: Scenario, path: Path | None, modified: bool = False,
-                      note: str = "", trace: Trace | None = None) -> None:
+                      note: str = "", trace: Trace | None = None, checked: bool = False) -> None:
         """Make ``scenario`` the document (no undo history), saved at ``path`` or not.
 
         ``modified`` marks it as holding unsaved work (a restored recovery copy); ``trace`` is
         its trace if already computed. A document that cannot be shown (its first step fails to
-        draw or to be told) is refused with a message, and the open document stays as it was.
+        draw or to be told) is refused with a message, and the open document stays as it was;
+        ``checked``: the caller has already asked :func:`showing_problem` of ``trace``.
         """
         if trace is None and not is_big(scenario):
             try:
@@ -569,7 +571,8 @@ class StudioWindow(QMainWindow):
             except ScenarioError as error:
                 self._refuse_showing(scenario, str(error))
                 return
-        problem = showing_problem(trace, current_language()) if trace is not None else None
+        problem = (showing_problem(trace, current_language())
+                   if trace is not None and not checked else None)
         if problem is not None:
             self._refuse_showing(scenario, problem)
             return

@@ -15,8 +15,10 @@ from pytestqt.qtbot import QtBot
 from app import i18n
 from app.canvas.frame import FrameItem
 from app.files.session import opened_cleanly
+from app.model.examples import example_path
 from app.window.startup import start_window
 from app.window.studio import StudioWindow
+from engine import Trace
 from tests.app.documents_support import (
     example_document,
     launch_names,
@@ -193,3 +195,21 @@ def test_unticking_the_first_layers_block_leaves_every_step_drawn_and_told(
         assert "GELU" in window.timeline.summary_label.text() + window.timeline.check_label.text()
     finally:
         close_window(window)
+
+
+def test_file_open_checks_a_document_once(window: StudioWindow,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check builds a first frame: File → Open runs it once, not again on showing."""
+    import app.window.studio as studio
+
+    checks: list[int] = []
+    check = studio.showing_problem
+
+    def counted(trace: Trace, lang: str) -> str | None:
+        checks.append(1)
+        return check(trace, lang)
+
+    monkeypatch.setattr(studio, "showing_problem", counted)
+    assert window.open_path(example_path("g01"))
+    assert window.state.scenario.title.startswith("G01")
+    assert len(checks) == 1

@@ -28,15 +28,15 @@ from tests.app.test_canvas_tape import three_positions
 
 
 @pytest.fixture
-def stack(qtbot: QtBot) -> Iterator[StudioWindow]:
+def g01_stacked(qtbot: QtBot) -> Iterator[StudioWindow]:
     window = open_window(qtbot, "g01")
     window.state.show(window.state.scenario, stacked(window.state.trace, 3))
     yield window
     close_window(window)
 
 
-def test_the_timeline_groups_three_layers_and_the_head(stack: StudioWindow) -> None:
-    timeline = stack.timeline
+def test_the_timeline_groups_three_layers_and_the_head(g01_stacked: StudioWindow) -> None:
+    timeline = g01_stacked.timeline
     groups = timeline.layer_groups
     assert [g.text() for g in groups] == ["▾ Layer 1", "▾ Layer 2", "▾ Layer 3", "▾ Head"]
     assert [len(g.steps) for g in groups] == [9, 9, 9, 3]
@@ -46,14 +46,14 @@ def test_the_timeline_groups_three_layers_and_the_head(stack: StudioWindow) -> N
 
 
 def test_a_collapsed_layer_hides_its_steps_but_the_current_one(
-        qtbot: QtBot, stack: StudioWindow) -> None:
-    timeline = stack.timeline
-    stack.state.set_step(stack.state.trace.step_index("L2.scores"))
+        qtbot: QtBot, g01_stacked: StudioWindow) -> None:
+    timeline = g01_stacked.timeline
+    g01_stacked.state.set_step(g01_stacked.state.trace.step_index("L2.scores"))
     group = timeline.layer_groups[1]
     qtbot.mouseClick(group, Qt.MouseButton.LeftButton)
     assert group.text() == "▸ Layer 2"
     shown = [k for k in group.steps if timeline.step_group.button(k).isVisibleTo(timeline)]
-    assert shown == [stack.state.step] == [11]
+    assert shown == [g01_stacked.state.step] == [11]
     assert "collapsed" in group.accessibleName() and "9 steps" in group.accessibleName()
     qtbot.mouseClick(group, Qt.MouseButton.LeftButton)
     assert all(timeline.step_group.button(k).isVisibleTo(timeline) for k in group.steps)
@@ -75,26 +75,26 @@ def map_labels(window: StudioWindow) -> list[str]:
 
 
 def test_the_map_opens_the_current_layer_and_its_layer_boxes_jump_to_the_same_step(
-        qtbot: QtBot, stack: StudioWindow) -> None:
-    trace: Trace = stack.state.trace
-    stack.state.set_step(trace.step_index("L1.scores"))
-    labels = map_labels(stack)
+        qtbot: QtBot, g01_stacked: StudioWindow) -> None:
+    trace: Trace = g01_stacked.state.trace
+    g01_stacked.state.set_step(trace.step_index("L1.scores"))
+    labels = map_labels(g01_stacked)
     assert labels[:9] == ["Norm", "Q/K/V", "scores", "mask + softmax", "mix V · Wo",
                           "+ residual", "Norm", "FFN", "+ residual"]
     assert labels[9:11] == ["Layer 2 ▸", "Layer 3 ▸"]
-    frame = stack.canvas.frame
+    frame = g01_stacked.canvas.frame
     assert isinstance(frame, FrameItem) and frame.route_map is not None
     box = frame.route_map.boxes[10]
     assert box.step_index == trace.step_index("L3.scores")
-    stack.canvas.fit()
+    g01_stacked.canvas.fit()
     qtbot.wait(50)
-    point = stack.canvas.mapFromScene(box.mapToScene(box.boundingRect().center()))
-    qtbot.mouseClick(stack.canvas.viewport(), Qt.MouseButton.LeftButton,
+    point = g01_stacked.canvas.mapFromScene(box.mapToScene(box.boundingRect().center()))
+    qtbot.mouseClick(g01_stacked.canvas.viewport(), Qt.MouseButton.LeftButton,
                      pos=QPoint(point.x(), point.y()))
-    qtbot.waitUntil(lambda: trace.steps[stack.state.step].id == "L3.scores", timeout=2000)
-    assert map_labels(stack)[:2] == ["Layer 1 ▸", "Layer 2 ▸"]
-    assert stack.canvas.frame.heading.text.endswith("Layer 3 · " + trace.steps[
-        stack.state.step].title)
+    qtbot.waitUntil(lambda: trace.steps[g01_stacked.state.step].id == "L3.scores", timeout=2000)
+    assert map_labels(g01_stacked)[:2] == ["Layer 1 ▸", "Layer 2 ▸"]
+    assert g01_stacked.canvas.frame.heading.text.endswith("Layer 3 · " + trace.steps[
+        g01_stacked.state.step].title)
 
 
 def test_steps_are_chosen_by_id_range_or_layer() -> None:
