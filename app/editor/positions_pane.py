@@ -95,9 +95,12 @@ class PositionsEditor(QGroupBox):
         for widget in widgets:
             widget.blockSignals(True)
         self.kind_box.setCurrentIndex(self.kind_box.findData(positions.kind))
-        d_k = scenario.attention.d_k
-        self.rotary_spin.setRange(0, max(d_k, 0))
-        self.rotary_spin.setValue(positions.rotary(d_k) if positions.kind == "rope" else d_k)
+        # RoPE turns the same columns in every layer: at most the narrowest head's d_k; by
+        # default the first layer's d_k (the engine's rule)
+        widths = [layer.attention.d_k for layer in scenario.layers]
+        self.rotary_spin.setRange(0, max(min(widths), 0))
+        self.rotary_spin.setValue(positions.rotary(widths[0]) if positions.kind == "rope"
+                                  else widths[0])
         self.pairing_box.setCurrentIndex(self.pairing_box.findData(positions.pairing))
         table = positions.table
         self.offset_spin.setRange(0, max(0, (table.shape[0] if table is not None else 0)

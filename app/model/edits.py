@@ -274,13 +274,18 @@ class SwapTokens(Operation):
 def default_positions(kind: str, scenario: Scenario) -> dict[str, Any] | None:
     """The ``positions`` object a new choice of ``kind`` starts from (None: no positions): the
     usual base 10000; a learned table of zeros, one row per position; ALiBi's default slopes
-    written out, one per head, so that they can be edited; RoPE on every column of a head."""
+    written out, one per head, so that they can be edited (when the stack's layers differ in
+    heads, one list cannot fit them all: each layer then takes its own default); RoPE on every
+    column of a head."""
     if kind == "none":
         return None
     if kind == "learned":
         return {"kind": kind, "table": [[0.0] * scenario.d for _ in range(scenario.n)]}
     if kind == "alibi":
-        return {"kind": kind, "slopes": alibi_slopes(scenario.attention.heads).tolist()}
+        heads = {layer.attention.heads for layer in scenario.layers}
+        if len(heads) > 1:
+            return {"kind": kind}
+        return {"kind": kind, "slopes": alibi_slopes(heads.pop()).tolist()}
     return {"kind": kind, "base": DEFAULT_BASE}
 
 

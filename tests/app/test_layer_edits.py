@@ -194,6 +194,20 @@ def test_a_positions_kind_starts_from_editable_defaults() -> None:
     assert "positions" not in none.to_document()
 
 
+def test_alibi_fits_a_stack_whose_layers_differ_in_heads() -> None:
+    """Layer 2 of three-layers with one head: one list of slopes cannot fit 2, 1 and 2 heads,
+    so each layer takes its own default slopes (the engine's, computed here by hand)."""
+    document = example("three-layers").to_document()
+    document["layers"][1]["attention"]["heads"] = 1
+    stack = parse_scenario(document)
+    alibi = compute(SetPositions("alibi").apply(stack))
+    assert "slopes" not in alibi.scenario.to_document()["positions"]
+    first, second = (alibi.arrays[f"L{k}.alibi"] for k in (1, 2))
+    assert first.shape == (2, 3, 3) and second.shape == (1, 3, 3)
+    assert first[0, 1, 0] == -2.0 ** -4 and first[1, 1, 0] == -2.0 ** -8, "2^(−8k/2)"
+    assert second[0, 2, 0] == -2 * 2.0 ** -8, "2^(−8/1), two positions back"
+
+
 def test_a_stack_written_out_pins_the_heads_norm_whichever_layer_ends_last() -> None:
     stack = example("three-layers")
     document = layered_document(stack)
