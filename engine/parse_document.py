@@ -167,7 +167,9 @@ def _shorthand_layer(doc: Mapping[str, Any], n: int, d: int) -> Layer:
 
 
 def _layers(count: int, stack: str) -> Refusal:
-    return Refusal(f"{stack}_layers_{'one' if count == 1 else 'many'}", count=count)
+    if stack == "encoder":
+        return Refusal("encoder_layers_one" if count == 1 else "encoder_layers_many", count=count)
+    return Refusal("decoder_layers_one" if count == 1 else "decoder_layers_many", count=count)
 
 
 def _check_shared_budget(encoder_layers: int, value: object) -> None:

@@ -28,7 +28,7 @@ from engine.reader import (
     expect_object,
     expect_vector,
 )
-from engine.refusals import Refusal
+from engine.refusals import Refusal, Value
 
 KINDS = ("none", "sinusoidal", "learned", "rope", "alibi")
 PAIRINGS = ("half", "interleaved")
@@ -157,10 +157,16 @@ def _refuse_foreign_keys(obj: Mapping[str, Any], kind: str, place: str) -> None:
         owners = [k for k, keys in _KEYS.items() if key in keys]
         where = f"{place}.{key}"
         if owners:
-            raise ScenarioError(where, Refusal("key_of_other_kind", owners=" or ".join(owners),
+            raise ScenarioError(where, Refusal("key_of_other_kind", owners=_either(owners),
                                                kind=kind))
         raise ScenarioError(where, Refusal("unknown_kind_key", kind=kind,
                                            allowed=", ".join(allowed)))
+
+
+def _either(names: Sequence[str]) -> Value:
+    """``a or b or c``, as a phrase of nested alternatives."""
+    return names[0] if len(names) == 1 else Refusal("either", first=_either(names[:-1]),
+                                                      second=names[-1])
 
 
 def _parse_learned(obj: Mapping[str, Any], place: str, n: int, d: int) -> Positions:

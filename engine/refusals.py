@@ -43,6 +43,7 @@ ENGLISH: dict[str, str] = {
     "vocabulary_labels": "vocabulary labels",
     "vocabulary_bias": "a vocabulary bias",
     "rope_dims_given": "{dims}",
+    "either": "{first} or {second}",
     "an_object": "an object",
     "a_list_of": "a list of {count}",
     "huge_whole": "a whole number of about {digits} digits",
@@ -163,6 +164,15 @@ ENGLISH: dict[str, str] = {
     "rope_dims_too_many": "{dims} is more than d_k = {d_k} of {path}",
     "alibi_slopes_heads": "expected {heads} numbers to match the {heads} heads of {path}, got "
                           "{got}",
+    # Edits of a document in the app (app.model): swapping tokens, adding and moving layers.
+    "swap_same": "choose two different positions, got {i} twice",
+    "swap_outside": "positions {i} and {j}: a scenario of {n} positions has 0 to {last}",
+    "no_such_stack": "the document has no such stack",
+    "no_such_layer": "there is no layer {layer} in a stack of {count}",
+    "new_layer_range": "a new layer goes at 1 to {last}, not {layer}",
+    "last_layer_kept": "a stack keeps at least one layer",
+    "layer_already_first": "layer {layer} is already the first",
+    "layer_already_last": "layer {layer} is already the last",
 }
 
 
