@@ -5,8 +5,11 @@ exactly the values its wording needs, and real refusals read in Chinese with the
 from __future__ import annotations
 
 import ast
+import json
+import multiprocessing
 import pickle
 import string
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -100,6 +103,19 @@ def test_a_pickled_refusal_keeps_its_id_and_values() -> None:
     assert again.refusal == error.refusal == Refusal("heads_split", columns=2,
                                                      heads=Refusal("heads_of", heads=3))
     assert problem_words(again, "zh") == "attention.Wq：2 列无法平均分给 3 个头"
+
+
+def test_a_refusal_read_in_another_process_still_reads_in_chinese(tmp_path: Path) -> None:
+    f11 = load_scenario(example_path("f11")).to_document()
+    path = tmp_path / "bad.qkv.json"
+    path.write_text(json.dumps({**f11, "attention": {**f11["attention"], "Wk": [[1, 0]]}}),
+                    encoding="utf-8")
+    # The way File → Open reads a big file: in a spawned process, the refusal pickled back.
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool, \
+            pytest.raises(ScenarioError) as caught:
+        pool.submit(load_scenario, str(path)).result()
+    assert str(caught.value) == "attention.Wk: expected 2 rows to match d=2, got 1"
+    assert problem_words(caught.value, "zh") == "attention.Wk：应有 2 行（与 d=2 一致），得到 1 行"
 
 
 def test_real_refusals_read_in_chinese_with_their_numbers() -> None:
