@@ -10,6 +10,7 @@ from pathlib import Path
 from engine.errors import ScenarioError
 from engine.migrate import migrate
 from engine.reader import MAX_NUMBERS
+from engine.refusals import Refusal
 from engine.safe_write import WriteError, write_bytes
 from engine.scenario import Scenario, parse_scenario
 
@@ -38,11 +39,10 @@ def read_document(path: str | os.PathLike[str]) -> object:
     try:
         status = file.stat()
         if stat.S_ISDIR(status.st_mode):
-            raise ScenarioError(name, "is a folder, not a scenario document")
+            raise ScenarioError(name, Refusal("is_folder"))
         if not stat.S_ISREG(status.st_mode):
             # A device or a pipe has no size to check and may never end (/dev/zero, a FIFO).
-            raise ScenarioError(name, "is not a regular file (a device or a pipe?), not a "
-                                "scenario document")
+            raise ScenarioError(name, Refusal("not_regular_file"))
         size = status.st_size
         if size <= MAX_FILE_BYTES:
             with file.open("rb") as stream:
@@ -52,33 +52,31 @@ def read_document(path: str | os.PathLike[str]) -> object:
             shown, limit = _size_text(size), _size_text(MAX_FILE_BYTES)
             if shown == limit:
                 shown, limit = f"{size} bytes", f"{MAX_FILE_BYTES} bytes"
-            raise ScenarioError(name, f"the file is {shown}; scenario documents are limited to "
-                                f"{limit}")
+            raise ScenarioError(name, Refusal("file_too_large", size=shown, limit=limit))
     except OSError as error:
-        raise ScenarioError(name, f"cannot be read ({error.strerror or error})") from None
+        raise ScenarioError(name, Refusal("unreadable",
+                                          reason=str(error.strerror or error))) from None
     encoding = wide_encoding(raw)
     if encoding is not None:
-        raise ScenarioError(name, f"is {encoding} text; scenario documents are UTF-8 (save it "
-                            "as UTF-8)")
+        raise ScenarioError(name, Refusal("wide_encoding", encoding=encoding))
     if b"\x00" in raw[:8192]:
-        raise ScenarioError(name, "is a binary file, not a scenario document (JSON text)")
+        raise ScenarioError(name, Refusal("binary_file"))
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise ScenarioError(name, f"is not UTF-8 text (byte {error.start})") from None
+        raise ScenarioError(name, Refusal("not_utf8", byte=error.start)) from None
     try:
         return json.loads(text, object_pairs_hook=_unique_keys)
     except DuplicateKeyError as error:
-        raise ScenarioError(name, f'the key "{error.key}" appears twice in one object; keep '
-                            "one") from None
+        raise ScenarioError(name, Refusal("duplicate_key", key=error.key)) from None
     except json.JSONDecodeError as error:
-        raise ScenarioError(name, f"invalid JSON at line {error.lineno}, column {error.colno}: "
-                            f"{error.msg}") from None
+        raise ScenarioError(name, Refusal("invalid_json", line=error.lineno, column=error.colno,
+                                          reason=error.msg)) from None
     except RecursionError:
-        raise ScenarioError(name, "is nested too deeply to be a scenario document") from None
+        raise ScenarioError(name, Refusal("nested_too_deeply")) from None
     except ValueError:
         # Python refuses integer literals of more than 4300 digits with a plain ValueError.
-        raise ScenarioError(name, "holds a number with too many digits to be read") from None
+        raise ScenarioError(name, Refusal("too_many_digits")) from None
 
 
 class DuplicateKeyError(ValueError):

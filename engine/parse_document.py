@@ -36,6 +36,7 @@ from engine.reader import (
     expect_text,
     refuse_unknown,
 )
+from engine.refusals import Refusal
 from engine.writer import FORMAT_NAME, FORMAT_VERSION
 
 _TOP_KEYS = ("format", "version", "title", "note", "tokens", "X", "token_ids", "embedding",
@@ -56,16 +57,17 @@ def parse_document(document: object) -> dict[str, Any]:
     doc = expect_object(document, "")
     refuse_unknown(doc, _TOP_KEYS, "")
     if "format" in doc and doc["format"] != FORMAT_NAME:
-        raise ScenarioError("format", f'expected "{FORMAT_NAME}", got {describe(doc["format"])}')
+        raise ScenarioError("format", Refusal("wrong_format", format=FORMAT_NAME,
+                                              got=describe(doc["format"])))
     version = expect_int(doc.get("version", FORMAT_VERSION), "version", 1, 1_000_000)
     if version > FORMAT_VERSION:
-        raise ScenarioError("version", f"this document is version {version}, made by a newer "
-                            f"QKV Studio; this one reads up to version {FORMAT_VERSION}")
+        raise ScenarioError("version", Refusal("newer_version", version=version,
+                                               limit=FORMAT_VERSION))
     title = expect_text(doc.get("title", "Untitled"), "title")
     note = expect_text(doc.get("note", ""), "note", 2000)
 
     if ("token_ids" in doc or "embedding" in doc) and "X" in doc:
-        raise ScenarioError("X", "give either X or token_ids with embedding, not both")
+        raise ScenarioError("X", Refusal("x_and_token_ids"))
     embedding = (expect_matrix(doc["embedding"], "embedding", max_rows=MAX_VOCAB, weights=True)
                  if "embedding" in doc else None)
     token_ids, X = _inputs(doc, "", embedding)
@@ -94,7 +96,7 @@ def parse_document(document: object) -> dict[str, Any]:
     else:
         for key in ("attention", "block"):
             if key in doc:
-                raise ScenarioError(key, "give either attention (and block) or layers, not both")
+                raise ScenarioError(key, Refusal("attention_and_layers"))
         if encoder is not None:
             _check_shared_budget(len(encoder.layers), doc["layers"])
         layers = parse_layers(doc["layers"], "layers", n=n, d=d, limit=MAX_LAYERS, memory=memory)
@@ -117,22 +119,22 @@ def _inputs(doc: Mapping[str, Any], place: str, embedding: FloatArray | None
     at = f"{place}." if place else ""
     if "token_ids" in doc or (not place and "embedding" in doc):
         if "X" in doc:
-            raise ScenarioError(f"{at}X", "give either X or token_ids with embedding, not both")
+            raise ScenarioError(f"{at}X", Refusal("x_and_token_ids"))
         if embedding is None:
-            raise ScenarioError("embedding", "token_ids need an embedding table to look up")
+            raise ScenarioError("embedding", Refusal("token_ids_need_embedding"))
         raw_ids = doc.get("token_ids")
         if not isinstance(raw_ids, list) or not raw_ids:
-            raise ScenarioError(f"{at}token_ids", "expected a list of token ids")
+            raise ScenarioError(f"{at}token_ids", Refusal("token_ids_list"))
         if len(raw_ids) > MAX_POSITIONS:
-            raise ScenarioError(f"{at}token_ids", f"{len(raw_ids)} positions is more than the "
-                                f"limit of {MAX_POSITIONS}")
+            raise ScenarioError(f"{at}token_ids", Refusal("positions_limit", count=len(raw_ids),
+                                                          limit=MAX_POSITIONS))
         vocab_rows = int(embedding.shape[0])
         token_ids = tuple(expect_int(t, f"{at}token_ids[{k}]", 0, vocab_rows - 1)
                           for k, t in enumerate(raw_ids))
         return token_ids, embedding[list(token_ids)]
     if "X" in doc:
         return None, expect_matrix(doc["X"], f"{at}X")
-    raise ScenarioError(f"{at}X", "missing: give the input rows X (or token_ids and embedding)")
+    raise ScenarioError(f"{at}X", Refusal("x_missing"))
 
 
 def _checked_positions(doc: Mapping[str, Any], place: str, n: int, d: int,
@@ -151,7 +153,7 @@ def _checked_positions(doc: Mapping[str, Any], place: str, n: int, d: int,
 def _shorthand_layer(doc: Mapping[str, Any], n: int, d: int) -> Layer:
     """The one layer of a version-1 shorthand document (top-level attention and block)."""
     if "attention" not in doc:
-        raise ScenarioError("attention", "missing: give at least Wq, Wk and Wv")
+        raise ScenarioError("attention", Refusal("attention_missing"))
     block_doc = expect_object(doc["block"], "block") if "block" in doc else None
     eps = block_norm(block_doc, "block")[1] if block_doc is not None else 1e-5
     attention = parse_attention(doc["attention"], "attention", n=n, d=d, eps=eps)
@@ -164,8 +166,10 @@ def _shorthand_layer(doc: Mapping[str, Any], n: int, d: int) -> Layer:
     return Layer(attention=attention, block=block)
 
 
-def _layers(count: int, stack: str) -> str:
-    return f"{count} {stack} layer" + ("" if count == 1 else "s")
+def _layers(count: int, stack: str) -> Refusal:
+    if stack == "encoder":
+        return Refusal("encoder_layers_one" if count == 1 else "encoder_layers_many", count=count)
+    return Refusal("decoder_layers_one" if count == 1 else "decoder_layers_many", count=count)
 
 
 def _check_shared_budget(encoder_layers: int, value: object) -> None:
@@ -173,9 +177,10 @@ def _check_shared_budget(encoder_layers: int, value: object) -> None:
     :data:`MAX_LAYERS` both stacks share."""
     if not isinstance(value, list | tuple) or encoder_layers + len(value) <= MAX_LAYERS:
         return
-    raise ScenarioError("layers", f"{_layers(encoder_layers, 'encoder')} and "
-                        f"{_layers(len(value), 'decoder')} are {encoder_layers + len(value)} "
-                        f"layers, more than the limit of {MAX_LAYERS} for both stacks together")
+    raise ScenarioError("layers", Refusal("stacks_layers_limit",
+                                          encoder=_layers(encoder_layers, "encoder"),
+                                          decoder=_layers(len(value), "decoder"),
+                                          count=encoder_layers + len(value), limit=MAX_LAYERS))
 
 
 def _encoder(value: object, embedding: FloatArray | None) -> Encoder:
@@ -186,7 +191,7 @@ def _encoder(value: object, embedding: FloatArray | None) -> Encoder:
     tokens = (expect_labels(enc["tokens"], "encoder.tokens", n) if "tokens" in enc
               else tuple(f"s{k + 1}" for k in range(n)))
     if "layers" not in enc:
-        raise ScenarioError("encoder.layers", "missing: an encoder needs at least one layer")
+        raise ScenarioError("encoder.layers", Refusal("encoder_layers_missing"))
     layers = parse_layers(enc["layers"], "encoder.layers", n=n, d=d, limit=MAX_LAYERS,
                           encoder=True)
     positions = _checked_positions(enc, "encoder.positions", n, d, layers, "encoder.layers.")

@@ -44,6 +44,7 @@ from engine.reader import (
     refuse_large_result,
     refuse_unknown,
 )
+from engine.refusals import Refusal
 
 ATTENTION_KEYS = ("heads", "causal", "scale", "Wq", "Wk", "Wv", "bq", "bk", "bv", "Wo", "bo",
                   "kv_heads", "window", "key_mask", "qk_norm", "gamma_q", "gamma_k")
@@ -78,68 +79,70 @@ def parse_attention(value: object, place: str, *, n: int, d: int, n_keys: int | 
     heads = expect_int(att.get("heads", 1), _at(place, "heads"), 1, MAX_HEADS)
     causal = False if cross else expect_bool(att.get("causal", not encoder), _at(place, "causal"))
     if encoder and causal:
-        raise ScenarioError(_at(place, "causal"), "an encoder layer reads every source token, so "
-                            "it cannot be causal: remove the key or set it to false")
+        raise ScenarioError(_at(place, "causal"), Refusal("encoder_causal"))
     scale = expect_bool(att.get("scale", True), _at(place, "scale"))
     if heads * n * n_keys > MAX_CELLS:
-        positions = f"{n}² positions" if n == n_keys else f"{n}×{n_keys} positions"
-        raise ScenarioError(_at(place, "heads"), f"{heads} heads × {positions} is more than the "
-                            f"limit of {MAX_CELLS} scores")
+        positions = Refusal("square_positions", n=n) if n == n_keys \
+            else Refusal("grid_positions", n=n, keys=n_keys)
+        raise ScenarioError(_at(place, "heads"), Refusal("scores_limit", heads=heads,
+                                                         positions=positions, limit=MAX_CELLS))
     groups = heads
     if "kv_heads" in att:
         groups = expect_int(att["kv_heads"], _at(place, "kv_heads"), 1, MAX_HEADS)
         if heads % groups:
-            raise ScenarioError(_at(place, "kv_heads"), f"{groups} key/value heads do not divide "
-                                f"the {heads} query heads")
+            raise ScenarioError(_at(place, "kv_heads"), Refusal("kv_heads_divide", groups=groups,
+                                                                heads=heads))
     for name in ("Wq", "Wk", "Wv"):
         if name not in att:
-            raise ScenarioError(_at(place, name), "missing")
-    to_d = f" to match d={d}"
-    to_keys = f" to match the encoder's width {d_keys}" if cross else to_d
+            raise ScenarioError(_at(place, name), Refusal("missing"))
+    to_d = Refusal("match_d", d=d)
+    to_keys = Refusal("match_encoder_width", d=d_keys) if cross else to_d
     Wq = expect_matrix(att["Wq"], _at(place, "Wq"), rows=d, rows_reason=to_d, max_rows=MAX_WIDTH,
                        weights=True)
     width_q = int(Wq.shape[1])
     if groups == heads:
         width_k = width_q
-        k_reason = " to match Wq (queries and keys must have the same width)"
+        k_reason = Refusal("match_wq_width")
     else:
         if width_q % heads:
-            raise ScenarioError(_at(place, "Wq"), f"{width_q} columns do not split into {heads} "
-                                "heads")
+            raise ScenarioError(_at(place, "Wq"), Refusal("heads_split", columns=width_q,
+                                                          heads=Refusal("heads_of", heads=heads)))
         width_k = width_q // heads * groups
-        k_reason = f" for {groups} key heads of d_k={width_q // heads}"
+        k_reason = Refusal("key_heads_of", groups=groups, d_k=width_q // heads)
     Wk = expect_matrix(att["Wk"], _at(place, "Wk"), rows=d_keys, rows_reason=to_keys,
                        cols=width_k, cols_reason=k_reason, max_rows=MAX_WIDTH, weights=True)
     Wv = expect_matrix(att["Wv"], _at(place, "Wv"), rows=d_keys, rows_reason=to_keys,
                        max_rows=MAX_WIDTH, weights=True)
     width_v = int(Wv.shape[1])
-    refuse_large_result(_at(place, "Wq"), "Q", n, width_q)
-    refuse_large_result(_at(place, "Wv"), "V", n_keys, width_v)
+    refuse_large_result(_at(place, "Wq"), Refusal("result_q"), n, width_q)
+    refuse_large_result(_at(place, "Wv"), Refusal("result_v"), n_keys, width_v)
     if width_q % heads:
-        raise ScenarioError(_at(place, "Wq"), f"{width_q} columns do not split into {heads} heads")
+        raise ScenarioError(_at(place, "Wq"), Refusal("heads_split", columns=width_q,
+                                                      heads=Refusal("heads_of", heads=heads)))
     if width_v % groups:
-        what = f"{groups} key/value heads" if groups != heads else f"{heads} heads"
-        raise ScenarioError(_at(place, "Wv"), f"{width_v} columns do not split into {what}")
+        what = Refusal("kv_heads_of", groups=groups) if groups != heads \
+            else Refusal("heads_of", heads=heads)
+        raise ScenarioError(_at(place, "Wv"), Refusal("heads_split", columns=width_v, heads=what))
     mixed_width = width_v // groups * heads
-    refuse_large_result(_at(place, "Wv"), "the mixed values", n, mixed_width)
+    refuse_large_result(_at(place, "Wv"), Refusal("result_mixed"), n, mixed_width)
 
-    def bias(name: str, length: int, reason: str) -> FloatArray | None:
+    def bias(name: str, length: int, reason: Refusal) -> FloatArray | None:
         if name not in att:
             return None
         return expect_vector(att[name], _at(place, name), length, reason)
 
-    bq = bias("bq", width_q, " to match Wq's columns")
-    bk = bias("bk", width_k, " to match Wk's columns")
-    bv = bias("bv", width_v, " to match Wv's columns")
+    bq = bias("bq", width_q, Refusal("match_columns_of", matrix="Wq"))
+    bk = bias("bk", width_k, Refusal("match_columns_of", matrix="Wk"))
+    bv = bias("bv", width_v, Refusal("match_columns_of", matrix="Wv"))
     Wo = bo = None
     if "Wo" in att:
         Wo = expect_matrix(att["Wo"], _at(place, "Wo"), rows=mixed_width,
-                           rows_reason=f" to match the {mixed_width} concatenated value columns",
+                           rows_reason=Refusal("match_value_columns", columns=mixed_width),
                            max_rows=MAX_WIDTH, weights=True)
-        refuse_large_result(_at(place, "Wo"), "the attention output", n, int(Wo.shape[1]))
-        bo = bias("bo", int(Wo.shape[1]), " to match Wo's columns")
+        refuse_large_result(_at(place, "Wo"), Refusal("result_output"), n, int(Wo.shape[1]))
+        bo = bias("bo", int(Wo.shape[1]), Refusal("match_columns_of", matrix="Wo"))
     elif "bo" in att:
-        raise ScenarioError(_at(place, "bo"), "an output bias needs Wo")
+        raise ScenarioError(_at(place, "bo"), Refusal("bias_needs_wo"))
     window = (expect_int(att["window"], _at(place, "window"), 1, 1_000_000)
               if "window" in att else None)
     key_mask = _key_mask(att["key_mask"], _at(place, "key_mask"), n_keys) \
@@ -150,13 +153,13 @@ def parse_attention(value: object, place: str, *, n: int, d: int, n_keys: int | 
     if "qk_norm" in att:
         qk_norm = expect_choice(att["qk_norm"], _at(place, "qk_norm"), QK_NORMS)
         gamma_q, gamma_k = (
-            expect_vector(att[name], _at(place, name), d_k, f" to match d_k={d_k}")
+            expect_vector(att[name], _at(place, name), d_k, Refusal("match_d_k", d_k=d_k))
             if name in att else np.ones(d_k, dtype=np.float64)
             for name in ("gamma_q", "gamma_k"))
     else:
         for name in ("gamma_q", "gamma_k"):
             if name in att:
-                raise ScenarioError(_at(place, name), "a QK-norm scale needs qk_norm")
+                raise ScenarioError(_at(place, name), Refusal("qk_scale_needs_norm"))
     attention = Attention(heads=heads, causal=causal, scale=scale, Wq=Wq, Wk=Wk, Wv=Wv, bq=bq,
                           bk=bk, bv=bv, Wo=Wo, bo=bo,
                           kv_heads=groups if "kv_heads" in att else None, window=window,
@@ -168,15 +171,13 @@ def parse_attention(value: object, place: str, *, n: int, d: int, n_keys: int | 
 
 def _key_mask(value: object, place: str, n_keys: int) -> tuple[bool, ...]:
     if not isinstance(value, list | tuple):
-        raise ScenarioError(place, f"expected a list of {n_keys} numbers 1 or 0, got "
-                            f"{describe(value)}")
+        raise ScenarioError(place, Refusal("key_mask_list", count=n_keys, got=describe(value)))
     if len(value) != n_keys:
-        raise ScenarioError(place, f"expected {n_keys} numbers (one per key), got {len(value)}")
+        raise ScenarioError(place, Refusal("key_mask_count", count=n_keys, got=len(value)))
     mask = []
     for k, item in enumerate(value):
         if isinstance(item, bool) or item not in (0, 1):
-            raise ScenarioError(f"{place}[{k}]", f"expected 1 (seen) or 0 (hidden), got "
-                                f"{describe(item)}")
+            raise ScenarioError(f"{place}[{k}]", Refusal("key_mask_item", got=describe(item)))
         mask.append(bool(item))
     return tuple(mask)
 
@@ -189,8 +190,7 @@ def _refuse_blind_rows(attention: Attention, place: str, n: int, n_keys: int) ->
     blind = np.flatnonzero(~seen.any(axis=1))
     if blind.size:
         where = "key_mask" if attention.key_mask is not None else "window"
-        raise ScenarioError(_at(place, where), f"hides every key from query {int(blind[0])}: "
-                            "a query must see at least one key")
+        raise ScenarioError(_at(place, where), Refusal("mask_hides_all", query=int(blind[0])))
 
 
 def parse_ffn(value: object, place: str, n: int, d: int) -> FeedForward:
@@ -199,27 +199,28 @@ def parse_ffn(value: object, place: str, n: int, d: int) -> FeedForward:
     refuse_unknown(ffn, FFN_KEYS, place)
     for name in ("W1", "W2"):
         if name not in ffn:
-            raise ScenarioError(_at(place, name), "missing")
-    W1 = expect_matrix(ffn["W1"], _at(place, "W1"), rows=d, rows_reason=f" to match d={d}",
+            raise ScenarioError(_at(place, name), Refusal("missing"))
+    W1 = expect_matrix(ffn["W1"], _at(place, "W1"), rows=d, rows_reason=Refusal("match_d", d=d),
                        max_rows=MAX_WIDTH, max_cols=4 * MAX_WIDTH, weights=True)
     f = int(W1.shape[1])
-    refuse_large_result(_at(place, "W1"), "the hidden layer", n, f)
+    refuse_large_result(_at(place, "W1"), Refusal("result_hidden"), n, f)
     W2 = expect_matrix(ffn["W2"], _at(place, "W2"), rows=f,
-                       rows_reason=f" to match W1's {f} columns", cols=d,
-                       cols_reason=f" to match d={d}", max_rows=4 * MAX_WIDTH, weights=True)
-    b1 = (expect_vector(ffn["b1"], _at(place, "b1"), f, " to match W1's columns")
+                       rows_reason=Refusal("match_w1_columns", columns=f), cols=d,
+                       cols_reason=Refusal("match_d", d=d), max_rows=4 * MAX_WIDTH, weights=True)
+    b1 = (expect_vector(ffn["b1"], _at(place, "b1"), f, Refusal("match_columns_of", matrix="W1"))
           if "b1" in ffn else None)
-    b2 = (expect_vector(ffn["b2"], _at(place, "b2"), d, f" to match d={d}")
+    b2 = (expect_vector(ffn["b2"], _at(place, "b2"), d, Refusal("match_d", d=d))
           if "b2" in ffn else None)
     Wg = bg = None
     if "Wg" in ffn:
-        Wg = expect_matrix(ffn["Wg"], _at(place, "Wg"), rows=d, rows_reason=f" to match d={d}",
-                           cols=f, cols_reason=f" to match W1's {f} columns",
+        Wg = expect_matrix(ffn["Wg"], _at(place, "Wg"), rows=d, rows_reason=Refusal("match_d", d=d),
+                           cols=f, cols_reason=Refusal("match_w1_columns", columns=f),
                            max_rows=MAX_WIDTH, max_cols=4 * MAX_WIDTH, weights=True)
-        bg = (expect_vector(ffn["bg"], _at(place, "bg"), f, " to match Wg's columns")
+        bg = (expect_vector(ffn["bg"], _at(place, "bg"), f,
+                            Refusal("match_columns_of", matrix="Wg"))
               if "bg" in ffn else None)
     elif "bg" in ffn:
-        raise ScenarioError(_at(place, "bg"), "a gate bias needs the gate Wg")
+        raise ScenarioError(_at(place, "bg"), Refusal("gate_bias_needs_gate"))
     activation = expect_choice(ffn.get("activation", "relu"), _at(place, "activation"),
                                ACTIVATIONS)
     return FeedForward(W1=W1, b1=b1, W2=W2, b2=b2, Wg=Wg, bg=bg, activation=activation)
@@ -228,7 +229,7 @@ def parse_ffn(value: object, place: str, n: int, d: int) -> FeedForward:
 def row_of(doc: Mapping[str, Any], place: str, name: str, d: int, fill: float) -> FloatArray:
     if name not in doc:
         return np.full(d, fill, dtype=np.float64)
-    return expect_vector(doc[name], _at(place, name), d, f" to match d={d}")
+    return expect_vector(doc[name], _at(place, name), d, Refusal("match_d", d=d))
 
 
 def parse_block(value: object, place: str, *, n: int, d: int, attention: Attention,
@@ -239,20 +240,17 @@ def parse_block(value: object, place: str, *, n: int, d: int, attention: Attenti
     blk = expect_object(value, place)
     refuse_unknown(blk, allowed, place)
     if attention.d_out != d:
-        source = "Wo's columns" if attention.Wo is not None else "the concatenated value columns"
+        source = Refusal("wo_columns") if attention.Wo is not None else Refusal("value_columns")
         raise ScenarioError(_at(attention_place, "Wo" if attention.Wo is not None else "Wv"),
-                            f"the block adds the attention output to X, so {source} must be "
-                            f"d={d}, got {attention.d_out}")
+                            Refusal("block_width", source=source, d=d, got=attention.d_out))
     norm, eps = block_norm(blk, place)
     placement = expect_choice(blk.get("placement", "pre"), _at(place, "placement"), PLACEMENTS)
     residual = expect_choice(blk.get("residual", "sequential"), _at(place, "residual"),
                              RESIDUALS)
     if residual == "parallel" and placement != "pre":
-        raise ScenarioError(_at(place, "residual"), "a parallel residual is pre-norm: it needs "
-                            'placement "pre"')
+        raise ScenarioError(_at(place, "residual"), Refusal("parallel_needs_pre"))
     if residual == "parallel" and cross is not None:
-        raise ScenarioError(_at(place, "residual"), "a parallel residual has no place for "
-                            "cross-attention: use \"sequential\"")
+        raise ScenarioError(_at(place, "residual"), Refusal("parallel_no_cross"))
     gamma_c = beta_c = None
     if cross is not None:
         gamma_c = row_of(blk, place, "gamma_c", d, 1.0)
@@ -260,10 +258,9 @@ def parse_block(value: object, place: str, *, n: int, d: int, attention: Attenti
     else:
         for name in ("gamma_c", "beta_c"):
             if name in blk:
-                raise ScenarioError(_at(place, name), "only a layer with cross_attention has "
-                                    "this norm")
+                raise ScenarioError(_at(place, name), Refusal("cross_norm_only"))
     if "ffn" not in blk:
-        raise ScenarioError(_at(place, "ffn"), "missing: a block needs its feed-forward network")
+        raise ScenarioError(_at(place, "ffn"), Refusal("ffn_missing"))
     ffn = parse_ffn(blk["ffn"], _at(place, "ffn"), n, d)
     rows = {name: row_of(blk, place, name, d, 1.0 if name.startswith("gamma") else 0.0)
             for name in ("gamma1", "beta1", "gamma2", "beta2")}
@@ -277,7 +274,7 @@ def block_norm(blk: Mapping[str, Any], place: str, norm: str = "layernorm",
     kind = expect_choice(blk.get("norm", norm), _at(place, "norm"), NORMS)
     value = expect_number(blk.get("eps", eps), _at(place, "eps"))
     if value < 0:
-        raise ScenarioError(_at(place, "eps"), f"ε must not be negative, got {value}")
+        raise ScenarioError(_at(place, "eps"), Refusal("eps_negative", eps=value))
     return kind, value
 
 
@@ -299,21 +296,21 @@ def parse_head(head: Mapping[str, Any], place: str, *, n: int, d: int, last: Lay
     vocab: tuple[str, ...] = ()
     if "unembed" in head:
         unembed = expect_matrix(head["unembed"], _at(place, "unembed"), rows=d,
-                                rows_reason=f" to match d={d}", max_rows=MAX_WIDTH,
+                                rows_reason=Refusal("match_d", d=d), max_rows=MAX_WIDTH,
                                 max_cols=MAX_VOCAB, weights=True)
         size = int(unembed.shape[1])
-        refuse_large_result(_at(place, "unembed"), "the logits", n, size)
+        refuse_large_result(_at(place, "unembed"), Refusal("result_logits"), n, size)
         vocab = (expect_labels(head["vocab"], _at(place, "vocab"), size) if "vocab" in head
                  else tuple(f"v{k + 1}" for k in range(size)))
         if "bias" in head:
             bias = expect_vector(head["bias"], _at(place, "bias"), size,
-                                 " to match unembed's columns")
+                                 Refusal("match_columns_of", matrix="unembed"))
     else:
         for name in ("vocab", "bias"):
             if name in head:
-                what = "vocabulary labels" if name == "vocab" else "a vocabulary bias"
-                raise ScenarioError(_at(place, name), f"{what} need the head "
-                                    f"{_at(place, 'unembed')}")
+                what = Refusal("vocabulary_labels" if name == "vocab" else "vocabulary_bias")
+                raise ScenarioError(_at(place, name), Refusal("needs_unembed", what=what,
+                                                              head=_at(place, "unembed")))
     return Head(norm=norm, eps=eps, final_norm=final_norm,
                 gamma_f=row_of(head, place, "gamma_f", d, 1.0),
                 beta_f=row_of(head, place, "beta_f", d, 0.0), unembed=unembed, bias=bias,
@@ -327,7 +324,7 @@ def parse_layer(value: object, place: str, *, n: int, d: int,
     doc = expect_object(value, place)
     refuse_unknown(doc, LAYER_KEYS, place)
     if "attention" not in doc:
-        raise ScenarioError(_at(place, "attention"), "missing: give at least Wq, Wk and Wv")
+        raise ScenarioError(_at(place, "attention"), Refusal("attention_missing"))
     block_doc = expect_object(doc["block"], _at(place, "block")) if "block" in doc else None
     eps = block_norm(block_doc, _at(place, "block"))[1] if block_doc is not None else DEFAULT_EPS
     attention = parse_attention(doc["attention"], _at(place, "attention"), n=n, d=d,
@@ -335,30 +332,25 @@ def parse_layer(value: object, place: str, *, n: int, d: int,
     cross = None
     if "cross_attention" in doc:
         if encoder:
-            raise ScenarioError(_at(place, "cross_attention"), "an encoder layer cannot have "
-                                "cross-attention: only a decoder layer reads the encoder's "
-                                "output")
+            raise ScenarioError(_at(place, "cross_attention"), Refusal("encoder_cross"))
         if memory is None:
-            raise ScenarioError(_at(place, "cross_attention"), "cross-attention reads an "
-                                "encoder's output, and this document has no encoder")
+            raise ScenarioError(_at(place, "cross_attention"), Refusal("cross_no_encoder"))
         if block_doc is None:
-            raise ScenarioError(_at(place, "cross_attention"), "cross-attention needs the "
-                                "layer's block (its norm and residual)")
+            raise ScenarioError(_at(place, "cross_attention"), Refusal("cross_needs_block"))
         cross = parse_attention(doc["cross_attention"], _at(place, "cross_attention"), n=n, d=d,
                                 n_keys=memory[0], d_keys=memory[1], cross=True, eps=eps)
         if cross.d_out != d:
             raise ScenarioError(_at(place, "cross_attention.Wo" if cross.Wo is not None
                                     else "cross_attention.Wv"),
-                                f"the block adds the cross-attention output to the stream, so it "
-                                f"must be d={d} wide, got {cross.d_out}")
+                                Refusal("cross_width", d=d, got=cross.d_out))
     block = None
     if block_doc is not None:
         block = parse_block(block_doc, _at(place, "block"), n=n, d=d, attention=attention,
                             attention_place=_at(place, "attention"), cross=cross)
     elif attention.d_out != d:
         source = "Wo" if attention.Wo is not None else "Wv"
-        raise ScenarioError(_at(place, f"attention.{source}"), f"the layer hands its output on "
-                            f"to a stream of width d={d}, got {attention.d_out}")
+        raise ScenarioError(_at(place, f"attention.{source}"),
+                            Refusal("layer_width", d=d, got=attention.d_out))
     return Layer(attention=attention, cross_attention=cross, block=block)
 
 
@@ -367,11 +359,11 @@ def parse_layers(value: object, place: str, *, n: int, d: int, limit: int,
                  ) -> tuple[Layer, ...]:
     """A list of 1 to ``limit`` layers, each over rows of width ``d``."""
     if not isinstance(value, list | tuple):
-        raise ScenarioError(place, f"expected a list of layers, got {describe(value)}")
+        raise ScenarioError(place, Refusal("layers_list", got=describe(value)))
     if not value:
-        raise ScenarioError(place, "expected at least one layer, got none")
+        raise ScenarioError(place, Refusal("no_layers"))
     if len(value) > limit:
-        raise ScenarioError(place, f"{len(value)} layers is more than the limit of {limit}")
+        raise ScenarioError(place, Refusal("layers_limit", count=len(value), limit=limit))
     return tuple(parse_layer(item, f"{place}.{k}", n=n, d=d, memory=memory, encoder=encoder)
                  for k, item in enumerate(value))
 

@@ -28,6 +28,7 @@ from engine.reader import (
     expect_object,
     expect_vector,
 )
+from engine.refusals import Refusal, Value
 
 KINDS = ("none", "sinusoidal", "learned", "rope", "alibi")
 PAIRINGS = ("half", "interleaved")
@@ -126,7 +127,7 @@ def parse_positions(value: object, place: str, n: int, d: int) -> Positions:
     if "base" in obj:
         base = expect_number(obj["base"], f"{place}.base")
         if base <= 0:
-            raise ScenarioError(f"{place}.base", f"expected a number above 0, got {obj['base']}")
+            raise ScenarioError(f"{place}.base", Refusal("base_not_positive", got=obj["base"]))
     if kind == "learned":
         return _parse_learned(obj, place, n, d)
     if kind == "rope":
@@ -134,16 +135,16 @@ def parse_positions(value: object, place: str, n: int, d: int) -> Positions:
         if "rotary_dims" in obj:
             rotary_dims = expect_int(obj["rotary_dims"], f"{place}.rotary_dims", 2, MAX_WIDTH)
             if rotary_dims % 2:
-                raise ScenarioError(f"{place}.rotary_dims", "expected an even number (columns "
-                                    f"turn in pairs), got {rotary_dims}")
+                raise ScenarioError(f"{place}.rotary_dims", Refusal("rope_dims_odd",
+                                                                    dims=rotary_dims))
         pairing: Pairing = expect_choice(obj.get("pairing", "half"), f"{place}.pairing",
                                          PAIRINGS)  # type: ignore[assignment]
         return Positions(kind="rope", base=base, rotary_dims=rotary_dims, pairing=pairing)
     if kind == "alibi":
         slopes = (expect_vector(obj["slopes"], f"{place}.slopes") if "slopes" in obj else None)
         if slopes is not None and not 1 <= slopes.size <= MAX_HEADS:
-            raise ScenarioError(f"{place}.slopes", f"expected one slope per head (1 to "
-                                f"{MAX_HEADS}), got {slopes.size}")
+            raise ScenarioError(f"{place}.slopes", Refusal("alibi_slopes_count", limit=MAX_HEADS,
+                                                           got=slopes.size))
         return Positions(kind="alibi", slopes=slopes)
     return Positions(kind=kind, base=base)
 
@@ -156,23 +157,31 @@ def _refuse_foreign_keys(obj: Mapping[str, Any], kind: str, place: str) -> None:
         owners = [k for k, keys in _KEYS.items() if key in keys]
         where = f"{place}.{key}"
         if owners:
-            raise ScenarioError(where, f"belongs to kind {' or '.join(owners)}, not {kind}")
-        raise ScenarioError(where, f"unknown key (allowed for kind {kind}: {', '.join(allowed)})")
+            raise ScenarioError(where, Refusal("key_of_other_kind", owners=_either(owners),
+                                               kind=kind))
+        raise ScenarioError(where, Refusal("unknown_kind_key", kind=kind,
+                                           allowed=", ".join(allowed)))
+
+
+def _either(names: Sequence[str]) -> Value:
+    """``a or b or c``, as a phrase of nested alternatives."""
+    return names[0] if len(names) == 1 else Refusal("either", first=_either(names[:-1]),
+                                                      second=names[-1])
 
 
 def _parse_learned(obj: Mapping[str, Any], place: str, n: int, d: int) -> Positions:
     if "table" not in obj:
-        raise ScenarioError(f"{place}.table", "missing: a learned table needs one row per "
-                            "position")
+        raise ScenarioError(f"{place}.table", Refusal("learned_table_missing"))
     offset = expect_int(obj.get("offset", 0), f"{place}.offset", 0, MAX_POSITIONS)
     table = expect_matrix(obj["table"], f"{place}.table", max_rows=2 * MAX_POSITIONS)
     rows = int(table.shape[0])
     if rows < offset + n:
-        raise ScenarioError(f"{place}.table", f"expected at least {offset + n} rows for n = {n} "
-                            f"from offset {offset}, got {rows}")
+        raise ScenarioError(f"{place}.table", Refusal("learned_table_rows", count=offset + n, n=n,
+                                                      offset=offset, got=rows))
     if int(table.shape[1]) != d:
-        raise ScenarioError(f"{place}.table", f"expected {d} columns to match d={d}, got "
-                            f"{int(table.shape[1])}")
+        raise ScenarioError(f"{place}.table", Refusal("columns_count", count=d,
+                                                      reason=Refusal("match_d", d=d),
+                                                      got=int(table.shape[1])))
     return Positions(kind="learned", table=table, offset=offset)
 
 
@@ -190,18 +199,20 @@ def check_stack(positions: Positions, place: str,
         r = positions.rotary(first_d_k)
         given = positions.rotary_dims is not None
         if r % 2:
-            raise ScenarioError(f"{place}.rotary_dims", f"{first_path} has an odd d_k = {r}: "
-                                "give an even rotary_dims (columns turn in pairs)")
+            raise ScenarioError(f"{place}.rotary_dims", Refusal("odd_d_k", path=first_path,
+                                                                d_k=r))
         for path, _, d_k in attentions:
             if r > d_k:
-                what = f"{r}" if given else f"{r} (by default the d_k of {first_path})"
-                raise ScenarioError(f"{place}.rotary_dims", f"{what} is more than d_k = {d_k} "
-                                    f"of {path}")
+                what = Refusal("rope_dims_given", dims=r) if given \
+                    else Refusal("rope_dims_default", dims=r, path=first_path)
+                raise ScenarioError(f"{place}.rotary_dims", Refusal("rope_dims_too_many",
+                                                                    dims=what, d_k=d_k, path=path))
     if positions.kind == "alibi" and positions.slopes is not None:
         for path, heads, _ in attentions:
             if positions.slopes.size != heads:
-                raise ScenarioError(f"{place}.slopes", f"expected {heads} numbers to match the "
-                                    f"{heads} heads of {path}, got {positions.slopes.size}")
+                raise ScenarioError(f"{place}.slopes", Refusal("alibi_slopes_heads", heads=heads,
+                                                               path=path,
+                                                               got=positions.slopes.size))
 
 
 def trace_numbers(positions: Positions | None, n: int, d: int,

@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.errors import ScenarioError
+from engine.refusals import NO_REASON, Refusal, Value
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -41,7 +42,7 @@ MAX_LAYERS = 48
 """Layers in one document, the encoder's and the main stack's together."""
 
 
-def describe(value: object) -> str:
+def describe(value: object) -> Value:
     """A short description of a JSON value for an error message."""
     if value is None:
         return "null"
@@ -51,19 +52,19 @@ def describe(value: object) -> str:
         shown = value if len(value) <= 20 else value[:17] + "..."
         return f'"{shown}"'
     if isinstance(value, Mapping):
-        return "an object"
+        return Refusal("an_object")
     if isinstance(value, list | tuple):
-        return f"a list of {len(value)}"
+        return Refusal("a_list_of", count=len(value))
     if isinstance(value, int) and abs(value) >= 10**18:
         # str() of a huge int is slow, and refused outright past 4300 digits.
         digits = int(value.bit_length() * math.log10(2)) + 1
-        return f"a whole number of about {digits} digits"
+        return Refusal("huge_whole", digits=digits)
     return repr(value) if isinstance(value, int | float) else type(value).__name__
 
 
 def expect_object(value: object, place: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
-        raise ScenarioError(place or "document", f"expected an object, got {describe(value)}")
+        raise ScenarioError(place or "document", Refusal("not_object", got=describe(value)))
     return value
 
 
@@ -74,20 +75,20 @@ def refuse_unknown(obj: Mapping[str, Any], allowed: Sequence[str], place: str) -
             if not name or name != name.strip():
                 name = f'"{name}"'
             where = f"{place}.{name}" if place else name
-            raise ScenarioError(where, f"unknown key (allowed here: {', '.join(allowed)})")
+            raise ScenarioError(where, Refusal("unknown_key", allowed=", ".join(allowed)))
 
 
-def refuse_large_result(place: str, what: str, rows: int, cols: int) -> None:
+def refuse_large_result(place: str, what: Refusal, rows: int, cols: int) -> None:
     """Refuse a document whose trace would hold a ``rows × cols`` array over :data:`MAX_CELLS`
     (checked from the shapes, before anything is computed)."""
     if rows * cols > MAX_CELLS:
-        raise ScenarioError(place, f"{what} would be {rows}×{cols} = {rows * cols} numbers, more "
-                            f"than the limit of {MAX_CELLS}")
+        raise ScenarioError(place, Refusal("large_result", what=what, rows=rows, cols=cols,
+                                           cells=rows * cols, limit=MAX_CELLS))
 
 
 def expect_bool(value: object, place: str) -> bool:
     if not isinstance(value, bool):
-        raise ScenarioError(place, f"expected true or false, got {describe(value)}")
+        raise ScenarioError(place, Refusal("not_bool", got=describe(value)))
     return value
 
 
@@ -98,27 +99,27 @@ a text holding one could not go into an SVG or a PowerPoint export."""
 
 def expect_text(value: object, place: str, limit: int = 200) -> str:
     if not isinstance(value, str):
-        raise ScenarioError(place, f"expected text, got {describe(value)}")
+        raise ScenarioError(place, Refusal("not_text", got=describe(value)))
     if len(value) > limit:
-        raise ScenarioError(place, f"text of {len(value)} characters is longer than {limit}")
+        raise ScenarioError(place, Refusal("text_too_long", length=len(value), limit=limit))
     bad = UNPRINTABLE.search(value)
     if bad is not None:
-        raise ScenarioError(place, f"character {bad.start() + 1} is \\u{ord(bad.group()):04x}, "
-                            "which is not printable text (no picture or slide can hold it)")
+        raise ScenarioError(place, Refusal("unprintable", index=bad.start() + 1,
+                                           code=ord(bad.group())))
     if not value.isascii():
         try:
             value.encode("utf-8")
         except UnicodeEncodeError as error:
             code = f"\\u{ord(value[error.start]):04x}"
-            raise ScenarioError(place, f"character {error.start + 1} is {code}, a lone half of "
-                                "a UTF-16 surrogate pair, not a character") from None
+            raise ScenarioError(place, Refusal("lone_surrogate", index=error.start + 1,
+                                               code=code)) from None
     return value
 
 
 def expect_choice(value: object, place: str, choices: Sequence[str]) -> str:
     if not isinstance(value, str) or value not in choices:
         options = " | ".join(f'"{c}"' for c in choices)
-        raise ScenarioError(place, f"expected one of {options}, got {describe(value)}")
+        raise ScenarioError(place, Refusal("not_choice", options=options, got=describe(value)))
     return value
 
 
@@ -127,32 +128,31 @@ def expect_int(value: object, place: str, low: int, high: int) -> int:
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         else:
-            raise ScenarioError(place, f"expected a whole number, got {describe(value)}")
+            raise ScenarioError(place, Refusal("not_whole", got=describe(value)))
     number = int(value)
     if not low <= number <= high:
-        raise ScenarioError(place, f"expected a whole number from {low} to {high}, got "
-                            f"{describe(number)}")
+        raise ScenarioError(place, Refusal("whole_out_of_range", low=low, high=high,
+                                           got=describe(number)))
     return number
 
 
 def expect_number(value: object, place: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
-        raise ScenarioError(place, f"expected a number, got {describe(value)}")
+        raise ScenarioError(place, Refusal("not_number", got=describe(value)))
     try:
         number = float(value)
     except OverflowError:
-        raise ScenarioError(place, f"{describe(value)} is too large: every number must be "
-                            "finite") from None
+        raise ScenarioError(place, Refusal("number_too_large", got=describe(value))) from None
     if not math.isfinite(number):
-        raise ScenarioError(place, f"{number} is not allowed: every number must be finite")
+        raise ScenarioError(place, Refusal("not_finite", got=number))
     return number
 
 
 def expect_labels(value: object, place: str, count: int) -> tuple[str, ...]:
     if not isinstance(value, list | tuple):
-        raise ScenarioError(place, f"expected a list of {count} labels, got {describe(value)}")
+        raise ScenarioError(place, Refusal("labels_list", count=count, got=describe(value)))
     if len(value) != count:
-        raise ScenarioError(place, f"expected {count} labels, got {len(value)}")
+        raise ScenarioError(place, Refusal("labels_count", count=count, got=len(value)))
     return tuple(expect_text(item, f"{place}[{k}]", 40) for k, item in enumerate(value))
 
 
@@ -162,14 +162,13 @@ def _checked_array(value: npt.NDArray[Any], place: str) -> FloatArray:
     keeps every array, and whatever was worked out from it (the canvas's colours) stays valid.
     """
     if value.dtype.kind not in "iuf":
-        raise ScenarioError(place, f"expected numbers, got an array of {value.dtype}")
+        raise ScenarioError(place, Refusal("array_dtype", dtype=str(value.dtype)))
     frozen = value.dtype == np.float64 and not value.flags.writeable and value.flags.owndata
     array = value if frozen else np.array(value, dtype=np.float64)
     if not bool(np.isfinite(array).all()):
         bad = np.argwhere(~np.isfinite(array))
         cell = "".join(f"[{int(k)}]" for k in bad[0])
-        raise ScenarioError(f"{place}{cell}", f"{array[tuple(bad[0])]} is not allowed: every "
-                            "number must be finite")
+        raise ScenarioError(f"{place}{cell}", Refusal("not_finite", got=array[tuple(bad[0])]))
     return array
 
 
@@ -193,20 +192,21 @@ def _plain_numbers(value: Sequence[Any], rows: Sequence[Sequence[Any]]) -> Float
 
 
 def expect_vector(value: object, place: str, length: int | None = None,
-                  length_reason: str = "") -> FloatArray:
+                  length_reason: Refusal = NO_REASON) -> FloatArray:
     """A flat list of finite numbers, optionally of a given length."""
     if isinstance(value, np.ndarray):
         if value.ndim != 1:
-            raise ScenarioError(place, f"expected a row of numbers, got {value.ndim} dimensions")
+            raise ScenarioError(place, Refusal("row_dimensions", ndim=value.ndim))
         count = int(value.shape[0])
     elif isinstance(value, list | tuple):
         count = len(value)
     else:
-        raise ScenarioError(place, f"expected a row of numbers, got {describe(value)}")
+        raise ScenarioError(place, Refusal("not_row", got=describe(value)))
     if count > MAX_VOCAB:
-        raise ScenarioError(place, f"{count} numbers is more than the limit of {MAX_VOCAB}")
+        raise ScenarioError(place, Refusal("numbers_limit", count=count, limit=MAX_VOCAB))
     if length is not None and count != length:
-        raise ScenarioError(place, f"expected {length} numbers{length_reason}, got {count}")
+        raise ScenarioError(place, Refusal("numbers_count", count=length, reason=length_reason,
+                                           got=count))
     if isinstance(value, np.ndarray):
         return _checked_array(value, place)
     array = _plain_numbers(value, (value,))
@@ -217,8 +217,9 @@ def expect_vector(value: object, place: str, length: int | None = None,
 
 
 def expect_matrix(value: object, place: str, *, rows: int | None = None, cols: int | None = None,
-                  rows_reason: str = "", cols_reason: str = "", max_rows: int = MAX_POSITIONS,
-                  max_cols: int = MAX_WIDTH, weights: bool = False) -> FloatArray:
+                  rows_reason: Refusal = NO_REASON, cols_reason: Refusal = NO_REASON,
+                  max_rows: int = MAX_POSITIONS, max_cols: int = MAX_WIDTH,
+                  weights: bool = False) -> FloatArray:
     """A rectangular list of lists of finite numbers (or a 2-D numeric array).
 
     The shape is checked before any large allocation: a matrix longer than ``max_rows`` rows,
@@ -227,42 +228,43 @@ def expect_matrix(value: object, place: str, *, rows: int | None = None, cols: i
     """
     if isinstance(value, np.ndarray):
         if value.ndim != 2:
-            raise ScenarioError(place, f"expected a matrix, got {value.ndim} dimensions")
+            raise ScenarioError(place, Refusal("matrix_dimensions", ndim=value.ndim))
         shape: tuple[int, int] = (int(value.shape[0]), int(value.shape[1]))
     else:
         if not isinstance(value, list | tuple):
-            raise ScenarioError(place, f"expected a matrix (a list of rows), got {describe(value)}")
+            raise ScenarioError(place, Refusal("not_matrix", got=describe(value)))
         if not value:
-            raise ScenarioError(place, "expected at least one row, got none")
+            raise ScenarioError(place, Refusal("no_rows"))
         for r, row in enumerate(value):
             if not isinstance(row, list | tuple):
-                raise ScenarioError(f"{place}[{r}]", f"expected a row (a list of numbers), got "
-                                    f"{describe(row)}")
+                raise ScenarioError(f"{place}[{r}]", Refusal("not_matrix_row", got=describe(row)))
         shape = (len(value), len(value[0]))
     if shape[0] > max_rows:
-        raise ScenarioError(place, f"{shape[0]} rows is more than the limit of {max_rows}")
+        raise ScenarioError(place, Refusal("rows_limit", count=shape[0], limit=max_rows))
     if shape[1] > max_cols:
-        raise ScenarioError(place, f"{shape[1]} columns is more than the limit of {max_cols}")
+        raise ScenarioError(place, Refusal("columns_limit", count=shape[1], limit=max_cols))
     cells = MAX_WEIGHT_CELLS if weights else MAX_CELLS
     if shape[0] * shape[1] > cells:
-        raise ScenarioError(place, f"{shape[0]}×{shape[1]} cells is more than the limit of "
-                            f"{cells}")
+        raise ScenarioError(place, Refusal("cells_limit", rows=shape[0], cols=shape[1],
+                                           limit=cells))
     if rows is not None and shape[0] != rows:
-        raise ScenarioError(place, f"expected {rows} rows{rows_reason}, got {shape[0]}")
+        raise ScenarioError(place, Refusal("rows_count", count=rows, reason=rows_reason,
+                                           got=shape[0]))
     if shape[1] == 0:
-        raise ScenarioError(place, "expected at least one column, got none")
+        raise ScenarioError(place, Refusal("no_columns"))
     if isinstance(value, np.ndarray):
         array = _checked_array(value, place)
     else:
         for r, row in enumerate(value):
             if len(row) != shape[1]:
-                raise ScenarioError(f"{place}[{r}]", f"expected {shape[1]} numbers like row 0, "
-                                    f"got {len(row)}")
+                raise ScenarioError(f"{place}[{r}]", Refusal("ragged_row", count=shape[1],
+                                                             got=len(row)))
         plain = _plain_numbers(value, value)
         # Otherwise something is wrong: read number by number to name the first bad cell.
         array = plain if plain is not None else np.array(
             [[expect_number(x, f"{place}[{r}][{c}]") for c, x in enumerate(row)]
              for r, row in enumerate(value)], dtype=np.float64)
     if cols is not None and shape[1] != cols:
-        raise ScenarioError(place, f"expected {cols} columns{cols_reason}, got {shape[1]}")
+        raise ScenarioError(place, Refusal("columns_count", count=cols, reason=cols_reason,
+                                           got=shape[1]))
     return array

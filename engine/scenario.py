@@ -38,6 +38,7 @@ from engine.parse_document import parse_document
 from engine.positions import Positions
 from engine.positions import trace_numbers as position_numbers
 from engine.reader import MAX_NUMBERS, MAX_POSITIONS, MAX_WIDTH, FloatArray
+from engine.refusals import Refusal
 from engine.trace_size import MAX_TRACE_NUMBERS, trace_numbers
 from engine.tree import Locator, array_fields, module_at, replaced, walk
 from engine.writer import FORMAT_NAME, FORMAT_VERSION, as_array, to_document
@@ -285,9 +286,8 @@ def parse_scenario(document: object) -> Scenario:
     _refuse_large_trace(scenario)
     count = number_count(scenario)
     if count > MAX_NUMBERS:
-        raise ScenarioError("document", f"{count:,} numbers in all is more than the limit of "
-                            f"{MAX_NUMBERS:,} a document may hold (so that it can be saved and "
-                            "opened again)")
+        raise ScenarioError("document", Refusal("document_numbers_limit", count=count,
+                                                limit=MAX_NUMBERS))
     return scenario
 
 
@@ -305,8 +305,8 @@ def _refuse_large_trace(scenario: Scenario) -> None:
                                   [layer.attention for layer in encoder.layers])
     if count > MAX_TRACE_NUMBERS:
         place = "layers" if not scenario.shorthand else "document"
-        raise ScenarioError(place, f"the trace would hold {count:,} numbers, more than the "
-                            f"limit of {MAX_TRACE_NUMBERS:,}: use fewer layers or positions")
+        raise ScenarioError(place, Refusal("trace_numbers_limit", count=count,
+                                           limit=MAX_TRACE_NUMBERS))
 
 
 def number_count(scenario: Scenario) -> int:

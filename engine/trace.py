@@ -13,6 +13,7 @@ from engine import tape as ops
 from engine.errors import ScenarioError
 from engine.numeric_place import failed_place
 from engine.reader import FloatArray
+from engine.refusals import Refusal
 from engine.scenario import Scenario
 from engine.tape import Place, Tape
 from engine.trace_step import Op, Step
@@ -120,8 +121,7 @@ def compute(scenario: Scenario) -> Trace:
             record(scenario, tape)
     except FloatingPointError as error:
         place = failed_place(lambda: record(scenario), len(tape.steps))
-        raise ScenarioError(place, f"a value overflowed or was divided by zero ({error}); "
-                            "look for huge numbers, or ε = 0 with a constant row") from None
+        raise ScenarioError(place, Refusal("overflow", error=str(error))) from None
     first = "" if scenario.shorthand else "L1."
     return Trace(scenario=scenario, arrays=tape.arrays, steps=tuple(tape.steps),
                  visible=tape.visibility[first], visibility=tape.visibility)

@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.errors import ScenarioError
 from engine.names import NORM_NAMES
+from engine.refusals import Refusal
 from engine.scenario import Scenario, parse_scenario
 
 Document = dict[str, Any]
@@ -36,8 +37,7 @@ document), returning the two settings' names."""
 
 def _first(blocks: list[Document], kind: str) -> Document:
     if not blocks:
-        raise ScenarioError("block", f"“{kind}” compares decoder-block settings, and this "
-                            "document has no block")
+        raise ScenarioError("block", Refusal("no_block_to_compare", kind=kind))
     return blocks[0]
 
 

@@ -24,6 +24,7 @@ from engine import Scenario, ScenarioError, parse_scenario
 from engine.numbers import format_exact
 from engine.positions import DEFAULT_BASE, KINDS, alibi_slopes
 from engine.reader import FloatArray
+from engine.refusals import Refusal
 from engine.resize import Sizes, resize
 from engine.swap import swap_tokens
 
@@ -261,11 +262,13 @@ class SwapTokens(Operation):
 
     def apply(self, scenario: Scenario) -> Scenario:
         if self.i == self.j:
-            raise ScenarioError("tokens", f"choose two different positions, got {self.i} twice")
+            raise ScenarioError("tokens", Refusal("swap_same", i=self.i))
         try:
             return swap_tokens(scenario, self.i, self.j)
-        except IndexError as error:
-            raise ScenarioError("tokens", str(error)) from None
+        except IndexError:
+            n = scenario.n
+            raise ScenarioError("tokens", Refusal("swap_outside", i=self.i, j=self.j, n=n,
+                                                  last=n - 1)) from None
 
     def label(self, lang: str) -> str:
         return edit_word(lang, "swap", i=self.i, j=self.j, a=self.names[0], b=self.names[1])
@@ -298,8 +301,8 @@ class SetPositions(Operation):
 
     def apply(self, scenario: Scenario) -> Scenario:
         if self.kind not in KINDS:
-            raise ScenarioError("positions.kind", f"expected one of {', '.join(KINDS)}"
-                                f", got {self.kind!r}")
+            raise ScenarioError("positions.kind", Refusal("not_choice", options=", ".join(KINDS),
+                                                          got=repr(self.kind)))
         return scenario.with_document_value("positions", default_positions(self.kind, scenario))
 
     def label(self, lang: str) -> str:

@@ -18,6 +18,7 @@ from app.model.parts import DECODER_STACK, layer_name
 from app.texts.edit_words import edit_word
 from engine import Scenario, ScenarioError, parse_scenario
 from engine.parse_layers import HEAD_KEYS
+from engine.refusals import Refusal
 
 
 def layered_document(scenario: Scenario) -> dict[str, Any]:
@@ -50,7 +51,7 @@ def stack_of(document: dict[str, Any], stack: str) -> list[Any]:
     node: Any = document
     for key in stack.split("."):
         if not isinstance(node, dict) or key not in node:
-            raise ScenarioError(stack, "the document has no such stack")
+            raise ScenarioError(stack, Refusal("no_such_stack"))
         node = node[key]
     assert isinstance(node, list)
     return node
@@ -90,8 +91,8 @@ class LayerEdit(Operation):
 
     def refuse_missing(self, layers: list[Any], index: int) -> None:
         if not 0 <= index < len(layers):
-            raise ScenarioError(self.stack, f"there is no layer {index + 1} in a stack of "
-                                f"{len(layers)}")
+            raise ScenarioError(self.stack, Refusal("no_such_layer", layer=index + 1,
+                                                    count=len(layers)))
 
     def words(self, lang: str, key: str) -> str:
         return edit_word(lang, key, layer=layer_name(lang, self.stack, self.index))
@@ -103,8 +104,8 @@ class AddLayer(LayerEdit):
 
     def change(self, layers: list[Any]) -> None:
         if not 0 <= self.index <= len(layers):
-            raise ScenarioError(self.stack, f"a new layer goes at 1 to {len(layers) + 1}, not "
-                                f"{self.index + 1}")
+            raise ScenarioError(self.stack, Refusal("new_layer_range", last=len(layers) + 1,
+                                                    layer=self.index + 1))
         layers.insert(self.index, fresh(layers[max(0, self.index - 1)]))
 
     def label(self, lang: str) -> str:
@@ -118,7 +119,7 @@ class RemoveLayer(LayerEdit):
     def change(self, layers: list[Any]) -> None:
         self.refuse_missing(layers, self.index)
         if len(layers) == 1:
-            raise ScenarioError(self.stack, "a stack keeps at least one layer")
+            raise ScenarioError(self.stack, Refusal("last_layer_kept"))
         del layers[self.index]
 
     def label(self, lang: str) -> str:
@@ -147,8 +148,9 @@ class MoveLayer(LayerEdit):
         self.refuse_missing(layers, self.index)
         target = self.index + self.by
         if not 0 <= target < len(layers):
-            raise ScenarioError(self.stack, f"layer {self.index + 1} is already the "
-                                f"{'first' if self.by < 0 else 'last'}")
+            raise ScenarioError(self.stack, Refusal("layer_already_first" if self.by < 0
+                                                    else "layer_already_last",
+                                                    layer=self.index + 1))
         layers[self.index], layers[target] = layers[target], layers[self.index]
 
     def label(self, lang: str) -> str:

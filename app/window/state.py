@@ -251,7 +251,8 @@ class DocumentState(QObject):
             edit = self.document.edit(operation)
             after = None if is_big(edit.after) else compute(edit.after)
         except ScenarioError as error:
-            problem = problem_words(ScenarioError("", error.problem) if refusal else error,
+            problem = problem_words(ScenarioError("", error.refusal or error.problem) if refusal
+                                    else error,
                                     current_language())
             self.refused.emit(refusal(problem) if refusal else self.tr(
                 "{label}: {problem}").format(label=label, problem=problem))

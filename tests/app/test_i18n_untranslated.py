@@ -40,7 +40,7 @@ from app.model.examples import example_path
 from app.texts import LANGUAGE_NAMES
 from app.texts.problems import problem_words
 from app.window.studio import StudioWindow
-from engine import ScenarioError, load_scenario, parse_scenario
+from engine import ScenarioError, compute, load_scenario, parse_scenario
 from engine.names import short_name
 from tests.app.driving import close_window, open_window, type_into
 
@@ -226,9 +226,11 @@ def test_engine_refusals_an_edit_can_meet_are_worded_in_chinese() -> None:
         words = problem_words(caught.value, "zh")
         assert CJK.search(words) and "文档不接受" not in words, (name, words)
     assert "48 层" in problem_words(caught.value, "zh") and "1 层" in words
-    overflow = ScenarioError("computation", "a value overflowed or was divided by zero (x); "
-                             "look for huge numbers, or ε = 0 with a constant row")
-    assert problem_words(overflow, "zh").startswith("computation：有数值溢出")
+    huge = {**f11, "X": [[1e300, 1e300], [1e300, -1e300]],
+            "attention": {**f11["attention"], "Wq": [[1e10, 1], [1, 1]]}}
+    with pytest.raises(ScenarioError) as caught:
+        compute(parse_scenario(huge))
+    assert problem_words(caught.value, "zh").startswith("projections (Q[0,0])：有数值溢出")
 
 
 def test_refusals_and_undo_labels_follow_the_chinese_interface(qtbot: QtBot) -> None:

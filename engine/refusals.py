@@ -1,0 +1,219 @@
+"""The English wording of every refusal, keyed by its id; :class:`Refusal` is one of them with
+its values.
+
+A refusal is worded once here; the app words the same ids in Chinese (``app.texts``). A value
+is a number, a name, or another :class:`Refusal` (a phrase such as a reason, worded in the same
+language as the sentence holding it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TypeAlias
+
+Value: TypeAlias = "str | int | float | Refusal"
+
+ENGLISH: dict[str, str] = {
+    # Phrases inside a sentence: why a size is expected, what a result holds.
+    "no_reason": "",
+    "match_d": " to match d={d}",
+    "match_d_k": " to match d_k={d_k}",
+    "match_encoder_width": " to match the encoder's width {d}",
+    "match_wq_width": " to match Wq (queries and keys must have the same width)",
+    "key_heads_of": " for {groups} key heads of d_k={d_k}",
+    "match_columns_of": " to match {matrix}'s columns",
+    "match_value_columns": " to match the {columns} concatenated value columns",
+    "match_w1_columns": " to match W1's {columns} columns",
+    "result_q": "Q",
+    "result_v": "V",
+    "result_mixed": "the mixed values",
+    "result_output": "the attention output",
+    "result_hidden": "the hidden layer",
+    "result_logits": "the logits",
+    "square_positions": "{n}² positions",
+    "grid_positions": "{n}×{keys} positions",
+    "heads_of": "{heads} heads",
+    "kv_heads_of": "{groups} key/value heads",
+    "wo_columns": "Wo's columns",
+    "value_columns": "the concatenated value columns",
+    "encoder_layers_one": "{count} encoder layer",
+    "encoder_layers_many": "{count} encoder layers",
+    "decoder_layers_one": "{count} decoder layer",
+    "decoder_layers_many": "{count} decoder layers",
+    "vocabulary_labels": "vocabulary labels",
+    "vocabulary_bias": "a vocabulary bias",
+    "rope_dims_given": "{dims}",
+    "either": "{first} or {second}",
+    "an_object": "an object",
+    "a_list_of": "a list of {count}",
+    "huge_whole": "a whole number of about {digits} digits",
+    "rope_dims_default": "{dims} (by default the d_k of {path})",
+    # Reading JSON values (engine.reader).
+    "not_object": "expected an object, got {got}",
+    "unknown_key": "unknown key (allowed here: {allowed})",
+    "large_result": "{what} would be {rows}×{cols} = {cells} numbers, more than the limit of "
+                    "{limit}",
+    "not_bool": "expected true or false, got {got}",
+    "not_text": "expected text, got {got}",
+    "text_too_long": "text of {length} characters is longer than {limit}",
+    "unprintable": "character {index} is \\u{code:04x}, which is not printable text (no picture "
+                   "or slide can hold it)",
+    "lone_surrogate": "character {index} is {code}, a lone half of a UTF-16 surrogate pair, not "
+                      "a character",
+    "not_choice": "expected one of {options}, got {got}",
+    "not_whole": "expected a whole number, got {got}",
+    "whole_out_of_range": "expected a whole number from {low} to {high}, got {got}",
+    "not_number": "expected a number, got {got}",
+    "number_too_large": "{got} is too large: every number must be finite",
+    "not_finite": "{got} is not allowed: every number must be finite",
+    "labels_list": "expected a list of {count} labels, got {got}",
+    "labels_count": "expected {count} labels, got {got}",
+    "array_dtype": "expected numbers, got an array of {dtype}",
+    "row_dimensions": "expected a row of numbers, got {ndim} dimensions",
+    "not_row": "expected a row of numbers, got {got}",
+    "numbers_limit": "{count} numbers is more than the limit of {limit}",
+    "numbers_count": "expected {count} numbers{reason}, got {got}",
+    "matrix_dimensions": "expected a matrix, got {ndim} dimensions",
+    "not_matrix": "expected a matrix (a list of rows), got {got}",
+    "no_rows": "expected at least one row, got none",
+    "not_matrix_row": "expected a row (a list of numbers), got {got}",
+    "rows_limit": "{count} rows is more than the limit of {limit}",
+    "columns_limit": "{count} columns is more than the limit of {limit}",
+    "cells_limit": "{rows}×{cols} cells is more than the limit of {limit}",
+    "rows_count": "expected {count} rows{reason}, got {got}",
+    "no_columns": "expected at least one column, got none",
+    "ragged_row": "expected {count} numbers like row 0, got {got}",
+    "columns_count": "expected {count} columns{reason}, got {got}",
+    # Reading a file (engine.io).
+    "is_folder": "is a folder, not a scenario document",
+    "not_regular_file": "is not a regular file (a device or a pipe?), not a scenario document",
+    "file_too_large": "the file is {size}; scenario documents are limited to {limit}",
+    "unreadable": "cannot be read ({reason})",
+    "wide_encoding": "is {encoding} text; scenario documents are UTF-8 (save it as UTF-8)",
+    "binary_file": "is a binary file, not a scenario document (JSON text)",
+    "not_utf8": "is not UTF-8 text (byte {byte})",
+    "duplicate_key": 'the key "{key}" appears twice in one object; keep one',
+    "invalid_json": "invalid JSON at line {line}, column {column}: {reason}",
+    "nested_too_deeply": "is nested too deeply to be a scenario document",
+    "too_many_digits": "holds a number with too many digits to be read",
+    # The document as a whole (engine.parse_document, engine.scenario).
+    "wrong_format": 'expected "{format}", got {got}',
+    "newer_version": "this document is version {version}, made by a newer QKV Studio; this one "
+                     "reads up to version {limit}",
+    "x_and_token_ids": "give either X or token_ids with embedding, not both",
+    "attention_and_layers": "give either attention (and block) or layers, not both",
+    "token_ids_need_embedding": "token_ids need an embedding table to look up",
+    "token_ids_list": "expected a list of token ids",
+    "positions_limit": "{count} positions is more than the limit of {limit}",
+    "x_missing": "missing: give the input rows X (or token_ids and embedding)",
+    "stacks_layers_limit": "{encoder} and {decoder} are {count} layers, more than the limit of "
+                           "{limit} for both stacks together",
+    "encoder_layers_missing": "missing: an encoder needs at least one layer",
+    "document_numbers_limit": "{count:,} numbers in all is more than the limit of {limit:,} a "
+                              "document may hold (so that it can be saved and opened again)",
+    "trace_numbers_limit": "the trace would hold {count:,} numbers, more than the limit of "
+                           "{limit:,}: use fewer layers or positions",
+    "overflow": "a value overflowed or was divided by zero ({error}); look for huge numbers, or "
+                "ε = 0 with a constant row",
+    "no_block_to_compare": "“{kind}” compares decoder-block settings, and this document has no "
+                           "block",
+    # Layers, attention, blocks and heads (engine.parse_layers).
+    "missing": "missing",
+    "encoder_causal": "an encoder layer reads every source token, so it cannot be causal: remove "
+                      "the key or set it to false",
+    "scores_limit": "{heads} heads × {positions} is more than the limit of {limit} scores",
+    "kv_heads_divide": "{groups} key/value heads do not divide the {heads} query heads",
+    "heads_split": "{columns} columns do not split into {heads}",
+    "bias_needs_wo": "an output bias needs Wo",
+    "qk_scale_needs_norm": "a QK-norm scale needs qk_norm",
+    "key_mask_list": "expected a list of {count} numbers 1 or 0, got {got}",
+    "key_mask_count": "expected {count} numbers (one per key), got {got}",
+    "key_mask_item": "expected 1 (seen) or 0 (hidden), got {got}",
+    "mask_hides_all": "hides every key from query {query}: a query must see at least one key",
+    "gate_bias_needs_gate": "a gate bias needs the gate Wg",
+    "block_width": "the block adds the attention output to X, so {source} must be d={d}, got "
+                   "{got}",
+    "parallel_needs_pre": 'a parallel residual is pre-norm: it needs placement "pre"',
+    "parallel_no_cross": 'a parallel residual has no place for cross-attention: use "sequential"',
+    "cross_norm_only": "only a layer with cross_attention has this norm",
+    "ffn_missing": "missing: a block needs its feed-forward network",
+    "eps_negative": "ε must not be negative, got {eps}",
+    "needs_unembed": "{what} need the head {head}",
+    "attention_missing": "missing: give at least Wq, Wk and Wv",
+    "encoder_cross": "an encoder layer cannot have cross-attention: only a decoder layer reads "
+                     "the encoder's output",
+    "cross_no_encoder": "cross-attention reads an encoder's output, and this document has no "
+                        "encoder",
+    "cross_needs_block": "cross-attention needs the layer's block (its norm and residual)",
+    "cross_width": "the block adds the cross-attention output to the stream, so it must be d={d} "
+                   "wide, got {got}",
+    "layer_width": "the layer hands its output on to a stream of width d={d}, got {got}",
+    "layers_list": "expected a list of layers, got {got}",
+    "no_layers": "expected at least one layer, got none",
+    "layers_limit": "{count} layers is more than the limit of {limit}",
+    # Positional encodings (engine.positions).
+    "base_not_positive": "expected a number above 0, got {got}",
+    "rope_dims_odd": "expected an even number (columns turn in pairs), got {dims}",
+    "alibi_slopes_count": "expected one slope per head (1 to {limit}), got {got}",
+    "key_of_other_kind": "belongs to kind {owners}, not {kind}",
+    "unknown_kind_key": "unknown key (allowed for kind {kind}: {allowed})",
+    "learned_table_missing": "missing: a learned table needs one row per position",
+    "learned_table_rows": "expected at least {count} rows for n = {n} from offset {offset}, got "
+                          "{got}",
+    "odd_d_k": "{path} has an odd d_k = {d_k}: give an even rotary_dims (columns turn in pairs)",
+    "rope_dims_too_many": "{dims} is more than d_k = {d_k} of {path}",
+    "alibi_slopes_heads": "expected {heads} numbers to match the {heads} heads of {path}, got "
+                          "{got}",
+    # Edits of a document in the app (app.model): swapping tokens, adding and moving layers.
+    "swap_same": "choose two different positions, got {i} twice",
+    "swap_outside": "positions {i} and {j}: a scenario of {n} positions has 0 to {last}",
+    "no_such_stack": "the document has no such stack",
+    "no_such_layer": "there is no layer {layer} in a stack of {count}",
+    "new_layer_range": "a new layer goes at 1 to {last}, not {layer}",
+    "last_layer_kept": "a stack keeps at least one layer",
+    "layer_already_first": "layer {layer} is already the first",
+    "layer_already_last": "layer {layer} is already the last",
+}
+
+
+class Refusal:
+    """One refusal of :data:`ENGLISH` by its id, with the values its wording names."""
+
+    __slots__ = ("key", "values")
+
+    def __init__(self, key: str, /, **values: Value) -> None:
+        if key not in ENGLISH:
+            raise KeyError(f"no refusal has the id {key!r}")
+        self.key = key
+        self.values = values
+
+    def words(self, catalogue: Mapping[str, str]) -> str:
+        """The refusal worded by ``catalogue`` (id → template), its phrases too."""
+        values = {name: value.words(catalogue) if isinstance(value, Refusal) else value
+                  for name, value in self.values.items()}
+        return catalogue[self.key].format(**values)
+
+    def __str__(self) -> str:
+        return self.words(ENGLISH)
+
+    def __repr__(self) -> str:
+        values = "".join(f", {name}={value!r}" for name, value in self.values.items())
+        return f"Refusal({self.key!r}{values})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Refusal) and (self.key, self.values) == (other.key, other.values)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __reduce__(self) -> tuple[object, tuple[str, dict[str, Value]]]:
+        """Pickled by id and values."""
+        return _rebuilt, (self.key, self.values)
+
+
+NO_REASON = Refusal("no_reason")
+"""No reason given for an expected size."""
+
+
+def _rebuilt(key: str, values: dict[str, Value]) -> Refusal:
+    return Refusal(key, **values)
