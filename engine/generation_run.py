@@ -20,7 +20,11 @@ from engine.trace import compute
 @dataclass(frozen=True, eq=False)
 class Token:
     """One generated token: the position whose probabilities chose it, those probabilities
-    (the model's, before temperature), the draw and the chosen entry's label."""
+    (the model's, before temperature), the draw and the chosen entry's label.
+
+    Under the causal mask the extended document, recomputed, gives the same probabilities at
+    ``position``; without it later tokens change every earlier row.
+    """
 
     position: int
     probs: FloatArray

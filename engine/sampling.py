@@ -68,8 +68,9 @@ def tempered(logits: FloatArray, temperature: float) -> FloatArray:
         greedy = np.zeros_like(logits)
         greedy[int(np.argmax(logits))] = 1.0
         return greedy
-    with np.errstate(over="ignore"):  # a huge quotient is ±∞ only past float64: then its limit
-        scaled = np.clip(logits / temperature, -1e300, 1e300)
+    # Shifted first, so no quotient is positive: a tiny T sends the others to −∞ (share 0).
+    with np.errstate(over="ignore"):
+        scaled = (logits - logits.max()) / temperature
     return softmax(scaled)
 
 
@@ -80,12 +81,14 @@ def ranked(probs: FloatArray) -> IntArray:
 
 
 def kept_ids(probs: FloatArray, top_k: int | None, top_p: float) -> IntArray:
-    """The ids top-k then top-p keep, most probable first (always at least one).
+    """The ids top-k then top-p keep, most probable first (always at least one; never one of
+    probability 0).
 
     Top-p keeps the smallest prefix of what top-k kept whose renormalised mass reaches p; p = 1
     keeps it all (a cumulative sum may fall short of 1 by rounding).
     """
     order = ranked(probs)
+    order = order[probs[order] > 0]  # what can never be drawn is not kept
     if top_k is not None:
         order = order[:top_k]
     if top_p >= 1.0:
