@@ -1,6 +1,7 @@
 """Timing of one generated token (issue 24): the KV cache's one new row against a full recompute
 of the extended document, at the GPT-2 small layer size (d = 768, 12 heads of 64, FFN 3072 with
-exact GELU, every bias, pre-norm; a vocabulary of 256 entries: with the layer, near the limit of numbers a document holds), n = 8 → 9.
+exact GELU, every bias, pre-norm; a vocabulary of 256 entries, which with the layer is near the
+limit of numbers a document holds), n = 8 → 9.
 
 Run with ``.venv/bin/python tests/bench/bench_generate.py [--runs 40]`` (not collected by
 pytest). Targets: the cached token ≤ 30 ms median and ≤ ¼ of the full recompute's median.
