@@ -45,6 +45,15 @@ class Draw:
     sample_probs: FloatArray
     chosen: int
 
+    def trace_arrays(self, t: int) -> dict[str, FloatArray]:
+        """The step's arrays under the trace names of generation step ``t`` (1-based):
+        ``gen{t}.logits``, ``.tempered``, ``.kept`` (ids), ``.sample_probs``, ``.chosen`` (one
+        id)."""
+        return {f"gen{t}.logits": self.logits, f"gen{t}.tempered": self.tempered,
+                f"gen{t}.kept": self.kept.astype(np.float64),
+                f"gen{t}.sample_probs": self.sample_probs,
+                f"gen{t}.chosen": np.array([float(self.chosen)])}
+
     @property
     def entropy(self) -> float:
         """Entropy of the tempered probabilities, −Σ p·ln p."""

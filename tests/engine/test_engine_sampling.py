@@ -99,3 +99,14 @@ def test_settings_no_run_can_use_are_refused(keys: dict[str, float], place: str)
     with pytest.raises(ScenarioError) as refused:
         Settings(**keys)  # type: ignore[arg-type]
     assert refused.value.place == place
+
+
+def test_a_draw_names_its_arrays_as_generation_step_t() -> None:
+    draw = sample(LOGITS, Settings(top_k=2, temperature=0.5, seed=1), 3)
+    arrays = draw.trace_arrays(3)
+    assert list(arrays) == ["gen3.logits", "gen3.tempered", "gen3.kept", "gen3.sample_probs",
+                            "gen3.chosen"]
+    assert arrays["gen3.kept"].tolist() == [2.0, 4.0]
+    assert arrays["gen3.chosen"].tolist() == [float(draw.chosen)]
+    np.testing.assert_allclose(arrays["gen3.tempered"], _softmax((LOGITS / 0.5).tolist()),
+                               rtol=1e-14)
