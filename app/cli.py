@@ -1,4 +1,5 @@
-"""The command line: ``compute`` and ``explain`` run without Qt; the rest loads it lazily."""
+"""The command line: ``compute``, ``explain`` and ``generate`` run without Qt; the rest loads it
+lazily."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from app import __version__
@@ -14,14 +16,57 @@ from app.model.examples import example_names, resolve_document
 
 if TYPE_CHECKING:
     from engine import Trace
+    from engine.parse_generation import Settings
 
 EXIT_REFUSED = 2
 MAX_INDENT = 16
-COMMANDS = ("compute", "explain", "export")
+COMMANDS = ("compute", "explain", "generate", "export")
 
 
 def _document_help() -> str:
     return f"a scenario file, or a built-in example: {', '.join(example_names())}"
+
+
+def _settings(args: argparse.Namespace, run: Settings | None) -> Settings:
+    """The options given, the rest from the document's run (or the defaults).
+
+    Raises
+    ------
+    ScenarioError
+        Naming the option (``--top-k``) a run cannot use.
+    """
+    from engine import ScenarioError
+    from engine.parse_generation import Settings
+
+    base = run if run is not None else Settings()
+    given = {name: getattr(args, name) for name in ("temperature", "top_k", "top_p", "seed")}
+    try:
+        return replace(base, **{name: value for name, value in given.items()
+                                if value is not None})
+    except ScenarioError as error:
+        raise ScenarioError(f"--{error.place.replace('_', '-')}", error.problem) from None
+
+
+def _generate(args: argparse.Namespace) -> int:
+    from engine import ScenarioError, WriteError, load_scenario, save_scenario
+    from engine.generation_run import generate
+    from engine.reader import MAX_POSITIONS
+
+    if not 1 <= args.steps <= MAX_POSITIONS:
+        return _refuse(f"--steps must be a whole number from 1 to {MAX_POSITIONS}, got "
+                       f"{args.steps}")
+    try:
+        scenario = load_scenario(resolve_document(args.file))
+        run = scenario.generation
+        result = generate(scenario, args.steps,
+                          _settings(args, run.settings if run is not None else None))
+        if args.out is not None:
+            save_scenario(result.scenario, args.out)
+    except (ScenarioError, WriteError) as error:
+        return _refuse(str(error))
+    json.dump(result.to_json(), sys.stdout, ensure_ascii=False)
+    sys.stdout.write("\n")
+    return 0
 
 
 def _load_trace(argument: str) -> Trace | None:
@@ -105,8 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="qkv-studio",
         description="Watch attention compute, step by step. Without a command, opens the window.",
-        epilog="commands: compute FILE | explain FILE ARRAY[i,j] | export FILE --format … "
-               "(each has --help)")
+        epilog="commands: compute FILE | explain FILE ARRAY[i,j] | generate FILE --steps K | "
+               "export FILE --format … (each has --help)")
     parser.add_argument("--version", action="version", version=f"qkv-studio {__version__}")
     parser.add_argument("--selftest", action="store_true",
                         help="compute and paint the F11 example offscreen, check the pictures, "
@@ -125,11 +170,31 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
     elif command == "explain":
         parser.add_argument("cell", help="the cell, for example Q[1,0], scores[0,1,0], probs[1,2]")
         parser.set_defaults(run=_explain)
+    elif command == "generate":
+        _add_generate_arguments(parser)
     else:
         from app.export.cli import add_export_arguments
 
         add_export_arguments(parser)
     return parser
+
+
+def _add_generate_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--steps", type=int, required=True, help="how many tokens to append")
+    parser.add_argument("--temperature", type=float, default=None,
+                        help="divides the logits before the softmax; 0 is greedy (default: the "
+                             "document's run, else 1)")
+    parser.add_argument("--top-k", type=int, default=None,
+                        help="keep only the k most probable entries (default: all)")
+    parser.add_argument("--top-p", type=float, default=None,
+                        help="keep the smallest set whose probability reaches p, in (0, 1] "
+                             "(default: 1, all)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="the seed of the draws: the same seed gives the same tokens "
+                             "(default: 0)")
+    parser.add_argument("--out", default=None,
+                        help="write the extended document, with its generation record, here")
+    parser.set_defaults(run=_generate)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -32,6 +32,7 @@ from engine.ops import row_mean
 from engine.phrases import phrase
 from engine.positions import Positions
 from engine.reader import FloatArray
+from engine.tape import LOSS_ARRAYS
 from engine.trace import Step, Trace
 
 _CELL = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\[\s*([0-9\s,]+)\]\s*$")
@@ -87,6 +88,8 @@ def _made_by(step: Step) -> list[str]:
         made += [f"{name}_stats" for name in step.writes]
     if step.op == "ffn":
         made.append(f"{step.scope}ffn_pre")
+    if step.op == "probs":
+        made += LOSS_ARRAYS
     return made
 
 
@@ -160,6 +163,8 @@ class _Explainer:
             return self._input(c)
         if c.local.endswith("_stats"):
             return self._stats(c)
+        if c.name in LOSS_ARRAYS:
+            return self._loss(c)
         if c.name == MEMORY:
             source = step.writes[0]
             return (f"{cell(c.name, c.index)} = {cell(source, c.index)} = "
@@ -457,6 +462,24 @@ class _Explainer:
                 f"{format_number(c.value)}",
                 [self.say("prob_row", i=i, top=format_number(top), entry=vocab[col],
                           token=self.s.tokens[i])])
+
+    def _loss(self, c: _Cell) -> Result:
+        """A position's cross-entropy, or their mean."""
+        targets = self.s.targets
+        assert targets is not None
+        loss = self.a["loss"]
+        if c.name == "loss_mean":
+            sym, num = self.sum_terms(len(loss), lambda k: (
+                f"loss[{k}]", format_number(float(loss[k]))))
+            return (f"loss_mean[0] = ({sym}) / {len(loss)} = ({num}) / {len(loss)} = "
+                    f"{format_number(c.value)}", [self.say("loss_mean", n=len(loss))])
+        i = c.index[0]
+        target = targets[i]
+        p = float(self.a["probs"][i, target])
+        return (f"loss[{i}] = −log probs[{i},{target}] = −log({format_number(p)}) = "
+                f"{format_number(c.value)}",
+                [self.say("loss_row", i=i, token=self.s.tokens[i], target=target,
+                          entry=self.trace.tokens_of("vocab")[target])])
 
 
 EXPLAINERS = op_table("explain", {

@@ -9,6 +9,7 @@ order; the version-1 shorthand gives the version-1 names (``scores``, ``norm1``)
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Protocol
 
 from engine import position_steps
 from engine import tape as ops
@@ -17,6 +18,14 @@ from engine.names import NORM_NAMES
 from engine.tape import Place, Tape, pre_activation
 
 MEMORY = "enc.memory"
+
+
+class Attend(Protocol):
+    """How a layer runs one of its attentions: :func:`attend`, or a KV cache's one new row
+    (``keys_source``: the memory, for cross-attention)."""
+
+    def __call__(self, tape: Tape, place: Place, a: Attention, source: str,
+                 keys_source: str | None = None, /) -> None: ...
 
 
 def attend(tape: Tape, place: Place, a: Attention, source: str,
@@ -44,7 +53,7 @@ def _norm(tape: Tape, place: Place, block: Block | Head | Encoder, which: str, n
 
 
 def _cross(tape: Tape, place: Place, prefix: str, layer: Layer, block: Block,
-           stream: str) -> str:
+           stream: str, attend: Attend) -> str:
     """The cross-attention sub-block (pre: norm, attend, residual; post: attend, residual,
     norm); returns the stream it hands on."""
     a = layer.cross_attention
@@ -68,7 +77,8 @@ def _cross(tape: Tape, place: Place, prefix: str, layer: Layer, block: Block,
     return f"{s}norm"
 
 
-def layer(tape: Tape, place: Place, prefix: str, layer: Layer, x: str) -> str:
+def layer(tape: Tape, place: Place, prefix: str, layer: Layer, x: str,
+          attend: Attend = attend) -> str:
     """One layer reading the stream ``x``, its modules at document paths ``prefix +
     "attention"`` …; returns the name of its output."""
     s = place.scope
@@ -86,7 +96,7 @@ def layer(tape: Tape, place: Place, prefix: str, layer: Layer, x: str) -> str:
         ops.residual(tape, at_block, "resid1", x, f"{s}attn_out", first, "block.resid1")
         stream = f"{s}resid1"
         if layer.cross_attention is not None:
-            stream = _cross(tape, place, prefix, layer, block, stream)
+            stream = _cross(tape, place, prefix, layer, block, stream, attend)
         _norm(tape, at_block, block, "2", "norm2", x if block.residual == "parallel" else stream,
               "Second norm ({norm}) before the feed-forward", "block.norm2")
         ops.feed_forward(tape, at_block, block.ffn, f"{s}norm2")
@@ -99,7 +109,7 @@ def layer(tape: Tape, place: Place, prefix: str, layer: Layer, x: str) -> str:
           "Post-norm ({norm}) of the first residual", "block.norm1_post")
     stream = f"{s}norm1"
     if layer.cross_attention is not None:
-        stream = _cross(tape, place, prefix, layer, block, stream)
+        stream = _cross(tape, place, prefix, layer, block, stream, attend)
     ops.feed_forward(tape, at_block, block.ffn, stream)
     ops.residual(tape, at_block, "resid2", stream, f"{s}ffn_out",
                  "Second residual: the normed stream plus the feed-forward output",
@@ -110,7 +120,7 @@ def layer(tape: Tape, place: Place, prefix: str, layer: Layer, x: str) -> str:
 
 
 def stack(tape: Tape, base: Place, prefix: str, layers: tuple[Layer, ...], x: str,
-          shorthand: bool = False) -> str:
+          shorthand: bool = False, attend: Attend = attend) -> str:
     """Every layer in order (the first reads ``x``); returns the last output's name.
 
     Layer ℓ's arrays take the scope ``base.scope + "Lℓ."`` and its modules sit at
@@ -126,7 +136,7 @@ def stack(tape: Tape, base: Place, prefix: str, layers: tuple[Layer, ...], x: st
             label = f"{base.label} layer {k + 1}".strip().capitalize()
             place = replace(base, scope=f"{base.scope}L{k + 1}.", layer=k + 1, label=label)
             at = f"{prefix}layers.{k}."
-        x = layer(tape, place, at, item, x)
+        x = layer(tape, place, at, item, x, attend)
     return x
 
 
@@ -160,4 +170,4 @@ def head(tape: Tape, place: Place, h: Head, source: str) -> None:
         ops.probs(tape, place)
 
 
-__all__ = ["MEMORY", "attend", "encoder", "head", "layer", "pre_activation", "stack"]
+__all__ = ["MEMORY", "Attend", "attend", "encoder", "head", "layer", "pre_activation", "stack"]

@@ -44,10 +44,12 @@ def softmax(scores: FloatArray, visible: BoolArray | None = None) -> FloatArray:
 
 
 def key_visibility(n: int, n_keys: int, causal: bool, window: int | None = None,
-                   key_mask: tuple[bool, ...] | None = None) -> BoolArray:
+                   key_mask: tuple[bool, ...] | None = None, first: int = 0) -> BoolArray:
     """``visible[i, j]``: query i may read key j — causal (j ≤ i), inside the sliding window
-    (i − j < w) and not hidden by the key mask, each only when asked for."""
-    offset = np.arange(n)[:, None] - np.arange(n_keys)[None, :]
+    (i − j < w) and not hidden by the key mask, each only when asked for; the queries are the
+    positions ``first … first + n − 1`` (one new query of a KV-cache step: ``first`` = its
+    position)."""
+    offset = np.arange(first, first + n)[:, None] - np.arange(n_keys)[None, :]
     visible = np.ones((n, n_keys), dtype=bool)
     if causal:
         visible &= offset >= 0

@@ -10,6 +10,7 @@ from typing import Any
 from engine.errors import ScenarioError
 from engine.modules import Encoder, Layer
 from engine.numbers import DECIMALS_RANGE
+from engine.parse_generation import parse_generation, parse_targets
 from engine.parse_layers import (
     HEAD_KEYS,
     HEAD_OWN_KEYS,
@@ -40,7 +41,8 @@ from engine.refusals import Refusal
 from engine.writer import FORMAT_NAME, FORMAT_VERSION
 
 _TOP_KEYS = ("format", "version", "title", "note", "tokens", "X", "token_ids", "embedding",
-             "positions", "encoder", "attention", "block", "layers", "head", "display")
+             "positions", "encoder", "attention", "block", "layers", "head", "targets",
+             "generation", "display")
 _DISPLAY_KEYS = ("decimals",)
 _ENCODER_KEYS = ("tokens", "X", "token_ids", "positions", "layers", "final_norm", "gamma_f",
                  "beta_f")
@@ -107,9 +109,14 @@ def parse_document(document: object) -> dict[str, Any]:
             head = parse_head(head_doc, "head", n=n, d=d, last=layers[-1], own_norm=True)
     positions = _checked_positions(doc, "positions", n, d, layers,
                                    "" if shorthand else "layers.")
+    vocab = len(head.vocab) if head is not None and head.unembed is not None else 0
+    targets = parse_targets(doc["targets"], n, vocab) if "targets" in doc else None
+    generation = (parse_generation(doc["generation"], token_ids, vocab)
+                  if "generation" in doc else None)
     return {"title": title, "note": note, "tokens": tokens, "token_ids": token_ids, "X": X,
             "embedding": embedding, "positions": positions, "encoder": encoder, "layers": layers,
-            "head": head, "decimals": _display(doc["display"]) if "display" in doc else None,
+            "head": head, "targets": targets, "generation": generation,
+            "decimals": _display(doc["display"]) if "display" in doc else None,
             "shorthand": shorthand, "head_in_block": head_in_block}
 
 

@@ -35,6 +35,9 @@ PHRASES: dict[str, dict[str, str]] = {
         "zeroed": " — this unit was zeroed",
         "vocab_entry": "vocabulary entry “{entry}”",
         "prob_row": "l = logits[{i},·], max = {top}; entry “{entry}” for position “{token}”",
+        "loss_row": "position {i} (“{token}”) should predict id {target} (“{entry}”): the "
+                    "smaller its probability, the larger the loss",
+        "loss_mean": "the mean over all {n} positions, computed at once in training",
         "terms": "… ({count} terms)",
         "learned_row": "learned table: position {p} reads row offset + p = {offset} + {p} = {row}",
         "sinusoidal_column": "column {c} is pair i = {i}: even columns take the sine, odd the "
@@ -81,6 +84,8 @@ PHRASES: dict[str, dict[str, str]] = {
         "zeroed": "——这个单元被置 0",
         "vocab_entry": "词表条目“{entry}”",
         "prob_row": "l = logits[{i},·]，最大值 = {top}；位置“{token}”的条目“{entry}”",
+        "loss_row": "位置 {i}（“{token}”）应预测 id {target}（“{entry}”）：它的概率越小，损失越大",
+        "loss_mean": "全部 {n} 个位置的平均，训练时一次并行算出",
         "terms": "…（共 {count} 项）",
         "learned_row": "可学位置表：位置 {p} 读第 offset + p = {offset} + {p} = {row} 行",
         "sinusoidal_column": "第 {c} 列属于第 i = {i} 对：偶数列取正弦，奇数列取余弦（这里是 "

@@ -215,6 +215,10 @@ def resize(scenario: Scenario, sizes: Sizes) -> Resized:
     tokens = list(scenario.tokens)[: sizes.n]
     tokens += [f"t{k + 1}" for k in range(len(tokens), sizes.n)]
     doc["tokens"] = tokens
+    if scenario.targets is not None:
+        doc["targets"] = list(scenario.targets)[: sizes.n] + [0] * max(0, sizes.n - old.n)
+    if sizes.n != old.n:
+        doc.pop("generation", None)  # its chosen ids no longer end the token ids
 
     for path, array in scenario.parameters.items():
         if path in ("X", "embedding"):

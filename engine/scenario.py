@@ -35,6 +35,7 @@ from engine.modules import (
     Layer,
 )
 from engine.parse_document import parse_document
+from engine.parse_generation import Generation
 from engine.positions import Positions
 from engine.positions import trace_numbers as position_numbers
 from engine.reader import MAX_NUMBERS, MAX_POSITIONS, MAX_WIDTH, FloatArray
@@ -58,6 +59,10 @@ class Scenario(Frozen):
     encoder: Encoder | None = None
     layers: tuple[Layer, ...]
     head: Head | None = None
+    targets: tuple[int, ...] | None = None
+    """The vocabulary id each position should predict (``targets``): the trace adds the loss."""
+    generation: Generation | None = None
+    """A generation run's settings and the ids it appended (``generation``)."""
     decimals: int | None = None
     """Decimals the frames print (``display.decimals``); None keeps each frame's default."""
     shorthand: bool = True

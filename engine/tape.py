@@ -115,15 +115,27 @@ def normalise(tape: Tape, place: Place, kind: str, name: str, source: str,
     tape.step(place, kind, title, (source, gamma[0], beta[0]), (out,), explain_key, "norm")
 
 
+def query_rows(a: Attention, x: FloatArray) -> FloatArray:
+    """Q = x·Wq + bq."""
+    q: FloatArray = x @ a.Wq + (a.bq if a.bq is not None else 0.0)
+    return q
+
+
+def key_value_rows(a: Attention, kv: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """K = kv·Wk + bk and V = kv·Wv + bv."""
+    k: FloatArray = kv @ a.Wk + (a.bk if a.bk is not None else 0.0)
+    v: FloatArray = kv @ a.Wv + (a.bv if a.bv is not None else 0.0)
+    return k, v
+
+
 def projections(tape: Tape, place: Place, a: Attention, source: str,
                 keys_source: str | None = None) -> None:
     """Q, K and V (keys and values from ``keys_source`` in cross-attention)."""
     s = place.scope
     x = tape[source]
     kv = x if keys_source is None else tape[keys_source]
-    tape.arrays[f"{s}Q"] = x @ a.Wq + (a.bq if a.bq is not None else 0.0)
-    tape.arrays[f"{s}K"] = kv @ a.Wk + (a.bk if a.bk is not None else 0.0)
-    tape.arrays[f"{s}V"] = kv @ a.Wv + (a.bv if a.bv is not None else 0.0)
+    tape.arrays[f"{s}Q"] = query_rows(a, x)
+    tape.arrays[f"{s}K"], tape.arrays[f"{s}V"] = key_value_rows(a, kv)
     reads = (source,) if keys_source is None else (source, keys_source)
     title = ("Q, K and V: one projection row per position" if keys_source is None else
              "Q from the decoder rows, K and V from the encoder's memory")
@@ -139,18 +151,37 @@ def _key(place: Place, kind: str) -> str:
     return f"cross_attention.{kind}" if cross else f"attention.{kind}"
 
 
+def head_normed(a: Attention, rows: FloatArray, gamma: FloatArray, heads: int) -> FloatArray:
+    """Each head's d_k columns of ``rows`` normalised by the attention's QK-norm."""
+    assert a.qk_norm is not None
+    split = rows.reshape(rows.shape[0], heads, a.d_k)
+    normed: FloatArray = norm(a.qk_norm, split, gamma, np.zeros(a.d_k), a.qk_eps)
+    return normed.reshape(rows.shape)
+
+
 def qk_norm(tape: Tape, place: Place, a: Attention) -> None:
     """QK-norm: each head's d_k columns of Q and of K normalised (RMSNorm or LayerNorm)."""
     assert a.qk_norm is not None and a.gamma_q is not None and a.gamma_k is not None
     s = place.scope
     for name, gamma, heads in (("Q", a.gamma_q, a.heads), ("K", a.gamma_k, a.groups)):
-        rows = tape[f"{s}{name}"]
-        split = rows.reshape(rows.shape[0], heads, a.d_k)
-        normed = norm(a.qk_norm, split, gamma, np.zeros(a.d_k), a.qk_eps)
-        tape.arrays[f"{s}{name}_normed"] = normed.reshape(rows.shape)
+        tape.arrays[f"{s}{name}_normed"] = head_normed(a, tape[f"{s}{name}"], gamma, heads)
     tape.step(place, "qk_norm", f"QK-norm ({NORM_NAMES[a.qk_norm]}) of each head's queries "
               "and keys", (f"{s}Q", f"{s}K", place.param("gamma_q"), place.param("gamma_k")),
               (f"{s}Q_normed", f"{s}K_normed"), "attention.qk_norm", "norm")
+
+
+def head_scores(a: Attention, Q: FloatArray, K: FloatArray) -> FloatArray:
+    """q·k of every query row against every key row, per head (÷ √d_k when scaled): h × n ×
+    n_keys; a query head reads its key/value head's keys."""
+    n, n_keys, h = int(Q.shape[0]), int(K.shape[0]), a.heads
+    qh = Q.reshape(n, h, a.d_k).transpose(1, 0, 2)
+    kh = K.reshape(n_keys, a.groups, a.d_k).transpose(1, 0, 2)
+    if a.groups != h:
+        kh = kh[[a.kv_head(head) for head in range(h)]]
+    product: FloatArray = qh @ kh.transpose(0, 2, 1)
+    if a.scale:
+        product /= np.sqrt(a.d_k)
+    return product
 
 
 def scores(tape: Tape, place: Place, a: Attention, q: str, k: str,
@@ -158,15 +189,7 @@ def scores(tape: Tape, place: Place, a: Attention, q: str, k: str,
     """q·k per head (÷ √d_k when scaled); with ``bias`` (h × n × n_keys, e.g. ALiBi) the scaled
     q·k is written as ``qk``, the bias as ``alibi`` and their sum as ``scores``."""
     s = place.scope
-    Q, K = tape[q], tape[k]
-    n, n_keys, h = int(Q.shape[0]), int(K.shape[0]), a.heads
-    qh = Q.reshape(n, h, a.d_k).transpose(1, 0, 2)
-    kh = K.reshape(n_keys, a.groups, a.d_k).transpose(1, 0, 2)
-    if a.groups != h:
-        kh = kh[[a.kv_head(head) for head in range(h)]]
-    product = qh @ kh.transpose(0, 2, 1)
-    if a.scale:
-        product /= np.sqrt(a.d_k)
+    product = head_scores(a, tape[q], tape[k])
     title = "Scores q·k" + (", divided by √dₖ" if a.scale else "")
     if bias is None:
         tape.arrays[f"{s}scores"] = product
@@ -193,18 +216,24 @@ def weights(tape: Tape, place: Place, a: Attention) -> None:
               (f"{s}weights",), _key(place, "weights"), "weights")
 
 
-def mix(tape: Tape, place: Place, a: Attention) -> None:
-    """Shares times V per head, heads concatenated, then Wo (and bo) when given."""
-    s = place.scope
-    w, V = tape[f"{s}weights"], tape[f"{s}V"]
+def head_mix(a: Attention, w: FloatArray, V: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Shares (h × n × n_keys) times V per head, heads concatenated (``mixed``), then Wo and bo
+    when given (``attn_out``)."""
     h, n, n_keys = (int(k) for k in w.shape)
     vh = V.reshape(n_keys, a.groups, a.d_v).transpose(1, 0, 2)
     if a.groups != h:
         vh = vh[[a.kv_head(head) for head in range(h)]]
-    mixed = (w @ vh).transpose(1, 0, 2).reshape(n, h * a.d_v)
-    tape.arrays[f"{s}mixed"] = mixed
-    tape.arrays[f"{s}attn_out"] = (mixed @ a.Wo + (a.bo if a.bo is not None else 0.0)
-                                   if a.Wo is not None else mixed)
+    mixed: FloatArray = (w @ vh).transpose(1, 0, 2).reshape(n, h * a.d_v)
+    out: FloatArray = (mixed @ a.Wo + (a.bo if a.bo is not None else 0.0)
+                       if a.Wo is not None else mixed)
+    return mixed, out
+
+
+def mix(tape: Tape, place: Place, a: Attention) -> None:
+    """Shares times V per head, heads concatenated, then Wo (and bo) when given."""
+    s = place.scope
+    tape.arrays[f"{s}mixed"], tape.arrays[f"{s}attn_out"] = head_mix(a, tape[f"{s}weights"],
+                                                                     tape[f"{s}V"])
     out_params = tuple(place.param(p) for p in _optional(("Wo", a.Wo), ("bo", a.bo)))
     tape.step(place, "mix", "Mix of V by the shares" + (", then Wo" if a.Wo is not None else ""),
               (f"{s}weights", f"{s}V", *out_params), (f"{s}mixed", f"{s}attn_out"),
@@ -266,3 +295,21 @@ def probs(tape: Tape, place: Place) -> None:
     tape.arrays["probs"] = softmax(tape["logits"])
     tape.step(place, "probs", "Probabilities: softmax of the logits", ("logits",), ("probs",),
               "block.probs", "probs")
+
+
+LOSS_ARRAYS = ("loss", "loss_mean")
+"""What :func:`loss` adds to the probabilities step: no step of its own."""
+
+
+def loss(tape: Tape, targets: tuple[int, ...]) -> None:
+    """Cross-entropy at every position at once: ``loss[i] = −log probs[i, targets[i]]`` and
+    their mean ``loss_mean`` (one number), worked from the logits as log-sum-exp minus the
+    target's logit, so a probability that underflows to 0 still gives a finite loss."""
+    row_logits = tape["logits"]
+    top = row_logits.max(axis=-1)
+    with np.errstate(over="ignore"):  # a shift past −1.8e308 is −∞: its exp is exactly 0
+        total = np.exp(row_logits - top[:, None]).sum(axis=-1)
+    picked = row_logits[np.arange(row_logits.shape[0]), list(targets)]
+    per_position: FloatArray = top + np.log(total) - picked
+    tape.arrays["loss"] = per_position
+    tape.arrays["loss_mean"] = np.array([per_position.mean()])

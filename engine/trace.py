@@ -81,6 +81,8 @@ class Trace:
             out["enc.tokens"] = list(s.encoder.tokens)
         if s.head is not None and s.head.unembed is not None:
             out["vocab"] = list(s.head.vocab)
+        if s.targets is not None:
+            out["targets"] = list(s.targets)
         out["arrays"] = {name: array.tolist() for name, array in self.arrays.items()}
         out["steps"] = [step.to_json() for step in self.steps]
         return out
@@ -103,6 +105,8 @@ def record(scenario: Scenario, tape: Tape | None = None) -> Tape:
     if scenario.head is not None:
         at = top.at("block" if scenario.head_in_block else "head")
         forward.head(tape, at, scenario.head, out)
+        if scenario.targets is not None:
+            ops.loss(tape, scenario.targets)
     return tape
 
 

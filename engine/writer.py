@@ -161,6 +161,10 @@ def to_document(s: Scenario, write: Write = plain) -> dict[str, Any]:
         doc["layers"] = [_layer(layer, write) for layer in s.layers]
         if s.head is not None:
             doc["head"] = _head(s.head, write, s.layers[-1])
+    if s.targets is not None:
+        doc["targets"] = list(s.targets)
+    if s.generation is not None:
+        doc["generation"] = s.generation.to_document()
     if s.decimals is not None:
         doc["display"] = {"decimals": s.decimals}
     return doc

@@ -24,6 +24,9 @@ writeable  # numpy's array.flags.writeable = False: engine/scenario.py, app/canv
 author, alignment, word_wrap, auto_size, vertical_anchor, inherit, first_row, horz_banding
 margin_left, margin_right, margin_top, margin_bottom
 
+# Protocol methods: the type of a callable, called through the callables that match it.
+__call__  # engine/forward.py Attend: forward.attend and the KV cache's attend
+
 # References held only to keep an object alive.
 _closing  # app/window/presentation.py: the view being closed lives until Qt deletes it
 

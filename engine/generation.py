@@ -1,0 +1,85 @@
+"""Appending a generated token to a document: its id, its embedding row, its position and a
+``key_mask`` entry where there is one, as a new validated scenario."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from engine.errors import ScenarioError
+from engine.reader import MAX_POSITIONS
+from engine.scenario import Scenario, parse_scenario
+from engine.writer import as_array, to_document
+
+
+def check_room(scenario: Scenario, n: int | None = None) -> None:
+    """Refuse a document that cannot take one more generated token after its ``n`` positions
+    (by default its own): no token ids, embedding or vocabulary head, training targets, the
+    position limit, or a learned table at its end."""
+    if scenario.token_ids is None or scenario.embedding is None:
+        raise ScenarioError("token_ids", "generating needs token_ids and an embedding table to "
+                            "look the new token up in")
+    head = scenario.head
+    if head is None or head.unembed is None:
+        raise ScenarioError("head.unembed", "generating needs a vocabulary head (head.unembed "
+                            "and head.vocab) to give the next token's probabilities")
+    if scenario.targets is not None:
+        raise ScenarioError("targets", "a document with training targets has one per position: "
+                            "remove them before generating")
+    n = scenario.n if n is None else n
+    if n + 1 > MAX_POSITIONS:
+        raise ScenarioError("token_ids", f"{n} positions already: one more is past the limit "
+                            f"of {MAX_POSITIONS}")
+    positions = scenario.positions
+    if positions is not None and positions.kind == "learned":
+        assert positions.table is not None
+        rows = int(positions.table.shape[0])
+        if positions.offset + n + 1 > rows:
+            raise ScenarioError("positions.table", f"the learned table has {rows} rows; position "
+                                f"{n} would need row {positions.offset + n}, past its end")
+
+
+def check_token(scenario: Scenario, token_id: int) -> None:
+    """Refuse an id that is not an entry of the vocabulary with a row of the embedding."""
+    head, embedding = scenario.head, scenario.embedding
+    assert head is not None and embedding is not None
+    entries = min(len(head.vocab), int(embedding.shape[0]))
+    if not 0 <= token_id < entries:
+        raise ScenarioError("token_ids", f"id {token_id} is not a vocabulary entry with a row "
+                            f"of the embedding (ids 0 to {entries - 1})")
+
+
+def extend(scenario: Scenario, token_id: int) -> Scenario:
+    """The document with one more token: ``token_id`` appended to the token ids (its label the
+    vocabulary entry's), its row looked up, visible in every key mask of the main stack's
+    self-attentions, and appended to the run's ``chosen`` ids when the document has a run.
+
+    Raises
+    ------
+    ScenarioError
+        If :func:`check_room` or :func:`check_token` refuses, or the longer document passes a
+        size limit; ``scenario`` is unchanged.
+    """
+    check_room(scenario)
+    check_token(scenario, token_id)
+    assert scenario.token_ids is not None and scenario.head is not None
+    doc = to_document(scenario, as_array)
+    doc["token_ids"] = [*scenario.token_ids, token_id]
+    doc["tokens"] = [*scenario.tokens, scenario.head.vocab[token_id]]
+    for attention in _self_attentions(doc, scenario):
+        if "key_mask" in attention:
+            attention["key_mask"] = [*attention["key_mask"], 1]
+    if scenario.generation is not None:
+        run = scenario.generation
+        doc["generation"] = replace(run, chosen=(*run.chosen, token_id)).to_document()
+    return parse_scenario(doc)
+
+
+def _self_attentions(doc: dict[str, Any], scenario: Scenario) -> list[dict[str, Any]]:
+    """The self-attention objects of the document's main stack."""
+    if scenario.shorthand:
+        return [doc["attention"]]
+    return [layer["attention"] for layer in doc["layers"]]
+
+
+__all__ = ["check_room", "check_token", "extend"]

@@ -1,0 +1,198 @@
+"""The KV cache: one generated token computed from the keys and values already worked out.
+
+Under the causal mask no earlier row reads a later key, so appending a token changes nothing of
+the n rows computed before: each self-attention only needs the new row's query, key and value,
+its scores against the n + 1 keys, its shares and its mix. The cache holds, per attention of
+the main stack, the keys as they are scored (after QK-norm and RoPE) and the values; a
+cross-attention's keys and values come from the encoder's memory, computed once. Norms, residuals
+and feed-forwards work row by row, so they run unchanged (:mod:`engine.forward`) on the one new
+row. :func:`next_position` equals the last row of ``compute(extend(scenario, id))``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine import forward
+from engine.errors import ScenarioError
+from engine.generation import check_room, check_token
+from engine.modules import Attention
+from engine.ops import key_visibility, softmax
+from engine.positions import Positions, added_rows, rope_angles, rotate
+from engine.reader import FloatArray
+from engine.scenario import Scenario
+from engine.tape import (
+    Place,
+    Tape,
+    head_mix,
+    head_normed,
+    head_scores,
+    key_value_rows,
+    query_rows,
+)
+from engine.trace import Trace
+
+
+@dataclass(frozen=True, eq=False)
+class Cache:
+    """What a new position reads of the earlier ones: per attention scope (``""``, ``"L2."``,
+    ``"L1.cross."``) the keys as scored and the values, for the ``n`` positions of
+    ``scenario``; ``key_mask`` entries of the positions generated since (always seen)."""
+
+    scenario: Scenario
+    n: int
+    keys: dict[str, FloatArray]
+    values: dict[str, FloatArray]
+
+
+@dataclass(frozen=True, eq=False)
+class NewRow:
+    """The result of one cached step: the cache with the new position, and the new position's
+    arrays by trace name (every array of the one new row: ``X``, ``L1.weights``, ``logits``,
+    ``probs`` …; attention shares are h × 1 × (n + 1))."""
+
+    cache: Cache
+    arrays: dict[str, FloatArray] = field(default_factory=dict)
+
+    @property
+    def logits(self) -> FloatArray:
+        row: FloatArray = self.arrays["logits"][0]
+        return row
+
+    @property
+    def probs(self) -> FloatArray:
+        row: FloatArray = self.arrays["probs"][0]
+        return row
+
+
+def check_causal(scenario: Scenario) -> None:
+    """Refuse a main stack with a self-attention that is not causal: there a new token changes
+    every earlier row, and nothing computed before can be reused."""
+    for k, layer in enumerate(scenario.layers):
+        if not layer.attention.causal:
+            place = "attention" if scenario.shorthand else f"layers.{k}.attention"
+            raise ScenarioError(f"{place}.causal", "a KV cache needs causal self-attention: "
+                                "without the mask every earlier row reads the new token")
+
+
+def cache_of(trace: Trace) -> Cache:
+    """The cache of a computed document: each main-stack attention's scored keys and values."""
+    check_causal(trace.scenario)
+    keys: dict[str, FloatArray] = {}
+    values: dict[str, FloatArray] = {}
+    for step in trace.steps:
+        if step.op == "scores" and step.stack == "decoder":
+            keys[step.scope] = trace.arrays[step.reads[1]]
+            values[step.scope] = trace.arrays[f"{step.scope}V"]
+    return Cache(scenario=trace.scenario, n=trace.scenario.n, keys=keys, values=values)
+
+
+def _input_row(scenario: Scenario, token_id: int, p: int) -> FloatArray:
+    """Row p of X: the token's embedding row plus position p's row of an additive kind."""
+    assert scenario.embedding is not None
+    row: FloatArray = scenario.embedding[token_id:token_id + 1]
+    positions = scenario.positions
+    if positions is None or positions.kind not in ("sinusoidal", "learned"):
+        return row
+    table = (positions.table if positions.kind == "learned" else None)
+    if table is not None:
+        at = positions.offset + p
+        added: FloatArray = table[at:at + 1]
+    else:
+        rows = added_rows(positions, p + 1, scenario.d)
+        assert rows is not None
+        added = rows[p:]
+    with_position: FloatArray = row + added
+    return with_position
+
+
+@dataclass
+class _Step:
+    """The attention of one cached step: the new position p and the cache it grows."""
+
+    cache: Cache
+    p: int
+    positions: Positions | None
+    keys: dict[str, FloatArray] = field(default_factory=dict)
+    values: dict[str, FloatArray] = field(default_factory=dict)
+
+    def attend(self, tape: Tape, place: Place, a: Attention, source: str,
+               keys_source: str | None = None, /) -> None:
+        """The new row's attention at ``place``; writes ``{scope}attn_out`` (one row)."""
+        s, x = place.scope, tape[source]
+        q = query_rows(a, x)
+        if a.qk_norm is not None:
+            assert a.gamma_q is not None
+            q = head_normed(a, q, a.gamma_q, a.heads)
+        if keys_source is None:
+            keys, values, q, mask = self._grown(s, a, q, x)
+        else:  # cross-attention: the memory's keys and values, computed once
+            keys, values, mask = self.cache.keys[s], self.cache.values[s], a.key_mask
+        product = head_scores(a, q, keys)
+        if keys_source is None and self.positions is not None and self.positions.kind == "alibi":
+            distance = self.p - np.arange(self.p + 1)
+            slopes = self.positions.head_slopes(a.heads)
+            product = product + slopes[:, None, None] * -distance[None, None, :]
+        visible = key_visibility(1, int(keys.shape[0]), a.causal, a.window, mask, first=self.p)
+        shares = softmax(product, np.broadcast_to(visible, product.shape))
+        tape.arrays[f"{s}weights"] = shares
+        tape.arrays[f"{s}mixed"], tape.arrays[f"{s}attn_out"] = head_mix(a, shares, values)
+
+    def _grown(self, s: str, a: Attention, q: FloatArray, x: FloatArray
+               ) -> tuple[FloatArray, FloatArray, FloatArray, tuple[bool, ...] | None]:
+        """A self-attention's keys and values with the new row's, the query turned by RoPE and
+        the key mask with the new key seen."""
+        k, v = key_value_rows(a, x)
+        if a.qk_norm is not None:
+            assert a.gamma_k is not None
+            k = head_normed(a, k, a.gamma_k, a.groups)
+        positions = self.positions
+        if positions is not None and positions.kind == "rope":
+            r = positions.rotary(self.cache.scenario.attention.d_k)
+            angles = rope_angles(self.p + 1, r, positions.base)[self.p:]
+            q = rotate(q, a.heads, angles, positions.pairing)
+            k = rotate(k, a.groups, angles, positions.pairing)
+        keys = np.concatenate([self.cache.keys[s], k])
+        values = np.concatenate([self.cache.values[s], v])
+        self.keys[s], self.values[s] = keys, values
+        mask = None
+        if a.key_mask is not None:
+            mask = (*a.key_mask, *(True,) * (self.p + 1 - len(a.key_mask)))
+        return keys, values, q, mask
+
+
+def next_position(cache: Cache, token_id: int) -> NewRow:
+    """Append ``token_id`` at position ``cache.n`` and compute only its row, layer by layer,
+    from the cached keys and values; the head gives its logits and probabilities.
+
+    Raises
+    ------
+    ScenarioError
+        As :func:`engine.generation.extend` refuses the token (no embedding or head, a learned
+        table at its end, the position limit), or a value overflows.
+    """
+    scenario = cache.scenario
+    p = cache.n
+    check_room(scenario, p)
+    check_token(scenario, token_id)
+    step = _Step(cache=cache, p=p, positions=scenario.positions)
+    tape = Tape()
+    tape.arrays["X"] = _input_row(scenario, token_id, p)
+    try:
+        with np.errstate(over="raise", invalid="raise", divide="raise"):
+            out = forward.stack(tape, Place(), "", scenario.layers, "X",
+                                shorthand=scenario.shorthand, attend=step.attend)
+            assert scenario.head is not None
+            at = Place().at("block" if scenario.head_in_block else "head")
+            forward.head(tape, at, scenario.head, out)
+    except FloatingPointError as error:
+        raise ScenarioError(f"position {p}", f"a value overflowed or was divided by zero "
+                            f"({error})") from None
+    grown = Cache(scenario=scenario, n=p + 1, keys={**cache.keys, **step.keys},
+                  values={**cache.values, **step.values})
+    return NewRow(cache=grown, arrays=tape.arrays)
+
+
+__all__ = ["Cache", "NewRow", "cache_of", "check_causal", "next_position"]
