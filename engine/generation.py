@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.errors import ScenarioError
 from engine.reader import MAX_POSITIONS
+from engine.refusals import Refusal
 from engine.scenario import Scenario, parse_scenario
 from engine.writer import as_array, to_document
 
@@ -17,26 +18,23 @@ def check_room(scenario: Scenario, n: int | None = None) -> None:
     (by default its own): no token ids, embedding or vocabulary head, training targets, the
     position limit, or a learned table at its end."""
     if scenario.token_ids is None or scenario.embedding is None:
-        raise ScenarioError("token_ids", "generating needs token_ids and an embedding table to "
-                            "look the new token up in")
+        raise ScenarioError("token_ids", Refusal("generate_needs_tokens"))
     head = scenario.head
     if head is None or head.unembed is None:
-        raise ScenarioError("head.unembed", "generating needs a vocabulary head (head.unembed "
-                            "and head.vocab) to give the next token's probabilities")
+        raise ScenarioError("head.unembed", Refusal("generate_needs_head"))
     if scenario.targets is not None:
-        raise ScenarioError("targets", "a document with training targets has one per position: "
-                            "remove them before generating")
+        raise ScenarioError("targets", Refusal("generate_with_targets"))
     n = scenario.n if n is None else n
     if n + 1 > MAX_POSITIONS:
-        raise ScenarioError("token_ids", f"{n} positions already: one more is past the limit "
-                            f"of {MAX_POSITIONS}")
+        raise ScenarioError("token_ids", Refusal("generate_positions_limit", n=n,
+                                                 limit=MAX_POSITIONS))
     positions = scenario.positions
     if positions is not None and positions.kind == "learned":
         assert positions.table is not None
         rows = int(positions.table.shape[0])
         if positions.offset + n + 1 > rows:
-            raise ScenarioError("positions.table", f"the learned table has {rows} rows; position "
-                                f"{n} would need row {positions.offset + n}, past its end")
+            raise ScenarioError("positions.table", Refusal("generate_past_table", rows=rows, n=n,
+                                                           row=positions.offset + n))
 
 
 def check_token(scenario: Scenario, token_id: int) -> None:
@@ -45,8 +43,8 @@ def check_token(scenario: Scenario, token_id: int) -> None:
     assert head is not None and embedding is not None
     entries = min(len(head.vocab), int(embedding.shape[0]))
     if not 0 <= token_id < entries:
-        raise ScenarioError("token_ids", f"id {token_id} is not a vocabulary entry with a row "
-                            f"of the embedding (ids 0 to {entries - 1})")
+        raise ScenarioError("token_ids", Refusal("token_not_in_vocabulary", token_id=token_id,
+                                                 last=entries - 1))
 
 
 def extend(scenario: Scenario, token_id: int) -> Scenario:

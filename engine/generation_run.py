@@ -12,6 +12,7 @@ from engine.generation import check_room, extend
 from engine.kv_cache import Cache, cache_of, next_position
 from engine.parse_generation import Generation, Settings
 from engine.reader import FloatArray
+from engine.refusals import Refusal
 from engine.sampling import Draw, sample
 from engine.scenario import Scenario
 from engine.trace import compute
@@ -73,7 +74,7 @@ def generate(scenario: Scenario, steps: int, settings: Settings) -> Run:
         would pass a limit; nothing is returned then.
     """
     if steps < 1:
-        raise ScenarioError("steps", f"expected a whole number from 1, got {steps}")
+        raise ScenarioError("steps", Refusal("whole_from_one", got=steps))
     check_room(scenario)
     record = _record(scenario, settings)
     current = replace(scenario, generation=record)

@@ -22,6 +22,7 @@ from engine.modules import Attention
 from engine.ops import key_visibility, softmax
 from engine.positions import Positions, added_rows, rope_angles, rotate
 from engine.reader import FloatArray
+from engine.refusals import Refusal
 from engine.scenario import Scenario
 from engine.tape import (
     Place,
@@ -73,8 +74,7 @@ def check_causal(scenario: Scenario) -> None:
     for k, layer in enumerate(scenario.layers):
         if not layer.attention.causal:
             place = "attention" if scenario.shorthand else f"layers.{k}.attention"
-            raise ScenarioError(f"{place}.causal", "a KV cache needs causal self-attention: "
-                                "without the mask every earlier row reads the new token")
+            raise ScenarioError(f"{place}.causal", Refusal("cache_needs_causal"))
 
 
 def cache_of(trace: Trace) -> Cache:
@@ -188,8 +188,7 @@ def next_position(cache: Cache, token_id: int) -> NewRow:
             at = Place().at("block" if scenario.head_in_block else "head")
             forward.head(tape, at, scenario.head, out)
     except FloatingPointError as error:
-        raise ScenarioError(f"position {p}", f"a value overflowed or was divided by zero "
-                            f"({error})") from None
+        raise ScenarioError(f"position {p}", Refusal("step_overflow", error=str(error))) from None
     grown = Cache(scenario=scenario, n=p + 1, keys={**cache.keys, **step.keys},
                   values={**cache.values, **step.values})
     return NewRow(cache=grown, arrays=tape.arrays)

@@ -16,6 +16,7 @@ from engine.reader import (
     expect_object,
     refuse_unknown,
 )
+from engine.refusals import Refusal
 
 GENERATION_KEYS = ("temperature", "top_k", "top_p", "seed", "chosen")
 MAX_TEMPERATURE = 100.0
@@ -66,25 +67,24 @@ def check_settings(temperature: float, top_k: int | None, top_p: float, place: s
     (0, 1]; ``place`` prefixes each key's place (``"generation."``, or ``"--"`` on the command
     line)."""
     if not 0.0 <= temperature <= MAX_TEMPERATURE:
-        raise ScenarioError(f"{place}temperature", f"expected a number from 0 (greedy) to "
-                            f"{MAX_TEMPERATURE:g}, got {describe(temperature)}")
+        raise ScenarioError(f"{place}temperature", Refusal("temperature_range",
+                                                           limit=MAX_TEMPERATURE,
+                                                           got=describe(temperature)))
     if top_k is not None and top_k < 1:
-        raise ScenarioError(f"{place}top_k", f"expected a whole number from 1, got {top_k}")
+        raise ScenarioError(f"{place}top_k", Refusal("whole_from_one", got=top_k))
     if not 0.0 < top_p <= 1.0:
-        raise ScenarioError(f"{place}top_p", f"expected a number above 0 and at most 1, got "
-                            f"{describe(top_p)}")
+        raise ScenarioError(f"{place}top_p", Refusal("top_p_range", got=describe(top_p)))
 
 
 def parse_targets(value: object, n: int, vocab: int) -> tuple[int, ...]:
     """``targets``: one vocabulary id per position (``vocab`` entries; 0 when the document has
     no vocabulary head)."""
     if vocab == 0:
-        raise ScenarioError("targets", "a loss needs a vocabulary head (head.unembed and "
-                            "head.vocab) to give each position its probabilities")
+        raise ScenarioError("targets", Refusal("loss_needs_head"))
     if not isinstance(value, list | tuple):
-        raise ScenarioError("targets", f"expected a list of {n} ids, got {describe(value)}")
+        raise ScenarioError("targets", Refusal("targets_list", count=n, got=describe(value)))
     if len(value) != n:
-        raise ScenarioError("targets", f"expected {n} ids, one per position, got {len(value)}")
+        raise ScenarioError("targets", Refusal("targets_count", count=n, got=len(value)))
     return tuple(expect_int(t, f"targets[{k}]", 0, vocab - 1) for k, t in enumerate(value))
 
 
@@ -95,8 +95,7 @@ def parse_generation(value: object, token_ids: Sequence[int] | None,
     obj = expect_object(value, "generation")
     refuse_unknown(obj, GENERATION_KEYS, "generation")
     if token_ids is None or vocab == 0:
-        raise ScenarioError("generation", "a generation run needs token_ids with an embedding "
-                            "and a vocabulary head (head.unembed and head.vocab)")
+        raise ScenarioError("generation", Refusal("run_needs_vocabulary"))
     temperature = expect_number(obj.get("temperature", 1.0), "generation.temperature")
     top_k = (expect_int(obj["top_k"], "generation.top_k", 1, MAX_VOCAB)
              if "top_k" in obj else None)
@@ -105,16 +104,16 @@ def parse_generation(value: object, token_ids: Sequence[int] | None,
     seed = expect_int(obj.get("seed", 0), "generation.seed", 0, MAX_SEED)
     raw = obj.get("chosen", [])
     if not isinstance(raw, list | tuple):
-        raise ScenarioError("generation.chosen", f"expected a list of ids, got {describe(raw)}")
+        raise ScenarioError("generation.chosen", Refusal("chosen_list", got=describe(raw)))
     if len(raw) >= len(token_ids):
-        raise ScenarioError("generation.chosen", f"{len(raw)} chosen ids leave no prompt in the "
-                            f"{len(token_ids)} token ids: a run appends to at least one token")
+        raise ScenarioError("generation.chosen", Refusal("chosen_no_prompt", count=len(raw),
+                                                         total=len(token_ids)))
     chosen = tuple(expect_int(t, f"generation.chosen[{k}]", 0, vocab - 1)
                    for k, t in enumerate(raw))
     if chosen and tuple(token_ids[-len(chosen):]) != chosen:
-        raise ScenarioError("generation.chosen", f"expected the last {len(chosen)} token ids "
-                            f"{list(token_ids[-len(chosen):])}, the ids the run appended, got "
-                            f"{list(chosen)}")
+        raise ScenarioError("generation.chosen", Refusal(
+            "chosen_not_last", count=len(chosen), expected=str(list(token_ids[-len(chosen):])),
+            got=str(list(chosen))))
     return Generation(settings=Settings(temperature=temperature, top_k=top_k, top_p=top_p,
                                         seed=seed), chosen=chosen)
 

@@ -164,6 +164,36 @@ ENGLISH: dict[str, str] = {
     "rope_dims_too_many": "{dims} is more than d_k = {d_k} of {path}",
     "alibi_slopes_heads": "expected {heads} numbers to match the {heads} heads of {path}, got "
                           "{got}",
+    # Generating, training targets and the KV cache (engine.generation, engine.parse_generation,
+    # engine.generation_run, engine.kv_cache).
+    "generate_needs_tokens": "generating needs token_ids and an embedding table to look the new "
+                             "token up in",
+    "generate_needs_head": "generating needs a vocabulary head (head.unembed and head.vocab) to "
+                           "give the next token's probabilities",
+    "generate_with_targets": "a document with training targets has one per position: remove "
+                             "them before generating",
+    "generate_positions_limit": "{n} positions already: one more is past the limit of {limit}",
+    "generate_past_table": "the learned table has {rows} rows; position {n} would need row "
+                           "{row}, past its end",
+    "token_not_in_vocabulary": "id {token_id} is not a vocabulary entry with a row of the "
+                               "embedding (ids 0 to {last})",
+    "whole_from_one": "expected a whole number from 1, got {got}",
+    "temperature_range": "expected a number from 0 (greedy) to {limit:g}, got {got}",
+    "top_p_range": "expected a number above 0 and at most 1, got {got}",
+    "loss_needs_head": "a loss needs a vocabulary head (head.unembed and head.vocab) to give "
+                       "each position its probabilities",
+    "targets_list": "expected a list of {count} ids, got {got}",
+    "targets_count": "expected {count} ids, one per position, got {got}",
+    "run_needs_vocabulary": "a generation run needs token_ids with an embedding and a vocabulary "
+                            "head (head.unembed and head.vocab)",
+    "chosen_list": "expected a list of ids, got {got}",
+    "chosen_no_prompt": "{count} chosen ids leave no prompt in the {total} token ids: a run "
+                        "appends to at least one token",
+    "chosen_not_last": "expected the last {count} token ids {expected}, the ids the run "
+                       "appended, got {got}",
+    "cache_needs_causal": "a KV cache needs causal self-attention: without the mask every "
+                          "earlier row reads the new token",
+    "step_overflow": "a value overflowed or was divided by zero ({error})",
     # Edits of a document in the app (app.model): swapping tokens, adding and moving layers.
     "swap_same": "choose two different positions, got {i} twice",
     "swap_outside": "positions {i} and {j}: a scenario of {n} positions has 0 to {last}",

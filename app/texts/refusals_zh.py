@@ -145,6 +145,28 @@ WORDS: dict[str, str] = {
     "odd_d_k": "{path} 的 d_k = {d_k} 是奇数：请给出偶数的 rotary_dims（列成对旋转）",
     "rope_dims_too_many": "{dims} 超过了 {path} 的 d_k = {d_k}",
     "alibi_slopes_heads": "应有 {heads} 个数，与 {path} 的 {heads} 个头一致，得到 {got} 个",
+    # 生成、训练目标与 KV 缓存。
+    "generate_needs_tokens": "生成需要 token_ids 和一张嵌入表，才能查到新 Token 的那一行",
+    "generate_needs_head": "生成需要词表头（head.unembed 与 head.vocab）来给出下一个 Token 的概率",
+    "generate_with_targets": "带训练目标的文档每个位置都有一个目标：生成之前请先删去它们",
+    "generate_positions_limit": "已有 {n} 个位置：再加一个就超过了 {limit} 个的上限",
+    "generate_past_table": "可学习的位置表有 {rows} 行；位置 {n} 需要第 {row} 行，超出了表的末尾",
+    "token_not_in_vocabulary": "编号 {token_id} 不是词表中有嵌入行的条目（编号为 0 到 {last}）",
+    "whole_from_one": "应为从 1 起的整数，得到的是 {got}",
+    "temperature_range": "温度应为 0（贪心）到 {limit:g} 之间的数，得到的是 {got}",
+    "top_p_range": "应为大于 0 且不超过 1 的数，得到的是 {got}",
+    "loss_needs_head": "损失需要词表头（head.unembed 与 head.vocab）来给出每个位置的概率",
+    "targets_list": "训练目标应为含 {count} 个编号的列表，得到的是 {got}",
+    "targets_count": "训练目标应有 {count} 个编号（每个位置一个），得到 {got} 个",
+    "run_needs_vocabulary": "生成记录需要 token_ids 及其嵌入表，以及词表头（head.unembed 与 "
+                            "head.vocab）",
+    "chosen_list": "应为编号的列表，得到的是 {got}",
+    "chosen_no_prompt": "{count} 个已选编号占满了全部 {total} 个 Token 编号，没有留下提示：一次生成"
+                        "至少要接在一个 Token 之后",
+    "chosen_not_last": "最后 {count} 个 Token 编号应为 {expected}（即生成所追加的编号），得到的是 "
+                       "{got}",
+    "cache_needs_causal": "KV 缓存需要因果自注意力：没有因果遮罩，之前的每一行都会读到新 Token",
+    "step_overflow": "有数值溢出或被零除",
     # 在窗口中编辑文档：交换 Token、添加与移动层。
     "swap_same": "请选两个不同的位置，{i} 被选了两次",
     "swap_outside": "位置 {i} 和 {j}：这份文档有 {n} 个位置，编号为 0 到 {last}",

@@ -23,6 +23,7 @@ from app.texts.refusals_zh import WORDS as CHINESE
 from engine import ScenarioError, load_scenario, parse_scenario
 from engine.refusals import ENGLISH, Refusal
 from tests.app.driving import close_window, open_window
+from tests.engine.generation_documents import example as generating
 
 ROOT = Path(__file__).resolve().parents[2]
 RAISING = ("engine", "app/model")
@@ -121,6 +122,7 @@ def test_a_refusal_read_in_another_process_still_reads_in_chinese(tmp_path: Path
 def test_real_refusals_read_in_chinese_with_their_numbers() -> None:
     f11 = load_scenario(example_path("f11")).to_document()
     g01 = load_scenario(example_path("g01")).to_document()
+    three = generating("three-layers")
     attention = f11["attention"]
     cases = [
         ({**f11, "attention": {**attention, "Wk": [[1, 0], [0, 1], [1, 1]]}},
@@ -146,6 +148,14 @@ def test_real_refusals_read_in_chinese_with_their_numbers() -> None:
         ({**f11, "positions": {"kind": "sinusoidal", "pairing": "half"}},
          "positions.pairing: belongs to kind rope, not sinusoidal",
          "positions.pairing：属于 kind rope，不属于 sinusoidal"),
+        ({**three, "generation": {"temperature": -1}},
+         "generation.temperature: expected a number from 0 (greedy) to 100, got -1.0",
+         "generation.temperature：温度应为 0（贪心）到 100 之间的数，得到的是 -1.0"),
+        ({**three, "generation": {"chosen": [0, 1]}},
+         "generation.chosen: expected the last 2 token ids [1, 2], the ids the run appended, "
+         "got [0, 1]",
+         "generation.chosen：最后 2 个 Token 编号应为 [1, 2]（即生成所追加的编号），"
+         "得到的是 [0, 1]"),
     ]
     for document, english, chinese in cases:
         error = refusal_of(document)
