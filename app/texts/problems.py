@@ -7,10 +7,16 @@ Chinese catalogue (:mod:`app.texts.refusals_zh`), both keyed by that id.
 
 from __future__ import annotations
 
+import re
+
 from app.texts.model import check_language
 from app.texts.refusals_zh import WORDS as CHINESE
 from engine import ScenarioError
 from engine.errors import one_line
+
+_BETWEEN_HAN = re.compile(r"(?<=[\u3000-\u9fff\uff00-\uffef]) (?=[\u3000-\u9fff\uff00-\uffef])")
+"""A space the templates put before a value, left between two Chinese characters when the
+value is itself a Chinese phrase (得到的是 一个对象)."""
 
 
 def problem_words(error: ScenarioError, lang: str) -> str:
@@ -18,5 +24,5 @@ def problem_words(error: ScenarioError, lang: str) -> str:
     interface language, and is shown as it is."""
     if check_language(lang) == "en" or error.refusal is None:
         return str(error)
-    problem = one_line(error.refusal.words(CHINESE))
+    problem = _BETWEEN_HAN.sub("", one_line(error.refusal.words(CHINESE)))
     return f"{error.place}：{problem}" if error.place else problem

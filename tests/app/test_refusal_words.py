@@ -156,6 +156,9 @@ def test_real_refusals_read_in_chinese_with_their_numbers() -> None:
          "got [0, 1]",
          "generation.chosen：最后 2 个 Token 编号应为 [1, 2]（即生成所追加的编号），"
          "得到的是 [0, 1]"),
+        ({**f11, "attention": {**attention, "causal": {"on": 1}}},
+         "attention.causal: expected true or false, got an object",
+         "attention.causal：应为 true 或 false，得到的是一个对象"),
     ]
     for document, english, chinese in cases:
         error = refusal_of(document)
