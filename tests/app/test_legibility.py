@@ -12,11 +12,12 @@ from PySide6.QtGui import QAction, QImage
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from app.canvas.arrows import SAMPLE_WIDTH, AttentionArrows
 from app.canvas.context import FrameOptions, LayoutContext
 from app.canvas.frame import FrameItem
 from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.layout import TextItem
-from app.canvas.theme import SLIDE
+from app.canvas.theme import SLIDE, text_advance
 from app.canvas.view import CanvasView
 from app.canvas.worked_row import MAX_POSITIONS, WORKED_STAGES, worked_row
 from app.model.examples import example_path
@@ -285,3 +286,29 @@ def test_a_double_click_zooms_to_the_step_and_back(qtbot: QtBot) -> None:
         assert smallest_number(again, canvas).pixels == pytest.approx(whole)
     finally:
         close_window(window)
+
+
+def test_the_arrows_legend_is_no_wider_than_the_arrows(qtbot: QtBot) -> None:
+    """G01's two-token arrows are narrower than their English legend's first line: it says
+    that the rows sum to 1 on a line of its own, and the legend no longer sets the arrows'
+    width; the shorter Chinese line, and the pronoun's ten-token arrows, keep it joined."""
+
+    def legend(name: str, lang: str) -> tuple[list[str], float]:
+        trace = trace_of(name)
+        frame = FrameItem(trace, trace.step_index("mix"), FrameOptions(lang=lang))
+        (arrows,) = frame.items_of(AttentionArrows)
+        lines = arrows.legend_lines()
+        widest = max(text_advance(line, 12) for line in lines) + SAMPLE_WIDTH + 12
+        assert arrows.boundingRect().width() > widest, (name, lang)
+        return lines, widest
+
+    lines, widest = legend("g01", "en")
+    assert lines == ["arrow width and opacity = share", "grey, faint: the other queries' arrows",
+                     "each row of shares sums to 1"]
+    joined = text_advance("arrow width and opacity = share; each row of shares sums to 1", 12)
+    assert widest < joined
+    assert legend("g01", "zh")[0] == ["箭头粗细与不透明度 = 份额；每行份额之和为 1",
+                                      "灰色淡线：其他查询的箭头"]
+    assert legend("pronoun", "en")[0] == [
+        "arrow width and opacity = share; each row of shares sums to 1",
+        "grey, faint: the other queries' arrows"]
