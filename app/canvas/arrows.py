@@ -196,11 +196,12 @@ class AttentionArrows(QGraphicsObject):
             (f"h{'8' * len(str(spec.weights.shape[0]))} " if self.several else "")
             + NumberFormat(spec.places).widest(spec.weights),
             SHARE_SIZE, bold=True) + 12
-        labels_right = self.label_left + len(spec.heads) * self.label_width
+        self._legend_room = max(self.label_left + len(spec.heads) * self.label_width,
+                                text_advance(title, 14, bold=True) + 8)
+        """How wide the arrows are without their legend: a legend line wider splits."""
         legend_width = max(text_advance(line, 12)
                            for line in self.legend_lines()) + SAMPLE_WIDTH + 12
-        self._width = max(labels_right, legend_width,
-                          text_advance(title, 14, bold=True) + 8)
+        self._width = max(self._legend_room, legend_width)
         self._legend_top = TOP + n * ROW_PITCH + 10
         self._height = self._legend_top + len(self.legend_lines()) * LEGEND_LINE + 4
         self._planned: _Plan | None = None
@@ -266,10 +267,17 @@ class AttentionArrows(QGraphicsObject):
         return self.node_width * 2 + COLUMN_GAP + LABEL_GAP
 
     def legend_lines(self) -> list[str]:
-        """The lines under the arrows: what width and opacity mean, what the faint ones are,
-        and the filter when one applies."""
-        lines = [frame_word(self.lang, "arrow_legend"),
+        """The lines under the arrows: what width and opacity mean and that each row of shares
+        sums to 1 (on a line of its own when the two would be wider than the arrows), what the
+        faint ones are, and the filter when one applies."""
+        meaning = frame_word(self.lang, "arrow_legend")
+        rows_sum = frame_word(self.lang, "rows_sum_legend")
+        both = join_notes(self.lang, meaning, rows_sum)
+        split = text_advance(both, 12) + SAMPLE_WIDTH + 12 > self._legend_room
+        lines = [meaning if split else both,
                  frame_word(self.lang, "legend_heads" if self.several else "legend_other")]
+        if split:
+            lines.append(rows_sum)
         if self.filtered:
             lines.append(frame_word(self.lang, "arrow_filter", top_k=STRONG_TOP_K,
                                     min_share=STRONG_MIN_SHARE))

@@ -37,9 +37,12 @@ from engine.op_table import op_table
 MAX_SCALE = 3.2
 """A tiny document is not blown up beyond this (its numbers are then about 30 px tall)."""
 MIN_SCALE = 0.05
-WRAPS: tuple[float, ...] = (5600.0, 4500.0, 3600.0, 2900.0, 2300.0, 1850.0, 1500.0, 1200.0,
-                            960.0, 770.0, 620.0, 500.0)
-"""Wrap widths tried, widest first, after the natural layout (scene units before scaling)."""
+WRAPS: tuple[float, ...] = (5600.0, 4500.0, 3600.0, 2900.0, 2300.0, 1850.0, 1500.0, 1350.0,
+                            1200.0, 1080.0, 960.0, 770.0, 620.0, 500.0)
+"""Wrap widths tried, widest first, after the natural layout (scene units before scaling).
+Between 1500 and 960 the steps are finer: there one part moving below another (RoPE's angles
+above its rows, the arrows under a 10-token mix) decides whether a presentation sheet's
+numbers reach a back row."""
 CACHE_SIZE = 1024
 """Steps' fits (and the arrays each step shows) kept, the least recently used dropped first."""
 

@@ -89,7 +89,9 @@ class FrameItem(Sheet):
     (:attr:`FrameOptions.aspect`), or ``sheet`` when given (each side of a comparison). The
     picture is scaled by the document's one type scale (:func:`app.canvas.compose.compose`), or
     ``alone`` (presentation) as large as this frame allows by itself
-    (:func:`app.canvas.compose.compose_alone`), and centred between the header and the footer.
+    (:func:`app.canvas.compose.compose_alone`), and centred between the header and the footer
+    (alone, the footer moves up to the end of the heading's line when it fits there, and the
+    picture takes its line).
 
     Attributes
     ----------
@@ -140,8 +142,9 @@ class FrameItem(Sheet):
             caption = self._text(self.options.caption, CAPTION_SIZE * unit, margin, 0)
             bottom -= caption.boundingRect().height()
             caption.setY(bottom)
-        bottom -= footer.boundingRect().height()
-        footer.setY(bottom)
+        if not (alone and self._beside_heading(footer, margin, unit)):
+            bottom -= footer.boundingRect().height()
+            footer.setY(bottom)
         self.area = QRectF(margin, body_top, width - 2 * margin,
                            bottom - HEADER_GAP * unit - body_top)
         """Where the step's picture may go, in sheet units."""
@@ -221,6 +224,22 @@ class FrameItem(Sheet):
             return compose_alone(self.trace, self.options, self.area.size(), self.step_index)
         return compose(self.trace, self.options, self.area.size(),
                        self.step_index if quick else None)
+
+    def _beside_heading(self, footer: TextItem, margin: float, unit: float) -> bool:
+        """Put the footer at the right end of the heading's line, above the map, when it fits
+        there (a frame alone on its screen: its picture gets the footer's line); whether it
+        did."""
+        heading = self.heading.mapRectToParent(self.heading.boundingRect())
+        size = footer.boundingRect()
+        x = self._rect.width() - margin - size.width()
+        if x < heading.right() + 2 * HEADER_GAP * unit:
+            return False
+        bottom = heading.bottom()
+        if self.route_map is not None:
+            bottom = min(bottom, self.route_map.mapRectToParent(
+                self.route_map.boundingRect()).top() - 2 * unit)
+        footer.setPos(x, bottom - size.height())
+        return True
 
     def _place_map(self, item: RouteMap, subtitle: TextItem, body_top: float, margin: float,
                    unit: float) -> float:

@@ -14,6 +14,7 @@ from PySide6.QtGui import QFont, QFontMetricsF, QPainter
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsObject,
+    QGraphicsRectItem,
     QStyleOptionGraphicsItem,
     QWidget,
 )
@@ -100,11 +101,6 @@ def _body_middle(item: QGraphicsItem) -> float:
 _WRAP: ContextVar[float | None] = ContextVar("wrap", default=None)
 """How wide a row may run before it wraps (scene units before the frame's scale); ``None``: the
 step's natural layout, each row on one line and rows one under the other."""
-
-
-def wrap_width() -> float | None:
-    """The wrap width in force (``None``: the natural layout)."""
-    return _WRAP.get()
 
 
 @contextmanager
@@ -202,6 +198,18 @@ def place_rows(parent: QGraphicsItem, rows: Sequence[Sequence[RowPart]], x: floa
         else:
             band_x = rect.right() + ROW_GAP
     return covered
+
+
+def place_rows_after(parent: QGraphicsItem, rows: Sequence[Sequence[RowPart]], first: QRectF,
+                     theme: Theme) -> QRectF:
+    """:func:`place_rows` right of what ``first`` covers, or from under it when that would run
+    past the wrap width; what both cover."""
+    x, y = first.right() + GAP, first.top()
+    limit = _WRAP.get()
+    probe = QGraphicsRectItem()  # owns the rows' items until they move to ``parent``
+    if limit is not None and place_rows(probe, rows, x, y, theme).right() > limit:
+        x, y = first.left(), first.bottom() + ROW_GAP
+    return first.united(place_rows(parent, rows, x, y, theme))
 
 
 def place_beside(parent: QGraphicsItem, item: QGraphicsItem, covered: QRectF,

@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.canvas.context import LayoutContext, positions_of
-from app.canvas.grid import MatrixGrid
-from app.canvas.layout import GAP, ROW_GAP, TextItem, place_row, place_rows
+from app.canvas.grid import NUMBER_SIZE, MatrixGrid
+from app.canvas.layout import GAP, TextItem, place_row, place_rows, place_rows_after
 from app.canvas.pieces import custom_grid, number, text_lines
 from app.canvas.theme import Theme
 from app.model.operands import attention_at, kv_head, module_of, visible_of
@@ -33,7 +33,9 @@ from engine import Step
 
 RADIUS = 44.0
 DIAL_PAD = 8.0
-TEXT_SIZE = 15
+TEXT_SIZE = NUMBER_SIZE
+"""The dials' numbers (angle, degrees, the pair before → after) and row labels are as large as
+a grid's numbers."""
 TEXT_GAP = 12.0
 BEFORE_WIDTH = 3.0
 """The dashed before arrow is nearly as thick as the after one: it stays visible on the axis."""
@@ -217,7 +219,7 @@ def dial_table(ctx: LayoutContext, title: str, before: npt.NDArray[np.float64],
                                     reach, ctx.theme, color))
         dials.append(row)
     table.dials = dials
-    labels = [TextItem(ctx.labels[p], ctx.theme, size=13, bold=p == ctx.receiver)
+    labels = [TextItem(ctx.labels[p], ctx.theme, size=TEXT_SIZE, bold=p == ctx.receiver)
               for p in positions]
     label_width = max(t.boundingRect().width() for t in labels) + GAP
     widths = [max(row[i].boundingRect().width() for row in dials) for i in range(len(columns))]
@@ -243,8 +245,9 @@ def dial_table(ctx: LayoutContext, title: str, before: npt.NDArray[np.float64],
 
 
 def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
-    """The angles p·θᵢ, Q → Q_rot and K → K_rot, and the receiver's q and k pairs as dials
-    (the head in focus): one compact picture, so RoPE does not shrink the document's scale."""
+    """The angles p·θᵢ, then (beside them, or below when that is too wide) Q → Q_rot and
+    K → K_rot with the receiver's q and k pairs as dials (the head in focus): one compact
+    picture, so RoPE does not shrink the document's scale."""
     att = attention_at(ctx.trace, step.scope)
     angles_name = ("enc." if step.stack == "encoder" else "") + "rope_angles"
     angles = ctx.array(angles_name)
@@ -272,8 +275,8 @@ def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
                      _word(ctx, "turn"), ctx.grid(out, columns=cols, highlight_receiver=True),
                      dial_table(ctx, _word(ctx, key, head=label), before, after, angles,
                                 positions, columns, color)])
-    top = place_row(parent, [angle_grid], 0, 0, ctx.theme)
-    body = place_rows(parent, rows, 0, top.bottom() + ROW_GAP, ctx.theme).united(top)
+    angles_rect = place_row(parent, [angle_grid], 0, 0, ctx.theme)
+    body = place_rows_after(parent, rows, angles_rect, ctx.theme)
     notes = [_word(ctx, "rope_note"), _word(ctx, "dial_legend")]
     if r < att.d_k:
         notes.append(_word(ctx, "kept_columns", first=r, last=att.d_k - 1))

@@ -7,13 +7,13 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from PySide6.QtCore import QRectF
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem
+from PySide6.QtWidgets import QGraphicsItem
 
 from app.canvas.arrows import ArrowSpec, AttentionArrows
 from app.canvas.block_steps import lay_out_ffn, lay_out_norm, lay_out_residual
 from app.canvas.context import LayoutContext, positioned_labels
 from app.canvas.heads import ARROWS_GAP, lay_out_heads_mix
-from app.canvas.layout import GAP, ROW_GAP, place_beside, place_row, place_rows, wrap_width
+from app.canvas.layout import ROW_GAP, place_beside, place_row, place_rows, place_rows_after
 from app.canvas.pieces import text_lines
 from app.canvas.position_pictures import (
     lay_out_biased_scores,
@@ -79,12 +79,7 @@ def _projection_group(ctx: LayoutContext, step: Step, parent: QGraphicsItem, src
             parts += ["+", ctx.grid(parameter_path(step, f"b{weight[1]}"))]
         parts += ["=", ctx.grid(array_name(step, out), title=f"{out} = {name}·{weight}")]
         rows.append(parts)
-    x, y = source.right() + GAP, top
-    limit = wrap_width()
-    probe = QGraphicsRectItem()  # owns the grids until they move to ``parent``
-    if limit is not None and place_rows(probe, rows, x, y, ctx.theme).right() > limit:
-        x, y = 0.0, source.bottom() + ROW_GAP
-    return source.united(place_rows(parent, rows, x, y, ctx.theme))
+    return place_rows_after(parent, rows, source, ctx.theme)
 
 
 def _word(ctx: LayoutContext, key: str, **fields: object) -> str:

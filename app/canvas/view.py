@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen, QResizeEvent
+from PySide6.QtCore import QPoint, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import QWidget
 
 from app.canvas.context import FrameOptions
@@ -23,6 +23,8 @@ SETTLE_AFTER_MS = 300
 """A frame refilled while typing may take other steps' sizes on trust (their numbers widened,
 :func:`app.canvas.compose.compose`); once typing pauses this long they are measured, one step
 per turn of the event loop, and the frame is laid out again if the document's scale moved."""
+PICTURE_MARGIN = 0.015
+"""Zoomed to the step, the picture is framed with this fraction of its size around it."""
 
 
 class CanvasView(pg.GraphicsView):
@@ -34,10 +36,15 @@ class CanvasView(pg.GraphicsView):
         Emitted after the viewport has painted a new frame (used to measure latency).
     resized
         Emitted after the view changed size.
+    zoomed_changed
+        Emitted with whether the view now zooms to the step's picture
+        (:meth:`set_zoomed_to_step`): the frame is to be built again (laid out by itself
+        while zoomed).
     """
 
     repainted = Signal()
     resized = Signal()
+    zoomed_changed = Signal(bool)
     frames_alone = False
     """Whether each frame is laid out as large as it allows by itself (presentation) rather
     than at the document's one type scale."""
@@ -64,6 +71,10 @@ class CanvasView(pg.GraphicsView):
         self.fitted = True
         """Whether the view shows the whole frame (no zoom or pan since the last fit): a resize
         then fits again."""
+        self.zoomed_to_step = False
+        """Whether fitting shows the step's picture, laid out as large as it allows by itself,
+        filling the view (the heading, map and footer outside it), rather than the whole
+        sheet."""
         self.view_box.sigRangeChangedManually.connect(self._moved_by_hand)
         self._pending_paint = False
         self.words_hidden = False
@@ -117,7 +128,8 @@ class CanvasView(pg.GraphicsView):
             self._repaint_soon()
             self._settle_later(frame)
             return frame
-        frame = FrameItem(trace, step, options, title, alone=self.frames_alone)
+        frame = FrameItem(trace, step, options, title,
+                          alone=self.frames_alone or self.zoomed_to_step)
         self.show_item(frame, fit)
         return frame
 
@@ -163,10 +175,36 @@ class CanvasView(pg.GraphicsView):
         self.viewport().update()
 
     def fit(self) -> None:
-        """Zoom so the whole frame is visible."""
-        if self._frame is not None:
-            self.view_box.setRange(rect=self._frame.boundingRect(), padding=0.0)
+        """Zoom so the whole frame is visible, or its step's picture while
+        :attr:`zoomed_to_step`."""
+        frame = self._frame
+        if frame is not None:
+            rect = frame.boundingRect()
+            if self.zoomed_to_step and isinstance(frame, FrameItem):
+                rect = _picture_rect(frame)
+            self.view_box.setRange(rect=rect, padding=0.0)
         self.fitted = True
+
+    def fit_whole(self) -> None:
+        """Fit the whole frame, leaving the zoom to the step (View → Fit frame, Fit)."""
+        self.set_zoomed_to_step(False)
+        self.fit()
+
+    def set_zoomed_to_step(self, on: bool) -> None:
+        """Zoom to the step's picture (it then fills the view, at every step shown) or back
+        to the whole frame."""
+        if on != self.zoomed_to_step:
+            self.zoomed_to_step = on
+            self.zoomed_changed.emit(on)
+        self.fit()
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        """A double-click zooms to the step's picture, or back to the whole frame."""
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.set_zoomed_to_step(not self.zoomed_to_step)
+            event.accept()
+            return
+        super().mouseDoubleClickEvent(event)
 
     def _moved_by_hand(self, *_: object) -> None:
         self.fitted = False
@@ -222,3 +260,11 @@ class CanvasView(pg.GraphicsView):
         if self._pending_paint:
             self._pending_paint = False
             self.repainted.emit()
+
+
+def _picture_rect(frame: FrameItem) -> QRectF:
+    """Where ``frame``'s step picture lies in the frame, with a small margin around it."""
+    body = frame.body
+    rect = frame.mapRectFromItem(body, body.boundingRect())
+    margin = PICTURE_MARGIN * max(rect.width(), rect.height())
+    return rect.adjusted(-margin, -margin, margin, margin)

@@ -1260,6 +1260,14 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>画面适应窗口(&amp;F)</translation>
     </message>
     <message>
+        <source>&amp;Zoom to the step</source>
+        <translation>放大到本步(&amp;Z)</translation>
+    </message>
+    <message>
+        <source>Fill the canvas with the step&apos;s picture (or double-click it); Fit frame goes back</source>
+        <translation>让本步的图占满画布（或双击画布）；“画面适应窗口”可恢复原样</translation>
+    </message>
+    <message>
         <source>&amp;Step</source>
         <translation>步骤(&amp;S)</translation>
     </message>

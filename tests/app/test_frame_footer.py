@@ -4,6 +4,7 @@ layers (``L2.mixed``), and a parameter by the same name (``L2.Wo``, not the docu
 
 from __future__ import annotations
 
+import pytest
 from pytestqt.qtbot import QtBot
 
 from app.canvas import FrameItem, FrameOptions
@@ -33,3 +34,32 @@ def test_the_encoders_and_cross_attentions_parameters_keep_their_scope(qtbot: Qt
 
 def test_a_single_layers_footer_names_parameters_as_its_grids_do(qtbot: QtBot) -> None:
     assert footer("g01", "norm1") == "reads: X, γ1, β1     writes: norm1"
+
+
+def _footer_and_picture(frame: FrameItem) -> tuple[TextItem, float]:
+    (line,) = [t for t in frame.items_of(TextItem) if t.text.startswith("reads")]
+    picture = frame.mapRectFromItem(frame.body, frame.body.boundingRect())
+    return line, picture.top()
+
+
+def test_a_frame_alone_puts_its_footer_on_the_headings_line(qtbot: QtBot) -> None:
+    """Presented alone, G01's mix frame writes its footer at the right end of the heading's line
+    (above the map, right of the heading), and its picture is drawn larger for the line gained;
+    at the document's one scale the footer stays at the bottom of the sheet."""
+    trace = compute(load_scenario(example_path("g01")))
+    k = trace.step_index("mix")
+    options = FrameOptions(worked_row=True)
+    alone = FrameItem(trace, k, options, alone=True)
+    line, top = _footer_and_picture(alone)
+    box = line.mapRectToParent(line.boundingRect())
+    heading = alone.heading.mapRectToParent(alone.heading.boundingRect())
+    assert box.left() > heading.right() and box.bottom() <= heading.bottom() + 1e-6
+    assert box.right() == alone.boundingRect().width() - 40.0
+    assert alone.route_map is not None
+    assert box.bottom() < alone.route_map.mapRectToParent(alone.route_map.boundingRect()).top()
+    assert box.bottom() < top
+    shared = FrameItem(trace, k, options)
+    line, _top = _footer_and_picture(shared)
+    assert line.mapRectToParent(line.boundingRect()).bottom() == 1080.0 - 40.0
+    assert alone.area.height() == pytest.approx(shared.area.height() + line.boundingRect().height())
+    assert alone.picture_scale > shared.picture_scale
