@@ -11,6 +11,7 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from app.editor import model as model_module
 from app.editor.model import MatrixModel
 from app.window.studio import StudioWindow
 from tests.app.driving import close_window, open_window
@@ -59,6 +60,16 @@ def test_an_edit_marks_the_edited_cell_alone_changed(multihead: StudioWindow) ->
     assert seen[1:] == [("attention.Wq", (1, 2), (1, 2))]
     assert model.paste_block(2, 1, "1\t2\n3\t4")
     assert seen[2:] == [("attention.Wq", (2, 1), (3, 2))], "the pasted block's corners"
+
+
+def test_a_large_array_is_not_compared_all_of_it_is_marked(
+        multihead: StudioWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(model_module, "COMPARED_CELLS", 23)  # Wq has 24 cells
+    seen = record_changes(multihead)
+    model = wq(multihead)
+    assert model.setData(model.index(1, 2), "0.75")
+    assert seen == [("attention.Wq", (0, 0), (5, 3))]
+    assert model.data(model.index(1, 2)) == "0.75"
 
 
 def test_the_repaint_after_an_edit_asks_for_the_edited_cell_alone(
