@@ -26,6 +26,15 @@ ROOT = QModelIndex()
 SHOWN_PLACES = 6
 ROW_TOKENS = {"X": "tokens", "encoder.X": "encoder.tokens"}
 """Arrays whose rows are the tokens of a list: their rows are labelled by the tokens."""
+CELL_ROLES = frozenset((Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole,
+                        Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.AccessibleTextRole,
+                        Qt.ItemDataRole.ToolTipRole))
+"""The roles a number cell answers; the view asks for others (font, colours …) too."""
+NUMBER_ALIGNMENT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+COMPARED_CELLS = 1 << 16
+"""An array up to this many cells is compared after each change, so that only the cells that
+changed repaint; a larger one (GPT-2's W1 has 2.4 million) repaints the cells on screen, which
+costs less than comparing it (about 10 ms)."""
 
 
 class MatrixModel(QAbstractTableModel):
@@ -40,7 +49,7 @@ class MatrixModel(QAbstractTableModel):
         self.state = state
         self.path = path
         self.name = place_name(path)
-        self._values = self._read()
+        self._set_values(self._read())
         self._row_tokens = self._tokens()
         state.documentChanged.connect(self._refresh)
 
@@ -62,7 +71,7 @@ class MatrixModel(QAbstractTableModel):
             return  # this array left the document; the pane removes its grid
         if values.shape != self._values.shape:
             self.beginResetModel()
-            self._values = values
+            self._set_values(values)
             self._row_tokens = self._tokens()
             self.endResetModel()
             return
@@ -72,10 +81,29 @@ class MatrixModel(QAbstractTableModel):
             self.headerDataChanged.emit(Qt.Orientation.Vertical, 0, values.shape[0] - 1)
         if values is self._values:
             return  # most often: an edit elsewhere replaced only its own array
+        changed = self._changed_corners(values)
+        self._set_values(values)
+        if changed is not None:  # only the cells that changed repaint (one typed: that cell)
+            self.dataChanged.emit(*changed)
+
+    def _changed_corners(self, values: np.ndarray) -> tuple[QModelIndex, QModelIndex] | None:
+        """The top-left and bottom-right cells around every cell of ``values`` (of the shape
+        shown) that differs from the shown one; None if none does. A large array is not
+        compared: all of it."""
+        height, width = values.shape
+        if values.size > COMPARED_CELLS:
+            return self.index(0, 0), self.index(height - 1, width - 1)
+        changed = np.flatnonzero(values != self._values)  # several times quicker than nonzero
+        if not changed.size:
+            return None
+        rows, cols = np.divmod(changed, width)
+        return (self.index(int(rows[0]), int(cols.min())),
+                self.index(int(rows[-1]), int(cols.max())))
+
+    def _set_values(self, values: np.ndarray) -> None:
         self._values = values
-        if values.size:
-            self.dataChanged.emit(self.index(0, 0),
-                                  self.index(values.shape[0] - 1, values.shape[1] - 1))
+        self._shown: dict[tuple[int, int], str] = {}
+        """The display text of each cell painted since the values last changed."""
 
     @property
     def is_vector(self) -> bool:
@@ -94,33 +122,35 @@ class MatrixModel(QAbstractTableModel):
 
     def row_label(self, row: int) -> str:
         if self.path in ROW_TOKENS:
-            tokens = labels_at(self.state.scenario, ROW_TOKENS[self.path])
+            tokens = self._row_tokens
             # While a new document replaces the old one, a grid may still ask for an old row.
             return tokens[row] if row < len(tokens) else str(row)
         return "" if self.is_vector else str(row)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+        # Asked for every role of every cell painted: the unused roles are answered first.
+        if role not in CELL_ROLES or not index.isValid():
             return None
-        value = float(self._values[index.row(), index.column()])
-        if role == Qt.ItemDataRole.DisplayRole:
-            return format_number(value, SHOWN_PLACES)
-        if role == Qt.ItemDataRole.EditRole:
-            return format_exact(value)
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role in (Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole):
-            number = format_exact(value)
-            if self.path in ROW_TOKENS:
-                return self.tr("{name}, token {token}, feature {col}: {value}").format(
-                    name=self.name, token=self.row_label(index.row()), col=index.column(),
-                    value=number)
-            if self.is_vector:
-                return self.tr("{name}, column {col}: {value}").format(
-                    name=self.name, col=index.column(), value=number)
-            return self.tr("{name}, row {row}, column {col}: {value}").format(
-                name=self.name, row=index.row(), col=index.column(), value=number)
-        return None
+            return NUMBER_ALIGNMENT
+        row, col = index.row(), index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            shown = self._shown.get((row, col))
+            if shown is None:
+                shown = self._shown[row, col] = format_number(float(self._values[row, col]),
+                                                              SHOWN_PLACES)
+            return shown
+        number = format_exact(float(self._values[row, col]))
+        if role == Qt.ItemDataRole.EditRole:
+            return number
+        if self.path in ROW_TOKENS:
+            return self.tr("{name}, token {token}, feature {col}: {value}").format(
+                name=self.name, token=self.row_label(row), col=col, value=number)
+        if self.is_vector:
+            return self.tr("{name}, column {col}: {value}").format(
+                name=self.name, col=col, value=number)
+        return self.tr("{name}, row {row}, column {col}: {value}").format(
+            name=self.name, row=row, col=col, value=number)
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
