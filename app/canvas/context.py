@@ -43,7 +43,11 @@ def positioned_labels(trace: Trace, list_name: str, lang: str) -> list[str]:
     tokens = tokens_of(trace, list_name)
     if positions_of(trace, list_name) is None:
         return tokens
-    return [position_word(lang, "positioned", token=t, p=p) for p, t in enumerate(tokens)]
+    shown = trace.row_order  # drawn by token: each row keeps the position it holds
+    places = shown.positions if shown is not None and list_name == "tokens" \
+        else range(len(tokens))
+    return [position_word(lang, "positioned", token=t, p=p) for p, t in zip(places, tokens,
+                                                                            strict=True)]
 
 
 def positions_of(trace: Trace, list_name: str) -> Positions | None:

@@ -30,7 +30,7 @@ from app.canvas.pieces import custom_grid, number, text_lines, word
 from app.canvas.theme import Theme, font
 from app.texts.frame_words import frame_word
 from engine import Trace
-from engine.differences import ArrayDifference, Comparison, matching_step
+from engine.differences import ArrayDifference, Comparison, in_token_order, matching_step
 
 SIDE_GAP = 24.0
 SIDES_SHARE = 0.74
@@ -127,16 +127,17 @@ class CompareFrameItem(Sheet):
         below = height - MARGIN - note_height - top
         side_height = below * (SIDES_SHARE if self.changed else 1.0)
         side_options = replace(self.options, caption="", route_map=False, worked_row=False)
-        b_options = replace(side_options, receiver=order[ctx.receiver]) \
-            if order is not None else side_options  # B reads with the same token as A
-        specs = (("A", trace_a, index_a, step_a, titles[0], labels[0], side_options),
-                 ("B", trace_b, index_b, step_b, titles[1], labels[1], b_options))
+        # Paired by token, B is drawn by token: each token on A's row, with the position it
+        # holds in B, and the receiver is the same token on both sides.
+        shown_b = in_token_order(trace_b, order) if order is not None else trace_b
+        specs = (("A", trace_a, index_a, step_a, titles[0], labels[0]),
+                 ("B", shown_b, index_b, step_b, titles[1], labels[1]))
 
         def side_frames(side: tuple[float, float], most: float | None) -> list[FrameItem]:
-            return [FrameItem(trace, index, options, step_title=word(
+            return [FrameItem(trace, index, side_options, step_title=word(
                 ctx, "side", side=name, label=label, title=title or step.title), sheet=side,
                 max_scale=most, own_scale=True)
-                for name, trace, index, step, title, label, options in specs]
+                for name, trace, index, step, title, label in specs]
 
         beside = ((inner - SIDE_GAP) / 2, side_height)
         stacked = (inner, (side_height - SIDE_GAP) / 2)

@@ -18,6 +18,7 @@ from app.canvas.grid import MatrixGrid
 from app.model.edits import SetLabel
 from app.window.compare_mode import PRESETS
 from app.window.studio import StudioWindow
+from engine import explain
 from engine.differences import compare
 from tests.app.driving import Dialogs, close_window, open_window, type_into
 from tests.app.test_editor_stacks import menu_action, shown_grids
@@ -190,8 +191,10 @@ def test_the_positions_editor_names_each_change_and_refuses_in_place(
     assert order.state.undo_stack.count() == 6
 
 
-def test_compare_swap_reads_with_the_same_token_on_both_sides(
+def test_compare_swap_draws_b_by_token_each_row_naming_where_it_sits(
         qtbot: QtBot, order: StudioWindow) -> None:
+    """B's rows and key columns follow the token: "B" is row 3 on both sides (at position 3
+    as typed, 1 once A and B swap), so the shares of B are compared row by row."""
     order.state.set_receiver(3)  # 3 · B
     mode = order.compare
     mode.action.trigger()
@@ -202,12 +205,18 @@ def test_compare_swap_reads_with_the_same_token_on_both_sides(
     (a_arrows,) = item.a_frame.items_of(AttentionArrows)
     (b_arrows,) = item.b_frame.items_of(AttentionArrows)
     assert a_arrows.title == b_arrows.title == "Who “B” reads, and how much"
-    assert item.a_frame.context.receiver == 3  # B at position 3 as typed …
-    assert item.b_frame.context.receiver == 1  # … and at position 1 once A and B swap
-    b_shares = next(g for g in item.b_frame.items_of(MatrixGrid) if g.spec.title == "shares")
-    assert b_shares.spec.highlight_rows == frozenset({1})
-    assert b_shares.spec.row_labels[1] == "B · p1"
-    # B's shares row for B is A's shares row for B with its key columns paired by token.
-    a_row = mode.sides().a.arrays["weights"][0, 3]
-    b_row = mode.sides().b.arrays["weights"][0, 1]
-    assert not np.allclose(a_row, b_row[list(SWAP)]), "RoPE: B reads differently once moved"
+    assert item.a_frame.context.receiver == item.b_frame.context.receiver == 3
+    a_shares, b_shares = (next(g for g in frame.items_of(MatrixGrid) if g.spec.title == "shares")
+                          for frame in (item.a_frame, item.b_frame))
+    assert a_shares.spec.row_labels == ["排除 · p0", "A · p1", "保留 · p2", "B · p3"]
+    assert b_shares.spec.row_labels == ["排除 · p0", "A · p3", "保留 · p2", "B · p1"]
+    assert b_shares.spec.col_labels == b_shares.spec.row_labels
+    assert a_shares.spec.highlight_rows == b_shares.spec.highlight_rows == frozenset({3})
+    # Row k of B's grid is B's computed row SWAP[k], its key columns reordered alike.
+    computed = mode.sides().b.arrays["weights"][0]
+    np.testing.assert_array_equal(b_shares.spec.values, computed[np.ix_(SWAP, SWAP)])
+    assert not np.allclose(a_shares.spec.values[3], b_shares.spec.values[3]), \
+        "RoPE: B reads differently once moved"
+    # A cell's arithmetic is the computed cell its row and column hold.
+    assert b_shares.spec.explain is not None
+    assert b_shares.spec.explain(3, 1) == explain(mode.sides().b, "weights", (0, 1, 3)).text()
