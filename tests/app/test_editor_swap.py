@@ -14,12 +14,18 @@ from PySide6.QtWidgets import QComboBox, QDialogButtonBox, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from app.canvas.arrows import AttentionArrows
+from app.canvas.context import FrameOptions
 from app.canvas.grid import MatrixGrid
+from app.canvas.layout import TextItem
+from app.canvas.position_pictures import RotationDial
+from app.canvas.side_by_side import CompareFrameItem
 from app.model.edits import SetLabel
+from app.model.examples import example_path
 from app.window.compare_mode import PRESETS
 from app.window.studio import StudioWindow
-from engine import explain
+from engine import compute, explain, load_scenario
 from engine.differences import compare
+from engine.swap import swap_order, swap_tokens
 from tests.app.driving import Dialogs, close_window, open_window, type_into
 from tests.app.test_editor_stacks import menu_action, shown_grids
 
@@ -202,9 +208,8 @@ def test_compare_swap_draws_b_by_token_each_row_naming_where_it_sits(
     order.state.set_step(order.state.trace.step_index("weights"))
     item = mode.item
     assert item is not None
-    (a_arrows,) = item.a_frame.items_of(AttentionArrows)
-    (b_arrows,) = item.b_frame.items_of(AttentionArrows)
-    assert a_arrows.title == b_arrows.title == "Who “B” reads, and how much"
+    assert item.a_frame.items_of(AttentionArrows) == item.b_frame.items_of(AttentionArrows) \
+        == [], "the halves are read grid by grid: no arrows beside them"
     assert item.a_frame.context.receiver == item.b_frame.context.receiver == 3
     a_shares, b_shares = (next(g for g in frame.items_of(MatrixGrid) if g.spec.title == "shares")
                           for frame in (item.a_frame, item.b_frame))
@@ -220,3 +225,25 @@ def test_compare_swap_draws_b_by_token_each_row_naming_where_it_sits(
     # A cell's arithmetic is the computed cell its row and column hold.
     assert b_shares.spec.explain is not None
     assert b_shares.spec.explain(3, 1) == explain(mode.sides().b, "weights", (0, 1, 3)).text()
+
+
+def test_drawn_by_token_the_rope_pictures_speak_of_positions_held(qtbot: QtBot) -> None:
+    """B's dial for "B" (row 3, at position 1 once swapped) turns by 1·θ₀ = 1 rad; A's by 3 rad.
+    The equal-distance pair (about positions one apart) is named on A only: B's rows are
+    tokens, not positions in order."""
+    scenario = load_scenario(example_path("order"))
+    a, b = compute(scenario), compute(swap_tokens(scenario, 1, 3))
+    order_b = swap_order(4, 1, 3)
+    options = FrameOptions(receiver=3)
+
+    def item(step: str) -> CompareFrameItem:
+        return CompareFrameItem(a, b, compare(a, b, order=order_b), a.step_index(step),
+                                options, order=order_b)
+
+    rope = item("rope")
+    assert [d.lines[0] for d in rope.a_frame.items_of(RotationDial)] == ["p·θ₀ = 3·1 = 3 rad"] * 2
+    assert [d.lines[0] for d in rope.b_frame.items_of(RotationDial)] == ["p·θ₀ = 1·1 = 1 rad"] * 2
+    scores = item("scores")
+    noted = [[t.text for t in side.items_of(TextItem) if t.text.startswith("scores[0,1]")]
+             for side in (scores.a_frame, scores.b_frame)]
+    assert len(noted[0]) == 1 and noted[1] == []
