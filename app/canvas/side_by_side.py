@@ -116,10 +116,11 @@ class CompareFrameItem(Sheet):
         self.header.setPos(MARGIN, MARGIN)
         top = MARGIN + self.header.boundingRect().height() + 4
         lines = [word(ctx, "nothing_differs")] if not self.changed else []
-        written = {*step_a.writes, *step_b.writes}
-        self.drawn = [name for name in self.changed if name in written] or self.changed
-        """The changed arrays whose B − A is drawn: what the step writes, if that differs (what
-        it reads, drawn at the step that writes it, is named in a note)."""
+        here = {*step_a.writes, *step_b.writes}
+        elsewhere = {name for step in trace_a.steps for name in step.writes} - here
+        self.drawn = [name for name in self.changed if name not in elsewhere] or self.changed
+        """The changed arrays whose B − A is drawn: all but what another step writes (that is
+        drawn there, and named in a note here), unless nothing else differs."""
         for key, names in (("identical", of_step.unchanged),
                            ("differs_elsewhere", tuple(n for n in self.changed
                                                        if n not in self.drawn)),
