@@ -1,7 +1,9 @@
-"""One step of two traces side by side (A | B), and below them what differs: B − A per array.
+"""One step of two traces side by side (A | B) or one above the other, and what differs: B − A.
 
-The two sides are ordinary :class:`~app.canvas.frame.FrameItem` s, so a comparison shows exactly
-the pictures of the single view; exports paint it like any frame (:func:`build_compare_scene`).
+The two sides are :class:`~app.canvas.frame.FrameItem` s showing the step's grids (no arrows
+beside them) under a heading of their own, at one scale, as large as the room shared with
+B − A allows; rows paired by token (two tokens swapped) draw B by token. Exports paint it like
+any frame (:func:`build_compare_scene`).
 """
 
 from __future__ import annotations
@@ -84,7 +86,8 @@ class CompareFrameItem(Sheet):
     Attributes
     ----------
     a_frame, b_frame
-        The two sides.
+        The two sides; with ``order`` (B's row for each of A's) B is drawn by token
+        (:func:`engine.differences.in_token_order`), the same token on the same row.
     changed
         Names of the arrays of this step that differ between A and B, in order.
     max_differences
