@@ -202,8 +202,7 @@ class CompareFrameItem(Sheet):
             heading.setParentItem(self)
             heading.setPos(area.left(), area.top() - title_height)
             self._differences(differences, area, scale, best_fit(sizes, area)[1])
-        y = top + plan.height
-        text_lines(self, lines, MARGIN, y + 4, ctx, size=round(NOTE_SIZE))
+        text_lines(self, lines, MARGIN, room.bottom() + 4, ctx, size=round(NOTE_SIZE))
 
     def _difference_grids(self, difference: ArrayDifference) -> list[MatrixGrid]:
         """``B − A`` as one grid, or one per head of a 3-D array; its max |B − A| beneath."""
@@ -261,13 +260,12 @@ class CompareFrameItem(Sheet):
 
 
 class Arrangement(NamedTuple):
-    """Where a comparison puts its parts: each side's sheet, B's offset from A, the area of the
-    differences (under their heading) and the height all of it takes."""
+    """Where a comparison puts its parts: each side's sheet, B's offset from A and the area of
+    the differences (under their heading)."""
 
     side: tuple[float, float]
     b_offset: tuple[float, float]
     differences: QRectF
-    height: float
 
 
 def arrangements(room: QRectF, title_height: float, share: float) -> list[Arrangement]:
@@ -278,8 +276,8 @@ def arrangements(room: QRectF, title_height: float, share: float) -> list[Arrang
     under = QRectF(room.left(), room.top() + below * share + title_height, inner,
                    below * (1 - share) - title_height)
     half_width, half_height = (inner - SIDE_GAP) / 2, (below * share - SIDE_GAP) / 2
-    return [Arrangement((half_width, below * share), (half_width + SIDE_GAP, 0), under, below),
-            Arrangement((inner, half_height), (0, half_height + SIDE_GAP), under, below)]
+    return [Arrangement((half_width, below * share), (half_width + SIDE_GAP, 0), under),
+            Arrangement((inner, half_height), (0, half_height + SIDE_GAP), under)]
 
 
 def balanced_share(scale: float, share: float, sizes: list[tuple[QRectF, float | None]],
