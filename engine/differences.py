@@ -10,12 +10,13 @@ listed apart.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from engine.reader import FloatArray
-from engine.trace import Step, Trace
+from engine.swap import reordered
+from engine.trace import RowOrder, Step, Trace
 
 
 @dataclass(frozen=True, eq=False)
@@ -145,6 +146,43 @@ def by_token(trace: Trace, arrays: dict[str, FloatArray],
     return out
 
 
+def in_token_order(trace: Trace, order: Sequence[int]) -> Trace:
+    """``trace`` drawn by token: every token axis reordered as :func:`by_token` does (its
+    scenario's tokens and input rows too, and the attentions' visibility), so that row k shows
+    the token at ``order[k]``; its :class:`~engine.trace.RowOrder` keeps where each row sits
+    and the computed trace (:func:`source_cell`)."""
+    rows = list(order)
+    visibility = {scope: _visible_by_token(scope, visible, rows)
+                  for scope, visible in trace.visibility.items()}
+    return replace(trace, scenario=reordered(trace.scenario, rows),
+                   arrays=by_token(trace, trace.arrays, rows),
+                   visible=_visible_by_token("", trace.visible, rows), visibility=visibility,
+                   row_order=RowOrder(trace, tuple(rows)))
+
+
+def _visible_by_token(scope: str, visible: np.ndarray, rows: list[int]) -> np.ndarray:
+    """Which keys each query sees, by token: the encoder's attention does not move, the
+    cross-attention's queries do (its keys are the encoder's), self-attention's both."""
+    if scope.startswith("enc."):
+        return visible
+    moved = visible[rows]
+    return moved if "cross." in scope else moved[:, rows]
+
+
+def source_cell(trace: Trace, name: str, index: tuple[int, ...]) -> tuple[Trace, tuple[int, ...]]:
+    """The computed trace and the index there of cell ``index`` of array ``name`` of a trace
+    drawn by token (:func:`in_token_order`); ``trace`` and ``index`` themselves otherwise."""
+    shown = trace.row_order
+    if shown is None:
+        return trace, index
+    source = shown.source
+    moved = list(index)
+    for axis in token_axes(source).get(name, ()):
+        if axis < len(moved):
+            moved[axis] = shown.positions[moved[axis]]
+    return source, tuple(moved)
+
+
 def compare(a: Trace, b: Trace, parameters: bool = True,
             order: Sequence[int] | None = None) -> Comparison:
     """Pair the arrays of ``a`` and ``b`` by name and measure ``B − A``.
@@ -194,4 +232,4 @@ def matching_step(a: Trace, b: Trace, index: int) -> int:
 
 
 __all__ = ["ArrayDifference", "Comparison", "StepComparison", "by_token", "compare",
-           "matching_step", "named_arrays", "token_axes"]
+           "in_token_order", "matching_step", "named_arrays", "source_cell", "token_axes"]

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from engine.cell_terms import cell, dot, sum_text
+from engine.differences import source_cell
 from engine.errors import one_line
 from engine.explain_positions import (
     added_row,
@@ -503,7 +504,8 @@ EXPLAINERS = op_table("explain", {
 def explain(trace: Trace, array: str, index: Sequence[int], lang: str = "en") -> Explanation:
     """The arithmetic behind ``trace.arrays[array][index]``.
 
-    For ``scores`` and ``weights`` with one head, a two-part index ``(i, j)`` is accepted. The
+    For ``scores`` and ``weights`` with one head, a two-part index ``(i, j)`` is accepted. A
+    trace drawn by token explains the cell of the computed one its row holds. The
     words around the arithmetic are in ``lang`` (``"en"`` or ``"zh"``); the formulas are the same.
 
     Raises
@@ -513,7 +515,8 @@ def explain(trace: Trace, array: str, index: Sequence[int], lang: str = "en") ->
     IndexError
         If the index is outside the array.
     """
-    return _Explainer(trace, lang).explain(array, tuple(int(k) for k in index))
+    source, cell_index = source_cell(trace, array, tuple(int(k) for k in index))
+    return _Explainer(source, lang).explain(array, cell_index)
 
 
 __all__ = ["Explanation", "explain", "parse_cell"]

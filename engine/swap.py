@@ -8,6 +8,7 @@ with the original's pairs rows by token (:func:`engine.differences.compare` with
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.modules import Layer
@@ -36,7 +37,14 @@ def swap_tokens(scenario: Scenario, i: int, j: int) -> Scenario:
     n = scenario.n
     if not (0 <= i < n and 0 <= j < n):
         raise IndexError(f"positions {i} and {j}: a scenario of {n} positions has 0 to {n - 1}")
-    order = list(swap_order(n, i, j))
+    return reordered(scenario, swap_order(n, i, j))
+
+
+def reordered(scenario: Scenario, positions: Sequence[int]) -> Scenario:
+    """``scenario`` with its tokens rearranged: position k holds the token of position
+    ``positions[k]`` (a permutation), with its label, input row (or id) and key-mask entry;
+    the parameters and the positional encoding stay put."""
+    order = list(positions)
     tokens = tuple(scenario.tokens[k] for k in order)
     layers = tuple(_mask_swapped(layer, order) for layer in scenario.layers)
     if scenario.token_ids is not None and scenario.embedding is not None:
@@ -56,4 +64,4 @@ def _mask_swapped(layer: Layer, order: list[int]) -> Layer:
                                             key_mask=tuple(mask[k] for k in order)))
 
 
-__all__ = ["swap_order", "swap_tokens"]
+__all__ = ["reordered", "swap_order", "swap_tokens"]

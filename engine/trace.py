@@ -22,11 +22,22 @@ BoolArray = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True, eq=False)
+class RowOrder:
+    """Where the rows of a trace shown by token come from: row k of every token axis is
+    position ``positions[k]`` of ``source`` (:func:`engine.differences.in_token_order`)."""
+
+    source: Trace
+    positions: tuple[int, ...]
+
+
+@dataclass(frozen=True, eq=False)
 class Trace:
     """The result of :func:`compute`: the scenario, its arrays by name and its steps in order.
 
     ``visible`` is the first layer's self-attention visibility (n × n); ``visibility`` holds
     every attention's by scope (``""``, ``"L2."``, ``"L1.cross."``, ``"enc.L1."``).
+    ``row_order`` is set on a trace whose token rows are another's, rearranged to be compared
+    row by row; None for a computed one.
     """
 
     scenario: Scenario
@@ -34,6 +45,7 @@ class Trace:
     steps: tuple[Step, ...]
     visible: BoolArray
     visibility: dict[str, BoolArray] = field(default_factory=dict)
+    row_order: RowOrder | None = None
 
     def step_index(self, step_id: str) -> int:
         """Position of the step with ``step_id``; ``ValueError`` if there is none."""
@@ -131,4 +143,4 @@ def compute(scenario: Scenario) -> Trace:
                  visible=tape.visibility[first], visibility=tape.visibility)
 
 
-__all__ = ["Op", "Step", "Trace", "compute", "record"]
+__all__ = ["Op", "RowOrder", "Step", "Trace", "compute", "record"]

@@ -96,7 +96,7 @@ def _document_key(trace: Trace, options: FrameOptions) -> tuple[object, ...]:
                   for step in trace.steps)
     return (tuple(scenario.tokens), scenario.title, arrays, parameters, steps,
             tuple(tokens_of(trace, "vocab")), options.head, options.show_all_arrows, options.lang,
-            options.worked_row, LayoutContext.places_for(trace, options))
+            options.worked_row, options.arrows, LayoutContext.places_for(trace, options))
 
 
 def _options_of(trace: Trace, step: Step) -> tuple[object, ...]:

@@ -43,7 +43,17 @@ def positioned_labels(trace: Trace, list_name: str, lang: str) -> list[str]:
     tokens = tokens_of(trace, list_name)
     if positions_of(trace, list_name) is None:
         return tokens
-    return [position_word(lang, "positioned", token=t, p=p) for p, t in enumerate(tokens)]
+    return [position_word(lang, "positioned", token=t, p=p)
+            for p, t in zip(row_positions(trace, list_name), tokens, strict=True)]
+
+
+def row_positions(trace: Trace, list_name: str) -> Sequence[int]:
+    """The position each row of a token list holds: row k is position k, unless the trace is
+    drawn by token (:func:`engine.differences.in_token_order`)."""
+    shown = trace.row_order
+    if shown is not None and list_name == "tokens":
+        return shown.positions
+    return range(len(tokens_of(trace, list_name)))
 
 
 def positions_of(trace: Trace, list_name: str) -> Positions | None:
@@ -88,6 +98,9 @@ class FrameOptions:
         turns it on for documents of at most four positions; View → Worked row).
     route_map
         Draw the map of the computation with the current step lit.
+    arrows
+        Draw the arrows beside the shares and the mix (a comparison leaves them out: its two
+        halves are read grid by grid, row by row, at a size the numbers need).
     """
 
     receiver: int | None = None
@@ -101,6 +114,7 @@ class FrameOptions:
     aspect: str = "16:9"
     worked_row: bool = False
     route_map: bool = True
+    arrows: bool = True
 
 
 class LayoutContext:
@@ -114,6 +128,8 @@ class LayoutContext:
         self.tokens = list(scenario.tokens)
         self.labels = positioned_labels(trace, "tokens", options.lang)
         """The row labels of the tokens: ``好 · p2`` when the rows carry positions."""
+        self.positions = row_positions(trace, "tokens")
+        """The position each row holds (:func:`row_positions`)."""
         self.n = scenario.n
         last = self.n - 1
         self.receiver = last if options.receiver is None else max(0, min(last, options.receiver))
@@ -138,6 +154,7 @@ class LayoutContext:
         other = copy.copy(self)
         other.tokens = tokens
         other.labels = positioned_labels(self.trace, step.rows, self.options.lang)
+        other.positions = row_positions(self.trace, step.rows)
         other.n = len(tokens)
         other.receiver = min(self.receiver, other.n - 1)
         other.head_count = heads

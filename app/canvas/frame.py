@@ -40,6 +40,8 @@ T = TypeVar("T")
 MARGIN = 40.0
 HEADER_GAP = 18.0
 HEADING_SIZE = 36.0
+SIDE_HEADING_SIZE = 20.0
+"""The heading of a comparison's side, in the comparison's units: as its notes print."""
 SUBTITLE_SIZE = 22.0
 FOOTER_SIZE = 22.0
 CAPTION_SIZE = 28.0
@@ -91,7 +93,9 @@ class FrameItem(Sheet):
     ``alone`` (presentation) as large as this frame allows by itself
     (:func:`app.canvas.compose.compose_alone`), and centred between the header and the footer
     (alone, the footer moves up to the end of the heading's line when it fits there, and the
-    picture takes its line).
+    picture takes its line). A ``side`` of a comparison has its heading alone, at
+    :data:`SIDE_HEADING_SIZE` whatever its sheet (the comparison names the document once and the
+    footer would repeat itself).
 
     Attributes
     ----------
@@ -110,7 +114,7 @@ class FrameItem(Sheet):
     def __init__(self, trace: Trace, step_index: int, options: FrameOptions | None = None,
                  step_title: str | None = None, sheet: tuple[float, float] | None = None,
                  max_scale: float | None = None, own_scale: bool = False,
-                 alone: bool = False) -> None:
+                 alone: bool = False, side: bool = False) -> None:
         super().__init__()
         self.alone = alone
         self.options = options or FrameOptions()
@@ -121,34 +125,40 @@ class FrameItem(Sheet):
         width, height = sheet or sheet_size(self.options.aspect)
         self._rect = QRectF(0, 0, width, height)
         unit = height / SHEET_HEIGHT
-        margin = MARGIN * unit
+        margin = 0.0 if side else MARGIN * unit
         lang = self.options.lang
         heading = frame_word(lang, "heading", n=self.step_index + 1, count=len(trace.steps),
                              title=step_title or step.title)
-        self.heading = self._text(heading, HEADING_SIZE * unit, margin, margin, bold=True)
-        title, _note = document_words(trace.scenario.title, trace.scenario.note, lang)
-        subtitle = self._text(title, SUBTITLE_SIZE * unit, margin,
-                              margin + self.heading.boundingRect().height(), role="muted")
-        body_top = subtitle.pos().y() + subtitle.boundingRect().height() + HEADER_GAP * unit
-        self.route_map = route_map(self.context, step) if self.options.route_map else None
-        if self.route_map is not None:
-            body_top = self._place_map(self.route_map, subtitle, body_top, margin, unit)
-        nothing = frame_word(lang, "nothing")
-        flow = (f"{frame_word(lang, 'reads')} {shown_names(trace, step.reads) or nothing}     "
-                f"{frame_word(lang, 'writes')} {shown_names(trace, step.writes) or nothing}")
-        footer = self._text(flow, FOOTER_SIZE * unit, margin, 0, role="muted")
+        self.heading = self._text(heading, SIDE_HEADING_SIZE if side else HEADING_SIZE * unit,
+                                  margin, margin, bold=True)
+        body_top = self.heading.boundingRect().height() + HEADER_GAP * unit
+        self.route_map = None
+        self._footer: TextItem | None = None
         bottom = height - margin
-        if self.options.caption:
-            caption = self._text(self.options.caption, CAPTION_SIZE * unit, margin, 0)
-            bottom -= caption.boundingRect().height()
-            caption.setY(bottom)
-        if not (alone and self._beside_heading(footer, margin, unit)):
-            bottom -= footer.boundingRect().height()
-            footer.setY(bottom)
+        if not side:
+            title, _note = document_words(trace.scenario.title, trace.scenario.note, lang)
+            subtitle = self._text(title, SUBTITLE_SIZE * unit, margin,
+                                  margin + self.heading.boundingRect().height(), role="muted")
+            body_top = subtitle.pos().y() + subtitle.boundingRect().height() + HEADER_GAP * unit
+            self.route_map = route_map(self.context, step) if self.options.route_map else None
+            if self.route_map is not None:
+                body_top = self._place_map(self.route_map, subtitle, body_top, margin, unit)
+            nothing = frame_word(lang, "nothing")
+            flow = (f"{frame_word(lang, 'reads')} {shown_names(trace, step.reads) or nothing}"
+                    f"     {frame_word(lang, 'writes')} "
+                    f"{shown_names(trace, step.writes) or nothing}")
+            footer = self._text(flow, FOOTER_SIZE * unit, margin, 0, role="muted")
+            if self.options.caption:
+                caption = self._text(self.options.caption, CAPTION_SIZE * unit, margin, 0)
+                bottom -= caption.boundingRect().height()
+                caption.setY(bottom)
+            if not (alone and self._beside_heading(footer, margin, unit)):
+                bottom -= footer.boundingRect().height()
+                footer.setY(bottom)
+            self._footer = footer
         self.area = QRectF(margin, body_top, width - 2 * margin,
                            bottom - HEADER_GAP * unit - body_top)
         """Where the step's picture may go, in sheet units."""
-        self._footer = footer
         self._header_key = self._header_of(trace, step_title)
         self._max_scale = max_scale
         self._own_scale = own_scale
@@ -208,7 +218,8 @@ class FrameItem(Sheet):
         if self._max_scale is not None:
             most = min(self._max_scale, most)
         self.body.setParentItem(self)
-        self.body.stackBefore(self._footer)  # drawn (and read in SVG) heading, picture, footer
+        if self._footer is not None:  # drawn (and read in SVG) heading, picture, footer
+            self.body.stackBefore(self._footer)
         covered = lay_out(self.context, self.step_index, self.body,
                           composition.wraps[self.step_index], self.area.size())
         self.picture_scale = min(most, fit_scale(covered, self.area.size()))

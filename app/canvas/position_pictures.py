@@ -202,13 +202,14 @@ def dial_table(ctx: LayoutContext, title: str, before: npt.NDArray[np.float64],
     top = heading.boundingRect().height() + 2
     reach = max(float(np.max(np.hypot(before[:, [a for a, _ in columns]],
                                       before[:, [b for _, b in columns]]))), 1e-12)
-    theta = angles[1] if angles.shape[0] > 1 else np.zeros(angles.shape[1])
+    at = list(ctx.positions)  # drawn by token, row k sits at position at[k]
+    theta = angles[at.index(1)] if angles.shape[0] > 1 else np.zeros(angles.shape[1])
     dials: list[list[RotationDial]] = []
     for p in positions:
         row = []
         for i, (a, b) in enumerate(columns):
             angle = float(angles[p, i])
-            lines = [_word(ctx, "dial_angle", i=_subscript(i), p=p,
+            lines = [_word(ctx, "dial_angle", i=_subscript(i), p=at[p],
                            theta=number(ctx, float(theta[i])), angle=number(ctx, angle)),
                      _word(ctx, "dial_degrees", degrees=number(ctx, math.degrees(angle))),
                      _word(ctx, "dial_pair", x=number(ctx, float(before[p, a])),
@@ -252,7 +253,8 @@ def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
     angles_name = ("enc." if step.stack == "encoder" else "") + "rope_angles"
     angles = ctx.array(angles_name)
     r = 2 * int(angles.shape[1])
-    theta = angles[1] if angles.shape[0] > 1 else np.zeros(angles.shape[1])
+    at = list(ctx.positions)  # drawn by token, row k sits at position at[k]
+    theta = angles[at.index(1)] if angles.shape[0] > 1 else np.zeros(angles.shape[1])
     angle_grid = custom_grid(
         ctx, _word(ctx, "angles"), angles, ctx.labels,
         [_word(ctx, "theta", i=_subscript(i), theta=number(ctx, float(t)))
@@ -318,7 +320,8 @@ def rope_scores_marks(ctx: LayoutContext, step: Step,
     """On the scores after RoPE: the cells of an equal-distance pair of ``head`` to mark and the
     sentence saying why they are equal; (None, "") when the frame shows none."""
     positions = positions_of(ctx.trace, step.rows)
-    if positions is None or positions.kind != "rope" or step.keys != step.rows:
+    if positions is None or positions.kind != "rope" or step.keys != step.rows \
+            or ctx.trace.row_order is not None:  # drawn by token, a row is not its position
         return None, ""
     att = attention_at(ctx.trace, step.scope)
     q_cols = slice(head * att.d_k, (head + 1) * att.d_k)

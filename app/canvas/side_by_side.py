@@ -1,13 +1,17 @@
-"""One step of two traces side by side (A | B), and below them what differs: B − A per array.
+"""One step of two traces side by side (A | B) or one above the other, and what differs: B − A.
 
-The two sides are ordinary :class:`~app.canvas.frame.FrameItem` s, so a comparison shows exactly
-the pictures of the single view; exports paint it like any frame (:func:`build_compare_scene`).
+The two sides are :class:`~app.canvas.frame.FrameItem` s showing the step's grids (no arrows
+beside them) under a heading of their own, at one scale, as large as the room shared with
+B − A allows; rows paired by token (two tokens swapped) draw B by token. Exports paint it like
+any frame (:func:`build_compare_scene`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
+from typing import NamedTuple
 
 import numpy as np
 from PySide6.QtCore import QRectF, Qt
@@ -21,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.canvas.bars import ProbabilityBars
-from app.canvas.compose import Group, fit_scale
+from app.canvas.compose import MAX_SCALE, Group, fit_scale
 from app.canvas.context import FrameOptions, LayoutContext, sheet_size
 from app.canvas.frame import MARGIN, FrameItem, Sheet
 from app.canvas.grid import MatrixGrid
@@ -29,12 +33,14 @@ from app.canvas.layout import TextItem, place_row, wrapping
 from app.canvas.pieces import custom_grid, number, text_lines, word
 from app.canvas.theme import Theme, font
 from app.texts.frame_words import frame_word
-from engine import Trace
-from engine.differences import ArrayDifference, Comparison, matching_step
+from engine import Step, Trace
+from engine.differences import ArrayDifference, Comparison, in_token_order, matching_step
 
 SIDE_GAP = 24.0
 SIDES_SHARE = 0.74
-"""Of the height under the header, what the two sides take when something differs."""
+"""Of the height under the header, what the two sides take when the differences are below."""
+SHARES = (0.5, 0.56, 0.62, 0.68, 0.74, 0.8, 0.86)
+"""The shares of the height the sides may take, the differences the rest."""
 HEADER_SIZE = 32.0
 TITLE_SIZE = 24.0
 NOTE_SIZE = 18.0
@@ -80,7 +86,8 @@ class CompareFrameItem(Sheet):
     Attributes
     ----------
     a_frame, b_frame
-        The two sides.
+        The two sides; with ``order`` (B's row for each of A's) B is drawn by token
+        (:func:`engine.differences.in_token_order`), the same token on the same row.
     changed
         Names of the arrays of this step that differ between A and B, in order.
     max_differences
@@ -112,8 +119,15 @@ class CompareFrameItem(Sheet):
         self.header.setPos(MARGIN, MARGIN)
         top = MARGIN + self.header.boundingRect().height() + 4
         lines = [word(ctx, "nothing_differs")] if not self.changed else []
-        for key, names in (("identical", of_step.unchanged), ("only_a", of_step.only_a),
-                           ("only_b", of_step.only_b)):
+        here = {*step_a.writes, *step_b.writes}
+        elsewhere = {name for step in trace_a.steps for name in step.writes} - here
+        self.drawn = [name for name in self.changed if name not in elsewhere] or self.changed
+        """The changed arrays whose B − A is drawn: all but what another step writes (that is
+        drawn there, and named in a note here), unless nothing else differs."""
+        for key, names in (("identical", of_step.unchanged),
+                           ("differs_elsewhere", tuple(n for n in self.changed
+                                                       if n not in self.drawn)),
+                           ("only_a", of_step.only_a), ("only_b", of_step.only_b)):
             if names:
                 lines.append(word(ctx, key, names=", ".join(names)))
         lines += [word(ctx, "reshaped", name=name, a="×".join(map(str, shape_a)),
@@ -123,36 +137,57 @@ class CompareFrameItem(Sheet):
         if self.options.caption:
             lines.append(self.options.caption)
         note_height = len(lines) * (NOTE_SIZE * 1.5 + 4)
-        inner = width - 2 * MARGIN
-        below = height - MARGIN - note_height - top
-        side_height = below * (SIDES_SHARE if self.changed else 1.0)
-        side_options = replace(self.options, caption="", route_map=False, worked_row=False)
-        b_options = replace(side_options, receiver=order[ctx.receiver]) \
-            if order is not None else side_options  # B reads with the same token as A
-        specs = (("A", trace_a, index_a, step_a, titles[0], labels[0], side_options),
-                 ("B", trace_b, index_b, step_b, titles[1], labels[1], b_options))
+        side_options = replace(self.options, caption="", route_map=False, worked_row=False,
+                               arrows=False)
+        # Paired by token, B is drawn by token: each token on A's row, with the position it
+        # holds in B, and the receiver is the same token on both sides.
+        shown_b = in_token_order(trace_b, order) if order is not None else trace_b
+        specs: list[tuple[str, Trace, int, Step, str | None, str]] = [
+            ("A", trace_a, index_a, step_a, titles[0], labels[0]),
+            ("B", shown_b, index_b, step_b, titles[1], labels[1])]
 
-        def side_frames(side: tuple[float, float], most: float | None) -> list[FrameItem]:
-            return [FrameItem(trace, index, options, step_title=word(
+        def side_frames(side: tuple[float, float], most: float | None,
+                        which: slice = slice(None)) -> list[FrameItem]:
+            return [FrameItem(trace, index, side_options, step_title=word(
                 ctx, "side", side=name, label=label, title=title or step.title), sheet=side,
-                max_scale=most, own_scale=True)
-                for name, trace, index, step, title, label, options in specs]
+                max_scale=most, own_scale=True, side=True)
+                for name, trace, index, step, title, label in specs[which]]
 
-        beside = ((inner - SIDE_GAP) / 2, side_height)
-        stacked = (inner, (side_height - SIDE_GAP) / 2)
-        tries = [(side, side_frames(side, None)) for side in (beside, stacked)]
-        scale, side, sides = max(((min(f.picture_scale for f in frames), side, frames)
-                                  for side, frames in tries), key=lambda t: t[0])
-        if any(f.picture_scale > scale for f in sides):
-            sides = side_frames(side, scale)  # both sides at one scale, to compare by eye
+        heading = TextItem(word(ctx, "differs_title"), ctx.theme, size=round(TITLE_SIZE),
+                           bold=True) if self.changed else None
+        title_height = heading.boundingRect().height() + 4 if heading is not None else 0.0
+        differences = [comparison.common[n] for n in self.drawn]
+        sizes = self._difference_sizes(differences)
+        room = QRectF(MARGIN, top, width - 2 * MARGIN, height - MARGIN - note_height - top)
+        share = SIDES_SHARE if self.changed else 1.0
+
+        def tried(k: int, share: float) -> tuple[float, Arrangement, FrameItem]:
+            """Arrangement ``k`` with the sides taking ``share`` of the height: how large its
+            numbers print (A's, B has the same shapes, or the differences' when smaller)."""
+            plan = arrangements(room, title_height, share)[k]
+            (frame,) = side_frames(plan.side, None, slice(1))
+            return min(frame.picture_scale, best_fit(sizes, plan.differences)[0]), plan, frame
+
+        def differences_area(k: int, share: float) -> QRectF:
+            return arrangements(room, title_height, share)[k].differences
+
+        tries = []
+        for k in range(2):
+            first = tried(k, share)
+            balanced = balanced_share(first[2].picture_scale, share, sizes,
+                                      partial(differences_area, k))
+            tries += [first] if balanced == share else [first, tried(k, balanced)]
+        _best, plan, a_frame = max(tries, key=lambda t: t[0])
+        (b_frame,) = side_frames(plan.side, None, slice(1, 2))
+        scale = min(a_frame.picture_scale, b_frame.picture_scale)
+        if max(a_frame.picture_scale, b_frame.picture_scale) > scale:
+            a_frame, b_frame = side_frames(plan.side, scale)  # one scale, to compare by eye
+        sides = [a_frame, b_frame]
         self.a_frame, self.b_frame = sides
         self.a_frame.setParentItem(self)
         self.a_frame.setPos(MARGIN, top)
         self.b_frame.setParentItem(self)
-        if side == stacked:
-            self.b_frame.setPos(MARGIN, top + side[1] + SIDE_GAP)
-        else:
-            self.b_frame.setPos(MARGIN + side[0] + SIDE_GAP, top)
+        self.b_frame.setPos(MARGIN + plan.b_offset[0], top + plan.b_offset[1])
         marked: list[QGraphicsItem] = [grid for frame in sides
                                        for name, grid in frame.context.made
                                        if name in self.changed]
@@ -162,18 +197,12 @@ class CompareFrameItem(Sheet):
             DifferenceMark(target, ctx.theme)  # the target owns its mark
         self.max_differences = {name: number(ctx, comparison.common[name].max_abs)
                                 for name in self.changed}
-        y = top + side_height
-        if self.changed:
-            heading = TextItem(word(ctx, "differs_title"), ctx.theme, size=round(TITLE_SIZE),
-                               bold=True)
+        if heading is not None:
+            area = plan.differences
             heading.setParentItem(self)
-            heading.setPos(MARGIN, y)
-            y += heading.boundingRect().height() + 4
-            area = QRectF(MARGIN, y, inner, top + below - y)
-            self._differences([comparison.common[n] for n in self.changed], area,
-                              scale)
-            y = area.bottom()
-        text_lines(self, lines, MARGIN, y + 4, ctx, size=round(NOTE_SIZE))
+            heading.setPos(area.left(), area.top() - title_height)
+            self._differences(differences, area, scale, best_fit(sizes, area)[1])
+        text_lines(self, lines, MARGIN, room.bottom() + 4, ctx, size=round(NOTE_SIZE))
 
     def _difference_grids(self, difference: ArrayDifference) -> list[MatrixGrid]:
         """``B − A`` as one grid, or one per head of a 3-D array; its max |B − A| beneath."""
@@ -199,22 +228,28 @@ class CompareFrameItem(Sheet):
                                      value_range=(-span, span)))
         return grids
 
-    def _differences(self, differences: list[ArrayDifference], area: QRectF,
-                     most: float) -> None:
-        """The difference grids in rows, scaled (at most ``most``) to fit ``area``."""
-        best: tuple[float, float | None] = (-1.0, None)
-        for wrap in (None, *DIFFERENCE_WRAPS):
+    def _difference_sizes(self, differences: list[ArrayDifference]
+                          ) -> list[tuple[QRectF, float | None]]:
+        """What the difference grids cover at scale 1 in one row, and wrapped at each of
+        :data:`DIFFERENCE_WRAPS`."""
+        sizes = []
+        for wrap in (None, *DIFFERENCE_WRAPS) if differences else ():
             probe = Group()
             with wrapping(wrap):
-                covered = place_row(probe, self._all_grids(differences), 0, 0,
-                                    self.context.theme)
-            best = max(best, (fit_scale(covered, area.size()), wrap), key=lambda b: b[0])
+                sizes.append((place_row(probe, self._all_grids(differences), 0, 0,
+                                        self.context.theme), wrap))
+        return sizes
+
+    def _differences(self, differences: list[ArrayDifference], area: QRectF,
+                     most: float, wrap: float | None) -> None:
+        """The difference grids in rows wrapped at ``wrap``, scaled (at most ``most``) to fit
+        ``area``."""
         self.differences = Group()
         self.differences.setParentItem(self)
-        with wrapping(best[1]):
+        with wrapping(wrap):
             covered = place_row(self.differences, self._all_grids(differences), 0, 0,
                                 self.context.theme)
-        scale = min(most, best[0])
+        scale = min(most, fit_scale(covered, area.size()))
         self.differences.setScale(scale)
         self.differences.setPos(area.left() - covered.left() * scale,
                                 area.top() - covered.top() * scale)
@@ -222,6 +257,47 @@ class CompareFrameItem(Sheet):
     def _all_grids(self, differences: list[ArrayDifference]) -> list[QGraphicsItem | str]:
         return [grid for difference in differences
                 for grid in self._difference_grids(difference)]
+
+
+class Arrangement(NamedTuple):
+    """Where a comparison puts its parts: each side's sheet, B's offset from A and the area of
+    the differences (under their heading)."""
+
+    side: tuple[float, float]
+    b_offset: tuple[float, float]
+    differences: QRectF
+
+
+def arrangements(room: QRectF, title_height: float, share: float) -> list[Arrangement]:
+    """The two ways to share ``room`` (under the header, above the notes): A beside B, or A
+    above B; the sides take ``share`` of the height, the differences (under their heading)
+    the rest."""
+    inner, below = room.width(), room.height()
+    under = QRectF(room.left(), room.top() + below * share + title_height, inner,
+                   below * (1 - share) - title_height)
+    half_width, half_height = (inner - SIDE_GAP) / 2, (below * share - SIDE_GAP) / 2
+    return [Arrangement((half_width, below * share), (half_width + SIDE_GAP, 0), under),
+            Arrangement((inner, half_height), (0, half_height + SIDE_GAP), under)]
+
+
+def balanced_share(scale: float, share: float, sizes: list[tuple[QRectF, float | None]],
+                   area_at: Callable[[float], QRectF]) -> float:
+    """The share of the height for the sides at which their numbers and the differences'
+    print alike largest, given the sides' ``scale`` at ``share`` (taken to grow with their
+    height) and ``area_at`` the differences' area for a share; ``share`` when nothing
+    differs."""
+    if not sizes:
+        return share
+    return max(SHARES, key=lambda s: min(scale * s / share, best_fit(sizes, area_at(s))[0]))
+
+
+def best_fit(sizes: list[tuple[QRectF, float | None]], area: QRectF) -> tuple[float, float | None]:
+    """The largest scale any of ``sizes`` (what the differences cover at each wrap) fits
+    ``area`` at, and that wrap; no differences fit at any scale."""
+    if not sizes:
+        return MAX_SCALE, None
+    return max(((fit_scale(covered, area.size()), wrap) for covered, wrap in sizes),
+               key=lambda fit: fit[0])
 
 
 def build_compare_scene(trace_a: Trace, trace_b: Trace, comparison: Comparison,

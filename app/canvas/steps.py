@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QRectF
@@ -160,14 +161,20 @@ def _weights(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
                      ctx.grid(step.writes[0], title=_word(ctx, "shares") + label, head=head,
                               value_range=SHARE_RANGE, masked=hidden,
                               highlight_receiver=True, note=note)])
-    grids = place_rows(parent, rows, 0, 0, ctx.theme)
-    return place_beside(parent, _arrows(ctx, step), grids, ARROWS_GAP)
+    return _beside_arrows(ctx, step, parent, place_rows(parent, rows, 0, 0, ctx.theme))
+
+
+def _beside_arrows(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
+                   covered: QRectF) -> QRectF:
+    """The arrows right of what ``covered`` holds, unless the options leave them out."""
+    if not ctx.options.arrows:
+        return covered
+    return place_beside(parent, _arrows(ctx, step), covered, ARROWS_GAP)
 
 
 def _mix(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     att = attention_of(ctx.trace, step)
     hidden = ctx.hidden(step)
-    arrows = _arrows(ctx, step)
     weights, mixed = array_name(step, "weights"), array_name(step, "mixed")
     rows: list[list[QGraphicsItem | str]] = []
     for head in ctx.heads:
@@ -182,7 +189,8 @@ def _mix(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
                      ctx.grid(mixed, title=_word(ctx, "mixed") + label, columns=cols,
                               highlight_receiver=True)])
     if att.heads > 1:
-        return lay_out_heads_mix(ctx, step, parent, rows, arrows)
+        return lay_out_heads_mix(ctx, step, parent, rows,
+                                 partial(_beside_arrows, ctx, step, parent))
     if att.Wo is not None:
         tail: list[QGraphicsItem | str] = [ctx.grid(mixed, title=_word(ctx, "mixed_joined")),
                                            "·", ctx.grid(parameter_path(step, "Wo"))]
@@ -190,8 +198,7 @@ def _mix(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
             tail += ["+", ctx.grid(parameter_path(step, "bo"))]
         rows.append([*tail, "=", ctx.grid(array_name(step, "attn_out"),
                                           title=_word(ctx, "attention_output"))])
-    grids = place_rows(parent, rows, 0, 0, ctx.theme)
-    return place_beside(parent, arrows, grids, ARROWS_GAP)
+    return _beside_arrows(ctx, step, parent, place_rows(parent, rows, 0, 0, ctx.theme))
 
 
 LAYOUTS: Mapping[Op, Layout] = op_table("canvas.layout", {

@@ -70,6 +70,8 @@ BLOCK_WORDS: dict[str, dict[str, str]] = {
         "b_minus_a": "B − A · {name}",
         "max_difference": "max |B − A| = {value}",
         "identical": "identical in A and B: {names}",
+        "differs_elsewhere": "differs too (its B − A is drawn at the step that writes it): "
+                             "{names}",
         "only_a": "only in A: {names}",
         "only_b": "only in B: {names}",
         "reshaped": "shape differs: {name} {a} in A, {b} in B",
@@ -133,6 +135,7 @@ BLOCK_WORDS: dict[str, dict[str, str]] = {
         "b_minus_a": "B − A · {name}",
         "max_difference": "最大 |B − A| = {value}",
         "identical": "A 与 B 相同：{names}",
+        "differs_elsewhere": "也不同（其 B − A 画在写出它的那一步）：{names}",
         "only_a": "只在 A 中：{names}",
         "only_b": "只在 B 中：{names}",
         "reshaped": "形状不同：{name} 在 A 中为 {a}，在 B 中为 {b}",

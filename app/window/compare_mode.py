@@ -2,7 +2,8 @@
 
 A is the open document; B is a preset made from it (the other norm, the other placement, the
 causal mask or the scaling flipped, or two tokens swapped: then rows and key columns are paired
-by token, not by position, so B − A is zero wherever order does not matter). The last preset
+by token, not by position, so B − A is zero wherever order does not matter, and B is drawn by
+token, each token on its row of A, named with the position it holds). The last preset
 compares the opened (or last saved) document,
 as A, with the current edits, as B. Everything is recomputed whenever the document changes.
 """

@@ -14,11 +14,18 @@ from PySide6.QtWidgets import QComboBox, QDialogButtonBox, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from app.canvas.arrows import AttentionArrows
+from app.canvas.context import FrameOptions
 from app.canvas.grid import MatrixGrid
+from app.canvas.layout import TextItem
+from app.canvas.position_pictures import RotationDial
+from app.canvas.side_by_side import CompareFrameItem
 from app.model.edits import SetLabel
+from app.model.examples import example_path
 from app.window.compare_mode import PRESETS
 from app.window.studio import StudioWindow
+from engine import compute, explain, load_scenario
 from engine.differences import compare
+from engine.swap import swap_order, swap_tokens
 from tests.app.driving import Dialogs, close_window, open_window, type_into
 from tests.app.test_editor_stacks import menu_action, shown_grids
 
@@ -190,8 +197,10 @@ def test_the_positions_editor_names_each_change_and_refuses_in_place(
     assert order.state.undo_stack.count() == 6
 
 
-def test_compare_swap_reads_with_the_same_token_on_both_sides(
+def test_compare_swap_draws_b_by_token_each_row_naming_where_it_sits(
         qtbot: QtBot, order: StudioWindow) -> None:
+    """B's rows and key columns follow the token: "B" is row 3 on both sides (at position 3
+    as typed, 1 once A and B swap), so the shares of B are compared row by row."""
     order.state.set_receiver(3)  # 3 · B
     mode = order.compare
     mode.action.trigger()
@@ -199,15 +208,42 @@ def test_compare_swap_reads_with_the_same_token_on_both_sides(
     order.state.set_step(order.state.trace.step_index("weights"))
     item = mode.item
     assert item is not None
-    (a_arrows,) = item.a_frame.items_of(AttentionArrows)
-    (b_arrows,) = item.b_frame.items_of(AttentionArrows)
-    assert a_arrows.title == b_arrows.title == "Who “B” reads, and how much"
-    assert item.a_frame.context.receiver == 3  # B at position 3 as typed …
-    assert item.b_frame.context.receiver == 1  # … and at position 1 once A and B swap
-    b_shares = next(g for g in item.b_frame.items_of(MatrixGrid) if g.spec.title == "shares")
-    assert b_shares.spec.highlight_rows == frozenset({1})
-    assert b_shares.spec.row_labels[1] == "B · p1"
-    # B's shares row for B is A's shares row for B with its key columns paired by token.
-    a_row = mode.sides().a.arrays["weights"][0, 3]
-    b_row = mode.sides().b.arrays["weights"][0, 1]
-    assert not np.allclose(a_row, b_row[list(SWAP)]), "RoPE: B reads differently once moved"
+    assert item.a_frame.items_of(AttentionArrows) == item.b_frame.items_of(AttentionArrows) \
+        == [], "the halves are read grid by grid: no arrows beside them"
+    assert item.a_frame.context.receiver == item.b_frame.context.receiver == 3
+    a_shares, b_shares = (next(g for g in frame.items_of(MatrixGrid) if g.spec.title == "shares")
+                          for frame in (item.a_frame, item.b_frame))
+    assert a_shares.spec.row_labels == ["排除 · p0", "A · p1", "保留 · p2", "B · p3"]
+    assert b_shares.spec.row_labels == ["排除 · p0", "A · p3", "保留 · p2", "B · p1"]
+    assert b_shares.spec.col_labels == b_shares.spec.row_labels
+    assert a_shares.spec.highlight_rows == b_shares.spec.highlight_rows == frozenset({3})
+    # Row k of B's grid is B's computed row SWAP[k], its key columns reordered alike.
+    computed = mode.sides().b.arrays["weights"][0]
+    np.testing.assert_array_equal(b_shares.spec.values, computed[np.ix_(SWAP, SWAP)])
+    assert not np.allclose(a_shares.spec.values[3], b_shares.spec.values[3]), \
+        "RoPE: B reads differently once moved"
+    # A cell's arithmetic is the computed cell its row and column hold.
+    assert b_shares.spec.explain is not None
+    assert b_shares.spec.explain(3, 1) == explain(mode.sides().b, "weights", (0, 1, 3)).text()
+
+
+def test_drawn_by_token_the_rope_pictures_speak_of_positions_held(qtbot: QtBot) -> None:
+    """B's dial for "B" (row 3, at position 1 once swapped) turns by 1·θ₀ = 1 rad; A's by 3 rad.
+    The equal-distance pair (about positions one apart) is named on A only: B's rows are
+    tokens, not positions in order."""
+    scenario = load_scenario(example_path("order"))
+    a, b = compute(scenario), compute(swap_tokens(scenario, 1, 3))
+    order_b = swap_order(4, 1, 3)
+    options = FrameOptions(receiver=3)
+
+    def item(step: str) -> CompareFrameItem:
+        return CompareFrameItem(a, b, compare(a, b, order=order_b), a.step_index(step),
+                                options, order=order_b)
+
+    rope = item("rope")
+    assert [d.lines[0] for d in rope.a_frame.items_of(RotationDial)] == ["p·θ₀ = 3·1 = 3 rad"] * 2
+    assert [d.lines[0] for d in rope.b_frame.items_of(RotationDial)] == ["p·θ₀ = 1·1 = 1 rad"] * 2
+    scores = item("scores")
+    noted = [[t.text for t in side.items_of(TextItem) if t.text.startswith("scores[0,1]")]
+             for side in (scores.a_frame, scores.b_frame)]
+    assert len(noted[0]) == 1 and noted[1] == []

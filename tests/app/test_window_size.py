@@ -83,7 +83,11 @@ def test_numbers_too_small_to_print_are_announced_until_zoomed_in(qtbot: QtBot) 
     canvas.fit()
     qtbot.wait(20)
     canvas.viewport().repaint()
-    assert canvas.words_hidden, "two frames side by side: the numbers are too small"
+    assert not canvas.words_hidden, "the two frames of a comparison print their numbers too"
+    canvas.view_box.scaleBy((3.0, 3.0))  # zoomed out
+    qtbot.wait(20)
+    canvas.viewport().repaint()
+    assert canvas.words_hidden, "zoomed out: the numbers are too small"
     assert canvas.zoom_hint() == "Numbers too small to print at this size: scroll to zoom in"
     grid = next(g for g in canvas.frame.items_of(MatrixGrid) if g.isVisible())
     canvas.view_box.setRange(rect=grid.sceneBoundingRect(), padding=0.0)

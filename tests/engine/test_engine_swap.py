@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from engine import compute, parse_scenario
-from engine.differences import compare, token_axes
+from engine.differences import compare, in_token_order, source_cell, token_axes
 from engine.swap import swap_order, swap_tokens
 
 RNG = np.random.default_rng(7)
@@ -110,3 +110,33 @@ def test_the_key_mask_follows_its_token() -> None:
     a, b = compute(s), compute(t)
     assert b.arrays["weights"][0, :, 3].tolist() == [0.0] * 4, "A, hidden, now sits at 3"
     assert compare(a, b, order=swap_order(4, 1, 3)).changed(1e-12) == []
+
+
+def test_drawn_by_token_the_swapped_trace_is_the_original_without_positions() -> None:
+    s = parse_scenario(document(causal=False))
+    a, b = compute(s), compute(swap_tokens(s, 1, 3))
+    shown = in_token_order(b, swap_order(4, 1, 3))
+    assert shown.scenario.tokens == s.tokens
+    np.testing.assert_array_equal(shown.scenario.X, s.X)
+    for name in ("X", "Q", "mixed", "probs", "weights", "scores"):
+        np.testing.assert_allclose(shown.arrays[name], a.arrays[name], rtol=0, atol=1e-12)
+    assert shown.row_order is not None and shown.row_order.source is b
+    assert shown.row_order.positions == (0, 3, 2, 1)
+    # Row 1 of the drawing is A, at position 3 of B: its cells are B's row 3.
+    assert source_cell(shown, "weights", (0, 1, 2)) == (b, (0, 3, 2))
+    assert source_cell(shown, "attention.Wq", (1, 0)) == (b, (1, 0))
+    assert source_cell(a, "weights", (0, 1, 2)) == (a, (0, 1, 2))
+
+
+def test_drawn_by_token_the_causal_mask_follows_its_tokens() -> None:
+    s = parse_scenario(document(causal=True))
+    b = compute(swap_tokens(s, 1, 3))
+    shown = in_token_order(b, swap_order(4, 1, 3))
+    # B as computed: A at 3 sees all four; B at 1 sees 排除 and itself. By token (rows and
+    # columns 排除, A, 保留, B), by hand:
+    expected = [[True, False, False, False],
+                [True, True, True, True],
+                [True, False, True, True],
+                [True, False, False, True]]
+    assert shown.visible.tolist() == expected
+    assert shown.visibility[""].tolist() == expected
