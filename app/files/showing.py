@@ -86,12 +86,3 @@ def check_showing(trace: Trace, options: FrameOptions) -> Shown:
         raise ShowingError(step_problem(trace, index, error)) from error
     return Shown(trace, options, title, frame, description)
 
-
-def showing_problem(trace: Trace, lang: str) -> str | None:
-    """Why ``trace`` cannot be shown in a window in ``lang`` (:func:`check_showing` with a new
-    window's options), or None when it can."""
-    try:
-        check_showing(trace, first_options(trace, lang))
-    except ShowingError as refusal:
-        return str(refusal)
-    return None

@@ -118,12 +118,13 @@ class StudioWindow(QMainWindow):
     firstFrameDrawn = Signal()
 
     def __init__(self, scenario: Scenario, path: Path | None = None,
-                 trace: Trace | None = None) -> None:
-        """``trace`` is ``scenario``'s if already computed (reading a file checks it so)."""
+                 trace: Trace | None = None, shown: Shown | None = None) -> None:
+        """``trace`` is ``scenario``'s if already computed (reading a file checks it so);
+        ``shown``, its first frame as the showing check built it (drawn as is if it fits)."""
         super().__init__()
         self.texts = LiveTexts()
         self.look = appearance()
-        self.state = DocumentState(scenario, path, self, trace)
+        self.state = DocumentState(scenario, path, self, shown.trace if shown else trace)
         self.editor = EditorPane(self.state)
         self.controls = CanvasControls(self.state)
         self.canvas = CanvasView(self.look.canvas_theme())
@@ -153,7 +154,7 @@ class StudioWindow(QMainWindow):
         self._make_menus()
         self._canvas_held = False  # while a new document replaces the old: one frame, at the end
         self._drawn = False  # a first frame was drawn cleanly
-        self._shown: Shown | None = None  # a checked first frame, not yet drawn
+        self._shown = shown  # a checked first frame, not yet drawn
         self._unfolded_sizes: list[int] = []  # the editor's and canvas's widths before folding
         self.state.traceChanged.connect(self._refresh_after_edit)
         self.canvas.resized.connect(self._on_canvas_resized)

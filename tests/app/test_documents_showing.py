@@ -15,6 +15,7 @@ from pytestqt.qtbot import QtBot
 from app import i18n
 from app.canvas.describe import describe_frame
 from app.canvas.frame import FrameItem
+from app.canvas.view import CanvasView
 from app.files.session import opened_cleanly
 from app.model.examples import example_path
 from app.window.startup import start_window
@@ -209,3 +210,23 @@ def test_file_open_builds_the_first_frame_once(window: StudioWindow,
     assert built[0].step_index == window.state.step == 0
     assert window.canvas.accessibleDescription() == describe_frame(
         window.state.trace, 0, window.frame_options(), window.timeline.title_for(0))
+
+
+def test_a_launch_on_a_wide_canvas_builds_the_first_frame_once(
+        qtbot: QtBot, tmp_path: Path, launch_names: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A launch checks its document on a 16:9 sheet (the shape of most desktops' canvas): a
+    canvas of that shape draws the checked frame; one of another shape builds its own."""
+    doc = write_document(tmp_path / "lesson.qkv.json", example_document("g01"))
+    built = count_frames(monkeypatch)
+    monkeypatch.setattr(CanvasView, "aspect", lambda _view: "16:9")
+    window = launch(str(doc))
+    qtbot.waitUntil(lambda: window.canvas.frame is not None)
+    assert len(built) == 1 and window.canvas.frame is built[0]
+    assert built[0].options == window.frame_options() and built[0].options.aspect == "16:9"
+    window.close()
+    monkeypatch.setattr(CanvasView, "aspect", lambda _view: "4:3")
+    window = launch(str(doc))
+    qtbot.waitUntil(lambda: window.canvas.frame is not None)
+    assert len(built) == 3 and window.canvas.frame is built[2]
+    assert built[2].options.aspect == "4:3"
