@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,6 +13,7 @@ from PySide6.QtWidgets import QMessageBox
 from app import APP_NAME
 from app.files.loading import placeholder, read_after_showing
 from app.files.opening import is_big_file, load_computed
+from app.files.reading import kept_path
 from app.files.recovery import offer_recovery
 from app.files.session import (
     last_document,
@@ -21,9 +23,10 @@ from app.files.session import (
     restore_session,
     stored_document,
 )
-from app.files.showing import showing_problem
+from app.files.showing import ShowingError, Shown, check_showing, first_options
 from app.i18n import current_language
-from app.model.examples import DEFAULT_EXAMPLE, EXAMPLES_DIR, example_path, resolve_document
+from app.model.examples import DEFAULT_EXAMPLE, example_path, resolve_document
+from app.window.appearance import appearance
 from engine import Scenario, ScenarioError, Trace, load_scenario
 
 if TYPE_CHECKING:
@@ -40,8 +43,23 @@ def configure_application(app: QCoreApplication) -> None:
     app.setOrganizationName(APP_NAME)
 
 
-def _startup_document() -> tuple[Scenario, Trace | None, Path | None, str]:
-    """The last session's document (with the trace that checked it) if it is still there and
+def _launch_check(path: Path) -> Shown:
+    """The document at ``path`` read, computed and checked, with its first frame as a launch
+    window draws it (in the appearance's colours; the sheet is a guess until the window shows).
+
+    Raises
+    ------
+    ScenarioError, ShowingError
+        As :func:`~app.files.reading.read_to_show`.
+    """
+    _scenario, trace = load_computed(path)
+    options = replace(first_options(trace, current_language()),
+                      theme=appearance().canvas_theme())
+    return check_showing(trace, options)
+
+
+def _startup_document() -> tuple[Scenario, Shown | None, Path | None, str]:
+    """The last session's document (with the check's first frame) if it is still there and
     readable, else F11."""
     last = last_document()
     if last is None:
@@ -52,16 +70,13 @@ def _startup_document() -> tuple[Scenario, Trace | None, Path | None, str]:
         ).format(path=last)
         return load_scenario(example_path(DEFAULT_EXAMPLE)), None, None, note
     try:
-        scenario, trace = load_computed(last)
-        problem: str | None = showing_problem(trace, current_language())
-    except ScenarioError as error:
-        problem = str(error)
-    if problem is None:
-        return scenario, trace, last, ""
-    note = QCoreApplication.translate(
-        "Startup", "The last document could not be opened again ({error}); showing F11"
-    ).format(error=problem)
-    return load_scenario(example_path(DEFAULT_EXAMPLE)), None, None, note
+        shown = _launch_check(last)
+    except (ScenarioError, ShowingError) as error:
+        note = QCoreApplication.translate(
+            "Startup", "The last document could not be opened again ({error}); showing F11"
+        ).format(error=error)
+        return load_scenario(example_path(DEFAULT_EXAMPLE)), None, None, note
+    return shown.trace.scenario, shown, last, ""
 
 
 def start_window(document: str | None) -> StudioWindow:
@@ -81,7 +96,7 @@ def start_window(document: str | None) -> StudioWindow:
     refusal: tuple[Path, str] | None = None
     path: Path | None
     later: Path | None = None
-    trace: Trace | None = None  # computed once: checking the file computes it
+    checked: Shown | None = None  # computed and drawn once: checking the file does both
     if document:
         path = resolve_document(document)
         if is_big_file(path):
@@ -89,23 +104,21 @@ def start_window(document: str | None) -> StudioWindow:
             scenario = placeholder()
         else:
             try:
-                scenario, trace = load_computed(path)
-                problem = showing_problem(trace, current_language())
-            except ScenarioError as error:
-                problem = str(error)
-            if problem is not None:
-                refusal, trace = (path, problem), None
+                checked = _launch_check(path)
+                scenario = checked.trace.scenario
+            except (ScenarioError, ShowingError) as error:
+                refusal = (path, str(error))
                 path = example_path(DEFAULT_EXAMPLE)
                 scenario = load_scenario(path)
-        shown = None if path.parent == EXAMPLES_DIR else path
-        mark_opening(shown)
-        window = StudioWindow(scenario, shown, trace)
+        kept = kept_path(path)
+        mark_opening(kept)
+        window = StudioWindow(scenario, kept, shown=checked)
         restore_session(window, same_document=False)
     else:
-        scenario, trace, shown, note = _startup_document()
-        same = stored_document() == (str(shown) if shown is not None else "")
-        mark_opening(shown)
-        window = StudioWindow(scenario, shown, trace)
+        scenario, checked, kept, note = _startup_document()
+        same = stored_document() == (str(kept) if kept is not None else "")
+        mark_opening(kept)
+        window = StudioWindow(scenario, kept, shown=checked)
         restore_session(window, same_document=same)
     window.firstFrameDrawn.connect(mark_opened)
     window.show()

@@ -150,11 +150,16 @@ class DocumentState(QObject):
         scenario = trace.scenario
         ids = [s.id for s in trace.steps]
         self._step = same_step(step_id, ids, self._step)
-        if self.receiver is not None and self.receiver >= scenario.n:
-            self.receiver = None
-        if self.head is not None and self.head >= scenario.most_heads:
-            self.head = None
+        self.receiver, self.head = self.kept_focus(scenario)
         self.traceChanged.emit()
+
+    def kept_focus(self, scenario: Scenario) -> tuple[int | None, int | None]:
+        """The receiver and head kept when ``scenario`` becomes current: each one it lacks
+        goes back to None (the last position, all heads)."""
+        receiver = None if self.receiver is not None and self.receiver >= scenario.n \
+            else self.receiver
+        head = None if self.head is not None and self.head >= scenario.most_heads else self.head
+        return receiver, head
 
     # -- computing in a worker ---------------------------------------------------------------
     def _start_job(self, scenario: Scenario) -> None:

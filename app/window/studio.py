@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -38,18 +39,20 @@ from PySide6.QtWidgets import (
 
 from app.canvas import FrameOptions
 from app.canvas.describe import describe_frame
+from app.canvas.frame import FrameItem
 from app.canvas.side_by_side import CompareFrameItem
 from app.canvas.view import CanvasView
 from app.canvas.worked_row import MAX_POSITIONS
 from app.editor.pane import EditorPane
-from app.export.settings import slug
 from app.files.dropping import accept_drag, drop
 from app.files.importing import import_matrix
-from app.files.opening import computed, is_big_file, load_computed
+from app.files.opening import computed
+from app.files.reading import kept_path, read_to_show
 from app.files.recent import RecentMenu, add_recent
 from app.files.recovery import RecoveryWriter
+from app.files.saving import mark_saved, save_target, suggested_path, writing
 from app.files.session import save_session
-from app.files.showing import showing_problem, step_problem
+from app.files.showing import ShowingError, Shown, check_showing, step_problem
 from app.files.watch import DiskWatch
 from app.help.glossary import GlossaryDock
 from app.i18n import LiveTexts, current_language
@@ -69,8 +72,7 @@ from app.window.swap_dialog import SwapTokensAction
 from app.window.timeline import Timeline
 from app.window.undo_actions import UndoActions
 from app.window.view_menu import ViewMenu
-from engine import Scenario, ScenarioError, Trace, dumps_scenario, load_scenario
-from engine.io import write_document
+from engine import Scenario, ScenarioError, Trace
 from engine.safe_write import failure_reason
 
 TIMELINE_KEYS = {Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Space, Qt.Key.Key_Home,
@@ -116,12 +118,13 @@ class StudioWindow(QMainWindow):
     firstFrameDrawn = Signal()
 
     def __init__(self, scenario: Scenario, path: Path | None = None,
-                 trace: Trace | None = None) -> None:
-        """``trace`` is ``scenario``'s if already computed (reading a file checks it so)."""
+                 trace: Trace | None = None, shown: Shown | None = None) -> None:
+        """``trace`` is ``scenario``'s if already computed (reading a file checks it so);
+        ``shown``, its first frame as the showing check built it (drawn as is if it fits)."""
         super().__init__()
         self.texts = LiveTexts()
         self.look = appearance()
-        self.state = DocumentState(scenario, path, self, trace)
+        self.state = DocumentState(scenario, path, self, shown.trace if shown else trace)
         self.editor = EditorPane(self.state)
         self.controls = CanvasControls(self.state)
         self.canvas = CanvasView(self.look.canvas_theme())
@@ -151,6 +154,7 @@ class StudioWindow(QMainWindow):
         self._make_menus()
         self._canvas_held = False  # while a new document replaces the old: one frame, at the end
         self._drawn = False  # a first frame was drawn cleanly
+        self._shown = shown  # a checked first frame, not yet drawn
         self._unfolded_sizes: list[int] = []  # the editor's and canvas's widths before folding
         self.state.traceChanged.connect(self._refresh_after_edit)
         self.canvas.resized.connect(self._on_canvas_resized)
@@ -413,19 +417,32 @@ class StudioWindow(QMainWindow):
         """Build and show the current step's frame (or the comparison), then describe it."""
         options = self.frame_options()
         title = self.timeline.title_for(self.state.step)
-        refilled = False
+        checked, self._shown = self._shown, None  # the check's frame serves once, if at all
+        refilled = described = False
         if not (self.compare.active and self.compare.show(fit)):
-            shown = self.canvas.frame
-            frame = self.canvas.show_frame(self.state.trace, self.state.step, options, title,
-                                           fit)
-            refilled = frame is shown
+            frame, refilled, described = self._show_step(checked, options, title, fit)
             if not refilled:  # a new map (a refilled frame keeps its map and clicks)
                 for box in frame.route_map.boxes if frame.route_map is not None else []:
                     box.clicked.connect(self._jump_later)
         if refilled:  # typing: described once it pauses, not on every number
             self._describe_timer.start()
-        else:
+        elif not described:
             self._describe_canvas()
+
+    def _show_step(self, checked: Shown | None, options: FrameOptions, title: str,
+                   fit: bool) -> tuple[FrameItem, bool, bool]:
+        """Show the current step's frame: ``checked``'s if it is that frame (it comes described),
+        else the frame on screen refilled or a new one. Returns the frame, whether it was
+        refilled and whether it is described."""
+        trace, step = self.state.trace, self.state.step
+        if checked is not None and checked.fits(trace, step, options, title) \
+                and checked.frame.alone == self.canvas.frames_alone:
+            self.canvas.show_item(checked.frame, fit)
+            self.canvas.setAccessibleDescription(checked.description)
+            return checked.frame, False, True
+        on_screen = self.canvas.frame
+        frame = self.canvas.show_frame(trace, step, options, title, fit)
+        return frame, frame is on_screen, False
 
     def _describe_canvas(self) -> None:
         """The canvas's description for screen readers: the frame on screen in words."""
@@ -523,16 +540,7 @@ class StudioWindow(QMainWindow):
         """
         label = self.tr("Opening {name}…").format(name=path.name)
         try:
-            if is_big_file(path):  # read in another process, then computed, off this thread
-                scenario, trace = self.long_work(
-                    label, lambda cancelled: load_computed(path, cancelled), True)
-            else:  # read here (quick), computed off this thread if the document is big
-                read = load_scenario(path)
-                scenario, trace = self.long_work(
-                    label, lambda cancelled: computed(read, cancelled), is_big(read))
-            problem = showing_problem(trace, current_language())
-            if problem is not None:
-                raise ValueError(problem)
+            shown = read_to_show(path, partial(self.long_work, label), self._first_options)
         except CancelledError:
             self.statusBar().showMessage(self.tr("Not opened: cancelled"))
             return False
@@ -543,13 +551,18 @@ class StudioWindow(QMainWindow):
             return False
         if not self._may_discard():
             return False
-        example = path.parent == example_path("f11").parent
-        self.show_document(scenario, None if example else path,
-                           note=self.tr("Opened {name}").format(name=path.name), trace=trace,
-                           checked=True)
-        if not example:
+        kept = kept_path(path)
+        self.show_document(shown.trace.scenario, kept, trace=shown.trace, shown=shown,
+                           note=self.tr("Opened {name}").format(name=path.name))
+        if kept is not None:
             add_recent(path)
         return True
+
+    def _first_options(self, trace: Trace) -> FrameOptions:
+        """What the canvas will draw ``trace``'s first step with once it is the document."""
+        receiver, head = self.state.kept_focus(trace.scenario)
+        return replace(self.frame_options(), receiver=receiver, head=head,
+                       worked_row=trace.scenario.n <= MAX_POSITIONS)
 
     def open_example(self, name: str) -> bool:
         """Open a built-in example the way it is meant to be seen first (side by side, or on
@@ -569,13 +582,14 @@ class StudioWindow(QMainWindow):
         return True
 
     def show_document(self, scenario: Scenario, path: Path | None, modified: bool = False,
-                      note: str = "", trace: Trace | None = None, checked: bool = False) -> None:
+                      note: str = "", trace: Trace | None = None,
+                      shown: Shown | None = None) -> None:
         """Make ``scenario`` the document (no undo history), saved at ``path`` or not.
 
         ``modified`` marks it as holding unsaved work (a restored recovery copy); ``trace`` is
         its trace if already computed. A document that cannot be shown (its first step fails to
         draw or to be told) is refused with a message, and the open document stays as it was;
-        ``checked``: the caller has already asked :func:`showing_problem` of ``trace``.
+        ``shown``: the caller has already checked ``trace`` so (its first frame is drawn as is).
         """
         if trace is None and not is_big(scenario):
             try:
@@ -583,11 +597,13 @@ class StudioWindow(QMainWindow):
             except ScenarioError as error:
                 self._refuse_showing(scenario, str(error))
                 return
-        problem = (showing_problem(trace, current_language())
-                   if trace is not None and not checked else None)
-        if problem is not None:
-            self._refuse_showing(scenario, problem)
-            return
+        if trace is not None and shown is None:
+            try:
+                shown = check_showing(trace, self._first_options(trace))
+            except ShowingError as refusal:
+                self._refuse_showing(scenario, str(refusal))
+                return
+        self._shown = shown
         self.state.path = path
         self.disk.follow(path)
         self._canvas_held = True  # a big frame is composed once, not for every signal on the way
@@ -634,14 +650,9 @@ class StudioWindow(QMainWindow):
     def save_as(self) -> bool:
         path, _filter = QFileDialog.getSaveFileName(
             self, self.tr("Save scenario"),
-            str(self.state.path or Path.cwd() / f"{slug(self.state.scenario.title)}.qkv.json"),
+            str(suggested_path(self.state.path, self.state.scenario.title)),
             self.tr("Scenario documents (*.qkv.json)"))
-        if not path:
-            return False
-        target = Path(path)
-        if not target.name.endswith(".json"):
-            target = target.with_name(target.name + ".qkv.json")
-        return self._write(target)
+        return bool(path) and self._write(save_target(path))
 
     def _write(self, path: Path) -> bool:
         """Save atomically; on failure say why, keep the old file whole and stay modified.
@@ -653,17 +664,10 @@ class StudioWindow(QMainWindow):
                 path=path))
             return False
         scenario = self.state.scenario
-
-        def work(cancelled: threading.Event) -> None:
-            text = dumps_scenario(scenario)  # the scenario is frozen: safe to read here
-            if cancelled.is_set():
-                raise CancelledError
-            write_document(text, path)
-
         try:
             with self.disk.own_write():
-                self.long_work(self.tr("Saving {name}…").format(name=path.name), work,
-                               is_big(scenario), finish_on_cancel=True)
+                self.long_work(self.tr("Saving {name}…").format(name=path.name),
+                               writing(scenario, path), is_big(scenario), finish_on_cancel=True)
         except CancelledError:
             self.statusBar().showMessage(self.tr("Not saved: cancelled"))
             return False
@@ -676,11 +680,7 @@ class StudioWindow(QMainWindow):
             self.statusBar().showMessage(self.tr("⚠ not saved to {path}: {problem}").format(
                 path=path, problem=problem))
             return False
-        self.state.path = path
-        self.disk.follow(path)
-        if self.state.scenario is scenario:
-            self.state.undo_stack.setClean()
-        add_recent(path)
+        mark_saved(self.state, self.disk, scenario, path)
         self.statusBar().showMessage(self.tr("Saved {path}").format(path=path))
         return True
 

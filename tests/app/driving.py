@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 import shiboken6
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (
 from pytestqt.qtbot import QtBot
 
 from app.canvas.arrows import AttentionArrows
+from app.canvas.frame import FrameItem
 from app.model.examples import example_path
 from app.window.studio import StudioWindow
 from engine import load_scenario
@@ -93,3 +95,16 @@ def canvas_arrows(window: StudioWindow) -> AttentionArrows:
     found = frame.items_of(AttentionArrows)
     assert len(found) == 1, f"expected one arrows item on step {window.state.step}"
     return found[0]
+
+
+def count_frames(monkeypatch: pytest.MonkeyPatch) -> list[FrameItem]:
+    """Every FrameItem built from now on (by the canvas, a check or an export), in order."""
+    built: list[FrameItem] = []
+    build = FrameItem.__init__
+
+    def counted(self: FrameItem, *args: Any, **kwargs: Any) -> None:
+        built.append(self)
+        build(self, *args, **kwargs)
+
+    monkeypatch.setattr(FrameItem, "__init__", counted)
+    return built

@@ -1,8 +1,9 @@
 """The painter reads the tape: every picture of a stacked trace shows its own layer's arrays.
 
-The stacked traces are hand-made from G01 (tests/app/stacks.py): layer k's arrays are G01's
-times k, so a picture that read version-1 names (``scores`` instead of ``L2.scores``) would show
-layer 1's numbers, or fail on a name the trace does not have.
+The stacks are G01's layer repeated (tests/app/stacks.py), computed by the engine: layer 2 reads
+layer 1's output, so its numbers are G01's layer computed on those rows, and a picture that read
+version-1 names (``scores`` instead of ``L2.scores``) would show layer 1's numbers, or fail on a
+name the trace does not have.
 """
 
 from __future__ import annotations
@@ -26,11 +27,18 @@ from app.model.operands import display_name, module_of
 from app.texts import step_text, step_title
 from app.texts.step_labels import step_groups
 from engine import Trace, compute, format_number, load_scenario, parse_scenario
-from tests.app.stacks import stacked, with_cross, with_encoder
+from tests.app.stacks import layer_on, stacked, with_encoder
+from tests.examples import trace_of
 
 
 def g01(layers: int) -> Trace:
-    return stacked(compute(load_scenario(example_path("g01"))), layers)
+    return stacked(load_scenario(example_path("g01")), layers)
+
+
+def second_layer(trace: Trace) -> Trace:
+    """G01's layer computed alone on the rows that layer 1 of ``trace`` hands on: layer 2's
+    numbers, computed apart from the stack."""
+    return layer_on(load_scenario(example_path("g01")), trace.arrays["L1.resid2"])
 
 
 def grids(trace: Trace, step_id: str) -> dict[str, MatrixGrid]:
@@ -40,27 +48,37 @@ def grids(trace: Trace, step_id: str) -> dict[str, MatrixGrid]:
 
 def test_every_step_of_a_two_layer_stack_draws_its_own_layers_arrays(qtbot: QtBot) -> None:
     plain = compute(load_scenario(example_path("g01")))
-    trace = stacked(plain, 2)
+    trace = g01(2)
+    alone = second_layer(trace)
+    compared = 0
     for step in trace.steps:
         if step.layer != 2:
             continue
         version1 = step.id.removeprefix("L2.")
         shown = grids(trace, step.id)
-        assert list(shown) == list(grids(plain, version1)), step.id
-        for title, grid in shown.items():
-            name = title.split(" ")[0]
-            if name in plain.arrays and plain.arrays[name].ndim == 2 and name != "X":
-                np.testing.assert_allclose(grid.spec.values, 2 * plain.arrays[name],
+        version1_titles = list(grids(plain, version1))
+        own = [f"resid2{title[1:]}" if title.split(" ")[0] == "X" else title
+               for title in version1_titles]  # layer 2 reads layer 1's output
+        assert list(shown) == own, step.id
+        for (title, grid), version1_title in zip(shown.items(), version1_titles, strict=True):
+            name = version1_title.split(" ")[0]
+            if name in alone.arrays and alone.arrays[name].ndim == 2 and name != "X":
+                np.testing.assert_allclose(grid.spec.values, alone.arrays[name],
                                            err_msg=f"{step.id}: {title}")
+                assert not np.array_equal(grid.spec.values, plain.arrays[name]), (step.id, title)
+                compared += 1
+    assert compared >= 8
 
 
-def test_layer_two_shares_and_arrows_are_twice_layer_ones_scaled_trace(qtbot: QtBot) -> None:
+def test_layer_two_shares_and_arrows_are_layer_twos_own(qtbot: QtBot) -> None:
     trace = g01(2)
+    expected = second_layer(trace).arrays["weights"]
     shares = grids(trace, "L2.weights")["shares"]
-    np.testing.assert_allclose(shares.spec.values, 2 * trace.arrays["L1.weights"][0])
+    np.testing.assert_allclose(shares.spec.values, expected[0])
+    assert not np.allclose(shares.spec.values, trace.arrays["L1.weights"][0])
     frame = FrameItem(trace, trace.step_index("L2.weights"), FrameOptions(receiver=1))
     (arrows,) = frame.items_of(AttentionArrows)
-    np.testing.assert_allclose(arrows.spec.weights, trace.arrays["L2.weights"])
+    np.testing.assert_allclose(arrows.spec.weights, expected)
 
 
 def test_norm_statistics_come_from_the_layers_own_trace_array(qtbot: QtBot) -> None:
@@ -70,15 +88,18 @@ def test_norm_statistics_come_from_the_layers_own_trace_array(qtbot: QtBot) -> N
     assert not np.allclose(stats.spec.values, trace.arrays["L1.norm2_stats"])
     source = compute(load_scenario(example_path("g01"))).arrays["resid1"]  # layer 1's rows
     np.testing.assert_allclose(trace.arrays["L1.norm2_stats"][:, 1], source.var(axis=1))
+    rows = second_layer(trace).arrays["resid1"]  # layer 2's rows, computed apart
+    np.testing.assert_allclose(stats.spec.values[:, 1], rows.var(axis=1))
 
 
 def test_titles_name_the_layer_in_both_languages(qtbot: QtBot) -> None:
     trace = g01(2)
     step = trace.steps[trace.step_index("L2.scores")]
-    assert step_title(step, trace.scenario, "en") == "Layer 2 · " + step.title
-    assert step_title(step, trace.scenario, "zh").startswith("第 2 层 · 分数")
     plain = compute(load_scenario(example_path("g01")))
     shorthand = plain.steps[plain.step_index("scores")]
+    assert step.title == "Layer 2: " + shorthand.title  # the engine's label
+    assert step_title(step, trace.scenario, "en") == "Layer 2 · " + shorthand.title
+    assert step_title(step, trace.scenario, "zh").startswith("第 2 层 · 分数")
     assert step_title(shorthand, plain.scenario, "en") == shorthand.title
 
 
@@ -86,8 +107,9 @@ def test_texts_and_map_labels_follow_the_layer(qtbot: QtBot) -> None:
     trace = g01(2)
     index = trace.step_index("L2.resid1")
     text = step_text(trace, index, "en", receiver=1)
-    twice = 2 * compute(load_scenario(example_path("g01"))).arrays["resid1"][1]
-    assert f"{twice[1]:.6f}" in text.how  # 2 × G01's resid1 row p2, as its frame prints it
+    row = second_layer(trace).arrays["resid1"][1]  # layer 2's resid1, row p2
+    assert f"= [{format_number(row[0], 6)}, {format_number(row[1], 6)}]." in text.how
+    assert format_number(trace.arrays["L1.resid1"][1, 1], 6) not in text.how
     assert step_label(trace, trace.steps[index], "en") == "+ residual"
 
 
@@ -112,9 +134,7 @@ def test_the_engines_layer_label_becomes_the_titles_layer_prefix(qtbot: QtBot) -
 
 
 def test_cross_attention_steps_are_told_with_the_encoders_tokens(qtbot: QtBot) -> None:
-    f11 = compute(load_scenario(example_path("f11")))
-    trace = with_cross(f11, np.array([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]]),
-                       ("I", "love", "cats"))
+    trace = trace_of("encoder-decoder")
     text = step_text(trace, trace.step_index("L1.cross.scores"), "en", receiver=1)
     assert "“I”'s key" in text.how and "“love”'s key" in text.how
     zh = step_text(trace, trace.step_index("L1.cross.scores"), "zh", receiver=1)
@@ -130,8 +150,7 @@ def three_positions() -> Trace:
 
 
 def test_encoder_steps_label_rows_with_the_encoders_tokens(qtbot: QtBot) -> None:
-    encoder = compute(load_scenario(example_path("g01")))
-    trace = with_encoder(three_positions(), encoder)
+    trace = with_encoder(three_positions().scenario, load_scenario(example_path("g01")))
     for step in trace.steps[:9]:  # receiver p3 has no row in the two-token encoder
         item = FrameItem(trace, trace.step_index(step.id), FrameOptions(receiver=2))
         for name, grid in item.context.made:  # every trace array's rows, untransposed

@@ -15,7 +15,7 @@ from pytestqt.qtbot import QtBot
 
 import app.export.render
 import app.files.recovery
-import app.window.studio
+import app.files.saving
 import engine.safe_write
 from app.window.studio import StudioWindow
 from tests.app.documents_support import (
@@ -35,7 +35,7 @@ def fail_every_save(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*_args: object) -> None:
         raise SURROGATE
 
-    monkeypatch.setattr(app.window.studio, "write_document", refuse)  # what every save goes through
+    monkeypatch.setattr(app.files.saving, "write_document", refuse)  # what every save goes through
 
 
 def test_ctrl_s_reports_any_failure(window: StudioWindow, tmp_path: Path, dialogs: Dialogs,

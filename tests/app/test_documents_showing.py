@@ -13,19 +13,20 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app import i18n
+from app.canvas.describe import describe_frame
 from app.canvas.frame import FrameItem
+from app.canvas.view import CanvasView
 from app.files.session import opened_cleanly
 from app.model.examples import example_path
 from app.window.startup import start_window
 from app.window.studio import StudioWindow
-from engine import Trace
 from tests.app.documents_support import (
     example_document,
     launch_names,
     make_modified,
     write_document,
 )
-from tests.app.driving import Dialogs, close_window, open_window
+from tests.app.driving import Dialogs, close_window, count_frames, open_window
 from tests.app.test_editor_stacks import choose_part
 
 __all__ = ["launch_names"]
@@ -197,19 +198,35 @@ def test_unticking_the_first_layers_block_leaves_every_step_drawn_and_told(
         close_window(window)
 
 
-def test_file_open_checks_a_document_once(window: StudioWindow,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    """The check builds a first frame: File → Open runs it once, not again on showing."""
-    import app.window.studio as studio
-
-    checks: list[int] = []
-    check = studio.showing_problem
-
-    def counted(trace: Trace, lang: str) -> str | None:
-        checks.append(1)
-        return check(trace, lang)
-
-    monkeypatch.setattr(studio, "showing_problem", counted)
+def test_file_open_builds_the_first_frame_once(window: StudioWindow,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The showing check builds the first frame: File → Open shows that one, built once, and
+    its description."""
+    built = count_frames(monkeypatch)
     assert window.open_path(example_path("g01"))
     assert window.state.scenario.title.startswith("G01")
-    assert len(checks) == 1
+    assert len(built) == 1
+    assert window.canvas.frame is built[0] and built[0].trace is window.state.trace
+    assert built[0].step_index == window.state.step == 0
+    assert window.canvas.accessibleDescription() == describe_frame(
+        window.state.trace, 0, window.frame_options(), window.timeline.title_for(0))
+
+
+def test_a_launch_on_a_wide_canvas_builds_the_first_frame_once(
+        qtbot: QtBot, tmp_path: Path, launch_names: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A launch checks its document on a 16:9 sheet (the shape of most desktops' canvas): a
+    canvas of that shape draws the checked frame; one of another shape builds its own."""
+    doc = write_document(tmp_path / "lesson.qkv.json", example_document("g01"))
+    built = count_frames(monkeypatch)
+    monkeypatch.setattr(CanvasView, "aspect", lambda _view: "16:9")
+    window = launch(str(doc))
+    qtbot.waitUntil(lambda: window.canvas.frame is not None)
+    assert len(built) == 1 and window.canvas.frame is built[0]
+    assert built[0].options == window.frame_options() and built[0].options.aspect == "16:9"
+    window.close()
+    monkeypatch.setattr(CanvasView, "aspect", lambda _view: "4:3")
+    window = launch(str(doc))
+    qtbot.waitUntil(lambda: window.canvas.frame is not None)
+    assert len(built) == 3 and window.canvas.frame is built[2]
+    assert built[2].options.aspect == "4:3"

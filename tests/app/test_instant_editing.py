@@ -30,7 +30,7 @@ from app.window import state as state_module
 from app.window.studio import StudioWindow
 from engine import Scenario, dumps_scenario, parse_scenario
 from engine.resize import Sizes, resize
-from tests.app.driving import canvas_arrows
+from tests.app.driving import canvas_arrows, count_frames
 
 THREE = Sizes(n=3, d=2, d_k=2, d_v=2, heads=1)
 
@@ -105,16 +105,18 @@ def test_a_frame_asked_for_before_the_event_loop_runs_is_the_newest(
 
 
 def test_open_computes_once_and_builds_one_frame(
-        qtbot: QtBot, window: StudioWindow, tmp_path: Path, builds: list[int],
-        computes: list[int]) -> None:
+        qtbot: QtBot, window: StudioWindow, tmp_path: Path, computes: list[int],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The showing check's frame is the one shown: one frame built in all, by the check."""
     document = parse_scenario(resize(window.state.scenario, THREE).document)
     path = tmp_path / "three.qkv.json"
     path.write_text(dumps_scenario(document), encoding="utf-8")
-    builds.clear()
+    built = count_frames(monkeypatch)
     computes.clear()
     assert window.open_path(path)
     qtbot.wait(20)
-    assert (len(computes), len(builds)) == (1, 1)
+    assert (len(computes), len(built)) == (1, 1)
+    assert window.canvas.frame is built[0]
     assert window.state.scenario.n == 3
 
 

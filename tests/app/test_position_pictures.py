@@ -4,7 +4,7 @@ RoPE: every dial's thick arrow is its thin one turned by p·θᵢ (θᵢ = base^
 the test), and the angle is printed. ALiBi: q·k + bias = scores, cell by cell. Added positions:
 rows + P = X. Cross-attention: two token lists, arrows from the decoder's query rows to the
 encoder's key boxes. The position traces are computed from documents with ``positions``; the
-cross-attention's is hand-made (tests/app/stacks.py).
+cross-attention's is the encoder–decoder example's.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ from app.texts import step_text
 from app.texts.frame_words import FRAME_WORDS
 from app.texts.position_words import POSITION_WORDS
 from engine import Trace, compute, load_scenario, parse_scenario
-from tests.app.stacks import with_cross, with_shared_keys
+from tests.app.stacks import with_shared_keys
+from tests.examples import trace_of
 
 BASE = 10.0
 DOCUMENT = {"title": "RoPE", "tokens": ["a", "b", "c"],
@@ -141,19 +142,19 @@ def test_added_positions_show_rows_plus_p_equal_x(qtbot: QtBot) -> None:
 
 def test_cross_attention_arrows_go_from_decoder_rows_to_the_encoders_keys(
         qtbot: QtBot) -> None:
-    f11 = compute(load_scenario(example_path("f11")))
-    memory = np.array([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]])
-    trace = with_cross(f11, memory, ("I", "love", "cats"))
+    trace = trace_of("encoder-decoder")
+    cross = example("encoder-decoder")["layers"][0]["cross_attention"]
     item = frame(trace, "L1.cross.weights", receiver=1)
     shares = titled(item, "shares")
     assert shares.spec.values.shape == (2, 3)
-    assert list(shares.spec.row_labels) == ["我", "爱"]
-    assert list(shares.spec.col_labels) == ["I", "love", "cats"]
+    assert list(shares.spec.row_labels) == ["<s>", "我"]
+    assert list(shares.spec.col_labels) == ["I", "love", "you"]
     (arrows,) = item.items_of(AttentionArrows)
-    assert list(arrows.spec.tokens) == ["我", "爱"]
-    assert list(arrows.spec.key_tokens) == ["I", "love", "cats"]
-    q = f11.arrays["X"][1] @ f11.scenario.attention.Wq
-    k = memory @ f11.scenario.attention.Wk
+    assert list(arrows.spec.tokens) == ["<s>", "我"]
+    assert list(arrows.spec.key_tokens) == ["I", "love", "you"]
+    # 我's query from the decoder's normed rows, keys from the encoder's memory (post-norm)
+    q = trace.arrays["L1.norm1"][1] @ np.array(cross["Wq"])
+    k = trace.arrays["enc.memory"] @ np.array(cross["Wk"])
     expected = np.exp(k @ q / np.sqrt(2))
     expected /= expected.sum()
     focused = [a for a in arrows.drawn if a.focused]
@@ -165,7 +166,7 @@ def test_cross_attention_arrows_go_from_decoder_rows_to_the_encoders_keys(
         assert end.x() + 4 == pytest.approx(key_box.left())
         assert key_box.top() < end.y() < key_box.bottom()
     mix = frame(trace, "L1.cross.mix", receiver=1)
-    assert list(titled(mix, "V").spec.row_labels) == ["I", "love", "cats"]
+    assert list(titled(mix, "V").spec.row_labels) == ["I", "love", "you"]
 
 
 def test_position_and_frame_words_exist_in_both_languages() -> None:

@@ -19,7 +19,9 @@ from PySide6.QtWidgets import QProgressDialog, QPushButton
 from pytestqt.qtbot import QtBot
 
 import app.files.opening
+import app.files.reading
 import app.files.recovery
+import app.files.saving
 import app.widgets.jobs
 import app.window.state
 import app.window.studio
@@ -186,7 +188,7 @@ def test_saving_runs_in_a_worker_and_the_file_reads_back(
     qtbot.waitUntil(lambda: not window.state.busy, timeout=5000)
     window.state.path = tmp_path / "big.qkv.json"
     with Ticks() as ticks:
-        monkeypatch.setattr(app.window.studio, "dumps_scenario", slowly(dumps_scenario, 0.6, ticks))
+        monkeypatch.setattr(app.files.saving, "dumps_scenario", slowly(dumps_scenario, 0.6, ticks))
         assert window.save()
     assert max(ticks.during_work) < RESPONSIVE_MS, ticks.during_work
     assert len(ticks.during_work) > 20
@@ -203,7 +205,7 @@ def test_cancel_while_saving_leaves_the_old_file_and_the_window_modified(
     window.state.edit_cell("X", 0, 1, 4.0)
     qtbot.waitUntil(lambda: not window.state.busy, timeout=5000)
     window.state.path = target
-    monkeypatch.setattr(app.window.studio, "dumps_scenario", slowly(dumps_scenario, 0.6))
+    monkeypatch.setattr(app.files.saving, "dumps_scenario", slowly(dumps_scenario, 0.6))
     show_progress_at_once(monkeypatch)
     press_cancel_later(window, 150)
     assert not window.save()
@@ -219,7 +221,7 @@ def test_opening_a_big_file_reads_it_in_another_process(
     with Ticks() as ticks:
         # 0.4 s more than the reading itself, so that the window is seen answering for a while
         # on an idle machine too (a fresh process alone can start in under 0.2 s).
-        monkeypatch.setattr(app.window.studio, "load_computed", slowly(
+        monkeypatch.setattr(app.files.reading, "load_computed", slowly(
             app.files.opening.load_computed, 0.4, ticks))
         assert window.open_path(example_path("g01"))
     assert max(ticks.during_work) < RESPONSIVE_MS, ticks.during_work
@@ -233,7 +235,7 @@ def test_opening_a_big_file_reads_it_in_another_process(
 
 def test_cancel_while_opening_keeps_the_open_document(
         qtbot: QtBot, window: StudioWindow, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(app.window.studio, "computed", slowly(app.files.opening.computed, 1.0))
+    monkeypatch.setattr(app.files.reading, "computed", slowly(app.files.opening.computed, 1.0))
     window.state.edit_cell("X", 0, 1, 4.0)
     qtbot.waitUntil(lambda: not window.state.busy, timeout=5000)
     scenario, trace = window.state.scenario, window.state.trace
@@ -297,7 +299,7 @@ def test_saving_in_a_worker_never_asks_about_its_own_change_on_disk(
     for value in (4.0, 5.0):
         window.state.edit_cell("X", 0, 1, value)
         qtbot.waitUntil(lambda: not window.state.busy, timeout=5000)
-        monkeypatch.setattr(app.window.studio, "dumps_scenario", slowly(dumps_scenario, 0.3))
+        monkeypatch.setattr(app.files.saving, "dumps_scenario", slowly(dumps_scenario, 0.3))
         assert window.save()
         qtbot.wait(300)  # the watcher's late news of the write arrives
     assert dialogs.shown == []  # neither "changed on disk: reload?" nor "overwrite?"

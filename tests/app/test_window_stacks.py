@@ -1,9 +1,9 @@
 """A stack in the window: the timeline groups steps by layer, the map jumps between layers, the
-CLI picks steps by id. The stacks are hand-made from G01 (tests/app/stacks.py)."""
+CLI picks steps by id. The stacks are G01's layer repeated, computed (tests/app/stacks.py)."""
 
 from __future__ import annotations
 
-import json
+import math
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,14 +23,15 @@ from app.window.studio import StudioWindow
 from engine import Trace, compute, format_number, load_scenario, parse_scenario
 from engine.differences import compare, matching_step
 from tests.app.driving import close_window, open_window
-from tests.app.stacks import stacked, with_encoder
+from tests.app.stacks import stack_document, stacked, with_encoder
 from tests.app.test_canvas_tape import three_positions
 
 
 @pytest.fixture
 def g01_stacked(qtbot: QtBot) -> Iterator[StudioWindow]:
     window = open_window(qtbot, "g01")
-    window.state.show(window.state.scenario, stacked(window.state.trace, 3))
+    trace = stacked(window.state.scenario, 3)
+    window.state.show(trace.scenario, trace)
     yield window
     close_window(window)
 
@@ -93,8 +94,9 @@ def test_the_map_opens_the_current_layer_and_its_layer_boxes_jump_to_the_same_st
                      pos=QPoint(point.x(), point.y()))
     qtbot.waitUntil(lambda: trace.steps[g01_stacked.state.step].id == "L3.scores", timeout=2000)
     assert map_labels(g01_stacked)[:2] == ["Layer 1 ▸", "Layer 2 ▸"]
-    assert g01_stacked.canvas.frame.heading.text.endswith("Layer 3 · " + trace.steps[
-        g01_stacked.state.step].title)
+    assert g01_stacked.canvas.frame.heading.text.endswith(step_title(
+        trace.steps[g01_stacked.state.step], trace.scenario, "en"))
+    assert g01_stacked.canvas.frame.heading.text.endswith("Layer 3 · Scores q·k, divided by √dₖ")
 
 
 def test_steps_are_chosen_by_id_range_or_layer() -> None:
@@ -113,12 +115,19 @@ def test_steps_are_chosen_by_id_range_or_layer() -> None:
 def test_an_encoder_shorter_than_the_decoder_steps_in_the_window(qtbot: QtBot) -> None:
     window = open_window(qtbot, "g01")
     try:
-        trace = with_encoder(three_positions(), compute(load_scenario(example_path("g01"))))
+        trace = with_encoder(three_positions().scenario, load_scenario(example_path("g01")))
         window.state.show(trace.scenario, trace)
         window.state.set_receiver(2)
         window.state.set_step(trace.step_index("enc.L1.weights"))
         summary = window.state.shares_summary()
-        shares = trace.arrays["enc.L1.weights"][0, 1]  # the encoder's last row, p2
+        # The encoder's last row, p2, of G01 unmasked: its LayerNormed rows are ±[1, −1]/σ
+        # (σ = √(0.25 + 1e-5), √(1 + 1e-5)), identity Q and K, scaled by √2.
+        rows = np.array([[1.0, 0.0], [0.0, 2.0]])
+        normed = (rows - rows.mean(axis=1, keepdims=True)) / np.sqrt(
+            rows.var(axis=1, keepdims=True) + 1e-5)
+        scores = normed @ normed[1] / math.sqrt(2)
+        shares = np.exp(scores) / np.exp(scores).sum()
+        np.testing.assert_allclose(trace.arrays["enc.L1.weights"][0, 1], shares)
         printed = " / ".join(format_number(float(v), 3) for v in shares)
         assert summary == f"shares for p2: {printed}"  # the last row of the encoder
         assert window.timeline.layer_groups[0].text() == "▾ Encoder · Layer 1"
@@ -128,10 +137,13 @@ def test_an_encoder_shorter_than_the_decoder_steps_in_the_window(qtbot: QtBot) -
 
 
 def test_compare_pairs_the_same_layers_step_and_marks_what_differs(qtbot: QtBot) -> None:
-    plain = compute(load_scenario(example_path("g01")))
-    document = json.loads(example_path("g01").read_text(encoding="utf-8"))
-    document["attention"]["scale"] = False
-    a, b = stacked(plain, 2), stacked(compute(parse_scenario(document)), 2)
+    g01 = load_scenario(example_path("g01"))
+    a = stacked(g01, 2)
+    document = stack_document(g01, 2)
+    document["layers"][1]["attention"]["scale"] = False  # layer 2's scores, unscaled
+    b = compute(parse_scenario(document))
+    np.testing.assert_allclose(b.arrays["L2.scores"], a.arrays["L2.scores"] * math.sqrt(2))
+    np.testing.assert_array_equal(b.arrays["L1.scores"], a.arrays["L1.scores"])
     index = a.step_index("L2.scores")
     titles = (step_title(a.steps[index], a.scenario, "en"),
               step_title(b.steps[matching_step(a, b, index)], b.scenario, "en"))
@@ -147,7 +159,7 @@ def test_compare_pairs_the_same_layers_step_and_marks_what_differs(qtbot: QtBot)
 
 def test_a_stack_exports_one_png_per_step_of_a_chosen_layer(
         qtbot: QtBot, tmp_path: Path) -> None:
-    trace = stacked(compute(load_scenario(example_path("g01"))), 3)
+    trace = stacked(load_scenario(example_path("g01")), 3)
     ids = [s.id for s in trace.steps]
     steps = parse_steps("L2", len(ids), ids)
     request = ExportRequest(format="png", steps=steps, destination=tmp_path, name="stack",
