@@ -239,7 +239,7 @@ class LayoutContext:
                 else:
                     value, index = float(parameter[r, c]), f"{r},{c}"
                 return frame_word(self.options.lang, "parameter_tip", name=short, index=index,
-                                  value=format_number(value))
+                                  value=format_number(value, self.places))
 
             return parameter_text
 
