@@ -247,6 +247,6 @@ class LayoutContext:
             r, c = (col, row) if transpose else (row, col)
             c += col_offset
             index = (head, r, c) if head is not None else (r, c)
-            return explain(trace, name, index, self.options.lang).text()
+            return explain(trace, name, index, self.options.lang, self.places).text()
 
         return array_text
