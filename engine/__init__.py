@@ -3,7 +3,7 @@
 from engine.errors import ScenarioError
 from engine.explain import Explanation, explain, parse_cell
 from engine.io import dumps_scenario, load_scenario, read_document, save_scenario
-from engine.numbers import NumberTextError, format_fixed, format_number, parse_number
+from engine.numbers import NumberTextError, format_number, parse_number
 from engine.safe_write import WriteError
 from engine.scenario import Attention, Block, FeedForward, Scenario, parse_scenario
 from engine.trace import Step, Trace, compute
@@ -22,7 +22,6 @@ __all__ = [
     "compute",
     "dumps_scenario",
     "explain",
-    "format_fixed",
     "format_number",
     "load_scenario",
     "parse_cell",

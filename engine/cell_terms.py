@@ -37,7 +37,7 @@ def sum_text(count: int, term: Callable[[int], tuple[str, str]],
 
 
 def dot(result: str, left: tuple[str, int, FloatArray], right: tuple[str, int, FloatArray],
-         bias: tuple[str, float] | None, value: float, lang: str = "en") -> str:
+         bias: tuple[str, float] | None, value: float, lang: str = "en", places: int = 6) -> str:
     """``Q[1,0] = X[1,0]·Wq[0,0] + … = 1·1 + … = 2``: a row of ``left`` by a column of ``right``."""
     lname, row, lvec = left
     rname, col, rvec = right
@@ -47,12 +47,12 @@ def dot(result: str, left: tuple[str, int, FloatArray], right: tuple[str, int, F
 
     def term(t: int) -> tuple[str, str]:
         if t == width and bias is not None:
-            return f"{bias[0]}[{col}]", format_factor(bias[1])
+            return f"{bias[0]}[{col}]", format_factor(bias[1], places)
         return (f"{lname}[{row},{t}]·{rname}[{t},{col}]",
-                f"{format_factor(float(lvec[t]))}·{format_factor(float(rvec[t]))}")
+                f"{format_factor(float(lvec[t]), places)}·{format_factor(float(rvec[t]), places)}")
 
     sym, num = sum_text(width + (bias is not None), term, lang)
-    return f"{result} = {sym} = {num} = {format_number(value)}"
+    return f"{result} = {sym} = {num} = {format_number(value, places)}"
 
 
 __all__ = ["MAX_TERMS", "cell", "dot", "sum_text"]

@@ -107,8 +107,9 @@ class _Cell:
 
 
 class _Explainer:
-    def __init__(self, trace: Trace, lang: str = "en") -> None:
+    def __init__(self, trace: Trace, lang: str = "en", places: int = 6) -> None:
         self.lang = lang
+        self.places = places
         self.trace = trace
         self.s = trace.scenario
         self.a = trace.arrays
@@ -120,13 +121,21 @@ class _Explainer:
         return phrase(self.lang, key, **{name: one_line(value) if isinstance(value, str) else value
                                          for name, value in fields.items()})
 
+    def num(self, value: float) -> str:
+        """``value`` with the explanation's decimals."""
+        return format_number(value, self.places)
+
+    def factor(self, value: float) -> str:
+        """``value`` as a factor of a product, with the explanation's decimals."""
+        return format_factor(value, self.places)
+
     def sum_terms(self, count: int, term: Callable[[int], tuple[str, str]]) -> tuple[str, str]:
         return sum_text(count, term, self.lang)
 
     def dot_terms(self, result: str, left: tuple[str, int, FloatArray],
                   right: tuple[str, int, FloatArray], bias: tuple[str, float] | None,
                   value: float) -> str:
-        return dot(result, left, right, bias, value, self.lang)
+        return dot(result, left, right, bias, value, self.lang, self.places)
 
     def module(self, step: Step) -> Any:
         return self.s.module(step.module)
@@ -169,12 +178,12 @@ class _Explainer:
         if c.name == MEMORY:
             source = step.writes[0]
             return (f"{cell(c.name, c.index)} = {cell(source, c.index)} = "
-                    f"{format_number(c.value)}", [])
+                    f"{self.num(c.value)}", [])
         return EXPLAINERS[step.op](self, c)
 
     def _value(self, c: _Cell) -> Result:
         """The value alone: a step that only shows its operands (attention's inputs)."""
-        return f"{cell(c.name, c.index)} = {format_number(c.value)}", []
+        return f"{cell(c.name, c.index)} = {self.num(c.value)}", []
 
     # -- inputs ---------------------------------------------------------------------------
     def _input(self, c: _Cell) -> Result:
@@ -184,9 +193,9 @@ class _Explainer:
         token = owner.tokens[i]
         if owner.token_ids is not None:
             tid = owner.token_ids[i]
-            return (f"{cell(c.name, c.index)} = embedding[{tid},{j}] = {format_number(c.value)}",
+            return (f"{cell(c.name, c.index)} = embedding[{tid},{j}] = {self.num(c.value)}",
                     [self.say("embedding_row", token=token, tid=tid, i=i)])
-        return (f"{cell(c.name, c.index)} = {format_number(c.value)}",
+        return (f"{cell(c.name, c.index)} = {self.num(c.value)}",
                 [self.say("typed_input", token=token, j=j)])
 
     # -- attention --------------------------------------------------------------------------
@@ -222,11 +231,12 @@ class _Explainer:
         if c.local == "scores" and f"{s}qk" in self.a:
             qk, bias = s + "qk", s + "alibi"
             return biased_score(c.name, c.index, c.value, (qk, float(self.a[qk][c.index])),
-                                (bias, float(self.a[bias][c.index])), self.say)
+                                (bias, float(self.a[bias][c.index])), self.say, self.places)
         if c.local == "alibi":
             positions = self._positions_of(step.stack)
             return alibi_cell(c.name, c.index, c.value, float(positions.head_slopes(att.heads)[h]),
-                              positions.slopes is None, att.heads, att.causal, self.say)
+                              positions.slopes is None, att.heads, att.causal, self.say,
+                              self.places)
         qn, kn = step.reads[0], step.reads[1]
         q_cols = range(h * att.d_k, (h + 1) * att.d_k)
         k_cols = range(att.kv_head(h) * att.d_k, (att.kv_head(h) + 1) * att.d_k)
@@ -235,17 +245,17 @@ class _Explainer:
         def term(t: int) -> tuple[str, str]:
             cq, ck = q_cols[t], k_cols[t]
             return (f"{qn}[{i},{cq}]·{kn}[{j},{ck}]",
-                    f"{format_factor(float(q[i, cq]))}·{format_factor(float(k[j, ck]))}")
+                    f"{self.factor(float(q[i, cq]))}·{self.factor(float(k[j, ck]))}")
 
         sym, num = self.sum_terms(len(q_cols), term)
         product = float(q[i, list(q_cols)] @ k[j, list(k_cols)])
         name = cell(c.name, c.index)
         if att.scale:
-            root = format_number(math.sqrt(att.d_k))
+            root = self.num(math.sqrt(att.d_k))
             text = (f"{name} = ({sym}) / √{att.d_k} = ({num}) / {root}"
-                    f" = {format_number(product)} / {root} = {format_number(c.value)}")
+                    f" = {self.num(product)} / {root} = {self.num(c.value)}")
         else:
-            text = f"{name} = {sym} = {num} = {format_number(c.value)}"
+            text = f"{name} = {sym} = {num} = {self.num(c.value)}"
         queries, keys = self.trace.tokens_of(step.rows), self.trace.tokens_of(step.keys)
         details = [self.say("query_key", query=queries[i], key=keys[j], head=h + 1)]
         if not self._seen(step)[i, j]:
@@ -265,8 +275,9 @@ class _Explainer:
         positions = self._positions_of("encoder" if c.name.startswith("enc.") else "decoder")
         width = int(self.a[c.name].shape[1])
         if c.local == "rope_angles":
-            return rope_angle(c.name, c.index, c.value, positions.base, 2 * width, self.say)
-        return added_row(c.name, c.index, c.value, positions, width, self.say)
+            return rope_angle(c.name, c.index, c.value, positions.base, 2 * width, self.say,
+                              self.places)
+        return added_row(c.name, c.index, c.value, positions, width, self.say, self.places)
 
     def _with_positions(self, c: _Cell) -> Result:
         """X = embedded + positions."""
@@ -276,7 +287,7 @@ class _Explainer:
         i = c.index[0]
         return position_sum(c.name, c.index, c.value, (embedded, float(self.a[embedded][c.index])),
                             (added, float(self.a[added][c.index])),
-                            self.trace.tokens_of(step.rows)[i], self.say)
+                            self.trace.tokens_of(step.rows)[i], self.say, self.places)
 
     def _rope(self, c: _Cell) -> Result:
         """Q_rot or K_rot: one column of a pair turned by p·θ."""
@@ -287,7 +298,7 @@ class _Explainer:
                    if each.op == "projection" and each.scope == step.scope)
         return rotated(c.name, c.index, c.value, (source, self.a[source]),
                        self.a[step.reads[2]], self._positions_of(step.stack).pairing, att.d_k,
-                       self.say)
+                       self.say, self.places)
 
     def _weights(self, c: _Cell) -> Result:
         step = c.step
@@ -311,11 +322,11 @@ class _Explainer:
         top = max(row[k] for k in visible)
         total = sum(math.exp(row[k] - top) for k in visible)
         sym, num = self.sum_terms(len(visible), lambda t: (
-            f"exp(s{visible[t]} − max)", f"exp({format_number(row[visible[t]] - top)})"))
-        text = (f"{name} = exp(s{j} − max) / ({sym}) = exp({format_number(row[j] - top)})"
-                f" / ({num}) = {format_number(math.exp(row[j] - top))} / "
-                f"{format_number(total)} = {format_number(c.value)}")
-        details = [self.say("row_max", scores=step.reads[0], h=h, i=i, top=format_number(top)),
+            f"exp(s{visible[t]} − max)", f"exp({self.num(row[visible[t]] - top)})"))
+        text = (f"{name} = exp(s{j} − max) / ({sym}) = exp({self.num(row[j] - top)})"
+                f" / ({num}) = {self.num(math.exp(row[j] - top))} / "
+                f"{self.num(total)} = {self.num(c.value)}")
+        details = [self.say("row_max", scores=step.reads[0], h=h, i=i, top=self.num(top)),
                    masked]
         if len(visible) == 1:
             details.append(self.say("one_key"))
@@ -330,7 +341,7 @@ class _Explainer:
         if c.local == "attn_out":
             if att.Wo is None:
                 return (f"{cell(c.name, c.index)} = {cell(s + 'mixed', c.index)} = "
-                        f"{format_number(c.value)}", [self.say("no_wo")])
+                        f"{self.num(c.value)}", [self.say("no_wo")])
             bias = ("bo", float(att.bo[col])) if att.bo is not None else None
             return self.dot_terms(cell(c.name, c.index), (f"{s}mixed", i, self.a[f"{s}mixed"][i]),
                                   ("Wo", col, att.Wo[:, col]), bias, c.value), []
@@ -340,8 +351,8 @@ class _Explainer:
         keys = np.flatnonzero(self._seen(step)[i]).tolist()
         sym, num = self.sum_terms(len(keys), lambda t: (
             f"{s}weights[{h},{i},{keys[t]}]·{s}V[{keys[t]},{v_col}]",
-            f"{format_factor(float(w[keys[t]]))}·{format_factor(float(v[keys[t]]))}"))
-        return (f"{cell(c.name, c.index)} = {sym} = {num} = {format_number(c.value)}",
+            f"{self.factor(float(w[keys[t]]))}·{self.factor(float(v[keys[t]]))}"))
+        return (f"{cell(c.name, c.index)} = {sym} = {num} = {self.num(c.value)}",
                 [self.say("mix_note", c=col, head=h + 1, local=col - h * att.d_v)])
 
     # -- norms, residuals ---------------------------------------------------------------------
@@ -366,23 +377,23 @@ class _Explainer:
         i, j = c.index
         source, x, g, b, kind, e = self._norm_rows(c)
         k = j if c.local not in ("Q_normed", "K_normed") else j % len(x)
-        name, xj = cell(c.name, c.index), format_factor(float(x[k]))
+        name, xj = cell(c.name, c.index), self.factor(float(x[k]))
         if kind == "none":
-            return f"{name} = {source}[{i},{j}] = {format_number(c.value)}", [self.say("norm_off")]
+            return f"{name} = {source}[{i},{j}] = {self.num(c.value)}", [self.say("norm_off")]
         if kind == "rmsnorm":
             ms = float(np.mean(x**2))
-            return (f"{name} = x / √(mean(x²) + ε) · γ = {xj} / √({format_number(ms)} + "
-                    f"{format_exact(e)}) · {format_factor(g)} = {format_number(c.value)}",
-                    [self.say("rms_stats", source=source, i=i, ms=format_number(ms),
-                              eps=format_exact(e), j=j, gamma=format_number(g))])
+            return (f"{name} = x / √(mean(x²) + ε) · γ = {xj} / √({self.num(ms)} + "
+                    f"{format_exact(e)}) · {self.factor(g)} = {self.num(c.value)}",
+                    [self.say("rms_stats", source=source, i=i, ms=self.num(ms),
+                              eps=format_exact(e), j=j, gamma=self.num(g))])
         mean = float(row_mean(x)[0])
         var = float(np.mean((x - mean) ** 2))
-        return (f"{name} = (x − μ) / √(σ² + ε) · γ + β = ({xj} − {format_factor(mean)}) / "
-                f"√({format_number(var)} + {format_exact(e)}) · {format_factor(g)} + "
-                f"{format_factor(b)} = {format_number(c.value)}",
-                [self.say("layer_stats", source=source, i=i, mean=format_number(mean),
-                          var=format_number(var), eps=format_exact(e), j=j, gamma=format_number(g),
-                          beta=format_number(b))])
+        return (f"{name} = (x − μ) / √(σ² + ε) · γ + β = ({xj} − {self.factor(mean)}) / "
+                f"√({self.num(var)} + {format_exact(e)}) · {self.factor(g)} + "
+                f"{self.factor(b)} = {self.num(c.value)}",
+                [self.say("layer_stats", source=source, i=i, mean=self.num(mean),
+                          var=self.num(var), eps=format_exact(e), j=j, gamma=self.num(g),
+                          beta=self.num(b))])
 
     def _stats(self, c: _Cell) -> Result:
         step = c.step
@@ -392,7 +403,7 @@ class _Explainer:
         source = step.reads[0]
         symbols = {"layernorm": ("μ = mean(x)", "σ² = mean((x − μ)²)", "√(σ² + ε)"),
                    "rmsnorm": ("mean(x²)", "√(mean(x²) + ε)")}[module.norm]
-        return (f"{cell(c.name, c.index)} = {symbols[k]} = {format_number(c.value)}",
+        return (f"{cell(c.name, c.index)} = {symbols[k]} = {self.num(c.value)}",
                 [f"x = {source}[{i},·]; ε = {format_exact(module.eps)}"])
 
     def _sum(self, c: _Cell) -> Result:
@@ -401,7 +412,7 @@ class _Explainer:
         left, right = step.reads
         a, b = float(self.a[left][c.index]), float(self.a[right][c.index])
         return (f"{cell(c.name, c.index)} = {cell(left, c.index)} + {cell(right, c.index)} = "
-                f"{format_number(a)} + {format_factor(b)} = {format_number(c.value)}", [])
+                f"{self.num(a)} + {self.factor(b)} = {self.num(c.value)}", [])
 
     # -- feed-forward, head -------------------------------------------------------------------
     def _ffn(self, c: _Cell) -> Result:
@@ -423,8 +434,8 @@ class _Explainer:
         if c.local == "ffn_hidden" and ffn.Wg is not None:
             gate, up = float(self.a[f"{s}ffn_gate"][i, col]), float(self.a[f"{s}ffn_up"][i, col])
             return (f"{cell(c.name, c.index)} = {cell(s + 'ffn_gate', c.index)}·"
-                    f"{cell(s + 'ffn_up', c.index)} = {format_factor(gate)}·{format_factor(up)}"
-                    f" = {format_number(c.value)}", [])
+                    f"{cell(s + 'ffn_up', c.index)} = {self.factor(gate)}·{self.factor(up)}"
+                    f" = {self.num(c.value)}", [])
         weight, bias_name = ("Wg", "bg") if c.local == "ffn_gate" else ("W1", "b1")
         matrix, bias_row = getattr(ffn, weight), getattr(ffn, bias_name)
         bias = (bias_name, float(bias_row[col])) if bias_row is not None else None
@@ -433,8 +444,8 @@ class _Explainer:
                              bias, z)
         act = ffn.activation
         zeroed = self.say("zeroed") if act == "relu" and z <= 0 else ""
-        return (f"{cell(c.name, c.index)} = {act}(z[{i},{col}]) = {act}({format_number(z)}) = "
-                f"{format_number(c.value)}", [pre, self.say(act) + zeroed])
+        return (f"{cell(c.name, c.index)} = {act}(z[{i},{col}]) = {act}({self.num(z)}) = "
+                f"{self.num(c.value)}", [pre, self.say(act) + zeroed])
 
     def _logits(self, c: _Cell) -> Result:
         step = c.step
@@ -455,13 +466,13 @@ class _Explainer:
         with np.errstate(over="ignore"):  # a shift past −1.8e308 is −∞: its exp is exactly 0
             total = float(np.exp(row - top).sum())
         sym, num = self.sum_terms(len(row), lambda k: (
-            f"exp(l{k} − max)", f"exp({format_number(float(row[k]) - top)})"))
+            f"exp(l{k} − max)", f"exp({self.num(float(row[k]) - top)})"))
         vocab = self.trace.tokens_of("vocab")
         return (f"probs[{i},{col}] = exp(l{col} − max) / ({sym}) = "
-                f"exp({format_number(float(row[col]) - top)}) / ({num}) = "
-                f"{format_number(math.exp(float(row[col]) - top))} / {format_number(total)} = "
-                f"{format_number(c.value)}",
-                [self.say("prob_row", i=i, top=format_number(top), entry=vocab[col],
+                f"exp({self.num(float(row[col]) - top)}) / ({num}) = "
+                f"{self.num(math.exp(float(row[col]) - top))} / {self.num(total)} = "
+                f"{self.num(c.value)}",
+                [self.say("prob_row", i=i, top=self.num(top), entry=vocab[col],
                           token=self.s.tokens[i])])
 
     def _loss(self, c: _Cell) -> Result:
@@ -471,14 +482,14 @@ class _Explainer:
         loss = self.a["loss"]
         if c.name == "loss_mean":
             sym, num = self.sum_terms(len(loss), lambda k: (
-                f"loss[{k}]", format_number(float(loss[k]))))
+                f"loss[{k}]", self.num(float(loss[k]))))
             return (f"loss_mean[0] = ({sym}) / {len(loss)} = ({num}) / {len(loss)} = "
-                    f"{format_number(c.value)}", [self.say("loss_mean", n=len(loss))])
+                    f"{self.num(c.value)}", [self.say("loss_mean", n=len(loss))])
         i = c.index[0]
         target = targets[i]
         p = float(self.a["probs"][i, target])
-        return (f"loss[{i}] = −log probs[{i},{target}] = −log({format_number(p)}) = "
-                f"{format_number(c.value)}",
+        return (f"loss[{i}] = −log probs[{i},{target}] = −log({self.num(p)}) = "
+                f"{self.num(c.value)}",
                 [self.say("loss_row", i=i, token=self.s.tokens[i], target=target,
                           entry=self.trace.tokens_of("vocab")[target])])
 
@@ -501,12 +512,14 @@ EXPLAINERS = op_table("explain", {
 """Each op kind's explanation of a cell it wrote."""
 
 
-def explain(trace: Trace, array: str, index: Sequence[int], lang: str = "en") -> Explanation:
+def explain(trace: Trace, array: str, index: Sequence[int], lang: str = "en",
+            places: int = 6) -> Explanation:
     """The arithmetic behind ``trace.arrays[array][index]``.
 
     For ``scores`` and ``weights`` with one head, a two-part index ``(i, j)`` is accepted. A
     trace drawn by token explains the cell of the computed one its row holds. The
     words around the arithmetic are in ``lang`` (``"en"`` or ``"zh"``); the formulas are the same.
+    Numbers print with ``places`` decimals (a frame's hover passes the frame's own).
 
     Raises
     ------
@@ -516,7 +529,7 @@ def explain(trace: Trace, array: str, index: Sequence[int], lang: str = "en") ->
         If the index is outside the array.
     """
     source, cell_index = source_cell(trace, array, tuple(int(k) for k in index))
-    return _Explainer(source, lang).explain(array, cell_index)
+    return _Explainer(source, lang, places).explain(array, cell_index)
 
 
 __all__ = ["Explanation", "explain", "parse_cell"]

@@ -29,44 +29,45 @@ def _cell(name: str, *index: int) -> str:
 
 
 def added_row(name: str, index: tuple[int, ...], value: float, positions: Positions, d: int,
-              say: Say) -> Lines:
+              say: Say, places: int = 6) -> Lines:
     """A cell of the rows the positions add: sin/cos of p / base^(2i/d), or a table cell."""
     p, c = index
     cell = _cell(name, p, c)
     if positions.kind == "learned":
         row = positions.offset + p
-        return (f"{cell} = table[{row},{c}] = {format_number(value)}",
+        return (f"{cell} = table[{row},{c}] = {format_number(value, places)}",
                 [say("learned_row", p=p, offset=positions.offset, row=row)])
     i, even = c // 2, c % 2 == 0
     fn = "sin" if even else "cos"
     base = format_exact(positions.base)
     angle = p / positions.base ** (2 * i / d)
     return (f"{cell} = {fn}(p / base^(2i/d)) = {fn}({p} / {base}^({2 * i}/{d})) = "
-            f"{fn}({format_number(angle)}) = {format_number(value)}",
+            f"{fn}({format_number(angle, places)}) = {format_number(value, places)}",
             [say("sinusoidal_column", c=c, i=i, fn=fn, p=p)])
 
 
 def position_sum(name: str, index: tuple[int, ...], value: float, embedded: tuple[str, float],
-                 added: tuple[str, float], token: str, say: Say) -> Lines:
+                 added: tuple[str, float], token: str, say: Say, places: int = 6) -> Lines:
     """A cell of the input after the positions: the token's row plus its position's row."""
     p, c = index
     return (f"{_cell(name, p, c)} = {_cell(embedded[0], p, c)} + {_cell(added[0], p, c)} = "
-            f"{format_number(embedded[1])} + {format_factor(added[1])} = {format_number(value)}",
+            f"{format_number(embedded[1], places)} + {format_factor(added[1], places)} = "
+            f"{format_number(value, places)}",
             [say("plus_position", token=token, p=p)])
 
 
 def rope_angle(name: str, index: tuple[int, ...], value: float, base: float, r: int,
-               say: Say) -> Lines:
+               say: Say, places: int = 6) -> Lines:
     """A cell of RoPE's angles: p·θ_i with θ_i = base^(−2i/r)."""
     p, i = index
     theta = base ** (-2 * i / r)
     return (f"{_cell(name, p, i)} = p·{_theta(i)} = {p}·{format_exact(base)}^(−{2 * i}/{r}) = "
-            f"{p}·{format_number(theta)} = {format_number(value)}",
+            f"{p}·{format_number(theta, places)} = {format_number(value, places)}",
             [say("rope_angle_cell", p=p, i=i, r=r)])
 
 
 def rotated(name: str, index: tuple[int, ...], value: float, source: tuple[str, FloatArray],
-            angles: FloatArray, pairing: str, d_k: int, say: Say) -> Lines:
+            angles: FloatArray, pairing: str, d_k: int, say: Say, places: int = 6) -> Lines:
     """A cell of Q_rot or K_rot: the pair it belongs to, turned by the angle p·θ_i."""
     p, c = index
     src, rows = source
@@ -74,7 +75,7 @@ def rotated(name: str, index: tuple[int, ...], value: float, source: tuple[str, 
     r = 2 * int(angles.shape[1])
     cell = _cell(name, p, c)
     if local >= r:
-        return (f"{cell} = {_cell(src, p, c)} = {format_number(value)}",
+        return (f"{cell} = {_cell(src, p, c)} = {format_number(value, places)}",
                 [say("rope_kept", local=local, head=head + 1, r=r)])
     i = (local if local < r // 2 else local - r // 2) if pairing == "half" else local // 2
     first, second = (head * d_k + k for k in rope_pair(i, r, pairing))
@@ -84,39 +85,43 @@ def rotated(name: str, index: tuple[int, ...], value: float, source: tuple[str, 
     t = _theta(i)
     left, right = _cell(src, p, first), _cell(src, p, second)
     if c == first:
-        formula = (f"{cell} = {left}·cos(p·{t}) − {right}·sin(p·{t}) = {format_factor(x)}·"
-                   f"{format_factor(cos)} − {format_factor(y)}·{format_factor(sin)} = "
-                   f"{format_number(value)}")
+        formula = (f"{cell} = {left}·cos(p·{t}) − {right}·sin(p·{t}) = {format_factor(x, places)}·"
+                   f"{format_factor(cos, places)} − {format_factor(y, places)}·"
+                   f"{format_factor(sin, places)} = "
+                   f"{format_number(value, places)}")
     else:
-        formula = (f"{cell} = {left}·sin(p·{t}) + {right}·cos(p·{t}) = {format_factor(x)}·"
-                   f"{format_factor(sin)} + {format_factor(y)}·{format_factor(cos)} = "
-                   f"{format_number(value)}")
+        formula = (f"{cell} = {left}·sin(p·{t}) + {right}·cos(p·{t}) = {format_factor(x, places)}·"
+                   f"{format_factor(sin, places)} + {format_factor(y, places)}·"
+                   f"{format_factor(cos, places)} = "
+                   f"{format_number(value, places)}")
     return formula, [
         say("rope_pair", i=i, first=first, second=second, head=head + 1,
             pairing=say(f"pairing_{pairing}")),
-        say("rope_turn", p=p, theta=t, angle=format_number(angle), cos=format_number(cos),
-            sin=format_number(sin)),
+        say("rope_turn", p=p, theta=t, angle=format_number(angle, places),
+            cos=format_number(cos, places), sin=format_number(sin, places)),
     ]
 
 
 def alibi_cell(name: str, index: tuple[int, ...], value: float, slope: float, default: bool,
-               heads: int, causal: bool, say: Say) -> Lines:
+               heads: int, causal: bool, say: Say, places: int = 6) -> Lines:
     """A cell of ALiBi's bias: −slope·(i − j), or −slope·|i − j| without the causal mask."""
     h, i, j = index
     distance = f"({i} − {j})" if causal else f"|{i} − {j}|"
     symbol = "(i − j)" if causal else "|i − j|"
     source = (say("alibi_default", k=h + 1, h=heads) if default else say("alibi_given"))
-    return (f"{_cell(name, h, i, j)} = −slope·{symbol} = −{format_factor(slope)}·{distance} = "
-            f"{format_number(value)}",
-            [say("alibi_slope", head=h + 1, slope=format_number(slope), source=source)])
+    return (f"{_cell(name, h, i, j)} = −slope·{symbol} = −{format_factor(slope, places)}·"
+            f"{distance} = "
+            f"{format_number(value, places)}",
+            [say("alibi_slope", head=h + 1, slope=format_number(slope, places), source=source)])
 
 
 def biased_score(name: str, index: tuple[int, ...], value: float, qk: tuple[str, float],
-                 bias: tuple[str, float], say: Say) -> Lines:
+                 bias: tuple[str, float], say: Say, places: int = 6) -> Lines:
     """A cell of the scores under ALiBi: the scaled q·k plus the bias."""
     h, i, j = index
     return (f"{_cell(name, h, i, j)} = {_cell(qk[0], h, i, j)} + {_cell(bias[0], h, i, j)} = "
-            f"{format_number(qk[1])} + {format_factor(bias[1])} = {format_number(value)}",
+            f"{format_number(qk[1], places)} + {format_factor(bias[1], places)} = "
+            f"{format_number(value, places)}",
             [say("alibi_added", i=i, j=j)])
 
 

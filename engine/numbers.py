@@ -113,11 +113,6 @@ def format_number(value: float, places: int = 6, *, scientific: bool = False,
     return (text if pad else _trim(text)).replace("-", MINUS)
 
 
-def format_fixed(value: float, places: int = 3) -> str:
-    """Like :func:`format_number` with exactly ``places`` decimals kept (aligned bar labels)."""
-    return format_number(value, places, pad=True)
-
-
 def format_factor(value: float, places: int = 6) -> str:
     """Format a factor inside a product: negative values in parentheses, ``(−1)``."""
     text = format_number(value, places)

@@ -491,10 +491,10 @@ class AttentionArrows(QGraphicsObject):
         painter.drawPath(outline)
         prefix = "q" if left else "k"
         tokens = self.spec.tokens if left else self.spec.key_tokens
-        text_font, ink = font(13), theme.color("text")
+        ink = theme.color("text")
         for k, rect in zip(rows, rects, strict=True):
-            words.write(rect, Qt.AlignmentFlag.AlignCenter, f"{prefix} {tokens[k]}", text_font,
-                        ink)
+            label = f"{prefix} {tokens[k]}"
+            words.write(rect, Qt.AlignmentFlag.AlignCenter, label, text_font(label, 13), ink)
 
     def _node(self, painter: QPainter, words: _Words, anchor: QPointF, text: str, *,
               left: bool, focused: bool = False, hidden: bool = False) -> None:
@@ -506,7 +506,7 @@ class AttentionArrows(QGraphicsObject):
         painter.setPen(pen)
         painter.setBrush(QBrush(theme.color("accent") if focused else theme.color("panel")))
         painter.drawRoundedRect(rect, 5, 5)
-        words.write(rect, Qt.AlignmentFlag.AlignCenter, text, font(13, bold=focused),
+        words.write(rect, Qt.AlignmentFlag.AlignCenter, text, text_font(text, 13, focused),
                     theme.color("background") if focused else
                     theme.color("muted" if hidden else "text"))
         if hidden:

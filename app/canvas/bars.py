@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from app.canvas.layout import TextItem
 from app.canvas.theme import Theme, font
-from engine import format_fixed
+from engine import format_number
 from engine.numbers import NumberFormat
 
 BAR_LENGTH = 240.0
@@ -125,7 +125,7 @@ class ProbabilityBars(QGraphicsObject):
             bar.setPos(x + label_width, y)
             bar.setPen(QPen(ink, 1.0))
             bar.setBrush(QBrush(ink))
-            text = format_fixed(share, spec.places)
+            text = format_number(share, spec.places)  # as the grids and texts print it
             value = TextItem(text, theme, size=13, bold=focused,
                              role="text" if focused else "muted")
             value.setParentItem(self)

@@ -256,7 +256,7 @@ class LayoutContext:
                 else:
                     value, index = float(parameter[r, c]), f"{r},{c}"
                 return frame_word(self.options.lang, "parameter_tip", name=short, index=index,
-                                  value=format_number(value))
+                                  value=format_number(value, self.places))
 
             return parameter_text
 
@@ -264,6 +264,6 @@ class LayoutContext:
             r, c = (col, row) if transpose else (row, col)
             c += col_offset
             index = (head, r, c) if head is not None else (r, c)
-            return explain(trace, name, index, self.options.lang).text()
+            return explain(trace, name, index, self.options.lang, self.places).text()
 
         return array_text

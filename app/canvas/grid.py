@@ -230,6 +230,23 @@ def _dark_ink_levels() -> tuple[bool, ...]:
     return tuple(ink_for(cell_color(level / 255)).name() == "#000000" for level in range(256))
 
 
+_Run = tuple[QFont, QColor, QRectF, Qt.AlignmentFlag, list[tuple[QRectF, str]]]
+"""Texts drawn in one font, ink and alignment: the font, the ink, the area they cover, the
+alignment, and each text with its rectangle."""
+
+
+def _label_runs(ink: QColor, area: QRectF, align: Qt.AlignmentFlag,
+                labels: list[tuple[QRectF, str]]) -> list[_Run]:
+    """An axis's labels as runs, one per font they are drawn in: ``好 · p2`` in the font that
+    narrows its middle dot (as its width was measured), ``我`` in the frame's font."""
+    by_font: dict[int, _Run] = {}
+    for rect, label in labels:
+        label_font = text_font(label, 12)
+        by_font.setdefault(id(label_font), (label_font, ink, area, align, []))[4].append(
+            (rect, label))
+    return list(by_font.values())
+
+
 class MatrixGrid(QGraphicsObject):
     """One matrix as a grid item; its drawing is recorded once into a picture and replayed."""
 
@@ -458,8 +475,7 @@ class MatrixGrid(QGraphicsObject):
             sp.setBrush(QBrush(self.theme.color("masked"), Qt.BrushStyle.BDiagPattern))
             sp.drawRects(hidden)
 
-    def _words(self) -> list[tuple[QFont, QColor, QRectF, Qt.AlignmentFlag, list[
-            tuple[QRectF, str]]]]:
+    def _words(self) -> list[_Run]:
         """Every text of the grid in drawing order, as runs of one font, ink and alignment:
         the title, the column and row labels, the numbers (one run per ink), the note."""
         spec, theme = self.spec, self.theme
@@ -467,22 +483,21 @@ class MatrixGrid(QGraphicsObject):
         values, masked, shade = spec.values, cells.masked, cells.shade
         rows, cols = values.shape
         ox, oy = self.grid_origin.x(), self.grid_origin.y()
-        label_font = font(12)
         muted = theme.color("muted")
         centre = Qt.AlignmentFlag.AlignCenter
         left = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
         title_x = 18.0 if spec.swatch else 0.0
         title = QRectF(title_x, 0, self._width, TITLE_HEIGHT)
-        runs = [(text_font(self._title(), 14, True), theme.color("text"), title, left,
-                 [(title, self._title())]),
-                (label_font, muted, QRectF(ox, TITLE_HEIGHT, cols * self.cell_width,
-                                           HEADER_HEIGHT), centre,
-                 [(self.col_label_rect(c), str(label))
-                  for c, label in enumerate(spec.col_labels)]),
-                (label_font, muted, QRectF(0, oy, self.label_width, rows * CELL_HEIGHT),
-                 Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
-                 [(self.row_label_rect(r), str(label))
-                  for r, label in enumerate(spec.row_labels)])]
+        runs: list[_Run] = [(text_font(self._title(), 14, True), theme.color("text"), title,
+                             left, [(title, self._title())])]
+        runs += _label_runs(muted, QRectF(ox, TITLE_HEIGHT, cols * self.cell_width,
+                                          HEADER_HEIGHT), centre,
+                            [(self.col_label_rect(c), str(label))
+                             for c, label in enumerate(spec.col_labels)])
+        runs += _label_runs(muted, QRectF(0, oy, self.label_width, rows * CELL_HEIGHT),
+                            Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                            [(self.row_label_rect(r), str(label))
+                             for r, label in enumerate(spec.row_labels)])
         inks: dict[str, list[tuple[QRectF, str]]] = {}
         dark_ink = _dark_ink_levels()
         text = self.format.text
@@ -500,7 +515,7 @@ class MatrixGrid(QGraphicsObject):
                  for ink, texts in inks.items()]
         if self.note:
             note = self.note_rect()
-            runs.append((label_font, muted, note, left, [(note, self.note)]))
+            runs.append((text_font(self.note, 12), muted, note, left, [(note, self.note)]))
         return runs
 
     def _texts(self) -> QPicture:
@@ -530,8 +545,7 @@ class MatrixGrid(QGraphicsObject):
                 if rect.intersects(exposed):
                     draw_text(painter, rect, align, text, run_font)
 
-    def _screen_words(self) -> list[tuple[QFont, QColor, QRectF, Qt.AlignmentFlag, list[
-            tuple[QRectF, str]]]]:
+    def _screen_words(self) -> list[_Run]:
         if self._word_runs is None:
             self._word_runs = self._words()
         return self._word_runs

@@ -40,15 +40,18 @@ EXIT_REFUSED = 2
 def add_export_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the export options to ``parser`` and set ``run`` to :func:`run_export_command`."""
     parser.description = ("Export frames as images, a PDF, an animation or slides. PNG and SVG "
-                          "write one file per step into a folder; the others write one file.")
+                          "write one file per step into a folder, or one step into the file "
+                          "--out names; the others write one file.")
     parser.add_argument("--format", required=True, choices=list(FORMATS),
                         help="what to write")
     parser.add_argument("--steps", "--step", default="all", metavar="all|N|N-M|ID",
                         help="which steps, counted from 1, or a step id (L2.scores) or a layer "
                              "(L2) (default: all)")
     parser.add_argument("--out", metavar="PATH",
-                        help="for png/svg the folder (default: the current folder); otherwise the "
-                             "file (default: NAME.FORMAT in the current folder)")
+                        help="for png/svg the folder (default: the current folder), or with one "
+                             "step the file (--steps 10 --out g01.png; a .png/.svg name with "
+                             "several steps is refused); otherwise the file (default: "
+                             "NAME.FORMAT in the current folder)")
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--width", type=int, metavar="PX",
                       help="width in pixels of every picture (png, gif, mp4, pptx pictures), "
@@ -94,15 +97,23 @@ def _fail(message: str, status: int = EXIT_REFUSED) -> int:
     return status
 
 
-def _destination(args: argparse.Namespace, name: str) -> Path:
+def _destination(args: argparse.Namespace, name: str, steps: int) -> tuple[Path, str | None]:
+    """Where the export goes, and for a per-step format sent to one file its name: ``--out
+    g01.png`` with one step writes g01.png; with several it is refused (``ValueError``), as a
+    folder named g01.png would surprise."""
     spec = FORMATS[args.format]
     out = Path(args.out) if args.out is not None else None
-    if spec.per_step:
-        return out if out is not None else Path.cwd()
     if out is None:
-        return Path.cwd() / f"{name}{spec.suffix}"
+        return (Path.cwd(), None) if spec.per_step else (Path.cwd() / f"{name}{spec.suffix}", None)
     folder = out.is_dir() or args.out.endswith(("/", os.sep))  # "dir/": a folder, made if new
-    return out / f"{name}{spec.suffix}" if folder else out
+    if not spec.per_step:
+        return (out / f"{name}{spec.suffix}" if folder else out), None
+    if folder or out.suffix.lower() != spec.suffix:
+        return out, None
+    if steps != 1:
+        raise ValueError(f"--out {args.out} names one file, but {steps} steps are exported: "
+                         f"give one step (--steps N) or a folder (--out {out.stem}/)")
+    return out.parent, out.name
 
 
 def run_export_command(args: argparse.Namespace) -> int:
@@ -130,8 +141,12 @@ def run_export_command(args: argparse.Namespace) -> int:
     except ValueError as error:
         return _fail(str(error))
     name = document_name(document)
-    request = ExportRequest(format=args.format, steps=steps,
-                            destination=_destination(args, name), name=name, width=args.width,
+    try:
+        destination, single_file = _destination(args, name, len(steps))
+    except ValueError as error:
+        return _fail(str(error))
+    request = ExportRequest(format=args.format, steps=steps, destination=destination,
+                            single_file=single_file, name=name, width=args.width,
                             scale=args.scale, transparent=args.transparent, caption=args.caption,
                             lang=args.lang, dwell=args.dwell, theme=args.theme,
                             aspect=args.aspect, pptx_pictures=args.pptx_pictures,

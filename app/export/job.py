@@ -37,7 +37,7 @@ from app.export.render import (
     svg_bytes,
 )
 from app.export.safe import ExportCancelled, atomic_file, staged_folder, write_file
-from app.export.settings import ExportRequest, step_file_name
+from app.export.settings import ExportRequest
 from app.export.slides import editable_slide, picture_slide, typeface
 from app.export.words import caption_for, notes_for
 from app.model.sheet import sheet_size
@@ -132,8 +132,7 @@ def _write_png(plan: ExportPlan, pictures: Iterable[tuple[int, QImage]]) -> list
     count = len(plan.trace.steps)
     with staged_folder(request.destination) as staged:
         for step, image in pictures:
-            staged.write(step_file_name(request.name, step, count, request.format),
-                         png_bytes(image))
+            staged.write(request.step_file(step, count), png_bytes(image))
             plan.tick()
         return staged.commit()
 
@@ -148,7 +147,7 @@ def _write_svg(plan: ExportPlan, svgs: Iterable[tuple[int, bytes]]) -> list[Path
     count = len(plan.trace.steps)
     with staged_folder(request.destination) as staged:
         for step, svg in svgs:
-            staged.write(step_file_name(request.name, step, count, request.format), svg)
+            staged.write(request.step_file(step, count), svg)
             plan.tick()
         return staged.commit()
 

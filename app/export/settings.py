@@ -95,6 +95,9 @@ class ExportRequest:
         A folder for per-step formats, a file path otherwise.
     name
         The stem of per-step file names: ``<name>-step01.png``.
+    single_file
+        For a PNG or SVG export of one step: the name of the one file written in
+        ``destination`` (``--out g01.png``), instead of ``<name>-step10.png``.
     width, scale
         The picture's width in pixels, or pixels per scene unit of the sheet; at most one is set.
         Every picture of an export has one size (:meth:`pixel_size`): by default 1920 × 1080.
@@ -133,6 +136,11 @@ class ExportRequest:
     aspect: str = DEFAULT_ASPECT
     pptx_pictures: bool = False
     decimals: int | None = None
+    single_file: str | None = None
+
+    def step_file(self, step: int, count: int) -> str:
+        """The name step ``step`` (of ``count``) is written under in ``destination``."""
+        return self.single_file or step_file_name(self.name, step, count, self.format)
 
     def __post_init__(self) -> None:
         if self.decimals is not None and self.decimals not in DECIMAL_CHOICES:

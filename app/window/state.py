@@ -15,6 +15,7 @@ from app.i18n import current_language
 from app.model.edits import Document, Operation, SetCell
 from app.model.operands import shares_step, tokens_of, visible_of
 from app.texts.bidi import isolate
+from app.texts.printed import printed_places
 from app.texts.problems import problem_words
 from app.widgets.jobs import Job, is_big
 from app.window.commands import EditCommand
@@ -346,15 +347,16 @@ class DocumentState(QObject):
 
     def shares_summary(self) -> str:
         """``shares for 爱: 0.804 / 0.196`` for the receiver in focus, per head if several; the
-        first :data:`SHARES_SHOWN` keys it reads, then ``/ …``."""
+        first :data:`SHARES_SHOWN` keys it reads, then ``/ …``; with the frame's decimals."""
         step = shares_step(self._trace, self._step)
         weights = self._trace.arrays[step.writes[0]]
         i = min(self.focused_receiver(), weights.shape[1] - 1)  # an encoder may be shorter
         seen = np.flatnonzero(visible_of(self._trace, step)[i])
         more = " / …" if len(seen) > SHARES_SHOWN else ""
+        places = printed_places(self._trace)  # as the frame prints them
         parts = []
         for h in range(weights.shape[0]):
-            shares = " / ".join(format_number(float(w), 3)
+            shares = " / ".join(format_number(float(w), places)
                                 for w in weights[h, i, seen[:SHARES_SHOWN]]) + more
             parts.append(self.tr("head {n}: {shares}").format(n=h + 1, shares=shares)
                          if weights.shape[0] > 1 else shares)

@@ -66,6 +66,7 @@ from app.window.appearance import appearance
 from app.window.compare_mode import CompareMode
 from app.window.controls import CanvasControls
 from app.window.decimals_menu import DecimalsMenu
+from app.window.editor_column import EditorColumnWidth
 from app.window.presentation import Presenter
 from app.window.state import DocumentState
 from app.window.swap_dialog import SwapTokensAction
@@ -147,6 +148,7 @@ class StudioWindow(QMainWindow):
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([380, 900])
+        self.editor_width = EditorColumnWidth(self.editor)
         self.setCentralWidget(self.splitter)
         free = self.screen().availableGeometry()
         self.resize(opening_size(free.size()))
@@ -314,6 +316,7 @@ class StudioWindow(QMainWindow):
         explain.toggle.toggled.connect(action.setChecked)
 
     def set_editor_folded(self, folded: bool) -> None:
+        self.editor_width.set_folded(folded)
         if folded:
             self._unfolded_sizes = self.splitter.sizes()
             self.splitter.setSizes([0, sum(self._unfolded_sizes)])

@@ -1,10 +1,11 @@
 """The window opens at a size fitting the screen: most of a 1920 × 1080 one, inside a 1024 × 768
-one; at 1024×768 nothing is pushed off its right edge."""
+one; at 1024×768 nothing is pushed off its right edge, nor cut at the editor column's."""
 
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QSize
+from PySide6.QtCore import QPoint, QSize
+from PySide6.QtWidgets import QAbstractSpinBox, QCheckBox, QComboBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.canvas.grid import MatrixGrid
@@ -94,3 +95,30 @@ def test_numbers_too_small_to_print_are_announced_until_zoomed_in(qtbot: QtBot) 
     qtbot.wait(20)
     canvas.viewport().repaint()
     assert not canvas.words_hidden, "zoomed onto one grid: its numbers print, the note goes"
+
+
+@pytest.mark.parametrize("example", ["f11", "rope", "encoder-decoder"])
+def test_at_1024_by_768_the_editor_column_cuts_none_of_its_rows(qtbot: QtBot,
+                                                                 example: str) -> None:
+    window = StudioWindow(load_scenario(example_path(example)))
+    qtbot.addWidget(window)
+    window.setFixedSize(opening_size(QSize(1024, 738)))  # 922 × 664
+    window.show()
+    qtbot.waitExposed(window)
+    window.splitter.setSizes([260, 662])  # 380 : 900 scaled down: what a 922 px window had
+    qtbot.wait(20)
+    editor = window.editor
+    viewport = editor.viewport()
+    boxes = [w for kind in (QAbstractSpinBox, QCheckBox, QComboBox)
+             for w in editor.widget().findChildren(kind) if w.isVisible()]
+    assert len(boxes) >= 8
+    for box in boxes:
+        name = box.text() if isinstance(box, QCheckBox) else box.objectName() or type(box).__name__
+        right = box.mapTo(viewport, QPoint(box.width(), 0)).x()
+        assert right <= viewport.width(), f"{name} cut at the right edge"
+        assert box.width() >= box.minimumSizeHint().width(), f"{name} squeezed"
+    canvas_side = window.splitter.widget(1)
+    assert isinstance(canvas_side, QWidget)
+    assert editor.width() + canvas_side.width() + window.splitter.handleWidth() == \
+        window.splitter.width(), "the canvas takes the rest"
+    assert canvas_side.width() > 500

@@ -19,6 +19,7 @@ from app.export.job import run_export
 from app.export.settings import ExportRequest, parse_steps
 from app.model.examples import example_path
 from app.texts import step_title
+from app.texts.printed import printed_places
 from app.window.studio import StudioWindow
 from engine import Trace, compute, format_number, load_scenario, parse_scenario
 from engine.differences import compare, matching_step
@@ -128,7 +129,9 @@ def test_an_encoder_shorter_than_the_decoder_steps_in_the_window(qtbot: QtBot) -
         scores = normed @ normed[1] / math.sqrt(2)
         shares = np.exp(scores) / np.exp(scores).sum()
         np.testing.assert_allclose(trace.arrays["enc.L1.weights"][0, 1], shares)
-        printed = " / ".join(format_number(float(v), 3) for v in shares)
+        places = printed_places(trace)  # the frame's decimals: six for this small block
+        assert places == 6
+        printed = " / ".join(format_number(float(v), places) for v in shares)
         assert summary == f"shares for p2: {printed}"  # the last row of the encoder
         assert window.timeline.layer_groups[0].text() == "▾ Encoder · Layer 1"
         assert window.canvas.frame is not None

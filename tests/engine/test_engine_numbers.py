@@ -17,7 +17,6 @@ from engine.numbers import (
     NumberTextError,
     format_exact,
     format_factor,
-    format_fixed,
     format_number,
     format_scientific,
     parse_number,
@@ -114,10 +113,10 @@ def test_examples_of_the_rules(value: float, places: int, text: str) -> None:
     assert format_number(value, places) == text
 
 
-def test_fixed_keeps_its_decimals_and_stays_honest() -> None:
-    assert format_fixed(0.5, 3) == "0.500"
-    assert format_fixed(9.6e-7, 3) == "9.6×10⁻⁷"
-    assert format_fixed(0.9999, 3) == "≈1"
+def test_padding_keeps_the_decimals_and_stays_honest() -> None:
+    assert format_number(0.5, 3, pad=True) == "0.500"
+    assert format_number(9.6e-7, 3, pad=True) == "9.6×10⁻⁷"
+    assert format_number(0.9999, 3, pad=True) == "≈1"
 
 
 @pytest.mark.parametrize(("value", "text"), [
@@ -167,7 +166,6 @@ def test_scientific_and_fixed_defaults_and_padding() -> None:
     assert format_scientific(0.0) == "0"
     assert format_scientific(123456789.0) == "1.235×10⁸"  # 3 decimals by default
     assert format_scientific(1.5e8, 3, pad=True) == "1.500×10⁸"
-    assert format_fixed(0.5) == "0.500"  # 3 decimals by default
     assert format_number(0.0, 3, pad=True) == "0.000"
     assert format_number(120.0, 2) == "120"  # trimming stops at the point
     assert format_number(120.0, 0) == "120"  # no point: no zero is trimmed
