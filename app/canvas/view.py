@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen, QResizeEvent
+from PySide6.QtCore import QPoint, QPointF, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import QWidget
 
+from app.canvas.bars import ProbabilityBars
 from app.canvas.context import FrameOptions
 from app.canvas.frame import FrameItem
 from app.canvas.picture import painting_on_screen
@@ -23,6 +24,8 @@ SETTLE_AFTER_MS = 300
 """A frame refilled while typing may take other steps' sizes on trust (their numbers widened,
 :func:`app.canvas.compose.compose`); once typing pauses this long they are measured, one step
 per turn of the event loop, and the frame is laid out again if the document's scale moved."""
+CLICK_SLOP = 4
+"""Pixels a press may move before its release and still be a click (more is a pan)."""
 
 
 class CanvasView(pg.GraphicsView):
@@ -34,10 +37,14 @@ class CanvasView(pg.GraphicsView):
         Emitted after the viewport has painted a new frame (used to measure latency).
     resized
         Emitted after the view changed size.
+    barClicked(int)
+        A bar of the probabilities was clicked (pressed and released on it, not panned): the
+        vocabulary entry it shows.
     """
 
     repainted = Signal()
     resized = Signal()
+    barClicked = Signal(int)
     frames_alone = False
     """Whether each frame is laid out as large as it allows by itself (presentation) rather
     than at the document's one type scale."""
@@ -66,6 +73,8 @@ class CanvasView(pg.GraphicsView):
         then fits again."""
         self.view_box.sigRangeChangedManually.connect(self._moved_by_hand)
         self._pending_paint = False
+        self._pressed: tuple[QPointF, int] | None = None
+        """Where the left button went down on a bar, and its entry."""
         self.words_hidden = False
         """Whether the last paint left out numbers or words too small to read (a note then
         says to zoom in: colour is never the only cue)."""
@@ -178,6 +187,29 @@ class CanvasView(pg.GraphicsView):
         if self.fitted:
             self.fit()
         self.resized.emit()
+
+    def bar_entry_at(self, point: QPoint) -> int | None:
+        """The vocabulary entry of the probability bar under a viewport ``point``, if any."""
+        scene_point = self.mapToScene(point)
+        for item in self.scene().items(scene_point):
+            if isinstance(item, ProbabilityBars):
+                return item.entry_at(item.mapFromScene(scene_point))
+        return None
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        entry = self.bar_entry_at(event.position().toPoint()) \
+            if event.button() == Qt.MouseButton.LeftButton else None
+        self._pressed = None if entry is None else (event.position(), entry)
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        super().mouseReleaseEvent(event)
+        pressed, self._pressed = self._pressed, None
+        if pressed is None or event.button() != Qt.MouseButton.LeftButton:
+            return
+        if (event.position() - pressed[0]).manhattanLength() <= CLICK_SLOP \
+                and self.bar_entry_at(event.position().toPoint()) == pressed[1]:
+            self.barClicked.emit(pressed[1])
 
     def zoom_hint(self) -> str:
         """The note shown while numbers are too small to print."""

@@ -63,6 +63,7 @@ from app.window.appearance import appearance
 from app.window.compare_mode import CompareMode
 from app.window.controls import CanvasControls
 from app.window.decimals_menu import DecimalsMenu
+from app.window.generation_panel import GenerationPanel
 from app.window.presentation import Presenter
 from app.window.state import DocumentState
 from app.window.swap_dialog import SwapTokensAction
@@ -137,6 +138,9 @@ class StudioWindow(QMainWindow):
         column = QVBoxLayout(right)
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.controls)
+        self.generation = GenerationPanel(self)
+        self.canvas.barClicked.connect(self.generation.pick)
+        column.addWidget(self.generation)
         column.addWidget(self.canvas, 1)
         column.addWidget(self.timeline)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -243,6 +247,7 @@ class StudioWindow(QMainWindow):
         for action in self.editor.layer_bar.layer_actions:
             edit_menu.addAction(action)
         self.swap_tokens = SwapTokensAction(self, edit_menu)
+        edit_menu.addAction(self.generation.action)
         view_menu = self.menuBar().addMenu("")
         self.texts.bind(view_menu.setTitle, lambda: self.tr("&View"))
         fit = QAction(self)
