@@ -336,9 +336,9 @@ class AppendToken(Operation):
 
 @dataclass(frozen=True)
 class SetGeneration(Operation):
-    """Change one setting (``key``, a field of :class:`~engine.parse_generation.Settings`) of the run to its value
-    in ``settings``; the ids already chosen stay the run's, so the next draw is the run's next.
-    Temperature 0 is greedy."""
+    """Change one setting of the run (``key``, a field of
+    :class:`~engine.parse_generation.Settings`) to its value in ``settings``; the ids already
+    chosen stay the run's, so the next draw is the run's next. Temperature 0 is greedy."""
 
     settings: Settings
     key: str
