@@ -17,6 +17,7 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from PySide6.QtCore import QEventLoop
 from PySide6.QtWidgets import QApplication
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -37,7 +38,9 @@ def press_to_repaint(window: StudioWindow, app: QApplication, runs: int) -> list
 
     def wait(n: int) -> None:
         while not (painted[0] and window.state.trace.scenario.n == n and not window.state.busy):
-            app.processEvents()
+            # Idle until an event comes, as the window's own loop does: a busy loop would take
+            # a core from the worker computing the trace.
+            app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
 
     times = []
     for run in range(runs + 1):
