@@ -358,8 +358,11 @@ class SetGeneration(Operation):
 
     def merges_with(self, later: Operation) -> bool:
         """Dragging the temperature (or stepping one setting again and again) is one undo
-        step."""
-        return isinstance(later, SetGeneration) and later.key == self.key
+        step; choosing greedy (temperature 0) or leaving it is a step of its own."""
+        if not isinstance(later, SetGeneration) or later.key != self.key:
+            return False
+        return self.key != "temperature" or 0.0 not in (self.settings.temperature,
+                                                       later.settings.temperature)
 
 
 def labels_at(scenario: Scenario, path: str) -> tuple[str, ...]:

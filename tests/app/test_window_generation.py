@@ -187,6 +187,17 @@ def test_a_drag_of_the_temperature_slider_is_one_undo_step(qtbot: QtBot,
     assert panel.slider.value() == 100 and panel.temperature_label.text() == "1.00"
 
 
+def test_greedy_and_back_are_steps_of_their_own(qtbot: QtBot, generating: StudioWindow) -> None:
+    panel = generating.generation
+    choose_mode(generating, 0)
+    assert not panel.slider.isEnabled() and not panel.top_k_box.isEnabled()
+    choose_mode(generating, 1)
+    assert panel.slider.isEnabled()
+    stack = generating.state.undo_stack
+    assert [stack.text(k) for k in range(stack.count())] == [
+        "generation: greedy", "generation: temperature = 1"]
+
+
 @pytest.mark.parametrize(("name", "english", "chinese"), [
     ("g01", "Generating needs token ids and an embedding table", "生成需要 token_ids 和嵌入表"),
     ("tokenizer", "Generating needs a vocabulary head", "生成需要词表头"),

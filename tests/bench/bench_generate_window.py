@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from app.model.edits import AppendToken
 from app.window.studio import StudioWindow
 from engine import Trace, compute, parse_scenario
-from tests.bench.bench_generate import N, TOKEN, gpt2_layer
+from tests.bench.bench_generate import TOKEN, N, gpt2_layer
 from tests.bench.timing import report, timed
 
 TARGET = 150.0
