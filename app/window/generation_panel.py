@@ -54,7 +54,6 @@ class GenerationPanel(QWidget):
 
     def __init__(self, shell: Shell) -> None:
         super().__init__()
-        self.shell = shell
         self.state = state = shell.state
         self.texts = LiveTexts()
         bind = self.texts.bind
@@ -114,7 +113,6 @@ class GenerationPanel(QWidget):
             line.addStretch(1)
         self.controls: tuple[QWidget, ...] = (self.button, self.mode_box, self.slider,
                                               self.top_k_box, self.top_p_box, self.seed_box)
-        bind(self.button.setToolTip, self._button_tip)
         self.mode_box.activated.connect(self._on_mode)
         self.slider.valueChanged.connect(self._on_slider)
         self.top_k_box.valueChanged.connect(
