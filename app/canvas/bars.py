@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QBrush, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import (
     QGraphicsObject,
@@ -80,6 +80,8 @@ class ProbabilityBars(QGraphicsObject):
         self.theme = theme
         self.values: dict[tuple[int, int], str] = {}
         """(position, entry) → the probability as printed."""
+        self.rows: list[tuple[QRectF, int]] = []
+        """Each bar's row (its label and track, in item coordinates) and its entry."""
         title = TextItem(spec.title, theme, size=14, bold=True)
         title.setParentItem(self)
         label_width = max(QFontMetricsF(font(13)).horizontalAdvance(str(v))
@@ -117,6 +119,7 @@ class ProbabilityBars(QGraphicsObject):
                              role="text" if focused else "muted", width=label_width - 10)
             label.setParentItem(self)
             label.setPos(x, y + (BAR_HEIGHT - label.boundingRect().height()) / 2)
+            self.rows.append((QRectF(x, y, label_width + BAR_LENGTH, BAR_HEIGHT), entry))
             track = QGraphicsRectItem(QRectF(0, 0, BAR_LENGTH, BAR_HEIGHT), self)
             track.setPos(x + label_width, y)
             track.setPen(QPen(theme.color("grid_line", 0.6), 1.0))
@@ -134,6 +137,10 @@ class ProbabilityBars(QGraphicsObject):
             self.values[(position, entry)] = text
             y += BAR_PITCH
         return y
+
+    def entry_at(self, point: QPointF) -> int | None:
+        """The vocabulary entry whose bar (or label) is at ``point``, in item coordinates."""
+        return next((entry for rect, entry in self.rows if rect.contains(point)), None)
 
     def boundingRect(self) -> QRectF:
         return self._rect

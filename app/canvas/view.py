@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import QWidget
 
+from app.canvas.bars import ProbabilityBars
 from app.canvas.context import FrameOptions
 from app.canvas.frame import FrameItem
 from app.canvas.picture import painting_on_screen
@@ -25,6 +26,8 @@ SETTLE_AFTER_MS = 300
 per turn of the event loop, and the frame is laid out again if the document's scale moved."""
 PICTURE_MARGIN = 0.015
 """Zoomed to the step, the picture is framed with this fraction of its size around it."""
+CLICK_SLOP = 4
+"""Pixels a press may move before its release and still be a click (more is a pan)."""
 
 
 class CanvasView(pg.GraphicsView):
@@ -40,11 +43,15 @@ class CanvasView(pg.GraphicsView):
         Emitted with whether the view now zooms to the step's picture
         (:meth:`set_zoomed_to_step`): the frame is to be built again (laid out by itself
         while zoomed).
+    barClicked(int)
+        A bar of the probabilities was clicked (pressed and released on it, not panned): the
+        vocabulary entry it shows.
     """
 
     repainted = Signal()
     resized = Signal()
     zoomed_changed = Signal(bool)
+    barClicked = Signal(int)
     frames_alone = False
     """Whether each frame is laid out as large as it allows by itself (presentation) rather
     than at the document's one type scale."""
@@ -77,6 +84,8 @@ class CanvasView(pg.GraphicsView):
         sheet."""
         self.view_box.sigRangeChangedManually.connect(self._moved_by_hand)
         self._pending_paint = False
+        self._pressed: tuple[QPointF, int] | None = None
+        """Where the left button went down on a bar, and its entry."""
         self.words_hidden = False
         """Whether the last paint left out numbers or words too small to read (a note then
         says to zoom in: colour is never the only cue)."""
@@ -199,8 +208,10 @@ class CanvasView(pg.GraphicsView):
         self.fit()
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
-        """A double-click zooms to the step's picture, or back to the whole frame."""
-        if event.button() == Qt.MouseButton.LeftButton:
+        """A double-click zooms to the step's picture, or back to the whole frame (on a bar
+        it is a click, which picks the bar's token once: it does not zoom too)."""
+        if event.button() == Qt.MouseButton.LeftButton \
+                and self.bar_entry_at(event.position().toPoint()) is None:
             self.set_zoomed_to_step(not self.zoomed_to_step)
             event.accept()
             return
@@ -216,6 +227,29 @@ class CanvasView(pg.GraphicsView):
         if self.fitted:
             self.fit()
         self.resized.emit()
+
+    def bar_entry_at(self, point: QPoint) -> int | None:
+        """The vocabulary entry of the probability bar under a viewport ``point``, if any."""
+        scene_point = self.mapToScene(point)
+        for item in self.scene().items(scene_point):
+            if isinstance(item, ProbabilityBars):
+                return item.entry_at(item.mapFromScene(scene_point))
+        return None
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        entry = self.bar_entry_at(event.position().toPoint()) \
+            if event.button() == Qt.MouseButton.LeftButton else None
+        self._pressed = None if entry is None else (event.position(), entry)
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        super().mouseReleaseEvent(event)
+        pressed, self._pressed = self._pressed, None
+        if pressed is None or event.button() != Qt.MouseButton.LeftButton:
+            return
+        if (event.position() - pressed[0]).manhattanLength() <= CLICK_SLOP \
+                and self.bar_entry_at(event.position().toPoint()) == pressed[1]:
+            self.barClicked.emit(pressed[1])
 
     def zoom_hint(self) -> str:
         """The note shown while numbers are too small to print."""

@@ -21,7 +21,9 @@ from app.model.parts import layer_name, place_name, split_layer
 from app.texts.edit_words import EDIT_WORDS, edit_word
 from app.texts.titles import norm_name
 from engine import Scenario, ScenarioError, parse_scenario
+from engine.generation import extend
 from engine.numbers import format_exact
+from engine.parse_generation import Generation, Settings
 from engine.positions import DEFAULT_BASE, KINDS, alibi_slopes
 from engine.reader import FloatArray
 from engine.refusals import Refusal
@@ -307,6 +309,60 @@ class SetPositions(Operation):
 
     def label(self, lang: str) -> str:
         return edit_word(lang, "positions", kind=edit_word(lang, f"positions_{self.kind}"))
+
+
+def run_of(scenario: Scenario) -> Generation:
+    """The document's generation run (a new one, with the default settings, if it has none)."""
+    return scenario.generation if scenario.generation is not None else Generation()
+
+
+@dataclass(frozen=True)
+class AppendToken(Operation):
+    """Append the vocabulary entry ``token_id`` (drawn, or picked by the user) as the next
+    token (:func:`engine.generation.extend`: its id, embedding row, position and key-mask
+    entry) and record it among the run's ``chosen`` ids, keeping the run's settings. Redo
+    shows the document this made: the id is stored, never drawn again. ``text`` is the
+    entry's label, for the edit's name."""
+
+    token_id: int
+    text: str = ""
+
+    def apply(self, scenario: Scenario) -> Scenario:
+        return extend(replace(scenario, generation=run_of(scenario)), self.token_id)
+
+    def label(self, lang: str) -> str:
+        return edit_word(lang, "append_token", id=self.token_id, text=self.text)
+
+
+@dataclass(frozen=True)
+class SetGeneration(Operation):
+    """Change one setting of the run (``key``, a field of
+    :class:`~engine.parse_generation.Settings`) to its value in ``settings``; the ids already
+    chosen stay the run's, so the next draw is the run's next. Temperature 0 is greedy."""
+
+    settings: Settings
+    key: str
+
+    def apply(self, scenario: Scenario) -> Scenario:
+        run = replace(run_of(scenario), settings=self.settings)
+        return scenario.with_document_value("generation", run.to_document())
+
+    def label(self, lang: str) -> str:
+        value = getattr(self.settings, self.key)
+        if self.key == "temperature" and value == 0:
+            return edit_word(lang, "generation_greedy")
+        if value is None:  # top-k off
+            return edit_word(lang, "generation_top_k_off")
+        shown = format_exact(value) if isinstance(value, float) else value
+        return edit_word(lang, f"generation_{self.key}", value=shown)
+
+    def merges_with(self, later: Operation) -> bool:
+        """Dragging the temperature (or stepping one setting again and again) is one undo
+        step; choosing greedy (temperature 0) or leaving it is a step of its own."""
+        if not isinstance(later, SetGeneration) or later.key != self.key:
+            return False
+        return self.key != "temperature" or 0.0 not in (self.settings.temperature,
+                                                       later.settings.temperature)
 
 
 def labels_at(scenario: Scenario, path: str) -> tuple[str, ...]:

@@ -50,6 +50,13 @@ EDIT_WORDS: dict[str, dict[str, str]] = {
         "positions_learned": "learned",
         "positions_rope": "RoPE",
         "positions_alibi": "ALiBi",
+        "append_token": "append token {id} “{text}”",
+        "generation_greedy": "generation: greedy",
+        "generation_temperature": "generation: temperature = {value}",
+        "generation_top_k": "generation: top-k = {value}",
+        "generation_top_k_off": "generation: top-k off",
+        "generation_top_p": "generation: top-p = {value}",
+        "generation_seed": "generation: seed = {value}",
     },
     "zh": {
         "cell": "{place} = {value}",
@@ -92,6 +99,13 @@ EDIT_WORDS: dict[str, dict[str, str]] = {
         "positions_learned": "可学习",
         "positions_rope": "RoPE",
         "positions_alibi": "ALiBi",
+        "append_token": "追加 Token {id}“{text}”",
+        "generation_greedy": "生成：贪心",
+        "generation_temperature": "生成：温度 = {value}",
+        "generation_top_k": "生成：top-k = {value}",
+        "generation_top_k_off": "生成：关闭 top-k",
+        "generation_top_p": "生成：top-p = {value}",
+        "generation_seed": "生成：随机种子 = {value}",
     },
 }
 """``EDIT_WORDS[lang][key]``: an edit's name or a ``str.format`` pattern."""

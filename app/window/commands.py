@@ -14,17 +14,19 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QUndoCommand
 
 from app.i18n import current_language
-from app.model.edits import CellChange, Edit, SetCell
+from app.model.edits import CellChange, Edit, SetCell, SetGeneration
 from engine import Trace
 
 if TYPE_CHECKING:
     from app.window.state import DocumentState
 
 CELL_EDIT_ID = 1
+GENERATION_EDIT_ID = 2
 
 
 class EditCommand(QUndoCommand):
-    """One named edit on the undo stack. Consecutive edits of one cell merge into one step.
+    """One named edit on the undo stack. Consecutive edits of one cell (or of one
+    generation setting) merge into one step.
 
     ``merge`` says whether this edit follows the previous one directly (no undo, redo or refused
     entry in between): only then may it join the edit below it on the stack.
@@ -73,7 +75,11 @@ class EditCommand(QUndoCommand):
         self.setText(self.operation.label(current_language()))
 
     def id(self) -> int:
-        return CELL_EDIT_ID if isinstance(self.operation, SetCell) else -1
+        """Which steps Qt offers to merge: cell edits, and generation settings (a drag of the
+        temperature); :meth:`mergeWith` decides."""
+        if isinstance(self.operation, SetCell):
+            return CELL_EDIT_ID
+        return GENERATION_EDIT_ID if isinstance(self.operation, SetGeneration) else -1
 
     def mergeWith(self, other: QUndoCommand) -> bool:
         if not isinstance(other, EditCommand) or not other.merge or self.edit is None \

@@ -67,6 +67,7 @@ from app.window.compare_mode import CompareMode
 from app.window.controls import CanvasControls
 from app.window.decimals_menu import DecimalsMenu
 from app.window.editor_column import EditorColumnWidth
+from app.window.generation_panel import GenerationPanel
 from app.window.presentation import Presenter
 from app.window.state import DocumentState
 from app.window.swap_dialog import SwapTokensAction
@@ -141,6 +142,9 @@ class StudioWindow(QMainWindow):
         column = QVBoxLayout(right)
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.controls)
+        self.generation = GenerationPanel(self)
+        self.canvas.barClicked.connect(self._bar_clicked)
+        column.addWidget(self.generation)
         column.addWidget(self.canvas, 1)
         column.addWidget(self.timeline)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -185,6 +189,13 @@ class StudioWindow(QMainWindow):
         # restored meanwhile cost no frame of their own.
         self.canvas.build_later(lambda: self.refresh_canvas(fit=True))
         self._say_opened()
+
+
+    def _bar_clicked(self, entry: int) -> None:
+        """A bar of the probabilities picks the next token, except in a comparison (its bars
+        belong to two documents)."""
+        if not self.compare.active:
+            self.generation.pick(entry)
 
     def _say_opened(self) -> None:
         """``Opened F11 · … → shares for 爱: …``, about the step and receiver now shown."""
@@ -249,6 +260,7 @@ class StudioWindow(QMainWindow):
         for action in self.editor.layer_bar.layer_actions:
             edit_menu.addAction(action)
         self.swap_tokens = SwapTokensAction(self, edit_menu)
+        edit_menu.addAction(self.generation.action)
         view_menu = self.menuBar().addMenu("")
         self.texts.bind(view_menu.setTitle, lambda: self.tr("&View"))
         fit = QAction(self)

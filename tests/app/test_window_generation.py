@@ -1,0 +1,281 @@
+"""Generate next in the window (issue 24): greedy and seeded draws as the engine's run makes
+them, the user's own pick by clicking a bar, undo as rewind and redo that never draws again, the
+temperature slider as one undo step, disabled controls and refusals, and the record saved."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from app import i18n
+from app.canvas.bars import ProbabilityBars
+from app.model.edits import AppendToken, SetGeneration
+from app.window.studio import StudioWindow
+from engine import Scenario, compute, parse_scenario
+from engine.generation_run import generate
+from engine.parse_generation import Settings
+from tests.app.documents_support import patch_save_dialog
+from tests.app.driving import DEFAULT_SIZE, close_window
+from tests.engine import generation_documents
+
+
+def softmax(row: np.ndarray) -> np.ndarray:
+    e = np.exp(row - row.max())
+    return e / e.sum()
+
+
+def open_on(qtbot: QtBot, scenario: Scenario) -> StudioWindow:
+    window = StudioWindow(scenario)
+    window.resize(*DEFAULT_SIZE)
+    with qtbot.waitActive(window):
+        window.show()
+    steps = [step.id for step in window.state.trace.steps]
+    window.state.set_step(steps.index("probs") if "probs" in steps else len(steps) - 1)
+    window.canvas.build_pending()
+    return window
+
+
+@pytest.fixture
+def generating(qtbot: QtBot) -> Iterator[StudioWindow]:
+    """A window on the three-layer stack with token ids, on its probabilities step."""
+    window = open_on(qtbot, generation_documents.scenario("three-layers"))
+    yield window
+    close_window(window)
+
+
+def choose_mode(window: StudioWindow, index: int) -> None:
+    """Pick greedy (0) or sampling (1) as a user does: the choice made in the box."""
+    box = window.generation.mode_box
+    box.setCurrentIndex(index)
+    box.activated.emit(index)
+
+
+def test_greedy_generate_next_appends_the_argmax_with_its_embedding_row(
+        qtbot: QtBot, generating: StudioWindow) -> None:
+    before = generating.state.scenario
+    panel = generating.generation
+    assert panel.isVisible()
+    choose_mode(generating, 0)
+    assert before.generation is None and generating.state.scenario.generation is not None
+    assert generating.state.scenario.generation.settings.temperature == 0.0
+    # Independently: the last position's logits through a softmax, then the largest share.
+    last = compute(before).arrays["L3.resid2"][-1]
+    head = before.head
+    assert head is not None and head.unembed is not None and before.embedding is not None
+    probs = softmax(last_normed(before, last) @ head.unembed)
+    expected = int(np.argmax(probs))
+    qtbot.mouseClick(panel.button, Qt.MouseButton.LeftButton)
+    after = generating.state.scenario
+    assert after.n == before.n + 1
+    assert after.token_ids is not None and after.token_ids[-1] == expected
+    assert after.tokens[-1] == head.vocab[expected]
+    np.testing.assert_array_equal(after.X[-1], before.embedding[expected])
+    assert after.generation is not None and after.generation.chosen == (expected,)
+    status = generating.statusBar().currentMessage()
+    assert status.startswith(f"append token {expected} “{head.vocab[expected]}” → shares for")
+
+
+def last_normed(scenario: Scenario, row: np.ndarray) -> np.ndarray:
+    """The head's final LayerNorm of one row (γ, β of the document)."""
+    head = scenario.head
+    assert head is not None and head.final_norm and head.gamma_f is not None
+    assert head.beta_f is not None
+    centred = row - row.mean()
+    return centred / np.sqrt((centred ** 2).mean() + head.eps) * head.gamma_f + head.beta_f
+
+
+def test_the_same_seed_gives_the_tokens_of_the_engines_run(qtbot: QtBot,
+                                                           generating: StudioWindow) -> None:
+    start = generating.state.scenario
+    panel = generating.generation
+    choose_mode(generating, 1)
+    panel.slider.setValue(70)
+    assert panel.temperature_label.text() == "0.70"
+    panel.top_k_box.setValue(2)
+    panel.seed_box.setValue(11)
+    settings = Settings(temperature=0.7, top_k=2, top_p=1.0, seed=11)
+    assert generating.state.scenario.generation is not None
+    assert generating.state.scenario.generation.settings == settings
+    for _ in range(4):
+        qtbot.keyClick(generating, Qt.Key.Key_G, Qt.KeyboardModifier.ControlModifier)
+    run = generate(start, 4, settings)
+    assert generating.state.scenario.token_ids == run.scenario.token_ids
+    assert generating.state.scenario.generation == run.scenario.generation
+    assert len(set(run.scenario.token_ids[start.n:])) > 1  # a real draw, not one id again
+
+
+def test_undo_rewinds_and_redo_replays_the_same_id_without_drawing(
+        qtbot: QtBot, generating: StudioWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    start = generating.state.scenario
+    panel = generating.generation
+    choose_mode(generating, 1)
+    panel.seed_box.setValue(5)
+    for _ in range(3):
+        assert panel.generate()
+    made = generating.state.scenario
+    assert made.token_ids is not None and made.generation is not None
+    generating.undo_action.trigger()
+    generating.undo_action.trigger()
+    rewound = generating.state.scenario
+    assert rewound.token_ids == made.token_ids[:-2]
+    assert rewound.generation is not None and rewound.generation.chosen == \
+        made.generation.chosen[:1]
+
+    def no_draw(*_args: object) -> None:
+        raise AssertionError("redo drew again")
+
+    monkeypatch.setattr("app.window.generation_panel.sample", no_draw)
+    generating.redo_action.trigger()
+    generating.redo_action.trigger()
+    assert generating.state.scenario.token_ids == made.token_ids
+    assert generating.state.scenario.generation == made.generation
+    assert generating.statusBar().currentMessage().startswith(
+        f"Redone: append token {made.token_ids[-1]}")
+    with pytest.raises(AssertionError, match="drew again"):
+        panel.generate()  # a draw would have been seen
+    for _ in range(5):
+        generating.undo_action.trigger()
+    assert generating.state.scenario.token_ids == start.token_ids
+    assert generating.state.scenario.generation is None
+
+
+def bar_point(window: StudioWindow, entry: int) -> QPoint:
+    """The viewport point in the middle of ``entry``'s bar on the canvas."""
+    bars = [item for item in window.canvas.scene().items() if isinstance(item, ProbabilityBars)]
+    assert len(bars) == 1
+    rect = next(rect for rect, shown in bars[0].rows if shown == entry)
+    scene = bars[0].mapToScene(QPointF(rect.center().x() + rect.width() / 4, rect.center().y()))
+    return window.canvas.mapFromScene(scene)
+
+
+def test_clicking_a_bar_appends_that_entry(qtbot: QtBot, generating: StudioWindow) -> None:
+    start = generating.state.scenario
+    probs = generating.state.trace.arrays["probs"][-1]
+    least = int(np.argmin(probs))  # no draw at any setting would favour it
+    qtbot.mouseClick(generating.canvas.viewport(), Qt.MouseButton.LeftButton,
+                     pos=bar_point(generating, least))
+    after = generating.state.scenario
+    assert after.token_ids == (*(start.token_ids or ()), least)
+    assert after.generation is not None and after.generation.chosen == (least,)
+    generating.canvas.build_pending()
+    qtbot.mouseClick(generating.canvas.viewport(), Qt.MouseButton.LeftButton,
+                     pos=QPoint(3, 3))  # beside the bars: nothing picked
+    assert generating.state.scenario is after
+
+
+def test_a_drag_of_the_temperature_slider_is_one_undo_step(qtbot: QtBot,
+                                                           generating: StudioWindow) -> None:
+    panel = generating.generation
+    choose_mode(generating, 1)
+    steps = generating.state.undo_stack.count()
+    panel.slider.setSliderDown(True)
+    for value in (95, 80, 62, 45):
+        panel.slider.setValue(value)
+    panel.slider.setSliderDown(False)
+    assert generating.state.undo_stack.count() == steps + 1
+    assert generating.state.undo_stack.undoText() == "generation: temperature = 0.45"
+    assert panel.temperature_label.text() == "0.45"
+    generating.undo_action.trigger()
+    assert generating.state.scenario.generation is None  # the settings by default again
+    assert panel.slider.value() == 100 and panel.temperature_label.text() == "1.00"
+
+
+def test_greedy_and_back_are_steps_of_their_own(qtbot: QtBot, generating: StudioWindow) -> None:
+    panel = generating.generation
+    choose_mode(generating, 0)
+    assert not panel.slider.isEnabled() and not panel.top_k_box.isEnabled()
+    choose_mode(generating, 1)
+    assert panel.slider.isEnabled()
+    stack = generating.state.undo_stack
+    assert [stack.text(k) for k in range(stack.count())] == [
+        "generation: greedy", "generation: temperature = 1"]
+
+
+@pytest.mark.parametrize(("name", "english", "chinese"), [
+    ("g01", "Generating needs token ids and an embedding table", "生成需要 token_ids 和嵌入表"),
+    ("tokenizer", "Generating needs a vocabulary head", "生成需要词表头"),
+])
+def test_a_document_that_cannot_generate_has_its_controls_disabled_saying_why(
+        qtbot: QtBot, name: str, english: str, chinese: str) -> None:
+    from app.model.examples import example_path
+    from engine.io import load_scenario
+    window = open_on(qtbot, load_scenario(example_path(name)))
+    try:
+        panel = window.generation
+        assert not panel.action.isEnabled()
+        for widget in panel.controls:
+            assert not widget.isEnabled()
+        assert panel.button.toolTip().startswith(english)
+        assert panel.top_k_box.toolTip().startswith(english)
+        before = window.state.scenario
+        qtbot.keyClick(window, Qt.Key.Key_G, Qt.KeyboardModifier.ControlModifier)
+        assert not panel.generate() and not panel.pick(0)
+        assert window.state.scenario is before
+        assert window.statusBar().currentMessage() == f"⚠ {panel.button.toolTip()}"
+        i18n.set_language("zh")
+        QApplication.processEvents()
+        assert panel.button.toolTip().startswith(chinese)
+        assert panel.button.text() == "生成下一个"
+    finally:
+        close_window(window)
+
+
+def test_a_refusal_past_the_learned_table_keeps_the_document(qtbot: QtBot) -> None:
+    doc = generation_documents.built(2, positions=generation_documents.learned_table(4))
+    window = open_on(qtbot, parse_scenario(doc))
+    try:
+        before = window.state.scenario
+        steps = window.state.undo_stack.count()
+        assert window.generation.button.isEnabled()
+        qtbot.mouseClick(window.generation.button, Qt.MouseButton.LeftButton)
+        assert window.state.scenario is before
+        assert window.state.undo_stack.count() == steps
+        status = window.statusBar().currentMessage()
+        assert status.startswith("⚠ append token ")
+        assert "positions.table: the learned table has 4 rows; position 4 would need row 4" \
+            in status
+    finally:
+        close_window(window)
+
+
+def test_save_and_open_keep_the_generation_record(qtbot: QtBot, generating: StudioWindow,
+                                                  tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    panel = generating.generation
+    choose_mode(generating, 1)
+    panel.top_p_box.setValue(0.9)
+    panel.seed_box.setValue(3)
+    assert panel.generate() and panel.generate()
+    made = generating.state.scenario
+    target = tmp_path / "run.qkv.json"
+    patch_save_dialog(monkeypatch, target)
+    assert generating.save_as()
+    saved = json.loads(target.read_text("utf-8"))
+    assert made.generation is not None
+    assert saved["generation"] == {"temperature": 1, "top_p": 0.9, "seed": 3,
+                                   "chosen": list(made.generation.chosen)}
+    generating.show_document(generation_documents.scenario("three-layers"), None)
+    assert panel.top_p_box.value() == 1.0 and panel.seed_box.value() == 0
+    assert generating.open_path(target)
+    opened = generating.state.scenario
+    assert opened.generation == made.generation and opened.token_ids == made.token_ids
+    assert panel.top_p_box.value() == 0.9 and panel.seed_box.value() == 3
+    assert panel.mode_box.currentIndex() == 1
+
+
+def test_the_edits_are_named_in_both_languages() -> None:
+    assert AppendToken(2, "你").label("en") == "append token 2 “你”"
+    assert AppendToken(2, "你").label("zh") == "追加 Token 2“你”"
+    greedy = SetGeneration(Settings(temperature=0.0), "temperature")
+    assert (greedy.label("en"), greedy.label("zh")) == ("generation: greedy", "生成：贪心")
+    off = SetGeneration(Settings(), "top_k")
+    assert (off.label("en"), off.label("zh")) == ("generation: top-k off", "生成：关闭 top-k")
+    seed = SetGeneration(Settings(seed=9), "seed")
+    assert seed.label("zh") == "生成：随机种子 = 9"
