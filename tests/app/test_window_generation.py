@@ -170,6 +170,29 @@ def test_clicking_a_bar_appends_that_entry(qtbot: QtBot, generating: StudioWindo
     assert generating.state.scenario is after
 
 
+def test_a_double_click_on_a_bar_picks_once_and_does_not_zoom(
+        qtbot: QtBot, generating: StudioWindow) -> None:
+    start = generating.state.scenario
+    least = int(np.argmin(generating.state.trace.arrays["probs"][-1]))
+    point = bar_point(generating, least)
+    # a double-click arrives as press, release, double-click, release
+    qtbot.mouseClick(generating.canvas.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    generating.canvas.build_pending()
+    qtbot.mouseDClick(generating.canvas.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    qtbot.mouseRelease(generating.canvas.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    assert generating.state.scenario.token_ids == (*(start.token_ids or ()), least)
+    assert not generating.canvas.zoomed_to_step
+
+
+def test_a_bar_clicked_while_comparing_picks_nothing(qtbot: QtBot,
+                                                     generating: StudioWindow) -> None:
+    start = generating.state.scenario
+    generating.compare.action.trigger()
+    assert generating.compare.active
+    generating.canvas.barClicked.emit(0)  # wherever the comparison draws its bars
+    assert generating.state.scenario is start
+
+
 def test_a_drag_of_the_temperature_slider_is_one_undo_step(qtbot: QtBot,
                                                            generating: StudioWindow) -> None:
     panel = generating.generation
