@@ -18,6 +18,7 @@ from engine.parse_generation import Settings
 from engine.variants import variant
 from tests.app.documents_support import example_document
 from tests.app.driving import close_window, open_window
+from tests.examples import EXAMPLES
 
 GREEDY = Settings(temperature=0.0)
 
@@ -139,3 +140,18 @@ def test_the_examples_open_where_they_teach(qtbot: QtBot) -> None:
         assert "loss_mean" in window.state.trace.arrays
     finally:
         close_window(window)
+
+
+def test_the_readme_says_what_the_engine_computes() -> None:
+    readme = (EXAMPLES.parent.parent / "README.md").read_text("utf-8")
+    masked = compute(parse_scenario(example_document("training")))
+    unmasked = compute(variant(masked.scenario, "causal").scenario)
+    loss = masked.arrays["loss"]
+    assert f"loss_mean {masked.arrays['loss_mean'][0]:.3f}: mask on" in readme
+    assert f"its loss is {loss[0]:.3f} at three of the four positions" in readme
+    assert np.allclose(loss[:3], loss[0]) and loss[3] < 0.01
+    assert f"drops to {unmasked.arrays['loss_mean'][0]:.3f}" in readme
+    run = generate(parse_scenario(example_document("continue")), 2, GREEDY)
+    assert f"--temperature 0     # tokens {' '.join(run.scenario.tokens)}" in readme
+    for name in ("continue", "training"):
+        assert f"`{name}` (" in readme
