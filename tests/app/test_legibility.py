@@ -33,15 +33,16 @@ from tests.app.legibility import (
 )
 
 EXAMPLES = ("f11", "g01", "encoder-decoder", "multihead", "norms", "order", "pronoun", "rope",
-            "single-key", "three-layers", "tokenizer")
+            "single-key", "three-layers", "tokenizer", "continue", "training")
 TARGETS = {(1024, 768): 14.0, (1920, 1080): 24.0}
 """Smallest digit height (px) every number must have in presentation on each screen."""
 NOT_YET = {(1024, 768): {"g01", "encoder-decoder", "multihead", "order", "pronoun", "rope",
-                         "three-layers", "tokenizer"},
+                         "three-layers", "tokenizer", "continue", "training"},
            (1920, 1080): {"g01", "encoder-decoder", "multihead", "order", "pronoun", "rope",
-                          "three-layers", "tokenizer"}}
+                          "three-layers", "tokenizer", "continue", "training"}}
 """Examples with a step that still draws some numbers under the target (the mix step's grids, the
-dials' angles, the tokenizer's ids at 1024: 13.98 px): issue 23, item 1, left open."""
+dials' angles, the tokenizer's ids at 1024: 13.98 px; continue's 7-wide grids, 11.2 px at 1024,
+and the label "。 · p3" of training, 9.8 px): issue 23, item 1, left open."""
 
 
 def trace_of(name: str) -> Trace:
@@ -163,9 +164,11 @@ def test_a_wrapped_worked_row_starts_every_band_with_the_keys(qtbot: QtBot) -> N
 
 WINDOW_TARGET = 9.0
 """Smallest digit height (px) in the window at 1024 × 768 with the frame in focus."""
-WINDOW_NOT_YET = {"encoder-decoder", "multihead", "order", "pronoun", "rope", "three-layers"}
+WINDOW_NOT_YET = {"encoder-decoder", "multihead", "order", "pronoun", "rope", "three-layers",
+                  "continue", "training"}
 """Examples with a step still under the window's target after Focus (8.0–8.7 px; the dials'
-angles 7.4–7.6 px): issue 23, item 1, left open."""
+angles 7.4–7.6 px; the embed step's token ids of continue and training, 6.8 and 7.7 px): issue
+23, item 1, left open."""
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
