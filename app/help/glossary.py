@@ -1,4 +1,4 @@
-"""The Glossary dock: the 33 terms with definition and worked example, searchable, in the
+"""The Glossary dock: the 39 terms with definition and worked example, searchable, in the
 interface language."""
 
 from __future__ import annotations

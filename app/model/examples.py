@@ -12,7 +12,9 @@ OPENINGS: dict[str, tuple[str, str]] = {"norms": ("compare", "norm"),
                                          "pronoun": ("reader", "it"),
                                          "order": ("reader", "A"),
                                          "rope": ("step", "rope"),
-                                         "encoder-decoder": ("step", "L1.cross.weights")}
+                                         "encoder-decoder": ("step", "L1.cross.weights"),
+                                         "continue": ("step", "probs"),
+                                         "training": ("compare", "causal")}
 """How an example opens, when not on its first frame alone: ``("compare", preset)`` shows it
 side by side with one setting changed; ``("step", id)`` lands on that step; ``("reader",
 token)`` lands on the shares with that token's query as the receiver."""

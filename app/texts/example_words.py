@@ -10,6 +10,10 @@ from __future__ import annotations
 from app.texts.model import check_language
 
 EXAMPLE_WORDS: dict[str, dict[str, tuple[str, str]]] = {
+    "continue": {
+        "en": ("Continue 我 爱 → 你 。", "greedy generation, one forward pass per new token"),
+        "zh": ("续写 我 爱 → 你 。", "贪心生成：每个新 Token 一次前向计算"),
+    },
     "encoder-decoder": {
         "en": ("Encoder–decoder · I love you → 我 爱",
                "2 target rows read 3 source rows (cross-attention)"),
@@ -55,6 +59,11 @@ EXAMPLE_WORDS: dict[str, dict[str, tuple[str, str]]] = {
         "en": ("Three layers, pre-norm", "three sets of weights: shares change layer by layer"),
         "zh": ("三层堆叠（pre-norm）", "同样的形状、三组不同的权重：份额逐层变化"),
     },
+    "training": {
+        "en": ("Training loss · every position at once",
+               "targets shifted by one; unmasked, it copies"),
+        "zh": ("训练损失 · 所有位置一次算出", "目标右移一位；去掉掩码，模型就抄答案"),
+    },
     "tokenizer": {
         "en": ("Token ids and the embedding table",
                "ids 7, 12 and 3 pick three rows of the table to form X"),
@@ -80,6 +89,14 @@ def example_label(name: str, lang: str) -> str:
 
 
 DOCUMENT_WORDS: dict[str, tuple[str, str]] = {
+    "Continue a sentence: 我 爱 → 你 。": (  # continue
+        "续写一句话：我 爱 → 你 。",
+        "参数是手工设定的，不是训练出来的。词表是本章的七个词；嵌入表给每个词一个自己的特征。"
+        "前馈网络记着哪个词后面跟哪个词（W2：我→爱、爱→你、你→。、。→我、检查→路径、路径→过滤、"
+        "过滤→。）；带 RoPE 的因果注意力把到目前为止的词按一半的分量混进来，越近的越多；输出头把"
+        "主干读成 logits。贪心生成先接上“你”，再接上“。”（qkv-studio generate continue --steps 2 "
+        "--temperature 0），每个新 Token 一次前向计算，之前的键和值留在 KV 缓存里。温度 0.7 时，"
+        "预定的词概率仍至少为 0.98。把 token_ids 改成 [4]（检查），它就续写出 路径 过滤 。"),
     "Encoder–decoder · I love you → 我 爱": (  # encoder-decoder
         "编码器–解码器 · I love you → 我 爱",
         "手工设定参数的 2017 年 Transformer 缩微版：一层编码器读源句 I love you；"
@@ -131,6 +148,16 @@ DOCUMENT_WORDS: dict[str, tuple[str, str]] = {
         "三个形状相同的前置规范化解码层（两个宽度为 2 的头，宽 6 的 GELU 前馈），每层有自己的"
         "参数（随机生成，保留一位小数），之后是最终 LayerNorm 和三个词的输出头。每一层读取前一"
         "层写下的主干：依次走过 L1、L2、L3，看最后一个词元的份额逐层变化。"),
+    "Training: every position's loss at once": (  # training
+        "训练：所有位置的损失一次算出",
+        "参数是手工设定的，不是训练出来的。训练时整句话是已知的：输入是 我 爱 你 。，目标是同样的"
+        "词右移一位（爱 你 。，句子结束后仍是 。），所以一次前向计算就同时得到全部 4 个损失 "
+        "−log p(目标)。这样做之所以成立，全靠因果掩码：没有一个位置看得到自己要预测的词。生成时没有"
+        "目标：每个新 Token 都要等前一个选定，各需一次前向计算。这个模型学会的是抄：它的查询行 "
+        "[2.7, 4.2] 是键行 [5, 0] 转过 1 弧度（RoPE 一个位置的转角），所以它找的是后一个位置的键，"
+        "Wv 再把那个词交出来。有掩码时它看不到后面，只能读自己、预测自己这个词：loss_mean 4.51。"
+        "对照打开时 B 去掉了掩码：位置 i 读到了它要预测的答案，loss_mean 0.007，分数看似完美，"
+        "可这个模型从“我”开始生成，只会重复“我”。"),
     "Token ids 7, 12, 3 looked up in an embedding table": (  # tokenizer
         "Token 编号 7、12、3 在嵌入表中查表",
         "一个教学用的分词器把“检查路径过滤”切成三个 Token，编号为 7、12、3；每个编号从嵌入表中"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.texts.glossary_numbers import worked
 from app.texts.model import GlossaryEntry
 
 
@@ -159,6 +160,46 @@ ENTRIES: dict[str, GlossaryEntry] = dict((
            "A norm (LayerNorm or RMSNorm) of each head's q and k rows before the scores, with "
            "learned γ_q and γ_k, which keeps the scores from growing without bound.",
            "RMSNorm of q = [3, 4] with γ_q = 1 is [3, 4] ÷ √12.5 = [0.849, 1.131]."),
+    _entry("KV-cache", "KV cache",
+           "While generating, the keys and values of the earlier positions, kept from the passes "
+           "before: under the causal mask they never change, so each new token computes only its "
+           "own q, k and v, its scores against every key so far, its shares and its mix.",
+           worked("KV-cache", "Continuing {prompt} (the continue example), the cache holds K "
+                  "({K}) and V ({V}) of the {n} positions; for {new} only its own row is "
+                  "computed, and its {keys} shares {shares} are those of recomputing every "
+                  "position. {steps} tokens compute {cached} rows of K and V with the cache, "
+                  "{full} without.")),
+    _entry("temperature", "Temperature",
+           "The number T the logits are divided by before softmax when sampling: T < 1 sharpens "
+           "the probabilities, T > 1 flattens them, T = 0 is greedy (all the mass on the "
+           "largest logit); their order never changes.",
+           worked("temperature", "Logits {logits} give {plain} at T = {T_plain}, {cold} at "
+                  "T = {T_cold} and {hot} at T = {T_hot}.")),
+    _entry("top-k", "Top-k sampling",
+           "Keep only the k most probable entries, scale their probabilities up to sum to 1, and "
+           "draw from them; k = 1 is greedy.",
+           worked("top-k", "Logits {logits} give {probs}; top-k with k = {k} keeps {kept}, "
+                  "scaled up to {shares}.")),
+    _entry("top-p", "Top-p (nucleus) sampling",
+           "Keep the fewest most probable entries whose probabilities add up to at least p, "
+           "scale them up to sum to 1, and draw from them; p = 1 keeps every entry.",
+           worked("top-p", "With {probs} and p = {p}: {short} falls short and {mass} reaches "
+                  "it, so {count} entries are kept, scaled up to {shares}.")),
+    _entry("cross-entropy", "Cross-entropy loss",
+           "The training loss of one position: −ln of the probability the model gives the "
+           "target, 0 when it is certain of it and the larger the less likely it finds it; a "
+           "sentence's loss is the mean over its positions.",
+           worked("cross-entropy", "In the training example {token} should predict {target}, "
+                  "whose probability is {p}: −ln {p} = {loss}; the mean of the {n} positions is "
+                  "({sum}) / {n} = {mean}.")),
+    _entry("teacher-forcing", "Teacher forcing",
+           "Training feeds each position the true earlier words of the sentence, not the "
+           "model's own guesses, so under the causal mask every position's prediction and loss "
+           "come from one forward pass.",
+           worked("teacher-forcing", "In the training example position 0 ({first}) predicts "
+                  "{guess} (probability {guess_p}), yet position 1 reads the true {second}: all "
+                  "{n} losses come from 1 pass. Generating, the model feeds back its own choice: "
+                  "from {first} it gives {run}.")),
 ))
 
 FORMS: dict[str, tuple[str, ...]] = {
@@ -196,6 +237,12 @@ FORMS: dict[str, tuple[str, ...]] = {
     "sliding-window": ("sliding window",),
     "key-mask": ("key mask", "key_mask"),
     "QK-norm": ("QK-norm",),
+    "KV-cache": ("KV cache", "KV caches"),
+    "temperature": ("temperature",),
+    "top-k": ("top-k",),
+    "top-p": ("top-p", "nucleus sampling"),
+    "cross-entropy": ("cross-entropy", "loss", "losses"),
+    "teacher-forcing": ("teacher forcing",),
 }
 """The words that link to each term. A form in lower case matches in any case; a form with a
 capital letter matches only as written."""

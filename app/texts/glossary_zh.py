@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.texts.glossary_numbers import worked
 from app.texts.model import GlossaryEntry
 
 
@@ -125,6 +126,40 @@ ENTRIES: dict[str, GlossaryEntry] = dict((
            "在算分数之前，对每个头的 q 行和 k 行做一次 Norm（LayerNorm 或 RMSNorm），带可学习的 "
            "γ_q、γ_k，使分数不会无限增大。",
            "q = [3, 4]、γ_q = 1 时，RMSNorm 得 [3, 4] ÷ √12.5 = [0.849, 1.131]。"),
+    _entry("KV-cache", "KV 缓存",
+           "生成时保存下来的、之前各位置的键和值：在因果掩码下它们不会再变，所以每个新 Token "
+           "只需算自己的 q、k、v，它对目前所有键的分数、份额和混合。",
+           worked("KV-cache", "续写 {prompt}（continue 示例）时，缓存里是 {n} 个位置的 K（{K}）"
+                  "和 V（{V}）；对“{new}”只算它自己这一行，它的 {keys} 个份额 {shares} 与把所有"
+                  "位置重算一遍得到的相同。生成 {steps} 个 Token，用缓存要算 {cached} 行 K 和 V，"
+                  "不用缓存要算 {full} 行。")),
+    _entry("temperature", "温度",
+           "采样时在 softmax 之前用来除 logits 的数 T：T < 1 让概率更集中，T > 1 让概率更平均，"
+           "T = 0 就是贪心（全部概率给最大的 logit）；概率的大小次序始终不变。",
+           worked("temperature", "logits {logits} 在 T = {T_plain} 时得 {plain}，T = {T_cold} "
+                  "时得 {cold}，T = {T_hot} 时得 {hot}。")),
+    _entry("top-k", "top-k 采样",
+           "只保留概率最大的 k 个词表项，把它们的概率按比例放大到和为 1，再从中抽取；k = 1 就是"
+           "贪心。",
+           worked("top-k", "logits {logits} 的概率是 {probs}；k = {k} 时保留 {kept}，按比例"
+                  "放大为 {shares}。")),
+    _entry("top-p", "top-p（核）采样",
+           "按概率从大到小，保留累计和至少达到 p 的最少几项，把它们按比例放大到和为 1，再从中"
+           "抽取；p = 1 保留全部。",
+           worked("top-p", "概率 {probs}、p = {p} 时：{short} 还不够，{mass} 达到了，所以保留 "
+                  "{count} 项，按比例放大为 {shares}。")),
+    _entry("cross-entropy", "交叉熵损失",
+           "训练中一个位置的损失：模型给目标词的概率取 −ln；模型对它越有把握，损失越接近 0，"
+           "越觉得它不可能，损失越大；一句话的损失是各位置的平均。",
+           worked("cross-entropy", "在 training 示例中，“{token}”应预测“{target}”，它的概率"
+                  "是 {p}：−ln {p} = {loss}；{n} 个位置的平均是 ({sum}) / {n} = {mean}。")),
+    _entry("teacher-forcing", "教师强制（teacher forcing）",
+           "训练时喂给每个位置的是句子里真实的前文，而不是模型自己的猜测，所以在因果掩码下，"
+           "所有位置的预测和损失一次前向计算就能得到。",
+           worked("teacher-forcing", "在 training 示例中，位置 0（“{first}”）预测的是"
+                  "“{guess}”（概率 {guess_p}），位置 1 读到的却仍是真实的“{second}”：{n} 个"
+                  "损失一次算出。生成时模型把自己的选择接回输入：从“{first}”开始，它给出 "
+                  "{run}。")),
 ))
 
 FORMS: dict[str, tuple[str, ...]] = {
@@ -161,6 +196,12 @@ FORMS: dict[str, tuple[str, ...]] = {
     "sliding-window": ("滑动窗口",),
     "key-mask": ("键掩码", "key_mask"),
     "QK-norm": ("QK-norm",),
+    "KV-cache": ("KV 缓存", "KV缓存"),
+    "temperature": ("温度",),
+    "top-k": ("top-k",),
+    "top-p": ("top-p", "核采样"),
+    "cross-entropy": ("交叉熵", "损失"),
+    "teacher-forcing": ("教师强制", "teacher forcing"),
 }
 """链接到各术语的词形。全小写的词形不区分大小写，含大写字母的词形只按原样匹配。"""
 

@@ -82,7 +82,7 @@ TERM_IDS: tuple[str, ...] = (
     "beta", "epsilon", "pre-norm", "post-norm", "causal-mask", "residual", "FFN", "logits",
     "probabilities", "softmax", "scale", "heads", "embedding", "RoPE", "positional-encoding",
     "ALiBi", "cross-attention", "encoder", "grouped-query", "sliding-window", "key-mask",
-    "QK-norm",
+    "QK-norm", "KV-cache", "temperature", "top-k", "top-p", "cross-entropy", "teacher-forcing",
 )
 """Ids of the glossary terms, in the order the glossary lists them."""
 
