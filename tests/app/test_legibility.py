@@ -173,8 +173,10 @@ WINDOW_NOT_YET = {"encoder-decoder", "multihead", "pronoun", "rope", "three-laye
                   "continue", "training"}
 """Examples with a step still under the window's target after Focus alone (8.0–8.7 px, at the
 document's one scale: the RoPE step, a mix or an FFN step sets it; the embed step's token ids of
-continue and training, 6.8 and 7.7 px); Zoom to the step brings every one but those two to the
+continue and training, 6.8 and 7.7 px); Zoom to the step brings every one but continue to the
 target (:func:`test_zoom_to_the_step_fills_the_canvas_with_the_picture`)."""
+ZOOM_NOT_YET = {"continue"}
+"""Zoomed, continue's step 10 (its 7-word vocabulary) is still 8.3 px."""
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
@@ -217,11 +219,16 @@ def _shows(view: CanvasView, rect: QRectF) -> bool:
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
-def test_zoom_to_the_step_fills_the_canvas_with_the_picture(qtbot: QtBot, name: str) -> None:
+def test_zoom_to_the_step_fills_the_canvas_with_the_picture(qtbot: QtBot, name: str,
+                                                            request: pytest.FixtureRequest
+                                                            ) -> None:
     """View → Zoom to the step (Ctrl+=) or a double-click: in a 1024 × 768 window with the
     frame in focus the step's picture fills the canvas, every number of every step at least
     :data:`ZOOMED_TARGET` tall (and never smaller than fitted), the picture whole on screen;
     Fit frame (Ctrl+0) shows the whole sheet again."""
+    if name in ZOOM_NOT_YET:
+        request.applymarker(pytest.mark.xfail(
+            strict=True, reason="issue 23 item 1: a step still under the target zoomed"))
     window = StudioWindow(load_scenario(example_path(name)))
     try:
         window.resize(1024, 768)
