@@ -199,8 +199,10 @@ class StudioWindow(QMainWindow):
 
     def _say_opened(self) -> None:
         """``Opened F11 · … → shares for 爱: …``, about the step and receiver now shown."""
+        scenario = self.state.scenario
+        title, _note = document_words(scenario.title, scenario.note, current_language())
         self.statusBar().showMessage(self.tr("Opened {title} → {shares}").format(
-            title=isolate(self.state.scenario.title), shares=self.state.shares_summary()))
+            title=isolate(title), shares=self.state.shares_summary()))
 
     # -- menus -----------------------------------------------------------------------------
     def _make_menus(self) -> None:

@@ -11,8 +11,11 @@ import numpy as np
 import pytest
 from pytestqt.qtbot import QtBot
 
+from app.i18n import set_language
+from app.model.examples import example_path
 from app.texts.example_words import document_words
-from engine import Scenario, ScenarioError, compute, parse_scenario
+from app.window.studio import StudioWindow
+from engine import Scenario, ScenarioError, compute, load_scenario, parse_scenario
 from engine.generation_run import generate
 from engine.parse_generation import Settings
 from engine.variants import variant
@@ -155,3 +158,17 @@ def test_the_readme_says_what_the_engine_computes() -> None:
     assert f"--temperature 0     # tokens {' '.join(run.scenario.tokens)}" in readme
     for name in ("continue", "training"):
         assert f"`{name}` (" in readme
+
+
+def test_the_chinese_window_says_the_example_it_opened_in_chinese(qtbot: QtBot) -> None:
+    set_language("zh")
+    window = StudioWindow(load_scenario(example_path("training")))
+    try:
+        chinese, _note = document_words(window.state.scenario.title, "", "zh")
+        assert chinese != window.state.scenario.title
+        window.show()
+        qtbot.waitUntil(lambda: window.statusBar().currentMessage() != "", timeout=3000)
+        message = window.statusBar().currentMessage()
+        assert chinese in message and window.state.scenario.title not in message, message
+    finally:
+        close_window(window)
