@@ -279,8 +279,16 @@ class CompareMode(QObject):
         if self.preset == SWAP:
             return self._swapped(current)
         made = variant(self.state.scenario, self.preset)
-        return Sides(current, compute(made.scenario), (made.label_a, made.label_b),
-                     self.state.step)
+        return Sides(current, compute(made.scenario),
+                     (self._setting(made.label_a), self._setting(made.label_b)), self.state.step)
+
+    def _setting(self, label: str) -> str:
+        """A side's setting, named by the engine in English, in the interface language."""
+        words = {"LayerNorm": "LayerNorm", "RMSNorm": "RMSNorm", "no norm": self.tr("no norm"),
+                 "pre-norm": self.tr("pre-norm"), "post-norm": self.tr("post-norm"),
+                 "causal mask": self.tr("causal mask"), "no mask": self.tr("no mask"),
+                 "scaled by √dₖ": self.tr("scaled by √dₖ"), "not scaled": self.tr("not scaled")}
+        return words[label]
 
     def _swapped(self, current: Trace) -> Sides:
         pair = self._pair()

@@ -224,6 +224,34 @@
         <translation>当前修改</translation>
     </message>
     <message>
+        <source>no norm</source>
+        <translation>不做规范化</translation>
+    </message>
+    <message>
+        <source>pre-norm</source>
+        <translation>前置规范化</translation>
+    </message>
+    <message>
+        <source>post-norm</source>
+        <translation>后置规范化</translation>
+    </message>
+    <message>
+        <source>causal mask</source>
+        <translation>因果掩码</translation>
+    </message>
+    <message>
+        <source>no mask</source>
+        <translation>不加掩码</translation>
+    </message>
+    <message>
+        <source>scaled by √dₖ</source>
+        <translation>除以 √dₖ</translation>
+    </message>
+    <message>
+        <source>not scaled</source>
+        <translation>不除以 √dₖ</translation>
+    </message>
+    <message>
         <source>swapping needs two tokens</source>
         <translation>交换需要至少两个 Token</translation>
     </message>

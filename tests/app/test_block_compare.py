@@ -22,6 +22,7 @@ from app.canvas.frame import FrameItem
 from app.canvas.grid import MatrixGrid
 from app.canvas.layout import TextItem
 from app.canvas.side_by_side import CompareFrameItem, DifferenceMark
+from app.i18n import set_language
 from app.window.compare_mode import PRESETS
 from app.window.studio import StudioWindow
 from tests.app.driving import close_window, open_window, type_into
@@ -106,6 +107,10 @@ def test_block_presets_are_off_without_a_block_and_causal_compares(
     item = comparison(window)
     assert item.labels == ("causal mask", "no mask")
     assert item.changed == ["weights"]
+    set_language("zh")
+    window.compare.refresh()
+    assert comparison(window).labels == ("因果掩码", "不加掩码")
+    set_language("en")
     weights = window.state.trace.arrays["weights"][0]
     scores = window.state.trace.arrays["scores"][0]
     open_row = np.exp(scores[0]) / np.exp(scores[0]).sum()
