@@ -311,7 +311,7 @@ def loss(tape: Tape, place: Place, targets: tuple[int, ...]) -> None:
     per_position: FloatArray = top + np.log(total) - picked
     tape.arrays["loss"] = per_position
     tape.arrays["loss_mean"] = np.array([per_position.mean()])
-    tape.step(place, "loss", "Loss: −log p(target) at every position at once",
+    tape.step(place, "loss", "Loss: −ln p(target) at every position at once",
               ("logits", "probs"), ("loss", "loss_mean"), "block.loss", "loss")
 
 

@@ -18,26 +18,21 @@ TEXT_GAP = 12.0
 
 
 def lay_out_loss(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
-    """A grid (target id, p(target), −ln p) with a row per position, then the mean, the worst
+    """A grid (p(target), −ln p) with a row per position and its target, then the mean, the worst
     position and the two lines: training (1 pass) and generation (n passes)."""
     lang = ctx.options.lang
     view = loss_view(ctx.trace)
-    values = np.column_stack([np.array(view.targets, dtype=np.float64), view.p_target,
-                              view.loss])
+    values = np.column_stack([view.p_target, view.loss])
     trace = ctx.trace
 
     def cell_text(row: int, col: int) -> str:
-        if col == 0:
-            return next_token_word(lang, "loss_row", token=view.tokens[row],
-                                   entry=view.vocab[view.targets[row]])
-        name, index = ("probs", (row, view.targets[row])) if col == 1 else ("loss", (row,))
+        name, index = ("probs", (row, view.targets[row])) if col == 0 else ("loss", (row,))
         return explain(trace, name, index, lang).text()
 
-    grid = custom_grid(ctx, next_token_word(lang, "loss_title"), values,
-                       [next_token_word(lang, "loss_row", token=token, entry=view.vocab[target])
-                        for token, target in zip(view.tokens, view.targets, strict=True)],
-                       [next_token_word(lang, key)
-                        for key in ("col_target", "col_p_target", "col_loss")],
+    rows = [next_token_word(lang, "loss_row", token=token, entry=view.vocab[target], id=target)
+            for token, target in zip(view.tokens, view.targets, strict=True)]
+    grid = custom_grid(ctx, next_token_word(lang, "loss_title"), values, rows,
+                       [next_token_word(lang, key) for key in ("col_p_target", "col_loss")],
                        explain=cell_text, highlight_rows=frozenset({view.worst}))
     grid.setParentItem(parent)
     rect = grid.mapRectToParent(grid.boundingRect())

@@ -21,7 +21,8 @@ class DrawView:
     temperature, the entries top-k and top-p kept, their renormalised shares and the chosen id.
 
     ``ranked`` is every entry, most probable (tempered) first, ties by id; ``running`` the
-    cumulative tempered mass along ``ranked``, divided by what top-k kept (top-p reads it).
+    cumulative tempered mass along ``ranked`` of what top-k kept, divided by their total (the
+    mass top-p reads; 1 from the k-th entry on).
     """
 
     t: int
@@ -68,9 +69,10 @@ def draw_view(trace: Trace, step: Step) -> DrawView:
     settings = run.settings if run is not None else Settings()
     tempered = a[f"{prefix}.tempered"]
     ranked = tuple(int(k) for k in np.argsort(-tempered, kind="stable"))
-    top = ranked[:settings.top_k] if settings.top_k is not None else ranked
-    mass = tempered[list(top)].sum()
-    running = np.cumsum(tempered[list(ranked)]) / mass
+    within = np.array(tempered[list(ranked)])
+    if settings.top_k is not None:
+        within[settings.top_k:] = 0.0  # what top-k cut adds nothing to the mass top-p reads
+    running = np.cumsum(within) / within.sum()
     return DrawView(t=int(prefix.removeprefix("gen")), settings=settings,
                     position=trace.scenario.n - 1, vocab=trace.tokens_of("vocab"),
                     probs=a["probs"][-1], tempered=tempered,

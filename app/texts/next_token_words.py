@@ -16,7 +16,7 @@ NEXT_TOKEN_WORDS: dict[str, dict[str, str]] = {
         "ranked_title": "Most probable first: what top-k and top-p keep",
         "col_model": "p (T=1)",
         "col_tempered": "p (T={t})",
-        "col_running": "mass so far",
+        "col_running": "top-k mass so far",
         "col_share": "share",
         "kept_mark": "✓ kept",
         "cut_mark": "✗ cut",
@@ -25,7 +25,7 @@ NEXT_TOKEN_WORDS: dict[str, dict[str, str]] = {
         "settings": "temperature T = {t} · top-k = {k} · top-p = {p}: {kept} of {v} entries kept",
         "all_entries": "all",
         "top_p_mass": "top-p: the smallest most-probable-first set whose mass reaches "
-                      "{p}: {mass} after {kept}",
+                      "{p}: {mass} after {kept} entries",
         "no_top_p": "top-p = 1: nothing cut by mass",
         "entropy": "entropy: model {model} nats · tempered {tempered} nats · kept shares "
                    "{shares} nats",
@@ -33,18 +33,16 @@ NEXT_TOKEN_WORDS: dict[str, dict[str, str]] = {
                   "take “{greedy}”",
         "running_text": "mass of the first {rank} entries over what top-k kept = {value}",
         "loss_title": "Training: −ln p(target) at every position",
-        "col_target": "target id",
         "col_p_target": "p(target)",
         "col_loss": "−ln p",
-        "loss_row": "{token} → {entry}",
+        "loss_row": "{token} → {entry} (id {id})",
         "loss_mean": "mean loss = ({terms}) / {n} = {mean}",
-        "training": "training: every position at once — all {n} positions come from 1 "
-                    "forward pass, because the causal mask keeps each from seeing its target",
-        "training_no_mask": "training: every position at once — all {n} positions from 1 "
-                            "forward pass; but this stack is not causal, so each position "
-                            "sees the token it must predict and the loss flatters the model",
-        "generation": "generation: one token at a time — each new token needs a pass of its "
-                      "own, {n} passes for {n} tokens",
+        "training": "training: every position at once · 1 forward pass for {n} positions",
+        "training_why": "    the causal mask keeps each position from seeing its target",
+        "training_no_mask": "    but this stack is not causal: each position sees the token it "
+                            "must predict, so the loss flatters the model",
+        "generation": "generation: one token at a time · {n} passes for {n} tokens",
+        "generation_why": "    each new token needs the one chosen before it",
         "worst": "worst: position {i} (“{token}” → “{entry}”), loss {loss}",
     },
     "zh": {
@@ -55,7 +53,7 @@ NEXT_TOKEN_WORDS: dict[str, dict[str, str]] = {
         "ranked_title": "按概率从大到小：top-k 与 top-p 保留哪些",
         "col_model": "p（T=1）",
         "col_tempered": "p（T={t}）",
-        "col_running": "累计概率",
+        "col_running": "top-k 内累计",
         "col_share": "份额",
         "kept_mark": "✓ 保留",
         "cut_mark": "✗ 截掉",
@@ -71,17 +69,16 @@ NEXT_TOKEN_WORDS: dict[str, dict[str, str]] = {
                   "“{greedy}”",
         "running_text": "前 {rank} 项的概率之和除以 top-k 保留的总概率 = {value}",
         "loss_title": "训练：每个位置的 −ln p(目标)",
-        "col_target": "目标 id",
         "col_p_target": "p(目标)",
         "col_loss": "−ln p",
-        "loss_row": "{token} → {entry}",
+        "loss_row": "{token} → {entry}（id {id}）",
         "loss_mean": "平均损失 = ({terms}) / {n} = {mean}",
-        "training": "训练：所有位置一次算出——{n} 个位置都来自 1 次前向计算，因为因果掩码让每个位置"
-                    "看不到自己的目标",
-        "training_no_mask": "训练：所有位置一次算出——{n} 个位置来自 1 次前向计算；但这个"
-                            "堆栈没有因果掩码，每个位置都看得到自己要预测的 Token，损失因此偏低",
-        "generation": "生成：一次一个 Token——每个新 Token 都要单独计算一次，{n} 个 Token 需 "
-                      "{n} 次前向计算",
+        "training": "训练：所有位置一次算出 · {n} 个位置只需 1 次前向计算",
+        "training_why": "    因果掩码让每个位置看不到自己的目标",
+        "training_no_mask": "    但这个堆栈没有因果掩码：每个位置都看得到自己要预测的 Token，"
+                            "损失因此偏低",
+        "generation": "生成：一次一个 Token · {n} 个 Token 需 {n} 次前向计算",
+        "generation_why": "    每个新 Token 都依赖前一个已选结果",
         "worst": "最差：位置 {i}（“{token}” → “{entry}”），损失 {loss}",
     },
 }
@@ -127,8 +124,10 @@ def loss_lines(view: LossView, lang: str, places: int, causal: bool) -> list[str
             next_token_word(lang, "worst", i=worst, token=view.tokens[worst],
                             entry=view.vocab[view.targets[worst]],
                             loss=num(float(view.loss[worst]))),
-            next_token_word(lang, "training" if causal else "training_no_mask", n=view.n),
-            next_token_word(lang, "generation", n=view.n)]
+            next_token_word(lang, "training", n=view.n),
+            next_token_word(lang, "training_why" if causal else "training_no_mask"),
+            next_token_word(lang, "generation", n=view.n),
+            next_token_word(lang, "generation_why")]
 
 
 __all__ = ["NEXT_TOKEN_WORDS", "draw_lines", "loss_lines", "next_token_word"]
