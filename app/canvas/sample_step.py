@@ -5,6 +5,7 @@ top-p reads), the renormalised shares, the entropies and the chosen token."""
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QGraphicsItem
 
@@ -33,11 +34,16 @@ def shown_entries(view: DrawView) -> list[int]:
     return shown if view.chosen in shown else [*shown, view.chosen]
 
 
-def _bars(ctx: LayoutContext, view: DrawView, values: np.ndarray, title: str) -> ProbabilityBars:
+def _bars(ctx: LayoutContext, view: DrawView, values: npt.NDArray[np.float64], title: str,
+          legend: str = "") -> ProbabilityBars:
+    """One chart of the last position's bars, over the entries the ranked table shows and in
+    its order, so the three charts and the table read across."""
+    shown = shown_entries(view)
     token = ctx.tokens[view.position]
-    spec = BarsSpec(probs=values[None, :], vocab=view.vocab, positions=[0], receiver=0,
+    spec = BarsSpec(probs=values[shown][None, :], vocab=[view.vocab[e] for e in shown],
+                    positions=[0], receiver=0,
                     group_titles=[_word(ctx, "bars_of", token=token, i=view.position)],
-                    title=title, legend="", places=ctx.places)
+                    title=title, legend=legend, places=ctx.places)
     return ProbabilityBars(spec, ctx.theme)
 
 
@@ -80,7 +86,10 @@ def lay_out_sample(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRe
     """Three bar charts (model, tempered, renormalised), the ranked table and four lines."""
     view = draw_view(ctx.trace, step)
     t = format_number(view.settings.temperature)
-    bars = [_bars(ctx, view, view.probs, _word(ctx, "model_bars")),
+    shown, size = shown_entries(view), len(view.vocab)
+    key = "shown_of" if view.chosen in shown[:TOP_ENTRIES] else "shown_of_chosen"
+    cut = _word(ctx, key, k=TOP_ENTRIES, v=size) if len(shown) < size else ""
+    bars = [_bars(ctx, view, view.probs, _word(ctx, "model_bars"), cut),
             _bars(ctx, view, view.tempered, _word(ctx, "tempered_bars", t=t)),
             _bars(ctx, view, view.shares, _word(ctx, "share_bars", kept=len(view.kept)))]
     table = ranked_table(ctx, step, view)

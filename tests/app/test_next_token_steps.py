@@ -148,8 +148,10 @@ def test_the_draw_picture_prints_the_models_the_tempered_and_the_renormalised_ba
     kept = [int(k) for k in sampled.arrays["gen1.kept"]]
     shares = np.zeros(3)
     shares[kept] = tempered[kept] / tempered[kept].sum()
+    order = np.argsort(-tempered)  # the charts read across with the ranked table
     for item, expected in zip(bars, (_softmax(logits), tempered, shares), strict=True):
-        assert item.values == {(0, v): format_fixed(float(expected[v]), 3) for v in range(3)}
+        assert item.values == {(0, k): format_fixed(float(expected[v]), 3)
+                               for k, v in enumerate(order)}
 
 
 def test_the_ranked_table_marks_kept_cut_and_chosen_in_words_with_the_running_mass(
@@ -174,6 +176,26 @@ def test_the_ranked_table_marks_kept_cut_and_chosen_in_words_with_the_running_ma
     entropy = -(tempered * np.log(tempered)).sum()
     assert f"tempered {format_number(entropy, 3)} nats" in words
     assert f"chosen: “{vocab[chosen]}” (id {chosen})" in words
+
+
+def test_a_large_vocabulary_draws_the_ten_most_probable_and_the_chosen_entry(
+        qtbot: QtBot) -> None:
+    doc = _document(generation={"temperature": 2.0, "seed": 0})
+    rng = np.random.default_rng(0)
+    doc["head"]["unembed"] = rng.normal(0, 0.1, (4, 30)).round(3).tolist()
+    doc["head"]["vocab"] = [f"w{k}" for k in range(30)]
+    doc["head"].pop("bias", None)
+    doc["embedding"] = [*doc["embedding"], *rng.normal(0, 1, (27, 4)).round(3).tolist()]
+    trace = compute(parse_scenario(doc))
+    tempered = trace.arrays["gen1.tempered"]
+    chosen = int(trace.arrays["gen1.chosen"][0])
+    top = [int(k) for k in np.argsort(-tempered, kind="stable")[:10]]
+    shown = top if chosen in top else [*top, chosen]
+    frame = _frame(trace, "sample")
+    for bars in frame.items_of(ProbabilityBars):
+        assert list(bars.spec.vocab) == [f"w{k}" for k in shown]
+    [table] = [g for g in frame.items_of(MatrixGrid) if "top-k" in g.spec.title]
+    assert len(table.spec.row_labels) == len(shown)
 
 
 def test_the_loss_picture_prints_each_target_its_probability_and_minus_ln(
