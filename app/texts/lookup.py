@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 from app.texts import glossary_en, glossary_zh
 from app.texts.facts import Facts, facts_for
 from app.texts.model import HEADINGS, TERM_IDS, GlossaryEntry, StepText, check_language
-from app.texts.next_token_plans import loss, sample
 from app.texts.position_plans import added, qk_norm, rope
 from app.texts.scope import QK_NORM
 from app.texts.sentences import Telling
@@ -60,8 +59,8 @@ OP_PLANS: Mapping[Op, Callable[[Facts], Telling]] = op_table("texts.plans", {
     "ffn": _by_key("block.ffn"),
     "logits": _by_key(),
     "probs": _by_key(),
-    "loss": loss,
-    "sample": sample,
+    "loss": _by_key(),
+    "sample": _by_key(),
 })
 """Op → what a step of that op says (the one dispatch of the step texts)."""
 
