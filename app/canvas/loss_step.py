@@ -15,6 +15,8 @@ from app.texts.next_token_words import loss_lines, next_token_word
 from engine import Step, explain
 
 TEXT_GAP = 12.0
+INDENT = "    "
+"""Before the reason under the training and the generation line."""
 
 
 def lay_out_loss(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
@@ -36,6 +38,6 @@ def lay_out_loss(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
                        explain=cell_text, highlight_rows=frozenset({view.worst}))
     grid.setParentItem(parent)
     rect = grid.mapRectToParent(grid.boundingRect())
-    lines = loss_lines(view, lang, ctx.places, stack_is_causal(trace.scenario))
+    lines = loss_lines(view, lang, ctx.places, stack_is_causal(trace.scenario), INDENT)
     note = text_lines(parent, lines, 0, rect.bottom() + TEXT_GAP, ctx, size=15, role="text")
     return rect.united(note)

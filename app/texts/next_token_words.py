@@ -40,11 +40,11 @@ NEXT_TOKEN_WORDS: dict[str, dict[str, str]] = {
         "loss_row": "{token} → {entry} (id {id})",
         "loss_mean": "mean loss = ({terms}) / {n} = {mean}",
         "training": "training: every position at once · 1 forward pass for {n} positions",
-        "training_why": "    the causal mask keeps each position from seeing its target",
-        "training_no_mask": "    but this stack is not causal: each position sees the token it "
+        "training_why": "the causal mask keeps each position from seeing its target",
+        "training_no_mask": "but this stack is not causal: each position sees the token it "
                             "must predict, so the loss flatters the model",
         "generation": "generation: one token at a time · {n} passes for {n} tokens",
-        "generation_why": "    each new token needs the one chosen before it",
+        "generation_why": "each new token needs the one chosen before it",
         "worst": "worst: position {i} (“{token}” → “{entry}”), loss {loss}",
     },
     "zh": {
@@ -78,11 +78,11 @@ NEXT_TOKEN_WORDS: dict[str, dict[str, str]] = {
         "loss_row": "{token} → {entry}（id {id}）",
         "loss_mean": "平均损失 = ({terms}) / {n} = {mean}",
         "training": "训练：所有位置一次算出 · {n} 个位置只需 1 次前向计算",
-        "training_why": "    因果掩码让每个位置看不到自己的目标",
-        "training_no_mask": "    但这个堆栈没有因果掩码：每个位置都看得到自己要预测的 Token，"
+        "training_why": "因果掩码让每个位置看不到自己的目标",
+        "training_no_mask": "但这个堆栈没有因果掩码：每个位置都看得到自己要预测的 Token，"
                             "损失因此偏低",
         "generation": "生成：一次一个 Token · {n} 个 Token 需 {n} 次前向计算",
-        "generation_why": "    每个新 Token 都依赖前一个已选结果",
+        "generation_why": "每个新 Token 都依赖前一个已选结果",
         "worst": "最差：位置 {i}（“{token}” → “{entry}”），损失 {loss}",
     },
 }
@@ -116,9 +116,11 @@ def draw_lines(view: DrawView, lang: str, places: int) -> list[str]:
     return lines
 
 
-def loss_lines(view: LossView, lang: str, places: int, causal: bool) -> list[str]:
+def loss_lines(view: LossView, lang: str, places: int, causal: bool,
+               indent: str = "") -> list[str]:
     """The loss in words: the mean, the worst position, and the forward passes training and
-    generation need (``causal``: the main stack masks every position's future)."""
+    generation need (``causal``: the main stack masks every position's future), each reason
+    under its line after ``indent``."""
     def num(value: float) -> str:
         return format_number(value, places)
 
@@ -129,9 +131,9 @@ def loss_lines(view: LossView, lang: str, places: int, causal: bool) -> list[str
                             entry=view.vocab[view.targets[worst]],
                             loss=num(float(view.loss[worst]))),
             next_token_word(lang, "training", n=view.n),
-            next_token_word(lang, "training_why" if causal else "training_no_mask"),
+            indent + next_token_word(lang, "training_why" if causal else "training_no_mask"),
             next_token_word(lang, "generation", n=view.n),
-            next_token_word(lang, "generation_why")]
+            indent + next_token_word(lang, "generation_why")]
 
 
 __all__ = ["NEXT_TOKEN_WORDS", "draw_lines", "loss_lines", "next_token_word"]
