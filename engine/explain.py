@@ -30,10 +30,10 @@ from engine.forward import MEMORY
 from engine.numbers import format_exact, format_factor, format_number
 from engine.op_table import op_table
 from engine.ops import row_mean
+from engine.parse_generation import Settings
 from engine.phrases import phrase
 from engine.positions import Positions
 from engine.reader import FloatArray
-from engine.tape import LOSS_ARRAYS
 from engine.trace import Step, Trace
 
 _CELL = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\[\s*([0-9\s,]+)\]\s*$")
@@ -89,8 +89,6 @@ def _made_by(step: Step) -> list[str]:
         made += [f"{name}_stats" for name in step.writes]
     if step.op == "ffn":
         made.append(f"{step.scope}ffn_pre")
-    if step.op == "probs":
-        made += LOSS_ARRAYS
     return made
 
 
@@ -173,8 +171,6 @@ class _Explainer:
             return self._input(c)
         if c.local.endswith("_stats"):
             return self._stats(c)
-        if c.name in LOSS_ARRAYS:
-            return self._loss(c)
         if c.name == MEMORY:
             source = step.writes[0]
             return (f"{cell(c.name, c.index)} = {cell(source, c.index)} = "
@@ -494,6 +490,58 @@ class _Explainer:
                           entry=self.trace.tokens_of("vocab")[target])])
 
 
+    def _sample(self, c: _Cell) -> Result:
+        """One number of a draw: the last position's logit, its tempered probability, a kept
+        id, its renormalised share, or the chosen id."""
+        prefix, part = c.name.rsplit(".", 1)
+        run = self.s.generation.settings if self.s.generation is not None else Settings()
+        vocab = self.trace.tokens_of("vocab")
+        row = self.a["logits"][-1]
+        last = self.s.n - 1
+        v = c.index[0]
+        if part == "logits":
+            return (f"{cell(c.name, c.index)} = logits[{last},{v}] = {format_number(c.value)}",
+                    [self.say("draw_logit", i=last, token=self.s.tokens[last], entry=vocab[v])])
+        if part == "tempered":
+            return self._tempered(c, row, run.temperature, vocab[v])
+        kept = [int(k) for k in self.a[f"{prefix}.kept"]]
+        if part == "kept":
+            tempered = self.a[f"{prefix}.tempered"]
+            return (f"{cell(c.name, c.index)} = {int(c.value)}",
+                    [self.say("draw_kept", rank=v + 1, entry=vocab[int(c.value)],
+                              p=format_number(float(tempered[int(c.value)])), kept=len(kept))])
+        if part == "chosen":
+            chosen = int(c.value)
+            return (f"{cell(c.name, c.index)} = {chosen}",
+                    [self.say("draw_chosen", entry=vocab[chosen], seed=run.seed,
+                              t=prefix.removeprefix("gen"))])
+        return self._renormalised(c, prefix, kept, vocab[v])
+
+    def _tempered(self, c: _Cell, row: FloatArray, temperature: float, entry: str) -> Result:
+        v = c.index[0]
+        if temperature == 0.0:
+            return (f"{cell(c.name, c.index)} = {format_number(c.value)}",
+                    [self.say("draw_greedy", entry=entry)])
+        top = float(row.max())
+        t = format_number(temperature)
+        sym, num = self.sum_terms(len(row), lambda k: (
+            f"exp((l{k} − max)/T)", f"exp({format_number((float(row[k]) - top) / temperature)})"))
+        return (f"{cell(c.name, c.index)} = exp((l{v} − max)/T) / ({sym}) = "
+                f"exp({format_number((float(row[v]) - top) / temperature)}) / ({num}) = "
+                f"{format_number(c.value)}",
+                [self.say("draw_tempered", t=t, top=format_number(top), entry=entry)])
+
+    def _renormalised(self, c: _Cell, prefix: str, kept: list[int], entry: str) -> Result:
+        v = c.index[0]
+        if v not in kept:
+            return (f"{cell(c.name, c.index)} = 0", [self.say("draw_cut", entry=entry)])
+        tempered = self.a[f"{prefix}.tempered"]
+        sym, num = self.sum_terms(len(kept), lambda k: (
+            f"{prefix}.tempered[{kept[k]}]", format_number(float(tempered[kept[k]]))))
+        return (f"{cell(c.name, c.index)} = {prefix}.tempered[{v}] / ({sym}) = "
+                f"{format_number(float(tempered[v]))} / ({num}) = {format_number(c.value)}",
+                [self.say("draw_share", entry=entry, kept=len(kept))])
+
 EXPLAINERS = op_table("explain", {
     "embed": _Explainer._input,
     "positions": _Explainer._with_positions,
@@ -508,6 +556,8 @@ EXPLAINERS = op_table("explain", {
     "ffn": _Explainer._ffn,
     "logits": _Explainer._logits,
     "probs": _Explainer._probs,
+    "loss": _Explainer._loss,
+    "sample": _Explainer._sample,
 })
 """Each op kind's explanation of a cell it wrote."""
 

@@ -37,6 +37,16 @@ def check_room(scenario: Scenario, n: int | None = None) -> None:
                                                            row=positions.offset + n))
 
 
+def can_generate(scenario: Scenario) -> bool:
+    """Whether :func:`check_room` lets the document take one more generated token (its trace
+    then ends with the draw of that token)."""
+    try:
+        check_room(scenario)
+    except ScenarioError:
+        return False
+    return True
+
+
 def check_token(scenario: Scenario, token_id: int) -> None:
     """Refuse an id that is not an entry of the vocabulary with a row of the embedding."""
     head, embedding = scenario.head, scenario.embedding
@@ -80,4 +90,4 @@ def _self_attentions(doc: dict[str, Any], scenario: Scenario) -> list[dict[str, 
     return [layer["attention"] for layer in doc["layers"]]
 
 
-__all__ = ["check_room", "check_token", "extend"]
+__all__ = ["can_generate", "check_room", "check_token", "extend"]

@@ -38,6 +38,19 @@ PHRASES: dict[str, dict[str, str]] = {
         "loss_row": "position {i} (“{token}”) should predict id {target} (“{entry}”): the "
                     "smaller its probability, the larger the loss",
         "loss_mean": "the mean over all {n} positions, computed at once in training",
+        "draw_logit": "the logit of entry “{entry}” at the last position {i} (“{token}”), "
+                      "the only row the next token is drawn from",
+        "draw_tempered": "each logit divided by the temperature T = {t} (max = {top}) before "
+                         "the softmax: T below 1 sharpens, above 1 flattens; entry “{entry}”",
+        "draw_greedy": "temperature 0 is greedy: all the mass on the largest logit (“{entry}” "
+                       "gets 1 if it is that one, else 0)",
+        "draw_kept": "kept entry {rank} of {kept}, most probable first, after top-k and top-p: "
+                     "“{entry}”, tempered probability {p}",
+        "draw_cut": "“{entry}” was cut by top-k or top-p: it cannot be drawn",
+        "draw_share": "“{entry}”'s tempered probability divided by the mass of the {kept} kept "
+                      "entries: the kept shares sum to 1",
+        "draw_chosen": "“{entry}”: the first kept entry whose running share passes one uniform "
+                       "number of draw t = {t} with seed {seed}",
         "terms": "… ({count} terms)",
         "learned_row": "learned table: position {p} reads row offset + p = {offset} + {p} = {row}",
         "sinusoidal_column": "column {c} is pair i = {i}: even columns take the sine, odd the "
@@ -86,6 +99,17 @@ PHRASES: dict[str, dict[str, str]] = {
         "prob_row": "l = logits[{i},·]，最大值 = {top}；位置“{token}”的条目“{entry}”",
         "loss_row": "位置 {i}（“{token}”）应预测 id {target}（“{entry}”）：它的概率越小，损失越大",
         "loss_mean": "全部 {n} 个位置的平均，训练时一次并行算出",
+        "draw_logit": "条目“{entry}”在最后一个位置 {i}（“{token}”）的 logit：下一个 Token 只从"
+                      "这一行抽取",
+        "draw_tempered": "softmax 之前每个 logit 先除以温度 T = {t}（最大值 = {top}）：T 小于 1 "
+                         "更尖锐，大于 1 更平坦；条目“{entry}”",
+        "draw_greedy": "温度 0 即贪心：全部概率给最大的 logit（若“{entry}”就是它则为 1，否则为 0）",
+        "draw_kept": "top-k 与 top-p 之后保留的 {kept} 个条目中按概率排第 {rank} 的：“{entry}”，"
+                     "调温后的概率 {p}",
+        "draw_cut": "“{entry}”被 top-k 或 top-p 截掉：不可能被抽中",
+        "draw_share": "“{entry}”调温后的概率除以保留的 {kept} 个条目的总概率：保留的份额之和为 1",
+        "draw_chosen": "“{entry}”：累计份额第一个超过第 t = {t} 次抽取（种子 {seed}）的均匀随机数"
+                       "的保留条目",
         "terms": "…（共 {count} 项）",
         "learned_row": "可学位置表：位置 {p} 读第 offset + p = {offset} + {p} = {row} 行",
         "sinusoidal_column": "第 {c} 列属于第 i = {i} 对：偶数列取正弦，奇数列取余弦（这里是 "

@@ -301,7 +301,10 @@ def _refuse_large_trace(scenario: Scenario) -> None:
     encoder = scenario.encoder
     n_keys = encoder.n if encoder is not None else 0
     vocab = scenario.head.vocab if scenario.head is not None else ()
-    count = trace_numbers(scenario.n, scenario.d, scenario.layers, n_keys, len(vocab))
+    draws = (scenario.token_ids is not None and scenario.embedding is not None
+             and scenario.targets is None and scenario.head is not None
+             and scenario.head.unembed is not None)
+    count = trace_numbers(scenario.n, scenario.d, scenario.layers, n_keys, len(vocab), draws)
     count += position_numbers(scenario.positions, scenario.n, scenario.d,
                               [layer.attention for layer in scenario.layers])
     if encoder is not None:

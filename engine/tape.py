@@ -16,8 +16,10 @@ import numpy.typing as npt
 from engine.modules import Attention, Block, FeedForward
 from engine.names import NORM_NAMES
 from engine.ops import activate, key_visibility, norm, row_statistics, softmax
+from engine.parse_generation import Settings
 from engine.positions import Positions
 from engine.reader import FloatArray
+from engine.sampling import sample
 from engine.trace_step import Op, Step
 
 BoolArray = npt.NDArray[np.bool_]
@@ -297,11 +299,7 @@ def probs(tape: Tape, place: Place) -> None:
               "block.probs", "probs")
 
 
-LOSS_ARRAYS = ("loss", "loss_mean")
-"""What :func:`loss` adds to the probabilities step: no step of its own."""
-
-
-def loss(tape: Tape, targets: tuple[int, ...]) -> None:
+def loss(tape: Tape, place: Place, targets: tuple[int, ...]) -> None:
     """Cross-entropy at every position at once: ``loss[i] = −log probs[i, targets[i]]`` and
     their mean ``loss_mean`` (one number), worked from the logits as log-sum-exp minus the
     target's logit, so a probability that underflows to 0 still gives a finite loss."""
@@ -313,3 +311,14 @@ def loss(tape: Tape, targets: tuple[int, ...]) -> None:
     per_position: FloatArray = top + np.log(total) - picked
     tape.arrays["loss"] = per_position
     tape.arrays["loss_mean"] = np.array([per_position.mean()])
+    tape.step(place, "loss", "Loss: −ln p(target) at every position at once",
+              ("logits", "probs"), ("loss", "loss_mean"), "block.loss", "loss")
+
+
+def draw(tape: Tape, place: Place, settings: Settings, t: int) -> None:
+    """Generation step ``t`` (1-based): the next token drawn from the last position's logits
+    (:func:`engine.sampling.sample`), its arrays under the names ``gen{t}.…``."""
+    arrays = sample(tape["logits"][-1], settings, t).trace_arrays(t)
+    tape.arrays.update(arrays)
+    tape.step(place, "sample", "Next token: temperature, top-k, top-p and the draw",
+              ("logits",), tuple(arrays), "block.sample", "sample")

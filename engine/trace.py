@@ -11,7 +11,9 @@ import numpy.typing as npt
 from engine import forward, position_steps
 from engine import tape as ops
 from engine.errors import ScenarioError
+from engine.generation import can_generate
 from engine.numeric_place import failed_place
+from engine.parse_generation import Generation
 from engine.reader import FloatArray
 from engine.refusals import Refusal
 from engine.scenario import Scenario
@@ -101,8 +103,9 @@ class Trace:
 
 
 def record(scenario: Scenario, tape: Tape | None = None) -> Tape:
-    """The tape of the scenario's forward pass: encoder, inputs, layers, head (written onto
-    ``tape`` when given)."""
+    """The tape of the scenario's forward pass: encoder, inputs, layers, head, then the loss
+    against the ``targets`` or, for a document that can generate, the draw of its next token
+    (written onto ``tape`` when given)."""
     tape = Tape() if tape is None else tape
     if scenario.encoder is not None:
         forward.encoder(tape, scenario.encoder)
@@ -118,7 +121,10 @@ def record(scenario: Scenario, tape: Tape | None = None) -> Tape:
         at = top.at("block" if scenario.head_in_block else "head")
         forward.head(tape, at, scenario.head, out)
         if scenario.targets is not None:
-            ops.loss(tape, scenario.targets)
+            ops.loss(tape, at, scenario.targets)
+        elif can_generate(scenario):
+            run = scenario.generation or Generation()
+            ops.draw(tape, at, run.settings, len(run.chosen) + 1)
     return tape
 
 

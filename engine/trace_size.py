@@ -29,11 +29,19 @@ def _layer(layer: Layer, n: int, n_keys: int) -> int:
     return count
 
 
+DRAW_ARRAYS = 4
+"""Arrays of a vocabulary's length a draw writes (``gen{t}.logits``, ``.tempered``, ``.kept`` at
+most, ``.sample_probs``), besides its one chosen id."""
+
+
 def trace_numbers(n: int, d: int, layers: tuple[Layer, ...], n_keys: int = 0,
-                  vocab: int = 0) -> int:
+                  vocab: int = 0, draws: bool = False) -> int:
     """Numbers in the trace of a stack over ``n`` rows of width ``d`` (``n_keys``: encoder rows
-    its cross-attention reads; ``vocab``: the head's entries)."""
-    return n * d + sum(_layer(layer, n, n_keys) for layer in layers) + n * (d + 3 + 2 * vocab)
+    its cross-attention reads; ``vocab``: the head's entries; ``draws``: the trace ends with the
+    draw of the next token)."""
+    drawn = DRAW_ARRAYS * vocab + 1 if draws else 0
+    return (n * d + sum(_layer(layer, n, n_keys) for layer in layers) + n * (d + 3 + 2 * vocab)
+            + drawn)
 
 
 __all__ = ["MAX_TRACE_NUMBERS", "trace_numbers"]

@@ -29,6 +29,7 @@ from app.canvas.layout import wrapping
 from app.canvas.remember import number_format
 from app.canvas.steps import lay_out_step
 from app.canvas.worked_row import add_worked_row, has_worked_row
+from app.model.next_token import stack_is_causal
 from app.model.operands import attention_of, norm_kind, tokens_of
 from app.model.outline import parameter_paths
 from engine import Step, Trace
@@ -117,6 +118,15 @@ def _no_options(trace: Trace, step: Step) -> tuple[object, ...]:
     return ()
 
 
+def _loss_options(trace: Trace, step: Step) -> tuple[object, ...]:
+    return (stack_is_causal(trace.scenario),)
+
+
+def _draw_options(trace: Trace, step: Step) -> tuple[object, ...]:
+    run = trace.scenario.generation
+    return () if run is None else (run.settings,)
+
+
 PICTURE_OPTIONS = op_table("canvas.picture_options", {
     "embed": _no_options,
     "positions": _no_options,
@@ -131,6 +141,8 @@ PICTURE_OPTIONS = op_table("canvas.picture_options", {
     "ffn": _no_options,
     "logits": _no_options,
     "probs": _no_options,
+    "loss": _loss_options,
+    "sample": _draw_options,
 })
 """Each op kind's module options that change its picture (its sizes are cached by them)."""
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from app.canvas.context import FrameOptions
+from app.model.next_token import draw_view, loss_view, stack_is_causal
 from app.model.operands import array_name, tokens_of, visible_of
 from app.texts.frame_words import frame_word
+from app.texts.next_token_words import draw_lines, loss_lines
+from app.texts.printed import printed_places
 from engine import Step, Trace, format_number
 from engine.op_table import op_table
 
@@ -84,6 +87,18 @@ def _written_rows(trace: Trace, step: Step, receiver: int, options: FrameOptions
     return facts
 
 
+def _loss(trace: Trace, step: Step, receiver: int, options: FrameOptions) -> list[str]:
+    """The mean, the worst position and the passes training and generation need."""
+    return loss_lines(loss_view(trace), options.lang, printed_places(trace, options.decimals),
+                      stack_is_causal(trace.scenario))
+
+
+def _draw(trace: Trace, step: Step, receiver: int, options: FrameOptions) -> list[str]:
+    """The settings, what was kept, the entropies and the chosen token."""
+    return draw_lines(draw_view(trace, step), options.lang,
+                      printed_places(trace, options.decimals))
+
+
 FACTS = op_table("canvas.describe", {
     "embed": _written_rows,
     "positions": _written_rows,
@@ -98,5 +113,7 @@ FACTS = op_table("canvas.describe", {
     "ffn": _written_rows,
     "logits": _written_rows,
     "probs": _written_rows,
+    "loss": _loss,
+    "sample": _draw,
 })
 """Each op kind's facts in the frame's words."""

@@ -86,6 +86,8 @@ MAP_LABELS = op_table("canvas.map_label", {
     "ffn": _word("ffn"),
     "logits": _word("logits"),
     "probs": _word("probs"),
+    "loss": _word("loss"),
+    "sample": _word("sample"),
 })
 """Each op kind's box label on the map."""
 

@@ -15,6 +15,7 @@ from app.canvas.block_steps import lay_out_ffn, lay_out_norm, lay_out_residual
 from app.canvas.context import LayoutContext, positioned_labels
 from app.canvas.heads import ARROWS_GAP, lay_out_heads_mix
 from app.canvas.layout import ROW_GAP, place_beside, place_row, place_rows, place_rows_after
+from app.canvas.loss_step import lay_out_loss
 from app.canvas.pieces import text_lines
 from app.canvas.position_pictures import (
     lay_out_biased_scores,
@@ -23,6 +24,7 @@ from app.canvas.position_pictures import (
     outline_cells,
     rope_scores_marks,
 )
+from app.canvas.sample_step import lay_out_sample
 from app.canvas.vocab_steps import lay_out_embed, lay_out_logits, lay_out_probs
 from app.model.operands import (
     array_name,
@@ -215,6 +217,8 @@ LAYOUTS: Mapping[Op, Layout] = op_table("canvas.layout", {
     "ffn": lay_out_ffn,
     "logits": lay_out_logits,
     "probs": lay_out_probs,
+    "loss": lay_out_loss,
+    "sample": lay_out_sample,
 })
 """Each op kind's picture."""
 

@@ -26,7 +26,7 @@ from engine.op_table import op_table
 WORKED_STAGES = op_table("canvas.worked_row", {
     "embed": None, "positions": None, "inputs": None, "norm": None, "projection": None,
     "rope": None, "scores": 0, "weights": 1, "mix": 2, "residual": None, "ffn": None,
-    "logits": None, "probs": None,
+    "logits": None, "probs": None, "loss": None, "sample": None,
 })
 """How far each op kind's worked row goes: 0 the scores, 1 also the shares, 2 also the share
 times V rows and their sum; None for no worked row."""

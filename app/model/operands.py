@@ -53,6 +53,8 @@ ROLES = op_table("tape.role", {
     "ffn": TapeRole(),
     "logits": TapeRole(columns="vocab"),
     "probs": TapeRole(columns="vocab"),
+    "loss": TapeRole(),
+    "sample": TapeRole(),
 })
 """Each op kind's role on the tape."""
 

@@ -59,6 +59,8 @@ OP_PLANS: Mapping[Op, Callable[[Facts], Telling]] = op_table("texts.plans", {
     "ffn": _by_key("block.ffn"),
     "logits": _by_key(),
     "probs": _by_key(),
+    "loss": _by_key(),
+    "sample": _by_key(),
 })
 """Op → what a step of that op says (the one dispatch of the step texts)."""
 

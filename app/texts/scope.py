@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 QK_NORM = "attention.qk_norm"
 """The ``explain_key`` of the norm of q and k inside an attention."""
 _FINAL_NORMS = frozenset({"block.final_norm", "encoder.final_norm"})
-_HEAD_OPS = frozenset({"logits", "probs"})
+_HEAD_OPS = frozenset({"logits", "probs", "loss", "sample"})
 
 
 @dataclass(frozen=True)

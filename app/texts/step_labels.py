@@ -29,6 +29,8 @@ _ZH: dict[str, str] = {
     "encoder.final_norm": "最终规范化",
     "block.logits": "logits",
     "block.probs": "概率",
+    "block.loss": "损失",
+    "block.sample": "抽取",
 }
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from app.texts.facts import Facts, NormFacts
+from app.texts.next_token_plans import loss, sample
 from app.texts.sentences import NOTHING, Listed, Say, Telling, Token, say
 
 
@@ -340,5 +341,7 @@ PLANS: dict[str, Callable[[Facts], Telling]] = {
     "block.final_norm": final_norm,
     "block.logits": logits,
     "block.probs": probs,
+    "block.loss": loss,
+    "block.sample": sample,
 }
 """``explain_key`` → what its text says."""

@@ -312,6 +312,36 @@ WORDS: dict[str, str] = {
                        "attention shares.",
     "logits.check": "Recompute one logit: {entry} is {terms} = {value}. The largest logit of a "
                     "row marks the entry that gets the largest probability in the next step.",
+    "loss.summary": "Training: with the targets known, the loss −ln p(target) of all {n} "
+                    "positions comes from this one forward pass; their mean is {mean}.",
+    "loss.why": "Training asks each position to give the next token a large probability. All "
+                "{n} positions can be scored at once {mask}",
+    "loss.masked": "because the causal mask keeps each position from seeing the token it must "
+                   "predict.",
+    "loss.unmasked": "— but this stack is not causal: each position sees the token it must "
+                     "predict, so a model that copies scores near 0 and the loss says nothing.",
+    "loss.how": "loss_i = −ln probs[i, target_i]: here {losses}, mean {mean} over {n}. The worst "
+                "is {token} → {entry}: p = {p}, loss {loss}.",
+    "loss.pitfalls": "Generation cannot do this: each new token depends on the one chosen "
+                     "before it, so {n} tokens need {n} forward passes, where training needed 1. "
+                     "“Transformers are parallel” holds for training, not for answering.",
+    "loss.check": "The loss is −ln of the bar at the target: for {token} the bar at {entry} is "
+                  "{p}, and −ln {p} = {loss}. A probability of 1 gives 0; a smaller one, more.",
+    "sample.summary": "The next token is drawn from the last position's probabilities at "
+                      "temperature {t}: {kept} of {v} entries kept, and {chosen} chosen.",
+    "sample.why": "Only {token}'s row predicts a token that is not there yet. Temperature, "
+                  "top-k and top-p decide how adventurous the choice is.",
+    "sample.how": "Divide the logits by T = {t} and take the softmax; {top_k}{top_p}the {kept} "
+                  "kept are renormalised ({shares}); draw {step} with seed {seed} picks "
+                  "{chosen}.",
+    "sample.top_k": "top-k keeps the {k} most probable; ",
+    "sample.top_p": "top-p keeps the smallest most-probable-first set whose mass reaches {p} "
+                    "({mass} after {kept}); ",
+    "sample.pitfalls": "Temperature reshapes, it does not reorder: the entropy goes from {model} "
+                       "nats (T = 1) to {tempered}, and {shares} over the kept. The most "
+                       "probable entry, {greedy}, is not always the one drawn.",
+    "sample.check": "The {kept} renormalised shares sum to 1 ({total}). T → 0 or top-k = 1 is "
+                    "greedy: it always takes {greedy}.",
     "probs.summary": "Softmax turns each row of logits into probabilities over the vocabulary.",
     "probs.why": "Choosing a next token needs numbers that are non-negative and add up to 1. "
                  "Softmax gives such numbers and keeps the order of the logits.",

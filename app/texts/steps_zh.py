@@ -237,6 +237,31 @@ WORDS: dict[str, str] = {
                        "而不是注意力份额。",
     "logits.check": "手算一个：{entry} 是 {terms} = {value}。一行中最大的 logit 所对应的词表项，"
                     "会在下一步得到最大的概率。",
+    "loss.summary": "训练：目标已知，{n} 个位置的损失 −ln p(目标) 都来自这一次前向计算；平均为 "
+                    "{mean}。",
+    "loss.why": "训练要求每个位置给下一个 Token 较大的概率。{n} 个位置可以同时打分，{mask}",
+    "loss.masked": "因为因果掩码让每个位置看不到自己要预测的 Token。",
+    "loss.unmasked": "但这个堆栈没有因果掩码：每个位置都看得到自己要预测的 Token，会抄答案的模型"
+                     "损失接近 0，这个损失说明不了什么。",
+    "loss.how": "loss_i = −ln probs[i, target_i]：这里是 {losses}，{n} 个位置平均 {mean}。最差的"
+                "是{token} → {entry}：p = {p}，损失 {loss}。",
+    "loss.pitfalls": "生成做不到这样：每个新 Token 依赖前一个已选结果，{n} 个 Token 需要 {n} 次"
+                     "前向计算，而训练只要 1 次。“Transformer 可以并行”说的是训练，不是回答。",
+    "loss.check": "损失就是目标处那根条的 −ln：{token}在{entry}处的条是 {p}，−ln {p} = "
+                  "{loss}。概率为 1 时损失为 0，概率越小损失越大。",
+    "sample.summary": "下一个 Token 从最后一个位置的概率中以温度 {t} 抽取：{v} 项中保留 {kept} "
+                      "项，选中{chosen}。",
+    "sample.why": "只有{token}这一行预测的是还不存在的 Token。温度、top-k 和 top-p 决定选择"
+                  "有多大胆。",
+    "sample.how": "logits 除以 T = {t} 再做 softmax；{top_k}{top_p}保留的 {kept} 项重新归一化"
+                  "（{shares}）；第 {step} 次抽取（种子 {seed}）选中{chosen}。",
+    "sample.top_k": "top-k 保留概率最高的 {k} 项；",
+    "sample.top_p": "top-p 保留按概率从大到小、累计概率达到 {p} 的最小集合（前 {kept} 项累计 "
+                    "{mass}）；",
+    "sample.pitfalls": "温度改变形状，不改变顺序：熵从 {model} 奈特（T = 1）变为 {tempered}，保留"
+                       "项上为 {shares}。最可能的条目{greedy}并不总被抽中。",
+    "sample.check": "保留的 {kept} 个份额之和为 1（{total}）。T → 0 或 top-k = 1 就是贪心：总是"
+                    "选{greedy}。",
     "probs.summary": "softmax 把每行 logits 变成词表上的概率。",
     "probs.why": "选择下一个 Token 需要非负且和为 1 的数。softmax 给出这样的数，同时保留 logits "
                  "的大小顺序。",

@@ -73,6 +73,8 @@ _ZH: dict[str, _Builder] = {
     "block.final_norm": lambda o: f"词表头之前的最终规范化（{o.norm}）",
     "block.logits": lambda o: "Logits：每个词表项一个分数",
     "block.probs": lambda o: "概率：对 logits 做 softmax",
+    "block.loss": lambda o: "损失：每个位置同时算 −ln p(目标)",
+    "block.sample": lambda o: "下一个 Token：温度、top-k、top-p 与抽取",
     "block.cross_norm": lambda o: f"交叉注意力之前的规范化（{o.norm}）",
     "block.cross_resid": lambda o: "交叉残差：主干加交叉注意力输出",
     "block.cross_norm_post": lambda o: f"后置规范化（{o.norm}）：作用于交叉残差",

@@ -25,7 +25,8 @@ CONSTRUCTS = frozenset({
     *(f"activation {act}" for act in ACTIVATIONS), "qk_norm", "kv_heads", "window",
     "key_mask", "parallel residual", "gated ffn", "head bias", "post-norm", "unscaled",
     "not causal", "first layer without block", "layers differ", "encoder–decoder",
-    "target longer than source", "target shorter than source", "odd labels"})
+    "target longer than source", "target shorter than source", "odd labels",
+    "targets: the loss", "token ids: the draw"})
 """Every construct the generated documents must meet."""
 
 
@@ -60,6 +61,9 @@ class Spec:
     head_bias: bool = True
     source: int | None = None
     """The encoder's number of tokens; None: no encoder."""
+    ending: str = "none"
+    """After the probabilities (with a head): ``"targets"`` (the loss step), ``"draw"`` (token
+    ids looked up in an embedding: the draw of the next token) or ``"none"``."""
     odd_labels: bool = False
     """Token and vocabulary labels a teacher may type: empty, a space, a line break, 40
     characters, right-to-left, emoji (:data:`ODD_LABELS`)."""
@@ -128,7 +132,21 @@ def build(spec: Spec) -> Doc:
         if not spec.head_bias:
             del doc["head"]["bias"]
         doc["head"]["vocab"] = _labels("v", len(doc["head"]["vocab"]), spec.odd_labels)
+        _end(doc, spec, rng)
     return doc
+
+
+def _end(doc: Doc, spec: Spec, rng: np.random.Generator) -> None:
+    """Targets for the loss, or the rows X as the first rows of an embedding (token ids)."""
+    vocab = len(doc["head"]["vocab"])
+    if spec.ending == "targets":
+        doc["targets"] = [(k + 1) % vocab for k in range(spec.n)]
+    elif spec.ending == "draw":
+        x = np.array(doc.pop("X"))
+        extra = rng.standard_normal((max(0, vocab - spec.n), D)).round(3)
+        doc["embedding"] = np.vstack([x, extra]).tolist()
+        doc["token_ids"] = list(range(spec.n))
+        doc["generation"] = {"temperature": 0.8, "top_k": 3, "top_p": 0.9, "seed": spec.seed}
 
 
 def constructs(spec: Spec) -> set[str]:
@@ -152,6 +170,8 @@ def constructs(spec: Spec) -> set[str]:
         met.add("kv_heads")
     if spec.odd_labels:
         met.add("odd labels")
+    if spec.head and spec.ending != "none":
+        met.add("targets: the loss" if spec.ending == "targets" else "token ids: the draw")
     if spec.head and spec.head_bias:
         met.add("head bias")
     if spec.source is not None:
@@ -194,6 +214,7 @@ def specs(draw: st.DrawFn) -> Spec:
     return Spec(seed=draw(st.integers(0, 10_000)), n=n, source=source,
                 positions=draw(st.sampled_from(POSITIONS)), layers=layers, heads=heads,
                 kv_heads=kv_heads, head=draw(st.booleans()), head_bias=draw(st.booleans()),
+                ending=draw(st.sampled_from(("none", "targets", "draw"))),
                 odd_labels=draw(st.booleans()))
 
 
@@ -202,7 +223,7 @@ EXAMPLES: tuple[Spec, ...] = (
     # stack whose first layer has no block
     Spec(seed=1, n=4, positions="rope", layers=(LayerSpec(qk_norm="rmsnorm"),
                                                 LayerSpec(qk_norm="layernorm", norm="rmsnorm")),
-         heads=4, kv_heads=2),
+         heads=4, kv_heads=2, ending="draw"),
     Spec(seed=2, n=5, source=3, positions="sinusoidal",
          layers=(LayerSpec(), LayerSpec(placement="post", activation="relu"))),
     Spec(seed=3, n=3, positions="none",
@@ -213,7 +234,7 @@ EXAMPLES: tuple[Spec, ...] = (
     Spec(seed=4, n=2, source=4, positions="learned", heads=1,
          layers=(LayerSpec(activation="gelu_tanh", key_mask=True),)),
     # labels as a teacher may type them (a line break drew a slide's second line at 18 pt)
-    Spec(seed=6, n=5, positions="rope", odd_labels=True,
+    Spec(seed=6, n=5, positions="rope", odd_labels=True, ending="targets",
          layers=(LayerSpec(), LayerSpec(block=False), LayerSpec(norm="rmsnorm"))),
     Spec(seed=5, n=5, positions="alibi", heads=2, kv_heads=1, head_bias=False,
          layers=(LayerSpec(parallel=True, window=2, activation="identity"),

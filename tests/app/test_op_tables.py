@@ -27,6 +27,7 @@ from engine import Step, Trace, compute, explain, load_scenario, parse_scenario
 from engine.explain import EXPLAINERS
 from engine.op_table import TABLES, missing_ops
 from engine.trace_step import Op
+from tests.engine import generation_documents
 from tests.engine.v2_documents import CASES
 
 CONSUMERS = {
@@ -62,8 +63,11 @@ def test_missing_ops_names_what_a_table_lacks() -> None:
 
 def _traces() -> list[Trace]:
     names = ("f11", "encoder-decoder", "rope", "tokenizer", "three-layers")
+    generating = generation_documents.cases()["three-layers"]
+    with_targets = {**generating, "targets": [1, 2, 0]}
     return [compute(load_scenario(example_path(name))) for name in names] + [
-        compute(parse_scenario(CASES[case]())) for case in ("sinusoidal", "qk_norm_rmsnorm")]
+        compute(parse_scenario(CASES[case]())) for case in ("sinusoidal", "qk_norm_rmsnorm")] + [
+        compute(parse_scenario(doc)) for doc in (generating, with_targets)]
 
 
 def _one_step_per_op() -> dict[Op, tuple[Trace, Step]]:

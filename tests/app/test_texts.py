@@ -48,10 +48,11 @@ EXPECTED_KEYS = {
     "input.embed", "attention.inputs", "attention.projections", "attention.scores",
     "attention.weights", "attention.mix", "block.norm1", "block.norm1_post", "block.norm2",
     "block.norm2_post", "block.resid1", "block.resid2", "block.resid2_post", "block.ffn",
-    "block.final_norm", "block.logits", "block.probs",
+    "block.final_norm", "block.logits", "block.probs", "block.loss", "block.sample",
 }
 EXPECTED_STEP_IDS = {"embed", "inputs", "projections", "scores", "weights", "mix", "norm1",
-                     "resid1", "norm2", "ffn", "resid2", "final_norm", "logits", "probs"}
+                     "resid1", "norm2", "ffn", "resid2", "final_norm", "logits", "probs", "loss",
+                     "sample"}
 EXPECTED_TERMS = ["Wq", "Wk", "Wv", "Wo", "QKV", "shares", "I", "Norm", "LayerNorm", "RMSNorm",
                   "gamma", "beta", "epsilon", "pre-norm", "post-norm", "causal-mask", "residual",
                   "FFN", "logits", "probabilities", "softmax", "scale", "heads", "embedding",
@@ -121,6 +122,10 @@ def variant_documents() -> dict[str, dict[str, Any]]:
             "ffn": {"W1": identity(4), "activation": "relu", "W2": identity(4)},
             "unembed": [[1, 0], [0, 1], [1, 1], [0, -1]], "vocab": ["yes", "no"]}),
         "tokenizer-not-causal": edited(tokenizer, attention__causal=False),
+        # token ids and a head: the trace ends with the draw; with targets, with the loss
+        "tokenizer-targets": edited(tokenizer, targets=[1, 0, 1], block={
+            "ffn": {"W1": identity(4), "W2": identity(4)},
+            "unembed": [[1, 0], [0, 1], [1, 1], [0, -1]], "vocab": ["yes", "no"]}),
         "multihead-block": edited(multihead, attention__scale=False, block={
             "ffn": {"W1": identity(6), "W2": identity(6)}, "final_norm": False}),
     })

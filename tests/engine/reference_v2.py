@@ -426,7 +426,52 @@ def forward(doc: Doc) -> Arrays:
         out["logits"] = logits
         out["probs"] = np.stack([softmax_visible(row[None, :], np.ones((1, row.size), bool))[0]
                                  for row in logits])
+        if "targets" in doc:
+            picked = out["probs"][np.arange(n), doc["targets"]]
+            out["loss"] = -np.log(picked)
+            out["loss_mean"] = np.array([out["loss"].mean()])
+        elif "token_ids" in doc and _room_for_one_more(doc.get("positions"), n):
+            out.update(next_token_draw(logits[-1], doc.get("generation", {})))
     return out
+
+
+def _room_for_one_more(positions: Doc | None, n: int) -> bool:
+    """A learned table needs a row for position n (offset + n) to take one more token."""
+    if positions is None or positions.get("kind") != "learned":
+        return True
+    return positions.get("offset", 0) + n + 1 <= len(positions["table"])
+
+
+def next_token_draw(logits: np.ndarray, run: Doc) -> Arrays:
+    """The next token's draw, from the spec's words: softmax(logits / T) (T = 0: all on the
+    first largest logit), top-k, then the smallest most-probable-first prefix whose renormalised
+    mass reaches top-p, renormalised; draw t = len(chosen) + 1 takes one uniform number of
+    default_rng((seed, t)) and the first kept id whose running share passes it."""
+    temperature, top_k, top_p = (run.get("temperature", 1.0), run.get("top_k"),
+                                 run.get("top_p", 1.0))
+    t = len(run.get("chosen", [])) + 1
+    if temperature == 0:
+        tempered = np.zeros(logits.size)
+        tempered[int(np.argmax(logits))] = 1.0
+    else:
+        tempered = softmax_visible((logits / temperature)[None, :],
+                                   np.ones((1, logits.size), bool))[0]
+    order = sorted((k for k in range(logits.size) if tempered[k] > 0),
+                   key=lambda k: (-tempered[k], k))[:top_k]
+    kept: list[int] = []
+    total = sum(tempered[k] for k in order)
+    for k in order:
+        kept.append(k)
+        if top_p < 1 and sum(tempered[j] for j in kept) / total >= top_p:
+            break
+    shares = np.zeros(logits.size)
+    shares[kept] = tempered[kept] / tempered[kept].sum()
+    u = np.random.default_rng((run.get("seed", 0), t)).random()
+    running = np.cumsum(shares[kept])
+    chosen = next((k for k, mass in zip(kept, running, strict=True) if mass > u), kept[-1])
+    return {f"gen{t}.logits": logits, f"gen{t}.tempered": tempered,
+            f"gen{t}.kept": np.array(kept, dtype=np.float64), f"gen{t}.sample_probs": shares,
+            f"gen{t}.chosen": np.array([float(chosen)])}
 
 
 def trace_arrays(arrays: Arrays) -> Arrays:

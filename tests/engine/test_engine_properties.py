@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import compute, explain, format_number, parse_scenario
+from tests.engine.reference_v2 import next_token_draw
 
 Doc = dict[str, Any]
 Matrix = list[list[float]]
@@ -257,6 +258,8 @@ def reference(doc: Doc) -> dict[str, Any]:
         out["logits"] = ref_matmul(stream, block["unembed"])
         size = len(block["unembed"][0])
         out["probs"] = [ref_softmax_row(r, [True] * size) for r in out["logits"]]
+        if "token_ids" in doc:  # it can generate: the trace ends with the next token's draw
+            out.update(next_token_draw(np.array(out["logits"][-1]), {}))
     return out
 
 

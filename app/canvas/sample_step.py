@@ -1,0 +1,100 @@
+"""The picture of the draw of the next token: the model's probabilities and the tempered ones
+side by side, what top-k and top-p keep (marked in words, not colour only, with the running mass
+top-p reads), the renormalised shares, the entropies and the chosen token."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from PySide6.QtCore import QRectF
+from PySide6.QtWidgets import QGraphicsItem
+
+from app.canvas.bars import MANY_ENTRIES, TOP_ENTRIES, BarsSpec, ProbabilityBars
+from app.canvas.context import LayoutContext
+from app.canvas.grid import MatrixGrid
+from app.canvas.layout import place_rows
+from app.canvas.pieces import custom_grid, number, text_lines
+from app.model.next_token import DrawView, draw_view
+from app.texts.next_token_words import draw_lines, next_token_word
+from engine import Step, explain, format_number
+
+TEXT_GAP = 12.0
+
+
+def _word(ctx: LayoutContext, key: str, **fields: object) -> str:
+    return next_token_word(ctx.options.lang, key, **fields)
+
+
+def shown_entries(view: DrawView) -> list[int]:
+    """The rows of the ranked table: every entry of a small vocabulary, most probable first;
+    of a large one the first ones, the kept ones among them and the chosen one."""
+    if len(view.ranked) <= MANY_ENTRIES:
+        return list(view.ranked)
+    shown = list(view.ranked[:TOP_ENTRIES])
+    return shown if view.chosen in shown else [*shown, view.chosen]
+
+
+def _bars(ctx: LayoutContext, view: DrawView, values: npt.NDArray[np.float64], title: str,
+          legend: str = "") -> ProbabilityBars:
+    """One chart of the last position's bars, over the entries the ranked table shows and in
+    its order, so the three charts and the table read across."""
+    shown = shown_entries(view)
+    token = ctx.tokens[view.position]
+    spec = BarsSpec(probs=values[shown][None, :], vocab=[view.vocab[e] for e in shown],
+                    positions=[0], receiver=0,
+                    group_titles=[_word(ctx, "bars_of", token=token, i=view.position)],
+                    title=title, legend=legend, places=ctx.places)
+    return ProbabilityBars(spec, ctx.theme)
+
+
+def _mark(ctx: LayoutContext, view: DrawView, entry: int) -> str:
+    mark = _word(ctx, "kept_mark" if entry in view.kept else "cut_mark")
+    return f"{mark} {_word(ctx, 'chosen_mark')}" if entry == view.chosen else mark
+
+
+def ranked_table(ctx: LayoutContext, step: Step, view: DrawView) -> MatrixGrid:
+    """Rows most probable first (marked kept, cut or chosen); columns p at T = 1, p at T, the
+    running mass over what top-k kept, the renormalised share."""
+    rows = shown_entries(view)
+    rank = {entry: k + 1 for k, entry in enumerate(view.ranked)}
+    values = np.array([[view.probs[e], view.tempered[e], view.running[rank[e] - 1],
+                        view.shares[e]] for e in rows])
+    t = format_number(view.settings.temperature)
+    prefix = step.writes[0].rsplit(".", 1)[0]
+    trace = ctx.trace
+
+    def cell_text(row: int, col: int) -> str:
+        entry = rows[row]
+        if col == 2:
+            return _word(ctx, "running_text", rank=rank[entry], value=number(
+                ctx, float(values[row, col])))
+        name, index = {0: ("probs", (view.position, entry)),
+                       1: (f"{prefix}.tempered", (entry,)),
+                       3: (f"{prefix}.sample_probs", (entry,))}[col]
+        return explain(trace, name, index, ctx.options.lang).text()
+
+    labels = [_word(ctx, "ranked_row", rank=rank[e], entry=view.vocab[e], mark=_mark(ctx, view, e))
+              for e in rows]
+    cols = [_word(ctx, "col_model"), _word(ctx, "col_tempered", t=t), _word(ctx, "col_running"),
+            _word(ctx, "col_share")]
+    return custom_grid(ctx, _word(ctx, "ranked_title"), values, labels, cols, explain=cell_text,
+                       highlight_rows=frozenset(k for k, e in enumerate(rows) if e in view.kept),
+                       value_range=(0.0, 1.0))
+
+
+def lay_out_sample(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
+    """Three bar charts (model, tempered, renormalised), the ranked table and four lines."""
+    view = draw_view(ctx.trace, step)
+    t = format_number(view.settings.temperature)
+    shown, size = shown_entries(view), len(view.vocab)
+    key = "shown_of" if view.chosen in shown[:TOP_ENTRIES] else "shown_of_chosen"
+    cut = _word(ctx, key, k=TOP_ENTRIES, v=size) if len(shown) < size else ""
+    bars = [_bars(ctx, view, view.probs, _word(ctx, "model_bars"), cut),
+            _bars(ctx, view, view.tempered, _word(ctx, "tempered_bars", t=t)),
+            _bars(ctx, view, view.shares, _word(ctx, "share_bars", kept=len(view.kept)))]
+    table = ranked_table(ctx, step, view)
+    rect = place_rows(parent, [[bars[0], "→", bars[1], "→", bars[2]], [table]], 0, 0,
+                      ctx.theme)
+    lines = draw_lines(view, ctx.options.lang, ctx.places)
+    note = text_lines(parent, lines, 0, rect.bottom() + TEXT_GAP, ctx, size=15, role="text")
+    return rect.united(note)

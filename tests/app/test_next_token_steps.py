@@ -1,0 +1,255 @@
+"""The two steps after the probabilities: the draw of the next token (``sample``) and the
+training loss (``loss``) — their pictures, texts and explanations against numbers computed here
+with numpy from the document's logits, not read from the engine's draw."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+from pytestqt.qtbot import QtBot
+
+from app.canvas import FrameItem, FrameOptions
+from app.canvas.bars import ProbabilityBars
+from app.canvas.grid import MatrixGrid
+from app.canvas.layout import TextItem
+from app.texts import step_text
+from engine import Trace, compute, explain, format_fixed, format_number, parse_scenario
+from tests.engine.generation_documents import cases
+
+TARGETS = [1, 2, 0]
+
+
+def _document(**keys: Any) -> dict[str, Any]:
+    return {**cases()["three-layers"], **keys}
+
+
+def _trace(**keys: Any) -> Trace:
+    return compute(parse_scenario(_document(**keys)))
+
+
+def _softmax(row: np.ndarray) -> np.ndarray:
+    e = np.exp(row - row.max())
+    return e / e.sum()
+
+
+def _frame(trace: Trace, op: str, lang: str = "en") -> FrameItem:
+    index = next(k for k, step in enumerate(trace.steps) if step.op == op)
+    return FrameItem(trace, index, FrameOptions(lang=lang))
+
+
+def _texts(frame: FrameItem) -> list[str]:
+    return [item.text for item in frame.items_of(TextItem)]
+
+
+@pytest.fixture(scope="module")
+def sampled() -> Trace:
+    """Temperature 0.7, top-k 2, top-p 0.9 over three entries."""
+    return _trace(generation={"temperature": 0.7, "top_k": 2, "top_p": 0.9, "seed": 3})
+
+
+# ------------------------------------------------------------------------------ the engine
+
+def test_a_document_that_can_generate_ends_with_the_draw_and_one_with_targets_with_the_loss(
+        ) -> None:
+    drawn, trained = _trace(), _trace(targets=TARGETS)
+    assert [s.op for s in drawn.steps[-2:]] == ["probs", "sample"]
+    assert drawn.steps[-1].writes == ("gen1.logits", "gen1.tempered", "gen1.kept",
+                                      "gen1.sample_probs", "gen1.chosen")
+    assert [s.op for s in trained.steps[-2:]] == ["probs", "loss"]
+    assert trained.steps[-1].writes == ("loss", "loss_mean")
+    assert "loss" not in trained.steps[-2].writes  # no longer hidden in the probabilities step
+    # the same document without token ids cannot generate: its trace is as before
+    doc = _document()
+    embedding, ids = np.array(doc.pop("embedding")), doc.pop("token_ids")
+    plain = compute(parse_scenario({**doc, "X": embedding[ids].tolist()}))
+    assert plain.steps[-1].op == "probs" and not any(k.startswith("gen") for k in plain.arrays)
+
+
+def test_the_draw_continues_a_run_at_its_next_t() -> None:
+    doc = _document()
+    doc["token_ids"] = [*doc["token_ids"], 1]
+    doc["tokens"] = [*doc["tokens"], "爱"]
+    doc["generation"] = {"seed": 5, "chosen": [1]}
+    trace = compute(parse_scenario(doc))
+    assert "gen2.tempered" in trace.arrays and "gen1.tempered" not in trace.arrays
+
+
+def test_the_draw_is_softmax_of_logits_over_t_cut_by_top_k_and_top_p(sampled: Trace) -> None:
+    logits = sampled.arrays["logits"][-1]
+    tempered = _softmax(logits / 0.7)
+    np.testing.assert_allclose(sampled.arrays["gen1.tempered"], tempered, rtol=1e-12)
+    order = np.argsort(-tempered)[:2]  # top-k = 2
+    mass = np.cumsum(tempered[order]) / tempered[order].sum()
+    kept = order[:int(np.argmax(mass >= 0.9)) + 1]  # the smallest prefix reaching 0.9
+    assert sampled.arrays["gen1.kept"].tolist() == kept.tolist()
+    shares = np.zeros_like(tempered)
+    shares[kept] = tempered[kept] / tempered[kept].sum()
+    np.testing.assert_allclose(sampled.arrays["gen1.sample_probs"], shares, rtol=1e-12)
+    assert sampled.arrays["gen1.sample_probs"].sum() == pytest.approx(1.0, abs=1e-15)
+
+
+def test_temperature_0_and_top_k_1_draw_the_greedy_entry() -> None:
+    greedy = int(np.argmax(_trace().arrays["logits"][-1]))
+    for settings in ({"temperature": 0}, {"top_k": 1, "temperature": 3}):
+        for seed in range(5):
+            trace = _trace(generation={**settings, "seed": seed})
+            assert trace.arrays["gen1.chosen"].tolist() == [greedy], settings
+
+
+def test_the_loss_is_minus_ln_of_the_probability_at_each_target() -> None:
+    trace = _trace(targets=TARGETS)
+    probs = np.array([_softmax(row) for row in trace.arrays["logits"]])
+    loss = -np.log(probs[np.arange(3), TARGETS])
+    np.testing.assert_allclose(trace.arrays["loss"], loss, rtol=1e-12)
+    assert trace.arrays["loss_mean"][0] == pytest.approx(loss.mean(), rel=1e-12)
+
+
+def test_explain_tells_how_the_tempered_probability_and_the_share_come_about(
+        sampled: Trace) -> None:
+    tempered, shares = sampled.arrays["gen1.tempered"], sampled.arrays["gen1.sample_probs"]
+    kept = [int(k) for k in sampled.arrays["gen1.kept"]]
+    first = kept[0]
+    cell = explain(sampled, "gen1.tempered", (first,))
+    assert cell.value == tempered[first]
+    assert cell.formula.startswith(f"gen1.tempered[{first}] = exp((l{first} − max)/T)")
+    assert cell.formula.endswith(format_number(float(tempered[first])))
+    assert "T = 0.7" in cell.details[0]
+    share = explain(sampled, "gen1.sample_probs", (first,))
+    terms = " + ".join(format_number(float(tempered[k])) for k in kept)
+    assert f"{format_number(float(tempered[first]))} / ({terms}) = " \
+           f"{format_number(float(shares[first]))}" in share.formula
+    cut = next(k for k in range(3) if k not in kept)
+    assert explain(sampled, "gen1.sample_probs", (cut,)).formula.endswith(" = 0")
+    chinese = explain(sampled, "gen1.sample_probs", (first,), "zh")
+    assert chinese.formula == share.formula and "保留的份额之和为 1" in chinese.details[0]
+
+
+def test_explain_of_the_loss_comes_from_the_loss_step() -> None:
+    trace = _trace(targets=TARGETS)
+    p = trace.arrays["probs"][1, TARGETS[1]]
+    cell = explain(trace, "loss", (1,))
+    assert cell.formula == (f"loss[1] = −log probs[1,{TARGETS[1]}] = −log({format_number(p)})"
+                            f" = {format_number(-math.log(p))}")
+    assert "训练时一次并行算出" in explain(trace, "loss_mean", (0,), "zh").details[0]
+
+
+# ------------------------------------------------------------------------------ the pictures
+
+def test_the_draw_picture_prints_the_models_the_tempered_and_the_renormalised_bars(
+        qtbot: QtBot, sampled: Trace) -> None:
+    frame = _frame(sampled, "sample")
+    bars = frame.items_of(ProbabilityBars)
+    assert len(bars) == 3
+    logits = sampled.arrays["logits"][-1]
+    tempered = _softmax(logits / 0.7)
+    kept = [int(k) for k in sampled.arrays["gen1.kept"]]
+    shares = np.zeros(3)
+    shares[kept] = tempered[kept] / tempered[kept].sum()
+    order = np.argsort(-tempered)  # the charts read across with the ranked table
+    for item, expected in zip(bars, (_softmax(logits), tempered, shares), strict=True):
+        assert item.values == {(0, k): format_fixed(float(expected[v]), 3)
+                               for k, v in enumerate(order)}
+
+
+def test_the_ranked_table_marks_kept_cut_and_chosen_in_words_with_the_running_mass(
+        qtbot: QtBot, sampled: Trace) -> None:
+    frame = _frame(sampled, "sample")
+    [table] = [g for g in frame.items_of(MatrixGrid) if "top-k" in g.spec.title]
+    tempered = _softmax(sampled.arrays["logits"][-1] / 0.7)
+    order = np.argsort(-tempered)
+    within = tempered[order] * (np.arange(3) < 2)  # top-k = 2
+    np.testing.assert_allclose(table.spec.values[:, 1], tempered[order], rtol=1e-12)
+    np.testing.assert_allclose(table.spec.values[:, 2], np.cumsum(within) / within.sum(),
+                               rtol=1e-12)
+    vocab = sampled.scenario.head.vocab  # type: ignore[union-attr]
+    chosen = int(sampled.arrays["gen1.chosen"][0])
+    kept = {int(k) for k in sampled.arrays["gen1.kept"]}
+    for label, entry in zip(table.spec.row_labels, order, strict=True):
+        assert vocab[entry] in label
+        assert ("✓ kept" in label) == (entry in kept) and ("✗ cut" in label) == (entry not in kept)
+        assert ("◆ chosen" in label) == (entry == chosen)
+    words = " ".join(_texts(frame))
+    assert "temperature T = 0.7 · top-k = 2 · top-p = 0.9" in words
+    entropy = -(tempered * np.log(tempered)).sum()
+    assert f"tempered {format_number(entropy, 3)} nats" in words
+    assert f"chosen: “{vocab[chosen]}” (id {chosen})" in words
+
+
+def test_a_large_vocabulary_draws_the_ten_most_probable_and_the_chosen_entry(
+        qtbot: QtBot) -> None:
+    doc = _document(generation={"temperature": 2.0, "seed": 0})
+    rng = np.random.default_rng(0)
+    doc["head"]["unembed"] = rng.normal(0, 0.1, (4, 30)).round(3).tolist()
+    doc["head"]["vocab"] = [f"w{k}" for k in range(30)]
+    doc["head"].pop("bias", None)
+    doc["embedding"] = [*doc["embedding"], *rng.normal(0, 1, (27, 4)).round(3).tolist()]
+    trace = compute(parse_scenario(doc))
+    tempered = trace.arrays["gen1.tempered"]
+    chosen = int(trace.arrays["gen1.chosen"][0])
+    top = [int(k) for k in np.argsort(-tempered, kind="stable")[:10]]
+    shown = top if chosen in top else [*top, chosen]
+    frame = _frame(trace, "sample")
+    for bars in frame.items_of(ProbabilityBars):
+        assert list(bars.spec.vocab) == [f"w{k}" for k in shown]
+    [table] = [g for g in frame.items_of(MatrixGrid) if "top-k" in g.spec.title]
+    assert len(table.spec.row_labels) == len(shown)
+
+
+def test_the_loss_picture_prints_each_target_its_probability_and_minus_ln(
+        qtbot: QtBot) -> None:
+    trace = _trace(targets=TARGETS)
+    probs = np.array([_softmax(row) for row in trace.arrays["logits"]])
+    picked = probs[np.arange(3), TARGETS]
+    for lang, training in (("en", "1 forward pass for 3 positions"), ("zh", "只需 1 次前向计算")):
+        frame = _frame(trace, "loss", lang)
+        [grid] = frame.items_of(MatrixGrid)
+        np.testing.assert_allclose(grid.spec.values, np.column_stack([picked, -np.log(picked)]),
+                                   rtol=1e-12)
+        vocab = trace.scenario.head.vocab  # type: ignore[union-attr]
+        assert [label.split(" → ")[1][0] for label in grid.spec.row_labels] == \
+            [vocab[t] for t in TARGETS]
+        words = " ".join(_texts(frame))
+        assert training in words
+        assert format_number(float(-np.log(picked).mean()), 3) in words
+
+
+def test_without_the_causal_mask_the_loss_picture_says_the_position_sees_its_target(
+        qtbot: QtBot) -> None:
+    doc = _document(targets=TARGETS)
+    for layer in doc["layers"]:
+        layer["attention"]["causal"] = False
+    trace = compute(parse_scenario(doc))
+    words = " ".join(_texts(_frame(trace, "loss")))
+    assert "not causal" in words and "causal mask keeps" not in words
+
+
+# ------------------------------------------------------------------------------ the texts
+
+def test_the_draw_text_quotes_the_settings_the_kept_count_and_the_chosen_token(
+        sampled: Trace) -> None:
+    index = len(sampled.steps) - 1
+    vocab = sampled.scenario.head.vocab  # type: ignore[union-attr]
+    chosen = vocab[int(sampled.arrays["gen1.chosen"][0])]
+    kept = len(sampled.arrays["gen1.kept"])
+    en, zh = step_text(sampled, index, "en"), step_text(sampled, index, "zh")
+    assert f"temperature 0.7: {kept} of 3 entries kept, and “{chosen}” chosen" in en.summary
+    assert f"保留 {kept} 项，选中“{chosen}”" in zh.summary
+    assert "top-k keeps the 2 most probable" in en.how and "top-k 保留概率最高的 2 项" in zh.how
+    assert "sum to 1 (1)" in en.check and "T → 0" in en.check and "T → 0" in zh.check
+
+
+def test_the_loss_text_quotes_the_mean_and_the_worst_position() -> None:
+    trace = _trace(targets=TARGETS)
+    loss = trace.arrays["loss"]
+    worst = int(np.argmax(loss))
+    index = len(trace.steps) - 1
+    en, zh = step_text(trace, index, "en"), step_text(trace, index, "zh")
+    mean = format_number(float(loss.mean()), 3)
+    assert f"their mean is {mean}" in en.summary and f"平均为 {mean}" in zh.summary
+    token = trace.scenario.tokens[worst]
+    assert f"The worst is “{token}”" in en.how and f"最差的是“{token}”" in zh.how
+    assert f"= {format_number(float(loss[worst]), 3)}" in en.check
+    assert "causal mask" in en.why and "因果掩码" in zh.why
