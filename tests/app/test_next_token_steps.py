@@ -16,7 +16,7 @@ from app.canvas.bars import ProbabilityBars
 from app.canvas.grid import MatrixGrid
 from app.canvas.layout import TextItem
 from app.texts import step_text
-from engine import Trace, compute, explain, format_fixed, format_number, parse_scenario
+from engine import Trace, compute, explain, format_number, parse_scenario
 from tests.engine.generation_documents import cases
 
 TARGETS = [1, 2, 0]
@@ -150,7 +150,7 @@ def test_the_draw_picture_prints_the_models_the_tempered_and_the_renormalised_ba
     shares[kept] = tempered[kept] / tempered[kept].sum()
     order = np.argsort(-tempered)  # the charts read across with the ranked table
     for item, expected in zip(bars, (_softmax(logits), tempered, shares), strict=True):
-        assert item.values == {(0, k): format_fixed(float(expected[v]), 3)
+        assert item.values == {(0, k): format_number(float(expected[v]), 3)
                                for k, v in enumerate(order)}
 
 
