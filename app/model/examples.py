@@ -13,7 +13,7 @@ OPENINGS: dict[str, tuple[str, str]] = {"norms": ("compare", "norm"),
                                          "order": ("reader", "A"),
                                          "rope": ("step", "rope"),
                                          "encoder-decoder": ("step", "L1.cross.weights"),
-                                         "continue": ("step", "probs"),
+                                         "continue": ("step", "sample"),
                                          "training": ("compare", "causal")}
 """How an example opens, when not on its first frame alone: ``("compare", preset)`` shows it
 side by side with one setting changed; ``("step", id)`` lands on that step; ``("reader",

@@ -136,7 +136,7 @@ def test_the_examples_open_where_they_teach(qtbot: QtBot) -> None:
     try:
         assert window.open_example("continue")
         state = window.state
-        assert state.trace.steps[state.step].id == "probs" and not window.compare.active
+        assert state.trace.steps[state.step].id == "sample" and not window.compare.active
         assert int(np.argmax(state.trace.arrays["probs"][-1])) == 2  # 你
         assert window.open_example("training")
         assert window.compare.active and window.compare.preset == "causal"
