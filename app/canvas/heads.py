@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphi
 
 from app.canvas.context import LayoutContext
 from app.canvas.grid import HEADER_HEIGHT, TITLE_HEIGHT, MatrixGrid
-from app.canvas.layout import ROW_GAP, place_beside, place_row, place_rows
+from app.canvas.layout import ROW_GAP, place_arrows, place_row, place_rows
 from app.canvas.pieces import custom_grid, text_lines, word
 from app.canvas.theme import font
 from app.model.operands import array_name, attention_of, parameter_path
@@ -99,7 +99,7 @@ def lay_out_heads_mix(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
     """Each head's shares · V = mixed, the arrows beside them, the concatenation below."""
     att = attention_of(ctx.trace, step)
     heads = place_rows(parent, head_rows, 0, 0, ctx.theme)
-    covered = place_beside(parent, arrows, heads, ARROWS_GAP)
+    covered = place_arrows(parent, arrows, heads, ARROWS_GAP)
     row = place_row(parent, concatenation_row(ctx, step), 0, covered.bottom() + ROW_GAP, ctx.theme)
     width = att.heads * att.d_v
     note = (word(ctx, "concat_wo", h=att.heads, d_v=att.d_v, width=width, d_out=att.d_out)

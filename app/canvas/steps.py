@@ -13,7 +13,7 @@ from app.canvas.arrows import ArrowSpec, AttentionArrows
 from app.canvas.block_steps import lay_out_ffn, lay_out_norm, lay_out_residual
 from app.canvas.context import LayoutContext, positioned_labels
 from app.canvas.heads import ARROWS_GAP, lay_out_heads_mix
-from app.canvas.layout import ROW_GAP, place_beside, place_row, place_rows, place_rows_after
+from app.canvas.layout import ROW_GAP, place_arrows, place_row, place_rows, place_rows_after
 from app.canvas.pieces import text_lines
 from app.canvas.position_pictures import (
     lay_out_biased_scores,
@@ -161,7 +161,7 @@ def _weights(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
                               value_range=SHARE_RANGE, masked=hidden,
                               highlight_receiver=True, note=note)])
     grids = place_rows(parent, rows, 0, 0, ctx.theme)
-    return place_beside(parent, _arrows(ctx, step), grids, ARROWS_GAP)
+    return place_arrows(parent, _arrows(ctx, step), grids, ARROWS_GAP)
 
 
 def _mix(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
@@ -191,7 +191,7 @@ def _mix(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
         rows.append([*tail, "=", ctx.grid(array_name(step, "attn_out"),
                                           title=_word(ctx, "attention_output"))])
     grids = place_rows(parent, rows, 0, 0, ctx.theme)
-    return place_beside(parent, arrows, grids, ARROWS_GAP)
+    return place_arrows(parent, arrows, grids, ARROWS_GAP)
 
 
 LAYOUTS: Mapping[Op, Layout] = op_table("canvas.layout", {
