@@ -194,8 +194,10 @@ class DialTable(QGraphicsObject):
 def dial_table(ctx: LayoutContext, title: str, before: npt.NDArray[np.float64],
                after: npt.NDArray[np.float64], angles: npt.NDArray[np.float64],
                positions: Sequence[int], columns: Sequence[tuple[int, int]],
-               color: str) -> DialTable:
-    """One dial per shown position (rows) and pair (columns) of one head's rows."""
+               color: str, angle_lines: bool = True) -> DialTable:
+    """One dial per shown position (rows) and pair (columns) of one head's rows; without
+    ``angle_lines`` each prints only its pair before → after (the angles printed by another
+    table of the same positions)."""
     table = DialTable()
     heading = TextItem(title, ctx.theme, size=14, bold=True)
     heading.setParentItem(table)
@@ -210,8 +212,9 @@ def dial_table(ctx: LayoutContext, title: str, before: npt.NDArray[np.float64],
             angle = float(angles[p, i])
             lines = [_word(ctx, "dial_angle", i=_subscript(i), p=p,
                            theta=number(ctx, float(theta[i])), angle=number(ctx, angle)),
-                     _word(ctx, "dial_degrees", degrees=number(ctx, math.degrees(angle))),
-                     _word(ctx, "dial_pair", x=number(ctx, float(before[p, a])),
+                     _word(ctx, "dial_degrees", degrees=number(ctx, math.degrees(angle)))
+                     ] if angle_lines else []
+            lines += [_word(ctx, "dial_pair", x=number(ctx, float(before[p, a])),
                            y=number(ctx, float(before[p, b])),
                            x2=number(ctx, float(after[p, a])), y2=number(ctx, float(after[p, b])))]
             row.append(RotationDial((float(before[p, a]), float(before[p, b])),
@@ -274,7 +277,7 @@ def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
         rows.append([ctx.grid(source, columns=cols, highlight_receiver=True),
                      _word(ctx, "turn"), ctx.grid(out, columns=cols, highlight_receiver=True),
                      dial_table(ctx, _word(ctx, key, head=label), before, after, angles,
-                                positions, columns, color)])
+                                positions, columns, color, angle_lines=key == "dials_q")])
     angles_rect = place_row(parent, [angle_grid], 0, 0, ctx.theme)
     body = place_rows_after(parent, rows, angles_rect, ctx.theme)
     notes = [_word(ctx, "rope_note"), _word(ctx, "dial_legend")]

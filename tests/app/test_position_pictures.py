@@ -99,6 +99,14 @@ def test_dials_print_the_angle_and_the_pair_before_and_after(qtbot: QtBot) -> No
     c, s = math.cos(2), math.sin(2)
     turned = f"({1 * c - 0.5 * s:.3f}, {1 * s + 0.5 * c:.3f})".replace("-", "−")
     assert dial.lines[2] == f"(1, 0.5) → {turned}"
+    # k's dials turn by the same angles (the same position): they print only their pairs.
+    for k_dial, q_dial in zip(dials[2:], dials[:2], strict=True):
+        assert k_dial.angle == q_dial.angle and len(k_dial.lines) == 1
+    x, y = dials[2].before
+    k = [float(value) for value in rope.arrays["K"][2]]  # the receiver's k row
+    assert x in k and y in k
+    assert dials[2].lines == [f"({x:g}, {y:g}) → ({x * c - y * s:.3f}, {x * s + y * c:.3f})"
+                              .replace("-", "−")]
     zh = frame(rope, "rope", lang="zh").items_of(RotationDial)[0]
     assert zh.lines[0] == "p·θ₀ = 2·1 = 2 弧度"
 
