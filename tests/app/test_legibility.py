@@ -337,3 +337,19 @@ def test_the_arrows_legend_is_no_wider_than_the_arrows(qtbot: QtBot) -> None:
     assert legend("pronoun", "en")[0] == [
         "arrow width and opacity = share; each row of shares sums to 1",
         "grey, faint: the other queries' arrows"]
+
+
+def test_the_scores_sentence_wraps_at_the_grids_width(qtbot: QtBot) -> None:
+    """Order's scores step says which two scores RoPE makes equal in lines no wider than its
+    grids (one line set the picture's width: 11.8 px at 1024 × 768)."""
+    trace = trace_of("order")
+    frame = FrameItem(trace, trace.step_index("scores"), FrameOptions())
+    grids = [frame.body.mapRectFromItem(g, g.boundingRect()) for g in frame.items_of(MatrixGrid)]
+    right = max(rect.right() for rect in grids)
+    below = max(rect.bottom() for rect in grids)
+    lines = [t for t in frame.items_of(TextItem)
+             if t.parentItem() is frame.body and t.pos().y() > below]
+    assert len(lines) >= 2 and " ".join(t.text for t in lines) == (
+        "scores[0,1] = scores[2,3] = 0: the same q and k rows, 1 apart both times. After RoPE a "
+        "score depends only on the distance between the positions, not on where they are")
+    assert all(frame.body.mapRectFromItem(t, t.boundingRect()).right() <= right for t in lines)
