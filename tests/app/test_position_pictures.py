@@ -222,8 +222,8 @@ def test_rope_rows_are_labelled_with_their_positions(qtbot: QtBot) -> None:
     scores = titled(frame(rope, "scores"), "scores")
     assert list(scores.spec.row_labels) == labelled
     assert list(scores.spec.col_labels) == labelled
-    dial_rows = [t.text for t in item.items_of(TextItem) if t.text.startswith("好")]
-    assert dial_rows == ["好 · p2", "好 · p2"]  # the receiver's q and k dials
+    titles = [t.text for t in item.items_of(TextItem) if "pairs of" in t.text]
+    assert titles == ["q pairs of 好 · p2 turned", "k pairs of 好 · p2 turned"]  # the receiver's
     plain = compute(load_scenario(example_path("multihead")))  # no positions: bare tokens
     assert list(titled(frame(plain, "scores"), "scores · head 1").spec.row_labels) == \
         list(plain.scenario.tokens)
