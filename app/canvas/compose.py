@@ -24,8 +24,8 @@ from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
 
 from app.canvas.context import FrameOptions, LayoutContext
+from app.canvas.layout import dropping_arrows, wrapping
 from app.canvas.layout import fit_scale as fit_scale
-from app.canvas.layout import wrapping
 from app.canvas.remember import number_format
 from app.canvas.steps import lay_out_step
 from app.canvas.worked_row import add_worked_row, has_worked_row
@@ -57,6 +57,9 @@ class Composition:
     provisional: tuple[int, ...] = ()
     """Steps whose widened numbers were taken on trust while typing (their fits are the last
     ones measured): measure them (:func:`measure`) and compose again for the exact scale."""
+    arrows: bool = True
+    """Whether the step's shares are drawn as arrows too (a frame alone may leave them out:
+    :func:`compose_alone`)."""
 
 
 class Group(QGraphicsObject):
@@ -191,17 +194,33 @@ def compose(trace: Trace, options: FrameOptions, area: QSizeF,
                        tuple(provisional))
 
 
-def compose_alone(trace: Trace, options: FrameOptions, area: QSizeF, index: int) -> Composition:
+def compose_alone(trace: Trace, options: FrameOptions, area: QSizeF, index: int,
+                  legible: float = 0.0) -> Composition:
     """Step ``index`` laid out for ``area`` by itself: the arrangement at which it (with its
     worked row) is largest, and that scale. Only that step is measured; the other steps' wraps
-    are left natural."""
+    are left natural. When that scale is under ``legible`` the step is measured again without
+    the shares' arrows (every share is still printed in its shares grid), and drawn so when
+    that is larger."""
     ctx = LayoutContext(trace, options)
     document = _document(trace, options, area)
-    tried = _known_fits(ctx, document, index) or _measured(ctx, document, index, area)
-    wrap, _picture, whole = max(tried, key=lambda fit: fit[2])
+    wrap, whole = _largest(ctx, document, index, area)
+    arrows = True
+    if whole < legible:
+        with dropping_arrows():
+            bare, larger = _largest(ctx, (*document, "no arrows"), index, area)
+        if larger > whole * (1 + 1e-9):
+            wrap, whole, arrows = bare, larger, False
     wraps: list[float | None] = [None] * len(trace.steps)
     wraps[index] = wrap
-    return Composition(_clamped(whole), tuple(wraps))
+    return Composition(_clamped(whole), tuple(wraps), arrows=arrows)
+
+
+def _largest(ctx: LayoutContext, document: tuple[object, ...], index: int,
+             area: QSizeF) -> tuple[float | None, float]:
+    """The wrap at which step ``index`` with its worked row is largest, and that scale."""
+    tried = _known_fits(ctx, document, index) or _measured(ctx, document, index, area)
+    wrap, _picture, whole = max(tried, key=lambda fit: fit[2])
+    return wrap, whole
 
 
 def _clamped(scale: float) -> float:

@@ -26,9 +26,10 @@ from app.canvas.compose import (
     measure,
 )
 from app.canvas.context import SHEET_HEIGHT, FrameOptions, LayoutContext, sheet_size
-from app.canvas.layout import TextItem, items_of
+from app.canvas.grid import NUMBER_SIZE
+from app.canvas.layout import TextItem, dropping_arrows, items_of
 from app.canvas.route_map import RouteMap, route_map
-from app.canvas.theme import text_advance
+from app.canvas.theme import digit_height, text_advance
 from app.canvas.worked_row import WorkedRow
 from app.model.parts import place_name
 from app.texts.example_words import document_words
@@ -51,6 +52,11 @@ MAP_SMALLEST = 1.1
 """The map of where you are is drawn up to 1.5 times its natural size (labels about 20 px on a
 1080-unit-tall sheet) at the end of the subtitle's line, down to 1.1 times to stay there; a map
 that needs less goes on a line of its own."""
+LEGIBLE = 14 / 768
+"""How tall a frame alone on its screen wants its numbers' digits at least, as a share of its
+height (14 px on a 1024×768 projector, what a back row reads): when the shares' arrows would
+make them smaller, the arrows are left out if that draws them larger (every share is printed in
+the shares grid; :func:`~app.canvas.compose.compose_alone`)."""
 
 
 def shown_names(trace: Trace, names: Sequence[str]) -> str:
@@ -220,8 +226,9 @@ class FrameItem(Sheet):
         self.body.setParentItem(self)
         if self._footer is not None:  # drawn (and read in SVG) heading, picture, footer
             self.body.stackBefore(self._footer)
-        covered = lay_out(self.context, self.step_index, self.body,
-                          composition.wraps[self.step_index], self.area.size())
+        with dropping_arrows(not composition.arrows):
+            covered = lay_out(self.context, self.step_index, self.body,
+                              composition.wraps[self.step_index], self.area.size())
         self.picture_scale = min(most, fit_scale(covered, self.area.size()))
         self.body.setScale(self.picture_scale)
         centre = self.area.center()
@@ -232,7 +239,8 @@ class FrameItem(Sheet):
         """The composition this frame is laid out by: its own when ``alone``, else the
         document's (``quick``: measuring only this step again, see :func:`compose`)."""
         if self.alone:
-            return compose_alone(self.trace, self.options, self.area.size(), self.step_index)
+            return compose_alone(self.trace, self.options, self.area.size(), self.step_index,
+                                 LEGIBLE * self._rect.height() / digit_height(NUMBER_SIZE))
         return compose(self.trace, self.options, self.area.size(),
                        self.step_index if quick else None)
 

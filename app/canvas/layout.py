@@ -212,6 +212,28 @@ def place_rows_after(parent: QGraphicsItem, rows: Sequence[Sequence[RowPart]], f
     return first.united(place_rows(parent, rows, x, y, theme))
 
 
+_DROP_ARROWS: ContextVar[bool] = ContextVar("drop_arrows", default=False)
+"""Whether the shares' arrows are left out of the step's picture (:func:`dropping_arrows`)."""
+
+
+@contextmanager
+def dropping_arrows(drop: bool = True) -> Iterator[None]:
+    """Lay out with the shares' arrows left out (``drop``): a frame alone on its screen whose
+    numbers would be too small with them; the shares grid still prints every share."""
+    token = _DROP_ARROWS.set(drop)
+    try:
+        yield
+    finally:
+        _DROP_ARROWS.reset(token)
+
+
+def place_arrows(parent: QGraphicsItem, arrows: QGraphicsItem, covered: QRectF,
+                 gap: float) -> QRectF:
+    """:func:`place_beside` for the shares' arrows, unless :func:`dropping_arrows` leaves them
+    out; what the picture covers."""
+    return covered if _DROP_ARROWS.get() else place_beside(parent, arrows, covered, gap)
+
+
 def place_beside(parent: QGraphicsItem, item: QGraphicsItem, covered: QRectF,
                  gap: float) -> QRectF:
     """Put ``item`` right of what ``covered`` holds, or under it when that would run well past

@@ -172,16 +172,16 @@ def _pair_columns(i: int, r: int, pairing: str) -> tuple[int, int]:
 
 
 class DialTable(QGraphicsObject):
-    """The dials of one head's rows: one row per shown position, one column per pair; it
-    paints nothing itself.
+    """The dials of one position's row of one head: one per pair, side by side under the
+    table's title (which names the position); it paints nothing itself.
 
     Attributes
     ----------
     dials
-        ``dials[k][i]``: the dial of the k-th shown position's pair i.
+        ``dials[i]``: the dial of pair i.
     """
 
-    dials: list[list[RotationDial]]
+    dials: list[RotationDial]
 
     def boundingRect(self) -> QRectF:
         return self.childrenBoundingRect()
@@ -191,11 +191,22 @@ class DialTable(QGraphicsObject):
         return
 
 
+def _theta(ctx: LayoutContext, angles: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Each pair's θ: the angles of the row at position 1 (drawn by token, row k sits at
+    position ``ctx.positions[k]``)."""
+    if angles.shape[0] < 2:
+        return np.zeros(angles.shape[1])
+    row: npt.NDArray[np.float64] = angles[list(ctx.positions).index(1)]
+    return row
+
+
 def dial_table(ctx: LayoutContext, title: str, before: npt.NDArray[np.float64],
-               after: npt.NDArray[np.float64], angles: npt.NDArray[np.float64],
-               positions: Sequence[int], columns: Sequence[tuple[int, int]],
-               color: str) -> DialTable:
-    """One dial per shown position (rows) and pair (columns) of one head's rows."""
+               after: npt.NDArray[np.float64], angles: npt.NDArray[np.float64], p: int,
+               columns: Sequence[tuple[int, int]], color: str,
+               angle_lines: bool = True) -> DialTable:
+    """One dial per pair (``columns``) of row ``p`` of one head's rows; without
+    ``angle_lines`` each prints only its pair before → after (the angles printed by another
+    table of the same position)."""
     table = DialTable()
     heading = TextItem(title, ctx.theme, size=14, bold=True)
     heading.setParentItem(table)
@@ -203,45 +214,30 @@ def dial_table(ctx: LayoutContext, title: str, before: npt.NDArray[np.float64],
     reach = max(float(np.max(np.hypot(before[:, [a for a, _ in columns]],
                                       before[:, [b for _, b in columns]]))), 1e-12)
     at = list(ctx.positions)  # drawn by token, row k sits at position at[k]
-    theta = angles[at.index(1)] if angles.shape[0] > 1 else np.zeros(angles.shape[1])
-    dials: list[list[RotationDial]] = []
-    for p in positions:
-        row = []
-        for i, (a, b) in enumerate(columns):
-            angle = float(angles[p, i])
-            lines = [_word(ctx, "dial_angle", i=_subscript(i), p=at[p],
-                           theta=number(ctx, float(theta[i])), angle=number(ctx, angle)),
-                     _word(ctx, "dial_degrees", degrees=number(ctx, math.degrees(angle))),
-                     _word(ctx, "dial_pair", x=number(ctx, float(before[p, a])),
-                           y=number(ctx, float(before[p, b])),
-                           x2=number(ctx, float(after[p, a])), y2=number(ctx, float(after[p, b])))]
-            row.append(RotationDial((float(before[p, a]), float(before[p, b])),
-                                    (float(after[p, a]), float(after[p, b])), angle, lines,
-                                    reach, ctx.theme, color))
-        dials.append(row)
-    table.dials = dials
-    labels = [TextItem(ctx.labels[p], ctx.theme, size=TEXT_SIZE, bold=p == ctx.receiver)
-              for p in positions]
-    label_width = max(t.boundingRect().width() for t in labels) + GAP
-    widths = [max(row[i].boundingRect().width() for row in dials) for i in range(len(columns))]
-    x = label_width
+    theta = _theta(ctx, angles)
+    table.dials = []
+    x = 0.0
     for i, (a, b) in enumerate(columns):
+        angle = float(angles[p, i])
+        lines = [_word(ctx, "dial_angle", i=_subscript(i), p=at[p],
+                       theta=number(ctx, float(theta[i])), angle=number(ctx, angle)),
+                 _word(ctx, "dial_degrees", degrees=number(ctx, math.degrees(angle)))
+                 ] if angle_lines else []
+        lines += [_word(ctx, "dial_pair", x=number(ctx, float(before[p, a])),
+                        y=number(ctx, float(before[p, b])), x2=number(ctx, float(after[p, a])),
+                        y2=number(ctx, float(after[p, b])))]
+        dial = RotationDial((float(before[p, a]), float(before[p, b])),
+                            (float(after[p, a]), float(after[p, b])), angle, lines, reach,
+                            ctx.theme, color)
         head = TextItem(_word(ctx, "pair", i=i, a=a, b=b), ctx.theme, size=TEXT_SIZE,
                         role="muted")
+        width = max(dial.boundingRect().width(), head.boundingRect().width())
         head.setParentItem(table)
-        head.setPos(x + (widths[i] - head.boundingRect().width()) / 2, top)
-        x += widths[i] + GAP
-    y = top + TEXT_SIZE * 1.6 + 4
-    for label, row in zip(labels, dials, strict=True):
-        height = max(d.boundingRect().height() for d in row)
-        label.setParentItem(table)
-        label.setPos(0, y + DIAL_PAD + RADIUS - label.boundingRect().height() / 2)
-        x = label_width
-        for i, dial in enumerate(row):
-            dial.setParentItem(table)
-            dial.setPos(x + (widths[i] - dial.boundingRect().width()) / 2, y)
-            x += widths[i] + GAP
-        y += height + 6
+        head.setPos(x + (width - head.boundingRect().width()) / 2, top)
+        dial.setParentItem(table)
+        dial.setPos(x + (width - dial.boundingRect().width()) / 2, top + TEXT_SIZE * 1.6 + 4)
+        table.dials.append(dial)
+        x += width + GAP
     return table
 
 
@@ -253,8 +249,7 @@ def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
     angles_name = ("enc." if step.stack == "encoder" else "") + "rope_angles"
     angles = ctx.array(angles_name)
     r = 2 * int(angles.shape[1])
-    at = list(ctx.positions)  # drawn by token, row k sits at position at[k]
-    theta = angles[at.index(1)] if angles.shape[0] > 1 else np.zeros(angles.shape[1])
+    theta = _theta(ctx, angles)
     angle_grid = custom_grid(
         ctx, _word(ctx, "angles"), angles, ctx.labels,
         [_word(ctx, "theta", i=_subscript(i), theta=number(ctx, float(t)))
@@ -264,7 +259,6 @@ def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
     group = kv_head(att, head)  # K's head (shared by several query heads in GQA)
     pairing = _pairing(ctx, step)
     columns = [_pair_columns(i, r, pairing) for i in range(min(r // 2, MAX_PAIRS))]
-    positions = [ctx.receiver]  # the angles of every position are in the grid above
     label = _word(ctx, "head", n=head + 1) if ctx.head_count > 1 else ""
     color = "accent"
     rows: list[list[QGraphicsItem | str]] = []
@@ -275,8 +269,9 @@ def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
         after = ctx.array(out)[:, cols]
         rows.append([ctx.grid(source, columns=cols, highlight_receiver=True),
                      _word(ctx, "turn"), ctx.grid(out, columns=cols, highlight_receiver=True),
-                     dial_table(ctx, _word(ctx, key, head=label), before, after, angles,
-                                positions, columns, color)])
+                     dial_table(ctx, _word(ctx, key, token=ctx.labels[ctx.receiver], head=label),
+                                before, after, angles, ctx.receiver, columns, color,
+                                angle_lines=key == "dials_q")])  # every angle: the grid
     angles_rect = place_row(parent, [angle_grid], 0, 0, ctx.theme)
     body = place_rows_after(parent, rows, angles_rect, ctx.theme)
     notes = [_word(ctx, "rope_note"), _word(ctx, "dial_legend")]

@@ -14,9 +14,9 @@ from app.canvas.arrows import ArrowSpec, AttentionArrows
 from app.canvas.block_steps import lay_out_ffn, lay_out_norm, lay_out_residual
 from app.canvas.context import LayoutContext, positioned_labels
 from app.canvas.heads import ARROWS_GAP, lay_out_heads_mix
-from app.canvas.layout import ROW_GAP, place_beside, place_row, place_rows, place_rows_after
+from app.canvas.layout import ROW_GAP, place_arrows, place_row, place_rows, place_rows_after
 from app.canvas.loss_step import lay_out_loss
-from app.canvas.pieces import text_lines
+from app.canvas.pieces import fitted_lines, text_lines
 from app.canvas.position_pictures import (
     lay_out_biased_scores,
     lay_out_positions,
@@ -41,6 +41,8 @@ from engine.trace_step import Op
 
 Layout = Callable[[LayoutContext, Step, QGraphicsItem], QRectF]
 SHARE_RANGE = (0.0, 1.0)
+NOTE_SIZE = 15
+"""The size of a sentence under a step's grids."""
 
 
 def _inputs(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
@@ -134,7 +136,9 @@ def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
             outline_cells(scores, marked, ctx.theme)
         rows.append([*factors, scores])
     grids = place_rows(parent, rows, 0, 0, ctx.theme)
-    text = text_lines(parent, sentences[:1], 0, grids.bottom() + ROW_GAP / 2, ctx, size=15,
+    lines = [line for sentence in sentences[:1]
+             for line in fitted_lines(sentence, grids.width(), NOTE_SIZE)]
+    text = text_lines(parent, lines, 0, grids.bottom() + ROW_GAP / 2, ctx, size=NOTE_SIZE,
                       role="text")
     return grids.united(text)
 
@@ -171,7 +175,7 @@ def _beside_arrows(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
     """The arrows right of what ``covered`` holds, unless the options leave them out."""
     if not ctx.options.arrows:
         return covered
-    return place_beside(parent, _arrows(ctx, step), covered, ARROWS_GAP)
+    return place_arrows(parent, _arrows(ctx, step), covered, ARROWS_GAP)
 
 
 def _mix(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:

@@ -126,6 +126,12 @@ def text_advance(text: str, pixel_size: int = 14, bold: bool = False) -> float:
     return QFontMetricsF(text_font(text, pixel_size, bold)).horizontalAdvance(text)
 
 
+@cache
+def digit_height(pixel_size: int = 14) -> float:
+    """How tall the digits' ink is in the frame's font at ``pixel_size``."""
+    return QFontMetricsF(font(pixel_size)).tightBoundingRect("0123456789").height()
+
+
 @lru_cache(maxsize=256)
 def widest_advance(texts: tuple[str, ...], pixel_size: int = 14, bold: bool = False) -> float:
     """The largest advance among ``texts`` (0 for none): a grid's row and column labels, the

@@ -1,13 +1,15 @@
 """The worked row: the receiver's arithmetic at the scores, shares and mix steps, as a table.
 
-For each key: q·k with its terms, ÷ √d_k, exp(s − max), the share (its exp over their sum);
-at the mix step also each share times its V row, and their sum, the receiver's output row. The
+Each step shows its own stage, for each key: at the scores q·k with its terms and ÷ √d_k; at
+the shares the score s, exp(s − max) and the share (its exp over their sum); at the mix the
+share, the share times its V row, and their sum, the receiver's output row. The
 Illustrated-Transformer walk-through, drawn on the frame for any document.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, QSizeF
@@ -28,8 +30,9 @@ WORKED_STAGES = op_table("canvas.worked_row", {
     "rope": None, "scores": 0, "weights": 1, "mix": 2, "residual": None, "ffn": None,
     "logits": None, "probs": None, "loss": None, "sample": None,
 })
-"""How far each op kind's worked row goes: 0 the scores, 1 also the shares, 2 also the share
-times V rows and their sum; None for no worked row."""
+"""Which stage of the receiver's arithmetic each op kind's worked row shows, only that one and
+the column it is read from: 0 the scores (q·k, ÷ √d_k), 1 the shares (s, exp(s − max), share),
+2 the mix (share, share times V row, their sum); None for no worked row."""
 MAX_POSITIONS = 4
 """The window shows the worked row by default for documents with at most this many positions."""
 SIZE = 17
@@ -159,48 +162,74 @@ def worked_row(ctx: LayoutContext, step: Step, bands: int = 1) -> WorkedRow | No
 
 
 def _table(ctx: LayoutContext, step: Step) -> Table | None:
-    """The words of ``step``'s worked row, or None at a step that has none."""
-    upto = WORKED_STAGES[step.op]
-    if upto is None:
+    """The words of ``step``'s worked row (its own stage, :data:`WORKED_STAGES`), or None at a
+    step that has none."""
+    stage = WORKED_STAGES[step.op]
+    if stage is None:
         return None
-    trace, lang, places = ctx.trace, ctx.options.lang, ctx.places
+    trace, lang = ctx.trace, ctx.options.lang
     f = facts_for(trace, trace.step_index(step.id), ctx.receiver, ctx.heads[0])
-    header = [canvas_word(lang, "key"), canvas_word(lang, "dot"),
-              canvas_word(lang, "scaled", d_k=f.d_k) if f.scaled else
-              canvas_word(lang, "unscaled")]
-    if upto >= 1:
-        header += [canvas_word(lang, "exp"), canvas_word(lang, "share")]
-    if upto >= 2:
-        header += [canvas_word(lang, "share") + " · v"]
-    visible = f.visible
-    top = max(f.score(j) for j in visible)
-    total = sum(f.exps)
-    cells = [header]
-    keys = f.keys
-    for j, key in enumerate(keys):
-        if j not in visible:
-            cells.append([key, canvas_word(lang, "masked")])
-            continue
-        s = format_number(f.score(j), places)
-        row = [key, _terms(f, j, places),
-               f"{format_number(f.raw_score(j), places)} ÷ √{f.d_k} = {s}" if f.scaled else s]
-        if upto >= 1:
-            shifted = f.score(j) - top
-            row += [f"exp({format_number(shifted, places)}) = "
-                    f"{format_number(float(math.exp(shifted)), places)}",
-                    f"{format_number(float(math.exp(shifted)), places)} ÷ "
-                    f"{format_number(total, places)} = {format_number(f.share(j), places)}"]
-        if upto >= 2:
-            row += [f"{format_number(f.share(j), places)}·{_row(list(f.v(j)), places)}"]
-        cells.append(row)
-    if upto >= 1:
-        last = ["", "", "", format_number(total, places), "1"]
-        if upto >= 2:
-            last += [f"= {_row(list(f.mixed_head()), places)}"]
-        cells.append([canvas_word(lang, "total"), *last[1:]])
+    header, row, total = STAGE_COLUMNS[stage](f, lang, ctx.places)
+    cells = [[canvas_word(lang, "key"), *header]]
+    for j, key in enumerate(f.keys):
+        cells.append([key, *row(j)] if j in f.visible else [key, canvas_word(lang, "masked")])
+    if total:
+        cells.append([canvas_word(lang, "total"), *total])
     head = canvas_word(lang, "worked_head", n=f.head + 1) if f.heads > 1 else ""
-    title = canvas_word(lang, "worked_title", token=f.token, head=head)
-    return Table(title, cells, strong_column=len(header) - 1)
+    title = canvas_word(lang, "worked_title", token=f.token, head=head,
+                        stage=canvas_word(lang, STAGE_WORDS[stage]))
+    return Table(title, cells, strong_column=len(header))
+
+
+Columns = tuple[list[str], Callable[[int], list[str]], list[str]]
+"""A stage's column headers, its cells for key j, and its total row's cells (none: empty)."""
+
+
+def _score_columns(f: Facts, lang: str, places: int) -> Columns:
+    """The scores: q·k with its terms, then ÷ √d_k."""
+    def row(j: int) -> list[str]:
+        s = format_number(f.score(j), places)
+        return [_terms(f, j, places),
+                f"{format_number(f.raw_score(j), places)} ÷ √{f.d_k} = {s}" if f.scaled else s]
+
+    scaled = canvas_word(lang, "scaled", d_k=f.d_k) if f.scaled else canvas_word(lang, "unscaled")
+    return [canvas_word(lang, "dot"), scaled], row, []
+
+
+def _share_columns(f: Facts, lang: str, places: int) -> Columns:
+    """The shares: each score s (what they are read from), exp(s − max), its exp over their
+    sum."""
+    top = max(f.score(j) for j in f.visible)
+    total = format_number(sum(f.exps), places)
+
+    def row(j: int) -> list[str]:
+        shifted = f.score(j) - top
+        exp = format_number(float(math.exp(shifted)), places)
+        return [format_number(f.score(j), places),
+                f"exp({format_number(shifted, places)}) = {exp}",
+                f"{exp} ÷ {total} = {format_number(f.share(j), places)}"]
+
+    header = [canvas_word(lang, "score"), canvas_word(lang, "exp"), canvas_word(lang, "share")]
+    return header, row, ["", total, "1"]
+
+
+def _mix_columns(f: Facts, lang: str, places: int) -> Columns:
+    """The mix: each share (what it is read from), the share times its V row, and their sum,
+    the receiver's output row."""
+    def row(j: int) -> list[str]:
+        share = format_number(f.share(j), places)
+        return [share, f"{share}·{_row(list(f.v(j)), places)}"]
+
+    share = canvas_word(lang, "share")
+    return ([share, share + " · v"], row,
+            ["1", f"= {_row(list(f.mixed_head()), places)}"])
+
+
+STAGE_COLUMNS: tuple[Callable[[Facts, str, int], Columns], ...] = (
+    _score_columns, _share_columns, _mix_columns)
+"""Each stage's columns after the keys (by :data:`WORKED_STAGES`)."""
+STAGE_WORDS = ("stage_scores", "stage_shares", "stage_mix")
+"""The canvas word naming each stage in the title."""
 
 
 def has_worked_row(options: FrameOptions, step: Step) -> bool:

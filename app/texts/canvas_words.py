@@ -9,7 +9,11 @@ from app.texts.model import fill_word
 
 CANVAS_WORDS: dict[str, dict[str, str]] = {
     "en": {
-        "worked_title": "Worked row for “{token}”{head}",
+        "worked_title": "Worked row for “{token}”{head}: {stage}",
+        "stage_scores": "the scores",
+        "stage_shares": "the shares",
+        "stage_mix": "the mix of V",
+        "score": "s",
         "worked_head": ", head {n}",
         "key": "key",
         "dot": "q·k",
@@ -47,7 +51,11 @@ CANVAS_WORDS: dict[str, dict[str, str]] = {
         "map_layer": "{layer}: the same step there",
     },
     "zh": {
-        "worked_title": "逐项计算“{token}”这一行{head}",
+        "worked_title": "逐项计算“{token}”这一行{head}：{stage}",
+        "stage_scores": "分数",
+        "stage_shares": "份额",
+        "stage_mix": "混合 V",
+        "score": "s",
         "worked_head": "（第 {n} 个头）",
         "key": "键",
         "dot": "q·k",

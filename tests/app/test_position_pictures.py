@@ -100,6 +100,14 @@ def test_dials_print_the_angle_and_the_pair_before_and_after(qtbot: QtBot) -> No
     c, s = math.cos(2), math.sin(2)
     turned = f"({1 * c - 0.5 * s:.3f}, {1 * s + 0.5 * c:.3f})".replace("-", "−")
     assert dial.lines[2] == f"(1, 0.5) → {turned}"
+    # k's dials turn by the same angles (the same position): they print only their pairs.
+    for k_dial, q_dial in zip(dials[2:], dials[:2], strict=True):
+        assert k_dial.angle == q_dial.angle and len(k_dial.lines) == 1
+    x, y = dials[2].before
+    k = [float(value) for value in rope.arrays["K"][2]]  # the receiver's k row
+    assert x in k and y in k
+    assert dials[2].lines == [f"({x:g}, {y:g}) → ({x * c - y * s:.3f}, {x * s + y * c:.3f})"
+                              .replace("-", "−")]
     zh = frame(rope, "rope", lang="zh").items_of(RotationDial)[0]
     assert zh.lines[0] == "p·θ₀ = 2·1 = 2 弧度"
 
@@ -215,8 +223,8 @@ def test_rope_rows_are_labelled_with_their_positions(qtbot: QtBot) -> None:
     scores = titled(frame(rope, "scores"), "scores")
     assert list(scores.spec.row_labels) == labelled
     assert list(scores.spec.col_labels) == labelled
-    dial_rows = [t.text for t in item.items_of(TextItem) if t.text.startswith("好")]
-    assert dial_rows == ["好 · p2", "好 · p2"]  # the receiver's q and k dials
+    titles = [t.text for t in item.items_of(TextItem) if "pairs of" in t.text]
+    assert titles == ["q pairs of 好 · p2 turned", "k pairs of 好 · p2 turned"]  # the receiver's
     plain = compute(load_scenario(example_path("multihead")))  # no positions: bare tokens
     assert list(titled(frame(plain, "scores"), "scores · head 1").spec.row_labels) == \
         list(plain.scenario.tokens)
@@ -259,11 +267,13 @@ def test_rope_scores_mark_a_pair_of_equal_scores_at_equal_distance(qtbot: QtBot)
         # scores[i, j] = (cos((i − j)·1) + cos((i − j)·0.1)) / √4; distance 1 gives 0.768.
         value = (math.cos(1) + math.cos(0.1)) / 2
         assert sorted(map(tuple, np.argwhere(grid.spec.marked).tolist())) == [(1, 0), (2, 1)]
-        sentence = [t.text for t in item.items_of(TextItem) if t.text.startswith(
+        texts = [t.text for t in item.items_of(TextItem)]
+        first = [k for k, text in enumerate(texts) if text.startswith(
             ("scores[1,0] = scores[2,1]", "分数[1,0] = 分数[2,1]"))]
-        assert len(sentence) == 1
-        assert f"= {value:.3f}" in sentence[0]
-        assert ("depends only on the distance" if lang == "en" else "只取决于") in sentence[0]
+        assert len(first) == 1  # its lines follow one another, no wider than the grids
+        sentence = "".join(texts[first[0]:first[0] + 4]).replace(" ", "")
+        assert f"={value:.3f}" in sentence
+        assert ("dependsonlyonthedistance" if lang == "en" else "只取决于") in sentence
 
 
 def test_rope_scores_of_different_rows_mark_nothing(qtbot: QtBot) -> None:

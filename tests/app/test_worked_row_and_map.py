@@ -32,42 +32,54 @@ def worked(trace: Trace, step_id: str, **options: object) -> WorkedRow:
 
 
 def test_f11_shares_step_works_the_row_of_ai(qtbot: QtBot) -> None:
+    """The shares step works its own stage: each score s it reads, exp(s − max), the share."""
     table = worked(trace_of("f11"), "weights")
-    assert table.title == "Worked row for “爱”"
-    assert table.cells[0] == ["key", "q·k", "÷ √2 = s", "exp(s − max)", "share"]
-    assert table.cells[1] == ["我", "2·1 + 0·0 = 2", "2 ÷ √2 = 1.414", "exp(0) = 1",
-                              "1 ÷ 1.243 = 0.804"]
-    assert table.cells[2] == ["爱", "2·0 + 0·1 = 0", "0 ÷ √2 = 0", "exp(−1.414) = 0.243",
-                              "0.243 ÷ 1.243 = 0.196"]
-    assert table.cells[3] == ["Σ", "", "", "1.243", "1"]
+    assert table.title == "Worked row for “爱”: the shares"
+    assert table.cells[0] == ["key", "s", "exp(s − max)", "share"]
+    assert table.cells[1] == ["我", "1.414", "exp(0) = 1", "1 ÷ 1.243 = 0.804"]
+    assert table.cells[2] == ["爱", "0", "exp(−1.414) = 0.243", "0.243 ÷ 1.243 = 0.196"]
+    assert table.cells[3] == ["Σ", "", "1.243", "1"]
     # recomputed here, independently of the engine
     q, k = np.array([2.0, 0.0]), np.array([[1.0, 0.0], [0.0, 1.0]])
     s = k @ q / math.sqrt(2)
+    assert [format_number(x, 3) for x in s] == ["1.414", "0"]
     e = np.exp(s - s.max())
     assert format_number(e.sum(), 3) == "1.243"
     assert [format_number(x, 3) for x in e / e.sum()] == ["0.804", "0.196"]
 
 
 def test_scores_and_mix_steps_and_the_other_steps(qtbot: QtBot) -> None:
+    """The scores step shows q·k and the scaling; the mix step only the shares it uses, each
+    times its V row, and their sum (not the scores' or the shares' arithmetic again)."""
     f11 = trace_of("f11")
-    assert worked(f11, "scores").cells[0] == ["key", "q·k", "÷ √2 = s"]
+    scores = worked(f11, "scores")
+    assert scores.title == "Worked row for “爱”: the scores"
+    assert scores.cells == [["key", "q·k", "÷ √2 = s"], ["我", "2·1 + 0·0 = 2", "2 ÷ √2 = 1.414"],
+                            ["爱", "2·0 + 0·1 = 0", "0 ÷ √2 = 0"]]
     mix = worked(f11, "mix")
-    assert mix.cells[1][-1] == "0.804·[10, 0]" and mix.cells[2][-1] == "0.196·[0, 20]"
-    assert mix.cells[-1][-1] == "= [8.044, 3.911]"
+    assert mix.title == "Worked row for “爱”: the mix of V"
+    assert mix.cells == [["key", "share", "share · v"], ["我", "0.804", "0.804·[10, 0]"],
+                         ["爱", "0.196", "0.196·[0, 20]"], ["Σ", "1", "= [8.044, 3.911]"]]
+    s = np.array([2.0, 0.0]) / math.sqrt(2)  # recomputed here: softmax of the scores, · V
+    shares = np.exp(s - s.max()) / np.exp(s - s.max()).sum()
+    v = np.array([[10.0, 0.0], [0.0, 20.0]])
+    assert [format_number(x, 3) for x in shares @ v] == ["8.044", "3.911"]
     for step in ("inputs", "projections"):
         assert FrameItem(f11, f11.step_index(step), FrameOptions(worked_row=True)).worked_row \
             is None
     first = worked(f11, "weights", receiver=0)
     assert first.cells[2] == ["爱", "✕ masked: not read"]
     plain = worked(trace_of("f11", scale=False, causal=False), "weights", receiver=0)
-    assert plain.cells[0][2] == "s (not scaled)"
+    assert plain.cells[0][1] == "s"
     assert len(plain.cells) == 4 and "masked" not in " ".join(plain.cells[2])
+    unscaled = worked(trace_of("f11", scale=False, causal=False), "scores", receiver=0)
+    assert unscaled.cells[0][2] == "s (not scaled)"
 
 
 def test_multihead_follows_the_chosen_head_and_chinese_reads_chinese(qtbot: QtBot) -> None:
     trace = trace_of("multihead")
     table = worked(trace, "weights", head=1, lang="zh")
-    assert table.title == "逐项计算“猫”这一行（第 2 个头）"
+    assert table.title == "逐项计算“猫”这一行（第 2 个头）：份额"
     assert table.cells[0][0] == "键" and table.cells[0][-1] == "份额"
     weights = trace.arrays["weights"][1, 2]
     shown = [row[-1].split(" = ")[-1] for row in table.cells[1:4]]
@@ -79,7 +91,7 @@ def test_drawn_when_asked_for_any_document(qtbot: QtBot) -> None:
     mix = pronoun.step_index("mix")
     assert FrameItem(pronoun, mix).worked_row is None
     shown = FrameItem(pronoun, mix, FrameOptions(worked_row=True)).worked_row
-    assert shown is not None and shown.title == "Worked row for “tired”"
+    assert shown is not None and shown.title == "Worked row for “tired”: the mix of V"
     assert FrameItem(trace_of("f11"), 3).worked_row is None  # exports draw it when asked
 
 
