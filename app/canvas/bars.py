@@ -33,6 +33,8 @@ COLUMN_GAP = 36.0
 PLACES = 6
 MANY_ENTRIES = 12
 TOP_ENTRIES = 10
+TEXT_SIZE = 13
+"""Pixel size of the bars' labels and printed probabilities; the bars scale with it."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,9 @@ class BarsSpec:
         One heading per position shown.
     places
         Decimals of the printed probabilities (the frame's own).
+    text_size
+        Pixel size of the labels and probabilities (a chart beside a grid reads at the size
+        of its numbers); the bars' height and pitch grow with it.
     """
 
     probs: npt.NDArray[np.float64]
@@ -62,6 +67,7 @@ class BarsSpec:
     legend: str
     columns: int = 1
     places: int = PLACES
+    text_size: int = TEXT_SIZE
 
 
 def entries_shown(row: npt.NDArray[np.float64]) -> list[int]:
@@ -84,9 +90,11 @@ class ProbabilityBars(QGraphicsObject):
         """Each bar's row (its label and track, in item coordinates) and its entry."""
         title = TextItem(spec.title, theme, size=14, bold=True)
         title.setParentItem(self)
-        label_width = max(QFontMetricsF(font(13)).horizontalAdvance(str(v))
+        size = spec.text_size
+        self._height, self._pitch = BAR_HEIGHT * size / TEXT_SIZE, BAR_PITCH * size / TEXT_SIZE
+        label_width = max(QFontMetricsF(font(size)).horizontalAdvance(str(v))
                           for v in spec.vocab) + 10
-        value_width = QFontMetricsF(font(13, bold=True)).horizontalAdvance(
+        value_width = QFontMetricsF(font(size, bold=True)).horizontalAdvance(
             NumberFormat(spec.places).widest(spec.probs))
         group_width = label_width + BAR_LENGTH + 8 + value_width + 6
         top = title.boundingRect().height() + 6
@@ -113,29 +121,30 @@ class ProbabilityBars(QGraphicsObject):
         y += head.boundingRect().height() + 2
         row = spec.probs[position]
         ink = theme.color("accent") if focused else theme.color("grid_line")
+        size, bar_height = spec.text_size, self._height
         for entry in entries_shown(row):
             share = float(row[entry])
-            label = TextItem(str(spec.vocab[entry]), theme, size=13,
+            label = TextItem(str(spec.vocab[entry]), theme, size=size,
                              role="text" if focused else "muted", width=label_width - 10)
             label.setParentItem(self)
-            label.setPos(x, y + (BAR_HEIGHT - label.boundingRect().height()) / 2)
-            self.rows.append((QRectF(x, y, label_width + BAR_LENGTH, BAR_HEIGHT), entry))
-            track = QGraphicsRectItem(QRectF(0, 0, BAR_LENGTH, BAR_HEIGHT), self)
+            label.setPos(x, y + (bar_height - label.boundingRect().height()) / 2)
+            self.rows.append((QRectF(x, y, label_width + BAR_LENGTH, bar_height), entry))
+            track = QGraphicsRectItem(QRectF(0, 0, BAR_LENGTH, bar_height), self)
             track.setPos(x + label_width, y)
             track.setPen(QPen(theme.color("grid_line", 0.6), 1.0))
             track.setBrush(QBrush(theme.color("panel")))
-            bar = QGraphicsRectItem(QRectF(0, 0, max(1.0, share * BAR_LENGTH), BAR_HEIGHT), self)
+            bar = QGraphicsRectItem(QRectF(0, 0, max(1.0, share * BAR_LENGTH), bar_height), self)
             bar.setPos(x + label_width, y)
             bar.setPen(QPen(ink, 1.0))
             bar.setBrush(QBrush(ink))
             text = format_number(share, spec.places)  # as the grids and texts print it
-            value = TextItem(text, theme, size=13, bold=focused,
+            value = TextItem(text, theme, size=size, bold=focused,
                              role="text" if focused else "muted")
             value.setParentItem(self)
             value.setPos(x + label_width + BAR_LENGTH + 8,
-                         y + (BAR_HEIGHT - value.boundingRect().height()) / 2)
+                         y + (bar_height - value.boundingRect().height()) / 2)
             self.values[(position, entry)] = text
-            y += BAR_PITCH
+            y += self._pitch
         return y
 
     def entry_at(self, point: QPointF) -> int | None:

@@ -1,24 +1,26 @@
-"""The picture of the draw of the next token: the model's probabilities and the tempered ones
-side by side, what top-k and top-p keep (marked in words, not colour only, with the running mass
-top-p reads), the renormalised shares, the entropies and the chosen token."""
+"""The picture of the draw of the next token: a ranked table (the model's probability and the
+tempered one, the running mass top-p reads, the renormalised share; kept, cut and chosen marked
+in words, not colour only) beside one chart of the shares the draw uses, then the settings, the
+entropies and the chosen token in four lines."""
 
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QGraphicsItem
 
 from app.canvas.bars import MANY_ENTRIES, TOP_ENTRIES, BarsSpec, ProbabilityBars
 from app.canvas.context import LayoutContext
-from app.canvas.grid import MatrixGrid
-from app.canvas.layout import place_rows
+from app.canvas.grid import NUMBER_SIZE, MatrixGrid
+from app.canvas.layout import place_row
 from app.canvas.pieces import custom_grid, number, text_lines
 from app.model.next_token import DrawView, draw_view
 from app.texts.next_token_words import draw_lines, next_token_word
 from engine import Step, explain, format_number
 
 TEXT_GAP = 12.0
+LINE_SIZE = 15
+"""The four lines under the picture: the size other steps' notes have, near the numbers'."""
 
 
 def _word(ctx: LayoutContext, key: str, **fields: object) -> str:
@@ -34,16 +36,18 @@ def shown_entries(view: DrawView) -> list[int]:
     return shown if view.chosen in shown else [*shown, view.chosen]
 
 
-def _bars(ctx: LayoutContext, view: DrawView, values: npt.NDArray[np.float64], title: str,
-          legend: str = "") -> ProbabilityBars:
-    """One chart of the last position's bars, over the entries the ranked table shows and in
-    its order, so the three charts and the table read across."""
+def share_bars(ctx: LayoutContext, view: DrawView, legend: str) -> ProbabilityBars:
+    """The chart of the shares the draw uses (cut entries at 0), over the entries the ranked
+    table shows and in its order, printed at the table's number size so the two read across;
+    a click on a bar picks its entry."""
     shown = shown_entries(view)
     token = ctx.tokens[view.position]
-    spec = BarsSpec(probs=values[shown][None, :], vocab=[view.vocab[e] for e in shown],
+    title = _word(ctx, "share_bars", kept=len(view.kept),
+                  t=format_number(view.settings.temperature))
+    spec = BarsSpec(probs=view.shares[shown][None, :], vocab=[view.vocab[e] for e in shown],
                     positions=[0], receiver=0,
                     group_titles=[_word(ctx, "bars_of", token=token, i=view.position)],
-                    title=title, legend=legend, places=ctx.places)
+                    title=title, legend=legend, places=ctx.places, text_size=NUMBER_SIZE)
     return ProbabilityBars(spec, ctx.theme)
 
 
@@ -83,18 +87,15 @@ def ranked_table(ctx: LayoutContext, step: Step, view: DrawView) -> MatrixGrid:
 
 
 def lay_out_sample(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
-    """Three bar charts (model, tempered, renormalised), the ranked table and four lines."""
+    """The ranked table with the chart of the shares beside it (under it on a narrow sheet),
+    then four lines."""
     view = draw_view(ctx.trace, step)
-    t = format_number(view.settings.temperature)
     shown, size = shown_entries(view), len(view.vocab)
     key = "shown_of" if view.chosen in shown[:TOP_ENTRIES] else "shown_of_chosen"
     cut = _word(ctx, key, k=TOP_ENTRIES, v=size) if len(shown) < size else ""
-    bars = [_bars(ctx, view, view.probs, _word(ctx, "model_bars"), cut),
-            _bars(ctx, view, view.tempered, _word(ctx, "tempered_bars", t=t)),
-            _bars(ctx, view, view.shares, _word(ctx, "share_bars", kept=len(view.kept)))]
-    table = ranked_table(ctx, step, view)
-    rect = place_rows(parent, [[bars[0], "→", bars[1], "→", bars[2]], [table]], 0, 0,
-                      ctx.theme)
+    rect = place_row(parent, [ranked_table(ctx, step, view), share_bars(ctx, view, cut)], 0, 0,
+                     ctx.theme)
     lines = draw_lines(view, ctx.options.lang, ctx.places)
-    note = text_lines(parent, lines, 0, rect.bottom() + TEXT_GAP, ctx, size=15, role="text")
+    note = text_lines(parent, lines, 0, rect.bottom() + TEXT_GAP, ctx, size=LINE_SIZE,
+                      role="text")
     return rect.united(note)

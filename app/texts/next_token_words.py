@@ -9,9 +9,7 @@ from engine import format_number
 
 NEXT_TOKEN_WORDS: dict[str, dict[str, str]] = {
     "en": {
-        "model_bars": "Model: softmax(logits), T = 1",
-        "tempered_bars": "Tempered: softmax(logits / {t})",
-        "share_bars": "Renormalised over the {kept} kept",
+        "share_bars": "Drawn from: the {kept} kept, renormalised (T = {t})",
         "bars_of": "“{token}” (last position {i})",
         "shown_of": "the {k} most probable of {v} entries",
         "shown_of_chosen": "the {k} most probable of {v} entries, and the chosen one",
@@ -48,9 +46,7 @@ NEXT_TOKEN_WORDS: dict[str, dict[str, str]] = {
         "worst": "worst: position {i} (“{token}” → “{entry}”), loss {loss}",
     },
     "zh": {
-        "model_bars": "模型：softmax(logits)，T = 1",
-        "tempered_bars": "调温后：softmax(logits / {t})",
-        "share_bars": "在保留的 {kept} 项上重新归一化",
+        "share_bars": "抽取所用：保留的 {kept} 项重新归一化（T = {t}）",
         "bars_of": "“{token}”（最后一个位置 {i}）",
         "shown_of": "{v} 项中概率最高的 {k} 项",
         "shown_of_chosen": "{v} 项中概率最高的 {k} 项，以及选中的一项",

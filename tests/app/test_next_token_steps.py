@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from app.canvas import FrameItem, FrameOptions
 from app.canvas.bars import ProbabilityBars
-from app.canvas.grid import MatrixGrid
+from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.layout import TextItem
 from app.texts import step_text
 from engine import Trace, compute, explain, format_number, parse_scenario
@@ -138,20 +138,35 @@ def test_explain_of_the_loss_comes_from_the_loss_step() -> None:
 
 # ------------------------------------------------------------------------------ the pictures
 
-def test_the_draw_picture_prints_the_models_the_tempered_and_the_renormalised_bars(
+def test_the_draw_picture_charts_the_renormalised_shares_at_the_tables_number_size(
         qtbot: QtBot, sampled: Trace) -> None:
+    """One chart (the shares the draw uses, cut entries at 0) beside the ranked table, which
+    prints the model's and the tempered probabilities; the chart's numbers are as large as
+    the table's."""
     frame = _frame(sampled, "sample")
-    bars = frame.items_of(ProbabilityBars)
-    assert len(bars) == 3
+    [bars] = frame.items_of(ProbabilityBars)
+    [table] = [g for g in frame.items_of(MatrixGrid) if "top-k" in g.spec.title]
     logits = sampled.arrays["logits"][-1]
     tempered = _softmax(logits / 0.7)
     kept = [int(k) for k in sampled.arrays["gen1.kept"]]
     shares = np.zeros(3)
     shares[kept] = tempered[kept] / tempered[kept].sum()
-    order = np.argsort(-tempered)  # the charts read across with the ranked table
-    for item, expected in zip(bars, (_softmax(logits), tempered, shares), strict=True):
-        assert item.values == {(0, k): format_number(float(expected[v]), 3)
-                               for k, v in enumerate(order)}
+    order = np.argsort(-tempered)  # the chart reads across with the ranked table
+    assert bars.values == {(0, k): format_number(float(shares[v]), 3)
+                           for k, v in enumerate(order)}
+    assert bars.spec.title == "Drawn from: the 2 kept, renormalised (T = 0.7)"
+    np.testing.assert_allclose(table.spec.values[:, 0], _softmax(logits)[order], rtol=1e-12)
+    np.testing.assert_allclose(table.spec.values[:, 3], shares[order], rtol=1e-12)
+    values = [item for item in bars.childItems()
+              if isinstance(item, TextItem) and item.text in bars.values.values()]
+    assert {item.font.pixelSize() for item in values} == {NUMBER_SIZE}
+    chart = bars.mapRectToScene(bars.boundingRect())
+    grid = table.mapRectToScene(table.boundingRect())
+    assert chart.left() >= grid.right() and chart.top() == pytest.approx(grid.top()), \
+        "the chart beside the table"
+    zh = _frame(sampled, "sample", "zh")
+    [bars] = zh.items_of(ProbabilityBars)
+    assert bars.spec.title == "抽取所用：保留的 2 项重新归一化（T = 0.7）"
 
 
 def test_the_ranked_table_marks_kept_cut_and_chosen_in_words_with_the_running_mass(
@@ -192,8 +207,8 @@ def test_a_large_vocabulary_draws_the_ten_most_probable_and_the_chosen_entry(
     top = [int(k) for k in np.argsort(-tempered, kind="stable")[:10]]
     shown = top if chosen in top else [*top, chosen]
     frame = _frame(trace, "sample")
-    for bars in frame.items_of(ProbabilityBars):
-        assert list(bars.spec.vocab) == [f"w{k}" for k in shown]
+    [bars] = frame.items_of(ProbabilityBars)
+    assert list(bars.spec.vocab) == [f"w{k}" for k in shown]
     [table] = [g for g in frame.items_of(MatrixGrid) if "top-k" in g.spec.title]
     assert len(table.spec.row_labels) == len(shown)
 
