@@ -223,3 +223,21 @@ def test_the_step_text_quotes_the_documents_numbers(lang: str) -> None:
               f"K 和 V 来自 KV 缓存；只计算新的一行（1 行，而不是 {n} 行）。",
     }[lang]
     assert step_text(trace, index, lang).how.endswith(expected)
+
+
+def _marks_placed(trace: Trace, step_id: str) -> list[tuple[str, float]]:
+    """Each line of the marks (its words and where it starts), in the Chinese frame."""
+    item = frame(trace, step_id, "zh")
+    return [(t.text, round(t.sceneBoundingRect().top(), 1)) for t in item.items_of(TextItem)
+            if "缓存" in t.text or t.text.startswith(("←", "第 p", "Q 第"))]
+
+
+@pytest.mark.parametrize("step_id", ["L1.projections", "L1.scores"])
+def test_the_marks_are_measured_as_the_frame_fits_them(qtbot: QtBot, step_id: str) -> None:
+    """The same document without its run, laid out first, does not lend the generated one its
+    measure (which has no room for the marks)."""
+    trace = generated("kv_heads")
+    alone = compute(replace(trace.scenario, title=f"alone {step_id}"))
+    after = compute(replace(trace.scenario, title=f"after {step_id}"))
+    frame(compute(replace(after.scenario, generation=None)), step_id, "zh")
+    assert _marks_placed(after, step_id) == _marks_placed(alone, step_id)
