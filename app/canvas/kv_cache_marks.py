@@ -68,7 +68,7 @@ class CacheBand(QGraphicsRectItem):
 def _tag(grid: MatrixGrid, band: CacheBand, words: str, parent: QGraphicsItem) -> QRectF | None:
     """``words`` right of the grid, level with ``band``, when nothing else of the picture is
     there (the outline and the lines under the picture say it anyway); where it went."""
-    item = TextItem(words, grid.theme, size=13, role="text")
+    item = TextItem(words, grid.theme, size=15, role="text")
     right = grid.boundingRect().right() + TAG_GAP
     middle = band.rect().center().y() - item.boundingRect().height() / 2
     covers = grid.mapRectToItem(parent, item.boundingRect().translated(right, middle))
@@ -147,9 +147,9 @@ def mark_kv_cache(ctx: LayoutContext, step: Step, parent: QGraphicsItem, covered
             tagged = _tag(grid, CacheBand(grid, rows, kind), cache_word(lang, tag), parent)
             covered = covered if tagged is None else covered.united(tagged)
     words = _lines(lang, marks)
-    heading = text_lines(parent, words[:1], 0, covered.bottom() + ROW_GAP / 2, ctx, size=15,
+    heading = text_lines(parent, words[:1], 0, covered.bottom() + ROW_GAP / 2, ctx, size=17,
                          role="text", bold=True)
-    rest = text_lines(parent, words[1:], 0, heading.bottom() + 2, ctx, size=14, role="text")
+    rest = text_lines(parent, words[1:], 0, heading.bottom() + 2, ctx, size=16, role="text")
     return covered.united(heading).united(rest)
 
 

@@ -32,13 +32,15 @@ def _cache(f: Facts, marks: CacheRows) -> Say:
 
 
 def with_cache(plan: Plan) -> Plan:
-    """``plan``, its "how" followed by the cache's sentence when the cache concerns the step."""
+    """``plan``, its summary followed by the cache's sentence when the cache concerns the
+    step (the summary is what the window shows first)."""
     def told(f: Facts) -> Telling:
         telling = plan(f)
         marks = cache_rows(f.trace, f.step)
         if marks is None:
             return telling
-        return replace(telling, how=say("cache.after", how=telling.how, cache=_cache(f, marks)))
+        return replace(telling, summary=say("cache.after", told=telling.summary,
+                                            cache=_cache(f, marks)))
     return told
 
 

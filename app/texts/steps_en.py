@@ -379,7 +379,7 @@ WORDS: dict[str, str] = {
                             "normalises nor averages.",
     "cross_resid.check": "Subtract: {out} − {source} equals the cross-attention output in "
                          "every cell.",
-    "cache.after": "{how} {cache}",
+    "cache.after": "{told} {cache}",
     "cache.projection": "Generating token {t} of the run ({token}, position p{p}): K and V of the "
                         "{earlier} earlier positions come from the KV cache{window}; only the new "
                         "row is computed (1 row instead of {n}).{groups}",

@@ -286,7 +286,7 @@ WORDS: dict[str, str] = {
     "cross_resid.how": "{out} = {source} + {attn}，逐个数相加。{token}：{sum}。",
     "cross_resid.pitfalls": "残差只是普通加法，没有可学习的数，既不做规范化，也不求平均。",
     "cross_resid.check": "做减法：{out} − {source} 的每一格都等于交叉注意力输出。",
-    "cache.after": "{how}{cache}",
+    "cache.after": "{told}{cache}",
     "cache.projection": "生成第 {t} 个 Token（{token}，位置 p{p}）：前 {earlier} 个位置的 K 和 V "
                         "来自 KV 缓存{window}；只计算新的一行（1 行，而不是 {n} 行）。{groups}",
     "cache.window": "（其中 {dropped} 个已移出大小为 {w} 的窗口，不再读取）",

@@ -138,8 +138,8 @@ def test_no_marks_without_a_generation_run(qtbot: QtBot) -> None:
         assert bands(item) == {}
         assert not any("KV cache" in t or "←" in t for t in texts(item))
         index = plain.step_index(step_id)
-        assert "cache" not in step_text(plain, index, "en").how
-        assert "缓存" not in step_text(plain, index, "zh").how
+        assert "cache" not in step_text(plain, index, "en").summary
+        assert "缓存" not in step_text(plain, index, "zh").summary
 
 
 def test_grouped_heads_the_cache_holds_g_heads(qtbot: QtBot) -> None:
@@ -151,9 +151,9 @@ def test_grouped_heads_the_cache_holds_g_heads(qtbot: QtBot) -> None:
             in texts(frame(trace, "L1.projections")))
     assert ("缓存每个位置只存 g = 1 个 K/V 头（h = 2 个 Query 头共用）"
             in texts(frame(trace, "L1.projections", "zh")))
-    assert step_text(trace, index, "en").how.endswith(
+    assert step_text(trace, index, "en").summary.endswith(
         "The cache holds g = 1 K/V head per position, shared by the 2 query heads.")
-    assert step_text(trace, index, "zh").how.endswith(
+    assert step_text(trace, index, "zh").summary.endswith(
         "缓存每个位置只存 g = 1 个 K/V 头，由 2 个 Query 头共用。")
     # K is drawn with the one K/V head's columns: its rows are still the positions'.
     n = trace.scenario.n
@@ -177,12 +177,12 @@ def test_rows_that_left_the_window_are_marked_dropped(qtbot: QtBot, lang: str) -
             "zh": f"K、V 第 {_span(dropped[0], dropped[-1])} 行：已移出大小为 {w} 的窗口，"
                   "缓存中不再读取（-·- 点划线框）"}[lang]
     assert line in texts(item)
-    how = step_text(trace, trace.step_index("L2.projections"), lang).how
+    summary = step_text(trace, trace.step_index("L2.projections"), lang).summary
     assert {"en": f"({len(dropped)} of them left the window of {w} and are no longer read)",
-            "zh": f"（其中 {len(dropped)} 个已移出大小为 {w} 的窗口，不再读取）"}[lang] in how
-    scores_how = step_text(trace, trace.step_index("L2.scores"), lang).how
+            "zh": f"（其中 {len(dropped)} 个已移出大小为 {w} 的窗口，不再读取）"}[lang] in summary
+    scores_summary = step_text(trace, trace.step_index("L2.scores"), lang).summary
     assert {"en": f"against the {w} keys it sees", "zh": f"与它能看到的 {w} 个 Key"}[lang] \
-        in scores_how
+        in scores_summary
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -203,9 +203,9 @@ def test_encoder_decoder_memory_is_computed_once(qtbot: QtBot, lang: str) -> Non
                   "encoder ran  (- - - dashed)",
             "zh": f"编码器记忆的 K、V（第 {_span(0, memory - 1)} 行）：编码器运行时只算一次"
                   "（- - - 虚线框）"}[lang] in words
-    how = step_text(trace, trace.step_index("L1.cross.projections"), lang).how
+    summary = step_text(trace, trace.step_index("L1.cross.projections"), lang).summary
     assert {"en": f"the memory's K and V ({memory} encoder rows) were computed once",
-            "zh": f"编码器记忆的 K 和 V（{memory} 行）在编码器运行时只算一次"}[lang] in how
+            "zh": f"编码器记忆的 K 和 V（{memory} 行）在编码器运行时只算一次"}[lang] in summary
     # The encoder's own steps are not the cache's.
     assert bands(frame(trace, "enc.L1.projections", lang)) == {}
 
@@ -223,7 +223,7 @@ def test_the_step_text_quotes_the_documents_numbers(lang: str) -> None:
         "zh": f"生成第 {GENERATED} 个 Token（“{token}”，位置 p{n - 1}）：前 {n - 1} 个位置的 "
               f"K 和 V 来自 KV 缓存；只计算新的一行（1 行，而不是 {n} 行）。",
     }[lang]
-    assert step_text(trace, index, lang).how.endswith(expected)
+    assert step_text(trace, index, lang).summary.endswith(expected)
 
 
 def _marks_placed(trace: Trace, step_id: str) -> list[tuple[str, float]]:
