@@ -13,25 +13,25 @@ from app.texts.model import fill_word
 CACHE_WORDS: dict[str, dict[str, str]] = {
     "en": {
         "heading": "KV cache · generated token {t}",
-        "reused": "K, V rows {rows}: reused from the cache  (- - - dashed)",
-        "dropped": "K, V rows {rows}: left the window of {w}, dropped from the cache's view  "
+        "reused": "K, V {rows}: reused from the cache  (- - - dashed)",
+        "dropped": "K, V {rows}: left the window of {w}, dropped from the cache's view  "
                    "(-·- dash-dot)",
-        "queries_earlier": "Q rows {rows}: computed at earlier tokens, not kept  (··· dotted)",
-        "new_row": "row {row}: new, computed now  (━ solid) · 1 row instead of {n}",
+        "queries_earlier": "Q {rows}: computed at earlier tokens, not kept  (··· dotted)",
+        "new_row": "{row}: new, computed now  (━ solid) · 1 row instead of {n}",
         "groups_one": "the cache holds g = 1 K/V head per position (h = {h} query heads "
                       "share it)",
         "groups_many": "the cache holds g = {g} K/V heads per position (h = {h} query heads)",
-        "memory": "K, V of the memory, rows {rows}: computed once, when the encoder ran  "
+        "memory": "K, V of the memory, {rows}: computed once, when the encoder ran  "
                   "(- - - dashed)",
-        "earlier": "rows {rows}: computed at earlier tokens  (··· dotted)",
-        "new_query": "row {row}: the new query, computed now against {seen} keys  (━ solid)",
+        "earlier": "{rows}: computed at earlier tokens  (··· dotted)",
+        "new_query": "{row}: the new query, computed now against {seen} keys  (━ solid)",
         "tag_reused": "← cache",
         "tag_dropped": "← out of the window",
         "tag_earlier": "← earlier",
         "tag_new": "← new",
         "tag_once": "← computed once",
-        "range": "p{a}–p{b}",
-        "single": "p{a}",
+        "range": "rows p{a}–p{b}",
+        "single": "row p{a}",
     },
     "zh": {
         "heading": "KV 缓存 · 第 {t} 个生成的 Token",
@@ -67,7 +67,8 @@ def cache_word(lang: str, key: str, /, **fields: object) -> str:
 
 
 def row_span(lang: str, rows: Sequence[int]) -> str:
-    """Consecutive rows as ``p0–p2`` (one row: ``p3``)."""
+    """Consecutive rows as ``rows p0–p2`` (one row: ``row p3``; in Chinese ``p0–p2``, the
+    sentence saying 第 … 行)."""
     if len(rows) == 1:
         return cache_word(lang, "single", a=rows[0])
     return cache_word(lang, "range", a=rows[0], b=rows[-1])

@@ -177,6 +177,9 @@ def test_rows_that_left_the_window_are_marked_dropped(qtbot: QtBot, lang: str) -
             "zh": f"K、V 第 {_span(dropped[0], dropped[-1])} 行：已移出大小为 {w} 的窗口，"
                   "缓存中不再读取（-·- 点划线框）"}[lang]
     assert line in texts(item)
+    one = {"en": f"K, V row p{reused[0]}: reused from the cache  (- - - dashed)",
+           "zh": f"K、V 第 p{reused[0]} 行：从缓存复用（- - - 虚线框）"}[lang]
+    assert one in texts(item)
     summary = step_text(trace, trace.step_index("L2.projections"), lang).summary
     assert {"en": f"({len(dropped)} of them left the window of {w} and are no longer read)",
             "zh": f"（其中 {len(dropped)} 个已移出大小为 {w} 的窗口，不再读取）"}[lang] in summary
