@@ -29,6 +29,7 @@ from app.canvas.layout import fit_scale as fit_scale
 from app.canvas.remember import number_format
 from app.canvas.steps import lay_out_step
 from app.canvas.worked_row import add_worked_row, has_worked_row
+from app.model.cache_rows import generated_tokens
 from app.model.next_token import stack_is_causal
 from app.model.operands import attention_of, norm_kind, tokens_of
 from app.model.outline import parameter_paths
@@ -91,7 +92,8 @@ def _laid_out(ctx: LayoutContext, step_index: int, parent: QGraphicsItem, wrap: 
 
 def _document_key(trace: Trace, options: FrameOptions) -> tuple[object, ...]:
     """What decides the sizes of every step's picture apart from the numbers: shapes, tokens,
-    the steps and the options that change the picture."""
+    the steps, the generation run (its KV-cache marks) and the options that change the
+    picture."""
     scenario = trace.scenario
     arrays = tuple((name, array.shape) for name, array in trace.arrays.items())
     parameters = tuple((path, scenario.parameter(path).shape)
@@ -99,6 +101,7 @@ def _document_key(trace: Trace, options: FrameOptions) -> tuple[object, ...]:
     steps = tuple((step.id, step.reads, step.writes, _options_of(trace, step))
                   for step in trace.steps)
     return (tuple(scenario.tokens), scenario.title, arrays, parameters, steps,
+            generated_tokens(trace),
             tuple(tokens_of(trace, "vocab")), options.head, options.show_all_arrows, options.lang,
             options.worked_row, options.arrows, LayoutContext.places_for(trace, options))
 

@@ -14,6 +14,7 @@ from app.canvas.arrows import ArrowSpec, AttentionArrows
 from app.canvas.block_steps import lay_out_ffn, lay_out_norm, lay_out_residual
 from app.canvas.context import LayoutContext, positioned_labels
 from app.canvas.heads import ARROWS_GAP, lay_out_heads_mix
+from app.canvas.kv_cache_marks import mark_kv_cache
 from app.canvas.layout import ROW_GAP, place_arrows, place_row, place_rows, place_rows_after
 from app.canvas.loss_step import lay_out_loss
 from app.canvas.pieces import fitted_lines, text_lines
@@ -229,5 +230,8 @@ LAYOUTS: Mapping[Op, Layout] = op_table("canvas.layout", {
 
 def lay_out_step(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     """Place the picture of ``step`` under ``parent``, from (0, 0); returns what it covers."""
-    return LAYOUTS[step.op](ctx.for_step(step), step, parent)
+    own = ctx.for_step(step)
+    first = len(own.made)
+    covered = LAYOUTS[step.op](own, step, parent)
+    return mark_kv_cache(own, step, parent, covered, own.made[first:])
 

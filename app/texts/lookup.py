@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from app.texts import glossary_en, glossary_zh
+from app.texts.cache_plans import with_cache
 from app.texts.facts import Facts, facts_for
 from app.texts.model import HEADINGS, TERM_IDS, GlossaryEntry, StepText, check_language
 from app.texts.position_plans import added, qk_norm, rope
@@ -50,11 +51,11 @@ OP_PLANS: Mapping[Op, Callable[[Facts], Telling]] = op_table("texts.plans", {
     "positions": added,
     "inputs": _by_key(),
     "norm": _norm,
-    "projection": _by_key("attention.projections"),
+    "projection": with_cache(_by_key("attention.projections")),
     "rope": rope,
-    "scores": _by_key("attention.scores"),
-    "weights": _by_key("attention.weights"),
-    "mix": _by_key("attention.mix"),
+    "scores": with_cache(_by_key("attention.scores")),
+    "weights": with_cache(_by_key("attention.weights")),
+    "mix": with_cache(_by_key("attention.mix")),
     "residual": _by_key("block.resid1"),
     "ffn": _by_key("block.ffn"),
     "logits": _by_key(),

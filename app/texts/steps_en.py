@@ -409,5 +409,21 @@ WORDS: dict[str, str] = {
                             "normalises nor averages.",
     "cross_resid.check": "Subtract: {out} − {source} equals the cross-attention output in "
                          "every cell.",
+    "cache.after": "{told} {cache}",
+    "cache.projection": "Generating token {t} of the run ({token}, position p{p}): K and V of the "
+                        "{earlier} earlier positions come from the KV cache{window}; only the new "
+                        "row is computed (1 row instead of {n}).{groups}",
+    "cache.window": " ({dropped} of them left the window of {w} and are no longer read)",
+    "cache.groups_one": " The cache holds g = 1 K/V head per position, shared by the {h} "
+                        "query heads.",
+    "cache.groups_many": " The cache holds g = {g} K/V heads per position, shared by the {h} "
+                         "query heads.",
+    "cache.memory": "Generating token {t} of the run ({token}, position p{p}): the memory's K "
+                    "and V ({m} encoder rows) were computed once, when the encoder ran, and are "
+                    "reused at every token; only the new query row is computed.",
+    "cache.queries": "Generating token {t} of the run ({token}, position p{p}): only the new "
+                     "row is computed now, the new query against the {seen} keys it sees; the "
+                     "{earlier} earlier rows were computed at earlier tokens (1 row instead of "
+                     "{n}).",
 }
 """Sentence id → English template."""

@@ -311,5 +311,16 @@ WORDS: dict[str, str] = {
     "cross_resid.how": "{out} = {source} + {attn}，逐个数相加。{token}：{sum}。",
     "cross_resid.pitfalls": "残差只是普通加法，没有可学习的数，既不做规范化，也不求平均。",
     "cross_resid.check": "做减法：{out} − {source} 的每一格都等于交叉注意力输出。",
+    "cache.after": "{told}{cache}",
+    "cache.projection": "生成第 {t} 个 Token（{token}，位置 p{p}）：前 {earlier} 个位置的 K 和 V "
+                        "来自 KV 缓存{window}；只计算新的一行（1 行，而不是 {n} 行）。{groups}",
+    "cache.window": "（其中 {dropped} 个已移出大小为 {w} 的窗口，不再读取）",
+    "cache.groups_one": "缓存每个位置只存 g = 1 个 K/V 头，由 {h} 个 Query 头共用。",
+    "cache.groups_many": "缓存每个位置存 g = {g} 个 K/V 头，由 {h} 个 Query 头共用。",
+    "cache.memory": "生成第 {t} 个 Token（{token}，位置 p{p}）：编码器记忆的 K 和 V（{m} 行）在"
+                    "编码器运行时只算一次，每个 Token 都复用；只计算新的 Query 一行。",
+    "cache.queries": "生成第 {t} 个 Token（{token}，位置 p{p}）：现在只计算新的一行，即新的 Query "
+                     "与它能看到的 {seen} 个 Key；前 {earlier} 行在之前的 Token 时已算过（1 行，"
+                     "而不是 {n} 行）。",
 }
 """Sentence id → Chinese template."""
