@@ -9,8 +9,8 @@ RUN_WORDS: dict[str, dict[str, str]] = {
         "token_of": "Token {t} of {count} “{label}”",
     },
     "zh": {
-        "token": "第 {t} 个词元“{label}”",
-        "token_of": "第 {t} / {count} 个词元“{label}”",
+        "token": "第 {t} 个 Token“{label}”",
+        "token_of": "第 {t} 个 Token（共 {count} 个）“{label}”",
     },
 }
 

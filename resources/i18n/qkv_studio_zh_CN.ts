@@ -1301,7 +1301,7 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
     </message>
     <message>
         <source>The steps that drew {token}: the prompt and the tokens before it</source>
-        <translation>抽出{token}的步骤：提示词及其之前的词元</translation>
+        <translation>抽出{token}的步骤：提示词及其之前的 Token</translation>
     </message>
     <message>
         <source>Viewing {place} of the run: the steps that drew it, read-only. Edits apply to the whole document.</source>

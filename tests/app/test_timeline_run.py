@@ -91,10 +91,10 @@ def test_the_run_level_speaks_chinese(window: StudioWindow) -> None:
     i18n.set_language("zh")
     QApplication.processEvents()
     level = window.timeline.run_level
-    assert level.token_buttons[1].text() == "第 2 个词元“爱”"
+    assert level.token_buttons[1].text() == "第 2 个 Token“爱”"
     assert level.whole_button.text() == "整个文档"
     level.token_buttons[1].click()
-    assert window.timeline.position_label.text().startswith("第 2 / 3 个词元“爱” · ")
+    assert window.timeline.position_label.text().startswith("第 2 个 Token（共 3 个）“爱” · ")
     assert "整个文档" in level.banner.text()
 
 
