@@ -74,7 +74,7 @@ def extend(scenario: Scenario, token_id: int) -> Scenario:
     doc = to_document(scenario, as_array)
     doc["token_ids"] = [*scenario.token_ids, token_id]
     doc["tokens"] = [*scenario.tokens, scenario.head.vocab[token_id]]
-    for attention in _self_attentions(doc, scenario):
+    for attention in self_attentions(doc, scenario):
         if "key_mask" in attention:
             attention["key_mask"] = [*attention["key_mask"], 1]
     if scenario.generation is not None:
@@ -83,11 +83,11 @@ def extend(scenario: Scenario, token_id: int) -> Scenario:
     return parse_scenario(doc)
 
 
-def _self_attentions(doc: dict[str, Any], scenario: Scenario) -> list[dict[str, Any]]:
+def self_attentions(doc: dict[str, Any], scenario: Scenario) -> list[dict[str, Any]]:
     """The self-attention objects of the document's main stack."""
     if scenario.shorthand:
         return [doc["attention"]]
     return [layer["attention"] for layer in doc["layers"]]
 
 
-__all__ = ["can_generate", "check_room", "check_token", "extend"]
+__all__ = ["can_generate", "check_room", "check_token", "extend", "self_attentions"]

@@ -31,7 +31,8 @@ from engine.numbers import DECIMAL_CHOICES
 
 if TYPE_CHECKING:
     from app.canvas import FrameOptions
-    from engine import Scenario
+    from app.export.run_pages import Page
+    from engine import Scenario, Trace
 
 EXIT_FAILED = 1
 EXIT_REFUSED = 2
@@ -44,9 +45,16 @@ def add_export_arguments(parser: argparse.ArgumentParser) -> None:
                           "--out names; the others write one file.")
     parser.add_argument("--format", required=True, choices=list(FORMATS),
                         help="what to write")
-    parser.add_argument("--steps", "--step", default="all", metavar="all|N|N-M|ID",
+    parser.add_argument("--steps", "--step", metavar="all|N|N-M|ID",
                         help="which steps, counted from 1, or a step id (L2.scores) or a layer "
-                             "(L2) (default: all)")
+                             "(L2) (default: all); with --run --token T, of that token's steps")
+    parser.add_argument("--run", action="store_true", dest="generation_run",
+                        help="a document with a generation run: the draw of every token in "
+                             "order, one frame per token (gif, mp4, pdf, pptx), or with --token "
+                             "T that token's steps")
+    parser.add_argument("--token", type=int, metavar="T",
+                        help="with --run: token T of the run (counted from 1), its steps as the "
+                             "document that drew it computes them")
     parser.add_argument("--out", metavar="PATH",
                         help="for png/svg the folder (default: the current folder), or with one "
                              "step the file (--steps 10 --out g01.png; a .png/.svg name with "
@@ -133,11 +141,9 @@ def run_export_command(args: argparse.Namespace) -> int:
     except ScenarioError as error:
         return _fail(str(error))
     try:
-        steps = parse_steps(args.steps, len(trace.steps), [s.id for s in trace.steps])
-    except ValueError as error:
-        return _fail(str(error))
-    try:
-        view = _view(args, trace.scenario, document)
+        trace, steps, pages = _selection(args, trace)
+        view = _view(args, trace.scenario if pages is None else pages[0].trace.scenario,
+                     document)
     except ValueError as error:
         return _fail(str(error))
     name = document_name(document)
@@ -160,7 +166,7 @@ def run_export_command(args: argparse.Namespace) -> int:
     from app.export.safe import ExportError, PictureTooLargeError
 
     try:
-        written = run_export(trace, request, _frame_options(view, trace.scenario.n))
+        written = run_export(trace, request, _frame_options(view, trace.scenario.n), pages=pages)
     except PictureTooLargeError as error:
         return _fail(str(error))
     except ExportError as error:
@@ -168,6 +174,39 @@ def run_export_command(args: argparse.Namespace) -> int:
     for path in written:
         print(path)
     return 0
+
+
+def _selection(args: argparse.Namespace,
+               trace: Trace) -> tuple[Trace, tuple[int, ...], tuple[Page, ...] | None]:
+    """The trace and steps to export, and for ``--run`` the pages of the run (whole, or token
+    ``--token``'s steps); ``ValueError`` with one line for a choice the document refuses."""
+    from app.export.run_pages import run_pages, token_pages, token_trace
+    from app.model.run import run_tokens
+
+    text = "all" if args.steps is None else args.steps
+    if args.token is not None and not args.generation_run:
+        raise ValueError("--token needs --run (--run --token T: token T's steps)")
+    if not args.generation_run:
+        return trace, parse_steps(text, len(trace.steps), [s.id for s in trace.steps]), None
+    scenario = trace.scenario
+    count = len(run_tokens(scenario))
+    if count == 0:
+        raise ValueError(f"--run: {args.file} has no generation run (generate tokens first: "
+                         f"Generate next, or qkv-studio generate --out)")
+    if args.token is None:
+        if args.steps is not None:
+            raise ValueError("--run exports the draw of every token; for one token's steps "
+                             "give --token T with --steps")
+        if FORMATS[args.format].per_step:
+            raise ValueError(f"--run writes one file for the whole run (gif, mp4, pdf or "
+                             f"pptx), not {args.format}; or give --token T")
+        pages = run_pages(scenario, args.lang)
+        return pages[-1].trace, tuple(page.step for page in pages), pages
+    if not 1 <= args.token <= count:
+        raise ValueError(f"--token {args.token}: the run has tokens 1 to {count}")
+    token = token_trace(scenario, args.token)
+    steps = parse_steps(text, len(token.steps), [s.id for s in token.steps])
+    return token, steps, token_pages(scenario, args.token, token, steps, args.lang)
 
 
 @dataclass(frozen=True)

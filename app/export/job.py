@@ -10,7 +10,7 @@ callback that returns ``False`` to cancel; a cancelled or failed export leaves n
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,7 @@ from app.export.render import (
     render_image,
     svg_bytes,
 )
+from app.export.run_pages import Page
 from app.export.safe import ExportCancelled, atomic_file, staged_folder, write_file
 from app.export.settings import ExportRequest
 from app.export.slides import editable_slide, picture_slide, typeface
@@ -48,15 +49,18 @@ Progress = Callable[[int, int], bool]
 
 
 class ExportPlan:
-    """The frames of one export, built on demand, with progress and cancellation."""
+    """The frames of one export, built on demand, with progress and cancellation: the
+    request's steps of ``trace``, or ``pages`` (a generation run's, from several traces)."""
 
     def __init__(self, trace: Trace, request: ExportRequest, options: FrameOptions | None = None,
-                 progress: Progress | None = None) -> None:
+                 progress: Progress | None = None, pages: Sequence[Page] | None = None) -> None:
         count = len(trace.steps)
         bad = [step for step in request.steps if not 0 <= step < count]
-        if bad:
+        if bad and pages is None:
             raise ValueError(f"step {bad[0] + 1} is out of range: this document has steps 1 to "
                              f"{count}")
+        self.pages = tuple(pages) if pages is not None else \
+            tuple(Page(trace, step) for step in request.steps)
         check_image_size(*request.pixel_size())  # every format, before anything is drawn
         self.trace = trace
         self.request = request
@@ -65,7 +69,7 @@ class ExportPlan:
                                decimals=request.decimals or base.decimals,
                                aspect=request.aspect)
         self.progress = progress
-        self.total = len(request.steps)
+        self.total = len(self.pages)
         self.done = 0
         # Asked here, on the interface thread: the deck may be written on a worker.
         self.typeface = typeface() if request.format == "pptx" else ""
@@ -80,10 +84,11 @@ class ExportPlan:
         self.done += 1
         self.check()
 
-    def frame(self, step: int, *, transparent: bool | None = None) -> Frame:
+    def frame(self, page: Page, *, transparent: bool | None = None) -> Frame:
         request = self.request
-        caption = caption_for(self.trace, step, request.lang) if request.caption else ""
-        return build_frame(self.trace, step, self.options, lang=request.lang, caption=caption,
+        caption = caption_for(page.trace, page.step, request.lang) if request.caption else ""
+        return build_frame(page.trace, page.step, self.options, lang=request.lang,
+                           caption=caption, title=page.title,
                            transparent=request.transparent if transparent is None
                            else transparent)
 
@@ -94,8 +99,8 @@ class ExportPlan:
 
     def frames(self, *, transparent: bool | None = None) -> Iterator[Frame]:
         """The frames in export order, built one at a time."""
-        for step in self.request.steps:
-            yield self.frame(step, transparent=transparent)
+        for page in self.pages:
+            yield self.frame(page, transparent=transparent)
 
 
 Payloads = Generator[Any, None, None]
@@ -198,8 +203,8 @@ def _slides(plan: ExportPlan) -> Payloads:
     request = plan.request
     sheet = sheet_size(request.aspect)
     make = picture_slide if request.pptx_pictures else editable_slide
-    for frame in plan.frames():
-        yield make(frame, notes_for(plan.trace, frame.step, request.lang), sheet, plan.size)
+    for page, frame in zip(plan.pages, plan.frames(), strict=True):
+        yield make(frame, notes_for(page.trace, page.step, request.lang), sheet, plan.size)
 
 
 def _write_pptx(plan: ExportPlan, slides: Iterable[Slide]) -> list[Path]:
@@ -227,8 +232,10 @@ PIPELINES: dict[str, Pipeline] = {
 
 
 def run_export(trace: Trace, request: ExportRequest, options: FrameOptions | None = None,
-               progress: Progress | None = None) -> list[Path]:
-    """Export ``request.steps`` of ``trace``; return the files written, in order.
+               progress: Progress | None = None,
+               pages: Sequence[Page] | None = None) -> list[Path]:
+    """Export ``request.steps`` of ``trace`` (or ``pages``: a generation run's frames, from
+    several traces); return the files written, in order.
 
     Parameters
     ----------
@@ -248,7 +255,7 @@ def run_export(trace: Trace, request: ExportRequest, options: FrameOptions | Non
     ValueError
         A step is out of range.
     """
-    plan = ExportPlan(trace, request, options, progress)
+    plan = ExportPlan(trace, request, options, progress, pages)
     plan.check()
     pipeline = PIPELINES[request.format]
     return pipeline.write(plan, pipeline.compose(plan))

@@ -208,6 +208,7 @@ class GenerationPanel(QWidget):
         """Draw the next token with the run's settings and append it; False if nothing was
         appended (the document cannot generate, is still computing, or the engine refused)."""
         state = self.state
+        state.view_token(None)  # a token of the run on screen: the whole document draws
         scenario, trace = state.scenario, state.trace
         if self.refusal(scenario) is not None or trace.scenario is not scenario:
             return False

@@ -14,6 +14,7 @@ from PySide6.QtGui import QUndoStack
 from app.i18n import current_language
 from app.model.edits import Document, Operation, SetCell
 from app.model.operands import shares_step, tokens_of, visible_of
+from app.model.run import prefix
 from app.texts.bidi import isolate
 from app.texts.printed import printed_places
 from app.texts.problems import problem_words
@@ -64,9 +65,12 @@ class DocumentState(QObject):
         Receiver, head or arrow filter changed.
     message(str)
         A line for the status bar: what just happened, or why an edit was refused.
+    tokenChanged
+        The run token whose own steps are shown changed (:meth:`view_token`).
     """
 
     documentChanged = Signal()
+    tokenChanged = Signal()
     traceChanged = Signal()
     busyChanged = Signal(bool)
     stepChanged = Signal(int)
@@ -96,6 +100,11 @@ class DocumentState(QObject):
         """Pushing an edit or taking a failed one back: the undo stack moves without a word."""
         self.undo_stack.indexChanged.connect(self._on_index)
         self.refused.connect(self._end_editing)
+        self.token: int | None = None
+        """The token of the document's run whose own steps are on screen, read-only (the
+        trace of the document that drew it); None: the whole document's steps."""
+        self._whole: Trace | None = None
+        """The whole document's trace while a token's is on screen."""
 
     # -- reading ---------------------------------------------------------------------------
     @property
@@ -133,6 +142,7 @@ class DocumentState(QObject):
     def show(self, scenario: Scenario, trace: Trace | None) -> None:
         """Make ``scenario`` current with its trace, computed now or (big) in a worker; used by
         the undo commands."""
+        self._leave_token()
         self.document.scenario = scenario
         if trace is None and self._trace.scenario is scenario:
             trace = self._trace
@@ -319,6 +329,29 @@ class DocumentState(QObject):
         return resize(self.document.scenario, sizes).dropped
 
     # -- view state ------------------------------------------------------------------------
+    # -- a generation run, token by token ---------------------------------------------------
+    def view_token(self, t: int | None) -> None:
+        """Show token ``t``'s own steps (its draw step current), or with None the whole
+        document's again; any edit goes back to the whole document first."""
+        if t == self.token or self.busy:
+            return
+        if t is None:
+            trace, self._whole = self._whole or self._trace, None
+        else:
+            self._whole = self._whole or self._trace
+            trace = compute(prefix(self.scenario, t))
+        self.token = t
+        self.tokenChanged.emit()
+        self._show_trace(trace)
+        if t is not None:
+            self.set_step(len(trace.steps) - 1)
+
+    def _leave_token(self) -> None:
+        """Back to the whole document's trace, without a word: an edit or undo follows."""
+        if self._whole is not None:
+            self._trace, self._whole, self.token = self._whole, None, None
+            self.tokenChanged.emit()
+
     def set_step(self, index: int) -> None:
         index = max(0, min(len(self._trace.steps) - 1, index))
         if index != self._step:

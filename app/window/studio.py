@@ -193,8 +193,8 @@ class StudioWindow(QMainWindow):
 
     def _bar_clicked(self, entry: int) -> None:
         """A bar of the probabilities picks the next token, except in a comparison (its bars
-        belong to two documents)."""
-        if not self.compare.active:
+        belong to two documents) or on a token of the run (its steps are read-only)."""
+        if not self.compare.active and self.state.token is None:
             self.generation.pick(entry)
 
     def _say_opened(self) -> None:

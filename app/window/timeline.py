@@ -25,6 +25,7 @@ from app.i18n import LiveTexts, current_language
 from app.texts import HEADINGS, StepText, step_label, step_text, step_title
 from app.texts.step_labels import layer_name, step_groups
 from app.widgets.elided_label import ElidedLabel
+from app.window.run_level import RunLevel
 from app.window.state import DocumentState
 from engine import Trace
 
@@ -131,6 +132,8 @@ class Timeline(QWidget):
         self.texts.bind(self.position_label.setAccessibleName, lambda: self.tr("Current step"))
         controls.addWidget(self.position_label, 1)
         layout.addLayout(controls)
+        self.run_level = RunLevel(state)
+        layout.addWidget(self.run_level)
         self.step_bar = QScrollArea()
         self.step_bar.setWidgetResizable(True)
         self.step_bar.setFixedHeight(QPushButton("1").sizeHint().height()
@@ -172,6 +175,7 @@ class Timeline(QWidget):
         state.traceChanged.connect(self._on_trace)
         state.stepChanged.connect(lambda _k: self._show_current())
         state.viewChanged.connect(self._show_current)  # the texts follow the receiver
+        state.tokenChanged.connect(self._show_current)
 
     @property
     def playing(self) -> bool:
@@ -280,10 +284,13 @@ class Timeline(QWidget):
         # Short of room, the title keeps its start: the step bar shows the layer already.
         title = self.title_for(k)
         layer = layer_name(steps[k], self.lang)
+        place = self.run_level.place()
+        run = f"{place} · " if place else ""
         self.position_label.setText(
-            self.tr("Step {n} of {count} · {title}").format(n=k + 1, count=len(steps),
-                                                           title=title),
-            f"{k + 1}/{len(steps)} · {title.removeprefix(f'{layer} · ' if layer else '')}")
+            run + self.tr("Step {n} of {count} · {title}").format(n=k + 1, count=len(steps),
+                                                                 title=title),
+            f"{run}{k + 1}/{len(steps)} · "
+            f"{title.removeprefix(f'{layer} · ' if layer else '')}")
         receiver, head = self.state.receiver, self.state.head or 0
         text = self._step_text(k)
         summary, check = self._texts_of(text)
@@ -424,6 +431,7 @@ class Timeline(QWidget):
     def retranslate(self) -> None:
         """Every text again in the interface language (step titles and texts included)."""
         self.texts.apply()
+        self.run_level.retranslate()
         self._show_play_state()
         self._show_dwell_tip()
         self._name_step_buttons()

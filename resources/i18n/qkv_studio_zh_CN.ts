@@ -1282,6 +1282,33 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
     </message>
 </context>
 <context>
+    <name>RunLevel</name>
+    <message>
+        <source>Generation run:</source>
+        <translation>生成过程：</translation>
+    </message>
+    <message>
+        <source>Whole document</source>
+        <translation>整个文档</translation>
+    </message>
+    <message>
+        <source>The whole document&apos;s steps, where edits apply</source>
+        <translation>整个文档的步骤，编辑作用于此</translation>
+    </message>
+    <message>
+        <source>Generation run</source>
+        <translation>生成过程</translation>
+    </message>
+    <message>
+        <source>The steps that drew {token}: the prompt and the tokens before it</source>
+        <translation>抽出{token}的步骤：提示词及其之前的 Token</translation>
+    </message>
+    <message>
+        <source>Viewing {place} of the run: the steps that drew it, read-only. Edits apply to the whole document.</source>
+        <translation>正在查看生成过程中的{place}：抽出它的步骤，只读。编辑作用于整个文档。</translation>
+    </message>
+</context>
+<context>
     <name>Startup</name>
     <message>
         <source>The last document did not open cleanly last time ({path}); showing F11</source>

@@ -1,0 +1,106 @@
+"""A generation run is a second level on the timeline (issue 24 item 5): a button per token
+shows the steps of the document that drew it, read-only, its draw step choosing that token;
+the heading says where in the run; an edit goes back to the whole document."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from app import i18n
+from app.model.edits import SetCell
+from app.window.studio import StudioWindow
+from engine import parse_scenario
+from engine.generation_run import Run, generate
+from engine.parse_generation import Settings
+from tests.app.driving import DEFAULT_SIZE, close_window
+from tests.engine.generation_documents import cases
+
+
+def _run() -> Run:
+    return generate(parse_scenario(cases()["three-layers"]), 3,
+                    Settings(temperature=2.0, seed=4))
+
+
+@pytest.fixture
+def window(qtbot: QtBot) -> Iterator[StudioWindow]:
+    shown = StudioWindow(_run().scenario)
+    shown.resize(*DEFAULT_SIZE)
+    with qtbot.waitActive(shown):
+        shown.show()
+    yield shown
+    i18n.set_language("en")
+    close_window(shown)
+
+
+def test_a_token_shows_the_steps_that_drew_it_and_back(window: StudioWindow) -> None:
+    run = _run()
+    level = window.timeline.run_level
+    assert level.isVisible()
+    assert [b.text() for b in level.token_buttons] == ["token 1 “你”", "token 2 “爱”",
+                                                       "token 3 “你”"]
+    assert level.whole_button.isChecked() and not level.banner.isVisible()
+    whole = window.state.trace
+    level.token_buttons[0].click()
+    trace = window.state.trace
+    assert window.state.token == 1 and level.token_buttons[0].isChecked()
+    assert trace.scenario.n == run.scenario.n - 3  # the prompt alone
+    assert trace.steps[window.state.step].op == "sample"
+    assert int(trace.arrays["gen1.chosen"][0]) == run.tokens[0].draw.chosen
+    np.testing.assert_allclose(trace.arrays["probs"][-1], run.tokens[0].probs, rtol=1e-12)
+    window.canvas.build_pending()
+    assert window.canvas.frame is not None and window.canvas.frame.trace is trace
+    assert window.timeline.position_label.text().startswith(
+        "Token 1 of 3 “你” · Step 32 of 32 · ")
+    assert level.banner.isVisible() and "Edits apply to the whole document" in \
+        level.banner.text()
+    level.token_buttons[1].click()
+    assert int(window.state.trace.arrays["gen2.chosen"][0]) == run.tokens[1].draw.chosen
+    level.whole_button.click()
+    assert window.state.token is None and window.state.trace is whole
+    assert window.timeline.position_label.text().startswith("Step ")
+
+
+def test_an_edit_while_viewing_a_token_applies_to_the_whole_document(
+        window: StudioWindow) -> None:
+    level = window.timeline.run_level
+    n = window.state.scenario.n
+    level.token_buttons[2].click()
+    assert window.state.trace.scenario.n == n - 1
+    assert window.state.apply(SetCell("embedding", 0, 0, 0.25))
+    assert window.state.token is None and level.whole_button.isChecked()
+    assert window.state.trace.scenario is window.state.scenario
+    assert window.state.scenario.n == n and window.state.scenario.embedding[0, 0] == 0.25
+    window.undo_action.trigger()
+    assert window.state.trace.scenario.n == n
+
+
+def test_generate_next_on_a_token_draws_from_the_whole_document(window: StudioWindow) -> None:
+    n = window.state.scenario.n
+    window.timeline.run_level.token_buttons[0].click()
+    assert window.generation.generate()
+    assert window.state.token is None and window.state.scenario.n == n + 1
+    assert window.state.trace.scenario is window.state.scenario
+
+
+def test_the_run_level_speaks_chinese(window: StudioWindow) -> None:
+    i18n.set_language("zh")
+    QApplication.processEvents()
+    level = window.timeline.run_level
+    assert level.token_buttons[1].text() == "第 2 个 Token“爱”"
+    assert level.whole_button.text() == "整个文档"
+    level.token_buttons[1].click()
+    assert window.timeline.position_label.text().startswith("第 2 个 Token（共 3 个）“爱” · ")
+    assert "整个文档" in level.banner.text()
+
+
+def test_a_document_without_a_run_has_no_run_level(qtbot: QtBot) -> None:
+    shown = StudioWindow(parse_scenario(cases()["three-layers"]))
+    with qtbot.waitActive(shown):
+        shown.show()
+    assert not shown.timeline.run_level.isVisible()
+    close_window(shown)
