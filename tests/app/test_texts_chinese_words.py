@@ -23,9 +23,9 @@ from tests.examples import EXAMPLES, trace_of
 I18N = Path(__file__).resolve().parents[2] / "resources" / "i18n"
 CJK = re.compile(r"[\u4e00-\u9fff]")
 ALLOWED = frozenset({"Q", "K", "V", "W", "X", "Wo", "q", "k", "QK", "softmax", "RoPE",
-                     "LayerNorm", "RMSNorm", "Token"})
-"""Array names and symbols a Chinese map box may keep, and "Token", which the chapter itself
-writes in its Chinese sentences (下一个Token依赖前一个已选结果)."""
+                     "LayerNorm", "RMSNorm", "Token", "ln", "p"})
+"""Array names and symbols (ln p: the loss) a Chinese map box may keep, and "Token", which the
+chapter itself writes in its Chinese sentences (下一个Token依赖前一个已选结果)."""
 
 EXAMPLE_NAMES = sorted(path.name.removesuffix(".qkv.json") for path in EXAMPLES.glob("*.qkv.json"))
 MAP_CASES = ("sinusoidal", "learned", "rope_half", "alibi_default_slopes", "post_norm_2_layers",
