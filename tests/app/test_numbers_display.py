@@ -107,7 +107,8 @@ def test_an_export_request_overrides_the_document_decimals(window: StudioWindow,
     trace = window.state.trace
     step = [s.id for s in trace.steps].index("weights")
     request = ExportRequest(format="png", steps=(step,), destination=tmp_path, decimals=6)
-    frame = ExportPlan(trace, request, window.frame_options()).frame(step)
+    plan = ExportPlan(trace, request, window.frame_options())
+    frame = plan.frame(plan.pages[0])
     arrows = [a for a in frame.scene.items() if isinstance(a, AttentionArrows)]
     assert [a.share_labels for a in arrows] == [["0.80443", "0.19557"]]  # 0.804430 trimmed
 
