@@ -208,6 +208,16 @@ ZOOM_NOT_YET = {"continue"}
 """Zoomed, continue's step 10 (its 7-word vocabulary) is still 8.3 px."""
 
 
+def _window_at_1024(qtbot: QtBot, name: str) -> StudioWindow:
+    """The window on example ``name``, shown and active at 1024 × 768 (close it after)."""
+    window = StudioWindow(load_scenario(example_path(name)))
+    window.resize(1024, 768)
+    with qtbot.waitActive(window):
+        window.show()
+        window.activateWindow()
+    return window
+
+
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_focus_folds_the_editor_and_the_numbers_grow(qtbot: QtBot, name: str,
                                                       request: pytest.FixtureRequest) -> None:
@@ -216,12 +226,8 @@ def test_focus_folds_the_editor_and_the_numbers_grow(qtbot: QtBot, name: str,
     if name in WINDOW_NOT_YET:
         request.applymarker(pytest.mark.xfail(
             strict=True, reason="issue 23 item 1: some steps still under the window's target"))
-    window = StudioWindow(load_scenario(example_path(name)))
+    window = _window_at_1024(qtbot, name)
     try:
-        window.resize(1024, 768)
-        with qtbot.waitActive(window):
-            window.show()
-            window.activateWindow()
         focus = window.view_menu.focus_action
         assert focus.shortcut().toString() == "Ctrl+Shift+F"
         before = window.canvas.viewport().width()
@@ -258,12 +264,8 @@ def test_zoom_to_the_step_fills_the_canvas_with_the_picture(qtbot: QtBot, name: 
     if name in ZOOM_NOT_YET:
         request.applymarker(pytest.mark.xfail(
             strict=True, reason="issue 23 item 1: a step still under the target zoomed"))
-    window = StudioWindow(load_scenario(example_path(name)))
+    window = _window_at_1024(qtbot, name)
     try:
-        window.resize(1024, 768)
-        with qtbot.waitActive(window):
-            window.show()
-            window.activateWindow()
         window.view_menu.focus_action.trigger()
         zoom = window.zoom_action
         assert zoom.shortcut().toString() == "Ctrl+="
@@ -394,12 +396,8 @@ def test_the_draw_and_the_loss_zoomed_in_the_window_meet_its_target(qtbot: QtBot
                                                                     op: str) -> None:
     """In a 1024 × 768 window with the frame in focus and zoomed to the step, the draw's and
     the loss's numbers are at least :data:`ZOOMED_TARGET` tall."""
-    window = StudioWindow(load_scenario(example_path(name)))
+    window = _window_at_1024(qtbot, name)
     try:
-        window.resize(1024, 768)
-        with qtbot.waitActive(window):
-            window.show()
-            window.activateWindow()
         window.view_menu.focus_action.trigger()
         window.state.set_step(_step_of(window.state.trace, op))
         window.zoom_action.setChecked(True)
