@@ -16,7 +16,7 @@ from PySide6.QtCore import QPointF, QRectF, QSizeF
 from PySide6.QtGui import QBrush, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
 
-from app.canvas.context import FrameOptions, LayoutContext
+from app.canvas.context import FrameOptions, LayoutContext, positioned_labels
 from app.canvas.layout import ROW_GAP, TextItem, fit_scale, text_size
 from app.canvas.theme import Theme
 from app.texts.canvas_words import canvas_word
@@ -171,7 +171,10 @@ def _table(ctx: LayoutContext, step: Step) -> Table | None:
     f = facts_for(trace, trace.step_index(step.id), ctx.receiver, ctx.heads[0])
     header, row, total = STAGE_COLUMNS[stage](f, lang, ctx.places)
     cells = [[canvas_word(lang, "key"), *header]]
-    for j, key in enumerate(f.keys):
+    keys = positioned_labels(trace, step.keys or "tokens", lang)  # 好 · p2 where rows repeat
+    if len(keys) != len(f.keys):
+        keys = list(f.keys)
+    for j, key in enumerate(keys):
         cells.append([key, *row(j)] if j in f.visible else [key, canvas_word(lang, "masked")])
     if total:
         cells.append([canvas_word(lang, "total"), *total])

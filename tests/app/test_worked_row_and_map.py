@@ -153,3 +153,10 @@ def test_view_worked_row_toggles_and_a_map_click_jumps(qtbot: QtBot) -> None:
         assert window.state.trace.steps[7].id == "ffn"
     finally:
         close_window(window)
+
+
+def test_the_keys_of_one_word_at_three_positions_are_told_apart(qtbot: QtBot) -> None:
+    """The rope example's rows are all 好: the worked row names each key with its position,
+    as the grids' rows do."""
+    table = worked(compute(load_scenario(example_path("rope"))), "scores")
+    assert [row[0] for row in table.cells[1:4]] == ["好 · p0", "好 · p1", "好 · p2"]
