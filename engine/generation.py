@@ -13,10 +13,9 @@ from engine.scenario import Scenario, parse_scenario
 from engine.writer import as_array, to_document
 
 
-def check_room(scenario: Scenario, n: int | None = None) -> None:
-    """Refuse a document that cannot take one more generated token after its ``n`` positions
-    (by default its own): no token ids, embedding or vocabulary head, training targets, the
-    position limit, or a learned table at its end."""
+def check_generates(scenario: Scenario) -> None:
+    """Refuse a document that cannot generate at all, however short: no token ids or
+    embedding, no vocabulary head, or training targets."""
     if scenario.token_ids is None or scenario.embedding is None:
         raise ScenarioError("token_ids", Refusal("generate_needs_tokens"))
     head = scenario.head
@@ -24,6 +23,13 @@ def check_room(scenario: Scenario, n: int | None = None) -> None:
         raise ScenarioError("head.unembed", Refusal("generate_needs_head"))
     if scenario.targets is not None:
         raise ScenarioError("targets", Refusal("generate_with_targets"))
+
+
+def check_room(scenario: Scenario, n: int | None = None) -> None:
+    """Refuse a document that cannot take one more generated token after its ``n`` positions
+    (by default its own): no token ids, embedding or vocabulary head, training targets, the
+    position limit, or a learned table at its end."""
+    check_generates(scenario)
     n = scenario.n if n is None else n
     if n + 1 > MAX_POSITIONS:
         raise ScenarioError("token_ids", Refusal("generate_positions_limit", n=n,
@@ -90,4 +96,5 @@ def self_attentions(doc: dict[str, Any], scenario: Scenario) -> list[dict[str, A
     return [layer["attention"] for layer in doc["layers"]]
 
 
-__all__ = ["can_generate", "check_room", "check_token", "extend", "self_attentions"]
+__all__ = ["can_generate", "check_generates", "check_room", "check_token", "extend",
+           "self_attentions"]

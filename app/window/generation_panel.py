@@ -29,9 +29,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.i18n import LiveTexts
+from app.i18n import LiveTexts, current_language
 from app.model.edits import AppendToken, SetGeneration, run_of
-from engine import Scenario
+from app.texts.problems import problem_words
+from engine import Scenario, ScenarioError
+from engine.generation import check_generates
 from engine.numbers import format_number
 from engine.parse_generation import MAX_TEMPERATURE
 from engine.sampling import sample
@@ -130,15 +132,10 @@ class GenerationPanel(QWidget):
     def refusal(self, scenario: Scenario) -> str | None:
         """Why ``scenario`` cannot generate at all, in the interface language (None: it can;
         a limit it reaches is refused by the engine when the token is appended)."""
-        if scenario.token_ids is None or scenario.embedding is None:
-            return self.tr("Generating needs token ids and an embedding table to look the new "
-                           "token up in")
-        if scenario.head is None or scenario.head.unembed is None:
-            return self.tr("Generating needs a vocabulary head (head.unembed and head.vocab) to "
-                           "give the next token's probabilities")
-        if scenario.targets is not None:
-            return self.tr("This document has training targets, one per position: remove them "
-                           "before generating")
+        try:
+            check_generates(scenario)
+        except ScenarioError as error:
+            return problem_words(error, current_language())
         return None
 
     def _button_tip(self) -> str:

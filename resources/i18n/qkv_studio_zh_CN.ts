@@ -865,18 +865,6 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>或点击一根条形，选它的 Token</translation>
     </message>
     <message>
-        <source>Generating needs token ids and an embedding table to look the new token up in</source>
-        <translation>生成需要 token_ids 和嵌入表，才能查出新 Token 的行</translation>
-    </message>
-    <message>
-        <source>Generating needs a vocabulary head (head.unembed and head.vocab) to give the next token&apos;s probabilities</source>
-        <translation>生成需要词表头（head.unembed 和 head.vocab），才能给出下一个 Token 的概率</translation>
-    </message>
-    <message>
-        <source>This document has training targets, one per position: remove them before generating</source>
-        <translation>这个文档带有训练目标（每个位置一个）：生成之前请先移除</translation>
-    </message>
-    <message>
         <source>Append the next token, drawn from the last position&apos;s probabilities (Ctrl+G)</source>
         <translation>从最后一个位置的概率中抽取下一个 Token 并追加（Ctrl+G）</translation>
     </message>

@@ -222,8 +222,10 @@ def test_greedy_and_back_are_steps_of_their_own(qtbot: QtBot, generating: Studio
 
 
 @pytest.mark.parametrize(("name", "english", "chinese"), [
-    ("g01", "Generating needs token ids and an embedding table", "生成需要 token_ids 和嵌入表"),
-    ("tokenizer", "Generating needs a vocabulary head", "生成需要词表头"),
+    ("g01", "token_ids: generating needs token_ids and an embedding table",
+     "token_ids：生成需要 token_ids 和一张嵌入表"),
+    ("tokenizer", "head.unembed: generating needs a vocabulary head",
+     "head.unembed：生成需要词表头"),
 ])
 def test_a_document_that_cannot_generate_has_its_controls_disabled_saying_why(
         qtbot: QtBot, name: str, english: str, chinese: str) -> None:
