@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from app.texts.glossary_numbers import worked
 from app.texts.model import GlossaryEntry
 
@@ -11,7 +13,11 @@ def _entry(term_id: str, term: str, definition: str, example: str) -> tuple[str,
                                   term_id=term_id)
 
 
-ENTRIES: dict[str, GlossaryEntry] = dict((
+@cache
+def entries() -> dict[str, GlossaryEntry]:
+    """Every entry by term id, built when first asked for (the generation terms' worked
+    examples compute their numbers with the engine: not at start-up)."""
+    return dict((
     _entry("Wq", "Wq (W_Q), query projection",
            "The parameter table that turns each input row into its query: Q = X·Wq, with d rows "
            "and dₖ columns per head.",

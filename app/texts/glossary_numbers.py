@@ -6,6 +6,7 @@ print the same fields; no number of these entries is typed."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 
 import numpy as np
 
@@ -106,16 +107,15 @@ def _kv_cache() -> Fields:
 
 
 
-def _numbers() -> dict[str, Fields]:
+@cache
+def numbers() -> dict[str, Fields]:
+    """Term id → the fields its worked example prints, in either language (computed once,
+    when the glossary is first built)."""
     entropy, forcing = _training()
     return {"KV-cache": _kv_cache(), "temperature": _temperature(), "top-k": _top_k(),
             "top-p": _top_p(), "cross-entropy": entropy, "teacher-forcing": forcing}
 
 
-NUMBERS = _numbers()
-"""Term id → the fields its worked example prints, in either language."""
-
-
 def worked(term_id: str, template: str) -> str:
     """A worked example of ``term_id``: ``template`` filled with its computed numbers."""
-    return template.format(**NUMBERS[term_id])
+    return template.format(**numbers()[term_id])

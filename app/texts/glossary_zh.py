@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from app.texts.glossary_numbers import worked
 from app.texts.model import GlossaryEntry
 
@@ -11,7 +13,11 @@ def _entry(term_id: str, term: str, definition: str, example: str) -> tuple[str,
                                   term_id=term_id)
 
 
-ENTRIES: dict[str, GlossaryEntry] = dict((
+@cache
+def entries() -> dict[str, GlossaryEntry]:
+    """Every entry by term id, built when first asked for (the generation terms' worked
+    examples compute their numbers with the engine: not at start-up)."""
+    return dict((
     _entry("Wq", "Wq（W_Q，查询投影）",
            "把每个输入行变成查询 q 的参数表：Q = X·Wq，它有 d 行，每个头 dₖ 列。",
            "F11 中“爱”的行 [1, −1] 乘 Wq = [[1, 1], [−1, 1]] 得到 q = [2, 0]。"),

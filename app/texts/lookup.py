@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from engine import Trace
     from engine.trace_step import Op
 
-_GLOSSARY: dict[str, dict[str, GlossaryEntry]] = {"en": glossary_en.ENTRIES,
-                                                  "zh": glossary_zh.ENTRIES}
+_GLOSSARY: dict[str, Callable[[], dict[str, GlossaryEntry]]] = {"en": glossary_en.entries,
+                                                                "zh": glossary_zh.entries}
 
 EXPLAIN_KEYS: tuple[str, ...] = tuple(PLANS)
 """Every ``explain_key`` of a version-1 document, in the order the steps first appear."""
@@ -110,7 +110,7 @@ def glossary(lang: str) -> list[GlossaryEntry]:
     ValueError
         If ``lang`` is not supported.
     """
-    entries = _GLOSSARY[check_language(lang)]
+    entries = _GLOSSARY[check_language(lang)]()
     return [entries[term_id] for term_id in TERM_IDS]
 
 
@@ -124,4 +124,4 @@ def glossary_entry(term_id: str, lang: str) -> GlossaryEntry:
     KeyError
         If ``term_id`` is not one of :data:`TERM_IDS`.
     """
-    return _GLOSSARY[check_language(lang)][term_id]
+    return _GLOSSARY[check_language(lang)]()[term_id]
