@@ -65,6 +65,26 @@ def test_a_token_shows_the_steps_that_drew_it_and_back(window: StudioWindow) -> 
     assert window.timeline.position_label.text().startswith("Step ")
 
 
+def test_the_receiver_box_lists_the_tokens_of_the_document_that_drew_the_token(
+        window: StudioWindow) -> None:
+    """Viewing token 2 shows the prompt and token 1: the Receiver box lists those positions
+    alone (it listed the whole document's), the last one current; back on the whole document
+    it lists every position again."""
+    scenario = window.state.scenario
+    listed = window.controls.receiver_box
+    whole = [f"{k}: {token}" for k, token in enumerate(scenario.tokens)]
+    assert [listed.itemText(k) for k in range(listed.count())] == whole
+    window.timeline.run_level.token_buttons[1].click()
+    drew = whole[:scenario.n - 2]  # the run's last two tokens are not in token 2's document
+    assert [listed.itemText(k) for k in range(listed.count())] == drew
+    assert listed.currentText() == drew[-1]
+    listed.setCurrentIndex(0)
+    assert window.state.receiver == 0
+    window.timeline.run_level.whole_button.click()
+    assert [listed.itemText(k) for k in range(listed.count())] == whole
+    assert listed.currentIndex() == 0
+
+
 def test_an_edit_while_viewing_a_token_applies_to_the_whole_document(
         window: StudioWindow) -> None:
     level = window.timeline.run_level
