@@ -395,13 +395,14 @@ class StudioWindow(QMainWindow):
 
     # -- drawing ---------------------------------------------------------------------------
     def frame_options(self) -> FrameOptions:
-        """What the canvas draws now, on the sheet that fills it best; exports start from the
-        same options (the export dialog chooses its own aspect)."""
+        """What the canvas draws now, on the sheet that fills it best, headed with the token of
+        the run whose steps are on screen; exports start from the same options (the export
+        dialog chooses its own aspect)."""
         return FrameOptions(receiver=self.state.receiver, head=self.state.head,
                             show_all_arrows=self.state.show_all_arrows,
                             theme=self.look.canvas_theme(), lang=current_language(),
                             worked_row=self.view_menu.worked_row_action.isChecked(),
-                            aspect=self.canvas.aspect())
+                            aspect=self.canvas.aspect(), run_place=self.state.run_place())
 
     def _on_canvas_resized(self) -> None:
         """A canvas reshaped past the point where the other sheet fills it better gets its

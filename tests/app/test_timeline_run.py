@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app import i18n
+from app.canvas.layout import TextItem
 from app.model.edits import SetCell
 from app.window.studio import StudioWindow
 from engine import parse_scenario
@@ -63,6 +64,36 @@ def test_a_token_shows_the_steps_that_drew_it_and_back(window: StudioWindow) -> 
     level.whole_button.click()
     assert window.state.token is None and window.state.trace is whole
     assert window.timeline.position_label.text().startswith("Step ")
+
+
+def _map_title(window: StudioWindow) -> str:
+    frame = window.canvas.frame
+    assert frame is not None and frame.route_map is not None
+    [title] = [c.text for c in frame.route_map.childItems() if isinstance(c, TextItem)]
+    return title
+
+
+@pytest.mark.parametrize(("lang", "place", "step", "where"), [
+    ("en", "Token 2 of 3 “爱”", "Step 32 of 32", "Where you are"),
+    ("zh", "第 2 个 Token（共 3 个）“爱”", "第 32 步（共 32 步）", "当前位置")])
+def test_the_frame_heading_and_the_map_say_which_token_of_the_run(
+        window: StudioWindow, lang: str, place: str, step: str, where: str) -> None:
+    """The window's frame said "Step 32 of 32" alone while token 2's steps were shown."""
+    i18n.set_language(lang)
+    QApplication.processEvents()
+    window.timeline.run_level.token_buttons[1].click()
+    window.canvas.build_pending()
+    frame = window.canvas.frame
+    assert frame is not None
+    assert frame.heading.text.startswith(f"{place} · {step}"), frame.heading.text
+    assert _map_title(window) == f"{place} · {where}"
+    window.state.set_step(3)
+    window.canvas.build_pending()
+    assert window.canvas.frame.heading.text.startswith(f"{place} · "), "every step of it"
+    window.timeline.run_level.whole_button.click()
+    window.canvas.build_pending()
+    assert window.canvas.frame.heading.text.startswith(step.replace("32", "4", 1))
+    assert _map_title(window) == where
 
 
 def test_the_receiver_box_lists_the_tokens_of_the_document_that_drew_the_token(

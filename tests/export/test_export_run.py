@@ -67,7 +67,7 @@ def test_a_whole_run_is_one_slide_per_token_naming_its_choice(
     slides = _slide_texts(out)
     assert len(slides) == 3
     for t, (texts, label) in enumerate(zip(slides, labels, strict=True), start=1):
-        assert texts[0].startswith("Step 32 of 32 · Token " f"{t} of 3 “{label}” · "), texts[0]
+        assert texts[0].startswith(f"Token {t} of 3 “{label}” · Step 32 of 32 · "), texts[0]
         assert _chosen(texts) == label
 
 
@@ -104,7 +104,7 @@ def test_one_token_exports_its_own_steps(qapp: QApplication, tmp_path: Path, run
                    "--format", "pptx", "--out", str(out))[0] == 0
     slides = _slide_texts(out)
     assert [texts[0].split(" · ")[:2] for texts in slides] == [
-        ["Step 31 of 32", "Token 2 of 3 “爱”"], ["Step 32 of 32", "Token 2 of 3 “爱”"]]
+        ["Token 2 of 3 “爱”", "Step 31 of 32"], ["Token 2 of 3 “爱”", "Step 32 of 32"]]
     assert _chosen(slides[1]) == "爱"
 
 
