@@ -346,6 +346,11 @@ class DocumentState(QObject):
         if t is not None:
             self.set_step(len(trace.steps) - 1)
 
+    @property
+    def whole_trace(self) -> Trace:
+        """The whole document's trace, also while a token's steps are on screen."""
+        return self._whole or self._trace
+
     def run_place(self) -> RunPlace | None:
         """Where the steps on screen are in the document's run; None: the whole document's."""
         return None if self.token is None else run_place(self.scenario, self.token)

@@ -502,8 +502,9 @@ class StudioWindow(QMainWindow):
 
     # -- export ----------------------------------------------------------------------------
     def export_dialog(self) -> None:
-        """File → Export…: the current step, all steps or a range, in any format; while
-        comparing, the comparison (PNG, SVG or PDF)."""
+        """File → Export…: the current step, all steps or a range, in any format (of a
+        generation run, also every token's draw or one token's steps); while comparing, the
+        comparison (PNG, SVG or PDF)."""
         from app.export.dialog import ExportDialog
 
         if self.compare.active:
@@ -513,7 +514,7 @@ class StudioWindow(QMainWindow):
         name = self.state.path.name.removesuffix(".json").removesuffix(".qkv") \
             if self.state.path else None
         dialog = ExportDialog(self.state.trace, self.state.step, self.frame_options(), self,
-                              name=name)
+                              name=name, whole=self.state.whole_trace, token=self.state.token)
         dialog.exec()
         if dialog.written:
             self.statusBar().showMessage(self.tr("Exported {count} file(s) to {folder}").format(

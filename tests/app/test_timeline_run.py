@@ -13,6 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from app import i18n
 from app.canvas.layout import TextItem
+from app.export.dialog import ExportDialog
 from app.model.edits import SetCell
 from app.window.studio import StudioWindow
 from engine import parse_scenario
@@ -155,3 +156,16 @@ def test_a_document_without_a_run_has_no_run_level(qtbot: QtBot) -> None:
         shown.show()
     assert not shown.timeline.run_level.isVisible()
     close_window(shown)
+
+
+def test_the_export_dialog_opens_on_the_token_viewed(window: StudioWindow,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    opened: list[ExportDialog] = []
+    monkeypatch.setattr(ExportDialog, "exec", lambda dialog: opened.append(dialog) or 0)
+    window.timeline.run_level.token_buttons[1].click()
+    window.export_dialog()
+    [dialog] = opened
+    assert dialog.token_radio.isChecked() and dialog.token_spin.value() == 2
+    assert dialog.trace is window.state.trace and dialog.whole.scenario is window.state.scenario
+    assert dialog.frame_options().run_place is None, "pages say which token they are"
+    dialog.deleteLater()
