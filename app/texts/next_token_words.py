@@ -58,7 +58,7 @@ NEXT_TOKEN_WORDS: dict[str, dict[str, str]] = {
         "col_tempered": "p（T={t}）",
         "col_running": "累计概率",
         "col_running_k": "前 {k} 项内累计",
-        "past_note": "—：在 top-{k} 截断之外，top-p 不再累计",
+        "past_note": "“—”：在 top-{k} 截断之外，top-p 不再累计",
         "col_share": "份额",
         "kept_mark": "✓ 保留",
         "cut_mark": "✗ 截掉",
