@@ -208,7 +208,7 @@ def test_the_running_mass_is_a_dash_past_the_top_k_cut_and_its_header_says_so(
         assert [table.cell_text(r, 2) for r in range(3)] == [
             format_number(float(first_two[0] / first_two.sum()), 3), "1", "—"]
         assert dash_words in table.spec.explain(2, 2)  # type: ignore[misc]
-        assert table.note_text.startswith("—")
+        assert table.note_text.startswith(("—", "“—”"))
     everything = _trace(generation={"temperature": 0.7, "seed": 3})
     [table] = [g for g in _frame(everything, "sample").items_of(MatrixGrid)
                if "top-k" in g.spec.title]
@@ -217,6 +217,22 @@ def test_the_running_mass_is_a_dash_past_the_top_k_cut_and_its_header_says_so(
     assert [table.cell_text(r, 2) for r in range(3)] == [
         format_number(float(m), 3) for m in np.cumsum(ranked) / ranked.sum()]
     assert table.note_text == ""
+
+
+def test_the_draws_lines_follow_its_last_bar_without_an_empty_legends_room(
+        qtbot: QtBot, sampled: Trace) -> None:
+    """Every entry shown: the chart has no legend, and it kept an empty line's room (35 units)
+    between its last bar and the four lines under the picture."""
+    frame = _frame(sampled, "sample")
+    [bars] = frame.items_of(ProbabilityBars)
+    assert bars.spec.legend == ""
+    last_bar = max(rect.bottom() for rect, _entry in bars.rows)
+    assert 0 <= bars.boundingRect().bottom() - last_bar < 4  # its printed share, a bit taller
+    [first] = [t for t in frame.items_of(TextItem) if t.text.startswith("temperature T")]
+    below = max(bars.mapRectToScene(bars.boundingRect()).bottom(),
+                next(g for g in frame.items_of(MatrixGrid)).sceneBoundingRect().bottom())
+    gap = first.sceneBoundingRect().top() - below
+    assert 0 < gap <= 12 * frame.picture_scale + 0.5, gap
 
 
 def test_a_large_vocabulary_draws_the_ten_most_probable_and_the_chosen_entry(
