@@ -128,6 +128,8 @@ class ExportDialog(QDialog):
         for spec in FORMATS.values():
             self.format_box.addItem(self.tr(spec.label), spec.key)
         self._labelled(form, self.tr("&Format:"), self.format_box, self.tr("Format"))
+        if self.run:  # which steps first (the document's, every draw or a token's), in tab order
+            self._build_run(form)
 
         count = len(self.trace.steps)
         self.current_radio = QRadioButton(self.tr("Current step ({n} of {count})").format(
@@ -162,8 +164,6 @@ class ExportDialog(QDialog):
         self.first_spin.setAccessibleName(self.tr("First step of the range"))
         self.last_spin.setAccessibleName(self.tr("Last step of the range"))
         self._labelled(form, self.tr("Steps:"), steps, self.tr("Steps"))
-        if self.run:
-            self._build_run(form)
 
         self.width_radio = QRadioButton(self.tr("By width"))
         self.scale_radio = QRadioButton(self.tr("By scale"))
