@@ -105,9 +105,10 @@ class ProbabilityBars(QGraphicsObject):
             x = column * (group_width + COLUMN_GAP)
             y_by_column[column] = self._group(position, heading, x, y_by_column[column],
                                               label_width) + GROUP_GAP
-        legend = TextItem(spec.legend, theme, size=12, role="muted")
-        legend.setParentItem(self)
-        legend.setPos(0, max(y_by_column))
+        if spec.legend:  # none: the chart ends at its last bar (the draw's lines follow it)
+            legend = TextItem(spec.legend, theme, size=12, role="muted")
+            legend.setParentItem(self)
+            legend.setPos(0, max(y_by_column))
         self._rect = self.childrenBoundingRect()
 
     def _group(self, position: int, heading: str, x: float, y: float,

@@ -20,6 +20,7 @@ from app.model.operands import (
     tokens_of,
     visible_of,
 )
+from app.model.run import RunPlace
 from app.model.sheet import ASPECTS as ASPECTS
 from app.model.sheet import SHEET_HEIGHT as SHEET_HEIGHT
 from app.model.sheet import sheet_size as sheet_size
@@ -101,6 +102,10 @@ class FrameOptions:
     arrows
         Draw the arrows beside the shares and the mix (a comparison leaves them out: its two
         halves are read grid by grid, row by row, at a size the numbers need).
+    run_place
+        The token of a generation run whose steps the trace is (the document that drew it):
+        the heading and the map say where in the run (``Token 2 of 3 “爱”``); ``None``: a
+        document's own steps.
     """
 
     receiver: int | None = None
@@ -115,6 +120,7 @@ class FrameOptions:
     worked_row: bool = False
     route_map: bool = True
     arrows: bool = True
+    run_place: RunPlace | None = None
 
 
 class LayoutContext:

@@ -34,6 +34,7 @@ from app.canvas.worked_row import WorkedRow
 from app.model.parts import place_name
 from app.texts.example_words import document_words
 from app.texts.frame_words import frame_word
+from app.texts.run_words import in_run
 from engine import Trace
 
 T = TypeVar("T")
@@ -135,6 +136,8 @@ class FrameItem(Sheet):
         lang = self.options.lang
         heading = frame_word(lang, "heading", n=self.step_index + 1, count=len(trace.steps),
                              title=step_title or step.title)
+        if not side:  # a comparison's side: the comparison's own heading says the rest
+            heading = in_run(self.options.run_place, heading, lang)
         self.heading = self._text(heading, SIDE_HEADING_SIZE if side else HEADING_SIZE * unit,
                                   margin, margin, bold=True)
         body_top = self.heading.boundingRect().height() + HEADER_GAP * unit

@@ -55,6 +55,8 @@ MARK_SIZE = 9.0
 """The legs of the corner triangle that marks a cell (a ReLU-zeroed unit)."""
 HEADER_HEIGHT = 20.0
 DECIMALS = 3
+BLANK = "—"
+"""What a blank cell prints (:attr:`GridSpec.blank`)."""
 
 Explainer = Callable[[int, int], str]
 
@@ -75,6 +77,9 @@ class GridSpec:
         The range the colours span; by default the array's own minimum and maximum.
     masked
         Cells hidden by the causal mask: drawn hatched and grey, number kept.
+    blank
+        Cells with no number to show: printed :data:`BLANK` instead of their value (give them
+        ``masked`` too to grey them).
     highlight_rows
         Rows drawn with an accent outline (the receiver in focus).
     marked
@@ -91,6 +96,7 @@ class GridSpec:
     col_labels: Sequence[str]
     value_range: tuple[float, float] | None = None
     masked: npt.NDArray[np.bool_] | None = None
+    blank: npt.NDArray[np.bool_] | None = None
     highlight_rows: frozenset[int] = frozenset()
     marked: npt.NDArray[np.bool_] | None = None
     note: str = ""
@@ -500,7 +506,6 @@ class MatrixGrid(QGraphicsObject):
                              for r, label in enumerate(spec.row_labels)])
         inks: dict[str, list[tuple[QRectF, str]]] = {}
         dark_ink = _dark_ink_levels()
-        text = self.format.text
         for r in cells.rows:
             top = oy + r * CELL_HEIGHT
             for c in range(cols):
@@ -508,7 +513,7 @@ class MatrixGrid(QGraphicsObject):
                     "#000000" if dark_ink[int(shade[r, c])] else "#ffffff"
                 inks.setdefault(ink, []).append(
                     (QRectF(ox + c * self.cell_width, top, self.cell_width, CELL_HEIGHT),
-                     text(float(values[r, c]))))
+                     self.cell_text(r, c)))
         number_font = font(NUMBER_SIZE)
         cells_area = QRectF(ox, oy, cols * self.cell_width, rows * CELL_HEIGHT)
         runs += [(number_font, QColor(ink), cells_area, centre, texts)
@@ -589,7 +594,10 @@ class MatrixGrid(QGraphicsObject):
         self.update()
 
     def cell_text(self, row: int, col: int) -> str:
-        """The number shown in a cell, exactly as drawn."""
+        """The number shown in a cell, exactly as drawn (:data:`BLANK` for a blank one)."""
+        blank = self.spec.blank
+        if blank is not None and blank[row, col]:
+            return BLANK
         return self.format.text(float(self.spec.values[row, col]))
 
     # What exporters that rebuild a grid natively (PowerPoint tables) read; item coordinates.

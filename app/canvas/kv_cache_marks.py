@@ -66,10 +66,11 @@ class CacheBand(QGraphicsRectItem):
 
 
 def _tag(grid: MatrixGrid, band: CacheBand, words: str, parent: QGraphicsItem) -> QRectF | None:
-    """``words`` right of the grid, level with ``band``, when nothing else of the picture is
-    there (the outline and the lines under the picture say it anyway); where it went."""
+    """``words`` right of the grid's cells (not of its title or note, which may run wider),
+    level with ``band``, when nothing else of the picture is there (the outline and the lines
+    under the picture say it anyway); where it went."""
     item = TextItem(words, grid.theme, size=15, role="text")
-    right = grid.boundingRect().right() + TAG_GAP
+    right = grid.cell_rect(0, grid.spec.values.shape[1] - 1).right() + TAG_GAP
     middle = band.rect().center().y() - item.boundingRect().height() / 2
     covers = grid.mapRectToItem(parent, item.boundingRect().translated(right, middle))
     if any(other is not grid and not other.isAncestorOf(grid) and covers.intersects(

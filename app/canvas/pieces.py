@@ -39,13 +39,16 @@ def custom_grid(ctx: LayoutContext, title: str, values: npt.NDArray[np.float64],
                 rows: Sequence[str], cols: Sequence[str], *, explain: Explainer | None = None,
                 note: str = "", highlight_receiver: bool = False,
                 highlight_rows: frozenset[int] | None = None,
-                marked: npt.NDArray[np.bool_] | None = None, decimals: int | None = None,
+                marked: npt.NDArray[np.bool_] | None = None,
+                blank: npt.NDArray[np.bool_] | None = None, decimals: int | None = None,
                 value_range: tuple[float, float] | None = None, swatch: str = "") -> MatrixGrid:
-    """A grid of values that are not a named trace array (row statistics, z, B − A …)."""
+    """A grid of values that are not a named trace array (row statistics, z, B − A …);
+    ``blank`` cells print a dash, greyed as masked cells are."""
     if highlight_rows is None:
         highlight_rows = frozenset({ctx.receiver}) if highlight_receiver else frozenset()
     spec = GridSpec(title=title, values=values, row_labels=list(rows), col_labels=list(cols),
                     value_range=value_range, highlight_rows=highlight_rows, marked=marked,
+                    blank=blank, masked=blank,
                     note=note, swatch=swatch, explain=explain, lang=ctx.options.lang,
                     decimals=ctx.places if decimals is None else decimals)
     return MatrixGrid(spec, ctx.theme)

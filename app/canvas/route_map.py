@@ -24,6 +24,7 @@ from app.canvas.layout import TextItem
 from app.canvas.theme import Theme
 from app.model.operands import attention_of, module_of, qk_norm_of, same_step_in_layer
 from app.texts.canvas_words import canvas_word
+from app.texts.run_words import in_run
 from app.texts.step_labels import step_groups
 from engine import Step, Trace
 from engine.names import NORM_NAMES
@@ -171,7 +172,8 @@ class RouteMap(QGraphicsObject):
 
 
 def route_map(ctx: LayoutContext, step: Step) -> RouteMap:
-    """The map of ``ctx``'s document with ``step`` highlighted. In a stack only the current
+    """The map of ``ctx``'s document with ``step`` highlighted, its title naming the token of
+    the run whose steps these are (:attr:`FrameOptions.run_place`). In a stack only the current
     step's layer shows its steps; every other layer is one box (``Layer 2 ▸``) that jumps to
     the same step in that layer: the canvas's layer selector."""
     trace, lang = ctx.trace, ctx.options.lang
@@ -190,4 +192,5 @@ def route_map(ctx: LayoutContext, step: Step) -> RouteMap:
         label = step_label(trace, each, lang)
         boxes.append(MapBox(label, k, k == index, ctx.theme,
                             canvas_word(lang, "map_step", n=k + 1, label=label), not boxes))
-    return RouteMap(boxes, canvas_word(lang, "map_title"), ctx.theme)
+    return RouteMap(boxes, in_run(ctx.options.run_place, canvas_word(lang, "map_title"), lang),
+                    ctx.theme)

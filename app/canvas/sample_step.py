@@ -58,18 +58,24 @@ def _mark(ctx: LayoutContext, view: DrawView, entry: int) -> str:
 
 def ranked_table(ctx: LayoutContext, step: Step, view: DrawView) -> MatrixGrid:
     """Rows most probable first (marked kept, cut or chosen); columns p at T = 1, p at T, the
-    running mass over what top-k kept, the renormalised share."""
+    running mass over what top-k kept (a dash past top-k's cut, where top-p reads nothing),
+    the renormalised share."""
     rows = shown_entries(view)
     rank = {entry: k + 1 for k, entry in enumerate(view.ranked)}
     values = np.array([[view.probs[e], view.tempered[e], view.running[rank[e] - 1],
                         view.shares[e]] for e in rows])
+    past = np.zeros(values.shape, dtype=bool)
+    past[:, 2] = [rank[e] > view.counted for e in rows]
     t = format_number(view.settings.temperature)
+    k = view.settings.top_k
     prefix = step.writes[0].rsplit(".", 1)[0]
     trace = ctx.trace
 
     def cell_text(row: int, col: int) -> str:
         entry = rows[row]
         if col == 2:
+            if past[row, col]:
+                return _word(ctx, "running_past", rank=rank[entry], k=k)
             return _word(ctx, "running_text", rank=rank[entry], value=number(
                 ctx, float(values[row, col])))
         name, index = {0: ("probs", (view.position, entry)),
@@ -79,11 +85,13 @@ def ranked_table(ctx: LayoutContext, step: Step, view: DrawView) -> MatrixGrid:
 
     labels = [_word(ctx, "ranked_row", rank=rank[e], entry=view.vocab[e], mark=_mark(ctx, view, e))
               for e in rows]
-    cols = [_word(ctx, "col_model"), _word(ctx, "col_tempered", t=t), _word(ctx, "col_running"),
+    running = _word(ctx, "col_running") if k is None else _word(ctx, "col_running_k", k=k)
+    cols = [_word(ctx, "col_model"), _word(ctx, "col_tempered", t=t), running,
             _word(ctx, "col_share")]
     return custom_grid(ctx, _word(ctx, "ranked_title"), values, labels, cols, explain=cell_text,
-                       highlight_rows=frozenset(k for k, e in enumerate(rows) if e in view.kept),
-                       value_range=(0.0, 1.0))
+                       highlight_rows=frozenset(r for r, e in enumerate(rows) if e in view.kept),
+                       value_range=(0.0, 1.0), blank=past if past.any() else None,
+                       note=_word(ctx, "past_note", k=k) if past.any() else "")
 
 
 def lay_out_sample(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:

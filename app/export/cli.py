@@ -180,7 +180,7 @@ def _selection(args: argparse.Namespace,
                trace: Trace) -> tuple[Trace, tuple[int, ...], tuple[Page, ...] | None]:
     """The trace and steps to export, and for ``--run`` the pages of the run (whole, or token
     ``--token``'s steps); ``ValueError`` with one line for a choice the document refuses."""
-    from app.export.run_pages import run_pages, token_pages, token_trace
+    from app.export.run_pages import run_selection
     from app.model.run import run_tokens
 
     text = "all" if args.steps is None else args.steps
@@ -200,13 +200,11 @@ def _selection(args: argparse.Namespace,
         if FORMATS[args.format].per_step:
             raise ValueError(f"--run writes one file for the whole run (gif, mp4, pdf or "
                              f"pptx), not {args.format}; or give --token T")
-        pages = run_pages(scenario, args.lang)
-        return pages[-1].trace, tuple(page.step for page in pages), pages
-    if not 1 <= args.token <= count:
+    elif not 1 <= args.token <= count:
         raise ValueError(f"--token {args.token}: the run has tokens 1 to {count}")
-    token = token_trace(scenario, args.token)
-    steps = parse_steps(text, len(token.steps), [s.id for s in token.steps])
-    return token, steps, token_pages(scenario, args.token, token, steps, args.lang)
+    chosen = run_selection(scenario, args.token, lambda token: parse_steps(
+        text, len(token.steps), [s.id for s in token.steps]))
+    return chosen.trace, chosen.steps, chosen.pages
 
 
 @dataclass(frozen=True)

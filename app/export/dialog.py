@@ -1,5 +1,6 @@
-"""The export dialog: format, steps, size, background, caption, the view (receiver, head,
-worked row), language and destination.
+"""The export dialog: format, steps, a generation run's choice (the document's steps, every
+token's draw, or one token's steps), size, background, caption, the view (receiver, head, worked
+row), language and destination.
 
 Choices are remembered between uses with ``QSettings``. A multi-step export shows a cancellable
 ``QProgressDialog``; errors are shown with ``QMessageBox.critical`` and kept in
@@ -35,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from app.canvas import FrameOptions
 from app.canvas.context import LayoutContext
+from app.export.run_pages import Page, run_selection
 from app.export.safe import ExportCancelled, ExportError
 from app.export.settings import (
     DEFAULT_DWELL,
@@ -46,8 +48,10 @@ from app.export.settings import (
 from app.export.stepwise import BackgroundExport
 from app.export.words import title_for
 from app.i18n import QT_TRANSLATE_NOOP, current_language
+from app.model.run import run_tokens
 from app.model.sheet import ASPECTS, DEFAULT_ASPECT, sheet_size
 from app.texts import LANGUAGE_NAMES, LANGUAGES
+from app.texts.run_words import in_run
 from app.window.preferences import app_settings
 from engine import Trace
 from engine.numbers import DECIMAL_CHOICES
@@ -70,6 +74,11 @@ FORMAT_LABELS = (
 class ExportDialog(QDialog):
     """Export one step, all steps or a range of ``trace`` as files.
 
+    A document with a generation run also offers every token's draw (one frame each) or one
+    token's steps, chosen as ``export --run [--token T]`` chooses them
+    (:func:`app.export.run_pages.run_selection`). ``trace`` may be one token's steps (``token``
+    of the run; ``whole``: the whole document's trace), as the window shows them.
+
     Attributes
     ----------
     written
@@ -81,15 +90,22 @@ class ExportDialog(QDialog):
     """
 
     def __init__(self, trace: Trace, current_step: int, options: FrameOptions | None = None,
-                 parent: QWidget | None = None, *, name: str | None = None) -> None:
+                 parent: QWidget | None = None, *, name: str | None = None,
+                 whole: Trace | None = None, token: int | None = None) -> None:
         super().__init__(parent)
         self.trace = trace
+        self.whole = whole or trace
+        self.token = token
+        """The token of the run whose steps ``trace`` is (None: the whole document's)."""
+        self.run = run_tokens(self.whole.scenario)
         self.current_step = max(0, min(len(trace.steps) - 1, current_step))
         self.options = options or FrameOptions()
         self.name = name or slug(trace.scenario.title)
         self.written: list[Path] = []
         self.last_error: str | None = None
         self.progress_dialog: QProgressDialog | None = None
+        self._pages: tuple[Page, ...] = ()
+        """The pages of the export running now."""
         self.setWindowTitle(self.tr("Export"))
         self.setAccessibleName(self.tr("Export frames"))
         self._build()
@@ -112,6 +128,8 @@ class ExportDialog(QDialog):
         for spec in FORMATS.values():
             self.format_box.addItem(self.tr(spec.label), spec.key)
         self._labelled(form, self.tr("&Format:"), self.format_box, self.tr("Format"))
+        if self.run:  # which steps first (the document's, every draw or a token's), in tab order
+            self._build_run(form)
 
         count = len(self.trace.steps)
         self.current_radio = QRadioButton(self.tr("Current step ({n} of {count})").format(
@@ -256,6 +274,67 @@ class ExportDialog(QDialog):
         self.last_spin.valueChanged.connect(self._keep_range_ordered)
         self._format = self.format_key()
 
+    def _build_run(self, form: QFormLayout) -> None:
+        """The run's choice: the document's steps, every token's draw, or token T's steps."""
+        count = len(self.run)
+        self.document_radio = QRadioButton(self.tr("The whole document's steps"))
+        self.run_radio = QRadioButton(self.tr("Every token's draw, one frame each ({count})")
+                                      .format(count=count))
+        self.run_radio.setToolTip(self.tr("One file for the whole run: GIF, MP4, PDF or "
+                                          "PowerPoint"))
+        self.token_radio = QRadioButton(self.tr("The steps of token"))
+        self.token_spin = QSpinBox()
+        self.token_spin.setRange(1, count)
+        self.token_spin.setValue(self.token or count)
+        self.token_label = QLabel()
+        self.run_group = QButtonGroup(self)
+        token_row = QHBoxLayout()
+        for widget in (self.token_radio, self.token_spin, self.token_label):
+            token_row.addWidget(widget)
+        token_row.addStretch(1)
+        run = QWidget()
+        run_layout = QVBoxLayout(run)
+        run_layout.setContentsMargins(0, 0, 0, 0)
+        for radio in (self.document_radio, self.run_radio, self.token_radio):
+            self.run_group.addButton(radio)
+        run_layout.addWidget(self.document_radio)
+        run_layout.addWidget(self.run_radio)
+        run_layout.addLayout(token_row)
+        (self.document_radio if self.token is None else self.token_radio).setChecked(True)
+        self.document_radio.setAccessibleName(self.tr("Export the whole document's steps"))
+        self.run_radio.setAccessibleName(self.tr("Export every token's draw"))
+        self.token_radio.setAccessibleName(self.tr("Export the steps of one token"))
+        self.token_spin.setAccessibleName(self.tr("Token of the run, counted from 1"))
+        self._labelled(form, self.tr("Generation run:"), run, self.tr("Generation run"))
+        self.token_spin.valueChanged.connect(self._name_token)
+        self.run_group.buttonToggled.connect(self._update_enabled)
+        self._name_token()
+
+    def _name_token(self) -> None:
+        token = self.run[self.token_spin.value() - 1]
+        self.token_label.setText(self.tr("of {count} “{label}”").format(count=len(self.run),
+                                                                     label=token.label))
+
+    def run_choice(self) -> tuple[bool, int | None]:
+        """Whether a run's pages are exported, and then which token's steps (None: every
+        token's draw)."""
+        if not self.run or self.document_radio.isChecked():
+            return False, None
+        return True, self.token_spin.value() if self.token_radio.isChecked() else None
+
+    def selection(self) -> tuple[Trace, tuple[int, ...], tuple[Page, ...] | None]:
+        """The trace and steps the export names, and a run's pages (None: the steps of the
+        document's trace); ``ValueError`` for the whole run in a format of a file per step."""
+        by_run, t = self.run_choice()
+        if not by_run:
+            return self.whole, self.steps(), None
+        if t is None and FORMATS[self.format_key()].per_step:
+            raise ValueError(self.tr("Every token's draw is one file: choose GIF, MP4, PDF or "
+                                     "PowerPoint, or the steps of one token."))
+        chosen = run_selection(self.whole.scenario, t, lambda _token: self.steps(),
+                               trace=self.trace if t == self.token else None)
+        return chosen.trace, chosen.steps, chosen.pages
+
     def _build_view(self, form: QFormLayout) -> None:
         """Receiver, head and worked row: what the window shows, unless chosen here."""
         scenario = self.trace.scenario
@@ -282,10 +361,11 @@ class ExportDialog(QDialog):
     # --- state ----------------------------------------------------------------------------
 
     def frame_options(self) -> FrameOptions:
-        """The window's frame options with the receiver, head and worked row chosen here."""
+        """The window's frame options with the receiver, head and worked row chosen here (a
+        run's pages say which token they are)."""
         return replace(self.options, receiver=int(self.receiver_box.currentData()),
                        head=self.head_box.currentData(),
-                       worked_row=self.worked_row_box.isChecked())
+                       worked_row=self.worked_row_box.isChecked(), run_place=None)
 
     def format_key(self) -> str:
         """The chosen format (``"png"`` …)."""
@@ -299,8 +379,8 @@ class ExportDialog(QDialog):
             return tuple(range(self.first_spin.value() - 1, self.last_spin.value()))
         return (self.current_step,)
 
-    def request(self) -> ExportRequest:
-        """The export the dialog describes now.
+    def request(self, steps: tuple[int, ...] | None = None) -> ExportRequest:
+        """The export the dialog describes now, of ``steps`` (by default :meth:`steps`).
 
         Raises
         ------
@@ -312,7 +392,8 @@ class ExportDialog(QDialog):
             raise ValueError(self.tr("Choose where to save the export."))
         by_width = self.width_radio.isChecked()
         return ExportRequest(
-            format=self.format_key(), steps=self.steps(), destination=Path(text).expanduser(),
+            format=self.format_key(), steps=self.steps() if steps is None else steps,
+            destination=Path(text).expanduser(),
             name=self.name, width=self.width_spin.value() if by_width else None,
             scale=None if by_width else self.scale_spin.value(),
             transparent=self.transparent_box.isChecked() and self.format_key() not in ANIMATED,
@@ -360,7 +441,13 @@ class ExportDialog(QDialog):
 
     def _update_enabled(self) -> None:
         fmt = self.format_key()
-        in_range = self.range_radio.isChecked()
+        by_run, t = self.run_choice()
+        every_draw = by_run and t is None  # one frame per token: no steps to choose
+        for radio in (self.current_radio, self.all_radio, self.range_radio):
+            radio.setEnabled(not every_draw)
+        if self.run:
+            self.token_spin.setEnabled(self.token_radio.isChecked())
+        in_range = self.range_radio.isChecked() and not every_draw
         self.first_spin.setEnabled(in_range)
         self.last_spin.setEnabled(in_range)
         self.width_spin.setEnabled(self.width_radio.isChecked())
@@ -467,13 +554,15 @@ class ExportDialog(QDialog):
         answers throughout."""
         self.last_error = None
         try:
-            request = self.request()
-            running = BackgroundExport(self.trace, request, self.frame_options(), self)
+            trace, steps, pages = self.selection()
+            request = self.request(steps)
+            running = BackgroundExport(trace, request, self.frame_options(), self, pages=pages)
         except ExportError as error:  # a size too large to draw: refused before anything
             return self._show_error(error.words(current_language()))
         except ValueError as error:
             return self._show_error(str(error))
         progress = None
+        self._pages = running.plan.pages
         if len(request.steps) > 1:
             progress = self._start_progress(len(request.steps))
             progress.canceled.connect(running.cancel)
@@ -522,10 +611,11 @@ class ExportDialog(QDialog):
         progress.setValue(done)
 
     def _step_title(self, done: int) -> str:
-        """The title of the ``done``-th step being exported (for the progress label)."""
-        steps = self.steps()
+        """The title of the ``done``-th step being exported (for the progress label), after
+        its token's place in a run."""
+        page = self._pages[min(done, len(self._pages) - 1)]
         lang = str(self.lang_box.currentData())
-        return title_for(self.trace, steps[min(done, len(steps) - 1)], lang)
+        return in_run(page.place, title_for(page.trace, page.step, lang), lang)
 
     def _show_error(self, message: str) -> bool:
         self.last_error = message

@@ -87,8 +87,9 @@ class ExportPlan:
     def frame(self, page: Page, *, transparent: bool | None = None) -> Frame:
         request = self.request
         caption = caption_for(page.trace, page.step, request.lang) if request.caption else ""
-        return build_frame(page.trace, page.step, self.options, lang=request.lang,
-                           caption=caption, title=page.title,
+        options = self.options if page.place is None else \
+            replace(self.options, run_place=page.place)
+        return build_frame(page.trace, page.step, options, lang=request.lang, caption=caption,
                            transparent=request.transparent if transparent is None
                            else transparent)
 

@@ -108,11 +108,10 @@ def export_options(options: FrameOptions | None, *, caption: str = "",
 
 
 def build_frame(trace: Trace, step: int, options: FrameOptions | None = None, *,
-                lang: str = "en", caption: str = "", transparent: bool = False,
-                title: str | None = None) -> Frame:
-    """Build the frame of ``step`` (0-based) with its title in ``lang`` (or ``title``) and
-    ``caption`` under it."""
-    title = title_for(trace, step, lang) if title is None else title
+                lang: str = "en", caption: str = "", transparent: bool = False) -> Frame:
+    """Build the frame of ``step`` (0-based) with its title in ``lang`` and ``caption`` under
+    it."""
+    title = title_for(trace, step, lang)
     frame_options = export_options(options, caption=caption, transparent=transparent, lang=lang)
     scene, item = build_frame_scene(trace, step, frame_options, step_title=title)
     return Frame(step=step, title=title, scene=scene, rect=_cover_overflow(scene, item),

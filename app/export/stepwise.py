@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ from PySide6.QtCore import QEventLoop, QObject, Qt, QTimer, Signal
 
 from app.canvas import FrameOptions
 from app.export.job import PIPELINES, ExportPlan, Payloads
+from app.export.run_pages import Page
 from app.export.safe import ExportCancelled
 from app.export.settings import ExportRequest
 from app.widgets.jobs import Job
@@ -48,9 +49,12 @@ class BackgroundExport(QObject):
     _advanced = Signal(int, int)  # emitted by the worker, queued to this object's thread
 
     def __init__(self, trace: Trace, request: ExportRequest,
-                 options: FrameOptions | None = None, parent: QObject | None = None) -> None:
+                 options: FrameOptions | None = None, parent: QObject | None = None, *,
+                 pages: Sequence[Page] | None = None) -> None:
+        """``pages``: a generation run's frames, from several traces (see
+        :class:`~app.export.job.ExportPlan`)."""
         super().__init__(parent)
-        self.plan = ExportPlan(trace, request, options, self._report)
+        self.plan = ExportPlan(trace, request, options, self._report, pages)
         pipeline = PIPELINES[request.format]
         self._payloads: Payloads = pipeline.compose(self.plan)
         self._queue: queue.Queue[Any] = queue.Queue()

@@ -22,7 +22,7 @@ class DrawView:
 
     ``ranked`` is every entry, most probable (tempered) first, ties by id; ``running`` the
     cumulative tempered mass along ``ranked`` of what top-k kept, divided by their total (the
-    mass top-p reads; 1 from the k-th entry on).
+    mass top-p reads; meaningful for the first :attr:`counted` entries only, 1 after them).
     """
 
     t: int
@@ -36,6 +36,12 @@ class DrawView:
     chosen: int
     ranked: tuple[int, ...]
     running: FloatArray
+
+    @property
+    def counted(self) -> int:
+        """How many of ``ranked`` top-p reads the mass of: top-k's k, or every entry."""
+        k = self.settings.top_k
+        return len(self.ranked) if k is None else min(k, len(self.ranked))
 
     @property
     def entropy(self) -> float:

@@ -24,6 +24,24 @@ class RunToken:
     label: str
 
 
+@dataclass(frozen=True)
+class RunPlace:
+    """Where token ``t`` (from 1) of a run of ``count`` stands, with its ``label``: what a
+    frame showing its steps says in its heading and map."""
+
+    t: int
+    count: int
+    label: str
+
+
+def run_place(scenario: Scenario, t: int) -> RunPlace:
+    """Where token ``t`` of the document's run stands (``ValueError`` for a ``t`` outside it)."""
+    tokens = run_tokens(scenario)
+    if not 1 <= t <= len(tokens):
+        raise ValueError(f"the run has tokens 1 to {len(tokens)}, not {t}")
+    return RunPlace(t, len(tokens), tokens[t - 1].label)
+
+
 def run_tokens(scenario: Scenario) -> tuple[RunToken, ...]:
     """The tokens the document's run appended, in order (none without a run)."""
     run, head = scenario.generation, scenario.head
@@ -67,4 +85,4 @@ def prefix(scenario: Scenario, t: int) -> Scenario:
     return parse_scenario(doc)
 
 
-__all__ = ["RunToken", "prefix", "prompt_length", "run_tokens"]
+__all__ = ["RunPlace", "RunToken", "prefix", "prompt_length", "run_place", "run_tokens"]

@@ -3,6 +3,8 @@ language. Imports no Qt."""
 
 from __future__ import annotations
 
+from app.model.run import RunPlace
+
 RUN_WORDS: dict[str, dict[str, str]] = {
     "en": {
         "token": "token {t} “{label}”",
@@ -20,9 +22,15 @@ def token_name(t: int, label: str, lang: str) -> str:
     return RUN_WORDS[lang]["token"].format(t=t, label=label)
 
 
-def token_of(t: int, count: int, label: str, lang: str) -> str:
-    """Where token ``t`` stands in a run of ``count``: ``Token 2 of 3 “爱”``."""
-    return RUN_WORDS[lang]["token_of"].format(t=t, count=count, label=label)
+def token_of(place: RunPlace, lang: str) -> str:
+    """Where a token stands in its run: ``Token 2 of 3 “爱”``."""
+    return RUN_WORDS[lang]["token_of"].format(t=place.t, count=place.count, label=place.label)
 
 
-__all__ = ["RUN_WORDS", "token_name", "token_of"]
+def in_run(place: RunPlace | None, words: str, lang: str) -> str:
+    """``words`` (a heading, the map's title) after the token's place in its run:
+    ``Token 2 of 3 “爱” · Step 32 of 32 · …``; ``words`` alone without a place."""
+    return words if place is None else f"{token_of(place, lang)} · {words}"
+
+
+__all__ = ["RUN_WORDS", "in_run", "token_name", "token_of"]

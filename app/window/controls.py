@@ -60,7 +60,10 @@ class CanvasControls(QWidget):
         self.row.insertWidget(self.row.count() - 2, control, stretch)
 
     def _fill(self) -> None:
-        scenario = self.state.scenario
+        """List the positions and heads of the document on screen: while a token of the run is
+        viewed, the document that drew it (its prefix), else the whole document."""
+        scenario = self.state.scenario if self.state.token is None else \
+            self.state.trace.scenario
         heads = scenario.most_heads
         shown = (scenario.tokens, heads, self.state.receiver, self.state.head)
         if shown == self._shown:

@@ -53,10 +53,8 @@ class RunLevel(QWidget):
     def place(self) -> str:
         """Where the shown steps are in the run (``Token 2 of 3 “爱”``); empty for the whole
         document."""
-        t = self.state.token
-        if t is None or not 1 <= t <= len(self._tokens):
-            return ""
-        return token_of(t, len(self._tokens), self._tokens[t - 1].label, current_language())
+        place = self.state.run_place()
+        return "" if place is None else token_of(place, current_language())
 
     def _choose(self, t: int | None) -> None:
         self.state.view_token(t)

@@ -14,7 +14,7 @@ from PySide6.QtGui import QUndoStack
 from app.i18n import current_language
 from app.model.edits import Document, Operation, SetCell
 from app.model.operands import shares_step, tokens_of, visible_of
-from app.model.run import prefix
+from app.model.run import RunPlace, prefix, run_place
 from app.texts.bidi import isolate
 from app.texts.printed import printed_places
 from app.texts.problems import problem_words
@@ -345,6 +345,15 @@ class DocumentState(QObject):
         self._show_trace(trace)
         if t is not None:
             self.set_step(len(trace.steps) - 1)
+
+    @property
+    def whole_trace(self) -> Trace:
+        """The whole document's trace, also while a token's steps are on screen."""
+        return self._whole or self._trace
+
+    def run_place(self) -> RunPlace | None:
+        """Where the steps on screen are in the document's run; None: the whole document's."""
+        return None if self.token is None else run_place(self.scenario, self.token)
 
     def _leave_token(self) -> None:
         """Back to the whole document's trace, without a word: an edit or undo follows."""

@@ -395,13 +395,14 @@ class StudioWindow(QMainWindow):
 
     # -- drawing ---------------------------------------------------------------------------
     def frame_options(self) -> FrameOptions:
-        """What the canvas draws now, on the sheet that fills it best; exports start from the
-        same options (the export dialog chooses its own aspect)."""
+        """What the canvas draws now, on the sheet that fills it best, headed with the token of
+        the run whose steps are on screen; exports start from the same options (the export
+        dialog chooses its own aspect)."""
         return FrameOptions(receiver=self.state.receiver, head=self.state.head,
                             show_all_arrows=self.state.show_all_arrows,
                             theme=self.look.canvas_theme(), lang=current_language(),
                             worked_row=self.view_menu.worked_row_action.isChecked(),
-                            aspect=self.canvas.aspect())
+                            aspect=self.canvas.aspect(), run_place=self.state.run_place())
 
     def _on_canvas_resized(self) -> None:
         """A canvas reshaped past the point where the other sheet fills it better gets its
@@ -501,8 +502,9 @@ class StudioWindow(QMainWindow):
 
     # -- export ----------------------------------------------------------------------------
     def export_dialog(self) -> None:
-        """File → Export…: the current step, all steps or a range, in any format; while
-        comparing, the comparison (PNG, SVG or PDF)."""
+        """File → Export…: the current step, all steps or a range, in any format (of a
+        generation run, also every token's draw or one token's steps); while comparing, the
+        comparison (PNG, SVG or PDF)."""
         from app.export.dialog import ExportDialog
 
         if self.compare.active:
@@ -512,7 +514,7 @@ class StudioWindow(QMainWindow):
         name = self.state.path.name.removesuffix(".json").removesuffix(".qkv") \
             if self.state.path else None
         dialog = ExportDialog(self.state.trace, self.state.step, self.frame_options(), self,
-                              name=name)
+                              name=name, whole=self.state.whole_trace, token=self.state.token)
         dialog.exec()
         if dialog.written:
             self.statusBar().showMessage(self.tr("Exported {count} file(s) to {folder}").format(

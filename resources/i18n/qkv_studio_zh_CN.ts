@@ -746,6 +746,54 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>取消</translation>
     </message>
     <message>
+        <source>The whole document&apos;s steps</source>
+        <translation>整个文档的各步</translation>
+    </message>
+    <message>
+        <source>Every token&apos;s draw, one frame each ({count})</source>
+        <translation>每个 Token 的抽取，各一帧（共 {count} 帧）</translation>
+    </message>
+    <message>
+        <source>One file for the whole run: GIF, MP4, PDF or PowerPoint</source>
+        <translation>整个生成过程写成一个文件：GIF、MP4、PDF 或 PowerPoint</translation>
+    </message>
+    <message>
+        <source>The steps of token</source>
+        <translation>第</translation>
+    </message>
+    <message>
+        <source>Export the whole document&apos;s steps</source>
+        <translation>导出整个文档的各步</translation>
+    </message>
+    <message>
+        <source>Export every token&apos;s draw</source>
+        <translation>导出每个 Token 的抽取</translation>
+    </message>
+    <message>
+        <source>Export the steps of one token</source>
+        <translation>导出某一个 Token 的各步</translation>
+    </message>
+    <message>
+        <source>Token of the run, counted from 1</source>
+        <translation>生成过程中的第几个 Token，从 1 数起</translation>
+    </message>
+    <message>
+        <source>Generation run:</source>
+        <translation>生成过程：</translation>
+    </message>
+    <message>
+        <source>Generation run</source>
+        <translation>生成过程</translation>
+    </message>
+    <message>
+        <source>of {count} “{label}”</source>
+        <translation>个 Token（共 {count} 个）“{label}”的各步</translation>
+    </message>
+    <message>
+        <source>Every token&apos;s draw is one file: choose GIF, MP4, PDF or PowerPoint, or the steps of one token.</source>
+        <translation>每个 Token 的抽取写成一个文件：请选 GIF、MP4、PDF 或 PowerPoint，或只导出某一个 Token 的各步。</translation>
+    </message>
+    <message>
         <source>&amp;Receiver:</source>
         <translation>接收者(&amp;R)：</translation>
     </message>

@@ -13,11 +13,12 @@ from dataclasses import replace
 from functools import cache
 
 import pytest
+from PySide6.QtCore import QRectF
 from pytestqt.qtbot import QtBot
 
 from app.canvas import FrameItem, FrameOptions
 from app.canvas.grid import MatrixGrid
-from app.canvas.kv_cache_marks import CacheBand
+from app.canvas.kv_cache_marks import TAG_GAP, CacheBand
 from app.canvas.layout import TextItem
 from app.texts import step_text
 from app.texts.cache_words import CACHE_WORDS
@@ -125,9 +126,39 @@ def test_a_tag_never_covers_a_grid(qtbot: QtBot, name: str, step_id: str) -> Non
     item = frame(generated(name), step_id)
     tags = [t for t in item.items_of(TextItem) if t.text.startswith("←")]
     assert tags
-    grids = [g.sceneBoundingRect() for g in item.items_of(MatrixGrid)]
     for tag in tags:
-        assert not any(tag.sceneBoundingRect().intersects(grid) for grid in grids), tag.text
+        for grid in item.items_of(MatrixGrid):
+            parts = [grid.boundingRect()] if tag.parentItem() is not grid else \
+                [_cells(grid), grid.title_rect(), grid.note_rect()]
+            assert not any(tag.sceneBoundingRect().intersects(grid.mapRectToScene(part))
+                           for part in parts), tag.text
+
+
+def _cells(grid: MatrixGrid) -> QRectF:
+    rows, cols = grid.spec.values.shape
+    return grid.cell_rect(0, 0).united(grid.cell_rect(rows - 1, cols - 1))
+
+
+@pytest.mark.parametrize("step_id", ["L1.scores", "L2.mix"])
+def test_a_tag_sits_beside_the_cells_not_beyond_a_wider_note(qtbot: QtBot,
+                                                             step_id: str) -> None:
+    """The scores grid's note (÷ √dₖ) and the mix grid's title run wider than their cells: the
+    tags sat right of them, far from the rows they name."""
+    item = frame(generated("three-layers"), step_id)
+    tags = [t for t in item.items_of(TextItem) if t.text.startswith("←")]
+    assert tags
+    wider = False
+    for tag in tags:
+        grid = tag.parentItem()
+        assert isinstance(grid, MatrixGrid)
+        right = _cells(grid).right()
+        assert tag.pos().x() == pytest.approx(right + TAG_GAP), tag.text
+        band = next(b for b in grid.childItems() if isinstance(b, CacheBand)
+                    and b.rect().top() <= tag.mapRectToParent(tag.boundingRect()).center().y()
+                    <= b.rect().bottom())
+        assert band.kind in ("earlier", "new")
+        wider = wider or grid.boundingRect().right() > right + TAG_GAP
+    assert wider, "a grid wider than its cells, so the test tells the two places apart"
 
 
 def test_no_marks_without_a_generation_run(qtbot: QtBot) -> None:

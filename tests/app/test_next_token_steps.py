@@ -193,6 +193,48 @@ def test_the_ranked_table_marks_kept_cut_and_chosen_in_words_with_the_running_ma
     assert f"chosen: “{vocab[chosen]}” (id {chosen})" in words
 
 
+def test_the_running_mass_is_a_dash_past_the_top_k_cut_and_its_header_says_so(
+        qtbot: QtBot, sampled: Trace) -> None:
+    """top-k = 2 of 3 entries: the third row's running mass is not read by top-p (it printed
+    1); without top-k every row carries the mass of the ranking so far."""
+    tempered = _softmax(sampled.arrays["logits"][-1] / 0.7)
+    first_two = np.sort(tempered)[::-1][:2]
+    for lang, header, dash_words in (
+            ("en", "top-2 mass so far", "entry 3 is past the top-2 cut"),
+            ("zh", "前 2 项内累计", "第 3 项在 top-2 截断之外")):
+        [table] = [g for g in _frame(sampled, "sample", lang).items_of(MatrixGrid)
+                   if "top-k" in g.spec.title]
+        assert table.spec.col_labels[2] == header
+        assert [table.cell_text(r, 2) for r in range(3)] == [
+            format_number(float(first_two[0] / first_two.sum()), 3), "1", "—"]
+        assert dash_words in table.spec.explain(2, 2)  # type: ignore[misc]
+        assert table.note_text.startswith(("—", "“—”"))
+    everything = _trace(generation={"temperature": 0.7, "seed": 3})
+    [table] = [g for g in _frame(everything, "sample").items_of(MatrixGrid)
+               if "top-k" in g.spec.title]
+    assert table.spec.col_labels[2] == "mass so far"
+    ranked = np.sort(_softmax(everything.arrays["logits"][-1] / 0.7))[::-1]
+    assert [table.cell_text(r, 2) for r in range(3)] == [
+        format_number(float(m), 3) for m in np.cumsum(ranked) / ranked.sum()]
+    assert table.note_text == ""
+
+
+def test_the_draws_lines_follow_its_last_bar_without_an_empty_legends_room(
+        qtbot: QtBot, sampled: Trace) -> None:
+    """Every entry shown: the chart has no legend, and it kept an empty line's room (35 units)
+    between its last bar and the four lines under the picture."""
+    frame = _frame(sampled, "sample")
+    [bars] = frame.items_of(ProbabilityBars)
+    assert bars.spec.legend == ""
+    last_bar = max(rect.bottom() for rect, _entry in bars.rows)
+    assert 0 <= bars.boundingRect().bottom() - last_bar < 4  # its printed share, a bit taller
+    [first] = [t for t in frame.items_of(TextItem) if t.text.startswith("temperature T")]
+    below = max(bars.mapRectToScene(bars.boundingRect()).bottom(),
+                next(g for g in frame.items_of(MatrixGrid)).sceneBoundingRect().bottom())
+    gap = first.sceneBoundingRect().top() - below
+    assert 0 < gap <= 12 * frame.picture_scale + 0.5, gap
+
+
 def test_a_large_vocabulary_draws_the_ten_most_probable_and_the_chosen_entry(
         qtbot: QtBot) -> None:
     doc = _document(generation={"temperature": 2.0, "seed": 0})

@@ -12,6 +12,8 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app import i18n
+from app.canvas.layout import TextItem
+from app.export.dialog import ExportDialog
 from app.model.edits import SetCell
 from app.window.studio import StudioWindow
 from engine import parse_scenario
@@ -65,6 +67,56 @@ def test_a_token_shows_the_steps_that_drew_it_and_back(window: StudioWindow) -> 
     assert window.timeline.position_label.text().startswith("Step ")
 
 
+def _map_title(window: StudioWindow) -> str:
+    frame = window.canvas.frame
+    assert frame is not None and frame.route_map is not None
+    [title] = [c.text for c in frame.route_map.childItems() if isinstance(c, TextItem)]
+    return title
+
+
+@pytest.mark.parametrize(("lang", "place", "step", "where"), [
+    ("en", "Token 2 of 3 “爱”", "Step 32 of 32", "Where you are"),
+    ("zh", "第 2 个 Token（共 3 个）“爱”", "第 32 步（共 32 步）", "当前位置")])
+def test_the_frame_heading_and_the_map_say_which_token_of_the_run(
+        window: StudioWindow, lang: str, place: str, step: str, where: str) -> None:
+    """The window's frame said "Step 32 of 32" alone while token 2's steps were shown."""
+    i18n.set_language(lang)
+    QApplication.processEvents()
+    window.timeline.run_level.token_buttons[1].click()
+    window.canvas.build_pending()
+    frame = window.canvas.frame
+    assert frame is not None
+    assert frame.heading.text.startswith(f"{place} · {step}"), frame.heading.text
+    assert _map_title(window) == f"{place} · {where}"
+    window.state.set_step(3)
+    window.canvas.build_pending()
+    assert window.canvas.frame.heading.text.startswith(f"{place} · "), "every step of it"
+    window.timeline.run_level.whole_button.click()
+    window.canvas.build_pending()
+    assert window.canvas.frame.heading.text.startswith(step.replace("32", "4", 1))
+    assert _map_title(window) == where
+
+
+def test_the_receiver_box_lists_the_tokens_of_the_document_that_drew_the_token(
+        window: StudioWindow) -> None:
+    """Viewing token 2 shows the prompt and token 1: the Receiver box lists those positions
+    alone (it listed the whole document's), the last one current; back on the whole document
+    it lists every position again."""
+    scenario = window.state.scenario
+    listed = window.controls.receiver_box
+    whole = [f"{k}: {token}" for k, token in enumerate(scenario.tokens)]
+    assert [listed.itemText(k) for k in range(listed.count())] == whole
+    window.timeline.run_level.token_buttons[1].click()
+    drew = whole[:scenario.n - 2]  # the run's last two tokens are not in token 2's document
+    assert [listed.itemText(k) for k in range(listed.count())] == drew
+    assert listed.currentText() == drew[-1]
+    listed.setCurrentIndex(0)
+    assert window.state.receiver == 0
+    window.timeline.run_level.whole_button.click()
+    assert [listed.itemText(k) for k in range(listed.count())] == whole
+    assert listed.currentIndex() == 0
+
+
 def test_an_edit_while_viewing_a_token_applies_to_the_whole_document(
         window: StudioWindow) -> None:
     level = window.timeline.run_level
@@ -104,3 +156,16 @@ def test_a_document_without_a_run_has_no_run_level(qtbot: QtBot) -> None:
         shown.show()
     assert not shown.timeline.run_level.isVisible()
     close_window(shown)
+
+
+def test_the_export_dialog_opens_on_the_token_viewed(window: StudioWindow,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    opened: list[ExportDialog] = []
+    monkeypatch.setattr(ExportDialog, "exec", lambda dialog: opened.append(dialog) or 0)
+    window.timeline.run_level.token_buttons[1].click()
+    window.export_dialog()
+    [dialog] = opened
+    assert dialog.token_radio.isChecked() and dialog.token_spin.value() == 2
+    assert dialog.trace is window.state.trace and dialog.whole.scenario is window.state.scenario
+    assert dialog.frame_options().run_place is None, "pages say which token they are"
+    dialog.deleteLater()
