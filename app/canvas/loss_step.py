@@ -1,6 +1,6 @@
-"""The picture of the training loss as a pair of panels. Training, one forward pass: what each
-position reads (the first self-attention's shares, the cells the causal mask hides hatched and
-the answer each position must predict marked) beside each position's p(target) and −ln p, the
+"""The picture of the training loss as a pair of panels. Training, one forward pass: which
+positions each position reads (in the first self-attention: a dash where the causal mask hides
+one, the answer each position must predict marked) beside each position's p(target) and −ln p, the
 mean and the worst. Generation, one pass per token: what each greedy pass from the first token
 reads and chooses, with the count of passes each side needs."""
 
@@ -27,8 +27,8 @@ LINE_SIZE = 15
 HEADING_SIZE = 22
 PADDING = 18.0
 """Between a panel's outline and what it holds."""
-LINE_WIDTH = 560.0
-"""The narrowest a panel's lines wrap at (wider grids widen it)."""
+LINE_WIDTH = 300.0
+"""The narrowest a panel's lines wrap at (its heading and grids widen it)."""
 
 
 class Panel(QGraphicsObject):
@@ -70,22 +70,26 @@ def _first_self_attention(ctx: LayoutContext) -> Step:
 
 
 def reads_grid(ctx: LayoutContext) -> MatrixGrid:
-    """The first self-attention's shares (head 1): the cells the mask hides hatched, the
-    position holding each row's target (the next one) marked."""
-    step = _first_self_attention(ctx)
-    name = step.writes[0]
-    heads = ctx.trace.arrays[name].shape[0]
-    title = name if heads == 1 else _word(ctx, "reads_head", name=name, head=1)
+    """Which positions each position reads in the first self-attention (1; a dash where the
+    mask hides one), the position holding each row's target (the next one) marked."""
     scenario = ctx.trace.scenario
+    seen = ctx.trace.visible_for(_first_self_attention(ctx).scope)
     targets = scenario.targets
     assert targets is not None
-    vocab = ctx.vocab
-    answer = np.zeros((scenario.n, scenario.n), dtype=bool)
+    answer = np.zeros(seen.shape, dtype=bool)
     for i in range(scenario.n - 1):
-        answer[i, i + 1] = scenario.tokens[i + 1] == vocab[targets[i]]
-    return ctx.grid(name, head=0, title=_word(ctx, "reads_title", name=title),
-                    masked=ctx.hidden(step), marked=answer if answer.any() else None,
-                    value_range=(0.0, 1.0))
+        answer[i, i + 1] = scenario.tokens[i + 1] == ctx.vocab[targets[i]]
+    labels = ctx.labels
+
+    def cell_text(row: int, col: int) -> str:
+        key = "reads_tip" if seen[row, col] else "hidden_tip"
+        tip = _word(ctx, key, query=labels[row], key=labels[col])
+        return f"{tip} · {_word(ctx, 'answer_tip')}" if answer[row, col] else tip
+
+    return custom_grid(ctx, _word(ctx, "reads_title"), seen.astype(float), labels, labels,
+                       explain=cell_text, marked=answer if answer.any() else None,
+                       blank=None if seen.all() else ~seen, decimals=0,
+                       value_range=(0.0, 1.0))
 
 
 def loss_grid(ctx: LayoutContext, view: LossView) -> MatrixGrid:
@@ -117,19 +121,22 @@ def passes_grid(ctx: LayoutContext, passes: GenerationPasses) -> MatrixGrid:
                        [_word(ctx, "col_p_chosen")], explain=cell_text, value_range=(0.0, 1.0))
 
 
-def _panel(parent: QGraphicsItem, ctx: LayoutContext, heading: str, intro: str,
+def _panel(parent: QGraphicsItem, ctx: LayoutContext, heading: str, intro: list[str],
            grids: list[MatrixGrid], lines: list[str]) -> Panel:
-    """A panel: its heading, one line, its grids side by side and its lines wrapped to them."""
+    """A panel: its heading, its intro, its grids side by side and its lines, the lines
+    wrapped at the grids' width."""
     panel = Panel(parent, ctx.theme)
     x = PADDING
-    top = text_lines(panel, [heading], x, PADDING, ctx, size=HEADING_SIZE, role="text",
-                     bold=True)
-    top = top.united(text_lines(panel, [intro], x, top.bottom() + 4, ctx, size=LINE_SIZE,
-                                role="text"))
-    covered = top
-    if grids:
-        covered = covered.united(place_row(panel, grids, x, top.bottom() + TEXT_GAP, ctx.theme))
-    width = max(LINE_WIDTH, covered.width())
+    covered = text_lines(panel, [heading], x, PADDING, ctx, size=HEADING_SIZE, role="text",
+                         bold=True)
+    grids_rect = place_row(panel, grids, x, 0, ctx.theme) if grids else QRectF()
+    width = max(LINE_WIDTH, covered.width(), grids_rect.width())
+    wrapped = [part for line in intro for part in fitted_lines(line, width, LINE_SIZE)]
+    covered = covered.united(text_lines(panel, wrapped, x, covered.bottom() + 4, ctx,
+                                        size=LINE_SIZE, role="text"))
+    if grids:  # moved under the intro, which wraps at their width
+        covered = covered.united(place_row(panel, grids, x, covered.bottom() + TEXT_GAP,
+                                           ctx.theme))
     wrapped = [part for line in lines for part in fitted_lines(line, width, LINE_SIZE)]
     covered = covered.united(text_lines(panel, wrapped, x, covered.bottom() + TEXT_GAP, ctx,
                                         size=LINE_SIZE, role="text"))
@@ -138,19 +145,21 @@ def _panel(parent: QGraphicsItem, ctx: LayoutContext, heading: str, intro: str,
 
 
 def lay_out_loss(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
-    """Training's panel (what each position reads, the loss grid, the mean, the worst and the
+    """Training's panel (which positions each reads, the loss grid, the mean, the worst and the
     mask's role) beside generation's (one row per pass, the counts)."""
     lang = ctx.options.lang
     view = loss_view(ctx.trace)
     passes = passes_of(ctx.trace)
     causal = stack_is_causal(ctx.trace.scenario)
     targets = " ".join(view.vocab[t] for t in view.targets)
-    training = _panel(parent, ctx, _word(ctx, "training", n=view.n),
-                      _word(ctx, "training_known", targets=targets),
+    training = _panel(parent, ctx, _word(ctx, "training"),
+                      [_word(ctx, "training_known", n=view.n),
+                       _word(ctx, "targets_known", targets=targets)],
                       [reads_grid(ctx), loss_grid(ctx, view)],
                       training_lines(view, lang, ctx.places, causal))
     generation = _panel(parent, ctx, _word(ctx, "generation", n=passes.count),
-                        _word(ctx, "generation_prompt", prompt=passes.prompt),
+                        [_word(ctx, "generation_prompt", prompt=passes.prompt),
+                         _word(ctx, "generation_reads")],
                         [passes_grid(ctx, passes)] if passes.passes else [],
                         generation_lines(passes, lang))
     return place_row(parent, [training, generation], 0, 0, ctx.theme)

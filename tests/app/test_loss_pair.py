@@ -107,7 +107,7 @@ def test_the_pair_draws_one_row_per_pass_and_both_counts(qtbot: QtBot, lang: str
     doc = DOCS["three-layers"]
     expected = greedy_by_hand(doc)
     frame = loss_frame(trace_of(doc), lang)
-    title = {"en": "One pass per token", "zh": "每个 Token 一次"}[lang]
+    title = {"en": "Each pass: reads → chooses", "zh": "每一次：读入 → 选出"}[lang]
     grid = grid_titled(frame, title)
     vocab = doc["head"]["vocab"]
     row = {"en": "pass {k}: {reads} → {chosen}", "zh": "第 {k} 次：{reads} → {chosen}"}[lang]
@@ -116,35 +116,41 @@ def test_the_pair_draws_one_row_per_pass_and_both_counts(qtbot: QtBot, lang: str
         for k, (reads, chosen, _) in enumerate(expected)]
     np.testing.assert_allclose(grid.spec.values[:, 0], [p for _, _, p in expected], rtol=1e-12)
     text = words(frame)
-    heads = {"en": ("Training · 1 forward pass for 3 positions",
-                    "Generation · 3 forward passes, one per token",
+    heads = {"en": ("Training · 1 forward pass", "all 3 positions at once",
+                    "the whole target row is known: 爱 你 你",
+                    "Generation · 3 forward passes", "one per token, from the prompt “我”",
                     "forward passes: training 1 · generation 3"),
-             "zh": ("训练 · 3 个位置只需 1 次前向计算", "生成 · 3 次前向计算，每个 Token 一次",
+             "zh": ("训练 · 1 次前向计算", "3 个位置一次算出", "整行目标已知：爱 你 你",
+                    "生成 · 3 次前向计算", "每个 Token 一次，从提示“我”开始",
                     "前向计算次数：训练 1 · 生成 3")}[lang]
     assert all(head in text for head in heads), text
 
 
-def test_the_training_panel_hatches_what_the_mask_hides_and_marks_each_answer(
+def test_the_training_panel_dashes_what_the_mask_hides_and_marks_each_answer(
         qtbot: QtBot) -> None:
-    """Row i of the first attention's shares: keys after i hatched, key i + 1 (the token row i
-    must predict) marked; the shares printed are the trace's."""
+    """Row i reads keys 0 … i (1); keys after i are a dash, key i + 1 (the token row i must
+    predict) marked."""
     trace = trace_of(DOCS["training"])
-    grid = grid_titled(loss_frame(trace), "What each position reads")
-    np.testing.assert_array_equal(grid.spec.values, trace.arrays["L1.weights"][0])
-    assert grid.spec.masked is not None and grid.spec.marked is not None
-    np.testing.assert_array_equal(grid.spec.masked, np.triu(np.ones((4, 4), dtype=bool), 1))
-    np.testing.assert_array_equal(grid.spec.marked, np.eye(4, k=1, dtype=bool))
-    assert "▨ hidden by the causal mask · ◣ position i + 1" in words(loss_frame(trace))
+    later = np.triu(np.ones((4, 4), dtype=bool), 1)
+    for lang, title, said in (("en", "Who each position reads", "—: hidden by the causal mask"),
+                              ("zh", "每个位置读哪些位置", "“—”：被因果掩码遮住")):
+        frame = loss_frame(trace, lang)
+        grid = grid_titled(frame, title)
+        np.testing.assert_array_equal(grid.spec.values, (~later).astype(float))
+        assert grid.spec.blank is not None and grid.spec.marked is not None
+        np.testing.assert_array_equal(grid.spec.blank, later)
+        np.testing.assert_array_equal(grid.spec.marked, np.eye(4, k=1, dtype=bool))
+        assert said in words(frame) and "◣" in words(frame)
 
 
 def test_without_the_mask_the_training_panel_shows_each_position_reading_its_answer(
         qtbot: QtBot) -> None:
     trace = trace_of(DOCS["training, mask off"])
     frame = loss_frame(trace)
-    grid = grid_titled(frame, "What each position reads")
-    assert grid.spec.masked is None
-    answers = grid.spec.values[np.eye(4, k=1, dtype=bool)]
-    assert (answers > 0.99).all()  # the copying model reads the answer it must predict
+    grid = grid_titled(frame, "Who each position reads")
+    assert grid.spec.blank is None and (grid.spec.values == 1).all()
+    assert grid.spec.marked is not None
+    np.testing.assert_array_equal(grid.spec.marked, np.eye(4, k=1, dtype=bool))
     assert "no causal mask: ◣ position i reads position i + 1" in words(frame)
     assert "0.007" in words(frame)  # the flattering mean
 

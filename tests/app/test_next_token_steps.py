@@ -260,7 +260,7 @@ def test_the_loss_picture_prints_each_target_its_probability_and_minus_ln(
     trace = _trace(targets=TARGETS)
     probs = np.array([_softmax(row) for row in trace.arrays["logits"]])
     picked = probs[np.arange(3), TARGETS]
-    for lang, training in (("en", "1 forward pass for 3 positions"), ("zh", "只需 1 次前向计算")):
+    for lang, training in (("en", "Training · 1 forward pass"), ("zh", "训练 · 1 次前向计算")):
         frame = _frame(trace, "loss", lang)
         [grid] = [g for g in frame.items_of(MatrixGrid) if g.spec.col_labels[-1] == "−ln p"]
         np.testing.assert_allclose(grid.spec.values, np.column_stack([picked, -np.log(picked)]),
