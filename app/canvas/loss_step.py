@@ -83,8 +83,8 @@ def reads_grid(ctx: LayoutContext) -> MatrixGrid:
 
     def cell_text(row: int, col: int) -> str:
         key = "reads_tip" if seen[row, col] else "hidden_tip"
-        tip = _word(ctx, key, query=labels[row], key=labels[col])
-        return f"{tip} · {_word(ctx, 'answer_tip')}" if answer[row, col] else tip
+        tip = _word(ctx, key, query=labels[row], other=labels[col])
+        return f"{tip} · {_word(ctx, 'answer_tip', query=labels[row])}" if answer[row, col] else tip
 
     return custom_grid(ctx, _word(ctx, "reads_title"), seen.astype(float), labels, labels,
                        explain=cell_text, marked=answer if answer.any() else None,

@@ -46,8 +46,8 @@ NEXT_TOKEN_WORDS: dict[str, dict[str, str]] = {
         "training_known": "all {n} positions at once",
         "targets_known": "the whole target row is known: {targets}",
         "reads_title": "Who each position reads",
-        "reads_tip": "{query} reads {key}",
-        "hidden_tip": "the causal mask hides {key} from {query}",
+        "reads_tip": "{query} reads {other}",
+        "hidden_tip": "the causal mask hides {other} from {query}",
         "answer_tip": "◣ the token {query} must predict",
         "training_why": "1: read · —: hidden by the causal mask · ◣ position i + 1, the "
                         "answer position i must predict: hidden, so all {n} losses are honest "
@@ -101,8 +101,8 @@ NEXT_TOKEN_WORDS: dict[str, dict[str, str]] = {
         "training_known": "{n} 个位置一次算出",
         "targets_known": "整行目标已知：{targets}",
         "reads_title": "每个位置读哪些位置",
-        "reads_tip": "{query} 读 {key}",
-        "hidden_tip": "因果掩码对 {query} 遮住 {key}",
+        "reads_tip": "{query} 读 {other}",
+        "hidden_tip": "因果掩码对 {query} 遮住 {other}",
         "answer_tip": "◣ {query} 要预测的 Token",
         "training_why": "1：读到 · “—”：被因果掩码遮住 · ◣ 位置 i + 1，即位置 i 要预测的答案："
                         "被遮住，所以 {n} 个损失可以同时、诚实地算出",

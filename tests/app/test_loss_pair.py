@@ -126,6 +126,12 @@ def test_the_pair_draws_one_row_per_pass_and_both_counts(qtbot: QtBot, lang: str
     assert all(head in text for head in heads), text
 
 
+TIPS = {"en": ["爱 · p1 reads 我 · p0",
+               "the causal mask hides 爱 · p1 from 我 · p0 · ◣ the token 我 · p0 must predict"],
+        "zh": ["爱 · p1 读 我 · p0", "因果掩码对 我 · p0 遮住 爱 · p1 · ◣ 我 · p0 要预测的 Token"]}
+"""The hover of a cell read and of one the mask hides (the answer's)."""
+
+
 def test_the_training_panel_dashes_what_the_mask_hides_and_marks_each_answer(
         qtbot: QtBot) -> None:
     """Row i reads keys 0 … i (1); keys after i are a dash, key i + 1 (the token row i must
@@ -141,6 +147,8 @@ def test_the_training_panel_dashes_what_the_mask_hides_and_marks_each_answer(
         np.testing.assert_array_equal(grid.spec.blank, later)
         np.testing.assert_array_equal(grid.spec.marked, np.eye(4, k=1, dtype=bool))
         assert said in words(frame) and "◣" in words(frame)
+        assert grid.spec.explain is not None
+        assert [grid.spec.explain(1, 0), grid.spec.explain(0, 1)] == TIPS[lang]
 
 
 def test_without_the_mask_the_training_panel_shows_each_position_reading_its_answer(
