@@ -71,7 +71,9 @@ def _first_self_attention(ctx: LayoutContext) -> Step:
 
 def reads_grid(ctx: LayoutContext) -> MatrixGrid:
     """Which positions each position reads in the first self-attention (1; a dash where the
-    mask hides one), the position holding each row's target (the next one) marked."""
+    mask hides one), the position holding each row's target (the next one) marked. The
+    columns are the bare tokens, in position order: a cell of one digit leaves no room for
+    ``我 · p0`` (a slide's table would wrap it)."""
     scenario = ctx.trace.scenario
     seen = ctx.trace.visible_for(_first_self_attention(ctx).scope)
     targets = scenario.targets
@@ -86,7 +88,7 @@ def reads_grid(ctx: LayoutContext) -> MatrixGrid:
         tip = _word(ctx, key, query=labels[row], other=labels[col])
         return f"{tip} · {_word(ctx, 'answer_tip', query=labels[row])}" if answer[row, col] else tip
 
-    return custom_grid(ctx, _word(ctx, "reads_title"), seen.astype(float), labels, labels,
+    return custom_grid(ctx, _word(ctx, "reads_title"), seen.astype(float), labels, ctx.tokens,
                        explain=cell_text, marked=answer if answer.any() else None,
                        blank=None if seen.all() else ~seen, decimals=0,
                        value_range=(0.0, 1.0))
