@@ -6,6 +6,7 @@ longer document in full (no KV cache, no :func:`engine.generation_run.generate`)
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -192,3 +193,19 @@ def test_the_step_texts_and_the_description_tell_the_pair() -> None:
     facts = describe_frame(trace, index, FrameOptions(), "Loss")
     p1 = format_number(greedy_by_hand(DOCS["three-layers"])[0][2], 3)
     assert f"pass 1: 我 → {chosen[0]} · p = {p1}" in facts
+
+
+def test_the_readme_quotes_the_pairs_numbers() -> None:
+    """The README's paragraph on the pair: both losses and generation's choices, as computed."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    on, off = trace_of(DOCS["training"]), trace_of(DOCS["training, mask off"])
+    passes = generation_passes(on.scenario)
+    unmasked = generation_passes(off.scenario).passes
+    assert [p.label for p in unmasked] == [p.label for p in passes.passes]
+    np.testing.assert_allclose([p.p for p in unmasked], [p.p for p in passes.passes], rtol=1e-12)
+    said = (f"the mask-on side reads no answer (loss {on.arrays['loss_mean'][0]:.3f}), the\n"
+            f"mask-off side reads every answer ({off.arrays['loss_mean'][0]:.3f}), and both "
+            f"generate {' '.join(p.label for p in passes.passes)} "
+            f"(p = {passes.passes[0].p:.3f} each pass)")
+    assert said in readme
+    assert len({p.p for p in passes.passes}) == 1
