@@ -24,7 +24,7 @@ from PySide6.QtGui import QColor, QFontInfo, QImage, QPainter
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from app.canvas import FrameItem
-from app.canvas.arrows import AttentionArrows
+from app.canvas.arrows import SHARE_SIZE, AttentionArrows
 from app.canvas.grid import MARK_SIZE, NUMBER_SIZE, SWATCH, MatrixGrid
 from app.canvas.layout import TextItem
 from app.canvas.theme import font
@@ -45,8 +45,6 @@ from app.export.deck import (
 )
 from app.export.render import Frame, fit_rect, picture_dpi, png_bytes, render_image, set_dpi
 
-LABEL_POINTS = 13
-"""Pixel size of the share labels on the arrows (as the canvas draws them)."""
 TEXT_SLACK = 1.1
 MASKED_ALPHA = 0.35
 """The canvas shades masked cells with the masked grey at this opacity (and hatches them)."""
@@ -256,7 +254,7 @@ def _arrows(arrows: AttentionArrows, place: _Placement) -> Iterator[Shape]:
                         line.opacity)
         if line.label:
             labels.append(Text(place.box(arrows.mapRectToScene(line.label_rect)), line.label,
-                               place.points(LABEL_POINTS * scale),
+                               place.points(SHARE_SIZE * scale),
                                arrows.theme.color("text").name(),
                                bold=True, centred=True,
                                fill=arrows.theme.color("background").name(),

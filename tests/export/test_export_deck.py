@@ -236,6 +236,22 @@ def test_arrows_are_connectors_with_arrowheads_and_shares(decks: dict[str, Path]
     assert "0.804" in words and "0.196" in words
 
 
+def test_share_labels_are_as_large_as_the_shares_in_their_table(decks: dict[str, Path]) -> None:
+    """The canvas prints an arrow's share at the size of the grids' numbers (they are numbers
+    too): on the slide each label is as large as the same share in the shares table (the
+    labels were set at 13/17 of it)."""
+    slide = list(Presentation(str(decks["en"])).slides)[3]
+    in_table = {cell.text: cell.text_frame.paragraphs[0].runs[0].font.size
+                for shape in slide.shapes if shape.has_table and shape.name == "shares"
+                for row in list(shape.table.rows)[1:] for cell in row.cells}
+    labels = {shape.text_frame.text: shape.text_frame.paragraphs[0].runs[0].font.size
+              for shape in shapes(slide) if shape.shape_type == MSO_SHAPE_TYPE.AUTO_SHAPE
+              and shape.has_text_frame and shape.text_frame.text in ("0.804", "0.196")}
+    assert set(labels) == {"0.804", "0.196"}
+    for share, size in labels.items():
+        assert size is not None and size == in_table[share]
+
+
 def test_the_frames_words_are_text_boxes(decks: dict[str, Path], f11: Trace) -> None:
     slide = list(Presentation(str(decks["en"])).slides)[3]
     words = texts(slide)
