@@ -238,9 +238,10 @@ def _fill(grid: MatrixGrid, row: int, col: int) -> str:
 
 
 def _arrows(arrows: AttentionArrows, place: _Placement) -> Iterator[Shape]:
-    """The words and boxes as a picture, then one connector per drawn arrow and its label."""
-    bare = AttentionArrows(replace(arrows.spec, heads=()), arrows.theme, arrows.title,
-                           arrows.lang)
+    """The words and boxes as a picture laid out as the arrows, then one connector per drawn
+    arrow and its label."""
+    bare = AttentionArrows(arrows.spec, arrows.theme, arrows.title, arrows.lang,
+                           words_only=True)
     bare.setTransform(arrows.sceneTransform())
     scale = _scale(arrows)
     picture = _item_picture(bare, place)

@@ -252,6 +252,34 @@ def test_share_labels_are_as_large_as_the_shares_in_their_table(decks: dict[str,
         assert size is not None and size == in_table[share]
 
 
+def test_the_arrows_words_are_pictured_over_the_whole_arrows(qapp: QApplication,
+                                                             tmp_path: Path) -> None:
+    """Pronoun, receiver "it", shares: the arrows' words (boxes, legend, "× masked" beside the
+    keys "it" may not read) are one picture under native connectors and share labels. It
+    covers all the arrows draw, labels included; it was drawn from a copy without heads,
+    narrower by the labels' column, which cut "× masked" and "Key (encoder)" and set the legend
+    on three lines where the frame has two."""
+    from app.canvas import FrameOptions
+
+    trace = load_trace("pronoun")
+    receiver = list(trace.scenario.tokens).index("it")
+    [path] = export(trace, "pptx", tmp_path / "pronoun.pptx",
+                    steps=(trace.step_index("weights"),),
+                    options=FrameOptions(receiver=receiver))
+    [slide] = Presentation(str(path)).slides
+    [words] = [shape for shape in shapes(slide) if shape.shape_type == MSO_SHAPE_TYPE.PICTURE
+               and shape._element.nvPicPr.cNvPr.get("descr") == "AttentionArrows"]
+    shares = np.asarray(trace.arrays["weights"])[0, receiver]
+    labels = [shape for shape in shapes(slide) if shape.shape_type == MSO_SHAPE_TYPE.AUTO_SHAPE
+              and shape.has_text_frame and shape.text_frame.text[:1].isdigit()]
+    assert sorted(label.text_frame.text for label in labels) == sorted(
+        shown(np.array([shares[shares > 0]]))[0])
+    for label in labels:
+        assert words.left < label.left
+        assert label.left + label.width <= words.left + words.width
+        assert words.top < label.top < words.top + words.height
+
+
 def test_the_frames_words_are_text_boxes(decks: dict[str, Path], f11: Trace) -> None:
     slide = list(Presentation(str(decks["en"])).slides)[3]
     words = texts(slide)
