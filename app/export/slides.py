@@ -20,14 +20,14 @@ from dataclasses import replace
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFontInfo, QImage, QPainter
+from PySide6.QtGui import QColor, QFontDatabase, QFontInfo, QImage, QPainter
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from app.canvas import FrameItem
 from app.canvas.arrows import SHARE_SIZE, AttentionArrows
 from app.canvas.grid import MARK_SIZE, NUMBER_SIZE, SWATCH, MatrixGrid
 from app.canvas.layout import TextItem
-from app.canvas.theme import font
+from app.canvas.theme import FONT_FAMILIES, LATIN_WIDTH_MARKS, font, narrow_marks
 from app.export.deck import (
     EMU_PER_POINT,
     SLIDE_HEIGHT_EMU,
@@ -86,6 +86,20 @@ def typeface() -> str:
     return QFontInfo(font()).family()
 
 
+def marks_typeface() -> str:
+    """The family Latin text's curly quotes and middle dots are set in: the first installed
+    family of the frame's fonts that is not a CJK face. The CJK face draws them full-width
+    unless asked for narrow ones (the canvas asks; a deck cannot), so they would widen every
+    English line and push it out of its box."""
+    return next((family for family in FONT_FAMILIES
+                 if "CJK" not in family and QFontDatabase.hasFamily(family)), "")
+
+
+def _narrow(text: str) -> str:
+    """The marks of ``text`` a deck sets in :func:`marks_typeface`: those the canvas narrows."""
+    return LATIN_WIDTH_MARKS if narrow_marks(text) else ""
+
+
 def frame_item(frame: Frame) -> FrameItem:
     """The frame item at the top of ``frame``'s scene."""
     for item in frame.scene.items():
@@ -101,7 +115,7 @@ def _title(item: FrameItem, place: _Placement) -> Text:
     box = place.box(heading.sceneBoundingRect())
     box = replace(box, width=max(box.width, place.slide_width - box.left - box.left))
     return Text(box, heading.text, place.points(heading.font.pixelSize()), heading.color,
-                bold=heading.font.bold())
+                bold=heading.font.bold(), narrow=_narrow(heading.text))
 
 
 def picture_slide(frame: Frame, notes: str, sheet: tuple[float, float], size: QSize) -> Slide:
@@ -165,7 +179,7 @@ def _text(item: TextItem, place: _Placement) -> Text:
     width = max(box.width, min(round(box.width * TEXT_SLACK), place.slide_width - box.left))
     return Text(replace(box, width=width), item.text,
                 place.points(item.font.pixelSize() * _scale(item)), item.color,
-                bold=item.font.bold())
+                bold=item.font.bold(), narrow=_narrow(item.text))
 
 
 def _grid(grid: MatrixGrid, place: _Placement) -> Iterator[Shape]:
@@ -183,13 +197,13 @@ def _grid(grid: MatrixGrid, place: _Placement) -> Iterator[Shape]:
         yield Rectangle(place.box(grid.mapRectToScene(SWATCH)), ink, line_width,
                         QColor(spec.swatch).name())
     yield Text(place.box(title), grid.title_text, place.points(TITLE_SIZE * scale), ink,
-               bold=True)
+               bold=True, narrow=_narrow(grid.title_text))
     header = grid.col_label_rect(0)
     widths = [grid.cell_rect(0, c).width() for c in range(cols)]
     heights = [header.height()] + [grid.cell_rect(r, 0).height() for r in range(rows)]
     label_points = place.points(LABEL_SIZE * scale)
-    table_rows = [[Cell(str(label), muted, lines=False, points=label_points)
-                   for label in spec.col_labels]]
+    table_rows = [[Cell(str(label), muted, lines=False, points=label_points,
+                        narrow=_narrow(str(label))) for label in spec.col_labels]]
     table_rows += [[Cell(grid.cell_text(r, c), grid.cell_ink(r, c), _fill(grid, r, c))
                     for c in range(cols)] for r in range(rows)]
     emu_widths = [round(w * scale * place.emu) for w in widths]
@@ -201,14 +215,14 @@ def _grid(grid: MatrixGrid, place: _Placement) -> Iterator[Shape]:
     yield from _marks(grid, place)
     for r, label in enumerate(spec.row_labels):
         yield Text(place.box(grid.mapRectToScene(grid.row_label_rect(r))), str(label),
-                   label_points, muted, right=True)
+                   label_points, muted, right=True, narrow=_narrow(str(label)))
     for r in sorted(row for row in spec.highlight_rows if 0 <= row < rows):
         band = grid.cell_rect(r, 0).united(grid.cell_rect(r, cols - 1))
         yield Rectangle(place.box(grid.mapRectToScene(band)), theme.color("accent").name(),
                       round(HIGHLIGHT_WIDTH * scale * place.emu))
     if grid.note_text:
         yield Text(place.box(grid.mapRectToScene(grid.note_rect())), grid.note_text,
-                   place.points(LABEL_SIZE * scale), muted)
+                   place.points(LABEL_SIZE * scale), muted, narrow=_narrow(grid.note_text))
 
 
 def _marks(grid: MatrixGrid, place: _Placement) -> Iterator[Triangle]:

@@ -280,6 +280,53 @@ def test_the_arrows_words_are_pictured_over_the_whole_arrows(qapp: QApplication,
         assert words.top < label.top < words.top + words.height
 
 
+def faces(shape: Any) -> list[tuple[str, str, str]]:
+    """Each run of a text box as (text, Latin typeface, East Asian typeface)."""
+    return [(run.text, run._r.rPr.find(qn("a:latin")).get("typeface"),
+             run._r.rPr.find(qn("a:ea")).get("typeface"))
+            for paragraph in shape.text_frame.paragraphs for run in paragraph.runs]
+
+
+def test_latin_texts_set_their_quotes_and_middle_dots_in_a_narrow_face(
+        qapp: QApplication, f11: Trace, tmp_path: Path) -> None:
+    """The CJK face draws “ ” and · full-width; the canvas asks it for narrow ones in English
+    lines, a deck cannot. So in English lines they are runs in a face whose marks are narrow
+    (measured here: under 0.6 em, the CJK face's 1 em), in Chinese lines they stay full-width
+    in the CJK face. In LibreOffice the wide marks pushed worked rows out of their boxes."""
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    def em_width(family: str, mark: str) -> float:
+        face = QFont(family)
+        face.setPixelSize(100)
+        return QFontMetricsF(face).horizontalAdvance(mark) / 100
+
+    from app.canvas import FrameOptions
+
+    english, chinese = (
+        Presentation(str(export(f11, "pptx", tmp_path / f"{lang}.pptx", lang=lang,
+                                steps=(f11.step_index("weights"),),
+                                options=FrameOptions(worked_row=True))[0])).slides[0]
+        for lang in ("en", "zh"))
+    title = faces(english.shapes.title)
+    assert [text for text, _l, _e in title] == [
+        "Step 4 of 5 ", "·", " Causal mask and softmax shares"]
+    [worked] = [faces(shape) for shape in shapes(english) if shape.has_text_frame
+                and shape.text_frame.text == "Worked row for “爱”: the shares"]
+    assert [text for text, _l, _e in worked] == ["Worked row for ", "“", "爱", "”",
+                                                 ": the shares"]
+    for text, latin, east_asian in title + worked:
+        assert latin == east_asian
+        if text in "“”·":
+            assert "CJK" not in latin and em_width(latin, text) < 0.6
+        else:
+            assert "CJK" in latin and em_width(latin, "“") > 0.95
+    [heading] = [faces(chinese.shapes.title)]
+    [zh_worked] = [faces(shape) for shape in shapes(chinese) if shape.has_text_frame
+                   and shape.text_frame.text.startswith("逐项计算“爱”")]
+    for text, latin, east_asian in heading + zh_worked:
+        assert "CJK" in latin and latin == east_asian, f"{text!r} keeps the CJK face"
+
+
 def test_the_frames_words_are_text_boxes(decks: dict[str, Path], f11: Trace) -> None:
     slide = list(Presentation(str(decks["en"])).slides)[3]
     words = texts(slide)
