@@ -66,11 +66,13 @@ class Text:
 class Cell:
     """One table cell: its text, centred, and colours (``fill`` ``""`` leaves it unfilled).
     A cell without ``lines`` has no border (the labels over a matrix); ``points`` other than 0
-    sizes its text instead of the table's; ``narrow`` as :attr:`Text.narrow`."""
+    sizes its text instead of the table's; ``narrow`` as :attr:`Text.narrow`. A ``hatch``
+    colour draws upward diagonals (////) in it over ``fill``: a cell the mask hides."""
 
     text: str
     color: str
     fill: str = ""
+    hatch: str = ""
     bold: bool = False
     lines: bool = True
     points: float = 0.0
@@ -286,6 +288,7 @@ def _cell_lines(cell: Any, color: str, width: int) -> None:
 
 
 def _add_table(shapes: Any, table: Table, faces: Faces) -> None:
+    from pptx.enum.dml import MSO_PATTERN
     from pptx.enum.text import MSO_ANCHOR
     from pptx.util import Emu
 
@@ -314,7 +317,12 @@ def _add_table(shapes: Any, table: Table, faces: Faces) -> None:
                 _cell_lines(target, table.line_color, table.line_width)
             else:
                 _cell_lines(target, "", 0)
-            if cell.fill:
+            if cell.hatch:
+                target.fill.patterned()
+                target.fill.pattern = MSO_PATTERN.LIGHT_UPWARD_DIAGONAL
+                target.fill.fore_color.rgb = _rgb(cell.hatch)
+                target.fill.back_color.rgb = _rgb(cell.fill)
+            elif cell.fill:
                 target.fill.solid()
                 target.fill.fore_color.rgb = _rgb(cell.fill)
             else:

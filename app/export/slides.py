@@ -4,7 +4,7 @@ The frame is fitted to the slide (a 16:9 frame fills a 16:9 slide) and its headi
 slide's title, said once. Editable slides rebuild what PowerPoint can hold natively, each where the
 frame draws it:
 
-- matrices as tables: every cell's printed number, fill and ink; masked cells grey;
+- matrices as tables: every cell's printed number, fill and ink; masked cells hatched grey;
 - attention arrows as connectors with arrowheads, their share labels as text boxes;
 - the frame's words (titles, operators, notes, captions) as text boxes.
 
@@ -204,8 +204,8 @@ def _grid(grid: MatrixGrid, place: _Placement) -> Iterator[Shape]:
     label_points = place.points(LABEL_SIZE * scale)
     table_rows = [[Cell(str(label), muted, lines=False, points=label_points,
                         narrow=_narrow(str(label))) for label in spec.col_labels]]
-    table_rows += [[Cell(grid.cell_text(r, c), grid.cell_ink(r, c), _fill(grid, r, c))
-                    for c in range(cols)] for r in range(rows)]
+    table_rows += [[Cell(grid.cell_text(r, c), grid.cell_ink(r, c), _fill(grid, r, c),
+                         hatch=_hatch(grid, r, c)) for c in range(cols)] for r in range(rows)]
     emu_widths = [round(w * scale * place.emu) for w in widths]
     emu_heights = [round(h * scale * place.emu) for h in heights]
     left, top = place.point(grid.mapToScene(header.topLeft()))
@@ -249,6 +249,13 @@ def _fill(grid: MatrixGrid, row: int, col: int) -> str:
              zip((grey.red(), grey.green(), grey.blue()),
                  (paper.red(), paper.green(), paper.blue()), strict=True)]
     return QColor(*mixed).name()
+
+
+def _hatch(grid: MatrixGrid, row: int, col: int) -> str:
+    """The colour of a masked cell's hatching (the masked grey, as the canvas hatches it);
+    ``""`` for a cell the mask leaves."""
+    masked = grid.spec.masked is not None and bool(grid.spec.masked[row, col])
+    return grid.theme.color("masked").name() if masked else ""
 
 
 def _arrows(arrows: AttentionArrows, place: _Placement) -> Iterator[Shape]:

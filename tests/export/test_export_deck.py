@@ -224,6 +224,28 @@ def test_cells_carry_the_canvas_colours_and_masked_cells_are_grey(
     assert yellow[0] > 200 and yellow[1] > 200 and yellow[2] < 120, "share 1 is cividis' top"
 
 
+def test_masked_cells_are_hatched_as_the_canvas_hatches_them(decks: dict[str, Path]) -> None:
+    """F11's scores note says "hatched cells are hidden by the mask in the next step": the cell
+    爱 may not read (row 我, column 爱) is hatched with upward diagonals (the canvas's "////")
+    in the masked grey #B0B0B0 over that grey at 35 % on white, on both steps that mask it;
+    the other cells are plain colour. It was plain grey, so the note named nothing."""
+    from pptx.enum.dml import MSO_FILL, MSO_PATTERN
+
+    light = round(0.35 * 0xB0 + 0.65 * 0xFF)
+    for step, name in ((2, "scores"), (3, "shares")):
+        slide = list(Presentation(str(decks["en"])).slides)[step]
+        [table] = [s.table for s in slide.shapes if s.has_table and s.name == name]
+        for r, c in ((1, 0), (1, 1), (2, 0), (2, 1)):
+            fill = table.cell(r, c).fill
+            if (r, c) == (1, 1):
+                assert fill.type == MSO_FILL.PATTERNED
+                assert fill.pattern == MSO_PATTERN.LIGHT_UPWARD_DIAGONAL
+                assert str(fill.fore_color.rgb) == "B0B0B0"
+                assert str(fill.back_color.rgb) == f"{light:02X}" * 3
+            else:
+                assert fill.type == MSO_FILL.SOLID
+
+
 def test_arrows_are_connectors_with_arrowheads_and_shares(decks: dict[str, Path]) -> None:
     """F11 step 4: the receiver 爱 reads both keys (two arrows), 我 reads itself (one)."""
     slide = list(Presentation(str(decks["en"])).slides)[3]
