@@ -105,20 +105,31 @@ def _attend(q: Array, k: Array, v: Array, window: int | None) -> tuple[Array, Ar
     return shares, mixed
 
 
+def _linear(t: dict[str, Array], name: str, y: Array) -> Array:
+    """``nn.Linear``: y·Wᵀ (+ b where the checkpoint has a bias)."""
+    result = y @ t[name + ".weight"].T
+    return result + t[name + ".bias"] if name + ".bias" in t else result
+
+
+def _conv1d(t: dict[str, Array], name: str, y: Array) -> Array:
+    """GPT-2's Conv1D: y·W + b, its weight stored in × out."""
+    return y @ t[name + ".weight"] + t[name + ".bias"]
+
+
 def _gpt2(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str, Any]) -> Array:
     p, d, h = "transformer.", c["n_embd"], c["n_head"]
     x = t[p + "wte.weight"][ids] + t[p + "wpe.weight"][: len(ids)]
     for k in range(c["n_layer"]):
         at, eps = f"{p}h.{k}.", c["layer_norm_epsilon"]
         a = _layer_norm(x, t[at + "ln_1.weight"], t[at + "ln_1.bias"], eps)
-        qkv = a @ t[at + "attn.c_attn.weight"] + t[at + "attn.c_attn.bias"]
+        qkv = _conv1d(t, at + "attn.c_attn", a)
         q, key, v = (part.reshape(len(ids), h, d // h).transpose(1, 0, 2)
                      for part in np.split(qkv, 3, axis=-1))
         shares, mixed = _attend(q, key, v, None)
-        x = x + mixed @ t[at + "attn.c_proj.weight"] + t[at + "attn.c_proj.bias"]
+        x = x + _conv1d(t, at + "attn.c_proj", mixed)
         m = _layer_norm(x, t[at + "ln_2.weight"], t[at + "ln_2.bias"], eps)
-        hidden = _act(c["activation_function"], m @ t[at + "mlp.c_fc.weight"] + t[at + "mlp.c_fc.bias"])
-        x = x + hidden @ t[at + "mlp.c_proj.weight"] + t[at + "mlp.c_proj.bias"]
+        hidden = _act(c["activation_function"], _conv1d(t, at + "mlp.c_fc", m))
+        x = x + _conv1d(t, at + "mlp.c_proj", hidden)
         out["shares"].append(shares)
         out["outputs"].append(x)
     final = _layer_norm(x, t[p + "ln_f.weight"], t[p + "ln_f.bias"], c["layer_norm_epsilon"])
@@ -139,8 +150,7 @@ def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str
     x = t["model.embed_tokens.weight"][ids]
 
     def linear(name: str, y: Array) -> Array:
-        result = y @ t[name + ".weight"].T
-        return result + t[name + ".bias"] if name + ".bias" in t else result
+        return _linear(t, name, y)
 
     for k in range(c["num_hidden_layers"]):
         at, eps = f"model.layers.{k}.", c["rms_norm_eps"]
@@ -153,7 +163,8 @@ def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str
         shares, mixed = _attend(q, key, v, window)
         x = x + linear(at + "self_attn.o_proj", mixed)
         m = _rms_norm(x, t[at + "post_attention_layernorm.weight"], eps)
-        gated = _act(c["hidden_act"], linear(at + "mlp.gate_proj", m)) * linear(at + "mlp.up_proj", m)
+        gate = _act(c["hidden_act"], linear(at + "mlp.gate_proj", m))
+        gated = gate * linear(at + "mlp.up_proj", m)
         x = x + linear(at + "mlp.down_proj", gated)
         out["shares"].append(shares)
         out["outputs"].append(x)
@@ -171,17 +182,16 @@ def _gpt_neox(c: dict[str, Any], t: dict[str, Array], ids: list[int],
     for k in range(c["num_hidden_layers"]):
         at, eps = f"{p}layers.{k}.", c["layer_norm_eps"]
         a = _layer_norm(x, t[at + "input_layernorm.weight"], t[at + "input_layernorm.bias"], eps)
-        qkv = a @ t[at + "attention.query_key_value.weight"].T + t[at + "attention.query_key_value.bias"]
-        qkv = qkv.reshape(n, h, 3 * d_k).transpose(1, 0, 2)
+        qkv = _linear(t, at + "attention.query_key_value", a)
+        qkv = qkv.reshape(n, h, 3 * d_k).transpose(1, 0, 2)  # per head: [q, k, v]
         q, key, v = np.split(qkv, 3, axis=-1)
         q, key = _rope(q, key, dims, _rope_base(c))
         shares, mixed = _attend(q, key, v, None)
-        attn = mixed @ t[at + "attention.dense.weight"].T + t[at + "attention.dense.bias"]
+        attn = _linear(t, at + "attention.dense", mixed)
         m = _layer_norm(x, t[at + "post_attention_layernorm.weight"],
                         t[at + "post_attention_layernorm.bias"], eps)
-        hidden = _act(c["hidden_act"], m @ t[at + "mlp.dense_h_to_4h.weight"].T
-                      + t[at + "mlp.dense_h_to_4h.bias"])
-        x = x + attn + hidden @ t[at + "mlp.dense_4h_to_h.weight"].T + t[at + "mlp.dense_4h_to_h.bias"]
+        hidden = _act(c["hidden_act"], _linear(t, at + "mlp.dense_h_to_4h", m))
+        x = x + attn + _linear(t, at + "mlp.dense_4h_to_h", hidden)  # the parallel residual
         out["shares"].append(shares)
         out["outputs"].append(x)
     final = _layer_norm(x, t[p + "final_layer_norm.weight"], t[p + "final_layer_norm.bias"],
