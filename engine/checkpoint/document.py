@@ -6,20 +6,23 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 
 from engine.checkpoint import gpt2, llama, neox
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import CONFIG, Checkpoint
+from engine.checkpoint.layout import Parts, Sizes
 from engine.checkpoint.tokens import tokenize, vocabulary
 from engine.errors import ScenarioError
 from engine.refusals import Refusal
 from engine.scenario import Scenario, parse_scenario
 from engine.writer import FORMAT_NAME, FORMAT_VERSION
 
-LAYOUTS: dict[str, ModuleType] = {"gpt2": gpt2, "llama": llama, "mistral": llama,
-                                  "qwen2": llama, "gpt_neox": neox}
+Layout = Callable[[Checkpoint, Config, list[int]], Parts]
+LAYOUTS: dict[str, Layout] = {"gpt2": gpt2.parts, "llama": llama.parts, "mistral": llama.parts,
+                              "qwen2": llama.parts, "gpt_neox": neox.parts}
+"""Each family's layout: the chosen layers' parts read from the checkpoint."""
 _RANGE = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?")
 
 
@@ -58,12 +61,11 @@ def import_checkpoint(folder: str | os.PathLike[str], text: str,
     checkpoint = Checkpoint(folder)
     config = Config(checkpoint.config, str(checkpoint.folder / CONFIG))
     family = config.family()
-    layout = LAYOUTS[family]
-    sizes = layout.sizes(config)
+    sizes = Sizes.of(config)
     chosen = choose_layers(layers, sizes.layers)
     tokenizer = checkpoint.tokenizer()
     tokens = tokenize(tokenizer, text, vocab=sizes.vocab, context=sizes.context)
-    parts = layout.parts(checkpoint, config, chosen)
+    parts = LAYOUTS[family](checkpoint, config, chosen)
     title = f"{Path(folder).resolve().name} · {family}"
     if len(chosen) < sizes.layers:
         title += f" · {', '.join(f'L{k + 1}' for k in chosen)} / {sizes.layers}"

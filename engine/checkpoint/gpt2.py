@@ -8,19 +8,13 @@ from typing import Any
 
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import Checkpoint
-from engine.checkpoint.layout import Parts, Sizes, linear
+from engine.checkpoint.layout import Parts, Sizes, tensors, unembedding
 from engine.errors import ScenarioError
 from engine.refusals import Refusal
 
 
-def sizes(config: Config) -> Sizes:
-    return Sizes(layers=config.whole("n_layer", "num_hidden_layers"),
-                 context=config.whole("n_positions", "max_position_embeddings"),
-                 vocab=config.whole("vocab_size"))
-
-
 def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
-    size = sizes(config)
+    size = Sizes.of(config)
     d = config.whole("n_embd", "hidden_size")
     heads = config.whole("n_head", "num_attention_heads")
     hidden = config.whole("n_inner", default=4 * d)
@@ -32,17 +26,14 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
     activation = config.activation("activation_function", default="gelu_new")
     scale = config.flag("scale_attn_weights", True)
     prefix = "transformer." if checkpoint.has("transformer.wte.weight") else ""
-
-    def tensor(name: str, *shape: int) -> Any:
-        return checkpoint.tensor(prefix + name, shape)
-
+    tensor = tensors(checkpoint, prefix)
     embedding = tensor("wte.weight", size.vocab, d)
     layers = []
     for k in chosen:
         at = f"h.{k}."
         fused = tensor(at + "attn.c_attn.weight", d, 3 * d)
         fused_bias = tensor(at + "attn.c_attn.bias", 3 * d)
-        attention = {"heads": heads, "causal": True, "scale": scale}
+        attention: dict[str, Any] = {"heads": heads, "causal": True, "scale": scale}
         for third, (weight, bias) in enumerate((("Wq", "bq"), ("Wk", "bk"), ("Wv", "bv"))):
             attention[weight] = fused[:, third * d:(third + 1) * d]
             attention[bias] = fused_bias[third * d:(third + 1) * d]
@@ -56,9 +47,7 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
                  "beta1": tensor(at + "ln_1.bias", d), "gamma2": tensor(at + "ln_2.weight", d),
                  "beta2": tensor(at + "ln_2.bias", d), "ffn": ffn}
         layers.append({"attention": attention, "block": block})
-    tied = config.flag("tie_word_embeddings", True)
-    unembed = embedding.T if tied else linear(checkpoint.tensor("lm_head.weight",
-                                                                (size.vocab, d)))
+    unembed = unembedding(checkpoint, config, embedding, "lm_head.weight", tied=True)
     head = {"final_norm": True, "gamma_f": tensor("ln_f.weight", d),
             "beta_f": tensor("ln_f.bias", d), "unembed": unembed}
     positions = {"kind": "learned", "table": tensor("wpe.weight", size.context, d)}

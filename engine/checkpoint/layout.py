@@ -3,10 +3,17 @@ before any weight) and its parts in the book's right-multiplication convention."
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from engine.checkpoint.config import Config
+from engine.checkpoint.folder import Checkpoint
 from engine.reader import FloatArray
+
+Tensor = Callable[..., FloatArray]
+"""``tensor(name, *shape)``: a checkpoint's tensor under a family's prefix, checked to have
+``shape``."""
 
 
 @dataclass(frozen=True)
@@ -16,6 +23,13 @@ class Sizes:
     layers: int
     context: int
     vocab: int
+
+    @classmethod
+    def of(cls, config: Config) -> Sizes:
+        """Read under GPT-2's names or everyone else's."""
+        return cls(layers=config.whole("n_layer", "num_hidden_layers"),
+                   context=config.whole("n_positions", "max_position_embeddings"),
+                   vocab=config.whole("vocab_size"))
 
 
 @dataclass(frozen=True)
@@ -29,10 +43,28 @@ class Parts:
     head: dict[str, Any]
 
 
+def tensors(checkpoint: Checkpoint, prefix: str) -> Tensor:
+    """The reader of the tensors whose names start with ``prefix`` (``model.``)."""
+
+    def tensor(name: str, *shape: int) -> FloatArray:
+        return checkpoint.tensor(prefix + name, shape)
+
+    return tensor
+
+
+def unembedding(checkpoint: Checkpoint, config: Config, embedding: FloatArray, name: str, *,
+                tied: bool) -> FloatArray:
+    """The head's d × V matrix: the embedding's transpose when the config ties them
+    (``tie_word_embeddings``, ``tied`` when absent), else the tensor ``name`` transposed."""
+    if config.flag("tie_word_embeddings", tied):
+        return embedding.T
+    return linear(checkpoint.tensor(name, embedding.shape))
+
+
 def linear(weight: FloatArray) -> FloatArray:
     """An ``nn.Linear`` weight (out × in, computing x·Wᵀ) as the book's right-multiplied
     in × out matrix."""
     return weight.T.copy()
 
 
-__all__ = ["Parts", "Sizes", "linear"]
+__all__ = ["Parts", "Sizes", "Tensor", "linear", "tensors", "unembedding"]

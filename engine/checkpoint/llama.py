@@ -10,19 +10,13 @@ from typing import Any
 
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import Checkpoint
-from engine.checkpoint.layout import Parts, Sizes, linear
+from engine.checkpoint.layout import Parts, Sizes, linear, tensors, unembedding
 
 PREFIX = "model."
 
 
-def sizes(config: Config) -> Sizes:
-    return Sizes(layers=config.whole("num_hidden_layers"),
-                 context=config.whole("max_position_embeddings"),
-                 vocab=config.whole("vocab_size"))
-
-
 def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
-    size = sizes(config)
+    size = Sizes.of(config)
     d = config.whole("hidden_size")
     heads = config.whole("num_attention_heads")
     groups = config.whole("num_key_value_heads", default=heads)
@@ -32,10 +26,7 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
                   "placement": "pre"}
     activation = config.activation("hidden_act", default="silu")
     windows = config.windows(size.layers, every_layer=config.values["model_type"] == "mistral")
-
-    def tensor(name: str, *shape: int) -> Any:
-        return checkpoint.tensor(PREFIX + name, shape)
-
+    tensor = tensors(checkpoint, PREFIX)
     def projection(into: dict[str, Any], weight: str, bias: str, name: str, rows: int,
                    columns: int) -> None:
         into[weight] = linear(tensor(f"{name}.weight", rows, columns))
@@ -63,9 +54,7 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
         block = {**block_keys, "gamma1": tensor(at + "input_layernorm.weight", d),
                  "gamma2": tensor(at + "post_attention_layernorm.weight", d), "ffn": ffn}
         layers.append({"attention": attention, "block": block})
-    tied = config.flag("tie_word_embeddings", False)
-    unembed = embedding.T if tied else linear(checkpoint.tensor("lm_head.weight",
-                                                                (size.vocab, d)))
+    unembed = unembedding(checkpoint, config, embedding, "lm_head.weight", tied=False)
     head = {"final_norm": True, "gamma_f": tensor("norm.weight", d), "unembed": unembed}
     positions = {"kind": "rope", "base": config.rope_base(), "pairing": "half",
                  "rotary_dims": int(d_k * config.rotary_fraction(1.0))}

@@ -9,19 +9,13 @@ from typing import Any
 
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import Checkpoint
-from engine.checkpoint.layout import Parts, Sizes, linear
+from engine.checkpoint.layout import Parts, Sizes, linear, tensors, unembedding
 
 PREFIX = "gpt_neox."
 
 
-def sizes(config: Config) -> Sizes:
-    return Sizes(layers=config.whole("num_hidden_layers"),
-                 context=config.whole("max_position_embeddings"),
-                 vocab=config.whole("vocab_size"))
-
-
 def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
-    size = sizes(config)
+    size = Sizes.of(config)
     d = config.whole("hidden_size")
     heads = config.whole("num_attention_heads")
     d_k = d // heads
@@ -30,10 +24,7 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
     block_keys = {"norm": "layernorm", "eps": config.number("layer_norm_eps", default=1e-5),
                   "placement": "pre", "residual": "parallel" if parallel else "sequential"}
     activation = config.activation("hidden_act", default="gelu")
-
-    def tensor(name: str, *shape: int) -> Any:
-        return checkpoint.tensor(PREFIX + name, shape)
-
+    tensor = tensors(checkpoint, PREFIX)
     embedding = tensor("embed_in.weight", size.vocab, d)
     layers = []
     for k in chosen:
@@ -61,9 +52,7 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
                  "gamma2": tensor(at + "post_attention_layernorm.weight", d),
                  "beta2": tensor(at + "post_attention_layernorm.bias", d), "ffn": ffn}
         layers.append({"attention": attention, "block": block})
-    tied = config.flag("tie_word_embeddings", False)
-    unembed = embedding.T if tied else linear(checkpoint.tensor("embed_out.weight",
-                                                                (size.vocab, d)))
+    unembed = unembedding(checkpoint, config, embedding, "embed_out.weight", tied=False)
     head = {"final_norm": True, "gamma_f": tensor("final_layer_norm.weight", d),
             "beta_f": tensor("final_layer_norm.bias", d), "unembed": unembed}
     positions = {"kind": "rope", "base": config.rope_base(), "pairing": "half",

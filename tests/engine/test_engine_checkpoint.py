@@ -12,6 +12,8 @@ import pytest
 
 from engine import compute
 from engine.checkpoint import choose_layers, import_checkpoint
+from engine.checkpoint.config import FAMILIES as IMPORTED
+from engine.checkpoint.document import LAYOUTS
 from engine.scenario import Scenario
 from tests.engine.hf_reference import FAMILIES, FIXTURES, config_of, hf_forward, stored
 
@@ -24,6 +26,11 @@ def imported(family: str, text: str = TEXT, layers: str | None = None) -> Scenar
 
 def tensors(family: str) -> dict[str, np.ndarray]:
     return stored(FIXTURES / family / "model.safetensors")
+
+
+def test_every_family_the_config_accepts_has_a_layout_and_a_fixture() -> None:
+    assert set(IMPORTED) == set(LAYOUTS) == set(FAMILIES)
+    assert sorted(path.name for path in FIXTURES.iterdir()) == sorted(FAMILIES)
 
 
 @pytest.mark.parametrize("family", FAMILIES)
