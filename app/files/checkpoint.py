@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QMessageBox,
     QPushButton,
@@ -39,6 +40,8 @@ if TYPE_CHECKING:
     from app.window.shell import Shell
 
 translate = QCoreApplication.translate
+DIALOG_WIDTH = 560
+"""Wide enough for a folder path and a sentence."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,7 @@ class CheckpointDialog(QDialog):
     def __init__(self, parent: QWidget | None) -> None:
         super().__init__(parent)
         self.setWindowTitle(translate("Checkpoint", "Open checkpoint"))
+        self.setMinimumWidth(DIALOG_WIDTH)
         self.folder = QLineEdit(self)
         self.folder.setPlaceholderText(translate(
             "Checkpoint", "a folder with config.json, *.safetensors and tokenizer.json"))
@@ -70,7 +74,9 @@ class CheckpointDialog(QDialog):
         self.layers = QLineEdit(self)
         self.layers.setPlaceholderText(translate("Checkpoint", "all, or 1-2, 3, 1,3-4"))
         form = QFormLayout(self)
-        form.addRow(translate("Checkpoint", "&Folder:"), row)
+        folder_label = QLabel(translate("Checkpoint", "&Folder:"), self)
+        folder_label.setBuddy(self.folder)  # a row holding a layout gets no buddy of its own
+        form.addRow(folder_label, row)
         form.addRow(translate("Checkpoint", "&Text:"), self.text)
         form.addRow(translate("Checkpoint", "&Layers:"), self.layers)
         self.buttons = QDialogButtonBox(
