@@ -4,7 +4,8 @@ tokenizer.json trained here on one sentence. Run from the repository root:
 
     .venv/bin/python scripts/make_checkpoint_fixtures.py
 
-The folders are committed; running the script again writes the same bytes.
+The folders are committed; running the script again writes the same bytes. Writing the bfloat16
+fixture needs ``ml_dtypes`` (``pip install ml-dtypes``; the app itself does not).
 """
 
 from __future__ import annotations

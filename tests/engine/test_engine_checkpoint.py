@@ -128,6 +128,19 @@ def test_qwen2s_bfloat16_weights_widen_exactly_and_its_tied_head_is_the_embeddin
     assert scenario.positions.base == 1e6 and attention.window is None
 
 
+def test_bfloat16_widens_as_ml_dtypes_widens_it() -> None:
+    ml_dtypes = pytest.importorskip("ml_dtypes", reason="ml_dtypes is not installed")
+    from safetensors import safe_open
+
+    name = "model.layers.1.mlp.down_proj.weight"
+    with safe_open(str(FIXTURES / "qwen2" / "model.safetensors"), framework="np") as weights:
+        theirs = weights.get_tensor(name)
+    assert theirs.dtype == ml_dtypes.bfloat16
+    block = imported("qwen2").layers[1].block
+    assert block is not None
+    np.testing.assert_array_equal(block.ffn.W2, theirs.astype(np.float64).T)
+
+
 def test_mistral_slides_its_window_in_every_layer() -> None:
     scenario = imported("mistral")
     assert [layer.attention.window for layer in scenario.layers] == [3, 3]
