@@ -111,7 +111,7 @@ def _bfloat16(file: Path, name: str, shape: tuple[int, ...]) -> FloatArray:
 
 
 def _shape(shape: tuple[int, ...] | list[int]) -> str:
-    return " × ".join(str(size) for size in shape) or "a single number"
+    return " × ".join(str(size) for size in shape) or "()"
 
 
 def _read_config(path: Path) -> Mapping[str, Any]:
