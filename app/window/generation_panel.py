@@ -15,9 +15,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QEvent, QSize, Qt
+from PySide6.QtGui import QAction, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QComboBox,
     QDoubleSpinBox,
     QHBoxLayout,
@@ -92,7 +93,8 @@ class GenerationPanel(QWidget):
         self.seed_box.setMinimumWidth(90)
         for box in (self.top_k_box, self.top_p_box, self.seed_box):
             box.setKeyboardTracking(False)  # a number typed is one edit, when it is done
-        rows = (QHBoxLayout(), QHBoxLayout())  # two short rows leave the editor its width
+        self.column = column
+        self.rows = rows = (QHBoxLayout(), QHBoxLayout())
         for line in rows:
             column.addLayout(line)
         rows[0].addWidget(self.button)
@@ -156,7 +158,11 @@ class GenerationPanel(QWidget):
 
     def _show_with_step(self) -> None:
         steps = self.state.trace.steps
-        self.setVisible(steps[min(self.state.step, len(steps) - 1)].op in SHOWN_WITH)
+        shown = steps[min(self.state.step, len(steps) - 1)].op in SHOWN_WITH
+        column = self.parentWidget()
+        if shown and self.isHidden() and column is not None:
+            self._arrange(column.contentsRect().width())  # arranged before the canvas yields
+        self.setVisible(shown)
 
     def _fill(self) -> None:
         """The controls show the document's settings (changing them makes no edit)."""
@@ -230,4 +236,32 @@ class GenerationPanel(QWidget):
         if event.type() == QEvent.Type.LanguageChange:
             self.texts.apply()
             self._enable()
+            self._arrange(self.width())
         super().changeEvent(event)
+
+    # -- one line where there is room -----------------------------------------------------------
+    def one_line_width(self) -> int:
+        """How wide the panel is with its two rows on one line."""
+        margins = self.column.contentsMargins()
+        return (sum(row.sizeHint().width() for row in self.rows) + self.column.spacing()
+                + margins.left() + margins.right())
+
+    def _arrange(self, width: int) -> None:
+        """The two rows on one line when ``width`` holds them (the editor folded away), so
+        the canvas loses one row's height at these steps, not two; else one under the other,
+        which leaves the editor its width."""
+        direction = (QBoxLayout.Direction.LeftToRight if width >= self.one_line_width()
+                     else QBoxLayout.Direction.TopToBottom)
+        if self.column.direction() != direction:
+            self.column.setDirection(direction)
+
+    def minimumSizeHint(self) -> QSize:
+        """As narrow as the rows one under the other: one line never widens the column."""
+        margins = self.column.contentsMargins()
+        narrow = max(row.minimumSize().width() for row in self.rows)
+        return QSize(narrow + margins.left() + margins.right(),
+                     self.column.minimumSize().height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._arrange(event.size().width())
