@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from app.canvas.context import LayoutContext, positions_of
 from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.layout import GAP, TextItem, place_row, place_rows, place_rows_after
-from app.canvas.pieces import custom_grid, number, text_lines
+from app.canvas.pieces import custom_grid, fitted_lines, number, text_lines
 from app.canvas.theme import Theme
 from app.model.operands import attention_at, kv_head, module_of, visible_of
 from app.texts.position_words import position_word
@@ -37,6 +37,8 @@ TEXT_SIZE = NUMBER_SIZE
 """The dials' numbers (angle, degrees, the pair before → after) and row labels are as large as
 a grid's numbers."""
 TEXT_GAP = 12.0
+NOTE_SIZE = 15
+"""The size of the RoPE step's sentences, wrapped at its grids' width."""
 BEFORE_WIDTH = 3.0
 """The dashed before arrow is nearly as thick as the after one: it stays visible on the axis."""
 MAX_PAIRS = 4
@@ -243,8 +245,9 @@ def dial_table(ctx: LayoutContext, title: str, before: npt.NDArray[np.float64],
 
 def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     """The angles p·θᵢ, then (beside them, or below when that is too wide) Q → Q_rot and
-    K → K_rot with the receiver's q and k pairs as dials (the head in focus): one compact
-    picture, so RoPE does not shrink the document's scale."""
+    K → K_rot with the receiver's q and k pairs as dials (the head in focus; none when the
+    options leave the arrows out, as a comparison's halves do): one compact picture, so RoPE
+    does not shrink the document's scale."""
     att = attention_at(ctx.trace, step.scope)
     angles_name = ("enc." if step.stack == "encoder" else "") + "rope_angles"
     angles = ctx.array(angles_name)
@@ -254,7 +257,7 @@ def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
         ctx, _word(ctx, "angles"), angles, ctx.labels,
         [_word(ctx, "theta", i=_subscript(i), theta=number(ctx, float(t)))
          for i, t in enumerate(theta)],
-        highlight_receiver=True, value_range=(0.0, 0.0))
+        highlight_receiver=True, value_range=(0.0, 0.0), shows=angles_name)
     head = ctx.heads[0]
     group = kv_head(att, head)  # K's head (shared by several query heads in GQA)
     pairing = _pairing(ctx, step)
@@ -267,17 +270,25 @@ def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
         cols = slice(h * att.d_k, (h + 1) * att.d_k)
         before = ctx.array(source)[:, cols]
         after = ctx.array(out)[:, cols]
-        rows.append([ctx.grid(source, columns=cols, highlight_receiver=True),
-                     _word(ctx, "turn"), ctx.grid(out, columns=cols, highlight_receiver=True),
-                     dial_table(ctx, _word(ctx, key, token=ctx.labels[ctx.receiver], head=label),
-                                before, after, angles, ctx.receiver, columns, color,
-                                angle_lines=key == "dials_q")])  # every angle: the grid
+        row: list[QGraphicsItem | str] = [
+            ctx.grid(source, columns=cols, highlight_receiver=True), _word(ctx, "turn"),
+            ctx.grid(out, columns=cols, highlight_receiver=True)]
+        if ctx.options.arrows:  # a comparison reads the grids alone, as at the shares
+            row.append(dial_table(ctx, _word(ctx, key, token=ctx.labels[ctx.receiver],
+                                             head=label),
+                                  before, after, angles, ctx.receiver, columns, color,
+                                  angle_lines=key == "dials_q"))  # every angle: the grid
+        rows.append(row)
     angles_rect = place_row(parent, [angle_grid], 0, 0, ctx.theme)
     body = place_rows_after(parent, rows, angles_rect, ctx.theme)
-    notes = [_word(ctx, "rope_note"), _word(ctx, "dial_legend")]
+    notes = [_word(ctx, "rope_note")]
+    if ctx.options.arrows:
+        notes.append(_word(ctx, "dial_legend"))
     if r < att.d_k:
         notes.append(_word(ctx, "kept_columns", first=r, last=att.d_k - 1))
-    text = text_lines(parent, notes, 0, body.bottom() + TEXT_GAP, ctx, size=15, role="text")
+    lines = [line for note in notes for line in fitted_lines(note, body.width(), NOTE_SIZE)]
+    text = text_lines(parent, lines, 0, body.bottom() + TEXT_GAP, ctx, size=NOTE_SIZE,
+                      role="text")
     return body.united(text)
 
 
