@@ -48,6 +48,8 @@ SLIDER_STEPS = 100
 """Slider positions per unit of temperature."""
 SLIDER_TOP = 3.0
 """The slider's largest temperature (a document may hold a larger one; the number says it)."""
+ROWS_APART = (2, 18)
+"""Pixels between the two rows of controls: one under the other, and on one line."""
 MAX_SEED = 2**31 - 1
 """The largest seed the spin box offers (a document may hold up to 2⁶³ − 1)."""
 
@@ -62,7 +64,7 @@ class GenerationPanel(QWidget):
         bind = self.texts.bind
         column = QVBoxLayout(self)
         column.setContentsMargins(6, 0, 6, 2)
-        column.setSpacing(2)
+        column.setSpacing(ROWS_APART[0])
         self.action = QAction(self)
         bind(self.action.setText, lambda: self.tr("&Generate next"))
         self.action.setShortcut(QKeySequence("Ctrl+G"))
@@ -97,6 +99,7 @@ class GenerationPanel(QWidget):
         self.rows = rows = (QHBoxLayout(), QHBoxLayout())
         for line in rows:
             column.addLayout(line)
+            line.setSpacing(line.spacing())  # its own, not the column's as that changes
         rows[0].addWidget(self.button)
         rows[0].addWidget(self.mode_box)
         for line, text, widget in ((rows[0], lambda: self.tr("&Temperature"), self.slider),
@@ -115,6 +118,7 @@ class GenerationPanel(QWidget):
         rows[1].addWidget(self.hint)
         for line in rows:
             line.addStretch(1)
+        column.setStretch(1, 1)  # on one line, the room left over goes after the second row
         self.controls: tuple[QWidget, ...] = (self.button, self.mode_box, self.slider,
                                               self.top_k_box, self.top_p_box, self.seed_box)
         self.mode_box.activated.connect(self._on_mode)
@@ -243,7 +247,7 @@ class GenerationPanel(QWidget):
     def one_line_width(self) -> int:
         """How wide the panel is with its two rows on one line."""
         margins = self.column.contentsMargins()
-        return (sum(row.sizeHint().width() for row in self.rows) + self.column.spacing()
+        return (sum(row.sizeHint().width() for row in self.rows) + ROWS_APART[1]
                 + margins.left() + margins.right())
 
     def _arrange(self, width: int) -> None:
@@ -254,6 +258,7 @@ class GenerationPanel(QWidget):
                      else QBoxLayout.Direction.TopToBottom)
         if self.column.direction() != direction:
             self.column.setDirection(direction)
+            self.column.setSpacing(ROWS_APART[direction == QBoxLayout.Direction.LeftToRight])
 
     def minimumSizeHint(self) -> QSize:
         """As narrow as the rows one under the other: one line never widens the column."""
