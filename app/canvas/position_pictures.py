@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from app.canvas.context import LayoutContext, positions_of
 from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.layout import GAP, TextItem, place_row, place_rows, place_rows_after
-from app.canvas.pieces import custom_grid, fitted_lines, number, text_lines
+from app.canvas.pieces import custom_grid, number, text_lines
 from app.canvas.theme import Theme
 from app.model.operands import attention_at, kv_head, module_of, visible_of
 from app.texts.position_words import position_word
@@ -37,8 +37,6 @@ TEXT_SIZE = NUMBER_SIZE
 """The dials' numbers (angle, degrees, the pair before → after) and row labels are as large as
 a grid's numbers."""
 TEXT_GAP = 12.0
-NOTE_SIZE = 15
-"""The size of the RoPE step's sentences, wrapped at its grids' width."""
 BEFORE_WIDTH = 3.0
 """The dashed before arrow is nearly as thick as the after one: it stays visible on the axis."""
 MAX_PAIRS = 4
@@ -286,9 +284,7 @@ def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
         notes.append(_word(ctx, "dial_legend"))
     if r < att.d_k:
         notes.append(_word(ctx, "kept_columns", first=r, last=att.d_k - 1))
-    lines = [line for note in notes for line in fitted_lines(note, body.width(), NOTE_SIZE)]
-    text = text_lines(parent, lines, 0, body.bottom() + TEXT_GAP, ctx, size=NOTE_SIZE,
-                      role="text")
+    text = text_lines(parent, notes, 0, body.bottom() + TEXT_GAP, ctx, size=15, role="text")
     return body.united(text)
 
 
