@@ -1,5 +1,5 @@
-"""The command line: ``compute``, ``explain`` and ``generate`` run without Qt; the rest loads it
-lazily."""
+"""The command line: ``compute``, ``explain``, ``generate`` and ``import-hf`` run without Qt; the
+rest loads it lazily."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 EXIT_REFUSED = 2
 MAX_INDENT = 16
-COMMANDS = ("compute", "explain", "generate", "export")
+COMMANDS = ("compute", "explain", "generate", "import-hf", "export")
 
 
 def _document_help() -> str:
@@ -66,6 +66,22 @@ def _generate(args: argparse.Namespace) -> int:
         return _refuse(str(error))
     json.dump(result.to_json(), sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
+    return 0
+
+
+def _import_hf(args: argparse.Namespace) -> int:
+    """Open a Hugging Face checkpoint folder as a document: printed, or written to ``--out``."""
+    from engine import ScenarioError, WriteError, dumps_scenario, save_scenario
+    from engine.checkpoint import import_checkpoint
+
+    try:
+        scenario = import_checkpoint(args.folder, args.text, args.layers)
+        if args.out is not None:
+            save_scenario(scenario, args.out)
+            return 0
+    except (ScenarioError, WriteError) as error:
+        return _refuse(str(error))
+    sys.stdout.write(dumps_scenario(scenario))
     return 0
 
 
@@ -151,7 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="qkv-studio",
         description="Watch attention compute, step by step. Without a command, opens the window.",
         epilog="commands: compute FILE | explain FILE ARRAY[i,j] | generate FILE --steps K | "
-               "export FILE --format … (each has --help)")
+               "import-hf DIR --text TEXT | export FILE --format … (each has --help)")
     parser.add_argument("--version", action="version", version=f"qkv-studio {__version__}")
     parser.add_argument("--selftest", action="store_true",
                         help="compute and paint the F11 example offscreen, check the pictures, "
@@ -162,6 +178,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _command_parser(command: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=f"qkv-studio {command}")
+    if command == "import-hf":
+        _add_import_arguments(parser)
+        return parser
     parser.add_argument("file", help=_document_help())
     if command == "compute":
         parser.add_argument("--indent", type=int, default=None,
@@ -195,6 +214,19 @@ def _add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default=None,
                         help="write the extended document, with its generation record, here")
     parser.set_defaults(run=_generate)
+
+
+def _add_import_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = ("Open a local Hugging Face checkpoint (gpt2, llama, mistral, qwen2, "
+                          "gpt_neox) as a scenario document computing TEXT.")
+    parser.add_argument("folder", metavar="DIR",
+                        help="the checkpoint's folder: config.json, *.safetensors, tokenizer.json")
+    parser.add_argument("--text", required=True, help="the text the model reads")
+    parser.add_argument("--layers", default=None,
+                        help="only these layers, counted from 1: 1-2, 3 or 1,3-4 (default: all)")
+    parser.add_argument("--out", default=None,
+                        help="write the document here (default: print it)")
+    parser.set_defaults(run=_import_hf)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -194,6 +194,29 @@ ENGLISH: dict[str, str] = {
     "cache_needs_causal": "a KV cache needs causal self-attention: without the mask every "
                           "earlier row reads the new token",
     "step_overflow": "a value overflowed or was divided by zero ({error})",
+    # Opening a Hugging Face checkpoint (engine.checkpoint).
+    "checkpoint_not_folder": "is not a folder: give the folder of a Hugging Face checkpoint "
+                             "(config.json, *.safetensors, tokenizer.json)",
+    "checkpoint_file_missing": "missing: a Hugging Face checkpoint folder holds config.json, its "
+                               "weights in *.safetensors and tokenizer.json",
+    "config_not_json": "is not a model's config (a JSON object)",
+    "weights_unreadable": "cannot be read as safetensors weights ({reason})",
+    "tensor_missing": "no weights file holds the tensor {name}",
+    "tensor_unreadable": "cannot read the tensor {name} ({reason})",
+    "tensor_shape": "the tensor {name} is {got}, and config.json makes it {expected}",
+    "tokenizer_unreadable": "cannot be read as a tokenizer ({reason})",
+    "family_later": "\"{family}\" is not imported yet: this version imports {families}",
+    "family_unknown": "{family} is not a family QKV Studio imports: it imports {families}",
+    "rope_scaled": "RoPE scaling {kind} is not computed yet: QKV Studio turns by the plain "
+                   "angles p·θᵢ only",
+    "layer_scaled_scores": "scores divided by the layer number too are not computed yet: QKV "
+                           "Studio divides by √d_k only",
+    "tokenizer_vocabulary": "the tokenizer has {count} entries (ids 0 to {last}), more than the "
+                            "{rows} rows of the model's embedding: it belongs to another model",
+    "text_no_tokens": "the text gives no tokens: type at least one word",
+    "text_past_context": "the text is {count} tokens, more than the model's context of {limit} "
+                         "positions",
+    "layers_choice": "expected layers such as 1-2, 3 or 1,3-4, from 1 to {count}, got \"{got}\"",
     # Edits of a document in the app (app.model): swapping tokens, adding and moving layers.
     "swap_same": "choose two different positions, got {i} twice",
     "swap_outside": "positions {i} and {j}: a scenario of {n} positions has 0 to {last}",

@@ -39,3 +39,6 @@ _resid1, _resid2, _ffn_hidden, _ffn_out, _logits, _probs
 # pytest.
 qapp  # a fixture asked for only for its effect: a QApplication exists during the test
 pytestmark  # marks every test of a module
+
+# Set on a tokenizers.Tokenizer, read by the tokenizers library (scripts/make_checkpoint_fixtures.py).
+pre_tokenizer, post_processor

@@ -180,12 +180,16 @@ class AttentionArrows(QGraphicsObject):
     drawn from their cached layout; files get every word as real text.
     """
 
-    def __init__(self, spec: ArrowSpec, theme: Theme, title: str, lang: str = "en") -> None:
+    def __init__(self, spec: ArrowSpec, theme: Theme, title: str, lang: str = "en", *,
+                 words_only: bool = False) -> None:
         super().__init__()
         self.spec = spec
         self.theme = theme
         self.title = title
         self.lang = lang
+        self.words_only = words_only
+        """Paint the words, boxes and legend but no arrow or share label: a deck draws those
+        as connectors and text boxes over this picture, laid out exactly as the arrows."""
         n = max(len(spec.tokens), len(spec.key_tokens))
         self.node_width = widest_advance(tuple(f"q {t}" for t in (*spec.tokens, *spec.key_tokens)),
                                          13, bold=True) + 18
@@ -404,11 +408,12 @@ class AttentionArrows(QGraphicsObject):
         words.write(QRectF(self.node_width + COLUMN_GAP, 24, key_width, 20), left, key_word,
                     font(12), muted)
         faintest = _faintest_visible(painter, option)
-        for batch in plan.faint:
+        for batch in [] if self.words_only else plan.faint:
             if batch.width * batch.opacity >= faintest:
                 painter.setPen(batch.pen)
                 batch.lines.draw(painter)
-        for arrow in plan.focused:
+        focused = [] if self.words_only else plan.focused
+        for arrow in focused:
             self._arrow(painter, arrow.start, arrow.end, arrow.drawn.width, arrow.color)
         focus = spec.receiver
         self._plain_nodes(painter, words, plan.plain_keys, left=False)
@@ -424,7 +429,7 @@ class AttentionArrows(QGraphicsObject):
             self._node(painter, words, self.query_anchor(focus), f"q {spec.tokens[focus]}",
                        left=True, focused=True)
         background, text = theme.color("background", 0.92), theme.color("text")
-        for arrow in plan.focused:
+        for arrow in focused:
             painter.setPen(QPen(arrow.label_pen, 1))
             painter.setBrush(QBrush(background))
             painter.drawRoundedRect(arrow.label_box, 3, 3)

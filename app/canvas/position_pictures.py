@@ -243,8 +243,9 @@ def dial_table(ctx: LayoutContext, title: str, before: npt.NDArray[np.float64],
 
 def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     """The angles p·θᵢ, then (beside them, or below when that is too wide) Q → Q_rot and
-    K → K_rot with the receiver's q and k pairs as dials (the head in focus): one compact
-    picture, so RoPE does not shrink the document's scale."""
+    K → K_rot with the receiver's q and k pairs as dials (the head in focus; none when the
+    options leave the arrows out, as a comparison's halves do): one compact picture, so RoPE
+    does not shrink the document's scale."""
     att = attention_at(ctx.trace, step.scope)
     angles_name = ("enc." if step.stack == "encoder" else "") + "rope_angles"
     angles = ctx.array(angles_name)
@@ -254,7 +255,7 @@ def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
         ctx, _word(ctx, "angles"), angles, ctx.labels,
         [_word(ctx, "theta", i=_subscript(i), theta=number(ctx, float(t)))
          for i, t in enumerate(theta)],
-        highlight_receiver=True, value_range=(0.0, 0.0))
+        highlight_receiver=True, value_range=(0.0, 0.0), shows=angles_name)
     head = ctx.heads[0]
     group = kv_head(att, head)  # K's head (shared by several query heads in GQA)
     pairing = _pairing(ctx, step)
@@ -267,14 +268,20 @@ def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
         cols = slice(h * att.d_k, (h + 1) * att.d_k)
         before = ctx.array(source)[:, cols]
         after = ctx.array(out)[:, cols]
-        rows.append([ctx.grid(source, columns=cols, highlight_receiver=True),
-                     _word(ctx, "turn"), ctx.grid(out, columns=cols, highlight_receiver=True),
-                     dial_table(ctx, _word(ctx, key, token=ctx.labels[ctx.receiver], head=label),
-                                before, after, angles, ctx.receiver, columns, color,
-                                angle_lines=key == "dials_q")])  # every angle: the grid
+        row: list[QGraphicsItem | str] = [
+            ctx.grid(source, columns=cols, highlight_receiver=True), _word(ctx, "turn"),
+            ctx.grid(out, columns=cols, highlight_receiver=True)]
+        if ctx.options.arrows:  # a comparison reads the grids alone, as at the shares
+            row.append(dial_table(ctx, _word(ctx, key, token=ctx.labels[ctx.receiver],
+                                             head=label),
+                                  before, after, angles, ctx.receiver, columns, color,
+                                  angle_lines=key == "dials_q"))  # every angle: the grid
+        rows.append(row)
     angles_rect = place_row(parent, [angle_grid], 0, 0, ctx.theme)
     body = place_rows_after(parent, rows, angles_rect, ctx.theme)
-    notes = [_word(ctx, "rope_note"), _word(ctx, "dial_legend")]
+    notes = [_word(ctx, "rope_note")]
+    if ctx.options.arrows:
+        notes.append(_word(ctx, "dial_legend"))
     if r < att.d_k:
         notes.append(_word(ctx, "kept_columns", first=r, last=att.d_k - 1))
     text = text_lines(parent, notes, 0, body.bottom() + TEXT_GAP, ctx, size=15, role="text")

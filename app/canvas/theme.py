@@ -110,11 +110,17 @@ def latin_marks_font(pixel_size: int = 14, bold: bool = False) -> QFont:
     return result
 
 
+def narrow_marks(text: str) -> bool:
+    """Whether ``text`` is Latin text holding curly quotes or middle dots: drawn narrow, as the
+    CJK face draws them for Latin (in Chinese text they stay full-width)."""
+    return any(mark in text for mark in LATIN_WIDTH_MARKS) and is_latin_text(text)
+
+
 def text_font(text: str, pixel_size: int = 14, bold: bool = False) -> QFont:
     """The font a line of text is drawn in: curly quotes and middle dots in Latin text as
     narrow as the CJK face draws them for Latin, in Chinese text full-width as Chinese
     typesetting wants."""
-    if any(mark in text for mark in LATIN_WIDTH_MARKS) and is_latin_text(text):
+    if narrow_marks(text):
         return latin_marks_font(pixel_size, bold)
     return font(pixel_size, bold)
 

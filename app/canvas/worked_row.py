@@ -9,7 +9,7 @@ Illustrated-Transformer walk-through, drawn on the frame for any document.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, QSizeF
@@ -243,21 +243,48 @@ def has_worked_row(options: FrameOptions, step: Step) -> bool:
 def add_worked_row(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
                    covered: QRectF, area: QSizeF) -> QRectF:
     """Put the step's worked row (when the options show one) in its own band beside or under
-    the picture, its columns wrapped into as many bands as lets the two be drawn largest on
-    ``area``; what the picture and the row cover together."""
+    the picture, or in a free corner of it (right of a part and under another, overlapping
+    none: the space a wrapped row or the arrows leave), its columns wrapped into as many bands
+    as lets the two be drawn largest on ``area``; what the picture and the row cover
+    together."""
     table = _table(ctx, step) if has_worked_row(ctx.options, step) else None
     if table is None:
         return covered
+    parts = [item.mapRectToParent(item.boundingRect()) for item in parent.childItems()]
     best: tuple[float, int, QPointF] | None = None
     for bands in range(1, MAX_BANDS + 1):
         size = _placements(table, bands)[1]
-        for place in (QPointF(covered.right() + ROW_GAP, covered.top()),
-                      QPointF(covered.left(), covered.bottom() + ROW_GAP)):
-            scale = fit_scale(covered.united(size.translated(place)), area)
+        for scale, place in _places(covered, parts, size, area):
             if best is None or scale > best[0] * (1 + 1e-9):
                 best = (scale, bands, place)
+            break
     assert best is not None
     drawn = WorkedRow(table, ctx.theme, best[1])
     drawn.setParentItem(parent)
     drawn.setPos(best[2])
     return covered.united(drawn.mapRectToParent(drawn.boundingRect()))
+
+
+def _places(covered: QRectF, parts: list[QRectF], size: QRectF,
+            area: QSizeF) -> Iterator[tuple[float, QPointF]]:
+    """Where a panel of ``size`` may go, with the scale the picture and it fit ``area`` at,
+    largest first (beside, then under the picture first among equals): beside or under what
+    ``covered`` holds, or right of one of ``parts`` and under another (or level with the top),
+    overlapping none of them."""
+    beside = QPointF(covered.right() + ROW_GAP, covered.top())
+    below = QPointF(covered.left(), covered.bottom() + ROW_GAP)
+    corners = [QPointF(x, y) for x in sorted({part.right() + ROW_GAP for part in parts})
+               for y in sorted({covered.top(), *(part.bottom() + ROW_GAP for part in parts)})]
+    tried = [(fit_scale(covered.united(size.translated(place)), area), order, place)
+             for order, place in enumerate((beside, below, *corners))]
+    tried.sort(key=lambda found: (-found[0], found[1]))
+    for scale, order, place in tried:
+        if order < 2 or not _overlaps(size.translated(place), parts):
+            yield scale, place
+
+
+def _overlaps(panel: QRectF, parts: list[QRectF]) -> bool:
+    """Whether ``panel`` comes within half a row gap of any of ``parts``."""
+    margin = ROW_GAP / 2
+    room = panel.adjusted(-margin, -margin, margin, margin)
+    return any(room.intersects(part) for part in parts)

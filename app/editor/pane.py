@@ -334,6 +334,7 @@ class EditorPane(QScrollArea):
             item = self._grids.takeAt(0)
             widget = item.widget() if item is not None else None
             if widget is not None:
+                widget.hide()  # off the screen now: deletion waits for the event loop
                 widget.deleteLater()
         self.tables.clear()
         self.titles.clear()

@@ -9,6 +9,7 @@ sizes are EMU.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,20 +57,26 @@ class Text:
     right: bool = False
     fill: str = ""
     outline: str = ""
+    narrow: str = ""
+    """Characters set in the deck's marks face (:class:`Faces`): a Latin text's curly quotes
+    and middle dots, which the CJK face draws full-width."""
 
 
 @dataclass(frozen=True)
 class Cell:
     """One table cell: its text, centred, and colours (``fill`` ``""`` leaves it unfilled).
     A cell without ``lines`` has no border (the labels over a matrix); ``points`` other than 0
-    sizes its text instead of the table's."""
+    sizes its text instead of the table's; ``narrow`` as :attr:`Text.narrow`. A ``hatch``
+    colour draws upward diagonals (////) in it over ``fill``: a cell the mask hides."""
 
     text: str
     color: str
     fill: str = ""
+    hatch: str = ""
     bold: bool = False
     lines: bool = True
     points: float = 0.0
+    narrow: str = ""
 
 
 @dataclass(frozen=True)
@@ -143,6 +150,15 @@ class Slide:
     background: str = ""
 
 
+@dataclass(frozen=True)
+class Faces:
+    """The deck's typefaces: ``text`` for every word, ``marks`` for a text's ``narrow``
+    characters (``""``: ``text`` for them too)."""
+
+    text: str
+    marks: str = ""
+
+
 def _rgb(color: str) -> Any:
     from pptx.dml.color import RGBColor
 
@@ -183,18 +199,36 @@ def _align(paragraph: Any, *, right: bool = False, centred: bool = True) -> None
                            PP_ALIGN.CENTER if centred else PP_ALIGN.LEFT)
 
 
-def _style_paragraphs(frame: Any, text: Text | Cell, points: float, font: str, *,
+def _split_narrow(paragraph: Any, narrow: str) -> None:
+    """Make each stretch of ``narrow`` characters a run of its own (they get another face)."""
+    line = "".join(run.text for run in paragraph.runs)
+    marks = re.escape(narrow)
+    pieces = re.findall(f"[{marks}]+|[^{marks}]+", line)
+    if len(pieces) < 2:
+        return
+    for run in paragraph.runs:
+        paragraph._p.remove(run._r)
+    for piece in pieces:
+        paragraph.add_run().text = piece
+
+
+def _style_paragraphs(frame: Any, text: Text | Cell, points: float, faces: Faces, *,
                       right: bool = False, centred: bool = True) -> None:
     """Align, size and style every paragraph of ``frame``: a text with a line break (a token
-    label may have one) is one paragraph per line, and each keeps the frame's size."""
+    label may have one) is one paragraph per line, and each keeps the frame's size. The text's
+    ``narrow`` characters are runs in the marks face."""
+    narrow = text.narrow if faces.marks else ""
     for paragraph in frame.paragraphs:
         _align(paragraph, right=right, centred=centred)
         _size_paragraph(paragraph, points)
+        if narrow:
+            _split_narrow(paragraph, narrow)
         for run in paragraph.runs:
-            _style_run(run, text, points, font)
+            marks = bool(narrow) and bool(run.text) and all(ch in narrow for ch in run.text)
+            _style_run(run, text, points, faces.marks if marks else faces.text)
 
 
-def _fill_text_frame(frame: Any, text: Text, font: str) -> None:
+def _fill_text_frame(frame: Any, text: Text, faces: Faces) -> None:
     from pptx.enum.text import MSO_ANCHOR, MSO_AUTO_SIZE
 
     frame.word_wrap = False
@@ -202,7 +236,7 @@ def _fill_text_frame(frame: Any, text: Text, font: str) -> None:
     frame.margin_left = frame.margin_right = frame.margin_top = frame.margin_bottom = 0
     frame.vertical_anchor = MSO_ANCHOR.MIDDLE
     frame.text = text.text
-    _style_paragraphs(frame, text, text.points, font, right=text.right, centred=text.centred)
+    _style_paragraphs(frame, text, text.points, faces, right=text.right, centred=text.centred)
 
 
 def _place(shape: Any, box: Box) -> None:
@@ -212,7 +246,7 @@ def _place(shape: Any, box: Box) -> None:
     shape.width, shape.height = Emu(box.width), Emu(box.height)
 
 
-def _add_text(shapes: Any, text: Text, font: str) -> None:
+def _add_text(shapes: Any, text: Text, faces: Faces) -> None:
     from pptx.enum.shapes import MSO_SHAPE
     from pptx.util import Emu, Pt
 
@@ -233,7 +267,7 @@ def _add_text(shapes: Any, text: Text, font: str) -> None:
             shape.line.fill.background()
     else:
         shape = shapes.add_textbox(Emu(box.left), Emu(box.top), Emu(box.width), Emu(box.height))
-    _fill_text_frame(shape.text_frame, text, font)
+    _fill_text_frame(shape.text_frame, text, faces)
 
 
 def _cell_lines(cell: Any, color: str, width: int) -> None:
@@ -253,7 +287,8 @@ def _cell_lines(cell: Any, color: str, width: int) -> None:
         properties.append(line)
 
 
-def _add_table(shapes: Any, table: Table, font: str) -> None:
+def _add_table(shapes: Any, table: Table, faces: Faces) -> None:
+    from pptx.enum.dml import MSO_PATTERN
     from pptx.enum.text import MSO_ANCHOR
     from pptx.util import Emu
 
@@ -282,17 +317,22 @@ def _add_table(shapes: Any, table: Table, font: str) -> None:
                 _cell_lines(target, table.line_color, table.line_width)
             else:
                 _cell_lines(target, "", 0)
-            if cell.fill:
+            if cell.hatch:
+                target.fill.patterned()
+                target.fill.pattern = MSO_PATTERN.LIGHT_UPWARD_DIAGONAL
+                target.fill.fore_color.rgb = _rgb(cell.hatch)
+                target.fill.back_color.rgb = _rgb(cell.fill)
+            elif cell.fill:
                 target.fill.solid()
                 target.fill.fore_color.rgb = _rgb(cell.fill)
             else:
                 target.fill.background()
             target.text = cell.text
             target.text_frame.word_wrap = False
-            _style_paragraphs(target.text_frame, cell, cell.points or table.points, font)
+            _style_paragraphs(target.text_frame, cell, cell.points or table.points, faces)
 
 
-def _add_connector(shapes: Any, line: Connector, font: str) -> None:
+def _add_connector(shapes: Any, line: Connector, faces: Faces) -> None:
     from pptx.enum.shapes import MSO_CONNECTOR
     from pptx.oxml.ns import qn
     from pptx.util import Emu
@@ -311,7 +351,7 @@ def _add_connector(shapes: Any, line: Connector, font: str) -> None:
                                            {"type": "triangle", "w": "med", "len": "med"}))
 
 
-def _add_rectangle(shapes: Any, rectangle: Rectangle, font: str) -> None:
+def _add_rectangle(shapes: Any, rectangle: Rectangle, faces: Faces) -> None:
     from pptx.enum.shapes import MSO_SHAPE
     from pptx.util import Emu
 
@@ -328,7 +368,7 @@ def _add_rectangle(shapes: Any, rectangle: Rectangle, font: str) -> None:
     shape.line.width = Emu(rectangle.width)
 
 
-def _add_triangle(shapes: Any, triangle: Triangle, font: str) -> None:
+def _add_triangle(shapes: Any, triangle: Triangle, faces: Faces) -> None:
     (x0, y0), *rest = triangle.points
     builder = shapes.build_freeform(x0, y0)
     builder.add_line_segments(rest, close=True)
@@ -339,7 +379,7 @@ def _add_triangle(shapes: Any, triangle: Triangle, font: str) -> None:
     shape.line.fill.background()
 
 
-def _add_picture(shapes: Any, picture: Picture, font: str) -> None:
+def _add_picture(shapes: Any, picture: Picture, faces: Faces) -> None:
     from pptx.util import Emu
 
     box = picture.box
@@ -348,15 +388,16 @@ def _add_picture(shapes: Any, picture: Picture, font: str) -> None:
     shape._element.nvPicPr.cNvPr.set("descr", picture.description)
 
 
-ADDERS: dict[type, Callable[[Any, Any, str], None]] = {
+ADDERS: dict[type, Callable[[Any, Any, Faces], None]] = {
     Text: _add_text, Table: _add_table, Connector: _add_connector, Rectangle: _add_rectangle,
     Triangle: _add_triangle, Picture: _add_picture}
 
 
 def write_pptx(path: Path, slides: Iterable[Slide], *, sheet: tuple[float, float], font: str,
-               title: str = "") -> int:
+               marks_font: str = "", title: str = "") -> int:
     """Write a deck shaped like ``sheet`` (7.5 in tall), one "Title Only" slide per
-    :class:`Slide`, every text in the typeface ``font``; returns the slide count."""
+    :class:`Slide`, every text in the typeface ``font`` but its ``narrow`` characters, which
+    are in ``marks_font``; returns the slide count."""
     from pptx import Presentation
     from pptx.util import Emu
 
@@ -366,6 +407,7 @@ def write_pptx(path: Path, slides: Iterable[Slide], *, sheet: tuple[float, float
     deck.core_properties.title = title
     deck.core_properties.author = APP_NAME
     layout = deck.slide_layouts[TITLE_ONLY_LAYOUT]
+    faces = Faces(font, marks_font)
     count = 0
     for slide in slides:
         page = deck.slides.add_slide(layout)
@@ -374,9 +416,9 @@ def write_pptx(path: Path, slides: Iterable[Slide], *, sheet: tuple[float, float
             page.background.fill.fore_color.rgb = _rgb(slide.background)
         heading = page.shapes.title
         _place(heading, slide.title.box)
-        _fill_text_frame(heading.text_frame, slide.title, font)
+        _fill_text_frame(heading.text_frame, slide.title, faces)
         for shape in slide.shapes:
-            ADDERS[type(shape)](page.shapes, shape, font)
+            ADDERS[type(shape)](page.shapes, shape, faces)
         page.notes_slide.notes_text_frame.text = slide.notes
         count += 1
     deck.save(str(path))

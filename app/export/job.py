@@ -39,7 +39,7 @@ from app.export.render import (
 from app.export.run_pages import Page
 from app.export.safe import ExportCancelled, atomic_file, staged_folder, write_file
 from app.export.settings import ExportRequest
-from app.export.slides import editable_slide, picture_slide, typeface
+from app.export.slides import editable_slide, marks_typeface, picture_slide, typeface
 from app.export.words import caption_for, notes_for
 from app.model.sheet import sheet_size
 from engine import Trace
@@ -73,6 +73,7 @@ class ExportPlan:
         self.done = 0
         # Asked here, on the interface thread: the deck may be written on a worker.
         self.typeface = typeface() if request.format == "pptx" else ""
+        self.marks_typeface = marks_typeface() if request.format == "pptx" else ""
 
     def check(self) -> None:
         """Report progress; raise :class:`ExportCancelled` if the callback asks to stop."""
@@ -220,7 +221,7 @@ def _write_pptx(plan: ExportPlan, slides: Iterable[Slide]) -> list[Path]:
 
     with atomic_file(request.destination) as temp:
         write_pptx(temp, counted(), sheet=sheet_size(request.aspect), font=plan.typeface,
-                   title=plan.trace.scenario.title)
+                   marks_font=plan.marks_typeface, title=plan.trace.scenario.title)
         plan.check()
     return [request.destination]
 

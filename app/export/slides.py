@@ -4,7 +4,7 @@ The frame is fitted to the slide (a 16:9 frame fills a 16:9 slide) and its headi
 slide's title, said once. Editable slides rebuild what PowerPoint can hold natively, each where the
 frame draws it:
 
-- matrices as tables: every cell's printed number, fill and ink; masked cells grey;
+- matrices as tables: every cell's printed number, fill and ink; masked cells hatched grey;
 - attention arrows as connectors with arrowheads, their share labels as text boxes;
 - the frame's words (titles, operators, notes, captions) as text boxes.
 
@@ -20,14 +20,14 @@ from dataclasses import replace
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFontInfo, QImage, QPainter
+from PySide6.QtGui import QColor, QFontDatabase, QFontInfo, QImage, QPainter
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from app.canvas import FrameItem
-from app.canvas.arrows import AttentionArrows
+from app.canvas.arrows import SHARE_SIZE, AttentionArrows
 from app.canvas.grid import MARK_SIZE, NUMBER_SIZE, SWATCH, MatrixGrid
 from app.canvas.layout import TextItem
-from app.canvas.theme import font
+from app.canvas.theme import FONT_FAMILIES, LATIN_WIDTH_MARKS, font, narrow_marks
 from app.export.deck import (
     EMU_PER_POINT,
     SLIDE_HEIGHT_EMU,
@@ -45,8 +45,6 @@ from app.export.deck import (
 )
 from app.export.render import Frame, fit_rect, picture_dpi, png_bytes, render_image, set_dpi
 
-LABEL_POINTS = 13
-"""Pixel size of the share labels on the arrows (as the canvas draws them)."""
 TEXT_SLACK = 1.1
 MASKED_ALPHA = 0.35
 """The canvas shades masked cells with the masked grey at this opacity (and hatches them)."""
@@ -88,6 +86,20 @@ def typeface() -> str:
     return QFontInfo(font()).family()
 
 
+def marks_typeface() -> str:
+    """The family Latin text's curly quotes and middle dots are set in: the first installed
+    family of the frame's fonts that is not a CJK face. The CJK face draws them full-width
+    unless asked for narrow ones (the canvas asks; a deck cannot), so they would widen every
+    English line and push it out of its box."""
+    return next((family for family in FONT_FAMILIES
+                 if "CJK" not in family and QFontDatabase.hasFamily(family)), "")
+
+
+def _narrow(text: str) -> str:
+    """The marks of ``text`` a deck sets in :func:`marks_typeface`: those the canvas narrows."""
+    return LATIN_WIDTH_MARKS if narrow_marks(text) else ""
+
+
 def frame_item(frame: Frame) -> FrameItem:
     """The frame item at the top of ``frame``'s scene."""
     for item in frame.scene.items():
@@ -103,7 +115,7 @@ def _title(item: FrameItem, place: _Placement) -> Text:
     box = place.box(heading.sceneBoundingRect())
     box = replace(box, width=max(box.width, place.slide_width - box.left - box.left))
     return Text(box, heading.text, place.points(heading.font.pixelSize()), heading.color,
-                bold=heading.font.bold())
+                bold=heading.font.bold(), narrow=_narrow(heading.text))
 
 
 def picture_slide(frame: Frame, notes: str, sheet: tuple[float, float], size: QSize) -> Slide:
@@ -167,7 +179,7 @@ def _text(item: TextItem, place: _Placement) -> Text:
     width = max(box.width, min(round(box.width * TEXT_SLACK), place.slide_width - box.left))
     return Text(replace(box, width=width), item.text,
                 place.points(item.font.pixelSize() * _scale(item)), item.color,
-                bold=item.font.bold())
+                bold=item.font.bold(), narrow=_narrow(item.text))
 
 
 def _grid(grid: MatrixGrid, place: _Placement) -> Iterator[Shape]:
@@ -185,15 +197,15 @@ def _grid(grid: MatrixGrid, place: _Placement) -> Iterator[Shape]:
         yield Rectangle(place.box(grid.mapRectToScene(SWATCH)), ink, line_width,
                         QColor(spec.swatch).name())
     yield Text(place.box(title), grid.title_text, place.points(TITLE_SIZE * scale), ink,
-               bold=True)
+               bold=True, narrow=_narrow(grid.title_text))
     header = grid.col_label_rect(0)
     widths = [grid.cell_rect(0, c).width() for c in range(cols)]
     heights = [header.height()] + [grid.cell_rect(r, 0).height() for r in range(rows)]
     label_points = place.points(LABEL_SIZE * scale)
-    table_rows = [[Cell(str(label), muted, lines=False, points=label_points)
-                   for label in spec.col_labels]]
-    table_rows += [[Cell(grid.cell_text(r, c), grid.cell_ink(r, c), _fill(grid, r, c))
-                    for c in range(cols)] for r in range(rows)]
+    table_rows = [[Cell(str(label), muted, lines=False, points=label_points,
+                        narrow=_narrow(str(label))) for label in spec.col_labels]]
+    table_rows += [[Cell(grid.cell_text(r, c), grid.cell_ink(r, c), _fill(grid, r, c),
+                         hatch=_hatch(grid, r, c)) for c in range(cols)] for r in range(rows)]
     emu_widths = [round(w * scale * place.emu) for w in widths]
     emu_heights = [round(h * scale * place.emu) for h in heights]
     left, top = place.point(grid.mapToScene(header.topLeft()))
@@ -203,14 +215,14 @@ def _grid(grid: MatrixGrid, place: _Placement) -> Iterator[Shape]:
     yield from _marks(grid, place)
     for r, label in enumerate(spec.row_labels):
         yield Text(place.box(grid.mapRectToScene(grid.row_label_rect(r))), str(label),
-                   label_points, muted, right=True)
+                   label_points, muted, right=True, narrow=_narrow(str(label)))
     for r in sorted(row for row in spec.highlight_rows if 0 <= row < rows):
         band = grid.cell_rect(r, 0).united(grid.cell_rect(r, cols - 1))
         yield Rectangle(place.box(grid.mapRectToScene(band)), theme.color("accent").name(),
                       round(HIGHLIGHT_WIDTH * scale * place.emu))
     if grid.note_text:
         yield Text(place.box(grid.mapRectToScene(grid.note_rect())), grid.note_text,
-                   place.points(LABEL_SIZE * scale), muted)
+                   place.points(LABEL_SIZE * scale), muted, narrow=_narrow(grid.note_text))
 
 
 def _marks(grid: MatrixGrid, place: _Placement) -> Iterator[Triangle]:
@@ -239,10 +251,18 @@ def _fill(grid: MatrixGrid, row: int, col: int) -> str:
     return QColor(*mixed).name()
 
 
+def _hatch(grid: MatrixGrid, row: int, col: int) -> str:
+    """The colour of a masked cell's hatching (the masked grey, as the canvas hatches it);
+    ``""`` for a cell the mask leaves."""
+    masked = grid.spec.masked is not None and bool(grid.spec.masked[row, col])
+    return grid.theme.color("masked").name() if masked else ""
+
+
 def _arrows(arrows: AttentionArrows, place: _Placement) -> Iterator[Shape]:
-    """The words and boxes as a picture, then one connector per drawn arrow and its label."""
-    bare = AttentionArrows(replace(arrows.spec, heads=()), arrows.theme, arrows.title,
-                           arrows.lang)
+    """The words and boxes as a picture laid out as the arrows, then one connector per drawn
+    arrow and its label."""
+    bare = AttentionArrows(arrows.spec, arrows.theme, arrows.title, arrows.lang,
+                           words_only=True)
     bare.setTransform(arrows.sceneTransform())
     scale = _scale(arrows)
     picture = _item_picture(bare, place)
@@ -256,7 +276,7 @@ def _arrows(arrows: AttentionArrows, place: _Placement) -> Iterator[Shape]:
                         line.opacity)
         if line.label:
             labels.append(Text(place.box(arrows.mapRectToScene(line.label_rect)), line.label,
-                               place.points(LABEL_POINTS * scale),
+                               place.points(SHARE_SIZE * scale),
                                arrows.theme.color("text").name(),
                                bold=True, centred=True,
                                fill=arrows.theme.color("background").name(),

@@ -167,6 +167,26 @@ WORDS: dict[str, str] = {
                        "{got}",
     "cache_needs_causal": "KV 缓存需要因果自注意力：没有因果遮罩，之前的每一行都会读到新 Token",
     "step_overflow": "有数值溢出或被零除",
+    # 打开 Hugging Face 检查点。
+    "checkpoint_not_folder": "不是文件夹：请给出 Hugging Face 检查点的文件夹（config.json、"
+                             "*.safetensors、tokenizer.json）",
+    "checkpoint_file_missing": "缺失：Hugging Face 检查点文件夹里应有 config.json、*.safetensors "
+                               "权重文件和 tokenizer.json",
+    "config_not_json": "不是模型的配置（一个 JSON 对象）",
+    "weights_unreadable": "无法作为 safetensors 权重读取（{reason}）",
+    "tensor_missing": "没有哪个权重文件含有张量 {name}",
+    "tensor_unreadable": "无法读取张量 {name}（{reason}）",
+    "tensor_shape": "张量 {name} 的形状是 {got}，而按 config.json 应为 {expected}",
+    "tokenizer_unreadable": "无法作为分词器读取（{reason}）",
+    "family_later": "暂不支持导入“{family}”：这一版本支持 {families}",
+    "family_unknown": "{family} 不是 QKV Studio 能导入的模型家族：支持的有 {families}",
+    "rope_scaled": "暂不计算 RoPE 缩放 {kind}：QKV Studio 只按原始角度 p·θᵢ 旋转",
+    "layer_scaled_scores": "暂不计算再除以层号的分数：QKV Studio 只除以 √d_k",
+    "tokenizer_vocabulary": "分词器有 {count} 个条目（编号 0 到 {last}），多于模型嵌入表的 {rows} "
+                            "行：它属于另一个模型",
+    "text_no_tokens": "这段文本没有产生任何 Token：请至少输入一个词",
+    "text_past_context": "这段文本有 {count} 个 Token，超过了模型 {limit} 个位置的上下文",
+    "layers_choice": "层应写成 1-2、3 或 1,3-4 这样，范围 1 到 {count}，得到的是“{got}”",
     # 在窗口中编辑文档：交换 Token、添加与移动层。
     "swap_same": "请选两个不同的位置，{i} 被选了两次",
     "swap_outside": "位置 {i} 和 {j}：这份文档有 {n} 个位置，编号为 0 到 {last}",

@@ -44,6 +44,7 @@ from app.canvas.side_by_side import CompareFrameItem
 from app.canvas.view import CanvasView
 from app.canvas.worked_row import MAX_POSITIONS
 from app.editor.pane import EditorPane
+from app.files.checkpoint import open_checkpoint
 from app.files.dropping import accept_drag, drop
 from app.files.importing import import_matrix
 from app.files.opening import computed
@@ -219,6 +220,12 @@ class StudioWindow(QMainWindow):
             self.texts.bind(action.setText, partial(_in_language, example_label, name))
             self.texts.bind(action.setToolTip, partial(_in_language, example_title, name))
             action.triggered.connect(lambda _on=False, name=name: self.open_example(name))
+        checkpoint = file_menu.addAction("")
+        self.texts.bind(checkpoint.setText, lambda: self.tr("Open &checkpoint…"))
+        self.texts.bind(checkpoint.setToolTip, lambda: self.tr(
+            "A Hugging Face model folder (gpt2, llama, mistral, qwen2, gpt_neox) computing a "
+            "text you type"))
+        checkpoint.triggered.connect(lambda: open_checkpoint(self))
         self.recent_menu = RecentMenu(self)
         file_menu.addMenu(self.recent_menu)
         self.save_action = file_menu.addAction("")

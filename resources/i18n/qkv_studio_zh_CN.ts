@@ -162,6 +162,71 @@
     </message>
 </context>
 <context>
+    <name>Checkpoint</name>
+    <message>
+        <source>Open checkpoint</source>
+        <translation>打开检查点</translation>
+    </message>
+    <message>
+        <source>a folder with config.json, *.safetensors and tokenizer.json</source>
+        <translation>含 config.json、*.safetensors 和 tokenizer.json 的文件夹</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>the text the model reads</source>
+        <translation>模型读取的文本</translation>
+    </message>
+    <message>
+        <source>all, or 1-2, 3, 1,3-4</source>
+        <translation>全部，或 1-2、3、1,3-4</translation>
+    </message>
+    <message>
+        <source>&amp;Folder:</source>
+        <translation>文件夹(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>&amp;Text:</source>
+        <translation>文本(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>&amp;Layers:</source>
+        <translation>层(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>Checkpoint folder</source>
+        <translation>检查点文件夹</translation>
+    </message>
+    <message>
+        <source>Importing {name}…</source>
+        <translation>正在导入 {name}…</translation>
+    </message>
+    <message>
+        <source>Not imported: cancelled</source>
+        <translation>未导入：已取消</translation>
+    </message>
+    <message>
+        <source>Cannot import</source>
+        <translation>无法导入</translation>
+    </message>
+    <message>
+        <source>{folder} was not imported:
+{error}</source>
+        <translation>{folder} 未能导入：
+{error}</translation>
+    </message>
+    <message>
+        <source>⚠ not imported: {error}</source>
+        <translation>⚠ 未导入：{error}</translation>
+    </message>
+    <message>
+        <source>Imported {name}</source>
+        <translation>已导入 {name}</translation>
+    </message>
+</context>
+<context>
     <name>CompareMode</name>
     <message>
         <source>&amp;Compare two settings</source>
@@ -1376,6 +1441,14 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
     <message>
         <source>Open &amp;example</source>
         <translation>打开示例(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Open &amp;checkpoint…</source>
+        <translation>打开检查点(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>A Hugging Face model folder (gpt2, llama, mistral, qwen2, gpt_neox) computing a text you type</source>
+        <translation>Hugging Face 模型文件夹（gpt2、llama、mistral、qwen2、gpt_neox），计算你输入的文本</translation>
     </message>
     <message>
         <source>&amp;Save</source>

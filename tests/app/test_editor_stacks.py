@@ -10,12 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel
 from pytestqt.qtbot import QtBot
 
 from app.model.examples import example_path
 from app.window.studio import StudioWindow
-from engine import Scenario, compute
+from engine import Scenario, compute, load_scenario
 from engine.numbers import format_exact
 from tests.app.documents_support import patch_save_dialog
 from tests.app.driving import close_window, open_window, type_into
@@ -310,3 +310,21 @@ def test_a_layers_block_and_the_head_switch_on_and_off(qtbot: QtBot,
     assert "probs" not in stack.state.trace.arrays
     assert "head.unembed" not in stack.editor.tables
     assert stack.state.undo_stack.undoText() == "remove vocabulary head"
+
+
+def test_another_document_leaves_no_old_grid_on_screen(qtbot: QtBot) -> None:
+    """Opening G01 over F11 rebuilds the grids at once: F11's grids and their titles leave the
+    screen before Qt gets round to deleting them (they stood over the token labels); one X
+    title remains, G01's own."""
+    window = open_window(qtbot, "f11")
+    try:
+        old = set(window.editor.tables.values())
+        window.show_document(load_scenario(example_path("g01")), None)
+        QApplication.processEvents()
+        body = window.editor.widget()
+        titles = [label for label in body.findChildren(QLabel)
+                  if label.isVisibleTo(window) and label.text() == "X · input rows (one per token)"]
+        assert len(titles) == 1
+        assert [table for table in old if table.isVisibleTo(window)] == []
+    finally:
+        close_window(window)

@@ -224,6 +224,28 @@ def test_cells_carry_the_canvas_colours_and_masked_cells_are_grey(
     assert yellow[0] > 200 and yellow[1] > 200 and yellow[2] < 120, "share 1 is cividis' top"
 
 
+def test_masked_cells_are_hatched_as_the_canvas_hatches_them(decks: dict[str, Path]) -> None:
+    """F11's scores note says "hatched cells are hidden by the mask in the next step": the cell
+    爱 may not read (row 我, column 爱) is hatched with upward diagonals (the canvas's "////")
+    in the masked grey #B0B0B0 over that grey at 35 % on white, on both steps that mask it;
+    the other cells are plain colour. It was plain grey, so the note named nothing."""
+    from pptx.enum.dml import MSO_FILL, MSO_PATTERN
+
+    light = round(0.35 * 0xB0 + 0.65 * 0xFF)
+    for step, name in ((2, "scores"), (3, "shares")):
+        slide = list(Presentation(str(decks["en"])).slides)[step]
+        [table] = [s.table for s in slide.shapes if s.has_table and s.name == name]
+        for r, c in ((1, 0), (1, 1), (2, 0), (2, 1)):
+            fill = table.cell(r, c).fill
+            if (r, c) == (1, 1):
+                assert fill.type == MSO_FILL.PATTERNED
+                assert fill.pattern == MSO_PATTERN.LIGHT_UPWARD_DIAGONAL
+                assert str(fill.fore_color.rgb) == "B0B0B0"
+                assert str(fill.back_color.rgb) == f"{light:02X}" * 3
+            else:
+                assert fill.type == MSO_FILL.SOLID
+
+
 def test_arrows_are_connectors_with_arrowheads_and_shares(decks: dict[str, Path]) -> None:
     """F11 step 4: the receiver 爱 reads both keys (two arrows), 我 reads itself (one)."""
     slide = list(Presentation(str(decks["en"])).slides)[3]
@@ -234,6 +256,97 @@ def test_arrows_are_connectors_with_arrowheads_and_shares(decks: dict[str, Path]
         assert tail is not None and tail.get("type") == "triangle"
     words = texts(slide)
     assert "0.804" in words and "0.196" in words
+
+
+def test_share_labels_are_as_large_as_the_shares_in_their_table(decks: dict[str, Path]) -> None:
+    """The canvas prints an arrow's share at the size of the grids' numbers (they are numbers
+    too): on the slide each label is as large as the same share in the shares table (the
+    labels were set at 13/17 of it)."""
+    slide = list(Presentation(str(decks["en"])).slides)[3]
+    in_table = {cell.text: cell.text_frame.paragraphs[0].runs[0].font.size
+                for shape in slide.shapes if shape.has_table and shape.name == "shares"
+                for row in list(shape.table.rows)[1:] for cell in row.cells}
+    labels = {shape.text_frame.text: shape.text_frame.paragraphs[0].runs[0].font.size
+              for shape in shapes(slide) if shape.shape_type == MSO_SHAPE_TYPE.AUTO_SHAPE
+              and shape.has_text_frame and shape.text_frame.text in ("0.804", "0.196")}
+    assert set(labels) == {"0.804", "0.196"}
+    for share, size in labels.items():
+        assert size is not None and size == in_table[share]
+
+
+def test_the_arrows_words_are_pictured_over_the_whole_arrows(qapp: QApplication,
+                                                             tmp_path: Path) -> None:
+    """Pronoun, receiver "it", shares: the arrows' words (boxes, legend, "× masked" beside the
+    keys "it" may not read) are one picture under native connectors and share labels. It
+    covers all the arrows draw, labels included; it was drawn from a copy without heads,
+    narrower by the labels' column, which cut "× masked" and "Key (encoder)" and set the legend
+    on three lines where the frame has two."""
+    from app.canvas import FrameOptions
+
+    trace = load_trace("pronoun")
+    receiver = list(trace.scenario.tokens).index("it")
+    [path] = export(trace, "pptx", tmp_path / "pronoun.pptx",
+                    steps=(trace.step_index("weights"),),
+                    options=FrameOptions(receiver=receiver))
+    [slide] = Presentation(str(path)).slides
+    [words] = [shape for shape in shapes(slide) if shape.shape_type == MSO_SHAPE_TYPE.PICTURE
+               and shape._element.nvPicPr.cNvPr.get("descr") == "AttentionArrows"]
+    shares = np.asarray(trace.arrays["weights"])[0, receiver]
+    labels = [shape for shape in shapes(slide) if shape.shape_type == MSO_SHAPE_TYPE.AUTO_SHAPE
+              and shape.has_text_frame and shape.text_frame.text[:1].isdigit()]
+    assert sorted(label.text_frame.text for label in labels) == sorted(
+        shown(np.array([shares[shares > 0]]))[0])
+    for label in labels:
+        assert words.left < label.left
+        assert label.left + label.width <= words.left + words.width
+        assert words.top < label.top < words.top + words.height
+
+
+def faces(shape: Any) -> list[tuple[str, str, str]]:
+    """Each run of a text box as (text, Latin typeface, East Asian typeface)."""
+    return [(run.text, run._r.rPr.find(qn("a:latin")).get("typeface"),
+             run._r.rPr.find(qn("a:ea")).get("typeface"))
+            for paragraph in shape.text_frame.paragraphs for run in paragraph.runs]
+
+
+def test_latin_texts_set_their_quotes_and_middle_dots_in_a_narrow_face(
+        qapp: QApplication, f11: Trace, tmp_path: Path) -> None:
+    """The CJK face draws “ ” and · full-width; the canvas asks it for narrow ones in English
+    lines, a deck cannot. So in English lines they are runs in a face whose marks are narrow
+    (measured here: under 0.6 em, the CJK face's 1 em), in Chinese lines they stay full-width
+    in the CJK face. In LibreOffice the wide marks pushed worked rows out of their boxes."""
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    def em_width(family: str, mark: str) -> float:
+        face = QFont(family)
+        face.setPixelSize(100)
+        return QFontMetricsF(face).horizontalAdvance(mark) / 100
+
+    from app.canvas import FrameOptions
+
+    english, chinese = (
+        Presentation(str(export(f11, "pptx", tmp_path / f"{lang}.pptx", lang=lang,
+                                steps=(f11.step_index("weights"),),
+                                options=FrameOptions(worked_row=True))[0])).slides[0]
+        for lang in ("en", "zh"))
+    title = faces(english.shapes.title)
+    assert [text for text, _l, _e in title] == [
+        "Step 4 of 5 ", "·", " Causal mask and softmax shares"]
+    [worked] = [faces(shape) for shape in shapes(english) if shape.has_text_frame
+                and shape.text_frame.text == "Worked row for “爱”: the shares"]
+    assert [text for text, _l, _e in worked] == ["Worked row for ", "“", "爱", "”",
+                                                 ": the shares"]
+    for text, latin, east_asian in title + worked:
+        assert latin == east_asian
+        if text in "“”·":
+            assert "CJK" not in latin and em_width(latin, text) < 0.6
+        else:
+            assert "CJK" in latin and em_width(latin, "“") > 0.95
+    [heading] = [faces(chinese.shapes.title)]
+    [zh_worked] = [faces(shape) for shape in shapes(chinese) if shape.has_text_frame
+                   and shape.text_frame.text.startswith("逐项计算“爱”")]
+    for text, latin, east_asian in heading + zh_worked:
+        assert "CJK" in latin and latin == east_asian, f"{text!r} keeps the CJK face"
 
 
 def test_the_frames_words_are_text_boxes(decks: dict[str, Path], f11: Trace) -> None:

@@ -1,0 +1,6 @@
+"""Opening a local Hugging Face checkpoint (config.json, *.safetensors, tokenizer.json) as a
+version-2 document: gpt2, llama, mistral, qwen2 and gpt_neox. Pure numpy, no Qt."""
+
+from engine.checkpoint.document import choose_layers, import_checkpoint
+
+__all__ = ["choose_layers", "import_checkpoint"]

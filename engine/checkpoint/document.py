@@ -1,0 +1,79 @@
+"""The version-2 document of a checkpoint and a text: the text's tokens and ids, the embedding,
+the positions, every layer (or the chosen ones) and the head, checked by the engine's own
+parser before anyone writes it."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from engine.checkpoint import gpt2, llama, neox
+from engine.checkpoint.config import Config
+from engine.checkpoint.folder import CONFIG, Checkpoint
+from engine.checkpoint.layout import Parts, Sizes
+from engine.checkpoint.tokens import tokenize, vocabulary
+from engine.errors import ScenarioError
+from engine.refusals import Refusal
+from engine.scenario import Scenario, parse_scenario
+from engine.writer import FORMAT_NAME, FORMAT_VERSION
+
+Layout = Callable[[Checkpoint, Config, list[int]], Parts]
+LAYOUTS: dict[str, Layout] = {"gpt2": gpt2.parts, "llama": llama.parts, "mistral": llama.parts,
+                              "qwen2": llama.parts, "gpt_neox": neox.parts}
+"""Each family's layout: the chosen layers' parts read from the checkpoint."""
+_RANGE = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?")
+
+
+def choose_layers(choice: str | None, count: int) -> list[int]:
+    """The 0-based layers a choice such as ``1-2``, ``3`` or ``1,3-4`` (1-based, in the model's
+    order) names; every layer when ``choice`` is None.
+
+    Raises
+    ------
+    ScenarioError
+        At ``--layers`` for anything else, or a layer the model does not have.
+    """
+    if choice is None:
+        return list(range(count))
+    chosen: set[int] = set()
+    for part in choice.split(","):
+        match = _RANGE.fullmatch(part)
+        first, last = (int(match[1]), int(match[2] or match[1])) if match else (0, 0)
+        if not 1 <= first <= last <= count:
+            raise ScenarioError("--layers", Refusal("layers_choice", count=count, got=choice))
+        chosen.update(range(first - 1, last))
+    return sorted(chosen)
+
+
+def import_checkpoint(folder: str | os.PathLike[str], text: str,
+                      layers: str | None = None) -> Scenario:
+    """The document of the checkpoint in ``folder`` computing ``text``.
+
+    Raises
+    ------
+    ScenarioError
+        One line naming the place: a folder of another family, a missing file or tensor, a
+        tokenizer that does not fit the vocabulary, a text past the model's context, or a
+        model the engine's limits refuse.
+    """
+    checkpoint = Checkpoint(folder)
+    config = Config(checkpoint.config, str(checkpoint.folder / CONFIG))
+    family = config.family()
+    sizes = Sizes.of(config)
+    chosen = choose_layers(layers, sizes.layers)
+    tokenizer = checkpoint.tokenizer()
+    tokens = tokenize(tokenizer, text, vocab=sizes.vocab, context=sizes.context)
+    parts = LAYOUTS[family](checkpoint, config, chosen)
+    title = f"{Path(folder).resolve().name} · {family}"
+    if len(chosen) < sizes.layers:
+        title += f" · {', '.join(f'L{k + 1}' for k in chosen)} / {sizes.layers}"
+    return parse_scenario({
+        "format": FORMAT_NAME, "version": FORMAT_VERSION, "title": title,
+        "tokens": tokens.labels, "token_ids": tokens.ids, "embedding": parts.embedding,
+        "positions": parts.positions, "layers": parts.layers,
+        "head": {**parts.head, "vocab": vocabulary(tokenizer, sizes.vocab)}})
+
+
+__all__ = ["choose_layers", "import_checkpoint"]

@@ -1,0 +1,70 @@
+"""What a family's layout hands the document builder: the model's sizes (read from the config
+before any weight) and its parts in the book's right-multiplication convention."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.checkpoint.config import Config
+from engine.checkpoint.folder import Checkpoint
+from engine.reader import FloatArray
+
+Tensor = Callable[..., FloatArray]
+"""``tensor(name, *shape)``: a checkpoint's tensor under a family's prefix, checked to have
+``shape``."""
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The sizes a config gives: layers, context (positions) and vocabulary entries."""
+
+    layers: int
+    context: int
+    vocab: int
+
+    @classmethod
+    def of(cls, config: Config) -> Sizes:
+        """Read under GPT-2's names or everyone else's."""
+        return cls(layers=config.whole("n_layer", "num_hidden_layers"),
+                   context=config.whole("n_positions", "max_position_embeddings"),
+                   vocab=config.whole("vocab_size"))
+
+
+@dataclass(frozen=True)
+class Parts:
+    """A model's version-2 objects, arrays as numpy: the embedding table (V × d), the positions,
+    the chosen layers and the head (its ``unembed`` d × V; the vocabulary labels come later)."""
+
+    embedding: FloatArray
+    positions: dict[str, Any]
+    layers: list[dict[str, Any]]
+    head: dict[str, Any]
+
+
+def tensors(checkpoint: Checkpoint, prefix: str) -> Tensor:
+    """The reader of the tensors whose names start with ``prefix`` (``model.``)."""
+
+    def tensor(name: str, *shape: int) -> FloatArray:
+        return checkpoint.tensor(prefix + name, shape)
+
+    return tensor
+
+
+def unembedding(checkpoint: Checkpoint, config: Config, embedding: FloatArray, name: str, *,
+                tied: bool) -> FloatArray:
+    """The head's d × V matrix: the embedding's transpose when the config ties them
+    (``tie_word_embeddings``, ``tied`` when absent), else the tensor ``name`` transposed."""
+    if config.flag("tie_word_embeddings", tied):
+        return embedding.T
+    return linear(checkpoint.tensor(name, embedding.shape))
+
+
+def linear(weight: FloatArray) -> FloatArray:
+    """An ``nn.Linear`` weight (out × in, computing x·Wᵀ) as the book's right-multiplied
+    in × out matrix."""
+    return weight.T.copy()
+
+
+__all__ = ["Parts", "Sizes", "Tensor", "linear", "tensors", "unembedding"]

@@ -1,0 +1,61 @@
+"""The Llama layout, shared by Mistral and Qwen2: RMSNorm pre-norm layers, separate
+``nn.Linear`` projections (out × in, transposed here), grouped key/value heads, RoPE pairing
+column i with i + r/2 (``rotate_half``) and a SwiGLU feed-forward (gate, up, down). Biases are
+taken where the checkpoint has them (Qwen2's q/k/v; Llama's with ``attention_bias``); Mistral
+and Qwen2 may slide a window."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.checkpoint.config import Config
+from engine.checkpoint.folder import Checkpoint
+from engine.checkpoint.layout import Parts, Sizes, linear, tensors, unembedding
+
+PREFIX = "model."
+
+
+def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
+    size = Sizes.of(config)
+    d = config.whole("hidden_size")
+    heads = config.whole("num_attention_heads")
+    groups = config.whole("num_key_value_heads", default=heads)
+    d_k = config.whole("head_dim", default=d // heads)
+    hidden = config.whole("intermediate_size")
+    block_keys = {"norm": "rmsnorm", "eps": config.number("rms_norm_eps", default=1e-6),
+                  "placement": "pre"}
+    activation = config.activation("hidden_act", default="silu")
+    windows = config.windows(size.layers, every_layer=config.values["model_type"] == "mistral")
+    tensor = tensors(checkpoint, PREFIX)
+    def projection(into: dict[str, Any], weight: str, bias: str, name: str, rows: int,
+                   columns: int) -> None:
+        into[weight] = linear(tensor(f"{name}.weight", rows, columns))
+        if checkpoint.has(f"{PREFIX}{name}.bias"):
+            into[bias] = tensor(f"{name}.bias", rows)
+
+    embedding = tensor("embed_tokens.weight", size.vocab, d)
+    layers = []
+    for k in chosen:
+        at = f"layers.{k}."
+        attention: dict[str, Any] = {"heads": heads, "causal": True, "scale": True}
+        if groups != heads:
+            attention["kv_heads"] = groups
+        if windows[k] is not None:
+            attention["window"] = windows[k]
+        for weight, bias, name, rows in (("Wq", "bq", "q_proj", heads * d_k),
+                                         ("Wk", "bk", "k_proj", groups * d_k),
+                                         ("Wv", "bv", "v_proj", groups * d_k)):
+            projection(attention, weight, bias, f"{at}self_attn.{name}", rows, d)
+        projection(attention, "Wo", "bo", f"{at}self_attn.o_proj", d, heads * d_k)
+        ffn: dict[str, Any] = {"activation": activation}
+        projection(ffn, "Wg", "bg", f"{at}mlp.gate_proj", hidden, d)
+        projection(ffn, "W1", "b1", f"{at}mlp.up_proj", hidden, d)
+        projection(ffn, "W2", "b2", f"{at}mlp.down_proj", d, hidden)
+        block = {**block_keys, "gamma1": tensor(at + "input_layernorm.weight", d),
+                 "gamma2": tensor(at + "post_attention_layernorm.weight", d), "ffn": ffn}
+        layers.append({"attention": attention, "block": block})
+    unembed = unembedding(checkpoint, config, embedding, "lm_head.weight", tied=False)
+    head = {"final_norm": True, "gamma_f": tensor("norm.weight", d), "unembed": unembed}
+    positions = {"kind": "rope", "base": config.rope_base(), "pairing": "half",
+                 "rotary_dims": int(d_k * config.rotary_fraction(1.0))}
+    return Parts(embedding=embedding, positions=positions, layers=layers, head=head)

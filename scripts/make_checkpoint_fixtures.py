@@ -1,0 +1,215 @@
+"""Write the tiny Hugging Face checkpoints the importer's tests read: one folder per family under
+tests/engine/checkpoints/ with config.json, model.safetensors (seeded random weights) and a
+tokenizer.json trained here on one sentence. Run from the repository root:
+
+    .venv/bin/python scripts/make_checkpoint_fixtures.py
+
+The folders are committed; running the script again writes the same bytes. Writing the bfloat16
+fixture needs ``ml_dtypes`` (``pip install ml-dtypes``; the app itself does not).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+from safetensors.numpy import save_file
+from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
+
+ROOT = Path(__file__).resolve().parents[1]
+FOLDER = ROOT / "tests" / "engine" / "checkpoints"
+CORPUS = "the cat sat on the mat. the dog ate the cat's hat. 我爱你，你爱我。"
+VOCAB = 48
+"""Entries each tokenizer learns (the alphabet of the corpus and its commonest merges)."""
+STORED = {"float32": np.float32, "float16": np.float16, "bfloat16": ml_dtypes.bfloat16}
+
+
+def byte_level_tokenizer() -> Tokenizer:
+    """A GPT-2-style byte-level BPE (spaces become Ġ, offsets keep the typed characters)."""
+    tokenizer = Tokenizer(models.BPE())
+    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tokenizer.decoder = decoders.ByteLevel()
+    tokenizer.post_processor = processors.ByteLevel(trim_offsets=False)
+    trainer = trainers.BpeTrainer(vocab_size=VOCAB, special_tokens=["<|endoftext|>"],
+                                  show_progress=False)
+    tokenizer.train_from_iterator([CORPUS], trainer)
+    return tokenizer
+
+
+def metaspace_tokenizer() -> Tokenizer:
+    """A Llama-style BPE: ▁ marks spaces, and every text starts with <s>."""
+    tokenizer = Tokenizer(models.BPE(unk_token="<unk>", fuse_unk=True))
+    tokenizer.pre_tokenizer = pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="first",
+                                                       split=False)
+    tokenizer.decoder = decoders.Sequence([decoders.Replace("▁", " "), decoders.Fuse(),
+                                           decoders.Strip(" ", 1, 0)])
+    trainer = trainers.BpeTrainer(vocab_size=VOCAB, special_tokens=["<unk>", "<s>", "</s>"],
+                                  show_progress=False)
+    tokenizer.train_from_iterator([CORPUS], trainer)
+    tokenizer.post_processor = processors.TemplateProcessing(
+        single="<s> $A", pair="<s> $A <s> $B", special_tokens=[("<s>", 1)])
+    return tokenizer
+
+
+class Weights:
+    """Seeded random tensors by name, stored in one dtype."""
+
+    def __init__(self, seed: int, dtype: str) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.dtype = STORED[dtype]
+        self.tensors: dict[str, np.ndarray] = {}
+
+    def random(self, name: str, *shape: int, scale: float = 0.5) -> None:
+        values = self.rng.standard_normal(shape) * scale
+        self.tensors[name] = values.astype(np.float32).astype(self.dtype)
+
+    def scale(self, name: str, size: int) -> None:
+        """A norm's weight: 1 ± 0.2."""
+        values = 1 + 0.2 * self.rng.standard_normal(size)
+        self.tensors[name] = values.astype(np.float32).astype(self.dtype)
+
+
+def gpt2(weights: Weights, vocab: int) -> dict[str, Any]:
+    d, layers, context = 8, 2, 16
+    w = weights
+    w.random("transformer.wte.weight", vocab, d)
+    w.random("transformer.wpe.weight", context, d, scale=0.2)
+    for k in range(layers):
+        at = f"transformer.h.{k}."
+        w.scale(at + "ln_1.weight", d)
+        w.random(at + "ln_1.bias", d, scale=0.1)
+        w.random(at + "attn.c_attn.weight", d, 3 * d)
+        w.random(at + "attn.c_attn.bias", 3 * d, scale=0.1)
+        w.random(at + "attn.c_proj.weight", d, d)
+        w.random(at + "attn.c_proj.bias", d, scale=0.1)
+        w.scale(at + "ln_2.weight", d)
+        w.random(at + "ln_2.bias", d, scale=0.1)
+        w.random(at + "mlp.c_fc.weight", d, 4 * d)
+        w.random(at + "mlp.c_fc.bias", 4 * d, scale=0.1)
+        w.random(at + "mlp.c_proj.weight", 4 * d, d)
+        w.random(at + "mlp.c_proj.bias", d, scale=0.1)
+    w.scale("transformer.ln_f.weight", d)
+    w.random("transformer.ln_f.bias", d, scale=0.1)
+    return {"model_type": "gpt2", "architectures": ["GPT2LMHeadModel"], "vocab_size": vocab,
+            "n_embd": d, "n_head": 2, "n_layer": layers, "n_positions": context, "n_inner": None,
+            "activation_function": "gelu_new", "layer_norm_epsilon": 1e-5,
+            "tie_word_embeddings": True}
+
+
+def llama_like(weights: Weights, vocab: int, *, heads: int, groups: int, d_k: int,
+               qkv_bias: bool = False, tied: bool = False) -> tuple[int, int]:
+    """The tensors of a two-layer Llama, Mistral or Qwen2; returns (d, hidden)."""
+    d, hidden, w = 8, 12, weights
+    w.random("model.embed_tokens.weight", vocab, d)
+    for k in range(2):
+        at = f"model.layers.{k}."
+        w.scale(at + "input_layernorm.weight", d)
+        for name, rows in (("q", heads * d_k), ("k", groups * d_k), ("v", groups * d_k)):
+            w.random(f"{at}self_attn.{name}_proj.weight", rows, d)
+            if qkv_bias:
+                w.random(f"{at}self_attn.{name}_proj.bias", rows, scale=0.1)
+        w.random(at + "self_attn.o_proj.weight", d, heads * d_k)
+        w.scale(at + "post_attention_layernorm.weight", d)
+        w.random(at + "mlp.gate_proj.weight", hidden, d)
+        w.random(at + "mlp.up_proj.weight", hidden, d)
+        w.random(at + "mlp.down_proj.weight", d, hidden)
+    w.scale("model.norm.weight", d)
+    if not tied:
+        w.random("lm_head.weight", vocab, d)
+    return d, hidden
+
+
+def llama(weights: Weights, vocab: int) -> dict[str, Any]:
+    d, hidden = llama_like(weights, vocab, heads=4, groups=2, d_k=2)
+    return {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "vocab_size": vocab,
+            "hidden_size": d, "intermediate_size": hidden, "num_hidden_layers": 2,
+            "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 2,
+            "max_position_embeddings": 32, "rms_norm_eps": 1e-6, "hidden_act": "silu",
+            "rope_theta": 10000.0, "rope_scaling": None, "attention_bias": False,
+            "tie_word_embeddings": False, "bos_token_id": 1, "eos_token_id": 2}
+
+
+def mistral(weights: Weights, vocab: int) -> dict[str, Any]:
+    d, hidden = llama_like(weights, vocab, heads=2, groups=1, d_k=4)
+    return {"model_type": "mistral", "architectures": ["MistralForCausalLM"],
+            "vocab_size": vocab, "hidden_size": d, "intermediate_size": hidden,
+            "num_hidden_layers": 2, "num_attention_heads": 2, "num_key_value_heads": 1,
+            "head_dim": 4, "max_position_embeddings": 32, "rms_norm_eps": 1e-5,
+            "hidden_act": "silu", "sliding_window": 3,
+            "rope_parameters": {"rope_type": "default", "rope_theta": 500.0},
+            "tie_word_embeddings": False, "bos_token_id": 1, "eos_token_id": 2}
+
+
+def qwen2(weights: Weights, vocab: int) -> dict[str, Any]:
+    padded = vocab + 3  # Qwen2 pads its embedding past the tokenizer's entries
+    d, hidden = llama_like(weights, padded, heads=2, groups=2, d_k=4, qkv_bias=True, tied=True)
+    return {"model_type": "qwen2", "architectures": ["Qwen2ForCausalLM"], "vocab_size": padded,
+            "hidden_size": d, "intermediate_size": hidden, "num_hidden_layers": 2,
+            "num_attention_heads": 2, "num_key_value_heads": 2, "max_position_embeddings": 32,
+            "rms_norm_eps": 1e-6, "hidden_act": "silu", "use_sliding_window": False,
+            "sliding_window": None, "max_window_layers": 2,
+            "rope_parameters": {"rope_type": "default", "rope_theta": 1000000.0},
+            "tie_word_embeddings": True}
+
+
+def gpt_neox(weights: Weights, vocab: int) -> dict[str, Any]:
+    d, hidden, heads, w = 8, 32, 2, weights
+    w.random("gpt_neox.embed_in.weight", vocab, d)
+    for k in range(2):
+        at = f"gpt_neox.layers.{k}."
+        for norm in ("input_layernorm", "post_attention_layernorm"):
+            w.scale(f"{at}{norm}.weight", d)
+            w.random(f"{at}{norm}.bias", d, scale=0.1)
+        w.random(at + "attention.query_key_value.weight", 3 * d, d)
+        w.random(at + "attention.query_key_value.bias", 3 * d, scale=0.1)
+        w.random(at + "attention.dense.weight", d, d)
+        w.random(at + "attention.dense.bias", d, scale=0.1)
+        w.random(at + "mlp.dense_h_to_4h.weight", hidden, d)
+        w.random(at + "mlp.dense_h_to_4h.bias", hidden, scale=0.1)
+        w.random(at + "mlp.dense_4h_to_h.weight", d, hidden)
+        w.random(at + "mlp.dense_4h_to_h.bias", d, scale=0.1)
+    w.scale("gpt_neox.final_layer_norm.weight", d)
+    w.random("gpt_neox.final_layer_norm.bias", d, scale=0.1)
+    w.random("embed_out.weight", vocab, d)
+    return {"model_type": "gpt_neox", "architectures": ["GPTNeoXForCausalLM"],
+            "vocab_size": vocab, "hidden_size": d, "intermediate_size": hidden,
+            "num_hidden_layers": 2, "num_attention_heads": heads, "max_position_embeddings": 32,
+            "rotary_pct": 0.5, "rotary_emb_base": 100, "layer_norm_eps": 1e-5,
+            "hidden_act": "gelu", "use_parallel_residual": True, "tie_word_embeddings": False}
+
+
+FAMILIES: dict[str, tuple[Callable[[Weights, int], dict[str, Any]], str, bool]] = {
+    "gpt2": (gpt2, "float32", True),
+    "llama": (llama, "float32", False),
+    "mistral": (mistral, "float32", False),
+    "qwen2": (qwen2, "bfloat16", True),
+    "gpt_neox": (gpt_neox, "float16", True),
+}
+"""Each family: its tensors and config, the dtype they are stored in, byte-level tokenizer."""
+
+
+def write(family: str) -> None:
+    build, dtype, byte_level = FAMILIES[family]
+    tokenizer = byte_level_tokenizer() if byte_level else metaspace_tokenizer()
+    weights = Weights(sorted(FAMILIES).index(family) + 2501, dtype)
+    config = {**build(weights, tokenizer.get_vocab_size()), "torch_dtype": dtype}
+    folder = FOLDER / family
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "config.json").write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+    save_file(dict(sorted(weights.tensors.items())), str(folder / "model.safetensors"))
+    (folder / "tokenizer.json").write_text(tokenizer.to_str(pretty=True) + "\n",
+                                           encoding="utf-8")
+
+
+def main() -> None:
+    for family in FAMILIES:
+        write(family)
+        print(f"wrote {(FOLDER / family).relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,214 @@
+"""An independent way to the numbers of a Hugging Face checkpoint, for the importer's tests.
+
+`stored` reads a safetensors file by its format (an 8-byte header length, a JSON header, the raw
+bytes), without the safetensors package or ml_dtypes: bfloat16 is widened as the upper half of a
+float32. `hf_forward` computes the model in numpy the way transformers writes it — ``nn.Linear``
+as x·Wᵀ + b, GPT-2's Conv1D as x·W + b, GPT-NeoX's fused projection viewed per head,
+``rotate_half`` with cos/sin repeated over both halves, ``repeat_kv`` for grouped heads — from
+the stored tensors and config, never from the imported document.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import struct
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+Array = np.ndarray
+DTYPES = {"F64": np.float64, "F32": np.float32, "F16": np.float16}
+FIXTURES = Path(__file__).resolve().parent / "checkpoints"
+FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "gpt_neox")
+
+
+def stored(file: Path) -> dict[str, Array]:
+    """Every tensor of a safetensors file, widened to float64."""
+    raw = file.read_bytes()
+    (length,) = struct.unpack("<Q", raw[:8])
+    header = json.loads(raw[8:8 + length])
+    header.pop("__metadata__", None)
+    data = raw[8 + length:]
+    tensors = {}
+    for name, entry in header.items():
+        start, end = entry["data_offsets"]
+        if entry["dtype"] == "BF16":
+            halves = np.frombuffer(data[start:end], dtype="<u2").astype(np.uint32)
+            values = (halves << 16).view(np.float32)
+        else:
+            values = np.frombuffer(data[start:end], dtype=np.dtype(DTYPES[entry["dtype"]]))
+        tensors[name] = values.astype(np.float64).reshape(entry["shape"])
+    return tensors
+
+
+def config_of(folder: Path) -> dict[str, Any]:
+    config: dict[str, Any] = json.loads((folder / "config.json").read_text("utf-8"))
+    return config
+
+
+def _layer_norm(x: Array, weight: Array, bias: Array, eps: float) -> Array:
+    mean = x.mean(-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) * weight + bias
+
+
+def _rms_norm(x: Array, weight: Array, eps: float) -> Array:
+    return weight * (x / np.sqrt((x * x).mean(-1, keepdims=True) + eps))
+
+
+def _softmax(x: Array) -> Array:
+    e = np.exp(x - x.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
+
+
+def _act(name: str, x: Array) -> Array:
+    if name == "gelu_new":
+        return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x**3)))
+    if name == "gelu":
+        return 0.5 * x * (1 + np.vectorize(math.erf)(x / math.sqrt(2)))
+    assert name == "silu", name
+    return x / (1 + np.exp(-x))
+
+
+def _rotate_half(x: Array) -> Array:
+    half = x.shape[-1] // 2
+    return np.concatenate([-x[..., half:], x[..., :half]], axis=-1)
+
+
+def _rope(q: Array, k: Array, dims: int, base: float) -> tuple[Array, Array]:
+    """q, k: heads × n × d_k; the first ``dims`` columns turned as transformers does."""
+    n = q.shape[1]
+    inv_freq = 1.0 / base ** (np.arange(0, dims, 2, dtype=np.float64) / dims)
+    freqs = np.arange(n, dtype=np.float64)[:, None] * inv_freq[None, :]
+    emb = np.concatenate([freqs, freqs], axis=-1)
+    cos, sin = np.cos(emb), np.sin(emb)
+
+    def turn(x: Array) -> Array:
+        rot, rest = x[..., :dims], x[..., dims:]
+        return np.concatenate([rot * cos + _rotate_half(rot) * sin, rest], axis=-1)
+
+    return turn(q), turn(k)
+
+
+def _attend(q: Array, k: Array, v: Array, window: int | None) -> tuple[Array, Array]:
+    """heads × n × d each (k, v already repeated): shares and the mixed rows (n × heads·d_v)."""
+    n = q.shape[1]
+    i, j = np.arange(n)[:, None], np.arange(n)[None, :]
+    allowed = j <= i
+    if window is not None:
+        allowed &= i - j < window
+    scores = q @ k.transpose(0, 2, 1) / math.sqrt(q.shape[-1])
+    shares = _softmax(np.where(allowed, scores, -np.inf))
+    mixed = (shares @ v).transpose(1, 0, 2).reshape(n, -1)
+    return shares, mixed
+
+
+def _linear(t: dict[str, Array], name: str, y: Array) -> Array:
+    """``nn.Linear``: y·Wᵀ (+ b where the checkpoint has a bias)."""
+    result = y @ t[name + ".weight"].T
+    return result + t[name + ".bias"] if name + ".bias" in t else result
+
+
+def _conv1d(t: dict[str, Array], name: str, y: Array) -> Array:
+    """GPT-2's Conv1D: y·W + b, its weight stored in × out."""
+    return y @ t[name + ".weight"] + t[name + ".bias"]
+
+
+def _gpt2(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str, Any]) -> Array:
+    p, d, h = "transformer.", c["n_embd"], c["n_head"]
+    x = t[p + "wte.weight"][ids] + t[p + "wpe.weight"][: len(ids)]
+    for k in range(c["n_layer"]):
+        at, eps = f"{p}h.{k}.", c["layer_norm_epsilon"]
+        a = _layer_norm(x, t[at + "ln_1.weight"], t[at + "ln_1.bias"], eps)
+        qkv = _conv1d(t, at + "attn.c_attn", a)
+        q, key, v = (part.reshape(len(ids), h, d // h).transpose(1, 0, 2)
+                     for part in np.split(qkv, 3, axis=-1))
+        shares, mixed = _attend(q, key, v, None)
+        x = x + _conv1d(t, at + "attn.c_proj", mixed)
+        m = _layer_norm(x, t[at + "ln_2.weight"], t[at + "ln_2.bias"], eps)
+        hidden = _act(c["activation_function"], _conv1d(t, at + "mlp.c_fc", m))
+        x = x + _conv1d(t, at + "mlp.c_proj", hidden)
+        out["shares"].append(shares)
+        out["outputs"].append(x)
+    final = _layer_norm(x, t[p + "ln_f.weight"], t[p + "ln_f.bias"], c["layer_norm_epsilon"])
+    return final @ t[p + "wte.weight"].T
+
+
+def _rope_base(c: dict[str, Any]) -> float:
+    rope = c.get("rope_parameters") or {}
+    return float(rope.get("rope_theta") or c.get("rope_theta") or c.get("rotary_emb_base")
+                 or 10000.0)
+
+
+def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str, Any]) -> Array:
+    n, h = len(ids), c["num_attention_heads"]
+    g = c.get("num_key_value_heads") or h
+    d_k = c.get("head_dim") or c["hidden_size"] // h
+    window = c.get("sliding_window") if c["model_type"] == "mistral" else None
+    x = t["model.embed_tokens.weight"][ids]
+
+    def linear(name: str, y: Array) -> Array:
+        return _linear(t, name, y)
+
+    for k in range(c["num_hidden_layers"]):
+        at, eps = f"model.layers.{k}.", c["rms_norm_eps"]
+        a = _rms_norm(x, t[at + "input_layernorm.weight"], eps)
+        q = linear(at + "self_attn.q_proj", a).reshape(n, h, d_k).transpose(1, 0, 2)
+        key = linear(at + "self_attn.k_proj", a).reshape(n, g, d_k).transpose(1, 0, 2)
+        v = linear(at + "self_attn.v_proj", a).reshape(n, g, d_k).transpose(1, 0, 2)
+        q, key = _rope(q, key, d_k, _rope_base(c))
+        key, v = np.repeat(key, h // g, axis=0), np.repeat(v, h // g, axis=0)
+        shares, mixed = _attend(q, key, v, window)
+        x = x + linear(at + "self_attn.o_proj", mixed)
+        m = _rms_norm(x, t[at + "post_attention_layernorm.weight"], eps)
+        gate = _act(c["hidden_act"], linear(at + "mlp.gate_proj", m))
+        gated = gate * linear(at + "mlp.up_proj", m)
+        x = x + linear(at + "mlp.down_proj", gated)
+        out["shares"].append(shares)
+        out["outputs"].append(x)
+    final = _rms_norm(x, t["model.norm.weight"], c["rms_norm_eps"])
+    head = t["model.embed_tokens.weight"] if c.get("tie_word_embeddings") else t["lm_head.weight"]
+    return final @ head.T
+
+
+def _gpt_neox(c: dict[str, Any], t: dict[str, Array], ids: list[int],
+              out: dict[str, Any]) -> Array:
+    p, n, h = "gpt_neox.", len(ids), c["num_attention_heads"]
+    d_k = c["hidden_size"] // h
+    dims = int(d_k * c.get("rotary_pct", c.get("partial_rotary_factor", 0.25)))
+    x = t[p + "embed_in.weight"][ids]
+    for k in range(c["num_hidden_layers"]):
+        at, eps = f"{p}layers.{k}.", c["layer_norm_eps"]
+        a = _layer_norm(x, t[at + "input_layernorm.weight"], t[at + "input_layernorm.bias"], eps)
+        qkv = _linear(t, at + "attention.query_key_value", a)
+        qkv = qkv.reshape(n, h, 3 * d_k).transpose(1, 0, 2)  # per head: [q, k, v]
+        q, key, v = np.split(qkv, 3, axis=-1)
+        q, key = _rope(q, key, dims, _rope_base(c))
+        shares, mixed = _attend(q, key, v, None)
+        attn = _linear(t, at + "attention.dense", mixed)
+        m = _layer_norm(x, t[at + "post_attention_layernorm.weight"],
+                        t[at + "post_attention_layernorm.bias"], eps)
+        hidden = _act(c["hidden_act"], _linear(t, at + "mlp.dense_h_to_4h", m))
+        x = x + attn + _linear(t, at + "mlp.dense_4h_to_h", hidden)  # the parallel residual
+        out["shares"].append(shares)
+        out["outputs"].append(x)
+    final = _layer_norm(x, t[p + "final_layer_norm.weight"], t[p + "final_layer_norm.bias"],
+                        c["layer_norm_eps"])
+    return final @ t["embed_out.weight"].T
+
+
+FORWARDS = {"gpt2": _gpt2, "llama": _llama, "mistral": _llama, "qwen2": _llama,
+            "gpt_neox": _gpt_neox}
+
+
+def hf_forward(folder: Path, ids: list[int]) -> dict[str, Any]:
+    """The checkpoint's computation of ``ids``: per layer its shares (h × n × n) and output
+    rows, then the logits and probabilities."""
+    config = config_of(folder)
+    out: dict[str, Any] = {"shares": [], "outputs": []}
+    logits = FORWARDS[config["model_type"]](config, stored(folder / "model.safetensors"), ids,
+                                            out)
+    out["logits"], out["probs"] = logits, _softmax(logits)
+    return out

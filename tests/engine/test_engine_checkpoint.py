@@ -1,0 +1,172 @@
+"""Opening a Hugging Face checkpoint (issue 25, item 2): each committed tiny fixture imports as a
+version-2 document whose arrays are the stored tensors in the book's convention, and whose
+trace is the checkpoint's own computation, worked independently in tests/engine/hf_reference.py
+(no torch)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine import compute
+from engine.checkpoint import choose_layers, import_checkpoint
+from engine.checkpoint.config import FAMILIES as IMPORTED
+from engine.checkpoint.document import LAYOUTS
+from engine.scenario import Scenario
+from tests.engine.hf_reference import FAMILIES, FIXTURES, config_of, hf_forward, stored
+
+TEXT = "the cat sat on the mat. 我爱你"
+
+
+def imported(family: str, text: str = TEXT, layers: str | None = None) -> Scenario:
+    return import_checkpoint(FIXTURES / family, text, layers)
+
+
+def tensors(family: str) -> dict[str, np.ndarray]:
+    return stored(FIXTURES / family / "model.safetensors")
+
+
+def test_every_family_the_config_accepts_has_a_layout_and_a_fixture() -> None:
+    assert set(IMPORTED) == set(LAYOUTS) == set(FAMILIES)
+    assert sorted(path.name for path in FIXTURES.iterdir()) == sorted(FAMILIES)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_the_trace_is_the_checkpoints_own_computation(family: str) -> None:
+    scenario = imported(family)
+    assert scenario.token_ids is not None
+    trace = compute(scenario)
+    theirs = hf_forward(FIXTURES / family, list(scenario.token_ids))
+    assert len(scenario.layers) == len(theirs["outputs"]) == 2
+    for k, (shares, output) in enumerate(zip(theirs["shares"], theirs["outputs"], strict=True)):
+        np.testing.assert_allclose(trace.arrays[f"L{k + 1}.weights"], shares, rtol=0,
+                                   atol=1e-12)
+        np.testing.assert_allclose(trace.arrays[f"L{k + 1}.resid2"], output, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(trace.arrays["logits"], theirs["logits"], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(trace.arrays["probs"], theirs["probs"], rtol=0, atol=1e-12)
+    # The shares are not trivial: every head spreads its attention differently.
+    assert np.ptp(trace.arrays["L2.weights"][:, -1, :], axis=0).max() > 0.05
+
+
+def test_gpt2s_conv1d_weights_stay_in_by_out_and_c_attn_splits_into_thirds() -> None:
+    scenario, t = imported("gpt2"), tensors("gpt2")
+    attention, block = scenario.layers[1].attention, scenario.layers[1].block
+    fused, bias = t["transformer.h.1.attn.c_attn.weight"], t["transformer.h.1.attn.c_attn.bias"]
+    np.testing.assert_array_equal(attention.Wq, fused[:, 0:8])
+    np.testing.assert_array_equal(attention.Wk, fused[:, 8:16])
+    np.testing.assert_array_equal(attention.Wv, fused[:, 16:24])
+    assert attention.bv is not None and attention.Wo is not None and block is not None
+    np.testing.assert_array_equal(attention.bv, bias[16:24])
+    np.testing.assert_array_equal(attention.Wo, t["transformer.h.1.attn.c_proj.weight"])
+    np.testing.assert_array_equal(block.ffn.W1, t["transformer.h.1.mlp.c_fc.weight"])
+    np.testing.assert_array_equal(block.beta2, t["transformer.h.1.ln_2.bias"])
+    assert (block.norm, block.placement, block.ffn.activation) == ("layernorm", "pre",
+                                                                   "gelu_tanh")
+    # Learned positions: the whole table of the model's context; the head tied to wte.
+    assert scenario.positions.kind == "learned" and scenario.positions.table is not None
+    np.testing.assert_array_equal(scenario.positions.table, t["transformer.wpe.weight"])
+    assert scenario.head is not None and scenario.head.unembed is not None
+    np.testing.assert_array_equal(scenario.head.unembed, t["transformer.wte.weight"].T)
+
+
+def test_llamas_linear_weights_are_transposed_and_its_key_heads_grouped() -> None:
+    scenario, t = imported("llama"), tensors("llama")
+    attention, block = scenario.layers[0].attention, scenario.layers[0].block
+    assert (attention.heads, attention.kv_heads, attention.d_k) == (4, 2, 2)
+    np.testing.assert_array_equal(attention.Wq, t["model.layers.0.self_attn.q_proj.weight"].T)
+    np.testing.assert_array_equal(attention.Wk, t["model.layers.0.self_attn.k_proj.weight"].T)
+    assert attention.Wk.shape == (8, 4) and attention.bq is None
+    assert block is not None and block.ffn.Wg is not None
+    np.testing.assert_array_equal(block.ffn.Wg, t["model.layers.0.mlp.gate_proj.weight"].T)
+    np.testing.assert_array_equal(block.ffn.W1, t["model.layers.0.mlp.up_proj.weight"].T)
+    np.testing.assert_array_equal(block.ffn.W2, t["model.layers.0.mlp.down_proj.weight"].T)
+    np.testing.assert_array_equal(block.gamma2,
+                                  t["model.layers.0.post_attention_layernorm.weight"])
+    assert (block.norm, block.eps, block.ffn.activation) == ("rmsnorm", 1e-6, "silu")
+    assert scenario.head is not None and scenario.head.unembed is not None
+    np.testing.assert_array_equal(scenario.head.unembed, t["lm_head.weight"].T)
+    positions = scenario.positions
+    assert (positions.kind, positions.base, positions.rotary_dims, positions.pairing) == (
+        "rope", 10000.0, 2, "half")
+
+
+def test_gpt_neox_splits_its_fused_projection_per_head_and_turns_part_of_each_head() -> None:
+    scenario, t = imported("gpt_neox"), tensors("gpt_neox")
+    attention, block = scenario.layers[0].attention, scenario.layers[0].block
+    fused = t["gpt_neox.layers.0.attention.query_key_value.weight"]  # 24 × 8: per head q, k, v
+    bias = t["gpt_neox.layers.0.attention.query_key_value.bias"]
+    # Head 0 is rows 0–3 (q), 4–7 (k), 8–11 (v); head 1 rows 12–15, 16–19, 20–23.
+    np.testing.assert_array_equal(attention.Wq, np.concatenate([fused[0:4], fused[12:16]]).T)
+    np.testing.assert_array_equal(attention.Wk, np.concatenate([fused[4:8], fused[16:20]]).T)
+    np.testing.assert_array_equal(attention.Wv, np.concatenate([fused[8:12], fused[20:24]]).T)
+    assert attention.bk is not None
+    np.testing.assert_array_equal(attention.bk, np.concatenate([bias[4:8], bias[16:20]]))
+    assert block is not None and block.residual == "parallel"
+    # Old spellings: rotary_pct 0.5 of d_k = 4, rotary_emb_base 100; stored in float16.
+    assert (scenario.positions.rotary_dims, scenario.positions.base) == (2, 100.0)
+    assert config_of(FIXTURES / "gpt_neox")["torch_dtype"] == "float16"
+    assert scenario.head is not None and scenario.head.unembed is not None
+    np.testing.assert_array_equal(scenario.head.unembed, t["embed_out.weight"].T)
+
+
+def test_qwen2s_bfloat16_weights_widen_exactly_and_its_tied_head_is_the_embedding() -> None:
+    scenario, t = imported("qwen2"), tensors("qwen2")
+    attention = scenario.layers[0].attention
+    q_proj = t["model.layers.0.self_attn.q_proj.weight"]
+    # stored() widens bfloat16 as the upper half of a float32: the same numbers, to the bit.
+    np.testing.assert_array_equal(attention.Wq, q_proj.T)
+    assert np.all(attention.Wq.astype(np.float32).view(np.uint32) & 0xFFFF == 0)
+    assert attention.bq is not None and attention.Wo is not None and attention.bo is None
+    np.testing.assert_array_equal(attention.bq, t["model.layers.0.self_attn.q_proj.bias"])
+    assert scenario.embedding is not None and scenario.embedding.shape == (51, 8)
+    assert scenario.head is not None and scenario.head.unembed is not None
+    np.testing.assert_array_equal(scenario.head.unembed, t["model.embed_tokens.weight"].T)
+    # The embedding is padded past the tokenizer's 48 entries: those rows are labelled by id.
+    assert scenario.head.vocab[-4:] == ("¼Į", "#48", "#49", "#50")
+    assert scenario.positions.base == 1e6 and attention.window is None
+
+
+def test_bfloat16_widens_as_ml_dtypes_widens_it() -> None:
+    ml_dtypes = pytest.importorskip("ml_dtypes", reason="ml_dtypes is not installed")
+    from safetensors import safe_open
+
+    name = "model.layers.1.mlp.down_proj.weight"
+    with safe_open(str(FIXTURES / "qwen2" / "model.safetensors"), framework="np") as weights:
+        theirs = weights.get_tensor(name)
+    assert theirs.dtype == ml_dtypes.bfloat16
+    block = imported("qwen2").layers[1].block
+    assert block is not None
+    np.testing.assert_array_equal(block.ffn.W2, theirs.astype(np.float64).T)
+
+
+def test_mistral_slides_its_window_in_every_layer() -> None:
+    scenario = imported("mistral")
+    assert [layer.attention.window for layer in scenario.layers] == [3, 3]
+    assert scenario.positions.base == 500.0  # rope_parameters.rope_theta
+    assert scenario.layers[0].attention.kv_heads == 1
+    visible = compute(scenario).visible_for("L1.")
+    assert visible[5].tolist() == [False, False, False, True, True, True, False, False]
+
+
+def test_token_labels_are_the_texts_own_characters() -> None:
+    gpt2 = imported("gpt2", "the cat 我爱你")
+    # The byte-level tokenizer spells " cat" as "Ġcat"; the label keeps the typed space.
+    assert list(gpt2.tokens) == ["the", " cat", " ", "我", "爱", "你"]
+    assert gpt2.token_ids is not None and list(gpt2.token_ids) == [31, 38, 22, 39, 40, 35]
+    assert [gpt2.head.vocab[k] for k in gpt2.token_ids] == [  # type: ignore[union-attr]
+        "the", " cat", " ", "我", "爱", "你"]
+    llama = imported("llama", "the cat")
+    assert list(llama.tokens) == ["<s>", "the cat"]  # the tokenizer's own BOS, then the text
+
+
+def test_chosen_layers_are_imported_alone_and_named_in_the_title(tmp_path: Path) -> None:
+    assert choose_layers(None, 3) == [0, 1, 2]
+    assert choose_layers("1,3", 3) == [0, 2]
+    assert choose_layers(" 2 - 3 ", 3) == [1, 2]
+    second = imported("llama", "the cat", "2")
+    whole = imported("llama", "the cat")
+    assert len(second.layers) == 1 and second.title == "llama · llama · L2 / 2"
+    assert whole.title == "llama · llama"
+    np.testing.assert_array_equal(second.layers[0].attention.Wq, whole.layers[1].attention.Wq)

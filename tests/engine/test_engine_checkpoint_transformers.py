@@ -1,0 +1,160 @@
+"""The importer against transformers itself, where torch and transformers are installed (they are
+not test dependencies: CI and ./dev.sh test skip this module; to run it, install
+``torch==2.13.0`` and ``transformers`` into the environment).
+
+For each family a tiny random model is built in float64, its weights redrawn large enough that
+the heads differ (transformers' own initialisation, σ = 0.02, gives near-uniform shares), saved
+with save_pretrained beside a small tokenizer.json, imported, and compared: the token ids with
+transformers' tokenizer, every head's shares and every layer's output (forward hooks), the
+logits and the probabilities.
+
+Stock transformers computes RMSNorm, the eager softmax and RoPE's angles in float32 even in a
+float64 model: unpatched, the agreement is 1e-7 to 1e-5 (the residual stream reaches about 10,
+and float32's rounding grows through the layers) and is checked at 1e-5 of each array's largest
+magnitude (GPT-2 has none of those casts: 1e-10). With those three
+patched to float64 (as the engine computes) it is checked at 1e-10. Run with ``-s`` to print the
+largest difference of each array.
+"""
+
+from __future__ import annotations
+
+import importlib
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from engine import compute
+from engine.checkpoint import import_checkpoint
+from tests.engine.hf_reference import FAMILIES, FIXTURES
+
+torch = pytest.importorskip("torch", reason="torch is not installed (pip install torch==2.13.0)")
+transformers = pytest.importorskip("transformers", reason="transformers is not installed")
+
+TEXT = "the cat sat on the mat. 我爱你"
+SIZES: dict[str, dict[str, Any]] = {
+    "gpt2": {"n_embd": 8, "n_head": 2, "n_layer": 2, "n_positions": 32},
+    "llama": {"hidden_size": 8, "intermediate_size": 12, "num_hidden_layers": 2,
+              "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 2,
+              "max_position_embeddings": 32, "rope_theta": 500.0},
+    "mistral": {"hidden_size": 8, "intermediate_size": 12, "num_hidden_layers": 2,
+                "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 4,
+                "max_position_embeddings": 32, "sliding_window": 3},
+    "qwen2": {"hidden_size": 8, "intermediate_size": 12, "num_hidden_layers": 2,
+              "num_attention_heads": 2, "num_key_value_heads": 2, "max_position_embeddings": 32,
+              "tie_word_embeddings": True},
+    "gpt_neox": {"hidden_size": 8, "intermediate_size": 32, "num_hidden_layers": 2,
+                 "num_attention_heads": 2, "max_position_embeddings": 32, "rotary_pct": 0.5,
+                 "rotary_emb_base": 100},
+}
+FLOAT32_CASTS = ("LlamaRMSNorm", "MistralRMSNorm", "Qwen2RMSNorm")
+ROTARY = ("LlamaRotaryEmbedding", "MistralRotaryEmbedding", "Qwen2RotaryEmbedding",
+          "GPTNeoXRotaryEmbedding")
+MODELING = ("llama", "mistral", "qwen2", "gpt_neox")
+"""The families whose modeling modules hold those classes."""
+
+
+def _rms_norm64(self: Any, hidden_states: Any) -> Any:
+    variance = hidden_states.pow(2).mean(-1, keepdim=True)
+    return self.weight * (hidden_states / torch.sqrt(variance + self.variance_epsilon))
+
+
+def _rotary64(self: Any, x: Any, position_ids: Any) -> Any:
+    dim = 2 * self.inv_freq.shape[0]
+    base = self.config.rope_parameters["rope_theta"]
+    inv_freq = 1.0 / (base ** (torch.arange(0, dim, 2, dtype=torch.float64) / dim))
+    freqs = position_ids[..., None].to(torch.float64) * inv_freq
+    emb = torch.cat((freqs, freqs), dim=-1)
+    return ((emb.cos() * self.attention_scaling).to(x.dtype),
+            (emb.sin() * self.attention_scaling).to(x.dtype))
+
+
+def exact_float64(monkeypatch: pytest.MonkeyPatch) -> None:
+    """transformers' float32 casts computed in float64 instead."""
+    softmax: Callable[..., Any] = torch.nn.functional.softmax
+
+    def softmax64(input: Any, dim: Any = None, _stacklevel: int = 3, dtype: Any = None) -> Any:
+        return softmax(input, dim=dim, dtype=None if input.dtype == torch.float64 else dtype)
+
+    monkeypatch.setattr(torch.nn.functional, "softmax", softmax64)
+    for family in MODELING:
+        modeling = importlib.import_module(f"transformers.models.{family}.modeling_{family}")
+        for name in FLOAT32_CASTS + ROTARY:
+            if hasattr(modeling, name):
+                patched = _rms_norm64 if name in FLOAT32_CASTS else _rotary64
+                monkeypatch.setattr(getattr(modeling, name), "forward", patched)
+
+
+def build(family: str, folder: Path, seed: int) -> Any:
+    """A random float64 model of ``family`` saved in ``folder`` with a fixture's tokenizer."""
+    shutil.copy(FIXTURES / family / "tokenizer.json", folder / "tokenizer.json")
+    tokenizer = transformers.PreTrainedTokenizerFast(tokenizer_file=str(folder / "tokenizer.json"))
+    vocab = len(tokenizer) + (3 if family == "qwen2" else 0)  # Qwen2 pads its embedding
+    config = transformers.AutoConfig.for_model(family, vocab_size=vocab, **SIZES[family])
+    torch.manual_seed(seed)
+    model = transformers.AutoModelForCausalLM.from_config(config, attn_implementation="eager",
+                                                          dtype=torch.float64).eval()
+    with torch.no_grad():
+        for name, parameter in model.named_parameters():
+            if parameter.dim() == 1 and name.endswith("weight"):  # a norm's scale
+                parameter.copy_(1 + 0.2 * torch.randn_like(parameter))
+            else:
+                parameter.copy_((0.1 if parameter.dim() == 1 else 0.5)
+                                * torch.randn_like(parameter))
+    model.save_pretrained(folder)
+    return model, tokenizer
+
+
+def run(model: Any, ids: list[int]) -> dict[str, Any]:
+    """transformers' numbers: shares and output of each layer (hooks), logits, probabilities."""
+    stack = next(module for module in model.modules()
+                 if isinstance(module, torch.nn.ModuleList))
+    outputs: list[np.ndarray] = []
+
+    def keep(_module: Any, _inputs: Any, output: Any) -> None:
+        first = output[0] if isinstance(output, tuple) else output
+        outputs.append(first[0].detach().numpy())
+
+    hooks = [layer.register_forward_hook(keep) for layer in stack]
+    try:
+        with torch.no_grad():
+            result = model(torch.tensor([ids]), output_attentions=True)
+    finally:
+        for hook in hooks:
+            hook.remove()
+    logits = result.logits[0]
+    return {"shares": [a[0].numpy() for a in result.attentions], "outputs": outputs,
+            "logits": logits.numpy(), "probs": torch.softmax(logits, dim=-1).numpy()}
+
+
+@pytest.mark.parametrize("patched", [True, False], ids=["float64", "stock"])
+@pytest.mark.parametrize("family", FAMILIES)
+def test_the_imported_checkpoint_computes_what_transformers_computes(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, family: str, patched: bool) -> None:
+    if patched:
+        exact_float64(monkeypatch)
+    model, tokenizer = build(family, tmp_path, FAMILIES.index(family) + 40)
+    scenario = import_checkpoint(tmp_path, TEXT)
+    assert scenario.token_ids is not None
+    ids = list(scenario.token_ids)
+    assert tokenizer(TEXT)["input_ids"] == ids
+    trace, theirs = compute(scenario), run(model, ids)
+    pairs = {"logits": theirs["logits"], "probs": theirs["probs"]}
+    for k in range(2):
+        pairs[f"L{k + 1}.weights"] = theirs["shares"][k]
+        pairs[f"L{k + 1}.resid2"] = theirs["outputs"][k]
+    gaps = {name: float(np.abs(trace.arrays[name] - value).max())
+            for name, value in pairs.items()}
+    print(f"\n{family} ({'float64' if patched else 'stock'}): "
+          + ", ".join(f"{name} {gap:.1e}" for name, gap in gaps.items()))
+    for name, value in pairs.items():
+        # float32 rounds relative to a number's size: stock is held to 1e-5 of the array's
+        # largest magnitude, float64 to 1e-10.
+        scale = max(1.0, float(np.abs(value).max()))
+        tolerance = 1e-10 if patched or family == "gpt2" else 1e-5 * scale
+        assert gaps[name] <= tolerance, (name, gaps[name])
+    # The model is not trivial: its last token's next-token probabilities are far from uniform.
+    assert trace.arrays["probs"][-1].max() > 3 / trace.arrays["probs"].shape[1]
