@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from app.canvas.bars import MANY_ENTRIES, TOP_ENTRIES, BarsSpec, ProbabilityBars
 from app.canvas.context import LayoutContext, numbered
+from app.canvas.grid import NUMBER_SIZE
 from app.canvas.layout import place_row
 from app.canvas.pieces import custom_grid, number, text_lines, word
 from app.model.operands import parameter_path
@@ -95,7 +96,7 @@ def probability_bars(ctx: LayoutContext, step: Step) -> ProbabilityBars:
     spec = BarsSpec(probs=probs, vocab=ctx.vocab, positions=positions, receiver=ctx.receiver,
                     group_titles=titles, title=word(ctx, "probs_title"),
                     legend="; ".join(notes), columns=2 if len(positions) > 2 else 1,
-                    places=ctx.places)
+                    places=ctx.places, text_size=NUMBER_SIZE)
     return ProbabilityBars(spec, ctx.theme)
 
 
