@@ -161,7 +161,7 @@ class FrameItem(Sheet):
                 caption = self._text(self.options.caption, CAPTION_SIZE * unit, margin, 0)
                 bottom -= caption.boundingRect().height()
                 caption.setY(bottom)
-            if not (alone and self._beside_heading(footer, margin, unit)):
+            if not (alone and self._beside_heading(footer, subtitle, margin, unit)):
                 bottom -= footer.boundingRect().height()
                 footer.setY(bottom)
             self._footer = footer
@@ -247,20 +247,28 @@ class FrameItem(Sheet):
         return compose(self.trace, self.options, self.area.size(),
                        self.step_index if quick else None)
 
-    def _beside_heading(self, footer: TextItem, margin: float, unit: float) -> bool:
+    def _beside_heading(self, footer: TextItem, subtitle: TextItem, margin: float,
+                        unit: float) -> bool:
         """Put the footer at the right end of the heading's line, above the map, when it fits
-        there (a frame alone on its screen: its picture gets the footer's line); whether it
-        did."""
-        heading = self.heading.mapRectToParent(self.heading.boundingRect())
+        there, else at the right end of the subtitle's line when the map is not on it (a frame
+        alone on its screen: its picture gets the footer's line); whether it did."""
         size = footer.boundingRect()
         x = self._rect.width() - margin - size.width()
-        if x < heading.right() + 2 * HEADER_GAP * unit:
+        heading = self.heading.mapRectToParent(self.heading.boundingRect())
+        if x >= heading.right() + 2 * HEADER_GAP * unit:
+            bottom = heading.bottom()
+            if self.route_map is not None:
+                bottom = min(bottom, self.route_map.mapRectToParent(
+                    self.route_map.boundingRect()).top() - 2 * unit)
+            footer.setPos(x, bottom - size.height())
+            return True
+        line = subtitle.mapRectToParent(subtitle.boundingRect())
+        if x < line.right() + 2 * HEADER_GAP * unit or (
+                self.route_map is not None
+                and self.route_map.mapRectToParent(self.route_map.boundingRect()).top()
+                < line.bottom()):
             return False
-        bottom = heading.bottom()
-        if self.route_map is not None:
-            bottom = min(bottom, self.route_map.mapRectToParent(
-                self.route_map.boundingRect()).top() - 2 * unit)
-        footer.setPos(x, bottom - size.height())
+        footer.setPos(x, line.bottom() - size.height())
         return True
 
     def _place_map(self, item: RouteMap, subtitle: TextItem, body_top: float, margin: float,

@@ -91,7 +91,7 @@ def items_of(root: QGraphicsItem, kind: type[T]) -> list[T]:
     return found
 
 
-def _body_middle(item: QGraphicsItem) -> float:
+def body_middle(item: QGraphicsItem) -> float:
     """Vertical middle of a grid's cells (or of any other item), relative to its top."""
     if isinstance(item, MatrixGrid):
         return TITLE_HEIGHT + HEADER_HEIGHT + min(len(item.spec.values), 8) * CELL_HEIGHT / 2
@@ -101,6 +101,11 @@ def _body_middle(item: QGraphicsItem) -> float:
 _WRAP: ContextVar[float | None] = ContextVar("wrap", default=None)
 """How wide a row may run before it wraps (scene units before the frame's scale); ``None``: the
 step's natural layout, each row on one line and rows one under the other."""
+
+
+def wrap_width() -> float | None:
+    """The wrap width in force (:func:`wrapping`), None for the natural layout."""
+    return _WRAP.get()
 
 
 @contextmanager
@@ -142,7 +147,7 @@ def _arrange(items: Sequence[QGraphicsItem], x: float, y: float,
             position = QPointF(cursor, top + middle - height / 2)
         else:
             position = QPointF(cursor, top)
-            middle = _body_middle(item)
+            middle = body_middle(item)
         positions.append(position)
         line_bottom = max(line_bottom, top, position.y() + height)
         covered_bottom = max(covered_bottom, line_bottom)
