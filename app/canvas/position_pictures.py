@@ -36,7 +36,7 @@ from app.canvas.layout import (
     wrap_width,
 )
 from app.canvas.pieces import LINE_GAP, custom_grid, fitted_lines, number, text_lines
-from app.canvas.theme import Theme
+from app.canvas.theme import Theme, text_advance
 from app.model.operands import attention_at, kv_head, module_of, visible_of
 from app.texts.position_words import position_word
 from engine import Step
@@ -56,7 +56,7 @@ MAX_PAIRS = 4
 """At most this many pairs of a head get a dial (the first ones)."""
 NOTE_SIZE = 15
 """The sentences under RoPE's picture (beside it, under the angles, while wrapping)."""
-NOTE_COLUMN = 230.0
+NOTE_COLUMN = 170.0
 """How wide the column of the angles and the notes under them is at least, while wrapping."""
 
 
@@ -182,9 +182,13 @@ class RotationDial(QGraphicsObject):
 
 
 def _broken(line: str) -> list[str]:
-    """A pair's line ``(x, y) → (x′, y′)`` on two lines, broken after the arrow."""
+    """A dial's line on two: a pair ``(x, y) → (x′, y′)`` broken after the arrow, an angle
+    ``p·θ₀ = 2·1 = 2 rad`` before its last ``=``."""
     head, arrow, tail = line.partition("→ ")
-    return [head + arrow.strip(), tail] if arrow else [line]
+    if arrow:
+        return [head + arrow.strip(), tail]
+    head, equals, tail = line.rpartition(" = ")
+    return [head, "= " + tail] if equals and " = " in head else [line]
 
 
 def _subscript(number: int) -> str:
@@ -290,6 +294,7 @@ def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
     columns = [_pair_columns(i, r, pairing) for i in range(min(r // 2, MAX_PAIRS))]
     label = _word(ctx, "head", n=head + 1) if ctx.head_count > 1 else ""
     color = "accent"
+    narrow = wrap_width() is not None  # the heading says what turns Q into Q_rot
     rows: list[list[QGraphicsItem | str]] = []
     for source, out, key, h in ((step.reads[0], step.writes[0], "dials_q", head),
                                 (step.reads[1], step.writes[1], "dials_k", group)):
@@ -297,11 +302,12 @@ def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
         before = ctx.array(source)[:, cols]
         after = ctx.array(out)[:, cols]
         rows.append([ctx.grid(source, columns=cols, highlight_receiver=True),
-                     _word(ctx, "turn"), ctx.grid(out, columns=cols, highlight_receiver=True),
+                     "→" if narrow else _word(ctx, "turn"),
+                     ctx.grid(out, columns=cols, highlight_receiver=True),
                      dial_table(ctx, _word(ctx, key, token=ctx.labels[ctx.receiver], head=label),
                                 before, after, angles, ctx.receiver, columns, color,
                                 angle_lines=key == "dials_q",  # every angle: the grid
-                                narrow=wrap_width() is not None)])
+                                narrow=narrow)])
     notes = [_word(ctx, "rope_note"), _word(ctx, "dial_legend")]
     if r < att.d_k:
         notes.append(_word(ctx, "kept_columns", first=r, last=att.d_k - 1))
@@ -349,8 +355,9 @@ def _rope_in_columns(ctx: LayoutContext, parent: QGraphicsItem, angles: QGraphic
     lines = [line for note in notes for line in fitted_lines(note, column, NOTE_SIZE)]
     top = angles.boundingRect().height() + TEXT_GAP
     room = covered.bottom() - top
-    if len(lines) * (text_size("0", NOTE_SIZE, False)[1] + LINE_GAP) > room:  # under it all
-        lines, top = list(notes), covered.bottom() + TEXT_GAP
+    if (len(lines) * (text_size("0", NOTE_SIZE, False)[1] + LINE_GAP) > room
+            or any(text_advance(line, NOTE_SIZE) > column for line in lines)):
+        lines, top = list(notes), covered.bottom() + TEXT_GAP  # under it all
     text = text_lines(parent, lines, 0, top, ctx, size=NOTE_SIZE, role="text")
     return covered.united(text)
 

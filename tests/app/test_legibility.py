@@ -38,15 +38,16 @@ EXAMPLES = ("f11", "g01", "encoder-decoder", "multihead", "norms", "order", "pro
 TARGETS = {(1024, 768): 14.0, (1920, 1080): 24.0}
 """Smallest digit height (px) every number must have in presentation on each screen."""
 NOT_YET = {(1024, 768): {"encoder-decoder", "multihead", "pronoun", "three-layers", "continue"},
-           (1920, 1080): {"encoder-decoder", "multihead", "order", "pronoun", "rope",
-                          "three-layers", "continue", "training"}}
+           (1920, 1080): {"encoder-decoder", "multihead", "order", "pronoun", "three-layers",
+                          "continue", "training"}}
 """Examples with a step that still draws some numbers under the target (issue 23, item 1, left
-open): at 1024 the FFN and projection grids of the larger documents (encoder-decoder 12.3,
-multihead 12.8, three-layers 12.5–13.7 px, its mix 12.6), pronoun's ten-position steps
-(13.2–13.7), the RoPE step (12.1); at 1920 the same FFN/projection steps (21.4–21.8), the
-shares/mix steps that keep their arrows (20.7–23.8: their arrows are left out only under
-14 px on 768 lines), pronoun's scores (18.7), the RoPE step (19.6), order's scores (22.4);
-continue's 7-wide grids (11.2 px at 1024) and the label "。 · p3" of training (9.8 px)."""
+open): at 1024 the FFN and projection grids of the larger documents (encoder-decoder 12.8–13.8,
+multihead 12.8–13.4, three-layers 13.9 px), their mixes with several heads (13.2–13.7),
+pronoun's 10 × 10 scores and shares stacked (13.3, its mix 13.7), continue's 7-wide FFN (10.9)
+and projection (13.7); at 1920 the same FFN/projection steps (21.4–23.8), the shares/mix steps
+that keep their arrows (20.7–23.4: their arrows are left out only under 14 px on 768 lines;
+training's and order's among them), pronoun's 10 × 10 scores beside its shares (18.9),
+continue's FFN (19.0) and projection (21.4)."""
 
 
 def trace_of(name: str) -> Trace:
@@ -196,15 +197,11 @@ WINDOW_TARGET = 9.0
 ZOOMED_TARGET = WINDOW_TARGET
 """Smallest digit height (px) in the same window zoomed to the step (View → Zoom to the step):
 every example, every step."""
-WINDOW_NOT_YET = {"encoder-decoder", "multihead", "pronoun", "three-layers", "continue",
-                  "training"}
+WINDOW_NOT_YET = {"multihead", "pronoun", "three-layers", "continue", "training"}
 """Examples with a step still under the window's target after Focus alone (8.1–8.6 px, at the
 document's one scale: a probability bar label, a mix with its worked row, pronoun's X; the embed
 step's token ids of continue and training, 6.8 and 7.7 px); Zoom to the step brings every one
-but continue to the target
-(:func:`test_zoom_to_the_step_fills_the_canvas_with_the_picture`)."""
-ZOOM_NOT_YET = {"continue"}
-"""Zoomed, continue's step 10 (its 7-word vocabulary) is still 8.3 px."""
+to the target (:func:`test_zoom_to_the_step_fills_the_canvas_with_the_picture`)."""
 
 
 def _window_at_1024(qtbot: QtBot, name: str) -> StudioWindow:
@@ -253,16 +250,11 @@ def _shows(view: CanvasView, rect: QRectF) -> bool:
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
-def test_zoom_to_the_step_fills_the_canvas_with_the_picture(qtbot: QtBot, name: str,
-                                                            request: pytest.FixtureRequest
-                                                            ) -> None:
+def test_zoom_to_the_step_fills_the_canvas_with_the_picture(qtbot: QtBot, name: str) -> None:
     """View → Zoom to the step (Ctrl+=) or a double-click: in a 1024 × 768 window with the
     frame in focus the step's picture fills the canvas, every number of every step at least
     :data:`ZOOMED_TARGET` tall (and never smaller than fitted), the picture whole on screen;
     Fit frame (Ctrl+0) shows the whole sheet again."""
-    if name in ZOOM_NOT_YET:
-        request.applymarker(pytest.mark.xfail(
-            strict=True, reason="issue 23 item 1: a step still under the target zoomed"))
     window = _window_at_1024(qtbot, name)
     try:
         window.view_menu.focus_action.trigger()
