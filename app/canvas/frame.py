@@ -161,7 +161,7 @@ class FrameItem(Sheet):
                 caption = self._text(self.options.caption, CAPTION_SIZE * unit, margin, 0)
                 bottom -= caption.boundingRect().height()
                 caption.setY(bottom)
-            if not (alone and self._beside_heading(footer, subtitle, margin, unit)):
+            if not (alone and self._footer_in_header(footer, subtitle, margin, unit)):
                 bottom -= footer.boundingRect().height()
                 footer.setY(bottom)
             self._footer = footer
@@ -247,8 +247,8 @@ class FrameItem(Sheet):
         return compose(self.trace, self.options, self.area.size(),
                        self.step_index if quick else None)
 
-    def _beside_heading(self, footer: TextItem, subtitle: TextItem, margin: float,
-                        unit: float) -> bool:
+    def _footer_in_header(self, footer: TextItem, subtitle: TextItem, margin: float,
+                          unit: float) -> bool:
         """Put the footer at the right end of the heading's line, above the map, when it fits
         there, else at the right end of the subtitle's line when the map is not on it (a frame
         alone on its screen: its picture gets the footer's line); whether it did."""
