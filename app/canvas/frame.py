@@ -52,11 +52,20 @@ MAP_SMALLEST = 1.1
 """The map of where you are is drawn up to 1.5 times its natural size (labels about 20 px on a
 1080-unit-tall sheet) at the end of the subtitle's line, down to 1.1 times to stay there; a map
 that needs less goes on a line of its own."""
-LEGIBLE = 14 / 768
-"""How tall a frame alone on its screen wants its numbers' digits at least, as a share of its
-height (14 px on a 1024×768 projector, what a back row reads): when the shares' arrows would
-make them smaller, the arrows are left out if that draws them larger (every share is printed in
-the shares grid; :func:`~app.canvas.compose.compose_alone`)."""
+LEGIBLE = ((768, 14.0), (1080, 24.0))
+"""How tall a frame alone on its screen wants its numbers' digits at least (what a back row
+reads), in device pixels, by the screen's height in lines: 14 px on a 1024×768 projector, 24 px
+on a 1920×1080 one (:func:`legible_share`). When the shares' arrows would make them smaller,
+the arrows are left out if that draws them larger (every share is printed in the shares grid;
+:func:`~app.canvas.compose.compose_alone`)."""
+
+
+def legible_share(lines: float) -> float:
+    """The share of a screen ``lines`` tall that a legible digit fills: :data:`LEGIBLE`'s
+    targets at their heights, in proportion between them, the nearest beyond them."""
+    (low, low_px), (high, high_px) = LEGIBLE
+    along = min(1.0, max(0.0, (lines - low) / (high - low)))
+    return (1 - along) * low_px / low + along * high_px / high
 
 
 def shown_names(trace: Trace, names: Sequence[str]) -> str:
@@ -99,7 +108,9 @@ class FrameItem(Sheet):
     ``alone`` (presentation) as large as this frame allows by itself
     (:func:`app.canvas.compose.compose_alone`), and centred between the header and the footer
     (alone, the footer moves up to the end of the heading's line when it fits there, and the
-    picture takes its line). A ``side`` of a comparison has its heading alone, at
+    picture takes its line); ``screen`` is how many pixels tall the sheet is shown, whose
+    legibility target (:func:`legible_share`) a frame alone aims for (None: the sheet's own
+    height in units, as an export at 1080 lines). A ``side`` of a comparison has its heading alone, at
     :data:`SIDE_HEADING_SIZE` whatever its sheet (the comparison names the document once and the
     footer would repeat itself).
 
@@ -120,7 +131,7 @@ class FrameItem(Sheet):
     def __init__(self, trace: Trace, step_index: int, options: FrameOptions | None = None,
                  step_title: str | None = None, sheet: tuple[float, float] | None = None,
                  max_scale: float | None = None, own_scale: bool = False,
-                 alone: bool = False, side: bool = False) -> None:
+                 alone: bool = False, side: bool = False, screen: float | None = None) -> None:
         super().__init__()
         self.alone = alone
         self.options = options or FrameOptions()
@@ -168,6 +179,7 @@ class FrameItem(Sheet):
         self._header_key = self._header_of(trace, step_title)
         self._max_scale = max_scale
         self._own_scale = own_scale
+        self._screen = screen or height
         self.body = Group()
         self._lay_out_body()
 
@@ -240,7 +252,8 @@ class FrameItem(Sheet):
         document's (``quick``: measuring only this step again, see :func:`compose`)."""
         if self.alone:
             return compose_alone(self.trace, self.options, self.area.size(), self.step_index,
-                                 LEGIBLE * self._rect.height() / digit_height(NUMBER_SIZE))
+                                 legible_share(self._screen) * self._rect.height()
+                                 / digit_height(NUMBER_SIZE))
         return compose(self.trace, self.options, self.area.size(),
                        self.step_index if quick else None)
 
