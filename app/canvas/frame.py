@@ -27,7 +27,7 @@ from app.canvas.compose import (
 )
 from app.canvas.context import SHEET_HEIGHT, FrameOptions, LayoutContext, sheet_size
 from app.canvas.grid import NUMBER_SIZE
-from app.canvas.layout import TextItem, dropping_arrows, items_of
+from app.canvas.layout import TextItem, dropping_arrows, in_columns, items_of
 from app.canvas.route_map import RouteMap, route_map
 from app.canvas.theme import digit_height, text_advance
 from app.canvas.worked_row import WorkedRow
@@ -110,9 +110,9 @@ class FrameItem(Sheet):
     (alone, the footer moves up to the end of the heading's line when it fits there, and the
     picture takes its line); ``screen`` is how many pixels tall the sheet is shown, whose
     legibility target (:func:`legible_share`) a frame alone aims for (None: the sheet's own
-    height in units, as an export at 1080 lines). A ``side`` of a comparison has its heading alone, at
-    :data:`SIDE_HEADING_SIZE` whatever its sheet (the comparison names the document once and the
-    footer would repeat itself).
+    height in units, as an export at 1080 lines). A ``side`` of a comparison has its heading
+    alone, at :data:`SIDE_HEADING_SIZE` whatever its sheet (the comparison names the document
+    once and the footer would repeat itself).
 
     Attributes
     ----------
@@ -238,7 +238,7 @@ class FrameItem(Sheet):
         self.body.setParentItem(self)
         if self._footer is not None:  # drawn (and read in SVG) heading, picture, footer
             self.body.stackBefore(self._footer)
-        with dropping_arrows(not composition.arrows):
+        with dropping_arrows(not composition.arrows), in_columns(composition.columns):
             covered = lay_out(self.context, self.step_index, self.body,
                               composition.wraps[self.step_index], self.area.size())
         self.picture_scale = min(most, fit_scale(covered, self.area.size()))

@@ -114,6 +114,11 @@ def wrapping(width: float | None) -> Iterator[None]:
         _WRAP.reset(token)
 
 
+def wrap_width() -> float | None:
+    """The width rows wrap at now (:func:`wrapping`); None for the natural layout."""
+    return _WRAP.get()
+
+
 def _row_items(parts: Sequence[QGraphicsItem | str], theme: Theme) -> list[QGraphicsItem]:
     """The items of a row; strings become operators (·, =, +, →)."""
     return [TextItem(part, theme, size=22, bold=True, role="muted") if isinstance(part, str)
@@ -203,13 +208,71 @@ def place_rows(parent: QGraphicsItem, rows: Sequence[Sequence[RowPart]], x: floa
 def place_rows_after(parent: QGraphicsItem, rows: Sequence[Sequence[RowPart]], first: QRectF,
                      theme: Theme) -> QRectF:
     """:func:`place_rows` right of what ``first`` covers, or from under it when that would run
-    past the wrap width; what both cover."""
+    past the wrap width (while :func:`in_columns`, several rows go under it as
+    :func:`place_columns`); what both cover."""
+    if _COLUMNS.get() and len(rows) > 1:
+        return place_columns_under(parent, rows, first, theme)
     x, y = first.right() + GAP, first.top()
     limit = _WRAP.get()
     probe = QGraphicsRectItem()  # owns the rows' items until they move to ``parent``
     if limit is not None and place_rows(probe, rows, x, y, theme).right() > limit:
         x, y = first.left(), first.bottom() + ROW_GAP
     return first.united(place_rows(parent, rows, x, y, theme))
+
+
+_COLUMNS: ContextVar[bool] = ContextVar("columns", default=False)
+"""Whether rows that follow a source go under it as columns (:func:`in_columns`)."""
+
+
+@contextmanager
+def in_columns(on: bool = True) -> Iterator[None]:
+    """Lay out with the rows that follow a source (Wq = Q, Wk = K …; Q → Q_rot, K → K_rot)
+    set under it as columns, each wrapped at its own widest part (``on``): another
+    arrangement a frame alone may be largest in (:func:`place_columns`)."""
+    token = _COLUMNS.set(on)
+    try:
+        yield
+    finally:
+        _COLUMNS.reset(token)
+
+
+def arranging_columns() -> bool:
+    """Whether :func:`in_columns` is on."""
+    return _COLUMNS.get()
+
+
+def place_columns_under(parent: QGraphicsItem, rows: Sequence[Sequence[RowPart]],
+                        first: QRectF, theme: Theme) -> QRectF:
+    """:func:`place_columns` from under what ``first`` covers; what both cover."""
+    return first.united(place_columns(parent, rows, first.left(), first.bottom() + ROW_GAP,
+                                      theme))
+
+
+def _column_width(items: Sequence[QGraphicsItem]) -> float:
+    """The width a row wraps at as a column: its widest part with the operator before it."""
+    widest = 0.0
+    for k, item in enumerate(items):
+        if isinstance(item, TextItem) and k + 1 < len(items):
+            continue  # an operator counts with what follows it
+        width = item.boundingRect().width()
+        if k > 0 and isinstance(items[k - 1], TextItem):
+            width += items[k - 1].boundingRect().width() + GAP
+        widest = max(widest, width)
+    return widest
+
+
+def place_columns(parent: QGraphicsItem, rows: Sequence[Sequence[RowPart]], x: float,
+                  y: float, theme: Theme) -> QRectF:
+    """``rows`` side by side from (x, y), each a column wrapped at its own widest part (a grid
+    a line, an operator leading the line of what follows it: Wq over = Q); what they cover."""
+    covered = QRectF(x, y, 0, 0)
+    for parts in rows:
+        items = _row_items(parts, theme)
+        positions, rect = _arrange(items, x, y, _column_width(items))
+        _place(parent, items, positions)
+        covered = covered.united(rect)
+        x = rect.right() + ROW_GAP
+    return covered
 
 
 _DROP_ARROWS: ContextVar[bool] = ContextVar("drop_arrows", default=False)
