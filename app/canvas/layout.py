@@ -143,6 +143,9 @@ def _arrange(items: Sequence[QGraphicsItem], x: float, y: float,
         if limit is not None and cursor > x and cursor + span - x > limit:
             top = line_bottom + ROW_GAP
             cursor = x
+            if operator:  # level with what it leads, not with the line above
+                leads = k + 1 < len(items) and span <= limit
+                middle = _body_middle(items[k + 1]) if leads else height / 2
         if operator:
             position = QPointF(cursor, top + middle - height / 2)
         else:
