@@ -27,7 +27,7 @@ from app.canvas.compose import (
 )
 from app.canvas.context import SHEET_HEIGHT, FrameOptions, LayoutContext, sheet_size
 from app.canvas.grid import NUMBER_SIZE
-from app.canvas.layout import TextItem, dropping_arrows, in_columns, items_of
+from app.canvas.layout import TextItem, dropping_arrows, items_of, rows_after
 from app.canvas.route_map import RouteMap, route_map
 from app.canvas.theme import digit_height, text_advance
 from app.canvas.worked_row import WorkedRow
@@ -238,7 +238,7 @@ class FrameItem(Sheet):
         self.body.setParentItem(self)
         if self._footer is not None:  # drawn (and read in SVG) heading, picture, footer
             self.body.stackBefore(self._footer)
-        with dropping_arrows(not composition.arrows), in_columns(composition.columns):
+        with dropping_arrows(not composition.arrows), rows_after(composition.rows_after):
             covered = lay_out(self.context, self.step_index, self.body,
                               composition.wraps[self.step_index], self.area.size())
         self.picture_scale = min(most, fit_scale(covered, self.area.size()))

@@ -208,47 +208,63 @@ def place_rows(parent: QGraphicsItem, rows: Sequence[Sequence[RowPart]], x: floa
     return covered
 
 
+ROWS_AFTER = ("beside", "columns", "around")
+"""How the rows that follow a source (Wq = Q, Wk = K …; Q → Q_rot, K → K_rot) are arranged
+(:func:`rows_after`): beside it one under the other (under it when that runs past the wrap
+width), under it as columns (:func:`place_columns`), or beside it while they fit alongside it
+and the rest under it."""
+
+
 def place_rows_after(parent: QGraphicsItem, rows: Sequence[Sequence[RowPart]], first: QRectF,
-                     theme: Theme) -> QRectF:
-    """:func:`place_rows` right of what ``first`` covers, or from under it when that would run
-    past the wrap width (while :func:`in_columns`, several rows go under it as
-    :func:`place_columns`); what both cover."""
-    if _COLUMNS.get() and len(rows) > 1:
-        return place_columns_under(parent, rows, first, theme)
+                     theme: Theme, under: bool = True) -> QRectF:
+    """``rows`` after what ``first`` covers, as :func:`rows_after` says (beside it, ``under``
+    it when that would run past the wrap width, as they come); what both cover."""
+    arrangement = _AFTER.get() if len(rows) > 1 else "beside"
+    if arrangement == "columns":
+        return first.united(place_columns(parent, rows, first.left(),
+                                          first.bottom() + ROW_GAP, theme))
+    if arrangement == "around":
+        return _place_around(parent, rows, first, theme)
     x, y = first.right() + GAP, first.top()
     limit = _WRAP.get()
     probe = QGraphicsRectItem()  # owns the rows' items until they move to ``parent``
-    if limit is not None and place_rows(probe, rows, x, y, theme).right() > limit:
+    if under and limit is not None and place_rows(probe, rows, x, y, theme).right() > limit:
         x, y = first.left(), first.bottom() + ROW_GAP
     return first.united(place_rows(parent, rows, x, y, theme))
 
 
-_COLUMNS: ContextVar[bool] = ContextVar("columns", default=False)
-"""Whether rows that follow a source go under it as columns (:func:`in_columns`)."""
+def _place_around(parent: QGraphicsItem, rows: Sequence[Sequence[RowPart]], first: QRectF,
+                  theme: Theme) -> QRectF:
+    """The first rows one under the other beside ``first`` while they start alongside it and
+    fit the wrap width, the rest :func:`place_rows` under both; what all cover."""
+    limit = _WRAP.get()
+    x, y = first.right() + GAP, first.top()
+    covered = QRectF(first)
+    for k, parts in enumerate(rows):
+        items = _row_items(parts, theme)
+        positions, rect = _arrange(items, x, y, limit)
+        if y >= first.bottom() or (limit is not None and rect.right() > limit):
+            rest = place_rows(parent, rows[k:], first.left(), covered.bottom() + ROW_GAP, theme)
+            return covered.united(rest)
+        _place(parent, items, positions)
+        covered = covered.united(rect)
+        y = rect.bottom() + ROW_GAP
+    return covered
+
+
+_AFTER: ContextVar[str] = ContextVar("rows_after", default="beside")
+"""How the rows that follow a source are arranged (:data:`ROWS_AFTER`)."""
 
 
 @contextmanager
-def in_columns(on: bool = True) -> Iterator[None]:
-    """Lay out with the rows that follow a source (Wq = Q, Wk = K …; Q → Q_rot, K → K_rot)
-    set under it as columns, each wrapped at its own widest part (``on``): another
-    arrangement a frame alone may be largest in (:func:`place_columns`)."""
-    token = _COLUMNS.set(on)
+def rows_after(arrangement: str) -> Iterator[None]:
+    """Lay out with the rows that follow a source arranged one of the :data:`ROWS_AFTER`
+    ways: the others are arrangements a frame alone may be largest in."""
+    token = _AFTER.set(arrangement)
     try:
         yield
     finally:
-        _COLUMNS.reset(token)
-
-
-def arranging_columns() -> bool:
-    """Whether :func:`in_columns` is on."""
-    return _COLUMNS.get()
-
-
-def place_columns_under(parent: QGraphicsItem, rows: Sequence[Sequence[RowPart]],
-                        first: QRectF, theme: Theme) -> QRectF:
-    """:func:`place_columns` from under what ``first`` covers; what both cover."""
-    return first.united(place_columns(parent, rows, first.left(), first.bottom() + ROW_GAP,
-                                      theme))
+        _AFTER.reset(token)
 
 
 def _column_width(items: Sequence[QGraphicsItem]) -> float:

@@ -15,15 +15,7 @@ from app.canvas.block_steps import lay_out_ffn, lay_out_norm, lay_out_residual
 from app.canvas.context import LayoutContext, positioned_labels
 from app.canvas.heads import ARROWS_GAP, lay_out_heads_mix
 from app.canvas.kv_cache_marks import mark_kv_cache
-from app.canvas.layout import (
-    ROW_GAP,
-    arranging_columns,
-    place_arrows,
-    place_columns_under,
-    place_row,
-    place_rows,
-    place_rows_after,
-)
+from app.canvas.layout import ROW_GAP, place_arrows, place_row, place_rows, place_rows_after
 from app.canvas.loss_step import lay_out_loss
 from app.canvas.pieces import fitted_lines, text_lines
 from app.canvas.position_pictures import (
@@ -59,9 +51,7 @@ def _inputs(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
         [ctx.grid(parameter_path(step, f"W{out.lower()}")), f"→ {out}"] for out in ("Q", "K", "V")]
     x_rect = place_row(parent, [ctx.grid(step.reads[0], title=_word(ctx, "input_rows")), "·"],
                        0, 0, ctx.theme)
-    if arranging_columns():
-        return place_columns_under(parent, rows, x_rect, ctx.theme)
-    return x_rect.united(place_rows(parent, rows, x_rect.right() + 14, 0, ctx.theme))
+    return place_rows_after(parent, rows, x_rect, ctx.theme, under=False)
 
 
 def _projections(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
