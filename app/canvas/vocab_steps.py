@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from app.canvas.bars import MANY_ENTRIES, TOP_ENTRIES, BarsSpec, ProbabilityBars
 from app.canvas.context import LayoutContext, numbered
+from app.canvas.grid import NUMBER_SIZE
 from app.canvas.layout import place_row
 from app.canvas.pieces import custom_grid, number, text_lines, word
 from app.model.operands import parameter_path
@@ -81,7 +82,8 @@ def lay_out_logits(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRe
 
 
 def probability_bars(ctx: LayoutContext, step: Step) -> ProbabilityBars:
-    """The bars of every position (or of the receiver alone when there are many)."""
+    """The bars of every position (or of the receiver alone when there are many), their
+    probabilities printed at the size of the logits' numbers beside them."""
     probs = ctx.array(step.writes[0])
     many = ctx.n > MANY_BAR_GROUPS
     positions = [ctx.receiver] if many else list(range(ctx.n))
@@ -95,7 +97,7 @@ def probability_bars(ctx: LayoutContext, step: Step) -> ProbabilityBars:
     spec = BarsSpec(probs=probs, vocab=ctx.vocab, positions=positions, receiver=ctx.receiver,
                     group_titles=titles, title=word(ctx, "probs_title"),
                     legend="; ".join(notes), columns=2 if len(positions) > 2 else 1,
-                    places=ctx.places)
+                    places=ctx.places, text_size=NUMBER_SIZE)
     return ProbabilityBars(spec, ctx.theme)
 
 
