@@ -169,7 +169,7 @@ class FrameItem(Sheet):
                 caption = self._text(self.options.caption, CAPTION_SIZE * unit, margin, 0)
                 bottom -= caption.boundingRect().height()
                 caption.setY(bottom)
-            if not (alone and self._beside_heading(footer, margin, unit)):
+            if not (alone and self._footer_up(footer, subtitle, margin, unit)):
                 bottom -= footer.boundingRect().height()
                 footer.setY(bottom)
             self._footer = footer
@@ -257,21 +257,28 @@ class FrameItem(Sheet):
         return compose(self.trace, self.options, self.area.size(),
                        self.step_index if quick else None)
 
-    def _beside_heading(self, footer: TextItem, margin: float, unit: float) -> bool:
+    def _footer_up(self, footer: TextItem, subtitle: TextItem, margin: float,
+                   unit: float) -> bool:
         """Put the footer at the right end of the heading's line, above the map, when it fits
-        there (a frame alone on its screen: its picture gets the footer's line); whether it
-        did."""
-        heading = self.heading.mapRectToParent(self.heading.boundingRect())
+        there, else at the right end of the subtitle's line when the map is not on it (a frame
+        alone on its screen: its picture gets the footer's line); whether it did."""
+        lines = [self.heading.mapRectToParent(self.heading.boundingRect())]
+        drawn = self.route_map
+        on_subtitle = drawn is not None and drawn.pos().y() < subtitle.pos().y() + \
+            subtitle.boundingRect().height()
+        if not on_subtitle:
+            lines.append(subtitle.mapRectToParent(subtitle.boundingRect()))
         size = footer.boundingRect()
         x = self._rect.width() - margin - size.width()
-        if x < heading.right() + 2 * HEADER_GAP * unit:
-            return False
-        bottom = heading.bottom()
-        if self.route_map is not None:
-            bottom = min(bottom, self.route_map.mapRectToParent(
-                self.route_map.boundingRect()).top() - 2 * unit)
-        footer.setPos(x, bottom - size.height())
-        return True
+        for line in lines:
+            if x < line.right() + 2 * HEADER_GAP * unit:
+                continue
+            bottom = line.bottom()
+            if drawn is not None and line is lines[0]:
+                bottom = min(bottom, drawn.mapRectToParent(drawn.boundingRect()).top() - 2 * unit)
+            footer.setPos(x, bottom - size.height())
+            return True
+        return False
 
     def _place_map(self, item: RouteMap, subtitle: TextItem, body_top: float, margin: float,
                    unit: float) -> float:
