@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 
 from app.canvas.arrows import SAMPLE_WIDTH, AttentionArrows
 from app.canvas.context import FrameOptions, LayoutContext
-from app.canvas.frame import FrameItem
+from app.canvas.frame import FrameItem, legible_share
 from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.layout import TextItem
 from app.canvas.theme import SLIDE, text_advance
@@ -23,7 +23,7 @@ from app.canvas.worked_row import MAX_POSITIONS, WORKED_STAGES, worked_row
 from app.model.examples import example_path
 from app.window.presentation import PresentationView
 from app.window.studio import StudioWindow
-from engine import Trace, compute, load_scenario
+from engine import Trace, compute, format_number, load_scenario
 from tests.app.driving import close_window
 from tests.app.legibility import (
     device_scale,
@@ -37,17 +37,15 @@ EXAMPLES = ("f11", "g01", "encoder-decoder", "multihead", "norms", "order", "pro
             "single-key", "three-layers", "tokenizer", "continue", "training")
 TARGETS = {(1024, 768): 14.0, (1920, 1080): 24.0}
 """Smallest digit height (px) every number must have in presentation on each screen."""
-NOT_YET = {(1024, 768): {"encoder-decoder", "multihead", "pronoun", "rope", "three-layers",
-                         "continue", "training"},
-           (1920, 1080): {"encoder-decoder", "multihead", "order", "pronoun", "rope",
-                          "three-layers", "continue", "training"}}
+NOT_YET = {(1024, 768): {"pronoun", "rope", "continue"},
+           (1920, 1080): {"encoder-decoder", "order", "pronoun", "rope", "three-layers",
+                          "continue", "training"}}
 """Examples with a step that still draws some numbers under the target (issue 23, item 1, left
-open): at 1024 the FFN and projection grids of the larger documents (encoder-decoder 12.3,
-multihead 12.8, three-layers 12.5–13.7 px, its mix 12.6), pronoun's ten-position steps
-(13.2–13.7), the RoPE step (12.1); at 1920 the same FFN/projection steps (21.4–21.8), the
-shares/mix steps that keep their arrows (20.7–23.8: their arrows are left out only under
-14 px on 768 lines), pronoun's scores (18.7), the RoPE step (19.6), order's scores (22.4);
-continue's 7-wide grids (11.2 px at 1024) and the label "。 · p3" of training (9.8 px)."""
+open): at 1024 pronoun's ten-position steps (13.2–13.7 px), the RoPE step (12.4), continue's
+7-wide grids (10.0); at 1920 encoder-decoder's cross-attention projections (23.3: three bands
+of grids, the map on a line of its own), three-layers' FFN (23.6: two lines 1094 units wide on
+a 1840-unit sheet), order's RoPE step (23.3, the picture the RoPE step of rope draws too, 20.3),
+pronoun's scores (18.7), continue's 7-wide grids and training's probabilities (22.0)."""
 
 
 def trace_of(name: str) -> Trace:
@@ -171,25 +169,52 @@ def test_a_wrapped_worked_row_starts_every_band_with_the_keys(qtbot: QtBot) -> N
 @pytest.mark.parametrize("screen", [(1024, 768)], indirect=True)
 def test_a_frame_alone_leaves_out_the_arrows_only_when_they_keep_numbers_small(
         screen: PresentationView) -> None:
-    """G01's mix with its worked row is under 14 px at 1024 × 768 with the arrows (12.7 px):
+    """Order's shares step with its worked row is under 14 px at 1024 × 768 with the arrows:
     presented, it leaves them out and every number reaches the target, the receiver's shares
-    still printed in the shares grid and the worked row; single-key's shares step reaches it
-    with its arrows and keeps them; at the document's one scale (window, exports) the arrows
-    are always drawn."""
-    g01 = trace_of("g01")
-    k = g01.step_index("mix")
-    frame = shown(screen, g01, k, options_for(g01, screen))
+    still printed in the shares grid and the worked row (each its exp over their sum, worked
+    out here again); single-key's shares step reaches it with its arrows and keeps them; at
+    the document's one scale (window, exports) the arrows are always drawn."""
+    order = trace_of("order")
+    k = order.step_index("weights")
+    frame = shown(screen, order, k, options_for(order, screen))
     assert not frame.items_of(AttentionArrows)
     assert smallest_number(frame, screen).pixels >= TARGETS[(1024, 768)]
     (shares,) = [g for g in frame.items_of(MatrixGrid) if g.spec.title == "shares"]
-    np.testing.assert_allclose(shares.spec.values, g01.arrays["weights"][0])
+    np.testing.assert_allclose(shares.spec.values, order.arrays["weights"][0])
+    scores = order.arrays["scores"][0][-1]
+    exps = np.exp(scores - scores.max())
     row = frame.worked_row
-    assert row is not None and [r[1] for r in row.cells[1:]] == ["0.05581", "0.94419", "1"]
-    assert len(FrameItem(g01, k, options_for(g01, screen)).items_of(AttentionArrows)) == 1
+    assert row is not None
+    assert [r[-1].split(" = ")[-1] for r in row.cells[1:-1]] == [
+        format_number(float(e / exps.sum()), 3) for e in exps]
+    assert [r[-1].split(" = ")[-1] for r in row.cells[1:-1]][2] == "0.999"
+    assert len(FrameItem(order, k, options_for(order, screen)).items_of(AttentionArrows)) == 1
     single = trace_of("single-key")
     weights = shown(screen, single, single.step_index("weights"), options_for(single, screen))
     assert len(weights.items_of(AttentionArrows)) == 1
     assert smallest_number(weights, screen).pixels >= TARGETS[(1024, 768)]
+
+
+@pytest.mark.parametrize("screen", [(1920, 1080)], indirect=True)
+def test_a_frame_alone_aims_for_the_target_of_its_own_screen(screen: PresentationView) -> None:
+    """The target a frame alone aims for is 14/768 of a 768-line screen's height and 24/1080 of
+    a 1080-line one's (in proportion between, the nearest beyond): on the 1920 × 1080 screen
+    order's shares step leaves its arrows out to reach 24 px, while laid out for a 768-line
+    screen it keeps them, its numbers then under 24 px on this one."""
+    assert legible_share(768) * 768 == pytest.approx(14.0)
+    assert legible_share(1080) * 1080 == pytest.approx(24.0)
+    assert legible_share(600) == legible_share(768) < legible_share(900)
+    assert legible_share(900) < legible_share(1080) == legible_share(2160)
+    order = trace_of("order")
+    k = order.step_index("weights")
+    options = options_for(order, screen)
+    frame = shown(screen, order, k, options)
+    assert not frame.items_of(AttentionArrows)
+    assert smallest_number(frame, screen).pixels >= TARGETS[(1920, 1080)]
+    for_768 = FrameItem(order, k, options, alone=True, screen=768)
+    assert len(for_768.items_of(AttentionArrows)) == 1
+    on_this_screen = digit_ink(NUMBER_SIZE) * for_768.picture_scale * screen.height() / 1080
+    assert TARGETS[(1024, 768)] * 1080 / 768 < on_this_screen < TARGETS[(1920, 1080)]
 
 
 WINDOW_TARGET = 9.0
