@@ -222,15 +222,14 @@ WINDOW_TARGET = 9.0
 ZOOMED_TARGET = WINDOW_TARGET
 """Smallest digit height (px) in the same window zoomed to the step (View → Zoom to the step):
 every example, every step."""
-WINDOW_NOT_YET = {"encoder-decoder", "multihead", "pronoun", "three-layers", "continue",
-                  "training"}
-"""Examples with a step still under the window's target after Focus alone (8.1–8.6 px, at the
-document's one scale: a probability bar label, a mix with its worked row, pronoun's X; the embed
-step's token ids of continue and training, 6.8 and 7.7 px); Zoom to the step brings every one
-but continue to the target
+WINDOW_NOT_YET = {"pronoun", "continue", "training"}
+"""Examples with a step still under the window's target after Focus alone, at the document's
+one scale: pronoun's X (8.7 px), the logits beside the probabilities of continue and training
+(8.1 and 8.8 px); Zoom to the step brings every one to the target
 (:func:`test_zoom_to_the_step_fills_the_canvas_with_the_picture`)."""
-ZOOM_NOT_YET = {"continue"}
-"""Zoomed, continue's step 10 (its 7-word vocabulary) is still 8.3 px."""
+ZOOM_NOT_YET: set[str] = set()
+"""Examples with a step still under the target zoomed: none (continue's 7-word vocabulary
+reaches it since its probabilities print at the grids' size)."""
 
 
 def _window_at_1024(qtbot: QtBot, name: str) -> StudioWindow:
