@@ -262,7 +262,8 @@ def add_worked_row(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
     table = _table(ctx, step) if has_worked_row(ctx.options, step) else None
     if table is None:
         return covered
-    parts = [item.mapRectToParent(item.boundingRect()) for item in parent.childItems()]
+    parts = [item.mapRectToParent(item.boundingRect().united(item.childrenBoundingRect()))
+             for item in parent.childItems()]
     best: tuple[float, int, bool, QPointF] | None = None
     splits = (False, True) if len(title_lines(table.title, True)) > 1 else (False,)
     for bands in range(1, MAX_BANDS + 1):
