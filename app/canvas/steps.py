@@ -16,7 +16,14 @@ from app.canvas.context import LayoutContext, positioned_labels
 from app.canvas.corner import cornered, row_width
 from app.canvas.heads import ARROWS_GAP, lay_out_heads_mix
 from app.canvas.kv_cache_marks import mark_kv_cache
-from app.canvas.layout import ROW_GAP, place_arrows, place_row, place_rows, place_rows_after
+from app.canvas.layout import (
+    ROW_GAP,
+    place_arrows,
+    place_row,
+    place_rows,
+    place_rows_after,
+    rows_arrangement,
+)
 from app.canvas.loss_step import lay_out_loss
 from app.canvas.pieces import fitted_lines, text_lines
 from app.canvas.position_pictures import (
@@ -52,8 +59,7 @@ def _inputs(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
         [ctx.grid(parameter_path(step, f"W{out.lower()}")), f"→ {out}"] for out in ("Q", "K", "V")]
     x_rect = place_row(parent, [ctx.grid(step.reads[0], title=_word(ctx, "input_rows")), "·"],
                        0, 0, ctx.theme)
-    paths = place_rows(parent, rows, x_rect.right() + 14, 0, ctx.theme)
-    return x_rect.united(paths)
+    return place_rows_after(parent, rows, x_rect, ctx.theme, under=False)
 
 
 def _projections(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
@@ -89,7 +95,7 @@ def _projection_group(ctx: LayoutContext, step: Step, parent: QGraphicsItem, src
             parts += ["+", ctx.grid(parameter_path(step, f"b{weight[1]}"))]
         rows.append([*parts, "=", result])
         pairs.append((factor, result))
-    if all(len(parts) == 3 for parts in rows):  # no bias: the corner reads W = out
+    if rows_arrangement() == "corner" and all(len(parts) == 3 for parts in rows):  # no bias
         line = [source_grid, "·", *(part for parts in rows for part in parts)]
         corner = cornered(source_grid, pairs, row_width(line), _word(ctx, "corner_note"),
                           ctx.theme)

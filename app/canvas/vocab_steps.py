@@ -85,8 +85,9 @@ def lay_out_logits(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRe
 
 
 def probability_bars(ctx: LayoutContext, step: Step, compact: bool = False) -> ProbabilityBars:
-    """The bars of every position (or of the receiver alone when there are many), two groups
-    a row; ``compact``: every group in one row, the bars shorter (a chart under the logits)."""
+    """The bars of every position (or of the receiver alone when there are many), their
+    probabilities printed at the size of the logits' numbers beside them, two groups a row;
+    ``compact``: every group in one row, the bars shorter (a chart under the logits)."""
     probs = ctx.array(step.writes[0])
     many = ctx.n > MANY_BAR_GROUPS
     positions = [ctx.receiver] if many else list(range(ctx.n))

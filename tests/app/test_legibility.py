@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 
 from app.canvas.arrows import SAMPLE_WIDTH, AttentionArrows
 from app.canvas.context import FrameOptions, LayoutContext
-from app.canvas.frame import FrameItem
+from app.canvas.frame import FrameItem, legible_share
 from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.layout import TextItem
 from app.canvas.theme import SLIDE, text_advance
@@ -23,7 +23,7 @@ from app.canvas.worked_row import MAX_POSITIONS, WORKED_STAGES, worked_row
 from app.model.examples import example_path
 from app.window.presentation import PresentationView
 from app.window.studio import StudioWindow
-from engine import Trace, compute, load_scenario
+from engine import Trace, compute, format_number, load_scenario
 from tests.app.driving import close_window
 from tests.app.legibility import (
     device_scale,
@@ -37,17 +37,12 @@ EXAMPLES = ("f11", "g01", "encoder-decoder", "multihead", "norms", "order", "pro
             "single-key", "three-layers", "tokenizer", "continue", "training")
 TARGETS = {(1024, 768): 14.0, (1920, 1080): 24.0}
 """Smallest digit height (px) every number must have in presentation on each screen."""
-NOT_YET = {(1024, 768): {"encoder-decoder", "multihead", "pronoun", "three-layers", "continue"},
-           (1920, 1080): {"encoder-decoder", "multihead", "order", "pronoun", "three-layers",
-                          "continue", "training"}}
+NOT_YET = {(1024, 768): {"pronoun", "continue"},
+           (1920, 1080): {"pronoun", "three-layers", "continue"}}
 """Examples with a step that still draws some numbers under the target (issue 23, item 1, left
-open): at 1024 the FFN and projection grids of the larger documents (encoder-decoder 12.8–13.8,
-multihead 12.8–13.4, three-layers 13.9 px), their mixes with several heads (13.2–13.7),
-pronoun's 10 × 10 scores and shares stacked (13.3, its mix 13.7), continue's 7-wide FFN (10.9)
-and projection (13.7); at 1920 the same FFN/projection steps (21.4–23.8), the shares/mix steps
-that keep their arrows (20.7–23.4: their arrows are left out only under 14 px on 768 lines;
-training's and order's among them), pronoun's 10 × 10 scores beside its shares (18.9),
-continue's FFN (19.0) and projection (21.4)."""
+open): at 1024 pronoun's 10 × 10 scores and shares stacked (13.3 px, its mix 13.7) and
+continue's 7-wide FFN (13.3); at 1920 pronoun's scores beside its shares (18.9), three-layers'
+FFN (23.5: two lines 1094 units wide on a 1840-unit sheet) and continue's FFN (19.6)."""
 
 
 def trace_of(name: str) -> Trace:
@@ -171,25 +166,52 @@ def test_a_wrapped_worked_row_starts_every_band_with_the_keys(qtbot: QtBot) -> N
 @pytest.mark.parametrize("screen", [(1024, 768)], indirect=True)
 def test_a_frame_alone_leaves_out_the_arrows_only_when_they_keep_numbers_small(
         screen: PresentationView) -> None:
-    """G01's mix with its worked row is under 14 px at 1024 × 768 with the arrows (12.7 px):
+    """Order's shares step with its worked row is under 14 px at 1024 × 768 with the arrows:
     presented, it leaves them out and every number reaches the target, the receiver's shares
-    still printed in the shares grid and the worked row; single-key's shares step reaches it
-    with its arrows and keeps them; at the document's one scale (window, exports) the arrows
-    are always drawn."""
-    g01 = trace_of("g01")
-    k = g01.step_index("mix")
-    frame = shown(screen, g01, k, options_for(g01, screen))
+    still printed in the shares grid and the worked row (each its exp over their sum, worked
+    out here again); single-key's shares step reaches it with its arrows and keeps them; at
+    the document's one scale (window, exports) the arrows are always drawn."""
+    order = trace_of("order")
+    k = order.step_index("weights")
+    frame = shown(screen, order, k, options_for(order, screen))
     assert not frame.items_of(AttentionArrows)
     assert smallest_number(frame, screen).pixels >= TARGETS[(1024, 768)]
     (shares,) = [g for g in frame.items_of(MatrixGrid) if g.spec.title == "shares"]
-    np.testing.assert_allclose(shares.spec.values, g01.arrays["weights"][0])
+    np.testing.assert_allclose(shares.spec.values, order.arrays["weights"][0])
+    scores = order.arrays["scores"][0][-1]
+    exps = np.exp(scores - scores.max())
     row = frame.worked_row
-    assert row is not None and [r[1] for r in row.cells[1:]] == ["0.05581", "0.94419", "1"]
-    assert len(FrameItem(g01, k, options_for(g01, screen)).items_of(AttentionArrows)) == 1
+    assert row is not None
+    assert [r[-1].split(" = ")[-1] for r in row.cells[1:-1]] == [
+        format_number(float(e / exps.sum()), 3) for e in exps]
+    assert [r[-1].split(" = ")[-1] for r in row.cells[1:-1]][2] == "0.999"
+    assert len(FrameItem(order, k, options_for(order, screen)).items_of(AttentionArrows)) == 1
     single = trace_of("single-key")
     weights = shown(screen, single, single.step_index("weights"), options_for(single, screen))
     assert len(weights.items_of(AttentionArrows)) == 1
     assert smallest_number(weights, screen).pixels >= TARGETS[(1024, 768)]
+
+
+@pytest.mark.parametrize("screen", [(1920, 1080)], indirect=True)
+def test_a_frame_alone_aims_for_the_target_of_its_own_screen(screen: PresentationView) -> None:
+    """The target a frame alone aims for is 14/768 of a 768-line screen's height and 24/1080 of
+    a 1080-line one's (in proportion between, the nearest beyond): on the 1920 × 1080 screen
+    order's shares step leaves its arrows out to reach 24 px, while laid out for a 768-line
+    screen it keeps them, its numbers then under 24 px on this one."""
+    assert legible_share(768) * 768 == pytest.approx(14.0)
+    assert legible_share(1080) * 1080 == pytest.approx(24.0)
+    assert legible_share(600) == legible_share(768) < legible_share(900)
+    assert legible_share(900) < legible_share(1080) == legible_share(2160)
+    order = trace_of("order")
+    k = order.step_index("weights")
+    options = options_for(order, screen)
+    frame = shown(screen, order, k, options)
+    assert not frame.items_of(AttentionArrows)
+    assert smallest_number(frame, screen).pixels >= TARGETS[(1920, 1080)]
+    for_768 = FrameItem(order, k, options, alone=True, screen=768)
+    assert len(for_768.items_of(AttentionArrows)) == 1
+    on_this_screen = digit_ink(NUMBER_SIZE) * for_768.picture_scale * screen.height() / 1080
+    assert TARGETS[(1024, 768)] * 1080 / 768 < on_this_screen < TARGETS[(1920, 1080)]
 
 
 WINDOW_TARGET = 9.0
@@ -197,11 +219,14 @@ WINDOW_TARGET = 9.0
 ZOOMED_TARGET = WINDOW_TARGET
 """Smallest digit height (px) in the same window zoomed to the step (View → Zoom to the step):
 every example, every step."""
-WINDOW_NOT_YET = {"multihead", "pronoun", "three-layers", "continue", "training"}
-"""Examples with a step still under the window's target after Focus alone (8.1–8.6 px, at the
-document's one scale: a probability bar label, a mix with its worked row, pronoun's X; the embed
-step's token ids of continue and training, 6.8 and 7.7 px); Zoom to the step brings every one
-to the target (:func:`test_zoom_to_the_step_fills_the_canvas_with_the_picture`)."""
+WINDOW_NOT_YET = {"pronoun", "continue", "training"}
+"""Examples with a step still under the window's target after Focus alone, at the document's
+one scale: pronoun's X (8.7 px), the logits beside the probabilities of continue and training
+(8.1 and 8.8 px); Zoom to the step brings every one to the target
+(:func:`test_zoom_to_the_step_fills_the_canvas_with_the_picture`)."""
+ZOOM_NOT_YET: set[str] = set()
+"""Examples with a step still under the target zoomed: none (continue's 7-word vocabulary
+reaches it since its probabilities print at the grids' size)."""
 
 
 def _window_at_1024(qtbot: QtBot, name: str) -> StudioWindow:
@@ -250,11 +275,16 @@ def _shows(view: CanvasView, rect: QRectF) -> bool:
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
-def test_zoom_to_the_step_fills_the_canvas_with_the_picture(qtbot: QtBot, name: str) -> None:
+def test_zoom_to_the_step_fills_the_canvas_with_the_picture(qtbot: QtBot, name: str,
+                                                            request: pytest.FixtureRequest
+                                                            ) -> None:
     """View → Zoom to the step (Ctrl+=) or a double-click: in a 1024 × 768 window with the
     frame in focus the step's picture fills the canvas, every number of every step at least
     :data:`ZOOMED_TARGET` tall (and never smaller than fitted), the picture whole on screen;
     Fit frame (Ctrl+0) shows the whole sheet again."""
+    if name in ZOOM_NOT_YET:
+        request.applymarker(pytest.mark.xfail(
+            strict=True, reason="issue 23 item 1: a step still under the target zoomed"))
     window = _window_at_1024(qtbot, name)
     try:
         window.view_menu.focus_action.trigger()
