@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from app.canvas.context import LayoutContext, numbered
 from app.canvas.grid import MatrixGrid
-from app.canvas.layout import ROW_GAP, RowPart, place_row
+from app.canvas.layout import ROW_GAP, RowPart, place_row, wrap_width
 from app.canvas.pieces import custom_grid, number, small_constant, text_lines, word
 from app.canvas.qk_norm_step import lay_out_qk_norm
 from app.model.operands import (
@@ -112,7 +112,10 @@ def _activation_note(ctx: LayoutContext, activation: str) -> str:
 
 
 def lay_out_ffn(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
-    """source · W1 + b1 = z → activation → hidden (ReLU's zeros marked); hidden · W2 + b2."""
+    """source · W1 + b1 = z → activation → hidden (ReLU's zeros marked); hidden · W2 + b2.
+    Naturally two rows, the second starting from hidden again; while :func:`wrapping`, one
+    chain that draws hidden once (``… → hidden · W2 + b2 = out``), so its lines fill the
+    wrap width."""
     ffn = module_of(ctx.trace, step).ffn
     source = step.reads[0]
     z = ffn_pre(ctx.trace, step)
@@ -124,27 +127,27 @@ def lay_out_ffn(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF
     def explain_z(row: int, col: int) -> str:
         return explain(ctx.trace, hidden, (row, col)).details[0]
 
-    first: list[QGraphicsItem | str] = [ctx.grid(source, highlight_receiver=True), "·",
-                                        ctx.grid(parameter_path(step, "ffn.W1"))]
+    first: list[RowPart] = [ctx.grid(source, highlight_receiver=True), "·",
+                            ctx.grid(parameter_path(step, "ffn.W1"))]
     if ffn.b1 is not None:
         first += ["+", ctx.grid(parameter_path(step, "ffn.b1"))]
     z_title = word(ctx, "z_title", source=short_name(source)) + (
         word(ctx, "z_bias") if ffn.b1 is not None else "")
+    hidden_title = word(ctx, "hidden_title", activation=activation)
     first += ["=", custom_grid(ctx, z_title, z, ctx.labels, units, explain=explain_z,
                                highlight_receiver=True),
               f"→ {activation} →",
-              ctx.grid(hidden, title=word(ctx, "hidden_title", activation=activation),
-                       highlight_receiver=True, marked=marked,
+              ctx.grid(hidden, title=hidden_title, highlight_receiver=True, marked=marked,
                        note=_activation_note(ctx, activation))]
-    top = place_row(parent, first, 0, 0, ctx.theme)
-    second: list[QGraphicsItem | str] = [
-        ctx.grid(hidden, title=word(ctx, "hidden_title", activation=activation),
-                 highlight_receiver=True, marked=marked), "·",
-        ctx.grid(parameter_path(step, "ffn.W2"))]
+    second: list[RowPart] = ["·", ctx.grid(parameter_path(step, "ffn.W2"))]
     if ffn.b2 is not None:
         second += ["+", ctx.grid(parameter_path(step, "ffn.b2"))]
     out_title = word(ctx, "ffn_out_title") + (word(ctx, "ffn_out_bias") if ffn.b2 is not None
                                               else "")
     second += ["=", ctx.grid(out, title=out_title, highlight_receiver=True)]
-    bottom = place_row(parent, second, 0, top.bottom() + ROW_GAP, ctx.theme)
+    if wrap_width() is not None:
+        return place_row(parent, [*first, *second], 0, 0, ctx.theme)
+    top = place_row(parent, first, 0, 0, ctx.theme)
+    again = ctx.grid(hidden, title=hidden_title, highlight_receiver=True, marked=marked)
+    bottom = place_row(parent, [again, *second], 0, top.bottom() + ROW_GAP, ctx.theme)
     return top.united(bottom)

@@ -24,7 +24,7 @@ from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
 
 from app.canvas.context import FrameOptions, LayoutContext
-from app.canvas.layout import dropping_arrows, wrapping
+from app.canvas.layout import ROWS_AFTER, dropping_arrows, rows_after, wrapping
 from app.canvas.layout import fit_scale as fit_scale
 from app.canvas.remember import number_format
 from app.canvas.steps import lay_out_step
@@ -61,6 +61,9 @@ class Composition:
     arrows: bool = True
     """Whether the step's shares are drawn as arrows too (a frame alone may leave them out:
     :func:`compose_alone`)."""
+    rows_after: str = "beside"
+    """How the rows that follow a source are arranged (:data:`~app.canvas.layout.ROWS_AFTER`;
+    a frame alone takes another way when that is larger)."""
 
 
 class Group(QGraphicsObject):
@@ -200,22 +203,38 @@ def compose(trace: Trace, options: FrameOptions, area: QSizeF,
 def compose_alone(trace: Trace, options: FrameOptions, area: QSizeF, index: int,
                   legible: float = 0.0) -> Composition:
     """Step ``index`` laid out for ``area`` by itself: the arrangement at which it (with its
-    worked row) is largest, and that scale. Only that step is measured; the other steps' wraps
-    are left natural. When that scale is under ``legible`` the step is measured again without
-    the shares' arrows (every share is still printed in its shares grid), and drawn so when
-    that is larger."""
+    worked row) is largest, and that scale, the rows after a source arranged each way
+    (:data:`~app.canvas.layout.ROWS_AFTER`). Only that step is measured; the other steps'
+    wraps are left natural. When that scale is under ``legible`` the step is measured again
+    without the shares' arrows (every share is still printed in its shares grid), and drawn so
+    when that is larger."""
     ctx = LayoutContext(trace, options)
     document = _document(trace, options, area)
     wrap, whole = _largest(ctx, document, index, area)
+    after = ROWS_AFTER[0]
+    if _has_rows_after(ctx, index, area):
+        for other in ROWS_AFTER[1:]:
+            with rows_after(other):
+                other_wrap, larger = _largest(ctx, (*document, other), index, area)
+            if larger > whole * (1 + 1e-9):
+                wrap, whole, after = other_wrap, larger, other
     arrows = True
     if whole < legible:
-        with dropping_arrows():
-            bare, larger = _largest(ctx, (*document, "no arrows"), index, area)
+        with dropping_arrows(), rows_after(after):
+            bare, larger = _largest(ctx, (*document, "no arrows", after), index, area)
         if larger > whole * (1 + 1e-9):
             wrap, whole, arrows = bare, larger, False
     wraps: list[float | None] = [None] * len(trace.steps)
     wraps[index] = wrap
-    return Composition(_clamped(whole), tuple(wraps), arrows=arrows)
+    return Composition(_clamped(whole), tuple(wraps), arrows=arrows, rows_after=after)
+
+
+def _has_rows_after(ctx: LayoutContext, index: int, area: QSizeF) -> bool:
+    """Whether step ``index`` has rows after a source to arrange otherwise: its natural layout
+    differs with them in columns (one layout, not a whole measure)."""
+    plain = _laid_out(ctx, index, Group(), None, area)
+    with rows_after("columns"):
+        return _laid_out(ctx, index, Group(), None, area) != plain
 
 
 def _largest(ctx: LayoutContext, document: tuple[object, ...], index: int,

@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 
 from app.canvas.arrows import SAMPLE_WIDTH, AttentionArrows
 from app.canvas.context import FrameOptions, LayoutContext
-from app.canvas.frame import FrameItem
+from app.canvas.frame import FrameItem, legible_share
 from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.layout import TextItem
 from app.canvas.theme import SLIDE, text_advance
@@ -37,17 +37,12 @@ EXAMPLES = ("f11", "g01", "encoder-decoder", "multihead", "norms", "order", "pro
             "single-key", "three-layers", "tokenizer", "continue", "training")
 TARGETS = {(1024, 768): 14.0, (1920, 1080): 24.0}
 """Smallest digit height (px) every number must have in presentation on each screen."""
-NOT_YET = {(1024, 768): {"encoder-decoder", "multihead", "pronoun", "rope", "three-layers",
-                         "continue", "training"},
-           (1920, 1080): {"encoder-decoder", "multihead", "order", "pronoun", "rope",
-                          "three-layers", "continue", "training"}}
+NOT_YET = {(1024, 768): {"pronoun", "continue"},
+           (1920, 1080): {"pronoun", "three-layers", "continue"}}
 """Examples with a step that still draws some numbers under the target (issue 23, item 1, left
-open): at 1024 the FFN and projection grids of the larger documents (encoder-decoder 12.3,
-multihead 12.8, three-layers 12.5–13.7 px, its mix 12.6), pronoun's ten-position steps
-(13.2–13.7), the RoPE step (12.1); at 1920 the same FFN/projection steps (21.4–21.8), the
-shares/mix steps that keep their arrows (20.7–23.8: their arrows are left out only under
-14 px on 768 lines), pronoun's scores (18.7), the RoPE step (19.6), order's scores (22.4);
-continue's 7-wide grids (11.2 px at 1024) and the label "。 · p3" of training (9.8 px)."""
+open): at 1024 pronoun's 10 × 10 scores and shares stacked (13.3 px, its mix 13.7) and
+continue's 7-wide FFN (13.3); at 1920 pronoun's scores beside its shares (18.9), three-layers'
+FFN (23.5: two lines 1094 units wide on a 1840-unit sheet) and continue's FFN (19.6)."""
 
 
 def trace_of(name: str) -> Trace:
@@ -197,6 +192,28 @@ def test_a_frame_alone_leaves_out_the_arrows_only_when_they_keep_numbers_small(
         assert smallest_number(kept, screen).pixels >= TARGETS[(1024, 768)], name
 
 
+@pytest.mark.parametrize("screen", [(1920, 1080)], indirect=True)
+def test_a_frame_alone_aims_for_the_target_of_its_own_screen(screen: PresentationView) -> None:
+    """The target a frame alone aims for is 14/768 of a 768-line screen's height and 24/1080 of
+    a 1080-line one's (in proportion between, the nearest beyond): on the 1920 × 1080 screen
+    order's shares step leaves its arrows out to reach 24 px, while laid out for a 768-line
+    screen it keeps them, its numbers then under 24 px on this one."""
+    assert legible_share(768) * 768 == pytest.approx(14.0)
+    assert legible_share(1080) * 1080 == pytest.approx(24.0)
+    assert legible_share(600) == legible_share(768) < legible_share(900)
+    assert legible_share(900) < legible_share(1080) == legible_share(2160)
+    order = trace_of("order")
+    k = order.step_index("weights")
+    options = options_for(order, screen)
+    frame = shown(screen, order, k, options)
+    assert not frame.items_of(AttentionArrows)
+    assert smallest_number(frame, screen).pixels >= TARGETS[(1920, 1080)]
+    for_768 = FrameItem(order, k, options, alone=True, screen=768)
+    assert len(for_768.items_of(AttentionArrows)) == 1
+    on_this_screen = digit_ink(NUMBER_SIZE) * for_768.picture_scale * screen.height() / 1080
+    assert TARGETS[(1024, 768)] * 1080 / 768 < on_this_screen < TARGETS[(1920, 1080)]
+
+
 WINDOW_TARGET = 9.0
 """Smallest digit height (px) in the window at 1024 × 768 with the frame in focus."""
 ZOOMED_TARGET = WINDOW_TARGET
@@ -209,8 +226,9 @@ fit only that tall, the mix with its arrows only that wide), so all its steps ar
 continue's feed-forward step (its 7 × 7 weights in four rows, 1.008) sets its one scale, every
 step 6.7 px (6.3 with Generate next). Zoom to the step brings pronoun to the target
 (:func:`test_zoom_to_the_step_fills_the_canvas_with_the_picture`)."""
-ZOOM_NOT_YET = {"continue"}
-"""Zoomed, continue's step 10 (its 7-word vocabulary) is still 8.3 px."""
+ZOOM_NOT_YET: set[str] = set()
+"""Examples with a step still under the target zoomed: none (continue's 7-word vocabulary
+reaches it since its probabilities print at the grids' size)."""
 
 
 def _window_at_1024(qtbot: QtBot, name: str) -> StudioWindow:
