@@ -18,7 +18,7 @@ from engine.parse_generation import Generation, Settings, parse_generation
 from engine.refusals import Refusal
 from engine.sampling import sample
 from engine.scenario import Scenario
-from engine.trace import Trace, compute
+from engine.trace import Trace
 
 
 def with_settings(scenario: Scenario, settings: Settings) -> Scenario:
@@ -42,28 +42,23 @@ def with_settings(scenario: Scenario, settings: Settings) -> Scenario:
     return replace(scenario, generation=checked)
 
 
-def redrawn(trace: Trace, scenario: Scenario) -> Trace:
+def redrawn(trace: Trace, scenario: Scenario) -> Trace | None:
     """The trace of ``scenario``, which is ``trace``'s document with other run settings
     (:func:`with_settings`): the same arrays and steps, the ``sample`` step's arrays drawn again
-    from the last position's logits. Any other document, a trace without a draw (a document
-    that cannot generate) or one shown in another row order is computed again.
-
-    Raises
-    ------
-    ScenarioError
-        As :func:`engine.trace.compute` refuses the document.
-    """
+    from the last position's logits. None for any other document, a trace without a draw (a
+    document that cannot generate), one shown in another row order or a draw that overflows:
+    compute that document instead, which says why."""
     run, before = scenario.generation, trace.scenario.generation
     if (run is None or trace.steps[-1].op != "sample" or trace.row_order is not None
             or run.chosen != (before.chosen if before is not None else ())
             or not _same_but_run(scenario, trace.scenario)):
-        return compute(scenario)
+        return None
     t = len(run.chosen) + 1
     try:
         with np.errstate(over="raise", invalid="raise", divide="raise"):  # as compute
             arrays = sample(trace.arrays["logits"][-1], run.settings, t).trace_arrays(t)
     except FloatingPointError:
-        return compute(scenario)  # which names the place
+        return None
     return replace(trace, scenario=scenario, arrays={**trace.arrays, **arrays})
 
 
