@@ -22,6 +22,7 @@ from app.texts.edit_words import EDIT_WORDS, edit_word
 from app.texts.titles import norm_name
 from engine import Scenario, ScenarioError, Trace, parse_scenario
 from engine.generation import extend
+from engine.grow import grown
 from engine.numbers import format_exact
 from engine.parse_generation import Generation, Settings
 from engine.positions import DEFAULT_BASE, KINDS, alibi_slopes
@@ -340,6 +341,10 @@ class AppendToken(Operation):
 
     def label(self, lang: str) -> str:
         return edit_word(lang, "append_token", id=self.token_id, text=self.text)
+
+    def traced(self, before: Trace, after: Scenario) -> Trace | None:
+        """Grown from the KV cache: the new position's row alone is computed."""
+        return grown(before, after)
 
 
 @dataclass(frozen=True)
