@@ -1,7 +1,8 @@
 """Generate next in the window (issue 24), not a test: milliseconds from pressing the button to
 the window repainted with the longer document, at the GPT-2 small layer size of
 :mod:`tests.bench.bench_generate` (d = 768, 12 heads, FFN 3072, a vocabulary of 256; n = 8 → 9),
-on the probabilities step. Each run is undone (untimed) so that every press appends to n = 8.
+on the probabilities step. The window grows the trace from the KV cache
+(:func:`engine.grow.grown`). Each run is undone (untimed) so that every press appends to n = 8.
 
 Run with ``.venv/bin/python tests/bench/bench_generate_window.py [--runs 20]`` from the
 repository root. Target: median and p95 ≤ 150 ms.
@@ -25,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from app.model.edits import AppendToken
 from app.window.studio import StudioWindow
 from engine import Trace, compute, parse_scenario
+from engine.grow import grown
 from tests.bench.bench_generate import TOKEN, N, gpt2_layer
 from tests.bench.timing import report, timed
 
@@ -57,12 +59,15 @@ def press_to_repaint(window: StudioWindow, app: QApplication, runs: int) -> list
 
 
 def parts(window: StudioWindow, app: QApplication, runs: int) -> None:
-    """Where the time goes: the edit (the validated longer document), its trace, and the frame
-    of the probabilities step for it."""
+    """Where the time goes: the edit (the validated longer document), its trace (grown from
+    the KV cache, as the window does, or computed whole), and the frame of the probabilities
+    step for it."""
     scenario = window.state.scenario
     longer = AppendToken(TOKEN).apply(scenario)
     report("  AppendToken: the 9-token document", timed(lambda: AppendToken(TOKEN).apply(
         scenario), runs))
+    trace = window.state.trace
+    report("  grown: the 9-token trace from the cache", timed(lambda: grown(trace, longer), runs))
     report("  compute: the trace of the 9 tokens", timed(lambda: compute(longer), runs))
     traces: tuple[Trace, Trace] = (compute(longer), window.state.trace)
 
