@@ -69,7 +69,7 @@ def ranked_table(ctx: LayoutContext, step: Step, view: DrawView) -> MatrixGrid:
     """Rows most probable first (marked kept, cut or chosen); columns p at T = 1, p at T, the
     running mass over what top-k kept, the renormalised share."""
     rows = shown_entries(view)
-    rank = {entry: k + 1 for k, entry in enumerate(view.ranked)}
+    rank = {entry: view.ranked.index(entry) + 1 for entry in rows}
     values = np.array([[view.probs[e], view.tempered[e], view.running[rank[e] - 1],
                         view.shares[e]] for e in rows])
     t = format_number(view.settings.temperature)
