@@ -39,7 +39,16 @@ def with_settings(scenario: Scenario, settings: Settings) -> Scenario:
         raise ScenarioError("generation", Refusal("run_needs_vocabulary"))
     checked = parse_generation(replace(run, settings=settings).to_document(),
                                scenario.token_ids, vocab)
-    return replace(scenario, generation=checked)
+    changed = replace(scenario, generation=checked)
+    for name in TREE_FACTS:  # worked out from the tree, which is the same objects
+        if name in vars(scenario):
+            vars(changed)[name] = vars(scenario)[name]
+    return changed
+
+
+TREE_FACTS = ("_places", "parameters")
+"""What a scenario works out once from its tree of modules and arrays (cached properties): a
+new run's settings leave it as it was."""
 
 
 def redrawn(trace: Trace, scenario: Scenario) -> Trace | None:
@@ -51,7 +60,7 @@ def redrawn(trace: Trace, scenario: Scenario) -> Trace | None:
     run, before = scenario.generation, trace.scenario.generation
     if (run is None or trace.steps[-1].op != "sample" or trace.row_order is not None
             or run.chosen != (before.chosen if before is not None else ())
-            or not _same_but_run(scenario, trace.scenario)):
+            or not same_but_run(scenario, trace.scenario)):
         return None
     t = len(run.chosen) + 1
     try:
@@ -62,10 +71,10 @@ def redrawn(trace: Trace, scenario: Scenario) -> Trace | None:
     return replace(trace, scenario=scenario, arrays={**trace.arrays, **arrays})
 
 
-def _same_but_run(one: Scenario, other: Scenario) -> bool:
+def same_but_run(one: Scenario, other: Scenario) -> bool:
     """Whether the two documents hold the very same values except their ``generation``."""
     return all(getattr(one, each.name) is getattr(other, each.name) for each in fields(Scenario)
                if each.name != "generation")
 
 
-__all__ = ["redrawn", "with_settings"]
+__all__ = ["redrawn", "same_but_run", "with_settings"]

@@ -10,6 +10,7 @@ from collections.abc import Hashable, Mapping
 import numpy as np
 
 from engine import Scenario
+from engine.redraw import same_but_run
 
 _PLAIN = (str, int, float, bool, type(None))
 """Values an outline keeps as they are (a model object is walked, never kept by identity)."""
@@ -47,8 +48,8 @@ big, which grids does the editor show), and its outline is walked once."""
 
 def _facts(scenario: Scenario) -> tuple[list[str], int]:
     """The editable arrays' paths and how many numbers they hold, once per outline."""
-    if _last and _last[0][0] is scenario:
-        return _last[0][1]
+    if _last and (_last[0][0] is scenario or same_but_run(_last[0][0], scenario)):
+        return _last[0][1]  # a new run's settings leave the outline as it was
     key = shape_key(scenario)
     found = _paths.get(key)
     if found is None:

@@ -72,3 +72,15 @@ def test_the_settings_are_checked_as_a_files_are() -> None:
     with pytest.raises(ScenarioError) as error:
         with_settings(without_head, Settings())
     assert error.value.place == "generation"
+
+
+def test_new_settings_keep_the_document_s_arrays_and_their_places() -> None:
+    document = scenario("encoder-decoder")
+    paths = document.parameter_paths()  # worked out once, and carried to the new document
+    changed = with_settings(document, Settings(temperature=0.5))
+    fresh = document.with_document_value("generation", {"temperature": 0.5})
+    assert changed.parameter_paths() == paths == fresh.parameter_paths()
+    for path in paths:
+        assert changed.parameter(path) is document.parameter(path)
+        assert np.array_equal(changed.parameter(path), fresh.parameter(path))
+    assert changed.parameters.keys() == fresh.parameters.keys()
