@@ -40,8 +40,12 @@ TARGETS = {(1024, 768): 14.0, (1920, 1080): 24.0}
 NOT_YET = {(1024, 768): set(),
            (1920, 1080): {"pronoun", "continue"}}
 """Examples with a step that still draws some numbers under the target (issue 23, item 1, left
-open): at 1920 pronoun's 10 × 10 scores beside its shares (19.8 px) and continue's FFN, five
-7-wide grids in one chain (20.8)."""
+open), both at 1920 × 1080, where 24 px leaves room for a picture about 1100 units wide and
+540 tall (520 under continue's map line): pronoun's mask + softmax step (19.8 px), two 10 × 10
+grids 595 units wide and 304 and 324 tall, so 652 stacked and about 1340 side by side, even
+without the arrows; continue's FFN (20.8 px), five 7-wide grids in one chain (the 2 × 7 ones
+396 units wide, the 7 × 7 weights 226 tall): a line of three grids is 1246 wide, the two
+weights on lines of their own make it 596 tall, as two stacked corner products about 700."""
 
 
 def trace_of(name: str) -> Trace:
