@@ -40,6 +40,9 @@ from engine import Trace
 T = TypeVar("T")
 
 MARGIN = 40.0
+ALONE_MARGIN = 16.0
+"""The sheet's margin in units of a 1080-unit-tall sheet: a frame alone on its screen
+(presentation) has the screen's edge around it and keeps only a thin one."""
 HEADER_GAP = 18.0
 HEADING_SIZE = 36.0
 SIDE_HEADING_SIZE = 20.0
@@ -143,7 +146,7 @@ class FrameItem(Sheet):
         width, height = sheet or sheet_size(self.options.aspect)
         self._rect = QRectF(0, 0, width, height)
         unit = height / SHEET_HEIGHT
-        margin = 0.0 if side else MARGIN * unit
+        margin = 0.0 if side else (ALONE_MARGIN if alone else MARGIN) * unit
         lang = self.options.lang
         heading = frame_word(lang, "heading", n=self.step_index + 1, count=len(trace.steps),
                              title=step_title or step.title)

@@ -37,12 +37,15 @@ EXAMPLES = ("f11", "g01", "encoder-decoder", "multihead", "norms", "order", "pro
             "single-key", "three-layers", "tokenizer", "continue", "training")
 TARGETS = {(1024, 768): 14.0, (1920, 1080): 24.0}
 """Smallest digit height (px) every number must have in presentation on each screen."""
-NOT_YET = {(1024, 768): {"pronoun", "continue"},
-           (1920, 1080): {"pronoun", "three-layers", "continue"}}
+NOT_YET = {(1024, 768): set(),
+           (1920, 1080): {"pronoun", "continue"}}
 """Examples with a step that still draws some numbers under the target (issue 23, item 1, left
-open): at 1024 pronoun's 10 × 10 scores and shares stacked (13.3 px, its mix 13.7) and
-continue's 7-wide FFN (13.3); at 1920 pronoun's scores beside its shares (18.9), three-layers'
-FFN (23.5: two lines 1094 units wide on a 1840-unit sheet) and continue's FFN (19.6)."""
+open), both at 1920 × 1080, where 24 px leaves room for a picture about 1100 units wide and
+540 tall (520 under continue's map line): pronoun's mask + softmax step (19.8 px), two 10 × 10
+grids 595 units wide and 304 and 324 tall, so 652 stacked and about 1340 side by side, even
+without the arrows; continue's FFN (20.8 px), five 7-wide grids in one chain (the 2 × 7 ones
+396 units wide, the 7 × 7 weights 226 tall): a line of three grids is 1246 wide, the two
+weights on lines of their own make it 596 tall, as two stacked corner products about 700."""
 
 
 def trace_of(name: str) -> Trace:
@@ -212,6 +215,26 @@ def test_a_frame_alone_aims_for_the_target_of_its_own_screen(screen: Presentatio
     assert len(for_768.items_of(AttentionArrows)) == 1
     on_this_screen = digit_ink(NUMBER_SIZE) * for_768.picture_scale * screen.height() / 1080
     assert TARGETS[(1024, 768)] * 1080 / 768 < on_this_screen < TARGETS[(1920, 1080)]
+
+
+def test_a_frame_alone_keeps_only_a_thin_margin(qtbot: QtBot) -> None:
+    """A frame alone on its screen (presentation, zoom to the step) has the screen's edge around
+    it: its heading and picture come within 16 units of the sheet's edges, not the 40 of a frame
+    at the document's one scale (window, exports). Three-layers' FFN (two lines 1094 units wide)
+    needs that to reach 24 px at 1920 × 1080: at the legible scale it is wider than the 1840
+    units 40-unit margins leave, narrower than the 1888 of 16-unit ones."""
+    trace = trace_of("three-layers")
+    k = trace.step_index("L1.ffn")
+    options = FrameOptions(aspect="16:9", theme=SLIDE, worked_row=trace.scenario.n <= MAX_POSITIONS)
+    alone = FrameItem(trace, k, options, alone=True, screen=1080)
+    shared = FrameItem(trace, k, options)
+    assert (alone.heading.pos().x(), alone.area.left(), alone.area.width()) == (16, 16, 1888)
+    assert (shared.heading.pos().x(), shared.area.left(), shared.area.width()) == (40, 40, 1840)
+    legible = TARGETS[(1920, 1080)] / digit_ink(NUMBER_SIZE)
+    width = alone.body.childrenBoundingRect().width()
+    assert width == pytest.approx(1094, abs=1)
+    assert 1840 < width * legible <= 1888
+    assert digit_ink(NUMBER_SIZE) * alone.picture_scale >= TARGETS[(1920, 1080)]
 
 
 WINDOW_TARGET = 9.0

@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 from app.canvas.bars import TEXT_SIZE, ProbabilityBars
 from app.canvas.compose import forget
 from app.canvas.context import FrameOptions
-from app.canvas.frame import FrameItem
+from app.canvas.frame import HEADER_GAP, FrameItem
 from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.layout import TextItem
 from app.canvas.worked_row import WorkedRow
@@ -128,7 +128,8 @@ def test_the_worked_row_tucks_beside_the_heads_rows(qtbot: QtBot) -> None:
 def test_the_footer_of_a_frame_alone_may_end_the_subtitles_line(qtbot: QtBot) -> None:
     """Encoder-decoder's decoder FFN: its heading leaves no room for the footer and the map has
     a line of its own, so presented the footer ends the subtitle's line and the picture gets
-    the footer's line; at the document's one scale it stays at the bottom."""
+    the footer's line (and the thin margin of a frame alone); at the document's one scale it
+    stays at the bottom."""
     ed = trace_of("encoder-decoder")
     alone = presented(ed, "L1.ffn", "16:9")
     shared = FrameItem(ed, ed.step_index("L1.ffn"), FrameOptions(worked_row=True))
@@ -140,11 +141,12 @@ def test_the_footer_of_a_frame_alone_may_end_the_subtitles_line(qtbot: QtBot) ->
         lines[frame] = (box_in(frame, heading), box_in(frame, subtitle), box_in(frame, footer))
     heading, subtitle, footer = lines[alone]
     assert footer.bottom() == subtitle.bottom() and footer.left() > subtitle.right()
-    assert footer.right() == 1920 - 40 and heading.right() + 36 > footer.left()
+    assert footer.right() == 1920 - 16 and heading.right() + 36 > footer.left()
     assert alone.route_map is not None
     assert box_in(alone, alone.route_map).top() > subtitle.bottom()
     assert lines[shared][2].bottom() == 1080 - 40
-    assert alone.area.height() == pytest.approx(shared.area.height() + footer.height())
+    assert alone.area.bottom() == pytest.approx(1080 - 16 - HEADER_GAP)
+    assert shared.area.bottom() == pytest.approx(lines[shared][2].top() - HEADER_GAP)
 
 
 def box_in(frame: FrameItem, item: QGraphicsItem) -> QRectF:
