@@ -170,6 +170,8 @@ ENGLISH: dict[str, str] = {
                              "token up in",
     "generate_needs_head": "generating needs a vocabulary head (head.unembed and head.vocab) to "
                            "give the next token's probabilities",
+    "generate_embedding_short": "{rows} rows for a vocabulary of {vocab} entries: each entry "
+                                "the head can draw needs its row",
     "generate_with_targets": "a document with training targets has one per position: remove "
                              "them before generating",
     "generate_positions_limit": "{n} positions already: one more is past the limit of {limit}",

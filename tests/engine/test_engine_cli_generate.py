@@ -19,6 +19,14 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return status, out, err
 
 
+def short_embedding() -> dict[str, object]:
+    """A document whose embedding has 4 rows under a six-entry head: a draw of id 4 or 5 has
+    no row to append."""
+    doc = built(22)
+    doc["embedding"] = doc["embedding"][:4]
+    return doc
+
+
 def _file(tmp_path: Path, name: str, doc: dict[str, object]) -> str:
     path = tmp_path / f"{name}.qkv.json"
     path.write_text(json.dumps(doc, ensure_ascii=False), "utf-8")
@@ -90,6 +98,8 @@ def test_bad_options_are_refused_in_one_line_and_nothing_is_written(
                       "the new token up in"),
     (built(2, positions=learned_table(5)), "positions.table: the learned table has 5 rows; "
                                            "position 5 would need row 5, past its end"),
+    (short_embedding(), "embedding: 4 rows for a vocabulary of 6 entries: each entry the head "
+                        "can draw needs its row"),
 ])
 def test_documents_that_cannot_generate_are_refused(capsys: pytest.CaptureFixture[str],
                                                     tmp_path: Path, doc: dict[str, object],
