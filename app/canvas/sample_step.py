@@ -103,7 +103,8 @@ def lay_out_sample(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRe
     cut = _word(ctx, key, k=TOP_ENTRIES, v=size) if len(shown) < size else ""
     rect = place_row(parent, [ranked_table(ctx, step, view), share_bars(ctx, view, cut)], 0, 0,
                      ctx.theme)
-    lines = draw_lines(view, ctx.options.lang, ctx.places)
+    place = ctx.options.run_place
+    lines = draw_lines(view, ctx.options.lang, ctx.places, place.id if place else None)
     note = text_lines(parent, lines, 0, rect.bottom() + TEXT_GAP, ctx, size=LINE_SIZE,
                       role="text")
     return rect.united(note)

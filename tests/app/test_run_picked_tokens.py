@@ -1,0 +1,71 @@
+"""A token of a run that its draw did not choose — picked by clicking a bar, or drawn before the
+model was edited — is shown as the token appended, beside what the draw gives now: token t's
+draw frame said "chosen: “我”" under the heading "Token 1 of 2 “你”"."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+from pytestqt.qtbot import QtBot
+
+from app import i18n
+from app.canvas.layout import TextItem
+from app.window.studio import StudioWindow
+from engine import compute, parse_scenario
+from engine.generation import extend
+from engine.generation_run import generate
+from engine.parse_generation import Settings
+from tests.app.driving import DEFAULT_SIZE, close_window
+from tests.engine.generation_documents import cases
+
+GREEDY = Settings(temperature=0.0)
+
+
+def _picked_run() -> tuple[int, int, StudioWindow]:
+    """The three-layer stack with a greedy run whose first token is the least probable entry
+    (the user's pick), then one greedy token: (the picked id, the greedy id, a window)."""
+    start = generate(parse_scenario(cases()["three-layers"]), 1, GREEDY).scenario
+    prompt = parse_scenario({**cases()["three-layers"],
+                             "generation": {"temperature": 0, "chosen": []}})
+    probs = compute(prompt).arrays["probs"][-1]
+    picked, greedy = int(np.argmin(probs)), int(np.argmax(probs))
+    assert start.generation is not None and start.generation.chosen == (greedy,)
+    longer = generate(extend(prompt, picked), 1, GREEDY).scenario
+    window = StudioWindow(longer)
+    window.resize(*DEFAULT_SIZE)
+    return picked, greedy, window
+
+
+@pytest.fixture
+def picked(qtbot: QtBot) -> Iterator[tuple[int, int, StudioWindow]]:
+    picked, greedy, window = _picked_run()
+    with qtbot.waitActive(window):
+        window.show()
+    yield picked, greedy, window
+    i18n.set_language("en")
+    close_window(window)
+
+
+@pytest.mark.parametrize(("lang", "line"), [
+    ("en", "appended instead: “{picked}” (id {p}), picked or drawn before an edit; this draw "
+           "gives “{greedy}”"),
+    ("zh", "实际追加的是“{picked}”（id {p}）：手选的，或在修改模型之前抽到的；这次抽取得到"
+           "“{greedy}”")])
+def test_token_t_s_draw_names_the_token_the_run_appended(
+        picked: tuple[int, int, StudioWindow], lang: str, line: str) -> None:
+    picked_id, greedy_id, window = picked
+    i18n.set_language(lang)
+    vocab = window.state.scenario.head.vocab  # type: ignore[union-attr]
+    window.timeline.run_level.token_buttons[0].click()
+    window.canvas.build_pending()
+    frame = window.canvas.frame
+    assert frame is not None and frame.trace.steps[window.state.step].op == "sample"
+    texts = [item.text for item in frame.items_of(TextItem)]
+    assert line.format(picked=vocab[picked_id], p=picked_id, greedy=vocab[greedy_id]) in texts
+    window.timeline.run_level.token_buttons[1].click()  # drawn by its own draw: no such line
+    window.canvas.build_pending()
+    assert window.canvas.frame is not None
+    assert not any(text.startswith(line[:8]) for text in
+                   (item.text for item in window.canvas.frame.items_of(TextItem)))
