@@ -34,7 +34,7 @@ from app.model.edits import AppendToken, SetGeneration, run_of
 from app.texts.problems import problem_words
 from engine import Scenario, ScenarioError
 from engine.generation import check_generates
-from engine.numbers import format_number
+from engine.numbers import format_exact, format_number
 from engine.parse_generation import MAX_TEMPERATURE
 from engine.sampling import sample
 
@@ -175,14 +175,18 @@ class GenerationPanel(QWidget):
         self.seed_box.setValue(min(settings.seed, MAX_SEED))
         for widget in widgets:
             widget.blockSignals(False)
-        self.temperature_label.setText(format_number(self._slider_temperature(), 2, pad=True))
+        self.temperature_label.setText(self._temperature_text())
         self._enable()
 
-    def _slider_temperature(self) -> float:
-        settings = run_of(self.state.scenario).settings
-        if settings.temperature > SLIDER_TOP:
-            return settings.temperature
-        return self.slider.value() / SLIDER_STEPS
+    def _temperature_text(self) -> str:
+        """The run's temperature (the slider's when greedy), with two decimals where they hold
+        it exactly, else in full: 0.004 is not the slider's nearest step 0.01."""
+        temperature = run_of(self.state.scenario).settings.temperature
+        if temperature == 0:
+            temperature = self.slider.value() / SLIDER_STEPS
+        if round(temperature, 2) == temperature:
+            return format_number(temperature, 2, pad=True)
+        return format_exact(temperature)
 
     # -- edits -------------------------------------------------------------------------------
     def _set(self, key: str, value: float | int | None) -> None:

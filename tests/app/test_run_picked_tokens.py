@@ -69,3 +69,17 @@ def test_token_t_s_draw_names_the_token_the_run_appended(
     assert window.canvas.frame is not None
     assert not any(text.startswith(line[:8]) for text in
                    (item.text for item in window.canvas.frame.items_of(TextItem)))
+
+
+@pytest.mark.parametrize(("temperature", "printed"), [(0.004, "0.004"), (2.999, "2.999"),
+                                                      (3.5, "3.50"), (1.25, "1.25")])
+def test_the_temperature_printed_is_the_document_s_off_the_slider_s_steps(
+        qtbot: QtBot, temperature: float, printed: str) -> None:
+    """A run's temperature between the slider's 0.01 steps printed as the nearest step: 0.004
+    as "0.01", 2.999 as "3.00"."""
+    doc = {**cases()["three-layers"], "generation": {"temperature": temperature}}
+    window = StudioWindow(parse_scenario(doc))
+    try:
+        assert window.generation.temperature_label.text() == printed
+    finally:
+        close_window(window)
