@@ -179,6 +179,7 @@ ENGLISH: dict[str, str] = {
                            "{row}, past its end",
     "token_not_in_vocabulary": "id {token_id} is not a vocabulary entry with a row of the "
                                "embedding (ids 0 to {last})",
+    "steps_fit": "{steps} tokens asked, {fit} fit: {place}: {problem}",
     "whole_from_one": "expected a whole number from 1, got {got}",
     "temperature_range": "expected a number from 0 (greedy) to {limit:g}, got {got}",
     "top_p_range": "expected a number above 0 and at most 1, got {got}",

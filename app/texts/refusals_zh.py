@@ -154,6 +154,7 @@ WORDS: dict[str, str] = {
     "generate_positions_limit": "已有 {n} 个位置：再加一个就超过了 {limit} 个的上限",
     "generate_past_table": "可学习的位置表有 {rows} 行；位置 {n} 需要第 {row} 行，超出了表的末尾",
     "token_not_in_vocabulary": "编号 {token_id} 不是词表中有嵌入行的条目（编号为 0 到 {last}）",
+    "steps_fit": "要求 {steps} 个 Token，只放得下 {fit} 个：{place}：{problem}",
     "whole_from_one": "应为从 1 起的整数，得到的是 {got}",
     "temperature_range": "温度应为 0（贪心）到 {limit:g} 之间的数，得到的是 {got}",
     "top_p_range": "应为大于 0 且不超过 1 的数，得到的是 {got}",

@@ -93,11 +93,30 @@ def test_bad_options_are_refused_in_one_line_and_nothing_is_written(
     assert not out_path.exists()
 
 
+@pytest.mark.parametrize(("doc", "steps", "message"), [
+    (built(2, positions=learned_table(7)), "5",
+     "--steps: 5 tokens asked, 3 fit: positions.table: the learned table has 7 rows; position 7 "
+     "would need row 7, past its end"),
+    (built(4, positions={"kind": "rope"}), "512",
+     "--steps: 512 tokens asked, 358 fit: layers.0.attention.heads: 2 heads × 363² positions is "
+     "more than the limit of 262144 scores"),
+])
+def test_a_run_that_passes_a_limit_says_how_many_tokens_fit(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, doc: dict[str, object], steps: str,
+        message: str) -> None:
+    """The limit met after some tokens was said as if the document itself were wrong."""
+    out_path = tmp_path / "never.qkv.json"
+    status, out, err = run(capsys, "generate", _file(tmp_path, "doc", doc), "--steps", steps,
+                           "--out", str(out_path))
+    assert (status, out, err) == (2, "", f"qkv-studio: {message}\n")
+    assert not out_path.exists()
+
+
 @pytest.mark.parametrize(("doc", "message"), [
     ({"three": None}, "token_ids: generating needs token_ids and an embedding table to look "
                       "the new token up in"),
-    (built(2, positions=learned_table(5)), "positions.table: the learned table has 5 rows; "
-                                           "position 5 would need row 5, past its end"),
+    (built(2, positions=learned_table(4)), "positions.table: the learned table has 4 rows; "
+                                           "position 4 would need row 4, past its end"),
     (short_embedding(), "embedding: 4 rows for a vocabulary of 6 entries: each entry the head "
                         "can draw needs its row"),
 ])
