@@ -1,6 +1,8 @@
-"""A token of a run that its draw did not choose — picked by clicking a bar, or drawn before the
-model was edited — is shown as the token appended, beside what the draw gives now: token t's
-draw frame said "chosen: “我”" under the heading "Token 1 of 2 “你”"."""
+"""Generation in the window as a careless user meets it (issue 24): a token of a run that its
+draw did not choose — picked by clicking a bar, or drawn before the model was edited — is shown
+as the token appended, beside what the draw gives now (token t's draw frame said "chosen: “我”"
+under the heading "Token 1 of 2 “你”"); a run's temperature off the slider's steps is printed as
+it is."""
 
 from __future__ import annotations
 
