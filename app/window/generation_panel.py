@@ -48,7 +48,8 @@ SLIDER_STEPS = 100
 SLIDER_TOP = 3.0
 """The slider's largest temperature (a document may hold a larger one; the number says it)."""
 MAX_SEED = 2**31 - 1
-"""The largest seed the spin box offers (a document may hold up to 2⁶³ − 1)."""
+"""The largest seed the spin box offers (a document may hold up to 2⁶³ − 1: the box then shows
+it as its special value)."""
 
 
 class GenerationPanel(QWidget):
@@ -172,11 +173,19 @@ class GenerationPanel(QWidget):
         self.top_k_box.setRange(0, max(1, vocab))
         self.top_k_box.setValue(settings.top_k or 0)
         self.top_p_box.setValue(settings.top_p)
-        self.seed_box.setValue(min(settings.seed, MAX_SEED))
+        self._show_seed(settings.seed)
         for widget in widgets:
             widget.blockSignals(False)
         self.temperature_label.setText(self._temperature_text())
         self._enable()
+
+    def _show_seed(self, seed: int) -> None:
+        """The run's seed in the box; one past its range stands as the box's special value
+        (below 0, its text the seed), so the number shown is the one the draws use."""
+        large = seed > MAX_SEED
+        self.seed_box.setMinimum(-1 if large else 0)
+        self.seed_box.setSpecialValueText(str(seed) if large else "")
+        self.seed_box.setValue(-1 if large else seed)
 
     def _temperature_text(self) -> str:
         """The run's temperature (the slider's when greedy), with two decimals where they hold

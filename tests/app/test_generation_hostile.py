@@ -85,3 +85,19 @@ def test_the_temperature_printed_is_the_document_s_off_the_slider_s_steps(
         assert window.generation.temperature_label.text() == printed
     finally:
         close_window(window)
+
+
+def test_a_seed_past_the_box_s_range_is_printed_as_it_is(qtbot: QtBot) -> None:
+    """A run's seed above 2³¹ − 1 (the command line takes up to 2⁶³ − 1) showed as
+    2147483647 while the draws used the document's."""
+    doc = {**cases()["three-layers"], "generation": {"temperature": 1.5, "seed": 2**40}}
+    window = StudioWindow(parse_scenario(doc))
+    try:
+        assert window.generation.seed_box.text() == "1099511627776"
+        window.generation.seed_box.setValue(7)  # a seed typed: the box's own numbers again
+        run = window.state.scenario.generation
+        assert run is not None and run.settings.seed == 7
+        assert window.generation.seed_box.text() == "7"
+        assert window.generation.seed_box.minimum() == 0
+    finally:
+        close_window(window)
