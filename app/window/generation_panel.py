@@ -47,6 +47,10 @@ SLIDER_STEPS = 100
 """Slider positions per unit of temperature."""
 SLIDER_TOP = 3.0
 """The slider's largest temperature (a document may hold a larger one; the number says it)."""
+TOP_P_DECIMALS = 2
+"""The decimals the top-p box shows a value of the box's own steps with."""
+MAX_TOP_P_DECIMALS = 17
+"""Enough decimals for any top-p a document holds (float64 has 17 significant digits)."""
 MAX_SEED = 2**31 - 1
 """The largest seed the spin box offers (a document may hold up to 2⁶³ − 1: the box then shows
 it as its special value)."""
@@ -86,7 +90,7 @@ class GenerationPanel(QWidget):
         self.top_k_box.setRange(0, 1)
         bind(self.top_k_box.setSpecialValueText, lambda: self.tr("all"))
         self.top_p_box = QDoubleSpinBox()
-        self.top_p_box.setRange(0.01, 1.0)
+        self.top_p_box.setRange(10.0 ** -TOP_P_DECIMALS, 1.0)
         self.top_p_box.setSingleStep(0.05)
         self.seed_box = QSpinBox()
         self.seed_box.setRange(0, MAX_SEED)
@@ -172,12 +176,21 @@ class GenerationPanel(QWidget):
         vocab = len(scenario.head.vocab) if scenario.head is not None else 0
         self.top_k_box.setRange(0, max(1, vocab))
         self.top_k_box.setValue(settings.top_k or 0)
-        self.top_p_box.setValue(settings.top_p)
+        self._show_top_p(settings.top_p)
         self._show_seed(settings.seed)
         for widget in widgets:
             widget.blockSignals(False)
         self.temperature_label.setText(self._temperature_text())
         self._enable()
+
+    def _show_top_p(self, top_p: float) -> None:
+        """The run's top-p in the box with the decimals it needs (at least 2; 0.999 is not
+        1.00), the box reaching down to it."""
+        decimals = next((d for d in range(TOP_P_DECIMALS, MAX_TOP_P_DECIMALS)
+                         if round(top_p, d) == top_p), MAX_TOP_P_DECIMALS)
+        self.top_p_box.setDecimals(decimals)
+        self.top_p_box.setMinimum(10.0 ** -decimals)
+        self.top_p_box.setValue(top_p)
 
     def _show_seed(self, seed: int) -> None:
         """The run's seed in the box; one past its range stands as the box's special value

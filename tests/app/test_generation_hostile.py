@@ -101,3 +101,17 @@ def test_a_seed_past_the_box_s_range_is_printed_as_it_is(qtbot: QtBot) -> None:
         assert window.generation.seed_box.minimum() == 0
     finally:
         close_window(window)
+
+
+@pytest.mark.parametrize(("top_p", "printed"), [(0.999, "0.999"), (0.0005, "0.0005"),
+                                                (0.9, "0.90"), (1e-9, "0.000000001")])
+def test_a_top_p_off_the_box_s_hundredths_is_printed_as_it_is(qtbot: QtBot, top_p: float,
+                                                               printed: str) -> None:
+    """top-p = 0.999 showed as 1.00 (nothing cut, it said) and 0.0005 as 0.01."""
+    doc = {**cases()["three-layers"], "generation": {"temperature": 1.5, "top_p": top_p}}
+    window = StudioWindow(parse_scenario(doc))
+    try:
+        box = window.generation.top_p_box
+        assert (box.text(), box.value()) == (printed, top_p)
+    finally:
+        close_window(window)
