@@ -111,6 +111,8 @@ def parse_document(document: object) -> dict[str, Any]:
                                    "" if shorthand else "layers.")
     vocab = len(head.vocab) if head is not None and head.unembed is not None else 0
     targets = parse_targets(doc["targets"], n, vocab) if "targets" in doc else None
+    if targets is not None and "generation" in doc:
+        raise ScenarioError("generation", Refusal("run_with_targets"))
     generation = (parse_generation(doc["generation"], token_ids, vocab)
                   if "generation" in doc else None)
     return {"title": title, "note": note, "tokens": tokens, "token_ids": token_ids, "X": X,

@@ -187,6 +187,8 @@ ENGLISH: dict[str, str] = {
                        "each position its probabilities",
     "targets_list": "expected a list of {count} ids, got {got}",
     "targets_count": "expected {count} ids, one per position, got {got}",
+    "run_with_targets": "a document with training targets holds no generation run: remove one "
+                        "of them",
     "run_needs_vocabulary": "a generation run needs token_ids with an embedding and a vocabulary "
                             "head (head.unembed and head.vocab)",
     "chosen_list": "expected a list of ids, got {got}",

@@ -161,6 +161,7 @@ WORDS: dict[str, str] = {
     "loss_needs_head": "损失需要词表头（head.unembed 与 head.vocab）来给出每个位置的概率",
     "targets_list": "训练目标应为含 {count} 个编号的列表，得到的是 {got}",
     "targets_count": "训练目标应有 {count} 个编号（每个位置一个），得到 {got} 个",
+    "run_with_targets": "带训练目标的文档不能同时带生成记录：请删去其中之一",
     "run_needs_vocabulary": "生成记录需要 token_ids 及其嵌入表，以及词表头（head.unembed 与 "
                             "head.vocab）",
     "chosen_list": "应为编号的列表，得到的是 {got}",

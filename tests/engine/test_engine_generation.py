@@ -93,6 +93,10 @@ def test_a_saved_document_keeps_its_targets_and_its_run() -> None:
     (lambda d: d.update(generation={"chosen": [0, 1, 2]}), "generation.chosen",
      "leave no prompt"),
     (lambda d: d.update(generation={"beam": 2}), "generation.beam", "unknown key"),
+    # A run with targets: token t's document (the run cut before t) had fewer positions than
+    # targets, and the window's token button ended in a traceback.
+    (lambda d: d.update(targets=[1, 2, 0], generation={"chosen": [2]}), "generation",
+     "a document with training targets holds no generation run: remove one of them"),
 ])
 def test_bad_targets_and_runs_are_refused_at_their_place(change, place: str,  # type: ignore[no-untyped-def]
                                                           words: str) -> None:
