@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from engine.parse_generation import Settings
 
 EXIT_REFUSED = 2
+EXIT_FAILED = 1
+"""A file that cannot be written (a refused document or option: :data:`EXIT_REFUSED`)."""
 MAX_INDENT = 16
 COMMANDS = ("compute", "explain", "generate", "import-hf", "export")
 
@@ -70,7 +72,7 @@ def _generate(args: argparse.Namespace) -> int:
     except ScenarioError as error:
         return _refuse(str(_option_named(error)))
     except WriteError as error:
-        return _refuse(str(error))
+        return _refuse(str(error), EXIT_FAILED)
     json.dump(result.to_json(), sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
     return 0
@@ -86,8 +88,10 @@ def _import_hf(args: argparse.Namespace) -> int:
         if args.out is not None:
             save_scenario(scenario, args.out)
             return 0
-    except (ScenarioError, WriteError) as error:
+    except ScenarioError as error:
         return _refuse(str(error))
+    except WriteError as error:
+        return _refuse(str(error), EXIT_FAILED)
     sys.stdout.write(dumps_scenario(scenario))
     return 0
 
@@ -115,9 +119,9 @@ def _compute(args: argparse.Namespace) -> int:
     return 0
 
 
-def _refuse(message: str) -> int:
+def _refuse(message: str, status: int = EXIT_REFUSED) -> int:
     print(f"qkv-studio: {message}", file=sys.stderr)
-    return EXIT_REFUSED
+    return status
 
 
 def terminal_text(text: str) -> str:

@@ -154,3 +154,13 @@ def test_compute_prints_the_loss(capsys: pytest.CaptureFixture[str], tmp_path: P
     np.testing.assert_allclose(printed["arrays"]["loss"], -np.log(probs[[0, 1, 2], [1, 2, 0]]),
                                rtol=1e-13)
     assert printed["arrays"]["loss_mean"] == [pytest.approx(np.mean(printed["arrays"]["loss"]))]
+
+
+def test_an_out_file_that_cannot_be_written_exits_with_1(capsys: pytest.CaptureFixture[str],
+                                                         tmp_path: Path) -> None:
+    """As the README says of every command: a refused document or option exits with 2, a file
+    that cannot be written with 1 (generate exited with 2 for both), and nothing is printed."""
+    status, out, err = run(capsys, "generate", "continue", "--steps", "1", "--out",
+                           str(tmp_path))
+    assert (status, out) == (1, "")
+    assert err == f"qkv-studio: cannot write {tmp_path}: a folder has that name\n"
