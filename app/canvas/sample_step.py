@@ -39,7 +39,7 @@ def shown_entries(view: DrawView) -> list[int]:
 def share_bars(ctx: LayoutContext, view: DrawView, legend: str) -> ProbabilityBars:
     """The chart of the shares the draw uses (cut entries at 0), over the entries the ranked
     table shows and in its order, printed at the table's number size so the two read across;
-    a click on a bar picks its entry."""
+    a click on a bar picks its entry (its vocabulary id, not its place in the chart)."""
     shown = shown_entries(view)
     token = ctx.tokens[view.position]
     title = _word(ctx, "share_bars", kept=len(view.kept),
@@ -47,7 +47,8 @@ def share_bars(ctx: LayoutContext, view: DrawView, legend: str) -> ProbabilityBa
     spec = BarsSpec(probs=view.shares[shown][None, :], vocab=[view.vocab[e] for e in shown],
                     positions=[0], receiver=0,
                     group_titles=[_word(ctx, "bars_of", token=token, i=view.position)],
-                    title=title, legend=legend, places=ctx.places, text_size=NUMBER_SIZE)
+                    title=title, legend=legend, places=ctx.places, text_size=NUMBER_SIZE,
+                    ids=shown)
     return ProbabilityBars(spec, ctx.theme)
 
 

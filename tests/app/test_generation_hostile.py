@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from app import i18n
@@ -113,5 +114,33 @@ def test_a_top_p_off_the_box_s_hundredths_is_printed_as_it_is(qtbot: QtBot, top_
     try:
         box = window.generation.top_p_box
         assert (box.text(), box.value()) == (printed, top_p)
+    finally:
+        close_window(window)
+
+
+def test_a_bar_of_the_draw_s_chart_picks_its_own_entry(qtbot: QtBot) -> None:
+    """The draw's chart lists entries most probable first; a click on its first bar ("你",
+    id 2 of the continue example) appended id 0 ("我"), the bar's place in the chart."""
+    from app.canvas.bars import ProbabilityBars
+    from app.model.examples import example_path
+    from engine import load_scenario
+    from tests.app.test_window_generation import open_on
+
+    window = open_on(qtbot, load_scenario(example_path("continue")))
+    try:
+        steps = window.state.trace.steps
+        window.state.set_step(next(k for k, s in enumerate(steps) if s.op == "sample"))
+        window.canvas.build_pending()
+        probs = window.state.trace.arrays["probs"][-1]
+        first = int(np.argmax(probs))
+        assert first != 0  # the chart's order is not the ids'
+        [bars] = [item for item in window.canvas.scene().items()
+                  if isinstance(item, ProbabilityBars)]
+        rect = bars.rows[0][0]
+        point = window.canvas.mapFromScene(bars.mapToScene(rect.center()))
+        start = window.state.scenario
+        qtbot.mouseClick(window.canvas.viewport(), Qt.MouseButton.LeftButton, pos=point)
+        after = window.state.scenario
+        assert after.token_ids == (*(start.token_ids or ()), first)
     finally:
         close_window(window)
