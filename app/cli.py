@@ -15,10 +15,12 @@ from app import __version__
 from app.model.examples import example_names, resolve_document
 
 if TYPE_CHECKING:
-    from engine import Trace
+    from engine import ScenarioError, Trace
     from engine.parse_generation import Settings
 
 EXIT_REFUSED = 2
+EXIT_FAILED = 1
+"""A file that cannot be written (a refused document or option: :data:`EXIT_REFUSED`)."""
 MAX_INDENT = 16
 COMMANDS = ("compute", "explain", "generate", "import-hf", "export")
 
@@ -33,18 +35,23 @@ def _settings(args: argparse.Namespace, run: Settings | None) -> Settings:
     Raises
     ------
     ScenarioError
-        Naming the option (``--top-k``) a run cannot use.
+        Placed at the setting (``top_k``) a run cannot use.
     """
-    from engine import ScenarioError
     from engine.parse_generation import Settings
 
     base = run if run is not None else Settings()
     given = {name: getattr(args, name) for name in ("temperature", "top_k", "top_p", "seed")}
-    try:
-        return replace(base, **{name: value for name, value in given.items()
-                                if value is not None})
-    except ScenarioError as error:
-        raise ScenarioError(f"--{error.place.replace('_', '-')}", error.problem) from None
+    return replace(base, **{name: value for name, value in given.items() if value is not None})
+
+
+def _option_named(error: ScenarioError) -> ScenarioError:
+    """A refusal of the run's settings or steps placed at its option (``top_k``: ``--top-k``);
+    a refusal of the document as it is."""
+    from engine import ScenarioError
+
+    if error.place not in ("temperature", "top_k", "top_p", "seed", "steps"):
+        return error
+    return ScenarioError(f"--{error.place.replace('_', '-')}", error.refusal or error.problem)
 
 
 def _generate(args: argparse.Namespace) -> int:
@@ -62,8 +69,10 @@ def _generate(args: argparse.Namespace) -> int:
                           _settings(args, run.settings if run is not None else None))
         if args.out is not None:
             save_scenario(result.scenario, args.out)
-    except (ScenarioError, WriteError) as error:
-        return _refuse(str(error))
+    except ScenarioError as error:
+        return _refuse(str(_option_named(error)))
+    except WriteError as error:
+        return _refuse(str(error), EXIT_FAILED)
     json.dump(result.to_json(), sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
     return 0
@@ -79,8 +88,10 @@ def _import_hf(args: argparse.Namespace) -> int:
         if args.out is not None:
             save_scenario(scenario, args.out)
             return 0
-    except (ScenarioError, WriteError) as error:
+    except ScenarioError as error:
         return _refuse(str(error))
+    except WriteError as error:
+        return _refuse(str(error), EXIT_FAILED)
     sys.stdout.write(dumps_scenario(scenario))
     return 0
 
@@ -108,9 +119,9 @@ def _compute(args: argparse.Namespace) -> int:
     return 0
 
 
-def _refuse(message: str) -> int:
+def _refuse(message: str, status: int = EXIT_REFUSED) -> int:
     print(f"qkv-studio: {message}", file=sys.stderr)
-    return EXIT_REFUSED
+    return status
 
 
 def terminal_text(text: str) -> str:

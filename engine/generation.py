@@ -15,12 +15,17 @@ from engine.scenario import Scenario, check_size
 
 def check_generates(scenario: Scenario) -> None:
     """Refuse a document that cannot generate at all, however short: no token ids or
-    embedding, no vocabulary head, or training targets."""
+    embedding, no vocabulary head, an embedding without a row for every vocabulary entry (a
+    draw could pick one it cannot append), or training targets."""
     if scenario.token_ids is None or scenario.embedding is None:
         raise ScenarioError("token_ids", Refusal("generate_needs_tokens"))
     head = scenario.head
     if head is None or head.unembed is None:
         raise ScenarioError("head.unembed", Refusal("generate_needs_head"))
+    rows = int(scenario.embedding.shape[0])
+    if rows < len(head.vocab):
+        raise ScenarioError("embedding", Refusal("generate_embedding_short", rows=rows,
+                                                 vocab=len(head.vocab)))
     if scenario.targets is not None:
         raise ScenarioError("targets", Refusal("generate_with_targets"))
 

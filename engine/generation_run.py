@@ -63,6 +63,19 @@ def _uses_cache(scenario: Scenario) -> bool:
     return all(layer.attention.causal for layer in scenario.layers)
 
 
+def _appended(scenario: Scenario, token_id: int, made: int, steps: int) -> Scenario:
+    """``scenario`` extended by ``token_id``, token ``made`` + 1 of ``steps``; a limit met after
+    the first says how many of the tokens asked fit."""
+    try:
+        return extend(scenario, token_id)
+    except ScenarioError as error:
+        if made == 0:
+            raise
+        raise ScenarioError("steps", Refusal("steps_fit", steps=steps, fit=made,
+                                             place=error.place,
+                                             problem=error.refusal or error.problem)) from None
+
+
 def generate(scenario: Scenario, steps: int, settings: Settings) -> Run:
     """Append ``steps`` tokens drawn with ``settings``; a document whose run has the same
     settings continues it (its next draw is the run's next t).
@@ -87,7 +100,7 @@ def generate(scenario: Scenario, steps: int, settings: Settings) -> Run:
         draw = sample(logits, settings, len(record.chosen) + k + 1)
         tokens.append(Token(position=current.n - 1, probs=probs, draw=draw,
                             label=current.head.vocab[draw.chosen]))
-        current = extend(current, draw.chosen)
+        current = _appended(current, draw.chosen, k, steps)
         if k + 1 == steps:
             break
         if cache is not None:

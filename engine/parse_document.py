@@ -111,6 +111,8 @@ def parse_document(document: object) -> dict[str, Any]:
                                    "" if shorthand else "layers.")
     vocab = len(head.vocab) if head is not None and head.unembed is not None else 0
     targets = parse_targets(doc["targets"], n, vocab) if "targets" in doc else None
+    if "generation" in doc:
+        _check_run_can_draw(targets, embedding, vocab)
     generation = (parse_generation(doc["generation"], token_ids, vocab)
                   if "generation" in doc else None)
     return {"title": title, "note": note, "tokens": tokens, "token_ids": token_ids, "X": X,
@@ -118,6 +120,17 @@ def parse_document(document: object) -> dict[str, Any]:
             "head": head, "targets": targets, "generation": generation,
             "decimals": _display(doc["display"]) if "display" in doc else None,
             "shorthand": shorthand, "head_in_block": head_in_block}
+
+
+def _check_run_can_draw(targets: object, embedding: FloatArray | None, vocab: int) -> None:
+    """Refuse a generation run beside what keeps its tokens' documents from drawing: training
+    targets, or an embedding without a row for every vocabulary entry."""
+    if targets is not None:
+        raise ScenarioError("generation", Refusal("run_with_targets"))
+    rows = int(embedding.shape[0]) if embedding is not None else vocab
+    if rows < vocab:
+        raise ScenarioError("embedding", Refusal("generate_embedding_short", rows=rows,
+                                                 vocab=vocab))
 
 
 def _inputs(doc: Mapping[str, Any], place: str, embedding: FloatArray | None

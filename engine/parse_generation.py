@@ -34,7 +34,7 @@ class Settings:
     seed: int = 0
 
     def __post_init__(self) -> None:
-        check_settings(self.temperature, self.top_k, self.top_p, "")
+        check_settings(self.temperature, self.top_k, self.top_p, self.seed, "")
 
 
 @dataclass(frozen=True)
@@ -62,18 +62,23 @@ def _plain(number: float) -> float | int:
     return int(number) if number.is_integer() else number
 
 
-def check_settings(temperature: float, top_k: int | None, top_p: float, place: str) -> None:
-    """Refuse settings no run can use: a negative temperature, top-k below 1, top-p outside
-    (0, 1]; ``place`` prefixes each key's place (``"generation."``, or ``"--"`` on the command
-    line)."""
+def check_settings(temperature: float, top_k: int | None, top_p: float, seed: int,
+                   place: str) -> None:
+    """Refuse settings no run can use: a negative temperature, top-k below 1 or past the
+    vocabulary limit, top-p outside (0, 1], a seed outside 0 … 2⁶³ − 1 (a negative one has no
+    generator); ``place`` prefixes each key's place (``"generation."``; the command line turns
+    ``top_k`` into ``--top-k``)."""
     if not 0.0 <= temperature <= MAX_TEMPERATURE:
         raise ScenarioError(f"{place}temperature", Refusal("temperature_range",
                                                            limit=MAX_TEMPERATURE,
                                                            got=describe(temperature)))
-    if top_k is not None and top_k < 1:
-        raise ScenarioError(f"{place}top_k", Refusal("whole_from_one", got=top_k))
+    if top_k is not None:
+        if top_k < 1:
+            raise ScenarioError(f"{place}top_k", Refusal("whole_from_one", got=top_k))
+        expect_int(top_k, f"{place}top_k", 1, MAX_VOCAB)
     if not 0.0 < top_p <= 1.0:
         raise ScenarioError(f"{place}top_p", Refusal("top_p_range", got=describe(top_p)))
+    expect_int(seed, f"{place}seed", 0, MAX_SEED)
 
 
 def parse_targets(value: object, n: int, vocab: int) -> tuple[int, ...]:
@@ -100,8 +105,8 @@ def parse_generation(value: object, token_ids: Sequence[int] | None,
     top_k = (expect_int(obj["top_k"], "generation.top_k", 1, MAX_VOCAB)
              if "top_k" in obj else None)
     top_p = expect_number(obj.get("top_p", 1.0), "generation.top_p")
-    check_settings(temperature, top_k, top_p, "generation.")
     seed = expect_int(obj.get("seed", 0), "generation.seed", 0, MAX_SEED)
+    check_settings(temperature, top_k, top_p, seed, "generation.")
     raw = obj.get("chosen", [])
     if not isinstance(raw, list | tuple):
         raise ScenarioError("generation.chosen", Refusal("chosen_list", got=describe(raw)))

@@ -170,6 +170,8 @@ ENGLISH: dict[str, str] = {
                              "token up in",
     "generate_needs_head": "generating needs a vocabulary head (head.unembed and head.vocab) to "
                            "give the next token's probabilities",
+    "generate_embedding_short": "{rows} rows for a vocabulary of {vocab} entries: each entry "
+                                "the head can draw needs its row",
     "generate_with_targets": "a document with training targets has one per position: remove "
                              "them before generating",
     "generate_positions_limit": "{n} positions already: one more is past the limit of {limit}",
@@ -177,6 +179,7 @@ ENGLISH: dict[str, str] = {
                            "{row}, past its end",
     "token_not_in_vocabulary": "id {token_id} is not a vocabulary entry with a row of the "
                                "embedding (ids 0 to {last})",
+    "steps_fit": "{steps} tokens asked, {fit} fit: {place}: {problem}",
     "whole_from_one": "expected a whole number from 1, got {got}",
     "temperature_range": "expected a number from 0 (greedy) to {limit:g}, got {got}",
     "top_p_range": "expected a number above 0 and at most 1, got {got}",
@@ -184,6 +187,8 @@ ENGLISH: dict[str, str] = {
                        "each position its probabilities",
     "targets_list": "expected a list of {count} ids, got {got}",
     "targets_count": "expected {count} ids, one per position, got {got}",
+    "run_with_targets": "a document with training targets holds no generation run: remove one "
+                        "of them",
     "run_needs_vocabulary": "a generation run needs token_ids with an embedding and a vocabulary "
                             "head (head.unembed and head.vocab)",
     "chosen_list": "expected a list of ids, got {got}",

@@ -59,6 +59,9 @@ class BarsSpec:
         of its numbers); the bars' height and pitch grow with it.
     bar_length
         How long a bar of probability 1 is.
+    ids
+        The vocabulary id of each entry, which a click on its bar picks (empty: the entry's
+        own index; the draw's chart lists some entries, most probable first).
     """
 
     probs: npt.NDArray[np.float64]
@@ -72,6 +75,7 @@ class BarsSpec:
     places: int = PLACES
     text_size: int = TEXT_SIZE
     bar_length: float = BAR_LENGTH
+    ids: Sequence[int] = ()
 
 
 def entries_shown(row: npt.NDArray[np.float64]) -> list[int]:
@@ -100,7 +104,7 @@ class ProbabilityBars(QGraphicsObject):
         self.values: dict[tuple[int, int], str] = {}
         """(position, entry) → the probability as printed."""
         self.rows: list[tuple[QRectF, int]] = []
-        """Each bar's row (its label and track, in item coordinates) and its entry."""
+        """Each bar's row (its label and track, in item coordinates) and its entry's id."""
         title = TextItem(spec.title, theme, size=14, bold=True)
         title.setParentItem(self)
         size = spec.text_size
@@ -141,7 +145,8 @@ class ProbabilityBars(QGraphicsObject):
                              role="text" if focused else "muted", width=label_width - 10)
             label.setParentItem(self)
             label.setPos(x, y + (bar_height - label.boundingRect().height()) / 2)
-            self.rows.append((QRectF(x, y, label_width + spec.bar_length, bar_height), entry))
+            self.rows.append((QRectF(x, y, label_width + spec.bar_length, bar_height),
+                              spec.ids[entry] if spec.ids else entry))
             track = QGraphicsRectItem(QRectF(0, 0, spec.bar_length, bar_height), self)
             track.setPos(x + label_width, y)
             track.setPen(QPen(theme.color("grid_line", 0.6), 1.0))

@@ -96,8 +96,9 @@ def _loss(trace: Trace, step: Step, receiver: int, options: FrameOptions) -> lis
 
 def _draw(trace: Trace, step: Step, receiver: int, options: FrameOptions) -> list[str]:
     """The settings, what was kept, the entropies and the chosen token."""
+    place = options.run_place
     return draw_lines(draw_view(trace, step), options.lang,
-                      printed_places(trace, options.decimals))
+                      printed_places(trace, options.decimals), place.id if place else None)
 
 
 FACTS = op_table("canvas.describe", {

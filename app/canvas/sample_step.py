@@ -48,7 +48,7 @@ def draw_shape(view: DrawView) -> tuple[object, ...]:
 def share_bars(ctx: LayoutContext, view: DrawView, legend: str) -> ProbabilityBars:
     """The chart of the shares the draw uses (cut entries at 0), over the entries the ranked
     table shows and in its order, printed at the table's number size so the two read across;
-    a click on a bar picks its entry."""
+    a click on a bar picks its entry (its vocabulary id, not its place in the chart)."""
     shown = shown_entries(view)
     token = ctx.tokens[view.position]
     title = _word(ctx, "share_bars", kept=len(view.kept),
@@ -56,7 +56,8 @@ def share_bars(ctx: LayoutContext, view: DrawView, legend: str) -> ProbabilityBa
     spec = BarsSpec(probs=view.shares[shown][None, :], vocab=[view.vocab[e] for e in shown],
                     positions=[0], receiver=0,
                     group_titles=[_word(ctx, "bars_of", token=token, i=view.position)],
-                    title=title, legend=legend, places=ctx.places, text_size=NUMBER_SIZE)
+                    title=title, legend=legend, places=ctx.places, text_size=NUMBER_SIZE,
+                    ids=shown)
     return ProbabilityBars(spec, ctx.theme)
 
 
@@ -112,7 +113,8 @@ def lay_out_sample(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRe
     cut = _word(ctx, key, k=TOP_ENTRIES, v=size) if len(shown) < size else ""
     rect = place_row(parent, [ranked_table(ctx, step, view), share_bars(ctx, view, cut)], 0, 0,
                      ctx.theme)
-    lines = draw_lines(view, ctx.options.lang, ctx.places)
+    place = ctx.options.run_place
+    lines = draw_lines(view, ctx.options.lang, ctx.places, place.id if place else None)
     note = text_lines(parent, lines, 0, rect.bottom() + TEXT_GAP, ctx, size=LINE_SIZE,
                       role="text")
     return rect.united(note)

@@ -28,11 +28,13 @@ class RunToken:
 @dataclass(frozen=True)
 class RunPlace:
     """Where token ``t`` (from 1) of a run of ``count`` stands, with its ``label``: what a
-    frame showing its steps says in its heading and map."""
+    frame showing its steps says in its heading and map. ``id`` is the entry the run appended,
+    which its draw need not give (a bar picked by hand, or a model edited since)."""
 
     t: int
     count: int
     label: str
+    id: int
 
 
 def run_place(scenario: Scenario, t: int) -> RunPlace:
@@ -40,7 +42,7 @@ def run_place(scenario: Scenario, t: int) -> RunPlace:
     tokens = run_tokens(scenario)
     if not 1 <= t <= len(tokens):
         raise ValueError(f"the run has tokens 1 to {len(tokens)}, not {t}")
-    return RunPlace(t, len(tokens), tokens[t - 1].label)
+    return RunPlace(t, len(tokens), tokens[t - 1].label, tokens[t - 1].id)
 
 
 def run_tokens(scenario: Scenario) -> tuple[RunToken, ...]:

@@ -35,6 +35,8 @@ NEXT_TOKEN_WORDS: dict[str, dict[str, str]] = {
                    "{shares} nats",
         "chosen": "chosen: “{entry}” (id {id}), draw t = {t} with seed {seed}; greedy would "
                   "take “{greedy}”",
+        "appended": "appended instead: “{entry}” (id {id}), picked or drawn before an edit; "
+                    "this draw gives “{chosen}”",
         "running_text": "mass of the first {rank} entries over what top-k kept = {value}",
         "running_past": "entry {rank} is past the top-{k} cut: top-p reads no mass there",
         "loss_title": "Each position's loss",
@@ -90,6 +92,8 @@ NEXT_TOKEN_WORDS: dict[str, dict[str, str]] = {
         "entropy": "熵：模型 {model} 奈特 · 调温后 {tempered} 奈特 · 保留的份额 {shares} 奈特",
         "chosen": "选中：“{entry}”（id {id}），第 t = {t} 次抽取，种子 {seed}；贪心会选"
                   "“{greedy}”",
+        "appended": "实际追加的是“{entry}”（id {id}）：手选的，或在修改模型之前抽到的；这次抽取得到"
+                    "“{chosen}”",
         "running_text": "前 {rank} 项的概率之和除以 top-k 保留的总概率 = {value}",
         "running_past": "第 {rank} 项在 top-{k} 截断之外：top-p 不再累计它的概率",
         "loss_title": "每个位置的损失",
@@ -128,8 +132,10 @@ def next_token_word(lang: str, key: str, /, **fields: object) -> str:
     return fill_word(NEXT_TOKEN_WORDS, lang, key, **fields)
 
 
-def draw_lines(view: DrawView, lang: str, places: int) -> list[str]:
-    """The draw in words: the settings, the top-p mass, the entropies and the chosen token."""
+def draw_lines(view: DrawView, lang: str, places: int, appended: int | None = None) -> list[str]:
+    """The draw in words: the settings, the top-p mass, the entropies and the chosen token;
+    and, when the run appended another entry (``appended``, the id of the run's token this draw
+    stands for), that entry."""
     def say(key: str, **fields: object) -> str:
         return next_token_word(lang, key, **fields)
 
@@ -147,6 +153,9 @@ def draw_lines(view: DrawView, lang: str, places: int) -> list[str]:
                  shares=num(view.sample_entropy)),
              say("chosen", entry=view.chosen_label, id=view.chosen, t=view.t, seed=s.seed,
                  greedy=view.vocab[view.greedy])]
+    if appended is not None and appended != view.chosen:
+        lines.append(say("appended", entry=view.vocab[appended], id=appended,
+                         chosen=view.chosen_label))
     return lines
 
 

@@ -148,16 +148,20 @@ WORDS: dict[str, str] = {
     # 生成、训练目标与 KV 缓存。
     "generate_needs_tokens": "生成需要 token_ids 和一张嵌入表，才能查到新 Token 的那一行",
     "generate_needs_head": "生成需要词表头（head.unembed 与 head.vocab）来给出下一个 Token 的概率",
+    "generate_embedding_short": "嵌入表只有 {rows} 行，词表却有 {vocab} 个条目："
+                                "词表头可能抽到的每个条目都需要自己的一行",
     "generate_with_targets": "带训练目标的文档每个位置都有一个目标：生成之前请先删去它们",
     "generate_positions_limit": "已有 {n} 个位置：再加一个就超过了 {limit} 个的上限",
     "generate_past_table": "可学习的位置表有 {rows} 行；位置 {n} 需要第 {row} 行，超出了表的末尾",
     "token_not_in_vocabulary": "编号 {token_id} 不是词表中有嵌入行的条目（编号为 0 到 {last}）",
+    "steps_fit": "要求 {steps} 个 Token，只放得下 {fit} 个：{place}：{problem}",
     "whole_from_one": "应为从 1 起的整数，得到的是 {got}",
     "temperature_range": "温度应为 0（贪心）到 {limit:g} 之间的数，得到的是 {got}",
     "top_p_range": "应为大于 0 且不超过 1 的数，得到的是 {got}",
     "loss_needs_head": "损失需要词表头（head.unembed 与 head.vocab）来给出每个位置的概率",
     "targets_list": "训练目标应为含 {count} 个编号的列表，得到的是 {got}",
     "targets_count": "训练目标应有 {count} 个编号（每个位置一个），得到 {got} 个",
+    "run_with_targets": "带训练目标的文档不能同时带生成记录：请删去其中之一",
     "run_needs_vocabulary": "生成记录需要 token_ids 及其嵌入表，以及词表头（head.unembed 与 "
                             "head.vocab）",
     "chosen_list": "应为编号的列表，得到的是 {got}",

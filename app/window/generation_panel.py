@@ -35,7 +35,7 @@ from app.model.edits import AppendToken, SetGeneration, run_of
 from app.texts.problems import problem_words
 from engine import Scenario, ScenarioError
 from engine.generation import check_generates
-from engine.numbers import format_number
+from engine.numbers import format_exact, format_number
 from engine.parse_generation import MAX_TEMPERATURE
 from engine.sampling import sample
 
@@ -50,8 +50,13 @@ SLIDER_TOP = 3.0
 """The slider's largest temperature (a document may hold a larger one; the number says it)."""
 ROWS_APART = (2, 18)
 """Pixels between the two rows of controls: one under the other, and on one line."""
+TOP_P_DECIMALS = 2
+"""The decimals the top-p box shows a value of the box's own steps with."""
+MAX_TOP_P_DECIMALS = 17
+"""Enough decimals for any top-p a document holds (float64 has 17 significant digits)."""
 MAX_SEED = 2**31 - 1
-"""The largest seed the spin box offers (a document may hold up to 2⁶³ − 1)."""
+"""The largest seed the spin box offers (a document may hold up to 2⁶³ − 1: the box then shows
+it as its special value)."""
 
 
 class GenerationPanel(QWidget):
@@ -88,7 +93,7 @@ class GenerationPanel(QWidget):
         self.top_k_box.setRange(0, 1)
         bind(self.top_k_box.setSpecialValueText, lambda: self.tr("all"))
         self.top_p_box = QDoubleSpinBox()
-        self.top_p_box.setRange(0.01, 1.0)
+        self.top_p_box.setRange(10.0 ** -TOP_P_DECIMALS, 1.0)
         self.top_p_box.setSingleStep(0.05)
         self.seed_box = QSpinBox()
         self.seed_box.setRange(0, MAX_SEED)
@@ -181,18 +186,39 @@ class GenerationPanel(QWidget):
         vocab = len(scenario.head.vocab) if scenario.head is not None else 0
         self.top_k_box.setRange(0, max(1, vocab))
         self.top_k_box.setValue(settings.top_k or 0)
-        self.top_p_box.setValue(settings.top_p)
-        self.seed_box.setValue(min(settings.seed, MAX_SEED))
+        self._show_top_p(settings.top_p)
+        self._show_seed(settings.seed)
         for widget in widgets:
             widget.blockSignals(False)
-        self.temperature_label.setText(format_number(self._slider_temperature(), 2, pad=True))
+        self.temperature_label.setText(self._temperature_text())
         self._enable()
 
-    def _slider_temperature(self) -> float:
-        settings = run_of(self.state.scenario).settings
-        if settings.temperature > SLIDER_TOP:
-            return settings.temperature
-        return self.slider.value() / SLIDER_STEPS
+    def _show_top_p(self, top_p: float) -> None:
+        """The run's top-p in the box with the decimals it needs (at least 2; 0.999 is not
+        1.00), the box reaching down to it."""
+        decimals = next((d for d in range(TOP_P_DECIMALS, MAX_TOP_P_DECIMALS)
+                         if round(top_p, d) == top_p), MAX_TOP_P_DECIMALS)
+        self.top_p_box.setDecimals(decimals)
+        self.top_p_box.setMinimum(10.0 ** -decimals)
+        self.top_p_box.setValue(top_p)
+
+    def _show_seed(self, seed: int) -> None:
+        """The run's seed in the box; one past its range stands as the box's special value
+        (below 0, its text the seed), so the number shown is the one the draws use."""
+        large = seed > MAX_SEED
+        self.seed_box.setMinimum(-1 if large else 0)
+        self.seed_box.setSpecialValueText(str(seed) if large else "")
+        self.seed_box.setValue(-1 if large else seed)
+
+    def _temperature_text(self) -> str:
+        """The run's temperature (the slider's when greedy), with two decimals where they hold
+        it exactly, else in full: 0.004 is not the slider's nearest step 0.01."""
+        temperature = run_of(self.state.scenario).settings.temperature
+        if temperature == 0:
+            temperature = self.slider.value() / SLIDER_STEPS
+        if round(temperature, 2) == temperature:
+            return format_number(temperature, 2, pad=True)
+        return format_exact(temperature)
 
     # -- edits -------------------------------------------------------------------------------
     def _set(self, key: str, value: float | int | None) -> None:

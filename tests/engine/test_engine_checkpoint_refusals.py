@@ -213,3 +213,13 @@ def test_the_command_refuses_in_one_line_and_writes_nothing(
                            "--out", str(out_path))
     assert status == 2 and out == "" and err.count("\n") == 1 and "config.json: missing" in err
     assert out_path.read_text("utf-8") == "kept"
+
+
+def test_an_out_file_that_cannot_be_written_exits_with_1(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """As the README says of every command (export did; import-hf exited with 2, as for a
+    refused folder)."""
+    status, out, err = run(capsys, "import-hf", str(FIXTURES / "gpt2"), "--text", "the cat",
+                           "--out", str(tmp_path))
+    assert (status, out) == (1, "")
+    assert err == f"qkv-studio: cannot write {tmp_path}: a folder has that name\n"

@@ -19,6 +19,14 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return status, out, err
 
 
+def short_embedding() -> dict[str, object]:
+    """A document whose embedding has 4 rows under a six-entry head: a draw of id 4 or 5 has
+    no row to append."""
+    doc = built(22)
+    doc["embedding"] = doc["embedding"][:4]
+    return doc
+
+
 def _file(tmp_path: Path, name: str, doc: dict[str, object]) -> str:
     path = tmp_path / f"{name}.qkv.json"
     path.write_text(json.dumps(doc, ensure_ascii=False), "utf-8")
@@ -67,6 +75,10 @@ def test_the_same_seed_prints_the_same_run(capsys: pytest.CaptureFixture[str],
     (("--top-p", "0"), "--top-p: expected a number above 0 and at most 1, got 0.0"),
     (("--top-p", "1.2"), "--top-p: expected a number above 0 and at most 1"),
     (("--top-k", "0"), "--top-k: expected a whole number from 1, got 0"),
+    (("--top-k", "5000"), "--top-k: expected a whole number from 1 to 4096, got 5000"),
+    (("--seed", "-1"), "--seed: expected a whole number from 0 to 9223372036854775807, got -1"),
+    (("--seed", str(2**63)), "--seed: expected a whole number from 0 to 9223372036854775807, "
+                             "got a whole number of about 20 digits"),
     (("--steps", "0"), "--steps must be a whole number from 1 to 512, got 0"),
 ])
 def test_bad_options_are_refused_in_one_line_and_nothing_is_written(
@@ -81,11 +93,32 @@ def test_bad_options_are_refused_in_one_line_and_nothing_is_written(
     assert not out_path.exists()
 
 
+@pytest.mark.parametrize(("doc", "steps", "message"), [
+    (built(2, positions=learned_table(7)), "5",
+     "--steps: 5 tokens asked, 3 fit: positions.table: the learned table has 7 rows; position 7 "
+     "would need row 7, past its end"),
+    (built(4, positions={"kind": "rope"}), "512",
+     "--steps: 512 tokens asked, 358 fit: layers.0.attention.heads: 2 heads × 363² positions is "
+     "more than the limit of 262144 scores"),
+])
+def test_a_run_that_passes_a_limit_says_how_many_tokens_fit(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, doc: dict[str, object], steps: str,
+        message: str) -> None:
+    """The limit met after some tokens was said as if the document itself were wrong."""
+    out_path = tmp_path / "never.qkv.json"
+    status, out, err = run(capsys, "generate", _file(tmp_path, "doc", doc), "--steps", steps,
+                           "--out", str(out_path))
+    assert (status, out, err) == (2, "", f"qkv-studio: {message}\n")
+    assert not out_path.exists()
+
+
 @pytest.mark.parametrize(("doc", "message"), [
     ({"three": None}, "token_ids: generating needs token_ids and an embedding table to look "
                       "the new token up in"),
-    (built(2, positions=learned_table(5)), "positions.table: the learned table has 5 rows; "
-                                           "position 5 would need row 5, past its end"),
+    (built(2, positions=learned_table(4)), "positions.table: the learned table has 4 rows; "
+                                           "position 4 would need row 4, past its end"),
+    (short_embedding(), "embedding: 4 rows for a vocabulary of 6 entries: each entry the head "
+                        "can draw needs its row"),
 ])
 def test_documents_that_cannot_generate_are_refused(capsys: pytest.CaptureFixture[str],
                                                     tmp_path: Path, doc: dict[str, object],
@@ -121,3 +154,13 @@ def test_compute_prints_the_loss(capsys: pytest.CaptureFixture[str], tmp_path: P
     np.testing.assert_allclose(printed["arrays"]["loss"], -np.log(probs[[0, 1, 2], [1, 2, 0]]),
                                rtol=1e-13)
     assert printed["arrays"]["loss_mean"] == [pytest.approx(np.mean(printed["arrays"]["loss"]))]
+
+
+def test_an_out_file_that_cannot_be_written_exits_with_1(capsys: pytest.CaptureFixture[str],
+                                                         tmp_path: Path) -> None:
+    """As the README says of every command: a refused document or option exits with 2, a file
+    that cannot be written with 1 (generate exited with 2 for both), and nothing is printed."""
+    status, out, err = run(capsys, "generate", "continue", "--steps", "1", "--out",
+                           str(tmp_path))
+    assert (status, out) == (1, "")
+    assert err == f"qkv-studio: cannot write {tmp_path}: a folder has that name\n"

@@ -93,6 +93,15 @@ def test_a_saved_document_keeps_its_targets_and_its_run() -> None:
     (lambda d: d.update(generation={"chosen": [0, 1, 2]}), "generation.chosen",
      "leave no prompt"),
     (lambda d: d.update(generation={"beam": 2}), "generation.beam", "unknown key"),
+    # A run with targets: token t's document (the run cut before t) had fewer positions than
+    # targets, and the window's token button ended in a traceback.
+    (lambda d: d.update(targets=[1, 2, 0], generation={"chosen": [2]}), "generation",
+     "a document with training targets holds no generation run: remove one of them"),
+    # A run whose document cannot draw (an entry without an embedding row): its tokens' frames
+    # and export --run showed the probabilities step as each token's draw.
+    (lambda d: d.update(embedding=d["embedding"][:2], token_ids=[0, 1, 1],
+                        generation={"chosen": [1]}), "embedding",
+     "2 rows for a vocabulary of 3 entries: each entry the head can draw needs its row"),
 ])
 def test_bad_targets_and_runs_are_refused_at_their_place(change, place: str,  # type: ignore[no-untyped-def]
                                                           words: str) -> None:

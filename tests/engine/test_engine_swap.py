@@ -7,11 +7,14 @@ the permuted arrays by hand here, index by index.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
-from engine import compute, parse_scenario
+from engine import compute, dumps_scenario, parse_scenario
 from engine.differences import compare, in_token_order, source_cell, token_axes
+from engine.generation import extend
 from engine.swap import swap_order, swap_tokens
 
 RNG = np.random.default_rng(7)
@@ -140,3 +143,17 @@ def test_drawn_by_token_the_causal_mask_follows_its_tokens() -> None:
                 [True, False, False, True]]
     assert shown.visible.tolist() == expected
     assert shown.visibility[""].tolist() == expected
+
+
+def test_a_swap_that_moves_a_generated_token_drops_the_run_so_the_document_reopens() -> None:
+    """Swapping a prompt token with a generated one kept ``generation.chosen`` = (0, 1) over
+    token ids ending (0, 0): the document saved, and did not open again."""
+    doc = document(causal=True, ids=True)
+    start = parse_scenario({**doc, "generation": {"temperature": 0}})
+    run = extend(extend(start, 0), 1)
+    assert run.generation is not None and run.generation.chosen == (0, 1)
+    moved = swap_tokens(run, 0, run.n - 1)
+    assert moved.generation is None
+    assert parse_scenario(json.loads(dumps_scenario(moved))).token_ids == moved.token_ids
+    kept = swap_tokens(run, 0, 1)  # two prompt tokens: the run still ends the token ids
+    assert kept.generation == run.generation
