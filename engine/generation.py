@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.errors import ScenarioError
 from engine.modules import Layer
+from engine.parse_layers import check_scores
 from engine.reader import MAX_POSITIONS
 from engine.refusals import Refusal
 from engine.scenario import Scenario, check_size
@@ -90,8 +91,21 @@ def extend(scenario: Scenario, token_id: int) -> Scenario:
         X=scenario.embedding[list(ids)], layers=tuple(_seeing_new_key(layer)
                                                       for layer in scenario.layers),
         generation=None if run is None else replace(run, chosen=(*run.chosen, token_id)))
+    _check_scores(longer)
     check_size(longer)  # the rest of the document was checked, and is the same objects
     return longer
+
+
+def _check_scores(longer: Scenario) -> None:
+    """Refuse a longer document whose self- or cross-attention scores (they grow with n) pass
+    the limit, at the place a file's would be refused."""
+    encoder = longer.encoder
+    for k, layer in enumerate(longer.layers):
+        place = "attention" if longer.shorthand else f"layers.{k}.attention"
+        check_scores(layer.attention.heads, longer.n, longer.n, place)
+        if layer.cross_attention is not None and encoder is not None:
+            check_scores(layer.cross_attention.heads, longer.n, encoder.n,
+                         f"layers.{k}.cross_attention")
 
 
 def _seeing_new_key(layer: Layer) -> Layer:

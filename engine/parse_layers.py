@@ -63,6 +63,15 @@ def _at(place: str, key: str) -> str:
     return f"{place}.{key}" if place else key
 
 
+def check_scores(heads: int, n: int, n_keys: int, place: str) -> None:
+    """Refuse an attention at ``place`` whose scores (heads × n × n_keys) pass the limit."""
+    if heads * n * n_keys > MAX_CELLS:
+        positions = Refusal("square_positions", n=n) if n == n_keys \
+            else Refusal("grid_positions", n=n, keys=n_keys)
+        raise ScenarioError(_at(place, "heads"), Refusal("scores_limit", heads=heads,
+                                                         positions=positions, limit=MAX_CELLS))
+
+
 def parse_attention(value: object, place: str, *, n: int, d: int, n_keys: int | None = None,
                     d_keys: int | None = None, cross: bool = False, encoder: bool = False,
                     eps: float = DEFAULT_EPS) -> Attention:
@@ -81,11 +90,7 @@ def parse_attention(value: object, place: str, *, n: int, d: int, n_keys: int | 
     if encoder and causal:
         raise ScenarioError(_at(place, "causal"), Refusal("encoder_causal"))
     scale = expect_bool(att.get("scale", True), _at(place, "scale"))
-    if heads * n * n_keys > MAX_CELLS:
-        positions = Refusal("square_positions", n=n) if n == n_keys \
-            else Refusal("grid_positions", n=n, keys=n_keys)
-        raise ScenarioError(_at(place, "heads"), Refusal("scores_limit", heads=heads,
-                                                         positions=positions, limit=MAX_CELLS))
+    check_scores(heads, n, n_keys, place)
     groups = heads
     if "kv_heads" in att:
         groups = expect_int(att["kv_heads"], _at(place, "kv_heads"), 1, MAX_HEADS)
