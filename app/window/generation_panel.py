@@ -34,7 +34,7 @@ from app.i18n import LiveTexts, current_language
 from app.model.edits import AppendToken, SetGeneration, run_of
 from app.texts.problems import problem_words
 from engine import Scenario, ScenarioError
-from engine.generation import check_generates
+from engine.generation import check_room
 from engine.numbers import format_exact, format_number
 from engine.parse_generation import MAX_TEMPERATURE
 from engine.sampling import sample
@@ -141,10 +141,12 @@ class GenerationPanel(QWidget):
 
     # -- what the document allows ------------------------------------------------------------
     def refusal(self, scenario: Scenario) -> str | None:
-        """Why ``scenario`` cannot generate at all, in the interface language (None: it can;
-        a limit it reaches is refused by the engine when the token is appended)."""
+        """Why ``scenario`` cannot take one more generated token, in the interface language
+        (None: it can): what it lacks, or a limit it has reached (the position limit, a
+        learned table's end); a size limit the longer document would pass is refused by the
+        engine when the token is appended."""
         try:
-            check_generates(scenario)
+            check_room(scenario)
         except ScenarioError as error:
             return problem_words(error, current_language())
         return None

@@ -297,20 +297,21 @@ def test_a_document_that_cannot_generate_has_its_controls_disabled_saying_why(
         close_window(window)
 
 
-def test_a_refusal_past_the_learned_table_keeps_the_document(qtbot: QtBot) -> None:
+def test_at_the_learned_tables_end_generate_next_is_disabled_saying_why(qtbot: QtBot) -> None:
+    """Four tokens and a four-row table: the controls are disabled with the engine's reason
+    (it was only said after a click), and Generate next keeps the document."""
     doc = generation_documents.built(2, positions=generation_documents.learned_table(4))
     window = open_on(qtbot, parse_scenario(doc))
     try:
+        panel = window.generation
+        assert window.state.scenario.n == 4
+        assert not panel.button.isEnabled() and not panel.action.isEnabled()
+        assert panel.button.toolTip().startswith(
+            "positions.table: the learned table has 4 rows; position 4 would need row 4")
         before = window.state.scenario
         steps = window.state.undo_stack.count()
-        assert window.generation.button.isEnabled()
-        qtbot.mouseClick(window.generation.button, Qt.MouseButton.LeftButton)
-        assert window.state.scenario is before
-        assert window.state.undo_stack.count() == steps
-        status = window.statusBar().currentMessage()
-        assert status.startswith("⚠ append token ")
-        assert "positions.table: the learned table has 4 rows; position 4 would need row 4" \
-            in status
+        assert not panel.generate()
+        assert window.state.scenario is before and window.state.undo_stack.count() == steps
     finally:
         close_window(window)
 
