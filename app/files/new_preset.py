@@ -7,6 +7,7 @@ work; otherwise the preset opens in a new window beside it.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
@@ -33,6 +34,10 @@ def new_from_architecture(shell: Shell, name: str) -> None:
         shell.open_window(scenario).show_message(said)
 
 
+def _label(name: str) -> str:
+    return preset_label(name, current_language())
+
+
 def presets_menu(shell: Shell, parent: QMenu) -> QMenu:
     """The submenu under ``parent``: one entry per family, its words in the interface language."""
     menu = parent.addMenu("")
@@ -40,7 +45,7 @@ def presets_menu(shell: Shell, parent: QMenu) -> QMenu:
     for name in PRESETS:
         action = menu.addAction("")
         action.setObjectName(f"preset-{name}")
-        shell.texts.bind(action.setText, lambda name=name: preset_label(name, current_language()))
+        shell.texts.bind(action.setText, partial(_label, name))
         action.triggered.connect(
             lambda _on=False, name=name: new_from_architecture(shell, name))
     return menu
