@@ -7,6 +7,8 @@ serves the pre-norm and the post-norm order alike.
 
 from __future__ import annotations
 
+import numpy as np
+import numpy.typing as npt
 from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QGraphicsItem
 
@@ -111,23 +113,65 @@ def _activation_note(ctx: LayoutContext, activation: str) -> str:
                       "identity": "identity_note", "gelu_tanh": "gelu_tanh_note"}[activation])
 
 
-def lay_out_ffn(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
-    """source · W1 + b1 = z → activation → hidden (ReLU's zeros marked); hidden · W2 + b2."""
+def _product(ctx: LayoutContext, step: Step, left: MatrixGrid, weight: str,
+             bias: str) -> list[QGraphicsItem | str]:
+    """``left · W + b``: the feed-forward's ``ffn.{weight}`` and, if it has one, ``ffn.{bias}``."""
     ffn = module_of(ctx.trace, step).ffn
+    row: list[QGraphicsItem | str] = [left, "·", ctx.grid(parameter_path(step, f"ffn.{weight}"))]
+    if getattr(ffn, bias) is not None:
+        row += ["+", ctx.grid(parameter_path(step, f"ffn.{bias}"))]
+    return row
+
+
+def _gated_rows(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
+    """A gated feed-forward's hidden units: source · Wg + bg = z → activation → gate, then
+    source · W1 + b1 = up, and up ⊙ gate = hidden (SwiGLU, GeGLU)."""
+    ffn = module_of(ctx.trace, step).ffn
+    source = step.reads[0]
+    gate, up = array_name(step, "ffn_gate"), array_name(step, "ffn_up")
+    z = ctx.trace.arrays[source] @ ffn.Wg + (0.0 if ffn.bg is None else ffn.bg)
+
+    def explain_z(row: int, col: int) -> str:
+        return explain(ctx.trace, gate, (row, col)).details[0]
+
+    first = _product(ctx, step, ctx.grid(source, highlight_receiver=True), "Wg", "bg")
+    first += ["=", custom_grid(ctx, word(ctx, "gate_z_title", source=short_name(source)), z,
+                               ctx.labels, numbered(z.shape[1]), explain=explain_z,
+                               highlight_receiver=True),
+              f"→ {ffn.activation} →",
+              ctx.grid(gate, title=word(ctx, "gate_title", activation=ffn.activation),
+                       highlight_receiver=True, note=_activation_note(ctx, ffn.activation))]
+    top = place_row(parent, first, 0, 0, ctx.theme)
+    second = _product(ctx, step, ctx.grid(source, highlight_receiver=True), "W1", "b1")
+    up_title = word(ctx, "up_title", source=short_name(source)) + (
+        word(ctx, "z_bias") if ffn.b1 is not None else "")
+    second += ["=", ctx.grid(up, title=up_title, highlight_receiver=True),
+               word(ctx, "times_gate"),
+               ctx.grid(array_name(step, "ffn_hidden"), title=word(ctx, "gated_hidden_title"),
+                        highlight_receiver=True)]
+    return top.united(place_row(parent, second, 0, top.bottom() + ROW_GAP, ctx.theme))
+
+
+def lay_out_ffn(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
+    """source · W1 + b1 = z → activation → hidden (ReLU's zeros marked); hidden · W2 + b2.
+    A gated feed-forward shows its gate and its up-projection instead of z."""
+    ffn = module_of(ctx.trace, step).ffn
+    if ffn.Wg is not None:
+        top = _gated_rows(ctx, step, parent)
+        bottom = _output_row(ctx, step, parent, top.bottom() + ROW_GAP,
+                             word(ctx, "gated_hidden_title"), None)
+        return top.united(bottom)
     source = step.reads[0]
     z = ffn_pre(ctx.trace, step)
     units = numbered(z.shape[1])
     activation = ffn.activation
     marked = (z <= 0) if activation == "relu" else None
-    hidden, out = array_name(step, "ffn_hidden"), array_name(step, "ffn_out")
+    hidden = array_name(step, "ffn_hidden")
 
     def explain_z(row: int, col: int) -> str:
         return explain(ctx.trace, hidden, (row, col)).details[0]
 
-    first: list[QGraphicsItem | str] = [ctx.grid(source, highlight_receiver=True), "·",
-                                        ctx.grid(parameter_path(step, "ffn.W1"))]
-    if ffn.b1 is not None:
-        first += ["+", ctx.grid(parameter_path(step, "ffn.b1"))]
+    first = _product(ctx, step, ctx.grid(source, highlight_receiver=True), "W1", "b1")
     z_title = word(ctx, "z_title", source=short_name(source)) + (
         word(ctx, "z_bias") if ffn.b1 is not None else "")
     first += ["=", custom_grid(ctx, z_title, z, ctx.labels, units, explain=explain_z,
@@ -137,14 +181,19 @@ def lay_out_ffn(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF
                        highlight_receiver=True, marked=marked,
                        note=_activation_note(ctx, activation))]
     top = place_row(parent, first, 0, 0, ctx.theme)
-    second: list[QGraphicsItem | str] = [
-        ctx.grid(hidden, title=word(ctx, "hidden_title", activation=activation),
-                 highlight_receiver=True, marked=marked), "·",
-        ctx.grid(parameter_path(step, "ffn.W2"))]
-    if ffn.b2 is not None:
-        second += ["+", ctx.grid(parameter_path(step, "ffn.b2"))]
+    bottom = _output_row(ctx, step, parent, top.bottom() + ROW_GAP,
+                         word(ctx, "hidden_title", activation=activation), marked)
+    return top.united(bottom)
+
+
+def _output_row(ctx: LayoutContext, step: Step, parent: QGraphicsItem, y: float,
+                hidden_title: str, marked: npt.NDArray[np.bool_] | None) -> QRectF:
+    """hidden · W2 + b2 = ffn_out, at height ``y``."""
+    ffn = module_of(ctx.trace, step).ffn
+    second = _product(ctx, step, ctx.grid(array_name(step, "ffn_hidden"), title=hidden_title,
+                                          highlight_receiver=True, marked=marked), "W2", "b2")
     out_title = word(ctx, "ffn_out_title") + (word(ctx, "ffn_out_bias") if ffn.b2 is not None
                                               else "")
-    second += ["=", ctx.grid(out, title=out_title, highlight_receiver=True)]
-    bottom = place_row(parent, second, 0, top.bottom() + ROW_GAP, ctx.theme)
-    return top.united(bottom)
+    second += ["=", ctx.grid(array_name(step, "ffn_out"), title=out_title,
+                             highlight_receiver=True)]
+    return place_row(parent, second, 0, y, ctx.theme)

@@ -1,6 +1,6 @@
 """File → New from architecture in the window: each family's entry, in both languages, makes its
 preset the unsaved document with no undo history (a new window beside unsaved work), and every
-step of it is drawn."""
+step of it is drawn; the canvas shows what makes each family itself."""
 
 from __future__ import annotations
 
@@ -10,6 +10,10 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
+from app.canvas import FrameOptions
+from app.canvas.frame import FrameItem
+from app.canvas.grid import GridSpec, MatrixGrid
+from app.canvas.pieces import TextItem
 from app.i18n import set_language
 from app.model.presets import PRESETS, preset
 from app.window.studio import StudioWindow
@@ -78,3 +82,56 @@ def test_unsaved_work_stays_and_the_preset_opens_in_a_new_window(
         assert len(opened) == 1 and opened[0].state.scenario.title == "BERT · tiny preset"
         assert opened[0].statusBar().currentMessage() == \
             "New BERT preset: an encoder: no causal mask, post-norm, GELU"
+
+
+def frame_of(name: str, step: str) -> FrameItem:
+    trace = compute(preset(name))
+    return FrameItem(trace, trace.step_index(step), FrameOptions(lang="en"))
+
+
+def words(frame: FrameItem) -> list[str]:
+    return [item.text for item in frame.items_of(TextItem)]
+
+
+def grids(frame: FrameItem) -> dict[str, GridSpec]:
+    return {grid.spec.title: grid.spec for grid in frame.items_of(MatrixGrid)}
+
+
+def test_the_canvas_shows_what_makes_each_family_itself(qapp: object) -> None:
+    """RoPE's dials (all of Llama's pairs, one of NeoX's), the gate (up ⊙ silu(norm2·Wg)),
+    Mistral's one K/V head and its window's masked cells, BERT's post-norm, NeoX's FFN reading
+    the layer's input."""
+    llama, neox = words(frame_of("llama", "L1.rope")), words(frame_of("gpt_neox", "L1.rope"))
+    assert {"pair 0: cols 0,2", "pair 1: cols 1,3"} <= set(llama)
+    assert "pair 0: cols 0,1" in neox and "pair 1: cols 1,3" not in neox
+    assert "columns 2–3 of each head are not turned" in neox
+    assert "columns 2–3 of each head are not turned" not in llama
+    with pytest.raises(ValueError, match=r"no step 'L1\.rope'"):
+        frame_of("gpt2", "L1.rope")
+    assert "+ positions" in words(frame_of("gpt2", "L1.ffn"))
+    gated, trace = grids(frame_of("llama", "L1.ffn")), compute(preset("llama"))
+    z = trace.arrays["L1.norm2"] @ trace.scenario.layers[0].block.ffn.Wg
+    np.testing.assert_allclose(gated["z = norm2·Wg"].values, z, atol=1e-12)
+    np.testing.assert_allclose(gated["gate = silu(z)"].values, z / (1 + np.exp(-z)), atol=1e-12)
+    np.testing.assert_array_equal(gated["hidden = up ⊙ gate"].values,
+                                  gated["up = norm2·W1"].values * gated["gate = silu(z)"].values)
+    assert "hidden = gelu_tanh(z)" in grids(frame_of("gpt2", "L1.ffn"))
+    assert "hidden = silu(z)" not in gated, "a gated hidden unit is not silu of W1's z"
+    for name, width in (("mistral", 4), ("qwen2", 4), ("llama", 8)):
+        shown = grids(frame_of(name, "L1.projections"))
+        k, v = shown["K = norm1·Wk"], shown["V = norm1·Wv"]
+        assert k.values.shape == (4, width) == v.values.shape
+    masked = grids(frame_of("mistral", "L1.weights"))
+    causal = grids(frame_of("llama", "L1.weights"))
+    beyond = np.array([[i - j >= 2 for j in range(4)] for i in range(4)])
+    upper = np.triu(np.ones((4, 4), bool), 1)
+    for title, spec in masked.items():
+        assert spec.masked is not None and np.array_equal(spec.masked, upper | beyond), title
+    assert all(np.array_equal(spec.masked, upper) for spec in causal.values())
+    assert "Step 8 of 23 · Layer 1: Post-norm (LayerNorm) of the first residual" in words(
+        frame_of("bert", "L1.norm1"))
+    assert all(spec.masked is None or not spec.masked.any()
+               for spec in grids(frame_of("bert", "L1.weights")).values())
+    assert any(text.startswith("reads: X, ") for text in words(frame_of("gpt_neox", "L1.norm2")))
+    assert not any(text.startswith("reads: X, ")
+                   for text in words(frame_of("gpt2", "L1.norm2")))
