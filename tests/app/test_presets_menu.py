@@ -18,7 +18,9 @@ from app.i18n import set_language
 from app.model.presets import PRESETS, preset
 from app.window.studio import StudioWindow
 from engine import compute
+from tests.app import test_i18n_untranslated as untranslated_walk
 from tests.app.driving import beside_unsaved_work, close_window, open_window
+from tests.app.test_i18n_untranslated import check_chinese_window
 
 
 def preset_entries(window: StudioWindow) -> dict[str, QAction]:
@@ -135,3 +137,25 @@ def test_the_canvas_shows_what_makes_each_family_itself(qapp: object) -> None:
     assert any(text.startswith("reads: X, ") for text in words(frame_of("gpt_neox", "L1.norm2")))
     assert not any(text.startswith("reads: X, ")
                    for text in words(frame_of("gpt2", "L1.norm2")))
+
+
+STACK_NAMES = {"L1", "L2", "Wg", "f"}
+"""Grid names of a two-layer stack (``L1.Wq``, the head's ``γf``), which the walk's word list
+leaves out."""
+UNTRANSLATED_STEP_LABELS = {"rope", "positions"}
+"""Known gap outside the presets: the timeline's buttons of these steps read ``4 rope``,
+``2 positions`` in the Chinese window too."""
+
+
+@pytest.mark.parametrize("name", ["llama", "bert"])
+def test_no_english_sentence_is_left_in_a_chinese_window_on_a_preset(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    monkeypatch.setattr(untranslated_walk, "ALLOWED_WORDS", untranslated_walk.ALLOWED_WORDS
+                        | STACK_NAMES | UNTRANSLATED_STEP_LABELS)
+    window = open_window(qtbot)
+    try:
+        preset_entries(window)[name].trigger()
+        check_chinese_window(qtbot, window)
+    finally:
+        set_language("en")
+        close_window(window)
