@@ -14,6 +14,7 @@ import pytest
 
 from app.model.presets import PRESETS, WORDS, preset, preset_document
 from app.texts.example_words import document_words
+from app.texts.lookup import step_sections, step_text
 from app.texts.preset_words import PRESET_MENU, PRESET_NOTES, preset_label, preset_note
 from engine import Trace, compute
 
@@ -210,3 +211,17 @@ def test_every_preset_has_its_words_in_both_languages(name: str) -> None:
     assert set(re.findall(r"\d+", english[1])) == set(re.findall(r"\d+", chinese[1]))
     assert preset_label(name, "en").startswith(PRESET_MENU[name]["en"][0] + " — ")
     assert preset(name, preset_note(name)).note == english[1]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_gated_feed_forward_is_explained_as_a_gate(lang: str) -> None:
+    """The check sentence prints the receiver's up row, gate and hidden row: up × gate = hidden
+    cell by cell, to the 3 decimals printed."""
+    trace = trace_of("llama")
+    check = step_sections(trace, trace.step_index("L1.ffn"), lang)[-1][1]
+    up, gate, hidden = (a([float(x.replace("−", "-")) for x in row.split(", ")[:4]])
+                        for row in re.findall(r"\[([^\]]*)\]", check))
+    np.testing.assert_allclose(up * gate, hidden, atol=2e-3)
+    np.testing.assert_allclose(hidden, trace.arrays["L1.ffn_hidden"][3, :4], atol=5e-4)
+    assert ("gate" if lang == "en" else "门") in step_text(
+        trace, trace.step_index("L1.ffn"), lang).summary
