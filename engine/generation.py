@@ -7,10 +7,10 @@ from dataclasses import replace
 from typing import Any
 
 from engine.errors import ScenarioError
+from engine.modules import Layer
 from engine.reader import MAX_POSITIONS
 from engine.refusals import Refusal
-from engine.scenario import Scenario, parse_scenario
-from engine.writer import as_array, to_document
+from engine.scenario import Scenario, check_size
 
 
 def check_generates(scenario: Scenario) -> None:
@@ -77,16 +77,24 @@ def extend(scenario: Scenario, token_id: int) -> Scenario:
     check_room(scenario)
     check_token(scenario, token_id)
     assert scenario.token_ids is not None and scenario.head is not None
-    doc = to_document(scenario, as_array)
-    doc["token_ids"] = [*scenario.token_ids, token_id]
-    doc["tokens"] = [*scenario.tokens, scenario.head.vocab[token_id]]
-    for attention in self_attentions(doc, scenario):
-        if "key_mask" in attention:
-            attention["key_mask"] = [*attention["key_mask"], 1]
-    if scenario.generation is not None:
-        run = scenario.generation
-        doc["generation"] = replace(run, chosen=(*run.chosen, token_id)).to_document()
-    return parse_scenario(doc)
+    assert scenario.embedding is not None
+    ids = (*scenario.token_ids, token_id)
+    run = scenario.generation
+    longer = replace(
+        scenario, token_ids=ids, tokens=(*scenario.tokens, scenario.head.vocab[token_id]),
+        X=scenario.embedding[list(ids)], layers=tuple(_seeing_new_key(layer)
+                                                      for layer in scenario.layers),
+        generation=None if run is None else replace(run, chosen=(*run.chosen, token_id)))
+    check_size(longer)  # the rest of the document was checked, and is the same objects
+    return longer
+
+
+def _seeing_new_key(layer: Layer) -> Layer:
+    """A main-stack layer whose self-attention's key mask (if any) shows the new token."""
+    mask = layer.attention.key_mask
+    if mask is None:
+        return layer
+    return replace(layer, attention=replace(layer.attention, key_mask=(*mask, True)))
 
 
 def self_attentions(doc: dict[str, Any], scenario: Scenario) -> list[dict[str, Any]]:

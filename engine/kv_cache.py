@@ -51,8 +51,9 @@ class Cache:
 @dataclass(frozen=True, eq=False)
 class NewRow:
     """The result of one cached step: the cache with the new position, and the new position's
-    arrays by trace name (every array of the one new row: ``X``, ``L1.weights``, ``logits``,
-    ``probs`` …; attention shares are h × 1 × (n + 1))."""
+    arrays by trace name (its row of every array of the main stack, as :func:`compute` of the
+    longer document names them: ``X``, ``L1.Q``, ``L1.weights``, ``logits``, ``probs`` …;
+    scores and shares are h × 1 × (n + 1), a cross-attention's h × 1 × m)."""
 
     cache: Cache
     arrays: dict[str, FloatArray] = field(default_factory=dict)
@@ -89,13 +90,19 @@ def cache_of(trace: Trace) -> Cache:
     return Cache(scenario=trace.scenario, n=trace.scenario.n, keys=keys, values=values)
 
 
-def _input_row(scenario: Scenario, token_id: int, p: int) -> FloatArray:
-    """Row p of X: the token's embedding row plus position p's row of an additive kind."""
+def _input_row(tape: Tape, scenario: Scenario, token_id: int, p: int) -> None:
+    """Row p of X: the token's embedding row plus position p's row of an additive kind (as
+    ``embedded`` and ``positions``), and RoPE's angles of position p (``rope_angles``)."""
     assert scenario.embedding is not None
     row: FloatArray = scenario.embedding[token_id:token_id + 1]
+    tape.arrays["X"] = row
     positions = scenario.positions
-    if positions is None or positions.kind not in ("sinusoidal", "learned"):
-        return row
+    if positions is None or positions.kind not in ("sinusoidal", "learned", "rope"):
+        return
+    if positions.kind == "rope":
+        r = positions.rotary(scenario.attention.d_k)
+        tape.arrays["rope_angles"] = rope_angles(p + 1, r, positions.base)[p:]
+        return
     table = (positions.table if positions.kind == "learned" else None)
     if table is not None:
         at = positions.offset + p
@@ -104,8 +111,8 @@ def _input_row(scenario: Scenario, token_id: int, p: int) -> FloatArray:
         rows = added_rows(positions, p + 1, scenario.d)
         assert rows is not None
         added = rows[p:]
-    with_position: FloatArray = row + added
-    return with_position
+    tape.arrays["embedded"], tape.arrays["positions"] = row, added
+    tape.arrays["X"] = row + added
 
 
 @dataclass
@@ -120,40 +127,44 @@ class _Step:
 
     def attend(self, tape: Tape, place: Place, a: Attention, source: str,
                keys_source: str | None = None, /) -> None:
-        """The new row's attention at ``place``; writes ``{scope}attn_out`` (one row)."""
+        """The new row's attention at ``place``: writes its row of every array the full
+        computation names (``{scope}Q``, ``K`` and ``V`` of a self-attention, ``Q_normed``,
+        ``Q_rot``, ``qk``/``alibi``, ``scores``, ``weights``, ``mixed``, ``attn_out``)."""
         s, x = place.scope, tape[source]
-        q = query_rows(a, x)
+        q = tape.arrays[f"{s}Q"] = query_rows(a, x)
         if a.qk_norm is not None:
             assert a.gamma_q is not None
-            q = head_normed(a, q, a.gamma_q, a.heads)
+            q = tape.arrays[f"{s}Q_normed"] = head_normed(a, q, a.gamma_q, a.heads)
         if keys_source is None:
-            keys, values, q, mask = self._grown(s, a, q, x)
+            keys, values, q, mask = self._grown(tape, s, a, q, x)
         else:  # cross-attention: the memory's keys and values, computed once
             keys, values, mask = self.cache.keys[s], self.cache.values[s], a.key_mask
-        product = head_scores(a, q, keys)
+        product = tape.arrays[f"{s}scores"] = head_scores(a, q, keys)
         if keys_source is None and self.positions is not None and self.positions.kind == "alibi":
             distance = self.p - np.arange(self.p + 1)
             slopes = self.positions.head_slopes(a.heads)
-            product = product + slopes[:, None, None] * -distance[None, None, :]
+            tape.arrays[f"{s}qk"] = product
+            bias = tape.arrays[f"{s}alibi"] = slopes[:, None, None] * -distance[None, None, :]
+            product = tape.arrays[f"{s}scores"] = product + bias
         visible = key_visibility(1, int(keys.shape[0]), a.causal, a.window, mask, first=self.p)
         shares = softmax(product, np.broadcast_to(visible, product.shape))
         tape.arrays[f"{s}weights"] = shares
         tape.arrays[f"{s}mixed"], tape.arrays[f"{s}attn_out"] = head_mix(a, shares, values)
 
-    def _grown(self, s: str, a: Attention, q: FloatArray, x: FloatArray
+    def _grown(self, tape: Tape, s: str, a: Attention, q: FloatArray, x: FloatArray
                ) -> tuple[FloatArray, FloatArray, FloatArray, tuple[bool, ...] | None]:
         """A self-attention's keys and values with the new row's, the query turned by RoPE and
         the key mask with the new key seen."""
         k, v = key_value_rows(a, x)
+        tape.arrays[f"{s}K"], tape.arrays[f"{s}V"] = k, v
         if a.qk_norm is not None:
             assert a.gamma_k is not None
-            k = head_normed(a, k, a.gamma_k, a.groups)
+            k = tape.arrays[f"{s}K_normed"] = head_normed(a, k, a.gamma_k, a.groups)
         positions = self.positions
         if positions is not None and positions.kind == "rope":
-            r = positions.rotary(self.cache.scenario.attention.d_k)
-            angles = rope_angles(self.p + 1, r, positions.base)[self.p:]
-            q = rotate(q, a.heads, angles, positions.pairing)
-            k = rotate(k, a.groups, angles, positions.pairing)
+            angles = tape["rope_angles"]
+            q = tape.arrays[f"{s}Q_rot"] = rotate(q, a.heads, angles, positions.pairing)
+            k = tape.arrays[f"{s}K_rot"] = rotate(k, a.groups, angles, positions.pairing)
         keys = np.concatenate([self.cache.keys[s], k])
         values = np.concatenate([self.cache.values[s], v])
         self.keys[s], self.values[s] = keys, values
@@ -179,7 +190,7 @@ def next_position(cache: Cache, token_id: int) -> NewRow:
     check_token(scenario, token_id)
     step = _Step(cache=cache, p=p, positions=scenario.positions)
     tape = Tape()
-    tape.arrays["X"] = _input_row(scenario, token_id, p)
+    _input_row(tape, scenario, token_id, p)
     try:
         with np.errstate(over="raise", invalid="raise", divide="raise"):
             out = forward.stack(tape, Place(), "", scenario.layers, "X",

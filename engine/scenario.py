@@ -288,12 +288,17 @@ def parse_scenario(document: object) -> Scenario:
         The first problem found, naming its place.
     """
     scenario = Scenario(**parse_document(document))
+    check_size(scenario)
+    return scenario
+
+
+def check_size(scenario: Scenario) -> None:
+    """Refuse a document whose trace or whose numbers pass the limits."""
     _refuse_large_trace(scenario)
     count = number_count(scenario)
     if count > MAX_NUMBERS:
         raise ScenarioError("document", Refusal("document_numbers_limit", count=count,
                                                 limit=MAX_NUMBERS))
-    return scenario
 
 
 def _refuse_large_trace(scenario: Scenario) -> None:

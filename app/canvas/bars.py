@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -56,6 +57,8 @@ class BarsSpec:
     text_size
         Pixel size of the labels and probabilities (a chart beside a grid reads at the size
         of its numbers); the bars' height and pitch grow with it.
+    bar_length
+        How long a bar of probability 1 is.
     """
 
     probs: npt.NDArray[np.float64]
@@ -68,6 +71,7 @@ class BarsSpec:
     columns: int = 1
     places: int = PLACES
     text_size: int = TEXT_SIZE
+    bar_length: float = BAR_LENGTH
 
 
 def entries_shown(row: npt.NDArray[np.float64]) -> list[int]:
@@ -75,6 +79,15 @@ def entries_shown(row: npt.NDArray[np.float64]) -> list[int]:
     if len(row) <= MANY_ENTRIES:
         return list(range(len(row)))
     return [int(k) for k in np.argsort(-row, kind="stable")[:TOP_ENTRIES]]
+
+
+@lru_cache(maxsize=16)
+def widest_label(vocab: tuple[str, ...], size: int) -> float:
+    """The width of the widest vocabulary label at pixel ``size``: every entry's, so the bars
+    keep their place whichever entries are the most probable (measured once per vocabulary,
+    not on every frame: 4,096 labels take about 10 ms)."""
+    metrics = QFontMetricsF(font(size))
+    return max(metrics.horizontalAdvance(str(v)) for v in vocab)
 
 
 class ProbabilityBars(QGraphicsObject):
@@ -92,11 +105,10 @@ class ProbabilityBars(QGraphicsObject):
         title.setParentItem(self)
         size = spec.text_size
         self._height, self._pitch = BAR_HEIGHT * size / TEXT_SIZE, BAR_PITCH * size / TEXT_SIZE
-        label_width = max(QFontMetricsF(font(size)).horizontalAdvance(str(v))
-                          for v in spec.vocab) + 10
+        label_width = widest_label(tuple(spec.vocab), size) + 10
         value_width = QFontMetricsF(font(size, bold=True)).horizontalAdvance(
             NumberFormat(spec.places).widest(spec.probs))
-        group_width = label_width + BAR_LENGTH + 8 + value_width + 6
+        group_width = label_width + spec.bar_length + 8 + value_width + 6
         top = title.boundingRect().height() + 6
         y_by_column = [top] * max(1, spec.columns)
         for k, (position, heading) in enumerate(zip(spec.positions, spec.group_titles,
@@ -129,12 +141,13 @@ class ProbabilityBars(QGraphicsObject):
                              role="text" if focused else "muted", width=label_width - 10)
             label.setParentItem(self)
             label.setPos(x, y + (bar_height - label.boundingRect().height()) / 2)
-            self.rows.append((QRectF(x, y, label_width + BAR_LENGTH, bar_height), entry))
-            track = QGraphicsRectItem(QRectF(0, 0, BAR_LENGTH, bar_height), self)
+            self.rows.append((QRectF(x, y, label_width + spec.bar_length, bar_height), entry))
+            track = QGraphicsRectItem(QRectF(0, 0, spec.bar_length, bar_height), self)
             track.setPos(x + label_width, y)
             track.setPen(QPen(theme.color("grid_line", 0.6), 1.0))
             track.setBrush(QBrush(theme.color("panel")))
-            bar = QGraphicsRectItem(QRectF(0, 0, max(1.0, share * BAR_LENGTH), bar_height), self)
+            bar = QGraphicsRectItem(QRectF(0, 0, max(1.0, share * spec.bar_length), bar_height),
+                                     self)
             bar.setPos(x + label_width, y)
             bar.setPen(QPen(ink, 1.0))
             bar.setBrush(QBrush(ink))
@@ -142,7 +155,7 @@ class ProbabilityBars(QGraphicsObject):
             value = TextItem(text, theme, size=size, bold=focused,
                              role="text" if focused else "muted")
             value.setParentItem(self)
-            value.setPos(x + label_width + BAR_LENGTH + 8,
+            value.setPos(x + label_width + spec.bar_length + 8,
                          y + (bar_height - value.boundingRect().height()) / 2)
             self.values[(position, entry)] = text
             y += self._pitch

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from app.canvas.context import LayoutContext, numbered
 from app.canvas.grid import MatrixGrid
-from app.canvas.layout import ROW_GAP, RowPart, place_row
+from app.canvas.layout import ROW_GAP, RowPart, place_row, wrap_width
 from app.canvas.pieces import custom_grid, number, small_constant, text_lines, word
 from app.canvas.qk_norm_step import lay_out_qk_norm
 from app.model.operands import (
@@ -113,87 +113,83 @@ def _activation_note(ctx: LayoutContext, activation: str) -> str:
                       "identity": "identity_note", "gelu_tanh": "gelu_tanh_note"}[activation])
 
 
-def _product(ctx: LayoutContext, step: Step, left: MatrixGrid, weight: str,
-             bias: str) -> list[QGraphicsItem | str]:
-    """``left · W + b``: the feed-forward's ``ffn.{weight}`` and, if it has one, ``ffn.{bias}``."""
-    ffn = module_of(ctx.trace, step).ffn
-    row: list[QGraphicsItem | str] = [left, "·", ctx.grid(parameter_path(step, f"ffn.{weight}"))]
-    if getattr(ffn, bias) is not None:
-        row += ["+", ctx.grid(parameter_path(step, f"ffn.{bias}"))]
-    return row
+def _weights(ctx: LayoutContext, step: Step, weight: str, bias: str) -> list[RowPart]:
+    """``· W + b``: the feed-forward's ``ffn.{weight}`` and, if it has one, ``ffn.{bias}``."""
+    parts: list[RowPart] = ["·", ctx.grid(parameter_path(step, f"ffn.{weight}"))]
+    if getattr(module_of(ctx.trace, step).ffn, bias) is not None:
+        parts += ["+", ctx.grid(parameter_path(step, f"ffn.{bias}"))]
+    return parts
 
 
-def _gated_rows(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
-    """A gated feed-forward's hidden units: source · Wg + bg = z → activation → gate, then
-    source · W1 + b1 = up, and up ⊙ gate = hidden (SwiGLU, GeGLU)."""
+def _gate_row(ctx: LayoutContext, step: Step) -> list[RowPart]:
+    """A gated feed-forward's gate: source · Wg + bg = z → activation → gate."""
     ffn = module_of(ctx.trace, step).ffn
-    source = step.reads[0]
-    gate, up = array_name(step, "ffn_gate"), array_name(step, "ffn_up")
+    source, gate = step.reads[0], array_name(step, "ffn_gate")
     z = ctx.trace.arrays[source] @ ffn.Wg + (0.0 if ffn.bg is None else ffn.bg)
 
     def explain_z(row: int, col: int) -> str:
         return explain(ctx.trace, gate, (row, col)).details[0]
 
-    first = _product(ctx, step, ctx.grid(source, highlight_receiver=True), "Wg", "bg")
-    first += ["=", custom_grid(ctx, word(ctx, "gate_z_title", source=short_name(source)), z,
-                               ctx.labels, numbered(z.shape[1]), explain=explain_z,
-                               highlight_receiver=True),
-              f"→ {ffn.activation} →",
-              ctx.grid(gate, title=word(ctx, "gate_title", activation=ffn.activation),
-                       highlight_receiver=True, note=_activation_note(ctx, ffn.activation))]
-    top = place_row(parent, first, 0, 0, ctx.theme)
-    second = _product(ctx, step, ctx.grid(source, highlight_receiver=True), "W1", "b1")
-    up_title = word(ctx, "up_title", source=short_name(source)) + (
-        word(ctx, "z_bias") if ffn.b1 is not None else "")
-    second += ["=", ctx.grid(up, title=up_title, highlight_receiver=True),
-               word(ctx, "times_gate"),
-               ctx.grid(array_name(step, "ffn_hidden"), title=word(ctx, "gated_hidden_title"),
-                        highlight_receiver=True)]
-    return top.united(place_row(parent, second, 0, top.bottom() + ROW_GAP, ctx.theme))
+    return [ctx.grid(source, highlight_receiver=True), *_weights(ctx, step, "Wg", "bg"), "=",
+            custom_grid(ctx, word(ctx, "gate_z_title", source=short_name(source)), z,
+                        ctx.labels, numbered(z.shape[1]), explain=explain_z,
+                        highlight_receiver=True),
+            f"→ {ffn.activation} →",
+            ctx.grid(gate, title=word(ctx, "gate_title", activation=ffn.activation),
+                     highlight_receiver=True, note=_activation_note(ctx, ffn.activation))]
 
 
-def lay_out_ffn(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
-    """source · W1 + b1 = z → activation → hidden (ReLU's zeros marked); hidden · W2 + b2.
-    A gated feed-forward shows its gate and its up-projection instead of z."""
+def _hidden_row(ctx: LayoutContext, step: Step
+                ) -> tuple[list[RowPart], str, npt.NDArray[np.bool_] | None]:
+    """The row that ends in the hidden units, their title and the cells ReLU zeroed:
+    source · W1 + b1 = z → activation → hidden, or, gated, source · W1 + b1 = up ⊙ gate =
+    hidden."""
     ffn = module_of(ctx.trace, step).ffn
+    source, hidden = step.reads[0], array_name(step, "ffn_hidden")
+    first = [ctx.grid(source, highlight_receiver=True), *_weights(ctx, step, "W1", "b1"), "="]
+    bias = word(ctx, "z_bias") if ffn.b1 is not None else ""
     if ffn.Wg is not None:
-        top = _gated_rows(ctx, step, parent)
-        bottom = _output_row(ctx, step, parent, top.bottom() + ROW_GAP,
-                             word(ctx, "gated_hidden_title"), None)
-        return top.united(bottom)
-    source = step.reads[0]
+        title = word(ctx, "gated_hidden_title")
+        up_title = word(ctx, "up_title", source=short_name(source)) + bias
+        return [*first, ctx.grid(array_name(step, "ffn_up"), title=up_title,
+                                 highlight_receiver=True), word(ctx, "times_gate"),
+                ctx.grid(hidden, title=title, highlight_receiver=True)], title, None
     z = ffn_pre(ctx.trace, step)
-    units = numbered(z.shape[1])
     activation = ffn.activation
     marked = (z <= 0) if activation == "relu" else None
-    hidden = array_name(step, "ffn_hidden")
 
     def explain_z(row: int, col: int) -> str:
         return explain(ctx.trace, hidden, (row, col)).details[0]
 
-    first = _product(ctx, step, ctx.grid(source, highlight_receiver=True), "W1", "b1")
-    z_title = word(ctx, "z_title", source=short_name(source)) + (
-        word(ctx, "z_bias") if ffn.b1 is not None else "")
-    first += ["=", custom_grid(ctx, z_title, z, ctx.labels, units, explain=explain_z,
-                               highlight_receiver=True),
-              f"→ {activation} →",
-              ctx.grid(hidden, title=word(ctx, "hidden_title", activation=activation),
-                       highlight_receiver=True, marked=marked,
-                       note=_activation_note(ctx, activation))]
-    top = place_row(parent, first, 0, 0, ctx.theme)
-    bottom = _output_row(ctx, step, parent, top.bottom() + ROW_GAP,
-                         word(ctx, "hidden_title", activation=activation), marked)
-    return top.united(bottom)
+    z_title = word(ctx, "z_title", source=short_name(source)) + bias
+    title = word(ctx, "hidden_title", activation=activation)
+    return [*first, custom_grid(ctx, z_title, z, ctx.labels, numbered(z.shape[1]),
+                                explain=explain_z, highlight_receiver=True),
+            f"→ {activation} →",
+            ctx.grid(hidden, title=title, highlight_receiver=True, marked=marked,
+                     note=_activation_note(ctx, activation))], title, marked
 
 
-def _output_row(ctx: LayoutContext, step: Step, parent: QGraphicsItem, y: float,
-                hidden_title: str, marked: npt.NDArray[np.bool_] | None) -> QRectF:
-    """hidden · W2 + b2 = ffn_out, at height ``y``."""
+def lay_out_ffn(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
+    """source · W1 + b1 = z → activation → hidden (ReLU's zeros marked); hidden · W2 + b2.
+    Naturally two rows, the second starting from hidden again; while :func:`wrapping`, one
+    chain that draws hidden once (``… → hidden · W2 + b2 = out``), so its lines fill the
+    wrap width. A gated feed-forward (SwiGLU) has its gate's row first, then
+    ``source · W1 = up ⊙ gate = hidden`` in place of z."""
     ffn = module_of(ctx.trace, step).ffn
-    second = _product(ctx, step, ctx.grid(array_name(step, "ffn_hidden"), title=hidden_title,
-                                          highlight_receiver=True, marked=marked), "W2", "b2")
+    first, hidden_title, marked = _hidden_row(ctx, step)
     out_title = word(ctx, "ffn_out_title") + (word(ctx, "ffn_out_bias") if ffn.b2 is not None
                                               else "")
-    second += ["=", ctx.grid(array_name(step, "ffn_out"), title=out_title,
-                             highlight_receiver=True)]
-    return place_row(parent, second, 0, y, ctx.theme)
+    second = [*_weights(ctx, step, "W2", "b2"), "=",
+              ctx.grid(array_name(step, "ffn_out"), title=out_title, highlight_receiver=True)]
+    top = QRectF()
+    if ffn.Wg is not None:
+        top = place_row(parent, _gate_row(ctx, step), 0, 0, ctx.theme)
+    y = top.bottom() + ROW_GAP if ffn.Wg is not None else 0.0
+    if wrap_width() is not None:
+        return top.united(place_row(parent, [*first, *second], 0, y, ctx.theme))
+    middle = place_row(parent, first, 0, y, ctx.theme)
+    again = ctx.grid(array_name(step, "ffn_hidden"), title=hidden_title,
+                     highlight_receiver=True, marked=marked)
+    bottom = place_row(parent, [again, *second], 0, middle.bottom() + ROW_GAP, ctx.theme)
+    return top.united(middle).united(bottom)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -24,13 +25,14 @@ from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
 
 from app.canvas.context import FrameOptions, LayoutContext
-from app.canvas.layout import dropping_arrows, wrapping
+from app.canvas.layout import ROWS_AFTER, dropping_arrows, rows_after, wrapping
 from app.canvas.layout import fit_scale as fit_scale
 from app.canvas.remember import number_format
+from app.canvas.sample_step import draw_shape
 from app.canvas.steps import lay_out_step
 from app.canvas.worked_row import add_worked_row, has_worked_row
 from app.model.cache_rows import generated_tokens
-from app.model.next_token import stack_is_causal
+from app.model.next_token import draw_view, stack_is_causal
 from app.model.operands import attention_of, norm_kind, tokens_of
 from app.model.outline import parameter_paths
 from engine import Step, Trace
@@ -61,6 +63,9 @@ class Composition:
     arrows: bool = True
     """Whether the step's shares are drawn as arrows too (a frame alone may leave them out:
     :func:`compose_alone`)."""
+    rows_after: str = "beside"
+    """How the rows that follow a source are arranged (:data:`~app.canvas.layout.ROWS_AFTER`;
+    a frame alone takes another way when that is larger)."""
 
 
 class Group(QGraphicsObject):
@@ -95,10 +100,13 @@ def _document_key(trace: Trace, options: FrameOptions) -> tuple[object, ...]:
     the steps, the generation run (its KV-cache marks) and the options that change the
     picture."""
     scenario = trace.scenario
-    arrays = tuple((name, array.shape) for name, array in trace.arrays.items())
+    own = {name for step in trace.steps if step.op in OWN_OPTIONS for name in step.writes}
+    arrays = tuple((name, array.shape) for name, array in trace.arrays.items()
+                   if name not in own)
     parameters = tuple((path, scenario.parameter(path).shape)
                        for path in parameter_paths(scenario))
-    steps = tuple((step.id, step.reads, step.writes, _options_of(trace, step))
+    steps = tuple((step.id, step.reads, step.writes,
+                   () if step.op in OWN_OPTIONS else _options_of(trace, step))
                   for step in trace.steps)
     return (tuple(scenario.tokens), scenario.title, arrays, parameters, steps,
             generated_tokens(trace),
@@ -129,8 +137,7 @@ def _loss_options(trace: Trace, step: Step) -> tuple[object, ...]:
 
 
 def _draw_options(trace: Trace, step: Step) -> tuple[object, ...]:
-    run = trace.scenario.generation
-    return () if run is None else (run.settings,)
+    return draw_shape(draw_view(trace, step))
 
 
 PICTURE_OPTIONS = op_table("canvas.picture_options", {
@@ -151,6 +158,10 @@ PICTURE_OPTIONS = op_table("canvas.picture_options", {
     "sample": _draw_options,
 })
 """Each op kind's module options that change its picture (its sizes are cached by them)."""
+OWN_OPTIONS = frozenset({"sample"})
+"""Op kinds whose options, and the shapes of whose arrays, change their own picture alone: a
+change of them (a temperature dragged, keeping more or fewer ids) measures that step again, not
+every step of the document."""
 
 
 Fit = tuple[float | None, float, float]
@@ -200,22 +211,38 @@ def compose(trace: Trace, options: FrameOptions, area: QSizeF,
 def compose_alone(trace: Trace, options: FrameOptions, area: QSizeF, index: int,
                   legible: float = 0.0) -> Composition:
     """Step ``index`` laid out for ``area`` by itself: the arrangement at which it (with its
-    worked row) is largest, and that scale. Only that step is measured; the other steps' wraps
-    are left natural. When that scale is under ``legible`` the step is measured again without
-    the shares' arrows (every share is still printed in its shares grid), and drawn so when
-    that is larger."""
+    worked row) is largest, and that scale, the rows after a source arranged each way
+    (:data:`~app.canvas.layout.ROWS_AFTER`). Only that step is measured; the other steps'
+    wraps are left natural. When that scale is under ``legible`` the step is measured again
+    without the shares' arrows (every share is still printed in its shares grid), and drawn so
+    when that is larger."""
     ctx = LayoutContext(trace, options)
     document = _document(trace, options, area)
     wrap, whole = _largest(ctx, document, index, area)
+    after = ROWS_AFTER[0]
+    if _has_rows_after(ctx, index, area):
+        for other in ROWS_AFTER[1:]:
+            with rows_after(other):
+                other_wrap, larger = _largest(ctx, (*document, other), index, area)
+            if larger > whole * (1 + 1e-9):
+                wrap, whole, after = other_wrap, larger, other
     arrows = True
     if whole < legible:
-        with dropping_arrows():
-            bare, larger = _largest(ctx, (*document, "no arrows"), index, area)
+        with dropping_arrows(), rows_after(after):
+            bare, larger = _largest(ctx, (*document, "no arrows", after), index, area)
         if larger > whole * (1 + 1e-9):
             wrap, whole, arrows = bare, larger, False
     wraps: list[float | None] = [None] * len(trace.steps)
     wraps[index] = wrap
-    return Composition(_clamped(whole), tuple(wraps), arrows=arrows)
+    return Composition(_clamped(whole), tuple(wraps), arrows=arrows, rows_after=after)
+
+
+def _has_rows_after(ctx: LayoutContext, index: int, area: QSizeF) -> bool:
+    """Whether step ``index`` has rows after a source to arrange otherwise: its natural layout
+    differs with them in columns (one layout, not a whole measure)."""
+    plain = _laid_out(ctx, index, Group(), None, area)
+    with rows_after("columns"):
+        return _laid_out(ctx, index, Group(), None, area) != plain
 
 
 def _largest(ctx: LayoutContext, document: tuple[object, ...], index: int,
@@ -238,8 +265,35 @@ def measure(trace: Trace, options: FrameOptions, area: QSizeF, index: int) -> No
         _measured(ctx, document, index, area)
 
 
+class DocumentKey:
+    """What decides a document's sizes (:func:`_document_key`), hashed once: every step of
+    every composition looks its fits up by it, and a key holding a 4,096-word vocabulary took
+    about 0.1 ms to hash each time."""
+
+    __slots__ = ("_hash", "parts")
+
+    def __init__(self, parts: tuple[object, ...]) -> None:
+        self.parts = parts
+        self._hash = hash(parts)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DocumentKey) and self._hash == other._hash \
+            and self.parts == other.parts
+
+
+_KEYS: OrderedDict[DocumentKey, DocumentKey] = OrderedDict()
+"""The document keys met lately, each kept once: a key equal to one of them is replaced by it,
+so the many lookups of one composition find their entries by identity, not by comparing."""
+
+
 def _document(trace: Trace, options: FrameOptions, area: QSizeF) -> tuple[object, ...]:
-    return _document_key(trace, options), (round(area.width(), 1), round(area.height(), 1))
+    key = DocumentKey(_document_key(trace, options))
+    key = _KEYS.setdefault(key, key)
+    _remember(_KEYS, key, key)
+    return key, (round(area.width(), 1), round(area.height(), 1))
 
 
 def _widest(ctx: LayoutContext, names: tuple[str, ...]) -> tuple[str, ...]:
@@ -247,9 +301,17 @@ def _widest(ctx: LayoutContext, names: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _known_fits(ctx: LayoutContext, document: tuple[object, ...], index: int) -> Fits | None:
-    step_id = ctx.trace.steps[index].id
-    shown = _SHOWN.get((document, step_id))
-    return None if shown is None else _FITS.get((document, step_id, _widest(ctx, shown)))
+    step = ctx.trace.steps[index]
+    shown = _SHOWN.get((document, step.id))
+    return None if shown is None else _FITS.get(_fits_key(ctx, document, step, shown))
+
+
+def _fits_key(ctx: LayoutContext, document: tuple[object, ...], step: Step,
+              shown: tuple[str, ...]) -> tuple[object, ...]:
+    """A step's fits are known by the document, the step's own options and the widest
+    numbers of the arrays it shows."""
+    own = _options_of(ctx.trace, step) if step.op in OWN_OPTIONS else ()
+    return document, step.id, own, _widest(ctx, shown)
 
 
 def _measured(ctx: LayoutContext, document: tuple[object, ...], index: int,
@@ -257,16 +319,16 @@ def _measured(ctx: LayoutContext, document: tuple[object, ...], index: int,
     step_id = ctx.trace.steps[index].id
     found, shown = _measure_step(ctx, index, area)
     _remember(_SHOWN, (document, step_id), shown)
-    _remember(_FITS, (document, step_id, _widest(ctx, shown)), found)
+    _remember(_FITS, _fits_key(ctx, document, ctx.trace.steps[index], shown), found)
     _remember(_LATEST, (document, step_id), found)
     return found
 
 
+K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 
-def _remember(cache: OrderedDict[tuple[object, ...], V], key: tuple[object, ...],
-              value: V) -> None:
+def _remember(cache: OrderedDict[K, V], key: K, value: V) -> None:
     cache[key] = value
     cache.move_to_end(key)
     while len(cache) > CACHE_SIZE:
@@ -311,6 +373,7 @@ def _fit(ctx: LayoutContext, index: int, wrap: float | None,
 
 def forget() -> None:
     """Empty the caches (tests that time a cold composition)."""
+    _KEYS.clear()
     _FITS.clear()
     _SHOWN.clear()
     _LATEST.clear()

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from app.canvas.context import FrameOptions
 from app.model.next_token import draw_view, loss_view, stack_is_causal
 from app.model.operands import array_name, tokens_of, visible_of
+from app.model.passes import passes_of
 from app.texts.frame_words import frame_word
 from app.texts.next_token_words import draw_lines, loss_lines
 from app.texts.printed import printed_places
@@ -89,8 +90,8 @@ def _written_rows(trace: Trace, step: Step, receiver: int, options: FrameOptions
 
 def _loss(trace: Trace, step: Step, receiver: int, options: FrameOptions) -> list[str]:
     """The mean, the worst position and the passes training and generation need."""
-    return loss_lines(loss_view(trace), options.lang, printed_places(trace, options.decimals),
-                      stack_is_causal(trace.scenario))
+    return loss_lines(loss_view(trace), passes_of(trace), options.lang,
+                      printed_places(trace, options.decimals), stack_is_causal(trace.scenario))
 
 
 def _draw(trace: Trace, step: Step, receiver: int, options: FrameOptions) -> list[str]:

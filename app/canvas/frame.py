@@ -27,7 +27,7 @@ from app.canvas.compose import (
 )
 from app.canvas.context import SHEET_HEIGHT, FrameOptions, LayoutContext, sheet_size
 from app.canvas.grid import NUMBER_SIZE
-from app.canvas.layout import TextItem, dropping_arrows, items_of
+from app.canvas.layout import TextItem, dropping_arrows, items_of, rows_after
 from app.canvas.route_map import RouteMap, route_map
 from app.canvas.theme import digit_height, text_advance
 from app.canvas.worked_row import WorkedRow
@@ -40,6 +40,9 @@ from engine import Trace
 T = TypeVar("T")
 
 MARGIN = 40.0
+ALONE_MARGIN = 16.0
+"""The sheet's margin in units of a 1080-unit-tall sheet: a frame alone on its screen
+(presentation) has the screen's edge around it and keeps only a thin one."""
 HEADER_GAP = 18.0
 HEADING_SIZE = 36.0
 SIDE_HEADING_SIZE = 20.0
@@ -53,11 +56,20 @@ MAP_SMALLEST = 1.1
 """The map of where you are is drawn up to 1.5 times its natural size (labels about 20 px on a
 1080-unit-tall sheet) at the end of the subtitle's line, down to 1.1 times to stay there; a map
 that needs less goes on a line of its own."""
-LEGIBLE = 14 / 768
-"""How tall a frame alone on its screen wants its numbers' digits at least, as a share of its
-height (14 px on a 1024×768 projector, what a back row reads): when the shares' arrows would
-make them smaller, the arrows are left out if that draws them larger (every share is printed in
-the shares grid; :func:`~app.canvas.compose.compose_alone`)."""
+LEGIBLE = ((768, 14.0), (1080, 24.0))
+"""How tall a frame alone on its screen wants its numbers' digits at least (what a back row
+reads), in device pixels, by the screen's height in lines: 14 px on a 1024×768 projector, 24 px
+on a 1920×1080 one (:func:`legible_share`). When the shares' arrows would make them smaller,
+the arrows are left out if that draws them larger (every share is printed in the shares grid;
+:func:`~app.canvas.compose.compose_alone`)."""
+
+
+def legible_share(lines: float) -> float:
+    """The share of a screen ``lines`` tall that a legible digit fills: :data:`LEGIBLE`'s
+    targets at their heights, in proportion between them, the nearest beyond them."""
+    (low, low_px), (high, high_px) = LEGIBLE
+    along = min(1.0, max(0.0, (lines - low) / (high - low)))
+    return (1 - along) * low_px / low + along * high_px / high
 
 
 def shown_names(trace: Trace, names: Sequence[str]) -> str:
@@ -100,9 +112,11 @@ class FrameItem(Sheet):
     ``alone`` (presentation) as large as this frame allows by itself
     (:func:`app.canvas.compose.compose_alone`), and centred between the header and the footer
     (alone, the footer moves up to the end of the heading's line when it fits there, and the
-    picture takes its line). A ``side`` of a comparison has its heading alone, at
-    :data:`SIDE_HEADING_SIZE` whatever its sheet (the comparison names the document once and the
-    footer would repeat itself).
+    picture takes its line); ``screen`` is how many pixels tall the sheet is shown, whose
+    legibility target (:func:`legible_share`) a frame alone aims for (None: the sheet's own
+    height in units, as an export at 1080 lines). A ``side`` of a comparison has its heading
+    alone, at :data:`SIDE_HEADING_SIZE` whatever its sheet (the comparison names the document
+    once and the footer would repeat itself).
 
     Attributes
     ----------
@@ -121,7 +135,7 @@ class FrameItem(Sheet):
     def __init__(self, trace: Trace, step_index: int, options: FrameOptions | None = None,
                  step_title: str | None = None, sheet: tuple[float, float] | None = None,
                  max_scale: float | None = None, own_scale: bool = False,
-                 alone: bool = False, side: bool = False) -> None:
+                 alone: bool = False, side: bool = False, screen: float | None = None) -> None:
         super().__init__()
         self.alone = alone
         self.options = options or FrameOptions()
@@ -132,7 +146,7 @@ class FrameItem(Sheet):
         width, height = sheet or sheet_size(self.options.aspect)
         self._rect = QRectF(0, 0, width, height)
         unit = height / SHEET_HEIGHT
-        margin = 0.0 if side else MARGIN * unit
+        margin = 0.0 if side else (ALONE_MARGIN if alone else MARGIN) * unit
         lang = self.options.lang
         heading = frame_word(lang, "heading", n=self.step_index + 1, count=len(trace.steps),
                              title=step_title or step.title)
@@ -161,7 +175,7 @@ class FrameItem(Sheet):
                 caption = self._text(self.options.caption, CAPTION_SIZE * unit, margin, 0)
                 bottom -= caption.boundingRect().height()
                 caption.setY(bottom)
-            if not (alone and self._beside_heading(footer, margin, unit)):
+            if not (alone and self._footer_up(footer, subtitle, margin, unit)):
                 bottom -= footer.boundingRect().height()
                 footer.setY(bottom)
             self._footer = footer
@@ -171,6 +185,7 @@ class FrameItem(Sheet):
         self._header_key = self._header_of(trace, step_title)
         self._max_scale = max_scale
         self._own_scale = own_scale
+        self._screen = screen or height
         self.body = Group()
         self._lay_out_body()
 
@@ -229,7 +244,7 @@ class FrameItem(Sheet):
         self.body.setParentItem(self)
         if self._footer is not None:  # drawn (and read in SVG) heading, picture, footer
             self.body.stackBefore(self._footer)
-        with dropping_arrows(not composition.arrows):
+        with dropping_arrows(not composition.arrows), rows_after(composition.rows_after):
             covered = lay_out(self.context, self.step_index, self.body,
                               composition.wraps[self.step_index], self.area.size())
         self.picture_scale = min(most, fit_scale(covered, self.area.size()))
@@ -243,25 +258,33 @@ class FrameItem(Sheet):
         document's (``quick``: measuring only this step again, see :func:`compose`)."""
         if self.alone:
             return compose_alone(self.trace, self.options, self.area.size(), self.step_index,
-                                 LEGIBLE * self._rect.height() / digit_height(NUMBER_SIZE))
+                                 legible_share(self._screen) * self._rect.height()
+                                 / digit_height(NUMBER_SIZE))
         return compose(self.trace, self.options, self.area.size(),
                        self.step_index if quick else None)
 
-    def _beside_heading(self, footer: TextItem, margin: float, unit: float) -> bool:
+    def _footer_up(self, footer: TextItem, subtitle: TextItem, margin: float,
+                   unit: float) -> bool:
         """Put the footer at the right end of the heading's line, above the map, when it fits
-        there (a frame alone on its screen: its picture gets the footer's line); whether it
-        did."""
-        heading = self.heading.mapRectToParent(self.heading.boundingRect())
+        there, else at the right end of the subtitle's line when the map is not on it (a frame
+        alone on its screen: its picture gets the footer's line); whether it did."""
+        lines = [self.heading.mapRectToParent(self.heading.boundingRect())]
+        drawn = self.route_map
+        on_subtitle = drawn is not None and drawn.pos().y() < subtitle.pos().y() + \
+            subtitle.boundingRect().height()
+        if not on_subtitle:
+            lines.append(subtitle.mapRectToParent(subtitle.boundingRect()))
         size = footer.boundingRect()
         x = self._rect.width() - margin - size.width()
-        if x < heading.right() + 2 * HEADER_GAP * unit:
-            return False
-        bottom = heading.bottom()
-        if self.route_map is not None:
-            bottom = min(bottom, self.route_map.mapRectToParent(
-                self.route_map.boundingRect()).top() - 2 * unit)
-        footer.setPos(x, bottom - size.height())
-        return True
+        for line in lines:
+            if x < line.right() + 2 * HEADER_GAP * unit:
+                continue
+            bottom = line.bottom()
+            if drawn is not None and line is lines[0]:
+                bottom = min(bottom, drawn.mapRectToParent(drawn.boundingRect()).top() - 2 * unit)
+            footer.setPos(x, bottom - size.height())
+            return True
+        return False
 
     def _place_map(self, item: RouteMap, subtitle: TextItem, body_top: float, margin: float,
                    unit: float) -> float:

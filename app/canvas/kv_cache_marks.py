@@ -67,14 +67,17 @@ class CacheBand(QGraphicsRectItem):
 
 def _tag(grid: MatrixGrid, band: CacheBand, words: str, parent: QGraphicsItem) -> QRectF | None:
     """``words`` right of the grid's cells (not of its title or note, which may run wider),
-    level with ``band``, when nothing else of the picture is there (the outline and the lines
-    under the picture say it anyway); where it went."""
+    level with ``band``, when nothing else of the picture (nor of the group the grid is in) is
+    there (the outline and the lines under the picture say it anyway); where it went."""
     item = TextItem(words, grid.theme, size=15, role="text")
     right = grid.cell_rect(0, grid.spec.values.shape[1] - 1).right() + TAG_GAP
     middle = band.rect().center().y() - item.boundingRect().height() / 2
     covers = grid.mapRectToItem(parent, item.boundingRect().translated(right, middle))
+    group = grid.parentItem()  # a corner product's grids are its children
+    neighbours = parent.childItems() + (group.childItems() if group not in (None, parent)
+                                        else [])
     if any(other is not grid and not other.isAncestorOf(grid) and covers.intersects(
-            other.mapRectToParent(other.boundingRect())) for other in parent.childItems()):
+            other.mapRectToItem(parent, other.boundingRect())) for other in neighbours):
         item.deleteLater()
         return None
     item.setParentItem(grid)

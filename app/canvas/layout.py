@@ -91,7 +91,7 @@ def items_of(root: QGraphicsItem, kind: type[T]) -> list[T]:
     return found
 
 
-def _body_middle(item: QGraphicsItem) -> float:
+def body_middle(item: QGraphicsItem) -> float:
     """Vertical middle of a grid's cells (or of any other item), relative to its top."""
     if isinstance(item, MatrixGrid):
         return TITLE_HEIGHT + HEADER_HEIGHT + min(len(item.spec.values), 8) * CELL_HEIGHT / 2
@@ -112,6 +112,11 @@ def wrapping(width: float | None) -> Iterator[None]:
         yield
     finally:
         _WRAP.reset(token)
+
+
+def wrap_width() -> float | None:
+    """The width rows wrap at now (:func:`wrapping`); None for the natural layout."""
+    return _WRAP.get()
 
 
 def _row_items(parts: Sequence[QGraphicsItem | str], theme: Theme) -> list[QGraphicsItem]:
@@ -138,11 +143,14 @@ def _arrange(items: Sequence[QGraphicsItem], x: float, y: float,
         if limit is not None and cursor > x and cursor + span - x > limit:
             top = line_bottom + ROW_GAP
             cursor = x
+            if operator:  # level with what it leads, not with the line above
+                leads = k + 1 < len(items) and span <= limit
+                middle = body_middle(items[k + 1]) if leads else height / 2
         if operator:
             position = QPointF(cursor, top + middle - height / 2)
         else:
             position = QPointF(cursor, top)
-            middle = _body_middle(item)
+            middle = body_middle(item)
         positions.append(position)
         line_bottom = max(line_bottom, top, position.y() + height)
         covered_bottom = max(covered_bottom, line_bottom)
@@ -200,16 +208,96 @@ def place_rows(parent: QGraphicsItem, rows: Sequence[Sequence[RowPart]], x: floa
     return covered
 
 
+ROWS_AFTER = ("beside", "columns", "around", "corner")
+"""How the rows that follow a source (Wq = Q, Wk = K …; Q → Q_rot, K → K_rot) are arranged
+(:func:`rows_after`): beside it one under the other (under it when that runs past the wrap
+width), under it as columns (:func:`place_columns`), beside it while they fit alongside it
+and the rest under it, or products in the corner arrangement where a step draws them so
+(:mod:`app.canvas.corner`; else as beside it)."""
+
+
 def place_rows_after(parent: QGraphicsItem, rows: Sequence[Sequence[RowPart]], first: QRectF,
-                     theme: Theme) -> QRectF:
-    """:func:`place_rows` right of what ``first`` covers, or from under it when that would run
-    past the wrap width; what both cover."""
+                     theme: Theme, under: bool = True) -> QRectF:
+    """``rows`` after what ``first`` covers, as :func:`rows_after` says (beside it, ``under``
+    it when that would run past the wrap width, as they come); what both cover."""
+    arrangement = _AFTER.get() if len(rows) > 1 else "beside"
+    if arrangement == "columns":
+        return first.united(place_columns(parent, rows, first.left(),
+                                          first.bottom() + ROW_GAP, theme))
+    if arrangement == "around":
+        return _place_around(parent, rows, first, theme)
     x, y = first.right() + GAP, first.top()
     limit = _WRAP.get()
     probe = QGraphicsRectItem()  # owns the rows' items until they move to ``parent``
-    if limit is not None and place_rows(probe, rows, x, y, theme).right() > limit:
+    if under and limit is not None and place_rows(probe, rows, x, y, theme).right() > limit:
         x, y = first.left(), first.bottom() + ROW_GAP
     return first.united(place_rows(parent, rows, x, y, theme))
+
+
+def _place_around(parent: QGraphicsItem, rows: Sequence[Sequence[RowPart]], first: QRectF,
+                  theme: Theme) -> QRectF:
+    """The first rows one under the other beside ``first`` while they start alongside it and
+    fit the wrap width, the rest :func:`place_rows` under both; what all cover."""
+    limit = _WRAP.get()
+    x, y = first.right() + GAP, first.top()
+    covered = QRectF(first)
+    for k, parts in enumerate(rows):
+        items = _row_items(parts, theme)
+        positions, rect = _arrange(items, x, y, limit)
+        if y >= first.bottom() or (limit is not None and rect.right() > limit):
+            rest = place_rows(parent, rows[k:], first.left(), covered.bottom() + ROW_GAP, theme)
+            return covered.united(rest)
+        _place(parent, items, positions)
+        covered = covered.united(rect)
+        y = rect.bottom() + ROW_GAP
+    return covered
+
+
+_AFTER: ContextVar[str] = ContextVar("rows_after", default="beside")
+"""How the rows that follow a source are arranged (:data:`ROWS_AFTER`)."""
+
+
+def rows_arrangement() -> str:
+    """The arrangement of the rows after a source in force (:func:`rows_after`)."""
+    return _AFTER.get()
+
+
+@contextmanager
+def rows_after(arrangement: str) -> Iterator[None]:
+    """Lay out with the rows that follow a source arranged one of the :data:`ROWS_AFTER`
+    ways: the others are arrangements a frame alone may be largest in."""
+    token = _AFTER.set(arrangement)
+    try:
+        yield
+    finally:
+        _AFTER.reset(token)
+
+
+def _column_width(items: Sequence[QGraphicsItem]) -> float:
+    """The width a row wraps at as a column: its widest part with the operator before it."""
+    widest = 0.0
+    for k, item in enumerate(items):
+        if isinstance(item, TextItem) and k + 1 < len(items):
+            continue  # an operator counts with what follows it
+        width = item.boundingRect().width()
+        if k > 0 and isinstance(items[k - 1], TextItem):
+            width += items[k - 1].boundingRect().width() + GAP
+        widest = max(widest, width)
+    return widest
+
+
+def place_columns(parent: QGraphicsItem, rows: Sequence[Sequence[RowPart]], x: float,
+                  y: float, theme: Theme) -> QRectF:
+    """``rows`` side by side from (x, y), each a column wrapped at its own widest part (a grid
+    a line, an operator leading the line of what follows it: Wq over = Q); what they cover."""
+    covered = QRectF(x, y, 0, 0)
+    for parts in rows:
+        items = _row_items(parts, theme)
+        positions, rect = _arrange(items, x, y, _column_width(items))
+        _place(parent, items, positions)
+        covered = covered.united(rect)
+        x = rect.right() + ROW_GAP
+    return covered
 
 
 _DROP_ARROWS: ContextVar[bool] = ContextVar("drop_arrows", default=False)

@@ -41,9 +41,12 @@ def custom_grid(ctx: LayoutContext, title: str, values: npt.NDArray[np.float64],
                 highlight_rows: frozenset[int] | None = None,
                 marked: npt.NDArray[np.bool_] | None = None,
                 blank: npt.NDArray[np.bool_] | None = None, decimals: int | None = None,
-                value_range: tuple[float, float] | None = None, swatch: str = "") -> MatrixGrid:
-    """A grid of values that are not a named trace array (row statistics, z, B − A …);
-    ``blank`` cells print a dash, greyed as masked cells are."""
+                value_range: tuple[float, float] | None = None, swatch: str = "",
+                shows: str | None = None) -> MatrixGrid:
+    """A grid of values that are not a named trace array (row statistics, z, B − A …), or of
+    trace array ``shows`` labelled its own way (RoPE's angles): that one is listed among the
+    grids made, so a comparison outlines it where A and B differ. ``blank`` cells print a
+    dash, greyed as masked cells are."""
     if highlight_rows is None:
         highlight_rows = frozenset({ctx.receiver}) if highlight_receiver else frozenset()
     spec = GridSpec(title=title, values=values, row_labels=list(rows), col_labels=list(cols),
@@ -51,7 +54,10 @@ def custom_grid(ctx: LayoutContext, title: str, values: npt.NDArray[np.float64],
                     blank=blank, masked=blank,
                     note=note, swatch=swatch, explain=explain, lang=ctx.options.lang,
                     decimals=ctx.places if decimals is None else decimals)
-    return MatrixGrid(spec, ctx.theme)
+    grid = MatrixGrid(spec, ctx.theme)
+    if shows is not None:
+        ctx.made.append((shows, grid))
+    return grid
 
 
 def text_lines(parent: QGraphicsItem, lines: Sequence[str], x: float, y: float,

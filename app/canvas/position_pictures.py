@@ -23,15 +23,28 @@ from PySide6.QtWidgets import (
 )
 
 from app.canvas.context import LayoutContext, positions_of
+from app.canvas.corner import row_width
 from app.canvas.grid import NUMBER_SIZE, MatrixGrid
-from app.canvas.layout import GAP, TextItem, place_row, place_rows, place_rows_after
-from app.canvas.pieces import custom_grid, number, text_lines
-from app.canvas.theme import Theme
+from app.canvas.layout import (
+    GAP,
+    ROW_GAP,
+    TextItem,
+    place_row,
+    place_rows,
+    place_rows_after,
+    text_size,
+    wrap_width,
+)
+from app.canvas.pieces import LINE_GAP, custom_grid, fitted_lines, number, text_lines
+from app.canvas.theme import Theme, text_advance
 from app.model.operands import attention_at, kv_head, module_of, visible_of
 from app.texts.position_words import position_word
 from engine import Step
 
 RADIUS = 44.0
+NARROW_RADIUS = 30.0
+"""A dial's radius, and a narrow dial's (RoPE's picture while wrapping: the dials shrink,
+not the numbers)."""
 DIAL_PAD = 8.0
 TEXT_SIZE = NUMBER_SIZE
 """The dials' numbers (angle, degrees, the pair before → after) and row labels are as large as
@@ -41,6 +54,10 @@ BEFORE_WIDTH = 3.0
 """The dashed before arrow is nearly as thick as the after one: it stays visible on the axis."""
 MAX_PAIRS = 4
 """At most this many pairs of a head get a dial (the first ones)."""
+NOTE_SIZE = 15
+"""The sentences under RoPE's picture (beside it, under the angles, while wrapping)."""
+NOTE_COLUMN = 170.0
+"""How wide the column of the angles and the notes under them is at least, while wrapping."""
 
 
 def _word(ctx: LayoutContext, key: str, **fields: object) -> str:
@@ -71,22 +88,27 @@ class RotationDial(QGraphicsObject):
     angle
         The angle p·θ in radians (counter-clockwise).
     lines
-        The printed lines: the angle's arithmetic, in degrees, the pair before → after.
+        The printed lines: the angle's arithmetic, in degrees, the pair before → after (drawn
+        on two lines, broken after the arrow, and the dial smaller when ``narrow``).
     """
 
     def __init__(self, before: tuple[float, float], after: tuple[float, float], angle: float,
-                 lines: Sequence[str], reach: float, theme: Theme, color: str) -> None:
+                 lines: Sequence[str], reach: float, theme: Theme, color: str,
+                 narrow: bool = False) -> None:
         super().__init__()
         self.before, self.after, self.angle = before, after, angle
         self.lines = list(lines)
         self._reach = reach if reach > 0 else 1.0
         self._theme = theme
         self._color = color
-        self._texts = [TextItem(line, theme, size=TEXT_SIZE, role="text" if k == 0 else "muted",
-                                bold=k == 0) for k, line in enumerate(self.lines)]
-        width = max([2 * RADIUS + 2 * DIAL_PAD] +
+        self._radius = NARROW_RADIUS if narrow else RADIUS
+        drawn = [(k, part) for k, line in enumerate(self.lines)
+                 for part in (_broken(line) if narrow else [line])]
+        self._texts = [TextItem(part, theme, size=TEXT_SIZE, role="text" if k == 0 else "muted",
+                                bold=k == 0) for k, part in drawn]
+        width = max([2 * self._radius + 2 * DIAL_PAD] +
                     [t.boundingRect().width() + 4 for t in self._texts])
-        y = 2 * RADIUS + 2 * DIAL_PAD
+        y = 2 * self._radius + 2 * DIAL_PAD
         for text in self._texts:
             text.setParentItem(self)
             text.setPos((width - text.boundingRect().width()) / 2, y)
@@ -95,11 +117,11 @@ class RotationDial(QGraphicsObject):
 
     @property
     def center(self) -> QPointF:
-        return QPointF(self._rect.width() / 2, DIAL_PAD + RADIUS)
+        return QPointF(self._rect.width() / 2, DIAL_PAD + self._radius)
 
     def tip(self, pair: tuple[float, float]) -> QPointF:
         """Where the arrow of ``pair`` ends (y grows upwards on the dial)."""
-        k = RADIUS / self._reach
+        k = self._radius / self._reach
         return self.center + QPointF(pair[0] * k, -pair[1] * k)
 
     def drawn_turn(self) -> float:
@@ -118,11 +140,12 @@ class RotationDial(QGraphicsObject):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         painter.setPen(QPen(theme.color("grid_line"), 1.0))
         painter.setBrush(QBrush(theme.color("panel")))
-        painter.drawEllipse(c, RADIUS, RADIUS)
-        painter.drawLine(QPointF(c.x() - RADIUS, c.y()), QPointF(c.x() + RADIUS, c.y()))
+        painter.drawEllipse(c, self._radius, self._radius)
+        painter.drawLine(QPointF(c.x() - self._radius, c.y()), QPointF(c.x() + self._radius, c.y()))
         start = math.degrees(math.atan2(self.before[1], self.before[0]))
         arc = QPainterPath()
-        box = QRectF(c.x() - RADIUS * 0.45, c.y() - RADIUS * 0.45, RADIUS * 0.9, RADIUS * 0.9)
+        r = self._radius
+        box = QRectF(c.x() - r * 0.45, c.y() - r * 0.45, r * 0.9, r * 0.9)
         arc.arcMoveTo(box, start)
         arc.arcTo(box, start, math.degrees(self.angle))
         painter.setPen(QPen(theme.color("text"), 1.2, Qt.PenStyle.DashLine))
@@ -156,6 +179,16 @@ class RotationDial(QGraphicsObject):
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(QBrush(color))
         painter.drawPolygon(QPolygonF([tip, base + normal, base - normal]))
+
+
+def _broken(line: str) -> list[str]:
+    """A dial's line on two: a pair ``(x, y) → (x′, y′)`` broken after the arrow, an angle
+    ``p·θ₀ = 2·1 = 2 rad`` before its last ``=``."""
+    head, arrow, tail = line.partition("→ ")
+    if arrow:
+        return [head + arrow.strip(), tail]
+    head, equals, tail = line.rpartition(" = ")
+    return [head, "= " + tail] if equals and " = " in head else [line]
 
 
 def _subscript(number: int) -> str:
@@ -203,10 +236,10 @@ def _theta(ctx: LayoutContext, angles: npt.NDArray[np.float64]) -> npt.NDArray[n
 def dial_table(ctx: LayoutContext, title: str, before: npt.NDArray[np.float64],
                after: npt.NDArray[np.float64], angles: npt.NDArray[np.float64], p: int,
                columns: Sequence[tuple[int, int]], color: str,
-               angle_lines: bool = True) -> DialTable:
+               angle_lines: bool = True, narrow: bool = False) -> DialTable:
     """One dial per pair (``columns``) of row ``p`` of one head's rows; without
     ``angle_lines`` each prints only its pair before → after (the angles printed by another
-    table of the same position)."""
+    table of the same position); ``narrow``: that pair on two lines."""
     table = DialTable()
     heading = TextItem(title, ctx.theme, size=14, bold=True)
     heading.setParentItem(table)
@@ -228,7 +261,7 @@ def dial_table(ctx: LayoutContext, title: str, before: npt.NDArray[np.float64],
                         y2=number(ctx, float(after[p, b])))]
         dial = RotationDial((float(before[p, a]), float(before[p, b])),
                             (float(after[p, a]), float(after[p, b])), angle, lines, reach,
-                            ctx.theme, color)
+                            ctx.theme, color, narrow)
         head = TextItem(_word(ctx, "pair", i=i, a=a, b=b), ctx.theme, size=TEXT_SIZE,
                         role="muted")
         width = max(dial.boundingRect().width(), head.boundingRect().width())
@@ -243,8 +276,9 @@ def dial_table(ctx: LayoutContext, title: str, before: npt.NDArray[np.float64],
 
 def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     """The angles p·θᵢ, then (beside them, or below when that is too wide) Q → Q_rot and
-    K → K_rot with the receiver's q and k pairs as dials (the head in focus): one compact
-    picture, so RoPE does not shrink the document's scale."""
+    K → K_rot with the receiver's q and k pairs as dials (the head in focus; none when the
+    options leave the arrows out, as a comparison's halves do): one compact picture, so RoPE
+    does not shrink the document's scale."""
     att = attention_at(ctx.trace, step.scope)
     angles_name = ("enc." if step.stack == "encoder" else "") + "rope_angles"
     angles = ctx.array(angles_name)
@@ -254,31 +288,85 @@ def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
         ctx, _word(ctx, "angles"), angles, ctx.labels,
         [_word(ctx, "theta", i=_subscript(i), theta=number(ctx, float(t)))
          for i, t in enumerate(theta)],
-        highlight_receiver=True, value_range=(0.0, 0.0))
+        highlight_receiver=True, value_range=(0.0, 0.0), shows=angles_name)
     head = ctx.heads[0]
     group = kv_head(att, head)  # K's head (shared by several query heads in GQA)
     pairing = _pairing(ctx, step)
     columns = [_pair_columns(i, r, pairing) for i in range(min(r // 2, MAX_PAIRS))]
     label = _word(ctx, "head", n=head + 1) if ctx.head_count > 1 else ""
     color = "accent"
+    narrow = wrap_width() is not None  # the heading says what turns Q into Q_rot
     rows: list[list[QGraphicsItem | str]] = []
     for source, out, key, h in ((step.reads[0], step.writes[0], "dials_q", head),
                                 (step.reads[1], step.writes[1], "dials_k", group)):
         cols = slice(h * att.d_k, (h + 1) * att.d_k)
         before = ctx.array(source)[:, cols]
         after = ctx.array(out)[:, cols]
-        rows.append([ctx.grid(source, columns=cols, highlight_receiver=True),
-                     _word(ctx, "turn"), ctx.grid(out, columns=cols, highlight_receiver=True),
-                     dial_table(ctx, _word(ctx, key, token=ctx.labels[ctx.receiver], head=label),
-                                before, after, angles, ctx.receiver, columns, color,
-                                angle_lines=key == "dials_q")])  # every angle: the grid
-    angles_rect = place_row(parent, [angle_grid], 0, 0, ctx.theme)
-    body = place_rows_after(parent, rows, angles_rect, ctx.theme)
-    notes = [_word(ctx, "rope_note"), _word(ctx, "dial_legend")]
+        row: list[QGraphicsItem | str] = [
+            ctx.grid(source, columns=cols, highlight_receiver=True),
+            "→" if narrow else _word(ctx, "turn"),
+            ctx.grid(out, columns=cols, highlight_receiver=True)]
+        if ctx.options.arrows:  # a comparison reads the grids alone, as at the shares
+            row.append(dial_table(ctx, _word(ctx, key, token=ctx.labels[ctx.receiver],
+                                             head=label),
+                                  before, after, angles, ctx.receiver, columns, color,
+                                  angle_lines=key == "dials_q",  # every angle: the grid
+                                  narrow=narrow))
+        rows.append(row)
+    notes = [_word(ctx, "rope_note")]
+    if ctx.options.arrows:
+        notes.append(_word(ctx, "dial_legend"))
     if r < att.d_k:
         notes.append(_word(ctx, "kept_columns", first=r, last=att.d_k - 1))
-    text = text_lines(parent, notes, 0, body.bottom() + TEXT_GAP, ctx, size=15, role="text")
+    if wrap_width() is not None and ctx.options.arrows:  # the dials end every row
+        return _rope_in_columns(ctx, parent, angle_grid, rows, notes)
+    angles_rect = place_row(parent, [angle_grid], 0, 0, ctx.theme)
+    body = place_rows_after(parent, rows, angles_rect, ctx.theme)
+    text = text_lines(parent, notes, 0, body.bottom() + TEXT_GAP, ctx, size=NOTE_SIZE,
+                      role="text")
     return body.united(text)
+
+
+def _rope_in_columns(ctx: LayoutContext, parent: QGraphicsItem, angles: QGraphicsItem,
+                     rows: Sequence[Sequence[QGraphicsItem | str]],
+                     notes: Sequence[str]) -> QRectF:
+    """RoPE's picture while wrapping: the angles with the notes under them in a column of
+    their own, then the rows Q → Q_rot and K → K_rot one under the other, their dials either
+    beside each row (:data:`BESIDE`, wide and short: a 16:9 sheet) or side by side under the
+    rows (narrow and tall: 4:3), whichever is the shorter within the wrap width."""
+    limit = wrap_width()
+    assert limit is not None
+    grids = [list(row[:-1]) for row in rows]
+    dials = [row[-1] for row in rows]
+    assert all(isinstance(dial, QGraphicsItem) for dial in dials)
+    row_w = max(row_width(row) for row in grids)
+    row_h = max(item.boundingRect().height() for row in grids for item in row
+                if isinstance(item, QGraphicsItem))
+    sizes = [dial.boundingRect() for dial in dials if isinstance(dial, QGraphicsItem)]
+    column = max(angles.boundingRect().width(), NOTE_COLUMN)
+    x = column + 2 * GAP
+    beside_w = x + row_w + GAP + max(size.width() for size in sizes)
+    beside_h = sum(max(row_h, size.height()) for size in sizes) + ROW_GAP * (len(sizes) - 1)
+    under_w = x + max(row_w, sum(size.width() for size in sizes) + ROW_GAP * (len(sizes) - 1))
+    under_h = len(sizes) * (row_h + ROW_GAP) + max(size.height() for size in sizes)
+    beside = beside_w <= limit and (under_w > limit or beside_h <= under_h)
+    y = 0.0
+    covered = place_row(parent, [angles], 0, 0, ctx.theme)
+    for row, dial, size in zip(grids, dials, sizes, strict=True):
+        covered = covered.united(place_row(parent, row, x, y, ctx.theme))
+        if beside:
+            covered = covered.united(place_row(parent, [dial], x + row_w + GAP, y, ctx.theme))
+        y += (max(row_h, size.height()) if beside else row_h) + ROW_GAP
+    if not beside:
+        covered = covered.united(place_row(parent, dials, x, y, ctx.theme))
+    lines = [line for note in notes for line in fitted_lines(note, column, NOTE_SIZE)]
+    top = angles.boundingRect().height() + TEXT_GAP
+    room = covered.bottom() - top
+    if (len(lines) * (text_size("0", NOTE_SIZE, False)[1] + LINE_GAP) > room
+            or any(text_advance(line, NOTE_SIZE) > column for line in lines)):
+        lines, top = list(notes), covered.bottom() + TEXT_GAP  # under it all
+    text = text_lines(parent, lines, 0, top, ctx, size=NOTE_SIZE, role="text")
+    return covered.united(text)
 
 
 Cell = tuple[int, int]

@@ -36,6 +36,15 @@ def shown_entries(view: DrawView) -> list[int]:
     return shown if view.chosen in shown else [*shown, view.chosen]
 
 
+def draw_shape(view: DrawView) -> tuple[object, ...]:
+    """What of the run's settings shapes the picture, beyond the widths of its numbers: greedy
+    or not, whether top-k and top-p cut (the marks, the running mass, the lines), and how many
+    rows the ranked table has. A temperature dragged or a seed changed keeps the shape, so its
+    size is measured once, not on every step of the slider."""
+    s = view.settings
+    return s.temperature == 0, s.top_k is None, s.top_p < 1.0, len(shown_entries(view))
+
+
 def share_bars(ctx: LayoutContext, view: DrawView, legend: str) -> ProbabilityBars:
     """The chart of the shares the draw uses (cut entries at 0), over the entries the ranked
     table shows and in its order, printed at the table's number size so the two read across;
@@ -61,7 +70,7 @@ def ranked_table(ctx: LayoutContext, step: Step, view: DrawView) -> MatrixGrid:
     running mass over what top-k kept (a dash past top-k's cut, where top-p reads nothing),
     the renormalised share."""
     rows = shown_entries(view)
-    rank = {entry: k + 1 for k, entry in enumerate(view.ranked)}
+    rank = {entry: view.ranked.index(entry) + 1 for entry in rows}
     values = np.array([[view.probs[e], view.tempered[e], view.running[rank[e] - 1],
                         view.shares[e]] for e in rows])
     past = np.zeros(values.shape, dtype=bool)

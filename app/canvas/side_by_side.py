@@ -40,7 +40,8 @@ SIDE_GAP = 24.0
 SIDES_SHARE = 0.74
 """Of the height under the header, what the two sides take when the differences are below."""
 SHARES = (0.5, 0.56, 0.62, 0.68, 0.74, 0.8, 0.86)
-"""The shares of the height the sides may take, the differences the rest."""
+"""The shares of the height (of the width, in three columns) the sides may take, the
+differences the rest."""
 HEADER_SIZE = 32.0
 TITLE_SIZE = 24.0
 NOTE_SIZE = 18.0
@@ -150,7 +151,7 @@ class CompareFrameItem(Sheet):
                         which: slice = slice(None)) -> list[FrameItem]:
             return [FrameItem(trace, index, side_options, step_title=word(
                 ctx, "side", side=name, label=label, title=title or step.title), sheet=side,
-                max_scale=most, own_scale=True, side=True)
+                max_scale=most, own_scale=True, side=True, alone=True)
                 for name, trace, index, step, title, label in specs[which]]
 
         heading = TextItem(word(ctx, "differs_title"), ctx.theme, size=round(TITLE_SIZE),
@@ -172,7 +173,7 @@ class CompareFrameItem(Sheet):
             return arrangements(room, title_height, share)[k].differences
 
         tries = []
-        for k in range(2):
+        for k in range(len(arrangements(room, title_height, share))):
             first = tried(k, share)
             balanced = balanced_share(first[2].picture_scale, share, sizes,
                                       partial(differences_area, k))
@@ -269,15 +270,21 @@ class Arrangement(NamedTuple):
 
 
 def arrangements(room: QRectF, title_height: float, share: float) -> list[Arrangement]:
-    """The two ways to share ``room`` (under the header, above the notes): A beside B, or A
-    above B; the sides take ``share`` of the height, the differences (under their heading)
-    the rest."""
+    """The three ways to share ``room`` (under the header, above the notes): A beside B, or A
+    above B, the sides taking ``share`` of the height and the differences (under their
+    heading) the rest; or A, B and the differences in three columns the whole height, the
+    sides taking ``share`` of the width (narrow, tall pictures: a scores step wrapped under
+    its factors, RoPE's two rows)."""
     inner, below = room.width(), room.height()
     under = QRectF(room.left(), room.top() + below * share + title_height, inner,
                    below * (1 - share) - title_height)
     half_width, half_height = (inner - SIDE_GAP) / 2, (below * share - SIDE_GAP) / 2
+    column = (inner - 2 * SIDE_GAP) * share / 2
+    beside = QRectF(room.left() + 2 * (column + SIDE_GAP), room.top() + title_height,
+                    inner - 2 * (column + SIDE_GAP), below - title_height)
     return [Arrangement((half_width, below * share), (half_width + SIDE_GAP, 0), under),
-            Arrangement((inner, half_height), (0, half_height + SIDE_GAP), under)]
+            Arrangement((inner, half_height), (0, half_height + SIDE_GAP), under),
+            Arrangement((column, below), (column + SIDE_GAP, 0), beside)]
 
 
 def balanced_share(scale: float, share: float, sizes: list[tuple[QRectF, float | None]],

@@ -13,9 +13,17 @@ from PySide6.QtWidgets import QGraphicsItem
 from app.canvas.arrows import ArrowSpec, AttentionArrows
 from app.canvas.block_steps import lay_out_ffn, lay_out_norm, lay_out_residual
 from app.canvas.context import LayoutContext, positioned_labels
+from app.canvas.corner import cornered, row_width
 from app.canvas.heads import ARROWS_GAP, lay_out_heads_mix
 from app.canvas.kv_cache_marks import mark_kv_cache
-from app.canvas.layout import ROW_GAP, place_arrows, place_row, place_rows, place_rows_after
+from app.canvas.layout import (
+    ROW_GAP,
+    place_arrows,
+    place_row,
+    place_rows,
+    place_rows_after,
+    rows_arrangement,
+)
 from app.canvas.loss_step import lay_out_loss
 from app.canvas.pieces import fitted_lines, text_lines
 from app.canvas.position_pictures import (
@@ -51,8 +59,7 @@ def _inputs(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
         [ctx.grid(parameter_path(step, f"W{out.lower()}")), f"→ {out}"] for out in ("Q", "K", "V")]
     x_rect = place_row(parent, [ctx.grid(step.reads[0], title=_word(ctx, "input_rows")), "·"],
                        0, 0, ctx.theme)
-    paths = place_rows(parent, rows, x_rect.right() + 14, 0, ctx.theme)
-    return x_rect.united(paths)
+    return place_rows_after(parent, rows, x_rect, ctx.theme, under=False)
 
 
 def _projections(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
@@ -74,17 +81,27 @@ def _projection_group(ctx: LayoutContext, step: Step, parent: QGraphicsItem, src
     """``src ·`` at ``top``, then one ``W + b = out`` row per output beside it (or below it
     when that runs past the wrap width); ``title`` and ``src_name`` name the source."""
     att = attention_of(ctx.trace, step)
-    source = place_row(parent, [ctx.grid(src, title=title), "·"], 0, top, ctx.theme)
+    source_grid = ctx.grid(src, title=title)
     name = src_name or short_name(src)
-    rows = []
+    rows: list[list[QGraphicsItem | str]] = []
+    pairs: list[tuple[QGraphicsItem, QGraphicsItem]] = []
     for out in outputs:
         weight = f"W{out.lower()}"
         bias = getattr(att, f"b{out.lower()}")
-        parts: list[QGraphicsItem | str] = [ctx.grid(parameter_path(step, weight))]
+        factor = ctx.grid(parameter_path(step, weight))
+        result = ctx.grid(array_name(step, out), title=f"{out} = {name}·{weight}")
+        parts: list[QGraphicsItem | str] = [factor]
         if bias is not None:
             parts += ["+", ctx.grid(parameter_path(step, f"b{weight[1]}"))]
-        parts += ["=", ctx.grid(array_name(step, out), title=f"{out} = {name}·{weight}")]
-        rows.append(parts)
+        rows.append([*parts, "=", result])
+        pairs.append((factor, result))
+    if rows_arrangement() == "corner" and all(len(parts) == 3 for parts in rows):  # no bias
+        line = [source_grid, "·", *(part for parts in rows for part in parts)]
+        corner = cornered(source_grid, pairs, row_width(line), _word(ctx, "corner_note"),
+                          ctx.theme)
+        if corner is not None:
+            return place_row(parent, [corner], 0, top, ctx.theme)
+    source = place_row(parent, [source_grid, "·"], 0, top, ctx.theme)
     return place_rows_after(parent, rows, source, ctx.theme)
 
 
@@ -127,15 +144,17 @@ def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
                    else _word(ctx, "not_scaled_note"))
         note = join_notes(ctx.options.lang, scaling,
                           _word(ctx, "mask_note") if hidden is not None else "")
-        factors: list[QGraphicsItem | str] = [
-            ctx.grid(step.reads[0], title=f"{query}{label}", columns=cols), "·",
-            ctx.grid(step.reads[1], title=f"{key}ᵀ{label}{_group_label(ctx, att, head)}",
-                     columns=_head_columns(att.d_k, kv_head(att, head)), transpose=True), "="]
+        left = ctx.grid(step.reads[0], title=f"{query}{label}", columns=cols)
+        top = ctx.grid(step.reads[1], title=f"{key}ᵀ{label}{_group_label(ctx, att, head)}",
+                       columns=_head_columns(att.d_k, kv_head(att, head)), transpose=True)
         scores = ctx.grid(step.writes[-1], title=_word(ctx, "scores") + label, head=head,
                           note=note, masked=hidden, marked=marked)
         if marked is not None:
             outline_cells(scores, marked, ctx.theme)
-        rows.append([*factors, scores])
+        row: list[QGraphicsItem | str] = [left, "·", top, "=", scores]
+        corner = cornered(left, [(top, scores)], row_width(row), _word(ctx, "corner_note"),
+                          ctx.theme)
+        rows.append(row if corner is None else [corner])
     grids = place_rows(parent, rows, 0, 0, ctx.theme)
     lines = [line for sentence in sentences[:1]
              for line in fitted_lines(sentence, grids.width(), NOTE_SIZE)]

@@ -138,7 +138,8 @@ class CanvasView(pg.GraphicsView):
             self._settle_later(frame)
             return frame
         frame = FrameItem(trace, step, options, title,
-                          alone=self.frames_alone or self.zoomed_to_step)
+                          alone=self.frames_alone or self.zoomed_to_step,
+                          screen=self.viewport().height())
         self.show_item(frame, fit)
         return frame
 

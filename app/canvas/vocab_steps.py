@@ -6,9 +6,11 @@ import numpy as np
 from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QGraphicsItem
 
-from app.canvas.bars import MANY_ENTRIES, TOP_ENTRIES, BarsSpec, ProbabilityBars
+from app.canvas.bars import BAR_LENGTH, MANY_ENTRIES, TOP_ENTRIES, BarsSpec, ProbabilityBars
 from app.canvas.context import LayoutContext, numbered
-from app.canvas.layout import place_row
+from app.canvas.corner import row_width
+from app.canvas.grid import NUMBER_SIZE
+from app.canvas.layout import ROW_GAP, place_row, wrap_width
 from app.canvas.pieces import custom_grid, number, text_lines, word
 from app.model.operands import parameter_path
 from engine import Step
@@ -19,6 +21,8 @@ MANY_TABLE_ROWS = 24
 """A larger embedding table shows only the rows the ids pick."""
 MANY_BAR_GROUPS = 4
 """With more positions the probabilities show the receiver's bars only."""
+COMPACT_BAR = 130.0
+"""How long a bar of probability 1 is in a compact chart (every group in one row)."""
 
 
 def lay_out_embed(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
@@ -80,8 +84,10 @@ def lay_out_logits(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRe
     return rect.united(note)
 
 
-def probability_bars(ctx: LayoutContext, step: Step) -> ProbabilityBars:
-    """The bars of every position (or of the receiver alone when there are many)."""
+def probability_bars(ctx: LayoutContext, step: Step, compact: bool = False) -> ProbabilityBars:
+    """The bars of every position (or of the receiver alone when there are many), their
+    probabilities printed at the size of the logits' numbers beside them, two groups a row;
+    ``compact``: every group in one row, the bars shorter (a chart under the logits)."""
     probs = ctx.array(step.writes[0])
     many = ctx.n > MANY_BAR_GROUPS
     positions = [ctx.receiver] if many else list(range(ctx.n))
@@ -92,15 +98,25 @@ def probability_bars(ctx: LayoutContext, step: Step) -> ProbabilityBars:
         notes.append(word(ctx, "probs_receiver_only", n=ctx.n))
     if probs.shape[1] > MANY_ENTRIES:
         notes.append(word(ctx, "probs_top", k=TOP_ENTRIES, v=probs.shape[1]))
+    columns = len(positions) if compact else 2 if len(positions) > 2 else 1
     spec = BarsSpec(probs=probs, vocab=ctx.vocab, positions=positions, receiver=ctx.receiver,
                     group_titles=titles, title=word(ctx, "probs_title"),
-                    legend="; ".join(notes), columns=2 if len(positions) > 2 else 1,
-                    places=ctx.places)
+                    legend="; ".join(notes), columns=columns, places=ctx.places,
+                    text_size=NUMBER_SIZE, bar_length=COMPACT_BAR if compact else BAR_LENGTH)
     return ProbabilityBars(spec, ctx.theme)
 
 
 def lay_out_probs(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
-    """Logits → softmax per row → labelled bars with the probabilities printed."""
-    return place_row(parent, [ctx.grid(step.reads[0], highlight_receiver=True),
-                              word(ctx, "softmax_rows"), probability_bars(ctx, step)], 0, 0,
-                     ctx.theme)
+    """Logits → softmax per row → labelled bars with the probabilities printed; while that
+    row would wrap, the bars in one compact row under the logits when they fit the width."""
+    logits = ctx.grid(step.reads[0], highlight_receiver=True)
+    row: list[QGraphicsItem | str] = [logits, word(ctx, "softmax_rows"),
+                                      probability_bars(ctx, step)]
+    limit = wrap_width()
+    if limit is not None and row_width(row) > limit:
+        compact = probability_bars(ctx, step, compact=True)
+        if compact.boundingRect().width() <= limit:
+            top = place_row(parent, row[:2], 0, 0, ctx.theme)
+            return top.united(place_row(parent, [compact], 0, top.bottom() + ROW_GAP,
+                                        ctx.theme))
+    return place_row(parent, row, 0, 0, ctx.theme)

@@ -9,7 +9,7 @@ Illustrated-Transformer walk-through, drawn on the frame for any document.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, QSizeF
@@ -63,22 +63,31 @@ Placed = tuple[int, int, float, float]
 """A cell (row, column) and where its text goes (x, y)."""
 
 
-def _placements(table: Table, bands: int) -> tuple[list[Placed], QRectF]:
-    """Where each cell of ``table`` goes when wrapped into ``bands`` bands, and the panel's
-    rectangle: each band starts with its own column of keys and holds the rows that have
-    something in its columns."""
+def title_lines(title: str, split: bool) -> list[str]:
+    """The title on one line, or (``split``) on two after its last colon ("… head 1:" over
+    "the mix of V"; one line when it has none)."""
+    cut = max(title.rfind(":"), title.rfind("："))
+    if not split or cut < 0:
+        return [title]
+    return [title[:cut + 1], title[cut + 1:].strip()]
+
+
+def _placements(table: Table, bands: int, split: bool = False) -> tuple[list[Placed], QRectF]:
+    """Where each cell of ``table`` goes when wrapped into ``bands`` bands (the title on two
+    lines when ``split``), and the panel's rectangle: each band starts with its own column of
+    keys and holds the rows that have something in its columns."""
     cells = table.cells
 
     def size(r: int, c: int) -> tuple[float, float]:
         bold, _role = table.style(r, c)
         return text_size(cells[r][c], SIZE, bold)
 
-    title_width, title_height = text_size(table.title, SIZE + 1, True)
-    y = PAD + title_height + 4
+    heading = [text_size(line, SIZE + 1, True) for line in title_lines(table.title, split)]
+    y = PAD + sum(height for _width, height in heading) + 4
     columns = max(len(row) for row in cells)
     widths = [max((size(r, c)[0] for r, row in enumerate(cells) if c < len(row)),
                   default=0.0) for c in range(columns)]
-    right = PAD + title_width
+    right = PAD + max(width for width, _height in heading)
     placed: list[Placed] = []
     for band in _bands(widths, bands):
         for r, row in enumerate(cells):
@@ -98,17 +107,21 @@ def _placements(table: Table, bands: int) -> tuple[list[Placed], QRectF]:
 
 
 class WorkedRow(QGraphicsObject):
-    """A worked row's table on a panel, wrapped into ``bands`` bands (:func:`_placements`)."""
+    """A worked row's table on a panel, wrapped into ``bands`` bands, its title on two lines
+    when ``split`` (:func:`_placements`)."""
 
-    def __init__(self, table: Table, theme: Theme, bands: int = 1) -> None:
+    def __init__(self, table: Table, theme: Theme, bands: int = 1, split: bool = False) -> None:
         super().__init__()
         self.title = table.title
         self.cells = table.cells
         self._theme = theme
-        heading = TextItem(table.title, theme, size=SIZE + 1, bold=True)
-        heading.setParentItem(self)
-        heading.setPos(PAD, PAD)
-        placed, self._rect = _placements(table, bands)
+        y = PAD
+        for line in title_lines(table.title, split):
+            heading = TextItem(line, theme, size=SIZE + 1, bold=True)
+            heading.setParentItem(self)
+            heading.setPos(PAD, y)
+            y += heading.boundingRect().height()
+        placed, self._rect = _placements(table, bands, split)
         for r, c, x, y in placed:
             bold, role = table.style(r, c)
             item = TextItem(table.cells[r][c], theme, size=SIZE, bold=bold, role=role)
@@ -243,21 +256,53 @@ def has_worked_row(options: FrameOptions, step: Step) -> bool:
 def add_worked_row(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
                    covered: QRectF, area: QSizeF) -> QRectF:
     """Put the step's worked row (when the options show one) in its own band beside or under
-    the picture, its columns wrapped into as many bands as lets the two be drawn largest on
-    ``area``; what the picture and the row cover together."""
+    the picture, or in a free corner of it (right of a part and under another, or in the
+    picture's top or bottom right corner, overlapping none: the space a wrapped row or the
+    arrows leave), its columns wrapped into as many bands (and its title onto two lines after
+    the colon) as lets the two be drawn largest on ``area``; what the picture and the row
+    cover together."""
     table = _table(ctx, step) if has_worked_row(ctx.options, step) else None
     if table is None:
         return covered
-    best: tuple[float, int, QPointF] | None = None
+    parts = [item.mapRectToParent(item.boundingRect().united(item.childrenBoundingRect()))
+             for item in parent.childItems()]
+    best: tuple[float, int, bool, QPointF] | None = None
+    splits = (False, True) if len(title_lines(table.title, True)) > 1 else (False,)
     for bands in range(1, MAX_BANDS + 1):
-        size = _placements(table, bands)[1]
-        for place in (QPointF(covered.right() + ROW_GAP, covered.top()),
-                      QPointF(covered.left(), covered.bottom() + ROW_GAP)):
-            scale = fit_scale(covered.united(size.translated(place)), area)
-            if best is None or scale > best[0] * (1 + 1e-9):
-                best = (scale, bands, place)
+        for split in splits:
+            size = _placements(table, bands, split)[1]
+            for scale, place in _places(covered, parts, size, area):
+                if best is None or scale > best[0] * (1 + 1e-9):
+                    best = (scale, bands, split, place)
+                break
     assert best is not None
-    drawn = WorkedRow(table, ctx.theme, best[1])
+    drawn = WorkedRow(table, ctx.theme, best[1], best[2])
     drawn.setParentItem(parent)
-    drawn.setPos(best[2])
+    drawn.setPos(best[3])
     return covered.united(drawn.mapRectToParent(drawn.boundingRect()))
+
+
+def _places(covered: QRectF, parts: list[QRectF], size: QRectF,
+            area: QSizeF) -> Iterator[tuple[float, QPointF]]:
+    """Where a panel of ``size`` may go, with the scale the picture and it fit ``area`` at,
+    largest first (beside, then under the picture first among equals): beside or under what
+    ``covered`` holds, or right of one of ``parts`` and under another (or level with the top or
+    the bottom of the picture), overlapping none of them."""
+    beside = QPointF(covered.right() + ROW_GAP, covered.top())
+    below = QPointF(covered.left(), covered.bottom() + ROW_GAP)
+    corners = [QPointF(x, y) for x in sorted({part.right() + ROW_GAP for part in parts})
+               for y in sorted({covered.top(), covered.bottom() - size.height(),
+                                  *(part.bottom() + ROW_GAP for part in parts)})]
+    tried = [(fit_scale(covered.united(size.translated(place)), area), order, place)
+             for order, place in enumerate((beside, below, *corners))]
+    tried.sort(key=lambda found: (-found[0], found[1]))
+    for scale, order, place in tried:
+        if order < 2 or not _overlaps(size.translated(place), parts):
+            yield scale, place
+
+
+def _overlaps(panel: QRectF, parts: list[QRectF]) -> bool:
+    """Whether ``panel`` comes within half a row gap of any of ``parts``."""
+    margin = ROW_GAP / 2
+    room = panel.adjusted(-margin, -margin, margin, margin)
+    return any(room.intersects(part) for part in parts)

@@ -20,12 +20,14 @@ import numpy as np
 from app.model.parts import layer_name, place_name, split_layer
 from app.texts.edit_words import EDIT_WORDS, edit_word
 from app.texts.titles import norm_name
-from engine import Scenario, ScenarioError, parse_scenario
+from engine import Scenario, ScenarioError, Trace, parse_scenario
 from engine.generation import extend
+from engine.grow import grown
 from engine.numbers import format_exact
 from engine.parse_generation import Generation, Settings
 from engine.positions import DEFAULT_BASE, KINDS, alibi_slopes
 from engine.reader import FloatArray
+from engine.redraw import redrawn, with_settings
 from engine.refusals import Refusal
 from engine.resize import Sizes, resize
 from engine.swap import swap_tokens
@@ -46,6 +48,13 @@ class Operation(ABC):
         """Whether ``later``, made right after this, joins it in one undo step."""
         del later
         return False
+
+    def traced(self, before: Trace, after: Scenario) -> Trace | None:
+        """The trace of ``after`` (what this edit made) worked from ``before``, the trace of the
+        document it was made on, where the edit allows that without a whole forward pass;
+        None: compute it."""
+        del before, after
+        return None
 
 
 @dataclass(frozen=True)
@@ -333,6 +342,10 @@ class AppendToken(Operation):
     def label(self, lang: str) -> str:
         return edit_word(lang, "append_token", id=self.token_id, text=self.text)
 
+    def traced(self, before: Trace, after: Scenario) -> Trace | None:
+        """Grown from the KV cache: the new position's row alone is computed."""
+        return grown(before, after)
+
 
 @dataclass(frozen=True)
 class SetGeneration(Operation):
@@ -344,8 +357,11 @@ class SetGeneration(Operation):
     key: str
 
     def apply(self, scenario: Scenario) -> Scenario:
-        run = replace(run_of(scenario), settings=self.settings)
-        return scenario.with_document_value("generation", run.to_document())
+        return with_settings(scenario, self.settings)
+
+    def traced(self, before: Trace, after: Scenario) -> Trace | None:
+        """Only the draw is worked again, from the logits ``before`` has."""
+        return redrawn(before, after)
 
     def label(self, lang: str) -> str:
         value = getattr(self.settings, self.key)

@@ -6,6 +6,7 @@ all quote these numbers. Imports no Qt.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -67,14 +68,17 @@ class DrawView:
         return self.ranked[0]
 
 
+@lru_cache(maxsize=4)
 def draw_view(trace: Trace, step: Step) -> DrawView:
-    """The draw a ``sample`` step wrote (its arrays ``gen{t}.…``)."""
+    """The draw a ``sample`` step wrote (its arrays ``gen{t}.…``); the last few are remembered
+    by trace (a frame's composition, picture and texts each ask for it; ranking a 4,096-word
+    vocabulary takes about half a millisecond)."""
     prefix = step.writes[0].rsplit(".", 1)[0]
     a = trace.arrays
     run = trace.scenario.generation
     settings = run.settings if run is not None else Settings()
     tempered = a[f"{prefix}.tempered"]
-    ranked = tuple(int(k) for k in np.argsort(-tempered, kind="stable"))
+    ranked = tuple(np.argsort(-tempered, kind="stable").tolist())
     within = np.array(tempered[list(ranked)])
     if settings.top_k is not None:
         within[settings.top_k:] = 0.0  # what top-k cut adds nothing to the mass top-p reads
@@ -82,7 +86,7 @@ def draw_view(trace: Trace, step: Step) -> DrawView:
     return DrawView(t=int(prefix.removeprefix("gen")), settings=settings,
                     position=trace.scenario.n - 1, vocab=trace.tokens_of("vocab"),
                     probs=a["probs"][-1], tempered=tempered,
-                    kept=tuple(int(k) for k in a[f"{prefix}.kept"]),
+                    kept=tuple(a[f"{prefix}.kept"].astype(np.int64).tolist()),
                     shares=a[f"{prefix}.sample_probs"], chosen=int(a[f"{prefix}.chosen"][0]),
                     ranked=ranked, running=running)
 

@@ -9,6 +9,7 @@ no Qt.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from engine import Scenario, parse_scenario
 from engine.generation import self_attentions
@@ -73,16 +74,24 @@ def prefix(scenario: Scenario, t: int) -> Scenario:
     if not 1 <= t <= len(tokens):
         raise ValueError(f"the run has tokens 1 to {len(tokens)}, not {t}")
     run = scenario.generation
-    assert run is not None and scenario.token_ids is not None
-    n = prompt_length(scenario) + t - 1
+    assert run is not None
+    doc = first_positions(scenario, prompt_length(scenario) + t - 1)
+    doc["generation"] = run.to_document() | {"chosen": list(run.chosen[:t - 1])}
+    return parse_scenario(doc)
+
+
+def first_positions(scenario: Scenario, n: int) -> dict[str, Any]:
+    """The document of the first ``n`` positions of ``scenario`` (their ids, labels and
+    key-mask entries; everything else as it is), to change further before parsing."""
+    assert scenario.token_ids is not None
     doc = to_document(scenario, as_array)
     doc["token_ids"] = list(scenario.token_ids[:n])
     doc["tokens"] = list(scenario.tokens[:n])
     for attention in self_attentions(doc, scenario):
         if "key_mask" in attention:
             attention["key_mask"] = list(attention["key_mask"][:n])
-    doc["generation"] = run.to_document() | {"chosen": list(run.chosen[:t - 1])}
-    return parse_scenario(doc)
+    return doc
 
 
-__all__ = ["RunPlace", "RunToken", "prefix", "prompt_length", "run_place", "run_tokens"]
+__all__ = ["RunPlace", "RunToken", "first_positions", "prefix", "prompt_length", "run_place",
+           "run_tokens"]

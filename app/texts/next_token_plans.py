@@ -4,6 +4,7 @@ step's numbers (:mod:`app.model.next_token`). Imports no Qt."""
 from __future__ import annotations
 
 from app.model.next_token import draw_view, loss_view, stack_is_causal
+from app.model.passes import passes_of
 from app.texts.facts import Facts
 from app.texts.sentences import NOTHING, Listed, Telling, Token, say
 
@@ -16,12 +17,16 @@ def loss(f: Facts) -> Telling:
     at_worst = dict(token=Token(view.tokens[worst]), entry=Token(view.vocab[target]),
                     p=f.num(float(view.p_target[worst])), loss=f.num(float(view.loss[worst])))
     mask = say("loss.masked") if stack_is_causal(f.scenario) else say("loss.unmasked")
+    passes = passes_of(f.trace)
+    run = NOTHING if passes.refused is not None else say(
+        "loss.run", prompt=Token(passes.prompt),
+        chosen=Listed([Token(p.label) for p in passes.passes]))
     return Telling(
         summary=say("loss.summary", n=view.n, mean=f.num(view.mean)),
         why=say("loss.why", n=view.n, mask=mask),
         how=say("loss.how", losses=Listed([f.num(float(v)) for v in view.loss]), n=view.n,
                 mean=f.num(view.mean), **at_worst),
-        pitfalls=say("loss.pitfalls", n=view.n),
+        pitfalls=say("loss.pitfalls", n=view.n, run=run),
         check=say("loss.check", **at_worst),
     )
 

@@ -4,7 +4,9 @@ English and Chinese. Imports no Qt."""
 from __future__ import annotations
 
 from app.model.next_token import DrawView, LossView
+from app.model.passes import GenerationPasses
 from app.texts.model import fill_word
+from app.texts.problems import problem_words
 from engine import format_number
 
 NEXT_TOKEN_WORDS: dict[str, dict[str, str]] = {
@@ -35,17 +37,33 @@ NEXT_TOKEN_WORDS: dict[str, dict[str, str]] = {
                   "take “{greedy}”",
         "running_text": "mass of the first {rank} entries over what top-k kept = {value}",
         "running_past": "entry {rank} is past the top-{k} cut: top-p reads no mass there",
-        "loss_title": "Training: −ln p(target) at every position",
+        "loss_title": "Each position's loss",
         "col_p_target": "p(target)",
         "col_loss": "−ln p",
         "loss_row": "{token} → {entry} (id {id})",
         "loss_mean": "mean loss = ({terms}) / {n} = {mean}",
-        "training": "training: every position at once · 1 forward pass for {n} positions",
-        "training_why": "the causal mask keeps each position from seeing its target",
-        "training_no_mask": "but this stack is not causal: each position sees the token it "
+        "training": "Training · 1 forward pass",
+        "training_known": "all {n} positions at once",
+        "targets_known": "the whole target row is known: {targets}",
+        "reads_title": "Who each position reads",
+        "reads_tip": "{query} reads {other}",
+        "hidden_tip": "the causal mask hides {other} from {query}",
+        "answer_tip": "◣ the token {query} must predict",
+        "training_why": "1: read · —: hidden by the causal mask · ◣ position i + 1, the "
+                        "answer position i must predict: hidden, so all {n} losses are honest "
+                        "at once",
+        "training_no_mask": "no causal mask: ◣ position i reads position i + 1, the answer it "
                             "must predict, so the loss flatters the model",
-        "generation": "generation: one token at a time · {n} passes for {n} tokens",
-        "generation_why": "each new token needs the one chosen before it",
+        "generation": "Generation · {n} forward passes",
+        "generation_prompt": "one per token, from the prompt “{prompt}”",
+        "generation_reads": "each pass reads the tokens so far and appends its greedy choice",
+        "passes_title": "Each pass: reads → chooses",
+        "col_p_chosen": "p(chosen)",
+        "pass_row": "pass {k}: {reads} → {chosen}",
+        "generation_why": "{n} passes for {n} tokens: pass k + 1 waits for the token pass k "
+                          "chose",
+        "passes_count": "forward passes: training 1 · generation {n}",
+        "generation_refused": "this document cannot generate: {reason}",
         "worst": "worst: position {i} (“{token}” → “{entry}”), loss {loss}",
     },
     "zh": {
@@ -74,17 +92,31 @@ NEXT_TOKEN_WORDS: dict[str, dict[str, str]] = {
                   "“{greedy}”",
         "running_text": "前 {rank} 项的概率之和除以 top-k 保留的总概率 = {value}",
         "running_past": "第 {rank} 项在 top-{k} 截断之外：top-p 不再累计它的概率",
-        "loss_title": "训练：每个位置的 −ln p(目标)",
+        "loss_title": "每个位置的损失",
         "col_p_target": "p(目标)",
         "col_loss": "−ln p",
         "loss_row": "{token} → {entry}（id {id}）",
         "loss_mean": "平均损失 = ({terms}) / {n} = {mean}",
-        "training": "训练：所有位置一次算出 · {n} 个位置只需 1 次前向计算",
-        "training_why": "因果掩码让每个位置看不到自己的目标",
-        "training_no_mask": "但这个堆栈没有因果掩码：每个位置都看得到自己要预测的 Token，"
-                            "损失因此偏低",
-        "generation": "生成：一次一个 Token · {n} 个 Token 需 {n} 次前向计算",
-        "generation_why": "每个新 Token 都依赖前一个已选结果",
+        "training": "训练 · 1 次前向计算",
+        "training_known": "{n} 个位置一次算出",
+        "targets_known": "整行目标已知：{targets}",
+        "reads_title": "每个位置读哪些位置",
+        "reads_tip": "{query} 读 {other}",
+        "hidden_tip": "因果掩码对 {query} 遮住 {other}",
+        "answer_tip": "◣ {query} 要预测的 Token",
+        "training_why": "1：读到 · “—”：被因果掩码遮住 · ◣ 位置 i + 1，即位置 i 要预测的答案："
+                        "被遮住，所以 {n} 个损失可以同时、诚实地算出",
+        "training_no_mask": "没有因果掩码：◣ 位置 i 读到位置 i + 1，即它要预测的答案，损失因此"
+                            "偏低",
+        "generation": "生成 · {n} 次前向计算",
+        "generation_prompt": "每个 Token 一次，从提示“{prompt}”开始",
+        "generation_reads": "每次读入已有的 Token，追加贪心选出的一个",
+        "passes_title": "每一次：读入 → 选出",
+        "col_p_chosen": "p(选中)",
+        "pass_row": "第 {k} 次：{reads} → {chosen}",
+        "generation_why": "{n} 个 Token 需 {n} 次：第 k + 1 次要等第 k 次选出的 Token",
+        "passes_count": "前向计算次数：训练 1 · 生成 {n}",
+        "generation_refused": "这个文档无法生成：{reason}",
         "worst": "最差：位置 {i}（“{token}” → “{entry}”），损失 {loss}",
     },
 }
@@ -118,11 +150,9 @@ def draw_lines(view: DrawView, lang: str, places: int) -> list[str]:
     return lines
 
 
-def loss_lines(view: LossView, lang: str, places: int, causal: bool,
-               indent: str = "") -> list[str]:
-    """The loss in words: the mean, the worst position, and the forward passes training and
-    generation need (``causal``: the main stack masks every position's future), each reason
-    under its line after ``indent``."""
+def training_lines(view: LossView, lang: str, places: int, causal: bool) -> list[str]:
+    """Under the training pass: the mean, the worst position and what the causal mask does
+    (``causal``: the main stack masks every position's future)."""
     def num(value: float) -> str:
         return format_number(value, places)
 
@@ -132,10 +162,32 @@ def loss_lines(view: LossView, lang: str, places: int, causal: bool,
             next_token_word(lang, "worst", i=worst, token=view.tokens[worst],
                             entry=view.vocab[view.targets[worst]],
                             loss=num(float(view.loss[worst]))),
-            next_token_word(lang, "training", n=view.n),
-            indent + next_token_word(lang, "training_why" if causal else "training_no_mask"),
-            next_token_word(lang, "generation", n=view.n),
-            indent + next_token_word(lang, "generation_why")]
+            next_token_word(lang, "training_why", n=view.n) if causal
+            else next_token_word(lang, "training_no_mask")]
 
 
-__all__ = ["NEXT_TOKEN_WORDS", "draw_lines", "loss_lines", "next_token_word"]
+def generation_lines(passes: GenerationPasses, lang: str) -> list[str]:
+    """Under the generation passes: why one pass waits for the other and the two counts, or
+    why this document cannot generate."""
+    if passes.refused is not None:
+        return [next_token_word(lang, "generation_refused",
+                                reason=problem_words(passes.refused, lang))]
+    n = len(passes.passes)
+    return [next_token_word(lang, "generation_why", n=n),
+            next_token_word(lang, "passes_count", n=n)]
+
+
+def loss_lines(view: LossView, passes: GenerationPasses, lang: str, places: int,
+               causal: bool) -> list[str]:
+    """The pair in words: the training pass's lines, each generation pass, and the counts."""
+    rows = [next_token_word(lang, "pass_row", k=p.number, reads=" ".join(p.reads),
+                            chosen=p.label) + f" · p = {format_number(p.p, places)}"
+            for p in passes.passes]
+    return [next_token_word(lang, "training", n=view.n),
+            *training_lines(view, lang, places, causal),
+            next_token_word(lang, "generation", n=passes.count), *rows,
+            *generation_lines(passes, lang)]
+
+
+__all__ = ["NEXT_TOKEN_WORDS", "draw_lines", "generation_lines", "loss_lines", "next_token_word",
+           "training_lines"]

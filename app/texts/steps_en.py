@@ -333,8 +333,10 @@ WORDS: dict[str, str] = {
     "loss.how": "loss_i = −ln probs[i, target_i]: here {losses}, mean {mean} over {n}. The worst "
                 "is {token} → {entry}: p = {p}, loss {loss}.",
     "loss.pitfalls": "Generation cannot do this: each new token depends on the one chosen "
-                     "before it, so {n} tokens need {n} forward passes, where training needed 1. "
-                     "“Transformers are parallel” holds for training, not for answering.",
+                     "before it, so {n} tokens need {n} forward passes, where training needed 1"
+                     "{run}. “Transformers are parallel” holds for training, not for answering.",
+    "loss.run": " — the pair beside the loss shows it: from {prompt}, greedy generation reads "
+                "the tokens so far in each pass and chooses in turn {chosen}",
     "loss.check": "The loss is −ln of the bar at the target: for {token} the bar at {entry} is "
                   "{p}, and −ln {p} = {loss}. A probability of 1 gives 0; a smaller one, more.",
     "sample.summary": "The next token is drawn from the last position's probabilities at "

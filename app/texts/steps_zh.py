@@ -254,7 +254,9 @@ WORDS: dict[str, str] = {
     "loss.how": "loss_i = −ln probs[i, target_i]：这里是 {losses}，{n} 个位置平均 {mean}。最差的"
                 "是{token} → {entry}：p = {p}，损失 {loss}。",
     "loss.pitfalls": "生成做不到这样：每个新 Token 依赖前一个已选结果，{n} 个 Token 需要 {n} 次"
-                     "前向计算，而训练只要 1 次。“Transformer 可以并行”说的是训练，不是回答。",
+                     "前向计算，而训练只要 1 次{run}。“Transformer 可以并行”说的是训练，不是回答。",
+    "loss.run": "——损失旁边的一对画面展示了这一点：从{prompt}开始，贪心生成每次读入已有的 "
+                "Token，依次选出{chosen}",
     "loss.check": "损失就是目标处那根条的 −ln：{token}在{entry}处的条是 {p}，−ln {p} = "
                   "{loss}。概率为 1 时损失为 0，概率越小损失越大。",
     "sample.summary": "下一个 Token 从最后一个位置的概率中以温度 {t} 抽取：{v} 项中保留 {kept} "

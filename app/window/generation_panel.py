@@ -15,9 +15,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QEvent, QSize, Qt
+from PySide6.QtGui import QAction, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QComboBox,
     QDoubleSpinBox,
     QHBoxLayout,
@@ -47,6 +48,8 @@ SLIDER_STEPS = 100
 """Slider positions per unit of temperature."""
 SLIDER_TOP = 3.0
 """The slider's largest temperature (a document may hold a larger one; the number says it)."""
+ROWS_APART = (2, 18)
+"""Pixels between the two rows of controls: one under the other, and on one line."""
 MAX_SEED = 2**31 - 1
 """The largest seed the spin box offers (a document may hold up to 2⁶³ − 1)."""
 
@@ -61,7 +64,7 @@ class GenerationPanel(QWidget):
         bind = self.texts.bind
         column = QVBoxLayout(self)
         column.setContentsMargins(6, 0, 6, 2)
-        column.setSpacing(2)
+        column.setSpacing(ROWS_APART[0])
         self.action = QAction(self)
         bind(self.action.setText, lambda: self.tr("&Generate next"))
         self.action.setShortcut(QKeySequence("Ctrl+G"))
@@ -92,9 +95,11 @@ class GenerationPanel(QWidget):
         self.seed_box.setMinimumWidth(90)
         for box in (self.top_k_box, self.top_p_box, self.seed_box):
             box.setKeyboardTracking(False)  # a number typed is one edit, when it is done
-        rows = (QHBoxLayout(), QHBoxLayout())  # two short rows leave the editor its width
+        self.column = column
+        self.rows = rows = (QHBoxLayout(), QHBoxLayout())
         for line in rows:
             column.addLayout(line)
+            line.setSpacing(line.spacing())  # its own, not the column's as that changes
         rows[0].addWidget(self.button)
         rows[0].addWidget(self.mode_box)
         for line, text, widget in ((rows[0], lambda: self.tr("&Temperature"), self.slider),
@@ -113,6 +118,7 @@ class GenerationPanel(QWidget):
         rows[1].addWidget(self.hint)
         for line in rows:
             line.addStretch(1)
+        column.setStretch(1, 1)  # on one line, the room left over goes after the second row
         self.controls: tuple[QWidget, ...] = (self.button, self.mode_box, self.slider,
                                               self.top_k_box, self.top_p_box, self.seed_box)
         self.mode_box.activated.connect(self._on_mode)
@@ -156,7 +162,11 @@ class GenerationPanel(QWidget):
 
     def _show_with_step(self) -> None:
         steps = self.state.trace.steps
-        self.setVisible(steps[min(self.state.step, len(steps) - 1)].op in SHOWN_WITH)
+        shown = steps[min(self.state.step, len(steps) - 1)].op in SHOWN_WITH
+        column = self.parentWidget()
+        if shown and self.isHidden() and column is not None:
+            self._arrange(column.contentsRect().width())  # arranged before the canvas yields
+        self.setVisible(shown)
 
     def _fill(self) -> None:
         """The controls show the document's settings (changing them makes no edit)."""
@@ -230,4 +240,33 @@ class GenerationPanel(QWidget):
         if event.type() == QEvent.Type.LanguageChange:
             self.texts.apply()
             self._enable()
+            self._arrange(self.width())
         super().changeEvent(event)
+
+    # -- one line where there is room -----------------------------------------------------------
+    def one_line_width(self) -> int:
+        """How wide the panel is with its two rows on one line."""
+        margins = self.column.contentsMargins()
+        return (sum(row.sizeHint().width() for row in self.rows) + ROWS_APART[1]
+                + margins.left() + margins.right())
+
+    def _arrange(self, width: int) -> None:
+        """The two rows on one line when ``width`` holds them (the editor folded away), so
+        the canvas loses one row's height at these steps, not two; else one under the other,
+        which leaves the editor its width."""
+        direction = (QBoxLayout.Direction.LeftToRight if width >= self.one_line_width()
+                     else QBoxLayout.Direction.TopToBottom)
+        if self.column.direction() != direction:
+            self.column.setDirection(direction)
+            self.column.setSpacing(ROWS_APART[direction == QBoxLayout.Direction.LeftToRight])
+
+    def minimumSizeHint(self) -> QSize:
+        """As narrow as the rows one under the other: one line never widens the column."""
+        margins = self.column.contentsMargins()
+        narrow = max(row.minimumSize().width() for row in self.rows)
+        return QSize(narrow + margins.left() + margins.right(),
+                     self.column.minimumSize().height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._arrange(event.size().width())

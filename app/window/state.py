@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from app.i18n import current_language
-from app.model.edits import Document, Operation, SetCell
+from app.model.edits import Document, Edit, Operation, SetCell
 from app.model.operands import shares_step, tokens_of, visible_of
 from app.model.run import RunPlace, prefix, run_place
 from app.texts.bidi import isolate
@@ -265,7 +265,7 @@ class DocumentState(QObject):
         label = operation.label(current_language())
         try:
             edit = self.document.edit(operation)
-            after = None if is_big(edit.after) else compute(edit.after)
+            after = self._traced(edit)
         except ScenarioError as error:
             problem = problem_words(ScenarioError("", error.refusal or error.problem) if refusal
                                     else error,
@@ -282,6 +282,16 @@ class DocumentState(QObject):
         if not self.busy:
             self._forget_old_steps()
         return True
+
+    def _traced(self, edit: Edit) -> Trace | None:
+        """The trace of the edit's document: worked from the trace on screen where the edit
+        allows it (a new draw, a token grown with the KV cache), else computed now, or None for
+        a big document (computed in a worker)."""
+        current = self._current_trace()
+        quick = None if current is None else edit.operation.traced(current, edit.after)
+        if quick is not None:
+            return quick
+        return None if is_big(edit.after) else compute(edit.after)
 
     def _push(self, command: EditCommand) -> None:
         self._quiet = True

@@ -378,8 +378,11 @@ class Timeline(QWidget):
             label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
+        """A new width measures the texts' room now; a new height alone (a row above shown or
+        hidden, as the run's token row on the first generated token) changes no text's room."""
         super().resizeEvent(event)
-        self._reserve_text_room()
+        if event.size().width() != event.oldSize().width():
+            self._reserve_text_room()
 
     def _on_step_clicked(self, index: int) -> None:
         self.state.set_step(index)

@@ -229,7 +229,7 @@ def test_compare_swap_draws_b_by_token_each_row_naming_where_it_sits(
 
 
 def test_drawn_by_token_the_rope_pictures_speak_of_positions_held(qtbot: QtBot) -> None:
-    """B's dial for "B" (row 3, at position 1 once swapped) turns by 1·θ₀ = 1 rad; A's by 3 rad.
+    """B's angle for "B" (row 3, at position 1 once swapped) is 1·θ₀ = 1 rad; A's 3 rad.
     The equal-distance pair (about positions one apart) is named on A only: B's rows are
     tokens, not positions in order."""
     scenario = load_scenario(example_path("order"))
@@ -242,10 +242,12 @@ def test_drawn_by_token_the_rope_pictures_speak_of_positions_held(qtbot: QtBot) 
                                 options, order=order_b)
 
     rope = item("rope")
-    # the q dials print the angle; the k dials (same position, same angle) only their pair
-    angle_lines = [[d.lines[0] for d in side.items_of(RotationDial) if len(d.lines) > 1]
-                   for side in (rope.a_frame, rope.b_frame)]
-    assert angle_lines == [["p·θ₀ = 3·1 = 3 rad"], ["p·θ₀ = 1·1 = 1 rad"]]
+    # the halves are read grid by grid (no dials): row "B" of the angles, at the position held
+    angles = [next(g for g in side.items_of(MatrixGrid) if g.spec.title.startswith("angles"))
+              for side in (rope.a_frame, rope.b_frame)]
+    assert [grid.spec.row_labels[3] for grid in angles] == ["B · p3", "B · p1"]
+    assert [grid.spec.values[3, 0] for grid in angles] == [3.0, 1.0]
+    assert not any(side.items_of(RotationDial) for side in (rope.a_frame, rope.b_frame))
     scores = item("scores")
     noted = [[t.text for t in side.items_of(TextItem) if t.text.startswith("scores[0,1]")]
              for side in (scores.a_frame, scores.b_frame)]

@@ -8,6 +8,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from app.canvas import FrameItem, FrameOptions
+from app.canvas.frame import HEADER_GAP
 from app.canvas.layout import TextItem
 from app.model.examples import example_path
 from engine import compute, load_scenario
@@ -44,9 +45,9 @@ def _footer_and_picture(frame: FrameItem) -> tuple[TextItem, float]:
 
 def test_a_frame_alone_puts_its_footer_on_the_headings_line(qtbot: QtBot) -> None:
     """Presented alone, G01's mix frame writes its footer at the right end of the heading's line
-    (above the map, right of the heading), and its picture gets the line gained (never drawn
-    smaller; the mix with its worked row is now as wide as the sheet, so no larger either); at
-    the document's one scale the footer stays at the bottom of the sheet."""
+    (above the map, right of the heading), and its picture gets the line gained and the thin
+    margin of a frame alone (never drawn smaller); at the document's one scale the footer stays
+    at the bottom of the sheet, 40 units from its edge."""
     trace = compute(load_scenario(example_path("g01")))
     k = trace.step_index("mix")
     options = FrameOptions(worked_row=True)
@@ -55,12 +56,14 @@ def test_a_frame_alone_puts_its_footer_on_the_headings_line(qtbot: QtBot) -> Non
     box = line.mapRectToParent(line.boundingRect())
     heading = alone.heading.mapRectToParent(alone.heading.boundingRect())
     assert box.left() > heading.right() and box.bottom() <= heading.bottom() + 1e-6
-    assert box.right() == alone.boundingRect().width() - 40.0
+    assert box.right() == alone.boundingRect().width() - 16.0  # a frame alone's thin margin
     assert alone.route_map is not None
     assert box.bottom() < alone.route_map.mapRectToParent(alone.route_map.boundingRect()).top()
     assert box.bottom() < top
     shared = FrameItem(trace, k, options)
     line, _top = _footer_and_picture(shared)
-    assert line.mapRectToParent(line.boundingRect()).bottom() == 1080.0 - 40.0
-    assert alone.area.height() == pytest.approx(shared.area.height() + line.boundingRect().height())
+    footer = line.mapRectToParent(line.boundingRect())
+    assert footer.bottom() == 1080.0 - 40.0
+    assert alone.area.bottom() == pytest.approx(1080.0 - 16.0 - HEADER_GAP)
+    assert shared.area.bottom() == pytest.approx(footer.top() - HEADER_GAP)
     assert alone.picture_scale >= shared.picture_scale

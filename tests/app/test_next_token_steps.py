@@ -260,9 +260,9 @@ def test_the_loss_picture_prints_each_target_its_probability_and_minus_ln(
     trace = _trace(targets=TARGETS)
     probs = np.array([_softmax(row) for row in trace.arrays["logits"]])
     picked = probs[np.arange(3), TARGETS]
-    for lang, training in (("en", "1 forward pass for 3 positions"), ("zh", "只需 1 次前向计算")):
+    for lang, training in (("en", "Training · 1 forward pass"), ("zh", "训练 · 1 次前向计算")):
         frame = _frame(trace, "loss", lang)
-        [grid] = frame.items_of(MatrixGrid)
+        [grid] = [g for g in frame.items_of(MatrixGrid) if g.spec.col_labels[-1] == "−ln p"]
         np.testing.assert_allclose(grid.spec.values, np.column_stack([picked, -np.log(picked)]),
                                    rtol=1e-12)
         vocab = trace.scenario.head.vocab  # type: ignore[union-attr]
@@ -280,7 +280,8 @@ def test_without_the_causal_mask_the_loss_picture_says_the_position_sees_its_tar
         layer["attention"]["causal"] = False
     trace = compute(parse_scenario(doc))
     words = " ".join(_texts(_frame(trace, "loss")))
-    assert "not causal" in words and "causal mask keeps" not in words
+    assert "no causal mask: ◣ position i reads position i + 1" in words
+    assert "hidden by the causal mask" not in words
 
 
 # ------------------------------------------------------------------------------ the texts

@@ -17,6 +17,7 @@ from pytestqt.qtbot import QtBot
 from app import i18n
 from app.canvas.bars import ProbabilityBars
 from app.model.edits import AppendToken, SetGeneration
+from app.window import state as state_module
 from app.window.studio import StudioWindow
 from engine import Scenario, compute, parse_scenario
 from engine.generation_run import generate
@@ -178,6 +179,7 @@ def test_a_double_click_on_a_bar_picks_once_and_does_not_zoom(
     # a double-click arrives as press, release, double-click, release
     qtbot.mouseClick(generating.canvas.viewport(), Qt.MouseButton.LeftButton, pos=point)
     generating.canvas.build_pending()
+    point = bar_point(generating, least)  # the picked token's frame has one more group of bars
     qtbot.mouseDClick(generating.canvas.viewport(), Qt.MouseButton.LeftButton, pos=point)
     qtbot.mouseRelease(generating.canvas.viewport(), Qt.MouseButton.LeftButton, pos=point)
     assert generating.state.scenario.token_ids == (*(start.token_ids or ()), least)
@@ -208,6 +210,49 @@ def test_a_drag_of_the_temperature_slider_is_one_undo_step(qtbot: QtBot,
     generating.undo_action.trigger()
     assert generating.state.scenario.generation is None  # the settings by default again
     assert panel.slider.value() == 100 and panel.temperature_label.text() == "1.00"
+
+
+def test_a_slider_step_draws_again_without_a_forward_pass(
+        qtbot: QtBot, generating: StudioWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The window's trace after a drag is the full compute's bit for bit, though no forward
+    pass ran; the frame on screen and the step texts read it; undo shows the first trace."""
+    state = generating.state
+    choose_mode(generating, 1)
+    first = state.trace
+    monkeypatch.setattr(state_module, "compute", forbidden)
+    panel = generating.generation
+    for value in (90, 73, 41):
+        panel.slider.setValue(value)
+    assert state.trace.scenario is state.scenario
+    assert state.scenario.generation is not None
+    assert state.scenario.generation.settings.temperature == 0.41
+    expected = compute(state.scenario)
+    assert list(state.trace.arrays) == list(expected.arrays)
+    assert all(np.array_equal(state.trace.arrays[k], a) for k, a in expected.arrays.items())
+    state.set_step(state.trace.step_index("sample"))
+    frame = generating.canvas.frame
+    assert frame is not None and frame.trace is state.trace
+    generating.undo_action.trigger()
+    assert state.trace is first
+
+
+def test_generate_next_grows_the_trace_from_the_cache(
+        qtbot: QtBot, generating: StudioWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Generate next computes no forward pass of the longer document: its trace is grown from
+    the KV cache and equals the full compute to 1e-12."""
+    state = generating.state
+    monkeypatch.setattr(state_module, "compute", forbidden)
+    for _ in range(2):
+        assert generating.generation.generate()
+        expected = compute(state.scenario)
+        assert state.trace.scenario is state.scenario
+        assert [s.id for s in state.trace.steps] == [s.id for s in expected.steps]
+        for name, array in expected.arrays.items():
+            np.testing.assert_allclose(state.trace.arrays[name], array, rtol=0, atol=1e-12)
+
+
+def forbidden(_scenario: Scenario) -> None:
+    raise AssertionError("the window computed the whole document")
 
 
 def test_greedy_and_back_are_steps_of_their_own(qtbot: QtBot, generating: StudioWindow) -> None:

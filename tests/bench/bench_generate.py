@@ -19,9 +19,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from engine import compute, parse_scenario
+from engine import Scenario, compute, parse_scenario
 from engine.generation import extend
 from engine.kv_cache import cache_of, next_position
+from engine.ops import activate
 from tests.bench.timing import report, timed
 
 N, D, FFN, HEADS, VOCAB = 8, 768, 3072, 12, 256
@@ -67,6 +68,30 @@ def main() -> None:
     ratio = statistics.median(cached) / statistics.median(full)
     verdict = "ok" if ratio <= 0.25 else "MISSED"
     print(f"cached / full (medians): {ratio:.2f}  {verdict} (≤ 0.25)")
+    parts(document, runs)
+
+
+def parts(document: Scenario, runs: int) -> None:
+    """Where the time goes: the layer's and the head's seven weight products alone (the 58 MB
+    of float64 weights read once), for one row as the cache computes and for the nine rows of a
+    full recompute, and the exact GELU (one ``math.erf`` a unit) on one row and on nine."""
+    layer = document.layers[0]
+    a, block, head = layer.attention, layer.block, document.head
+    assert block is not None and head is not None and head.unembed is not None
+    f = block.ffn
+    weights = (a.Wq, a.Wk, a.Wv, a.Wo, f.W1, f.W2, head.unembed)
+    print(f"weights read per token: {sum(w.nbytes for w in weights) / 1e6:.1f} MB")
+    rng = np.random.default_rng(0)
+
+    def products(x: np.ndarray, hidden: np.ndarray) -> list[np.ndarray]:
+        return [x @ w for w in weights if w is not f.W2] + [hidden @ f.W2]
+
+    for n in (1, N + 1):
+        x, hidden = rng.normal(size=(n, D)), rng.normal(size=(n, FFN))
+        report(f"  the 7 weight products alone, {n} row(s)",
+               timed(lambda x=x, hidden=hidden: products(x, hidden), runs))
+        report(f"  exact GELU, {n} row(s) × {FFN}", timed(lambda h=hidden: activate("gelu", h),
+                                                          runs))
 
 
 if __name__ == "__main__":

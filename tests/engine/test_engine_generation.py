@@ -210,3 +210,26 @@ def test_resizing_the_positions_fits_the_targets_and_ends_the_run() -> None:
     assert shorter.generation is None
     kept = parse_scenario(resize(ran.scenario, replace(sizes, n=4, d=5)).document)
     assert kept.generation == ran.scenario.generation
+
+
+@pytest.mark.parametrize("name", list(cases()))
+def test_extend_equals_the_longer_document_read_as_a_file(name: str) -> None:
+    """``extend`` builds the longer document from the checked one without reading its arrays
+    again; it equals the document written with the token appended (its id, label, key-mask
+    entry and chosen id) and read back whole."""
+    document = parse_scenario({**cases()[name], "generation": {"seed": 4, "chosen": []}})
+    for token in (2, 0, 1):
+        doc = json.loads(dumps_scenario(document))
+        assert document.head is not None
+        doc["token_ids"].append(token)
+        doc["tokens"].append(document.head.vocab[token])
+        for attention in [doc["attention"]] if "attention" in doc else \
+                [layer["attention"] for layer in doc["layers"]]:
+            if "key_mask" in attention:
+                attention["key_mask"].append(1)
+        doc["generation"]["chosen"].append(token)
+        expected = parse_scenario(doc)
+        longer = extend(document, token)
+        assert dumps_scenario(longer) == dumps_scenario(expected)
+        assert np.array_equal(longer.X, expected.X)
+        document = longer
