@@ -7,6 +7,8 @@ serves the pre-norm and the post-norm order alike.
 
 from __future__ import annotations
 
+import numpy as np
+import numpy.typing as npt
 from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QGraphicsItem
 
@@ -111,43 +113,83 @@ def _activation_note(ctx: LayoutContext, activation: str) -> str:
                       "identity": "identity_note", "gelu_tanh": "gelu_tanh_note"}[activation])
 
 
-def lay_out_ffn(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
-    """source · W1 + b1 = z → activation → hidden (ReLU's zeros marked); hidden · W2 + b2.
-    Naturally two rows, the second starting from hidden again; while :func:`wrapping`, one
-    chain that draws hidden once (``… → hidden · W2 + b2 = out``), so its lines fill the
-    wrap width."""
+def _weights(ctx: LayoutContext, step: Step, weight: str, bias: str) -> list[RowPart]:
+    """``· W + b``: the feed-forward's ``ffn.{weight}`` and, if it has one, ``ffn.{bias}``."""
+    parts: list[RowPart] = ["·", ctx.grid(parameter_path(step, f"ffn.{weight}"))]
+    if getattr(module_of(ctx.trace, step).ffn, bias) is not None:
+        parts += ["+", ctx.grid(parameter_path(step, f"ffn.{bias}"))]
+    return parts
+
+
+def _gate_row(ctx: LayoutContext, step: Step) -> list[RowPart]:
+    """A gated feed-forward's gate: source · Wg + bg = z → activation → gate."""
     ffn = module_of(ctx.trace, step).ffn
-    source = step.reads[0]
+    source, gate = step.reads[0], array_name(step, "ffn_gate")
+    z = ctx.trace.arrays[source] @ ffn.Wg + (0.0 if ffn.bg is None else ffn.bg)
+
+    def explain_z(row: int, col: int) -> str:
+        return explain(ctx.trace, gate, (row, col)).details[0]
+
+    return [ctx.grid(source, highlight_receiver=True), *_weights(ctx, step, "Wg", "bg"), "=",
+            custom_grid(ctx, word(ctx, "gate_z_title", source=short_name(source)), z,
+                        ctx.labels, numbered(z.shape[1]), explain=explain_z,
+                        highlight_receiver=True),
+            f"→ {ffn.activation} →",
+            ctx.grid(gate, title=word(ctx, "gate_title", activation=ffn.activation),
+                     highlight_receiver=True, note=_activation_note(ctx, ffn.activation))]
+
+
+def _hidden_row(ctx: LayoutContext, step: Step
+                ) -> tuple[list[RowPart], str, npt.NDArray[np.bool_] | None]:
+    """The row that ends in the hidden units, their title and the cells ReLU zeroed:
+    source · W1 + b1 = z → activation → hidden, or, gated, source · W1 + b1 = up ⊙ gate =
+    hidden."""
+    ffn = module_of(ctx.trace, step).ffn
+    source, hidden = step.reads[0], array_name(step, "ffn_hidden")
+    first = [ctx.grid(source, highlight_receiver=True), *_weights(ctx, step, "W1", "b1"), "="]
+    bias = word(ctx, "z_bias") if ffn.b1 is not None else ""
+    if ffn.Wg is not None:
+        title = word(ctx, "gated_hidden_title")
+        up_title = word(ctx, "up_title", source=short_name(source)) + bias
+        return [*first, ctx.grid(array_name(step, "ffn_up"), title=up_title,
+                                 highlight_receiver=True), word(ctx, "times_gate"),
+                ctx.grid(hidden, title=title, highlight_receiver=True)], title, None
     z = ffn_pre(ctx.trace, step)
-    units = numbered(z.shape[1])
     activation = ffn.activation
     marked = (z <= 0) if activation == "relu" else None
-    hidden, out = array_name(step, "ffn_hidden"), array_name(step, "ffn_out")
 
     def explain_z(row: int, col: int) -> str:
         return explain(ctx.trace, hidden, (row, col)).details[0]
 
-    first: list[RowPart] = [ctx.grid(source, highlight_receiver=True), "·",
-                            ctx.grid(parameter_path(step, "ffn.W1"))]
-    if ffn.b1 is not None:
-        first += ["+", ctx.grid(parameter_path(step, "ffn.b1"))]
-    z_title = word(ctx, "z_title", source=short_name(source)) + (
-        word(ctx, "z_bias") if ffn.b1 is not None else "")
-    hidden_title = word(ctx, "hidden_title", activation=activation)
-    first += ["=", custom_grid(ctx, z_title, z, ctx.labels, units, explain=explain_z,
-                               highlight_receiver=True),
-              f"→ {activation} →",
-              ctx.grid(hidden, title=hidden_title, highlight_receiver=True, marked=marked,
-                       note=_activation_note(ctx, activation))]
-    second: list[RowPart] = ["·", ctx.grid(parameter_path(step, "ffn.W2"))]
-    if ffn.b2 is not None:
-        second += ["+", ctx.grid(parameter_path(step, "ffn.b2"))]
+    z_title = word(ctx, "z_title", source=short_name(source)) + bias
+    title = word(ctx, "hidden_title", activation=activation)
+    return [*first, custom_grid(ctx, z_title, z, ctx.labels, numbered(z.shape[1]),
+                                explain=explain_z, highlight_receiver=True),
+            f"→ {activation} →",
+            ctx.grid(hidden, title=title, highlight_receiver=True, marked=marked,
+                     note=_activation_note(ctx, activation))], title, marked
+
+
+def lay_out_ffn(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
+    """source · W1 + b1 = z → activation → hidden (ReLU's zeros marked); hidden · W2 + b2.
+    Naturally two rows, the second starting from hidden again; while :func:`wrapping`, one
+    chain that draws hidden once (``… → hidden · W2 + b2 = out``), so its lines fill the
+    wrap width. A gated feed-forward (SwiGLU) has its gate's row first, then
+    ``source · W1 = up ⊙ gate = hidden`` in place of z."""
+    ffn = module_of(ctx.trace, step).ffn
+    first, hidden_title, marked = _hidden_row(ctx, step)
     out_title = word(ctx, "ffn_out_title") + (word(ctx, "ffn_out_bias") if ffn.b2 is not None
                                               else "")
-    second += ["=", ctx.grid(out, title=out_title, highlight_receiver=True)]
+    second = [*_weights(ctx, step, "W2", "b2"), "=",
+              ctx.grid(array_name(step, "ffn_out"), title=out_title, highlight_receiver=True)]
+    top = QRectF()
+    if ffn.Wg is not None:
+        top = place_row(parent, _gate_row(ctx, step), 0, 0, ctx.theme)
+    y = top.bottom() + ROW_GAP if ffn.Wg is not None else 0.0
     if wrap_width() is not None:
-        return place_row(parent, [*first, *second], 0, 0, ctx.theme)
-    top = place_row(parent, first, 0, 0, ctx.theme)
-    again = ctx.grid(hidden, title=hidden_title, highlight_receiver=True, marked=marked)
-    bottom = place_row(parent, [again, *second], 0, top.bottom() + ROW_GAP, ctx.theme)
-    return top.united(bottom)
+        return top.united(place_row(parent, [*first, *second], 0, y, ctx.theme))
+    middle = place_row(parent, first, 0, y, ctx.theme)
+    again = ctx.grid(array_name(step, "ffn_hidden"), title=hidden_title,
+                     highlight_receiver=True, marked=marked)
+    bottom = place_row(parent, [again, *second], 0, middle.bottom() + ROW_GAP, ctx.theme)
+    return top.united(middle).united(bottom)

@@ -8,6 +8,7 @@ and note here too, found by its English title.
 from __future__ import annotations
 
 from app.texts.model import check_language
+from app.texts.preset_words import PRESET_DOCUMENT_WORDS
 
 EXAMPLE_WORDS: dict[str, dict[str, tuple[str, str]]] = {
     "continue": {
@@ -167,8 +168,8 @@ DOCUMENT_WORDS: dict[str, tuple[str, str]] = {
 
 
 def document_words(title: str, note: str, lang: str) -> tuple[str, str]:
-    """A document's title and note in ``lang``: a built-in example's in Chinese, found by its
-    English ``title``; the document's own ``title`` and ``note`` otherwise."""
-    if check_language(lang) == "zh" and title in DOCUMENT_WORDS:
-        return DOCUMENT_WORDS[title]
+    """A document's title and note in ``lang``: a built-in example's or a preset's in Chinese,
+    found by its English ``title``; the document's own ``title`` and ``note`` otherwise."""
+    if check_language(lang) == "zh":
+        return DOCUMENT_WORDS.get(title) or PRESET_DOCUMENT_WORDS.get(title) or (title, note)
     return title, note

@@ -224,6 +224,8 @@ def resid1(f: Facts) -> Telling:
 
 
 def ffn(f: Facts) -> Telling:
+    if f.block is not None and f.block.ffn.Wg is not None:
+        return gated_ffn(f)
     src = f.ffn_source
     kind = f.activation if f.activation in ("relu", "identity") else "smooth"
     act = say(f"activation.{f.activation}")
@@ -236,6 +238,21 @@ def ffn(f: Facts) -> Telling:
         pitfalls=say("ffn.pitfalls", linear=say("ffn.linear_here" if f.activation == "identity"
                                                  else "ffn.linear_would")),
         check=say(f"ffn.check_{kind}", act=act, token=_token(f), z=z, hidden=hidden),
+    )
+
+
+def gated_ffn(f: Facts) -> Telling:
+    """A gated feed-forward (SwiGLU, GeGLU): act(x·Wg + bg) gates x·W1 + b1 cell by cell."""
+    act = say(f"activation.{f.activation}")
+    gate, up, hidden = (f.scoped_row(key) for key in ("ffn_gate", "ffn_up", "ffn_hidden"))
+    return Telling(
+        summary=say("ffn.summary_gated", width=f.hidden_width, act=act, d=f.d),
+        why=say("ffn.why"),
+        how=say("ffn.how_gated", token=_token(f), src=f.ffn_source,
+                row=f.receiver_row(f.ffn_source), gate=gate, up=up, hidden=hidden,
+                out=f.scoped_row("ffn_out")),
+        pitfalls=say("ffn.pitfalls", linear=say("ffn.not_linear_gated")),
+        check=say("ffn.check_gated", token=_token(f), gate=gate, up=up, hidden=hidden),
     )
 
 

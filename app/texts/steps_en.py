@@ -259,6 +259,16 @@ WORDS: dict[str, str] = {
     "activation.gelu_tanh": "GELU (tanh form)",
     "ffn.summary": "Each row goes through W1 to the hidden width {width}, {act}, then W2 back to "
                    "width {d}.",
+    "ffn.summary_gated": "Each row goes through Wg and W1 to the hidden width {width}: {act} "
+                         "of x·Wg is a gate on x·W1, cell by cell; then W2 back to width {d}.",
+    "ffn.how_gated": "gate = act(x·Wg + bg), up = x·W1 + b1, hidden = up ⊙ gate and out = "
+                     "hidden·W2 + b2, row by row. Here {token}'s row of {src}, {row}, gives the "
+                     "gate {gate}, the up row {up}, the hidden row {hidden} and the output {out}.",
+    "ffn.not_linear_gated": "Even with the identity activation it would not be linear: the gate "
+                            "multiplies two projections of the same row.",
+    "ffn.check_gated": "Each hidden cell is the up cell times the gate cell: {token}'s up row "
+                       "{up} times its gate {gate} gives {hidden}. Where the gate is near 0 the "
+                       "unit is shut, whatever W1 says.",
     "ffn.why": "Attention only blends V rows in proportions that sum to 1, then applies linear "
                "maps. The feed-forward adds a non-linear change to each position on its own.",
     "ffn.how": "hidden = act(x·W1 + b1) and out = hidden·W2 + b2, row by row. Here {token}'s row "

@@ -47,6 +47,7 @@ from app.editor.pane import EditorPane
 from app.files.checkpoint import open_checkpoint
 from app.files.dropping import accept_drag, drop
 from app.files.importing import import_matrix
+from app.files.new_preset import presets_menu
 from app.files.opening import computed
 from app.files.reading import kept_path, read_to_show
 from app.files.recent import RecentMenu, add_recent
@@ -220,6 +221,7 @@ class StudioWindow(QMainWindow):
             self.texts.bind(action.setText, partial(_in_language, example_label, name))
             self.texts.bind(action.setToolTip, partial(_in_language, example_title, name))
             action.triggered.connect(lambda _on=False, name=name: self.open_example(name))
+        self.presets_menu = presets_menu(self, file_menu)
         checkpoint = file_menu.addAction("")
         self.texts.bind(checkpoint.setText, lambda: self.tr("Open &checkpoint…"))
         self.texts.bind(checkpoint.setToolTip, lambda: self.tr(

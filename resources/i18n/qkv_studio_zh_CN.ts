@@ -1302,6 +1302,17 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
     </message>
 </context>
 <context>
+    <name>Presets</name>
+    <message>
+        <source>New {family} preset: {note}</source>
+        <translation>新建 {family} 预设：{note}</translation>
+    </message>
+    <message>
+        <source>New from &amp;architecture</source>
+        <translation>按架构新建(&amp;A)</translation>
+    </message>
+</context>
+<context>
     <name>Progress</name>
     <message>
         <source>Cancel</source>

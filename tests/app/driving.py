@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -69,6 +70,24 @@ def close_window(window: StudioWindow) -> None:
     window.close()
     window.deleteLater()
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
+@contextmanager
+def beside_unsaved_work(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+                        ) -> Iterator[tuple[StudioWindow, list[StudioWindow]]]:
+    """A window holding unsaved work, and the windows it opens meanwhile (made, not shown);
+    all closed afterwards."""
+    window = open_window(qtbot)
+    opened: list[StudioWindow] = []
+    monkeypatch.setattr(StudioWindow, "open_window",
+                        lambda self, scenario: opened.append(StudioWindow(scenario)) or opened[-1])
+    try:
+        window.state.undo_stack.resetClean()  # as after an edit
+        yield window, opened
+    finally:
+        for other in opened:
+            close_window(other)
+        close_window(window)
 
 
 def type_into(qtbot: QtBot, table: QTableView, row: int, col: int, text: str) -> None:

@@ -15,10 +15,9 @@ from app.files import checkpoint
 from app.files.checkpoint import CheckpointDialog, Choice, open_checkpoint
 from app.i18n import set_language
 from app.model.cancel import CancelledError
-from app.window.studio import StudioWindow
 from engine import compute
 from engine.checkpoint import import_checkpoint
-from tests.app.driving import Dialogs, close_window, open_window
+from tests.app.driving import Dialogs, beside_unsaved_work, close_window, open_window
 from tests.engine.hf_reference import FIXTURES
 
 LLAMA = Choice(FIXTURES / "llama", "the cat sat", None)
@@ -41,20 +40,11 @@ def test_the_imported_checkpoint_becomes_the_unsaved_document(qtbot: QtBot) -> N
 
 def test_unsaved_work_stays_and_the_checkpoint_opens_in_a_new_window(
         qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
-    window = open_window(qtbot)
-    opened: list[StudioWindow] = []
-    monkeypatch.setattr(StudioWindow, "open_window",
-                        lambda self, scenario: opened.append(StudioWindow(scenario)) or opened[-1])
-    try:
-        window.state.undo_stack.resetClean()  # as after an edit
+    with beside_unsaved_work(qtbot, monkeypatch) as (window, opened):
         before = window.state.scenario
         assert open_checkpoint(window, ask=lambda _parent: LLAMA)
         assert window.state.scenario is before
         assert len(opened) == 1 and opened[0].state.scenario.title == "llama · llama"
-    finally:
-        for other in opened:
-            close_window(other)
-        close_window(window)
 
 
 def test_a_refusal_is_said_in_the_interface_language_and_changes_nothing(

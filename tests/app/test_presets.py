@@ -1,0 +1,227 @@
+"""The architecture presets (issue 25, item 4): each family's tiny document computes, has the
+structure it claims — on the document and in the trace, recomputed here in plain numpy — and
+differs from every other family where the families differ; its words exist in both languages."""
+
+from __future__ import annotations
+
+import re
+from itertools import combinations
+from math import erf
+from typing import Any
+
+import numpy as np
+import pytest
+
+from app.model.presets import PRESETS, WORDS, preset, preset_document
+from app.texts.example_words import document_words
+from app.texts.lookup import step_sections, step_text
+from app.texts.preset_words import PRESET_MENU, PRESET_NOTES, preset_label, preset_note
+from engine import Trace, compute
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def trace_of(name: str) -> Trace:
+    return compute(preset(name, preset_note(name)))
+
+
+def layer(doc: dict[str, Any], k: int = 0) -> tuple[dict[str, Any], dict[str, Any]]:
+    return doc["layers"][k]["attention"], doc["layers"][k]["block"]
+
+
+def a(value: Any) -> np.ndarray:
+    return np.array(value, dtype=float)
+
+
+def layer_norm(x: np.ndarray, eps: float = 1e-5) -> np.ndarray:
+    centred = x - x.mean(1, keepdims=True)
+    return centred / np.sqrt((centred ** 2).mean(1, keepdims=True) + eps)
+
+
+def rms_norm(x: np.ndarray, eps: float = 1e-5) -> np.ndarray:
+    return x / np.sqrt((x ** 2).mean(1, keepdims=True) + eps)
+
+
+def traits(doc: dict[str, Any]) -> tuple[object, ...]:
+    """What a family is made of, read off its document."""
+    att, blk = layer(doc)
+    positions = doc["positions"]
+    return (positions["kind"], positions.get("rotary_dims"), positions.get("base"), blk["norm"],
+            blk["placement"], blk.get("residual", "sequential"), att["causal"],
+            att.get("kv_heads", att["heads"]), att.get("window"), "Wg" in blk["ffn"],
+            blk["ffn"]["activation"], "".join(b for b in "qkvo" if f"b{b}" in att),
+            doc["head"]["unembed"] == [list(c) for c in zip(*doc["embedding"], strict=True)])
+
+
+EXPECTED = {
+    #            positions  r  base      norm        place   residual  causal kv window gate
+    #            activation  biases  tied
+    "gpt2": ("learned", None, None, "layernorm", "pre", "sequential", True, 2, None, False,
+             "gelu_tanh", "qkvo", True),
+    "llama": ("rope", 4, 10000, "rmsnorm", "pre", "sequential", True, 2, None, True,
+              "silu", "", False),
+    "mistral": ("rope", 4, 10000, "rmsnorm", "pre", "sequential", True, 1, 2, True,
+                "silu", "", False),
+    "qwen2": ("rope", 4, 1_000_000, "rmsnorm", "pre", "sequential", True, 1, None, True,
+              "silu", "qkv", True),
+    "gpt_neox": ("rope", 2, 10000, "layernorm", "pre", "parallel", True, 2, None, False,
+                 "gelu", "qkvo", False),
+    "bert": ("learned", None, None, "layernorm", "post", "sequential", False, 2, None, False,
+             "gelu", "qkvo", True),
+}
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_each_preset_is_tiny_seeded_and_computes(name: str) -> None:
+    doc = preset_document(name)
+    assert doc == preset_document(name), "seeded: the same numbers every time"
+    assert traits(doc) == EXPECTED[name]
+    assert doc["tokens"] == ["我", "爱", "你", "。"] and doc["head"]["vocab"] == WORDS
+    assert len(doc["layers"]) == 2 and np.shape(doc["embedding"]) == (7, 8)
+    numbers = np.concatenate([a(doc["embedding"]).ravel(),
+                              *(a(v).ravel() for lay in doc["layers"]
+                                for part in lay.values() for v in part.values()
+                                if isinstance(v, list))])
+    assert np.all(np.round(numbers, 2) == numbers), "2 decimals, printed short"
+    trace = trace_of(name)
+    probs = trace.arrays["probs"]
+    assert probs.shape == (4, 7)
+    np.testing.assert_allclose(probs.sum(1), 1.0, atol=1e-12)
+    x = a(doc["embedding"])[[0, 1, 2, 3]]
+    if doc["positions"]["kind"] == "learned":
+        x = x + a(doc["positions"]["table"])[:4]
+    np.testing.assert_allclose(trace.arrays["X"], x, atol=1e-12)
+
+
+def test_gpt2_adds_learned_positions_and_ties_its_head() -> None:
+    doc, trace = preset_document("gpt2"), trace_of("gpt2")
+    assert "positions" in [s.id for s in trace.steps]
+    np.testing.assert_array_equal(a(doc["head"]["unembed"]), a(doc["embedding"]).T)
+    att, blk = layer(doc)
+    h = trace.arrays["L1.norm2"] @ a(blk["ffn"]["W1"]) + a(blk["ffn"]["b1"])
+    gelu_tanh = 0.5 * h * (1 + np.tanh(np.sqrt(2 / np.pi) * (h + 0.044715 * h ** 3)))
+    np.testing.assert_allclose(trace.arrays["L1.ffn_hidden"], gelu_tanh, atol=1e-12)
+    np.testing.assert_allclose(trace.arrays["L1.norm1"], layer_norm(trace.arrays["X"]),
+                               atol=1e-12)
+    np.testing.assert_allclose(trace.arrays["L1.Q"], trace.arrays["L1.norm1"] @ a(att["Wq"])
+                               + a(att["bq"]), atol=1e-12)
+
+
+def test_llama_turns_q_and_k_normalises_by_rms_and_gates_its_feed_forward() -> None:
+    doc, trace = preset_document("llama"), trace_of("llama")
+    att, blk = layer(doc)
+    assert not any(key.startswith("b") for key in [*att, *blk["ffn"]])
+    ids = [s.id for s in trace.steps]
+    assert "L1.rope" in ids and "positions" not in ids
+    ffn = next(s for s in trace.steps if s.id == "L1.ffn")
+    assert {"L1.ffn_gate", "L1.ffn_up"} <= set(ffn.writes)
+    np.testing.assert_allclose(trace.arrays["L1.norm1"], rms_norm(trace.arrays["X"]),
+                               atol=1e-12)
+    x2 = trace.arrays["L1.norm2"]
+    gate = x2 @ a(blk["ffn"]["Wg"])
+    silu = gate / (1 + np.exp(-gate))
+    np.testing.assert_allclose(trace.arrays["L1.ffn_hidden"], silu * (x2 @ a(blk["ffn"]["W1"])),
+                               atol=1e-12)
+    # RoPE, half pairing, base 10000 on 4 columns: columns 0 and 2 turn by p radians.
+    q, turned = trace.arrays["L1.Q"], trace.arrays["L1.Q_rot"]
+    p = np.arange(4)
+    np.testing.assert_allclose(turned[:, 0], q[:, 0] * np.cos(p) - q[:, 2] * np.sin(p),
+                               atol=1e-12)
+    assert not np.allclose(turned[1:], q[1:])
+
+
+def test_mistral_shares_one_kv_head_and_masks_beyond_its_window() -> None:
+    doc, trace = preset_document("mistral"), trace_of("mistral")
+    att, _blk = layer(doc)
+    assert np.shape(att["Wk"]) == (8, 4) and np.shape(att["Wq"]) == (8, 8)
+    weights = trace.arrays["L1.weights"]
+    for i, j in ((2, 0), (3, 0), (3, 1)):  # i − j ≥ 2: past the window, though causal allows
+        assert np.all(weights[:, i, j] == 0.0)
+    for i in range(4):
+        assert np.all(weights[:, i, max(0, i - 1):i + 1] > 0)
+    # both query heads read the one K: head 2's scores use head 1's keys
+    q, k = trace.arrays["L1.Q_rot"], trace.arrays["L1.K_rot"]
+    np.testing.assert_allclose(trace.arrays["L1.scores"][1], q[:, 4:] @ k.T / 2, atol=1e-12)
+
+
+def test_qwen2_has_q_k_v_biases_grouped_heads_and_a_tied_head() -> None:
+    doc, trace = preset_document("qwen2"), trace_of("qwen2")
+    att, _blk = layer(doc)
+    assert {"bq", "bk", "bv"} <= set(att) and "bo" not in att and att["kv_heads"] == 1
+    x = trace.arrays["L1.norm1"]
+    for name in "QKV":
+        low = name.lower()
+        np.testing.assert_allclose(trace.arrays[f"L1.{name}"],
+                                   x @ a(att[f"W{low}"]) + a(att[f"b{low}"]), atol=1e-12)
+    assert np.abs(a(att["bq"])).max() > 0.1
+    np.testing.assert_array_equal(a(doc["head"]["unembed"]), a(doc["embedding"]).T)
+
+
+def test_gpt_neox_turns_half_of_each_head_and_adds_both_branches_at_once() -> None:
+    trace = trace_of("gpt_neox")
+    q, turned = trace.arrays["L1.Q"], trace.arrays["L1.Q_rot"]
+    for head in (0, 4):  # columns 0, 1 of each head turn; 2, 3 pass as they are
+        np.testing.assert_array_equal(turned[:, head + 2:head + 4], q[:, head + 2:head + 4])
+        assert not np.allclose(turned[1:, head:head + 2], q[1:, head:head + 2])
+    x = trace.arrays["X"]
+    np.testing.assert_allclose(trace.arrays["L1.norm2"], layer_norm(x), atol=1e-12)
+    np.testing.assert_allclose(trace.arrays["L1.resid2"],
+                               x + trace.arrays["L1.attn_out"] + trace.arrays["L1.ffn_out"],
+                               atol=1e-12)
+
+
+def test_bert_reads_both_ways_normalises_after_the_sum_and_uses_exact_gelu() -> None:
+    doc, trace = preset_document("bert"), trace_of("bert")
+    weights = trace.arrays["L1.weights"]
+    assert np.all(weights > 0), "no causal mask: every token reads every token"
+    np.testing.assert_allclose(trace.arrays["L1.norm1"],
+                               layer_norm(trace.arrays["X"] + trace.arrays["L1.attn_out"]),
+                               atol=1e-12)
+    assert "final_norm" not in trace.arrays
+    _att, blk = layer(doc)
+    h = trace.arrays["L1.norm1"] @ a(blk["ffn"]["W1"]) + a(blk["ffn"]["b1"])
+    exact = 0.5 * h * (1 + np.vectorize(erf)(h / np.sqrt(2)))
+    np.testing.assert_allclose(trace.arrays["L1.ffn_hidden"], exact, atol=1e-12)
+    np.testing.assert_allclose(trace.arrays["logits"], trace.arrays["L2.norm2"]
+                               @ a(doc["embedding"]).T + a(doc["head"]["bias"]), atol=1e-12)
+    assert "token types" in preset_note("bert") and "embedding sum" in preset_note("bert")
+
+
+@pytest.mark.parametrize(("one", "other"), list(combinations(PRESETS, 2)))
+def test_presets_differ_pairwise_in_structure_and_in_steps(one: str, other: str) -> None:
+    first, second = traits(preset_document(one)), traits(preset_document(other))
+    assert first != second
+    steps = {name: [(s.id, s.writes) for s in trace_of(name).steps] for name in (one, other)}
+    if {one, other} in ({"llama", "mistral"}, {"mistral", "qwen2"}, {"llama", "qwen2"}):
+        assert steps[one] == steps[other]  # same steps; what differs is in their numbers
+        assert not np.allclose(trace_of(one).arrays["L1.weights"],
+                               trace_of(other).arrays["L1.weights"])
+    else:
+        assert steps[one] != steps[other]
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_every_preset_has_its_words_in_both_languages(name: str) -> None:
+    assert set(PRESET_MENU) == set(PRESET_NOTES) == set(PRESETS)
+    english, chinese = PRESET_NOTES[name]["en"], PRESET_NOTES[name]["zh"]
+    assert preset(name).title == english[0]
+    assert document_words(*english, "zh") == chinese
+    assert document_words(*english, "en") == english
+    assert CJK.search(chinese[1]) and CJK.search(preset_label(name, "zh"))
+    assert set(re.findall(r"\d+", english[1])) == set(re.findall(r"\d+", chinese[1]))
+    assert preset_label(name, "en").startswith(PRESET_MENU[name]["en"][0] + " — ")
+    assert preset(name, preset_note(name)).note == english[1]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_gated_feed_forward_is_explained_as_a_gate(lang: str) -> None:
+    """The check sentence prints the receiver's up row, gate and hidden row: up × gate = hidden
+    cell by cell, to the 3 decimals printed."""
+    trace = trace_of("llama")
+    check = step_sections(trace, trace.step_index("L1.ffn"), lang)[-1][1]
+    up, gate, hidden = (a([float(x.replace("−", "-")) for x in row.split(", ")[:4]])
+                        for row in re.findall(r"\[([^\]]*)\]", check))
+    np.testing.assert_allclose(up * gate, hidden, atol=2e-3)
+    np.testing.assert_allclose(hidden, trace.arrays["L1.ffn_hidden"][3, :4], atol=5e-4)
+    assert ("gate" if lang == "en" else "门") in step_text(
+        trace, trace.step_index("L1.ffn"), lang).summary
