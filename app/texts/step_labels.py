@@ -12,6 +12,10 @@ if TYPE_CHECKING:
 
 _ZH: dict[str, str] = {
     "input.embed": "嵌入",
+    "positions.added": "加位置",
+    "encoder.positions": "加位置",
+    "positions.rope": "RoPE 旋转",
+    "attention.qk_norm": "QK 规范化",
     "attention.inputs": "输入",
     "attention.projections": "投影",
     "attention.scores": "分数",
@@ -25,6 +29,9 @@ _ZH: dict[str, str] = {
     "block.norm1_post": "后置规范化 1",
     "block.resid2_post": "残差 2",
     "block.norm2_post": "后置规范化 2",
+    "block.cross_norm": "交叉规范化",
+    "block.cross_norm_post": "交叉后置规范化",
+    "block.cross_resid": "交叉残差",
     "block.final_norm": "最终规范化",
     "encoder.final_norm": "最终规范化",
     "block.logits": "logits",
