@@ -258,7 +258,9 @@ def reference(doc: Doc) -> dict[str, Any]:
         out["logits"] = ref_matmul(stream, block["unembed"])
         size = len(block["unembed"][0])
         out["probs"] = [ref_softmax_row(r, [True] * size) for r in out["logits"]]
-        if "token_ids" in doc:  # it can generate: the trace ends with the next token's draw
+        if "token_ids" in doc and len(doc["embedding"]) >= size:
+            # it can generate (a row for every entry a draw may pick): the trace ends with the
+            # next token's draw
             out.update(next_token_draw(np.array(out["logits"][-1]), {}))
     return out
 
