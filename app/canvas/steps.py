@@ -40,9 +40,11 @@ from app.model.operands import (
     attention_of,
     kv_head,
     parameter_path,
+    tokens_of,
     visible_of,
 )
 from app.texts.frame_words import frame_word, join_notes
+from app.texts.mask_plans import kv_sharing, mask_rule
 from engine import Step, format_number
 from engine.names import short_name
 from engine.op_table import op_table
@@ -89,7 +91,8 @@ def _projection_group(ctx: LayoutContext, step: Step, parent: QGraphicsItem, src
         weight = f"W{out.lower()}"
         bias = getattr(att, f"b{out.lower()}")
         factor = ctx.grid(parameter_path(step, weight))
-        result = ctx.grid(array_name(step, out), title=f"{out} = {name}·{weight}")
+        result = ctx.grid(array_name(step, out), title=f"{out} = {name}·{weight}",
+                          note=_kv_note(ctx, att) if out != "Q" else "")
         parts: list[QGraphicsItem | str] = [factor]
         if bias is not None:
             parts += ["+", ctx.grid(parameter_path(step, f"b{weight[1]}"))]
@@ -108,6 +111,19 @@ def _projection_group(ctx: LayoutContext, step: Step, parent: QGraphicsItem, src
 def _word(ctx: LayoutContext, key: str, **fields: object) -> str:
     """A frame word in the frame's language."""
     return frame_word(ctx.options.lang, key, **fields)
+
+
+def _kv_note(ctx: LayoutContext, att: Any) -> str:
+    """Which query heads read each K/V head, when g K/V heads serve h > g query heads."""
+    reads = kv_sharing(att)
+    return "" if reads is None else _word(ctx, "kv_shared_note", g=att.groups, h=att.heads,
+                                          reads=reads.words(ctx.options.lang))
+
+
+def _mask_note(ctx: LayoutContext, step: Step, att: Any) -> str:
+    """What hides the hatched cells: the causal mask, the window, the key mask."""
+    rule = mask_rule(att, tokens_of(ctx.trace, step.keys or step.rows))
+    return "" if rule is None else _word(ctx, "mask_note", rule=rule.words(ctx.options.lang))
 
 
 def _head_label(ctx: LayoutContext, head: int) -> str:
@@ -143,7 +159,7 @@ def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
                          root=format_number(math.sqrt(att.d_k), 3)) if att.scale
                    else _word(ctx, "not_scaled_note"))
         note = join_notes(ctx.options.lang, scaling,
-                          _word(ctx, "mask_note") if hidden is not None else "")
+                          _mask_note(ctx, step, att) if hidden is not None else "")
         left = ctx.grid(step.reads[0], title=f"{query}{label}", columns=cols)
         top = ctx.grid(step.reads[1], title=f"{key}ᵀ{label}{_group_label(ctx, att, head)}",
                        columns=_head_columns(att.d_k, kv_head(att, head)), transpose=True)
