@@ -40,7 +40,6 @@ from app.model.operands import (
     attention_of,
     kv_head,
     parameter_path,
-    tokens_of,
     visible_of,
 )
 from app.texts.frame_words import frame_word, join_notes
@@ -120,10 +119,11 @@ def _kv_note(ctx: LayoutContext, att: Any) -> str:
                                           reads=reads.words(ctx.options.lang))
 
 
-def _mask_note(ctx: LayoutContext, step: Step, att: Any) -> str:
+def _mask_sentence(ctx: LayoutContext, step: Step, att: Any) -> str:
     """What hides the hatched cells: the causal mask, the window, the key mask."""
-    rule = mask_rule(att, tokens_of(ctx.trace, step.keys or step.rows))
-    return "" if rule is None else _word(ctx, "mask_note", rule=rule.words(ctx.options.lang))
+    keys = positioned_labels(ctx.trace, step.keys or step.rows, ctx.options.lang)
+    rule = mask_rule(att, keys)
+    return "" if rule is None else _word(ctx, "mask_rule", rule=rule.words(ctx.options.lang))
 
 
 def _head_label(ctx: LayoutContext, head: int) -> str:
@@ -159,7 +159,7 @@ def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
                          root=format_number(math.sqrt(att.d_k), 3)) if att.scale
                    else _word(ctx, "not_scaled_note"))
         note = join_notes(ctx.options.lang, scaling,
-                          _mask_note(ctx, step, att) if hidden is not None else "")
+                          _word(ctx, "mask_note") if hidden is not None else "")
         left = ctx.grid(step.reads[0], title=f"{query}{label}", columns=cols)
         top = ctx.grid(step.reads[1], title=f"{key}ᵀ{label}{_group_label(ctx, att, head)}",
                        columns=_head_columns(att.d_k, kv_head(att, head)), transpose=True)
@@ -172,7 +172,8 @@ def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
                           ctx.theme)
         rows.append(row if corner is None else [corner])
     grids = place_rows(parent, rows, 0, 0, ctx.theme)
-    lines = [line for sentence in sentences[:1]
+    mask = _mask_sentence(ctx, step, att) if hidden is not None else ""
+    lines = [line for sentence in [mask, *sentences[:1]] if sentence
              for line in fitted_lines(sentence, grids.width(), NOTE_SIZE)]
     text = text_lines(parent, lines, 0, grids.bottom() + ROW_GAP / 2, ctx, size=NOTE_SIZE,
                       role="text")
