@@ -441,7 +441,7 @@ WORDS: dict[str, str] = {
     "mask.causal": "the causal mask (position i reads keys 0 … i)",
     "mask.window": "the window of {w} (position i reads keys {first} … i)",
     "mask.window_open": "the window of {w} (position i reads no key before {first})",
-    "mask.keys": "the key mask ({keys} padding, never read)",
+    "mask.keys": "the key mask (padding keys {keys} are never read)",
     "mask.name_causal": "causal mask",
     "mask.name_window": "window of {w}",
     "mask.name_keys": "key mask",

@@ -337,7 +337,7 @@ WORDS: dict[str, str] = {
     "mask.causal": "因果掩码（位置 i 读键 0 … i）",
     "mask.window": "大小为 {w} 的窗口（位置 i 读键 {first} … i）",
     "mask.window_open": "大小为 {w} 的窗口（位置 i 不读 {first} 之前的键）",
-    "mask.keys": "键掩码（{keys}是填充，从不被读）",
+    "mask.keys": "键掩码（填充键{keys}从不被读）",
     "mask.name_causal": "因果掩码",
     "mask.name_window": "大小为 {w} 的窗口",
     "mask.name_keys": "键掩码",
