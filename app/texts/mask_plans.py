@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 def beyond_causal(attention: Attention) -> bool:
     """Whether a window or a key mask hides keys besides (or instead of) the causal mask."""
-    return attention.window is not None or _padding(attention)
+    return attention.window is not None or bool(_padding(attention))
 
 
 def _padding(attention: Attention) -> list[int]:

@@ -51,9 +51,10 @@ def _visible(n: int, causal: bool, window: int | None = None,
     seen = np.ones((n, n), dtype=bool)
     for i in range(n):
         for j in range(n):
-            if causal and j > i or window is not None and i - j >= window or \
-                    key_mask is not None and not key_mask[j]:
-                seen[i, j] = False
+            later = causal and j > i
+            outside = window is not None and i - j >= window
+            padding = key_mask is not None and not key_mask[j]
+            seen[i, j] = not (later or outside or padding)
     return seen
 
 
