@@ -172,6 +172,11 @@ def test_each_layer_names_its_own_mask(qtbot: QtBot, stack: Trace) -> None:
     assert f"because of {window_en}." in _text(stack, "L2.scores", "en")
     assert "causal" not in _text(stack, "L2.scores", "en")
     assert f"但{window_zh}会让下一步" in _text(stack, "L2.scores", "zh")
-    assert f"Hatched cells are hidden by {CAUSAL_EN}." in _frame_words(stack, "L1.scores", "en")
+    notes = [g.note for g in _frame(stack, "L1.scores", "en").items_of(MatrixGrid)]
+    assert notes.count("÷ √2 = 1.414; hatched cells are hidden by the causal mask in the next "
+                       "step") == 2  # one scores grid per head
+    zh = [g.note for g in _frame(stack, "L1.scores", "zh").items_of(MatrixGrid)]
+    assert zh.count("÷ √2 = 1.414；斜线格在下一步被因果掩码遮住") == 2
+    assert "Hatched cells are hidden by" not in _frame_words(stack, "L1.scores", "en")
     assert f"Hatched cells are hidden by {window_en}." in _frame_words(stack, "L2.scores", "en")
     assert f"斜线格被{window_zh}遮住。" in _frame_words(stack, "L2.scores", "zh")
