@@ -43,6 +43,7 @@ from app.model.operands import (
     visible_of,
 )
 from app.texts.frame_words import frame_word, join_notes
+from app.texts.mask_plans import beyond_causal, kv_sharing, mask_rule
 from engine import Step, format_number
 from engine.names import short_name
 from engine.op_table import op_table
@@ -89,7 +90,8 @@ def _projection_group(ctx: LayoutContext, step: Step, parent: QGraphicsItem, src
         weight = f"W{out.lower()}"
         bias = getattr(att, f"b{out.lower()}")
         factor = ctx.grid(parameter_path(step, weight))
-        result = ctx.grid(array_name(step, out), title=f"{out} = {name}·{weight}")
+        result = ctx.grid(array_name(step, out), title=f"{out} = {name}·{weight}",
+                          note=_kv_note(ctx, att) if out != "Q" else "")
         parts: list[QGraphicsItem | str] = [factor]
         if bias is not None:
             parts += ["+", ctx.grid(parameter_path(step, f"b{weight[1]}"))]
@@ -108,6 +110,24 @@ def _projection_group(ctx: LayoutContext, step: Step, parent: QGraphicsItem, src
 def _word(ctx: LayoutContext, key: str, **fields: object) -> str:
     """A frame word in the frame's language."""
     return frame_word(ctx.options.lang, key, **fields)
+
+
+def _kv_note(ctx: LayoutContext, att: Any) -> str:
+    """Which query heads read each K/V head, when g K/V heads serve h > g query heads."""
+    reads = kv_sharing(att)
+    return "" if reads is None else _word(ctx, "kv_shared_note", g=att.groups, h=att.heads,
+                                          reads=reads.words(ctx.options.lang))
+
+
+def _mask_words(ctx: LayoutContext, step: Step, att: Any) -> tuple[str, str]:
+    """The scores grid's note on the hatched cells and, when a window or a key mask hides keys,
+    the sentence under the grids naming every rule (too long for a note under one grid)."""
+    if not beyond_causal(att):
+        return _word(ctx, "mask_note_causal"), ""
+    keys = positioned_labels(ctx.trace, step.keys or step.rows, ctx.options.lang)
+    rule = mask_rule(att, keys)
+    assert rule is not None  # a window or a key mask is a rule
+    return _word(ctx, "mask_note"), _word(ctx, "mask_rule", rule=rule.words(ctx.options.lang))
 
 
 def _head_label(ctx: LayoutContext, head: int) -> str:
@@ -134,6 +154,7 @@ def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     query, key = short_name(step.reads[0]), short_name(step.reads[1])  # Q_rot after RoPE
     rows: list[list[QGraphicsItem | str]] = []
     sentences: list[str] = []
+    mask_note, mask_sentence = _mask_words(ctx, step, att) if hidden is not None else ("", "")
     for head in ctx.heads:
         label = _head_label(ctx, head)
         cols = _head_columns(att.d_k, head)
@@ -142,8 +163,7 @@ def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
         scaling = (_word(ctx, "scaled_note", d_k=att.d_k,
                          root=format_number(math.sqrt(att.d_k), 3)) if att.scale
                    else _word(ctx, "not_scaled_note"))
-        note = join_notes(ctx.options.lang, scaling,
-                          _word(ctx, "mask_note") if hidden is not None else "")
+        note = join_notes(ctx.options.lang, scaling, mask_note)
         left = ctx.grid(step.reads[0], title=f"{query}{label}", columns=cols)
         top = ctx.grid(step.reads[1], title=f"{key}ᵀ{label}{_group_label(ctx, att, head)}",
                        columns=_head_columns(att.d_k, kv_head(att, head)), transpose=True)
@@ -156,7 +176,7 @@ def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
                           ctx.theme)
         rows.append(row if corner is None else [corner])
     grids = place_rows(parent, rows, 0, 0, ctx.theme)
-    lines = [line for sentence in sentences[:1]
+    lines = [line for sentence in [mask_sentence, *sentences[:1]] if sentence
              for line in fitted_lines(sentence, grids.width(), NOTE_SIZE)]
     text = text_lines(parent, lines, 0, grids.bottom() + ROW_GAP / 2, ctx, size=NOTE_SIZE,
                       role="text")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from app.texts.facts import Facts, NormFacts
+from app.texts.mask_plans import beyond_causal, kv_sharing, mask_rule
 from app.texts.next_token_plans import loss, sample
 from app.texts.sentences import NOTHING, Listed, Say, Telling, Token, say
 
@@ -51,6 +52,15 @@ def inputs(f: Facts) -> Telling:
     )
 
 
+def _kv_shared(f: Facts) -> Say:
+    reads = kv_sharing(f.attention)
+    if reads is None:
+        return NOTHING
+    g = f.attention.groups
+    return say("projections.kv_shared_one" if g == 1 else "projections.kv_shared", g=g,
+               h=f.heads, reads=reads)
+
+
 def projections(f: Facts) -> Telling:
     src, mem = f.source, f.memory
     bias = say("projections.bias") if f.has_bias else NOTHING
@@ -59,8 +69,8 @@ def projections(f: Facts) -> Telling:
     how = (say("projections.how_cross", mem=mem, key=Token(f.keys[f.kv_row]), **rows) if mem
            else say("projections.how", **rows))
     return Telling(
-        summary=(say("projections.summary_cross", src=src, mem=mem) if mem else
-                 say("projections.summary", src=src)),
+        summary=(say("projections.summary_cross", src=src, mem=mem, groups=_kv_shared(f))
+                 if mem else say("projections.summary", src=src, groups=_kv_shared(f))),
         why=say("projections.why"),
         how=how,
         pitfalls=say("projections.pitfalls", token=_token(f), src=src),
@@ -82,13 +92,15 @@ def scores(f: Facts) -> Telling:
     scaled = "scaled" if f.scaled else "unscaled"
     how = say(f"scores.how_{scaled}", scaled_scores=Listed([f.num(f.score(k)) for k in keys]),
               **query)
-    later = ("scores.later_masked" if f.causal and f.n > 1 else
+    rule = mask_rule(f.attention, f.keys)
+    later = ("scores.later_rule" if beyond_causal(f.attention) else
+             "scores.later_masked" if f.causal and f.n > 1 else
              "scores.later_open" if not f.causal else "scores.later_single")
     return Telling(
         summary=say(f"scores.summary_{scaled}", d_k=f.d_k),
         why=say("scores.why", then=say(f"scores.why_{scaled}", d_k=f.d_k)),
         how=how,
-        pitfalls=say("scores.pitfalls", then=say(later)),
+        pitfalls=say("scores.pitfalls", then=say(later, rule=rule)),
         check=say(f"scores.check_{scaled}", **cell),
     )
 
@@ -96,7 +108,8 @@ def scores(f: Facts) -> Telling:
 def weights(f: Facts) -> Telling:
     visible = f.shown_visible
     more = " …" if len(visible) < len(f.visible) else ""
-    masked = "masked" if f.causal else "open"
+    rule = mask_rule(f.attention, f.keys)
+    masked = "rule" if beyond_causal(f.attention) else "masked" if f.causal else "open"
     single = ("weights.single_one" if len(f.keys) == 1 else
               "weights.single_first" if f.causal else "weights.single_none")
     first = (say("weights.first_alone", first=Token(f.tokens[0])) if f.causal and f.n > 1
@@ -111,8 +124,8 @@ def weights(f: Facts) -> Telling:
                   shares=Listed([f.num(f.share(j)) for j in visible]))
         check = say("weights.check", token=_token(f), sum=f.share_sum, first=first)
     return Telling(
-        summary=say(f"weights.summary_{masked}", keys=len(f.keys)),
-        why=say("weights.why", then=say(f"weights.why_{masked}")),
+        summary=say(f"weights.summary_{masked}", keys=len(f.keys), rule=rule),
+        why=say("weights.why", then=say(f"weights.why_{masked}", rule=rule)),
         how=how,
         pitfalls=say("weights.pitfalls", single=say(single, first=Token(f.tokens[0]))),
         check=check,

@@ -45,10 +45,10 @@ WORDS: dict[str, str] = {
                     "every k; the app refuses a Wk of another width.",
     # projections
     "projections.summary": "Every row of {src} is multiplied by Wq, Wk and Wv, giving that "
-                           "position's q, k and v rows.",
+                           "position's q, k and v rows.{groups}",
     "projections.summary_cross": "Every row of {src} is multiplied by Wq, giving its q; every "
                                  "row of {mem} by Wk and Wv, giving the encoder positions' k "
-                                 "and v.",
+                                 "and v.{groups}",
     "projections.why": "One input row has three jobs: its q decides what it reads, its k decides "
                        "how well others match it, and its v is the content it passes on. "
                        "Separate projections let the features used for matching differ from "
@@ -437,5 +437,26 @@ WORDS: dict[str, str] = {
                      "row is computed now, the new query against the {seen} keys it sees; the "
                      "{earlier} earlier rows were computed at earlier tokens (1 row instead of "
                      "{n}).",
+    # what hides a key, who shares K/V heads (app.texts.mask_plans)
+    "mask.causal": "the causal mask (position i reads keys 0 … i)",
+    "mask.window": "the window of {w} (position i reads keys {first} … i)",
+    "mask.window_open": "the window of {w} (position i reads no key before {first})",
+    "mask.keys": "the key mask (padding keys {keys} are never read)",
+    "mask.name_causal": "causal mask",
+    "mask.name_window": "window of {w}",
+    "mask.name_keys": "key mask",
+    "mask.name_shares": "softmax shares",
+    "kv.reads_one": "query head {head} reads K/V head {kv}",
+    "kv.reads_many": "query heads {first}–{last} read K/V head {kv}",
+    "projections.kv_shared_one": " K and V have a single head, shared by the {h} query heads: "
+                                 "{reads}.",
+    "projections.kv_shared": " K and V have {g} heads, shared by the {h} query heads: {reads}.",
+    "scores.later_rule": "Hatched scores stay in the table, but the next step discards them "
+                         "because of {rule}.",
+    "weights.summary_rule": "Keys hidden by {rule} are removed, then softmax turns each row of "
+                            "scores into shares that are non-negative and sum to 1.",
+    "weights.why_rule": "Which keys a position may read is decided by {rule}; a hidden key's "
+                        "share is exactly 0.",
+    "weights.drop_rule": "drop the hidden keys, ",
 }
 """Sentence id → English template."""

@@ -38,9 +38,10 @@ WORDS: dict[str, str] = {
     "inputs.check": "数一数形状：X 是 {n}×{d}，Wq 与 Wk 是 {d}×{qk}，Wv 是 {d}×{v}。Wq 与 Wk "
                     "的列数必须相同，因为每个 q 都要与每个 k 做点积；列数不同的 Wk 会被程序拒绝。",
     # projections
-    "projections.summary": "{src} 的每一行分别乘 Wq、Wk、Wv，得到该位置的 q、k、v 三行。",
+    "projections.summary": "{src} 的每一行分别乘 Wq、Wk、Wv，得到该位置的 q、k、v "
+                           "三行。{groups}",
     "projections.summary_cross": "{src} 的每一行乘 Wq 得到 q；{mem} 的每一行乘 Wk、Wv，得到"
-                                 "编码器各位置的 k、v。",
+                                 "编码器各位置的 k、v。{groups}",
     "projections.why": "同一行输入身兼三职：q 决定它去读谁，k 决定别人与它匹配得多好，v 是它要"
                        "传出去的内容。分开投影，用来匹配的特征才能与被搬运的内容不同。",
     "projections.bias": "，再加上偏置",
@@ -332,5 +333,23 @@ WORDS: dict[str, str] = {
     "cache.queries": "生成第 {t} 个 Token（{token}，位置 p{p}）：现在只计算新的一行，即新的 Query "
                      "与它能看到的 {seen} 个 Key；前 {earlier} 行在之前的 Token 时已算过（1 行，"
                      "而不是 {n} 行）。",
+    # 挡住键的规则、共用的 K/V 头（app.texts.mask_plans）
+    "mask.causal": "因果掩码（位置 i 读键 0 … i）",
+    "mask.window": "大小为 {w} 的窗口（位置 i 读键 {first} … i）",
+    "mask.window_open": "大小为 {w} 的窗口（位置 i 不读 {first} 之前的键）",
+    "mask.keys": "键掩码（填充键{keys}从不被读）",
+    "mask.name_causal": "因果掩码",
+    "mask.name_window": "大小为 {w} 的窗口",
+    "mask.name_keys": "键掩码",
+    "mask.name_shares": "softmax 份额",
+    "kv.reads_one": "Query 头 {head} 读 K/V 头 {kv}",
+    "kv.reads_many": "Query 头 {first}–{last} 读 K/V 头 {kv}",
+    "projections.kv_shared_one": "K 和 V 只有 1 个头，由 {h} 个 Query 头共用：{reads}。",
+    "projections.kv_shared": "K 和 V 只有 {g} 个头，由 {h} 个 Query 头共用：{reads}。",
+    "scores.later_rule": "斜线格的分数仍在表中，但{rule}会让下一步把它们排除。",
+    "weights.summary_rule": "先去掉被{rule}挡住的键，再用 softmax 把每行分数变成非负且和为 1 "
+                            "的份额。",
+    "weights.why_rule": "一个位置能读哪些键由{rule}决定；被挡住的键份额恰好为 0。",
+    "weights.drop_rule": "去掉被挡住的键，",
 }
 """Sentence id → Chinese template."""

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from app.texts.mask_plans import beyond_causal, shares_title
 from app.texts.model import check_language
 from app.texts.scope import modules_of
 from app.texts.step_labels import layer_name
@@ -95,7 +96,8 @@ def step_title(step: Step, scenario: Scenario, lang: str) -> str:
     in place of the engine's ``Layer 2: `` label.
     The title is chosen by the step's ``explain_key`` (which tells pre-norm from post-norm
     steps) and completed from the scenario: norm kind, causal mask, √d_k scaling, Wo, and the
-    feed-forward activation. A step the texts do not know keeps the engine's English title.
+    feed-forward activation. The shares step names a window and a key mask besides the causal
+    mask. A step the texts do not know keeps the engine's English title.
 
     Raises
     ------
@@ -105,9 +107,14 @@ def step_title(step: Step, scenario: Scenario, lang: str) -> str:
     layer = layer_name(step, lang)
     prefix = f"{layer} · " if layer else ""
     title = step.title.partition(": ")[2] if layer and ": " in step.title else step.title
+    key = step.explain_key
+    if key.endswith("attention.weights"):
+        attention = modules_of(scenario, step).attention
+        if beyond_causal(attention):
+            named = shares_title(attention).words(lang)
+            return prefix + named[:1].upper() + named[1:]
     if check_language(lang) == "en":
         return prefix + title
-    key = step.explain_key
     builder = _ZH.get(key) or _ZH.get(key.replace("cross_attention.", "attention.", 1))
     if builder is None:
         return prefix + _ZH_BY_OP.get(step.op, title)
