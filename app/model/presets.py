@@ -28,7 +28,7 @@ WORDS = ["我", "爱", "你", "。", "检查", "路径", "过滤"]
 """The vocabulary: the chapter's seven words."""
 TOKEN_IDS = [0, 1, 2, 3]
 """我 爱 你 。"""
-D, HEADS, D_K, FFN, LAYERS, CONTEXT = 8, 2, 4, 16, 2, 8
+D, HEADS, D_K, FFN, LAYERS, CONTEXT = 8, 2, 4, 12, 2, 8
 """Model width, heads, head width, feed-forward width, layers, learned positions' rows."""
 SPREAD = 0.5
 """The standard deviation of the seeded weights: shares neither flat nor one-hot."""

@@ -27,8 +27,8 @@ PRESET_MENU: dict[str, dict[str, tuple[str, str]]] = {
 """Family → language → (name, one-line note) for the menu."""
 
 _SIZES_EN = ("Tiny and seeded, not trained: d = 8, 2 heads of 4, 2 layers, a feed-forward "
-             "16 wide, the chapter's 7 words, weights rounded to 2 decimals.")
-_SIZES_ZH = ("微型、随机生成而非训练所得：d = 8，2 个宽 4 的头，2 层，前馈宽 16，词表是本章的 7 个"
+             "12 wide, the chapter's 7 words, weights rounded to 2 decimals.")
+_SIZES_ZH = ("微型、随机生成而非训练所得：d = 8，2 个宽 4 的头，2 层，前馈宽 12，词表是本章的 7 个"
              "词，参数保留 2 位小数。")
 
 PRESET_NOTES: dict[str, dict[str, tuple[str, str]]] = {
