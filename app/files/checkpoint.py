@@ -34,7 +34,6 @@ from app.model.cancel import CancelledError
 from app.texts.problems import problem_words
 from app.widgets.jobs import run_with_progress
 from engine import Scenario, ScenarioError, Trace
-from engine.checkpoint import import_checkpoint
 
 if TYPE_CHECKING:
     from app.window.shell import Shell
@@ -122,6 +121,8 @@ def imported(choice: Choice, cancelled: threading.Event) -> tuple[Scenario, Trac
     CancelledError
         Cancel was pressed.
     """
+    from engine.checkpoint import import_checkpoint  # safetensors and tokenizers: not at start-up
+
     return computed(import_checkpoint(choice.folder, choice.text, choice.layers), cancelled)
 
 

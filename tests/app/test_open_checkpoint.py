@@ -4,6 +4,9 @@ language and changes nothing; Cancel imports nothing."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -106,3 +109,17 @@ def test_the_dialog_asks_for_a_folder_and_a_text(qtbot: QtBot) -> None:
     labels = dialog.findChildren(QLabel)
     assert sorted(label.text() for label in labels) == ["&Folder:", "&Layers:", "&Text:"]
     assert all(label.buddy() is not None for label in labels)
+
+
+def test_the_window_loads_the_importers_libraries_only_when_a_checkpoint_is_opened() -> None:
+    """safetensors and tokenizers (about 17 ms) are imported by Open checkpoint's worker, not
+    when the window's module is: every launch would pay for them."""
+    code = ("import sys, app.window.studio\n"
+            "print(sorted(m for m in sys.modules if m.startswith(\n"
+            "    ('safetensors', 'tokenizers', 'engine.checkpoint'))))\n")
+    root = Path(__file__).resolve().parents[2]
+    result = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
+                            text=True, timeout=60, check=False,
+                            env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
