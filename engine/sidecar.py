@@ -39,7 +39,7 @@ MAX_HEADER_BYTES = 100 * 1024 * 1024
 
 
 def sidecar_name(document: str | os.PathLike[str]) -> str:
-    """The sidecar's file name for a document file: ``doc.qkv.json`` → ``doc.weights.safetensors``."""
+    """The sidecar's file name for a document: ``doc.qkv.json`` → ``doc.weights.safetensors``."""
     name = Path(document).name
     for suffix in (".qkv.json", ".json"):
         if name.endswith(suffix) and len(name) > len(suffix):

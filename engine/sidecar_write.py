@@ -128,7 +128,7 @@ def write_safetensors(path: Path, arrays: Mapping[str, FloatArray]) -> int:
         stream.write(struct.pack("<Q", len(text)) + text)
         for key in order:
             for chunk in _chunks(arrays[key]):
-                stream.write(memoryview(_encoded(chunk, dtypes[key])))
+                stream.write(_encoded(chunk, dtypes[key]).data)
         stream.flush()
         os.fsync(stream.fileno())
     return 8 + len(text) + offset

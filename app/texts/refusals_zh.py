@@ -196,7 +196,8 @@ WORDS: dict[str, str] = {
     "sidecar_missing": "找不到 {file}：文档把这个数组存放在它旁边的这个文件里",
     "sidecar_unreadable": "{file} 无法作为 safetensors 读取（{reason}）",
     "sidecar_key_missing": "{file} 中没有数组 {key}",
-    "sidecar_dtype": "{file} 中的数组 {key} 以 {dtype} 存储；文档的数组只能是 F64、F32、F16 或 BF16",
+    "sidecar_dtype": "{file} 中的数组 {key} 以 {dtype} 存储；"
+                     "文档的数组只能是 F64、F32、F16 或 BF16",
     "sidecar_dimensions": "{file} 中的数组 {key} 有 {ndim} 个维度；文档的数组只有 1 或 2 个维度",
     "sidecar_mismatch": "{problem}（{file} 中的数组 {key}）",
     # 在窗口中编辑文档：交换 Token、添加与移动层。

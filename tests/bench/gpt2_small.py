@@ -68,4 +68,4 @@ def text_of(tokens: int) -> str:
     return long[:encoding.offsets[tokens - 1][1]]
 
 
-__all__ = ["CONTEXT", "D", "HEADS", "LAYERS", "VOCAB", "make_checkpoint", "text_of"]
+__all__ = ["CONTEXT", "HEADS", "LAYERS", "VOCAB", "D", "make_checkpoint", "text_of"]
