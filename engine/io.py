@@ -239,6 +239,6 @@ def write_dumped(dumped: Dumped, path: str | os.PathLike[str], *, mode: int | No
         write_bytes(path, data, mode=mode)
         return
     beside = Path(path).with_name(sidecar_name(path))
-    with replacing_together([path, beside], mode=mode) as (document, sidecar):
+    with replacing_together([beside, path], mode=mode) as (sidecar, document):
         write_safetensors(sidecar, dumped.sidecar)
         write_all(document, data)

@@ -170,13 +170,14 @@ def replacing_together(paths: Sequence[str | os.PathLike[str]], *, mode: int | N
                        ) -> Iterator[list[Path]]:
     """Yield a temporary path for each of several files that are replaced together (a document
     and its sidecar); when the block ends, verify each (more than zero bytes) and move them in
-    place in order. If a move fails, the files moved before it get their old content back, so
-    the files are either all new or all as they were.
+    place in order, the main file (a document that names the others) last. If a move fails, the
+    files moved before it get their old content back, so the files are either all new or all
+    as they were.
 
     Raises
     ------
     WriteError
-        Naming the first path; every old file is as it was, no temporary file stays.
+        Naming the last path; every old file is as it was, no temporary file stays.
     """
     givens = [Path(path) for path in paths]
     temps: list[Path] = []
@@ -192,8 +193,8 @@ def replacing_together(paths: Sequence[str | os.PathLike[str]], *, mode: int | N
         for temp in temps:
             _unlink(temp)
         if isinstance(error, WriteError):
-            raise WriteError(givens[0], error.reason) from None
-        raise WriteError(givens[0], plain_reason(error)) from None
+            raise WriteError(givens[-1], error.reason) from None
+        raise WriteError(givens[-1], plain_reason(error)) from None
     except BaseException:
         for temp in temps:
             _unlink(temp)

@@ -210,7 +210,7 @@ def test_a_failed_move_puts_the_moved_sidecar_back(tmp_path: Path,
     monkeypatch.setattr(engine.safe_write, "_publish", second_fails)
     with pytest.raises(WriteError):
         save_scenario(edited, path)
-    assert [target.name for target in moves] == ["doc.qkv.json", "doc.weights.safetensors"]
+    assert [target.name for target in moves] == ["doc.weights.safetensors", "doc.qkv.json"]
     assert snapshot(tmp_path) == before  # no file changed, no temporary file left
 
 
