@@ -193,6 +193,8 @@ class Resolver:
         self.folder = folder
         self.references: dict[str, Reference] = {}
         self._open: dict[str, Sidecar] = {}
+        self._read: dict[tuple[str, str], FloatArray] = {}
+        """Arrays already widened: a tied head's transpose shares the embedding's numbers."""
         self._stack = ExitStack()
 
     def resolve(self, value: object, place: str) -> object:
@@ -218,7 +220,9 @@ class Resolver:
             self._stack.callback(sidecar.close)
             self._open[name] = sidecar
         self.references[place] = Reference(file=name, key=key)
-        array = sidecar.array(key, place)
+        array = self._read.get((name, key))
+        if array is None:
+            array = self._read[name, key] = sidecar.array(key, place)
         return array.T if transpose else array
 
     def close(self) -> None:

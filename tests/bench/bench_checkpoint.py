@@ -30,6 +30,7 @@ import tempfile
 from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")  # as the app sets it (app/__init__.py)
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from engine import compute, explain, load_scenario, save_scenario
@@ -153,10 +154,10 @@ def main() -> None:
 
         report("step change, engine side (d = 768)", timed(step_change, runs * 10), 100)
         cell = iter(range(10_000))
-        edits = []
+        edits = [scenario]
 
-        def edit() -> None:
-            edits.append(scenario.with_cell("layers.5.block.ffn.W1", (next(cell), 7), 0.25))
+        def edit() -> None:  # the last edit is kept, as the undo stack keeps newer ones
+            edits[-1:] = [scenario.with_cell("layers.5.block.ffn.W1", (next(cell), 7), 0.25)]
 
         report("edit one weight of W1 (with_cell)", timed(edit, runs * 10), 150)
         report("… and its new trace (compute, n = 64)", timed(lambda: compute(edits[-1]), runs),

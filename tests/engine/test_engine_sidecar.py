@@ -3,8 +3,8 @@ beside the document, referenced by ``"$file"``; saved with the document under th
 writer, read back bit for bit, refused naming the file and the key.
 
 The thresholds are lowered here (a sidecar from 10 numbers, arrays of 4 and more in it) so small
-documents exercise every path; the whole GPT-2 small lives in tests/engine/test_engine_whole_model.py
-and tests/bench/bench_checkpoint.py."""
+documents exercise every path; the whole GPT-2 small lives in
+tests/engine/test_engine_whole_model.py and tests/bench/bench_checkpoint.py."""
 
 from __future__ import annotations
 
@@ -87,6 +87,7 @@ def test_an_imported_checkpoint_keeps_its_dtype_and_its_tied_head_once(tmp_path:
     again = load_scenario(tmp_path / "gpt2.qkv.json")
     assert again.head is not None and again.embedding is not None
     assert np.array_equal(again.head.unembed, scenario.embedding.T)
+    assert again.head.unembed.base is again.embedding  # read once: the head shares its numbers
     assert np.array_equal(compute(again).arrays["probs"], compute(scenario).arrays["probs"])
 
 
