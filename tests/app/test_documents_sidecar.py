@@ -1,7 +1,7 @@
 """A document with a sidecar of weights in the window (issue 25, item 3): Save as writes a new
 sidecar beside the new name, a recovery copy keeps one beside it and removes it with the copy,
 and a stray one left by a crash is tidied. The sidecar thresholds are lowered so the F11 example
-has one."""
+has one; export draws it as it draws the JSON document."""
 
 from __future__ import annotations
 
@@ -12,9 +12,11 @@ from pytestqt.qtbot import QtBot
 
 import engine.io
 import engine.sidecar_write
+from app.cli import main
 from app.files.recovery import find_orphans
+from app.model.examples import example_path
 from app.window.studio import StudioWindow
-from engine import dumps_scenario, load_scenario
+from engine import dumps_scenario, load_scenario, save_scenario
 from tests.app.documents_support import make_modified, patch_save_dialog
 
 
@@ -55,3 +57,18 @@ def test_a_stray_sidecar_of_weights_is_tidied(tmp_path: Path) -> None:
     stray.write_bytes(b"left by a crash")
     assert find_orphans(tmp_path) == []
     assert not stray.exists()
+
+
+def test_export_draws_a_document_with_a_sidecar_as_its_json_twin(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    save_scenario(load_scenario(example_path("continue")), tmp_path / "doc.qkv.json")
+    assert (tmp_path / "doc.weights.safetensors").exists()
+    pictures = []
+    for name, folder in ((str(tmp_path / "doc.qkv.json"), tmp_path / "a"),
+                         ("continue", tmp_path / "b")):
+        status = main(["export", name, "--format", "png", "--steps", "3", "--width", "640",
+                       "--out", str(folder)])
+        out, err = capsys.readouterr()
+        assert (status, err) == (0, "")
+        pictures.append(Path(out.strip()).read_bytes())
+    assert pictures[0] == pictures[1]
