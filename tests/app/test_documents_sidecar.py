@@ -13,6 +13,7 @@ from pytestqt.qtbot import QtBot
 import engine.io
 import engine.sidecar_write
 from app.cli import main
+from app.files.opening import is_big_file
 from app.files.recovery import find_orphans
 from app.model.examples import example_path
 from app.window.studio import StudioWindow
@@ -72,3 +73,13 @@ def test_export_draws_a_document_with_a_sidecar_as_its_json_twin(
         assert (status, err) == (0, "")
         pictures.append(Path(out.strip()).read_bytes())
     assert pictures[0] == pictures[1]
+
+
+def test_a_document_with_a_sidecar_is_read_in_this_process(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its numbers come from the sidecar (numpy); a process would send the whole model back."""
+    monkeypatch.setattr("app.files.opening.BACKGROUND_BYTES", 100)
+    save_scenario(load_scenario(example_path("continue")), tmp_path / "doc.qkv.json")
+    assert not is_big_file(tmp_path / "doc.qkv.json")
+    (tmp_path / "doc.weights.safetensors").unlink()
+    assert is_big_file(tmp_path / "doc.qkv.json")
