@@ -222,6 +222,17 @@ ENGLISH: dict[str, str] = {
     "text_past_context": "the text is {count} tokens, more than the model's context of {limit} "
                          "positions",
     "layers_choice": "expected layers such as 1-2, 3 or 1,3-4, from 1 to {count}, got \"{got}\"",
+    # A document's sidecar of arrays too large for JSON (engine.sidecar).
+    "sidecar_name": "expected the name of a .safetensors file beside the document (no folder, "
+                    "no path), got {got}",
+    "sidecar_missing": "{file} is missing: the document keeps this array there, beside it",
+    "sidecar_unreadable": "{file} cannot be read as safetensors ({reason})",
+    "sidecar_key_missing": "{file} holds no array {key}",
+    "sidecar_dtype": "the array {key} of {file} is stored as {dtype}; a document's arrays are "
+                     "F64, F32, F16 or BF16",
+    "sidecar_dimensions": "the array {key} of {file} has {ndim} dimensions; a document's arrays "
+                          "have 1 or 2",
+    "sidecar_mismatch": "{problem} (the array {key} of {file})",
     # Edits of a document in the app (app.model): swapping tokens, adding and moving layers.
     "swap_same": "choose two different positions, got {i} twice",
     "swap_outside": "positions {i} and {j}: a scenario of {n} positions has 0 to {last}",

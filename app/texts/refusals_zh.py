@@ -191,6 +191,15 @@ WORDS: dict[str, str] = {
     "text_no_tokens": "这段文本没有产生任何 Token：请至少输入一个词",
     "text_past_context": "这段文本有 {count} 个 Token，超过了模型 {limit} 个位置的上下文",
     "layers_choice": "层应写成 1-2、3 或 1,3-4 这样，范围 1 到 {count}，得到的是“{got}”",
+    # 文档的附属文件：JSON 装不下的数组（engine.sidecar）。
+    "sidecar_name": "应为文档旁边的一个 .safetensors 文件名（不含文件夹或路径），得到的是 {got}",
+    "sidecar_missing": "找不到 {file}：文档把这个数组存放在它旁边的这个文件里",
+    "sidecar_unreadable": "{file} 无法作为 safetensors 读取（{reason}）",
+    "sidecar_key_missing": "{file} 中没有数组 {key}",
+    "sidecar_dtype": "{file} 中的数组 {key} 以 {dtype} 存储；"
+                     "文档的数组只能是 F64、F32、F16 或 BF16",
+    "sidecar_dimensions": "{file} 中的数组 {key} 有 {ndim} 个维度；文档的数组只有 1 或 2 个维度",
+    "sidecar_mismatch": "{problem}（{file} 中的数组 {key}）",
     # 在窗口中编辑文档：交换 Token、添加与移动层。
     "swap_same": "请选两个不同的位置，{i} 被选了两次",
     "swap_outside": "位置 {i} 和 {j}：这份文档有 {n} 个位置，编号为 0 到 {last}",
