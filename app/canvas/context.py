@@ -10,7 +10,7 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from app.canvas.grid import LARGE_GRID_CELLS, Explainer, GridSpec, MatrixGrid
+from app.canvas.grid import LARGE_GRID_CELLS, Cell, Explainer, GridCells, GridSpec, MatrixGrid
 from app.canvas.theme import SLIDE, Theme
 from app.model.operands import (
     ATTENTION_OPS,
@@ -106,6 +106,11 @@ class FrameOptions:
         The token of a generation run whose steps the trace is (the document that drew it):
         the heading and the map say where in the run (``Token 2 of 3 “爱”``); ``None``: a
         document's own steps.
+    blanks
+        Cells an exercise hides, each a trace array's name and the cell's whole index in it
+        (``("weights", (0, 1, 0))``): every grid of that array draws the cell as an empty box
+        with a “?” (:attr:`~app.canvas.grid.GridSpec.asked`), the rest unchanged. The window's
+        exercise mode and the worksheets set it.
     """
 
     receiver: int | None = None
@@ -121,6 +126,7 @@ class FrameOptions:
     route_map: bool = True
     arrows: bool = True
     run_place: RunPlace | None = None
+    blanks: frozenset[tuple[str, Cell]] = frozenset()
 
 
 class LayoutContext:
@@ -224,16 +230,19 @@ class LayoutContext:
         short = short_name(name) if name in self.trace.arrays else display_name(name)
         if values.size > LARGE_GRID_CELLS and len(rows) == self.n and not transpose:
             highlight_receiver = True  # a large grid prints the numbers of its receiver row
+        cells = GridCells(head, col_offset, transpose)
         spec = GridSpec(
             title=title or short, values=values, row_labels=rows, col_labels=cols,
             value_range=value_range, note=note,
-            masked=masked,
+            masked=masked, asked=cells.asked(name, self.options.blanks, values.shape),
             highlight_rows=frozenset({self.receiver}) if highlight_receiver else frozenset(),
             marked=marked,
             swatch=self._swatch(name, head, columns),
             explain=self._explainer(name, head, col_offset, transpose), lang=self.options.lang,
             decimals=self.places if decimals is None else decimals)
         made = MatrixGrid(spec, self.theme)
+        if name in self.trace.arrays:
+            made.source = (name, cells)
         self.made.append((name, made))
         return made
 

@@ -57,6 +57,8 @@ HEADER_HEIGHT = 20.0
 DECIMALS = 3
 BLANK = "—"
 """What a blank cell prints (:attr:`GridSpec.blank`)."""
+ASKED = "?"
+"""What a cell left for the student to predict prints (:attr:`GridSpec.asked`)."""
 
 Explainer = Callable[[int, int], str]
 
@@ -80,6 +82,9 @@ class GridSpec:
     blank
         Cells with no number to show: printed :data:`BLANK` instead of their value (give them
         ``masked`` too to grey them).
+    asked
+        Cells an exercise hides for the student to predict: an empty box with :data:`ASKED`,
+        neither its colour nor its number shown (the frame option ``blanks``).
     highlight_rows
         Rows drawn with an accent outline (the receiver in focus).
     marked
@@ -97,6 +102,7 @@ class GridSpec:
     value_range: tuple[float, float] | None = None
     masked: npt.NDArray[np.bool_] | None = None
     blank: npt.NDArray[np.bool_] | None = None
+    asked: npt.NDArray[np.bool_] | None = None
     highlight_rows: frozenset[int] = frozenset()
     marked: npt.NDArray[np.bool_] | None = None
     note: str = ""
@@ -104,6 +110,42 @@ class GridSpec:
     explain: Explainer | None = field(default=None, compare=False)
     lang: str = "en"
     decimals: int = DECIMALS
+
+
+Cell = tuple[int, ...]
+"""A cell's whole index in a trace array: ``(row, col)``, or ``(head, row, col)``."""
+
+
+@dataclass(frozen=True)
+class GridCells:
+    """How a grid's cells map to the cells of the trace array it shows (a head's slice, some
+    columns, transposed)."""
+
+    head: int | None
+    col_offset: int
+    transpose: bool
+
+    def index_of(self, row: int, col: int) -> Cell:
+        """The array's index of the grid's cell (``row``, ``col``)."""
+        r, c = (col, row) if self.transpose else (row, col)
+        c += self.col_offset
+        return (self.head, r, c) if self.head is not None else (r, c)
+
+    def asked(self, name: str, blanks: frozenset[tuple[str, Cell]],
+              shape: tuple[int, ...]) -> npt.NDArray[np.bool_] | None:
+        """The grid's cells (a grid of ``shape``) that ``blanks`` hides in the array ``name``;
+        None when it hides none here."""
+        mask = np.zeros(shape, dtype=bool)
+        for array, index in blanks:
+            if array != name or len(index) != (2 if self.head is None else 3):
+                continue
+            if self.head is not None and index[0] != self.head:
+                continue
+            r, c = index[-2], index[-1] - self.col_offset
+            row, col = (c, r) if self.transpose else (r, c)
+            if 0 <= row < shape[0] and 0 <= col < shape[1]:
+                mask[row, col] = True
+        return mask if mask.any() else None
 
 
 def _levels(values: npt.NDArray[np.float64], lo: float, hi: float) -> npt.NDArray[np.uint8]:
@@ -121,11 +163,18 @@ def _levels(values: npt.NDArray[np.float64], lo: float, hi: float) -> npt.NDArra
     return levels
 
 
-def _heat_image(cells: _Cells, masked_rgb: tuple[int, int, int]) -> QImage:
-    """A large grid's colours, a pixel per cell; masked cells in flat grey."""
-    red, green, blue = masked_rgb
+def _opaque(rgb: tuple[int, int, int]) -> int:
+    red, green, blue = rgb
+    return 0xFF << 24 | red << 16 | green << 8 | blue
+
+
+def _heat_image(cells: _Cells, masked_rgb: tuple[int, int, int],
+                paper_rgb: tuple[int, int, int]) -> QImage:
+    """A large grid's colours, a pixel per cell; masked cells in flat grey, asked ones in the
+    background's colour."""
     argb = CIVIDIS_ARGB[cells.shade]  # fancy indexing: a copy to paint on
-    argb[cells.masked] = 0xFF << 24 | red << 16 | green << 8 | blue
+    argb[cells.masked] = _opaque(masked_rgb)
+    argb[cells.asked] = _opaque(paper_rgb)
     return _argb_image(argb)
 
 
@@ -135,7 +184,7 @@ def _heat_after(before: QImage, cells: _Cells, changed: npt.NDArray[np.intp]) ->
     image = QImage(before)  # shares the pixels until the first one is set
     rows, cols = np.divmod(changed, cells.shade.shape[1])
     for row, col in zip(rows.tolist(), cols.tolist(), strict=True):
-        if not cells.masked[row, col]:
+        if not (cells.masked[row, col] or cells.asked[row, col]):
             image.setPixel(col, row, int(CIVIDIS_ARGB[cells.shade[row, col]]))
     return image
 
@@ -175,6 +224,8 @@ class _Cells:
     shade: npt.NDArray[np.uint8]
     """Each cell's cividis level, 0 to 255."""
     masked: npt.NDArray[np.bool_]
+    asked: npt.NDArray[np.bool_]
+    """The cells drawn as an empty box with :data:`ASKED` (:attr:`GridSpec.asked`)."""
 
 
 GEOMETRIES_KEPT = 128
@@ -261,6 +312,9 @@ class MatrixGrid(QGraphicsObject):
         self.spec = spec
         self.theme = theme
         self._hovered: tuple[int, int] | None = None
+        self.source: tuple[str, GridCells] | None = None
+        """The trace array the grid shows and how its cells map to the array's (None: a
+        parameter, or numbers of the painter's own)."""
         values = spec.values
         self.format, widest_text = number_format(values, spec.decimals)
         """One format for every cell (scientific for all when one value is huge)."""
@@ -342,7 +396,8 @@ class MatrixGrid(QGraphicsObject):
                 else list(range(rows)),
                 remembered(values, ("shade", lo, hi), lambda: _levels(values, lo, hi),
                            shade_after),
-                spec.masked if spec.masked is not None else np.zeros(values.shape, dtype=bool))
+                spec.masked if spec.masked is not None else np.zeros(values.shape, dtype=bool),
+                spec.asked if spec.asked is not None else np.zeros(values.shape, dtype=bool))
         return self._cell_plan
 
     def _file_shapes(self) -> QPicture:
@@ -361,11 +416,14 @@ class MatrixGrid(QGraphicsObject):
         if self.large and self._heat is None:
             spec, theme, cells = self.spec, self.theme, self._cells()
             rows, cols = spec.values.shape
-            masked_rgb = theme.color("masked")
+            masked_rgb, paper_rgb = theme.color("masked"), theme.color("background")
             grey = (masked_rgb.red(), masked_rgb.green(), masked_rgb.blue())
+            paper = (paper_rgb.red(), paper_rgb.green(), paper_rgb.blue())
             mask = None if spec.masked is None else hash(spec.masked.tobytes())
-            image = remembered(spec.values, ("heat", cells.lo, cells.hi, mask, grey),
-                               lambda: _heat_image(cells, grey),
+            asked = None if spec.asked is None else hash(spec.asked.tobytes())
+            image = remembered(spec.values, ("heat", cells.lo, cells.hi, mask, asked, grey,
+                                             paper),
+                               lambda: _heat_image(cells, grey, paper),
                                lambda before, _parent, changed: _heat_after(before, cells,
                                                                             changed))
             self._heat = (QRectF(self.grid_origin.x(), self.grid_origin.y(),
@@ -381,7 +439,7 @@ class MatrixGrid(QGraphicsObject):
             cells = self._cells()
             rows = cells.rows if self.large else list(range(self.spec.values.shape[0]))
             self._screen = _ScreenGeometry(
-                None if self.large else _cell_image(cells.shade, cells.masked),
+                None if self.large else _cell_image(cells.shade, cells.masked | cells.asked),
                 self._masked_runs(cells.masked[rows], rows),
                 self._row_lines(cells.rows) if self.large else self._lines())
         return self._screen
@@ -415,6 +473,7 @@ class MatrixGrid(QGraphicsObject):
         if self.large:
             sp.drawRect(QRectF(ox, oy, right - ox, bottom - oy))
         lines.draw(sp)
+        self._draw_asked(sp, cells)
         dark_ink = _dark_ink_levels()
         if spec.marked is not None:
             shown = set(cell_rows)
@@ -433,6 +492,17 @@ class MatrixGrid(QGraphicsObject):
             if 0 <= r < rows:
                 sp.drawRect(QRectF(ox, oy + r * CELL_HEIGHT, cols * self.cell_width, CELL_HEIGHT))
 
+    def _draw_asked(self, sp: QPainter, cells: _Cells) -> None:
+        """Each asked cell an empty box in the background's colour, outlined in the accent
+        (its :data:`ASKED` is one of the grid's words)."""
+        shown = set(cells.rows)
+        boxes = [self.cell_rect(r, c).adjusted(2.0, 2.0, -2.0, -2.0)
+                 for r, c in np.argwhere(cells.asked).tolist() if r in shown]
+        if boxes:
+            sp.setBrush(QBrush(self.theme.color("background")))
+            sp.setPen(QPen(self.theme.color("accent"), 2.0, Qt.PenStyle.DashLine))
+            sp.drawRects(boxes)
+
     def _lines(self) -> Lines:
         """Every row's and column's line of a whole grid, as point pairs."""
         rows, cols = self.spec.values.shape
@@ -450,7 +520,7 @@ class MatrixGrid(QGraphicsObject):
         """Each cell a rectangle, those of one colour in one call; masked cells hatched."""
         ox, oy = self.grid_origin.x(), self.grid_origin.y()
         cols = self.spec.values.shape[1]
-        masked, shade = cells.masked, cells.shade
+        masked, shade, asked = cells.masked, cells.shade, cells.asked
         groups: dict[int, list[QRectF]] = {}
         hidden: list[QRectF] = []
         for r in cells.rows:
@@ -459,7 +529,7 @@ class MatrixGrid(QGraphicsObject):
                 rect = QRectF(ox + c * self.cell_width, top, self.cell_width, CELL_HEIGHT)
                 if masked[r, c]:
                     hidden.append(rect)
-                else:
+                elif not asked[r, c]:  # an asked cell is boxed by _draw_asked
                     groups.setdefault(int(shade[r, c]), []).append(rect)
         sp.setPen(Qt.PenStyle.NoPen)
         for level, rects in groups.items():
@@ -509,7 +579,7 @@ class MatrixGrid(QGraphicsObject):
         for r in cells.rows:
             top = oy + r * CELL_HEIGHT
             for c in range(cols):
-                ink = muted.name() if masked[r, c] else \
+                ink = theme.text if cells.asked[r, c] else muted.name() if masked[r, c] else \
                     "#000000" if dark_ink[int(shade[r, c])] else "#ffffff"
                 inks.setdefault(ink, []).append(
                     (QRectF(ox + c * self.cell_width, top, self.cell_width, CELL_HEIGHT),
@@ -585,7 +655,9 @@ class MatrixGrid(QGraphicsObject):
         if cell != self._hovered:
             self._hovered = cell
             explain = self.spec.explain
-            self.setToolTip(explain(*cell) if cell is not None and explain is not None else "")
+            asked = cell is not None and self.cell_text(*cell) == ASKED  # its arithmetic tells
+            self.setToolTip(explain(*cell) if cell is not None and explain is not None
+                            and not asked else "")
             self.update()
 
     def hoverLeaveEvent(self, event: QGraphicsSceneHoverEvent) -> None:
@@ -594,7 +666,10 @@ class MatrixGrid(QGraphicsObject):
         self.update()
 
     def cell_text(self, row: int, col: int) -> str:
-        """The number shown in a cell, exactly as drawn (:data:`BLANK` for a blank one)."""
+        """The number shown in a cell, exactly as drawn (:data:`BLANK` for a blank one,
+        :data:`ASKED` for an asked one)."""
+        if self.spec.asked is not None and self.spec.asked[row, col]:
+            return ASKED
         blank = self.spec.blank
         if blank is not None and blank[row, col]:
             return BLANK
@@ -637,12 +712,16 @@ class MatrixGrid(QGraphicsObject):
     def cell_fill(self, row: int, col: int) -> str:
         """A cell's fill colour, ``#rrggbb`` (the masked grey for a masked cell)."""
         spec = self.spec
+        if spec.asked is not None and spec.asked[row, col]:
+            return self.theme.color("background").name()
         if spec.masked is not None and spec.masked[row, col]:
             return self.theme.color("masked").name()
         return cell_color(int(self._cells().shade[row, col]) / 255).name()  # as painted
 
     def cell_ink(self, row: int, col: int) -> str:
         """The colour a cell's number is printed in, ``#rrggbb``."""
+        if self.spec.asked is not None and self.spec.asked[row, col]:
+            return self.theme.color("text").name()
         if self.spec.masked is not None and self.spec.masked[row, col]:
             return self.theme.color("muted").name()
         return ink_for(QColor(self.cell_fill(row, col))).name()
