@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Protocol
 
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QDockWidget, QWidget
 
 from app.canvas.context import FrameOptions
 from app.canvas.side_by_side import CompareFrameItem
@@ -73,6 +73,9 @@ class Shell(Protocol):
     def add_canvas_control(self, control: QWidget, stretch: int = 0) -> None:
         """Put ``control`` in the row above the canvas, before the Fit button (``stretch``:
         its share of the row's spare width, as in ``QBoxLayout.addWidget``)."""
+
+    def add_panel(self, panel: QDockWidget) -> None:
+        """Dock ``panel`` on the window's right side (hidden until shown)."""
 
     def glossary_action(self) -> QAction:
         """The checkable action that shows or hides the glossary side panel."""

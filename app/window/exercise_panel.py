@@ -1,0 +1,327 @@
+"""The student's side of an exercise: a blank to type into for each hidden cell (Tab moves
+between them, Enter checks), Check, Reveal, and the verdicts in words; questions about change
+as choices. The predictions live here only: they are never part of the document."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QRadioButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.i18n import LiveTexts, current_language
+from app.model.exercise_adapter import (
+    Answer,
+    Cell,
+    Exercise,
+    Verdict,
+    answer,
+    check,
+    hidden_cells,
+    shown,
+)
+from app.model.exercise_edits import cell_words, title_of
+from app.texts.exercise_words import exercise_word
+from engine import Trace
+from engine.names import short_name
+from engine.numbers import NumberTextError, parse_number
+
+WAYS = ("rise", "fall", "same")
+
+
+def _word(key: str, **fields: object) -> Callable[[], str]:
+    return lambda: exercise_word(current_language(), key, **fields)
+
+
+class Blank:
+    """One hidden cell: its words, the line the student types into and its verdict."""
+
+    def __init__(self, trace: Trace, cell: tuple[str, Cell], lang: str) -> None:
+        self.cell = cell
+        self.what = cell_words(trace, cell[0], cell[1], lang)
+        self.label = QLabel(self.what)
+        self.entry = QLineEdit()
+        self.entry.setAccessibleName(exercise_word(lang, "blank_name", what=self.what))
+        self.entry.setToolTip(exercise_word(lang, "blank_tip", what=self.what))
+        self.label.setBuddy(self.entry)
+        self.verdict = QLabel()
+        self.verdict.setWordWrap(True)
+
+    def prediction(self) -> float | None:
+        """The number typed (None: nothing, or not a number)."""
+        text = self.entry.text().strip()
+        if not text:
+            return None
+        try:
+            return parse_number(text)
+        except NumberTextError:
+            return None
+
+    def say(self, verdict: str, lang: str) -> None:
+        self.verdict.setText(verdict)
+        spoken = exercise_word(lang, "verdict_name", what=self.what, verdict=verdict)
+        self.verdict.setAccessibleName(spoken)
+        self.entry.setAccessibleDescription(spoken)
+
+
+class ExercisePanel(QWidget):
+    """One exercise of the document, to answer.
+
+    Signals
+    -------
+    revealedChanged()
+        Reveal was pressed, or the exercise starts again (the canvas shows or hides its
+        blanks).
+    chosen(int)
+        Another exercise was chosen (its index in the document's list).
+    """
+
+    revealedChanged = Signal()
+    chosen = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.texts = LiveTexts()
+        bind = self.texts.bind
+        self.trace: Trace | None = None
+        self.exercise: Exercise | None = None
+        self.revealed = False
+        self.blanks: list[Blank] = []
+        self.choices: list[QAbstractButton] = []
+        column = QVBoxLayout(self)
+        row = QHBoxLayout()
+        chooser_label = QLabel()
+        bind(chooser_label.setText, _word("chooser"))
+        self.chooser = QComboBox()
+        bind(self.chooser.setAccessibleName, _word("chooser_name"))
+        chooser_label.setBuddy(self.chooser)
+        row.addWidget(chooser_label)
+        row.addWidget(self.chooser, 1)
+        column.addLayout(row)
+        self.title = QLabel()
+        self.title.setWordWrap(True)
+        font = self.title.font()
+        font.setBold(True)
+        self.title.setFont(font)
+        self.prompt = QLabel()
+        self.prompt.setWordWrap(True)
+        self.question = QLabel()
+        self.question.setWordWrap(True)
+        for label in (self.title, self.prompt, self.question):
+            column.addWidget(label)
+        self.body = QWidget()
+        self.grid = QGridLayout(self.body)
+        self.grid.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.body)
+        buttons = QHBoxLayout()
+        self.check_button = QPushButton()
+        bind(self.check_button.setText, _word("check"))
+        bind(self.check_button.setAccessibleName, _word("check_name"))
+        self.reveal_button = QPushButton()
+        bind(self.reveal_button.setText, _word("reveal"))
+        bind(self.reveal_button.setAccessibleName, _word("reveal_name"))
+        self.again_button = QPushButton()
+        bind(self.again_button.setText, _word("again"))
+        for button in (self.check_button, self.reveal_button, self.again_button):
+            buttons.addWidget(button)
+        column.addLayout(buttons)
+        self.score = QLabel()
+        self.score.setWordWrap(True)
+        column.addWidget(self.score)
+        column.addStretch(1)
+        self.check_button.clicked.connect(self.check)
+        self.reveal_button.clicked.connect(self.reveal)
+        self.again_button.clicked.connect(self.start_again)
+        self.chooser.activated.connect(self.chosen.emit)
+
+    # -- showing ---------------------------------------------------------------------------
+    def list_exercises(self, exercises: list[dict[str, Any]], current: int) -> None:
+        """Fill the chooser with the document's exercises, ``current`` chosen."""
+        lang = current_language()
+        self.chooser.blockSignals(True)
+        self.chooser.clear()
+        for exercise in exercises:
+            self.chooser.addItem(title_of(exercise, lang))
+        self.chooser.setCurrentIndex(current)
+        self.chooser.blockSignals(False)
+        self.chooser.setEnabled(bool(exercises))
+
+    def show_exercise(self, trace: Trace, exercise: Exercise | None, keep: bool) -> None:
+        """Show ``exercise`` (None: the document has none) on ``trace``; ``keep``: the same
+        exercise on a new trace keeps what was typed."""
+        typed = {b.cell: b.entry.text() for b in self.blanks} if keep else {}
+        self.trace, self.exercise = trace, exercise
+        if not keep:
+            self.revealed = False
+        lang = current_language()
+        while self.grid.count():
+            item = self.grid.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
+        self.blanks, self.choices = [], []
+        self.score.clear()
+        if exercise is None:
+            self.title.setText(exercise_word(lang, "none"))
+            self.prompt.clear()
+            self.question.clear()
+        else:
+            self.title.setText(title_of(exercise, lang))
+            prompt = exercise.get("prompt", {})
+            self.prompt.setText(str(prompt.get(lang) or prompt.get("en") or ""))
+            self._fill_body(trace, exercise, lang, typed)
+        for button in (self.check_button, self.reveal_button, self.again_button):
+            button.setEnabled(exercise is not None)
+
+    def _fill_body(self, trace: Trace, exercise: Exercise, lang: str,
+                   typed: dict[tuple[str, Cell], str]) -> None:
+        kind = exercise["kind"]
+        previous: QWidget = self.chooser
+        if kind == "fill":
+            self.question.clear()
+            for k, cell in enumerate(hidden_cells(trace, exercise)):
+                blank = Blank(trace, cell, lang)
+                blank.entry.setText(typed.get(cell, ""))
+                blank.entry.returnPressed.connect(self.check)
+                self.grid.addWidget(blank.label, 2 * k, 0)
+                self.grid.addWidget(blank.entry, 2 * k, 1)
+                self.grid.addWidget(blank.verdict, 2 * k + 1, 0, 1, 2)
+                QWidget.setTabOrder(previous, blank.entry)
+                previous = blank.entry
+                self.blanks.append(blank)
+        else:
+            self.question.setText(self._question(trace, exercise, lang))
+            buttons: list[QAbstractButton]
+            if kind == "direction":
+                group = QButtonGroup(self.body)
+                buttons = [QRadioButton(exercise_word(lang, way)) for way in WAYS]
+                for button in buttons:
+                    group.addButton(button)
+            else:
+                buttons = [QCheckBox(_choice_words(choice, lang))
+                           for choice in exercise["choices"]]
+            for k, button in enumerate(buttons):
+                self.grid.addWidget(button, k, 0, 1, 2)
+                QWidget.setTabOrder(previous, button)
+                previous = button
+            self.choices = buttons
+        QWidget.setTabOrder(previous, self.check_button)
+
+    @staticmethod
+    def _question(trace: Trace, exercise: Exercise, lang: str) -> str:
+        watch = exercise["watch"]
+        if exercise["kind"] == "direction":
+            edit = exercise["edit"]
+            cell = tuple(int(k) for k in watch["cell"])
+            return exercise_word(lang, "direction_question",
+                                 edit=f"{short_name(edit['array'])}{list(edit['cell'])}",
+                                 by=edit["by"], watch=cell_words(trace, watch["array"], cell,
+                                                                 lang))
+        return exercise_word(lang, "unchanged_question", watch=short_name(watch["array"]))
+
+    # -- answering -------------------------------------------------------------------------
+    def check(self) -> None:
+        """Mark every blank (or the chosen answer) right or wrong, in words."""
+        trace, exercise = self.trace, self.exercise
+        if trace is None or exercise is None:
+            return
+        lang = current_language()
+        if exercise["kind"] != "fill":
+            self._check_change(trace, exercise, answer(trace, exercise), lang)
+            return
+        typed = {b.cell: b.prediction() for b in self.blanks}
+        predictions = {cell: value for cell, value in typed.items() if value is not None}
+        verdicts = {(v.array, v.index): v for v in check(trace, exercise, predictions, lang)}
+        values = answer(trace, exercise).values
+        right = 0
+        for blank in self.blanks:
+            verdict = verdicts.get(blank.cell)
+            right += verdict is not None and verdict.right
+            blank.say(self._verdict_words(trace, blank, verdict, values[blank.cell], lang),
+                      lang)
+        self.score.setText(exercise_word(lang, "score", right=right, count=len(self.blanks)))
+        self.score.setAccessibleName(self.score.text())
+
+    @staticmethod
+    def _verdict_words(trace: Trace, blank: Blank, verdict: Verdict | None, value: float,
+                       lang: str) -> str:
+        answer_text = shown(trace, value)
+        if verdict is None:
+            text = blank.entry.text().strip()
+            return exercise_word(lang, "not_number", text=text, value=answer_text) if text \
+                else exercise_word(lang, "missing", value=answer_text)
+        if verdict.right:
+            return exercise_word(lang, "right", value=answer_text)
+        lines = [exercise_word(lang, "wrong", predicted=shown(trace, verdict.predicted),
+                               value=answer_text), verdict.explain]
+        if verdict.differs:
+            lines.append(exercise_word(lang, "differs", term=verdict.differs))
+        return "\n".join(line for line in lines if line)
+
+    def _check_change(self, trace: Trace, exercise: Exercise, solved: Answer, lang: str) -> None:
+        watch = exercise["watch"]
+        if exercise["kind"] == "direction":
+            cell = tuple(int(k) for k in watch["cell"])
+            what = cell_words(trace, watch["array"], cell, lang)
+            picked = [way for way, b in zip(WAYS, self.choices, strict=True) if b.isChecked()]
+            way = solved.direction or "same"
+            key = "direction_right" if picked == [way] else "direction_wrong"
+            text = exercise_word(lang, key, watch=what, way=exercise_word(lang, way))
+        else:
+            kept = solved.unchanged or frozenset()
+            ticked = frozenset(k for k, b in enumerate(self.choices) if b.isChecked())
+            names = ", ".join(_choice_words(exercise["choices"][k], lang) for k in sorted(kept))
+            key = "unchanged_right" if ticked == kept else "unchanged_wrong"
+            text = exercise_word(lang, key, watch=short_name(watch["array"]),
+                                 choices=names or exercise_word(lang, "no_choice"))
+        self.score.setText(text)
+        self.score.setAccessibleName(text)
+
+    def reveal(self) -> None:
+        """Fill every blank with its answer (the canvas shows the numbers again)."""
+        trace, exercise = self.trace, self.exercise
+        if trace is None or exercise is None:
+            return
+        lang = current_language()
+        if exercise["kind"] != "fill":
+            self._check_change(trace, exercise, answer(trace, exercise), lang)
+            return
+        values = answer(trace, exercise).values
+        for blank in self.blanks:
+            blank.say(exercise_word(lang, "revealed", value=shown(trace, values[blank.cell])),
+                      lang)
+        self.revealed = True
+        self.revealedChanged.emit()
+
+    def start_again(self) -> None:
+        """Empty the blanks and hide the answers again."""
+        for blank in self.blanks:
+            blank.entry.clear()
+            blank.say("", current_language())
+        for button in self.choices:
+            button.setChecked(False)
+        self.score.clear()
+        self.revealed = False
+        self.revealedChanged.emit()
+        if self.blanks:
+            self.blanks[0].entry.setFocus()
+
+
+def _choice_words(choice: dict[str, Any], lang: str) -> str:
+    """An edit offered by a question about change: ``Wv[0, 0] + 0.5``."""
+    return exercise_word(lang, "choice", name=short_name(choice["array"]),
+                         cell=", ".join(str(k) for k in choice["cell"]), by=choice["by"])
