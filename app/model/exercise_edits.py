@@ -1,70 +1,70 @@
-"""The teacher's side of exercises, with no Qt: making an exercise at a step, hiding cells,
-and the edit that stores the document's ``exercises`` (one undo step, like any edit).
+"""The teacher's side of exercises, with no Qt: making an exercise at a step, hiding cells, and
+the edit that stores the document's ``exercises`` (one undo step, like any edit).
 
-Exercises are kept in their document form (the JSON objects of ``exercises``), so an edit is a
-new list written into the document and validated by the engine on the way in.
+An exercise is made and changed in its document form (the JSON object of ``exercises``) and read
+back by :func:`engine.exercises.document.parse_exercises`, so every edit is validated as a
+document read from a file is; :func:`engine.exercises.fit.check_fit` checks it against the trace.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from app.model.edits import Operation
-from app.model.exercise_adapter import Cell, Exercise, full_cell
 from app.model.operands import array_name, axes_of, parameter_path, shares_step, tokens_of
 from app.texts.exercise_words import exercise_word
 from engine import Scenario, Step, Trace
+from engine.exercises.answers import SAME, edited
+from engine.exercises.document import Edit, Index, exercise_document, parse_exercises
+from engine.exercises.fit import check_fit
 from engine.names import short_name
 
 HIDE_CHOICES = ("outputs", "row", "cells", "auto")
 """What a new exercise hides: the step's outputs, the receiver's row of shares, the cells
-the teacher clicks, or cells the app chooses at a difficulty."""
+the teacher clicks (starting with one), or cells the app chooses at a difficulty."""
 CHANGE_BY = 0.5
 """How much a question about change adds to the edited cell."""
 
-
-def exercises_of(scenario: Scenario) -> list[dict[str, Any]]:
-    """The document's exercises, in their document form."""
-    found = scenario.to_document().get("exercises", [])
-    return [dict(item) for item in found]
+Document = dict[str, Any]
 
 
 @dataclass(frozen=True, eq=False)
 class SetExercises(Operation):
-    """Replace the document's ``exercises`` with ``exercises`` (none: the key goes); ``change``
-    names the edit (``"edit_add"``, ``"edit_remove"``, ``"edit_change"``, ``"edit_cell"``)."""
+    """Replace the document's ``exercises`` with ``documents`` (their JSON objects); ``change``
+    names the edit (``"edit_add"``, ``"edit_remove"``, ``"edit_change"``, ``"edit_cell"``) and
+    ``place`` the array and cell an ``edit_cell`` hides or shows."""
 
-    exercises: tuple[Exercise, ...]
+    documents: tuple[Document, ...]
     change: str
     title: str
     place: tuple[str, str] = ("", "")
-    """The array and cell an ``edit_cell`` hides or shows."""
 
     def apply(self, scenario: Scenario) -> Scenario:
-        return scenario.with_document_value(
-            "exercises", [dict(e) for e in self.exercises] if self.exercises else None)
+        return replace(scenario, exercises=parse_exercises(list(self.documents)))
 
     def label(self, lang: str) -> str:
         return exercise_word(lang, self.change, title=self.title, name=self.place[0],
                              cell=self.place[1])
 
     def traced(self, before: Trace, after: Scenario) -> Trace | None:
-        """The numbers are the same: the trace on screen, of the new document."""
-        return Trace(after, before.arrays, before.steps, before.visible, before.visibility,
-                     before.row_order)
+        """The numbers are the same: the trace on screen, of the new document, once every
+        exercise fits it."""
+        trace = Trace(after, before.arrays, before.steps, before.visible, before.visibility,
+                      before.row_order)
+        check_fit(trace)
+        return trace
 
 
-def title_of(exercise: Exercise, lang: str) -> str:
-    """An exercise's title in ``lang`` (the other language's when it has none)."""
-    title = exercise.get("title", {})
-    return str(title.get(lang) or title.get("en") or title.get("zh") or "")
+def documents_of(scenario: Scenario) -> list[Document]:
+    """The document's exercises as JSON objects, to be changed and stored again."""
+    return [exercise_document(exercise) for exercise in scenario.exercises]
 
 
-def cell_words(trace: Trace, name: str, cell: Cell, lang: str) -> str:
+def cell_words(trace: Trace, name: str, cell: Index, lang: str) -> str:
     """A hidden cell in words, as a screen reader reads it: ``share of 爱 for 我``, or
     ``Q of 我, column 1``."""
     rows, cols = axes_of(trace, name)
@@ -92,7 +92,7 @@ def _both(key: str, **fields: object) -> dict[str, str]:
 
 
 def new_fill(trace: Trace, step_index: int, how: str, receiver: int,
-             difficulty: int = 2) -> dict[str, Any] | None:
+             difficulty: int = 2) -> Document | None:
     """A ``fill`` exercise at step ``step_index`` hiding ``how`` (:data:`HIDE_CHOICES`);
     None when the step writes nothing to hide."""
     step = trace.steps[step_index]
@@ -100,27 +100,23 @@ def new_fill(trace: Trace, step_index: int, how: str, receiver: int,
     if not outputs:
         return None
     first = outputs[0]
-    hide: list[dict[str, Any]]
+    hide: list[Document]
     if how == "outputs":
         hide = [{"array": name} for name in outputs]
     elif how == "row":
         weights = array_name(step, "weights")
         name = weights if weights in trace.arrays else first
-        row = min(receiver, trace.arrays[name].shape[-2] - 1)
-        hide = [{"array": name, "rows": [row]}]
-    elif how == "cells":
-        hide = [{"array": first, "cells": []}]
+        hide = [{"array": name, "rows": [min(receiver, trace.arrays[name].shape[-2] - 1)]}]
     else:
-        hide = [{"array": first, "cells": [list(c) for c in chosen_cells(trace, first,
-                                                                          difficulty)]}]
-    what = short_name(first)
-    return {"title": _both("default_title", what=what), "prompt": _both("default_prompt"),
-            "kind": "fill", "step": step.id, "hide": hide}
+        count = 1 if how == "cells" else difficulty
+        hide = [{"array": first, "cells": [list(c) for c in chosen_cells(trace, first, count)]}]
+    return {"title": _both("default_title", what=short_name(first)),
+            "prompt": _both("default_prompt"), "kind": "fill", "step": step.id, "hide": hide}
 
 
-def chosen_cells(trace: Trace, name: str, difficulty: int) -> list[Cell]:
-    """``difficulty`` cells of ``name`` (1: one cell … 5: five), spread over its rows from the
-    last (the receiver's) up, the same for the same document."""
+def chosen_cells(trace: Trace, name: str, difficulty: int) -> list[Index]:
+    """``difficulty`` cells of ``name`` (1: one cell … 5: five), the last row's (the
+    receiver's) first, the same for the same document; never a masked or zero one."""
     values = trace.arrays[name]
     cells = [tuple(int(k) for k in index) for index in np.ndindex(values.shape)
              if np.isfinite(values[index]) and values[index] != 0.0]
@@ -129,28 +125,31 @@ def chosen_cells(trace: Trace, name: str, difficulty: int) -> list[Cell]:
     return [cells[k] for k in ranked[:max(1, difficulty)]]
 
 
-def with_cell_toggled(exercise: Exercise, trace: Trace, name: str, cell: Cell) \
-        -> dict[str, Any]:
-    """``exercise`` with ``cell`` of ``name`` hidden, or shown again if it was hidden (by
-    itself: a hidden row or array stays)."""
-    hide = [dict(h) for h in exercise.get("hide", [])]
-    entry = next((h for h in hide if h["array"] == name and "cells" in h), None)
-    if entry is None:
-        entry = {"array": name, "cells": []}
-        hide.append(entry)
-    cells = [list(full_cell(trace, name, c)) for c in entry["cells"]]
+def with_cell_toggled(exercise: Document, name: str, cell: Index) -> Document:
+    """``exercise`` with ``cell`` of ``name`` hidden by itself, or shown again if it was listed
+    (a list left empty goes; a hidden row or array stays hidden)."""
+    hide = [dict(h) for h in exercise["hide"]]
     listed = list(cell)
-    entry["cells"] = [c for c in cells if c != listed] if listed in cells else [*cells, listed]
+    entry = next((h for h in hide if h["array"] == name and listed in h.get("cells", [])), None)
+    if entry is not None:
+        entry["cells"] = [c for c in entry["cells"] if c != listed]
+        hide = [h for h in hide if h.get("cells", True)]
+    else:
+        entry = next((h for h in hide if h["array"] == name and "cells" in h), None)
+        if entry is None:
+            hide.append({"array": name, "cells": [listed]})
+        else:
+            entry["cells"] = [*entry["cells"], listed]
     return {**exercise, "hide": hide}
 
 
-def _change(path: str, cell: Sequence[int]) -> dict[str, Any]:
+def _change(path: str, cell: Sequence[int]) -> Document:
     return {"array": path, "cell": list(cell), "by": CHANGE_BY}
 
 
-def new_direction(trace: Trace, step_index: int, receiver: int) -> dict[str, Any]:
-    """“If Wk[0,1] grows, does the share of key 0 for the receiver rise or fall?”, at the
-    step's attention (the chapter's question)."""
+def new_direction(trace: Trace, step_index: int, receiver: int) -> Document:
+    """“If Wk[0,1] grows, does the share of the first key for the receiver rise or fall?”, at
+    the step's attention (the chapter's question)."""
     step = shares_step(trace, step_index)
     watch = array_name(step, "weights")
     row = min(receiver, trace.arrays[watch].shape[-2] - 1)
@@ -158,14 +157,29 @@ def new_direction(trace: Trace, step_index: int, receiver: int) -> dict[str, Any
     cell = (0, 1) if trace.scenario.parameter(wk).shape[1] > 1 else (0, 0)
     return {"title": _both("direction_title"), "prompt": _both("default_prompt"),
             "kind": "direction", "step": step.id, "edit": _change(wk, cell),
-            "watch": {"array": watch, "cell": [row, 0]}}
+            "watch": {"array": watch, "cell": [0, row, 0]}}
 
 
-def new_unchanged(trace: Trace, step_index: int) -> dict[str, Any]:
-    """“Which edit leaves the shares unchanged: Wq, Wk or Wv?” at the step's attention."""
+def new_unchanged(trace: Trace, step_index: int) -> Document:
+    """“Which edit leaves the shares unchanged: Wq, Wk or Wv?” at the step's attention: Wq's
+    and Wk's first cell whose edit moves the shares (computed; their first cell, if none
+    does), Wv's first cell."""
     step = shares_step(trace, step_index)
+    watch = array_name(step, "weights")
+    choices = [_moving_change(trace, parameter_path(step, key), watch) for key in ("Wq", "Wk")]
     return {"title": _both("unchanged_title"), "prompt": _both("default_prompt"),
             "kind": "unchanged", "step": step.id,
-            "choices": [_change(parameter_path(step, key), (0, 0)) for key in ("Wq", "Wk", "Wv")],
-            "watch": {"array": array_name(step, "weights")}}
+            "choices": [*choices, _change(parameter_path(step, "Wv"), (0, 0))],
+            "watch": {"array": watch}}
+
+
+def _moving_change(trace: Trace, path: str, watch: str) -> Document:
+    """The edit of the first cell of ``path`` that moves the array ``watch``."""
+    before = trace.arrays[watch]
+    for index in np.ndindex(trace.scenario.parameter(path).shape):
+        cell = tuple(int(k) for k in index)
+        after = edited(trace, Edit(path, cell, CHANGE_BY)).arrays[watch]
+        if not np.allclose(after, before, rtol=0.0, atol=SAME):
+            return _change(path, cell)
+    return _change(path, (0, 0))
 

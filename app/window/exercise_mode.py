@@ -5,27 +5,28 @@ the document's ``exercises``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMenu, QScrollArea, QToolButton, QVBoxLayout, QWidget
 
 from app.i18n import LiveTexts, current_language
-from app.model.exercise_adapter import Cell, hidden_cells
 from app.model.exercise_edits import (
+    Document,
     SetExercises,
-    exercises_of,
+    documents_of,
     new_direction,
     new_fill,
     new_unchanged,
-    title_of,
     with_cell_toggled,
 )
 from app.texts.exercise_words import exercise_word
 from app.window.exercise_panel import ExercisePanel
 from app.window.exercise_teacher import TeacherBox
-from engine import Scenario
+from engine import ScenarioError
+from engine.exercises.document import Exercise, Index
+from engine.exercises.fit import hidden_cells
 
 if TYPE_CHECKING:
     from app.window.shell import Shell
@@ -50,8 +51,7 @@ class ExerciseMode(QObject):
         self.state = shell.state
         self.texts = LiveTexts()
         self.current = 0
-        self._listed: tuple[Scenario | None, list[dict[str, Any]]] = (None, [])
-        self._shown: dict[str, Any] | None = None
+        self._shown: Exercise | None = None
         self.action = QAction(self)
         self.action.setCheckable(True)
         self.action.setShortcut(QKeySequence("Ctrl+Shift+X"))
@@ -98,27 +98,27 @@ class ExerciseMode(QObject):
     def active(self) -> bool:
         return self.action.isChecked()
 
-    def exercises(self) -> list[dict[str, Any]]:
-        """The document's exercises (read once per document)."""
-        scenario = self.state.scenario
-        if self._listed[0] is not scenario:
-            self._listed = (scenario, exercises_of(scenario))
-        return self._listed[1]
+    def exercises(self) -> tuple[Exercise, ...]:
+        """The document's exercises."""
+        return self.state.scenario.exercises
 
-    def exercise(self) -> dict[str, Any] | None:
+    def exercise(self) -> Exercise | None:
         """The exercise being answered, if the document has any."""
         found = self.exercises()
         return found[min(self.current, len(found) - 1)] if found else None
 
-    def blanks(self) -> frozenset[tuple[str, Cell]]:
+    def blanks(self) -> frozenset[tuple[str, Index]]:
         """The cells the canvas leaves blank: the current exercise's, while exercise mode is
         on and its answers are not revealed."""
         if not self.active or self.panel.revealed or self.state.token is not None:
             return frozenset()
         exercise = self.exercise()
-        if exercise is None or exercise["kind"] != "fill":
+        if exercise is None or exercise.kind != "fill":
             return frozenset()
-        return frozenset(hidden_cells(self.state.trace, exercise))
+        try:
+            return frozenset(hidden_cells(self.state.trace, exercise))
+        except ScenarioError:  # it no longer fits the document: the panel says why
+            return frozenset()
 
     # -- showing ---------------------------------------------------------------------------
     def retranslate(self) -> None:
@@ -157,10 +157,10 @@ class ExerciseMode(QObject):
         if go and exercise is not None:
             self._go_to(exercise)
 
-    def _go_to(self, exercise: dict[str, Any]) -> None:
+    def _go_to(self, exercise: Exercise) -> None:
         ids = [s.id for s in self.state.trace.steps]
-        if exercise.get("step") in ids:
-            self.state.set_step(ids.index(exercise["step"]))
+        if exercise.step in ids:
+            self.state.set_step(ids.index(exercise.step))
 
     def choose(self, index: int) -> None:
         """Answer the document's exercise ``index`` (its step shown)."""
@@ -170,9 +170,11 @@ class ExerciseMode(QObject):
         self.shell.refresh_canvas(fit=False)
 
     # -- the teacher's edits ---------------------------------------------------------------
-    def _store(self, exercises: list[dict[str, Any]], change: str, title: str,
+    def _store(self, documents: list[Document], change: str, title: str,
                place: tuple[str, str] = ("", "")) -> bool:
-        done = self.state.apply(SetExercises(tuple(exercises), change, title, place))
+        """Store ``documents`` as the document's exercises, one undo step (refused, and said,
+        when one does not fit)."""
+        done = self.state.apply(SetExercises(tuple(documents), change, title, place))
         if done:
             self._show(go=False)
             self.shell.refresh_canvas(fit=False)
@@ -193,37 +195,38 @@ class ExerciseMode(QObject):
         self._add(new_direction(trace, step, self.state.focused_receiver())
                   if kind == "direction" else new_unchanged(trace, step))
 
-    def _add(self, exercise: dict[str, Any]) -> None:
-        exercises = self.exercises()
-        if self._store([*exercises, exercise], "edit_add", title_of(exercise,
-                                                                    current_language())):
-            self.choose(len(exercises))
+    def _add(self, exercise: Document) -> None:
+        documents = documents_of(self.state.scenario)
+        title = exercise["title"][current_language()]
+        if self._store([*documents, exercise], "edit_add", title):
+            self.choose(len(documents))
 
     def set_words(self, titles: dict[str, str], prompts: dict[str, str]) -> None:
         """The current exercise's title and prompt, in both languages."""
         exercise = self.exercise()
         if exercise is None:
             return
-        exercises = list(self.exercises())
-        changed = {**exercise, "title": titles, "prompt": prompts}
-        exercises[self.current] = changed
-        self._store(exercises, "edit_change", title_of(changed, current_language()))
+        documents = documents_of(self.state.scenario)
+        documents[self.current] = {**documents[self.current], "title": titles,
+                                   "prompt": prompts}
+        self._store(documents, "edit_change", exercise.title.text(current_language()))
 
     def remove(self) -> None:
         exercise = self.exercise()
         if exercise is None:
             return
-        exercises = [e for k, e in enumerate(self.exercises()) if k != self.current]
-        self._store(exercises, "edit_remove", title_of(exercise, current_language()))
+        documents = documents_of(self.state.scenario)
+        del documents[self.current]
+        self._store(documents, "edit_remove", exercise.title.text(current_language()))
 
-    def cell_clicked(self, name: str, cell: Cell) -> None:
+    def cell_clicked(self, name: str, cell: Index) -> None:
         """A click on a grid cell of the canvas: while the teacher hides cells by clicking, the
         cell is hidden in (or taken out of) the current ``fill`` exercise."""
         exercise = self.exercise()
-        if not self.active or exercise is None or exercise["kind"] != "fill" \
+        if not self.active or exercise is None or exercise.kind != "fill" \
                 or self.teacher.hiding() != "cells":
             return
-        exercises = list(self.exercises())
-        exercises[self.current] = with_cell_toggled(exercise, self.state.trace, name, cell)
-        self._store(exercises, "edit_cell", title_of(exercise, current_language()),
+        documents = documents_of(self.state.scenario)
+        documents[self.current] = with_cell_toggled(documents[self.current], name, cell)
+        self._store(documents, "edit_cell", exercise.title.text(current_language()),
                     (name, ", ".join(map(str, cell))))

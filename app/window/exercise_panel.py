@@ -5,7 +5,6 @@ as choices. The predictions live here only: they are never part of the document.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -24,23 +23,21 @@ from PySide6.QtWidgets import (
 )
 
 from app.i18n import LiveTexts, current_language
-from app.model.exercise_adapter import (
-    Answer,
-    Cell,
-    Exercise,
-    Verdict,
-    answer,
-    check,
-    hidden_cells,
-    shown,
-)
-from app.model.exercise_edits import cell_words, title_of
+from app.model.exercise_edits import cell_words
 from app.texts.exercise_words import exercise_word
-from engine import Trace
+from app.texts.problems import problem_words
+from engine import ScenarioError, Trace, format_number
+from engine.exercises.answers import DIRECTIONS, Verdict, answer, check
+from engine.exercises.document import Edit, Exercise, Index
+from engine.exercises.fit import hidden_cells
 from engine.names import short_name
-from engine.numbers import NumberTextError, parse_number
+from engine.numbers import NumberTextError, format_exact, parse_number
+from engine.printed import printed_places
 
-WAYS = ("rise", "fall", "same")
+
+def shown(trace: Trace, value: float) -> str:
+    """A value as the frames of ``trace`` print it."""
+    return format_number(value, printed_places(trace))
 
 
 def _word(key: str, **fields: object) -> Callable[[], str]:
@@ -50,7 +47,7 @@ def _word(key: str, **fields: object) -> Callable[[], str]:
 class Blank:
     """One hidden cell: its words, the line the student types into and its verdict."""
 
-    def __init__(self, trace: Trace, cell: tuple[str, Cell], lang: str) -> None:
+    def __init__(self, trace: Trace, cell: tuple[str, Index], lang: str) -> None:
         self.cell = cell
         self.what = cell_words(trace, cell[0], cell[1], lang)
         self.label = QLabel(self.what)
@@ -149,13 +146,13 @@ class ExercisePanel(QWidget):
         self.chooser.activated.connect(self.chosen.emit)
 
     # -- showing ---------------------------------------------------------------------------
-    def list_exercises(self, exercises: list[dict[str, Any]], current: int) -> None:
+    def list_exercises(self, exercises: tuple[Exercise, ...], current: int) -> None:
         """Fill the chooser with the document's exercises, ``current`` chosen."""
         lang = current_language()
         self.chooser.blockSignals(True)
         self.chooser.clear()
         for exercise in exercises:
-            self.chooser.addItem(title_of(exercise, lang))
+            self.chooser.addItem(exercise.title.text(lang))
         self.chooser.setCurrentIndex(current)
         self.chooser.blockSignals(False)
         self.chooser.setEnabled(bool(exercises))
@@ -180,16 +177,19 @@ class ExercisePanel(QWidget):
             self.prompt.clear()
             self.question.clear()
         else:
-            self.title.setText(title_of(exercise, lang))
-            prompt = exercise.get("prompt", {})
-            self.prompt.setText(str(prompt.get(lang) or prompt.get("en") or ""))
-            self._fill_body(trace, exercise, lang, typed)
+            self.title.setText(exercise.title.text(lang))
+            self.prompt.setText(exercise.prompt.text(lang))
+            try:
+                self._fill_body(trace, exercise, lang, typed)
+            except ScenarioError as error:  # no longer fits the document (an edit shrank it)
+                self.question.setText(f"⚠ {problem_words(error, lang)}")
+                exercise = None
         for button in (self.check_button, self.reveal_button, self.again_button):
             button.setEnabled(exercise is not None)
 
     def _fill_body(self, trace: Trace, exercise: Exercise, lang: str,
-                   typed: dict[tuple[str, Cell], str]) -> None:
-        kind = exercise["kind"]
+                   typed: dict[tuple[str, Index], str]) -> None:
+        kind = exercise.kind
         previous: QWidget = self.chooser
         if kind == "fill":
             self.question.clear()
@@ -208,12 +208,11 @@ class ExercisePanel(QWidget):
             buttons: list[QAbstractButton]
             if kind == "direction":
                 group = QButtonGroup(self.body)
-                buttons = [QRadioButton(exercise_word(lang, way)) for way in WAYS]
+                buttons = [QRadioButton(exercise_word(lang, way)) for way in DIRECTIONS]
                 for button in buttons:
                     group.addButton(button)
             else:
-                buttons = [QCheckBox(_choice_words(choice, lang))
-                           for choice in exercise["choices"]]
+                buttons = [QCheckBox(_choice_words(choice, lang)) for choice in exercise.choices]
             for k, button in enumerate(buttons):
                 self.grid.addWidget(button, k, 0, 1, 2)
                 QWidget.setTabOrder(previous, button)
@@ -223,15 +222,13 @@ class ExercisePanel(QWidget):
 
     @staticmethod
     def _question(trace: Trace, exercise: Exercise, lang: str) -> str:
-        watch = exercise["watch"]
-        if exercise["kind"] == "direction":
-            edit = exercise["edit"]
-            cell = tuple(int(k) for k in watch["cell"])
-            return exercise_word(lang, "direction_question",
-                                 edit=f"{short_name(edit['array'])}{list(edit['cell'])}",
-                                 by=edit["by"], watch=cell_words(trace, watch["array"], cell,
-                                                                 lang))
-        return exercise_word(lang, "unchanged_question", watch=short_name(watch["array"]))
+        watch, edit = exercise.watch, exercise.edit
+        assert watch is not None
+        if edit is not None and watch.cell is not None:
+            return exercise_word(lang, "direction_question", edit=_edit_place(edit),
+                                 by=format_exact(edit.by),
+                                 watch=cell_words(trace, watch.array, watch.cell, lang))
+        return exercise_word(lang, "unchanged_question", watch=short_name(watch.array))
 
     # -- answering -------------------------------------------------------------------------
     def check(self) -> None:
@@ -240,53 +237,59 @@ class ExercisePanel(QWidget):
         if trace is None or exercise is None:
             return
         lang = current_language()
-        if exercise["kind"] != "fill":
-            self._check_change(trace, exercise, answer(trace, exercise), lang)
+        if exercise.kind != "fill":
+            self._check_change(trace, exercise, lang)
             return
-        typed = {b.cell: b.prediction() for b in self.blanks}
-        predictions = {cell: value for cell, value in typed.items() if value is not None}
-        verdicts = {(v.array, v.index): v for v in check(trace, exercise, predictions, lang)}
-        values = answer(trace, exercise).values
+        predictions = {b.cell: value for b in self.blanks
+                       if (value := b.prediction()) is not None}
+        verdicts = {v.place: v for v in check(trace, exercise, predictions, lang)}
         right = 0
         for blank in self.blanks:
-            verdict = verdicts.get(blank.cell)
-            right += verdict is not None and verdict.right
-            blank.say(self._verdict_words(trace, blank, verdict, values[blank.cell], lang),
-                      lang)
+            verdict = verdicts[_place(blank.cell)]
+            right += verdict.right
+            blank.say(self._verdict_words(trace, blank, verdict, lang), lang)
         self.score.setText(exercise_word(lang, "score", right=right, count=len(self.blanks)))
         self.score.setAccessibleName(self.score.text())
 
     @staticmethod
-    def _verdict_words(trace: Trace, blank: Blank, verdict: Verdict | None, value: float,
-                       lang: str) -> str:
-        answer_text = shown(trace, value)
-        if verdict is None:
-            text = blank.entry.text().strip()
-            return exercise_word(lang, "not_number", text=text, value=answer_text) if text \
-                else exercise_word(lang, "missing", value=answer_text)
+    def _verdict_words(trace: Trace, blank: Blank, verdict: Verdict, lang: str) -> str:
+        assert isinstance(verdict.expected, float)
+        value = shown(trace, verdict.expected)
         if verdict.right:
-            return exercise_word(lang, "right", value=answer_text)
-        lines = [exercise_word(lang, "wrong", predicted=shown(trace, verdict.predicted),
-                               value=answer_text), verdict.explain]
-        if verdict.differs:
-            lines.append(exercise_word(lang, "differs", term=verdict.differs))
-        return "\n".join(line for line in lines if line)
-
-    def _check_change(self, trace: Trace, exercise: Exercise, solved: Answer, lang: str) -> None:
-        watch = exercise["watch"]
-        if exercise["kind"] == "direction":
-            cell = tuple(int(k) for k in watch["cell"])
-            what = cell_words(trace, watch["array"], cell, lang)
-            picked = [way for way, b in zip(WAYS, self.choices, strict=True) if b.isChecked()]
-            way = solved.direction or "same"
-            key = "direction_right" if picked == [way] else "direction_wrong"
-            text = exercise_word(lang, key, watch=what, way=exercise_word(lang, way))
+            return exercise_word(lang, "right", value=value)
+        typed = blank.entry.text().strip()
+        if verdict.given is None:
+            first = exercise_word(lang, "not_number", text=typed, value=value) if typed \
+                else exercise_word(lang, "missing", value=value)
         else:
-            kept = solved.unchanged or frozenset()
-            ticked = frozenset(k for k, b in enumerate(self.choices) if b.isChecked())
-            names = ", ".join(_choice_words(exercise["choices"][k], lang) for k in sorted(kept))
-            key = "unchanged_right" if ticked == kept else "unchanged_wrong"
-            text = exercise_word(lang, key, watch=short_name(watch["array"]),
+            first = exercise_word(lang, "wrong", predicted=typed, value=value)
+        lines = [first]
+        if verdict.explanation is not None:
+            lines.append(verdict.explanation.text())
+        if verdict.first_difference is not None:
+            lines.append(exercise_word(lang, "differs", term=verdict.first_difference))
+        return "\n".join(lines)
+
+    def _check_change(self, trace: Trace, exercise: Exercise, lang: str) -> None:
+        """A question about change: the choice made, judged on the edited documents."""
+        watch = exercise.watch
+        assert watch is not None
+        solved = answer(trace, exercise)
+        if exercise.kind == "direction":
+            assert watch.cell is not None and solved.direction is not None
+            picked = [way for way, b in zip(DIRECTIONS, self.choices, strict=True)
+                      if b.isChecked()]
+            right = bool(picked) and check(trace, exercise, picked[0], lang)[0].right
+            text = exercise_word(lang, "direction_right" if right else "direction_wrong",
+                                 watch=cell_words(trace, watch.array, watch.cell, lang),
+                                 way=exercise_word(lang, solved.direction))
+        else:
+            ticked = [k for k, b in enumerate(self.choices) if b.isChecked()]
+            right = all(v.right for v in check(trace, exercise, ticked, lang))
+            names = ", ".join(_choice_words(exercise.choices[k], lang)
+                              for k in solved.unchanged)
+            text = exercise_word(lang, "unchanged_right" if right else "unchanged_wrong",
+                                 watch=short_name(watch.array),
                                  choices=names or exercise_word(lang, "no_choice"))
         self.score.setText(text)
         self.score.setAccessibleName(text)
@@ -297,13 +300,13 @@ class ExercisePanel(QWidget):
         if trace is None or exercise is None:
             return
         lang = current_language()
-        if exercise["kind"] != "fill":
-            self._check_change(trace, exercise, answer(trace, exercise), lang)
+        if exercise.kind != "fill":
+            self._check_change(trace, exercise, lang)
             return
-        values = answer(trace, exercise).values
-        for blank in self.blanks:
-            blank.say(exercise_word(lang, "revealed", value=shown(trace, values[blank.cell])),
-                      lang)
+        for blank, hidden in zip(self.blanks, answer(trace, exercise).cells, strict=True):
+            value = shown(trace, hidden.value)
+            blank.entry.setText(value)
+            blank.say(exercise_word(lang, "revealed", value=value), lang)
         self.revealed = True
         self.revealedChanged.emit()
 
@@ -321,7 +324,18 @@ class ExercisePanel(QWidget):
             self.blanks[0].entry.setFocus()
 
 
-def _choice_words(choice: dict[str, Any], lang: str) -> str:
+def _place(cell: tuple[str, Index]) -> str:
+    """A hidden cell as the engine's verdicts name it: ``Q[1,0]``."""
+    return f"{cell[0]}[{','.join(str(k) for k in cell[1])}]"
+
+
+def _edit_place(edit: Edit) -> str:
+    """The edited cell: ``Wk[0, 1]``."""
+    return f"{short_name(edit.array)}[{', '.join(str(k) for k in edit.cell)}]"
+
+
+def _choice_words(choice: Edit, lang: str) -> str:
     """An edit offered by a question about change: ``Wv[0, 0] + 0.5``."""
-    return exercise_word(lang, "choice", name=short_name(choice["array"]),
-                         cell=", ".join(str(k) for k in choice["cell"]), by=choice["by"])
+    return exercise_word(lang, "choice", name=short_name(choice.array),
+                         cell=", ".join(str(k) for k in choice.cell),
+                         by=format_exact(choice.by))

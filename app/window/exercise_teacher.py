@@ -22,9 +22,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.i18n import LiveTexts, current_language
-from app.model.exercise_adapter import Exercise
 from app.model.exercise_edits import HIDE_CHOICES
 from app.texts.exercise_words import exercise_word
+from engine.exercises.document import Exercise
 
 LANGS = ("en", "zh")
 MOST_DIFFICULT = 5
@@ -128,10 +128,8 @@ class TeacherBox(QGroupBox):
     def show_exercise(self, exercise: Exercise | None) -> None:
         """Show the current exercise's words for editing."""
         for lang in LANGS:
-            title = exercise.get("title", {}) if exercise is not None else {}
-            prompt = exercise.get("prompt", {}) if exercise is not None else {}
-            self.titles[lang].setText(str(title.get(lang, "")))
-            self.prompts[lang].setText(str(prompt.get(lang, "")))
+            self.titles[lang].setText(exercise.title.text(lang) if exercise else "")
+            self.prompts[lang].setText(exercise.prompt.text(lang) if exercise else "")
         for widget in (self.words_button, self.remove_button, *self.titles.values(),
                        *self.prompts.values()):
             widget.setEnabled(exercise is not None)
