@@ -5,11 +5,20 @@ the document's ``exercises``."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QMenu, QScrollArea, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QDockWidget,
+    QMenu,
+    QScrollArea,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.i18n import LiveTexts, current_language
 from app.model.exercise_edits import (
@@ -63,6 +72,7 @@ class ExerciseMode(QObject):
         self.toggle.setDefaultAction(self.action)
         self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         self.texts.bind(self.toggle.setText, lambda: self._word("toggle"))
+        self.texts.bind(self.toggle.setAccessibleName, lambda: self._word("toggle_name"))
         shell.add_canvas_control(self.toggle)
         self.panel = ExercisePanel()
         self.teacher = TeacherBox()
@@ -78,6 +88,12 @@ class ExerciseMode(QObject):
         self.dock.setObjectName("exercise")
         self.texts.bind(self.dock.setWindowTitle, lambda: self._word("panel"))
         self.dock.setWidget(scroll)
+        for name, key in (("qt_dockwidget_closebutton", "close_panel"),
+                          ("qt_dockwidget_floatbutton", "float_panel")):
+            button = self.dock.findChild(QAbstractButton, name)
+            if button is not None:  # Qt names them once, in the language of the moment
+                self.texts.bind(button.setAccessibleName, partial(self._word, key))
+                self.texts.bind(button.setToolTip, partial(self._word, key))
         self.dock.hide()
         shell.add_panel(self.dock)
         self.action.toggled.connect(self._on_toggled)
