@@ -193,3 +193,29 @@ def test_questions_about_change_are_answered_on_the_edited_document(
     panel.check_button.click()
     assert panel.score.text() == \
         "✓ right: exactly these leave weights unchanged: Wv[0, 0] + 0.5"
+
+
+def test_the_canvas_description_says_blank_where_the_frame_does(window: StudioWindow) -> None:
+    start_row_exercise(window)
+    window._describe_canvas()
+    said = window.canvas.accessibleDescription()
+    assert "share from 爱 to 我: blank" in said and "share from 爱 to 爱: blank" in said
+    assert "0.804" not in said and "0.196" not in said
+
+
+def test_the_exercise_speaks_chinese(window: StudioWindow) -> None:
+    from app import i18n
+
+    i18n.set_language("zh")
+    QApplication.processEvents()
+    start_row_exercise(window)
+    panel = window.exercise.panel
+    assert panel.title.text() == "预测 weights"
+    assert [b.entry.accessibleName() for b in panel.blanks] == [
+        "爱 给 我 的份额，空格", "爱 给 爱 的份额，空格"]
+    panel.blanks[0].entry.setText("0.804")
+    panel.blanks[1].entry.setText("0.3")
+    panel.check_button.click()
+    assert panel.blanks[0].verdict.text() == "✓ 正确：0.804"
+    assert panel.blanks[1].verdict.text().startswith("✗ 错误：你写的是 0.3，答案是 0.196")
+    assert panel.score.text() == "2 个中对了 1 个"
