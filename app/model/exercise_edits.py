@@ -17,6 +17,7 @@ import numpy as np
 from app.model.edits import Operation
 from app.model.operands import array_name, axes_of, parameter_path, shares_step, tokens_of
 from app.texts.exercise_words import exercise_word
+from app.texts.titles import step_title
 from engine import Scenario, Step, Trace
 from engine.exercises.answers import SAME, edited
 from engine.exercises.document import Edit, Index, exercise_document, parse_exercises
@@ -87,8 +88,12 @@ def _shown_outputs(trace: Trace, step: Step) -> list[str]:
             and trace.arrays[name].size > 0]
 
 
-def _both(key: str, **fields: object) -> dict[str, str]:
-    return {lang: exercise_word(lang, key, **fields) for lang in ("en", "zh")}
+def _both(key: str, step: Step | None = None, scenario: Scenario | None = None
+          ) -> dict[str, str]:
+    """The word ``key`` in both languages (with the step's title in each, if given)."""
+    return {lang: exercise_word(lang, key, step=step_title(step, scenario, lang)
+                                if step is not None and scenario is not None else "")
+            for lang in ("en", "zh")}
 
 
 def new_fill(trace: Trace, step_index: int, how: str, receiver: int,
@@ -110,7 +115,7 @@ def new_fill(trace: Trace, step_index: int, how: str, receiver: int,
     else:
         count = 1 if how == "cells" else difficulty
         hide = [{"array": first, "cells": [list(c) for c in chosen_cells(trace, first, count)]}]
-    return {"title": _both("default_title", what=short_name(first)),
+    return {"title": _both("default_title", step, trace.scenario),
             "prompt": _both("default_prompt"), "kind": "fill", "step": step.id, "hide": hide}
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -40,6 +40,9 @@ from engine.exercises.fit import hidden_cells
 if TYPE_CHECKING:
     from app.window.shell import Shell
 
+PANEL_WIDTH = 320
+"""The panel's narrowest width: its blanks, buttons and the teacher's choices fit it."""
+
 
 class ExerciseMode(QObject):
     """The Exercise toggle, its panel and the blanks it asks the canvas for.
@@ -61,6 +64,8 @@ class ExerciseMode(QObject):
         self.texts = LiveTexts()
         self.current = 0
         self._shown: Exercise | None = None
+        self._folded = False
+        """The editor was folded to make room for the panel."""
         self.action = QAction(self)
         self.action.setCheckable(True)
         self.action.setShortcut(QKeySequence("Ctrl+Shift+X"))
@@ -83,11 +88,13 @@ class ExerciseMode(QObject):
         column.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(inside)
         self.dock = QDockWidget()
         self.dock.setObjectName("exercise")
         self.texts.bind(self.dock.setWindowTitle, lambda: self._word("panel"))
         self.dock.setWidget(scroll)
+        self.dock.setMinimumWidth(PANEL_WIDTH)
         for name, key in (("qt_dockwidget_closebutton", "close_panel"),
                           ("qt_dockwidget_floatbutton", "float_panel")):
             button = self.dock.findChild(QAbstractButton, name)
@@ -98,7 +105,7 @@ class ExerciseMode(QObject):
         shell.add_panel(self.dock)
         self.action.toggled.connect(self._on_toggled)
         self.dock.visibilityChanged.connect(self._on_dock_visible)
-        self.panel.revealedChanged.connect(lambda: self.shell.refresh_canvas(fit=False))
+        self.panel.revealedChanged.connect(self._redraw)
         self.panel.chosen.connect(self.choose)
         self.teacher.newFill.connect(self.add_fill)
         self.teacher.newQuestion.connect(self.add_question)
@@ -145,9 +152,28 @@ class ExerciseMode(QObject):
             self._show(go=False)
 
     def _on_toggled(self, on: bool) -> None:
+        """The panel comes or goes; on a window too narrow for the editor, the canvas and
+        the panel, the editor folds away while the panel is shown (and comes back after)."""
+        window = self.shell.widget()
+        size = window.size()
+        if on and size.width() < window.minimumSizeHint().width() + PANEL_WIDTH:
+            self._folded = True
+            self.shell.set_editor_folded(True)
+        elif not on and self._folded:
+            self._folded = False
+            self.shell.set_editor_folded(False)
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)  # folded: narrower
         self.dock.setVisible(on)
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)  # the panel's room
+        window.resize(size.expandedTo(window.minimumSizeHint()))
         if on:
             self._show(go=True)
+        self._redraw()
+
+    def _redraw(self) -> None:
+        """Draw the canvas with the blanks as they now are; while there are any, the texts
+        under the timeline (which quote the numbers) are hidden."""
+        self.shell.hide_step_texts(bool(self.blanks()))
         self.shell.refresh_canvas(fit=False)
 
     def _on_dock_visible(self, visible: bool) -> None:
@@ -160,6 +186,7 @@ class ExerciseMode(QObject):
         they now are, keeping what was typed while the exercise stays the same."""
         if self.active:
             self._show(go=False)
+            self.shell.hide_step_texts(bool(self.blanks()))
 
     def _show(self, go: bool) -> None:
         exercises = self.exercises()
@@ -183,17 +210,19 @@ class ExerciseMode(QObject):
         self.current = index
         self._shown = None
         self._show(go=True)
-        self.shell.refresh_canvas(fit=False)
+        self._redraw()
 
     # -- the teacher's edits ---------------------------------------------------------------
     def _store(self, documents: list[Document], change: str, title: str,
                place: tuple[str, str] = ("", "")) -> bool:
         """Store ``documents`` as the document's exercises, one undo step (refused, and said,
         when one does not fit)."""
-        done = self.state.apply(SetExercises(tuple(documents), change, title, place))
-        if done:
+        operation = SetExercises(tuple(documents), change, title, place)
+        done = self.state.apply(operation)
+        if done:  # said without the shares the status line adds: they may be blanks
+            self.shell.show_message(operation.label(current_language()))
             self._show(go=False)
-            self.shell.refresh_canvas(fit=False)
+            self._redraw()
         return done
 
     def add_fill(self, how: str, difficulty: int) -> None:

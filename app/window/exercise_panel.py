@@ -34,6 +34,10 @@ from engine.names import short_name
 from engine.numbers import NumberTextError, format_exact, parse_number
 from engine.printed import printed_places
 
+CHOOSER_CHARACTERS = 12
+"""The chooser is as wide as this many characters (a long title is elided, not the panel
+widened)."""
+
 
 def shown(trace: Trace, value: float) -> str:
     """A value as the frames of ``trace`` print it."""
@@ -104,6 +108,9 @@ class ExercisePanel(QWidget):
         chooser_label = QLabel()
         bind(chooser_label.setText, _word("chooser"))
         self.chooser = QComboBox()
+        self.chooser.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.chooser.setMinimumContentsLength(CHOOSER_CHARACTERS)
         bind(self.chooser.setAccessibleName, _word("chooser_name"))
         chooser_label.setBuddy(self.chooser)
         row.addWidget(chooser_label)

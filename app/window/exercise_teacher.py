@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -28,6 +27,8 @@ from engine.exercises.document import Exercise
 
 LANGS = ("en", "zh")
 MOST_DIFFICULT = 5
+CHOICE_CHARACTERS = 12
+"""The chooser of what to hide is as wide as this many characters (longer choices elided)."""
 
 
 def _word(key: str) -> Callable[[], str]:
@@ -63,6 +64,9 @@ class TeacherBox(QGroupBox):
         column = QVBoxLayout(self)
         form = QFormLayout()
         self.hide_box = QComboBox()
+        self.hide_box.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.hide_box.setMinimumContentsLength(CHOICE_CHARACTERS)
         for k, how in enumerate(HIDE_CHOICES):
             self.hide_box.addItem("", how)
             bind(partial(self.hide_box.setItemText, k), _word(f"hide_{how}"))
@@ -97,14 +101,12 @@ class TeacherBox(QGroupBox):
         self.words_button = QPushButton()
         bind(self.words_button.setText, _word("apply_texts"))
         column.addWidget(self.words_button)
-        questions = QHBoxLayout()
         self.direction_button = QPushButton()
         bind(self.direction_button.setText, _word("ask_direction"))
         self.unchanged_button = QPushButton()
         bind(self.unchanged_button.setText, _word("ask_unchanged"))
-        questions.addWidget(self.direction_button)
-        questions.addWidget(self.unchanged_button)
-        column.addLayout(questions)
+        column.addWidget(self.direction_button)
+        column.addWidget(self.unchanged_button)
         self.remove_button = QPushButton()
         bind(self.remove_button.setText, _word("remove"))
         column.addWidget(self.remove_button)

@@ -118,5 +118,8 @@ class Shell(Protocol):
     def comparison(self, options: FrameOptions) -> CompareFrameItem | None:
         """The comparison drawn with ``options`` while comparing, else None."""
 
+    def hide_step_texts(self, hidden: bool) -> None:
+        """Hide the texts under the timeline (they quote the step's numbers) or show them."""
+
     def step_title(self, index: int) -> str:
         """The heading of step ``index`` in the interface language."""

@@ -388,6 +388,9 @@ class StudioWindow(QMainWindow):
     def step_title(self, index: int) -> str:
         return self.timeline.title_for(index)
 
+    def hide_step_texts(self, hidden: bool) -> None:
+        self.timeline.set_texts_hidden(hidden)
+
     # -- keys --------------------------------------------------------------------------------
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Left/Right/Space/Home/End drive the timeline unless the focused widget uses them."""

@@ -60,10 +60,14 @@ def test_the_canvas_blanks_exactly_the_hidden_row(window: StudioWindow) -> None:
     blanks = window.exercise.panel.blanks
     assert [b.entry.accessibleName() for b in blanks] == [
         "share of 我 for 爱, blank", "share of 爱 for 爱, blank"]
+    timeline = window.timeline  # its texts quote the shares (“0.804 + 0.196 = 1”)
+    assert "0.804" in timeline.check_label.text()
+    assert timeline.check_label.isHidden() and timeline.summary_label.isHidden()
     window.exercise.action.trigger()  # leaving exercise mode shows the numbers again
     QApplication.processEvents()
     window.refresh_canvas(fit=False)
     assert shares_grid(window).cell_text(1, 0) == "0.804"
+    assert not timeline.check_label.isHidden() and not timeline.summary_label.isHidden()
 
 
 def test_check_marks_a_close_prediction_right_and_a_far_one_wrong(window: StudioWindow) -> None:
@@ -124,7 +128,8 @@ def test_exercise_edits_are_undone_like_any_edit(window: StudioWindow) -> None:
     start_row_exercise(window)
     state = window.state
     assert len(state.scenario.exercises) == 1
-    assert window.undo_action.text() == "&Undo new exercise “Predict weights”"
+    assert window.undo_action.text() == \
+        "&Undo new exercise “Predict: Causal mask and softmax shares”"
     teacher = window.exercise.teacher
     teacher.hide_box.setCurrentIndex(teacher.hide_box.findData("cells"))
     window.canvas.cellClicked.emit("weights", (0, 0, 0))  # the teacher clicks 我's own share
@@ -210,7 +215,7 @@ def test_the_exercise_speaks_chinese(window: StudioWindow) -> None:
     QApplication.processEvents()
     start_row_exercise(window)
     panel = window.exercise.panel
-    assert panel.title.text() == "预测 weights"
+    assert panel.title.text() == "预测：因果掩码与 softmax 份额"
     assert [b.entry.accessibleName() for b in panel.blanks] == [
         "爱 给 我 的份额，空格", "爱 给 爱 的份额，空格"]
     panel.blanks[0].entry.setText("0.804")
