@@ -80,6 +80,10 @@ class GridSpec:
     blank
         Cells with no number to show: printed :data:`BLANK` instead of their value (give them
         ``masked`` too to grey them).
+    asked
+        Cells an exercise asks for (:attr:`FrameOptions.blanks`): drawn empty on the page's
+        colour, no number, no colour and no hover arithmetic that would give the value away (a
+        large grid greys them as masked).
     highlight_rows
         Rows drawn with an accent outline (the receiver in focus).
     marked
@@ -97,6 +101,7 @@ class GridSpec:
     value_range: tuple[float, float] | None = None
     masked: npt.NDArray[np.bool_] | None = None
     blank: npt.NDArray[np.bool_] | None = None
+    asked: npt.NDArray[np.bool_] | None = None
     highlight_rows: frozenset[int] = frozenset()
     marked: npt.NDArray[np.bool_] | None = None
     note: str = ""
@@ -175,6 +180,8 @@ class _Cells:
     shade: npt.NDArray[np.uint8]
     """Each cell's cividis level, 0 to 255."""
     masked: npt.NDArray[np.bool_]
+    asked: npt.NDArray[np.bool_]
+    """Cells an exercise asks for: no colour, no number (:attr:`GridSpec.asked`)."""
 
 
 GEOMETRIES_KEPT = 128
@@ -336,13 +343,16 @@ class MatrixGrid(QGraphicsObject):
                 return shade
 
             rows = values.shape[0]
+            asked = spec.asked if spec.asked is not None else np.zeros(values.shape, dtype=bool)
+            masked = spec.masked if spec.masked is not None else np.zeros(values.shape,
+                                                                          dtype=bool)
             self._cell_plan = _Cells(
                 lo, hi,
                 sorted(r for r in spec.highlight_rows if 0 <= r < rows) if self.large
                 else list(range(rows)),
                 remembered(values, ("shade", lo, hi), lambda: _levels(values, lo, hi),
                            shade_after),
-                spec.masked if spec.masked is not None else np.zeros(values.shape, dtype=bool))
+                masked | asked if self.large else masked, asked)
         return self._cell_plan
 
     def _file_shapes(self) -> QPicture:
@@ -363,7 +373,7 @@ class MatrixGrid(QGraphicsObject):
             rows, cols = spec.values.shape
             masked_rgb = theme.color("masked")
             grey = (masked_rgb.red(), masked_rgb.green(), masked_rgb.blue())
-            mask = None if spec.masked is None else hash(spec.masked.tobytes())
+            mask = hash(cells.masked.tobytes()) if cells.masked.any() else None
             image = remembered(spec.values, ("heat", cells.lo, cells.hi, mask, grey),
                                lambda: _heat_image(cells, grey),
                                lambda before, _parent, changed: _heat_after(before, cells,
@@ -381,7 +391,7 @@ class MatrixGrid(QGraphicsObject):
             cells = self._cells()
             rows = cells.rows if self.large else list(range(self.spec.values.shape[0]))
             self._screen = _ScreenGeometry(
-                None if self.large else _cell_image(cells.shade, cells.masked),
+                None if self.large else _cell_image(cells.shade, cells.masked | cells.asked),
                 self._masked_runs(cells.masked[rows], rows),
                 self._row_lines(cells.rows) if self.large else self._lines())
         return self._screen
@@ -459,7 +469,7 @@ class MatrixGrid(QGraphicsObject):
                 rect = QRectF(ox + c * self.cell_width, top, self.cell_width, CELL_HEIGHT)
                 if masked[r, c]:
                     hidden.append(rect)
-                else:
+                elif not cells.asked[r, c]:
                     groups.setdefault(int(shade[r, c]), []).append(rect)
         sp.setPen(Qt.PenStyle.NoPen)
         for level, rects in groups.items():
@@ -509,6 +519,8 @@ class MatrixGrid(QGraphicsObject):
         for r in cells.rows:
             top = oy + r * CELL_HEIGHT
             for c in range(cols):
+                if cells.asked[r, c] and not masked[r, c]:
+                    continue
                 ink = muted.name() if masked[r, c] else \
                     "#000000" if dark_ink[int(shade[r, c])] else "#ffffff"
                 inks.setdefault(ink, []).append(
@@ -584,7 +596,7 @@ class MatrixGrid(QGraphicsObject):
         cell = self.cell_at(event.pos())
         if cell != self._hovered:
             self._hovered = cell
-            explain = self.spec.explain
+            explain = None if cell is not None and self._asked(*cell) else self.spec.explain
             self.setToolTip(explain(*cell) if cell is not None and explain is not None else "")
             self.update()
 
@@ -598,7 +610,14 @@ class MatrixGrid(QGraphicsObject):
         blank = self.spec.blank
         if blank is not None and blank[row, col]:
             return BLANK
+        if self._asked(row, col):
+            return ""
         return self.format.text(float(self.spec.values[row, col]))
+
+    def _asked(self, row: int, col: int) -> bool:
+        """Whether an exercise asks for the cell (drawn empty)."""
+        asked = self.spec.asked
+        return asked is not None and bool(asked[row, col])
 
     # What exporters that rebuild a grid natively (PowerPoint tables) read; item coordinates.
 
@@ -639,6 +658,8 @@ class MatrixGrid(QGraphicsObject):
         spec = self.spec
         if spec.masked is not None and spec.masked[row, col]:
             return self.theme.color("masked").name()
+        if self._asked(row, col):
+            return self.theme.color("background").name()
         return cell_color(int(self._cells().shade[row, col]) / 255).name()  # as painted
 
     def cell_ink(self, row: int, col: int) -> str:
