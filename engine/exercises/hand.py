@@ -61,13 +61,10 @@ def hand_variant(scenario: Scenario, seed: int, number: int) -> Scenario:
     Raises
     ------
     ScenarioError
-        At ``variants`` when no draw of :data:`TRIES` keeps the softmax discriminating, or the
-        document has nothing to vary.
+        At ``variants`` when no draw of :data:`TRIES` keeps the softmax discriminating.
     """
     drawn = [(path, choices) for path in scenario.parameter_paths()
-             if (choices := _choices(path)) is not None]
-    if not drawn:
-        raise ScenarioError("variants", Refusal("variants_nothing"))
+             if (choices := _choices(path)) is not None]  # every document has an attention
     rng = np.random.default_rng((seed, number))
     for _ in range(TRIES):
         variant = scenario
