@@ -75,13 +75,20 @@ def plan_sheets(scenario: Scenario, chosen: Sequence[int], lang: str, variants: 
     ScenarioError
         If an exercise does not fit the trace, or no variant can be drawn.
     """
+    trace = compute(scenario)
+    check_fit(trace)
+    own = tuple(_task(trace, k + 1, scenario.exercises[k], lang) for k in chosen)
+    scopes = {trace.steps[step].scope for task in own
+              for step in (*task.frames, trace.step_index(task.exercise.step))}
     documents = [(None, scenario)] if variants == 0 else \
-        [(k, hand_variant(scenario, seed, k)) for k in range(1, variants + 1)]
+        [(k, hand_variant(scenario, seed, k, scopes)) for k in range(1, variants + 1)]
     sheets = []
     for number, document in documents:
-        trace = compute(document)
-        check_fit(trace)
-        tasks = tuple(_task(trace, k + 1, document.exercises[k], lang) for k in chosen)
+        if document is scenario:
+            tasks = own
+        else:
+            variant = compute(document)
+            tasks = tuple(_task(variant, k + 1, document.exercises[k], lang) for k in chosen)
         title = document_words(scenario.title, scenario.note, lang)[0]
         sheets.append(Sheet(title, number, tasks))
     return tuple(sheets)

@@ -6,11 +6,14 @@ other parameters stay as they are. So every projection is a sum of halves and ev
 half-integer over √dₖ. A draw is kept only when the softmax still discriminates: in every row of
 every attention with two or more visible keys, the visible scores spread by at least
 :data:`LEAST_SPREAD` (no even split) and at most :data:`MOST_SPREAD` (no share within a few
-percent of 1), and the variant differs from the document. Variant k of seed s always draws the
+percent of 1), and the variant differs from the document (a worksheet asks this of the
+attentions its exercises show). Variant k of seed s always draws the
 same numbers (``numpy.random.default_rng((s, k))``); every answer is then computed on it.
 """
 
 from __future__ import annotations
+
+from collections.abc import Collection
 
 import numpy as np
 
@@ -38,11 +41,11 @@ def _choices(path: str) -> np.ndarray | None:
     return {"Wq": HALVES, "Wk": HALVES, "Wv": WHOLE}.get(name)
 
 
-def discriminates(trace: Trace) -> bool:
+def discriminates(trace: Trace, scopes: Collection[str] | None = None) -> bool:
     """Whether every attention row with two or more visible keys spreads its scores within
-    [:data:`LEAST_SPREAD`, :data:`MOST_SPREAD`]."""
+    [:data:`LEAST_SPREAD`, :data:`MOST_SPREAD`] (of the attentions at ``scopes``, or all)."""
     for step in trace.steps:
-        if step.op != "weights":
+        if step.op != "weights" or (scopes is not None and step.scope not in scopes):
             continue
         scores = trace.arrays[f"{step.scope}scores"]
         seen = np.broadcast_to(trace.visible_for(step.scope), scores.shape)
@@ -54,9 +57,12 @@ def discriminates(trace: Trace) -> bool:
     return True
 
 
-def hand_variant(scenario: Scenario, seed: int, number: int) -> Scenario:
+def hand_variant(scenario: Scenario, seed: int, number: int,
+                 scopes: Collection[str] | None = None) -> Scenario:
     """Variant ``number`` (from 1) of ``scenario`` with hand-friendly numbers (the module's
-    rule), its exercises kept.
+    rule), its exercises kept; ``scopes`` limits the rule on the shares to the attentions a
+    sheet shows (``""``, ``"L2."`` …; all by default): each more attention that must
+    discriminate takes many more draws.
 
     Raises
     ------
@@ -78,7 +84,7 @@ def hand_variant(scenario: Scenario, seed: int, number: int) -> Scenario:
             trace = compute(variant)
         except ScenarioError:
             continue
-        if discriminates(trace):
+        if discriminates(trace, scopes):
             return variant
     raise ScenarioError("variants", Refusal("variants_not_found", number=number, tries=TRIES,
                                             low=LEAST_SPREAD, high=MOST_SPREAD))
