@@ -250,6 +250,8 @@ ENGLISH: dict[str, str] = {
     "exercise_outside": "{cell} is outside the {shape} array {array}",
     "exercise_row_outside": "row {row} is outside {array}, which has {rows} rows",
     "exercise_not_editable": "no editable array {array} in this document (editable: {paths})",
+    "variants_not_found": "variant {number}: no draw of {tries} kept every row's visible scores "
+                          "between {low} and {high} apart; use a document with fewer positions",
 }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from app.canvas.context import FrameOptions
 from app.model.next_token import draw_view, loss_view, stack_is_causal
@@ -68,12 +69,22 @@ def _shares(trace: Trace, step: Step, receiver: int, options: FrameOptions) -> l
                 facts.append(prefix + frame_word(lang, "share_masked", key=token,
                                                  query=tokens[receiver]))
                 continue
-            share = exercise_word(lang, "blank") \
-                if (weights_name, (h, receiver, j)) in options.blanks \
+            share = exercise_word(lang, "blank") if _asked(options, weights_name,
+                                                            (h, receiver, j)) \
                 else format_number(float(weights[h, receiver, j]), 3)
             facts.append(prefix + frame_word(
                 lang, "share_from_to", query=tokens[receiver], key=token, share=share))
     return facts
+
+
+def _asked(options: FrameOptions, name: str, index: tuple[int, ...]) -> bool:
+    """Whether the frame leaves the cell ``index`` of ``name`` blank for an exercise."""
+    mask = options.blanks.masks.get(name) if options.blanks is not None else None
+    return mask is not None and bool(mask[index])
+
+
+def _asked_in_row(options: FrameOptions, name: str, row: tuple[int, ...], col: int) -> bool:
+    return _asked(options, name, (*row, col))
 
 
 def _written_rows(trace: Trace, step: Step, receiver: int, options: FrameOptions) -> list[str]:
@@ -89,12 +100,10 @@ def _written_rows(trace: Trace, step: Step, receiver: int, options: FrameOptions
             (array[h], frame_word(lang, "head_prefix", n=h + 1) if array.shape[0] > 1 else "",
              (h,)) for h in range(array.shape[0])]
         for values, prefix, head in rows:
-            blank = {index[-1] for hidden_array, index in options.blanks
-                     if hidden_array == name and index[:-1] == (*head, receiver)}
             facts.append(prefix + frame_word(
                 lang, "row_values", name=name, token=tokens[receiver],
                 values=_row([float(v) for v in values[receiver]], exercise_word(lang, "blank"),
-                            blank.__contains__)))
+                            partial(_asked_in_row, options, name, (*head, receiver)))))
     return facts
 
 

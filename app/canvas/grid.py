@@ -58,7 +58,8 @@ DECIMALS = 3
 BLANK = "—"
 """What a blank cell prints (:attr:`GridSpec.blank`)."""
 ASKED = "?"
-"""What a cell left for the student to predict prints (:attr:`GridSpec.asked`)."""
+"""The mark in the empty box of a cell an exercise asks for (:attr:`GridSpec.asked`); the
+cell's own text is empty."""
 
 Explainer = Callable[[int, int], str]
 
@@ -83,8 +84,9 @@ class GridSpec:
         Cells with no number to show: printed :data:`BLANK` instead of their value (give them
         ``masked`` too to grey them).
     asked
-        Cells an exercise hides for the student to predict: an empty box with :data:`ASKED`,
-        neither its colour nor its number shown (the frame option ``blanks``).
+        Cells an exercise asks for (:attr:`FrameOptions.blanks`): drawn empty on the page's
+        colour in a dashed box marked :data:`ASKED`, no number, no colour and no hover
+        arithmetic that would give the value away (a large grid greys them as masked).
     highlight_rows
         Rows drawn with an accent outline (the receiver in focus).
     marked
@@ -119,7 +121,7 @@ Cell = tuple[int, ...]
 @dataclass(frozen=True)
 class GridCells:
     """How a grid's cells map to the cells of the trace array it shows (a head's slice, some
-    columns, transposed)."""
+    columns, transposed): a click on the grid names the array's cell."""
 
     head: int | None
     col_offset: int
@@ -130,22 +132,6 @@ class GridCells:
         r, c = (col, row) if self.transpose else (row, col)
         c += self.col_offset
         return (self.head, r, c) if self.head is not None else (r, c)
-
-    def asked(self, name: str, blanks: frozenset[tuple[str, Cell]],
-              shape: tuple[int, ...]) -> npt.NDArray[np.bool_] | None:
-        """The grid's cells (a grid of ``shape``) that ``blanks`` hides in the array ``name``;
-        None when it hides none here."""
-        mask = np.zeros(shape, dtype=bool)
-        for array, index in blanks:
-            if array != name or len(index) != (2 if self.head is None else 3):
-                continue
-            if self.head is not None and index[0] != self.head:
-                continue
-            r, c = index[-2], index[-1] - self.col_offset
-            row, col = (c, r) if self.transpose else (r, c)
-            if 0 <= row < shape[0] and 0 <= col < shape[1]:
-                mask[row, col] = True
-        return mask if mask.any() else None
 
 
 def _levels(values: npt.NDArray[np.float64], lo: float, hi: float) -> npt.NDArray[np.uint8]:
@@ -163,18 +149,11 @@ def _levels(values: npt.NDArray[np.float64], lo: float, hi: float) -> npt.NDArra
     return levels
 
 
-def _opaque(rgb: tuple[int, int, int]) -> int:
-    red, green, blue = rgb
-    return 0xFF << 24 | red << 16 | green << 8 | blue
-
-
-def _heat_image(cells: _Cells, masked_rgb: tuple[int, int, int],
-                paper_rgb: tuple[int, int, int]) -> QImage:
-    """A large grid's colours, a pixel per cell; masked cells in flat grey, asked ones in the
-    background's colour."""
+def _heat_image(cells: _Cells, masked_rgb: tuple[int, int, int]) -> QImage:
+    """A large grid's colours, a pixel per cell; masked cells in flat grey."""
+    red, green, blue = masked_rgb
     argb = CIVIDIS_ARGB[cells.shade]  # fancy indexing: a copy to paint on
-    argb[cells.masked] = _opaque(masked_rgb)
-    argb[cells.asked] = _opaque(paper_rgb)
+    argb[cells.masked] = 0xFF << 24 | red << 16 | green << 8 | blue
     return _argb_image(argb)
 
 
@@ -184,7 +163,7 @@ def _heat_after(before: QImage, cells: _Cells, changed: npt.NDArray[np.intp]) ->
     image = QImage(before)  # shares the pixels until the first one is set
     rows, cols = np.divmod(changed, cells.shade.shape[1])
     for row, col in zip(rows.tolist(), cols.tolist(), strict=True):
-        if not (cells.masked[row, col] or cells.asked[row, col]):
+        if not cells.masked[row, col]:
             image.setPixel(col, row, int(CIVIDIS_ARGB[cells.shade[row, col]]))
     return image
 
@@ -225,7 +204,7 @@ class _Cells:
     """Each cell's cividis level, 0 to 255."""
     masked: npt.NDArray[np.bool_]
     asked: npt.NDArray[np.bool_]
-    """The cells drawn as an empty box with :data:`ASKED` (:attr:`GridSpec.asked`)."""
+    """Cells an exercise asks for: no colour, no number (:attr:`GridSpec.asked`)."""
 
 
 GEOMETRIES_KEPT = 128
@@ -390,14 +369,16 @@ class MatrixGrid(QGraphicsObject):
                 return shade
 
             rows = values.shape[0]
+            asked = spec.asked if spec.asked is not None else np.zeros(values.shape, dtype=bool)
+            masked = spec.masked if spec.masked is not None else np.zeros(values.shape,
+                                                                          dtype=bool)
             self._cell_plan = _Cells(
                 lo, hi,
                 sorted(r for r in spec.highlight_rows if 0 <= r < rows) if self.large
                 else list(range(rows)),
                 remembered(values, ("shade", lo, hi), lambda: _levels(values, lo, hi),
                            shade_after),
-                spec.masked if spec.masked is not None else np.zeros(values.shape, dtype=bool),
-                spec.asked if spec.asked is not None else np.zeros(values.shape, dtype=bool))
+                masked | asked if self.large else masked, asked)
         return self._cell_plan
 
     def _file_shapes(self) -> QPicture:
@@ -416,14 +397,11 @@ class MatrixGrid(QGraphicsObject):
         if self.large and self._heat is None:
             spec, theme, cells = self.spec, self.theme, self._cells()
             rows, cols = spec.values.shape
-            masked_rgb, paper_rgb = theme.color("masked"), theme.color("background")
+            masked_rgb = theme.color("masked")
             grey = (masked_rgb.red(), masked_rgb.green(), masked_rgb.blue())
-            paper = (paper_rgb.red(), paper_rgb.green(), paper_rgb.blue())
-            mask = None if spec.masked is None else hash(spec.masked.tobytes())
-            asked = None if spec.asked is None else hash(spec.asked.tobytes())
-            image = remembered(spec.values, ("heat", cells.lo, cells.hi, mask, asked, grey,
-                                             paper),
-                               lambda: _heat_image(cells, grey, paper),
+            mask = hash(cells.masked.tobytes()) if cells.masked.any() else None
+            image = remembered(spec.values, ("heat", cells.lo, cells.hi, mask, grey),
+                               lambda: _heat_image(cells, grey),
                                lambda before, _parent, changed: _heat_after(before, cells,
                                                                             changed))
             self._heat = (QRectF(self.grid_origin.x(), self.grid_origin.y(),
@@ -493,13 +471,13 @@ class MatrixGrid(QGraphicsObject):
                 sp.drawRect(QRectF(ox, oy + r * CELL_HEIGHT, cols * self.cell_width, CELL_HEIGHT))
 
     def _draw_asked(self, sp: QPainter, cells: _Cells) -> None:
-        """Each asked cell an empty box in the background's colour, outlined in the accent
-        (its :data:`ASKED` is one of the grid's words)."""
+        """Each asked cell a dashed box in the accent (its :data:`ASKED` is one of the grid's
+        words)."""
         shown = set(cells.rows)
         boxes = [self.cell_rect(r, c).adjusted(2.0, 2.0, -2.0, -2.0)
-                 for r, c in np.argwhere(cells.asked).tolist() if r in shown]
+                 for r, c in np.argwhere(cells.asked & ~cells.masked).tolist() if r in shown]
         if boxes:
-            sp.setBrush(QBrush(self.theme.color("background")))
+            sp.setBrush(Qt.BrushStyle.NoBrush)
             sp.setPen(QPen(self.theme.color("accent"), 2.0, Qt.PenStyle.DashLine))
             sp.drawRects(boxes)
 
@@ -520,7 +498,7 @@ class MatrixGrid(QGraphicsObject):
         """Each cell a rectangle, those of one colour in one call; masked cells hatched."""
         ox, oy = self.grid_origin.x(), self.grid_origin.y()
         cols = self.spec.values.shape[1]
-        masked, shade, asked = cells.masked, cells.shade, cells.asked
+        masked, shade = cells.masked, cells.shade
         groups: dict[int, list[QRectF]] = {}
         hidden: list[QRectF] = []
         for r in cells.rows:
@@ -529,7 +507,7 @@ class MatrixGrid(QGraphicsObject):
                 rect = QRectF(ox + c * self.cell_width, top, self.cell_width, CELL_HEIGHT)
                 if masked[r, c]:
                     hidden.append(rect)
-                elif not asked[r, c]:  # an asked cell is boxed by _draw_asked
+                elif not cells.asked[r, c]:
                     groups.setdefault(int(shade[r, c]), []).append(rect)
         sp.setPen(Qt.PenStyle.NoPen)
         for level, rects in groups.items():
@@ -575,11 +553,15 @@ class MatrixGrid(QGraphicsObject):
                             [(self.row_label_rect(r), str(label))
                              for r, label in enumerate(spec.row_labels)])
         inks: dict[str, list[tuple[QRectF, str]]] = {}
+        marks: list[tuple[QRectF, str]] = []
         dark_ink = _dark_ink_levels()
         for r in cells.rows:
             top = oy + r * CELL_HEIGHT
             for c in range(cols):
-                ink = theme.text if cells.asked[r, c] else muted.name() if masked[r, c] else \
+                if cells.asked[r, c] and not masked[r, c]:
+                    marks.append((self.cell_rect(r, c), ASKED))
+                    continue
+                ink = muted.name() if masked[r, c] else \
                     "#000000" if dark_ink[int(shade[r, c])] else "#ffffff"
                 inks.setdefault(ink, []).append(
                     (QRectF(ox + c * self.cell_width, top, self.cell_width, CELL_HEIGHT),
@@ -588,6 +570,8 @@ class MatrixGrid(QGraphicsObject):
         cells_area = QRectF(ox, oy, cols * self.cell_width, rows * CELL_HEIGHT)
         runs += [(number_font, QColor(ink), cells_area, centre, texts)
                  for ink, texts in inks.items()]
+        if marks:
+            runs.append((number_font, theme.color("accent"), cells_area, centre, marks))
         if self.note:
             note = self.note_rect()
             runs.append((text_font(self.note, 12), muted, note, left, [(note, self.note)]))
@@ -654,10 +638,8 @@ class MatrixGrid(QGraphicsObject):
         cell = self.cell_at(event.pos())
         if cell != self._hovered:
             self._hovered = cell
-            explain = self.spec.explain
-            asked = cell is not None and self.cell_text(*cell) == ASKED  # its arithmetic tells
-            self.setToolTip(explain(*cell) if cell is not None and explain is not None
-                            and not asked else "")
+            explain = None if cell is not None and self._asked(*cell) else self.spec.explain
+            self.setToolTip(explain(*cell) if cell is not None and explain is not None else "")
             self.update()
 
     def hoverLeaveEvent(self, event: QGraphicsSceneHoverEvent) -> None:
@@ -666,14 +648,18 @@ class MatrixGrid(QGraphicsObject):
         self.update()
 
     def cell_text(self, row: int, col: int) -> str:
-        """The number shown in a cell, exactly as drawn (:data:`BLANK` for a blank one,
-        :data:`ASKED` for an asked one)."""
-        if self.spec.asked is not None and self.spec.asked[row, col]:
-            return ASKED
+        """The number shown in a cell, exactly as drawn (:data:`BLANK` for a blank one)."""
         blank = self.spec.blank
         if blank is not None and blank[row, col]:
             return BLANK
+        if self._asked(row, col):
+            return ""
         return self.format.text(float(self.spec.values[row, col]))
+
+    def _asked(self, row: int, col: int) -> bool:
+        """Whether an exercise asks for the cell (drawn empty)."""
+        asked = self.spec.asked
+        return asked is not None and bool(asked[row, col])
 
     # What exporters that rebuild a grid natively (PowerPoint tables) read; item coordinates.
 
@@ -712,16 +698,14 @@ class MatrixGrid(QGraphicsObject):
     def cell_fill(self, row: int, col: int) -> str:
         """A cell's fill colour, ``#rrggbb`` (the masked grey for a masked cell)."""
         spec = self.spec
-        if spec.asked is not None and spec.asked[row, col]:
-            return self.theme.color("background").name()
         if spec.masked is not None and spec.masked[row, col]:
             return self.theme.color("masked").name()
+        if self._asked(row, col):
+            return self.theme.color("background").name()
         return cell_color(int(self._cells().shade[row, col]) / 255).name()  # as painted
 
     def cell_ink(self, row: int, col: int) -> str:
         """The colour a cell's number is printed in, ``#rrggbb``."""
-        if self.spec.asked is not None and self.spec.asked[row, col]:
-            return self.theme.color("text").name()
         if self.spec.masked is not None and self.spec.masked[row, col]:
             return self.theme.color("muted").name()
         return ink_for(QColor(self.cell_fill(row, col))).name()

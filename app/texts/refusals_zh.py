@@ -217,4 +217,6 @@ WORDS: dict[str, str] = {
     "exercise_outside": "{cell} 超出了 {shape} 的数组 {array}",
     "exercise_row_outside": "第 {row} 行超出了 {array}，它只有 {rows} 行",
     "exercise_not_editable": "本文档没有可编辑的数组 {array}（可编辑：{paths}）",
+    "variants_not_found": "第 {number} 份变体：试了 {tries} 次，都没能让每一行"
+                          "可见分数的差距落在 {low} 到 {high} 之间；请换一个位置更少的文档",
 }

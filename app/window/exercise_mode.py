@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.canvas import Blanks
 from app.i18n import LiveTexts, current_language
 from app.model.exercise_edits import (
     Document,
@@ -33,15 +34,22 @@ from app.model.exercise_edits import (
 from app.texts.exercise_words import exercise_word
 from app.window.exercise_panel import ExercisePanel
 from app.window.exercise_teacher import TeacherBox
-from engine import ScenarioError
+from engine import ScenarioError, Trace
 from engine.exercises.document import Exercise, Index
-from engine.exercises.fit import hidden_cells
+from engine.exercises.fit import hidden_masks
 
 if TYPE_CHECKING:
     from app.window.shell import Shell
 
 PANEL_WIDTH = 320
 """The panel's narrowest width: its blanks, buttons and the teacher's choices fit it."""
+
+
+def _blanks_key(exercise: Exercise, trace: Trace) -> object:
+    """What an exercise's blanks depend on: the exercise, the arrays' shapes and which keys
+    each attention masks (not the numbers: typing a number keeps them)."""
+    return (exercise, tuple((name, values.shape) for name, values in trace.arrays.items()),
+            tuple((scope, hash(seen.tobytes())) for scope, seen in trace.visibility.items()))
 
 
 class ExerciseMode(QObject):
@@ -66,6 +74,8 @@ class ExerciseMode(QObject):
         self._shown: Exercise | None = None
         self._folded = False
         """The editor was folded to make room for the panel."""
+        self._blanks: tuple[object, Blanks | None] = (None, None)
+        """What the blanks were worked out for (:func:`_blanks_key`), and them."""
         self.action = QAction(self)
         self.action.setCheckable(True)
         self.action.setShortcut(QKeySequence("Ctrl+Shift+X"))
@@ -130,18 +140,23 @@ class ExerciseMode(QObject):
         found = self.exercises()
         return found[min(self.current, len(found) - 1)] if found else None
 
-    def blanks(self) -> frozenset[tuple[str, Index]]:
+    def blanks(self) -> Blanks | None:
         """The cells the canvas leaves blank: the current exercise's, while exercise mode is
-        on and its answers are not revealed."""
+        on and its answers are not revealed (the same object while they stay the same, so the
+        frame on screen is refilled, not rebuilt, as a number is typed)."""
         if not self.active or self.panel.revealed or self.state.token is not None:
-            return frozenset()
-        exercise = self.exercise()
+            return None
+        exercise, trace = self.exercise(), self.state.trace
         if exercise is None or exercise.kind != "fill":
-            return frozenset()
-        try:
-            return frozenset(hidden_cells(self.state.trace, exercise))
-        except ScenarioError:  # it no longer fits the document: the panel says why
-            return frozenset()
+            return None
+        made_for = _blanks_key(exercise, trace)
+        if self._blanks[0] != made_for:
+            try:
+                masks = hidden_masks(trace, exercise)
+            except ScenarioError:  # it no longer fits the document: the panel says why
+                return None
+            self._blanks = (made_for, Blanks(masks))
+        return self._blanks[1]
 
     # -- showing ---------------------------------------------------------------------------
     def retranslate(self) -> None:
@@ -173,7 +188,7 @@ class ExerciseMode(QObject):
     def _redraw(self) -> None:
         """Draw the canvas with the blanks as they now are; while there are any, the texts
         under the timeline (which quote the numbers) are hidden."""
-        self.shell.hide_step_texts(bool(self.blanks()))
+        self.shell.hide_step_texts(self.blanks() is not None)
         self.shell.refresh_canvas(fit=False)
 
     def _on_dock_visible(self, visible: bool) -> None:
@@ -186,7 +201,7 @@ class ExerciseMode(QObject):
         they now are, keeping what was typed while the exercise stays the same."""
         if self.active:
             self._show(go=False)
-            self.shell.hide_step_texts(bool(self.blanks()))
+            self.shell.hide_step_texts(self.blanks() is not None)
 
     def _show(self, go: bool) -> None:
         exercises = self.exercises()

@@ -423,7 +423,7 @@ class StudioWindow(QMainWindow):
                             show_all_arrows=self.state.show_all_arrows,
                             theme=self.look.canvas_theme(), lang=current_language(),
                             worked_row=self.view_menu.worked_row_action.isChecked()
-                            and not blanks, arrows=not blanks,
+                            and blanks is None, arrows=blanks is None,
                             aspect=self.canvas.aspect(), run_place=self.state.run_place(),
                             blanks=blanks)
 

@@ -51,11 +51,12 @@ class Hidden:
 @dataclass(frozen=True)
 class Moved:
     """A watched number before and after an edit (a direction's cell, or the largest change of
-    an unchanged question's array for one choice)."""
+    an unchanged question's array for one choice), and its full index ``at``."""
 
     before: float
     after: float
     change: float
+    at: Index
 
 
 @dataclass(frozen=True)
@@ -130,16 +131,17 @@ def answer(trace: Trace, exercise: Exercise) -> Answer:
         change = after - before
         same = abs(change) <= SAME * max(1.0, abs(before))
         direction = "same" if same else "rise" if change > 0 else "fall"
-        return Answer("direction", direction=direction, moved=(Moved(before, after, change),))
+        return Answer("direction", direction=direction,
+                      moved=(Moved(before, after, change, watch.cell),))
     old = trace.arrays[watch.array]
     moved: list[Moved] = []
     unchanged: list[int] = []
     for k, (at, choice) in enumerate(edits(exercise, place)):
         new = edited(trace, choice, at).arrays[watch.array]
         flat = int(np.argmax(np.abs(new - old)))
-        where = np.unravel_index(flat, old.shape)
+        where = tuple(int(k) for k in np.unravel_index(flat, old.shape))
         moved.append(Moved(float(old[where]), float(new[where]),
-                           float(new[where] - old[where])))
+                           float(new[where] - old[where]), where))
         if _unchanged(old, new):
             unchanged.append(k)
     return Answer("unchanged", unchanged=tuple(unchanged), moved=tuple(moved))
