@@ -228,3 +228,25 @@ def test_the_exercise_speaks_chinese(window: StudioWindow) -> None:
     assert panel.blanks[0].verdict.text() == "✓ 正确：0.804"
     assert panel.blanks[1].verdict.text().startswith("✗ 错误：你写的是 0.3，答案是 0.196")
     assert panel.score.text() == "2 个中对了 1 个"
+
+
+def test_a_wrong_share_names_the_wrong_score_it_was_worked_from(window: StudioWindow) -> None:
+    """Scores and shares of 爱 hidden: a wrong score makes the share's first differing term."""
+    lesson = {"title": {"en": "Scores then shares", "zh": "先分数后份额"},
+              "prompt": {"en": "Both rows of 爱.", "zh": "爱 的两行。"}, "kind": "fill",
+              "step": "weights", "hide": [{"array": "scores", "rows": [1]},
+                                          {"array": "weights", "rows": [1]}]}
+    window.exercise.action.trigger()
+    assert window.state.apply(SetExercises((lesson,), "edit_add", "Scores then shares"))
+    window.exercise.choose(0)
+    panel = window.exercise.panel
+    # scores of 爱: 2/√2 = 1.414 and 0; shares 0.804 and 0.196 (the chapter)
+    assert [b.what for b in panel.blanks] == ["scores of 爱, column 0", "scores of 爱, column 1",
+                                              "share of 我 for 爱", "share of 爱 for 爱"]
+    for blank, typed in zip(panel.blanks, ("1.5", "0", "0.7", "0.196"), strict=True):
+        blank.entry.setText(typed)
+    panel.check_button.click()
+    first, _second, share, _other = (b.verdict.text() for b in panel.blanks)
+    assert first.startswith("✗ wrong: you wrote 1.5, the answer is 1.414")
+    assert share.endswith("first term that differs: scores[0,1,0]")
+    assert panel.score.text() == "2 of 4 right"
