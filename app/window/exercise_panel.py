@@ -238,15 +238,24 @@ class ExercisePanel(QWidget):
         return exercise_word(lang, "unchanged_question", watch=short_name(watch.array))
 
     # -- answering -------------------------------------------------------------------------
-    def check(self) -> None:
-        """Mark every blank (or the chosen answer) right or wrong, in words."""
+    def _numbers_asked(self) -> tuple[Trace, Exercise, str] | None:
+        """The trace, exercise and language when the exercise asks for numbers; a question
+        about change is judged at once instead (Check and Reveal alike say its answer)."""
         trace, exercise = self.trace, self.exercise
         if trace is None or exercise is None:
-            return
+            return None
         lang = current_language()
         if exercise.kind != "fill":
             self._check_change(trace, exercise, lang)
+            return None
+        return trace, exercise, lang
+
+    def check(self) -> None:
+        """Mark every blank (or the chosen answer) right or wrong, in words."""
+        asked = self._numbers_asked()
+        if asked is None:
             return
+        trace, exercise, lang = asked
         predictions = {b.cell: value for b in self.blanks
                        if (value := b.prediction()) is not None}
         verdicts = {v.place: v for v in check(trace, exercise, predictions, lang)}
@@ -303,13 +312,10 @@ class ExercisePanel(QWidget):
 
     def reveal(self) -> None:
         """Fill every blank with its answer (the canvas shows the numbers again)."""
-        trace, exercise = self.trace, self.exercise
-        if trace is None or exercise is None:
+        asked = self._numbers_asked()
+        if asked is None:
             return
-        lang = current_language()
-        if exercise.kind != "fill":
-            self._check_change(trace, exercise, lang)
-            return
+        trace, exercise, lang = asked
         for blank, hidden in zip(self.blanks, answer(trace, exercise).cells, strict=True):
             value = shown(trace, hidden.value)
             blank.entry.setText(value)

@@ -75,10 +75,7 @@ class TeacherBox(QGroupBox):
         self.difficulty.setValue(2)
         bind(self.difficulty.setAccessibleName, _word("difficulty_name"))
         for key, widget in (("hide", self.hide_box), ("difficulty", self.difficulty)):
-            label = QLabel()
-            bind(label.setText, _word(key))
-            label.setBuddy(widget)
-            form.addRow(label, widget)
+            self._add_row(form, key, widget)
         column.addLayout(form)
         self.add_button = QPushButton()
         bind(self.add_button.setText, _word("add"))
@@ -92,11 +89,8 @@ class TeacherBox(QGroupBox):
         self.prompts = {lang: QLineEdit() for lang in LANGS}
         for key, edit in (("title_en", self.titles["en"]), ("title_zh", self.titles["zh"]),
                           ("prompt_en", self.prompts["en"]), ("prompt_zh", self.prompts["zh"])):
-            label = QLabel()
-            bind(label.setText, _word(key))
+            self._add_row(words, key, edit)
             bind(edit.setAccessibleName, _word(key))
-            label.setBuddy(edit)
-            words.addRow(label, edit)
         column.addLayout(words)
         self.words_button = QPushButton()
         bind(self.words_button.setText, _word("apply_texts"))
@@ -118,6 +112,13 @@ class TeacherBox(QGroupBox):
         self.unchanged_button.clicked.connect(lambda: self.newQuestion.emit("unchanged"))
         self.words_button.clicked.connect(self._set_words)
         self.remove_button.clicked.connect(self.removed.emit)
+
+    def _add_row(self, form: QFormLayout, key: str, widget: QWidget) -> None:
+        """A row of ``form``: the word ``key`` as the label (the buddy of ``widget``)."""
+        label = QLabel()
+        self.texts.bind(label.setText, _word(key))
+        label.setBuddy(widget)
+        form.addRow(label, widget)
 
     def hiding(self) -> str:
         """What a new exercise hides (:data:`HIDE_CHOICES`)."""
