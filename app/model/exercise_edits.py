@@ -15,7 +15,14 @@ from typing import Any
 import numpy as np
 
 from app.model.edits import Operation
-from app.model.operands import array_name, axes_of, parameter_path, shares_step, tokens_of
+from app.model.operands import (
+    array_name,
+    axes_of,
+    parameter_path,
+    shares_step,
+    tokens_of,
+    visible_of,
+)
 from app.texts.exercise_words import exercise_word
 from app.texts.titles import step_title
 from engine import Scenario, Step, Trace
@@ -110,7 +117,7 @@ def new_fill(trace: Trace, step_index: int, how: str, receiver: int,
         hide = [{"array": name} for name in outputs]
     elif how == "row":
         weights = array_name(step, "weights")
-        name = weights if weights in trace.arrays else first
+        name = weights if weights in (*step.writes, *step.reads) else first  # made by then
         hide = [{"array": name, "rows": [min(receiver, trace.arrays[name].shape[-2] - 1)]}]
     else:
         count = 1 if how == "cells" else difficulty
@@ -121,10 +128,14 @@ def new_fill(trace: Trace, step_index: int, how: str, receiver: int,
 
 def chosen_cells(trace: Trace, name: str, difficulty: int) -> list[Index]:
     """``difficulty`` cells of ``name`` (1: one cell … 5: five), the last row's (the
-    receiver's) first, the same for the same document; never a masked or zero one."""
+    receiver's) first, the same for the same document; never a masked or zero one (``name``
+    is an output of a step: the app chooses among the numbers a frame draws)."""
     values = trace.arrays[name]
+    maker = next(step for step in trace.steps if name in step.writes)
+    seen = np.broadcast_to(visible_of(trace, maker), values.shape) \
+        if maker.op in ("scores", "weights") else np.ones(values.shape, dtype=bool)
     cells = [tuple(int(k) for k in index) for index in np.ndindex(values.shape)
-             if np.isfinite(values[index]) and values[index] != 0.0]
+             if seen[index] and np.isfinite(values[index]) and values[index] != 0.0]
     order = np.random.default_rng(len(cells)).permutation(len(cells)).tolist()
     ranked = sorted(order, key=lambda k: -cells[k][-2])  # stable: the last row first
     return [cells[k] for k in ranked[:max(1, difficulty)]]
