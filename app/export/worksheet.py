@@ -19,7 +19,7 @@ from app.canvas import Blanks, FrameOptions
 from app.canvas.theme import SLIDE
 from app.export.deck import SLIDE_HEIGHT_EMU, Box, Slide, Text, slide_width_emu, write_pptx
 from app.export.render import Frame, build_frame, fit_rect, paint_frame, picture_dpi
-from app.export.safe import atomic_file
+from app.export.safe import atomic_file, write_file
 from app.export.slides import editable_slide, marks_typeface, typeface
 from app.export.worksheet_plan import Sheet, Task
 from app.model.sheet import sheet_size
@@ -272,5 +272,28 @@ def write_sheet_pptx(path: Path, sheets: Sequence[Sheet], lang: str) -> int:
                           title=worksheet_word(lang, "sheet", title=sheets[0].title))
 
 
+def write_worksheets(sheets: Sequence[Sheet], lang: str, out: Path, answers: Path | None = None,
+                     pptx: Path | None = None) -> list[Path]:
+    """Write the sheet (PDF), and when asked its key (PDF) and its deck; the files written, in
+    that order. Both PDFs are painted before either is written.
+
+    Raises
+    ------
+    ExportError
+        A file could not be written (the message names it); the files before it stay.
+    """
+    sheet = sheet_pdf(sheets, lang)
+    key = key_pdf(sheets, lang) if answers is not None else b""
+    write_file(out, sheet)
+    written = [out]
+    if answers is not None:
+        write_file(answers, key)
+        written.append(answers)
+    if pptx is not None:
+        write_sheet_pptx(pptx, sheets, lang)
+        written.append(pptx)
+    return written
+
+
 __all__ = ["frame_options", "key_pdf", "sheet_pdf", "sheet_slides", "task_frames",
-           "write_sheet_pptx"]
+           "write_sheet_pptx", "write_worksheets"]

@@ -70,33 +70,24 @@ def run_worksheet(args: argparse.Namespace) -> int:
     if problem is not None:
         return _fail(problem)
     from app.export.worksheet_plan import choose_exercises, plan_sheets
-    from engine import ScenarioError, load_scenario
+    from engine import load_scenario
 
     try:
         scenario = load_scenario(resolve_document(args.file))
         chosen = choose_exercises(scenario, args.exercise)
         sheets = plan_sheets(scenario, chosen, args.lang, args.variants, args.seed or 0)
-    except ScenarioError as error:
-        return _fail(str(error))
-    except ValueError as error:
+    except ValueError as error:  # a refused document (ScenarioError) or exercise
         return _fail(str(error))
     from app.export.cli import headless_application
 
     headless_application()
-    from app.export.safe import ExportError, write_file
-    from app.export.worksheet import key_pdf, sheet_pdf, write_sheet_pptx
+    from app.export.safe import ExportError
+    from app.export.worksheet import write_worksheets
 
-    sheet = sheet_pdf(sheets, args.lang)
-    key = key_pdf(sheets, args.lang) if args.answers is not None else b""
-    written = [Path(args.out)]
+    answers = Path(args.answers) if args.answers is not None else None
+    pptx = Path(args.pptx) if args.pptx is not None else None
     try:
-        write_file(Path(args.out), sheet)
-        if args.answers is not None:
-            write_file(Path(args.answers), key)
-            written.append(Path(args.answers))
-        if args.pptx is not None:
-            write_sheet_pptx(Path(args.pptx), sheets, args.lang)
-            written.append(Path(args.pptx))
+        written = write_worksheets(sheets, args.lang, Path(args.out), answers, pptx)
     except ExportError as error:
         return _fail(str(error), EXIT_FAILED)
     for path in written:

@@ -49,3 +49,27 @@ def test_blanks_hide_exactly_their_cells(qtbot: QtBot) -> None:
     weights = grids(trace, 3, blank)["weights"]
     assert weights.spec.asked is not None and np.array_equal(
         weights.spec.asked, [[True, False], [True, True]])
+
+
+def test_hovering_a_blank_explains_nothing(qtbot: QtBot) -> None:
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QGraphicsSceneHoverEvent
+
+    doc = json.loads((EXAMPLES / "f11.qkv.json").read_text("utf-8"))
+    doc["exercises"] = [{"title": {"en": "t", "zh": "t"}, "prompt": {"en": "p", "zh": "p"},
+                         "kind": "fill", "step": "projections",
+                         "hide": [{"array": "Q", "cells": [[1, 0]]}]}]
+    scenario = parse_scenario(doc)
+    trace = compute(scenario)
+    options = FrameOptions(blanks=Blanks(hidden_masks(trace, scenario.exercises[0])))
+    scene, frame = build_frame_scene(trace, 1, options)  # the scene keeps its grids alive
+    q = dict(frame.context.made)["Q"]
+    tips = []
+    for cell in ((1, 0), (1, 1)):
+        event = QGraphicsSceneHoverEvent(QEvent.Type.GraphicsSceneHoverMove)
+        event.setPos(q.cell_rect(*cell).center())
+        q.hoverMoveEvent(event)
+        tips.append(q.toolTip())
+    assert tips[0] == ""  # Q[1,0] = 2 would be given away
+    assert tips[1].startswith("Q[1,1] = X[1,0]·Wq[0,1] + X[1,1]·Wq[1,1]")
+    assert scene.items()

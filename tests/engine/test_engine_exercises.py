@@ -225,3 +225,14 @@ def test_exercises_that_do_not_fit_the_trace_are_refused(exercise: dict[str, Any
                                                          message: str) -> None:
     assert refusal(f11(fill("weights", {"array": "weights"}), exercise)) == \
         message.replace("exercises[0]", "exercises[1]")
+
+
+def test_exercises_are_edited_like_any_document_value() -> None:
+    scenario = parse_scenario(f11(DIRECTION, UNCHANGED))
+    kept = scenario.with_document_value("exercises", [DIRECTION])
+    assert [e.kind for e in kept.exercises] == ["direction"]
+    assert scenario.with_document_value("exercises", None).exercises == ()
+    assert [e.kind for e in scenario.exercises] == ["direction", "unchanged"]  # unchanged
+    with pytest.raises(ScenarioError, match=r"^exercises\[0\]\.edit\.by: an edit by 0"):
+        scenario.with_document_value("exercises", [{**DIRECTION, "edit": {
+            "array": "attention.Wk", "cell": [0, 0], "by": 0}}])

@@ -162,6 +162,17 @@ def test_an_exercise_that_does_not_fit_is_refused(qapp: QApplication, tmp_path: 
     assert leftovers(tmp_path) == ["one.qkv.json"]
 
 
+def test_a_file_that_cannot_be_written_exits_1(qapp: QApplication, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", "utf-8")
+    status, lines, err = run(capsys, "f11", "--out", str(tmp_path / "s.pdf"), "--answers",
+                             str(blocker / "k.pdf"))
+    assert (status, lines) == (1, [])
+    assert err.startswith("qkv-studio: ") and "k.pdf" in err
+    assert leftovers(tmp_path) == ["a-file", "s.pdf"]
+
+
 def test_the_plan_names_the_frames_and_blanks() -> None:
     scenario = parse_scenario(json.loads((EXAMPLES / "f11.qkv.json").read_text("utf-8")))
     sheet, = plan_sheets(scenario, choose_exercises(scenario, "all"), "en")
