@@ -24,6 +24,7 @@ from app.model.operands import (
     visible_of,
 )
 from app.texts.exercise_words import exercise_word
+from app.texts.frame_words import frame_word
 from app.texts.titles import step_title
 from engine import Scenario, Step, Trace
 from engine.exercises.answers import SAME, edited
@@ -72,6 +73,17 @@ def documents_of(scenario: Scenario) -> list[Document]:
     return [exercise_document(exercise) for exercise in scenario.exercises]
 
 
+FRAME_NAMES = {"weights": "shares", "scores": "scores"}
+"""Trace arrays whose grids the frames title in words of their own (``份额``)."""
+
+
+def array_words(name: str, lang: str) -> str:
+    """A trace array as the frames title its grid: ``shares`` (``份额``) for ``weights``,
+    else its short name (``Q``)."""
+    short = short_name(name)
+    return frame_word(lang, FRAME_NAMES[short]) if short in FRAME_NAMES else short
+
+
 def cell_words(trace: Trace, name: str, cell: Index, lang: str) -> str:
     """A hidden cell in words, as a screen reader reads it: ``share of 爱 for 我``, or
     ``Q of 我, column 1``."""
@@ -85,7 +97,8 @@ def cell_words(trace: Trace, name: str, cell: Index, lang: str) -> str:
     if short_name(name) == "weights":
         key = col_labels[c] if c < len(col_labels) else str(c)
         return prefix + exercise_word(lang, "share_cell", key=key, query=row)
-    return prefix + exercise_word(lang, "array_cell", name=short_name(name), row=row, col=c)
+    return prefix + exercise_word(lang, "array_cell", name=array_words(name, lang), row=row,
+                                  col=c)
 
 
 def _shown_outputs(trace: Trace, step: Step) -> list[str]:

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.i18n import LiveTexts, current_language
-from app.model.exercise_edits import cell_words
+from app.model.exercise_edits import array_words, cell_words
 from app.texts.exercise_words import exercise_word
 from app.texts.problems import problem_words
 from engine import ScenarioError, Trace, format_number
@@ -235,7 +235,7 @@ class ExercisePanel(QWidget):
             return exercise_word(lang, "direction_question", edit=_edit_place(edit),
                                  by=format_exact(edit.by),
                                  watch=cell_words(trace, watch.array, watch.cell, lang))
-        return exercise_word(lang, "unchanged_question", watch=short_name(watch.array))
+        return exercise_word(lang, "unchanged_question", watch=array_words(watch.array, lang))
 
     # -- answering -------------------------------------------------------------------------
     def _numbers_asked(self) -> tuple[Trace, Exercise, str] | None:
@@ -305,7 +305,7 @@ class ExercisePanel(QWidget):
             names = ", ".join(_choice_words(exercise.choices[k], lang)
                               for k in solved.unchanged)
             text = exercise_word(lang, "unchanged_right" if right else "unchanged_wrong",
-                                 watch=short_name(watch.array),
+                                 watch=array_words(watch.array, lang),
                                  choices=names or exercise_word(lang, "no_choice"))
         self.score.setText(text)
         self.score.setAccessibleName(text)

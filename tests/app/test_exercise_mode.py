@@ -201,7 +201,7 @@ def test_questions_about_change_are_answered_on_the_edited_document(
     panel.choices[2].setChecked(True)  # the values never reach the shares
     panel.check_button.click()
     assert panel.score.text() == \
-        "✓ right: exactly these leave weights unchanged: Wv[0, 0] + 0.5"
+        "✓ right: exactly these leave shares unchanged: Wv[0, 0] + 0.5"
 
 
 def test_the_canvas_description_says_blank_where_the_frame_does(window: StudioWindow) -> None:
