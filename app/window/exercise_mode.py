@@ -140,11 +140,17 @@ class ExerciseMode(QObject):
         found = self.exercises()
         return found[min(self.current, len(found) - 1)] if found else None
 
+    def asking(self) -> bool:
+        """Whether an exercise is being answered (exercise mode on, answers not revealed):
+        the step's texts, which quote its numbers and its checks, are hidden meanwhile."""
+        return self.active and self.exercise() is not None and not self.panel.revealed \
+            and self.state.token is None
+
     def blanks(self) -> Blanks | None:
         """The cells the canvas leaves blank: the current exercise's, while exercise mode is
         on and its answers are not revealed (the same object while they stay the same, so the
         frame on screen is refilled, not rebuilt, as a number is typed)."""
-        if not self.active or self.panel.revealed or self.state.token is not None:
+        if not self.asking():
             return None
         exercise, trace = self.exercise(), self.state.trace
         if exercise is None or exercise.kind != "fill":
@@ -188,7 +194,7 @@ class ExerciseMode(QObject):
     def _redraw(self) -> None:
         """Draw the canvas with the blanks as they now are; while there are any, the texts
         under the timeline (which quote the numbers) are hidden."""
-        self.shell.hide_step_texts(self.blanks() is not None)
+        self.shell.hide_step_texts(self.asking())
         self.shell.refresh_canvas(fit=False)
 
     def _on_dock_visible(self, visible: bool) -> None:
@@ -201,7 +207,7 @@ class ExerciseMode(QObject):
         they now are, keeping what was typed while the exercise stays the same."""
         if self.active:
             self._show(go=False)
-            self.shell.hide_step_texts(self.blanks() is not None)
+            self.shell.hide_step_texts(self.asking())
 
     def _show(self, go: bool) -> None:
         exercises = self.exercises()

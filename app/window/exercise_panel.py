@@ -311,15 +311,17 @@ class ExercisePanel(QWidget):
         self.score.setAccessibleName(text)
 
     def reveal(self) -> None:
-        """Fill every blank with its answer (the canvas shows the numbers again)."""
-        asked = self._numbers_asked()
-        if asked is None:
+        """Fill every blank with its answer, or say a question's (the canvas and the step's
+        texts show the numbers again)."""
+        if self.exercise is None:
             return
-        trace, exercise, lang = asked
-        for blank, hidden in zip(self.blanks, answer(trace, exercise).cells, strict=True):
-            value = shown(trace, hidden.value)
-            blank.entry.setText(value)
-            blank.say(exercise_word(lang, "revealed", value=value), lang)
+        asked = self._numbers_asked()
+        if asked is not None:
+            trace, exercise, lang = asked
+            for blank, hidden in zip(self.blanks, answer(trace, exercise).cells, strict=True):
+                value = shown(trace, hidden.value)
+                blank.entry.setText(value)
+                blank.say(exercise_word(lang, "revealed", value=value), lang)
         self.revealed = True
         self.revealedChanged.emit()
 

@@ -202,6 +202,11 @@ def test_questions_about_change_are_answered_on_the_edited_document(
     panel.check_button.click()
     assert panel.score.text() == \
         "✓ right: exactly these leave shares unchanged: Wv[0, 0] + 0.5"
+    # The step's check line says “Edit Wv: the shares must not move”: hidden until revealed.
+    timeline = window.timeline
+    assert "Wv" in timeline.check_label.text() and timeline.check_label.isHidden()
+    panel.reveal_button.click()
+    assert not timeline.check_label.isHidden()
 
 
 def test_the_canvas_description_says_blank_where_the_frame_does(window: StudioWindow) -> None:
