@@ -189,11 +189,12 @@ class ExerciseMode(QObject):
         window.resize(size.expandedTo(window.minimumSizeHint()))
         if on:
             self._show(go=True)
+            self.shell.show_message("")  # the status line may quote the shares to predict
         self._redraw()
 
     def _redraw(self) -> None:
-        """Draw the canvas with the blanks as they now are; while there are any, the texts
-        under the timeline (which quote the numbers) are hidden."""
+        """Draw the canvas with the blanks as they now are; while an exercise is answered the
+        texts under the timeline (which quote the numbers) are hidden."""
         self.shell.hide_step_texts(self.asking())
         self.shell.refresh_canvas(fit=False)
 
