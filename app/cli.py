@@ -22,7 +22,7 @@ EXIT_REFUSED = 2
 EXIT_FAILED = 1
 """A file that cannot be written (a refused document or option: :data:`EXIT_REFUSED`)."""
 MAX_INDENT = 16
-COMMANDS = ("compute", "explain", "generate", "import-hf", "export")
+COMMANDS = ("compute", "explain", "generate", "import-hf", "export", "worksheet")
 
 
 def _document_help() -> str:
@@ -194,7 +194,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="qkv-studio",
         description="Watch attention compute, step by step. Without a command, opens the window.",
         epilog="commands: compute FILE | explain FILE ARRAY[i,j] | generate FILE --steps K | "
-               "import-hf DIR --text TEXT | export FILE --format … (each has --help)")
+               "import-hf DIR --text TEXT | export FILE --format … | worksheet FILE --out "
+               "SHEET.pdf (each has --help)")
     parser.add_argument("--version", action="version", version=f"qkv-studio {__version__}")
     parser.add_argument("--selftest", action="store_true",
                         help="compute and paint the F11 example offscreen, check the pictures, "
@@ -222,6 +223,10 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
         parser.set_defaults(run=_explain)
     elif command == "generate":
         _add_generate_arguments(parser)
+    elif command == "worksheet":
+        from app.export.worksheet_cli import add_worksheet_arguments
+
+        add_worksheet_arguments(parser)
     else:
         from app.export.cli import add_export_arguments
 

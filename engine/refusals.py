@@ -242,6 +242,27 @@ ENGLISH: dict[str, str] = {
     "last_layer_kept": "a stack keeps at least one layer",
     "layer_already_first": "layer {layer} is already the first",
     "layer_already_last": "layer {layer} is already the last",
+    # A document's exercises (engine.exercises).
+    "exercise_list": "expected a list, got {got}",
+    "exercise_list_long": "{count} items, more than the limit of {limit}",
+    "exercise_list_empty": "expected at least one item",
+    "exercise_key_missing": "missing: every exercise of this kind needs it",
+    "exercise_language_missing": "missing: an exercise's text is given in English (en) and "
+                                 "Chinese (zh)",
+    "exercise_text_empty": "empty: write a text",
+    "exercise_tolerance": "expected a tolerance of 0 or more, got {got}",
+    "exercise_index": "expected a cell as a list of 1 to 3 whole numbers, got {got}",
+    "exercise_cells_and_rows": "hide either cells or rows of one array, not both",
+    "exercise_edit_zero": "an edit by 0 changes nothing: grow the cell by another number",
+    "exercise_no_step": "no step {step} in this document (its steps: {steps})",
+    "exercise_not_made": "neither step {step} nor a step before it makes {array} (they make: "
+                         "{made})",
+    "exercise_index_rank": "{array} needs {rank} indices, got {count}",
+    "exercise_outside": "{cell} is outside the {shape} array {array}",
+    "exercise_row_outside": "row {row} is outside {array}, which has {rows} rows",
+    "exercise_not_editable": "no editable array {array} in this document (editable: {paths})",
+    "variants_not_found": "variant {number}: no draw of {tries} kept every row's visible scores "
+                          "between {low} and {high} apart; use a document with fewer positions",
 }
 
 

@@ -209,4 +209,23 @@ WORDS: dict[str, str] = {
     "last_layer_kept": "一个栈至少保留一层",
     "layer_already_first": "第 {layer} 层已经是第一层",
     "layer_already_last": "第 {layer} 层已经是最后一层",
+    # 文档中的练习（engine.exercises）。
+    "exercise_list": "应为一个列表，实际是 {got}",
+    "exercise_list_long": "共 {count} 项，超过上限 {limit}",
+    "exercise_list_empty": "至少需要一项",
+    "exercise_key_missing": "缺少此项：这类练习都需要它",
+    "exercise_language_missing": "缺少此项：练习的文字须同时给出英文（en）和中文（zh）",
+    "exercise_text_empty": "为空：请写上文字",
+    "exercise_tolerance": "容差应不小于 0，实际是 {got}",
+    "exercise_index": "单元格应写成 1 到 3 个整数的列表，实际是 {got}",
+    "exercise_cells_and_rows": "同一数组只能隐藏单元格或整行，不能两者都写",
+    "exercise_edit_zero": "改变 0 等于没改：请给这个单元格加上别的数",
+    "exercise_no_step": "本文档没有步骤 {step}（现有步骤：{steps}）",
+    "exercise_not_made": "步骤 {step} 及其之前的步骤都不产生 {array}（它们产生：{made}）",
+    "exercise_index_rank": "{array} 需要 {rank} 个下标，实际给了 {count} 个",
+    "exercise_outside": "{cell} 超出了 {shape} 的数组 {array}",
+    "exercise_row_outside": "第 {row} 行超出了 {array}，它只有 {rows} 行",
+    "exercise_not_editable": "本文档没有可编辑的数组 {array}（可编辑：{paths}）",
+    "variants_not_found": "第 {number} 份变体：试了 {tries} 次，都没能让每一行"
+                          "可见分数的差距落在 {low} 到 {high} 之间；请换一个位置更少的文档",
 }

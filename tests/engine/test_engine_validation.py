@@ -138,7 +138,7 @@ CASES: list[tuple[str, Callable[[Doc], object], str]] = [
     ("f11", put("version", value=0), "version: expected a whole number from 1 to 1000000, got 0"),
     ("f11", put("colour", value="red"), "colour: unknown key (allowed here: format, version, "
      "title, note, tokens, X, token_ids, embedding, positions, encoder, attention, block, layers, "
-     "head, targets, generation, display)"),
+     "head, targets, generation, display, exercises)"),
     ("f11", put("attention", "Wx", value=[[1]]),
      "attention.Wx: unknown key (allowed here: heads, causal, scale, Wq, Wk, Wv, bq, bk, bv, Wo, "
      "bo, kv_heads, window, key_mask, qk_norm, gamma_q, gamma_k)"),
