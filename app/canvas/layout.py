@@ -334,3 +334,51 @@ def place_beside(parent: QGraphicsItem, item: QGraphicsItem, covered: QRectF,
     else:
         item.setPos(covered.right() + gap, covered.top())
     return covered.united(item.mapRectToParent(item.boundingRect()))
+
+
+PARTS = 2
+"""How many slides a step too wide for its screen is shown as (presentation: its first half,
+then its second, :func:`part_rows`)."""
+_PART: ContextVar[int | None] = ContextVar("part", default=None)
+"""The half of a step split over two slides laid out now (:func:`showing_part`)."""
+
+
+@contextmanager
+def showing_part(part: int | None) -> Iterator[None]:
+    """Lay out only half of a step that presentation splits over two slides (``part`` 0 or
+    1; ``None``: the whole step)."""
+    token = _PART.set(part)
+    try:
+        yield
+    finally:
+        _PART.reset(token)
+
+
+def part_shown() -> int | None:
+    """The half of a split step laid out now (:func:`showing_part`); None: the whole step."""
+    return _PART.get()
+
+
+def last_part() -> bool:
+    """Whether what is laid out ends the step (its last half, or the whole step): the shares'
+    arrows and the worked row go with it."""
+    return _PART.get() in (None, PARTS - 1)
+
+
+def part_rows(rows: Sequence[Sequence[RowPart]]) -> list[Sequence[RowPart]]:
+    """The rows of the half shown (:func:`showing_part`): every row for the whole step; of
+    several rows the first half (the larger one) or the rest; a row alone is cut before its
+    middle operator, which then leads the second half (``→ softmax → shares``). A row with
+    no operator is not cut: both halves show it."""
+    part = _PART.get()
+    if part is None:
+        return list(rows)
+    if len(rows) > 1:
+        half = (len(rows) + 1) // 2
+        return list(rows[:half] if part == 0 else rows[half:])
+    (row,) = rows
+    operators = [k for k, piece in enumerate(row) if isinstance(piece, str)]
+    if not operators:
+        return [row]
+    cut = operators[len(operators) // 2]
+    return [row[:cut] if part == 0 else row[cut:]]

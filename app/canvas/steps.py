@@ -18,6 +18,8 @@ from app.canvas.heads import ARROWS_GAP, lay_out_heads_mix
 from app.canvas.kv_cache_marks import mark_kv_cache
 from app.canvas.layout import (
     ROW_GAP,
+    last_part,
+    part_rows,
     place_arrows,
     place_row,
     place_rows,
@@ -195,6 +197,8 @@ def _arrows(ctx: LayoutContext, step: Step) -> AttentionArrows:
 
 
 def _weights(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
+    """scores → softmax → shares for each head, the arrows beside them; split over two
+    slides (:func:`~app.canvas.layout.part_rows`), the scores first, then the shares."""
     hidden = ctx.hidden(step)
     rows: list[list[QGraphicsItem | str]] = []
     for head in ctx.heads:
@@ -207,13 +211,15 @@ def _weights(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
                      ctx.grid(step.writes[0], title=_word(ctx, "shares") + label, head=head,
                               value_range=SHARE_RANGE, masked=hidden,
                               highlight_receiver=True, note=note)])
-    return _beside_arrows(ctx, step, parent, place_rows(parent, rows, 0, 0, ctx.theme))
+    grids = place_rows(parent, part_rows(rows), 0, 0, ctx.theme)
+    return _beside_arrows(ctx, step, parent, grids)
 
 
 def _beside_arrows(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
                    covered: QRectF) -> QRectF:
-    """The arrows right of what ``covered`` holds, unless the options leave them out."""
-    if not ctx.options.arrows:
+    """The arrows right of what ``covered`` holds, unless the options leave them out (or the
+    half of a split step shown is the first: they go with the shares, in the last)."""
+    if not ctx.options.arrows or not last_part():
         return covered
     return place_arrows(parent, _arrows(ctx, step), covered, ARROWS_GAP)
 
