@@ -128,9 +128,11 @@ def _row_items(parts: Sequence[QGraphicsItem | str], theme: Theme) -> list[QGrap
 def _arrange(items: Sequence[QGraphicsItem], x: float, y: float,
              limit: float | None) -> tuple[list[QPointF], QRectF]:
     """Where each item of a row goes from (x, y), wrapping to a new line beyond ``limit``
-    (an operator that would end a line starts the next one instead)."""
+    (an operator that would end a line starts the next one instead; one that leads the row,
+    as the second half of a split step's row, stays level with what follows it)."""
     positions: list[QPointF] = []
-    cursor, top, middle = x, y, 0.0
+    leading = len(items) > 1 and isinstance(items[0], TextItem)
+    cursor, top, middle = x, y, body_middle(items[1]) if leading else 0.0
     line_bottom = covered_bottom = y
     right = x
     for k, item in enumerate(items):
@@ -140,7 +142,8 @@ def _arrange(items: Sequence[QGraphicsItem], x: float, y: float,
         span = width
         if operator and k + 1 < len(items):  # keep an operator with what follows it
             span += GAP + items[k + 1].boundingRect().width()
-        if limit is not None and cursor > x and cursor + span - x > limit:
+        led = leading and k == 1  # a row's leading operator stays with what it leads
+        if limit is not None and cursor > x and cursor + span - x > limit and not led:
             top = line_bottom + ROW_GAP
             cursor = x
             if operator:  # level with what it leads, not with the line above
