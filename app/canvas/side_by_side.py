@@ -52,7 +52,8 @@ DIFFERS = "#D55E00"
 
 class DifferenceMark(QGraphicsObject):
     """A dashed outline and a “≠” tag around a picture (a grid, the probability bars) whose
-    array differs between A and B."""
+    array differs between A and B; the tag, on the top-right corner, reaches 15 units above
+    and 17 right of the picture (a side leaves :data:`~app.canvas.frame.TAG_ROOM` for it)."""
 
     def __init__(self, target: QGraphicsItem, theme: Theme) -> None:
         super().__init__()
@@ -64,6 +65,10 @@ class DifferenceMark(QGraphicsObject):
 
     def boundingRect(self) -> QRectF:
         return self._outline.united(self._tag).adjusted(-2, -2, 2, 2)
+
+    def tag_rect(self) -> QRectF:
+        """Where the “≠” tag is drawn, in this mark's coordinates."""
+        return QRectF(self._tag)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
