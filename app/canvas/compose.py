@@ -237,10 +237,11 @@ def compose_alone(trace: Trace, options: FrameOptions, area: QSizeF, index: int,
     split as decided (the frame's heading says so already)."""
     ctx = LayoutContext(trace, options)
     document = _document(trace, options, area)
+    if part is None:
+        return _alone(ctx, document, index, area, legible)
     whole = None if split else _alone(ctx, document, index, area, legible)
-    if part is None or (whole is not None and (whole.scale >= legible
-                                               or not _splits(ctx, index, area))):
-        return whole or _alone(ctx, document, index, area, legible)
+    if whole is not None and (whole.scale >= legible or not _splits(ctx, index, area)):
+        return whole
     halves = []
     for half in range(PARTS):
         with showing_part(half):

@@ -166,16 +166,17 @@ class FrameItem(Sheet):
         self._part = part if alone else None
         self._split = False
         self._side = side
-        self._build(step_title, side)
+        self._build(step_title)
         half = self.composition.part
         if half is not None:  # split over two slides: the heading says which half
             for child in self.childItems():
                 child.setParentItem(cast(QGraphicsItem, None))  # PySide6's stubs forbid None
             self._part, self._split = half, True
-            self._build(step_title, side)
+            self._build(step_title)
 
-    def _build(self, step_title: str | None, side: bool) -> None:
+    def _build(self, step_title: str | None) -> None:
         """The heading, document title, map, footer and caption, then the step's picture."""
+        side = self._side
         trace = self.trace
         step = trace.steps[self.step_index]
         width, height = self._rect.width(), self._rect.height()
