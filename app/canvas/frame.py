@@ -63,11 +63,6 @@ MAP_SMALLEST = 1.1
 """The map of where you are is drawn up to 1.5 times its natural size (labels about 20 px on a
 1080-unit-tall sheet) at the end of the subtitle's line, down to 1.1 times to stay there; a map
 that needs less goes on a line of its own."""
-TAG_ROOM = 18.0
-"""Room a comparison's side leaves above and right of its picture, in the picture's units, for
-the “≠” tag on the top-right corner of what differs
-(:class:`~app.canvas.side_by_side.DifferenceMark`): without it the tag of a grid at the top
-covered the side's heading, and the tag of A's bars the title of B's."""
 LEGIBLE = ((768, 14.0), (1080, 24.0))
 """How tall a frame alone on its screen wants its numbers' digits at least (what a back row
 reads), in device pixels, by the screen's height in lines: 14 px on a 1024×768 projector, 24 px
@@ -284,8 +279,6 @@ class FrameItem(Sheet):
                 showing_part(composition.part):
             covered = lay_out(self.context, self.step_index, self.body,
                               composition.wraps[self.step_index], self.area.size())
-        if self._side:  # room for the tag of what differs, under the heading, left of B
-            covered.adjust(0, -TAG_ROOM, TAG_ROOM, 0)
         self.picture_scale = min(most, fit_scale(covered, self.area.size()))
         self.body.setScale(self.picture_scale)
         centre = self.area.center()
