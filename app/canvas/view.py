@@ -58,8 +58,11 @@ class CanvasView(pg.GraphicsView):
     barClicked = Signal(int)
     cellClicked = Signal(str, tuple)
     frames_alone = False
-    """Whether each frame is laid out as large as it allows by itself (presentation) rather
-    than at the document's one type scale."""
+    """Whether each frame is laid out as large as it allows by itself (presentation, the
+    window in Focus) rather than at the document's one type scale."""
+    splits_steps = False
+    """Whether a step too wide for the screen is shown as two slides, one half at a time
+    (presentation: its keys walk them)."""
 
     def __init__(self, theme: Theme, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -131,9 +134,11 @@ class CanvasView(pg.GraphicsView):
         self.setStyleSheet(f"CanvasView {{ border: {FOCUS_FRAME}px solid {theme.background}; }}"
                            f"CanvasView:focus {{ border: {FOCUS_FRAME}px solid {theme.accent}; }}")
 
-    def show_frame(self, trace: Trace, step: int, options: FrameOptions, title: str,
-                   fit: bool) -> FrameItem:
-        """Show ``trace``'s step; ``fit`` zooms to show it whole, otherwise the zoom is kept.
+    def show_frame(self, trace: Trace, step: int, options: FrameOptions, title: str | None,
+                   fit: bool, part: int = 0) -> FrameItem:
+        """Show ``trace``'s step; ``fit`` zooms to show it whole, otherwise the zoom is kept;
+        ``part``: which half of a step split over two slides (:attr:`splits_steps`; −1 the
+        last).
 
         After an edit of a value the frame on screen is refilled (its heading, map and footer
         kept); anything else builds a new frame."""
@@ -146,7 +151,8 @@ class CanvasView(pg.GraphicsView):
             return frame
         frame = FrameItem(trace, step, options, title,
                           alone=self.frames_alone or self.zoomed_to_step,
-                          screen=self.viewport().height())
+                          screen=self.viewport().height(),
+                          part=part if self.splits_steps else None)
         self.show_item(frame, fit)
         return frame
 

@@ -346,12 +346,19 @@ class StudioWindow(QMainWindow):
         explain.toggle.toggled.connect(action.setChecked)
 
     def set_editor_folded(self, folded: bool) -> None:
+        """Fold the editor away (View → Focus on the frame, comparing) or back. Folded, the
+        canvas lays each frame out as large as it allows by itself, as presentation does
+        (unfolded, every step keeps the document's one type scale)."""
         self.editor_width.set_folded(folded)
         if folded:
             self._unfolded_sizes = self.splitter.sizes()
             self.splitter.setSizes([0, sum(self._unfolded_sizes)])
         elif self._unfolded_sizes:
             self.splitter.setSizes(self._unfolded_sizes)
+        if self.canvas.frames_alone != folded:
+            self.canvas.frames_alone = folded
+            if not self.compare.active:  # comparing draws its own picture, and refreshes
+                self.refresh_canvas(fit=True)
 
     def panel_sizes(self) -> list[int]:
         return [int(size) for size in self.splitter.sizes()]
