@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -264,36 +265,69 @@ def sheet_slides(sheets: Sequence[Sheet], lang: str) -> Iterator[Slide]:
                                      FRAME_SIZE)
 
 
-def write_sheet_pptx(path: Path, sheets: Sequence[Sheet], lang: str) -> int:
-    """Write the editable deck through a temporary file; the slide count."""
-    with atomic_file(path) as temp:
-        return write_pptx(temp, sheet_slides(sheets, lang), sheet=sheet_size("16:9"),
-                          font=typeface(), marks_font=marks_typeface(),
-                          title=worksheet_word(lang, "sheet", title=sheets[0].title))
+@dataclass(frozen=True)
+class PaintedWorksheets:
+    """A worksheet painted and composed (on the interface thread), ready to be written on any:
+    the sheet's PDF bytes, the key's (None unless asked) and the deck's slides (None unless
+    asked), with what the deck is set in."""
+
+    sheet: bytes
+    key: bytes | None
+    slides: tuple[Slide, ...] | None
+    title: str
+    typeface: str
+    marks_typeface: str
+
+
+def paint_worksheets(sheets: Sequence[Sheet], lang: str, key: bool = False,
+                     deck: bool = False) -> PaintedWorksheets:
+    """Paint the sheet, and when asked its key and its deck's slides (Qt scenes and fonts: the
+    interface thread only)."""
+    return PaintedWorksheets(
+        sheet_pdf(sheets, lang), key_pdf(sheets, lang) if key else None,
+        tuple(sheet_slides(sheets, lang)) if deck else None,
+        worksheet_word(lang, "sheet", title=sheets[0].title),
+        typeface() if deck else "", marks_typeface() if deck else "")
+
+
+def write_painted(painted: PaintedWorksheets, out: Path, answers: Path | None = None,
+                  pptx: Path | None = None) -> list[Path]:
+    """Write what :func:`paint_worksheets` made (any thread): the sheet, then the key and the
+    deck where both were painted and given a path; the files written, in that order.
+
+    Raises
+    ------
+    ExportError
+        A file could not be written (the message names it); the files before it stay, and the
+        old file at its own path is left as it was.
+    """
+    write_file(out, painted.sheet)
+    written = [out]
+    if answers is not None and painted.key is not None:
+        write_file(answers, painted.key)
+        written.append(answers)
+    if pptx is not None and painted.slides is not None:
+        with atomic_file(pptx) as temp:
+            write_pptx(temp, painted.slides, sheet=sheet_size("16:9"), font=painted.typeface,
+                       marks_font=painted.marks_typeface, title=painted.title)
+        written.append(pptx)
+    return written
 
 
 def write_worksheets(sheets: Sequence[Sheet], lang: str, out: Path, answers: Path | None = None,
                      pptx: Path | None = None) -> list[Path]:
     """Write the sheet (PDF), and when asked its key (PDF) and its deck; the files written, in
-    that order. Both PDFs are painted before either is written.
+    that order. Everything is painted before anything is written (the window does the same in
+    two halves: :func:`paint_worksheets` here, :func:`write_painted` on a worker).
 
     Raises
     ------
     ExportError
         A file could not be written (the message names it); the files before it stay.
     """
-    sheet = sheet_pdf(sheets, lang)
-    key = key_pdf(sheets, lang) if answers is not None else b""
-    write_file(out, sheet)
-    written = [out]
-    if answers is not None:
-        write_file(answers, key)
-        written.append(answers)
-    if pptx is not None:
-        write_sheet_pptx(pptx, sheets, lang)
-        written.append(pptx)
-    return written
+    painted = paint_worksheets(sheets, lang, answers is not None, pptx is not None)
+    return write_painted(painted, out, answers, pptx)
 
 
-__all__ = ["frame_options", "key_pdf", "sheet_pdf", "sheet_slides", "task_frames",
-           "write_sheet_pptx", "write_worksheets"]
+__all__ = ["PaintedWorksheets", "frame_options", "key_pdf", "paint_worksheets", "sheet_pdf",
+           "sheet_slides", "task_frames", "write_painted", "write_worksheets"]
