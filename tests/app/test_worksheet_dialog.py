@@ -22,8 +22,8 @@ import engine.safe_write as safe_write
 from app.cli import main
 from app.export.worksheet_dialog import WorksheetDialog
 from app.i18n import set_language
-from app.window.studio import StudioWindow
 from app.model.examples import example_path
+from app.window.studio import StudioWindow
 from engine import load_scenario, parse_scenario
 from tests.app.driving import Dialogs, close_window, open_window
 from tests.examples import EXAMPLES
@@ -216,8 +216,8 @@ def test_the_dialog_speaks_chinese(qtbot: QtBot) -> None:
     finally:
         close_window(window)
     assert seen["title"] == "导出练习单"
-    assert seen["labels"] == ["练习(&X)：", "语言(&L)：", "变式(&V)：", "种子(&E)：", "保存到(&T)：",
-                              "参考答案：", "幻灯片："]
+    assert seen["labels"] == ["练习(&X)：", "语言(&L)：", "变式(&V)：", "种子(&E)：",
+                              "保存到(&T)：", "参考答案：", "幻灯片："]
     assert seen["items"] == ["全部 7 个练习", "1 · 六行投影"]
     assert seen["own"] == "文档自己的数"
     assert seen["buttons"] == ["导出", "同时写出参考答案（PDF）(&A)"]
