@@ -45,6 +45,8 @@ from engine import Scenario, ScenarioError
 
 MAX_SEED = 2**31 - 1
 """The largest seed a spin box holds (the command line takes larger ones too)."""
+MIN_WIDTH = 600
+"""Wide enough for a path of about 50 characters; fits a 1024 × 768 screen."""
 
 
 def key_beside(sheet: Path) -> Path:
@@ -77,6 +79,7 @@ class WorksheetDialog(QDialog):
         self.last_error: str | None = None
         self.setWindowTitle(self._word("title"))
         self.setAccessibleName(self._word("title"))
+        self.setMinimumWidth(MIN_WIDTH)
         self._build(folder / f"{name or slug(scenario.title)}-worksheet.pdf")
 
     def _word(self, key: str, /, **fields: object) -> str:
