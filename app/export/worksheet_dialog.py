@@ -3,16 +3,20 @@ and editable slides, where to save; then the sheet written as ``qkv-studio works
 
 The sheets are planned on a worker (drawing variants can take seconds) and the files written on
 one, each behind a progress dialog with Cancel (:func:`app.widgets.jobs.run_with_progress`);
-the pages and slides are painted in between, here (Qt scenes). Cancel while planning writes
-nothing. A refused document or a file that cannot be written is said in one message
-(:attr:`WorksheetDialog.last_error`); the old file at a path that fails stays as it was.
+in between the pages and slides are painted here (Qt scenes), a task per event-loop turn behind
+one too. Cancel while planning or painting writes nothing. A refused document or a file that
+cannot be written is said in one message (:attr:`WorksheetDialog.last_error`); the old file at
+a path that fails stays as it was.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Generator
 from pathlib import Path
+from typing import cast
 
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -24,6 +28,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMessageBox,
+    QProgressDialog,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -32,7 +37,12 @@ from PySide6.QtWidgets import (
 
 from app.export.safe import ExportError
 from app.export.settings import slug
-from app.export.worksheet import paint_worksheets, write_painted
+from app.export.worksheet import (
+    PaintedWorksheets,
+    painting,
+    painting_steps,
+    write_painted,
+)
 from app.export.worksheet_cli import MAX_VARIANTS
 from app.export.worksheet_plan import Sheet, choose_exercises, plan_sheets
 from app.i18n import current_language
@@ -40,7 +50,7 @@ from app.model.cancel import CancelledError
 from app.texts import LANGUAGE_NAMES, LANGUAGES
 from app.texts.problems import problem_words
 from app.texts.worksheet_dialog_words import worksheet_dialog_word
-from app.widgets.jobs import run_with_progress
+from app.widgets.jobs import SHOW_PROGRESS_AFTER_MS, run_with_progress
 from engine import Scenario, ScenarioError
 
 MAX_SEED = 2**31 - 1
@@ -223,7 +233,10 @@ class WorksheetDialog(QDialog):
             return self._show_error(problem_words(error, self.lang))
         except ValueError as error:
             return self._show_error(str(error))
-        painted = paint_worksheets(sheets, lang, key is not None, deck is not None)
+        painted = self._paint(painting(sheets, lang, key is not None, deck is not None),
+                              painting_steps(sheets, key is not None, deck is not None))
+        if painted is None:
+            return False
 
         def write(cancelled: threading.Event) -> list[Path]:
             if cancelled.is_set():
@@ -239,6 +252,31 @@ class WorksheetDialog(QDialog):
             return self._show_error(error.words(self.lang))
         self.accept()
         return True
+
+    def _paint(self, steps: Generator[None, None, PaintedWorksheets],
+               total: int) -> PaintedWorksheets | None:
+        """Paint here a task per event-loop turn behind a progress dialog (the pages are Qt
+        scenes): the window repaints and Cancel answers; None after Cancel."""
+        progress = QProgressDialog(self._word("painting"), self._word("cancel"), 0, total, self)
+        progress.setWindowModality(Qt.WindowModality.WindowModal)
+        progress.setMinimumDuration(SHOW_PROGRESS_AFTER_MS)
+        progress.setAutoClose(False)
+        progress.setAutoReset(False)
+        try:
+            for done in range(total + 1):
+                progress.setValue(done)
+                QCoreApplication.processEvents()
+                if progress.wasCanceled():
+                    steps.close()  # ends the painters of the pages begun
+                    return None
+                try:
+                    next(steps)
+                except StopIteration as end:
+                    return cast(PaintedWorksheets, end.value)
+            raise AssertionError("painting took more steps than painting_steps counts")
+        finally:
+            progress.close()
+            progress.deleteLater()
 
     def _show_error(self, message: str) -> bool:
         self.last_error = message

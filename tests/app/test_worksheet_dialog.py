@@ -141,27 +141,31 @@ def test_the_dialog_writes_what_the_command_line_writes(
         assert "第 1 份" not in text
 
 
-def test_cancel_while_planning_writes_nothing(qtbot: QtBot, tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch,
-                                              dialogs: Dialogs) -> None:
-    window = open_window(qtbot, "three-layers")  # two variants take seconds to draw
+@pytest.mark.parametrize(("example", "variants", "label"), [
+    ("three-layers", 2, "Computing the worksheet…"),  # two variants take seconds to draw
+    ("f11", 10, "Drawing the worksheet's pages…"),  # 140 slides and 140 pages take seconds
+])
+def test_cancel_writes_nothing(qtbot: QtBot, tmp_path: Path, dialogs: Dialogs, example: str,
+                               variants: int, label: str) -> None:
+    window = open_window(qtbot, example)
     out = tmp_path / "out"
     out.mkdir()
-    sheet = out / "sheet.pdf"
     outcome: dict[str, Any] = {}
 
     def cancel_when_shown(dialog: WorksheetDialog) -> None:
-        progress = dialog.findChild(QProgressDialog)
-        if progress is None or not progress.isVisible():
+        shown = [p for p in dialog.findChildren(QProgressDialog)
+                 if p.isVisible() and p.labelText() == label]
+        if not shown:
             QTimer.singleShot(20, lambda: cancel_when_shown(dialog))
             return
+        progress, = shown
         outcome["label"] = progress.labelText()
         button, = progress.findChildren(QPushButton)
         button.click()
 
     def drive(dialog: WorksheetDialog) -> None:
-        options(dialog, variants=2, seed=1, deck=True)
-        dialog.sheet_edit.setText(str(sheet))
+        options(dialog, variants=variants, seed=1, deck=True)
+        dialog.sheet_edit.setText(str(out / "sheet.pdf"))
         dialog.key_edit.setText(str(out / "key.pdf"))
         dialog.deck_edit.setText(str(out / "sheet.pptx"))
         QTimer.singleShot(0, lambda: cancel_when_shown(dialog))
@@ -172,7 +176,7 @@ def test_cancel_while_planning_writes_nothing(qtbot: QtBot, tmp_path: Path,
         with_dialog(window, drive)
     finally:
         close_window(window)
-    assert outcome == {"label": "Computing the worksheet…", "exported": False, "open": True}
+    assert outcome == {"label": label, "exported": False, "open": True}
     assert list(out.iterdir()) == []
     assert dialogs.shown == []
 
