@@ -16,7 +16,7 @@ from collections.abc import Generator
 from pathlib import Path
 from typing import cast
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMessageBox,
-    QProgressDialog,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -50,7 +49,7 @@ from app.model.cancel import CancelledError
 from app.texts import LANGUAGE_NAMES, LANGUAGES
 from app.texts.problems import problem_words
 from app.texts.worksheet_dialog_words import worksheet_dialog_word
-from app.widgets.jobs import SHOW_PROGRESS_AFTER_MS, run_with_progress
+from app.widgets.jobs import progress_dialog, run_with_progress
 from engine import Scenario, ScenarioError
 
 MAX_SEED = 2**31 - 1
@@ -257,11 +256,7 @@ class WorksheetDialog(QDialog):
                total: int) -> PaintedWorksheets | None:
         """Paint here a task per event-loop turn behind a progress dialog (the pages are Qt
         scenes): the window repaints and Cancel answers; None after Cancel."""
-        progress = QProgressDialog(self._word("painting"), self._word("cancel"), 0, total, self)
-        progress.setWindowModality(Qt.WindowModality.WindowModal)
-        progress.setMinimumDuration(SHOW_PROGRESS_AFTER_MS)
-        progress.setAutoClose(False)
-        progress.setAutoReset(False)
+        progress = progress_dialog(self, self._word("painting"), self._word("cancel"), total)
         try:
             for done in range(total + 1):
                 progress.setValue(done)
