@@ -285,3 +285,26 @@ def test_a_full_disk_is_one_message_and_the_old_files_stay(
                               f"cannot write {sheet}: the disk is full")]
     assert (sheet.read_bytes(), key.read_bytes()) == (b"old sheet", b"old key")
     assert sorted(p.name for p in tmp_path.glob("one*")) == [key.name, sheet.name]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_field_has_an_accessible_name_and_a_label(qtbot: QtBot, tmp_path: Path,
+                                                        lang: str) -> None:
+    set_language(lang)
+    dialog = WorksheetDialog(load_scenario(example_path("f11")), tmp_path, "f11")
+    qtbot.addWidget(dialog)
+    fields = [dialog.exercise_box, dialog.lang_box, dialog.variants_spin, dialog.seed_spin,
+              dialog.sheet_edit, dialog.browse_button, dialog.key_box, dialog.key_edit,
+              dialog.deck_box, dialog.deck_edit]
+    names = [field.accessibleName() for field in fields]
+    assert all(names) and len(set(names)) == len(names)
+    buddies = {label.buddy() for label in dialog.findChildren(QLabel)}
+    assert buddies == {dialog.exercise_box, dialog.lang_box, dialog.variants_spin,
+                       dialog.seed_spin, dialog.sheet_edit, dialog.key_edit, dialog.deck_edit}
+    latin = sum(name.isascii() for name in names)
+    assert latin == (len(names) if lang == "en" else 0)
+    # The seed only matters with variants; a path only when its file is asked for.
+    assert not dialog.seed_spin.isEnabled() and not dialog.deck_edit.isEnabled()
+    dialog.variants_spin.setValue(3)
+    dialog.deck_box.setChecked(True)
+    assert dialog.seed_spin.isEnabled() and dialog.deck_edit.isEnabled()
