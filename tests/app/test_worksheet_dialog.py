@@ -193,6 +193,12 @@ def test_the_entry_is_greyed_out_without_exercises_and_says_why(qtbot: QtBot) ->
         assert action in without.menuBar().actions()[0].menu().actions()
         assert with_them.worksheet.action.isEnabled()
         assert with_them.worksheet.action.toolTip().startswith("Print the document's exercises")
+        # The teacher makes an exercise (an edit): the entry opens up; undone, it greys again.
+        without.state.set_step(without.state.trace.step_index("weights"))
+        without.exercise.add_fill("outputs", 1)
+        assert len(without.state.scenario.exercises) == 1 and action.isEnabled()
+        without.state.undo_stack.undo()
+        assert not without.state.scenario.exercises and not action.isEnabled()
         set_language("zh")
         qtbot.waitUntil(lambda: action.text() != "Export &worksheet…", timeout=2000)
         assert (action.isEnabled(), action.text(), action.toolTip()) == (
