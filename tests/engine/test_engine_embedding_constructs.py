@@ -364,7 +364,8 @@ REFUSALS = [
     (_put("type_table", value=[[1, 2, 3]]), "type_table: expected 4 columns to match d=4, got 3"),
     (_put("embedding_norm", "norm", value="none"), 'embedding_norm.norm: expected one of '
      '"layernorm" | "rmsnorm", got "none"'),
-    (_put("embedding_norm", "eps", value=-1), "embedding_norm.eps: ε must not be negative, got -1.0"),
+    (_put("embedding_norm", "eps", value=-1), "embedding_norm.eps: ε must not be negative, got "
+     "-1.0"),
     (_put("embedding_norm", "gamma", value=[1, 2]), "embedding_norm.gamma: expected 4 numbers "
      "to match d=4, got 2"),
     (_put("embedding_norm", "shift", value=[1, 2]), "embedding_norm.shift: unknown key (allowed "
