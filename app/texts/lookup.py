@@ -10,7 +10,7 @@ from app.texts.cache_plans import with_cache
 from app.texts.facts import Facts, facts_for
 from app.texts.model import HEADINGS, TERM_IDS, GlossaryEntry, StepText, check_language
 from app.texts.position_plans import added, qk_norm, rope, typed
-from app.texts.scope import EMBEDDING_NORM, QK_NORM
+from app.texts.scope import EMBEDDING_NORM, QK_NORM, TYPES
 from app.texts.sentences import Telling
 from app.texts.step_plans import CROSS_PLANS, PLANS, embedding_norm
 from engine.op_table import op_table
@@ -35,10 +35,6 @@ def _by_key(default: str | None = None) -> Callable[[Facts], Telling]:
         key = f.step.explain_key
         return _KEYED[key if key in _KEYED or default is None else default](f)
     return plan
-
-
-TYPES = "input.types"
-"""The ``explain_key`` of the sum that adds type rows (with or without positions)."""
 
 
 def _norm(f: Facts) -> Telling:

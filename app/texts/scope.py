@@ -21,6 +21,8 @@ QK_NORM = "attention.qk_norm"
 """The ``explain_key`` of the norm of q and k inside an attention."""
 EMBEDDING_NORM = "input.embedding_norm"
 """The ``explain_key`` of the norm of a stack's summed input rows (its output is X)."""
+TYPES = "input.types"
+"""The ``explain_key`` of the sum that adds type rows (with or without positions)."""
 _FINAL_NORMS = frozenset({"block.final_norm", "encoder.final_norm"})
 _HEAD_OPS = frozenset({"logits", "probs", "loss", "sample"})
 

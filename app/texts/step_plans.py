@@ -201,7 +201,7 @@ def embedding_norm(f: Facts) -> Telling:
     return Telling(summary=say("embedding_norm.summary", norm=_norm_name(f),
                                source=short_name(m.source)),
                    why=say("embedding_norm.why"), how=_norm_how(f, m),
-                   pitfalls=say("embedding_norm.pitfalls"), check=_norm_check(f, m))
+                   pitfalls=say("embedding_norm.pitfalls"), check=_norm_stat(f, m))
 
 
 def norm1(f: Facts) -> Telling:

@@ -23,7 +23,7 @@ WORDS: dict[str, str] = {
                       "分词选择，别的分词器可能切在别处；表中任何一列也没有固定的含义。",
     "embed.check_then": "{looked}{then}",
     "embed.check": "拿 {out} 的每一行对照它编号所指的表行：{token}（编号 {id}）两处都是 {row}。",
-    "embed.check_scaled": "把 {token} 的行 {row} 除以 {scale}：得到的正是表中第 {id} 行。",
+    "embed.check_scaled": "把{token}的行 {row} 除以 {scale}：得到的正是表中第 {id} 行。",
     "embed.check_unused": "改动没有 Token 使用的第 {row} 行，{out} 必须保持不变。",
     "embed.check_used": "改动第 {row} 行：只有编号为 {row} 的那些 {out} 行跟着变。",
     # inputs
@@ -302,11 +302,11 @@ WORDS: dict[str, str] = {
                                "都加到它的行上：{out} = 词元行 + P + T。",
     "types.why": "BERT 一次读两个句段（一个问题和它的段落，或两个句子）：每个句段一行可学习的数，"
                  "让后面每一步都能分辨一个词元来自哪个句段。",
-    "types.how": "逐个元素地，{out} 的第 p 行是在 p 处加上的各行之和。对 {token}（位置 {position}，"
+    "types.how": "逐个元素地，{out} 的第 p 行是在 p 处加上的各行之和。对{token}（位置 {position}，"
                  "类型 {kind}）：{rows} = {x}。",
     "types.pitfalls": "类型行只取决于句段，与词元和它的位置都无关：类型全是 0 时，每个词元加上的是"
                       "同一行，只是把它们一起平移。",
-    "types.check": "{out} 中 {token} 的行减去加上的其他各行，得到的正是类型表的第 {kind} 行："
+    "types.check": "{out} 中{token}的行减去加上的其他各行，得到的正是类型表的第 {kind} 行："
                    "{table}。",
     "rope.summary": "RoPE 把 q 和 k 的每一对列按所在位置转过角度 p·θᵢ；每一对长度不变，只改变"
                     "方向。",

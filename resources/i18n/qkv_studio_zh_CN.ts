@@ -1242,6 +1242,14 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>interleaved：2i 与 2i+1 配对（GPT-J）</translation>
     </message>
     <message>
+        <source>interleaved: sin, cos of each pair (2017)</source>
+        <translation>交错：每对的 sin、cos 相邻（2017）</translation>
+    </message>
+    <message>
+        <source>halves: every sine, then every cosine (Marian)</source>
+        <translation>前后两半：先全部正弦，再全部余弦（Marian）</translation>
+    </message>
+    <message>
         <source>Positions</source>
         <translation>位置编码</translation>
     </message>
@@ -1276,6 +1284,14 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
     <message>
         <source>RoPE pairing</source>
         <translation>RoPE 配对方式</translation>
+    </message>
+    <message>
+        <source>&amp;Layout</source>
+        <translation>排列(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Where each pair&apos;s sine and cosine sit</source>
+        <translation>每对正弦与余弦所在的列</translation>
     </message>
     <message>
         <source>&amp;Offset</source>
