@@ -40,7 +40,7 @@ from tests.app.generated_documents import (
 )
 
 GENERATED = 20
-"""Documents drawn at random besides the :data:`EXAMPLES`: 26 in all, about 2¼ minutes here."""
+"""Documents drawn at random besides the :data:`EXAMPLES`: 29 in all, about 2½ minutes here."""
 LANGS = ("en", "zh")
 
 
@@ -131,6 +131,9 @@ def open_in_window(window: StudioWindow, document: dict[str, object], path: Path
 @example(spec=EXAMPLES[3])
 @example(spec=EXAMPLES[4])
 @example(spec=EXAMPLES[5])
+@example(spec=EXAMPLES[6])
+@example(spec=EXAMPLES[7])
+@example(spec=EXAMPLES[8])
 def test_every_generated_document_opens_draws_tells_and_exports(
         spec: Spec, studio: StudioWindow, folder: Path) -> None:
     document = build(spec)

@@ -20,17 +20,10 @@ from engine import ScenarioError, compute, explain, parse_scenario
 from engine.generation import extend
 from engine.kv_cache import cache_of, next_position
 from engine.numbers import format_number
+from tests.engine.test_engine_v2_stacks import m, v
+from tests.engine.test_engine_validation import put
 
 Doc = dict[str, Any]
-RNG = np.random.default_rng(25)
-
-
-def m(rows: int, cols: int) -> list[list[float]]:
-    return np.round(RNG.normal(0, 0.6, (rows, cols)), 3).tolist()
-
-
-def v(length: int, centre: float = 0.0) -> list[float]:
-    return np.round(centre + RNG.normal(0, 0.3, length), 3).tolist()
 
 
 def layer(d: int, heads: int = 2, causal: bool = False, placement: str = "post",
@@ -328,15 +321,6 @@ def _refusal(change: Any) -> str:
     return str(caught.value)
 
 
-def _put(*path: str | int, value: object) -> Any:
-    def change(doc: Doc) -> None:
-        node: Any = doc
-        for key in path[:-1]:
-            node = node[key]
-        node[path[-1]] = value
-    return change
-
-
 def _without(key: str) -> Any:
     return lambda doc: doc.pop(key)
 
@@ -349,32 +333,32 @@ def _x_instead(doc: Doc) -> None:
 
 
 REFUSALS = [
-    (_put("embedding_scale", value=0), "embedding_scale: expected a number above 0, got 0"),
-    (_put("embedding_scale", value="big"), 'embedding_scale: expected a number, got "big"'),
+    (put("embedding_scale", value=0), "embedding_scale: expected a number above 0, got 0"),
+    (put("embedding_scale", value="big"), 'embedding_scale: expected a number, got "big"'),
     (_x_instead, "embedding_scale: scales the rows token_ids look up; this document gives its "
      "rows as X (scale those numbers instead)"),
     (_without("type_table"), "token_types: token types need a type_table (the T × d rows they "
      "pick)"),
-    (_put("token_types", value=[0, 1]), "token_types: expected 4 type ids (one per position), "
+    (put("token_types", value=[0, 1]), "token_types: expected 4 type ids (one per position), "
      "got 2"),
-    (_put("token_types", value="0011"), 'token_types: expected a list of 4 type ids (one per '
+    (put("token_types", value="0011"), 'token_types: expected a list of 4 type ids (one per '
      'position), got "0011"'),
-    (_put("token_types", value=[0, 0, 2, 1]), "token_types[2]: expected a whole number from 0 "
+    (put("token_types", value=[0, 0, 2, 1]), "token_types[2]: expected a whole number from 0 "
      "to 1, got 2"),
-    (_put("type_table", value=[[1, 2, 3]]), "type_table: expected 4 columns to match d=4, got 3"),
-    (_put("embedding_norm", "norm", value="none"), 'embedding_norm.norm: expected one of '
+    (put("type_table", value=[[1, 2, 3]]), "type_table: expected 4 columns to match d=4, got 3"),
+    (put("embedding_norm", "norm", value="none"), 'embedding_norm.norm: expected one of '
      '"layernorm" | "rmsnorm", got "none"'),
-    (_put("embedding_norm", "eps", value=-1), "embedding_norm.eps: ε must not be negative, got "
+    (put("embedding_norm", "eps", value=-1), "embedding_norm.eps: ε must not be negative, got "
      "-1.0"),
-    (_put("embedding_norm", "gamma", value=[1, 2]), "embedding_norm.gamma: expected 4 numbers "
+    (put("embedding_norm", "gamma", value=[1, 2]), "embedding_norm.gamma: expected 4 numbers "
      "to match d=4, got 2"),
-    (_put("embedding_norm", "shift", value=[1, 2]), "embedding_norm.shift: unknown key (allowed "
+    (put("embedding_norm", "shift", value=[1, 2]), "embedding_norm.shift: unknown key (allowed "
      "here: norm, eps, gamma, beta)"),
-    (_put("positions", value={"kind": "sinusoidal", "layout": "paired"}), 'positions.layout: '
+    (put("positions", value={"kind": "sinusoidal", "layout": "paired"}), 'positions.layout: '
      'expected one of "interleaved" | "halves", got "paired"'),
-    (_put("positions", value={"kind": "rope", "layout": "halves"}), "positions.layout: belongs "
+    (put("positions", value={"kind": "rope", "layout": "halves"}), "positions.layout: belongs "
      "to kind sinusoidal, not rope"),
-    (_put("layers", 0, "attention", "beta_q", value=[1, 2]), "layers.0.attention.beta_q: a "
+    (put("layers", 0, "attention", "beta_q", value=[1, 2]), "layers.0.attention.beta_q: a "
      'QK-norm shift needs qk_norm "layernorm" (RMSNorm has no shift)'),
 ]
 
