@@ -128,6 +128,21 @@ def test_qwen2s_bfloat16_weights_widen_exactly_and_its_tied_head_is_the_embeddin
     assert scenario.positions.base == 1e6 and attention.window is None
 
 
+def test_gemma_scales_its_rows_by_root_d_and_norms_by_one_plus_weight() -> None:
+    scenario, t = imported("gemma"), tensors("gemma")
+    assert scenario.embedding_scale == 4.0  # √16
+    trace = compute(scenario)
+    rows = t["model.embed_tokens.weight"][list(scenario.token_ids or ())]
+    np.testing.assert_array_equal(trace.arrays["X"], rows * 4.0)
+    block = scenario.layers[1].block
+    assert block is not None and block.norm == "rmsnorm" and block.ffn.activation == "gelu_tanh"
+    np.testing.assert_array_equal(block.gamma1, t["model.layers.1.input_layernorm.weight"] + 1)
+    assert scenario.head is not None and scenario.head.unembed is not None
+    np.testing.assert_array_equal(scenario.head.gamma_f, t["model.norm.weight"] + 1)
+    np.testing.assert_array_equal(scenario.head.unembed, t["model.embed_tokens.weight"].T)
+    assert trace.steps[0].title == "Token ids look up rows of the embedding table, times 4"
+
+
 def test_bfloat16_widens_as_ml_dtypes_widens_it() -> None:
     ml_dtypes = pytest.importorskip("ml_dtypes", reason="ml_dtypes is not installed")
     from safetensors import safe_open

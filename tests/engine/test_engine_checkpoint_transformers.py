@@ -49,17 +49,26 @@ SIZES: dict[str, dict[str, Any]] = {
     "gpt_neox": {"hidden_size": 8, "intermediate_size": 32, "num_hidden_layers": 2,
                  "num_attention_heads": 2, "max_position_embeddings": 32, "rotary_pct": 0.5,
                  "rotary_emb_base": 100},
+    "gemma": {"hidden_size": 16, "intermediate_size": 12, "num_hidden_layers": 2,
+              "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8,
+              "max_position_embeddings": 32},
 }
-FLOAT32_CASTS = ("LlamaRMSNorm", "MistralRMSNorm", "Qwen2RMSNorm")
+FLOAT32_CASTS = ("LlamaRMSNorm", "MistralRMSNorm", "Qwen2RMSNorm", "GemmaRMSNorm")
 ROTARY = ("LlamaRotaryEmbedding", "MistralRotaryEmbedding", "Qwen2RotaryEmbedding",
-          "GPTNeoXRotaryEmbedding")
-MODELING = ("llama", "mistral", "qwen2", "gpt_neox")
+          "GPTNeoXRotaryEmbedding", "GemmaRotaryEmbedding")
+MODELING = ("llama", "mistral", "qwen2", "gpt_neox", "gemma")
 """The families whose modeling modules hold those classes."""
 
 
 def _rms_norm64(self: Any, hidden_states: Any) -> Any:
     variance = hidden_states.pow(2).mean(-1, keepdim=True)
     return self.weight * (hidden_states / torch.sqrt(variance + self.variance_epsilon))
+
+
+def _gemma_rms_norm64(self: Any, hidden_states: Any) -> Any:
+    """Gemma's RMSNorm (its scale is 1 + weight) without its cast to float32."""
+    variance = hidden_states.pow(2).mean(-1, keepdim=True)
+    return (1.0 + self.weight) * (hidden_states / torch.sqrt(variance + self.eps))
 
 
 def _rotary64(self: Any, x: Any, position_ids: Any) -> Any:
@@ -84,7 +93,8 @@ def exact_float64(monkeypatch: pytest.MonkeyPatch) -> None:
         modeling = importlib.import_module(f"transformers.models.{family}.modeling_{family}")
         for name in FLOAT32_CASTS + ROTARY:
             if hasattr(modeling, name):
-                patched = _rms_norm64 if name in FLOAT32_CASTS else _rotary64
+                patched = (_gemma_rms_norm64 if name == "GemmaRMSNorm" else _rms_norm64
+                           if name in FLOAT32_CASTS else _rotary64)
                 monkeypatch.setattr(getattr(modeling, name), "forward", patched)
 
 
