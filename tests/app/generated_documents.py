@@ -119,7 +119,7 @@ def _layer(rng: np.random.Generator, spec: Spec, lay: LayerSpec, n: int, cross: 
     d_k = D // spec.heads if spec.heads <= 2 else 2
     if lay.qk_norm is not None:
         extra.update(qk_norm=lay.qk_norm, gamma_q=_vector(rng, d_k), gamma_k=_vector(rng, d_k))
-        if lay.qk_shift:
+        if lay.qk_shift and lay.qk_norm == "layernorm":  # RMSNorm has no shift
             extra.update(beta_q=_shift(rng, d_k), beta_k=_shift(rng, d_k))
     layer: Doc = {"attention": attention(rng, D, heads=spec.heads, d_k=d_k, d_v=d_k,
                                          kv_heads=spec.kv_heads, **extra)}

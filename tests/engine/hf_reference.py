@@ -21,7 +21,7 @@ import numpy as np
 Array = np.ndarray
 DTYPES = {"F64": np.float64, "F32": np.float32, "F16": np.float16}
 FIXTURES = Path(__file__).resolve().parent / "checkpoints"
-FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "gpt_neox", "gemma")
+FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "gpt_neox", "gemma", "bert")
 
 
 def stored(file: Path) -> dict[str, Array]:
@@ -206,16 +206,46 @@ def _gpt_neox(c: dict[str, Any], t: dict[str, Array], ids: list[int],
     return final @ t["embed_out.weight"].T
 
 
+def _bert(c: dict[str, Any], t: dict[str, Array], ids: list[int],
+          out: dict[str, Any]) -> None:
+    """``BertModel``: word + position + type (0) rows, LayerNorm; post-norm layers; no head."""
+    n, h, eps = len(ids), c["num_attention_heads"], c["layer_norm_eps"]
+    d_k = c["hidden_size"] // h
+    e = "embeddings."
+    x = (t[e + "word_embeddings.weight"][ids] + t[e + "position_embeddings.weight"][:n]
+         + t[e + "token_type_embeddings.weight"][0])
+    x = _layer_norm(x, t[e + "LayerNorm.weight"], t[e + "LayerNorm.bias"], eps)
+    for k in range(c["num_hidden_layers"]):
+        at = f"encoder.layer.{k}."
+
+        def heads(name: str, y: Array) -> Array:
+            return _linear(t, name, y).reshape(n, h, d_k).transpose(1, 0, 2)
+
+        q, key, v = (heads(f"{at}attention.self.{name}", x) for name in ("query", "key", "value"))
+        scores = q @ key.transpose(0, 2, 1) / math.sqrt(d_k)
+        shares = _softmax(scores)  # not causal: every token reads every token
+        mixed = (shares @ v).transpose(1, 0, 2).reshape(n, -1)
+        x = _layer_norm(x + _linear(t, at + "attention.output.dense", mixed),
+                        t[at + "attention.output.LayerNorm.weight"],
+                        t[at + "attention.output.LayerNorm.bias"], eps)
+        hidden = _act(c["hidden_act"], _linear(t, at + "intermediate.dense", x))
+        x = _layer_norm(x + _linear(t, at + "output.dense", hidden),
+                        t[at + "output.LayerNorm.weight"], t[at + "output.LayerNorm.bias"], eps)
+        out["shares"].append(shares)
+        out["outputs"].append(x)
+
+
 FORWARDS = {"gpt2": _gpt2, "llama": _llama, "mistral": _llama, "qwen2": _llama,
-            "gpt_neox": _gpt_neox, "gemma": _llama}
+            "gpt_neox": _gpt_neox, "gemma": _llama, "bert": _bert}
 
 
 def hf_forward(folder: Path, ids: list[int]) -> dict[str, Any]:
     """The checkpoint's computation of ``ids``: per layer its shares (h × n × n) and output
-    rows, then the logits and probabilities."""
+    rows, then the logits and probabilities (none without a head: BERT)."""
     config = config_of(folder)
     out: dict[str, Any] = {"shares": [], "outputs": []}
     logits = FORWARDS[config["model_type"]](config, stored(folder / "model.safetensors"), ids,
                                             out)
-    out["logits"], out["probs"] = logits, _softmax(logits)
+    if logits is not None:
+        out["logits"], out["probs"] = logits, _softmax(logits)
     return out
