@@ -489,6 +489,26 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>ALiBi 斜率（每个头一个）</translation>
     </message>
     <message>
+        <source>T · type rows (one per token type)</source>
+        <translation>T · 类型行（每种词元类型一行）</translation>
+    </message>
+    <message>
+        <source>γ of the embedding norm</source>
+        <translation>嵌入规范化的 γ</translation>
+    </message>
+    <message>
+        <source>β of the embedding norm</source>
+        <translation>嵌入规范化的 β</translation>
+    </message>
+    <message>
+        <source>γ of the encoder&apos;s embedding norm</source>
+        <translation>编码器嵌入规范化的 γ</translation>
+    </message>
+    <message>
+        <source>β of the encoder&apos;s embedding norm</source>
+        <translation>编码器嵌入规范化的 β</translation>
+    </message>
+    <message>
         <source>enc.X · source rows (one per source token)</source>
         <translation>enc.X · 源输入行（每个源 Token 一行）</translation>
     </message>
