@@ -131,8 +131,9 @@ def _positions(positions: Positions, layers: tuple[Layer, ...], write: Write) ->
 
 def _stack_input(out: dict[str, Any], e: Scenario | Encoder, write: Write) -> None:
     """The keys between the rows and the layers: scale, types, positions, embedding norm."""
-    if e.embedding_scale is not None:
-        out["embedding_scale"] = e.embedding_scale
+    scale = e.embedding_scale
+    if scale is not None:
+        out["embedding_scale"] = int(scale) if float(scale).is_integer() else scale
     if not isinstance(e, Encoder) and e.type_table is not None and e.token_types is not None:
         out["token_types"] = list(e.token_types)
         out["type_table"] = write(e.type_table)
