@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.errors import ScenarioError
+from engine.exercises.document import parse_exercises
 from engine.modules import Encoder, Layer
 from engine.numbers import DECIMALS_RANGE
 from engine.parse_embedding import parse_embedding_norm, parse_scale, parse_types
@@ -44,7 +45,7 @@ from engine.writer import FORMAT_NAME, FORMAT_VERSION
 _TOP_KEYS = ("format", "version", "title", "note", "tokens", "X", "token_ids", "embedding",
              "embedding_scale", "token_types", "type_table", "positions", "embedding_norm",
              "encoder", "attention", "block", "layers", "head", "targets",
-             "generation", "display")
+             "generation", "display", "exercises")
 _DISPLAY_KEYS = ("decimals",)
 _ENCODER_KEYS = ("tokens", "X", "token_ids", "embedding_scale", "positions", "embedding_norm",
                  "layers", "final_norm", "gamma_f", "beta_f")
@@ -127,6 +128,7 @@ def parse_document(document: object) -> dict[str, Any]:
             "embedding_norm": embedding_norm, "encoder": encoder, "layers": layers,
             "head": head, "targets": targets, "generation": generation,
             "decimals": _display(doc["display"]) if "display" in doc else None,
+            "exercises": parse_exercises(doc["exercises"]) if "exercises" in doc else (),
             "shorthand": shorthand, "head_in_block": head_in_block}
 
 

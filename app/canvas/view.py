@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QWidget
 from app.canvas.bars import ProbabilityBars
 from app.canvas.context import FrameOptions
 from app.canvas.frame import FrameItem
+from app.canvas.grid import MatrixGrid
 from app.canvas.picture import painting_on_screen
 from app.canvas.side_by_side import CompareFrameItem
 from app.canvas.theme import Theme, font
@@ -46,12 +47,16 @@ class CanvasView(pg.GraphicsView):
     barClicked(int)
         A bar of the probabilities was clicked (pressed and released on it, not panned): the
         vocabulary entry it shows.
+    cellClicked(str, tuple)
+        A cell of a grid of a trace array was clicked: the array's name and the cell's whole
+        index in it (exercise mode hides it).
     """
 
     repainted = Signal()
     resized = Signal()
     zoomed_changed = Signal(bool)
     barClicked = Signal(int)
+    cellClicked = Signal(str, tuple)
     frames_alone = False
     """Whether each frame is laid out as large as it allows by itself (presentation) rather
     than at the document's one type scale."""
@@ -86,6 +91,8 @@ class CanvasView(pg.GraphicsView):
         self._pending_paint = False
         self._pressed: tuple[QPointF, int] | None = None
         """Where the left button went down on a bar, and its entry."""
+        self._pressed_at: QPointF | None = None
+        """Where the left button went down."""
         self.words_hidden = False
         """Whether the last paint left out numbers or words too small to read (a note then
         says to zoom in: colour is never the only cue)."""
@@ -237,7 +244,19 @@ class CanvasView(pg.GraphicsView):
                 return item.entry_at(item.mapFromScene(scene_point))
         return None
 
+    def cell_at(self, point: QPoint) -> tuple[str, tuple[int, ...]] | None:
+        """The trace array and cell of the grid cell under a viewport ``point``, if any."""
+        scene_point = self.mapToScene(point)
+        for item in self.scene().items(scene_point):
+            if isinstance(item, MatrixGrid) and item.source is not None:
+                cell = item.cell_at(item.mapFromScene(scene_point))
+                if cell is not None:
+                    return item.source[0], item.source[1].index_of(*cell)
+        return None
+
     def mousePressEvent(self, event: QMouseEvent) -> None:
+        self._pressed_at = event.position() if event.button() == Qt.MouseButton.LeftButton \
+            else None
         entry = self.bar_entry_at(event.position().toPoint()) \
             if event.button() == Qt.MouseButton.LeftButton else None
         self._pressed = None if entry is None else (event.position(), entry)
@@ -246,11 +265,16 @@ class CanvasView(pg.GraphicsView):
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         super().mouseReleaseEvent(event)
         pressed, self._pressed = self._pressed, None
-        if pressed is None or event.button() != Qt.MouseButton.LeftButton:
+        at, self._pressed_at = self._pressed_at, None
+        if event.button() != Qt.MouseButton.LeftButton or at is None \
+                or (event.position() - at).manhattanLength() > CLICK_SLOP:
             return
-        if (event.position() - pressed[0]).manhattanLength() <= CLICK_SLOP \
-                and self.bar_entry_at(event.position().toPoint()) == pressed[1]:
+        if pressed is not None and self.bar_entry_at(event.position().toPoint()) == pressed[1]:
             self.barClicked.emit(pressed[1])
+            return
+        cell = self.cell_at(event.position().toPoint())
+        if cell is not None:
+            self.cellClicked.emit(*cell)
 
     def zoom_hint(self) -> str:
         """The note shown while numbers are too small to print."""
