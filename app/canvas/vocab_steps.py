@@ -10,11 +10,12 @@ from app.canvas.bars import BAR_LENGTH, MANY_ENTRIES, TOP_ENTRIES, BarsSpec, Pro
 from app.canvas.context import LayoutContext, numbered
 from app.canvas.corner import row_width
 from app.canvas.grid import NUMBER_SIZE
-from app.canvas.layout import ROW_GAP, place_row, wrap_width
+from app.canvas.layout import ROW_GAP, RowPart, place_row, wrap_width
 from app.canvas.pieces import custom_grid, number, text_lines, word
 from app.model.operands import parameter_path
 from engine import Step
 from engine.names import short_name
+from engine.numbers import format_exact
 
 TEXT_GAP = 12.0
 MANY_TABLE_ROWS = 24
@@ -55,20 +56,29 @@ def lay_out_embed(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRec
         features, explain=table_text,
         highlight_rows=frozenset(k for k, r in enumerate(shown) if r in picked_by))
 
+    scale = stack.embedding_scale
+    picked = table[ids] if scale is not None else ctx.array(step.writes[0])
+    name = "picked" if scale is not None else short_name(step.writes[0])
+
     def x_text(row: int, col: int) -> str:
-        return (f"X[{row},{col}] = embedding[{ids[row]},{col}] = "
+        return (f"{name}[{row},{col}] = embedding[{ids[row]},{col}] = "
                 f"{number(ctx, float(table[ids[row], col]))}")
 
-    x_grid = custom_grid(ctx, word(ctx, "embed_x"), ctx.array(step.writes[0]),
-                         [word(ctx, "embed_row", token=t, id=i)
-                          for t, i in zip(ctx.tokens, ids, strict=True)],
+    x_grid = custom_grid(ctx, word(ctx, "embed_picked" if scale is not None else "embed_x"),
+                         picked, [word(ctx, "embed_row", token=t, id=i)
+                                  for t, i in zip(ctx.tokens, ids, strict=True)],
                          features, explain=x_text, highlight_receiver=True)
-    rect = place_row(parent, [id_grid, word(ctx, "embed_pick"), table_grid, "→", x_grid], 0, 0,
-                     ctx.theme)
+    parts: list[RowPart] = [id_grid, word(ctx, "embed_pick"), table_grid, "→", x_grid]
     pairs = " · ".join(word(ctx, "embed_pair", token=t, id=i)
                        for t, i in zip(ctx.tokens, ids, strict=True))
-    note = text_lines(parent, [word(ctx, "embed_note", pairs=pairs)], 0,
-                      rect.bottom() + TEXT_GAP, ctx, size=15, role="text")
+    notes = [word(ctx, "embed_note", pairs=pairs)]
+    if scale is not None:
+        factor = format_exact(scale)
+        parts += [f"× {factor} =", ctx.grid(step.writes[0], highlight_receiver=True,
+                                              title=word(ctx, "embed_scaled", scale=factor))]
+        notes.append(word(ctx, "embed_scale_note", scale=factor))
+    rect = place_row(parent, parts, 0, 0, ctx.theme)
+    note = text_lines(parent, notes, 0, rect.bottom() + TEXT_GAP, ctx, size=15, role="text")
     return rect.united(note)
 
 

@@ -412,11 +412,13 @@ class Facts:
 
     @property
     def qk_unscaled_mean_square(self) -> float:
-        """Mean square of the head's normed q divided by γ_q (its non-zero entries): close
-        to 1, whatever γ_q is."""
+        """Mean square of the head's normed q, less β_q (when given), divided by γ_q (its
+        non-zero entries): close to 1, whatever γ_q and β_q are."""
         gamma = self.scenario.parameter(self.step.reads[2])
+        beta = self.modules.attention.beta_q
         kept = gamma != 0
-        return float(np.mean((self.head_row(self.step.writes[0])[kept] / gamma[kept]) ** 2))
+        normed = self.head_row(self.step.writes[0]) - (beta if beta is not None else 0.0)
+        return float(np.mean((normed[kept] / gamma[kept]) ** 2))
 
     def largest(self, name: str) -> float:
         """The receiver's entry of largest size in the array ``name``."""
