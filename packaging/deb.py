@@ -74,7 +74,8 @@ def _copy(source: Path, target: Path) -> None:
         target.symlink_to(os.readlink(source))
         return
     shutil.copy2(source, target)
-    executable = source.stat().st_mode & 0o111
+    # Shared libraries and extension modules are read, not run (Debian policy 8.1: 0644).
+    executable = source.stat().st_mode & 0o111 and ".so" not in source.name
     target.chmod(0o755 if executable else 0o644)
 
 
