@@ -12,22 +12,12 @@
 # README.txt.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BUNDLE="$ROOT/dist/qkv-studio"
-OUT="$ROOT/dist"
-
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --bundle) BUNDLE=$(realpath -m "$2"); shift 2 ;;
-    --out) OUT=$(realpath -m "$2"); shift 2 ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
-    *) echo "build-archive.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
-  esac
-done
-
 started=$(date +%s.%N)
-[ -x "$BUNDLE/qkv-studio" ] || bash "$ROOT/packaging/build-linux.sh" --dist "$(dirname "$BUNDLE")"
-VERSION=$(sed -n 's/^__version__ = "\(.*\)"$/\1/p' "$ROOT/app/__init__.py")
+source "$(dirname "${BASH_SOURCE[0]}")/linux/release-common.sh"
+if [ ${#REST[@]} -gt 0 ]; then
+  echo "build-archive.sh: unknown option ${REST[0]} (try --help)" >&2; exit 2
+fi
+prepare_release
 NAME="qkv-studio-$VERSION-linux-x86_64"
 
 STAGE=$(mktemp -d)
@@ -35,7 +25,6 @@ trap 'rm -rf "$STAGE"' EXIT
 cp -a "$BUNDLE" "$STAGE/$NAME"
 install -m755 "$ROOT/packaging/linux/install.sh" "$STAGE/$NAME/install.sh"
 install -m644 "$ROOT/packaging/linux/README.txt" "$STAGE/$NAME/README.txt"
-mkdir -p "$OUT"
 ARCHIVE="$OUT/$NAME.tar.xz"
 tar -C "$STAGE" --owner=0 --group=0 --numeric-owner --sort=name -cf - "$NAME" \
   | xz -9 -T0 > "$ARCHIVE"

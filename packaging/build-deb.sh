@@ -12,25 +12,17 @@
 # by packaging/deb.py (see packaging/README.md for what goes where).
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BUNDLE="$ROOT/dist/qkv-studio"
-OUT="$ROOT/dist"
+started=$(date +%s.%N)
+source "$(dirname "${BASH_SOURCE[0]}")/linux/release-common.sh"
 LINTIAN=1
 PY=${PYTHON:-python3}
-
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --bundle) BUNDLE=$(realpath -m "$2"); shift 2 ;;
-    --out) OUT=$(realpath -m "$2"); shift 2 ;;
-    --no-lintian) LINTIAN=0; shift ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
-    *) echo "build-deb.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
+for option in "${REST[@]}"; do
+  case "$option" in
+    --no-lintian) LINTIAN=0 ;;
+    *) echo "build-deb.sh: unknown option $option (try --help)" >&2; exit 2 ;;
   esac
 done
-
-started=$(date +%s.%N)
-[ -x "$BUNDLE/qkv-studio" ] || bash "$ROOT/packaging/build-linux.sh" --dist "$(dirname "$BUNDLE")"
-VERSION=$(sed -n 's/^__version__ = "\(.*\)"$/\1/p' "$ROOT/app/__init__.py")
+prepare_release
 MAINTAINER="QKV Studio developers <qkv-studio@packages.invalid>"
 if [ -n "${DEBFULLNAME:-}" ] && [ -n "${DEBEMAIL:-}" ]; then MAINTAINER="$DEBFULLNAME <$DEBEMAIL>"; fi
 GLIBC=$(ldd --version | head -1 | grep -o '[0-9]\+\.[0-9]\+$')
@@ -38,7 +30,6 @@ GLIBC=$(ldd --version | head -1 | grep -o '[0-9]\+\.[0-9]\+$')
 STAGE=$(mktemp -d)
 trap 'rm -rf "$STAGE"' EXIT
 "$PY" "$ROOT/packaging/deb.py" "$BUNDLE" "$STAGE/root" "$VERSION" "$MAINTAINER" "$GLIBC"
-mkdir -p "$OUT"
 DEB="$OUT/qkv-studio_${VERSION}_amd64.deb"
 dpkg-deb --root-owner-group -Zxz -z9 --build "$STAGE/root" "$DEB" >/dev/null
 

@@ -42,6 +42,15 @@ refresh_caches() {
   fi
 }
 
+prune() {
+  # Remove the empty folders from $1 up to $PREFIX, never above it.
+  folder=$1
+  while [ "$folder" != "$(dirname "$PREFIX")" ] && [ "${folder#"$PREFIX"}" != "$folder" ]; do
+    rmdir "$folder" 2>/dev/null || return 0
+    folder=$(dirname "$folder")
+  done
+}
+
 uninstall() {
   if [ ! -f "$MANIFEST" ]; then
     echo "install.sh: QKV Studio is not installed in $PREFIX / QKV Studio 未安装在 $PREFIX" >&2
@@ -49,7 +58,7 @@ uninstall() {
   fi
   while IFS= read -r file; do
     rm -f "$file"
-    rmdir -p "$(dirname "$file")" 2>/dev/null || true
+    prune "$(dirname "$file")"
   done < "$MANIFEST"
   rm -rf "$TARGET"
   refresh_caches
@@ -60,7 +69,7 @@ uninstall() {
     rm -f "$SHARE/applications/mimeinfo.cache"
   fi
   for folder in "$SHARE/applications" "$PREFIX/opt" "$BIN" "$SHARE"; do
-    rmdir -p "$folder" 2>/dev/null || true
+    prune "$folder"
   done
   echo "install.sh: QKV Studio removed from $PREFIX / 已从 $PREFIX 卸载 QKV Studio"
 }
