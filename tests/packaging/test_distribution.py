@@ -227,11 +227,6 @@ def install_sh(folder: Path, home: Path, *args: str) -> subprocess.CompletedProc
                           capture_output=True, text=True, timeout=120)
 
 
-def every_file(home: Path) -> set[str]:
-    return {path.relative_to(home).as_posix() for path in home.rglob("*")
-            if path.is_file() or path.is_symlink()}
-
-
 @pytest.mark.skipif(shutil.which("ldd") is None, reason="ldd missing")
 def test_install_sh_sets_up_one_user_and_uninstall_leaves_nothing(tmp_path: Path) -> None:
     unpacked = fake_bundle(tmp_path / "unpacked")
