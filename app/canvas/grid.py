@@ -400,15 +400,17 @@ class MatrixGrid(QGraphicsObject):
                 return shade
 
             rows = values.shape[0]
+            drawn = [] if self.heat else \
+                sorted(r for r in spec.highlight_rows if 0 <= r < rows) if self.large \
+                else list(range(rows))
             masked = spec.masked if spec.masked is not None else \
                 np.broadcast_to(np.False_, values.shape)  # no memory for 38 million cells
-            if self.heat:  # no cell drawn one by one: levels only of blocks and cells in view
+            if self.heat and block_shape(*values.shape) != (1, 1):
+                # no cell drawn one by one: levels only of the blocks and the cells in view
                 self._cell_plan = _Cells(lo, hi, [], np.zeros((0, 0), np.uint8), masked)
                 return self._cell_plan
             self._cell_plan = _Cells(
-                lo, hi,
-                sorted(r for r in spec.highlight_rows if 0 <= r < rows) if self.large
-                else list(range(rows)),
+                lo, hi, drawn,
                 remembered(values, ("shade", lo, hi), lambda: _levels(values, lo, hi),
                            shade_after),
                 masked)
@@ -434,8 +436,8 @@ class MatrixGrid(QGraphicsObject):
             masked_rgb = theme.color("masked")
             grey = (masked_rgb.red(), masked_rgb.green(), masked_rgb.blue())
             mask = None if spec.masked is None else hash(spec.masked.tobytes())
-            if self.heat:
-                block = block_shape(rows, cols)
+            block = block_shape(rows, cols)
+            if block != (1, 1):
                 image = remembered(spec.values, ("blocks", block, cells.lo, cells.hi, mask, grey),
                                    lambda: _blocks_image(block_means(spec.values, spec.masked,
                                                                      block),
@@ -821,7 +823,7 @@ class MatrixGrid(QGraphicsObject):
     def _level(self, row: int, col: int) -> int:
         """A cell's cividis level (a heat map works out only the cells asked for)."""
         cells = self._cells()
-        if not self.heat:
+        if cells.shade.size:
             return int(cells.shade[row, col])
         return int(_levels(self.spec.values[row:row + 1, col:col + 1], cells.lo, cells.hi)[0, 0])
 
