@@ -298,7 +298,11 @@ class MatrixGrid(QGraphicsObject):
         self.format, widest_text = number_format(values, spec.decimals)
         """One format for every cell (scientific for all when one value is huge)."""
         widest = text_advance(widest_text, NUMBER_SIZE)
-        widest_col = widest_advance(tuple(map(str, spec.col_labels)), 12)
+        rows, cols = values.shape
+        # Columns too many to print even at the narrowest cell: a heat map, whose first and last
+        # labels alone are printed (no need to measure 50,257 vocabulary entries).
+        widest_col = 0.0 if needs_heat(0, cols, max(46.0, widest + 8.0), 0.0) else \
+            widest_advance(tuple(map(str, spec.col_labels)), 12)
         # 4 units each side of the widest number: enough to keep neighbours apart, and 3-decimal
         # grids of 8 tokens then print their numbers 20 px tall on a 1920×1080 sheet.
         self.cell_width = max(46.0, widest + 8.0, widest_col + 8.0)
@@ -306,7 +310,6 @@ class MatrixGrid(QGraphicsObject):
         self.natural_cell = QSizeF(self.cell_width, CELL_HEIGHT)
         """A cell's size printed normally (a heat map's numbers are drawn at this size, scaled
         down to its cells)."""
-        rows, cols = values.shape
         self.heat = needs_heat(rows, cols, self.cell_width, CELL_HEIGHT)
         """Drawn as a heat map (:mod:`app.canvas.heat`): its cells squeezed into a bounded
         extent, its colours by blocks, its numbers only when zoomed in."""
