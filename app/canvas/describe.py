@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
+import numpy.typing as npt
+
 from app.canvas.context import FrameOptions
 from app.model.next_token import draw_view, loss_view, stack_is_causal
 from app.model.operands import array_name, tokens_of, visible_of
@@ -18,8 +21,8 @@ MAX_VALUES = 12
 """A row longer than this is cut with an ellipsis."""
 
 
-def _row(values: list[float]) -> str:
-    shown = [format_number(v, 3) for v in values[:MAX_VALUES]]
+def _row(values: npt.NDArray[np.float64]) -> str:
+    shown = [format_number(float(v), 3) for v in values[:MAX_VALUES]]  # 50,257: 10 formatted
     return ", ".join(shown) + (", …" if len(values) > MAX_VALUES else "")
 
 
@@ -84,7 +87,7 @@ def _written_rows(trace: Trace, step: Step, receiver: int, options: FrameOptions
         for values, prefix in rows:
             facts.append(prefix + frame_word(
                 lang, "row_values", name=name, token=tokens[receiver],
-                values=_row([float(v) for v in values[receiver]])))
+                values=_row(values[receiver])))
     return facts
 
 
