@@ -72,7 +72,8 @@ MARK_SIZE = 9.0
 HEADER_HEIGHT = 20.0
 DECIMALS = 3
 LEGEND_HEIGHT = 22.0
-LEGEND_BAR = 160.0
+LEGEND_BAR = 100.0
+LINE_HEIGHT = 18.0
 """A heat map's colour scale under its note: its lowest number, the bar, its highest."""
 ZOOMED_TEXT = 5.0
 """On screen, a heat map prints the numbers of the cells in view once they are this many
@@ -324,25 +325,28 @@ class MatrixGrid(QGraphicsObject):
         title_width = text_advance(self._title(), 14, bold=True) + 22
         self.large = rows * cols > LARGE_GRID_CELLS or self.heat
         self.note = spec.note
+        self._heat_lines = ("", "")
+        """A heat map's lines under its colour scale and above it: what a square is, how to
+        read a cell."""
         if self.heat:
             down, across = block_shape(rows, cols)
             self.note = join_notes(spec.lang, self.note, frame_word(
-                spec.lang, "heat_note", rows=span_text(0, rows - 1),
-                cols=span_text(0, cols - 1), block=frame_word(
-                    spec.lang, "heat_cell" if down * across == 1 else "heat_block",
-                    down=down, across=across)))
+                spec.lang, "heat_note", rows=span_text(0, rows - 1), cols=span_text(0, cols - 1)))
+            self._heat_lines = (frame_word(spec.lang, "heat_cell" if down * across == 1
+                                           else "heat_block", down=down, across=across),
+                                frame_word(spec.lang, "heat_hint"))
         elif self.large:
             shown = frame_word(spec.lang, "large_highlighted" if spec.highlight_rows
                                else "large_colours")
             self.note = join_notes(spec.lang, self.note, frame_word(
                 spec.lang, "large_note", cells=rows * cols, shown=shown))
-        note_width = text_advance(self.note, 12) + 4 if self.note else 0.0
-        if self.heat:  # the colour scale's line: lowest, bar, highest, the hint
-            note_width = max(note_width, 2 * text_advance(widest_text, 12) + LEGEND_BAR + 12
-                             + text_advance(f"   {frame_word(spec.lang, 'heat_hint')}", 12))
+        note_width = max([text_advance(line, 12) + 4 for line in (self.note, *self._heat_lines)
+                          if line], default=0.0)
+        if self.heat:  # the colour scale's line: lowest, bar, highest
+            note_width = max(note_width, 2 * text_advance(widest_text, 12) + LEGEND_BAR + 16)
         self._width = max(self.label_width + cols * self.cell_width, title_width, note_width)
         self._height = self.grid_origin.y() + rows * self.cell_height + \
-            (20.0 if self.note else 0.0) + (LEGEND_HEIGHT if self.heat else 0.0)
+            (20.0 if self.note else 0.0) + (LEGEND_HEIGHT + 2 * LINE_HEIGHT if self.heat else 0.0)
         self._heat: tuple[QRectF, QImage] | None = None
         self._cell_plan: _Cells | None = None
         self._shape_picture: QPicture | None = None
@@ -525,7 +529,7 @@ class MatrixGrid(QGraphicsObject):
 
     def _legend_rect(self) -> QRectF:
         """Where a heat map's colour bar goes: between its lowest and highest number."""
-        top = self.note_rect().bottom() + 4
+        top = self.note_rect().bottom() + LINE_HEIGHT
         low = text_advance(self._legend_ends()[0], 12) + 6
         return QRectF(low, top + 4, LEGEND_BAR, LEGEND_HEIGHT - 10)
 
@@ -632,11 +636,14 @@ class MatrixGrid(QGraphicsObject):
             low, high = self._legend_ends()
             bar = self._legend_rect()
             ends = QRectF(0, bar.top() - 4, self._width, LEGEND_HEIGHT - 2)
-            hint = frame_word(spec.lang, "heat_hint")
-            runs.append((text_font(hint, 12), muted, ends, left,
-                         [(QRectF(0, ends.top(), bar.left(), ends.height()), low),
+            block, hint = self._heat_lines
+            above = QRectF(0, self.note_rect().bottom(), self._width, LINE_HEIGHT)
+            below = QRectF(0, ends.bottom() + 2, self._width, LINE_HEIGHT)
+            runs.append((text_font(block + hint, 12), muted, above.united(below), left,
+                         [(above, block), (below, hint),
+                          (QRectF(0, ends.top(), bar.left(), ends.height()), low),
                           (QRectF(bar.right() + 6, ends.top(), ends.right() - bar.right(),
-                                  ends.height()), f"{high}   {hint}")]))
+                                  ends.height()), high)]))
         return runs
 
     def _texts(self) -> QPicture:
@@ -804,6 +811,12 @@ class MatrixGrid(QGraphicsObject):
         if height > self.cell_height:
             top = min(max(top, self.grid_origin.y()), self.cells_area().bottom() - height)
         return QRectF(0.0, top, self.label_width - LABEL_GAP, height)
+
+    @property
+    def heat_lines(self) -> tuple[str, str]:
+        """A heat map's line on what a square is and its line on reading a cell (empty for a
+        printed grid)."""
+        return self._heat_lines
 
     @property
     def note_text(self) -> str:

@@ -20,10 +20,11 @@ HEAT_FROM_WIDTH = 2400.0
 HEAT_FROM_HEIGHT = 1600.0
 """A grid whose cells printed at their natural size would be wider or taller than this (about
 52 columns of three decimals, 61 rows) is drawn as a heat map."""
-HEAT_WIDTH = 640.0
-HEAT_HEIGHT = 480.0
+HEAT_WIDTH = 400.0
+HEAT_HEIGHT = 300.0
 """The largest extent, in item units, of a heat map's cells: a GPT-2 layer's widest step
-(X · W1 → hidden · W2, four maps) then fits a 1920-unit sheet at about half size."""
+(X · W1 + b1 = hidden, four maps a row) then fits a 1920-unit sheet at about its natural
+size, so a deck of its frames prints its numbers at a slide's size."""
 HEAT_BLOCKS = 1024
 """At most this many squares along each side of a heat map: a longer side groups its cells
 into blocks of ⌈cells / 1024⌉."""

@@ -18,6 +18,7 @@ from app.canvas.context import FrameOptions
 from app.canvas.frame import FrameItem
 from app.canvas.grid import GridSpec, MatrixGrid, _levels
 from app.canvas.theme import SLIDE
+from app.export.dialog import ExportDialog
 from app.window.studio import StudioWindow
 from engine import Trace, compute, format_number
 from tests.app.driving import close_window
@@ -82,7 +83,9 @@ def test_a_heat_map_square_is_the_mean_of_its_block(gpt2: Trace) -> None:
     means[:, 1005] = values[:, 50_250:].mean(axis=1)
     levels = np.rint(np.clip((means - lo) / (hi - lo), 0, 1) * 255).astype(int)
     assert np.array_equal(pixels(grid), CIVIDIS_ARGB[levels])
-    assert "rows 0–767 × columns 0–50,256: a square is the mean of 1 × 50 cells" in grid.note_text
+    assert grid.note_text == "heat map of rows 0–767 × columns 0–50,256"
+    assert grid.heat_lines == ("a square is the mean of 1 × 50 cells",
+                               "hover: a cell's value · zoom in: the numbers")
 
 
 def test_a_heat_map_hover_names_every_cell_exactly(gpt2: Trace) -> None:
@@ -178,6 +181,12 @@ def test_the_head_chooser_draws_one_head_at_a_time(qtbot: QtBot) -> None:
                                  if g.spec.title.startswith("shares")] == ["shares · head 5"])
         shares = [g for g in grid_of_all(win) if g.spec.title.startswith("shares")]
         assert np.array_equal(shares[0].spec.values, trace.arrays["weights"][4])
+        dialog = ExportDialog(win.state.trace, 0, win.frame_options(), win, name="heads")
+        heads = dialog.head_box
+        assert [heads.itemText(k) for k in range(heads.count())] == \
+            [f"Head {k}" for k in range(1, 13)] and heads.currentData() == 4, \
+            "the export dialog offers the same heads, the one shown chosen"
+        dialog.deleteLater()
     finally:
         close_window(win)
 
