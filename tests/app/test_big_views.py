@@ -210,3 +210,17 @@ def test_the_whole_layer_paints_every_step_into_a_file(gpt2: Trace) -> None:
         painter = QPainter(image)
         scene.render(painter, QRectF(0, 0, 960, 540), frame.boundingRect())
         painter.end()
+
+
+def test_the_editor_shows_the_vocabulary_head_without_a_cell_per_number(
+        window: StudioWindow) -> None:
+    """768 × 50,257 = 38.6 million numbers: a table model that answers each cell on demand."""
+    from PySide6.QtCore import QAbstractTableModel, Qt
+
+    model = window.editor.tables["block.unembed"].model()
+    assert isinstance(model, QAbstractTableModel)
+    assert (model.rowCount(), model.columnCount()) == (768, 50_257)
+    unembed = window.state.scenario.parameter("block.unembed")
+    for row, col in [(0, 0), (767, 50_256), (400, 31_337)]:
+        shown = model.data(model.index(row, col), Qt.ItemDataRole.DisplayRole)
+        assert shown == format_number(float(unembed[row, col]), 2)
