@@ -224,3 +224,27 @@ def test_the_editor_shows_the_vocabulary_head_without_a_cell_per_number(
     for row, col in [(0, 0), (767, 50_256), (400, 31_337)]:
         shown = model.data(model.index(row, col), Qt.ItemDataRole.DisplayRole)
         assert shown == format_number(float(unembed[row, col]), 2)
+
+
+def test_the_draw_of_a_large_vocabulary_sums_the_entries_it_leaves_out() -> None:
+    """The three-layer chapter document with a 40-entry vocabulary: the draw's chart lists its
+    ranked rows and a row for the 30 others with their summed share of the draw."""
+    from engine import parse_scenario
+    from tests.engine.generation_documents import cases
+
+    doc = cases()["three-layers"]
+    rng = np.random.default_rng(8)
+    d = len(doc["embedding"][0])
+    doc["head"] = {**doc["head"], "unembed": np.round(rng.normal(0, 1, (d, 40)), 2).tolist(),
+                   "vocab": [f"v{k}" for k in range(40)]}
+    doc["embedding"] = [*doc["embedding"], *np.round(rng.normal(0, 1, (37, d)), 2).tolist()]
+    doc["generation"] = {"temperature": 1.5, "seed": 2}
+    trace = compute(parse_scenario(doc))
+    frame = FrameItem(trace, [s.op for s in trace.steps].index("sample"), FrameOptions())
+    bars = frame.items_of(ProbabilityBars)[0]
+    shares = trace.arrays["gen1.sample_probs"]
+    shown = [entry for _rect, entry in bars.rows]
+    label, rest = bars.spec.others[0]
+    assert label == f"the other {40 - len(shown)}" and len(shown) in (10, 11)
+    assert rest == pytest.approx(1 - shares[shown].sum(), abs=1e-12)
+    assert shown[:10] == np.argsort(-trace.arrays["probs"][-1], kind="stable")[:10].tolist()
