@@ -16,10 +16,11 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-HEAT_FROM_WIDTH = 2400.0
-HEAT_FROM_HEIGHT = 1600.0
+HEAT_FROM_WIDTH = 4800.0
+HEAT_FROM_HEIGHT = 3400.0
 """A grid whose cells printed at their natural size would be wider or taller than this (about
-52 columns of three decimals, 61 rows) is drawn as a heat map."""
+104 columns of three decimals, 130 rows) is drawn as a heat map; a 64-position document's
+grids keep their printed receiver row."""
 HEAT_WIDTH = 400.0
 HEAT_HEIGHT = 300.0
 """The largest extent, in item units, of a heat map's cells: a GPT-2 layer's widest step
