@@ -38,15 +38,19 @@ pick_python() {
   echo "dev.sh: Python 3.11 or newer is needed" >&2; exit 1
 }
 
-ensure_venv() {
-  local stamp=.venv/.installed
-  local wanted
-  wanted=$(sha256sum pyproject.toml | cut -d' ' -f1)
+ensure_venv() {  # $1: the extras needed, comma-separated; installed ones are kept
+  local needed=$1 stamp=.venv/.installed hash had="" extra all missing=0
+  hash=$(sha256sum pyproject.toml | cut -d' ' -f1)
   if [ ! -x .venv/bin/python ]; then "$(pick_python)" -m venv .venv; fi
-  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wanted" ]; then
+  if [ -f "$stamp" ] && [ "$(cut -d' ' -f1 "$stamp")" = "$hash" ]; then
+    had=$(cut -s -d' ' -f2 "$stamp")
+  fi
+  for extra in ${needed//,/ }; do [[ ",$had," == *",$extra,"* ]] || missing=1; done
+  if [ "$missing" -eq 1 ]; then
+    all=$(printf '%s,%s' "$had" "$needed" | tr ',' '\n' | grep -v '^$' | sort -u | paste -sd,)
     .venv/bin/python -m pip install -q --upgrade pip
-    .venv/bin/python -m pip install -q -e ".[export,test]"
-    echo "$wanted" > "$stamp"
+    .venv/bin/python -m pip install -q -e ".[$all]"
+    echo "$hash $all" > "$stamp"
   fi
 }
 
@@ -55,12 +59,13 @@ shift || true
 case "$command" in
   run)
     ensure_system
-    ensure_venv
+    ensure_venv export
     exec .venv/bin/qkv-studio "$@"
     ;;
   test)
     ensure_system
-    ensure_venv
+    # QKV_NO_REFERENCE=1 leaves out torch and transformers (about 1.1 GB): their tests then skip.
+    if [ -n "${QKV_NO_REFERENCE:-}" ]; then ensure_venv export,test; else ensure_venv export,test,reference; fi
     .venv/bin/ruff check .
     .venv/bin/mypy
     .venv/bin/vulture  # dead code; settings in pyproject.toml, exceptions in scripts/vulture_whitelist.py

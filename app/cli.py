@@ -22,7 +22,7 @@ EXIT_REFUSED = 2
 EXIT_FAILED = 1
 """A file that cannot be written (a refused document or option: :data:`EXIT_REFUSED`)."""
 MAX_INDENT = 16
-COMMANDS = ("compute", "explain", "generate", "import-hf", "export")
+COMMANDS = ("compute", "explain", "generate", "import-hf", "export", "worksheet")
 
 
 def _document_help() -> str:
@@ -82,6 +82,8 @@ def _import_hf(args: argparse.Namespace) -> int:
     """Open a Hugging Face checkpoint folder as a document: printed, or written to ``--out``."""
     from engine import ScenarioError, WriteError, dumps_scenario, save_scenario
     from engine.checkpoint import import_checkpoint
+    from engine.io import needs_sidecar
+    from engine.sidecar_write import JSON_NUMBERS
 
     try:
         scenario = import_checkpoint(args.folder, args.text, args.layers)
@@ -92,6 +94,9 @@ def _import_hf(args: argparse.Namespace) -> int:
         return _refuse(str(error))
     except WriteError as error:
         return _refuse(str(error), EXIT_FAILED)
+    if needs_sidecar(scenario):
+        return _refuse(f"the model holds more than the {JSON_NUMBERS:,} numbers a document "
+                       f"prints as JSON: give --out FILE to write it with its sidecar of weights")
     sys.stdout.write(dumps_scenario(scenario))
     return 0
 
@@ -114,9 +119,20 @@ def _compute(args: argparse.Namespace) -> int:
     trace = _load_trace(args.file)
     if trace is None:
         return EXIT_REFUSED
-    json.dump(trace.to_json(), sys.stdout, ensure_ascii=False, indent=args.indent)
+    names = None if args.arrays is None else [name.strip() for name in args.arrays.split(",")]
+    unknown = [name for name in names or () if name not in trace.arrays]
+    if unknown:
+        return _refuse(f"--arrays: the trace has no array \"{unknown[0]}\" (its arrays: "
+                       f"{_shown(list(trace.arrays))})")
+    json.dump(trace.to_json(names), sys.stdout, ensure_ascii=False, indent=args.indent)
     sys.stdout.write("\n")
     return 0
+
+
+def _shown(names: list[str], most: int = 12) -> str:
+    """The first ``most`` names and how many more."""
+    shown = ", ".join(names[:most])
+    return shown if len(names) <= most else f"{shown} and {len(names) - most} more"
 
 
 def _refuse(message: str, status: int = EXIT_REFUSED) -> int:
@@ -178,7 +194,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="qkv-studio",
         description="Watch attention compute, step by step. Without a command, opens the window.",
         epilog="commands: compute FILE | explain FILE ARRAY[i,j] | generate FILE --steps K | "
-               "import-hf DIR --text TEXT | export FILE --format … (each has --help)")
+               "import-hf DIR --text TEXT | export FILE --format … | worksheet FILE --out "
+               "SHEET.pdf (each has --help)")
     parser.add_argument("--version", action="version", version=f"qkv-studio {__version__}")
     parser.add_argument("--selftest", action="store_true",
                         help="compute and paint the F11 example offscreen, check the pictures, "
@@ -196,12 +213,20 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
     if command == "compute":
         parser.add_argument("--indent", type=int, default=None,
                             help=f"pretty-print the JSON (0 to {MAX_INDENT} spaces)")
+        parser.add_argument("--arrays", default=None,
+                            help="print only these arrays of the trace, for example "
+                                 "logits,L3.weights (default: every array; a whole model's "
+                                 "trace is large)")
         parser.set_defaults(run=_compute)
     elif command == "explain":
         parser.add_argument("cell", help="the cell, for example Q[1,0], scores[0,1,0], probs[1,2]")
         parser.set_defaults(run=_explain)
     elif command == "generate":
         _add_generate_arguments(parser)
+    elif command == "worksheet":
+        from app.export.worksheet_cli import add_worksheet_arguments
+
+        add_worksheet_arguments(parser)
     else:
         from app.export.cli import add_export_arguments
 

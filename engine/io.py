@@ -5,24 +5,30 @@ from __future__ import annotations
 import json
 import os
 import stat
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from engine.errors import ScenarioError
 from engine.migrate import migrate
-from engine.reader import MAX_NUMBERS
+from engine.reader import MAX_POSITIONS, MAX_VOCAB, FloatArray
 from engine.refusals import Refusal
-from engine.safe_write import WriteError, write_bytes
-from engine.scenario import Scenario, parse_scenario
+from engine.safe_write import WriteError, replacing_together, write_all, write_bytes
+from engine.scenario import Scenario, number_count, parse_scenario
+from engine.sidecar import Resolver, is_reference, placed, sidecar_name
+from engine.sidecar_write import JSON_NUMBERS, split_arrays, write_safetensors
+from engine.writer import as_array, to_document
 
 MAX_NUMBER_BYTES = 38
 """The most a saved number takes: 24 characters (``-2.2250738585072014e-308``), ``, `` after it,
 and at worst a row of its own (8 spaces of indent, ``[``, ``]``, ``,`` and a line break)."""
-MAX_TEXT_BYTES = 4 * 1024 * 1024
-"""More than all of a document's text can take: (512 tokens + 4,096 vocabulary labels) × 40
-characters × 6 bytes (a control character is saved as ``\u001b``), the title, the note, the keys."""
-MAX_FILE_BYTES = MAX_NUMBERS * MAX_NUMBER_BYTES + MAX_TEXT_BYTES
-"""Documents up to this size are read (156 MiB): every document the editor accepts (at most
-:data:`~engine.reader.MAX_NUMBERS` numbers) saves within it, so it opens again."""
+MAX_TEXT_BYTES = (MAX_POSITIONS + MAX_VOCAB) * 40 * 6 + 4 * 1024 * 1024
+"""More than all of a document's text can take: (512 tokens + 131,072 vocabulary labels) × 40
+characters × 6 bytes (a control character is saved as ``\u001b``), the title, the note, the keys
+and the sidecar's references (34 MiB)."""
+MAX_FILE_BYTES = JSON_NUMBERS * MAX_NUMBER_BYTES + MAX_TEXT_BYTES
+"""Documents up to this size are read (338 MiB): every document saves within it, its numbers in
+the JSON up to :data:`~engine.sidecar_write.JSON_NUMBERS`, past that in its sidecar."""
 
 
 def read_document(path: str | os.PathLike[str]) -> object:
@@ -128,23 +134,61 @@ def _size_text(size: int) -> str:
 
 
 def load_scenario(path: str | os.PathLike[str]) -> Scenario:
-    """Read and validate a scenario document.
+    """Read and validate a scenario document, its ``"$file"`` references read from the sidecar
+    beside it (:mod:`engine.sidecar`).
 
     Raises
     ------
     ScenarioError
-        The first problem, naming the file or the place in the document.
+        The first problem, naming the file or the place in the document (and, for an array of
+        the sidecar, that file and key).
     """
-    return parse_scenario(migrate(read_document(path)))
+    file = Path(path)
+    resolver = Resolver(file.parent)
+    try:
+        document = resolver.resolve(read_document(file), "")
+    finally:
+        resolver.close()
+    try:
+        return parse_scenario(migrate(document))
+    except ScenarioError as error:
+        raise placed(error, resolver.references) from None
+
+
+@dataclass(frozen=True, eq=False)
+class Dumped:
+    """A document ready to write: its JSON text and the arrays its sidecar holds (none for a
+    document JSON holds whole)."""
+
+    text: str
+    sidecar: Mapping[str, FloatArray]
+
+
+def needs_sidecar(scenario: Scenario) -> bool:
+    """Whether the document holds more numbers than its JSON may
+    (:data:`~engine.sidecar_write.JSON_NUMBERS`)."""
+    return number_count(scenario) > JSON_NUMBERS
+
+
+def dump_scenario(scenario: Scenario, path: str | os.PathLike[str]) -> Dumped:
+    """The document to be written at ``path``: its text, and its sidecar's arrays when it holds
+    more numbers than JSON may (the references name the sidecar beside ``path``)."""
+    if not needs_sidecar(scenario):
+        return Dumped(dumps_scenario(scenario), {})
+    document, arrays = split_arrays(to_document(scenario, as_array), sidecar_name(path))
+    return Dumped(_format(document, 0) + "\n", arrays)
 
 
 def dumps_scenario(scenario: Scenario) -> str:
-    """The document as UTF-8-ready JSON text: readable, rows on one line each."""
+    """The document as UTF-8-ready JSON text, every array in it: readable, rows on one line
+    each."""
     return _format(scenario.to_document(), 0) + "\n"
 
 
 def _format(value: object, depth: int) -> str:
     pad, inner = "  " * depth, "  " * (depth + 1)
+    if is_reference(value):
+        return json.dumps(value, ensure_ascii=False)
     if isinstance(value, dict):
         items = [f"{inner}{json.dumps(k)}: {_format(v, depth + 1)}" for k, v in value.items()]
         return "{\n" + ",\n".join(items) + f"\n{pad}}}"
@@ -155,11 +199,13 @@ def _format(value: object, depth: int) -> str:
 
 
 def save_scenario(scenario: Scenario, path: str | os.PathLike[str]) -> None:
-    """Write the document with the one safe writer (:mod:`engine.safe_write`).
+    """Write the document with the one safe writer (:mod:`engine.safe_write`), and its sidecar
+    beside it when it has one (both replaced together).
 
-    If anything fails, the file that was at ``path`` is left as it was. A symbolic link is
-    followed (the file it points to is replaced, the link stays), a replaced file keeps its
-    permission bits and, where allowed, its owner; a new file gets 0666 less the umask.
+    If anything fails, the files that were at ``path`` and beside it are left as they were. A
+    symbolic link is followed (the file it points to is replaced, the link stays), a replaced
+    file keeps its permission bits and, where allowed, its owner; a new file gets 0666 less the
+    umask.
 
     Raises
     ------
@@ -167,12 +213,14 @@ def save_scenario(scenario: Scenario, path: str | os.PathLike[str]) -> None:
         One line naming ``path`` and the reason: the target is not a regular file, the disk is
         full, the document is larger than :data:`MAX_FILE_BYTES` (it could not be opened again)…
     """
-    write_document(dumps_scenario(scenario), path)
+    write_dumped(dump_scenario(scenario, path), path)
 
 
-def write_document(text: str, path: str | os.PathLike[str]) -> None:
-    """Write a document's text from :func:`dumps_scenario` as :func:`save_scenario` does (a
-    worker makes the text first and may stop before the file is touched).
+def write_dumped(dumped: Dumped, path: str | os.PathLike[str], *, mode: int | None = None
+                 ) -> None:
+    """Write a document from :func:`dump_scenario` as :func:`save_scenario` does (a worker
+    makes it first and may stop before the file is touched); ``mode``: the files' permission
+    bits (default: as :func:`~engine.safe_write.replacing` chooses).
 
     Raises
     ------
@@ -180,11 +228,17 @@ def write_document(text: str, path: str | os.PathLike[str]) -> None:
         As :func:`save_scenario`.
     """
     try:
-        data = text.encode("utf-8")
+        data = dumped.text.encode("utf-8")
     except UnicodeEncodeError as error:
         raise WriteError(path, f"the document holds text that is not valid Unicode (character "
                          f"{error.start}: a lone surrogate)") from None
     if len(data) > MAX_FILE_BYTES:
         raise WriteError(path, f"the document would be {_size_text(len(data))}; documents are "
                          f"limited to {_size_text(MAX_FILE_BYTES)} and could not be opened again")
-    write_bytes(path, data)
+    if not dumped.sidecar:
+        write_bytes(path, data, mode=mode)
+        return
+    beside = Path(path).with_name(sidecar_name(path))
+    with replacing_together([beside, path], mode=mode) as (sidecar, document):
+        write_safetensors(sidecar, dumped.sidecar)
+        write_all(document, data)

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.errors import ScenarioError
+from engine.exercises.document import parse_exercises
 from engine.modules import Encoder, Layer
 from engine.numbers import DECIMALS_RANGE
 from engine.parse_generation import parse_generation, parse_targets
@@ -42,7 +43,7 @@ from engine.writer import FORMAT_NAME, FORMAT_VERSION
 
 _TOP_KEYS = ("format", "version", "title", "note", "tokens", "X", "token_ids", "embedding",
              "positions", "encoder", "attention", "block", "layers", "head", "targets",
-             "generation", "display")
+             "generation", "display", "exercises")
 _DISPLAY_KEYS = ("decimals",)
 _ENCODER_KEYS = ("tokens", "X", "token_ids", "positions", "layers", "final_norm", "gamma_f",
                  "beta_f")
@@ -119,6 +120,7 @@ def parse_document(document: object) -> dict[str, Any]:
             "embedding": embedding, "positions": positions, "encoder": encoder, "layers": layers,
             "head": head, "targets": targets, "generation": generation,
             "decimals": _display(doc["display"]) if "display" in doc else None,
+            "exercises": parse_exercises(doc["exercises"]) if "exercises" in doc else (),
             "shorthand": shorthand, "head_in_block": head_in_block}
 
 

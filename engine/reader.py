@@ -19,24 +19,25 @@ from engine.refusals import NO_REASON, Refusal, Value
 
 FloatArray = npt.NDArray[np.float64]
 
-# What is accepted is usable: every step of the largest document composes its frame in about
-# two seconds on a loaded machine, and it saves within engine.io.MAX_FILE_BYTES
-# (docs/limits.md).
+# What the engine computes (docs/limits.md): a whole GPT-2 small (124 million numbers, a
+# vocabulary of 50,257) at 64 positions and more. What the canvas draws at once is the canvas's
+# own business: it shows a large array as a downsampled heat map, never refuses it.
 MAX_POSITIONS = 512
 MAX_WIDTH = 1024
-MAX_VOCAB = 4096
-MAX_CELLS = 1 << 18
-"""Numbers in any one array the trace shows row by row: X and the positions table, and every
-array computed from them (scores: heads × n²; Q, V, the hidden layer, the logits)."""
-MAX_WEIGHT_CELLS = 1 << 22
+MAX_VOCAB = 1 << 17
+"""Vocabulary entries (131,072): GPT-2's 50,257, Llama 2's 32,000 and Llama 3's 128,256."""
+MAX_CELLS = 1 << 24
+"""Numbers in any one array of the trace (X, the positions table, Q, K, V, the scores
+heads × n², the hidden layer, the logits n × V): GPT-2's logits at 64 positions are 3.2
+million, the largest accepted n × V about 16.8 million (134 MB of float64)."""
+MAX_WEIGHT_CELLS = 1 << 27
 """Numbers in any one weight matrix of the document (Wq, Wk, Wv, Wo, W1, Wg, W2, unembed, the
-embedding table): every shape the widths allow, up to d = 1024 by an FFN of 4096; the frames
-show such a matrix as one colour per cell. A GPT-2 small layer's W1 (768 × 3072) is 2.36
-million."""
-MAX_NUMBERS = 1 << 23
-"""Numbers one document may hold in all its matrices and rows together: what the editor accepts
-stays within what :data:`engine.io.MAX_FILE_BYTES` lets it open again once saved. One GPT-2
-small layer (d = 768, 12 heads, FFN 3072) holds about 7.1 million."""
+embedding table): every shape the widths and the vocabulary allow, up to 131,072 × 1024. GPT-2
+small's embedding is 50,257 × 768 = 38.6 million."""
+MAX_NUMBERS = 1 << 28
+"""Numbers one document may hold in all its matrices and rows together (268 million, 2 GiB of
+float64 in memory): a whole GPT-2 small holds 124 million. Past
+:data:`engine.sidecar_write.JSON_NUMBERS` the large arrays are saved in the sidecar."""
 MAX_HEADS = 12
 MAX_LAYERS = 48
 """Layers in one document, the encoder's and the main stack's together."""
@@ -158,12 +159,16 @@ def expect_labels(value: object, place: str, count: int) -> tuple[str, ...]:
 
 def _checked_array(value: npt.NDArray[Any], place: str) -> FloatArray:
     """The array as float64, checked finite. An array of a scenario (float64, read-only, owning
-    its numbers) is kept as it is, not copied: re-validating a document after an option edit
-    keeps every array, and whatever was worked out from it (the canvas's colours) stays valid.
+    its numbers or a view of such an array: a tied head's transpose of the embedding) is kept as
+    it is, not copied: re-validating a document after an option edit keeps every array, and
+    whatever was worked out from it (the canvas's colours) stays valid.
     """
     if value.dtype.kind not in "iuf":
         raise ScenarioError(place, Refusal("array_dtype", dtype=str(value.dtype)))
-    frozen = value.dtype == np.float64 and not value.flags.writeable and value.flags.owndata
+    owner = value if value.flags.owndata else value.base
+    frozen = (value.dtype == np.float64 and not value.flags.writeable
+              and isinstance(owner, np.ndarray) and owner.flags.owndata
+              and not owner.flags.writeable)
     array = value if frozen else np.array(value, dtype=np.float64)
     if not bool(np.isfinite(array).all()):
         bad = np.argwhere(~np.isfinite(array))

@@ -222,6 +222,17 @@ ENGLISH: dict[str, str] = {
     "text_past_context": "the text is {count} tokens, more than the model's context of {limit} "
                          "positions",
     "layers_choice": "expected layers such as 1-2, 3 or 1,3-4, from 1 to {count}, got \"{got}\"",
+    # A document's sidecar of arrays too large for JSON (engine.sidecar).
+    "sidecar_name": "expected the name of a .safetensors file beside the document (no folder, "
+                    "no path), got {got}",
+    "sidecar_missing": "{file} is missing: the document keeps this array there, beside it",
+    "sidecar_unreadable": "{file} cannot be read as safetensors ({reason})",
+    "sidecar_key_missing": "{file} holds no array {key}",
+    "sidecar_dtype": "the array {key} of {file} is stored as {dtype}; a document's arrays are "
+                     "F64, F32, F16 or BF16",
+    "sidecar_dimensions": "the array {key} of {file} has {ndim} dimensions; a document's arrays "
+                          "have 1 or 2",
+    "sidecar_mismatch": "{problem} (the array {key} of {file})",
     # Edits of a document in the app (app.model): swapping tokens, adding and moving layers.
     "swap_same": "choose two different positions, got {i} twice",
     "swap_outside": "positions {i} and {j}: a scenario of {n} positions has 0 to {last}",
@@ -231,6 +242,27 @@ ENGLISH: dict[str, str] = {
     "last_layer_kept": "a stack keeps at least one layer",
     "layer_already_first": "layer {layer} is already the first",
     "layer_already_last": "layer {layer} is already the last",
+    # A document's exercises (engine.exercises).
+    "exercise_list": "expected a list, got {got}",
+    "exercise_list_long": "{count} items, more than the limit of {limit}",
+    "exercise_list_empty": "expected at least one item",
+    "exercise_key_missing": "missing: every exercise of this kind needs it",
+    "exercise_language_missing": "missing: an exercise's text is given in English (en) and "
+                                 "Chinese (zh)",
+    "exercise_text_empty": "empty: write a text",
+    "exercise_tolerance": "expected a tolerance of 0 or more, got {got}",
+    "exercise_index": "expected a cell as a list of 1 to 3 whole numbers, got {got}",
+    "exercise_cells_and_rows": "hide either cells or rows of one array, not both",
+    "exercise_edit_zero": "an edit by 0 changes nothing: grow the cell by another number",
+    "exercise_no_step": "no step {step} in this document (its steps: {steps})",
+    "exercise_not_made": "neither step {step} nor a step before it makes {array} (they make: "
+                         "{made})",
+    "exercise_index_rank": "{array} needs {rank} indices, got {count}",
+    "exercise_outside": "{cell} is outside the {shape} array {array}",
+    "exercise_row_outside": "row {row} is outside {array}, which has {rows} rows",
+    "exercise_not_editable": "no editable array {array} in this document (editable: {paths})",
+    "variants_not_found": "variant {number}: no draw of {tries} kept every row's visible scores "
+                          "between {low} and {high} apart; use a document with fewer positions",
 }
 
 

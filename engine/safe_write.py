@@ -28,8 +28,9 @@ from __future__ import annotations
 import errno
 import os
 import secrets
+import shutil
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
@@ -162,6 +163,81 @@ def replacing(path: str | os.PathLike[str], *, mode: int | None = None,
     except BaseException:
         _unlink(temp)
         raise
+
+
+@contextmanager
+def replacing_together(paths: Sequence[str | os.PathLike[str]], *, mode: int | None = None
+                       ) -> Iterator[list[Path]]:
+    """Yield a temporary path for each of several files that are replaced together (a document
+    and its sidecar); when the block ends, verify each (more than zero bytes) and move them in
+    place in order, the main file (a document that names the others) last. If a move fails, the
+    files moved before it get their old content back, so the files are either all new or all
+    as they were.
+
+    Raises
+    ------
+    WriteError
+        Naming the last path; every old file is as it was, no temporary file stays.
+    """
+    givens = [Path(path) for path in paths]
+    temps: list[Path] = []
+    try:
+        targets = [real_target(given) for given in givens]
+        for target in targets:
+            temps.append(_new_temp(target))
+        yield temps
+        for temp in temps:
+            _verify(temp, None)
+        _publish_all(temps, targets, mode)
+    except OSError as error:
+        for temp in temps:
+            _unlink(temp)
+        if isinstance(error, WriteError):
+            raise WriteError(givens[-1], error.reason) from None
+        raise WriteError(givens[-1], plain_reason(error)) from None
+    except BaseException:
+        for temp in temps:
+            _unlink(temp)
+        raise
+
+
+def _publish_all(temps: list[Path], targets: list[Path], mode: int | None) -> None:
+    """Move each temporary file onto its target; on a failure, put the moved ones back."""
+    moved: list[tuple[Path, Path | None]] = []
+    backups: list[Path] = []
+    try:
+        for temp, target in zip(temps, targets, strict=True):
+            backup = _backup(target)
+            if backup is not None:
+                backups.append(backup)
+            _publish(temp, target, mode)
+            moved.append((target, backup))
+    except OSError:
+        for target, backup in reversed(moved):
+            if backup is None:
+                _unlink(target)
+            else:
+                os.replace(backup, target)
+        raise
+    finally:
+        for backup in backups:
+            _unlink(backup)
+
+
+def _backup(target: Path) -> Path | None:
+    """A second name for the old file at ``target`` (None when there is none), to put it back."""
+    if not target.exists():
+        return None
+    for _ in range(100):
+        backup = target.with_name(temp_name(target.name, target.parent, "old-"))
+        try:
+            os.link(target, backup)
+        except FileExistsError:
+            continue
+        except OSError:  # a file system without hard links: a copy
+            shutil.copyfile(target, backup)
+        return backup
+    raise FileExistsError(errno.EEXIST, f"no free temporary name next to {target}")
 
 
 def write_bytes(path: str | os.PathLike[str], data: bytes, *, mode: int | None = None) -> None:

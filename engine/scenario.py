@@ -21,6 +21,7 @@ import numpy as np
 
 from engine import lineage
 from engine.errors import ScenarioError
+from engine.exercises.document import Exercise
 from engine.modules import (
     ACTIVATIONS,
     NORMS,
@@ -65,6 +66,8 @@ class Scenario(Frozen):
     """A generation run's settings and the ids it appended (``generation``)."""
     decimals: int | None = None
     """Decimals the frames print (``display.decimals``); None keeps each frame's default."""
+    exercises: tuple[Exercise, ...] = ()
+    """The document's exercises (:mod:`engine.exercises`), as read; never a student's answers."""
     shorthand: bool = True
     """Written in the version-1 shorthand: top-level ``attention`` and ``block``, no ``layers``."""
     head_in_block: bool = False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,8 +88,9 @@ class Trace:
             return s.head.vocab if s.head is not None else ()
         raise KeyError(f"{name}: no such token list")
 
-    def to_json(self) -> dict[str, Any]:
-        """The trace as the JSON object that ``qkv-studio compute`` prints."""
+    def to_json(self, names: Sequence[str] | None = None) -> dict[str, Any]:
+        """The trace as the JSON object that ``qkv-studio compute`` prints; ``names``: only
+        these arrays (``--arrays``), default every one."""
         s = self.scenario
         out: dict[str, Any] = {"title": s.title, "tokens": list(s.tokens)}
         if s.encoder is not None:
@@ -97,7 +99,8 @@ class Trace:
             out["vocab"] = list(s.head.vocab)
         if s.targets is not None:
             out["targets"] = list(s.targets)
-        out["arrays"] = {name: array.tolist() for name, array in self.arrays.items()}
+        chosen = self.arrays if names is None else {name: self.arrays[name] for name in names}
+        out["arrays"] = {name: array.tolist() for name, array in chosen.items()}
         out["steps"] = [step.to_json() for step in self.steps]
         return out
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from engine.modules import Attention, Layer
 
-MAX_TRACE_NUMBERS = 1 << 23
-"""Numbers in one trace, every array of every layer together (64 MiB of float64). The largest
-one-layer document the other limits allow (n = d = 512) makes about 4.7 million; a stack of many
-layers is refused here before anything is computed."""
+MAX_TRACE_NUMBERS = 1 << 26
+"""Numbers in one trace, every array of every layer together (512 MiB of float64). A whole
+GPT-2 small at 64 positions makes about 20 million; a stack past the limit is refused here
+before anything is computed."""
 
 
 def _attention(a: Attention, n: int, n_keys: int) -> int:

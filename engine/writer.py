@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from engine.exercises.document import exercise_document
 from engine.modules import Attention, Block, Encoder, FeedForward, Head, Layer
 from engine.reader import FloatArray
 
@@ -167,6 +168,8 @@ def to_document(s: Scenario, write: Write = plain) -> dict[str, Any]:
         doc["generation"] = s.generation.to_document()
     if s.decimals is not None:
         doc["display"] = {"decimals": s.decimals}
+    if s.exercises:
+        doc["exercises"] = [exercise_document(exercise) for exercise in s.exercises]
     return doc
 
 

@@ -42,3 +42,6 @@ pytestmark  # marks every test of a module
 
 # Set on a tokenizers.Tokenizer, read by the tokenizers library (scripts/make_checkpoint_fixtures.py).
 pre_tokenizer, post_processor
+
+# Set on a transformers GenerationConfig, read by generate (tests/engine/test_generation_transformers.py).
+eos_token_id

@@ -14,7 +14,15 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from app.canvas.context import LayoutContext, numbered
 from app.canvas.grid import MatrixGrid
-from app.canvas.layout import ROW_GAP, RowPart, place_row, wrap_width
+from app.canvas.layout import (
+    ROW_GAP,
+    RowPart,
+    part_rows,
+    part_shown,
+    place_row,
+    place_rows,
+    wrap_width,
+)
 from app.canvas.pieces import custom_grid, number, small_constant, text_lines, word
 from app.canvas.qk_norm_step import lay_out_qk_norm
 from app.model.operands import (
@@ -175,21 +183,28 @@ def lay_out_ffn(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF
     Naturally two rows, the second starting from hidden again; while :func:`wrapping`, one
     chain that draws hidden once (``… → hidden · W2 + b2 = out``), so its lines fill the
     wrap width. A gated feed-forward (SwiGLU) has its gate's row first, then
-    ``source · W1 = up ⊙ gate = hidden`` in place of z."""
+    ``source · W1 = up ⊙ gate = hidden`` in place of z. Split over two slides
+    (:func:`~app.canvas.layout.part_rows`), the rows up to hidden come first, then
+    ``hidden · W2 + b2 = out``."""
     ffn = module_of(ctx.trace, step).ffn
     first, hidden_title, marked = _hidden_row(ctx, step)
     out_title = word(ctx, "ffn_out_title") + (word(ctx, "ffn_out_bias") if ffn.b2 is not None
                                               else "")
     second = [*_weights(ctx, step, "W2", "b2"), "=",
               ctx.grid(array_name(step, "ffn_out"), title=out_title, highlight_receiver=True)]
-    top = QRectF()
-    if ffn.Wg is not None:
-        top = place_row(parent, _gate_row(ctx, step), 0, 0, ctx.theme)
-    y = top.bottom() + ROW_GAP if ffn.Wg is not None else 0.0
+    gate = [_gate_row(ctx, step)] if ffn.Wg is not None else []
+
+    def again() -> MatrixGrid:
+        return ctx.grid(array_name(step, "ffn_hidden"), title=hidden_title,
+                        highlight_receiver=True, marked=marked)
+
+    if part_shown() is not None:
+        return place_rows(parent, part_rows([*gate, first, [again(), *second]]), 0, 0,
+                          ctx.theme)
+    top = place_row(parent, gate[0], 0, 0, ctx.theme) if gate else QRectF()
+    y = top.bottom() + ROW_GAP if gate else 0.0
     if wrap_width() is not None:
         return top.united(place_row(parent, [*first, *second], 0, y, ctx.theme))
     middle = place_row(parent, first, 0, y, ctx.theme)
-    again = ctx.grid(array_name(step, "ffn_hidden"), title=hidden_title,
-                     highlight_receiver=True, marked=marked)
-    bottom = place_row(parent, [again, *second], 0, middle.bottom() + ROW_GAP, ctx.theme)
+    bottom = place_row(parent, [again(), *second], 0, middle.bottom() + ROW_GAP, ctx.theme)
     return top.united(middle).united(bottom)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from PySide6.QtCore import QRectF, QSizeF
@@ -25,7 +25,15 @@ from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
 
 from app.canvas.context import FrameOptions, LayoutContext
-from app.canvas.layout import ROWS_AFTER, dropping_arrows, rows_after, wrapping
+from app.canvas.layout import (
+    PARTS,
+    ROWS_AFTER,
+    dropping_arrows,
+    last_part,
+    rows_after,
+    showing_part,
+    wrapping,
+)
 from app.canvas.layout import fit_scale as fit_scale
 from app.canvas.remember import number_format
 from app.canvas.sample_step import draw_shape
@@ -66,6 +74,9 @@ class Composition:
     rows_after: str = "beside"
     """How the rows that follow a source are arranged (:data:`~app.canvas.layout.ROWS_AFTER`;
     a frame alone takes another way when that is larger)."""
+    part: int | None = None
+    """The half of a step split over two slides this composition lays out (0 or 1;
+    :func:`compose_alone`); None: the whole step."""
 
 
 class Group(QGraphicsObject):
@@ -92,6 +103,8 @@ def _laid_out(ctx: LayoutContext, step_index: int, parent: QGraphicsItem, wrap: 
     step = ctx.trace.steps[step_index]
     with wrapping(wrap):
         picture = lay_out_step(ctx, step, parent)
+    if not last_part():  # the worked row goes with the shares, in the step's last half
+        return picture, picture
     return picture, add_worked_row(ctx.for_step(step), step, parent, picture, area)
 
 
@@ -209,15 +222,48 @@ def compose(trace: Trace, options: FrameOptions, area: QSizeF,
 
 
 def compose_alone(trace: Trace, options: FrameOptions, area: QSizeF, index: int,
-                  legible: float = 0.0) -> Composition:
+                  legible: float = 0.0, part: int | None = None,
+                  split: bool = False) -> Composition:
     """Step ``index`` laid out for ``area`` by itself: the arrangement at which it (with its
     worked row) is largest, and that scale, the rows after a source arranged each way
     (:data:`~app.canvas.layout.ROWS_AFTER`). Only that step is measured; the other steps'
     wraps are left natural. When that scale is under ``legible`` the step is measured again
     without the shares' arrows (every share is still printed in its shares grid), and drawn so
-    when that is larger."""
+    when that is larger.
+
+    With ``part`` (presentation: 0, 1, or −1 for the last), a step still under ``legible``
+    that is drawn larger as two slides, each half by itself
+    (:func:`~app.canvas.layout.part_rows`), is laid out as that half; ``split`` takes the
+    split as decided (the frame's heading says so already)."""
     ctx = LayoutContext(trace, options)
     document = _document(trace, options, area)
+    if part is None:
+        return _alone(ctx, document, index, area, legible)
+    whole = None if split else _alone(ctx, document, index, area, legible)
+    if whole is not None and (whole.scale >= legible or not _splits(ctx, index, area)):
+        return whole
+    halves = []
+    for half in range(PARTS):
+        with showing_part(half):
+            halves.append(_alone(ctx, (*document, "part", half), index, area, legible))
+    if whole is not None and min(h.scale for h in halves) <= whole.scale * (1 + 1e-9):
+        return whole
+    shown = part % PARTS
+    return replace(halves[shown], part=shown)
+
+
+def _splits(ctx: LayoutContext, index: int, area: QSizeF) -> bool:
+    """Whether step ``index`` has halves to show on two slides: its first half's layout
+    differs from the whole step's (one layout each, not a whole measure)."""
+    plain = _laid_out(ctx, index, Group(), None, area)
+    with showing_part(0):
+        return _laid_out(ctx, index, Group(), None, area) != plain
+
+
+def _alone(ctx: LayoutContext, document: tuple[object, ...], index: int, area: QSizeF,
+           legible: float) -> Composition:
+    """Step ``index`` (or the half :func:`~app.canvas.layout.showing_part` says) as large as
+    it is drawn by itself: see :func:`compose_alone`."""
     wrap, whole = _largest(ctx, document, index, area)
     after = ROWS_AFTER[0]
     if _has_rows_after(ctx, index, area):
@@ -232,7 +278,7 @@ def compose_alone(trace: Trace, options: FrameOptions, area: QSizeF, index: int,
             bare, larger = _largest(ctx, (*document, "no arrows", after), index, area)
         if larger > whole * (1 + 1e-9):
             wrap, whole, arrows = bare, larger, False
-    wraps: list[float | None] = [None] * len(trace.steps)
+    wraps: list[float | None] = [None] * len(ctx.trace.steps)
     wraps[index] = wrap
     return Composition(_clamped(whole), tuple(wraps), arrows=arrows, rows_after=after)
 

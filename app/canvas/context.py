@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
-from app.canvas.grid import LARGE_GRID_CELLS, Explainer, GridSpec, MatrixGrid
+from app.canvas.grid import LARGE_GRID_CELLS, Explainer, GridCells, GridSpec, MatrixGrid
 from app.canvas.theme import SLIDE, Theme
 from app.model.operands import (
     ATTENTION_OPS,
@@ -72,6 +72,16 @@ def positions_of(trace: Trace, list_name: str) -> Positions | None:
     return None
 
 
+@dataclass(frozen=True, eq=False)
+class Blanks:
+    """The cells an exercise hides, one boolean mask per trace array name
+    (:func:`engine.exercises.fit.hidden_masks`): every grid of such an array, on any step,
+    draws them empty (:attr:`GridSpec.asked`). Equal only to itself, so frame options holding
+    it compare cheaply."""
+
+    masks: Mapping[str, npt.NDArray[np.bool_]]
+
+
 @dataclass(frozen=True)
 class FrameOptions:
     """How a frame is drawn; the same options drive the window and every exporter.
@@ -110,6 +120,9 @@ class FrameOptions:
         The token of a generation run whose steps the trace is (the document that drew it):
         the heading and the map say where in the run (``Token 2 of 3 “爱”``); ``None``: a
         document's own steps.
+    blanks
+        Cells an exercise hides (the window's exercise mode, a worksheet): drawn empty;
+        ``None`` hides nothing.
     """
 
     receiver: int | None = None
@@ -125,6 +138,7 @@ class FrameOptions:
     route_map: bool = True
     arrows: bool = True
     run_place: RunPlace | None = None
+    blanks: Blanks | None = None
 
 
 class LayoutContext:
@@ -235,14 +249,31 @@ class LayoutContext:
             title=title or short, values=values, row_labels=rows, col_labels=cols,
             value_range=value_range, note=note,
             masked=masked,
+            asked=self._asked(name, head, columns, transpose),
             highlight_rows=frozenset({self.receiver}) if highlight_receiver else frozenset(),
             marked=marked,
             swatch=self._swatch(name, head, columns),
             explain=self._explainer(name, head, col_offset, transpose), lang=self.options.lang,
             decimals=self.places if decimals is None else decimals)
         made = MatrixGrid(spec, self.theme)
+        if name in self.trace.arrays:
+            made.source = (name, GridCells(head, col_offset, transpose))
         self.made.append((name, made))
         return made
+
+    def _asked(self, name: str, head: int | None, columns: slice | None,
+               transpose: bool) -> npt.NDArray[np.bool_] | None:
+        """The cells of a grid of ``name`` an exercise hides, sliced as the grid's values."""
+        blanks = self.options.blanks
+        mask = blanks.masks.get(name) if blanks is not None else None
+        if mask is None:
+            return None
+        part = mask[head] if head is not None else mask
+        if columns is not None:
+            part = part[:, columns]
+        if transpose:
+            part = part.T
+        return part if part.any() else None
 
     def _swatch(self, name: str, head: int | None, columns: slice | None) -> str:
         """The colour of the head a grid belongs to (a head's slice of Q, K, V or mixed too)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -11,6 +12,7 @@ from app.canvas.context import FrameOptions
 from app.model.next_token import draw_view, loss_view, stack_is_causal
 from app.model.operands import array_name, tokens_of, visible_of
 from app.model.passes import passes_of
+from app.texts.exercise_words import exercise_word
 from app.texts.frame_words import frame_word
 from app.texts.next_token_words import draw_lines, loss_lines
 from app.texts.printed import printed_places
@@ -21,8 +23,12 @@ MAX_VALUES = 12
 """A row longer than this is cut with an ellipsis."""
 
 
-def _row(values: npt.NDArray[np.float64]) -> str:
-    shown = [format_number(float(v), 3) for v in values[:MAX_VALUES]]  # 50,257: 10 formatted
+def _row(values: npt.NDArray[np.float64], blank: str = "",
+         hidden: Callable[[int], bool] = lambda _col: False) -> str:
+    """The numbers of a row (of 50,257 only the first are formatted); a ``hidden`` column (an
+    exercise's blank) says ``blank``."""
+    shown = [blank if hidden(c) else format_number(float(v), 3) for c, v in
+             enumerate(values[:MAX_VALUES])]
     return ", ".join(shown) + (", …" if len(values) > MAX_VALUES else "")
 
 
@@ -54,7 +60,8 @@ def _shares(trace: Trace, step: Step, receiver: int, options: FrameOptions) -> l
     """The receiver's share from each key, per head shown (masked keys said as such)."""
     lang = options.lang
     tokens = tokens_of(trace, step.rows)
-    weights = trace.arrays[array_name(step, "weights")]
+    weights_name = array_name(step, "weights")
+    weights = trace.arrays[weights_name]
     visible = visible_of(trace, step)
     count = weights.shape[0]  # this layer's heads: a stack's layers may differ
     heads = range(count) if options.head is None else [min(options.head, count - 1)]
@@ -66,10 +73,22 @@ def _shares(trace: Trace, step: Step, receiver: int, options: FrameOptions) -> l
                 facts.append(prefix + frame_word(lang, "share_masked", key=token,
                                                  query=tokens[receiver]))
                 continue
+            share = exercise_word(lang, "blank") if _asked(options, weights_name,
+                                                            (h, receiver, j)) \
+                else format_number(float(weights[h, receiver, j]), 3)
             facts.append(prefix + frame_word(
-                lang, "share_from_to", query=tokens[receiver], key=token,
-                share=format_number(float(weights[h, receiver, j]), 3)))
+                lang, "share_from_to", query=tokens[receiver], key=token, share=share))
     return facts
+
+
+def _asked(options: FrameOptions, name: str, index: tuple[int, ...]) -> bool:
+    """Whether the frame leaves the cell ``index`` of ``name`` blank for an exercise."""
+    mask = options.blanks.masks.get(name) if options.blanks is not None else None
+    return mask is not None and bool(mask[index])
+
+
+def _asked_in_row(options: FrameOptions, name: str, row: tuple[int, ...], col: int) -> bool:
+    return _asked(options, name, (*row, col))
 
 
 def _written_rows(trace: Trace, step: Step, receiver: int, options: FrameOptions) -> list[str]:
@@ -81,13 +100,14 @@ def _written_rows(trace: Trace, step: Step, receiver: int, options: FrameOptions
         array = trace.arrays.get(name)
         if array is None or array.ndim not in (2, 3) or array.shape[-2] != len(tokens):
             continue
-        rows = [(array, "")] if array.ndim == 2 else [
-            (array[h], frame_word(lang, "head_prefix", n=h + 1) if array.shape[0] > 1 else "")
-            for h in range(array.shape[0])]
-        for values, prefix in rows:
+        rows = [(array, "", ())] if array.ndim == 2 else [
+            (array[h], frame_word(lang, "head_prefix", n=h + 1) if array.shape[0] > 1 else "",
+             (h,)) for h in range(array.shape[0])]
+        for values, prefix, head in rows:
             facts.append(prefix + frame_word(
                 lang, "row_values", name=name, token=tokens[receiver],
-                values=_row(values[receiver])))
+                values=_row(values[receiver], exercise_word(lang, "blank"),
+                            partial(_asked_in_row, options, name, (*head, receiver)))))
     return facts
 
 

@@ -27,7 +27,14 @@ from app.canvas.compose import (
 )
 from app.canvas.context import SHEET_HEIGHT, FrameOptions, LayoutContext, sheet_size
 from app.canvas.grid import NUMBER_SIZE
-from app.canvas.layout import TextItem, dropping_arrows, items_of, rows_after
+from app.canvas.layout import (
+    PARTS,
+    TextItem,
+    dropping_arrows,
+    items_of,
+    rows_after,
+    showing_part,
+)
 from app.canvas.route_map import RouteMap, route_map
 from app.canvas.theme import digit_height, text_advance
 from app.canvas.worked_row import WorkedRow
@@ -116,7 +123,10 @@ class FrameItem(Sheet):
     legibility target (:func:`legible_share`) a frame alone aims for (None: the sheet's own
     height in units, as an export at 1080 lines). A ``side`` of a comparison has its heading
     alone, at :data:`SIDE_HEADING_SIZE` whatever its sheet (the comparison names the document
-    once and the footer would repeat itself).
+    once and the footer would repeat itself). With ``part`` (presentation: 0, 1 or −1 for the
+    last), a frame alone whose step stays under its target and is drawn larger as two slides
+    shows that half, its heading ending "(1/2)" or "(2/2)" (:attr:`composition`'s ``part``
+    says which; None: never split).
 
     Attributes
     ----------
@@ -135,21 +145,45 @@ class FrameItem(Sheet):
     def __init__(self, trace: Trace, step_index: int, options: FrameOptions | None = None,
                  step_title: str | None = None, sheet: tuple[float, float] | None = None,
                  max_scale: float | None = None, own_scale: bool = False,
-                 alone: bool = False, side: bool = False, screen: float | None = None) -> None:
+                 alone: bool = False, side: bool = False, screen: float | None = None,
+                 part: int | None = None) -> None:
         super().__init__()
         self.alone = alone
         self.options = options or FrameOptions()
         self.trace = trace
         self.step_index = max(0, min(len(trace.steps) - 1, step_index))
-        step = trace.steps[self.step_index]
         self.context = LayoutContext(trace, self.options)
         width, height = sheet or sheet_size(self.options.aspect)
         self._rect = QRectF(0, 0, width, height)
+        self._max_scale = max_scale
+        self._own_scale = own_scale
+        self._screen = screen or height
+        self._part = part if alone else None
+        self._split = False
+        self._side = side
+        self._build(step_title)
+        half = self.composition.part
+        if half is not None:  # split over two slides: the heading says which half
+            for child in self.childItems():
+                child.setParentItem(cast(QGraphicsItem, None))  # PySide6's stubs forbid None
+            self._part, self._split = half, True
+            self._build(step_title)
+
+    def _build(self, step_title: str | None) -> None:
+        """The heading, document title, map, footer and caption, then the step's picture."""
+        side = self._side
+        trace = self.trace
+        step = trace.steps[self.step_index]
+        width, height = self._rect.width(), self._rect.height()
         unit = height / SHEET_HEIGHT
-        margin = 0.0 if side else (ALONE_MARGIN if alone else MARGIN) * unit
+        margin = 0.0 if side else (ALONE_MARGIN if self.alone else MARGIN) * unit
         lang = self.options.lang
+        title = step_title or step.title
+        if self._split:
+            title = frame_word(lang, "part_title", title=title, k=(self._part or 0) + 1,
+                               count=PARTS)
         heading = frame_word(lang, "heading", n=self.step_index + 1, count=len(trace.steps),
-                             title=step_title or step.title)
+                             title=title)
         if not side:  # a comparison's side: the comparison's own heading says the rest
             heading = in_run(self.options.run_place, heading, lang)
         self.heading = self._text(heading, SIDE_HEADING_SIZE if side else HEADING_SIZE * unit,
@@ -175,7 +209,7 @@ class FrameItem(Sheet):
                 caption = self._text(self.options.caption, CAPTION_SIZE * unit, margin, 0)
                 bottom -= caption.boundingRect().height()
                 caption.setY(bottom)
-            if not (alone and self._footer_up(footer, subtitle, margin, unit)):
+            if not (self.alone and self._footer_up(footer, subtitle, margin, unit)):
                 bottom -= footer.boundingRect().height()
                 footer.setY(bottom)
             self._footer = footer
@@ -183,9 +217,6 @@ class FrameItem(Sheet):
                            bottom - HEADER_GAP * unit - body_top)
         """Where the step's picture may go, in sheet units."""
         self._header_key = self._header_of(trace, step_title)
-        self._max_scale = max_scale
-        self._own_scale = own_scale
-        self._screen = screen or height
         self.body = Group()
         self._lay_out_body()
 
@@ -244,7 +275,8 @@ class FrameItem(Sheet):
         self.body.setParentItem(self)
         if self._footer is not None:  # drawn (and read in SVG) heading, picture, footer
             self.body.stackBefore(self._footer)
-        with dropping_arrows(not composition.arrows), rows_after(composition.rows_after):
+        with dropping_arrows(not composition.arrows), rows_after(composition.rows_after), \
+                showing_part(composition.part):
             covered = lay_out(self.context, self.step_index, self.body,
                               composition.wraps[self.step_index], self.area.size())
         self.picture_scale = min(most, fit_scale(covered, self.area.size()))
@@ -259,7 +291,7 @@ class FrameItem(Sheet):
         if self.alone:
             return compose_alone(self.trace, self.options, self.area.size(), self.step_index,
                                  legible_share(self._screen) * self._rect.height()
-                                 / digit_height(NUMBER_SIZE))
+                                 / digit_height(NUMBER_SIZE), self._part, self._split)
         return compose(self.trace, self.options, self.area.size(),
                        self.step_index if quick else None)
 

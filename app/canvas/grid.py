@@ -80,6 +80,9 @@ ZOOMED_TEXT = 5.0
 pixels tall (zoomed in); hovering gives any cell's exact value at every size."""
 BLANK = "—"
 """What a blank cell prints (:attr:`GridSpec.blank`)."""
+ASKED = "?"
+"""The mark in the empty box of a cell an exercise asks for (:attr:`GridSpec.asked`); the
+cell's own text is empty."""
 
 Explainer = Callable[[int, int], str]
 
@@ -103,6 +106,10 @@ class GridSpec:
     blank
         Cells with no number to show: printed :data:`BLANK` instead of their value (give them
         ``masked`` too to grey them).
+    asked
+        Cells an exercise asks for (:attr:`FrameOptions.blanks`): drawn empty on the page's
+        colour in a dashed box marked :data:`ASKED`, no number, no colour and no hover
+        arithmetic that would give the value away (a large grid greys them as masked).
     highlight_rows
         Rows drawn with an accent outline (the receiver in focus).
     marked
@@ -120,6 +127,7 @@ class GridSpec:
     value_range: tuple[float, float] | None = None
     masked: npt.NDArray[np.bool_] | None = None
     blank: npt.NDArray[np.bool_] | None = None
+    asked: npt.NDArray[np.bool_] | None = None
     highlight_rows: frozenset[int] = frozenset()
     marked: npt.NDArray[np.bool_] | None = None
     note: str = ""
@@ -127,6 +135,26 @@ class GridSpec:
     explain: Explainer | None = field(default=None, compare=False)
     lang: str = "en"
     decimals: int = DECIMALS
+
+
+Cell = tuple[int, ...]
+"""A cell's whole index in a trace array: ``(row, col)``, or ``(head, row, col)``."""
+
+
+@dataclass(frozen=True)
+class GridCells:
+    """How a grid's cells map to the cells of the trace array it shows (a head's slice, some
+    columns, transposed): a click on the grid names the array's cell."""
+
+    head: int | None
+    col_offset: int
+    transpose: bool
+
+    def index_of(self, row: int, col: int) -> Cell:
+        """The array's index of the grid's cell (``row``, ``col``)."""
+        r, c = (col, row) if self.transpose else (row, col)
+        c += self.col_offset
+        return (self.head, r, c) if self.head is not None else (r, c)
 
 
 def _levels(values: npt.NDArray[np.float64], lo: float, hi: float) -> npt.NDArray[np.uint8]:
@@ -209,6 +237,8 @@ class _Cells:
     shade: npt.NDArray[np.uint8]
     """Each cell's cividis level, 0 to 255."""
     masked: npt.NDArray[np.bool_]
+    asked: npt.NDArray[np.bool_]
+    """Cells an exercise asks for: no colour, no number (:attr:`GridSpec.asked`)."""
 
 
 GEOMETRIES_KEPT = 128
@@ -295,6 +325,9 @@ class MatrixGrid(QGraphicsObject):
         self.spec = spec
         self.theme = theme
         self._hovered: tuple[int, int] | None = None
+        self.source: tuple[str, GridCells] | None = None
+        """The trace array the grid shows and how its cells map to the array's (None: a
+        parameter, or numbers of the painter's own)."""
         values = spec.values
         self.format, widest_text = number_format(values, spec.decimals)
         """One format for every cell (scientific for all when one value is huge)."""
@@ -410,17 +443,18 @@ class MatrixGrid(QGraphicsObject):
             drawn = [] if self.heat else \
                 sorted(r for r in spec.highlight_rows if 0 <= r < rows) if self.large \
                 else list(range(rows))
-            masked = spec.masked if spec.masked is not None else \
-                np.broadcast_to(np.False_, values.shape)  # no memory for 38 million cells
+            nothing = np.broadcast_to(np.False_, values.shape)  # no memory for 38 million cells
+            asked = spec.asked if spec.asked is not None else nothing
+            masked = spec.masked if spec.masked is not None else nothing
             if self.heat and block_shape(*values.shape) != (1, 1):
                 # no cell drawn one by one: levels only of the blocks and the cells in view
-                self._cell_plan = _Cells(lo, hi, [], np.zeros((0, 0), np.uint8), masked)
+                self._cell_plan = _Cells(lo, hi, [], np.zeros((0, 0), np.uint8), masked, asked)
                 return self._cell_plan
             self._cell_plan = _Cells(
                 lo, hi, drawn,
                 remembered(values, ("shade", lo, hi), lambda: _levels(values, lo, hi),
                            shade_after),
-                masked)
+                masked | asked if self.large else masked, asked)
         return self._cell_plan
 
     def _file_shapes(self) -> QPicture:
@@ -442,14 +476,15 @@ class MatrixGrid(QGraphicsObject):
             rows, cols = spec.values.shape
             masked_rgb = theme.color("masked")
             grey = (masked_rgb.red(), masked_rgb.green(), masked_rgb.blue())
-            mask = None if spec.masked is None else hash(spec.masked.tobytes())
             block = block_shape(rows, cols)
             if block != (1, 1):
+                mask = None if spec.masked is None else hash(spec.masked.tobytes())
                 image = remembered(spec.values, ("blocks", block, cells.lo, cells.hi, mask, grey),
                                    lambda: _blocks_image(block_means(spec.values, spec.masked,
                                                                      block),
                                                          cells.lo, cells.hi, grey))
             else:
+                mask = hash(cells.masked.tobytes()) if cells.masked.any() else None
                 image = remembered(spec.values, ("heat", cells.lo, cells.hi, mask, grey),
                                    lambda: _heat_image(cells, grey),
                                    lambda before, _parent, changed: _heat_after(before, cells,
@@ -472,7 +507,7 @@ class MatrixGrid(QGraphicsObject):
             cells = self._cells()
             rows = cells.rows if self.large else list(range(self.spec.values.shape[0]))
             self._screen = _ScreenGeometry(
-                None if self.large else _cell_image(cells.shade, cells.masked),
+                None if self.large else _cell_image(cells.shade, cells.masked | cells.asked),
                 self._masked_runs(cells.masked[rows], rows),
                 self._row_lines(cells.rows) if self.large else self._lines())
         return self._screen
@@ -506,6 +541,7 @@ class MatrixGrid(QGraphicsObject):
         if self.large:
             sp.drawRect(QRectF(ox, oy, right - ox, bottom - oy))
         lines.draw(sp)
+        self._draw_asked(sp, cells)
         dark_ink = _dark_ink_levels()
         if spec.marked is not None:
             shown = set(cell_rows)
@@ -545,6 +581,17 @@ class MatrixGrid(QGraphicsObject):
         sp.setPen(QPen(self.theme.color("grid_line"), 1.0))
         sp.drawRect(bar)
 
+    def _draw_asked(self, sp: QPainter, cells: _Cells) -> None:
+        """Each asked cell a dashed box in the accent (its :data:`ASKED` is one of the grid's
+        words)."""
+        shown = set(cells.rows)
+        boxes = [self.cell_rect(r, c).adjusted(2.0, 2.0, -2.0, -2.0)
+                 for r, c in np.argwhere(cells.asked & ~cells.masked).tolist() if r in shown]
+        if boxes:
+            sp.setBrush(Qt.BrushStyle.NoBrush)
+            sp.setPen(QPen(self.theme.color("accent"), 2.0, Qt.PenStyle.DashLine))
+            sp.drawRects(boxes)
+
     def _lines(self) -> Lines:
         """Every row's and column's line of a whole grid, as point pairs."""
         rows, cols = self.spec.values.shape
@@ -571,7 +618,7 @@ class MatrixGrid(QGraphicsObject):
                 rect = QRectF(ox + c * self.cell_width, top, self.cell_width, CELL_HEIGHT)
                 if masked[r, c]:
                     hidden.append(rect)
-                else:
+                elif not cells.asked[r, c]:
                     groups.setdefault(int(shade[r, c]), []).append(rect)
         sp.setPen(Qt.PenStyle.NoPen)
         for level, rects in groups.items():
@@ -617,10 +664,14 @@ class MatrixGrid(QGraphicsObject):
                             [(self.row_label_rect(r), str(spec.row_labels[r]))
                              for r in self._row_ticks])
         inks: dict[str, list[tuple[QRectF, str]]] = {}
+        marks: list[tuple[QRectF, str]] = []
         dark_ink = _dark_ink_levels()
         for r in cells.rows:
             top = oy + r * CELL_HEIGHT
             for c in range(cols):
+                if cells.asked[r, c] and not masked[r, c]:
+                    marks.append((self.cell_rect(r, c), ASKED))
+                    continue
                 ink = muted.name() if masked[r, c] else \
                     "#000000" if dark_ink[int(shade[r, c])] else "#ffffff"
                 inks.setdefault(ink, []).append(
@@ -629,6 +680,8 @@ class MatrixGrid(QGraphicsObject):
         number_font = font(NUMBER_SIZE)
         runs += [(number_font, QColor(ink), area, centre, texts)
                  for ink, texts in inks.items()]
+        if marks:
+            runs.append((number_font, theme.color("accent"), area, centre, marks))
         if self.note:
             note = self.note_rect()
             runs.append((text_font(self.note, 12), muted, note, left, [(note, self.note)]))
@@ -766,7 +819,7 @@ class MatrixGrid(QGraphicsObject):
         cell = self.cell_at(event.pos())
         if cell != self._hovered:
             self._hovered = cell
-            explain = self.spec.explain
+            explain = None if cell is not None and self._asked(*cell) else self.spec.explain
             self.setToolTip(explain(*cell) if cell is not None and explain is not None else "")
             self.update()
 
@@ -780,7 +833,14 @@ class MatrixGrid(QGraphicsObject):
         blank = self.spec.blank
         if blank is not None and blank[row, col]:
             return BLANK
+        if self._asked(row, col):
+            return ""
         return self.format.text(float(self.spec.values[row, col]))
+
+    def _asked(self, row: int, col: int) -> bool:
+        """Whether an exercise asks for the cell (drawn empty)."""
+        asked = self.spec.asked
+        return asked is not None and bool(asked[row, col])
 
     # What exporters that rebuild a grid natively (PowerPoint tables) read; item coordinates.
 
@@ -834,6 +894,8 @@ class MatrixGrid(QGraphicsObject):
         spec = self.spec
         if spec.masked is not None and spec.masked[row, col]:
             return self.theme.color("masked").name()
+        if self._asked(row, col):
+            return self.theme.color("background").name()
         return cell_color(self._level(row, col) / 255).name()  # as painted
 
     def _level(self, row: int, col: int) -> int:

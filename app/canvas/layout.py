@@ -128,9 +128,11 @@ def _row_items(parts: Sequence[QGraphicsItem | str], theme: Theme) -> list[QGrap
 def _arrange(items: Sequence[QGraphicsItem], x: float, y: float,
              limit: float | None) -> tuple[list[QPointF], QRectF]:
     """Where each item of a row goes from (x, y), wrapping to a new line beyond ``limit``
-    (an operator that would end a line starts the next one instead)."""
+    (an operator that would end a line starts the next one instead; one that leads the row,
+    as the second half of a split step's row, stays level with what follows it)."""
     positions: list[QPointF] = []
-    cursor, top, middle = x, y, 0.0
+    leading = len(items) > 1 and isinstance(items[0], TextItem)
+    cursor, top, middle = x, y, body_middle(items[1]) if leading else 0.0
     line_bottom = covered_bottom = y
     right = x
     for k, item in enumerate(items):
@@ -140,7 +142,8 @@ def _arrange(items: Sequence[QGraphicsItem], x: float, y: float,
         span = width
         if operator and k + 1 < len(items):  # keep an operator with what follows it
             span += GAP + items[k + 1].boundingRect().width()
-        if limit is not None and cursor > x and cursor + span - x > limit:
+        led = leading and k == 1  # a row's leading operator stays with what it leads
+        if limit is not None and cursor > x and cursor + span - x > limit and not led:
             top = line_bottom + ROW_GAP
             cursor = x
             if operator:  # level with what it leads, not with the line above
@@ -334,3 +337,51 @@ def place_beside(parent: QGraphicsItem, item: QGraphicsItem, covered: QRectF,
     else:
         item.setPos(covered.right() + gap, covered.top())
     return covered.united(item.mapRectToParent(item.boundingRect()))
+
+
+PARTS = 2
+"""How many slides a step too wide for its screen is shown as (presentation: its first half,
+then its second, :func:`part_rows`)."""
+_PART: ContextVar[int | None] = ContextVar("part", default=None)
+"""The half of a step split over two slides laid out now (:func:`showing_part`)."""
+
+
+@contextmanager
+def showing_part(part: int | None) -> Iterator[None]:
+    """Lay out only half of a step that presentation splits over two slides (``part`` 0 or
+    1; ``None``: the whole step)."""
+    token = _PART.set(part)
+    try:
+        yield
+    finally:
+        _PART.reset(token)
+
+
+def part_shown() -> int | None:
+    """The half of a split step laid out now (:func:`showing_part`); None: the whole step."""
+    return _PART.get()
+
+
+def last_part() -> bool:
+    """Whether what is laid out ends the step (its last half, or the whole step): the shares'
+    arrows and the worked row go with it."""
+    return _PART.get() in (None, PARTS - 1)
+
+
+def part_rows(rows: Sequence[Sequence[RowPart]]) -> list[Sequence[RowPart]]:
+    """The rows of the half shown (:func:`showing_part`): every row for the whole step; of
+    several rows the first half (the larger one) or the rest; a row alone is cut before its
+    middle operator, which then leads the second half (``→ softmax → shares``). A row with
+    no operator is not cut: both halves show it."""
+    part = _PART.get()
+    if part is None:
+        return list(rows)
+    if len(rows) > 1:
+        half = (len(rows) + 1) // 2
+        return list(rows[:half] if part == 0 else rows[half:])
+    (row,) = rows
+    operators = [k for k, piece in enumerate(row) if isinstance(piece, str)]
+    if not operators:
+        return [row]
+    cut = operators[len(operators) // 2]
+    return [row[:cut] if part == 0 else row[cut:]]

@@ -4,20 +4,26 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QGraphicsItem
 
-from app.canvas.context import LayoutContext
+from app.canvas.context import LayoutContext, positioned_labels
 from app.canvas.grid import Explainer, GridSpec, MatrixGrid
-from app.canvas.layout import TextItem
+from app.canvas.layout import ROW_GAP, TextItem
 from app.canvas.theme import text_advance
 from app.texts.block_words import block_word
+from app.texts.frame_words import frame_word
+from app.texts.mask_plans import beyond_causal, mask_rule
+from engine import Step
 from engine.numbers import format_exact, format_number
 
 LINE_GAP = 4.0
+NOTE_SIZE = 15
+"""The size of a sentence under a step's grids."""
 
 
 def word(ctx: LayoutContext, key: str, **fields: object) -> str:
@@ -93,3 +99,26 @@ def fitted_lines(text: str, width: float, size: int = 14) -> list[str]:
             line = ""
         line += piece
     return [*lines, line.rstrip()] if line else lines
+
+
+def sentences_under(parent: QGraphicsItem, covered: QRectF, sentences: Sequence[str],
+                    ctx: LayoutContext) -> QRectF:
+    """``sentences`` (the empty ones left out) under what ``covered`` holds, in lines no wider
+    than it; what both cover."""
+    lines = [line for sentence in sentences if sentence
+             for line in fitted_lines(sentence, covered.width(), NOTE_SIZE)]
+    text = text_lines(parent, lines, covered.left(), covered.bottom() + ROW_GAP / 2, ctx,
+                      size=NOTE_SIZE, role="text")
+    return covered.united(text)
+
+
+def mask_words(ctx: LayoutContext, step: Step, att: Any) -> tuple[str, str]:
+    """A scores grid's note on the hatched cells and, when a window or a key mask hides keys,
+    the sentence under the grids naming every rule (too long for a note under one grid)."""
+    lang = ctx.options.lang
+    if not beyond_causal(att):
+        return frame_word(lang, "mask_note_causal"), ""
+    keys = positioned_labels(ctx.trace, step.keys or step.rows, lang)
+    rule = mask_rule(att, keys)
+    assert rule is not None  # a window or a key mask is a rule
+    return frame_word(lang, "mask_note"), frame_word(lang, "mask_rule", rule=rule.words(lang))

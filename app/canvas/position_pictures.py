@@ -35,7 +35,15 @@ from app.canvas.layout import (
     text_size,
     wrap_width,
 )
-from app.canvas.pieces import LINE_GAP, custom_grid, fitted_lines, number, text_lines
+from app.canvas.pieces import (
+    LINE_GAP,
+    custom_grid,
+    fitted_lines,
+    mask_words,
+    number,
+    sentences_under,
+    text_lines,
+)
 from app.canvas.theme import Theme, text_advance
 from app.model.operands import attention_at, kv_head, module_of, visible_of
 from app.texts.position_words import position_word
@@ -433,9 +441,12 @@ def outline_cells(grid: MatrixGrid, marked: npt.NDArray[np.bool_], theme: Theme)
 
 def lay_out_biased_scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
                           hidden: npt.NDArray[np.bool_] | None) -> QRectF:
-    """Per head: Q · Kᵀ = q·k, then q·k + the ALiBi bias grid = scores."""
+    """Per head: Q · Kᵀ = q·k, then q·k + the ALiBi bias grid = scores; the scores grid says
+    what hides its hatched cells, and a sentence under the grids names every rule beyond the
+    causal mask, as the other scores pictures do."""
     att = attention_at(ctx.trace, step.scope)
     qk, bias, scores = step.writes
+    mask_note, mask_sentence = mask_words(ctx, step, att) if hidden is not None else ("", "")
     rows: list[list[QGraphicsItem | str]] = []
     for head in ctx.heads:
         label = _word(ctx, "head", n=head + 1) if ctx.head_count > 1 else ""
@@ -454,5 +465,6 @@ def lay_out_biased_scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
                                                         slope=number(ctx, slope))),
                      "=",
                      ctx.grid(scores, title=_word(ctx, "scores_biased") + label, head=head,
-                              masked=hidden, highlight_receiver=True)])
-    return place_rows(parent, rows, 0, 0, ctx.theme)
+                              masked=hidden, highlight_receiver=True, note=mask_note)])
+    return sentences_under(parent, place_rows(parent, rows, 0, 0, ctx.theme), [mask_sentence],
+                           ctx)

@@ -14,7 +14,7 @@ from functools import partial
 from typing import NamedTuple
 
 import numpy as np
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen
 from PySide6.QtWidgets import (
     QGraphicsItem,
@@ -52,7 +52,8 @@ DIFFERS = "#D55E00"
 
 class DifferenceMark(QGraphicsObject):
     """A dashed outline and a “≠” tag around a picture (a grid, the probability bars) whose
-    array differs between A and B."""
+    array differs between A and B; the tag sits on the outline's top-right corner, or inside
+    it where it would cover other words (:meth:`tuck_in`)."""
 
     def __init__(self, target: QGraphicsItem, theme: Theme) -> None:
         super().__init__()
@@ -64,6 +65,17 @@ class DifferenceMark(QGraphicsObject):
 
     def boundingRect(self) -> QRectF:
         return self._outline.united(self._tag).adjusted(-2, -2, 2, 2)
+
+    def tag_rect(self) -> QRectF:
+        """Where the “≠” tag is drawn, in this mark's coordinates."""
+        return QRectF(self._tag)
+
+    def tuck_in(self) -> None:
+        """Draw the tag inside the outline's top-right corner (over the right end of a grid's
+        title line), not across it: across, it covered a side's heading above a grid at the
+        top, or the next side's words right of it."""
+        self.prepareGeometryChange()
+        self._tag.moveTopRight(self._outline.topRight() + QPointF(-2, 2))
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
@@ -194,8 +206,7 @@ class CompareFrameItem(Sheet):
                                        if name in self.changed]
         if "probs" in self.changed:
             marked += [bars for frame in sides for bars in frame.items_of(ProbabilityBars)]
-        for target in marked:
-            DifferenceMark(target, ctx.theme)  # the target owns its mark
+        marks = [DifferenceMark(target, ctx.theme) for target in marked]  # targets own them
         self.max_differences = {name: number(ctx, comparison.common[name].max_abs)
                                 for name in self.changed}
         if heading is not None:
@@ -204,6 +215,17 @@ class CompareFrameItem(Sheet):
             heading.setPos(area.left(), area.top() - title_height)
             self._differences(differences, area, scale, best_fit(sizes, area)[1])
         text_lines(self, lines, MARGIN, room.bottom() + 4, ctx, size=round(NOTE_SIZE))
+        self._keep_words_clear(marks)
+
+    def _keep_words_clear(self, marks: list[DifferenceMark]) -> None:
+        """Tuck in each tag that would cover words other than its own picture's (a side's
+        heading, the other side's titles)."""
+        words = self.items_of(TextItem)
+        for mark in marks:
+            tag = mark.mapRectToScene(mark.tag_rect())
+            if any(tag.intersects(text.mapRectToScene(text.boundingRect())) for text in words
+                   if not mark.target.isAncestorOf(text)):
+                mark.tuck_in()
 
     def _difference_grids(self, difference: ArrayDifference) -> list[MatrixGrid]:
         """``B − A`` as one grid, or one per head of a 3-D array; its max |B − A| beneath."""

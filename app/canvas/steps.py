@@ -18,6 +18,8 @@ from app.canvas.heads import ARROWS_GAP, lay_out_heads_mix
 from app.canvas.kv_cache_marks import mark_kv_cache
 from app.canvas.layout import (
     ROW_GAP,
+    last_part,
+    part_rows,
     place_arrows,
     place_row,
     place_rows,
@@ -25,7 +27,7 @@ from app.canvas.layout import (
     rows_arrangement,
 )
 from app.canvas.loss_step import lay_out_loss
-from app.canvas.pieces import fitted_lines, text_lines
+from app.canvas.pieces import mask_words, sentences_under
 from app.canvas.position_pictures import (
     lay_out_biased_scores,
     lay_out_positions,
@@ -43,7 +45,7 @@ from app.model.operands import (
     visible_of,
 )
 from app.texts.frame_words import frame_word, join_notes
-from app.texts.mask_plans import beyond_causal, kv_sharing, mask_rule
+from app.texts.mask_plans import kv_sharing
 from engine import Step, format_number
 from engine.names import short_name
 from engine.op_table import op_table
@@ -51,8 +53,6 @@ from engine.trace_step import Op
 
 Layout = Callable[[LayoutContext, Step, QGraphicsItem], QRectF]
 SHARE_RANGE = (0.0, 1.0)
-NOTE_SIZE = 15
-"""The size of a sentence under a step's grids."""
 
 
 def _inputs(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
@@ -119,17 +119,6 @@ def _kv_note(ctx: LayoutContext, att: Any) -> str:
                                           reads=reads.words(ctx.options.lang))
 
 
-def _mask_words(ctx: LayoutContext, step: Step, att: Any) -> tuple[str, str]:
-    """The scores grid's note on the hatched cells and, when a window or a key mask hides keys,
-    the sentence under the grids naming every rule (too long for a note under one grid)."""
-    if not beyond_causal(att):
-        return _word(ctx, "mask_note_causal"), ""
-    keys = positioned_labels(ctx.trace, step.keys or step.rows, ctx.options.lang)
-    rule = mask_rule(att, keys)
-    assert rule is not None  # a window or a key mask is a rule
-    return _word(ctx, "mask_note"), _word(ctx, "mask_rule", rule=rule.words(ctx.options.lang))
-
-
 def _head_label(ctx: LayoutContext, head: int) -> str:
     """`` · head 2`` when the scenario has several heads, else nothing; `` · head 1 of 12``
     when all were asked for and there are too many to draw side by side."""
@@ -157,7 +146,7 @@ def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     query, key = short_name(step.reads[0]), short_name(step.reads[1])  # Q_rot after RoPE
     rows: list[list[QGraphicsItem | str]] = []
     sentences: list[str] = []
-    mask_note, mask_sentence = _mask_words(ctx, step, att) if hidden is not None else ("", "")
+    mask_note, mask_sentence = mask_words(ctx, step, att) if hidden is not None else ("", "")
     for head in ctx.heads:
         label = _head_label(ctx, head)
         cols = _head_columns(att.d_k, head)
@@ -179,11 +168,7 @@ def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
                           ctx.theme)
         rows.append(row if corner is None else [corner])
     grids = place_rows(parent, rows, 0, 0, ctx.theme)
-    lines = [line for sentence in [mask_sentence, *sentences[:1]] if sentence
-             for line in fitted_lines(sentence, grids.width(), NOTE_SIZE)]
-    text = text_lines(parent, lines, 0, grids.bottom() + ROW_GAP / 2, ctx, size=NOTE_SIZE,
-                      role="text")
-    return grids.united(text)
+    return sentences_under(parent, grids, [mask_sentence, *sentences[:1]], ctx)
 
 
 def _arrows(ctx: LayoutContext, step: Step) -> AttentionArrows:
@@ -198,6 +183,8 @@ def _arrows(ctx: LayoutContext, step: Step) -> AttentionArrows:
 
 
 def _weights(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
+    """scores → softmax → shares for each head, the arrows beside them; split over two
+    slides (:func:`~app.canvas.layout.part_rows`), the scores first, then the shares."""
     hidden = ctx.hidden(step)
     rows: list[list[QGraphicsItem | str]] = []
     for head in ctx.heads:
@@ -210,13 +197,15 @@ def _weights(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
                      ctx.grid(step.writes[0], title=_word(ctx, "shares") + label, head=head,
                               value_range=SHARE_RANGE, masked=hidden,
                               highlight_receiver=True, note=note)])
-    return _beside_arrows(ctx, step, parent, place_rows(parent, rows, 0, 0, ctx.theme))
+    grids = place_rows(parent, part_rows(rows), 0, 0, ctx.theme)
+    return _beside_arrows(ctx, step, parent, grids)
 
 
 def _beside_arrows(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
                    covered: QRectF) -> QRectF:
-    """The arrows right of what ``covered`` holds, unless the options leave them out."""
-    if not ctx.options.arrows:
+    """The arrows right of what ``covered`` holds, unless the options leave them out (or the
+    half of a split step shown is the first: they go with the shares, in the last)."""
+    if not ctx.options.arrows or not last_part():
         return covered
     return place_arrows(parent, _arrows(ctx, step), covered, ARROWS_GAP)
 

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QWidget
 from app.canvas.bars import ProbabilityBars
 from app.canvas.context import FrameOptions
 from app.canvas.frame import FrameItem
+from app.canvas.grid import MatrixGrid
 from app.canvas.heat import span_text
 from app.canvas.picture import painting_on_screen
 from app.canvas.side_by_side import CompareFrameItem
@@ -48,15 +49,22 @@ class CanvasView(pg.GraphicsView):
     barClicked(int)
         A bar of the probabilities was clicked (pressed and released on it, not panned): the
         vocabulary entry it shows.
+    cellClicked(str, tuple)
+        A cell of a grid of a trace array was clicked: the array's name and the cell's whole
+        index in it (exercise mode hides it).
     """
 
     repainted = Signal()
     resized = Signal()
     zoomed_changed = Signal(bool)
     barClicked = Signal(int)
+    cellClicked = Signal(str, tuple)
     frames_alone = False
-    """Whether each frame is laid out as large as it allows by itself (presentation) rather
-    than at the document's one type scale."""
+    """Whether each frame is laid out as large as it allows by itself (presentation, the
+    window in Focus) rather than at the document's one type scale."""
+    splits_steps = False
+    """Whether a step too wide for the screen is shown as two slides, one half at a time
+    (presentation: its keys walk them)."""
 
     def __init__(self, theme: Theme, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -89,6 +97,8 @@ class CanvasView(pg.GraphicsView):
         self._pressed: tuple[QPointF, int] | None = None
         """Where the left button went down on a bar, and its entry."""
         self._in_view: list[tuple[str, range, range]] = []
+        self._pressed_at: QPointF | None = None
+        """Where the left button went down."""
         self.words_hidden = False
         """Whether the last paint left out numbers or words too small to read (a note then
         says to zoom in: colour is never the only cue)."""
@@ -127,9 +137,11 @@ class CanvasView(pg.GraphicsView):
         self.setStyleSheet(f"CanvasView {{ border: {FOCUS_FRAME}px solid {theme.background}; }}"
                            f"CanvasView:focus {{ border: {FOCUS_FRAME}px solid {theme.accent}; }}")
 
-    def show_frame(self, trace: Trace, step: int, options: FrameOptions, title: str,
-                   fit: bool) -> FrameItem:
-        """Show ``trace``'s step; ``fit`` zooms to show it whole, otherwise the zoom is kept.
+    def show_frame(self, trace: Trace, step: int, options: FrameOptions, title: str | None,
+                   fit: bool, part: int = 0) -> FrameItem:
+        """Show ``trace``'s step; ``fit`` zooms to show it whole, otherwise the zoom is kept;
+        ``part``: which half of a step split over two slides (:attr:`splits_steps`; −1 the
+        last).
 
         After an edit of a value the frame on screen is refilled (its heading, map and footer
         kept); anything else builds a new frame."""
@@ -142,7 +154,8 @@ class CanvasView(pg.GraphicsView):
             return frame
         frame = FrameItem(trace, step, options, title,
                           alone=self.frames_alone or self.zoomed_to_step,
-                          screen=self.viewport().height())
+                          screen=self.viewport().height(),
+                          part=part if self.splits_steps else None)
         self.show_item(frame, fit)
         return frame
 
@@ -240,7 +253,19 @@ class CanvasView(pg.GraphicsView):
                 return item.entry_at(item.mapFromScene(scene_point))
         return None
 
+    def cell_at(self, point: QPoint) -> tuple[str, tuple[int, ...]] | None:
+        """The trace array and cell of the grid cell under a viewport ``point``, if any."""
+        scene_point = self.mapToScene(point)
+        for item in self.scene().items(scene_point):
+            if isinstance(item, MatrixGrid) and item.source is not None:
+                cell = item.cell_at(item.mapFromScene(scene_point))
+                if cell is not None:
+                    return item.source[0], item.source[1].index_of(*cell)
+        return None
+
     def mousePressEvent(self, event: QMouseEvent) -> None:
+        self._pressed_at = event.position() if event.button() == Qt.MouseButton.LeftButton \
+            else None
         entry = self.bar_entry_at(event.position().toPoint()) \
             if event.button() == Qt.MouseButton.LeftButton else None
         self._pressed = None if entry is None else (event.position(), entry)
@@ -249,11 +274,16 @@ class CanvasView(pg.GraphicsView):
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         super().mouseReleaseEvent(event)
         pressed, self._pressed = self._pressed, None
-        if pressed is None or event.button() != Qt.MouseButton.LeftButton:
+        at, self._pressed_at = self._pressed_at, None
+        if event.button() != Qt.MouseButton.LeftButton or at is None \
+                or (event.position() - at).manhattanLength() > CLICK_SLOP:
             return
-        if (event.position() - pressed[0]).manhattanLength() <= CLICK_SLOP \
-                and self.bar_entry_at(event.position().toPoint()) == pressed[1]:
+        if pressed is not None and self.bar_entry_at(event.position().toPoint()) == pressed[1]:
             self.barClicked.emit(pressed[1])
+            return
+        cell = self.cell_at(event.position().toPoint())
+        if cell is not None:
+            self.cellClicked.emit(*cell)
 
     def zoom_hint(self) -> str:
         """The note shown while numbers are too small to print."""

@@ -162,7 +162,7 @@ def run_export_command(args: argparse.Namespace) -> int:
         print(f"qkv-studio: --transparent is ignored for {args.format}", file=sys.stderr)
     if args.pptx_pictures and args.format != "pptx":
         print(f"qkv-studio: --pptx-pictures is ignored for {args.format}", file=sys.stderr)
-    _headless_application()
+    headless_application()
     from app.export.job import run_export
     from app.export.safe import ExportError, PictureTooLargeError
 
@@ -235,7 +235,7 @@ def _frame_options(view: _View, positions: int) -> FrameOptions:
     return FrameOptions(receiver=view.receiver, head=view.head, worked_row=worked_row)
 
 
-def _headless_application() -> None:
+def headless_application() -> None:
     """Make sure a ``QApplication`` exists; one made here always uses the offscreen platform."""
     from PySide6.QtWidgets import QApplication
 

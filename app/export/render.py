@@ -149,7 +149,7 @@ def fit_rect(source: QRectF | QSizeF, target: QRectF) -> QRectF:
     return fitted
 
 
-def _paint(painter: QPainter, frame: Frame, page: QRectF, *, fill: bool = True) -> None:
+def paint_frame(painter: QPainter, frame: Frame, page: QRectF, *, fill: bool = True) -> None:
     """Fill ``page`` with the frame's background (when ``fill``, unless transparent), then paint
     the frame into it as large as fits, centred: a frame of another shape gets even bands
     around it."""
@@ -205,7 +205,7 @@ def _mebibytes(size: int) -> str:
 
 
 def render_image(frame: Frame, size: QSize) -> QImage:
-    """Paint ``frame`` into a new image of ``size`` pixels (see :func:`_paint`).
+    """Paint ``frame`` into a new image of ``size`` pixels (see :func:`paint_frame`).
 
     Returns
     -------
@@ -224,7 +224,7 @@ def render_image(frame: Frame, size: QSize) -> QImage:
     image.fill(QColor(Qt.GlobalColor.transparent) if frame.transparent else frame.background)
     set_dpi(image, picture_dpi())
     painter = QPainter(image)
-    _paint(painter, frame, QRectF(0.0, 0.0, size.width(), size.height()), fill=False)
+    paint_frame(painter, frame, QRectF(0.0, 0.0, size.width(), size.height()), fill=False)
     painter.end()
     set_dpi(image, CSS_DPI * size.height() / SHEET_HEIGHT)
     return image
@@ -262,7 +262,7 @@ def svg_bytes(frame: Frame, size: QSize) -> bytes:
     generator.setTitle(frame.title)
     generator.setDescription(SVG_DESCRIPTION)
     painter = QPainter(generator)
-    _paint(painter, frame, QRectF(0.0, 0.0, size.width(), size.height()))
+    paint_frame(painter, frame, QRectF(0.0, 0.0, size.width(), size.height()))
     painter.end()
     buffer.close()
     return _pixel_dimensions(bytes(data.data()))
@@ -330,7 +330,7 @@ class PdfPages:
             self._painter = QPainter(self._writer)
         else:
             self._writer.newPage()
-        _paint(self._painter, frame, self._page)
+        paint_frame(self._painter, frame, self._page)
         self.pages += 1
 
     def finish(self) -> bytes:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from app.model.cancel import CancelledError
 from engine import Scenario, Trace, compute, load_scenario
+from engine.sidecar import sidecar_name
 
 BACKGROUND_BYTES = 1 << 20
 """Files larger than this are read in a separate process (about 30 ms of parsing here)."""
@@ -71,9 +72,13 @@ def computed(scenario: Scenario,
 
 def is_big_file(path: str | os.PathLike[str]) -> bool:
     """Whether the file at ``path`` is read in another process (larger than
-    :data:`BACKGROUND_BYTES`); a file that cannot be looked at is not (reading says why)."""
+    :data:`BACKGROUND_BYTES`); a file that cannot be looked at is not (reading says why), nor
+    one with a sidecar of weights beside it: its numbers are read by numpy, and sending a whole
+    model back from a process would copy it."""
+    file = Path(path)
     try:
-        return Path(path).stat().st_size > BACKGROUND_BYTES
+        return (file.stat().st_size > BACKGROUND_BYTES
+                and not file.with_name(sidecar_name(file)).exists())
     except OSError:
         return False
 

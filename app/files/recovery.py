@@ -10,6 +10,9 @@ Where
         user only (0600);
     ``<id>.meta.json``
         a small sidecar: original path, title, time, process id;
+    ``<id>.weights.safetensors``
+        only for a document too large for JSON (a whole model): its arrays, written together
+        with the copy (:func:`engine.io.write_dumped`) and removed with it;
     ``<id>.lock``
         a ``QLockFile`` held by the running session.
 
@@ -49,8 +52,10 @@ from app.files.opening import is_big_file, load_computed
 from app.model.cancel import CancelledError
 from app.widgets.jobs import Job, is_big
 from app.window.state import DocumentState
-from engine import Scenario, ScenarioError, Trace, dumps_scenario
+from engine import Scenario, ScenarioError, Trace
+from engine.io import dump_scenario, write_dumped
 from engine.safe_write import failure_reason, plain_reason, write_bytes
+from engine.sidecar import SUFFIX as WEIGHTS_SUFFIX
 
 if TYPE_CHECKING:
     from app.window.shell import Shell
@@ -235,10 +240,10 @@ class RecoveryWriter(QObject):
     def _store(self, scenario: Scenario, sidecar: bytes, cancelled: threading.Event) -> None:
         """Write the copy and the sidecar (in a worker for a big document; reads only its
         arguments, the scenario is frozen)."""
-        text = dumps_scenario(scenario)
+        dumped = dump_scenario(scenario, self.copy_path)
         if cancelled.is_set():
             raise CancelledError
-        write_bytes(self.copy_path, text.encode("utf-8"), mode=PRIVATE_FILE)
+        write_dumped(dumped, self.copy_path, mode=PRIVATE_FILE)
         write_bytes(self.sidecar_path, sidecar, mode=PRIVATE_FILE)
 
     def _stored(self) -> None:
@@ -277,10 +282,11 @@ class RecoveryWriter(QObject):
         return json.dumps(info, ensure_ascii=False, indent=1).encode("utf-8")
 
     def remove_copy(self) -> None:
-        """Delete this session's copy and sidecar (the lock stays while the window lives)."""
+        """Delete this session's copy, sidecar and weights (the lock stays while the window
+        lives)."""
         if self._directory is None and self._lock is None:
             return  # nothing was ever written
-        _remove(self.copy_path, self.sidecar_path)
+        _remove(self.copy_path, self.sidecar_path, _weights(self.copy_path))
 
     def close(self) -> None:
         """The window closes: remove the copy and release the lock (deleting its file)."""
@@ -316,12 +322,17 @@ class RecoveryCopy:
             self.lock = None
 
     def discard(self) -> None:
-        """Delete the copy, its sidecar and its lock."""
-        _remove(self.document, self.sidecar)
+        """Delete the copy, its sidecar, its weights and its lock."""
+        _remove(self.document, self.sidecar, _weights(self.document))
         if self.lock is not None:
             self.lock.unlock()
             self.lock = None
         _remove(self.lock_path)
+
+
+def _weights(copy: Path) -> Path:
+    """The file of a copy's arrays too large for JSON (present only for such a document)."""
+    return copy.with_name(copy.name.removesuffix(COPY_SUFFIX) + WEIGHTS_SUFFIX)
 
 
 def _read_sidecar(path: Path) -> dict[str, object]:
@@ -378,13 +389,17 @@ def find_orphans(directory: Path | None = None) -> list[RecoveryCopy]:
         lock = _lock(folder / f"{session}{LOCK_SUFFIX}")
         if lock.tryLock(0):
             found.append(_copy_from(document, lock))
-    for stray in [*folder.glob(f"*{SIDECAR_SUFFIX}"), *folder.glob(f"*{LOCK_SUFFIX}")]:
-        session = stray.name.removesuffix(SIDECAR_SUFFIX).removesuffix(LOCK_SUFFIX)
+    strays = [*folder.glob(f"*{SIDECAR_SUFFIX}"), *folder.glob(f"*{WEIGHTS_SUFFIX}"),
+              *folder.glob(f"*{LOCK_SUFFIX}")]
+    for stray in strays:
+        session = stray.name.removesuffix(SIDECAR_SUFFIX).removesuffix(
+            WEIGHTS_SUFFIX).removesuffix(LOCK_SUFFIX)
         if (folder / f"{session}{COPY_SUFFIX}").exists():
             continue
         lock = _lock(folder / f"{session}{LOCK_SUFFIX}")
         if lock.tryLock(0):
-            _remove(folder / f"{session}{SIDECAR_SUFFIX}")
+            _remove(folder / f"{session}{SIDECAR_SUFFIX}",
+                    folder / f"{session}{WEIGHTS_SUFFIX}")
             lock.unlock()
     return sorted(found, key=lambda c: c.saved_at, reverse=True)
 

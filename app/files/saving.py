@@ -13,8 +13,8 @@ from app.files.watch import DiskWatch
 from app.model.cancel import CancelledError
 from app.model.examples import SUFFIX
 from app.window.state import DocumentState
-from engine import Scenario, dumps_scenario
-from engine.io import write_document
+from engine import Scenario
+from engine.io import dump_scenario, write_dumped
 
 
 def suggested_path(path: Path | None, title: str) -> Path:
@@ -30,17 +30,19 @@ def save_target(chosen: str) -> Path:
 
 
 def writing(scenario: Scenario, path: Path) -> Callable[[threading.Event], None]:
-    """The work of writing ``scenario`` to ``path`` atomically; Cancel is looked at once the
-    text is made, before the file is touched (a frozen scenario: safe to read in a worker).
+    """The work of writing ``scenario`` to ``path`` atomically, with its sidecar of weights
+    beside it when it has one (Save as… writes a new one beside the new name); Cancel is looked
+    at once the text is made, before any file is touched (a frozen scenario: safe to read in a
+    worker).
 
     The work raises :class:`~app.model.cancel.CancelledError` on Cancel, and what
-    :func:`~engine.io.write_document` raises on failure (the old file stays whole).
+    :func:`~engine.io.write_dumped` raises on failure (the old files stay whole).
     """
     def work(cancelled: threading.Event) -> None:
-        text = dumps_scenario(scenario)
+        dumped = dump_scenario(scenario, path)
         if cancelled.is_set():
             raise CancelledError
-        write_document(text, path)
+        write_dumped(dumped, path)
 
     return work
 

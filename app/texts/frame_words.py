@@ -12,6 +12,7 @@ from app.texts.model import fill_word
 FRAME_WORDS: dict[str, dict[str, str]] = {
     "en": {
         "heading": "Step {n} of {count} · {title}",
+        "part_title": "{title} ({k}/{count})",
         "reads": "reads:",
         "writes": "writes:",
         "nothing": "—",
@@ -65,6 +66,7 @@ FRAME_WORDS: dict[str, dict[str, str]] = {
     },
     "zh": {
         "heading": "第 {n} 步（共 {count} 步）· {title}",
+        "part_title": "{title}（{k}/{count}）",
         "reads": "读取：",
         "writes": "写入：",
         "nothing": "—",

@@ -191,6 +191,15 @@ WORDS: dict[str, str] = {
     "text_no_tokens": "这段文本没有产生任何 Token：请至少输入一个词",
     "text_past_context": "这段文本有 {count} 个 Token，超过了模型 {limit} 个位置的上下文",
     "layers_choice": "层应写成 1-2、3 或 1,3-4 这样，范围 1 到 {count}，得到的是“{got}”",
+    # 文档的附属文件：JSON 装不下的数组（engine.sidecar）。
+    "sidecar_name": "应为文档旁边的一个 .safetensors 文件名（不含文件夹或路径），得到的是 {got}",
+    "sidecar_missing": "找不到 {file}：文档把这个数组存放在它旁边的这个文件里",
+    "sidecar_unreadable": "{file} 无法作为 safetensors 读取（{reason}）",
+    "sidecar_key_missing": "{file} 中没有数组 {key}",
+    "sidecar_dtype": "{file} 中的数组 {key} 以 {dtype} 存储；"
+                     "文档的数组只能是 F64、F32、F16 或 BF16",
+    "sidecar_dimensions": "{file} 中的数组 {key} 有 {ndim} 个维度；文档的数组只有 1 或 2 个维度",
+    "sidecar_mismatch": "{problem}（{file} 中的数组 {key}）",
     # 在窗口中编辑文档：交换 Token、添加与移动层。
     "swap_same": "请选两个不同的位置，{i} 被选了两次",
     "swap_outside": "位置 {i} 和 {j}：这份文档有 {n} 个位置，编号为 0 到 {last}",
@@ -200,4 +209,23 @@ WORDS: dict[str, str] = {
     "last_layer_kept": "一个栈至少保留一层",
     "layer_already_first": "第 {layer} 层已经是第一层",
     "layer_already_last": "第 {layer} 层已经是最后一层",
+    # 文档中的练习（engine.exercises）。
+    "exercise_list": "应为一个列表，实际是 {got}",
+    "exercise_list_long": "共 {count} 项，超过上限 {limit}",
+    "exercise_list_empty": "至少需要一项",
+    "exercise_key_missing": "缺少此项：这类练习都需要它",
+    "exercise_language_missing": "缺少此项：练习的文字须同时给出英文（en）和中文（zh）",
+    "exercise_text_empty": "为空：请写上文字",
+    "exercise_tolerance": "容差应不小于 0，实际是 {got}",
+    "exercise_index": "单元格应写成 1 到 3 个整数的列表，实际是 {got}",
+    "exercise_cells_and_rows": "同一数组只能隐藏单元格或整行，不能两者都写",
+    "exercise_edit_zero": "改变 0 等于没改：请给这个单元格加上别的数",
+    "exercise_no_step": "本文档没有步骤 {step}（现有步骤：{steps}）",
+    "exercise_not_made": "步骤 {step} 及其之前的步骤都不产生 {array}（它们产生：{made}）",
+    "exercise_index_rank": "{array} 需要 {rank} 个下标，实际给了 {count} 个",
+    "exercise_outside": "{cell} 超出了 {shape} 的数组 {array}",
+    "exercise_row_outside": "第 {row} 行超出了 {array}，它只有 {rows} 行",
+    "exercise_not_editable": "本文档没有可编辑的数组 {array}（可编辑：{paths}）",
+    "variants_not_found": "第 {number} 份变体：试了 {tries} 次，都没能让每一行"
+                          "可见分数的差距落在 {low} 到 {high} 之间；请换一个位置更少的文档",
 }

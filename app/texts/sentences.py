@@ -69,9 +69,15 @@ class Listed:
             return "".join(items)
         if check_language(lang) == "en":
             return ", ".join(items[:-1]) + " and " + items[-1]
-        last = items[-1]
-        spaced = not ("\u4e00" <= last[0] <= "\u9fff" or last[0] in "“（")
-        return "、".join(items[:-1]) + (" 和 " if spaced else "和") + last
+        before, last = items[-2], items[-1]
+        return ("、".join(items[:-1]) + (" " if _latin(before[-1]) else "") + "和"
+                + (" " if _latin(last[0]) else "") + last)
+
+
+def _latin(char: str) -> bool:
+    """Whether Chinese text sets a space between ``char`` and a Chinese word next to it (a
+    Latin letter or digit, not a Chinese character or Chinese quote or bracket)."""
+    return not ("\u4e00" <= char <= "\u9fff" or char in "“”（）")
 
 
 @dataclass(frozen=True)

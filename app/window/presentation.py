@@ -4,6 +4,8 @@ Each frame is laid out for the screen by itself, as large as it allows (the wind
 keep the document's one type scale).
 
 F5 or View → Present opens it; Left/Right, PageUp/PageDown, Space, Home/End step; Esc leaves.
+A step too wide for the screen to reach a back row is shown as two slides, its first half then
+its second ("… (1/2)", "… (2/2)"): the keys that step walk them too.
 Clicking a query (its box in the arrows, or its row in a grid) or pressing 1–9 makes it the
 receiver. It shows the window's own document state (the comparison while comparing), so the
 window follows along.
@@ -11,6 +13,7 @@ window follows along.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -19,7 +22,9 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence, QMouseE
 
 from app.canvas import SLIDE
 from app.canvas.arrows import AttentionArrows
+from app.canvas.frame import FrameItem
 from app.canvas.grid import MatrixGrid
+from app.canvas.layout import PARTS
 from app.canvas.view import CanvasView
 
 if TYPE_CHECKING:
@@ -33,6 +38,7 @@ class PresentationView(CanvasView):
     frame allows on this screen, and turns keys and clicks into steps and receivers."""
 
     frames_alone = True
+    splits_steps = True
 
     def __init__(self, presenter: Presenter) -> None:
         super().__init__(SLIDE)
@@ -93,6 +99,10 @@ class Presenter(QObject):
         self.shell = shell
         self.view: PresentationView | None = None
         self._closing: PresentationView | None = None
+        self.part = 0
+        """The half shown of a step split over two slides (−1: its last, until shown)."""
+        self._arriving = 0
+        """The half a step change by our keys arrives at (Left: the previous step's last)."""
         self.action = QAction(self)
         self.action.setShortcut(QKeySequence(Qt.Key.Key_F5))
         self.action.triggered.connect(self.present)
@@ -103,7 +113,7 @@ class Presenter(QObject):
         state = shell.state
         for signal in (state.traceChanged, state.viewChanged):
             signal.connect(self.refresh)
-        state.stepChanged.connect(lambda _k: self.refresh())
+        state.stepChanged.connect(self._on_step)
 
     @property
     def presenting(self) -> bool:
@@ -124,6 +134,11 @@ class Presenter(QObject):
         """Full screen at last (or another screen): the sheet that fills it best."""
         if self.view is not None and self.view.wants_other_sheet():
             self.refresh()
+
+    def _on_step(self, _step: int) -> None:
+        """Another step: from its first half (or the half our keys arrive at)."""
+        self.part = self._arriving
+        self.refresh()
 
     def leave(self) -> None:
         """Close the full-screen view and return to the window."""
@@ -148,18 +163,23 @@ class Presenter(QObject):
         if comparison is not None:
             self.view.show_item(comparison, fit=True)
         else:
-            self.view.show_frame(state.trace, state.step, options,
-                                 shell.step_title(state.step), fit=True)
+            frame = self.view.show_frame(state.trace, state.step, options,
+                                         shell.step_title(state.step), fit=True, part=self.part)
+            self.part = frame.composition.part or 0
 
     def key(self, key: Qt.Key) -> bool:
         """Act on a key pressed while presenting; whether it was one of ours."""
         timeline = self.shell.stepping
-        steps = {Qt.Key.Key_Right: timeline.next, Qt.Key.Key_PageDown: timeline.next,
-                 Qt.Key.Key_Space: timeline.next, Qt.Key.Key_Left: timeline.previous,
-                 Qt.Key.Key_PageUp: timeline.previous, Qt.Key.Key_Home: timeline.first,
-                 Qt.Key.Key_End: timeline.last, Qt.Key.Key_Escape: self.leave}
+        steps = {Qt.Key.Key_Right: (1, timeline.next), Qt.Key.Key_PageDown: (1, timeline.next),
+                 Qt.Key.Key_Space: (1, timeline.next), Qt.Key.Key_Left: (-1, timeline.previous),
+                 Qt.Key.Key_PageUp: (-1, timeline.previous), Qt.Key.Key_Home: (0, timeline.first),
+                 Qt.Key.Key_End: (0, timeline.last)}
+        if key == Qt.Key.Key_Escape:
+            self.leave()
+            return True
         if key in steps:
-            steps[key]()
+            way, move = steps[key]
+            self._walk(way, move)
             return True
         if key in NUMBER_KEYS:
             row = NUMBER_KEYS[key]
@@ -167,3 +187,23 @@ class Presenter(QObject):
                 self.shell.state.set_receiver(row)
             return True
         return False
+
+    def _walk(self, way: int, move: Callable[[], None]) -> None:
+        """One slide on (``way`` 1) or back (−1): a split step's other half first, else the
+        next step's first half or the previous step's last; ``way`` 0: ``move`` to the first
+        or last step, its first half."""
+        frame = self.view.frame if self.view is not None else None
+        half = frame.composition.part if isinstance(frame, FrameItem) else None
+        if way and half is not None and 0 <= half + way < PARTS:
+            self.part = half + way
+            self.refresh()
+            return
+        step = self.shell.state.step
+        self._arriving = -1 if way < 0 else 0
+        try:
+            move()
+        finally:
+            self._arriving = 0
+        if way == 0 and self.shell.state.step == step and half:
+            self.part = 0
+            self.refresh()

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Protocol
 
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QDockWidget, QWidget
 
 from app.canvas.context import FrameOptions
 from app.canvas.side_by_side import CompareFrameItem
@@ -74,6 +74,9 @@ class Shell(Protocol):
         """Put ``control`` in the row above the canvas, before the Fit button (``stretch``:
         its share of the row's spare width, as in ``QBoxLayout.addWidget``)."""
 
+    def add_panel(self, panel: QDockWidget) -> None:
+        """Dock ``panel`` on the window's right side (hidden until shown)."""
+
     def glossary_action(self) -> QAction:
         """The checkable action that shows or hides the glossary side panel."""
 
@@ -114,6 +117,9 @@ class Shell(Protocol):
 
     def comparison(self, options: FrameOptions) -> CompareFrameItem | None:
         """The comparison drawn with ``options`` while comparing, else None."""
+
+    def hide_step_texts(self, hidden: bool) -> None:
+        """Hide the texts under the timeline (they quote the step's numbers) or show them."""
 
     def step_title(self, index: int) -> str:
         """The heading of step ``index`` in the interface language."""

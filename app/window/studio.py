@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
     QComboBox,
+    QDockWidget,
     QFileDialog,
     QLineEdit,
     QMainWindow,
@@ -69,6 +70,7 @@ from app.window.compare_mode import CompareMode
 from app.window.controls import CanvasControls
 from app.window.decimals_menu import DecimalsMenu
 from app.window.editor_column import EditorColumnWidth
+from app.window.exercise_mode import ExerciseMode
 from app.window.generation_panel import GenerationPanel
 from app.window.presentation import Presenter
 from app.window.state import DocumentState
@@ -296,6 +298,8 @@ class StudioWindow(QMainWindow):
         view_menu.addAction(self.presenter.action)
         self.view_menu = ViewMenu(self, view_menu, self.texts)
         self.compare = CompareMode(self, view_menu)
+        self.exercise = ExerciseMode(self, view_menu)
+        self.canvas.cellClicked.connect(self.exercise.cell_clicked)
         step_menu = self.menuBar().addMenu("")
         self.texts.bind(step_menu.setTitle, lambda: self.tr("&Step"))
         for text, keys, slot in ((lambda: self.tr("&Previous"), "Left", self.timeline.previous),
@@ -330,6 +334,9 @@ class StudioWindow(QMainWindow):
     def add_canvas_control(self, control: QWidget, stretch: int = 0) -> None:
         self.controls.add_control(control, stretch)
 
+    def add_panel(self, panel: QDockWidget) -> None:
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, panel)
+
     def glossary_action(self) -> QAction:
         return self.glossary.toggleViewAction()
 
@@ -339,12 +346,19 @@ class StudioWindow(QMainWindow):
         explain.toggle.toggled.connect(action.setChecked)
 
     def set_editor_folded(self, folded: bool) -> None:
+        """Fold the editor away (View → Focus on the frame, comparing) or back. Folded, the
+        canvas lays each frame out as large as it allows by itself, as presentation does
+        (unfolded, every step keeps the document's one type scale)."""
         self.editor_width.set_folded(folded)
         if folded:
             self._unfolded_sizes = self.splitter.sizes()
             self.splitter.setSizes([0, sum(self._unfolded_sizes)])
         elif self._unfolded_sizes:
             self.splitter.setSizes(self._unfolded_sizes)
+        if self.canvas.frames_alone != folded:
+            self.canvas.frames_alone = folded
+            if not self.compare.active:  # comparing draws its own picture, and refreshes
+                self.refresh_canvas(fit=True)
 
     def panel_sizes(self) -> list[int]:
         return [int(size) for size in self.splitter.sizes()]
@@ -381,6 +395,9 @@ class StudioWindow(QMainWindow):
     def step_title(self, index: int) -> str:
         return self.timeline.title_for(index)
 
+    def hide_step_texts(self, hidden: bool) -> None:
+        self.timeline.set_texts_hidden(hidden)
+
     # -- keys --------------------------------------------------------------------------------
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Left/Right/Space/Home/End drive the timeline unless the focused widget uses them."""
@@ -406,12 +423,16 @@ class StudioWindow(QMainWindow):
     def frame_options(self) -> FrameOptions:
         """What the canvas draws now, on the sheet that fills it best, headed with the token of
         the run whose steps are on screen; exports start from the same options (the export
-        dialog chooses its own aspect)."""
+        dialog chooses its own aspect). While an exercise hides cells, the canvas leaves them
+        blank and draws neither the worked row nor the arrows (their numbers would tell)."""
+        blanks = self.exercise.blanks()
         return FrameOptions(receiver=self.state.receiver, head=self.state.head,
                             show_all_arrows=self.state.show_all_arrows,
                             theme=self.look.canvas_theme(), lang=current_language(),
-                            worked_row=self.view_menu.worked_row_action.isChecked(),
-                            aspect=self.canvas.aspect(), run_place=self.state.run_place())
+                            worked_row=self.view_menu.worked_row_action.isChecked()
+                            and blanks is None, arrows=blanks is None,
+                            aspect=self.canvas.aspect(), run_place=self.state.run_place(),
+                            blanks=blanks)
 
     def _on_canvas_resized(self) -> None:
         """A canvas reshaped past the point where the other sheet fills it better gets its
@@ -495,6 +516,7 @@ class StudioWindow(QMainWindow):
         self.texts.apply()
         self.undo_actions.retranslate()
         self.compare.texts.apply()  # a QObject: it gets no LanguageChange of its own
+        self.exercise.retranslate()
         self._update_title()
         self.refresh_canvas(fit=False)
 

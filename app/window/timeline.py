@@ -274,6 +274,13 @@ class Timeline(QWidget):
         else:
             self._show_current(room_later=True)
 
+    def set_texts_hidden(self, hidden: bool) -> None:
+        """Hide the step's texts (their numbers would answer an exercise's blanks) or show
+        them again, the check line as the explanation's fold-out leaves it."""
+        self.summary_label.setVisible(not hidden)
+        self.explain.setVisible(not hidden)
+        self.check_label.setVisible(not hidden and not self.explain.toggle.isChecked())
+
     def _show_current(self, room_later: bool = False) -> None:
         """Mark the current step and show its texts; ``room_later``: an edit, whose new numbers
         may change every step's texts, measures them for room once typing pauses."""

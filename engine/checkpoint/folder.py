@@ -25,6 +25,7 @@ from tokenizers import Tokenizer
 from engine.errors import ScenarioError
 from engine.reader import FloatArray
 from engine.refusals import Refusal
+from engine.sidecar import widen
 
 CONFIG = "config.json"
 TOKENIZER = "tokenizer.json"
@@ -80,8 +81,7 @@ class Checkpoint:
                 elif stored.get_dtype() == BFLOAT16:
                     return _bfloat16(file, name, shape)
                 else:
-                    widened: FloatArray = weights.get_tensor(name).astype(np.float64)
-                    return widened
+                    return _frozen(weights.get_tensor(name).astype(np.float64))
         except (SafetensorError, TypeError, ValueError, KeyError, OSError) as error:
             raise ScenarioError(str(file), Refusal("tensor_unreadable", name=name,
                                                    reason=str(error))) from None
@@ -105,9 +105,13 @@ def _bfloat16(file: Path, name: str, shape: tuple[int, ...]) -> FloatArray:
         start, end = json.loads(stream.read(length))[name]["data_offsets"]
         stream.seek(8 + length + start)
         halves = np.frombuffer(stream.read(end - start), dtype="<u2")
-    widened: FloatArray = ((halves.astype(np.uint32) << 16).view(np.float32)
-                           .astype(np.float64).reshape(shape))
-    return widened
+    return _frozen(widen(halves.reshape(shape), BFLOAT16))
+
+
+def _frozen(array: FloatArray) -> FloatArray:
+    """``array`` made read-only: the document takes it as it is, without a copy."""
+    array.flags.writeable = False
+    return array
 
 
 def _shape(shape: tuple[int, ...] | list[int]) -> str:

@@ -64,7 +64,9 @@ def unembedding(checkpoint: Checkpoint, config: Config, embedding: FloatArray, n
 def linear(weight: FloatArray) -> FloatArray:
     """An ``nn.Linear`` weight (out × in, computing x·Wᵀ) as the book's right-multiplied
     in × out matrix."""
-    return weight.T.copy()
+    transposed = weight.T.copy()
+    transposed.flags.writeable = False  # the document takes it as it is, without a copy
+    return transposed
 
 
 __all__ = ["Parts", "Sizes", "Tensor", "linear", "tensors", "unembedding"]

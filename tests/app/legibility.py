@@ -60,10 +60,12 @@ def device_scale(item: QGraphicsItem, view: QGraphicsView | None) -> float:
     return float(abs(QTransform(transform).m22()))
 
 
-def shown(view: CanvasView, trace: Trace, step: int, options: FrameOptions) -> FrameItem:
-    """Show ``trace``'s step fitted on ``view`` and let the view settle its zoom (measuring
-    before that reads a stale transform)."""
-    frame = view.show_frame(trace, step, options, None, fit=True)
+def shown(view: CanvasView, trace: Trace, step: int, options: FrameOptions,
+          part: int = 0) -> FrameItem:
+    """Show ``trace``'s step (the ``part`` half of a step presentation splits over two
+    slides) fitted on ``view`` and let the view settle its zoom (measuring before that reads
+    a stale transform)."""
+    frame = view.show_frame(trace, step, options, None, fit=True, part=part)
     QApplication.processEvents()
     return frame
 

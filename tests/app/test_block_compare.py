@@ -18,13 +18,18 @@ from PySide6.QtWidgets import QApplication, QFileDialog
 from pytestqt.qtbot import QtBot
 
 from app.canvas.bars import ProbabilityBars
+from app.canvas.context import FrameOptions
 from app.canvas.frame import FrameItem
 from app.canvas.grid import MatrixGrid
 from app.canvas.layout import TextItem
 from app.canvas.side_by_side import CompareFrameItem, DifferenceMark
 from app.i18n import set_language
+from app.model.examples import example_path
 from app.window.compare_mode import PRESETS
 from app.window.studio import StudioWindow
+from engine import compute, load_scenario
+from engine.differences import compare
+from engine.variants import variant
 from tests.app.driving import close_window, open_window, type_into
 
 
@@ -220,3 +225,29 @@ def test_at_1024_by_768_a_refusal_wraps_in_the_row_and_the_window_keeps_its_widt
         assert right <= window.controls.fit_button.mapTo(window, QPoint(0, 0)).x()
     finally:
         close_window(window)
+
+
+@pytest.mark.parametrize(("name", "kind", "aspect", "lang"),
+                         [("norms", "scale", "4:3", "zh"), ("tokenizer", "scale", "16:9", "en"),
+                          ("g01", "norm", "16:9", "en")])
+def test_a_difference_tag_covers_no_words(qtbot: QtBot, name: str, kind: str, aspect: str,
+                                          lang: str) -> None:
+    """At every step, the “≠” tag on what differs covers no heading or title of the
+    comparison (it covered the side's heading when a changed grid was at the top of a side —
+    norms' scores and second residual, tokenizer's shares —, and A's probability bars' tag B's bars'
+    title); the words of its own grid are its own."""
+    scenario = load_scenario(example_path(name))
+    a, b = compute(scenario), compute(variant(scenario, kind).scenario)
+    differences = compare(a, b)
+    tags = 0
+    for k in range(len(a.steps)):
+        item = CompareFrameItem(a, b, differences, k, FrameOptions(aspect=aspect, lang=lang))
+        words = item.items_of(TextItem)
+        for mark in item.items_of(DifferenceMark):
+            tag = mark.mapRectToScene(mark.tag_rect())
+            tags += 1
+            for text in words:
+                if not mark.target.isAncestorOf(text):
+                    assert not tag.intersects(text.mapRectToScene(text.boundingRect())), \
+                        (k + 1, text.text)
+    assert tags > 0

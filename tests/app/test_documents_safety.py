@@ -35,7 +35,7 @@ def fail_every_save(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*_args: object) -> None:
         raise SURROGATE
 
-    monkeypatch.setattr(app.files.saving, "write_document", refuse)  # what every save goes through
+    monkeypatch.setattr(app.files.saving, "write_dumped", refuse)  # what every save goes through
 
 
 def test_ctrl_s_reports_any_failure(window: StudioWindow, tmp_path: Path, dialogs: Dialogs,
@@ -96,7 +96,7 @@ def test_an_autosave_failure_of_any_kind_is_said(qtbot: QtBot, window: StudioWin
     def refuse(*_args: object) -> str:
         raise SURROGATE
 
-    monkeypatch.setattr("app.files.recovery.dumps_scenario", refuse)
+    monkeypatch.setattr("app.files.recovery.dump_scenario", refuse)
     with qtbot.waitSignal(window.recovery.failed, timeout=3000) as failed:
         make_modified(window)
     assert failed.args is not None and "surrogates not allowed" in failed.args[0]

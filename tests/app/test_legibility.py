@@ -4,6 +4,7 @@ never shrinks a step without one."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -16,7 +17,7 @@ from app.canvas.arrows import SAMPLE_WIDTH, AttentionArrows
 from app.canvas.context import FrameOptions, LayoutContext
 from app.canvas.frame import FrameItem, legible_share
 from app.canvas.grid import NUMBER_SIZE, MatrixGrid
-from app.canvas.layout import TextItem
+from app.canvas.layout import PARTS, TextItem
 from app.canvas.theme import SLIDE, text_advance
 from app.canvas.view import CanvasView
 from app.canvas.worked_row import MAX_POSITIONS, WORKED_STAGES, worked_row
@@ -37,15 +38,14 @@ EXAMPLES = ("f11", "g01", "encoder-decoder", "multihead", "norms", "order", "pro
             "single-key", "three-layers", "tokenizer", "continue", "training")
 TARGETS = {(1024, 768): 14.0, (1920, 1080): 24.0}
 """Smallest digit height (px) every number must have in presentation on each screen."""
-NOT_YET = {(1024, 768): set(),
-           (1920, 1080): {"pronoun", "continue"}}
-"""Examples with a step that still draws some numbers under the target (issue 23, item 1, left
-open), both at 1920 × 1080, where 24 px leaves room for a picture about 1100 units wide and
-540 tall (520 under continue's map line): pronoun's mask + softmax step (19.8 px), two 10 × 10
-grids 595 units wide and 304 and 324 tall, so 652 stacked and about 1340 side by side, even
-without the arrows; continue's FFN (20.8 px), five 7-wide grids in one chain (the 2 × 7 ones
-396 units wide, the 7 × 7 weights 226 tall): a line of three grids is 1246 wide, the two
-weights on lines of their own make it 596 tall, as two stacked corner products about 700."""
+NOT_YET: dict[tuple[int, int], set[str]] = {(1024, 768): set(), (1920, 1080): set()}
+"""Examples with a step that still draws some numbers under the target: none. At 1920 × 1080,
+where 24 px leaves room for a picture about 1100 units wide and 540 tall, pronoun's mask +
+softmax step (two 10 × 10 grids 595 units wide, 652 stacked and about 1340 side by side: 19.8
+px whole) and continue's FFN (five 7-wide grids in one chain: 20.8 px) are each shown as two
+slides (:func:`test_a_step_too_wide_for_its_screen_is_shown_as_two_slides`): pronoun's scores
+42.4 px, then its shares 35.0; continue's rows up to hidden 27.7, then hidden · W2 = out
+32.8."""
 
 
 def trace_of(name: str) -> Trace:
@@ -84,11 +84,14 @@ def test_every_number_meets_the_presentation_target(screen: PresentationView, na
     trace = trace_of(name)
     options = options_for(trace, screen)
     for k in range(len(trace.steps)):
-        frame = shown(screen, trace, k, options)
-        smallest = smallest_number(frame, screen)
-        assert smallest.pixels >= TARGETS[size], (name, k + 1, smallest)
-        assert sheet_words_height(frame, screen) <= smallest.pixels, \
-            "the footer and map are never larger than the data"
+        for part in range(PARTS):  # both slides of a step shown as two
+            frame = shown(screen, trace, k, options, part)
+            if part > 0 and frame.composition.part is None:
+                break
+            smallest = smallest_number(frame, screen)
+            assert smallest.pixels >= TARGETS[size], (name, k + 1, part, smallest)
+            assert sheet_words_height(frame, screen) <= smallest.pixels, \
+                "the footer and map are never larger than the data"
 
 
 @pytest.mark.parametrize("screen", [(1024, 768)], indirect=True)
@@ -119,6 +122,68 @@ def test_presentation_draws_g01_larger_than_one_scale_does(screen: PresentationV
     shared = FrameItem(trace, k, options)
     assert alone.picture_scale > 1.1 * shared.picture_scale
     assert smallest_number(alone, screen).pixels >= TARGETS[(1024, 768)]
+
+
+def _grids(frame: FrameItem) -> dict[str, MatrixGrid]:
+    return {grid.spec.title: grid for grid in frame.items_of(MatrixGrid)}
+
+
+def test_a_step_too_wide_for_its_screen_is_shown_as_two_slides(qtbot: QtBot) -> None:
+    """In presentation at 1920 × 1080 pronoun's mask + softmax step (19.8 px whole) is two
+    slides: the scores (Q·Kᵀ/√2), then softmax → the shares (computed here with the causal
+    mask) with the arrows; continue's FFN (20.8 px) its rows up to hidden, then hidden · W2 =
+    out (relu(norm2 · W1) · W2, computed here). Each half reaches 24 px, together they show
+    every grid of the step, and the headings say which half; on a 768-line screen, where the
+    whole step reaches its target, pronoun's is one slide; the window and exports never split
+    a step."""
+    legible = TARGETS[(1920, 1080)] / 1080
+    pronoun = trace_of("pronoun")
+    k = pronoun.step_index("weights")
+    options = FrameOptions(aspect="16:9", theme=SLIDE)
+    whole = FrameItem(pronoun, k, options, alone=True, screen=1080)
+    assert smallest_number(whole).pixels < legible * 1080
+    first, second = (FrameItem(pronoun, k, options, alone=True, screen=1080, part=part)
+                     for part in (0, -1))
+    assert (first.composition.part, second.composition.part) == (0, 1)
+    assert first.heading.text == "Step 4 of 5 · Causal mask and softmax shares (1/2)"
+    assert second.heading.text == "Step 4 of 5 · Causal mask and softmax shares (2/2)"
+    q, keys = pronoun.arrays["Q"], pronoun.arrays["K"]
+    scores = q @ keys.T / np.sqrt(2)
+    hidden = np.triu(np.ones_like(scores, dtype=bool), 1)
+    exps = np.where(hidden, 0.0, np.exp(scores - np.where(hidden, -np.inf, scores).max(axis=1,
+                                                                                     keepdims=True)))
+    (only,) = _grids(first).values()
+    np.testing.assert_allclose(only.spec.values, scores, atol=1e-12)
+    (shares,) = _grids(second).values()
+    np.testing.assert_allclose(shares.spec.values, exps / exps.sum(axis=1, keepdims=True),
+                               atol=1e-12)
+    assert set(_grids(whole)) == {only.spec.title, shares.spec.title}
+    assert not first.items_of(AttentionArrows)
+    for half in (first, second):
+        assert smallest_number(half).pixels >= legible * 1080
+    assert FrameItem(pronoun, k, options, alone=True, screen=768, part=0).composition.part \
+        is None
+    assert FrameItem(pronoun, k, options, part=0).composition.part is None
+    chinese = FrameItem(pronoun, k, replace(options, lang="zh"), alone=True, screen=1080,
+                        part=1)
+    assert chinese.heading.text.endswith("（2/2）")
+
+    go_on = trace_of("continue")
+    k = go_on.step_index("L1.ffn")
+    first, second = (FrameItem(go_on, k, options, alone=True, screen=1080, part=part)
+                     for part in (0, 1))
+    assert list(_grids(first)) == ["norm2", "W1", "z = norm2·W1", "hidden = relu(z)"]
+    assert list(_grids(second)) == ["hidden = relu(z)", "W2", "ffn_out = hidden·W2"]
+    assert set(_grids(FrameItem(go_on, k, options, alone=True, screen=1080))) == \
+        set(_grids(first)) | set(_grids(second))
+    scenario = go_on.scenario
+    out = np.maximum(go_on.arrays["L1.norm2"] @ scenario.parameter("layers.0.block.ffn.W1"),
+                     0) @ scenario.parameter("layers.0.block.ffn.W2")
+    np.testing.assert_allclose(_grids(second)["ffn_out = hidden·W2"].spec.values, out,
+                               atol=1e-12)
+    for half in (first, second):
+        assert half.heading.text.endswith(f"({half.composition.part + 1}/2)")
+        assert smallest_number(half).pixels >= legible * 1080
 
 
 def _ink_height(image: QImage, box: QRect) -> int:
@@ -242,13 +307,12 @@ WINDOW_TARGET = 9.0
 ZOOMED_TARGET = WINDOW_TARGET
 """Smallest digit height (px) in the same window zoomed to the step (View → Zoom to the step):
 every example, every step."""
-WINDOW_NOT_YET = {"pronoun", "continue"}
-"""Examples with a step still under the window's target after Focus alone, at the document's
-one scale: pronoun's ten-token shares and mix steps set it (1.283: the shares under the scores
-fit only that tall, the mix with its arrows only that wide), so all its steps are 8.7 px;
-continue's feed-forward step (its 7 × 7 weights in four rows, 1.008) sets its one scale, every
-step 6.7 px (6.3 with Generate next). Zoom to the step brings pronoun to the target
-(:func:`test_zoom_to_the_step_fills_the_canvas_with_the_picture`)."""
+WINDOW_NOT_YET: set[str] = set()
+"""Examples with a step still under the window's target after Focus: none. Focus lays each
+frame out by itself, as presentation does: at the document's one scale pronoun's ten-token
+shares and mix steps set it (1.283: every step 8.7 px) and continue's probabilities, with
+Generate next taking a row of the canvas, were 8.8 px; each frame alone, pronoun's smallest is
+its mask + softmax step, 9.5 px (scale 1.411), continue's its FFN, 9.9 px."""
 ZOOM_NOT_YET: set[str] = set()
 """Examples with a step still under the target zoomed: none (continue's 7-word vocabulary
 reaches it since its probabilities print at the grids' size)."""
@@ -267,8 +331,9 @@ def _window_at_1024(qtbot: QtBot, name: str) -> StudioWindow:
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_focus_folds_the_editor_and_the_numbers_grow(qtbot: QtBot, name: str,
                                                       request: pytest.FixtureRequest) -> None:
-    """View → Focus on the frame (Ctrl+Shift+F) folds the editor away; in a 1024 × 768 window
-    every number of every step is then at least 9 px tall, and toggling again restores it."""
+    """View → Focus on the frame (Ctrl+Shift+F) folds the editor away and lays each frame
+    out by itself; in a 1024 × 768 window every number of every step is then at least 9 px
+    tall, and toggling again restores the editor and the document's one scale."""
     if name in WINDOW_NOT_YET:
         request.applymarker(pytest.mark.xfail(
             strict=True, reason="issue 23 item 1: some steps still under the window's target"))
@@ -284,12 +349,14 @@ def test_focus_folds_the_editor_and_the_numbers_grow(qtbot: QtBot, name: str,
             window.state.set_step(k)
             QApplication.processEvents()
             frame = window.canvas.frame
-            assert isinstance(frame, FrameItem)
+            assert isinstance(frame, FrameItem) and frame.alone
             smallest = smallest_number(frame, window.canvas)
             assert smallest.pixels >= WINDOW_TARGET, (name, k + 1, smallest)
         focus.trigger()
         QApplication.processEvents()
         assert window.editor.width() > 0
+        frame = window.canvas.frame
+        assert isinstance(frame, FrameItem) and not frame.alone
     finally:
         close_window(window)
 

@@ -134,6 +134,30 @@ def test_alibi_adds_the_bias_grid_to_q_dot_k(qtbot: QtBot) -> None:
         np.testing.assert_allclose(scores, qk + bias)
 
 
+def test_alibi_scores_say_what_hides_their_hatched_cells(qtbot: QtBot) -> None:
+    """As the other scores pictures: each biased scores grid notes the causal mask, and with a
+    window of 2 a sentence under the grids names both rules (the cells hidden are those the
+    rules say, worked out here), in both languages."""
+    multihead = example("multihead")
+    causal = frame(with_positions(multihead, kind="alibi"), "scores")
+    for head in (1, 2):
+        grid = titled(causal, f"scores = q·k + bias · head {head}")
+        assert grid.note == "hatched cells are hidden by the causal mask in the next step"
+        np.testing.assert_array_equal(grid.spec.masked, np.triu(np.ones((3, 3), bool), 1))
+    windowed = {**multihead, "attention": {**multihead["attention"], "window": 2}}
+    trace = with_positions(windowed, kind="alibi")
+    words = {lang: " ".join(t.text for t in frame(trace, "scores", lang=lang).items_of(TextItem))
+             for lang in ("en", "zh")}
+    assert ("Hatched cells are hidden by the causal mask (position i reads keys 0 … i) and the "
+            "window of 2 (position i reads keys i − 1 … i).") in words["en"]
+    assert "斜线格被因果掩码（位置 i 读键 0 … i）和大小为 2 的窗口（位置 i 读键 i − 1 … i）遮住。" \
+        in words["zh"]
+    rows, keys = np.indices((3, 3))
+    np.testing.assert_array_equal(
+        titled(frame(trace, "scores"), "scores = q·k + bias · head 1").spec.masked,
+        (keys > rows) | (rows - keys >= 2))
+
+
 def test_added_positions_show_rows_plus_p_equal_x(qtbot: QtBot) -> None:
     document = example("multihead")
     item = frame(with_positions(document, kind="sinusoidal"), "positions")

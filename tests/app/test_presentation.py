@@ -12,7 +12,7 @@ from app.canvas.frame import FrameItem
 from app.canvas.side_by_side import CompareFrameItem
 from app.window.presentation import PresentationView
 from app.window.studio import StudioWindow
-from tests.app.driving import open_window
+from tests.app.driving import close_window, open_window
 
 
 def presenting(qtbot: QtBot, window: StudioWindow) -> PresentationView:
@@ -142,3 +142,38 @@ def test_closing_the_window_while_presenting_closes_the_full_screen_view(
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     assert not isValid(view)
     win.deleteLater()
+
+
+def test_presenter_keys_walk_both_slides_of_a_split_step(qtbot: QtBot) -> None:
+    """Pronoun's mask + softmax step is two slides on the 800-line screen: Right shows its
+    second half before the mix, Left comes back to that second half and then the first, Home
+    and End go to a step's first half; a step chosen in the window starts at its first."""
+    window = open_window(qtbot, "pronoun")
+    try:
+        view = presenting(qtbot, window)
+
+        def seen() -> tuple[int, int | None]:
+            frame = view.frame
+            assert isinstance(frame, FrameItem)
+            return frame.step_index, frame.composition.part
+
+        walked = [seen()]
+        for key in (Qt.Key.Key_Right, Qt.Key.Key_Right, Qt.Key.Key_Right, Qt.Key.Key_Space,
+                    Qt.Key.Key_PageDown, Qt.Key.Key_Left, Qt.Key.Key_PageUp, Qt.Key.Key_Left,
+                    Qt.Key.Key_Right, Qt.Key.Key_End, Qt.Key.Key_Left):
+            qtbot.keyClick(view, key)
+            walked.append(seen())
+            assert window.state.step == walked[-1][0], "the window follows the presentation"
+        assert walked == [(0, None), (1, None), (2, None), (3, 0), (3, 1), (4, None), (3, 1),
+                          (3, 0), (2, None), (3, 0), (4, None), (3, 1)]
+        frame = view.frame
+        assert frame is not None and frame.heading.text.endswith("shares (2/2)")
+        window.state.set_step(2)
+        window.state.set_step(3)
+        assert seen() == (3, 0)
+        qtbot.keyClick(view, Qt.Key.Key_Right)
+        qtbot.keyClick(view, Qt.Key.Key_Home)
+        assert seen() == (0, None)
+        qtbot.keyClick(view, Qt.Key.Key_Escape)
+    finally:
+        close_window(window)

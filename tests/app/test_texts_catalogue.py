@@ -36,6 +36,11 @@ def test_one_sentence_in_both_languages() -> None:
     assert Listed(["a", "b", "c"]).words("en") == "a, b and c"
     assert Listed(["a", "b", "c"]).words("zh") == "a、b 和 c"
     assert Listed([Token("猫"), Token("狗")]).words("zh") == "“猫”和“狗”"
+    # a space only where Chinese meets Latin: 窗口和 softmax, K/V 头 1 和 Query
+    assert Listed(["因果掩码", "窗口", "softmax 份额"]).words("zh") == \
+        "因果掩码、窗口和 softmax 份额"
+    assert Listed(["K/V 头 1", "Query 头 2"]).words("zh") == "K/V 头 1 和 Query 头 2"
+    assert Listed(["softmax", "份额"]).words("zh") == "softmax 和份额"
 
 
 def test_an_empty_or_spaced_label_is_quoted_in_english_too() -> None:

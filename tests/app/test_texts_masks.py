@@ -81,7 +81,7 @@ def test_the_window_of_the_mistral_preset_is_named_with_its_numbers(windowed: Tr
         assert _title(windowed, shares, "en") == \
             f"Layer {layer} · Causal mask, window of {w} and softmax shares"
         assert _title(windowed, shares, "zh") == \
-            f"第 {layer} 层 · 因果掩码、大小为 {w} 的窗口 和 softmax 份额"
+            f"第 {layer} 层 · 因果掩码、大小为 {w} 的窗口和 softmax 份额"
         assert (f"Keys hidden by {CAUSAL_EN} and {window_en} are removed") in \
             _text(windowed, shares, "en")
         assert f"先去掉被{CAUSAL_ZH}和{window_zh}挡住的键" in _text(windowed, shares, "zh")
@@ -146,7 +146,7 @@ def test_the_key_mask_names_its_padding_keys(qtbot: QtBot) -> None:
     assert f"because of {rule_en}." in _text(trace, "L1.scores", "en")
     assert f"但{rule_zh}会让下一步" in _text(trace, "L1.scores", "zh")
     assert _title(trace, "L1.weights", "en") == "Layer 1 · Causal mask, key mask and softmax shares"
-    assert _title(trace, "L1.weights", "zh") == "第 1 层 · 因果掩码、键掩码 和 softmax 份额"
+    assert _title(trace, "L1.weights", "zh") == "第 1 层 · 因果掩码、键掩码和 softmax 份额"
     assert f"Hatched cells are hidden by {rule_en}." in _frame_words(trace, "L1.scores", "en")
     assert f"斜线格被{rule_zh}遮住。" in _frame_words(trace, "L1.scores", "zh")
 
@@ -167,7 +167,7 @@ def test_each_layer_names_its_own_mask(qtbot: QtBot, stack: Trace) -> None:
     window_zh = "大小为 3 的窗口（位置 i 不读 i − 2 之前的键）"
     assert _title(stack, "L1.weights", "en") == "Layer 1 · Causal mask and softmax shares"
     assert _title(stack, "L2.weights", "en") == "Layer 2 · Window of 3 and softmax shares"
-    assert _title(stack, "L2.weights", "zh") == "第 2 层 · 大小为 3 的窗口 和 softmax 份额"
+    assert _title(stack, "L2.weights", "zh") == "第 2 层 · 大小为 3 的窗口和 softmax 份额"
     assert "the causal mask makes the next step discard it" in _text(stack, "L1.scores", "en")
     assert f"because of {window_en}." in _text(stack, "L2.scores", "en")
     assert "causal" not in _text(stack, "L2.scores", "en")

@@ -27,7 +27,8 @@ import app.window.state
 import app.window.studio
 from app.model.examples import example_path
 from app.window.studio import StudioWindow
-from engine import Scenario, Trace, dumps_scenario, load_scenario, save_scenario
+from engine import Scenario, Trace, load_scenario, save_scenario
+from engine.io import dump_scenario
 from tests.app.driving import Dialogs
 
 RESPONSIVE_MS = 100
@@ -188,7 +189,7 @@ def test_saving_runs_in_a_worker_and_the_file_reads_back(
     qtbot.waitUntil(lambda: not window.state.busy, timeout=5000)
     window.state.path = tmp_path / "big.qkv.json"
     with Ticks() as ticks:
-        monkeypatch.setattr(app.files.saving, "dumps_scenario", slowly(dumps_scenario, 0.6, ticks))
+        monkeypatch.setattr(app.files.saving, "dump_scenario", slowly(dump_scenario, 0.6, ticks))
         assert window.save()
     assert max(ticks.during_work) < RESPONSIVE_MS, ticks.during_work
     assert len(ticks.during_work) > 20
@@ -205,7 +206,7 @@ def test_cancel_while_saving_leaves_the_old_file_and_the_window_modified(
     window.state.edit_cell("X", 0, 1, 4.0)
     qtbot.waitUntil(lambda: not window.state.busy, timeout=5000)
     window.state.path = target
-    monkeypatch.setattr(app.files.saving, "dumps_scenario", slowly(dumps_scenario, 0.6))
+    monkeypatch.setattr(app.files.saving, "dump_scenario", slowly(dump_scenario, 0.6))
     show_progress_at_once(monkeypatch)
     press_cancel_later(window, 150)
     assert not window.save()
@@ -268,8 +269,8 @@ def test_a_recovery_copy_is_written_in_a_worker(
     window.state.edit_cell("X", 0, 1, 4.0)
     qtbot.waitUntil(lambda: not window.state.busy, timeout=5000)
     with Ticks() as ticks, qtbot.waitSignal(window.recovery.written, timeout=5000):
-        monkeypatch.setattr(app.files.recovery, "dumps_scenario",
-                            slowly(dumps_scenario, 0.6, ticks))
+        monkeypatch.setattr(app.files.recovery, "dump_scenario",
+                            slowly(dump_scenario, 0.6, ticks))
         window.recovery.write_soon()
     assert max(ticks.during_work) < RESPONSIVE_MS, ticks.during_work
     assert len(ticks.during_work) > 20
@@ -299,7 +300,7 @@ def test_saving_in_a_worker_never_asks_about_its_own_change_on_disk(
     for value in (4.0, 5.0):
         window.state.edit_cell("X", 0, 1, value)
         qtbot.waitUntil(lambda: not window.state.busy, timeout=5000)
-        monkeypatch.setattr(app.files.saving, "dumps_scenario", slowly(dumps_scenario, 0.3))
+        monkeypatch.setattr(app.files.saving, "dump_scenario", slowly(dump_scenario, 0.3))
         assert window.save()
         qtbot.wait(300)  # the watcher's late news of the write arrives
     assert dialogs.shown == []  # neither "changed on disk: reload?" nor "overwrite?"

@@ -1,6 +1,6 @@
-"""The importer against transformers itself, where torch and transformers are installed (they are
-not test dependencies: CI and ./dev.sh test skip this module; to run it, install
-``torch==2.13.0`` and ``transformers`` into the environment).
+"""The importer against transformers itself, with the ``reference`` extra (torch 2.13.0 and
+transformers: ``./dev.sh test`` installs it, so CI runs this module; it skips, saying why,
+without them).
 
 For each family a tiny random model is built in float64, its weights redrawn large enough that
 the heads differ (transformers' own initialisation, σ = 0.02, gives near-uniform shares), saved

@@ -236,13 +236,13 @@ def test_load_names_the_place_inside_the_document(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_the_largest_accepted_document_saves_under_the_file_limit_and_reopens(
         tmp_path: Path) -> None:
-    """Every matrix at the 2¹⁸-number limit, every number at its longest JSON spelling
+    """Every matrix of 2¹⁸ numbers, every number at its longest JSON spelling
     (24 characters), every label at 40 four-byte characters: what is accepted can be saved and
     opened again (docs/limits.md)."""
-    from engine.reader import MAX_CELLS, MAX_POSITIONS
+    from engine.reader import MAX_POSITIONS
 
-    n = d = MAX_POSITIONS  # 512 × 512 = 2¹⁸: X, Q, the hidden layer and the logits at the limit
-    assert n * d == MAX_CELLS
+    n = d = MAX_POSITIONS  # 512 × 512 = 2¹⁸: X, Q, the hidden layer and the logits
+    assert n * d == 1 << 18
     longest = -2.2250738585072014e-308
     assert len(json.dumps(longest)) == 24
 
@@ -263,7 +263,7 @@ def test_the_largest_accepted_document_saves_under_the_file_limit_and_reopens(
     path = tmp_path / "largest.qkv.json"
     save_scenario(scenario, path)
     size = path.stat().st_size
-    assert 8 * MAX_CELLS * 24 < size <= engine.io.MAX_FILE_BYTES
+    assert 8 * n * d * 24 < size <= engine.io.MAX_FILE_BYTES
     again = load_scenario(path)
     np.testing.assert_array_equal(again.block.unembed, scenario.block.unembed)
     assert again.block.vocab == scenario.block.vocab

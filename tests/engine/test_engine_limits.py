@@ -11,8 +11,9 @@ import pytest
 import engine.scenario
 from engine import ScenarioError, dumps_scenario, load_scenario, parse_scenario, save_scenario
 from engine.io import MAX_FILE_BYTES, MAX_NUMBER_BYTES, MAX_TEXT_BYTES
-from engine.reader import MAX_CELLS, MAX_NUMBERS, MAX_POSITIONS, MAX_VOCAB, MAX_WIDTH
+from engine.reader import MAX_NUMBERS, MAX_POSITIONS, MAX_VOCAB, MAX_WIDTH
 from engine.scenario import number_count
+from engine.sidecar_write import JSON_NUMBERS
 from tests.examples import EXAMPLES
 
 LONGEST = -2.2250738585072014e-308  # 24 characters, the longest a float64 is written
@@ -40,12 +41,15 @@ def test_a_saved_number_takes_at_most_its_bound() -> None:
 def test_the_file_limit_holds_every_document_the_editor_accepts() -> None:
     text = (MAX_POSITIONS + MAX_VOCAB) * 40 * 6 + (200 + 2000) * 6
     assert text + 2 * 1024 * 1024 < MAX_TEXT_BYTES  # and room for keys and brackets
-    assert MAX_FILE_BYTES >= MAX_NUMBERS * MAX_NUMBER_BYTES + MAX_TEXT_BYTES
-    # The n = d = 512 block of issue 13 (eight matrices at MAX_CELLS: X, Wq, Wk, Wv, Wo, W1, W2,
+    # A document keeps at most JSON_NUMBERS numbers in its JSON, past that in its sidecar.
+    assert MAX_FILE_BYTES >= JSON_NUMBERS * MAX_NUMBER_BYTES + MAX_TEXT_BYTES
+    # The n = d = 512 block of issue 13 (eight matrices of 2¹⁸: X, Wq, Wk, Wv, Wo, W1, W2,
     # unembed; twelve rows at their longest) and a GPT-2 small layer (tests/engine/
-    # test_engine_gpt2_size.py) are both within the number limit the file limit is made for.
-    assert MAX_NUMBERS >= 8 * MAX_CELLS + 12 * 4 * MAX_WIDTH
-    assert MAX_NUMBERS >= 7_095_552
+    # test_engine_gpt2_size.py) still fit the JSON alone; a whole GPT-2 small (124,439,808
+    # numbers) fits the document.
+    assert JSON_NUMBERS >= 8 * (1 << 18) + 12 * 4 * MAX_WIDTH
+    assert JSON_NUMBERS >= 7_095_552
+    assert MAX_NUMBERS >= 124_439_808
 
 
 def test_an_edit_over_the_number_limit_is_refused(monkeypatch: pytest.MonkeyPatch,

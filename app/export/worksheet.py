@@ -1,0 +1,299 @@
+"""Worksheets on paper: A4 PDF pages of a :class:`~app.export.worksheet_plan.Sheet` — the
+exercise's words, the canvas's own frames with the hidden cells drawn empty, room to write and
+the "how to check" sentence — and its answer key; and the same sheet as an editable PowerPoint
+deck whose blanks are empty table cells. A ``QApplication`` must exist.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterator, Sequence
+from functools import cache
+from pathlib import Path
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QPageSize, QPainter, QPdfWriter, QPen
+
+from app import APP_NAME
+from app.canvas import Blanks, FrameOptions
+from app.canvas.theme import SLIDE
+from app.export.deck import SLIDE_HEIGHT_EMU, Box, Slide, Text, slide_width_emu, write_pptx
+from app.export.render import Frame, build_frame, fit_rect, paint_frame, picture_dpi
+from app.export.safe import atomic_file, write_file
+from app.export.slides import editable_slide, marks_typeface, typeface
+from app.export.worksheet_plan import Sheet, Task
+from app.model.sheet import sheet_size
+from app.texts.worksheet_words import worksheet_word
+
+A4_MM = (210.0, 297.0)
+MARGIN = 48.0
+"""Page margin in pixels at :func:`picture_dpi` (half an inch)."""
+TITLE_SIZE, HEADING_SIZE, BODY_SIZE, SMALL_SIZE = 18, 15, 12, 10
+WORKING_HEIGHT = 150.0
+"""Room to write under a fill exercise's frames (pixels); a question gets half."""
+RULE_GAP = 24.0
+FRAME_SIZE = QSize(1920, 1080)
+SHEET_FAMILIES = ["DejaVu Sans", "Noto Sans CJK SC", "Sans Serif"]
+INK, MUTED, RULE = QColor(SLIDE.text), QColor(SLIDE.muted), QColor("#C8CCD2")
+
+
+def frame_options(task: Task) -> FrameOptions:
+    """A worksheet's frames: the task's blanks, no arrows and no worked row (both would show
+    the shares a blank hides)."""
+    return FrameOptions(blanks=Blanks(task.blanks) if task.blanks else None, arrows=False,
+                        worked_row=False)
+
+
+def task_frames(task: Task, lang: str) -> Iterator[Frame]:
+    """The task's frames, built with its blanks, words in ``lang``."""
+    options = frame_options(task)
+    for step in task.frames:
+        yield build_frame(task.trace, step, options, lang=lang)
+
+
+@cache
+def _font(pixel_size: int, bold: bool) -> QFont:
+    """The sheet's words: DejaVu Sans, the CJK face for Chinese. Not the frame's Noto Sans CJK
+    for Latin letters: Qt's PDF text loses the characters of that face's Latin digits (they
+    print, but a search or a copy finds no number), and a key's numbers must be found."""
+    result = QFont()
+    result.setFamilies(SHEET_FAMILIES)
+    result.setPixelSize(pixel_size)
+    result.setBold(bold)
+    return result
+
+
+class _Pages:
+    """A4 pages painted top to bottom; a block that does not fit starts a new page, whose top
+    repeats the sheet's heading."""
+
+    def __init__(self, writer: QPdfWriter, heading: str, variant: str, lang: str) -> None:
+        dpi = picture_dpi()
+        self.writer = writer
+        self.width = A4_MM[0] / 25.4 * dpi
+        self.height = A4_MM[1] / 25.4 * dpi
+        self.heading, self.variant, self.lang = heading, variant, lang
+        self.painter = QPainter(writer)
+        self.painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        self.painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        self.number = 0
+        self.y = 0.0
+        self._start()
+
+    @property
+    def inner(self) -> float:
+        return self.width - 2 * MARGIN
+
+    def _start(self) -> None:
+        if self.number:
+            self.writer.newPage()
+        self.number += 1
+        self.y = MARGIN
+        self.text(self.heading, SMALL_SIZE, colour=MUTED, advance=False)
+        right = self.variant or worksheet_word(self.lang, "page", number=self.number)
+        self.text(right, SMALL_SIZE, colour=MUTED, align=Qt.AlignmentFlag.AlignRight)
+        self.y += 8
+
+    def new_sheet(self, heading: str, variant: str) -> None:
+        """Start the next sheet on a new page."""
+        self.heading, self.variant = heading, variant
+        self._start()
+
+    def room(self, height: float) -> None:
+        """Start a new page unless ``height`` fits under what is drawn."""
+        if self.y + height > self.height - MARGIN and self.y > MARGIN + 40:
+            self._start()
+
+    def measure(self, text: str, size: int, bold: bool = False) -> float:
+        self.painter.setFont(_font(size, bold))
+        flags = int(Qt.TextFlag.TextWordWrap)
+        return self.painter.boundingRect(QRectF(0, 0, self.inner, 10_000), flags, text).height()
+
+    def text(self, text: str, size: int = BODY_SIZE, *, bold: bool = False,
+             colour: QColor = INK, align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignLeft,
+             advance: bool = True) -> None:
+        """A paragraph, wrapped to the page's width."""
+        height = self.measure(text, size, bold)
+        self.room(height)
+        self.painter.setFont(_font(size, bold))
+        self.painter.setPen(colour)
+        flags = int(align) | int(Qt.TextFlag.TextWordWrap)
+        self.painter.drawText(QRectF(MARGIN, self.y, self.inner, height), flags, text)
+        if advance:
+            self.y += height + 4
+
+    def frame(self, frame: Frame) -> None:
+        """The frame as wide as the page."""
+        target = fit_rect(frame.rect, QRectF(MARGIN, 0, self.inner, self.height))
+        self.room(target.height())
+        target.moveTop(self.y)
+        paint_frame(self.painter, frame, target)
+        self.painter.setPen(QPen(RULE, 1.0))
+        self.painter.drawRect(target)
+        self.y = target.bottom() + 10
+
+    def working(self, height: float) -> None:
+        """A ruled box to write in, labelled."""
+        self.room(height + 20)
+        self.text(worksheet_word(self.lang, "working"), SMALL_SIZE, colour=MUTED)
+        box = QRectF(MARGIN, self.y, self.inner, height)
+        self.painter.setPen(QPen(RULE, 1.0))
+        self.painter.setBrush(Qt.BrushStyle.NoBrush)
+        self.painter.drawRect(box)
+        line = box.top() + RULE_GAP
+        while line < box.bottom() - 4:
+            self.painter.drawLine(int(box.left() + 8), int(line), int(box.right() - 8), int(line))
+            line += RULE_GAP
+        self.y = box.bottom() + 12
+
+    def finish(self) -> None:
+        self.painter.end()
+
+
+def _writer(buffer: QBuffer, title: str) -> QPdfWriter:
+    writer = QPdfWriter(buffer)
+    writer.setCreator(APP_NAME)
+    writer.setTitle(title)
+    writer.setResolution(picture_dpi())
+    writer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
+    writer.setPageMargins(QMarginsF(0, 0, 0, 0))
+    return writer
+
+
+def _variant(sheet: Sheet, lang: str) -> str:
+    return "" if sheet.variant is None else worksheet_word(lang, "variant", number=sheet.variant)
+
+
+def _pdf(sheets: Sequence[Sheet], lang: str, key: bool) -> bytes:
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    heading_word = "key" if key else "sheet"
+    writer = _writer(buffer, worksheet_word(lang, heading_word, title=sheets[0].title))
+    pages: _Pages | None = None
+    for sheet in sheets:
+        heading = worksheet_word(lang, heading_word, title=sheet.title)
+        variant = _variant(sheet, lang)
+        if pages is None:
+            pages = _Pages(writer, heading, variant, lang)
+        else:
+            pages.new_sheet(heading, variant)
+        if not key:
+            pages.text(worksheet_word(lang, "name_line"), BODY_SIZE)
+        for task in sheet.tasks:
+            _task(pages, task, lang, key)
+    assert pages is not None
+    pages.finish()
+    buffer.close()
+    return bytes(data.data())
+
+
+def _task(pages: _Pages, task: Task, lang: str, key: bool) -> None:
+    exercise = task.exercise
+    # The heading, the prompt and the first frame (or the key's first lines) stay together.
+    pages.room(140 if key else 100 + pages.inner * FRAME_SIZE.height() / FRAME_SIZE.width())
+    pages.y += 6
+    pages.text(worksheet_word(lang, "exercise", number=task.number,
+                              title=exercise.title.text(lang)), HEADING_SIZE, bold=True)
+    pages.text(exercise.prompt.text(lang))
+    if key:
+        for line in task.key:
+            pages.text(line, SMALL_SIZE)
+        return
+    for frame in task_frames(task, lang):
+        pages.frame(frame)
+    for line in task.question:
+        pages.text(line)
+    pages.working(WORKING_HEIGHT if not task.question else WORKING_HEIGHT / 2)
+    pages.text(worksheet_word(lang, "how_to_check", sentence=task.check), SMALL_SIZE,
+               colour=MUTED)
+
+
+def sheet_pdf(sheets: Sequence[Sheet], lang: str) -> bytes:
+    """The worksheets, each variant from a new page, as A4 PDF bytes."""
+    return _pdf(sheets, lang, key=False)
+
+
+def key_pdf(sheets: Sequence[Sheet], lang: str) -> bytes:
+    """Their answer keys: every hidden value with its arithmetic, every question's answer."""
+    return _pdf(sheets, lang, key=True)
+
+
+def _wrapped(text: str, width: int) -> list[str]:
+    """Lines of about ``width`` Latin characters (a Chinese character counts as two)."""
+    if text.isascii():
+        return textwrap.wrap(text, width) or [""]
+    lines, line, used = [], "", 0
+    for character in text:
+        cost = 1 if character.isascii() else 2
+        if used + cost > width:
+            lines.append(line)
+            line, used = "", 0
+        line += character
+        used += cost
+    return [*lines, line]
+
+
+def _intro_slide(sheet: Sheet, task: Task, lang: str) -> Slide:
+    """A slide of words: the exercise, its prompt and question, how to check, the variant."""
+    sheet_shape = sheet_size("16:9")
+    width = slide_width_emu(sheet_shape)
+    margin, line_height = width // 20, SLIDE_HEIGHT_EMU // 18
+    title = Text(Box(margin, margin // 2, width - 2 * margin, line_height * 2),
+                 worksheet_word(lang, "exercise", number=task.number,
+                                title=task.exercise.title.text(lang)), 28, SLIDE.text, bold=True)
+    lines = [*_wrapped(task.exercise.prompt.text(lang), 90), "", *task.question, "",
+             *_wrapped(worksheet_word(lang, "how_to_check", sentence=task.check), 100)]
+    variant = _variant(sheet, lang)
+    if variant:
+        lines = [*lines, "", variant]
+    top = margin // 2 + line_height * 3
+    shapes = [Text(Box(margin, top + k * line_height, width - 2 * margin, line_height), line,
+                   16, SLIDE.text) for k, line in enumerate(lines) if line]
+    return Slide(title, shapes, task.exercise.prompt.text(lang), SLIDE.background)
+
+
+def sheet_slides(sheets: Sequence[Sheet], lang: str) -> Iterator[Slide]:
+    """Each task's words, then its frames as editable slides (blanks as empty table cells)."""
+    sheet_shape = sheet_size("16:9")
+    for sheet in sheets:
+        for task in sheet.tasks:
+            yield _intro_slide(sheet, task, lang)
+            for frame in task_frames(task, lang):
+                yield editable_slide(frame, task.exercise.prompt.text(lang), sheet_shape,
+                                     FRAME_SIZE)
+
+
+def write_sheet_pptx(path: Path, sheets: Sequence[Sheet], lang: str) -> int:
+    """Write the editable deck through a temporary file; the slide count."""
+    with atomic_file(path) as temp:
+        return write_pptx(temp, sheet_slides(sheets, lang), sheet=sheet_size("16:9"),
+                          font=typeface(), marks_font=marks_typeface(),
+                          title=worksheet_word(lang, "sheet", title=sheets[0].title))
+
+
+def write_worksheets(sheets: Sequence[Sheet], lang: str, out: Path, answers: Path | None = None,
+                     pptx: Path | None = None) -> list[Path]:
+    """Write the sheet (PDF), and when asked its key (PDF) and its deck; the files written, in
+    that order. Both PDFs are painted before either is written.
+
+    Raises
+    ------
+    ExportError
+        A file could not be written (the message names it); the files before it stay.
+    """
+    sheet = sheet_pdf(sheets, lang)
+    key = key_pdf(sheets, lang) if answers is not None else b""
+    write_file(out, sheet)
+    written = [out]
+    if answers is not None:
+        write_file(answers, key)
+        written.append(answers)
+    if pptx is not None:
+        write_sheet_pptx(pptx, sheets, lang)
+        written.append(pptx)
+    return written
+
+
+__all__ = ["frame_options", "key_pdf", "sheet_pdf", "sheet_slides", "task_frames",
+           "write_sheet_pptx", "write_worksheets"]

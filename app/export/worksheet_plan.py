@@ -1,0 +1,180 @@
+"""What a worksheet and its answer key say, worked out from a document's exercises (no Qt): for
+each exercise of each variant its frames and their blanks, the question's lines, the "how to
+check" sentence, and the key's lines — every value computed by the engine on that variant."""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from app.texts.example_words import document_words
+from app.texts.worksheet_words import worksheet_word
+from engine import Scenario, Trace, compute, explain, format_number
+from engine.exercises.answers import Answer, answer
+from engine.exercises.document import Edit, Exercise
+from engine.exercises.fit import check_fit, edited_index, hidden_masks, watched
+from engine.exercises.hand import hand_variant
+from engine.printed import printed_places
+
+CHECKS = {"projection": "check_projection", "scores": "check_scores",
+          "weights": "check_weights", "mix": "check_mix"}
+"""The "how to check" sentence of a fill exercise, by the op of its step."""
+
+
+@dataclass(frozen=True)
+class Task:
+    """One exercise as a sheet shows it and its key answers it.
+
+    ``frames`` are step indices of ``trace``; ``blanks`` the cells to draw empty in them.
+    """
+
+    number: int
+    exercise: Exercise
+    trace: Trace
+    frames: tuple[int, ...]
+    blanks: dict[str, npt.NDArray[np.bool_]]
+    question: tuple[str, ...]
+    check: str
+    key: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """One worksheet (and its key): the document's title, its variant number (None for the
+    document's own numbers) and its tasks."""
+
+    title: str
+    variant: int | None
+    tasks: tuple[Task, ...]
+
+
+def choose_exercises(scenario: Scenario, text: str) -> tuple[int, ...]:
+    """``all`` or one exercise counted from 1, as 0-based indices; ``ValueError`` with one line
+    otherwise."""
+    count = len(scenario.exercises)
+    if count == 0:
+        raise ValueError("the document has no exercises (a document's \"exercises\": see "
+                         "docs/format-v2.md)")
+    if text == "all":
+        return tuple(range(count))
+    if not text.isdigit() or not 1 <= int(text) <= count:
+        raise ValueError(f"--exercise {text}: expected all or a number from 1 to {count}")
+    return (int(text) - 1,)
+
+
+def plan_sheets(scenario: Scenario, chosen: Sequence[int], lang: str, variants: int = 0,
+                seed: int = 0) -> tuple[Sheet, ...]:
+    """The sheets: the document's own numbers, or ``variants`` hand-friendly variants.
+
+    Raises
+    ------
+    ScenarioError
+        If an exercise does not fit the trace, or no variant can be drawn.
+    """
+    trace = compute(scenario)
+    check_fit(trace)
+    own = tuple(_task(trace, k + 1, scenario.exercises[k], lang) for k in chosen)
+    scopes = {trace.steps[step].scope for task in own
+              for step in (*task.frames, trace.step_index(task.exercise.step))}
+    documents = [(None, scenario)] if variants == 0 else \
+        [(k, hand_variant(scenario, seed, k, scopes)) for k in range(1, variants + 1)]
+    sheets = []
+    for number, document in documents:
+        if document is scenario:
+            tasks = own
+        else:
+            variant = compute(document)
+            tasks = tuple(_task(variant, k + 1, document.exercises[k], lang) for k in chosen)
+        title = document_words(scenario.title, scenario.note, lang)[0]
+        sheets.append(Sheet(title, number, tasks))
+    return tuple(sheets)
+
+
+def _task(trace: Trace, number: int, exercise: Exercise, lang: str) -> Task:
+    places = printed_places(trace)
+    solved = answer(trace, exercise)
+    step = trace.step_index(exercise.step)
+    if exercise.kind == "fill":
+        blanks = hidden_masks(trace, exercise)
+        makers = {k for k, s in enumerate(trace.steps) for name in blanks if name in s.writes
+                  or name.removesuffix("_stats") in s.writes}
+        frames = tuple(sorted(makers)) or (step,)
+        op = trace.steps[step].op if len(frames) == 1 else trace.steps[frames[-1]].op
+        sentence = worksheet_word(lang, CHECKS.get(op, "check_other"))
+        return Task(number, exercise, trace, frames, blanks, (), sentence,
+                    _fill_key(trace, solved, lang, places))
+    return Task(number, exercise, trace, (step,), {}, _question(trace, exercise, lang, places),
+                worksheet_word(lang, "check_question"),
+                _question_key(trace, exercise, solved, lang, places))
+
+
+def _cell(array: str, index: Sequence[int]) -> str:
+    return f"{array}[{','.join(str(k) for k in index)}]"
+
+
+def _edit_words(trace: Trace, edit: Edit, places: int) -> tuple[str, str]:
+    index = edited_index(trace, edit, "edit")
+    return _cell(edit.array, index), format_number(edit.by, places)
+
+
+def _question(trace: Trace, exercise: Exercise, lang: str, places: int) -> tuple[str, ...]:
+    watch = watched(trace, exercise)
+    if exercise.kind == "direction":
+        assert exercise.edit is not None and watch.cell is not None
+        cell, by = _edit_words(trace, exercise.edit, places)
+        before = float(trace.scenario.parameter(exercise.edit.array)[
+            edited_index(trace, exercise.edit, "edit")])
+        tick = worksheet_word(lang, "tick")
+        return (worksheet_word(lang, "edit", cell=cell, by=by,
+                               before=format_number(before, places),
+                               after=format_number(before + exercise.edit.by, places)),
+                worksheet_word(lang, "watch", cell=_cell(watch.array, watch.cell)),
+                "    ".join(f"{tick} {worksheet_word(lang, word)}"
+                           for word in ("rise", "fall", "same")))
+    lines = [worksheet_word(lang, "watch_array", array=watch.array)]
+    for letter, choice in zip(string.ascii_uppercase, exercise.choices, strict=False):
+        cell, by = _edit_words(trace, choice, places)
+        lines.append(f"{worksheet_word(lang, 'tick')} "
+                     f"{worksheet_word(lang, 'choice', letter=letter, cell=cell, by=by)}")
+    return tuple(lines)
+
+
+def _fill_key(trace: Trace, solved: Answer, lang: str, places: int) -> tuple[str, ...]:
+    lines = [explain(trace, cell.array, cell.index, lang, places).formula
+             for cell in solved.cells]
+    if solved.cells:
+        lines.append(worksheet_word(lang, "tolerance",
+                                    tolerance=format_number(solved.cells[0].tolerance, places + 1)))
+    return tuple(lines)
+
+
+def _question_key(trace: Trace, exercise: Exercise, solved: Answer, lang: str,
+                  places: int) -> tuple[str, ...]:
+    watch = watched(trace, exercise)
+    if exercise.kind == "direction":
+        assert watch.cell is not None and solved.direction is not None
+        moved = solved.moved[0]
+        return (worksheet_word(lang, "direction_answer", cell=_cell(watch.array, watch.cell),
+                               direction=worksheet_word(lang, solved.direction),
+                               before=format_number(moved.before, places),
+                               after=format_number(moved.after, places)),)
+    lines = []
+    for k, (letter, choice) in enumerate(zip(string.ascii_uppercase, exercise.choices,
+                                             strict=False)):
+        cell, by = _edit_words(trace, choice, places)
+        if k in solved.unchanged:
+            lines.append(worksheet_word(lang, "unchanged_yes", letter=letter, cell=cell, by=by))
+            continue
+        moved = solved.moved[k]
+        lines.append(worksheet_word(lang, "unchanged_no", letter=letter, cell=cell, by=by,
+                                    where=_cell(watch.array, moved.at),
+                                    before=format_number(moved.before, places),
+                                    after=format_number(moved.after, places)))
+    return tuple(lines)
+
+
+__all__ = ["Sheet", "Task", "choose_exercises", "plan_sheets"]

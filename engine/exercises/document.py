@@ -1,0 +1,262 @@
+"""A document's ``exercises``: reading them (refusing, by exercise index and key, what no trace
+could answer) and writing them back as they were read. Nothing here computes: the answers are
+:mod:`engine.exercises.answers`'."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import ScenarioError
+from engine.reader import (
+    describe,
+    expect_choice,
+    expect_int,
+    expect_number,
+    expect_object,
+    expect_text,
+    refuse_unknown,
+)
+from engine.refusals import Refusal
+
+KINDS = ("fill", "direction", "unchanged")
+"""``fill``: predict hidden numbers; ``direction``: does a watched cell rise, fall or stay when
+one input cell grows; ``unchanged``: which of several edits leaves a watched array as it was."""
+LANGUAGES = ("en", "zh")
+MAX_EXERCISES = 100
+MAX_ITEMS = 256
+"""The most hidden arrays, cells, rows or choices one exercise lists."""
+MAX_INDEX = 1 << 20
+TITLE_LIMIT = 200
+PROMPT_LIMIT = 2000
+
+_KEYS = {"fill": ("title", "prompt", "kind", "step", "hide", "tolerance"),
+         "direction": ("title", "prompt", "kind", "step", "edit", "watch"),
+         "unchanged": ("title", "prompt", "kind", "step", "choices", "watch")}
+_HIDE_KEYS = ("array", "cells", "rows")
+_EDIT_KEYS = ("array", "cell", "by")
+
+Index = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Words:
+    """A text in both languages."""
+
+    en: str
+    zh: str
+
+    def text(self, lang: str) -> str:
+        """The text in ``lang`` (``"zh"``, else English)."""
+        return self.zh if lang == "zh" else self.en
+
+
+@dataclass(frozen=True)
+class Hide:
+    """What a fill exercise hides of one trace array: listed ``cells``, whole ``rows`` (the
+    token rows, of every head), or, with neither, all of it."""
+
+    array: str
+    cells: tuple[Index, ...] | None = None
+    rows: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One input cell (a document path such as ``attention.Wk``, and its index) grown by ``by``."""
+
+    array: str
+    cell: Index
+    by: float
+
+
+@dataclass(frozen=True)
+class Watch:
+    """The trace array (and, for a direction, its cell) a question watches."""
+
+    array: str
+    cell: Index | None = None
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise of a document, as read. ``hide`` and ``tolerance`` belong to ``fill``;
+    ``edit`` to ``direction``; ``choices`` to ``unchanged``; ``watch`` to both questions."""
+
+    title: Words
+    prompt: Words
+    kind: str
+    step: str
+    hide: tuple[Hide, ...] = ()
+    tolerance: float | None = None
+    edit: Edit | None = None
+    watch: Watch | None = None
+    choices: tuple[Edit, ...] = ()
+
+
+def parse_exercises(value: object) -> tuple[Exercise, ...]:
+    """The document's ``exercises``, refused at ``exercises[k].key`` when malformed.
+
+    Whether a step, an array or a cell exists is a question for the trace:
+    :func:`engine.exercises.fit.check_fit`.
+    """
+    items = _list(value, "exercises", MAX_EXERCISES)
+    return tuple(_exercise(item, f"exercises[{k}]") for k, item in enumerate(items))
+
+
+def _list(value: object, place: str, limit: int, *, empty: bool = True) -> list[Any]:
+    if not isinstance(value, list | tuple):
+        raise ScenarioError(place, Refusal("exercise_list", got=describe(value)))
+    if len(value) > limit:
+        raise ScenarioError(place, Refusal("exercise_list_long", count=len(value), limit=limit))
+    if not value and not empty:
+        raise ScenarioError(place, Refusal("exercise_list_empty"))
+    return list(value)
+
+
+def _exercise(value: object, place: str) -> Exercise:
+    obj = expect_object(value, place)
+    if "kind" not in obj:
+        raise ScenarioError(f"{place}.kind", Refusal("exercise_key_missing"))
+    kind = expect_choice(obj["kind"], f"{place}.kind", KINDS)
+    refuse_unknown(obj, _KEYS[kind], place)
+    for key in _KEYS[kind][:4] + (("hide",) if kind == "fill" else ("watch",)):
+        if key not in obj:
+            raise ScenarioError(f"{place}.{key}", Refusal("exercise_key_missing"))
+    title = _words(obj["title"], f"{place}.title", TITLE_LIMIT)
+    prompt = _words(obj["prompt"], f"{place}.prompt", PROMPT_LIMIT)
+    step = expect_text(obj["step"], f"{place}.step")
+    if kind == "fill":
+        hides = _list(obj["hide"], f"{place}.hide", MAX_ITEMS, empty=False)
+        hide = tuple(_hide(item, f"{place}.hide[{k}]") for k, item in enumerate(hides))
+        tolerance = None
+        if "tolerance" in obj:
+            tolerance = expect_number(obj["tolerance"], f"{place}.tolerance")
+            if tolerance < 0:
+                raise ScenarioError(f"{place}.tolerance",
+                                    Refusal("exercise_tolerance", got=describe(tolerance)))
+        return Exercise(title, prompt, kind, step, hide=hide, tolerance=tolerance)
+    if kind == "direction":
+        if "edit" not in obj:
+            raise ScenarioError(f"{place}.edit", Refusal("exercise_key_missing"))
+        edit = _edit(obj["edit"], f"{place}.edit")
+        watch = _watch(obj["watch"], f"{place}.watch", with_cell=True)
+        return Exercise(title, prompt, kind, step, edit=edit, watch=watch)
+    if "choices" not in obj:
+        raise ScenarioError(f"{place}.choices", Refusal("exercise_key_missing"))
+    raw = _list(obj["choices"], f"{place}.choices", MAX_ITEMS, empty=False)
+    choices = tuple(_edit(item, f"{place}.choices[{k}]") for k, item in enumerate(raw))
+    watch = _watch(obj["watch"], f"{place}.watch", with_cell=False)
+    return Exercise(title, prompt, kind, step, choices=choices, watch=watch)
+
+
+def _words(value: object, place: str, limit: int) -> Words:
+    obj = expect_object(value, place)
+    refuse_unknown(obj, LANGUAGES, place)
+    for lang in LANGUAGES:
+        if lang not in obj:
+            raise ScenarioError(f"{place}.{lang}", Refusal("exercise_language_missing"))
+    en, zh = (expect_text(obj[lang], f"{place}.{lang}", limit) for lang in LANGUAGES)
+    for lang, text in (("en", en), ("zh", zh)):
+        if not text.strip():
+            raise ScenarioError(f"{place}.{lang}", Refusal("exercise_text_empty"))
+    return Words(en, zh)
+
+
+def _index(value: object, place: str) -> Index:
+    if not isinstance(value, list | tuple) or not 1 <= len(value) <= 3:
+        raise ScenarioError(place, Refusal("exercise_index", got=describe(value)))
+    return tuple(expect_int(k, f"{place}[{t}]", 0, MAX_INDEX) for t, k in enumerate(value))
+
+
+def _name(obj: Mapping[str, Any], place: str) -> str:
+    if "array" not in obj:
+        raise ScenarioError(f"{place}.array", Refusal("exercise_key_missing"))
+    name = expect_text(obj["array"], f"{place}.array")
+    if not name:
+        raise ScenarioError(f"{place}.array", Refusal("exercise_text_empty"))
+    return name
+
+
+def _hide(value: object, place: str) -> Hide:
+    obj = expect_object(value, place)
+    refuse_unknown(obj, _HIDE_KEYS, place)
+    array = _name(obj, place)
+    if "cells" in obj and "rows" in obj:
+        raise ScenarioError(f"{place}.rows", Refusal("exercise_cells_and_rows"))
+    if "cells" in obj:
+        cells = _list(obj["cells"], f"{place}.cells", MAX_ITEMS, empty=False)
+        return Hide(array, cells=tuple(_index(c, f"{place}.cells[{k}]")
+                                       for k, c in enumerate(cells)))
+    if "rows" in obj:
+        rows = _list(obj["rows"], f"{place}.rows", MAX_ITEMS, empty=False)
+        return Hide(array, rows=tuple(expect_int(r, f"{place}.rows[{k}]", 0, MAX_INDEX)
+                                      for k, r in enumerate(rows)))
+    return Hide(array)
+
+
+def _edit(value: object, place: str) -> Edit:
+    obj = expect_object(value, place)
+    refuse_unknown(obj, _EDIT_KEYS, place)
+    array = _name(obj, place)
+    for key in ("cell", "by"):
+        if key not in obj:
+            raise ScenarioError(f"{place}.{key}", Refusal("exercise_key_missing"))
+    by = expect_number(obj["by"], f"{place}.by")
+    if by == 0:
+        raise ScenarioError(f"{place}.by", Refusal("exercise_edit_zero"))
+    return Edit(array, _index(obj["cell"], f"{place}.cell"), by)
+
+
+def _watch(value: object, place: str, *, with_cell: bool) -> Watch:
+    obj = expect_object(value, place)
+    refuse_unknown(obj, ("array", "cell") if with_cell else ("array",), place)
+    array = _name(obj, place)
+    if not with_cell:
+        return Watch(array)
+    if "cell" not in obj:
+        raise ScenarioError(f"{place}.cell", Refusal("exercise_key_missing"))
+    return Watch(array, _index(obj["cell"], f"{place}.cell"))
+
+
+def _number(value: float) -> float | int:
+    return int(value) if value.is_integer() and abs(value) < 1e15 else value
+
+
+def _edit_document(edit: Edit) -> dict[str, Any]:
+    return {"array": edit.array, "cell": list(edit.cell), "by": _number(edit.by)}
+
+
+def exercise_document(exercise: Exercise) -> dict[str, Any]:
+    """One exercise as its JSON object (only the keys its kind has; ``tolerance`` when set)."""
+    doc: dict[str, Any] = {"title": {"en": exercise.title.en, "zh": exercise.title.zh},
+                           "prompt": {"en": exercise.prompt.en, "zh": exercise.prompt.zh},
+                           "kind": exercise.kind, "step": exercise.step}
+    if exercise.kind == "fill":
+        hides = []
+        for hide in exercise.hide:
+            item: dict[str, Any] = {"array": hide.array}
+            if hide.cells is not None:
+                item["cells"] = [list(cell) for cell in hide.cells]
+            if hide.rows is not None:
+                item["rows"] = list(hide.rows)
+            hides.append(item)
+        doc["hide"] = hides
+        if exercise.tolerance is not None:
+            doc["tolerance"] = _number(exercise.tolerance)
+        return doc
+    if exercise.edit is not None:
+        doc["edit"] = _edit_document(exercise.edit)
+    if exercise.choices:
+        doc["choices"] = [_edit_document(choice) for choice in exercise.choices]
+    assert exercise.watch is not None
+    watch: dict[str, Any] = {"array": exercise.watch.array}
+    if exercise.watch.cell is not None:
+        watch["cell"] = list(exercise.watch.cell)
+    doc["watch"] = watch
+    return doc
+
+
+__all__ = ["KINDS", "Edit", "Exercise", "Hide", "Index", "Watch", "Words", "exercise_document",
+           "parse_exercises"]

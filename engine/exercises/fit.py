@@ -1,0 +1,187 @@
+"""Whether an exercise fits its document's trace: its step exists and it or a step before it
+makes each array it names, every cell lies inside its array, every edited cell inside an
+editable array — and the cells it hides, by array, in full index form (one-head ``scores`` and
+``weights`` may be named ``[i, j]``, as ``explain`` names them)."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.errors import ScenarioError
+from engine.exercises.document import Edit, Exercise, Index, Watch
+from engine.refusals import Refusal
+from engine.trace import Step, Trace
+
+BoolArray = npt.NDArray[np.bool_]
+
+ATTENTION_OPS = ("scores", "weights")
+"""Steps whose arrays are h × queries × keys: their masked cells are never hidden by a row or a
+whole array (the frame shows them masked, not as numbers to predict)."""
+
+
+def place_of(trace: Trace, exercise: Exercise) -> str:
+    """``exercises[k]`` for the document's own exercise k, else ``exercise``."""
+    for k, own in enumerate(trace.scenario.exercises):
+        if own is exercise:
+            return f"exercises[{k}]"
+    return "exercise"
+
+
+def check_fit(trace: Trace) -> None:
+    """Refuse the first exercise of the trace's document that does not fit the trace.
+
+    Raises
+    ------
+    ScenarioError
+        Naming ``exercises[k]`` and the key, for example
+        ``exercises[1].hide[0].cells[2]: [2,0] is outside the 2×2 array Q``.
+    """
+    for k, exercise in enumerate(trace.scenario.exercises):
+        place = f"exercises[{k}]"
+        if exercise.kind == "fill":
+            hidden_masks(trace, exercise, place)
+        else:
+            watched(trace, exercise, place)
+            for at, edit in edits(exercise, place):
+                edited_index(trace, edit, at)
+
+
+def _step(trace: Trace, exercise: Exercise, place: str) -> Step:
+    for step in trace.steps:
+        if step.id == exercise.step:
+            return step
+    known = ", ".join(step.id for step in trace.steps)
+    raise ScenarioError(f"{place}.step", Refusal("exercise_no_step", step=exercise.step,
+                                                 steps=known))
+
+
+def _made(trace: Trace, step: Step) -> dict[str, Step]:
+    """The arrays ``step`` and the steps before it make (their writes and the derived arrays
+    beside them), each with the step that makes it."""
+    made: dict[str, Step] = {}
+    for earlier in trace.steps[:trace.step_index(step.id) + 1]:
+        names = list(earlier.writes)
+        if earlier.op == "norm":
+            names += [f"{name}_stats" for name in earlier.writes]
+        if earlier.op == "ffn":
+            names.append(f"{earlier.scope}ffn_pre")
+        made.update((name, earlier) for name in names if name in trace.arrays)
+    return made
+
+
+def _array(trace: Trace, step: Step, name: str, place: str
+           ) -> tuple[npt.NDArray[np.float64], Step]:
+    """The array ``name`` and the step that makes it, at or before ``step``."""
+    made = _made(trace, step)
+    if name not in made:
+        raise ScenarioError(place, Refusal("exercise_not_made", array=name, step=step.id,
+                                           made=", ".join(made) or "—"))
+    return trace.arrays[name], made[name]
+
+
+def _full(index: Index, shape: tuple[int, ...], name: str, place: str) -> Index:
+    """``index`` with a one-head attention array's head added, checked against ``shape``."""
+    if len(index) == 2 and len(shape) == 3 and shape[0] == 1:
+        index = (0, *index)
+    if len(index) != len(shape):
+        raise ScenarioError(place, Refusal("exercise_index_rank", array=name, rank=len(shape),
+                                           count=len(index)))
+    if any(not 0 <= k < n for k, n in zip(index, shape, strict=True)):
+        raise ScenarioError(place, Refusal("exercise_outside", cell=_text(index), array=name,
+                                           shape="×".join(str(n) for n in shape)))
+    return index
+
+
+def _text(index: Index) -> str:
+    return "[" + ",".join(str(k) for k in index) + "]"
+
+
+def _seen(trace: Trace, step: Step, shape: tuple[int, ...]) -> BoolArray:
+    """Which cells of an array ``step`` makes are numbers on its frame (a masked share or
+    score is not)."""
+    if step.op in ATTENTION_OPS and len(shape) == 3 and step.scope in trace.visibility:
+        return np.broadcast_to(trace.visible_for(step.scope), shape)
+    return np.ones(shape, dtype=bool)
+
+
+def hidden_masks(trace: Trace, exercise: Exercise, place: str | None = None
+                 ) -> dict[str, BoolArray]:
+    """The cells a fill exercise hides, as one boolean mask per array it names (the painter's
+    blanks), in the order it names them.
+
+    Raises
+    ------
+    ScenarioError
+        If the exercise does not fit the trace.
+    """
+    place = place_of(trace, exercise) if place is None else place
+    step = _step(trace, exercise, place)
+    masks: dict[str, BoolArray] = {}
+    for k, hide in enumerate(exercise.hide):
+        at = f"{place}.hide[{k}]"
+        array, maker = _array(trace, step, hide.array, f"{at}.array")
+        shape = tuple(int(n) for n in array.shape)
+        mask = masks.setdefault(hide.array, np.zeros(shape, dtype=bool))
+        if hide.cells is not None:
+            for t, cell in enumerate(hide.cells):
+                mask[_full(cell, shape, hide.array, f"{at}.cells[{t}]")] = True
+            continue
+        seen = _seen(trace, maker, shape)
+        if hide.rows is None:
+            mask |= seen
+            continue
+        rows = shape[1] if len(shape) == 3 else shape[0]
+        for t, row in enumerate(hide.rows):
+            if row >= rows:
+                raise ScenarioError(f"{at}.rows[{t}]", Refusal("exercise_row_outside", row=row,
+                                                               array=hide.array, rows=rows))
+            if len(shape) == 3:
+                mask[:, row] |= seen[:, row]
+            else:
+                mask[row] |= seen[row]
+    return masks
+
+
+def hidden_cells(trace: Trace, exercise: Exercise) -> tuple[tuple[str, Index], ...]:
+    """Every cell a fill exercise hides, array by array in the order named, each in row-major
+    order, in full index form."""
+    return tuple((name, tuple(int(k) for k in index))
+                 for name, mask in hidden_masks(trace, exercise).items()
+                 for index in np.argwhere(mask))
+
+
+def watched(trace: Trace, exercise: Exercise, place: str | None = None) -> Watch:
+    """The question's watched array (made by its step) and, for a direction, its full index."""
+    place = place_of(trace, exercise) if place is None else place
+    watch = exercise.watch
+    assert watch is not None
+    step = _step(trace, exercise, place)
+    array, _maker = _array(trace, step, watch.array, f"{place}.watch.array")
+    if watch.cell is None:
+        return watch
+    shape = tuple(int(n) for n in array.shape)
+    return Watch(watch.array, _full(watch.cell, shape, watch.array, f"{place}.watch.cell"))
+
+
+def edits(exercise: Exercise, place: str) -> list[tuple[str, Edit]]:
+    """The question's edits with their places: the one ``edit``, or each of the ``choices``."""
+    if exercise.edit is not None:
+        return [(f"{place}.edit", exercise.edit)]
+    return [(f"{place}.choices[{k}]", choice) for k, choice in enumerate(exercise.choices)]
+
+
+def edited_index(trace: Trace, edit: Edit, place: str) -> Index:
+    """The edited cell's index, checked against the editable array at ``edit.array``."""
+    scenario = trace.scenario
+    paths = scenario.parameter_paths()
+    if edit.array not in paths:
+        shown = ", ".join(paths if len(paths) <= 24 else [*paths[:20], "…"])
+        raise ScenarioError(f"{place}.array", Refusal("exercise_not_editable", array=edit.array,
+                                                      paths=shown))
+    shape = tuple(int(n) for n in scenario.parameter(edit.array).shape)
+    return _full(edit.cell, shape, edit.array, f"{place}.cell")
+
+
+__all__ = ["check_fit", "edited_index", "edits", "hidden_cells", "hidden_masks", "place_of",
+           "watched"]

@@ -1,0 +1,137 @@
+"""Writing the arrays of a document too large for JSON into its sidecar ``.safetensors``.
+
+A document of more than :data:`JSON_NUMBERS` numbers keeps each array of at least
+:data:`SIDECAR_MIN` numbers in the sidecar under its document path (``layers.0.attention.Wq``);
+the JSON holds a ``"$file"`` reference in its place. A transpose of an array already stored (a
+tied head's ``unembed``, the embedding's transpose) is stored once and referenced with
+``"transpose": true``.
+
+Each array is stored in the narrowest of F64, F32, BF16 and F16 that holds every one of its
+numbers exactly: an imported float32 or bfloat16 weight keeps its checkpoint's dtype, an edited
+one goes back in float64 unless its numbers still fit. The file is written in chunks straight
+to the safe writer's temporary file, never whole in memory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.reader import FloatArray
+from engine.sidecar import DTYPES, FILE_KEY
+from engine.writer import plain
+
+JSON_NUMBERS = 1 << 23
+"""The most numbers a document keeps in its JSON (what the file limit of
+:data:`engine.io.MAX_FILE_BYTES` allows): past it, large arrays go to the sidecar."""
+SIDECAR_MIN = 1024
+"""Arrays of a sidecar document with fewer numbers stay in the JSON (norms' rows, biases)."""
+CHUNK = 1 << 20
+"""Numbers converted and written at a time."""
+
+
+def split_arrays(document: Mapping[str, Any], file: str
+                 ) -> tuple[dict[str, Any], dict[str, FloatArray]]:
+    """The document (its arrays as numpy) as JSON values with references to ``file``, and the
+    arrays those references name, by key."""
+    stored: dict[str, FloatArray] = {}
+    owners: dict[int, str] = {}
+
+    def value(item: object, place: str) -> object:
+        if isinstance(item, np.ndarray):
+            return array(item, place)
+        if isinstance(item, Mapping):
+            return {key: value(inner, f"{place}.{key}" if place else str(key))
+                    for key, inner in item.items()}
+        if isinstance(item, list):
+            return [value(inner, f"{place}.{k}") for k, inner in enumerate(item)]
+        return item
+
+    def array(item: FloatArray, place: str) -> object:
+        if item.size < SIDECAR_MIN:
+            return plain(item)
+        original = stored.get(owners.get(id(item.base), ""))
+        if original is not None and _transposed(item, original):
+            return {FILE_KEY: file, "key": owners[id(item.base)], "transpose": True}
+        stored[place] = item
+        owners[id(item if item.base is None else item.base)] = place
+        return {FILE_KEY: file, "key": place}
+
+    result = value(document, "")
+    assert isinstance(result, dict)
+    return result, stored
+
+
+def _transposed(item: FloatArray, original: FloatArray) -> bool:
+    """Whether ``item`` is ``original.T``: the same numbers, rows and columns swapped."""
+    return (item.ndim == 2 and item.shape == original.shape[::-1]
+            and item.strides == original.strides[::-1]
+            and item.ctypes.data == original.ctypes.data)
+
+
+def stored_dtype(array: FloatArray) -> str:
+    """The narrowest safetensors dtype that holds every number of ``array`` exactly."""
+    bfloat16 = half = True
+    with np.errstate(over="ignore"):
+        for chunk in _chunks(array):
+            single = chunk.astype(np.float32)
+            if not np.array_equal(single, chunk):
+                return "F64"
+            bfloat16 = bfloat16 and not bool((single.view(np.uint32) & 0xFFFF).any())
+            half = half and bool(np.array_equal(single.astype(np.float16), single))
+    return "BF16" if bfloat16 else "F16" if half else "F32"
+
+
+def _chunks(array: FloatArray) -> Iterator[FloatArray]:
+    """``array``'s numbers in C order, a block of rows at a time (each a contiguous copy at most
+    :data:`CHUNK` numbers)."""
+    if array.ndim < 2:
+        flat = np.ascontiguousarray(array).reshape(-1)
+        for start in range(0, flat.size, CHUNK):
+            yield flat[start:start + CHUNK]
+        return
+    rows = max(1, CHUNK // max(1, int(array.shape[1])))
+    for start in range(0, int(array.shape[0]), rows):
+        yield np.ascontiguousarray(array[start:start + rows]).reshape(-1)
+
+
+def _encoded(chunk: FloatArray, dtype: str) -> npt.NDArray[Any]:
+    if dtype == "BF16":
+        return (chunk.astype("<f4").view("<u4") >> 16).astype("<u2")
+    return chunk.astype(DTYPES[dtype])
+
+
+def write_safetensors(path: Path, arrays: Mapping[str, FloatArray]) -> int:
+    """Write ``arrays`` as a safetensors file at ``path`` (flushed to the disk); its size.
+
+    The widest dtypes come first, so every tensor starts aligned to its own width.
+    """
+    dtypes = {key: stored_dtype(array) for key, array in arrays.items()}
+    order = sorted(arrays, key=lambda key: -DTYPES[dtypes[key]].itemsize)
+    header: dict[str, Any] = {"__metadata__": {"format": "qkv-studio"}}
+    offset = 0
+    for key in order:
+        size = arrays[key].size * DTYPES[dtypes[key]].itemsize
+        header[key] = {"dtype": dtypes[key], "shape": list(arrays[key].shape),
+                       "data_offsets": [offset, offset + size]}
+        offset += size
+    text = json.dumps(header, separators=(",", ":")).encode("utf-8")
+    text += b" " * (-len(text) % 8)
+    with path.open("wb") as stream:
+        stream.write(struct.pack("<Q", len(text)) + text)
+        for key in order:
+            for chunk in _chunks(arrays[key]):
+                stream.write(_encoded(chunk, dtypes[key]).data)
+        stream.flush()
+        os.fsync(stream.fileno())
+    return 8 + len(text) + offset
+
+
+__all__ = ["JSON_NUMBERS", "SIDECAR_MIN", "split_arrays", "stored_dtype", "write_safetensors"]

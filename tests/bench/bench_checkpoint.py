@@ -1,0 +1,173 @@
+"""A whole GPT-2 small (issue 25, "Speed and size"): import, reopen, forward, memory, size, edit.
+
+Run with ``OPENBLAS_NUM_THREADS=1 .venv/bin/python tests/bench/bench_checkpoint.py`` (not
+collected by pytest; never fails). It makes a GPT-2-small-shaped random float32 checkpoint in a
+temporary folder (tests/bench/gpt2_small.py: 124 million numbers, 498 MB) and measures, in one
+run:
+
+- import + first compute (``import_checkpoint`` and ``compute`` at n = 64): target ≤ 5 s;
+- saving the document and its sidecar, and opening it again (``load_scenario``): ≤ 2 s;
+- the whole forward at n = 32 in float64, and torch's float32 time on the same weights where
+  torch is importable (here, or by the interpreter ``QKV_TORCH_PYTHON`` names): ≤ 3×;
+- peak memory (``VmHWM``, the peak resident size, of a fresh process doing import + compute +
+  save, and of one doing reopen + compute; ``ru_maxrss`` would count the benchmark's own memory,
+  which a child inherits across fork and exec) against the checkpoint's size: ≤ 3×;
+- document + sidecar size against the checkpoint: ≤ 1.1×;
+- the engine's part of a step change at d = 768 (finding the step and explaining the first cell
+  it writes, ``engine.explain``; the canvas's part is the canvas's): ≤ 100 ms; an edit of one weight
+  (``Scenario.with_cell`` of W1 and the new trace): ≤ 150 ms.
+
+Threads are pinned to one (OpenBLAS and torch) so both sides are compared alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")  # as the app sets it (app/__init__.py)
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from engine import compute, explain, load_scenario, save_scenario
+from engine.checkpoint import import_checkpoint
+from tests.bench.gpt2_small import make_checkpoint, text_of
+from tests.bench.timing import report, timed
+
+ROOT = Path(__file__).resolve().parents[2]
+PEAK = """
+import sys
+sys.path.insert(0, {root!r})
+from engine import compute, explain, load_scenario, save_scenario
+from engine.checkpoint import import_checkpoint
+from tests.bench.gpt2_small import text_of
+if {reopen!r}:
+    compute(load_scenario({out!r}))
+else:
+    scenario = import_checkpoint({folder!r}, text_of(64))
+    compute(scenario)
+    save_scenario(scenario, {out!r})
+with open("/proc/self/status") as status:
+    print(next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmHWM:")))
+"""
+TORCH = """
+import math, statistics, sys, time
+import torch
+from safetensors.torch import load_file
+torch.set_num_threads(1)
+w = load_file({file!r})
+ids = torch.arange({n}) % 48
+L, H = 12, 12
+def forward():
+    with torch.no_grad():
+        x = w["transformer.wte.weight"][ids] + w["transformer.wpe.weight"][:len(ids)]
+        n, d = x.shape
+        mask = torch.full((n, n), float("-inf")).triu(1)
+        for k in range(L):
+            p = f"transformer.h.{{k}}."
+            h = torch.nn.functional.layer_norm(x, (d,), w[p + "ln_1.weight"], w[p + "ln_1.bias"])
+            q, kk, v = (h @ w[p + "attn.c_attn.weight"] + w[p + "attn.c_attn.bias"]).split(d, 1)
+            q, kk, v = (t.view(n, H, d // H).transpose(0, 1) for t in (q, kk, v))
+            a = torch.softmax(q @ kk.transpose(1, 2) / math.sqrt(d // H) + mask, -1) @ v
+            x = x + a.transpose(0, 1).reshape(n, d) @ w[p + "attn.c_proj.weight"] \\
+                + w[p + "attn.c_proj.bias"]
+            h = torch.nn.functional.layer_norm(x, (d,), w[p + "ln_2.weight"], w[p + "ln_2.bias"])
+            h = torch.nn.functional.gelu(h @ w[p + "mlp.c_fc.weight"] + w[p + "mlp.c_fc.bias"],
+                                         approximate="tanh")
+            x = x + h @ w[p + "mlp.c_proj.weight"] + w[p + "mlp.c_proj.bias"]
+        x = torch.nn.functional.layer_norm(x, (d,), w["transformer.ln_f.weight"],
+                                           w["transformer.ln_f.bias"])
+        return torch.softmax(x @ w["transformer.wte.weight"].T, -1)
+forward()
+times = []
+for _ in range({runs}):
+    start = time.perf_counter(); forward(); times.append((time.perf_counter() - start) * 1000)
+print(" ".join(f"{{t:.3f}}" for t in times))
+"""
+
+
+def torch_python() -> str | None:
+    """An interpreter that can import torch: this one, or ``QKV_TORCH_PYTHON``."""
+    for python in (sys.executable, os.environ.get("QKV_TORCH_PYTHON")):
+        if python and subprocess.run([python, "-c", "import torch, safetensors"],
+                                     capture_output=True, check=False).returncode == 0:
+            return python
+    return None
+
+
+def child(code: str) -> str:
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, env=env).stdout.strip()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=3)
+    runs = parser.parse_args().runs
+    with tempfile.TemporaryDirectory() as temp:
+        folder, out = Path(temp) / "gpt2-small", Path(temp) / "gpt2.qkv.json"
+        size = make_checkpoint(folder)
+        print(f"checkpoint: {size / 1e6:.1f} MB float32 ({size // 4:,} numbers); load "
+              f"{os.getloadavg()[0]:.1f}")
+        text = text_of(64)
+
+        def first() -> None:
+            compute(import_checkpoint(folder, text))
+
+        report("import + first compute (n = 64)", timed(first, runs), 5000)
+        scenario = import_checkpoint(folder, text)
+        report("save document + sidecar", timed(lambda: save_scenario(scenario, out), runs))
+        sidecar = out.with_name("gpt2.weights.safetensors")
+        both = out.stat().st_size + sidecar.stat().st_size
+        print(f"{'document + sidecar / checkpoint':<44} {both / size:.3f}× "
+              f"({out.stat().st_size / 1e6:.1f} MB + {sidecar.stat().st_size / 1e6:.1f} MB)"
+              f"  {'ok' if both <= 1.1 * size else 'MISSED'} (≤ 1.1)")
+        report("reopen (load_scenario)", timed(lambda: load_scenario(out), runs), 2000)
+        short = import_checkpoint(folder, text_of(32))
+        ours = timed(lambda: compute(short), runs)
+        report("forward n = 32, float64 (engine)", ours)
+        python = torch_python()
+        if python is None:
+            print("torch float32: not installed (set QKV_TORCH_PYTHON)")
+        else:
+            code = TORCH.format(file=str(folder / "model.safetensors"), n=32, runs=runs)
+            env = {**os.environ, "OMP_NUM_THREADS": "1"}
+            printed = subprocess.run([python, "-c", code], capture_output=True, text=True,
+                                     check=True, env=env).stdout.split()
+            theirs = [float(value) for value in printed]
+            report("forward n = 32, torch float32 (1 thread)", theirs)
+            ratio = sorted(ours)[len(ours) // 2] / sorted(theirs)[len(theirs) // 2]
+            print(f"{'engine / torch (medians)':<44} {ratio:.2f}×  "
+                  f"{'ok' if ratio <= 3 else 'MISSED'} (≤ 3)")
+        trace = compute(scenario)
+        ids = [step.id for step in trace.steps]
+
+        def step_change() -> None:
+            step = trace.steps[trace.step_index(ids[len(ids) // 2])]
+            name = step.writes[0]
+            explain(trace, name, (0,) * trace.arrays[name].ndim)
+
+        report("step change, engine side (d = 768)", timed(step_change, runs * 10), 100)
+        cell = iter(range(10_000))
+        edits = [scenario]
+
+        def edit() -> None:  # the last edit is kept, as the undo stack keeps newer ones
+            edits[-1:] = [scenario.with_cell("layers.5.block.ffn.W1", (next(cell), 7), 0.25)]
+
+        report("edit one weight of W1 (with_cell)", timed(edit, runs * 10), 150)
+        report("… and its new trace (compute, n = 64)", timed(lambda: compute(edits[-1]), runs),
+               150)
+        for label, reopen in (("import + compute + save", False), ("reopen + compute", True)):
+            peak = int(child(PEAK.format(root=str(ROOT), reopen=reopen, out=str(out),
+                                         folder=str(folder))))
+            print(f"{'peak memory, ' + label:<44} {peak / 1e6:.0f} MB = {peak / size:.2f}× "
+                  f"the checkpoint  {'ok' if peak <= 3 * size else 'MISSED'} (≤ 3)")
+
+
+if __name__ == "__main__":
+    main()
