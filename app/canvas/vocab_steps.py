@@ -6,7 +6,15 @@ import numpy as np
 from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QGraphicsItem
 
-from app.canvas.bars import BAR_LENGTH, MANY_ENTRIES, TOP_ENTRIES, BarsSpec, ProbabilityBars
+from app.canvas.bars import (
+    BAR_LENGTH,
+    MANY_ENTRIES,
+    TOP_ENTRIES,
+    BarsSpec,
+    ProbabilityBars,
+    entries_shown,
+    others_sum,
+)
 from app.canvas.context import LayoutContext, numbered
 from app.canvas.corner import row_width
 from app.canvas.grid import NUMBER_SIZE
@@ -91,7 +99,32 @@ def lay_out_logits(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRe
                                        title=word(ctx, "logits_title", source=short_name(source)),
                                        highlight_receiver=True)], 0, 0, ctx.theme)
     note = text_lines(parent, [word(ctx, "logits_note")], 0, rect.bottom() + TEXT_GAP, ctx)
-    return rect.united(note)
+    rect = rect.united(note)
+    if len(ctx.vocab) > MANY_ENTRIES:
+        rect = rect.united(_top_logits(ctx, step, parent, rect.bottom() + ROW_GAP))
+    return rect
+
+
+def _top_logits(ctx: LayoutContext, step: Step, parent: QGraphicsItem, top: float) -> QRectF:
+    """A large vocabulary's logits for the receiver: the entries its probabilities rank
+    first, in that order, printed; where the others lie."""
+    logits = ctx.array(step.writes[0])[ctx.receiver]
+    shown = entries_shown(logits)  # softmax keeps the order: the most probable entries
+    rest = np.delete(logits, shown)
+    explain = ctx.grid(step.writes[0]).spec.explain
+    assert explain is not None
+    receiver = ctx.receiver
+
+    def cell_text(_row: int, col: int) -> str:
+        return explain(receiver, shown[col])
+
+    grid = custom_grid(ctx, word(ctx, "logits_top", token=ctx.tokens[receiver], k=len(shown)),
+                       logits[shown][None, :], [ctx.labels[receiver]],
+                       [str(ctx.vocab[e]) for e in shown], explain=cell_text,
+                       note=word(ctx, "logits_others", count=f"{len(rest):,}",
+                                 low=number(ctx, float(rest.min())),
+                                 high=number(ctx, float(rest.max()))))
+    return place_row(parent, [grid], 0, top, ctx.theme)
 
 
 def probability_bars(ctx: LayoutContext, step: Step, compact: bool = False) -> ProbabilityBars:
@@ -109,10 +142,15 @@ def probability_bars(ctx: LayoutContext, step: Step, compact: bool = False) -> P
     if probs.shape[1] > MANY_ENTRIES:
         notes.append(word(ctx, "probs_top", k=TOP_ENTRIES, v=probs.shape[1]))
     columns = len(positions) if compact else 2 if len(positions) > 2 else 1
+    left_out = probs.shape[1] - TOP_ENTRIES
+    others = {p: (word(ctx, "probs_others", count=f"{left_out:,}"),
+                  others_sum(probs[p], entries_shown(probs[p])))
+              for p in positions} if probs.shape[1] > MANY_ENTRIES else {}
     spec = BarsSpec(probs=probs, vocab=ctx.vocab, positions=positions, receiver=ctx.receiver,
                     group_titles=titles, title=word(ctx, "probs_title"),
                     legend="; ".join(notes), columns=columns, places=ctx.places,
-                    text_size=NUMBER_SIZE, bar_length=COMPACT_BAR if compact else BAR_LENGTH)
+                    text_size=NUMBER_SIZE, bar_length=COMPACT_BAR if compact else BAR_LENGTH,
+                    others=others)
     return ProbabilityBars(spec, ctx.theme)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushButton, QWidget
 
+from app.canvas.context import HEADS_AT_ONCE
 from app.i18n import LiveTexts
 from app.window.state import DocumentState
 
@@ -77,10 +78,11 @@ class CanvasControls(QWidget):
         self.receiver_box.blockSignals(False)
         self.head_box.blockSignals(True)
         self.head_box.clear()
-        self.head_box.addItem(self.tr("All heads"), None)
+        if heads <= HEADS_AT_ONCE:  # more are drawn one at a time (Head 1 for "all")
+            self.head_box.addItem(self.tr("All heads"), None)
         for h in range(heads):
             self.head_box.addItem(self.tr("Head {n}").format(n=h + 1), h)
-        self.head_box.setCurrentIndex(0 if self.state.head is None else self.state.head + 1)
+        self.head_box.setCurrentIndex(max(0, self.head_box.findData(self.state.head)))
         self.head_box.setEnabled(heads > 1)
         self.head_box.blockSignals(False)
 
@@ -99,4 +101,4 @@ class CanvasControls(QWidget):
         self.state.set_receiver(None if index == self.receiver_box.count() - 1 else index)
 
     def _on_head(self, index: int) -> None:
-        self.state.set_head(None if index <= 0 else index - 1)
+        self.state.set_head(self.head_box.itemData(index) if index >= 0 else None)
