@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent
-from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QToolButton, QWidget
 
 from app.canvas.context import HEADS_AT_ONCE
 from app.i18n import LiveTexts
@@ -35,7 +35,9 @@ class CanvasControls(QWidget):
         bind(self.all_arrows_box.setToolTip, lambda: self.tr(
             "With many positions only each row's strongest arrows are drawn; tick to draw them "
             "all"))
-        self.fit_button = QPushButton()
+        # A tool button: a push button's 80 px minimum would keep the window wider than an
+        # 800-px screen once the Exercise toggle shares the row.
+        self.fit_button = QToolButton()
         bind(self.fit_button.setText, lambda: self.tr("Fit"))
         bind(self.fit_button.setAccessibleName, lambda: self.tr("Fit the frame to the view"))
         for text, widget in ((lambda: self.tr("&Receiver"), self.receiver_box),
