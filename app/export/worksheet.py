@@ -18,6 +18,7 @@ from app import APP_NAME
 from app.canvas import Blanks, FrameOptions
 from app.canvas.theme import SLIDE
 from app.export.deck import SLIDE_HEIGHT_EMU, Box, Slide, Text, slide_width_emu, write_pptx
+from app.export.pdf_text import searchable_pdf
 from app.export.render import Frame, build_frame, fit_rect, paint_frame, picture_dpi
 from app.export.safe import atomic_file, write_file
 from app.export.slides import editable_slide, marks_typeface, typeface
@@ -185,7 +186,7 @@ def _pdf(sheets: Sequence[Sheet], lang: str, key: bool) -> bytes:
     assert pages is not None
     pages.finish()
     buffer.close()
-    return bytes(data.data())
+    return searchable_pdf(bytes(data.data()))
 
 
 def _task(pages: _Pages, task: Task, lang: str, key: bool) -> None:
