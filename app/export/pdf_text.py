@@ -32,6 +32,8 @@ dash (``1–3``)."""
 _TO_UNICODE = re.compile(rb"/ToUnicode (\d+) 0 R")
 _RANGE = re.compile(rb"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*(\[[^\]]*\]|<[0-9A-Fa-f]*>)")
 _HEX = re.compile(rb"<([0-9A-Fa-f]*)>")
+_CHAR = re.compile(rb"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]*)>")
+_BLOCK = re.compile(rb"beginbf(char|range)(.*?)endbf\1", re.S)
 _TRAILER = re.compile(rb"trailer\s*<<(.*?)>>\s*startxref\s*(\d+)", re.S)
 ENTRIES_PER_BLOCK = 100
 """A CMap's ``beginbfchar`` block holds at most 100 entries."""
@@ -60,14 +62,14 @@ def shared_radicals() -> dict[str, str]:
 
 def readable(text: str) -> str:
     """The text a glyph stands for, from the text Qt gave it: the ideograph for a radical that
-    shares its glyph, a ligature's letters, a space for a control character."""
+    shares its glyph, a ligature's letters, a space for a tab or a line break."""
     result = []
     for ch in text:
         if ord(ch) in RADICALS:
             result.append(shared_radicals().get(ch, ch))
         elif ord(ch) in LIGATURES:
             result.append(unicodedata.normalize("NFKC", ch))
-        elif ch < " ":
+        elif "\t" <= ch <= "\r":
             result.append(" ")
         else:
             result.append(LOOKALIKES.get(ch, ch))
@@ -75,10 +77,21 @@ def readable(text: str) -> str:
 
 
 def parse_cmap(cmap: bytes) -> dict[int, str]:
-    """The glyph codes of a ``ToUnicode`` CMap as Qt writes it (``bfrange`` entries, a linear
-    range or a list) and the text of each."""
+    """The glyph codes of a ``ToUnicode`` CMap (``bfrange`` entries, a linear range or a list,
+    as Qt writes them, and ``bfchar`` entries, as :func:`write_cmap` does) and the text of
+    each."""
     mapping: dict[int, str] = {}
-    for start, end, target in _RANGE.findall(cmap):
+    for kind, block in _BLOCK.findall(cmap):
+        if kind == b"char":
+            mapping.update((int(code, 16), _utf16(text)) for code, text in _CHAR.findall(block))
+        else:
+            mapping.update(_ranges(block))
+    return mapping
+
+
+def _ranges(block: bytes) -> dict[int, str]:
+    mapping: dict[int, str] = {}
+    for start, end, target in _RANGE.findall(block):
         first, last = int(start, 16), int(end, 16)
         if target.startswith(b"["):
             for code, text in zip(range(first, last + 1), _HEX.findall(target), strict=False):

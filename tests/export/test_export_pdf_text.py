@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
+from xml.etree import ElementTree
 
 import numpy as np
 import pytest
@@ -74,8 +75,24 @@ def test_the_step_counter_and_the_ideographs_read_back(
     trace, lang, pages = exported
     total = len(trace.steps)
     joined = "".join(pages[1].split())
-    assert (f"Step2of{total}" if lang == "en" else f"第2步（共{total}步）") in joined, pages[1][:300]
+    counter = f"Step2of{total}" if lang == "en" else f"第2步（共{total}步）"
+    assert counter in joined, pages[1][:300]
     everything = "".join(pages)
     assert not any(0x2E80 <= ord(ch) < 0x2FE0 for ch in everything)
     if lang == "zh":
         assert "行" in everything and "输入" in everything
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_svg_keeps_the_same_words_and_numbers(qapp: QApplication, f11: Trace, tmp_path: Path,
+                                              lang: str) -> None:
+    """SVG writes the characters themselves (``<text>``): the counter, the title and the
+    numbers are there as typed."""
+    [path] = export(f11, "svg", tmp_path / "step2.svg", steps=(1,), lang=lang)
+    root = ElementTree.parse(path).getroot()
+    texts = [" ".join(node.itertext()) for node in root.iter() if node.tag.endswith("text")]
+    words = set(" ".join(texts).split())
+    joined = "".join("".join(texts).split())
+    counter = "Step2of5" if lang == "en" else "第2步（共5步）"
+    assert counter in joined and "".join(title_for(f11, 1, lang).split()) in joined
+    assert printed_numbers(f11, 1) <= words
