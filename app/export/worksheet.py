@@ -54,9 +54,9 @@ def task_frames(task: Task, lang: str) -> Iterator[Frame]:
 
 @cache
 def _font(pixel_size: int, bold: bool) -> QFont:
-    """The sheet's words: DejaVu Sans, the CJK face for Chinese. Not the frame's Noto Sans CJK
-    for Latin letters: Qt's PDF text loses the characters of that face's Latin digits (they
-    print, but a search or a copy finds no number), and a key's numbers must be found."""
+    """The sheet's words: DejaVu Sans, the CJK face for Chinese. Chosen when Qt's PDF text
+    lost the characters of the frame face's Latin digits; the frame's font keeps them now
+    (its ``locl`` is off, see :func:`app.canvas.theme.font`), so it would serve as well."""
     result = QFont()
     result.setFamilies(SHEET_FAMILIES)
     result.setPixelSize(pixel_size)
