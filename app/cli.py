@@ -254,7 +254,7 @@ def _add_generate_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _add_import_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = ("Open a local Hugging Face checkpoint (gpt2, llama, mistral, qwen2, "
-                          "gpt_neox) as a scenario document computing TEXT.")
+                          "gpt_neox, gemma, bert) as a scenario document computing TEXT.")
     parser.add_argument("folder", metavar="DIR",
                         help="the checkpoint's folder: config.json, *.safetensors, tokenizer.json")
     parser.add_argument("--text", required=True, help="the text the model reads")

@@ -25,6 +25,7 @@ from engine.explain_positions import (
     position_sum,
     rope_angle,
     rotated,
+    type_row,
 )
 from engine.forward import MEMORY
 from engine.numbers import format_exact, format_factor, format_number
@@ -167,6 +168,10 @@ class _Explainer:
         step = c.step
         if step is None and c.local in ("positions", "rope_angles"):
             return self._position_table(c)
+        if step is None and c.local == "type_rows" and self.s.token_types is not None:
+            p = c.index[0]
+            return type_row(c.name, c.index, c.value, self.s.token_types[p], self.s.tokens[p],
+                            self.say, self.places)
         if step is None:
             return self._input(c)
         if c.local.endswith("_stats"):
@@ -189,6 +194,12 @@ class _Explainer:
         token = owner.tokens[i]
         if owner.token_ids is not None:
             tid = owner.token_ids[i]
+            scale = owner.embedding_scale
+            if scale is not None and self.s.embedding is not None:
+                row = float(self.s.embedding[tid, j])
+                return (f"{cell(c.name, c.index)} = embedding[{tid},{j}] × {format_exact(scale)}"
+                        f" = {self.num(row)} × {self.factor(scale)} = {self.num(c.value)}",
+                        [self.say("scaled_row", token=token, tid=tid, scale=format_exact(scale))])
             return (f"{cell(c.name, c.index)} = embedding[{tid},{j}] = {self.num(c.value)}",
                     [self.say("embedding_row", token=token, tid=tid, i=i)])
         return (f"{cell(c.name, c.index)} = {self.num(c.value)}",
@@ -276,14 +287,23 @@ class _Explainer:
         return added_row(c.name, c.index, c.value, positions, width, self.say, self.places)
 
     def _with_positions(self, c: _Cell) -> Result:
-        """X = embedded + positions."""
+        """X (or embed_sum) = embedded + positions + type_rows (those the step adds)."""
         step = c.step
         assert step is not None
-        embedded, added = step.reads[0], step.reads[1]
-        i = c.index[0]
-        return position_sum(c.name, c.index, c.value, (embedded, float(self.a[embedded][c.index])),
-                            (added, float(self.a[added][c.index])),
-                            self.trace.tokens_of(step.rows)[i], self.say, self.places)
+        terms = [name for name in step.reads if name in self.a]
+        p = c.index[0]
+        token = self.trace.tokens_of(step.rows)[p]
+        types = self.s.token_types
+        with_types = f"{step.scope}type_rows" in terms and types is not None
+        with_positions = f"{step.scope}positions" in terms
+        detail = (self.say("plus_position_type", token=token, p=p, t=types[p])
+                  if with_types and with_positions and types is not None
+                  else self.say("plus_type", token=token, t=types[p])
+                  if with_types and types is not None
+                  else self.say("plus_position", token=token, p=p))
+        return position_sum(c.name, c.index, c.value,
+                            [(name, float(self.a[name][c.index])) for name in terms], detail,
+                            self.places)
 
     def _rope(self, c: _Cell) -> Result:
         """Q_rot or K_rot: one column of a pair turned by p·θ."""
@@ -362,9 +382,11 @@ class _Explainer:
             width = module.d_k
             start = j // width * width
             x = self.a[step.reads[0 if c.local == "Q_normed" else 1]][i, start:start + width]
-            gamma = module.gamma_q if c.local == "Q_normed" else module.gamma_k
+            which = "q" if c.local == "Q_normed" else "k"
+            gamma, beta = getattr(module, f"gamma_{which}"), getattr(module, f"beta_{which}")
             return (step.reads[0 if c.local == "Q_normed" else 1], x,
-                    float(gamma[j - start]), 0.0, module.qk_norm, module.qk_eps)
+                    float(gamma[j - start]), float(beta[j - start]) if beta is not None else 0.0,
+                    module.qk_norm, module.qk_eps)
         x = self.a[step.reads[0]][i]
         return (step.reads[0], x, float(self.param(step.reads[1])[j]),
                 float(self.param(step.reads[2])[j]), module.norm, module.eps)

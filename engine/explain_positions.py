@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable
 
 from engine.numbers import format_exact, format_factor, format_number
-from engine.positions import Positions, rope_pair
+from engine.positions import Positions, rope_pair, sinusoidal_column
 from engine.reader import FloatArray
 
 Say = Callable[..., str]
@@ -37,23 +37,34 @@ def added_row(name: str, index: tuple[int, ...], value: float, positions: Positi
         row = positions.offset + p
         return (f"{cell} = table[{row},{c}] = {format_number(value, places)}",
                 [say("learned_row", p=p, offset=positions.offset, row=row)])
-    i, even = c // 2, c % 2 == 0
+    i, even = sinusoidal_column(c, d, positions.layout)
     fn = "sin" if even else "cos"
     base = format_exact(positions.base)
     angle = p / positions.base ** (2 * i / d)
+    detail = (say("sinusoidal_halves", c=c, i=i, sines=(d + 1) // 2, fn=fn, p=p)
+              if positions.layout == "halves" else say("sinusoidal_column", c=c, i=i, fn=fn, p=p))
     return (f"{cell} = {fn}(p / base^(2i/d)) = {fn}({p} / {base}^({2 * i}/{d})) = "
-            f"{fn}({format_number(angle, places)}) = {format_number(value, places)}",
-            [say("sinusoidal_column", c=c, i=i, fn=fn, p=p)])
+            f"{fn}({format_number(angle, places)}) = {format_number(value, places)}", [detail])
 
 
-def position_sum(name: str, index: tuple[int, ...], value: float, embedded: tuple[str, float],
-                 added: tuple[str, float], token: str, say: Say, places: int = 6) -> Lines:
-    """A cell of the input after the positions: the token's row plus its position's row."""
+def position_sum(name: str, index: tuple[int, ...], value: float,
+                 terms: list[tuple[str, float]], detail: str, places: int = 6) -> Lines:
+    """A cell of the input after the positions (and type rows): the token's row plus the rows
+    added (``terms``: each array's name and its number at this cell)."""
     p, c = index
-    return (f"{_cell(name, p, c)} = {_cell(embedded[0], p, c)} + {_cell(added[0], p, c)} = "
-            f"{format_number(embedded[1], places)} + {format_factor(added[1], places)} = "
-            f"{format_number(value, places)}",
-            [say("plus_position", token=token, p=p)])
+    names = " + ".join(_cell(term, p, c) for term, _ in terms)
+    numbers = " + ".join(format_number(number, places) if k == 0 else
+                         format_factor(number, places) for k, (_, number) in enumerate(terms))
+    return (f"{_cell(name, p, c)} = {names} = {numbers} = {format_number(value, places)}",
+            [detail])
+
+
+def type_row(name: str, index: tuple[int, ...], value: float, kind: int, token: str, say: Say,
+             places: int = 6) -> Lines:
+    """A cell of the type rows: the row of ``type_table`` the position's type picks."""
+    p, c = index
+    return (f"{_cell(name, p, c)} = type_table[{kind},{c}] = {format_number(value, places)}",
+            [say("type_row", token=token, p=p, t=kind)])
 
 
 def rope_angle(name: str, index: tuple[int, ...], value: float, base: float, r: int,
@@ -108,7 +119,9 @@ def alibi_cell(name: str, index: tuple[int, ...], value: float, slope: float, de
     h, i, j = index
     distance = f"({i} − {j})" if causal else f"|{i} − {j}|"
     symbol = "(i − j)" if causal else "|i − j|"
-    source = (say("alibi_default", k=h + 1, h=heads) if default else say("alibi_given"))
+    lower = 1 << (heads.bit_length() - 1)
+    source = (say("alibi_given") if not default else say("alibi_default", k=h + 1, h=heads)
+              if lower == heads else say("alibi_default_mixed", h=heads, m=lower, m2=2 * lower))
     return (f"{_cell(name, h, i, j)} = −slope·{symbol} = −{format_factor(slope, places)}·"
             f"{distance} = "
             f"{format_number(value, places)}",
@@ -125,4 +138,5 @@ def biased_score(name: str, index: tuple[int, ...], value: float, qk: tuple[str,
             [say("alibi_added", i=i, j=j)])
 
 
-__all__ = ["added_row", "alibi_cell", "biased_score", "position_sum", "rope_angle", "rotated"]
+__all__ = ["added_row", "alibi_cell", "biased_score", "position_sum", "rope_angle", "rotated",
+           "type_row"]

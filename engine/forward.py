@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Protocol
 
-from engine import position_steps
+from engine import embedding_steps, position_steps
 from engine import tape as ops
 from engine.modules import Attention, Block, Encoder, Head, Layer
 from engine.names import NORM_NAMES
@@ -143,12 +143,7 @@ def stack(tape: Tape, base: Place, prefix: str, layers: tuple[Layer, ...], x: st
 def encoder(tape: Tape, enc: Encoder) -> None:
     """The encoder's rows, its stack and final norm; writes its output as ``enc.memory``."""
     base = Place(scope="enc.", label="Encoder")
-    if enc.token_ids is not None:
-        ops.embed(tape, base, enc.X)
-    else:
-        tape.arrays["enc.X"] = enc.X
-    position_steps.add_positions(tape, base, enc.positions, "encoder.positions",
-                                 enc.layers[0].attention.d_k)
+    embedding_steps.lay_in(tape, base, embedding_steps.of_stack(enc))
     out = stack(tape, base, "encoder.", enc.layers, "enc.X")
     if enc.final_norm:
         _norm(tape, base.at("encoder"), enc, "_f", "final_norm", out,

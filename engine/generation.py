@@ -88,12 +88,18 @@ def extend(scenario: Scenario, token_id: int) -> Scenario:
     run = scenario.generation
     longer = replace(
         scenario, token_ids=ids, tokens=(*scenario.tokens, scenario.head.vocab[token_id]),
-        X=scenario.embedding[list(ids)], layers=tuple(_seeing_new_key(layer)
+        X=scenario.embedding[list(ids)], token_types=_continued(scenario.token_types),
+        layers=tuple(_seeing_new_key(layer)
                                                       for layer in scenario.layers),
         generation=None if run is None else replace(run, chosen=(*run.chosen, token_id)))
     _check_scores(longer)
     check_size(longer)  # the rest of the document was checked, and is the same objects
     return longer
+
+
+def _continued(types: tuple[int, ...] | None) -> tuple[int, ...] | None:
+    """The token types with the new token's: the last token's (its segment goes on)."""
+    return None if types is None else (*types, types[-1])
 
 
 def _check_scores(longer: Scenario) -> None:

@@ -11,16 +11,17 @@ row. :func:`next_position` equals the last row of ``compute(extend(scenario, id)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from engine import forward
+from engine.embedding_steps import lay_in, of_stack
 from engine.errors import ScenarioError
 from engine.generation import check_room, check_token
 from engine.modules import Attention
 from engine.ops import key_visibility, softmax
-from engine.positions import Positions, added_rows, rope_angles, rotate
+from engine.positions import Positions, rotate
 from engine.reader import FloatArray
 from engine.refusals import Refusal
 from engine.scenario import Scenario
@@ -91,28 +92,14 @@ def cache_of(trace: Trace) -> Cache:
 
 
 def _input_row(tape: Tape, scenario: Scenario, token_id: int, p: int) -> None:
-    """Row p of X: the token's embedding row plus position p's row of an additive kind (as
-    ``embedded`` and ``positions``), and RoPE's angles of position p (``rope_angles``)."""
+    """Row p of X, as :func:`engine.embedding_steps.lay_in` makes every row: the token's row
+    (scaled), plus position p's row and its type's row, then the embedding norm; and RoPE's
+    angles of position p (``rope_angles``). The new token continues the last one's type."""
     assert scenario.embedding is not None
-    row: FloatArray = scenario.embedding[token_id:token_id + 1]
-    tape.arrays["X"] = row
-    positions = scenario.positions
-    if positions is None or positions.kind not in ("sinusoidal", "learned", "rope"):
-        return
-    if positions.kind == "rope":
-        r = positions.rotary(scenario.attention.d_k)
-        tape.arrays["rope_angles"] = rope_angles(p + 1, r, positions.base)[p:]
-        return
-    table = (positions.table if positions.kind == "learned" else None)
-    if table is not None:
-        at = positions.offset + p
-        added: FloatArray = table[at:at + 1]
-    else:
-        rows = added_rows(positions, p + 1, scenario.d)
-        assert rows is not None
-        added = rows[p:]
-    tape.arrays["embedded"], tape.arrays["positions"] = row, added
-    tape.arrays["X"] = row + added
+    types = scenario.token_types
+    given = replace(of_stack(scenario), rows=scenario.embedding[token_id:token_id + 1], first=p,
+                    types=None if types is None else types[-1:])
+    lay_in(tape, Place(), given)
 
 
 @dataclass
@@ -134,7 +121,7 @@ class _Step:
         q = tape.arrays[f"{s}Q"] = query_rows(a, x)
         if a.qk_norm is not None:
             assert a.gamma_q is not None
-            q = tape.arrays[f"{s}Q_normed"] = head_normed(a, q, a.gamma_q, a.heads)
+            q = tape.arrays[f"{s}Q_normed"] = head_normed(a, q, "q")
         if keys_source is None:
             keys, values, q, mask = self._grown(tape, s, a, q, x)
         else:  # cross-attention: the memory's keys and values, computed once
@@ -159,7 +146,7 @@ class _Step:
         tape.arrays[f"{s}K"], tape.arrays[f"{s}V"] = k, v
         if a.qk_norm is not None:
             assert a.gamma_k is not None
-            k = tape.arrays[f"{s}K_normed"] = head_normed(a, k, a.gamma_k, a.groups)
+            k = tape.arrays[f"{s}K_normed"] = head_normed(a, k, "k")
         positions = self.positions
         if positions is not None and positions.kind == "rope":
             angles = tape["rope_angles"]

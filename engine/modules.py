@@ -46,7 +46,8 @@ class Attention(Frozen):
 
     ``kv_heads`` g < h is grouped-query attention: query head i reads key/value head
     ⌊i·g/h⌋. ``qk_eps`` is the ε of the QK-norm (the layer's ``block.eps``); it is not a key of
-    the attention's own document.
+    the attention's own document. ``beta_q``/``beta_k`` are a LayerNorm QK-norm's shift (Phi's
+    ``q_layernorm.bias``); None adds nothing.
     """
 
     heads: int
@@ -66,6 +67,8 @@ class Attention(Frozen):
     qk_norm: str | None = None
     gamma_q: FloatArray | None = None
     gamma_k: FloatArray | None = None
+    beta_q: FloatArray | None = None
+    beta_k: FloatArray | None = None
     qk_eps: float = 1e-5
 
     @property
@@ -164,17 +167,32 @@ class BlockWithHead(Head, Block):
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)
+class EmbeddingNorm(Frozen):
+    """A norm of each summed input row (``embedding_norm``: BERT's ``embeddings.LayerNorm``,
+    BART's ``layernorm_embedding``); its output is X, the rows the first layer reads."""
+
+    norm: str = "layernorm"
+    eps: float = 1e-5
+    gamma: FloatArray
+    beta: FloatArray
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
 class Encoder(Frozen):
     """The encoder of an encoder–decoder: its own tokens and rows, a non-causal stack and a final
     norm; its output (the memory) feeds every decoder layer's cross-attention.
 
     ``norm`` and ``eps`` of the final norm are the last layer's block's (not document keys).
+    ``X`` holds the rows as given or looked up, before ``embedding_scale``, positions and
+    ``embedding_norm``.
     """
 
     tokens: tuple[str, ...]
     token_ids: tuple[int, ...] | None = None
     X: FloatArray
+    embedding_scale: float | None = None
     positions: Positions | None = None
+    embedding_norm: EmbeddingNorm | None = None
     layers: tuple[Layer, ...]
     final_norm: bool
     gamma_f: FloatArray
@@ -189,5 +207,5 @@ class Encoder(Frozen):
 
 
 __all__ = ["ACTIVATIONS", "NORMS", "PLACEMENTS", "QK_NORMS", "RESIDUALS", "Attention", "Block",
-           "BlockWithHead",
+           "BlockWithHead", "EmbeddingNorm",
            "Encoder", "FeedForward", "Frozen", "Head", "Layer"]

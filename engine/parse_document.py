@@ -11,6 +11,7 @@ from engine.errors import ScenarioError
 from engine.exercises.document import parse_exercises
 from engine.modules import Encoder, Layer
 from engine.numbers import DECIMALS_RANGE
+from engine.parse_embedding import parse_embedding_norm, parse_scale, parse_types
 from engine.parse_generation import parse_generation, parse_targets
 from engine.parse_layers import (
     HEAD_KEYS,
@@ -42,11 +43,12 @@ from engine.refusals import Refusal
 from engine.writer import FORMAT_NAME, FORMAT_VERSION
 
 _TOP_KEYS = ("format", "version", "title", "note", "tokens", "X", "token_ids", "embedding",
-             "positions", "encoder", "attention", "block", "layers", "head", "targets",
+             "embedding_scale", "token_types", "type_table", "positions", "embedding_norm",
+             "encoder", "attention", "block", "layers", "head", "targets",
              "generation", "display", "exercises")
 _DISPLAY_KEYS = ("decimals",)
-_ENCODER_KEYS = ("tokens", "X", "token_ids", "positions", "layers", "final_norm", "gamma_f",
-                 "beta_f")
+_ENCODER_KEYS = ("tokens", "X", "token_ids", "embedding_scale", "positions", "embedding_norm",
+                 "layers", "final_norm", "gamma_f", "beta_f")
 
 
 def parse_document(document: object) -> dict[str, Any]:
@@ -77,6 +79,8 @@ def parse_document(document: object) -> dict[str, Any]:
     n, d = int(X.shape[0]), int(X.shape[1])
     tokens = (expect_labels(doc["tokens"], "tokens", n) if "tokens" in doc
               else tuple(f"t{k + 1}" for k in range(n)))
+    embedding_scale = parse_scale(doc, "", token_ids is not None)
+    token_types, type_table = parse_types(doc, n, d)
 
     encoder = _encoder(doc["encoder"], embedding) if "encoder" in doc else None
     memory = (encoder.n, int(encoder.X.shape[1])) if encoder is not None else None
@@ -110,6 +114,8 @@ def parse_document(document: object) -> dict[str, Any]:
             head = parse_head(head_doc, "head", n=n, d=d, last=layers[-1], own_norm=True)
     positions = _checked_positions(doc, "positions", n, d, layers,
                                    "" if shorthand else "layers.")
+    embedding_norm = (parse_embedding_norm(doc["embedding_norm"], "embedding_norm", d)
+                      if "embedding_norm" in doc else None)
     vocab = len(head.vocab) if head is not None and head.unembed is not None else 0
     targets = parse_targets(doc["targets"], n, vocab) if "targets" in doc else None
     if "generation" in doc:
@@ -117,7 +123,9 @@ def parse_document(document: object) -> dict[str, Any]:
     generation = (parse_generation(doc["generation"], token_ids, vocab)
                   if "generation" in doc else None)
     return {"title": title, "note": note, "tokens": tokens, "token_ids": token_ids, "X": X,
-            "embedding": embedding, "positions": positions, "encoder": encoder, "layers": layers,
+            "embedding": embedding, "embedding_scale": embedding_scale,
+            "token_types": token_types, "type_table": type_table, "positions": positions,
+            "embedding_norm": embedding_norm, "encoder": encoder, "layers": layers,
             "head": head, "targets": targets, "generation": generation,
             "decimals": _display(doc["display"]) if "display" in doc else None,
             "exercises": parse_exercises(doc["exercises"]) if "exercises" in doc else (),
@@ -214,15 +222,19 @@ def _encoder(value: object, embedding: FloatArray | None) -> Encoder:
               else tuple(f"s{k + 1}" for k in range(n)))
     if "layers" not in enc:
         raise ScenarioError("encoder.layers", Refusal("encoder_layers_missing"))
+    embedding_scale = parse_scale(enc, "encoder", token_ids is not None)
     layers = parse_layers(enc["layers"], "encoder.layers", n=n, d=d, limit=MAX_LAYERS,
                           encoder=True)
     positions = _checked_positions(enc, "encoder.positions", n, d, layers, "encoder.layers.")
+    embedding_norm = (parse_embedding_norm(enc["embedding_norm"], "encoder.embedding_norm", d)
+                      if "embedding_norm" in enc else None)
     last = layers[-1].block
     norm = last.norm if last is not None else "layernorm"
     eps = last.eps if last is not None else 1e-5
     final_norm = expect_bool(enc.get("final_norm", last is not None and last.placement == "pre"),
                              "encoder.final_norm")
-    return Encoder(tokens=tokens, token_ids=token_ids, X=X, positions=positions, layers=layers,
+    return Encoder(tokens=tokens, token_ids=token_ids, X=X, embedding_scale=embedding_scale,
+                   positions=positions, embedding_norm=embedding_norm, layers=layers,
                    final_norm=final_norm, gamma_f=row_of(enc, "encoder", "gamma_f", d, 1.0),
                    beta_f=row_of(enc, "encoder", "beta_f", d, 0.0), norm=norm, eps=eps)
 

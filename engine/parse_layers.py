@@ -47,7 +47,8 @@ from engine.reader import (
 from engine.refusals import Refusal
 
 ATTENTION_KEYS = ("heads", "causal", "scale", "Wq", "Wk", "Wv", "bq", "bk", "bv", "Wo", "bo",
-                  "kv_heads", "window", "key_mask", "qk_norm", "gamma_q", "gamma_k")
+                  "kv_heads", "window", "key_mask", "qk_norm", "gamma_q", "gamma_k", "beta_q",
+                  "beta_k")
 CROSS_KEYS = tuple(key for key in ATTENTION_KEYS if key != "causal")
 LAYER_BLOCK_KEYS = ("norm", "eps", "placement", "residual", "gamma1", "beta1", "gamma_c",
                     "beta_c", "gamma2", "beta2", "ffn")
@@ -165,13 +166,29 @@ def parse_attention(value: object, place: str, *, n: int, d: int, n_keys: int | 
         for name in ("gamma_q", "gamma_k"):
             if name in att:
                 raise ScenarioError(_at(place, name), Refusal("qk_scale_needs_norm"))
+    beta_q, beta_k = _qk_shifts(att, place, qk_norm, d_k)
     attention = Attention(heads=heads, causal=causal, scale=scale, Wq=Wq, Wk=Wk, Wv=Wv, bq=bq,
                           bk=bk, bv=bv, Wo=Wo, bo=bo,
                           kv_heads=groups if "kv_heads" in att else None, window=window,
                           key_mask=key_mask, qk_norm=qk_norm, gamma_q=gamma_q, gamma_k=gamma_k,
-                          qk_eps=eps)
+                          beta_q=beta_q, beta_k=beta_k, qk_eps=eps)
     _refuse_blind_rows(attention, place, n, n_keys)
     return attention
+
+
+def _qk_shifts(att: Mapping[str, Any], place: str, qk_norm: str | None,
+               d_k: int) -> tuple[FloatArray | None, FloatArray | None]:
+    """LayerNorm QK-norm's shifts ``beta_q``/``beta_k`` (d_k each; None when absent)."""
+    shifts: list[FloatArray | None] = []
+    for name in ("beta_q", "beta_k"):
+        if name not in att:
+            shifts.append(None)
+            continue
+        if qk_norm != "layernorm":
+            raise ScenarioError(_at(place, name), Refusal("qk_shift_needs_layernorm"))
+        shifts.append(expect_vector(att[name], _at(place, name), d_k,
+                                    Refusal("match_d_k", d_k=d_k)))
+    return shifts[0], shifts[1]
 
 
 def _key_mask(value: object, place: str, n_keys: int) -> tuple[bool, ...]:

@@ -56,6 +56,17 @@ PHRASES: dict[str, dict[str, str]] = {
         "sinusoidal_column": "column {c} is pair i = {i}: even columns take the sine, odd the "
                              "cosine ({fn} here), of position {p}",
         "plus_position": "the row of “{token}” plus the row of position {p}",
+        "plus_type": "the row of “{token}” plus the row of its type {t}",
+        "plus_position_type": "the row of “{token}” plus the row of position {p} and the row of "
+                              "its type {t}",
+        "scaled_row": "token “{token}” has id {tid}: row {tid} of the table times "
+                      "embedding_scale = {scale}",
+        "type_row": "“{token}” at position {p} has type {t} (token_types[{p}]): row {t} of "
+                    "type_table",
+        "sinusoidal_halves": "column {c} is pair i = {i}: the first {sines} columns take the "
+                             "sine, the rest the cosine ({fn} here), of position {p}",
+        "alibi_default_mixed": "the paper's default for h = {h}, not a power of two: the slopes "
+                               "of {m} heads 2^(−8k/{m}), then every other slope of {m2} heads",
         "rope_angle_cell": "position {p} times the frequency of pair {i}; later pairs turn "
                            "more slowly (r = {r})",
         "rope_kept": "column {local} of head {head} is past rotary_dims = {r}: not turned",
@@ -115,6 +126,14 @@ PHRASES: dict[str, dict[str, str]] = {
         "sinusoidal_column": "第 {c} 列属于第 i = {i} 对：偶数列取正弦，奇数列取余弦（这里是 "
                              "{fn}），自变量随位置 {p} 变化",
         "plus_position": "“{token}”的行加上位置 {p} 的行",
+        "plus_type": "“{token}”的行加上它的类型 {t} 的行",
+        "plus_position_type": "“{token}”的行加上位置 {p} 的行和它的类型 {t} 的行",
+        "scaled_row": "Token“{token}”的编号是 {tid}：表中第 {tid} 行乘以 embedding_scale = {scale}",
+        "type_row": "位置 {p} 的“{token}”类型是 {t}（token_types[{p}]）：type_table 的第 {t} 行",
+        "sinusoidal_halves": "第 {c} 列属于第 i = {i} 对：前 {sines} 列取正弦，其余取余弦（这里是 "
+                             "{fn}），自变量随位置 {p} 变化",
+        "alibi_default_mixed": "论文对 h = {h}（不是 2 的幂）的默认值：先取 {m} 个头的斜率 "
+                               "2^(−8k/{m})，再隔一个取 {m2} 个头的斜率",
         "rope_angle_cell": "位置 {p} 乘第 {i} 对的频率；越靠后的对转得越慢（r = {r}）",
         "rope_kept": "第 {head} 个头的第 {local} 列超出 rotary_dims = {r}：不旋转",
         "rope_pair": "第 {i} 对：第 {first} 列和第 {second} 列在同一平面里一起旋转"

@@ -8,50 +8,10 @@ RoPE nor ALiBi (its queries and keys come from two sequences that share no posit
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.modules import Attention
-from engine.positions import Positions, added_rows, alibi_bias, rope_angles, rotate
+from engine.positions import Positions, alibi_bias, rotate
 from engine.reader import FloatArray
 from engine.tape import Place, Tape
-
-_TITLES = {"sinusoidal": "Positions: each position's sine and cosine row added",
-           "learned": "Positions: each position's row of the learned table added"}
-
-
-def add_positions(tape: Tape, place: Place, positions: Positions | None, module: str,
-                  first_d_k: int) -> None:
-    """After a stack's input rows ``{scope}X``: keep the stack's positions for its attentions;
-    with an additive kind, step ``positions`` makes ``X = embedded + positions``; with RoPE,
-    ``{scope}rope_angles`` (n × r/2) is laid out for the rope steps.
-
-    ``module`` is the document path of the positions (``positions``, ``encoder.positions``);
-    ``first_d_k`` the first layer's d_k, RoPE's width when ``rotary_dims`` is not given.
-    """
-    if positions is None or positions.kind == "none":
-        return
-    tape.positions[place.stack] = (positions, module)
-    s = place.scope
-    name = f"{s}X"
-    rows = tape.arrays.pop(name)
-    n, d = (int(k) for k in rows.shape)
-    added = added_rows(positions, n, d)
-    if added is None:
-        tape.arrays[name] = rows
-        if positions.kind == "rope":
-            r = positions.rotary(first_d_k)
-            tape.arrays[f"{s}rope_angles"] = rope_angles(n, r, positions.base)
-        return
-    tape.arrays[f"{s}embedded"] = rows
-    tape.arrays[f"{s}positions"] = added
-    tape.arrays[name] = rows + added
-    last = tape.steps[-1] if tape.steps else None
-    if last is not None and last.op == "embed" and last.scope == s:
-        tape.steps[-1] = replace(last, writes=(f"{s}embedded",))
-    table = (f"{module}.table",) if positions.kind == "learned" else ()
-    tape.step(place.at(module), "positions", _TITLES[positions.kind],
-              (f"{s}embedded", f"{s}positions", *table), (name,), "positions.added",
-              "positions")
 
 
 def _own(tape: Tape, place: Place, kind: str) -> tuple[Positions, str] | None:
@@ -92,4 +52,4 @@ def score_bias(tape: Tape, place: Place, a: Attention,
     return alibi_bias(positions.head_slopes(a.heads), n, a.causal), given
 
 
-__all__ = ["add_positions", "score_bias", "turn"]
+__all__ = ["score_bias", "turn"]

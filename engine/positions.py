@@ -32,10 +32,11 @@ from engine.refusals import Refusal, Value
 
 KINDS = ("none", "sinusoidal", "learned", "rope", "alibi")
 PAIRINGS = ("half", "interleaved")
+LAYOUTS = ("interleaved", "halves")
 DEFAULT_BASE = 10000.0
 _KEYS: dict[str, tuple[str, ...]] = {
     "none": ("kind",),
-    "sinusoidal": ("kind", "base"),
+    "sinusoidal": ("kind", "base", "layout"),
     "learned": ("kind", "table", "offset"),
     "rope": ("kind", "base", "rotary_dims", "pairing"),
     "alibi": ("kind", "slopes"),
@@ -44,6 +45,7 @@ _KEYS: dict[str, tuple[str, ...]] = {
 
 Kind = Literal["none", "sinusoidal", "learned", "rope", "alibi"]
 Pairing = Literal["half", "interleaved"]
+Layout = Literal["interleaved", "halves"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -66,7 +68,10 @@ class Positions(Frozen):
         ``rope``: ``half`` pairs columns i and i + r/2 (Llama, GPT-NeoX); ``interleaved`` pairs
         2i and 2i + 1 (GPT-J, RoFormer).
     slopes
-        ``alibi``: one slope per head; None: the default 2^(−8k/h), k = 1 … h.
+        ``alibi``: one slope per head; None: the ALiBi paper's default (:func:`alibi_slopes`).
+    layout
+        ``sinusoidal``: ``interleaved`` puts pair i's sine and cosine in columns 2i and 2i + 1
+        (the 2017 paper); ``halves`` puts every sine first, then every cosine (Marian).
     """
 
     kind: Kind = "none"
@@ -76,6 +81,7 @@ class Positions(Frozen):
     rotary_dims: int | None = None
     pairing: Pairing = "half"
     slopes: FloatArray | None = None
+    layout: Layout = "interleaved"
 
     def rotary(self, d_k: int) -> int:
         """How many columns of a head of width ``d_k`` turn under RoPE."""
@@ -85,14 +91,20 @@ class Positions(Frozen):
         """ALiBi's slope of each of ``heads`` heads (the document's, or the default)."""
         return self.slopes if self.slopes is not None else alibi_slopes(heads)
 
-    def to_document(self, write: Callable[[FloatArray], Any]) -> dict[str, Any]:
+    def to_document(self, write: Callable[[FloatArray], Any],
+                    heads: int | None = None) -> dict[str, Any]:
         """The JSON object of the document (only the keys this kind takes, and only those set).
 
         ``write`` turns an array into what the document holds (nested lists for a file).
+        ``heads``: the one head count of the stack's layers (None when they differ); ALiBi's
+        default slopes for h not a power of two are written out, so the saved document keeps
+        its meaning whatever a later default says.
         """
         doc: dict[str, Any] = {"kind": self.kind}
         if self.kind in ("sinusoidal", "rope"):
             doc["base"] = int(self.base) if float(self.base).is_integer() else self.base
+        if self.kind == "sinusoidal" and self.layout != "interleaved":
+            doc["layout"] = self.layout
         if self.kind == "learned" and self.table is not None:
             doc["table"] = write(self.table)
             if self.offset:
@@ -103,6 +115,8 @@ class Positions(Frozen):
             doc["pairing"] = self.pairing
         if self.kind == "alibi" and self.slopes is not None:
             doc["slopes"] = write(self.slopes)
+        elif self.kind == "alibi" and heads is not None and heads & (heads - 1):
+            doc["slopes"] = write(alibi_slopes(heads))
         return doc
 
 
@@ -146,6 +160,10 @@ def parse_positions(value: object, place: str, n: int, d: int) -> Positions:
             raise ScenarioError(f"{place}.slopes", Refusal("alibi_slopes_count", limit=MAX_HEADS,
                                                            got=slopes.size))
         return Positions(kind="alibi", slopes=slopes)
+    if kind == "sinusoidal":
+        layout: Layout = expect_choice(obj.get("layout", "interleaved"), f"{place}.layout",
+                                       LAYOUTS)  # type: ignore[assignment]
+        return Positions(kind=kind, base=base, layout=layout)
     return Positions(kind=kind, base=base)
 
 
@@ -231,22 +249,35 @@ def trace_numbers(positions: Positions | None, n: int, d: int,
 
 # -- the arithmetic ---------------------------------------------------------------------------
 
-def sinusoidal_table(n: int, d: int, base: float = DEFAULT_BASE) -> FloatArray:
+def sinusoidal_table(n: int, d: int, base: float = DEFAULT_BASE,
+                     layout: str = "interleaved") -> FloatArray:
     """P[p, 2i] = sin(p / base^(2i/d)), P[p, 2i+1] = cos(p / base^(2i/d)), p = 0 … n − 1.
 
-    With an odd d the last column is a sine alone.
+    With an odd d the last column is a sine alone. ``halves``: the same columns reordered,
+    every sine (columns 0, 2, 4 …) first, then every cosine: [sin … | cos …].
     """
     p = np.arange(n, dtype=np.float64)[:, None]
     pair = np.arange(d) // 2
     angles: FloatArray = p / np.power(base, 2.0 * pair / d)[None, :]
     table: FloatArray = np.where(np.arange(d) % 2 == 0, np.sin(angles), np.cos(angles))
+    if layout == "halves":
+        halves: FloatArray = np.concatenate([table[:, 0::2], table[:, 1::2]], axis=1)
+        return halves
     return table
+
+
+def sinusoidal_column(c: int, d: int, layout: str) -> tuple[int, bool]:
+    """Pair i of column ``c`` (its angle p / base^(2i/d)) and whether the column is a sine."""
+    if layout == "halves":
+        sines = (d + 1) // 2
+        return (c, True) if c < sines else (c - sines, False)
+    return c // 2, c % 2 == 0
 
 
 def added_rows(positions: Positions, n: int, d: int) -> FloatArray | None:
     """The rows the additive kinds add to the input (n × d); None for the other kinds."""
     if positions.kind == "sinusoidal":
-        return sinusoidal_table(n, d, positions.base)
+        return sinusoidal_table(n, d, positions.base, positions.layout)
     if positions.kind == "learned":
         assert positions.table is not None
         rows: FloatArray = positions.table[positions.offset:positions.offset + n].copy()
@@ -292,9 +323,22 @@ def rotate(rows: FloatArray, heads: int, angles: FloatArray, pairing: str) -> Fl
     return turned
 
 
-def alibi_slopes(heads: int) -> FloatArray:
-    """ALiBi's default slopes 2^(−8k/h), k = 1 … h (h = 8: 1/2, 1/4, … 1/256)."""
+def _geometric(heads: int) -> FloatArray:
+    """2^(−8k/h), k = 1 … h."""
     slopes: FloatArray = np.power(2.0, -8.0 * np.arange(1, heads + 1) / heads)
+    return slopes
+
+
+def alibi_slopes(heads: int) -> FloatArray:
+    """ALiBi's default slopes, the paper's rule (as MPT and BLOOM): for h a power of two
+    2^(−8k/h), k = 1 … h (h = 8: 1/2, 1/4, … 1/256); otherwise the slopes of the nearest
+    lower power of two m, then every other slope of 2m, for the h − m heads left (h = 3:
+    1/16, 1/256, then 1/4)."""
+    lower = 1 << (heads.bit_length() - 1)
+    if lower == heads:
+        return _geometric(heads)
+    extra: FloatArray = _geometric(2 * lower)[0::2][:heads - lower]
+    slopes: FloatArray = np.concatenate([_geometric(lower), extra])
     return slopes
 
 
@@ -309,6 +353,6 @@ def alibi_bias(slopes: FloatArray, n: int, causal: bool) -> FloatArray:
     return bias
 
 
-__all__ = ["KINDS", "NO_POSITIONS", "PAIRINGS", "Positions", "added_rows", "alibi_bias",
+__all__ = ["KINDS", "LAYOUTS", "NO_POSITIONS", "PAIRINGS", "Positions", "added_rows", "alibi_bias",
            "alibi_slopes", "check_stack", "parse_positions", "rope_angles", "rope_pair",
-           "rotate", "sinusoidal_table", "trace_numbers"]
+           "rotate", "sinusoidal_column", "sinusoidal_table", "trace_numbers"]

@@ -126,6 +126,14 @@ ENGLISH: dict[str, str] = {
     "heads_split": "{columns} columns do not split into {heads}",
     "bias_needs_wo": "an output bias needs Wo",
     "qk_scale_needs_norm": "a QK-norm scale needs qk_norm",
+    "qk_shift_needs_layernorm": "a QK-norm shift needs qk_norm \"layernorm\" (RMSNorm has no "
+                                "shift)",
+    "scale_not_positive": "expected a number above 0, got {got}",
+    "scale_needs_token_ids": "scales the rows token_ids look up; this document gives its rows "
+                             "as X (scale those numbers instead)",
+    "types_need_table": "token types need a type_table (the T × d rows they pick)",
+    "types_list": "expected a list of {count} type ids (one per position), got {got}",
+    "types_count": "expected {count} type ids (one per position), got {got}",
     "key_mask_list": "expected a list of {count} numbers 1 or 0, got {got}",
     "key_mask_count": "expected {count} numbers (one per key), got {got}",
     "key_mask_item": "expected 1 (seen) or 0 (hidden), got {got}",

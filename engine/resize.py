@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.modules import Attention, Block, Encoder, FeedForward, Head
+from engine.modules import Attention, Block, EmbeddingNorm, Encoder, FeedForward, Head
 from engine.positions import Positions
 from engine.reader import MAX_HEADS, MAX_POSITIONS, MAX_WIDTH, FloatArray
 from engine.scenario import Scenario
@@ -132,6 +132,11 @@ _RULES: dict[tuple[type, str], Rule] = {
     (Attention, "bo"): lambda a, c: _fit_row(a, c.new.d if c.block else int(a.shape[0])),
     (Attention, "gamma_q"): lambda a, c: _fit_row(a, c.new.d_k, 1.0),
     (Attention, "gamma_k"): lambda a, c: _fit_row(a, c.new.d_k, 1.0),
+    (Attention, "beta_q"): lambda a, c: _fit_row(a, c.new.d_k),
+    (Attention, "beta_k"): lambda a, c: _fit_row(a, c.new.d_k),
+    (Scenario, "type_table"): lambda a, c: _fit(a, int(a.shape[0]), c.new.d),
+    (EmbeddingNorm, "gamma"): lambda a, c: _fit_row(a, c.new.d, 1.0),
+    (EmbeddingNorm, "beta"): lambda a, c: _fit_row(a, c.new.d),
     (FeedForward, "W1"): lambda a, c: _fit(a, c.new.d, int(a.shape[1])),
     (FeedForward, "Wg"): lambda a, c: _fit(a, c.new.d, int(a.shape[1])),
     (FeedForward, "W2"): lambda a, c: _fit(a, int(a.shape[0]), c.new.d),
@@ -215,8 +220,9 @@ def resize(scenario: Scenario, sizes: Sizes) -> Resized:
     tokens = list(scenario.tokens)[: sizes.n]
     tokens += [f"t{k + 1}" for k in range(len(tokens), sizes.n)]
     doc["tokens"] = tokens
-    if scenario.targets is not None:
-        doc["targets"] = list(scenario.targets)[: sizes.n] + [0] * max(0, sizes.n - old.n)
+    for key in ("targets", "token_types"):  # new positions: target id 0, type 0
+        if doc.get(key) is not None:
+            doc[key] = list(doc[key])[: sizes.n] + [0] * max(0, sizes.n - old.n)
     if sizes.n != old.n:
         doc.pop("generation", None)  # its chosen ids no longer end the token ids
 

@@ -29,6 +29,7 @@ from engine.modules import (
     Attention,
     Block,
     BlockWithHead,
+    EmbeddingNorm,
     Encoder,
     FeedForward,
     Frozen,
@@ -36,6 +37,7 @@ from engine.modules import (
     Layer,
 )
 from engine.parse_document import parse_document
+from engine.parse_embedding import trace_numbers as input_numbers
 from engine.parse_generation import Generation
 from engine.positions import Positions
 from engine.positions import trace_numbers as position_numbers
@@ -55,8 +57,18 @@ class Scenario(Frozen):
     tokens: tuple[str, ...]
     token_ids: tuple[int, ...] | None = None
     X: FloatArray
+    """The input rows as given or looked up by token id, before ``embedding_scale``, positions,
+    type rows and ``embedding_norm`` (the trace's ``embedded`` … ``X``)."""
     embedding: FloatArray | None = None
+    embedding_scale: float | None = None
+    """Every looked-up row times this number before anything is added (Gemma's √d)."""
+    token_types: tuple[int, ...] | None = None
+    """Each position's row of ``type_table`` (BERT's segment ids)."""
+    type_table: FloatArray | None = None
+    """T × d rows added by ``token_types``, as positions are added."""
     positions: Positions | None = None
+    embedding_norm: EmbeddingNorm | None = None
+    """A norm of the summed rows; its output is the trace's ``X``."""
     encoder: Encoder | None = None
     layers: tuple[Layer, ...]
     head: Head | None = None
@@ -315,7 +327,11 @@ def _refuse_large_trace(scenario: Scenario) -> None:
     count = trace_numbers(scenario.n, scenario.d, scenario.layers, n_keys, len(vocab), draws)
     count += position_numbers(scenario.positions, scenario.n, scenario.d,
                               [layer.attention for layer in scenario.layers])
+    count += input_numbers(scenario.n, scenario.d, scenario.type_table is not None,
+                           scenario.embedding_norm is not None)
     if encoder is not None:
+        count += input_numbers(encoder.n, int(encoder.X.shape[1]), False,
+                               encoder.embedding_norm is not None)
         count += trace_numbers(encoder.n, int(encoder.X.shape[1]), encoder.layers)
         count += position_numbers(encoder.positions, encoder.n, int(encoder.X.shape[1]),
                                   [layer.attention for layer in encoder.layers])

@@ -42,12 +42,15 @@ def swap_tokens(scenario: Scenario, i: int, j: int) -> Scenario:
 
 def reordered(scenario: Scenario, positions: Sequence[int]) -> Scenario:
     """``scenario`` with its tokens rearranged: position k holds the token of position
-    ``positions[k]`` (a permutation), with its label, input row (or id) and key-mask entry;
+    ``positions[k]`` (a permutation), with its label, input row (or id), token type and
+    key-mask entry;
     the parameters and the positional encoding stay put. A generation run whose chosen ids no
     longer end the token ids is dropped, as resizing drops it."""
     order = list(positions)
     tokens = tuple(scenario.tokens[k] for k in order)
     layers = tuple(_mask_swapped(layer, order) for layer in scenario.layers)
+    if scenario.token_types is not None:
+        scenario = replace(scenario, token_types=tuple(scenario.token_types[k] for k in order))
     if scenario.token_ids is not None and scenario.embedding is not None:
         ids = tuple(scenario.token_ids[k] for k in order)
         run = scenario.generation

@@ -15,6 +15,7 @@ import numpy.typing as npt
 
 from engine.modules import Attention, Block, FeedForward
 from engine.names import NORM_NAMES
+from engine.numbers import format_exact
 from engine.ops import activate, key_visibility, norm, row_statistics, softmax
 from engine.parse_generation import Settings
 from engine.positions import Positions
@@ -87,12 +88,14 @@ def _optional(*pairs: tuple[str, object]) -> tuple[str, ...]:
     return tuple(name for name, value in pairs if value is not None)
 
 
-def embed(tape: Tape, place: Place, X: FloatArray) -> None:
-    """Rows of the embedding table looked up by token id."""
-    tape.arrays[f"{place.scope}X"] = X
-    tape.step(place, "embed", "Token ids look up rows of the embedding table",
-              (f"{place.scope}token_ids", "embedding"), (f"{place.scope}X",), "input.embed",
-              "embed", module="")
+def embed(tape: Tape, place: Place, name: str, rows: FloatArray, scale: float | None) -> None:
+    """Rows of the embedding table looked up by token id (times ``scale`` when given), written
+    as ``name``."""
+    tape.arrays[name] = rows
+    title = "Token ids look up rows of the embedding table" + (
+        f", times {format_exact(scale)}" if scale is not None else "")
+    tape.step(place, "embed", title, (f"{place.scope}token_ids", "embedding"), (name,),
+              "input.embed", "embed", module="")
 
 
 def inputs(tape: Tape, place: Place, attention: Attention, source: str) -> None:
@@ -153,22 +156,29 @@ def _key(place: Place, kind: str) -> str:
     return f"cross_attention.{kind}" if cross else f"attention.{kind}"
 
 
-def head_normed(a: Attention, rows: FloatArray, gamma: FloatArray, heads: int) -> FloatArray:
-    """Each head's d_k columns of ``rows`` normalised by the attention's QK-norm."""
+def head_normed(a: Attention, rows: FloatArray, which: str) -> FloatArray:
+    """Each head's d_k columns of ``rows`` normalised by the attention's QK-norm of ``which``
+    (``"q"`` or ``"k"``: γ, the optional β, and the number of heads)."""
     assert a.qk_norm is not None
+    gamma, beta = getattr(a, f"gamma_{which}"), getattr(a, f"beta_{which}")
+    heads = a.heads if which == "q" else a.groups
     split = rows.reshape(rows.shape[0], heads, a.d_k)
-    normed: FloatArray = norm(a.qk_norm, split, gamma, np.zeros(a.d_k), a.qk_eps)
+    normed: FloatArray = norm(a.qk_norm, split, gamma,
+                              beta if beta is not None else np.zeros(a.d_k), a.qk_eps)
     return normed.reshape(rows.shape)
 
 
 def qk_norm(tape: Tape, place: Place, a: Attention) -> None:
-    """QK-norm: each head's d_k columns of Q and of K normalised (RMSNorm or LayerNorm)."""
+    """QK-norm: each head's d_k columns of Q and of K normalised (RMSNorm or LayerNorm, the
+    latter with its shifts β when given)."""
     assert a.qk_norm is not None and a.gamma_q is not None and a.gamma_k is not None
     s = place.scope
-    for name, gamma, heads in (("Q", a.gamma_q, a.heads), ("K", a.gamma_k, a.groups)):
-        tape.arrays[f"{s}{name}_normed"] = head_normed(a, tape[f"{s}{name}"], gamma, heads)
+    for name in ("Q", "K"):
+        tape.arrays[f"{s}{name}_normed"] = head_normed(a, tape[f"{s}{name}"], name.lower())
+    shifts = _optional((place.param("beta_q"), a.beta_q), (place.param("beta_k"), a.beta_k))
     tape.step(place, "qk_norm", f"QK-norm ({NORM_NAMES[a.qk_norm]}) of each head's queries "
-              "and keys", (f"{s}Q", f"{s}K", place.param("gamma_q"), place.param("gamma_k")),
+              "and keys", (f"{s}Q", f"{s}K", place.param("gamma_q"), place.param("gamma_k"),
+                           *shifts),
               (f"{s}Q_normed", f"{s}K_normed"), "attention.qk_norm", "norm")
 
 

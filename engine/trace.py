@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from engine import forward, position_steps
+from engine import embedding_steps, forward
 from engine import tape as ops
 from engine.errors import ScenarioError
 from engine.generation import can_generate
@@ -113,12 +113,7 @@ def record(scenario: Scenario, tape: Tape | None = None) -> Tape:
     if scenario.encoder is not None:
         forward.encoder(tape, scenario.encoder)
     top = Place()
-    if scenario.token_ids is not None:
-        ops.embed(tape, top, scenario.X)
-    else:
-        tape.arrays["X"] = scenario.X
-    position_steps.add_positions(tape, top, scenario.positions, "positions",
-                                 scenario.attention.d_k)
+    embedding_steps.lay_in(tape, top, embedding_steps.of_stack(scenario))
     out = forward.stack(tape, top, "", scenario.layers, "X", shorthand=scenario.shorthand)
     if scenario.head is not None:
         at = top.at("block" if scenario.head_in_block else "head")

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from engine.exercises.document import exercise_document
-from engine.modules import Attention, Block, Encoder, FeedForward, Head, Layer
+from engine.modules import Attention, Block, EmbeddingNorm, Encoder, FeedForward, Head, Layer
+from engine.positions import Positions
 from engine.reader import FloatArray
 
 if TYPE_CHECKING:
@@ -69,7 +70,7 @@ def _attention(a: Attention, write: Write, cross: bool = False) -> dict[str, Any
         att["key_mask"] = [int(seen) for seen in a.key_mask]
     if a.qk_norm is not None:
         att["qk_norm"] = a.qk_norm
-        _put(att, write, gamma_q=a.gamma_q, gamma_k=a.gamma_k)
+        _put(att, write, gamma_q=a.gamma_q, gamma_k=a.gamma_k, beta_q=a.beta_q, beta_k=a.beta_k)
     return att
 
 
@@ -119,14 +120,37 @@ def _layer(layer: Layer, write: Write) -> dict[str, Any]:
     return out
 
 
+def _embedding_norm(e: EmbeddingNorm, write: Write) -> dict[str, Any]:
+    return {"norm": e.norm, "eps": e.eps, "gamma": write(e.gamma), "beta": write(e.beta)}
+
+
+def _positions(positions: Positions, layers: tuple[Layer, ...], write: Write) -> dict[str, Any]:
+    """The stack's ``positions``, told its layers' one head count (None when they differ)."""
+    heads = {layer.attention.heads for layer in layers}
+    return positions.to_document(write, heads.pop() if len(heads) == 1 else None)
+
+
+def _stack_input(out: dict[str, Any], e: Scenario | Encoder, write: Write) -> None:
+    """The keys between the rows and the layers: scale, types, positions, embedding norm."""
+    scale = e.embedding_scale
+    if scale is not None:
+        out["embedding_scale"] = int(scale) if float(scale).is_integer() else scale
+    if not isinstance(e, Encoder) and e.type_table is not None and e.token_types is not None:
+        out["token_types"] = list(e.token_types)
+        out["type_table"] = write(e.type_table)
+    if e.positions is not None:
+        out["positions"] = _positions(e.positions, e.layers, write)
+    if e.embedding_norm is not None:
+        out["embedding_norm"] = _embedding_norm(e.embedding_norm, write)
+
+
 def _encoder(e: Encoder, embedded: bool, write: Write) -> dict[str, Any]:
     enc: dict[str, Any] = {"tokens": list(e.tokens)}
     if e.token_ids is not None and embedded:
         enc["token_ids"] = list(e.token_ids)
     else:
         enc["X"] = write(e.X)
-    if e.positions is not None:
-        enc["positions"] = e.positions.to_document(write)
+    _stack_input(enc, e, write)
     enc["layers"] = [_layer(layer, write) for layer in e.layers]
     enc.update(final_norm=e.final_norm, gamma_f=write(e.gamma_f), beta_f=write(e.beta_f))
     return enc
@@ -145,8 +169,7 @@ def to_document(s: Scenario, write: Write = plain) -> dict[str, Any]:
         if s.embedding is not None:
             doc["embedding"] = write(s.embedding)
         doc["X"] = write(s.X)
-    if s.positions is not None:
-        doc["positions"] = s.positions.to_document(write)
+    _stack_input(doc, s, write)
     if s.encoder is not None:
         doc["encoder"] = _encoder(s.encoder, s.embedding is not None, write)
     if s.shorthand:

@@ -18,7 +18,15 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 from safetensors.numpy import save_file
-from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
+from tokenizers import (
+    Tokenizer,
+    decoders,
+    models,
+    normalizers,
+    pre_tokenizers,
+    processors,
+    trainers,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "tests" / "engine" / "checkpoints"
@@ -52,6 +60,21 @@ def metaspace_tokenizer() -> Tokenizer:
     tokenizer.train_from_iterator([CORPUS], trainer)
     tokenizer.post_processor = processors.TemplateProcessing(
         single="<s> $A", pair="<s> $A <s> $B", special_tokens=[("<s>", 1)])
+    return tokenizer
+
+
+def wordpiece_tokenizer() -> Tokenizer:
+    """A BERT-style WordPiece: lower case, each Chinese character apart, [CLS] … [SEP]."""
+    tokenizer = Tokenizer(models.WordPiece(unk_token="[UNK]"))
+    tokenizer.normalizer = normalizers.BertNormalizer(lowercase=True)
+    tokenizer.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    tokenizer.decoder = decoders.WordPiece()
+    special = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+    trainer = trainers.WordPieceTrainer(vocab_size=VOCAB, special_tokens=special,
+                                        show_progress=False)
+    tokenizer.train_from_iterator([CORPUS], trainer)
+    tokenizer.post_processor = processors.BertProcessing(
+        ("[SEP]", tokenizer.token_to_id("[SEP]")), ("[CLS]", tokenizer.token_to_id("[CLS]")))
     return tokenizer
 
 
@@ -101,23 +124,32 @@ def gpt2(weights: Weights, vocab: int) -> dict[str, Any]:
 
 
 def llama_like(weights: Weights, vocab: int, *, heads: int, groups: int, d_k: int,
-               qkv_bias: bool = False, tied: bool = False) -> tuple[int, int]:
-    """The tensors of a two-layer Llama, Mistral or Qwen2; returns (d, hidden)."""
-    d, hidden, w = 8, 12, weights
+               qkv_bias: bool = False, tied: bool = False, d: int = 8,
+               shifted: bool = False) -> tuple[int, int]:
+    """The tensors of a two-layer Llama, Mistral, Qwen2 or Gemma (``shifted``: its norms
+    store γ − 1, near 0); returns (d, hidden)."""
+    hidden, w = 12, weights
+
+    def norm(name: str) -> None:
+        if shifted:
+            w.random(name, d, scale=0.2)
+        else:
+            w.scale(name, d)
+
     w.random("model.embed_tokens.weight", vocab, d)
     for k in range(2):
         at = f"model.layers.{k}."
-        w.scale(at + "input_layernorm.weight", d)
+        norm(at + "input_layernorm.weight")
         for name, rows in (("q", heads * d_k), ("k", groups * d_k), ("v", groups * d_k)):
             w.random(f"{at}self_attn.{name}_proj.weight", rows, d)
             if qkv_bias:
                 w.random(f"{at}self_attn.{name}_proj.bias", rows, scale=0.1)
         w.random(at + "self_attn.o_proj.weight", d, heads * d_k)
-        w.scale(at + "post_attention_layernorm.weight", d)
+        norm(at + "post_attention_layernorm.weight")
         w.random(at + "mlp.gate_proj.weight", hidden, d)
         w.random(at + "mlp.up_proj.weight", hidden, d)
         w.random(at + "mlp.down_proj.weight", d, hidden)
-    w.scale("model.norm.weight", d)
+    norm("model.norm.weight")
     if not tied:
         w.random("lm_head.weight", vocab, d)
     return d, hidden
@@ -156,6 +188,44 @@ def qwen2(weights: Weights, vocab: int) -> dict[str, Any]:
             "tie_word_embeddings": True}
 
 
+def gemma(weights: Weights, vocab: int) -> dict[str, Any]:
+    d, hidden = llama_like(weights, vocab, heads=2, groups=1, d_k=8, tied=True, d=16,
+                           shifted=True)  # d = 16: √d = 4 in every dtype
+    return {"model_type": "gemma", "architectures": ["GemmaForCausalLM"], "vocab_size": vocab,
+            "hidden_size": d, "intermediate_size": hidden, "num_hidden_layers": 2,
+            "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8,
+            "max_position_embeddings": 32, "rms_norm_eps": 1e-6,
+            "hidden_act": "gelu_pytorch_tanh", "rope_theta": 10000.0, "attention_bias": False,
+            "bos_token_id": 1, "eos_token_id": 2}
+
+
+def bert(weights: Weights, vocab: int) -> dict[str, Any]:
+    d, hidden, w = 8, 16, weights
+    w.random("embeddings.word_embeddings.weight", vocab, d)
+    w.random("embeddings.position_embeddings.weight", 32, d, scale=0.2)
+    w.random("embeddings.token_type_embeddings.weight", 2, d, scale=0.2)
+    w.scale("embeddings.LayerNorm.weight", d)
+    w.random("embeddings.LayerNorm.bias", d, scale=0.1)
+    for k in range(2):
+        at = f"encoder.layer.{k}."
+        for name in ("attention.self.query", "attention.self.key", "attention.self.value",
+                     "attention.output.dense"):
+            w.random(f"{at}{name}.weight", d, d)
+            w.random(f"{at}{name}.bias", d, scale=0.1)
+        for norm in ("attention.output.LayerNorm", "output.LayerNorm"):
+            w.scale(f"{at}{norm}.weight", d)
+            w.random(f"{at}{norm}.bias", d, scale=0.1)
+        w.random(at + "intermediate.dense.weight", hidden, d)
+        w.random(at + "intermediate.dense.bias", hidden, scale=0.1)
+        w.random(at + "output.dense.weight", d, hidden)
+        w.random(at + "output.dense.bias", d, scale=0.1)
+    return {"model_type": "bert", "architectures": ["BertModel"], "vocab_size": vocab,
+            "hidden_size": d, "intermediate_size": hidden, "num_hidden_layers": 2,
+            "num_attention_heads": 2, "max_position_embeddings": 32, "type_vocab_size": 2,
+            "hidden_act": "gelu", "layer_norm_eps": 1e-12,
+            "position_embedding_type": "absolute", "pad_token_id": 0}
+
+
 def gpt_neox(weights: Weights, vocab: int) -> dict[str, Any]:
     d, hidden, heads, w = 8, 32, 2, weights
     w.random("gpt_neox.embed_in.weight", vocab, d)
@@ -188,14 +258,20 @@ FAMILIES: dict[str, tuple[Callable[[Weights, int], dict[str, Any]], str, bool]] 
     "mistral": (mistral, "float32", False),
     "qwen2": (qwen2, "bfloat16", True),
     "gpt_neox": (gpt_neox, "float16", True),
+    "gemma": (gemma, "float32", False),
+    "bert": (bert, "float32", False),
 }
-"""Each family: its tensors and config, the dtype they are stored in, byte-level tokenizer."""
+"""Each family: its tensors and config, the dtype they are stored in, its tokenizer's kind."""
+SEEDS = {"gpt2": 2501, "gpt_neox": 2502, "llama": 2503, "mistral": 2504, "qwen2": 2505,
+         "gemma": 2506, "bert": 2507}
+"""Each family's seed (fixed, so that a new family leaves the others' bytes as they were)."""
 
 
 def write(family: str) -> None:
     build, dtype, byte_level = FAMILIES[family]
-    tokenizer = byte_level_tokenizer() if byte_level else metaspace_tokenizer()
-    weights = Weights(sorted(FAMILIES).index(family) + 2501, dtype)
+    tokenizer = (wordpiece_tokenizer() if family == "bert" else byte_level_tokenizer()
+                 if byte_level else metaspace_tokenizer())
+    weights = Weights(SEEDS[family], dtype)
     config = {**build(weights, tokenizer.get_vocab_size()), "torch_dtype": dtype}
     folder = FOLDER / family
     folder.mkdir(parents=True, exist_ok=True)

@@ -41,7 +41,7 @@ qapp  # a fixture asked for only for its effect: a QApplication exists during th
 pytestmark  # marks every test of a module
 
 # Set on a tokenizers.Tokenizer, read by the tokenizers library (scripts/make_checkpoint_fixtures.py).
-pre_tokenizer, post_processor
+pre_tokenizer, post_processor, normalizer
 
 # Set on a transformers GenerationConfig, read by generate (tests/engine/test_generation_transformers.py).
 eos_token_id

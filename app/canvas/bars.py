@@ -6,13 +6,13 @@ can be found among a frame's items and stay text in SVG and PDF exports.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
-from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import (
     QGraphicsObject,
@@ -22,7 +22,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.canvas.layout import TextItem
-from app.canvas.theme import Theme, font
+from app.canvas.remember import remembered
+from app.canvas.theme import Theme, font, text_advance
 from engine import format_number
 from engine.numbers import NumberFormat
 
@@ -76,13 +77,24 @@ class BarsSpec:
     text_size: int = TEXT_SIZE
     bar_length: float = BAR_LENGTH
     ids: Sequence[int] = ()
+    others: Mapping[int, tuple[str, float]] = field(default_factory=dict)
+    """For a position whose chart leaves entries out: a row for them, its label (``the other
+    50,247``) and their summed probability."""
 
 
 def entries_shown(row: npt.NDArray[np.float64]) -> list[int]:
     """All entries of a small vocabulary in order; the most probable ones of a large one."""
     if len(row) <= MANY_ENTRIES:
         return list(range(len(row)))
-    return [int(k) for k in np.argsort(-row, kind="stable")[:TOP_ENTRIES]]
+    return remembered(row, ("top",), lambda: [int(k) for k in np.argsort(-row, kind="stable")[
+        :TOP_ENTRIES]])  # a stable sort of 50,257 entries: once per row
+
+
+def others_sum(row: npt.NDArray[np.float64], shown: Sequence[int]) -> float:
+    """The summed probability of the entries of ``row`` not ``shown``."""
+    rest = np.ones(len(row), dtype=bool)
+    rest[list(shown)] = False
+    return float(row[rest].sum())
 
 
 @lru_cache(maxsize=16)
@@ -109,7 +121,8 @@ class ProbabilityBars(QGraphicsObject):
         title.setParentItem(self)
         size = spec.text_size
         self._height, self._pitch = BAR_HEIGHT * size / TEXT_SIZE, BAR_PITCH * size / TEXT_SIZE
-        label_width = widest_label(tuple(spec.vocab), size) + 10
+        label_width = max([widest_label(tuple(spec.vocab), size),
+                           *(text_advance(label, size) for label, _ in spec.others.values())]) + 10
         value_width = QFontMetricsF(font(size, bold=True)).horizontalAdvance(
             NumberFormat(spec.places).widest(spec.probs))
         group_width = label_width + spec.bar_length + 8 + value_width + 6
@@ -164,7 +177,30 @@ class ProbabilityBars(QGraphicsObject):
                          y + (bar_height - value.boundingRect().height()) / 2)
             self.values[(position, entry)] = text
             y += self._pitch
+        if position in spec.others:
+            y = self._others(position, x, y, label_width)
         return y
+
+    def _others(self, position: int, x: float, y: float, label_width: float) -> float:
+        """The row of the entries left out: their count and summed probability, muted, its
+        bar hatched (:attr:`BarsSpec.others`)."""
+        spec, theme = self.spec, self.theme
+        label_text, share = spec.others[position]
+        label = TextItem(label_text, theme, size=spec.text_size, role="muted")
+        label.setParentItem(self)
+        label.setPos(x, y + (self._height - label.boundingRect().height()) / 2)
+        bar = QGraphicsRectItem(QRectF(0, 0, max(1.0, share * spec.bar_length), self._height),
+                                self)
+        bar.setPos(x + label_width, y)
+        bar.setPen(QPen(theme.color("grid_line"), 1.0))
+        bar.setBrush(QBrush(theme.color("grid_line"), Qt.BrushStyle.BDiagPattern))
+        text = format_number(share, spec.places)
+        value = TextItem(text, theme, size=spec.text_size, role="muted")
+        value.setParentItem(self)
+        value.setPos(x + label_width + spec.bar_length + 8,
+                     y + (self._height - value.boundingRect().height()) / 2)
+        self.values[(position, -1)] = text
+        return y + self._pitch
 
     def entry_at(self, point: QPointF) -> int | None:
         """The vocabulary entry whose bar (or label) is at ``point``, in item coordinates."""

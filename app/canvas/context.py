@@ -31,6 +31,10 @@ from engine import Step, Trace, explain, format_number
 from engine.names import short_name
 from engine.positions import Positions
 
+HEADS_AT_ONCE = 8
+"""The most heads drawn side by side; an attention with more (GPT-2's 12, Llama's 32) is drawn
+one head at a time, head 1 unless one is chosen (the window's Head list, ``--head N``)."""
+
 
 @lru_cache(maxsize=32)
 def numbered(count: int) -> tuple[str, ...]:
@@ -182,9 +186,12 @@ class LayoutContext:
         return other
 
     def _heads_shown(self, heads: int) -> list[int]:
-        """Every head, or the one chosen (the last there is, if this attention has fewer)."""
+        """Every head (head 1 alone past :data:`HEADS_AT_ONCE`), or the one chosen (the last
+        there is, if this attention has fewer)."""
         chosen = self.options.head
-        return list(range(heads)) if chosen is None else [max(0, min(heads - 1, chosen))]
+        if chosen is None:
+            return list(range(heads)) if heads <= HEADS_AT_ONCE else [0]
+        return [max(0, min(heads - 1, chosen))]
 
     @staticmethod
     def places_for(trace: Trace, options: FrameOptions | None = None) -> int:

@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
+import numpy as np
+import numpy.typing as npt
+
 from app.canvas.context import FrameOptions
 from app.model.next_token import draw_view, loss_view, stack_is_causal
 from app.model.operands import array_name, tokens_of, visible_of
@@ -20,10 +23,11 @@ MAX_VALUES = 12
 """A row longer than this is cut with an ellipsis."""
 
 
-def _row(values: list[float], blank: str = "",
+def _row(values: npt.NDArray[np.float64], blank: str = "",
          hidden: Callable[[int], bool] = lambda _col: False) -> str:
-    """The numbers of a row; a ``hidden`` column (an exercise's blank) says ``blank``."""
-    shown = [blank if hidden(c) else format_number(v, 3) for c, v in
+    """The numbers of a row (of 50,257 only the first are formatted); a ``hidden`` column (an
+    exercise's blank) says ``blank``."""
+    shown = [blank if hidden(c) else format_number(float(v), 3) for c, v in
              enumerate(values[:MAX_VALUES])]
     return ", ".join(shown) + (", …" if len(values) > MAX_VALUES else "")
 
@@ -102,7 +106,7 @@ def _written_rows(trace: Trace, step: Step, receiver: int, options: FrameOptions
         for values, prefix, head in rows:
             facts.append(prefix + frame_word(
                 lang, "row_values", name=name, token=tokens[receiver],
-                values=_row([float(v) for v in values[receiver]], exercise_word(lang, "blank"),
+                values=_row(values[receiver], exercise_word(lang, "blank"),
                             partial(_asked_in_row, options, name, (*head, receiver)))))
     return facts
 

@@ -8,7 +8,7 @@ from functools import cache, lru_cache
 
 import numpy as np
 import numpy.typing as npt
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -27,7 +27,23 @@ from PySide6.QtWidgets import (
 )
 
 from app.canvas.cividis import CIVIDIS_ARGB
-from app.canvas.picture import draw_text, legible, on_screen, play
+from app.canvas.heat import (
+    HEAT_HEIGHT,
+    HEAT_WIDTH,
+    ZOOMED_CELLS,
+    block_means,
+    block_shape,
+    needs_heat,
+    span_text,
+)
+from app.canvas.picture import (
+    draw_text,
+    legible,
+    note_in_view,
+    on_screen,
+    play,
+    words_left_out,
+)
 from app.canvas.points import Lines
 from app.canvas.remember import number_format, remembered, spread
 from app.canvas.theme import (
@@ -55,6 +71,13 @@ MARK_SIZE = 9.0
 """The legs of the corner triangle that marks a cell (a ReLU-zeroed unit)."""
 HEADER_HEIGHT = 20.0
 DECIMALS = 3
+LEGEND_HEIGHT = 22.0
+LEGEND_BAR = 100.0
+LINE_HEIGHT = 18.0
+"""A heat map's colour scale under its note: its lowest number, the bar, its highest."""
+ZOOMED_TEXT = 5.0
+"""On screen, a heat map prints the numbers of the cells in view once they are this many
+pixels tall (zoomed in); hovering gives any cell's exact value at every size."""
 BLANK = "—"
 """What a blank cell prints (:attr:`GridSpec.blank`)."""
 ASKED = "?"
@@ -166,6 +189,17 @@ def _heat_after(before: QImage, cells: _Cells, changed: npt.NDArray[np.intp]) ->
         if not cells.masked[row, col]:
             image.setPixel(col, row, int(CIVIDIS_ARGB[cells.shade[row, col]]))
     return image
+
+
+def _blocks_image(means: npt.NDArray[np.float64], lo: float, hi: float,
+                  masked_rgb: tuple[int, int, int]) -> QImage:
+    """A heat map's colours, a pixel per block in its mean's colour; blocks whose every cell is
+    masked (a NaN mean) in flat grey."""
+    hidden = np.isnan(means)
+    red, green, blue = masked_rgb
+    argb = CIVIDIS_ARGB[_levels(np.where(hidden, lo, means), lo, hi)]
+    argb[hidden] = 0xFF << 24 | red << 16 | green << 8 | blue
+    return _argb_image(argb)
 
 
 def _cell_image(shade: npt.NDArray[np.uint8], clear: npt.NDArray[np.bool_]) -> QImage:
@@ -298,24 +332,54 @@ class MatrixGrid(QGraphicsObject):
         self.format, widest_text = number_format(values, spec.decimals)
         """One format for every cell (scientific for all when one value is huge)."""
         widest = text_advance(widest_text, NUMBER_SIZE)
-        widest_col = widest_advance(tuple(map(str, spec.col_labels)), 12)
+        rows, cols = values.shape
+        # Columns too many to print even at the narrowest cell: a heat map, whose first and last
+        # labels alone are printed (no need to measure 50,257 vocabulary entries).
+        widest_col = 0.0 if needs_heat(0, cols, max(46.0, widest + 8.0), 0.0) else \
+            widest_advance(tuple(map(str, spec.col_labels)), 12)
         # 4 units each side of the widest number: enough to keep neighbours apart, and 3-decimal
         # grids of 8 tokens then print their numbers 20 px tall on a 1920×1080 sheet.
         self.cell_width = max(46.0, widest + 8.0, widest_col + 8.0)
-        self.label_width = widest_advance(tuple(map(str, spec.row_labels)), 12) + LABEL_GAP
+        self.cell_height = CELL_HEIGHT
+        self.natural_cell = QSizeF(self.cell_width, CELL_HEIGHT)
+        """A cell's size printed normally (a heat map's numbers are drawn at this size, scaled
+        down to its cells)."""
+        self.heat = needs_heat(rows, cols, self.cell_width, CELL_HEIGHT)
+        """Drawn as a heat map (:mod:`app.canvas.heat`): its cells squeezed into a bounded
+        extent, its colours by blocks, its numbers only when zoomed in."""
+        if self.heat:
+            self.cell_width = min(self.cell_width, HEAT_WIDTH / cols)
+            self.cell_height = min(CELL_HEIGHT, HEAT_HEIGHT / rows)
+        self._row_ticks = self._ticks(rows, self.cell_height >= CELL_HEIGHT)
+        self._col_ticks = self._ticks(cols, self.cell_width >= widest_col + 8.0)
+        self.label_width = widest_advance(tuple(str(spec.row_labels[r]) for r in self._row_ticks),
+                                          12) + LABEL_GAP
         self.grid_origin = QPointF(self.label_width, TITLE_HEIGHT + HEADER_HEIGHT)
-        rows, cols = values.shape
         title_width = text_advance(self._title(), 14, bold=True) + 22
-        self.large = rows * cols > LARGE_GRID_CELLS
+        self.large = rows * cols > LARGE_GRID_CELLS or self.heat
         self.note = spec.note
-        if self.large:
+        self._heat_lines = ("", "")
+        """A heat map's lines under its colour scale and above it: what a square is, how to
+        read a cell."""
+        if self.heat:
+            down, across = block_shape(rows, cols)
+            self.note = join_notes(spec.lang, self.note, frame_word(
+                spec.lang, "heat_note", rows=span_text(0, rows - 1), cols=span_text(0, cols - 1)))
+            self._heat_lines = (frame_word(spec.lang, "heat_cell" if down * across == 1
+                                           else "heat_block", down=down, across=across),
+                                frame_word(spec.lang, "heat_hint"))
+        elif self.large:
             shown = frame_word(spec.lang, "large_highlighted" if spec.highlight_rows
                                else "large_colours")
             self.note = join_notes(spec.lang, self.note, frame_word(
                 spec.lang, "large_note", cells=rows * cols, shown=shown))
-        note_width = text_advance(self.note, 12) + 4 if self.note else 0.0
+        note_width = max([text_advance(line, 12) + 4 for line in (self.note, *self._heat_lines)
+                          if line], default=0.0)
+        if self.heat:  # the colour scale's line: lowest, bar, highest
+            note_width = max(note_width, 2 * text_advance(widest_text, 12) + LEGEND_BAR + 16)
         self._width = max(self.label_width + cols * self.cell_width, title_width, note_width)
-        self._height = self.grid_origin.y() + rows * CELL_HEIGHT + (20.0 if self.note else 0.0)
+        self._height = self.grid_origin.y() + rows * self.cell_height + \
+            (20.0 if self.note else 0.0) + (LEGEND_HEIGHT + 2 * LINE_HEIGHT if self.heat else 0.0)
         self._heat: tuple[QRectF, QImage] | None = None
         self._cell_plan: _Cells | None = None
         self._shape_picture: QPicture | None = None
@@ -334,18 +398,25 @@ class MatrixGrid(QGraphicsObject):
         rows, cols = self.spec.values.shape
         return f"{self.spec.title}   {rows}×{cols}"
 
+    @staticmethod
+    def _ticks(count: int, every: bool) -> list[int]:
+        """The labels an axis prints: every one, or (its cells too narrow for them) the first
+        and the last."""
+        return list(range(count)) if every else sorted({0, count - 1})
+
     def boundingRect(self) -> QRectF:
         return QRectF(0.0, 0.0, self._width, self._height)
 
     def cell_rect(self, row: int, col: int) -> QRectF:
         """Where cell (row, col) is, in item coordinates."""
         return QRectF(self.grid_origin.x() + col * self.cell_width,
-                      self.grid_origin.y() + row * CELL_HEIGHT, self.cell_width, CELL_HEIGHT)
+                      self.grid_origin.y() + row * self.cell_height, self.cell_width,
+                      self.cell_height)
 
     def cell_at(self, point: QPointF) -> tuple[int, int] | None:
         """The cell under ``point`` (item coordinates), or None."""
         col = int((point.x() - self.grid_origin.x()) // self.cell_width)
-        row = int((point.y() - self.grid_origin.y()) // CELL_HEIGHT)
+        row = int((point.y() - self.grid_origin.y()) // self.cell_height)
         rows, cols = self.spec.values.shape
         if point.x() < self.grid_origin.x() or point.y() < self.grid_origin.y():
             return None
@@ -369,13 +440,18 @@ class MatrixGrid(QGraphicsObject):
                 return shade
 
             rows = values.shape[0]
-            asked = spec.asked if spec.asked is not None else np.zeros(values.shape, dtype=bool)
-            masked = spec.masked if spec.masked is not None else np.zeros(values.shape,
-                                                                          dtype=bool)
+            drawn = [] if self.heat else \
+                sorted(r for r in spec.highlight_rows if 0 <= r < rows) if self.large \
+                else list(range(rows))
+            nothing = np.broadcast_to(np.False_, values.shape)  # no memory for 38 million cells
+            asked = spec.asked if spec.asked is not None else nothing
+            masked = spec.masked if spec.masked is not None else nothing
+            if self.heat and block_shape(*values.shape) != (1, 1):
+                # no cell drawn one by one: levels only of the blocks and the cells in view
+                self._cell_plan = _Cells(lo, hi, [], np.zeros((0, 0), np.uint8), masked, asked)
+                return self._cell_plan
             self._cell_plan = _Cells(
-                lo, hi,
-                sorted(r for r in spec.highlight_rows if 0 <= r < rows) if self.large
-                else list(range(rows)),
+                lo, hi, drawn,
                 remembered(values, ("shade", lo, hi), lambda: _levels(values, lo, hi),
                            shade_after),
                 masked | asked if self.large else masked, asked)
@@ -393,20 +469,34 @@ class MatrixGrid(QGraphicsObject):
         return self._shape_picture
 
     def _heat_picture(self) -> tuple[QRectF, QImage] | None:
-        """A large grid's colours as one image of a pixel per cell, and where it goes."""
+        """A large grid's colours as one image of a pixel per cell (a heat map's: a pixel per
+        block, in the colour of its cells' mean), and where it goes."""
         if self.large and self._heat is None:
             spec, theme, cells = self.spec, self.theme, self._cells()
             rows, cols = spec.values.shape
             masked_rgb = theme.color("masked")
             grey = (masked_rgb.red(), masked_rgb.green(), masked_rgb.blue())
-            mask = hash(cells.masked.tobytes()) if cells.masked.any() else None
-            image = remembered(spec.values, ("heat", cells.lo, cells.hi, mask, grey),
-                               lambda: _heat_image(cells, grey),
-                               lambda before, _parent, changed: _heat_after(before, cells,
-                                                                            changed))
-            self._heat = (QRectF(self.grid_origin.x(), self.grid_origin.y(),
-                                 cols * self.cell_width, rows * CELL_HEIGHT), image)
+            block = block_shape(rows, cols)
+            if block != (1, 1):
+                mask = None if spec.masked is None else hash(spec.masked.tobytes())
+                image = remembered(spec.values, ("blocks", block, cells.lo, cells.hi, mask, grey),
+                                   lambda: _blocks_image(block_means(spec.values, spec.masked,
+                                                                     block),
+                                                         cells.lo, cells.hi, grey))
+            else:
+                mask = hash(cells.masked.tobytes()) if cells.masked.any() else None
+                image = remembered(spec.values, ("heat", cells.lo, cells.hi, mask, grey),
+                                   lambda: _heat_image(cells, grey),
+                                   lambda before, _parent, changed: _heat_after(before, cells,
+                                                                                changed))
+            self._heat = (self.cells_area(), image)
         return self._heat
+
+    def cells_area(self) -> QRectF:
+        """Where the cells are drawn, in item coordinates."""
+        rows, cols = self.spec.values.shape
+        return QRectF(self.grid_origin.x(), self.grid_origin.y(), cols * self.cell_width,
+                      rows * self.cell_height)
 
     def _screen_geometry(self) -> _ScreenGeometry:
         """What the screen draws of the cells, worked out at the first paint: a small grid's
@@ -434,7 +524,7 @@ class MatrixGrid(QGraphicsObject):
             sp.setPen(QPen(theme.color("text"), 1.0))
             sp.setBrush(QBrush(QColor(spec.swatch)))
             sp.drawRect(SWATCH)
-        right, bottom = ox + cols * self.cell_width, oy + rows * CELL_HEIGHT
+        right, bottom = ox + cols * self.cell_width, oy + rows * self.cell_height
         if screen:
             geometry = self._screen_geometry()
             if geometry.image is not None:
@@ -468,7 +558,28 @@ class MatrixGrid(QGraphicsObject):
         sp.setPen(QPen(theme.color("accent"), 3.0))
         for r in sorted(spec.highlight_rows):
             if 0 <= r < rows:
-                sp.drawRect(QRectF(ox, oy + r * CELL_HEIGHT, cols * self.cell_width, CELL_HEIGHT))
+                sp.drawRect(QRectF(ox, oy + r * self.cell_height, cols * self.cell_width,
+                                   self.cell_height))
+        if self.heat:
+            self._draw_legend(sp)
+
+    def _legend_rect(self) -> QRectF:
+        """Where a heat map's colour bar goes: between its lowest and highest number."""
+        top = self.note_rect().bottom() + LINE_HEIGHT
+        low = text_advance(self._legend_ends()[0], 12) + 6
+        return QRectF(low, top + 4, LEGEND_BAR, LEGEND_HEIGHT - 10)
+
+    def _legend_ends(self) -> tuple[str, str]:
+        cells = self._cells()
+        return self.format.text(cells.lo), self.format.text(cells.hi)
+
+    def _draw_legend(self, sp: QPainter) -> None:
+        """The colour scale: cividis from the lowest colour to the highest, outlined."""
+        bar = self._legend_rect()
+        sp.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+        sp.drawImage(bar, _argb_image(CIVIDIS_ARGB[None, :]))
+        sp.setPen(QPen(self.theme.color("grid_line"), 1.0))
+        sp.drawRect(bar)
 
     def _draw_asked(self, sp: QPainter, cells: _Cells) -> None:
         """Each asked cell a dashed box in the accent (its :data:`ASKED` is one of the grid's
@@ -535,7 +646,7 @@ class MatrixGrid(QGraphicsObject):
         spec, theme = self.spec, self.theme
         cells = self._cells()
         values, masked, shade = spec.values, cells.masked, cells.shade
-        rows, cols = values.shape
+        cols = values.shape[1]
         ox, oy = self.grid_origin.x(), self.grid_origin.y()
         muted = theme.color("muted")
         centre = Qt.AlignmentFlag.AlignCenter
@@ -544,14 +655,14 @@ class MatrixGrid(QGraphicsObject):
         title = QRectF(title_x, 0, self._width, TITLE_HEIGHT)
         runs: list[_Run] = [(text_font(self._title(), 14, True), theme.color("text"), title,
                              left, [(title, self._title())])]
-        runs += _label_runs(muted, QRectF(ox, TITLE_HEIGHT, cols * self.cell_width,
-                                          HEADER_HEIGHT), centre,
-                            [(self.col_label_rect(c), str(label))
-                             for c, label in enumerate(spec.col_labels)])
-        runs += _label_runs(muted, QRectF(0, oy, self.label_width, rows * CELL_HEIGHT),
+        area = self.cells_area()
+        runs += _label_runs(muted, QRectF(ox, TITLE_HEIGHT, area.width(), HEADER_HEIGHT),
+                            centre, [(self.col_label_rect(c), str(spec.col_labels[c]))
+                                     for c in self._col_ticks])
+        runs += _label_runs(muted, QRectF(0, oy, self.label_width, area.height()),
                             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
-                            [(self.row_label_rect(r), str(label))
-                             for r, label in enumerate(spec.row_labels)])
+                            [(self.row_label_rect(r), str(spec.row_labels[r]))
+                             for r in self._row_ticks])
         inks: dict[str, list[tuple[QRectF, str]]] = {}
         marks: list[tuple[QRectF, str]] = []
         dark_ink = _dark_ink_levels()
@@ -567,14 +678,25 @@ class MatrixGrid(QGraphicsObject):
                     (QRectF(ox + c * self.cell_width, top, self.cell_width, CELL_HEIGHT),
                      self.cell_text(r, c)))
         number_font = font(NUMBER_SIZE)
-        cells_area = QRectF(ox, oy, cols * self.cell_width, rows * CELL_HEIGHT)
-        runs += [(number_font, QColor(ink), cells_area, centre, texts)
+        runs += [(number_font, QColor(ink), area, centre, texts)
                  for ink, texts in inks.items()]
         if marks:
-            runs.append((number_font, theme.color("accent"), cells_area, centre, marks))
+            runs.append((number_font, theme.color("accent"), area, centre, marks))
         if self.note:
             note = self.note_rect()
             runs.append((text_font(self.note, 12), muted, note, left, [(note, self.note)]))
+        if self.heat:
+            low, high = self._legend_ends()
+            bar = self._legend_rect()
+            ends = QRectF(0, bar.top() - 4, self._width, LEGEND_HEIGHT - 2)
+            block, hint = self._heat_lines
+            above = QRectF(0, self.note_rect().bottom(), self._width, LINE_HEIGHT)
+            below = QRectF(0, ends.bottom() + 2, self._width, LINE_HEIGHT)
+            runs.append((text_font(block + hint, 12), muted, above.united(below), left,
+                         [(above, block), (below, hint),
+                          (QRectF(0, ends.top(), bar.left(), ends.height()), low),
+                          (QRectF(bar.right() + 6, ends.top(), ends.right() - bar.right(),
+                                  ends.height()), high)]))
         return runs
 
     def _texts(self) -> QPicture:
@@ -629,10 +751,69 @@ class MatrixGrid(QGraphicsObject):
             play(self._texts(), painter)
         elif legible(painter, option):
             self._paint_words(painter, option.exposedRect)
+        if screen and self.heat and not (legible(painter, option)
+                                         and self._paint_zoomed(painter, option)):
+            words_left_out()
         if self._hovered is not None:
             painter.setPen(QPen(self.theme.color("text"), 2.0))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRect(self.cell_rect(*self._hovered))
+
+    def cells_in(self, rect: QRectF) -> tuple[range, range]:
+        """The rows and columns of the cells ``rect`` (item coordinates) touches."""
+        area = self.cells_area().intersected(rect)
+        if area.isEmpty():
+            return range(0), range(0)
+        rows, cols = self.spec.values.shape
+        ox, oy = self.grid_origin.x(), self.grid_origin.y()
+        first_row = max(0, int((area.top() - oy) // self.cell_height))
+        first_col = max(0, int((area.left() - ox) // self.cell_width))
+        last_row = min(rows - 1, int((area.bottom() - oy) // self.cell_height))
+        last_col = min(cols - 1, int((area.right() - ox) // self.cell_width))
+        return range(first_row, last_row + 1), range(first_col, last_col + 1)
+
+    def _paint_zoomed(self, painter: QPainter, option: QStyleOptionGraphicsItem) -> bool:
+        """A heat map zoomed in on the window: the cells in view in their own colours (not
+        their block's), their numbers once legible, and which rows and columns are in view
+        (:func:`~app.canvas.picture.note_in_view`); whether it printed the numbers."""
+        rows, cols = self.cells_in(option.exposedRect)
+        shown = len(rows) * len(cols)
+        if not shown or shown > ZOOMED_CELLS:
+            return not shown
+        spec, cells = self.spec, self._cells()
+        part = spec.values[rows.start:rows.stop, cols.start:cols.stop]
+        hidden = np.asarray(cells.masked[rows.start:rows.stop, cols.start:cols.stop])
+        shade = _levels(part, cells.lo, cells.hi)
+        first = self.cell_rect(rows.start, cols.start).topLeft()
+        where = QRectF(first.x(), first.y(), len(cols) * self.cell_width,
+                       len(rows) * self.cell_height)
+        smooth = painter.testRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+        painter.drawImage(where, _cell_image(shade, hidden))
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, smooth)
+        natural = self.natural_cell
+        shrink = min(self.cell_width / natural.width(), self.cell_height / natural.height())
+        detail = option.levelOfDetailFromTransform(painter.worldTransform())
+        note_in_view(self._title(), rows, cols)
+        if detail * shrink * NUMBER_SIZE < ZOOMED_TEXT:
+            return False
+        dark_ink = _dark_ink_levels()
+        muted = self.theme.color("muted")
+        painter.setFont(font(NUMBER_SIZE))
+        for r in rows:
+            for c in cols:
+                rect = self.cell_rect(r, c)
+                painter.save()
+                painter.translate(rect.center())
+                painter.scale(shrink, shrink)
+                level = int(shade[r - rows.start, c - cols.start])
+                painter.setPen(muted if hidden[r - rows.start, c - cols.start] else
+                               QColor("#000000" if dark_ink[level] else "#ffffff"))
+                painter.drawText(QRectF(-natural.width() / 2, -natural.height() / 2,
+                                        natural.width(), natural.height()),
+                                 Qt.AlignmentFlag.AlignCenter, self.cell_text(r, c))
+                painter.restore()
+        return True
 
     def hoverMoveEvent(self, event: QGraphicsSceneHoverEvent) -> None:
         cell = self.cell_at(event.pos())
@@ -674,14 +855,28 @@ class MatrixGrid(QGraphicsObject):
         return QRectF(left, 0.0, self._width - left, TITLE_HEIGHT)
 
     def col_label_rect(self, col: int) -> QRectF:
-        """Where column ``col``'s label (``spec.col_labels[col]``) is drawn, centred."""
-        return QRectF(self.grid_origin.x() + col * self.cell_width, TITLE_HEIGHT,
-                      self.cell_width, HEADER_HEIGHT)
+        """Where column ``col``'s label (``spec.col_labels[col]``) is drawn, centred (a heat
+        map's first and last, too narrow for it: a natural cell's width inside the map)."""
+        width = max(self.cell_width, self.natural_cell.width())
+        left = self.grid_origin.x() + col * self.cell_width
+        if width > self.cell_width:
+            left = min(max(left, self.grid_origin.x()), self.cells_area().right() - width)
+        return QRectF(left, TITLE_HEIGHT, width, HEADER_HEIGHT)
 
     def row_label_rect(self, row: int) -> QRectF:
-        """Where row ``row``'s label (``spec.row_labels[row]``) is drawn, right-aligned."""
-        return QRectF(0.0, self.grid_origin.y() + row * CELL_HEIGHT,
-                      self.label_width - LABEL_GAP, CELL_HEIGHT)
+        """Where row ``row``'s label (``spec.row_labels[row]``) is drawn, right-aligned (a heat
+        map's first and last, too low for it: a natural cell's height inside the map)."""
+        height = max(self.cell_height, CELL_HEIGHT)
+        top = self.grid_origin.y() + row * self.cell_height
+        if height > self.cell_height:
+            top = min(max(top, self.grid_origin.y()), self.cells_area().bottom() - height)
+        return QRectF(0.0, top, self.label_width - LABEL_GAP, height)
+
+    @property
+    def heat_lines(self) -> tuple[str, str]:
+        """A heat map's line on what a square is and its line on reading a cell (empty for a
+        printed grid)."""
+        return self._heat_lines
 
     @property
     def note_text(self) -> str:
@@ -692,8 +887,7 @@ class MatrixGrid(QGraphicsObject):
         """Where the note is drawn (empty when there is no note)."""
         if not self.note:
             return QRectF()
-        rows = self.spec.values.shape[0]
-        return QRectF(0.0, self.grid_origin.y() + rows * CELL_HEIGHT + 2, self._width, 18.0)
+        return QRectF(0.0, self.cells_area().bottom() + 2, self._width, 18.0)
 
     def cell_fill(self, row: int, col: int) -> str:
         """A cell's fill colour, ``#rrggbb`` (the masked grey for a masked cell)."""
@@ -702,7 +896,14 @@ class MatrixGrid(QGraphicsObject):
             return self.theme.color("masked").name()
         if self._asked(row, col):
             return self.theme.color("background").name()
-        return cell_color(int(self._cells().shade[row, col]) / 255).name()  # as painted
+        return cell_color(self._level(row, col) / 255).name()  # as painted
+
+    def _level(self, row: int, col: int) -> int:
+        """A cell's cividis level (a heat map works out only the cells asked for)."""
+        cells = self._cells()
+        if cells.shade.size:
+            return int(cells.shade[row, col])
+        return int(_levels(self.spec.values[row:row + 1, col:col + 1], cells.lo, cells.hi)[0, 0])
 
     def cell_ink(self, row: int, col: int) -> str:
         """The colour a cell's number is printed in, ``#rrggbb``."""
@@ -713,4 +914,4 @@ class MatrixGrid(QGraphicsObject):
     def prints_numbers(self, row: int) -> bool:
         """Whether the numbers of ``row`` are printed (a large grid prints only its
         highlighted rows)."""
-        return not self.large or row in self.spec.highlight_rows
+        return not self.large or (not self.heat and row in self.spec.highlight_rows)

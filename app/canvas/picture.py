@@ -119,10 +119,13 @@ def static_text(text: str, text_font: QFont) -> tuple[QStaticText, QSizeF]:
 
 
 class ScreenPainting:
-    """One paint of the window's canvas: whether it skipped words too small to read."""
+    """One paint of the window's canvas: whether it skipped words too small to read, and the
+    part of each heat map drawn cell by cell (zoomed in)."""
 
     def __init__(self) -> None:
         self.words_hidden = False
+        self.in_view: list[tuple[str, range, range]] = []
+        """Each zoomed heat map's title, and its rows and columns in view."""
 
 
 _screen: list[ScreenPainting | None] = [None]
@@ -138,6 +141,20 @@ def painting_on_screen() -> Iterator[ScreenPainting]:
         yield painting
     finally:
         _screen[0] = None
+
+
+def note_in_view(title: str, rows: range, cols: range) -> None:
+    """Note, in the window's paint under way, that a heat map shows ``rows`` × ``cols``."""
+    painting = _screen[0]
+    if painting is not None:
+        painting.in_view.append((title, rows, cols))
+
+
+def words_left_out() -> None:
+    """Note, in the window's paint under way, that numbers were too small to print."""
+    painting = _screen[0]
+    if painting is not None:
+        painting.words_hidden = True
 
 
 def on_screen() -> bool:

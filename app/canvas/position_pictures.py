@@ -28,6 +28,7 @@ from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.layout import (
     GAP,
     ROW_GAP,
+    RowPart,
     TextItem,
     place_row,
     place_rows,
@@ -48,6 +49,7 @@ from app.canvas.theme import Theme, text_advance
 from app.model.operands import attention_at, kv_head, module_of, visible_of
 from app.texts.position_words import position_word
 from engine import Step
+from engine.names import short_name
 
 RADIUS = 44.0
 NARROW_RADIUS = 30.0
@@ -73,14 +75,26 @@ def _word(ctx: LayoutContext, key: str, **fields: object) -> str:
 
 
 def lay_out_positions(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
-    """Token rows + position rows P = X: the addition that tells positions apart."""
-    embedded, positions = step.reads[0], step.reads[1]
-    rect = place_row(parent, [
-        ctx.grid(embedded, title=_word(ctx, "embedded"), highlight_receiver=True), "+",
-        ctx.grid(positions, title=_word(ctx, "positions"), highlight_receiver=True), "=",
-        ctx.grid(step.writes[0], title=_word(ctx, "with_positions"), highlight_receiver=True)],
-        0, 0, ctx.theme)
-    note = text_lines(parent, [_word(ctx, "added_note")], 0, rect.bottom() + TEXT_GAP, ctx)
+    """Token rows + position rows P (+ type rows T) = X, or the sum an embedding norm takes:
+    the addition that tells positions (and segments) apart."""
+    terms = [name for name in step.reads if name in ctx.trace.arrays]
+    parts: list[RowPart] = []
+    for name in terms:
+        kind = name.rsplit(".", 1)[-1]
+        parts += [ctx.grid(name, title=_word(ctx, kind), highlight_receiver=True), "+"]
+    out = step.writes[0]
+    typed = any(name.endswith("type_rows") for name in terms)
+    title = (_word(ctx, "with_positions") if not typed and not out.endswith("embed_sum")
+             else _word(ctx, "summed", name=short_name(out)))
+    parts[-1] = "="
+    rect = place_row(parent, [*parts, ctx.grid(out, title=title, highlight_receiver=True)], 0, 0,
+                     ctx.theme)
+    notes = [_word(ctx, "added_note")] if len(terms) > 2 or not typed else []
+    if typed:
+        notes.append(_word(ctx, "types_note"))
+    if out.endswith("embed_sum"):
+        notes.append(_word(ctx, "norm_follows"))
+    note = text_lines(parent, notes, 0, rect.bottom() + TEXT_GAP, ctx)
     return rect.united(note)
 
 

@@ -15,13 +15,19 @@ from engine.names import NORM_NAMES
 
 def lay_out_qk_norm(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     """``Q → RMSNorm per head · γq = Q_normed``, and the same row for K (the step reads Q, K,
-    γq, γk and writes Q_normed, K_normed)."""
+    γq, γk, and a LayerNorm's shifts βq, βk when given, ``+ βq`` before the ``=``; it writes
+    Q_normed, K_normed)."""
     kind = qk_norm_of(ctx.trace, step)
     assert kind is not None
     operator = frame_word(ctx.options.lang, "qk_norm_op", norm=NORM_NAMES[kind])
-    q, k, gamma_q, gamma_k = step.reads
-    rows: list[list[RowPart]] = [
-        [ctx.grid(source, highlight_receiver=True), operator, ctx.grid(gamma), "=",
-         ctx.grid(out, highlight_receiver=True)]
-        for source, gamma, out in ((q, gamma_q, step.writes[0]), (k, gamma_k, step.writes[1]))]
+    q, k, gamma_q, gamma_k = step.reads[:4]
+    shifts = {name.rsplit(".", 1)[-1]: name for name in step.reads[4:]}
+    rows: list[list[RowPart]] = []
+    for source, gamma, which, out in ((q, gamma_q, "q", step.writes[0]),
+                                      (k, gamma_k, "k", step.writes[1])):
+        row: list[RowPart] = [ctx.grid(source, highlight_receiver=True), operator,
+                              ctx.grid(gamma)]
+        if f"beta_{which}" in shifts:
+            row += ["+", ctx.grid(shifts[f"beta_{which}"])]
+        rows.append([*row, "=", ctx.grid(out, highlight_receiver=True)])
     return place_rows(parent, rows, 0, 0, ctx.theme)

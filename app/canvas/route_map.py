@@ -25,6 +25,7 @@ from app.canvas.theme import Theme
 from app.model.operands import attention_of, module_of, qk_norm_of, same_step_in_layer
 from app.texts.canvas_words import canvas_word
 from app.texts.run_words import in_run
+from app.texts.scope import EMBEDDING_NORM, TYPES
 from app.texts.step_labels import step_groups
 from engine import Step, Trace
 from engine.names import NORM_NAMES
@@ -62,11 +63,23 @@ def _mix(trace: Trace, step: Step, lang: str) -> str:
     return canvas_word(lang, "mix_wo" if attention_of(trace, step).Wo is not None else "mix")
 
 
+def _sum(trace: Trace, step: Step, lang: str) -> str:
+    """``+ positions``, ``+ types`` or both: the rows the step adds."""
+    typed = step.explain_key == TYPES
+    if not typed:
+        return canvas_word(lang, "positions")
+    both = any(name.endswith("positions") for name in step.reads)
+    return canvas_word(lang, "positions_types" if both else "types")
+
+
 def _norm(trace: Trace, step: Step, lang: str) -> str:
-    """A block's norm (``Norm``, ``final Norm``, ``no norm``), or an attention's QK-norm."""
+    """A block's norm (``Norm``, ``final Norm``, ``no norm``), an attention's QK-norm, or the
+    norm of the embeddings."""
     qk_norm = qk_norm_of(trace, step)
     if qk_norm is not None:
         return canvas_word(lang, "qk_norm", norm=NORM_NAMES[qk_norm])
+    if step.explain_key == EMBEDDING_NORM:
+        return canvas_word(lang, "embedding_norm", norm=NORM_NAMES[module_of(trace, step).norm])
     norm = canvas_word(lang, "no_norm") if module_of(trace, step).norm == "none" \
         else canvas_word(lang, "norm_word")
     final = step.explain_key.endswith("final_norm")
@@ -75,7 +88,7 @@ def _norm(trace: Trace, step: Step, lang: str) -> str:
 
 MAP_LABELS = op_table("canvas.map_label", {
     "embed": _word("embed"),
-    "positions": _word("positions"),
+    "positions": _sum,
     "inputs": _word("inputs"),
     "norm": _norm,
     "projection": _projections,

@@ -9,12 +9,13 @@ import numpy as np
 from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QGraphicsItem
 
-from app.canvas.bars import MANY_ENTRIES, TOP_ENTRIES, BarsSpec, ProbabilityBars
+from app.canvas.bars import MANY_ENTRIES, TOP_ENTRIES, BarsSpec, ProbabilityBars, others_sum
 from app.canvas.context import LayoutContext
 from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.layout import place_row
 from app.canvas.pieces import custom_grid, number, text_lines
 from app.model.next_token import DrawView, draw_view
+from app.texts.block_words import block_word
 from app.texts.next_token_words import draw_lines, next_token_word
 from engine import Step, explain, format_number
 
@@ -57,7 +58,10 @@ def share_bars(ctx: LayoutContext, view: DrawView, legend: str) -> ProbabilityBa
                     positions=[0], receiver=0,
                     group_titles=[_word(ctx, "bars_of", token=token, i=view.position)],
                     title=title, legend=legend, places=ctx.places, text_size=NUMBER_SIZE,
-                    ids=shown)
+                    ids=shown, others={} if len(shown) == len(view.vocab) else {0: (
+                        block_word(ctx.options.lang, "probs_others",
+                                   count=f"{len(view.vocab) - len(shown):,}"),
+                        others_sum(view.shares, shown))})
     return ProbabilityBars(spec, ctx.theme)
 
 

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from app.canvas.arrows import ArrowSpec, AttentionArrows
 from app.canvas.block_steps import lay_out_ffn, lay_out_norm, lay_out_residual
-from app.canvas.context import LayoutContext, positioned_labels
+from app.canvas.context import HEADS_AT_ONCE, LayoutContext, positioned_labels
 from app.canvas.corner import cornered, row_width
 from app.canvas.heads import ARROWS_GAP, lay_out_heads_mix
 from app.canvas.kv_cache_marks import mark_kv_cache
@@ -120,7 +120,10 @@ def _kv_note(ctx: LayoutContext, att: Any) -> str:
 
 
 def _head_label(ctx: LayoutContext, head: int) -> str:
-    """`` · head 2`` when the scenario has several heads, else nothing."""
+    """`` · head 2`` when the scenario has several heads, else nothing; `` · head 1 of 12``
+    when all were asked for and there are too many to draw side by side."""
+    if ctx.head_count > HEADS_AT_ONCE and ctx.options.head is None:
+        return _word(ctx, "head_of", n=head + 1, h=ctx.head_count)
     return _word(ctx, "head", n=head + 1) if ctx.head_count > 1 else ""
 
 

@@ -72,12 +72,18 @@ def font(pixel_size: int = 14, bold: bool = False) -> QFont:
     Sizes are in pixels (scene units), so a frame looks the same on screen, in PNG, SVG and PDF.
     One font per size and weight, shared by everything drawn (a frame asks for its fonts
     thousands of times): never change the font returned; copy it first.
+
+    Its localized forms (``locl``) are off: for Latin text in a locale without its own forms
+    (English) the CJK face swaps its digits for shorter ones its cmap does not reach, which a
+    PDF written by Qt then holds with no text behind them ("Step 2 of 5" read back as "Step
+    of"). Off, every digit is the one a number's cell draws, in every locale, equally wide.
     """
     result = QFont()
     result.setFamilies(FONT_FAMILIES)
     result.setPixelSize(pixel_size)
     result.setBold(bold)
     result.setHintingPreference(QFont.HintingPreference.PreferNoHinting)
+    result.setFeature(QFont.Tag("locl"), 0)
     return result
 
 

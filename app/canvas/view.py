@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import QWidget
 
@@ -13,10 +13,12 @@ from app.canvas.bars import ProbabilityBars
 from app.canvas.context import FrameOptions
 from app.canvas.frame import FrameItem
 from app.canvas.grid import MatrixGrid
+from app.canvas.heat import span_text
 from app.canvas.picture import painting_on_screen
 from app.canvas.side_by_side import CompareFrameItem
 from app.canvas.theme import Theme, font
 from app.model.sheet import nearest_aspect
+from app.texts.frame_words import frame_word
 from engine import Trace
 
 FOCUS_FRAME = 3
@@ -94,6 +96,7 @@ class CanvasView(pg.GraphicsView):
         self._pending_paint = False
         self._pressed: tuple[QPointF, int] | None = None
         """Where the left button went down on a bar, and its entry."""
+        self._in_view: list[tuple[str, range, range]] = []
         self._pressed_at: QPointF | None = None
         """Where the left button went down."""
         self.words_hidden = False
@@ -287,14 +290,23 @@ class CanvasView(pg.GraphicsView):
         hint: str = self.tr("Numbers too small to print at this size: scroll to zoom in")
         return hint
 
-    def _say_zoom_in(self) -> None:
-        """The zoom note in the viewport's lower right corner, in the theme's colours."""
+    def in_view_note(self) -> str:
+        """Which rows and columns of the heat maps the last paint showed cell by cell (zoomed
+        in), one line each; empty when none."""
+        frame = self._frame
+        lang = frame.options.lang if frame is not None else "en"
+        return "\n".join(frame_word(lang, "in_view", title=title,
+                                    rows=span_text(rows.start, rows.stop - 1),
+                                    cols=span_text(cols.start, cols.stop - 1))
+                         for title, rows, cols in dict.fromkeys(self._in_view))
+
+    def _say_zoom_in(self, text: str) -> None:
+        """A note in the viewport's lower right corner, in the theme's colours."""
         painter = QPainter(self.viewport())
         try:
             painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
             painter.setFont(font(13))
-            text = self.zoom_hint()
-            box = painter.fontMetrics().boundingRect(text).adjusted(-8, -5, 8, 5)
+            box = painter.fontMetrics().boundingRect(QRect(), 0, text).adjusted(-8, -5, 8, 5)
             box.moveBottomRight(self.viewport().rect().bottomRight() + QPoint(-8, -8))
             painter.setPen(QPen(QColor(self.theme.accent), 1.5))
             painter.setBrush(QColor(self.theme.panel))
@@ -320,8 +332,12 @@ class CanvasView(pg.GraphicsView):
             super().paintEvent(event)
         whole = event.rect().contains(self.viewport().rect())
         self.words_hidden = painting.words_hidden or (self.words_hidden and not whole)
+        if whole or painting.in_view:
+            self._in_view = painting.in_view
         if self.words_hidden:
-            self._say_zoom_in()
+            self._say_zoom_in(self.zoom_hint())
+        elif self._in_view:
+            self._say_zoom_in(self.in_view_note())
         if self._pending_paint:
             self._pending_paint = False
             self.repainted.emit()

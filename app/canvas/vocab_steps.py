@@ -6,15 +6,24 @@ import numpy as np
 from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QGraphicsItem
 
-from app.canvas.bars import BAR_LENGTH, MANY_ENTRIES, TOP_ENTRIES, BarsSpec, ProbabilityBars
+from app.canvas.bars import (
+    BAR_LENGTH,
+    MANY_ENTRIES,
+    TOP_ENTRIES,
+    BarsSpec,
+    ProbabilityBars,
+    entries_shown,
+    others_sum,
+)
 from app.canvas.context import LayoutContext, numbered
 from app.canvas.corner import row_width
 from app.canvas.grid import NUMBER_SIZE
-from app.canvas.layout import ROW_GAP, place_row, wrap_width
+from app.canvas.layout import ROW_GAP, RowPart, place_row, wrap_width
 from app.canvas.pieces import custom_grid, number, text_lines, word
 from app.model.operands import parameter_path
 from engine import Step
 from engine.names import short_name
+from engine.numbers import format_exact
 
 TEXT_GAP = 12.0
 MANY_TABLE_ROWS = 24
@@ -55,20 +64,29 @@ def lay_out_embed(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRec
         features, explain=table_text,
         highlight_rows=frozenset(k for k, r in enumerate(shown) if r in picked_by))
 
+    scale = stack.embedding_scale
+    picked = table[ids] if scale is not None else ctx.array(step.writes[0])
+    name = "picked" if scale is not None else short_name(step.writes[0])
+
     def x_text(row: int, col: int) -> str:
-        return (f"X[{row},{col}] = embedding[{ids[row]},{col}] = "
+        return (f"{name}[{row},{col}] = embedding[{ids[row]},{col}] = "
                 f"{number(ctx, float(table[ids[row], col]))}")
 
-    x_grid = custom_grid(ctx, word(ctx, "embed_x"), ctx.array(step.writes[0]),
-                         [word(ctx, "embed_row", token=t, id=i)
-                          for t, i in zip(ctx.tokens, ids, strict=True)],
+    x_grid = custom_grid(ctx, word(ctx, "embed_picked" if scale is not None else "embed_x"),
+                         picked, [word(ctx, "embed_row", token=t, id=i)
+                                  for t, i in zip(ctx.tokens, ids, strict=True)],
                          features, explain=x_text, highlight_receiver=True)
-    rect = place_row(parent, [id_grid, word(ctx, "embed_pick"), table_grid, "→", x_grid], 0, 0,
-                     ctx.theme)
+    parts: list[RowPart] = [id_grid, word(ctx, "embed_pick"), table_grid, "→", x_grid]
     pairs = " · ".join(word(ctx, "embed_pair", token=t, id=i)
                        for t, i in zip(ctx.tokens, ids, strict=True))
-    note = text_lines(parent, [word(ctx, "embed_note", pairs=pairs)], 0,
-                      rect.bottom() + TEXT_GAP, ctx, size=15, role="text")
+    notes = [word(ctx, "embed_note", pairs=pairs)]
+    if scale is not None:
+        factor = format_exact(scale)
+        parts += [f"× {factor} =", ctx.grid(step.writes[0], highlight_receiver=True,
+                                              title=word(ctx, "embed_scaled", scale=factor))]
+        notes.append(word(ctx, "embed_scale_note", scale=factor))
+    rect = place_row(parent, parts, 0, 0, ctx.theme)
+    note = text_lines(parent, notes, 0, rect.bottom() + TEXT_GAP, ctx, size=15, role="text")
     return rect.united(note)
 
 
@@ -81,7 +99,32 @@ def lay_out_logits(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRe
                                        title=word(ctx, "logits_title", source=short_name(source)),
                                        highlight_receiver=True)], 0, 0, ctx.theme)
     note = text_lines(parent, [word(ctx, "logits_note")], 0, rect.bottom() + TEXT_GAP, ctx)
-    return rect.united(note)
+    rect = rect.united(note)
+    if len(ctx.vocab) > MANY_ENTRIES:
+        rect = rect.united(_top_logits(ctx, step, parent, rect.bottom() + ROW_GAP))
+    return rect
+
+
+def _top_logits(ctx: LayoutContext, step: Step, parent: QGraphicsItem, top: float) -> QRectF:
+    """A large vocabulary's logits for the receiver: the entries its probabilities rank
+    first, in that order, printed; where the others lie."""
+    logits = ctx.array(step.writes[0])[ctx.receiver]
+    shown = entries_shown(logits)  # softmax keeps the order: the most probable entries
+    rest = np.delete(logits, shown)
+    explain = ctx.grid(step.writes[0]).spec.explain
+    assert explain is not None
+    receiver = ctx.receiver
+
+    def cell_text(_row: int, col: int) -> str:
+        return explain(receiver, shown[col])
+
+    grid = custom_grid(ctx, word(ctx, "logits_top", token=ctx.tokens[receiver], k=len(shown)),
+                       logits[shown][None, :], [ctx.labels[receiver]],
+                       [str(ctx.vocab[e]) for e in shown], explain=cell_text,
+                       note=word(ctx, "logits_others", count=f"{len(rest):,}",
+                                 low=number(ctx, float(rest.min())),
+                                 high=number(ctx, float(rest.max()))))
+    return place_row(parent, [grid], 0, top, ctx.theme)
 
 
 def probability_bars(ctx: LayoutContext, step: Step, compact: bool = False) -> ProbabilityBars:
@@ -99,10 +142,15 @@ def probability_bars(ctx: LayoutContext, step: Step, compact: bool = False) -> P
     if probs.shape[1] > MANY_ENTRIES:
         notes.append(word(ctx, "probs_top", k=TOP_ENTRIES, v=probs.shape[1]))
     columns = len(positions) if compact else 2 if len(positions) > 2 else 1
+    left_out = probs.shape[1] - TOP_ENTRIES
+    others = {p: (word(ctx, "probs_others", count=f"{left_out:,}"),
+                  others_sum(probs[p], entries_shown(probs[p])))
+              for p in positions} if probs.shape[1] > MANY_ENTRIES else {}
     spec = BarsSpec(probs=probs, vocab=ctx.vocab, positions=positions, receiver=ctx.receiver,
                     group_titles=titles, title=word(ctx, "probs_title"),
                     legend="; ".join(notes), columns=columns, places=ctx.places,
-                    text_size=NUMBER_SIZE, bar_length=COMPACT_BAR if compact else BAR_LENGTH)
+                    text_size=NUMBER_SIZE, bar_length=COMPACT_BAR if compact else BAR_LENGTH,
+                    others=others)
     return ProbabilityBars(spec, ctx.theme)
 
 

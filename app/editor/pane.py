@@ -47,6 +47,13 @@ TITLES = {"X": QT_TRANSLATE_NOOP("EditorPane", "X · input rows (one per token)"
           "positions.table": QT_TRANSLATE_NOOP("EditorPane",
                                                "P · learned positions (one row per position)"),
           "positions.slopes": QT_TRANSLATE_NOOP("EditorPane", "ALiBi slopes (one per head)"),
+          "type_table": QT_TRANSLATE_NOOP("EditorPane", "T · type rows (one per token type)"),
+          "embedding_norm.gamma": QT_TRANSLATE_NOOP("EditorPane", "γ of the embedding norm"),
+          "embedding_norm.beta": QT_TRANSLATE_NOOP("EditorPane", "β of the embedding norm"),
+          "encoder.embedding_norm.gamma": QT_TRANSLATE_NOOP("EditorPane",
+                                                            "γ of the encoder's embedding norm"),
+          "encoder.embedding_norm.beta": QT_TRANSLATE_NOOP("EditorPane",
+                                                           "β of the encoder's embedding norm"),
           "encoder.X": QT_TRANSLATE_NOOP("EditorPane",
                                          "enc.X · source rows (one per source token)")}
 """Sources of translated words, looked up with ``QCoreApplication.translate("EditorPane", …)``."""

@@ -1,6 +1,6 @@
 """The positional encoding in the editor: its kind, RoPE's base, rotary width and pairing, the
-sinusoidal base, the learned table's offset. The learned table and ALiBi's slopes are grids of
-the pane like any other array (``positions.table``, ``positions.slopes``).
+sinusoidal base and layout, the learned table's offset. The learned table and ALiBi's slopes
+are grids of the pane like any other array (``positions.table``, ``positions.slopes``).
 
 Every change is one named edit (one undo step); a refused one says where and why and the box
 shows the value kept.
@@ -25,7 +25,7 @@ from app.model.edits import Operation, SetOption, SetPositions
 from app.window.state import DocumentState
 from engine import NumberTextError, parse_number
 from engine.numbers import format_exact
-from engine.positions import KINDS, PAIRINGS, Positions
+from engine.positions import KINDS, LAYOUTS, PAIRINGS, Positions
 
 KIND_NAMES = {"none": QT_TRANSLATE_NOOP("PositionsEditor", "none (order is invisible)"),
               "sinusoidal": QT_TRANSLATE_NOOP("PositionsEditor", "sinusoidal (added rows)"),
@@ -35,6 +35,10 @@ KIND_NAMES = {"none": QT_TRANSLATE_NOOP("PositionsEditor", "none (order is invis
 PAIRING_NAMES = {"half": QT_TRANSLATE_NOOP("PositionsEditor", "half: i with i + r/2 (Llama)"),
                  "interleaved": QT_TRANSLATE_NOOP("PositionsEditor",
                                                   "interleaved: 2i with 2i+1 (GPT-J)")}
+LAYOUT_NAMES = {"interleaved": QT_TRANSLATE_NOOP("PositionsEditor",
+                                                 "interleaved: sin, cos of each pair (2017)"),
+                "halves": QT_TRANSLATE_NOOP("PositionsEditor",
+                                            "halves: every sine, then every cosine (Marian)")}
 
 
 def _translated(source: str) -> str:
@@ -60,6 +64,9 @@ class PositionsEditor(QGroupBox):
         self.pairing_box = QComboBox()
         for pairing in PAIRINGS:
             self.pairing_box.addItem(_translated(PAIRING_NAMES[pairing]), pairing)
+        self.layout_box = QComboBox()
+        for layout in LAYOUTS:
+            self.layout_box.addItem(_translated(LAYOUT_NAMES[layout]), layout)
         self.offset_spin = QSpinBox()
         self.offset_spin.setKeyboardTracking(False)
         rows: tuple[Row, ...] = (
@@ -68,6 +75,8 @@ class PositionsEditor(QGroupBox):
             (self.rotary_spin, lambda: self.tr("&Rotary dims"),
              lambda: self.tr("Columns of each head that RoPE turns")),
             (self.pairing_box, lambda: self.tr("&Pairing"), lambda: self.tr("RoPE pairing")),
+            (self.layout_box, lambda: self.tr("&Layout"),
+             lambda: self.tr("Where each pair's sine and cosine sit")),
             (self.offset_spin, lambda: self.tr("&Offset"),
              lambda: self.tr("Table row of the first position")))
         add_rows(self.form, self.texts, rows)
@@ -75,6 +84,8 @@ class PositionsEditor(QGroupBox):
             lambda _k: self._set(SetPositions(str(self.kind_box.currentData()))))
         self.pairing_box.activated.connect(lambda _k: self._set(
             SetOption("positions.pairing", str(self.pairing_box.currentData()))))
+        self.layout_box.activated.connect(lambda _k: self._set(
+            SetOption("positions.layout", str(self.layout_box.currentData()))))
         self.rotary_spin.valueChanged.connect(
             lambda value: self._set(SetOption("positions.rotary_dims", value)))
         self.offset_spin.valueChanged.connect(
@@ -91,7 +102,8 @@ class PositionsEditor(QGroupBox):
         """The boxes show the document's positions; rows of other kinds hide."""
         positions = self.positions()
         scenario = self.state.scenario
-        widgets = (self.kind_box, self.rotary_spin, self.pairing_box, self.offset_spin)
+        widgets = (self.kind_box, self.rotary_spin, self.pairing_box, self.layout_box,
+                   self.offset_spin)
         for widget in widgets:
             widget.blockSignals(True)
         self.kind_box.setCurrentIndex(self.kind_box.findData(positions.kind))
@@ -102,6 +114,7 @@ class PositionsEditor(QGroupBox):
         self.rotary_spin.setValue(positions.rotary(widths[0]) if positions.kind == "rope"
                                   else widths[0])
         self.pairing_box.setCurrentIndex(self.pairing_box.findData(positions.pairing))
+        self.layout_box.setCurrentIndex(self.layout_box.findData(positions.layout))
         table = positions.table
         self.offset_spin.setRange(0, max(0, (table.shape[0] if table is not None else 0)
                                          - scenario.n))
@@ -114,6 +127,7 @@ class PositionsEditor(QGroupBox):
         shown_rows: tuple[tuple[QWidget, bool], ...] = (
             (self.base_edit, kind in ("sinusoidal", "rope")),
             (self.rotary_spin, kind == "rope"), (self.pairing_box, kind == "rope"),
+            (self.layout_box, kind == "sinusoidal"),
             (self.offset_spin, kind == "learned"))
         for row, shown in shown_rows:
             self.form.setRowVisible(row, shown)
@@ -142,7 +156,8 @@ class PositionsEditor(QGroupBox):
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.texts.apply()
-            for box, names in ((self.kind_box, KIND_NAMES), (self.pairing_box, PAIRING_NAMES)):
+            for box, names in ((self.kind_box, KIND_NAMES), (self.pairing_box, PAIRING_NAMES),
+                               (self.layout_box, LAYOUT_NAMES)):
                 for k in range(box.count()):
                     box.setItemText(k, _translated(names[str(box.itemData(k))]))
         super().changeEvent(event)

@@ -66,6 +66,14 @@ def write_gif(path: Path, frames: Sequence[RGBArray], durations_ms: Sequence[int
                     palette=shared)
 
 
+FFMPEG_MISSING_EN = ("MP4 export needs ffmpeg, and none was found: install it (Debian, Ubuntu: "
+                     "sudo apt install ffmpeg; Fedora: sudo dnf install ffmpeg-free; others: "
+                     "ffmpeg.org) or set IMAGEIO_FFMPEG_EXE to its path; GIF export needs none")
+FFMPEG_MISSING_ZH = ("导出 MP4 需要 ffmpeg，但没有找到：请安装它（Debian、Ubuntu：sudo apt install "
+                     "ffmpeg；Fedora：sudo dnf install ffmpeg-free；其他系统：ffmpeg.org），或把 "
+                     "IMAGEIO_FFMPEG_EXE 设为它的路径；导出 GIF 不需要 ffmpeg")
+
+
 def ffmpeg_exe() -> str:
     """The ffmpeg binary shipped in the imageio-ffmpeg wheel (or one on PATH).
 
@@ -81,8 +89,7 @@ def ffmpeg_exe() -> str:
     except (ImportError, RuntimeError):
         found = shutil.which("ffmpeg")
         if found is None:
-            raise ExportError("MP4 export needs ffmpeg: install the imageio-ffmpeg package or "
-                              "a system ffmpeg") from None
+            raise ExportError(FFMPEG_MISSING_EN, FFMPEG_MISSING_ZH) from None
         exe = found
     return exe
 

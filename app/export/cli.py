@@ -91,7 +91,8 @@ def add_export_arguments(parser: argparse.ArgumentParser) -> None:
                              "the window's Receiver list (default: the example's opening "
                              "receiver, else the last token)")
     parser.add_argument("--head", default="all", metavar="N|all",
-                        help="one head, counted from 1, or all heads (default: all)")
+                        help="one head, counted from 1, or all heads side by side (default: "
+                             "all; an attention of more than 8 heads draws head 1)")
     parser.add_argument("--worked-row", choices=("on", "off"),
                         help="the receiver's worked arithmetic at the scores, shares and mix "
                              "steps (default: on for at most 4 positions, as the window)")

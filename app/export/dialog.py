@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.canvas import FrameOptions
-from app.canvas.context import LayoutContext
+from app.canvas.context import HEADS_AT_ONCE, LayoutContext
 from app.export.run_pages import Page, run_selection
 from app.export.safe import ExportCancelled, ExportError
 from app.export.settings import (
@@ -345,12 +345,13 @@ class ExportDialog(QDialog):
         self._labelled(form, self.tr("&Receiver:"), self.receiver_box,
                        self.tr("Query in focus"))
         self.head_box = QComboBox()
-        self.head_box.addItem(self.tr("All heads"), None)
+        if scenario.most_heads <= HEADS_AT_ONCE:  # more are drawn one at a time
+            self.head_box.addItem(self.tr("All heads"), None)
         for h in range(scenario.most_heads):
             self.head_box.addItem(self.tr("Head {n}").format(n=h + 1), h)
         head = self.options.head
-        self.head_box.setCurrentIndex(0 if head is None else min(head + 1,
-                                                                 self.head_box.count() - 1))
+        self.head_box.setCurrentIndex(max(0, self.head_box.findData(
+            None if head is None else min(head, scenario.most_heads - 1))))
         self.head_box.setEnabled(scenario.most_heads > 1)
         self._labelled(form, self.tr("H&ead:"), self.head_box, self.tr("Head shown"))
         self.worked_row_box = QCheckBox(self.tr("The receiver's arithmetic, step by step"))

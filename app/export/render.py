@@ -35,6 +35,7 @@ from PySide6.QtWidgets import QGraphicsScene
 from app import APP_NAME
 from app.canvas import SLIDE, FrameItem, FrameOptions, build_frame_scene
 from app.canvas.frame import MARGIN as FRAME_MARGIN
+from app.export.pdf_text import searchable_pdf
 from app.export.safe import ExportError, PictureTooLargeError
 from app.export.settings import CSS_DPI, EXPORT_THEMES
 from app.export.words import title_for
@@ -334,10 +335,11 @@ class PdfPages:
         self.pages += 1
 
     def finish(self) -> bytes:
-        """End the document; its bytes."""
+        """End the document; its bytes, every font's text mended (see
+        :func:`~app.export.pdf_text.searchable_pdf`)."""
         self._end()
         self._buffer.close()
-        return bytes(self._data.data())
+        return searchable_pdf(bytes(self._data.data()))
 
     def _end(self) -> None:
         if self._painter is not None:

@@ -20,6 +20,7 @@ from app import APP_NAME
 from app.canvas import Blanks, FrameOptions
 from app.canvas.theme import SLIDE
 from app.export.deck import SLIDE_HEIGHT_EMU, Box, Slide, Text, slide_width_emu, write_pptx
+from app.export.pdf_text import searchable_pdf
 from app.export.render import Frame, build_frame, fit_rect, paint_frame, picture_dpi
 from app.export.safe import atomic_file, write_file
 from app.export.slides import editable_slide, marks_typeface, typeface
@@ -56,9 +57,9 @@ def task_frames(task: Task, lang: str) -> Iterator[Frame]:
 
 @cache
 def _font(pixel_size: int, bold: bool) -> QFont:
-    """The sheet's words: DejaVu Sans, the CJK face for Chinese. Not the frame's Noto Sans CJK
-    for Latin letters: Qt's PDF text loses the characters of that face's Latin digits (they
-    print, but a search or a copy finds no number), and a key's numbers must be found."""
+    """The sheet's words: DejaVu Sans, the CJK face for Chinese. Chosen when Qt's PDF text
+    lost the characters of the frame face's Latin digits; the frame's font keeps them now
+    (its ``locl`` is off, see :func:`app.canvas.theme.font`), so it would serve as well."""
     result = QFont()
     result.setFamilies(SHEET_FAMILIES)
     result.setPixelSize(pixel_size)
@@ -192,7 +193,7 @@ def _pdf_steps(sheets: Sequence[Sheet], lang: str, key: bool) -> Generator[None,
         if pages is not None:
             pages.finish()
         buffer.close()
-    return bytes(data.data())
+    return searchable_pdf(bytes(data.data()))
 
 
 def _pdf(sheets: Sequence[Sheet], lang: str, key: bool) -> bytes:

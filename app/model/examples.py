@@ -7,7 +7,8 @@ from pathlib import Path
 EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "resources" / "examples"
 DEFAULT_EXAMPLE = "f11"
 SUFFIX = ".qkv.json"
-OPENINGS: dict[str, tuple[str, str]] = {"norms": ("compare", "norm"),
+OPENINGS: dict[str, tuple[str, str]] = {"bert": ("step", "positions"),
+                                         "norms": ("compare", "norm"),
                                          "tokenizer": ("step", "embed"),
                                          "pronoun": ("reader", "it"),
                                          "order": ("reader", "A"),

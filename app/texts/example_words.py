@@ -11,6 +11,11 @@ from app.texts.model import check_language
 from app.texts.preset_words import PRESET_DOCUMENT_WORDS
 
 EXAMPLE_WORDS: dict[str, dict[str, tuple[str, str]]] = {
+    "bert": {
+        "en": ("BERT's embeddings · two segments",
+               "word × 2 + position + segment rows, then LayerNorm → X"),
+        "zh": ("BERT 的嵌入 · 两个句段", "词行 × 2 + 位置行 + 句段行，再做 LayerNorm → X"),
+    },
     "continue": {
         "en": ("Continue 我 爱 → 你 。", "greedy generation, one forward pass per new token"),
         "zh": ("续写 我 爱 → 你 。", "贪心生成：每个新 Token 一次前向计算"),
@@ -159,6 +164,10 @@ DOCUMENT_WORDS: dict[str, tuple[str, str]] = {
         "Wv 再把那个词交出来。有掩码时它看不到后面，只能读自己、预测自己这个词：loss_mean 4.51。"
         "对照打开时 B 去掉了掩码：位置 i 读到了它要预测的答案，loss_mean 0.007，分数看似完美，"
         "可这个模型从“我”开始生成，只会重复“我”。"),
+    "BERT's embeddings: word + position + segment rows, then LayerNorm": (  # bert
+        "BERT 的嵌入：词行 + 位置行 + 句段行，再做 LayerNorm",
+        "两个句段“我爱猫”和“它乖”：每个词元在表中的行乘以 2，加上它的位置行和句段行，再逐行规范化"
+        "得到 X；一个非因果、后置规范化的层读取 X。"),
     "Token ids 7, 12, 3 looked up in an embedding table": (  # tokenizer
         "Token 编号 7、12、3 在嵌入表中查表",
         "一个教学用的分词器把“检查路径过滤”切成三个 Token，编号为 7、12、3；每个编号从嵌入表中"

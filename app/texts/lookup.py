@@ -9,10 +9,10 @@ from app.texts import glossary_en, glossary_zh
 from app.texts.cache_plans import with_cache
 from app.texts.facts import Facts, facts_for
 from app.texts.model import HEADINGS, TERM_IDS, GlossaryEntry, StepText, check_language
-from app.texts.position_plans import added, qk_norm, rope
-from app.texts.scope import QK_NORM
+from app.texts.position_plans import added, qk_norm, rope, typed
+from app.texts.scope import EMBEDDING_NORM, QK_NORM, TYPES
 from app.texts.sentences import Telling
-from app.texts.step_plans import CROSS_PLANS, PLANS
+from app.texts.step_plans import CROSS_PLANS, PLANS, embedding_norm
 from engine.op_table import op_table
 
 if TYPE_CHECKING:
@@ -38,17 +38,19 @@ def _by_key(default: str | None = None) -> Callable[[Facts], Telling]:
 
 
 def _norm(f: Facts) -> Telling:
-    """The QK-norm's own plan; the encoder's final norm told as the final norm; any other norm
-    by its key (a cross-attention's norm as the first norm)."""
+    """The QK-norm's and the embedding norm's own plans; the encoder's final norm told as the
+    final norm; any other norm by its key (a cross-attention's norm as the first norm)."""
     key = f.step.explain_key
     if key == QK_NORM:
         return qk_norm(f)
+    if key == EMBEDDING_NORM:
+        return embedding_norm(f)
     return _by_key("block.final_norm" if key == "encoder.final_norm" else "block.norm1")(f)
 
 
 OP_PLANS: Mapping[Op, Callable[[Facts], Telling]] = op_table("texts.plans", {
     "embed": _by_key(),
-    "positions": added,
+    "positions": lambda f: typed(f) if f.step.explain_key == TYPES else added(f),
     "inputs": _by_key(),
     "norm": _norm,
     "projection": with_cache(_by_key("attention.projections")),

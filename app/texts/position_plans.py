@@ -27,6 +27,27 @@ def added(f: Facts) -> Telling:
     )
 
 
+def typed(f: Facts) -> Telling:
+    """The sum with type rows (BERT's segments): token rows (+ P) + T."""
+    terms = [name for name in f.step.reads if name in f.trace.arrays]
+    out = f.step.writes[0]
+    types = f.scenario.token_types or ()
+    kind = types[f.receiver] if f.receiver < len(types) else 0
+    with_p = any(name.endswith("positions") for name in terms)
+    short = out.rsplit(".", 1)[-1]
+    table = next(name for name in terms if name.endswith("type_rows"))
+    return Telling(
+        summary=say("types.summary_positions" if with_p else "types.summary", out=short),
+        why=say("types.why"),
+        how=say("types.how", out=short, token=Token(f.token), position=f.receiver, kind=kind,
+                rows=" + ".join(f.receiver_row(name) for name in terms),
+                x=f.receiver_row(out)),
+        pitfalls=say("types.pitfalls"),
+        check=say("types.check", out=short, token=Token(f.token), kind=kind,
+                  table=f.receiver_row(table)),
+    )
+
+
 def rope(f: Facts) -> Telling:
     q, q_rot = f.step.reads[0], f.step.writes[0]
     return Telling(
@@ -47,13 +68,14 @@ def _head(f: Facts) -> Say:
 def qk_norm(f: Facts) -> Telling:
     m = f.norm_facts
     kind = say(f"norm.{f.norm}")
+    shifted = f.modules.attention.beta_q is not None
     return Telling(
         summary=say("qk_norm.summary", norm=kind),
         why=say("qk_norm.why"),
         how=say("qk_norm.how", norm=kind, d_k=f.d_k, eps=f.eps, suffix=m.suffix, head=_head(f),
                 token=Token(f.token), q=f.row(f.head_row(m.source)),
                 normed=f.row(f.head_row(m.name))),
-        pitfalls=say("qk_norm.pitfalls"),
-        check=say("qk_norm.check", suffix=m.suffix, token=Token(f.token), head=_head(f),
-                  square=f.num(f.qk_unscaled_mean_square)),
+        pitfalls=say("qk_norm.pitfalls_shift" if shifted else "qk_norm.pitfalls"),
+        check=say("qk_norm.check_shift" if shifted else "qk_norm.check", suffix=m.suffix,
+                  token=Token(f.token), head=_head(f), square=f.num(f.qk_unscaled_mean_square)),
     )

@@ -14,6 +14,13 @@ POSITION_WORDS: dict[str, dict[str, str]] = {
         "with_positions": "X = rows + P",
         "added_note": "each position's row of P is added to its token's row: the same token "
                       "at another position gets another row",
+        "type_rows": "type rows T",
+        "summed": "{name} = the sum",
+        "types_note": "each token's row of the type table (its entry of token_types, its "
+                      "segment) is added too: the same token in another segment gets another "
+                      "row",
+        "norm_follows": "the next step norms this sum; the norm's output is X, the rows the "
+                        "first layer reads",
         "angles": "angles p·θᵢ (rad)",
         "pair": "pair {i}: cols {a},{b}",
         "theta": "θ{i} = {theta}",
@@ -42,6 +49,11 @@ POSITION_WORDS: dict[str, dict[str, str]] = {
         "positions": "位置行 P",
         "with_positions": "X = 词元行 + P",
         "added_note": "每个位置的 P 行加到该位置词元的行上：同一个词元换个位置，得到的行就不同",
+        "type_rows": "类型行 T",
+        "summed": "{name} = 之和",
+        "types_note": "每个词元在类型表中的行（它在 token_types 中的编号，即它所在的句段）也加"
+                      "上去：同一个词元在另一个句段得到的行就不同",
+        "norm_follows": "下一步对这个和做规范化；规范化的输出就是 X，第一层读取的行",
         "angles": "角度 p·θᵢ（弧度）",
         "pair": "第 {i} 对：第 {a}、{b} 列",
         "theta": "θ{i} = {theta}",

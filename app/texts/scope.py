@@ -19,6 +19,10 @@ if TYPE_CHECKING:
 
 QK_NORM = "attention.qk_norm"
 """The ``explain_key`` of the norm of q and k inside an attention."""
+EMBEDDING_NORM = "input.embedding_norm"
+"""The ``explain_key`` of the norm of a stack's summed input rows (its output is X)."""
+TYPES = "input.types"
+"""The ``explain_key`` of the sum that adds type rows (with or without positions)."""
 _FINAL_NORMS = frozenset({"block.final_norm", "encoder.final_norm"})
 _HEAD_OPS = frozenset({"logits", "probs", "loss", "sample"})
 
@@ -77,6 +81,9 @@ def _norm(scenario: Scenario, step: Step, attention: Attention,
           block: Block | None) -> tuple[str, float]:
     if step.explain_key == QK_NORM and attention.qk_norm is not None:
         return attention.qk_norm, attention.qk_eps
+    if step.explain_key == EMBEDDING_NORM:
+        module = scenario.module(step.module)
+        return module.norm, module.eps
     if step.explain_key == "encoder.final_norm" and scenario.encoder is not None:
         return scenario.encoder.norm, scenario.encoder.eps
     if step.explain_key == "block.final_norm" and scenario.head is not None:

@@ -13,6 +13,8 @@ if TYPE_CHECKING:
 _ZH: dict[str, str] = {
     "input.embed": "嵌入",
     "positions.added": "加位置",
+    "input.types": "加类型",
+    "input.embedding_norm": "嵌入规范化",
     "encoder.positions": "加位置",
     "positions.rope": "RoPE 旋转",
     "attention.qk_norm": "QK 规范化",

@@ -5,12 +5,14 @@ which numbers. The words are the catalogues' (:mod:`app.texts.sentences`). Impor
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from app.texts.facts import Facts, NormFacts
 from app.texts.mask_plans import beyond_causal, kv_sharing, mask_rule
 from app.texts.next_token_plans import loss, sample
 from app.texts.sentences import NOTHING, Listed, Say, Telling, Token, say
+from engine.names import short_name
+from engine.numbers import format_exact
 
 
 def _head(f: Facts) -> Say:
@@ -24,17 +26,25 @@ def _token(f: Facts) -> Token:
 def embed(f: Facts) -> Telling:
     ids = f.token_ids
     unused = f.unused_id
-    check = (say("embed.check_unused", row=unused) if unused is not None else
-             say("embed.check_used", row=ids[0]))
+    out = f.step.writes[0]
+    check = (say("embed.check_unused", row=unused, out=short_name(out)) if unused is not None
+             else say("embed.check_used", row=ids[0], out=short_name(out)))
+    owner = f.scenario.encoder if f.step.stack == "encoder" else f.scenario
+    scale = owner.embedding_scale if owner is not None else None
+    scaled = (say("embed.scaled", scale=format_exact(scale)) if scale is not None
+              else NOTHING)
+    looked = (say("embed.check_scaled", token=_token(f), id=ids[f.receiver],
+                  row=f.receiver_row(out), scale=format_exact(scale)) if scale is not None
+              else say("embed.check", token=_token(f), id=ids[f.receiver],
+                       row=f.receiver_row(out), out=short_name(out)))
     return Telling(
         summary=say("embed.summary", n=f.n),
         why=say("embed.why", last=ids[-1]),
         how=say("embed.how", ids=Listed([str(i) for i in ids]), rows=f.table_rows, n=f.n,
-                d=f.d),
+                d=f.d, scaled=scaled),
         pitfalls=say("embed.pitfalls", high=max(ids), low=min(ids),
                      tokens=Listed([Token(t) for t in f.tokens])),
-        check=say("embed.check", token=_token(f), id=ids[f.receiver], row=f.receiver_row("X"),
-                  then=check),
+        check=say("embed.check_then", looked=looked, then=check),
     )
 
 
@@ -185,6 +195,15 @@ def _norm(f: Facts, name: str, summary: Say) -> Telling:
                    pitfalls=say(f"{name}.pitfalls"), check=_norm_check(f, m))
 
 
+def embedding_norm(f: Facts) -> Telling:
+    """The norm of the summed input rows (``embedding_norm``): its output is X."""
+    m = f.norm_facts
+    return Telling(summary=say("embedding_norm.summary", norm=_norm_name(f),
+                               source=short_name(m.source)),
+                   why=say("embedding_norm.why"), how=_norm_how(f, m),
+                   pitfalls=say("embedding_norm.pitfalls"), check=_norm_stat(f, m))
+
+
 def norm1(f: Facts) -> Telling:
     summary = (say("norm1.summary", norm=_norm_name(f)) if f.norm != "none" else
                say("norm1.summary_none"))
@@ -291,13 +310,26 @@ def resid2_post(f: Facts) -> Telling:
     )
 
 
+LISTED_ENTRIES = 10
+"""A vocabulary longer than this is listed by its first entries, an ellipsis and its last."""
+
+
+def _some_entries(vocab: Sequence[str]) -> list[str]:
+    """Every entry of a small vocabulary; of a large one (GPT-2's 50,257) the first
+    :data:`LISTED_ENTRIES`, "…" and the last."""
+    if len(vocab) <= LISTED_ENTRIES + 2:
+        return list(vocab)
+    return [*vocab[:LISTED_ENTRIES], "…", vocab[-1]]
+
+
 def logits(f: Facts) -> Telling:
     top = f.top_entry()
     size = len(f.vocab)
     return Telling(
         summary=say("logits.summary", size=size),
         why=say("logits.why", d=f.d, size=size),
-        how=say("logits.how", d=f.d, size=size, vocab=Listed(list(f.vocab)), token=_token(f),
+        how=say("logits.how", d=f.d, size=size, vocab=Listed(_some_entries(f.vocab)),
+                token=_token(f),
                 row=f.receiver_row(f.head_source), logits=f.receiver_row("logits")),
         pitfalls=say("logits.pitfalls"),
         check=say("logits.check", entry=f.vocab[top], terms=f.logit_terms(top),

@@ -17,14 +17,18 @@ WORDS: dict[str, str] = {
                  "can compute with.",
     "embed.how": "Row k of X is the embedding row whose index is the k-th token id. Here the ids "
                  "{ids} select those rows (counting from 0) of a table with {rows} rows, which "
-                 "gives a {n}×{d} X.",
+                 "gives a {n}×{d} X.{scaled}",
+    "embed.scaled": " Every picked row is then multiplied by embedding_scale = {scale} before "
+                    "anything is added to it.",
     "embed.pitfalls": "Ids have no size: id {high} is not \"more\" than id {low}. Cutting the "
                       "text into {tokens} is one tokenizer's choice, and another may cut it "
                       "elsewhere. No column of the table has a fixed human meaning.",
-    "embed.check": "Compare each row of X with the table row its id names: for {token} (id {id}) "
-                   "both read {row}. {then}",
-    "embed.check_unused": "Edit table row {row}, which no token uses: X must not change.",
-    "embed.check_used": "Edit table row {row}: only the rows of X with id {row} change.",
+    "embed.check_then": "{looked} {then}",
+    "embed.check": "Compare each row of {out} with the table row its id names: for {token} (id "
+                   "{id}) both read {row}.",
+    "embed.check_scaled": "Divide {token}'s row {row} by {scale}: it gives back table row {id}.",
+    "embed.check_unused": "Edit table row {row}, which no token uses: {out} must not change.",
+    "embed.check_used": "Edit table row {row}: only the rows of {out} with id {row} change.",
     # inputs
     "inputs.summary": "One input X ({n}×{d}) meets three parameter tables, Wq, Wk and Wv; "
                       "nothing is scored yet.",
@@ -186,6 +190,13 @@ WORDS: dict[str, str] = {
                     "{source}.",
     "norm.flip_off": "Set the norm to none: {out} equals {source}.",
     "norm.check": "{stat} {then}",
+    "embedding_norm.summary": "The summed rows {source} are normed row by row ({norm}); what "
+                              "comes out is X, the rows the first layer reads.",
+    "embedding_norm.why": "Token, position and type rows come from three tables of different "
+                          "sizes; norming their sum brings every row to one scale before the "
+                          "first layer, as BERT and BART do.",
+    "embedding_norm.pitfalls": _NORM_PITFALL + " It runs once, before the first layer, not "
+                                               "in every layer; its γ and β are its own.",
     "norm1.summary": "Before attention, each row of X is rescaled on its own by the block's "
                      "{norm}.",
     "norm1.summary_none": "The block's norm is off, so attention reads X as it is: norm1 is a "
@@ -378,6 +389,21 @@ WORDS: dict[str, str] = {
                       "apart.",
     "added.check": "Row {token} of X minus its token row gives back row {position} of P: "
                    "{table}.",
+    "types.summary": "Each token's row of the type table T (its segment) is added to its row: "
+                     "{out} = token rows + T.",
+    "types.summary_positions": "Each position's row of P and each token's row of the type "
+                               "table T (its segment) are added to its row: {out} = token rows "
+                               "+ P + T.",
+    "types.why": "BERT reads two segments at once (a question and its passage, or two "
+                 "sentences): a learned row per segment lets every later step tell which "
+                 "segment a token came from.",
+    "types.how": "Entry by entry, row p of {out} is the sum of the rows added at p. For {token} "
+                 "(position {position}, type {kind}): {rows} = {x}.",
+    "types.pitfalls": "A type row depends on the segment only, never on the token or its "
+                      "position: with every type 0, the same row is added to every token and "
+                      "only shifts them all alike.",
+    "types.check": "Row {token} of {out} minus the other rows added gives back row {kind} of "
+                   "the type table: {table}.",
     "rope.summary": "RoPE turns each pair of columns of q and k by the angle p·θᵢ of its "
                     "position; each pair keeps its length, only its direction turns.",
     "rope.why": "Attention alone does not know where a token sits. Turning q and k by angles "
@@ -401,8 +427,13 @@ WORDS: dict[str, str] = {
     "qk_norm.pitfalls": "Only q and k are normed, not v, and the norm works inside one head's "
                         "columns of one row, never across positions. γ_q and γ_k are learned; "
                         "there is no β.",
+    "qk_norm.pitfalls_shift": "Only q and k are normed, not v, and the norm works inside one "
+                              "head's columns of one row, never across positions. γ_q, γ_k "
+                              "and this LayerNorm's shifts β_q, β_k are learned.",
     "qk_norm.check": "Undo γ{suffix}: {token}'s normed q ÷ γ{suffix}{head} has mean square "
                      "{square}, close to 1.",
+    "qk_norm.check_shift": "Undo β{suffix} and γ{suffix}: ({token}'s normed q − β{suffix}) ÷ "
+                           "γ{suffix}{head} has mean square {square}, close to 1.",
     # around the cross-attention
     "cross_norm.summary": "Before cross-attention, each row of {source} is rescaled on its own "
                           "by the block's {norm}.",

@@ -17,13 +17,15 @@ WORDS: dict[str, str] = {
     "embed.why": "编号只是标签，不是数量：拿编号 {last} 去做乘法没有意义。查出一行可学习的数，"
                  "每个 Token 才变成后续步骤能计算的数值。",
     "embed.how": "X 的第 k 行就是嵌入表中下标等于第 k 个编号的那一行。这里编号 {ids} 从 {rows} "
-                 "行的表中取出对应行（从 0 数起），得到 {n}×{d} 的 X。",
+                 "行的表中取出对应行（从 0 数起），得到 {n}×{d} 的 X。{scaled}",
+    "embed.scaled": "取出的每一行随后乘以 embedding_scale = {scale}，再加上别的行。",
     "embed.pitfalls": "编号没有大小之分，{high} 并不比 {low}“多”。把文本切成{tokens}只是一种"
                       "分词选择，别的分词器可能切在别处；表中任何一列也没有固定的含义。",
-    "embed.check": "拿 X 的每一行对照它编号所指的表行：{token}（编号 {id}）两处都是 {row}。"
-                   "{then}",
-    "embed.check_unused": "改动没有 Token 使用的第 {row} 行，X 必须保持不变。",
-    "embed.check_used": "改动第 {row} 行：只有编号为 {row} 的那些 X 行跟着变。",
+    "embed.check_then": "{looked}{then}",
+    "embed.check": "拿 {out} 的每一行对照它编号所指的表行：{token}（编号 {id}）两处都是 {row}。",
+    "embed.check_scaled": "把{token}的行 {row} 除以 {scale}：得到的正是表中第 {id} 行。",
+    "embed.check_unused": "改动没有 Token 使用的第 {row} 行，{out} 必须保持不变。",
+    "embed.check_used": "改动第 {row} 行：只有编号为 {row} 的那些 {out} 行跟着变。",
     # inputs
     "inputs.summary": "一份输入 X（{n}×{d}）遇上三张参数表 Wq、Wk、Wv；此时还没有任何打分。",
     "inputs.why": "注意力要用三种方式读同一批行：用来寻找、用来被找到、用来交出内容。三张表分开，"
@@ -144,6 +146,11 @@ WORDS: dict[str, str] = {
     "norm.flip_on": "把 Norm 改为 LayerNorm 或 RMSNorm，{out} 就不再是 {source} 的拷贝。",
     "norm.flip_off": "把 Norm 设为关闭，{out} 应与 {source} 完全相同。",
     "norm.check": "{stat}{then}",
+    "embedding_norm.summary": "把相加后的行 {source} 逐行做 {norm}；输出就是 X，第一层读取的行。",
+    "embedding_norm.why": "词元行、位置行和类型行来自三张大小不同的表；先把它们的和规范化，每一行"
+                          "在进入第一层之前就处在同一尺度上，BERT 和 BART 都这样做。",
+    "embedding_norm.pitfalls": _NORM_PITFALL + "它只在第一层之前做一次，不是每层都做；它的 γ 和 "
+                                               "β 是它自己的。",
     "norm1.summary": "进入注意力之前，X 的每一行各自用本块的 {norm} 重新定标。",
     "norm1.summary_none": "本块的 Norm 已关闭，注意力直接读 X：norm1 就是 X 的拷贝。",
     "norm1.why": "各行进来时大小可能相差很远，先把每行拉到统一尺度，注意力分数才不会失控。在 "
@@ -290,6 +297,17 @@ WORDS: dict[str, str] = {
                  "{tokens} + {table} = {x}。",
     "added.pitfalls": "P 只取决于位置，与词元无关；它被加进词元行里，后面的步骤无法再把两者分开。",
     "added.check": "X 中{token}那一行减去它的词元行，得到 P 的第 {position} 行：{table}。",
+    "types.summary": "每个词元在类型表 T 中的行（它所在的句段）加到它的行上：{out} = 词元行 + T。",
+    "types.summary_positions": "每个位置在 P 中的行和每个词元在类型表 T 中的行（它所在的句段）"
+                               "都加到它的行上：{out} = 词元行 + P + T。",
+    "types.why": "BERT 一次读两个句段（一个问题和它的段落，或两个句子）：每个句段一行可学习的数，"
+                 "让后面每一步都能分辨一个词元来自哪个句段。",
+    "types.how": "逐个元素地，{out} 的第 p 行是在 p 处加上的各行之和。对{token}（位置 {position}，"
+                 "类型 {kind}）：{rows} = {x}。",
+    "types.pitfalls": "类型行只取决于句段，与词元和它的位置都无关：类型全是 0 时，每个词元加上的是"
+                      "同一行，只是把它们一起平移。",
+    "types.check": "{out} 中{token}的行减去加上的其他各行，得到的正是类型表的第 {kind} 行："
+                   "{table}。",
     "rope.summary": "RoPE 把 q 和 k 的每一对列按所在位置转过角度 p·θᵢ；每一对长度不变，只改变"
                     "方向。",
     "rope.why": "注意力本身不知道词元在哪个位置。让 q 和 k 转过随位置增长的角度，q·k 就取决于两个"
@@ -308,8 +326,13 @@ WORDS: dict[str, str] = {
                    "乘 γ_k。这里{head}{token}的 q {q} 变为 {normed}。",
     "qk_norm.pitfalls": "只规范化 q 和 k，不动 v；规范化只在一行中一个头的几列内部进行，从不跨"
                         "位置。γ_q、γ_k 是可学习参数，没有 β。",
+    "qk_norm.pitfalls_shift": "只规范化 q 和 k，不动 v；规范化只在一行中一个头的几列内部进行，"
+                              "从不跨位置。γ_q、γ_k 和这个 LayerNorm 的平移 β_q、β_k 都是可学习"
+                              "参数。",
     "qk_norm.check": "去掉 γ{suffix} 的作用：{token}{head}规范化后的 q ÷ γ{suffix} 平方的平均值"
                      "为 {square}，接近 1。",
+    "qk_norm.check_shift": "去掉 β{suffix} 和 γ{suffix} 的作用：({token}{head}规范化后的 q − "
+                           "β{suffix}) ÷ γ{suffix} 平方的平均值为 {square}，接近 1。",
     # around the cross-attention
     "cross_norm.summary": "进入交叉注意力之前，{source} 的每一行各自用本块的 {norm} 重新定标。",
     "cross_norm.why": "交叉注意力的查询来自这条主干；先把每行拉到统一尺度，它们的分数才不会失控。"

@@ -16,6 +16,7 @@ from app.texts.model import check_language
 from app.texts.scope import modules_of
 from app.texts.step_labels import layer_name
 from engine.names import NORM_NAMES
+from engine.numbers import format_exact
 
 if TYPE_CHECKING:
     from engine import Scenario, Step
@@ -39,6 +40,10 @@ class _Options:
     wo: bool
     norm: str
     activation: str
+    embedding_scale: str
+    """The stack's ``embedding_scale`` as written (empty without one)."""
+    adds_positions: bool
+    """Whether the step reads position rows (the sum of an embedding's rows)."""
 
 
 def _options(scenario: Scenario, step: Step, lang: str) -> _Options:
@@ -49,14 +54,22 @@ def _options(scenario: Scenario, step: Step, lang: str) -> _Options:
     activation = ""
     if block is not None:
         activation = _ZH_ACTIVATIONS.get(block.ffn.activation, block.ffn.activation + " ")
+    owner = scenario.encoder if step.stack == "encoder" else scenario
+    scale = owner.embedding_scale if owner is not None else None
     return _Options(causal=a.causal, scale=a.scale, wo=a.Wo is not None, norm=norm,
-                    activation=activation)
+                    activation=activation,
+                    embedding_scale=format_exact(scale) if scale is not None else "",
+                    adds_positions=any(name.endswith("positions") for name in step.reads))
 
 
 _Builder = Callable[[_Options], str]
 
 _ZH: dict[str, _Builder] = {
-    "input.embed": lambda o: "用 Token 编号查嵌入表中的行",
+    "input.embed": lambda o: "用 Token 编号查嵌入表中的行" + (
+        f"，再乘以 {o.embedding_scale}" if o.embedding_scale else ""),
+    "input.types": lambda o: ("嵌入相加：词元行 + 位置行 + 类型行" if o.adds_positions
+                              else "词元类型：每个词元的类型行加上去"),
+    "input.embedding_norm": lambda o: f"嵌入规范化（{o.norm}）：输出就是 X",
     "attention.inputs": lambda o: "一份输入，三张参数表",
     "attention.projections": lambda o: "Q、K、V：每个位置各得一行投影",
     "attention.qk_norm": lambda o: f"QK 规范化（{o.norm}）：每个头的 q 和 k 各自规范化",

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent
-from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QToolButton, QWidget
 
+from app.canvas.context import HEADS_AT_ONCE
 from app.i18n import LiveTexts
 from app.window.state import DocumentState
 
@@ -34,7 +35,9 @@ class CanvasControls(QWidget):
         bind(self.all_arrows_box.setToolTip, lambda: self.tr(
             "With many positions only each row's strongest arrows are drawn; tick to draw them "
             "all"))
-        self.fit_button = QPushButton()
+        # A tool button: a push button's 80 px minimum would keep the window wider than an
+        # 800-px screen once the Exercise toggle shares the row.
+        self.fit_button = QToolButton()
         bind(self.fit_button.setText, lambda: self.tr("Fit"))
         bind(self.fit_button.setAccessibleName, lambda: self.tr("Fit the frame to the view"))
         for text, widget in ((lambda: self.tr("&Receiver"), self.receiver_box),
@@ -77,10 +80,11 @@ class CanvasControls(QWidget):
         self.receiver_box.blockSignals(False)
         self.head_box.blockSignals(True)
         self.head_box.clear()
-        self.head_box.addItem(self.tr("All heads"), None)
+        if heads <= HEADS_AT_ONCE:  # more are drawn one at a time (Head 1 for "all")
+            self.head_box.addItem(self.tr("All heads"), None)
         for h in range(heads):
             self.head_box.addItem(self.tr("Head {n}").format(n=h + 1), h)
-        self.head_box.setCurrentIndex(0 if self.state.head is None else self.state.head + 1)
+        self.head_box.setCurrentIndex(max(0, self.head_box.findData(self.state.head)))
         self.head_box.setEnabled(heads > 1)
         self.head_box.blockSignals(False)
 
@@ -99,4 +103,4 @@ class CanvasControls(QWidget):
         self.state.set_receiver(None if index == self.receiver_box.count() - 1 else index)
 
     def _on_head(self, index: int) -> None:
-        self.state.set_head(None if index <= 0 else index - 1)
+        self.state.set_head(self.head_box.itemData(index) if index >= 0 else None)

@@ -16,9 +16,9 @@ from engine.errors import ScenarioError
 from engine.reader import describe, expect_bool, expect_int, expect_number
 from engine.refusals import Refusal
 
-FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "gpt_neox")
+FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "gpt_neox", "gemma", "bert")
 """The model types this version imports."""
-LATER = ("bert", "phi", "gemma", "qwen3", "opt")
+LATER = ("phi", "qwen3", "opt")
 """Model types whose layouts need constructs the engine does not compute yet."""
 ACTIVATIONS = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh",
                "gelu_fast": "gelu_tanh", "silu": "silu", "swish": "silu", "relu": "relu",

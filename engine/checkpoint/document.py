@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.checkpoint import gpt2, llama, neox
+from engine.checkpoint import bert, gemma, gpt2, llama, neox
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import CONFIG, Checkpoint
 from engine.checkpoint.layout import Parts, Sizes
@@ -21,7 +21,8 @@ from engine.writer import FORMAT_NAME, FORMAT_VERSION
 
 Layout = Callable[[Checkpoint, Config, list[int]], Parts]
 LAYOUTS: dict[str, Layout] = {"gpt2": gpt2.parts, "llama": llama.parts, "mistral": llama.parts,
-                              "qwen2": llama.parts, "gpt_neox": neox.parts}
+                              "qwen2": llama.parts, "gpt_neox": neox.parts, "gemma": gemma.parts,
+                              "bert": bert.parts}
 """Each family's layout: the chosen layers' parts read from the checkpoint."""
 _RANGE = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?")
 
@@ -69,11 +70,15 @@ def import_checkpoint(folder: str | os.PathLike[str], text: str,
     title = f"{Path(folder).resolve().name} · {family}"
     if len(chosen) < sizes.layers:
         title += f" · {', '.join(f'L{k + 1}' for k in chosen)} / {sizes.layers}"
-    return parse_scenario({
+    document: dict[str, object] = {
         "format": FORMAT_NAME, "version": FORMAT_VERSION, "title": title,
-        "tokens": tokens.labels, "token_ids": tokens.ids, "embedding": parts.embedding,
-        "positions": parts.positions, "layers": parts.layers,
-        "head": {**parts.head, "vocab": vocabulary(tokenizer, sizes.vocab)}})
+        "tokens": tokens.labels, "token_ids": tokens.ids, "embedding": parts.embedding}
+    if parts.embedding_scale is not None:
+        document["embedding_scale"] = parts.embedding_scale
+    document.update({"positions": parts.positions, **parts.inputs, "layers": parts.layers})
+    if parts.head:
+        document["head"] = {**parts.head, "vocab": vocabulary(tokenizer, sizes.vocab)}
+    return parse_scenario(document)
 
 
 __all__ = ["choose_layers", "import_checkpoint"]

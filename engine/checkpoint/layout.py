@@ -4,7 +4,7 @@ before any weight) and its parts in the book's right-multiplication convention."
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.checkpoint.config import Config
@@ -35,12 +35,16 @@ class Sizes:
 @dataclass(frozen=True)
 class Parts:
     """A model's version-2 objects, arrays as numpy: the embedding table (V × d), the positions,
-    the chosen layers and the head (its ``unembed`` d × V; the vocabulary labels come later)."""
+    the chosen layers and the head (its ``unembed`` d × V; the vocabulary labels come later;
+    empty: no head), and the keys between the rows and the first layer a family may add
+    (``embedding_scale``, ``type_table``, ``embedding_norm``)."""
 
     embedding: FloatArray
     positions: dict[str, Any]
     layers: list[dict[str, Any]]
     head: dict[str, Any]
+    embedding_scale: float | None = None
+    inputs: dict[str, Any] = field(default_factory=dict)
 
 
 def tensors(checkpoint: Checkpoint, prefix: str) -> Tensor:

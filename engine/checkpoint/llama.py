@@ -15,7 +15,11 @@ from engine.checkpoint.layout import Parts, Sizes, linear, tensors, unembedding
 PREFIX = "model."
 
 
-def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
+def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bool = False,
+          activation: str | None = None, norm_shift: float = 0.0) -> Parts:
+    """The chosen layers' parts; ``tied``: the head is the embedding when the config does not
+    say; ``activation``: the engine's name when the family fixes it; ``norm_shift`` is added to
+    every RMSNorm weight (Gemma multiplies by 1 + weight)."""
     size = Sizes.of(config)
     d = config.whole("hidden_size")
     heads = config.whole("num_attention_heads")
@@ -24,7 +28,7 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
     hidden = config.whole("intermediate_size")
     block_keys = {"norm": "rmsnorm", "eps": config.number("rms_norm_eps", default=1e-6),
                   "placement": "pre"}
-    activation = config.activation("hidden_act", default="silu")
+    activation = activation or config.activation("hidden_act", default="silu")
     windows = config.windows(size.layers, every_layer=config.values["model_type"] == "mistral")
     tensor = tensors(checkpoint, PREFIX)
     def projection(into: dict[str, Any], weight: str, bias: str, name: str, rows: int,
@@ -51,11 +55,13 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
         projection(ffn, "Wg", "bg", f"{at}mlp.gate_proj", hidden, d)
         projection(ffn, "W1", "b1", f"{at}mlp.up_proj", hidden, d)
         projection(ffn, "W2", "b2", f"{at}mlp.down_proj", d, hidden)
-        block = {**block_keys, "gamma1": tensor(at + "input_layernorm.weight", d),
-                 "gamma2": tensor(at + "post_attention_layernorm.weight", d), "ffn": ffn}
+        block = {**block_keys, "gamma1": tensor(at + "input_layernorm.weight", d) + norm_shift,
+                 "gamma2": tensor(at + "post_attention_layernorm.weight", d) + norm_shift,
+                 "ffn": ffn}
         layers.append({"attention": attention, "block": block})
-    unembed = unembedding(checkpoint, config, embedding, "lm_head.weight", tied=False)
-    head = {"final_norm": True, "gamma_f": tensor("norm.weight", d), "unembed": unembed}
+    unembed = unembedding(checkpoint, config, embedding, "lm_head.weight", tied=tied)
+    head = {"final_norm": True, "gamma_f": tensor("norm.weight", d) + norm_shift,
+            "unembed": unembed}
     positions = {"kind": "rope", "base": config.rope_base(), "pairing": "half",
                  "rotary_dims": int(d_k * config.rotary_fraction(1.0))}
     return Parts(embedding=embedding, positions=positions, layers=layers, head=head)

@@ -489,6 +489,26 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>ALiBi 斜率（每个头一个）</translation>
     </message>
     <message>
+        <source>T · type rows (one per token type)</source>
+        <translation>T · 类型行（每种词元类型一行）</translation>
+    </message>
+    <message>
+        <source>γ of the embedding norm</source>
+        <translation>嵌入规范化的 γ</translation>
+    </message>
+    <message>
+        <source>β of the embedding norm</source>
+        <translation>嵌入规范化的 β</translation>
+    </message>
+    <message>
+        <source>γ of the encoder&apos;s embedding norm</source>
+        <translation>编码器嵌入规范化的 γ</translation>
+    </message>
+    <message>
+        <source>β of the encoder&apos;s embedding norm</source>
+        <translation>编码器嵌入规范化的 β</translation>
+    </message>
+    <message>
         <source>enc.X · source rows (one per source token)</source>
         <translation>enc.X · 源输入行（每个源 Token 一行）</translation>
     </message>
@@ -1242,6 +1262,14 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>interleaved：2i 与 2i+1 配对（GPT-J）</translation>
     </message>
     <message>
+        <source>interleaved: sin, cos of each pair (2017)</source>
+        <translation>交错：每对的 sin、cos 相邻（2017）</translation>
+    </message>
+    <message>
+        <source>halves: every sine, then every cosine (Marian)</source>
+        <translation>前后两半：先全部正弦，再全部余弦（Marian）</translation>
+    </message>
+    <message>
         <source>Positions</source>
         <translation>位置编码</translation>
     </message>
@@ -1276,6 +1304,14 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
     <message>
         <source>RoPE pairing</source>
         <translation>RoPE 配对方式</translation>
+    </message>
+    <message>
+        <source>&amp;Layout</source>
+        <translation>排列(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Where each pair&apos;s sine and cosine sit</source>
+        <translation>每对正弦与余弦所在的列</translation>
     </message>
     <message>
         <source>&amp;Offset</source>
@@ -1458,8 +1494,8 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>打开检查点(&amp;C)…</translation>
     </message>
     <message>
-        <source>A Hugging Face model folder (gpt2, llama, mistral, qwen2, gpt_neox) computing a text you type</source>
-        <translation>Hugging Face 模型文件夹（gpt2、llama、mistral、qwen2、gpt_neox），计算你输入的文本</translation>
+        <source>A Hugging Face model folder (gpt2, llama, mistral, qwen2, gpt_neox, gemma, bert) computing a text you type</source>
+        <translation>Hugging Face 模型文件夹（gpt2、llama、mistral、qwen2、gpt_neox、gemma、bert），计算你输入的文本</translation>
     </message>
     <message>
         <source>&amp;Save</source>

@@ -26,7 +26,9 @@ CONSTRUCTS = frozenset({
     "key_mask", "parallel residual", "gated ffn", "head bias", "post-norm", "unscaled",
     "not causal", "first layer without block", "layers differ", "encoder–decoder",
     "target longer than source", "target shorter than source", "odd labels",
-    "targets: the loss", "token ids: the draw"})
+    "targets: the loss", "token ids: the draw", "embedding_scale", "token types",
+    "embedding_norm layernorm", "embedding_norm rmsnorm", "sinusoidal halves", "qk_norm shift",
+    "alibi paper slopes"})
 """Every construct the generated documents must meet."""
 
 
@@ -45,6 +47,8 @@ class LayerSpec:
     window: int | None = None
     key_mask: bool = False
     qk_norm: str | None = None
+    qk_shift: bool = False
+    """A LayerNorm QK-norm's shifts ``beta_q``/``beta_k``."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,16 @@ class Spec:
     odd_labels: bool = False
     """Token and vocabulary labels a teacher may type: empty, a space, a line break, 40
     characters, right-to-left, emoji (:data:`ODD_LABELS`)."""
+    scale: bool = False
+    """Rows looked up by token id (in reverse order), times ``embedding_scale``."""
+    types: bool = False
+    """``token_types`` (two segments) and a ``type_table`` of two rows."""
+    embedding_norm: str | None = None
+    """The norm of the summed rows (``layernorm``, ``rmsnorm``), in the encoder too."""
+    layout: str = "interleaved"
+    """A sinusoid's layout (``halves``: every sine, then every cosine)."""
+    slopes: bool = True
+    """ALiBi's slopes given; False: the paper's default (for h not a power of two, its rule)."""
 
 
 ODD_LABELS = ("", "line\nbreak", "مرحبا", "x" * 40, " ", "👩‍👧 🔥")
@@ -77,16 +91,23 @@ def _labels(prefix: str, count: int, odd: bool) -> list[str]:
     return [ODD_LABELS[k % len(ODD_LABELS)] if odd else f"{prefix}{k}" for k in range(count)]
 
 
-def _positions(kind: str, seed: int, rows: int, heads: int) -> Doc:
+def _positions(spec: Spec, seed: int, rows: int) -> Doc:
+    kind = spec.positions
     if kind == "learned":
         return {"kind": "learned", "table": learned_table(seed, rows + 1, D), "offset": 1}
-    if kind == "alibi":
-        return {"kind": "alibi", "slopes": [0.5 ** (k + 1) for k in range(heads)]}
+    if kind == "alibi" and spec.slopes:
+        return {"kind": "alibi", "slopes": [0.5 ** (k + 1) for k in range(spec.heads)]}
+    if kind == "sinusoidal" and spec.layout != "interleaved":
+        return {"kind": kind, "layout": spec.layout}
     return {"kind": kind}
 
 
 def _vector(rng: np.random.Generator, size: int) -> list[float]:
     return (1 + rng.standard_normal(size) * 0.3).round(3).tolist()
+
+
+def _shift(rng: np.random.Generator, size: int) -> list[float]:
+    return (rng.standard_normal(size) * 0.3).round(3).tolist()
 
 
 def _layer(rng: np.random.Generator, spec: Spec, lay: LayerSpec, n: int, cross: bool) -> Doc:
@@ -98,6 +119,8 @@ def _layer(rng: np.random.Generator, spec: Spec, lay: LayerSpec, n: int, cross: 
     d_k = D // spec.heads if spec.heads <= 2 else 2
     if lay.qk_norm is not None:
         extra.update(qk_norm=lay.qk_norm, gamma_q=_vector(rng, d_k), gamma_k=_vector(rng, d_k))
+        if lay.qk_shift and lay.qk_norm == "layernorm":  # RMSNorm has no shift
+            extra.update(beta_q=_shift(rng, d_k), beta_k=_shift(rng, d_k))
     layer: Doc = {"attention": attention(rng, D, heads=spec.heads, d_k=d_k, d_v=d_k,
                                          kv_heads=spec.kv_heads, **extra)}
     if cross:
@@ -121,10 +144,10 @@ def build(spec: Spec) -> Doc:
         doc["encoder"] = {
             "tokens": [f"s{k}" for k in range(source)],
             "X": (rng.standard_normal((source, D))).round(3).tolist(),
-            "positions": _positions(spec.positions, spec.seed + 1, source, spec.heads),
+            "positions": _positions(spec, spec.seed + 1, source),
             "layers": [_layer(rng, spec, plain, source, cross=False)]}
     if spec.positions != "none" or spec.seed % 2:
-        doc["positions"] = _positions(spec.positions, spec.seed, spec.n, spec.heads)
+        doc["positions"] = _positions(spec, spec.seed, spec.n)
     doc["layers"] = [_layer(rng, spec, lay, spec.n, cross=spec.source is not None)
                      for lay in spec.layers]
     if spec.head:
@@ -133,7 +156,29 @@ def build(spec: Spec) -> Doc:
             del doc["head"]["bias"]
         doc["head"]["vocab"] = _labels("v", len(doc["head"]["vocab"]), spec.odd_labels)
         _end(doc, spec, rng)
+    _embedding(doc, spec, rng)
     return doc
+
+
+def _embedding(doc: Doc, spec: Spec, rng: np.random.Generator) -> None:
+    """What happens to the rows before the first layer: the scale (rows then looked up by
+    token id), the type rows, the embedding norm (the encoder's too)."""
+    if spec.scale:
+        if "X" in doc:
+            doc["embedding"] = doc.pop("X")
+            doc["token_ids"] = list(reversed(range(spec.n)))
+        doc["embedding_scale"] = 2.0
+    if spec.types:
+        doc["token_types"] = [0 if k < spec.n // 2 else 1 for k in range(spec.n)]
+        doc["type_table"] = rng.standard_normal((2, D)).round(3).tolist()
+    if spec.embedding_norm is not None:
+        for owner in (doc, doc.get("encoder")):
+            if owner is None:
+                continue
+            norm: Doc = {"norm": spec.embedding_norm, "eps": 1e-6, "gamma": _vector(rng, D)}
+            if spec.embedding_norm == "layernorm":
+                norm["beta"] = _shift(rng, D)
+            owner["embedding_norm"] = norm
 
 
 def _end(doc: Doc, spec: Spec, rng: np.random.Generator) -> None:
@@ -168,6 +213,15 @@ def constructs(spec: Spec) -> set[str]:
         met.add("layers differ")
     if spec.kv_heads is not None:
         met.add("kv_heads")
+    met |= {name for name, on in (
+        ("embedding_scale", spec.scale), ("token types", spec.types),
+        ("sinusoidal halves", spec.positions == "sinusoidal" and spec.layout == "halves"),
+        ("alibi paper slopes", spec.positions == "alibi" and not spec.slopes
+         and spec.heads & (spec.heads - 1) != 0),
+        ("qk_norm shift", any(lay.qk_norm == "layernorm" and lay.qk_shift
+                              for lay in spec.layers))) if on}
+    if spec.embedding_norm is not None:
+        met.add(f"embedding_norm {spec.embedding_norm}")
     if spec.odd_labels:
         met.add("odd labels")
     if spec.head and spec.ending != "none":
@@ -197,7 +251,8 @@ def layer_specs(draw: st.DrawFn, n: int, first: bool, cross: bool) -> LayerSpec:
         scale=draw(st.booleans()), causal=draw(st.booleans()),
         window=draw(st.none() | st.integers(narrowest, max(narrowest, n - 1))),
         key_mask=key_mask,
-        qk_norm=draw(st.none() | st.sampled_from(("rmsnorm", "layernorm"))))
+        qk_norm=draw(st.none() | st.sampled_from(("rmsnorm", "layernorm"))),
+        qk_shift=draw(st.booleans()))
 
 
 @st.composite
@@ -206,8 +261,9 @@ def specs(draw: st.DrawFn) -> Spec:
     is longer or shorter than its source."""
     n = draw(st.integers(2, 5))
     source = draw(st.none() | st.integers(2, 4))
-    heads = draw(st.sampled_from((1, 2, 4)))
-    kv_heads = draw(st.none() | st.sampled_from(tuple(g for g in (1, 2) if g < heads) or (None,)))
+    heads = draw(st.sampled_from((1, 2, 3, 4)))
+    kv_heads = draw(st.none() | st.sampled_from(
+        tuple(g for g in (1, 2) if g < heads and heads % g == 0) or (None,)))
     count = draw(st.integers(1, 3 if source is None else 2))
     layers = tuple(draw(layer_specs(n, first=k == 0, cross=source is not None))
                    for k in range(count))
@@ -215,7 +271,11 @@ def specs(draw: st.DrawFn) -> Spec:
                 positions=draw(st.sampled_from(POSITIONS)), layers=layers, heads=heads,
                 kv_heads=kv_heads, head=draw(st.booleans()), head_bias=draw(st.booleans()),
                 ending=draw(st.sampled_from(("none", "targets", "draw"))),
-                odd_labels=draw(st.booleans()))
+                odd_labels=draw(st.booleans()), scale=draw(st.booleans()),
+                types=draw(st.booleans()),
+                embedding_norm=draw(st.none() | st.sampled_from(("layernorm", "rmsnorm"))),
+                layout=draw(st.sampled_from(("interleaved", "halves"))),
+                slopes=draw(st.booleans()))
 
 
 EXAMPLES: tuple[Spec, ...] = (
@@ -239,5 +299,14 @@ EXAMPLES: tuple[Spec, ...] = (
     Spec(seed=5, n=5, positions="alibi", heads=2, kv_heads=1, head_bias=False,
          layers=(LayerSpec(parallel=True, window=2, activation="identity"),
                  LayerSpec(key_mask=True, causal=False, placement="post"))),
+    # what real checkpoints add: BERT's embeddings (scaled here too), Marian's sinusoids with
+    # an encoder's own norm, ALiBi's paper slopes for three heads, Phi's QK-norm shifts
+    Spec(seed=7, n=4, positions="learned", scale=True, types=True, embedding_norm="layernorm",
+         layers=(LayerSpec(placement="post", causal=False),
+                 LayerSpec(placement="post", causal=False)), ending="targets"),
+    Spec(seed=8, n=4, source=3, positions="sinusoidal", layout="halves",
+         embedding_norm="rmsnorm", layers=(LayerSpec(qk_norm="layernorm", qk_shift=True),)),
+    Spec(seed=9, n=5, positions="alibi", heads=3, slopes=False, scale=True, ending="draw",
+         layers=(LayerSpec(),)),
 )
 """Specs that together meet every construct (test_generated_documents checks they do)."""

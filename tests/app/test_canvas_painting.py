@@ -88,7 +88,7 @@ def test_cell_levels_and_their_pixels_follow_the_cividis_table() -> None:
 
 
 def test_faint_lines_that_change_no_pixel_are_skipped_on_screen_only(qtbot: QtBot) -> None:
-    window = StudioWindow(attention_scenario(256, heads=1))
+    window = StudioWindow(attention_scenario(512, heads=1))
     qtbot.addWidget(window)
     window.resize(1024, 600)
     window.show()

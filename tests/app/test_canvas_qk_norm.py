@@ -59,3 +59,23 @@ def test_a_cross_attentions_qk_norm_labels_k_by_the_encoders_tokens(qtbot: QtBot
     rows = {grid.spec.title: list(grid.spec.row_labels) for grid in frame.items_of(MatrixGrid)}
     assert rows["Q_normed"] == ["<s>", "我"]
     assert rows["K"] == rows["K_normed"] == ["I", "love", "you"]
+
+
+def test_a_layernorm_qk_norm_with_shifts_draws_plus_beta(qtbot: QtBot) -> None:
+    document = CASES["qk_norm_layernorm_then_rope"]()
+    attention = document["layers"][0]["attention"]
+    attention.update(beta_q=[0.5, -0.25, 0, 1], beta_k=[0.125, 1.0, 0, 0])
+    trace = compute(parse_scenario(document))
+    frame = FrameItem(trace, trace.step_index("L1.qk_norm"), FrameOptions())
+    shown = {grid.spec.title: grid.spec.values for grid in frame.items_of(MatrixGrid)}
+    assert list(shown) == ["Q", "gamma_q", "beta_q", "Q_normed", "K", "gamma_k", "beta_k",
+                           "K_normed"]
+    np.testing.assert_array_equal(shown["beta_k"], [[0.125, 1.0, 0, 0]])
+    q = trace.arrays["L1.Q"]
+    heads = q.reshape(q.shape[0], -1, 4)
+    mean = heads.mean(axis=-1, keepdims=True)
+    var = ((heads - mean) ** 2).mean(axis=-1, keepdims=True)
+    eps = trace.scenario.module("layers.0.attention").qk_eps
+    gamma = np.array(attention.get("gamma_q", [1.0] * 4))
+    expected = (heads - mean) / np.sqrt(var + eps) * gamma + [0.5, -0.25, 0, 1]
+    np.testing.assert_allclose(shown["Q_normed"], expected.reshape(q.shape), rtol=1e-12)

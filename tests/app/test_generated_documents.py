@@ -24,7 +24,7 @@ from app.canvas import FrameOptions
 from app.canvas.frame import FrameItem
 from app.canvas.worked_row import WORKED_STAGES
 from app.export.job import run_export
-from app.export.settings import ExportRequest
+from app.export.settings import FORMATS, ExportRequest
 from app.help.html import step_html, step_plain
 from app.texts import step_text
 from app.window.studio import StudioWindow
@@ -40,7 +40,7 @@ from tests.app.generated_documents import (
 )
 
 GENERATED = 20
-"""Documents drawn at random besides the :data:`EXAMPLES`: 26 in all, about 2¼ minutes here."""
+"""Documents drawn at random besides the :data:`EXAMPLES`: 29 in all, about 2½ minutes here."""
 LANGS = ("en", "zh")
 
 
@@ -131,6 +131,9 @@ def open_in_window(window: StudioWindow, document: dict[str, object], path: Path
 @example(spec=EXAMPLES[3])
 @example(spec=EXAMPLES[4])
 @example(spec=EXAMPLES[5])
+@example(spec=EXAMPLES[6])
+@example(spec=EXAMPLES[7])
+@example(spec=EXAMPLES[8])
 def test_every_generated_document_opens_draws_tells_and_exports(
         spec: Spec, studio: StudioWindow, folder: Path) -> None:
     document = build(spec)
@@ -142,3 +145,25 @@ def test_every_generated_document_opens_draws_tells_and_exports(
     name = f"doc{spec.seed}"
     export_one_step(trace, folder, name)
     open_in_window(studio, document, folder / f"{name}.qkv.json")
+
+
+@pytest.mark.parametrize("fmt", list(FORMATS))
+def test_the_embedding_steps_export_in_every_format(fmt: str, qtbot: QtBot,
+                                                     tmp_path: Path) -> None:
+    """BERT's embedding steps (scaled rows, + positions + types, the norm → X) in every export
+    format, titled in Chinese."""
+    trace = compute(parse_scenario(build(EXAMPLES[6])))
+    assert [step.id for step in trace.steps[:3]] == ["embed", "positions", "embedding_norm"]
+    per_step = FORMATS[fmt].per_step
+    destination = tmp_path if per_step else tmp_path / f"embedding.{fmt}"
+    written = run_export(trace, ExportRequest(format=fmt, steps=(0, 1, 2),
+                                              destination=destination, name="embedding",
+                                              width=480, lang="zh", dwell=0.5))
+    assert len(written) == (3 if per_step else 1)
+    assert all(path.stat().st_size > 1000 for path in written)
+    if fmt == "pptx":
+        with zipfile.ZipFile(written[0]) as pptx:
+            slides = sorted(n for n in pptx.namelist()
+                            if n.startswith("ppt/slides/slide") and n.endswith(".xml"))
+            text = "".join(pptx.read(n).decode() for n in slides)
+        assert len(slides) == 3 and "嵌入相加" in text and "嵌入规范化" in text

@@ -1,7 +1,11 @@
-"""Start-up time of the frozen bundle against the same app started from the venv.
+"""Start-up time of the frozen bundle and the installed program against the venv.
 
-    .venv/bin/python tests/bench/bench_startup.py [--frozen PATH] [--venv-exe PATH] [--runs N]
+    .venv/bin/python tests/bench/bench_startup.py [--frozen PATH] [--venv-exe PATH]
+                                                  [--installed PATH] [--runs N]
                                                   [--window-runs N] [--build]
+
+The installed program is /usr/bin/qkv-studio (the .deb's) when it exists, or --installed PATH
+(for example ~/.local/bin/qkv-studio after the archive's install.sh); it is left out otherwise.
 
 Measures, for each executable, in the same clean environment (PATH=/usr/bin:/bin, empty HOME):
 
@@ -118,10 +122,12 @@ def measure(label: str, runs: int, executables: dict[str, Path],
         for name, executable in executables.items():
             samples[name].append(one_run(executable))
     print(f"\n{label} ({runs} runs each)")
-    print(f"  {'':8} {'median ms':>10} {'p95 ms':>8} {'min ms':>8}")
+    print(f"  {'':10} {'median ms':>10} {'p95 ms':>8} {'min ms':>8} {'÷ venv':>7}")
+    venv_median = statistics.median(samples["venv"]) if "venv" in samples else math.nan
     for name, values in samples.items():
-        print(f"  {name:8} {statistics.median(values) * 1000:10.0f} "
-              f"{percentile(values, 0.95) * 1000:8.0f} {min(values) * 1000:8.0f}")
+        print(f"  {name:10} {statistics.median(values) * 1000:10.0f} "
+              f"{percentile(values, 0.95) * 1000:8.0f} {min(values) * 1000:8.0f} "
+              f"{statistics.median(values) / venv_median:7.2f}")
 
 
 def build(into: Path) -> Path:
@@ -141,6 +147,8 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--frozen", type=Path, default=ROOT / "dist" / "qkv-studio" / "qkv-studio")
     parser.add_argument("--venv-exe", type=Path, default=ROOT / ".venv" / "bin" / "qkv-studio")
+    parser.add_argument("--installed", type=Path, default=Path("/usr/bin/qkv-studio"),
+                        help="the installed program (left out when missing)")
     parser.add_argument("--runs", type=int, default=10, help="selftest runs per executable")
     parser.add_argument("--window-runs", type=int, default=5, help="window runs per executable")
     parser.add_argument("--build", action="store_true", help="build a fresh bundle first")
@@ -157,6 +165,9 @@ def main(argv: list[str]) -> int:
         print(f"frozen: {frozen} ({size})\nvenv:   {args.venv_exe}\ncpus: {os.cpu_count()}")
         home = tempfile.mkdtemp(prefix="home-", dir=scratch)
         executables = {"frozen": frozen, "venv": args.venv_exe}
+        if args.installed.exists():
+            executables["installed"] = args.installed
+            print(f"installed: {args.installed} -> {args.installed.resolve()}")
         measure("start to selftest done", args.runs, executables,
                 lambda exe: time_selftest(exe, home))
         if not (ROOT / "app" / "main.py").exists():

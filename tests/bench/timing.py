@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import statistics
 import sys
 import time
@@ -75,3 +76,22 @@ def gpt2_layer(n: int = 8, d: int = 768, ffn: int = 3072, heads: int = 12) -> di
             "block": {"norm": "layernorm", "ffn": {"W1": table(d, ffn), "b1": table(ffn),
                                                    "activation": "gelu", "W2": table(ffn, d),
                                                    "b2": table(d)}}}
+
+
+def gpt2_shaped(n: int = 8, d: int = 768, vocab: int = 50_257, heads: int = 12) -> Scenario:
+    """:func:`gpt2_layer` (FFN 4d) with its final norm and a vocabulary head of ``vocab``
+    entries (GPT-2's 50,257), seeded. Past the reader's vocabulary limit the head is set on the
+    parsed scenario directly (:func:`dataclasses.replace`): what the engine computes, before
+    the sidecar work lets a document hold it."""
+    doc = gpt2_layer(n=n, d=d, ffn=4 * d, heads=heads)
+    block = doc["block"]
+    assert isinstance(block, dict)
+    block["unembed"] = [[0.0] * 2] * d
+    block["vocab"] = ["a", "b"]
+    scenario = parse_scenario(doc)
+    rng = np.random.default_rng(11)
+    assert scenario.head is not None
+    head = dataclasses.replace(scenario.head,
+                               unembed=np.round(rng.normal(0.0, 0.05, (d, vocab)), 2),
+                               vocab=tuple(f"w{k}" for k in range(vocab)))
+    return dataclasses.replace(scenario, head=head)

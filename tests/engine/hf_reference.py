@@ -21,7 +21,7 @@ import numpy as np
 Array = np.ndarray
 DTYPES = {"F64": np.float64, "F32": np.float32, "F16": np.float16}
 FIXTURES = Path(__file__).resolve().parent / "checkpoints"
-FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "gpt_neox")
+FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "gpt_neox", "gemma", "bert")
 
 
 def stored(file: Path) -> dict[str, Array]:
@@ -64,7 +64,7 @@ def _softmax(x: Array) -> Array:
 
 
 def _act(name: str, x: Array) -> Array:
-    if name == "gelu_new":
+    if name in ("gelu_new", "gelu_pytorch_tanh"):
         return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x**3)))
     if name == "gelu":
         return 0.5 * x * (1 + np.vectorize(math.erf)(x / math.sqrt(2)))
@@ -147,14 +147,20 @@ def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str
     g = c.get("num_key_value_heads") or h
     d_k = c.get("head_dim") or c["hidden_size"] // h
     window = c.get("sliding_window") if c["model_type"] == "mistral" else None
+    gemma = c["model_type"] == "gemma"  # x·√d (a float32 number), 1 + weight, tied head
     x = t["model.embed_tokens.weight"][ids]
+    if gemma:
+        x = x * float(np.float32(math.sqrt(c["hidden_size"])))
 
     def linear(name: str, y: Array) -> Array:
         return _linear(t, name, y)
 
+    def rms(y: Array, name: str) -> Array:
+        return _rms_norm(y, t[name] + (1.0 if gemma else 0.0), c["rms_norm_eps"])
+
     for k in range(c["num_hidden_layers"]):
-        at, eps = f"model.layers.{k}.", c["rms_norm_eps"]
-        a = _rms_norm(x, t[at + "input_layernorm.weight"], eps)
+        at = f"model.layers.{k}."
+        a = rms(x, at + "input_layernorm.weight")
         q = linear(at + "self_attn.q_proj", a).reshape(n, h, d_k).transpose(1, 0, 2)
         key = linear(at + "self_attn.k_proj", a).reshape(n, g, d_k).transpose(1, 0, 2)
         v = linear(at + "self_attn.v_proj", a).reshape(n, g, d_k).transpose(1, 0, 2)
@@ -162,14 +168,15 @@ def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str
         key, v = np.repeat(key, h // g, axis=0), np.repeat(v, h // g, axis=0)
         shares, mixed = _attend(q, key, v, window)
         x = x + linear(at + "self_attn.o_proj", mixed)
-        m = _rms_norm(x, t[at + "post_attention_layernorm.weight"], eps)
+        m = rms(x, at + "post_attention_layernorm.weight")
         gate = _act(c["hidden_act"], linear(at + "mlp.gate_proj", m))
         gated = gate * linear(at + "mlp.up_proj", m)
         x = x + linear(at + "mlp.down_proj", gated)
         out["shares"].append(shares)
         out["outputs"].append(x)
-    final = _rms_norm(x, t["model.norm.weight"], c["rms_norm_eps"])
-    head = t["model.embed_tokens.weight"] if c.get("tie_word_embeddings") else t["lm_head.weight"]
+    final = rms(x, "model.norm.weight")
+    tied = c.get("tie_word_embeddings", gemma)
+    head = t["model.embed_tokens.weight"] if tied else t["lm_head.weight"]
     return final @ head.T
 
 
@@ -199,16 +206,46 @@ def _gpt_neox(c: dict[str, Any], t: dict[str, Array], ids: list[int],
     return final @ t["embed_out.weight"].T
 
 
+def _bert(c: dict[str, Any], t: dict[str, Array], ids: list[int],
+          out: dict[str, Any]) -> None:
+    """``BertModel``: word + position + type (0) rows, LayerNorm; post-norm layers; no head."""
+    n, h, eps = len(ids), c["num_attention_heads"], c["layer_norm_eps"]
+    d_k = c["hidden_size"] // h
+    e = "embeddings."
+    x = (t[e + "word_embeddings.weight"][ids] + t[e + "position_embeddings.weight"][:n]
+         + t[e + "token_type_embeddings.weight"][0])
+    x = _layer_norm(x, t[e + "LayerNorm.weight"], t[e + "LayerNorm.bias"], eps)
+    for k in range(c["num_hidden_layers"]):
+        at = f"encoder.layer.{k}."
+
+        def heads(name: str, y: Array) -> Array:
+            return _linear(t, name, y).reshape(n, h, d_k).transpose(1, 0, 2)
+
+        q, key, v = (heads(f"{at}attention.self.{name}", x) for name in ("query", "key", "value"))
+        scores = q @ key.transpose(0, 2, 1) / math.sqrt(d_k)
+        shares = _softmax(scores)  # not causal: every token reads every token
+        mixed = (shares @ v).transpose(1, 0, 2).reshape(n, -1)
+        x = _layer_norm(x + _linear(t, at + "attention.output.dense", mixed),
+                        t[at + "attention.output.LayerNorm.weight"],
+                        t[at + "attention.output.LayerNorm.bias"], eps)
+        hidden = _act(c["hidden_act"], _linear(t, at + "intermediate.dense", x))
+        x = _layer_norm(x + _linear(t, at + "output.dense", hidden),
+                        t[at + "output.LayerNorm.weight"], t[at + "output.LayerNorm.bias"], eps)
+        out["shares"].append(shares)
+        out["outputs"].append(x)
+
+
 FORWARDS = {"gpt2": _gpt2, "llama": _llama, "mistral": _llama, "qwen2": _llama,
-            "gpt_neox": _gpt_neox}
+            "gpt_neox": _gpt_neox, "gemma": _llama, "bert": _bert}
 
 
 def hf_forward(folder: Path, ids: list[int]) -> dict[str, Any]:
     """The checkpoint's computation of ``ids``: per layer its shares (h × n × n) and output
-    rows, then the logits and probabilities."""
+    rows, then the logits and probabilities (none without a head: BERT)."""
     config = config_of(folder)
     out: dict[str, Any] = {"shares": [], "outputs": []}
     logits = FORWARDS[config["model_type"]](config, stored(folder / "model.safetensors"), ids,
                                             out)
-    out["logits"], out["probs"] = logits, _softmax(logits)
+    if logits is not None:
+        out["logits"], out["probs"] = logits, _softmax(logits)
     return out

@@ -28,6 +28,13 @@ def tensors(family: str) -> dict[str, np.ndarray]:
     return stored(FIXTURES / family / "model.safetensors")
 
 
+def layer_output(scenario: Scenario, k: int) -> str:
+    """The trace's name of layer k's output: its second residual, or its norm when post-norm."""
+    block = scenario.layers[k].block
+    return f"L{k + 1}.norm2" if block is not None and block.placement == "post" \
+        else f"L{k + 1}.resid2"
+
+
 def test_every_family_the_config_accepts_has_a_layout_and_a_fixture() -> None:
     assert set(IMPORTED) == set(LAYOUTS) == set(FAMILIES)
     assert sorted(path.name for path in FIXTURES.iterdir()) == sorted(FAMILIES)
@@ -43,9 +50,12 @@ def test_the_trace_is_the_checkpoints_own_computation(family: str) -> None:
     for k, (shares, output) in enumerate(zip(theirs["shares"], theirs["outputs"], strict=True)):
         np.testing.assert_allclose(trace.arrays[f"L{k + 1}.weights"], shares, rtol=0,
                                    atol=1e-12)
-        np.testing.assert_allclose(trace.arrays[f"L{k + 1}.resid2"], output, rtol=0, atol=1e-12)
-    np.testing.assert_allclose(trace.arrays["logits"], theirs["logits"], rtol=0, atol=1e-12)
-    np.testing.assert_allclose(trace.arrays["probs"], theirs["probs"], rtol=0, atol=1e-12)
+        np.testing.assert_allclose(trace.arrays[layer_output(scenario, k)], output, rtol=0,
+                                   atol=1e-12)
+    for name in ("logits", "probs"):
+        assert (name in trace.arrays) == (name in theirs), name  # BERT imports without a head
+        if name in theirs:
+            np.testing.assert_allclose(trace.arrays[name], theirs[name], rtol=0, atol=1e-12)
     # The shares are not trivial: every head spreads its attention differently.
     assert np.ptp(trace.arrays["L2.weights"][:, -1, :], axis=0).max() > 0.05
 
@@ -126,6 +136,44 @@ def test_qwen2s_bfloat16_weights_widen_exactly_and_its_tied_head_is_the_embeddin
     # The embedding is padded past the tokenizer's 48 entries: those rows are labelled by id.
     assert scenario.head.vocab[-4:] == ("¼Į", "#48", "#49", "#50")
     assert scenario.positions.base == 1e6 and attention.window is None
+
+
+def test_gemma_scales_its_rows_by_root_d_and_norms_by_one_plus_weight() -> None:
+    scenario, t = imported("gemma"), tensors("gemma")
+    assert scenario.embedding_scale == 4.0  # √16
+    trace = compute(scenario)
+    rows = t["model.embed_tokens.weight"][list(scenario.token_ids or ())]
+    np.testing.assert_array_equal(trace.arrays["X"], rows * 4.0)
+    block = scenario.layers[1].block
+    assert block is not None and block.norm == "rmsnorm" and block.ffn.activation == "gelu_tanh"
+    np.testing.assert_array_equal(block.gamma1, t["model.layers.1.input_layernorm.weight"] + 1)
+    assert scenario.head is not None and scenario.head.unembed is not None
+    np.testing.assert_array_equal(scenario.head.gamma_f, t["model.norm.weight"] + 1)
+    np.testing.assert_array_equal(scenario.head.unembed, t["model.embed_tokens.weight"].T)
+    assert trace.steps[0].title == "Token ids look up rows of the embedding table, times 4"
+
+
+def test_bert_sums_word_position_and_type_rows_then_norms_them_and_has_no_head() -> None:
+    scenario, t = imported("bert"), tensors("bert")
+    e = "embeddings."
+    ids = list(scenario.token_ids or ())
+    assert scenario.tokens[0] == "[CLS]" and scenario.tokens[-1] == "[SEP]"
+    assert scenario.token_types == (0,) * len(ids) and scenario.head is None
+    np.testing.assert_array_equal(scenario.type_table, t[e + "token_type_embeddings.weight"])
+    norm = scenario.embedding_norm
+    assert norm is not None and norm.norm == "layernorm" and norm.eps == 1e-12
+    np.testing.assert_array_equal(norm.beta, t[e + "LayerNorm.bias"])
+    trace = compute(scenario)
+    summed = (t[e + "word_embeddings.weight"][ids] + t[e + "position_embeddings.weight"][
+        :len(ids)] + t[e + "token_type_embeddings.weight"][0])
+    np.testing.assert_allclose(trace.arrays["embed_sum"], summed, rtol=0, atol=1e-15)
+    assert [step.id for step in trace.steps[:3]] == ["embed", "positions", "embedding_norm"]
+    layer = scenario.layers[0]
+    assert not layer.attention.causal and layer.block is not None
+    assert layer.block.placement == "post" and layer.block.ffn.activation == "gelu"
+    np.testing.assert_array_equal(layer.attention.Wq,
+                                  t["encoder.layer.0.attention.self.query.weight"].T)
+    assert trace.steps[-1].id == "L2.norm2"
 
 
 def test_bfloat16_widens_as_ml_dtypes_widens_it() -> None:

@@ -30,6 +30,7 @@ import pytest
 from engine import compute
 from engine.checkpoint import import_checkpoint
 from tests.engine.hf_reference import FAMILIES, FIXTURES
+from tests.engine.test_engine_checkpoint import layer_output
 
 torch = pytest.importorskip("torch", reason="torch is not installed (pip install torch==2.13.0)")
 transformers = pytest.importorskip("transformers", reason="transformers is not installed")
@@ -49,17 +50,28 @@ SIZES: dict[str, dict[str, Any]] = {
     "gpt_neox": {"hidden_size": 8, "intermediate_size": 32, "num_hidden_layers": 2,
                  "num_attention_heads": 2, "max_position_embeddings": 32, "rotary_pct": 0.5,
                  "rotary_emb_base": 100},
+    "bert": {"hidden_size": 8, "intermediate_size": 16, "num_hidden_layers": 2,
+             "num_attention_heads": 2, "max_position_embeddings": 32},
+    "gemma": {"hidden_size": 16, "intermediate_size": 12, "num_hidden_layers": 2,
+              "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8,
+              "max_position_embeddings": 32},
 }
-FLOAT32_CASTS = ("LlamaRMSNorm", "MistralRMSNorm", "Qwen2RMSNorm")
+FLOAT32_CASTS = ("LlamaRMSNorm", "MistralRMSNorm", "Qwen2RMSNorm", "GemmaRMSNorm")
 ROTARY = ("LlamaRotaryEmbedding", "MistralRotaryEmbedding", "Qwen2RotaryEmbedding",
-          "GPTNeoXRotaryEmbedding")
-MODELING = ("llama", "mistral", "qwen2", "gpt_neox")
+          "GPTNeoXRotaryEmbedding", "GemmaRotaryEmbedding")
+MODELING = ("llama", "mistral", "qwen2", "gpt_neox", "gemma")
 """The families whose modeling modules hold those classes."""
 
 
 def _rms_norm64(self: Any, hidden_states: Any) -> Any:
     variance = hidden_states.pow(2).mean(-1, keepdim=True)
     return self.weight * (hidden_states / torch.sqrt(variance + self.variance_epsilon))
+
+
+def _gemma_rms_norm64(self: Any, hidden_states: Any) -> Any:
+    """Gemma's RMSNorm (its scale is 1 + weight) without its cast to float32."""
+    variance = hidden_states.pow(2).mean(-1, keepdim=True)
+    return (1.0 + self.weight) * (hidden_states / torch.sqrt(variance + self.eps))
 
 
 def _rotary64(self: Any, x: Any, position_ids: Any) -> Any:
@@ -84,7 +96,8 @@ def exact_float64(monkeypatch: pytest.MonkeyPatch) -> None:
         modeling = importlib.import_module(f"transformers.models.{family}.modeling_{family}")
         for name in FLOAT32_CASTS + ROTARY:
             if hasattr(modeling, name):
-                patched = _rms_norm64 if name in FLOAT32_CASTS else _rotary64
+                patched = (_gemma_rms_norm64 if name == "GemmaRMSNorm" else _rms_norm64
+                           if name in FLOAT32_CASTS else _rotary64)
                 monkeypatch.setattr(getattr(modeling, name), "forward", patched)
 
 
@@ -95,8 +108,8 @@ def build(family: str, folder: Path, seed: int) -> Any:
     vocab = len(tokenizer) + (3 if family == "qwen2" else 0)  # Qwen2 pads its embedding
     config = transformers.AutoConfig.for_model(family, vocab_size=vocab, **SIZES[family])
     torch.manual_seed(seed)
-    model = transformers.AutoModelForCausalLM.from_config(config, attn_implementation="eager",
-                                                          dtype=torch.float64).eval()
+    auto = transformers.AutoModel if family == "bert" else transformers.AutoModelForCausalLM
+    model = auto.from_config(config, attn_implementation="eager", dtype=torch.float64).eval()
     with torch.no_grad():
         for name, parameter in model.named_parameters():
             if parameter.dim() == 1 and name.endswith("weight"):  # a norm's scale
@@ -125,9 +138,11 @@ def run(model: Any, ids: list[int]) -> dict[str, Any]:
     finally:
         for hook in hooks:
             hook.remove()
-    logits = result.logits[0]
-    return {"shares": [a[0].numpy() for a in result.attentions], "outputs": outputs,
-            "logits": logits.numpy(), "probs": torch.softmax(logits, dim=-1).numpy()}
+    found = {"shares": [a[0].numpy() for a in result.attentions], "outputs": outputs}
+    if hasattr(result, "logits"):  # BertModel has no head
+        logits = result.logits[0]
+        found.update(logits=logits.numpy(), probs=torch.softmax(logits, dim=-1).numpy())
+    return found
 
 
 @pytest.mark.parametrize("patched", [True, False], ids=["float64", "stock"])
@@ -142,10 +157,10 @@ def test_the_imported_checkpoint_computes_what_transformers_computes(
     ids = list(scenario.token_ids)
     assert tokenizer(TEXT)["input_ids"] == ids
     trace, theirs = compute(scenario), run(model, ids)
-    pairs = {"logits": theirs["logits"], "probs": theirs["probs"]}
+    pairs = {name: theirs[name] for name in ("logits", "probs") if name in theirs}
     for k in range(2):
         pairs[f"L{k + 1}.weights"] = theirs["shares"][k]
-        pairs[f"L{k + 1}.resid2"] = theirs["outputs"][k]
+        pairs[layer_output(scenario, k)] = theirs["outputs"][k]
     gaps = {name: float(np.abs(trace.arrays[name] - value).max())
             for name, value in pairs.items()}
     print(f"\n{family} ({'float64' if patched else 'stock'}): "
@@ -156,5 +171,9 @@ def test_the_imported_checkpoint_computes_what_transformers_computes(
         scale = max(1.0, float(np.abs(value).max()))
         tolerance = 1e-10 if patched or family == "gpt2" else 1e-5 * scale
         assert gaps[name] <= tolerance, (name, gaps[name])
-    # The model is not trivial: its last token's next-token probabilities are far from uniform.
-    assert trace.arrays["probs"][-1].max() > 3 / trace.arrays["probs"].shape[1]
+    # The model is not trivial: its last token's next-token probabilities are far from uniform
+    # (BERT, without a head: its last layer's shares are).
+    if "probs" in trace.arrays:
+        assert trace.arrays["probs"][-1].max() > 3 / trace.arrays["probs"].shape[1]
+    else:
+        assert np.ptp(trace.arrays["L2.weights"][:, -1, :], axis=0).max() > 0.05

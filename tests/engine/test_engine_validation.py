@@ -137,11 +137,12 @@ CASES: list[tuple[str, Callable[[Doc], object], str]] = [
      "QKV Studio; this one reads up to version 2"),
     ("f11", put("version", value=0), "version: expected a whole number from 1 to 1000000, got 0"),
     ("f11", put("colour", value="red"), "colour: unknown key (allowed here: format, version, "
-     "title, note, tokens, X, token_ids, embedding, positions, encoder, attention, block, layers, "
-     "head, targets, generation, display, exercises)"),
+     "title, note, tokens, X, token_ids, embedding, embedding_scale, token_types, type_table, "
+     "positions, embedding_norm, encoder, attention, block, layers, head, targets, generation, "
+     "display, exercises)"),
     ("f11", put("attention", "Wx", value=[[1]]),
      "attention.Wx: unknown key (allowed here: heads, causal, scale, Wq, Wk, Wv, bq, bk, bv, Wo, "
-     "bo, kv_heads, window, key_mask, qk_norm, gamma_q, gamma_k)"),
+     "bo, kv_heads, window, key_mask, qk_norm, gamma_q, gamma_k, beta_q, beta_k)"),
     ("g01", put("block", "dropout", value=0.1),
      "block.dropout: unknown key (allowed here: norm, eps, placement, residual, gamma1, beta1, "
      "gamma_c, beta_c, gamma2, beta2, ffn, final_norm, gamma_f, beta_f, unembed, bias, vocab)"),
@@ -198,7 +199,8 @@ def test_an_odd_unknown_key_still_gives_one_line(key: str) -> None:
     doc = document("f11")
     doc["attention"][key] = 1
     message = refusal(doc)
-    assert message.startswith("attention.") and message.endswith("qk_norm, gamma_q, gamma_k)")
+    assert message.startswith("attention.") \
+        and message.endswith("qk_norm, gamma_q, gamma_k, beta_q, beta_k)")
     assert message.split(": ")[0] != "attention."  # the key is shown, even an empty one
 
 

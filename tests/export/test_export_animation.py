@@ -112,7 +112,11 @@ def test_mp4_without_any_ffmpeg_is_a_clear_error(monkeypatch: pytest.MonkeyPatch
 
     monkeypatch.setattr(imageio_ffmpeg, "get_ffmpeg_exe", missing)
     monkeypatch.setattr(animation.shutil, "which", lambda _name: None)
-    with pytest.raises(ExportError, match=r"^MP4 export needs ffmpeg: install"):
+    with pytest.raises(ExportError) as refused:
         animation.ffmpeg_exe()
+    assert str(refused.value).startswith("MP4 export needs ffmpeg, and none was found: install")
+    assert "sudo apt install ffmpeg" in refused.value.words("en")
+    assert refused.value.words("zh").startswith("导出 MP4 需要 ffmpeg，但没有找到")
+    assert "sudo apt install ffmpeg" in refused.value.words("zh")
     monkeypatch.setattr(animation.shutil, "which", lambda _name: "/usr/bin/ffmpeg")
     assert animation.ffmpeg_exe() == "/usr/bin/ffmpeg"

@@ -1,0 +1,77 @@
+"""A grid too large to print as a heat map: its extent bounded, its colours one square per block
+of cells, each block drawn in the colour of its cells' mean.
+
+A GPT-2 layer's X (8 × 768) printed cell by cell is 35,000 units wide and its vocabulary head
+(768 × 50,257) 2.3 million: laid out at that size, every frame of the document would be drawn
+at the smallest scale. A heat map spans at most :data:`HEAT_WIDTH` × :data:`HEAT_HEIGHT` units
+and draws at most :data:`HEAT_BLOCKS` squares along each side; zooming in on the window's canvas
+draws the exact colours and the numbers of the cells in view once they are legible
+(:class:`~app.canvas.grid.MatrixGrid`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import numpy.typing as npt
+
+HEAT_FROM_WIDTH = 4800.0
+HEAT_FROM_HEIGHT = 3400.0
+"""A grid whose cells printed at their natural size would be wider or taller than this (about
+104 columns of three decimals, 130 rows) is drawn as a heat map; a 64-position document's
+grids keep their printed receiver row."""
+HEAT_WIDTH = 400.0
+HEAT_HEIGHT = 300.0
+"""The largest extent, in item units, of a heat map's cells: a GPT-2 layer's widest step
+(X · W1 + b1 = hidden, four maps a row) then fits a 1920-unit sheet at about its natural
+size, so a deck of its frames prints its numbers at a slide's size."""
+HEAT_BLOCKS = 1024
+"""At most this many squares along each side of a heat map: a longer side groups its cells
+into blocks of ⌈cells / 1024⌉."""
+ZOOMED_CELLS = 6000
+"""Cells in view that the window draws one by one (exact colour, and the number when legible):
+zoomed out further, the blocks' colours stand for them."""
+
+
+def needs_heat(rows: int, cols: int, cell_width: float, cell_height: float) -> bool:
+    """Whether a grid of ``rows × cols`` cells of this size is drawn as a heat map."""
+    return cols * cell_width > HEAT_FROM_WIDTH or rows * cell_height > HEAT_FROM_HEIGHT
+
+
+def block_shape(rows: int, cols: int) -> tuple[int, int]:
+    """How many cells (rows, columns) one square of the heat map stands for."""
+    return math.ceil(rows / HEAT_BLOCKS), math.ceil(cols / HEAT_BLOCKS)
+
+
+def block_means(values: npt.NDArray[np.float64], masked: npt.NDArray[np.bool_] | None,
+                block: tuple[int, int]) -> npt.NDArray[np.float64]:
+    """Each block's mean over its unmasked cells (NaN where every cell is masked); the last
+    block of a side holds the cells left over. Sums are taken block by block
+    (:func:`numpy.add.reduceat`): no copy of a 38-million-number matrix is made."""
+    rows, cols = values.shape
+    down, across = block
+    row_starts, col_starts = np.arange(0, rows, down), np.arange(0, cols, across)
+    shown = values if masked is None else np.where(masked, 0.0, values)
+    sums = _block_sums(shown, row_starts, col_starts)
+    if masked is None:
+        counts = np.outer(np.diff(row_starts, append=rows), np.diff(col_starts, append=cols))
+    else:
+        counts = _block_sums((~masked).astype(np.float64), row_starts, col_starts)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means: npt.NDArray[np.float64] = np.where(counts > 0, sums / counts, np.nan)
+    return means
+
+
+def _block_sums(values: npt.NDArray[np.float64], row_starts: npt.NDArray[np.intp],
+                col_starts: npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
+    across = values if len(col_starts) == values.shape[1] else \
+        np.add.reduceat(values, col_starts, axis=1)
+    sums: npt.NDArray[np.float64] = across if len(row_starts) == values.shape[0] else \
+        np.add.reduceat(across, row_starts, axis=0)
+    return np.asarray(sums, dtype=np.float64)
+
+
+def span_text(first: int, last: int) -> str:
+    """``0–767`` (a single index alone)."""
+    return f"{first:,}" if first == last else f"{first:,}–{last:,}"
