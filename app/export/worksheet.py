@@ -7,9 +7,11 @@ deck whose blanks are empty table cells. A ``QApplication`` must exist.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TypeVar, cast
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPageSize, QPainter, QPdfWriter, QPen
@@ -36,6 +38,7 @@ RULE_GAP = 24.0
 FRAME_SIZE = QSize(1920, 1080)
 SHEET_FAMILIES = ["DejaVu Sans", "Noto Sans CJK SC", "Sans Serif"]
 INK, MUTED, RULE = QColor(SLIDE.text), QColor(SLIDE.muted), QColor("#C8CCD2")
+T = TypeVar("T")
 
 
 def frame_options(task: Task) -> FrameOptions:
@@ -165,28 +168,45 @@ def _variant(sheet: Sheet, lang: str) -> str:
     return "" if sheet.variant is None else worksheet_word(lang, "variant", number=sheet.variant)
 
 
-def _pdf(sheets: Sequence[Sheet], lang: str, key: bool) -> bytes:
+def _pdf_steps(sheets: Sequence[Sheet], lang: str, key: bool) -> Generator[None, None, bytes]:
+    """Paint the sheets (or their keys) as one PDF, yielding after each task; the bytes."""
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     heading_word = "key" if key else "sheet"
     writer = _writer(buffer, worksheet_word(lang, heading_word, title=sheets[0].title))
     pages: _Pages | None = None
-    for sheet in sheets:
-        heading = worksheet_word(lang, heading_word, title=sheet.title)
-        variant = _variant(sheet, lang)
-        if pages is None:
-            pages = _Pages(writer, heading, variant, lang)
-        else:
-            pages.new_sheet(heading, variant)
-        if not key:
-            pages.text(worksheet_word(lang, "name_line"), BODY_SIZE)
-        for task in sheet.tasks:
-            _task(pages, task, lang, key)
-    assert pages is not None
-    pages.finish()
-    buffer.close()
+    try:
+        for sheet in sheets:
+            heading = worksheet_word(lang, heading_word, title=sheet.title)
+            variant = _variant(sheet, lang)
+            if pages is None:
+                pages = _Pages(writer, heading, variant, lang)
+            else:
+                pages.new_sheet(heading, variant)
+            if not key:
+                pages.text(worksheet_word(lang, "name_line"), BODY_SIZE)
+            for task in sheet.tasks:
+                _task(pages, task, lang, key)
+                yield
+    finally:  # also when the painting is dropped half way (Cancel)
+        if pages is not None:
+            pages.finish()
+        buffer.close()
     return searchable_pdf(bytes(data.data()))
+
+
+def _pdf(sheets: Sequence[Sheet], lang: str, key: bool) -> bytes:
+    return _finished(_pdf_steps(sheets, lang, key))
+
+
+def _finished(steps: Generator[None, None, T]) -> T:
+    """Run ``steps`` to its end; what it returns."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as end:
+            return cast(T, end.value)
 
 
 def _task(pages: _Pages, task: Task, lang: str, key: bool) -> None:
@@ -254,47 +274,96 @@ def _intro_slide(sheet: Sheet, task: Task, lang: str) -> Slide:
     return Slide(title, shapes, task.exercise.prompt.text(lang), SLIDE.background)
 
 
-def sheet_slides(sheets: Sequence[Sheet], lang: str) -> Iterator[Slide]:
-    """Each task's words, then its frames as editable slides (blanks as empty table cells)."""
+def task_slides(sheet: Sheet, task: Task, lang: str) -> Iterator[Slide]:
+    """The task's words, then its frames as editable slides (blanks as empty table cells)."""
     sheet_shape = sheet_size("16:9")
-    for sheet in sheets:
-        for task in sheet.tasks:
-            yield _intro_slide(sheet, task, lang)
-            for frame in task_frames(task, lang):
-                yield editable_slide(frame, task.exercise.prompt.text(lang), sheet_shape,
-                                     FRAME_SIZE)
+    yield _intro_slide(sheet, task, lang)
+    for frame in task_frames(task, lang):
+        yield editable_slide(frame, task.exercise.prompt.text(lang), sheet_shape, FRAME_SIZE)
 
 
-def write_sheet_pptx(path: Path, sheets: Sequence[Sheet], lang: str) -> int:
-    """Write the editable deck through a temporary file; the slide count."""
-    with atomic_file(path) as temp:
-        return write_pptx(temp, sheet_slides(sheets, lang), sheet=sheet_size("16:9"),
-                          font=typeface(), marks_font=marks_typeface(),
-                          title=worksheet_word(lang, "sheet", title=sheets[0].title))
+@dataclass(frozen=True)
+class PaintedWorksheets:
+    """A worksheet painted and composed (on the interface thread), ready to be written on any:
+    the sheet's PDF bytes, the key's (None unless asked) and the deck's slides (None unless
+    asked), with what the deck is set in."""
+
+    sheet: bytes
+    key: bytes | None
+    slides: tuple[Slide, ...] | None
+    title: str
+    typeface: str
+    marks_typeface: str
+
+
+def painting(sheets: Sequence[Sheet], lang: str, key: bool = False,
+             deck: bool = False) -> Generator[None, None, PaintedWorksheets]:
+    """Paint the sheet, and when asked its key and its deck's slides (Qt scenes and fonts: the
+    interface thread only), yielding after each task of each (:func:`painting_steps` of them);
+    what was painted."""
+    sheet = yield from _pdf_steps(sheets, lang, False)
+    key_bytes = (yield from _pdf_steps(sheets, lang, True)) if key else None
+    slides: list[Slide] | None = None
+    if deck:
+        slides = []
+        for sheet_of, task in ((s, task) for s in sheets for task in s.tasks):
+            slides.extend(task_slides(sheet_of, task, lang))
+            yield
+    return PaintedWorksheets(sheet, key_bytes, None if slides is None else tuple(slides),
+                             worksheet_word(lang, "sheet", title=sheets[0].title),
+                             typeface() if deck else "", marks_typeface() if deck else "")
+
+
+def painting_steps(sheets: Sequence[Sheet], key: bool = False, deck: bool = False) -> int:
+    """How many times :func:`painting` yields."""
+    return sum(len(sheet.tasks) for sheet in sheets) * (1 + key + deck)
+
+
+def paint_worksheets(sheets: Sequence[Sheet], lang: str, key: bool = False,
+                     deck: bool = False) -> PaintedWorksheets:
+    """:func:`painting` in one go."""
+    return _finished(painting(sheets, lang, key, deck))
+
+
+def write_painted(painted: PaintedWorksheets, out: Path, answers: Path | None = None,
+                  pptx: Path | None = None) -> list[Path]:
+    """Write what :func:`paint_worksheets` made (any thread): the sheet, then the key and the
+    deck where both were painted and given a path; the files written, in that order.
+
+    Raises
+    ------
+    ExportError
+        A file could not be written (the message names it); the files before it stay, and the
+        old file at its own path is left as it was.
+    """
+    write_file(out, painted.sheet)
+    written = [out]
+    if answers is not None and painted.key is not None:
+        write_file(answers, painted.key)
+        written.append(answers)
+    if pptx is not None and painted.slides is not None:
+        with atomic_file(pptx) as temp:
+            write_pptx(temp, painted.slides, sheet=sheet_size("16:9"), font=painted.typeface,
+                       marks_font=painted.marks_typeface, title=painted.title)
+        written.append(pptx)
+    return written
 
 
 def write_worksheets(sheets: Sequence[Sheet], lang: str, out: Path, answers: Path | None = None,
                      pptx: Path | None = None) -> list[Path]:
     """Write the sheet (PDF), and when asked its key (PDF) and its deck; the files written, in
-    that order. Both PDFs are painted before either is written.
+    that order. Everything is painted before anything is written (the window does the same in
+    two halves: :func:`paint_worksheets` here, :func:`write_painted` on a worker).
 
     Raises
     ------
     ExportError
         A file could not be written (the message names it); the files before it stay.
     """
-    sheet = sheet_pdf(sheets, lang)
-    key = key_pdf(sheets, lang) if answers is not None else b""
-    write_file(out, sheet)
-    written = [out]
-    if answers is not None:
-        write_file(answers, key)
-        written.append(answers)
-    if pptx is not None:
-        write_sheet_pptx(pptx, sheets, lang)
-        written.append(pptx)
-    return written
+    painted = paint_worksheets(sheets, lang, answers is not None, pptx is not None)
+    return write_painted(painted, out, answers, pptx)
 
 
-__all__ = ["frame_options", "key_pdf", "sheet_pdf", "sheet_slides", "task_frames",
-           "write_sheet_pptx", "write_worksheets"]
+__all__ = ["PaintedWorksheets", "frame_options", "key_pdf", "paint_worksheets", "painting",
+           "painting_steps", "sheet_pdf", "task_frames", "task_slides", "write_painted",
+           "write_worksheets"]

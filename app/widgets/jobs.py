@@ -107,6 +107,18 @@ class Job(QObject):
             self.done.emit(result)
 
 
+def progress_dialog(parent: QWidget, label: str, cancel: str, total: int = 0) -> QProgressDialog:
+    """A window-modal progress dialog with a Cancel button called ``cancel``, shown once the
+    work has taken :data:`SHOW_PROGRESS_AFTER_MS`; ``total`` 0: a busy bar. It stays open
+    until closed."""
+    dialog = QProgressDialog(label, cancel, 0, total, parent)
+    dialog.setWindowModality(Qt.WindowModality.WindowModal)
+    dialog.setMinimumDuration(SHOW_PROGRESS_AFTER_MS)
+    dialog.setAutoClose(False)
+    dialog.setAutoReset(False)
+    return dialog
+
+
 def run_with_progress(parent: QWidget, label: str, work: Callable[[threading.Event], Any],
                       finish_on_cancel: bool = False) -> Any:
     """Run ``work`` in a worker while a progress dialog with Cancel shows; its result.
@@ -125,12 +137,7 @@ def run_with_progress(parent: QWidget, label: str, work: Callable[[threading.Eve
         Whatever ``work`` raised.
     """
     job = Job(work)
-    dialog = QProgressDialog(label, QCoreApplication.translate("Progress", "Cancel"), 0, 0,
-                             parent)
-    dialog.setWindowModality(Qt.WindowModality.WindowModal)
-    dialog.setMinimumDuration(SHOW_PROGRESS_AFTER_MS)
-    dialog.setAutoClose(False)
-    dialog.setAutoReset(False)
+    dialog = progress_dialog(parent, label, QCoreApplication.translate("Progress", "Cancel"))
     outcome: dict[str, object] = {}
     loop = QEventLoop()
 

@@ -78,6 +78,7 @@ from app.window.swap_dialog import SwapTokensAction
 from app.window.timeline import Timeline
 from app.window.undo_actions import UndoActions
 from app.window.view_menu import ViewMenu
+from app.window.worksheet_action import WorksheetAction
 from engine import Scenario, ScenarioError, Trace
 from engine.safe_write import failure_reason
 
@@ -251,6 +252,7 @@ class StudioWindow(QMainWindow):
         self.texts.bind(self.export_action.setText, lambda: self.tr("&Export…"))
         self.export_action.setShortcut(QKeySequence("Ctrl+E"))
         self.export_action.triggered.connect(self.export_dialog)
+        self.worksheet = WorksheetAction(self, file_menu)
         file_menu.addSeparator()
         quit_action = file_menu.addAction("")
         self.texts.bind(quit_action.setText, lambda: self.tr("&Quit"))

@@ -9,7 +9,8 @@ repository root.
   variants (drawn until the softmax discriminates), then three-layers' two variants; and one
   three-layers variant with the rule on the shares asked of every attention against only the
   two its exercises show (each more attention that must discriminate takes many more draws).
-- Painting F11's whole sheet and key as A4 PDF bytes.
+- Painting F11's whole sheet and key as A4 PDF bytes; and four variants' sheet, key and slides,
+  as File → Export worksheet… paints them on the interface thread (a task per event-loop turn).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from PySide6.QtWidgets import QApplication
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from app.export.worksheet import key_pdf, sheet_pdf  # noqa: E402
+from app.export.worksheet import key_pdf, paint_worksheets, sheet_pdf  # noqa: E402
 from app.export.worksheet_plan import choose_exercises, plan_sheets  # noqa: E402
 from app.model.examples import example_path  # noqa: E402
 from engine import compute, load_scenario  # noqa: E402
@@ -55,6 +56,9 @@ def main() -> None:
     sheets = plan_sheets(f11, every, "en")
     report("paint F11's sheet and key (PDF)", timed(
         lambda: (sheet_pdf(sheets, "en"), key_pdf(sheets, "en")), 5))
+    four = plan_sheets(f11, every, "en", 4, 1)
+    report("paint 4 variants: sheet, key, slides", timed(
+        lambda: paint_worksheets(four, "en", key=True, deck=True), 3))
 
 
 if __name__ == "__main__":
