@@ -18,6 +18,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QFileDialog, QLabel, QProgressDialog, QPushButton
 from pytestqt.qtbot import QtBot
 
+import app.export.worksheet_dialog
 import engine.safe_write as safe_write
 from app.cli import main
 from app.export.worksheet_dialog import WorksheetDialog
@@ -26,6 +27,7 @@ from app.model.examples import example_path
 from app.window.studio import StudioWindow
 from engine import load_scenario, parse_scenario
 from tests.app.driving import Dialogs, close_window, open_window
+from tests.app.test_window_big_documents import slowly
 from tests.examples import EXAMPLES
 
 
@@ -142,11 +144,16 @@ def test_the_dialog_writes_what_the_command_line_writes(
 
 
 @pytest.mark.parametrize(("example", "variants", "label"), [
-    ("three-layers", 2, "Computing the worksheet…"),  # two variants take seconds to draw
+    ("three-layers", 2, "Computing the worksheet…"),  # planning slowed below
     ("f11", 10, "Drawing the worksheet's pages…"),  # 140 slides and 140 pages take seconds
 ])
 def test_cancel_writes_nothing(qtbot: QtBot, tmp_path: Path, dialogs: Dialogs, example: str,
-                               variants: int, label: str) -> None:
+                               variants: int, label: str,
+                               monkeypatch: pytest.MonkeyPatch) -> None:
+    # Drawing the variants takes 0.1–3 s by what earlier tests left cached: slowed, Cancel
+    # always comes while planning.
+    monkeypatch.setattr(app.export.worksheet_dialog, "plan_sheets",
+                        slowly(app.export.worksheet_dialog.plan_sheets, 1.5))
     window = open_window(qtbot, example)
     out = tmp_path / "out"
     out.mkdir()
