@@ -60,6 +60,8 @@ class BarsSpec:
         of its numbers); the bars' height and pitch grow with it.
     bar_length
         How long a bar of probability 1 is.
+    legend
+        The lines under the chart (a line each; empty: none, the draw's lines follow it).
     ids
         The vocabulary id of each entry, which a click on its bar picks (empty: the entry's
         own index; the draw's chart lists some entries, most probable first).
@@ -134,10 +136,12 @@ class ProbabilityBars(QGraphicsObject):
             x = column * (group_width + COLUMN_GAP)
             y_by_column[column] = self._group(position, heading, x, y_by_column[column],
                                               label_width) + GROUP_GAP
-        if spec.legend:  # none: the chart ends at its last bar (the draw's lines follow it)
-            legend = TextItem(spec.legend, theme, size=12, role="muted")
+        y = max(y_by_column)
+        for line in spec.legend.splitlines():  # none: the chart ends at its last bar
+            legend = TextItem(line, theme, size=12, role="muted")
             legend.setParentItem(self)
-            legend.setPos(0, max(y_by_column))
+            legend.setPos(0, y)
+            y += legend.boundingRect().height()
         self._rect = self.childrenBoundingRect()
 
     def _group(self, position: int, heading: str, x: float, y: float,

@@ -6,6 +6,10 @@ picture fits; each step may wrap its rows (wide steps) or set rows side by side 
 get there. The worked row is not part of that measure: it gets its own band beside or below the
 picture, so it only ever shrinks the steps that show it. Presentation lays each frame out for
 its screen alone (:func:`compose_alone`): the arrangement that lets that one frame be largest.
+A document whose one scale would print its numbers too small to read anywhere (under
+:data:`FRAME_BY_FRAME_UNDER`: a GPT-2 layer, whose head-by-head slices are 64 numbers wide) is laid
+out frame by frame in the window and exports too, each frame at its own scale; a frame by itself
+still under its legible size draws the grids too wide to print legibly on its sheet as heat maps.
 Measuring lays out every step several times, so each step's result is cached by what decides its
 sizes (shapes, tokens, the options that change the picture, the widest printed numbers of the
 arrays it shows), not by the values: an edit or a step change that keeps those reuses it, and an
@@ -25,6 +29,7 @@ from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
 
 from app.canvas.context import FrameOptions, LayoutContext
+from app.canvas.heat import HEAT_HEIGHT, HEAT_WIDTH, USUAL_HEAT, HeatLimits, heat_within
 from app.canvas.layout import (
     PARTS,
     ROWS_AFTER,
@@ -55,6 +60,15 @@ WRAPS: tuple[float, ...] = (5600.0, 4500.0, 3600.0, 2900.0, 2300.0, 1850.0, 1500
 Between 1500 and 960 the steps are finer: there one part moving below another (RoPE's angles
 above its rows, the arrows under a 10-token mix) decides whether a presentation sheet's
 numbers reach a back row."""
+FRAME_BY_FRAME_UNDER = 0.7
+"""A document whose one scale is under this (a grid's digits under 1 % of the sheet's height,
+about 10 px on a 1080-line slide; the built-in examples are at 1.28 or more) is laid out frame by
+frame, each frame at its own scale (:func:`one_scale_legible`)."""
+HEAT_SHARES = (1.0, 0.7, 0.5, 0.35)
+"""The shares of :data:`~app.canvas.heat.HEAT_WIDTH` × :data:`~app.canvas.heat.HEAT_HEIGHT` a
+frame by itself still under its legible size tries for its heat maps, largest first (a GPT-2
+layer's norm step, three maps and two rows of parameters, reaches 24 px on a 1080-line screen
+at half)."""
 CACHE_SIZE = 1024
 """Steps' fits (and the arrays each step shows) kept, the least recently used dropped first."""
 
@@ -77,6 +91,9 @@ class Composition:
     part: int | None = None
     """The half of a step split over two slides this composition lays out (0 or 1;
     :func:`compose_alone`); None: the whole step."""
+    heat: HeatLimits = USUAL_HEAT
+    """When a grid is a heat map and how large (:func:`~app.canvas.heat.heat_within`: earlier
+    and smaller for a frame alone that needs it to be legible)."""
 
 
 class Group(QGraphicsObject):
@@ -221,31 +238,41 @@ def compose(trace: Trace, options: FrameOptions, area: QSizeF,
                        tuple(provisional))
 
 
+def one_scale_legible(composition: Composition) -> bool:
+    """Whether the document's one scale keeps its numbers readable: else each frame is laid out
+    by itself (:data:`FRAME_BY_FRAME_UNDER`)."""
+    return composition.scale >= FRAME_BY_FRAME_UNDER
+
+
 def compose_alone(trace: Trace, options: FrameOptions, area: QSizeF, index: int,
                   legible: float = 0.0, part: int | None = None,
-                  split: bool = False) -> Composition:
+                  split: bool = False, arrows: bool = False) -> Composition:
     """Step ``index`` laid out for ``area`` by itself: the arrangement at which it (with its
     worked row) is largest, and that scale, the rows after a source arranged each way
     (:data:`~app.canvas.layout.ROWS_AFTER`). Only that step is measured; the other steps'
     wraps are left natural. When that scale is under ``legible`` the step is measured again
     without the shares' arrows (every share is still printed in its shares grid), and drawn so
-    when that is larger.
+    when that is larger; when it is still under, again with the grids too wide or tall to print
+    legibly on the sheet (``area`` over ``legible``) drawn as heat maps, of
+    :data:`HEAT_SHARES` of their usual extent until it reaches ``legible``.
 
     With ``part`` (presentation: 0, 1, or −1 for the last), a step still under ``legible``
     that is drawn larger as two slides, each half by itself
     (:func:`~app.canvas.layout.part_rows`), is laid out as that half; ``split`` takes the
-    split as decided (the frame's heading says so already)."""
+    split as decided (the frame's heading says so already). With ``arrows`` (a frame laid out
+    by itself in the window or an export, :func:`one_scale_legible`) the arrows are kept."""
     ctx = LayoutContext(trace, options)
     document = _document(trace, options, area)
     if part is None:
-        return _alone(ctx, document, index, area, legible)
-    whole = None if split else _alone(ctx, document, index, area, legible)
+        return _alone(ctx, document, index, area, legible, arrows)
+    whole = None if split else _alone(ctx, document, index, area, legible, arrows)
     if whole is not None and (whole.scale >= legible or not _splits(ctx, index, area)):
         return whole
     halves = []
     for half in range(PARTS):
         with showing_part(half):
-            halves.append(_alone(ctx, (*document, "part", half), index, area, legible))
+            halves.append(_alone(ctx, (*document, "part", half), index, area, legible,
+                                 arrows))
     if whole is not None and min(h.scale for h in halves) <= whole.scale * (1 + 1e-9):
         return whole
     shown = part % PARTS
@@ -261,26 +288,46 @@ def _splits(ctx: LayoutContext, index: int, area: QSizeF) -> bool:
 
 
 def _alone(ctx: LayoutContext, document: tuple[object, ...], index: int, area: QSizeF,
-           legible: float) -> Composition:
+           legible: float, keep_arrows: bool = False) -> Composition:
     """Step ``index`` (or the half :func:`~app.canvas.layout.showing_part` says) as large as
     it is drawn by itself: see :func:`compose_alone`."""
-    wrap, whole = _largest(ctx, document, index, area)
-    after = ROWS_AFTER[0]
-    if _has_rows_after(ctx, index, area):
-        for other in ROWS_AFTER[1:]:
-            with rows_after(other):
-                other_wrap, larger = _largest(ctx, (*document, other), index, area)
-            if larger > whole * (1 + 1e-9):
-                wrap, whole, after = other_wrap, larger, other
+    ways = ROWS_AFTER if _has_rows_after(ctx, index, area) else ROWS_AFTER[:1]
+    wrap, whole, after = _arranged(ctx, document, index, area, ways)
     arrows = True
-    if whole < legible:
+    if whole < legible and not keep_arrows:
         with dropping_arrows(), rows_after(after):
             bare, larger = _largest(ctx, (*document, "no arrows", after), index, area)
         if larger > whole * (1 + 1e-9):
             wrap, whole, arrows = bare, larger, False
+    heat = USUAL_HEAT
+    for share in HEAT_SHARES:
+        if whole >= legible:
+            break
+        limits = HeatLimits(min(heat.from_width, area.width() / legible),
+                            min(heat.from_height, area.height() / legible),
+                            HEAT_WIDTH * share, HEAT_HEIGHT * share)
+        with heat_within(limits), dropping_arrows(not arrows):
+            heated, larger, way = _arranged(ctx, (*document, limits, arrows), index, area, ways)
+        if larger > whole * (1 + 1e-9):
+            wrap, whole, heat, after = heated, larger, limits, way
     wraps: list[float | None] = [None] * len(ctx.trace.steps)
     wraps[index] = wrap
-    return Composition(_clamped(whole), tuple(wraps), arrows=arrows, rows_after=after)
+    return Composition(_clamped(whole), tuple(wraps), arrows=arrows, rows_after=after,
+                       heat=heat)
+
+
+def _arranged(ctx: LayoutContext, document: tuple[object, ...], index: int, area: QSizeF,
+              ways: tuple[str, ...]) -> tuple[float | None, float, str]:
+    """The wrap and arrangement of the rows after a source (of ``ways``) at which step
+    ``index`` is largest, and that scale."""
+    wrap, whole = _largest(ctx, document, index, area)
+    after = ways[0]
+    for other in ways[1:]:
+        with rows_after(other):
+            other_wrap, larger = _largest(ctx, (*document, other), index, area)
+        if larger > whole * (1 + 1e-9):
+            wrap, whole, after = other_wrap, larger, other
+    return wrap, whole, after
 
 
 def _has_rows_after(ctx: LayoutContext, index: int, area: QSizeF) -> bool:

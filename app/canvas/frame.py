@@ -24,9 +24,11 @@ from app.canvas.compose import (
     fit_scale,
     lay_out,
     measure,
+    one_scale_legible,
 )
 from app.canvas.context import SHEET_HEIGHT, FrameOptions, LayoutContext, sheet_size
 from app.canvas.grid import NUMBER_SIZE
+from app.canvas.heat import heat_within
 from app.canvas.layout import (
     PARTS,
     TextItem,
@@ -276,7 +278,7 @@ class FrameItem(Sheet):
         if self._footer is not None:  # drawn (and read in SVG) heading, picture, footer
             self.body.stackBefore(self._footer)
         with dropping_arrows(not composition.arrows), rows_after(composition.rows_after), \
-                showing_part(composition.part):
+                showing_part(composition.part), heat_within(composition.heat):
             covered = lay_out(self.context, self.step_index, self.body,
                               composition.wraps[self.step_index], self.area.size())
         self.picture_scale = min(most, fit_scale(covered, self.area.size()))
@@ -286,14 +288,18 @@ class FrameItem(Sheet):
                          centre.y() - covered.center().y() * self.picture_scale)
 
     def _composed(self, quick: bool) -> Composition:
-        """The composition this frame is laid out by: its own when ``alone``, else the
+        """The composition this frame is laid out by: its own when ``alone`` or when the
+        document's one scale is too small to read (:func:`one_scale_legible`), else the
         document's (``quick``: measuring only this step again, see :func:`compose`)."""
-        if self.alone:
-            return compose_alone(self.trace, self.options, self.area.size(), self.step_index,
-                                 legible_share(self._screen) * self._rect.height()
-                                 / digit_height(NUMBER_SIZE), self._part, self._split)
-        return compose(self.trace, self.options, self.area.size(),
-                       self.step_index if quick else None)
+        if not self.alone:
+            shared = compose(self.trace, self.options, self.area.size(),
+                             self.step_index if quick else None)
+            if one_scale_legible(shared):
+                return shared
+        return compose_alone(self.trace, self.options, self.area.size(), self.step_index,
+                             legible_share(self._screen) * self._rect.height()
+                             / digit_height(NUMBER_SIZE), self._part, self._split,
+                             arrows=not self.alone)
 
     def _footer_up(self, footer: TextItem, subtitle: TextItem, margin: float,
                    unit: float) -> bool:

@@ -28,11 +28,10 @@ from PySide6.QtWidgets import (
 
 from app.canvas.cividis import CIVIDIS_ARGB
 from app.canvas.heat import (
-    HEAT_HEIGHT,
-    HEAT_WIDTH,
     ZOOMED_CELLS,
     block_means,
     block_shape,
+    heat_limits,
     needs_heat,
     span_text,
 )
@@ -348,8 +347,9 @@ class MatrixGrid(QGraphicsObject):
         """Drawn as a heat map (:mod:`app.canvas.heat`): its cells squeezed into a bounded
         extent, its colours by blocks, its numbers only when zoomed in."""
         if self.heat:
-            self.cell_width = min(self.cell_width, HEAT_WIDTH / cols)
-            self.cell_height = min(CELL_HEIGHT, HEAT_HEIGHT / rows)
+            limits = heat_limits()
+            self.cell_width = min(self.cell_width, limits.width / cols)
+            self.cell_height = min(CELL_HEIGHT, limits.height / rows)
         self._row_ticks = self._ticks(rows, self.cell_height >= CELL_HEIGHT)
         self._col_ticks = self._ticks(cols, self.cell_width >= widest_col + 8.0)
         self.label_width = widest_advance(tuple(str(spec.row_labels[r]) for r in self._row_ticks),

@@ -12,6 +12,10 @@ draws the exact colours and the numbers of the cells in view once they are legib
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -34,9 +38,44 @@ ZOOMED_CELLS = 6000
 zoomed out further, the blocks' colours stand for them."""
 
 
+@dataclass(frozen=True)
+class HeatLimits:
+    """When a grid is drawn as a heat map (printed wider or taller than ``from_width`` ×
+    ``from_height`` units) and the largest extent of its cells then (``width`` × ``height``)."""
+
+    from_width: float = HEAT_FROM_WIDTH
+    from_height: float = HEAT_FROM_HEIGHT
+    width: float = HEAT_WIDTH
+    height: float = HEAT_HEIGHT
+
+
+USUAL_HEAT = HeatLimits()
+"""The limits every grid is laid out by but a frame by itself that needs smaller heat maps."""
+_LIMITS: ContextVar[HeatLimits] = ContextVar("heat_limits", default=USUAL_HEAT)
+"""The heat-map limits in force (:func:`heat_limits`)."""
+
+
+def heat_limits() -> HeatLimits:
+    """The heat-map limits grids are laid out by now (:func:`heat_within`)."""
+    return _LIMITS.get()
+
+
+@contextmanager
+def heat_within(limits: HeatLimits) -> Iterator[None]:
+    """Lay out grids with ``limits``: a frame laid out by itself whose printed grids could not
+    be legible on its sheet at any scale (a GPT-2 layer's 8 × 64 slices of one head) draws them
+    as heat maps, and its heat maps smaller so that their labels and the rest grow."""
+    token = _LIMITS.set(limits)
+    try:
+        yield
+    finally:
+        _LIMITS.reset(token)
+
+
 def needs_heat(rows: int, cols: int, cell_width: float, cell_height: float) -> bool:
     """Whether a grid of ``rows × cols`` cells of this size is drawn as a heat map."""
-    return cols * cell_width > HEAT_FROM_WIDTH or rows * cell_height > HEAT_FROM_HEIGHT
+    limits = _LIMITS.get()
+    return cols * cell_width > limits.from_width or rows * cell_height > limits.from_height
 
 
 def block_shape(rows: int, cols: int) -> tuple[int, int]:

@@ -97,6 +97,11 @@ def _projection_group(ctx: LayoutContext, step: Step, parent: QGraphicsItem, src
             parts += ["+", ctx.grid(parameter_path(step, f"b{weight[1]}"))]
         rows.append([*parts, "=", result])
         pairs.append((factor, result))
+    if len(rows) > 1:  # presentation may show Q and K, then V, as two slides
+        shown = part_rows(rows)
+        pairs = [pair for row, pair in zip(rows, pairs, strict=True)
+                 if any(row is kept for kept in shown)]
+        rows = [list(row) for row in shown]
     if rows_arrangement() == "corner" and all(len(parts) == 3 for parts in rows):  # no bias
         line = [source_grid, "·", *(part for parts in rows for part in parts)]
         corner = cornered(source_grid, pairs, row_width(line), _word(ctx, "corner_note"),

@@ -137,18 +137,20 @@ def probability_bars(ctx: LayoutContext, step: Step, compact: bool = False) -> P
     titles = [word(ctx, "probs_receiver", token=ctx.tokens[p]) if p == ctx.receiver
               else ctx.tokens[p] for p in positions]
     notes = [word(ctx, "probs_legend")]
+    cut = probs.shape[1] > MANY_ENTRIES
     if many:
         notes.append(word(ctx, "probs_receiver_only", n=ctx.n))
-    if probs.shape[1] > MANY_ENTRIES:
+    if cut:
         notes.append(word(ctx, "probs_top", k=TOP_ENTRIES, v=probs.shape[1]))
     columns = len(positions) if compact else 2 if len(positions) > 2 else 1
     left_out = probs.shape[1] - TOP_ENTRIES
     others = {p: (word(ctx, "probs_others", count=f"{left_out:,}"),
                   others_sum(probs[p], entries_shown(probs[p])))
-              for p in positions} if probs.shape[1] > MANY_ENTRIES else {}
+              for p in positions} if cut else {}
     spec = BarsSpec(probs=probs, vocab=ctx.vocab, positions=positions, receiver=ctx.receiver,
                     group_titles=titles, title=word(ctx, "probs_title"),
-                    legend="; ".join(notes), columns=columns, places=ctx.places,
+                    legend=("\n" if cut else "; ").join(notes),  # cut: a note a line
+                    columns=columns, places=ctx.places,
                     text_size=NUMBER_SIZE, bar_length=COMPACT_BAR if compact else BAR_LENGTH,
                     others=others)
     return ProbabilityBars(spec, ctx.theme)

@@ -21,8 +21,10 @@ from engine import parse_scenario
 from engine.numbers import NumberFormat, Spread
 from tests.app.driving import DEFAULT_SIZE, close_window
 
-N, D, FFN = 3, 16, 320
-"""W1 is 16 × 320: 5,120 numbers, above the 4,096 from which a grid's work is remembered."""
+N, D, FFN = 3, 16, 400
+"""W1 is 16 × 400: 6,400 numbers, above the 4,096 from which a grid's work is remembered and
+the 6,000 a heat map in view paints one by one (the document is laid out frame by frame, its
+FFN large enough for that: with every cell painted, each paint reads them all)."""
 
 
 @pytest.fixture
