@@ -72,9 +72,16 @@ def heat_within(limits: HeatLimits) -> Iterator[None]:
         _LIMITS.reset(token)
 
 
+PRINTED_ALWAYS = 32
+"""A grid of at most this many rows and columns prints its numbers under any limits: a small
+frame by itself (a comparison's half) shrinks rather than hide them in a heat map."""
+
+
 def needs_heat(rows: int, cols: int, cell_width: float, cell_height: float) -> bool:
     """Whether a grid of ``rows × cols`` cells of this size is drawn as a heat map."""
     limits = _LIMITS.get()
+    if limits != USUAL_HEAT and max(rows, cols) <= PRINTED_ALWAYS:
+        return False
     return cols * cell_width > limits.from_width or rows * cell_height > limits.from_height
 
 
