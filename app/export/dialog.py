@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
@@ -52,6 +51,7 @@ from app.model.run import run_tokens
 from app.model.sheet import ASPECTS, DEFAULT_ASPECT, sheet_size
 from app.texts import LANGUAGE_NAMES, LANGUAGES
 from app.texts.run_words import in_run
+from app.widgets.form_dialog import lay_out_with_buttons, path_field
 from app.window.preferences import app_settings
 from engine import Trace
 from engine.numbers import DECIMAL_CHOICES
@@ -240,29 +240,14 @@ class ExportDialog(QDialog):
         self.destination_edit = QLineEdit()
         self.browse_button = QPushButton(self.tr("Browse…"))
         self.browse_button.setAccessibleName(self.tr("Choose where to save"))
-        destination = QWidget()
-        destination_layout = QHBoxLayout(destination)
-        destination_layout.setContentsMargins(0, 0, 0, 0)
-        destination_layout.addWidget(self.destination_edit, 1)
-        destination_layout.addWidget(self.browse_button)
+        destination = path_field(self.destination_edit, self.browse_button)
         self.destination_label = self._labelled(form, self.tr("Save &to:"), destination,
                                                 self.tr("Destination"))
         self.destination_label.setBuddy(self.destination_edit)
         self.destination_edit.setAccessibleName(self.tr("Destination file or folder"))
 
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                        | QDialogButtonBox.StandardButton.Cancel)
-        self.export_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.export_button.setText(self.tr("Export"))
-        self.export_button.setAccessibleName(self.tr("Export"))
-        self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setAccessibleName(
-            self.tr("Cancel"))
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.buttons)
-
-        self.buttons.accepted.connect(self.export)
-        self.buttons.rejected.connect(self.reject)
+        self.buttons, self.export_button = lay_out_with_buttons(
+            self, form, self.tr("Export"), self.tr("Cancel"), self.export)
         self.browse_button.clicked.connect(self.browse)
         self.format_box.currentIndexChanged.connect(self._format_changed)
         self.steps_group.buttonToggled.connect(self._update_enabled)

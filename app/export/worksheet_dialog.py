@@ -21,16 +21,13 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFileDialog,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QMessageBox,
     QPushButton,
     QSpinBox,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -49,6 +46,7 @@ from app.model.cancel import CancelledError
 from app.texts import LANGUAGE_NAMES, LANGUAGES
 from app.texts.problems import problem_words
 from app.texts.worksheet_dialog_words import worksheet_dialog_word
+from app.widgets.form_dialog import lay_out_with_buttons, path_field
 from app.widgets.jobs import progress_dialog, run_with_progress
 from engine import Scenario, ScenarioError
 
@@ -127,11 +125,7 @@ class WorksheetDialog(QDialog):
         self.sheet_edit = QLineEdit(str(sheet))
         self.browse_button = QPushButton(self._word("browse"))
         self.browse_button.setAccessibleName(self._word("browse_name"))
-        where = QWidget()
-        where_row = QHBoxLayout(where)
-        where_row.setContentsMargins(0, 0, 0, 0)
-        where_row.addWidget(self.sheet_edit, 1)
-        where_row.addWidget(self.browse_button)
+        where = path_field(self.sheet_edit, self.browse_button)
         label = QLabel(self._word("save_to"))
         label.setBuddy(self.sheet_edit)
         self.sheet_edit.setAccessibleName(self._word("save_to_name"))
@@ -148,17 +142,8 @@ class WorksheetDialog(QDialog):
         self.deck_edit = QLineEdit(str(deck_beside(sheet)))
         self._row(form, "deck_to", self.deck_edit, "deck_to_name")
 
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                        | QDialogButtonBox.StandardButton.Cancel)
-        self.export_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.export_button.setText(self._word("export"))
-        self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(
-            self._word("cancel"))
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.buttons)
-        self.buttons.accepted.connect(self.export)
-        self.buttons.rejected.connect(self.reject)
+        self.buttons, self.export_button = lay_out_with_buttons(
+            self, form, self._word("export"), self._word("cancel"), self.export)
         self.browse_button.clicked.connect(self.browse)
         self.sheet_edit.textEdited.connect(self._name_beside)
         self.variants_spin.valueChanged.connect(self._update_enabled)
