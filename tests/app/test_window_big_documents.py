@@ -32,6 +32,11 @@ from engine.io import dump_scenario
 from tests.app.driving import Dialogs
 
 RESPONSIVE_MS = 100
+"""How long an edit may take to return: the event loop is not held longer."""
+FROZEN_MS = 250
+"""A gap between 10-ms ticks this long means the slowed work (600 ms or more) ran on the event
+loop. Shorter gaps are the machine's noise: a loaded 2-core machine delays a tick past 100 ms now
+and then (101 ms was seen in a full run), which is no sign of the work being on this thread."""
 
 
 @pytest.fixture(autouse=True)
@@ -125,7 +130,7 @@ def test_an_edit_computes_in_a_worker_while_the_window_keeps_answering(
         assert window.findChild(app.window.studio.BusyIndicator).isVisibleTo(window)
         qtbot.waitUntil(lambda: not window.state.busy, timeout=5000)
     assert edit_ms < RESPONSIVE_MS
-    assert ticks.longest < RESPONSIVE_MS and len(ticks.gaps) > 20
+    assert ticks.longest < FROZEN_MS and len(ticks.gaps) > 20
     trace = window.state.trace
     assert trace.scenario is window.state.scenario
     expected = np.array([[1.0, 1.0], [1.0, -1.0]]) @ np.asarray(trace.scenario.attention.Wq)
@@ -191,7 +196,7 @@ def test_saving_runs_in_a_worker_and_the_file_reads_back(
     with Ticks() as ticks:
         monkeypatch.setattr(app.files.saving, "dump_scenario", slowly(dump_scenario, 0.6, ticks))
         assert window.save()
-    assert max(ticks.during_work) < RESPONSIVE_MS, ticks.during_work
+    assert max(ticks.during_work) < FROZEN_MS, ticks.during_work
     assert len(ticks.during_work) > 20
     assert load_scenario(tmp_path / "big.qkv.json").X.tolist() == [[1.0, 4.0], [1.0, -1.0]]
     assert window.state.undo_stack.isClean()
@@ -225,7 +230,7 @@ def test_opening_a_big_file_reads_it_in_another_process(
         monkeypatch.setattr(app.files.reading, "load_computed", slowly(
             app.files.opening.load_computed, 0.4, ticks))
         assert window.open_path(example_path("g01"))
-    assert max(ticks.during_work) < RESPONSIVE_MS, ticks.during_work
+    assert max(ticks.during_work) < FROZEN_MS, ticks.during_work
     assert len(ticks.during_work) > 20
     expected = load_scenario(example_path("g01"))
     assert window.state.scenario.title == expected.title
@@ -272,7 +277,7 @@ def test_a_recovery_copy_is_written_in_a_worker(
         monkeypatch.setattr(app.files.recovery, "dump_scenario",
                             slowly(dump_scenario, 0.6, ticks))
         window.recovery.write_soon()
-    assert max(ticks.during_work) < RESPONSIVE_MS, ticks.during_work
+    assert max(ticks.during_work) < FROZEN_MS, ticks.during_work
     assert len(ticks.during_work) > 20
     assert load_scenario(window.recovery.copy_path).X.tolist() == [[1.0, 4.0], [1.0, -1.0]]
 
