@@ -218,7 +218,6 @@ ENGLISH: dict[str, str] = {
     "tensor_unreadable": "cannot read the tensor {name} ({reason})",
     "tensor_shape": "the tensor {name} is {got}, and config.json makes it {expected}",
     "tokenizer_unreadable": "cannot be read as a tokenizer ({reason})",
-    "family_later": "\"{family}\" is not imported yet: this version imports {families}",
     "family_unknown": "{family} is not a family QKV Studio imports: it imports {families}",
     "rope_scaled": "RoPE scaling {kind} is not computed yet: QKV Studio turns by the plain "
                    "angles p·θᵢ only",

@@ -188,7 +188,6 @@ WORDS: dict[str, str] = {
     "tensor_unreadable": "无法读取张量 {name}（{reason}）",
     "tensor_shape": "张量 {name} 的形状是 {got}，而按 config.json 应为 {expected}",
     "tokenizer_unreadable": "无法作为分词器读取（{reason}）",
-    "family_later": "暂不支持导入“{family}”：这一版本支持 {families}",
     "family_unknown": "{family} 不是 QKV Studio 能导入的模型家族：支持的有 {families}",
     "rope_scaled": "暂不计算 RoPE 缩放 {kind}：QKV Studio 只按原始角度 p·θᵢ 旋转",
     "layer_scaled_scores": "暂不计算再除以层号的分数：QKV Studio 只除以 √d_k",

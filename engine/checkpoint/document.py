@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.checkpoint import bert, gemma, gpt2, llama, neox
+from engine.checkpoint import bert, gemma, gpt2, llama, neox, opt, phi, qwen3
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import CONFIG, Checkpoint
 from engine.checkpoint.layout import Parts, Sizes
@@ -21,7 +21,8 @@ from engine.writer import FORMAT_NAME, FORMAT_VERSION
 
 Layout = Callable[[Checkpoint, Config, list[int]], Parts]
 LAYOUTS: dict[str, Layout] = {"gpt2": gpt2.parts, "llama": llama.parts, "mistral": llama.parts,
-                              "qwen2": llama.parts, "gpt_neox": neox.parts, "gemma": gemma.parts,
+                              "qwen2": llama.parts, "qwen3": qwen3.parts, "gpt_neox": neox.parts,
+                              "gemma": gemma.parts, "phi": phi.parts, "opt": opt.parts,
                               "bert": bert.parts}
 """Each family's layout: the chosen layers' parts read from the checkpoint."""
 _RANGE = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?")

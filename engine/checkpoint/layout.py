@@ -3,17 +3,12 @@ before any weight) and its parts in the book's right-multiplication convention."
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import Checkpoint
 from engine.reader import FloatArray
-
-Tensor = Callable[..., FloatArray]
-"""``tensor(name, *shape)``: a checkpoint's tensor under a family's prefix, checked to have
-``shape``."""
 
 
 @dataclass(frozen=True)
@@ -47,13 +42,38 @@ class Parts:
     inputs: dict[str, Any] = field(default_factory=dict)
 
 
-def tensors(checkpoint: Checkpoint, prefix: str) -> Tensor:
+class Tensors:
+    """A checkpoint's tensors under a family's prefix (``model.``): ``tensors(name, *shape)``
+    reads one, checked to have ``shape``."""
+
+    def __init__(self, checkpoint: Checkpoint, prefix: str) -> None:
+        self.checkpoint = checkpoint
+        self.prefix = prefix
+
+    def __call__(self, name: str, *shape: int) -> FloatArray:
+        return self.checkpoint.tensor(self.prefix + name, shape)
+
+    def has(self, name: str) -> bool:
+        """Whether the checkpoint stores ``name`` under the prefix."""
+        return self.checkpoint.has(self.prefix + name)
+
+    def linear(self, into: dict[str, Any], keys: tuple[str, str], name: str, rows: int,
+               columns: int) -> None:
+        """The ``nn.Linear`` ``name`` (rows × columns, out × in) as the book's in × out matrix
+        under ``keys[0]``, and its bias under ``keys[1]`` where the checkpoint stores one."""
+        into[keys[0]] = linear(self(f"{name}.weight", rows, columns))
+        if self.has(f"{name}.bias"):
+            into[keys[1]] = self(f"{name}.bias", rows)
+
+    def norm(self, into: dict[str, Any], keys: tuple[str, str], name: str, d: int) -> None:
+        """A LayerNorm's weight and bias (d each) under ``keys`` (γ, β)."""
+        into[keys[0]] = self(f"{name}.weight", d)
+        into[keys[1]] = self(f"{name}.bias", d)
+
+
+def tensors(checkpoint: Checkpoint, prefix: str) -> Tensors:
     """The reader of the tensors whose names start with ``prefix`` (``model.``)."""
-
-    def tensor(name: str, *shape: int) -> FloatArray:
-        return checkpoint.tensor(prefix + name, shape)
-
-    return tensor
+    return Tensors(checkpoint, prefix)
 
 
 def unembedding(checkpoint: Checkpoint, config: Config, embedding: FloatArray, name: str, *,
@@ -73,4 +93,4 @@ def linear(weight: FloatArray) -> FloatArray:
     return transposed
 
 
-__all__ = ["Parts", "Sizes", "Tensor", "linear", "tensors", "unembedding"]
+__all__ = ["Parts", "Sizes", "Tensors", "linear", "tensors", "unembedding"]

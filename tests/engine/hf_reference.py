@@ -21,7 +21,8 @@ import numpy as np
 Array = np.ndarray
 DTYPES = {"F64": np.float64, "F32": np.float32, "F16": np.float16}
 FIXTURES = Path(__file__).resolve().parent / "checkpoints"
-FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "gpt_neox", "gemma", "bert")
+FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "gpt_neox", "gemma", "bert", "qwen3", "phi",
+            "opt")
 
 
 def stored(file: Path) -> dict[str, Array]:
