@@ -6,8 +6,9 @@ tokenizer.json trained here on one sentence. Run from the repository root:
 
 (every family, or the ones named). The folders are committed; running the script again writes
 the same bytes, except BERT's tokenizer.json, whose WordPiece trainer may number the ``##``
-pieces in another order (the committed one is kept: name the families you change). Writing the bfloat16
-fixture needs ``ml_dtypes`` (``pip install ml-dtypes``; the app itself does not).
+pieces in another order (the committed one is kept: name the families you change). Writing
+the bfloat16 fixtures needs ``ml_dtypes`` (``pip install ml-dtypes``; the app itself does
+not).
 """
 
 from __future__ import annotations

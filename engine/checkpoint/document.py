@@ -49,16 +49,17 @@ def choose_layers(choice: str | None, count: int) -> list[int]:
     return sorted(chosen)
 
 
-def import_checkpoint(folder: str | os.PathLike[str], text: str,
-                      layers: str | None = None) -> Scenario:
-    """The document of the checkpoint in ``folder`` computing ``text``.
+def import_checkpoint(folder: str | os.PathLike[str], text: str, layers: str | None = None,
+                      pair: str | None = None) -> Scenario:
+    """The document of the checkpoint in ``folder`` computing ``text`` (and ``pair`` after it,
+    as segment 1: BERT's sentence B, for a model with token types).
 
     Raises
     ------
     ScenarioError
         One line naming the place: a folder of another family, a missing file or tensor, a
-        tokenizer that does not fit the vocabulary, a text past the model's context, or a
-        model the engine's limits refuse.
+        tokenizer that does not fit the vocabulary, a text past the model's context, a pair
+        for a model without token types, or a model the engine's limits refuse.
     """
     checkpoint = Checkpoint(folder)
     config = Config(checkpoint.config, str(checkpoint.folder / CONFIG))
@@ -66,8 +67,11 @@ def import_checkpoint(folder: str | os.PathLike[str], text: str,
     sizes = Sizes.of(config)
     chosen = choose_layers(layers, sizes.layers)
     tokenizer = checkpoint.tokenizer()
-    tokens = tokenize(tokenizer, text, vocab=sizes.vocab, context=sizes.context)
+    tokens = tokenize(tokenizer, text, vocab=sizes.vocab, context=sizes.context, pair=pair)
     parts = LAYOUTS[family](checkpoint, config, chosen)
+    types = "type_table" in parts.inputs
+    if pair is not None and not types:
+        raise ScenarioError("text_pair", Refusal("pair_needs_types", family=family))
     title = f"{Path(folder).resolve().name} · {family}"
     if len(chosen) < sizes.layers:
         title += f" · {', '.join(f'L{k + 1}' for k in chosen)} / {sizes.layers}"
@@ -76,6 +80,8 @@ def import_checkpoint(folder: str | os.PathLike[str], text: str,
         "tokens": tokens.labels, "token_ids": tokens.ids, "embedding": parts.embedding}
     if parts.embedding_scale is not None:
         document["embedding_scale"] = parts.embedding_scale
+    if types:
+        document["token_types"] = tokens.types
     document.update({"positions": parts.positions, **parts.inputs, "layers": parts.layers})
     if parts.head:
         document["head"] = {**parts.head, "vocab": vocabulary(tokenizer, sizes.vocab)}

@@ -139,8 +139,9 @@ def build(family: str, folder: Path, seed: int, **changes: Any) -> Any:
     return model, tokenizer
 
 
-def run(model: Any, ids: list[int]) -> dict[str, Any]:
-    """transformers' numbers: shares and output of each layer (hooks), logits, probabilities."""
+def run(model: Any, ids: list[int], types: list[int] | None = None) -> dict[str, Any]:
+    """transformers' numbers: shares and output of each layer (hooks), logits, probabilities
+    (``types``: BERT's token_type_ids)."""
     stack = next(module for module in model.modules()
                  if isinstance(module, torch.nn.ModuleList))
     outputs: list[np.ndarray] = []
@@ -152,7 +153,8 @@ def run(model: Any, ids: list[int]) -> dict[str, Any]:
     hooks = [layer.register_forward_hook(keep) for layer in stack]
     try:
         with torch.no_grad():
-            result = model(torch.tensor([ids]), output_attentions=True)
+            given = {} if types is None else {"token_type_ids": torch.tensor([types])}
+            result = model(torch.tensor([ids]), output_attentions=True, **given)
     finally:
         for hook in hooks:
             hook.remove()
@@ -204,3 +206,23 @@ def test_the_imported_checkpoint_computes_what_transformers_computes(
         assert trace.arrays["probs"][-1].max() > 3 / trace.arrays["probs"].shape[1]
     else:
         assert np.ptp(trace.arrays["L2.weights"][:, -1, :], axis=0).max() > 0.05
+
+
+def test_a_text_pair_gives_berts_token_types_and_numbers_as_transformers_does(
+        tmp_path: Path) -> None:
+    model, tokenizer = build("bert", tmp_path, 60)
+    pair = "the dog ate 你爱我"
+    scenario = import_checkpoint(tmp_path, TEXT, pair=pair)
+    encoded = tokenizer(TEXT, pair, return_token_type_ids=True)
+    ids, types = list(scenario.token_ids or ()), list(scenario.token_types or ())
+    assert ids == encoded["input_ids"] and types == encoded["token_type_ids"]
+    assert types.count(1) == len(tokenizer(pair)["input_ids"]) - 1  # B and its [SEP]
+    trace, theirs = compute(scenario), run(model, ids, types)
+    untyped = run(model, ids)
+    for k in range(2):
+        name = f"L{k + 1}.norm2"
+        np.testing.assert_allclose(trace.arrays[f"L{k + 1}.weights"], theirs["shares"][k],
+                                   rtol=0, atol=1e-10)
+        np.testing.assert_allclose(trace.arrays[name], theirs["outputs"][k], rtol=0, atol=1e-10)
+        # Without the types transformers computes other rows: they are not a formality.
+        assert np.abs(untyped["outputs"][k] - trace.arrays[name]).max() > 0.01
