@@ -71,6 +71,40 @@ class Tensors:
         into[keys[1]] = self(f"{name}.bias", d)
 
 
+@dataclass(frozen=True)
+class Heads:
+    """The attention's sizes in a Llama-style config: width d, h query heads, g key/value heads
+    (``num_key_value_heads``, h when absent) of d_k columns each."""
+
+    d: int
+    heads: int
+    groups: int
+    d_k: int
+
+    @classmethod
+    def of(cls, config: Config, head_dim: int | None = None) -> Heads:
+        """``head_dim``: d_k when the config gives none (else d / h)."""
+        d = config.whole("hidden_size")
+        heads = config.whole("num_attention_heads")
+        return cls(d=d, heads=heads, groups=config.whole("num_key_value_heads", default=heads),
+                   d_k=config.whole("head_dim", default=head_dim or d // heads))
+
+
+def separate_projections(tensor: Tensors, size: Heads, at: str, output: str) -> dict[str, Any]:
+    """A causal, scaled attention from ``{at}q_proj``, ``k_proj``, ``v_proj`` and the output
+    projection ``{at}{output}`` (``nn.Linear``s, biases where stored), with ``kv_heads`` when
+    the key/value heads are grouped."""
+    attention: dict[str, Any] = {"heads": size.heads, "causal": True, "scale": True}
+    if size.groups != size.heads:
+        attention["kv_heads"] = size.groups
+    for keys, name, rows in ((("Wq", "bq"), "q_proj", size.heads * size.d_k),
+                             (("Wk", "bk"), "k_proj", size.groups * size.d_k),
+                             (("Wv", "bv"), "v_proj", size.groups * size.d_k)):
+        tensor.linear(attention, keys, at + name, rows, size.d)
+    tensor.linear(attention, ("Wo", "bo"), at + output, size.d, size.heads * size.d_k)
+    return attention
+
+
 def tensors(checkpoint: Checkpoint, prefix: str) -> Tensors:
     """The reader of the tensors whose names start with ``prefix`` (``model.``)."""
     return Tensors(checkpoint, prefix)
@@ -93,4 +127,5 @@ def linear(weight: FloatArray) -> FloatArray:
     return transposed
 
 
-__all__ = ["Parts", "Sizes", "Tensors", "linear", "tensors", "unembedding"]
+__all__ = ["Heads", "Parts", "Sizes", "Tensors", "linear", "separate_projections", "tensors",
+           "unembedding"]

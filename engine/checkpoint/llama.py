@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import Checkpoint
-from engine.checkpoint.layout import Parts, Sizes, tensors, unembedding
+from engine.checkpoint.layout import Heads, Parts, Sizes, separate_projections, tensors, unembedding
 
 PREFIX = "model."
 
@@ -24,10 +24,8 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bo
     does not say (else d / h); ``qk_norm``: each head's queries and keys are RMSNormed
     (``q_norm``, ``k_norm``) before RoPE (Qwen3)."""
     size = Sizes.of(config)
-    d = config.whole("hidden_size")
-    heads = config.whole("num_attention_heads")
-    groups = config.whole("num_key_value_heads", default=heads)
-    d_k = config.whole("head_dim", default=head_dim or d // heads)
+    shape = Heads.of(config, head_dim)
+    d, d_k = shape.d, shape.d_k
     hidden = config.whole("intermediate_size")
     block_keys = {"norm": "rmsnorm", "eps": config.number("rms_norm_eps", default=1e-6),
                   "placement": "pre"}
@@ -38,16 +36,9 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bo
     layers = []
     for k in chosen:
         at = f"layers.{k}."
-        attention: dict[str, Any] = {"heads": heads, "causal": True, "scale": True}
-        if groups != heads:
-            attention["kv_heads"] = groups
+        attention = separate_projections(tensor, shape, at + "self_attn.", "o_proj")
         if windows[k] is not None:
             attention["window"] = windows[k]
-        for keys, name, rows in ((("Wq", "bq"), "q_proj", heads * d_k),
-                                 (("Wk", "bk"), "k_proj", groups * d_k),
-                                 (("Wv", "bv"), "v_proj", groups * d_k)):
-            tensor.linear(attention, keys, f"{at}self_attn.{name}", rows, d)
-        tensor.linear(attention, ("Wo", "bo"), f"{at}self_attn.o_proj", d, heads * d_k)
         if qk_norm:
             attention.update({"qk_norm": "rmsnorm",
                               "gamma_q": tensor(at + "self_attn.q_norm.weight", d_k),

@@ -11,17 +11,15 @@ from typing import Any
 
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import Checkpoint
-from engine.checkpoint.layout import Parts, Sizes, tensors, unembedding
+from engine.checkpoint.layout import Heads, Parts, Sizes, separate_projections, tensors, unembedding
 
 PREFIX = "model."
 
 
 def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
     size = Sizes.of(config)
-    d = config.whole("hidden_size")
-    heads = config.whole("num_attention_heads")
-    groups = config.whole("num_key_value_heads", default=heads)
-    d_k = config.whole("head_dim", default=d // heads)
+    shape = Heads.of(config)
+    d, d_k = shape.d, shape.d_k
     hidden = config.whole("intermediate_size")
     eps = config.number("layer_norm_eps", default=1e-5)
     qk_norm = config.flag("qk_layernorm", False)
@@ -31,14 +29,7 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
     layers = []
     for k in chosen:
         at = f"layers.{k}."
-        attention: dict[str, Any] = {"heads": heads, "causal": True, "scale": True}
-        if groups != heads:
-            attention["kv_heads"] = groups
-        for keys, name, rows in ((("Wq", "bq"), "q_proj", heads * d_k),
-                                 (("Wk", "bk"), "k_proj", groups * d_k),
-                                 (("Wv", "bv"), "v_proj", groups * d_k)):
-            tensor.linear(attention, keys, f"{at}self_attn.{name}", rows, d)
-        tensor.linear(attention, ("Wo", "bo"), f"{at}self_attn.dense", d, heads * d_k)
+        attention = separate_projections(tensor, shape, at + "self_attn.", "dense")
         if qk_norm:
             attention["qk_norm"] = "layernorm"
             tensor.norm(attention, ("gamma_q", "beta_q"), f"{at}self_attn.q_layernorm", d_k)
