@@ -25,6 +25,8 @@ LAYOUTS: dict[str, Layout] = {"gpt2": gpt2.parts, "llama": llama.parts, "mistral
                               "gemma": gemma.parts, "phi": phi.parts, "opt": opt.parts,
                               "bert": bert.parts}
 """Each family's layout: the chosen layers' parts read from the checkpoint."""
+TYPED = ("bert",)
+"""The families whose layouts add token types (a ``type_table``): they read a text pair."""
 _RANGE = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?")
 
 
@@ -64,14 +66,13 @@ def import_checkpoint(folder: str | os.PathLike[str], text: str, layers: str | N
     checkpoint = Checkpoint(folder)
     config = Config(checkpoint.config, str(checkpoint.folder / CONFIG))
     family = config.family()
+    if pair is not None and family not in TYPED:
+        raise ScenarioError("text_pair", Refusal("pair_needs_types", family=family))
     sizes = Sizes.of(config)
     chosen = choose_layers(layers, sizes.layers)
     tokenizer = checkpoint.tokenizer()
     tokens = tokenize(tokenizer, text, vocab=sizes.vocab, context=sizes.context, pair=pair)
     parts = LAYOUTS[family](checkpoint, config, chosen)
-    types = "type_table" in parts.inputs
-    if pair is not None and not types:
-        raise ScenarioError("text_pair", Refusal("pair_needs_types", family=family))
     title = f"{Path(folder).resolve().name} · {family}"
     if len(chosen) < sizes.layers:
         title += f" · {', '.join(f'L{k + 1}' for k in chosen)} / {sizes.layers}"
@@ -80,7 +81,7 @@ def import_checkpoint(folder: str | os.PathLike[str], text: str, layers: str | N
         "tokens": tokens.labels, "token_ids": tokens.ids, "embedding": parts.embedding}
     if parts.embedding_scale is not None:
         document["embedding_scale"] = parts.embedding_scale
-    if types:
+    if family in TYPED:
         document["token_types"] = tokens.types
     document.update({"positions": parts.positions, **parts.inputs, "layers": parts.layers})
     if parts.head:

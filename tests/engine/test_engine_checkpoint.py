@@ -16,7 +16,7 @@ from safetensors.numpy import load_file, save_file
 from engine import ScenarioError, compute
 from engine.checkpoint import choose_layers, import_checkpoint
 from engine.checkpoint.config import FAMILIES as IMPORTED
-from engine.checkpoint.document import LAYOUTS
+from engine.checkpoint.document import LAYOUTS, TYPED
 from engine.checkpoint.opt import TABLE_ROWS
 from engine.scenario import Scenario
 from tests.engine.hf_reference import FAMILIES, FIXTURES, config_of, hf_forward, stored
@@ -42,6 +42,9 @@ def layer_output(scenario: Scenario, k: int) -> str:
 def test_every_family_the_config_accepts_has_a_layout_and_a_fixture() -> None:
     assert set(IMPORTED) == set(LAYOUTS) == set(FAMILIES)
     assert sorted(path.name for path in FIXTURES.iterdir()) == sorted(FAMILIES)
+    # The families that read a text pair are those whose layout adds token types.
+    assert [family for family in FAMILIES if imported(family).type_table is not None] == list(
+        TYPED)
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -199,10 +202,14 @@ def test_a_text_pair_is_berts_segment_b_with_token_type_1() -> None:
 
 
 def test_a_text_pair_is_refused_for_a_model_without_token_types() -> None:
-    with pytest.raises(ScenarioError) as caught:
-        import_checkpoint(FIXTURES / "gpt2", "the cat", pair="sat")
-    assert str(caught.value) == ("text_pair: a second text is read as segment B by a model with "
-                                 "token types (BERT); gpt2 has none: put it in the text")
+    # Before anything is tokenised or read: a pair past GPT-2's 16 positions is refused as a
+    # pair, not as too long.
+    for pair in ("sat", "the cat sat on the mat " * 4):
+        with pytest.raises(ScenarioError) as caught:
+            import_checkpoint(FIXTURES / "gpt2", "the cat", pair=pair)
+        assert str(caught.value) == ("text_pair: a second text is read as segment B by a model "
+                                     "with token types (BERT); gpt2 has none: put it in the "
+                                     "text")
 
 
 def test_bfloat16_widens_as_ml_dtypes_widens_it() -> None:
