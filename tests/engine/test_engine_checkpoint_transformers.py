@@ -66,10 +66,15 @@ SIZES: dict[str, dict[str, Any]] = {
 }
 VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     **{family: (family, {}) for family in FAMILIES},
+    "phi-2": ("phi", {"hidden_size": 16, "qk_layernorm": False, "num_key_value_heads": None,
+                      "partial_rotary_factor": 0.25}),
     "opt-350m": ("opt", {"do_layer_norm_before": False, "word_embed_proj_dim": 4}),
+    "opt-plain": ("opt", {"enable_bias": False, "layer_norm_elementwise_affine": False}),
 }
-"""Each case: its family and what it changes in the family's sizes (OPT-350m's shape: post-norm,
-no final norm, an embedding narrower than the layers, projected in and out)."""
+"""Each case: its family and what it changes in the family's sizes: Phi-2's shape (no QK-norm,
+no grouped heads, a quarter of each head's 8 columns turned); OPT-350m's (post-norm, no final norm, an
+embedding narrower than the layers, projected in and out); OPT without biases or norm
+weights."""
 FLOAT32_CASTS = ("LlamaRMSNorm", "MistralRMSNorm", "Qwen2RMSNorm", "Qwen3RMSNorm",
                  "GemmaRMSNorm")
 ROTARY = ("LlamaRotaryEmbedding", "MistralRotaryEmbedding", "Qwen2RotaryEmbedding",
