@@ -72,8 +72,8 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "opt-plain": ("opt", {"enable_bias": False, "layer_norm_elementwise_affine": False}),
 }
 """Each case: its family and what it changes in the family's sizes: Phi-2's shape (no QK-norm,
-no grouped heads, a quarter of each head's 8 columns turned); OPT-350m's (post-norm, no final norm, an
-embedding narrower than the layers, projected in and out); OPT without biases or norm
+no grouped heads, a quarter of each head's 8 columns turned); OPT-350m's (post-norm, no final
+norm, an embedding narrower than the layers, projected in and out); OPT without biases or norm
 weights."""
 FLOAT32_CASTS = ("LlamaRMSNorm", "MistralRMSNorm", "Qwen2RMSNorm", "Qwen3RMSNorm",
                  "GemmaRMSNorm")
