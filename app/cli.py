@@ -86,7 +86,7 @@ def _import_hf(args: argparse.Namespace) -> int:
     from engine.sidecar_write import JSON_NUMBERS
 
     try:
-        scenario = import_checkpoint(args.folder, args.text, args.layers)
+        scenario = import_checkpoint(args.folder, args.text, args.layers, args.text_pair)
         if args.out is not None:
             save_scenario(scenario, args.out)
             return 0
@@ -254,10 +254,14 @@ def _add_generate_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _add_import_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = ("Open a local Hugging Face checkpoint (gpt2, llama, mistral, qwen2, "
-                          "gpt_neox, gemma, bert) as a scenario document computing TEXT.")
+                          "qwen3, gpt_neox, gemma, phi, opt, bert) as a scenario document "
+                          "computing TEXT.")
     parser.add_argument("folder", metavar="DIR",
                         help="the checkpoint's folder: config.json, *.safetensors, tokenizer.json")
     parser.add_argument("--text", required=True, help="the text the model reads")
+    parser.add_argument("--text-pair", default=None,
+                        help="a second text after it, as segment B (token type 1), as BERT "
+                             "reads a sentence pair; only for models with token types")
     parser.add_argument("--layers", default=None,
                         help="only these layers, counted from 1: 1-2, 3 or 1,3-4 (default: all)")
     parser.add_argument("--out", default=None,

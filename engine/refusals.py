@@ -218,7 +218,6 @@ ENGLISH: dict[str, str] = {
     "tensor_unreadable": "cannot read the tensor {name} ({reason})",
     "tensor_shape": "the tensor {name} is {got}, and config.json makes it {expected}",
     "tokenizer_unreadable": "cannot be read as a tokenizer ({reason})",
-    "family_later": "\"{family}\" is not imported yet: this version imports {families}",
     "family_unknown": "{family} is not a family QKV Studio imports: it imports {families}",
     "rope_scaled": "RoPE scaling {kind} is not computed yet: QKV Studio turns by the plain "
                    "angles p·θᵢ only",
@@ -227,6 +226,8 @@ ENGLISH: dict[str, str] = {
     "tokenizer_vocabulary": "the tokenizer has {count} entries (ids 0 to {last}), more than the "
                             "{rows} rows of the model's embedding: it belongs to another model",
     "text_no_tokens": "the text gives no tokens: type at least one word",
+    "pair_needs_types": "a second text is read as segment B by a model with token types "
+                        "(BERT); {family} has none: put it in the text",
     "text_past_context": "the text is {count} tokens, more than the model's context of {limit} "
                          "positions",
     "layers_choice": "expected layers such as 1-2, 3 or 1,3-4, from 1 to {count}, got \"{got}\"",

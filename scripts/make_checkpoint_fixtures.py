@@ -2,15 +2,19 @@
 tests/engine/checkpoints/ with config.json, model.safetensors (seeded random weights) and a
 tokenizer.json trained here on one sentence. Run from the repository root:
 
-    .venv/bin/python scripts/make_checkpoint_fixtures.py
+    .venv/bin/python scripts/make_checkpoint_fixtures.py [FAMILY ...]
 
-The folders are committed; running the script again writes the same bytes. Writing the bfloat16
-fixture needs ``ml_dtypes`` (``pip install ml-dtypes``; the app itself does not).
+(every family, or the ones named). The folders are committed; running the script again writes
+the same bytes, except BERT's tokenizer.json, whose WordPiece trainer may number the ``##``
+pieces in another order (the committed one is kept: name the families you change). Writing
+the bfloat16 fixtures needs ``ml_dtypes`` (``pip install ml-dtypes``; the app itself does
+not).
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -125,9 +129,9 @@ def gpt2(weights: Weights, vocab: int) -> dict[str, Any]:
 
 def llama_like(weights: Weights, vocab: int, *, heads: int, groups: int, d_k: int,
                qkv_bias: bool = False, tied: bool = False, d: int = 8,
-               shifted: bool = False) -> tuple[int, int]:
-    """The tensors of a two-layer Llama, Mistral, Qwen2 or Gemma (``shifted``: its norms
-    store γ − 1, near 0); returns (d, hidden)."""
+               shifted: bool = False, qk_norm: bool = False) -> tuple[int, int]:
+    """The tensors of a two-layer Llama, Mistral, Qwen2, Qwen3 (``qk_norm``) or Gemma
+    (``shifted``: its norms store γ − 1, near 0); returns (d, hidden)."""
     hidden, w = 12, weights
 
     def norm(name: str) -> None:
@@ -145,6 +149,9 @@ def llama_like(weights: Weights, vocab: int, *, heads: int, groups: int, d_k: in
             if qkv_bias:
                 w.random(f"{at}self_attn.{name}_proj.bias", rows, scale=0.1)
         w.random(at + "self_attn.o_proj.weight", d, heads * d_k)
+        if qk_norm:
+            w.scale(at + "self_attn.q_norm.weight", d_k)
+            w.scale(at + "self_attn.k_norm.weight", d_k)
         norm(at + "post_attention_layernorm.weight")
         w.random(at + "mlp.gate_proj.weight", hidden, d)
         w.random(at + "mlp.up_proj.weight", hidden, d)
@@ -185,6 +192,18 @@ def qwen2(weights: Weights, vocab: int) -> dict[str, Any]:
             "rms_norm_eps": 1e-6, "hidden_act": "silu", "use_sliding_window": False,
             "sliding_window": None, "max_window_layers": 2,
             "rope_parameters": {"rope_type": "default", "rope_theta": 1000000.0},
+            "tie_word_embeddings": True}
+
+
+def qwen3(weights: Weights, vocab: int) -> dict[str, Any]:
+    d, hidden = llama_like(weights, vocab, heads=4, groups=2, d_k=4, qk_norm=True, tied=True)
+    return {"model_type": "qwen3", "architectures": ["Qwen3ForCausalLM"], "vocab_size": vocab,
+            "hidden_size": d, "intermediate_size": hidden, "num_hidden_layers": 2,
+            "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 4,
+            "max_position_embeddings": 32, "rms_norm_eps": 1e-6, "hidden_act": "silu",
+            "attention_bias": False, "use_sliding_window": False, "sliding_window": None,
+            "max_window_layers": 2, "layer_types": ["full_attention"] * 2,
+            "rope_parameters": {"rope_type": "default", "rope_theta": 1000.0},
             "tie_word_embeddings": True}
 
 
@@ -252,6 +271,62 @@ def gpt_neox(weights: Weights, vocab: int) -> dict[str, Any]:
             "hidden_act": "gelu", "use_parallel_residual": True, "tie_word_embeddings": False}
 
 
+def layer_norm(weights: Weights, name: str, d: int) -> None:
+    weights.scale(name + ".weight", d)
+    weights.random(name + ".bias", d, scale=0.1)
+
+
+def linear(weights: Weights, name: str, rows: int, columns: int) -> None:
+    """An ``nn.Linear`` with a bias: rows × columns (out × in)."""
+    weights.random(name + ".weight", rows, columns)
+    weights.random(name + ".bias", rows, scale=0.1)
+
+
+def phi(weights: Weights, vocab: int) -> dict[str, Any]:
+    """Phi with QK-norm (``qk_layernorm``) and a quarter of each head turned."""
+    d, hidden, d_k, w = 8, 16, 4, weights
+    w.random("model.embed_tokens.weight", vocab, d)
+    for k in range(2):
+        at = f"model.layers.{k}."
+        layer_norm(w, at + "input_layernorm", d)
+        for name in ("q_proj", "k_proj", "v_proj", "dense"):
+            linear(w, f"{at}self_attn.{name}", d, d)
+        layer_norm(w, at + "self_attn.q_layernorm", d_k)
+        layer_norm(w, at + "self_attn.k_layernorm", d_k)
+        linear(w, at + "mlp.fc1", hidden, d)
+        linear(w, at + "mlp.fc2", d, hidden)
+    layer_norm(w, "model.final_layernorm", d)
+    linear(w, "lm_head", vocab, d)
+    return {"model_type": "phi", "architectures": ["PhiForCausalLM"], "vocab_size": vocab,
+            "hidden_size": d, "intermediate_size": hidden, "num_hidden_layers": 2,
+            "num_attention_heads": 2, "num_key_value_heads": 2, "max_position_embeddings": 32,
+            "layer_norm_eps": 1e-5, "hidden_act": "gelu_new", "qk_layernorm": True,
+            "partial_rotary_factor": 0.5, "rope_theta": 10000.0, "tie_word_embeddings": False}
+
+
+def opt(weights: Weights, vocab: int) -> dict[str, Any]:
+    """OPT-350m's shape: post-norm, no final norm, an embedding of 4 columns projected in to
+    d = 8 and out again."""
+    d, hidden, width, context, w = 8, 16, 4, 32, weights
+    w.random("model.decoder.embed_tokens.weight", vocab, width)
+    w.random("model.decoder.embed_positions.weight", context + 2, d, scale=0.2)
+    w.random("model.decoder.project_in.weight", d, width)
+    w.random("model.decoder.project_out.weight", width, d)
+    for k in range(2):
+        at = f"model.decoder.layers.{k}."
+        for name in ("q_proj", "k_proj", "v_proj", "out_proj"):
+            linear(w, f"{at}self_attn.{name}", d, d)
+        layer_norm(w, at + "self_attn_layer_norm", d)
+        linear(w, at + "fc1", hidden, d)
+        linear(w, at + "fc2", d, hidden)
+        layer_norm(w, at + "final_layer_norm", d)
+    return {"model_type": "opt", "architectures": ["OPTForCausalLM"], "vocab_size": vocab,
+            "hidden_size": d, "ffn_dim": hidden, "word_embed_proj_dim": width,
+            "num_hidden_layers": 2, "num_attention_heads": 2,
+            "max_position_embeddings": context, "do_layer_norm_before": False,
+            "activation_function": "relu", "enable_bias": True, "tie_word_embeddings": True}
+
+
 FAMILIES: dict[str, tuple[Callable[[Weights, int], dict[str, Any]], str, bool]] = {
     "gpt2": (gpt2, "float32", True),
     "llama": (llama, "float32", False),
@@ -260,10 +335,13 @@ FAMILIES: dict[str, tuple[Callable[[Weights, int], dict[str, Any]], str, bool]] 
     "gpt_neox": (gpt_neox, "float16", True),
     "gemma": (gemma, "float32", False),
     "bert": (bert, "float32", False),
+    "qwen3": (qwen3, "bfloat16", True),
+    "phi": (phi, "float16", True),
+    "opt": (opt, "float32", True),
 }
 """Each family: its tensors and config, the dtype they are stored in, its tokenizer's kind."""
 SEEDS = {"gpt2": 2501, "gpt_neox": 2502, "llama": 2503, "mistral": 2504, "qwen2": 2505,
-         "gemma": 2506, "bert": 2507}
+         "gemma": 2506, "bert": 2507, "qwen3": 2508, "phi": 2509, "opt": 2510}
 """Each family's seed (fixed, so that a new family leaves the others' bytes as they were)."""
 
 
@@ -282,7 +360,7 @@ def write(family: str) -> None:
 
 
 def main() -> None:
-    for family in FAMILIES:
+    for family in sys.argv[1:] or FAMILIES:
         write(family)
         print(f"wrote {(FOLDER / family).relative_to(ROOT)}")
 

@@ -45,11 +45,13 @@ DIALOG_WIDTH = 560
 
 @dataclass(frozen=True)
 class Choice:
-    """What to import: the folder, the text, and the layers (None: all)."""
+    """What to import: the folder, the text, the layers (None: all) and a second text read as
+    segment B (None: none; BERT's sentence pair)."""
 
     folder: Path
     text: str
     layers: str | None
+    pair: str | None = None
 
 
 class CheckpointDialog(QDialog):
@@ -70,6 +72,9 @@ class CheckpointDialog(QDialog):
         row.addWidget(browse)
         self.text = QLineEdit(self)
         self.text.setPlaceholderText(translate("Checkpoint", "the text the model reads"))
+        self.pair = QLineEdit(self)
+        self.pair.setPlaceholderText(translate(
+            "Checkpoint", "optional: a second text, token type 1 (BERT's sentence B)"))
         self.layers = QLineEdit(self)
         self.layers.setPlaceholderText(translate("Checkpoint", "all, or 1-2, 3, 1,3-4"))
         form = QFormLayout(self)
@@ -77,6 +82,7 @@ class CheckpointDialog(QDialog):
         folder_label.setBuddy(self.folder)  # a row holding a layout gets no buddy of its own
         form.addRow(folder_label, row)
         form.addRow(translate("Checkpoint", "&Text:"), self.text)
+        form.addRow(translate("Checkpoint", "Text &pair:"), self.pair)
         form.addRow(translate("Checkpoint", "&Layers:"), self.layers)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
@@ -99,7 +105,8 @@ class CheckpointDialog(QDialog):
 
     def choice(self) -> Choice:
         layers = self.layers.text().strip()
-        return Choice(Path(self.folder.text().strip()), self.text.text(), layers or None)
+        return Choice(Path(self.folder.text().strip()), self.text.text(), layers or None,
+                      self.pair.text() or None)
 
 
 def ask_checkpoint(parent: QWidget) -> Choice | None:
@@ -123,7 +130,8 @@ def imported(choice: Choice, cancelled: threading.Event) -> tuple[Scenario, Trac
     """
     from engine.checkpoint import import_checkpoint  # safetensors and tokenizers: not at start-up
 
-    return computed(import_checkpoint(choice.folder, choice.text, choice.layers), cancelled)
+    return computed(import_checkpoint(choice.folder, choice.text, choice.layers, choice.pair),
+                    cancelled)
 
 
 def open_checkpoint(shell: Shell,

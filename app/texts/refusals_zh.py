@@ -188,13 +188,14 @@ WORDS: dict[str, str] = {
     "tensor_unreadable": "无法读取张量 {name}（{reason}）",
     "tensor_shape": "张量 {name} 的形状是 {got}，而按 config.json 应为 {expected}",
     "tokenizer_unreadable": "无法作为分词器读取（{reason}）",
-    "family_later": "暂不支持导入“{family}”：这一版本支持 {families}",
     "family_unknown": "{family} 不是 QKV Studio 能导入的模型家族：支持的有 {families}",
     "rope_scaled": "暂不计算 RoPE 缩放 {kind}：QKV Studio 只按原始角度 p·θᵢ 旋转",
     "layer_scaled_scores": "暂不计算再除以层号的分数：QKV Studio 只除以 √d_k",
     "tokenizer_vocabulary": "分词器有 {count} 个条目（编号 0 到 {last}），多于模型嵌入表的 {rows} "
                             "行：它属于另一个模型",
     "text_no_tokens": "这段文本没有产生任何 Token：请至少输入一个词",
+    "pair_needs_types": "第二段文本只有带 Token 类型的模型（BERT）才会作为片段 B 读取；{family} "
+                        "没有 Token 类型：请把它写进文本",
     "text_past_context": "这段文本有 {count} 个 Token，超过了模型 {limit} 个位置的上下文",
     "layers_choice": "层应写成 1-2、3 或 1,3-4 这样，范围 1 到 {count}，得到的是“{got}”",
     # 文档的附属文件：JSON 装不下的数组（engine.sidecar）。

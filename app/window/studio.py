@@ -228,8 +228,8 @@ class StudioWindow(QMainWindow):
         checkpoint = file_menu.addAction("")
         self.texts.bind(checkpoint.setText, lambda: self.tr("Open &checkpoint…"))
         self.texts.bind(checkpoint.setToolTip, lambda: self.tr(
-            "A Hugging Face model folder (gpt2, llama, mistral, qwen2, gpt_neox, gemma, bert) "
-            "computing a text you type"))
+            "A Hugging Face model folder (gpt2, llama, mistral, qwen2, qwen3, gpt_neox, gemma, "
+            "phi, opt, bert) computing a text you type"))
         checkpoint.triggered.connect(lambda: open_checkpoint(self))
         self.recent_menu = RecentMenu(self)
         file_menu.addMenu(self.recent_menu)

@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import Checkpoint
-from engine.checkpoint.layout import Parts, Sizes, linear, tensors
+from engine.checkpoint.layout import Parts, Sizes, tensors
 from engine.errors import ScenarioError
 from engine.reader import describe
 from engine.refusals import Refusal
@@ -31,29 +31,22 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
     prefix = "bert." if checkpoint.has("bert.embeddings.word_embeddings.weight") else ""
     tensor = tensors(checkpoint, prefix)
 
-    def projection(into: dict[str, Any], weight: str, bias: str, name: str, rows: int,
-                   columns: int) -> None:
-        into[weight] = linear(tensor(f"{name}.weight", rows, columns))
-        into[bias] = tensor(f"{name}.bias", rows)
-
     embedding = tensor("embeddings.word_embeddings.weight", size.vocab, d)
     types = config.whole("type_vocab_size", default=2)
     layers = []
     for k in chosen:
         at = f"encoder.layer.{k}."
         attention: dict[str, Any] = {"heads": heads, "causal": False, "scale": True}
-        for weight, bias, name in (("Wq", "bq", "query"), ("Wk", "bk", "key"),
-                                   ("Wv", "bv", "value")):
-            projection(attention, weight, bias, f"{at}attention.self.{name}", d, d)
-        projection(attention, "Wo", "bo", f"{at}attention.output.dense", d, d)
+        for keys, name in ((("Wq", "bq"), "query"), (("Wk", "bk"), "key"),
+                           (("Wv", "bv"), "value")):
+            tensor.linear(attention, keys, f"{at}attention.self.{name}", d, d)
+        tensor.linear(attention, ("Wo", "bo"), f"{at}attention.output.dense", d, d)
         ffn: dict[str, Any] = {"activation": activation}
-        projection(ffn, "W1", "b1", f"{at}intermediate.dense", hidden, d)
-        projection(ffn, "W2", "b2", f"{at}output.dense", d, hidden)
-        block = {**block_keys,
-                 "gamma1": tensor(f"{at}attention.output.LayerNorm.weight", d),
-                 "beta1": tensor(f"{at}attention.output.LayerNorm.bias", d),
-                 "gamma2": tensor(f"{at}output.LayerNorm.weight", d),
-                 "beta2": tensor(f"{at}output.LayerNorm.bias", d), "ffn": ffn}
+        tensor.linear(ffn, ("W1", "b1"), f"{at}intermediate.dense", hidden, d)
+        tensor.linear(ffn, ("W2", "b2"), f"{at}output.dense", d, hidden)
+        block: dict[str, Any] = {**block_keys, "ffn": ffn}
+        tensor.norm(block, ("gamma1", "beta1"), f"{at}attention.output.LayerNorm", d)
+        tensor.norm(block, ("gamma2", "beta2"), f"{at}output.LayerNorm", d)
         layers.append({"attention": attention, "block": block})
     positions = {"kind": "learned",
                  "table": tensor("embeddings.position_embeddings.weight", size.context, d)}

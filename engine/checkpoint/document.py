@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.checkpoint import bert, gemma, gpt2, llama, neox
+from engine.checkpoint import bert, gemma, gpt2, llama, neox, opt, phi, qwen3
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import CONFIG, Checkpoint
 from engine.checkpoint.layout import Parts, Sizes
@@ -21,9 +21,12 @@ from engine.writer import FORMAT_NAME, FORMAT_VERSION
 
 Layout = Callable[[Checkpoint, Config, list[int]], Parts]
 LAYOUTS: dict[str, Layout] = {"gpt2": gpt2.parts, "llama": llama.parts, "mistral": llama.parts,
-                              "qwen2": llama.parts, "gpt_neox": neox.parts, "gemma": gemma.parts,
+                              "qwen2": llama.parts, "qwen3": qwen3.parts, "gpt_neox": neox.parts,
+                              "gemma": gemma.parts, "phi": phi.parts, "opt": opt.parts,
                               "bert": bert.parts}
 """Each family's layout: the chosen layers' parts read from the checkpoint."""
+TYPED = ("bert",)
+"""The families whose layouts add token types (a ``type_table``): they read a text pair."""
 _RANGE = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?")
 
 
@@ -48,24 +51,27 @@ def choose_layers(choice: str | None, count: int) -> list[int]:
     return sorted(chosen)
 
 
-def import_checkpoint(folder: str | os.PathLike[str], text: str,
-                      layers: str | None = None) -> Scenario:
-    """The document of the checkpoint in ``folder`` computing ``text``.
+def import_checkpoint(folder: str | os.PathLike[str], text: str, layers: str | None = None,
+                      pair: str | None = None) -> Scenario:
+    """The document of the checkpoint in ``folder`` computing ``text`` (and ``pair`` after it,
+    as segment 1: BERT's sentence B, for a model with token types).
 
     Raises
     ------
     ScenarioError
         One line naming the place: a folder of another family, a missing file or tensor, a
-        tokenizer that does not fit the vocabulary, a text past the model's context, or a
-        model the engine's limits refuse.
+        tokenizer that does not fit the vocabulary, a text past the model's context, a pair
+        for a model without token types, or a model the engine's limits refuse.
     """
     checkpoint = Checkpoint(folder)
     config = Config(checkpoint.config, str(checkpoint.folder / CONFIG))
     family = config.family()
+    if pair is not None and family not in TYPED:
+        raise ScenarioError("text_pair", Refusal("pair_needs_types", family=family))
     sizes = Sizes.of(config)
     chosen = choose_layers(layers, sizes.layers)
     tokenizer = checkpoint.tokenizer()
-    tokens = tokenize(tokenizer, text, vocab=sizes.vocab, context=sizes.context)
+    tokens = tokenize(tokenizer, text, vocab=sizes.vocab, context=sizes.context, pair=pair)
     parts = LAYOUTS[family](checkpoint, config, chosen)
     title = f"{Path(folder).resolve().name} · {family}"
     if len(chosen) < sizes.layers:
@@ -75,6 +81,8 @@ def import_checkpoint(folder: str | os.PathLike[str], text: str,
         "tokens": tokens.labels, "token_ids": tokens.ids, "embedding": parts.embedding}
     if parts.embedding_scale is not None:
         document["embedding_scale"] = parts.embedding_scale
+    if family in TYPED:
+        document["token_types"] = tokens.types
     document.update({"positions": parts.positions, **parts.inputs, "layers": parts.layers})
     if parts.head:
         document["head"] = {**parts.head, "vocab": vocabulary(tokenizer, sizes.vocab)}

@@ -3,17 +3,12 @@ before any weight) and its parts in the book's right-multiplication convention."
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import Checkpoint
 from engine.reader import FloatArray
-
-Tensor = Callable[..., FloatArray]
-"""``tensor(name, *shape)``: a checkpoint's tensor under a family's prefix, checked to have
-``shape``."""
 
 
 @dataclass(frozen=True)
@@ -47,13 +42,72 @@ class Parts:
     inputs: dict[str, Any] = field(default_factory=dict)
 
 
-def tensors(checkpoint: Checkpoint, prefix: str) -> Tensor:
+class Tensors:
+    """A checkpoint's tensors under a family's prefix (``model.``): ``tensors(name, *shape)``
+    reads one, checked to have ``shape``."""
+
+    def __init__(self, checkpoint: Checkpoint, prefix: str) -> None:
+        self.checkpoint = checkpoint
+        self.prefix = prefix
+
+    def __call__(self, name: str, *shape: int) -> FloatArray:
+        return self.checkpoint.tensor(self.prefix + name, shape)
+
+    def has(self, name: str) -> bool:
+        """Whether the checkpoint stores ``name`` under the prefix."""
+        return self.checkpoint.has(self.prefix + name)
+
+    def linear(self, into: dict[str, Any], keys: tuple[str, str], name: str, rows: int,
+               columns: int) -> None:
+        """The ``nn.Linear`` ``name`` (rows × columns, out × in) as the book's in × out matrix
+        under ``keys[0]``, and its bias under ``keys[1]`` where the checkpoint stores one."""
+        into[keys[0]] = linear(self(f"{name}.weight", rows, columns))
+        if self.has(f"{name}.bias"):
+            into[keys[1]] = self(f"{name}.bias", rows)
+
+    def norm(self, into: dict[str, Any], keys: tuple[str, str], name: str, d: int) -> None:
+        """A LayerNorm's weight and bias (d each) under ``keys`` (γ, β)."""
+        into[keys[0]] = self(f"{name}.weight", d)
+        into[keys[1]] = self(f"{name}.bias", d)
+
+
+@dataclass(frozen=True)
+class Heads:
+    """The attention's sizes in a Llama-style config: width d, h query heads, g key/value heads
+    (``num_key_value_heads``, h when absent) of d_k columns each."""
+
+    d: int
+    heads: int
+    groups: int
+    d_k: int
+
+    @classmethod
+    def of(cls, config: Config, head_dim: int | None = None) -> Heads:
+        """``head_dim``: d_k when the config gives none (else d / h)."""
+        d = config.whole("hidden_size")
+        heads = config.whole("num_attention_heads")
+        return cls(d=d, heads=heads, groups=config.whole("num_key_value_heads", default=heads),
+                   d_k=config.whole("head_dim", default=head_dim or d // heads))
+
+
+def separate_projections(tensor: Tensors, size: Heads, at: str, output: str) -> dict[str, Any]:
+    """A causal, scaled attention from ``{at}q_proj``, ``k_proj``, ``v_proj`` and the output
+    projection ``{at}{output}`` (``nn.Linear``s, biases where stored), with ``kv_heads`` when
+    the key/value heads are grouped."""
+    attention: dict[str, Any] = {"heads": size.heads, "causal": True, "scale": True}
+    if size.groups != size.heads:
+        attention["kv_heads"] = size.groups
+    for keys, name, rows in ((("Wq", "bq"), "q_proj", size.heads * size.d_k),
+                             (("Wk", "bk"), "k_proj", size.groups * size.d_k),
+                             (("Wv", "bv"), "v_proj", size.groups * size.d_k)):
+        tensor.linear(attention, keys, at + name, rows, size.d)
+    tensor.linear(attention, ("Wo", "bo"), at + output, size.d, size.heads * size.d_k)
+    return attention
+
+
+def tensors(checkpoint: Checkpoint, prefix: str) -> Tensors:
     """The reader of the tensors whose names start with ``prefix`` (``model.``)."""
-
-    def tensor(name: str, *shape: int) -> FloatArray:
-        return checkpoint.tensor(prefix + name, shape)
-
-    return tensor
+    return Tensors(checkpoint, prefix)
 
 
 def unembedding(checkpoint: Checkpoint, config: Config, embedding: FloatArray, name: str, *,
@@ -73,4 +127,5 @@ def linear(weight: FloatArray) -> FloatArray:
     return transposed
 
 
-__all__ = ["Parts", "Sizes", "Tensor", "linear", "tensors", "unembedding"]
+__all__ = ["Heads", "Parts", "Sizes", "Tensors", "linear", "separate_projections", "tensors",
+           "unembedding"]

@@ -19,15 +19,18 @@ REPLACEMENT = "\ufffd"
 
 @dataclass(frozen=True)
 class Tokens:
-    """The ids of the text and a label for each."""
+    """The ids of the text, a label for each, and each one's segment (0: the text, 1: the
+    pair's, as the tokenizer's template gives them; BERT's ``token_type_ids``)."""
 
     ids: list[int]
     labels: list[str]
+    types: list[int]
 
 
-def tokenize(tokenizer: Tokenizer, text: str, *, vocab: int, context: int) -> Tokens:
-    """The text's tokens, as the model's own tokenizer splits it (with its special tokens, such
-    as Llama's ``<s>``).
+def tokenize(tokenizer: Tokenizer, text: str, *, vocab: int, context: int,
+             pair: str | None = None) -> Tokens:
+    """The text's tokens (and the pair's after them), as the model's own tokenizer splits them,
+    with its special tokens (Llama's ``<s>``, BERT's ``[CLS] … [SEP] … [SEP]``).
 
     Raises
     ------
@@ -39,15 +42,17 @@ def tokenize(tokenizer: Tokenizer, text: str, *, vocab: int, context: int) -> To
     if entries > vocab:
         raise ScenarioError("tokenizer.json", Refusal("tokenizer_vocabulary", count=entries,
                                                       last=entries - 1, rows=vocab))
-    encoding = tokenizer.encode(text)
+    encoding = tokenizer.encode(text, pair)
     ids = list(encoding.ids)
     if not ids:
         raise ScenarioError("text", Refusal("text_no_tokens"))
     if len(ids) > context:
         raise ScenarioError("text", Refusal("text_past_context", count=len(ids), limit=context))
-    labels = [_label(text[start:end] or token)
-              for (start, end), token in zip(encoding.offsets, encoding.tokens, strict=True)]
-    return Tokens(ids=ids, labels=labels)
+    texts = (text, pair or "")
+    labels = [_label(texts[sequence or 0][start:end] or token)
+              for (start, end), token, sequence in zip(encoding.offsets, encoding.tokens,
+                                                       encoding.sequence_ids, strict=True)]
+    return Tokens(ids=ids, labels=labels, types=list(encoding.type_ids))
 
 
 def vocabulary(tokenizer: Tokenizer, size: int) -> list[str]:

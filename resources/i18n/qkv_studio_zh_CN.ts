@@ -180,6 +180,10 @@
         <translation>模型读取的文本</translation>
     </message>
     <message>
+        <source>optional: a second text, token type 1 (BERT&apos;s sentence B)</source>
+        <translation>可选：第二段文本，Token 类型为 1（BERT 的句子 B）</translation>
+    </message>
+    <message>
         <source>all, or 1-2, 3, 1,3-4</source>
         <translation>全部，或 1-2、3、1,3-4</translation>
     </message>
@@ -190,6 +194,10 @@
     <message>
         <source>&amp;Text:</source>
         <translation>文本(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Text &amp;pair:</source>
+        <translation>文本对(&amp;P)：</translation>
     </message>
     <message>
         <source>&amp;Layers:</source>
@@ -1494,8 +1502,8 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>打开检查点(&amp;C)…</translation>
     </message>
     <message>
-        <source>A Hugging Face model folder (gpt2, llama, mistral, qwen2, gpt_neox, gemma, bert) computing a text you type</source>
-        <translation>Hugging Face 模型文件夹（gpt2、llama、mistral、qwen2、gpt_neox、gemma、bert），计算你输入的文本</translation>
+        <source>A Hugging Face model folder (gpt2, llama, mistral, qwen2, qwen3, gpt_neox, gemma, phi, opt, bert) computing a text you type</source>
+        <translation>Hugging Face 模型文件夹（gpt2、llama、mistral、qwen2、qwen3、gpt_neox、gemma、phi、opt、bert），计算你输入的文本</translation>
     </message>
     <message>
         <source>&amp;Save</source>

@@ -41,6 +41,20 @@ def test_the_imported_checkpoint_becomes_the_unsaved_document(qtbot: QtBot) -> N
         close_window(window)
 
 
+def test_a_text_pair_opens_bert_with_the_second_segments_token_types(qtbot: QtBot) -> None:
+    window = open_window(qtbot)
+    try:
+        pair = Choice(FIXTURES / "bert", "the cat", None, "sat on the mat")
+        assert open_checkpoint(window, ask=lambda _parent: pair)
+        qtbot.waitUntil(lambda: window.state.scenario.title == "bert · bert")
+        scenario = window.state.scenario
+        assert list(scenario.tokens) == ["[CLS]", "the", "cat", "[SEP]", "sat", "on", "the",
+                                         "mat", "[SEP]"]
+        assert scenario.token_types == (0, 0, 0, 0, 1, 1, 1, 1, 1)
+    finally:
+        close_window(window)
+
+
 def test_unsaved_work_stays_and_the_checkpoint_opens_in_a_new_window(
         qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
     with beside_unsaved_work(qtbot, monkeypatch) as (window, opened):
@@ -104,10 +118,13 @@ def test_the_dialog_asks_for_a_folder_and_a_text(qtbot: QtBot) -> None:
     assert dialog.choice() == Choice(FIXTURES / "gpt2", "the cat", None)
     dialog.layers.setText(" 1-2 ")
     assert dialog.choice().layers == "1-2"
-    # Alt+F, Alt+T, Alt+L reach the three fields (the folder's row holds a layout: its label
-    # needs its buddy set by hand, or it shows "&Folder:").
+    dialog.pair.setText("on the mat")
+    assert dialog.choice().pair == "on the mat"
+    # Alt+F, Alt+T, Alt+P, Alt+L reach the four fields (the folder's row holds a layout: its
+    # label needs its buddy set by hand, or it shows "&Folder:").
     labels = dialog.findChildren(QLabel)
-    assert sorted(label.text() for label in labels) == ["&Folder:", "&Layers:", "&Text:"]
+    assert sorted(label.text() for label in labels) == ["&Folder:", "&Layers:", "&Text:",
+                                                        "Text &pair:"]
     assert all(label.buddy() is not None for label in labels)
 
 

@@ -21,7 +21,8 @@ import numpy as np
 Array = np.ndarray
 DTYPES = {"F64": np.float64, "F32": np.float32, "F16": np.float16}
 FIXTURES = Path(__file__).resolve().parent / "checkpoints"
-FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "gpt_neox", "gemma", "bert")
+FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "gpt_neox", "gemma", "bert", "qwen3", "phi",
+            "opt")
 
 
 def stored(file: Path) -> dict[str, Array]:
@@ -66,6 +67,8 @@ def _softmax(x: Array) -> Array:
 def _act(name: str, x: Array) -> Array:
     if name in ("gelu_new", "gelu_pytorch_tanh"):
         return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x**3)))
+    if name == "relu":
+        return np.maximum(x, 0.0)
     if name == "gelu":
         return 0.5 * x * (1 + np.vectorize(math.erf)(x / math.sqrt(2)))
     assert name == "silu", name
@@ -164,6 +167,9 @@ def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str
         q = linear(at + "self_attn.q_proj", a).reshape(n, h, d_k).transpose(1, 0, 2)
         key = linear(at + "self_attn.k_proj", a).reshape(n, g, d_k).transpose(1, 0, 2)
         v = linear(at + "self_attn.v_proj", a).reshape(n, g, d_k).transpose(1, 0, 2)
+        if at + "self_attn.q_norm.weight" in t:  # Qwen3: each head's rows RMSNormed
+            q = _rms_norm(q, t[at + "self_attn.q_norm.weight"], c["rms_norm_eps"])
+            key = _rms_norm(key, t[at + "self_attn.k_norm.weight"], c["rms_norm_eps"])
         q, key = _rope(q, key, d_k, _rope_base(c))
         key, v = np.repeat(key, h // g, axis=0), np.repeat(v, h // g, axis=0)
         shares, mixed = _attend(q, key, v, window)
@@ -206,14 +212,87 @@ def _gpt_neox(c: dict[str, Any], t: dict[str, Array], ids: list[int],
     return final @ t["embed_out.weight"].T
 
 
+def _phi(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str, Any]) -> Array:
+    """One LayerNorm feeds attention and the MLP side by side; q/k LayerNormed per head."""
+    n, h, eps = len(ids), c["num_attention_heads"], c["layer_norm_eps"]
+    g = c.get("num_key_value_heads") or h
+    d_k = c["hidden_size"] // h
+    dims = int(d_k * c["partial_rotary_factor"])
+    x = t["model.embed_tokens.weight"][ids]
+    for k in range(c["num_hidden_layers"]):
+        at = f"model.layers.{k}."
+        a = _layer_norm(x, t[at + "input_layernorm.weight"], t[at + "input_layernorm.bias"], eps)
+
+        def heads(name: str, count: int, y: Array = a) -> Array:
+            return _linear(t, name, y).reshape(n, count, d_k).transpose(1, 0, 2)
+
+        q, key = heads(at + "self_attn.q_proj", h), heads(at + "self_attn.k_proj", g)
+        v = heads(at + "self_attn.v_proj", g)
+        if c.get("qk_layernorm"):
+            q = _layer_norm(q, t[at + "self_attn.q_layernorm.weight"],
+                            t[at + "self_attn.q_layernorm.bias"], eps)
+            key = _layer_norm(key, t[at + "self_attn.k_layernorm.weight"],
+                              t[at + "self_attn.k_layernorm.bias"], eps)
+        q, key = _rope(q, key, dims, _rope_base(c))
+        key, v = np.repeat(key, h // g, axis=0), np.repeat(v, h // g, axis=0)
+        shares, mixed = _attend(q, key, v, None)
+        hidden = _act(c["hidden_act"], _linear(t, at + "mlp.fc1", a))
+        x = x + _linear(t, at + "self_attn.dense", mixed) + _linear(t, at + "mlp.fc2", hidden)
+        out["shares"].append(shares)
+        out["outputs"].append(x)
+    final = _layer_norm(x, t["model.final_layernorm.weight"], t["model.final_layernorm.bias"], eps)
+    return _linear(t, "lm_head", final)
+
+
+def _opt(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str, Any]) -> Array:
+    """Positions from row 2; pre- or post-norm; the embedding projected in and out when it is
+    narrower than the layers."""
+    p, n, h = "model.decoder.", len(ids), c["num_attention_heads"]
+    d_k = c["hidden_size"] // h
+    pre = c.get("do_layer_norm_before", True)
+    x = t[p + "embed_tokens.weight"][ids]
+    if p + "project_in.weight" in t:
+        x = _linear(t, p + "project_in", x)
+    x = x + t[p + "embed_positions.weight"][2:n + 2]
+
+    def norm(y: Array, name: str) -> Array:
+        return _layer_norm(y, t[name + ".weight"], t[name + ".bias"], 1e-5)
+
+    for k in range(c["num_hidden_layers"]):
+        at = f"{p}layers.{k}."
+        a = norm(x, at + "self_attn_layer_norm") if pre else x
+
+        def heads(name: str, y: Array = a) -> Array:
+            return _linear(t, name, y).reshape(n, h, d_k).transpose(1, 0, 2)
+
+        q, key, v = (heads(f"{at}self_attn.{name}") for name in ("q_proj", "k_proj", "v_proj"))
+        shares, mixed = _attend(q, key, v, None)
+        x = x + _linear(t, at + "self_attn.out_proj", mixed)
+        if not pre:
+            x = norm(x, at + "self_attn_layer_norm")
+        m = norm(x, at + "final_layer_norm") if pre else x
+        x = x + _linear(t, at + "fc2", _act(c["activation_function"], _linear(t, at + "fc1", m)))
+        if not pre:
+            x = norm(x, at + "final_layer_norm")
+        out["shares"].append(shares)
+        out["outputs"].append(x)
+    if pre:
+        x = norm(x, p + "final_layer_norm")
+    if p + "project_out.weight" in t:
+        x = _linear(t, p + "project_out", x)
+    return x @ t[p + "embed_tokens.weight"].T
+
+
 def _bert(c: dict[str, Any], t: dict[str, Array], ids: list[int],
           out: dict[str, Any]) -> None:
-    """``BertModel``: word + position + type (0) rows, LayerNorm; post-norm layers; no head."""
+    """``BertModel``: word + position + type rows (``out["types"]``, else all 0), LayerNorm;
+    post-norm layers; no head."""
     n, h, eps = len(ids), c["num_attention_heads"], c["layer_norm_eps"]
     d_k = c["hidden_size"] // h
     e = "embeddings."
+    types = out.get("types") or [0] * n
     x = (t[e + "word_embeddings.weight"][ids] + t[e + "position_embeddings.weight"][:n]
-         + t[e + "token_type_embeddings.weight"][0])
+         + t[e + "token_type_embeddings.weight"][types])
     x = _layer_norm(x, t[e + "LayerNorm.weight"], t[e + "LayerNorm.bias"], eps)
     for k in range(c["num_hidden_layers"]):
         at = f"encoder.layer.{k}."
@@ -236,14 +315,16 @@ def _bert(c: dict[str, Any], t: dict[str, Array], ids: list[int],
 
 
 FORWARDS = {"gpt2": _gpt2, "llama": _llama, "mistral": _llama, "qwen2": _llama,
-            "gpt_neox": _gpt_neox, "gemma": _llama, "bert": _bert}
+            "qwen3": _llama, "gpt_neox": _gpt_neox, "gemma": _llama, "phi": _phi, "opt": _opt,
+            "bert": _bert}
 
 
-def hf_forward(folder: Path, ids: list[int]) -> dict[str, Any]:
-    """The checkpoint's computation of ``ids``: per layer its shares (h × n × n) and output
-    rows, then the logits and probabilities (none without a head: BERT)."""
+def hf_forward(folder: Path, ids: list[int], types: list[int] | None = None) -> dict[str, Any]:
+    """The checkpoint's computation of ``ids`` (of segments ``types``: BERT's token types):
+    per layer its shares (h × n × n) and output rows, then the logits and probabilities (none
+    without a head: BERT)."""
     config = config_of(folder)
-    out: dict[str, Any] = {"shares": [], "outputs": []}
+    out: dict[str, Any] = {"shares": [], "outputs": [], "types": types}
     logits = FORWARDS[config["model_type"]](config, stored(folder / "model.safetensors"), ids,
                                             out)
     if logits is not None:

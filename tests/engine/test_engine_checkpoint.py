@@ -5,15 +5,19 @@ trace is the checkpoint's own computation, worked independently in tests/engine/
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
+from safetensors.numpy import load_file, save_file
 
-from engine import compute
+from engine import ScenarioError, compute
 from engine.checkpoint import choose_layers, import_checkpoint
 from engine.checkpoint.config import FAMILIES as IMPORTED
-from engine.checkpoint.document import LAYOUTS
+from engine.checkpoint.document import LAYOUTS, TYPED
+from engine.checkpoint.opt import TABLE_ROWS
 from engine.scenario import Scenario
 from tests.engine.hf_reference import FAMILIES, FIXTURES, config_of, hf_forward, stored
 
@@ -38,6 +42,9 @@ def layer_output(scenario: Scenario, k: int) -> str:
 def test_every_family_the_config_accepts_has_a_layout_and_a_fixture() -> None:
     assert set(IMPORTED) == set(LAYOUTS) == set(FAMILIES)
     assert sorted(path.name for path in FIXTURES.iterdir()) == sorted(FAMILIES)
+    # The families that read a text pair are those whose layout adds token types.
+    assert [family for family in FAMILIES if imported(family).type_table is not None] == list(
+        TYPED)
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -176,6 +183,35 @@ def test_bert_sums_word_position_and_type_rows_then_norms_them_and_has_no_head()
     assert trace.steps[-1].id == "L2.norm2"
 
 
+def test_a_text_pair_is_berts_segment_b_with_token_type_1() -> None:
+    scenario = import_checkpoint(FIXTURES / "bert", "the cat", pair="我爱你")
+    assert list(scenario.tokens) == ["[CLS]", "the", "cat", "[SEP]", "我", "爱", "你", "[SEP]"]
+    assert scenario.token_types == (0, 0, 0, 0, 1, 1, 1, 1)
+    ids = list(scenario.token_ids or ())
+    trace, t = compute(scenario), tensors("bert")
+    np.testing.assert_array_equal(trace.arrays["type_rows"][4:],
+                                  np.tile(t["embeddings.token_type_embeddings.weight"][1], (4, 1)))
+    theirs = hf_forward(FIXTURES / "bert", ids, list(scenario.token_types or ()))
+    for k in range(2):
+        np.testing.assert_allclose(trace.arrays[f"L{k + 1}.norm2"], theirs["outputs"][k],
+                                   rtol=0, atol=1e-12)
+    # With every type 0 the same ids give other rows, segment A's too (attention reads both
+    # ways): the types are not a formality.
+    untyped = hf_forward(FIXTURES / "bert", ids)["outputs"][1]
+    assert np.abs(untyped[1] - trace.arrays["L2.norm2"][1]).max() > 0.01
+
+
+def test_a_text_pair_is_refused_for_a_model_without_token_types() -> None:
+    # Before anything is tokenised or read: a pair past GPT-2's 16 positions is refused as a
+    # pair, not as too long.
+    for pair in ("sat", "the cat sat on the mat " * 4):
+        with pytest.raises(ScenarioError) as caught:
+            import_checkpoint(FIXTURES / "gpt2", "the cat", pair=pair)
+        assert str(caught.value) == ("text_pair: a second text is read as segment B by a model "
+                                     "with token types (BERT); gpt2 has none: put it in the "
+                                     "text")
+
+
 def test_bfloat16_widens_as_ml_dtypes_widens_it() -> None:
     ml_dtypes = pytest.importorskip("ml_dtypes", reason="ml_dtypes is not installed")
     from safetensors import safe_open
@@ -218,3 +254,89 @@ def test_chosen_layers_are_imported_alone_and_named_in_the_title(tmp_path: Path)
     assert len(second.layers) == 1 and second.title == "llama · llama · L2 / 2"
     assert whole.title == "llama · llama"
     np.testing.assert_array_equal(second.layers[0].attention.Wq, whole.layers[1].attention.Wq)
+
+
+def test_phis_one_norm_feeds_both_halves_and_its_queries_and_keys_are_layernormed() -> None:
+    scenario, t = imported("phi"), tensors("phi")
+    at = "model.layers.1."
+    attention, block = scenario.layers[1].attention, scenario.layers[1].block
+    assert block is not None and block.residual == "parallel" and block.placement == "pre"
+    for gamma, beta in ((block.gamma1, block.beta1), (block.gamma2, block.beta2)):
+        np.testing.assert_array_equal(gamma, t[at + "input_layernorm.weight"])
+        np.testing.assert_array_equal(beta, t[at + "input_layernorm.bias"])
+    assert attention.Wo is not None and attention.bo is not None
+    np.testing.assert_array_equal(attention.Wo, t[at + "self_attn.dense.weight"].T)
+    np.testing.assert_array_equal(attention.bo, t[at + "self_attn.dense.bias"])
+    np.testing.assert_array_equal(block.ffn.W1, t[at + "mlp.fc1.weight"].T)
+    assert block.ffn.activation == "gelu_tanh" and block.ffn.Wg is None
+    assert attention.qk_norm == "layernorm" and attention.beta_k is not None
+    np.testing.assert_array_equal(attention.beta_k, t[at + "self_attn.k_layernorm.bias"])
+    # Half of each head's 4 columns turn; the head has lm_head's bias, untied.
+    assert (scenario.positions.kind, scenario.positions.rotary_dims) == ("rope", 2)
+    head = scenario.head
+    assert head is not None and head.bias is not None and head.unembed is not None
+    np.testing.assert_array_equal(head.bias, t["lm_head.bias"])
+    np.testing.assert_array_equal(head.unembed, t["lm_head.weight"].T)
+    np.testing.assert_array_equal(head.beta_f, t["model.final_layernorm.bias"])
+
+
+def test_qwen3_rms_norms_each_heads_queries_and_keys_before_rope() -> None:
+    scenario, t = imported("qwen3"), tensors("qwen3")
+    attention = scenario.layers[0].attention
+    assert (attention.heads, attention.kv_heads, attention.d_k) == (4, 2, 4)
+    assert attention.qk_norm == "rmsnorm" and attention.beta_q is None
+    np.testing.assert_array_equal(attention.gamma_q, t["model.layers.0.self_attn.q_norm.weight"])
+    np.testing.assert_array_equal(attention.gamma_k, t["model.layers.0.self_attn.k_norm.weight"])
+    assert attention.Wq.shape == (8, 16) and attention.qk_eps == 1e-6
+    trace = compute(scenario)
+    assert [step.id for step in trace.steps[1:5]] == ["L1.norm1", "L1.projections",
+                                                      "L1.qk_norm", "L1.rope"]
+
+
+def test_qwen3s_head_dim_is_128_when_the_config_leaves_it_out(tmp_path: Path) -> None:
+    folder = tmp_path / "qwen3"
+    shutil.copytree(FIXTURES / "qwen3", folder)
+    values = json.loads((folder / "config.json").read_text("utf-8"))
+    del values["head_dim"]
+    (folder / "config.json").write_text(json.dumps(values), "utf-8")
+    with pytest.raises(ScenarioError, match=r"q_proj.weight is 16 × 8, and config.json makes "
+                                            r"it 512 × 8"):
+        import_checkpoint(folder, TEXT)
+
+
+def test_opt_reads_positions_from_row_2_and_folds_its_projections_in_post_norm() -> None:
+    scenario, t = imported("opt"), tensors("opt")
+    p = "model.decoder."
+    words = t[p + "embed_tokens.weight"]  # 4 columns, projected in to d = 8
+    assert scenario.embedding is not None
+    np.testing.assert_array_equal(scenario.embedding, words @ t[p + "project_in.weight"].T)
+    positions = scenario.positions
+    assert positions.kind == "learned" and positions.offset == 2
+    np.testing.assert_array_equal(positions.table, t[p + "embed_positions.weight"])
+    trace = compute(scenario)
+    n = len(scenario.tokens)
+    np.testing.assert_array_equal(trace.arrays["positions"],
+                                  t[p + "embed_positions.weight"][2:n + 2])
+    block = scenario.layers[0].block
+    assert block is not None and block.placement == "post" and block.ffn.activation == "relu"
+    np.testing.assert_array_equal(block.gamma1, t[p + "layers.0.self_attn_layer_norm.weight"])
+    np.testing.assert_array_equal(block.beta2, t[p + "layers.0.final_layer_norm.bias"])
+    head = scenario.head
+    assert head is not None and not head.final_norm and head.unembed is not None
+    np.testing.assert_array_equal(head.unembed, t[p + "project_out.weight"].T @ words.T)
+    assert "final_norm" not in trace.arrays
+
+
+def test_opts_long_position_table_is_cut_to_what_a_document_holds(tmp_path: Path) -> None:
+    folder = tmp_path / "opt"
+    shutil.copytree(FIXTURES / "opt", folder)
+    weights = load_file(str(folder / "model.safetensors"))
+    long = np.random.default_rng(5).standard_normal((2050, 8)).astype(np.float32)
+    weights["model.decoder.embed_positions.weight"] = long
+    save_file(weights, str(folder / "model.safetensors"))
+    values = json.loads((folder / "config.json").read_text("utf-8"))
+    (folder / "config.json").write_text(json.dumps({**values, "max_position_embeddings": 2048}),
+                                        "utf-8")
+    scenario = import_checkpoint(folder, TEXT)
+    assert TABLE_ROWS == 1024 and scenario.positions.table is not None
+    np.testing.assert_array_equal(scenario.positions.table, long[:1024])

@@ -38,19 +38,10 @@ def refusal(folder: Path, text: str = "the cat", layers: str | None = None) -> s
     return str(caught.value)
 
 
-@pytest.mark.parametrize("family", ["phi", "qwen3", "opt"])
-def test_families_waiting_for_constructs_are_refused_by_name(tmp_path: Path,
-                                                             family: str) -> None:
-    folder = copy(tmp_path, "llama", model_type=family)
-    assert refusal(folder) == (
-        f'{folder}/config.json.model_type: "{family}" is not imported yet: this version imports '
-        "gpt2, llama, mistral, qwen2, gpt_neox, gemma, bert")
-
-
 def test_another_family_or_none_is_refused(tmp_path: Path) -> None:
     assert refusal(copy(tmp_path, "gpt2", model_type="t5")).endswith(
         'config.json.model_type: "t5" is not a family QKV Studio imports: it imports gpt2, '
-        "llama, mistral, qwen2, gpt_neox, gemma, bert")
+        "llama, mistral, qwen2, qwen3, gpt_neox, gemma, phi, opt, bert")
     shutil.rmtree(tmp_path / "gpt2")
     assert refusal(copy(tmp_path, "gpt2", model_type=None)).endswith(
         "config.json.model_type: missing")
@@ -198,6 +189,21 @@ def test_the_command_imports_each_family_and_compute_runs_on_it(
     status, out, err = run(capsys, "import-hf", str(FIXTURES / family), "--text", "the cat sat")
     assert status == 0 and err == "" and out == out_path.read_text("utf-8")
     assert load_scenario(out_path).n == expected.scenario.n
+
+
+def test_the_commands_text_pair_gives_bert_segment_b_and_is_refused_elsewhere(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out_path = tmp_path / "pair.qkv.json"
+    assert run(capsys, "import-hf", str(FIXTURES / "bert"), "--text", "the cat", "--text-pair",
+               "sat", "--out", str(out_path)) == (0, "", "")
+    document = json.loads(out_path.read_text("utf-8"))
+    assert document["tokens"] == ["[CLS]", "the", "cat", "[SEP]", "sat", "[SEP]"]
+    assert document["token_types"] == [0, 0, 0, 0, 1, 1]
+    status, out, err = run(capsys, "import-hf", str(FIXTURES / "llama"), "--text", "the cat",
+                           "--text-pair", "sat", "--out", str(tmp_path / "no.qkv.json"))
+    assert (status, out) == (2, "") and not (tmp_path / "no.qkv.json").exists()
+    assert err == ("qkv-studio: text_pair: a second text is read as segment B by a model with "
+                   "token types (BERT); llama has none: put it in the text\n")
 
 
 def test_the_command_refuses_in_one_line_and_writes_nothing(

@@ -55,11 +55,32 @@ SIZES: dict[str, dict[str, Any]] = {
     "gemma": {"hidden_size": 16, "intermediate_size": 12, "num_hidden_layers": 2,
               "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8,
               "max_position_embeddings": 32},
+    "qwen3": {"hidden_size": 8, "intermediate_size": 12, "num_hidden_layers": 2,
+              "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 4,
+              "max_position_embeddings": 32, "tie_word_embeddings": True},
+    "phi": {"hidden_size": 8, "intermediate_size": 16, "num_hidden_layers": 2,
+            "num_attention_heads": 2, "num_key_value_heads": 1, "max_position_embeddings": 32,
+            "qk_layernorm": True, "partial_rotary_factor": 0.5},
+    "opt": {"hidden_size": 8, "ffn_dim": 16, "num_hidden_layers": 2, "num_attention_heads": 2,
+            "max_position_embeddings": 32},
 }
-FLOAT32_CASTS = ("LlamaRMSNorm", "MistralRMSNorm", "Qwen2RMSNorm", "GemmaRMSNorm")
+VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
+    **{family: (family, {}) for family in FAMILIES},
+    "phi-2": ("phi", {"hidden_size": 16, "qk_layernorm": False, "num_key_value_heads": None,
+                      "partial_rotary_factor": 0.25}),
+    "opt-350m": ("opt", {"do_layer_norm_before": False, "word_embed_proj_dim": 4}),
+    "opt-plain": ("opt", {"enable_bias": False, "layer_norm_elementwise_affine": False}),
+}
+"""Each case: its family and what it changes in the family's sizes: Phi-2's shape (no QK-norm,
+no grouped heads, a quarter of each head's 8 columns turned); OPT-350m's (post-norm, no final
+norm, an embedding narrower than the layers, projected in and out); OPT without biases or norm
+weights."""
+FLOAT32_CASTS = ("LlamaRMSNorm", "MistralRMSNorm", "Qwen2RMSNorm", "Qwen3RMSNorm",
+                 "GemmaRMSNorm")
 ROTARY = ("LlamaRotaryEmbedding", "MistralRotaryEmbedding", "Qwen2RotaryEmbedding",
-          "GPTNeoXRotaryEmbedding", "GemmaRotaryEmbedding")
-MODELING = ("llama", "mistral", "qwen2", "gpt_neox", "gemma")
+          "Qwen3RotaryEmbedding", "GPTNeoXRotaryEmbedding", "GemmaRotaryEmbedding",
+          "PhiRotaryEmbedding")
+MODELING = ("llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi")
 """The families whose modeling modules hold those classes."""
 
 
@@ -101,12 +122,14 @@ def exact_float64(monkeypatch: pytest.MonkeyPatch) -> None:
                 monkeypatch.setattr(getattr(modeling, name), "forward", patched)
 
 
-def build(family: str, folder: Path, seed: int) -> Any:
-    """A random float64 model of ``family`` saved in ``folder`` with a fixture's tokenizer."""
+def build(family: str, folder: Path, seed: int, **changes: Any) -> Any:
+    """A random float64 model of ``family`` (its sizes changed by ``changes``) saved in
+    ``folder`` with a fixture's tokenizer."""
     shutil.copy(FIXTURES / family / "tokenizer.json", folder / "tokenizer.json")
     tokenizer = transformers.PreTrainedTokenizerFast(tokenizer_file=str(folder / "tokenizer.json"))
     vocab = len(tokenizer) + (3 if family == "qwen2" else 0)  # Qwen2 pads its embedding
-    config = transformers.AutoConfig.for_model(family, vocab_size=vocab, **SIZES[family])
+    config = transformers.AutoConfig.for_model(family, vocab_size=vocab,
+                                               **{**SIZES[family], **changes})
     torch.manual_seed(seed)
     auto = transformers.AutoModel if family == "bert" else transformers.AutoModelForCausalLM
     model = auto.from_config(config, attn_implementation="eager", dtype=torch.float64).eval()
@@ -121,8 +144,9 @@ def build(family: str, folder: Path, seed: int) -> Any:
     return model, tokenizer
 
 
-def run(model: Any, ids: list[int]) -> dict[str, Any]:
-    """transformers' numbers: shares and output of each layer (hooks), logits, probabilities."""
+def run(model: Any, ids: list[int], types: list[int] | None = None) -> dict[str, Any]:
+    """transformers' numbers: shares and output of each layer (hooks), logits, probabilities
+    (``types``: BERT's token_type_ids)."""
     stack = next(module for module in model.modules()
                  if isinstance(module, torch.nn.ModuleList))
     outputs: list[np.ndarray] = []
@@ -134,7 +158,8 @@ def run(model: Any, ids: list[int]) -> dict[str, Any]:
     hooks = [layer.register_forward_hook(keep) for layer in stack]
     try:
         with torch.no_grad():
-            result = model(torch.tensor([ids]), output_attentions=True)
+            given = {} if types is None else {"token_type_ids": torch.tensor([types])}
+            result = model(torch.tensor([ids]), output_attentions=True, **given)
     finally:
         for hook in hooks:
             hook.remove()
@@ -145,14 +170,13 @@ def run(model: Any, ids: list[int]) -> dict[str, Any]:
     return found
 
 
-@pytest.mark.parametrize("patched", [True, False], ids=["float64", "stock"])
-@pytest.mark.parametrize("family", FAMILIES)
-def test_the_imported_checkpoint_computes_what_transformers_computes(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, family: str, patched: bool) -> None:
-    if patched:
-        exact_float64(monkeypatch)
-    model, tokenizer = build(family, tmp_path, FAMILIES.index(family) + 40)
-    scenario = import_checkpoint(tmp_path, TEXT)
+def gaps(case: str, folder: Path) -> tuple[dict[str, float], dict[str, np.ndarray], Any]:
+    """Case ``case`` built in ``folder`` (seeded by the case), imported and computed by both:
+    the largest |Δ| of each array (the shares ``L1.weights``, ``L2.weights``, each layer's
+    output, ``logits``, ``probs``), transformers' arrays, and the engine's trace."""
+    family, changes = VARIANTS[case]
+    model, tokenizer = build(family, folder, list(VARIANTS).index(case) + 40, **changes)
+    scenario = import_checkpoint(folder, TEXT)
     assert scenario.token_ids is not None
     ids = list(scenario.token_ids)
     assert tokenizer(TEXT)["input_ids"] == ids
@@ -161,19 +185,49 @@ def test_the_imported_checkpoint_computes_what_transformers_computes(
     for k in range(2):
         pairs[f"L{k + 1}.weights"] = theirs["shares"][k]
         pairs[layer_output(scenario, k)] = theirs["outputs"][k]
-    gaps = {name: float(np.abs(trace.arrays[name] - value).max())
-            for name, value in pairs.items()}
-    print(f"\n{family} ({'float64' if patched else 'stock'}): "
-          + ", ".join(f"{name} {gap:.1e}" for name, gap in gaps.items()))
+    found = {name: float(np.abs(trace.arrays[name] - value).max())
+             for name, value in pairs.items()}
+    return found, pairs, trace
+
+
+@pytest.mark.parametrize("patched", [True, False], ids=["float64", "stock"])
+@pytest.mark.parametrize("case", VARIANTS)
+def test_the_imported_checkpoint_computes_what_transformers_computes(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, case: str, patched: bool) -> None:
+    if patched:
+        exact_float64(monkeypatch)
+    found, pairs, trace = gaps(case, tmp_path)
+    print(f"\n{case} ({'float64' if patched else 'stock'}): "
+          + ", ".join(f"{name} {gap:.1e}" for name, gap in found.items()))
     for name, value in pairs.items():
         # float32 rounds relative to a number's size: stock is held to 1e-5 of the array's
         # largest magnitude, float64 to 1e-10.
         scale = max(1.0, float(np.abs(value).max()))
-        tolerance = 1e-10 if patched or family == "gpt2" else 1e-5 * scale
-        assert gaps[name] <= tolerance, (name, gaps[name])
+        tolerance = 1e-10 if patched or case == "gpt2" else 1e-5 * scale
+        assert found[name] <= tolerance, (name, found[name])
     # The model is not trivial: its last token's next-token probabilities are far from uniform
     # (BERT, without a head: its last layer's shares are).
     if "probs" in trace.arrays:
         assert trace.arrays["probs"][-1].max() > 3 / trace.arrays["probs"].shape[1]
     else:
         assert np.ptp(trace.arrays["L2.weights"][:, -1, :], axis=0).max() > 0.05
+
+
+def test_a_text_pair_gives_berts_token_types_and_numbers_as_transformers_does(
+        tmp_path: Path) -> None:
+    model, tokenizer = build("bert", tmp_path, 60)
+    pair = "the dog ate 你爱我"
+    scenario = import_checkpoint(tmp_path, TEXT, pair=pair)
+    encoded = tokenizer(TEXT, pair, return_token_type_ids=True)
+    ids, types = list(scenario.token_ids or ()), list(scenario.token_types or ())
+    assert ids == encoded["input_ids"] and types == encoded["token_type_ids"]
+    assert types.count(1) == len(tokenizer(pair)["input_ids"]) - 1  # B and its [SEP]
+    trace, theirs = compute(scenario), run(model, ids, types)
+    untyped = run(model, ids)
+    for k in range(2):
+        name = f"L{k + 1}.norm2"
+        np.testing.assert_allclose(trace.arrays[f"L{k + 1}.weights"], theirs["shares"][k],
+                                   rtol=0, atol=1e-10)
+        np.testing.assert_allclose(trace.arrays[name], theirs["outputs"][k], rtol=0, atol=1e-10)
+        # Without the types transformers computes other rows: they are not a formality.
+        assert np.abs(untyped["outputs"][k] - trace.arrays[name]).max() > 0.01
