@@ -41,6 +41,7 @@ def check_fit(trace: Trace) -> None:
         place = f"exercises[{k}]"
         if exercise.kind == "fill":
             hidden_masks(trace, exercise, place)
+            answered_cells(trace, exercise, place)
         else:
             watched(trace, exercise, place)
             for at, edit in edits(exercise, place):
@@ -151,6 +152,39 @@ def hidden_cells(trace: Trace, exercise: Exercise) -> tuple[tuple[str, Index], .
                  for index in np.argwhere(mask))
 
 
+def answered_cells(trace: Trace, exercise: Exercise, place: str | None = None
+                   ) -> dict[tuple[str, Index], str]:
+    """A fill exercise's answers (a student's copy) by hidden cell in full index form: the text
+    typed into each blank.
+
+    Raises
+    ------
+    ScenarioError
+        At ``exercises[k].answers.Q[9,9]`` when an answer is not one of the exercise's blanks.
+    """
+    place = place_of(trace, exercise) if place is None else place
+    masks = hidden_masks(trace, exercise, place)
+    typed: dict[tuple[str, Index], str] = {}
+    for key, text in exercise.answers or ():
+        at = f"{place}.answers.{key}"
+        name, _, rest = key.partition("[")
+        index = tuple(int(k) for k in rest.rstrip("]").split(","))
+        mask = masks.get(name)
+        if mask is not None:
+            index = _full(index, tuple(int(n) for n in mask.shape), name, at)
+        if mask is None or not mask[index]:
+            names = [_cell_name(array, tuple(int(k) for k in cell))
+                     for array, hidden in masks.items() for cell in np.argwhere(hidden)]
+            blanks = ", ".join(names if len(names) <= 24 else [*names[:20], "…"])
+            raise ScenarioError(at, Refusal("exercise_answer_unknown", cell=key, blanks=blanks))
+        typed[(name, index)] = str(text)
+    return typed
+
+
+def _cell_name(array: str, index: Index) -> str:
+    return f"{array}{_text(index)}"
+
+
 def watched(trace: Trace, exercise: Exercise, place: str | None = None) -> Watch:
     """The question's watched array (made by its step) and, for a direction, its full index."""
     place = place_of(trace, exercise) if place is None else place
@@ -183,5 +217,5 @@ def edited_index(trace: Trace, edit: Edit, place: str) -> Index:
     return _full(edit.cell, shape, edit.array, f"{place}.cell")
 
 
-__all__ = ["check_fit", "edited_index", "edits", "hidden_cells", "hidden_masks", "place_of",
+__all__ = ["answered_cells", "check_fit", "edited_index", "edits", "hidden_cells", "hidden_masks", "place_of",
            "watched"]
