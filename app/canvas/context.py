@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from app.canvas.grid import LARGE_GRID_CELLS, Explainer, GridCells, GridSpec, MatrixGrid
 from app.canvas.theme import SLIDE, Theme
+from app.canvas.verdict_marks import mark_verdicts
 from app.model.operands import (
     ATTENTION_OPS,
     attention_of,
@@ -80,6 +82,9 @@ class Blanks:
     it compare cheaply."""
 
     masks: Mapping[str, npt.NDArray[np.bool_]]
+    marks: Mapping[tuple[str, tuple[int, ...]], bool] = field(default_factory=dict)
+    """After Check, each checked blank's verdict (right or not) by array and full index: its
+    box is marked ✓ or ✗ (:mod:`app.canvas.verdict_marks`)."""
 
 
 @dataclass(frozen=True)
@@ -258,8 +263,19 @@ class LayoutContext:
         made = MatrixGrid(spec, self.theme)
         if name in self.trace.arrays:
             made.source = (name, GridCells(head, col_offset, transpose))
+        if spec.asked is not None:
+            self._mark_verdicts(made, name, head, columns, transpose)
         self.made.append((name, made))
         return made
+
+    @staticmethod
+    def _sliced(values: npt.NDArray[Any], head: int | None, columns: slice | None,
+                transpose: bool) -> npt.NDArray[Any]:
+        """A whole array's cells as a grid of it shows them."""
+        part = values[head] if head is not None else values
+        if columns is not None:
+            part = part[:, columns]
+        return part.T if transpose else part
 
     def _asked(self, name: str, head: int | None, columns: slice | None,
                transpose: bool) -> npt.NDArray[np.bool_] | None:
@@ -268,12 +284,22 @@ class LayoutContext:
         mask = blanks.masks.get(name) if blanks is not None else None
         if mask is None:
             return None
-        part = mask[head] if head is not None else mask
-        if columns is not None:
-            part = part[:, columns]
-        if transpose:
-            part = part.T
+        part = self._sliced(mask, head, columns, transpose)
         return part if part.any() else None
+
+    def _mark_verdicts(self, grid: MatrixGrid, name: str, head: int | None,
+                       columns: slice | None, transpose: bool) -> None:
+        """✓ or ✗ on the blanks of ``grid`` the last Check judged."""
+        blanks = self.options.blanks
+        if blanks is None or not blanks.marks:
+            return
+        judged = np.zeros(blanks.masks[name].shape, dtype=np.int8)  # 1 right, 2 wrong
+        for (array, index), right in blanks.marks.items():
+            if array == name:
+                judged[index] = 1 if right else 2
+        part = self._sliced(judged, head, columns, transpose)
+        mark_verdicts(grid, ((r, c, bool(part[r, c] == 1)) for r, c in np.argwhere(part).tolist()),
+                      self.options.lang)
 
     def _swatch(self, name: str, head: int | None, columns: slice | None) -> str:
         """The colour of the head a grid belongs to (a head's slice of Q, K, V or mixed too)."""

@@ -231,7 +231,8 @@ WORDS: dict[str, str] = {
     "exercise_index_rank": "{array} 需要 {rank} 个下标，实际给了 {count} 个",
     "exercise_outside": "{cell} 超出了 {shape} 的数组 {array}",
     "exercise_row_outside": "第 {row} 行超出了 {array}，它只有 {rows} 行",
-    "exercise_answer_cell": "空格应写成数组名加完整下标，例如 Q[1,0] 或 weights[0,1,0]，实际是 {got}",
+    "exercise_answer_cell": "空格应写成数组名加完整下标，例如 Q[1,0] 或 weights[0,1,0]，"
+                            "实际是 {got}",
     "exercise_answer_place": "这类练习只在 {places} 作答",
     "exercise_answer_unknown": "{cell} 不是这道练习的空格（它的空格：{blanks}）",
     "exercise_not_editable": "本文档没有可编辑的数组 {array}（可编辑：{paths}）",

@@ -4,8 +4,8 @@ could answer) and writing them back as they were read. Nothing here computes: th
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 

@@ -217,5 +217,5 @@ def edited_index(trace: Trace, edit: Edit, place: str) -> Index:
     return _full(edit.cell, shape, edit.array, f"{place}.cell")
 
 
-__all__ = ["answered_cells", "check_fit", "edited_index", "edits", "hidden_cells", "hidden_masks", "place_of",
-           "watched"]
+__all__ = ["answered_cells", "check_fit", "edited_index", "edits", "hidden_cells", "hidden_masks",
+           "place_of", "watched"]
