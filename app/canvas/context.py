@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from app.canvas.grid import LARGE_GRID_CELLS, Explainer, GridCells, GridSpec, MatrixGrid
+from app.canvas.hidden_terms import guarded
 from app.canvas.theme import SLIDE, Theme
 from app.canvas.verdict_marks import mark_verdicts
 from app.model.operands import (
@@ -254,7 +255,7 @@ class LayoutContext:
             title=title or short, values=values, row_labels=rows, col_labels=cols,
             value_range=value_range, note=note,
             masked=masked,
-            asked=self._asked(name, head, columns, transpose),
+            asked=self.asked(name, head, columns, transpose),
             highlight_rows=frozenset({self.receiver}) if highlight_receiver else frozenset(),
             marked=marked,
             swatch=self._swatch(name, head, columns),
@@ -264,7 +265,7 @@ class LayoutContext:
         if name in self.trace.arrays:
             made.source = (name, GridCells(head, col_offset, transpose))
         if spec.asked is not None:
-            self._mark_verdicts(made, name, head, columns, transpose)
+            self.mark_verdicts(made, name, head, columns, transpose)
         self.made.append((name, made))
         return made
 
@@ -277,9 +278,10 @@ class LayoutContext:
             part = part[:, columns]
         return part.T if transpose else part
 
-    def _asked(self, name: str, head: int | None, columns: slice | None,
-               transpose: bool) -> npt.NDArray[np.bool_] | None:
-        """The cells of a grid of ``name`` an exercise hides, sliced as the grid's values."""
+    def asked(self, name: str, head: int | None = None, columns: slice | None = None,
+              transpose: bool = False) -> npt.NDArray[np.bool_] | None:
+        """The cells of a grid of ``name`` an exercise hides, sliced as the grid's values (a
+        grid drawn its own way, as the joined heads, asks for them too)."""
         blanks = self.options.blanks
         mask = blanks.masks.get(name) if blanks is not None else None
         if mask is None:
@@ -287,8 +289,8 @@ class LayoutContext:
         part = self._sliced(mask, head, columns, transpose)
         return part if part.any() else None
 
-    def _mark_verdicts(self, grid: MatrixGrid, name: str, head: int | None,
-                       columns: slice | None, transpose: bool) -> None:
+    def mark_verdicts(self, grid: MatrixGrid, name: str, head: int | None = None,
+                      columns: slice | None = None, transpose: bool = False) -> None:
         """✓ or ✗ on the blanks of ``grid`` the last Check judged."""
         blanks = self.options.blanks
         if blanks is None or not blanks.marks:
@@ -330,10 +332,13 @@ class LayoutContext:
 
             return parameter_text
 
+        blanks = self.options.blanks
+
         def array_text(row: int, col: int) -> str:
             r, c = (col, row) if transpose else (row, col)
             c += col_offset
             index = (head, r, c) if head is not None else (r, c)
-            return explain(trace, name, index, self.options.lang, self.places).text()
+            why = explain(trace, name, index, self.options.lang, self.places)
+            return why.text() if blanks is None else guarded(why, blanks.masks)
 
         return array_text
