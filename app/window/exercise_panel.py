@@ -32,6 +32,7 @@ from engine import ScenarioError, Trace, format_number
 from engine.exercises.answers import DIRECTIONS, Verdict, answer, check
 from engine.exercises.document import Edit, Exercise, Index, Typed
 from engine.exercises.fit import hidden_cells
+from engine.exercises.wording import prompt_text
 from engine.names import short_name
 from engine.numbers import NumberTextError, format_exact, parse_number
 from engine.printed import printed_places
@@ -199,6 +200,7 @@ class ExercisePanel(QWidget):
             self.title.setText(exercise.title.text(lang))
             self.prompt.setText(exercise.prompt.text(lang))
             try:
+                self.prompt.setText(prompt_text(trace, exercise, lang))
                 self._fill_body(trace, exercise, lang, typed)
             except ScenarioError as error:  # no longer fits the document (an edit shrank it)
                 self.question.setText(f"⚠ {problem_words(error, lang)}")

@@ -37,8 +37,11 @@ def check_fit(trace: Trace) -> None:
         Naming ``exercises[k]`` and the key, for example
         ``exercises[1].hide[0].cells[2]: [2,0] is outside the 2×2 array Q``.
     """
+    from engine.exercises.wording import check_wording  # it reads this module's cells
+
     for k, exercise in enumerate(trace.scenario.exercises):
         place = f"exercises[{k}]"
+        check_wording(trace, exercise, place)
         if exercise.kind == "fill":
             hidden_masks(trace, exercise, place)
             answered_cells(trace, exercise, place)
@@ -81,7 +84,7 @@ def _array(trace: Trace, step: Step, name: str, place: str
     return trace.arrays[name], made[name]
 
 
-def _full(index: Index, shape: tuple[int, ...], name: str, place: str) -> Index:
+def full_index(index: Index, shape: tuple[int, ...], name: str, place: str) -> Index:
     """``index`` with a one-head attention array's head added, checked against ``shape``."""
     if len(index) == 2 and len(shape) == 3 and shape[0] == 1:
         index = (0, *index)
@@ -126,7 +129,7 @@ def hidden_masks(trace: Trace, exercise: Exercise, place: str | None = None
         mask = masks.setdefault(hide.array, np.zeros(shape, dtype=bool))
         if hide.cells is not None:
             for t, cell in enumerate(hide.cells):
-                mask[_full(cell, shape, hide.array, f"{at}.cells[{t}]")] = True
+                mask[full_index(cell, shape, hide.array, f"{at}.cells[{t}]")] = True
             continue
         seen = _seen(trace, maker, shape)
         if hide.rows is None:
@@ -171,7 +174,7 @@ def answered_cells(trace: Trace, exercise: Exercise, place: str | None = None
         index = tuple(int(k) for k in rest.rstrip("]").split(","))
         mask = masks.get(name)
         if mask is not None:
-            index = _full(index, tuple(int(n) for n in mask.shape), name, at)
+            index = full_index(index, tuple(int(n) for n in mask.shape), name, at)
         if mask is None or not mask[index]:
             names = [_cell_name(array, tuple(int(k) for k in cell))
                      for array, hidden in masks.items() for cell in np.argwhere(hidden)]
@@ -195,7 +198,7 @@ def watched(trace: Trace, exercise: Exercise, place: str | None = None) -> Watch
     if watch.cell is None:
         return watch
     shape = tuple(int(n) for n in array.shape)
-    return Watch(watch.array, _full(watch.cell, shape, watch.array, f"{place}.watch.cell"))
+    return Watch(watch.array, full_index(watch.cell, shape, watch.array, f"{place}.watch.cell"))
 
 
 def edits(exercise: Exercise, place: str) -> list[tuple[str, Edit]]:
@@ -214,8 +217,8 @@ def edited_index(trace: Trace, edit: Edit, place: str) -> Index:
         raise ScenarioError(f"{place}.array", Refusal("exercise_not_editable", array=edit.array,
                                                       paths=shown))
     shape = tuple(int(n) for n in scenario.parameter(edit.array).shape)
-    return _full(edit.cell, shape, edit.array, f"{place}.cell")
+    return full_index(edit.cell, shape, edit.array, f"{place}.cell")
 
 
-__all__ = ["answered_cells", "check_fit", "edited_index", "edits", "hidden_cells", "hidden_masks",
-           "place_of", "watched"]
+__all__ = ["ATTENTION_OPS", "answered_cells", "check_fit", "edited_index", "edits", "full_index",
+           "hidden_cells", "hidden_masks", "place_of", "watched"]
