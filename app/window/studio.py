@@ -677,6 +677,9 @@ class StudioWindow(QMainWindow):
         self.refresh_canvas(fit=True)
         self._update_title()
         note = note or self.tr("Opened {name}").format(name=isolate(scenario.title))
+        if self.exercise.asking():  # the shares may be blanks to predict: not quoted
+            self.state.message.emit(note)
+            return
         shares = self.tr("computing…") if self.state.busy else self.state.shares_summary()
         self.state.message.emit(f"{note} → {shares}")  # the status bar, and clears a refusal
 

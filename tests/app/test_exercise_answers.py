@@ -132,6 +132,8 @@ def test_an_answers_copy_opens_with_its_blanks_filled_and_checked(
     window.refresh_canvas(fit=False)
     mode, panel = window.exercise, window.exercise.panel
     assert mode.active and mode.current == ROW and panel.checked
+    said = window.statusBar().currentMessage()
+    assert said == "Opened mine.qkv.json", "the status line quotes no share to predict"
     assert [b.entry.text() for b in panel.blanks] == ["0.804", "0.3"]
     share = shares_for_love(F11_WK)[1]
     assert panel.blanks[0].verdict.text() == "✓ right: 0.804"
