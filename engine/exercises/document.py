@@ -111,10 +111,6 @@ class Exercise:
     checked: bool = False
     """A student's answers copy only: the answers were checked when it was saved."""
 
-    def answer_of(self, place: str) -> Typed | None:
-        """What the student gave at ``place`` (None: nothing)."""
-        return dict(self.answers or ()).get(place)
-
 
 def parse_exercises(value: object) -> tuple[Exercise, ...]:
     """The document's ``exercises``, refused at ``exercises[k].key`` when malformed.
