@@ -185,3 +185,32 @@ def test_the_marks_speak_chinese(window: StudioWindow, qtbot: QtBot) -> None:
     said = window.canvas.accessibleDescription()
     assert "空格，已检查 ✓ 正确" in said and "空格，已检查 ✗ 错误" in said
     assert window.answers_copy.action.text() == "把答案另存为(&N)…"
+
+
+def test_answers_to_questions_about_change_are_kept_in_the_copy(
+        window: StudioWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    mode, panel = window.exercise, window.exercise.panel
+    mode.action.trigger()
+    mode.choose(4)  # F11: which edit leaves the shares? (Wq, Wk, Wv: only Wv)
+    assert [b.text() for b in panel.choices] == ["Wq[0, 0] + 1", "Wk[1, 0] + 0.5",
+                                                 "Wv[0, 0] + 1"]
+    panel.choices[2].setChecked(True)
+    panel.check_button.click()
+    assert panel.score.text() == "✓ right: exactly these leave shares unchanged: Wv[0, 0] + 1"
+    mode.choose(5)  # a single visible key: the share 我 gives itself stays 1
+    panel.choices[2].setChecked(True)  # “stays the same”, not checked
+    copy = tmp_path / "mine.qkv.json"
+    patch_save_dialog(monkeypatch, copy)
+    assert window.answers_copy.save()
+    exercises = json.loads(copy.read_text("utf-8"))["exercises"]
+    assert (exercises[4]["answers"], exercises[4]["checked"]) == (
+        {"choices[0]": False, "choices[1]": False, "choices[2]": True}, True)
+    assert (exercises[5]["answers"], exercises[5]["checked"]) == ({"direction": "same"}, False)
+    mode.action.trigger()
+    assert window.open_path(copy)
+    assert mode.active and mode.current == 4
+    assert [b.isChecked() for b in panel.choices] == [False, False, True]
+    assert panel.score.text() == "✓ right: exactly these leave shares unchanged: Wv[0, 0] + 1"
+    mode.choose(5)
+    assert [b.isChecked() for b in panel.choices] == [False, False, True]
+    assert panel.score.text() == "" and not panel.checked
