@@ -156,6 +156,12 @@ class ExerciseMode(QObject):
         return self.active and self.exercise() is not None and not self.panel.revealed \
             and self.state.token is None
 
+    def said(self, text: str) -> str:
+        """A status line as the window says it: while an exercise is answered, without the
+        shares an edit or an opening ends with (``… → shares for 爱: 0.804 / 0.196``): they
+        may be its blanks."""
+        return text.rpartition(" → ")[0] or text if self.asking() else text
+
     def blanks(self) -> Blanks | None:
         """The cells the canvas leaves blank: the current exercise's, while exercise mode is
         on and its answers are not revealed, with the verdicts of the last Check (the same

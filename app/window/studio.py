@@ -176,7 +176,8 @@ class StudioWindow(QMainWindow):
         self._describe_timer.timeout.connect(self._describe_canvas)
         self.state.stepChanged.connect(lambda _k: self.refresh_canvas(fit=True))
         self.state.viewChanged.connect(lambda: self.refresh_canvas(fit=False))
-        self.state.message.connect(lambda text: self.statusBar().showMessage(text))
+        self.state.message.connect(
+            lambda text: self.statusBar().showMessage(self.exercise.said(text)))
         self.state.refused.connect(lambda text: self.statusBar().showMessage(f"⚠ {text}"))
         # A method, not a lambda: Qt drops the connection when the window is destroyed, so the
         # stack going away with a discarded (still modified) document emits into nothing.
@@ -677,9 +678,6 @@ class StudioWindow(QMainWindow):
         self.refresh_canvas(fit=True)
         self._update_title()
         note = note or self.tr("Opened {name}").format(name=isolate(scenario.title))
-        if self.exercise.asking():  # the shares may be blanks to predict: not quoted
-            self.state.message.emit(note)
-            return
         shares = self.tr("computing…") if self.state.busy else self.state.shares_summary()
         self.state.message.emit(f"{note} → {shares}")  # the status bar, and clears a refusal
 

@@ -116,3 +116,14 @@ def test_the_rule_is_same_array_same_cell() -> None:
     assert not names_hidden("weights[0,1,1]·V[1,0] + Q[1,0]", masks)
     assert names_hidden("L1.Q[1,1]", {"L1.Q": masks["Q"]})
     assert not names_hidden("Q[1,1]", {"L1.Q": masks["Q"]})
+
+
+def test_the_status_line_quotes_no_share_while_an_exercise_is_answered(
+        window: StudioWindow) -> None:
+    hide(window, "weights", {"array": "weights", "rows": [1]})
+    assert window.state.edit_cell("X", 0, 0, 2.0)  # an edit says what it did, not the shares
+    said = window.statusBar().currentMessage()
+    assert said.startswith("X[0,0]") and "shares" not in said and "→" not in said, said
+    window.exercise.panel.reveal_button.click()  # revealed: the shares are said again
+    assert window.state.edit_cell("X", 0, 1, 2.0)
+    assert "→ shares for 爱: " in window.statusBar().currentMessage()
