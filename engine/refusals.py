@@ -269,6 +269,13 @@ ENGLISH: dict[str, str] = {
     "exercise_index_rank": "{array} needs {rank} indices, got {count}",
     "exercise_outside": "{cell} is outside the {shape} array {array}",
     "exercise_row_outside": "row {row} is outside {array}, which has {rows} rows",
+    "exercise_answer_cell": "expected a blank named as its array and full index, such as "
+                            "Q[1,0] or weights[0,1,0], got {got}",
+    "exercise_answer_place": "this kind of exercise is answered at {places} only",
+    "exercise_answer_unknown": "{cell} is not a blank of this exercise (its blanks: {blanks})",
+    "exercise_wording_largest": "{{largest:…}} names the key a row of shares or scores gives "
+                                "the most; {array} is neither",
+    "exercise_wording_array": "{{value:…}} names no trace array or document path {array}",
     "exercise_not_editable": "no editable array {array} in this document (editable: {paths})",
     "variants_not_found": "variant {number}: no draw of {tries} kept every row's visible scores "
                           "between {low} and {high} apart; use a document with fewer positions",

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from app.canvas.grid import LARGE_GRID_CELLS, Explainer, GridCells, GridSpec, MatrixGrid
+from app.canvas.hidden_terms import guarded
 from app.canvas.theme import SLIDE, Theme
+from app.canvas.verdict_marks import mark_verdicts
 from app.model.operands import (
     ATTENTION_OPS,
     attention_of,
@@ -80,6 +83,9 @@ class Blanks:
     it compare cheaply."""
 
     masks: Mapping[str, npt.NDArray[np.bool_]]
+    marks: Mapping[tuple[str, tuple[int, ...]], bool] = field(default_factory=dict)
+    """After Check, each checked blank's verdict (right or not) by array and full index: its
+    box is marked ✓ or ✗ (:mod:`app.canvas.verdict_marks`)."""
 
 
 @dataclass(frozen=True)
@@ -249,7 +255,7 @@ class LayoutContext:
             title=title or short, values=values, row_labels=rows, col_labels=cols,
             value_range=value_range, note=note,
             masked=masked,
-            asked=self._asked(name, head, columns, transpose),
+            asked=self.asked(name, head, columns, transpose),
             highlight_rows=frozenset({self.receiver}) if highlight_receiver else frozenset(),
             marked=marked,
             swatch=self._swatch(name, head, columns),
@@ -258,22 +264,44 @@ class LayoutContext:
         made = MatrixGrid(spec, self.theme)
         if name in self.trace.arrays:
             made.source = (name, GridCells(head, col_offset, transpose))
+        if spec.asked is not None:
+            self.mark_verdicts(made, name, head, columns, transpose)
         self.made.append((name, made))
         return made
 
-    def _asked(self, name: str, head: int | None, columns: slice | None,
-               transpose: bool) -> npt.NDArray[np.bool_] | None:
-        """The cells of a grid of ``name`` an exercise hides, sliced as the grid's values."""
+    @staticmethod
+    def _sliced(values: npt.NDArray[Any], head: int | None, columns: slice | None,
+                transpose: bool) -> npt.NDArray[Any]:
+        """A whole array's cells as a grid of it shows them."""
+        part = values[head] if head is not None else values
+        if columns is not None:
+            part = part[:, columns]
+        return part.T if transpose else part
+
+    def asked(self, name: str, head: int | None = None, columns: slice | None = None,
+              transpose: bool = False) -> npt.NDArray[np.bool_] | None:
+        """The cells of a grid of ``name`` an exercise hides, sliced as the grid's values (a
+        grid drawn its own way, as the joined heads, asks for them too)."""
         blanks = self.options.blanks
         mask = blanks.masks.get(name) if blanks is not None else None
         if mask is None:
             return None
-        part = mask[head] if head is not None else mask
-        if columns is not None:
-            part = part[:, columns]
-        if transpose:
-            part = part.T
+        part = self._sliced(mask, head, columns, transpose)
         return part if part.any() else None
+
+    def mark_verdicts(self, grid: MatrixGrid, name: str, head: int | None = None,
+                      columns: slice | None = None, transpose: bool = False) -> None:
+        """✓ or ✗ on the blanks of ``grid`` the last Check judged."""
+        blanks = self.options.blanks
+        if blanks is None or not blanks.marks:
+            return
+        judged = np.zeros(blanks.masks[name].shape, dtype=np.int8)  # 1 right, 2 wrong
+        for (array, index), right in blanks.marks.items():
+            if array == name:
+                judged[index] = 1 if right else 2
+        part = self._sliced(judged, head, columns, transpose)
+        mark_verdicts(grid, ((r, c, bool(part[r, c] == 1)) for r, c in np.argwhere(part).tolist()),
+                      self.options.lang)
 
     def _swatch(self, name: str, head: int | None, columns: slice | None) -> str:
         """The colour of the head a grid belongs to (a head's slice of Q, K, V or mixed too)."""
@@ -304,10 +332,13 @@ class LayoutContext:
 
             return parameter_text
 
+        blanks = self.options.blanks
+
         def array_text(row: int, col: int) -> str:
             r, c = (col, row) if transpose else (row, col)
             c += col_offset
             index = (head, r, c) if head is not None else (r, c)
-            return explain(trace, name, index, self.options.lang, self.places).text()
+            why = explain(trace, name, index, self.options.lang, self.places)
+            return why.text() if blanks is None else guarded(why, blanks.masks)
 
         return array_text

@@ -23,12 +23,12 @@ MAX_VALUES = 12
 """A row longer than this is cut with an ellipsis."""
 
 
-def _row(values: npt.NDArray[np.float64], blank: str = "",
-         hidden: Callable[[int], bool] = lambda _col: False) -> str:
-    """The numbers of a row (of 50,257 only the first are formatted); a ``hidden`` column (an
-    exercise's blank) says ``blank``."""
-    shown = [blank if hidden(c) else format_number(float(v), 3) for c, v in
-             enumerate(values[:MAX_VALUES])]
+def _row(values: npt.NDArray[np.float64],
+         blank: Callable[[int], str | None] = lambda _col: None) -> str:
+    """The numbers of a row (of 50,257 only the first are formatted); a column an exercise
+    leaves blank says so (:func:`_blank_words`)."""
+    shown = [said if (said := blank(c)) is not None else format_number(float(v), 3)
+             for c, v in enumerate(values[:MAX_VALUES])]
     return ", ".join(shown) + (", …" if len(values) > MAX_VALUES else "")
 
 
@@ -73,22 +73,29 @@ def _shares(trace: Trace, step: Step, receiver: int, options: FrameOptions) -> l
                 facts.append(prefix + frame_word(lang, "share_masked", key=token,
                                                  query=tokens[receiver]))
                 continue
-            share = exercise_word(lang, "blank") if _asked(options, weights_name,
-                                                            (h, receiver, j)) \
+            blank = _blank_words(options, weights_name, (h, receiver, j))
+            share = blank if blank is not None \
                 else format_number(float(weights[h, receiver, j]), 3)
             facts.append(prefix + frame_word(
                 lang, "share_from_to", query=tokens[receiver], key=token, share=share))
     return facts
 
 
-def _asked(options: FrameOptions, name: str, index: tuple[int, ...]) -> bool:
-    """Whether the frame leaves the cell ``index`` of ``name`` blank for an exercise."""
-    mask = options.blanks.masks.get(name) if options.blanks is not None else None
-    return mask is not None and bool(mask[index])
+def _blank_words(options: FrameOptions, name: str, index: tuple[int, ...]) -> str | None:
+    """``blank`` (with the last Check's ✓ or ✗) where the frame leaves the cell ``index`` of
+    ``name`` blank for an exercise; None where it shows the number."""
+    blanks = options.blanks
+    mask = blanks.masks.get(name) if blanks is not None else None
+    if blanks is None or mask is None or not mask[index]:
+        return None
+    right = blanks.marks.get((name, index))
+    key = "blank" if right is None else "blank_right" if right else "blank_wrong"
+    return exercise_word(options.lang, key)
 
 
-def _asked_in_row(options: FrameOptions, name: str, row: tuple[int, ...], col: int) -> bool:
-    return _asked(options, name, (*row, col))
+def _blank_in_row(options: FrameOptions, name: str, row: tuple[int, ...],
+                  col: int) -> str | None:
+    return _blank_words(options, name, (*row, col))
 
 
 def _written_rows(trace: Trace, step: Step, receiver: int, options: FrameOptions) -> list[str]:
@@ -106,8 +113,8 @@ def _written_rows(trace: Trace, step: Step, receiver: int, options: FrameOptions
         for values, prefix, head in rows:
             facts.append(prefix + frame_word(
                 lang, "row_values", name=name, token=tokens[receiver],
-                values=_row(values[receiver], exercise_word(lang, "blank"),
-                            partial(_asked_in_row, options, name, (*head, receiver)))))
+                values=_row(values[receiver],
+                            partial(_blank_in_row, options, name, (*head, receiver)))))
     return facts
 
 

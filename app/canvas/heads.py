@@ -79,7 +79,9 @@ def concatenation_row(ctx: LayoutContext, step: Step) -> list[QGraphicsItem | st
     explain = ctx.grid(mixed).spec.explain
     joined = custom_grid(ctx, word(ctx, "concat_title", width=width),
                          ctx.array(mixed), ctx.labels, [""] * width, explain=explain,
-                         highlight_receiver=True)
+                         highlight_receiver=True, asked=ctx.asked(mixed))
+    if joined.spec.asked is not None:  # the heads' outputs an exercise hides, here too
+        ctx.mark_verdicts(joined, mixed)
     bands = HeadBands(joined, att.heads, att.d_v, labels,
                       [ctx.theme.heads[h % len(ctx.theme.heads)] for h in range(att.heads)])
     bands.setParentItem(joined)

@@ -46,18 +46,20 @@ def custom_grid(ctx: LayoutContext, title: str, values: npt.NDArray[np.float64],
                 note: str = "", highlight_receiver: bool = False,
                 highlight_rows: frozenset[int] | None = None,
                 marked: npt.NDArray[np.bool_] | None = None,
-                blank: npt.NDArray[np.bool_] | None = None, decimals: int | None = None,
+                blank: npt.NDArray[np.bool_] | None = None,
+                asked: npt.NDArray[np.bool_] | None = None, decimals: int | None = None,
                 value_range: tuple[float, float] | None = None, swatch: str = "",
                 shows: str | None = None) -> MatrixGrid:
     """A grid of values that are not a named trace array (row statistics, z, B − A …), or of
     trace array ``shows`` labelled its own way (RoPE's angles): that one is listed among the
     grids made, so a comparison outlines it where A and B differ. ``blank`` cells print a
-    dash, greyed as masked cells are."""
+    dash, greyed as masked cells are; ``asked`` cells are an exercise's blanks
+    (:attr:`GridSpec.asked`)."""
     if highlight_rows is None:
         highlight_rows = frozenset({ctx.receiver}) if highlight_receiver else frozenset()
     spec = GridSpec(title=title, values=values, row_labels=list(rows), col_labels=list(cols),
                     value_range=value_range, highlight_rows=highlight_rows, marked=marked,
-                    blank=blank, masked=blank,
+                    blank=blank, masked=blank, asked=asked,
                     note=note, swatch=swatch, explain=explain, lang=ctx.options.lang,
                     decimals=ctx.places if decimals is None else decimals)
     grid = MatrixGrid(spec, ctx.theme)

@@ -216,7 +216,7 @@ def _task(pages: _Pages, task: Task, lang: str, key: bool) -> None:
     pages.y += 6
     pages.text(worksheet_word(lang, "exercise", number=task.number,
                               title=exercise.title.text(lang)), HEADING_SIZE, bold=True)
-    pages.text(exercise.prompt.text(lang))
+    pages.text(task.prompt)
     if key:
         for line in task.key:
             pages.text(line, SMALL_SIZE)
@@ -263,7 +263,7 @@ def _intro_slide(sheet: Sheet, task: Task, lang: str) -> Slide:
     title = Text(Box(margin, margin // 2, width - 2 * margin, line_height * 2),
                  worksheet_word(lang, "exercise", number=task.number,
                                 title=task.exercise.title.text(lang)), 28, SLIDE.text, bold=True)
-    lines = [*_wrapped(task.exercise.prompt.text(lang), 90), "", *task.question, "",
+    lines = [*_wrapped(task.prompt, 90), "", *task.question, "",
              *_wrapped(worksheet_word(lang, "how_to_check", sentence=task.check), 100)]
     variant = _variant(sheet, lang)
     if variant:
@@ -271,7 +271,7 @@ def _intro_slide(sheet: Sheet, task: Task, lang: str) -> Slide:
     top = margin // 2 + line_height * 3
     shapes = [Text(Box(margin, top + k * line_height, width - 2 * margin, line_height), line,
                    16, SLIDE.text) for k, line in enumerate(lines) if line]
-    return Slide(title, shapes, task.exercise.prompt.text(lang), SLIDE.background)
+    return Slide(title, shapes, task.prompt, SLIDE.background)
 
 
 def task_slides(sheet: Sheet, task: Task, lang: str) -> Iterator[Slide]:
@@ -279,7 +279,7 @@ def task_slides(sheet: Sheet, task: Task, lang: str) -> Iterator[Slide]:
     sheet_shape = sheet_size("16:9")
     yield _intro_slide(sheet, task, lang)
     for frame in task_frames(task, lang):
-        yield editable_slide(frame, task.exercise.prompt.text(lang), sheet_shape, FRAME_SIZE)
+        yield editable_slide(frame, task.prompt, sheet_shape, FRAME_SIZE)
 
 
 @dataclass(frozen=True)

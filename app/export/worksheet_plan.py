@@ -18,6 +18,7 @@ from engine.exercises.answers import Answer, answer
 from engine.exercises.document import Edit, Exercise
 from engine.exercises.fit import check_fit, edited_index, hidden_masks, watched
 from engine.exercises.hand import hand_variant
+from engine.exercises.wording import prompt_text
 from engine.printed import printed_places
 
 CHECKS = {"projection": "check_projection", "scores": "check_scores",
@@ -29,11 +30,13 @@ CHECKS = {"projection": "check_projection", "scores": "check_scores",
 class Task:
     """One exercise as a sheet shows it and its key answers it.
 
-    ``frames`` are step indices of ``trace``; ``blanks`` the cells to draw empty in them.
+    ``frames`` are step indices of ``trace``; ``blanks`` the cells to draw empty in them;
+    ``prompt`` is worded from ``trace``'s own values (a variant's, on a variant's sheet).
     """
 
     number: int
     exercise: Exercise
+    prompt: str
     trace: Trace
     frames: tuple[int, ...]
     blanks: dict[str, npt.NDArray[np.bool_]]
@@ -97,6 +100,7 @@ def plan_sheets(scenario: Scenario, chosen: Sequence[int], lang: str, variants: 
 def _task(trace: Trace, number: int, exercise: Exercise, lang: str) -> Task:
     places = printed_places(trace)
     solved = answer(trace, exercise)
+    prompt = prompt_text(trace, exercise, lang)
     step = trace.step_index(exercise.step)
     if exercise.kind == "fill":
         blanks = hidden_masks(trace, exercise)
@@ -105,9 +109,10 @@ def _task(trace: Trace, number: int, exercise: Exercise, lang: str) -> Task:
         frames = tuple(sorted(makers)) or (step,)
         op = trace.steps[step].op if len(frames) == 1 else trace.steps[frames[-1]].op
         sentence = worksheet_word(lang, CHECKS.get(op, "check_other"))
-        return Task(number, exercise, trace, frames, blanks, (), sentence,
+        return Task(number, exercise, prompt, trace, frames, blanks, (), sentence,
                     _fill_key(trace, solved, lang, places))
-    return Task(number, exercise, trace, (step,), {}, _question(trace, exercise, lang, places),
+    return Task(number, exercise, prompt, trace, (step,), {},
+                _question(trace, exercise, lang, places),
                 worksheet_word(lang, "check_question"),
                 _question_key(trace, exercise, solved, lang, places))
 

@@ -232,6 +232,12 @@ WORDS: dict[str, str] = {
     "exercise_index_rank": "{array} 需要 {rank} 个下标，实际给了 {count} 个",
     "exercise_outside": "{cell} 超出了 {shape} 的数组 {array}",
     "exercise_row_outside": "第 {row} 行超出了 {array}，它只有 {rows} 行",
+    "exercise_answer_cell": "空格应写成数组名加完整下标，例如 Q[1,0] 或 weights[0,1,0]，"
+                            "实际是 {got}",
+    "exercise_answer_place": "这类练习只在 {places} 作答",
+    "exercise_answer_unknown": "{cell} 不是这道练习的空格（它的空格：{blanks}）",
+    "exercise_wording_largest": "{{largest:…}} 指一行份额或分数里最大的那个键；{array} 两者都不是",
+    "exercise_wording_array": "{{value:…}} 指的 {array} 既不是追踪数组，也不是文档路径",
     "exercise_not_editable": "本文档没有可编辑的数组 {array}（可编辑：{paths}）",
     "variants_not_found": "第 {number} 份变体：试了 {tries} 次，都没能让每一行"
                           "可见分数的差距落在 {low} 到 {high} 之间；请换一个位置更少的文档",

@@ -5,6 +5,7 @@ the document's ``exercises``."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -32,17 +33,21 @@ from app.model.exercise_edits import (
     with_cell_toggled,
 )
 from app.texts.exercise_words import exercise_word
-from app.window.exercise_panel import ExercisePanel
+from app.texts.problems import problem_words
+from app.window.exercise_panel import ExercisePanel, place_name
 from app.window.exercise_teacher import TeacherBox
-from engine import ScenarioError, Trace
-from engine.exercises.document import Exercise, Index
-from engine.exercises.fit import hidden_masks
+from engine import Scenario, ScenarioError, Trace
+from engine.exercises.document import Exercise, Index, Typed
+from engine.exercises.fit import answered_cells, hidden_masks
 
 if TYPE_CHECKING:
     from app.window.shell import Shell
 
 PANEL_WIDTH = 320
 """The panel's narrowest width: its blanks, buttons and the teacher's choices fit it."""
+
+Given = tuple[tuple[str, Typed], ...]
+"""A student's answers to one exercise, by place (:attr:`Exercise.answers`)."""
 
 
 def _blanks_key(exercise: Exercise, trace: Trace) -> object:
@@ -76,6 +81,10 @@ class ExerciseMode(QObject):
         """The editor was folded to make room for the panel."""
         self._blanks: tuple[object, Blanks | None] = (None, None)
         """What the blanks were worked out for (:func:`_blanks_key`), and them."""
+        self._given: dict[int, tuple[Exercise, Given, bool]] = {}
+        """What the student gave each exercise answered in this window (by its index, with the
+        exercise it answers and whether it was checked): kept while another is chosen, and
+        written by File → Save answers as…; forgotten when another document opens."""
         self.action = QAction(self)
         self.action.setCheckable(True)
         self.action.setShortcut(QKeySequence("Ctrl+Shift+X"))
@@ -116,6 +125,7 @@ class ExerciseMode(QObject):
         self.action.toggled.connect(self._on_toggled)
         self.dock.visibilityChanged.connect(self._on_dock_visible)
         self.panel.revealedChanged.connect(self._redraw)
+        self.panel.marksChanged.connect(self._redraw)
         self.panel.chosen.connect(self.choose)
         self.teacher.newFill.connect(self.add_fill)
         self.teacher.newQuestion.connect(self.add_question)
@@ -146,10 +156,17 @@ class ExerciseMode(QObject):
         return self.active and self.exercise() is not None and not self.panel.revealed \
             and self.state.token is None
 
+    def said(self, text: str) -> str:
+        """A status line as the window says it: while an exercise is answered, without the
+        shares an edit or an opening ends with (``… → shares for 爱: 0.804 / 0.196``): they
+        may be its blanks."""
+        return text.rpartition(" → ")[0] or text if self.asking() else text
+
     def blanks(self) -> Blanks | None:
         """The cells the canvas leaves blank: the current exercise's, while exercise mode is
-        on and its answers are not revealed (the same object while they stay the same, so the
-        frame on screen is refilled, not rebuilt, as a number is typed)."""
+        on and its answers are not revealed, with the verdicts of the last Check (the same
+        object while they stay the same, so the frame on screen is refilled, not rebuilt, as a
+        number is typed)."""
         if not self.asking():
             return None
         exercise, trace = self.exercise(), self.state.trace
@@ -162,7 +179,12 @@ class ExerciseMode(QObject):
             except ScenarioError:  # it no longer fits the document: the panel says why
                 return None
             self._blanks = (made_for, Blanks(masks))
-        return self._blanks[1]
+        blanks = self._blanks[1]
+        marks = self.panel.marks()
+        if blanks is not None and marks != blanks.marks:
+            blanks = Blanks(blanks.masks, marks)
+            self._blanks = (made_for, blanks)
+        return blanks
 
     # -- showing ---------------------------------------------------------------------------
     def retranslate(self) -> None:
@@ -217,6 +239,8 @@ class ExerciseMode(QObject):
         self.panel.list_exercises(exercises, self.current)
         keep = exercise is not None and exercise == self._shown
         self.panel.show_exercise(self.state.trace, exercise, keep=keep)
+        if exercise is not None and not keep:
+            self._restore(exercise)
         self.teacher.show_exercise(exercise)
         self._shown = exercise
         if go and exercise is not None:
@@ -227,8 +251,60 @@ class ExerciseMode(QObject):
         if exercise.step in ids:
             self.state.set_step(ids.index(exercise.step))
 
+    def _restore(self, exercise: Exercise) -> None:
+        """The answers given to ``exercise`` before: in this window, else in the answers copy
+        it was opened from (checked again if they were)."""
+        kept = self._given.get(self.current)
+        if kept is not None and kept[0] == exercise:
+            self.panel.restore(dict(kept[1]), kept[2])
+            return
+        if exercise.answers is None and not exercise.checked:
+            return
+        given: dict[str, Typed] = dict(exercise.answers or ())
+        if exercise.kind == "fill":
+            try:
+                given = {place_name(cell): text
+                         for cell, text in answered_cells(self.state.trace, exercise).items()}
+            except ScenarioError as error:  # an answer outside the blanks: said, not filled
+                self.panel.question.setText(f"⚠ {problem_words(error, current_language())}")
+                return
+        self.panel.restore(given, exercise.checked)
+
+    def _keep_given(self) -> None:
+        """Remember what was given to the exercise on show (another may be chosen)."""
+        if self._shown is not None:
+            self._given[self.current] = (self._shown, self.panel.answers(), self.panel.checked)
+
+    def answered_scenario(self) -> Scenario:
+        """The document with each exercise's answers as given in this window (an exercise
+        not answered here keeps those it came with): what Save answers as… writes."""
+        self._keep_given()
+        exercises = []
+        for k, exercise in enumerate(self.exercises()):
+            kept = self._given.get(k)
+            if kept is not None and kept[0] == exercise:
+                exercise = replace(exercise, answers=kept[1] or None, checked=kept[2])
+            exercises.append(exercise)
+        return replace(self.state.scenario, exercises=tuple(exercises))
+
+    def opened(self) -> None:
+        """Another document is open: the answers given to the last one are forgotten; an
+        answers copy opens in exercise mode, its blanks filled as typed."""
+        self._given.clear()
+        self._shown = None
+        answered = [k for k, e in enumerate(self.exercises())
+                    if e.answers is not None or e.checked]
+        self.current = answered[0] if answered else 0
+        copy = bool(answered)
+        if copy and not self.active:
+            self.action.setChecked(True)
+        elif self.active:
+            self._show(go=copy)
+            self._redraw()
+
     def choose(self, index: int) -> None:
         """Answer the document's exercise ``index`` (its step shown)."""
+        self._keep_given()
         self.current = index
         self._shown = None
         self._show(go=True)

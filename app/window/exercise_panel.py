@@ -1,10 +1,12 @@
 """The student's side of an exercise: a blank to type into for each hidden cell (Tab moves
 between them, Enter checks), Check, Reveal, and the verdicts in words; questions about change
-as choices. The predictions live here only: they are never part of the document."""
+as choices. The predictions live here only: they are never part of the document (File → Save
+answers as… writes them into a copy)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from functools import partial
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -28,8 +30,9 @@ from app.texts.exercise_words import exercise_word
 from app.texts.problems import problem_words
 from engine import ScenarioError, Trace, format_number
 from engine.exercises.answers import DIRECTIONS, Verdict, answer, check
-from engine.exercises.document import Edit, Exercise, Index
+from engine.exercises.document import Edit, Exercise, Index, Typed
 from engine.exercises.fit import hidden_cells
+from engine.exercises.wording import prompt_text
 from engine.names import short_name
 from engine.numbers import NumberTextError, format_exact, parse_number
 from engine.printed import printed_places
@@ -61,6 +64,9 @@ class Blank:
         self.label.setBuddy(self.entry)
         self.verdict = QLabel()
         self.verdict.setWordWrap(True)
+        self.right: bool | None = None
+        """The last Check's verdict, until Try again or an edit of the answer (the canvas
+        marks the blank ✓ or ✗ meanwhile)."""
 
     def prediction(self) -> float | None:
         """The number typed (None: nothing, or not a number)."""
@@ -89,10 +95,14 @@ class ExercisePanel(QWidget):
         blanks).
     chosen(int)
         Another exercise was chosen (its index in the document's list).
+    marksChanged()
+        The blanks' verdicts changed: checked, or one cleared by an edit of its answer (the
+        canvas marks them ✓ or ✗).
     """
 
     revealedChanged = Signal()
     chosen = Signal(int)
+    marksChanged = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -101,6 +111,8 @@ class ExercisePanel(QWidget):
         self.trace: Trace | None = None
         self.exercise: Exercise | None = None
         self.revealed = False
+        self.checked = False
+        """Check was pressed and no answer edited since (an answers copy stores it)."""
         self.blanks: list[Blank] = []
         self.choices: list[QAbstractButton] = []
         column = QVBoxLayout(self)
@@ -171,6 +183,7 @@ class ExercisePanel(QWidget):
         self.trace, self.exercise = trace, exercise
         if not keep:
             self.revealed = False
+            self.checked = False
         lang = current_language()
         while self.grid.count():
             item = self.grid.takeAt(0)
@@ -187,6 +200,7 @@ class ExercisePanel(QWidget):
             self.title.setText(exercise.title.text(lang))
             self.prompt.setText(exercise.prompt.text(lang))
             try:
+                self.prompt.setText(prompt_text(trace, exercise, lang))
                 self._fill_body(trace, exercise, lang, typed)
             except ScenarioError as error:  # no longer fits the document (an edit shrank it)
                 self.question.setText(f"⚠ {problem_words(error, lang)}")
@@ -204,6 +218,7 @@ class ExercisePanel(QWidget):
                 blank = Blank(trace, cell, lang)
                 blank.entry.setText(typed.get(cell, ""))
                 blank.entry.returnPressed.connect(self.check)
+                blank.entry.textEdited.connect(partial(self._answer_edited, blank))
                 self.grid.addWidget(blank.label, 2 * k, 0)
                 self.grid.addWidget(blank.entry, 2 * k, 1)
                 self.grid.addWidget(blank.verdict, 2 * k + 1, 0, 1, 2)
@@ -232,7 +247,7 @@ class ExercisePanel(QWidget):
         watch, edit = exercise.watch, exercise.edit
         assert watch is not None
         if edit is not None and watch.cell is not None:
-            return exercise_word(lang, "direction_question", edit=_edit_place(edit),
+            return exercise_word(lang, "direction_question", edit=_editplace_name(edit),
                                  by=format_exact(edit.by),
                                  watch=cell_words(trace, watch.array, watch.cell, lang))
         return exercise_word(lang, "unchanged_question", watch=array_words(watch.array, lang))
@@ -254,6 +269,7 @@ class ExercisePanel(QWidget):
         """Mark every blank (or the chosen answer) right or wrong, in words."""
         asked = self._numbers_asked()
         if asked is None:
+            self.checked = self.exercise is not None  # a question, judged at once
             return
         trace, exercise, lang = asked
         predictions = {b.cell: value for b in self.blanks
@@ -261,11 +277,55 @@ class ExercisePanel(QWidget):
         verdicts = {v.place: v for v in check(trace, exercise, predictions, lang)}
         right = 0
         for blank in self.blanks:
-            verdict = verdicts[_place(blank.cell)]
+            verdict = verdicts[place_name(blank.cell)]
             right += verdict.right
+            blank.right = verdict.right
             blank.say(self._verdict_words(trace, blank, verdict, lang), lang)
         self.score.setText(exercise_word(lang, "score", right=right, count=len(self.blanks)))
         self.score.setAccessibleName(self.score.text())
+        self.checked = True
+        self.marksChanged.emit()
+
+    def _answer_edited(self, blank: Blank, _text: str) -> None:
+        """An answer typed anew: its verdict (and its mark on the canvas) goes."""
+        if blank.right is None and not self.checked:
+            return
+        blank.right = None
+        blank.say("", current_language())
+        self.checked = False
+        self.marksChanged.emit()
+
+    def marks(self) -> dict[tuple[str, Index], bool]:
+        """Each checked blank's verdict (right or not), by hidden cell."""
+        return {b.cell: b.right for b in self.blanks if b.right is not None}
+
+    def answers(self) -> tuple[tuple[str, Typed], ...]:
+        """What the student gave, by place, as an answers copy stores it: each blank's text as
+        typed (blanks left empty left out), the direction chosen, each choice ticked or not."""
+        exercise = self.exercise
+        if exercise is None or exercise.kind == "fill":
+            return tuple((place_name(b.cell), b.entry.text()) for b in self.blanks
+                         if b.entry.text())
+        if exercise.kind == "direction":
+            return tuple(("direction", way) for way, button
+                         in zip(DIRECTIONS, self.choices, strict=True) if button.isChecked())
+        return tuple((f"choices[{k}]", b.isChecked()) for k, b in enumerate(self.choices))
+
+    def restore(self, answers: Mapping[str, Typed], checked: bool) -> None:
+        """Fill in answers given before (an answers copy, or another exercise chosen
+        meanwhile), checked again if they were."""
+        for blank in self.blanks:
+            typed = answers.get(place_name(blank.cell))
+            blank.entry.setText(typed if isinstance(typed, str) else "")
+        exercise = self.exercise
+        if exercise is not None and exercise.kind == "direction":
+            for way, button in zip(DIRECTIONS, self.choices, strict=True):
+                button.setChecked(answers.get("direction") == way)
+        else:
+            for k, button in enumerate(self.choices):
+                button.setChecked(answers.get(f"choices[{k}]") is True)
+        if checked:
+            self.check()
 
     @staticmethod
     def _verdict_words(trace: Trace, blank: Blank, verdict: Verdict, lang: str) -> str:
@@ -329,22 +389,24 @@ class ExercisePanel(QWidget):
         """Empty the blanks and hide the answers again."""
         for blank in self.blanks:
             blank.entry.clear()
+            blank.right = None
             blank.say("", current_language())
         for button in self.choices:
             button.setChecked(False)
         self.score.clear()
         self.revealed = False
+        self.checked = False
         self.revealedChanged.emit()
         if self.blanks:
             self.blanks[0].entry.setFocus()
 
 
-def _place(cell: tuple[str, Index]) -> str:
-    """A hidden cell as the engine's verdicts name it: ``Q[1,0]``."""
+def place_name(cell: tuple[str, Index]) -> str:
+    """A hidden cell as the engine's verdicts and an answers copy name it: ``Q[1,0]``."""
     return f"{cell[0]}[{','.join(str(k) for k in cell[1])}]"
 
 
-def _edit_place(edit: Edit) -> str:
+def _editplace_name(edit: Edit) -> str:
     """The edited cell: ``Wk[0, 1]``."""
     return f"{short_name(edit.array)}[{', '.join(str(k) for k in edit.cell)}]"
 

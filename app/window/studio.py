@@ -65,6 +65,7 @@ from app.texts.bidi import isolate
 from app.texts.example_words import document_words, example_label, example_title
 from app.widgets.busy_indicator import BusyIndicator
 from app.widgets.jobs import is_big, run_with_progress
+from app.window.answers_copy import AnswersCopy
 from app.window.appearance import appearance
 from app.window.compare_mode import CompareMode
 from app.window.controls import CanvasControls
@@ -175,7 +176,8 @@ class StudioWindow(QMainWindow):
         self._describe_timer.timeout.connect(self._describe_canvas)
         self.state.stepChanged.connect(lambda _k: self.refresh_canvas(fit=True))
         self.state.viewChanged.connect(lambda: self.refresh_canvas(fit=False))
-        self.state.message.connect(lambda text: self.statusBar().showMessage(text))
+        self.state.message.connect(
+            lambda text: self.statusBar().showMessage(self.exercise.said(text)))
         self.state.refused.connect(lambda text: self.statusBar().showMessage(f"⚠ {text}"))
         # A method, not a lambda: Qt drops the connection when the window is destroyed, so the
         # stack going away with a discarded (still modified) document emits into nothing.
@@ -241,7 +243,7 @@ class StudioWindow(QMainWindow):
         self.texts.bind(save_as.setText, lambda: self.tr("Save &as…"))
         save_as.setShortcut(QKeySequence.StandardKey.SaveAs)
         save_as.triggered.connect(self.save_as)
-        file_menu.addSeparator()
+        saving_end = file_menu.addSeparator()
         self.import_action = file_menu.addAction("")
         self.texts.bind(self.import_action.setText, lambda: self.tr("&Import matrix…"))
         self.import_action.setShortcut(QKeySequence("Ctrl+I"))
@@ -301,6 +303,7 @@ class StudioWindow(QMainWindow):
         self.view_menu = ViewMenu(self, view_menu, self.texts)
         self.compare = CompareMode(self, view_menu)
         self.exercise = ExerciseMode(self, view_menu)
+        self.answers_copy = AnswersCopy(self, file_menu, saving_end, self.exercise)
         self.canvas.cellClicked.connect(self.exercise.cell_clicked)
         step_menu = self.menuBar().addMenu("")
         self.texts.bind(step_menu.setTitle, lambda: self.tr("&Step"))
@@ -668,6 +671,7 @@ class StudioWindow(QMainWindow):
         finally:
             self._canvas_held = False
         self.state.undo_stack.setClean()
+        self.exercise.opened()
         if modified:
             self.state.undo_stack.resetClean()
             self.recovery.write_now()  # restored work is safe again before its old copy goes

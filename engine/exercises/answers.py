@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.exercises.document import Edit, Exercise, Index
+from engine.exercises.document import DIRECTIONS, Edit, Exercise, Index
 from engine.exercises.fit import edited_index, edits, hidden_cells, place_of, watched
 from engine.explain import Explanation, explain
 from engine.printed import printed_places
@@ -22,7 +22,6 @@ from engine.trace import Trace, compute
 SAME = 1e-12
 """A watched number is unchanged (a direction "same") when it moves by at most this, relative
 to its size when that is above 1: what float64 arithmetic in another order can move it by."""
-DIRECTIONS = ("rise", "fall", "same")
 
 Cell = tuple[str, Index]
 Predictions = Mapping[Cell, float] | str | Collection[int]

@@ -4,13 +4,15 @@ could answer) and writing them back as they were read. Nothing here computes: th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.errors import ScenarioError
 from engine.reader import (
     describe,
+    expect_bool,
     expect_choice,
     expect_int,
     expect_number,
@@ -30,14 +32,24 @@ MAX_ITEMS = 256
 MAX_INDEX = 1 << 20
 TITLE_LIMIT = 200
 PROMPT_LIMIT = 2000
+ANSWER_LIMIT = 100
+"""The longest text a student's answer to one blank may hold, as typed."""
+DIRECTIONS = ("rise", "fall", "same")
 
-_KEYS = {"fill": ("title", "prompt", "kind", "step", "hide", "tolerance"),
-         "direction": ("title", "prompt", "kind", "step", "edit", "watch"),
-         "unchanged": ("title", "prompt", "kind", "step", "choices", "watch")}
+_ANSWERED = ("answers", "checked")
+"""Keys only a student's answers copy has (Save answers as…): a teacher's document never."""
+_KEYS = {"fill": ("title", "prompt", "kind", "step", "hide", "tolerance", *_ANSWERED),
+         "direction": ("title", "prompt", "kind", "step", "edit", "watch", *_ANSWERED),
+         "unchanged": ("title", "prompt", "kind", "step", "choices", "watch", *_ANSWERED)}
+_CELL_NAME = re.compile(r"([A-Za-z_][A-Za-z0-9_.]*)\[([0-9]+(?:,[0-9]+){0,2})\]")
+_CHOICE_NAME = re.compile(r"choices\[([0-9]+)\]")
 _HIDE_KEYS = ("array", "cells", "rows")
 _EDIT_KEYS = ("array", "cell", "by")
 
 Index = tuple[int, ...]
+Typed = str | bool
+"""One answer as a student gave it: a blank's text or a direction word, or whether a choice is
+ticked."""
 
 
 @dataclass(frozen=True)
@@ -93,6 +105,11 @@ class Exercise:
     edit: Edit | None = None
     watch: Watch | None = None
     choices: tuple[Edit, ...] = ()
+    answers: tuple[tuple[str, Typed], ...] | None = None
+    """A student's answers copy only: each answered place (``Q[1,0]``, ``direction``,
+    ``choices[k]``) with what was typed or ticked; None in a teacher's document."""
+    checked: bool = False
+    """A student's answers copy only: the answers were checked when it was saved."""
 
 
 def parse_exercises(value: object) -> tuple[Exercise, ...]:
@@ -117,6 +134,45 @@ def _list(value: object, place: str, limit: int, *, empty: bool = True) -> list[
 
 def _exercise(value: object, place: str) -> Exercise:
     obj = expect_object(value, place)
+    exercise = _question(obj, place)
+    answers = _answers(obj["answers"], exercise, f"{place}.answers") if "answers" in obj \
+        else None
+    checked = expect_bool(obj["checked"], f"{place}.checked") if "checked" in obj else False
+    if answers is None and not checked:
+        return exercise
+    return replace(exercise, answers=answers, checked=checked)
+
+
+def _answers(value: object, exercise: Exercise, place: str) -> tuple[tuple[str, Typed], ...]:
+    """A student's answers, by place: a fill exercise's cells (``Q[1,0]``: the text typed), a
+    direction's ``direction`` (rise, fall or same), an unchanged question's ``choices[k]``
+    (ticked or not). Whether a cell is one the exercise hides is a question for the trace."""
+    obj = expect_object(value, place)
+    if len(obj) > MAX_ITEMS:
+        raise ScenarioError(place, Refusal("exercise_list_long", count=len(obj), limit=MAX_ITEMS))
+    answers: list[tuple[str, Typed]] = []
+    for key, typed in obj.items():
+        at = f"{place}.{key}"
+        if exercise.kind == "fill":
+            if _CELL_NAME.fullmatch(key) is None:
+                raise ScenarioError(at, Refusal("exercise_answer_cell", got=describe(key)))
+            answers.append((key, expect_text(typed, at, ANSWER_LIMIT)))
+        elif exercise.kind == "direction":
+            if key != "direction":
+                raise ScenarioError(at, Refusal("exercise_answer_place", places='"direction"'))
+            answers.append((key, expect_choice(typed, at, DIRECTIONS)))
+        else:
+            match = _CHOICE_NAME.fullmatch(key)
+            if match is None or int(match.group(1)) >= len(exercise.choices):
+                last = len(exercise.choices) - 1
+                raise ScenarioError(at, Refusal("exercise_answer_place",
+                                                places=f'"choices[0]" … "choices[{last}]"'))
+            answers.append((key, expect_bool(typed, at)))
+    return tuple(answers)
+
+
+def _question(obj: Mapping[str, Any], place: str) -> Exercise:
+    """The exercise as its teacher wrote it (without a student's answers)."""
     if "kind" not in obj:
         raise ScenarioError(f"{place}.kind", Refusal("exercise_key_missing"))
     kind = expect_choice(obj["kind"], f"{place}.kind", KINDS)
@@ -229,7 +285,16 @@ def _edit_document(edit: Edit) -> dict[str, Any]:
 
 
 def exercise_document(exercise: Exercise) -> dict[str, Any]:
-    """One exercise as its JSON object (only the keys its kind has; ``tolerance`` when set)."""
+    """One exercise as its JSON object (only the keys its kind has; ``tolerance`` when set;
+    ``answers`` and ``checked`` in a student's answers copy only)."""
+    doc = _question_document(exercise)
+    if exercise.answers is not None or exercise.checked:
+        doc["answers"] = dict(exercise.answers or ())
+        doc["checked"] = exercise.checked
+    return doc
+
+
+def _question_document(exercise: Exercise) -> dict[str, Any]:
     doc: dict[str, Any] = {"title": {"en": exercise.title.en, "zh": exercise.title.zh},
                            "prompt": {"en": exercise.prompt.en, "zh": exercise.prompt.zh},
                            "kind": exercise.kind, "step": exercise.step}
@@ -258,5 +323,5 @@ def exercise_document(exercise: Exercise) -> dict[str, Any]:
     return doc
 
 
-__all__ = ["KINDS", "Edit", "Exercise", "Hide", "Index", "Watch", "Words", "exercise_document",
-           "parse_exercises"]
+__all__ = ["ANSWER_LIMIT", "DIRECTIONS", "KINDS", "Edit", "Exercise", "Hide", "Index", "Typed",
+           "Watch", "Words", "exercise_document", "parse_exercises"]

@@ -37,10 +37,14 @@ def check_fit(trace: Trace) -> None:
         Naming ``exercises[k]`` and the key, for example
         ``exercises[1].hide[0].cells[2]: [2,0] is outside the 2×2 array Q``.
     """
+    from engine.exercises.wording import check_wording  # it reads this module's cells
+
     for k, exercise in enumerate(trace.scenario.exercises):
         place = f"exercises[{k}]"
+        check_wording(trace, exercise, place)
         if exercise.kind == "fill":
             hidden_masks(trace, exercise, place)
+            answered_cells(trace, exercise, place)
         else:
             watched(trace, exercise, place)
             for at, edit in edits(exercise, place):
@@ -80,7 +84,7 @@ def _array(trace: Trace, step: Step, name: str, place: str
     return trace.arrays[name], made[name]
 
 
-def _full(index: Index, shape: tuple[int, ...], name: str, place: str) -> Index:
+def full_index(index: Index, shape: tuple[int, ...], name: str, place: str) -> Index:
     """``index`` with a one-head attention array's head added, checked against ``shape``."""
     if len(index) == 2 and len(shape) == 3 and shape[0] == 1:
         index = (0, *index)
@@ -125,7 +129,7 @@ def hidden_masks(trace: Trace, exercise: Exercise, place: str | None = None
         mask = masks.setdefault(hide.array, np.zeros(shape, dtype=bool))
         if hide.cells is not None:
             for t, cell in enumerate(hide.cells):
-                mask[_full(cell, shape, hide.array, f"{at}.cells[{t}]")] = True
+                mask[full_index(cell, shape, hide.array, f"{at}.cells[{t}]")] = True
             continue
         seen = _seen(trace, maker, shape)
         if hide.rows is None:
@@ -151,6 +155,39 @@ def hidden_cells(trace: Trace, exercise: Exercise) -> tuple[tuple[str, Index], .
                  for index in np.argwhere(mask))
 
 
+def answered_cells(trace: Trace, exercise: Exercise, place: str | None = None
+                   ) -> dict[tuple[str, Index], str]:
+    """A fill exercise's answers (a student's copy) by hidden cell in full index form: the text
+    typed into each blank.
+
+    Raises
+    ------
+    ScenarioError
+        At ``exercises[k].answers.Q[9,9]`` when an answer is not one of the exercise's blanks.
+    """
+    place = place_of(trace, exercise) if place is None else place
+    masks = hidden_masks(trace, exercise, place)
+    typed: dict[tuple[str, Index], str] = {}
+    for key, text in exercise.answers or ():
+        at = f"{place}.answers.{key}"
+        name, _, rest = key.partition("[")
+        index = tuple(int(k) for k in rest.rstrip("]").split(","))
+        mask = masks.get(name)
+        if mask is not None:
+            index = full_index(index, tuple(int(n) for n in mask.shape), name, at)
+        if mask is None or not mask[index]:
+            names = [_cell_name(array, tuple(int(k) for k in cell))
+                     for array, hidden in masks.items() for cell in np.argwhere(hidden)]
+            blanks = ", ".join(names if len(names) <= 24 else [*names[:20], "…"])
+            raise ScenarioError(at, Refusal("exercise_answer_unknown", cell=key, blanks=blanks))
+        typed[(name, index)] = str(text)
+    return typed
+
+
+def _cell_name(array: str, index: Index) -> str:
+    return f"{array}{_text(index)}"
+
+
 def watched(trace: Trace, exercise: Exercise, place: str | None = None) -> Watch:
     """The question's watched array (made by its step) and, for a direction, its full index."""
     place = place_of(trace, exercise) if place is None else place
@@ -161,7 +198,7 @@ def watched(trace: Trace, exercise: Exercise, place: str | None = None) -> Watch
     if watch.cell is None:
         return watch
     shape = tuple(int(n) for n in array.shape)
-    return Watch(watch.array, _full(watch.cell, shape, watch.array, f"{place}.watch.cell"))
+    return Watch(watch.array, full_index(watch.cell, shape, watch.array, f"{place}.watch.cell"))
 
 
 def edits(exercise: Exercise, place: str) -> list[tuple[str, Edit]]:
@@ -180,8 +217,8 @@ def edited_index(trace: Trace, edit: Edit, place: str) -> Index:
         raise ScenarioError(f"{place}.array", Refusal("exercise_not_editable", array=edit.array,
                                                       paths=shown))
     shape = tuple(int(n) for n in scenario.parameter(edit.array).shape)
-    return _full(edit.cell, shape, edit.array, f"{place}.cell")
+    return full_index(edit.cell, shape, edit.array, f"{place}.cell")
 
 
-__all__ = ["check_fit", "edited_index", "edits", "hidden_cells", "hidden_masks", "place_of",
-           "watched"]
+__all__ = ["ATTENTION_OPS", "answered_cells", "check_fit", "edited_index", "edits", "full_index",
+           "hidden_cells", "hidden_masks", "place_of", "watched"]

@@ -192,7 +192,8 @@ def refusal(doc: dict[str, Any]) -> str:
     ([{**DIRECTION, "edit": {"array": "attention.Wk", "cell": [0, 0], "by": 0}}],
      "exercises[0].edit.by: an edit by 0 changes nothing: grow the cell by another number"),
     ([{**DIRECTION, "answer": "fall"}],
-     "exercises[0].answer: unknown key (allowed here: title, prompt, kind, step, edit, watch)"),
+     "exercises[0].answer: unknown key (allowed here: title, prompt, kind, step, edit, watch, "
+     "answers, checked)"),
 ])
 def test_malformed_exercises_are_refused_on_reading(exercises: object, message: str) -> None:
     doc = f11()
