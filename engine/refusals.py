@@ -277,8 +277,9 @@ ENGLISH: dict[str, str] = {
                                 "the most; {array} is neither",
     "exercise_wording_array": "{{value:…}} names no trace array or document path {array}",
     "exercise_not_editable": "no editable array {array} in this document (editable: {paths})",
-    "variants_not_found": "variant {number}: no draw of {tries} kept every row's visible scores "
-                          "between {low} and {high} apart; use a document with fewer positions",
+    "variants_not_found": "variant {number}: no draw of {tries} kept the asked rows' visible "
+                          "scores between {low} and {high} apart; use a document with fewer "
+                          "positions, or ask about fewer rows",
 }
 
 

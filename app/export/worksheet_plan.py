@@ -17,7 +17,7 @@ from engine import Scenario, Trace, compute, explain, format_number
 from engine.exercises.answers import Answer, answer
 from engine.exercises.document import Edit, Exercise
 from engine.exercises.fit import check_fit, edited_index, hidden_masks, watched
-from engine.exercises.hand import hand_variant
+from engine.exercises.hand import asked_rows, hand_variant
 from engine.exercises.wording import prompt_text
 from engine.printed import printed_places
 
@@ -83,8 +83,9 @@ def plan_sheets(scenario: Scenario, chosen: Sequence[int], lang: str, variants: 
     own = tuple(_task(trace, k + 1, scenario.exercises[k], lang) for k in chosen)
     scopes = {trace.steps[step].scope for task in own
               for step in (*task.frames, trace.step_index(task.exercise.step))}
+    rows = asked_rows(trace, [task.exercise for task in own], scopes)
     documents = [(None, scenario)] if variants == 0 else \
-        [(k, hand_variant(scenario, seed, k, scopes)) for k in range(1, variants + 1)]
+        [(k, hand_variant(scenario, seed, k, rows)) for k in range(1, variants + 1)]
     sheets = []
     for number, document in documents:
         if document is scenario:

@@ -239,6 +239,7 @@ WORDS: dict[str, str] = {
     "exercise_wording_largest": "{{largest:…}} 指一行份额或分数里最大的那个键；{array} 两者都不是",
     "exercise_wording_array": "{{value:…}} 指的 {array} 既不是追踪数组，也不是文档路径",
     "exercise_not_editable": "本文档没有可编辑的数组 {array}（可编辑：{paths}）",
-    "variants_not_found": "第 {number} 份变体：试了 {tries} 次，都没能让每一行"
-                          "可见分数的差距落在 {low} 到 {high} 之间；请换一个位置更少的文档",
+    "variants_not_found": "第 {number} 份变体：试了 {tries} 次，都没能让所问各行"
+                          "可见分数的差距落在 {low} 到 {high} 之间；请换一个位置更少的文档，"
+                          "或少问几行",
 }

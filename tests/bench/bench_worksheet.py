@@ -52,7 +52,7 @@ def main() -> None:
     report("three-layers variant, every attention", timed(
         lambda: hand_variant(three, 1, 1), 3))
     report("three-layers variant, the sheet's two", timed(
-        lambda: hand_variant(three, 1, 1, {"L1.", "L2."}), 3))
+        lambda: hand_variant(three, 1, 1, {"L1.": None, "L2.": None}), 3))
     sheets = plan_sheets(f11, every, "en")
     report("paint F11's sheet and key (PDF)", timed(
         lambda: (sheet_pdf(sheets, "en"), key_pdf(sheets, "en")), 5))

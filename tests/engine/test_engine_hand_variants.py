@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine import ScenarioError, compute, load_scenario
+from engine import ScenarioError, Trace, compute, load_scenario
 from engine.exercises import hand
 from engine.exercises.answers import answer
 from tests.examples import EXAMPLES
@@ -45,6 +45,40 @@ def test_no_discriminating_draw_is_refused(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(hand, "LEAST_SPREAD", 50.0)
     with pytest.raises(ScenarioError) as caught:
         hand.hand_variant(load_scenario(EXAMPLES / "f11.qkv.json"), 0, 1)
-    assert str(caught.value) == ("variants: variant 1: no draw of 5 kept every row's visible "
-                                 "scores between 50.0 and 3.0 apart; use a document with fewer "
-                                 "positions")
+    assert str(caught.value) == ("variants: variant 1: no draw of 5 kept the asked rows' "
+                                 "visible scores between 50.0 and 3.0 apart; use a document with "
+                                 "fewer positions, or ask about fewer rows")
+
+
+def _spread(trace: Trace, row: int) -> float:
+    scores, seen = trace.arrays["scores"][0, row], trace.visible[row]
+    return float(scores[seen].max() - scores[seen].min())
+
+
+def test_a_sheet_asks_only_the_rows_its_exercises_name() -> None:
+    """Pronoun's exercises ask about row 7 (“it”) only: its output row, its share of “animal”.
+    F11's first hides K and V too (every query reads them): every row; its question about
+    every share (Wv leaves them unchanged): every row; its second, row 1's scores."""
+    pronoun = load_scenario(EXAMPLES / "pronoun.qkv.json")
+    assert hand.asked_rows(compute(pronoun), pronoun.exercises, {""}) == {"": {7}}
+    f11 = load_scenario(EXAMPLES / "f11.qkv.json")
+    trace = compute(f11)
+    assert [hand.asked_rows(trace, [e], {""}) for e in f11.exercises[:2]] == \
+        [{"": None}, {"": {1}}]
+    assert hand.asked_rows(trace, [f11.exercises[4]], {""}) == {"": None}
+    assert hand.asked_rows(trace, f11.exercises[1:3], {"", "L2."}) == \
+        {"": {0, 1}, "L2.": None}  # a scope no exercise asks about: every row
+
+
+def test_a_ten_token_sheet_draws_variants_for_the_row_it_asks_about(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nine rows of pronoun within the rule are out of reach (no draw of 300 here); row 7
+    alone is drawn, and each variant's row 7 keeps the rule."""
+    monkeypatch.setattr(hand, "TRIES", 300)
+    pronoun = load_scenario(EXAMPLES / "pronoun.qkv.json")
+    with pytest.raises(ScenarioError):
+        hand.hand_variant(pronoun, 0, 1)
+    for number in (1, 2, 3):
+        trace = compute(hand.hand_variant(pronoun, 0, number, {"": {7}}))
+        assert 0.5 <= _spread(trace, 7) <= 3.0
+        assert not all(0.5 <= _spread(trace, row) <= 3.0 for row in range(1, 10))

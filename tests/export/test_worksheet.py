@@ -179,3 +179,16 @@ def test_the_plan_names_the_frames_and_blanks() -> None:
     assert [task.frames for task in sheet.tasks] == [(1,), (2,), (3,), (4,), (3,), (3,), (3,)]
     assert {name: int(mask.sum()) for name, mask in sheet.tasks[0].blanks.items()} == \
         {"Q": 4, "K": 4, "V": 4}
+
+
+def test_pronouns_variants_are_drawn_with_the_default_seed(qapp: QApplication) -> None:
+    """Ten tokens: the rule on the shares holds for the row its exercises ask about (“it”),
+    not all nine rows, which no draw of 2,000 could keep (the command once refused seed 0)."""
+    scenario = load_scenario(EXAMPLES / "pronoun.qkv.json")
+    sheets = plan_sheets(scenario, (0, 1), "en", variants=2, seed=0)
+    assert [sheet.variant for sheet in sheets] == [1, 2]
+    for sheet in sheets:
+        trace = sheet.tasks[0].trace
+        scores, seen = trace.arrays["scores"][0, 7], trace.visible[7]
+        assert 0.5 <= scores[seen].max() - scores[seen].min() <= 3.0
+        assert trace.scenario.X.tolist() != scenario.X.tolist()

@@ -19,7 +19,7 @@ from tests.examples import EXAMPLES
 def test_a_variant_sheet_names_its_own_largest_share(
         qapp: QApplication, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     document = load_scenario(EXAMPLES / "pronoun.qkv.json")
-    variant = compute(hand_variant(document, 7, 1, {""}))
+    variant = compute(hand_variant(document, 7, 1, {"": None}))
     favoured = document.tokens[int(np.argmax(variant.arrays["weights"][0, 7]))]
     assert favoured == "because"
     sheet = tmp_path / "s.pdf"
