@@ -15,7 +15,10 @@ run:
 - document + sidecar size against the checkpoint: ≤ 1.1×;
 - the engine's part of a step change at d = 768 (finding the step and explaining the first cell
   it writes, ``engine.explain``; the canvas's part is the canvas's): ≤ 100 ms; an edit of one weight
-  (``Scenario.with_cell`` of W1 and the new trace): ≤ 150 ms.
+  (``Scenario.with_cell`` of W1 and the new trace): ≤ 150 ms. The new trace three ways: computed
+  whole (``compute``), worked from the first step the edit feeds (``engine.retrace``), and the
+  window's path (``DocumentState.edit_cell`` on the edited step: the time until that step's frame
+  has its new numbers, then until the whole trace has come from the worker), and its undo.
 
 Threads are pinned to one (OpenBLAS and torch) so both sides are compared alike.
 """
@@ -27,14 +30,17 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")  # as the app sets it (app/__init__.py)
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from engine import compute, explain, load_scenario, save_scenario
+from engine import Scenario, Trace, compute, explain, load_scenario, save_scenario
 from engine.checkpoint import import_checkpoint
+from engine.retrace import first_reader, retraced
 from tests.bench.gpt2_small import make_checkpoint, text_of
 from tests.bench.timing import report, timed
 
@@ -105,6 +111,36 @@ def child(code: str) -> str:
                           check=True, env=env).stdout.strip()
 
 
+def window_edit(scenario: Scenario, trace: Trace, runs: int) -> None:
+    """The window's path for a cell edit of W1 in layer 6 with L6.ffn on screen: until the
+    state has the frame's new numbers (``frame_trace``), until the whole trace is in, and undo."""
+    from PySide6.QtWidgets import QApplication
+
+    from app.window.state import DocumentState
+
+    application = QApplication.instance() or QApplication([])
+    state = DocumentState(scenario, trace=trace)
+    state.set_step(trace.step_index("L6.ffn"))
+    frame, whole, undo = [], [], []
+    for k in range(runs * 3):
+        began = time.perf_counter()
+        state.edit_cell("layers.5.block.ffn.W1", k, 7, 0.25 + k)
+        assert state.frame_trace.scenario is state.scenario
+        frame.append((time.perf_counter() - began) * 1000)
+        while state.busy:
+            application.processEvents()
+            time.sleep(0.001)
+        whole.append((time.perf_counter() - began) * 1000)
+        began = time.perf_counter()
+        state.undo_stack.undo()
+        undo.append((time.perf_counter() - began) * 1000)
+        assert not state.busy
+        state.undo_stack.redo()
+    report("window: edit → the edited step's numbers", frame, 150)
+    report("window: edit → the whole trace (worker)", whole)
+    report("window: undo of the edit", undo, 150)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
@@ -162,6 +198,10 @@ def main() -> None:
         report("edit one weight of W1 (with_cell)", timed(edit, runs * 10), 150)
         report("… and its new trace (compute, n = 64)", timed(lambda: compute(edits[-1]), runs),
                150)
+        start = first_reader(trace, "layers.5.block.ffn.W1")
+        report("… worked from L6.ffn on (engine.retrace)",
+               timed(lambda: retraced(trace, edits[-1], start), runs), 150)
+        window_edit(scenario, trace, runs)
         for label, reopen in (("import + compute + save", False), ("reopen + compute", True)):
             peak = int(child(PEAK.format(root=str(ROOT), reopen=reopen, out=str(out),
                                          folder=str(folder))))

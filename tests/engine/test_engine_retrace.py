@@ -109,5 +109,5 @@ def test_another_structure_or_an_overflow_is_computed_instead() -> None:
     huge = huge.with_cell("layers.1.block.ffn.W2", (0, 0), 1e307)
     start = first_reader(before, "layers.1.block.ffn.W1")
     assert retraced(before, huge, start) is None
-    with pytest.raises(ScenarioError, match="L2.ffn"):
+    with pytest.raises(ScenarioError, match=r"L2\.ffn"):
         compute(huge)
