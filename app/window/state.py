@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -177,14 +177,15 @@ class DocumentState(QObject):
         the undo commands. ``changed``: the one array in which ``scenario`` differs from the
         current document, whose trace is then worked again from the first step it feeds."""
         self._leave_token()
-        base = self._current_trace()
+        base = self._worked_so_far()
         self.document.scenario = scenario
         if trace is None and self._trace.scenario is scenario:
             trace = self._trace
         if trace is None and base is not None and changed is not None:
             head = self._head_start
             if head is None or head.scenario is not scenario:
-                head = self._head_start = HeadStart(scenario, base, first_reader(base, changed))
+                head = self._head_start = HeadStart(
+                    scenario, base[0], min(first_reader(base[0], changed), base[1]))
             if not is_big(scenario):
                 trace = self._worked(head)
         if trace is None and not is_big(scenario):
@@ -301,6 +302,17 @@ class DocumentState(QObject):
         """The current document's trace, if computed: what an undo step goes back to."""
         return self._trace if self._trace.scenario is self.document.scenario else None
 
+    def _worked_so_far(self) -> tuple[Trace, int] | None:
+        """A trace whose first steps (how many: the number) are the current document's: its
+        whole trace, or while that computes the frame's (:attr:`frame_trace`); a cell edit's
+        trace is worked on from it."""
+        current = self._current_trace()
+        if current is not None:
+            return current, len(current.steps)
+        if self._preview is not None and self._preview.scenario is self.document.scenario:
+            return self._preview, self._fresh
+        return None
+
     def _announce(self, label: str, after: tuple[Scenario, Trace | None]) -> None:
         if after[1] is None:
             self._pending_label = label
@@ -353,8 +365,10 @@ class DocumentState(QObject):
         quick = None if current is None else edit.operation.traced(current, edit.after)
         if quick is not None:
             return quick
-        if current is not None and isinstance(edit.operation, SetCell):
-            head = HeadStart(edit.after, current, first_reader(current, edit.operation.path))
+        base = self._worked_so_far()
+        if base is not None and isinstance(edit.operation, SetCell):
+            head = HeadStart(edit.after, base[0],
+                             min(first_reader(base[0], edit.operation.path), base[1]))
             if not is_big(edit.after):
                 return self._worked(head)
             self._head_start = self._previewed(head)
@@ -363,15 +377,18 @@ class DocumentState(QObject):
 
     def _previewed(self, head: HeadStart) -> HeadStart:
         """A cell edit of a big document: the step on screen worked at once when the edit
-        feeds it within its own layer (the frame shows it while the worker does the rest)."""
+        feeds it within its own layer (the frame shows it while the worker does the rest);
+        the steps before the edit's first are the edited document's as they are."""
         steps = head.base.steps
         first, shown = steps[min(head.start, len(steps) - 1)], steps[self._step]
-        if self._step < head.start or (shown.stack, shown.layer) != (first.stack, first.layer):
+        if self._step >= head.start and (shown.stack, shown.layer) == (first.stack, first.layer):
+            preview = retraced(head.base, head.scenario, head.start, through=self._step)
+            if preview is not None:
+                return HeadStart(head.scenario, preview, self._step + 1, preview=True)
+        if head.start == 0:
             return head
-        preview = retraced(head.base, head.scenario, head.start, through=self._step)
-        if preview is None:
-            return head
-        return HeadStart(head.scenario, preview, self._step + 1, preview=True)
+        return HeadStart(head.scenario, replace(head.base, scenario=head.scenario), head.start,
+                         preview=True)
 
     def _push(self, command: EditCommand) -> None:
         self._quiet = True

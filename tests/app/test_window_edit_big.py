@@ -117,3 +117,25 @@ def test_an_edit_before_the_step_on_screen_leaves_it_to_the_worker(
     qtbot.waitUntil(lambda: not state.busy, timeout=5000)
     assert starts == [[s.id for s in old.steps].index("L1.projections")]
     assert_exact(state.trace, compute(state.scenario))
+
+
+def test_a_second_edit_while_the_first_computes_is_worked_from_the_first_ones_frame(
+        qtbot: QtBot, window: StudioWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Typing on: the second cell edit comes while the first's trace still computes; its
+    step on screen is worked at once from the first's (exact through that step), and the
+    worker's trace of the second document equals ``compute``."""
+    starts = slow_worker(monkeypatch, 0.4)
+    state = window.state
+    go_to_step(qtbot, window, "L2.ffn")
+    ffn = state.step
+    assert state.edit_cell(W1, 1, 2, 5.0)
+    assert state.edit_cell(W1, 0, 3, -2.0)
+    assert state.busy
+    want = compute(state.scenario)
+    assert state.scenario.parameter(W1)[1, 2] == 5.0  # both edits are in the document
+    assert np.array_equal(state.frame_trace.arrays["L2.ffn_hidden"],
+                          want.arrays["L2.ffn_hidden"])
+    qtbot.waitUntil(lambda: not state.busy, timeout=5000)
+    assert starts[-1] == ffn + 1
+    assert_exact(state.trace, want)
+    assert state.undo_stack.count() == 2
