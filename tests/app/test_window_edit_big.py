@@ -73,6 +73,7 @@ def test_the_edited_step_shows_new_numbers_before_the_rest_is_computed(
     go_to_step(qtbot, window, "L2.ffn")
     old = state.trace
     ffn = state.step
+    old_check = window.timeline.check_label.text()
     assert state.edit_cell(W1, 1, 2, 5.0)
     want = compute(state.scenario)
     # At once: the frame's trace is the edited document's through this step; the whole trace
@@ -85,6 +86,8 @@ def test_the_edited_step_shows_new_numbers_before_the_rest_is_computed(
     qtbot.waitUntil(lambda: any(np.array_equal(values, hidden)
                                 for values in grid_values(window)), timeout=2000)
     assert state.busy  # the frame has the new numbers while the rest still computes
+    check = window.timeline.check_label.text()  # and the step's texts under it with it
+    assert check != old_check
     # The next step is not computed yet: its frame is the old trace's, never a mix.
     state.set_step(ffn + 1)
     assert state.frame_trace is old
@@ -94,6 +97,7 @@ def test_the_edited_step_shows_new_numbers_before_the_rest_is_computed(
     assert state.trace.scenario is state.scenario and state.frame_trace is state.trace
     assert_exact(state.trace, want)
     assert any(np.array_equal(values, hidden) for values in grid_values(window))
+    assert window.timeline.check_label.text() == check
     # Undo and redo show their traces at once: nothing computes again.
     state.undo_stack.undo()
     assert not state.busy and state.trace is old
