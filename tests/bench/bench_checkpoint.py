@@ -132,8 +132,9 @@ def painted(window: StudioWindow, action: Callable[[], object]) -> float:
 
 
 def settled(application: QApplication, window: StudioWindow) -> float:
-    """Milliseconds until the timeline has measured its texts' room after a new trace (its
-    timer waits for typing to pause, then works out every step's texts)."""
+    """Milliseconds until the window has settled after a new trace: the frame built again from
+    it and the timeline's texts measured for room (its timer waits for typing to pause, then
+    works out every step's texts)."""
     began = time.perf_counter()
     while window.timeline.room_timer.isActive():
         application.processEvents()
@@ -184,7 +185,7 @@ def in_the_window(scenario: Scenario, trace: Trace, runs: int) -> None:
             settled(application, window)
         report(f"window: edit {step_id}, frame painted", frame, 150)
         report(f"window: edit {step_id}, whole trace in", whole)
-        report("… then the timeline's texts of every step", room)
+        report("… then settled (frame again, timeline's room)", room)
         report("window: undo it, painted", undo, 150)
     state.undo_stack.setClean()
     window.close()
