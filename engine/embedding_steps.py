@@ -116,6 +116,8 @@ def _summed(tape: Tape, place: Place, given: StackInput, embedded: str,
     position rows and the type rows; returns what it writes (``embed_sum`` before a norm)."""
     s = place.scope
     out = f"{s}embed_sum" if given.norm is not None else f"{s}X"
+    if tape.replayed():
+        return out
     total = tape[embedded]
     reads = [embedded]
     if added is not None:

@@ -151,7 +151,8 @@ def encoder(tape: Tape, enc: Encoder) -> None:
         out = "enc.final_norm"
     tape.arrays[MEMORY] = tape[out]
     last = tape.steps[-1]
-    tape.steps[-1] = replace(last, writes=(*last.writes, MEMORY))
+    if MEMORY not in last.writes:  # a replayed step has it already (engine.retrace)
+        tape.steps[-1] = replace(last, writes=(*last.writes, MEMORY))
 
 
 def head(tape: Tape, place: Place, h: Head, source: str) -> None:

@@ -31,6 +31,8 @@ def turn(tape: Tape, place: Place, a: Attention, q: str, k: str) -> tuple[str, s
         return q, k
     positions, module = found
     s = place.scope
+    if tape.replayed():
+        return f"{s}Q_rot", f"{s}K_rot"
     angles = ("enc." if place.stack == "encoder" else "") + "rope_angles"
     tape.arrays[f"{s}Q_rot"] = rotate(tape[q], a.heads, tape[angles], positions.pairing)
     tape.arrays[f"{s}K_rot"] = rotate(tape[k], a.groups, tape[angles], positions.pairing)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -157,6 +158,23 @@ def expect_labels(value: object, place: str, count: int) -> tuple[str, ...]:
     return tuple(expect_text(item, f"{place}[{k}]", 40) for k, item in enumerate(value))
 
 
+_FINITE: dict[int, weakref.ref[FloatArray]] = {}
+"""By id: read-only float64 arrays whose every number was checked finite as they were made."""
+
+
+def known_finite(array: FloatArray) -> None:
+    """Note that the read-only float64 ``array`` (owning its numbers) was checked finite as it
+    was made (a sidecar's tensor, checked while widened): reading it, or a view of it such as a
+    tied head's transpose, checks it no more. The note lasts while the array lives."""
+    key = id(array)
+    _FINITE[key] = weakref.ref(array, lambda _gone: _FINITE.pop(key, None))
+
+
+def _known_finite(owner: npt.NDArray[Any] | None) -> bool:
+    noted = _FINITE.get(id(owner))
+    return noted is not None and noted() is owner
+
+
 def _checked_array(value: npt.NDArray[Any], place: str) -> FloatArray:
     """The array as float64, checked finite. An array of a scenario (float64, read-only, owning
     its numbers or a view of such an array: a tied head's transpose of the embedding) is kept as
@@ -169,6 +187,8 @@ def _checked_array(value: npt.NDArray[Any], place: str) -> FloatArray:
     frozen = (value.dtype == np.float64 and not value.flags.writeable
               and isinstance(owner, np.ndarray) and owner.flags.owndata
               and not owner.flags.writeable)
+    if frozen and _known_finite(owner):
+        return value
     array = value if frozen else np.array(value, dtype=np.float64)
     if not bool(np.isfinite(array).all()):
         bad = np.argwhere(~np.isfinite(array))

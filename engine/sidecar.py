@@ -25,7 +25,14 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.errors import ScenarioError
-from engine.reader import FloatArray, describe, expect_bool, expect_text, refuse_unknown
+from engine.reader import (
+    FloatArray,
+    describe,
+    expect_bool,
+    expect_text,
+    known_finite,
+    refuse_unknown,
+)
 from engine.refusals import Refusal
 
 SUFFIX = ".weights.safetensors"
@@ -104,10 +111,14 @@ class Sidecar:
         start, end = self._data + entry.start, self._data + entry.end
         stored = np.frombuffer(self._map, dtype=DTYPES[entry.dtype],
                                count=(end - start) // DTYPES[entry.dtype].itemsize, offset=start)
-        widened = widen(stored.reshape(entry.shape), entry.dtype)
-        del stored
+        widened, bad = _widened_finite(stored, entry)
+        del stored  # before any refusal: the map closes only once no array reads it
+        if bad is not None:
+            cell = "".join(f"[{int(k)}]" for k in bad)
+            raise ScenarioError(f"{place}{cell}", Refusal("not_finite", got=widened[bad]))
         _give_back(self._map, start, end)
         widened.flags.writeable = False
+        known_finite(widened)
         return widened
 
     def close(self) -> None:
@@ -121,6 +132,28 @@ def _give_back(data: mmap.mmap, start: int, end: int) -> None:
     if advice is not None and hasattr(data, "madvise"):
         page = start - start % mmap.PAGESIZE
         data.madvise(advice, page, end - page)
+
+
+CHUNK = 1 << 16
+"""Numbers widened and checked at a time, while they are in the processor's cache."""
+
+
+def _widened_finite(stored: npt.NDArray[Any],
+                    entry: Entry) -> tuple[FloatArray, tuple[int, ...] | None]:
+    """The flat ``stored`` numbers widened to float64 in ``entry``'s shape, each checked finite
+    as it is written (one pass over the numbers, not a second over the widened array), and the
+    first cell that is not finite (None: every one is)."""
+    widened = np.empty(entry.shape, dtype=np.float64)
+    flat = widened.reshape(-1)
+    for begin in range(0, flat.size, CHUNK):
+        part = flat[begin:begin + CHUNK]
+        chunk = stored[begin:begin + CHUNK]  # widened in place: a float is exactly a double
+        part[...] = widen(chunk, entry.dtype) if entry.dtype == "BF16" else chunk
+        finite = np.isfinite(part)
+        if not bool(finite.all()):
+            index = np.unravel_index(begin + int(np.argmin(finite)), entry.shape)
+            return widened, tuple(int(k) for k in index)
+    return widened, None
 
 
 def widen(stored: npt.NDArray[Any], dtype: str) -> FloatArray:

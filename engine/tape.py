@@ -68,9 +68,23 @@ class Tape:
     visibility: dict[str, BoolArray] = field(default_factory=dict)
     positions: dict[str, tuple[Positions, str]] = field(default_factory=dict)
     """Each stack's positions (``"decoder"``, ``"encoder"``) and their document path."""
+    replay: tuple[Step, ...] = ()
+    """The first steps, taken as they are from an earlier trace whose arrays ``arrays`` starts
+    with (:mod:`engine.retrace`): their op functions append them and compute nothing."""
+    stop: int | None = None
+    """Stop the forward pass (:class:`Stopped`) once this many steps are on the tape."""
 
     def __getitem__(self, name: str) -> FloatArray:
         return self.arrays[name]
+
+    def replayed(self) -> bool:
+        """Whether the next step is one of :attr:`replay`: then it is appended, and the op
+        function that asked returns without computing."""
+        k = len(self.steps)
+        if k >= len(self.replay):
+            return False
+        self.steps.append(self.replay[k])
+        return True
 
     def step(self, place: Place, kind: str, title: str, reads: tuple[str, ...],
              writes: tuple[str, ...], explain_key: str, op: Op, module: str | None = None,
@@ -82,6 +96,12 @@ class Tape:
             module=place.module if module is None else module, layer=place.layer,
             stack=place.stack,
             rows=place.rows, keys=place.keys if keys is None else keys))
+        if self.stop is not None and len(self.steps) >= self.stop:
+            raise Stopped
+
+
+class Stopped(Exception):  # noqa: N818 - a planned end, not an error
+    """The tape holds its :attr:`Tape.stop` steps: the rest of the forward pass is not run."""
 
 
 def _optional(*pairs: tuple[str, object]) -> tuple[str, ...]:
@@ -91,6 +111,8 @@ def _optional(*pairs: tuple[str, object]) -> tuple[str, ...]:
 def embed(tape: Tape, place: Place, name: str, rows: FloatArray, scale: float | None) -> None:
     """Rows of the embedding table looked up by token id (times ``scale`` when given), written
     as ``name``."""
+    if tape.replayed():
+        return
     tape.arrays[name] = rows
     title = "Token ids look up rows of the embedding table" + (
         f", times {format_exact(scale)}" if scale is not None else "")
@@ -100,6 +122,8 @@ def embed(tape: Tape, place: Place, name: str, rows: FloatArray, scale: float | 
 
 def inputs(tape: Tape, place: Place, attention: Attention, source: str) -> None:
     """The picture of the input and the three parameter paths (attention alone)."""
+    if tape.replayed():
+        return
     tape.step(place, "inputs", "One input, three parameter paths",
               (source, *_projection_params(place, attention)), (), "attention.inputs", "inputs")
 
@@ -113,6 +137,8 @@ def normalise(tape: Tape, place: Place, kind: str, name: str, source: str,
                gamma: tuple[str, FloatArray], beta: tuple[str, FloatArray], block_norm: str,
                eps: float, title: str, explain_key: str) -> None:
     """A norm of each row: writes ``name`` and its statistics ``name_stats``."""
+    if tape.replayed():
+        return
     out = f"{place.scope}{name}"
     x = tape[source]
     tape.arrays[out] = norm(block_norm, x, gamma[1], beta[1], eps)
@@ -136,6 +162,8 @@ def key_value_rows(a: Attention, kv: FloatArray) -> tuple[FloatArray, FloatArray
 def projections(tape: Tape, place: Place, a: Attention, source: str,
                 keys_source: str | None = None) -> None:
     """Q, K and V (keys and values from ``keys_source`` in cross-attention)."""
+    if tape.replayed():
+        return
     s = place.scope
     x = tape[source]
     kv = x if keys_source is None else tape[keys_source]
@@ -171,6 +199,8 @@ def head_normed(a: Attention, rows: FloatArray, which: str) -> FloatArray:
 def qk_norm(tape: Tape, place: Place, a: Attention) -> None:
     """QK-norm: each head's d_k columns of Q and of K normalised (RMSNorm or LayerNorm, the
     latter with its shifts β when given)."""
+    if tape.replayed():
+        return
     assert a.qk_norm is not None and a.gamma_q is not None and a.gamma_k is not None
     s = place.scope
     for name in ("Q", "K"):
@@ -200,6 +230,8 @@ def scores(tape: Tape, place: Place, a: Attention, q: str, k: str,
            bias: FloatArray | None = None, bias_reads: tuple[str, ...] = ()) -> None:
     """q·k per head (÷ √d_k when scaled); with ``bias`` (h × n × n_keys, e.g. ALiBi) the scaled
     q·k is written as ``qk``, the bias as ``alibi`` and their sum as ``scores``."""
+    if tape.replayed():
+        return
     s = place.scope
     product = head_scores(a, tape[q], tape[k])
     title = "Scores q·k" + (", divided by √dₖ" if a.scale else "")
@@ -217,6 +249,8 @@ def scores(tape: Tape, place: Place, a: Attention, q: str, k: str,
 
 def weights(tape: Tape, place: Place, a: Attention) -> None:
     """The mask (causal, window, key mask) and the softmax of each row of scores."""
+    if tape.replayed():
+        return
     s = place.scope
     raw = tape[f"{s}scores"]
     n, n_keys = int(raw.shape[1]), int(raw.shape[2])
@@ -243,6 +277,8 @@ def head_mix(a: Attention, w: FloatArray, V: FloatArray) -> tuple[FloatArray, Fl
 
 def mix(tape: Tape, place: Place, a: Attention) -> None:
     """Shares times V per head, heads concatenated, then Wo (and bo) when given."""
+    if tape.replayed():
+        return
     s = place.scope
     tape.arrays[f"{s}mixed"], tape.arrays[f"{s}attn_out"] = head_mix(a, tape[f"{s}weights"],
                                                                      tape[f"{s}V"])
@@ -255,6 +291,8 @@ def mix(tape: Tape, place: Place, a: Attention) -> None:
 def residual(tape: Tape, place: Place, kind: str, left: str, right: str, title: str,
              explain_key: str) -> None:
     """``scope + kind`` = left + right."""
+    if tape.replayed():
+        return
     out = f"{place.scope}{kind}"
     tape.arrays[out] = tape[left] + tape[right]
     tape.step(place, kind, title, (left, right), (out,), explain_key, "residual", module="")
@@ -270,6 +308,8 @@ def pre_activation(ffn: FeedForward | Block, x: FloatArray) -> FloatArray:
 def feed_forward(tape: Tape, place: Place, f: FeedForward, source: str) -> None:
     """The FFN: ``ffn_pre`` and ``ffn_hidden`` (gated: ``ffn_gate``, ``ffn_up``, their product
     ``ffn_hidden``), then ``ffn_out``."""
+    if tape.replayed():
+        return
     s = place.scope
     x = tape[source]
     z = pre_activation(f, x)
@@ -296,6 +336,8 @@ def feed_forward(tape: Tape, place: Place, f: FeedForward, source: str) -> None:
 def logits(tape: Tape, place: Place, source: str, unembed: FloatArray,
            bias: FloatArray | None) -> None:
     """One score per vocabulary entry: the row times unembed (plus the vocabulary bias)."""
+    if tape.replayed():
+        return
     tape.arrays["logits"] = tape[source] @ unembed + (bias if bias is not None else 0.0)
     tape.step(place, "logits", "Logits: one score per vocabulary entry",
               (source, place.param("unembed"), *_optional((place.param("bias"), bias))),
@@ -304,6 +346,8 @@ def logits(tape: Tape, place: Place, source: str, unembed: FloatArray,
 
 def probs(tape: Tape, place: Place) -> None:
     """Softmax of each row of logits."""
+    if tape.replayed():
+        return
     tape.arrays["probs"] = softmax(tape["logits"])
     tape.step(place, "probs", "Probabilities: softmax of the logits", ("logits",), ("probs",),
               "block.probs", "probs")
@@ -313,6 +357,8 @@ def loss(tape: Tape, place: Place, targets: tuple[int, ...]) -> None:
     """Cross-entropy at every position at once: ``loss[i] = −log probs[i, targets[i]]`` and
     their mean ``loss_mean`` (one number), worked from the logits as log-sum-exp minus the
     target's logit, so a probability that underflows to 0 still gives a finite loss."""
+    if tape.replayed():
+        return
     row_logits = tape["logits"]
     top = row_logits.max(axis=-1)
     with np.errstate(over="ignore"):  # a shift past −1.8e308 is −∞: its exp is exactly 0
@@ -328,6 +374,8 @@ def loss(tape: Tape, place: Place, targets: tuple[int, ...]) -> None:
 def draw(tape: Tape, place: Place, settings: Settings, t: int) -> None:
     """Generation step ``t`` (1-based): the next token drawn from the last position's logits
     (:func:`engine.sampling.sample`), its arrays under the names ``gen{t}.…``."""
+    if tape.replayed():
+        return
     arrays = sample(tape["logits"][-1], settings, t).trace_arrays(t)
     tape.arrays.update(arrays)
     tape.step(place, "sample", "Next token: temperature, top-k, top-p and the draw",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from app.model.next_token import draw_view, loss_view, stack_is_causal
 from app.model.passes import passes_of
 from app.texts.facts import Facts
-from app.texts.sentences import NOTHING, Listed, Telling, Token, say
+from app.texts.sentences import NOTHING, Listed, Telling, Token, say, some_entries
 
 
 def loss(f: Facts) -> Telling:
@@ -47,7 +47,7 @@ def sample(f: Facts) -> Telling:
         why=say("sample.why", token=Token(f.scenario.tokens[view.position])),
         how=say("sample.how", t=f.num(s.temperature), top_k=cut_k, top_p=cut_p, kept=kept,
                 shares=Listed([f"{view.vocab[k]} {f.num(float(view.shares[k]))}"
-                               for k in view.kept]),
+                               if isinstance(k, int) else k for k in some_entries(view.kept)]),
                 seed=s.seed, step=view.t, chosen=chosen),
         pitfalls=say("sample.pitfalls", model=f.num(view.entropy),
                      tempered=f.num(view.tempered_entropy), shares=f.num(view.sample_entropy),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from app.texts import steps_en, steps_zh
 from app.texts.model import StepText, check_language, fill_word
@@ -72,6 +73,20 @@ class Listed:
         before, last = items[-2], items[-1]
         return ("、".join(items[:-1]) + (" " if _latin(before[-1]) else "") + "和"
                 + (" " if _latin(last[0]) else "") + last)
+
+
+T = TypeVar("T")
+
+LISTED_ENTRIES = 10
+"""A vocabulary longer than this is listed by its first entries, an ellipsis and its last."""
+
+
+def some_entries(entries: Sequence[T]) -> list[T | str]:
+    """Every entry of a short list (a vocabulary, the kept ids of a draw); of a long one
+    (GPT-2's 50,257) the first :data:`LISTED_ENTRIES`, "…" and the last."""
+    if len(entries) <= LISTED_ENTRIES + 2:
+        return list(entries)
+    return [*entries[:LISTED_ENTRIES], "…", entries[-1]]
 
 
 def _latin(char: str) -> bool:

@@ -5,12 +5,12 @@ which numbers. The words are the catalogues' (:mod:`app.texts.sentences`). Impor
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from app.texts.facts import Facts, NormFacts
 from app.texts.mask_plans import beyond_causal, kv_sharing, mask_rule
 from app.texts.next_token_plans import loss, sample
-from app.texts.sentences import NOTHING, Listed, Say, Telling, Token, say
+from app.texts.sentences import NOTHING, Listed, Say, Telling, Token, say, some_entries
 from engine.names import short_name
 from engine.numbers import format_exact
 
@@ -310,25 +310,13 @@ def resid2_post(f: Facts) -> Telling:
     )
 
 
-LISTED_ENTRIES = 10
-"""A vocabulary longer than this is listed by its first entries, an ellipsis and its last."""
-
-
-def _some_entries(vocab: Sequence[str]) -> list[str]:
-    """Every entry of a small vocabulary; of a large one (GPT-2's 50,257) the first
-    :data:`LISTED_ENTRIES`, "…" and the last."""
-    if len(vocab) <= LISTED_ENTRIES + 2:
-        return list(vocab)
-    return [*vocab[:LISTED_ENTRIES], "…", vocab[-1]]
-
-
 def logits(f: Facts) -> Telling:
     top = f.top_entry()
     size = len(f.vocab)
     return Telling(
         summary=say("logits.summary", size=size),
         why=say("logits.why", d=f.d, size=size),
-        how=say("logits.how", d=f.d, size=size, vocab=Listed(_some_entries(f.vocab)),
+        how=say("logits.how", d=f.d, size=size, vocab=Listed(some_entries(f.vocab)),
                 token=_token(f),
                 row=f.receiver_row(f.head_source), logits=f.receiver_row("logits")),
         pitfalls=say("logits.pitfalls"),

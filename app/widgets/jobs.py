@@ -47,6 +47,10 @@ def is_big(scenario: Scenario) -> bool:
     return work_of(scenario) > BIG_CELLS
 
 
+def _done(_cancelled: threading.Event) -> None:
+    """What a job holds in place of its function once that has run."""
+
+
 _ALIVE: set[Job] = set()
 """Jobs whose worker has not reported yet: kept alive until it has, whoever dropped them."""
 
@@ -89,10 +93,12 @@ class Job(QObject):
             self._thread.join(timeout)
 
     def _run(self) -> None:
+        work, self._work = self._work, _done  # what the work read is freed once it has run
         try:
-            result, error = self._work(self.cancelled), None
+            result, error = work(self.cancelled), None
         except BaseException as problem:  # delivered to the interface, never lost in a thread
             result, error = None, problem
+        del work
         self._finished.emit(result, error)
 
     def _deliver(self, result: object, error: object) -> None:

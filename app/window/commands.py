@@ -45,15 +45,30 @@ class EditCommand(QUndoCommand):
 
     def redo(self) -> None:
         if self.change is not None:
-            self.state.show(self.change.redo.apply(self.state.scenario), None)
+            self.state.show(self.change.redo.apply(self.state.scenario), None,
+                            self.change.redo.path)
         elif self.edit is not None:
-            self.state.show(self.edit.after, self.traces[1])
+            self.state.show(self.edit.after, self.traces[1], self._changed())
 
     def undo(self) -> None:
         if self.change is not None:
-            self.state.show(self.change.undo.apply(self.state.scenario), None)
+            self.state.show(self.change.undo.apply(self.state.scenario), None,
+                            self.change.undo.path)
         elif self.edit is not None:
-            self.state.show(self.edit.before, self.traces[0])
+            self.state.show(self.edit.before, self.traces[0], self._changed())
+
+    def _changed(self) -> str | None:
+        """The one array a cell edit changes (its trace is worked again from the first step
+        that array feeds); None for other edits."""
+        return self.operation.path if isinstance(self.operation, SetCell) else None
+
+    def keep(self, trace: Trace) -> None:
+        """Keep ``trace``, computed in a worker, as the trace of the document this step made
+        (or took back), so that redo (or undo) shows it at once."""
+        if self.edit is not None and trace.scenario is self.edit.after:
+            self.traces = (self.traces[0], trace)
+        elif self.edit is not None and trace.scenario is self.edit.before:
+            self.traces = (trace, self.traces[1])
 
     def held_bytes(self) -> int:
         """Bytes of the array a cell edit made and this step holds (0 for other edits and once

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +24,7 @@ from app.window.commands import EditCommand
 from engine import Scenario, ScenarioError, Trace, compute, format_number
 from engine.numbers import format_exact
 from engine.resize import Sizes, resize
+from engine.retrace import first_reader, retraced
 
 UNDO_BYTES = 256 * 1024 * 1024
 """Bytes of arrays the older undo steps of cell edits may hold whole; beyond them a step keeps
@@ -31,6 +33,19 @@ KEPT_STEPS = 2
 """The newest undo steps always keep their documents (the top one may still merge)."""
 SHARES_SHOWN = 8
 """Shares the status line lists per head: a line of 512 numbers is read by no one."""
+
+
+@dataclass(frozen=True)
+class HeadStart:
+    """How the worker computes ``scenario``: its first ``start`` steps are those of ``base``
+    (:func:`engine.retrace.retraced`), the trace of a document one cell away, or with
+    ``preview`` ``scenario``'s own trace worked through the step on screen, which the frame
+    shows meanwhile."""
+
+    scenario: Scenario
+    base: Trace
+    start: int
+    preview: bool = False
 
 
 def same_step(step_id: str, ids: list[str], index: int) -> int:
@@ -59,6 +74,8 @@ class DocumentState(QObject):
         A new trace is current (an edit, undo, redo or open), for :attr:`scenario`.
     busyChanged(bool)
         A computation in a worker started or ended.
+    previewChanged
+        The frame's trace (:attr:`frame_trace`) changed while the whole trace still computes.
     stepChanged(int)
         The current step index changed.
     viewChanged
@@ -73,6 +90,7 @@ class DocumentState(QObject):
     tokenChanged = Signal()
     traceChanged = Signal()
     busyChanged = Signal(bool)
+    previewChanged = Signal()
     stepChanged = Signal(int)
     viewChanged = Signal()
     message = Signal(str)
@@ -88,6 +106,13 @@ class DocumentState(QObject):
         """``trace``, when given, is the scenario's already computed (the file was checked by
         computing it)."""
         self._job: Job | None = None
+        self._head_start: HeadStart | None = None
+        """How the next worker computes a cell edit of a big document (set by the edit)."""
+        self._preview: Trace | None = None
+        """The current document's trace through the step on screen, while the rest computes:
+        its first :attr:`_fresh` steps hold the current document's numbers, the others the
+        previous document's (never shown)."""
+        self._fresh = 0
         self._pending_label = ""
         self._step = 0
         self.receiver: int | None = None
@@ -125,6 +150,14 @@ class DocumentState(QObject):
         return self._trace
 
     @property
+    def frame_trace(self) -> Trace:
+        """What the frame of the current step shows: the edited document's trace once the step
+        on screen is computed (:attr:`trace` is the last whole one), else :attr:`trace`."""
+        if self._preview is not None and self._step < self._fresh:
+            return self._preview
+        return self._trace
+
+    @property
     def step(self) -> int:
         return self._step
 
@@ -139,13 +172,22 @@ class DocumentState(QObject):
         return self._job is not None
 
     # -- changing the document -------------------------------------------------------------
-    def show(self, scenario: Scenario, trace: Trace | None) -> None:
+    def show(self, scenario: Scenario, trace: Trace | None, changed: str | None = None) -> None:
         """Make ``scenario`` current with its trace, computed now or (big) in a worker; used by
-        the undo commands."""
+        the undo commands. ``changed``: the one array in which ``scenario`` differs from the
+        current document, whose trace is then worked again from the first step it feeds."""
         self._leave_token()
+        base = self._worked_so_far()
         self.document.scenario = scenario
         if trace is None and self._trace.scenario is scenario:
             trace = self._trace
+        if trace is None and base is not None and changed is not None:
+            head = self._head_start
+            if head is None or head.scenario is not scenario:
+                head = self._head_start = HeadStart(
+                    scenario, base[0], min(first_reader(base[0], changed), base[1]))
+            if not is_big(scenario):
+                trace = self._worked(head)
         if trace is None and not is_big(scenario):
             trace = compute(scenario)  # a small document: computed here, at once
         self._stop_job()
@@ -157,7 +199,7 @@ class DocumentState(QObject):
 
     def _show_trace(self, trace: Trace) -> None:
         step_id = self._trace.steps[self._step].id
-        self._trace = trace
+        self._trace, self._preview, self._head_start = trace, None, None
         scenario = trace.scenario
         ids = [s.id for s in trace.steps]
         self._step = same_step(step_id, ids, self._step)
@@ -174,8 +216,13 @@ class DocumentState(QObject):
 
     # -- computing in a worker ---------------------------------------------------------------
     def _start_job(self, scenario: Scenario) -> None:
+        head, self._head_start = self._head_start, None
+        if head is not None and head.scenario is not scenario:
+            head = None
+
         def work(_cancelled: threading.Event) -> Trace:
-            return compute(scenario)  # the scenario is frozen: safe to read from the worker
+            # the scenario and traces are frozen: safe to read from the worker
+            return compute(scenario) if head is None else self._worked(head)
 
         job = Job(work, self)
         job.done.connect(self._on_computed)
@@ -183,6 +230,15 @@ class DocumentState(QObject):
         job.ended.connect(lambda _result, _error: job.deleteLater())  # and its document with it
         self._job = job.start()
         self.busyChanged.emit(True)
+        if head is not None and head.preview:
+            self._preview, self._fresh = head.base, head.start
+            self.previewChanged.emit()
+
+    @staticmethod
+    def _worked(head: HeadStart) -> Trace:
+        """``head.scenario``'s whole trace, worked on from ``head.base`` (computed whole where
+        that cannot be done)."""
+        return retraced(head.base, head.scenario, head.start) or compute(head.scenario)
 
     def _stop_job(self) -> None:
         """Drop the running computation: its document is no longer current."""
@@ -190,6 +246,9 @@ class DocumentState(QObject):
             self._job.cancel()
             self._job = None
             self.busyChanged.emit(False)
+        if self._preview is not None:
+            self._preview = None
+            self.previewChanged.emit()
 
     def _on_computed(self, trace: Trace) -> None:
         if trace.scenario is not self.document.scenario:
@@ -197,6 +256,10 @@ class DocumentState(QObject):
         self._job = None
         self.busyChanged.emit(False)
         self._show_trace(trace)
+        for index in (self.undo_stack.index() - 1, self.undo_stack.index()):  # redone, undone
+            command = self.undo_stack.command(index)
+            if isinstance(command, EditCommand):
+                command.keep(trace)
         self._forget_old_steps()
         if self._pending_label:
             self.message.emit(f"{self._pending_label} → {self.shares_summary()}")
@@ -238,6 +301,17 @@ class DocumentState(QObject):
     def _current_trace(self) -> Trace | None:
         """The current document's trace, if computed: what an undo step goes back to."""
         return self._trace if self._trace.scenario is self.document.scenario else None
+
+    def _worked_so_far(self) -> tuple[Trace, int] | None:
+        """A trace whose first steps (how many: the number) are the current document's: its
+        whole trace, or while that computes the frame's (:attr:`frame_trace`); a cell edit's
+        trace is worked on from it."""
+        current = self._current_trace()
+        if current is not None:
+            return current, len(current.steps)
+        if self._preview is not None and self._preview.scenario is self.document.scenario:
+            return self._preview, self._fresh
+        return None
 
     def _announce(self, label: str, after: tuple[Scenario, Trace | None]) -> None:
         if after[1] is None:
@@ -291,7 +365,30 @@ class DocumentState(QObject):
         quick = None if current is None else edit.operation.traced(current, edit.after)
         if quick is not None:
             return quick
+        base = self._worked_so_far()
+        if base is not None and isinstance(edit.operation, SetCell):
+            head = HeadStart(edit.after, base[0],
+                             min(first_reader(base[0], edit.operation.path), base[1]))
+            if not is_big(edit.after):
+                return self._worked(head)
+            self._head_start = self._previewed(head)
+            return None
         return None if is_big(edit.after) else compute(edit.after)
+
+    def _previewed(self, head: HeadStart) -> HeadStart:
+        """A cell edit of a big document: the step on screen worked at once when the edit
+        feeds it within its own layer (the frame shows it while the worker does the rest);
+        the steps before the edit's first are the edited document's as they are."""
+        steps = head.base.steps
+        first, shown = steps[min(head.start, len(steps) - 1)], steps[self._step]
+        if self._step >= head.start and (shown.stack, shown.layer) == (first.stack, first.layer):
+            preview = retraced(head.base, head.scenario, head.start, through=self._step)
+            if preview is not None:
+                return HeadStart(head.scenario, preview, self._step + 1, preview=True)
+        if head.start == 0:
+            return head
+        return HeadStart(head.scenario, replace(head.base, scenario=head.scenario), head.start,
+                         preview=True)
 
     def _push(self, command: EditCommand) -> None:
         self._quiet = True

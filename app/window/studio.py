@@ -169,6 +169,7 @@ class StudioWindow(QMainWindow):
         self._shown = shown  # a checked first frame, not yet drawn
         self._unfolded_sizes: list[int] = []  # the editor's and canvas's widths before folding
         self.state.traceChanged.connect(self._refresh_after_edit)
+        self.state.previewChanged.connect(self._refresh_after_edit)
         self.canvas.resized.connect(self._on_canvas_resized)
         self._describe_timer = QTimer(self)
         self._describe_timer.setSingleShot(True)
@@ -487,7 +488,7 @@ class StudioWindow(QMainWindow):
         """Show the current step's frame: ``checked``'s if it is that frame (it comes described),
         else the frame on screen refilled or a new one. Returns the frame, whether it was
         refilled and whether it is described."""
-        trace, step = self.state.trace, self.state.step
+        trace, step = self.state.frame_trace, self.state.step
         if checked is not None and checked.fits(trace, step, options, title) \
                 and checked.frame.alone == self.canvas.frames_alone:
             self.canvas.show_item(checked.frame, fit)
@@ -502,14 +503,15 @@ class StudioWindow(QMainWindow):
         self._describe_timer.stop()
         try:
             self.canvas.setAccessibleDescription(describe_frame(
-                self.state.trace, self.state.step, self.frame_options(),
+                self.state.frame_trace, self.state.step, self.frame_options(),
                 self.timeline.title_for(self.state.step)))
         except Exception as error:  # as a frame that fails to draw
             self._say_step_failed(error)
 
     def _say_step_failed(self, error: Exception) -> None:
         """The current step could not be drawn or described: the status bar says which, why."""
-        self.statusBar().showMessage(f"⚠ {step_problem(self.state.trace, self.state.step, error)}")
+        self.statusBar().showMessage(
+            f"⚠ {step_problem(self.state.frame_trace, self.state.step, error)}")
 
     def _jump_later(self, step: int) -> None:
         """A click on the map: go to that step once the click (on the old frame) returns."""

@@ -173,6 +173,8 @@ class Timeline(QWidget):
         self.room_timer.timeout.connect(self._reserve_text_room)
         self._rebuild_steps()
         state.traceChanged.connect(self._on_trace)
+        # the current step's texts follow its frame: a big document's edit shows it first
+        state.previewChanged.connect(lambda: self._show_current(room_later=True))
         state.stepChanged.connect(lambda _k: self._show_current())
         state.viewChanged.connect(self._show_current)  # the texts follow the receiver
         state.tokenChanged.connect(self._show_current)
@@ -307,7 +309,7 @@ class Timeline(QWidget):
             self.room_timer.start()
         else:
             self._reserve_text_room()
-        self.explain.show_step(self.state.trace, k, receiver, head, text)
+        self.explain.show_step(self.state.frame_trace, k, receiver, head, text)
         self._enable_stepping(k > 0, k < len(steps) - 1)
 
     def _mark_current(self, k: int) -> None:
@@ -345,13 +347,14 @@ class Timeline(QWidget):
             button.setEnabled(on)
 
     def _step_text(self, index: int) -> StepText:
-        """Step ``index``'s teaching text, for the receiver and head in focus; a text that
-        fails to be written says so in its summary, and the timeline stays usable."""
+        """Step ``index``'s teaching text, for the receiver and head in focus (the current
+        step's from its frame's trace); a text that fails to be written says so in its summary,
+        and the timeline stays usable."""
+        trace = self.state.frame_trace if index == self.state.step else self.state.trace
         try:
-            return step_text(self.state.trace, index, self.lang, self.state.receiver,
-                             self.state.head or 0)
+            return step_text(trace, index, self.lang, self.state.receiver, self.state.head or 0)
         except Exception as error:  # a text's failure: said, never a broken timeline
-            problem = f"⚠ {step_problem(self.state.trace, index, error)}"
+            problem = f"⚠ {step_problem(trace, index, error)}"
             return StepText(summary=problem, why=problem, how="", pitfalls="", check="")
 
     def _texts_of(self, text: StepText) -> tuple[str, str]:

@@ -17,7 +17,8 @@ from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.layout import TextItem
 from app.texts import step_text
 from engine import Trace, compute, explain, format_number, parse_scenario
-from tests.engine.generation_documents import cases
+from tests.engine import v2_documents
+from tests.engine.generation_documents import cases, with_token_ids
 
 TARGETS = [1, 2, 0]
 
@@ -311,3 +312,21 @@ def test_the_loss_text_quotes_the_mean_and_the_worst_position() -> None:
     assert f"The worst is “{token}”" in en.how and f"最差的是“{token}”" in zh.how
     assert f"= {format_number(float(loss[worst]), 3)}" in en.check
     assert "causal mask" in en.why and "因果掩码" in zh.why
+
+
+def test_the_draw_over_a_large_vocabulary_lists_its_first_shares_and_its_last() -> None:
+    """Every entry kept (no top-k or top-p) of a 40-word vocabulary: the how-text lists the
+    ten most probable shares, "…" and the least probable, not 40 numbers (nor GPT-2's
+    50,257, which took a second to write)."""
+    doc = v2_documents.document(5, n=3, d=4, layers=1)
+    doc["head"] = v2_documents.head(np.random.default_rng(9), 4, vocab=40)
+    trace = compute(parse_scenario(with_token_ids(doc, 5)))
+    index = len(trace.steps) - 1
+    kept = [int(k) for k in trace.arrays["gen1.kept"]]
+    shares = trace.arrays["gen1.sample_probs"]
+    vocab = trace.scenario.head.vocab
+    listed = [f"{vocab[k]} {format_number(float(shares[k]), 3)}" for k in kept[:10]]
+    last = f"{vocab[kept[-1]]} {format_number(float(shares[kept[-1]]), 3)}"
+    assert len(kept) == 40
+    assert f"({', '.join(listed)}, … and {last})" in step_text(trace, index, "en").how
+    assert f"（{'、'.join(listed)}、… 和 {last}）" in step_text(trace, index, "zh").how

@@ -52,17 +52,28 @@ def show_progress_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def slow_compute(monkeypatch: pytest.MonkeyPatch, delays: list[float]) -> list[Scenario]:
-    """Make the state's computations take ``delays[k]`` seconds for the k-th call; the
-    scenarios computed, in call order."""
-    real = app.window.state.compute
+    """Make the state's computations of whole traces (from the start, or from the first step a
+    cell edit feeds) take ``delays[k]`` seconds for the k-th call; the scenarios computed, in
+    call order. A cell edit's step on screen (``through``) is worked at once, as ever."""
+    real, real_retraced = app.window.state.compute, app.window.state.retraced
     calls: list[Scenario] = []
 
-    def compute(scenario: Scenario) -> Trace:
+    def slowly(scenario: Scenario) -> None:
         calls.append(scenario)
         time.sleep(delays[min(len(calls), len(delays)) - 1])
+
+    def compute(scenario: Scenario) -> Trace:
+        slowly(scenario)
         return real(scenario)
 
+    def retraced(before: Trace, after: Scenario, start: int,
+                 through: int | None = None) -> Trace | None:
+        if through is None:
+            slowly(after)
+        return real_retraced(before, after, start, through)
+
     monkeypatch.setattr(app.window.state, "compute", compute)
+    monkeypatch.setattr(app.window.state, "retraced", retraced)
     return calls
 
 

@@ -15,7 +15,11 @@ run:
 - document + sidecar size against the checkpoint: ≤ 1.1×;
 - the engine's part of a step change at d = 768 (finding the step and explaining the first cell
   it writes, ``engine.explain``; the canvas's part is the canvas's): ≤ 100 ms; an edit of one weight
-  (``Scenario.with_cell`` of W1 and the new trace): ≤ 150 ms.
+  (``Scenario.with_cell`` of W1 and the new trace): ≤ 150 ms. The new trace three ways: computed
+  whole (``compute``), worked from the first step the edit feeds (``engine.retrace``), and the
+  window's path (``edit_cell`` in a window with the edited step on screen: the time until its
+  frame is painted with the new numbers, then until the whole trace has come from the worker),
+  and its undo; and a step change in that window until painted (the canvas's part too).
 
 Threads are pinned to one (OpenBLAS and torch) so both sides are compared alike.
 """
@@ -27,14 +31,23 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")  # as the app sets it (app/__init__.py)
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from engine import compute, explain, load_scenario, save_scenario
+from PySide6.QtCore import QEventLoop, QTimer
+from PySide6.QtWidgets import QApplication
+
+from app.window.studio import StudioWindow
+from engine import Scenario, Trace, compute, explain, load_scenario, save_scenario
 from engine.checkpoint import import_checkpoint
+from engine.retrace import first_reader, retraced
 from tests.bench.gpt2_small import make_checkpoint, text_of
 from tests.bench.timing import report, timed
 
@@ -105,6 +118,79 @@ def child(code: str) -> str:
                           check=True, env=env).stdout.strip()
 
 
+def painted(window: StudioWindow, action: Callable[[], object]) -> float:
+    """Milliseconds from ``action`` until the canvas has painted again (at most 10 s)."""
+    loop = QEventLoop()
+    window.canvas.repainted.connect(loop.quit)
+    QTimer.singleShot(10_000, loop.quit)
+    began = time.perf_counter()
+    action()
+    window.canvas.viewport().update()
+    loop.exec()
+    window.canvas.repainted.disconnect(loop.quit)
+    return (time.perf_counter() - began) * 1000
+
+
+def settled(application: QApplication, window: StudioWindow) -> float:
+    """Milliseconds until the window has settled after a new trace: the frame built again from
+    it and the timeline's texts measured for room (its timer waits for typing to pause, then
+    works out every step's texts)."""
+    began = time.perf_counter()
+    while window.timeline.room_timer.isActive():
+        application.processEvents()
+        time.sleep(0.001)
+    return (time.perf_counter() - began) * 1000
+
+
+EDITS = (("layers.5.block.ffn.W1", "L6.ffn"), ("layers.0.attention.Wq", "L1.projections"),
+         ("head.gamma_f", "final_norm"))
+"""Cell edits timed in the window, each with the step it feeds on screen."""
+
+
+def in_the_window(scenario: Scenario, trace: Trace, runs: int) -> None:
+    """The window's path on the whole model: a step change (until painted), and a cell edit
+    with the step it feeds on screen until the frame is painted with the new numbers, until
+    the whole trace has come from the worker, and its undo until painted."""
+    application = QApplication.instance() or QApplication([])
+    window = StudioWindow(scenario, trace=trace)
+    window.resize(1280, 800)
+    window.show()
+    application.processEvents()
+    state = window.state
+    ids = [step.id for step in trace.steps]
+    shown = [ids.index(name) for name in ("L6.norm2", "L6.ffn", "L6.resid2", "logits", "probs")]
+    changes = [painted(window, partial(state.set_step, index))
+               for _ in range(runs + 1) for index in shown][len(shown):]  # after a warm round
+    report("window: step change, painted (5 steps)", changes, 100)
+    for path, step_id in EDITS:
+        painted(window, partial(state.set_step, ids.index(step_id)))
+        frame, whole, room, undo = [], [], [], []
+        for k in range(runs * 2):
+            row, col = (0, k) if state.scenario.parameter(path).ndim == 1 else (k, 7)
+
+            def edit(path: str = path, row: int = row, col: int = col, k: int = k) -> None:
+                state.edit_cell(path, row, col, 0.25 + k)
+
+            frame.append(painted(window, edit))
+            assert state.frame_trace.scenario is state.scenario, "the frame is not the edit's"
+            began = time.perf_counter() - frame[-1] / 1000
+            while state.busy:
+                application.processEvents()
+                time.sleep(0.001)
+            whole.append((time.perf_counter() - began) * 1000)
+            room.append(settled(application, window))
+            undo.append(painted(window, state.undo_stack.undo))
+            settled(application, window)
+            state.undo_stack.redo()
+            settled(application, window)
+        report(f"window: edit {step_id}, frame painted", frame, 150)
+        report(f"window: edit {step_id}, whole trace in", whole)
+        report("… then settled (frame again, timeline's room)", room)
+        report("window: undo it, painted", undo, 150)
+    state.undo_stack.setClean()
+    window.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
@@ -162,6 +248,10 @@ def main() -> None:
         report("edit one weight of W1 (with_cell)", timed(edit, runs * 10), 150)
         report("… and its new trace (compute, n = 64)", timed(lambda: compute(edits[-1]), runs),
                150)
+        start = first_reader(trace, "layers.5.block.ffn.W1")
+        report("… worked from L6.ffn on (engine.retrace)",
+               timed(lambda: retraced(trace, edits[-1], start), runs), 150)
+        in_the_window(scenario, trace, runs)
         for label, reopen in (("import + compute + save", False), ("reopen + compute", True)):
             peak = int(child(PEAK.format(root=str(ROOT), reopen=reopen, out=str(out),
                                          folder=str(folder))))

@@ -20,6 +20,7 @@ from safetensors.numpy import save_file
 
 import engine.io
 import engine.safe_write
+import engine.sidecar
 import engine.sidecar_write
 from app.cli import main
 from engine import ScenarioError, compute, dumps_scenario, load_scenario, save_scenario
@@ -141,6 +142,24 @@ def test_a_wrong_shape_is_refused_naming_the_key_and_the_file(tmp_path: Path) ->
     rewrite(path, {"$file": "doc.weights.safetensors", "key": "layers.0.block.gamma1"})
     assert refusal(path) == ("layers.0.attention.Wq: expected a matrix, got 1 dimensions (the "
                              "array layers.0.block.gamma1 of doc.weights.safetensors)")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64])
+def test_a_number_that_is_not_finite_is_refused_naming_its_cell(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, dtype: type) -> None:
+    """Checked as the stored numbers are widened, past the first chunk of them: the place and
+    cell are the document's, as for a number in the JSON."""
+    monkeypatch.setattr(engine.sidecar, "CHUNK", 3)
+    path = saved(tmp_path, "continue")
+    bad = load_scenario(path).parameter("layers.0.attention.Wq").astype(dtype)
+    bad[2, 1] = -np.inf
+    save_file({"bad": bad}, str(tmp_path / "other.safetensors"))
+    rewrite(path, {"$file": "other.safetensors", "key": "bad"})
+    assert refusal(path) == ("layers.0.attention.Wq[2][1]: -inf is not allowed: every number "
+                             "must be finite")
+    bad[2, 1] = 0.5
+    save_file({"bad": bad}, str(tmp_path / "other.safetensors"))
+    np.testing.assert_array_equal(load_scenario(path).parameter("layers.0.attention.Wq"), bad)
 
 
 @pytest.mark.parametrize(("array", "message"), [
