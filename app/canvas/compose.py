@@ -64,11 +64,11 @@ FRAME_BY_FRAME_UNDER = 0.7
 """A document whose one scale is under this (a grid's digits under 1 % of the sheet's height,
 about 10 px on a 1080-line slide; the built-in examples are at 1.28 or more) is laid out frame by
 frame, each frame at its own scale (:func:`one_scale_legible`)."""
-HEAT_SHARES = (1.0, 0.7, 0.5, 0.35, 0.25)
+HEAT_SHARES = (1.0, 0.7, 0.5, 0.35)
 """The shares of :data:`~app.canvas.heat.HEAT_WIDTH` × :data:`~app.canvas.heat.HEAT_HEIGHT` a
 frame by itself still under its legible size tries for its heat maps, largest first (a GPT-2
 layer's norm step, three maps and two rows of parameters, reaches 24 px on a 1080-line screen
-at half; its projections, three rows of four maps, a 1080-line PNG's 19.7 px at a quarter)."""
+at half)."""
 HEAT_SPARE = 0.02
 """Heat maps of a share are kept when the frame's numbers then clear its legible size by this
 much: reached only just, a few lines less of the screen (the canvas's focus frame) would leave

@@ -18,8 +18,9 @@ from app.canvas.arrows import AttentionArrows
 from app.canvas.compose import FRAME_BY_FRAME_UNDER, compose, compose_alone
 from app.canvas.context import FrameOptions, sheet_size
 from app.canvas.frame import FrameItem, legible_share
-from app.canvas.grid import NUMBER_SIZE, MatrixGrid
+from app.canvas.grid import NUMBER_SIZE, GridSpec, MatrixGrid
 from app.canvas.heads import HeadBands
+from app.canvas.heat import HeatLimits, heat_within
 from app.canvas.layout import PARTS
 from app.canvas.theme import SLIDE, font, text_advance
 from app.export.render import build_frame
@@ -184,18 +185,21 @@ def test_an_export_leaves_the_arrows_out_only_under_a_projectors_size(gpt2: Trac
 
 
 def test_a_small_heat_maps_labels_and_head_bands_never_overlap(gpt2: Trace) -> None:
-    """The projections' heat maps, a quarter of their usual extent in the deck: each map's first
-    and last column labels apart and each wide enough for its label; the mix's concatenation
-    of twelve heads (about 8 units a head) draws the heads' colours without their names, which
-    ran into one another, and dividing lines at most an eighth of a head's span."""
-    item = FrameItem(gpt2, gpt2.step_index("projections"), FrameOptions(theme=SLIDE))
-    heat = [g for g in item.items_of(MatrixGrid) if g.heat]
-    assert len(heat) == 10 and min(g.cells_area().width() for g in heat) <= 0.25 * 400 + 1e-9
-    for grid in heat:
-        cols = grid.spec.values.shape[1]
-        first, last = grid.col_label_rect(0), grid.col_label_rect(cols - 1)
-        assert cols == 1 or first.right() <= last.left(), grid.spec.title
-        assert text_advance(str(grid.spec.col_labels[-1]), 12) <= last.width()
+    """Q drawn as a heat map 100 units wide (its natural cells, sized for its widest number,
+    are wider than half of that): its first and last column labels apart, each wide enough for
+    its label (they printed "707"); the mix's concatenation of twelve heads (about 12 units a
+    head) draws the heads' colours without their names, which ran into one another, and
+    dividing lines at most an eighth of a head's span."""
+    q = gpt2.arrays["Q"]
+    spec = GridSpec(title="Q", values=q, row_labels=[f"t{k}" for k in range(8)],
+                    col_labels=[str(k) for k in range(768)])
+    with heat_within(HeatLimits(width=100.0, height=75.0)):
+        grid = MatrixGrid(spec, SLIDE)
+    assert grid.heat and grid.cells_area().width() == 100.0
+    assert grid.natural_cell.width() > 50.0, "two natural cells would overlap"
+    first, last = grid.col_label_rect(0), grid.col_label_rect(767)
+    assert first.right() <= last.left()
+    assert text_advance("767", 12) <= last.width()
     mix = FrameItem(gpt2, gpt2.step_index("mix"), FrameOptions(theme=SLIDE))
     assert [g.spec.title for g in mix.items_of(MatrixGrid)][:3] == \
         ["shares · head 1 of 12", "V · head 1", "mixed · head 1"], "“of 12” said once"

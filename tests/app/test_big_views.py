@@ -84,7 +84,7 @@ def test_a_heat_map_square_is_the_mean_of_its_block(gpt2: Trace) -> None:
     means[:, 1005] = values[:, 50_250:].mean(axis=1)
     levels = np.rint(np.clip((means - lo) / (hi - lo), 0, 1) * 255).astype(int)
     assert np.array_equal(pixels(grid), CIVIDIS_ARGB[levels])
-    assert grid.note_text == "heat map: a square is the mean of 1 × 50 cells"
+    assert grid.note_text == "heat map: a square is the mean of 1×50 cells"
     assert " ".join(grid.note_lines) == grid.note_text
 
 
@@ -101,12 +101,14 @@ def test_a_heat_maps_notes_wrap_at_its_own_width(gpt2: Trace, lang: str) -> None
     for grid in heat:
         rows, cols = grid.spec.values.shape
         down, across = -(-rows // 1024), -(-cols // 1024)
-        square = (f"a square is the mean of {down} × {across} cells" if down * across > 1
+        square = (f"a square is the mean of {down}×{across} cells" if down * across > 1
                   else "a square is a cell") if lang == "en" else \
-            (f"一个方块是 {down} × {across} 格的平均值" if down * across > 1 else "一个方块是一格")
+            (f"一个方块是 {down}×{across} 格的平均值" if down * across > 1 else "一个方块是一格")
         assert grid.note_text.endswith(("heat map: " if lang == "en" else "热图：") + square)
         width = grid.boundingRect().width()
         assert all(text_advance(line, 12) + 4 <= width for line in grid.note_lines)
+        assert any(f"{down}×{across}" in line for line in grid.note_lines) or \
+            down * across == 1, "a block's size is never cut between lines (“1 ×” / “3 cells”)"
         assert width <= max(grid.label_width + grid.cells_area().width(),
                             text_advance(grid.title_text, 14, bold=True) + 22,
                             widest_scale), (grid.spec.title, grid.note_lines)
