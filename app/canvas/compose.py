@@ -69,6 +69,10 @@ HEAT_SHARES = (1.0, 0.7, 0.5, 0.35)
 frame by itself still under its legible size tries for its heat maps, largest first (a GPT-2
 layer's norm step, three maps and two rows of parameters, reaches 24 px on a 1080-line screen
 at half)."""
+HEAT_SPARE = 0.02
+"""Heat maps of a share are kept when the frame's numbers then clear its legible size by this
+much: reached only just, a few lines less of the screen (the canvas's focus frame) would leave
+them under it; smaller heat maps are tried first."""
 CACHE_SIZE = 1024
 """Steps' fits (and the arrays each step shows) kept, the least recently used dropped first."""
 
@@ -246,7 +250,7 @@ def one_scale_legible(composition: Composition) -> bool:
 
 def compose_alone(trace: Trace, options: FrameOptions, area: QSizeF, index: int,
                   legible: float = 0.0, part: int | None = None,
-                  split: bool = False, arrows: bool = False) -> Composition:
+                  split: bool = False, arrows_down_to: float | None = None) -> Composition:
     """Step ``index`` laid out for ``area`` by itself: the arrangement at which it (with its
     worked row) is largest, and that scale, the rows after a source arranged each way
     (:data:`~app.canvas.layout.ROWS_AFTER`). Only that step is measured; the other steps'
@@ -259,20 +263,22 @@ def compose_alone(trace: Trace, options: FrameOptions, area: QSizeF, index: int,
     With ``part`` (presentation: 0, 1, or −1 for the last), a step still under ``legible``
     that is drawn larger as two slides, each half by itself
     (:func:`~app.canvas.layout.part_rows`), is laid out as that half; ``split`` takes the
-    split as decided (the frame's heading says so already). With ``arrows`` (a frame laid out
-    by itself in the window or an export, :func:`one_scale_legible`) the arrows are kept."""
+    split as decided (the frame's heading says so already). With ``arrows_down_to`` (a frame
+    laid out by itself in the window or an export, :func:`one_scale_legible`) the arrows are
+    left out only under that scale (0: kept), not under ``legible``."""
+    bare_under = legible if arrows_down_to is None else arrows_down_to
     ctx = LayoutContext(trace, options)
     document = _document(trace, options, area)
     if part is None:
-        return _alone(ctx, document, index, area, legible, arrows)
-    whole = None if split else _alone(ctx, document, index, area, legible, arrows)
+        return _alone(ctx, document, index, area, legible, bare_under)
+    whole = None if split else _alone(ctx, document, index, area, legible, bare_under)
     if whole is not None and (whole.scale >= legible or not _splits(ctx, index, area)):
         return whole
     halves = []
     for half in range(PARTS):
         with showing_part(half):
             halves.append(_alone(ctx, (*document, "part", half), index, area, legible,
-                                 arrows))
+                                 bare_under))
     if whole is not None and min(h.scale for h in halves) <= whole.scale * (1 + 1e-9):
         return whole
     shown = part % PARTS
@@ -288,20 +294,20 @@ def _splits(ctx: LayoutContext, index: int, area: QSizeF) -> bool:
 
 
 def _alone(ctx: LayoutContext, document: tuple[object, ...], index: int, area: QSizeF,
-           legible: float, keep_arrows: bool = False) -> Composition:
+           legible: float, bare_under: float) -> Composition:
     """Step ``index`` (or the half :func:`~app.canvas.layout.showing_part` says) as large as
     it is drawn by itself: see :func:`compose_alone`."""
     ways = ROWS_AFTER if _has_rows_after(ctx, index, area) else ROWS_AFTER[:1]
     wrap, whole, after = _arranged(ctx, document, index, area, ways)
     arrows = True
-    if whole < legible and not keep_arrows:
+    if whole < bare_under:
         with dropping_arrows(), rows_after(after):
             bare, larger = _largest(ctx, (*document, "no arrows", after), index, area)
         if larger > whole * (1 + 1e-9):
             wrap, whole, arrows = bare, larger, False
     heat = USUAL_HEAT
     for share in HEAT_SHARES:
-        if whole >= legible:
+        if whole >= legible * (1.0 if heat == USUAL_HEAT else 1.0 + HEAT_SPARE):
             break
         limits = HeatLimits(min(heat.from_width, area.width() / legible),
                             min(heat.from_height, area.height() / legible),

@@ -14,8 +14,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphi
 
 from app.canvas.grid import MatrixGrid
 from app.canvas.layout import GAP, ROW_GAP, TextItem, body_middle, text_size, wrap_width
-from app.canvas.pieces import fitted_lines
-from app.canvas.theme import Theme
+from app.canvas.theme import Theme, fitted_lines
 
 NOTE_SIZE = 15
 """The sentence under the arrangement that says how a cell is read."""

@@ -73,6 +73,11 @@ the arrows are left out if that draws them larger (every share is printed in the
 :func:`~app.canvas.compose.compose_alone`)."""
 
 
+REPEATED_ARROWS = frozenset({"mix"})
+"""Steps whose arrows repeat the step before's (the mix draws the shares step's arrows again):
+an export of a frame by itself may leave them out (:class:`FrameItem`'s ``printed``)."""
+
+
 def legible_share(lines: float) -> float:
     """The share of a screen ``lines`` tall that a legible digit fills: :data:`LEGIBLE`'s
     targets at their heights, in proportion between them, the nearest beyond them."""
@@ -128,7 +133,10 @@ class FrameItem(Sheet):
     once and the footer would repeat itself). With ``part`` (presentation: 0, 1 or −1 for the
     last), a frame alone whose step stays under its target and is drawn larger as two slides
     shows that half, its heading ending "(1/2)" or "(2/2)" (:attr:`composition`'s ``part``
-    says which; None: never split).
+    says which; None: never split). A ``printed`` frame (an export) laid out by itself leaves
+    out arrows that repeat the step before's (:data:`REPEATED_ARROWS`) when it would otherwise
+    print its numbers under a 1024 × 768 projector's size; the window keeps them (its query
+    boxes choose the receiver).
 
     Attributes
     ----------
@@ -148,9 +156,10 @@ class FrameItem(Sheet):
                  step_title: str | None = None, sheet: tuple[float, float] | None = None,
                  max_scale: float | None = None, own_scale: bool = False,
                  alone: bool = False, side: bool = False, screen: float | None = None,
-                 part: int | None = None) -> None:
+                 part: int | None = None, printed: bool = False) -> None:
         super().__init__()
         self.alone = alone
+        self._printed = printed
         self.options = options or FrameOptions()
         self.trace = trace
         self.step_index = max(0, min(len(trace.steps) - 1, step_index))
@@ -296,10 +305,14 @@ class FrameItem(Sheet):
                              self.step_index if quick else None)
             if one_scale_legible(shared):
                 return shared
+        digits = self._rect.height() / digit_height(NUMBER_SIZE)
+        repeated = self._printed and self.trace.steps[self.step_index].op in REPEATED_ARROWS
+        projector_lines = LEGIBLE[0][0]  # a 1024 × 768 projector
+        arrows_down_to = None if self.alone else \
+            legible_share(projector_lines) * digits if repeated else 0.0
         return compose_alone(self.trace, self.options, self.area.size(), self.step_index,
-                             legible_share(self._screen) * self._rect.height()
-                             / digit_height(NUMBER_SIZE), self._part, self._split,
-                             arrows=not self.alone)
+                             legible_share(self._screen) * digits, self._part, self._split,
+                             arrows_down_to)
 
     def _footer_up(self, footer: TextItem, subtitle: TextItem, margin: float,
                    unit: float) -> bool:
@@ -368,7 +381,7 @@ def build_frame_scene(trace: Trace, step_index: int, options: FrameOptions | Non
                       step_title: str | None = None) -> tuple[QGraphicsScene, FrameItem]:
     """A scene holding one frame, its scene rectangle fitted to the frame (for exports)."""
     scene = QGraphicsScene()
-    frame = FrameItem(trace, step_index, options, step_title)
+    frame = FrameItem(trace, step_index, options, step_title, printed=True)
     scene.addItem(frame)
     scene.setSceneRect(frame.boundingRect())
     return scene, frame

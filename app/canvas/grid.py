@@ -33,21 +33,21 @@ from app.canvas.heat import (
     block_shape,
     heat_limits,
     needs_heat,
-    span_text,
 )
 from app.canvas.picture import (
     draw_text,
+    heat_numbers_left_out,
     legible,
     note_in_view,
     on_screen,
     play,
-    words_left_out,
 )
 from app.canvas.points import Lines
 from app.canvas.remember import number_format, remembered, spread
 from app.canvas.theme import (
     Theme,
     cell_color,
+    fitted_lines,
     font,
     ink_for,
     text_advance,
@@ -358,28 +358,32 @@ class MatrixGrid(QGraphicsObject):
         title_width = text_advance(self._title(), 14, bold=True) + 22
         self.large = rows * cols > LARGE_GRID_CELLS or self.heat
         self.note = spec.note
-        self._heat_lines = ("", "")
-        """A heat map's lines under its colour scale and above it: what a square is, how to
-        read a cell."""
+        self._note_lines = [self.note] if self.note else []
+        """The note as drawn, a line each: a heat map's own note and what a square is, wrapped
+        at its cells', title's or colour scale's width (never wider than the map needs)."""
         if self.heat:
             down, across = block_shape(rows, cols)
-            self.note = join_notes(spec.lang, self.note, frame_word(
-                spec.lang, "heat_note", rows=span_text(0, rows - 1), cols=span_text(0, cols - 1)))
-            self._heat_lines = (frame_word(spec.lang, "heat_cell" if down * across == 1
-                                           else "heat_block", down=down, across=across),
-                                frame_word(spec.lang, "heat_hint"))
+            square = frame_word(spec.lang, "heat_cell" if down * across == 1 else "heat_block",
+                                down=down, across=across)
+            self.note = join_notes(spec.lang, spec.note, square)
+            low, high = (self.format.text(end) for end in self._value_range())
+            scale_width = text_advance(low, 12) + LEGEND_BAR + text_advance(high, 12) + 16
+            room = max(self.label_width + cols * self.cell_width, title_width, scale_width)
+            self._note_lines = [line for note in (spec.note, square) if note
+                                for line in fitted_lines(note, room - 4, 12)]
         elif self.large:
             shown = frame_word(spec.lang, "large_highlighted" if spec.highlight_rows
                                else "large_colours")
             self.note = join_notes(spec.lang, self.note, frame_word(
                 spec.lang, "large_note", cells=rows * cols, shown=shown))
-        note_width = max([text_advance(line, 12) + 4 for line in (self.note, *self._heat_lines)
-                          if line], default=0.0)
-        if self.heat:  # the colour scale's line: lowest, bar, highest
-            note_width = max(note_width, 2 * text_advance(widest_text, 12) + LEGEND_BAR + 16)
+            self._note_lines = [self.note]
+        note_width = max([text_advance(line, 12) + 4 for line in self._note_lines], default=0.0)
+        if self.heat:
+            note_width = max(note_width, scale_width)
         self._width = max(self.label_width + cols * self.cell_width, title_width, note_width)
         self._height = self.grid_origin.y() + rows * self.cell_height + \
-            (20.0 if self.note else 0.0) + (LEGEND_HEIGHT + 2 * LINE_HEIGHT if self.heat else 0.0)
+            (2.0 + LINE_HEIGHT * len(self._note_lines) if self._note_lines else 0.0) + \
+            (LEGEND_HEIGHT if self.heat else 0.0)
         self._heat: tuple[QRectF, QImage] | None = None
         self._cell_plan: _Cells | None = None
         self._shape_picture: QPicture | None = None
@@ -422,16 +426,19 @@ class MatrixGrid(QGraphicsObject):
             return None
         return (row, col) if 0 <= row < rows and 0 <= col < cols else None
 
+    def _value_range(self) -> tuple[float, float]:
+        """The values the colours span: the spec's range, else the values' own ends."""
+        if self.spec.value_range is not None:
+            return self.spec.value_range
+        where = spread(self.spec.values)
+        return where.low, where.high
+
     def _cells(self) -> _Cells:
         """Which rows get cells drawn, each cell's colour level and mask (worked out once)."""
         if self._cell_plan is None:
             spec = self.spec
             values = spec.values
-            if spec.value_range is None:
-                where = spread(values)
-                lo, hi = where.low, where.high
-            else:
-                lo, hi = spec.value_range
+            lo, hi = self._value_range()
 
             def shade_after(before: npt.NDArray[np.uint8], _parent: npt.NDArray[np.float64],
                             cells: npt.NDArray[np.intp]) -> npt.NDArray[np.uint8]:
@@ -565,7 +572,7 @@ class MatrixGrid(QGraphicsObject):
 
     def _legend_rect(self) -> QRectF:
         """Where a heat map's colour bar goes: between its lowest and highest number."""
-        top = self.note_rect().bottom() + LINE_HEIGHT
+        top = self.note_rect().bottom()
         low = text_advance(self._legend_ends()[0], 12) + 6
         return QRectF(low, top + 4, LEGEND_BAR, LEGEND_HEIGHT - 10)
 
@@ -682,19 +689,16 @@ class MatrixGrid(QGraphicsObject):
                  for ink, texts in inks.items()]
         if marks:
             runs.append((number_font, theme.color("accent"), area, centre, marks))
-        if self.note:
-            note = self.note_rect()
-            runs.append((text_font(self.note, 12), muted, note, left, [(note, self.note)]))
+        note = self.note_rect()
+        runs += _label_runs(muted, note, left, [
+            (QRectF(0, note.top() + k * LINE_HEIGHT, self._width, LINE_HEIGHT), line)
+            for k, line in enumerate(self._note_lines)])
         if self.heat:
             low, high = self._legend_ends()
             bar = self._legend_rect()
             ends = QRectF(0, bar.top() - 4, self._width, LEGEND_HEIGHT - 2)
-            block, hint = self._heat_lines
-            above = QRectF(0, self.note_rect().bottom(), self._width, LINE_HEIGHT)
-            below = QRectF(0, ends.bottom() + 2, self._width, LINE_HEIGHT)
-            runs.append((text_font(block + hint, 12), muted, above.united(below), left,
-                         [(above, block), (below, hint),
-                          (QRectF(0, ends.top(), bar.left(), ends.height()), low),
+            runs.append((text_font(low + high, 12), muted, ends, left,
+                         [(QRectF(0, ends.top(), bar.left(), ends.height()), low),
                           (QRectF(bar.right() + 6, ends.top(), ends.right() - bar.right(),
                                   ends.height()), high)]))
         return runs
@@ -753,7 +757,7 @@ class MatrixGrid(QGraphicsObject):
             self._paint_words(painter, option.exposedRect)
         if screen and self.heat and not (legible(painter, option)
                                          and self._paint_zoomed(painter, option)):
-            words_left_out()
+            heat_numbers_left_out()
         if self._hovered is not None:
             painter.setPen(QPen(self.theme.color("text"), 2.0))
             painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -856,8 +860,10 @@ class MatrixGrid(QGraphicsObject):
 
     def col_label_rect(self, col: int) -> QRectF:
         """Where column ``col``'s label (``spec.col_labels[col]``) is drawn, centred (a heat
-        map's first and last, too narrow for it: a natural cell's width inside the map)."""
-        width = max(self.cell_width, self.natural_cell.width())
+        map's first and last, too narrow for it: a natural cell's width inside the map, at most
+        half the map's, so the two never overlap)."""
+        width = max(self.cell_width, min(self.natural_cell.width(),
+                                         self.cells_area().width() / len(self._col_ticks)))
         left = self.grid_origin.x() + col * self.cell_width
         if width > self.cell_width:
             left = min(max(left, self.grid_origin.x()), self.cells_area().right() - width)
@@ -873,10 +879,9 @@ class MatrixGrid(QGraphicsObject):
         return QRectF(0.0, top, self.label_width - LABEL_GAP, height)
 
     @property
-    def heat_lines(self) -> tuple[str, str]:
-        """A heat map's line on what a square is and its line on reading a cell (empty for a
-        printed grid)."""
-        return self._heat_lines
+    def note_lines(self) -> tuple[str, ...]:
+        """The note as drawn, a line each (a heat map's wrapped at its width)."""
+        return tuple(self._note_lines)
 
     @property
     def note_text(self) -> str:
@@ -885,9 +890,10 @@ class MatrixGrid(QGraphicsObject):
 
     def note_rect(self) -> QRectF:
         """Where the note is drawn (empty when there is no note)."""
-        if not self.note:
+        if not self._note_lines:
             return QRectF()
-        return QRectF(0.0, self.cells_area().bottom() + 2, self._width, 18.0)
+        return QRectF(0.0, self.cells_area().bottom() + 2, self._width,
+                      LINE_HEIGHT * len(self._note_lines))
 
     def cell_fill(self, row: int, col: int) -> str:
         """A cell's fill colour, ``#rrggbb`` (the masked grey for a masked cell)."""

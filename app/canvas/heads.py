@@ -16,17 +16,21 @@ from app.canvas.context import LayoutContext
 from app.canvas.grid import HEADER_HEIGHT, TITLE_HEIGHT, MatrixGrid
 from app.canvas.layout import ROW_GAP, part_shown, place_row, place_rows
 from app.canvas.pieces import custom_grid, text_lines, word
-from app.canvas.theme import font
+from app.canvas.theme import font, text_advance
 from app.model.operands import array_name, attention_of, parameter_path
 from engine import Step
 
 ARROWS_GAP = 40.0
 BAND_HEIGHT = 4.0
+DIVIDER = 3.0
+"""The width of the line between two heads' columns: at most an eighth of a head's span (a
+heat map's twelve heads of 64 columns are about 12 units each)."""
 
 
 class HeadBands(QGraphicsObject):
     """Drawn over a concatenated grid: each head's name and colour above its columns, and a
-    dividing line between heads."""
+    dividing line between heads. The names are left out when one would run past its columns
+    (a heat map's: the sentence under the row counts the heads); the colours stay."""
 
     def __init__(self, grid: MatrixGrid, heads: int, width: int, labels: Sequence[str],
                  colors: Sequence[str]) -> None:
@@ -40,6 +44,10 @@ class HeadBands(QGraphicsObject):
         right = grid.cell_rect(0, heads * width - 1).right()
         self._rect = QRectF(grid.grid_origin.x(), TITLE_HEIGHT, right - grid.grid_origin.x(),
                             HEADER_HEIGHT + rows * grid.cell_rect(0, 0).height())
+        span = self.head_span(0).width()
+        self.named = all(text_advance(label, 12, bold=True) <= span for label in self.labels)
+        """Whether the heads' names are drawn over their columns."""
+        self.divider = min(DIVIDER, span / 8)
 
     def boundingRect(self) -> QRectF:
         return self._rect
@@ -61,10 +69,11 @@ class HeadBands(QGraphicsObject):
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(QBrush(theme.head_color(head)))
             painter.drawRect(band)
-            painter.setPen(theme.color("text"))
-            painter.drawText(span.adjusted(0, 0, 0, -BAND_HEIGHT - 1),
-                             Qt.AlignmentFlag.AlignCenter, self.labels[head])
-        painter.setPen(QPen(theme.color("text"), 3.0))
+            if self.named:
+                painter.setPen(theme.color("text"))
+                painter.drawText(span.adjusted(0, 0, 0, -BAND_HEIGHT - 1),
+                                 Qt.AlignmentFlag.AlignCenter, self.labels[head])
+        painter.setPen(QPen(theme.color("text"), self.divider))
         for head in range(1, self.heads):
             x = self.head_span(head).left()
             painter.drawLine(QLineF(x, TITLE_HEIGHT + 2, x, self._rect.bottom()))

@@ -14,8 +14,8 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphi
 from app.canvas.context import LayoutContext
 from app.canvas.grid import MatrixGrid
 from app.canvas.layout import place_row
-from app.canvas.pieces import custom_grid, fitted_lines, number, text_lines
-from app.canvas.theme import Theme
+from app.canvas.pieces import custom_grid, number, text_lines
+from app.canvas.theme import Theme, fitted_lines
 from app.model.next_token import LossView, loss_view, stack_is_causal
 from app.model.passes import GenerationPasses, passes_of
 from app.texts.next_token_words import generation_lines, next_token_word, training_lines

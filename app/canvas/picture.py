@@ -124,6 +124,8 @@ class ScreenPainting:
 
     def __init__(self) -> None:
         self.words_hidden = False
+        self.heat_hidden = False
+        """Whether a heat map left its numbers out (a cell's value is then a hover away)."""
         self.in_view: list[tuple[str, range, range]] = []
         """Each zoomed heat map's title, and its rows and columns in view."""
 
@@ -150,11 +152,12 @@ def note_in_view(title: str, rows: range, cols: range) -> None:
         painting.in_view.append((title, rows, cols))
 
 
-def words_left_out() -> None:
-    """Note, in the window's paint under way, that numbers were too small to print."""
+def heat_numbers_left_out() -> None:
+    """Note, in the window's paint under way, that a heat map's numbers were too small to
+    print."""
     painting = _screen[0]
     if painting is not None:
-        painting.words_hidden = True
+        painting.words_hidden = painting.heat_hidden = True
 
 
 def on_screen() -> bool:

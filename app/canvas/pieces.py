@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -14,7 +13,7 @@ from PySide6.QtWidgets import QGraphicsItem
 from app.canvas.context import LayoutContext, positioned_labels
 from app.canvas.grid import Explainer, GridSpec, MatrixGrid
 from app.canvas.layout import ROW_GAP, TextItem
-from app.canvas.theme import text_advance
+from app.canvas.theme import fitted_lines
 from app.texts.block_words import block_word
 from app.texts.frame_words import frame_word
 from app.texts.mask_plans import beyond_causal, mask_rule
@@ -83,24 +82,6 @@ def text_lines(parent: QGraphicsItem, lines: Sequence[str], x: float, y: float,
         covered = covered.united(rect)
         y = rect.bottom() + LINE_GAP
     return covered
-
-
-_BREAKS = re.compile(r"[^\s，。；：]+[\s，。；：]*")
-"""A sentence's pieces a line may end after: words with their spaces, phrases with their
-Chinese punctuation."""
-
-
-def fitted_lines(text: str, width: float, size: int = 14) -> list[str]:
-    """``text`` broken at spaces and Chinese punctuation into lines no wider than ``width`` at
-    ``size`` (a piece wider than that gets a line of its own)."""
-    lines: list[str] = []
-    line = ""
-    for piece in _BREAKS.findall(text):
-        if line and text_advance((line + piece).rstrip(), size) > width:
-            lines.append(line.rstrip())
-            line = ""
-        line += piece
-    return [*lines, line.rstrip()] if line else lines
 
 
 def sentences_under(parent: QGraphicsItem, covered: QRectF, sentences: Sequence[str],

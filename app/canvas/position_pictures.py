@@ -39,13 +39,12 @@ from app.canvas.layout import (
 from app.canvas.pieces import (
     LINE_GAP,
     custom_grid,
-    fitted_lines,
     mask_words,
     number,
     sentences_under,
     text_lines,
 )
-from app.canvas.theme import Theme, text_advance
+from app.canvas.theme import Theme, fitted_lines, text_advance
 from app.model.operands import attention_at, kv_head, module_of, visible_of
 from app.texts.position_words import position_word
 from engine import Step

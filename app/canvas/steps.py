@@ -222,14 +222,15 @@ def _mix(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     rows: list[list[QGraphicsItem | str]] = []
     for head in ctx.heads:
         label = _head_label(ctx, head)
+        named = _word(ctx, "head", n=head + 1) if ctx.head_count > 1 else ""  # "of 12": once
         cols = _head_columns(att.d_v, head)
         rows.append([ctx.grid(weights, title=_word(ctx, "shares") + label, head=head,
                               value_range=SHARE_RANGE, masked=hidden,
                               highlight_receiver=True), "·",
                      ctx.grid(array_name(step, "V"),
-                              title=f"V{label}{_group_label(ctx, att, head)}",
+                              title=f"V{named}{_group_label(ctx, att, head)}",
                               columns=_head_columns(att.d_v, kv_head(att, head))), "=",
-                     ctx.grid(mixed, title=_word(ctx, "mixed") + label, columns=cols,
+                     ctx.grid(mixed, title=_word(ctx, "mixed") + named, columns=cols,
                               highlight_receiver=True)])
     if att.heads > 1:
         return lay_out_heads_mix(ctx, step, parent, rows,

@@ -151,6 +151,24 @@ def widest_advance(texts: tuple[str, ...], pixel_size: int = 14, bold: bool = Fa
     return max((text_advance(text, pixel_size, bold) for text in texts), default=0.0)
 
 
+_BREAKS = re.compile(r"[^\s，。；：]+[\s，。；：]*")
+"""A sentence's pieces a line may end after: words with their spaces, phrases with their
+Chinese punctuation."""
+
+
+def fitted_lines(text: str, width: float, size: int = 14) -> list[str]:
+    """``text`` broken at spaces and Chinese punctuation into lines no wider than ``width`` at
+    ``size`` (a piece wider than that gets a line of its own)."""
+    lines: list[str] = []
+    line = ""
+    for piece in _BREAKS.findall(text):
+        if line and text_advance((line + piece).rstrip(), size) > width:
+            lines.append(line.rstrip())
+            line = ""
+        line += piece
+    return [*lines, line.rstrip()] if line else lines
+
+
 def cell_color(fraction: float) -> QColor:
     """Cividis colour for a value placed at ``fraction`` (0–1) of its range."""
     index = round(max(0.0, min(1.0, fraction)) * 255)

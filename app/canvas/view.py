@@ -102,6 +102,10 @@ class CanvasView(pg.GraphicsView):
         self.words_hidden = False
         """Whether the last paint left out numbers or words too small to read (a note then
         says to zoom in: colour is never the only cue)."""
+        self.heat_hidden = False
+        """Whether among them were a heat map's numbers (the note then says that hovering
+        gives a cell's value: the heat maps' own notes say what a square is, not how to read
+        one on screen)."""
         self.set_theme(theme)
 
     @property
@@ -288,6 +292,10 @@ class CanvasView(pg.GraphicsView):
     def zoom_hint(self) -> str:
         """The note shown while numbers are too small to print."""
         hint: str = self.tr("Numbers too small to print at this size: scroll to zoom in")
+        if self.heat_hidden:
+            frame = self._frame
+            hint += "\n" + frame_word(frame.options.lang if frame is not None else "en",
+                                      "heat_hint")
         return hint
 
     def in_view_note(self) -> str:
@@ -332,6 +340,7 @@ class CanvasView(pg.GraphicsView):
             super().paintEvent(event)
         whole = event.rect().contains(self.viewport().rect())
         self.words_hidden = painting.words_hidden or (self.words_hidden and not whole)
+        self.heat_hidden = painting.heat_hidden or (self.heat_hidden and not whole)
         if whole or painting.in_view:
             self._in_view = painting.in_view
         if self.words_hidden:

@@ -141,7 +141,7 @@ def probability_bars(ctx: LayoutContext, step: Step, compact: bool = False) -> P
     if many:
         notes.append(word(ctx, "probs_receiver_only", n=ctx.n))
     if cut:
-        notes.append(word(ctx, "probs_top", k=TOP_ENTRIES, v=probs.shape[1]))
+        notes.append(word(ctx, "probs_top", k=TOP_ENTRIES, v=f"{probs.shape[1]:,}"))
     columns = len(positions) if compact else 2 if len(positions) > 2 else 1
     left_out = probs.shape[1] - TOP_ENTRIES
     others = {p: (word(ctx, "probs_others", count=f"{left_out:,}"),

@@ -14,12 +14,15 @@ from PySide6.QtCore import QSizeF
 from PySide6.QtGui import QFontMetricsF, QImage
 from PySide6.QtWidgets import QApplication
 
-from app.canvas.compose import FRAME_BY_FRAME_UNDER, compose
+from app.canvas.arrows import AttentionArrows
+from app.canvas.compose import FRAME_BY_FRAME_UNDER, compose, compose_alone
 from app.canvas.context import FrameOptions, sheet_size
 from app.canvas.frame import FrameItem, legible_share
-from app.canvas.grid import NUMBER_SIZE, MatrixGrid
+from app.canvas.grid import NUMBER_SIZE, GridSpec, MatrixGrid
+from app.canvas.heads import HeadBands
+from app.canvas.heat import HeatLimits, heat_within
 from app.canvas.layout import PARTS
-from app.canvas.theme import SLIDE, font
+from app.canvas.theme import SLIDE, font, text_advance
 from app.export.render import build_frame
 from app.window.presentation import PresentationView
 from app.window.studio import StudioWindow
@@ -33,18 +36,6 @@ from tests.export.conftest import export
 
 STEPS = ("norm1", "projections", "scores", "weights", "mix", "resid1", "norm2", "ffn", "resid2",
          "final_norm", "logits", "probs")
-NOT_YET: dict[tuple[int, int], set[str]] = {(1024, 768): {"projections"},
-                                            (1920, 1080): {"projections"}}
-"""Steps with a slide still under the presentation target: the projections' first slide (Q and
-K, each W + b = out a row of four heat maps beside norm1) is 12.4 px at 1024 × 768 and 23.4 px
-at 1920 × 1080; its heat maps' notes (about 310 units wide) set its width."""
-WHOLE_NOT_YET = {"projections", "mix"}
-"""Steps still under the window's target in focus (never two slides there): the projections
-8.5 px, the mix (head 1's shares · V = mixed, the arrows, the concatenation · Wo + bo) 7.9."""
-DECK_NOT_YET = {"projections", "mix", "ffn"}
-"""Steps a 1080-line PNG still prints under its target, 19.7 px (each a whole slide; F5 shows
-each as two): the projections 16.1, the mix 14.8 (its arrows kept, as at one scale),
-the FFN 19.4."""
 
 pytestmark = pytest.mark.usefixtures("qapp")
 
@@ -86,12 +77,10 @@ DECK_TARGET = legible_share(768) * 1080
 
 @pytest.mark.parametrize("step", STEPS)
 def test_a_png_deck_prints_every_step_at_the_slide_target(gpt2: Trace, deck: list[Path],
-                                                          step: str,
-                                                          request: pytest.FixtureRequest) -> None:
+                                                          step: str) -> None:
     """Every number of each frame the PNG export draws at least :data:`DECK_TARGET` tall in
-    its 1920 × 1080 file."""
-    if step in DECK_NOT_YET:
-        request.applymarker(pytest.mark.xfail(strict=True, reason="under the deck's target"))
+    its 1920 × 1080 file (the projections were 16.1 px, the mix 14.8, the FFN 19.4, while the
+    heat maps' notes, about 310 units wide, set their widths)."""
     assert len(deck) == len(STEPS)
     k = gpt2.step_index(step)
     frame = build_frame(gpt2, k)
@@ -123,13 +112,10 @@ def test_the_deck_file_has_the_digits_the_helper_measures(gpt2: Trace, deck: lis
                          ids=[f"{w}x{h}" for w, h in TARGETS])
 @pytest.mark.parametrize("step", STEPS)
 def test_every_slide_meets_the_presentation_target(gpt2: Trace, screen: PresentationView,
-                                                   step: str,
-                                                   request: pytest.FixtureRequest) -> None:
+                                                   step: str) -> None:
     """F5: every number of every slide of the step at least 14 px at 1024 × 768, 24 at
-    1920 × 1080 (the FFN, the mix and the projections are two slides each)."""
+    1920 × 1080 (a step may be two slides: the projections' first was 12.4 and 23.4 px)."""
     size = (screen.width(), screen.height())
-    if step in NOT_YET[size]:
-        request.applymarker(pytest.mark.xfail(strict=True, reason="a slide under the target"))
     options = FrameOptions(aspect=screen.aspect(), theme=SLIDE)
     k = gpt2.step_index(step)
     for part in range(PARTS):
@@ -155,12 +141,10 @@ def focused(gpt2: Trace) -> Iterator[StudioWindow]:
 
 
 @pytest.mark.parametrize("step", STEPS)
-def test_focus_shows_every_step_at_the_window_target(focused: StudioWindow, step: str,
-                                                     request: pytest.FixtureRequest) -> None:
+def test_focus_shows_every_step_at_the_window_target(focused: StudioWindow,
+                                                     step: str) -> None:
     """In the window at 1024 × 768 with the frame in focus, fitted: every number at least
-    9 px tall (the built-in examples' target)."""
-    if step in WHOLE_NOT_YET:
-        request.applymarker(pytest.mark.xfail(strict=True, reason="under the window's target"))
+    9 px tall (the built-in examples' target; the projections were 8.5 px, the mix 7.9)."""
     focused.state.set_step(focused.state.trace.step_index(step))
     QApplication.processEvents()
     frame = focused.canvas.frame
@@ -178,3 +162,48 @@ def test_the_heat_maps_of_a_frame_by_itself_keep_every_value(gpt2: Trace) -> Non
     sliced = [g for g in grids if g.spec.values.shape == (8, 64)]
     assert sliced and all(g.heat for g in sliced)
     np.testing.assert_allclose(sliced[0].spec.values, gpt2.arrays["Q"][:, :64])
+
+
+def test_an_export_leaves_the_arrows_out_only_under_a_projectors_size(gpt2: Trace) -> None:
+    """A frame laid out by itself in an export keeps the shares' arrows unless its numbers would
+    then be under :data:`DECK_TARGET` (a 1024 × 768 projector's 14 px): the shares step keeps
+    them, the mix leaves them out (every share is printed in its shares grid); the window's
+    frame keeps them."""
+    for step, kept in (("weights", True), ("mix", False)):
+        frame = build_frame(gpt2, gpt2.step_index(step))
+        (item,) = [i for i in frame.scene.items() if isinstance(i, FrameItem)]
+        assert item.composition.arrows is kept and bool(item.items_of(AttentionArrows)) is kept
+    k = gpt2.step_index("mix")
+    legible = legible_share(1080) * 1080 / digit_ink(NUMBER_SIZE)
+    with_arrows = compose_alone(gpt2, item.options, item.area.size(), k, legible,
+                                arrows_down_to=0.0)
+    assert with_arrows.arrows
+    assert with_arrows.scale * digit_ink(NUMBER_SIZE) < DECK_TARGET
+    window = FrameItem(gpt2, k, item.options)
+    assert window.composition.arrows and window.items_of(AttentionArrows), \
+        "the window keeps them (its query boxes choose the receiver)"
+
+
+def test_a_small_heat_maps_labels_and_head_bands_never_overlap(gpt2: Trace) -> None:
+    """Q drawn as a heat map 100 units wide (its natural cells, sized for its widest number,
+    are wider than half of that): its first and last column labels apart, each wide enough for
+    its label (they printed "707"); the mix's concatenation of twelve heads (about 12 units a
+    head) draws the heads' colours without their names, which ran into one another, and
+    dividing lines at most an eighth of a head's span."""
+    q = gpt2.arrays["Q"]
+    spec = GridSpec(title="Q", values=q, row_labels=[f"t{k}" for k in range(8)],
+                    col_labels=[str(k) for k in range(768)])
+    with heat_within(HeatLimits(width=100.0, height=75.0)):
+        grid = MatrixGrid(spec, SLIDE)
+    assert grid.heat and grid.cells_area().width() == 100.0
+    assert grid.natural_cell.width() > 50.0, "two natural cells would overlap"
+    first, last = grid.col_label_rect(0), grid.col_label_rect(767)
+    assert first.right() <= last.left()
+    assert text_advance("767", 12) <= last.width()
+    mix = FrameItem(gpt2, gpt2.step_index("mix"), FrameOptions(theme=SLIDE))
+    assert [g.spec.title for g in mix.items_of(MatrixGrid)][:3] == \
+        ["shares · head 1 of 12", "V · head 1", "mixed · head 1"], "“of 12” said once"
+    (bands,) = mix.items_of(HeadBands)
+    span = bands.head_span(0).width()
+    assert span < text_advance("head 1", 12, bold=True) and not bands.named
+    assert bands.divider == pytest.approx(span / 8)

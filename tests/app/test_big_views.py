@@ -16,8 +16,8 @@ from app.canvas.bars import ProbabilityBars
 from app.canvas.cividis import CIVIDIS_ARGB
 from app.canvas.context import FrameOptions
 from app.canvas.frame import FrameItem
-from app.canvas.grid import GridSpec, MatrixGrid, _levels
-from app.canvas.theme import SLIDE
+from app.canvas.grid import LEGEND_BAR, GridSpec, MatrixGrid, _levels
+from app.canvas.theme import SLIDE, text_advance
 from app.export.dialog import ExportDialog
 from app.window.studio import StudioWindow
 from engine import Trace, compute, format_number
@@ -56,6 +56,7 @@ def test_top_ten_bars_are_the_most_probable_and_the_rest_is_summed(gpt2: Trace) 
     assert label == "the other 50,247"
     assert rest == pytest.approx(1 - probs[top].sum(), abs=1e-12)
     assert bars.values[(7, -1)] == format_number(1 - float(probs[top].sum()), 3)
+    assert bars.spec.legend.splitlines()[-1] == "top 10 of 50,257 entries", "as “50,247”"
 
 
 def test_the_logits_frame_prints_the_top_ten_logits(gpt2: Trace) -> None:
@@ -83,9 +84,36 @@ def test_a_heat_map_square_is_the_mean_of_its_block(gpt2: Trace) -> None:
     means[:, 1005] = values[:, 50_250:].mean(axis=1)
     levels = np.rint(np.clip((means - lo) / (hi - lo), 0, 1) * 255).astype(int)
     assert np.array_equal(pixels(grid), CIVIDIS_ARGB[levels])
-    assert grid.note_text == "heat map of rows 0–767 × columns 0–50,256"
-    assert grid.heat_lines == ("a square is the mean of 1 × 50 cells",
-                               "hover: a cell's value · zoom in: the numbers")
+    assert grid.note_text == "heat map: a square is the mean of 1×50 cells"
+    assert " ".join(grid.note_lines) == grid.note_text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_heat_maps_notes_wrap_at_its_own_width(gpt2: Trace, lang: str) -> None:
+    """Every heat map of the layer says what a square is under it, its lines no wider than
+    its cells, title or colour scale (those set its width: the notes were about 310 units
+    wide and set the widths of the projections, the mix and the FFN)."""
+    options = FrameOptions(lang=lang)
+    frames = [FrameItem(gpt2, k, options) for k in range(len(gpt2.steps))]
+    heat = [g for frame in frames for g in frame.items_of(MatrixGrid) if g.heat]
+    assert len(heat) >= 30
+    widest_scale = LEGEND_BAR + 16 + 2 * text_advance("−00.000", 12)  # low, bar, high
+    for grid in heat:
+        rows, cols = grid.spec.values.shape
+        down, across = -(-rows // 1024), -(-cols // 1024)
+        square = (f"a square is the mean of {down}×{across} cells" if down * across > 1
+                  else "a square is a cell") if lang == "en" else \
+            (f"一个方块是 {down}×{across} 格的平均值" if down * across > 1 else "一个方块是一格")
+        assert grid.note_text.endswith(("heat map: " if lang == "en" else "热图：") + square)
+        width = grid.boundingRect().width()
+        assert all(text_advance(line, 12) + 4 <= width for line in grid.note_lines)
+        assert any(f"{down}×{across}" in line for line in grid.note_lines) or \
+            down * across == 1, "a block's size is never cut between lines (“1 ×” / “3 cells”)"
+        assert width <= max(grid.label_width + grid.cells_area().width(),
+                            text_advance(grid.title_text, 14, bold=True) + 22,
+                            widest_scale), (grid.spec.title, grid.note_lines)
+    gelu = next(g for g in heat if g.spec.note.startswith("GELU"))
+    assert gelu.note_lines[0] == "GELU(z) = z·Φ(z)"
 
 
 def test_a_heat_map_hover_names_every_cell_exactly(gpt2: Trace) -> None:
@@ -147,6 +175,8 @@ def test_zooming_in_prints_the_numbers_of_the_cells_in_view(qtbot: QtBot,
     w1 = grid_of(frame, (768, 3072))
     canvas.grab()
     assert canvas.words_hidden, "fitted, the heat map's numbers are too small: the note says so"
+    assert canvas.zoom_hint() == "Numbers too small to print at this size: scroll to zoom in" \
+        "\nHeat maps: hover over a cell for its value", "said once, not under every heat map"
     cells = w1.cell_rect(10, 20).united(w1.cell_rect(12, 23))
     view = canvas.view_box.childGroup
     canvas.view_box.setRange(rect=w1.mapRectToItem(view, cells), padding=0)
@@ -173,8 +203,7 @@ def test_the_head_chooser_draws_one_head_at_a_time(qtbot: QtBot) -> None:
             [f"Head {k}" for k in range(1, 13)], "12 heads: no side-by-side 'All heads'"
         win.state.set_step(trace.step_index("weights"))
         shares = [g for g in grid_of_all(win) if g.spec.title.startswith("shares")]
-        assert [g.spec.title for g in shares] == ["shares · head 1 of 12 (one at a time: "
-                                                  "choose in Head)"]
+        assert [g.spec.title for g in shares] == ["shares · head 1 of 12"]
         assert np.array_equal(shares[0].spec.values, trace.arrays["weights"][0])
         box.setCurrentIndex(4)
         qtbot.waitUntil(lambda: [g.spec.title for g in grid_of_all(win)

@@ -207,6 +207,7 @@ def test_two_heads_are_concatenated_into_wo_as_in_the_chapter(qtbot: QtBot) -> N
         np.testing.assert_array_equal(joined.spec.values, trace.arrays["mixed"])
         [bands] = frame_of(window).items_of(HeadBands)
         assert bands.labels == ["head 1", "head 2"] and bands.width == 2
+        assert bands.named and bands.divider == 3.0, "the chapter's two heads keep their look"
         assert grid_titled(window, "Wo").spec.values.shape == (4, 6)
         out = grid_titled(window, "output · width 6")
         np.testing.assert_array_equal(out.spec.values, trace.arrays["attn_out"])
