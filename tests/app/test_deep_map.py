@@ -5,7 +5,6 @@ model's map has as many boxes as a 12-layer one's."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 
 import pytest
@@ -15,11 +14,11 @@ from app.canvas import FrameItem, FrameOptions
 from app.canvas.route_map import SIZE, RouteMap
 from app.model.examples import example_path
 from app.window.studio import StudioWindow
-from engine import Trace, compute, load_scenario
+from engine import Trace, load_scenario
 from tests.app.driving import close_window
-from tests.app.legibility import device_scale, digit_ink
+from tests.app.legibility import device_scale, digit_ink, focused_window
 from tests.app.stacks import stacked
-from tests.bench.timing import gpt2_shaped
+from tests.bench.timing import gpt2_stack
 
 pytestmark = pytest.mark.usefixtures("qapp")
 
@@ -85,15 +84,7 @@ def test_any_depth_has_the_same_number_of_boxes(g01: dict[int, Trace]) -> None:
 def gpt2_12() -> Iterator[StudioWindow]:
     """A GPT-2-small-shaped model of 12 layers (d 768, 12 heads, 20 tokens; a vocabulary of
     1000 keeps it quick) in the window at 1024 × 768, View → Focus on the frame."""
-    one = gpt2_shaped(n=20, vocab=1000)
-    scenario = dataclasses.replace(one, layers=one.layers * 12, shorthand=False)
-    window = StudioWindow(compute(scenario).scenario)
-    window.resize(1024, 768)
-    window.show()
-    window.activateWindow()
-    QApplication.processEvents()
-    window.view_menu.focus_action.trigger()
-    QApplication.processEvents()
+    window = focused_window(gpt2_stack())
     yield window
     close_window(window)
 
