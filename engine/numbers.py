@@ -10,7 +10,9 @@ The rules (every grid, arrow label, hover line, status message and editor cell f
   weight); a value that rounds to ±1 without being ±1 reads ``≈1`` / ``≈−1``.
 * **One format per grid.** :class:`NumberFormat` is chosen once for all the values of a grid:
   when any of them is too large for fixed point, every cell of that grid is scientific, so the
-  cells line up and a 10³⁰⁰ in one cell never widens the frame by 300 digits.
+  cells line up and a 10³⁰⁰ in one cell never widens the frame by 300 digits. (The canvas sizes
+  a grid's cells for its fixed-point texts, :meth:`NumberFormat.usual`, when the few values
+  that round to 0 are rare, and prints those smaller: :mod:`app.canvas.rare_cells`.)
 * **Constants exactly.** :func:`format_exact` writes the shortest text that reads back to the
   very same float (ε = ``1.5×10⁻¹²``, ``0.00001``); the canvas, the hover arithmetic, the editor
   and the status line all print ε with it.
@@ -243,6 +245,17 @@ class NumberFormat:
         ``⁴``, among the widest of their kind — so an edit that moves the smallest value from
         10⁻⁶ to 10⁻⁵ keeps the same widest text (and the document's cached type scale)."""
         return self._widest(_extremes(values))
+
+    def usual(self, values: npt.NDArray[np.float64] | Spread) -> str:
+        """:meth:`widest` of the cells printed in fixed point: a value that rounds to 0 counts
+        as its padded 0 (``0.000``), not as its scientific text (the widest of a scientific
+        grid, or of one whose every value rounds to 0). The largest magnitude's text is as long
+        as any fixed-point text (the same decimals, the most integer digits)."""
+        extremes = values.extremes if isinstance(values, Spread) else _extremes(values)
+        largest, _smallest, negative = extremes
+        if self.scientific or abs(float(f"{largest:.{self.places}f}")) == 0:
+            return self._widest(extremes)
+        return self._widest((largest, largest, negative))
 
     def _widest(self, extremes: tuple[float, float, bool]) -> str:
         largest, smallest, negative = extremes

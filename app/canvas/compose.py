@@ -29,6 +29,7 @@ from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
 
 from app.canvas.context import FrameOptions, LayoutContext
+from app.canvas.grid import NUMBER_SIZE
 from app.canvas.heat import HEAT_HEIGHT, HEAT_WIDTH, USUAL_HEAT, HeatLimits, heat_within
 from app.canvas.layout import (
     PARTS,
@@ -40,7 +41,7 @@ from app.canvas.layout import (
     wrapping,
 )
 from app.canvas.layout import fit_scale as fit_scale
-from app.canvas.remember import number_format
+from app.canvas.rare_cells import Sizing, sizing
 from app.canvas.sample_step import draw_shape
 from app.canvas.steps import lay_out_step
 from app.canvas.worked_row import add_worked_row, has_worked_row
@@ -395,8 +396,8 @@ def _document(trace: Trace, options: FrameOptions, area: QSizeF) -> tuple[object
     return key, (round(area.width(), 1), round(area.height(), 1))
 
 
-def _widest(ctx: LayoutContext, names: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(number_format(ctx.array(name), ctx.places)[1] for name in names)
+def _widest(ctx: LayoutContext, names: tuple[str, ...]) -> tuple[Sizing, ...]:
+    return tuple(sizing(ctx.array(name), ctx.places, NUMBER_SIZE) for name in names)
 
 
 def _known_fits(ctx: LayoutContext, document: tuple[object, ...], index: int) -> Fits | None:

@@ -43,7 +43,8 @@ from app.canvas.picture import (
     play,
 )
 from app.canvas.points import Lines
-from app.canvas.remember import number_format, remembered, spread
+from app.canvas.rare_cells import sizing, small_cells
+from app.canvas.remember import remembered, spread
 from app.canvas.theme import (
     Theme,
     cell_color,
@@ -328,8 +329,10 @@ class MatrixGrid(QGraphicsObject):
         """The trace array the grid shows and how its cells map to the array's (None: a
         parameter, or numbers of the painter's own)."""
         values = spec.values
-        self.format, widest_text = number_format(values, spec.decimals)
-        """One format for every cell (scientific for all when one value is huge)."""
+        sized = sizing(values, spec.decimals, NUMBER_SIZE)
+        self.format, widest_text = sized.format, sized.text
+        """One format for every cell (scientific for all when one value is huge); the cells are
+        as wide as ``widest_text`` (not the rare wide ones: :mod:`app.canvas.rare_cells`)."""
         widest = text_advance(widest_text, NUMBER_SIZE)
         rows, cols = values.shape
         # Columns too many to print even at the narrowest cell: a heat map, whose first and last
@@ -357,6 +360,9 @@ class MatrixGrid(QGraphicsObject):
         self.grid_origin = QPointF(self.label_width, TITLE_HEIGHT + HEADER_HEIGHT)
         title_width = text_advance(self._title(), 14, bold=True) + 22
         self.large = rows * cols > LARGE_GRID_CELLS or self.heat
+        self.small_cells = small_cells(values, self.format, self.cell_width - 8.0, NUMBER_SIZE) \
+            if sized.rounding_to_zero and not self.heat else {}
+        """The rare cells printed smaller than :data:`NUMBER_SIZE`, each with its pixel size."""
         self.note = spec.note
         self._note_lines = [self.note] if self.note else []
         """The note as drawn, a line each: a heat map's own note and what a square is, wrapped
@@ -670,7 +676,7 @@ class MatrixGrid(QGraphicsObject):
                             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
                             [(self.row_label_rect(r), str(spec.row_labels[r]))
                              for r in self._row_ticks])
-        inks: dict[str, list[tuple[QRectF, str]]] = {}
+        inks: dict[tuple[str, int], list[tuple[QRectF, str]]] = {}
         marks: list[tuple[QRectF, str]] = []
         dark_ink = _dark_ink_levels()
         for r in cells.rows:
@@ -681,12 +687,12 @@ class MatrixGrid(QGraphicsObject):
                     continue
                 ink = muted.name() if masked[r, c] else \
                     "#000000" if dark_ink[int(shade[r, c])] else "#ffffff"
-                inks.setdefault(ink, []).append(
+                inks.setdefault((ink, self.number_size(r, c)), []).append(
                     (QRectF(ox + c * self.cell_width, top, self.cell_width, CELL_HEIGHT),
                      self.cell_text(r, c)))
         number_font = font(NUMBER_SIZE)
-        runs += [(number_font, QColor(ink), area, centre, texts)
-                 for ink, texts in inks.items()]
+        runs += [(font(size), QColor(ink), area, centre, texts)
+                 for (ink, size), texts in inks.items()]
         if marks:
             runs.append((number_font, theme.color("accent"), area, centre, marks))
         note = self.note_rect()
@@ -840,6 +846,10 @@ class MatrixGrid(QGraphicsObject):
         if self._asked(row, col):
             return ""
         return self.format.text(float(self.spec.values[row, col]))
+
+    def number_size(self, row: int, col: int) -> int:
+        """The pixel size a cell's number is printed at (smaller for a rare wide one)."""
+        return self.small_cells.get((row, col), NUMBER_SIZE)
 
     def _asked(self, row: int, col: int) -> bool:
         """Whether an exercise asks for the cell (drawn empty)."""

@@ -9,6 +9,8 @@ vocabulary head. In the window a click on a box jumps to that step.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import groupby
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QPainter, QPen
@@ -26,7 +28,7 @@ from app.model.operands import attention_of, module_of, qk_norm_of, same_step_in
 from app.texts.canvas_words import canvas_word
 from app.texts.run_words import in_run
 from app.texts.scope import EMBEDDING_NORM, TYPES
-from app.texts.step_labels import step_groups
+from app.texts.step_labels import layers_group, step_groups
 from engine import Step, Trace
 from engine.names import NORM_NAMES
 from engine.op_table import op_table
@@ -184,26 +186,84 @@ class RouteMap(QGraphicsObject):
         return
 
 
+FOLDED_FROM = 3
+"""Runs of at least this many layers away from the current one share one box on the map
+(``Layers 3–12 ▸``): a 12-layer model's map is 14 to 16 boxes, not 23, however deep it is; a
+three-layer model's keeps a box per layer."""
+
+
+@dataclass(frozen=True)
+class _OtherLayer:
+    """A layer of the map other than the current step's: one box that jumps to ``target``."""
+
+    group: str
+    stack: str
+    layer: int
+    target: int
+
+
 def route_map(ctx: LayoutContext, step: Step) -> RouteMap:
     """The map of ``ctx``'s document with ``step`` highlighted, its title naming the token of
     the run whose steps these are (:attr:`FrameOptions.run_place`). In a stack only the current
     step's layer shows its steps; every other layer is one box (``Layer 2 ▸``) that jumps to
-    the same step in that layer: the canvas's layer selector."""
+    the same step in that layer: the canvas's layer selector. The layers next to where you are
+    keep a box each; a run of :data:`FOLDED_FROM` or more layers further away is one box
+    (``Layers 3–12 ▸``) that jumps to the same step in the run's layer nearest to you."""
     trace, lang = ctx.trace, ctx.options.lang
     index = trace.step_index(step.id)
     groups = step_groups(trace.steps, lang)
-    boxes: list[MapBox] = []
+    chain: list[int | _OtherLayer] = []
     for k, each in enumerate(trace.steps):
         if each.layer and groups[k] != groups[index]:
             if k and groups[k - 1] == groups[k]:
                 continue  # one box per other layer
             target = same_step_in_layer(trace, index, each.layer, each.stack)
             assert target is not None  # the layer of ``each`` has ``each`` at least
-            boxes.append(MapBox(f"{groups[k]} ▸", target, False, ctx.theme,
-                                canvas_word(lang, "map_layer", layer=groups[k]), not boxes))
-            continue
-        label = step_label(trace, each, lang)
-        boxes.append(MapBox(label, k, k == index, ctx.theme,
-                            canvas_word(lang, "map_step", n=k + 1, label=label), not boxes))
+            chain.append(_OtherLayer(groups[k], each.stack, each.layer, target))
+        else:
+            chain.append(k)
+    boxes: list[MapBox] = []
+    for run in _folded(chain, groups[index], groups):
+        if isinstance(run, int):
+            label = step_label(trace, trace.steps[run], lang)
+            boxes.append(MapBox(label, run, run == index, ctx.theme,
+                                canvas_word(lang, "map_step", n=run + 1, label=label),
+                                not boxes))
+        elif len(run) == 1:
+            boxes.append(MapBox(f"{run[0].group} ▸", run[0].target, False, ctx.theme,
+                                canvas_word(lang, "map_layer", layer=run[0].group), not boxes))
+        else:
+            nearest = run[-1] if run[-1].target < index else run[0]
+            layers = layers_group(trace.steps, nearest.stack, run[0].layer, run[-1].layer, lang)
+            boxes.append(MapBox(f"{layers} ▸", nearest.target, False, ctx.theme,
+                                canvas_word(lang, "map_layers", layers=layers,
+                                            layer=nearest.group), not boxes))
     return RouteMap(boxes, in_run(ctx.options.run_place, canvas_word(lang, "map_title"), lang),
                     ctx.theme)
+
+
+def _folded(chain: list[int | _OtherLayer], here: str, groups: list[str]
+            ) -> list[int | list[_OtherLayer]]:
+    """``chain`` with each other layer a run of its own, but for the runs of
+    :data:`FOLDED_FROM` or more layers of one stack that are not next to a step of the group
+    ``here``: those are one run each."""
+    def kind(at: int) -> tuple[str, bool] | None:
+        entry = chain[at]
+        if isinstance(entry, int):
+            return None
+        near = [chain[k] for k in (at - 1, at + 1) if 0 <= k < len(chain)]
+        beside = any(isinstance(step, int) and groups[step] == here for step in near)
+        return entry.stack, not beside
+
+    runs: list[int | list[_OtherLayer]] = []
+    for key, places in groupby(range(len(chain)), kind):
+        entries = [chain[at] for at in places]
+        layers = [entry for entry in entries if isinstance(entry, _OtherLayer)]
+        if key is None:
+            runs.extend(entry for entry in entries if isinstance(entry, int))
+        elif key[1] and len(layers) >= FOLDED_FROM:
+            runs.append(layers)
+        else:
+            runs.extend([layer] for layer in layers)
+    return runs
+

@@ -204,8 +204,11 @@ def _grid(grid: MatrixGrid, place: _Placement) -> Iterator[Shape]:
     label_points = place.points(LABEL_SIZE * scale)
     table_rows = [[Cell(str(label), muted, lines=False, points=label_points,
                         narrow=_narrow(str(label))) for label in spec.col_labels]]
+    small = grid.small_cells  # rare wide cells, printed smaller
     table_rows += [[Cell(grid.cell_text(r, c), grid.cell_ink(r, c), _fill(grid, r, c),
-                         hatch=_hatch(grid, r, c)) for c in range(cols)] for r in range(rows)]
+                         hatch=_hatch(grid, r, c),
+                         points=place.points(small[r, c] * scale) if (r, c) in small else 0.0)
+                    for c in range(cols)] for r in range(rows)]
     emu_widths = [round(w * scale * place.emu) for w in widths]
     emu_heights = [round(h * scale * place.emu) for h in heights]
     left, top = place.point(grid.mapToScene(header.topLeft()))

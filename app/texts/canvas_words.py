@@ -52,6 +52,7 @@ CANVAS_WORDS: dict[str, dict[str, str]] = {
         "sample": "draw next token",
         "map_step": "step {n}: {label}",
         "map_layer": "{layer}: the same step there",
+        "map_layers": "{layers}: the same step in {layer}",
     },
     "zh": {
         "worked_title": "逐项计算“{token}”这一行{head}：{stage}",
@@ -97,6 +98,7 @@ CANVAS_WORDS: dict[str, dict[str, str]] = {
         "sample": "抽取下一个 Token",
         "map_step": "第 {n} 步：{label}",
         "map_layer": "{layer}：那一层的同一步",
+        "map_layers": "{layers}：{layer}的同一步",
     },
 }
 

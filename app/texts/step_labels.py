@@ -46,10 +46,14 @@ _ZH: dict[str, str] = {
 _GROUPS: dict[str, dict[str, str]] = {
     "en": {"embedding": "Embedding", "layer": "Layer {n}", "encoder": "Encoder",
            "encoder_layer": "Encoder · Layer {n}", "decoder_layer": "Decoder · Layer {n}",
-           "head": "Head", "cross": "Cross-attention", "cross_step": "cross-attention · {step}"},
+           "head": "Head", "cross": "Cross-attention", "cross_step": "cross-attention · {step}",
+           "layers": "Layers {first}–{last}", "encoder_layers": "Encoder · Layers {first}–{last}",
+           "decoder_layers": "Decoder · Layers {first}–{last}"},
     "zh": {"embedding": "嵌入", "layer": "第 {n} 层", "encoder": "编码器",
            "encoder_layer": "编码器 · 第 {n} 层", "decoder_layer": "解码器 · 第 {n} 层",
-           "head": "输出头", "cross": "交叉注意力", "cross_step": "交叉注意力 · {step}"},
+           "head": "输出头", "cross": "交叉注意力", "cross_step": "交叉注意力 · {step}",
+           "layers": "第 {first}–{last} 层", "encoder_layers": "编码器 · 第 {first}–{last} 层",
+           "decoder_layers": "解码器 · 第 {first}–{last} 层"},
 }
 
 
@@ -87,16 +91,29 @@ def step_groups(steps: Sequence[Step], lang: str) -> list[str]:
     words = _GROUPS[check_language(lang)]
     if not any(step.layer for step in steps):
         return ["" for _ in steps]
-    decoder = "decoder_layer" if any(s.stack == "encoder" for s in steps) else "layer"
     groups = []
     seen_layer = False
     for step in steps:
         if step.layer:
             seen_layer = seen_layer or step.stack == "decoder"
-            key = "encoder_layer" if step.stack == "encoder" else decoder
-            groups.append(words[key].format(n=step.layer))
+            groups.append(words[_layer_key(steps, step.stack)].format(n=step.layer))
         elif step.stack == "encoder":
             groups.append(words["encoder"])
         else:
             groups.append(words["head" if seen_layer else "embedding"])
     return groups
+
+
+def _layer_key(steps: Sequence[Step], stack: str) -> str:
+    """How a layer of ``stack`` is named: ``layer``, or beside an encoder ``encoder_layer`` /
+    ``decoder_layer``."""
+    if stack == "encoder":
+        return "encoder_layer"
+    return "decoder_layer" if any(s.stack == "encoder" for s in steps) else "layer"
+
+
+def layers_group(steps: Sequence[Step], stack: str, first: int, last: int, lang: str) -> str:
+    """``Layers 3–12`` / ``第 3–12 层`` (``Encoder · Layers 3–12``): a run of layers of
+    ``stack`` that the map of where you are folds into one box."""
+    return _GROUPS[check_language(lang)][_layer_key(steps, stack) + "s"].format(
+        first=first, last=last)

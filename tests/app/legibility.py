@@ -28,13 +28,18 @@ from app.canvas.route_map import RouteMap
 from app.canvas.theme import font
 from app.canvas.view import CanvasView
 from app.model.operands import tokens_of
-from engine import Trace
+from app.window.studio import StudioWindow
+from engine import Scenario, Trace
 
 
 @cache
 def digit_ink(pixel_size: int, bold: bool = False) -> float:
     """Ink height of the digits in the frame's font at ``pixel_size`` scene units."""
     return QFontMetricsF(font(pixel_size, bold)).tightBoundingRect("0123456789").height()
+
+
+SMALL_CELL = "small cell of grid"
+"""What a rare wide cell's number is called (:func:`numbers`)."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +75,19 @@ def shown(view: CanvasView, trace: Trace, step: int, options: FrameOptions,
     return frame
 
 
+def focused_window(scenario: Scenario) -> StudioWindow:
+    """A window on ``scenario`` at 1024 × 768 with View → Focus on the frame (close it with
+    :func:`tests.app.driving.close_window`)."""
+    window = StudioWindow(scenario)
+    window.resize(1024, 768)
+    window.show()
+    window.activateWindow()
+    QApplication.processEvents()
+    window.view_menu.focus_action.trigger()
+    QApplication.processEvents()
+    return window
+
+
 def _is_sheet_word(item: QGraphicsItem, frame: FrameItem) -> bool:
     parent = item.parentItem()
     while parent is not None:
@@ -89,6 +107,10 @@ def numbers(frame: FrameItem, view: QGraphicsView | None = None) -> list[Number]
         if grid.spec.values.size:
             found.append(Number(f"grid {grid.spec.title}",
                                 digit_ink(NUMBER_SIZE) * device_scale(grid, view)))
+        if grid.small_cells:  # rare wide cells printed smaller (app.canvas.rare_cells)
+            found.append(Number(f"{SMALL_CELL} {grid.spec.title}",
+                                digit_ink(min(grid.small_cells.values()))
+                                * device_scale(grid, view)))
     for arrows in frame.items_of(AttentionArrows):
         if arrows.share_labels:
             found.append(Number("share label", digit_ink(SHARE_SIZE, True)

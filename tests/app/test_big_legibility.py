@@ -28,7 +28,13 @@ from app.window.presentation import PresentationView
 from app.window.studio import StudioWindow
 from engine import Trace, compute
 from tests.app.driving import close_window
-from tests.app.legibility import device_scale, digit_ink, shown, smallest_number
+from tests.app.legibility import (
+    device_scale,
+    digit_ink,
+    focused_window,
+    shown,
+    smallest_number,
+)
 from tests.app.test_legibility import TARGETS, WINDOW_TARGET, _ink_height
 from tests.app.test_legibility import screen as screen  # the projector-sized canvas fixture
 from tests.bench.timing import gpt2_shaped
@@ -129,13 +135,7 @@ def test_every_slide_meets_the_presentation_target(gpt2: Trace, screen: Presenta
 @pytest.fixture(scope="module")
 def focused(gpt2: Trace) -> Iterator[StudioWindow]:
     """The window on the layer at 1024 × 768, View → Focus on the frame."""
-    window = StudioWindow(gpt2.scenario)
-    window.resize(1024, 768)
-    window.show()
-    window.activateWindow()
-    QApplication.processEvents()
-    window.view_menu.focus_action.trigger()
-    QApplication.processEvents()
+    window = focused_window(gpt2.scenario)
     yield window
     close_window(window)
 

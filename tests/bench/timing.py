@@ -13,7 +13,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from engine import Scenario, parse_scenario
+from engine import Scenario, compute, parse_scenario
 
 
 def timed(action: Callable[[], object], runs: int) -> list[float]:
@@ -95,3 +95,33 @@ def gpt2_shaped(n: int = 8, d: int = 768, vocab: int = 50_257, heads: int = 12) 
                                unembed=np.round(rng.normal(0.0, 0.05, (d, vocab)), 2),
                                vocab=tuple(f"w{k}" for k in range(vocab)))
     return dataclasses.replace(scenario, head=head)
+
+
+def gpt2_stack(layers: int = 12, n: int = 20, vocab: int = 1000,
+               tiny_score: float | None = None) -> Scenario:
+    """:func:`gpt2_shaped`'s layer ``layers`` times (GPT-2 small's 12), its Wq and Wk scaled to
+    GPT-2's initial spread (standard deviation 0.02, as ``gpt2_small.make_checkpoint``), the
+    vocabulary cut to ``vocab`` entries to keep it quick. With ``tiny_score`` the first layer's
+    first head scores "t0" against itself exactly that (1.32e-5: a real checkpoint's score that
+    fixed point would round to 0), through one cell of its Wq: the score is linear in it."""
+    one = gpt2_shaped(n=n, vocab=vocab)
+    attention = one.layers[0].attention
+    layer = dataclasses.replace(one.layers[0], attention=dataclasses.replace(
+        attention, Wq=attention.Wq * 0.4, Wk=attention.Wk * 0.4))
+    stack = dataclasses.replace(one, layers=(layer,) * layers, shorthand=False)
+    if tiny_score is None:
+        return stack
+
+    def first(weight: float) -> Scenario:
+        Wq = layer.attention.Wq.copy()
+        Wq[0, 0] = weight
+        forced = dataclasses.replace(layer, attention=dataclasses.replace(layer.attention, Wq=Wq))
+        return dataclasses.replace(stack, layers=(forced, *stack.layers[1:]))
+
+    def score(weight: float) -> float:
+        alone = dataclasses.replace(first(weight), layers=first(weight).layers[:1], head=None)
+        return float(compute(alone).arrays["L1.scores"][0, 0, 0])
+
+    start = float(layer.attention.Wq[0, 0])
+    at_start, slope = score(start), score(start + 1.0) - score(start)
+    return first(start + (tiny_score - at_start) / slope)
