@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from app.editor.block_pane import BlockEditor
 from app.editor.layer_bar import LayerBar
 from app.editor.model import MatrixModel, TokenModel
+from app.editor.on_demand import OnDemand
 from app.editor.positions_pane import PositionsEditor
 from app.editor.table import MatrixTable
 from app.i18n import QT_TRANSLATE_NOOP, LiveTexts
@@ -80,7 +81,14 @@ class EditorPane(QScrollArea):
         self.texts = LiveTexts()
         self.setWidgetResizable(True)
         self.texts.bind(self.setAccessibleName, lambda: self.tr("Matrix editor"))
-        self.tables: dict[str, MatrixTable] = {}
+        self._built: dict[str, tuple[QLabel, MatrixTable]] = {}
+        """The grids built so far (:meth:`_grid`), by path: their titles and tables."""
+        self.tables: OnDemand[MatrixTable] = OnDemand(lambda: self._paths,
+                                                      lambda path: self._grid(path)[1])
+        """Every grid of the document by path, built when first looked up: only the part
+        shown is built on opening (:mod:`app.editor.on_demand`)."""
+        self.titles: OnDemand[QLabel] = OnDemand(lambda: self._paths,
+                                                 lambda path: self._grid(path)[0])
         self._focused: str | None = None
         """The grid that last had the keyboard focus: where File → Import matrix… goes."""
         app = QApplication.instance()
@@ -123,7 +131,6 @@ class EditorPane(QScrollArea):
         self._paths: list[str] = []
         self._shown_part: tuple[str, bool, bool, bool] | None = None
         """The :meth:`_part_outline` shown: an edit of a number shows the same part again."""
-        self.titles: dict[str, QLabel] = {}
         self._rebuild_grids()
         self.layer_bar.partChanged.connect(lambda _part: self.show_part())
         self._module_in_view = ""
@@ -190,10 +197,18 @@ class EditorPane(QScrollArea):
         for widget in (self.source_label, self.source_table):
             widget.setVisible(part == ENCODER)
         self._show_options()
-        for path, table in self.tables.items():
-            shown = whole or part_of(path) == part
-            table.setVisible(shown)
-            self.titles[path].setVisible(shown)
+        current = parameter_paths(self.state.scenario) == self._paths
+        for path in self._paths:
+            if self._in_part(path) and (current or path in self._built):
+                self._grid(path)  # built (unless the document's arrays changed and the grids
+                # are rebuilt next: the layer bar moved first) and shown
+            elif path in self._built:
+                for widget in self._built[path]:
+                    widget.setVisible(False)
+
+    def _in_part(self, path: str) -> bool:
+        """Whether the grid of ``path`` belongs to the part shown."""
+        return self.whole or part_of(path) == self.part
 
     def bring_step_into_view(self) -> None:
         """Scroll to the first grid of the current step's module (a cross-attention's Wq, the
@@ -343,28 +358,41 @@ class EditorPane(QScrollArea):
             if widget is not None:
                 widget.hide()  # off the screen now: deletion waits for the event loop
                 widget.deleteLater()
-        self.tables.clear()
-        self.titles.clear()
+        self._built.clear()
         self._paths = parameter_paths(self.state.scenario)
-        for path in self._paths:
-            name = place_name(path)
-            title = QLabel()
-            self.texts.bind(title.setText, partial(_translated, TITLES[path])
-                            if path in TITLES else partial(str, name))
-            title.setStyleSheet("QLabel { font-weight: bold; margin-top: 6px; }")
-            table = MatrixTable(MatrixModel(self.state, path))
-            self.texts.bind(table.setAccessibleName, partial(self._grid_name, name))
-            title.setBuddy(table)
-            self._grids.addWidget(title)
-            self._grids.addWidget(table)
-            self.tables[path] = table
-            self.titles[path] = title
         self.show_part()
+
+    def _grid(self, path: str) -> tuple[QLabel, MatrixTable]:
+        """The title and table of ``path``'s grid, built in its place among the grids (shown
+        when its part is) the first time it is asked for."""
+        built = self._built.get(path)
+        if built is not None:
+            if self._in_part(path):
+                for widget in built:
+                    widget.setVisible(True)
+            return built
+        name = place_name(path)
+        title = QLabel()
+        self.texts.bind(title.setText, partial(_translated, TITLES[path])
+                        if path in TITLES else partial(str, name))
+        title.setStyleSheet("QLabel { font-weight: bold; margin-top: 6px; }")
+        table = MatrixTable(MatrixModel(self.state, path))
+        self.texts.bind(table.setAccessibleName, partial(self._grid_name, name))
+        title.setBuddy(table)
+        before = self._paths[:self._paths.index(path)]
+        place = 2 * sum(1 for earlier in before if earlier in self._built)
+        self._grids.insertWidget(place, title)
+        self._grids.insertWidget(place + 1, table)
+        shown = self._in_part(path)
+        title.setVisible(shown)
+        table.setVisible(shown)
+        self._built[path] = built = title, table
+        return built
 
     def _on_focus(self, _old: QWidget | None, new: QWidget | None) -> None:
         if new is None:
             return
-        for path, table in self.tables.items():
+        for path, (_title, table) in self._built.items():
             if new is table or table.isAncestorOf(new):
                 self._focused = path
                 return
