@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 
-from PySide6.QtCore import QCoreApplication, QEvent, QPoint, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -34,6 +34,7 @@ from app.i18n import QT_TRANSLATE_NOOP, LiveTexts
 from app.model.edits import Resize, SetOption
 from app.model.outline import parameter_paths
 from app.model.parts import ENCODER, ENCODER_STACK, HEAD, INPUTS, part_of, place_name, split_layer
+from app.widgets.jobs import is_big
 from app.window.state import DocumentState
 from engine.modules import Layer
 from engine.resize import SIZE_LIMITS, Sizes
@@ -83,6 +84,12 @@ class EditorPane(QScrollArea):
         self.texts.bind(self.setAccessibleName, lambda: self.tr("Matrix editor"))
         self._built: dict[str, tuple[QLabel, MatrixTable]] = {}
         """The grids built so far (:meth:`_grid`), by path: their titles and tables."""
+        self._queued: list[str] = []
+        """The grids of the part shown still to be built, a big document's (:meth:`_build_next`)."""
+        self._builder = QTimer(self)
+        self._builder.setSingleShot(True)
+        self._builder.setInterval(0)
+        self._builder.timeout.connect(self._build_next)
         self.tables: OnDemand[MatrixTable] = OnDemand(lambda: self._paths,
                                                       lambda path: self._grid(path)[1])
         """Every grid of the document by path, built when first looked up: only the part
@@ -198,13 +205,31 @@ class EditorPane(QScrollArea):
             widget.setVisible(part == ENCODER)
         self._show_options()
         current = parameter_paths(self.state.scenario) == self._paths
+        later = is_big(self.state.scenario)
+        self._queued = []
         for path in self._paths:
-            if self._in_part(path) and (current or path in self._built):
-                self._grid(path)  # built (unless the document's arrays changed and the grids
-                # are rebuilt next: the layer bar moved first) and shown
-            elif path in self._built:
+            if path in self._built:
                 for widget in self._built[path]:
-                    widget.setVisible(False)
+                    widget.setVisible(self._in_part(path))
+            elif self._in_part(path) and current:  # not when the document's arrays changed
+                # and the grids are rebuilt next (the layer bar moved first)
+                if later:
+                    self._queued.append(path)
+                else:
+                    self._grid(path)
+        if self._queued:
+            self._builder.start()
+
+    def _build_next(self) -> None:
+        """Build the next grid of the part shown that is still to be built (a big document's
+        grids are built one a turn of the event loop, after the window has painted)."""
+        while self._queued:
+            path = self._queued.pop(0)
+            if path in self._paths and path not in self._built and self._in_part(path):
+                self._grid(path)
+                break
+        if self._queued:
+            self._builder.start()
 
     def _in_part(self, path: str) -> bool:
         """Whether the grid of ``path`` belongs to the part shown."""
@@ -367,10 +392,12 @@ class EditorPane(QScrollArea):
         when its part is) the first time it is asked for."""
         built = self._built.get(path)
         if built is not None:
-            if self._in_part(path):
-                for widget in built:
-                    widget.setVisible(True)
             return built
+        shown = self._in_part(path)
+        if shown:  # the part's grids above it first: nothing moves it down later
+            for earlier in self._paths[:self._paths.index(path)]:
+                if earlier not in self._built and self._in_part(earlier):
+                    self._grid(earlier)
         name = place_name(path)
         title = QLabel()
         self.texts.bind(title.setText, partial(_translated, TITLES[path])
@@ -383,7 +410,6 @@ class EditorPane(QScrollArea):
         place = 2 * sum(1 for earlier in before if earlier in self._built)
         self._grids.insertWidget(place, title)
         self._grids.insertWidget(place + 1, table)
-        shown = self._in_part(path)
         title.setVisible(shown)
         table.setVisible(shown)
         self._built[path] = built = title, table

@@ -11,12 +11,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QElapsedTimer, QSizeF, QTimer
+from PySide6.QtCore import QElapsedTimer, QPoint, QSizeF, QTimer
 from pytestqt.qtbot import QtBot
 
 import app.canvas.compose as compose_module
 import app.files.opening
 import app.files.reading
+import app.widgets.jobs
 import engine.io
 import engine.sidecar_write
 from app.canvas.compose import (
@@ -34,7 +35,7 @@ from app.model.examples import example_names, example_path
 from app.model.parts import part_of
 from app.window.studio import StudioWindow
 from engine import Scenario, Trace, compute, load_scenario, save_scenario
-from tests.app.driving import type_into
+from tests.app.driving import close_window, open_window, type_into
 from tests.app.test_editor_stacks import choose_part
 from tests.bench.timing import gpt2_shaped
 
@@ -180,3 +181,34 @@ def test_the_editor_builds_the_grids_of_the_part_it_shows_and_edits_them(
     assert editor.tables["layers.2.block.ffn.W2"].model().index(1, 0).data() != "4.5"
     unbuilt = next(p for p in editor.tables if p not in built_grids(stack))
     assert not editor.tables[unbuilt].isVisibleTo(stack), "built on demand, hidden"
+
+
+def test_a_big_documents_grids_are_built_one_a_turn_above_first(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every document is big here (``BIG_CELLS = 0``): the grids of a part shown are built
+    after the window answers again, one a turn of the event loop; a grid asked for at once is
+    built with the part's grids above it, so none is pushed down later."""
+    monkeypatch.setattr(app.widgets.jobs, "BIG_CELLS", 0)
+    window = open_window(qtbot, "three-layers")
+    try:
+        editor = window.editor
+        editor.layer_bar.choose("layers.2")  # as the Show box does
+        layer3 = [p for p in editor.tables if p.startswith("layers.2.")]
+        assert not set(layer3) & set(built_grids(window)), "built before the window answered"
+        qtbot.waitUntil(lambda: set(layer3) <= set(built_grids(window)), timeout=3000)
+        editor.widget().layout().activate()
+        tops = [editor.tables[p].mapTo(editor.widget(), QPoint(0, 0)).y() for p in layer3]
+        assert tops == sorted(tops) and all(editor.tables[p].isVisibleTo(window)
+                                            for p in layer3)
+        editor.layer_bar.choose("layers.1")
+        layer2 = [p for p in editor.tables if p.startswith("layers.1.")]
+        w2 = editor.tables["layers.1.block.ffn.W2"]
+        above = layer2[:layer2.index("layers.1.block.ffn.W2")]
+        assert set(above) <= set(built_grids(window))
+        type_into(qtbot, w2, 0, 1, "-2.5")
+        assert window.state.scenario.parameter("layers.1.block.ffn.W2")[0, 1] == -2.5
+        window.state.undo_stack.undo()
+        assert window.state.scenario.parameter("layers.1.block.ffn.W2")[0, 1] != -2.5
+        qtbot.waitUntil(lambda: set(layer2) <= set(built_grids(window)), timeout=3000)
+    finally:
+        close_window(window)
