@@ -246,16 +246,29 @@ class EditorPane(QScrollArea):
         if not module or module == self._module_in_view or path is None:
             return
         self._module_in_view = module
+        title, table = self._grids_from(path)
         # The part's grids were just shown: place them, and size the body to them, first.
         self._layout.activate()
         QCoreApplication.sendEvent(self, QEvent(QEvent.Type.LayoutRequest))
         body = self._body
-        top = self.titles[path].mapTo(body, QPoint(0, 0)).y() - SCROLL_MARGIN
-        table = self.tables[path]
+        top = title.mapTo(body, QPoint(0, 0)).y() - SCROLL_MARGIN
         bottom = table.mapTo(body, QPoint(0, table.height())).y()
         bar = self.verticalScrollBar()  # only up and down: the grids' left edge stays put
         if top < bar.value() or bottom > bar.value() + self.viewport().height():
             bar.setValue(top)
+
+    def _grids_from(self, path: str) -> tuple[QLabel, MatrixTable]:
+        """``path``'s grid, built now with the part's grids above it and enough of those below
+        it to fill the view from its top (scrolled to, it stays at the top; the others follow
+        one a turn)."""
+        room = self.viewport().height()
+        for later in self._paths[self._paths.index(path):]:
+            if room <= 0:
+                break
+            if self._in_part(later):
+                title, table = self._grid(later)
+                room -= title.sizeHint().height() + table.sizeHint().height()
+        return self._grid(path)
 
     def _attention_path(self, key: str, cross: bool = False) -> str:
         """The path of an option of the attention shown (``attention.causal`` in the

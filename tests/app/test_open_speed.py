@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PySide6.QtCore import QElapsedTimer, QPoint, QSizeF, QTimer
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 import app.canvas.compose as compose_module
@@ -30,6 +31,7 @@ from app.canvas.compose import (
 from app.canvas.context import FrameOptions, LayoutContext
 from app.canvas.frame import FrameItem
 from app.editor.model import MatrixModel
+from app.editor.pane import SCROLL_MARGIN
 from app.editor.table import MatrixTable
 from app.model.examples import example_names, example_path
 from app.model.parts import part_of
@@ -210,5 +212,35 @@ def test_a_big_documents_grids_are_built_one_a_turn_above_first(
         window.state.undo_stack.undo()
         assert window.state.scenario.parameter("layers.1.block.ffn.W2")[0, 1] != -2.5
         qtbot.waitUntil(lambda: set(layer2) <= set(built_grids(window)), timeout=3000)
+    finally:
+        close_window(window)
+
+
+def test_a_big_documents_editor_scrolls_to_the_steps_grids_before_the_rest_are_built(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stepping into layer 3's block scrolls its first grid to the top of the editor at once,
+    as when every grid was built on opening: enough grids below it are built to scroll that
+    far, and those built later go below them."""
+    monkeypatch.setattr(app.widgets.jobs, "BIG_CELLS", 0)
+    window = open_window(qtbot, "three-layers")
+    try:
+        window.resize(1280, 560)
+        QApplication.processEvents()
+        editor = window.editor
+        k = window.state.trace.step_index("L3.ffn")
+        module = window.state.trace.steps[k].module
+        first = next(p for p in editor.tables if p.startswith(f"{module}."))
+        window.state.set_step(k)
+        assert set(editor.tables) - set(built_grids(window)), "some grids are still to come"
+        bar = editor.verticalScrollBar()
+
+        def top() -> int:
+            return editor.titles[first].mapTo(editor.widget(), QPoint(0, 0)).y() - SCROLL_MARGIN
+
+        assert bar.value() == top() > 0
+        layer3 = [p for p in editor.tables if p.startswith("layers.2.")]
+        qtbot.waitUntil(lambda: set(layer3) <= set(built_grids(window)), timeout=3000)
+        QApplication.processEvents()
+        assert bar.value() == top()
     finally:
         close_window(window)
