@@ -64,7 +64,7 @@ numbers reach a back row."""
 FRAME_BY_FRAME_UNDER = 0.7
 """A document whose one scale is under this (a grid's digits under 1 % of the sheet's height,
 about 10 px on a 1080-line slide; the built-in examples are at 1.28 or more) is laid out frame by
-frame, each frame at its own scale (:func:`one_scale_legible`)."""
+frame, each frame at its own scale (:func:`legible_composition`)."""
 HEAT_SHARES = (1.0, 0.7, 0.5, 0.35)
 """The shares of :data:`~app.canvas.heat.HEAT_WIDTH` × :data:`~app.canvas.heat.HEAT_HEIGHT` a
 frame by itself still under its legible size tries for its heat maps, largest first (a GPT-2
@@ -225,28 +225,58 @@ def compose(trace: Trace, options: FrameOptions, area: QSizeF,
     """
     ctx = LayoutContext(trace, options)
     document = _document(trace, options, area)
-    fits: list[Fits] = []
     provisional: list[int] = []
-    for index, step in enumerate(trace.steps):
-        found = _known_fits(ctx, document, index)
-        if found is None:
-            latest = _LATEST.get((document, step.id))
-            if shown is not None and index != shown and latest is not None:
-                found = latest
-                provisional.append(index)
-            else:
-                found = _measured(ctx, document, index, area)
-        fits.append(found)
-    best = min(max(picture for _, picture, _whole in tried) for tried in fits)
-    scale = _clamped(best)
+    fits = [_step_fits(ctx, document, index, area, shown, provisional)
+            for index in range(len(trace.steps))]
+    return _composition(fits, provisional)
+
+
+def legible_composition(trace: Trace, options: FrameOptions, area: QSizeF, first: int,
+                        quick: bool = False) -> Composition | None:
+    """:func:`compose` when the document's one scale keeps its numbers readable (at least
+    :data:`FRAME_BY_FRAME_UNDER`), else None: each frame is then laid out by itself. None is
+    known as soon as one step fits only under that, and the steps after it are not measured
+    (a GPT-2 model's first frame measured all of its 118 steps, seconds of layouts, only to be
+    laid out by itself). Step ``first`` (the frame's own, which a frame laid out by itself
+    measures anyway) is looked at first; ``quick`` is :func:`compose`'s ``shown`` = ``first``.
+    """
+    ctx = LayoutContext(trace, options)
+    document = _document(trace, options, area)
+    shown = first if quick else None
+    provisional: list[int] = []
+    fits: dict[int, Fits] = {}
+    for index in (first, *(k for k in range(len(trace.steps)) if k != first)):
+        found = fits[index] = _step_fits(ctx, document, index, area, shown, provisional)
+        if _clamped(_best(found)) < FRAME_BY_FRAME_UNDER:
+            return None
+    return _composition([fits[k] for k in range(len(trace.steps))], sorted(provisional))
+
+
+def _step_fits(ctx: LayoutContext, document: tuple[object, ...], index: int, area: QSizeF,
+               shown: int | None, provisional: list[int]) -> Fits:
+    """Step ``index``'s fits: known, taken on trust while step ``shown`` is typed into (then
+    ``index`` joins ``provisional``), or measured now."""
+    found = _known_fits(ctx, document, index)
+    if found is None:
+        latest = _LATEST.get((document, ctx.trace.steps[index].id))
+        if shown is not None and index != shown and latest is not None:
+            found = latest
+            provisional.append(index)
+        else:
+            found = _measured(ctx, document, index, area)
+    return found
+
+
+def _best(tried: Fits) -> float:
+    """The largest scale a step's picture fits at, whichever its wrap."""
+    return max(picture for _, picture, _whole in tried)
+
+
+def _composition(fits: list[Fits], provisional: list[int]) -> Composition:
+    """The one scale every step fits at, and each step's wrap for it."""
+    scale = _clamped(min(_best(tried) for tried in fits))
     return Composition(scale, tuple(_choose(tried, scale) for tried in fits),
                        tuple(provisional))
-
-
-def one_scale_legible(composition: Composition) -> bool:
-    """Whether the document's one scale keeps its numbers readable: else each frame is laid out
-    by itself (:data:`FRAME_BY_FRAME_UNDER`)."""
-    return composition.scale >= FRAME_BY_FRAME_UNDER
 
 
 def compose_alone(trace: Trace, options: FrameOptions, area: QSizeF, index: int,
@@ -265,7 +295,7 @@ def compose_alone(trace: Trace, options: FrameOptions, area: QSizeF, index: int,
     that is drawn larger as two slides, each half by itself
     (:func:`~app.canvas.layout.part_rows`), is laid out as that half; ``split`` takes the
     split as decided (the frame's heading says so already). With ``arrows_down_to`` (a frame
-    laid out by itself in the window or an export, :func:`one_scale_legible`) the arrows are
+    laid out by itself in the window or an export, :func:`legible_composition`) the arrows are
     left out only under that scale (0: kept), not under ``legible``."""
     bare_under = legible if arrows_down_to is None else arrows_down_to
     ctx = LayoutContext(trace, options)

@@ -19,12 +19,11 @@ from app.canvas.compose import (
     MAX_SCALE,
     Composition,
     Group,
-    compose,
     compose_alone,
     fit_scale,
     lay_out,
+    legible_composition,
     measure,
-    one_scale_legible,
 )
 from app.canvas.context import SHEET_HEIGHT, FrameOptions, LayoutContext, sheet_size
 from app.canvas.grid import NUMBER_SIZE
@@ -298,12 +297,12 @@ class FrameItem(Sheet):
 
     def _composed(self, quick: bool) -> Composition:
         """The composition this frame is laid out by: its own when ``alone`` or when the
-        document's one scale is too small to read (:func:`one_scale_legible`), else the
+        document's one scale is too small to read (:func:`legible_composition`), else the
         document's (``quick``: measuring only this step again, see :func:`compose`)."""
         if not self.alone:
-            shared = compose(self.trace, self.options, self.area.size(),
-                             self.step_index if quick else None)
-            if one_scale_legible(shared):
+            shared = legible_composition(self.trace, self.options, self.area.size(),
+                                         self.step_index, quick)
+            if shared is not None:
                 return shared
         digits = self._rect.height() / digit_height(NUMBER_SIZE)
         repeated = self._printed and self.trace.steps[self.step_index].op in REPEATED_ARROWS

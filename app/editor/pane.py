@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 
-from PySide6.QtCore import QCoreApplication, QEvent, QPoint, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -27,12 +27,14 @@ from PySide6.QtWidgets import (
 from app.editor.block_pane import BlockEditor
 from app.editor.layer_bar import LayerBar
 from app.editor.model import MatrixModel, TokenModel
+from app.editor.on_demand import OnDemand
 from app.editor.positions_pane import PositionsEditor
 from app.editor.table import MatrixTable
 from app.i18n import QT_TRANSLATE_NOOP, LiveTexts
 from app.model.edits import Resize, SetOption
 from app.model.outline import parameter_paths
 from app.model.parts import ENCODER, ENCODER_STACK, HEAD, INPUTS, part_of, place_name, split_layer
+from app.widgets.jobs import is_big
 from app.window.state import DocumentState
 from engine.modules import Layer
 from engine.resize import SIZE_LIMITS, Sizes
@@ -80,7 +82,20 @@ class EditorPane(QScrollArea):
         self.texts = LiveTexts()
         self.setWidgetResizable(True)
         self.texts.bind(self.setAccessibleName, lambda: self.tr("Matrix editor"))
-        self.tables: dict[str, MatrixTable] = {}
+        self._built: dict[str, tuple[QLabel, MatrixTable]] = {}
+        """The grids built so far (:meth:`_grid`), by path: their titles and tables."""
+        self._queued: list[str] = []
+        """The grids of the part shown still to be built, a big document's (:meth:`_build_next`)."""
+        self._builder = QTimer(self)
+        self._builder.setSingleShot(True)
+        self._builder.setInterval(0)
+        self._builder.timeout.connect(self._build_next)
+        self.tables: OnDemand[MatrixTable] = OnDemand(lambda: self._paths,
+                                                      lambda path: self._grid(path)[1])
+        """Every grid of the document by path, built when first looked up: only the part
+        shown is built on opening (:mod:`app.editor.on_demand`)."""
+        self.titles: OnDemand[QLabel] = OnDemand(lambda: self._paths,
+                                                 lambda path: self._grid(path)[0])
         self._focused: str | None = None
         """The grid that last had the keyboard focus: where File → Import matrix… goes."""
         app = QApplication.instance()
@@ -123,7 +138,6 @@ class EditorPane(QScrollArea):
         self._paths: list[str] = []
         self._shown_part: tuple[str, bool, bool, bool] | None = None
         """The :meth:`_part_outline` shown: an edit of a number shows the same part again."""
-        self.titles: dict[str, QLabel] = {}
         self._rebuild_grids()
         self.layer_bar.partChanged.connect(lambda _part: self.show_part())
         self._module_in_view = ""
@@ -190,10 +204,36 @@ class EditorPane(QScrollArea):
         for widget in (self.source_label, self.source_table):
             widget.setVisible(part == ENCODER)
         self._show_options()
-        for path, table in self.tables.items():
-            shown = whole or part_of(path) == part
-            table.setVisible(shown)
-            self.titles[path].setVisible(shown)
+        current = parameter_paths(self.state.scenario) == self._paths
+        later = is_big(self.state.scenario)
+        self._queued = []
+        for path in self._paths:
+            if path in self._built:
+                for widget in self._built[path]:
+                    widget.setVisible(self._in_part(path))
+            elif self._in_part(path) and current:  # not when the document's arrays changed
+                # and the grids are rebuilt next (the layer bar moved first)
+                if later:
+                    self._queued.append(path)
+                else:
+                    self._grid(path)
+        if self._queued:
+            self._builder.start()
+
+    def _build_next(self) -> None:
+        """Build the next grid of the part shown that is still to be built (a big document's
+        grids are built one a turn of the event loop, after the window has painted)."""
+        while self._queued:
+            path = self._queued.pop(0)
+            if path in self._paths and path not in self._built and self._in_part(path):
+                self._grid(path)
+                break
+        if self._queued:
+            self._builder.start()
+
+    def _in_part(self, path: str) -> bool:
+        """Whether the grid of ``path`` belongs to the part shown."""
+        return self.whole or part_of(path) == self.part
 
     def bring_step_into_view(self) -> None:
         """Scroll to the first grid of the current step's module (a cross-attention's Wq, the
@@ -206,16 +246,29 @@ class EditorPane(QScrollArea):
         if not module or module == self._module_in_view or path is None:
             return
         self._module_in_view = module
+        title, table = self._grids_from(path)
         # The part's grids were just shown: place them, and size the body to them, first.
         self._layout.activate()
         QCoreApplication.sendEvent(self, QEvent(QEvent.Type.LayoutRequest))
         body = self._body
-        top = self.titles[path].mapTo(body, QPoint(0, 0)).y() - SCROLL_MARGIN
-        table = self.tables[path]
+        top = title.mapTo(body, QPoint(0, 0)).y() - SCROLL_MARGIN
         bottom = table.mapTo(body, QPoint(0, table.height())).y()
         bar = self.verticalScrollBar()  # only up and down: the grids' left edge stays put
         if top < bar.value() or bottom > bar.value() + self.viewport().height():
             bar.setValue(top)
+
+    def _grids_from(self, path: str) -> tuple[QLabel, MatrixTable]:
+        """``path``'s grid, built now with the part's grids above it and enough of those below
+        it to fill the view from its top (scrolled to, it stays at the top; the others follow
+        one a turn)."""
+        room = self.viewport().height()
+        for later in self._paths[self._paths.index(path):]:
+            if room <= 0:
+                break
+            if self._in_part(later):
+                title, table = self._grid(later)
+                room -= title.sizeHint().height() + table.sizeHint().height()
+        return self._grid(path)
 
     def _attention_path(self, key: str, cross: bool = False) -> str:
         """The path of an option of the attention shown (``attention.causal`` in the
@@ -343,28 +396,42 @@ class EditorPane(QScrollArea):
             if widget is not None:
                 widget.hide()  # off the screen now: deletion waits for the event loop
                 widget.deleteLater()
-        self.tables.clear()
-        self.titles.clear()
+        self._built.clear()
         self._paths = parameter_paths(self.state.scenario)
-        for path in self._paths:
-            name = place_name(path)
-            title = QLabel()
-            self.texts.bind(title.setText, partial(_translated, TITLES[path])
-                            if path in TITLES else partial(str, name))
-            title.setStyleSheet("QLabel { font-weight: bold; margin-top: 6px; }")
-            table = MatrixTable(MatrixModel(self.state, path))
-            self.texts.bind(table.setAccessibleName, partial(self._grid_name, name))
-            title.setBuddy(table)
-            self._grids.addWidget(title)
-            self._grids.addWidget(table)
-            self.tables[path] = table
-            self.titles[path] = title
         self.show_part()
+
+    def _grid(self, path: str) -> tuple[QLabel, MatrixTable]:
+        """The title and table of ``path``'s grid, built in its place among the grids (shown
+        when its part is) the first time it is asked for."""
+        built = self._built.get(path)
+        if built is not None:
+            return built
+        shown = self._in_part(path)
+        if shown:  # the part's grids above it first: nothing moves it down later
+            for earlier in self._paths[:self._paths.index(path)]:
+                if earlier not in self._built and self._in_part(earlier):
+                    self._grid(earlier)
+        name = place_name(path)
+        title = QLabel()
+        self.texts.bind(title.setText, partial(_translated, TITLES[path])
+                        if path in TITLES else partial(str, name))
+        title.setStyleSheet("QLabel { font-weight: bold; margin-top: 6px; }")
+        table = MatrixTable(MatrixModel(self.state, path))
+        self.texts.bind(table.setAccessibleName, partial(self._grid_name, name))
+        title.setBuddy(table)
+        before = self._paths[:self._paths.index(path)]
+        place = 2 * sum(1 for earlier in before if earlier in self._built)
+        self._grids.insertWidget(place, title)
+        self._grids.insertWidget(place + 1, table)
+        title.setVisible(shown)
+        table.setVisible(shown)
+        self._built[path] = built = title, table
+        return built
 
     def _on_focus(self, _old: QWidget | None, new: QWidget | None) -> None:
         if new is None:
             return
-        for path, table in self.tables.items():
+        for path, (_title, table) in self._built.items():
             if new is table or table.isAncestorOf(new):
                 self._focused = path
                 return

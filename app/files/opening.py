@@ -75,12 +75,17 @@ def is_big_file(path: str | os.PathLike[str]) -> bool:
     :data:`BACKGROUND_BYTES`); a file that cannot be looked at is not (reading says why), nor
     one with a sidecar of weights beside it: its numbers are read by numpy, and sending a whole
     model back from a process would copy it."""
-    file = Path(path)
     try:
-        return (file.stat().st_size > BACKGROUND_BYTES
-                and not file.with_name(sidecar_name(file)).exists())
+        return Path(path).stat().st_size > BACKGROUND_BYTES and not has_sidecar(path)
     except OSError:
         return False
+
+
+def has_sidecar(path: str | os.PathLike[str]) -> bool:
+    """Whether a sidecar of weights lies beside the document at ``path``: its arrays are too
+    large for JSON (a whole GPT-2 small's take over a second to read, widen and check)."""
+    file = Path(path)
+    return file.with_name(sidecar_name(file)).exists()
 
 
 def _read_elsewhere(path: str | os.PathLike[str]) -> Scenario:

@@ -1,8 +1,9 @@
 """File → Open before the window changes: the file read, computed and checked for showing.
 
-A big file is read in another process and computed in a worker (``run`` decides where: the
-window's progress dialog with Cancel); a small one is read here. The document comes back with
-its first frame already built (:class:`~app.files.showing.Shown`), or the reason it is refused.
+A big file is read in another process and computed in a worker, a document with a sidecar of
+weights read and computed in a worker (``run`` decides where: the window's progress dialog with
+Cancel); a small one is read here. The document comes back with its first frame already built
+(:class:`~app.files.showing.Shown`), or the reason it is refused.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from app.canvas import FrameOptions
-from app.files.opening import computed, is_big_file, load_computed
+from app.files.opening import computed, has_sidecar, is_big_file, load_computed
 from app.files.showing import Shown, check_showing
 from app.model.examples import EXAMPLES_DIR
 from app.widgets.jobs import is_big
@@ -36,7 +37,8 @@ def read_to_show(path: Path, run: Run, options: Callable[[Trace], FrameOptions])
     CancelledError
         Cancel was pressed while reading or computing.
     """
-    if is_big_file(path):  # read in another process, then computed, off this thread
+    if is_big_file(path) or has_sidecar(path):  # read (a big file in another process) and
+        # computed off this thread
         _scenario, trace = run(lambda cancelled: load_computed(path, cancelled), True)
     else:  # read here (quick), computed off this thread if the document is big
         read = load_scenario(path)

@@ -25,12 +25,11 @@ from tokenizers import Tokenizer
 from engine.errors import ScenarioError
 from engine.reader import FloatArray
 from engine.refusals import Refusal
-from engine.sidecar import widen
+from engine.sidecar import DTYPES, widen
 
 CONFIG = "config.json"
 TOKENIZER = "tokenizer.json"
 WEIGHTS = "*.safetensors"
-BFLOAT16 = "BF16"
 MAX_CONFIG_BYTES = 1 << 20
 """A config.json is a few KB; anything this large is not one."""
 
@@ -78,8 +77,8 @@ class Checkpoint:
                 stored = weights.get_slice(name)
                 if tuple(stored.get_shape()) != shape:
                     got = _shape(tuple(stored.get_shape()))
-                elif stored.get_dtype() == BFLOAT16:
-                    return _bfloat16(file, name, shape)
+                elif stored.get_dtype() in DTYPES:
+                    return _read(file, name, shape, stored.get_dtype())
                 else:
                     return _frozen(weights.get_tensor(name).astype(np.float64))
         except (SafetensorError, TypeError, ValueError, KeyError, OSError) as error:
@@ -97,15 +96,20 @@ class Checkpoint:
                                 Refusal("tokenizer_unreadable", reason=str(error))) from None
 
 
-def _bfloat16(file: Path, name: str, shape: tuple[int, ...]) -> FloatArray:
-    """A bfloat16 tensor widened exactly: each 16-bit pattern is the upper half of the float32
-    it stands for."""
+def _read(file: Path, name: str, shape: tuple[int, ...], dtype: str) -> FloatArray:
+    """A tensor's bytes read from the file and widened exactly to float64 (bfloat16: each
+    16-bit pattern is the upper half of the float32 it stands for). Reading and widening let
+    other threads run: safetensors' own ``get_tensor`` copies the bytes holding the interpreter
+    lock, which froze the window for up to half a second a tensor while a GPT-2 was imported."""
     with file.open("rb") as stream:
         (length,) = struct.unpack("<Q", stream.read(8))
         start, end = json.loads(stream.read(length))[name]["data_offsets"]
         stream.seek(8 + length + start)
-        halves = np.frombuffer(stream.read(end - start), dtype="<u2")
-    return _frozen(widen(halves.reshape(shape), BFLOAT16))
+        count = (end - start) // DTYPES[dtype].itemsize
+        stored = np.fromfile(stream, dtype=DTYPES[dtype], count=count)
+        if stored.size != count:
+            raise ValueError("the file ends inside the tensor")
+    return _frozen(widen(stored.reshape(shape), dtype))
 
 
 def _frozen(array: FloatArray) -> FloatArray:

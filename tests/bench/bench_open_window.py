@@ -3,9 +3,11 @@ until the first frame is painted (target ≤ 5 s), and File → Open of the save
 painted (≤ 2 s), each in a fresh process whose window already shows the built-in example; and
 the longest the window stopped answering meanwhile (a 10-ms timer's longest gap).
 
-Run with ``OPENBLAS_NUM_THREADS=1 .venv/bin/python tests/bench/bench_open_window.py [--runs N]``
-(not collected by pytest; never fails). The checkpoint is tests/bench/gpt2_small.py's
-(124 million float32 numbers, 498 MB, in a temporary folder), read at n = 64.
+Run with ``OPENBLAS_NUM_THREADS=1 .venv/bin/python tests/bench/bench_open_window.py [--runs N]
+[--baseline TREE]`` (not collected by pytest; never fails); ``--baseline`` measures another
+tree's code too (``git archive main | tar -x -C TREE``), run for run alternating with this one's.
+The checkpoint is tests/bench/gpt2_small.py's (124 million float32 numbers, 498 MB, in a
+temporary folder), read at n = 64.
 """
 
 from __future__ import annotations
@@ -80,10 +82,17 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--child", nargs=2, metavar=("ACTION", "PATH"))
+    parser.add_argument("--baseline", type=Path, metavar="TREE",
+                        help="also measure the code of another tree (a `git archive` of main), "
+                             "its runs alternating with this tree's")
     arguments = parser.parse_args()
     if arguments.child:
         in_a_child(*arguments.child)
         return
+    scripts = {"": Path(__file__)}
+    if arguments.baseline:
+        scripts = {"baseline ": arguments.baseline / "tests/bench/bench_open_window.py",
+                   "this tree ": Path(__file__)}
     with tempfile.TemporaryDirectory() as temp:
         folder, out = Path(temp) / "gpt2-small", Path(temp) / "gpt2.qkv.json"
         size = make_checkpoint(folder)
@@ -93,15 +102,18 @@ def main() -> None:
         for label, action, path, target in (
                 ("window: import until painted", "import", folder, 5000),
                 ("window: open saved document until painted", "open", out, 2000)):
-            times, frozen = [], []
+            times: dict[str, list[float]] = {tree: [] for tree in scripts}
+            frozen: dict[str, list[float]] = {tree: [] for tree in scripts}
             for _ in range(arguments.runs):
-                printed = subprocess.run(
-                    [sys.executable, __file__, "--child", action, str(path)],
-                    capture_output=True, text=True, check=True).stdout.split()
-                times.append(float(printed[-2]))
-                frozen.append(float(printed[-1]))
-            report(label, times, target)
-            report("… the window's longest freeze meanwhile", frozen)
+                for tree, script in scripts.items():
+                    printed = subprocess.run(
+                        [sys.executable, str(script), "--child", action, str(path)],
+                        capture_output=True, text=True, check=True).stdout.split()
+                    times[tree].append(float(printed[-2]))
+                    frozen[tree].append(float(printed[-1]))
+            for tree in scripts:
+                report(f"{tree}{label}", times[tree], target)
+                report(f"{tree}… the window's longest freeze meanwhile", frozen[tree])
 
 
 if __name__ == "__main__":
