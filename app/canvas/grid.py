@@ -551,16 +551,15 @@ class MatrixGrid(QGraphicsObject):
         self._draw_asked(sp, cells)
         dark_ink = _dark_ink_levels()
         if spec.marked is not None:
-            shown = set(cell_rows)
-            for r, c in np.argwhere(spec.marked).tolist():
-                if r in shown:
-                    corner = self.cell_rect(r, c).topLeft()
-                    sp.setPen(Qt.PenStyle.NoPen)
-                    sp.setBrush(QBrush(theme.color("accent") if masked[r, c] else
-                                       QColor("#000000" if dark_ink[int(shade[r, c])]
-                                              else "#ffffff")))
-                    sp.drawPolygon([corner, corner + QPointF(MARK_SIZE, 0),
-                                    corner + QPointF(0, MARK_SIZE)])
+            for k, c in np.argwhere(spec.marked[cell_rows]).tolist():
+                r = cell_rows[k]  # only the rows drawn cell by cell: not every cell
+                corner = self.cell_rect(r, c).topLeft()
+                sp.setPen(Qt.PenStyle.NoPen)
+                sp.setBrush(QBrush(theme.color("accent") if masked[r, c] else
+                                   QColor("#000000" if dark_ink[int(shade[r, c])]
+                                          else "#ffffff")))
+                sp.drawPolygon([corner, corner + QPointF(MARK_SIZE, 0),
+                                corner + QPointF(0, MARK_SIZE)])
         sp.setBrush(Qt.BrushStyle.NoBrush)
         sp.setPen(QPen(theme.color("accent"), 3.0))
         for r in sorted(spec.highlight_rows):
@@ -591,9 +590,9 @@ class MatrixGrid(QGraphicsObject):
     def _draw_asked(self, sp: QPainter, cells: _Cells) -> None:
         """Each asked cell a dashed box in the accent (its :data:`ASKED` is one of the grid's
         words)."""
-        shown = set(cells.rows)
-        boxes = [self.cell_rect(r, c).adjusted(2.0, 2.0, -2.0, -2.0)
-                 for r, c in np.argwhere(cells.asked & ~cells.masked).tolist() if r in shown]
+        rows = cells.rows  # a large grid's highlighted rows, a heat map's none: not every cell
+        boxes = [self.cell_rect(rows[k], c).adjusted(2.0, 2.0, -2.0, -2.0)
+                 for k, c in np.argwhere(cells.asked[rows] & ~cells.masked[rows]).tolist()]
         if boxes:
             sp.setBrush(Qt.BrushStyle.NoBrush)
             sp.setPen(QPen(self.theme.color("accent"), 2.0, Qt.PenStyle.DashLine))

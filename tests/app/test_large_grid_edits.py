@@ -15,7 +15,7 @@ from pytestqt.qtbot import QtBot
 from app.canvas import grid as grid_module
 from app.canvas.cividis import CIVIDIS_ARGB
 from app.canvas.grid import MatrixGrid
-from app.canvas.remember import REMEMBERED, REMEMBERED_FROM, remembered
+from app.canvas.remember import REMEMBERED, REMEMBERED_FROM, remembered, spread
 from app.window.studio import StudioWindow
 from engine import parse_scenario
 from engine.numbers import NumberFormat, Spread
@@ -157,6 +157,18 @@ def test_what_every_frame_asks_for_outlives_a_full_memory() -> None:
         assert remembered(weights, ("test",), never) == 7
         if k:
             assert remembered(arrays[-2], ("test",), never) == k - 1
+
+
+def test_every_spread_of_a_big_document_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A GPT-2-sized document's frame asks for the spread of every array (its composition
+    measures every step by its widest numbers): many more than the 64 images kept, each one
+    read once while its array lives, whatever images come between."""
+    arrays = [np.full(REMEMBERED_FROM, float(k)) for k in range(5 * REMEMBERED)]
+    for values in arrays:
+        assert spread(values).high == values[0]
+        remembered(values, ("image",), lambda: object())  # the large results come and go
+    monkeypatch.setattr(Spread, "of", classmethod(lambda cls, values: pytest.fail("read again")))
+    assert [spread(values).low for values in arrays] == [float(k) for k in range(5 * REMEMBERED)]
 
 
 @pytest.mark.parametrize(("chosen", "huge_pages"), [(None, "False"), ("1", "True")])
