@@ -40,7 +40,7 @@ from app.canvas.layout import (
     wrapping,
 )
 from app.canvas.layout import fit_scale as fit_scale
-from app.canvas.remember import number_format
+from app.canvas.remember import known_format, number_format
 from app.canvas.sample_step import draw_shape
 from app.canvas.steps import lay_out_step
 from app.canvas.worked_row import add_worked_row, has_worked_row
@@ -218,7 +218,9 @@ def compose(trace: Trace, options: FrameOptions, area: QSizeF,
     Each step's fits are cached by the widest numbers of the arrays it shows: an edit that
     widens one array's numbers measures again only the steps showing it. With ``shown`` (a
     frame refilled while typing), only that step is measured now; another step measured before
-    keeps its last fits and is listed as provisional. The shown step still fits (the scale
+    keeps its last fits and is listed as provisional when its numbers are new, or would have
+    to be read to know (a large array whose spread is not known yet: a GPT-2 layer's edit
+    makes a hundred). The shown step still fits (the scale
     never exceeds what it allows); the others are settled by :func:`measure` once typing
     pauses, a layout each, and an exact composition follows.
     """
@@ -227,7 +229,7 @@ def compose(trace: Trace, options: FrameOptions, area: QSizeF,
     fits: list[Fits] = []
     provisional: list[int] = []
     for index, step in enumerate(trace.steps):
-        found = _known_fits(ctx, document, index)
+        found = _known_fits(ctx, document, index, on_trust=shown is not None and index != shown)
         if found is None:
             latest = _LATEST.get((document, step.id))
             if shown is not None and index != shown and latest is not None:
@@ -399,18 +401,36 @@ def _widest(ctx: LayoutContext, names: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(number_format(ctx.array(name), ctx.places)[1] for name in names)
 
 
-def _known_fits(ctx: LayoutContext, document: tuple[object, ...], index: int) -> Fits | None:
+def _widest_known(ctx: LayoutContext, names: tuple[str, ...]) -> tuple[str, ...] | None:
+    """:func:`_widest`, or None rather than read a large array whose format is not known
+    yet."""
+    widest = []
+    for name in names:
+        found = known_format(ctx.array(name), ctx.places)
+        if found is None:
+            return None
+        widest.append(found[1])
+    return tuple(widest)
+
+
+def _known_fits(ctx: LayoutContext, document: tuple[object, ...], index: int,
+                on_trust: bool = False) -> Fits | None:
+    """Step ``index``'s fits if measured for the widest numbers of the arrays it shows now
+    (``on_trust``: None where finding those would read a large array: typing goes on while
+    a whole trace's new arrays wait)."""
     step = ctx.trace.steps[index]
     shown = _SHOWN.get((document, step.id))
-    return None if shown is None else _FITS.get(_fits_key(ctx, document, step, shown))
+    widest = None if shown is None else \
+        _widest_known(ctx, shown) if on_trust else _widest(ctx, shown)
+    return None if widest is None else _FITS.get(_fits_key(ctx, document, step, widest))
 
 
 def _fits_key(ctx: LayoutContext, document: tuple[object, ...], step: Step,
-              shown: tuple[str, ...]) -> tuple[object, ...]:
+              widest: tuple[str, ...]) -> tuple[object, ...]:
     """A step's fits are known by the document, the step's own options and the widest
     numbers of the arrays it shows."""
     own = _options_of(ctx.trace, step) if step.op in OWN_OPTIONS else ()
-    return document, step.id, own, _widest(ctx, shown)
+    return document, step.id, own, widest
 
 
 def _measured(ctx: LayoutContext, document: tuple[object, ...], index: int,
@@ -418,7 +438,8 @@ def _measured(ctx: LayoutContext, document: tuple[object, ...], index: int,
     step_id = ctx.trace.steps[index].id
     found, shown = _measure_step(ctx, index, area)
     _remember(_SHOWN, (document, step_id), shown)
-    _remember(_FITS, _fits_key(ctx, document, ctx.trace.steps[index], shown), found)
+    _remember(_FITS, _fits_key(ctx, document, ctx.trace.steps[index], _widest(ctx, shown)),
+              found)
     _remember(_LATEST, (document, step_id), found)
     return found
 

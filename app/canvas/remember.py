@@ -113,9 +113,9 @@ def number_format(values: npt.NDArray[np.float64], places: int) -> tuple[NumberF
     Known by the array itself while it lives: after an edit the composition asks again for
     every array of the document, and all but those downstream of the edit are the same objects.
     """
-    known = _formats.get(id(values))
-    if known is not None and known[0]() is values and known[1] == places:
-        return known[2]
+    known = _known_format(values, places)
+    if known is not None:
+        return known
     result = NumberFormat.with_widest(
         spread(values) if values.size >= REMEMBERED_FROM else values, places)
     if len(_formats) >= FORMATS_KEPT:
@@ -125,3 +125,21 @@ def number_format(values: npt.NDArray[np.float64], places: int) -> tuple[NumberF
             _formats.clear()
     _formats[id(values)] = (weakref.ref(values), places, result)
     return result
+
+
+def known_format(values: npt.NDArray[np.float64], places: int) -> tuple[NumberFormat, str] | None:
+    """:func:`number_format` when that reads no large array's numbers (the array is small,
+    or its format or spread was worked out before), else None."""
+    if values.size < REMEMBERED_FROM or _known_format(values, places) is not None:
+        return number_format(values, places)
+    owner = values if values.base is None else values.base
+    spread_known = _spreads.get(_key(values, ("spread",)))
+    return number_format(values, places) \
+        if spread_known is not None and spread_known[0]() is owner else None
+
+
+def _known_format(values: npt.NDArray[np.float64], places: int
+                  ) -> tuple[NumberFormat, str] | None:
+    known = _formats.get(id(values))
+    return known[2] if known is not None and known[0]() is values and known[1] == places \
+        else None

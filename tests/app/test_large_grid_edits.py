@@ -10,16 +10,21 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
+from PySide6.QtCore import QSizeF
 from pytestqt.qtbot import QtBot
 
 from app.canvas import grid as grid_module
 from app.canvas.cividis import CIVIDIS_ARGB
+from app.canvas.compose import compose, measure
+from app.canvas.context import FrameOptions
 from app.canvas.grid import MatrixGrid
 from app.canvas.remember import REMEMBERED, REMEMBERED_FROM, remembered, spread
 from app.window.studio import StudioWindow
-from engine import parse_scenario
+from engine import Trace, compute, parse_scenario
+from engine.explain import made_by
 from engine.numbers import NumberFormat, Spread
 from tests.app.driving import DEFAULT_SIZE, close_window
+from tests.engine.v2_documents import document
 
 N, D, FFN = 3, 16, 400
 """W1 is 16 × 400: 6,400 numbers, above the 4,096 from which a grid's work is remembered and
@@ -169,6 +174,36 @@ def test_every_spread_of_a_big_document_is_kept(monkeypatch: pytest.MonkeyPatch)
         remembered(values, ("image",), lambda: object())  # the large results come and go
     monkeypatch.setattr(Spread, "of", classmethod(lambda cls, values: pytest.fail("read again")))
     assert [spread(values).low for values in arrays] == [float(k) for k in range(5 * REMEMBERED)]
+
+
+def test_typing_reads_no_large_array_of_another_step(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A frame refilled while typing (or as a whole trace arrives) measures its own step now;
+    a later step whose large arrays are new objects is taken on trust, their numbers read
+    only once typing pauses (:func:`~app.canvas.compose.measure`), and the composition then is
+    the one of the numbers."""
+    trace = compute(parse_scenario(document(3, n=16, d=16, layers=2, block_keys={"f": 300})))
+    options, area = FrameOptions(), QSizeF(1800.0, 900.0)
+    shown = [step.id for step in trace.steps].index("L1.ffn")
+    exact = compose(trace, options, area)
+    later = {name for step in trace.steps[shown + 1:] for name in made_by(step)}
+    arrived = Trace(trace.scenario, {name: values.copy() if name in later else values
+                                     for name, values in trace.arrays.items()},
+                    trace.steps, trace.visible, trace.visibility)
+    large = [k for k, step in enumerate(trace.steps) if k > shown and any(
+        arrived.arrays[name].size >= REMEMBERED_FROM for name in made_by(step))]
+    assert large  # L2's feed-forward: 16 × 300 numbers
+    read: list[tuple[int, ...]] = []
+    real = Spread.of
+    monkeypatch.setattr(Spread, "of", classmethod(
+        lambda cls, values: read.append(values.shape) or real(values)))
+    typing = compose(arrived, options, area, shown)
+    assert read == []
+    assert set(large) <= set(typing.provisional)
+    for index in typing.provisional:
+        measure(arrived, options, area, index)
+    assert (16, 300) in read
+    assert compose(arrived, options, area) == exact
 
 
 @pytest.mark.parametrize(("chosen", "huge_pages"), [(None, "False"), ("1", "True")])
