@@ -19,6 +19,7 @@ edit that widens one array's numbers measures again only the steps that show tha
 from __future__ import annotations
 
 import math
+import weakref
 from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
@@ -390,9 +391,19 @@ _KEYS: OrderedDict[DocumentKey, DocumentKey] = OrderedDict()
 so the many lookups of one composition find their entries by identity, not by comparing."""
 
 
+_LAST_KEY: list[tuple[weakref.ref[Trace], FrameOptions, DocumentKey]] = []
+"""The last trace's key with its options: measuring a whole trace's steps once typing pauses
+asks for it once per step (3 ms each for a GPT-2-sized document)."""
+
+
 def _document(trace: Trace, options: FrameOptions, area: QSizeF) -> tuple[object, ...]:
-    key = DocumentKey(_document_key(trace, options))
-    key = _KEYS.setdefault(key, key)
+    last = _LAST_KEY[0] if _LAST_KEY else None
+    if last is not None and last[0]() is trace and last[1] == options:
+        key = last[2]
+    else:
+        key = DocumentKey(_document_key(trace, options))
+        key = _KEYS.setdefault(key, key)
+        _LAST_KEY[:] = [(weakref.ref(trace), options, key)]
     _remember(_KEYS, key, key)
     return key, (round(area.width(), 1), round(area.height(), 1))
 
@@ -494,6 +505,7 @@ def _fit(ctx: LayoutContext, index: int, wrap: float | None,
 def forget() -> None:
     """Empty the caches (tests that time a cold composition)."""
     _KEYS.clear()
+    _LAST_KEY.clear()
     _FITS.clear()
     _SHOWN.clear()
     _LATEST.clear()

@@ -17,10 +17,12 @@ from app.canvas import grid as grid_module
 from app.canvas.cividis import CIVIDIS_ARGB
 from app.canvas.compose import compose, measure
 from app.canvas.context import FrameOptions
-from app.canvas.grid import MatrixGrid
+from app.canvas.grid import GridSpec, MatrixGrid
+from app.canvas.heat import block_shape
 from app.canvas.remember import REMEMBERED, REMEMBERED_FROM, remembered, spread
+from app.canvas.theme import SLIDE
 from app.window.studio import StudioWindow
-from engine import Trace, compute, parse_scenario
+from engine import Trace, compute, lineage, parse_scenario
 from engine.explain import made_by
 from engine.numbers import NumberFormat, Spread
 from tests.app.driving import DEFAULT_SIZE, close_window
@@ -204,6 +206,42 @@ def test_typing_reads_no_large_array_of_another_step(
         measure(arrived, options, area, index)
     assert (16, 300) in read
     assert compose(arrived, options, area) == exact
+
+
+@pytest.mark.parametrize("masked", [False, True])
+def test_a_heat_map_of_blocks_recolours_only_the_edited_block(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, masked: bool) -> None:
+    """A heat map of 6 × 5,000 cells draws blocks of 1 × 5 (a GPT-2 layer's W1: 1 × 3): one
+    cell set inside the range recolours its block from that block's own cells, and the image
+    is the one worked from every cell, pixel for pixel."""
+    rng = np.random.default_rng(25)
+    before = rng.normal(0.0, 1.0, (6, 5000))
+    mask = rng.random(before.shape) < 0.5 if masked else None
+    row, col = 4, 1234  # block (4, 246): cells 1230-1234 of row 4
+    if mask is not None:
+        mask[row, col] = False
+
+    def image(values: np.ndarray) -> np.ndarray:
+        grid = MatrixGrid(GridSpec("W", values, [str(k) for k in range(6)],
+                                   [str(k) for k in range(5000)], masked=mask), SLIDE)
+        assert grid.heat and block_shape(*values.shape) == (1, 5)
+        return painted_colours(grid)
+
+    first = image(before)
+    after = before.copy()
+    after[row, col] = round((float(before.min()) + 3 * float(before.max())) / 4, 3)
+    lineage.record(after, before, [row * before.shape[1] + col])
+    read: list[tuple[int, ...]] = []
+    means = grid_module.block_means
+    monkeypatch.setattr(grid_module, "block_means", lambda values, hidden, block: (
+        read.append(values.shape) or means(values, hidden, block)))
+    updated = image(after)
+    assert read == [(1, 5)]
+    from_every_cell = painted_colours(MatrixGrid(GridSpec(
+        "W", after.copy(), [str(k) for k in range(6)], [str(k) for k in range(5000)],
+        masked=mask), SLIDE))
+    assert np.array_equal(updated, from_every_cell)
+    assert [tuple(k) for k in np.argwhere(updated != first)] == [(row, col // 5)]
 
 
 @pytest.mark.parametrize(("chosen", "huge_pages"), [(None, "False"), ("1", "True")])
