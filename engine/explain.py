@@ -82,7 +82,7 @@ def parse_cell(reference: str) -> tuple[str, tuple[int, ...]]:
     return match.group(1), tuple(int(p) for p in parts)
 
 
-def _made_by(step: Step) -> list[str]:
+def made_by(step: Step) -> list[str]:
     """The arrays a step makes: its writes, and the derived arrays that are in no step's
     writes (a norm's ``_stats``, the feed-forward's ``ffn_pre``)."""
     made = list(step.writes)
@@ -112,7 +112,7 @@ class _Explainer:
         self.trace = trace
         self.s = trace.scenario
         self.a = trace.arrays
-        self.writer = {name: step for step in trace.steps for name in _made_by(step)}
+        self.writer = {name: step for step in trace.steps for name in made_by(step)}
 
     def say(self, key: str, /, **fields: object) -> str:
         """The phrase ``key``; text fields (a document's token labels) have their line breaks
@@ -604,4 +604,4 @@ def explain(trace: Trace, array: str, index: Sequence[int], lang: str = "en",
     return _Explainer(source, lang, places).explain(array, cell_index)
 
 
-__all__ = ["Explanation", "explain", "parse_cell"]
+__all__ = ["Explanation", "explain", "made_by", "parse_cell"]

@@ -19,6 +19,7 @@ edit that widens one array's numbers measures again only the steps that show tha
 from __future__ import annotations
 
 import math
+import weakref
 from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
@@ -42,6 +43,7 @@ from app.canvas.layout import (
 )
 from app.canvas.layout import fit_scale as fit_scale
 from app.canvas.rare_cells import Sizing, sizing
+from app.canvas.remember import known_format
 from app.canvas.sample_step import draw_shape
 from app.canvas.steps import lay_out_step
 from app.canvas.worked_row import add_worked_row, has_worked_row
@@ -219,7 +221,9 @@ def compose(trace: Trace, options: FrameOptions, area: QSizeF,
     Each step's fits are cached by the widest numbers of the arrays it shows: an edit that
     widens one array's numbers measures again only the steps showing it. With ``shown`` (a
     frame refilled while typing), only that step is measured now; another step measured before
-    keeps its last fits and is listed as provisional. The shown step still fits (the scale
+    keeps its last fits and is listed as provisional when its numbers are new, or would have
+    to be read to know (a large array whose spread is not known yet: a GPT-2 layer's edit
+    makes a hundred). The shown step still fits (the scale
     never exceeds what it allows); the others are settled by :func:`measure` once typing
     pauses, a layout each, and an exact composition follows.
     """
@@ -256,7 +260,7 @@ def _step_fits(ctx: LayoutContext, document: tuple[object, ...], index: int, are
                shown: int | None, provisional: list[int]) -> Fits:
     """Step ``index``'s fits: known, taken on trust while step ``shown`` is typed into (then
     ``index`` joins ``provisional``), or measured now."""
-    found = _known_fits(ctx, document, index)
+    found = _known_fits(ctx, document, index, on_trust=shown is not None and index != shown)
     if found is None:
         latest = _LATEST.get((document, ctx.trace.steps[index].id))
         if shown is not None and index != shown and latest is not None:
@@ -419,9 +423,19 @@ _KEYS: OrderedDict[DocumentKey, DocumentKey] = OrderedDict()
 so the many lookups of one composition find their entries by identity, not by comparing."""
 
 
+_LAST_KEY: list[tuple[weakref.ref[Trace], FrameOptions, DocumentKey]] = []
+"""The last trace's key with its options: measuring a whole trace's steps once typing pauses
+asks for it once per step (3 ms each for a GPT-2-sized document)."""
+
+
 def _document(trace: Trace, options: FrameOptions, area: QSizeF) -> tuple[object, ...]:
-    key = DocumentKey(_document_key(trace, options))
-    key = _KEYS.setdefault(key, key)
+    last = _LAST_KEY[0] if _LAST_KEY else None
+    if last is not None and last[0]() is trace and last[1] == options:
+        key = last[2]
+    else:
+        key = DocumentKey(_document_key(trace, options))
+        key = _KEYS.setdefault(key, key)
+        _LAST_KEY[:] = [(weakref.ref(trace), options, key)]
     _remember(_KEYS, key, key)
     return key, (round(area.width(), 1), round(area.height(), 1))
 
@@ -430,18 +444,32 @@ def _widest(ctx: LayoutContext, names: tuple[str, ...]) -> tuple[Sizing, ...]:
     return tuple(sizing(ctx.array(name), ctx.places, NUMBER_SIZE) for name in names)
 
 
-def _known_fits(ctx: LayoutContext, document: tuple[object, ...], index: int) -> Fits | None:
+def _widest_known(ctx: LayoutContext, names: tuple[str, ...]) -> tuple[Sizing, ...] | None:
+    """:func:`_widest`, or None rather than read a large array whose format is not known
+    yet."""
+    if any(known_format(ctx.array(name), ctx.places) is None for name in names):
+        return None
+    return _widest(ctx, names)
+
+
+def _known_fits(ctx: LayoutContext, document: tuple[object, ...], index: int,
+                on_trust: bool = False) -> Fits | None:
+    """Step ``index``'s fits if measured for the widest numbers of the arrays it shows now
+    (``on_trust``: None where finding those would read a large array: typing goes on while
+    a whole trace's new arrays wait)."""
     step = ctx.trace.steps[index]
     shown = _SHOWN.get((document, step.id))
-    return None if shown is None else _FITS.get(_fits_key(ctx, document, step, shown))
+    widest = None if shown is None else \
+        _widest_known(ctx, shown) if on_trust else _widest(ctx, shown)
+    return None if widest is None else _FITS.get(_fits_key(ctx, document, step, widest))
 
 
 def _fits_key(ctx: LayoutContext, document: tuple[object, ...], step: Step,
-              shown: tuple[str, ...]) -> tuple[object, ...]:
+              widest: tuple[Sizing, ...]) -> tuple[object, ...]:
     """A step's fits are known by the document, the step's own options and the widest
     numbers of the arrays it shows."""
     own = _options_of(ctx.trace, step) if step.op in OWN_OPTIONS else ()
-    return document, step.id, own, _widest(ctx, shown)
+    return document, step.id, own, widest
 
 
 def _measured(ctx: LayoutContext, document: tuple[object, ...], index: int,
@@ -449,7 +477,8 @@ def _measured(ctx: LayoutContext, document: tuple[object, ...], index: int,
     step_id = ctx.trace.steps[index].id
     found, shown = _measure_step(ctx, index, area)
     _remember(_SHOWN, (document, step_id), shown)
-    _remember(_FITS, _fits_key(ctx, document, ctx.trace.steps[index], shown), found)
+    _remember(_FITS, _fits_key(ctx, document, ctx.trace.steps[index], _widest(ctx, shown)),
+              found)
     _remember(_LATEST, (document, step_id), found)
     return found
 
@@ -504,6 +533,7 @@ def _fit(ctx: LayoutContext, index: int, wrap: float | None,
 def forget() -> None:
     """Empty the caches (tests that time a cold composition)."""
     _KEYS.clear()
+    _LAST_KEY.clear()
     _FITS.clear()
     _SHOWN.clear()
     _LATEST.clear()

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TypeVar, cast
 
+import numpy as np
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QBrush, QPainter
 from PySide6.QtWidgets import (
@@ -44,6 +46,7 @@ from app.texts.example_words import document_words
 from app.texts.frame_words import frame_word
 from app.texts.run_words import in_run
 from engine import Trace
+from engine.explain import made_by
 
 T = TypeVar("T")
 
@@ -170,6 +173,8 @@ class FrameItem(Sheet):
         self._screen = screen or height
         self._part = part if alone else None
         self._split = False
+        self.picture_kept = False
+        """Whether the last :meth:`refill` kept the picture (:func:`same_through`)."""
         self._side = side
         self._build(step_title)
         half = self.composition.part
@@ -244,9 +249,14 @@ class FrameItem(Sheet):
         if (step_index != self.step_index or options != self.options
                 or self._header_of(trace, step_title) != self._header_key):
             return False
+        self.picture_kept = same_through(self.trace, trace, step_index)
         self.trace = trace
         self.context = LayoutContext(trace, options)
-        self._replace_body(quick=True)
+        if self.picture_kept:  # the later steps' numbers may move the document's scale
+            self.composition = replace(self.composition, provisional=tuple(
+                range(step_index + 1, len(trace.steps))))
+        else:
+            self._replace_body(quick=True)
         return True
 
     def settle(self) -> bool:
@@ -374,6 +384,22 @@ class FrameItem(Sheet):
 
 def _pixels(size: float) -> int:
     return max(8, round(size))
+
+
+def same_through(before: Trace, after: Trace, index: int) -> bool:
+    """Whether ``after`` holds ``before``'s own arrays (the same objects) but those the steps
+    after ``index`` make, and its document and steps: a step's picture shows no array a
+    later step makes, so step ``index``'s is the same picture (the whole trace of an edit
+    arriving after the trace worked through the step on screen)."""
+    if after.scenario is not before.scenario or after.steps != before.steps \
+            or after.arrays.keys() != before.arrays.keys() \
+            or after.visibility.keys() != before.visibility.keys():
+        return False
+    later = {name for step in after.steps[index + 1:] for name in made_by(step)}
+    return all(array is before.arrays[name] for name, array in after.arrays.items()
+               if name not in later) \
+        and all(np.array_equal(mask, before.visibility[scope])
+                for scope, mask in after.visibility.items())
 
 
 def build_frame_scene(trace: Trace, step_index: int, options: FrameOptions | None = None,

@@ -195,11 +195,35 @@ def _blocks_image(means: npt.NDArray[np.float64], lo: float, hi: float,
                   masked_rgb: tuple[int, int, int]) -> QImage:
     """A heat map's colours, a pixel per block in its mean's colour; blocks whose every cell is
     masked (a NaN mean) in flat grey."""
+    return _argb_image(_blocks_argb(means, lo, hi, masked_rgb))
+
+
+def _blocks_argb(means: npt.NDArray[np.float64], lo: float, hi: float,
+                 masked_rgb: tuple[int, int, int]) -> npt.NDArray[np.uint32]:
     hidden = np.isnan(means)
     red, green, blue = masked_rgb
-    argb = CIVIDIS_ARGB[_levels(np.where(hidden, lo, means), lo, hi)]
+    argb: npt.NDArray[np.uint32] = CIVIDIS_ARGB[_levels(np.where(hidden, lo, means), lo, hi)]
     argb[hidden] = 0xFF << 24 | red << 16 | green << 8 | blue
-    return _argb_image(argb)
+    return argb
+
+
+def _blocks_after(before: QImage, values: npt.NDArray[np.float64],
+                  masked: npt.NDArray[np.bool_] | None, block: tuple[int, int], lo: float,
+                  hi: float, masked_rgb: tuple[int, int, int],
+                  changed: npt.NDArray[np.intp]) -> QImage:
+    """:func:`_blocks_image` of ``values`` whose ``changed`` cells (flat indices) are all that
+    differ from the array ``before`` was made for, with the same colour scale and mask: the
+    blocks holding them worked out again from their own cells (the same sums, bit for bit)."""
+    image = QImage(before)  # shares the pixels until the first one is set
+    down, across = block
+    rows, cols = np.divmod(changed, values.shape[1])
+    for top, left in dict.fromkeys(zip((rows // down * down).tolist(),
+                                       (cols // across * across).tolist(), strict=True)):
+        cells = (slice(top, top + down), slice(left, left + across))
+        mean = block_means(values[cells], None if masked is None else masked[cells], block)
+        image.setPixel(left // across, top // down,
+                       int(_blocks_argb(mean, lo, hi, masked_rgb)[0, 0]))
+    return image
 
 
 def _cell_image(shade: npt.NDArray[np.uint8], clear: npt.NDArray[np.bool_]) -> QImage:
@@ -495,7 +519,10 @@ class MatrixGrid(QGraphicsObject):
                 image = remembered(spec.values, ("blocks", block, cells.lo, cells.hi, mask, grey),
                                    lambda: _blocks_image(block_means(spec.values, spec.masked,
                                                                      block),
-                                                         cells.lo, cells.hi, grey))
+                                                         cells.lo, cells.hi, grey),
+                                   lambda before, _parent, changed: _blocks_after(
+                                       before, spec.values, spec.masked, block, cells.lo,
+                                       cells.hi, grey, changed))
             else:
                 mask = hash(cells.masked.tobytes()) if cells.masked.any() else None
                 image = remembered(spec.values, ("heat", cells.lo, cells.hi, mask, grey),
@@ -557,16 +584,15 @@ class MatrixGrid(QGraphicsObject):
         self._draw_asked(sp, cells)
         dark_ink = _dark_ink_levels()
         if spec.marked is not None:
-            shown = set(cell_rows)
-            for r, c in np.argwhere(spec.marked).tolist():
-                if r in shown:
-                    corner = self.cell_rect(r, c).topLeft()
-                    sp.setPen(Qt.PenStyle.NoPen)
-                    sp.setBrush(QBrush(theme.color("accent") if masked[r, c] else
-                                       QColor("#000000" if dark_ink[int(shade[r, c])]
-                                              else "#ffffff")))
-                    sp.drawPolygon([corner, corner + QPointF(MARK_SIZE, 0),
-                                    corner + QPointF(0, MARK_SIZE)])
+            for k, c in np.argwhere(spec.marked[cell_rows]).tolist():
+                r = cell_rows[k]  # only the rows drawn cell by cell: not every cell
+                corner = self.cell_rect(r, c).topLeft()
+                sp.setPen(Qt.PenStyle.NoPen)
+                sp.setBrush(QBrush(theme.color("accent") if masked[r, c] else
+                                   QColor("#000000" if dark_ink[int(shade[r, c])]
+                                          else "#ffffff")))
+                sp.drawPolygon([corner, corner + QPointF(MARK_SIZE, 0),
+                                corner + QPointF(0, MARK_SIZE)])
         sp.setBrush(Qt.BrushStyle.NoBrush)
         sp.setPen(QPen(theme.color("accent"), 3.0))
         for r in sorted(spec.highlight_rows):
@@ -597,9 +623,9 @@ class MatrixGrid(QGraphicsObject):
     def _draw_asked(self, sp: QPainter, cells: _Cells) -> None:
         """Each asked cell a dashed box in the accent (its :data:`ASKED` is one of the grid's
         words)."""
-        shown = set(cells.rows)
-        boxes = [self.cell_rect(r, c).adjusted(2.0, 2.0, -2.0, -2.0)
-                 for r, c in np.argwhere(cells.asked & ~cells.masked).tolist() if r in shown]
+        rows = cells.rows  # a large grid's highlighted rows, a heat map's none: not every cell
+        boxes = [self.cell_rect(rows[k], c).adjusted(2.0, 2.0, -2.0, -2.0)
+                 for k, c in np.argwhere(cells.asked[rows] & ~cells.masked[rows]).tolist()]
         if boxes:
             sp.setBrush(Qt.BrushStyle.NoBrush)
             sp.setPen(QPen(self.theme.color("accent"), 2.0, Qt.PenStyle.DashLine))

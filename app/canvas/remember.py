@@ -29,11 +29,17 @@ REMEMBERED_FROM = 4096
 """Arrays of at least this many numbers have what their grid needs remembered (smaller ones
 are quicker to work out again than to look up)."""
 REMEMBERED = 64
-"""Entries kept: when full, those of arrays that are gone go first, then the least recently
-used (a frame of a GPT-2 layer asks for about 24, and the next frame needs the edited array's
-from the one before)."""
-_remembered: OrderedDict[tuple[object, ...], tuple[weakref.ref[np.ndarray], object]] = \
-    OrderedDict()
+"""Entries kept of what is as large as its array (colour levels, images): when full, those of
+arrays that are gone go first, then the least recently used (a frame of a GPT-2 layer asks for
+about 24, and the next frame needs the edited array's from the one before)."""
+SPREADS_KEPT = 4096
+"""Spreads kept (a few numbers each): every array of the document's, so that laying a frame
+out, which asks for the widest number of every array of a GPT-2-sized document (about 400),
+reads only the arrays an edit made. Kept with the large results, 64 of them, each frame's
+composition worked every spread out again."""
+Store = OrderedDict[tuple[object, ...], tuple[weakref.ref[np.ndarray], object]]
+_remembered: Store = OrderedDict()
+_spreads: Store = OrderedDict()
 
 
 def _key(values: npt.NDArray[np.float64], what: tuple[object, ...]) -> tuple[object, ...]:
@@ -42,42 +48,46 @@ def _key(values: npt.NDArray[np.float64], what: tuple[object, ...]) -> tuple[obj
 
 
 def remembered(values: npt.NDArray[np.float64], what: tuple[object, ...],
-               work: Callable[[], T], update: Update[T] | None = None) -> T:
+               work: Callable[[], T], update: Update[T] | None = None,
+               store: tuple[Store, int] = (_remembered, REMEMBERED)) -> T:
     """``work()`` for a large array, done once per array and ``what``; for an array made from
     another by setting a few numbers, ``update`` of what the other one had, when it had it.
 
     An array is known by where its numbers are, its shape and its strides, while the array
     that owns them lives (arrays of documents and traces are never changed in place).
+    ``store``: where it is kept, and how many entries.
     """
+    kept, most = store
     if values.size < REMEMBERED_FROM:
         return work()
     owner = values if values.base is None else values.base
     if not isinstance(owner, np.ndarray):
         return work()
     key = _key(values, what)
-    known = _remembered.get(key)
+    known = kept.get(key)
     if known is not None and known[0]() is owner:
-        _remembered.move_to_end(key)
+        kept.move_to_end(key)
         return cast(T, known[1])
-    result = _updated(values, what, update) if update is not None and owner is values else None
+    result = _updated(values, what, update, kept) if update is not None and owner is values \
+        else None
     if result is None:
         result = work()
-    if len(_remembered) >= REMEMBERED:
-        for gone in [k for k, (owner_ref, _) in _remembered.items() if owner_ref() is None]:
-            del _remembered[gone]  # the arrays of documents and traces no longer shown
-        while len(_remembered) >= REMEMBERED:
-            _remembered.popitem(last=False)
-    _remembered[key] = (weakref.ref(owner), result)
+    if len(kept) >= most:
+        for gone in [k for k, (owner_ref, _) in kept.items() if owner_ref() is None]:
+            del kept[gone]  # the arrays of documents and traces no longer shown
+        while len(kept) >= most:
+            kept.popitem(last=False)
+    kept[key] = (weakref.ref(owner), result)
     return result
 
 
 def _updated(values: npt.NDArray[np.float64], what: tuple[object, ...],
-             update: Update[T]) -> T | None:
+             update: Update[T], kept: Store) -> T | None:
     descent = lineage.parent_of(values)
     if descent is None:
         return None
     parent, cells = descent
-    known = _remembered.get(_key(parent, what))
+    known = kept.get(_key(parent, what))
     if known is None or known[0]() is not parent:
         return None
     return update(cast(T, known[1]), parent, cells)
@@ -89,7 +99,8 @@ def spread(values: npt.NDArray[np.float64]) -> Spread:
               cells: npt.NDArray[np.intp]) -> Spread | None:
         return before.after(parent.flat[cells], values.flat[cells])
 
-    return remembered(values, ("spread",), lambda: Spread.of(values), after)
+    return remembered(values, ("spread",), lambda: Spread.of(values), after,
+                      (_spreads, SPREADS_KEPT))
 
 
 FORMATS_KEPT = 512
@@ -102,9 +113,9 @@ def number_format(values: npt.NDArray[np.float64], places: int) -> tuple[NumberF
     Known by the array itself while it lives: after an edit the composition asks again for
     every array of the document, and all but those downstream of the edit are the same objects.
     """
-    known = _formats.get(id(values))
-    if known is not None and known[0]() is values and known[1] == places:
-        return known[2]
+    known = _known_format(values, places)
+    if known is not None:
+        return known
     result = NumberFormat.with_widest(
         spread(values) if values.size >= REMEMBERED_FROM else values, places)
     if len(_formats) >= FORMATS_KEPT:
@@ -114,3 +125,21 @@ def number_format(values: npt.NDArray[np.float64], places: int) -> tuple[NumberF
             _formats.clear()
     _formats[id(values)] = (weakref.ref(values), places, result)
     return result
+
+
+def known_format(values: npt.NDArray[np.float64], places: int) -> tuple[NumberFormat, str] | None:
+    """:func:`number_format` when that reads no large array's numbers (the array is small,
+    or its format or spread was worked out before), else None."""
+    if values.size < REMEMBERED_FROM or _known_format(values, places) is not None:
+        return number_format(values, places)
+    owner = values if values.base is None else values.base
+    spread_known = _spreads.get(_key(values, ("spread",)))
+    return number_format(values, places) \
+        if spread_known is not None and spread_known[0]() is owner else None
+
+
+def _known_format(values: npt.NDArray[np.float64], places: int
+                  ) -> tuple[NumberFormat, str] | None:
+    known = _formats.get(id(values))
+    return known[2] if known is not None and known[0]() is values and known[1] == places \
+        else None

@@ -148,12 +148,14 @@ class CanvasView(pg.GraphicsView):
         last).
 
         After an edit of a value the frame on screen is refilled (its heading, map and footer
-        kept); anything else builds a new frame."""
+        kept; its picture too, unpainted, when the trace holds the same numbers for it);
+        anything else builds a new frame."""
         frame = self._frame
         if (not fit and isinstance(frame, FrameItem)
                 and frame.refill(trace, step, options, title)):
             self.drop_pending()
-            self._repaint_soon()
+            if not frame.picture_kept:
+                self._repaint_soon()
             self._settle_later(frame)
             return frame
         frame = FrameItem(trace, step, options, title,

@@ -10,16 +10,23 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
+from PySide6.QtCore import QSizeF
 from pytestqt.qtbot import QtBot
 
 from app.canvas import grid as grid_module
 from app.canvas.cividis import CIVIDIS_ARGB
-from app.canvas.grid import MatrixGrid
-from app.canvas.remember import REMEMBERED, REMEMBERED_FROM, remembered
+from app.canvas.compose import compose, measure
+from app.canvas.context import FrameOptions
+from app.canvas.grid import GridSpec, MatrixGrid
+from app.canvas.heat import block_shape
+from app.canvas.remember import REMEMBERED, REMEMBERED_FROM, remembered, spread
+from app.canvas.theme import SLIDE
 from app.window.studio import StudioWindow
-from engine import parse_scenario
+from engine import Trace, compute, lineage, parse_scenario
+from engine.explain import made_by
 from engine.numbers import NumberFormat, Spread
 from tests.app.driving import DEFAULT_SIZE, close_window
+from tests.engine.v2_documents import document
 
 N, D, FFN = 3, 16, 400
 """W1 is 16 × 400: 6,400 numbers, above the 4,096 from which a grid's work is remembered and
@@ -157,6 +164,84 @@ def test_what_every_frame_asks_for_outlives_a_full_memory() -> None:
         assert remembered(weights, ("test",), never) == 7
         if k:
             assert remembered(arrays[-2], ("test",), never) == k - 1
+
+
+def test_every_spread_of_a_big_document_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A GPT-2-sized document's frame asks for the spread of every array (its composition
+    measures every step by its widest numbers): many more than the 64 images kept, each one
+    read once while its array lives, whatever images come between."""
+    arrays = [np.full(REMEMBERED_FROM, float(k)) for k in range(5 * REMEMBERED)]
+    for values in arrays:
+        assert spread(values).high == values[0]
+        remembered(values, ("image",), lambda: object())  # the large results come and go
+    monkeypatch.setattr(Spread, "of", classmethod(lambda cls, values: pytest.fail("read again")))
+    assert [spread(values).low for values in arrays] == [float(k) for k in range(5 * REMEMBERED)]
+
+
+def test_typing_reads_no_large_array_of_another_step(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A frame refilled while typing (or as a whole trace arrives) measures its own step now;
+    a later step whose large arrays are new objects is taken on trust, their numbers read
+    only once typing pauses (:func:`~app.canvas.compose.measure`), and the composition then is
+    the one of the numbers."""
+    trace = compute(parse_scenario(document(3, n=16, d=16, layers=2, block_keys={"f": 300})))
+    options, area = FrameOptions(), QSizeF(1800.0, 900.0)
+    shown = [step.id for step in trace.steps].index("L1.ffn")
+    exact = compose(trace, options, area)
+    later = {name for step in trace.steps[shown + 1:] for name in made_by(step)}
+    arrived = Trace(trace.scenario, {name: values.copy() if name in later else values
+                                     for name, values in trace.arrays.items()},
+                    trace.steps, trace.visible, trace.visibility)
+    large = [k for k, step in enumerate(trace.steps) if k > shown and any(
+        arrived.arrays[name].size >= REMEMBERED_FROM for name in made_by(step))]
+    assert large  # L2's feed-forward: 16 × 300 numbers
+    read: list[tuple[int, ...]] = []
+    real = Spread.of
+    monkeypatch.setattr(Spread, "of", classmethod(
+        lambda cls, values: read.append(values.shape) or real(values)))
+    typing = compose(arrived, options, area, shown)
+    assert read == []
+    assert set(large) <= set(typing.provisional)
+    for index in typing.provisional:
+        measure(arrived, options, area, index)
+    assert (16, 300) in read
+    assert compose(arrived, options, area) == exact
+
+
+@pytest.mark.parametrize("masked", [False, True])
+def test_a_heat_map_of_blocks_recolours_only_the_edited_block(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, masked: bool) -> None:
+    """A heat map of 6 × 5,000 cells draws blocks of 1 × 5 (a GPT-2 layer's W1: 1 × 3): one
+    cell set inside the range recolours its block from that block's own cells, and the image
+    is the one worked from every cell, pixel for pixel."""
+    rng = np.random.default_rng(25)
+    before = rng.normal(0.0, 1.0, (6, 5000))
+    mask = rng.random(before.shape) < 0.5 if masked else None
+    row, col = 4, 1234  # block (4, 246): cells 1230-1234 of row 4
+    if mask is not None:
+        mask[row, col] = False
+
+    def image(values: np.ndarray) -> np.ndarray:
+        grid = MatrixGrid(GridSpec("W", values, [str(k) for k in range(6)],
+                                   [str(k) for k in range(5000)], masked=mask), SLIDE)
+        assert grid.heat and block_shape(*values.shape) == (1, 5)
+        return painted_colours(grid)
+
+    first = image(before)
+    after = before.copy()
+    after[row, col] = round((float(before.min()) + 3 * float(before.max())) / 4, 3)
+    lineage.record(after, before, [row * before.shape[1] + col])
+    read: list[tuple[int, ...]] = []
+    means = grid_module.block_means
+    monkeypatch.setattr(grid_module, "block_means", lambda values, hidden, block: (
+        read.append(values.shape) or means(values, hidden, block)))
+    updated = image(after)
+    assert read == [(1, 5)]
+    from_every_cell = painted_colours(MatrixGrid(GridSpec(
+        "W", after.copy(), [str(k) for k in range(6)], [str(k) for k in range(5000)],
+        masked=mask), SLIDE))
+    assert np.array_equal(updated, from_every_cell)
+    assert [tuple(k) for k in np.argwhere(updated != first)] == [(row, col // 5)]
 
 
 @pytest.mark.parametrize(("chosen", "huge_pages"), [(None, "False"), ("1", "True")])

@@ -14,8 +14,10 @@ import numpy as np
 import pytest
 from pytestqt.qtbot import QtBot
 
+import app.canvas.frame
 import app.widgets.jobs
 import app.window.state
+from app.canvas.frame import FrameItem
 from app.canvas.grid import MatrixGrid
 from app.window.studio import StudioWindow
 from engine import Scenario, Trace, compute, parse_scenario
@@ -143,3 +145,54 @@ def test_a_second_edit_while_the_first_computes_is_worked_from_the_first_ones_fr
     assert starts[-1] == ffn + 1
     assert_exact(state.trace, want)
     assert state.undo_stack.count() == 2
+
+
+def test_the_whole_trace_arriving_keeps_the_edited_frame_as_it_is(
+        qtbot: QtBot, window: StudioWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The edited step's frame was worked at once; the whole trace that follows holds the same
+    arrays through that step (only the later steps' are new): the frame is neither laid out
+    nor painted again, the later steps are measured once typing pauses, and it looks as the
+    frame built from the whole trace does."""
+    slow_worker(monkeypatch, 0.3)
+    state, canvas = window.state, window.canvas
+    go_to_step(qtbot, window, "L2.ffn")
+    assert state.edit_cell(W1, 1, 2, 5.0)
+    with qtbot.waitSignal(canvas.repainted, timeout=2000):  # the edited step, worked at once
+        frame = canvas.frame
+    assert isinstance(frame, FrameItem) and frame.trace is state.frame_trace
+    body = frame.body
+    layouts: list[int] = []
+    real = app.canvas.frame.lay_out
+    monkeypatch.setattr(app.canvas.frame, "lay_out",
+                        lambda *args: layouts.append(1) or real(*args))
+    painted: list[int] = []
+    canvas.repainted.connect(lambda: painted.append(1))
+    qtbot.waitUntil(lambda: not state.busy, timeout=5000)
+    qtbot.waitUntil(lambda: frame.trace is state.trace, timeout=2000)
+    assert canvas.frame is frame and frame.body is body and frame.picture_kept
+    later = list(range(state.step + 1, len(state.trace.steps)))
+    assert list(frame.composition.provisional) == later
+    qtbot.waitUntil(lambda: not frame.composition.provisional, timeout=5000)
+    assert (layouts, painted) == ([], [])
+    kept = canvas.grab().toImage()
+    canvas.show_item(FrameItem(state.trace, state.step, frame.options,
+                               window.timeline.title_for(state.step),
+                               screen=canvas.viewport().height()), fit=False)
+    qtbot.waitUntil(lambda: bool(painted), timeout=2000)
+    assert canvas.grab().toImage() == kept
+
+
+def test_a_trace_with_other_numbers_for_the_step_lays_its_picture_out_again(
+        window: StudioWindow) -> None:
+    """Refilled with a trace whose step on screen reads another array object (an edit), the
+    picture is laid out again and shows the new numbers."""
+    state = window.state
+    trace = state.trace
+    step = [s.id for s in trace.steps].index("L2.ffn")
+    frame = FrameItem(trace, step)
+    hidden = trace.arrays["L2.ffn_hidden"] + 1.0
+    edited = Trace(trace.scenario, {**trace.arrays, "L2.ffn_hidden": hidden}, trace.steps,
+                   trace.visible, trace.visibility)
+    assert frame.refill(edited, step, frame.options, None)
+    assert not frame.picture_kept
+    assert any(np.array_equal(grid.spec.values, hidden) for grid in frame.items_of(MatrixGrid))
