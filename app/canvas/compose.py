@@ -42,7 +42,7 @@ from app.canvas.layout import (
     wrapping,
 )
 from app.canvas.layout import fit_scale as fit_scale
-from app.canvas.rare_cells import Sizing, sizing
+from app.canvas.rare_cells import sizing
 from app.canvas.remember import known_format
 from app.canvas.sample_step import draw_shape
 from app.canvas.steps import lay_out_step
@@ -440,11 +440,14 @@ def _document(trace: Trace, options: FrameOptions, area: QSizeF) -> tuple[object
     return key, (round(area.width(), 1), round(area.height(), 1))
 
 
-def _widest(ctx: LayoutContext, names: tuple[str, ...]) -> tuple[Sizing, ...]:
-    return tuple(sizing(ctx.array(name), ctx.places, NUMBER_SIZE) for name in names)
+def _widest(ctx: LayoutContext, names: tuple[str, ...]) -> tuple[str, ...]:
+    """The text each array's cells are as wide as: all a step's layout depends on (how many of
+    its values print smaller inside those cells does not change it, so an edit that moves only
+    that count finds the step's fits known)."""
+    return tuple(sizing(ctx.array(name), ctx.places, NUMBER_SIZE).text for name in names)
 
 
-def _widest_known(ctx: LayoutContext, names: tuple[str, ...]) -> tuple[Sizing, ...] | None:
+def _widest_known(ctx: LayoutContext, names: tuple[str, ...]) -> tuple[str, ...] | None:
     """:func:`_widest`, or None rather than read a large array whose format is not known
     yet."""
     if any(known_format(ctx.array(name), ctx.places) is None for name in names):
@@ -465,7 +468,7 @@ def _known_fits(ctx: LayoutContext, document: tuple[object, ...], index: int,
 
 
 def _fits_key(ctx: LayoutContext, document: tuple[object, ...], step: Step,
-              widest: tuple[Sizing, ...]) -> tuple[object, ...]:
+              widest: tuple[str, ...]) -> tuple[object, ...]:
     """A step's fits are known by the document, the step's own options and the widest
     numbers of the arrays it shows."""
     own = _options_of(ctx.trace, step) if step.op in OWN_OPTIONS else ()
