@@ -86,7 +86,8 @@ ENGLISH: dict[str, str] = {
     "columns_count": "expected {count} columns{reason}, got {got}",
     # Reading a file (engine.io).
     "is_folder": "is a folder, not a scenario document",
-    "not_regular_file": "is not a regular file (a device or a pipe?), not a scenario document",
+    "not_regular_file": "is not a regular file (a device, a pipe or a socket): nothing was read "
+                        "from it",
     "file_too_large": "the file is {size}; scenario documents are limited to {limit}",
     "unreadable": "cannot be read ({reason})",
     "wide_encoding": "is {encoding} text; scenario documents are UTF-8 (save it as UTF-8)",

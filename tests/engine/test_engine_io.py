@@ -187,8 +187,8 @@ def test_read_refuses_a_device_without_reading_it() -> None:
     if not Path("/dev/zero").exists():
         pytest.skip("no /dev/zero here")
     # /dev/zero has size 0 and never ends: reading it whole would fill the memory.
-    assert refusal(Path("/dev/zero")) == ("zero: is not a regular file (a device or a pipe?), "
-                                          "not a scenario document")
+    assert refusal(Path("/dev/zero")) == ("zero: is not a regular file (a device, a pipe or a "
+                                          "socket): nothing was read from it")
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
