@@ -140,7 +140,7 @@ def compute(scenario: Scenario) -> Trace:
         with np.errstate(over="raise", invalid="raise", divide="raise"):
             record(scenario, tape)
     except FloatingPointError as error:
-        place = failed_place(lambda: record(scenario), len(tape.steps))
+        place = failed_place(lambda again: record(scenario, again), len(tape.steps))
         raise ScenarioError(place, Refusal("overflow", error=str(error))) from None
     first = "" if scenario.shorthand else "L1."
     return Trace(scenario=scenario, arrays=tape.arrays, steps=tuple(tape.steps),
