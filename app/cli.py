@@ -37,10 +37,13 @@ def _settings(args: argparse.Namespace, run: Settings | None) -> Settings:
     ScenarioError
         Placed at the setting (``top_k``) a run cannot use.
     """
-    from engine.parse_generation import Settings
+    from engine.parse_generation import MAX_SEED, Settings
+    from engine.whole_text import option_whole
 
     base = run if run is not None else Settings()
-    given = {name: getattr(args, name) for name in ("temperature", "top_k", "top_p", "seed")}
+    given = {"temperature": args.temperature, "top_p": args.top_p,
+             "top_k": option_whole(args.top_k, "--top-k"),
+             "seed": option_whole(args.seed, "--seed", 0, MAX_SEED)}
     return replace(base, **{name: value for name, value in given.items() if value is not None})
 
 
@@ -58,14 +61,16 @@ def _generate(args: argparse.Namespace) -> int:
     from engine import ScenarioError, WriteError, load_scenario, save_scenario
     from engine.generation_run import generate
     from engine.reader import MAX_POSITIONS
+    from engine.whole_text import read_whole
 
-    if not 1 <= args.steps <= MAX_POSITIONS:
-        return _refuse(f"--steps must be a whole number from 1 to {MAX_POSITIONS}, got "
-                       f"{args.steps}")
     try:
+        steps = read_whole(args.steps, "--steps")
+        if not 1 <= steps <= MAX_POSITIONS:
+            return _refuse(f"--steps must be a whole number from 1 to {MAX_POSITIONS}, got "
+                           f"{steps}")
         scenario = load_scenario(resolve_document(args.file))
         run = scenario.generation
-        result = generate(scenario, args.steps,
+        result = generate(scenario, steps,
                           _settings(args, run.settings if run is not None else None))
         if args.out is not None:
             save_scenario(result.scenario, args.out)
@@ -113,9 +118,15 @@ def _load_trace(argument: str) -> Trace | None:
 
 
 def _compute(args: argparse.Namespace) -> int:
-    if args.indent is not None and not 0 <= args.indent <= MAX_INDENT:
-        return _refuse(f"--indent must be a whole number from 0 to {MAX_INDENT}, got "
-                       f"{args.indent}")
+    from engine import ScenarioError
+    from engine.whole_text import option_whole
+
+    try:
+        indent = option_whole(args.indent, "--indent")
+    except ScenarioError as error:
+        return _refuse(str(error))
+    if indent is not None and not 0 <= indent <= MAX_INDENT:
+        return _refuse(f"--indent must be a whole number from 0 to {MAX_INDENT}, got {indent}")
     trace = _load_trace(args.file)
     if trace is None:
         return EXIT_REFUSED
@@ -124,7 +135,7 @@ def _compute(args: argparse.Namespace) -> int:
     if unknown:
         return _refuse(f"--arrays: the trace has no array \"{unknown[0]}\" (its arrays: "
                        f"{_shown(list(trace.arrays))})")
-    json.dump(trace.to_json(names), sys.stdout, ensure_ascii=False, indent=args.indent)
+    json.dump(trace.to_json(names), sys.stdout, ensure_ascii=False, indent=indent)
     sys.stdout.write("\n")
     return 0
 
@@ -211,7 +222,7 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
         return parser
     parser.add_argument("file", help=_document_help())
     if command == "compute":
-        parser.add_argument("--indent", type=int, default=None,
+        parser.add_argument("--indent", default=None, metavar="N",
                             help=f"pretty-print the JSON (0 to {MAX_INDENT} spaces)")
         parser.add_argument("--arrays", default=None,
                             help="print only these arrays of the trace, for example "
@@ -235,16 +246,16 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
 
 
 def _add_generate_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--steps", type=int, required=True, help="how many tokens to append")
+    parser.add_argument("--steps", required=True, metavar="K", help="how many tokens to append")
     parser.add_argument("--temperature", type=float, default=None,
                         help="divides the logits before the softmax; 0 is greedy (default: the "
                              "document's run, else 1)")
-    parser.add_argument("--top-k", type=int, default=None,
+    parser.add_argument("--top-k", default=None, metavar="K",
                         help="keep only the k most probable entries (default: all)")
     parser.add_argument("--top-p", type=float, default=None,
                         help="keep the smallest set whose probability reaches p, in (0, 1] "
                              "(default: 1, all)")
-    parser.add_argument("--seed", type=int, default=None,
+    parser.add_argument("--seed", default=None, metavar="S",
                         help="the seed of the draws: the same seed gives the same tokens "
                              "(default: 0)")
     parser.add_argument("--out", default=None,

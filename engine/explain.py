@@ -36,6 +36,7 @@ from engine.phrases import phrase
 from engine.positions import Positions
 from engine.reader import FloatArray
 from engine.trace import Step, Trace
+from engine.whole_text import read_whole
 
 _CELL = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\[\s*([0-9\s,]+)\]\s*$")
 
@@ -70,7 +71,9 @@ def parse_cell(reference: str) -> tuple[str, tuple[int, ...]]:
     Raises
     ------
     ValueError
-        If the reference is not of the form ``NAME[i,j]``.
+        If the reference is not of the form ``NAME[i,j]``, or an index is longer than
+        :data:`~engine.whole_text.MOST_DIGITS` digits (a :class:`~engine.errors.ScenarioError`
+        at ``NAME[…]``).
     """
     match = _CELL.match(reference)
     if not match:
@@ -79,7 +82,8 @@ def parse_cell(reference: str) -> tuple[str, tuple[int, ...]]:
     parts = [p.strip() for p in match.group(2).split(",")]
     if any(not p.isdigit() for p in parts):
         raise ValueError(f"{reference!r}: indices must be whole numbers from 0")
-    return match.group(1), tuple(int(p) for p in parts)
+    name = match.group(1)
+    return name, tuple(read_whole(p, f"{name}[…]") for p in parts)
 
 
 def made_by(step: Step) -> list[str]:

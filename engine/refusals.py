@@ -63,6 +63,7 @@ ENGLISH: dict[str, str] = {
     "not_choice": "expected one of {options}, got {got}",
     "not_whole": "expected a whole number, got {got}",
     "whole_out_of_range": "expected a whole number from {low} to {high}, got {got}",
+    "whole_too_long": "expected a whole number of at most {most} digits, got one of {digits}",
     "not_number": "expected a number, got {got}",
     "number_too_large": "{got} is too large: every number must be finite",
     "not_finite": "{got} is not allowed: every number must be finite",

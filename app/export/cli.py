@@ -52,7 +52,7 @@ def add_export_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a document with a generation run: the draw of every token in "
                              "order, one frame per token (gif, mp4, pdf, pptx), or with --token "
                              "T that token's steps")
-    parser.add_argument("--token", type=int, metavar="T",
+    parser.add_argument("--token", metavar="T",
                         help="with --run: token T of the run (counted from 1), its steps as the "
                              "document that drew it computes them")
     parser.add_argument("--out", metavar="PATH",
@@ -61,7 +61,7 @@ def add_export_arguments(parser: argparse.ArgumentParser) -> None:
                              "several steps is refused); otherwise the file (default: "
                              "NAME.FORMAT in the current folder)")
     size = parser.add_mutually_exclusive_group()
-    size.add_argument("--width", type=int, metavar="PX",
+    size.add_argument("--width", metavar="PX",
                       help="width in pixels of every picture (png, gif, mp4, pptx pictures), "
                            "svg and pdf page (at 96 px to the inch); the height follows "
                            "--aspect; both rounded to even (default: 1920 × 1080)")
@@ -82,7 +82,7 @@ def add_export_arguments(parser: argparse.ArgumentParser) -> None:
                         help="print the step's one-sentence summary under each frame")
     parser.add_argument("--theme", choices=EXPORT_THEMES, default=EXPORT_THEMES[0],
                         help="slide (default) or high-contrast; both light")
-    parser.add_argument("--decimals", type=int, choices=DECIMAL_CHOICES, metavar="N",
+    parser.add_argument("--decimals", metavar="N",
                         help="decimals the numbers print: "
                              f"{', '.join(map(str, DECIMAL_CHOICES))} (default: the document's "
                              "display.decimals, else 3, or 6 for a small decoder block)")
@@ -131,10 +131,15 @@ def run_export_command(args: argparse.Namespace) -> int:
     Returns 2 for a refused document or bad arguments (nothing written), 1 when a file cannot be
     written (nothing left behind), 0 on success.
     """
+    from engine import ScenarioError, compute, load_scenario
+
+    try:
+        _read_whole_options(args)
+    except ScenarioError as error:
+        return _fail(str(error))
     problem = number_problem(args.width, args.scale, args.dwell, OPTION_NAMES)
     if problem is not None:
         return _fail(problem)
-    from engine import ScenarioError, compute, load_scenario
 
     document = resolve_document(args.file)
     try:
@@ -175,6 +180,28 @@ def run_export_command(args: argparse.Namespace) -> int:
     for path in written:
         print(path)
     return 0
+
+
+def _read_whole_options(args: argparse.Namespace) -> None:
+    """Read ``--width``, ``--token`` and ``--decimals`` as whole numbers in their ranges.
+
+    Raises
+    ------
+    ScenarioError
+        Naming the option (:func:`engine.whole_text.read_whole`), or ``--decimals`` not one of
+        :data:`~engine.numbers.DECIMAL_CHOICES`.
+    """
+    from engine import ScenarioError
+    from engine.refusals import Refusal
+    from engine.whole_text import option_whole
+
+    # the range of each is said in words of its own: number_problem, _selection
+    args.width = option_whole(args.width, "--width")
+    args.token = option_whole(args.token, "--token")
+    args.decimals = option_whole(args.decimals, "--decimals", 0, max(DECIMAL_CHOICES))
+    if args.decimals is not None and args.decimals not in DECIMAL_CHOICES:
+        raise ScenarioError("--decimals", Refusal(
+            "not_choice", options=", ".join(map(str, DECIMAL_CHOICES)), got=args.decimals))
 
 
 def _selection(args: argparse.Namespace,

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from app.model.sheet import ASPECTS, DEFAULT_ASPECT, sheet_size
 from engine.numbers import DECIMAL_CHOICES
+from engine.whole_text import read_whole
 
 CSS_DPI = 96.0
 """Scene units are CSS pixels: a frame drawn at scale 1 is a 96-dpi picture."""
@@ -238,12 +239,12 @@ def parse_steps(text: str, count: int, ids: Sequence[str] = ()) -> tuple[int, ..
     by_id = _steps_by_id(text.strip(), list(ids))
     if by_id is not None:
         return by_id
-    match = re.fullmatch(r"(\d+)(?:\s*-\s*(\d+))?", cleaned)
+    match = re.fullmatch(r"(\d+)(?:\s*-\s*(\d+))?", cleaned, re.ASCII)
     if match is None:
         named = ", a step id such as L2.scores or a layer such as L2" if ids else ""
         raise ValueError(f"--steps expects all, N or N-M{named}, got {text!r}")
-    first = int(match.group(1))
-    last = int(match.group(2)) if match.group(2) is not None else first
+    first = read_whole(match.group(1), "--steps")
+    last = read_whole(match.group(2), "--steps") if match.group(2) else first
     if first > last:
         raise ValueError(f"--steps {text}: the first step comes after the last")
     if first < 1 or last > count:
@@ -283,7 +284,7 @@ def parse_receiver(text: str, tokens: Sequence[str]) -> int:
     if places:
         problem = (f"{wanted!r} stands at positions {' and '.join(map(str, places))}; give "
                    f"one of those numbers")
-    elif wanted.isdigit() and int(wanted) < len(tokens):
+    elif wanted.isdigit() and read_whole(wanted, "--receiver") < len(tokens):
         return int(wanted)
     elif wanted.isdigit():
         problem = f"this document has positions 0 to {len(tokens) - 1}"
@@ -313,6 +314,6 @@ def parse_head(text: str, heads: int) -> int | None:
     count = f"{heads} head" if heads == 1 else f"heads 1 to {heads}"
     if not cleaned.isdigit():
         raise ValueError(f"--head expects all or a head number ({count}), got {text!r}")
-    if not 1 <= int(cleaned) <= heads:
+    if not 1 <= read_whole(cleaned, "--head") <= heads:
         raise ValueError(f"--head {text}: this document has {count}")
     return int(cleaned) - 1

@@ -28,12 +28,12 @@ def add_worksheet_arguments(parser: argparse.ArgumentParser) -> None:
                         help="one exercise, counted from 1, or all (default: all)")
     parser.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0],
                         help="language of the sheet, the key and the frames (default: en)")
-    parser.add_argument("--variants", type=int, default=0, metavar="K",
+    parser.add_argument("--variants", default="0", metavar="K",
                         help=f"K sheets (1 to {MAX_VARIANTS}) with other, hand-friendly "
                              "numbers: whole numbers and halves chosen so the shares still "
                              "differ; each sheet and key prints its variant number (default: "
                              "the document's own numbers)")
-    parser.add_argument("--seed", type=int, default=None, metavar="S",
+    parser.add_argument("--seed", default=None, metavar="S",
                         help="with --variants: the same seed draws the same variants "
                              "(default: 0)")
     parser.add_argument("--out", required=True, metavar="SHEET.pdf", help="the worksheet")
@@ -50,6 +50,16 @@ def _fail(message: str, status: int = EXIT_REFUSED) -> int:
 
 
 def _option_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the options, or None; ``--variants`` and ``--seed`` read as whole
+    numbers."""
+    from engine import ScenarioError
+    from engine.whole_text import option_whole, read_whole
+
+    try:
+        args.variants = read_whole(args.variants, "--variants")
+        args.seed = option_whole(args.seed, "--seed")
+    except ScenarioError as error:
+        return str(error)
     if args.variants != 0 and not 1 <= args.variants <= MAX_VARIANTS:
         return f"--variants must be a whole number from 1 to {MAX_VARIANTS}, got {args.variants}"
     if args.seed is not None and not args.variants:

@@ -20,6 +20,7 @@ from engine.exercises.fit import check_fit, edited_index, hidden_masks, watched
 from engine.exercises.hand import asked_rows, hand_variant
 from engine.exercises.wording import prompt_text
 from engine.printed import printed_places
+from engine.whole_text import read_whole
 
 CHECKS = {"projection": "check_projection", "scores": "check_scores",
           "weights": "check_weights", "mix": "check_mix"}
@@ -64,7 +65,7 @@ def choose_exercises(scenario: Scenario, text: str) -> tuple[int, ...]:
                          "docs/format-v2.md)")
     if text == "all":
         return tuple(range(count))
-    if not text.isdigit() or not 1 <= int(text) <= count:
+    if not text.isdigit() or not 1 <= read_whole(text, "--exercise") <= count:
         raise ValueError(f"--exercise {text}: expected all or a number from 1 to {count}")
     return (int(text) - 1,)
 

@@ -54,6 +54,7 @@ WORDS: dict[str, str] = {
     "not_choice": "应为 {options} 之一，得到的是 {got}",
     "not_whole": "应为整数，得到的是 {got}",
     "whole_out_of_range": "应为 {low} 到 {high} 之间的整数，得到的是 {got}",
+    "whole_too_long": "应为最多 {most} 位的整数，得到的是 {digits} 位的数",
     "not_number": "应为一个数，得到的是 {got}",
     "number_too_large": "{got} 太大：每个数都必须有限",
     "not_finite": "不接受 {got}：每个数都必须有限",

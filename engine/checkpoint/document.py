@@ -4,6 +4,7 @@ parser before anyone writes it."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from engine.checkpoint.tokens import tokenize, vocabulary
 from engine.errors import ScenarioError
 from engine.refusals import Refusal
 from engine.scenario import Scenario, parse_scenario
+from engine.whole_text import read_whole
 from engine.writer import FORMAT_NAME, FORMAT_VERSION
 
 Layout = Callable[[Checkpoint, Config, list[int]], Parts]
@@ -27,7 +29,9 @@ LAYOUTS: dict[str, Layout] = {"gpt2": gpt2.parts, "llama": llama.parts, "mistral
 """Each family's layout: the chosen layers' parts read from the checkpoint."""
 TYPED = ("bert",)
 """The families whose layouts add token types (a ``type_table``): they read a text pair."""
-_RANGE = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?")
+_RANGE = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", re.ASCII)
+MOST_SHOWN = 40
+"""Characters of a refused ``--layers`` choice quoted back (a choice may be thousands long)."""
 
 
 def choose_layers(choice: str | None, count: int) -> list[int]:
@@ -44,9 +48,14 @@ def choose_layers(choice: str | None, count: int) -> list[int]:
     chosen: set[int] = set()
     for part in choice.split(","):
         match = _RANGE.fullmatch(part)
-        first, last = (int(match[1]), int(match[2] or match[1])) if match else (0, 0)
+        first = last = 0
+        if match:
+            with contextlib.suppress(ScenarioError):  # a layer the model does not have
+                first, last = (read_whole(match[1], "--layers", 1, count),
+                               read_whole(match[2] or match[1], "--layers", 1, count))
         if not 1 <= first <= last <= count:
-            raise ScenarioError("--layers", Refusal("layers_choice", count=count, got=choice))
+            shown = choice if len(choice) <= MOST_SHOWN else f"{choice[:MOST_SHOWN - 3]}..."
+            raise ScenarioError("--layers", Refusal("layers_choice", count=count, got=shown))
         chosen.update(range(first - 1, last))
     return sorted(chosen)
 

@@ -78,7 +78,7 @@ def test_the_same_seed_prints_the_same_run(capsys: pytest.CaptureFixture[str],
     (("--top-k", "200000"), "--top-k: expected a whole number from 1 to 131072, got 200000"),
     (("--seed", "-1"), "--seed: expected a whole number from 0 to 9223372036854775807, got -1"),
     (("--seed", str(2**63)), "--seed: expected a whole number from 0 to 9223372036854775807, "
-                             "got a whole number of about 20 digits"),
+                             "got 9223372036854775808"),
     (("--steps", "0"), "--steps must be a whole number from 1 to 512, got 0"),
 ])
 def test_bad_options_are_refused_in_one_line_and_nothing_is_written(
