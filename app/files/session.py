@@ -24,7 +24,7 @@ NONE = -1
 
 def save_session(shell: Shell) -> None:
     """Remember the window's layout, document and view for the next launch, which may reopen
-    the document (:func:`opened_cleanly`)."""
+    the document (:func:`unfinished_opening`)."""
     settings = app_settings()
     settings.beginGroup(GROUP)
     state = shell.state
@@ -37,6 +37,7 @@ def save_session(shell: Shell) -> None:
     settings.setValue("receiver", NONE if receiver is None else int(receiver))
     settings.setValue("head", NONE if head is None else int(head))
     settings.remove(OPENING)  # closed normally: whatever it opened did not break the launch
+    settings.remove(STAGE)
     settings.endGroup()
     settings.sync()
 
@@ -87,32 +88,58 @@ def restore_session(shell: Shell, same_document: bool) -> None:
     settings.endGroup()
 
 
-def stored_document() -> str:
-    """The document path text of the last session (``""`` for none or an example)."""
-    text = app_settings().value(f"{GROUP}/document", "", type=str)
-    return text if isinstance(text, str) else ""
-
-
 OPENING = "opening"
-"""The key of the document a launch is opening; removed once its first frame is drawn."""
+"""The key of the document a launch is opening; removed once its first frame is painted."""
+STAGE = "opening_stage"
+"""The key of what the launch was doing with it: :data:`READING` or :data:`DRAWING`."""
+READING = "reading"
+DRAWING = "drawing"
 
 
 def mark_opening(path: Path | None) -> None:
-    """Remember that the launch is opening ``path`` (``None``: an example): should it never
-    draw, the next launch does not reopen it."""
+    """Remember that the launch is opening ``path`` (``None``: an example), before a byte of it
+    is read: should the launch never paint it, the next launch does not open it again."""
     settings = app_settings()
     settings.setValue(f"{GROUP}/{OPENING}", str(path) if path is not None else "")
+    settings.setValue(f"{GROUP}/{STAGE}", READING)
+    settings.sync()
+
+
+def mark_drawing() -> None:
+    """The launch's document was read and computed; its first frame is being drawn."""
+    settings = app_settings()
+    settings.setValue(f"{GROUP}/{STAGE}", DRAWING)
     settings.sync()
 
 
 def mark_opened() -> None:
-    """The launch's document drew its first frame cleanly."""
+    """The launch's document painted its first frame cleanly (or was refused in words)."""
     settings = app_settings()
     settings.remove(f"{GROUP}/{OPENING}")
+    settings.remove(f"{GROUP}/{STAGE}")
     settings.sync()
 
 
 def opened_cleanly(path: Path) -> bool:
-    """Whether ``path`` drew its first frame the last time a launch opened it."""
+    """Whether ``path`` painted its first frame the last time a launch opened it."""
     text = app_settings().value(f"{GROUP}/{OPENING}", None, type=str)
     return not (isinstance(text, str) and text == str(path))
+
+
+def unfinished_opening() -> tuple[str, str] | None:
+    """The document (``""``: an example) the last launch was opening when it ended, and what it
+    was doing (:data:`READING`, :data:`DRAWING`); None when every launch finished opening."""
+    settings = app_settings()
+    if not settings.contains(f"{GROUP}/{OPENING}"):
+        return None
+    text = settings.value(f"{GROUP}/{OPENING}", "", type=str)
+    text = text if isinstance(text, str) else ""
+    stage = settings.value(f"{GROUP}/{STAGE}", READING, type=str)
+    return text, stage if stage in (READING, DRAWING) else READING
+
+
+def forget_document() -> None:
+    """Remember no document for the next launch (the last one ended the launch opening it)."""
+    settings = app_settings()
+    settings.setValue(f"{GROUP}/document", "")
+    settings.sync()

@@ -51,6 +51,16 @@ def _done(_cancelled: threading.Event) -> None:
     """What a job holds in place of its function once that has run."""
 
 
+class LibraryPanicError(RuntimeError):
+    """A failure that is not an :class:`Exception` (a Rust library's panic: pyo3's
+    ``PanicException`` derives from ``BaseException``), carried as one, so that whoever waits
+    for the work says it like any other error instead of letting it past."""
+
+    def __init__(self, failure: BaseException) -> None:
+        kind = type(failure).__name__
+        super().__init__(f"{kind}: {failure}" if str(failure) else kind)
+
+
 _ALIVE: set[Job] = set()
 """Jobs whose worker has not reported yet: kept alive until it has, whoever dropped them."""
 
@@ -96,8 +106,10 @@ class Job(QObject):
         work, self._work = self._work, _done  # what the work read is freed once it has run
         try:
             result, error = work(self.cancelled), None
-        except BaseException as problem:  # delivered to the interface, never lost in a thread
+        except Exception as problem:  # delivered to the interface, never lost in a thread
             result, error = None, problem
+        except BaseException as problem:  # a library's panic (pyo3's PanicException) too
+            result, error = None, LibraryPanicError(problem)
         del work
         self._finished.emit(result, error)
 

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QDockWidget, QWidget
 
 from app.canvas.context import FrameOptions
 from app.canvas.side_by_side import CompareFrameItem
+from app.files.showing import Shown
 from app.i18n import LiveTexts
 from app.window.state import DocumentState
 from engine import Scenario, Trace
@@ -55,9 +56,11 @@ class Shell(Protocol):
         """Say ``text`` on the status line."""
 
     def show_document(self, scenario: Scenario, path: Path | None, modified: bool = False,
-                      note: str = "", trace: Trace | None = None) -> None:
+                      note: str = "", trace: Trace | None = None,
+                      shown: Shown | None = None) -> None:
         """Make ``scenario`` the document, with no undo history; ``modified`` marks restored
-        unsaved work (its recovery copy is written at once)."""
+        unsaved work (its recovery copy is written at once); ``shown``: ``trace`` already
+        checked for showing."""
 
     def open_path(self, path: Path) -> bool:
         """Open the document at ``path`` here (asking about unsaved changes); False if not."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QByteArray
+from PySide6.QtCore import QByteArray, QCoreApplication, QEvent
 from pytestqt.qtbot import QtBot
 
 from app.files.session import GROUP, last_document
@@ -41,8 +41,10 @@ def test_the_last_session_comes_back_when_no_file_is_given(qtbot: QtBot, tmp_pat
     assert first.close()
     assert last_document() == doc
 
-    second = launch()
-    assert second.state.path == doc
+    second = launch()  # its layout at once, its document read in a worker, then its view
+    assert second.state.path is None
+    qtbot.waitUntil(lambda: second.state.path == doc and second.state.step == 4)
+    qtbot.waitUntil(lambda: second.size() == size)
     assert second.state.scenario.title == example_document("multihead")["title"]
     assert second.size() == size
     assert second.splitter.sizes() == sizes
@@ -81,12 +83,15 @@ def test_a_last_document_that_is_gone_falls_back_to_f11(qtbot: QtBot, tmp_path: 
 def test_a_last_document_that_broke_falls_back_to_f11_and_says_why(
         qtbot: QtBot, tmp_path: Path, launch_names: None, dialogs: Dialogs) -> None:
     doc = write_document(tmp_path / "lesson.qkv.json", example_document("g01"))
-    launch(str(doc)).close()
+    first = launch(str(doc))
+    first.close()
+    first.deleteLater()  # no longer watching the file for changes
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     doc.write_text("{ broken", encoding="utf-8")
     window = launch()
+    qtbot.waitUntil(lambda: "could not be opened again" in window.statusBar().currentMessage())
     assert window.state.scenario.title == F11_TITLE and window.state.path is None
-    message = window.statusBar().currentMessage()
-    assert "could not be opened again" in message and "invalid JSON" in message
+    assert "invalid JSON" in window.statusBar().currentMessage()
     assert dialogs.shown == []
 
 

@@ -120,8 +120,11 @@ def test_a_launch_marks_its_document_opened_only_once_its_first_frame_is_drawn(
     qtbot.waitUntil(lambda: window.canvas.frame is not None)
     assert opened_cleanly(doc)
     window.close()
-    again = launch()
-    assert again.state.path == doc
+    again = launch()  # the last document, read in a worker while F11 shows
+    assert again.state.path is None and again.state.scenario.title == F11_TITLE
+    assert not opened_cleanly(doc), "opening again: not painted yet"
+    qtbot.waitUntil(lambda: again.state.path == doc)
+    qtbot.waitUntil(lambda: opened_cleanly(doc))
 
 
 def test_a_last_document_that_broke_the_launch_is_not_reopened(
@@ -140,7 +143,8 @@ def test_a_last_document_that_broke_the_launch_is_not_reopened(
     window = launch()
     assert window.state.scenario.title == F11_TITLE and window.state.path is None
     assert window.statusBar().currentMessage() == (
-        f"⚠ The last document did not open cleanly last time ({doc}); showing F11")
+        f"⚠ QKV Studio ended while opening {doc} last time: it was not opened again; "
+        "showing F11")
     assert dialogs.shown == []
     qtbot.waitUntil(lambda: window.canvas.frame is not None)
     window.close()
@@ -154,10 +158,10 @@ def test_a_last_document_that_cannot_be_drawn_falls_back_to_f11_and_says_why(
     launch(str(path)).close()
     break_painting(monkeypatch, lambda frame: frame.trace.scenario.title == BROKEN)
     window = launch()
+    message = ("⚠ The last document could not be opened again (step 1 (inputs) cannot be "
+               "shown: RuntimeError: the painter broke); showing F11")
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage() == message)
     assert window.state.scenario.title == F11_TITLE and window.state.path is None
-    assert window.statusBar().currentMessage() == (
-        "⚠ The last document could not be opened again (step 1 (inputs) cannot be shown: "
-        "RuntimeError: the painter broke); showing F11")
 
 
 def test_a_command_line_document_that_cannot_be_drawn_is_refused_with_f11_shown(
