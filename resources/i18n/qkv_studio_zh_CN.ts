@@ -1467,8 +1467,16 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
 <context>
     <name>Startup</name>
     <message>
-        <source>The last document did not open cleanly last time ({path}); showing F11</source>
-        <translation>上次的文档（{path}）上一次没有顺利打开，改为显示 F11</translation>
+        <source>a built-in example</source>
+        <translation>一个内置示例</translation>
+    </message>
+    <message>
+        <source>QKV Studio ended while drawing the first frame of {path} last time: it was not opened again; showing F11</source>
+        <translation>上次 QKV Studio 在绘制 {path} 的第一帧时结束：这次不再打开它，改为显示 F11</translation>
+    </message>
+    <message>
+        <source>QKV Studio ended while opening {path} last time: it was not opened again; showing F11</source>
+        <translation>上次 QKV Studio 在打开 {path} 时结束：这次不再打开它，改为显示 F11</translation>
     </message>
     <message>
         <source>The last document could not be opened again ({error}); showing F11</source>

@@ -1,0 +1,121 @@
+"""Launch never loops (issue 34), on real processes: a launch that crashes opening the last
+session's document is not repeated — the next one shows F11 and says which document failed and
+at which stage, in English and Chinese, and the one after it is a plain F11 launch; a document
+whose sidecar of weights is a FIFO never keeps the window away."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from safetensors.numpy import save_file
+
+from tests.app.documents_support import example_document, write_document
+
+LAUNCH = Path(__file__).with_name("launch_session.py")
+F11_TITLE = example_document()["title"]
+LESSON_TITLE = example_document("multihead")["title"]
+LIMIT_S = 90
+"""A launch that has not ended by then hangs (each takes about 2 s here, 10 under load)."""
+MESSAGES = {
+    ("en", "reading"): "⚠ QKV Studio ended while opening {path} last time: it was not opened "
+                       "again; showing F11",
+    ("en", "drawing"): "⚠ QKV Studio ended while drawing the first frame of {path} last time: "
+                       "it was not opened again; showing F11",
+    ("zh", "reading"): "⚠ 上次 QKV Studio 在打开 {path} 时结束：这次不再打开它，改为显示 F11",
+    ("zh", "drawing"): "⚠ 上次 QKV Studio 在绘制 {path} 的第一帧时结束：这次不再打开它，改为显示 "
+                       "F11",
+}
+LOCALES = {"en": "en_US.UTF-8", "zh": "zh_CN.UTF-8"}
+
+
+def launch(home: Path, *document: str, crash: str = "",
+           lang: str = "en") -> tuple[int, dict[str, str]]:
+    """One launch in a process of its own, with its settings and data under ``home``: its exit
+    code and what it reported (``WINDOW``, ``TITLE``, ``PATH``, ``STATUS``, ``DIALOG``)."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(home),
+           "XDG_CONFIG_HOME": str(home / "config"), "XDG_DATA_HOME": str(home / "data"),
+           "LANG": LOCALES[lang], "LC_ALL": LOCALES[lang], "LANGUAGE": ""}
+    env.pop("QKV_TEST_CRASH", None)
+    if crash:
+        env["QKV_TEST_CRASH"] = crash
+    try:
+        result = subprocess.run([sys.executable, str(LAUNCH), *document], env=env, cwd=home,
+                                capture_output=True, text=True, timeout=LIMIT_S)
+    except subprocess.TimeoutExpired as hung:
+        pytest.fail(f"the launch did not end within {LIMIT_S} s: {hung.stdout!r}")
+    said: dict[str, str] = {}
+    for line in result.stdout.splitlines():
+        key, _space, value = line.partition(" ")
+        said[key] = value
+    return result.returncode, said
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("stage", ["reading", "drawing"])
+def test_a_launch_that_crashed_opening_the_last_document_is_not_repeated(
+        tmp_path: Path, stage: str, lang: str) -> None:
+    doc = write_document(tmp_path / "lesson.qkv.json", example_document("multihead"))
+    sequence = []
+
+    status, said = launch(tmp_path, str(doc), lang=lang)  # 1: the lesson, closed normally
+    sequence.append((status, said.get("TITLE"), said.get("PATH")))
+    assert sequence[-1] == (0, LESSON_TITLE, str(doc))
+
+    crash = f"reading:{doc}" if stage == "reading" else f"drawing:{LESSON_TITLE}"
+    status, said = launch(tmp_path, crash=crash, lang=lang)  # 2: crashes opening it again
+    sequence.append((status, said.get("TITLE"), said.get("PATH")))
+    assert status == -signal.SIGABRT, said
+    assert "WINDOW" in said, "the window showed before the document was read"
+
+    status, said = launch(tmp_path, lang=lang)  # 3: F11, saying which document and why
+    sequence.append((status, said.get("TITLE"), said.get("PATH")))
+    assert (status, said["TITLE"], said["PATH"]) == (0, F11_TITLE, "-")
+    assert said["STATUS"] == MESSAGES[lang, stage].format(path=doc)
+
+    status, said = launch(tmp_path, lang=lang)  # 4: a plain launch, the lesson forgotten
+    sequence.append((status, said.get("TITLE"), said.get("PATH")))
+    assert (status, said["TITLE"], said["PATH"]) == (0, F11_TITLE, "-")
+    assert not said["STATUS"].startswith("⚠")
+    print(f"\n{stage}, {lang}: {sequence}")
+
+
+def sidecar_document(folder: Path) -> tuple[Path, Path]:
+    """A document whose inputs X are in its sidecar of weights, and that sidecar."""
+    document = example_document()
+    sidecar = folder / "lesson.weights.safetensors"
+    save_file({"X": np.array(document["X"], dtype=np.float64)}, str(sidecar))
+    document["X"] = {"$file": sidecar.name, "key": "X"}
+    path = folder / "lesson.qkv.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path, sidecar
+
+
+REFUSED = ("lesson.weights.safetensors: is not a regular file (a device, a pipe or a socket): "
+           "nothing was read from it")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", ["last session", "command line"])
+def test_a_fifo_sidecar_never_keeps_the_window_away(tmp_path: Path, how: str) -> None:
+    doc, sidecar = sidecar_document(tmp_path)
+    status, said = launch(tmp_path, str(doc))  # read in a worker, shown, remembered
+    assert (status, said["TITLE"], said["PATH"]) == (0, F11_TITLE, str(doc))
+    sidecar.unlink()
+    os.mkfifo(sidecar)  # no writer ever comes: opening it to read blocks for ever
+    status, said = launch(tmp_path, *([str(doc)] if how == "command line" else []))
+    assert status == 0
+    assert float(said["WINDOW"]) < LIMIT_S / 3
+    assert (said["TITLE"], said["PATH"]) == (F11_TITLE, "-")
+    if how == "command line":
+        assert said["DIALOG"] == f"Cannot open: {doc} was not opened: | {REFUSED}"
+    else:
+        assert said["STATUS"] == (f"⚠ The last document could not be opened again ({REFUSED}); "
+                                  "showing F11")
