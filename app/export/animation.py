@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Sequence
+from fractions import Fraction
 from pathlib import Path
 from types import TracebackType
 
@@ -24,9 +25,9 @@ from PySide6.QtGui import QImage
 from app.export.safe import ExportError, disk_full
 
 RGBArray = npt.NDArray[np.uint8]
-FPS = 25
-"""Frames per second of an MP4; a step of ``dwell`` seconds is ``round(dwell × FPS)`` frames."""
 GIF_TICK_MS = 10
+DWELL_STEP_S = Fraction(1, 1000)
+"""An MP4's dwell time is held to the millisecond: its frame rate is 1 / dwell as a fraction."""
 
 
 def rgb_array(image: QImage) -> RGBArray:
@@ -106,27 +107,38 @@ def _child_environment() -> dict[str, str]:
     return env
 
 
-class Mp4Writer:
-    """Feed raw RGB frames through a pipe into ffmpeg, which encodes H.264 yuv420p.
+def frame_rate(dwell: float) -> str:
+    """The frame rate at which every frame lasts ``dwell`` seconds (to the millisecond), as
+    ffmpeg reads a rate: ``"5/4"`` for 0.8 s, ``"1/600"`` for ten minutes."""
+    held = max(DWELL_STEP_S, Fraction(dwell).limit_denominator(DWELL_STEP_S.denominator))
+    rate = 1 / held
+    return f"{rate.numerator}/{rate.denominator}"
 
-    Use as a context manager; an exception inside the block kills ffmpeg (the caller removes the
-    partial file). ``width`` and ``height`` must be even.
+
+class Mp4Writer:
+    """Feed raw RGB frames through a pipe into ffmpeg, which encodes H.264 yuv420p, each frame
+    held for ``dwell`` seconds.
+
+    A step is one frame of the video, at a frame rate of 1 / ``dwell``: a step held for ten
+    minutes is encoded once, not 15,000 times, so encoding takes as long as the steps, not
+    their dwell. Use as a context manager; an exception inside the block kills ffmpeg (the
+    caller removes the partial file). ``width`` and ``height`` must be even.
     """
 
-    def __init__(self, path: Path, width: int, height: int, fps: int = FPS, *,
+    def __init__(self, path: Path, width: int, height: int, dwell: float, *,
                  shown: Path | None = None) -> None:
         if width % 2 or height % 2:
             raise ValueError(f"H.264 yuv420p needs even sizes, got {width}×{height}")
         self.path = path
         self.shown = shown or path  # named in messages: the destination, not the temporary
-        self.width, self.height, self.fps = width, height, fps
+        self.width, self.height = width, height
         self.frames = 0
         self._errors = tempfile.TemporaryFile()  # noqa: SIM115 - closed in __exit__
         exe = ffmpeg_exe()
         command = [
             exe, "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
             "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{width}x{height}",
-            "-framerate", str(fps), "-i", "pipe:0",
+            "-framerate", frame_rate(dwell), "-i", "pipe:0",
             # sRGB in, BT.709 limited-range out, and the stream says so (players pick the matrix).
             "-an", "-vf", "scale=out_color_matrix=bt709:out_range=tv,setparams=range=tv:"
             "color_primaries=bt709:color_trc=bt709:colorspace=bt709",
@@ -145,21 +157,19 @@ class Mp4Writer:
     def __enter__(self) -> Mp4Writer:
         return self
 
-    def add(self, frame: RGBArray, repeat: int = 1) -> None:
-        """Append ``frame`` ``repeat`` times (a step held for its dwell time)."""
+    def add(self, frame: RGBArray) -> None:
+        """Append ``frame``, held for the dwell time."""
         if frame.shape != (self.height, self.width, 3):
             raise ValueError(f"frame of shape {frame.shape}, expected "
                              f"{(self.height, self.width, 3)}")
-        data = np.ascontiguousarray(frame, dtype=np.uint8).tobytes()
         stdin = self._process.stdin
         assert stdin is not None
         try:
-            for _ in range(repeat):
-                stdin.write(data)
+            stdin.write(np.ascontiguousarray(frame, dtype=np.uint8).tobytes())
         except BrokenPipeError:
             self._process.wait()
             raise self._failure() from None
-        self.frames += repeat
+        self.frames += 1
 
     def _failure(self) -> ExportError:
         self._errors.seek(0)
@@ -188,8 +198,3 @@ class Mp4Writer:
                 with contextlib.suppress(OSError):
                     stdin.close()
             self._errors.close()
-
-
-def frames_for(seconds: float, fps: int = FPS) -> int:
-    """How many video frames hold a step for ``seconds`` (at least one)."""
-    return max(1, round(seconds * fps))

@@ -31,6 +31,7 @@ from engine.numbers import DECIMAL_CHOICES
 
 if TYPE_CHECKING:
     from app.canvas import FrameOptions
+    from app.export.job import Progress
     from app.export.run_pages import Page
     from engine import Scenario, Trace
 
@@ -171,12 +172,17 @@ def run_export_command(args: argparse.Namespace) -> int:
     from app.export.job import run_export
     from app.export.safe import ExportError, PictureTooLargeError
 
+    progress = _terminal_progress()
     try:
-        written = run_export(trace, request, _frame_options(view, trace.scenario.n), pages=pages)
+        written = run_export(trace, request, _frame_options(view, trace.scenario.n),
+                             progress=progress, pages=pages)
     except PictureTooLargeError as error:
         return _fail(str(error))
     except ExportError as error:
         return _fail(str(error), EXIT_FAILED)
+    finally:
+        if progress is not None:
+            print(file=sys.stderr)  # the progress line ends before anything else is said
     for path in written:
         print(path)
     return 0
@@ -202,6 +208,21 @@ def _read_whole_options(args: argparse.Namespace) -> None:
     if args.decimals is not None and args.decimals not in DECIMAL_CHOICES:
         raise ScenarioError("--decimals", Refusal(
             "not_choice", options=", ".join(map(str, DECIMAL_CHOICES)), got=args.decimals))
+
+
+def _terminal_progress() -> Progress | None:
+    """Progress on standard error while it is a terminal (``exported 3 of 12 steps``, on one
+    line rewritten), so a long export is seen moving; none otherwise (a script reads one line
+    per written file and no other output)."""
+    if not sys.stderr.isatty():
+        return None
+
+    def said(done: int, total: int) -> bool:
+        print(f"\rqkv-studio: exported {done} of {total} steps", end="", file=sys.stderr,
+              flush=True)
+        return True
+
+    return said
 
 
 def _selection(args: argparse.Namespace,

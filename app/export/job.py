@@ -21,7 +21,6 @@ from PySide6.QtGui import QImage
 from app.canvas import THEMES, FrameOptions
 from app.export.animation import (
     Mp4Writer,
-    frames_for,
     gif_duration_ms,
     rgb_array,
     write_gif,
@@ -193,9 +192,10 @@ def _write_mp4(plan: ExportPlan, pictures: Iterable[tuple[int, QImage]]) -> list
     request = plan.request
     size = plan.size
     with atomic_file(request.destination) as temp, \
-            Mp4Writer(temp, size.width(), size.height(), shown=request.destination) as video:
+            Mp4Writer(temp, size.width(), size.height(), request.dwell,
+                      shown=request.destination) as video:
         for _step, image in pictures:
-            video.add(rgb_array(image), frames_for(request.dwell))
+            video.add(rgb_array(image))
             plan.tick()
     return [request.destination]
 

@@ -12,7 +12,7 @@ import pytest
 from PIL import Image, ImageSequence
 from PySide6.QtWidgets import QApplication
 
-from app.export.animation import FPS, frames_for, gif_duration_ms
+from app.export.animation import frame_rate, gif_duration_ms
 from engine import Trace
 from tests.export.conftest import assert_not_blank, export
 
@@ -75,7 +75,11 @@ def test_gif_durations_are_hundredths() -> None:
     assert gif_duration_ms(1.5) == 1500
     assert gif_duration_ms(0.123) == 120
     assert gif_duration_ms(0.001) == 10
-    assert frames_for(2.0) == 2 * FPS and frames_for(0.01) == 1
+
+
+def test_an_mp4_frame_lasts_the_dwell_to_the_millisecond() -> None:
+    assert [frame_rate(s) for s in (0.8, 2.0, 600.0, 1 / 3, 0.0004)] == [
+        "5/4", "1/2", "1/600", "3/1", "1000/1"]
 
 
 @pytest.mark.slow
@@ -83,13 +87,13 @@ def test_mp4_holds_each_step_and_has_an_even_size(f11: Trace, tmp_path: Path) ->
     dwell = 0.8
     [path] = export(f11, "mp4", tmp_path / "f11.mp4", dwell=dwell, width=WIDTH - 7)
     frames, seconds = imageio_ffmpeg.count_frames_and_secs(str(path))
-    assert frames == 5 * round(dwell * FPS)
+    assert frames == 5, "each step encoded once, held by the frame rate"
     assert seconds == pytest.approx(5 * dwell, abs=0.05)
     reader = imageio_ffmpeg.read_frames(str(path))
     meta = next(reader)
     width, height = meta["size"]
     assert (width, height) == (WIDTH - 8, 356), "633 px rounded to even, the height 16:9 and even"
-    assert meta["fps"] == pytest.approx(FPS)
+    assert meta["fps"] == pytest.approx(1 / dwell)
     assert "h264" in meta["codec"] and meta["pix_fmt"].startswith("yuv420p")
     first = np.frombuffer(next(reader), np.uint8).reshape(height, width, 3)
     reader.close()
