@@ -57,6 +57,7 @@ def _option_named(error: ScenarioError) -> ScenarioError:
 def _generate(args: argparse.Namespace) -> int:
     from engine import ScenarioError, WriteError, load_scenario, save_scenario
     from engine.generation_run import generate
+    from engine.outputs import refuse_outputs
     from engine.reader import MAX_POSITIONS
 
     if not 1 <= args.steps <= MAX_POSITIONS:
@@ -65,6 +66,7 @@ def _generate(args: argparse.Namespace) -> int:
     try:
         scenario = load_scenario(resolve_document(args.file))
         run = scenario.generation
+        refuse_outputs([args.out])
         result = generate(scenario, args.steps,
                           _settings(args, run.settings if run is not None else None))
         if args.out is not None:
@@ -83,8 +85,11 @@ def _import_hf(args: argparse.Namespace) -> int:
     from engine import ScenarioError, WriteError, dumps_scenario, save_scenario
     from engine.checkpoint import import_checkpoint
     from engine.io import needs_sidecar
+    from engine.outputs import note_folder, refuse_outputs
     from engine.sidecar_write import JSON_NUMBERS
 
+    note_folder(args.folder)  # its config, weights and tokenizer: no output may replace them
+    refuse_outputs([args.out])
     try:
         scenario = import_checkpoint(args.folder, args.text, args.layers, args.text_pair)
         if args.out is not None:
@@ -165,10 +170,18 @@ def _explain(args: argparse.Namespace) -> int:
 
 
 def _run_command(args: argparse.Namespace) -> int:
-    """Run a command; output that cannot be written (a closed pipe, a full disk) is one line."""
+    """Run a command; output that cannot be written (a closed pipe, a full disk) is one line.
+
+    The command is one run of :mod:`engine.outputs`: no file it writes replaces one it reads
+    (refused, exit 2, nothing written)."""
+    from engine.outputs import Inputs, OutputRefusedError, guarding
+
     try:
-        result: int = args.run(args)
+        with guarding(Inputs()):
+            result: int = args.run(args)
         sys.stdout.flush()
+    except OutputRefusedError as error:
+        return _refuse(str(error))
     except OSError as error:
         from engine.safe_write import plain_reason
 

@@ -243,6 +243,37 @@ ENGLISH: dict[str, str] = {
     "sidecar_dimensions": "the array {key} of {file} has {ndim} dimensions; a document's arrays "
                           "have 1 or 2",
     "sidecar_mismatch": "{problem} (the array {key} of {file})",
+    "sidecar_file": "{file} {problem}",
+    "sidecar_short": "shorter than a safetensors header",
+    "sidecar_header_past_end": "its header length is past the end of the file",
+    "sidecar_header_long": "its header is {size} bytes, more than the {limit} a document's "
+                           "sidecar may have",
+    "sidecar_header_json": "its header is not JSON",
+    "sidecar_header_object": "its header is not a JSON object",
+    "sidecar_tensor_form": "the tensor {key} is not described by a dtype, a shape of at most 8 "
+                           "whole numbers and two data offsets",
+    "sidecar_tensor_large": "the tensor {key} holds {count} numbers, more than the limit of "
+                            "{limit} for one array",
+    "sidecar_tensor_offsets": "the data offsets of the tensor {key} ({start} to {end}) do not "
+                              "hold its shape {shape} of {dtype}",
+    "sidecar_total_large": "its tensors hold {count} numbers, more than the limit of {limit} "
+                           "for one document",
+    "sidecar_layout": "the tensor {key} starts at byte {start} of the data, not at {expected} "
+                      "where the one before it ends",
+    "sidecar_trailing": "its tensors end at byte {end} of its {size} bytes of data",
+    "sidecar_changed": "{file} changed since the document was saved (its sha256 is not the one "
+                       "the document records): it is not the sidecar this document was saved "
+                       "with",
+    "sidecar_digest": "expected the sha256 of the sidecar (64 lowercase hexadecimal digits), "
+                      "got {got}",
+    # Every output of a run (engine.outputs, engine.io).
+    "output_is_input": "this run reads that file (the document, its sidecar or a checkpoint's "
+                       "files); writing there would replace it: choose another name",
+    "output_twice": "another output of this run ({first}) writes that file too; each output "
+                    "needs its own",
+    "owner_unknown": "its header names none: an older sidecar, or another program's file",
+    "sidecar_owned": "{file} beside it belongs to another document ({owner}); saving here would "
+                     "replace that document's weights: choose another name",
     # Edits of a document in the app (app.model): swapping tokens, adding and moving layers.
     "swap_same": "choose two different positions, got {i} twice",
     "swap_outside": "positions {i} and {j}: a scenario of {n} positions has 0 to {last}",

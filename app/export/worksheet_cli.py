@@ -56,9 +56,6 @@ def _option_problem(args: argparse.Namespace) -> str | None:
         return "--seed chooses the variants' numbers: give --variants K too"
     if args.seed is not None and not 0 <= args.seed <= MAX_SEED:
         return f"--seed must be a whole number from 0 to {MAX_SEED}, got {args.seed}"
-    paths = [Path(p).resolve() for p in (args.out, args.answers, args.pptx) if p is not None]
-    if len(set(paths)) != len(paths):
-        return "--out, --answers and --pptx must name different files"
     return None
 
 
@@ -71,9 +68,11 @@ def run_worksheet(args: argparse.Namespace) -> int:
         return _fail(problem)
     from app.export.worksheet_plan import choose_exercises, plan_sheets
     from engine import load_scenario
+    from engine.outputs import refuse_outputs
 
     try:
         scenario = load_scenario(resolve_document(args.file))
+        refuse_outputs([args.out, args.answers, args.pptx])  # before anything is drawn
         chosen = choose_exercises(scenario, args.exercise)
         sheets = plan_sheets(scenario, chosen, args.lang, args.variants, args.seed or 0)
     except ValueError as error:  # a refused document (ScenarioError) or exercise
@@ -81,13 +80,15 @@ def run_worksheet(args: argparse.Namespace) -> int:
     from app.export.cli import headless_application
 
     headless_application()
-    from app.export.safe import ExportError
+    from app.export.safe import ExportError, ExportRefusedError
     from app.export.worksheet import write_worksheets
 
     answers = Path(args.answers) if args.answers is not None else None
     pptx = Path(args.pptx) if args.pptx is not None else None
     try:
         written = write_worksheets(sheets, args.lang, Path(args.out), answers, pptx)
+    except ExportRefusedError as error:
+        return _fail(str(error))
     except ExportError as error:
         return _fail(str(error), EXIT_FAILED)
     for path in written:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from app.model.cancel import CancelledError
 from engine import Scenario, Trace, compute, load_scenario
-from engine.sidecar import sidecar_name
+from engine.sidecar import legacy_sidecar_name, sidecar_name
 
 BACKGROUND_BYTES = 1 << 20
 """Files larger than this are read in a separate process (about 30 ms of parsing here)."""
@@ -85,7 +85,7 @@ def has_sidecar(path: str | os.PathLike[str]) -> bool:
     """Whether a sidecar of weights lies beside the document at ``path``: its arrays are too
     large for JSON (a whole GPT-2 small's take over a second to read, widen and check)."""
     file = Path(path)
-    return file.with_name(sidecar_name(file)).exists()
+    return any(file.with_name(name(file)).exists() for name in (sidecar_name, legacy_sidecar_name))
 
 
 def _read_elsewhere(path: str | os.PathLike[str]) -> Scenario:

@@ -207,6 +207,30 @@ WORDS: dict[str, str] = {
                      "文档的数组只能是 F64、F32、F16 或 BF16",
     "sidecar_dimensions": "{file} 中的数组 {key} 有 {ndim} 个维度；文档的数组只有 1 或 2 个维度",
     "sidecar_mismatch": "{problem}（{file} 中的数组 {key}）",
+    "sidecar_file": "{file} {problem}",
+    "sidecar_short": "比 safetensors 文件头还短",
+    "sidecar_header_past_end": "文件头的长度超出了文件末尾",
+    "sidecar_header_long": "文件头有 {size} 字节，超过了文档附属文件允许的 {limit} 字节",
+    "sidecar_header_json": "文件头不是 JSON",
+    "sidecar_header_object": "文件头不是 JSON 对象",
+    "sidecar_tensor_form": "张量 {key} 没有用数据类型、至多 8 个整数的形状和两个数据偏移来描述",
+    "sidecar_tensor_large": "张量 {key} 有 {count} 个数，超过了单个数组 {limit} 的上限",
+    "sidecar_tensor_offsets": "张量 {key} 的数据偏移（{start} 到 {end}）装不下它 {dtype} 类型的"
+                              "形状 {shape}",
+    "sidecar_total_large": "它的张量共有 {count} 个数，超过了一个文档 {limit} 的上限",
+    "sidecar_layout": "张量 {key} 从数据的第 {start} 字节开始，而不是前一个张量结束的第 "
+                      "{expected} 字节",
+    "sidecar_trailing": "它的张量在数据的第 {end} 字节结束，而数据共有 {size} 字节",
+    "sidecar_changed": "{file} 在文档保存之后被改动过（它的 sha256 与文档记录的不同）："
+                       "它不是这个文档保存时的附属文件",
+    "sidecar_digest": "应为附属文件的 sha256（64 个小写十六进制数字），得到的是 {got}",
+    # 一次运行的每个输出（engine.outputs、engine.io）。
+    "output_is_input": "本次运行读取这个文件（文档、它的附属文件或检查点的文件）；"
+                       "写到那里会覆盖它：请换一个名称",
+    "output_twice": "本次运行的另一个输出（{first}）也写这个文件；每个输出都需要自己的文件",
+    "owner_unknown": "它的文件头没有写明：是较早的附属文件，或另一个程序的文件",
+    "sidecar_owned": "它旁边的 {file} 属于另一个文档（{owner}）；保存在这里会覆盖那个文档的权重："
+                     "请换一个名称",
     # 在窗口中编辑文档：交换 Token、添加与移动层。
     "swap_same": "请选两个不同的位置，{i} 被选了两次",
     "swap_outside": "位置 {i} 和 {j}：这份文档有 {n} 个位置，编号为 0 到 {last}",
