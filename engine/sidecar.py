@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 import numpy.typing as npt
@@ -123,19 +123,17 @@ class Sidecar:
             raise ScenarioError(place, Refusal("sidecar_missing", file=name))
         try:
             with open_regular(path, name) as stream:
+                self.owner, self.entries, self._data = _header(stream)
                 self._map = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
         except ScenarioError as error:
             raise ScenarioError(place, Refusal("sidecar_file", file=name,
                                                problem=error.refusal or error.problem)) from None
+        except _MalformedError as error:
+            raise ScenarioError(place, Refusal("sidecar_unreadable", file=name,
+                                               reason=error.refusal)) from None
         except (OSError, ValueError) as error:  # ValueError: an empty file cannot be mapped
             raise ScenarioError(place, Refusal("sidecar_unreadable", file=name,
                                                reason=_reason(error))) from None
-        try:
-            self.owner, self.entries, self._data = _header(self._map)
-        except _MalformedError as error:
-            self.close()
-            raise ScenarioError(place, Refusal("sidecar_unreadable", file=name,
-                                               reason=error.refusal)) from None
 
     def check_digest(self, digest: str, place: str) -> None:
         """Refuse the file unless its sha256 is ``digest``, the one its document recorded when
@@ -241,18 +239,21 @@ MAX_DIMENSIONS = 8
 name when read)."""
 
 
-def _header(data: mmap.mmap) -> tuple[str | None, dict[str, Entry], int]:
+def _header(stream: BinaryIO) -> tuple[str | None, dict[str, Entry], int]:
     """The document a safetensors file belongs to (its ``__metadata__``), its tensors and where
-    its data starts; :class:`_MalformedError` naming what is wrong with a file that is not one."""
-    if len(data) < 8:
+    its data starts, read from the start of ``stream`` (nothing past the header is read or
+    mapped); :class:`_MalformedError` naming what is wrong with a file that is not one."""
+    size = os.fstat(stream.fileno()).st_size
+    if size < 8:
         raise _MalformedError(Refusal("sidecar_short"))
-    (length,) = struct.unpack("<Q", data[:8])
-    if length > len(data) - 8:
+    (length,) = struct.unpack("<Q", stream.read(8))
+    if length > size - 8:
         raise _MalformedError(Refusal("sidecar_header_past_end"))
     if length > MAX_HEADER_BYTES:
-        raise _MalformedError(Refusal("sidecar_header_long", size=length, limit=MAX_HEADER_BYTES))
+        raise _MalformedError(Refusal("sidecar_header_long", size=length,
+                                      limit=MAX_HEADER_BYTES))
     try:
-        header = json.loads(data[8:8 + length])
+        header = json.loads(stream.read(length))
     except (ValueError, RecursionError):
         raise _MalformedError(Refusal("sidecar_header_json")) from None
     if not isinstance(header, dict):
@@ -260,7 +261,7 @@ def _header(data: mmap.mmap) -> tuple[str | None, dict[str, Entry], int]:
     metadata = header.pop("__metadata__", None)
     owner = metadata.get(OWNER_KEY) if isinstance(metadata, dict) else None
     entries = {str(key): _entry(str(key), value) for key, value in header.items()}
-    _check_layout(entries, len(data) - 8 - length)
+    _check_layout(entries, size - 8 - length)
     return owner if isinstance(owner, str) else None, entries, 8 + length
 
 

@@ -1,0 +1,83 @@
+"""The window's outputs never replace the open document or its sidecar (issue 34, item 1):
+Save as… a link to the sidecar, and File → Export… naming the document, are refused with the
+reason shown; nothing on disk changes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+import engine.io
+import engine.sidecar_write
+from app.export.dialog import ExportDialog
+from app.window.studio import StudioWindow
+from tests.app.documents_support import make_modified, patch_save_dialog
+from tests.app.driving import Dialogs
+
+REFUSED = ("this run reads that file (the document, its sidecar or a checkpoint's files); "
+           "writing there would replace it: choose another name")
+
+
+@pytest.fixture
+def saved_with_sidecar(window: StudioWindow, tmp_path: Path,
+                       monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The window's document saved as ``doc.qkv.json`` with a sidecar of weights."""
+    monkeypatch.setattr(engine.io, "JSON_NUMBERS", 10)
+    monkeypatch.setattr(engine.sidecar_write, "SIDECAR_MIN", 4)
+    (tmp_path / "docs").mkdir()
+    document = tmp_path / "docs" / "doc.qkv.json"
+    patch_save_dialog(monkeypatch, document)
+    assert window.save_as()
+    assert document.with_name("doc.qkv.json.weights.safetensors").exists()
+    return document
+
+
+def test_save_as_a_link_to_the_open_document_s_sidecar_is_refused(
+        window: StudioWindow, saved_with_sidecar: Path, dialogs: Dialogs,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    sidecar = saved_with_sidecar.with_name("doc.qkv.json.weights.safetensors")
+    before = sidecar.read_bytes(), saved_with_sidecar.read_bytes()
+    link = saved_with_sidecar.with_name("link.qkv.json")
+    link.symlink_to(sidecar.name)
+    make_modified(window, 5.0)
+    patch_save_dialog(monkeypatch, link)
+    assert not window.save_as()
+    [(kind, _title, text)] = dialogs.shown
+    assert kind == "critical" and f"Could not save to {link}: {REFUSED}." in text
+    assert (sidecar.read_bytes(), saved_with_sidecar.read_bytes()) == before
+    assert link.is_symlink() and window.state.path == saved_with_sidecar
+    assert sorted(p.name for p in link.parent.iterdir()) == [
+        "doc.qkv.json", "doc.qkv.json.weights.safetensors", "link.qkv.json"]
+
+
+@pytest.mark.parametrize("named", ["document", "sidecar"])
+def test_export_naming_the_open_document_or_its_sidecar_is_refused(
+        qtbot: QtBot, window: StudioWindow, saved_with_sidecar: Path, dialogs: Dialogs,
+        named: str) -> None:
+    target = saved_with_sidecar if named == "document" else \
+        saved_with_sidecar.with_name("doc.qkv.json.weights.safetensors")
+    before = {p.name: p.read_bytes() for p in saved_with_sidecar.parent.iterdir()}
+    errors: list[str | None] = []
+
+    def drive() -> None:
+        shown = [w for w in QApplication.topLevelWidgets()
+                 if isinstance(w, ExportDialog) and w.isVisible()]
+        if not shown:
+            QTimer.singleShot(20, drive)
+            return
+        dialog = shown[0]
+        dialog.format_box.setCurrentIndex(dialog.format_box.findData("pdf"))
+        dialog.current_radio.setChecked(True)
+        dialog.destination_edit.setText(str(target))
+        errors.append(None if dialog.export() else dialog.last_error)
+        dialog.reject()
+
+    QTimer.singleShot(0, drive)
+    window.export_action.trigger()
+    assert errors == [f"cannot write {target}: {REFUSED}"]
+    assert [kind for kind, _title, _text in dialogs.shown] == ["critical"]
+    assert {p.name: p.read_bytes() for p in saved_with_sidecar.parent.iterdir()} == before
