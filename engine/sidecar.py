@@ -271,10 +271,10 @@ def _check_layout(entries: Mapping[str, Entry], size: int) -> None:
     array may be nor are all together, and they follow each other from byte 0 to the end."""
     total = 0
     for key, entry in entries.items():
-        count = math.prod(entry.shape)
+        count = math.prod(entry.shape)  # at most 8 numbers under 2**64: 155 digits at most
         if count > MAX_WEIGHT_CELLS:
-            raise _MalformedError(Refusal("sidecar_tensor_large", key=key, count=describe(count),
-                                     limit=MAX_WEIGHT_CELLS))
+            raise _MalformedError(Refusal("sidecar_tensor_large", key=key, count=count,
+                                          limit=MAX_WEIGHT_CELLS))
         width = DTYPES[entry.dtype].itemsize if entry.dtype in DTYPES else None
         if not 0 <= entry.start <= entry.end or (
                 width is not None and entry.end - entry.start != count * width):

@@ -213,10 +213,10 @@ def _document(folder: Path, keys: list[str]) -> Path:
 
 GIB40 = 40 * 10**9
 CRAFTED = {
-    "shape overflowing int64": (
-        {"w": {"dtype": "F64", "shape": [2**62, 2**62, 16], "data_offsets": [0, 0]}}, 64, 0,
-        "the tensor w holds a whole number of about 39 digits numbers, more than the limit "
-        "of 134217728 for one array"),
+    "shape overflowing int64": (  # numpy's int64 product of the shape is 0
+        {"w": {"dtype": "F64", "shape": [2**32, 2**32], "data_offsets": [0, 0]}}, 0, 0,
+        "the tensor w holds 18446744073709551616 numbers, more than the limit of 134217728 "
+        "for one array"),
     "shape of 2**64": (
         {"w": {"dtype": "F16", "shape": [2**64], "data_offsets": [0, 16]}}, 16, 0,
         "the tensor w is not described by a dtype, a shape of at most 8 whole numbers and two "
