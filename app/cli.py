@@ -57,7 +57,7 @@ def _option_named(error: ScenarioError) -> ScenarioError:
 def _generate(args: argparse.Namespace) -> int:
     from engine import ScenarioError, WriteError, load_scenario, save_scenario
     from engine.generation_run import generate
-    from engine.outputs import refuse_outputs
+    from engine.outputs import current
     from engine.reader import MAX_POSITIONS
 
     if not 1 <= args.steps <= MAX_POSITIONS:
@@ -66,7 +66,7 @@ def _generate(args: argparse.Namespace) -> int:
     try:
         scenario = load_scenario(resolve_document(args.file))
         run = scenario.generation
-        refuse_outputs([args.out])
+        current().refuse_outputs([args.out])
         result = generate(scenario, args.steps,
                           _settings(args, run.settings if run is not None else None))
         if args.out is not None:
@@ -85,11 +85,11 @@ def _import_hf(args: argparse.Namespace) -> int:
     from engine import ScenarioError, WriteError, dumps_scenario, save_scenario
     from engine.checkpoint import import_checkpoint
     from engine.io import needs_sidecar
-    from engine.outputs import note_folder, refuse_outputs
+    from engine.outputs import current
     from engine.sidecar_write import JSON_NUMBERS
 
-    note_folder(args.folder)  # its config, weights and tokenizer: no output may replace them
-    refuse_outputs([args.out])
+    current().add_folder(args.folder)  # its config, weights and tokenizer: never replaced
+    current().refuse_outputs([args.out])
     try:
         scenario = import_checkpoint(args.folder, args.text, args.layers, args.text_pair)
         if args.out is not None:

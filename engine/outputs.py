@@ -12,7 +12,8 @@ Two places ask the guard, so nothing is written when it refuses:
 - :meth:`Inputs.refuse_outputs` before the work, with every output the run will write (a
   command's ``--out`` and ``--answers``; a dialog's destination);
 - :func:`~engine.safe_write.real_target`, which every writer goes through, asks the run made
-  current by :func:`guarding` (in the thread that writes) before any temporary file exists.
+  current by :func:`guarding` (:func:`current`, in the thread that writes) before any temporary
+  file exists.
 """
 
 from __future__ import annotations
@@ -119,33 +120,10 @@ def guarding(inputs: Inputs) -> Iterator[Inputs]:
         _CURRENT.reset(token)
 
 
-def note_read(path: PathLike) -> None:
-    """The current run (if any) reads ``path``."""
-    inputs = _CURRENT.get()
-    if inputs is not None:
-        inputs.add(path)
+def current() -> Inputs:
+    """The current run's inputs (:func:`guarding`); outside a run an empty set, which notes
+    nothing for later and refuses nothing."""
+    return _CURRENT.get() or Inputs()
 
 
-def note_folder(folder: PathLike) -> None:
-    """The current run (if any) reads every file directly inside ``folder``."""
-    inputs = _CURRENT.get()
-    if inputs is not None:
-        inputs.add_folder(folder)
-
-
-def refuse_outputs(targets: Sequence[PathLike | None]) -> None:
-    """Before the work: :meth:`Inputs.refuse_outputs` of the current run (if any)."""
-    inputs = _CURRENT.get()
-    if inputs is not None:
-        inputs.refuse_outputs(targets)
-
-
-def check_write(target: PathLike) -> None:
-    """Raise :class:`OutputRefusedError` if the current run (if any) reads ``target``."""
-    inputs = _CURRENT.get()
-    if inputs is not None:
-        inputs.refuse_target(target)
-
-
-__all__ = ["Inputs", "OutputRefusedError", "check_write", "guarding", "note_folder", "note_read",
-           "refuse_outputs"]
+__all__ = ["Inputs", "OutputRefusedError", "current", "guarding"]

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from engine.errors import ScenarioError
-from engine.outputs import note_read
+from engine.outputs import current
 from engine.refusals import Refusal
 
 
@@ -20,7 +20,7 @@ def open_regular(path: str | os.PathLike[str], place: str) -> BinaryIO:
 
     The file is opened without blocking (a FIFO's ``open`` would wait for a writer), checked on
     the open descriptor (no gap between the check and the open), then read normally. The
-    current run notes it as an input (:func:`engine.outputs.note_read`).
+    current run notes it as an input (:func:`engine.outputs.current`).
 
     Raises
     ------
@@ -41,7 +41,7 @@ def open_regular(path: str | os.PathLike[str], place: str) -> BinaryIO:
         if not stat.S_ISREG(mode):
             raise ScenarioError(place, Refusal("not_regular_file"))
         os.set_blocking(descriptor, True)
-        note_read(path)  # no output of the run may replace it (engine.outputs)
+        current().add(path)  # no output of the run may replace it (engine.outputs)
         return os.fdopen(descriptor, "rb")
     except BaseException:
         os.close(descriptor)

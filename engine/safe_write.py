@@ -40,7 +40,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from engine.outputs import OutputRefusedError, check_write
+from engine.outputs import OutputRefusedError, current
 
 TEMP_PREFIX = ".qkv-"
 """Every temporary file or folder the writer leaves while working starts with this."""
@@ -101,10 +101,10 @@ def real_target(path: str | os.PathLike[str]) -> Path:
         The target exists and is not a regular file (a folder, device, FIFO or socket), or it
         is a loop of symbolic links.
     OutputRefusedError
-        The current run reads the target (:func:`engine.outputs.check_write`).
+        The current run reads the target (:mod:`engine.outputs`).
     """
     given = Path(path)
-    check_write(given)
+    current().refuse_target(given)
     target = given
     try:
         if given.is_symlink():

@@ -152,11 +152,12 @@ def run_export_command(args: argparse.Namespace) -> int:
         destination, single_file = _destination(args, name, len(steps))
     except ValueError as error:
         return _fail(str(error))
-    from engine.outputs import refuse_outputs
+    from engine.outputs import current
 
     # Before any frame is drawn: the file (or folder) named is not the document or its sidecar;
     # a folder's per-step files are checked again before the first is moved in.
-    refuse_outputs([destination / single_file if single_file is not None else destination])
+    current().refuse_outputs([destination / single_file if single_file is not None
+                              else destination])
     request = ExportRequest(format=args.format, steps=steps, destination=destination,
                             single_file=single_file, name=name, width=args.width,
                             scale=args.scale, transparent=args.transparent, caption=args.caption,

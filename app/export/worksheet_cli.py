@@ -68,11 +68,12 @@ def run_worksheet(args: argparse.Namespace) -> int:
         return _fail(problem)
     from app.export.worksheet_plan import choose_exercises, plan_sheets
     from engine import load_scenario
-    from engine.outputs import refuse_outputs
+    from engine.outputs import current
 
     try:
         scenario = load_scenario(resolve_document(args.file))
-        refuse_outputs([args.out, args.answers, args.pptx])  # before anything is drawn
+        # Before anything is drawn: no output is the document, its sidecar or another output.
+        current().refuse_outputs([args.out, args.answers, args.pptx])
         chosen = choose_exercises(scenario, args.exercise)
         sheets = plan_sheets(scenario, chosen, args.lang, args.variants, args.seed or 0)
     except ValueError as error:  # a refused document (ScenarioError) or exercise

@@ -7,16 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication
-from pytestqt.qtbot import QtBot
 
 import engine.io
 import engine.sidecar_write
 from app.export.dialog import ExportDialog
 from app.window.studio import StudioWindow
 from tests.app.documents_support import make_modified, patch_save_dialog
-from tests.app.driving import Dialogs
+from tests.app.driving import Dialogs, when_shown
 
 REFUSED = ("this run reads that file (the document, its sidecar or a checkpoint's files); "
            "writing there would replace it: choose another name")
@@ -56,27 +53,21 @@ def test_save_as_a_link_to_the_open_document_s_sidecar_is_refused(
 
 @pytest.mark.parametrize("named", ["document", "sidecar"])
 def test_export_naming_the_open_document_or_its_sidecar_is_refused(
-        qtbot: QtBot, window: StudioWindow, saved_with_sidecar: Path, dialogs: Dialogs,
+        window: StudioWindow, saved_with_sidecar: Path, dialogs: Dialogs,
         named: str) -> None:
     target = saved_with_sidecar if named == "document" else \
         saved_with_sidecar.with_name("doc.qkv.json.weights.safetensors")
     before = {p.name: p.read_bytes() for p in saved_with_sidecar.parent.iterdir()}
     errors: list[str | None] = []
 
-    def drive() -> None:
-        shown = [w for w in QApplication.topLevelWidgets()
-                 if isinstance(w, ExportDialog) and w.isVisible()]
-        if not shown:
-            QTimer.singleShot(20, drive)
-            return
-        dialog = shown[0]
+    def drive(dialog: ExportDialog) -> None:
         dialog.format_box.setCurrentIndex(dialog.format_box.findData("pdf"))
         dialog.current_radio.setChecked(True)
         dialog.destination_edit.setText(str(target))
         errors.append(None if dialog.export() else dialog.last_error)
         dialog.reject()
 
-    QTimer.singleShot(0, drive)
+    when_shown(ExportDialog, drive)
     window.export_action.trigger()
     assert errors == [f"cannot write {target}: {REFUSED}"]
     assert [kind for kind, _title, _text in dialogs.shown] == ["critical"]

@@ -60,16 +60,17 @@ def files(folder: Path) -> dict[str, bytes]:
             for p in sorted(folder.rglob("*")) if p.is_file() or p.is_symlink()}
 
 
-@pytest.fixture
 def small_sidecars(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Documents of more than 10 numbers keep arrays of 4 or more in a sidecar."""
     monkeypatch.setattr(engine.io, "JSON_NUMBERS", 10)
     monkeypatch.setattr(engine.sidecar_write, "SIDECAR_MIN", 4)
 
 
 @pytest.fixture
-def folder(tmp_path: Path, small_sidecars: None) -> Path:
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """``doc.qkv.json`` (an example with exercises) and its sidecar, a link and a hard link to
     the document."""
+    small_sidecars(monkeypatch)
     save_scenario(load_scenario(EXAMPLES / "single-key.qkv.json"), tmp_path / "doc.qkv.json")
     assert (tmp_path / SIDECAR).exists()
     (tmp_path / "link.json").symlink_to("doc.qkv.json")
@@ -130,8 +131,9 @@ def test_import_hf_never_writes_over_the_checkpoint(tmp_path: Path, name: str) -
     assert files(checkpoint) == before
 
 
-def test_x_json_and_x_qkv_json_each_keep_their_own_weights(tmp_path: Path,
-                                                           small_sidecars: None) -> None:
+def test_x_json_and_x_qkv_json_each_keep_their_own_weights(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    small_sidecars(monkeypatch)
     first = load_scenario(EXAMPLES / "single-key.qkv.json")
     second = load_scenario(EXAMPLES / "continue.qkv.json")
     save_scenario(first, tmp_path / "x.qkv.json")
@@ -142,8 +144,9 @@ def test_x_json_and_x_qkv_json_each_keep_their_own_weights(tmp_path: Path,
     assert dumps_scenario(load_scenario(tmp_path / "x.json")) == dumps_scenario(second)
 
 
-def test_a_save_never_replaces_a_file_that_is_not_its_own_sidecar(tmp_path: Path,
-                                                                  small_sidecars: None) -> None:
+def test_a_save_never_replaces_a_file_that_is_not_its_own_sidecar(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    small_sidecars(monkeypatch)
     scenario = load_scenario(EXAMPLES / "single-key.qkv.json")
     save_scenario(scenario, tmp_path / "y.json")
     theirs = tmp_path / "x.json.weights.safetensors"  # a link to y.json's weights
