@@ -9,6 +9,7 @@ import os
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app import __version__
@@ -84,11 +85,14 @@ def _import_hf(args: argparse.Namespace) -> int:
     """Open a Hugging Face checkpoint folder as a document: printed, or written to ``--out``."""
     from engine import ScenarioError, WriteError, dumps_scenario, save_scenario
     from engine.checkpoint import import_checkpoint
+    from engine.checkpoint.folder import CONFIG, TOKENIZER, WEIGHTS
     from engine.io import needs_sidecar
     from engine.outputs import current
     from engine.sidecar_write import JSON_NUMBERS
 
-    current().add_folder(args.folder)  # its config, weights and tokenizer: never replaced
+    folder = Path(args.folder)
+    for read in (folder / CONFIG, folder / TOKENIZER, *folder.glob(WEIGHTS)):
+        current().add(read)  # what the importer reads: never replaced by --out
     current().refuse_outputs([args.out])
     try:
         scenario = import_checkpoint(args.folder, args.text, args.layers, args.text_pair)

@@ -76,16 +76,6 @@ class Inputs:
         """Note that the run reads ``path``."""
         self._files.append(FileId.of(path))
 
-    def add_folder(self, folder: PathLike) -> None:
-        """Note every file directly inside ``folder`` (a checkpoint's config, weights and
-        tokenizer)."""
-        try:
-            with os.scandir(folder) as entries:
-                for entry in entries:
-                    self.add(entry.path)
-        except OSError:
-            pass  # a folder that cannot be listed is refused by its reader
-
     def refuse_target(self, target: PathLike) -> None:
         """Raise :class:`OutputRefusedError` if writing ``target`` would replace an input."""
         wanted = FileId.of(target)
