@@ -34,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.errors import ScenarioError
+from engine.outputs import Inputs, guarding
 from engine.reader import (
     MAX_NUMBERS,
     MAX_WEIGHT_CELLS,
@@ -181,7 +182,8 @@ def owner_of(path: Path) -> str | None:
     no sidecar of this format, an older sidecar that does not say, or one that cannot be
     read)."""
     try:
-        sidecar = Sidecar(path, path.name, path.name)
+        with guarding(Inputs()):  # looked at by a writer, not read by its run
+            sidecar = Sidecar(path, path.name, path.name)
     except ScenarioError:
         return None
     sidecar.close()

@@ -12,6 +12,7 @@ import engine.io
 import engine.sidecar_write
 from app.export.dialog import ExportDialog
 from app.window.studio import StudioWindow
+from engine import load_scenario
 from tests.app.documents_support import make_modified, patch_save_dialog
 from tests.app.driving import Dialogs, when_shown
 
@@ -72,3 +73,12 @@ def test_export_naming_the_open_document_or_its_sidecar_is_refused(
     assert errors == [f"cannot write {target}: {REFUSED}"]
     assert [kind for kind, _title, _text in dialogs.shown] == ["critical"]
     assert {p.name: p.read_bytes() for p in saved_with_sidecar.parent.iterdir()} == before
+
+
+def test_save_replaces_the_document_s_own_sidecar(window: StudioWindow, saved_with_sidecar: Path,
+                                                   dialogs: Dialogs) -> None:
+    make_modified(window, 7.0)
+    assert window.save() and dialogs.shown == []
+    assert load_scenario(saved_with_sidecar).attention.Wq[0, 0] == 7.0
+    assert sorted(p.name for p in saved_with_sidecar.parent.iterdir()) == [
+        "doc.qkv.json", "doc.qkv.json.weights.safetensors"]

@@ -26,7 +26,7 @@ import pytest
 import engine.io
 import engine.sidecar_write
 from engine import ScenarioError, dumps_scenario, load_scenario, save_scenario
-from engine.outputs import OutputRefusedError
+from engine.outputs import Inputs, OutputRefusedError, guarding
 from tests.engine.hf_reference import FIXTURES
 from tests.examples import EXAMPLES
 
@@ -164,7 +164,8 @@ def test_a_save_never_replaces_a_file_that_is_not_its_own_sidecar(
     with pytest.raises(OutputRefusedError, match="another document \\(its header names none"):
         save_scenario(scenario, tmp_path / "x.json")
     assert theirs.read_bytes() == b"someone's file" and not (tmp_path / "x.json").exists()
-    save_scenario(scenario, tmp_path / "y.json")  # its own: replaced
+    with guarding(Inputs()):  # its own, in a run (a command, the window's Save): replaced
+        save_scenario(scenario, tmp_path / "y.json")
     assert dumps_scenario(load_scenario(tmp_path / "y.json")) == dumps_scenario(scenario)
 
 
