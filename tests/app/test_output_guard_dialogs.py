@@ -11,8 +11,11 @@ import pytest
 import engine.io
 import engine.sidecar_write
 from app.export.dialog import ExportDialog
+from app.export.safe import refused_output
 from app.window.studio import StudioWindow
 from engine import load_scenario
+from engine.outputs import OutputRefusedError
+from engine.refusals import Refusal
 from tests.app.documents_support import make_modified, patch_save_dialog
 from tests.app.driving import Dialogs, when_shown
 
@@ -82,3 +85,11 @@ def test_save_replaces_the_document_s_own_sidecar(window: StudioWindow, saved_wi
     assert load_scenario(saved_with_sidecar).attention.Wq[0, 0] == 7.0
     assert sorted(p.name for p in saved_with_sidecar.parent.iterdir()) == [
         "doc.qkv.json", "doc.qkv.json.weights.safetensors"]
+
+
+def test_the_refusal_is_worded_in_chinese_too(tmp_path: Path) -> None:
+    path = tmp_path / "doc.qkv.json"
+    error = refused_output(OutputRefusedError(path, Refusal("output_is_input")))
+    assert error.words("en") == f"cannot write {path}: {REFUSED}"
+    assert error.words("zh") == (f"无法写入 {path}：本次运行读取这个文件（文档、它的附属文件"
+                                 f"或检查点的文件）；写到那里会覆盖它：请换一个名称")
