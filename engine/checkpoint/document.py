@@ -54,14 +54,16 @@ def choose_layers(choice: str | None, count: int) -> list[int]:
 def import_checkpoint(folder: str | os.PathLike[str], text: str, layers: str | None = None,
                       pair: str | None = None) -> Scenario:
     """The document of the checkpoint in ``folder`` computing ``text`` (and ``pair`` after it,
-    as segment 1: BERT's sentence B, for a model with token types).
+    as segment 1: BERT's sentence B, for a model with token types); its ``note`` says which of
+    the tokenizer's settings (padding, truncation) were ignored.
 
     Raises
     ------
     ScenarioError
         One line naming the place: a folder of another family, a missing file or tensor, a
-        tokenizer that does not fit the vocabulary, a text past the model's context, a pair
-        for a model without token types, or a model the engine's limits refuse.
+        tokenizer that does not fit the vocabulary or fails on the text, a text that is not
+        UTF-8 or is past the model's context, a pair for a model without token types, or a model
+        the engine's limits refuse.
     """
     checkpoint = Checkpoint(folder)
     config = Config(checkpoint.config, str(checkpoint.folder / CONFIG))
@@ -79,6 +81,8 @@ def import_checkpoint(folder: str | os.PathLike[str], text: str, layers: str | N
     document: dict[str, object] = {
         "format": FORMAT_NAME, "version": FORMAT_VERSION, "title": title,
         "tokens": tokens.labels, "token_ids": tokens.ids, "embedding": parts.embedding}
+    if tokens.ignored:
+        document["note"] = tokens.ignored
     if parts.embedding_scale is not None:
         document["embedding_scale"] = parts.embedding_scale
     if family in TYPED:
