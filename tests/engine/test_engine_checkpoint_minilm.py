@@ -49,32 +49,13 @@ def sentence() -> Scenario:
     return import_checkpoint(FOLDER, SENTENCE)
 
 
-def theirs(model: Any, ids: list[int], types: list[int]) -> dict[str, list[np.ndarray]]:
-    """BertModel's shares (per layer, heads × n × n) and each layer's output (forward hooks)."""
-    import torch
-
-    outputs: list[np.ndarray] = []
-
-    def keep(_module: Any, _inputs: Any, output: Any) -> None:
-        first = output[0] if isinstance(output, tuple) else output
-        outputs.append(first[0].detach().numpy())
-
-    hooks = [layer.register_forward_hook(keep) for layer in model.encoder.layer]
-    try:
-        with torch.no_grad():
-            result = model(torch.tensor([ids]), token_type_ids=torch.tensor([types]),
-                           output_attentions=True)
-    finally:
-        for hook in hooks:
-            hook.remove()
-    return {"shares": [a[0].numpy() for a in result.attentions], "outputs": outputs}
-
-
 @pytest.mark.slow  # transformers and torch imported, the model loaded: about 20 s
 @pytest.mark.parametrize("pair", [None, PAIR], ids=["sentence", "pair"])
 def test_the_trained_model_computes_what_transformers_computes(bert: Any,
                                                                pair: str | None) -> None:
     import transformers
+
+    from tests.engine.test_engine_checkpoint_transformers import run  # its hooks, its forward
 
     assert FOLDER is not None
     scenario = import_checkpoint(FOLDER, SENTENCE, pair=pair)
@@ -82,7 +63,7 @@ def test_the_trained_model_computes_what_transformers_computes(bert: Any,
     encoded = transformers.AutoTokenizer.from_pretrained(str(FOLDER))(SENTENCE, pair)
     assert ids == encoded["input_ids"] and types == encoded["token_type_ids"]
     assert len(ids) == OWN_COUNT + (0 if pair is None else 10)  # B's 9 and its [SEP]
-    trace, found = compute(scenario), theirs(bert, ids, types)
+    trace, found = compute(scenario), run(bert, ids, types)
     for k in range(6):
         shares = np.abs(trace.arrays[f"L{k + 1}.weights"] - found["shares"][k]).max()
         output = np.abs(trace.arrays[f"L{k + 1}.norm2"] - found["outputs"][k]).max()
