@@ -16,8 +16,12 @@ def stderr_held(said: Callable[[BaseException], bool]) -> Iterator[None]:
     """Run the block with file descriptor 2 written to a temporary file, then pass on what it
     held to the real stderr, unless the block raised an error for which ``said`` is true (an
     error whose own words tell what the held notice told)."""
-    sys.stderr.flush()
-    saved = os.dup(2)
+    try:
+        saved = os.dup(2)
+    except OSError:  # no stderr to hold (a windowed build's): nothing can stand beside
+        yield
+        return
+    _flush()
     dropped = False
     with tempfile.TemporaryFile() as held:
         os.dup2(held.fileno(), 2)
@@ -27,9 +31,17 @@ def stderr_held(said: Callable[[BaseException], bool]) -> Iterator[None]:
             dropped = said(error)
             raise
         finally:
-            sys.stderr.flush()
+            _flush()
             os.dup2(saved, 2)
             os.close(saved)
             if not dropped:
                 held.seek(0)
-                os.write(2, held.read())
+                notice = held.read()
+                while notice:
+                    notice = notice[os.write(2, notice):]
+
+
+def _flush() -> None:
+    """Python's own buffered stderr written out to the descriptor it writes to now."""
+    if sys.stderr is not None:
+        sys.stderr.flush()
