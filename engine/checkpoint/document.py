@@ -55,15 +55,16 @@ def import_checkpoint(folder: str | os.PathLike[str], text: str, layers: str | N
                       pair: str | None = None) -> Scenario:
     """The document of the checkpoint in ``folder`` computing ``text`` (and ``pair`` after it,
     as segment 1: BERT's sentence B, for a model with token types); its ``note`` says which of
-    the tokenizer's settings (padding, truncation) were ignored.
+    the tokenizer's settings (padding, truncation) were ignored. The text's refusals
+    (not UTF-8, the tokenizer failing on it, past the positions) are
+    :func:`~engine.checkpoint.tokens.tokenize`'s.
 
     Raises
     ------
     ScenarioError
         One line naming the place: a folder of another family, a missing file or tensor, a
-        tokenizer that does not fit the vocabulary or fails on the text, a text that is not
-        UTF-8 or is past the model's context, a pair for a model without token types, or a model
-        the engine's limits refuse.
+        tokenizer that does not fit the vocabulary, a text past the model's context, a pair
+        for a model without token types, or a model the engine's limits refuse.
     """
     checkpoint = Checkpoint(folder)
     config = Config(checkpoint.config, str(checkpoint.folder / CONFIG))
