@@ -231,6 +231,11 @@ ENGLISH: dict[str, str] = {
                         "(BERT); {family} has none: put it in the text",
     "text_past_context": "the text is {count} tokens, more than the model's context of {limit} "
                          "positions",
+    "text_past_positions": "the text is {count} tokens, more than the {limit} positions QKV "
+                           "Studio computes: shorten it",
+    "text_not_utf8": "is not UTF-8 text (character {at} is the undecodable {code}): give the "
+                     "text in UTF-8",
+    "tokenizer_failed": "the tokenizer failed on the text ({reason})",
     "layers_choice": "expected layers such as 1-2, 3 or 1,3-4, from 1 to {count}, got \"{got}\"",
     # A document's sidecar of arrays too large for JSON (engine.sidecar).
     "sidecar_name": "expected the name of a .safetensors file beside the document (no folder, "

@@ -197,6 +197,10 @@ WORDS: dict[str, str] = {
     "pair_needs_types": "第二段文本只有带 Token 类型的模型（BERT）才会作为片段 B 读取；{family} "
                         "没有 Token 类型：请把它写进文本",
     "text_past_context": "这段文本有 {count} 个 Token，超过了模型 {limit} 个位置的上下文",
+    "text_past_positions": "这段文本有 {count} 个 Token，超过了 QKV Studio 计算的 {limit} 个位置："
+                           "请缩短它",
+    "text_not_utf8": "不是 UTF-8 文本（第 {at} 个字符是无法解码的 {code}）：请以 UTF-8 给出文本",
+    "tokenizer_failed": "分词器处理这段文本时失败（{reason}）",
     "layers_choice": "层应写成 1-2、3 或 1,3-4 这样，范围 1 到 {count}，得到的是“{got}”",
     # 文档的附属文件：JSON 装不下的数组（engine.sidecar）。
     "sidecar_name": "应为文档旁边的一个 .safetensors 文件名（不含文件夹或路径），得到的是 {got}",

@@ -202,7 +202,7 @@ def test_the_commands_text_pair_gives_bert_segment_b_and_is_refused_elsewhere(
     status, out, err = run(capsys, "import-hf", str(FIXTURES / "llama"), "--text", "the cat",
                            "--text-pair", "sat", "--out", str(tmp_path / "no.qkv.json"))
     assert (status, out) == (2, "") and not (tmp_path / "no.qkv.json").exists()
-    assert err == ("qkv-studio: text_pair: a second text is read as segment B by a model with "
+    assert err == ("qkv-studio: --text-pair: a second text is read as segment B by a model with "
                    "token types (BERT); llama has none: put it in the text\n")
 
 
