@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app.texts import step_text, step_title
 from app.model.presets import preset
+from app.texts import step_text, step_title
 from app.texts.facts import facts_for
 from engine import Trace, compute, format_number, parse_scenario
 from tests.engine.v2_documents import CASES, Doc, attention, document, encoder_decoder
