@@ -79,7 +79,8 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "llama-biases": ("llama", {"attention_bias": True, "mlp_bias": True}),
     "gpt_neox-no-bias": ("gpt_neox", {"attention_bias": False}),
     "bert-decoder": ("bert", {"is_decoder": True}),
-    "llama-rope-scaling": ("llama", {}),
+    "llama-rope-scaling": ("llama", {"num_attention_heads": 2, "num_key_value_heads": 1,
+                                     "head_dim": 4}),
 }
 """Each case: its family and what it changes in the family's sizes: Phi-2's shape (no QK-norm,
 no grouped heads, a quarter of each head's 8 columns turned); OPT-350m's (post-norm, no final
@@ -88,7 +89,8 @@ weights. Then config keys as transformers reads them: Llama's ``layer_types`` an
 ``sliding_window`` (its modeling slides no window), Mistral's ``layer_types`` (unread: every
 layer slides), Qwen2's window from ``max_window_layers`` on, Llama's ``attention_bias`` and
 ``mlp_bias``, GPT-NeoX without ``attention_bias``, BERT with ``is_decoder`` (causal), and a
-``rope_scaling`` beside ``rope_parameters`` (``EDITED``)."""
+``rope_scaling`` beside ``rope_parameters`` (``EDITED``; heads of 4 columns, so that the base
+changes the angles: with Llama's 2 the one angle is p · θ⁰)."""
 EDITED: dict[str, dict[str, Any]] = {
     "llama-rope-scaling": {"rope_scaling": {"rope_type": "default"}},
 }
