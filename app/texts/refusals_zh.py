@@ -196,6 +196,8 @@ WORDS: dict[str, str] = {
                    "得到的是 {got}",
     "softcapping": "暂不计算用 tanh 截断分数或 logits：QKV Studio 计算未截断的值",
     "bidirectional": "暂不计算这个模型家族不带因果掩码的注意力",
+    "head_dim_split": "注意力的每个头宽 hidden_size / num_attention_heads = {d_k} 列，而 "
+                      "transformers 的旋转位置编码会旋转 {got} 列：两者对不上",
     "tokenizer_vocabulary": "分词器有 {count} 个条目（编号 0 到 {last}），多于模型嵌入表的 {rows} "
                             "行：它属于另一个模型",
     "text_no_tokens": "这段文本没有产生任何 Token：请至少输入一个词",

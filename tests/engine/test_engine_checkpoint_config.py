@@ -149,6 +149,9 @@ REFUSED: list[tuple[str, dict[str, Any], str]] = [
     ("gemma", {"use_bidirectional_attention": True},
      "use_bidirectional_attention: attention without the causal mask is not computed yet for "
      "this family"),
+    ("gpt_neox", {"head_dim": 8},
+     "head_dim: the attention's heads are hidden_size / num_attention_heads = 4 columns wide, "
+     "and transformers' rotary embedding would turn 8: they do not fit"),
     ("gpt2", {"activation_function": "gelu_fast"},
      'activation_function: expected one of "gelu" | "gelu_new" | "gelu_pytorch_tanh" | "silu" '
      '| "swish" | "relu" | "linear", got "gelu_fast"'),
