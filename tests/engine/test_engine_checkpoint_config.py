@@ -179,3 +179,24 @@ def test_an_integer_of_more_digits_than_python_reads_is_a_refusal(tmp_path: Path
     text = json.dumps(config)[:-1] + ', "n_ctx": ' + "9" * 5000 + "}"
     (folder / "config.json").write_text(text, "utf-8")
     assert refusal(folder) == f"{folder}/config.json: is not a model's config (a JSON object)"
+
+
+DEFAULTS: list[tuple[str, str, int, str]] = [
+    # Gemma's heads are 256 columns wide when the config does not say (2 heads: 512 rows).
+    ("gemma", "head_dim", 256, "model.layers.0.self_attn.q_proj.weight is 16 × 16, and "
+                               "config.json makes it 512 × 16"),
+    # Mistral's key/value heads are 8 (of 4 columns: 32 rows); Gemma's 16 (of 8: 128).
+    ("mistral", "num_key_value_heads", 8, "model.layers.0.self_attn.k_proj.weight is 4 × 8, and "
+                                          "config.json makes it 32 × 8"),
+    ("gemma", "num_key_value_heads", 16, "model.layers.0.self_attn.k_proj.weight is 8 × 16, and "
+                                         "config.json makes it 128 × 16"),
+]
+
+
+@pytest.mark.parametrize(("family", "key", "default", "line"), DEFAULTS)
+def test_a_size_left_out_is_the_familys_transformers_default(
+        tmp_path: Path, family: str, key: str, default: int, line: str) -> None:
+    folder = copy(tmp_path, family, **{key: None})
+    assert refusal(folder) == f"{folder}/model.safetensors: the tensor {line}"
+    transformers = pytest.importorskip("transformers", reason="transformers is not installed")
+    assert getattr(transformers.AutoConfig.from_pretrained(folder), key) == default
