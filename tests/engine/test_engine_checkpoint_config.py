@@ -200,3 +200,14 @@ def test_a_size_left_out_is_the_familys_transformers_default(
     assert refusal(folder) == f"{folder}/model.safetensors: the tensor {line}"
     transformers = pytest.importorskip("transformers", reason="transformers is not installed")
     assert getattr(transformers.AutoConfig.from_pretrained(folder), key) == default
+
+
+@pytest.mark.parametrize(("config", "activation"), [
+    ({"hidden_act": None, "hidden_activation": "silu"}, "gelu_tanh"),  # not read: the default
+    ({"hidden_act": "gelu", "hidden_activation": "silu"}, "gelu_tanh"),  # the legacy spelling
+    ({"hidden_act": "silu", "hidden_activation": "gelu"}, "silu"),
+])
+def test_gemma_reads_hidden_act_only(tmp_path: Path, config: dict[str, Any],
+                                     activation: str) -> None:
+    block = imported(tmp_path, "gemma", **config).layers[0].block
+    assert block is not None and block.ffn.activation == activation
