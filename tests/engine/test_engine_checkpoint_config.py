@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from app.cli import main
 from app.texts.problems import problem_words
 from engine import ScenarioError
 from engine.checkpoint import import_checkpoint
@@ -211,3 +212,15 @@ def test_gemma_reads_hidden_act_only(tmp_path: Path, config: dict[str, Any],
                                      activation: str) -> None:
     block = imported(tmp_path, "gemma", **config).layers[0].block
     assert block is not None and block.ffn.activation == activation
+
+
+def test_the_command_refuses_a_key_in_one_line_and_writes_nothing(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    folder = copy(tmp_path, "llama", rope_parameters={"rope_theta": 5.0},
+                  rope_scaling={"rope_type": "llama3", "factor": 8.0})
+    out_path = tmp_path / "doc.qkv.json"
+    status = main(["import-hf", str(folder), "--text", "the cat", "--out", str(out_path)])
+    out, err = capsys.readouterr()
+    assert (status, out) == (2, "") and not out_path.exists()
+    assert err == (f'qkv-studio: {folder}/config.json.rope_scaling: RoPE scaling "llama3" is '
+                   "not computed yet: QKV Studio turns by the plain angles p·θᵢ only\n")
