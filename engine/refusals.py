@@ -224,6 +224,16 @@ ENGLISH: dict[str, str] = {
                    "angles p·θᵢ only",
     "layer_scaled_scores": "scores divided by the layer number too are not computed yet: QKV "
                            "Studio divides by √d_k only",
+    "rope_per_layer": "RoPE settings per layer type are not computed yet: QKV Studio turns "
+                      "every layer by one base",
+    "layer_types": "expected a list of {layers} entries, each \"full_attention\" or "
+                   "\"sliding_attention\", got {got}",
+    "softcapping": "capping scores or logits by tanh is not computed yet: QKV Studio computes "
+                   "them uncapped",
+    "bidirectional": "attention without the causal mask is not computed yet for this family",
+    "head_dim_split": "the attention's heads are hidden_size / num_attention_heads = {d_k} "
+                      "columns wide, and transformers' rotary embedding would turn {got}: they "
+                      "do not fit",
     "tokenizer_vocabulary": "the tokenizer has {count} entries (ids 0 to {last}), more than the "
                             "{rows} rows of the model's embedding: it belongs to another model",
     "text_no_tokens": "the text gives no tokens: type at least one word",
