@@ -235,9 +235,9 @@ ENGLISH: dict[str, str] = {
                       "tensor's file)",
     "index_file_outside": "names the file {file}, which is not a file of this folder",
     "index_tensor_missing": "gives {file} for the tensor {name}, and that file does not hold it",
-    "tensors_unused": "{count} tensors are read by no part of the {family} layout ({names}): "
-                      "the model is not a plain {family}, and without them the numbers would "
-                      "differ from transformers'",
+    "tensors_unused": "the {family} layout reads none of {count} of the tensors ({names}): "
+                      "the model is not a plain {family}, and without them its numbers would "
+                      "not be transformers'",
     "checkpoint_limit": "{got:,} is more than the limit of {limit:,} QKV Studio computes "
                         "(nothing was read)",
     "tensor_numbers_limit": "the tensor {name} holds {count:,} numbers, more than the limit of "

@@ -199,8 +199,8 @@ WORDS: dict[str, str] = {
                       "文件）",
     "index_file_outside": "指向文件 {file}，它不是这个文件夹里的文件",
     "index_tensor_missing": "说张量 {name} 在 {file} 中，但该文件里没有它",
-    "tensors_unused": "有 {count} 个张量不被 {family} 布局的任何部分读取（{names}）：这不是普通的 "
-                      "{family} 模型，缺了它们，数值会与 transformers 的不同",
+    "tensors_unused": "{family} 布局不读取其中 {count} 个张量（{names}）：这不是普通的 "
+                      "{family} 模型，缺了它们，数值就不是 transformers 的数值",
     "checkpoint_limit": "{got:,} 超过了 QKV Studio 能计算的上限 {limit:,}（未读取任何权重）",
     "tensor_numbers_limit": "张量 {name} 有 {count:,} 个数，超过了单个权重的上限 {limit:,}"
                             "（未读取任何权重）",
