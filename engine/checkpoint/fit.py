@@ -34,7 +34,7 @@ def check_fit(checkpoint: Checkpoint, config: Config, family: str, chosen: list[
                          (("vocab_size",), MAX_VOCAB)):
         given = config.whole(*names)
         if given > limit:
-            name = next(name for name in names if name in config.values)
+            name = next(name for name in names if config.values.get(name) is not None)
             raise ScenarioError(f"{config.place}.{name}",
                                 Refusal("checkpoint_limit", got=given, limit=limit))
     if len(chosen) > MAX_LAYERS:

@@ -285,3 +285,19 @@ def test_the_title_is_the_folders_name_cleaned_and_shortened(tmp_path: Path) -> 
     os.rename(tmp_path / long_name, os.fsencode(tmp_path) + b"/gpt2-\xff")
     title = import_checkpoint(os.fsdecode(os.fsencode(tmp_path) + b"/gpt2-\xff"), "a").title
     assert title == "gpt2-? · gpt2"
+
+
+def test_a_title_naming_many_chosen_layers_is_cut_not_refused(tmp_path: Path) -> None:
+    """GPT-2's fixture grown to 40 layers (layer 0's tensors again), 39 of them chosen: the
+    title's list of layers alone is 189 characters."""
+    folder = copy(tmp_path, "gpt2", n_layer=40)
+    weights = load_file(str(folder / "model.safetensors"))
+    with_tensors(folder, **{name.replace(".h.0.", f".h.{k}."): value
+                            for name, value in weights.items() if ".h.0." in name
+                            for k in range(2, 40)})
+    long_name = tmp_path / ("n" * 100)
+    folder.rename(long_name)
+    scenario = import_checkpoint(long_name, "the cat", "1-39")
+    assert len(scenario.layers) == 39 and len(scenario.title) == 200
+    assert scenario.title.startswith("n" * 59 + "… · gpt2 · L1, L2, L3, ") \
+        and scenario.title.endswith("…")
