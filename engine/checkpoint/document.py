@@ -33,6 +33,8 @@ TYPED = ("bert",)
 _RANGE = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?")
 NAME_LIMIT = 60
 """The most characters of the folder's name the title keeps."""
+TITLE_LIMIT = 200
+"""The most characters a document's title holds (its name, family and chosen layers)."""
 
 
 def choose_layers(choice: str | None, count: int) -> list[int]:
@@ -85,6 +87,8 @@ def import_checkpoint(folder: str | os.PathLike[str], text: str, layers: str | N
     title = f"{folder_title(folder)} · {family}"
     if len(chosen) < sizes.layers:
         title += f" · {', '.join(f'L{k + 1}' for k in chosen)} / {sizes.layers}"
+    if len(title) > TITLE_LIMIT:  # many layers chosen one by one
+        title = title[:TITLE_LIMIT - 1] + "…"
     document: dict[str, object] = {
         "format": FORMAT_NAME, "version": FORMAT_VERSION, "title": title,
         "tokens": tokens.labels, "token_ids": tokens.ids, "embedding": parts.embedding}
