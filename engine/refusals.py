@@ -214,7 +214,36 @@ ENGLISH: dict[str, str] = {
     "checkpoint_file_missing": "missing: a Hugging Face checkpoint folder holds config.json, its "
                                "weights in *.safetensors and tokenizer.json",
     "config_not_json": "is not a model's config (a JSON object)",
-    "weights_unreadable": "cannot be read as safetensors weights ({reason})",
+    "weights_too_short": "is {size} bytes, shorter than a safetensors file's 8-byte header "
+                         "length",
+    "weights_header_length": "is not safetensors weights: its header is said to be {length:,} "
+                             "bytes, and the file is {size:,}",
+    "weights_header_not_json": "is not safetensors weights: its header is not a JSON object of "
+                               "tensors",
+    "tensor_entry": "the header's entry for the tensor {name} is not an object of dtype, shape "
+                    "and data_offsets",
+    "tensor_dtype": "the tensor {name} is stored as {dtype}; the importer reads {read}",
+    "tensor_dimensions": "the tensor {name} has the shape {shape}: each size must be a whole "
+                         "number from 0",
+    "tensor_offsets": "the tensor {name} lies at data_offsets {offsets}, which do not hold its "
+                      "{count:,} numbers of {width} bytes within the file's {room:,} bytes of "
+                      "data",
+    "tensor_overlap": "the tensors {name} and {other} share bytes of the file",
+    "tensor_twice": "the tensor {name} is in both {first} and {second}: a folder holds each "
+                    "tensor once (or model.safetensors.index.json names its file)",
+    "index_not_json": "is not a safetensors index (a JSON object whose weight_map gives each "
+                      "tensor's file)",
+    "index_file_outside": "names the file {file}, which is not a file of this folder",
+    "index_tensor_missing": "gives {file} for the tensor {name}, and that file does not hold it",
+    "tensors_unused": "the {family} layout reads none of {count} of the tensors ({names}): "
+                      "the model is not a plain {family}, and without them its numbers would "
+                      "not be transformers'",
+    "checkpoint_limit": "{got:,} is more than the limit of {limit:,} QKV Studio computes "
+                        "(nothing was read)",
+    "tensor_numbers_limit": "the tensor {name} holds {count:,} numbers, more than the limit of "
+                            "{limit:,} for one weight (nothing was read)",
+    "checkpoint_memory": "the weights as float64 need about {need} GiB, more than this "
+                         "computer's {have} GiB of memory (nothing was read)",
     "tensor_missing": "no weights file holds the tensor {name}",
     "tensor_unreadable": "cannot read the tensor {name} ({reason})",
     "tensor_shape": "the tensor {name} is {got}, and config.json makes it {expected}",

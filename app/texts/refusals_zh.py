@@ -183,7 +183,29 @@ WORDS: dict[str, str] = {
     "checkpoint_file_missing": "缺失：Hugging Face 检查点文件夹里应有 config.json、*.safetensors "
                                "权重文件和 tokenizer.json",
     "config_not_json": "不是模型的配置（一个 JSON 对象）",
-    "weights_unreadable": "无法作为 safetensors 权重读取（{reason}）",
+    "weights_too_short": "只有 {size} 字节，比 safetensors 文件开头 8 字节的头部长度还短",
+    "weights_header_length": "不是 safetensors 权重：头部自称有 {length:,} 字节，而文件只有 "
+                             "{size:,} 字节",
+    "weights_header_not_json": "不是 safetensors 权重：头部不是描述张量的 JSON 对象",
+    "tensor_entry": "头部中张量 {name} 的条目不是含 dtype、shape 和 data_offsets 的对象",
+    "tensor_dtype": "张量 {name} 以 {dtype} 存储；导入器能读取的是 {read}",
+    "tensor_dimensions": "张量 {name} 的形状是 {shape}：每一维都必须是从 0 起的整数",
+    "tensor_offsets": "张量 {name} 的 data_offsets 为 {offsets}，放不下它的 {count:,} 个 "
+                      "{width} 字节的数，或超出了文件 {room:,} 字节的数据区",
+    "tensor_overlap": "张量 {name} 和 {other} 占用了文件中相同的字节",
+    "tensor_twice": "张量 {name} 同时出现在 {first} 和 {second} 中：一个文件夹里每个张量只应出现"
+                    "一次（或由 model.safetensors.index.json 指明所在文件）",
+    "index_not_json": "不是 safetensors 索引（一个 JSON 对象，其 weight_map 给出每个张量所在的"
+                      "文件）",
+    "index_file_outside": "指向文件 {file}，它不是这个文件夹里的文件",
+    "index_tensor_missing": "说张量 {name} 在 {file} 中，但该文件里没有它",
+    "tensors_unused": "{family} 布局不读取其中 {count} 个张量（{names}）：这不是普通的 "
+                      "{family} 模型，缺了它们，数值就不是 transformers 的数值",
+    "checkpoint_limit": "{got:,} 超过了 QKV Studio 能计算的上限 {limit:,}（未读取任何权重）",
+    "tensor_numbers_limit": "张量 {name} 有 {count:,} 个数，超过了单个权重的上限 {limit:,}"
+                            "（未读取任何权重）",
+    "checkpoint_memory": "以 float64 读入这些权重约需 {need} GiB，超过了这台计算机 {have} GiB "
+                         "的内存（未读取任何权重）",
     "tensor_missing": "没有哪个权重文件含有张量 {name}",
     "tensor_unreadable": "无法读取张量 {name}（{reason}）",
     "tensor_shape": "张量 {name} 的形状是 {got}，而按 config.json 应为 {expected}",

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import Checkpoint
 from engine.reader import FloatArray
@@ -119,8 +121,13 @@ def tensors(checkpoint: Checkpoint, prefix: str) -> Tensors:
 def unembedding(checkpoint: Checkpoint, config: Config, embedding: FloatArray, name: str, *,
                 tied: bool) -> FloatArray:
     """The head's d × V matrix: the embedding's transpose when the config ties them
-    (``tie_word_embeddings``, ``tied`` when absent), else the tensor ``name`` transposed."""
+    (``tie_word_embeddings``, ``tied`` when absent), else the tensor ``name`` transposed. A tied
+    head stored anyway under ``name`` counts as used only when it equals the embedding."""
     if config.flag("tie_word_embeddings", tied):
+        if checkpoint.has(name):  # a stored copy of the tied head: used if it is the same
+            stored = checkpoint.tensor(name, embedding.shape)
+            if not np.array_equal(stored, embedding):
+                checkpoint.used.discard(name)  # so refused as a tensor no layout used
         return embedding.T
     return linear(checkpoint.tensor(name, embedding.shape))
 
