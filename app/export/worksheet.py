@@ -6,7 +6,7 @@ deck whose blanks are empty table cells. A ``QApplication`` must exist.
 
 from __future__ import annotations
 
-import textwrap
+import re
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -32,8 +32,11 @@ A4_MM = (210.0, 297.0)
 MARGIN = 48.0
 """Page margin in pixels at :func:`picture_dpi` (half an inch)."""
 TITLE_SIZE, HEADING_SIZE, BODY_SIZE, SMALL_SIZE = 18, 15, 12, 10
-WORKING_HEIGHT = 150.0
+WORKING_HEIGHT = 96.0
 """Room to write under a fill exercise's frames (pixels); a question gets half."""
+FRAME_WIDTH = 0.64
+"""A frame's width on the page, of the width between the margins: two exercises with a frame
+each share an A4 page."""
 RULE_GAP = 24.0
 FRAME_SIZE = QSize(1920, 1080)
 SHEET_FAMILIES = ["DejaVu Sans", "Noto Sans CJK SC", "Sans Serif"]
@@ -127,8 +130,10 @@ class _Pages:
             self.y += height + 4
 
     def frame(self, frame: Frame) -> None:
-        """The frame as wide as the page."""
-        target = fit_rect(frame.rect, QRectF(MARGIN, 0, self.inner, self.height))
+        """The frame :data:`FRAME_WIDTH` of the page's width, centred."""
+        width = self.inner * FRAME_WIDTH
+        target = fit_rect(frame.rect, QRectF(MARGIN + (self.inner - width) / 2, 0, width,
+                                             self.height))
         self.room(target.height())
         target.moveTop(self.y)
         paint_frame(self.painter, frame, target)
@@ -211,8 +216,10 @@ def _finished(steps: Generator[None, None, T]) -> T:
 
 def _task(pages: _Pages, task: Task, lang: str, key: bool) -> None:
     exercise = task.exercise
+    framed = not key and task.frames_of is None
     # The heading, the prompt and the first frame (or the key's first lines) stay together.
-    pages.room(140 if key else 100 + pages.inner * FRAME_SIZE.height() / FRAME_SIZE.width())
+    frame_height = pages.inner * FRAME_WIDTH * FRAME_SIZE.height() / FRAME_SIZE.width()
+    pages.room(120 + frame_height if framed else 140)
     pages.y += 6
     pages.text(worksheet_word(lang, "exercise", number=task.number,
                               title=exercise.title.text(lang)), HEADING_SIZE, bold=True)
@@ -221,13 +228,20 @@ def _task(pages: _Pages, task: Task, lang: str, key: bool) -> None:
         for line in task.key:
             pages.text(line, SMALL_SIZE)
         return
-    for frame in task_frames(task, lang):
-        pages.frame(frame)
+    if task.given:
+        pages.text(task.given, SMALL_SIZE)
+    if framed:
+        for frame in task_frames(task, lang):
+            pages.frame(frame)
+    else:
+        pages.text(worksheet_word(lang, "frames_of", number=task.frames_of), SMALL_SIZE)
     for line in task.question:
         pages.text(line)
-    pages.working(WORKING_HEIGHT if not task.question else WORKING_HEIGHT / 2)
-    pages.text(worksheet_word(lang, "how_to_check", sentence=task.check), SMALL_SIZE,
-               colour=MUTED)
+    working = WORKING_HEIGHT if not task.question else WORKING_HEIGHT / 2
+    check = worksheet_word(lang, "how_to_check", sentence=task.check)
+    pages.room(working + 40 + pages.measure(check, SMALL_SIZE))  # the box and its check together
+    pages.working(working)
+    pages.text(check, SMALL_SIZE, colour=MUTED)
 
 
 def sheet_pdf(sheets: Sequence[Sheet], lang: str) -> bytes:
@@ -240,19 +254,28 @@ def key_pdf(sheets: Sequence[Sheet], lang: str) -> bytes:
     return _pdf(sheets, lang, key=True)
 
 
+_HAN = "\u2e80-\u9fff\uff00-\uffef"
+_PIECES = re.compile(rf"[{_HAN}][，。、；：！？）」』”]*|[^\s{_HAN}]+|\s+")
+"""What a line may break between: words (with their trailing punctuation), each Chinese
+character (with the punctuation that must not start a line) and runs of spaces."""
+
+
 def _wrapped(text: str, width: int) -> list[str]:
-    """Lines of about ``width`` Latin characters (a Chinese character counts as two)."""
-    if text.isascii():
-        return textwrap.wrap(text, width) or [""]
+    """Lines of about ``width`` Latin characters (a Chinese character counts as two), broken
+    between words and between Chinese characters, never inside a word; a word longer than a
+    line has a line of its own."""
     lines, line, used = [], "", 0
-    for character in text:
-        cost = 1 if character.isascii() else 2
-        if used + cost > width:
-            lines.append(line)
+    for piece in _PIECES.findall(text):
+        cost = sum(1 if character.isascii() else 2 for character in piece)
+        if piece.isspace():
+            if line:
+                line, used = line + " ", used + 1
+            continue
+        if line and used + cost > width:
+            lines.append(line.rstrip())
             line, used = "", 0
-        line += character
-        used += cost
-    return [*lines, line]
+        line, used = line + piece, used + cost
+    return [*lines, line.rstrip()]
 
 
 def _intro_slide(sheet: Sheet, task: Task, lang: str) -> Slide:
@@ -263,7 +286,8 @@ def _intro_slide(sheet: Sheet, task: Task, lang: str) -> Slide:
     title = Text(Box(margin, margin // 2, width - 2 * margin, line_height * 2),
                  worksheet_word(lang, "exercise", number=task.number,
                                 title=task.exercise.title.text(lang)), 28, SLIDE.text, bold=True)
-    lines = [*_wrapped(task.prompt, 90), "", *task.question, "",
+    lines = [*_wrapped(task.prompt, 90), *(_wrapped(task.given, 90) if task.given else ()), "",
+             *(wrapped for line in task.question for wrapped in _wrapped(line, 90)), "",
              *_wrapped(worksheet_word(lang, "how_to_check", sentence=task.check), 100)]
     variant = _variant(sheet, lang)
     if variant:

@@ -9,8 +9,11 @@ every attention with two or more visible keys, the visible scores spread by at l
 percent of 1), and the variant differs from the document. A worksheet asks this of the
 attentions its exercises show, and only of the query rows they ask about where they ask about
 rows (:func:`asked_rows`): in pronoun's ten-token sentence no draw of 2,000 kept all nine
-rows, while its row 7 alone is kept in about one draw in eight. Variant k of seed s always draws
-the same numbers (``numpy.random.default_rng((s, k))``); every answer is then computed on it.
+rows, while its row 7 alone is kept in about one draw in eight. A draw must also teach what the
+sheet's questions teach on the document (:mod:`engine.exercises.lesson`): F11's variants where Wq
+or Wk would leave the shares unchanged, or where "a key moves" would not move, are drawn again.
+Variant k of seed s always draws the same numbers (``numpy.random.default_rng((s, k))``); every
+answer is then computed on it.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import numpy as np
 from engine.errors import ScenarioError
 from engine.exercises.document import Exercise
 from engine.exercises.fit import hidden_masks, watched
+from engine.exercises.lesson import Lesson, lesson_lost
 from engine.refusals import Refusal
 from engine.scenario import Scenario
 from engine.trace import Trace, compute
@@ -108,21 +112,25 @@ def asked_rows(trace: Trace, exercises: Sequence[Exercise], scopes: Collection[s
             for scope, found in asked.items()}
 
 
-def hand_variant(scenario: Scenario, seed: int, number: int,
-                 rows: Rows | None = None) -> Scenario:
+def hand_variant(scenario: Scenario, seed: int, number: int, rows: Rows | None = None,
+                 taught: Sequence[Lesson] = ()) -> Scenario:
     """Variant ``number`` (from 1) of ``scenario`` with hand-friendly numbers (the module's
     rule), its exercises kept; ``rows`` limits the rule on the shares to the attentions a
     sheet shows and the rows it asks about (:func:`asked_rows`; every row of every attention by
-    default): each more row that must discriminate takes many more draws.
+    default): each more row that must discriminate takes many more draws. A draw that does not
+    teach every lesson of ``taught`` (:func:`engine.exercises.lesson.lessons` of the document)
+    is drawn again.
 
     Raises
     ------
     ScenarioError
-        At ``variants`` when no draw of :data:`TRIES` keeps the softmax discriminating.
+        At ``variants`` when no draw of :data:`TRIES` keeps the softmax discriminating, or none
+        of those that do keeps a lesson (naming the question whose lesson was lost last).
     """
     drawn = [(path, choices) for path in scenario.parameter_paths()
              if (choices := _choices(path)) is not None]  # every document has an attention
     rng = np.random.default_rng((seed, number))
+    lost: Lesson | None = None
     for _ in range(TRIES):
         variant = scenario
         for path, choices in drawn:
@@ -135,8 +143,15 @@ def hand_variant(scenario: Scenario, seed: int, number: int,
             trace = compute(variant)
         except ScenarioError:
             continue
-        if discriminates(trace, rows):
+        if not discriminates(trace, rows):
+            continue
+        missed = lesson_lost(trace, taught)
+        if missed is None:
             return variant
+        lost = missed
+    if lost is not None:
+        raise ScenarioError("variants", Refusal("variants_lesson_lost", number=number,
+                                                tries=TRIES, exercise=lost.place))
     raise ScenarioError("variants", Refusal("variants_not_found", number=number, tries=TRIES,
                                             low=LEAST_SPREAD, high=MOST_SPREAD))
 
