@@ -170,3 +170,15 @@ def test_the_student_sheet_gives_no_hidden_value_away(
         for task in sheet.tasks:
             for cell in answer(task.trace, task.exercise).cells:
                 assert format_number(cell.value, places) in key, cell.name
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_no_how_to_check_line_answers_an_exercise(lang: str) -> None:
+    """Single-key hides A's share of itself, F11 asks which edit leaves the shares: a check line
+    saying "a single visible key gets share 1" or "editing Wv never moves the shares" answers
+    them (a whole number, which the text test above lets pass, or no number at all)."""
+    for name in ("f11", "single-key", "three-layers"):
+        scenario = load_scenario(EXAMPLES / f"{name}.qkv.json")
+        for task in plan_sheets(scenario, choose_exercises(scenario, "all"), lang)[0].tasks:
+            assert re.search(r"\d", task.check) is None, task.check
+            assert "Wv" not in task.check, task.check
