@@ -29,7 +29,8 @@ def test_a_chinese_sheet_names_cells_in_chinese(name: str) -> None:
     lines += [line for task in sheet.tasks if task.exercise.kind != "fill" for line in task.key]
     assert [line for line in lines if CODE_NAME.search(line)] == []
     if name == "f11":
-        assert sheet.tasks[4].question[:2] == ("观察“份额”的每一个数。", "☐ A. Wq 第 1 行第 1 列 加 1")
+        assert sheet.tasks[4].question[:2] == ("观察“份额”的每一个数。",
+                                               "☐ A. Wq 第 1 行第 1 列 加 1")
         assert sheet.tasks[6].question[:2] == ("修改：Wk 第 2 行第 1 列 加 0.5（从 0.5 变为 1）。",
                                                "观察 爱 给 爱 的份额。")
         assert sheet.tasks[6].key == ("爱 给 爱 的份额 变小：0.196 → 0.056。",)

@@ -22,7 +22,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from pptx import Presentation
 from PySide6.QtWidgets import QApplication
 
 from app.cli import main
@@ -31,6 +30,7 @@ from engine import format_number, load_scenario
 from engine.exercises.answers import answer
 from engine.exercises.fit import hidden_masks
 from engine.printed import printed_places
+from tests.app.test_worksheet_dialog import deck_text
 from tests.examples import EXAMPLES
 
 CASES = [("f11", "en", 0, 0), ("f11", "zh", 0, 0), ("pronoun", "en", 0, 0),
@@ -111,16 +111,7 @@ def pdf_pages(path: Path) -> list[str]:
 
 def slide_texts(path: Path) -> list[str]:
     """Each slide's text: its text boxes' and its table cells', one per line."""
-    texts = []
-    for slide in Presentation(str(path)).slides:
-        lines = []
-        for shape in slide.shapes:
-            if shape.has_text_frame:
-                lines.append(shape.text_frame.text)
-            if shape.has_table:
-                lines += [cell.text for row in shape.table.rows for cell in row.cells]
-        texts.append("\n".join(lines))
-    return texts
+    return ["\n".join(texts) for texts in deck_text(path)]
 
 
 def by_sheet(pages: list[str], sheets: tuple[Sheet, ...], lang: str) -> list[str]:
