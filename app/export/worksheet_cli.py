@@ -14,11 +14,10 @@ from app.model.examples import resolve_document
 from app.texts import LANGUAGES
 from app.texts.problems import problem_words
 from engine.errors import ScenarioError
-from engine.refusals import Refusal
+from engine.exercises.hand import MAX_VARIANTS, check_variant_count
 
 EXIT_FAILED = 1
 EXIT_REFUSED = 2
-MAX_VARIANTS = 50
 MAX_SEED = 2**63 - 1
 
 
@@ -69,9 +68,7 @@ def _variants(args: argparse.Namespace) -> int:
     """
     if args.variants is None:
         return 0
-    if not 1 <= args.variants <= MAX_VARIANTS:
-        raise ScenarioError("--variants", Refusal("variants_count", most=MAX_VARIANTS,
-                                                  got=args.variants))
+    check_variant_count(args.variants, "--variants")
     return int(args.variants)
 
 

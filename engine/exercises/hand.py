@@ -37,6 +37,8 @@ MOST_SPREAD = 3.0
 """Two keys 3 apart share e³ : 1, about 0.95 : 0.05."""
 TRIES = 2000
 """Draws tried for one variant before it is refused."""
+MAX_VARIANTS = 50
+"""The most variants one worksheet asks for."""
 QUERY_ROW_AXIS = {"Q": 0, "scores": 1, "weights": 1, "mixed": 0, "attn_out": 0}
 """The attention arrays whose every cell belongs to one query row, and the axis of that row."""
 
@@ -112,6 +114,13 @@ def asked_rows(trace: Trace, exercises: Sequence[Exercise], scopes: Collection[s
             for scope, found in asked.items()}
 
 
+def check_variant_count(count: int, place: str) -> None:
+    """Refuse at ``place`` (``--variants``) a number of variants outside 1 … :data:`MAX_VARIANTS`.
+    """
+    if not 1 <= count <= MAX_VARIANTS:
+        raise ScenarioError(place, Refusal("variants_count", most=MAX_VARIANTS, got=count))
+
+
 def hand_variant(scenario: Scenario, seed: int, number: int, rows: Rows | None = None,
                  taught: Sequence[Lesson] = ()) -> Scenario:
     """Variant ``number`` (from 1) of ``scenario`` with hand-friendly numbers (the module's
@@ -156,5 +165,5 @@ def hand_variant(scenario: Scenario, seed: int, number: int, rows: Rows | None =
                                             low=LEAST_SPREAD, high=MOST_SPREAD))
 
 
-__all__ = ["HALVES", "LEAST_SPREAD", "MOST_SPREAD", "WHOLE", "Rows", "asked_rows", "discriminates",
-           "hand_variant"]
+__all__ = ["HALVES", "LEAST_SPREAD", "MAX_VARIANTS", "MOST_SPREAD", "WHOLE", "Rows", "asked_rows",
+           "check_variant_count", "discriminates", "hand_variant"]
