@@ -224,6 +224,16 @@ ENGLISH: dict[str, str] = {
                    "angles p·θᵢ only",
     "layer_scaled_scores": "scores divided by the layer number too are not computed yet: QKV "
                            "Studio divides by √d_k only",
+    "rope_per_layer": "RoPE settings per layer type are not computed yet: QKV Studio turns "
+                      "every layer by one base",
+    "layer_types": "expected a list of {layers} entries, each \"full_attention\" or "
+                   "\"sliding_attention\", got {got}",
+    "softcapping": "capping scores or logits by tanh is not computed yet: QKV Studio computes "
+                   "them uncapped",
+    "bidirectional": "attention without the causal mask is not computed yet for this family",
+    "head_dim_split": "the attention's heads are hidden_size / num_attention_heads = {d_k} "
+                      "columns wide, and transformers' rotary embedding would turn {got}: they "
+                      "do not fit",
     "tokenizer_vocabulary": "the tokenizer has {count} entries (ids 0 to {last}), more than the "
                             "{rows} rows of the model's embedding: it belongs to another model",
     "text_no_tokens": "the text gives no tokens: type at least one word",
@@ -231,6 +241,11 @@ ENGLISH: dict[str, str] = {
                         "(BERT); {family} has none: put it in the text",
     "text_past_context": "the text is {count} tokens, more than the model's context of {limit} "
                          "positions",
+    "text_past_positions": "the text is {count} tokens, more than the {limit} positions QKV "
+                           "Studio computes: shorten it",
+    "text_not_utf8": "is not UTF-8 text (character {at} is the undecodable {code}): give the "
+                     "text in UTF-8",
+    "tokenizer_failed": "the tokenizer failed on the text ({reason})",
     "layers_choice": "expected layers such as 1-2, 3 or 1,3-4, from 1 to {count}, got \"{got}\"",
     # A document's sidecar of arrays too large for JSON (engine.sidecar).
     "sidecar_name": "expected the name of a .safetensors file beside the document (no folder, "

@@ -191,12 +191,23 @@ WORDS: dict[str, str] = {
     "family_unknown": "{family} 不是 QKV Studio 能导入的模型家族：支持的有 {families}",
     "rope_scaled": "暂不计算 RoPE 缩放 {kind}：QKV Studio 只按原始角度 p·θᵢ 旋转",
     "layer_scaled_scores": "暂不计算再除以层号的分数：QKV Studio 只除以 √d_k",
+    "rope_per_layer": "暂不计算按层类型分别设置的 RoPE：QKV Studio 对每一层使用同一个基数",
+    "layer_types": "应为 {layers} 项的列表，每项是 \"full_attention\" 或 \"sliding_attention\"，"
+                   "得到的是 {got}",
+    "softcapping": "暂不计算用 tanh 截断分数或 logits：QKV Studio 计算未截断的值",
+    "bidirectional": "暂不计算这个模型家族不带因果掩码的注意力",
+    "head_dim_split": "注意力的每个头宽 hidden_size / num_attention_heads = {d_k} 列，而 "
+                      "transformers 的旋转位置编码会旋转 {got} 列：两者对不上",
     "tokenizer_vocabulary": "分词器有 {count} 个条目（编号 0 到 {last}），多于模型嵌入表的 {rows} "
                             "行：它属于另一个模型",
     "text_no_tokens": "这段文本没有产生任何 Token：请至少输入一个词",
     "pair_needs_types": "第二段文本只有带 Token 类型的模型（BERT）才会作为片段 B 读取；{family} "
                         "没有 Token 类型：请把它写进文本",
     "text_past_context": "这段文本有 {count} 个 Token，超过了模型 {limit} 个位置的上下文",
+    "text_past_positions": "这段文本有 {count} 个 Token，超过了 QKV Studio 计算的 {limit} 个位置："
+                           "请缩短它",
+    "text_not_utf8": "不是 UTF-8 文本（第 {at} 个字符是无法解码的 {code}）：请以 UTF-8 给出文本",
+    "tokenizer_failed": "分词器处理这段文本时失败（{reason}）",
     "layers_choice": "层应写成 1-2、3 或 1,3-4 这样，范围 1 到 {count}，得到的是“{got}”",
     # 文档的附属文件：JSON 装不下的数组（engine.sidecar）。
     "sidecar_name": "应为文档旁边的一个 .safetensors 文件名（不含文件夹或路径），得到的是 {got}",

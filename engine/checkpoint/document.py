@@ -54,7 +54,10 @@ def choose_layers(choice: str | None, count: int) -> list[int]:
 def import_checkpoint(folder: str | os.PathLike[str], text: str, layers: str | None = None,
                       pair: str | None = None) -> Scenario:
     """The document of the checkpoint in ``folder`` computing ``text`` (and ``pair`` after it,
-    as segment 1: BERT's sentence B, for a model with token types).
+    as segment 1: BERT's sentence B, for a model with token types); its ``note`` says which of
+    the tokenizer's settings (padding, truncation) were ignored. The text's refusals
+    (not UTF-8, the tokenizer failing on it, past the positions) are
+    :func:`~engine.checkpoint.tokens.tokenize`'s.
 
     Raises
     ------
@@ -79,6 +82,8 @@ def import_checkpoint(folder: str | os.PathLike[str], text: str, layers: str | N
     document: dict[str, object] = {
         "format": FORMAT_NAME, "version": FORMAT_VERSION, "title": title,
         "tokens": tokens.labels, "token_ids": tokens.ids, "embedding": parts.embedding}
+    if tokens.ignored:
+        document["note"] = tokens.ignored
     if parts.embedding_scale is not None:
         document["embedding_scale"] = parts.embedding_scale
     if family in TYPED:

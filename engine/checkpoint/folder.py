@@ -127,7 +127,8 @@ def _read_config(path: Path) -> Mapping[str, Any]:
         if path.stat().st_size > MAX_CONFIG_BYTES:
             raise ScenarioError(str(path), Refusal("config_not_json"))
         value = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+    # ValueError: not UTF-8, not JSON, or an integer past the 4,300 digits Python converts.
+    except (OSError, ValueError, RecursionError):
         raise ScenarioError(str(path), Refusal("config_not_json")) from None
     if not isinstance(value, dict):
         raise ScenarioError(str(path), Refusal("config_not_json"))
