@@ -325,6 +325,12 @@ ENGLISH: dict[str, str] = {
     "variants_not_found": "variant {number}: no draw of {tries} kept the asked rows' visible "
                           "scores between {low} and {high} apart; use a document with fewer "
                           "positions, or ask about fewer rows",
+    "variants_lesson_lost": "variant {number}: of {tries} draws, none whose shares differ "
+                            "keeps what {exercise} teaches on the document's own numbers (the "
+                            "same edits leaving the shares, the same numbers staying, every "
+                            "change visible at the printed decimals); leave it out with "
+                            "--exercise",
+    "variants_count": "expected a number of variants from 1 to {most}, got {got}",
 }
 
 

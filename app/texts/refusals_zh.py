@@ -275,4 +275,9 @@ WORDS: dict[str, str] = {
     "variants_not_found": "第 {number} 份变体：试了 {tries} 次，都没能让所问各行"
                           "可见分数的差距落在 {low} 到 {high} 之间；请换一个位置更少的文档，"
                           "或少问几行",
+    "variants_lesson_lost": "第 {number} 份变体：试了 {tries} 次，份额有差别的那些抽取中，"
+                            "没有一次保住 {exercise} 在文档原数上所讲的道理（同样的修改不动份额、"
+                            "同样的数不变、每个变化在印出的位数上看得见）；请用 --exercise "
+                            "把它排除",
+    "variants_count": "变体份数应是 1 到 {most} 之间的整数，实际是 {got}",
 }
