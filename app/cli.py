@@ -46,11 +46,12 @@ def _settings(args: argparse.Namespace, run: Settings | None) -> Settings:
 
 
 def _option_named(error: ScenarioError) -> ScenarioError:
-    """A refusal of the run's settings or steps placed at its option (``top_k``: ``--top-k``);
-    a refusal of the document as it is."""
+    """A refusal of the run's settings or steps, or of import-hf's texts, placed at its option
+    (``top_k``: ``--top-k``, ``text_pair``: ``--text-pair``); a refusal of the document as it
+    is."""
     from engine import ScenarioError
 
-    if error.place not in ("temperature", "top_k", "top_p", "seed", "steps"):
+    if error.place not in ("temperature", "top_k", "top_p", "seed", "steps", "text", "text_pair"):
         return error
     return ScenarioError(f"--{error.place.replace('_', '-')}", error.refusal or error.problem)
 
@@ -83,6 +84,7 @@ def _generate(args: argparse.Namespace) -> int:
 
 def _import_hf(args: argparse.Namespace) -> int:
     """Open a Hugging Face checkpoint folder as a document: printed, or written to ``--out``."""
+    from app.held_stderr import stderr_held
     from engine import ScenarioError, WriteError, dumps_scenario, save_scenario
     from engine.checkpoint import import_checkpoint
     from engine.checkpoint.folder import CONFIG, TOKENIZER, WEIGHTS
@@ -90,17 +92,22 @@ def _import_hf(args: argparse.Namespace) -> int:
     from engine.outputs import current
     from engine.sidecar_write import JSON_NUMBERS
 
+    def panicked(error: BaseException) -> bool:  # the Rust runtime's notice: said by the refusal
+        return isinstance(error, ScenarioError) and error.refusal is not None \
+            and error.refusal.key == "tokenizer_failed"
+
     folder = Path(args.folder)
     for read in (folder / CONFIG, folder / TOKENIZER, *folder.glob(WEIGHTS)):
         current().add(read)  # what the importer reads: never replaced by --out
     current().refuse_outputs([args.out])
     try:
-        scenario = import_checkpoint(args.folder, args.text, args.layers, args.text_pair)
+        with stderr_held(panicked):
+            scenario = import_checkpoint(args.folder, args.text, args.layers, args.text_pair)
         if args.out is not None:
             save_scenario(scenario, args.out)
             return 0
     except ScenarioError as error:
-        return _refuse(str(error))
+        return _refuse(str(_option_named(error)))
     except WriteError as error:
         return _refuse(str(error), EXIT_FAILED)
     if needs_sidecar(scenario):

@@ -57,9 +57,11 @@ OWNER_KEY = "document"
 DTYPES: dict[str, np.dtype[Any]] = {"F64": np.dtype("<f8"), "F32": np.dtype("<f4"),
                                     "F16": np.dtype("<f2"), "BF16": np.dtype("<u2")}
 """The stored dtypes a sidecar may hold, as numpy reads their bytes (bfloat16: its bit patterns)."""
-MAX_HEADER_BYTES = 8 * 1024 * 1024
-"""The most a sidecar's JSON header may take: a document's 48 layers of arrays name a few
-hundred tensors (a GPT-2 small's header is about 20 KiB)."""
+MAX_HEADER_BYTES = 100 * 1024 * 1024
+"""safetensors' own limit on the JSON header (a checkpoint's, engine.checkpoint)."""
+SIDECAR_HEADER_BYTES = 8 * 1024 * 1024
+"""The most a document's sidecar's JSON header may take: a document's 48 layers of arrays name a
+few hundred tensors (a GPT-2 small's header is about 20 KiB)."""
 DIGEST = re.compile("[0-9a-f]{64}")
 """A sha256 as a reference records it: 64 lowercase hexadecimal digits."""
 HASH_CHUNK = 1 << 22
@@ -251,9 +253,9 @@ def _header(stream: BinaryIO) -> tuple[str | None, dict[str, Entry], int]:
     (length,) = struct.unpack("<Q", stream.read(8))
     if length > size - 8:
         raise _MalformedError(Refusal("sidecar_header_past_end"))
-    if length > MAX_HEADER_BYTES:
+    if length > SIDECAR_HEADER_BYTES:
         raise _MalformedError(Refusal("sidecar_header_long", size=length,
-                                      limit=MAX_HEADER_BYTES))
+                                      limit=SIDECAR_HEADER_BYTES))
     try:
         header = json.loads(stream.read(length))
     except (ValueError, RecursionError):

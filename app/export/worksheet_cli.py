@@ -12,10 +12,12 @@ from pathlib import Path
 
 from app.model.examples import resolve_document
 from app.texts import LANGUAGES
+from app.texts.problems import problem_words
+from engine.errors import ScenarioError
+from engine.exercises.hand import MAX_VARIANTS, check_variant_count
 
 EXIT_FAILED = 1
 EXIT_REFUSED = 2
-MAX_VARIANTS = 50
 MAX_SEED = 2**63 - 1
 
 
@@ -28,7 +30,7 @@ def add_worksheet_arguments(parser: argparse.ArgumentParser) -> None:
                         help="one exercise, counted from 1, or all (default: all)")
     parser.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0],
                         help="language of the sheet, the key and the frames (default: en)")
-    parser.add_argument("--variants", type=int, default=0, metavar="K",
+    parser.add_argument("--variants", type=int, default=None, metavar="K",
                         help=f"K sheets (1 to {MAX_VARIANTS}) with other, hand-friendly "
                              "numbers: whole numbers and halves chosen so the shares still "
                              "differ; each sheet and key prints its variant number (default: "
@@ -49,9 +51,28 @@ def _fail(message: str, status: int = EXIT_REFUSED) -> int:
     return status
 
 
+def _refused(error: ValueError, lang: str) -> int:
+    """A refused document, exercise or option, in the sheet's language where it has words."""
+    if isinstance(error, ScenarioError):
+        return _fail(problem_words(error, lang))
+    return _fail(str(error))
+
+
+def _variants(args: argparse.Namespace) -> int:
+    """The number of variants asked (0: the document's own numbers).
+
+    Raises
+    ------
+    ScenarioError
+        At ``--variants`` when a number is given outside 1 … :data:`MAX_VARIANTS`.
+    """
+    if args.variants is None:
+        return 0
+    check_variant_count(args.variants, "--variants")
+    return int(args.variants)
+
+
 def _option_problem(args: argparse.Namespace) -> str | None:
-    if args.variants != 0 and not 1 <= args.variants <= MAX_VARIANTS:
-        return f"--variants must be a whole number from 1 to {MAX_VARIANTS}, got {args.variants}"
     if args.seed is not None and not args.variants:
         return "--seed chooses the variants' numbers: give --variants K too"
     if args.seed is not None and not 0 <= args.seed <= MAX_SEED:
@@ -63,6 +84,10 @@ def run_worksheet(args: argparse.Namespace) -> int:
     """Run ``qkv-studio worksheet``; print one line per written file; return the exit status:
     2 for a refused document or option (nothing written), 1 when a file cannot be written (nothing
     left behind), 0 on success."""
+    try:
+        variants = _variants(args)
+    except ScenarioError as error:
+        return _refused(error, args.lang)
     problem = _option_problem(args)
     if problem is not None:
         return _fail(problem)
@@ -75,9 +100,9 @@ def run_worksheet(args: argparse.Namespace) -> int:
         # Before anything is drawn: no output is the document, its sidecar or another output.
         current().refuse_outputs([args.out, args.answers, args.pptx])
         chosen = choose_exercises(scenario, args.exercise)
-        sheets = plan_sheets(scenario, chosen, args.lang, args.variants, args.seed or 0)
+        sheets = plan_sheets(scenario, chosen, args.lang, variants, args.seed or 0)
     except ValueError as error:  # a refused document (ScenarioError) or exercise
-        return _fail(str(error))
+        return _refused(error, args.lang)
     from app.export.cli import headless_application
 
     headless_application()

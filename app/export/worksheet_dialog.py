@@ -39,7 +39,6 @@ from app.export.worksheet import (
     painting_steps,
     write_painted,
 )
-from app.export.worksheet_cli import MAX_VARIANTS
 from app.export.worksheet_plan import Sheet, choose_exercises, plan_sheets
 from app.i18n import current_language
 from app.model.cancel import CancelledError
@@ -49,6 +48,7 @@ from app.texts.worksheet_dialog_words import worksheet_dialog_word
 from app.widgets.form_dialog import lay_out_with_buttons, path_field
 from app.widgets.jobs import progress_dialog, run_with_progress
 from engine import Scenario, ScenarioError
+from engine.exercises.hand import MAX_VARIANTS
 from engine.outputs import Inputs, OutputRefusedError
 
 MAX_SEED = 2**31 - 1
