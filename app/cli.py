@@ -9,6 +9,7 @@ import os
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app import __version__
@@ -48,11 +49,12 @@ def _settings(args: argparse.Namespace, run: Settings | None) -> Settings:
 
 
 def _option_named(error: ScenarioError) -> ScenarioError:
-    """A refusal of the run's settings or steps placed at its option (``top_k``: ``--top-k``);
-    a refusal of the document as it is."""
+    """A refusal of the run's settings or steps, or of import-hf's texts, placed at its option
+    (``top_k``: ``--top-k``, ``text_pair``: ``--text-pair``); a refusal of the document as it
+    is."""
     from engine import ScenarioError
 
-    if error.place not in ("temperature", "top_k", "top_p", "seed", "steps"):
+    if error.place not in ("temperature", "top_k", "top_p", "seed", "steps", "text", "text_pair"):
         return error
     return ScenarioError(f"--{error.place.replace('_', '-')}", error.refusal or error.problem)
 
@@ -60,6 +62,7 @@ def _option_named(error: ScenarioError) -> ScenarioError:
 def _generate(args: argparse.Namespace) -> int:
     from engine import ScenarioError, WriteError, load_scenario, save_scenario
     from engine.generation_run import generate
+    from engine.outputs import current
     from engine.reader import MAX_POSITIONS
     from engine.whole_text import read_whole
 
@@ -70,6 +73,7 @@ def _generate(args: argparse.Namespace) -> int:
                            f"{steps}")
         scenario = load_scenario(resolve_document(args.file))
         run = scenario.generation
+        current().refuse_outputs([args.out])
         result = generate(scenario, steps,
                           _settings(args, run.settings if run is not None else None))
         if args.out is not None:
@@ -85,18 +89,30 @@ def _generate(args: argparse.Namespace) -> int:
 
 def _import_hf(args: argparse.Namespace) -> int:
     """Open a Hugging Face checkpoint folder as a document: printed, or written to ``--out``."""
+    from app.held_stderr import stderr_held
     from engine import ScenarioError, WriteError, dumps_scenario, save_scenario
     from engine.checkpoint import import_checkpoint
+    from engine.checkpoint.folder import CONFIG, TOKENIZER, WEIGHTS
     from engine.io import needs_sidecar
+    from engine.outputs import current
     from engine.sidecar_write import JSON_NUMBERS
 
+    def panicked(error: BaseException) -> bool:  # the Rust runtime's notice: said by the refusal
+        return isinstance(error, ScenarioError) and error.refusal is not None \
+            and error.refusal.key == "tokenizer_failed"
+
+    folder = Path(args.folder)
+    for read in (folder / CONFIG, folder / TOKENIZER, *folder.glob(WEIGHTS)):
+        current().add(read)  # what the importer reads: never replaced by --out
+    current().refuse_outputs([args.out])
     try:
-        scenario = import_checkpoint(args.folder, args.text, args.layers, args.text_pair)
+        with stderr_held(panicked):
+            scenario = import_checkpoint(args.folder, args.text, args.layers, args.text_pair)
         if args.out is not None:
             save_scenario(scenario, args.out)
             return 0
     except ScenarioError as error:
-        return _refuse(str(error))
+        return _refuse(str(_option_named(error)))
     except WriteError as error:
         return _refuse(str(error), EXIT_FAILED)
     if needs_sidecar(scenario):
@@ -176,10 +192,18 @@ def _explain(args: argparse.Namespace) -> int:
 
 
 def _run_command(args: argparse.Namespace) -> int:
-    """Run a command; output that cannot be written (a closed pipe, a full disk) is one line."""
+    """Run a command; output that cannot be written (a closed pipe, a full disk) is one line.
+
+    The command is one run of :mod:`engine.outputs`: no file it writes replaces one it reads
+    (refused, exit 2, nothing written)."""
+    from engine.outputs import Inputs, OutputRefusedError, guarding
+
     try:
-        result: int = args.run(args)
+        with guarding(Inputs()):
+            result: int = args.run(args)
         sys.stdout.flush()
+    except OutputRefusedError as error:
+        return _refuse(str(error))
     except OSError as error:
         from engine.safe_write import plain_reason
 

@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine.errors import ScenarioError
 from engine.migrate import migrate
+from engine.outputs import OutputRefusedError
 from engine.reader import MAX_POSITIONS, MAX_VOCAB, FloatArray
 from engine.refusals import Refusal
+from engine.regular_file import open_regular
 from engine.safe_write import WriteError, replacing_together, write_all, write_bytes
 from engine.scenario import Scenario, number_count, parse_scenario
-from engine.sidecar import Resolver, is_reference, placed, sidecar_name
-from engine.sidecar_write import JSON_NUMBERS, split_arrays, write_safetensors
+from engine.sidecar import Resolver, is_reference, owner_of, placed, sidecar_name
+from engine.sidecar_write import JSON_NUMBERS, sealed, split_arrays, write_safetensors
 from engine.writer import as_array, to_document
 
 MAX_NUMBER_BYTES = 38
@@ -42,26 +43,20 @@ def read_document(path: str | os.PathLike[str]) -> object:
     """
     file = Path(path)
     name = file.name or str(file)
-    try:
-        status = file.stat()
-        if stat.S_ISDIR(status.st_mode):
-            raise ScenarioError(name, Refusal("is_folder"))
-        if not stat.S_ISREG(status.st_mode):
-            # A device or a pipe has no size to check and may never end (/dev/zero, a FIFO).
-            raise ScenarioError(name, Refusal("not_regular_file"))
-        size = status.st_size
-        if size <= MAX_FILE_BYTES:
-            with file.open("rb") as stream:
-                raw = stream.read(MAX_FILE_BYTES + 1)  # the file may have grown since stat()
-            size = max(size, len(raw))
-        if size > MAX_FILE_BYTES:
-            shown, limit = _size_text(size), _size_text(MAX_FILE_BYTES)
-            if shown == limit:
-                shown, limit = f"{size} bytes", f"{MAX_FILE_BYTES} bytes"
-            raise ScenarioError(name, Refusal("file_too_large", size=shown, limit=limit))
-    except OSError as error:
-        raise ScenarioError(name, Refusal("unreadable",
-                                          reason=str(error.strerror or error))) from None
+    with open_regular(file, name) as stream:  # a folder, a device or a pipe: refused unread
+        try:
+            size = os.fstat(stream.fileno()).st_size
+            if size <= MAX_FILE_BYTES:
+                raw = stream.read(MAX_FILE_BYTES + 1)  # the file may have grown since
+                size = max(size, len(raw))
+        except OSError as error:
+            raise ScenarioError(name, Refusal("unreadable",
+                                              reason=str(error.strerror or error))) from None
+    if size > MAX_FILE_BYTES:
+        shown, limit = _size_text(size), _size_text(MAX_FILE_BYTES)
+        if shown == limit:
+            shown, limit = f"{size} bytes", f"{MAX_FILE_BYTES} bytes"
+        raise ScenarioError(name, Refusal("file_too_large", size=shown, limit=limit))
     encoding = wide_encoding(raw)
     if encoding is not None:
         raise ScenarioError(name, Refusal("wide_encoding", encoding=encoding))
@@ -239,6 +234,19 @@ def write_dumped(dumped: Dumped, path: str | os.PathLike[str], *, mode: int | No
         write_bytes(path, data, mode=mode)
         return
     beside = Path(path).with_name(sidecar_name(path))
+    _refuse_foreign(beside, Path(path).name)
     with replacing_together([beside, path], mode=mode) as (sidecar, document):
-        write_safetensors(sidecar, dumped.sidecar)
-        write_all(document, data)
+        digest = write_safetensors(sidecar, dumped.sidecar, Path(path).name)
+        write_all(document, sealed(dumped.text, digest).encode("utf-8"))
+
+
+def _refuse_foreign(sidecar: Path, document: str) -> None:
+    """Raise :class:`~engine.outputs.OutputRefusedError` unless the file at the sidecar's name is
+    missing or is this document's own sidecar (its header names ``document``): a save never
+    replaces another document's weights, nor a file that is no sidecar of this format."""
+    if not os.path.lexists(sidecar):
+        return
+    owner = owner_of(sidecar)
+    if owner != document:
+        raise OutputRefusedError(sidecar, Refusal("sidecar_owned", file=sidecar.name,
+                                             owner=owner or Refusal("owner_unknown")))

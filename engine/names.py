@@ -9,6 +9,21 @@ from __future__ import annotations
 NORM_NAMES = {"layernorm": "LayerNorm", "rmsnorm": "RMSNorm", "none": "no norm"}
 """Display name of each ``block.norm`` option, in English."""
 
+ACTIVATION_NAMES = {"relu": "ReLU", "gelu": "GELU", "gelu_tanh": "GELU (tanh form)",
+                    "silu": "SiLU", "identity": "identity"}
+"""Display name of each ``ffn.activation``: the function's own name, not the option's code."""
+
+GATED_NAMES = {"silu": "SwiGLU", "gelu": "GeGLU", "gelu_tanh": "GeGLU (tanh form)",
+               "relu": "ReGLU", "identity": "bilinear"}
+"""Display name of a gated feed-forward (``ffn.Wg``) by its gate's activation, as the
+literature names them (SwiGLU: a SiLU gate times the up projection)."""
+
+
+def activation_name(activation: str, gated: bool) -> str:
+    """``silu`` → ``SiLU``; gated, ``SwiGLU``."""
+    return (GATED_NAMES if gated else ACTIVATION_NAMES).get(activation, activation)
+
+
 SHORT_NAMES = {"block.gamma1": "γ1", "block.beta1": "β1", "block.gamma2": "γ2",
                "block.beta2": "β2", "block.gamma_f": "γf", "block.beta_f": "βf"}
 """Short names that are not simply the last part of the path."""

@@ -215,7 +215,36 @@ ENGLISH: dict[str, str] = {
     "checkpoint_file_missing": "missing: a Hugging Face checkpoint folder holds config.json, its "
                                "weights in *.safetensors and tokenizer.json",
     "config_not_json": "is not a model's config (a JSON object)",
-    "weights_unreadable": "cannot be read as safetensors weights ({reason})",
+    "weights_too_short": "is {size} bytes, shorter than a safetensors file's 8-byte header "
+                         "length",
+    "weights_header_length": "is not safetensors weights: its header is said to be {length:,} "
+                             "bytes, and the file is {size:,}",
+    "weights_header_not_json": "is not safetensors weights: its header is not a JSON object of "
+                               "tensors",
+    "tensor_entry": "the header's entry for the tensor {name} is not an object of dtype, shape "
+                    "and data_offsets",
+    "tensor_dtype": "the tensor {name} is stored as {dtype}; the importer reads {read}",
+    "tensor_dimensions": "the tensor {name} has the shape {shape}: each size must be a whole "
+                         "number from 0",
+    "tensor_offsets": "the tensor {name} lies at data_offsets {offsets}, which do not hold its "
+                      "{count:,} numbers of {width} bytes within the file's {room:,} bytes of "
+                      "data",
+    "tensor_overlap": "the tensors {name} and {other} share bytes of the file",
+    "tensor_twice": "the tensor {name} is in both {first} and {second}: a folder holds each "
+                    "tensor once (or model.safetensors.index.json names its file)",
+    "index_not_json": "is not a safetensors index (a JSON object whose weight_map gives each "
+                      "tensor's file)",
+    "index_file_outside": "names the file {file}, which is not a file of this folder",
+    "index_tensor_missing": "gives {file} for the tensor {name}, and that file does not hold it",
+    "tensors_unused": "the {family} layout reads none of {count} of the tensors ({names}): "
+                      "the model is not a plain {family}, and without them its numbers would "
+                      "not be transformers'",
+    "checkpoint_limit": "{got:,} is more than the limit of {limit:,} QKV Studio computes "
+                        "(nothing was read)",
+    "tensor_numbers_limit": "the tensor {name} holds {count:,} numbers, more than the limit of "
+                            "{limit:,} for one weight (nothing was read)",
+    "checkpoint_memory": "the weights as float64 need about {need} GiB, more than this "
+                         "computer's {have} GiB of memory (nothing was read)",
     "tensor_missing": "no weights file holds the tensor {name}",
     "tensor_unreadable": "cannot read the tensor {name} ({reason})",
     "tensor_shape": "the tensor {name} is {got}, and config.json makes it {expected}",
@@ -225,6 +254,16 @@ ENGLISH: dict[str, str] = {
                    "angles p·θᵢ only",
     "layer_scaled_scores": "scores divided by the layer number too are not computed yet: QKV "
                            "Studio divides by √d_k only",
+    "rope_per_layer": "RoPE settings per layer type are not computed yet: QKV Studio turns "
+                      "every layer by one base",
+    "layer_types": "expected a list of {layers} entries, each \"full_attention\" or "
+                   "\"sliding_attention\", got {got}",
+    "softcapping": "capping scores or logits by tanh is not computed yet: QKV Studio computes "
+                   "them uncapped",
+    "bidirectional": "attention without the causal mask is not computed yet for this family",
+    "head_dim_split": "the attention's heads are hidden_size / num_attention_heads = {d_k} "
+                      "columns wide, and transformers' rotary embedding would turn {got}: they "
+                      "do not fit",
     "tokenizer_vocabulary": "the tokenizer has {count} entries (ids 0 to {last}), more than the "
                             "{rows} rows of the model's embedding: it belongs to another model",
     "text_no_tokens": "the text gives no tokens: type at least one word",
@@ -232,6 +271,11 @@ ENGLISH: dict[str, str] = {
                         "(BERT); {family} has none: put it in the text",
     "text_past_context": "the text is {count} tokens, more than the model's context of {limit} "
                          "positions",
+    "text_past_positions": "the text is {count} tokens, more than the {limit} positions QKV "
+                           "Studio computes: shorten it",
+    "text_not_utf8": "is not UTF-8 text (character {at} is the undecodable {code}): give the "
+                     "text in UTF-8",
+    "tokenizer_failed": "the tokenizer failed on the text ({reason})",
     "layers_choice": "expected layers such as 1-2, 3 or 1,3-4, from 1 to {count}, got \"{got}\"",
     # A document's sidecar of arrays too large for JSON (engine.sidecar).
     "sidecar_name": "expected the name of a .safetensors file beside the document (no folder, "
@@ -244,6 +288,37 @@ ENGLISH: dict[str, str] = {
     "sidecar_dimensions": "the array {key} of {file} has {ndim} dimensions; a document's arrays "
                           "have 1 or 2",
     "sidecar_mismatch": "{problem} (the array {key} of {file})",
+    "sidecar_file": "{file} {problem}",
+    "sidecar_short": "shorter than a safetensors header",
+    "sidecar_header_past_end": "its header length is past the end of the file",
+    "sidecar_header_long": "its header is {size} bytes, more than the {limit} a document's "
+                           "sidecar may have",
+    "sidecar_header_json": "its header is not JSON",
+    "sidecar_header_object": "its header is not a JSON object",
+    "sidecar_tensor_form": "the tensor {key} is not described by a dtype, a shape of at most 8 "
+                           "whole numbers and two data offsets",
+    "sidecar_tensor_large": "the tensor {key} holds {count} numbers, more than the limit of "
+                            "{limit} for one array",
+    "sidecar_tensor_offsets": "the data offsets of the tensor {key} ({start} to {end}) do not "
+                              "hold its shape {shape} of {dtype}",
+    "sidecar_total_large": "its tensors hold {count} numbers, more than the limit of {limit} "
+                           "for one document",
+    "sidecar_layout": "the tensor {key} starts at byte {start} of the data, not at {expected} "
+                      "where the one before it ends",
+    "sidecar_trailing": "its tensors end at byte {end} of its {size} bytes of data",
+    "sidecar_changed": "{file} changed since the document was saved (its sha256 is not the one "
+                       "the document records): it is not the sidecar this document was saved "
+                       "with",
+    "sidecar_digest": "expected the sha256 of the sidecar (64 lowercase hexadecimal digits), "
+                      "got {got}",
+    # Every output of a run (engine.outputs, engine.io).
+    "output_is_input": "this run reads that file (the document, its sidecar or a checkpoint's "
+                       "files); writing there would replace it: choose another name",
+    "output_twice": "another output of this run ({first}) writes that file too; each output "
+                    "needs its own",
+    "owner_unknown": "its header names none: an older sidecar, or another program's file",
+    "sidecar_owned": "{file} beside it belongs to another document ({owner}); saving here would "
+                     "replace that document's weights: choose another name",
     # Edits of a document in the app (app.model): swapping tokens, adding and moving layers.
     "swap_same": "choose two different positions, got {i} twice",
     "swap_outside": "positions {i} and {j}: a scenario of {n} positions has 0 to {last}",
@@ -282,6 +357,12 @@ ENGLISH: dict[str, str] = {
     "variants_not_found": "variant {number}: no draw of {tries} kept the asked rows' visible "
                           "scores between {low} and {high} apart; use a document with fewer "
                           "positions, or ask about fewer rows",
+    "variants_lesson_lost": "variant {number}: of {tries} draws, none whose shares differ "
+                            "keeps what {exercise} teaches on the document's own numbers (the "
+                            "same edits leaving the shares, the same numbers staying, every "
+                            "change visible at the printed decimals); leave it out with "
+                            "--exercise",
+    "variants_count": "expected a number of variants from 1 to {most}, got {got}",
 }
 
 

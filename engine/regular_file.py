@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from engine.errors import ScenarioError
+from engine.outputs import current
 from engine.refusals import Refusal
 
 
@@ -18,7 +19,8 @@ def open_regular(path: str | os.PathLike[str], place: str) -> BinaryIO:
     """``path`` opened for reading in binary, refused at ``place`` unless it is a regular file.
 
     The file is opened without blocking (a FIFO's ``open`` would wait for a writer), checked on
-    the open descriptor (no gap between the check and the open), then read normally.
+    the open descriptor (no gap between the check and the open), then read normally. The
+    current run notes it as an input (:func:`engine.outputs.current`).
 
     Raises
     ------
@@ -39,6 +41,7 @@ def open_regular(path: str | os.PathLike[str], place: str) -> BinaryIO:
         if not stat.S_ISREG(mode):
             raise ScenarioError(place, Refusal("not_regular_file"))
         os.set_blocking(descriptor, True)
+        current().add(path)  # no output of the run may replace it (engine.outputs)
         return os.fdopen(descriptor, "rb")
     except BaseException:
         os.close(descriptor)

@@ -19,6 +19,11 @@ library writes a temporary path) or :func:`write_bytes` (the bytes are in memory
   them, its owner and group; then :func:`os.replace` puts it in place in one step.
 - **Hard links:** the target's name gets a new file. Other names hard-linked to the old file keep
   the old content (as with every editor that saves atomically).
+- **No input is replaced:** a target the current run reads (:mod:`engine.outputs`: the document,
+  its sidecar, a checkpoint's files) is refused with :class:`~engine.outputs.OutputRefusedError`
+  before any temporary file exists.
+- **Temporary files of a killed run are swept:** each temporary name holds its process id, and
+  the next write into the same folder removes those whose process is gone.
 - **Every failure** raises :class:`WriteError`, one line naming the file and the reason; the old
   file is untouched and the temporary file is removed.
 """
@@ -27,12 +32,15 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import secrets
 import shutil
 import stat
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
+
+from engine.outputs import OutputRefusedError, current
 
 TEMP_PREFIX = ".qkv-"
 """Every temporary file or folder the writer leaves while working starts with this."""
@@ -56,7 +64,7 @@ PLAIN = {
 
 def plain_reason(error: OSError) -> str:
     """``the disk is full``: what went wrong, without a code or a traceback."""
-    if isinstance(error, WriteError):
+    if isinstance(error, WriteError | OutputRefusedError):
         return error.reason
     if error.errno in PLAIN:
         return PLAIN[error.errno]
@@ -92,8 +100,11 @@ def real_target(path: str | os.PathLike[str]) -> Path:
     WriteError
         The target exists and is not a regular file (a folder, device, FIFO or socket), or it
         is a loop of symbolic links.
+    OutputRefusedError
+        The current run reads the target (:mod:`engine.outputs`).
     """
     given = Path(path)
+    current().refuse_target(given)
     target = given
     try:
         if given.is_symlink():
@@ -155,6 +166,9 @@ def replacing(path: str | os.PathLike[str], *, mode: int | None = None,
         yield temp
         _verify(temp, expected_size)
         _publish(temp, target, mode)
+    except OutputRefusedError:
+        _unlink(temp)
+        raise
     except OSError as error:
         _unlink(temp)
         if isinstance(error, WriteError) and error.path == given:
@@ -189,6 +203,10 @@ def replacing_together(paths: Sequence[str | os.PathLike[str]], *, mode: int | N
         for temp in temps:
             _verify(temp, None)
         _publish_all(temps, targets, mode)
+    except OutputRefusedError:
+        for temp in temps:
+            _unlink(temp)
+        raise
     except OSError as error:
         for temp in temps:
             _unlink(temp)
@@ -321,23 +339,65 @@ def _sync_folder(folder: Path) -> None:
 def temp_name(name: str, folder: Path, marker: str = "") -> str:
     """A hidden temporary name for ``name`` in ``folder``: never longer than the folder allows.
 
-    ``.qkv-<marker><name>.<random>.tmp<suffix>`` (the suffix last: some writers choose the format
-    by it); the copy of ``name`` is shortened (whole characters) when the full name would not
-    fit, so a target with a legal 255-byte name can be written.
+    ``.qkv-<marker><name>.<pid>-<random>.tmp<suffix>`` (the suffix last: some writers choose the
+    format by it; the process id lets a later run sweep what a killed one left,
+    :func:`sweep`); the copy of ``name`` is shortened (whole characters) when the full name
+    would not fit, so a target with a legal 255-byte name can be written.
     """
     try:
         name_max = os.pathconf(folder if str(folder) else ".", "PC_NAME_MAX")
     except (OSError, ValueError):
         name_max = DEFAULT_NAME_MAX
     suffix = Path(name).suffix
-    tail = f".{secrets.token_hex(4)}.tmp{suffix if len(suffix) <= 16 else ''}"
+    tail = f".{os.getpid()}-{secrets.token_hex(4)}.tmp{suffix if len(suffix) <= 16 else ''}"
     room = max(0, min(name_max, DEFAULT_NAME_MAX) - len(TEMP_PREFIX) - len(marker) - len(tail))
     short = os.fsencode(name)[:room].decode("utf-8", "ignore") if room else ""
     return f"{TEMP_PREFIX}{marker}{short}{tail}"
 
 
+_LEFT = re.compile(r"\.(\d+)-[0-9a-f]{8}\.tmp[^/]*$|^\.qkv-export-(\d+)-")
+"""A temporary file's process id (``.qkv-doc.json.4242-1a2b3c4d.tmp.json``) or an export's
+staging folder's (``.qkv-export-4242-x1y2z3``)."""
+
+
+def sweep(folder: Path) -> None:
+    """Remove what killed runs left in ``folder``: temporary files and staging folders of this
+    user whose process is gone (a running writer's, in this process or another, stay)."""
+    try:
+        with os.scandir(folder if str(folder) else ".") as entries:
+            left = [entry for entry in entries if entry.name.startswith(TEMP_PREFIX)]
+    except OSError:
+        return
+    for entry in left:
+        found = _LEFT.search(entry.name)
+        if found is None or _alive(int(found.group(1) or found.group(2))):
+            continue
+        with suppress(OSError):
+            if entry.stat(follow_symlinks=False).st_uid != os.geteuid():
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path, ignore_errors=True)
+            else:
+                os.unlink(entry.path)
+
+
+def _alive(pid: int) -> bool:
+    """Whether the process ``pid`` runs (another user's counts as running)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True
+    return True
+
+
 def _new_temp(target: Path) -> Path:
-    """An empty hidden file next to ``target``, readable by its owner only until published."""
+    """An empty hidden file next to ``target``, readable by its owner only until published
+    (what killed runs left beside it swept first)."""
+    sweep(target.parent)
     for _ in range(100):
         temp = target.with_name(temp_name(target.name, target.parent))
         try:

@@ -7,25 +7,37 @@ F32, F16 or BF16) to a read-only float64 array, and the pages it was read from a
 once, so reading a model holds its float64 numbers, not its file too. A reference is refused,
 naming its place, the file and the key, when the file name leaves the document's folder, the
 file is missing or not safetensors, or it holds no such array or one of another kind.
+
+Since format 2.1 a sidecar belongs to one document: its name is the document's whole file name
+and ``.weights.safetensors``, its header's ``__metadata__`` names the document (``"document":
+"doc.qkv.json"``), and each reference records the sidecar's sha256 (``"sha256"``): a sidecar
+changed since the document was saved, even to the same size, is refused. An older document
+without the digest still opens.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 import mmap
 import os
+import re
 import struct
 from collections.abc import Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 import numpy.typing as npt
 
 from engine.errors import ScenarioError
+from engine.outputs import Inputs, guarding
 from engine.reader import (
+    MAX_NUMBERS,
+    MAX_WEIGHT_CELLS,
     FloatArray,
     describe,
     expect_bool,
@@ -34,19 +46,38 @@ from engine.reader import (
     refuse_unknown,
 )
 from engine.refusals import Refusal
+from engine.regular_file import open_regular
 
 SUFFIX = ".weights.safetensors"
 FILE_KEY = "$file"
-REFERENCE_KEYS = (FILE_KEY, "key", "transpose")
+DIGEST_KEY = "sha256"
+REFERENCE_KEYS = (FILE_KEY, "key", "transpose", DIGEST_KEY)
+OWNER_KEY = "document"
+"""The key of the sidecar's ``__metadata__`` naming the document it belongs to."""
 DTYPES: dict[str, np.dtype[Any]] = {"F64": np.dtype("<f8"), "F32": np.dtype("<f4"),
                                     "F16": np.dtype("<f2"), "BF16": np.dtype("<u2")}
 """The stored dtypes a sidecar may hold, as numpy reads their bytes (bfloat16: its bit patterns)."""
 MAX_HEADER_BYTES = 100 * 1024 * 1024
-"""safetensors' own limit on the JSON header."""
+"""safetensors' own limit on the JSON header (a checkpoint's, engine.checkpoint)."""
+SIDECAR_HEADER_BYTES = 8 * 1024 * 1024
+"""The most a document's sidecar's JSON header may take: a document's 48 layers of arrays name a
+few hundred tensors (a GPT-2 small's header is about 20 KiB)."""
+DIGEST = re.compile("[0-9a-f]{64}")
+"""A sha256 as a reference records it: 64 lowercase hexadecimal digits."""
+HASH_CHUNK = 1 << 22
+"""Bytes read at a time while the sidecar's digest is checked."""
 
 
 def sidecar_name(document: str | os.PathLike[str]) -> str:
-    """The sidecar's file name for a document: ``doc.qkv.json`` → ``doc.weights.safetensors``."""
+    """The sidecar's file name for a document: its whole file name and ``.weights.safetensors``
+    (``doc.qkv.json`` → ``doc.qkv.json.weights.safetensors``), so no two documents' names give
+    the same sidecar (``x.json`` and ``x.qkv.json`` did before format 2.1)."""
+    return Path(document).name + SUFFIX
+
+
+def legacy_sidecar_name(document: str | os.PathLike[str]) -> str:
+    """The name a sidecar had before format 2.1: ``doc.qkv.json`` and ``doc.json`` both gave
+    ``doc.weights.safetensors``."""
     name = Path(document).name
     for suffix in (".qkv.json", ".json"):
         if name.endswith(suffix) and len(name) > len(suffix):
@@ -78,24 +109,47 @@ class Entry:
 
 
 class Sidecar:
-    """One safetensors file, its header read and its bytes mapped (not read) into memory."""
+    """One safetensors file, its header read and checked and its bytes mapped (not read) into
+    memory.
+
+    The header is checked before anything else is read, with exact integer arithmetic: every
+    tensor's shape, dtype and data offsets agree, no tensor holds more than
+    :data:`~engine.reader.MAX_WEIGHT_CELLS` numbers nor all of them more than
+    :data:`~engine.reader.MAX_NUMBERS`, and the tensors fill the data end to end. A crafted
+    header is one refusal naming the file and the tensor, whatever size it claims.
+    """
 
     def __init__(self, path: Path, name: str, place: str) -> None:
         self.name = name
+        self._digest: str | None = None
+        if not os.path.lexists(path):
+            raise ScenarioError(place, Refusal("sidecar_missing", file=name))
         try:
-            with path.open("rb") as stream:
+            with open_regular(path, name) as stream:
+                self.owner, self.entries, self._data = _header(stream)
                 self._map = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
-        except FileNotFoundError:
-            raise ScenarioError(place, Refusal("sidecar_missing", file=name)) from None
+        except ScenarioError as error:
+            raise ScenarioError(place, Refusal("sidecar_file", file=name,
+                                               problem=error.refusal or error.problem)) from None
+        except _MalformedError as error:
+            raise ScenarioError(place, Refusal("sidecar_unreadable", file=name,
+                                               reason=error.refusal)) from None
         except (OSError, ValueError) as error:  # ValueError: an empty file cannot be mapped
             raise ScenarioError(place, Refusal("sidecar_unreadable", file=name,
                                                reason=_reason(error))) from None
-        try:
-            self.entries, self._data = _header(self._map)
-        except ValueError as error:
-            self.close()
-            raise ScenarioError(place, Refusal("sidecar_unreadable", file=name,
-                                               reason=str(error))) from None
+
+    def check_digest(self, digest: str, place: str) -> None:
+        """Refuse the file unless its sha256 is ``digest``, the one its document recorded when
+        it was saved (the whole file is read once, a few megabytes at a time)."""
+        if self._digest is None:
+            hashed = hashlib.sha256()
+            for start in range(0, len(self._map), HASH_CHUNK):
+                end = min(len(self._map), start + HASH_CHUNK)
+                hashed.update(self._map[start:end])
+                _give_back(self._map, start, end)
+            self._digest = hashed.hexdigest()
+        if self._digest != digest:
+            raise ScenarioError(place, Refusal("sidecar_changed", file=self.name))
 
     def array(self, key: str, place: str) -> FloatArray:
         """The tensor ``key`` widened to a read-only float64 array (2-D or 1-D)."""
@@ -123,6 +177,19 @@ class Sidecar:
 
     def close(self) -> None:
         self._map.close()
+
+
+def owner_of(path: Path) -> str | None:
+    """The document a sidecar at ``path`` belongs to, by its header (``None``: a file that is
+    no sidecar of this format, an older sidecar that does not say, or one that cannot be
+    read)."""
+    try:
+        with guarding(Inputs()):  # looked at by a writer, not read by its run
+            sidecar = Sidecar(path, path.name, path.name)
+    except ScenarioError:
+        return None
+    sidecar.close()
+    return sidecar.owner
 
 
 def _give_back(data: mmap.mmap, start: int, end: int) -> None:
@@ -163,44 +230,85 @@ def widen(stored: npt.NDArray[Any], dtype: str) -> FloatArray:
     return stored.astype(np.float64)
 
 
-def _header(data: mmap.mmap) -> tuple[dict[str, Entry], int]:
-    """The tensors a safetensors file holds and where its data starts; ``ValueError`` naming
-    what is wrong with a file that is not one."""
-    if len(data) < 8:
-        raise ValueError("shorter than a safetensors header")
-    (length,) = struct.unpack("<Q", data[:8])
-    if length > min(MAX_HEADER_BYTES, len(data) - 8):
-        raise ValueError("its header length is past the end of the file")
+class _MalformedError(ValueError):
+    """What is wrong with a file that is not a sidecar, as a phrase of :mod:`engine.refusals`."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(str(refusal))
+        self.refusal = refusal
+
+
+MAX_DIMENSIONS = 8
+"""Dimensions a tensor's shape may list (a document's arrays have 1 or 2; more are refused by
+name when read)."""
+
+
+def _header(stream: BinaryIO) -> tuple[str | None, dict[str, Entry], int]:
+    """The document a safetensors file belongs to (its ``__metadata__``), its tensors and where
+    its data starts, read from the start of ``stream`` (nothing past the header is read or
+    mapped); :class:`_MalformedError` naming what is wrong with a file that is not one."""
+    size = os.fstat(stream.fileno()).st_size
+    if size < 8:
+        raise _MalformedError(Refusal("sidecar_short"))
+    (length,) = struct.unpack("<Q", stream.read(8))
+    if length > size - 8:
+        raise _MalformedError(Refusal("sidecar_header_past_end"))
+    if length > SIDECAR_HEADER_BYTES:
+        raise _MalformedError(Refusal("sidecar_header_long", size=length,
+                                      limit=SIDECAR_HEADER_BYTES))
     try:
-        header = json.loads(data[8:8 + length])
+        header = json.loads(stream.read(length))
     except (ValueError, RecursionError):
-        raise ValueError("its header is not JSON") from None
+        raise _MalformedError(Refusal("sidecar_header_json")) from None
     if not isinstance(header, dict):
-        raise ValueError("its header is not a JSON object")
-    start, size = 8 + length, len(data) - 8 - length
-    entries = {}
-    for key, value in header.items():
-        if key == "__metadata__":
-            continue
-        entry = _entry(value)
-        count = int(np.prod(entry.shape, dtype=np.int64))
+        raise _MalformedError(Refusal("sidecar_header_object"))
+    metadata = header.pop("__metadata__", None)
+    owner = metadata.get(OWNER_KEY) if isinstance(metadata, dict) else None
+    entries = {str(key): _entry(str(key), value) for key, value in header.items()}
+    _check_layout(entries, size - 8 - length)
+    return owner if isinstance(owner, str) else None, entries, 8 + length
+
+
+def _check_layout(entries: Mapping[str, Entry], size: int) -> None:
+    """Exact checks of the tensors against each other and the ``size`` bytes of data: each one's
+    offsets hold its shape (Python integers: no product can overflow), none is larger than one
+    array may be nor are all together, and they follow each other from byte 0 to the end."""
+    total = 0
+    for key, entry in entries.items():
+        count = math.prod(entry.shape)  # at most 8 numbers under 2**64: 155 digits at most
+        if count > MAX_WEIGHT_CELLS:
+            raise _MalformedError(Refusal("sidecar_tensor_large", key=key, count=count,
+                                          limit=MAX_WEIGHT_CELLS))
         width = DTYPES[entry.dtype].itemsize if entry.dtype in DTYPES else None
-        if not 0 <= entry.start <= entry.end <= size or (
+        if not 0 <= entry.start <= entry.end or (
                 width is not None and entry.end - entry.start != count * width):
-            raise ValueError(f"the offsets of {key} do not fit its shape or the file")
-        entries[str(key)] = entry
-    return entries, start
+            raise _MalformedError(Refusal("sidecar_tensor_offsets", key=key, start=entry.start,
+                                     end=entry.end, dtype=entry.dtype,
+                                     shape=str(list(entry.shape))))
+        total += count
+    if total > MAX_NUMBERS:
+        raise _MalformedError(Refusal("sidecar_total_large", count=total, limit=MAX_NUMBERS))
+    expected = 0
+    for key, entry in sorted(entries.items(), key=lambda item: item[1].start):
+        if entry.start != expected:
+            raise _MalformedError(Refusal("sidecar_layout", key=key, start=entry.start,
+                                     expected=expected))
+        expected = entry.end
+    if expected != size:
+        raise _MalformedError(Refusal("sidecar_trailing", end=expected, size=size))
 
 
-def _entry(value: object) -> Entry:
+def _entry(key: str, value: object) -> Entry:
     try:
         assert isinstance(value, dict)
         dtype, shape, (start, end) = value["dtype"], value["shape"], value["data_offsets"]
         assert isinstance(dtype, str) and isinstance(shape, list)
-        assert all(type(size) is int and size >= 0 for size in shape)
+        assert len(shape) <= MAX_DIMENSIONS
+        assert all(type(size) is int and 0 <= size < 1 << 64 for size in shape)
         assert type(start) is int and type(end) is int
+        assert 0 <= start < 1 << 64 and 0 <= end < 1 << 64
     except (AssertionError, KeyError, TypeError, ValueError):
-        raise ValueError("its header does not describe tensors") from None
+        raise _MalformedError(Refusal("sidecar_tensor_form", key=key)) from None
     return Entry(dtype=dtype, shape=tuple(shape), start=start, end=end)
 
 
@@ -247,11 +355,19 @@ class Resolver:
         name = check_name(reference[FILE_KEY], place)
         key = expect_text(reference.get("key"), f"{place}.key", 1000)
         transpose = expect_bool(reference.get("transpose", False), f"{place}.transpose")
+        digest = reference.get(DIGEST_KEY)
+        if digest is not None:
+            digest = expect_text(digest, f"{place}.{DIGEST_KEY}", 64)
+            if not DIGEST.fullmatch(digest):
+                raise ScenarioError(f"{place}.{DIGEST_KEY}",
+                                    Refusal("sidecar_digest", got=describe(digest)))
         sidecar = self._open.get(name)
         if sidecar is None:
             sidecar = Sidecar(self.folder / name, name, place)
             self._stack.callback(sidecar.close)
             self._open[name] = sidecar
+        if digest is not None:  # a document saved before format 2.1 records none
+            sidecar.check_digest(digest, place)
         self.references[place] = Reference(file=name, key=key)
         array = self._read.get((name, key))
         if array is None:
@@ -273,5 +389,6 @@ def placed(error: ScenarioError, references: Mapping[str, Reference]) -> Scenari
     return error
 
 
-__all__ = ["FILE_KEY", "SUFFIX", "Reference", "Resolver", "check_name", "is_reference",
-           "placed", "sidecar_name", "widen"]
+__all__ = ["DIGEST_KEY", "FILE_KEY", "OWNER_KEY", "SUFFIX", "Reference", "Resolver",
+           "check_name", "is_reference", "legacy_sidecar_name", "owner_of", "placed",
+           "sidecar_name", "widen"]

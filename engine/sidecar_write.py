@@ -14,6 +14,7 @@ to the safe writer's temporary file, never whole in memory.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import struct
@@ -25,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.reader import FloatArray
-from engine.sidecar import DTYPES, FILE_KEY
+from engine.sidecar import DIGEST_KEY, DTYPES, FILE_KEY, OWNER_KEY
 from engine.writer import plain
 
 JSON_NUMBERS = 1 << 23
@@ -35,12 +36,15 @@ SIDECAR_MIN = 1024
 """Arrays of a sidecar document with fewer numbers stay in the JSON (norms' rows, biases)."""
 CHUNK = 1 << 20
 """Numbers converted and written at a time."""
+PENDING = "0" * 64
+"""The digest each reference holds until the sidecar is written (:func:`sealed`)."""
 
 
 def split_arrays(document: Mapping[str, Any], file: str
                  ) -> tuple[dict[str, Any], dict[str, FloatArray]]:
     """The document (its arrays as numpy) as JSON values with references to ``file``, and the
-    arrays those references name, by key."""
+    arrays those references name, by key. Each reference's digest is :data:`PENDING` until the
+    file is written."""
     stored: dict[str, FloatArray] = {}
     owners: dict[int, str] = {}
 
@@ -59,10 +63,11 @@ def split_arrays(document: Mapping[str, Any], file: str
             return plain(item)
         original = stored.get(owners.get(id(item.base), ""))
         if original is not None and _transposed(item, original):
-            return {FILE_KEY: file, "key": owners[id(item.base)], "transpose": True}
+            return {FILE_KEY: file, "key": owners[id(item.base)], "transpose": True,
+                    DIGEST_KEY: PENDING}
         stored[place] = item
         owners[id(item if item.base is None else item.base)] = place
-        return {FILE_KEY: file, "key": place}
+        return {FILE_KEY: file, "key": place, DIGEST_KEY: PENDING}
 
     result = value(document, "")
     assert isinstance(result, dict)
@@ -108,14 +113,15 @@ def _encoded(chunk: FloatArray, dtype: str) -> npt.NDArray[Any]:
     return chunk.astype(DTYPES[dtype])
 
 
-def write_safetensors(path: Path, arrays: Mapping[str, FloatArray]) -> int:
-    """Write ``arrays`` as a safetensors file at ``path`` (flushed to the disk); its size.
+def write_safetensors(path: Path, arrays: Mapping[str, FloatArray], owner: str) -> str:
+    """Write ``arrays`` as a safetensors file at ``path`` (flushed to the disk), its header
+    naming the document ``owner`` it belongs to; the file's sha256, worked out as it is written.
 
     The widest dtypes come first, so every tensor starts aligned to its own width.
     """
     dtypes = {key: stored_dtype(array) for key, array in arrays.items()}
     order = sorted(arrays, key=lambda key: -DTYPES[dtypes[key]].itemsize)
-    header: dict[str, Any] = {"__metadata__": {"format": "qkv-studio"}}
+    header: dict[str, Any] = {"__metadata__": {"format": "qkv-studio", OWNER_KEY: owner}}
     offset = 0
     for key in order:
         size = arrays[key].size * DTYPES[dtypes[key]].itemsize
@@ -124,14 +130,29 @@ def write_safetensors(path: Path, arrays: Mapping[str, FloatArray]) -> int:
         offset += size
     text = json.dumps(header, separators=(",", ":")).encode("utf-8")
     text += b" " * (-len(text) % 8)
+    digest = hashlib.sha256()
     with path.open("wb") as stream:
-        stream.write(struct.pack("<Q", len(text)) + text)
-        for key in order:
-            for chunk in _chunks(arrays[key]):
-                stream.write(_encoded(chunk, dtypes[key]).data)
+        for part in _parts(struct.pack("<Q", len(text)) + text, arrays, order, dtypes):
+            digest.update(part)
+            stream.write(part)
         stream.flush()
         os.fsync(stream.fileno())
-    return 8 + len(text) + offset
+    return digest.hexdigest()
 
 
-__all__ = ["JSON_NUMBERS", "SIDECAR_MIN", "split_arrays", "stored_dtype", "write_safetensors"]
+def _parts(head: bytes, arrays: Mapping[str, FloatArray], order: list[str],
+           dtypes: Mapping[str, str]) -> Iterator[bytes | memoryview]:
+    yield head
+    for key in order:
+        for chunk in _chunks(arrays[key]):
+            yield _encoded(chunk, dtypes[key]).data
+
+
+def sealed(text: str, digest: str) -> str:
+    """The document's text with each reference's :data:`PENDING` digest replaced by the
+    sidecar's (the same length: the text's size stays what was checked)."""
+    return text.replace(f'"{DIGEST_KEY}": "{PENDING}"', f'"{DIGEST_KEY}": "{digest}"')
+
+
+__all__ = ["JSON_NUMBERS", "SIDECAR_MIN", "sealed", "split_arrays", "stored_dtype",
+           "write_safetensors"]

@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.modules import Attention, Block, FeedForward
-from engine.names import NORM_NAMES
+from engine.names import NORM_NAMES, activation_name
 from engine.numbers import format_exact
 from engine.ops import activate, key_visibility, norm, row_statistics, softmax
 from engine.parse_generation import Settings
@@ -328,8 +328,8 @@ def feed_forward(tape: Tape, place: Place, f: FeedForward, source: str) -> None:
     params = tuple(place.param(f"ffn.{p}") for p in (
         "W1", *_optional(("b1", f.b1)), *_optional(("Wg", f.Wg), ("bg", f.bg)), "W2",
         *_optional(("b2", f.b2))))
-    gated = "gated " if f.Wg is not None else ""
-    tape.step(place, "ffn", f"Feed-forward: {gated}{f.activation} hidden units, then back to d",
+    name = activation_name(f.activation, gated=f.Wg is not None)
+    tape.step(place, "ffn", f"Feed-forward: {name} hidden units, then back to d",
               (source, *params), written, "block.ffn", "ffn")
 
 

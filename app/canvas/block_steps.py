@@ -37,14 +37,25 @@ from engine import Step, explain
 from engine.names import short_name
 
 TEXT_GAP = 12.0
+ROUNDING_NOISE = 1e-12
+"""A row's mean this small against its largest magnitude is the sum's rounding, not a value:
+[0.1, 0.2, −0.3] averages to 1.85×10⁻¹⁷ in floating point."""
 NEUTRAL = (0.0, 0.0)
 """A value range that colours every cell alike: for numbers whose colour would mean nothing."""
 
 
 def _statistics_grid(ctx: LayoutContext, step: Step, kind: str, eps_value: float) -> MatrixGrid:
-    """μ, σ² and √(σ²+ε) — or mean(x²) and √(mean(x²)+ε) — beside each row."""
+    """μ, σ² and √(σ²+ε) — or mean(x²) and √(mean(x²)+ε) — beside each row; a mean that is
+    rounding noise (:data:`ROUNDING_NOISE` of the row's largest magnitude) is printed 0, its
+    hover giving the exact value."""
     x = ctx.array(step.reads[0])
     stats = norm_statistics(ctx.trace, step)
+    shown = stats
+    if kind == "layernorm":
+        noise = np.abs(stats[:, 0]) <= ROUNDING_NOISE * np.abs(x).max(axis=1)
+        if noise.any():
+            shown = stats.copy()
+            shown[noise, 0] = 0.0
     eps = small_constant(eps_value)
     if kind == "layernorm":
         cols = [word(ctx, "mean"), word(ctx, "variance"), word(ctx, "divisor")]
@@ -60,7 +71,7 @@ def _statistics_grid(ctx: LayoutContext, step: Step, kind: str, eps_value: float
         return word(ctx, ("stat_mean_square", "stat_rms_divisor")[col], token=token,
                     value=value, eps=eps, mean_square=number(ctx, float(stats[row, 0])))
 
-    return custom_grid(ctx, word(ctx, "row_statistics"), stats, ctx.labels, cols,
+    return custom_grid(ctx, word(ctx, "row_statistics"), shown, ctx.labels, cols,
                        explain=explain, highlight_receiver=True, value_range=NEUTRAL)
 
 

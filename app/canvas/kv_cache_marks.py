@@ -33,8 +33,12 @@ STYLES: dict[str, Qt.PenStyle] = {
 }
 """The outline of each kind of row."""
 TAG_GAP = 8.0
-INSETS = {"new": 4.0}
-"""How far inside its rows an outline runs (the new row's clears the receiver's outline)."""
+INSETS = {"new": 3.0}
+"""How far inside its rows an outline's top and bottom run (the new row's clears the
+receiver's outline); the digits sit 6 units further in."""
+OUTSET = 3.0
+"""How far outside the first and last columns an outline's sides run: in the gap before the
+row labels and the tags, never through a number's first or last character."""
 PEN_WIDTH = 2.2
 
 
@@ -45,9 +49,9 @@ class CacheBand(QGraphicsRectItem):
 
     def __init__(self, grid: MatrixGrid, rows: Sequence[int], kind: str) -> None:
         cols = grid.spec.values.shape[1]
-        inset = INSETS.get(kind, 2.0)
+        inset = INSETS.get(kind, 1.0)
         band = grid.cell_rect(rows[0], 0).united(grid.cell_rect(rows[-1], cols - 1))
-        super().__init__(band.adjusted(inset, inset, -inset, -inset), grid)
+        super().__init__(band.adjusted(-OUTSET, inset, OUTSET, -inset), grid)
         self.kind = kind
         self.rows = tuple(rows)
         self._halo = QPen(grid.theme.color("background"), PEN_WIDTH + 2.0)

@@ -12,6 +12,7 @@ import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+import numpy as np
 from PySide6.QtCore import QPointF, QRectF, QSizeF
 from PySide6.QtGui import QBrush, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
@@ -41,6 +42,9 @@ COLUMN_GAP = 22.0
 MAX_TERMS = 4
 MAX_BANDS = 3
 """The most bands a worked row's table wraps into."""
+MAX_FACTOR_PLACES = 8
+"""The most decimals a factor of the worked row is printed with so that its arithmetic comes
+out by hand as printed (the document's decimals at the least)."""
 BAND_GAP = 12.0
 """Space between the bands of a wrapped table."""
 
@@ -212,17 +216,45 @@ def _score_columns(f: Facts, lang: str, places: int) -> Columns:
     return [canvas_word(lang, "dot"), scaled], row, []
 
 
+def agreeing_places(places: int, agrees: Callable[[int], bool],
+                    most: int = MAX_FACTOR_PLACES) -> int:
+    """The fewest decimals, from ``places`` up to ``most``, at which a row's printed factors
+    give its printed result by hand (``agrees(p)``): 0.196·20 is 3.92, not the 3.911 that
+    0.19557·20 gives."""
+    return next((p for p in range(places, most + 1) if agrees(p)), places)
+
+
+def _by_hand(text: str) -> bool:
+    """Whether a printed result is one a hand checks by its decimals (not ``≈1`` or
+    ``4.652×10⁻⁸``, whose digits are significant ones)."""
+    return "×" not in text and "≈" not in text
+
+
 def _share_columns(f: Facts, lang: str, places: int) -> Columns:
     """The shares: each score s (what they are read from), exp(s − max), its exp over their
-    sum."""
+    sum; exp and the sum with as many decimals as the quotients need to give the printed shares
+    by hand, and s − max with as many as exp needs."""
     top = max(f.score(j) for j in f.visible)
-    total = format_number(sum(f.exps), places)
+    exps = {j: float(math.exp(f.score(j) - top)) for j in f.visible}
+    whole = sum(f.exps)
+
+    checked = {j: e for j, e in exps.items() if _by_hand(format_number(f.share(j), places))}
+
+    def agrees(p: int) -> bool:
+        return all(format_number(round(e, p) / round(whole, p), places)
+                   == format_number(f.share(j), places) for j, e in checked.items())
+
+    wide = agreeing_places(places, agrees)
+    total = format_number(whole, wide)
 
     def row(j: int) -> list[str]:
         shifted = f.score(j) - top
-        exp = format_number(float(math.exp(shifted)), places)
+        exp = format_number(exps[j], wide if j in checked else places)
+        exact = agreeing_places(wide, lambda q: format_number(math.exp(round(shifted, q)),
+                                                              wide) == exp, wide + 3) \
+            if j in checked else places
         return [format_number(f.score(j), places),
-                f"exp({format_number(shifted, places)}) = {exp}",
+                f"exp({format_number(shifted, exact)}) = {exp}",
                 f"{exp} ÷ {total} = {format_number(f.share(j), places)}"]
 
     header = [canvas_word(lang, "score"), canvas_word(lang, "exp"), canvas_word(lang, "share")]
@@ -231,10 +263,19 @@ def _share_columns(f: Facts, lang: str, places: int) -> Columns:
 
 def _mix_columns(f: Facts, lang: str, places: int) -> Columns:
     """The mix: each share (what it is read from), the share times its V row, and their sum,
-    the receiver's output row."""
+    the receiver's output row; the products' factors with as many decimals as the sum needs to
+    come out by hand as printed."""
+    out = [format_number(float(x), places) for x in f.mixed_head()]
+
+    def agrees(p: int) -> bool:
+        by_hand = np.sum([round(f.share(j), p) * f.v(j).round(p) for j in f.visible], axis=0)
+        return [format_number(float(x), places) for x in by_hand] == out
+
+    wide = agreeing_places(places, agrees) if f.visible and all(map(_by_hand, out)) else places
+
     def row(j: int) -> list[str]:
-        share = format_number(f.share(j), places)
-        return [share, f"{share}·{_row(list(f.v(j)), places)}"]
+        return [format_number(f.share(j), places),
+                f"{format_number(f.share(j), wide)}·{_row(list(f.v(j)), wide)}"]
 
     share = canvas_word(lang, "share")
     return ([share, share + " · v"], row,

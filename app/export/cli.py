@@ -158,6 +158,12 @@ def run_export_command(args: argparse.Namespace) -> int:
         destination, single_file = _destination(args, name, len(steps))
     except ValueError as error:
         return _fail(str(error))
+    from engine.outputs import current
+
+    # Before any frame is drawn: the file (or folder) named is not the document or its sidecar;
+    # a folder's per-step files are checked again before the first is moved in.
+    current().refuse_outputs([destination / single_file if single_file is not None
+                              else destination])
     request = ExportRequest(format=args.format, steps=steps, destination=destination,
                             single_file=single_file, name=name, width=args.width,
                             scale=args.scale, transparent=args.transparent, caption=args.caption,
@@ -170,13 +176,13 @@ def run_export_command(args: argparse.Namespace) -> int:
         print(f"qkv-studio: --pptx-pictures is ignored for {args.format}", file=sys.stderr)
     headless_application()
     from app.export.job import run_export
-    from app.export.safe import ExportError, PictureTooLargeError
+    from app.export.safe import ExportError, ExportRefusedError
 
     progress = _terminal_progress()
     try:
         written = run_export(trace, request, _frame_options(view, trace.scenario.n),
                              progress=progress, pages=pages)
-    except PictureTooLargeError as error:
+    except ExportRefusedError as error:
         return _fail(str(error))
     except ExportError as error:
         return _fail(str(error), EXIT_FAILED)

@@ -339,6 +339,7 @@ def _add_connector(shapes: Any, line: Connector, faces: Faces) -> None:
 
     shape = shapes.add_connector(MSO_CONNECTOR.STRAIGHT, Emu(line.start[0]), Emu(line.start[1]),
                                  Emu(line.end[0]), Emu(line.end[1]))
+    shape.shadow.inherit = False  # a connector's style takes the theme's drop shadow
     shape.line.width = Emu(line.width)
     shape.line.color.rgb = _rgb(line.color)
     outline = shape.line._get_or_add_ln()

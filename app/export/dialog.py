@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 from app.canvas import FrameOptions
 from app.canvas.context import HEADS_AT_ONCE, LayoutContext
 from app.export.run_pages import Page, run_selection
-from app.export.safe import ExportCancelled, ExportError
+from app.export.safe import ExportCancelled, ExportError, refused_output
 from app.export.settings import (
     DEFAULT_DWELL,
     FORMATS,
@@ -55,6 +55,7 @@ from app.widgets.form_dialog import lay_out_with_buttons, path_field
 from app.window.preferences import app_settings
 from engine import Trace
 from engine.numbers import DECIMAL_CHOICES
+from engine.outputs import Inputs, OutputRefusedError
 
 GROUP = "export"
 ANIMATED = ("gif", "mp4")
@@ -91,9 +92,12 @@ class ExportDialog(QDialog):
 
     def __init__(self, trace: Trace, current_step: int, options: FrameOptions | None = None,
                  parent: QWidget | None = None, *, name: str | None = None,
-                 whole: Trace | None = None, token: int | None = None) -> None:
+                 whole: Trace | None = None, token: int | None = None,
+                 inputs: Inputs | None = None) -> None:
         super().__init__(parent)
         self.trace = trace
+        self.inputs = inputs or Inputs()
+        """The open document's files: no export replaces them (:mod:`engine.outputs`)."""
         self.whole = whole or trace
         self.token = token
         """The token of the run whose steps ``trace`` is (None: the whole document's)."""
@@ -542,7 +546,10 @@ class ExportDialog(QDialog):
         try:
             trace, steps, pages = self.selection()
             request = self.request(steps)
+            self.inputs.refuse_outputs([request.destination])
             running = BackgroundExport(trace, request, self.frame_options(), self, pages=pages)
+        except OutputRefusedError as error:  # the open document or its sidecar: nothing written
+            return self._show_error(refused_output(error).words(current_language()))
         except ExportError as error:  # a size too large to draw: refused before anything
             return self._show_error(error.words(current_language()))
         except ValueError as error:

@@ -18,6 +18,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
+from app.texts.refusals_zh import WORDS as CHINESE
+from engine.outputs import OutputRefusedError
 from engine.safe_write import (
     PLAIN,
     WriteError,
@@ -25,13 +27,15 @@ from engine.safe_write import (
     publish,
     real_target,
     replacing,
+    sweep,
     write_all,
 )
 from engine.safe_write import TEMP_PREFIX as WRITER_PREFIX
 from engine.safe_write import write_bytes as safe_write_bytes
 
 TEMP_PREFIX = f"{WRITER_PREFIX}export-"
-"""The hidden staging folder of a per-step export starts with this."""
+"""The hidden staging folder of a per-step export starts with this (then its process id, so a
+later export sweeps what a killed one left: :func:`engine.safe_write.sweep`)."""
 
 
 class ExportError(Exception):
@@ -48,7 +52,11 @@ class ExportError(Exception):
         return self.zh if lang == "zh" and self.zh else str(self)
 
 
-class PictureTooLargeError(ExportError):
+class ExportRefusedError(ExportError):
+    """The export was refused before anything was written (exit 2 from the command line)."""
+
+
+class PictureTooLargeError(ExportRefusedError):
     """The export was refused before writing (a picture too large to draw); nothing written."""
 
 
@@ -83,10 +91,19 @@ def disk_full(path: Path) -> ExportError:
 
 def write_error(path: Path, error: OSError) -> ExportError:
     """An :class:`ExportError` naming ``path`` (the asked path of a :class:`WriteError`) and the
-    reason in plain words."""
+    reason in plain words; an :class:`ExportRefusedError` for an output the run reads
+    (:mod:`engine.outputs`)."""
+    if isinstance(error, OutputRefusedError):
+        return refused_output(error)
     if isinstance(error, WriteError):
         return cannot_write(error.path, error.reason)
     return cannot_write(path, plain_reason(error))
+
+
+def refused_output(error: OutputRefusedError) -> ExportRefusedError:
+    """The guard's refusal (:mod:`engine.outputs`) as an export's, in both languages."""
+    return ExportRefusedError(str(error),
+                              zh=f"无法写入 {error.path}：{error.refusal.words(CHINESE)}")
 
 
 def _ensure_folder(folder: Path, target: Path | None = None) -> list[Path]:
@@ -171,8 +188,10 @@ class StagedFolder:
     def __init__(self, folder: Path) -> None:
         self.folder = Path(folder)
         self._created = _ensure_folder(self.folder)
+        sweep(self.folder)
         try:
-            self.staging = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX, dir=self.folder))
+            self.staging = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-",
+                                                 dir=self.folder))
         except OSError as error:
             _remove_folders(self._created)
             raise write_error(self.folder, error) from None

@@ -6,7 +6,7 @@ deck whose blanks are empty table cells. A ``QApplication`` must exist.
 
 from __future__ import annotations
 
-import textwrap
+import re
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -15,13 +15,14 @@ from typing import TypeVar, cast
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPageSize, QPainter, QPdfWriter, QPen
+from PySide6.QtWidgets import QGraphicsItem
 
 from app import APP_NAME
-from app.canvas import Blanks, FrameOptions
+from app.canvas import Blanks, FrameItem, FrameOptions
 from app.canvas.theme import SLIDE
 from app.export.deck import SLIDE_HEIGHT_EMU, Box, Slide, Text, slide_width_emu, write_pptx
 from app.export.pdf_text import searchable_pdf
-from app.export.render import Frame, build_frame, fit_rect, paint_frame, picture_dpi
+from app.export.render import Frame, build_frame, picture_dpi
 from app.export.safe import atomic_file, write_file
 from app.export.slides import editable_slide, marks_typeface, typeface
 from app.export.worksheet_plan import Sheet, Task
@@ -32,8 +33,15 @@ A4_MM = (210.0, 297.0)
 MARGIN = 48.0
 """Page margin in pixels at :func:`picture_dpi` (half an inch)."""
 TITLE_SIZE, HEADING_SIZE, BODY_SIZE, SMALL_SIZE = 18, 15, 12, 10
-WORKING_HEIGHT = 150.0
+WORKING_HEIGHT = 96.0
 """Room to write under a fill exercise's frames (pixels); a question gets half."""
+FRAME_WIDTH = 0.8
+"""A frame's width on the page, of the width between the margins (two framed exercises of F11
+share a page); the frames of a document of more than :data:`FEW_POSITIONS` positions take the
+whole width (pronoun's ten columns)."""
+FEW_POSITIONS = 4
+BAND_GAP = 24.0
+"""Scene units kept above and below the step's picture when a frame is cut to its bands."""
 RULE_GAP = 24.0
 FRAME_SIZE = QSize(1920, 1080)
 SHEET_FAMILIES = ["DejaVu Sans", "Noto Sans CJK SC", "Sans Serif"]
@@ -46,6 +54,23 @@ def frame_options(task: Task) -> FrameOptions:
     the shares a blank hides)."""
     return FrameOptions(blanks=Blanks(task.blanks) if task.blanks else None, arrows=False,
                         worked_row=False)
+
+
+def _frame_item(frame: Frame) -> FrameItem:
+    return next(item for item in frame.scene.items() if isinstance(item, FrameItem))
+
+
+def frame_bands(frame: Frame) -> list[QRectF]:
+    """The parts of a frame a sheet prints (scene units): the heading with the map, then the
+    step's picture with :data:`BAND_GAP` around it — not the empty room the screen's frame
+    leaves around the picture, nor the footer naming the arrays read and written."""
+    item = _frame_item(frame)
+    picture = item.body.mapRectToScene(item.body.childrenBoundingRect())
+    rect = frame.rect
+    heading = QRectF(rect.left(), rect.top(), rect.width(), item.area.top() - rect.top())
+    top = max(heading.bottom(), picture.top() - BAND_GAP)
+    bottom = min(item.area.bottom(), picture.bottom() + BAND_GAP)
+    return [heading, QRectF(rect.left(), top, rect.width(), bottom - top)]
 
 
 def task_frames(task: Task, lang: str) -> Iterator[Frame]:
@@ -108,7 +133,7 @@ class _Pages:
         if self.y + height > self.height - MARGIN and self.y > MARGIN + 40:
             self._start()
 
-    def measure(self, text: str, size: int, bold: bool = False) -> float:
+    def measure(self, text: str, size: int = BODY_SIZE, bold: bool = False) -> float:
         self.painter.setFont(_font(size, bold))
         flags = int(Qt.TextFlag.TextWordWrap)
         return self.painter.boundingRect(QRectF(0, 0, self.inner, 10_000), flags, text).height()
@@ -126,15 +151,39 @@ class _Pages:
         if advance:
             self.y += height + 4
 
-    def frame(self, frame: Frame) -> None:
-        """The frame as wide as the page."""
-        target = fit_rect(frame.rect, QRectF(MARGIN, 0, self.inner, self.height))
-        self.room(target.height())
-        target.moveTop(self.y)
-        paint_frame(self.painter, frame, target)
+    def frame_height(self, frame: Frame, share: float) -> float:
+        """The height :meth:`frame` paints ``frame`` at."""
+        scale = self.inner * share / frame.rect.width()
+        return sum(band.height() for band in frame_bands(frame)) * scale
+
+    def frame(self, frame: Frame, share: float) -> None:
+        """The frame ``share`` of the page's width, centred, cut to its bands
+        (:func:`frame_bands`)."""
+        width = self.inner * share
+        scale = width / frame.rect.width()
+        bands = frame_bands(frame)
+        height = self.frame_height(frame, share)
+        self.room(height)
+        left, top = MARGIN + (self.inner - width) / 2, self.y
+        item = _frame_item(frame)
+        parts = item.childItems()
+        heading: list[QGraphicsItem] = [
+            part for part in parts
+            if part is not item.body and part.sceneBoundingRect().intersects(bands[0])]
+        body: list[QGraphicsItem] = [item.body]
+        # Each band paints only its own items: nothing clipped stays in the PDF as hidden text
+        # (the footer, the picture's top under the heading).
+        for band, shown in zip(bands, (heading, body), strict=True):
+            for part in parts:
+                part.setVisible(any(part is own for own in shown))
+            target = QRectF(left, self.y, width, band.height() * scale)
+            self.painter.fillRect(target, frame.background)
+            frame.scene.render(self.painter, target, band, Qt.AspectRatioMode.IgnoreAspectRatio)
+            self.y = target.bottom()
         self.painter.setPen(QPen(RULE, 1.0))
-        self.painter.drawRect(target)
-        self.y = target.bottom() + 10
+        self.painter.setBrush(Qt.BrushStyle.NoBrush)
+        self.painter.drawRect(QRectF(left, top, width, height))
+        self.y += 10
 
     def working(self, height: float) -> None:
         """A ruled box to write in, labelled."""
@@ -210,24 +259,42 @@ def _finished(steps: Generator[None, None, T]) -> T:
 
 
 def _task(pages: _Pages, task: Task, lang: str, key: bool) -> None:
-    exercise = task.exercise
-    # The heading, the prompt and the first frame (or the key's first lines) stay together.
-    pages.room(140 if key else 100 + pages.inner * FRAME_SIZE.height() / FRAME_SIZE.width())
-    pages.y += 6
-    pages.text(worksheet_word(lang, "exercise", number=task.number,
-                              title=exercise.title.text(lang)), HEADING_SIZE, bold=True)
-    pages.text(task.prompt)
+    heading = worksheet_word(lang, "exercise", number=task.number,
+                             title=task.exercise.title.text(lang))
     if key:
+        pages.room(140)  # the heading, the prompt and the first lines stay together
+        pages.y += 6
+        pages.text(heading, HEADING_SIZE, bold=True)
+        pages.text(task.prompt)
         for line in task.key:
             pages.text(line, SMALL_SIZE)
         return
-    for frame in task_frames(task, lang):
-        pages.frame(frame)
+    frames = list(task_frames(task, lang)) if task.frames_of is None else []
+    share = FRAME_WIDTH if task.trace.scenario.n <= FEW_POSITIONS else 1.0
+    notes = [task.given] if task.given else []
+    if not frames:
+        notes.append(worksheet_word(lang, "frames_of", number=task.frames_of))
+    working = WORKING_HEIGHT if not task.question else WORKING_HEIGHT / 2
+    check = worksheet_word(lang, "how_to_check", sentence=task.check)
+    # The exercise stays on one page when it fits on one.
+    pages.room(6 + pages.measure(heading, HEADING_SIZE, bold=True) + pages.measure(task.prompt)
+               + sum(pages.measure(note, SMALL_SIZE) for note in notes)
+               + sum(pages.frame_height(frame, share) + 10 for frame in frames)
+               + sum(pages.measure(line) for line in task.question)
+               + pages.measure(worksheet_word(lang, "working"), SMALL_SIZE) + working + 12
+               + pages.measure(check, SMALL_SIZE) + 4 * (4 + len(notes) + len(task.question)))
+    pages.y += 6
+    pages.text(heading, HEADING_SIZE, bold=True)
+    pages.text(task.prompt)
+    for note in notes:
+        pages.text(note, SMALL_SIZE)
+    for frame in frames:
+        pages.frame(frame, share)
     for line in task.question:
         pages.text(line)
-    pages.working(WORKING_HEIGHT if not task.question else WORKING_HEIGHT / 2)
-    pages.text(worksheet_word(lang, "how_to_check", sentence=task.check), SMALL_SIZE,
-               colour=MUTED)
+    pages.room(working + 40 + pages.measure(check, SMALL_SIZE))  # the box and its check together
+    pages.working(working)
+    pages.text(check, SMALL_SIZE, colour=MUTED)
 
 
 def sheet_pdf(sheets: Sequence[Sheet], lang: str) -> bytes:
@@ -240,19 +307,28 @@ def key_pdf(sheets: Sequence[Sheet], lang: str) -> bytes:
     return _pdf(sheets, lang, key=True)
 
 
+_HAN = "\u2e80-\u9fff\uff00-\uffef"
+_PIECES = re.compile(rf"[{_HAN}][，。、；：！？）」』”]*|[^\s{_HAN}]+|\s+")
+"""What a line may break between: words (with their trailing punctuation), each Chinese
+character (with the punctuation that must not start a line) and runs of spaces."""
+
+
 def _wrapped(text: str, width: int) -> list[str]:
-    """Lines of about ``width`` Latin characters (a Chinese character counts as two)."""
-    if text.isascii():
-        return textwrap.wrap(text, width) or [""]
+    """Lines of about ``width`` Latin characters (a Chinese character counts as two), broken
+    between words and between Chinese characters, never inside a word; a word longer than a
+    line has a line of its own."""
     lines, line, used = [], "", 0
-    for character in text:
-        cost = 1 if character.isascii() else 2
-        if used + cost > width:
-            lines.append(line)
+    for piece in _PIECES.findall(text):
+        cost = sum(1 if character.isascii() else 2 for character in piece)
+        if piece.isspace():
+            if line:
+                line, used = line + " ", used + 1
+            continue
+        if line and used + cost > width:
+            lines.append(line.rstrip())
             line, used = "", 0
-        line += character
-        used += cost
-    return [*lines, line]
+        line, used = line + piece, used + cost
+    return [*lines, line.rstrip()]
 
 
 def _intro_slide(sheet: Sheet, task: Task, lang: str) -> Slide:
@@ -263,7 +339,8 @@ def _intro_slide(sheet: Sheet, task: Task, lang: str) -> Slide:
     title = Text(Box(margin, margin // 2, width - 2 * margin, line_height * 2),
                  worksheet_word(lang, "exercise", number=task.number,
                                 title=task.exercise.title.text(lang)), 28, SLIDE.text, bold=True)
-    lines = [*_wrapped(task.prompt, 90), "", *task.question, "",
+    lines = [*_wrapped(task.prompt, 90), *(_wrapped(task.given, 90) if task.given else ()), "",
+             *(wrapped for line in task.question for wrapped in _wrapped(line, 90)), "",
              *_wrapped(worksheet_word(lang, "how_to_check", sentence=task.check), 100)]
     variant = _variant(sheet, lang)
     if variant:

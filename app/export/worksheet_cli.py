@@ -12,10 +12,13 @@ from pathlib import Path
 
 from app.model.examples import resolve_document
 from app.texts import LANGUAGES
+from app.texts.problems import problem_words
+from engine.errors import ScenarioError
+from engine.exercises.hand import MAX_VARIANTS, check_variant_count
+from engine.whole_text import option_whole, read_whole
 
 EXIT_FAILED = 1
 EXIT_REFUSED = 2
-MAX_VARIANTS = 50
 MAX_SEED = 2**63 - 1
 
 
@@ -28,7 +31,7 @@ def add_worksheet_arguments(parser: argparse.ArgumentParser) -> None:
                         help="one exercise, counted from 1, or all (default: all)")
     parser.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0],
                         help="language of the sheet, the key and the frames (default: en)")
-    parser.add_argument("--variants", default="0", metavar="K",
+    parser.add_argument("--variants", default=None, metavar="K",
                         help=f"K sheets (1 to {MAX_VARIANTS}) with other, hand-friendly "
                              "numbers: whole numbers and halves chosen so the shares still "
                              "differ; each sheet and key prints its variant number (default: "
@@ -49,26 +52,34 @@ def _fail(message: str, status: int = EXIT_REFUSED) -> int:
     return status
 
 
-def _option_problem(args: argparse.Namespace) -> str | None:
-    """What is wrong with the options, or None; ``--variants`` and ``--seed`` read as whole
-    numbers."""
-    from engine import ScenarioError
-    from engine.whole_text import option_whole, read_whole
+def _refused(error: ValueError, lang: str) -> int:
+    """A refused document, exercise or option, in the sheet's language where it has words."""
+    if isinstance(error, ScenarioError):
+        return _fail(problem_words(error, lang))
+    return _fail(str(error))
 
-    try:
-        args.variants = read_whole(args.variants, "--variants")
-        args.seed = option_whole(args.seed, "--seed")
-    except ScenarioError as error:
-        return str(error)
-    if args.variants != 0 and not 1 <= args.variants <= MAX_VARIANTS:
-        return f"--variants must be a whole number from 1 to {MAX_VARIANTS}, got {args.variants}"
+
+def _variants(args: argparse.Namespace) -> int:
+    """The number of variants asked (0: the document's own numbers).
+
+    Raises
+    ------
+    ScenarioError
+        At ``--variants`` when anything but a number from 1 to :data:`MAX_VARIANTS` is given
+        (:func:`engine.whole_text.read_whole`).
+    """
+    if args.variants is None:
+        return 0
+    count = read_whole(args.variants, "--variants")
+    check_variant_count(count, "--variants")
+    return count
+
+
+def _option_problem(args: argparse.Namespace) -> str | None:
     if args.seed is not None and not args.variants:
         return "--seed chooses the variants' numbers: give --variants K too"
     if args.seed is not None and not 0 <= args.seed <= MAX_SEED:
         return f"--seed must be a whole number from 0 to {MAX_SEED}, got {args.seed}"
-    paths = [Path(p).resolve() for p in (args.out, args.answers, args.pptx) if p is not None]
-    if len(set(paths)) != len(paths):
-        return "--out, --answers and --pptx must name different files"
     return None
 
 
@@ -76,28 +87,38 @@ def run_worksheet(args: argparse.Namespace) -> int:
     """Run ``qkv-studio worksheet``; print one line per written file; return the exit status:
     2 for a refused document or option (nothing written), 1 when a file cannot be written (nothing
     left behind), 0 on success."""
+    try:
+        variants = _variants(args)
+        args.seed = option_whole(args.seed, "--seed")
+    except ScenarioError as error:
+        return _refused(error, args.lang)
     problem = _option_problem(args)
     if problem is not None:
         return _fail(problem)
     from app.export.worksheet_plan import choose_exercises, plan_sheets
     from engine import load_scenario
+    from engine.outputs import current
 
     try:
         scenario = load_scenario(resolve_document(args.file))
+        # Before anything is drawn: no output is the document, its sidecar or another output.
+        current().refuse_outputs([args.out, args.answers, args.pptx])
         chosen = choose_exercises(scenario, args.exercise)
-        sheets = plan_sheets(scenario, chosen, args.lang, args.variants, args.seed or 0)
+        sheets = plan_sheets(scenario, chosen, args.lang, variants, args.seed or 0)
     except ValueError as error:  # a refused document (ScenarioError) or exercise
-        return _fail(str(error))
+        return _refused(error, args.lang)
     from app.export.cli import headless_application
 
     headless_application()
-    from app.export.safe import ExportError
+    from app.export.safe import ExportError, ExportRefusedError
     from app.export.worksheet import write_worksheets
 
     answers = Path(args.answers) if args.answers is not None else None
     pptx = Path(args.pptx) if args.pptx is not None else None
     try:
         written = write_worksheets(sheets, args.lang, Path(args.out), answers, pptx)
+    except ExportRefusedError as error:
+        return _fail(str(error))
     except ExportError as error:
         return _fail(str(error), EXIT_FAILED)
     for path in written:

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.export.safe import ExportError
+from app.export.safe import ExportError, refused_output
 from app.export.settings import slug
 from app.export.worksheet import (
     PaintedWorksheets,
@@ -39,7 +39,6 @@ from app.export.worksheet import (
     painting_steps,
     write_painted,
 )
-from app.export.worksheet_cli import MAX_VARIANTS
 from app.export.worksheet_plan import Sheet, choose_exercises, plan_sheets
 from app.i18n import current_language
 from app.model.cancel import CancelledError
@@ -49,6 +48,8 @@ from app.texts.worksheet_dialog_words import worksheet_dialog_word
 from app.widgets.form_dialog import lay_out_with_buttons, path_field
 from app.widgets.jobs import progress_dialog, run_with_progress
 from engine import Scenario, ScenarioError
+from engine.exercises.hand import MAX_VARIANTS
+from engine.outputs import Inputs, OutputRefusedError
 
 MAX_SEED = 2**31 - 1
 """The largest seed a spin box holds (the command line takes larger ones too)."""
@@ -78,9 +79,11 @@ class WorksheetDialog(QDialog):
     """
 
     def __init__(self, scenario: Scenario, folder: Path, name: str | None = None,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, inputs: Inputs | None = None) -> None:
         super().__init__(parent)
         self.scenario = scenario
+        self.inputs = inputs or Inputs()
+        """The open document's files: no worksheet replaces them (:mod:`engine.outputs`)."""
         self.lang = current_language()
         self.written: list[Path] = []
         self.last_error: str | None = None
@@ -183,6 +186,8 @@ class WorksheetDialog(QDialog):
         ------
         ValueError
             No sheet path, or one file named twice.
+        OutputRefusedError
+            A path names the open document or its sidecar.
         """
         fields = [(self.sheet_edit, True), (self.key_edit, self.key_box.isChecked()),
                   (self.deck_edit, self.deck_box.isChecked())]
@@ -197,6 +202,7 @@ class WorksheetDialog(QDialog):
             if path.resolve() in seen:
                 raise ValueError(self._word("same_file", path=path))
             seen.add(path.resolve())
+        self.inputs.refuse_outputs(chosen)
         return sheet, key, deck
 
     def export(self) -> bool:
@@ -213,6 +219,8 @@ class WorksheetDialog(QDialog):
                 lambda _cancelled: plan_sheets(self.scenario, chosen, lang, variants, seed))
         except CancelledError:
             return False
+        except OutputRefusedError as error:  # the open document or its sidecar: nothing written
+            return self._show_error(refused_output(error).words(self.lang))
         except ScenarioError as error:  # an exercise that does not fit the document
             return self._show_error(problem_words(error, self.lang))
         except ValueError as error:

@@ -1,16 +1,23 @@
 """What a worksheet and its answer key say, worked out from a document's exercises (no Qt): for
 each exercise of each variant its frames and their blanks, the question's lines, the "how to
-check" sentence, and the key's lines — every value computed by the engine on that variant."""
+check" sentence, and the key's lines — every value computed by the engine on that variant.
+
+A sheet gives no answer away: a cell any of its exercises hides is blank in every frame of the
+sheet, and an exercise whose frames show another's blanks says whose answers to use there. Only
+the key holds the hidden values.
+"""
 
 from __future__ import annotations
 
 import string
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
 
+from app.model.exercise_edits import array_words, cell_words
+from app.model.parts import place_name
 from app.texts.example_words import document_words
 from app.texts.worksheet_words import worksheet_word
 from engine import Scenario, Trace, compute, explain, format_number
@@ -18,6 +25,7 @@ from engine.exercises.answers import Answer, answer
 from engine.exercises.document import Edit, Exercise
 from engine.exercises.fit import check_fit, edited_index, hidden_masks, watched
 from engine.exercises.hand import asked_rows, hand_variant
+from engine.exercises.lesson import lessons
 from engine.exercises.wording import prompt_text
 from engine.printed import printed_places
 from engine.whole_text import read_whole
@@ -31,8 +39,11 @@ CHECKS = {"projection": "check_projection", "scores": "check_scores",
 class Task:
     """One exercise as a sheet shows it and its key answers it.
 
-    ``frames`` are step indices of ``trace``; ``blanks`` the cells to draw empty in them;
-    ``prompt`` is worded from ``trace``'s own values (a variant's, on a variant's sheet).
+    ``frames`` are step indices of ``trace``; ``blanks`` the cells to draw empty in them (every
+    cell an exercise of the sheet hides); ``prompt`` is worded from ``trace``'s own values (a
+    variant's, on a variant's sheet); ``given`` says which other exercises' answers fill the
+    blanks it does not ask itself (empty when none); ``frames_of`` is the number of an earlier
+    exercise of the sheet with the same frames (the paper prints them once), else None.
     """
 
     number: int
@@ -44,6 +55,8 @@ class Task:
     question: tuple[str, ...]
     check: str
     key: tuple[str, ...]
+    given: str = ""
+    frames_of: int | None = None
 
 
 @dataclass(frozen=True)
@@ -84,9 +97,11 @@ def plan_sheets(scenario: Scenario, chosen: Sequence[int], lang: str, variants: 
     own = tuple(_task(trace, k + 1, scenario.exercises[k], lang) for k in chosen)
     scopes = {trace.steps[step].scope for task in own
               for step in (*task.frames, trace.step_index(task.exercise.step))}
-    rows = asked_rows(trace, [task.exercise for task in own], scopes)
+    exercises = [task.exercise for task in own]
+    rows = asked_rows(trace, exercises, scopes)
+    taught = lessons(trace, exercises)
     documents = [(None, scenario)] if variants == 0 else \
-        [(k, hand_variant(scenario, seed, k, rows)) for k in range(1, variants + 1)]
+        [(k, hand_variant(scenario, seed, k, rows, taught)) for k in range(1, variants + 1)]
     sheets = []
     for number, document in documents:
         if document is scenario:
@@ -95,8 +110,77 @@ def plan_sheets(scenario: Scenario, chosen: Sequence[int], lang: str, variants: 
             variant = compute(document)
             tasks = tuple(_task(variant, k + 1, document.exercises[k], lang) for k in chosen)
         title = document_words(scenario.title, scenario.note, lang)[0]
-        sheets.append(Sheet(title, number, tasks))
+        sheets.append(Sheet(title, number, _shared(tasks, lang)))
     return tuple(sheets)
+
+
+def _shared(tasks: Sequence[Task], lang: str) -> tuple[Task, ...]:
+    """The tasks of one sheet with every exercise's blanks blank in every frame, each saying
+    whose answers its other blanks are, and the frames an earlier task printed named, not
+    repeated."""
+    blanks: dict[str, npt.NDArray[np.bool_]] = {}
+    for task in tasks:
+        for name, mask in task.blanks.items():
+            blanks[name] = blanks[name] | mask if name in blanks else mask.copy()
+    shared: list[Task] = []
+    for task in tasks:
+        earlier = next((t.number for t in shared if t.frames == task.frames), None)
+        shared.append(replace(task, blanks=blanks, given=_given(task, tasks, lang),
+                              frames_of=earlier))
+    return tuple(shared)
+
+
+def _given(task: Task, tasks: Sequence[Task], lang: str) -> str:
+    """Which other exercises' answers fill the blanks of ``task``'s frames it does not ask."""
+    shown = {name for step in task.frames for name in
+             (*task.trace.steps[step].reads, *task.trace.steps[step].writes)}
+    arrays: list[str] = []
+    numbers: list[int] = []
+    for other in tasks:
+        for name, mask in other.blanks.items():
+            own = task.blanks.get(name)
+            if other is task or name not in shown or \
+                    not np.any(mask if own is None else mask & ~own):
+                continue
+            if name not in arrays:
+                arrays.append(name)
+            if other.number not in numbers:
+                numbers.append(other.number)
+    if not arrays:
+        return ""
+    return worksheet_word(lang, "given" if len(numbers) == 1 else "given_many",
+                          arrays=_listed([_array_name(name, lang) for name in arrays], lang),
+                          exercises=_listed([str(n) for n in sorted(numbers)], lang))
+
+
+def _listed(items: Sequence[str], lang: str) -> str:
+    """``Q, K and V`` (``Q、K 和 V``)."""
+    if len(items) == 1:
+        return items[0]
+    return worksheet_word(lang, "and", first=worksheet_word(lang, "comma").join(items[:-1]),
+                          last=items[-1])
+
+
+def _array_name(name: str, lang: str) -> str:
+    """A trace array as its grid is titled, with its layer (``L2 shares``)."""
+    scope, _, _short = name.rpartition(".")
+    words = array_words(name, lang)
+    return f"{scope} {words}" if scope else words
+
+
+def _cell(trace: Trace, array: str, index: Sequence[int], lang: str) -> str:
+    """A cell as a reader of the sheet names it: a trace array's as exercise mode reads it
+    (``share of 我 for 爱``), a parameter's as the grid is titled with its row and column
+    (``Wk[1,0]``; ``Wk 第 2 行第 1 列``)."""
+    full = tuple(int(k) for k in index)
+    if array in trace.arrays:
+        scope = array.rpartition(".")[0]
+        words = cell_words(trace, array, full, lang)
+        return f"{scope} {words}" if scope else words
+    return worksheet_word(lang, "parameter_cell" if len(full) > 1 else "parameter_item",
+                          name=place_name(array), cell=",".join(str(k) for k in full),
+                          row=full[-2] + 1 if len(full) > 1 else full[0] + 1,
+                          col=full[-1] + 1)
 
 
 def _task(trace: Trace, number: int, exercise: Exercise, lang: str) -> Task:
@@ -119,32 +203,28 @@ def _task(trace: Trace, number: int, exercise: Exercise, lang: str) -> Task:
                 _question_key(trace, exercise, solved, lang, places))
 
 
-def _cell(array: str, index: Sequence[int]) -> str:
-    return f"{array}[{','.join(str(k) for k in index)}]"
-
-
-def _edit_words(trace: Trace, edit: Edit, places: int) -> tuple[str, str]:
+def _edit_words(trace: Trace, edit: Edit, places: int, lang: str) -> tuple[str, str]:
     index = edited_index(trace, edit, "edit")
-    return _cell(edit.array, index), format_number(edit.by, places)
+    return _cell(trace, edit.array, index, lang), format_number(edit.by, places)
 
 
 def _question(trace: Trace, exercise: Exercise, lang: str, places: int) -> tuple[str, ...]:
     watch = watched(trace, exercise)
     if exercise.kind == "direction":
         assert exercise.edit is not None and watch.cell is not None
-        cell, by = _edit_words(trace, exercise.edit, places)
+        cell, by = _edit_words(trace, exercise.edit, places, lang)
         before = float(trace.scenario.parameter(exercise.edit.array)[
             edited_index(trace, exercise.edit, "edit")])
         tick = worksheet_word(lang, "tick")
         return (worksheet_word(lang, "edit", cell=cell, by=by,
                                before=format_number(before, places),
                                after=format_number(before + exercise.edit.by, places)),
-                worksheet_word(lang, "watch", cell=_cell(watch.array, watch.cell)),
+                worksheet_word(lang, "watch", cell=_cell(trace, watch.array, watch.cell, lang)),
                 "    ".join(f"{tick} {worksheet_word(lang, word)}"
                            for word in ("rise", "fall", "same")))
-    lines = [worksheet_word(lang, "watch_array", array=watch.array)]
+    lines = [worksheet_word(lang, "watch_array", array=_array_name(watch.array, lang))]
     for letter, choice in zip(string.ascii_uppercase, exercise.choices, strict=False):
-        cell, by = _edit_words(trace, choice, places)
+        cell, by = _edit_words(trace, choice, places, lang)
         lines.append(f"{worksheet_word(lang, 'tick')} "
                      f"{worksheet_word(lang, 'choice', letter=letter, cell=cell, by=by)}")
     return tuple(lines)
@@ -165,20 +245,21 @@ def _question_key(trace: Trace, exercise: Exercise, solved: Answer, lang: str,
     if exercise.kind == "direction":
         assert watch.cell is not None and solved.direction is not None
         moved = solved.moved[0]
-        return (worksheet_word(lang, "direction_answer", cell=_cell(watch.array, watch.cell),
+        return (worksheet_word(lang, "direction_answer",
+                               cell=_cell(trace, watch.array, watch.cell, lang),
                                direction=worksheet_word(lang, solved.direction),
                                before=format_number(moved.before, places),
                                after=format_number(moved.after, places)),)
     lines = []
     for k, (letter, choice) in enumerate(zip(string.ascii_uppercase, exercise.choices,
                                              strict=False)):
-        cell, by = _edit_words(trace, choice, places)
+        cell, by = _edit_words(trace, choice, places, lang)
         if k in solved.unchanged:
             lines.append(worksheet_word(lang, "unchanged_yes", letter=letter, cell=cell, by=by))
             continue
         moved = solved.moved[k]
         lines.append(worksheet_word(lang, "unchanged_no", letter=letter, cell=cell, by=by,
-                                    where=_cell(watch.array, moved.at),
+                                    where=_cell(trace, watch.array, moved.at, lang),
                                     before=format_number(moved.before, places),
                                     after=format_number(moved.after, places)))
     return tuple(lines)

@@ -1,5 +1,6 @@
 """File → Open checkpoint…: a Hugging Face checkpoint folder and a text, imported and computed in
-a worker (progress and Cancel), then shown as a new, unsaved document.
+a worker (progress and Cancel), then shown as a new, unsaved document. Where a package ships a
+trained model (all-MiniLM-L6-v2), one button fills its folder.
 
 The open document is replaced only when it holds no unsaved work; otherwise the checkpoint opens
 in a new window, so nothing is lost either way. A refusal is said in the interface language and
@@ -55,8 +56,8 @@ class Choice:
 
 
 class CheckpointDialog(QDialog):
-    """The folder (typed or browsed), the text and the layers; OK once folder and text are
-    given."""
+    """The folder (typed, browsed, or the installed trained model's), the text and the layers;
+    OK once folder and text are given."""
 
     def __init__(self, parent: QWidget | None) -> None:
         super().__init__(parent)
@@ -81,6 +82,9 @@ class CheckpointDialog(QDialog):
         folder_label = QLabel(translate("Checkpoint", "&Folder:"), self)
         folder_label.setBuddy(self.folder)  # a row holding a layout gets no buddy of its own
         form.addRow(folder_label, row)
+        self.trained = self._trained_model()
+        if self.trained is not None:
+            form.addRow("", self.trained)
         form.addRow(translate("Checkpoint", "&Text:"), self.text)
         form.addRow(translate("Checkpoint", "Text &pair:"), self.pair)
         form.addRow(translate("Checkpoint", "&Layers:"), self.layers)
@@ -92,6 +96,24 @@ class CheckpointDialog(QDialog):
         for edit in (self.folder, self.text):
             edit.textChanged.connect(self._allow)
         self._allow()
+
+    def _trained_model(self) -> QPushButton | None:
+        """A button filling the folder with all-MiniLM-L6-v2's, where the package that ships it
+        is installed (found without importing it, nor torch); None elsewhere."""
+        from engine.checkpoint.installed import minilm_folder  # not at the window's start-up
+
+        folder = minilm_folder()
+        if folder is None:
+            return None
+        button = QPushButton(translate(
+            "Checkpoint", "all-MiniLM-L6-v2, trained, from the installed package"), self)
+        button.setToolTip(str(folder))
+        button.clicked.connect(lambda: self._fill(folder))
+        return button
+
+    def _fill(self, folder: Path) -> None:
+        self.folder.setText(str(folder))
+        self.text.setFocus()
 
     def _browse(self) -> None:
         folder = QFileDialog.getExistingDirectory(

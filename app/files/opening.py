@@ -14,8 +14,7 @@ from pathlib import Path
 
 from app.model.cancel import CancelledError
 from engine import Scenario, Trace, compute, load_scenario
-from engine.regular_file import check_regular
-from engine.sidecar import sidecar_name
+from engine.sidecar import legacy_sidecar_name, sidecar_name
 
 BACKGROUND_BYTES = 1 << 20
 """Files larger than this are read in a separate process (about 30 ms of parsing here)."""
@@ -44,29 +43,12 @@ def load_computed(path: str | os.PathLike[str],
     Raises
     ------
     ScenarioError
-        As :func:`load_checked`; a sidecar of weights beside it that is a FIFO, a device or a
-        socket is refused before anything is read.
+        As :func:`load_checked`.
     CancelledError
         ``cancelled`` was set.
     """
-    _refuse_special_sidecar(path)
     scenario = _read_elsewhere(path) if is_big_file(path) else load_scenario(path)
     return computed(scenario, cancelled)
-
-
-def _refuse_special_sidecar(path: str | os.PathLike[str]) -> None:
-    """Refuse a sidecar of weights beside ``path`` that is not a regular file (a FIFO would
-    block its reader for ever), before the document is read.
-
-    Raises
-    ------
-    ScenarioError
-        Naming the sidecar: ``not_regular_file`` or ``is_folder``.
-    """
-    file = Path(path)
-    sidecar = file.with_name(sidecar_name(file))
-    if os.path.lexists(sidecar):
-        check_regular(sidecar, sidecar.name)
 
 
 def computed(scenario: Scenario,
@@ -103,7 +85,7 @@ def has_sidecar(path: str | os.PathLike[str]) -> bool:
     """Whether a sidecar of weights lies beside the document at ``path``: its arrays are too
     large for JSON (a whole GPT-2 small's take over a second to read, widen and check)."""
     file = Path(path)
-    return file.with_name(sidecar_name(file)).exists()
+    return any(file.with_name(name(file)).exists() for name in (sidecar_name, legacy_sidecar_name))
 
 
 def _read_elsewhere(path: str | os.PathLike[str]) -> Scenario:

@@ -10,7 +10,7 @@ Where
         user only (0600);
     ``<id>.meta.json``
         a small sidecar: original path, title, time, process id;
-    ``<id>.weights.safetensors``
+    ``<id>.qkv.json.weights.safetensors``
         only for a document too large for JSON (a whole model): its arrays, written together
         with the copy (:func:`engine.io.write_dumped`) and removed with it;
     ``<id>.lock``
@@ -49,13 +49,16 @@ from PySide6.QtWidgets import QMessageBox
 
 from app.files.loading import placeholder, read_after_showing
 from app.files.opening import is_big_file, load_computed
+from app.files.saving import document_inputs
 from app.model.cancel import CancelledError
 from app.widgets.jobs import Job, is_big
 from app.window.state import DocumentState
 from engine import Scenario, ScenarioError, Trace
 from engine.io import dump_scenario, write_dumped
+from engine.outputs import Inputs, guarding
 from engine.safe_write import failure_reason, plain_reason, write_bytes
 from engine.sidecar import SUFFIX as WEIGHTS_SUFFIX
+from engine.sidecar import sidecar_name
 
 if TYPE_CHECKING:
     from app.window.shell import Shell
@@ -216,6 +219,7 @@ class RecoveryWriter(QObject):
             self.remove_copy()
             return False
         scenario, sidecar = self.state.scenario, self._sidecar()
+        inputs = document_inputs(self.state.path)
         try:
             _make_private_folder(self.directory)
             if self._lock is None:
@@ -224,27 +228,31 @@ class RecoveryWriter(QObject):
                     raise _lock_failure(lock, self.lock_path)
                 self._lock = lock
             if background:
-                job = Job(lambda cancelled: self._store(scenario, sidecar, cancelled), self)
+                job = Job(lambda cancelled: self._store(scenario, sidecar, inputs, cancelled),
+                          self)
                 job.done.connect(lambda _none: self._stored())
                 job.failed.connect(self._on_failed)
                 job.ended.connect(lambda _result, _error: job.deleteLater())
                 self._job = job.start()
                 return False
-            self._store(scenario, sidecar, threading.Event())
+            self._store(scenario, sidecar, inputs, threading.Event())
         except Exception as error:
             self._on_failed(error)
             return False
         self._stored()
         return True
 
-    def _store(self, scenario: Scenario, sidecar: bytes, cancelled: threading.Event) -> None:
+    def _store(self, scenario: Scenario, sidecar: bytes, inputs: Inputs,
+               cancelled: threading.Event) -> None:
         """Write the copy and the sidecar (in a worker for a big document; reads only its
-        arguments, the scenario is frozen)."""
+        arguments, the scenario is frozen), never over one of ``inputs`` (the document's
+        files)."""
         dumped = dump_scenario(scenario, self.copy_path)
         if cancelled.is_set():
             raise CancelledError
-        write_dumped(dumped, self.copy_path, mode=PRIVATE_FILE)
-        write_bytes(self.sidecar_path, sidecar, mode=PRIVATE_FILE)
+        with guarding(inputs):
+            write_dumped(dumped, self.copy_path, mode=PRIVATE_FILE)
+            write_bytes(self.sidecar_path, sidecar, mode=PRIVATE_FILE)
 
     def _stored(self) -> None:
         self._finished()
@@ -332,7 +340,7 @@ class RecoveryCopy:
 
 def _weights(copy: Path) -> Path:
     """The file of a copy's arrays too large for JSON (present only for such a document)."""
-    return copy.with_name(copy.name.removesuffix(COPY_SUFFIX) + WEIGHTS_SUFFIX)
+    return copy.with_name(sidecar_name(copy))
 
 
 def _read_sidecar(path: Path) -> dict[str, object]:
@@ -393,13 +401,14 @@ def find_orphans(directory: Path | None = None) -> list[RecoveryCopy]:
               *folder.glob(f"*{LOCK_SUFFIX}")]
     for stray in strays:
         session = stray.name.removesuffix(SIDECAR_SUFFIX).removesuffix(
-            WEIGHTS_SUFFIX).removesuffix(LOCK_SUFFIX)
-        if (folder / f"{session}{COPY_SUFFIX}").exists():
+            WEIGHTS_SUFFIX).removesuffix(COPY_SUFFIX).removesuffix(LOCK_SUFFIX)
+        copy = folder / f"{session}{COPY_SUFFIX}"
+        if copy.exists():
             continue
         lock = _lock(folder / f"{session}{LOCK_SUFFIX}")
         if lock.tryLock(0):
-            _remove(folder / f"{session}{SIDECAR_SUFFIX}",
-                    folder / f"{session}{WEIGHTS_SUFFIX}")
+            _remove(folder / f"{session}{SIDECAR_SUFFIX}", _weights(copy),
+                    folder / f"{session}{WEIGHTS_SUFFIX}")  # a copy's of before format 2.1
             lock.unlock()
     return sorted(found, key=lambda c: c.saved_at, reverse=True)
 

@@ -12,9 +12,13 @@ from app.files.recent import add_recent
 from app.files.watch import DiskWatch
 from app.model.cancel import CancelledError
 from app.model.examples import SUFFIX
+from app.texts.problems import problem_words
 from app.window.state import DocumentState
-from engine import Scenario
+from engine import Scenario, ScenarioError
 from engine.io import dump_scenario, write_dumped
+from engine.outputs import Inputs, OutputRefusedError, guarding
+from engine.safe_write import failure_reason
+from engine.sidecar import legacy_sidecar_name, sidecar_name
 
 
 def suggested_path(path: Path | None, title: str) -> Path:
@@ -29,20 +33,50 @@ def save_target(chosen: str) -> Path:
     return target if target.name.endswith(".json") else target.with_name(target.name + SUFFIX)
 
 
-def writing(scenario: Scenario, path: Path) -> Callable[[threading.Event], None]:
+def is_open_document(target: Path, open_path: Path | None) -> bool:
+    """Whether ``target`` is the document's own file (by another spelling or link too)."""
+    if open_path is None:
+        return False
+    if target.exists() and open_path.exists():
+        return target.samefile(open_path)
+    return target.resolve() == open_path.resolve()
+
+
+def failure_words(error: BaseException, lang: str) -> str:
+    """Why a save failed, for a message naming the file: an output the guard refused
+    (:class:`~engine.outputs.OutputRefusedError`) in ``lang``, any other failure in plain words."""
+    if isinstance(error, OutputRefusedError):
+        return problem_words(ScenarioError("", error.refusal), lang)
+    return failure_reason(error)
+
+
+def document_inputs(path: Path | None) -> Inputs:
+    """The files of the open document at ``path`` that no output of the window may replace
+    (:mod:`engine.outputs`): the document and the sidecars of weights beside it."""
+    if path is None:
+        return Inputs()
+    return Inputs([path, path.with_name(sidecar_name(path)),
+                   path.with_name(legacy_sidecar_name(path))])
+
+
+def writing(scenario: Scenario, path: Path, inputs: Inputs | None = None
+            ) -> Callable[[threading.Event], None]:
     """The work of writing ``scenario`` to ``path`` atomically, with its sidecar of weights
     beside it when it has one (Save as… writes a new one beside the new name); Cancel is looked
     at once the text is made, before any file is touched (a frozen scenario: safe to read in a
-    worker).
+    worker). Nothing replaces one of ``inputs`` (the open document's files, for Save as…).
 
     The work raises :class:`~app.model.cancel.CancelledError` on Cancel, and what
-    :func:`~engine.io.write_dumped` raises on failure (the old files stay whole).
+    :func:`~engine.io.write_dumped` raises on failure (the old files stay whole), an
+    :class:`~engine.outputs.OutputRefusedError` among them.
     """
     def work(cancelled: threading.Event) -> None:
-        dumped = dump_scenario(scenario, path)
-        if cancelled.is_set():
-            raise CancelledError
-        write_dumped(dumped, path)
+        with guarding(inputs or Inputs()) as guard:
+            guard.refuse_outputs([path])
+            dumped = dump_scenario(scenario, path)
+            if cancelled.is_set():
+                raise CancelledError
+            write_dumped(dumped, path)
 
     return work
 

@@ -21,7 +21,8 @@ class DrawView:
     """Generation step ``t``: the last position's probabilities before and after the
     temperature, the entries top-k and top-p kept, their renormalised shares and the chosen id.
 
-    ``ranked`` is every entry, most probable (tempered) first, ties by id; ``running`` the
+    ``ranked`` is every entry, most probable (tempered, then at T = 1) first, ties by id;
+    ``running`` the
     cumulative tempered mass along ``ranked`` of what top-k kept, divided by their total (the
     mass top-p reads; meaningful for the first :attr:`counted` entries only, 1 after them).
     """
@@ -78,14 +79,17 @@ def draw_view(trace: Trace, step: Step) -> DrawView:
     run = trace.scenario.generation
     settings = run.settings if run is not None else Settings()
     tempered = a[f"{prefix}.tempered"]
-    ranked = tuple(np.argsort(-tempered, kind="stable").tolist())
+    probs = a["probs"][-1]
+    # Most probable first by the tempered share, then by the model's own probability: greedy's
+    # tempered shares are one 1 and zeros, and the rest still read most probable first.
+    ranked = tuple(np.lexsort((-probs, -tempered)).tolist())
     within = np.array(tempered[list(ranked)])
     if settings.top_k is not None:
         within[settings.top_k:] = 0.0  # what top-k cut adds nothing to the mass top-p reads
     running = np.cumsum(within) / within.sum()
     return DrawView(t=int(prefix.removeprefix("gen")), settings=settings,
                     position=trace.scenario.n - 1, vocab=trace.tokens_of("vocab"),
-                    probs=a["probs"][-1], tempered=tempered,
+                    probs=probs, tempered=tempered,
                     kept=tuple(a[f"{prefix}.kept"].astype(np.int64).tolist()),
                     shares=a[f"{prefix}.sample_probs"], chosen=int(a[f"{prefix}.chosen"][0]),
                     ranked=ranked, running=running)

@@ -45,10 +45,11 @@ def sample(f: Facts) -> Telling:
         summary=say("sample.summary", t=f.num(s.temperature), kept=kept, v=len(view.vocab),
                     chosen=chosen),
         why=say("sample.why", token=Token(f.scenario.tokens[view.position])),
-        how=say("sample.how", t=f.num(s.temperature), top_k=cut_k, top_p=cut_p, kept=kept,
-                shares=Listed([f"{view.vocab[k]} {f.num(float(view.shares[k]))}"
-                               if isinstance(k, int) else k for k in some_entries(view.kept)]),
-                seed=s.seed, step=view.t, chosen=chosen),
+        how=say("sample.how_greedy", chosen=chosen) if s.temperature == 0 else
+        say("sample.how", t=f.num(s.temperature), top_k=cut_k, top_p=cut_p, kept=kept,
+            shares=Listed([f"{view.vocab[k]} {f.num(float(view.shares[k]))}"
+                           if isinstance(k, int) else k for k in some_entries(view.kept)]),
+            seed=s.seed, step=view.t, chosen=chosen),
         pitfalls=say("sample.pitfalls", model=f.num(view.entropy),
                      tempered=f.num(view.tempered_entropy), shares=f.num(view.sample_entropy),
                      greedy=Token(greedy)),

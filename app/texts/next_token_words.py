@@ -35,6 +35,8 @@ NEXT_TOKEN_WORDS: dict[str, dict[str, str]] = {
                    "{shares} nats",
         "chosen": "chosen: “{entry}” (id {id}), draw t = {t} with seed {seed}; greedy would "
                   "take “{greedy}”",
+        "chosen_greedy": "chosen: “{entry}” (id {id}), the most probable entry: greedy "
+                         "decoding (T = 0) draws nothing",
         "appended": "appended instead: “{entry}” (id {id}), picked or drawn before an edit; "
                     "this draw gives “{chosen}”",
         "running_text": "mass of the first {rank} entries over what top-k kept = {value}",
@@ -92,6 +94,7 @@ NEXT_TOKEN_WORDS: dict[str, dict[str, str]] = {
         "entropy": "熵：模型 {model} 奈特 · 调温后 {tempered} 奈特 · 保留的份额 {shares} 奈特",
         "chosen": "选中：“{entry}”（id {id}），第 t = {t} 次抽取，种子 {seed}；贪心会选"
                   "“{greedy}”",
+        "chosen_greedy": "选中：“{entry}”（id {id}），概率最高的一项：贪心解码（T = 0）不抽取",
         "appended": "实际追加的是“{entry}”（id {id}）：手选的，或在修改模型之前抽到的；这次抽取得到"
                     "“{chosen}”",
         "running_text": "前 {rank} 项的概率之和除以 top-k 保留的总概率 = {value}",
@@ -151,6 +154,8 @@ def draw_lines(view: DrawView, lang: str, places: int, appended: int | None = No
                  mass=num(float(view.running[kept - 1]))) if s.top_p < 1.0 else say("no_top_p"),
              say("entropy", model=num(view.entropy), tempered=num(view.tempered_entropy),
                  shares=num(view.sample_entropy)),
+             say("chosen_greedy", entry=view.chosen_label, id=view.chosen)
+             if s.temperature == 0 else
              say("chosen", entry=view.chosen_label, id=view.chosen, t=view.t, seed=s.seed,
                  greedy=view.vocab[view.greedy])]
     if appended is not None and appended != view.chosen:

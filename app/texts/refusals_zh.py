@@ -184,7 +184,29 @@ WORDS: dict[str, str] = {
     "checkpoint_file_missing": "缺失：Hugging Face 检查点文件夹里应有 config.json、*.safetensors "
                                "权重文件和 tokenizer.json",
     "config_not_json": "不是模型的配置（一个 JSON 对象）",
-    "weights_unreadable": "无法作为 safetensors 权重读取（{reason}）",
+    "weights_too_short": "只有 {size} 字节，比 safetensors 文件开头 8 字节的头部长度还短",
+    "weights_header_length": "不是 safetensors 权重：头部自称有 {length:,} 字节，而文件只有 "
+                             "{size:,} 字节",
+    "weights_header_not_json": "不是 safetensors 权重：头部不是描述张量的 JSON 对象",
+    "tensor_entry": "头部中张量 {name} 的条目不是含 dtype、shape 和 data_offsets 的对象",
+    "tensor_dtype": "张量 {name} 以 {dtype} 存储；导入器能读取的是 {read}",
+    "tensor_dimensions": "张量 {name} 的形状是 {shape}：每一维都必须是从 0 起的整数",
+    "tensor_offsets": "张量 {name} 的 data_offsets 为 {offsets}，放不下它的 {count:,} 个 "
+                      "{width} 字节的数，或超出了文件 {room:,} 字节的数据区",
+    "tensor_overlap": "张量 {name} 和 {other} 占用了文件中相同的字节",
+    "tensor_twice": "张量 {name} 同时出现在 {first} 和 {second} 中：一个文件夹里每个张量只应出现"
+                    "一次（或由 model.safetensors.index.json 指明所在文件）",
+    "index_not_json": "不是 safetensors 索引（一个 JSON 对象，其 weight_map 给出每个张量所在的"
+                      "文件）",
+    "index_file_outside": "指向文件 {file}，它不是这个文件夹里的文件",
+    "index_tensor_missing": "说张量 {name} 在 {file} 中，但该文件里没有它",
+    "tensors_unused": "{family} 布局不读取其中 {count} 个张量（{names}）：这不是普通的 "
+                      "{family} 模型，缺了它们，数值就不是 transformers 的数值",
+    "checkpoint_limit": "{got:,} 超过了 QKV Studio 能计算的上限 {limit:,}（未读取任何权重）",
+    "tensor_numbers_limit": "张量 {name} 有 {count:,} 个数，超过了单个权重的上限 {limit:,}"
+                            "（未读取任何权重）",
+    "checkpoint_memory": "以 float64 读入这些权重约需 {need} GiB，超过了这台计算机 {have} GiB "
+                         "的内存（未读取任何权重）",
     "tensor_missing": "没有哪个权重文件含有张量 {name}",
     "tensor_unreadable": "无法读取张量 {name}（{reason}）",
     "tensor_shape": "张量 {name} 的形状是 {got}，而按 config.json 应为 {expected}",
@@ -192,12 +214,23 @@ WORDS: dict[str, str] = {
     "family_unknown": "{family} 不是 QKV Studio 能导入的模型家族：支持的有 {families}",
     "rope_scaled": "暂不计算 RoPE 缩放 {kind}：QKV Studio 只按原始角度 p·θᵢ 旋转",
     "layer_scaled_scores": "暂不计算再除以层号的分数：QKV Studio 只除以 √d_k",
+    "rope_per_layer": "暂不计算按层类型分别设置的 RoPE：QKV Studio 对每一层使用同一个基数",
+    "layer_types": "应为 {layers} 项的列表，每项是 \"full_attention\" 或 \"sliding_attention\"，"
+                   "得到的是 {got}",
+    "softcapping": "暂不计算用 tanh 截断分数或 logits：QKV Studio 计算未截断的值",
+    "bidirectional": "暂不计算这个模型家族不带因果掩码的注意力",
+    "head_dim_split": "注意力的每个头宽 hidden_size / num_attention_heads = {d_k} 列，而 "
+                      "transformers 的旋转位置编码会旋转 {got} 列：两者对不上",
     "tokenizer_vocabulary": "分词器有 {count} 个条目（编号 0 到 {last}），多于模型嵌入表的 {rows} "
                             "行：它属于另一个模型",
     "text_no_tokens": "这段文本没有产生任何 Token：请至少输入一个词",
     "pair_needs_types": "第二段文本只有带 Token 类型的模型（BERT）才会作为片段 B 读取；{family} "
                         "没有 Token 类型：请把它写进文本",
     "text_past_context": "这段文本有 {count} 个 Token，超过了模型 {limit} 个位置的上下文",
+    "text_past_positions": "这段文本有 {count} 个 Token，超过了 QKV Studio 计算的 {limit} 个位置："
+                           "请缩短它",
+    "text_not_utf8": "不是 UTF-8 文本（第 {at} 个字符是无法解码的 {code}）：请以 UTF-8 给出文本",
+    "tokenizer_failed": "分词器处理这段文本时失败（{reason}）",
     "layers_choice": "层应写成 1-2、3 或 1,3-4 这样，范围 1 到 {count}，得到的是“{got}”",
     # 文档的附属文件：JSON 装不下的数组（engine.sidecar）。
     "sidecar_name": "应为文档旁边的一个 .safetensors 文件名（不含文件夹或路径），得到的是 {got}",
@@ -208,6 +241,30 @@ WORDS: dict[str, str] = {
                      "文档的数组只能是 F64、F32、F16 或 BF16",
     "sidecar_dimensions": "{file} 中的数组 {key} 有 {ndim} 个维度；文档的数组只有 1 或 2 个维度",
     "sidecar_mismatch": "{problem}（{file} 中的数组 {key}）",
+    "sidecar_file": "{file} {problem}",
+    "sidecar_short": "比 safetensors 文件头还短",
+    "sidecar_header_past_end": "文件头的长度超出了文件末尾",
+    "sidecar_header_long": "文件头有 {size} 字节，超过了文档附属文件允许的 {limit} 字节",
+    "sidecar_header_json": "文件头不是 JSON",
+    "sidecar_header_object": "文件头不是 JSON 对象",
+    "sidecar_tensor_form": "张量 {key} 没有用数据类型、至多 8 个整数的形状和两个数据偏移来描述",
+    "sidecar_tensor_large": "张量 {key} 有 {count} 个数，超过了单个数组 {limit} 的上限",
+    "sidecar_tensor_offsets": "张量 {key} 的数据偏移（{start} 到 {end}）装不下它 {dtype} 类型的"
+                              "形状 {shape}",
+    "sidecar_total_large": "它的张量共有 {count} 个数，超过了一个文档 {limit} 的上限",
+    "sidecar_layout": "张量 {key} 从数据的第 {start} 字节开始，而不是前一个张量结束的第 "
+                      "{expected} 字节",
+    "sidecar_trailing": "它的张量在数据的第 {end} 字节结束，而数据共有 {size} 字节",
+    "sidecar_changed": "{file} 在文档保存之后被改动过（它的 sha256 与文档记录的不同）："
+                       "它不是这个文档保存时的附属文件",
+    "sidecar_digest": "应为附属文件的 sha256（64 个小写十六进制数字），得到的是 {got}",
+    # 一次运行的每个输出（engine.outputs、engine.io）。
+    "output_is_input": "本次运行读取这个文件（文档、它的附属文件或检查点的文件）；"
+                       "写到那里会覆盖它：请换一个名称",
+    "output_twice": "本次运行的另一个输出（{first}）也写这个文件；每个输出都需要自己的文件",
+    "owner_unknown": "它的文件头没有写明：是较早的附属文件，或另一个程序的文件",
+    "sidecar_owned": "它旁边的 {file} 属于另一个文档（{owner}）；保存在这里会覆盖那个文档的权重："
+                     "请换一个名称",
     # 在窗口中编辑文档：交换 Token、添加与移动层。
     "swap_same": "请选两个不同的位置，{i} 被选了两次",
     "swap_outside": "位置 {i} 和 {j}：这份文档有 {n} 个位置，编号为 0 到 {last}",
@@ -243,4 +300,9 @@ WORDS: dict[str, str] = {
     "variants_not_found": "第 {number} 份变体：试了 {tries} 次，都没能让所问各行"
                           "可见分数的差距落在 {low} 到 {high} 之间；请换一个位置更少的文档，"
                           "或少问几行",
+    "variants_lesson_lost": "第 {number} 份变体：试了 {tries} 次，份额有差别的那些抽取中，"
+                            "没有一次保住 {exercise} 在文档原数上所讲的道理（同样的修改不动份额、"
+                            "同样的数不变、每个变化在印出的位数上看得见）；请用 --exercise "
+                            "把它排除",
+    "variants_count": "变体份数应是 1 到 {most} 之间的整数，实际是 {got}",
 }

@@ -357,6 +357,9 @@ WORDS: dict[str, str] = {
     "sample.how": "Divide the logits by T = {t} and take the softmax; {top_k}{top_p}the {kept} "
                   "kept are renormalised ({shares}); draw {step} with seed {seed} picks "
                   "{chosen}.",
+    "sample.how_greedy": "T = 0 is greedy decoding: the logits are not divided and nothing is "
+                         "drawn; the most probable entry, {chosen}, is taken (the lowest id "
+                         "among equals).",
     "sample.top_k": "top-k keeps the {k} most probable; ",
     "sample.top_p": "top-p keeps the smallest most-probable-first set whose mass reaches {p} "
                     "({mass} after {kept}); ",

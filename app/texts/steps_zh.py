@@ -273,6 +273,8 @@ WORDS: dict[str, str] = {
                   "有多大胆。",
     "sample.how": "logits 除以 T = {t} 再做 softmax；{top_k}{top_p}保留的 {kept} 项重新归一化"
                   "（{shares}）；第 {step} 次抽取（种子 {seed}）选中{chosen}。",
+    "sample.how_greedy": "T = 0 就是贪心解码：logits 不做除法，也不抽取；直接选概率最高的"
+                         "{chosen}（并列时取 id 最小的）。",
     "sample.top_k": "top-k 保留概率最高的 {k} 项；",
     "sample.top_p": "top-p 保留按概率从大到小、累计概率达到 {p} 的最小集合（前 {kept} 项累计 "
                     "{mass}）；",

@@ -23,7 +23,10 @@ if TYPE_CHECKING:
 
 _NORM_NAMES = {"en": NORM_NAMES, "zh": {**NORM_NAMES, "none": "关闭"}}
 _ZH_ACTIVATIONS = {"relu": "ReLU ", "gelu": "GELU ", "silu": "SiLU ", "identity": "恒等",
-                   "gelu_tanh": "GELU（tanh）"}
+                   "gelu_tanh": "GELU（tanh 形式）"}
+_ZH_GATED = {"silu": "SwiGLU ", "gelu": "GeGLU ", "gelu_tanh": "GeGLU（tanh 形式）",
+             "relu": "ReGLU ", "identity": "双线性"}
+"""A gated feed-forward's name by its gate's activation, as in :data:`engine.names.GATED_NAMES`."""
 
 
 def norm_name(norm: str, lang: str) -> str:
@@ -53,7 +56,8 @@ def _options(scenario: Scenario, step: Step, lang: str) -> _Options:
     norm = norm_name(modules.norm, lang) if block is not None or modules.norm != "none" else ""
     activation = ""
     if block is not None:
-        activation = _ZH_ACTIVATIONS.get(block.ffn.activation, block.ffn.activation + " ")
+        names = _ZH_GATED if block.ffn.Wg is not None else _ZH_ACTIVATIONS
+        activation = names.get(block.ffn.activation, block.ffn.activation + " ")
     owner = scenario.encoder if step.stack == "encoder" else scenario
     scale = owner.embedding_scale if owner is not None else None
     return _Options(causal=a.causal, scale=a.scale, wo=a.Wo is not None, norm=norm,

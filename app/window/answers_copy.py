@@ -13,11 +13,16 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 
 from app.export.settings import slug
-from app.files.saving import save_target, writing
+from app.files.saving import (
+    document_inputs,
+    failure_words,
+    is_open_document,
+    save_target,
+    writing,
+)
 from app.i18n import current_language
 from app.model.examples import SUFFIX
 from app.texts.exercise_words import exercise_word
-from engine.safe_write import failure_reason
 
 if TYPE_CHECKING:
     from app.window.exercise_mode import ExerciseMode
@@ -31,15 +36,6 @@ def answers_path(path: Path | None, title: str) -> Path:
         return Path.cwd() / f"{slug(title)}-answers{SUFFIX}"
     stem = path.name.removesuffix(".json").removesuffix(".qkv")
     return path.with_name(f"{stem}-answers{SUFFIX}")
-
-
-def is_open_document(target: Path, open_path: Path | None) -> bool:
-    """Whether ``target`` is the document's own file (by another spelling or link too)."""
-    if open_path is None:
-        return False
-    if target.exists() and open_path.exists():
-        return target.samefile(open_path)
-    return target.resolve() == open_path.resolve()
 
 
 class AnswersCopy(QObject):
@@ -83,10 +79,11 @@ class AnswersCopy(QObject):
             self.shell.show_message(f"⚠ {refusal}")
             return False
         try:
-            writing(self.exercise.answered_scenario(), target)(threading.Event())
+            writing(self.exercise.answered_scenario(), target,
+                    document_inputs(state.path))(threading.Event())
         except Exception as error:  # every failure is said; the document stays open as it was
             problem = self._word("answers_not_saved", path=target,
-                                 problem=failure_reason(error))
+                                 problem=failure_words(error, current_language()))
             QMessageBox.critical(window, self._word("answers_title"), problem)
             self.shell.show_message(f"⚠ {problem}")
             return False

@@ -213,11 +213,12 @@ class GenerationPanel(QWidget):
         self.seed_box.setValue(-1 if large else seed)
 
     def _temperature_text(self) -> str:
-        """The run's temperature (the slider's when greedy), with two decimals where they hold
-        it exactly, else in full: 0.004 is not the slider's nearest step 0.01."""
+        """The run's temperature (0 when greedy, whatever the greyed slider holds), with two
+        decimals where they hold it exactly, else in full: 0.004 is not the slider's nearest
+        step 0.01."""
         temperature = run_of(self.state.scenario).settings.temperature
         if temperature == 0:
-            temperature = self.slider.value() / SLIDER_STEPS
+            return "0"
         if round(temperature, 2) == temperature:
             return format_number(temperature, 2, pad=True)
         return format_exact(temperature)

@@ -53,7 +53,15 @@ from app.files.opening import computed
 from app.files.reading import kept_path, read_to_show
 from app.files.recent import RecentMenu, add_recent
 from app.files.recovery import RecoveryWriter
-from app.files.saving import mark_saved, save_target, suggested_path, writing
+from app.files.saving import (
+    document_inputs,
+    failure_words,
+    is_open_document,
+    mark_saved,
+    save_target,
+    suggested_path,
+    writing,
+)
 from app.files.session import save_session
 from app.files.showing import ShowingError, Shown, check_showing, step_problem
 from app.files.watch import DiskWatch
@@ -552,7 +560,8 @@ class StudioWindow(QMainWindow):
         name = self.state.path.name.removesuffix(".json").removesuffix(".qkv") \
             if self.state.path else None
         dialog = ExportDialog(self.state.trace, self.state.step, self.frame_options(), self,
-                              name=name, whole=self.state.whole_trace, token=self.state.token)
+                              name=name, whole=self.state.whole_trace, token=self.state.token,
+                              inputs=document_inputs(self.state.path))
         dialog.exec()
         if dialog.written:
             self.statusBar().showMessage(self.tr("Exported {count} file(s) to {folder}").format(
@@ -722,15 +731,20 @@ class StudioWindow(QMainWindow):
                 path=path))
             return False
         scenario = self.state.scenario
+        # Save as… another name never replaces the open document's files (a link to its
+        # sidecar, engine.outputs); Save replaces them together.
+        inputs = None if is_open_document(path, self.state.path) \
+            else document_inputs(self.state.path)
         try:
             with self.disk.own_write():
                 self.long_work(self.tr("Saving {name}…").format(name=path.name),
-                               writing(scenario, path), is_big(scenario), finish_on_cancel=True)
+                               writing(scenario, path, inputs), is_big(scenario),
+                               finish_on_cancel=True)
         except CancelledError:
             self.statusBar().showMessage(self.tr("Not saved: cancelled"))
             return False
         except Exception as error:  # every failure is said; none loses the work
-            problem = failure_reason(error)
+            problem = failure_words(error, current_language())
             QMessageBox.critical(self, self.tr("Not saved"), self.tr(
                 "Could not save to {path}: {problem}.\nThe file on disk was left as it was; "
                 "your changes are still open in this window.").format(path=path,

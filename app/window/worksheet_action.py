@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
+from app.files.saving import document_inputs
 from app.i18n import current_language
 from app.texts.worksheet_dialog_words import worksheet_dialog_word
 
@@ -57,7 +58,8 @@ class WorksheetAction(QObject):
         path = state.path
         name = path.name.removesuffix(".json").removesuffix(".qkv") if path else None
         folder = path.parent if path else Path.home()
-        self.dialog = WorksheetDialog(state.scenario, folder, name, self.shell.widget())
+        self.dialog = WorksheetDialog(state.scenario, folder, name, self.shell.widget(),
+                                      document_inputs(path))
         try:
             self.dialog.exec()
             if self.dialog.written:

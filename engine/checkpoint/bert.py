@@ -1,8 +1,9 @@
 """The BERT layout: the word, position and type rows summed, then a LayerNorm (``type_table``,
-``embedding_norm``; every token of one text has type 0), non-causal post-norm LayerNorm layers
-of separate ``nn.Linear`` projections with biases, a GELU (erf) feed-forward, and no head: the
-masked-LM head's transform (dense, GELU, LayerNorm before the tied decoder) is not a module of
-version 2, so the trace ends with the last layer's output, as ``BertModel``'s does."""
+``embedding_norm``; every token of one text has type 0), post-norm LayerNorm layers of separate
+``nn.Linear`` projections with biases (causal only when ``is_decoder``, as transformers masks a
+decoder), a GELU (erf) feed-forward, and no head: the masked-LM head's transform (dense, GELU,
+LayerNorm before the tied decoder) is not a module of version 2, so the trace ends with the last
+layer's output, as ``BertModel``'s does."""
 
 from __future__ import annotations
 
@@ -23,9 +24,10 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
     hidden = config.whole("intermediate_size")
     kind = config.values.get("position_embedding_type", "absolute")
     if kind not in (None, "absolute"):
-        raise ScenarioError(f"{config.place}.position_embedding_type",
+        raise ScenarioError(config.at("position_embedding_type"),
                             Refusal("not_choice", options='"absolute"', got=describe(kind)))
     eps = config.number("layer_norm_eps", default=1e-12)
+    causal = config.flag("is_decoder", False)  # transformers masks a decoder's future
     block_keys = {"norm": "layernorm", "eps": eps, "placement": "post"}
     activation = config.activation("hidden_act", default="gelu")
     prefix = "bert." if checkpoint.has("bert.embeddings.word_embeddings.weight") else ""
@@ -36,14 +38,14 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
     layers = []
     for k in chosen:
         at = f"encoder.layer.{k}."
-        attention: dict[str, Any] = {"heads": heads, "causal": False, "scale": True}
+        attention: dict[str, Any] = {"heads": heads, "causal": causal, "scale": True}
         for keys, name in ((("Wq", "bq"), "query"), (("Wk", "bk"), "key"),
                            (("Wv", "bv"), "value")):
-            tensor.linear(attention, keys, f"{at}attention.self.{name}", d, d)
-        tensor.linear(attention, ("Wo", "bo"), f"{at}attention.output.dense", d, d)
+            tensor.linear(attention, keys, f"{at}attention.self.{name}", d, d, bias=True)
+        tensor.linear(attention, ("Wo", "bo"), f"{at}attention.output.dense", d, d, bias=True)
         ffn: dict[str, Any] = {"activation": activation}
-        tensor.linear(ffn, ("W1", "b1"), f"{at}intermediate.dense", hidden, d)
-        tensor.linear(ffn, ("W2", "b2"), f"{at}output.dense", d, hidden)
+        tensor.linear(ffn, ("W1", "b1"), f"{at}intermediate.dense", hidden, d, bias=True)
+        tensor.linear(ffn, ("W2", "b2"), f"{at}output.dense", d, hidden, bias=True)
         block: dict[str, Any] = {**block_keys, "ffn": ffn}
         tensor.norm(block, ("gamma1", "beta1"), f"{at}attention.output.LayerNorm", d)
         tensor.norm(block, ("gamma2", "beta2"), f"{at}output.LayerNorm", d)

@@ -1,10 +1,11 @@
-"""The config.json of a checkpoint, read under each of its spellings.
+"""The config.json of a checkpoint, read as transformers 5 reads it.
 
-Families and transformers versions name the same setting differently: the RoPE base is
-``rope_parameters["rope_theta"]`` (transformers 5), ``rope_theta`` or GPT-NeoX's
-``rotary_emb_base``; the rotated share of a head is ``partial_rotary_factor`` (inside
-``rope_parameters`` or beside it) or GPT-NeoX's older ``rotary_pct``. Every refusal names the
-config key (``…/config.json.hidden_size``).
+Families and transformers versions name the same setting differently, and a family reads only
+some of the spellings: the RoPE base is ``rope_parameters["rope_theta"]`` (or a given
+``rope_scaling``'s, which replaces ``rope_parameters``), else ``rope_theta`` beside it, or for
+GPT-NeoX ``rotary_emb_base`` instead. A family's layout asks for each setting under the names
+its transformers modeling reads; a key that changes numbers the engine does not compute is
+refused by name (``…/config.json.rope_scaling``), as is every bad value.
 """
 
 from __future__ import annotations
@@ -20,13 +21,16 @@ FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "
             "bert")
 """The model types this version imports."""
 ACTIVATIONS = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh",
-               "gelu_fast": "gelu_tanh", "silu": "silu", "swish": "silu", "relu": "relu",
-               "linear": "identity"}
-"""transformers' activation names and the engine's (gelu_new, gelu_fast and gelu_pytorch_tanh are
-one formula, the tanh form)."""
+               "silu": "silu", "swish": "silu", "relu": "relu", "linear": "identity"}
+"""transformers' activation names and the engine's (gelu_new and gelu_pytorch_tanh are one
+formula, the tanh form; ``gelu_fast`` rounds √(2/π) to 0.7978845608, so it is not that formula
+and is refused)."""
 MAX_SIZE = 1 << 24
 """The largest size a config may give (far past any checkpoint's width, heads or context)."""
 SLIDING = "sliding_attention"
+FULL = "full_attention"
+WINDOWED = ("mistral", "qwen2", "qwen3")
+"""The families whose modeling slides a window."""
 
 
 class Config:
@@ -36,7 +40,8 @@ class Config:
         self.values = values
         self.place = place
 
-    def _at(self, name: str) -> str:
+    def at(self, name: str) -> str:
+        """The place of the key ``name``, for a refusal (``…/config.json.hidden_size``)."""
         return f"{self.place}.{name}"
 
     def _given(self, names: tuple[str, ...]) -> str | None:
@@ -47,9 +52,9 @@ class Config:
         """The model type, refused unless this version imports it."""
         kind = self.values.get("model_type")
         if kind is None:
-            raise ScenarioError(self._at("model_type"), Refusal("missing"))
+            raise ScenarioError(self.at("model_type"), Refusal("missing"))
         if kind not in FAMILIES:
-            raise ScenarioError(self._at("model_type"),
+            raise ScenarioError(self.at("model_type"),
                                 Refusal("family_unknown", family=describe(kind),
                                         families=", ".join(FAMILIES)))
         return str(kind)
@@ -59,19 +64,19 @@ class Config:
         name = self._given(names)
         if name is None:
             if default is None:
-                raise ScenarioError(self._at(names[0]), Refusal("missing"))
+                raise ScenarioError(self.at(names[0]), Refusal("missing"))
             return default
-        return expect_int(self.values[name], self._at(name), low, MAX_SIZE)
+        return expect_int(self.values[name], self.at(name), low, MAX_SIZE)
 
     def number(self, *names: str, default: float) -> float:
         """A number (an ε, a base) under the first of ``names`` given, else ``default``."""
         name = self._given(names)
-        return default if name is None else expect_number(self.values[name], self._at(name))
+        return default if name is None else expect_number(self.values[name], self.at(name))
 
     def flag(self, name: str, default: bool) -> bool:
         """A true/false setting (null or absent: ``default``)."""
         value = self.values.get(name)
-        return default if value is None else expect_bool(value, self._at(name))
+        return default if value is None else expect_bool(value, self.at(name))
 
     def activation(self, *names: str, default: str) -> str:
         """The engine's name for the feed-forward's activation."""
@@ -81,58 +86,84 @@ class Config:
         given = self.values[name]
         if not isinstance(given, str) or given not in ACTIVATIONS:
             options = " | ".join(f'"{option}"' for option in ACTIVATIONS)
-            raise ScenarioError(self._at(name), Refusal("not_choice", options=options,
+            raise ScenarioError(self.at(name), Refusal("not_choice", options=options,
                                                         got=describe(given)))
         return ACTIVATIONS[given]
 
-    def _rope(self) -> Mapping[str, Any]:
-        """``rope_parameters`` (or the older ``rope_scaling``), refused when it scales angles."""
-        for name in ("rope_parameters", "rope_scaling"):
-            given = self.values.get(name)
-            if given is None:
-                continue
-            if not isinstance(given, Mapping):
-                raise ScenarioError(self._at(name), Refusal("not_object", got=describe(given)))
-            kind = given.get("rope_type", given.get("type", "default"))
-            if kind != "default":
-                raise ScenarioError(self._at(name), Refusal("rope_scaled", kind=describe(kind)))
-            return given
-        return {}
+    def _setting(self, name: str, default: float) -> float:
+        """A number transformers takes whenever the key is there (a null too: refused here)."""
+        return expect_number(self.values[name], self.at(name)) if name in self.values else default
 
-    def rope_base(self) -> float:
-        """The RoPE base θ (10000 when no spelling gives it)."""
-        rope = self._rope()
-        if rope.get("rope_theta") is not None:
-            return expect_number(rope["rope_theta"], self._at("rope_parameters.rope_theta"))
-        return self.number("rope_theta", "rotary_emb_base", default=10000.0)
+    def _rope(self) -> tuple[str, Mapping[str, Any]]:
+        """The RoPE settings transformers 5 reads, and their key: a ``rope_scaling`` that is
+        given (not null, not empty) replaces ``rope_parameters`` whole, as transformers'
+        ``convert_rope_params_to_dict`` does. Refused when it scales the angles (``rope_type``,
+        else ``type``, other than ``default``) or gives settings per layer type."""
+        name = "rope_scaling" if self.values.get("rope_scaling") else "rope_parameters"
+        given = self.values.get(name)
+        if given is None:
+            return name, {}
+        if not isinstance(given, Mapping):
+            raise ScenarioError(self.at(name), Refusal("not_object", got=describe(given)))
+        kind = given["rope_type"] if "rope_type" in given else given.get("type", "default")
+        if kind != "default":
+            raise ScenarioError(self.at(name), Refusal("rope_scaled", kind=describe(kind)))
+        nested = next((key for key, value in given.items() if isinstance(value, Mapping)), None)
+        if nested is not None:
+            raise ScenarioError(self.at(f"{name}.{nested}"), Refusal("rope_per_layer"))
+        return name, given
 
-    def rotary_fraction(self, default: float) -> float:
-        """The share of each head's columns RoPE turns."""
-        rope = self._rope()
-        if rope.get("partial_rotary_factor") is not None:
+    def rope_base(self, spelling: str = "rope_theta") -> float:
+        """The RoPE base θ: the RoPE settings' ``rope_theta``, else the key ``spelling`` beside
+        them (GPT-NeoX: ``rotary_emb_base``, the only one it reads there), else 10000."""
+        name, rope = self._rope()
+        if "rope_theta" in rope:
+            return expect_number(rope["rope_theta"], self.at(f"{name}.rope_theta"))
+        return self._setting(spelling, 10000.0)
+
+    def rotary_fraction(self, spelling: str, default: float) -> float:
+        """The share of each head's columns RoPE turns: the RoPE settings'
+        ``partial_rotary_factor``, else the key ``spelling`` beside them (GPT-NeoX:
+        ``rotary_pct``; Phi: ``partial_rotary_factor``), else ``default``."""
+        name, rope = self._rope()
+        if "partial_rotary_factor" in rope:
             return expect_number(rope["partial_rotary_factor"],
-                                 self._at("rope_parameters.partial_rotary_factor"))
-        return self.number("partial_rotary_factor", "rotary_pct", default=default)
+                                 self.at(f"{name}.partial_rotary_factor"))
+        return self._setting(spelling, default)
 
-    def windows(self, layers: int, *, every_layer: bool) -> list[int | None]:
-        """Each layer's sliding window (None: the layer sees the whole past).
-
-        ``layer_types`` (transformers 5) says which layers slide; without it a Mistral-style
-        config (``every_layer``) slides in every layer when it gives ``sliding_window``, and a
-        Qwen2-style one in the layers from ``max_window_layers`` on when ``use_sliding_window``.
-        """
-        if self.values.get("sliding_window") is None:
+    def windows(self, layers: int) -> list[int | None]:
+        """Each layer's sliding window (None: the layer sees the whole past), as each family's
+        modeling reads it: Mistral slides every layer by ``sliding_window`` (``layer_types``
+        unread); Qwen2 and Qwen3 slide the ``layer_types`` marked ``sliding_attention`` (by
+        default those from ``max_window_layers``, 28, on), and only when
+        ``use_sliding_window``; Llama and every other family slide none, whatever the config
+        says. An absent ``sliding_window`` (4096 in transformers) is wider than any text the
+        engine computes: no window."""
+        family = self.values.get("model_type")
+        if family not in WINDOWED:
             return [None] * layers
-        window = self.whole("sliding_window")
-        types = self.values.get("layer_types")
-        if isinstance(types, list) and len(types) == layers:
-            return [window if kind == SLIDING else None for kind in types]
-        if every_layer:
+        window = None if self.values.get("sliding_window") is None \
+            else self.whole("sliding_window")
+        if family == "mistral":
             return [window] * layers
         if not self.flag("use_sliding_window", False):
-            return [None] * layers
-        first = self.whole("max_window_layers", default=0, low=0)
-        return [window if k >= first else None for k in range(layers)]
+            window = None
+        types = self._layer_types(layers)
+        if types is None:
+            first = self.whole("max_window_layers", default=28, low=0)
+            types = [SLIDING if k >= first else FULL for k in range(layers)]
+        return [window if kind == SLIDING else None for kind in types]
+
+    def _layer_types(self, layers: int) -> list[str] | None:
+        """``layer_types``: one of full or sliding attention per layer (None when absent)."""
+        types = self.values.get("layer_types")
+        if types is None:
+            return None
+        if not (isinstance(types, list) and len(types) == layers
+                and all(kind in (FULL, SLIDING) for kind in types)):
+            raise ScenarioError(self.at("layer_types"),
+                                Refusal("layer_types", layers=layers, got=describe(types)))
+        return types
 
 
 __all__ = ["FAMILIES", "Config"]

@@ -11,11 +11,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine.checkpoint import bert, gemma, gpt2, llama, neox, opt, phi, qwen3
+from engine.checkpoint.accounting import check_all_used
 from engine.checkpoint.config import Config
+from engine.checkpoint.fit import check_fit
 from engine.checkpoint.folder import CONFIG, Checkpoint
 from engine.checkpoint.layout import Parts, Sizes
 from engine.checkpoint.tokens import tokenize, vocabulary
 from engine.errors import ScenarioError
+from engine.reader import UNPRINTABLE
 from engine.refusals import Refusal
 from engine.scenario import Scenario, parse_scenario
 from engine.whole_text import read_whole
@@ -32,6 +35,10 @@ TYPED = ("bert",)
 _RANGE = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", re.ASCII)
 MOST_SHOWN = 40
 """Characters of a refused ``--layers`` choice quoted back (a choice may be thousands long)."""
+NAME_LIMIT = 60
+"""The most characters of the folder's name the title keeps."""
+TITLE_LIMIT = 200
+"""The most characters a document's title holds (its name, family and chosen layers)."""
 
 
 def choose_layers(choice: str | None, count: int) -> list[int]:
@@ -63,14 +70,19 @@ def choose_layers(choice: str | None, count: int) -> list[int]:
 def import_checkpoint(folder: str | os.PathLike[str], text: str, layers: str | None = None,
                       pair: str | None = None) -> Scenario:
     """The document of the checkpoint in ``folder`` computing ``text`` (and ``pair`` after it,
-    as segment 1: BERT's sentence B, for a model with token types).
+    as segment 1: BERT's sentence B, for a model with token types); its ``note`` says which of
+    the tokenizer's settings (padding, truncation) were ignored. The text's refusals
+    (not UTF-8, the tokenizer failing on it, past the positions) are
+    :func:`~engine.checkpoint.tokens.tokenize`'s.
 
     Raises
     ------
     ScenarioError
         One line naming the place: a folder of another family, a missing file or tensor, a
         tokenizer that does not fit the vocabulary, a text past the model's context, a pair
-        for a model without token types, or a model the engine's limits refuse.
+        for a model without token types, a model the engine's limits refuse (decided from the
+        config and the weights' headers, before any weight is read), or a tensor the family's
+        layout does not use.
     """
     checkpoint = Checkpoint(folder)
     config = Config(checkpoint.config, str(checkpoint.folder / CONFIG))
@@ -79,15 +91,21 @@ def import_checkpoint(folder: str | os.PathLike[str], text: str, layers: str | N
         raise ScenarioError("text_pair", Refusal("pair_needs_types", family=family))
     sizes = Sizes.of(config)
     chosen = choose_layers(layers, sizes.layers)
+    check_fit(checkpoint, config, family, chosen)
     tokenizer = checkpoint.tokenizer()
     tokens = tokenize(tokenizer, text, vocab=sizes.vocab, context=sizes.context, pair=pair)
     parts = LAYOUTS[family](checkpoint, config, chosen)
-    title = f"{Path(folder).resolve().name} · {family}"
+    check_all_used(checkpoint, family, chosen)
+    title = f"{folder_title(folder)} · {family}"
     if len(chosen) < sizes.layers:
         title += f" · {', '.join(f'L{k + 1}' for k in chosen)} / {sizes.layers}"
+    if len(title) > TITLE_LIMIT:  # many layers chosen one by one
+        title = title[:TITLE_LIMIT - 1] + "…"
     document: dict[str, object] = {
         "format": FORMAT_NAME, "version": FORMAT_VERSION, "title": title,
         "tokens": tokens.labels, "token_ids": tokens.ids, "embedding": parts.embedding}
+    if tokens.ignored:
+        document["note"] = tokens.ignored
     if parts.embedding_scale is not None:
         document["embedding_scale"] = parts.embedding_scale
     if family in TYPED:
@@ -98,4 +116,13 @@ def import_checkpoint(folder: str | os.PathLike[str], text: str, layers: str | N
     return parse_scenario(document)
 
 
-__all__ = ["choose_layers", "import_checkpoint"]
+def folder_title(folder: str | os.PathLike[str]) -> str:
+    """The folder's name as a title may hold it: characters no export could hold (control
+    characters, halves of surrogate pairs from a name that is not UTF-8) as "?", at most
+    :data:`NAME_LIMIT` characters (the rest "…"). A name is never a reason to refuse."""
+    name = UNPRINTABLE.sub("?", Path(folder).resolve().name)
+    name = name.encode("utf-8", "replace").decode("utf-8")
+    return name if len(name) <= NAME_LIMIT else name[:NAME_LIMIT - 1] + "…"
+
+
+__all__ = ["choose_layers", "folder_title", "import_checkpoint"]

@@ -1,143 +1,164 @@
 """Reading a Hugging Face checkpoint folder: config.json, the weights in ``*.safetensors`` (each
-tensor read lazily, only when asked for) and tokenizer.json.
+file's header parsed once, each tensor read only when a layout asks for it) and tokenizer.json.
 
-Weights are widened to float64 exactly. ``safetensors``' numpy API reads every dtype numpy knows
-(float16, float32, float64 widen without rounding). numpy does not know bfloat16, and the numpy
-API refuses it, so a bfloat16 tensor is read here from the file's own layout (an 8-byte header
-length, a JSON header of dtypes, shapes and offsets, then the data): bfloat16 is the upper half of
-a float32, so its 16 bits shifted up 16 are that float32 exactly. (``ml_dtypes`` would register
-the type, but importing it took 1.3 to 1.9 s here, on every start of the window.)
+The weights files are the ones transformers loads: ``model.safetensors`` when the folder has it,
+else the files ``model.safetensors.index.json``'s ``weight_map`` names (the index decides; other
+``.safetensors`` beside them are not read), else every ``*.safetensors`` of the folder. A tensor
+held by two of those files is refused naming both; an index naming a missing file, a file
+outside the folder or a tensor its file does not hold is refused. Every file is opened as a
+regular file only (a FIFO or a device is refused before it is read). The checkpoint remembers
+which tensors were read, so that the importer can refuse the ones no layout used.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import struct
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-from safetensors import SafetensorError, safe_open
 from tokenizers import Tokenizer
 
+from engine.checkpoint.weights_file import Stored, read_header, read_tensor
 from engine.errors import ScenarioError
 from engine.reader import FloatArray
 from engine.refusals import Refusal
-from engine.sidecar import DTYPES, widen
+from engine.regular_file import open_regular
 
 CONFIG = "config.json"
 TOKENIZER = "tokenizer.json"
 WEIGHTS = "*.safetensors"
+SINGLE = "model.safetensors"
+INDEX = "model.safetensors.index.json"
 MAX_CONFIG_BYTES = 1 << 20
 """A config.json is a few KB; anything this large is not one."""
+MAX_INDEX_BYTES = 64 << 20
+"""An index names each tensor once: a few MB for the largest models."""
+MAX_TOKENIZER_BYTES = 256 << 20
+"""A tokenizer.json is at most tens of MB (Gemma's 34)."""
 
 
 class Checkpoint:
-    """One checkpoint folder: its config, its tensors by name, its tokenizer."""
+    """One checkpoint folder: its config, its tensors by name, its tokenizer; ``used`` holds
+    the names of the tensors read so far."""
 
     def __init__(self, folder: str | os.PathLike[str]) -> None:
         self.folder = Path(folder)
         if not self.folder.is_dir():
             raise ScenarioError(str(self.folder), Refusal("checkpoint_not_folder"))
-        self.config = _read_config(self._file(CONFIG))
-        files = sorted(self.folder.glob(WEIGHTS))
-        if not files:
-            raise ScenarioError(str(self.folder / WEIGHTS), Refusal("checkpoint_file_missing"))
-        self._where: dict[str, Path] = {}
-        for file in files:
-            for key in _keys(file):
-                self._where.setdefault(key, file)
+        config = _read_json(self._file(CONFIG), MAX_CONFIG_BYTES)
+        if config is None:
+            raise ScenarioError(str(self.folder / CONFIG), Refusal("config_not_json"))
+        self.config = config
+        self.stored = self._weights()
         self._tokenizer_file = self._file(TOKENIZER)
+        self.used: set[str] = set()
 
     def _file(self, name: str) -> Path:
         path = self.folder / name
-        if not path.is_file():
+        if not path.exists():
             raise ScenarioError(str(path), Refusal("checkpoint_file_missing"))
         return path
 
+    def _weights(self) -> dict[str, Stored]:
+        """Every tensor of the files transformers loads, by name, from each file's header."""
+        if (self.folder / SINGLE).exists() or not (self.folder / INDEX).exists():
+            files = [self.folder / SINGLE] if (self.folder / SINGLE).exists() else sorted(
+                self.folder.glob(WEIGHTS))
+            if not files:
+                raise ScenarioError(str(self.folder / WEIGHTS),
+                                    Refusal("checkpoint_file_missing"))
+            return _gathered(files)
+        index = self.folder / INDEX
+        weight_map = _weight_map(_read_json(index, MAX_INDEX_BYTES))
+        if weight_map is None:
+            raise ScenarioError(str(index), Refusal("index_not_json"))
+        files = []
+        for name in sorted(set(weight_map.values())):
+            if Path(name).name != name or name in (".", ".."):
+                raise ScenarioError(str(index), Refusal("index_file_outside", file=name))
+            files.append(self._file(name))
+        stored = _gathered(files)
+        for tensor, name in weight_map.items():
+            if tensor not in stored or stored[tensor].file.name != name:
+                raise ScenarioError(str(index), Refusal("index_tensor_missing", name=tensor,
+                                                        file=name))
+        return stored
+
     def has(self, name: str) -> bool:
-        """Whether some weights file holds the tensor ``name``."""
-        return name in self._where
+        """Whether the weights hold the tensor ``name``."""
+        return name in self.stored
 
     def tensor(self, name: str, shape: tuple[int, ...]) -> FloatArray:
-        """The tensor ``name`` widened to float64, checked to have ``shape``.
+        """The tensor ``name`` widened to float64, checked to have ``shape``, and counted used.
 
         Raises
         ------
         ScenarioError
             Naming the weights file when the tensor is missing, of another shape or unreadable.
         """
-        file = self._where.get(name)
-        if file is None:
+        stored = self.stored.get(name)
+        if stored is None:
             raise ScenarioError(str(self.folder / WEIGHTS), Refusal("tensor_missing", name=name))
-        try:
-            with safe_open(str(file), framework="np") as weights:
-                stored = weights.get_slice(name)
-                if tuple(stored.get_shape()) != shape:
-                    got = _shape(tuple(stored.get_shape()))
-                elif stored.get_dtype() in DTYPES:
-                    return _read(file, name, shape, stored.get_dtype())
-                else:
-                    return _frozen(weights.get_tensor(name).astype(np.float64))
-        except (SafetensorError, TypeError, ValueError, KeyError, OSError) as error:
-            raise ScenarioError(str(file), Refusal("tensor_unreadable", name=name,
-                                                   reason=str(error))) from None
-        raise ScenarioError(str(file), Refusal("tensor_shape", name=name,
-                                               expected=_shape(shape), got=got))
+        if stored.shape != shape:
+            raise ScenarioError(str(stored.file), Refusal("tensor_shape", name=name,
+                                                          expected=_shape(shape),
+                                                          got=_shape(stored.shape)))
+        self.used.add(name)
+        return read_tensor(name, stored)
 
     def tokenizer(self) -> Tokenizer:
         """The tokenizer of tokenizer.json."""
+        place = str(self._tokenizer_file)
         try:
-            return Tokenizer.from_file(str(self._tokenizer_file))
+            with open_regular(self._tokenizer_file, place) as stream:
+                text = stream.read(MAX_TOKENIZER_BYTES + 1)
+            if len(text) > MAX_TOKENIZER_BYTES:
+                raise ValueError(f"more than {MAX_TOKENIZER_BYTES:,} bytes")
+            return Tokenizer.from_str(text.decode("utf-8"))
+        except ScenarioError:
+            raise
         except Exception as error:  # tokenizers raises its own Exception for a bad file
-            raise ScenarioError(str(self._tokenizer_file),
-                                Refusal("tokenizer_unreadable", reason=str(error))) from None
+            raise ScenarioError(place, Refusal("tokenizer_unreadable", reason=str(error))) from None
 
 
-def _read(file: Path, name: str, shape: tuple[int, ...], dtype: str) -> FloatArray:
-    """A tensor's bytes read from the file and widened exactly to float64 (bfloat16: each
-    16-bit pattern is the upper half of the float32 it stands for). Reading and widening let
-    other threads run: safetensors' own ``get_tensor`` copies the bytes holding the interpreter
-    lock, which froze the window for up to half a second a tensor while a GPT-2 was imported."""
-    with file.open("rb") as stream:
-        (length,) = struct.unpack("<Q", stream.read(8))
-        start, end = json.loads(stream.read(length))[name]["data_offsets"]
-        stream.seek(8 + length + start)
-        count = (end - start) // DTYPES[dtype].itemsize
-        stored = np.fromfile(stream, dtype=DTYPES[dtype], count=count)
-        if stored.size != count:
-            raise ValueError("the file ends inside the tensor")
-    return _frozen(widen(stored.reshape(shape), dtype))
+def _gathered(files: list[Path]) -> dict[str, Stored]:
+    """The tensors of ``files`` by name; one held by two files is refused naming both."""
+    found: dict[str, Stored] = {}
+    for file in files:
+        for name, stored in read_header(file).items():
+            if name in found:
+                raise ScenarioError(str(file), Refusal("tensor_twice", name=name,
+                                                       first=found[name].file.name,
+                                                       second=file.name))
+            found[name] = stored
+    return found
 
 
-def _frozen(array: FloatArray) -> FloatArray:
-    """``array`` made read-only: the document takes it as it is, without a copy."""
-    array.flags.writeable = False
-    return array
+def _weight_map(index: Mapping[str, Any] | None) -> dict[str, str] | None:
+    """The index's tensor → file names (None: not an object of strings)."""
+    weight_map = index.get("weight_map") if index is not None else None
+    if not isinstance(weight_map, dict) or not weight_map or not all(
+            isinstance(file, str) for file in weight_map.values()):
+        return None
+    return weight_map
 
 
-def _shape(shape: tuple[int, ...] | list[int]) -> str:
+def _shape(shape: tuple[int, ...]) -> str:
     return " × ".join(str(size) for size in shape) or "()"
 
 
-def _read_config(path: Path) -> Mapping[str, Any]:
+def _read_json(path: Path, limit: int) -> Mapping[str, Any] | None:
+    """A JSON object of at most ``limit`` bytes, read from a regular file only (None: the file
+    is not one)."""
+    with open_regular(path, str(path)) as stream:
+        text = stream.read(limit + 1)
     try:
-        if path.stat().st_size > MAX_CONFIG_BYTES:
-            raise ScenarioError(str(path), Refusal("config_not_json"))
-        value = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-        raise ScenarioError(str(path), Refusal("config_not_json")) from None
-    if not isinstance(value, dict):
-        raise ScenarioError(str(path), Refusal("config_not_json"))
-    return value
+        value = json.loads(text.decode("utf-8")) if len(text) <= limit else None
+    except (ValueError, RecursionError):  # not UTF-8, not JSON, a number too long
+        value = None
+    return value if isinstance(value, dict) else None
 
 
-def _keys(file: Path) -> list[str]:
-    """The tensor names of one weights file (read from its header only)."""
-    try:
-        with safe_open(str(file), framework="np") as weights:
-            return list(weights.keys())
-    except (SafetensorError, OSError) as error:
-        raise ScenarioError(str(file), Refusal("weights_unreadable", reason=str(error))) from None
+__all__ = ["CONFIG", "Checkpoint"]

@@ -19,7 +19,7 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
     heads = config.whole("n_head", "num_attention_heads")
     hidden = config.whole("n_inner", default=4 * d)
     if config.flag("scale_attn_by_inverse_layer_idx", False):
-        raise ScenarioError(f"{config.place}.scale_attn_by_inverse_layer_idx",
+        raise ScenarioError(config.at("scale_attn_by_inverse_layer_idx"),
                             Refusal("layer_scaled_scores"))
     block_keys = {"norm": "layernorm", "eps": config.number("layer_norm_epsilon", default=1e-5),
                   "placement": "pre"}

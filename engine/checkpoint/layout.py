@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import Checkpoint
 from engine.reader import FloatArray
@@ -58,11 +60,12 @@ class Tensors:
         return self.checkpoint.has(self.prefix + name)
 
     def linear(self, into: dict[str, Any], keys: tuple[str, str], name: str, rows: int,
-               columns: int) -> None:
+               columns: int, *, bias: bool) -> None:
         """The ``nn.Linear`` ``name`` (rows × columns, out × in) as the book's in × out matrix
-        under ``keys[0]``, and its bias under ``keys[1]`` where the checkpoint stores one."""
+        under ``keys[0]``, and, when the family's config gives the layer a ``bias`` (as
+        transformers builds it, whatever the checkpoint stores), its bias under ``keys[1]``."""
         into[keys[0]] = linear(self(f"{name}.weight", rows, columns))
-        if self.has(f"{name}.bias"):
+        if bias:
             into[keys[1]] = self(f"{name}.bias", rows)
 
     def norm(self, into: dict[str, Any], keys: tuple[str, str], name: str, d: int) -> None:
@@ -82,26 +85,31 @@ class Heads:
     d_k: int
 
     @classmethod
-    def of(cls, config: Config, head_dim: int | None = None) -> Heads:
-        """``head_dim``: d_k when the config gives none (else d / h)."""
+    def of(cls, config: Config, head_dim: int | None = None, groups: int | None = None) -> Heads:
+        """``head_dim``: d_k when the config gives none (else d / h); ``groups``: the key/value
+        heads when the config gives none (else h), each as the family's transformers config
+        defaults them."""
         d = config.whole("hidden_size")
         heads = config.whole("num_attention_heads")
-        return cls(d=d, heads=heads, groups=config.whole("num_key_value_heads", default=heads),
+        return cls(d=d, heads=heads,
+                   groups=config.whole("num_key_value_heads", default=groups or heads),
                    d_k=config.whole("head_dim", default=head_dim or d // heads))
 
 
-def separate_projections(tensor: Tensors, size: Heads, at: str, output: str) -> dict[str, Any]:
+def separate_projections(tensor: Tensors, size: Heads, at: str, output: str, *,
+                         biases: tuple[bool, bool]) -> dict[str, Any]:
     """A causal, scaled attention from ``{at}q_proj``, ``k_proj``, ``v_proj`` and the output
-    projection ``{at}{output}`` (``nn.Linear``s, biases where stored), with ``kv_heads`` when
-    the key/value heads are grouped."""
+    projection ``{at}{output}`` (``nn.Linear``s; ``biases``: whether q, k, v have biases and
+    whether the output has one), with ``kv_heads`` when the key/value heads are grouped."""
     attention: dict[str, Any] = {"heads": size.heads, "causal": True, "scale": True}
     if size.groups != size.heads:
         attention["kv_heads"] = size.groups
     for keys, name, rows in ((("Wq", "bq"), "q_proj", size.heads * size.d_k),
                              (("Wk", "bk"), "k_proj", size.groups * size.d_k),
                              (("Wv", "bv"), "v_proj", size.groups * size.d_k)):
-        tensor.linear(attention, keys, at + name, rows, size.d)
-    tensor.linear(attention, ("Wo", "bo"), at + output, size.d, size.heads * size.d_k)
+        tensor.linear(attention, keys, at + name, rows, size.d, bias=biases[0])
+    tensor.linear(attention, ("Wo", "bo"), at + output, size.d, size.heads * size.d_k,
+                  bias=biases[1])
     return attention
 
 
@@ -113,8 +121,13 @@ def tensors(checkpoint: Checkpoint, prefix: str) -> Tensors:
 def unembedding(checkpoint: Checkpoint, config: Config, embedding: FloatArray, name: str, *,
                 tied: bool) -> FloatArray:
     """The head's d × V matrix: the embedding's transpose when the config ties them
-    (``tie_word_embeddings``, ``tied`` when absent), else the tensor ``name`` transposed."""
+    (``tie_word_embeddings``, ``tied`` when absent), else the tensor ``name`` transposed. A tied
+    head stored anyway under ``name`` counts as used only when it equals the embedding."""
     if config.flag("tie_word_embeddings", tied):
+        if checkpoint.has(name):  # a stored copy of the tied head: used if it is the same
+            stored = checkpoint.tensor(name, embedding.shape)
+            if not np.array_equal(stored, embedding):
+                checkpoint.used.discard(name)  # so refused as a tensor no layout used
         return embedding.T
     return linear(checkpoint.tensor(name, embedding.shape))
 

@@ -1,8 +1,10 @@
 """The Llama layout, shared by Mistral, Qwen2, Qwen3 and Gemma: RMSNorm pre-norm layers, separate
 ``nn.Linear`` projections (out × in, transposed here), grouped key/value heads, RoPE pairing
-column i with i + r/2 (``rotate_half``) and a SwiGLU feed-forward (gate, up, down). Biases are
-taken where the checkpoint has them (Qwen2's q/k/v; Llama's with ``attention_bias``); Mistral
-and Qwen2 may slide a window; Qwen3 RMSNorms each head's queries and keys."""
+column i with i + r/2 (``rotate_half``) over the whole head and a SwiGLU feed-forward (gate, up,
+down). Biases as each family's transformers modeling builds them (Qwen2's q/k/v; Llama's with
+``attention_bias`` and ``mlp_bias``; Qwen3's and Gemma's with ``attention_bias``; Mistral's
+never); Mistral and Qwen2/Qwen3 may slide a window; Qwen3 RMSNorms each head's queries and
+keys."""
 
 from __future__ import annotations
 
@@ -13,6 +15,19 @@ from engine.checkpoint.folder import Checkpoint
 from engine.checkpoint.layout import Heads, Parts, Sizes, separate_projections, tensors, unembedding
 
 PREFIX = "model."
+GROUPS = {"mistral": 8, "qwen2": 32, "qwen3": 32, "gemma": 16}
+"""The key/value heads a family's transformers config defaults to (Llama: the query heads)."""
+
+
+def biases(config: Config) -> tuple[bool, bool, bool]:
+    """Whether q/k/v, the output projection and the feed-forward have biases in the family."""
+    family = config.values["model_type"]
+    if family == "mistral":
+        return False, False, False
+    if family == "qwen2":
+        return True, False, False
+    attention = config.flag("attention_bias", False)
+    return attention, attention, family == "llama" and config.flag("mlp_bias", False)
 
 
 def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bool = False,
@@ -24,19 +39,21 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bo
     does not say (else d / h); ``qk_norm``: each head's queries and keys are RMSNormed
     (``q_norm``, ``k_norm``) before RoPE (Qwen3)."""
     size = Sizes.of(config)
-    shape = Heads.of(config, head_dim)
+    shape = Heads.of(config, head_dim, GROUPS.get(config.values["model_type"]))
     d, d_k = shape.d, shape.d_k
     hidden = config.whole("intermediate_size")
     block_keys = {"norm": "rmsnorm", "eps": config.number("rms_norm_eps", default=1e-6),
                   "placement": "pre"}
     activation = activation or config.activation("hidden_act", default="silu")
-    windows = config.windows(size.layers, every_layer=config.values["model_type"] == "mistral")
+    windows = config.windows(size.layers)
+    attention_bias, output_bias, mlp_bias = biases(config)
     tensor = tensors(checkpoint, PREFIX)
     embedding = tensor("embed_tokens.weight", size.vocab, d)
     layers = []
     for k in chosen:
         at = f"layers.{k}."
-        attention = separate_projections(tensor, shape, at + "self_attn.", "o_proj")
+        attention = separate_projections(tensor, shape, at + "self_attn.", "o_proj",
+                                         biases=(attention_bias, output_bias))
         if windows[k] is not None:
             attention["window"] = windows[k]
         if qk_norm:
@@ -44,9 +61,9 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bo
                               "gamma_q": tensor(at + "self_attn.q_norm.weight", d_k),
                               "gamma_k": tensor(at + "self_attn.k_norm.weight", d_k)})
         ffn: dict[str, Any] = {"activation": activation}
-        tensor.linear(ffn, ("Wg", "bg"), f"{at}mlp.gate_proj", hidden, d)
-        tensor.linear(ffn, ("W1", "b1"), f"{at}mlp.up_proj", hidden, d)
-        tensor.linear(ffn, ("W2", "b2"), f"{at}mlp.down_proj", d, hidden)
+        tensor.linear(ffn, ("Wg", "bg"), f"{at}mlp.gate_proj", hidden, d, bias=mlp_bias)
+        tensor.linear(ffn, ("W1", "b1"), f"{at}mlp.up_proj", hidden, d, bias=mlp_bias)
+        tensor.linear(ffn, ("W2", "b2"), f"{at}mlp.down_proj", d, hidden, bias=mlp_bias)
         block = {**block_keys, "gamma1": tensor(at + "input_layernorm.weight", d) + norm_shift,
                  "gamma2": tensor(at + "post_attention_layernorm.weight", d) + norm_shift,
                  "ffn": ffn}
@@ -54,6 +71,8 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bo
     unembed = unembedding(checkpoint, config, embedding, "lm_head.weight", tied=tied)
     head = {"final_norm": True, "gamma_f": tensor("norm.weight", d) + norm_shift,
             "unembed": unembed}
+    # These families' rotary embedding turns every column of a head: a partial_rotary_factor
+    # in their config is not read.
     positions = {"kind": "rope", "base": config.rope_base(), "pairing": "half",
-                 "rotary_dims": int(d_k * config.rotary_fraction(1.0))}
+                 "rotary_dims": d_k}
     return Parts(embedding=embedding, positions=positions, layers=layers, head=head)

@@ -10,6 +10,8 @@ from typing import Any
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import Checkpoint
 from engine.checkpoint.layout import Parts, Sizes, linear, tensors, unembedding
+from engine.errors import ScenarioError
+from engine.refusals import Refusal
 
 PREFIX = "gpt_neox."
 
@@ -19,8 +21,12 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
     d = config.whole("hidden_size")
     heads = config.whole("num_attention_heads")
     d_k = d // heads
+    if config.whole("head_dim", default=d_k) != d_k:  # read by the rotary embedding only
+        raise ScenarioError(config.at("head_dim"),
+                            Refusal("head_dim_split", d_k=d_k, got=config.whole("head_dim")))
     hidden = config.whole("intermediate_size")
     parallel = config.flag("use_parallel_residual", True)
+    bias = config.flag("attention_bias", True)
     block_keys = {"norm": "layernorm", "eps": config.number("layer_norm_eps", default=1e-5),
                   "placement": "pre", "residual": "parallel" if parallel else "sequential"}
     activation = config.activation("hidden_act", default="gelu")
@@ -34,14 +40,12 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
         attention: dict[str, Any] = {"heads": heads, "causal": True, "scale": True}
         for part, name in enumerate(("Wq", "Wk", "Wv")):
             attention[name] = linear(fused[:, part].reshape(d, d))
-        if checkpoint.has(f"{PREFIX}{at}attention.query_key_value.bias"):
+        if bias:
             fused_bias = tensor(at + "attention.query_key_value.bias", 3 * d).reshape(heads, 3,
                                                                                       d_k)
             for part, name in enumerate(("bq", "bk", "bv")):
                 attention[name] = fused_bias[:, part].reshape(d)
-        attention["Wo"] = linear(tensor(at + "attention.dense.weight", d, d))
-        if checkpoint.has(f"{PREFIX}{at}attention.dense.bias"):
-            attention["bo"] = tensor(at + "attention.dense.bias", d)
+        tensor.linear(attention, ("Wo", "bo"), at + "attention.dense", d, d, bias=bias)
         ffn = {"W1": linear(tensor(at + "mlp.dense_h_to_4h.weight", hidden, d)),
                "b1": tensor(at + "mlp.dense_h_to_4h.bias", hidden), "activation": activation,
                "W2": linear(tensor(at + "mlp.dense_4h_to_h.weight", d, hidden)),
@@ -55,6 +59,8 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
     unembed = unembedding(checkpoint, config, embedding, "embed_out.weight", tied=False)
     head = {"final_norm": True, "gamma_f": tensor("final_layer_norm.weight", d),
             "beta_f": tensor("final_layer_norm.bias", d), "unembed": unembed}
-    positions = {"kind": "rope", "base": config.rope_base(), "pairing": "half",
-                 "rotary_dims": int(d_k * config.rotary_fraction(0.25))}
+    # GPT-NeoX reads rotary_emb_base and rotary_pct beside the RoPE settings, not rope_theta
+    # or partial_rotary_factor.
+    positions = {"kind": "rope", "base": config.rope_base("rotary_emb_base"), "pairing": "half",
+                 "rotary_dims": int(d_k * config.rotary_fraction("rotary_pct", 0.25))}
     return Parts(embedding=embedding, positions=positions, layers=layers, head=head)

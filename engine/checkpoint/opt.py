@@ -34,6 +34,7 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
     width = config.whole("word_embed_proj_dim", default=d)
     pre = config.flag("do_layer_norm_before", True)
     affine = config.flag("layer_norm_elementwise_affine", True)
+    bias = config.flag("enable_bias", True)
     block_keys = {"norm": "layernorm", "eps": 1e-5, "placement": "pre" if pre else "post"}
     activation = config.activation("activation_function", default="relu")
     prefix = "model.decoder." if checkpoint.has("model.decoder.embed_tokens.weight") \
@@ -54,10 +55,10 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
         attention: dict[str, Any] = {"heads": heads, "causal": True, "scale": True}
         for keys, name in ((("Wq", "bq"), "q_proj"), (("Wk", "bk"), "k_proj"),
                            (("Wv", "bv"), "v_proj"), (("Wo", "bo"), "out_proj")):
-            tensor.linear(attention, keys, f"{at}self_attn.{name}", d, d)
+            tensor.linear(attention, keys, f"{at}self_attn.{name}", d, d, bias=bias)
         ffn: dict[str, Any] = {"activation": activation}
-        tensor.linear(ffn, ("W1", "b1"), f"{at}fc1", hidden, d)
-        tensor.linear(ffn, ("W2", "b2"), f"{at}fc2", d, hidden)
+        tensor.linear(ffn, ("W1", "b1"), f"{at}fc1", hidden, d, bias=bias)
+        tensor.linear(ffn, ("W2", "b2"), f"{at}fc2", d, hidden, bias=bias)
         block: dict[str, Any] = {**block_keys, "ffn": ffn}
         norm(block, ("gamma1", "beta1"), f"{at}self_attn_layer_norm")
         norm(block, ("gamma2", "beta2"), f"{at}final_layer_norm")

@@ -29,14 +29,15 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
     layers = []
     for k in chosen:
         at = f"layers.{k}."
-        attention = separate_projections(tensor, shape, at + "self_attn.", "dense")
+        attention = separate_projections(tensor, shape, at + "self_attn.", "dense",
+                                         biases=(True, True))
         if qk_norm:
             attention["qk_norm"] = "layernorm"
             tensor.norm(attention, ("gamma_q", "beta_q"), f"{at}self_attn.q_layernorm", d_k)
             tensor.norm(attention, ("gamma_k", "beta_k"), f"{at}self_attn.k_layernorm", d_k)
         ffn: dict[str, Any] = {"activation": activation}
-        tensor.linear(ffn, ("W1", "b1"), f"{at}mlp.fc1", hidden, d)
-        tensor.linear(ffn, ("W2", "b2"), f"{at}mlp.fc2", d, hidden)
+        tensor.linear(ffn, ("W1", "b1"), f"{at}mlp.fc1", hidden, d, bias=True)
+        tensor.linear(ffn, ("W2", "b2"), f"{at}mlp.fc2", d, hidden, bias=True)
         block: dict[str, Any] = {"norm": "layernorm", "eps": eps, "placement": "pre",
                                  "residual": "parallel", "ffn": ffn}
         tensor.norm(block, ("gamma1", "beta1"), f"{at}input_layernorm", d)
@@ -46,10 +47,9 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
         "final_norm": True,
         "unembed": unembedding(checkpoint, config, embedding, "lm_head.weight", tied=False)}
     tensor.norm(head, ("gamma_f", "beta_f"), "final_layernorm", d)
-    if checkpoint.has("lm_head.bias"):
-        head["bias"] = checkpoint.tensor("lm_head.bias", (size.vocab,))
+    head["bias"] = checkpoint.tensor("lm_head.bias", (size.vocab,))
     positions = {"kind": "rope", "base": config.rope_base(), "pairing": "half",
-                 "rotary_dims": int(d_k * config.rotary_fraction(0.5))}
+                 "rotary_dims": int(d_k * config.rotary_fraction("partial_rotary_factor", 0.5))}
     return Parts(embedding=embedding, positions=positions, layers=layers, head=head)
 
 

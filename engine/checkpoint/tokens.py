@@ -1,4 +1,5 @@
-"""The text as tokens: ids from the checkpoint's tokenizer, labels from the text's own
+"""The text as tokens: ids from the checkpoint's tokenizer, as transformers' ``tokenizer(text)``
+gives them (its special tokens, never padding or truncation), labels from the text's own
 characters (a byte-level BPE marks spaces with ``Ġ``; the offsets give back what was typed),
 and one label per vocabulary entry for the head."""
 
@@ -6,10 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tokenizers import Tokenizer
+from tokenizers import Encoding, Tokenizer
 
-from engine.errors import ScenarioError
-from engine.reader import UNPRINTABLE
+from engine.checkpoint.folder import TOKENIZER
+from engine.errors import ScenarioError, one_line
+from engine.reader import MAX_POSITIONS, UNPRINTABLE
 from engine.refusals import Refusal
 
 LABEL_LIMIT = 40
@@ -19,40 +21,99 @@ REPLACEMENT = "\ufffd"
 
 @dataclass(frozen=True)
 class Tokens:
-    """The ids of the text, a label for each, and each one's segment (0: the text, 1: the
-    pair's, as the tokenizer's template gives them; BERT's ``token_type_ids``)."""
+    """The ids of the text, a label for each, each one's segment (0: the text, 1: the pair's,
+    as the tokenizer's template gives them; BERT's ``token_type_ids``), and what was left out
+    of the tokenizer's settings, in words ("" when nothing was)."""
 
     ids: list[int]
     labels: list[str]
     types: list[int]
+    ignored: str = ""
 
 
 def tokenize(tokenizer: Tokenizer, text: str, *, vocab: int, context: int,
              pair: str | None = None) -> Tokens:
-    """The text's tokens (and the pair's after them), as the model's own tokenizer splits them,
-    with its special tokens (Llama's ``<s>``, BERT's ``[CLS] … [SEP] … [SEP]``).
+    """The text's own tokens (and the pair's after them), as the model's own tokenizer splits
+    them, with its special tokens (Llama's ``<s>``, BERT's ``[CLS] … [SEP] … [SEP]``) and
+    nothing else: the tokenizer's padding and truncation are switched off, as transformers'
+    ``tokenizer(text)`` does.
 
     Raises
     ------
     ScenarioError
         When the tokenizer knows more entries than the embedding has rows (it is another
-        model's), the text gives no token, or more tokens than the model's context.
+        model's), a text is not UTF-8 (a command line's undecodable bytes), the tokenizer fails
+        on it (a Rust panic too), or the text gives no token, or more tokens than the model's
+        context or the positions the engine computes.
     """
     entries = tokenizer.get_vocab_size(with_added_tokens=True)
     if entries > vocab:
-        raise ScenarioError("tokenizer.json", Refusal("tokenizer_vocabulary", count=entries,
-                                                      last=entries - 1, rows=vocab))
-    encoding = tokenizer.encode(text, pair)
+        raise ScenarioError(TOKENIZER, Refusal("tokenizer_vocabulary", count=entries,
+                                               last=entries - 1, rows=vocab))
+    _check_utf8("text", text)
+    if pair is not None:
+        _check_utf8("text_pair", pair)
+    settings = _ignored(tokenizer)
+    tokenizer.no_padding()
+    tokenizer.no_truncation()
+    encoding = _encode(tokenizer, text, pair)
     ids = list(encoding.ids)
     if not ids:
         raise ScenarioError("text", Refusal("text_no_tokens"))
     if len(ids) > context:
         raise ScenarioError("text", Refusal("text_past_context", count=len(ids), limit=context))
+    if len(ids) > MAX_POSITIONS:
+        raise ScenarioError("text", Refusal("text_past_positions", count=len(ids),
+                                            limit=MAX_POSITIONS))
     texts = (text, pair or "")
     labels = [_label(texts[sequence or 0][start:end] or token)
               for (start, end), token, sequence in zip(encoding.offsets, encoding.tokens,
                                                        encoding.sequence_ids, strict=True)]
-    return Tokens(ids=ids, labels=labels, types=list(encoding.type_ids))
+    ignored = f"{settings}; the text is its own {len(ids)} tokens" if settings else ""
+    return Tokens(ids=ids, labels=labels, types=list(encoding.type_ids), ignored=ignored)
+
+
+def _ignored(tokenizer: Tokenizer) -> str:
+    """The tokenizer's padding and truncation in words, said to be ignored ("" when it has
+    neither): ``tokenizer.json pads to 128 and truncates at 128: both ignored``."""
+    said = []
+    padding, truncation = tokenizer.padding, tokenizer.truncation
+    if padding is not None:
+        length, multiple = padding.get("length"), padding.get("pad_to_multiple_of")
+        said.append(f"pads to {length}" if length is not None
+                    else "pads to the longest text of a batch")
+        if multiple:
+            said[-1] += f" (a multiple of {multiple})"
+    if truncation is not None:
+        said.append(f"truncates at {truncation['max_length']}")
+    if not said:
+        return ""
+    return f"tokenizer.json {' and '.join(said)}: {'both' if len(said) == 2 else 'it is'} ignored"
+
+
+def _check_utf8(place: str, text: str) -> None:
+    """Refuse a text holding lone surrogates: bytes a command line could not decode as UTF-8
+    (Python's surrogate escapes), which no tokenizer reads."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        code = ord(text[error.start])
+        shown = f"0x{code - 0xDC00:02X}" if 0xDC80 <= code <= 0xDCFF else f"U+{code:04X}"
+        raise ScenarioError(place, Refusal("text_not_utf8", at=error.start + 1,
+                                           code=shown)) from None
+
+
+def _encode(tokenizer: Tokenizer, text: str, pair: str | None) -> Encoding:
+    """``tokenizer.encode``, its failures refused at tokenizer.json: its own errors, and a Rust
+    panic inside it (a pre-tokenizer's regex past onig's retry limit), which pyo3 raises as a
+    ``PanicException`` deriving from BaseException, not Exception."""
+    try:
+        return tokenizer.encode(text, pair)
+    except BaseException as error:
+        if not isinstance(error, Exception) and type(error).__name__ != "PanicException":
+            raise  # KeyboardInterrupt, SystemExit: not the tokenizer's
+        raise ScenarioError(TOKENIZER, Refusal("tokenizer_failed",
+                                               reason=one_line(str(error)))) from None
 
 
 def vocabulary(tokenizer: Tokenizer, size: int) -> list[str]:

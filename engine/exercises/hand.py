@@ -9,8 +9,11 @@ every attention with two or more visible keys, the visible scores spread by at l
 percent of 1), and the variant differs from the document. A worksheet asks this of the
 attentions its exercises show, and only of the query rows they ask about where they ask about
 rows (:func:`asked_rows`): in pronoun's ten-token sentence no draw of 2,000 kept all nine
-rows, while its row 7 alone is kept in about one draw in eight. Variant k of seed s always draws
-the same numbers (``numpy.random.default_rng((s, k))``); every answer is then computed on it.
+rows, while its row 7 alone is kept in about one draw in eight. A draw must also teach what the
+sheet's questions teach on the document (:mod:`engine.exercises.lesson`): F11's variants where Wq
+or Wk would leave the shares unchanged, or where "a key moves" would not move, are drawn again.
+Variant k of seed s always draws the same numbers (``numpy.random.default_rng((s, k))``); every
+answer is then computed on it.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import numpy as np
 from engine.errors import ScenarioError
 from engine.exercises.document import Exercise
 from engine.exercises.fit import hidden_masks, watched
+from engine.exercises.lesson import Lesson, lesson_lost
 from engine.refusals import Refusal
 from engine.scenario import Scenario
 from engine.trace import Trace, compute
@@ -33,6 +37,8 @@ MOST_SPREAD = 3.0
 """Two keys 3 apart share e³ : 1, about 0.95 : 0.05."""
 TRIES = 2000
 """Draws tried for one variant before it is refused."""
+MAX_VARIANTS = 50
+"""The most variants one worksheet asks for."""
 QUERY_ROW_AXIS = {"Q": 0, "scores": 1, "weights": 1, "mixed": 0, "attn_out": 0}
 """The attention arrays whose every cell belongs to one query row, and the axis of that row."""
 
@@ -108,21 +114,32 @@ def asked_rows(trace: Trace, exercises: Sequence[Exercise], scopes: Collection[s
             for scope, found in asked.items()}
 
 
-def hand_variant(scenario: Scenario, seed: int, number: int,
-                 rows: Rows | None = None) -> Scenario:
+def check_variant_count(count: int, place: str) -> None:
+    """Refuse at ``place`` (``--variants``) a number of variants outside 1 … :data:`MAX_VARIANTS`.
+    """
+    if not 1 <= count <= MAX_VARIANTS:
+        raise ScenarioError(place, Refusal("variants_count", most=MAX_VARIANTS, got=count))
+
+
+def hand_variant(scenario: Scenario, seed: int, number: int, rows: Rows | None = None,
+                 taught: Sequence[Lesson] = ()) -> Scenario:
     """Variant ``number`` (from 1) of ``scenario`` with hand-friendly numbers (the module's
     rule), its exercises kept; ``rows`` limits the rule on the shares to the attentions a
     sheet shows and the rows it asks about (:func:`asked_rows`; every row of every attention by
-    default): each more row that must discriminate takes many more draws.
+    default): each more row that must discriminate takes many more draws. A draw that does not
+    teach every lesson of ``taught`` (:func:`engine.exercises.lesson.lessons` of the document)
+    is drawn again.
 
     Raises
     ------
     ScenarioError
-        At ``variants`` when no draw of :data:`TRIES` keeps the softmax discriminating.
+        At ``variants`` when no draw of :data:`TRIES` keeps the softmax discriminating, or none
+        of those that do keeps a lesson (naming the question whose lesson was lost last).
     """
     drawn = [(path, choices) for path in scenario.parameter_paths()
              if (choices := _choices(path)) is not None]  # every document has an attention
     rng = np.random.default_rng((seed, number))
+    lost: Lesson | None = None
     for _ in range(TRIES):
         variant = scenario
         for path, choices in drawn:
@@ -135,11 +152,18 @@ def hand_variant(scenario: Scenario, seed: int, number: int,
             trace = compute(variant)
         except ScenarioError:
             continue
-        if discriminates(trace, rows):
+        if not discriminates(trace, rows):
+            continue
+        missed = lesson_lost(trace, taught)
+        if missed is None:
             return variant
+        lost = missed
+    if lost is not None:
+        raise ScenarioError("variants", Refusal("variants_lesson_lost", number=number,
+                                                tries=TRIES, exercise=lost.place))
     raise ScenarioError("variants", Refusal("variants_not_found", number=number, tries=TRIES,
                                             low=LEAST_SPREAD, high=MOST_SPREAD))
 
 
-__all__ = ["HALVES", "LEAST_SPREAD", "MOST_SPREAD", "WHOLE", "Rows", "asked_rows", "discriminates",
-           "hand_variant"]
+__all__ = ["HALVES", "LEAST_SPREAD", "MAX_VARIANTS", "MOST_SPREAD", "WHOLE", "Rows", "asked_rows",
+           "check_variant_count", "discriminates", "hand_variant"]

@@ -204,6 +204,10 @@
         <translation>层(&amp;L)：</translation>
     </message>
     <message>
+        <source>all-MiniLM-L6-v2, trained, from the installed package</source>
+        <translation>all-MiniLM-L6-v2，已训练，来自已安装的包</translation>
+    </message>
+    <message>
         <source>Checkpoint folder</source>
         <translation>检查点文件夹</translation>
     </message>

@@ -8,13 +8,14 @@ from typing import Any
 
 import pytest
 import shiboken6
-from PySide6.QtCore import QCoreApplication, QEvent, QModelIndex, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QModelIndex, Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QLineEdit,
     QMessageBox,
     QTableView,
+    QWidget,
 )
 from pytestqt.qtbot import QtBot
 
@@ -48,6 +49,19 @@ class Dialogs:
             self.shown.append((kind, title, text))
             return self.answer
         return record
+
+
+def when_shown(kind: type[QWidget], act: Callable[[Any], None]) -> None:
+    """Once a visible top-level ``kind`` (a modal dialog about to be opened) is shown, call
+    ``act`` with it: start this, then open the dialog."""
+    def look() -> None:
+        shown = [w for w in QApplication.topLevelWidgets() if isinstance(w, kind) and w.isVisible()]
+        if not shown:
+            QTimer.singleShot(20, look)
+            return
+        act(shown[0])
+
+    QTimer.singleShot(0, look)
 
 
 def open_window(qtbot: QtBot, example: str = "f11") -> StudioWindow:

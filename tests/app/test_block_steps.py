@@ -10,11 +10,13 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGraphicsRectItem
 from pytestqt.qtbot import QtBot
 
+from app.canvas import FrameOptions
 from app.canvas.bars import BAR_LENGTH, ProbabilityBars
 from app.canvas.frame import FrameItem, shown_names
 from app.canvas.grid import MatrixGrid
 from app.canvas.layout import TextItem
 from app.window.studio import StudioWindow
+from engine import compute, format_number, parse_scenario
 from tests.app.driving import canvas_arrows, close_window, open_window
 
 G01_PICTURES = {
@@ -216,3 +218,24 @@ def test_two_heads_are_concatenated_into_wo_as_in_the_chapter(qtbot: QtBot) -> N
         assert not any("; ·" in line or ";  ·" in line for line in texts(window))
     finally:
         close_window(window)
+
+
+def test_a_means_rounding_noise_prints_0_and_its_hover_the_exact_value(qtbot: QtBot) -> None:
+    """[0.1, 0.2, −0.3] averages to 1.85×10⁻¹⁷ in floating point: the row statistics and the
+    formula print μ = 0; hovering the cell gives the exact mean."""
+    eye = np.eye(3).tolist()
+    doc = {"format": "qkv-studio", "version": 1, "title": "noise", "tokens": ["a", "b"],
+           "X": [[0.1, 0.2, -0.3], [1.0, 2.0, 4.0]],
+           "attention": {"heads": 1, "causal": True, "scale": True, "Wq": eye, "Wk": eye,
+                         "Wv": eye},
+           "block": {"norm": "layernorm", "eps": 1e-5, "placement": "pre",
+                     "ffn": {"W1": eye, "activation": "relu", "W2": eye}}}
+    trace = compute(parse_scenario(doc))
+    exact = float(np.mean([0.1, 0.2, -0.3]))
+    assert exact != 0 and abs(exact) < 1e-16
+    frame = FrameItem(trace, trace.step_index("norm1"), FrameOptions(receiver=0))
+    [stats] = [g for g in frame.items_of(MatrixGrid) if g.spec.title == "per row"]
+    assert stats.cell_text(0, 0) == "0" and stats.cell_text(1, 0) == "2.333333"
+    assert stats.spec.explain is not None
+    assert format_number(exact) in stats.spec.explain(0, 0)
+    assert "row a: (x − 0) / " in " ".join(t.text for t in frame.items_of(TextItem))

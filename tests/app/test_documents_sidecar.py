@@ -36,25 +36,27 @@ def test_save_as_and_the_recovery_copy_keep_the_sidecar(
     make_modified(window, 3.0)
     qtbot.waitUntil(lambda: window.recovery.sidecar_path.exists(), timeout=3000)
     copy = window.recovery.copy_path
-    weights = copy.with_name(f"{window.recovery.session_id}.weights.safetensors")
+    weights = copy.with_name(f"{window.recovery.session_id}.qkv.json.weights.safetensors")
     assert weights.exists()
     assert dumps_scenario(load_scenario(copy)) == dumps_scenario(window.state.scenario)
     target = tmp_path / "lesson.qkv.json"
     patch_save_dialog(monkeypatch, target)
     assert window.save_as()
-    assert (tmp_path / "lesson.weights.safetensors").exists()
+    assert (tmp_path / "lesson.qkv.json.weights.safetensors").exists()
     assert load_scenario(target).attention.Wq[0, 0] == 3.0
     assert not copy.exists() and not weights.exists()  # a clean document keeps no copy
     again = tmp_path / "again.qkv.json"
     patch_save_dialog(monkeypatch, again)
     assert window.save_as()
-    for name in ("lesson.qkv.json", "lesson.weights.safetensors"):
+    for name in ("lesson.qkv.json", "lesson.qkv.json.weights.safetensors"):
         (tmp_path / name).unlink()
     assert dumps_scenario(load_scenario(again)) == dumps_scenario(window.state.scenario)
 
 
-def test_a_stray_sidecar_of_weights_is_tidied(tmp_path: Path) -> None:
-    stray = tmp_path / "gone.weights.safetensors"
+@pytest.mark.parametrize("name", ["gone.qkv.json.weights.safetensors",
+                                  "gone.weights.safetensors"])  # before format 2.1
+def test_a_stray_sidecar_of_weights_is_tidied(tmp_path: Path, name: str) -> None:
+    stray = tmp_path / name
     stray.write_bytes(b"left by a crash")
     assert find_orphans(tmp_path) == []
     assert not stray.exists()
@@ -63,7 +65,7 @@ def test_a_stray_sidecar_of_weights_is_tidied(tmp_path: Path) -> None:
 def test_export_draws_a_document_with_a_sidecar_as_its_json_twin(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     save_scenario(load_scenario(example_path("continue")), tmp_path / "doc.qkv.json")
-    assert (tmp_path / "doc.weights.safetensors").exists()
+    assert (tmp_path / "doc.qkv.json.weights.safetensors").exists()
     pictures = []
     for name, folder in ((str(tmp_path / "doc.qkv.json"), tmp_path / "a"),
                          ("continue", tmp_path / "b")):
@@ -81,5 +83,5 @@ def test_a_document_with_a_sidecar_is_read_in_this_process(tmp_path: Path,
     monkeypatch.setattr("app.files.opening.BACKGROUND_BYTES", 100)
     save_scenario(load_scenario(example_path("continue")), tmp_path / "doc.qkv.json")
     assert not is_big_file(tmp_path / "doc.qkv.json")
-    (tmp_path / "doc.weights.safetensors").unlink()
+    (tmp_path / "doc.qkv.json.weights.safetensors").unlink()
     assert is_big_file(tmp_path / "doc.qkv.json")

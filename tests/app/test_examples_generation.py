@@ -145,8 +145,8 @@ def test_the_examples_open_where_they_teach(qtbot: QtBot) -> None:
         close_window(window)
 
 
-def test_the_readme_says_what_the_engine_computes() -> None:
-    readme = (EXAMPLES.parent.parent / "README.md").read_text("utf-8")
+def test_the_command_line_guide_says_what_the_engine_computes() -> None:
+    readme = (EXAMPLES.parent.parent / "docs" / "command-line.md").read_text("utf-8")
     masked = compute(parse_scenario(example_document("training")))
     unmasked = compute(variant(masked.scenario, "causal").scenario)
     loss = masked.arrays["loss"]

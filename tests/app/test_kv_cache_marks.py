@@ -17,14 +17,15 @@ from PySide6.QtCore import QRectF
 from pytestqt.qtbot import QtBot
 
 from app.canvas import FrameItem, FrameOptions
-from app.canvas.grid import MatrixGrid
-from app.canvas.kv_cache_marks import TAG_GAP, CacheBand
+from app.canvas.grid import NUMBER_SIZE, MatrixGrid
+from app.canvas.kv_cache_marks import PEN_WIDTH, TAG_GAP, CacheBand
 from app.canvas.layout import TextItem
 from app.texts import step_text
 from app.texts.cache_words import CACHE_WORDS
 from engine import Trace, compute, parse_scenario
 from engine.generation_run import generate
 from engine.parse_generation import Settings
+from tests.app.legibility import digit_ink
 from tests.engine.generation_documents import cases
 
 GENERATED = 2
@@ -280,3 +281,27 @@ def test_the_marks_are_measured_as_the_frame_fits_them(qtbot: QtBot, step_id: st
 
 def test_every_cache_word_is_in_both_languages() -> None:
     assert set(CACHE_WORDS["en"]) == set(CACHE_WORDS["zh"])
+
+
+@pytest.mark.parametrize(("name", "step_id"), [("window", "L1.projections"),
+                                               ("three-layers", "L1.scores"),
+                                               ("encoder-decoder", "L1.cross.projections")])
+def test_an_outline_runs_beside_the_digits_never_through_them(qtbot: QtBot, name: str,
+                                                              step_id: str) -> None:
+    """The outline's sides run outside the first and last columns, its top and bottom (with
+    their halo) in the cells' padding above and below the digits' ink: the halo had erased the
+    first and last character of every outlined row."""
+    item = frame(generated(name), step_id)
+    checked = 0
+    for grid in item.items_of(MatrixGrid):
+        for band in (b for b in grid.childItems() if isinstance(b, CacheBand)):
+            cols = grid.spec.values.shape[1]
+            first, last = grid.cell_rect(band.rows[0], 0), grid.cell_rect(band.rows[-1], cols - 1)
+            stroke = (PEN_WIDTH + 2.0) / 2  # the halo's half width
+            ink = digit_ink(NUMBER_SIZE)
+            assert band.rect().left() + stroke <= first.left() + 1.0
+            assert band.rect().right() - stroke >= last.right() - 1.0
+            assert band.rect().top() + stroke < first.center().y() - ink / 2
+            assert band.rect().bottom() - stroke > last.center().y() + ink / 2
+            checked += 1
+    assert checked

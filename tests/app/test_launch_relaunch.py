@@ -98,7 +98,7 @@ def sidecar_document(folder: Path) -> tuple[Path, Path]:
     return path, sidecar
 
 
-REFUSED = ("lesson.weights.safetensors: is not a regular file (a device, a pipe or a socket): "
+REFUSED = ("X: lesson.weights.safetensors is not a regular file (a device, a pipe or a socket): "
            "nothing was read from it")
 
 

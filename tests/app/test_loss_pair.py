@@ -195,9 +195,11 @@ def test_the_step_texts_and_the_description_tell_the_pair() -> None:
     assert f"pass 1: 我 → {chosen[0]} · p = {p1}" in facts
 
 
-def test_the_readme_quotes_the_pairs_numbers() -> None:
-    """The README's paragraph on the pair: both losses and generation's choices, as computed."""
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+def test_the_command_line_guide_quotes_the_pairs_numbers() -> None:
+    """The command-line guide's paragraph on the pair: both losses and generation's choices, as
+    computed."""
+    guide = Path(__file__).resolve().parents[2] / "docs" / "command-line.md"
+    readme = guide.read_text(encoding="utf-8")
     on, off = trace_of(DOCS["training"]), trace_of(DOCS["training, mask off"])
     passes = generation_passes(on.scenario)
     unmasked = generation_passes(off.scenario).passes

@@ -330,3 +330,27 @@ def test_the_draw_over_a_large_vocabulary_lists_its_first_shares_and_its_last() 
     assert len(kept) == 40
     assert f"({', '.join(listed)}, … and {last})" in step_text(trace, index, "en").how
     assert f"（{'、'.join(listed)}、… 和 {last}）" in step_text(trace, index, "zh").how
+
+
+def test_a_greedy_draw_ranks_most_probable_first_and_says_nothing_is_drawn(
+        qtbot: QtBot) -> None:
+    """At T = 0 the tempered shares are one 1 and zeros: the ranked table still reads most
+    probable first (by the model's own probabilities), and no line speaks of a seed or a
+    division by T."""
+    doc = _document(generation={"temperature": 0, "seed": 4})
+    # the head's columns reversed: the most probable entries come last by id
+    doc["head"] = {**doc["head"], "unembed": [row[::-1] for row in doc["head"]["unembed"]]}
+    trace = compute(parse_scenario(doc))
+    probs = _softmax(trace.arrays["logits"][-1])
+    by_probability = np.argsort(-probs, kind="stable").tolist()
+    by_id_after_first = [by_probability[0], *sorted(by_probability[1:])]
+    assert by_probability != by_id_after_first  # the document tells the two orders apart
+    frame = _frame(trace, "sample")
+    [table] = [g for g in frame.items_of(MatrixGrid) if "top-k" in g.spec.title]
+    np.testing.assert_allclose(table.spec.values[:, 0], probs[by_probability], rtol=1e-12)
+    texts = " ".join(_texts(frame))
+    assert "seed" not in texts and "greedy decoding (T = 0) draws nothing" in texts
+    told = step_text(trace, len(trace.steps) - 1, "en")
+    assert "seed" not in told.how and "T = 0 is greedy decoding" in told.how
+    zh = " ".join(_texts(_frame(trace, "sample", "zh")))
+    assert "种子" not in zh and "贪心解码（T = 0）不抽取" in zh

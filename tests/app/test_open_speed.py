@@ -70,7 +70,7 @@ def test_a_document_with_a_sidecar_is_read_in_the_worker_while_the_window_answer
     monkeypatch.setattr(engine.sidecar_write, "SIDECAR_MIN", 4)
     path = tmp_path / "f11.qkv.json"
     save_scenario(load_scenario(example_path("f11")), path)
-    assert (tmp_path / "f11.weights.safetensors").exists()
+    assert (tmp_path / "f11.qkv.json.weights.safetensors").exists()
     readers: list[threading.Thread] = []
 
     def slowed(file: Path) -> Scenario:

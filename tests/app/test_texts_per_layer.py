@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from app.model.presets import preset
 from app.texts import step_text, step_title
 from app.texts.facts import facts_for
 from engine import Trace, compute, format_number, parse_scenario
@@ -114,3 +115,19 @@ def test_the_encoders_final_norm_is_told_as_a_final_norm_of_its_own_kind() -> No
     assert "logit" not in en.check  # the encoder has no vocabulary head
     assert zh.summary == "本块输出在离开本块之前再逐行做一次 Norm。"
     assert f"平方的平均值为 {square}" in zh.how
+
+
+@pytest.mark.parametrize(("preset_name", "english", "chinese"), [
+    ("llama", "Feed-forward: SwiGLU hidden units, then back to d", "前馈网络：SwiGLU 隐藏单元"),
+    ("gpt2", "Feed-forward: GELU (tanh form) hidden units, then back to d",
+     "前馈网络：GELU（tanh 形式）隐藏单元"),
+    ("bert", "Feed-forward: GELU hidden units, then back to d", "前馈网络：GELU 隐藏单元")])
+def test_a_feed_forward_is_headed_by_its_functions_name_not_the_options_code(
+        preset_name: str, english: str, chinese: str) -> None:
+    """A gated SiLU feed-forward is SwiGLU, gelu_tanh is GELU in its tanh form: the headings
+    speak the literature's names, never ``gated silu`` or ``gelu_tanh``."""
+    trace = compute(preset(preset_name))
+    step = next(s for s in trace.steps if s.op == "ffn")
+    assert step.title == f"Layer 1: {english}"
+    assert step_title(step, trace.scenario, "en").endswith(english)
+    assert chinese in step_title(step, trace.scenario, "zh")

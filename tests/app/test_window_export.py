@@ -7,12 +7,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QFileDialog
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog
 from pytestqt.qtbot import QtBot
 
 from app.export.dialog import ExportDialog
 from app.window.studio import StudioWindow
+from tests.app.driving import when_shown
 
 
 @pytest.mark.slow
@@ -24,20 +25,14 @@ def test_file_export_writes_the_current_step_as_png(qtbot: QtBot, window: Studio
                         staticmethod(lambda _parent, _caption, _start: str(tmp_path)))
     seen: list[ExportDialog] = []
 
-    def drive() -> None:
-        shown = [w for w in QApplication.topLevelWidgets()
-                 if isinstance(w, ExportDialog) and w.isVisible()]
-        if not shown:
-            QTimer.singleShot(20, drive)
-            return
-        dialog = shown[0]
+    def drive(dialog: ExportDialog) -> None:
         seen.append(dialog)
         dialog.format_box.setCurrentIndex(dialog.format_box.findData("png"))
         dialog.current_radio.setChecked(True)
         qtbot.mouseClick(dialog.browse_button, Qt.MouseButton.LeftButton)
         qtbot.mouseClick(dialog.export_button, Qt.MouseButton.LeftButton)
 
-    QTimer.singleShot(0, drive)
+    when_shown(ExportDialog, drive)
     window.export_action.trigger()
     assert seen and seen[0].current_step == window.state.step == 3
     [target] = seen[0].written

@@ -259,8 +259,9 @@ def test_greedy_and_back_are_steps_of_their_own(qtbot: QtBot, generating: Studio
     panel = generating.generation
     choose_mode(generating, 0)
     assert not panel.slider.isEnabled() and not panel.top_k_box.isEnabled()
+    assert panel.temperature_label.text() == "0"  # greedy's T, not the greyed slider's 1.00
     choose_mode(generating, 1)
-    assert panel.slider.isEnabled()
+    assert panel.slider.isEnabled() and panel.temperature_label.text() == "1.00"
     stack = generating.state.undo_stack
     assert [stack.text(k) for k in range(stack.count())] == [
         "generation: greedy", "generation: temperature = 1"]

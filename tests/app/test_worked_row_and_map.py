@@ -36,15 +36,17 @@ def test_f11_shares_step_works_the_row_of_ai(qtbot: QtBot) -> None:
     table = worked(trace_of("f11"), "weights")
     assert table.title == "Worked row for “爱”: the shares"
     assert table.cells[0] == ["key", "s", "exp(s − max)", "share"]
-    assert table.cells[1] == ["我", "1.414", "exp(0) = 1", "1 ÷ 1.243 = 0.804"]
-    assert table.cells[2] == ["爱", "0", "exp(−1.414) = 0.243", "0.243 ÷ 1.243 = 0.196"]
-    assert table.cells[3] == ["Σ", "", "1.243", "1"]
+    # four decimals where three would not divide out by hand: 1 ÷ 1.243 is 0.8045
+    assert table.cells[1] == ["我", "1.414", "exp(0) = 1", "1 ÷ 1.2431 = 0.804"]
+    assert table.cells[2] == ["爱", "0", "exp(−1.4142) = 0.2431", "0.2431 ÷ 1.2431 = 0.196"]
+    assert table.cells[3] == ["Σ", "", "1.2431", "1"]
+    assert format_number(1 / 1.243, 3) == "0.805"
     # recomputed here, independently of the engine
     q, k = np.array([2.0, 0.0]), np.array([[1.0, 0.0], [0.0, 1.0]])
     s = k @ q / math.sqrt(2)
     assert [format_number(x, 3) for x in s] == ["1.414", "0"]
     e = np.exp(s - s.max())
-    assert format_number(e.sum(), 3) == "1.243"
+    assert format_number(e.sum(), 4) == "1.2431"
     assert [format_number(x, 3) for x in e / e.sum()] == ["0.804", "0.196"]
 
 
@@ -58,8 +60,9 @@ def test_scores_and_mix_steps_and_the_other_steps(qtbot: QtBot) -> None:
                             ["爱", "2·0 + 0·1 = 0", "0 ÷ √2 = 0"]]
     mix = worked(f11, "mix")
     assert mix.title == "Worked row for “爱”: the mix of V"
-    assert mix.cells == [["key", "share", "share · v"], ["我", "0.804", "0.804·[10, 0]"],
-                         ["爱", "0.196", "0.196·[0, 20]"], ["Σ", "1", "= [8.044, 3.911]"]]
+    assert mix.cells == [["key", "share", "share · v"], ["我", "0.804", "0.80443·[10, 0]"],
+                         ["爱", "0.196", "0.19557·[0, 20]"], ["Σ", "1", "= [8.044, 3.911]"]]
+    assert format_number(0.196 * 20, 3) == "3.92"  # why the products print five decimals
     s = np.array([2.0, 0.0]) / math.sqrt(2)  # recomputed here: softmax of the scores, · V
     shares = np.exp(s - s.max()) / np.exp(s - s.max()).sum()
     v = np.array([[10.0, 0.0], [0.0, 20.0]])

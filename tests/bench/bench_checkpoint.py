@@ -49,6 +49,7 @@ from app.window.studio import StudioWindow
 from engine import Scenario, Trace, compute, explain, load_scenario, save_scenario
 from engine.checkpoint import import_checkpoint
 from engine.retrace import first_reader, retraced
+from engine.sidecar import sidecar_name
 from tests.bench.gpt2_small import make_checkpoint, text_of
 from tests.bench.timing import report, timed
 
@@ -216,7 +217,7 @@ def main() -> None:
         report("import + first compute (n = 64)", timed(first, runs), 5000)
         scenario = import_checkpoint(folder, text)
         report("save document + sidecar", timed(lambda: save_scenario(scenario, out), runs))
-        sidecar = out.with_name("gpt2.weights.safetensors")
+        sidecar = out.with_name(sidecar_name(out))
         both = out.stat().st_size + sidecar.stat().st_size
         print(f"{'document + sidecar / checkpoint':<44} {both / size:.3f}× "
               f"({out.stat().st_size / 1e6:.1f} MB + {sidecar.stat().st_size / 1e6:.1f} MB)"

@@ -19,6 +19,7 @@ largest difference of each array.
 from __future__ import annotations
 
 import importlib
+import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -70,11 +71,33 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
                       "partial_rotary_factor": 0.25}),
     "opt-350m": ("opt", {"do_layer_norm_before": False, "word_embed_proj_dim": 4}),
     "opt-plain": ("opt", {"enable_bias": False, "layer_norm_elementwise_affine": False}),
+    "llama-layer-types": ("llama", {"layer_types": ["sliding_attention", "full_attention"],
+                                    "sliding_window": 2}),
+    "mistral-layer-types": ("mistral", {"layer_types": ["full_attention", "sliding_attention"]}),
+    "qwen2-window": ("qwen2", {"use_sliding_window": True, "sliding_window": 2,
+                               "max_window_layers": 1}),
+    "llama-biases": ("llama", {"attention_bias": True, "mlp_bias": True}),
+    "gpt_neox-no-bias": ("gpt_neox", {"attention_bias": False}),
+    "bert-decoder": ("bert", {"is_decoder": True}),
+    "llama-rope-scaling": ("llama", {"num_attention_heads": 2, "num_key_value_heads": 1,
+                                     "head_dim": 4}),
 }
 """Each case: its family and what it changes in the family's sizes: Phi-2's shape (no QK-norm,
 no grouped heads, a quarter of each head's 8 columns turned); OPT-350m's (post-norm, no final
 norm, an embedding narrower than the layers, projected in and out); OPT without biases or norm
-weights."""
+weights. Then config keys as transformers reads them: Llama's ``layer_types`` and
+``sliding_window`` (its modeling slides no window), Mistral's ``layer_types`` (unread: every
+layer slides), Qwen2's window from ``max_window_layers`` on, Llama's ``attention_bias`` and
+``mlp_bias``, GPT-NeoX without ``attention_bias``, BERT with ``is_decoder`` (causal), and a
+``rope_scaling`` beside ``rope_parameters`` (``EDITED``; heads of 4 columns, so that the base
+changes the angles: with Llama's 2 the one angle is p · θ⁰)."""
+EDITED: dict[str, dict[str, Any]] = {
+    "llama-rope-scaling": {"rope_scaling": {"rope_type": "default"}},
+}
+"""Keys written into a case's saved config.json afterwards (save_pretrained writes no
+``rope_scaling``), the model then read back by from_pretrained: transformers 5 takes a given
+``rope_scaling`` in place of ``rope_parameters``, so the base is 10000, not the 500 of
+``rope_parameters``."""
 FLOAT32_CASTS = ("LlamaRMSNorm", "MistralRMSNorm", "Qwen2RMSNorm", "Qwen3RMSNorm",
                  "GemmaRMSNorm")
 ROTARY = ("LlamaRotaryEmbedding", "MistralRotaryEmbedding", "Qwen2RotaryEmbedding",
@@ -176,6 +199,12 @@ def gaps(case: str, folder: Path) -> tuple[dict[str, float], dict[str, np.ndarra
     output, ``logits``, ``probs``), transformers' arrays, and the engine's trace."""
     family, changes = VARIANTS[case]
     model, tokenizer = build(family, folder, list(VARIANTS).index(case) + 40, **changes)
+    if case in EDITED:
+        config = json.loads((folder / "config.json").read_text("utf-8"))
+        (folder / "config.json").write_text(json.dumps({**config, **EDITED[case]}), "utf-8")
+        auto = transformers.AutoModel if family == "bert" else transformers.AutoModelForCausalLM
+        model = auto.from_pretrained(folder, attn_implementation="eager",
+                                     dtype=torch.float64).eval()
     scenario = import_checkpoint(folder, TEXT)
     assert scenario.token_ids is not None
     ids = list(scenario.token_ids)

@@ -133,7 +133,7 @@ def test_a_taken_temporary_name_is_skipped(tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     tokens = iter(["00000000", "11111111"])
     monkeypatch.setattr(safe_write.secrets, "token_hex", lambda _n: next(tokens))
-    taken = tmp_path / ".qkv-a.pdf.00000000.tmp.pdf"
+    taken = tmp_path / f".qkv-a.pdf.{os.getpid()}-00000000.tmp.pdf"
     taken.write_bytes(b"someone else's")
     write_bytes(tmp_path / "a.pdf", b"%PDF")
     assert (tmp_path / "a.pdf").read_bytes() == b"%PDF"
@@ -143,7 +143,7 @@ def test_a_taken_temporary_name_is_skipped(tmp_path: Path,
 def test_no_free_temporary_name_is_a_write_error(tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(safe_write.secrets, "token_hex", lambda _n: "00000000")
-    (tmp_path / ".qkv-a.pdf.00000000.tmp.pdf").write_bytes(b"x")
+    (tmp_path / f".qkv-a.pdf.{os.getpid()}-00000000.tmp.pdf").write_bytes(b"x")
     with pytest.raises(WriteError) as caught:
         write_bytes(tmp_path / "a.pdf", b"%PDF")
     assert caught.value.reason == f"no free temporary name next to {tmp_path / 'a.pdf'}"
@@ -151,12 +151,13 @@ def test_no_free_temporary_name_is_a_write_error(tmp_path: Path,
 
 
 def test_a_temporary_name_keeps_the_suffix_of_up_to_16_characters(tmp_path: Path) -> None:
-    assert re.fullmatch(r"\.qkv-report\.pdf\.[0-9a-f]{8}\.tmp\.pdf",
+    assert re.fullmatch(r"\.qkv-report\.pdf\.\d+-[0-9a-f]{8}\.tmp\.pdf",
                         temp_name("report.pdf", tmp_path))
     kept = "a." + "s" * 15
     dropped = "a." + "s" * 16
-    assert re.fullmatch(rf"\.qkv-{kept}\.[0-9a-f]{{8}}\.tmp\.{'s' * 15}", temp_name(kept, tmp_path))
-    assert re.fullmatch(rf"\.qkv-{dropped}\.[0-9a-f]{{8}}\.tmp", temp_name(dropped, tmp_path))
+    assert re.fullmatch(rf"\.qkv-{kept}\.\d+-[0-9a-f]{{8}}\.tmp\.{'s' * 15}",
+                        temp_name(kept, tmp_path))
+    assert re.fullmatch(rf"\.qkv-{dropped}\.\d+-[0-9a-f]{{8}}\.tmp", temp_name(dropped, tmp_path))
 
 
 def test_a_temporary_name_fits_the_folder_s_name_limit(tmp_path: Path,
@@ -175,7 +176,7 @@ def test_a_temporary_name_fits_the_folder_s_name_limit(tmp_path: Path,
     assert len(temp_name(long, tmp_path)) == 100
     # No room left for any of the name: the temporary name is the prefix, marker and tail only.
     no_room = temp_name(long, tmp_path, "m" * 90)
-    assert re.fullmatch(rf"\.qkv-{'m' * 90}\.[0-9a-f]{{8}}\.tmp", no_room)
+    assert re.fullmatch(rf"\.qkv-{'m' * 90}\.\d+-[0-9a-f]{{8}}\.tmp", no_room)
 
     def unknown(folder: object, name: str) -> int:
         raise OSError(errno.EINVAL, "Invalid argument")

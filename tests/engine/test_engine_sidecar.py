@@ -9,6 +9,7 @@ tests/engine/test_engine_whole_model.py and tests/bench/bench_checkpoint.py."""
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -54,9 +55,9 @@ def test_a_saved_sidecar_reads_back_and_computes_bit_for_bit(tmp_path: Path,
     original = load_scenario(EXAMPLES / f"{example}.qkv.json")
     path = saved(tmp_path, example)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["doc.qkv.json",
-                                                          "doc.weights.safetensors"]
+                                                          "doc.qkv.json.weights.safetensors"]
     text = path.read_text(encoding="utf-8")
-    assert '"$file": "doc.weights.safetensors"' in text
+    assert '"$file": "doc.qkv.json.weights.safetensors"' in text
     again = load_scenario(path)
     assert dumps_scenario(again) == dumps_scenario(original)
     ours, theirs = compute(again), compute(original)
@@ -70,8 +71,10 @@ def test_a_saved_sidecar_reads_back_and_computes_bit_for_bit(tmp_path: Path,
 def test_every_reference_names_its_document_path(tmp_path: Path) -> None:
     document = json.loads(saved(tmp_path, "continue").read_text(encoding="utf-8"))
     wq = document["layers"][0]["attention"]["Wq"]
-    assert wq == {"$file": "doc.weights.safetensors", "key": "layers.0.attention.Wq"}
-    assert "layers.0.attention.Wq" in dtypes(tmp_path / "doc.weights.safetensors")
+    sidecar = tmp_path / "doc.qkv.json.weights.safetensors"
+    assert wq == {"$file": "doc.qkv.json.weights.safetensors", "key": "layers.0.attention.Wq",
+                  "sha256": hashlib.sha256(sidecar.read_bytes()).hexdigest()}
+    assert "layers.0.attention.Wq" in dtypes(sidecar)
 
 
 def test_an_imported_checkpoint_keeps_its_dtype_and_its_tied_head_once(tmp_path: Path) -> None:
@@ -79,12 +82,14 @@ def test_an_imported_checkpoint_keeps_its_dtype_and_its_tied_head_once(tmp_path:
     with safe_open(str(FIXTURES / "gpt2" / "model.safetensors"), framework="np") as weights:
         stored = weights.get_slice("transformer.wte.weight").get_dtype()
     save_scenario(scenario, tmp_path / "gpt2.qkv.json")
-    kinds = dtypes(tmp_path / "gpt2.weights.safetensors")
+    kinds = dtypes(tmp_path / "gpt2.qkv.json.weights.safetensors")
     assert kinds["embedding"] == stored == "F32"
     assert "head.unembed" not in kinds  # the transpose of the embedding, stored once
     document = json.loads((tmp_path / "gpt2.qkv.json").read_text(encoding="utf-8"))
-    assert document["head"]["unembed"] == {"$file": "gpt2.weights.safetensors",
-                                           "key": "embedding", "transpose": True}
+    sidecar = (tmp_path / "gpt2.qkv.json.weights.safetensors").read_bytes()
+    assert document["head"]["unembed"] == {"$file": "gpt2.qkv.json.weights.safetensors",
+                                           "key": "embedding", "transpose": True,
+                                           "sha256": hashlib.sha256(sidecar).hexdigest()}
     again = load_scenario(tmp_path / "gpt2.qkv.json")
     assert again.head is not None and again.embedding is not None
     assert np.array_equal(again.head.unembed, scenario.embedding.T)
@@ -96,7 +101,7 @@ def test_an_edited_array_goes_back_in_float64(tmp_path: Path) -> None:
     scenario = load_scenario(EXAMPLES / "continue.qkv.json")
     edited = scenario.with_cell("layers.0.attention.Wq", (0, 0), 0.1)  # no float32 holds 0.1
     save_scenario(edited, tmp_path / "doc.qkv.json")
-    kinds = dtypes(tmp_path / "doc.weights.safetensors")
+    kinds = dtypes(tmp_path / "doc.qkv.json.weights.safetensors")
     assert kinds["layers.0.attention.Wq"] == "F64"
     assert kinds["layers.0.attention.Wk"] == "BF16"  # small whole numbers: exact in 16 bits
     assert load_scenario(tmp_path / "doc.qkv.json").layers[0].attention.Wq[0, 0] == 0.1
@@ -105,7 +110,7 @@ def test_an_edited_array_goes_back_in_float64(tmp_path: Path) -> None:
 def test_save_as_writes_a_sidecar_beside_the_new_name(tmp_path: Path) -> None:
     first = saved(tmp_path, "continue", "first.qkv.json")
     save_scenario(load_scenario(first), tmp_path / "copy.qkv.json")
-    for name in ("first.qkv.json", "first.weights.safetensors"):
+    for name in ("first.qkv.json", "first.qkv.json.weights.safetensors"):
         (tmp_path / name).unlink()
     copy = load_scenario(tmp_path / "copy.qkv.json")
     assert dumps_scenario(copy) == dumps_scenario(load_scenario(EXAMPLES / "continue.qkv.json"))
@@ -125,23 +130,25 @@ def refusal(path: Path) -> str:
 
 def test_a_missing_sidecar_is_refused_naming_the_file(tmp_path: Path) -> None:
     path = saved(tmp_path, "continue")
-    (tmp_path / "doc.weights.safetensors").unlink()
-    assert refusal(path) == ("embedding: doc.weights.safetensors is missing: the document keeps "
+    (tmp_path / "doc.qkv.json.weights.safetensors").unlink()
+    assert refusal(path) == ("embedding: doc.qkv.json.weights.safetensors is missing: the "
+                             "document keeps "
                              "this array there, beside it")
 
 
 def test_a_wrong_key_is_refused_naming_the_key_and_the_file(tmp_path: Path) -> None:
     path = saved(tmp_path, "continue")
-    rewrite(path, {"$file": "doc.weights.safetensors", "key": "layers.9.attention.Wq"})
-    assert refusal(path) == ("layers.0.attention.Wq: doc.weights.safetensors holds no array "
+    rewrite(path, {"$file": "doc.qkv.json.weights.safetensors", "key": "layers.9.attention.Wq"})
+    assert refusal(path) == ("layers.0.attention.Wq: doc.qkv.json.weights.safetensors holds no "
+                             "array "
                              "layers.9.attention.Wq")
 
 
 def test_a_wrong_shape_is_refused_naming_the_key_and_the_file(tmp_path: Path) -> None:
     path = saved(tmp_path, "continue")
-    rewrite(path, {"$file": "doc.weights.safetensors", "key": "layers.0.block.gamma1"})
+    rewrite(path, {"$file": "doc.qkv.json.weights.safetensors", "key": "layers.0.block.gamma1"})
     assert refusal(path) == ("layers.0.attention.Wq: expected a matrix, got 1 dimensions (the "
-                             "array layers.0.block.gamma1 of doc.weights.safetensors)")
+                             "array layers.0.block.gamma1 of doc.qkv.json.weights.safetensors)")
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64])
@@ -175,8 +182,9 @@ def test_a_wrong_dtype_or_rank_is_refused(tmp_path: Path, array: np.ndarray,
     assert refusal(path) == f"layers.0.attention.Wq: the array bad of other.safetensors {message}"
 
 
-@pytest.mark.parametrize("name", ["../doc.weights.safetensors", "/tmp/doc.weights.safetensors",
-                                  "sub/doc.weights.safetensors", ".hidden.safetensors",
+@pytest.mark.parametrize("name", ["../doc.qkv.json.weights.safetensors",
+                                  "/tmp/doc.qkv.json.weights.safetensors",
+                                  "sub/doc.qkv.json.weights.safetensors", ".hidden.safetensors",
                                   "doc.qkv.json"])
 def test_a_hostile_file_name_is_refused_before_anything_is_opened(tmp_path: Path,
                                                                  name: str) -> None:
@@ -189,9 +197,9 @@ def test_a_hostile_file_name_is_refused_before_anything_is_opened(tmp_path: Path
 
 def test_a_file_that_is_not_safetensors_is_refused(tmp_path: Path) -> None:
     path = saved(tmp_path, "continue")
-    (tmp_path / "doc.weights.safetensors").write_bytes(b"\xff" * 64)
-    assert refusal(path) == ("embedding: doc.weights.safetensors cannot be read as safetensors "
-                             "(its header length is past the end of the file)")
+    (tmp_path / "doc.qkv.json.weights.safetensors").write_bytes(b"\xff" * 64)
+    assert refusal(path) == ("embedding: doc.qkv.json.weights.safetensors cannot be read as "
+                             "safetensors (its header length is past the end of the file)")
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
@@ -230,7 +238,7 @@ def test_a_failed_move_puts_the_moved_sidecar_back(tmp_path: Path,
     monkeypatch.setattr(engine.safe_write, "_publish", second_fails)
     with pytest.raises(WriteError):
         save_scenario(edited, path)
-    assert [target.name for target in moves] == ["doc.weights.safetensors", "doc.qkv.json"]
+    assert [target.name for target in moves] == ["doc.qkv.json.weights.safetensors", "doc.qkv.json"]
     assert snapshot(tmp_path) == before  # no file changed, no temporary file left
 
 

@@ -437,3 +437,22 @@ def test_a_label_with_a_line_break_keeps_its_size_on_every_line(qapp: QApplicati
         ends = {paragraph.font.size for paragraph in frame.paragraphs}
         assert len(frame.paragraphs) == 2 and len(sizes) == 1 and None not in sizes
         assert ends == sizes
+
+
+def test_no_shape_takes_the_themes_drop_shadow(decks: dict[str, Path]) -> None:
+    """A shape whose style refers to one of the theme's effects (python-pptx's connectors and
+    auto shapes refer to its drop shadows) carries an empty effect list of its own: the PNGs
+    have no shadows, and neither may the deck."""
+    checked = 0
+    for deck in decks.values():
+        for slide in Presentation(str(deck)).slides:
+            for shape in slide.shapes:
+                element = shape._element
+                ref = element.find(f"{qn('p:style')}/{qn('a:effectRef')}")
+                if ref is None or ref.get("idx") == "0":
+                    continue
+                properties = element.find(qn("p:spPr"))
+                assert properties is not None and properties.find(qn("a:effectLst")) is not None \
+                    and len(properties.find(qn("a:effectLst"))) == 0, shape.name
+                checked += 1
+    assert checked

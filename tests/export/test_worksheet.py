@@ -91,8 +91,8 @@ def test_the_key_holds_every_hidden_value_as_computed(qapp: QApplication, tmp_pa
     for (name, index), value in found.items():
         assert value == pytest.approx(float(trace.arrays[name][index]), abs=5e-4), name
     text = pdf_text(key)
-    assert "C. attention.Wv[0,0] + 1: unchanged (tick it)." in text
-    assert "weights[0,1,1] falls: 0.196 → 0.056." in text
+    assert "C. Wv[0,0] + 1: unchanged (tick it)." in text
+    assert "share of 爱 for 爱 falls: 0.196 → 0.056." in text
 
 
 def test_variants_differ_and_each_key_is_its_own(qapp: QApplication, tmp_path: Path,
@@ -137,7 +137,12 @@ def test_chinese_sheet_and_key(qapp: QApplication, tmp_path: Path,
 @pytest.mark.parametrize(("arguments", "message"), [
     (["f11", "--exercise", "9"], "--exercise 9: expected all or a number from 1 to 7"),
     (["g01"], "the document has no exercises"),
-    (["f11", "--variants", "51"], "--variants must be a whole number from 1 to 50, got 51"),
+    (["f11", "--variants", "51"], "--variants: expected a number of variants from 1 to 50, got "
+                                  "51"),
+    (["f11", "--variants", "0"], "--variants: expected a number of variants from 1 to 50, got "
+                                 "0"),
+    (["f11", "--lang", "zh", "--variants", "0"], "--variants：变体份数应是 1 到 50 之间的整数，"
+                                                 "实际是 0"),
     (["f11", "--seed", "3"], "--seed chooses the variants' numbers: give --variants K too"),
 ])
 def test_refusals_write_nothing(qapp: QApplication, tmp_path: Path,
@@ -177,8 +182,16 @@ def test_the_plan_names_the_frames_and_blanks() -> None:
     scenario = parse_scenario(json.loads((EXAMPLES / "f11.qkv.json").read_text("utf-8")))
     sheet, = plan_sheets(scenario, choose_exercises(scenario, "all"), "en")
     assert [task.frames for task in sheet.tasks] == [(1,), (2,), (3,), (4,), (3,), (3,), (3,)]
-    assert {name: int(mask.sum()) for name, mask in sheet.tasks[0].blanks.items()} == \
-        {"Q": 4, "K": 4, "V": 4}
+    # Every exercise's blanks are blank in every frame of the sheet: 4 + 4 + 4 projections,
+    # 爱's two scores, three visible shares (the masked one is shown: exactly 0), four outputs.
+    for task in sheet.tasks:
+        assert {name: int(mask.sum()) for name, mask in task.blanks.items()} == \
+            {"Q": 4, "K": 4, "V": 4, "scores": 2, "weights": 3, "mixed": 4}
+    assert [task.frames_of for task in sheet.tasks] == [None, None, None, None, 3, 3, 3]
+    assert [task.given for task in sheet.tasks[:4]] == [
+        "", "Blank cells of Q and K are asked in Exercise 1: use your answers there.",
+        "Blank cells of scores are asked in Exercise 2: use your answers there.",
+        "Blank cells of V and shares are asked in Exercises 1 and 3: use your answers there."]
 
 
 def test_pronouns_variants_are_drawn_with_the_default_seed(qapp: QApplication) -> None:

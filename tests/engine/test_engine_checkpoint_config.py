@@ -1,0 +1,230 @@
+"""The config.json keys that change numbers, read as transformers 5 reads them: the RoPE
+settings (a given ``rope_scaling`` replaces ``rope_parameters``; each family's own spellings
+beside them), the sliding windows of each family, BERT's ``is_decoder``, bias flags; and the
+keys refused by name.
+
+The expected numbers are what transformers' own config gives (``AutoConfig.from_pretrained`` on
+the same config.json, transformers 5.25); where transformers is installed the test asks it
+again."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.cli import main
+from app.texts.problems import problem_words
+from engine import ScenarioError
+from engine.checkpoint import import_checkpoint
+from tests.engine.test_engine_checkpoint_refusals import copy, refusal
+
+D_K = {"llama": 2, "gpt_neox": 4, "phi": 4, "mistral": 4}
+"""Each fixture's head width."""
+ROPE: list[tuple[str, dict[str, Any], float, int]] = [
+    # A given rope_scaling replaces rope_parameters whole: its base is gone.
+    ("llama", {"rope_parameters": {"rope_type": "default", "rope_theta": 500.0},
+               "rope_scaling": {"type": "default"}}, 10000.0, 2),
+    ("llama", {"rope_parameters": {"rope_type": "linear", "factor": 2.0, "rope_theta": 500.0},
+               "rope_scaling": {"rope_type": "default"}}, 10000.0, 2),
+    ("mistral", {"rope_scaling": {"rope_type": "default"}, "rope_theta": 7.0}, 7.0, 4),
+    # An empty one is not given.
+    ("llama", {"rope_parameters": {"rope_type": "default", "rope_theta": 500.0},
+               "rope_scaling": {}}, 500.0, 2),
+    ("llama", {"rope_scaling": {"rope_type": "default", "rope_theta": 42.0}, "rope_theta": 7.0},
+     42.0, 2),
+    # Llama's family reads rope_theta beside, never rotary_emb_base, and turns the whole head.
+    ("llama", {"rope_theta": 777.0, "rotary_emb_base": 333.0, "partial_rotary_factor": 0.5},
+     777.0, 2),
+    ("mistral", {"rope_parameters": {"rope_theta": 50.0, "partial_rotary_factor": 0.5}}, 50.0, 4),
+    # GPT-NeoX reads rotary_emb_base and rotary_pct beside, never rope_theta or
+    # partial_rotary_factor.
+    ("gpt_neox", {"rope_theta": 777.0, "rotary_emb_base": 333.0, "partial_rotary_factor": 0.25,
+                  "rotary_pct": 1.0}, 333.0, 4),
+    ("gpt_neox", {"rotary_emb_base": None, "rope_theta": 7.0, "partial_rotary_factor": 1.0},
+     10000.0, 2),
+    ("gpt_neox", {"rope_parameters": {"rope_theta": 5.0, "partial_rotary_factor": 1.0}}, 5.0, 4),
+    # Phi: partial_rotary_factor beside (0.5 without), rope_theta beside.
+    ("phi", {"rope_theta": 7.0, "partial_rotary_factor": 0.5,
+             "rope_scaling": {"rope_type": "default", "partial_rotary_factor": 1.0}}, 7.0, 4),
+    ("phi", {"partial_rotary_factor": None, "rotary_pct": 1.0}, 10000.0, 2),
+]
+
+
+def imported(tmp_path: Path, family: str, **config: Any) -> Any:
+    return import_checkpoint(copy(tmp_path, family, **config), "the cat")
+
+
+@pytest.mark.parametrize(("family", "config", "base", "turned"), ROPE)
+def test_the_rope_settings_are_found_where_transformers_finds_them(
+        tmp_path: Path, family: str, config: dict[str, Any], base: float, turned: int) -> None:
+    positions = imported(tmp_path, family, **config).positions
+    assert (positions.base, positions.rotary_dims) == (base, turned)
+
+
+@pytest.mark.parametrize(("family", "config", "base", "turned"), ROPE)
+def test_those_settings_are_transformers_own(tmp_path: Path, family: str, config: dict[str, Any],
+                                             base: float, turned: int) -> None:
+    transformers = pytest.importorskip("transformers", reason="transformers is not installed")
+    folder = copy(tmp_path, family, **config)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rope = transformers.AutoConfig.from_pretrained(folder).rope_parameters
+    share = rope.get("partial_rotary_factor", 1.0) if family in ("gpt_neox", "phi") else 1.0
+    assert (rope["rope_type"], rope["rope_theta"], int(D_K[family] * share)) == \
+        ("default", base, turned)
+
+
+WINDOWS: list[tuple[str, dict[str, Any], list[int | None]]] = [
+    # Llama's modeling slides no window, whatever the config says.
+    ("llama", {"layer_types": ["sliding_attention", "full_attention"], "sliding_window": 2},
+     [None, None]),
+    # Mistral's slides every layer by sliding_window; layer_types is not read.
+    ("mistral", {"layer_types": ["full_attention", "sliding_attention"]}, [3, 3]),
+    ("mistral", {"sliding_window": None}, [None, None]),
+    # Qwen2/Qwen3: only with use_sliding_window, from max_window_layers (28 unless given) on…
+    ("qwen2", {"use_sliding_window": True, "sliding_window": 2, "max_window_layers": 1},
+     [None, 2]),
+    ("qwen2", {"use_sliding_window": True, "sliding_window": 2, "max_window_layers": None},
+     [None, None]),
+    # … or where layer_types says.
+    ("qwen3", {"use_sliding_window": True, "sliding_window": 2,
+               "layer_types": ["sliding_attention", "full_attention"]}, [2, None]),
+    ("qwen3", {"use_sliding_window": False, "sliding_window": 2,
+               "layer_types": ["sliding_attention", "sliding_attention"]}, [None, None]),
+]
+
+
+@pytest.mark.parametrize(("family", "config", "windows"), WINDOWS)
+def test_each_family_slides_the_windows_its_modeling_slides(
+        tmp_path: Path, family: str, config: dict[str, Any], windows: list[int | None]) -> None:
+    scenario = imported(tmp_path, family, **config)
+    assert [layer.attention.window for layer in scenario.layers] == windows
+
+
+def test_a_bert_decoder_is_causal(tmp_path: Path) -> None:
+    causal = [layer.attention.causal for layer in imported(tmp_path, "bert").layers]
+    assert causal == [False, False]
+    folder = tmp_path / "decoder"
+    folder.mkdir()
+    decoder = imported(folder, "bert", is_decoder=True)
+    assert [layer.attention.causal for layer in decoder.layers] == [True, True]
+
+
+def test_biases_follow_the_config_as_transformers_builds_the_layers(tmp_path: Path) -> None:
+    folder = copy(tmp_path, "llama", attention_bias=True)
+    assert refusal(folder) == (f"{folder}/*.safetensors: no weights file holds the tensor "
+                               "model.layers.0.self_attn.q_proj.bias")
+    # biases stored but switched off: transformers builds no bias and drops them; the import
+    # refuses them by name, as every tensor the layout does not read (the model was trained
+    # with them, so transformers' numbers would not be the model's)
+    neox = copy(tmp_path / "llama", "gpt_neox", attention_bias=False)
+    assert refusal(neox).startswith(f"{neox}/*.safetensors: the gpt_neox layout reads none of 4 "
+                                    "of the tensors (gpt_neox.layers.0.attention.dense.bias, ")
+
+
+REFUSED: list[tuple[str, dict[str, Any], str]] = [
+    ("llama", {"rope_parameters": {"rope_type": "default", "rope_theta": 5.0},
+               "rope_scaling": {"rope_type": "linear", "factor": 2.0}},
+     'rope_scaling: RoPE scaling "linear" is not computed yet: QKV Studio turns by the plain '
+     "angles p·θᵢ only"),
+    ("gpt_neox", {"rope_scaling": {"type": "dynamic", "factor": 2.0}},
+     'rope_scaling: RoPE scaling "dynamic" is not computed yet: QKV Studio turns by the plain '
+     "angles p·θᵢ only"),
+    ("phi", {"rope_parameters": {"rope_type": "yarn", "factor": 2.0}},
+     'rope_parameters: RoPE scaling "yarn" is not computed yet: QKV Studio turns by the plain '
+     "angles p·θᵢ only"),
+    ("llama", {"rope_parameters": {"full_attention": {"rope_type": "default"}}},
+     "rope_parameters.full_attention: RoPE settings per layer type are not computed yet: QKV "
+     "Studio turns every layer by one base"),
+    ("llama", {"rope_theta": None, "rope_parameters": {"rope_theta": None}},
+     "rope_parameters.rope_theta: expected a number, got null"),
+    ("qwen3", {"layer_types": ["full_attention"]},
+     'layer_types: expected a list of 2 entries, each "full_attention" or "sliding_attention", '
+     "got a list of 1"),
+    ("gemma", {"final_logit_softcapping": 30.0},
+     "final_logit_softcapping: capping scores or logits by tanh is not computed yet: QKV Studio "
+     "computes them uncapped"),
+    ("gemma", {"attn_logit_softcapping": 50.0},
+     "attn_logit_softcapping: capping scores or logits by tanh is not computed yet: QKV Studio "
+     "computes them uncapped"),
+    ("gemma", {"use_bidirectional_attention": True},
+     "use_bidirectional_attention: attention without the causal mask is not computed yet for "
+     "this family"),
+    ("gpt_neox", {"head_dim": 8},
+     "head_dim: the attention's heads are hidden_size / num_attention_heads = 4 columns wide, "
+     "and transformers' rotary embedding would turn 8: they do not fit"),
+    ("gpt2", {"activation_function": "gelu_fast"},
+     'activation_function: expected one of "gelu" | "gelu_new" | "gelu_pytorch_tanh" | "silu" '
+     '| "swish" | "relu" | "linear", got "gelu_fast"'),
+]
+
+
+@pytest.mark.parametrize(("family", "config", "line"), REFUSED)
+def test_a_key_the_engine_does_not_compute_is_refused_by_name(
+        tmp_path: Path, family: str, config: dict[str, Any], line: str) -> None:
+    folder = copy(tmp_path, family, **config)
+    assert refusal(folder) == f"{folder}/config.json.{line}"
+
+
+def test_the_new_refusals_read_in_chinese(tmp_path: Path) -> None:
+    with pytest.raises(ScenarioError) as caught:
+        import_checkpoint(copy(tmp_path, "gemma", attn_logit_softcapping=50.0), "the cat")
+    assert problem_words(caught.value, "zh").endswith(
+        "config.json.attn_logit_softcapping：暂不计算用 tanh 截断分数或 logits：QKV Studio "
+        "计算未截断的值")
+
+
+def test_an_integer_of_more_digits_than_python_reads_is_a_refusal(tmp_path: Path) -> None:
+    folder = copy(tmp_path, "gpt2")
+    config = json.loads((folder / "config.json").read_text("utf-8"))
+    text = json.dumps(config)[:-1] + ', "n_ctx": ' + "9" * 5000 + "}"
+    (folder / "config.json").write_text(text, "utf-8")
+    assert refusal(folder) == f"{folder}/config.json: is not a model's config (a JSON object)"
+
+
+DEFAULTS: list[tuple[str, str, int, str]] = [
+    # Gemma's heads are 256 columns wide when the config does not say (2 heads: 512 rows).
+    ("gemma", "head_dim", 256, "model.layers.0.self_attn.q_proj.weight is 16 × 16, and "
+                               "config.json makes it 512 × 16"),
+    # Mistral's key/value heads are 8 (of 4 columns: 32 rows); Gemma's 16 (of 8: 128).
+    ("mistral", "num_key_value_heads", 8, "model.layers.0.self_attn.k_proj.weight is 4 × 8, and "
+                                          "config.json makes it 32 × 8"),
+    ("gemma", "num_key_value_heads", 16, "model.layers.0.self_attn.k_proj.weight is 8 × 16, and "
+                                         "config.json makes it 128 × 16"),
+]
+
+
+@pytest.mark.parametrize(("family", "key", "default", "line"), DEFAULTS)
+def test_a_size_left_out_is_the_familys_transformers_default(
+        tmp_path: Path, family: str, key: str, default: int, line: str) -> None:
+    folder = copy(tmp_path, family, **{key: None})
+    assert refusal(folder) == f"{folder}/model.safetensors: the tensor {line}"
+    transformers = pytest.importorskip("transformers", reason="transformers is not installed")
+    assert getattr(transformers.AutoConfig.from_pretrained(folder), key) == default
+
+
+@pytest.mark.parametrize(("config", "activation"), [
+    ({"hidden_act": None, "hidden_activation": "silu"}, "gelu_tanh"),  # not read: the default
+    ({"hidden_act": "gelu", "hidden_activation": "silu"}, "gelu_tanh"),  # the legacy spelling
+    ({"hidden_act": "silu", "hidden_activation": "gelu"}, "silu"),
+])
+def test_gemma_reads_hidden_act_only(tmp_path: Path, config: dict[str, Any],
+                                     activation: str) -> None:
+    block = imported(tmp_path, "gemma", **config).layers[0].block
+    assert block is not None and block.ffn.activation == activation
+
+
+def test_the_command_refuses_a_key_in_one_line_and_writes_nothing(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    folder = copy(tmp_path, "llama", rope_parameters={"rope_theta": 5.0},
+                  rope_scaling={"rope_type": "llama3", "factor": 8.0})
+    out_path = tmp_path / "doc.qkv.json"
+    status = main(["import-hf", str(folder), "--text", "the cat", "--out", str(out_path)])
+    out, err = capsys.readouterr()
+    assert (status, out) == (2, "") and not out_path.exists()
+    assert err == (f'qkv-studio: {folder}/config.json.rope_scaling: RoPE scaling "llama3" is '
+                   "not computed yet: QKV Studio turns by the plain angles p·θᵢ only\n")

@@ -1,0 +1,186 @@
+"""The text's own tokens, whatever tokenizer.json says of padding and truncation (as
+transformers' ``tokenizer(text)`` gives them), and the tokenizer's failures at the library's
+boundary: a Rust panic (pyo3's PanicException, a BaseException) and a command line's bytes that
+are not UTF-8, each refused in one line naming the place, in English and Chinese."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.cli import main
+from app.texts.problems import problem_words
+from engine import ScenarioError
+from engine.checkpoint import import_checkpoint
+from tests.engine.hf_reference import FAMILIES, FIXTURES
+
+TEXT = "the cat sat on the mat"
+PADDING = {"strategy": {"Fixed": 30}, "direction": "Right", "pad_to_multiple_of": None,
+           "pad_id": 0, "pad_type_id": 0, "pad_token": "[PAD]"}
+"""all-MiniLM-L6-v2's padding, its length shortened to fit the fixtures' 16 to 32 positions."""
+PANIC_PATTERN = "(?:x+x+)+y"
+"""A Split pattern that onig backtracks on past its retry limit for a run of x's: the tokenizers
+crate panics ("Onig: Regex search error: retry-limit-in-match over")."""
+
+
+def tokenizer_copy(tmp_path: Path, family: str, **settings: Any) -> Path:
+    """A copy of a fixture whose tokenizer.json has ``settings`` (padding, truncation,
+    pre_tokenizer) put in."""
+    folder = tmp_path / family
+    shutil.copytree(FIXTURES / family, folder)
+    tokenizer = json.loads((folder / "tokenizer.json").read_text("utf-8"))
+    tokenizer.update(settings)
+    (folder / "tokenizer.json").write_text(json.dumps(tokenizer), "utf-8")
+    return folder
+
+
+def context(family: str) -> int:
+    values = json.loads((FIXTURES / family / "config.json").read_text("utf-8"))
+    return int(values.get("n_positions") or values["max_position_embeddings"])
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_padding_and_truncation_in_tokenizer_json_are_ignored(tmp_path: Path,
+                                                              family: str) -> None:
+    own = import_checkpoint(FIXTURES / family, TEXT)
+    assert own.note == ""  # the fixtures' tokenizers neither pad nor truncate
+    limit = 3
+    folder = tokenizer_copy(tmp_path, family, truncation={
+        "direction": "Right", "max_length": limit, "strategy": "LongestFirst", "stride": 0},
+        padding={**PADDING, "strategy": {"Fixed": context(family) - 1}})
+    padded = import_checkpoint(folder, TEXT)
+    assert padded.token_ids == own.token_ids and padded.tokens == own.tokens
+    count = len(own.tokens)
+    assert count > limit
+    assert padded.note == (f"tokenizer.json pads to {context(family) - 1} and truncates at "
+                           f"{limit}: both ignored; the text is its own {count} tokens")
+
+
+def test_the_ids_are_transformers_own_for_every_fixture_padded_or_not(tmp_path: Path) -> None:
+    transformers = pytest.importorskip("transformers", reason="transformers is not installed")
+    for family in FAMILIES:
+        folder = tokenizer_copy(tmp_path, family, padding=PADDING)
+        theirs = transformers.PreTrainedTokenizerFast(
+            tokenizer_file=str(folder / "tokenizer.json"))
+        for pair in (None, "the mat") if family == "bert" else (None,):
+            scenario = import_checkpoint(folder, TEXT, pair=pair)
+            assert list(scenario.token_ids or ()) == theirs(TEXT, pair)["input_ids"], family
+
+
+def test_a_batch_padding_and_a_multiple_are_named_too(tmp_path: Path) -> None:
+    folder = tokenizer_copy(tmp_path, "bert", padding={
+        **PADDING, "strategy": "BatchLongest", "pad_to_multiple_of": 8})
+    scenario = import_checkpoint(folder, TEXT)
+    assert scenario.note == ("tokenizer.json pads to the longest text of a batch (a multiple of "
+                             "8): it is ignored; the text is its own 8 tokens")
+    assert scenario.tokens == ("[CLS]", "the", "cat", "sat", "on", "the", "mat", "[SEP]")
+
+
+def test_a_text_past_the_context_is_refused_not_cut_by_the_tokenizers_truncation(
+        tmp_path: Path) -> None:
+    folder = tokenizer_copy(tmp_path, "gpt2", truncation={
+        "direction": "Right", "max_length": 8, "strategy": "LongestFirst", "stride": 0})
+    with pytest.raises(ScenarioError) as caught:
+        import_checkpoint(folder, " ".join([TEXT] * 3))
+    assert str(caught.value) == ("text: the text is 27 tokens, more than the model's context "
+                                 "of 16 positions")
+
+
+def test_a_text_past_the_positions_the_engine_computes_is_refused(tmp_path: Path) -> None:
+    folder = tokenizer_copy(tmp_path, "gpt2")
+    config = json.loads((folder / "config.json").read_text("utf-8"))
+    (folder / "config.json").write_text(json.dumps({**config, "n_positions": 1024}), "utf-8")
+    with pytest.raises(ScenarioError) as caught:
+        import_checkpoint(folder, " ".join([TEXT] * 100))
+    assert str(caught.value) == ("text: the text is 900 tokens, more than the 512 positions QKV "
+                                 "Studio computes: shorten it")
+    assert problem_words(caught.value, "zh") == ("text：这段文本有 900 个 Token，超过了 QKV Studio "
+                                                 "计算的 512 个位置：请缩短它")
+
+
+def panicking(tmp_path: Path) -> Path:
+    return tokenizer_copy(tmp_path, "llama", pre_tokenizer={
+        "type": "Split", "pattern": {"Regex": PANIC_PATTERN}, "behavior": "Isolated",
+        "invert": False})
+
+
+def test_a_tokenizer_that_panics_is_refused_in_one_line(tmp_path: Path) -> None:
+    folder = panicking(tmp_path)
+    with pytest.raises(ScenarioError) as caught:
+        import_checkpoint(folder, "x" * 40)
+    assert str(caught.value) == ("tokenizer.json: the tokenizer failed on the text (Onig: Regex "
+                                 "search error: retry-limit-in-match over)")
+    assert problem_words(caught.value, "zh") == ("tokenizer.json：分词器处理这段文本时失败（Onig: "
+                                                 "Regex search error: retry-limit-in-match "
+                                                 "over）")
+    assert import_checkpoint(folder, "the cat").token_ids  # a text it does not panic on
+
+
+def test_the_command_refuses_a_panic_with_exit_2_and_writes_nothing(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out_path = tmp_path / "doc.qkv.json"
+    status = main(["import-hf", str(panicking(tmp_path)), "--text", "x" * 40,
+                   "--out", str(out_path)])
+    out, err = capsys.readouterr()
+    assert (status, out, out_path.exists()) == (2, "", False)
+    assert err == ("qkv-studio: tokenizer.json: the tokenizer failed on the text (Onig: Regex "
+                   "search error: retry-limit-in-match over)\n")
+
+
+def test_an_interrupt_inside_the_tokenizer_is_not_taken_for_its_failure(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tokenizers import Tokenizer
+
+    def interrupted(*_args: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Tokenizer, "encode", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        import_checkpoint(FIXTURES / "llama", TEXT)
+
+
+def test_a_text_that_is_not_utf8_is_refused_at_its_option(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out_path = tmp_path / "doc.qkv.json"
+    undecodable = os.fsdecode(b"caf\xe9")  # as Python decodes such argv: "caf\udce9"
+    for option, texts in (("--text", [undecodable]), ("--text-pair", ["the cat", undecodable])):
+        argv = ["import-hf", str(FIXTURES / "bert"), "--text", texts[0], "--out", str(out_path)]
+        status = main([*argv, "--text-pair", texts[1]] if len(texts) == 2 else argv)
+        out, err = capsys.readouterr()
+        assert (status, out, out_path.exists()) == (2, "", False)
+        assert err == (f"qkv-studio: {option}: is not UTF-8 text (character 4 is the "
+                       "undecodable 0xE9): give the text in UTF-8\n")
+    with pytest.raises(ScenarioError) as caught:
+        import_checkpoint(FIXTURES / "bert", "a\ud800")
+    assert problem_words(caught.value, "zh") == ("text：不是 UTF-8 文本（第 2 个字符是无法解码的 "
+                                                 "U+D800）：请以 UTF-8 给出文本")
+
+
+def test_the_command_line_bytes_that_are_not_utf8_give_one_line(tmp_path: Path) -> None:
+    environment = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2]),
+                   "LC_ALL": "C.UTF-8"}  # argv decoded as UTF-8, its bad bytes as surrogates
+    done = subprocess.run([sys.executable, "-m", "app.cli", "import-hf", str(FIXTURES / "gpt2"),
+                           "--text", b"caf\xe9 au lait", "--out", str(tmp_path / "doc.qkv.json")],
+                          capture_output=True, env=environment, timeout=120, check=False)
+    assert done.returncode == 2 and not (tmp_path / "doc.qkv.json").exists()
+    assert done.stderr.decode() == ("qkv-studio: --text: is not UTF-8 text (character 4 is the "
+                                    "undecodable 0xE9): give the text in UTF-8\n")
+
+
+def test_the_rust_runtimes_own_panic_notice_is_not_printed_beside_the_refusal(
+        tmp_path: Path) -> None:
+    environment = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2]),
+                   "RUST_BACKTRACE": "1"}  # a backtrace too, were fd 2 not held
+    done = subprocess.run([sys.executable, "-m", "app.cli", "import-hf", str(panicking(tmp_path)),
+                           "--text", "x" * 40], capture_output=True, env=environment,
+                          timeout=120, check=False)
+    assert (done.returncode, done.stdout) == (2, b"")
+    assert done.stderr.decode() == ("qkv-studio: tokenizer.json: the tokenizer failed on the text "
+                                    "(Onig: Regex search error: retry-limit-in-match over)\n")
