@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from app import APP_NAME
 from app.canvas.view import CanvasView
-from app.files.loading import placeholder, read_after_showing
+from app.files.loading import Opened, placeholder, read_after_showing
 from app.files.opening import has_sidecar, is_big_file, load_computed
 from app.files.reading import kept_path
 from app.files.recovery import offer_recovery
@@ -173,16 +173,7 @@ def _read_later(window: StudioWindow, path: Path) -> None:
             "StudioWindow", "Opened {name}").format(name=path.name))
         _once_painted(target, mark_opened)
 
-    def refused(error: BaseException) -> None:
-        mark_opened()  # said in words: the launch finished
-        say_refusal(window, path, error)
-
-    def cancelled() -> None:
-        mark_opened()
-        window.statusBar().showMessage(translate("StudioWindow", "Not opened: cancelled"))
-
-    label = translate("StudioWindow", "Opening {name}…").format(name=path.name)
-    read_after_showing(window, path, label, opened, refused, cancelled)
+    _read_in_worker(window, path, opened, lambda error: say_refusal(window, path, error))
 
 
 def _read_remembered(window: StudioWindow, path: Path) -> None:
@@ -202,17 +193,28 @@ def _read_remembered(window: StudioWindow, path: Path) -> None:
         _once_painted(target, lambda: _laid_out_again(target, window))
 
     def refused(error: BaseException) -> None:
-        mark_opened()  # said in words: the launch finished
+        mark_opened()  # said in words: the launch finished (also for a frame that fails)
         window.statusBar().showMessage("⚠ " + translate(
             "Startup", "The last document could not be opened again ({error}); showing F11"
         ).format(error=error))
+
+    _read_in_worker(window, path, opened, refused)
+
+
+def _read_in_worker(window: StudioWindow, path: Path, opened: Opened,
+                    refused: Callable[[BaseException], None]) -> None:
+    """Read ``path`` in a worker with a busy sign and Cancel over ``window``'s canvas; a refusal
+    or Cancel ends the launch's opening (said in words, nothing more to paint)."""
+    def said(error: BaseException) -> None:
+        mark_opened()
+        refused(error)
 
     def cancelled() -> None:
         mark_opened()
         window.statusBar().showMessage(translate("StudioWindow", "Not opened: cancelled"))
 
     label = translate("StudioWindow", "Opening {name}…").format(name=path.name)
-    read_after_showing(window, path, label, opened, refused, cancelled)
+    read_after_showing(window, path, label, opened, said, cancelled)
 
 
 def _laid_out_again(target: Shell, window: StudioWindow) -> None:
