@@ -46,11 +46,16 @@ def resolve_document(argument: str) -> Path:
         return path
 
 
+def example_name(document: Path) -> str | None:
+    """The built-in example ``document`` is (``pronoun``), or None for any other file."""
+    if document.resolve().parent != EXAMPLES_DIR or not document.name.endswith(SUFFIX):
+        return None
+    return document.name.removesuffix(SUFFIX)
+
+
 def opening_receiver(document: Path) -> str | None:
     """The token a built-in example opens with as the receiver (``"it"`` for pronoun), so an
     export without ``--receiver`` shows what the window opens on; ``None`` for any other
     document."""
-    if document.resolve().parent != EXAMPLES_DIR:
-        return None
-    kind, token = OPENINGS.get(document.name.removesuffix(SUFFIX), ("", ""))
+    kind, token = OPENINGS.get(example_name(document) or "", ("", ""))
     return token if kind == "reader" else None

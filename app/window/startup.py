@@ -132,6 +132,8 @@ def start_window(document: str | None) -> StudioWindow:
                 scenario = load_scenario(example_path(DEFAULT_EXAMPLE))
         window = StudioWindow(scenario, kept, shown=checked)
         restore_session(window, same_document=False)
+        if refusal is None and later is None:
+            window.show_opening(path)  # an example opens as its exports show it
     else:
         later, note = _remembered_document()
         remembered = later is not None

@@ -68,7 +68,7 @@ from app.files.watch import DiskWatch
 from app.help.glossary import GlossaryDock
 from app.i18n import LiveTexts, current_language
 from app.model.cancel import CancelledError
-from app.model.examples import OPENINGS, example_names, example_path
+from app.model.examples import OPENINGS, example_name, example_names, example_path
 from app.texts.bidi import isolate
 from app.texts.example_words import document_words, example_label, example_title
 from app.widgets.busy_indicator import BusyIndicator
@@ -622,6 +622,7 @@ class StudioWindow(QMainWindow):
                            note=self.tr("Opened {name}").format(name=path.name))
         if kept is not None:
             add_recent(path)
+        self.show_opening(path)
         return True
 
     def _first_options(self, trace: Trace) -> FrameOptions:
@@ -633,8 +634,15 @@ class StudioWindow(QMainWindow):
     def open_example(self, name: str) -> bool:
         """Open a built-in example the way it is meant to be seen first (side by side, or on
         the step it is about)."""
-        if not self.open_path(example_path(name)):
-            return False
+        return self.open_path(example_path(name))
+
+    def show_opening(self, path: Path | None) -> None:
+        """Show a built-in example the way it is meant to be seen first, whichever way it was
+        opened (the Examples menu, File → Open, a recent file, the command line), as its
+        exports show it; nothing for any other document."""
+        name = example_name(path) if path is not None else None
+        if name is None:
+            return
         kind, what = OPENINGS.get(name, ("", ""))
         self.compare.action.setChecked(kind == "compare")
         if kind == "compare":
@@ -645,7 +653,6 @@ class StudioWindow(QMainWindow):
             self.state.set_receiver(self.state.scenario.tokens.index(what))
             self.state.set_step(self.state.trace.step_index("weights"))
         self._say_opened()
-        return True
 
     def show_document(self, scenario: Scenario, path: Path | None, modified: bool = False,
                       note: str = "", trace: Trace | None = None,

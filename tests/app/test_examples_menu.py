@@ -6,16 +6,21 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
 from app.canvas.side_by_side import CompareFrameItem
 from app.i18n import set_language
-from app.model.examples import example_names, example_path
+from app.model.examples import example_names, example_path, opening_receiver
 from app.texts.example_words import EXAMPLE_WORDS
+from app.window.startup import start_window
 from app.window.studio import StudioWindow
 from engine import compute, load_scenario
+from tests.app.documents_support import launch_names
 from tests.app.driving import close_window, open_window
+
+__all__ = ["launch_names"]
 
 
 def example_actions(window: StudioWindow) -> list[str]:
@@ -106,3 +111,26 @@ def test_the_position_examples_open_where_they_teach(qtbot: QtBot) -> None:
         assert window.state.trace.steps[window.state.step].op == "rope"
     finally:
         close_window(window)
+
+
+@pytest.mark.parametrize("route", ["menu", "open", "launch"])
+def test_pronoun_opens_on_it_by_every_route_as_its_export_does(
+        qtbot: QtBot, launch_names: None, route: str) -> None:
+    """The Examples menu, File → Open of the example's file and `qkv-studio pronoun` all land
+    on the shares with "it" reading, the receiver an export of pronoun takes by default; File →
+    Open and the launch had shown "tired", the last token."""
+    path = example_path("pronoun")
+    assert opening_receiver(path) == "it"
+    if route == "launch":
+        window = start_window("pronoun")
+    else:
+        window = open_window(qtbot, "f11")
+        assert (window.open_example("pronoun") if route == "menu" else window.open_path(path))
+    try:
+        qtbot.waitUntil(lambda: window.state.scenario.title.startswith("Which word"), timeout=5000)
+        tokens = window.state.scenario.tokens
+        assert tokens[window.state.receiver] == "it" and tokens[-1] != "it"
+        assert window.state.trace.steps[window.state.step].id == "weights"
+    finally:
+        if route != "launch":
+            close_window(window)
