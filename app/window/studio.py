@@ -645,6 +645,8 @@ class StudioWindow(QMainWindow):
             return
         kind, what = OPENINGS.get(name, ("", ""))
         self.compare.action.setChecked(kind == "compare")
+        if not kind:
+            return
         if kind == "compare":
             self.compare.set_preset(what)
         elif kind == "step":

@@ -476,7 +476,7 @@ def test_titles_exist_in_both_languages(name: str, k: int) -> None:
 
 NORM_NAMES = {"en": {"layernorm": "LayerNorm", "rmsnorm": "RMSNorm", "none": "no norm"},
               "zh": {"layernorm": "LayerNorm", "rmsnorm": "RMSNorm", "none": "关闭"}}
-ACTIVATION_NAMES = {"en": {"relu": "relu", "gelu": "gelu", "silu": "silu",
+ACTIVATION_NAMES = {"en": {"relu": "ReLU", "gelu": "GELU", "silu": "SiLU",
                            "identity": "identity"},
                     "zh": {"relu": "ReLU", "gelu": "GELU", "silu": "SiLU", "identity": "恒等"}}
 MARKS = {"causal": {"en": "causal mask", "zh": "因果掩码"},
