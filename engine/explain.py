@@ -388,8 +388,9 @@ class _Explainer:
                     float(gamma[j - start]), float(beta[j - start]) if beta is not None else 0.0,
                     module.qk_norm, module.qk_eps)
         x = self.a[step.reads[0]][i]
-        return (step.reads[0], x, float(self.param(step.reads[1])[j]),
-                float(self.param(step.reads[2])[j]), module.norm, module.eps)
+        beta = float(self.param(step.reads[2])[j]) if len(step.reads) > 2 else 0.0  # RMSNorm
+        return (step.reads[0], x, float(self.param(step.reads[1])[j]), beta, module.norm,
+                module.eps)
 
     def _norm(self, c: _Cell) -> Result:
         i, j = c.index

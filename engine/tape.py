@@ -136,14 +136,16 @@ def _projection_params(place: Place, a: Attention) -> tuple[str, ...]:
 def normalise(tape: Tape, place: Place, kind: str, name: str, source: str,
                gamma: tuple[str, FloatArray], beta: tuple[str, FloatArray], block_norm: str,
                eps: float, title: str, explain_key: str) -> None:
-    """A norm of each row: writes ``name`` and its statistics ``name_stats``."""
+    """A norm of each row: writes ``name`` and its statistics ``name_stats``; reads the source,
+    γ and (LayerNorm and no norm only: RMSNorm has no shift) β."""
     if tape.replayed():
         return
     out = f"{place.scope}{name}"
     x = tape[source]
     tape.arrays[out] = norm(block_norm, x, gamma[1], beta[1], eps)
     tape.arrays[f"{out}_stats"] = row_statistics(block_norm, x, eps)
-    tape.step(place, kind, title, (source, gamma[0], beta[0]), (out,), explain_key, "norm")
+    reads = (source, gamma[0]) if block_norm == "rmsnorm" else (source, gamma[0], beta[0])
+    tape.step(place, kind, title, reads, (out,), explain_key, "norm")
 
 
 def query_rows(a: Attention, x: FloatArray) -> FloatArray:

@@ -81,7 +81,7 @@ def lay_out_norm(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
     if qk_norm_of(ctx.trace, step) is not None:
         return lay_out_qk_norm(ctx, step, parent)
     block = module_of(ctx.trace, step)
-    source, gamma, beta = step.reads[0], step.reads[1], step.reads[2]
+    source, gamma = step.reads[0], step.reads[1]
     out = step.writes[0]
     if block.norm == "none":
         rect = place_row(parent, [ctx.grid(source, highlight_receiver=True), "=",
@@ -100,7 +100,7 @@ def lay_out_norm(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
         lines = [word(ctx, "layer_formula", eps=eps),
                  word(ctx, "layer_row", token=token, mean=_operand(ctx, float(values[0])),
                       divisor=number(ctx, float(values[2])))]
-        parameters: list[RowPart] = [ctx.grid(gamma), ",", ctx.grid(beta)]
+        parameters: list[RowPart] = [ctx.grid(gamma), ",", ctx.grid(step.reads[2])]
     else:
         lines = [word(ctx, "rms_formula", eps=eps),
                  word(ctx, "rms_row", token=token, divisor=number(ctx, float(values[1])))]

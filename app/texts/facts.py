@@ -411,12 +411,13 @@ class Facts:
     @property
     def norm_facts(self) -> NormFacts:
         """The norm this (norm) step applies; for the QK-norm, the norm of q (it reads Q, K,
-        γ_q, γ_k and has no β)."""
+        γ_q, γ_k, then a LayerNorm's β_q, β_k)."""
         qk = self.step.explain_key == QK_NORM
         gamma = self.step.reads[2 if qk else 1]
         suffix = gamma.rsplit(".", 1)[-1].removeprefix("gamma")
+        shifts = () if qk else self.step.reads[2:]  # RMSNorm reads no β
         plain = bool(np.all(self.scenario.parameter(gamma) == 1)
-                     and (qk or np.all(self.scenario.parameter(self.step.reads[2]) == 0)))
+                     and all(np.all(self.scenario.parameter(beta) == 0) for beta in shifts))
         return NormFacts(name=self.step.writes[0], source=self.step.reads[0], suffix=suffix,
                          plain=plain)
 
