@@ -40,8 +40,10 @@ def test_each_entry_opens_its_preset_and_every_step_is_drawn(qtbot: QtBot, name:
         scenario = window.state.scenario
         assert scenario.title == preset(name).title and window.state.path is None
         assert window.state.undo_stack.count() == 0 and window.state.undo_stack.isClean()
-        np.testing.assert_array_equal(window.state.trace.arrays["probs"],
-                                      compute(preset(name)).arrays["probs"])
+        computed = compute(preset(name)).arrays
+        assert list(window.state.trace.arrays) == list(computed)
+        for array, values in computed.items():
+            np.testing.assert_array_equal(window.state.trace.arrays[array], values)
         assert window.statusBar().currentMessage().startswith("New ")
         steps = window.state.trace.steps
         for k in range(len(steps)):
@@ -83,7 +85,31 @@ def test_unsaved_work_stays_and_the_preset_opens_in_a_new_window(
         assert window.state.scenario is before
         assert len(opened) == 1 and opened[0].state.scenario.title == "BERT · tiny preset"
         assert opened[0].statusBar().currentMessage() == \
-            "New BERT preset: an encoder: no causal mask, post-norm, GELU"
+            "New BERT preset: an encoder: no causal mask, post-norm, GELU, no next token"
+
+
+def test_the_bert_preset_offers_no_next_token_in_either_language(qtbot: QtBot) -> None:
+    """The encoder's last frame is its last layer's norm, Generate next is disabled with the
+    engine's reason, and pressing it changes nothing."""
+    window = open_window(qtbot)
+    try:
+        preset_entries(window)["bert"].trigger()
+        steps = window.state.trace.steps
+        assert steps[-1].id == "L2.norm2" and not {"sample", "probs"} & {s.id for s in steps}
+        panel = window.generation
+        assert not panel.action.isEnabled() and not panel.button.isEnabled()
+        assert panel.button.toolTip().startswith(
+            "head.unembed: an encoder reads both directions (no causal mask) and has no "
+            "vocabulary head: it does not predict the next token, so it does not generate")
+        before = window.state.scenario
+        assert not panel.generate() and window.state.scenario is before
+        set_language("zh")
+        qtbot.waitUntil(lambda: panel.button.toolTip().startswith(
+            "head.unembed：编码器双向阅读（没有因果掩码），也没有词表头：它不预测下一个 Token，"
+            "所以不生成"), timeout=2000)
+    finally:
+        set_language("en")
+        close_window(window)
 
 
 def frame_of(name: str, step: str) -> FrameItem:
@@ -130,13 +156,19 @@ def test_the_canvas_shows_what_makes_each_family_itself(qapp: object) -> None:
     for title, spec in masked.items():
         assert spec.masked is not None and np.array_equal(spec.masked, upper | beyond), title
     assert all(np.array_equal(spec.masked, upper) for spec in causal.values())
-    assert "Step 8 of 23 · Layer 1: Post-norm (LayerNorm) of the first residual" in words(
+    assert "Step 8 of 20 · Layer 1: Post-norm (LayerNorm) of the first residual" in words(
         frame_of("bert", "L1.norm1"))
     assert all(spec.masked is None or not spec.masked.any()
                for spec in grids(frame_of("bert", "L1.weights")).values())
     assert any(text.startswith("reads: X, ") for text in words(frame_of("gpt_neox", "L1.norm2")))
     assert not any(text.startswith("reads: X, ")
                    for text in words(frame_of("gpt2", "L1.norm2")))
+    # RMSNorm reads no β: its footer, its grids; LayerNorm shows both
+    rms = frame_of("llama", "L1.norm1")
+    assert "reads: X, L1.γ1     writes: L1.norm1" in words(rms)
+    assert list(grids(rms)) == ["X", "per row", "norm1", "γ1"]
+    assert list(grids(frame_of("gpt2", "L1.norm1"))) == ["X", "per row", "norm1", "γ1", "β1"]
+    assert "reads: X, L1.γ1, L1.β1     writes: L1.norm1" in words(frame_of("gpt2", "L1.norm1"))
 
 
 STACK_NAMES = {"L1", "L2", "Wg", "f"}
