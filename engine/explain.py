@@ -428,10 +428,10 @@ class _Explainer:
     def _sum(self, c: _Cell) -> Result:
         step = c.step
         assert step is not None
-        left, right = step.reads
-        a, b = float(self.a[left][c.index]), float(self.a[right][c.index])
-        return (f"{cell(c.name, c.index)} = {cell(left, c.index)} + {cell(right, c.index)} = "
-                f"{self.num(a)} + {self.factor(b)} = {self.num(c.value)}", [])
+        first, *rest = (float(self.a[name][c.index]) for name in step.reads)
+        names = " + ".join(cell(name, c.index) for name in step.reads)
+        values = " + ".join([self.num(first), *(self.factor(value) for value in rest)])
+        return f"{cell(c.name, c.index)} = {names} = {values} = {self.num(c.value)}", []
 
     # -- feed-forward, head -------------------------------------------------------------------
     def _ffn(self, c: _Cell) -> Result:

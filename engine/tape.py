@@ -290,14 +290,18 @@ def mix(tape: Tape, place: Place, a: Attention) -> None:
               _key(place, "mix"), "mix")
 
 
-def residual(tape: Tape, place: Place, kind: str, left: str, right: str, title: str,
+def residual(tape: Tape, place: Place, kind: str, terms: tuple[str, ...], title: str,
              explain_key: str) -> None:
-    """``scope + kind`` = left + right."""
+    """``scope + kind`` = the sum of ``terms``, added left to right (the stream first, then a
+    sub-layer's output; a parallel residual adds both sub-layers' outputs to the stream)."""
     if tape.replayed():
         return
     out = f"{place.scope}{kind}"
-    tape.arrays[out] = tape[left] + tape[right]
-    tape.step(place, kind, title, (left, right), (out,), explain_key, "residual", module="")
+    total = tape[terms[0]]
+    for term in terms[1:]:
+        total = total + tape[term]
+    tape.arrays[out] = total
+    tape.step(place, kind, title, terms, (out,), explain_key, "residual", module="")
 
 
 def pre_activation(ffn: FeedForward | Block, x: FloatArray) -> FloatArray:

@@ -117,13 +117,17 @@ def _operand(ctx: LayoutContext, value: float) -> str:
 
 
 def lay_out_residual(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
-    """The residual as an addition: stream + sub-layer output = new stream."""
-    left, right = step.reads[0], step.reads[1]
-    out = step.writes[0]
-    rect = place_row(parent, [ctx.grid(left, highlight_receiver=True), "+",
-                              ctx.grid(right, highlight_receiver=True), "=",
-                              ctx.grid(out, highlight_receiver=True)], 0, 0, ctx.theme)
-    note = text_lines(parent, [word(ctx, "residual_note")], 0, rect.bottom() + TEXT_GAP, ctx)
+    """The residual as an addition: stream + sub-layer output = new stream; a parallel block's
+    stream + attention output + feed-forward output = its output."""
+    terms: list[RowPart] = []
+    for name in step.reads:
+        terms += ["+", ctx.grid(name, highlight_receiver=True)]
+    rect = place_row(parent, [*terms[1:], "=", ctx.grid(step.writes[0], highlight_receiver=True)],
+                     0, 0, ctx.theme)
+    lines = [word(ctx, "residual_note")]
+    if len(step.reads) > 2:
+        lines.insert(0, word(ctx, "parallel_note", source=short_name(step.reads[0])))
+    note = text_lines(parent, lines, 0, rect.bottom() + TEXT_GAP, ctx)
     return rect.united(note)
 
 

@@ -189,9 +189,18 @@ class Facts:
 
     @property
     def residual_sum(self) -> str:
-        """``stream + output = new stream`` for the receiver's rows of a residual step."""
-        left, right = (self.receiver_row(name) for name in self.step.reads[:2])
-        return f"{left} + {right} = {self.receiver_row(self.step.writes[0])}"
+        """``stream + output = new stream`` for the receiver's rows of a residual step (a
+        parallel one adds two outputs)."""
+        terms = " + ".join(self.receiver_row(name) for name in self.step.reads)
+        return f"{terms} = {self.receiver_row(self.step.writes[0])}"
+
+    @property
+    def norm2_is_norm1(self) -> bool:
+        """Whether this layer's second norm has the first's γ and β (Phi's one shared norm)."""
+        block = self.modules.block
+        assert block is not None
+        return bool(np.array_equal(block.gamma1, block.gamma2)
+                    and np.array_equal(block.beta1, block.beta2))
 
     @property
     def _scores_step(self) -> Step:

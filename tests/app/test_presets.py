@@ -17,7 +17,7 @@ from app.texts.example_words import document_words
 from app.texts.lookup import step_sections, step_text
 from app.texts.preset_words import PRESET_MENU, PRESET_NOTES, preset_label, preset_note
 from app.texts.problems import problem_words
-from engine import ScenarioError, Trace, compute, parse_scenario
+from engine import ScenarioError, Trace, compute, explain, parse_scenario
 from engine.generation_run import generate
 from engine.parse_generation import Settings
 
@@ -174,6 +174,43 @@ def test_gpt_neox_turns_half_of_each_head_and_adds_both_branches_at_once() -> No
     np.testing.assert_allclose(trace.arrays["L1.resid2"],
                                x + trace.arrays["L1.attn_out"] + trace.arrays["L1.ffn_out"],
                                atol=1e-12)
+
+
+def test_the_parallel_block_is_one_residual_of_three_terms() -> None:
+    """No first residual: norm2 reads X beside attention, and one step adds X, attn_out and
+    ffn_out; the feed-forward branch worked here from the document's numbers alone."""
+    doc, trace = preset_document("gpt_neox"), trace_of("gpt_neox")
+    ids = [s.id for s in trace.steps]
+    assert "L1.resid1" not in ids and "L2.resid1" not in ids
+    assert ids.index("L1.mix") < ids.index("L1.norm2") < ids.index("L1.ffn") \
+        < ids.index("L1.resid2") < ids.index("L2.norm1")
+    norm2, resid = (trace.steps[trace.step_index(k)] for k in ("L1.norm2", "L1.resid2"))
+    assert norm2.reads == ("X", "layers.0.block.gamma2", "layers.0.block.beta2")
+    assert resid.reads == ("X", "L1.attn_out", "L1.ffn_out") and resid.op == "residual"
+    assert trace.steps[trace.step_index("L2.resid2")].reads == (
+        "L1.resid2", "L2.attn_out", "L2.ffn_out")
+    _att, blk = layer(doc)
+    x = a(doc["embedding"])[[0, 1, 2, 3]]
+    h = layer_norm(x) @ a(blk["ffn"]["W1"]) + a(blk["ffn"]["b1"])
+    ffn_out = 0.5 * h * (1 + np.vectorize(erf)(h / np.sqrt(2))) @ a(blk["ffn"]["W2"]) \
+        + a(blk["ffn"]["b2"])
+    np.testing.assert_allclose(trace.arrays["L1.resid2"],
+                               x + trace.arrays["L1.attn_out"] + ffn_out, atol=1e-12)
+    said = explain(trace, "L1.resid2", (1, 2)).text()
+    assert said.startswith("L1.resid2[1,2] = X[1,2] + L1.attn_out[1,2] + L1.ffn_out[1,2] = ")
+    assert said.endswith(f"= {trace.arrays['L1.resid2'][1, 2]:.6f}".replace("-", "−"))
+    for lang, reads_x in (("en", "the layer's input X too"), ("zh", "前馈读的也是本层的输入 X")):
+        assert reads_x in step_text(trace, trace.step_index("L1.norm2"), lang).summary
+        how = step_text(trace, trace.step_index("L1.resid2"), lang).how
+        assert "L1.resid2 = X + attn_out + ffn_out" in how
+    # γ2 = γ1 and β2 = β1 (initialised): one norm, Phi's form; a γ2 of its own: NeoX's
+    shared = step_text(trace, trace.step_index("L1.norm2"), "en").pitfalls
+    assert "γ2 and β2 equal γ1 and β1, so norm2 equals norm1" in shared
+    blk["gamma2"] = [1.5] * 8
+    own = compute(parse_scenario(doc))
+    pitfalls = step_text(own, own.step_index("L1.norm2"), "en").pitfalls
+    assert "It has its own γ2 and β2" in pitfalls and "equal γ1" not in pitfalls
+    np.testing.assert_allclose(own.arrays["L1.norm2"], 1.5 * layer_norm(x), atol=1e-12)
 
 
 def test_bert_reads_both_ways_normalises_after_the_sum_and_uses_exact_gelu() -> None:

@@ -14,6 +14,7 @@ from app.canvas import FrameOptions
 from app.canvas.frame import FrameItem
 from app.canvas.grid import GridSpec, MatrixGrid
 from app.canvas.pieces import TextItem
+from app.export.words import title_for
 from app.i18n import set_language
 from app.model.presets import PRESETS, preset
 from app.window.studio import StudioWindow
@@ -110,6 +111,32 @@ def test_the_bert_preset_offers_no_next_token_in_either_language(qtbot: QtBot) -
     finally:
         set_language("en")
         close_window(window)
+
+
+@pytest.mark.parametrize(("lang", "title", "note"), [
+    ("en", "Layer 1 · Parallel residual: the layer's input plus the attention and feed-forward "
+           "outputs",
+     "a parallel block: attention (through norm1) and the feed-forward (through norm2) both "
+     "read X; their outputs are added to it at once, one residual"),
+    ("zh", "第 1 层 · 并行残差：本层的输入加注意力输出和前馈输出",
+     "并行的层：注意力（经 norm1）和前馈（经 norm2）都读 X；"
+     "两者的输出一次加回到它上面，只有一次残差"),
+])
+def test_the_parallel_residual_frame_draws_x_plus_both_outputs(
+        qapp: object, lang: str, title: str, note: str) -> None:
+    trace = compute(preset("gpt_neox"))
+    index = trace.step_index("L1.resid2")
+    frame = FrameItem(trace, index, FrameOptions(lang=lang), title_for(trace, index, lang))
+    shown = [grid.spec for grid in frame.items_of(MatrixGrid)]
+    assert [spec.title for spec in shown] == ["X", "attn_out", "ffn_out", "resid2"]
+    x, attn_out, ffn_out, out = (spec.values for spec in shown)
+    np.testing.assert_array_equal(x, trace.arrays["X"])
+    np.testing.assert_allclose(out, x + attn_out + ffn_out, rtol=0, atol=1e-12)
+    texts = words(frame)
+    assert any(text.endswith(title) for text in texts), texts[:3]
+    assert note in texts
+    assert any(text.startswith(("reads: X, L1.attn_out, L1.ffn_out",
+                                "读取： X, L1.attn_out, L1.ffn_out")) for text in texts), texts
 
 
 def frame_of(name: str, step: str) -> FrameItem:
