@@ -14,6 +14,7 @@ from app.canvas import FrameOptions
 from app.canvas.frame import FrameItem
 from app.canvas.grid import GridSpec, MatrixGrid
 from app.canvas.pieces import TextItem
+from app.canvas.route_map import step_label
 from app.export.words import title_for
 from app.i18n import set_language
 from app.model.presets import PRESETS, preset
@@ -135,6 +136,11 @@ def test_the_parallel_residual_frame_draws_x_plus_both_outputs(
     texts = words(frame)
     assert any(text.endswith(title) for text in texts), texts[:3]
     assert note in texts
+    labels = [step_label(trace, trace.steps[trace.step_index(k)], lang)
+              for k in ("L1.norm2", "L1.resid2")]
+    assert labels == ({"en": ["Norm of the input", "+ attn + FFN"],
+                       "zh": ["输入的规范化", "+ 注意力 + 前馈"]}[lang])
+    assert step_label(trace, trace.steps[trace.step_index("L1.norm1")], lang) in ("Norm", "规范化")
     assert any(text.startswith(("reads: X, L1.attn_out, L1.ffn_out",
                                 "读取： X, L1.attn_out, L1.ffn_out")) for text in texts), texts
 
