@@ -196,11 +196,12 @@ class Facts:
 
     @property
     def norm2_is_norm1(self) -> bool:
-        """Whether this layer's second norm has the first's γ and β (Phi's one shared norm)."""
+        """Whether this layer's second norm has the first's γ and β (Phi's one shared norm;
+        RMSNorm's unused β left out)."""
         block = self.modules.block
         assert block is not None
-        return bool(np.array_equal(block.gamma1, block.gamma2)
-                    and np.array_equal(block.beta1, block.beta2))
+        return bool(np.array_equal(block.gamma1, block.gamma2) and (
+            block.norm == "rmsnorm" or np.array_equal(block.beta1, block.beta2)))
 
     @property
     def _scores_step(self) -> Step:
