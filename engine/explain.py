@@ -392,8 +392,9 @@ class _Explainer:
                     float(gamma[j - start]), float(beta[j - start]) if beta is not None else 0.0,
                     module.qk_norm, module.qk_eps)
         x = self.a[step.reads[0]][i]
-        return (step.reads[0], x, float(self.param(step.reads[1])[j]),
-                float(self.param(step.reads[2])[j]), module.norm, module.eps)
+        beta = float(self.param(step.reads[2])[j]) if len(step.reads) > 2 else 0.0  # RMSNorm
+        return (step.reads[0], x, float(self.param(step.reads[1])[j]), beta, module.norm,
+                module.eps)
 
     def _norm(self, c: _Cell) -> Result:
         i, j = c.index
@@ -431,10 +432,10 @@ class _Explainer:
     def _sum(self, c: _Cell) -> Result:
         step = c.step
         assert step is not None
-        left, right = step.reads
-        a, b = float(self.a[left][c.index]), float(self.a[right][c.index])
-        return (f"{cell(c.name, c.index)} = {cell(left, c.index)} + {cell(right, c.index)} = "
-                f"{self.num(a)} + {self.factor(b)} = {self.num(c.value)}", [])
+        first, *rest = (float(self.a[name][c.index]) for name in step.reads)
+        names = " + ".join(cell(name, c.index) for name in step.reads)
+        values = " + ".join([self.num(first), *(self.factor(value) for value in rest)])
+        return f"{cell(c.name, c.index)} = {names} = {values} = {self.num(c.value)}", []
 
     # -- feed-forward, head -------------------------------------------------------------------
     def _ffn(self, c: _Cell) -> Result:

@@ -68,13 +68,30 @@ def _cross(tape: Tape, place: Place, prefix: str, layer: Layer, block: Block,
         _norm(tape, at_block, block, "_c", "norm", stream, "Cross-attention norm ({norm})",
               "block.cross_norm")
         attend(tape, at_attention, a, f"{s}norm", MEMORY)
-        ops.residual(tape, at_block, "resid", stream, f"{s}attn_out", resid, "block.cross_resid")
+        ops.residual(tape, at_block, "resid", (stream, f"{s}attn_out"), resid,
+                     "block.cross_resid")
         return f"{s}resid"
     attend(tape, at_attention, a, stream, MEMORY)
-    ops.residual(tape, at_block, "resid", stream, f"{s}attn_out", resid, "block.cross_resid")
+    ops.residual(tape, at_block, "resid", (stream, f"{s}attn_out"), resid, "block.cross_resid")
     _norm(tape, at_block, block, "_c", "norm", f"{s}resid", "Post-norm ({norm}) of the cross "
           "residual", "block.cross_norm_post")
     return f"{s}norm"
+
+
+def _parallel(tape: Tape, at_block: Place, block: Block, x: str) -> str:
+    """The rest of a parallel block once attention has read norm1: the feed-forward reads its
+    own norm of the same input ``x``, and one residual adds both outputs to ``x`` at once,
+    x + attn(norm₁ x) + ffn(norm₂ x) (GPT-NeoX; Phi's two norms are one, γ2 = γ1)."""
+    s = at_block.scope
+    _norm(tape, at_block, block, "2", "norm2", x,
+          "Second norm ({norm}) of the layer's input, beside attention, for the feed-forward",
+          "block.norm2_parallel")
+    ops.feed_forward(tape, at_block, block.ffn, f"{s}norm2")
+    ops.residual(tape, at_block, "resid2", (x, f"{s}attn_out", f"{s}ffn_out"),
+                 "Parallel residual: the layer's input plus the attention and feed-forward "
+                 "outputs",
+                 "block.resid_parallel")
+    return f"{s}resid2"
 
 
 def layer(tape: Tape, place: Place, prefix: str, layer: Layer, x: str,
@@ -93,25 +110,27 @@ def layer(tape: Tape, place: Place, prefix: str, layer: Layer, x: str,
         _norm(tape, at_block, block, "1", "norm1", x, "Input norm ({norm}), row by row",
               "block.norm1")
         attend(tape, at_attention, a, f"{s}norm1")
-        ops.residual(tape, at_block, "resid1", x, f"{s}attn_out", first, "block.resid1")
+        if block.residual == "parallel":
+            return _parallel(tape, at_block, block, x)
+        ops.residual(tape, at_block, "resid1", (x, f"{s}attn_out"), first, "block.resid1")
         stream = f"{s}resid1"
         if layer.cross_attention is not None:
             stream = _cross(tape, place, prefix, layer, block, stream, attend)
-        _norm(tape, at_block, block, "2", "norm2", x if block.residual == "parallel" else stream,
+        _norm(tape, at_block, block, "2", "norm2", stream,
               "Second norm ({norm}) before the feed-forward", "block.norm2")
         ops.feed_forward(tape, at_block, block.ffn, f"{s}norm2")
-        ops.residual(tape, at_block, "resid2", stream, f"{s}ffn_out",
+        ops.residual(tape, at_block, "resid2", (stream, f"{s}ffn_out"),
                      "Second residual: the stream plus the feed-forward output", "block.resid2")
         return f"{s}resid2"
     attend(tape, at_attention, a, x)
-    ops.residual(tape, at_block, "resid1", x, f"{s}attn_out", first, "block.resid1")
+    ops.residual(tape, at_block, "resid1", (x, f"{s}attn_out"), first, "block.resid1")
     _norm(tape, at_block, block, "1", "norm1", f"{s}resid1",
           "Post-norm ({norm}) of the first residual", "block.norm1_post")
     stream = f"{s}norm1"
     if layer.cross_attention is not None:
         stream = _cross(tape, place, prefix, layer, block, stream, attend)
     ops.feed_forward(tape, at_block, block.ffn, stream)
-    ops.residual(tape, at_block, "resid2", stream, f"{s}ffn_out",
+    ops.residual(tape, at_block, "resid2", (stream, f"{s}ffn_out"),
                  "Second residual: the normed stream plus the feed-forward output",
                  "block.resid2_post")
     _norm(tape, at_block, block, "2", "norm2", f"{s}resid2",

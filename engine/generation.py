@@ -16,13 +16,16 @@ from engine.scenario import Scenario, check_size
 
 def check_generates(scenario: Scenario) -> None:
     """Refuse a document that cannot generate at all, however short: no token ids or
-    embedding, no vocabulary head, an embedding without a row for every vocabulary entry (a
+    embedding, no vocabulary head (said as an encoder's where the stack is not causal, as
+    BERT's), an embedding without a row for every vocabulary entry (a
     draw could pick one it cannot append), or training targets."""
     if scenario.token_ids is None or scenario.embedding is None:
         raise ScenarioError("token_ids", Refusal("generate_needs_tokens"))
     head = scenario.head
     if head is None or head.unembed is None:
-        raise ScenarioError("head.unembed", Refusal("generate_needs_head"))
+        encoder = not all(layer.attention.causal for layer in scenario.layers)
+        raise ScenarioError("head.unembed", Refusal("generate_encoder" if encoder
+                                                    else "generate_needs_head"))
     rows = int(scenario.embedding.shape[0])
     if rows < len(head.vocab):
         raise ScenarioError("embedding", Refusal("generate_embedding_short", rows=rows,

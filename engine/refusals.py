@@ -180,6 +180,9 @@ ENGLISH: dict[str, str] = {
                              "token up in",
     "generate_needs_head": "generating needs a vocabulary head (head.unembed and head.vocab) to "
                            "give the next token's probabilities",
+    "generate_encoder": "an encoder reads both directions (no causal mask) and has no "
+                        "vocabulary head: it does not predict the next token, so it does not "
+                        "generate",
     "generate_embedding_short": "{rows} rows for a vocabulary of {vocab} entries: each entry "
                                 "the head can draw needs its row",
     "generate_with_targets": "a document with training targets has one per position: remove "

@@ -136,14 +136,16 @@ def _projection_params(place: Place, a: Attention) -> tuple[str, ...]:
 def normalise(tape: Tape, place: Place, kind: str, name: str, source: str,
                gamma: tuple[str, FloatArray], beta: tuple[str, FloatArray], block_norm: str,
                eps: float, title: str, explain_key: str) -> None:
-    """A norm of each row: writes ``name`` and its statistics ``name_stats``."""
+    """A norm of each row: writes ``name`` and its statistics ``name_stats``; reads the source,
+    γ and (LayerNorm and no norm only: RMSNorm has no shift) β."""
     if tape.replayed():
         return
     out = f"{place.scope}{name}"
     x = tape[source]
     tape.arrays[out] = norm(block_norm, x, gamma[1], beta[1], eps)
     tape.arrays[f"{out}_stats"] = row_statistics(block_norm, x, eps)
-    tape.step(place, kind, title, (source, gamma[0], beta[0]), (out,), explain_key, "norm")
+    reads = (source, gamma[0]) if block_norm == "rmsnorm" else (source, gamma[0], beta[0])
+    tape.step(place, kind, title, reads, (out,), explain_key, "norm")
 
 
 def query_rows(a: Attention, x: FloatArray) -> FloatArray:
@@ -288,14 +290,18 @@ def mix(tape: Tape, place: Place, a: Attention) -> None:
               _key(place, "mix"), "mix")
 
 
-def residual(tape: Tape, place: Place, kind: str, left: str, right: str, title: str,
+def residual(tape: Tape, place: Place, kind: str, terms: tuple[str, ...], title: str,
              explain_key: str) -> None:
-    """``scope + kind`` = left + right."""
+    """``scope + kind`` = the sum of ``terms``, added left to right (the stream first, then a
+    sub-layer's output; a parallel residual adds both sub-layers' outputs to the stream)."""
     if tape.replayed():
         return
     out = f"{place.scope}{kind}"
-    tape.arrays[out] = tape[left] + tape[right]
-    tape.step(place, kind, title, (left, right), (out,), explain_key, "residual", module="")
+    total = tape[terms[0]]
+    for term in terms[1:]:
+        total = total + tape[term]
+    tape.arrays[out] = total
+    tape.step(place, kind, title, terms, (out,), explain_key, "residual", module="")
 
 
 def pre_activation(ffn: FeedForward | Block, x: FloatArray) -> FloatArray:

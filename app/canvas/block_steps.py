@@ -81,7 +81,7 @@ def lay_out_norm(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
     if qk_norm_of(ctx.trace, step) is not None:
         return lay_out_qk_norm(ctx, step, parent)
     block = module_of(ctx.trace, step)
-    source, gamma, beta = step.reads[0], step.reads[1], step.reads[2]
+    source, gamma = step.reads[0], step.reads[1]
     out = step.writes[0]
     if block.norm == "none":
         rect = place_row(parent, [ctx.grid(source, highlight_receiver=True), "=",
@@ -100,7 +100,7 @@ def lay_out_norm(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
         lines = [word(ctx, "layer_formula", eps=eps),
                  word(ctx, "layer_row", token=token, mean=_operand(ctx, float(values[0])),
                       divisor=number(ctx, float(values[2])))]
-        parameters: list[RowPart] = [ctx.grid(gamma), ",", ctx.grid(beta)]
+        parameters: list[RowPart] = [ctx.grid(gamma), ",", ctx.grid(step.reads[2])]
     else:
         lines = [word(ctx, "rms_formula", eps=eps),
                  word(ctx, "rms_row", token=token, divisor=number(ctx, float(values[1])))]
@@ -117,13 +117,17 @@ def _operand(ctx: LayoutContext, value: float) -> str:
 
 
 def lay_out_residual(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
-    """The residual as an addition: stream + sub-layer output = new stream."""
-    left, right = step.reads[0], step.reads[1]
-    out = step.writes[0]
-    rect = place_row(parent, [ctx.grid(left, highlight_receiver=True), "+",
-                              ctx.grid(right, highlight_receiver=True), "=",
-                              ctx.grid(out, highlight_receiver=True)], 0, 0, ctx.theme)
-    note = text_lines(parent, [word(ctx, "residual_note")], 0, rect.bottom() + TEXT_GAP, ctx)
+    """The residual as an addition: stream + sub-layer output = new stream; a parallel block's
+    stream + attention output + feed-forward output = its output."""
+    terms: list[RowPart] = []
+    for name in step.reads:
+        terms += ["+", ctx.grid(name, highlight_receiver=True)]
+    rect = place_row(parent, [*terms[1:], "=", ctx.grid(step.writes[0], highlight_receiver=True)],
+                     0, 0, ctx.theme)
+    lines = [word(ctx, "residual_note")]
+    if len(step.reads) > 2:
+        lines.insert(0, word(ctx, "parallel_note", source=short_name(step.reads[0])))
+    note = text_lines(parent, lines, 0, rect.bottom() + TEXT_GAP, ctx)
     return rect.united(note)
 
 

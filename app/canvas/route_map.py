@@ -84,8 +84,15 @@ def _norm(trace: Trace, step: Step, lang: str) -> str:
         return canvas_word(lang, "embedding_norm", norm=NORM_NAMES[module_of(trace, step).norm])
     norm = canvas_word(lang, "no_norm") if module_of(trace, step).norm == "none" \
         else canvas_word(lang, "norm_word")
-    final = step.explain_key.endswith("final_norm")
-    return canvas_word(lang, "final_norm" if final else "norm", norm=norm)
+    key = step.explain_key
+    kind = ("final_norm" if key.endswith("final_norm") else
+            "norm_parallel" if key == "block.norm2_parallel" else "norm")
+    return canvas_word(lang, kind, norm=norm)
+
+
+def _residual(trace: Trace, step: Step, lang: str) -> str:
+    """``+ residual``, or a parallel block's ``+ attn + FFN`` (both outputs added at once)."""
+    return canvas_word(lang, "resid_parallel" if len(step.reads) > 2 else "resid")
 
 
 MAP_LABELS = op_table("canvas.map_label", {
@@ -98,7 +105,7 @@ MAP_LABELS = op_table("canvas.map_label", {
     "scores": _word("scores"),
     "weights": _weights,
     "mix": _mix,
-    "residual": _word("resid"),
+    "residual": _residual,
     "ffn": _word("ffn"),
     "logits": _word("logits"),
     "probs": _word("probs"),

@@ -11,7 +11,7 @@ two layers and a feed-forward 16 wide; what differs is what makes each family it
 | Mistral | RoPE | RMSNorm, pre | 1 K/V head, window 2 | SwiGLU gate | untied |
 | Qwen2 | RoPE, base 10⁶ | RMSNorm, pre | q/k/v biases, 1 K/V head | SwiGLU gate | tied |
 | GPT-NeoX | RoPE on half of d_k | LayerNorm, parallel residual | biases | GELU (erf) | untied |
-| BERT | learned table | LayerNorm, post | no causal mask, biases | GELU (erf) | tied, bias |
+| BERT | learned table | LayerNorm, post | no causal mask, biases | GELU (erf) | none |
 """
 
 from __future__ import annotations
@@ -83,18 +83,20 @@ def _block(w: Weights, norm: str, *, activation: str, gated: bool = False,
 
 
 def _document(name: str, w: Weights, positions: Doc, layer: Callable[[Weights], Doc],
-              *, tied: bool, final_norm: bool = True, vocab_bias: bool = False) -> Doc:
-    """The preset's document: the embedding first, then the layers, then the head."""
+              *, tied: bool | None) -> Doc:
+    """The preset's document: the embedding first, then the layers, then the next-token head
+    (tied to the embedding or its own; ``None``: an encoder's document, with no head)."""
     embedding = w.matrix(len(WORDS), D)
     layers = [layer(w) for _ in range(LAYERS)]
-    unembed = [list(col) for col in zip(*embedding, strict=True)] if tied \
-        else w.matrix(D, len(WORDS))
-    head: Doc = {"final_norm": final_norm, "unembed": unembed, "vocab": WORDS}
-    if vocab_bias:
-        head["bias"] = w.row(len(WORDS))
-    return {"format": FORMAT_NAME, "version": FORMAT_VERSION, "title": f"{name} · tiny preset",
-            "tokens": [WORDS[i] for i in TOKEN_IDS], "token_ids": TOKEN_IDS,
-            "embedding": embedding, "positions": positions, "layers": layers, "head": head}
+    doc: Doc = {"format": FORMAT_NAME, "version": FORMAT_VERSION,
+                "title": f"{name} · tiny preset", "tokens": [WORDS[i] for i in TOKEN_IDS],
+                "token_ids": TOKEN_IDS, "embedding": embedding, "positions": positions,
+                "layers": layers}
+    if tied is not None:
+        unembed = [list(col) for col in zip(*embedding, strict=True)] if tied \
+            else w.matrix(D, len(WORDS))
+        doc["head"] = {"final_norm": True, "unembed": unembed, "vocab": WORDS}
+    return doc
 
 
 def _learned(w: Weights) -> Doc:
@@ -144,8 +146,7 @@ def bert() -> Doc:
     w = Weights(2018)
     return _document("BERT", w, _learned(w), lambda w: {
         "attention": _attention(w, causal=False, biases="qkvo"),
-        "block": _block(w, "layernorm", activation="gelu", placement="post")},
-        tied=True, final_norm=False, vocab_bias=True)
+        "block": _block(w, "layernorm", activation="gelu", placement="post")}, tied=None)
 
 
 PRESETS: dict[str, Callable[[], Doc]] = {"gpt2": gpt2, "llama": llama, "mistral": mistral,

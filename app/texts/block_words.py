@@ -31,6 +31,9 @@ BLOCK_WORDS: dict[str, dict[str, str]] = {
         "stat_rms_divisor": "√(mean(x²) + ε) = √({mean_square} + {eps}) = {value}",
         "residual_note": "the residual path: each position adds its own sub-layer output; "
                          "nothing moves between positions",
+        "parallel_note": "a parallel block: attention (through norm1) and the feed-forward "
+                         "(through norm2) both read {source}; their outputs are added to it "
+                         "at once, one residual",
         "z_title": "z = {source}·W1",
         "z_bias": " + b1",
         "hidden_title": "hidden = {activation}(z)",
@@ -109,6 +112,8 @@ BLOCK_WORDS: dict[str, dict[str, str]] = {
         "stat_mean_square": "{token} 行的 mean(x²) = {value}",
         "stat_rms_divisor": "√(mean(x²) + ε) = √({mean_square} + {eps}) = {value}",
         "residual_note": "残差通路：每个位置加上自己这一行的子层输出，位置之间不交换信息",
+        "parallel_note": "并行的层：注意力（经 norm1）和前馈（经 norm2）都读 {source}；"
+                         "两者的输出一次加回到它上面，只有一次残差",
         "z_title": "z = {source}·W1",
         "z_bias": " + b1",
         "hidden_title": "隐藏 = {activation}(z)",

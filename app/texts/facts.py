@@ -189,9 +189,19 @@ class Facts:
 
     @property
     def residual_sum(self) -> str:
-        """``stream + output = new stream`` for the receiver's rows of a residual step."""
-        left, right = (self.receiver_row(name) for name in self.step.reads[:2])
-        return f"{left} + {right} = {self.receiver_row(self.step.writes[0])}"
+        """``stream + output = new stream`` for the receiver's rows of a residual step (a
+        parallel one adds two outputs)."""
+        terms = " + ".join(self.receiver_row(name) for name in self.step.reads)
+        return f"{terms} = {self.receiver_row(self.step.writes[0])}"
+
+    @property
+    def norm2_is_norm1(self) -> bool:
+        """Whether this layer's second norm has the first's γ and β (Phi's one shared norm;
+        RMSNorm's unused β left out)."""
+        block = self.modules.block
+        assert block is not None
+        return bool(np.array_equal(block.gamma1, block.gamma2) and (
+            block.norm == "rmsnorm" or np.array_equal(block.beta1, block.beta2)))
 
     @property
     def _scores_step(self) -> Step:
@@ -411,12 +421,13 @@ class Facts:
     @property
     def norm_facts(self) -> NormFacts:
         """The norm this (norm) step applies; for the QK-norm, the norm of q (it reads Q, K,
-        γ_q, γ_k and has no β)."""
+        γ_q, γ_k, then a LayerNorm's β_q, β_k)."""
         qk = self.step.explain_key == QK_NORM
         gamma = self.step.reads[2 if qk else 1]
         suffix = gamma.rsplit(".", 1)[-1].removeprefix("gamma")
+        shifts = () if qk else self.step.reads[2:]  # RMSNorm reads no β
         plain = bool(np.all(self.scenario.parameter(gamma) == 1)
-                     and (qk or np.all(self.scenario.parameter(self.step.reads[2]) == 0)))
+                     and all(np.all(self.scenario.parameter(beta) == 0) for beta in shifts))
         return NormFacts(name=self.step.writes[0], source=self.step.reads[0], suffix=suffix,
                          plain=plain)
 

@@ -12,7 +12,7 @@ from app.texts.model import HEADINGS, TERM_IDS, GlossaryEntry, StepText, check_l
 from app.texts.position_plans import added, qk_norm, rope, typed
 from app.texts.scope import EMBEDDING_NORM, QK_NORM, TYPES
 from app.texts.sentences import Telling
-from app.texts.step_plans import CROSS_PLANS, PLANS, embedding_norm
+from app.texts.step_plans import CROSS_PLANS, PARALLEL_PLANS, PLANS, embedding_norm
 from engine.op_table import op_table
 
 if TYPE_CHECKING:
@@ -24,8 +24,9 @@ _GLOSSARY: dict[str, Callable[[], dict[str, GlossaryEntry]]] = {"en": glossary_e
 
 EXPLAIN_KEYS: tuple[str, ...] = tuple(PLANS)
 """Every ``explain_key`` of a version-1 document, in the order the steps first appear."""
-_KEYED = {**PLANS, **CROSS_PLANS}
-"""Every ``explain_key`` with a plan of its own (the version-1 keys and the cross steps')."""
+_KEYED = {**PLANS, **CROSS_PLANS, **PARALLEL_PLANS}
+"""Every ``explain_key`` with a plan of its own (the version-1 keys, the cross steps' and a
+parallel block's)."""
 
 
 def _by_key(default: str | None = None) -> Callable[[Facts], Telling]:

@@ -155,6 +155,8 @@ WORDS: dict[str, str] = {
     # 生成、训练目标与 KV 缓存。
     "generate_needs_tokens": "生成需要 token_ids 和一张嵌入表，才能查到新 Token 的那一行",
     "generate_needs_head": "生成需要词表头（head.unembed 与 head.vocab）来给出下一个 Token 的概率",
+    "generate_encoder": "编码器双向阅读（没有因果掩码），也没有词表头：它不预测下一个 Token，"
+                        "所以不生成",
     "generate_embedding_short": "嵌入表只有 {rows} 行，词表却有 {vocab} 个条目："
                                 "词表头可能抽到的每个条目都需要自己的一行",
     "generate_with_targets": "带训练目标的文档每个位置都有一个目标：生成之前请先删去它们",

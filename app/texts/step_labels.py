@@ -28,6 +28,8 @@ _ZH: dict[str, str] = {
     "block.norm2": "规范化 2",
     "block.ffn": "前馈",
     "block.resid2": "残差 2",
+    "block.norm2_parallel": "规范化 2",
+    "block.resid_parallel": "并行残差",
     "block.norm1_post": "后置规范化 1",
     "block.resid2_post": "残差 2",
     "block.norm2_post": "后置规范化 2",

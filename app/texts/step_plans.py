@@ -218,6 +218,16 @@ def norm2(f: Facts) -> Telling:
     return _norm(f, "norm2", say("norm2.summary", norm=_norm_name(f)))
 
 
+def norm2_parallel(f: Facts) -> Telling:
+    """A parallel block's second norm: the layer's input again, beside attention."""
+    m = f.norm_facts
+    shared = say("norm2_parallel.shared" if f.norm2_is_norm1 else "norm2_parallel.own")
+    return Telling(summary=say("norm2_parallel.summary", source=m.source, norm=_norm_name(f)),
+                   why=say("norm2_parallel.why"), how=_norm_how(f, m),
+                   pitfalls=say("norm2_parallel.pitfalls", source=m.source, shared=shared),
+                   check=_norm_check(f, m))
+
+
 def norm2_post(f: Facts) -> Telling:
     follows = say("norm2_post.final" if f.has_final_norm else "norm2_post.no_final")
     return _norm(f, "norm2_post", say("norm2_post.summary", norm=_norm_name(f), then=follows))
@@ -300,6 +310,21 @@ def resid2(f: Facts) -> Telling:
     )
 
 
+def resid_parallel(f: Facts) -> Telling:
+    """A parallel block's one residual: the input plus both sub-layers' outputs."""
+    source, out = f.step.reads[0], f.step.writes[0]
+    final = ("resid2.final" if f.has_final_norm else
+             "resid2.next_layer" if not f.modules.last_layer else "resid2.no_final")
+    return Telling(
+        summary=say("resid_parallel.summary", source=source),
+        why=say("resid_parallel.why"),
+        how=say("resid_parallel.how", out=out, source=source, token=_token(f),
+                sum=f.residual_sum),
+        pitfalls=say("resid_parallel.pitfalls", source=source, then=say(final)),
+        check=say("resid_parallel.check", out=out, source=source),
+    )
+
+
 def resid2_post(f: Facts) -> Telling:
     return Telling(
         summary=say("resid2_post.summary"),
@@ -371,6 +396,12 @@ CROSS_PLANS: dict[str, Callable[[Facts], Telling]] = {
     "block.cross_resid": cross_resid,
 }
 """``explain_key`` → what its text says, for the steps around a decoder's cross-attention."""
+
+PARALLEL_PLANS: dict[str, Callable[[Facts], Telling]] = {
+    "block.norm2_parallel": norm2_parallel,
+    "block.resid_parallel": resid_parallel,
+}
+"""``explain_key`` → what its text says, for a parallel block's own steps."""
 
 
 PLANS: dict[str, Callable[[Facts], Telling]] = {

@@ -222,6 +222,20 @@ WORDS: dict[str, str] = {
     "norm2.pitfalls": "This norm feeds only the feed-forward: the second residual adds the "
                       "feed-forward output to resid1, not to norm2. It has its own γ2 and β2, "
                       "which may differ from γ1 and β1.",
+    "norm2_parallel.summary": "A parallel block: the feed-forward reads the layer's input "
+                              "{source} too, normed row by row ({norm}) here, not the stream "
+                              "after attention.",
+    "norm2_parallel.why": "The two branches do not wait for each other: the feed-forward never "
+                          "sees what attention wrote, so both can be computed side by side "
+                          "(GPT-NeoX, GPT-J, Phi). Their outputs meet only in the one residual "
+                          "that follows.",
+    "norm2_parallel.pitfalls": "This norm reads {source}, the rows norm1 read, not X + attn_out: "
+                               "there is no first residual in a parallel block. {shared}",
+    "norm2_parallel.shared": "Here γ2 and β2 equal γ1 and β1, so norm2 equals norm1 (Phi has "
+                             "only one norm, read by both branches; GPT-NeoX's two may differ "
+                             "once trained).",
+    "norm2_parallel.own": "It has its own γ2 and β2 (GPT-NeoX's second LayerNorm), so norm2 "
+                          "may differ from norm1 though both read the same rows.",
     "norm2_post.summary": "In post-norm, the second residual sum is normed row by row "
                           "({norm}){then}.",
     "norm2_post.final": "; the final norm then follows",
@@ -310,6 +324,20 @@ WORDS: dict[str, str] = {
     "resid2.no_final": "and this document has no final norm after it.",
     "resid2.check": "resid2 − resid1 equals ffn_out in every cell. Set W2 to zeros (and b2, if "
                     "any): resid2 then equals resid1.",
+    "resid_parallel.summary": "The attention output and the feed-forward output are both added "
+                              "to the layer's input {source} at once: the parallel residual, "
+                              "the block's output.",
+    "resid_parallel.why": "One sum instead of two: each branch adds its own change to the same "
+                          "rows, so nothing the input carried is lost, and neither branch read "
+                          "the other's output.",
+    "resid_parallel.how": "{out} = {source} + attn_out + ffn_out, entry by entry. For {token}: "
+                          "{sum}.",
+    "resid_parallel.pitfalls": "It is not a sequential block with the same weights: there the "
+                               "feed-forward would read {source} + attn_out, here it read "
+                               "{source}. The block's output is this unnormed sum, {then}",
+    "resid_parallel.check": "{out} − {source} − attn_out equals ffn_out in every cell. Set W2 "
+                            "to zeros (and b2, if any): {out} then equals {source} + attn_out, "
+                            "and attention's numbers do not move.",
     "resid2_post.summary": "In post-norm, the feed-forward output is added to norm1, the normed "
                            "first residual.",
     "resid2_post.why": "The residual gives the feed-forward a path around itself; in post-norm "

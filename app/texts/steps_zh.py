@@ -162,6 +162,16 @@ WORDS: dict[str, str] = {
     "norm1_post.pitfalls": "pre-norm 与 post-norm 说的是一次前向计算中运算的先后，不是训练的两个"
                            "阶段。这里残差通路携带的是规范化后的和，X 不会原封不动地到达输出。",
     "norm2.summary": "第一次残差之后的主干，在前馈读取之前逐行做 {norm}。",
+    "norm2_parallel.summary": "并行的层：前馈读的也是本层的输入 {source}，在这里逐行做 {norm}，"
+                              "而不是注意力之后的主干。",
+    "norm2_parallel.why": "两条支路互不等待：前馈看不到注意力写下的内容，所以两者可以同时计算"
+                          "（GPT-NeoX、GPT-J、Phi）。它们的输出只在随后的那一次残差里汇合。",
+    "norm2_parallel.pitfalls": "这个 Norm 读的是 {source}，也就是 norm1 读的那些行，而不是 "
+                               "X + attn_out：并行的层里没有第一次残差。{shared}",
+    "norm2_parallel.shared": "这里 γ2、β2 与 γ1、β1 相同，所以 norm2 等于 norm1（Phi 只有一个 "
+                             "Norm，两条支路都读它；GPT-NeoX 的两个 Norm 训练之后可以不同）。",
+    "norm2_parallel.own": "它有自己的 γ2、β2（GPT-NeoX 的第二个 LayerNorm），所以虽然读的是"
+                          "同样的行，norm2 也可以与 norm1 不同。",
     "norm2.why": "不论注意力往主干里加了什么，前馈都应读到尺度稳定的行。由于是 pre-norm，未规范化"
                  "的 resid1 仍会一路走到第二次残差。",
     "norm2.pitfalls": "这个 Norm 只供前馈读取：第二次残差把前馈输出加到 resid1 上，而不是 norm2 "
@@ -225,6 +235,17 @@ WORDS: dict[str, str] = {
     "ffn.check_smooth": "{act} 让较大的正数几乎原样通过，把负数压向 0：{token}的 {z} 变为 "
                         "{hidden}。把激活函数改为恒等，隐藏行应正好等于 x·W1（有 b1 时再加 b1）。",
     "resid2.summary": "把前馈输出加到主干 resid1 上：第二次残差，也是 pre-norm 中本块的输出。",
+    "resid_parallel.summary": "注意力输出和前馈输出一次都加到本层的输入 {source} 上：并行残差，"
+                              "也是本块的输出。",
+    "resid_parallel.why": "一次相加代替两次：两条支路各把自己的改动加到同样的行上，输入携带的"
+                          "信息不会丢失，而且哪条支路都没有读另一条的输出。",
+    "resid_parallel.how": "{out} = {source} + attn_out + ffn_out，逐个数相加。{token}：{sum}。",
+    "resid_parallel.pitfalls": "它和同样参数的顺序层并不相同：那里前馈读的是 {source} + "
+                               "attn_out，这里读的是 {source}。本块输出就是这个未规范化的和，"
+                               "{then}",
+    "resid_parallel.check": "{out} − {source} − attn_out 的每一格都等于 ffn_out。把 W2 全改成 "
+                            "0（有 b2 时也改成 0）：{out} 就等于 {source} + attn_out，注意力的"
+                            "数一个也不变。",
     "resid2.why": "与第一次残差一样，前馈只在主干已有的内容上添加改动，前面算出的信息不会丢失。",
     "resid2.how": "resid2 = resid1 + ffn_out，逐个数相加。{token}：{sum}。",
     "resid2.pitfalls": "相加的起点是 resid1 而不是 norm2，norm2 只给前馈读。pre-norm 中本块输出"

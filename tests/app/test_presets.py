@@ -16,7 +16,10 @@ from app.model.presets import PRESETS, WORDS, preset, preset_document
 from app.texts.example_words import document_words
 from app.texts.lookup import step_sections, step_text
 from app.texts.preset_words import PRESET_MENU, PRESET_NOTES, preset_label, preset_note
-from engine import Trace, compute
+from app.texts.problems import problem_words
+from engine import ScenarioError, Trace, compute, explain, parse_scenario
+from engine.generation_run import generate
+from engine.parse_generation import Settings
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -50,6 +53,7 @@ def traits(doc: dict[str, Any]) -> tuple[object, ...]:
             blk["placement"], blk.get("residual", "sequential"), att["causal"],
             att.get("kv_heads", att["heads"]), att.get("window"), "Wg" in blk["ffn"],
             blk["ffn"]["activation"], "".join(b for b in "qkvo" if f"b{b}" in att),
+            None if "head" not in doc else
             doc["head"]["unembed"] == [list(c) for c in zip(*doc["embedding"], strict=True)])
 
 
@@ -67,7 +71,7 @@ EXPECTED = {
     "gpt_neox": ("rope", 2, 10000, "layernorm", "pre", "parallel", True, 2, None, False,
                  "gelu", "qkvo", False),
     "bert": ("learned", None, None, "layernorm", "post", "sequential", False, 2, None, False,
-             "gelu", "qkvo", True),
+             "gelu", "qkvo", None),
 }
 
 
@@ -76,7 +80,8 @@ def test_each_preset_is_tiny_seeded_and_computes(name: str) -> None:
     doc = preset_document(name)
     assert doc == preset_document(name), "seeded: the same numbers every time"
     assert traits(doc) == EXPECTED[name]
-    assert doc["tokens"] == ["我", "爱", "你", "。"] and doc["head"]["vocab"] == WORDS
+    assert doc["tokens"] == ["我", "爱", "你", "。"]
+    assert doc.get("head", {"vocab": WORDS})["vocab"] == WORDS
     assert len(doc["layers"]) == 2 and np.shape(doc["embedding"]) == (7, 8)
     numbers = np.concatenate([a(doc["embedding"]).ravel(),
                               *(a(v).ravel() for lay in doc["layers"]
@@ -84,9 +89,10 @@ def test_each_preset_is_tiny_seeded_and_computes(name: str) -> None:
                                 if isinstance(v, list))])
     assert np.all(np.round(numbers, 2) == numbers), "2 decimals, printed short"
     trace = trace_of(name)
-    probs = trace.arrays["probs"]
-    assert probs.shape == (4, 7)
-    np.testing.assert_allclose(probs.sum(1), 1.0, atol=1e-12)
+    if name != "bert":  # an encoder: no next-token head
+        probs = trace.arrays["probs"]
+        assert probs.shape == (4, 7)
+        np.testing.assert_allclose(probs.sum(1), 1.0, atol=1e-12)
     x = a(doc["embedding"])[[0, 1, 2, 3]]
     if doc["positions"]["kind"] == "learned":
         x = x + a(doc["positions"]["table"])[:4]
@@ -170,6 +176,43 @@ def test_gpt_neox_turns_half_of_each_head_and_adds_both_branches_at_once() -> No
                                atol=1e-12)
 
 
+def test_the_parallel_block_is_one_residual_of_three_terms() -> None:
+    """No first residual: norm2 reads X beside attention, and one step adds X, attn_out and
+    ffn_out; the feed-forward branch worked here from the document's numbers alone."""
+    doc, trace = preset_document("gpt_neox"), trace_of("gpt_neox")
+    ids = [s.id for s in trace.steps]
+    assert "L1.resid1" not in ids and "L2.resid1" not in ids
+    assert ids.index("L1.mix") < ids.index("L1.norm2") < ids.index("L1.ffn") \
+        < ids.index("L1.resid2") < ids.index("L2.norm1")
+    norm2, resid = (trace.steps[trace.step_index(k)] for k in ("L1.norm2", "L1.resid2"))
+    assert norm2.reads == ("X", "layers.0.block.gamma2", "layers.0.block.beta2")
+    assert resid.reads == ("X", "L1.attn_out", "L1.ffn_out") and resid.op == "residual"
+    assert trace.steps[trace.step_index("L2.resid2")].reads == (
+        "L1.resid2", "L2.attn_out", "L2.ffn_out")
+    _att, blk = layer(doc)
+    x = a(doc["embedding"])[[0, 1, 2, 3]]
+    h = layer_norm(x) @ a(blk["ffn"]["W1"]) + a(blk["ffn"]["b1"])
+    ffn_out = 0.5 * h * (1 + np.vectorize(erf)(h / np.sqrt(2))) @ a(blk["ffn"]["W2"]) \
+        + a(blk["ffn"]["b2"])
+    np.testing.assert_allclose(trace.arrays["L1.resid2"],
+                               x + trace.arrays["L1.attn_out"] + ffn_out, atol=1e-12)
+    said = explain(trace, "L1.resid2", (1, 2)).text()
+    assert said.startswith("L1.resid2[1,2] = X[1,2] + L1.attn_out[1,2] + L1.ffn_out[1,2] = ")
+    assert said.endswith(f"= {trace.arrays['L1.resid2'][1, 2]:.6f}".replace("-", "−"))
+    for lang, reads_x in (("en", "the layer's input X too"), ("zh", "前馈读的也是本层的输入 X")):
+        assert reads_x in step_text(trace, trace.step_index("L1.norm2"), lang).summary
+        how = step_text(trace, trace.step_index("L1.resid2"), lang).how
+        assert "L1.resid2 = X + attn_out + ffn_out" in how
+    # γ2 = γ1 and β2 = β1 (initialised): one norm, Phi's form; a γ2 of its own: NeoX's
+    shared = step_text(trace, trace.step_index("L1.norm2"), "en").pitfalls
+    assert "γ2 and β2 equal γ1 and β1, so norm2 equals norm1" in shared
+    blk["gamma2"] = [1.5] * 8
+    own = compute(parse_scenario(doc))
+    pitfalls = step_text(own, own.step_index("L1.norm2"), "en").pitfalls
+    assert "It has its own γ2 and β2" in pitfalls and "equal γ1" not in pitfalls
+    np.testing.assert_allclose(own.arrays["L1.norm2"], 1.5 * layer_norm(x), atol=1e-12)
+
+
 def test_bert_reads_both_ways_normalises_after_the_sum_and_uses_exact_gelu() -> None:
     doc, trace = preset_document("bert"), trace_of("bert")
     weights = trace.arrays["L1.weights"]
@@ -182,9 +225,32 @@ def test_bert_reads_both_ways_normalises_after_the_sum_and_uses_exact_gelu() -> 
     h = trace.arrays["L1.norm1"] @ a(blk["ffn"]["W1"]) + a(blk["ffn"]["b1"])
     exact = 0.5 * h * (1 + np.vectorize(erf)(h / np.sqrt(2)))
     np.testing.assert_allclose(trace.arrays["L1.ffn_hidden"], exact, atol=1e-12)
-    np.testing.assert_allclose(trace.arrays["logits"], trace.arrays["L2.norm2"]
-                               @ a(doc["embedding"]).T + a(doc["head"]["bias"]), atol=1e-12)
     assert "token types" in preset_note("bert") and "embedding sum" in preset_note("bert")
+
+
+def test_bert_ends_with_its_last_layer_and_is_refused_for_generating() -> None:
+    """An encoder does not predict the next token: no head, no probabilities, no draw, and
+    ``generate`` refused with the encoder's reason in both languages."""
+    doc, trace = preset_document("bert"), trace_of("bert")
+    assert "head" not in doc
+    assert trace.steps[-1].id == "L2.norm2" and trace.steps[-1].op == "norm"
+    assert not {"logits", "probs"} & set(trace.arrays)
+    assert not any(step.op == "sample" for step in trace.steps)
+    with pytest.raises(ScenarioError) as refused:
+        generate(trace.scenario, 1, Settings(temperature=0.0))
+    assert refused.value.place == "head.unembed"
+    assert problem_words(refused.value, "en") == (
+        "head.unembed: an encoder reads both directions (no causal mask) and has no vocabulary "
+        "head: it does not predict the next token, so it does not generate")
+    assert problem_words(refused.value, "zh") == (
+        "head.unembed：编码器双向阅读（没有因果掩码），也没有词表头："
+        "它不预测下一个 Token，所以不生成")
+    headless = {k: v for k, v in preset_document("gpt2").items() if k != "head"}
+    with pytest.raises(ScenarioError, match="needs a vocabulary head"):  # causal: plain
+        generate(parse_scenario(headless), 1, Settings(temperature=0.0))
+    for note in (preset_note("bert"), PRESET_NOTES["bert"]["zh"][1]):
+        assert "[MASK]" in note
+    assert "does not generate" in preset_note("bert") and "不生成" in PRESET_NOTES["bert"]["zh"][1]
 
 
 @pytest.mark.parametrize(("one", "other"), list(combinations(PRESETS, 2)))

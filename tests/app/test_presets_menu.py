@@ -14,6 +14,8 @@ from app.canvas import FrameOptions
 from app.canvas.frame import FrameItem
 from app.canvas.grid import GridSpec, MatrixGrid
 from app.canvas.pieces import TextItem
+from app.canvas.route_map import step_label
+from app.export.words import title_for
 from app.i18n import set_language
 from app.model.presets import PRESETS, preset
 from app.window.studio import StudioWindow
@@ -40,8 +42,10 @@ def test_each_entry_opens_its_preset_and_every_step_is_drawn(qtbot: QtBot, name:
         scenario = window.state.scenario
         assert scenario.title == preset(name).title and window.state.path is None
         assert window.state.undo_stack.count() == 0 and window.state.undo_stack.isClean()
-        np.testing.assert_array_equal(window.state.trace.arrays["probs"],
-                                      compute(preset(name)).arrays["probs"])
+        computed = compute(preset(name)).arrays
+        assert list(window.state.trace.arrays) == list(computed)
+        for array, values in computed.items():
+            np.testing.assert_array_equal(window.state.trace.arrays[array], values)
         assert window.statusBar().currentMessage().startswith("New ")
         steps = window.state.trace.steps
         for k in range(len(steps)):
@@ -83,7 +87,62 @@ def test_unsaved_work_stays_and_the_preset_opens_in_a_new_window(
         assert window.state.scenario is before
         assert len(opened) == 1 and opened[0].state.scenario.title == "BERT · tiny preset"
         assert opened[0].statusBar().currentMessage() == \
-            "New BERT preset: an encoder: no causal mask, post-norm, GELU"
+            "New BERT preset: an encoder: no causal mask, post-norm, GELU, no next token"
+
+
+def test_the_bert_preset_offers_no_next_token_in_either_language(qtbot: QtBot) -> None:
+    """The encoder's last frame is its last layer's norm, Generate next is disabled with the
+    engine's reason, and pressing it changes nothing."""
+    window = open_window(qtbot)
+    try:
+        preset_entries(window)["bert"].trigger()
+        steps = window.state.trace.steps
+        assert steps[-1].id == "L2.norm2" and not {"sample", "probs"} & {s.id for s in steps}
+        panel = window.generation
+        assert not panel.action.isEnabled() and not panel.button.isEnabled()
+        assert panel.button.toolTip().startswith(
+            "head.unembed: an encoder reads both directions (no causal mask) and has no "
+            "vocabulary head: it does not predict the next token, so it does not generate")
+        before = window.state.scenario
+        assert not panel.generate() and window.state.scenario is before
+        set_language("zh")
+        qtbot.waitUntil(lambda: panel.button.toolTip().startswith(
+            "head.unembed：编码器双向阅读（没有因果掩码），也没有词表头：它不预测下一个 Token，"
+            "所以不生成"), timeout=2000)
+    finally:
+        set_language("en")
+        close_window(window)
+
+
+@pytest.mark.parametrize(("lang", "title", "note"), [
+    ("en", "Layer 1 · Parallel residual: the layer's input plus the attention and feed-forward "
+           "outputs",
+     "a parallel block: attention (through norm1) and the feed-forward (through norm2) both "
+     "read X; their outputs are added to it at once, one residual"),
+    ("zh", "第 1 层 · 并行残差：本层的输入加注意力输出和前馈输出",
+     "并行的层：注意力（经 norm1）和前馈（经 norm2）都读 X；"
+     "两者的输出一次加回到它上面，只有一次残差"),
+])
+def test_the_parallel_residual_frame_draws_x_plus_both_outputs(
+        qapp: object, lang: str, title: str, note: str) -> None:
+    trace = compute(preset("gpt_neox"))
+    index = trace.step_index("L1.resid2")
+    frame = FrameItem(trace, index, FrameOptions(lang=lang), title_for(trace, index, lang))
+    shown = [grid.spec for grid in frame.items_of(MatrixGrid)]
+    assert [spec.title for spec in shown] == ["X", "attn_out", "ffn_out", "resid2"]
+    x, attn_out, ffn_out, out = (spec.values for spec in shown)
+    np.testing.assert_array_equal(x, trace.arrays["X"])
+    np.testing.assert_allclose(out, x + attn_out + ffn_out, rtol=0, atol=1e-12)
+    texts = words(frame)
+    assert any(text.endswith(title) for text in texts), texts[:3]
+    assert note in texts
+    labels = [step_label(trace, trace.steps[trace.step_index(k)], lang)
+              for k in ("L1.norm2", "L1.resid2")]
+    assert labels == ({"en": ["Norm of the input", "+ attn + FFN"],
+                       "zh": ["输入的规范化", "+ 注意力 + 前馈"]}[lang])
+    assert step_label(trace, trace.steps[trace.step_index("L1.norm1")], lang) in ("Norm", "规范化")
+    assert any(text.startswith(("reads: X, L1.attn_out, L1.ffn_out",
+                                "读取： X, L1.attn_out, L1.ffn_out")) for text in texts), texts
 
 
 def frame_of(name: str, step: str) -> FrameItem:
@@ -130,13 +189,19 @@ def test_the_canvas_shows_what_makes_each_family_itself(qapp: object) -> None:
     for title, spec in masked.items():
         assert spec.masked is not None and np.array_equal(spec.masked, upper | beyond), title
     assert all(np.array_equal(spec.masked, upper) for spec in causal.values())
-    assert "Step 8 of 23 · Layer 1: Post-norm (LayerNorm) of the first residual" in words(
+    assert "Step 8 of 20 · Layer 1: Post-norm (LayerNorm) of the first residual" in words(
         frame_of("bert", "L1.norm1"))
     assert all(spec.masked is None or not spec.masked.any()
                for spec in grids(frame_of("bert", "L1.weights")).values())
     assert any(text.startswith("reads: X, ") for text in words(frame_of("gpt_neox", "L1.norm2")))
     assert not any(text.startswith("reads: X, ")
                    for text in words(frame_of("gpt2", "L1.norm2")))
+    # RMSNorm reads no β: its footer, its grids; LayerNorm shows both
+    rms = frame_of("llama", "L1.norm1")
+    assert "reads: X, L1.γ1     writes: L1.norm1" in words(rms)
+    assert list(grids(rms)) == ["X", "per row", "norm1", "γ1"]
+    assert list(grids(frame_of("gpt2", "L1.norm1"))) == ["X", "per row", "norm1", "γ1", "β1"]
+    assert "reads: X, L1.γ1, L1.β1     writes: L1.norm1" in words(frame_of("gpt2", "L1.norm1"))
 
 
 STACK_NAMES = {"L1", "L2", "Wg", "f"}

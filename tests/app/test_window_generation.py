@@ -272,6 +272,9 @@ def test_greedy_and_back_are_steps_of_their_own(qtbot: QtBot, generating: Studio
      "token_ids：生成需要 token_ids 和一张嵌入表"),
     ("tokenizer", "head.unembed: generating needs a vocabulary head",
      "head.unembed：生成需要词表头"),
+    ("bert", "head.unembed: an encoder reads both directions (no causal mask) and has no "
+             "vocabulary head: it does not predict the next token",
+     "head.unembed：编码器双向阅读（没有因果掩码），也没有词表头：它不预测下一个 Token"),
 ])
 def test_a_document_that_cannot_generate_has_its_controls_disabled_saying_why(
         qtbot: QtBot, name: str, english: str, chinese: str) -> None:

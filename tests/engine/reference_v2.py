@@ -16,8 +16,8 @@ Readings taken where the spec is silent (each is also stated where it is used):
   −slope·|i − j|; the mask then hides what it hides.
 - `window` is taken literally, query i sees key j only if i − j < w (with `causal: false` the keys
   after i stay visible).
-- Parallel residual: norm1 = Norm1(x), norm2 = Norm2(x), resid1 = x + attn_out,
-  resid2 = resid1 + ffn_out (pre-norm only: the spec gives no post-norm form).
+- Parallel residual: norm1 = Norm1(x), norm2 = Norm2(x), resid2 = x + attn_out + ffn_out, one
+  sum (no resid1; pre-norm only: the spec gives no post-norm form).
 - An encoder without `positions` has none (it does not inherit the decoder's); its final norm
   defaults as the head's does: on when its last layer is pre-norm, with that layer's norm and ε.
 - Every encoder layer is non-causal, whatever its `causal` says.
@@ -322,8 +322,7 @@ def layer(out: Arrays, p: str, lay: Doc, x: np.ndarray, pos: Positions, *,
             raise NotImplementedError("parallel residual: pre-norm, no cross-attention")
         attn_out = attention(out, p, a, n_(p + "norm1", x, "gamma1", "beta1"), **attend)  # type: ignore[arg-type]
         ffn_in = n_(p + "norm2", x, "gamma2", "beta2")
-        out[p + "resid1"] = x + attn_out
-        out[p + "resid2"] = out[p + "resid1"] + ffn(out, p, block["ffn"], ffn_in)
+        out[p + "resid2"] = x + attn_out + ffn(out, p, block["ffn"], ffn_in)
         return out[p + "resid2"]
     if placement == "pre":  # x + F(Norm(x)) three times
         attn_out = attention(out, p, a, n_(p + "norm1", x, "gamma1", "beta1"), **attend)  # type: ignore[arg-type]

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from app.cli import main
+from app.model.presets import preset_document
 from engine import compute, load_scenario
 from tests.engine.generation_documents import built, cases, learned_table
 
@@ -122,6 +123,9 @@ def test_a_run_that_passes_a_limit_says_how_many_tokens_fit(
                                            "position 4 would need row 4, past its end"),
     (short_embedding(), "embedding: 4 rows for a vocabulary of 6 entries: each entry the head "
                         "can draw needs its row"),
+    (preset_document("bert"), "head.unembed: an encoder reads both directions (no causal mask) "
+                              "and has no vocabulary head: it does not predict the next token, "
+                              "so it does not generate"),
 ])
 def test_documents_that_cannot_generate_are_refused(capsys: pytest.CaptureFixture[str],
                                                     tmp_path: Path, doc: dict[str, object],
