@@ -212,6 +212,9 @@ _SHOWN: OrderedDict[tuple[object, ...], tuple[str, ...]] = OrderedDict()
 widest numbers of those arrays alone."""
 _LATEST: OrderedDict[tuple[object, ...], Fits] = OrderedDict()
 """The fits last measured for each step (by document key and step), whatever its numbers."""
+_ALONE: OrderedDict[tuple[object, ...], Composition] = OrderedDict()
+"""Each frame laid out by itself (:func:`compose_alone`), by its step's fits key and the
+sizes it aims for."""
 
 
 def compose(trace: Trace, options: FrameOptions, area: QSizeF,
@@ -331,7 +334,34 @@ def _splits(ctx: LayoutContext, index: int, area: QSizeF) -> bool:
 def _alone(ctx: LayoutContext, document: tuple[object, ...], index: int, area: QSizeF,
            legible: float, bare_under: float) -> Composition:
     """Step ``index`` (or the half :func:`~app.canvas.layout.showing_part` says) as large as
-    it is drawn by itself: see :func:`compose_alone`."""
+    it is drawn by itself: see :func:`compose_alone`. Cached like a step's fits (by the widest
+    numbers of the arrays it shows): an edit that keeps them lays the step out once, to draw
+    it, not twice more to find again whether its rows may be arranged otherwise."""
+    key = _alone_key(ctx, document, index, legible, bare_under)
+    if key is not None and (known := _ALONE.get(key)) is not None:
+        _remember(_ALONE, key, known)
+        return known
+    found = _arranged_alone(ctx, document, index, area, legible, bare_under)
+    key = _alone_key(ctx, document, index, legible, bare_under)  # its arrays are known now
+    if key is not None:
+        _remember(_ALONE, key, found)
+    return found
+
+
+def _alone_key(ctx: LayoutContext, document: tuple[object, ...], index: int, legible: float,
+               bare_under: float) -> tuple[object, ...] | None:
+    """What :func:`_alone` is known by: the step's fits key and the sizes it aims for; None
+    before the step was measured (the arrays it shows are not known yet)."""
+    step = ctx.trace.steps[index]
+    shown = _SHOWN.get((document, step.id))
+    if shown is None:
+        return None
+    return _fits_key(ctx, document, step, _widest(ctx, shown)), legible, bare_under
+
+
+def _arranged_alone(ctx: LayoutContext, document: tuple[object, ...], index: int,
+                    area: QSizeF, legible: float, bare_under: float) -> Composition:
+    """:func:`_alone`, worked out."""
     ways = ROWS_AFTER if _has_rows_after(ctx, index, area) else ROWS_AFTER[:1]
     wrap, whole, after = _arranged(ctx, document, index, area, ways)
     arrows = True
@@ -540,3 +570,4 @@ def forget() -> None:
     _FITS.clear()
     _SHOWN.clear()
     _LATEST.clear()
+    _ALONE.clear()
