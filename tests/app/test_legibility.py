@@ -366,6 +366,7 @@ def _shows(view: CanvasView, rect: QRectF) -> bool:
     return bool(view.view_box.viewRect().adjusted(-0.5, -0.5, 0.5, 0.5).contains(rect))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_zoom_to_the_step_fills_the_canvas_with_the_picture(qtbot: QtBot, name: str,
                                                             request: pytest.FixtureRequest
