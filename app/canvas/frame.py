@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.canvas.compose import (
+    FRAME_BY_FRAME_UNDER,
     MAX_SCALE,
     Composition,
     Group,
@@ -138,7 +139,9 @@ class FrameItem(Sheet):
     says which; None: never split). A ``printed`` frame (an export) laid out by itself leaves
     out arrows that repeat the step before's (:data:`REPEATED_ARROWS`) when it would otherwise
     print its numbers under a 1024 × 768 projector's size; the window keeps them (its query
-    boxes choose the receiver).
+    boxes choose the receiver). A printed frame keeps the document's one scale only when that
+    reaches a 1024 × 768 projector's size (:data:`LEGIBLE`), else it is laid out by itself (the
+    window: only under :data:`~app.canvas.compose.FRAME_BY_FRAME_UNDER`).
 
     Attributes
     ----------
@@ -309,16 +312,17 @@ class FrameItem(Sheet):
         """The composition this frame is laid out by: its own when ``alone`` or when the
         document's one scale is too small to read (:func:`legible_composition`), else the
         document's (``quick``: measuring only this step again, see :func:`compose`)."""
+        digits = self._rect.height() / digit_height(NUMBER_SIZE)
+        projector_lines = LEGIBLE[0][0]  # a 1024 × 768 projector
+        projector = legible_share(projector_lines) * digits
         if not self.alone:
             shared = legible_composition(self.trace, self.options, self.area.size(),
-                                         self.step_index, quick)
+                                         self.step_index, quick,
+                                         projector if self._printed else FRAME_BY_FRAME_UNDER)
             if shared is not None:
                 return shared
-        digits = self._rect.height() / digit_height(NUMBER_SIZE)
         repeated = self._printed and self.trace.steps[self.step_index].op in REPEATED_ARROWS
-        projector_lines = LEGIBLE[0][0]  # a 1024 × 768 projector
-        arrows_down_to = None if self.alone else \
-            legible_share(projector_lines) * digits if repeated else 0.0
+        arrows_down_to = None if self.alone else projector if repeated else 0.0
         return compose_alone(self.trace, self.options, self.area.size(), self.step_index,
                              legible_share(self._screen) * digits, self._part, self._split,
                              arrows_down_to)

@@ -12,11 +12,12 @@ a real screenshot.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from functools import cache
 
-from PySide6.QtGui import QFontMetricsF, QTransform
+from PySide6.QtGui import QFontMetricsF, QPainterPath, QTransform
 from PySide6.QtWidgets import QApplication, QGraphicsItem, QGraphicsView
 
 from app.canvas.arrows import SHARE_SIZE, AttentionArrows
@@ -34,8 +35,31 @@ from engine import Scenario, Trace
 
 @cache
 def digit_ink(pixel_size: int, bold: bool = False) -> float:
-    """Ink height of the digits in the frame's font at ``pixel_size`` scene units."""
+    """Ink height of the digits in the frame's font at ``pixel_size`` scene units, as the font
+    rounds it (its tight box, whole pixels: about one more than :func:`outline_ink`)."""
     return QFontMetricsF(font(pixel_size, bold)).tightBoundingRect("0123456789").height()
+
+
+@cache
+def outline_ink(text: str, pixel_size: int, bold: bool = False) -> float:
+    """Ink height of ``text``'s glyph outlines at ``pixel_size`` scene units: what a
+    screenshot's ink shows (``"0123456789"`` at 17 px: 12.9, where the font's rounded box
+    says 14)."""
+    path = QPainterPath()
+    path.addText(0.0, 0.0, font(pixel_size, bold), text)
+    return path.boundingRect().height()
+
+
+SUPERSCRIPTS = re.compile("[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
+"""A scientific number's exponent digits (``2.514×10⁻⁴``)."""
+
+
+@cache
+def exponent_ink(text: str, pixel_size: int, bold: bool = False) -> float:
+    """Ink height of the shortest run of superscript digits in ``text`` at ``pixel_size``
+    (0 when it has none): the outline's own box, as a screenshot's ink shows it."""
+    return min((outline_ink(run, pixel_size, bold) for run in SUPERSCRIPTS.findall(text)),
+               default=0.0)
 
 
 SMALL_CELL = "small cell of grid"
@@ -99,30 +123,63 @@ def _is_sheet_word(item: QGraphicsItem, frame: FrameItem) -> bool:
     return True
 
 
-def numbers(frame: FrameItem, view: QGraphicsView | None = None) -> list[Number]:
+DIGITS = "0123456789"
+
+
+def numbers(frame: FrameItem, view: QGraphicsView | None = None,
+            exact: bool = False) -> list[Number]:
     """Every number text of ``frame``'s picture with its digit height on ``view`` (the frame's
-    own units when ``view`` is None)."""
+    own units when ``view`` is None), and the exponent of each kind printed scientific
+    (``2.514×10⁻⁴``: its superscript digits' ink, "exponent in …"); ``exact``: the digits'
+    outline ink (:func:`outline_ink`) rather than the font's rounded box."""
+    def ink(size: int, bold: bool = False) -> float:
+        return outline_ink(DIGITS, size, bold) if exact else digit_ink(size, bold)
+
     found: list[Number] = []
     for grid in frame.items_of(MatrixGrid):
         if grid.spec.values.size:
             found.append(Number(f"grid {grid.spec.title}",
-                                digit_ink(NUMBER_SIZE) * device_scale(grid, view)))
+                                ink(NUMBER_SIZE) * device_scale(grid, view)))
+        exponent = _smallest_exponent(grid)
+        if exponent:
+            found.append(Number(f"exponent in grid {grid.spec.title}",
+                                exponent * device_scale(grid, view)))
         if grid.small_cells:  # rare wide cells printed smaller (app.canvas.rare_cells)
             found.append(Number(f"{SMALL_CELL} {grid.spec.title}",
-                                digit_ink(min(grid.small_cells.values()))
+                                ink(min(grid.small_cells.values()))
                                 * device_scale(grid, view)))
     for arrows in frame.items_of(AttentionArrows):
         if arrows.share_labels:
-            found.append(Number("share label", digit_ink(SHARE_SIZE, True)
+            found.append(Number("share label", ink(SHARE_SIZE, True)
                                 * device_scale(arrows, view)))
+            exponent = min((exponent_ink(label, SHARE_SIZE, True) or math.inf
+                            for label in arrows.share_labels), default=math.inf)
+            if exponent < math.inf:
+                found.append(Number("exponent in share label",
+                                    exponent * device_scale(arrows, view)))
     words = {*frame.trace.scenario.tokens, *tokens_of(frame.trace, "vocab")}
     for text in frame.items_of(TextItem):
         if (is_number_text(text.text) and text.text not in words
                 and not _is_sheet_word(text, frame)):
             size = text.font.pixelSize()
             found.append(Number(f"text {text.text[:30]!r}",
-                                digit_ink(size, text.font.bold()) * device_scale(text, view)))
+                                ink(size, text.font.bold()) * device_scale(text, view)))
+            exponent = exponent_ink(text.text, size, text.font.bold())
+            if exponent:
+                found.append(Number(f"exponent in text {text.text[:30]!r}",
+                                    exponent * device_scale(text, view)))
     return found
+
+
+def _smallest_exponent(grid: MatrixGrid) -> float:
+    """The smallest exponent ink among a grid's printed cells, in its units (0: none prints
+    scientific; a heat map prints no number at its scale)."""
+    if grid.heat or not grid.spec.values.size:
+        return 0.0
+    rows, cols = grid.spec.values.shape
+    inks = [exponent_ink(grid.cell_text(r, c), grid.number_size(r, c))
+            for r in range(rows) for c in range(cols) if grid.prints_numbers(r)]
+    return min((height for height in inks if height), default=0.0)
 
 
 def smallest_number(frame: FrameItem, view: QGraphicsView | None = None) -> Number:
