@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from PySide6.QtGui import QFontMetricsF, QPainterPath, QTransform
@@ -24,13 +24,16 @@ from app.canvas.arrows import SHARE_SIZE, AttentionArrows
 from app.canvas.context import FrameOptions
 from app.canvas.frame import FrameItem
 from app.canvas.grid import NUMBER_SIZE, MatrixGrid
-from app.canvas.layout import TextItem
+from app.canvas.layout import PARTS, TextItem
+from app.canvas.powers import pieces
 from app.canvas.route_map import RouteMap
 from app.canvas.theme import font
 from app.canvas.view import CanvasView
+from app.export.render import build_frame
 from app.model.operands import tokens_of
 from app.window.studio import StudioWindow
 from engine import Scenario, Trace
+from engine.numbers import MINUS
 
 
 @cache
@@ -56,10 +59,15 @@ SUPERSCRIPTS = re.compile("[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
 
 @cache
 def exponent_ink(text: str, pixel_size: int, bold: bool = False) -> float:
-    """Ink height of the shortest run of superscript digits in ``text`` at ``pixel_size``
-    (0 when it has none): the outline's own box, as a screenshot's ink shows it."""
-    return min((outline_ink(run, pixel_size, bold) for run in SUPERSCRIPTS.findall(text)),
-               default=0.0)
+    """Ink height of the smallest exponent ``text`` prints at ``pixel_size`` (0 when it has
+    none): a power's exponent printed apart after it (:func:`~app.canvas.powers.pieces`), or
+    superscript digits printed as they are."""
+    heights = []
+    for piece, raised in pieces(text):
+        if raised:
+            heights.append(outline_ink(piece.lstrip(MINUS), pixel_size, bold))
+        heights += [outline_ink(run, pixel_size, bold) for run in SUPERSCRIPTS.findall(piece)]
+    return min(heights, default=0.0)
 
 
 SMALL_CELL = "small cell of grid"
@@ -178,7 +186,7 @@ def _smallest_exponent(grid: MatrixGrid) -> float:
         return 0.0
     rows, cols = grid.spec.values.shape
     inks = [exponent_ink(grid.cell_text(r, c), grid.number_size(r, c))
-            for r in range(rows) for c in range(cols) if grid.prints_numbers(r)]
+            for r in range(rows) if grid.prints_numbers(r) for c in range(cols)]
     return min((height for height in inks if height), default=0.0)
 
 
@@ -196,3 +204,35 @@ def sheet_words_height(frame: FrameItem, view: QGraphicsView | None = None) -> f
             tallest = max(tallest, digit_ink(text.font.pixelSize(), text.font.bold())
                           * device_scale(text, view))
     return tallest
+
+
+BACK_ROW = 12.0
+"""Digit ink (px, :func:`outline_ink`) a back row reads on a 1024 × 768 projector: every number
+of every frame, in F5 and in a 4:3 export 1024 wide, a scientific cell's exponent included."""
+PROJECTOR = (1024, 768)
+EXPORT_WIDTH = 1024
+"""A 4:3 export this wide is as many lines tall as the projector."""
+
+
+def presented_numbers(view: CanvasView, trace: Trace, step: int,
+                      options: FrameOptions) -> list[tuple[int | None, Number]]:
+    """Step ``step``'s numbers in presentation on ``view`` (each slide of a step shown as two:
+    its half, else None), their exact ink on the screen."""
+    found: list[tuple[int | None, Number]] = []
+    for part in range(PARTS):
+        frame = shown(view, trace, step, options, part)
+        half = frame.composition.part
+        found += [(half, number) for number in numbers(frame, view, exact=True)]
+        if half is None:
+            break
+    return found
+
+
+def exported_numbers(trace: Trace, step: int, options: FrameOptions) -> list[Number]:
+    """Step ``step``'s numbers in an export of ``options``' aspect :data:`EXPORT_WIDTH` pixels
+    wide, their exact ink in the file."""
+    built = build_frame(trace, step, options)
+    (item,) = [i for i in built.scene.items() if isinstance(i, FrameItem)]
+    factor = EXPORT_WIDTH / built.width
+    return [replace(number, pixels=number.pixels * factor)
+            for number in numbers(item, exact=True)]

@@ -1,0 +1,90 @@
+"""Every frame of every built-in example and preset read from a back row: each step's numbers
+at least :data:`~tests.app.legibility.BACK_ROW` px of ink in F5 at 1024 × 768 and in a 4:3
+export 1024 wide, a scientific cell's exponent included. The steps are parametrized one test
+module per group of documents (``test_back_row_*``), so pytest-xdist's ``--dist loadfile``
+balances them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from app.canvas.context import FrameOptions
+from app.canvas.theme import SLIDE
+from app.canvas.view import CanvasView
+from app.canvas.worked_row import MAX_POSITIONS
+from app.model.examples import example_path
+from app.model.presets import preset
+from app.window.presentation import PresentationView
+from engine import Trace, compute, load_scenario
+from tests.app.legibility import BACK_ROW, PROJECTOR, exported_numbers, presented_numbers
+
+PRESET = "preset:"
+"""A preset's name among the examples' (``preset:gpt2``)."""
+GROUPS = {
+    "examples": ("f11", "g01", "multihead", "norms", "order", "pronoun", "rope", "single-key",
+                 "tokenizer", "training", "continue"),
+    "big_examples": ("bert", "encoder-decoder", "three-layers"),
+    "gated_presets": ("preset:llama", "preset:mistral", "preset:qwen2"),
+    "gelu_presets": ("preset:gpt2", "preset:gpt_neox", "preset:bert"),
+}
+"""The documents of each ``test_back_row_<group>`` module: every example and preset once."""
+NOT_YET: dict[str, dict[str, str]] = {}
+"""Steps (document → step id → why) still under the back row's size somewhere: xfail, strict."""
+
+
+@cache
+def trace_of(name: str) -> Trace:
+    """The built-in example ``name``, or the preset ``preset:family``, computed."""
+    if name.startswith(PRESET):
+        return compute(preset(name.removeprefix(PRESET)))
+    return compute(load_scenario(example_path(name)))
+
+
+def steps_of(names: tuple[str, ...]) -> list[object]:
+    """One parameter per step of each document: (name, step index), its id the step's."""
+    found: list[object] = []
+    for name in names:
+        for k, step in enumerate(trace_of(name).steps):
+            why = NOT_YET.get(name, {}).get(step.id)
+            marks = [pytest.mark.xfail(strict=True, reason=why)] if why else []
+            found.append(pytest.param(name, k, id=f"{name}-{k + 1}-{step.id}", marks=marks))
+    return found
+
+
+def options_for(trace: Trace, aspect: str) -> FrameOptions:
+    """What F5 and an export draw by default: the slide look, the worked row for small n."""
+    return FrameOptions(aspect=aspect, theme=SLIDE, worked_row=trace.scenario.n <= MAX_POSITIONS)
+
+
+@pytest.fixture(scope="module")
+def projector(qapp: QApplication) -> Iterator[PresentationView]:
+    """A presentation canvas the size of a 1024 × 768 projector."""
+    view = PresentationView.__new__(PresentationView)
+    CanvasView.__init__(view, SLIDE)
+    view.resize(*PROJECTOR)
+    view.show()
+    QApplication.processEvents()
+    yield view
+    view.hide()
+    view.deleteLater()
+
+
+def check_presented(view: PresentationView, name: str, k: int) -> None:
+    """Every slide of step ``k`` in F5 on ``view`` prints every digit at least
+    :data:`BACK_ROW` tall."""
+    trace = trace_of(name)
+    for half, number in presented_numbers(view, trace, k, options_for(trace, view.aspect())):
+        assert number.pixels >= BACK_ROW, (name, k + 1, half, number)
+
+
+def check_exported(name: str, k: int) -> None:
+    """Step ``k`` in a 4:3 export 1024 wide prints every digit at least :data:`BACK_ROW`
+    tall."""
+    trace = trace_of(name)
+    for number in exported_numbers(trace, k, options_for(trace, "4:3")):
+        assert number.pixels >= BACK_ROW, (name, k + 1, number)
