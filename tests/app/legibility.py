@@ -137,9 +137,9 @@ DIGITS = "0123456789"
 def numbers(frame: FrameItem, view: QGraphicsView | None = None,
             exact: bool = False) -> list[Number]:
     """Every number text of ``frame``'s picture with its digit height on ``view`` (the frame's
-    own units when ``view`` is None), and the exponent of each kind printed scientific
-    (``2.514×10⁻⁴``: its superscript digits' ink, "exponent in …"); ``exact``: the digits'
-    outline ink (:func:`outline_ink`) rather than the font's rounded box."""
+    own units when ``view`` is None); ``exact``: the digits' outline ink (:func:`outline_ink`)
+    rather than the font's rounded box, and the exponents of each kind printed scientific too
+    (``2.514×10⁻⁴``, "exponent in …": :func:`exponent_ink`)."""
     def ink(size: int, bold: bool = False) -> float:
         return outline_ink(DIGITS, size, bold) if exact else digit_ink(size, bold)
 
@@ -148,7 +148,7 @@ def numbers(frame: FrameItem, view: QGraphicsView | None = None,
         if grid.spec.values.size:
             found.append(Number(f"grid {grid.spec.title}",
                                 ink(NUMBER_SIZE) * device_scale(grid, view)))
-        exponent = _smallest_exponent(grid)
+        exponent = _smallest_exponent(grid) if exact else 0.0
         if exponent:
             found.append(Number(f"exponent in grid {grid.spec.title}",
                                 exponent * device_scale(grid, view)))
@@ -161,7 +161,7 @@ def numbers(frame: FrameItem, view: QGraphicsView | None = None,
             found.append(Number("share label", ink(SHARE_SIZE, True)
                                 * device_scale(arrows, view)))
             exponent = min((exponent_ink(label, SHARE_SIZE, True) or math.inf
-                            for label in arrows.share_labels), default=math.inf)
+                            for label in arrows.share_labels if exact), default=math.inf)
             if exponent < math.inf:
                 found.append(Number("exponent in share label",
                                     exponent * device_scale(arrows, view)))
@@ -172,7 +172,7 @@ def numbers(frame: FrameItem, view: QGraphicsView | None = None,
             size = text.font.pixelSize()
             found.append(Number(f"text {text.text[:30]!r}",
                                 ink(size, text.font.bold()) * device_scale(text, view)))
-            exponent = exponent_ink(text.text, size, text.font.bold())
+            exponent = exponent_ink(text.text, size, text.font.bold()) if exact else 0.0
             if exponent:
                 found.append(Number(f"exponent in text {text.text[:30]!r}",
                                     exponent * device_scale(text, view)))
