@@ -7,7 +7,7 @@ balances them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 
 import pytest
@@ -88,3 +88,23 @@ def check_exported(name: str, k: int) -> None:
     trace = trace_of(name)
     for number in exported_numbers(trace, k, options_for(trace, "4:3")):
         assert number.pixels >= BACK_ROW, (name, k + 1, number)
+
+
+Check = Callable[..., None]
+
+
+def group_tests(group: str) -> tuple[Check, Check]:
+    """The two tests of a ``test_back_row_<group>`` module, parametrized by its documents'
+    steps: F5 at 1024 × 768 (:func:`check_presented`) and the 4:3 export 1024 wide
+    (:func:`check_exported`)."""
+    steps = steps_of(GROUPS[group])
+
+    @pytest.mark.parametrize(("name", "k"), steps)
+    def test_presented_at_1024_by_768(projector: PresentationView, name: str, k: int) -> None:
+        check_presented(projector, name, k)
+
+    @pytest.mark.parametrize(("name", "k"), steps)
+    def test_exported_4_by_3_1024_wide(name: str, k: int) -> None:
+        check_exported(name, k)
+
+    return test_presented_at_1024_by_768, test_exported_4_by_3_1024_wide

@@ -6,19 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.window.presentation import PresentationView
-from tests.app.back_row import GROUPS, check_exported, check_presented, steps_of
+from tests.app.back_row import group_tests
 from tests.app.back_row import projector as projector  # the 1024 × 768 canvas fixture
 
 pytestmark = pytest.mark.slow
-NAMES = GROUPS["gelu_presets"]
-
-
-@pytest.mark.parametrize(("name", "k"), steps_of(NAMES))
-def test_presented_at_1024_by_768(projector: PresentationView, name: str, k: int) -> None:
-    check_presented(projector, name, k)
-
-
-@pytest.mark.parametrize(("name", "k"), steps_of(NAMES))
-def test_exported_4_by_3_1024_wide(name: str, k: int) -> None:
-    check_exported(name, k)
+test_presented_at_1024_by_768, test_exported_4_by_3_1024_wide = group_tests("gelu_presets")
