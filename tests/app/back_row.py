@@ -33,8 +33,43 @@ GROUPS = {
     "gelu_presets": ("preset:gpt2", "preset:gpt_neox", "preset:bert"),
 }
 """The documents of each ``test_back_row_<group>`` module: every example and preset once."""
-NOT_YET: dict[str, dict[str, str]] = {}
-"""Steps (document → step id → why) still under the back row's size somewhere: xfail, strict."""
+PRESENTED_NOT_YET = {
+    "bert": "L1.scores L1.ffn",
+    "preset:llama": "L1.projections L1.ffn L2.projections L2.ffn",
+    "preset:mistral": "L1.ffn L2.ffn",
+    "preset:qwen2": "L1.projections L1.ffn L2.projections L2.ffn",
+    "preset:gpt2": "L1.projections L1.mix L1.ffn L2.projections L2.mix L2.ffn",
+    "preset:gpt_neox": "L1.projections L1.mix L1.ffn L2.projections L2.mix L2.ffn logits probs",
+    "preset:bert": "L1.projections L1.mix L1.norm1 L1.ffn L1.resid2 L2.projections L2.mix L2.ffn",
+}
+"""Steps (document → step ids) F5 still prints under :data:`BACK_ROW` at 1024 × 768, even as two
+slides (xfail, strict): a gated FFN's first half (norm2 with W1 and Wg, four grids of 12
+columns) 7.7 px, a GELU FFN's 10.0, a preset's projections' first half 11.4 and its mix's
+second 11.9; a rare wide cell printed at half size (BERT's norm1, GPT-NeoX's logits: 6.3 to
+7.9 px); the BERT example's scores 10.5 (not split)."""
+EXPORTED_NOT_YET = {
+    "pronoun": "weights",
+    "training": "L1.weights",
+    "continue": "L1.ffn",
+    "bert": "L1.projections L1.scores L1.weights L1.mix L1.ffn",
+    "preset:llama": "L1.projections L1.rope L1.weights L1.mix L1.ffn L2.projections L2.rope "
+                    "L2.weights L2.mix L2.ffn probs",
+    "preset:mistral": "L1.projections L1.rope L1.scores L1.weights L1.mix L1.ffn L2.projections "
+                      "L2.rope L2.scores L2.weights L2.mix L2.ffn probs",
+    "preset:qwen2": "L1.projections L1.rope L1.weights L1.mix L1.ffn L2.projections L2.rope "
+                    "L2.weights L2.mix L2.ffn probs",
+    "preset:gpt2": "L1.projections L1.weights L1.mix L1.ffn L2.projections L2.weights L2.mix "
+                   "L2.ffn probs",
+    "preset:gpt_neox": "L1.projections L1.rope L1.weights L1.mix L1.ffn L2.projections L2.rope "
+                       "L2.weights L2.mix L2.ffn logits probs",
+    "preset:bert": "L1.projections L1.weights L1.mix L1.norm1 L1.ffn L1.resid2 L2.projections "
+                   "L2.weights L2.mix L2.ffn probs",
+}
+"""Steps a 4:3 export 1024 wide still prints under :data:`BACK_ROW` (xfail, strict): an export
+never splits a step over two pages as F5 does, and laid out by itself (40-unit margins, its
+footer on a line of its own) such a step stays under: pronoun's mask + softmax 10.4 px, a
+preset's FFN 5.9 (gated) or 7.4, its shares 7.8 to 8.6, its projections 7.4 to 9.9, its
+probabilities and RoPE angles 11.9, continue's FFN 11.7, training's shares 11.8."""
 
 
 @cache
@@ -45,13 +80,14 @@ def trace_of(name: str) -> Trace:
     return compute(load_scenario(example_path(name)))
 
 
-def steps_of(names: tuple[str, ...]) -> list[object]:
-    """One parameter per step of each document: (name, step index), its id the step's."""
+def steps_of(names: tuple[str, ...], not_yet: dict[str, str], why: str) -> list[object]:
+    """One parameter per step of each document: (name, step index), its id the step's; the
+    steps ``not_yet`` lists expected to fail, for ``why``."""
     found: list[object] = []
     for name in names:
+        under = not_yet.get(name, "").split()
         for k, step in enumerate(trace_of(name).steps):
-            why = NOT_YET.get(name, {}).get(step.id)
-            marks = [pytest.mark.xfail(strict=True, reason=why)] if why else []
+            marks = [pytest.mark.xfail(strict=True, reason=why)] if step.id in under else []
             found.append(pytest.param(name, k, id=f"{name}-{k + 1}-{step.id}", marks=marks))
     return found
 
@@ -97,13 +133,15 @@ def group_tests(group: str) -> tuple[Check, Check]:
     """The two tests of a ``test_back_row_<group>`` module, parametrized by its documents'
     steps: F5 at 1024 × 768 (:func:`check_presented`) and the 4:3 export 1024 wide
     (:func:`check_exported`)."""
-    steps = steps_of(GROUPS[group])
+    names = GROUPS[group]
 
-    @pytest.mark.parametrize(("name", "k"), steps)
+    @pytest.mark.parametrize(("name", "k"), steps_of(
+        names, PRESENTED_NOT_YET, "issue 35 item 3: under 12 px even as two slides"))
     def test_presented_at_1024_by_768(projector: PresentationView, name: str, k: int) -> None:
         check_presented(projector, name, k)
 
-    @pytest.mark.parametrize(("name", "k"), steps)
+    @pytest.mark.parametrize(("name", "k"), steps_of(
+        names, EXPORTED_NOT_YET, "issue 35 item 3: an export never splits a step"))
     def test_exported_4_by_3_1024_wide(name: str, k: int) -> None:
         check_exported(name, k)
 
