@@ -142,6 +142,7 @@ def group_tests(group: str) -> tuple[Check, Check]:
 
     @pytest.mark.parametrize(("name", "k"), steps_of(
         names, EXPORTED_NOT_YET, "issue 35 item 3: an export never splits a step"))
+    @pytest.mark.usefixtures("qapp")
     def test_exported_4_by_3_1024_wide(name: str, k: int) -> None:
         check_exported(name, k)
 
