@@ -50,27 +50,23 @@ second 11.9; a rare wide cell printed at half size (BERT's norm1, GPT-NeoX's log
 slide, are now a head a slide: 17.7)."""
 EXPORTED_NOT_YET = {
     "pronoun": "weights",
-    "training": "L1.weights",
-    "continue": "L1.ffn",
-    "bert": "L1.projections L1.scores L1.weights L1.mix L1.ffn",
-    "preset:llama": "L1.projections L1.rope L1.weights L1.mix L1.ffn L2.projections L2.rope "
-                    "L2.weights L2.mix L2.ffn probs",
-    "preset:mistral": "L1.projections L1.rope L1.scores L1.weights L1.mix L1.ffn L2.projections "
-                      "L2.rope L2.scores L2.weights L2.mix L2.ffn probs",
-    "preset:qwen2": "L1.projections L1.rope L1.weights L1.mix L1.ffn L2.projections L2.rope "
-                    "L2.weights L2.mix L2.ffn probs",
-    "preset:gpt2": "L1.projections L1.weights L1.mix L1.ffn L2.projections L2.weights L2.mix "
-                   "L2.ffn probs",
-    "preset:gpt_neox": "L1.projections L1.rope L1.weights L1.mix L1.ffn L2.projections L2.rope "
-                       "L2.weights L2.mix L2.ffn logits probs",
+    "bert": "L1.scores L1.weights L1.mix L1.ffn",
+    "preset:llama": "L1.projections L1.mix L1.ffn L2.projections L2.mix L2.ffn",
+    "preset:mistral": "L1.projections L1.mix L1.ffn L2.projections L2.mix L2.ffn",
+    "preset:qwen2": "L1.projections L1.weights L1.mix L1.ffn L2.projections L2.weights L2.mix "
+                    "L2.ffn",
+    "preset:gpt2": "L1.projections L1.weights L1.mix L1.ffn L2.projections L2.mix L2.ffn",
+    "preset:gpt_neox": "L1.projections L1.mix L1.ffn L2.projections L2.weights L2.mix L2.ffn "
+                       "logits probs",
     "preset:bert": "L1.projections L1.weights L1.mix L1.norm1 L1.ffn L1.resid2 L2.projections "
-                   "L2.weights L2.mix L2.ffn probs",
+                   "L2.weights L2.mix L2.ffn",
 }
 """Steps a 4:3 export 1024 wide still prints under :data:`BACK_ROW` (xfail, strict): an export
-never splits a step over two pages as F5 does, and laid out by itself (40-unit margins, its
-footer on a line of its own) such a step stays under: pronoun's mask + softmax 10.4 px, a
-preset's FFN 5.9 (gated) or 7.4, its shares 7.8 to 8.6, its projections 7.4 to 9.9, its
-probabilities and RoPE angles 11.9, continue's FFN 11.7, training's shares 11.8."""
+never splits a step over two pages as F5 does, and laid out by itself (thin margins, the footer
+beside the heading) such a step stays under: pronoun's mask + softmax 10.6 px, the BERT
+example's heads 8.8 to 10.4; a preset's FFN 6.2 (gated) or 8.1, 3.7 where a rare cell prints
+at half size, its projections 8.0 to 10.1, its mix 7.7 to 9.3, some of its shares 10.2 to 11.8,
+GPT-NeoX's logits 6.5 (rare half-size cells)."""
 
 
 @cache
