@@ -53,8 +53,7 @@ EXPORTED_NOT_YET = {
     "bert": "L1.scores L1.weights L1.mix L1.ffn",
     "preset:llama": "L1.projections L1.mix L1.ffn L2.projections L2.mix L2.ffn",
     "preset:mistral": "L1.projections L1.mix L1.ffn L2.projections L2.mix L2.ffn",
-    "preset:qwen2": "L1.projections L1.weights L1.mix L1.ffn L2.projections L2.weights L2.mix "
-                    "L2.ffn",
+    "preset:qwen2": "L1.projections L1.weights L1.mix L1.ffn L2.projections L2.mix L2.ffn",
     "preset:gpt2": "L1.projections L1.weights L1.mix L1.ffn L2.projections L2.mix L2.ffn",
     "preset:gpt_neox": "L1.projections L1.mix L1.ffn L2.projections L2.weights L2.mix L2.ffn "
                        "logits probs",
