@@ -62,8 +62,8 @@ EXPORTED_NOT_YET = {
 }
 """Steps a 4:3 export 1024 wide still prints under :data:`BACK_ROW` (xfail, strict): an export
 never splits a step over two pages as F5 does, and laid out by itself (thin margins, the footer
-beside the heading) such a step stays under: pronoun's mask + softmax 10.6 px, the BERT
-example's heads 8.8 to 10.4; a preset's FFN 6.2 (gated) or 8.1, 3.7 where a rare cell prints
+beside the heading) such a step stays under: pronoun's mask + softmax 10.8 px, the BERT
+example's heads 9.0 to 10.4; a preset's FFN 6.2 (gated) or 8.1, 3.7 where a rare cell prints
 at half size, its projections 8.0 to 10.1, its mix 7.7 to 9.3, some of its shares 10.2 to 11.8,
 GPT-NeoX's logits 6.5 (rare half-size cells)."""
 
