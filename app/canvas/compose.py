@@ -8,8 +8,11 @@ picture, so it only ever shrinks the steps that show it. Presentation lays each 
 its screen alone (:func:`compose_alone`): the arrangement that lets that one frame be largest.
 A document whose one scale would print its numbers too small to read anywhere (under
 :data:`FRAME_BY_FRAME_UNDER`: a GPT-2 layer, whose head-by-head slices are 64 numbers wide) is laid
-out frame by frame in the window and exports too, each frame at its own scale; a frame by itself
-still under its legible size draws the grids too wide to print legibly on its sheet as heat maps.
+out frame by frame in the window and exports too, each frame at its own scale; an export asks
+more, the size a 1024 × 768 projector shows a back row (a preset's one scale, 0.66 to 0.86,
+printed 7 px digits on a 4:3 slide 1024 wide; :class:`~app.canvas.frame.FrameItem`'s
+``printed``). A frame by itself still under its legible size draws the grids too wide to print
+legibly on its sheet as heat maps.
 Measuring lays out every step several times, so each step's result is cached by what decides its
 sizes (shapes, tokens, the options that change the picture, the widest printed numbers of the
 arrays it shows), not by the values: an edit or a step change that keeps those reuses it, and an
@@ -239,9 +242,11 @@ def compose(trace: Trace, options: FrameOptions, area: QSizeF,
 
 
 def legible_composition(trace: Trace, options: FrameOptions, area: QSizeF, first: int,
-                        quick: bool = False) -> Composition | None:
+                        quick: bool = False,
+                        under: float = FRAME_BY_FRAME_UNDER) -> Composition | None:
     """:func:`compose` when the document's one scale keeps its numbers readable (at least
-    :data:`FRAME_BY_FRAME_UNDER`), else None: each frame is then laid out by itself. None is
+    ``under``: :data:`FRAME_BY_FRAME_UNDER` in the window; an export asks for a projector's
+    size), else None: each frame is then laid out by itself. None is
     known as soon as one step fits only under that, and the steps after it are not measured
     (a GPT-2 model's first frame measured all of its 118 steps, seconds of layouts, only to be
     laid out by itself). Step ``first`` (the frame's own, which a frame laid out by itself
@@ -254,7 +259,7 @@ def legible_composition(trace: Trace, options: FrameOptions, area: QSizeF, first
     fits: dict[int, Fits] = {}
     for index in (first, *(k for k in range(len(trace.steps)) if k != first)):
         found = fits[index] = _step_fits(ctx, document, index, area, shown, provisional)
-        if _clamped(_best(found)) < FRAME_BY_FRAME_UNDER:
+        if _clamped(_best(found)) < under:
             return None
     return _composition([fits[k] for k in range(len(trace.steps))], sorted(provisional))
 
