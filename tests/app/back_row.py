@@ -39,7 +39,8 @@ PRESENTED_NOT_YET = {
     "preset:mistral": "L1.ffn L2.ffn",
     "preset:qwen2": "L1.projections L1.ffn L2.projections L2.ffn",
     "preset:gpt2": "L1.projections L1.mix L1.ffn L2.projections L2.mix L2.ffn",
-    "preset:gpt_neox": "L1.projections L1.mix L1.ffn L2.projections L2.mix L2.ffn logits probs",
+    "preset:gpt_neox": "L1.projections L1.mix L1.ffn L1.resid2 L2.projections L2.mix L2.ffn "
+                       "L2.resid2 logits probs",
     "preset:bert": "L1.projections L1.mix L1.norm1 L1.ffn L1.resid2 L2.projections L2.mix L2.ffn",
 }
 """Steps (document → step ids) F5 still prints under :data:`BACK_ROW` at 1024 × 768, even as two
@@ -47,7 +48,8 @@ slides (xfail, strict): a gated FFN's first half (norm2 with W1 and Wg, four gri
 columns) 7.7 px, a GELU FFN's 10.0, a preset's projections' first half 11.4 and its mix's
 second 11.9; a rare wide cell printed at half size (BERT's norm1, GPT-NeoX's logits: 6.3 to
 7.9 px); the BERT example's FFN's first half 11.4 (its scores, 10.5 px with both heads on one
-slide, are now a head a slide: 17.7)."""
+slide, are now a head a slide: 17.7); GPT-NeoX's parallel residual, X + attn_out + ffn_out =
+resid2 in one picture, 11.5 px."""
 EXPORTED_NOT_YET = {
     "pronoun": "weights",
     "bert": "L1.scores L1.weights L1.mix L1.ffn",
@@ -55,8 +57,8 @@ EXPORTED_NOT_YET = {
     "preset:mistral": "L1.projections L1.mix L1.ffn L2.projections L2.mix L2.ffn",
     "preset:qwen2": "L1.projections L1.weights L1.mix L1.ffn L2.projections L2.mix L2.ffn",
     "preset:gpt2": "L1.projections L1.weights L1.mix L1.ffn L2.projections L2.mix L2.ffn",
-    "preset:gpt_neox": "L1.projections L1.mix L1.ffn L2.projections L2.weights L2.mix L2.ffn "
-                       "logits probs",
+    "preset:gpt_neox": "L1.projections L1.mix L1.ffn L1.resid2 L2.projections L2.weights L2.mix "
+                       "L2.ffn L2.resid2 logits probs",
     "preset:bert": "L1.projections L1.weights L1.mix L1.norm1 L1.ffn L1.resid2 L2.projections "
                    "L2.weights L2.mix L2.ffn",
 }
