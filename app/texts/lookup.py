@@ -61,6 +61,7 @@ OP_PLANS: Mapping[Op, Callable[[Facts], Telling]] = op_table("texts.plans", {
     "mix": with_cache(_by_key("attention.mix")),
     "residual": _by_key("block.resid1"),
     "ffn": _by_key("block.ffn"),
+    "transform": _by_key(),
     "logits": _by_key(),
     "probs": _by_key(),
     "loss": _by_key(),
