@@ -210,7 +210,7 @@ def lay_out_transform(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> 
         ctx.grid(hidden, highlight_receiver=True),
         word(ctx, "transform_norm", eps=small_constant(t.eps)),
         ctx.grid("transform", highlight_receiver=True, title=word(ctx, "transform_title")),
-        "γ", ctx.grid(gamma), "β", ctx.grid(beta)]
+        ctx.grid(gamma, title="γ"), ctx.grid(beta, title="β")]
     return place_rows(parent, part_rows([first, second]), 0, 0, ctx.theme)
 
 

@@ -359,7 +359,8 @@ def logits(f: Facts) -> Telling:
     size = len(f.vocab)
     return Telling(
         summary=say("logits.summary", size=size),
-        why=say("logits.why", d=f.d, size=size),
+        why=say("logits.why_mlm" if f.step.reads[0] == "transform" else "logits.why", d=f.d,
+                size=size),
         how=say("logits.how", d=f.d, size=size, vocab=Listed(some_entries(f.vocab)),
                 token=_token(f),
                 row=f.receiver_row(f.head_source), logits=f.receiver_row("logits")),

@@ -365,6 +365,8 @@ WORDS: dict[str, str] = {
                       "logit, for each of the {size} vocabulary entries.",
     "logits.why": "To predict the next token, every position needs one number per candidate "
                   "token. The head turns a row {d} wide into a row {size} wide.",
+    "logits.why_mlm": "To fill a [MASK], every position needs one number per candidate token. "
+                      "The head turns a row {d} wide into a row {size} wide.",
     "logits.how": "logits = row · unembed, where unembed is {d}×{size}, one column per entry "
                   "({vocab}). Here {token}'s row {row} gives {logits}.",
     "logits.pitfalls": "Logits are not probabilities: they can be negative and do not sum to 1. "

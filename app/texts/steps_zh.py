@@ -277,6 +277,8 @@ WORDS: dict[str, str] = {
     "logits.summary": "每个最终行乘以词表头，为 {size} 个词表项各得到一个分数，即 logit。",
     "logits.why": "要预测下一个 Token，每个位置都需要为每个候选 Token 给出一个数。词表头把 {d} "
                   "列的行变成 {size} 列的行。",
+    "logits.why_mlm": "要填出 [MASK]，每个位置都需要为每个候选 Token 给出一个数。词表头把 {d} "
+                      "列的行变成 {size} 列的行。",
     "logits.how": "logits = 行 · unembed，unembed 是 {d}×{size}，每个词表项（{vocab}）一列。"
                   "这里{token}的行 {row} 得到 {logits}。",
     "logits.pitfalls": "logits 不是概率：可以为负，总和也不是 1。它们来自整条计算链的最后一行，"

@@ -253,6 +253,11 @@ def test_bert_fills_the_blank_with_its_masked_lm_head_and_is_refused_for_generat
                         ("zh", f"第 1 个位置 → {head['vocab'][best]}（p = ")):
         summary = step_text(trace, len(trace.steps) - 1, lang).summary
         assert words + f"{probs[best]:.3f}" in summary, summary
+    logits_step = len(trace.steps) - 2
+    assert step_text(trace, logits_step, "en").why.startswith("To fill a [MASK], ")
+    assert step_text(trace, logits_step, "zh").why.startswith("要填出 [MASK]，")
+    assert step_text(trace_of("gpt2"), len(trace_of("gpt2").steps) - 3, "en").why.startswith(
+        "To predict the next token")
     headless = {k: v for k, v in doc.items() if k != "head"}
     for scenario, english, chinese in (
             (trace.scenario,
