@@ -92,7 +92,7 @@ CANVAS_WORDS: dict[str, dict[str, str]] = {
         "final_norm": "最终{norm}",
         "qk_norm": "QK {norm}",
         "ffn": "前馈",
-        "transform": "MLM 变换",
+        "transform": "掩码变换",
         "positions": "+ 位置编码",
         "types": "+ 类型",
         "positions_types": "+ 位置编码 + 类型",

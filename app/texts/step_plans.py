@@ -445,7 +445,6 @@ PLANS: dict[str, Callable[[Facts], Telling]] = {
     "block.resid2": resid2,
     "block.resid2_post": resid2_post,
     "block.final_norm": final_norm,
-    "head.transform": transform,
     "block.logits": logits,
     "block.probs": probs,
     "block.loss": loss,

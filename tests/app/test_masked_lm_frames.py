@@ -46,7 +46,7 @@ def test_the_transform_frame_shows_dense_activation_and_its_layer_norm(
     assert step_title(step, trace.scenario, "zh") == \
         "掩码语言模型的变换：全连接、激活，再 LayerNorm"
     assert step_label(trace, step, "en") == "MLM transform"
-    assert step_label(trace, step, "zh") == "MLM 变换"
+    assert step_label(trace, step, "zh") == "掩码变换"
 
 
 def test_the_probabilities_frame_fills_the_blank_in_both_languages(
