@@ -4,12 +4,14 @@ its explanation, saving and reading it back, what it refuses, and that it does n
 from __future__ import annotations
 
 import json
+import re
 from math import erf
 from typing import Any
 
 import numpy as np
 import pytest
 
+import engine.scenario
 from engine import ScenarioError, compute, explain, parse_scenario
 from engine.generation_run import generate
 from engine.io import dumps_scenario
@@ -148,3 +150,26 @@ def test_a_masked_lm_head_does_not_generate() -> None:
     assert str(refused.value) == (
         "head.transform: a masked-language-model head (head.transform) fills [MASK] positions "
         "from both sides: it does not continue the text, so it does not generate")
+
+
+def _counted(doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> int:
+    """The trace size the limit counts for ``doc`` (read off the refusal at a limit of 0)."""
+    monkeypatch.setattr(engine.scenario, "MAX_TRACE_NUMBERS", 0)
+    with pytest.raises(ScenarioError) as refused:
+        parse_scenario(doc)
+    found = re.search(r"the trace would hold ([\d,]+) numbers", str(refused.value))
+    assert found is not None, str(refused.value)
+    return int(found[1].replace(",", ""))
+
+
+def test_the_trace_size_limit_counts_the_transforms_three_arrays(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    doc = {**_doc(), "targets": [0, 1, 2]}  # neither draws: only the transform differs
+    trace = compute(parse_scenario(doc))
+    plain = {**_doc(), "targets": [0, 1, 2]}
+    del plain["head"]["transform"]
+    n, d = 3, D
+    added = sum(trace.arrays[name].size for name in ("transform_pre", "transform_hidden",
+                                                     "transform"))
+    assert added == 3 * n * d
+    assert _counted(doc, monkeypatch) - _counted(plain, monkeypatch) == added
