@@ -48,10 +48,19 @@ ensure_venv() {  # $1: the extras needed, comma-separated; installed ones are ke
   for extra in ${needed//,/ }; do [[ ",$had," == *",$extra,"* ]] || missing=1; done
   if [ "$missing" -eq 1 ]; then
     all=$(printf '%s,%s' "$had" "$needed" | tr ',' '\n' | grep -v '^$' | sort -u | paste -sd,)
+    echo "dev.sh: installing .[$all] into .venv"
     .venv/bin/python -m pip install -q --upgrade pip
     .venv/bin/python -m pip install -q -e ".[$all]"
     echo "$hash $all" > "$stamp"
   fi
+}
+
+stage() {  # $1: what runs, said before and with its seconds after; the rest: the command
+  local name=$1 started=$SECONDS
+  shift
+  echo "dev.sh: $name…"
+  "$@"
+  echo "dev.sh: $name done in $((SECONDS - started)) s"
 }
 
 command=${1:-}
@@ -63,15 +72,19 @@ case "$command" in
     exec .venv/bin/qkv-studio "$@"
     ;;
   test)
-    ensure_system
+    stage "system packages" ensure_system
     # QKV_NO_REFERENCE=1 leaves out torch and transformers (about 1.1 GB): their tests then skip.
-    if [ -n "${QKV_NO_REFERENCE:-}" ]; then ensure_venv export,test; else ensure_venv export,test,reference; fi
-    .venv/bin/ruff check .
-    .venv/bin/mypy
-    .venv/bin/vulture  # dead code; settings in pyproject.toml, exceptions in scripts/vulture_whitelist.py
-    .venv/bin/lint-imports  # the layers: contracts in pyproject.toml [tool.importlinter]
+    if [ -n "${QKV_NO_REFERENCE:-}" ]; then extras=export,test; else extras=export,test,reference; fi
+    stage "Python packages ($extras)" ensure_venv "$extras"
+    stage "ruff" .venv/bin/ruff check .
+    stage "mypy" .venv/bin/mypy
+    stage "vulture" .venv/bin/vulture  # dead code; exceptions in scripts/vulture_whitelist.py
+    stage "lint-imports" .venv/bin/lint-imports  # the layers: pyproject.toml [tool.importlinter]
     export QT_QPA_PLATFORM=offscreen
-    exec .venv/bin/python -m pytest "$@"
+    # Two workers, each taking whole modules (a module's fixtures, a frozen build, made once);
+    # arguments given after `test` come later and win (-n 0: one process).
+    echo "dev.sh: tests (pytest on 2 workers)…"
+    exec .venv/bin/python -m pytest -n 2 --dist loadfile "$@"
     ;;
   *)
     echo "usage: ./dev.sh run [FILE] | ./dev.sh test [PYTEST ARGS]" >&2

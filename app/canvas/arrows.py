@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphi
 
 from app.canvas.picture import draw_text, legible, on_screen
 from app.canvas.points import Lines
+from app.canvas.powers import number_advance, placed
 from app.canvas.theme import Theme, font, text_advance, text_font, widest_advance
 from app.texts.frame_words import frame_word, join_notes
 from engine.numbers import NumberFormat, format_number
@@ -196,7 +197,7 @@ class AttentionArrows(QGraphicsObject):
         self.filtered = n > MANY_POSITIONS and not spec.show_all
         self.several = spec.weights.shape[0] > 1
         """Several heads in the scenario: each head in its colour, named in its share labels."""
-        self.label_width = text_advance(
+        self.label_width = number_advance(
             (f"h{'8' * len(str(spec.weights.shape[0]))} " if self.several else "")
             + NumberFormat(spec.places).widest(spec.weights),
             SHARE_SIZE, bold=True) + 12
@@ -575,7 +576,8 @@ class _Words:
         painter = self.painter
         painter.setFont(text_font)
         painter.setPen(ink)
-        if self.screen:
-            draw_text(painter, rect, align, text, text_font)
-        else:
-            painter.drawText(rect, align, text)
+        for box, piece in placed(rect, text, text_font.pixelSize(), align, text_font.bold()):
+            if self.screen:
+                draw_text(painter, box, align, piece, text_font)
+            else:
+                painter.drawText(box, align, piece)

@@ -8,8 +8,11 @@ picture, so it only ever shrinks the steps that show it. Presentation lays each 
 its screen alone (:func:`compose_alone`): the arrangement that lets that one frame be largest.
 A document whose one scale would print its numbers too small to read anywhere (under
 :data:`FRAME_BY_FRAME_UNDER`: a GPT-2 layer, whose head-by-head slices are 64 numbers wide) is laid
-out frame by frame in the window and exports too, each frame at its own scale; a frame by itself
-still under its legible size draws the grids too wide to print legibly on its sheet as heat maps.
+out frame by frame in the window and exports too, each frame at its own scale; an export asks
+more, the size a 1024 × 768 projector shows a back row (a preset's one scale, 0.66 to 0.86,
+printed 7 px digits on a 4:3 slide 1024 wide; :class:`~app.canvas.frame.FrameItem`'s
+``printed``). A frame by itself still under its legible size draws the grids too wide to print
+legibly on its sheet as heat maps.
 Measuring lays out every step several times, so each step's result is cached by what decides its
 sizes (shapes, tokens, the options that change the picture, the widest printed numbers of the
 arrays it shows), not by the values: an edit or a step change that keeps those reuses it, and an
@@ -213,6 +216,9 @@ _SHOWN: OrderedDict[tuple[object, ...], tuple[str, ...]] = OrderedDict()
 widest numbers of those arrays alone."""
 _LATEST: OrderedDict[tuple[object, ...], Fits] = OrderedDict()
 """The fits last measured for each step (by document key and step), whatever its numbers."""
+_ALONE: OrderedDict[tuple[object, ...], Composition] = OrderedDict()
+"""Each frame laid out by itself (:func:`compose_alone`), by its step's fits key and the
+sizes it aims for."""
 
 
 def compose(trace: Trace, options: FrameOptions, area: QSizeF,
@@ -237,9 +243,11 @@ def compose(trace: Trace, options: FrameOptions, area: QSizeF,
 
 
 def legible_composition(trace: Trace, options: FrameOptions, area: QSizeF, first: int,
-                        quick: bool = False) -> Composition | None:
+                        quick: bool = False,
+                        under: float = FRAME_BY_FRAME_UNDER) -> Composition | None:
     """:func:`compose` when the document's one scale keeps its numbers readable (at least
-    :data:`FRAME_BY_FRAME_UNDER`), else None: each frame is then laid out by itself. None is
+    ``under``: :data:`FRAME_BY_FRAME_UNDER` in the window; an export asks for a projector's
+    size), else None: each frame is then laid out by itself. None is
     known as soon as one step fits only under that, and the steps after it are not measured
     (a GPT-2 model's first frame measured all of its 118 steps, seconds of layouts, only to be
     laid out by itself). Step ``first`` (the frame's own, which a frame laid out by itself
@@ -252,7 +260,7 @@ def legible_composition(trace: Trace, options: FrameOptions, area: QSizeF, first
     fits: dict[int, Fits] = {}
     for index in (first, *(k for k in range(len(trace.steps)) if k != first)):
         found = fits[index] = _step_fits(ctx, document, index, area, shown, provisional)
-        if _clamped(_best(found)) < FRAME_BY_FRAME_UNDER:
+        if _clamped(_best(found)) < under:
             return None
     return _composition([fits[k] for k in range(len(trace.steps))], sorted(provisional))
 
@@ -332,7 +340,34 @@ def _splits(ctx: LayoutContext, index: int, area: QSizeF) -> bool:
 def _alone(ctx: LayoutContext, document: tuple[object, ...], index: int, area: QSizeF,
            legible: float, bare_under: float) -> Composition:
     """Step ``index`` (or the half :func:`~app.canvas.layout.showing_part` says) as large as
-    it is drawn by itself: see :func:`compose_alone`."""
+    it is drawn by itself: see :func:`compose_alone`. Cached like a step's fits (by the widest
+    numbers of the arrays it shows): an edit that keeps them lays the step out once, to draw
+    it, not twice more to find again whether its rows may be arranged otherwise."""
+    key = _alone_key(ctx, document, index, legible, bare_under)
+    if key is not None and (known := _ALONE.get(key)) is not None:
+        _remember(_ALONE, key, known)
+        return known
+    found = _arranged_alone(ctx, document, index, area, legible, bare_under)
+    key = _alone_key(ctx, document, index, legible, bare_under)  # its arrays are known now
+    if key is not None:
+        _remember(_ALONE, key, found)
+    return found
+
+
+def _alone_key(ctx: LayoutContext, document: tuple[object, ...], index: int, legible: float,
+               bare_under: float) -> tuple[object, ...] | None:
+    """What :func:`_alone` is known by: the step's fits key and the sizes it aims for; None
+    before the step was measured (the arrays it shows are not known yet)."""
+    step = ctx.trace.steps[index]
+    shown = _SHOWN.get((document, step.id))
+    if shown is None:
+        return None
+    return _fits_key(ctx, document, step, _widest(ctx, shown)), legible, bare_under
+
+
+def _arranged_alone(ctx: LayoutContext, document: tuple[object, ...], index: int,
+                    area: QSizeF, legible: float, bare_under: float) -> Composition:
+    """:func:`_alone`, worked out."""
     ways = ROWS_AFTER if _has_rows_after(ctx, index, area) else ROWS_AFTER[:1]
     wrap, whole, after = _arranged(ctx, document, index, area, ways)
     arrows = True
@@ -541,3 +576,4 @@ def forget() -> None:
     _FITS.clear()
     _SHOWN.clear()
     _LATEST.clear()
+    _ALONE.clear()

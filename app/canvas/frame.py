@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.canvas.compose import (
+    FRAME_BY_FRAME_UNDER,
     MAX_SCALE,
     Composition,
     Group,
@@ -138,7 +139,9 @@ class FrameItem(Sheet):
     says which; None: never split). A ``printed`` frame (an export) laid out by itself leaves
     out arrows that repeat the step before's (:data:`REPEATED_ARROWS`) when it would otherwise
     print its numbers under a 1024 × 768 projector's size; the window keeps them (its query
-    boxes choose the receiver).
+    boxes choose the receiver). A printed frame keeps the document's one scale only when that
+    reaches a 1024 × 768 projector's size (:data:`LEGIBLE`), else it is laid out by itself (the
+    window: only under :data:`~app.canvas.compose.FRAME_BY_FRAME_UNDER`).
 
     Attributes
     ----------
@@ -176,13 +179,26 @@ class FrameItem(Sheet):
         self.picture_kept = False
         """Whether the last :meth:`refill` kept the picture (:func:`same_through`)."""
         self._side = side
+        self._edge = alone
+        """The sheet's edge is the frame's own: a thin margin, the footer up beside the heading
+        (presentation, and a printed frame laid out by itself: projected, a slide has the
+        screen's edge around it)."""
+        self._by_itself = False
+        """Laid out by itself although not ``alone``: the document's one scale is too small."""
         self._build(step_title)
+        if printed and self._by_itself and not self._edge:
+            self._edge = True
+            self._rebuild(step_title)
         half = self.composition.part
         if half is not None:  # split over two slides: the heading says which half
-            for child in self.childItems():
-                child.setParentItem(cast(QGraphicsItem, None))  # PySide6's stubs forbid None
             self._part, self._split = half, True
-            self._build(step_title)
+            self._rebuild(step_title)
+
+    def _rebuild(self, step_title: str | None) -> None:
+        """Build the frame again (split, or with the sheet's edge its own)."""
+        for child in self.childItems():
+            child.setParentItem(cast(QGraphicsItem, None))  # PySide6's stubs forbid None
+        self._build(step_title)
 
     def _build(self, step_title: str | None) -> None:
         """The heading, document title, map, footer and caption, then the step's picture."""
@@ -191,7 +207,7 @@ class FrameItem(Sheet):
         step = trace.steps[self.step_index]
         width, height = self._rect.width(), self._rect.height()
         unit = height / SHEET_HEIGHT
-        margin = 0.0 if side else (ALONE_MARGIN if self.alone else MARGIN) * unit
+        margin = 0.0 if side else (ALONE_MARGIN if self._edge else MARGIN) * unit
         lang = self.options.lang
         title = step_title or step.title
         if self._split:
@@ -224,7 +240,7 @@ class FrameItem(Sheet):
                 caption = self._text(self.options.caption, CAPTION_SIZE * unit, margin, 0)
                 bottom -= caption.boundingRect().height()
                 caption.setY(bottom)
-            if not (self.alone and self._footer_up(footer, subtitle, margin, unit)):
+            if not (self._edge and self._footer_up(footer, subtitle, margin, unit)):
                 bottom -= footer.boundingRect().height()
                 footer.setY(bottom)
             self._footer = footer
@@ -309,16 +325,18 @@ class FrameItem(Sheet):
         """The composition this frame is laid out by: its own when ``alone`` or when the
         document's one scale is too small to read (:func:`legible_composition`), else the
         document's (``quick``: measuring only this step again, see :func:`compose`)."""
-        if not self.alone:
+        digits = self._rect.height() / digit_height(NUMBER_SIZE)
+        projector_lines = LEGIBLE[0][0]  # a 1024 × 768 projector
+        projector = legible_share(projector_lines) * digits
+        if not (self.alone or self._by_itself):
             shared = legible_composition(self.trace, self.options, self.area.size(),
-                                         self.step_index, quick)
+                                         self.step_index, quick,
+                                         projector if self._printed else FRAME_BY_FRAME_UNDER)
             if shared is not None:
                 return shared
-        digits = self._rect.height() / digit_height(NUMBER_SIZE)
+            self._by_itself = self._printed  # the window's frame may be refilled: asks again
         repeated = self._printed and self.trace.steps[self.step_index].op in REPEATED_ARROWS
-        projector_lines = LEGIBLE[0][0]  # a 1024 × 768 projector
-        arrows_down_to = None if self.alone else \
-            legible_share(projector_lines) * digits if repeated else 0.0
+        arrows_down_to = None if self.alone else projector if repeated else 0.0
         return compose_alone(self.trace, self.options, self.area.size(), self.step_index,
                              legible_share(self._screen) * digits, self._part, self._split,
                              arrows_down_to)

@@ -43,6 +43,7 @@ from app.canvas.picture import (
     play,
 )
 from app.canvas.points import Lines
+from app.canvas.powers import number_advance, placed
 from app.canvas.rare_cells import sizing, small_cells
 from app.canvas.remember import remembered, spread
 from app.canvas.theme import (
@@ -357,7 +358,7 @@ class MatrixGrid(QGraphicsObject):
         self.format, widest_text = sized.format, sized.text
         """One format for every cell (scientific for all when one value is huge); the cells are
         as wide as ``widest_text`` (not the rare wide ones: :mod:`app.canvas.rare_cells`)."""
-        widest = text_advance(widest_text, NUMBER_SIZE)
+        widest = number_advance(widest_text, NUMBER_SIZE)
         rows, cols = values.shape
         # Columns too many to print even at the narrowest cell: a heat map, whose first and last
         # labels alone are printed (no need to measure 50,257 vocabulary entries).
@@ -713,9 +714,8 @@ class MatrixGrid(QGraphicsObject):
                     continue
                 ink = muted.name() if masked[r, c] else \
                     "#000000" if dark_ink[int(shade[r, c])] else "#ffffff"
-                inks.setdefault((ink, self.number_size(r, c)), []).append(
-                    (QRectF(ox + c * self.cell_width, top, self.cell_width, CELL_HEIGHT),
-                     self.cell_text(r, c)))
+                inks.setdefault((ink, self.number_size(r, c)), []).extend(
+                    self.printed_cell(r, c, top))
         number_font = font(NUMBER_SIZE)
         runs += [(font(size), QColor(ink), area, centre, texts)
                  for (ink, size), texts in inks.items()]
@@ -872,6 +872,17 @@ class MatrixGrid(QGraphicsObject):
         if self._asked(row, col):
             return ""
         return self.format.text(float(self.spec.values[row, col]))
+
+    def printed_cell(self, row: int, col: int, top: float | None = None) -> list[
+            tuple[QRectF, str]]:
+        """A cell's number as drawn: each piece's box and text (a scientific number's exponent
+        raised at the digits' size, :func:`~app.canvas.powers.placed`); ``top``: its row's top
+        edge, when the caller has it."""
+        rect = self.cell_rect(row, col) if top is None else \
+            QRectF(self.grid_origin.x() + col * self.cell_width, top, self.cell_width,
+                   CELL_HEIGHT)
+        return placed(rect, self.cell_text(row, col), self.number_size(row, col),
+                      Qt.AlignmentFlag.AlignCenter)
 
     def number_size(self, row: int, col: int) -> int:
         """The pixel size a cell's number is printed at (smaller for a rare wide one)."""

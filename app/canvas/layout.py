@@ -21,7 +21,8 @@ from PySide6.QtWidgets import (
 
 from app.canvas.grid import CELL_HEIGHT, HEADER_HEIGHT, TITLE_HEIGHT, MatrixGrid
 from app.canvas.picture import draw_text, on_screen
-from app.canvas.theme import Theme, font, text_advance, text_font
+from app.canvas.powers import number_advance, placed
+from app.canvas.theme import Theme, font, text_font
 
 GAP = 14.0
 T = TypeVar("T")
@@ -59,17 +60,20 @@ class TextItem(QGraphicsObject):
         painter.setFont(self._font)
         painter.setPen(self._color)
         align = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
-        if on_screen():  # a line met before: from its cached layout
-            draw_text(painter, self._rect, align, self.text, self._font)
-        else:
-            painter.drawText(self._rect, align, self.text)
+        screen = on_screen()
+        for box, piece in placed(self._rect, self.text, self._font.pixelSize(), align,
+                                 self._font.bold()):
+            if screen:  # a line met before: from its cached layout
+                draw_text(painter, box, align, piece, self._font)
+            else:
+                painter.drawText(box, align, piece)
 
 
 @lru_cache(maxsize=8192)
 def text_size(text: str, size: int, bold: bool) -> tuple[float, float]:
     """Width and height of a :class:`TextItem` line of text (words repeat across frames and
     edits)."""
-    return text_advance(text, size, bold) + 4, QFontMetricsF(font(size, bold)).height() + 4
+    return number_advance(text, size, bold) + 4, QFontMetricsF(font(size, bold)).height() + 4
 
 
 def fit_scale(covered: QRectF, area: QSizeF) -> float:

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from app.canvas.powers import number_advance
 from app.canvas.remember import number_format, remembered, spread
-from app.canvas.theme import text_advance
 from engine.numbers import NumberFormat
 
 RARE = 0.05
@@ -58,7 +58,7 @@ def sizing(values: npt.NDArray[np.float64], places: int, size: int) -> Sizing:
     if usual == widest:
         return Sizing(found, widest, 0)
     count = _rounding_to_zero(values, places)
-    shrink = text_advance(usual, size) / text_advance(widest, size)
+    shrink = number_advance(usual, size) / number_advance(widest, size)
     if not 0 < count <= RARE * values.size or shrink < SMALLEST:
         return Sizing(found, widest, 0)
     return Sizing(found, usual, count)
@@ -71,7 +71,7 @@ def small_cells(values: npt.NDArray[np.float64], found: NumberFormat, room: floa
     sizes = {}
     near_zero = (values != 0) & (np.abs(values) < 10.0 ** -found.places)
     for row, col in np.argwhere(near_zero).tolist():
-        advance = text_advance(found.text(float(values[row, col])), size)
+        advance = number_advance(found.text(float(values[row, col])), size)
         if advance > room:
             sizes[(row, col)] = max(1, math.floor(size * room / advance))
     return sizes

@@ -177,6 +177,8 @@ def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
         corner = cornered(left, [(top, scores)], row_width(row), _word(ctx, "corner_note"),
                           ctx.theme)
         rows.append(row if corner is None else [corner])
+    if len(rows) > 1:  # presentation may show the first heads, then the others, as two slides
+        rows = [list(row) for row in part_rows(rows)]
     grids = place_rows(parent, rows, 0, 0, ctx.theme)
     return sentences_under(parent, grids, [mask_sentence, *sentences[:1]], ctx)
 

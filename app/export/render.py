@@ -34,7 +34,6 @@ from PySide6.QtWidgets import QGraphicsScene
 
 from app import APP_NAME
 from app.canvas import SLIDE, FrameItem, FrameOptions, build_frame_scene
-from app.canvas.frame import MARGIN as FRAME_MARGIN
 from app.export.pdf_text import searchable_pdf
 from app.export.safe import ExportError, PictureTooLargeError
 from app.export.settings import CSS_DPI, EXPORT_THEMES
@@ -123,11 +122,11 @@ def _cover_overflow(scene: QGraphicsScene, item: FrameItem) -> QRectF:
     """The frame's rectangle, widened if a child (a long caption) reaches past its right edge.
 
     The frame sizes itself without its caption line, so a caption longer than the picture would
-    be cut off. The export widens its rectangle to the caption plus the frame's margin and paints
-    the slide background under the extra strip.
+    be cut off. The export widens its rectangle to the caption plus the frame's margin (thin
+    for a frame laid out by itself) and paints the slide background under the extra strip.
     """
     rect = scene.sceneRect()
-    right = item.mapRectToScene(item.childrenBoundingRect()).right() + FRAME_MARGIN
+    right = item.mapRectToScene(item.childrenBoundingRect()).right() + item.area.left()
     if right <= rect.right() + 0.5:
         return rect
     rect.setRight(right)

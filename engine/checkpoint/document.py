@@ -15,6 +15,7 @@ from engine.checkpoint.accounting import check_all_used
 from engine.checkpoint.config import Config
 from engine.checkpoint.fit import check_fit
 from engine.checkpoint.folder import CONFIG, Checkpoint
+from engine.checkpoint.installed import MINILM_NAME, minilm_folder
 from engine.checkpoint.layout import Parts, Sizes
 from engine.checkpoint.tokens import tokenize, vocabulary
 from engine.errors import ScenarioError
@@ -120,7 +121,10 @@ def folder_title(folder: str | os.PathLike[str]) -> str:
     """The folder's name as a title may hold it: characters no export could hold (control
     characters, halves of surrogate pairs from a name that is not UTF-8) as "?", at most
     :data:`NAME_LIMIT` characters (the rest "…"). A name is never a reason to refuse."""
-    name = UNPRINTABLE.sub("?", Path(folder).resolve().name)
+    where = Path(folder).resolve()
+    if where == minilm_folder():
+        return MINILM_NAME  # the package's folder is named "model"
+    name = UNPRINTABLE.sub("?", where.name)
     name = name.encode("utf-8", "replace").decode("utf-8")
     return name if len(name) <= NAME_LIMIT else name[:NAME_LIMIT - 1] + "…"
 

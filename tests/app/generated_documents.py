@@ -292,6 +292,12 @@ def specs(draw: st.DrawFn) -> Spec:
                 slopes=draw(st.booleans()), masked_lm=draw(st.booleans()))
 
 
+GENERATED = 5
+"""Documents drawn at random by each of the two test_generated_random_* modules, besides the
+:data:`EXAMPLES` (about 10 s a document on a 2-core machine; the single module of 20 documents
+took five minutes, half of CI's time budget)."""
+
+
 EXAMPLES: tuple[Spec, ...] = (
     # the three documents the tester found: qk_norm, a target longer than its source, and a
     # stack whose first layer has no block

@@ -166,20 +166,27 @@ def test_the_heat_maps_of_a_frame_by_itself_keep_every_value(gpt2: Trace) -> Non
 
 def test_an_export_leaves_the_arrows_out_only_under_a_projectors_size(gpt2: Trace) -> None:
     """A frame laid out by itself in an export keeps the shares' arrows unless its numbers would
-    then be under :data:`DECK_TARGET` (a 1024 × 768 projector's 14 px): the shares step keeps
-    them, the mix leaves them out (every share is printed in its shares grid); the window's
-    frame keeps them."""
-    for step, kept in (("weights", True), ("mix", False)):
+    then be under :data:`DECK_TARGET` (a 1024 × 768 projector's 14 px). With the sheet's edge
+    its own (thin margins, the footer beside the heading) the shares step and the mix keep them
+    (the mix 20.1 px); on the 40-unit margins' area of a frame at the one scale (the window's)
+    the mix with its arrows is under the target and leaves them out for an export (every share
+    is printed in its shares grid), while the window's frame keeps them."""
+    for step in ("weights", "mix"):
         frame = build_frame(gpt2, gpt2.step_index(step))
         (item,) = [i for i in frame.scene.items() if isinstance(i, FrameItem)]
-        assert item.composition.arrows is kept and bool(item.items_of(AttentionArrows)) is kept
+        assert item.composition.arrows and item.items_of(AttentionArrows), step
+    assert smallest_number(item).pixels >= DECK_TARGET
     k = gpt2.step_index("mix")
+    window = FrameItem(gpt2, k, item.options)
+    assert window.area.width() == item.area.width() - 48
     legible = legible_share(1080) * 1080 / digit_ink(NUMBER_SIZE)
-    with_arrows = compose_alone(gpt2, item.options, item.area.size(), k, legible,
-                                arrows_down_to=0.0)
+    area = window.area.size()
+    with_arrows = compose_alone(gpt2, item.options, area, k, legible, arrows_down_to=0.0)
     assert with_arrows.arrows
     assert with_arrows.scale * digit_ink(NUMBER_SIZE) < DECK_TARGET
-    window = FrameItem(gpt2, k, item.options)
+    printed = compose_alone(gpt2, item.options, area, k, legible,
+                            arrows_down_to=DECK_TARGET / digit_ink(NUMBER_SIZE))
+    assert not printed.arrows and printed.scale > with_arrows.scale
     assert window.composition.arrows and window.items_of(AttentionArrows), \
         "the window keeps them (its query boxes choose the receiver)"
 

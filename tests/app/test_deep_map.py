@@ -68,6 +68,7 @@ def test_the_ends_of_the_stack_keep_the_layer_next_to_them(g01: dict[int, Trace]
                                       "probs"]
 
 
+@pytest.mark.slow
 def test_any_depth_has_the_same_number_of_boxes(g01: dict[int, Trace]) -> None:
     """40 layers draw as many boxes as 12 at the same place, never more than 16 (9 steps of
     the layer, the head's 3, two layers next to it, two ranges); 3 layers keep a box each."""

@@ -366,6 +366,7 @@ def _shows(view: CanvasView, rect: QRectF) -> bool:
     return bool(view.view_box.viewRect().adjusted(-0.5, -0.5, 0.5, 0.5).contains(rect))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_zoom_to_the_step_fills_the_canvas_with_the_picture(qtbot: QtBot, name: str,
                                                             request: pytest.FixtureRequest
@@ -521,3 +522,35 @@ def test_the_draw_and_the_loss_zoomed_in_the_window_meet_its_target(qtbot: QtBot
         assert smallest.pixels >= ZOOMED_TARGET, smallest
     finally:
         close_window(window)
+
+
+def _last_glyph_height(image: QImage, box: QRect, reach: int) -> int:
+    """Rows of ink (far from the box's most common colour) within ``reach`` pixels of the
+    box's last inked column, the grid's lines (rows or columns inked nearly across) left out:
+    how tall a cell's last glyph is (a 4's stem spans it)."""
+    pixels = np.array([[image.pixelColor(x, y).getRgb()[:3]
+                        for x in range(box.left(), box.right() + 1)]
+                       for y in range(box.top(), box.bottom() + 1)], dtype=float)
+    fill = np.median(pixels.reshape(-1, 3), axis=0)
+    ink = (np.abs(pixels - fill).sum(axis=2) > 200)
+    ink[ink.mean(axis=1) > 0.8, :] = False
+    ink[:, ink.mean(axis=0) > 0.8] = False
+    last = int(np.flatnonzero(ink.any(axis=0))[-1])
+    rows = np.flatnonzero(ink[:, last - reach:last + 1].any(axis=1))
+    return int(rows[-1] - rows[0] + 1)
+
+
+@pytest.mark.parametrize("screen", [(1024, 768)], indirect=True)
+def test_a_scientific_cells_exponent_prints_at_the_digits_size(screen: PresentationView) -> None:
+    """Order's shares step in F5 at 1024 × 768: the cell 4.768×10⁻⁴'s last glyph, its
+    exponent's 4, is at least 12 px of ink in a grab of the screen, as tall as the cell's
+    digits (the font's superscript ⁴ was 0.57 of them: 7 px)."""
+    trace = trace_of("order")
+    frame = shown(screen, trace, trace.step_index("weights"), options_for(trace, screen))
+    (grid,) = [g for g in frame.items_of(MatrixGrid) if g.spec.title == "shares"]
+    assert grid.cell_text(1, 1) == "4.768×10⁻⁴"
+    cell = screen.mapFromScene(grid.mapRectToScene(grid.cell_rect(1, 1))).boundingRect()
+    digits = digit_ink(NUMBER_SIZE) * device_scale(grid, screen)
+    four = _last_glyph_height(screen.grab().toImage(), cell, round(0.4 * digits))
+    assert four >= 12
+    assert four == pytest.approx(digits, rel=0.12), (four, digits)

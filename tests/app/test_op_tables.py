@@ -80,6 +80,7 @@ def _one_step_per_op() -> dict[Op, tuple[Trace, Step]]:
     return found
 
 
+@pytest.mark.slow
 def test_every_op_walks_through_every_consumer_on_a_real_step(qtbot: QtBot) -> None:
     found = _one_step_per_op()
     assert set(found) == set(get_args(Op)), "an example for every op kind"

@@ -76,7 +76,8 @@ def test_opening_it_gives_the_sentences_own_tokens(qtbot: QtBot) -> None:
     window = open_window(qtbot)
     try:
         assert open_checkpoint(window, ask=ask)
-        qtbot.waitUntil(lambda: window.state.scenario.title == "model · bert", timeout=20000)
+        qtbot.waitUntil(lambda: window.state.scenario.title == "all-MiniLM-L6-v2 · bert",
+                        timeout=20000)
         scenario = window.state.scenario
         assert scenario.tokens[:3] == ("[CLS]", "The", "students")
         assert len(scenario.tokens) == OWN_COUNT and scenario.tokens[-1] == "[SEP]"

@@ -32,6 +32,7 @@ def settle(qtbot: QtBot, window: StudioWindow) -> None:
     gc.collect()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("big", [False, True], ids=["computed here", "computed in a worker"])
 def test_old_cell_edits_keep_their_numbers_and_let_their_documents_go(
         qtbot: QtBot, window: StudioWindow, monkeypatch: pytest.MonkeyPatch, big: bool) -> None:

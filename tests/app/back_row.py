@@ -1,0 +1,145 @@
+"""Every frame of every built-in example and preset read from a back row: each step's numbers
+at least :data:`~tests.app.legibility.BACK_ROW` px of ink in F5 at 1024 × 768 and in a 4:3
+export 1024 wide, a scientific cell's exponent included. The steps are parametrized one test
+module per group of documents (``test_back_row_*``), so pytest-xdist's ``--dist loadfile``
+balances them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from functools import cache
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from app.canvas.context import FrameOptions
+from app.canvas.theme import SLIDE
+from app.canvas.view import CanvasView
+from app.canvas.worked_row import MAX_POSITIONS
+from app.model.examples import example_path
+from app.model.presets import preset
+from app.window.presentation import PresentationView
+from engine import Trace, compute, load_scenario
+from tests.app.legibility import BACK_ROW, PROJECTOR, exported_numbers, presented_numbers
+
+PRESET = "preset:"
+"""A preset's name among the examples' (``preset:gpt2``)."""
+GROUPS = {
+    "examples": ("f11", "g01", "multihead", "norms", "order", "pronoun", "rope", "single-key",
+                 "tokenizer", "training", "continue"),
+    "big_examples": ("bert", "encoder-decoder", "three-layers"),
+    "gated_presets": ("preset:llama", "preset:mistral", "preset:qwen2"),
+    "gelu_presets": ("preset:gpt2", "preset:gpt_neox", "preset:bert"),
+}
+"""The documents of each ``test_back_row_<group>`` module: every example and preset once."""
+PRESENTED_NOT_YET = {
+    "bert": "L1.ffn",
+    "preset:llama": "L1.projections L1.ffn L2.projections L2.ffn",
+    "preset:mistral": "L1.ffn L2.ffn",
+    "preset:qwen2": "L1.projections L1.ffn L2.projections L2.ffn",
+    "preset:gpt2": "L1.projections L1.mix L1.ffn L2.projections L2.mix L2.ffn",
+    "preset:gpt_neox": "L1.projections L1.mix L1.ffn L2.projections L2.mix L2.ffn logits probs",
+    "preset:bert": "L1.projections L1.mix L1.norm1 L1.ffn L1.resid2 L2.projections L2.mix L2.ffn",
+}
+"""Steps (document → step ids) F5 still prints under :data:`BACK_ROW` at 1024 × 768, even as two
+slides (xfail, strict): a gated FFN's first half (norm2 with W1 and Wg, four grids of 12
+columns) 7.7 px, a GELU FFN's 10.0, a preset's projections' first half 11.4 and its mix's
+second 11.9; a rare wide cell printed at half size (BERT's norm1, GPT-NeoX's logits: 6.3 to
+7.9 px); the BERT example's FFN's first half 11.4 (its scores, 10.5 px with both heads on one
+slide, are now a head a slide: 17.7)."""
+EXPORTED_NOT_YET = {
+    "pronoun": "weights",
+    "bert": "L1.scores L1.weights L1.mix L1.ffn",
+    "preset:llama": "L1.projections L1.mix L1.ffn L2.projections L2.mix L2.ffn",
+    "preset:mistral": "L1.projections L1.mix L1.ffn L2.projections L2.mix L2.ffn",
+    "preset:qwen2": "L1.projections L1.weights L1.mix L1.ffn L2.projections L2.mix L2.ffn",
+    "preset:gpt2": "L1.projections L1.weights L1.mix L1.ffn L2.projections L2.mix L2.ffn",
+    "preset:gpt_neox": "L1.projections L1.mix L1.ffn L2.projections L2.weights L2.mix L2.ffn "
+                       "logits probs",
+    "preset:bert": "L1.projections L1.weights L1.mix L1.norm1 L1.ffn L1.resid2 L2.projections "
+                   "L2.weights L2.mix L2.ffn",
+}
+"""Steps a 4:3 export 1024 wide still prints under :data:`BACK_ROW` (xfail, strict): an export
+never splits a step over two pages as F5 does, and laid out by itself (thin margins, the footer
+beside the heading) such a step stays under: pronoun's mask + softmax 10.8 px, the BERT
+example's heads 9.0 to 10.4; a preset's FFN 6.2 (gated) or 8.1, 3.7 where a rare cell prints
+at half size, its projections 8.0 to 10.1, its mix 7.7 to 9.3, some of its shares 10.2 to 11.8,
+GPT-NeoX's logits 6.5 (rare half-size cells)."""
+
+
+@cache
+def trace_of(name: str) -> Trace:
+    """The built-in example ``name``, or the preset ``preset:family``, computed."""
+    if name.startswith(PRESET):
+        return compute(preset(name.removeprefix(PRESET)))
+    return compute(load_scenario(example_path(name)))
+
+
+def steps_of(names: tuple[str, ...], not_yet: dict[str, str], why: str) -> list[object]:
+    """One parameter per step of each document: (name, step index), its id the step's; the
+    steps ``not_yet`` lists expected to fail, for ``why``."""
+    found: list[object] = []
+    for name in names:
+        under = not_yet.get(name, "").split()
+        for k, step in enumerate(trace_of(name).steps):
+            marks = [pytest.mark.xfail(strict=True, reason=why)] if step.id in under else []
+            found.append(pytest.param(name, k, id=f"{name}-{k + 1}-{step.id}", marks=marks))
+    return found
+
+
+def options_for(trace: Trace, aspect: str) -> FrameOptions:
+    """What F5 and an export draw by default: the slide look, the worked row for small n."""
+    return FrameOptions(aspect=aspect, theme=SLIDE, worked_row=trace.scenario.n <= MAX_POSITIONS)
+
+
+@pytest.fixture(scope="module")
+def projector(qapp: QApplication) -> Iterator[PresentationView]:
+    """A presentation canvas the size of a 1024 × 768 projector."""
+    view = PresentationView.__new__(PresentationView)
+    CanvasView.__init__(view, SLIDE)
+    view.resize(*PROJECTOR)
+    view.show()
+    QApplication.processEvents()
+    yield view
+    view.hide()
+    view.deleteLater()
+
+
+def check_presented(view: PresentationView, name: str, k: int) -> None:
+    """Every slide of step ``k`` in F5 on ``view`` prints every digit at least
+    :data:`BACK_ROW` tall."""
+    trace = trace_of(name)
+    for half, number in presented_numbers(view, trace, k, options_for(trace, view.aspect())):
+        assert number.pixels >= BACK_ROW, (name, k + 1, half, number)
+
+
+def check_exported(name: str, k: int) -> None:
+    """Step ``k`` in a 4:3 export 1024 wide prints every digit at least :data:`BACK_ROW`
+    tall."""
+    trace = trace_of(name)
+    for number in exported_numbers(trace, k, options_for(trace, "4:3")):
+        assert number.pixels >= BACK_ROW, (name, k + 1, number)
+
+
+Check = Callable[..., None]
+
+
+def group_tests(group: str) -> tuple[Check, Check]:
+    """The two tests of a ``test_back_row_<group>`` module, parametrized by its documents'
+    steps: F5 at 1024 × 768 (:func:`check_presented`) and the 4:3 export 1024 wide
+    (:func:`check_exported`)."""
+    names = GROUPS[group]
+
+    @pytest.mark.parametrize(("name", "k"), steps_of(
+        names, PRESENTED_NOT_YET, "issue 35 item 3: under 12 px even as two slides"))
+    def test_presented_at_1024_by_768(projector: PresentationView, name: str, k: int) -> None:
+        check_presented(projector, name, k)
+
+    @pytest.mark.parametrize(("name", "k"), steps_of(
+        names, EXPORTED_NOT_YET, "issue 35 item 3: an export never splits a step"))
+    @pytest.mark.usefixtures("qapp")
+    def test_exported_4_by_3_1024_wide(name: str, k: int) -> None:
+        check_exported(name, k)
+
+    return test_presented_at_1024_by_768, test_exported_4_by_3_1024_wide

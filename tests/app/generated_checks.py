@@ -1,0 +1,133 @@
+"""The checks every generated document passes (the test_generated_* modules, split so that
+two workers share them): computed, then every step's frame (with the worked row) built, every
+step's text and explanation page written in English and Chinese, one cell of every array of the
+trace explained, one PNG and one editable PowerPoint slide exported, and the document opened in
+the real window with File → Open."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from PySide6.QtGui import QImage
+
+from app.canvas import FrameOptions
+from app.canvas.frame import FrameItem
+from app.canvas.worked_row import WORKED_STAGES
+from app.export.job import run_export
+from app.export.settings import ExportRequest
+from app.help.html import step_html, step_plain
+from app.texts import step_text
+from app.window.studio import StudioWindow
+from engine import Trace, compute, explain, parse_scenario
+from tests.app.generated_documents import EXAMPLES, GENERATED, Spec, build, specs
+
+LANGS = ("en", "zh")
+Check = Callable[[Spec, StudioWindow, Path], None]
+"""A test of generated documents: the spec, a window (the ``window`` fixture), a folder."""
+
+
+def examples_test(first: int, end: int) -> Check:
+    """The test of :data:`EXAMPLES` ``[first:end]``, one test each (a module per slice)."""
+
+    @pytest.mark.slow
+    @pytest.mark.parametrize("spec", EXAMPLES[first:end], ids=lambda spec: f"seed{spec.seed}")
+    def test_the_example_opens_draws_tells_and_exports(spec: Spec, window: StudioWindow,
+                                                      tmp_path: Path) -> None:
+        check_document(spec, window, tmp_path)
+
+    return test_the_example_opens_draws_tells_and_exports
+
+
+def drawn_test() -> Check:
+    """The test of :data:`GENERATED` documents drawn at random (each module that holds it draws
+    its own)."""
+
+    @pytest.mark.slow
+    @settings(max_examples=GENERATED, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                                     HealthCheck.data_too_large])
+    @given(spec=specs())
+    def test_a_drawn_document_opens_draws_tells_and_exports(spec: Spec, window: StudioWindow,
+                                                            tmp_path: Path) -> None:
+        check_document(spec, window, tmp_path)
+
+    return test_a_drawn_document_opens_draws_tells_and_exports
+
+
+def check_document(spec: Spec, window: StudioWindow, folder: Path) -> None:
+    """The document of ``spec`` computes finite numbers, draws, tells, explains, exports and
+    opens in ``window`` (its files written into ``folder``)."""
+    document = build(spec)
+    trace = compute(parse_scenario(document))
+    assert np.isfinite(trace.arrays[trace.steps[-1].writes[0]]).all()
+    draw_every_step(trace)
+    tell_every_step(trace)
+    explain_every_array(trace)
+    name = f"doc{spec.seed}"
+    export_one_step(trace, folder, name)
+    open_in_window(window, document, folder / f"{name}.qkv.json")
+
+
+def draw_every_step(trace: Trace) -> None:
+    """Every step's frame, with the worked row at the steps that have one."""
+    for k, step in enumerate(trace.steps):
+        lang = LANGS[k % 2]
+        frame = FrameItem(trace, k, FrameOptions(lang=lang, worked_row=True))
+        assert frame.step_index == k and frame.boundingRect().width() > 0
+        assert (frame.worked_row is not None) == (WORKED_STAGES[step.op] is not None), step.id
+
+
+def tell_every_step(trace: Trace) -> None:
+    """Every step's text and explanation page in both languages."""
+    for k in range(len(trace.steps)):
+        for lang in LANGS:
+            text = step_text(trace, k, lang)
+            assert all(text.sections()) and text.summary, (trace.steps[k].id, lang)
+            assert text.check in step_plain(text, lang)
+            assert step_html(text, lang).count("<h4>") == 4
+
+
+def explain_every_array(trace: Trace) -> None:
+    """One cell (the last) of every array of the trace, explained with its value."""
+    for k, (name, values) in enumerate(trace.arrays.items()):
+        if values.size == 0:  # no cell to explain (the statistics of a norm that is off)
+            continue
+        cell = tuple(int(size) - 1 for size in values.shape)
+        explanation = explain(trace, name, cell, LANGS[k % 2])
+        assert explanation.value == pytest.approx(float(values[cell]), abs=1e-9), name
+        assert explanation.formula, name
+
+
+def export_one_step(trace: Trace, folder: Path, name: str) -> None:
+    """One PNG and one editable PowerPoint slide of the middle step."""
+    step = len(trace.steps) // 2
+    [png] = run_export(trace, ExportRequest(format="png", steps=(step,), destination=folder,
+                                            name=name, width=480))
+    image = QImage(str(png))
+    assert (image.width(), image.height()) == (480, 270)
+    [deck] = run_export(trace, ExportRequest(format="pptx", steps=(step,),
+                                             destination=folder / f"{name}.pptx"))
+    with zipfile.ZipFile(deck) as pptx:
+        slides = [n for n in pptx.namelist() if n.startswith("ppt/slides/slide")
+                  and n.endswith(".xml")]
+        assert len(slides) == 1
+        assert "<a:tbl>" in pptx.read(slides[0]).decode(), "editable: a native table"
+
+
+def open_in_window(window: StudioWindow, document: dict[str, object], path: Path) -> None:
+    """File → Open of the document: switched in whole, its first frame drawn, no refusal."""
+    path.write_text(json.dumps(document), encoding="utf-8")
+    assert window.open_path(path), window.statusBar().currentMessage()
+    assert window.state.scenario.title == document["title"] and window.state.path == path
+    frame = window.canvas.frame
+    assert isinstance(frame, FrameItem) and frame.trace is window.state.trace
+    assert not window.statusBar().currentMessage().startswith("⚠")
+    last = len(window.state.trace.steps) - 1
+    window.state.set_step(last)
+    assert window.canvas.frame is not None and window.canvas.frame.step_index == last
