@@ -186,7 +186,8 @@ def fill_lines(ctx: LayoutContext, step: Step) -> list[str]:
     lines = []
     for p in masked_positions(ctx.trace.scenario):
         (best, share), *rest = fills(probs, p)
-        others = ", ".join(f"{ctx.vocab[v]} {number(ctx, q)}" for v, q in rest)
+        others = word(ctx, "fill_separator").join(f"{ctx.vocab[v]} {number(ctx, q)}"
+                                                  for v, q in rest)
         lines.append(word(ctx, "fill_blank", position=p, entry=ctx.vocab[best],
                           p=number(ctx, share), others=others))
     return lines

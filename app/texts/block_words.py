@@ -59,6 +59,7 @@ BLOCK_WORDS: dict[str, dict[str, str]] = {
         "probs_title": "Probabilities over the vocabulary",
         "fill_blank": "Fill the blank: [MASK] at position {position} → {entry} ({p}); then "
                       "{others}",
+        "fill_separator": ", ",
         "probs_receiver": "{token} (receiver)",
         "probs_legend": "bar length = probability; each position's bars sum to 1",
         "probs_receiver_only": "{n} positions: showing the receiver; pick another in Receiver",
@@ -142,6 +143,7 @@ BLOCK_WORDS: dict[str, dict[str, str]] = {
         "softmax_rows": "→ 逐行 softmax →",
         "probs_title": "词表上的概率",
         "fill_blank": "填空：第 {position} 个位置的 [MASK] → {entry}（{p}）；其次是 {others}",
+        "fill_separator": "、",
         "probs_receiver": "{token}（接收者）",
         "probs_legend": "条长 = 概率；每个位置的各条之和为 1",
         "probs_receiver_only": "共 {n} 个位置：只显示接收者；可在“接收者”中换一个",

@@ -60,7 +60,7 @@ def test_the_probabilities_frame_fills_the_blank_in_both_languages(
     zh = [item.text for item in _frame(trace, "probs", "zh").items_of(TextItem)]
     assert (f"Fill the blank: [MASK] at position 1 → {best} ({p[0]}); then {second} {p[1]}, "
             f"{third} {p[2]}") in en
-    assert (f"填空：第 1 个位置的 [MASK] → {best}（{p[0]}）；其次是 {second} {p[1]}, "
+    assert (f"填空：第 1 个位置的 [MASK] → {best}（{p[0]}）；其次是 {second} {p[1]}、"
             f"{third} {p[2]}") in zh
 
 
