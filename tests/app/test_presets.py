@@ -254,6 +254,10 @@ def test_bert_fills_the_blank_with_its_masked_lm_head_and_is_refused_for_generat
         summary = step_text(trace, len(trace.steps) - 1, lang).summary
         assert words + f"{probs[best]:.3f}" in summary, summary
     logits_step = len(trace.steps) - 2
+    top = int(np.argmax(logits[-1]))  # the receiver, the last token: its logit is recomputed
+    assert head["bias"][top] > 0  # printed as it is (a negative one in parentheses)
+    assert (f"+ … + {head['bias'][top]} = {logits[-1, top]:.3f}"
+            in step_text(trace, logits_step, "en").check), "the vocabulary bias is a term"
     assert step_text(trace, logits_step, "en").why.startswith("To fill a [MASK], ")
     assert step_text(trace, logits_step, "zh").why.startswith("要填出 [MASK]，")
     assert step_text(trace_of("gpt2"), len(trace_of("gpt2").steps) - 3, "en").why.startswith(
