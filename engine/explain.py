@@ -409,9 +409,17 @@ class _Explainer:
                     f"{format_exact(e)}) · {self.factor(g)} = {self.num(c.value)}",
                     [self.say("rms_stats", source=source, i=i, ms=self.num(ms),
                               eps=format_exact(e), j=j, gamma=self.num(g))])
+        return self._layer_norm(c, source, x, k, (g, b, e))
+
+    def _layer_norm(self, c: _Cell, source: str, x: FloatArray, k: int,
+                    gamma_beta_eps: tuple[float, float, float]) -> Result:
+        """A LayerNorm cell: (x − μ) / √(σ² + ε) · γ + β of row ``x`` at its column ``k``."""
+        g, b, e = gamma_beta_eps
+        i, j = c.index
         mean = float(row_mean(x)[0])
         var = float(np.mean((x - mean) ** 2))
-        return (f"{name} = (x − μ) / √(σ² + ε) · γ + β = ({xj} − {self.factor(mean)}) / "
+        return (f"{cell(c.name, c.index)} = (x − μ) / √(σ² + ε) · γ + β = "
+                f"({self.factor(float(x[k]))} − {self.factor(mean)}) / "
                 f"√({self.num(var)} + {format_exact(e)}) · {self.factor(g)} + "
                 f"{self.factor(b)} = {self.num(c.value)}",
                 [self.say("layer_stats", source=source, i=i, mean=self.num(mean),
@@ -469,6 +477,26 @@ class _Explainer:
         zeroed = self.say("zeroed") if act == "relu" and z <= 0 else ""
         return (f"{cell(c.name, c.index)} = {act}(z[{i},{col}]) = {act}({self.num(z)}) = "
                 f"{self.num(c.value)}", [pre, self.say(act) + zeroed])
+
+    def _transform(self, c: _Cell) -> Result:
+        """A masked-language-model transform's cell: source · W + b, its activation, or the
+        LayerNorm of the activated row."""
+        step = c.step
+        assert step is not None
+        t = self.module(step)
+        i, col = c.index
+        source = step.reads[0]
+        if c.local == "transform_pre":
+            return self.dot_terms(cell(c.name, c.index), (source, i, self.a[source][i]),
+                                  ("W", col, t.W[:, col]), ("b", float(t.b[col])),
+                                  c.value), []
+        if c.local == "transform_hidden":
+            z = float(self.a["transform_pre"][i, col])
+            return (f"{cell(c.name, c.index)} = {t.activation}({cell('transform_pre', c.index)})"
+                    f" = {t.activation}({self.num(z)}) = {self.num(c.value)}",
+                    [self.say(t.activation)])
+        return self._layer_norm(c, "transform_hidden", self.a["transform_hidden"][i], col,
+                                (float(t.gamma[col]), float(t.beta[col]), t.eps))
 
     def _logits(self, c: _Cell) -> Result:
         step = c.step
@@ -581,6 +609,7 @@ EXPLAINERS = op_table("explain", {
     "mix": _Explainer._mix,
     "residual": _Explainer._sum,
     "ffn": _Explainer._ffn,
+    "transform": _Explainer._transform,
     "logits": _Explainer._logits,
     "probs": _Explainer._probs,
     "loss": _Explainer._loss,

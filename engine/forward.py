@@ -175,11 +175,15 @@ def encoder(tape: Tape, enc: Encoder) -> None:
 
 
 def head(tape: Tape, place: Place, h: Head, source: str) -> None:
-    """The final norm (when enabled), the logits and the probabilities."""
+    """The final norm (when enabled), a masked-language-model transform (when given), the logits
+    and the probabilities."""
     if h.final_norm:
         _norm(tape, place, h, "_f", "final_norm", source,
               "Final norm ({norm}) before the vocabulary head", "block.final_norm")
         source = "final_norm"
+    if h.transform is not None:
+        ops.transform(tape, place.at(place.param("transform")), source, h.transform)
+        source = "transform"
     if h.unembed is not None:
         ops.logits(tape, place, source, h.unembed, h.bias)
         ops.probs(tape, place)

@@ -17,7 +17,7 @@ from engine.scenario import Scenario, check_size
 def check_generates(scenario: Scenario) -> None:
     """Refuse a document that cannot generate at all, however short: no token ids or
     embedding, no vocabulary head (said as an encoder's where the stack is not causal, as
-    BERT's), an embedding without a row for every vocabulary entry (a
+    BERT's), a masked-language-model head, an embedding without a row for every vocabulary entry (a
     draw could pick one it cannot append), or training targets."""
     if scenario.token_ids is None or scenario.embedding is None:
         raise ScenarioError("token_ids", Refusal("generate_needs_tokens"))
@@ -26,6 +26,8 @@ def check_generates(scenario: Scenario) -> None:
         encoder = not all(layer.attention.causal for layer in scenario.layers)
         raise ScenarioError("head.unembed", Refusal("generate_encoder" if encoder
                                                     else "generate_needs_head"))
+    if head.transform is not None:
+        raise ScenarioError("head.transform", Refusal("generate_masked_lm"))
     rows = int(scenario.embedding.shape[0])
     if rows < len(head.vocab):
         raise ScenarioError("embedding", Refusal("generate_embedding_short", rows=rows,

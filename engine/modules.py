@@ -146,14 +146,29 @@ class Layer(Frozen):
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)
+class Transform(Frozen):
+    """A masked-language-model head's transform before its vocabulary (BERT's
+    ``cls.predictions.transform``): ``LayerNorm(activation(x @ W + b)) · γ + β`` with ``eps``."""
+
+    W: FloatArray
+    b: FloatArray
+    activation: str = "gelu"
+    gamma: FloatArray
+    beta: FloatArray
+    eps: float = 1e-5
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
 class Head(Frozen):
-    """The final norm and the vocabulary head."""
+    """The final norm and the vocabulary head; with a ``transform`` a masked-language-model
+    head (it fills ``[MASK]`` positions, it does not predict the next token)."""
 
     norm: str
     eps: float
     final_norm: bool
     gamma_f: FloatArray
     beta_f: FloatArray
+    transform: Transform | None = None
     unembed: FloatArray | None = None
     bias: FloatArray | None = None
     vocab: tuple[str, ...] = ()
@@ -208,4 +223,4 @@ class Encoder(Frozen):
 
 __all__ = ["ACTIVATIONS", "NORMS", "PLACEMENTS", "QK_NORMS", "RESIDUALS", "Attention", "Block",
            "BlockWithHead", "EmbeddingNorm",
-           "Encoder", "FeedForward", "Frozen", "Head", "Layer"]
+           "Encoder", "FeedForward", "Frozen", "Head", "Layer", "Transform"]

@@ -24,6 +24,7 @@ from engine.modules import (
     FeedForward,
     Head,
     Layer,
+    Transform,
 )
 from engine.ops import key_visibility
 from engine.reader import (
@@ -52,7 +53,8 @@ ATTENTION_KEYS = ("heads", "causal", "scale", "Wq", "Wk", "Wv", "bq", "bk", "bv"
 CROSS_KEYS = tuple(key for key in ATTENTION_KEYS if key != "causal")
 LAYER_BLOCK_KEYS = ("norm", "eps", "placement", "residual", "gamma1", "beta1", "gamma_c",
                     "beta_c", "gamma2", "beta2", "ffn")
-HEAD_KEYS = ("final_norm", "gamma_f", "beta_f", "unembed", "bias", "vocab")
+HEAD_KEYS = ("final_norm", "gamma_f", "beta_f", "transform", "unembed", "bias", "vocab")
+TRANSFORM_KEYS = ("W", "b", "activation", "gamma", "beta", "eps")
 HEAD_OWN_KEYS = ("norm", "eps", *HEAD_KEYS)
 SHORTHAND_BLOCK_KEYS = (*LAYER_BLOCK_KEYS, *HEAD_KEYS)
 LAYER_KEYS = ("attention", "cross_attention", "block")
@@ -328,15 +330,36 @@ def parse_head(head: Mapping[str, Any], place: str, *, n: int, d: int, last: Lay
             bias = expect_vector(head["bias"], _at(place, "bias"), size,
                                  Refusal("match_columns_of", matrix="unembed"))
     else:
-        for name in ("vocab", "bias"):
+        for name, what in (("vocab", Refusal("vocabulary_labels")),
+                           ("bias", Refusal("vocabulary_bias")),
+                           ("transform", Refusal("vocabulary_transform"))):
             if name in head:
-                what = Refusal("vocabulary_labels" if name == "vocab" else "vocabulary_bias")
                 raise ScenarioError(_at(place, name), Refusal("needs_unembed", what=what,
                                                               head=_at(place, "unembed")))
+    transform = (parse_transform(head["transform"], _at(place, "transform"), d)
+                 if "transform" in head else None)
     return Head(norm=norm, eps=eps, final_norm=final_norm,
                 gamma_f=row_of(head, place, "gamma_f", d, 1.0),
-                beta_f=row_of(head, place, "beta_f", d, 0.0), unembed=unembed, bias=bias,
-                vocab=vocab)
+                beta_f=row_of(head, place, "beta_f", d, 0.0), transform=transform,
+                unembed=unembed, bias=bias, vocab=vocab)
+
+
+def parse_transform(value: object, place: str, d: int) -> Transform:
+    """A masked-language-model head's transform over rows of width ``d``: a d × d ``W`` (and
+    ``b``), its ``activation`` (GELU by default), then a LayerNorm of γ, β and ``eps``."""
+    doc = expect_object(value, place)
+    refuse_unknown(doc, TRANSFORM_KEYS, place)
+    if "W" not in doc:
+        raise ScenarioError(_at(place, "W"), Refusal("missing"))
+    W = expect_matrix(doc["W"], _at(place, "W"), rows=d, cols=d,
+                      rows_reason=Refusal("match_d", d=d), cols_reason=Refusal("match_d", d=d),
+                      max_rows=MAX_WIDTH, weights=True)
+    activation = expect_choice(doc.get("activation", "gelu"), _at(place, "activation"),
+                               ACTIVATIONS)
+    return Transform(W=W, b=row_of(doc, place, "b", d, 0.0), activation=activation,
+                     gamma=row_of(doc, place, "gamma", d, 1.0),
+                     beta=row_of(doc, place, "beta", d, 0.0),
+                     eps=block_norm(doc, place)[1])
 
 
 def parse_layer(value: object, place: str, *, n: int, d: int,
@@ -403,5 +426,6 @@ __all__ = [
     "parse_head",
     "parse_layer",
     "parse_layers",
+    "parse_transform",
     "row_of",
 ]

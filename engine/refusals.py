@@ -42,6 +42,7 @@ ENGLISH: dict[str, str] = {
     "decoder_layers_many": "{count} decoder layers",
     "vocabulary_labels": "vocabulary labels",
     "vocabulary_bias": "a vocabulary bias",
+    "vocabulary_transform": "a masked-language-model transform",
     "rope_dims_given": "{dims}",
     "either": "{first} or {second}",
     "an_object": "an object",
@@ -180,6 +181,9 @@ ENGLISH: dict[str, str] = {
                              "token up in",
     "generate_needs_head": "generating needs a vocabulary head (head.unembed and head.vocab) to "
                            "give the next token's probabilities",
+    "generate_masked_lm": "a masked-language-model head (head.transform) fills [MASK] positions "
+                          "from both sides: it does not continue the text, so it does not "
+                          "generate",
     "generate_encoder": "an encoder reads both directions (no causal mask) and has no "
                         "vocabulary head: it does not predict the next token, so it does not "
                         "generate",

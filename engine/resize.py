@@ -14,7 +14,15 @@ from typing import Any
 
 import numpy as np
 
-from engine.modules import Attention, Block, EmbeddingNorm, Encoder, FeedForward, Head
+from engine.modules import (
+    Attention,
+    Block,
+    EmbeddingNorm,
+    Encoder,
+    FeedForward,
+    Head,
+    Transform,
+)
 from engine.positions import Positions
 from engine.reader import MAX_HEADS, MAX_POSITIONS, MAX_WIDTH, FloatArray
 from engine.scenario import Scenario
@@ -145,6 +153,8 @@ _RULES: dict[tuple[type, str], Rule] = {
     (FeedForward, "b2"): lambda a, c: _fit_row(a, c.new.d),
     (Head, "unembed"): lambda a, c: _fit(a, c.new.d, int(a.shape[1])),
     (Head, "bias"): lambda a, c: (a, 0),
+    (Transform, "W"): lambda a, c: _fit(a, c.new.d, c.new.d),
+    (Transform, "b"): lambda a, c: _fit_row(a, c.new.d),
     (Encoder, "X"): lambda a, c: _fit(a, int(a.shape[0]), c.new.d),
     (Positions, "table"): lambda a, c: _fit(a, int(a.shape[0]) + max(0, c.new.n - c.old.n),
                                             c.new.d),
@@ -157,7 +167,8 @@ def _fit_any(module: object, name: str, array: FloatArray, change: _Change) -> F
     rule = _RULES.get((type(module), name))
     if rule is not None:
         return rule(array, change)
-    if isinstance(module, Block | Head | Encoder) and name.startswith(("gamma", "beta")):
+    if isinstance(module, Block | Head | Encoder | Transform) \
+            and name.startswith(("gamma", "beta")):
         return _fit_row(array, change.new.d, 1.0 if name.startswith("gamma") else 0.0)
     raise KeyError(f"{type(module).__name__}.{name}: no resize rule")
 

@@ -321,10 +321,13 @@ def _refuse_large_trace(scenario: Scenario) -> None:
     encoder = scenario.encoder
     n_keys = encoder.n if encoder is not None else 0
     vocab = scenario.head.vocab if scenario.head is not None else ()
+    head = scenario.head
     draws = (scenario.token_ids is not None and scenario.embedding is not None
-             and scenario.targets is None and scenario.head is not None
-             and scenario.head.unembed is not None)
+             and scenario.targets is None and head is not None and head.unembed is not None
+             and head.transform is None)
     count = trace_numbers(scenario.n, scenario.d, scenario.layers, n_keys, len(vocab), draws)
+    if head is not None and head.transform is not None:  # transform_pre, _hidden, transform
+        count += 3 * scenario.n * scenario.d
     count += position_numbers(scenario.positions, scenario.n, scenario.d,
                               [layer.attention for layer in scenario.layers])
     count += input_numbers(scenario.n, scenario.d, scenario.type_table is not None,

@@ -13,7 +13,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from engine.modules import Attention, Block, FeedForward
+from engine.modules import Attention, Block, FeedForward, Transform
 from engine.names import NORM_NAMES, activation_name
 from engine.numbers import format_exact
 from engine.ops import activate, key_visibility, norm, row_statistics, softmax
@@ -337,6 +337,22 @@ def feed_forward(tape: Tape, place: Place, f: FeedForward, source: str) -> None:
     name = activation_name(f.activation, gated=f.Wg is not None)
     tape.step(place, "ffn", f"Feed-forward: {name} hidden units, then back to d",
               (source, *params), written, "block.ffn", "ffn")
+
+
+def transform(tape: Tape, place: Place, source: str, t: Transform) -> None:
+    """A masked-language-model head's transform (``place`` is the transform's module):
+    ``transform_pre`` = source · W + b, ``transform_hidden`` its activation, and
+    ``transform`` the LayerNorm of each hidden row (γ, β, ε)."""
+    if tape.replayed():
+        return
+    z = tape[source] @ t.W + t.b
+    hidden = activate(t.activation, z)
+    tape.arrays["transform_pre"] = z
+    tape.arrays["transform_hidden"] = hidden
+    tape.arrays["transform"] = norm("layernorm", hidden, t.gamma, t.beta, t.eps)
+    tape.step(place, "transform", "Masked-LM transform: dense, activation, then LayerNorm",
+              (source, *(place.param(p) for p in ("W", "b", "gamma", "beta"))),
+              ("transform_pre", "transform_hidden", "transform"), "head.transform", "transform")
 
 
 def logits(tape: Tape, place: Place, source: str, unembed: FloatArray,

@@ -6,12 +6,14 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 Op = Literal["embed", "positions", "inputs", "norm", "projection", "rope", "scores", "weights",
-             "mix", "residual", "ffn", "logits", "probs", "loss", "sample"]
+             "mix", "residual", "ffn", "transform", "logits", "probs", "loss",
+             "sample"]
 """The kind of operation a step performs; painters and explainers dispatch on it, never on names.
 
 ``weights`` is the mask and the softmax; cross-attention uses ``projection`` … ``mix`` with
 ``keys`` naming the encoder's token list. ``loss`` is the cross-entropy at every position against
-the document's ``targets``; ``sample`` draws the next token from the last position's logits with
+the document's ``targets``; ``transform`` is a masked-language-model head's dense, activation and
+LayerNorm before its logits; ``sample`` draws the next token from the last position's logits with
 the document's ``generation`` settings (a document that can generate)."""
 
 @dataclass(frozen=True)

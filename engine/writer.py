@@ -104,6 +104,10 @@ def _head(h: Head, write: Write, last: Layer | None) -> dict[str, Any]:
         if h.eps != (block.eps if block is not None else 1e-5):
             head["eps"] = h.eps
     head.update(final_norm=h.final_norm, gamma_f=write(h.gamma_f), beta_f=write(h.beta_f))
+    if h.transform is not None:
+        t = h.transform
+        head["transform"] = {"W": write(t.W), "b": write(t.b), "activation": t.activation,
+                             "gamma": write(t.gamma), "beta": write(t.beta), "eps": t.eps}
     if h.unembed is not None:
         head["unembed"] = write(h.unembed)
         _put(head, write, bias=h.bias)

@@ -193,6 +193,27 @@ def _hidden_row(ctx: LayoutContext, step: Step
                      note=_activation_note(ctx, activation))], title, marked
 
 
+def lay_out_transform(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
+    """A masked-language-model transform: source · W + b = z → activation → hidden; then
+    hidden → LayerNorm (ε) · γ + β → transform, the rows the vocabulary reads. Split over two
+    slides, the dense and activation come first."""
+    t = module_of(ctx.trace, step)
+    source, W, b, gamma, beta = step.reads
+    hidden = "transform_hidden"
+    first: list[RowPart] = [
+        ctx.grid(source, highlight_receiver=True), "·", ctx.grid(W), "+", ctx.grid(b), "=",
+        ctx.grid("transform_pre", highlight_receiver=True,
+                 title=word(ctx, "transform_pre_title", source=short_name(source))),
+        f"→ {t.activation} →",
+        ctx.grid(hidden, highlight_receiver=True, note=_activation_note(ctx, t.activation))]
+    second: list[RowPart] = [
+        ctx.grid(hidden, highlight_receiver=True),
+        word(ctx, "transform_norm", eps=small_constant(t.eps)),
+        ctx.grid("transform", highlight_receiver=True, title=word(ctx, "transform_title")),
+        ctx.grid(gamma, title="γ"), ctx.grid(beta, title="β")]
+    return place_rows(parent, part_rows([first, second]), 0, 0, ctx.theme)
+
+
 def lay_out_ffn(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     """source · W1 + b1 = z → activation → hidden (ReLU's zeros marked); hidden · W2 + b2.
     Naturally two rows, the second starting from hidden again; while :func:`wrapping`, one

@@ -143,6 +143,7 @@ FACTS = op_table("canvas.describe", {
     "mix": _shares,
     "residual": _written_rows,
     "ffn": _written_rows,
+    "transform": _written_rows,
     "logits": _written_rows,
     "probs": _written_rows,
     "loss": _loss,

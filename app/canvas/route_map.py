@@ -107,6 +107,7 @@ MAP_LABELS = op_table("canvas.map_label", {
     "mix": _mix,
     "residual": _residual,
     "ffn": _word("ffn"),
+    "transform": _word("transform"),
     "logits": _word("logits"),
     "probs": _word("probs"),
     "loss": _word("loss"),

@@ -11,7 +11,12 @@ from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QGraphicsItem
 
 from app.canvas.arrows import ArrowSpec, AttentionArrows
-from app.canvas.block_steps import lay_out_ffn, lay_out_norm, lay_out_residual
+from app.canvas.block_steps import (
+    lay_out_ffn,
+    lay_out_norm,
+    lay_out_residual,
+    lay_out_transform,
+)
 from app.canvas.context import HEADS_AT_ONCE, LayoutContext, positioned_labels
 from app.canvas.corner import cornered, row_width
 from app.canvas.heads import ARROWS_GAP, lay_out_heads_mix
@@ -259,6 +264,7 @@ LAYOUTS: Mapping[Op, Layout] = op_table("canvas.layout", {
     "mix": _mix,
     "residual": lay_out_residual,
     "ffn": lay_out_ffn,
+    "transform": lay_out_transform,
     "logits": lay_out_logits,
     "probs": lay_out_probs,
     "loss": lay_out_loss,

@@ -22,6 +22,7 @@ from app.canvas.layout import ROW_GAP, RowPart, place_row, wrap_width
 from app.canvas.pieces import custom_grid, number, text_lines, word
 from app.model.operands import parameter_path
 from engine import Step
+from engine.masked_lm import fills, masked_positions
 from engine.names import short_name
 from engine.numbers import format_exact
 
@@ -163,10 +164,30 @@ def lay_out_probs(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRec
     row: list[QGraphicsItem | str] = [logits, word(ctx, "softmax_rows"),
                                       probability_bars(ctx, step)]
     limit = wrap_width()
+    rect = None
     if limit is not None and row_width(row) > limit:
         compact = probability_bars(ctx, step, compact=True)
         if compact.boundingRect().width() <= limit:
             top = place_row(parent, row[:2], 0, 0, ctx.theme)
-            return top.united(place_row(parent, [compact], 0, top.bottom() + ROW_GAP,
+            rect = top.united(place_row(parent, [compact], 0, top.bottom() + ROW_GAP,
                                         ctx.theme))
-    return place_row(parent, row, 0, 0, ctx.theme)
+    rect = place_row(parent, row, 0, 0, ctx.theme) if rect is None else rect
+    blanks = fill_lines(ctx, step)
+    if not blanks:
+        return rect
+    return rect.united(text_lines(parent, blanks, 0, rect.bottom() + TEXT_GAP, ctx, size=16,
+                                  role="text", bold=True))
+
+
+def fill_lines(ctx: LayoutContext, step: Step) -> list[str]:
+    """"Fill the blank": a line for each ``[MASK]`` position of a masked-language model, its
+    most probable entry printed as the filled word, then the next ones."""
+    probs = ctx.array(step.writes[0])
+    lines = []
+    for p in masked_positions(ctx.trace.scenario):
+        (best, share), *rest = fills(probs, p)
+        others = word(ctx, "fill_separator").join(f"{ctx.vocab[v]} {number(ctx, q)}"
+                                                  for v, q in rest)
+        lines.append(word(ctx, "fill_blank", position=p, entry=ctx.vocab[best],
+                          p=number(ctx, share), others=others))
+    return lines

@@ -51,6 +51,7 @@ ROLES = op_table("tape.role", {
     "mix": TapeRole(attention=True),
     "residual": TapeRole(),
     "ffn": TapeRole(),
+    "transform": TapeRole(),
     "logits": TapeRole(columns="vocab"),
     "probs": TapeRole(columns="vocab"),
     "loss": TapeRole(),

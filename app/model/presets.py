@@ -11,7 +11,10 @@ two layers and a feed-forward 16 wide; what differs is what makes each family it
 | Mistral | RoPE | RMSNorm, pre | 1 K/V head, window 2 | SwiGLU gate | untied |
 | Qwen2 | RoPE, base 10⁶ | RMSNorm, pre | q/k/v biases, 1 K/V head | SwiGLU gate | tied |
 | GPT-NeoX | RoPE on half of d_k | LayerNorm, parallel residual | biases | GELU (erf) | untied |
-| BERT | learned table | LayerNorm, post | no causal mask, biases | GELU (erf) | none |
+| BERT | learned table | LayerNorm, post | no causal mask, biases | GELU (erf) | masked-LM |
+
+BERT's reads 我 [MASK] 你 。 instead: its head is the masked-language model's (a transform, then
+the tied vocabulary with its own bias), which fills the blank; its vocabulary has ``[MASK]``.
 """
 
 from __future__ import annotations
@@ -28,6 +31,10 @@ WORDS = ["我", "爱", "你", "。", "检查", "路径", "过滤"]
 """The vocabulary: the chapter's seven words."""
 TOKEN_IDS = [0, 1, 2, 3]
 """我 爱 你 。"""
+MASK = "[MASK]"
+"""BERT's blank, the last entry of its vocabulary."""
+MASKED_IDS = [0, len(WORDS), 2, 3]
+"""我 [MASK] 你 。"""
 D, HEADS, D_K, FFN, LAYERS, CONTEXT = 8, 2, 4, 12, 2, 8
 """Model width, heads, head width, feed-forward width, layers, learned positions' rows."""
 SPREAD = 0.5
@@ -83,14 +90,14 @@ def _block(w: Weights, norm: str, *, activation: str, gated: bool = False,
 
 
 def _document(name: str, w: Weights, positions: Doc, layer: Callable[[Weights], Doc],
-              *, tied: bool | None) -> Doc:
+              *, tied: bool | None, vocab: list[str] = WORDS, ids: list[int] = TOKEN_IDS) -> Doc:
     """The preset's document: the embedding first, then the layers, then the next-token head
-    (tied to the embedding or its own; ``None``: an encoder's document, with no head)."""
-    embedding = w.matrix(len(WORDS), D)
+    (tied to the embedding or its own; ``None``: no next-token head)."""
+    embedding = w.matrix(len(vocab), D)
     layers = [layer(w) for _ in range(LAYERS)]
     doc: Doc = {"format": FORMAT_NAME, "version": FORMAT_VERSION,
-                "title": f"{name} · tiny preset", "tokens": [WORDS[i] for i in TOKEN_IDS],
-                "token_ids": TOKEN_IDS, "embedding": embedding, "positions": positions,
+                "title": f"{name} · tiny preset", "tokens": [vocab[i] for i in ids],
+                "token_ids": ids, "embedding": embedding, "positions": positions,
                 "layers": layers}
     if tied is not None:
         unembed = [list(col) for col in zip(*embedding, strict=True)] if tied \
@@ -144,9 +151,17 @@ def gpt_neox() -> Doc:
 
 def bert() -> Doc:
     w = Weights(2018)
-    return _document("BERT", w, _learned(w), lambda w: {
+    vocab = [*WORDS, MASK]
+    doc = _document("BERT", w, _learned(w), lambda w: {
         "attention": _attention(w, causal=False, biases="qkvo"),
-        "block": _block(w, "layernorm", activation="gelu", placement="post")}, tied=None)
+        "block": _block(w, "layernorm", activation="gelu", placement="post")}, tied=None,
+        vocab=vocab, ids=MASKED_IDS)
+    transform: Doc = {"W": w.matrix(D, D), "b": w.row(D), "activation": "gelu",
+                      "gamma": [1.0] * D, "beta": [0.0] * D, "eps": 1e-12}
+    doc["head"] = {"final_norm": False, "transform": transform,
+                   "unembed": [list(col) for col in zip(*doc["embedding"], strict=True)],
+                   "bias": w.row(len(vocab)), "vocab": vocab}
+    return doc
 
 
 PRESETS: dict[str, Callable[[], Doc]] = {"gpt2": gpt2, "llama": llama, "mistral": mistral,

@@ -475,8 +475,12 @@ class Facts:
         return self.step.reads[0]
 
     def logit_terms(self, entry: int) -> str:
+        """row · unembed[:, entry], plus the entry's vocabulary bias when the head has one."""
         unembed = self.scenario.parameter(self.step.reads[1])
-        return self.dot_terms(self.array(self.head_source)[self.receiver], unembed[:, entry])
+        terms = self.dot_terms(self.array(self.head_source)[self.receiver], unembed[:, entry])
+        if len(self.step.reads) > 2:  # the head's bias (Phi's, a masked LM's)
+            terms += f" + {self.factor(float(self.scenario.parameter(self.step.reads[2])[entry]))}"
+        return terms
 
 
 def facts_for(trace: Trace, index: int, receiver: int | None = None, head: int = 0) -> Facts:

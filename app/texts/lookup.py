@@ -12,7 +12,7 @@ from app.texts.model import HEADINGS, TERM_IDS, GlossaryEntry, StepText, check_l
 from app.texts.position_plans import added, qk_norm, rope, typed
 from app.texts.scope import EMBEDDING_NORM, QK_NORM, TYPES
 from app.texts.sentences import Telling
-from app.texts.step_plans import CROSS_PLANS, PARALLEL_PLANS, PLANS, embedding_norm
+from app.texts.step_plans import CROSS_PLANS, PARALLEL_PLANS, PLANS, embedding_norm, transform
 from engine.op_table import op_table
 
 if TYPE_CHECKING:
@@ -61,6 +61,7 @@ OP_PLANS: Mapping[Op, Callable[[Facts], Telling]] = op_table("texts.plans", {
     "mix": with_cache(_by_key("attention.mix")),
     "residual": _by_key("block.resid1"),
     "ffn": _by_key("block.ffn"),
+    "transform": transform,
     "logits": _by_key(),
     "probs": _by_key(),
     "loss": _by_key(),

@@ -21,8 +21,8 @@ PRESET_MENU: dict[str, dict[str, tuple[str, str]]] = {
               "zh": ("Qwen2", "Llama 式的层，加上 q/k/v 偏置和分组共享的 K/V 头")},
     "gpt_neox": {"en": ("GPT-NeoX", "RoPE on part of each head, parallel residual"),
                  "zh": ("GPT-NeoX", "RoPE 只转每个头的一部分列，并行残差")},
-    "bert": {"en": ("BERT", "an encoder: no causal mask, post-norm, GELU, no next token"),
-             "zh": ("BERT", "编码器：没有因果掩码，后置规范化，GELU，不预测下一个 Token")},
+    "bert": {"en": ("BERT", "an encoder: no causal mask, post-norm, GELU, fills a [MASK]"),
+             "zh": ("BERT", "编码器：没有因果掩码，后置规范化，GELU，填出 [MASK]")},
 }
 """Family → language → (name, one-line note) for the menu."""
 
@@ -91,20 +91,19 @@ PRESET_NOTES: dict[str, dict[str, tuple[str, str]]] = {
                "token reads every other, before and after, so it does not predict the next "
                "token and does not generate. Post-norm: LayerNorm comes after each residual "
                "sum, so there is no final norm. GELU in its erf form, learned positions, "
-               "biases everywhere. The preset ends, as BertModel does, with the last layer's "
-               "rows, one per token, each read in the context of the whole text. Missing "
-               "here: BERT's masked-language-model head, which guesses the word hidden at a "
-               "[MASK] position from both sides (a dense layer, GELU and LayerNorm, then the "
-               "embedding table turned on its side), and BERT's token types (segment A/B "
-               "rows) and the LayerNorm of the embedding sum (the bert example has both)."),
+               "biases everywhere. It reads 我 [MASK] 你 。 and ends, as BertForMaskedLM does, "
+               "with the masked-language-model head: a dense layer, GELU and LayerNorm, then "
+               "the embedding table turned on its side plus a bias of its own. Its last step "
+               "fills the blank: the most probable word at [MASK], guessed from both sides. "
+               "Missing here: BERT's token types (segment A/B rows) and the LayerNorm of the "
+               "embedding sum (the bert example has both)."),
         "zh": ("BERT · 微型预设", _SIZES_ZH + "BERT 是编码器：没有因果掩码，每个 Token 都读所有"
                "其他 Token，前面的和后面的都读，所以它不预测下一个 Token，也不生成。后置规范化："
                "LayerNorm 放在每次残差相加之后，所以没有最终的 Norm。GELU 用 erf 形式，位置表"
-               "可学习，处处有偏置。本预设像 BertModel 一样止于最后一层的输出：每个 Token 一行，"
-               "每一行都结合了整段文本的上下文。这里缺少的：BERT 的掩码语言模型输出头，它从"
-               "两侧猜出 [MASK] 位置上被遮住的词（一个全连接层、GELU 和 LayerNorm，再乘以嵌入表"
-               "的转置）；以及 BERT 的 Token 类型（A/B 句段的行）和对嵌入之和的 LayerNorm"
-               "（bert 示例两者都有）。"),
+               "可学习，处处有偏置。它读“我 [MASK] 你 。”，像 BertForMaskedLM 一样以掩码语言模型的"
+               "输出头结束：一个全连接层、GELU 和 LayerNorm，再乘以嵌入表的转置，加上它自己的"
+               "偏置。最后一步是填空：从两侧猜出 [MASK] 处最可能的词。这里缺少的：BERT 的 "
+               "Token 类型（A/B 句段的行）和对嵌入之和的 LayerNorm（bert 示例两者都有）。"),
     },
 }
 """Family → language → (document title, note)."""

@@ -35,6 +35,7 @@ WORDS: dict[str, str] = {
     "decoder_layers_many": "解码器 {count} 层",
     "vocabulary_labels": "词表标签",
     "vocabulary_bias": "词表偏置",
+    "vocabulary_transform": "掩码语言模型的变换",
     "rope_dims_given": "{dims}",
     "either": "{first} 或 {second}",
     "an_object": "一个对象",
@@ -155,6 +156,8 @@ WORDS: dict[str, str] = {
     # 生成、训练目标与 KV 缓存。
     "generate_needs_tokens": "生成需要 token_ids 和一张嵌入表，才能查到新 Token 的那一行",
     "generate_needs_head": "生成需要词表头（head.unembed 与 head.vocab）来给出下一个 Token 的概率",
+    "generate_masked_lm": "掩码语言模型的头（head.transform）根据两侧填出 [MASK] 位置："
+                          "它不续写文本，所以不生成",
     "generate_encoder": "编码器双向阅读（没有因果掩码），也没有词表头：它不预测下一个 Token，"
                         "所以不生成",
     "generate_embedding_short": "嵌入表只有 {rows} 行，词表却有 {vocab} 个条目："

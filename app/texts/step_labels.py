@@ -38,6 +38,7 @@ _ZH: dict[str, str] = {
     "block.cross_resid": "交叉残差",
     "block.final_norm": "最终规范化",
     "encoder.final_norm": "最终规范化",
+    "head.transform": "掩码变换",
     "block.logits": "logits",
     "block.probs": "概率",
     "block.loss": "损失",

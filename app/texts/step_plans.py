@@ -11,6 +11,7 @@ from app.texts.facts import Facts, NormFacts
 from app.texts.mask_plans import beyond_causal, kv_sharing, mask_rule
 from app.texts.next_token_plans import loss, sample
 from app.texts.sentences import NOTHING, Listed, Say, Telling, Token, say, some_entries
+from engine.masked_lm import fills, masked_positions
 from engine.names import short_name
 from engine.numbers import format_exact
 
@@ -335,12 +336,31 @@ def resid2_post(f: Facts) -> Telling:
     )
 
 
+def transform(f: Facts) -> Telling:
+    """A masked-language-model head's transform: dense, activation, LayerNorm."""
+    t = f.scenario.module(f.step.module)
+    source = f.step.reads[0]
+    act = say(f"activation.{t.activation}")
+    z = f.array("transform_pre")[f.receiver, 0]
+    return Telling(
+        summary=say("transform.summary", d=f.d, act=act),
+        why=say("transform.why"),
+        how=say("transform.how", token=_token(f), act=act, row=f.receiver_row(source),
+                z=f.receiver_row("transform_pre"), hidden=f.receiver_row("transform_hidden"),
+                out=f.receiver_row("transform")),
+        pitfalls=say("transform.pitfalls"),
+        check=say("transform.check", terms=f.dot_terms(f.array(source)[f.receiver], t.W[:, 0]),
+                  bias=f.factor(float(t.b[0])), value=f.num(float(z))),
+    )
+
+
 def logits(f: Facts) -> Telling:
     top = f.top_entry()
     size = len(f.vocab)
     return Telling(
         summary=say("logits.summary", size=size),
-        why=say("logits.why", d=f.d, size=size),
+        why=say("logits.why_mlm" if f.step.reads[0] == "transform" else "logits.why", d=f.d,
+                size=size),
         how=say("logits.how", d=f.d, size=size, vocab=Listed(some_entries(f.vocab)),
                 token=_token(f),
                 row=f.receiver_row(f.head_source), logits=f.receiver_row("logits")),
@@ -352,9 +372,14 @@ def logits(f: Facts) -> Telling:
 
 def probs(f: Facts) -> Telling:
     top = f.top_entry()
+    blanks = masked_positions(f.scenario)
+    probabilities = f.array("probs")
+    filled = [say("probs.fill", position=p, entry=f.vocab[v], p=f.num(q))
+              for p in blanks for v, q in fills(probabilities, p)[:1]]
     return Telling(
-        summary=say("probs.summary"),
-        why=say("probs.why"),
+        summary=say("probs.fill_summary", fills=Listed(filled)) if filled
+        else say("probs.summary"),
+        why=say("probs.fill_why") if filled else say("probs.why"),
         how=say("probs.how", token=_token(f), logits=f.receiver_row("logits"),
                 probs=f.receiver_row("probs")),
         pitfalls=say("probs.pitfalls"),

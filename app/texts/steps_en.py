@@ -350,10 +350,23 @@ WORDS: dict[str, str] = {
     "resid2_post.check": "resid2 − norm1 equals ffn_out in every cell. Switch the placement to "
                          "pre: this step then adds to resid1 instead.",
     # the head
+    "transform.summary": "A masked-language-model head first transforms each final row: a dense "
+                         "layer (W, {d}×{d}, plus b), {act}, then a LayerNorm with its own γ and "
+                         "β; only then come the vocabulary scores.",
+    "transform.why": "BERT was trained to fill [MASK] positions from the words on both sides. "
+                     "Its head has this small layer of its own before the vocabulary, which is "
+                     "the embedding table read backwards (tied).",
+    "transform.how": "transform = LayerNorm({act}(row · W + b)) · γ + β. Here {token}'s row "
+                     "{row} gives z = {z}, then {hidden}, then {out}.",
+    "transform.pitfalls": "This is not a layer's norm or the final norm: it belongs to the head, "
+                          "with weights of its own, and runs after the last layer.",
+    "transform.check": "Recompute z's first entry: {terms} + {bias} = {value}.",
     "logits.summary": "Each final row is multiplied by the vocabulary head, giving one score, a "
                       "logit, for each of the {size} vocabulary entries.",
     "logits.why": "To predict the next token, every position needs one number per candidate "
                   "token. The head turns a row {d} wide into a row {size} wide.",
+    "logits.why_mlm": "To fill a [MASK], every position needs one number per candidate token. "
+                      "The head turns a row {d} wide into a row {size} wide.",
     "logits.how": "logits = row · unembed, where unembed is {d}×{size}, one column per entry "
                   "({vocab}). Here {token}'s row {row} gives {logits}.",
     "logits.pitfalls": "Logits are not probabilities: they can be negative and do not sum to 1. "
@@ -396,6 +409,13 @@ WORDS: dict[str, str] = {
                        "probable entry, {greedy}, is not always the one drawn.",
     "sample.check": "The {kept} renormalised shares sum to 1 ({total}). T → 0 or top-k = 1 is "
                     "greedy: it always takes {greedy}.",
+    "probs.fill_summary": "Fill the blank: softmax turns each row of logits into probabilities, "
+                          "and at each [MASK] the most probable entry is the filled word: "
+                          "{fills}.",
+    "probs.fill": "position {position} → {entry} (p = {p})",
+    "probs.fill_why": "A masked-language model was trained to guess the hidden word at each "
+                      "[MASK] from the words on both sides; the probabilities at the other "
+                      "positions are not asked for.",
     "probs.summary": "Softmax turns each row of logits into probabilities over the vocabulary.",
     "probs.why": "Choosing a next token needs numbers that are non-negative and add up to 1. "
                  "Softmax gives such numbers and keeps the order of the logits.",

@@ -265,9 +265,20 @@ WORDS: dict[str, str] = {
     "resid2_post.check": "resid2 − norm1 的每一格都等于 ffn_out。把规范化顺序切换为前置（pre），"
                          "这一步就改为加到 resid1 上。",
     # the head
+    "transform.summary": "掩码语言模型的头先变换每个最终行：一个全连接层（W，{d}×{d}，加 b），"
+                         "{act}，再用它自己的 γ 和 β 做 LayerNorm；然后才是词表分数。",
+    "transform.why": "BERT 训练时学的是根据两侧的词填出 [MASK] 位置。它的头在词表之前有这一小层"
+                     "自己的参数；词表就是反过来读的嵌入表（共享权重）。",
+    "transform.how": "transform = LayerNorm({act}(行 · W + b)) · γ + β。这里{token}的行 {row} "
+                     "得到 z = {z}，再得到 {hidden}，最后是 {out}。",
+    "transform.pitfalls": "这不是某一层的规范化，也不是最终规范化：它属于词表头，有自己的参数，"
+                          "在最后一层之后运行。",
+    "transform.check": "重算 z 的第一个数：{terms} + {bias} = {value}。",
     "logits.summary": "每个最终行乘以词表头，为 {size} 个词表项各得到一个分数，即 logit。",
     "logits.why": "要预测下一个 Token，每个位置都需要为每个候选 Token 给出一个数。词表头把 {d} "
                   "列的行变成 {size} 列的行。",
+    "logits.why_mlm": "要填出 [MASK]，每个位置都需要为每个候选 Token 给出一个数。词表头把 {d} "
+                      "列的行变成 {size} 列的行。",
     "logits.how": "logits = 行 · unembed，unembed 是 {d}×{size}，每个词表项（{vocab}）一列。"
                   "这里{token}的行 {row} 得到 {logits}。",
     "logits.pitfalls": "logits 不是概率：可以为负，总和也不是 1。它们来自整条计算链的最后一行，"
@@ -303,6 +314,11 @@ WORDS: dict[str, str] = {
                        "项上为 {shares}。最可能的条目{greedy}并不总被抽中。",
     "sample.check": "保留的 {kept} 个份额之和为 1（{total}）。T → 0 或 top-k = 1 就是贪心：总是"
                     "选{greedy}。",
+    "probs.fill_summary": "填空：softmax 把每行 logits 变成概率，每个 [MASK] 处概率最大的词表项"
+                          "就是填上的词：{fills}。",
+    "probs.fill": "第 {position} 个位置 → {entry}（p = {p}）",
+    "probs.fill_why": "掩码语言模型训练时学的是根据两侧的词猜出每个 [MASK] 处被遮住的词；"
+                      "其他位置的概率不是它要回答的。",
     "probs.summary": "softmax 把每行 logits 变成词表上的概率。",
     "probs.why": "选择下一个 Token 需要非负且和为 1 的数。softmax 给出这样的数，同时保留 logits "
                  "的大小顺序。",

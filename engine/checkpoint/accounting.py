@@ -25,9 +25,10 @@ IGNORED: dict[str, tuple[str, ...]] = {
     # GPT-NeoX's mask buffers, as in GPT-2, and the rotary buffer.
     "gpt_neox": (r"attention\.bias", r"attention\.masked_bias", ROTARY),
     # BERT: ``position_ids`` (0, 1, 2…: a buffer); the pooler (``BertModel``'s pooled output
-    # of [CLS], not part of the trace); the masked-LM and next-sentence heads of
-    # BertForMaskedLM/BertForPreTraining (not computed: the trace ends at the last layer).
-    "bert": (r"embeddings\.position_ids", r"pooler\.dense\.(weight|bias)", r"cls\..+"),
+    # of [CLS], not part of the trace); BertForPreTraining's next-sentence head (it reads the
+    # pooled [CLS], not a token's row: not part of the trace). The masked-LM head is read.
+    "bert": (r"embeddings\.position_ids", r"pooler\.dense\.(weight|bias)",
+             r"cls\.seq_relationship\.(weight|bias)"),
     **{family: (ROTARY,) for family in ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi")},
     "opt": (),
 }

@@ -1,19 +1,22 @@
 """The BERT layout: the word, position and type rows summed, then a LayerNorm (``type_table``,
 ``embedding_norm``; every token of one text has type 0), post-norm LayerNorm layers of separate
 ``nn.Linear`` projections with biases (causal only when ``is_decoder``, as transformers masks a
-decoder), a GELU (erf) feed-forward, and no head: the masked-LM head's transform (dense, GELU,
-LayerNorm before the tied decoder) is not a module of version 2, so the trace ends with the last
-layer's output, as ``BertModel``'s does."""
+decoder), a GELU (erf) feed-forward. A ``BertModel`` folder has no head: the trace ends with the
+last layer's output. A ``BertForMaskedLM`` (or ``BertForPreTraining``) folder adds the
+masked-language-model head ``cls.predictions``: its transform (dense, the config's activation,
+LayerNorm), then the decoder tied to the word embedding plus its own bias."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import Checkpoint
-from engine.checkpoint.layout import Parts, Sizes, tensors
+from engine.checkpoint.layout import Parts, Sizes, linear, tensors, unembedding
 from engine.errors import ScenarioError
-from engine.reader import describe
+from engine.reader import FloatArray, describe
 from engine.refusals import Refusal
 
 
@@ -56,8 +59,39 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
               "embedding_norm": {"norm": "layernorm", "eps": eps,
                                  "gamma": tensor("embeddings.LayerNorm.weight", d),
                                  "beta": tensor("embeddings.LayerNorm.bias", d)}}
-    return Parts(embedding=embedding, positions=positions, layers=layers, head={},
+    head = (masked_lm_head(checkpoint, config, embedding, activation, eps)
+            if checkpoint.has(f"{PREDICTIONS}transform.dense.weight") else {})
+    return Parts(embedding=embedding, positions=positions, layers=layers, head=head,
                  inputs=inputs)
+
+
+PREDICTIONS = "cls.predictions."
+"""Where a BertForMaskedLM (or BertForPreTraining) keeps its masked-language-model head."""
+
+
+def masked_lm_head(checkpoint: Checkpoint, config: Config, embedding: FloatArray,
+                   activation: str, eps: float) -> dict[str, Any]:
+    """``cls.predictions``: the transform (dense d × d with bias, ``activation``, LayerNorm of
+    ``eps``), the decoder (the word embedding's transpose when tied, as transformers ties it)
+    and its vocabulary bias (``cls.predictions.bias``, tied to ``decoder.bias``: a stored
+    copy counts as used only when it is the same)."""
+    d = int(embedding.shape[1])
+    vocab = int(embedding.shape[0])
+    at = PREDICTIONS + "transform."
+    transform: dict[str, Any] = {"activation": activation, "eps": eps}
+    transform["W"] = linear(checkpoint.tensor(f"{at}dense.weight", (d, d)))
+    transform["b"] = checkpoint.tensor(f"{at}dense.bias", (d,))
+    transform["gamma"] = checkpoint.tensor(f"{at}LayerNorm.weight", (d,))
+    transform["beta"] = checkpoint.tensor(f"{at}LayerNorm.bias", (d,))
+    names = [name for name in (f"{PREDICTIONS}bias", f"{PREDICTIONS}decoder.bias")
+             if checkpoint.has(name)] or [f"{PREDICTIONS}bias"]  # none: refused as missing
+    bias = checkpoint.tensor(names[0], (vocab,))
+    for other in names[1:]:
+        if not np.array_equal(checkpoint.tensor(other, (vocab,)), bias):
+            checkpoint.used.discard(other)  # so refused as a tensor no layout used
+    unembed = unembedding(checkpoint, config, embedding, f"{PREDICTIONS}decoder.weight",
+                          tied=True)
+    return {"final_norm": False, "transform": transform, "unembed": unembed, "bias": bias}
 
 
 __all__ = ["parts"]

@@ -28,7 +28,7 @@ CONSTRUCTS = frozenset({
     "target longer than source", "target shorter than source", "odd labels",
     "targets: the loss", "token ids: the draw", "embedding_scale", "token types",
     "embedding_norm layernorm", "embedding_norm rmsnorm", "sinusoidal halves", "qk_norm shift",
-    "alibi paper slopes"})
+    "alibi paper slopes", "masked-LM head"})
 """Every construct the generated documents must meet."""
 
 
@@ -81,6 +81,9 @@ class Spec:
     """A sinusoid's layout (``halves``: every sine, then every cosine)."""
     slopes: bool = True
     """ALiBi's slopes given; False: the paper's default (for h not a power of two, its rule)."""
+    masked_lm: bool = False
+    """The head (if any) is a masked-language model's: a ``transform`` before the vocabulary,
+    and the second token is ``[MASK]`` (the blank it fills)."""
 
 
 ODD_LABELS = ("", "line\nbreak", "مرحبا", "x" * 40, " ", "👩‍👧 🔥")
@@ -155,6 +158,12 @@ def build(spec: Spec) -> Doc:
         if not spec.head_bias:
             del doc["head"]["bias"]
         doc["head"]["vocab"] = _labels("v", len(doc["head"]["vocab"]), spec.odd_labels)
+        if spec.masked_lm:
+            doc["head"]["transform"] = {
+                "W": rng.standard_normal((D, D)).round(3).tolist(), "b": _shift(rng, D),
+                "activation": "gelu", "gamma": _vector(rng, D), "beta": _shift(rng, D),
+                "eps": 1e-12}
+            doc["tokens"][1] = "[MASK]"
         _end(doc, spec, rng)
     _embedding(doc, spec, rng)
     return doc
@@ -224,8 +233,13 @@ def constructs(spec: Spec) -> set[str]:
         met.add(f"embedding_norm {spec.embedding_norm}")
     if spec.odd_labels:
         met.add("odd labels")
-    if spec.head and spec.ending != "none":
-        met.add("targets: the loss" if spec.ending == "targets" else "token ids: the draw")
+    masked_lm = spec.head and spec.masked_lm
+    if masked_lm:
+        met.add("masked-LM head")
+    if spec.head and spec.ending == "targets":
+        met.add("targets: the loss")
+    if spec.head and spec.ending == "draw" and not masked_lm:  # a masked LM does not draw
+        met.add("token ids: the draw")
     if spec.head and spec.head_bias:
         met.add("head bias")
     if spec.source is not None:
@@ -275,7 +289,7 @@ def specs(draw: st.DrawFn) -> Spec:
                 types=draw(st.booleans()),
                 embedding_norm=draw(st.none() | st.sampled_from(("layernorm", "rmsnorm"))),
                 layout=draw(st.sampled_from(("interleaved", "halves"))),
-                slopes=draw(st.booleans()))
+                slopes=draw(st.booleans()), masked_lm=draw(st.booleans()))
 
 
 GENERATED = 5
@@ -314,5 +328,10 @@ EXAMPLES: tuple[Spec, ...] = (
          embedding_norm="rmsnorm", layers=(LayerSpec(qk_norm="layernorm", qk_shift=True),)),
     Spec(seed=9, n=5, positions="alibi", heads=3, slopes=False, scale=True, ending="draw",
          layers=(LayerSpec(),)),
+    # BERT's masked-LM head: the transform, then the tied vocabulary fills [MASK] (no draw)
+    Spec(seed=10, n=4, positions="learned", types=True, embedding_norm="layernorm",
+         masked_lm=True, ending="draw",
+         layers=(LayerSpec(placement="post", causal=False),
+                 LayerSpec(placement="post", causal=False))),
 )
 """Specs that together meet every construct (test_generated_documents checks they do)."""

@@ -1,4 +1,4 @@
-"""The generated documents' examples 4 to 6 of 9 open, draw, tell and export (split so
+"""The generated documents' examples 4 to 6 of 10 open, draw, tell and export (split so
 that two test workers share them: test_generated_documents.py)."""
 
 from tests.app.generated_checks import examples_test

@@ -20,6 +20,7 @@ from app.canvas.steps import LAYOUTS
 from app.canvas.worked_row import WORKED_STAGES
 from app.model.examples import example_path
 from app.model.operands import ROLES
+from app.model.presets import preset_document
 from app.texts.lookup import OP_PLANS, step_text
 from app.texts.step_labels import step_label
 from app.texts.titles import step_title
@@ -67,7 +68,8 @@ def _traces() -> list[Trace]:
     with_targets = {**generating, "targets": [1, 2, 0]}
     return [compute(load_scenario(example_path(name))) for name in names] + [
         compute(parse_scenario(CASES[case]())) for case in ("sinusoidal", "qk_norm_rmsnorm")] + [
-        compute(parse_scenario(doc)) for doc in (generating, with_targets)]
+        compute(parse_scenario(doc)) for doc in (generating, with_targets,
+                                                 preset_document("bert"))]
 
 
 def _one_step_per_op() -> dict[Op, tuple[Trace, Step]]:

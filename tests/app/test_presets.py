@@ -54,24 +54,25 @@ def traits(doc: dict[str, Any]) -> tuple[object, ...]:
             att.get("kv_heads", att["heads"]), att.get("window"), "Wg" in blk["ffn"],
             blk["ffn"]["activation"], "".join(b for b in "qkvo" if f"b{b}" in att),
             None if "head" not in doc else
-            doc["head"]["unembed"] == [list(c) for c in zip(*doc["embedding"], strict=True)])
+            doc["head"]["unembed"] == [list(c) for c in zip(*doc["embedding"], strict=True)],
+            "transform" in doc.get("head", {}))
 
 
 EXPECTED = {
     #            positions  r  base      norm        place   residual  causal kv window gate
-    #            activation  biases  tied
+    #            activation  biases  tied  masked-LM transform
     "gpt2": ("learned", None, None, "layernorm", "pre", "sequential", True, 2, None, False,
-             "gelu_tanh", "qkvo", True),
+             "gelu_tanh", "qkvo", True, False),
     "llama": ("rope", 4, 10000, "rmsnorm", "pre", "sequential", True, 2, None, True,
-              "silu", "", False),
+              "silu", "", False, False),
     "mistral": ("rope", 4, 10000, "rmsnorm", "pre", "sequential", True, 1, 2, True,
-                "silu", "", False),
+                "silu", "", False, False),
     "qwen2": ("rope", 4, 1_000_000, "rmsnorm", "pre", "sequential", True, 1, None, True,
-              "silu", "qkv", True),
+              "silu", "qkv", True, False),
     "gpt_neox": ("rope", 2, 10000, "layernorm", "pre", "parallel", True, 2, None, False,
-                 "gelu", "qkvo", False),
+                 "gelu", "qkvo", False, False),
     "bert": ("learned", None, None, "layernorm", "post", "sequential", False, 2, None, False,
-             "gelu", "qkvo", None),
+             "gelu", "qkvo", True, True),
 }
 
 
@@ -80,20 +81,21 @@ def test_each_preset_is_tiny_seeded_and_computes(name: str) -> None:
     doc = preset_document(name)
     assert doc == preset_document(name), "seeded: the same numbers every time"
     assert traits(doc) == EXPECTED[name]
-    assert doc["tokens"] == ["我", "爱", "你", "。"]
-    assert doc.get("head", {"vocab": WORDS})["vocab"] == WORDS
-    assert len(doc["layers"]) == 2 and np.shape(doc["embedding"]) == (7, 8)
+    bert = name == "bert"  # fills a blank: 我 [MASK] 你 。, its vocabulary has [MASK]
+    assert doc["tokens"] == ["我", "[MASK]" if bert else "爱", "你", "。"]
+    vocab = [*WORDS, "[MASK]"] if bert else WORDS
+    assert doc["head"]["vocab"] == vocab
+    assert len(doc["layers"]) == 2 and np.shape(doc["embedding"]) == (len(vocab), 8)
     numbers = np.concatenate([a(doc["embedding"]).ravel(),
                               *(a(v).ravel() for lay in doc["layers"]
                                 for part in lay.values() for v in part.values()
                                 if isinstance(v, list))])
     assert np.all(np.round(numbers, 2) == numbers), "2 decimals, printed short"
     trace = trace_of(name)
-    if name != "bert":  # an encoder: no next-token head
-        probs = trace.arrays["probs"]
-        assert probs.shape == (4, 7)
-        np.testing.assert_allclose(probs.sum(1), 1.0, atol=1e-12)
-    x = a(doc["embedding"])[[0, 1, 2, 3]]
+    probs = trace.arrays["probs"]
+    assert probs.shape == (4, len(vocab))
+    np.testing.assert_allclose(probs.sum(1), 1.0, atol=1e-12)
+    x = a(doc["embedding"])[doc["token_ids"]]
     if doc["positions"]["kind"] == "learned":
         x = x + a(doc["positions"]["table"])[:4]
     np.testing.assert_allclose(trace.arrays["X"], x, atol=1e-12)
@@ -228,23 +230,54 @@ def test_bert_reads_both_ways_normalises_after_the_sum_and_uses_exact_gelu() -> 
     assert "token types" in preset_note("bert") and "embedding sum" in preset_note("bert")
 
 
-def test_bert_ends_with_its_last_layer_and_is_refused_for_generating() -> None:
-    """An encoder does not predict the next token: no head, no probabilities, no draw, and
-    ``generate`` refused with the encoder's reason in both languages."""
+def test_bert_fills_the_blank_with_its_masked_lm_head_and_is_refused_for_generating() -> None:
+    """BERT's head is the masked-language model's: the transform (dense, GELU, LayerNorm of
+    ε 10⁻¹²), the tied vocabulary and its bias; the last frame fills [MASK]; no draw, and
+    ``generate`` refused with the masked-LM reason in both languages. Without the head, the
+    encoder's reason."""
     doc, trace = preset_document("bert"), trace_of("bert")
-    assert "head" not in doc
-    assert trace.steps[-1].id == "L2.norm2" and trace.steps[-1].op == "norm"
-    assert not {"logits", "probs"} & set(trace.arrays)
+    head = doc["head"]
+    assert [s.id for s in trace.steps[-3:]] == ["transform", "logits", "probs"]
     assert not any(step.op == "sample" for step in trace.steps)
-    with pytest.raises(ScenarioError) as refused:
-        generate(trace.scenario, 1, Settings(temperature=0.0))
-    assert refused.value.place == "head.unembed"
-    assert problem_words(refused.value, "en") == (
-        "head.unembed: an encoder reads both directions (no causal mask) and has no vocabulary "
-        "head: it does not predict the next token, so it does not generate")
-    assert problem_words(refused.value, "zh") == (
-        "head.unembed：编码器双向阅读（没有因果掩码），也没有词表头："
-        "它不预测下一个 Token，所以不生成")
+    t = head["transform"]
+    z = trace.arrays["L2.norm2"] @ a(t["W"]) + a(t["b"])
+    hidden = 0.5 * z * (1 + np.vectorize(erf)(z / np.sqrt(2)))
+    out = layer_norm(hidden, 1e-12) * a(t["gamma"]) + a(t["beta"])
+    np.testing.assert_allclose(trace.arrays["transform"], out, atol=1e-12)
+    np.testing.assert_array_equal(a(head["unembed"]), a(doc["embedding"]).T)
+    logits = out @ a(doc["embedding"]).T + a(head["bias"])
+    np.testing.assert_allclose(trace.arrays["logits"], logits, atol=1e-12)
+    probs = np.exp(logits[1]) / np.exp(logits[1]).sum()
+    best = int(np.argmax(probs))
+    for lang, words in (("en", f"position 1 → {head['vocab'][best]} (p = "),
+                        ("zh", f"第 1 个位置 → {head['vocab'][best]}（p = ")):
+        summary = step_text(trace, len(trace.steps) - 1, lang).summary
+        assert words + f"{probs[best]:.3f}" in summary, summary
+    logits_step = len(trace.steps) - 2
+    top = int(np.argmax(logits[-1]))  # the receiver, the last token: its logit is recomputed
+    assert head["bias"][top] > 0  # printed as it is (a negative one in parentheses)
+    assert (f"+ … + {head['bias'][top]} = {logits[-1, top]:.3f}"
+            in step_text(trace, logits_step, "en").check), "the vocabulary bias is a term"
+    assert step_text(trace, logits_step, "en").why.startswith("To fill a [MASK], ")
+    assert step_text(trace, logits_step, "zh").why.startswith("要填出 [MASK]，")
+    assert step_text(trace_of("gpt2"), len(trace_of("gpt2").steps) - 3, "en").why.startswith(
+        "To predict the next token")
+    headless = {k: v for k, v in doc.items() if k != "head"}
+    for scenario, english, chinese in (
+            (trace.scenario,
+             "head.transform: a masked-language-model head (head.transform) fills [MASK] "
+             "positions from both sides: it does not continue the text, so it does not generate",
+             "head.transform：掩码语言模型的头（head.transform）根据两侧填出 [MASK] 位置："
+             "它不续写文本，所以不生成"),
+            (parse_scenario(headless),
+             "head.unembed: an encoder reads both directions (no causal mask) and has no "
+             "vocabulary head: it does not predict the next token, so it does not generate",
+             "head.unembed：编码器双向阅读（没有因果掩码），也没有词表头："
+             "它不预测下一个 Token，所以不生成")):
+        with pytest.raises(ScenarioError) as refused:
+            generate(scenario, 1, Settings(temperature=0.0))
+        assert problem_words(refused.value, "en") == english
+        assert problem_words(refused.value, "zh") == chinese
     headless = {k: v for k, v in preset_document("gpt2").items() if k != "head"}
     with pytest.raises(ScenarioError, match="needs a vocabulary head"):  # causal: plain
         generate(parse_scenario(headless), 1, Settings(temperature=0.0))

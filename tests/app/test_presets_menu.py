@@ -87,28 +87,30 @@ def test_unsaved_work_stays_and_the_preset_opens_in_a_new_window(
         assert window.state.scenario is before
         assert len(opened) == 1 and opened[0].state.scenario.title == "BERT · tiny preset"
         assert opened[0].statusBar().currentMessage() == \
-            "New BERT preset: an encoder: no causal mask, post-norm, GELU, no next token"
+            "New BERT preset: an encoder: no causal mask, post-norm, GELU, fills a [MASK]"
 
 
-def test_the_bert_preset_offers_no_next_token_in_either_language(qtbot: QtBot) -> None:
-    """The encoder's last frame is its last layer's norm, Generate next is disabled with the
+def test_the_bert_preset_fills_the_blank_and_offers_no_next_token_in_either_language(
+        qtbot: QtBot) -> None:
+    """The masked-LM's last frame fills [MASK] (no draw), Generate next is disabled with the
     engine's reason, and pressing it changes nothing."""
     window = open_window(qtbot)
     try:
         preset_entries(window)["bert"].trigger()
         steps = window.state.trace.steps
-        assert steps[-1].id == "L2.norm2" and not {"sample", "probs"} & {s.id for s in steps}
+        assert [s.id for s in steps[-3:]] == ["transform", "logits", "probs"]
+        assert "sample" not in {s.op for s in steps}
         panel = window.generation
         assert not panel.action.isEnabled() and not panel.button.isEnabled()
         assert panel.button.toolTip().startswith(
-            "head.unembed: an encoder reads both directions (no causal mask) and has no "
-            "vocabulary head: it does not predict the next token, so it does not generate")
+            "head.transform: a masked-language-model head (head.transform) fills [MASK] "
+            "positions from both sides: it does not continue the text, so it does not generate")
         before = window.state.scenario
         assert not panel.generate() and window.state.scenario is before
         set_language("zh")
         qtbot.waitUntil(lambda: panel.button.toolTip().startswith(
-            "head.unembed：编码器双向阅读（没有因果掩码），也没有词表头：它不预测下一个 Token，"
-            "所以不生成"), timeout=2000)
+            "head.transform：掩码语言模型的头（head.transform）根据两侧填出 [MASK] 位置："
+            "它不续写文本，所以不生成"), timeout=2000)
     finally:
         set_language("en")
         close_window(window)
@@ -189,7 +191,7 @@ def test_the_canvas_shows_what_makes_each_family_itself(qapp: object) -> None:
     for title, spec in masked.items():
         assert spec.masked is not None and np.array_equal(spec.masked, upper | beyond), title
     assert all(np.array_equal(spec.masked, upper) for spec in causal.values())
-    assert "Step 8 of 20 · Layer 1: Post-norm (LayerNorm) of the first residual" in words(
+    assert "Step 8 of 23 · Layer 1: Post-norm (LayerNorm) of the first residual" in words(
         frame_of("bert", "L1.norm1"))
     assert all(spec.masked is None or not spec.masked.any()
                for spec in grids(frame_of("bert", "L1.weights")).values())

@@ -156,6 +156,14 @@ def build(family: str, folder: Path, seed: int, **changes: Any) -> Any:
     torch.manual_seed(seed)
     auto = transformers.AutoModel if family == "bert" else transformers.AutoModelForCausalLM
     model = auto.from_config(config, attn_implementation="eager", dtype=torch.float64).eval()
+    redraw(model)
+    model.save_pretrained(folder)
+    return model, tokenizer
+
+
+def redraw(model: Any) -> None:
+    """Weights large enough that heads and probabilities differ: norm scales 1 + 0.2·N(0, 1),
+    biases 0.1·N(0, 1), matrices 0.5·N(0, 1) (from torch's current seed)."""
     with torch.no_grad():
         for name, parameter in model.named_parameters():
             if parameter.dim() == 1 and name.endswith("weight"):  # a norm's scale
@@ -163,8 +171,6 @@ def build(family: str, folder: Path, seed: int, **changes: Any) -> Any:
             else:
                 parameter.copy_((0.1 if parameter.dim() == 1 else 0.5)
                                 * torch.randn_like(parameter))
-    model.save_pretrained(folder)
-    return model, tokenizer
 
 
 def run(model: Any, ids: list[int], types: list[int] | None = None) -> dict[str, Any]:

@@ -159,8 +159,12 @@ def test_buffers_carrying_no_number_of_the_trace_are_ignored(tmp_path: Path) -> 
     with_tensors(bert, **{"embeddings.position_ids": np.arange(16, dtype=np.int64)[None],
                           "pooler.dense.weight": np.ones((8, 8), np.float32),
                           "pooler.dense.bias": np.ones(8, np.float32),
-                          "cls.predictions.bias": np.ones(48, np.float32)})
-    import_checkpoint(bert, "the cat")
+                          "cls.seq_relationship.weight": np.ones((2, 8), np.float32),
+                          "cls.seq_relationship.bias": np.ones(2, np.float32)})
+    assert import_checkpoint(bert, "the cat").head is None
+    # a masked-LM head's bias without its transform is no head the layout reads: refused
+    with_tensors(bert, **{"cls.predictions.bias": np.ones(48, np.float32)})
+    assert "cls.predictions.bias" in refusal(bert)
     gpt2 = copy(tmp_path, "gpt2")
     with_tensors(gpt2, **{"transformer.h.0.attn.bias": np.ones((1, 1, 16, 16), np.float32),
                           "transformer.h.0.attn.masked_bias": np.ones((), np.float32)})

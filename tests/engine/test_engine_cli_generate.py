@@ -123,9 +123,12 @@ def test_a_run_that_passes_a_limit_says_how_many_tokens_fit(
                                            "position 4 would need row 4, past its end"),
     (short_embedding(), "embedding: 4 rows for a vocabulary of 6 entries: each entry the head "
                         "can draw needs its row"),
-    (preset_document("bert"), "head.unembed: an encoder reads both directions (no causal mask) "
-                              "and has no vocabulary head: it does not predict the next token, "
-                              "so it does not generate"),
+    ({k: v for k, v in preset_document("bert").items() if k != "head"},
+     "head.unembed: an encoder reads both directions (no causal mask) and has no vocabulary "
+     "head: it does not predict the next token, so it does not generate"),
+    (preset_document("bert"), "head.transform: a masked-language-model head (head.transform) "
+                              "fills [MASK] positions from both sides: it does not continue the "
+                              "text, so it does not generate"),
 ])
 def test_documents_that_cannot_generate_are_refused(capsys: pytest.CaptureFixture[str],
                                                     tmp_path: Path, doc: dict[str, object],

@@ -196,8 +196,8 @@ REFUSALS: list[tuple[Callable[[Doc], object], str]] = [
     (lambda d: d["layers"][0].update(blok={}),
      "layers.0.blok: unknown key (allowed here: attention, cross_attention, block)"),
     (lambda d: d["head"].update(colour=1),
-     "head.colour: unknown key (allowed here: norm, eps, final_norm, gamma_f, beta_f, unembed, "
-     "bias, vocab)"),
+     "head.colour: unknown key (allowed here: norm, eps, final_norm, gamma_f, beta_f, transform, "
+     "unembed, bias, vocab)"),
     (lambda d: d["head"].update(bias=[1, 2]),
      "head.bias: expected 3 numbers to match unembed's columns, got 2"),
     (lambda d: d.update(layers=[]), "layers: expected at least one layer, got none"),
