@@ -41,7 +41,7 @@ PRESENTED_NOT_YET = {
     "preset:gpt2": "L1.projections L1.mix L1.ffn L2.projections L2.mix L2.ffn",
     "preset:gpt_neox": "L1.projections L1.mix L1.ffn L1.resid2 L2.projections L2.mix L2.ffn "
                        "L2.resid2 logits probs",
-    "preset:bert": "L1.projections L1.mix L1.norm1 L1.ffn L1.resid2 L2.projections L2.mix L2.ffn",
+    "preset:bert": "L1.projections L1.mix L1.ffn L2.projections L2.mix L2.ffn transform probs",
 }
 """Steps (document → step ids) F5 still prints under :data:`BACK_ROW` at 1024 × 768, even as two
 slides (xfail, strict): a gated FFN's first half (norm2 with W1 and Wg, four grids of 12
@@ -49,7 +49,8 @@ columns) 7.7 px, a GELU FFN's 10.0, a preset's projections' first half 11.4 and 
 second 11.9; a rare wide cell printed at half size (BERT's norm1, GPT-NeoX's logits: 6.3 to
 7.9 px); the BERT example's FFN's first half 11.4 (its scores, 10.5 px with both heads on one
 slide, are now a head a slide: 17.7); GPT-NeoX's parallel residual, X + attn_out + ffn_out =
-resid2 in one picture, 11.5 px."""
+resid2 in one picture, 11.5 px; the BERT preset's masked-LM transform (norm2 · W + b, 11.6 px)
+and its probabilities (the logits' grid, 11.4 px)."""
 EXPORTED_NOT_YET = {
     "pronoun": "weights",
     "bert": "L1.scores L1.weights L1.mix L1.ffn",
@@ -59,8 +60,8 @@ EXPORTED_NOT_YET = {
     "preset:gpt2": "L1.projections L1.weights L1.mix L1.ffn L2.projections L2.mix L2.ffn",
     "preset:gpt_neox": "L1.projections L1.mix L1.ffn L1.resid2 L2.projections L2.weights L2.mix "
                        "L2.ffn L2.resid2 logits probs",
-    "preset:bert": "L1.projections L1.weights L1.mix L1.norm1 L1.ffn L1.resid2 L2.projections "
-                   "L2.weights L2.mix L2.ffn",
+    "preset:bert": "L1.projections L1.weights L1.mix L1.ffn L2.projections L2.weights L2.mix "
+                   "L2.ffn transform probs",
 }
 """Steps a 4:3 export 1024 wide still prints under :data:`BACK_ROW` (xfail, strict): an export
 never splits a step over two pages as F5 does, and laid out by itself (thin margins, the footer
