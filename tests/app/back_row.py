@@ -50,7 +50,7 @@ second 11.9; a rare wide cell printed at half size (BERT's norm1, GPT-NeoX's log
 7.9 px); the BERT example's FFN's first half 11.4 (its scores, 10.5 px with both heads on one
 slide, are now a head a slide: 17.7); GPT-NeoX's parallel residual, X + attn_out + ffn_out =
 resid2 in one picture, 11.5 px; the BERT preset's masked-LM transform (norm2 · W + b, 11.6 px)
-and its probabilities (the logits' grid, 11.4 px)."""
+and its probabilities (the logits' grid, 11.4 px); exported 4:3, the transform is 8.0 px."""
 EXPORTED_NOT_YET = {
     "pronoun": "weights",
     "bert": "L1.scores L1.weights L1.mix L1.ffn",
