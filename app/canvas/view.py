@@ -65,6 +65,10 @@ class CanvasView(pg.GraphicsView):
     splits_steps = False
     """Whether a step too wide for the screen is shown as two slides, one half at a time
     (presentation: its keys walk them)."""
+    says_how_to_look = True
+    """Whether the corner note tells how to see what is too small (scroll to zoom in, hover a
+    heat map) and what a zoom shows: the window's, not a slide's, where nothing zooms or
+    hovers."""
 
     def __init__(self, theme: Theme, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -345,10 +349,8 @@ class CanvasView(pg.GraphicsView):
         self.heat_hidden = painting.heat_hidden or (self.heat_hidden and not whole)
         if whole or painting.in_view:
             self._in_view = painting.in_view
-        if self.words_hidden:
-            self._say_zoom_in(self.zoom_hint())
-        elif self._in_view:
-            self._say_zoom_in(self.in_view_note())
+        if self.says_how_to_look and (self.words_hidden or self._in_view):
+            self._say_zoom_in(self.zoom_hint() if self.words_hidden else self.in_view_note())
         if self._pending_paint:
             self._pending_paint = False
             self.repainted.emit()

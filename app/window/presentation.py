@@ -39,6 +39,7 @@ class PresentationView(CanvasView):
 
     frames_alone = True
     splits_steps = True
+    says_how_to_look = False
 
     def __init__(self, presenter: Presenter) -> None:
         super().__init__(SLIDE)

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QRectF, Qt
 from pytestqt.qtbot import QtBot
 
 from app.canvas.bars import ProbabilityBars
@@ -18,6 +18,7 @@ from app.canvas.context import FrameOptions
 from app.canvas.frame import FrameItem
 from app.canvas.grid import LEGEND_BAR, GridSpec, MatrixGrid, _levels
 from app.canvas.theme import SLIDE, text_advance
+from app.canvas.view import CanvasView
 from app.export.dialog import ExportDialog
 from app.window.studio import StudioWindow
 from engine import Trace, compute, format_number
@@ -277,3 +278,27 @@ def test_the_draw_of_a_large_vocabulary_sums_the_entries_it_leaves_out() -> None
     assert label == f"the other {40 - len(shown)}" and len(shown) in (10, 11)
     assert rest == pytest.approx(1 - shares[shown].sum(), abs=1e-12)
     assert shown[:10] == np.argsort(-trace.arrays["probs"][-1], kind="stable")[:10].tolist()
+
+
+def test_a_slide_carries_no_window_hint(qtbot: QtBot, window: StudioWindow,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The window's corner note ("scroll to zoom in", "hover over a cell") tells how to look
+    closer; a presentation slide zooms and hovers nothing, so F5 paints no such box even where
+    its heat maps' numbers are too small to print."""
+    said: list[str] = []
+    monkeypatch.setattr(CanvasView, "_say_zoom_in", lambda _view, text: said.append(text))
+    window.state.set_step(window.state.trace.step_index("ffn"))
+    window.canvas.grab()
+    assert window.canvas.words_hidden and said, "the window says it"
+    said.clear()
+    window.canvas.setFocus()
+    qtbot.keyClick(window.canvas, Qt.Key.Key_F5)
+    view = window.presenter.view
+    assert view is not None
+    qtbot.waitExposed(view)
+    try:
+        view.grab()
+        assert view.words_hidden, "the slide's heat maps hide their numbers too"
+        assert said == []
+    finally:
+        window.presenter.leave()
