@@ -299,16 +299,16 @@ def _check_layout(entries: Mapping[str, Entry], size: int) -> None:
 
 
 def _entry(key: str, value: object) -> Entry:
-    try:
-        assert isinstance(value, dict)
-        dtype, shape, (start, end) = value["dtype"], value["shape"], value["data_offsets"]
-        assert isinstance(dtype, str) and isinstance(shape, list)
-        assert len(shape) <= MAX_DIMENSIONS
-        assert all(type(size) is int and 0 <= size < 1 << 64 for size in shape)
-        assert type(start) is int and type(end) is int
-        assert 0 <= start < 1 << 64 and 0 <= end < 1 << 64
-    except (AssertionError, KeyError, TypeError, ValueError):
-        raise _MalformedError(Refusal("sidecar_tensor_form", key=key)) from None
+    """One header entry, refused unless it is a dtype, a shape of at most
+    :data:`MAX_DIMENSIONS` whole numbers under 2⁶⁴ and two such offsets (checked as data, not
+    by ``assert``, which ``python -O`` removes)."""
+    given = value if isinstance(value, dict) else {}
+    dtype, shape, offsets = given.get("dtype"), given.get("shape"), given.get("data_offsets")
+    if not (isinstance(dtype, str) and isinstance(shape, list) and len(shape) <= MAX_DIMENSIONS
+            and isinstance(offsets, list) and len(offsets) == 2
+            and all(type(n) is int and 0 <= n < 1 << 64 for n in (*shape, *offsets))):
+        raise _MalformedError(Refusal("sidecar_tensor_form", key=key))
+    start, end = offsets
     return Entry(dtype=dtype, shape=tuple(shape), start=start, end=end)
 
 
