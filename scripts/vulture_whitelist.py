@@ -45,3 +45,6 @@ pre_tokenizer, post_processor, normalizer
 
 # Set on a transformers GenerationConfig, read by generate (tests/engine/test_generation_transformers.py).
 eos_token_id
+
+# Set on a python-pptx slide's shapes, read by python-pptx when it numbers a new shape (app/export/deck.py).
+turbo_add_enabled
