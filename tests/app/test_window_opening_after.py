@@ -13,6 +13,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
+from app.canvas.frame import FrameItem
 from app.files.recent import add_recent
 from app.model.examples import example_names
 from app.window.studio import StudioWindow
@@ -56,7 +57,7 @@ def where(window: StudioWindow) -> tuple[str, int, int, str]:
     checked = [k for k, button in enumerate(window.timeline.step_group.buttons())
                if button.isChecked()]
     frame = window.canvas.frame
-    assert frame is not None and len(checked) == 1
+    assert isinstance(frame, FrameItem) and len(checked) == 1
     box = window.controls.receiver_box
     return (window.state.trace.steps[window.state.step].id, checked[0], frame.step_index,
             box.currentText() if box.currentIndex() < box.count() - 1 else "last")
@@ -89,7 +90,9 @@ def test_open_recent_starts_on_the_first_step(g01_at_its_end: StudioWindow,
 
 def test_new_from_architecture_starts_on_the_first_step(g01_at_its_end: StudioWindow) -> None:
     window = g01_at_its_end
-    window.findChild(QAction, "preset-llama").trigger()
+    preset = window.findChild(QAction, "preset-llama")
+    assert preset is not None
+    preset.trigger()
     assert window.state.path is None
     assert where(window) == ("embed", 0, 0, "last")
     assert window.state.receiver is None
