@@ -108,7 +108,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "zeroed": "——这个单元被置 0",
         "vocab_entry": "词表条目“{entry}”",
         "prob_row": "l = logits[{i},·]，最大值 = {top}；位置“{token}”的条目“{entry}”",
-        "loss_row": "位置 {i}（“{token}”）应预测 id {target}（“{entry}”）：它的概率越小，损失越大",
+        "loss_row": "位置 {i}（“{token}”）应预测编号 {target}（“{entry}”）：它的概率越小，损失越大",
         "loss_mean": "全部 {n} 个位置的平均，训练时一次并行算出",
         "draw_logit": "条目“{entry}”在最后一个位置 {i}（“{token}”）的 logit：下一个 Token 只从"
                       "这一行抽取",
@@ -122,7 +122,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "draw_chosen": "“{entry}”：累计份额第一个超过第 t = {t} 次抽取（种子 {seed}）的均匀随机数"
                        "的保留条目",
         "terms": "…（共 {count} 项）",
-        "learned_row": "可学位置表：位置 {p} 读第 offset + p = {offset} + {p} = {row} 行",
+        "learned_row": "可学位置表：位置 {p} 读第 偏移 + p = {offset} + {p} = {row} 行",
         "sinusoidal_column": "第 {c} 列属于第 i = {i} 对：偶数列取正弦，奇数列取余弦（这里是 "
                              "{fn}），自变量随位置 {p} 变化",
         "plus_position": "“{token}”的行加上位置 {p} 的行",

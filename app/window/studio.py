@@ -626,9 +626,9 @@ class StudioWindow(QMainWindow):
         return True
 
     def _first_options(self, trace: Trace) -> FrameOptions:
-        """What the canvas will draw ``trace``'s first step with once it is the document."""
-        receiver, head = self.state.kept_focus(trace.scenario)
-        return replace(self.frame_options(), receiver=receiver, head=head,
+        """What the canvas will draw ``trace``'s first step with once it is the document: the
+        last position and every head in focus, as its exports show them."""
+        return replace(self.frame_options(), receiver=None, head=None,
                        worked_row=trace.scenario.n <= MAX_POSITIONS)
 
     def open_example(self, name: str) -> bool:
@@ -684,9 +684,11 @@ class StudioWindow(QMainWindow):
         self._canvas_held = True  # a big frame is composed once, not for every signal on the way
         try:
             self.state.undo_stack.clear()
-            self.state.set_step(0)
+            self.state.set_receiver(None)  # the document before's focus is not this one's
+            self.state.set_head(None)
             self.view_menu.worked_row_action.setChecked(scenario.n <= MAX_POSITIONS)
             self.state.show(scenario, trace)
+            self.state.set_step(0)  # not the step of the same name: the document before's
             self.editor.layer_bar.unpin()  # a pin holds within one document
         finally:
             self._canvas_held = False
