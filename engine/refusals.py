@@ -202,6 +202,8 @@ ENGLISH: dict[str, str] = {
     "top_p_range": "expected a number above 0 and at most 1, got {got}",
     "lens_needs_head": "the logit lens reads each layer through a vocabulary head (head.unembed "
                        "and head.vocab): this document has none",
+    "layers_form": "expected layers A-B or one layer N, counted from 1, got {got}",
+    "layers_range": "this document has layers 1 to {count}, got {got}",
     "loss_needs_head": "a loss needs a vocabulary head (head.unembed and head.vocab) to give "
                        "each position its probabilities",
     "targets_list": "expected a list of {count} ids, got {got}",

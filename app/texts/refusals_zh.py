@@ -172,6 +172,8 @@ WORDS: dict[str, str] = {
     "top_p_range": "应为大于 0 且不超过 1 的数，得到的是 {got}",
     "lens_needs_head": "逐层读出（logit lens）要用词表头（head.unembed 与 head.vocab）读每一层："
                        "这个文档没有词表头",
+    "layers_form": "层应写成 A-B 或单独一层 N（从 1 数起），得到的是 {got}",
+    "layers_range": "这个文档有第 1 到第 {count} 层，得到的是 {got}",
     "loss_needs_head": "损失需要词表头（head.unembed 与 head.vocab）来给出每个位置的概率",
     "targets_list": "训练目标应为含 {count} 个编号的列表，得到的是 {got}",
     "targets_count": "训练目标应有 {count} 个编号（每个位置一个），得到 {got} 个",
