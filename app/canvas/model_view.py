@@ -93,7 +93,7 @@ class ModelViewItem(QGraphicsItem):
         self.setAcceptHoverEvents(True)
 
     # -- words -------------------------------------------------------------------------------
-    def word(self, key: str, **fields: object) -> str:
+    def word(self, key: str, /, **fields: object) -> str:
         return fill_word(MODEL_VIEW_WORDS, self.options.lang, key, **fields)
 
     def head_label(self, row: int, head: int) -> str:
