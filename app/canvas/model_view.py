@@ -27,7 +27,7 @@ from app.canvas.theme import SLIDE, Theme, fitted_lines, font, ink_for
 from app.texts.model import fill_word
 from app.texts.model_view_words import MODEL_VIEW_WORDS
 from engine.numbers import format_number
-from engine.sinks import LayerShares, layer_shares, sink_shares, strongest_sink
+from engine.sinks import layer_shares, sink_shares, strongest_sink
 from engine.trace import Trace
 
 MARGIN = 24.0
@@ -81,12 +81,12 @@ class ModelViewItem(QGraphicsItem):
         self.pitch = (self.thumb + GAP, LABEL_HEIGHT + self.thumb + GAP)
         self.grid_left, self.grid_top = MARGIN + 14.0, MARGIN + TITLE_HEIGHT
         grid_width = heads * self.pitch[0]
-        self.panel = QRectF(self.grid_left + grid_width + GAP, self.grid_top, PANEL_WIDTH, 0.0)
+        self.panel_rect = QRectF(self.grid_left + grid_width + GAP, self.grid_top, PANEL_WIDTH, 0.0)
         self.panel_lines = self._panel_lines()
         panel_height = len(self.panel_lines) * (TEXT_SIZE + 8) + 2 * GAP
         grid_height = len(self.layers) * self.pitch[1]
-        self.panel.setHeight(panel_height)
-        self._rect = QRectF(0.0, 0.0, self.panel.right() + MARGIN,
+        self.panel_rect.setHeight(panel_height)
+        self._rect = QRectF(0.0, 0.0, self.panel_rect.right() + MARGIN,
                             self.grid_top + max(grid_height, panel_height) + MARGIN)
         self._images = [[_heat_image(shares.weights[h], shares.visible, options.theme)
                          for h in range(shares.heads)] for shares in self.layers]
@@ -240,12 +240,12 @@ class ModelViewItem(QGraphicsItem):
         theme = self.options.theme
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(theme.color("panel"))
-        painter.drawRect(self.panel)
+        painter.drawRect(self.panel_rect)
         painter.setPen(theme.color("text"))
-        top = self.panel.top() + GAP
+        top = self.panel_rect.top() + GAP
         for line, bold in self.panel_lines:
             painter.setFont(font(TEXT_SIZE, bold=bold))
-            painter.drawText(QRectF(self.panel.left() + GAP, top, PANEL_WIDTH - 2 * GAP,
+            painter.drawText(QRectF(self.panel_rect.left() + GAP, top, PANEL_WIDTH - 2 * GAP,
                                     TEXT_SIZE + 8), Qt.AlignmentFlag.AlignLeft
                              | Qt.AlignmentFlag.AlignVCenter, line)
             top += TEXT_SIZE + 8

@@ -205,10 +205,9 @@ def run_export_command(args: argparse.Namespace) -> int:
 
 def _export_model_view(args: argparse.Namespace, trace: Trace, document: Path) -> int:
     """``--view model``: every layer × head's shares in one file; 2 for a refused option."""
+    from app.export.model_export import MODEL_VIEW_FORMATS
     from engine import ScenarioError
     from engine.sinks import layer_shares, parse_layers
-
-    from app.export.model_export import MODEL_VIEW_FORMATS
 
     if args.view != "model":
         return _fail("--layers needs --view model")
@@ -231,12 +230,13 @@ def _export_model_view(args: argparse.Namespace, trace: Trace, document: Path) -
 
     current().refuse_outputs([out])
     headless_application()
+    from PySide6.QtCore import QSize
+
     from app.canvas import THEMES
     from app.canvas.model_view import ModelViewOptions
     from app.export.model_export import write_model_view
     from app.export.safe import ExportError
     from app.export.settings import export_size
-    from PySide6.QtCore import QSize
 
     options = ModelViewOptions(receiver=view.receiver, layers=layers, lang=args.lang,
                                theme=THEMES[args.theme])

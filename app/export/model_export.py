@@ -12,10 +12,18 @@ from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QGraphicsScene
 
 from app.canvas.model_view import ModelViewItem, ModelViewOptions
-from app.export.deck import SLIDE_HEIGHT_EMU, Box, Picture, Slide, Text, write_pptx
+from app.export.deck import (
+    SLIDE_HEIGHT_EMU,
+    Box,
+    Picture,
+    Slide,
+    Text,
+    slide_width_emu,
+    write_pptx,
+)
 from app.export.render import Frame, PdfPages, png_bytes, render_image, svg_bytes
 from app.export.safe import atomic_file, write_file
-from app.export.slides import marks_typeface, slide_width_emu, typeface
+from app.export.slides import marks_typeface, typeface
 from app.model.sheet import sheet_size
 from engine import Trace
 

@@ -55,7 +55,7 @@ class ModelViewWindow(QDialog):
         layout.addWidget(self.view)
         self.resize(shell.widget().size() * 0.9)
 
-    def showEvent(self, event: object) -> None:  # noqa: D102
+    def showEvent(self, event: object) -> None:
         super().showEvent(event)  # type: ignore[arg-type]
         self.view.fitInView(self.item, Qt.AspectRatioMode.KeepAspectRatio)
 
