@@ -1869,6 +1869,14 @@ The file on disk was left as it was; your changes are still open in this window.
         <translation>收起编辑器，让画面和其中的数字画得更大</translation>
     </message>
     <message>
+        <source>&amp;Model view</source>
+        <translation>模型总览(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Every layer × head&apos;s shares at once, with each head&apos;s share on the first key</source>
+        <translation>一次看到每层每个头的份额，以及每个头在第一个键上的份额</translation>
+    </message>
+    <message>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
