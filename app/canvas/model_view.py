@@ -70,9 +70,14 @@ class ModelViewItem(QGraphicsItem):
         self.layers = tuple(every[k] for k in chosen)
         self.options = options
         self.tokens = trace.scenario.tokens
-        self.keys = trace.tokens_of(trace.steps[self.layers[0].step].keys) if self.layers \
-            else self.tokens
+        steps = [trace.steps[shares.step] for shares in self.layers]
+        self.queries = [trace.tokens_of(step.rows) for step in steps]
+        """Each attention's query tokens (an encoder's are its own) and key tokens."""
+        self.keys = [trace.tokens_of(step.keys) for step in steps]
         self.receiver = len(self.tokens) - 1 if options.receiver is None else options.receiver
+        self.receives = [queries == self.tokens for queries in self.queries]
+        """Whether an attention's queries are the document's tokens (not an encoder's): only
+        those have the receiver's row."""
         self.sinks = tuple(sink_shares(shares) for shares in self.layers)
         self.open_head = open_head
         heads = max((shares.heads for shares in self.layers), default=1)
@@ -107,16 +112,21 @@ class ModelViewItem(QGraphicsItem):
 
     def _panel_lines(self) -> list[tuple[str, bool]]:
         width = (PANEL_WIDTH - 2 * GAP) * 0.9  # room for the typeface's own spacing
-        first = self.keys[0]
         lines: list[tuple[str, bool]] = [(self.word("sink_title"), True)]
+        if not self.layers:
+            return [*lines, (self.word("no_attention"), False)]
+        first = self.keys[0][0]
         texts = [self.word("legend", first=first), self.word("sink_what", first=first)]
-        sink = strongest_sink(self.layers, self.receiver)
+        rows = [row for row, receives in enumerate(self.receives) if receives]
+        sink = strongest_sink(tuple(self.layers[row] for row in rows), self.receiver)
         if sink is None:
             texts.append(self.word("sink_none"))
         else:
-            texts.append(self.word("sink_strongest", label=self.head_label(sink.layer, sink.head),
-                                   mean=format_number(sink.mean, 3), first=first))
-            texts.append(self.word("sink_removed", label=self.head_label(sink.layer, sink.head),
+            label = self.head_label(rows[sink.layer], sink.head)
+            texts.append(self.word("sink_strongest", label=label,
+                                   mean=format_number(sink.mean, 3),
+                                   first=self.keys[rows[sink.layer]][0]))
+            texts.append(self.word("sink_removed", label=label,
                                    token=self.tokens[self.receiver],
                                    first_share=format_number(float(sink.row[0]), 3),
                                    rest=format_number(1.0 - float(sink.row[0]), 3)))
@@ -164,8 +174,8 @@ class ModelViewItem(QGraphicsItem):
             return ""
         row, head, query, key = cell
         shares = self.layers[row]
-        fields = {"label": self.head_label(row, head), "query": self.tokens[query], "row": query,
-                  "key": self.keys[key], "col": key}
+        fields = {"label": self.head_label(row, head), "query": self.queries[row][query],
+                  "row": query, "key": self.keys[row][key], "col": key}
         if not shares.visible[query, key]:
             return self.word("hover_masked", **fields)
         return self.word("hover", share=format_number(float(shares.weights[head, query, key])),
@@ -210,7 +220,7 @@ class ModelViewItem(QGraphicsItem):
         cell_w, cell_h = rect.width() / keys, rect.height() / queries
         if min(cell_w, cell_h) * scale >= CELL_FOR_NUMBERS:
             self._paint_numbers(painter, rect, weights, self.layers[row].visible)
-        if self.receiver < queries:
+        if self.receives[row]:
             top = rect.top() + self.receiver * cell_h
             pen = QPen(theme.color("accent"), 2.5)
             painter.setPen(pen)
