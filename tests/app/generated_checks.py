@@ -129,6 +129,8 @@ def paint_the_model_view(trace: Trace, lang: str) -> None:
     """The model view: a thumbnail per head of every attention, its sink figure the numpy mean
     of the shares on key 0 over the rows that see it, a share said on hover, painted small."""
     item = ModelViewItem(trace, ModelViewOptions(receiver=0, lang=lang))
+    assert [shares.step for shares in item.layers] == [
+        k for k, step in enumerate(trace.steps) if step.id.endswith("weights")], "every attention"
     for row, shares in enumerate(item.layers):
         sees = trace.visible_for(trace.steps[shares.step].scope)[:, 0]
         weights = trace.arrays[trace.steps[shares.step].writes[0]].reshape(
