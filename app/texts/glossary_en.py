@@ -207,9 +207,9 @@ def entries() -> dict[str, GlossaryEntry]:
                   "{n} losses come from 1 pass. Generating, the model feeds back its own choice: "
                   "from {first} it gives {run}.")),
     _entry("attention-sink", "Attention sink",
-           "A head that puts much of every row's share on the first key: softmax must give a "
-           "whole share away, and a head with nothing useful to look at parks it there. The "
-           "model view prints each head's mean share on the first key.",
+           "A head that puts much of every row's share on the first key, because softmax must "
+           "give a whole share away and a head with nothing useful to look at parks it there "
+           "(the model view prints each head's mean share on the first key).",
            "Remove position 0 from a row [0.80, 0.15, 0.05]: the rest is divided by "
            "1 − 0.80 = 0.20, giving [0.75, 0.25]."),
 ))

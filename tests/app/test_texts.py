@@ -58,7 +58,8 @@ EXPECTED_TERMS = ["Wq", "Wk", "Wv", "Wo", "QKV", "shares", "I", "Norm", "LayerNo
                   "FFN", "logits", "probabilities", "softmax", "scale", "heads", "embedding",
                   "RoPE", "positional-encoding", "ALiBi", "cross-attention", "encoder",
                   "grouped-query", "sliding-window", "key-mask", "QK-norm", "KV-cache",
-                  "temperature", "top-k", "top-p", "cross-entropy", "teacher-forcing"]
+                  "temperature", "top-k", "top-p", "cross-entropy", "teacher-forcing",
+                  "attention-sink"]
 FORMS = {"en": glossary_en.FORMS, "zh": glossary_zh.FORMS}
 FIELDS = ("summary", "why", "how", "pitfalls", "check")
 
