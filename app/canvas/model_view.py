@@ -34,12 +34,17 @@ MARGIN = 24.0
 TITLE_HEIGHT = 34.0
 LABEL_HEIGHT = 20.0
 GAP = 12.0
-SMALLEST_THUMB = 72.0
+NARROWEST_THUMB = 84.0
+"""A heat map is at least this wide: its label ``L12 h12`` and sink figure fit above it."""
+LOWEST_THUMB = 48.0
 LARGEST_THUMB = 220.0
+SHEET = (1920.0, 1080.0)
+"""The sheet the heat maps are sized for: the view fills it at about scale 1 (12 × 12 heads
+too, their labels 13 px), and a 3 × 2 document's heat maps grow instead."""
 CELL_FOR_NUMBERS = 30.0
 """A cell at least this many device pixels wide prints its share."""
 PANEL_WIDTH = 520.0
-LABEL_SIZE = 15
+LABEL_SIZE = 13
 TEXT_SIZE = 16
 SHOWN_SHARES = 8
 """The sink frame prints at most this many of the receiver's shares."""
@@ -81,9 +86,8 @@ class ModelViewItem(QGraphicsItem):
         self.sinks = tuple(sink_shares(shares) for shares in self.layers)
         self.open_head = open_head
         heads = max((shares.heads for shares in self.layers), default=1)
-        n = len(self.tokens)
-        self.thumb = max(SMALLEST_THUMB, min(LARGEST_THUMB, 34.0 * n))
-        self.pitch = (self.thumb + GAP, LABEL_HEIGHT + self.thumb + GAP)
+        self.thumb = thumb_size(len(self.layers), heads)
+        self.pitch = (self.thumb[0] + GAP, LABEL_HEIGHT + self.thumb[1] + GAP)
         self.grid_left, self.grid_top = MARGIN + 14.0, MARGIN + TITLE_HEIGHT
         grid_width = heads * self.pitch[0]
         self.panel_rect = QRectF(self.grid_left + grid_width + GAP, self.grid_top, PANEL_WIDTH, 0.0)
@@ -142,7 +146,7 @@ class ModelViewItem(QGraphicsItem):
     def thumb_rect(self, row: int, head: int) -> QRectF:
         """Where the heat map of head ``head`` of attention ``row`` is drawn."""
         return QRectF(self.grid_left + head * self.pitch[0],
-                      self.grid_top + row * self.pitch[1] + LABEL_HEIGHT, self.thumb, self.thumb)
+                      self.grid_top + row * self.pitch[1] + LABEL_HEIGHT, *self.thumb)
 
     def head_at(self, point: QPointF) -> tuple[int, int] | None:
         """The (attention row, head) whose thumbnail or label holds ``point``."""
@@ -270,6 +274,16 @@ class ModelViewItem(QGraphicsItem):
             return
         row, head = found
         self.open_head(self.layers[row].step, head)
+
+
+def thumb_size(layers: int, heads: int) -> tuple[float, float]:
+    """Width and height of each heat map: as large as lets ``layers`` × ``heads`` of them and
+    the sink frame fill the :data:`SHEET`, square where that leaves them at least
+    :data:`NARROWEST_THUMB` wide, at most :data:`LARGEST_THUMB`."""
+    across = (SHEET[0] - 2 * MARGIN - 14.0 - GAP - PANEL_WIDTH) / max(1, heads) - GAP
+    down = (SHEET[1] - 2 * MARGIN - TITLE_HEIGHT) / max(1, layers) - LABEL_HEIGHT - GAP
+    width = max(NARROWEST_THUMB, min(LARGEST_THUMB, across, down))
+    return width, max(LOWEST_THUMB, min(LARGEST_THUMB, down, width))
 
 
 def _level(share: float) -> int:
