@@ -8,10 +8,13 @@ from collections.abc import Iterator
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.canvas.model_view import ModelViewItem, ModelViewOptions
+from app.model.examples import resolve_document
 from app.window.studio import StudioWindow
+from engine import compute, load_scenario
 from tests.app.driving import close_window, open_window
 
 
@@ -47,8 +50,9 @@ def test_a_click_on_a_head_opens_its_layers_shares_step_on_that_head(
         "L2.weights"), 1), "a click off the heads opens nothing"
 
 
-def test_the_model_view_speaks_chinese(window: StudioWindow) -> None:
-    item = ModelViewItem(window.state.trace, ModelViewOptions(receiver=1, lang="zh"))
+def test_the_model_view_speaks_chinese(qapp: QApplication) -> None:
+    trace = compute(load_scenario(resolve_document("three-layers")))
+    item = ModelViewItem(trace, ModelViewOptions(receiver=1, lang="zh"))
     assert item.title() == "模型总览：3 × 2 个头，接收者“爱”（位置 1）"
     lines = [line for line, _bold in item.panel_lines]
     assert lines[0] == "注意力汇聚（attention sink）"
