@@ -17,7 +17,7 @@ from app.files.matrix_text import MatrixTextError, fit_problem, parse_matrix_tex
 from app.i18n import QT_TRANSLATE_NOOP, current_language
 from app.model.edits import SetLabel, SetMatrix, labels_at
 from app.model.parts import place_name
-from app.window.state import DocumentState
+from app.state.document import DocumentState
 from engine import NumberTextError, format_number, parse_number
 from engine.numbers import format_exact
 

@@ -63,16 +63,17 @@ from app.files.saving import (
     writing,
 )
 from app.files.session import save_session
-from app.files.showing import ShowingError, Shown, check_showing, step_problem
 from app.files.watch import DiskWatch
 from app.help.glossary import GlossaryDock
 from app.i18n import LiveTexts, current_language
 from app.model.cancel import CancelledError
 from app.model.examples import OPENINGS, example_name, example_names, example_path
+from app.state.document import DocumentState
+from app.state.jobs import is_big, run_with_progress
+from app.state.showing import ShowingError, Shown, check_showing, step_problem
 from app.texts.bidi import isolate
 from app.texts.example_words import document_words, example_label, example_title
 from app.widgets.busy_indicator import BusyIndicator
-from app.widgets.jobs import is_big, run_with_progress
 from app.window.answers_copy import AnswersCopy
 from app.window.appearance import appearance
 from app.window.compare_mode import CompareMode
@@ -82,7 +83,6 @@ from app.window.editor_column import EditorColumnWidth
 from app.window.exercise_mode import ExerciseMode
 from app.window.generation_panel import GenerationPanel
 from app.window.presentation import Presenter
-from app.window.state import DocumentState
 from app.window.swap_dialog import SwapTokensAction
 from app.window.timeline import Timeline
 from app.window.undo_actions import UndoActions
@@ -326,7 +326,7 @@ class StudioWindow(QMainWindow):
             self.texts.bind(action.setText, partial(_with_keys, text, keys))
             action.triggered.connect(slot)
 
-    # -- the shell: what the plug-ins may ask of the window (app.window.shell.Shell) ----------
+    # -- the shell: what the plug-ins may ask of the window (app.state.shell.Shell) ----------
     @property
     def stepping(self) -> Timeline:
         return self.timeline

@@ -19,14 +19,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.files.showing import step_problem
 from app.help.explain import ExplainPanel
 from app.i18n import LiveTexts, current_language
+from app.state.document import DocumentState
+from app.state.showing import step_problem
 from app.texts import HEADINGS, StepText, step_label, step_text, step_title
 from app.texts.step_labels import layer_name, step_groups
 from app.widgets.elided_label import ElidedLabel
 from app.window.run_level import RunLevel
-from app.window.state import DocumentState
 from engine import Trace
 
 DEFAULT_DWELL_SECONDS = 2.0

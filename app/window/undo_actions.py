@@ -10,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence, QUndoStack
 
-from app.window.commands import EditCommand
+from app.state.history import EditCommand
 
 
 class UndoActions(QObject):

@@ -23,8 +23,8 @@ from app.model.edits import (
     SetMatrix,
     SetOption,
 )
+from app.state.document import DocumentState
 from app.texts.edit_words import EDIT_WORDS
-from app.window.state import DocumentState
 from app.window.studio import StudioWindow
 from engine import Scenario, dumps_scenario, load_scenario
 from engine.resize import Sizes

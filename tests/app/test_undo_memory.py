@@ -14,10 +14,10 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QEvent
 from pytestqt.qtbot import QtBot
 
-import app.widgets.jobs
-import app.window.state
-from app.widgets.jobs import Job
-from app.window.commands import EditCommand
+import app.state.document
+import app.state.jobs
+from app.state.history import EditCommand
+from app.state.jobs import Job
 from app.window.studio import StudioWindow
 from engine import Scenario, load_scenario
 
@@ -37,9 +37,9 @@ def settle(qtbot: QtBot, window: StudioWindow) -> None:
 def test_old_cell_edits_keep_their_numbers_and_let_their_documents_go(
         qtbot: QtBot, window: StudioWindow, monkeypatch: pytest.MonkeyPatch, big: bool) -> None:
     if big:
-        monkeypatch.setattr(app.widgets.jobs, "BIG_CELLS", 0)
+        monkeypatch.setattr(app.state.jobs, "BIG_CELLS", 0)
     # every step below the newest two forgets
-    monkeypatch.setattr(app.window.state, "UNDO_BYTES", 0)
+    monkeypatch.setattr(app.state.document, "UNDO_BYTES", 0)
     state = window.state
     original: Scenario = state.scenario
     expected = np.array(original.attention.Wq)
@@ -75,7 +75,7 @@ def test_old_cell_edits_keep_their_numbers_and_let_their_documents_go(
 def test_a_recovery_copy_written_in_a_worker_lets_go_of_its_document(
         qtbot: QtBot, window: StudioWindow, monkeypatch: pytest.MonkeyPatch,
         tmp_path: Path) -> None:
-    monkeypatch.setattr(app.widgets.jobs, "BIG_CELLS", 0)
+    monkeypatch.setattr(app.state.jobs, "BIG_CELLS", 0)
     monkeypatch.setattr(window.recovery, "_directory", tmp_path)
     assert window.state.edit_cell("X", 0, 1, 4.0)
     settle(qtbot, window)

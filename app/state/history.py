@@ -18,7 +18,7 @@ from app.model.edits import CellChange, Edit, SetCell, SetGeneration
 from engine import Trace
 
 if TYPE_CHECKING:
-    from app.window.state import DocumentState
+    from app.state.document import DocumentState
 
 CELL_EDIT_ID = 1
 GENERATION_EDIT_ID = 2

@@ -16,11 +16,11 @@ from app.i18n import current_language
 from app.model.edits import Document, Edit, Operation, SetCell
 from app.model.operands import shares_step, tokens_of, visible_of
 from app.model.run import RunPlace, prefix, run_place
+from app.state.history import EditCommand
+from app.state.jobs import Job, is_big
 from app.texts.bidi import isolate
 from app.texts.printed import printed_places
 from app.texts.problems import problem_words
-from app.widgets.jobs import Job, is_big
-from app.window.commands import EditCommand
 from engine import Scenario, ScenarioError, Trace, compute, format_number
 from engine.numbers import format_exact
 from engine.resize import Sizes, resize
@@ -28,7 +28,7 @@ from engine.retrace import first_reader, retraced
 
 UNDO_BYTES = 256 * 1024 * 1024
 """Bytes of arrays the older undo steps of cell edits may hold whole; beyond them a step keeps
-only the cell's two numbers (:meth:`app.window.commands.EditCommand.forget_documents`)."""
+only the cell's two numbers (:meth:`app.state.history.EditCommand.forget_documents`)."""
 KEPT_STEPS = 2
 """The newest undo steps always keep their documents (the top one may still merge)."""
 SHARES_SHOWN = 8
@@ -61,7 +61,7 @@ def same_step(step_id: str, ids: list[str], index: int) -> int:
 class DocumentState(QObject):
     """Owns the document; views listen to its signals and never change it behind its back.
 
-    A big scenario (:func:`app.widgets.jobs.is_big`) is computed in a worker: the edit is in the
+    A big scenario (:func:`app.state.jobs.is_big`) is computed in a worker: the edit is in the
     document (and the undo stack) at once, its trace follows. Meanwhile :attr:`scenario` is the
     newest document and :attr:`trace` the last one computed (``trace.scenario`` is older);
     a trace that arrives for a document that is no longer current is dropped, never shown.
