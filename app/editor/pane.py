@@ -34,8 +34,8 @@ from app.i18n import QT_TRANSLATE_NOOP, LiveTexts
 from app.model.edits import Resize, SetOption
 from app.model.outline import parameter_paths
 from app.model.parts import ENCODER, ENCODER_STACK, HEAD, INPUTS, part_of, place_name, split_layer
+from app.state.big import is_big
 from app.state.document import DocumentState
-from app.state.jobs import is_big
 from engine.modules import Layer
 from engine.resize import SIZE_LIMITS, Sizes
 

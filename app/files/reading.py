@@ -16,7 +16,7 @@ from typing import Any
 from app.canvas import FrameOptions
 from app.files.opening import computed, has_sidecar, is_big_file, load_computed
 from app.model.examples import EXAMPLES_DIR
-from app.state.jobs import is_big
+from app.state.big import is_big
 from app.state.showing import Shown, check_showing
 from engine import Trace, load_scenario
 

@@ -68,8 +68,9 @@ from app.help.glossary import GlossaryDock
 from app.i18n import LiveTexts, current_language
 from app.model.cancel import CancelledError
 from app.model.examples import OPENINGS, example_name, example_names, example_path
+from app.state.big import is_big
 from app.state.document import DocumentState
-from app.state.jobs import is_big, run_with_progress
+from app.state.jobs import run_with_progress
 from app.state.showing import ShowingError, Shown, check_showing, step_problem
 from app.texts.bidi import isolate
 from app.texts.example_words import document_words, example_label, example_title
