@@ -197,8 +197,15 @@ class Session:
         return Change.joined(initiator, made)
 
     # -- showing a document ----------------------------------------------------------------
-    def show(self, scenario: Scenario, trace: Trace | None, changed: str | None = None,
-             initiator: Initiator = "open") -> None:
+    def show(self, scenario: Scenario, trace: Trace | None) -> Change:
+        """Make ``scenario`` current with its trace (None: computed now or, big, by the
+        runner), as a document opened."""
+        start = len(self._made)
+        self._show(scenario, trace)
+        return self._told("open", start)
+
+    def _show(self, scenario: Scenario, trace: Trace | None, changed: str | None = None,
+              initiator: Initiator = "open") -> None:
         """Make ``scenario`` current with its trace, computed now or (big) by the runner.
         ``changed``: the one array whose cell ``scenario`` sets anew in the current document,
         whose trace is then worked again from the first step it feeds."""
@@ -311,7 +318,7 @@ class Session:
             self._stop_job(initiator)
             self._undo_one(initiator)
         if self.document.scenario is not shown:  # no step leads there (a document just opened)
-            self.show(shown, self._trace, initiator=initiator)
+            self._show(shown, self._trace, initiator=initiator)
 
     def _current_trace(self) -> Trace | None:
         """The current document's trace, if computed: what an undo step goes back to."""
@@ -344,7 +351,7 @@ class Session:
         merge = self.editing and top is not None and top.operation.merges_with(operation)
         start = len(self._made)
         step = EditStep(edit, (self._current_trace(), after), merge=merge)
-        self.show(edit.after, after, self._changed(operation), initiator="edit")
+        self._show(edit.after, after, self._changed(operation), initiator="edit")
         self.history.push(step)
         self._listener.session_moved(True)
         self.editing = True
@@ -403,7 +410,7 @@ class Session:
         assert step is not None
         shown = None if step.obsolete else step.undone(self.document.scenario)
         if shown is not None:
-            self.show(shown.scenario, shown.trace, shown.changed, initiator)
+            self._show(shown.scenario, shown.trace, shown.changed, initiator)
         self.history.undone()
         self.editing = False
         self._listener.session_moved(True)
@@ -415,7 +422,7 @@ class Session:
         if step is not None:
             shown = None if step.obsolete else step.redone(self.document.scenario)
             if shown is not None:
-                self.show(shown.scenario, shown.trace, shown.changed, "redo")
+                self._show(shown.scenario, shown.trace, shown.changed, "redo")
             self.history.redone()
             self.editing = False
             self._listener.session_moved(not step.obsolete)

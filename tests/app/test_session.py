@@ -214,3 +214,15 @@ def test_typing_into_one_cell_again_keeps_no_document_in_between(f11: Scenario) 
     assert [ref() is None for ref in between] == [True, True, False]
     session.undo()
     assert float(session.scenario.attention.Wk[1, 0]) == 0.5  # F11's Wk[1,0]
+
+
+def test_showing_another_document_says_anything_may_have_changed(f11: Scenario) -> None:
+    session, _runner, _heard = session_of(f11)
+    session.apply(SetCell(WQ, 1, 0, 3.0))
+    g01 = load_scenario(EXAMPLES / "g01.qkv.json")
+    change = session.show(g01, None)
+    assert change == Change("open", document=True, paths=None, steps=None, trace="whole",
+                            frame=True)
+    assert session.scenario is g01 and session.trace.scenario is g01
+    np.testing.assert_array_equal(session.trace.arrays["Q"], compute(g01).arrays["Q"])
+    assert len(session.history.steps) == 1  # the window clears the history itself
