@@ -22,7 +22,7 @@ from app.editor.form_rows import Row, add_rows
 from app.files.matrix_words import NUMBER_REASONS, matrix_words
 from app.i18n import QT_TRANSLATE_NOOP, LiveTexts, current_language
 from app.model.edits import Operation, SetOption, SetPositions
-from app.window.state import DocumentState
+from app.state.document import DocumentState
 from engine import NumberTextError, parse_number
 from engine.numbers import format_exact
 from engine.positions import KINDS, LAYOUTS, PAIRINGS, Positions

@@ -29,7 +29,7 @@ from engine.swap import swap_order, swap_tokens
 from engine.variants import VARIANTS, variant
 
 if TYPE_CHECKING:
-    from app.window.shell import Shell
+    from app.state.shell import Shell
 
 OPENED = "opened"
 SWAP = "swap"

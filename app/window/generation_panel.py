@@ -40,7 +40,7 @@ from engine.parse_generation import MAX_TEMPERATURE
 from engine.sampling import sample
 
 if TYPE_CHECKING:
-    from app.window.shell import Shell
+    from app.state.shell import Shell
 
 SHOWN_WITH = ("probs", "sample")
 """The kinds of step the row is shown with: the probabilities (and the draw from them)."""

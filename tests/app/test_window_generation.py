@@ -17,7 +17,7 @@ from pytestqt.qtbot import QtBot
 from app import i18n
 from app.canvas.bars import ProbabilityBars
 from app.model.edits import AppendToken, SetGeneration
-from app.window import state as state_module
+from app.state import session as state_module
 from app.window.studio import StudioWindow
 from engine import Scenario, compute, parse_scenario
 from engine.generation_run import generate
