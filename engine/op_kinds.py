@@ -45,28 +45,31 @@ class OpKind:
 
 
 _PLAIN = OpKind(head=False, head_output=False, draws=False, masked=False, derived=_nothing)
+_NORM = OpKind(head=False, head_output=False, draws=False, masked=False,
+               derived=_row_statistics)
 _KEYS = OpKind(head=False, head_output=False, draws=False, masked=True, derived=_nothing)
+_FFN = OpKind(head=False, head_output=False, draws=False, masked=False, derived=_pre_activation)
+_LOGITS = OpKind(head=True, head_output=True, draws=False, masked=False, derived=_nothing)
 _HEAD = OpKind(head=True, head_output=False, draws=False, masked=False, derived=_nothing)
+_DRAW = OpKind(head=True, head_output=False, draws=True, masked=False, derived=_nothing)
 
 KINDS = op_table("engine.kinds", {
     "embed": _PLAIN,
     "positions": _PLAIN,
     "inputs": _PLAIN,
-    "norm": OpKind(head=False, head_output=False, draws=False, masked=False,
-                   derived=_row_statistics),
+    "norm": _NORM,
     "projection": _PLAIN,
     "rope": _PLAIN,
     "scores": _KEYS,
     "weights": _KEYS,
     "mix": _PLAIN,
     "residual": _PLAIN,
-    "ffn": OpKind(head=False, head_output=False, draws=False, masked=False,
-                  derived=_pre_activation),
+    "ffn": _FFN,
     "transform": _PLAIN,
-    "logits": OpKind(head=True, head_output=True, draws=False, masked=False, derived=_nothing),
+    "logits": _LOGITS,
     "probs": _HEAD,
     "loss": _HEAD,
-    "sample": OpKind(head=True, head_output=False, draws=True, masked=False, derived=_nothing),
+    "sample": _DRAW,
 })
 """Each op kind's facts."""
 

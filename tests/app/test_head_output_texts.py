@@ -10,19 +10,8 @@ import pytest
 from app.texts.lookup import step_text
 from engine import compute, parse_scenario
 from engine import tape as ops
-from engine.reader import FloatArray
+from tests.engine.capped_head import CAP, capped_logits
 from tests.engine.generation_documents import cases
-
-CAP = 0.5
-_logits = ops.logits
-
-
-def _capped(tape: ops.Tape, place: ops.Place, source: str, unembed: FloatArray,
-            bias: FloatArray | None) -> None:
-    _logits(tape, place, source, unembed, bias)
-    tape.arrays["capped"] = CAP * np.tanh(tape["logits"] / CAP)
-    tape.step(place, "capped", "Capped logits", ("logits",), ("capped",), "block.logits",
-              "logits")
 
 
 def _three(value: float) -> str:
@@ -31,7 +20,7 @@ def _three(value: float) -> str:
 
 def test_the_probabilities_sentences_quote_the_capped_row(monkeypatch: pytest.MonkeyPatch
                                                           ) -> None:
-    monkeypatch.setattr(ops, "logits", _capped)
+    monkeypatch.setattr(ops, "logits", capped_logits)
     trace = compute(parse_scenario(cases()["three-layers"]))
     row = CAP * np.tanh(trace.arrays["logits"][-1] / CAP)  # the receiver: the last position
     assert np.abs(row - trace.arrays["logits"][-1]).max() > 0.5

@@ -25,27 +25,16 @@ from engine.reader import FloatArray
 from engine.redraw import redrawn, with_settings
 from engine.sampling import sample
 from engine.scenario import Scenario
+from tests.engine.capped_head import CAP, capped_logits
 from tests.engine.generation_documents import cases
 
-CAP = 0.5
-"""Small next to the logits (up to ±1.6 here), so the cap changes them by up to 1.1."""
 SETTINGS = Settings(temperature=0.7, top_k=2, seed=5)
 
-_logits = ops.logits
 
-
-def _capped(tape: ops.Tape, place: ops.Place, source: str, unembed: FloatArray,
-            bias: FloatArray | None) -> None:
-    """The logits, then their soft cap as the head's last step (an op of the logits' kind)."""
-    _logits(tape, place, source, unembed, bias)
-    tape.arrays["capped"] = CAP * np.tanh(tape["logits"] / CAP)
-    tape.step(place, "capped", "Capped logits", ("logits",), ("capped",), "block.logits",
-              "logits")
-
-
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def capped_head(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(ops, "logits", _capped)
+    """Every document of this file has the capped head."""
+    monkeypatch.setattr(ops, "logits", capped_logits)
     yield
 
 
@@ -65,13 +54,13 @@ def _capped_of(trace: Trace) -> FloatArray:
     return capped
 
 
-def test_the_head_output_is_its_last_step_of_the_logits_kind(capped_head: None) -> None:
+def test_the_head_output_is_its_last_step_of_the_logits_kind() -> None:
     trace = compute(_document())
     assert head_output(trace.steps) == "capped"
     assert [s.id for s in trace.steps][-3:] == ["capped", "probs", "sample"]
 
 
-def test_probabilities_and_loss_read_the_capped_logits(capped_head: None) -> None:
+def test_probabilities_and_loss_read_the_capped_logits() -> None:
     targets = [1, 2, 0]
     trace = compute(_document(targets=targets))
     capped = _capped_of(trace)
@@ -83,7 +72,7 @@ def test_probabilities_and_loss_read_the_capped_logits(capped_head: None) -> Non
     assert f"= exp({format_number(float(capped[row, col] - capped[row].max()))}) /" in told
 
 
-def test_every_draw_reads_the_capped_logits(capped_head: None) -> None:
+def test_every_draw_reads_the_capped_logits() -> None:
     document = with_settings(_document(), SETTINGS)
     trace = compute(document)
     capped = _capped_of(trace)
