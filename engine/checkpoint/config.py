@@ -10,12 +10,15 @@ refused by name (``…/config.json.rope_scaling``), as is every bad value.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
 from engine.errors import ScenarioError
 from engine.reader import describe, expect_bool, expect_int, expect_number
 from engine.refusals import Refusal
+from engine.rope_scaling import KINDS as SCALINGS
+from engine.rope_scaling import yarn_attention_factor
 
 FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi", "opt",
             "bert")
@@ -97,21 +100,74 @@ class Config:
     def _rope(self) -> tuple[str, Mapping[str, Any]]:
         """The RoPE settings transformers 5 reads, and their key: a ``rope_scaling`` that is
         given (not null, not empty) replaces ``rope_parameters`` whole, as transformers'
-        ``convert_rope_params_to_dict`` does. Refused when it scales the angles (``rope_type``,
-        else ``type``, other than ``default``) or gives settings per layer type."""
+        ``convert_rope_params_to_dict`` does. Refused when it scales the angles otherwise than
+        ``linear``, ``llama3`` or ``yarn`` (``rope_type``, else ``type``) or gives settings per
+        layer type."""
         name = "rope_scaling" if self.values.get("rope_scaling") else "rope_parameters"
         given = self.values.get(name)
         if given is None:
             return name, {}
         if not isinstance(given, Mapping):
             raise ScenarioError(self.at(name), Refusal("not_object", got=describe(given)))
-        kind = given["rope_type"] if "rope_type" in given else given.get("type", "default")
-        if kind != "default":
+        kind = _rope_type(given)
+        if kind != "default" and kind not in SCALINGS:
             raise ScenarioError(self.at(name), Refusal("rope_scaled", kind=describe(kind)))
         nested = next((key for key, value in given.items() if isinstance(value, Mapping)), None)
         if nested is not None:
             raise ScenarioError(self.at(f"{name}.{nested}"), Refusal("rope_per_layer"))
         return name, given
+
+    def rope_scaling(self, computed: bool = True) -> dict[str, Any] | None:
+        """The document's ``positions.scaling`` as transformers 5 computes it (None: no
+        scaling), every setting resolved: llama3's and yarn's original context is the config's
+        own ``original_max_position_embeddings`` when given (it wins over the RoPE settings'),
+        else the settings', else ``max_position_embeddings``; yarn's ``factor`` defaults to
+        the contexts' ratio, ``beta_fast``/``beta_slow`` to 32/1 when absent or 0, its
+        attention factor from ``mscale``/``mscale_all_dim`` or the factor, ``truncate`` to
+        true (null: false). ``computed`` false: the family's layout does not compute a
+        scaling, which is then refused."""
+        name, rope = self._rope()
+        kind = _rope_type(rope)
+        if kind == "default":
+            return None
+        if not computed:
+            raise ScenarioError(self.at(name), Refusal("rope_scaled", kind=describe(kind)))
+
+        def setting(key: str) -> float | None:
+            value = rope.get(key)
+            return None if value is None else expect_number(value, self.at(f"{name}.{key}"))
+
+        def needed(key: str) -> float:
+            found = setting(key)
+            if found is None:
+                raise ScenarioError(self.at(f"{name}.{key}"), Refusal("missing"))
+            return found
+
+        if kind == "linear":
+            return {"type": kind, "factor": needed("factor")}
+        key = "original_max_position_embeddings"
+        original = (self.whole(key) if self.values.get(key) is not None
+                    else expect_int(rope[key], self.at(f"{name}.{key}"), 1, MAX_SIZE)
+                    if rope.get(key) is not None
+                    else self.whole("max_position_embeddings"))
+        if kind == "llama3":
+            return {"type": kind, "factor": needed("factor"),
+                    "low_freq_factor": needed("low_freq_factor"),
+                    "high_freq_factor": needed("high_freq_factor"), key: original}
+        factor = setting("factor")
+        if factor is None:
+            factor = self.whole("max_position_embeddings") / original
+        attention = setting("attention_factor")
+        if attention is None:
+            mscale, all_dims = setting("mscale"), setting("mscale_all_dim")
+            attention = (_mscale(factor, mscale) / _mscale(factor, all_dims)
+                         if mscale and all_dims else yarn_attention_factor(factor))
+        truncate = rope.get("truncate", True)
+        return {"type": kind, "factor": factor, key: original,
+                "beta_fast": setting("beta_fast") or 32, "beta_slow": setting("beta_slow") or 1,
+                "truncate": truncate is not None and expect_bool(truncate,
+                                                                 self.at(f"{name}.truncate")),
+                "attention_factor": attention}
 
     def rope_base(self, spelling: str = "rope_theta") -> float:
         """The RoPE base θ: the RoPE settings' ``rope_theta``, else the key ``spelling`` beside
@@ -164,6 +220,16 @@ class Config:
             raise ScenarioError(self.at("layer_types"),
                                 Refusal("layer_types", layers=layers, got=describe(types)))
         return types
+
+
+def _rope_type(rope: Mapping[str, Any]) -> Any:
+    """The RoPE settings' kind: ``rope_type``, else ``type``, else ``default``."""
+    return rope["rope_type"] if "rope_type" in rope else rope.get("type", "default")
+
+
+def _mscale(factor: float, mscale: float) -> float:
+    """YaRN's 0.1·mscale·ln(factor) + 1 (1 for a factor up to 1)."""
+    return 1.0 if factor <= 1 else 0.1 * mscale * math.log(factor) + 1.0
 
 
 __all__ = ["FAMILIES", "Config"]

@@ -75,4 +75,7 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bo
     # in their config is not read.
     positions = {"kind": "rope", "base": config.rope_base(), "pairing": "half",
                  "rotary_dims": d_k}
+    scaling = config.rope_scaling()
+    if scaling is not None:
+        positions["scaling"] = scaling
     return Parts(embedding=embedding, positions=positions, layers=layers, head=head)

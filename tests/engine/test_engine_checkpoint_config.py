@@ -128,15 +128,19 @@ def test_biases_follow_the_config_as_transformers_builds_the_layers(tmp_path: Pa
 
 REFUSED: list[tuple[str, dict[str, Any], str]] = [
     ("llama", {"rope_parameters": {"rope_type": "default", "rope_theta": 5.0},
-               "rope_scaling": {"rope_type": "linear", "factor": 2.0}},
-     'rope_scaling: RoPE scaling "linear" is not computed yet: QKV Studio turns by the plain '
-     "angles p·θᵢ only"),
+               "rope_scaling": {"rope_type": "longrope", "factor": 2.0}},
+     'rope_scaling: RoPE scaling "longrope" is not computed yet: QKV Studio computes the '
+     "linear, llama3 and yarn scalings of Llama-shaped families only"),
     ("gpt_neox", {"rope_scaling": {"type": "dynamic", "factor": 2.0}},
-     'rope_scaling: RoPE scaling "dynamic" is not computed yet: QKV Studio turns by the plain '
-     "angles p·θᵢ only"),
+     'rope_scaling: RoPE scaling "dynamic" is not computed yet: QKV Studio computes the '
+     "linear, llama3 and yarn scalings of Llama-shaped families only"),
     ("phi", {"rope_parameters": {"rope_type": "yarn", "factor": 2.0}},
-     'rope_parameters: RoPE scaling "yarn" is not computed yet: QKV Studio turns by the plain '
-     "angles p·θᵢ only"),
+     'rope_parameters: RoPE scaling "yarn" is not computed yet: QKV Studio computes the '
+     "linear, llama3 and yarn scalings of Llama-shaped families only"),
+    ("llama", {"rope_scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1}},
+     "rope_scaling.high_freq_factor: missing"),
+    ("mistral", {"rope_scaling": {"rope_type": "linear", "factor": "2"}},
+     'rope_scaling.factor: expected a number, got "2"'),
     ("llama", {"rope_parameters": {"full_attention": {"rope_type": "default"}}},
      "rope_parameters.full_attention: RoPE settings per layer type are not computed yet: QKV "
      "Studio turns every layer by one base"),
@@ -221,10 +225,11 @@ def test_gemma_reads_hidden_act_only(tmp_path: Path, config: dict[str, Any],
 def test_the_command_refuses_a_key_in_one_line_and_writes_nothing(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     folder = copy(tmp_path, "llama", rope_parameters={"rope_theta": 5.0},
-                  rope_scaling={"rope_type": "llama3", "factor": 8.0})
+                  rope_scaling={"rope_type": "dynamic", "factor": 8.0})
     out_path = tmp_path / "doc.qkv.json"
     status = main(["import-hf", str(folder), "--text", "the cat", "--out", str(out_path)])
     out, err = capsys.readouterr()
     assert (status, out) == (2, "") and not out_path.exists()
-    assert err == (f'qkv-studio: {folder}/config.json.rope_scaling: RoPE scaling "llama3" is '
-                   "not computed yet: QKV Studio turns by the plain angles p·θᵢ only\n")
+    assert err == (f'qkv-studio: {folder}/config.json.rope_scaling: RoPE scaling "dynamic" is '
+                   "not computed yet: QKV Studio computes the linear, llama3 and yarn scalings of "
+                   "Llama-shaped families only\n")

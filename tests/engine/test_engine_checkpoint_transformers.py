@@ -35,6 +35,8 @@ from tests.engine.test_engine_checkpoint import layer_output
 
 torch = pytest.importorskip("torch", reason="torch is not installed (pip install torch==2.13.0)")
 transformers = pytest.importorskip("transformers", reason="transformers is not installed")
+rope_utils = importlib.import_module("transformers.modeling_rope_utils")
+ROPE_INIT_FUNCTIONS = rope_utils.ROPE_INIT_FUNCTIONS
 
 TEXT = "the cat sat on the mat. 我爱你"
 SIZES: dict[str, dict[str, Any]] = {
@@ -65,6 +67,9 @@ SIZES: dict[str, dict[str, Any]] = {
     "opt": {"hidden_size": 8, "ffn_dim": 16, "num_hidden_layers": 2, "num_attention_heads": 2,
             "max_position_embeddings": 32},
 }
+SCALED = {"num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8}
+"""Heads of 8 columns: four pairs, so that a scaling keeps, smooths and divides frequencies
+(base 500: wavelengths 2π/θᵢ of 6.3, 30, 140 and 660)."""
 VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     **{family: (family, {}) for family in FAMILIES},
     "phi-2": ("phi", {"hidden_size": 16, "qk_layernorm": False, "num_key_value_heads": None,
@@ -81,6 +86,18 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "bert-decoder": ("bert", {"is_decoder": True}),
     "llama-rope-scaling": ("llama", {"num_attention_heads": 2, "num_key_value_heads": 1,
                                      "head_dim": 4}),
+    "llama-rope-linear": ("llama", {**SCALED, "rope_parameters": {
+        "rope_type": "linear", "rope_theta": 500.0, "factor": 4.0}}),
+    "llama-rope-llama3": ("llama", {**SCALED, "rope_parameters": {
+        "rope_type": "llama3", "rope_theta": 500.0, "factor": 8.0, "low_freq_factor": 1.0,
+        "high_freq_factor": 8.0, "original_max_position_embeddings": 256}}),
+    "llama-rope-yarn": ("llama", {**SCALED, "rope_parameters": {
+        "rope_type": "yarn", "rope_theta": 500.0, "factor": 4.0,
+        "original_max_position_embeddings": 64}}),
+    "qwen2-rope-yarn-mscale": ("qwen2", {**SCALED, "rope_parameters": {
+        "rope_type": "yarn", "rope_theta": 500.0, "factor": 3.0, "beta_fast": 4,
+        "beta_slow": 0.5, "mscale": 2.0, "mscale_all_dim": 1.0, "truncate": False,
+        "original_max_position_embeddings": 64}}),
 }
 """Each case: its family and what it changes in the family's sizes: Phi-2's shape (no QK-norm,
 no grouped heads, a quarter of each head's 8 columns turned); OPT-350m's (post-norm, no final
@@ -90,7 +107,10 @@ weights. Then config keys as transformers reads them: Llama's ``layer_types`` an
 layer slides), Qwen2's window from ``max_window_layers`` on, Llama's ``attention_bias`` and
 ``mlp_bias``, GPT-NeoX without ``attention_bias``, BERT with ``is_decoder`` (causal), and a
 ``rope_scaling`` beside ``rope_parameters`` (``EDITED``; heads of 4 columns, so that the base
-changes the angles: with Llama's 2 the one angle is p · θ⁰)."""
+changes the angles: with Llama's 2 the one angle is p · θ⁰). Then RoPE's scalings: ``linear``;
+``llama3`` over an original context of 256 (pair 0 and 1 kept, 2 smoothed, 3 divided by 8);
+``yarn`` over 64 (its ramp 0, ½, 1, 1; cos and sin × 1 + 0.1·ln 4); and yarn as a Qwen2 with
+every setting given: its betas, ``mscale``/``mscale_all_dim`` and no truncation."""
 EDITED: dict[str, dict[str, Any]] = {
     "llama-rope-scaling": {"rope_scaling": {"rope_type": "default"}},
 }
@@ -118,10 +138,23 @@ def _gemma_rms_norm64(self: Any, hidden_states: Any) -> Any:
     return (1.0 + self.weight) * (hidden_states / torch.sqrt(variance + self.eps))
 
 
+class _Float64Torch:
+    """torch with its float32 read as float64: transformers' own RoPE scalings
+    (``modeling_rope_utils``) computed in float64."""
+
+    float = torch.float64
+    float32 = torch.float64
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(torch, name)
+
+
 def _rotary64(self: Any, x: Any, position_ids: Any) -> Any:
     dim = 2 * self.inv_freq.shape[0]
     base = self.config.rope_parameters["rope_theta"]
     inv_freq = 1.0 / (base ** (torch.arange(0, dim, 2, dtype=torch.float64) / dim))
+    if self.rope_type != "default":
+        inv_freq, _ = ROPE_INIT_FUNCTIONS[self.rope_type](self.config, x.device)
     freqs = position_ids[..., None].to(torch.float64) * inv_freq
     emb = torch.cat((freqs, freqs), dim=-1)
     return ((emb.cos() * self.attention_scaling).to(x.dtype),
@@ -136,6 +169,7 @@ def exact_float64(monkeypatch: pytest.MonkeyPatch) -> None:
         return softmax(input, dim=dim, dtype=None if input.dtype == torch.float64 else dtype)
 
     monkeypatch.setattr(torch.nn.functional, "softmax", softmax64)
+    monkeypatch.setattr(rope_utils, "torch", _Float64Torch())
     for family in MODELING:
         modeling = importlib.import_module(f"transformers.models.{family}.modeling_{family}")
         for name in FLOAT32_CASTS + ROTARY:
