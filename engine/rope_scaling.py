@@ -116,7 +116,7 @@ class RopeScaling:
             return "rope_linear", {"factor": self.factor}
         if self.type == "yarn":
             low, high = self.correction_range(r, base)
-            return "rope_yarn", {"i": i, "low": low, "high": high,
+            return "rope_yarn", {"i": i, "start": low, "end": high,
                                  "ramp": float(self.ramp(r, base)[i]), "factor": self.factor,
                                  "m": m}
         wavelength = 2 * math.pi / base ** (-2 * i / r)
