@@ -1334,6 +1334,14 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>第一个位置对应的表行</translation>
     </message>
     <message>
+        <source>Scaling</source>
+        <translation>缩放</translation>
+    </message>
+    <message>
+        <source>RoPE scaling of the frequencies</source>
+        <translation>RoPE 频率的缩放</translation>
+    </message>
+    <message>
         <source>positions.base: {problem}; kept {old}</source>
         <translation>positions.base：{problem}；保留原值 {old}</translation>
     </message>
