@@ -20,8 +20,8 @@ from engine.refusals import Refusal
 from engine.rope_scaling import KINDS as SCALINGS
 from engine.rope_scaling import yarn_attention_factor
 
-FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi", "opt",
-            "bert")
+FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi", "phi3",
+            "opt", "bert")
 """The model types this version imports."""
 ACTIVATIONS = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh",
                "silu": "silu", "swish": "silu", "relu": "relu", "linear": "identity"}
@@ -32,8 +32,10 @@ MAX_SIZE = 1 << 24
 """The largest size a config may give (far past any checkpoint's width, heads or context)."""
 SLIDING = "sliding_attention"
 FULL = "full_attention"
-WINDOWED = ("mistral", "qwen2", "qwen3")
+WINDOWED = ("mistral", "phi3", "qwen2", "qwen3")
 """The families whose modeling slides a window."""
+EVERY_LAYER = ("mistral", "phi3")
+"""The families that slide every layer's window by ``sliding_window`` alone."""
 
 
 class Config:
@@ -189,9 +191,9 @@ class Config:
 
     def windows(self, layers: int) -> list[int | None]:
         """Each layer's sliding window (None: the layer sees the whole past), as each family's
-        modeling reads it: Mistral slides every layer by ``sliding_window`` (``layer_types``
-        unread); Qwen2 and Qwen3 slide the ``layer_types`` marked ``sliding_attention`` (by
-        default those from ``max_window_layers``, 28, on), and only when
+        modeling reads it: Mistral and Phi-3 slide every layer by ``sliding_window``
+        (``layer_types`` unread); Qwen2 and Qwen3 slide the ``layer_types`` marked
+        ``sliding_attention`` (by default those from ``max_window_layers``, 28, on), and only when
         ``use_sliding_window``; Llama and every other family slide none, whatever the config
         says. An absent ``sliding_window`` (4096 in transformers) is wider than any text the
         engine computes: no window."""
@@ -200,7 +202,7 @@ class Config:
             return [None] * layers
         window = None if self.values.get("sliding_window") is None \
             else self.whole("sliding_window")
-        if family == "mistral":
+        if family in EVERY_LAYER:
             return [window] * layers
         if not self.flag("use_sliding_window", False):
             window = None

@@ -113,6 +113,29 @@ def separate_projections(tensor: Tensors, size: Heads, at: str, output: str, *,
     return attention
 
 
+def fused_projections(tensor: Tensors, size: Heads, at: str) -> dict[str, Any]:
+    """A causal, scaled attention from one fused ``{at}qkv_proj`` (Phi-3: the h·d_k rows of the
+    queries, then g·d_k of the keys, then g·d_k of the values, as transformers slices its output)
+    and ``{at}o_proj``, without biases."""
+    attention: dict[str, Any] = {"heads": size.heads, "causal": True, "scale": True}
+    if size.groups != size.heads:
+        attention["kv_heads"] = size.groups
+    q, kv = size.heads * size.d_k, size.groups * size.d_k
+    fused = tensor(at + "qkv_proj.weight", q + 2 * kv, size.d)
+    attention.update(Wq=linear(fused[:q]), Wk=linear(fused[q:q + kv]), Wv=linear(fused[q + kv:]))
+    tensor.linear(attention, ("Wo", "bo"), at + "o_proj", size.d, size.heads * size.d_k,
+                  bias=False)
+    return attention
+
+
+def fused_gate_up(tensor: Tensors, into: dict[str, Any], at: str, hidden: int, d: int) -> None:
+    """A gated feed-forward's Wg and W1 from one fused ``{at}gate_up_proj`` (Phi-3: the gate's
+    rows first, then the up projection's: transformers' ``chunk(2)`` gives the gate first, and
+    multiplies the up half by act(gate))."""
+    fused = tensor(at + "gate_up_proj.weight", 2 * hidden, d)
+    into.update(Wg=linear(fused[:hidden]), W1=linear(fused[hidden:]))
+
+
 def tensors(checkpoint: Checkpoint, prefix: str) -> Tensors:
     """The reader of the tensors whose names start with ``prefix`` (``model.``)."""
     return Tensors(checkpoint, prefix)

@@ -66,7 +66,12 @@ SIZES: dict[str, dict[str, Any]] = {
             "qk_layernorm": True, "partial_rotary_factor": 0.5},
     "opt": {"hidden_size": 8, "ffn_dim": 16, "num_hidden_layers": 2, "num_attention_heads": 2,
             "max_position_embeddings": 32},
+    "phi3": {"hidden_size": 8, "intermediate_size": 12, "num_hidden_layers": 2,
+             "num_attention_heads": 2, "num_key_value_heads": 1, "max_position_embeddings": 32,
+             "rope_theta": 500.0, "pad_token_id": None},
 }
+TOKENIZERS = {"phi3": "llama"}
+"""The fixture whose tokenizer.json a family's random model reads (its own by default)."""
 SCALED = {"num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8}
 """Heads of 8 columns: four pairs, so that a scaling keeps, smooths and divides frequencies
 (base 500: wavelengths 2π/θᵢ of 6.3, 30, 140 and 660)."""
@@ -94,6 +99,9 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "llama-rope-yarn": ("llama", {**SCALED, "rope_parameters": {
         "rope_type": "yarn", "rope_theta": 500.0, "factor": 4.0,
         "original_max_position_embeddings": 64}}),
+    "phi3": ("phi3", {}),
+    "phi3-partial-window": ("phi3", {"partial_rotary_factor": 0.5, "sliding_window": 3,
+                                     "num_key_value_heads": 2}),
     "qwen2-rope-yarn-mscale": ("qwen2", {**SCALED, "rope_parameters": {
         "rope_type": "yarn", "rope_theta": 500.0, "factor": 3.0, "beta_fast": 4,
         "beta_slow": 0.5, "mscale": 2.0, "mscale_all_dim": 1.0, "truncate": False,
@@ -119,11 +127,11 @@ EDITED: dict[str, dict[str, Any]] = {
 ``rope_scaling`` in place of ``rope_parameters``, so the base is 10000, not the 500 of
 ``rope_parameters``."""
 FLOAT32_CASTS = ("LlamaRMSNorm", "MistralRMSNorm", "Qwen2RMSNorm", "Qwen3RMSNorm",
-                 "GemmaRMSNorm")
+                 "GemmaRMSNorm", "Phi3RMSNorm")
 ROTARY = ("LlamaRotaryEmbedding", "MistralRotaryEmbedding", "Qwen2RotaryEmbedding",
           "Qwen3RotaryEmbedding", "GPTNeoXRotaryEmbedding", "GemmaRotaryEmbedding",
-          "PhiRotaryEmbedding")
-MODELING = ("llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi")
+          "PhiRotaryEmbedding", "Phi3RotaryEmbedding")
+MODELING = ("llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi", "phi3")
 """The families whose modeling modules hold those classes."""
 
 
@@ -182,7 +190,8 @@ def exact_float64(monkeypatch: pytest.MonkeyPatch) -> None:
 def build(family: str, folder: Path, seed: int, **changes: Any) -> Any:
     """A random float64 model of ``family`` (its sizes changed by ``changes``) saved in
     ``folder`` with a fixture's tokenizer."""
-    shutil.copy(FIXTURES / family / "tokenizer.json", folder / "tokenizer.json")
+    shutil.copy(FIXTURES / TOKENIZERS.get(family, family) / "tokenizer.json",
+                folder / "tokenizer.json")
     tokenizer = transformers.PreTrainedTokenizerFast(tokenizer_file=str(folder / "tokenizer.json"))
     vocab = len(tokenizer) + (3 if family == "qwen2" else 0)  # Qwen2 pads its embedding
     config = transformers.AutoConfig.for_model(family, vocab_size=vocab,
