@@ -137,6 +137,9 @@ REFUSED: list[tuple[str, dict[str, Any], str]] = [
     ("phi", {"rope_parameters": {"rope_type": "yarn", "factor": 2.0}},
      'rope_parameters: RoPE scaling "yarn" is not computed yet: QKV Studio computes the '
      "linear, llama3 and yarn scalings of Llama-shaped families only"),
+    ("phi3", {"rope_scaling": {"type": "longrope", "short_factor": [1.0], "long_factor": [2.0]}},
+     'rope_scaling: RoPE scaling "longrope" is not computed yet: QKV Studio computes the '
+     "linear, llama3 and yarn scalings of Llama-shaped families only"),
     ("llama", {"rope_scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1}},
      "rope_scaling.high_freq_factor: missing"),
     ("mistral", {"rope_scaling": {"rope_type": "linear", "factor": "2"}},

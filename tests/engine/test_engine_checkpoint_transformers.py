@@ -30,7 +30,7 @@ import pytest
 
 from engine import compute
 from engine.checkpoint import import_checkpoint
-from tests.engine.hf_reference import FAMILIES, FIXTURES
+from tests.engine.hf_reference import FAMILIES, FIXTURES, SCALED
 from tests.engine.test_engine_checkpoint import layer_output
 
 torch = pytest.importorskip("torch", reason="torch is not installed (pip install torch==2.13.0)")
@@ -72,7 +72,7 @@ SIZES: dict[str, dict[str, Any]] = {
 }
 TOKENIZERS = {"phi3": "llama"}
 """The fixture whose tokenizer.json a family's random model reads (its own by default)."""
-SCALED = {"num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8}
+SCALED_HEADS = {"num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8}
 """Heads of 8 columns: four pairs, so that a scaling keeps, smooths and divides frequencies
 (base 500: wavelengths 2π/θᵢ of 6.3, 30, 140 and 660)."""
 VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -91,18 +91,18 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "bert-decoder": ("bert", {"is_decoder": True}),
     "llama-rope-scaling": ("llama", {"num_attention_heads": 2, "num_key_value_heads": 1,
                                      "head_dim": 4}),
-    "llama-rope-linear": ("llama", {**SCALED, "rope_parameters": {
+    "llama-rope-linear": ("llama", {**SCALED_HEADS, "rope_parameters": {
         "rope_type": "linear", "rope_theta": 500.0, "factor": 4.0}}),
-    "llama-rope-llama3": ("llama", {**SCALED, "rope_parameters": {
+    "llama-rope-llama3": ("llama", {**SCALED_HEADS, "rope_parameters": {
         "rope_type": "llama3", "rope_theta": 500.0, "factor": 8.0, "low_freq_factor": 1.0,
         "high_freq_factor": 8.0, "original_max_position_embeddings": 256}}),
-    "llama-rope-yarn": ("llama", {**SCALED, "rope_parameters": {
+    "llama-rope-yarn": ("llama", {**SCALED_HEADS, "rope_parameters": {
         "rope_type": "yarn", "rope_theta": 500.0, "factor": 4.0,
         "original_max_position_embeddings": 64}}),
     "phi3": ("phi3", {}),
     "phi3-partial-window": ("phi3", {"partial_rotary_factor": 0.5, "sliding_window": 3,
                                      "num_key_value_heads": 2}),
-    "qwen2-rope-yarn-mscale": ("qwen2", {**SCALED, "rope_parameters": {
+    "qwen2-rope-yarn-mscale": ("qwen2", {**SCALED_HEADS, "rope_parameters": {
         "rope_type": "yarn", "rope_theta": 500.0, "factor": 3.0, "beta_fast": 4,
         "beta_slow": 0.5, "mscale": 2.0, "mscale_all_dim": 1.0, "truncate": False,
         "original_max_position_embeddings": 64}}),
@@ -256,8 +256,14 @@ def gaps(case: str, folder: Path) -> tuple[dict[str, float], dict[str, np.ndarra
                                      dtype=torch.float64).eval()
     scenario = import_checkpoint(folder, TEXT)
     assert scenario.token_ids is not None
+    assert tokenizer(TEXT)["input_ids"] == list(scenario.token_ids)
+    return compared(scenario, model)
+
+
+def compared(scenario: Any, model: Any) -> tuple[dict[str, float], dict[str, np.ndarray], Any]:
+    """The imported ``scenario`` computed by the engine and ``model`` by transformers: the
+    largest |Δ| of each array, transformers' arrays, and the engine's trace."""
     ids = list(scenario.token_ids)
-    assert tokenizer(TEXT)["input_ids"] == ids
     trace, theirs = compute(scenario), run(model, ids)
     pairs = {name: theirs[name] for name in ("logits", "probs") if name in theirs}
     for k in range(2):
@@ -309,3 +315,17 @@ def test_a_text_pair_gives_berts_token_types_and_numbers_as_transformers_does(
         np.testing.assert_allclose(trace.arrays[name], theirs["outputs"][k], rtol=0, atol=1e-10)
         # Without the types transformers computes other rows: they are not a formality.
         assert np.abs(untyped["outputs"][k] - trace.arrays[name]).max() > 0.01
+
+
+@pytest.mark.parametrize("name", ("phi3", *SCALED))
+def test_the_committed_fixture_computes_what_transformers_computes(
+        monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """The committed fixtures of Phi-3 and of each RoPE scaling, read by from_pretrained in
+    float64 (its float32 casts patched): every array ≤ 1e-10."""
+    exact_float64(monkeypatch)
+    model = transformers.AutoModelForCausalLM.from_pretrained(
+        FIXTURES / name, attn_implementation="eager", dtype=torch.float64).eval()
+    found, _, trace = compared(import_checkpoint(FIXTURES / name, TEXT), model)
+    print(f"\n{name}: " + ", ".join(f"{array} {gap:.1e}" for array, gap in found.items()))
+    assert max(found.values()) <= 1e-10, found
+    assert trace.arrays["probs"][-1].max() > 3 / trace.arrays["probs"].shape[1]
