@@ -99,7 +99,6 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "llama-rope-yarn": ("llama", {**SCALED_HEADS, "rope_parameters": {
         "rope_type": "yarn", "rope_theta": 500.0, "factor": 4.0,
         "original_max_position_embeddings": 64}}),
-    "phi3": ("phi3", {}),
     "phi3-partial-window": ("phi3", {"partial_rotary_factor": 0.5, "sliding_window": 3,
                                      "num_key_value_heads": 2}),
     "qwen2-rope-yarn-mscale": ("qwen2", {**SCALED_HEADS, "rope_parameters": {
