@@ -164,6 +164,8 @@ ENGLISH: dict[str, str] = {
     "layers_limit": "{count} layers is more than the limit of {limit}",
     # Positional encodings (engine.positions).
     "base_not_positive": "expected a number above 0, got {got}",
+    "qk_norm_per_head": "a LayerNorm of its own for each head's queries and keys is not "
+                        "computed yet: QKV Studio norms every head with one γ and β",
     "rope_llama3_equal": "low_freq_factor and high_freq_factor are both {low}: llama3 divides "
                          "by their difference",
     "rope_dims_odd": "expected an even number (columns turn in pairs), got {dims}",

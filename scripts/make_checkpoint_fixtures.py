@@ -296,6 +296,32 @@ def phi3(weights: Weights, vocab: int) -> dict[str, Any]:
             "eos_token_id": 2}
 
 
+def stablelm(weights: Weights, vocab: int) -> dict[str, Any]:
+    """StableLM 2's shape: LayerNorms with shifts, q/k/v biases, a SwiGLU feed-forward, half
+    of each head turned, grouped heads, sequential residuals."""
+    d, hidden, heads, groups, d_k, w = 8, 12, 2, 1, 4, weights
+    w.random("model.embed_tokens.weight", vocab, d)
+    for k in range(2):
+        at = f"model.layers.{k}."
+        layer_norm(w, at + "input_layernorm", d)
+        for name, rows in (("q", heads * d_k), ("k", groups * d_k), ("v", groups * d_k)):
+            linear(w, f"{at}self_attn.{name}_proj", rows, d)
+        w.random(at + "self_attn.o_proj.weight", d, d)
+        layer_norm(w, at + "post_attention_layernorm", d)
+        w.random(at + "mlp.gate_proj.weight", hidden, d)
+        w.random(at + "mlp.up_proj.weight", hidden, d)
+        w.random(at + "mlp.down_proj.weight", d, hidden)
+    layer_norm(w, "model.norm", d)
+    w.random("lm_head.weight", vocab, d)
+    return {"model_type": "stablelm", "architectures": ["StableLmForCausalLM"],
+            "vocab_size": vocab, "hidden_size": d, "intermediate_size": hidden,
+            "num_hidden_layers": 2, "num_attention_heads": heads, "num_key_value_heads": groups,
+            "max_position_embeddings": 32, "layer_norm_eps": 1e-5, "hidden_act": "silu",
+            "partial_rotary_factor": 0.5, "rope_theta": 10000.0, "use_qkv_bias": True,
+            "qk_layernorm": False, "use_parallel_residual": False,
+            "tie_word_embeddings": False, "bos_token_id": 0, "eos_token_id": 0}
+
+
 def scaled_llama(rope: dict[str, Any]) -> Callable[[Weights, int], dict[str, Any]]:
     """A Llama of two heads of 8 columns (four pairs, base 500: wavelengths 6.3, 30, 140, 660)
     whose RoPE is scaled by ``rope``."""
@@ -379,6 +405,7 @@ FAMILIES: dict[str, tuple[Callable[[Weights, int], dict[str, Any]], str, bool]] 
     "phi": (phi, "float16", True),
     "opt": (opt, "float32", True),
     "phi3": (phi3, "float32", False),
+    "stablelm": (stablelm, "float32", True),
     "llama-rope-linear": (scaled_llama({"rope_type": "linear", "factor": 4.0}), "float32",
                           False),
     "llama-rope-llama3": (scaled_llama({"rope_type": "llama3", "factor": 8.0,
@@ -393,7 +420,8 @@ FAMILIES: dict[str, tuple[Callable[[Weights, int], dict[str, Any]], str, bool]] 
 then Llama with each RoPE scaling (``llama-rope-…``)."""
 SEEDS = {"gpt2": 2501, "gpt_neox": 2502, "llama": 2503, "mistral": 2504, "qwen2": 2505,
          "gemma": 2506, "bert": 2507, "qwen3": 2508, "phi": 2509, "opt": 2510, "phi3": 2511,
-         "llama-rope-linear": 2512, "llama-rope-llama3": 2513, "llama-rope-yarn": 2514}
+         "llama-rope-linear": 2512, "llama-rope-llama3": 2513, "llama-rope-yarn": 2514,
+         "stablelm": 2515}
 """Each family's seed (fixed, so that a new family leaves the others' bytes as they were)."""
 
 

@@ -21,7 +21,7 @@ from engine.rope_scaling import KINDS as SCALINGS
 from engine.rope_scaling import yarn_attention_factor
 
 FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi", "phi3",
-            "opt", "bert")
+            "opt", "bert", "stablelm")
 """The model types this version imports."""
 ACTIVATIONS = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh",
                "silu": "silu", "swish": "silu", "relu": "relu", "linear": "identity"}

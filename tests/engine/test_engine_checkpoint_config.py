@@ -140,6 +140,12 @@ REFUSED: list[tuple[str, dict[str, Any], str]] = [
     ("phi3", {"rope_scaling": {"type": "longrope", "short_factor": [1.0], "long_factor": [2.0]}},
      'rope_scaling: RoPE scaling "longrope" is not computed yet: QKV Studio computes the '
      "linear, llama3 and yarn scalings of Llama-shaped families only"),
+    ("stablelm", {"qk_layernorm": True},
+     "qk_layernorm: a LayerNorm of its own for each head's queries and keys is not computed "
+     "yet: QKV Studio norms every head with one γ and β"),
+    ("stablelm", {"rope_parameters": {"rope_type": "linear", "factor": 2.0}},
+     'rope_parameters: RoPE scaling "linear" is not computed yet: QKV Studio computes the '
+     "linear, llama3 and yarn scalings of Llama-shaped families only"),
     ("llama", {"rope_scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1}},
      "rope_scaling.high_freq_factor: missing"),
     ("mistral", {"rope_scaling": {"rope_type": "linear", "factor": "2"}},

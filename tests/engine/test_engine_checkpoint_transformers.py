@@ -69,8 +69,12 @@ SIZES: dict[str, dict[str, Any]] = {
     "phi3": {"hidden_size": 8, "intermediate_size": 12, "num_hidden_layers": 2,
              "num_attention_heads": 2, "num_key_value_heads": 1, "max_position_embeddings": 32,
              "rope_theta": 500.0, "pad_token_id": None},
+    "stablelm": {"hidden_size": 8, "intermediate_size": 12, "num_hidden_layers": 2,
+                 "num_attention_heads": 2, "num_key_value_heads": 2,
+                 "max_position_embeddings": 32, "partial_rotary_factor": 0.5,
+                 "use_qkv_bias": True, "rope_theta": 500.0},
 }
-TOKENIZERS = {"phi3": "llama"}
+TOKENIZERS = {"phi3": "llama", "stablelm": "gpt_neox"}
 """The fixture whose tokenizer.json a family's random model reads (its own by default)."""
 SCALED_HEADS = {"num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8}
 """Heads of 8 columns: four pairs, so that a scaling keeps, smooths and divides frequencies
@@ -99,6 +103,8 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "llama-rope-yarn": ("llama", {**SCALED_HEADS, "rope_parameters": {
         "rope_type": "yarn", "rope_theta": 500.0, "factor": 4.0,
         "original_max_position_embeddings": 64}}),
+    "stablelm-parallel": ("stablelm", {"use_parallel_residual": True, "use_qkv_bias": False,
+                                       "num_key_value_heads": 1}),
     "phi3-partial-window": ("phi3", {"partial_rotary_factor": 0.5, "sliding_window": 3,
                                      "num_key_value_heads": 2}),
     "qwen2-rope-yarn-mscale": ("qwen2", {**SCALED_HEADS, "rope_parameters": {
@@ -129,8 +135,8 @@ FLOAT32_CASTS = ("LlamaRMSNorm", "MistralRMSNorm", "Qwen2RMSNorm", "Qwen3RMSNorm
                  "GemmaRMSNorm", "Phi3RMSNorm")
 ROTARY = ("LlamaRotaryEmbedding", "MistralRotaryEmbedding", "Qwen2RotaryEmbedding",
           "Qwen3RotaryEmbedding", "GPTNeoXRotaryEmbedding", "GemmaRotaryEmbedding",
-          "PhiRotaryEmbedding", "Phi3RotaryEmbedding")
-MODELING = ("llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi", "phi3")
+          "PhiRotaryEmbedding", "Phi3RotaryEmbedding", "StableLmRotaryEmbedding")
+MODELING = ("llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi", "phi3", "stablelm")
 """The families whose modeling modules hold those classes."""
 
 
@@ -316,11 +322,11 @@ def test_a_text_pair_gives_berts_token_types_and_numbers_as_transformers_does(
         assert np.abs(untyped["outputs"][k] - trace.arrays[name]).max() > 0.01
 
 
-@pytest.mark.parametrize("name", ("phi3", *SCALED))
+@pytest.mark.parametrize("name", ("phi3", "stablelm", *SCALED))
 def test_the_committed_fixture_computes_what_transformers_computes(
         monkeypatch: pytest.MonkeyPatch, name: str) -> None:
-    """The committed fixtures of Phi-3 and of each RoPE scaling, read by from_pretrained in
-    float64 (its float32 casts patched): every array ≤ 1e-10."""
+    """The committed fixtures of Phi-3, StableLM and of each RoPE scaling, read by
+    from_pretrained in float64 (its float32 casts patched): every array ≤ 1e-10."""
     exact_float64(monkeypatch)
     model = transformers.AutoModelForCausalLM.from_pretrained(
         FIXTURES / name, attn_implementation="eager", dtype=torch.float64).eval()
