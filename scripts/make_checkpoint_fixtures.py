@@ -322,6 +322,29 @@ def stablelm(weights: Weights, vocab: int) -> dict[str, Any]:
             "tie_word_embeddings": False, "bos_token_id": 0, "eos_token_id": 0}
 
 
+def starcoder2(weights: Weights, vocab: int) -> dict[str, Any]:
+    """Starcoder2: LayerNorms with shifts, every projection with a bias, 4 query heads on 2
+    key/value heads, a window of 3 in every layer, a tied head."""
+    d, hidden, heads, groups, d_k, w = 8, 16, 4, 2, 2, weights
+    w.random("model.embed_tokens.weight", vocab, d)
+    for k in range(2):
+        at = f"model.layers.{k}."
+        layer_norm(w, at + "input_layernorm", d)
+        for name, rows in (("q", heads * d_k), ("k", groups * d_k), ("v", groups * d_k)):
+            linear(w, f"{at}self_attn.{name}_proj", rows, d)
+        linear(w, at + "self_attn.o_proj", d, heads * d_k)
+        layer_norm(w, at + "post_attention_layernorm", d)
+        linear(w, at + "mlp.c_fc", hidden, d)
+        linear(w, at + "mlp.c_proj", d, hidden)
+    layer_norm(w, "model.norm", d)
+    return {"model_type": "starcoder2", "architectures": ["Starcoder2ForCausalLM"],
+            "vocab_size": vocab, "hidden_size": d, "intermediate_size": hidden,
+            "num_hidden_layers": 2, "num_attention_heads": heads, "num_key_value_heads": groups,
+            "max_position_embeddings": 32, "norm_epsilon": 1e-5,
+            "hidden_act": "gelu_pytorch_tanh", "rope_theta": 100.0, "sliding_window": 3,
+            "use_bias": True, "tie_word_embeddings": True, "bos_token_id": 0, "eos_token_id": 0}
+
+
 def scaled_llama(rope: dict[str, Any]) -> Callable[[Weights, int], dict[str, Any]]:
     """A Llama of two heads of 8 columns (four pairs, base 500: wavelengths 6.3, 30, 140, 660)
     whose RoPE is scaled by ``rope``."""
@@ -406,6 +429,7 @@ FAMILIES: dict[str, tuple[Callable[[Weights, int], dict[str, Any]], str, bool]] 
     "opt": (opt, "float32", True),
     "phi3": (phi3, "float32", False),
     "stablelm": (stablelm, "float32", True),
+    "starcoder2": (starcoder2, "float32", True),
     "llama-rope-linear": (scaled_llama({"rope_type": "linear", "factor": 4.0}), "float32",
                           False),
     "llama-rope-llama3": (scaled_llama({"rope_type": "llama3", "factor": 8.0,
@@ -421,7 +445,7 @@ then Llama with each RoPE scaling (``llama-rope-…``)."""
 SEEDS = {"gpt2": 2501, "gpt_neox": 2502, "llama": 2503, "mistral": 2504, "qwen2": 2505,
          "gemma": 2506, "bert": 2507, "qwen3": 2508, "phi": 2509, "opt": 2510, "phi3": 2511,
          "llama-rope-linear": 2512, "llama-rope-llama3": 2513, "llama-rope-yarn": 2514,
-         "stablelm": 2515}
+         "stablelm": 2515, "starcoder2": 2516}
 """Each family's seed (fixed, so that a new family leaves the others' bytes as they were)."""
 
 

@@ -21,7 +21,7 @@ from engine.rope_scaling import KINDS as SCALINGS
 from engine.rope_scaling import yarn_attention_factor
 
 FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi", "phi3",
-            "opt", "bert", "stablelm")
+            "opt", "bert", "stablelm", "starcoder2")
 """The model types this version imports."""
 ACTIVATIONS = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh",
                "silu": "silu", "swish": "silu", "relu": "relu", "linear": "identity"}
@@ -32,9 +32,9 @@ MAX_SIZE = 1 << 24
 """The largest size a config may give (far past any checkpoint's width, heads or context)."""
 SLIDING = "sliding_attention"
 FULL = "full_attention"
-WINDOWED = ("mistral", "phi3", "qwen2", "qwen3")
+WINDOWED = ("mistral", "phi3", "qwen2", "qwen3", "starcoder2")
 """The families whose modeling slides a window."""
-EVERY_LAYER = ("mistral", "phi3")
+EVERY_LAYER = ("mistral", "phi3", "starcoder2")
 """The families that slide every layer's window by ``sliding_window`` alone."""
 
 
@@ -191,7 +191,7 @@ class Config:
 
     def windows(self, layers: int) -> list[int | None]:
         """Each layer's sliding window (None: the layer sees the whole past), as each family's
-        modeling reads it: Mistral and Phi-3 slide every layer by ``sliding_window``
+        modeling reads it: Mistral, Phi-3, Starcoder2 slide every layer by ``sliding_window``
         (``layer_types`` unread); Qwen2 and Qwen3 slide the ``layer_types`` marked
         ``sliding_attention`` (by default those from ``max_window_layers``, 28, on), and only when
         ``use_sliding_window``; Llama and every other family slide none, whatever the config

@@ -22,7 +22,7 @@ Array = np.ndarray
 DTYPES = {"F64": np.float64, "F32": np.float32, "F16": np.float16}
 FIXTURES = Path(__file__).resolve().parent / "checkpoints"
 FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "gpt_neox", "gemma", "bert", "qwen3", "phi",
-            "opt", "phi3", "stablelm")
+            "opt", "phi3", "stablelm", "starcoder2")
 SCALED = ("llama-rope-linear", "llama-rope-llama3", "llama-rope-yarn")
 """The fixtures of a Llama whose RoPE is scaled (besides one per family)."""
 
@@ -337,6 +337,38 @@ def _stablelm(c: dict[str, Any], t: dict[str, Array], ids: list[int],
     return _linear(t, "lm_head", norm(x, "model.norm"))
 
 
+def _starcoder2(c: dict[str, Any], t: dict[str, Array], ids: list[int],
+                out: dict[str, Any]) -> Array:
+    """LayerNorm pre-norm, q/k/v/o and c_fc/c_proj with biases, grouped heads turned whole, a
+    window in every layer, a tied head."""
+    n, h, eps = len(ids), c["num_attention_heads"], c["norm_epsilon"]
+    g, d_k = c["num_key_value_heads"], c["hidden_size"] // h
+    x = t["model.embed_tokens.weight"][ids]
+
+    def norm(y: Array, name: str) -> Array:
+        return _layer_norm(y, t[name + ".weight"], t[name + ".bias"], eps)
+
+    for k in range(c["num_hidden_layers"]):
+        at = f"model.layers.{k}."
+        a = norm(x, at + "input_layernorm")
+
+        def heads(name: str, count: int, y: Array = a) -> Array:
+            return _linear(t, name, y).reshape(n, count, d_k).transpose(1, 0, 2)
+
+        q, key = heads(at + "self_attn.q_proj", h), heads(at + "self_attn.k_proj", g)
+        v = heads(at + "self_attn.v_proj", g)
+        q, key = _rope(q, key, d_k, _rope_base(c))
+        key, v = np.repeat(key, h // g, axis=0), np.repeat(v, h // g, axis=0)
+        shares, mixed = _attend(q, key, v, c.get("sliding_window"))
+        x = x + _linear(t, at + "self_attn.o_proj", mixed)
+        m = norm(x, at + "post_attention_layernorm")
+        x = x + _linear(t, at + "mlp.c_proj", _act(c["hidden_act"], _linear(t, at + "mlp.c_fc",
+                                                                             m)))
+        out["shares"].append(shares)
+        out["outputs"].append(x)
+    return norm(x, "model.norm") @ t["model.embed_tokens.weight"].T
+
+
 def _opt(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str, Any]) -> Array:
     """Positions from row 2; pre- or post-norm; the embedding projected in and out when it is
     narrower than the layers."""
@@ -409,7 +441,7 @@ def _bert(c: dict[str, Any], t: dict[str, Array], ids: list[int],
 
 FORWARDS = {"gpt2": _gpt2, "llama": _llama, "mistral": _llama, "qwen2": _llama,
             "qwen3": _llama, "gpt_neox": _gpt_neox, "gemma": _llama, "phi": _phi, "opt": _opt,
-            "bert": _bert, "phi3": _llama, "stablelm": _stablelm}
+            "bert": _bert, "phi3": _llama, "stablelm": _stablelm, "starcoder2": _starcoder2}
 
 
 def hf_forward(folder: Path, ids: list[int], types: list[int] | None = None) -> dict[str, Any]:

@@ -73,8 +73,11 @@ SIZES: dict[str, dict[str, Any]] = {
                  "num_attention_heads": 2, "num_key_value_heads": 2,
                  "max_position_embeddings": 32, "partial_rotary_factor": 0.5,
                  "use_qkv_bias": True, "rope_theta": 500.0},
+    "starcoder2": {"hidden_size": 8, "intermediate_size": 16, "num_hidden_layers": 2,
+                   "num_attention_heads": 4, "num_key_value_heads": 2,
+                   "max_position_embeddings": 32, "sliding_window": 3, "rope_theta": 100.0},
 }
-TOKENIZERS = {"phi3": "llama", "stablelm": "gpt_neox"}
+TOKENIZERS = {"phi3": "llama", "stablelm": "gpt_neox", "starcoder2": "gpt2"}
 """The fixture whose tokenizer.json a family's random model reads (its own by default)."""
 SCALED_HEADS = {"num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8}
 """Heads of 8 columns: four pairs, so that a scaling keeps, smooths and divides frequencies
@@ -105,6 +108,8 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
         "original_max_position_embeddings": 64}}),
     "stablelm-parallel": ("stablelm", {"use_parallel_residual": True, "use_qkv_bias": False,
                                        "num_key_value_heads": 1}),
+    "starcoder2-plain": ("starcoder2", {"use_bias": False, "sliding_window": None,
+                                        "tie_word_embeddings": False}),
     "phi3-partial-window": ("phi3", {"partial_rotary_factor": 0.5, "sliding_window": 3,
                                      "num_key_value_heads": 2}),
     "qwen2-rope-yarn-mscale": ("qwen2", {**SCALED_HEADS, "rope_parameters": {
@@ -135,8 +140,10 @@ FLOAT32_CASTS = ("LlamaRMSNorm", "MistralRMSNorm", "Qwen2RMSNorm", "Qwen3RMSNorm
                  "GemmaRMSNorm", "Phi3RMSNorm")
 ROTARY = ("LlamaRotaryEmbedding", "MistralRotaryEmbedding", "Qwen2RotaryEmbedding",
           "Qwen3RotaryEmbedding", "GPTNeoXRotaryEmbedding", "GemmaRotaryEmbedding",
-          "PhiRotaryEmbedding", "Phi3RotaryEmbedding", "StableLmRotaryEmbedding")
-MODELING = ("llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi", "phi3", "stablelm")
+          "PhiRotaryEmbedding", "Phi3RotaryEmbedding", "StableLmRotaryEmbedding",
+          "Starcoder2RotaryEmbedding")
+MODELING = ("llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi", "phi3", "stablelm",
+            "starcoder2")
 """The families whose modeling modules hold those classes."""
 
 
@@ -322,10 +329,10 @@ def test_a_text_pair_gives_berts_token_types_and_numbers_as_transformers_does(
         assert np.abs(untyped["outputs"][k] - trace.arrays[name]).max() > 0.01
 
 
-@pytest.mark.parametrize("name", ("phi3", "stablelm", *SCALED))
+@pytest.mark.parametrize("name", ("phi3", "stablelm", "starcoder2", *SCALED))
 def test_the_committed_fixture_computes_what_transformers_computes(
         monkeypatch: pytest.MonkeyPatch, name: str) -> None:
-    """The committed fixtures of Phi-3, StableLM and of each RoPE scaling, read by
+    """The committed fixtures of Phi-3, StableLM, Starcoder2 and of each RoPE scaling, read by
     from_pretrained in float64 (its float32 casts patched): every array ≤ 1e-10."""
     exact_float64(monkeypatch)
     model = transformers.AutoModelForCausalLM.from_pretrained(
