@@ -10,7 +10,9 @@ import numpy as np
 
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import Checkpoint
+from engine.errors import ScenarioError
 from engine.reader import FloatArray
+from engine.refusals import Refusal
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,20 @@ class Heads:
         return cls(d=d, heads=heads,
                    groups=config.whole("num_key_value_heads", default=groups or heads),
                    d_k=config.whole("head_dim", default=head_dim or d // heads))
+
+    @classmethod
+    def split(cls, config: Config, grouped: bool = False) -> Heads:
+        """The sizes of a family whose attention splits d into h heads of d/h columns whatever
+        ``head_dim`` says (GPT-NeoX, StableLM: their rotary embedding alone reads it, so
+        another value is refused); ``grouped``: the family reads ``num_key_value_heads``."""
+        d = config.whole("hidden_size")
+        heads = config.whole("num_attention_heads")
+        d_k = d // heads
+        if config.whole("head_dim", default=d_k) != d_k:
+            raise ScenarioError(config.at("head_dim"),
+                                Refusal("head_dim_split", d_k=d_k, got=config.whole("head_dim")))
+        groups = config.whole("num_key_value_heads", default=heads) if grouped else heads
+        return cls(d=d, heads=heads, groups=groups, d_k=d_k)
 
 
 def separate_projections(tensor: Tensors, size: Heads, at: str, output: str, *,

@@ -9,21 +9,15 @@ from typing import Any
 
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import Checkpoint
-from engine.checkpoint.layout import Parts, Sizes, linear, tensors, unembedding
-from engine.errors import ScenarioError
-from engine.refusals import Refusal
+from engine.checkpoint.layout import Heads, Parts, Sizes, linear, tensors, unembedding
 
 PREFIX = "gpt_neox."
 
 
 def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
     size = Sizes.of(config)
-    d = config.whole("hidden_size")
-    heads = config.whole("num_attention_heads")
-    d_k = d // heads
-    if config.whole("head_dim", default=d_k) != d_k:  # read by the rotary embedding only
-        raise ScenarioError(config.at("head_dim"),
-                            Refusal("head_dim_split", d_k=d_k, got=config.whole("head_dim")))
+    shape = Heads.split(config)
+    d, heads, d_k = shape.d, shape.heads, shape.d_k
     hidden = config.whole("intermediate_size")
     parallel = config.flag("use_parallel_residual", True)
     bias = config.flag("attention_bias", True)

@@ -20,16 +20,10 @@ PREFIX = "model."
 
 def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
     size = Sizes.of(config)
-    d = config.whole("hidden_size")
-    heads = config.whole("num_attention_heads")
-    d_k = d // heads
-    if config.whole("head_dim", default=d_k) != d_k:  # read by the rotary embedding only
-        raise ScenarioError(config.at("head_dim"),
-                            Refusal("head_dim_split", d_k=d_k, got=config.whole("head_dim")))
+    shape = Heads.split(config, grouped=True)
+    d, d_k = shape.d, shape.d_k
     if config.flag("qk_layernorm", False):
         raise ScenarioError(config.at("qk_layernorm"), Refusal("qk_norm_per_head"))
-    shape = Heads(d=d, heads=heads, groups=config.whole("num_key_value_heads", default=heads),
-                  d_k=d_k)
     hidden = config.whole("intermediate_size")
     parallel = config.flag("use_parallel_residual", False)
     qkv_bias = config.flag("use_qkv_bias", False)
