@@ -299,18 +299,25 @@ def _phi(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str, 
 
 def _stablelm(c: dict[str, Any], t: dict[str, Array], ids: list[int],
               out: dict[str, Any]) -> Array:
-    """LayerNorm pre-norm, sequential or parallel (then one norm feeds both halves), a part of
-    each head turned, a SwiGLU feed-forward."""
-    n, h, eps = len(ids), c["num_attention_heads"], c["layer_norm_eps"]
+    """StableLM and Starcoder2: LayerNorm pre-norm, sequential or parallel (StableLM's
+    ``use_parallel_residual``: one norm feeds both halves), the first ``partial_rotary_factor``
+    of each head turned (Starcoder2: all), a SwiGLU (StableLM) or ``c_fc``/``c_proj`` feed-forward
+    (Starcoder2, whose every layer slides ``sliding_window`` and whose head is tied)."""
+    n, h = len(ids), c["num_attention_heads"]
+    eps = c.get("layer_norm_eps") or c["norm_epsilon"]
     g = c.get("num_key_value_heads") or h
     d_k = c["hidden_size"] // h
-    dims = int(d_k * c["partial_rotary_factor"])
+    dims = int(d_k * c.get("partial_rotary_factor", 1.0))
+    window = c.get("sliding_window") if c["model_type"] == "starcoder2" else None
     x = t["model.embed_tokens.weight"][ids]
 
     def norm(y: Array, name: str) -> Array:
         return _layer_norm(y, t[name + ".weight"], t[name + ".bias"], eps)
 
     def mlp(y: Array, at: str) -> Array:
+        if at + "mlp.c_fc.weight" in t:
+            return _linear(t, at + "mlp.c_proj", _act(c["hidden_act"],
+                                                      _linear(t, at + "mlp.c_fc", y)))
         gated = _act(c["hidden_act"], _linear(t, at + "mlp.gate_proj", y))
         return _linear(t, at + "mlp.down_proj", gated * _linear(t, at + "mlp.up_proj", y))
 
@@ -325,7 +332,7 @@ def _stablelm(c: dict[str, Any], t: dict[str, Array], ids: list[int],
         v = heads(at + "self_attn.v_proj", g)
         q, key = _rope(q, key, dims, _rope_base(c))
         key, v = np.repeat(key, h // g, axis=0), np.repeat(v, h // g, axis=0)
-        shares, mixed = _attend(q, key, v, None)
+        shares, mixed = _attend(q, key, v, window)
         attended = _linear(t, at + "self_attn.o_proj", mixed)
         if c.get("use_parallel_residual"):
             x = x + attended + mlp(a, at)
@@ -334,39 +341,8 @@ def _stablelm(c: dict[str, Any], t: dict[str, Array], ids: list[int],
             x = x + mlp(norm(x, at + "post_attention_layernorm"), at)
         out["shares"].append(shares)
         out["outputs"].append(x)
-    return _linear(t, "lm_head", norm(x, "model.norm"))
-
-
-def _starcoder2(c: dict[str, Any], t: dict[str, Array], ids: list[int],
-                out: dict[str, Any]) -> Array:
-    """LayerNorm pre-norm, q/k/v/o and c_fc/c_proj with biases, grouped heads turned whole, a
-    window in every layer, a tied head."""
-    n, h, eps = len(ids), c["num_attention_heads"], c["norm_epsilon"]
-    g, d_k = c["num_key_value_heads"], c["hidden_size"] // h
-    x = t["model.embed_tokens.weight"][ids]
-
-    def norm(y: Array, name: str) -> Array:
-        return _layer_norm(y, t[name + ".weight"], t[name + ".bias"], eps)
-
-    for k in range(c["num_hidden_layers"]):
-        at = f"model.layers.{k}."
-        a = norm(x, at + "input_layernorm")
-
-        def heads(name: str, count: int, y: Array = a) -> Array:
-            return _linear(t, name, y).reshape(n, count, d_k).transpose(1, 0, 2)
-
-        q, key = heads(at + "self_attn.q_proj", h), heads(at + "self_attn.k_proj", g)
-        v = heads(at + "self_attn.v_proj", g)
-        q, key = _rope(q, key, d_k, _rope_base(c))
-        key, v = np.repeat(key, h // g, axis=0), np.repeat(v, h // g, axis=0)
-        shares, mixed = _attend(q, key, v, c.get("sliding_window"))
-        x = x + _linear(t, at + "self_attn.o_proj", mixed)
-        m = norm(x, at + "post_attention_layernorm")
-        x = x + _linear(t, at + "mlp.c_proj", _act(c["hidden_act"], _linear(t, at + "mlp.c_fc",
-                                                                             m)))
-        out["shares"].append(shares)
-        out["outputs"].append(x)
-    return norm(x, "model.norm") @ t["model.embed_tokens.weight"].T
+    head = t.get("lm_head.weight", t["model.embed_tokens.weight"])
+    return norm(x, "model.norm") @ head.T
 
 
 def _opt(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str, Any]) -> Array:
@@ -441,7 +417,7 @@ def _bert(c: dict[str, Any], t: dict[str, Array], ids: list[int],
 
 FORWARDS = {"gpt2": _gpt2, "llama": _llama, "mistral": _llama, "qwen2": _llama,
             "qwen3": _llama, "gpt_neox": _gpt_neox, "gemma": _llama, "phi": _phi, "opt": _opt,
-            "bert": _bert, "phi3": _llama, "stablelm": _stablelm, "starcoder2": _starcoder2}
+            "bert": _bert, "phi3": _llama, "stablelm": _stablelm, "starcoder2": _stablelm}
 
 
 def hf_forward(folder: Path, ids: list[int], types: list[int] | None = None) -> dict[str, Any]:
