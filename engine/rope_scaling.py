@@ -108,6 +108,19 @@ class RopeScaling:
         ramp: FloatArray = np.clip((np.arange(r // 2) - low) / (high - low), 0, 1)
         return ramp
 
+    def described(self, r: int, base: float) -> dict[str, float]:
+        """The numbers a sentence about the whole scaling quotes: its factor; llama3's two
+        wavelengths (``short``: kept below, ``long``: divided above); yarn's ramp (``start``,
+        ``end``) and attention factor."""
+        if self.type == "llama3":
+            return {"factor": self.factor, "short": self.original / self.high_freq_factor,
+                    "long": self.original / self.low_freq_factor}
+        if self.type == "yarn":
+            start, end = self.correction_range(r, base)
+            return {"factor": self.factor, "start": start, "end": end,
+                    "attention": self.attention_factor}
+        return {"factor": self.factor}
+
     def reason(self, i: int, r: int, base: float) -> tuple[str, dict[str, Any]]:
         """What the scaling did to pair i: a phrase key of :mod:`engine.phrases` and its
         fields (numbers as numbers; the caller formats them)."""

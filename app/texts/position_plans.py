@@ -57,17 +57,11 @@ def _scaled(f: Facts) -> Say:
     scaling = positions.scaling
     if scaling is None:
         return NOTHING
-    factor = format_exact(scaling.factor)
-    if scaling.type == "linear":
-        return say("rope.scaled_linear", factor=factor)
-    if scaling.type == "llama3":
-        return say("rope.scaled_llama3", factor=factor,
-                   short=f.num(scaling.original / scaling.high_freq_factor),
-                   long=f.num(scaling.original / scaling.low_freq_factor))
     r = 2 * int(f.array(f.step.reads[2]).shape[1])
-    start, end = scaling.correction_range(r, positions.base)
-    return say("rope.scaled_yarn", factor=factor, start=f.num(start), end=f.num(end),
-               attention=f.num(scaling.attention_factor))
+    numbers = scaling.described(r, positions.base)
+    return say(f"rope.scaled_{scaling.type}", **{
+        key: format_exact(value) if key == "factor" else f.num(value)
+        for key, value in numbers.items()})
 
 
 def rope(f: Facts) -> Telling:
