@@ -122,8 +122,8 @@ class Config:
     def rope_scaling(self, computed: bool = True) -> dict[str, Any] | None:
         """The document's ``positions.scaling`` as transformers 5 computes it (None: no
         scaling), every setting resolved: llama3's and yarn's original context is the config's
-        own ``original_max_position_embeddings`` when given (it wins over the RoPE settings'),
-        else the settings', else ``max_position_embeddings``; yarn's ``factor`` defaults to
+        own ``original_max_position_embeddings`` when given (it wins over the RoPE settings';
+        null is refused: transformers would compute with None), else the settings', else ``max_position_embeddings``; yarn's ``factor`` defaults to
         the contexts' ratio, ``beta_fast``/``beta_slow`` to 32/1 when absent or 0, its
         attention factor from ``mscale``/``mscale_all_dim`` or the factor, ``truncate`` to
         true (null: false). ``computed`` false: the family's layout does not compute a
@@ -148,7 +148,7 @@ class Config:
         if kind == "linear":
             return {"type": kind, "factor": needed("factor")}
         key = "original_max_position_embeddings"
-        original = (self.whole(key) if self.values.get(key) is not None
+        original = (expect_int(self.values[key], self.at(key), 1, MAX_SIZE) if key in self.values
                     else expect_int(rope[key], self.at(f"{name}.{key}"), 1, MAX_SIZE)
                     if rope.get(key) is not None
                     else self.whole("max_position_embeddings"))
@@ -156,8 +156,8 @@ class Config:
             return {"type": kind, "factor": needed("factor"),
                     "low_freq_factor": needed("low_freq_factor"),
                     "high_freq_factor": needed("high_freq_factor"), key: original}
-        factor = setting("factor")
-        if factor is None:
+        factor = needed("factor") if "factor" not in rope else setting("factor")
+        if factor is None:  # given as null: the contexts' ratio (absent: transformers refuses)
             factor = self.whole("max_position_embeddings") / original
         attention = setting("attention_factor")
         if attention is None:

@@ -10,6 +10,7 @@ again."""
 from __future__ import annotations
 
 import json
+import math
 import warnings
 from pathlib import Path
 from typing import Any
@@ -146,6 +147,8 @@ REFUSED: list[tuple[str, dict[str, Any], str]] = [
     ("stablelm", {"rope_parameters": {"rope_type": "linear", "factor": 2.0}},
      'rope_parameters: RoPE scaling "linear" is not computed yet: QKV Studio computes the '
      "linear, llama3 and yarn scalings of Llama-shaped families only"),
+    ("llama", {"rope_scaling": {"rope_type": "yarn", "original_max_position_embeddings": 8}},
+     "rope_scaling.factor: missing"),
     ("llama", {"rope_scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1}},
      "rope_scaling.high_freq_factor: missing"),
     ("mistral", {"rope_scaling": {"rope_type": "linear", "factor": "2"}},
@@ -174,6 +177,56 @@ REFUSED: list[tuple[str, dict[str, Any], str]] = [
      'activation_function: expected one of "gelu" | "gelu_new" | "gelu_pytorch_tanh" | "silu" '
      '| "swish" | "relu" | "linear", got "gelu_fast"'),
 ]
+
+
+SCALINGS: list[tuple[dict[str, Any], dict[str, Any]]] = [
+    # llama3's original context: the config's own key wins over the RoPE settings'
+    ({"original_max_position_embeddings": 64, "rope_scaling": {
+        "rope_type": "llama3", "factor": 8, "low_freq_factor": 1, "high_freq_factor": 4,
+        "original_max_position_embeddings": 16}},
+     {"type": "llama3", "factor": 8, "low_freq_factor": 1, "high_freq_factor": 4,
+      "original_max_position_embeddings": 64}),
+    # yarn without its settings: the context of max_position_embeddings (32), betas 32 and 1
+    # (a 0 too), truncation, attention factor 0.1·ln 2 + 1
+    ({"rope_scaling": {"type": "yarn", "factor": 2, "beta_fast": 0}},
+     {"type": "yarn", "factor": 2, "original_max_position_embeddings": 32, "beta_fast": 32,
+      "beta_slow": 1, "truncate": True, "attention_factor": 0.1 * math.log(2) + 1}),
+    # yarn with a null factor: the contexts' ratio; mscale over mscale_all_dim; truncate null
+    ({"max_position_embeddings": 32, "rope_scaling": {
+        "rope_type": "yarn", "factor": None, "original_max_position_embeddings": 8, "mscale": 2,
+        "mscale_all_dim": 1, "truncate": None}},
+     {"type": "yarn", "factor": 4, "original_max_position_embeddings": 8, "beta_fast": 32,
+      "beta_slow": 1, "truncate": False,
+      "attention_factor": (0.2 * math.log(4) + 1) / (0.1 * math.log(4) + 1)}),
+]
+
+
+@pytest.mark.parametrize(("config", "scaling"), SCALINGS)
+def test_a_scaling_is_resolved_as_transformers_resolves_it(
+        tmp_path: Path, config: dict[str, Any], scaling: dict[str, Any]) -> None:
+    positions = imported(tmp_path, "llama", **config).positions
+    assert positions.scaling is not None
+    written = positions.scaling.to_document()
+    assert written.keys() == scaling.keys()
+    for key, value in scaling.items():
+        assert written[key] == (value if isinstance(value, str | bool) else
+                                pytest.approx(value, rel=1e-15)), key
+    transformers = pytest.importorskip("transformers", reason="transformers is not installed")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = transformers.AutoConfig.from_pretrained(tmp_path / "llama")
+    theirs.standardize_rope_params()  # as the scaling functions do before they compute
+    assert theirs.rope_parameters["original_max_position_embeddings"] == \
+        scaling["original_max_position_embeddings"]
+
+
+def test_a_null_original_context_is_refused(tmp_path: Path) -> None:
+    folder = copy(tmp_path, "llama", rope_scaling={"rope_type": "yarn", "factor": 2})
+    config = json.loads((folder / "config.json").read_text("utf-8"))
+    config["original_max_position_embeddings"] = None  # given, and null
+    (folder / "config.json").write_text(json.dumps(config), "utf-8")
+    assert refusal(folder) == (f"{folder}/config.json.original_max_position_embeddings: "
+                               "expected a whole number, got null")
 
 
 @pytest.mark.parametrize(("family", "config", "line"), REFUSED)
