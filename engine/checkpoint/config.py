@@ -123,11 +123,12 @@ class Config:
         """The document's ``positions.scaling`` as transformers 5 computes it (None: no
         scaling), every setting resolved: llama3's and yarn's original context is the config's
         own ``original_max_position_embeddings`` when given (it wins over the RoPE settings';
-        null is refused: transformers would compute with None), else the settings', else ``max_position_embeddings``; yarn's ``factor`` defaults to
-        the contexts' ratio, ``beta_fast``/``beta_slow`` to 32/1 when absent or 0, its
-        attention factor from ``mscale``/``mscale_all_dim`` or the factor, ``truncate`` to
-        true (null: false). ``computed`` false: the family's layout does not compute a
-        scaling, which is then refused."""
+        null is refused: transformers would compute with None), else the settings', else
+        ``max_position_embeddings``; yarn's ``factor`` is required (null: the contexts'
+        ratio), ``beta_fast``/``beta_slow`` are 32/1 when absent or 0, its attention factor
+        comes from ``mscale``/``mscale_all_dim`` or the factor, ``truncate`` is true (null:
+        false). ``computed`` false: the family's layout does not compute a scaling, which is
+        then refused."""
         name, rope = self._rope()
         kind = _rope_type(rope)
         if kind == "default":
