@@ -319,7 +319,7 @@ class _Explainer:
         positions = self._positions_of(step.stack)
         return rotated(c.name, c.index, c.value, (source, self.a[source]),
                        self.a[step.reads[2]], positions.pairing, att.d_k, self.say, self.places,
-                       positions.turn_factor)
+                       positions.scaling)
 
     def _weights(self, c: _Cell) -> Result:
         step = c.step

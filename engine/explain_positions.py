@@ -95,9 +95,10 @@ _SETTINGS = ("factor", "original", "low", "high")
 
 def rotated(name: str, index: tuple[int, ...], value: float, source: tuple[str, FloatArray],
             angles: FloatArray, pairing: str, d_k: int, say: Say, places: int = 6,
-            factor: float = 1.0) -> Lines:
+            scaling: RopeScaling | None = None) -> Lines:
     """A cell of Q_rot or K_rot: the pair it belongs to, turned by the angle p·θ_i (cos and
-    sin times ``factor``, yarn's attention factor, when it is not 1)."""
+    sin times the scaling's attention factor, yarn's or longrope's, when it is not 1)."""
+    factor = 1.0 if scaling is None else scaling.attention_factor
     p, c = index
     src, rows = source
     head, local = divmod(c, d_k)
@@ -132,7 +133,8 @@ def rotated(name: str, index: tuple[int, ...], value: float, source: tuple[str, 
             cos=format_number(cos, places), sin=format_number(sin, places)),
     ]
     if factor != 1.0:
-        details.append(say("rope_yarn_factor", factor=format_exact(factor)))
+        assert scaling is not None
+        details.append(say("rope_turn_factor", kind=scaling.type, factor=format_exact(factor)))
     return formula, details
 
 

@@ -81,7 +81,9 @@ PHRASES: dict[str, dict[str, str]] = {
                                 "− {low}) = {s}, m = (1 − s)/{factor} + s = {m}",
         "rope_yarn": "yarn: pair {i} on the ramp from pair {start} to pair {end}: ramp = {ramp}, "
                      "m = ramp/{factor} + 1 − ramp = {m}",
-        "rope_yarn_factor": "yarn: cos and sin times the attention factor a = {factor}",
+        "rope_longrope": "longrope: pair {i}'s frequency divided by its short factor {short} "
+                         "(m = {m})",
+        "rope_turn_factor": "{kind}: cos and sin times the attention factor a = {factor}",
         "rope_pair": "pair {i}: columns {first} and {second} turn together in their plane "
                      "(head {head}, {pairing})",
         "pairing_half": "half pairing: i with i + r/2",
@@ -158,7 +160,8 @@ PHRASES: dict[str, dict[str, str]] = {
                                 "{low}) = {s}，m = (1 − s)/{factor} + s = {m}",
         "rope_yarn": "yarn：第 {i} 对位于从第 {start} 对到第 {end} 对的斜坡上：ramp = {ramp}，"
                      "m = ramp/{factor} + 1 − ramp = {m}",
-        "rope_yarn_factor": "yarn：cos 和 sin 乘以注意力系数 a = {factor}",
+        "rope_longrope": "longrope：第 {i} 对的频率除以它的短系数 {short}（m = {m}）",
+        "rope_turn_factor": "{kind}：cos 和 sin 乘以注意力系数 a = {factor}",
         "rope_pair": "第 {i} 对：第 {first} 列和第 {second} 列在同一平面里一起旋转"
                      "（第 {head} 个头，{pairing}）",
         "pairing_half": "前后半配对：i 与 i + r/2",

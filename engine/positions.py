@@ -240,6 +240,11 @@ def check_stack(positions: Positions, place: str,
                     else Refusal("rope_dims_default", dims=r, path=first_path)
                 raise ScenarioError(f"{place}.rotary_dims", Refusal("rope_dims_too_many",
                                                                     dims=what, d_k=d_k, path=path))
+        scaling = positions.scaling
+        if scaling is not None and scaling.type == "longrope" \
+                and len(scaling.short_factor) != r // 2:
+            raise ScenarioError(f"{place}.scaling.short_factor", Refusal(
+                "longrope_factors", count=r // 2, got=len(scaling.short_factor)))
     if positions.kind == "alibi" and positions.slopes is not None:
         for path, heads, _ in attentions:
             if positions.slopes.size != heads:

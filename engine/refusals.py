@@ -166,6 +166,11 @@ ENGLISH: dict[str, str] = {
     "base_not_positive": "expected a number above 0, got {got}",
     "qk_norm_per_head": "a LayerNorm of its own for each head's queries and keys is not "
                         "computed yet: QKV Studio norms every head with one γ and β",
+    "longrope_pairs": ", one per turned pair of columns (r/2 = {pairs})",
+    "longrope_factors": "expected {count} factors, one per turned pair of columns (r/2), got "
+                        "{got}",
+    "longrope_short_context": "longrope turns by its long factors past {original} positions, "
+                              "within the 512 QKV Studio computes: not computed yet",
     "rope_llama3_equal": "low_freq_factor and high_freq_factor are both {low}: llama3 divides "
                          "by their difference",
     "rope_dims_odd": "expected an even number (columns turn in pairs), got {dims}",

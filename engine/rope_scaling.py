@@ -9,7 +9,10 @@ pair i's frequency, θ′ᵢ = θᵢ·mᵢ:
   them smoothed, s = (C/λᵢ − low)/(high − low), mᵢ = (1 − s)/factor + s;
 - ``yarn``: a ramp over the pairs from the correction range's low to high, rᵢ = clamp((i −
   low)/(high − low), 0, 1), mᵢ = rᵢ/factor + 1 − rᵢ; and cos and sin times
-  ``attention_factor`` (0.1·ln factor + 1 by default).
+  ``attention_factor`` (0.1·ln factor + 1 by default);
+- ``longrope`` (Phi-3): each pair's frequency divided by its own ``short_factor``, mᵢ =
+  1/short_factorᵢ (the factors a model uses within its original context), and cos and sin
+  times ``attention_factor`` (1 by default).
 """
 
 from __future__ import annotations
@@ -30,17 +33,19 @@ from engine.reader import (
     expect_int,
     expect_number,
     expect_object,
+    expect_vector,
     refuse_unknown,
 )
 from engine.refusals import Refusal
 
-KINDS = ("linear", "llama3", "yarn")
+KINDS = ("linear", "llama3", "yarn", "longrope")
 _KEYS: dict[str, tuple[str, ...]] = {
     "linear": ("type", "factor"),
     "llama3": ("type", "factor", "low_freq_factor", "high_freq_factor",
                "original_max_position_embeddings"),
     "yarn": ("type", "factor", "original_max_position_embeddings", "beta_fast", "beta_slow",
              "truncate", "attention_factor"),
+    "longrope": ("type", "short_factor", "attention_factor"),
 }
 """The keys each kind takes (``type`` names the kind)."""
 MAX_CONTEXT = 1 << 24
@@ -52,7 +57,7 @@ class RopeScaling:
     """A validated ``positions.scaling`` (the defaults are transformers')."""
 
     type: str
-    factor: float
+    factor: float = 1.0
     low_freq_factor: float = 1.0
     high_freq_factor: float = 4.0
     original: int = 8192
@@ -60,12 +65,15 @@ class RopeScaling:
     beta_slow: float = 1.0
     truncate: bool = True
     attention_factor: float = 1.0
+    short_factor: tuple[float, ...] = ()
 
     def multipliers(self, r: int, base: float) -> FloatArray:
         """mᵢ of each pair i = 0 … r/2 − 1 (θ′ᵢ = θᵢ·mᵢ)."""
         theta = np.power(base, -2.0 * np.arange(r // 2) / r)
         if self.type == "linear":
             return np.full(r // 2, 1.0 / self.factor)
+        if self.type == "longrope":
+            return 1.0 / np.array(self.short_factor, dtype=np.float64)
         if self.type == "llama3":
             wavelength = 2 * math.pi / theta
             smooth = self._smooth(wavelength)
@@ -119,6 +127,8 @@ class RopeScaling:
             start, end = self.correction_range(r, base)
             return {"factor": self.factor, "start": start, "end": end,
                     "attention": self.attention_factor}
+        if self.type == "longrope":
+            return {"attention": self.attention_factor}
         return {"factor": self.factor}
 
     def reason(self, i: int, r: int, base: float) -> tuple[str, dict[str, Any]]:
@@ -127,6 +137,8 @@ class RopeScaling:
         m = float(self.multipliers(r, base)[i])
         if self.type == "linear":
             return "rope_linear", {"factor": self.factor}
+        if self.type == "longrope":
+            return "rope_longrope", {"i": i, "short": self.short_factor[i], "m": m}
         if self.type == "yarn":
             low, high = self.correction_range(r, base)
             return "rope_yarn", {"i": i, "start": low, "end": high,
@@ -149,7 +161,8 @@ class RopeScaling:
             "high_freq_factor": self.high_freq_factor,
             "original_max_position_embeddings": self.original, "beta_fast": self.beta_fast,
             "beta_slow": self.beta_slow, "truncate": self.truncate,
-            "attention_factor": self.attention_factor}
+            "attention_factor": self.attention_factor,
+            "short_factor": [_plain(value) for value in self.short_factor]}
         return {key: _plain(values[key]) for key in _KEYS[self.type]}
 
 
@@ -177,8 +190,11 @@ def parse_scaling(value: object, place: str) -> RopeScaling:
     kind = expect_choice(obj["type"], f"{place}.type", KINDS)
     refuse_unknown(obj, _KEYS[kind], place)
     numbers = {key: _positive(obj, key, place) for key in _KEYS[kind]
-               if key in obj and key not in ("type", "truncate",
+               if key in obj and key not in ("type", "truncate", "short_factor",
                                              "original_max_position_embeddings")}
+    if kind == "longrope":
+        return RopeScaling(type=kind, short_factor=_factors(obj, place),
+                           attention_factor=numbers.get("attention_factor", 1.0))
     if "factor" not in numbers:
         raise ScenarioError(f"{place}.factor", Refusal("missing"))
     found: dict[str, Any] = dict(numbers)
@@ -198,6 +214,19 @@ def parse_scaling(value: object, place: str) -> RopeScaling:
         found["truncate"] = expect_bool(obj.get("truncate", True), f"{place}.truncate")
         found.setdefault("attention_factor", yarn_attention_factor(numbers["factor"]))
     return RopeScaling(type=kind, **found)
+
+
+def _factors(obj: Mapping[str, Any], place: str) -> tuple[float, ...]:
+    """longrope's ``short_factor``: one number above 0 per turned pair (their count is checked
+    against the stack's r by :func:`engine.positions.check_stack`)."""
+    if "short_factor" not in obj:
+        raise ScenarioError(f"{place}.short_factor", Refusal("missing"))
+    factors = expect_vector(obj["short_factor"], f"{place}.short_factor")
+    for k, value in enumerate(factors.tolist()):
+        if value <= 0:
+            raise ScenarioError(f"{place}.short_factor[{k}]",
+                                Refusal("base_not_positive", got=value))
+    return tuple(factors.tolist())
 
 
 def _positive(obj: Mapping[str, Any], key: str, place: str) -> float:

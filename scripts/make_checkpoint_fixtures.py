@@ -345,6 +345,15 @@ def starcoder2(weights: Weights, vocab: int) -> dict[str, Any]:
             "use_bias": True, "tie_word_embeddings": True, "bos_token_id": 0, "eos_token_id": 0}
 
 
+def phi3_longrope(weights: Weights, vocab: int) -> dict[str, Any]:
+    """Phi-3 with longrope over an original context of 512 (the short factors the engine's
+    512 positions always use), its heads turned whole: two pairs, factors 1 and 1.5."""
+    return {**phi3(weights, vocab), "partial_rotary_factor": 1.0,
+            "max_position_embeddings": 2048, "original_max_position_embeddings": 512,
+            "rope_parameters": {"rope_type": "longrope", "rope_theta": 500.0,
+                                "short_factor": [1.0, 1.5], "long_factor": [3.0, 5.0]}}
+
+
 def scaled_llama(rope: dict[str, Any]) -> Callable[[Weights, int], dict[str, Any]]:
     """A Llama of two heads of 8 columns (four pairs, base 500: wavelengths 6.3, 30, 140, 660)
     whose RoPE is scaled by ``rope``."""
@@ -430,6 +439,7 @@ FAMILIES: dict[str, tuple[Callable[[Weights, int], dict[str, Any]], str, bool]] 
     "phi3": (phi3, "float32", False),
     "stablelm": (stablelm, "float32", True),
     "starcoder2": (starcoder2, "float32", True),
+    "phi3-longrope": (phi3_longrope, "float32", False),
     "llama-rope-linear": (scaled_llama({"rope_type": "linear", "factor": 4.0}), "float32",
                           False),
     "llama-rope-llama3": (scaled_llama({"rope_type": "llama3", "factor": 8.0,
@@ -445,7 +455,7 @@ then Llama with each RoPE scaling (``llama-rope-…``)."""
 SEEDS = {"gpt2": 2501, "gpt_neox": 2502, "llama": 2503, "mistral": 2504, "qwen2": 2505,
          "gemma": 2506, "bert": 2507, "qwen3": 2508, "phi": 2509, "opt": 2510, "phi3": 2511,
          "llama-rope-linear": 2512, "llama-rope-llama3": 2513, "llama-rope-yarn": 2514,
-         "stablelm": 2515, "starcoder2": 2516}
+         "stablelm": 2515, "starcoder2": 2516, "phi3-longrope": 2518}
 """Each family's seed (fixed, so that a new family leaves the others' bytes as they were)."""
 
 

@@ -39,6 +39,8 @@ POSITION_WORDS: dict[str, dict[str, str]] = {
                          "divided by {factor} above {long}, blended between",
         "scaled_yarn": "θᵢ scaled (yarn): from pair {start} to pair {end} a ramp towards "
                        "θᵢ/{factor}; cos and sin × {attention}",
+        "scaled_longrope": "θᵢ scaled (longrope): each divided by its pair's short factor; cos "
+                           "and sin × {attention}",
         "qk": "q·k",
         "alibi": "ALiBi bias",
         "scores_biased": "scores = q·k + bias",
@@ -77,6 +79,8 @@ POSITION_WORDS: dict[str, dict[str, str]] = {
                          "除以 {factor}，两者之间平滑过渡",
         "scaled_yarn": "θᵢ 经过缩放（yarn）：从第 {start} 对到第 {end} 对沿斜坡过渡到 "
                        "θᵢ/{factor}；cos 和 sin × {attention}",
+        "scaled_longrope": "θᵢ 经过缩放（longrope）：每个都除以它那一对的短系数；cos 和 sin × "
+                           "{attention}",
         "qk": "q·k",
         "alibi": "ALiBi 偏置",
         "scores_biased": "分数 = q·k + 偏置",

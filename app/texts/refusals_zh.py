@@ -146,6 +146,10 @@ WORDS: dict[str, str] = {
     "base_not_positive": "应为大于 0 的数，得到的是 {got}",
     "qk_norm_per_head": "暂不计算每个头各有一组权重的 QK LayerNorm：QKV Studio 对所有头使用同一组 "
                         "γ 和 β",
+    "longrope_pairs": "（每对旋转的列一个，r/2 = {pairs}）",
+    "longrope_factors": "应有 {count} 个系数，每对旋转的列一个（r/2），得到的是 {got} 个",
+    "longrope_short_context": "longrope 在 {original} 个位置之后改用长系数，这在 QKV Studio 计算的 "
+                              "512 个位置之内：暂不计算",
     "rope_llama3_equal": "low_freq_factor 与 high_freq_factor 都是 {low}：llama3 要除以两者之差",
     "rope_dims_odd": "应为偶数（列成对旋转），得到的是 {dims}",
     "alibi_slopes_count": "每个头应有一个斜率（1 到 {limit} 个），得到 {got} 个",

@@ -468,6 +468,9 @@ WORDS: dict[str, str] = {
     "rope.scaled_llama3": " The frequencies are scaled (llama3): a pair whose wavelength 2π/θᵢ "
                           "is below {short} keeps its θᵢ, above {long} divides it by {factor}, "
                           "and between the two blends both.",
+    "rope.scaled_longrope": " The frequencies are scaled (longrope): each pair's θᵢ is divided "
+                            "by its own short factor, and cos and sin are multiplied by "
+                            "{attention}.",
     "rope.scaled_yarn": " The frequencies are scaled (yarn): pairs past pair {start} move along "
                         "a ramp from θᵢ to θᵢ/{factor}, reached at pair {end}; cos and sin are "
                         "multiplied by {attention}.",

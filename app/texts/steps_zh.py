@@ -356,6 +356,8 @@ WORDS: dict[str, str] = {
     "rope.scaled_linear": "频率经过缩放（linear）：每个 θᵢ 都除以 {factor}。",
     "rope.scaled_llama3": "频率经过缩放（llama3）：波长 2π/θᵢ 小于 {short} 的对保留 θᵢ，大于 "
                           "{long} 的对把它除以 {factor}，介于两者之间的对在两者间平滑过渡。",
+    "rope.scaled_longrope": "频率经过缩放（longrope）：每一对的 θᵢ 除以它自己的短系数，cos 和 sin "
+                            "乘以 {attention}。",
     "rope.scaled_yarn": "频率经过缩放（yarn）：第 {start} 对之后的对沿斜坡从 θᵢ 过渡到 "
                         "θᵢ/{factor}，到第 {end} 对完全到达；cos 和 sin 乘以 {attention}。",
     "rope.pitfalls": "V 不转动，X 上也不加任何东西。转过 2π 等于没转，所以转得快的一对分不清很远的"

@@ -15,7 +15,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.errors import ScenarioError
-from engine.reader import describe, expect_bool, expect_int, expect_number
+from engine.reader import (
+    MAX_POSITIONS,
+    describe,
+    expect_bool,
+    expect_int,
+    expect_number,
+    expect_vector,
+)
 from engine.refusals import Refusal
 from engine.rope_scaling import KINDS as SCALINGS
 from engine.rope_scaling import yarn_attention_factor
@@ -32,6 +39,8 @@ MAX_SIZE = 1 << 24
 """The largest size a config may give (far past any checkpoint's width, heads or context)."""
 SLIDING = "sliding_attention"
 FULL = "full_attention"
+LLAMA_SCALINGS = ("linear", "llama3", "yarn")
+"""The RoPE scalings the Llama-shaped families compute."""
 WINDOWED = ("mistral", "phi3", "qwen2", "qwen3", "starcoder2")
 """The families whose modeling slides a window."""
 EVERY_LAYER = ("mistral", "phi3", "starcoder2")
@@ -112,14 +121,15 @@ class Config:
         if not isinstance(given, Mapping):
             raise ScenarioError(self.at(name), Refusal("not_object", got=describe(given)))
         kind = _rope_type(given)
-        if kind != "default" and kind not in SCALINGS:
+        if kind != "default" and kind not in (*SCALINGS, "su"):  # su: Phi-3's longrope
             raise ScenarioError(self.at(name), Refusal("rope_scaled", kind=describe(kind)))
         nested = next((key for key, value in given.items() if isinstance(value, Mapping)), None)
         if nested is not None:
             raise ScenarioError(self.at(f"{name}.{nested}"), Refusal("rope_per_layer"))
         return name, given
 
-    def rope_scaling(self, computed: bool = True) -> dict[str, Any] | None:
+    def rope_scaling(self, computed: tuple[str, ...] = LLAMA_SCALINGS, pairs: int = 0,
+                     original: int | None = None) -> dict[str, Any] | None:
         """The document's ``positions.scaling`` as transformers 5 computes it (None: no
         scaling), every setting resolved: llama3's and yarn's original context is the config's
         own ``original_max_position_embeddings`` when given (it wins over the RoPE settings';
@@ -127,13 +137,19 @@ class Config:
         ``max_position_embeddings``; yarn's ``factor`` is required (null: the contexts'
         ratio), ``beta_fast``/``beta_slow`` are 32/1 when absent or 0, its attention factor
         comes from ``mscale``/``mscale_all_dim`` or the factor, ``truncate`` is true (null:
-        false). ``computed`` false: the family's layout does not compute a scaling, which is
-        then refused."""
+        false). ``computed``: the kinds the family's layout computes (another is refused).
+        ``longrope`` (Phi-3, whose config makes ``su`` and ``yarn`` longrope too): its
+        ``short_factor`` (``pairs`` numbers) and attention factor (√(1 + ln factor / ln C), factor
+        = the contexts' ratio when not given), C the config's key else ``original`` (Phi-3's
+        4096); refused when C is under the 512 positions the engine computes (past C
+        transformers turns by ``long_factor``)."""
         name, rope = self._rope()
         kind = _rope_type(rope)
         if kind == "default":
             return None
-        if not computed:
+        if "longrope" in computed and kind in ("su", "yarn"):
+            kind = "longrope"  # as Phi-3's config converts them
+        if kind not in computed:
             raise ScenarioError(self.at(name), Refusal("rope_scaled", kind=describe(kind)))
 
         def setting(key: str) -> float | None:
@@ -149,6 +165,8 @@ class Config:
         if kind == "linear":
             return {"type": kind, "factor": needed("factor")}
         key = "original_max_position_embeddings"
+        if kind == "longrope":
+            return self._longrope(name, rope, pairs, original)
         original = (expect_int(self.values[key], self.at(key), 1, MAX_SIZE) if key in self.values
                     else expect_int(rope[key], self.at(f"{name}.{key}"), 1, MAX_SIZE)
                     if rope.get(key) is not None
@@ -171,6 +189,27 @@ class Config:
                 "truncate": truncate is not None and expect_bool(truncate,
                                                                  self.at(f"{name}.truncate")),
                 "attention_factor": attention}
+
+    def _longrope(self, name: str, rope: Mapping[str, Any], pairs: int,
+                  original: int | None) -> dict[str, Any]:
+        """Phi-3's longrope within its original context (see :meth:`rope_scaling`)."""
+        key = "original_max_position_embeddings"
+        context = (expect_int(self.values[key], self.at(key), 1, MAX_SIZE) if key in self.values
+                   else original or self.whole("max_position_embeddings"))
+        if context < MAX_POSITIONS:
+            raise ScenarioError(self.at(key), Refusal("longrope_short_context", original=context))
+        for needed in ("short_factor", "long_factor"):
+            if rope.get(needed) is None:
+                raise ScenarioError(self.at(f"{name}.{needed}"), Refusal("missing"))
+        place = self.at(f"{name}.short_factor")
+        short = expect_vector(rope["short_factor"], place, pairs,
+                              Refusal("longrope_pairs", pairs=pairs))
+        factor = (self.whole("max_position_embeddings") / context if rope.get("factor") is None
+                  else expect_number(rope["factor"], self.at(f"{name}.factor")))
+        attention = (expect_number(rope["attention_factor"], self.at(f"{name}.attention_factor"))
+                     if rope.get("attention_factor") is not None else 1.0 if factor <= 1
+                     else math.sqrt(1 + math.log(factor) / math.log(context)))
+        return {"type": "longrope", "short_factor": short.tolist(), "attention_factor": attention}
 
     def rope_base(self, spelling: str = "rope_theta") -> float:
         """The RoPE base θ: the RoPE settings' ``rope_theta``, else the key ``spelling`` beside

@@ -25,6 +25,8 @@ from engine.checkpoint.layout import (
 
 PREFIX = "model."
 GROUPS = {"mistral": 8, "qwen2": 32, "qwen3": 32, "gemma": 16}
+PHI3_CONTEXT = 4096
+"""Phi-3's ``original_max_position_embeddings`` when its config leaves it out."""
 """The key/value heads a family's transformers config defaults to (Llama: the query heads)."""
 
 
@@ -48,7 +50,7 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bo
     does not say (else d / h); ``qk_norm``: each head's queries and keys are RMSNormed
     (``q_norm``, ``k_norm``) before RoPE (Qwen3); ``fused``: the projections are Phi-3's
     ``qkv_proj`` and ``gate_up_proj``, without biases, RoPE turns the first
-    ``partial_rotary_factor`` of each head and no scaling is computed (Phi-3's is longrope)."""
+    ``partial_rotary_factor`` of each head and its scaling is longrope's."""
     size = Sizes.of(config)
     shape = Heads.of(config, head_dim, GROUPS.get(config.values["model_type"]))
     d, d_k = shape.d, shape.d_k
@@ -91,7 +93,8 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bo
     turned = int(d_k * config.rotary_fraction("partial_rotary_factor", 1.0)) if fused else d_k
     positions = {"kind": "rope", "base": config.rope_base(), "pairing": "half",
                  "rotary_dims": turned}
-    scaling = config.rope_scaling(computed=not fused)
+    scaling = (config.rope_scaling(("longrope",), turned // 2, PHI3_CONTEXT) if fused
+               else config.rope_scaling())
     if scaling is not None:
         positions["scaling"] = scaling
     return Parts(embedding=embedding, positions=positions, layers=layers, head=head)

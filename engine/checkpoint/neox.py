@@ -55,7 +55,7 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
             "beta_f": tensor("final_layer_norm.bias", d), "unembed": unembed}
     # GPT-NeoX reads rotary_emb_base and rotary_pct beside the RoPE settings, not rope_theta
     # or partial_rotary_factor.
-    config.rope_scaling(computed=False)  # turned over part of each head: not computed
+    config.rope_scaling(computed=())  # turned over part of each head: not computed
     positions = {"kind": "rope", "base": config.rope_base("rotary_emb_base"), "pairing": "half",
                  "rotary_dims": int(d_k * config.rotary_fraction("rotary_pct", 0.25))}
     return Parts(embedding=embedding, positions=positions, layers=layers, head=head)

@@ -46,7 +46,7 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
         "final_norm": True,
         "unembed": unembedding(checkpoint, config, embedding, "lm_head.weight", tied=True)}
     tensor.norm(head, ("gamma_f", "beta_f"), "norm", d)
-    config.rope_scaling(computed=False)  # not checked against transformers yet: refused
+    config.rope_scaling(computed=())  # not checked against transformers yet: refused
     positions = {"kind": "rope", "base": config.rope_base(), "pairing": "half",
                  "rotary_dims": d_k}
     return Parts(embedding=embedding, positions=positions, layers=layers, head=head)

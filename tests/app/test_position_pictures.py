@@ -325,6 +325,11 @@ def test_a_scaled_ropes_picture_says_what_the_scaling_did(qtbot: QtBot) -> None:
     text = " ".join(t.text for t in frame(yarn, "L1.rope").items_of(TextItem))
     assert ("θᵢ scaled (yarn): from pair 0 to pair 2 a ramp towards θᵢ/4; cos and sin × "
             "1.139") in text
+    longrope = scaled_trace({"type": "longrope", "short_factor": [1, 1.5, 2, 4],
+                             "attention_factor": 1.2})
+    text = " ".join(t.text for t in frame(longrope, "L1.rope").items_of(TextItem))
+    assert ("θᵢ scaled (longrope): each divided by its pair's short factor; cos and sin × 1.2"
+            in text)
     plain = " ".join(t.text for t in frame(with_positions(DOCUMENT, kind="rope", base=BASE),
                                            "rope").items_of(TextItem))
     assert "scaled" not in plain

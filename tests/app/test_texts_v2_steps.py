@@ -93,3 +93,7 @@ def test_the_rope_text_says_what_the_scaling_does_in_both_languages() -> None:
     assert step_text(plain, index, "en").how.endswith(
         "becomes " + _row(plain.arrays["L1.Q_rot"][-1, :4])[:-1] + ", …]. The frequencies are "
         "scaled (linear): every θᵢ is divided by 4.")
+    longrope = scaled_trace({"type": "longrope", "short_factor": [1, 1.5, 2, 4],
+                             "attention_factor": 1.2})
+    assert step_text(longrope, index, "zh").how.endswith(
+        "频率经过缩放（longrope）：每一对的 θᵢ 除以它自己的短系数，cos 和 sin 乘以 1.2。")

@@ -23,8 +23,8 @@ DTYPES = {"F64": np.float64, "F32": np.float32, "F16": np.float16}
 FIXTURES = Path(__file__).resolve().parent / "checkpoints"
 FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "gpt_neox", "gemma", "bert", "qwen3", "phi",
             "opt", "phi3", "stablelm", "starcoder2")
-SCALED = ("llama-rope-linear", "llama-rope-llama3", "llama-rope-yarn")
-"""The fixtures of a Llama whose RoPE is scaled (besides one per family)."""
+SCALED = ("llama-rope-linear", "llama-rope-llama3", "llama-rope-yarn", "phi3-longrope")
+"""The fixtures whose RoPE is scaled (besides one per family)."""
 
 
 def stored(file: Path) -> dict[str, Array]:
@@ -98,6 +98,12 @@ def _scaled(rope: dict[str, Any], c: dict[str, Any], dims: int, base: float,
         smoothed = (1 - smooth) * scaled / factor + smooth * scaled
         medium = ~(wavelen < original / high) & ~(wavelen > original / low)
         return np.where(medium, smoothed, scaled), 1.0
+    if kind == "longrope":  # within the original context: the short factors
+        original = c.get("original_max_position_embeddings") or original
+        stretch = factor or c["max_position_embeddings"] / original
+        attention = rope.get("attention_factor") or (
+            1.0 if stretch <= 1 else math.sqrt(1 + math.log(stretch) / math.log(original)))
+        return inv_freq / np.array(rope["short_factor"]), attention
     if kind == "yarn":
         def turns(rotations: float) -> float:
             return dims * math.log(original / (rotations * 2 * math.pi)) / (2 * math.log(base))

@@ -138,8 +138,15 @@ REFUSED: list[tuple[str, dict[str, Any], str]] = [
     ("phi", {"rope_parameters": {"rope_type": "yarn", "factor": 2.0}},
      'rope_parameters: RoPE scaling "yarn" is not computed yet: QKV Studio computes the '
      "linear, llama3 and yarn scalings of Llama-shaped families only"),
-    ("phi3", {"rope_scaling": {"type": "longrope", "short_factor": [1.0], "long_factor": [2.0]}},
-     'rope_scaling: RoPE scaling "longrope" is not computed yet: QKV Studio computes the '
+    ("phi3", {"rope_scaling": {"type": "su", "short_factor": [1.0], "long_factor": [2.0]}},
+     "original_max_position_embeddings: longrope turns by its long factors past 32 positions, "
+     "within the 512 QKV Studio computes: not computed yet"),
+    ("phi3", {"original_max_position_embeddings": 4096, "rope_scaling": {
+        "type": "longrope", "short_factor": [1.0, 2.0], "long_factor": [2.0]}},
+     "rope_scaling.short_factor: expected 1 numbers, one per turned pair of columns (r/2 = 1), "
+     "got 2"),
+    ("phi3", {"rope_scaling": {"type": "llama3", "factor": 2.0}},
+     'rope_scaling: RoPE scaling "llama3" is not computed yet: QKV Studio computes the '
      "linear, llama3 and yarn scalings of Llama-shaped families only"),
     ("stablelm", {"qk_layernorm": True},
      "qk_layernorm: a LayerNorm of its own for each head's queries and keys is not computed "

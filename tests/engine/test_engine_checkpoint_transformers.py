@@ -112,6 +112,11 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
                                         "tie_word_embeddings": False}),
     "phi3-partial-window": ("phi3", {"partial_rotary_factor": 0.5, "sliding_window": 3,
                                      "num_key_value_heads": 2}),
+    "phi3-longrope": ("phi3", {"num_attention_heads": 1, "num_key_value_heads": 1,
+                               "partial_rotary_factor": 0.5, "max_position_embeddings": 2048,
+                               "original_max_position_embeddings": 512, "rope_parameters": {
+                                   "rope_type": "longrope", "rope_theta": 500.0,
+                                   "short_factor": [1.0, 1.5], "long_factor": [3.0, 5.0]}}),
     "qwen2-rope-yarn-mscale": ("qwen2", {**SCALED_HEADS, "rope_parameters": {
         "rope_type": "yarn", "rope_theta": 500.0, "factor": 3.0, "beta_fast": 4,
         "beta_slow": 0.5, "mscale": 2.0, "mscale_all_dim": 1.0, "truncate": False,
@@ -173,7 +178,10 @@ def _rotary64(self: Any, x: Any, position_ids: Any) -> Any:
     dim = 2 * self.inv_freq.shape[0]
     base = self.config.rope_parameters["rope_theta"]
     inv_freq = 1.0 / (base ** (torch.arange(0, dim, 2, dtype=torch.float64) / dim))
-    if self.rope_type != "default":
+    if self.rope_type == "longrope":  # its exponent is cast by Tensor.float(), out of reach
+        short = torch.tensor(self.config.rope_parameters["short_factor"], dtype=torch.float64)
+        inv_freq = 1.0 / (short * base ** (torch.arange(0, dim, 2, dtype=torch.float64) / dim))
+    elif self.rope_type != "default":
         inv_freq, _ = ROPE_INIT_FUNCTIONS[self.rope_type](self.config, x.device)
     freqs = position_ids[..., None].to(torch.float64) * inv_freq
     emb = torch.cat((freqs, freqs), dim=-1)

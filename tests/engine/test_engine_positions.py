@@ -209,7 +209,11 @@ def test_document_slopes_replace_the_default() -> None:
     ({"kind": "rope", "theta": 10}, "positions.theta: unknown key (allowed for kind rope: kind, "
                                     "base, rotary_dims, pairing, scaling)"),
     ({"kind": "rope", "scaling": {"type": "dynamic", "factor": 2}},
-     'positions.scaling.type: expected one of "linear" | "llama3" | "yarn", got "dynamic"'),
+     'positions.scaling.type: expected one of "linear" | "llama3" | "yarn" | "longrope", got '
+     '"dynamic"'),
+    ({"kind": "rope", "scaling": {"type": "longrope"}}, "positions.scaling.short_factor: missing"),
+    ({"kind": "rope", "scaling": {"type": "longrope", "short_factor": [1, -2]}},
+     "positions.scaling.short_factor[1]: expected a number above 0, got -2.0"),
     ({"kind": "rope", "scaling": {"factor": 2}}, "positions.scaling.type: missing"),
     ({"kind": "rope", "scaling": {"type": "linear"}}, "positions.scaling.factor: missing"),
     ({"kind": "rope", "scaling": {"type": "linear", "factor": 0}},

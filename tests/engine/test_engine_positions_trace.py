@@ -212,6 +212,27 @@ def test_explain_writes_yarns_ramp_and_attention_factor_out() -> None:
     assert text[3] == f"yarn：cos 和 sin 乘以注意力系数 a = {a!r}"
 
 
+def test_longrope_divides_each_frequency_by_its_own_factor() -> None:
+    trace = scaled_trace({"type": "longrope", "short_factor": [1, 1.5, 2, 4],
+                          "attention_factor": 1.2})
+    angle = explain(trace, "rope_angles", (2, 3)).text().splitlines()
+    assert angle[0] == ("rope_angles[2,3] = p·θ₃·m = 2·500^(−6/8)·m = 2·0.009457·0.25 = "
+                        f"{format_number(2 * 500 ** -0.75 / 4)}")
+    assert angle[2] == "longrope: pair 3's frequency divided by its short factor 4 (m = 0.25)"
+    q, turn = trace.arrays["L1.Q"][2], 2 * 500 ** -0.25 / 1.5
+    value = (q[1] * math.sin(turn) + q[5] * math.cos(turn)) * 1.2
+    assert trace.arrays["L1.Q_rot"][2, 5] == pytest.approx(value, abs=1e-15)
+    assert explain(trace, "L1.Q_rot", (2, 5), "zh").details[-1] == \
+        "longrope：cos 和 sin 乘以注意力系数 a = 1.2"
+    layers = [{"attention": attention(4, heads=1, dk=8), "block": block(4)}]
+    wrong = stack(layers, positions={"kind": "rope", "scaling": {
+        "type": "longrope", "short_factor": [1, 2, 3]}})
+    with pytest.raises(ScenarioError) as caught:
+        parse_scenario(wrong)
+    assert str(caught.value) == ("positions.scaling.short_factor: expected 4 factors, one per "
+                                 "turned pair of columns (r/2), got 3")
+
+
 def test_cross_attention_is_not_turned() -> None:
     doc = encoder_decoder({"kind": "rope"}, {"kind": "rope"})
     trace = compute(parse_scenario(doc))
