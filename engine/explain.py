@@ -282,7 +282,7 @@ class _Explainer:
         width = int(self.a[c.name].shape[1])
         if c.local == "rope_angles":
             return rope_angle(c.name, c.index, c.value, positions.base, 2 * width, self.say,
-                              self.places)
+                              self.places, positions.scaling)
         return added_row(c.name, c.index, c.value, positions, width, self.say, self.places)
 
     def _with_positions(self, c: _Cell) -> Result:
@@ -311,9 +311,10 @@ class _Explainer:
         source = step.reads[0] if c.local == "Q_rot" else step.reads[1]
         att = next(self.module(each) for each in steps_of(self.trace.steps, "projection")
                    if each.scope == step.scope)
+        positions = self._positions_of(step.stack)
         return rotated(c.name, c.index, c.value, (source, self.a[source]),
-                       self.a[step.reads[2]], self._positions_of(step.stack).pairing, att.d_k,
-                       self.say, self.places)
+                       self.a[step.reads[2]], positions.pairing, att.d_k, self.say, self.places,
+                       positions.scaling)
 
     def _weights(self, c: _Cell) -> Result:
         step = c.step

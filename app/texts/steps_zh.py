@@ -352,7 +352,14 @@ WORDS: dict[str, str] = {
     "rope.why": "注意力本身不知道词元在哪个位置。让 q 和 k 转过随位置增长的角度，q·k 就取决于两个"
                 "位置相距多远，而不是它们各自在哪里。",
     "rope.how": "每个头的第 i 对转过 p·θᵢ，θᵢ = base^(−2i/r)：(x, y) 变成 (x·cos − y·sin, "
-                "x·sin + y·cos)。{token}（位置 {position}）：q = {q} 变成 {turned}。",
+                "x·sin + y·cos)。{token}（位置 {position}）：q = {q} 变成 {turned}。{scaled}",
+    "rope.scaled_linear": "频率经过缩放（linear）：每个 θᵢ 都除以 {factor}。",
+    "rope.scaled_llama3": "频率经过缩放（llama3）：波长 2π/θᵢ 小于 {short} 的对保留 θᵢ，大于 "
+                          "{long} 的对把它除以 {factor}，介于两者之间的对在两者间平滑过渡。",
+    "rope.scaled_longrope": "频率经过缩放（longrope）：每一对的 θᵢ 除以它自己的短系数，cos 和 sin "
+                            "乘以 {attention}。",
+    "rope.scaled_yarn": "频率经过缩放（yarn）：第 {start} 对之后的对沿斜坡从 θᵢ 过渡到 "
+                        "θᵢ/{factor}，到第 {end} 对完全到达；cos 和 sin 乘以 {attention}。",
     "rope.pitfalls": "V 不转动，X 上也不加任何东西。转过 2π 等于没转，所以转得快的一对分不清很远的"
                      "位置，转得慢的一对才行。",
     "rope.check": "长度不变：{token}的 |q| 转动前是 {before}，转动后是 {after}。位置 0 不转动："
