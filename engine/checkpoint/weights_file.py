@@ -1,11 +1,6 @@
-"""One ``.safetensors`` weights file of a checkpoint: its header parsed once and checked with
-exact integer arithmetic before any tensor is read, then a tensor's bytes read by its offsets.
-
-The file is an 8-byte little-endian header length, a JSON header (each tensor's dtype, shape and
-``data_offsets`` into the data after the header; an optional ``__metadata__``), then the data.
-Every entry is checked: a dtype of known size, every dimension a whole number from 0, the
-tensor's bytes (numbers × size) exactly its offsets' span, inside the file, no two tensors
-sharing a byte. A bad header is refused naming the file and the tensor.
+"""One ``.safetensors`` weights file of a checkpoint: its header parsed once and checked
+(:mod:`engine.safetensors_file`, the reader sidecars share) before any tensor is read, then a
+tensor's bytes read by its offsets. A bad header is refused naming the file and the tensor.
 
 Tensors are widened to float64 exactly: float16, float32 and float64 by numpy, bfloat16 as the
 upper half of a float32, and the two FP8 formats (``F8_E4M3``: torch's ``float8_e4m3fn``,
@@ -14,11 +9,7 @@ upper half of a float32, and the two FP8 formats (``F8_E4M3``: torch's ``float8_
 
 from __future__ import annotations
 
-import itertools
-import json
 import math
-import os
-import struct
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,19 +17,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from engine import safetensors_file
 from engine.errors import ScenarioError
 from engine.reader import FloatArray
 from engine.refusals import Refusal
 from engine.regular_file import open_regular
-from engine.sidecar import DTYPES, MAX_HEADER_BYTES, widen
-
-SIZES = {"BOOL": 1, "U8": 1, "I8": 1, "F8_E4M3": 1, "F8_E5M2": 1, "F8_E8M0": 1, "I16": 2,
-         "U16": 2, "F16": 2, "BF16": 2, "I32": 4, "U32": 4, "F32": 4, "I64": 8, "U64": 8,
-         "F64": 8}
-"""The bytes of one number of each safetensors dtype whose numbers are whole bytes."""
-READ = ("F64", "F32", "F16", "BF16", "F8_E4M3", "F8_E5M2")
-"""The dtypes the importer widens to float64."""
-METADATA = "__metadata__"
+from engine.safetensors_file import DTYPES, READ, Entry, HeaderError, widen
 
 
 def fp8_values(exponent_bits: int, finite_top: bool) -> FloatArray:
@@ -69,23 +53,16 @@ FP8 = {"F8_E4M3": fp8_values(4, finite_top=True), "F8_E5M2": fp8_values(5, finit
 
 
 @dataclass(frozen=True)
-class Stored:
-    """One tensor of a weights file: its dtype, shape, and its bytes' place in the file."""
+class Stored(Entry):
+    """One tensor of a weights file: its header entry, its offsets counted from the file's
+    start, and the file."""
 
     file: Path
-    dtype: str
-    shape: tuple[int, ...]
-    start: int
-    end: int
-
-    @property
-    def count(self) -> int:
-        """The numbers it holds."""
-        return math.prod(self.shape)
 
 
 def read_header(path: Path) -> dict[str, Stored]:
-    """The tensors of the weights file ``path`` by name, every entry checked against the file.
+    """The tensors of the weights file ``path`` by name, every entry checked against the file
+    (:func:`engine.safetensors_file.read_header`).
 
     Raises
     ------
@@ -95,72 +72,15 @@ def read_header(path: Path) -> dict[str, Stored]:
     """
     place = str(path)
     with open_regular(path, place) as stream:
-        size = os.fstat(stream.fileno()).st_size
         try:
-            head = stream.read(8)
-            if len(head) < 8:
-                raise ScenarioError(place, Refusal("weights_too_short", size=size))
-            (length,) = struct.unpack("<Q", head)
-            if length > min(MAX_HEADER_BYTES, size - 8):
-                raise ScenarioError(place, Refusal("weights_header_length", length=length,
-                                                   size=size))
-            text = stream.read(length)
+            header = safetensors_file.read_header(stream)
+        except HeaderError as error:
+            raise ScenarioError(place, Refusal("weights_header", problem=error.refusal)) from None
         except OSError as error:
             raise ScenarioError(place, Refusal("unreadable",
                                                reason=str(error.strerror or error))) from None
-    try:
-        header = json.loads(text, object_pairs_hook=_unique)
-    except (ValueError, RecursionError):
-        header = None
-    if not isinstance(header, dict):
-        raise ScenarioError(place, Refusal("weights_header_not_json"))
-    data = 8 + length
-    tensors = {name: _entry(path, name, value, size - data)
-               for name, value in header.items() if name != METADATA}
-    _check_apart(place, tensors)
-    return {name: Stored(path, entry.dtype, entry.shape, data + entry.start, data + entry.end)
-            for name, entry in tensors.items()}
-
-
-def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object whose keys are each given once (else not a header)."""
-    found = dict(pairs)
-    if len(found) != len(pairs):
-        raise ValueError("a key given twice")
-    return found
-
-
-def _entry(path: Path, name: str, value: object, room: int) -> Stored:
-    """One header entry, its offsets within the data (``room`` bytes)."""
-    place = str(path)
-    given = value if isinstance(value, dict) else {}
-    dtype, shape, offsets = given.get("dtype"), given.get("shape"), given.get("data_offsets")
-    if not (isinstance(dtype, str) and isinstance(shape, list) and isinstance(offsets, list)
-            and len(offsets) == 2):
-        raise ScenarioError(place, Refusal("tensor_entry", name=name))
-    if dtype not in SIZES:
-        raise ScenarioError(place, Refusal("tensor_dtype", name=name, dtype=dtype,
-                                           read=", ".join(READ)))
-    if not all(type(size) is int and size >= 0 for size in shape):
-        raise ScenarioError(place, Refusal("tensor_dimensions", name=name,
-                                           shape=json.dumps(shape)[:80]))
-    start, end = offsets
-    count = math.prod(shape)
-    if not (type(start) is int and type(end) is int and 0 <= start <= end <= room
-            and end - start == count * SIZES[dtype]):
-        raise ScenarioError(place, Refusal("tensor_offsets", name=name,
-                                           offsets=json.dumps(offsets)[:80], count=count,
-                                           width=SIZES[dtype], room=room))
-    return Stored(path, dtype, tuple(shape), start, end)
-
-
-def _check_apart(place: str, tensors: dict[str, Stored]) -> None:
-    """Refuse two tensors whose bytes overlap."""
-    ordered = sorted((stored.start, stored.end, name) for name, stored in tensors.items()
-                     if stored.end > stored.start)
-    for (_, end, name), (start, _, other) in itertools.pairwise(ordered):
-        if start < end:
-            raise ScenarioError(place, Refusal("tensor_overlap", name=name, other=other))
+    return {name: Stored(entry.dtype, entry.shape, header.data + entry.start,
+                         header.data + entry.end, path) for name, entry in header.entries.items()}
 
 
 def read_tensor(name: str, stored: Stored) -> FloatArray:
@@ -199,4 +119,4 @@ def _widened(stored: npt.NDArray[Any], dtype: str) -> FloatArray:
     return widen(stored, dtype)
 
 
-__all__ = ["FP8", "READ", "SIZES", "Stored", "fp8_values", "read_header", "read_tensor"]
+__all__ = ["FP8", "Stored", "fp8_values", "read_header", "read_tensor"]

@@ -113,15 +113,20 @@ CRAFTED: list[tuple[str, bytes | None, object, bytes, str]] = [
     ("dtype", None, {"w": {**F32, "dtype": "F7"}}, bytes(8),
      "the tensor w is stored as F7; the importer reads F64, F32, F16, BF16, F8_E4M3, F8_E5M2"),
     ("negative", None, {"w": {**F32, "shape": [-1, -2]}}, bytes(8),
-     "the tensor w has the shape [-1, -2]: each size must be a whole number from 0"),
+     "the tensor w has the shape [-1, -2]: at most 8 sizes, each a whole number from 0 below "
+     "2⁶⁴"),
     ("not whole", None, {"w": {**F32, "shape": [True, 2.0]}}, bytes(8),
-     "the tensor w has the shape [true, 2.0]: each size must be a whole number from 0"),
+     "the tensor w has the shape [true, 2.0]: at most 8 sizes, each a whole number from 0 "
+     "below 2⁶⁴"),
     ("int64 overflow", None, {"w": {**F32, "shape": [1 << 62, 4]}}, bytes(8),
      "the tensor w lies at data_offsets [0, 8], which do not hold its "
      "18,446,744,073,709,551,616 numbers of 4 bytes within the file's 8 bytes of data"),
     ("2 to the 64", None, {"w": {**F32, "shape": [1 << 64]}}, bytes(8),
-     "the tensor w lies at data_offsets [0, 8], which do not hold its "
-     "18,446,744,073,709,551,616 numbers of 4 bytes within the file's 8 bytes of data"),
+     "the tensor w has the shape [18446744073709551616]: at most 8 sizes, each a whole number "
+     "from 0 below 2⁶⁴"),
+    ("nine dimensions", None, {"w": {**F32, "shape": [1] * 8 + [2]}}, bytes(8),
+     "the tensor w has the shape [1, 1, 1, 1, 1, 1, 1, 1, 2]: at most 8 sizes, each a whole "
+     "number from 0 below 2⁶⁴"),
     ("past the file", None, {"w": F32}, bytes(4),
      "the tensor w lies at data_offsets [0, 8], which do not hold its 2 numbers of 4 bytes "
      "within the file's 4 bytes of data"),
