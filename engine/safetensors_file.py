@@ -9,8 +9,13 @@ numbers under 2⁶⁴, the tensor's bytes (numbers × size) exactly its offsets'
 file, no two tensors sharing a byte. What is wrong is a :class:`HeaderError` naming the tensor;
 each reader says it at its own place (the weights file; the document's reference).
 
-Stored numbers are widened to float64 exactly: float16, float32 and float64 by numpy, bfloat16
-as the upper half of a float32.
+A tensor's bytes are read through a read-only memory map of the file, in their stored dtype,
+and widened to float64 exactly a block of rows at a time straight into the array that keeps them
+(:func:`map_widened`): no copy of the stored bytes nor a second float64 copy is made, and the
+pages read are the system's file cache, given back when the map closes. Float16, float32 and
+float64 are widened by numpy, bfloat16 as the upper half of a float32, and the two FP8 formats
+(``F8_E4M3``: torch's ``float8_e4m3fn``, ``F8_E5M2``) through a 256-entry table of their values
+built from the formats' definitions.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import mmap
 import os
 import struct
 from collections.abc import Mapping
@@ -44,6 +50,35 @@ MAX_DIMENSIONS = 8
 """Dimensions a tensor's shape may list (a weight has 1 or 2; an FP8 scale block a few)."""
 MAX_HEADER_BYTES = 100 * 1024 * 1024
 """safetensors' own limit on the JSON header."""
+
+
+def fp8_values(exponent_bits: int, finite_top: bool) -> FloatArray:
+    """The value of each of the 256 bit patterns of an 8-bit float with ``exponent_bits`` and
+    1 sign bit (the rest mantissa), bias 2^(e−1) − 1, subnormals at exponent 0. ``finite_top``:
+    the top exponent holds numbers and only its all-ones mantissa is NaN (E4M3 "fn", no
+    infinities); otherwise the top exponent is ∞ (mantissa 0) or NaN, as in IEEE 754 (E5M2)."""
+    mantissa_bits = 7 - exponent_bits
+    bias = (1 << (exponent_bits - 1)) - 1
+    top = (1 << exponent_bits) - 1
+    values = []
+    for pattern in range(256):
+        sign = -1.0 if pattern & 0x80 else 1.0
+        exponent = (pattern >> mantissa_bits) & top
+        mantissa = pattern & ((1 << mantissa_bits) - 1)
+        if exponent == top and (not finite_top or mantissa == (1 << mantissa_bits) - 1):
+            values.append(math.nan if mantissa or finite_top else sign * math.inf)
+        elif exponent == 0:
+            values.append(sign * math.ldexp(mantissa, 1 - bias - mantissa_bits))
+        else:
+            values.append(sign * math.ldexp((1 << mantissa_bits) + mantissa,
+                                            exponent - bias - mantissa_bits))
+    return np.array(values, dtype=np.float64)
+
+
+FP8 = {"F8_E4M3": fp8_values(4, finite_top=True), "F8_E5M2": fp8_values(5, finite_top=False)}
+"""Each FP8 format's 256 values, indexed by bit pattern."""
+BLOCK = 1 << 18
+"""Numbers widened at a time: a block's temporaries (2 MiB of float64) stay small."""
 
 
 class HeaderError(ValueError):
@@ -161,11 +196,46 @@ def _check_apart(entries: Mapping[str, Entry]) -> None:
 
 
 def widen(stored: npt.NDArray[Any], dtype: str) -> FloatArray:
-    """Stored numbers as float64, exactly (bfloat16 is the upper half of a float32)."""
+    """Stored numbers as float64, exactly (bfloat16 is the upper half of a float32; FP8 by its
+    table)."""
+    if dtype in FP8:
+        widened: FloatArray = FP8[dtype][stored]
+        return widened
     if dtype == "BF16":
         return (stored.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
     return stored.astype(np.float64)
 
 
-__all__ = ["DTYPES", "MAX_HEADER_BYTES", "READ", "SIZES", "Entry", "Header", "HeaderError",
-           "read_header", "widen"]
+def map_widened(stream: BinaryIO, start: int, entry: Entry, *,
+                transposed: bool = False) -> FloatArray:
+    """The tensor ``entry`` whose bytes start at byte ``start`` of the open file ``stream``,
+    widened to a new read-only float64 array (``transposed``: a 2-D tensor as its transpose,
+    laid out in rows), read through a memory map a block of rows at a time.
+
+    Raises
+    ------
+    OSError, ValueError
+        The file cannot be mapped, or ends before the tensor does (it changed since its header
+        was read).
+    """
+    kind = DTYPES.get(entry.dtype, np.dtype(np.uint8))
+    if os.fstat(stream.fileno()).st_size < start + entry.count * kind.itemsize:
+        raise ValueError("the file ends inside the tensor")
+    shape = entry.shape[::-1] if transposed else entry.shape
+    result = np.empty(shape, dtype=np.float64)
+    if entry.count:
+        target = result.T if transposed else result
+        with mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+            stored = np.frombuffer(mapped, dtype=kind, count=entry.count, offset=start)
+            rows = stored.reshape(entry.shape[0] if entry.shape else 1, -1)
+            step = max(1, BLOCK // max(1, rows.shape[-1]))
+            flat = target.reshape(rows.shape) if not transposed else target
+            for row in range(0, rows.shape[0], step):
+                flat[row:row + step] = widen(rows[row:row + step], entry.dtype)
+            del stored, rows  # before the map closes: no view may outlive it
+    result.flags.writeable = False
+    return result
+
+
+__all__ = ["DTYPES", "FP8", "MAX_HEADER_BYTES", "READ", "SIZES", "Entry", "Header",
+           "HeaderError", "fp8_values", "map_widened", "read_header", "widen"]

@@ -25,7 +25,7 @@ import engine.checkpoint.folder
 from engine import ScenarioError
 from engine.checkpoint import import_checkpoint
 from engine.checkpoint.folder import Checkpoint
-from engine.checkpoint.weights_file import FP8
+from engine.safetensors_file import FP8
 from tests.engine.hf_reference import FIXTURES
 from tests.engine.test_engine_checkpoint_refusals import copy, refusal, run
 
@@ -57,6 +57,28 @@ def test_each_stored_dtype_is_read_by_the_importer_exactly(tmp_path: Path, dtype
         assert read.dtype == np.float64 and not read.flags.writeable
         np.testing.assert_array_equal(read, stored[name].astype(np.float64))
     assert checkpoint.used == {"w", "b"}
+
+
+@pytest.mark.parametrize("transposed", [False, True])
+def test_a_bf16_weight_is_widened_from_its_map_into_one_float64_array(
+        tmp_path: Path, transposed: bool) -> None:
+    """Before: the stored bytes were read whole, widened through a uint32 and a float32 copy
+    (14 bytes a number at once), and an ``nn.Linear`` transposed by a second float64 copy."""
+    rows, columns = 1536, 1024
+    numbers = np.random.default_rng(7).standard_normal((rows, columns), dtype=np.float32).astype(
+        ml_dtypes.bfloat16)
+    save_file({"w": numbers}, str(folder_of(tmp_path) / "model.safetensors"))
+    checkpoint = Checkpoint(tmp_path)
+    tracemalloc.start()
+    try:
+        read = checkpoint.tensor("w", (rows, columns), transposed=transposed)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    expected = numbers.astype(np.float64)
+    np.testing.assert_array_equal(read, expected.T if transposed else expected)
+    assert read.flags.c_contiguous and read.flags.owndata and not read.flags.writeable
+    assert 8 * rows * columns <= peak < 8 * rows * columns + (4 << 20)
 
 
 @pytest.mark.parametrize(("dtype", "kind"), [("F8_E4M3", ml_dtypes.float8_e4m3fn),

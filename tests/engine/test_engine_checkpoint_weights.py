@@ -30,9 +30,9 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     names: list[str] = []
     real = engine.checkpoint.folder.read_tensor
 
-    def counted(name: str, stored: Stored) -> Any:
+    def counted(name: str, stored: Stored, *, transposed: bool = False) -> Any:
         names.append(name)
-        return real(name, stored)
+        return real(name, stored, transposed=transposed)
 
     monkeypatch.setattr(engine.checkpoint.folder, "read_tensor", counted)
     return names
@@ -42,7 +42,7 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def no_reads(monkeypatch: pytest.MonkeyPatch) -> None:
     """Any tensor read fails the test at once (a sparse folder's weights are gigabytes)."""
 
-    def refused(name: str, stored: Stored) -> Any:
+    def refused(name: str, stored: Stored, *, transposed: bool = False) -> Any:
         raise AssertionError(f"{name} was read")
 
     monkeypatch.setattr(engine.checkpoint.folder, "read_tensor", refused)
