@@ -112,8 +112,8 @@ ENGLISH: dict[str, str] = {
     "stacks_layers_limit": "{encoder} and {decoder} are {count} layers, more than the limit of "
                            "{limit} for both stacks together",
     "encoder_layers_missing": "missing: an encoder needs at least one layer",
-    "document_numbers_limit": "{count:,} numbers in all is more than the limit of {limit:,} a "
-                              "document may hold (so that it can be saved and opened again)",
+    "document_memory": "its {count:,} numbers and its trace's {trace:,} need about {need} GiB "
+                       "of float64, more than this computer's {have} GiB of memory",
     "trace_numbers_limit": "the trace would hold {count:,} numbers, more than the limit of "
                            "{limit:,}: use fewer layers or positions",
     "overflow": "a value overflowed or was divided by zero ({error}); look for huge numbers, or "
@@ -300,8 +300,8 @@ ENGLISH: dict[str, str] = {
     "sidecar_file": "{file} {problem}",
     "sidecar_tensor_large": "the tensor {key} holds {count} numbers, more than the limit of "
                             "{limit} for one array",
-    "sidecar_total_large": "its tensors hold {count} numbers, more than the limit of {limit} "
-                           "for one document",
+    "sidecar_total_large": "its tensors hold {count:,} numbers, about {need} GiB as float64, "
+                           "more than this computer's {have} GiB of memory",
     "sidecar_layout": "the tensor {key} starts at byte {start} of the data, not at {expected} "
                       "where the one before it ends",
     "sidecar_trailing": "its tensors end at byte {end} of its {size} bytes of data",

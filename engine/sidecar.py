@@ -31,9 +31,9 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.errors import ScenarioError
+from engine.memory import memory_short
 from engine.outputs import Inputs, guarding
 from engine.reader import (
-    MAX_NUMBERS,
     MAX_WEIGHT_CELLS,
     FloatArray,
     describe,
@@ -97,9 +97,9 @@ class Sidecar:
 
     The header is checked before anything else is read, with exact integer arithmetic: every
     tensor's shape, dtype and data offsets agree, no tensor holds more than
-    :data:`~engine.reader.MAX_WEIGHT_CELLS` numbers nor all of them more than
-    :data:`~engine.reader.MAX_NUMBERS`, and the tensors fill the data end to end. A crafted
-    header is one refusal naming the file and the tensor, whatever size it claims.
+    :data:`~engine.reader.MAX_WEIGHT_CELLS` numbers nor all of them more than this computer's
+    memory holds as float64 (:mod:`engine.memory`), and the tensors fill the data end to end. A
+    crafted header is one refusal naming the file and the tensor, whatever size it claims.
     """
 
     def __init__(self, path: Path, name: str, place: str) -> None:
@@ -223,8 +223,10 @@ def _check_layout(header: Header) -> None:
             raise HeaderError(Refusal("sidecar_tensor_large", key=key, count=entry.count,
                                       limit=MAX_WEIGHT_CELLS))
         total += entry.count
-    if total > MAX_NUMBERS:
-        raise HeaderError(Refusal("sidecar_total_large", count=total, limit=MAX_NUMBERS))
+    short = memory_short(total)
+    if short is not None:
+        raise HeaderError(Refusal("sidecar_total_large", count=total, need=short[0],
+                                  have=short[1]))
     expected = 0
     for key, entry in sorted(header.entries.items(), key=lambda item: item[1].start):
         if entry.start != expected:

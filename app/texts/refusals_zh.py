@@ -101,8 +101,8 @@ WORDS: dict[str, str] = {
     "x_missing": "缺少：请给出输入行 X（或 token_ids 与 embedding）",
     "stacks_layers_limit": "{encoder}加{decoder}共 {count} 层，超过了两个栈合计 {limit} 层的上限",
     "encoder_layers_missing": "缺少：编码器至少需要一层",
-    "document_numbers_limit": "全文共 {count:,} 个数，超过了一份文档可容纳的 {limit:,} 个的上限"
-                              "（这样才能保存后再次打开）",
+    "document_memory": "它的 {count:,} 个数与迹中的 {trace:,} 个数以 float64 计约需 {need} GiB，"
+                       "超过了这台计算机的 {have} GiB 内存",
     "trace_numbers_limit": "计算过程将保存 {count:,} 个数，超过了 {limit:,} 个的上限：请减少层数或"
                            "位置数",
     "overflow": "有数值溢出或被零除；请查找特别大的数，或 ε = 0 且整行相同的情况",
@@ -251,7 +251,8 @@ WORDS: dict[str, str] = {
     "sidecar_mismatch": "{problem}（{file} 中的数组 {key}）",
     "sidecar_file": "{file} {problem}",
     "sidecar_tensor_large": "张量 {key} 有 {count} 个数，超过了单个数组 {limit} 的上限",
-    "sidecar_total_large": "它的张量共有 {count} 个数，超过了一个文档 {limit} 的上限",
+    "sidecar_total_large": "它的张量共有 {count:,} 个数，以 float64 计约需 {need} GiB，超过了"
+                           "这台计算机的 {have} GiB 内存",
     "sidecar_layout": "张量 {key} 从数据的第 {start} 字节开始，而不是前一个张量结束的第 "
                       "{expected} 字节",
     "sidecar_trailing": "它的张量在数据的第 {end} 字节结束，而数据共有 {size} 字节",

@@ -26,6 +26,7 @@ import pytest
 import engine.io
 import engine.sidecar_write
 from engine import ScenarioError, dumps_scenario, load_scenario, save_scenario
+from engine.memory import physical_memory
 from engine.outputs import Inputs, OutputRefusedError, guarding
 from tests.engine.hf_reference import FIXTURES
 from tests.examples import EXAMPLES
@@ -246,13 +247,14 @@ CRAFTED = {
         "its tensors end at byte 8 of its 4096 bytes of data"),
     "sparse 40 GB in one tensor": (
         {"w": {"dtype": "F32", "shape": [100000, 100000], "data_offsets": [0, GIB40]}}, 0,
-        GIB40, "the tensor w holds 10000000000 numbers, more than the limit of 134217728 for "
+        GIB40, "the tensor w holds 10000000000 numbers, more than the limit of 2147483648 for "
                "one array"),
-    "sparse 40 GB in many tensors": (
-        {f"w{k}": {"dtype": "F64", "shape": [1 << 26],
-                   "data_offsets": [k * (1 << 29), (k + 1) * (1 << 29)]} for k in range(75)},
-        0, 75 * (1 << 29), "its tensors hold 5033164800 numbers, more than the limit of "
-                           "268435456 for one document"),
+    "sparse 4 TiB in many tensors": (  # 8 TiB as float64: more than any computer's memory
+        {f"w{k}": {"dtype": "F32", "shape": [1 << 31],
+                   "data_offsets": [k * (1 << 33), (k + 1) * (1 << 33)]} for k in range(512)},
+        0, 512 * (1 << 33), "its tensors hold 1,099,511,627,776 numbers, about 8192.0 GiB as "
+                            "float64, more than this computer's "
+                            f"{physical_memory() / (1 << 30):.1f} GiB of memory"),
 }
 
 
