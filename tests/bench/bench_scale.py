@@ -10,11 +10,12 @@ runs, in fresh processes taken in turn (ours, theirs, ours, …):
 - theirs: transformers ``from_pretrained`` in float32 + one forward of the same ids;
 
 each timed inside its process after its imports, its peak memory the process's ``VmHWM``. A
-last pair on the shape cut to 2 layers compares our logits with transformers' in float64
-(|Δ| the largest difference). ``--root`` runs ours from another tree (``/work/main``: before
-and after on the same machine). Threads are pinned to one on both sides. Prints the median and
-the p95 of each; needs the disk the checkpoints take (Llama-3.2-1B: 2.5 GB) and, for ours, the
-weights as float64 (Llama-3.2-1B: 9.9 GB).
+last pair on the shape cut to 2 layers compares our logits with transformers' in float64, its
+float32 casts (RMSNorm, softmax, RoPE's angles) computed in float64 as the importer's tests
+patch them (|Δ| the largest difference). ``--root`` runs ours from another tree
+(``/work/main``: before and after on the same machine). Threads are pinned to one on both
+sides. Prints the median and the p95 of each; needs the disk the checkpoints take
+(Llama-3.2-1B: 2.5 GB) and, for ours, the weights as float64 (Llama-3.2-1B: 9.9 GB).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKENIZER = ROOT / "tests" / "engine" / "checkpoints" / "llama" / "tokenizer.json"
-TEXT = "the cat sat on the mat and the dog ran to the cat on the big red mat"
+TEXT = "the cat sat on the mat and the dog ran"
 SHAPES: dict[str, dict[str, Any]] = {
     "qwen2.5-0.5b": {"model_type": "qwen2", "architectures": ["Qwen2ForCausalLM"],
                      "vocab_size": 151936, "hidden_size": 896, "intermediate_size": 4864,
@@ -77,8 +78,12 @@ np.save({out!r}, trace.arrays["logits"])
 print(list(trace.scenario.token_ids))
 """ + PEAK
 THEIRS = """
-import time, torch, transformers
+import sys, time, types, torch, transformers
+sys.path.insert(0, {root!r})
 torch.set_num_threads(1)
+if {exact!r}:  # RMSNorm, softmax and RoPE's angles in float64, as the importer's tests patch them
+    from tests.engine.test_engine_checkpoint_transformers import exact_float64
+    exact_float64(types.SimpleNamespace(setattr=setattr))
 started = time.perf_counter()
 model = transformers.AutoModelForCausalLM.from_pretrained({folder!r}, dtype=torch.{dtype},
                                                           attn_implementation="eager")
@@ -167,8 +172,8 @@ def bench(name: str, work: Path, runs: int, root: str) -> None:
         seconds, ids, peak = run(OURS.format(root=root, folder=str(folder), text=TEXT, out=out))
         ours_s.append(seconds)
         ours_m.append(peak / 2**30)
-        seconds, _, peak = run(THEIRS.format(folder=str(folder), dtype="float32", ids=ids,
-                                             out=out))
+        seconds, _, peak = run(THEIRS.format(root=str(ROOT), exact=False, folder=str(folder),
+                                             dtype="float32", ids=ids, out=out))
         theirs_s.append(seconds)
         theirs_m.append(peak / 2**30)
     shutil.rmtree(folder)
@@ -176,7 +181,8 @@ def bench(name: str, work: Path, runs: int, root: str) -> None:
     write_checkpoint(small, {**config, "num_hidden_layers": 2})
     run(OURS.format(root=root, folder=str(small), text=TEXT, out=out))
     mine = np.load(out)
-    run(THEIRS.format(folder=str(small), dtype="float64", ids=ids, out=out))
+    run(THEIRS.format(root=str(ROOT), exact=True, folder=str(small), dtype="float64", ids=ids,
+                      out=out))
     delta = float(np.abs(mine - np.load(out)).max())
     shutil.rmtree(small)
     print(f"{name:14} {size / 2**30:5.2f} GiB bf16, {len(ids)} tokens | time s ours "
