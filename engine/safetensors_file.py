@@ -196,11 +196,8 @@ def _check_apart(entries: Mapping[str, Entry]) -> None:
 
 
 def widen(stored: npt.NDArray[Any], dtype: str) -> FloatArray:
-    """Stored numbers as float64, exactly (bfloat16 is the upper half of a float32; FP8 by its
-    table)."""
-    if dtype in FP8:
-        widened: FloatArray = FP8[dtype][stored]
-        return widened
+    """Stored numbers (F64, F32, F16, BF16) as float64, exactly (bfloat16 is the upper half of a
+    float32)."""
     if dtype == "BF16":
         return (stored.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
     return stored.astype(np.float64)
@@ -226,13 +223,26 @@ def map_widened(stream: BinaryIO, start: int, entry: Entry, *,
     if entry.count:
         target = result.T if transposed else result
         with mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+            page = start - start % mmap.PAGESIZE
+            if hasattr(mapped, "madvise"):  # read ahead: the rows are read once, in order
+                mapped.madvise(mmap.MADV_WILLNEED, page, start + entry.count * kind.itemsize
+                               - page)
             stored = np.frombuffer(mapped, dtype=kind, count=entry.count, offset=start)
             rows = stored.reshape(entry.shape[0] if entry.shape else 1, -1)
             step = max(1, BLOCK // max(1, rows.shape[-1]))
             flat = target.reshape(rows.shape) if not transposed else target
+            halves = np.empty((step, rows.shape[-1]), np.uint32) if entry.dtype == "BF16" else None
             for row in range(0, rows.shape[0], step):
-                flat[row:row + step] = widen(rows[row:row + step], entry.dtype)
-            del stored, rows  # before the map closes: no view may outlive it
+                part = rows[row:row + step]
+                if halves is not None:  # bfloat16: the upper half of a float32, cast as copied
+                    upper = halves[:len(part)]
+                    np.left_shift(part, 16, out=upper, dtype=np.uint32)
+                    np.copyto(flat[row:row + step], upper.view(np.float32))
+                elif entry.dtype in FP8:
+                    flat[row:row + step] = FP8[entry.dtype][part]
+                else:  # float16, 32, 64: cast as copied
+                    np.copyto(flat[row:row + step], part)
+            del stored, rows, part  # before the map closes: no view may outlive it
     result.flags.writeable = False
     return result
 
