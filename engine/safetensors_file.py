@@ -33,7 +33,7 @@ from typing import Any, BinaryIO
 import numpy as np
 import numpy.typing as npt
 
-from engine.reader import FloatArray
+from engine.reader import FloatArray, known_finite
 from engine.refusals import Refusal
 
 SIZES = {"BOOL": 1, "U8": 1, "I8": 1, "F8_E4M3": 1, "F8_E5M2": 1, "F8_E8M0": 1, "I16": 2,
@@ -207,7 +207,10 @@ def map_widened(stream: BinaryIO, start: int, entry: Entry, *,
                 transposed: bool = False) -> FloatArray:
     """The tensor ``entry`` whose bytes start at byte ``start`` of the open file ``stream``,
     widened to a new read-only float64 array (``transposed``: a 2-D tensor as its transpose,
-    laid out in rows), read through a memory map a block of rows at a time.
+    laid out in rows), read through a memory map a block of rows at a time. Each block is
+    checked finite as it is written: a tensor of finite numbers is noted so
+    (:func:`engine.reader.known_finite`) and not read again when the document is checked; one
+    holding a NaN or ∞ is refused there, naming the document's cell.
 
     Raises
     ------
@@ -220,6 +223,7 @@ def map_widened(stream: BinaryIO, start: int, entry: Entry, *,
         raise ValueError("the file ends inside the tensor")
     shape = entry.shape[::-1] if transposed else entry.shape
     result = np.empty(shape, dtype=np.float64)
+    finite = True
     if entry.count:
         target = result.T if transposed else result
         with mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
@@ -242,8 +246,11 @@ def map_widened(stream: BinaryIO, start: int, entry: Entry, *,
                     flat[row:row + step] = FP8[entry.dtype][part]
                 else:  # float16, 32, 64: cast as copied
                     np.copyto(flat[row:row + step], part)
+                finite = finite and bool(np.isfinite(flat[row:row + step]).all())
             del stored, rows, part  # before the map closes: no view may outlive it
     result.flags.writeable = False
+    if finite:  # checked while the block was in cache: not read again
+        known_finite(result)
     return result
 
 

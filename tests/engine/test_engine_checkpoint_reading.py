@@ -22,9 +22,11 @@ import pytest
 from safetensors.numpy import save_file
 
 import engine.checkpoint.folder
+import engine.reader
 from engine import ScenarioError
 from engine.checkpoint import import_checkpoint
 from engine.checkpoint.folder import Checkpoint
+from engine.reader import expect_matrix
 from engine.safetensors_file import FP8
 from tests.engine.hf_reference import FIXTURES
 from tests.engine.test_engine_checkpoint_refusals import copy, refusal, run
@@ -79,6 +81,23 @@ def test_a_bf16_weight_is_widened_from_its_map_into_one_float64_array(
     np.testing.assert_array_equal(read, expected.T if transposed else expected)
     assert read.flags.c_contiguous and read.flags.owndata and not read.flags.writeable
     assert 8 * rows * columns <= peak < 8 * rows * columns + (4 << 20)
+
+
+def test_a_weight_checked_finite_as_widened_is_not_read_again_and_a_nan_is_still_refused(
+        tmp_path: Path) -> None:
+    numbers = np.arange(12.0).reshape(3, 4).astype(np.float32)
+    broken = numbers.copy()
+    broken[2, 1] = np.nan
+    save_file({"w": numbers, "b": broken}, str(folder_of(tmp_path) / "model.safetensors"))
+    checkpoint = Checkpoint(tmp_path)
+    read = checkpoint.tensor("w", (3, 4), transposed=True)
+    assert expect_matrix(read, "Wq", weights=True) is read  # no copy, no second check
+    assert engine.reader._known_finite(read)
+    nan = checkpoint.tensor("b", (3, 4), transposed=True)
+    assert not engine.reader._known_finite(nan)
+    with pytest.raises(ScenarioError) as caught:
+        expect_matrix(nan, "Wq", weights=True)
+    assert str(caught.value) == "Wq[1][2]: nan is not allowed: every number must be finite"
 
 
 @pytest.mark.parametrize(("dtype", "kind"), [("F8_E4M3", ml_dtypes.float8_e4m3fn),
