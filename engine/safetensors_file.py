@@ -11,10 +11,11 @@ each reader says it at its own place (the weights file; the document's reference
 
 A tensor's bytes are read through a read-only memory map of the file, in their stored dtype,
 and widened to float64 exactly a block of rows at a time straight into the array that keeps them
-(:func:`map_widened`): no copy of the stored bytes nor a second float64 copy is made, and the
-pages read are the system's file cache, given back when the map closes. Float16, float32 and
-float64 are widened by numpy, bfloat16 as the upper half of a float32, and the two FP8 formats
-(``F8_E4M3``: torch's ``float8_e4m3fn``, ``F8_E5M2``) through a 256-entry table of their values
+(:func:`widen_into`, for a sidecar's map too; :func:`map_widened` maps a weights file): no
+copy of the stored bytes nor a second float64 copy is made, and the pages read are the system's
+file cache, given back when the map closes. Float16, float32 and float64 are widened by numpy,
+bfloat16 as the upper half of a float32, and the two FP8 formats (``F8_E4M3``: torch's
+``float8_e4m3fn``, ``F8_E5M2``) through a 256-entry table of their values
 built from the formats' definitions.
 """
 
@@ -195,14 +196,6 @@ def _check_apart(entries: Mapping[str, Entry]) -> None:
             raise HeaderError(Refusal("tensor_overlap", name=name, other=other))
 
 
-def widen(stored: npt.NDArray[Any], dtype: str) -> FloatArray:
-    """Stored numbers (F64, F32, F16, BF16) as float64, exactly (bfloat16 is the upper half of a
-    float32)."""
-    if dtype == "BF16":
-        return (stored.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
-    return stored.astype(np.float64)
-
-
 def map_widened(stream: BinaryIO, start: int, entry: Entry, *,
                 transposed: bool = False) -> FloatArray:
     """The tensor ``entry`` whose bytes start at byte ``start`` of the open file ``stream``,
@@ -221,38 +214,48 @@ def map_widened(stream: BinaryIO, start: int, entry: Entry, *,
     kind = DTYPES.get(entry.dtype, np.dtype(np.uint8))
     if os.fstat(stream.fileno()).st_size < start + entry.count * kind.itemsize:
         raise ValueError("the file ends inside the tensor")
-    shape = entry.shape[::-1] if transposed else entry.shape
-    result = np.empty(shape, dtype=np.float64)
-    finite = True
+    result, bad = np.empty(entry.shape[::-1] if transposed else entry.shape), None
     if entry.count:
-        target = result.T if transposed else result
         with mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
             page = start - start % mmap.PAGESIZE
             if hasattr(mapped, "madvise"):  # read ahead: the rows are read once, in order
                 mapped.madvise(mmap.MADV_WILLNEED, page, start + entry.count * kind.itemsize
                                - page)
             stored = np.frombuffer(mapped, dtype=kind, count=entry.count, offset=start)
-            rows = stored.reshape(entry.shape[0] if entry.shape else 1, -1)
-            step = max(1, BLOCK // max(1, rows.shape[-1]))
-            flat = target.reshape(rows.shape) if not transposed else target
-            halves = np.empty((step, rows.shape[-1]), np.uint32) if entry.dtype == "BF16" else None
-            for row in range(0, rows.shape[0], step):
-                part = rows[row:row + step]
-                if halves is not None:  # bfloat16: the upper half of a float32, cast as copied
-                    upper = halves[:len(part)]
-                    np.left_shift(part, 16, out=upper, dtype=np.uint32)
-                    np.copyto(flat[row:row + step], upper.view(np.float32))
-                elif entry.dtype in FP8:
-                    flat[row:row + step] = FP8[entry.dtype][part]
-                else:  # float16, 32, 64: cast as copied
-                    np.copyto(flat[row:row + step], part)
-                finite = finite and bool(np.isfinite(flat[row:row + step]).all())
-            del stored, rows, part  # before the map closes: no view may outlive it
+            bad = widen_into(result.T if transposed else result, stored, entry)
+            del stored  # before the map closes: no view may outlive it
     result.flags.writeable = False
-    if finite:  # checked while the block was in cache: not read again
+    if bad is None:  # checked while each block was in cache: not read again
         known_finite(result)
     return result
 
 
+def widen_into(target: FloatArray, stored: npt.NDArray[Any],
+               entry: Entry) -> tuple[int, ...] | None:
+    """Write the flat ``stored`` numbers of ``entry`` into ``target`` (``entry``'s shape, any
+    layout) widened to float64 exactly, a block of rows at a time, each block checked finite
+    while it is in cache; the first cell (in ``entry``'s shape) that is not, where the
+    widening stops (None: every one is)."""
+    rows = stored.reshape(entry.shape[0] if entry.shape else 1, -1)
+    flat = target.reshape(rows.shape)
+    step = max(1, BLOCK // max(1, rows.shape[-1]))
+    halves = np.empty((step, rows.shape[-1]), np.uint32) if entry.dtype == "BF16" else None
+    for row in range(0, rows.shape[0], step):
+        part, into = rows[row:row + step], flat[row:row + step]
+        if halves is not None:  # bfloat16: the upper half of a float32, cast as copied
+            upper = halves[:len(part)]
+            np.left_shift(part, 16, out=upper, dtype=np.uint32)
+            np.copyto(into, upper.view(np.float32))
+        elif entry.dtype in FP8:
+            into[...] = FP8[entry.dtype][part]
+        else:  # float16, 32, 64: cast as copied
+            np.copyto(into, part)
+        finite = np.isfinite(into)
+        if not bool(finite.all()):
+            first = row * rows.shape[-1] + int(np.argmin(finite))
+            return tuple(int(k) for k in np.unravel_index(first, entry.shape))
+    return None
+
+
 __all__ = ["DTYPES", "FP8", "MAX_HEADER_BYTES", "READ", "SIZES", "Entry", "Header",
-           "HeaderError", "fp8_values", "map_widened", "read_header", "widen"]
+           "HeaderError", "fp8_values", "map_widened", "read_header", "widen_into"]

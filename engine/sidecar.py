@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from engine.errors import ScenarioError
 from engine.memory import memory_short
@@ -44,7 +43,7 @@ from engine.reader import (
 )
 from engine.refusals import Refusal
 from engine.regular_file import open_regular
-from engine.safetensors_file import DTYPES, Entry, Header, HeaderError, read_header, widen
+from engine.safetensors_file import DTYPES, Header, HeaderError, read_header, widen_into
 
 SUFFIX = ".weights.safetensors"
 FILE_KEY = "$file"
@@ -156,7 +155,8 @@ class Sidecar:
         start, end = self._data + entry.start, self._data + entry.end
         stored = np.frombuffer(self._map, dtype=DTYPES[entry.dtype],
                                count=(end - start) // DTYPES[entry.dtype].itemsize, offset=start)
-        widened, bad = _widened_finite(stored, entry)
+        widened = np.empty(entry.shape)
+        bad = widen_into(widened, stored, entry)
         del stored  # before any refusal: the map closes only once no array reads it
         if bad is not None:
             cell = "".join(f"[{int(k)}]" for k in bad)
@@ -190,28 +190,6 @@ def _give_back(data: mmap.mmap, start: int, end: int) -> None:
     if advice is not None and hasattr(data, "madvise"):
         page = start - start % mmap.PAGESIZE
         data.madvise(advice, page, end - page)
-
-
-CHUNK = 1 << 16
-"""Numbers widened and checked at a time, while they are in the processor's cache."""
-
-
-def _widened_finite(stored: npt.NDArray[Any],
-                    entry: Entry) -> tuple[FloatArray, tuple[int, ...] | None]:
-    """The flat ``stored`` numbers widened to float64 in ``entry``'s shape, each checked finite
-    as it is written (one pass over the numbers, not a second over the widened array), and the
-    first cell that is not finite (None: every one is)."""
-    widened = np.empty(entry.shape, dtype=np.float64)
-    flat = widened.reshape(-1)
-    for begin in range(0, flat.size, CHUNK):
-        part = flat[begin:begin + CHUNK]
-        chunk = stored[begin:begin + CHUNK]  # widened in place: a float is exactly a double
-        part[...] = widen(chunk, entry.dtype) if entry.dtype == "BF16" else chunk
-        finite = np.isfinite(part)
-        if not bool(finite.all()):
-            index = np.unravel_index(begin + int(np.argmin(finite)), entry.shape)
-            return widened, tuple(int(k) for k in index)
-    return widened, None
 
 
 def _check_layout(header: Header) -> None:
