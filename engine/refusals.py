@@ -112,8 +112,8 @@ ENGLISH: dict[str, str] = {
     "stacks_layers_limit": "{encoder} and {decoder} are {count} layers, more than the limit of "
                            "{limit} for both stacks together",
     "encoder_layers_missing": "missing: an encoder needs at least one layer",
-    "document_numbers_limit": "{count:,} numbers in all is more than the limit of {limit:,} a "
-                              "document may hold (so that it can be saved and opened again)",
+    "document_memory": "its {count:,} numbers and its trace's {trace:,} need about {need} GiB "
+                       "of float64, more than this computer's {have} GiB of memory",
     "trace_numbers_limit": "the trace would hold {count:,} numbers, more than the limit of "
                            "{limit:,}: use fewer layers or positions",
     "overflow": "a value overflowed or was divided by zero ({error}); look for huge numbers, or "
@@ -242,8 +242,10 @@ ENGLISH: dict[str, str] = {
     "tensor_entry": "the header's entry for the tensor {name} is not an object of dtype, shape "
                     "and data_offsets",
     "tensor_dtype": "the tensor {name} is stored as {dtype}; the importer reads {read}",
-    "tensor_dimensions": "the tensor {name} has the shape {shape}: each size must be a whole "
-                         "number from 0",
+    "tensor_dimensions": "the tensor {name} has the shape {shape}: at most {most} sizes, each a "
+                         "whole number from 0 below 2⁶⁴",
+    "weights_header": "{problem}",
+    "header_long": "has a header of {size:,} bytes, more than the {limit:,} read here",
     "tensor_offsets": "the tensor {name} lies at data_offsets {offsets}, which do not hold its "
                       "{count:,} numbers of {width} bytes within the file's {room:,} bytes of "
                       "data",
@@ -307,20 +309,10 @@ ENGLISH: dict[str, str] = {
                           "have 1 or 2",
     "sidecar_mismatch": "{problem} (the array {key} of {file})",
     "sidecar_file": "{file} {problem}",
-    "sidecar_short": "shorter than a safetensors header",
-    "sidecar_header_past_end": "its header length is past the end of the file",
-    "sidecar_header_long": "its header is {size} bytes, more than the {limit} a document's "
-                           "sidecar may have",
-    "sidecar_header_json": "its header is not JSON",
-    "sidecar_header_object": "its header is not a JSON object",
-    "sidecar_tensor_form": "the tensor {key} is not described by a dtype, a shape of at most 8 "
-                           "whole numbers and two data offsets",
     "sidecar_tensor_large": "the tensor {key} holds {count} numbers, more than the limit of "
                             "{limit} for one array",
-    "sidecar_tensor_offsets": "the data offsets of the tensor {key} ({start} to {end}) do not "
-                              "hold its shape {shape} of {dtype}",
-    "sidecar_total_large": "its tensors hold {count} numbers, more than the limit of {limit} "
-                           "for one document",
+    "sidecar_total_large": "its tensors hold {count:,} numbers, about {need} GiB as float64, "
+                           "more than this computer's {have} GiB of memory",
     "sidecar_layout": "the tensor {key} starts at byte {start} of the data, not at {expected} "
                       "where the one before it ends",
     "sidecar_trailing": "its tensors end at byte {end} of its {size} bytes of data",

@@ -101,8 +101,8 @@ WORDS: dict[str, str] = {
     "x_missing": "缺少：请给出输入行 X（或 token_ids 与 embedding）",
     "stacks_layers_limit": "{encoder}加{decoder}共 {count} 层，超过了两个栈合计 {limit} 层的上限",
     "encoder_layers_missing": "缺少：编码器至少需要一层",
-    "document_numbers_limit": "全文共 {count:,} 个数，超过了一份文档可容纳的 {limit:,} 个的上限"
-                              "（这样才能保存后再次打开）",
+    "document_memory": "它的 {count:,} 个数与迹中的 {trace:,} 个数以 float64 计约需 {need} GiB，"
+                       "超过了这台计算机的 {have} GiB 内存",
     "trace_numbers_limit": "计算过程将保存 {count:,} 个数，超过了 {limit:,} 个的上限：请减少层数或"
                            "位置数",
     "overflow": "有数值溢出或被零除；请查找特别大的数，或 ε = 0 且整行相同的情况",
@@ -204,7 +204,10 @@ WORDS: dict[str, str] = {
     "weights_header_not_json": "不是 safetensors 权重：头部不是描述张量的 JSON 对象",
     "tensor_entry": "头部中张量 {name} 的条目不是含 dtype、shape 和 data_offsets 的对象",
     "tensor_dtype": "张量 {name} 以 {dtype} 存储；导入器能读取的是 {read}",
-    "tensor_dimensions": "张量 {name} 的形状是 {shape}：每一维都必须是从 0 起的整数",
+    "tensor_dimensions": "张量 {name} 的形状是 {shape}：至多 {most} 维，每一维都必须是从 0 起、"
+                         "小于 2⁶⁴ 的整数",
+    "weights_header": "{problem}",
+    "header_long": "的头部有 {size:,} 字节，超过了这里读取的上限 {limit:,} 字节",
     "tensor_offsets": "张量 {name} 的 data_offsets 为 {offsets}，放不下它的 {count:,} 个 "
                       "{width} 字节的数，或超出了文件 {room:,} 字节的数据区",
     "tensor_overlap": "张量 {name} 和 {other} 占用了文件中相同的字节",
@@ -257,16 +260,9 @@ WORDS: dict[str, str] = {
     "sidecar_dimensions": "{file} 中的数组 {key} 有 {ndim} 个维度；文档的数组只有 1 或 2 个维度",
     "sidecar_mismatch": "{problem}（{file} 中的数组 {key}）",
     "sidecar_file": "{file} {problem}",
-    "sidecar_short": "比 safetensors 文件头还短",
-    "sidecar_header_past_end": "文件头的长度超出了文件末尾",
-    "sidecar_header_long": "文件头有 {size} 字节，超过了文档附属文件允许的 {limit} 字节",
-    "sidecar_header_json": "文件头不是 JSON",
-    "sidecar_header_object": "文件头不是 JSON 对象",
-    "sidecar_tensor_form": "张量 {key} 没有用数据类型、至多 8 个整数的形状和两个数据偏移来描述",
     "sidecar_tensor_large": "张量 {key} 有 {count} 个数，超过了单个数组 {limit} 的上限",
-    "sidecar_tensor_offsets": "张量 {key} 的数据偏移（{start} 到 {end}）装不下它 {dtype} 类型的"
-                              "形状 {shape}",
-    "sidecar_total_large": "它的张量共有 {count} 个数，超过了一个文档 {limit} 的上限",
+    "sidecar_total_large": "它的张量共有 {count:,} 个数，以 float64 计约需 {need} GiB，超过了"
+                           "这台计算机的 {have} GiB 内存",
     "sidecar_layout": "张量 {key} 从数据的第 {start} 字节开始，而不是前一个张量结束的第 "
                       "{expected} 字节",
     "sidecar_trailing": "它的张量在数据的第 {end} 字节结束，而数据共有 {size} 字节",

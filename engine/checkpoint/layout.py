@@ -66,7 +66,8 @@ class Tensors:
         """The ``nn.Linear`` ``name`` (rows × columns, out × in) as the book's in × out matrix
         under ``keys[0]``, and, when the family's config gives the layer a ``bias`` (as
         transformers builds it, whatever the checkpoint stores), its bias under ``keys[1]``."""
-        into[keys[0]] = linear(self(f"{name}.weight", rows, columns))
+        into[keys[0]] = self.checkpoint.tensor(f"{self.prefix}{name}.weight", (rows, columns),
+                                               transposed=True)
         if bias:
             into[keys[1]] = self(f"{name}.bias", rows)
 
@@ -168,7 +169,7 @@ def unembedding(checkpoint: Checkpoint, config: Config, embedding: FloatArray, n
             if not np.array_equal(stored, embedding):
                 checkpoint.used.discard(name)  # so refused as a tensor no layout used
         return embedding.T
-    return linear(checkpoint.tensor(name, embedding.shape))
+    return checkpoint.tensor(name, embedding.shape, transposed=True)
 
 
 def linear(weight: FloatArray) -> FloatArray:
