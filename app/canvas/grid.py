@@ -237,9 +237,11 @@ def _cell_image(shade: npt.NDArray[np.uint8], clear: npt.NDArray[np.bool_]) -> Q
 
 
 def _argb_image(argb: npt.NDArray[np.uint32]) -> QImage:
+    """Pixels each opaque or wholly clear, so the same bits are premultiplied: the format the
+    screen draws without converting it first (a fifth of the time for a grid's colours)."""
     rows, cols = argb.shape
     image = QImage(np.ascontiguousarray(argb).tobytes(), cols, rows, cols * 4,
-                   QImage.Format.Format_ARGB32)
+                   QImage.Format.Format_ARGB32_Premultiplied)
     return image.copy()
 
 
@@ -790,6 +792,7 @@ class MatrixGrid(QGraphicsObject):
             return [(rows[k], c) for k, c in zip(*np.divmod(flat, cols), strict=True)]
 
         return Words(key, self.boundingRect(), values.reshape(-1), looks.reshape(-1), cells_at,
+                     lambda printed: [self.cell_text(r, c) for r, c in printed],
                      lambda painter: self._draw_runs(
                          painter, [*self._label_words(), *self._note_words()]),
                      lambda painter, printed: self._draw_runs(painter,

@@ -6,7 +6,7 @@ one did. On screen, each grid's words (its title, labels, note and numbers) are 
 into a transparent image at the device's resolution and the image is drawn over the grid's
 colours; the next grid that looks the same (the same words but the numbers, the same cells,
 the same scale and the same fraction of a pixel) starts from that image and clears and draws
-again only the cells whose number, ink or size differ. Drawing a text costs the same in the
+again only the cells whose printed number, ink or size differ. Drawing a text costs the same in the
 image as on the window, so the pixels are those a whole drawing gives (:func:`paint_layer`);
 exports never come here (they record real text).
 """
@@ -49,6 +49,8 @@ class Words:
         with its value, all that decides what the cell prints.
     cells
         The grid's (row, column) of each entry of ``values`` (row-major).
+    texts
+        What the cells of those entries print.
     """
 
     key: Hashable
@@ -56,6 +58,7 @@ class Words:
     values: npt.NDArray[np.float64]
     looks: npt.NDArray[np.int64]
     cells: Callable[[npt.NDArray[np.intp]], list[tuple[int, int]]]
+    texts: Callable[[list[tuple[int, int]]], list[str]]
     draw_fixed: Callable[[QPainter], None]
     draw_cells: Callable[[QPainter, list[tuple[int, int]]], None]
     cell_rect: Callable[[int, int], QRectF]
@@ -66,6 +69,9 @@ class _Layer:
     image: QImage
     values: npt.NDArray[np.float64]
     looks: npt.NDArray[np.int64]
+    texts: npt.NDArray[np.object_]
+    """What each cell prints (a value that moved may print the same: a share of 0.1234 that
+    becomes 0.1236 is drawn again only when it no longer prints 0.123)."""
 
 
 _layers: OrderedDict[Hashable, _Layer] = OrderedDict()
@@ -88,40 +94,49 @@ def paint_layer(painter: QPainter, words: Words) -> bool:
     key = (words.key, onto.m11(), onto.m22(), onto.dx(), onto.dy(), width, height)
     known = _layers.pop(key, None)
     if known is None:
-        image = _drawn_whole(words, onto, width, height)
+        layer = _drawn_whole(words, onto, width, height)
     else:
         _kept_pixels[0] -= known.image.width() * known.image.height()
-        image = _drawn_again(known, words, onto)
-    _keep(key, _Layer(image, words.values, words.looks))
+        layer = _drawn_again(known, words, onto)
+    _keep(key, layer)
     painter.save()
     painter.resetTransform()
-    painter.drawImage(QPoint(left, top), image)
+    painter.drawImage(QPoint(left, top), layer.image)
     painter.restore()
     return True
 
 
-def _drawn_whole(words: Words, onto: QTransform, width: int, height: int) -> QImage:
+def _drawn_whole(words: Words, onto: QTransform, width: int, height: int) -> _Layer:
     """Every word of the grid drawn into a new transparent layer."""
     image = QImage(width, height, QImage.Format.Format_ARGB32_Premultiplied)
     image.fill(Qt.GlobalColor.transparent)
+    cells = words.cells(np.arange(words.values.size, dtype=np.intp))
+    texts = np.empty(len(cells), dtype=object)
+    texts[:] = words.texts(cells)
     painter = QPainter(image)
     try:
         painter.setTransform(onto)
         words.draw_fixed(painter)
-        words.draw_cells(painter, words.cells(np.arange(words.values.size, dtype=np.intp)))
+        words.draw_cells(painter, cells)
     finally:
         painter.end()
-    return image
+    return _Layer(image, words.values, words.looks, texts)
 
 
-def _drawn_again(known: _Layer, words: Words, onto: QTransform) -> QImage:
-    """``known``'s layer with the cells whose value or looks differ cleared and drawn again
-    (the same layer when none does)."""
+def _drawn_again(known: _Layer, words: Words, onto: QTransform) -> _Layer:
+    """``known``'s layer with the cells whose printed text or looks differ cleared and drawn
+    again (the same image when none does)."""
     before, now = known.values, words.values
     same = (before == now) | (np.isnan(before) & np.isnan(now))
-    changed = np.flatnonzero(~same | (known.looks != words.looks))
+    moved = np.flatnonzero(~same | (known.looks != words.looks))
+    texts = known.texts
+    if moved.size:
+        texts = texts.copy()
+        texts[moved] = words.texts(words.cells(moved))
+    changed = moved[(texts[moved] != known.texts[moved]) |
+                    (known.looks[moved] != words.looks[moved])]
     if not changed.size:
-        return known.image
+        return _Layer(known.image, now, words.looks, texts)
     image = QImage(known.image)  # the kept one stays as it was: another frame may show it
     cells = words.cells(changed)
     painter = QPainter(image)
@@ -135,7 +150,7 @@ def _drawn_again(known: _Layer, words: Words, onto: QTransform) -> QImage:
         words.draw_cells(painter, cells)
     finally:
         painter.end()
-    return image
+    return _Layer(image, now, words.looks, texts)
 
 
 def _keep(key: Hashable, layer: _Layer) -> None:

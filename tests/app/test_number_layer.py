@@ -90,6 +90,11 @@ def test_an_edit_redraws_only_the_numbers_that_changed_and_gives_the_whole_drawi
     again, count = painted(grid(after))
     assert count == 0, "the same numbers: the layer as kept"
     np.testing.assert_array_equal(again, expected)
+    nudged = after.copy()
+    nudged[5, 5] += 1e-7
+    same, count = painted(grid(nudged))
+    assert count == 0, "a value that moved but prints the same is not drawn again"
+    np.testing.assert_array_equal(same, expected)
 
 
 def test_a_cell_masked_is_drawn_again_in_its_muted_ink(qtbot: QtBot) -> None:
