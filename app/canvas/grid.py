@@ -717,22 +717,24 @@ class MatrixGrid(QGraphicsObject):
                              for r in self._row_ticks])
         return runs
 
-    def _number_words(self, printed: Sequence[tuple[int, int]]) -> list[_Run]:
-        """The numbers of the ``printed`` cells, one run per ink and size (an asked cell's
-        mark in the accent)."""
+    def _number_words(self, printed: Sequence[tuple[int, int]],
+                      texts: Sequence[str] | None = None) -> list[_Run]:
+        """The numbers of the ``printed`` cells (``texts``: their :meth:`cell_text`, when the
+        caller has them), one run per ink and size (an asked cell's mark in the accent)."""
         cells = self._cells()
         masked, shade = cells.masked, cells.shade
         muted = self.theme.color("muted").name()
         inks: dict[tuple[str, int], list[tuple[QRectF, str]]] = {}
         marks: list[tuple[QRectF, str]] = []
         dark_ink = _dark_ink_levels()
-        for r, c in printed:
+        for k, (r, c) in enumerate(printed):
             if cells.asked[r, c] and not masked[r, c]:
                 marks.append((self.cell_rect(r, c), ASKED))
                 continue
             ink = muted if masked[r, c] else \
                 "#000000" if dark_ink[int(shade[r, c])] else "#ffffff"
-            inks.setdefault((ink, self.number_size(r, c)), []).extend(self.printed_cell(r, c))
+            inks.setdefault((ink, self.number_size(r, c)), []).extend(
+                self.printed_cell(r, c, None if texts is None else texts[k]))
         area = self.cells_area()
         centre = Qt.AlignmentFlag.AlignCenter
         runs: list[_Run] = [(font(size), QColor(ink), area, centre, texts)
@@ -795,8 +797,8 @@ class MatrixGrid(QGraphicsObject):
                      lambda printed: [self.cell_text(r, c) for r, c in printed],
                      lambda painter: self._draw_runs(
                          painter, [*self._label_words(), *self._note_words()]),
-                     lambda painter, printed: self._draw_runs(painter,
-                                                              self._number_words(printed)),
+                     lambda painter, printed, texts: self._draw_runs(
+                         painter, self._number_words(printed, texts)),
                      self.cell_rect)
 
     def _texts(self) -> QPicture:
@@ -820,7 +822,8 @@ class MatrixGrid(QGraphicsObject):
 
     @staticmethod
     def _draw_runs(painter: QPainter, runs: list[_Run], exposed: QRectF | None = None) -> None:
-        """``runs`` on screen (only where ``exposed``, when given)."""
+        """``runs`` on screen (only where ``exposed``, when given; none: into the grid's words
+        layer, which keeps the pixels, so each text is drawn plainly, not laid out to keep)."""
         painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
         for run_font, ink, area, align, run in runs:
             if exposed is not None and not area.intersects(exposed):
@@ -828,7 +831,9 @@ class MatrixGrid(QGraphicsObject):
             painter.setFont(run_font)
             painter.setPen(ink)
             for rect, text in run:
-                if exposed is None or rect.intersects(exposed):
+                if exposed is None:
+                    painter.drawText(rect, align, text)
+                elif rect.intersects(exposed):
                     draw_text(painter, rect, align, text, run_font)
 
     def _screen_words(self) -> list[_Run]:
@@ -943,16 +948,13 @@ class MatrixGrid(QGraphicsObject):
             return ""
         return self.format.text(float(self.spec.values[row, col]))
 
-    def printed_cell(self, row: int, col: int, top: float | None = None) -> list[
+    def printed_cell(self, row: int, col: int, text: str | None = None) -> list[
             tuple[QRectF, str]]:
         """A cell's number as drawn: each piece's box and text (a scientific number's exponent
-        raised at the digits' size, :func:`~app.canvas.powers.placed`); ``top``: its row's top
-        edge, when the caller has it."""
-        rect = self.cell_rect(row, col) if top is None else \
-            QRectF(self.grid_origin.x() + col * self.cell_width, top, self.cell_width,
-                   CELL_HEIGHT)
-        return placed(rect, self.cell_text(row, col), self.number_size(row, col),
-                      Qt.AlignmentFlag.AlignCenter)
+        raised at the digits' size, :func:`~app.canvas.powers.placed`); ``text``: its
+        :meth:`cell_text`, when the caller has it."""
+        return placed(self.cell_rect(row, col), self.cell_text(row, col) if text is None
+                      else text, self.number_size(row, col), Qt.AlignmentFlag.AlignCenter)
 
     def number_size(self, row: int, col: int) -> int:
         """The pixel size a cell's number is printed at (smaller for a rare wide one)."""

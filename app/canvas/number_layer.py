@@ -60,7 +60,7 @@ class Words:
     cells: Callable[[npt.NDArray[np.intp]], list[tuple[int, int]]]
     texts: Callable[[list[tuple[int, int]]], list[str]]
     draw_fixed: Callable[[QPainter], None]
-    draw_cells: Callable[[QPainter, list[tuple[int, int]]], None]
+    draw_cells: Callable[[QPainter, list[tuple[int, int]], list[str]], None]
     cell_rect: Callable[[int, int], QRectF]
 
 
@@ -117,7 +117,7 @@ def _drawn_whole(words: Words, onto: QTransform, width: int, height: int) -> _La
     try:
         painter.setTransform(onto)
         words.draw_fixed(painter)
-        words.draw_cells(painter, cells)
+        words.draw_cells(painter, cells, list(texts))
     finally:
         painter.end()
     return _Layer(image, words.values, words.looks, texts)
@@ -142,12 +142,13 @@ def _drawn_again(known: _Layer, words: Words, onto: QTransform) -> _Layer:
     painter = QPainter(image)
     try:
         painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_Clear)
-        for row, col in cells:
-            painter.fillRect(onto.mapRect(words.cell_rect(row, col)).toRect(),
-                             Qt.GlobalColor.transparent)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(Qt.GlobalColor.black)
+        painter.drawRects([onto.mapRect(words.cell_rect(row, col)).toRect()
+                           for row, col in cells])
         painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceOver)
         painter.setTransform(onto)
-        words.draw_cells(painter, cells)
+        words.draw_cells(painter, cells, list(texts[changed]))
     finally:
         painter.end()
     return _Layer(image, now, words.looks, texts)

@@ -45,9 +45,10 @@ def painted(item: MatrixGrid) -> tuple[npt.NDArray[np.uint8], int]:
     drawn = [0]
     number_words = item._number_words
 
-    def counted(printed: Sequence[tuple[int, int]]) -> list[Run]:
+    def counted(printed: Sequence[tuple[int, int]],
+                texts: Sequence[str] | None = None) -> list[Run]:
         drawn[0] += len(printed)
-        return number_words(printed)
+        return number_words(printed, texts)
 
     item._number_words = counted  # type: ignore[method-assign]
     image = QImage(900, 500, QImage.Format.Format_ARGB32_Premultiplied)
