@@ -26,9 +26,10 @@ from PySide6.QtGui import QImage, QPainter, QTransform
 LAYER_PIXELS = 4_000_000
 """A grid whose words would cover more device pixels than this (zoomed far in) draws them
 straight onto the window, as before."""
-PIXELS_KEPT = 24_000_000
-"""Device pixels of layers kept (about 96 MB), the least recently used dropped first: a
-frame's grids and the next frame's (two sheets of a 1920 × 1080 screen fit many times)."""
+PIXELS_KEPT = 12_000_000
+"""Device pixels of layers kept (48 MB), the least recently used dropped first: a frame's grids
+and the next frame's (a whole 1920 × 1080 screen is 2 million), and those of the steps and
+zooms met just before."""
 
 
 @dataclass(frozen=True)
