@@ -81,21 +81,27 @@ _kept_pixels = [0]
 
 def paint_layer(painter: QPainter, words: Words) -> bool:
     """Draw ``words`` on the window through their kept layer; False (nothing drawn) when the
-    painter turns or shears, or the layer would be too large: draw them straight instead."""
+    painter turns or shears, the screen has a fractional pixel ratio, or the layer would be too
+    large: draw them straight instead. A layer has the screen's pixel ratio (a Retina screen:
+    twice as many pixels each way), so its words are as sharp as drawn straight."""
     to_device = painter.worldTransform()
     if to_device.type().value > QTransform.TransformationType.TxScale.value:
+        return False
+    target = painter.device()
+    ratio = 1.0 if target is None else target.devicePixelRatioF()
+    if ratio != round(ratio):
         return False
     device = to_device.mapRect(words.bounds)
     left, top = math.floor(device.left()), math.floor(device.top())
     width, height = math.ceil(device.right()) - left, math.ceil(device.bottom()) - top
-    if width <= 0 or height <= 0 or width * height > LAYER_PIXELS:
+    if width <= 0 or height <= 0 or width * height * ratio * ratio > LAYER_PIXELS:
         return False
     onto = QTransform(to_device.m11(), 0.0, 0.0, to_device.m22(), to_device.dx() - left,
                       to_device.dy() - top)
-    key = (words.key, onto.m11(), onto.m22(), onto.dx(), onto.dy(), width, height)
+    key = (words.key, onto.m11(), onto.m22(), onto.dx(), onto.dy(), width, height, ratio)
     known = _layers.pop(key, None)
     if known is None:
-        layer = _drawn_whole(words, onto, width, height)
+        layer = _drawn_whole(words, onto, width, height, int(ratio))
     else:
         _kept_pixels[0] -= known.image.width() * known.image.height()
         layer = _drawn_again(known, words, onto)
@@ -107,9 +113,12 @@ def paint_layer(painter: QPainter, words: Words) -> bool:
     return True
 
 
-def _drawn_whole(words: Words, onto: QTransform, width: int, height: int) -> _Layer:
-    """Every word of the grid drawn into a new transparent layer."""
-    image = QImage(width, height, QImage.Format.Format_ARGB32_Premultiplied)
+def _drawn_whole(words: Words, onto: QTransform, width: int, height: int,
+                 ratio: int) -> _Layer:
+    """Every word of the grid drawn into a new transparent layer ``width`` × ``height`` (in
+    the window's pixels, each ``ratio`` × ``ratio`` of the screen's)."""
+    image = QImage(width * ratio, height * ratio, QImage.Format.Format_ARGB32_Premultiplied)
+    image.setDevicePixelRatio(ratio)
     image.fill(Qt.GlobalColor.transparent)
     cells = words.cells(np.arange(words.values.size, dtype=np.intp))
     texts = np.empty(len(cells), dtype=object)

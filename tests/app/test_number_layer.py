@@ -5,6 +5,7 @@ grid's layer."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 
 import numpy as np
@@ -14,6 +15,7 @@ from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QStyleOptionGraphicsItem
 from pytestqt.qtbot import QtBot
 
+from app.canvas import number_layer
 from app.canvas.grid import GridSpec, MatrixGrid
 from app.canvas.grid import _Run as Run
 from app.canvas.number_layer import forget_layers
@@ -126,3 +128,24 @@ def test_words_that_move_are_never_taken_from_the_last_layer(qtbot: QtBot,
     pixels, count = painted(grid(after, first=first))
     assert count == after.size, "laid out anew: every number drawn"
     np.testing.assert_array_equal(pixels, expected)
+
+
+def test_a_screen_of_pixel_ratio_two_gets_a_layer_of_its_own_pixels(qtbot: QtBot) -> None:
+    """On a Retina screen the layer has twice the pixels each way (its words as sharp as drawn
+    straight), not the window's pixels scaled up."""
+    item = grid(np.random.default_rng(3).normal(size=(4, 4)))
+    image = QImage(900, 500, QImage.Format.Format_ARGB32_Premultiplied)
+    image.setDevicePixelRatio(2)
+    image.fill(0xFFFFFFFF)
+    painter = QPainter(image)
+    painter.scale(SCALE, SCALE)
+    option = QStyleOptionGraphicsItem()
+    option.exposedRect = item.boundingRect()
+    with painting_on_screen():
+        item.paint(painter, option, None)
+    painter.end()
+    (layer,) = number_layer._layers.values()
+    bounds = item.boundingRect()
+    assert layer.image.devicePixelRatio() == 2
+    assert layer.image.width() == 2 * math.ceil(bounds.width() * SCALE)
+    assert layer.image.height() == 2 * math.ceil(bounds.height() * SCALE)
