@@ -70,6 +70,20 @@ PHRASES: dict[str, dict[str, str]] = {
         "rope_angle_cell": "position {p} times the frequency of pair {i}; later pairs turn "
                            "more slowly (r = {r})",
         "rope_kept": "column {local} of head {head} is past rotary_dims = {r}: not turned",
+        "rope_linear": "linear scaling: every frequency divided by the factor {factor} "
+                       "(m = 1/{factor})",
+        "rope_llama3_short": "llama3: wavelength 2π/θ = {wavelength} is below {short} "
+                             "(= {original}/{high}): frequency kept (m = 1)",
+        "rope_llama3_long": "llama3: wavelength 2π/θ = {wavelength} is above {long} "
+                            "(= {original}/{low}): frequency divided by {factor} (m = 1/{factor})",
+        "rope_llama3_smoothed": "llama3: wavelength 2π/θ = {wavelength} is between {short} and "
+                                "{long}: smoothed, s = ({original}/{wavelength} − {low})/({high} "
+                                "− {low}) = {s}, m = (1 − s)/{factor} + s = {m}",
+        "rope_yarn": "yarn: pair {i} on the ramp from pair {start} to pair {end}: ramp = {ramp}, "
+                     "m = ramp/{factor} + 1 − ramp = {m}",
+        "rope_longrope": "longrope: pair {i}'s frequency divided by its short factor {short} "
+                         "(m = {m})",
+        "rope_turn_factor": "{kind}: cos and sin times the attention factor a = {factor}",
         "rope_pair": "pair {i}: columns {first} and {second} turn together in their plane "
                      "(head {head}, {pairing})",
         "pairing_half": "half pairing: i with i + r/2",
@@ -108,7 +122,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "zeroed": "——这个单元被置 0",
         "vocab_entry": "词表条目“{entry}”",
         "prob_row": "l = logits[{i},·]，最大值 = {top}；位置“{token}”的条目“{entry}”",
-        "loss_row": "位置 {i}（“{token}”）应预测 id {target}（“{entry}”）：它的概率越小，损失越大",
+        "loss_row": "位置 {i}（“{token}”）应预测编号 {target}（“{entry}”）：它的概率越小，损失越大",
         "loss_mean": "全部 {n} 个位置的平均，训练时一次并行算出",
         "draw_logit": "条目“{entry}”在最后一个位置 {i}（“{token}”）的 logit：下一个 Token 只从"
                       "这一行抽取",
@@ -122,7 +136,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "draw_chosen": "“{entry}”：累计份额第一个超过第 t = {t} 次抽取（种子 {seed}）的均匀随机数"
                        "的保留条目",
         "terms": "…（共 {count} 项）",
-        "learned_row": "可学位置表：位置 {p} 读第 offset + p = {offset} + {p} = {row} 行",
+        "learned_row": "可学位置表：位置 {p} 读第 偏移 + p = {offset} + {p} = {row} 行",
         "sinusoidal_column": "第 {c} 列属于第 i = {i} 对：偶数列取正弦，奇数列取余弦（这里是 "
                              "{fn}），自变量随位置 {p} 变化",
         "plus_position": "“{token}”的行加上位置 {p} 的行",
@@ -136,6 +150,18 @@ PHRASES: dict[str, dict[str, str]] = {
                                "2^(−8k/{m})，再隔一个取 {m2} 个头的斜率",
         "rope_angle_cell": "位置 {p} 乘第 {i} 对的频率；越靠后的对转得越慢（r = {r}）",
         "rope_kept": "第 {head} 个头的第 {local} 列超出 rotary_dims = {r}：不旋转",
+        "rope_linear": "linear 缩放：每个频率都除以系数 {factor}（m = 1/{factor}）",
+        "rope_llama3_short": "llama3：波长 2π/θ = {wavelength} 小于 {short}"
+                             "（= {original}/{high}）：频率不变（m = 1）",
+        "rope_llama3_long": "llama3：波长 2π/θ = {wavelength} 大于 {long}"
+                            "（= {original}/{low}）：频率除以 {factor}（m = 1/{factor}）",
+        "rope_llama3_smoothed": "llama3：波长 2π/θ = {wavelength} 介于 {short} 与 {long} 之间："
+                                "平滑过渡，s = ({original}/{wavelength} − {low})/({high} − "
+                                "{low}) = {s}，m = (1 − s)/{factor} + s = {m}",
+        "rope_yarn": "yarn：第 {i} 对位于从第 {start} 对到第 {end} 对的斜坡上：ramp = {ramp}，"
+                     "m = ramp/{factor} + 1 − ramp = {m}",
+        "rope_longrope": "longrope：第 {i} 对的频率除以它的短系数 {short}（m = {m}）",
+        "rope_turn_factor": "{kind}：cos 和 sin 乘以注意力系数 a = {factor}",
         "rope_pair": "第 {i} 对：第 {first} 列和第 {second} 列在同一平面里一起旋转"
                      "（第 {head} 个头，{pairing}）",
         "pairing_half": "前后半配对：i 与 i + r/2",

@@ -164,6 +164,15 @@ ENGLISH: dict[str, str] = {
     "layers_limit": "{count} layers is more than the limit of {limit}",
     # Positional encodings (engine.positions).
     "base_not_positive": "expected a number above 0, got {got}",
+    "qk_norm_per_head": "a LayerNorm of its own for each head's queries and keys is not "
+                        "computed yet: QKV Studio norms every head with one γ and β",
+    "longrope_pairs": ", one per turned pair of columns (r/2 = {pairs})",
+    "longrope_factors": "expected {count} factors, one per turned pair of columns (r/2), got "
+                        "{got}",
+    "longrope_short_context": "longrope turns by its long factors past {original} positions, "
+                              "within the 512 QKV Studio computes: not computed yet",
+    "rope_llama3_equal": "low_freq_factor and high_freq_factor are both {low}: llama3 divides "
+                         "by their difference",
     "rope_dims_odd": "expected an even number (columns turn in pairs), got {dims}",
     "alibi_slopes_count": "expected one slope per head (1 to {limit}), got {got}",
     "key_of_other_kind": "belongs to kind {owners}, not {kind}",
@@ -200,6 +209,8 @@ ENGLISH: dict[str, str] = {
     "whole_from_one": "expected a whole number from 1, got {got}",
     "temperature_range": "expected a number from 0 (greedy) to {limit:g}, got {got}",
     "top_p_range": "expected a number above 0 and at most 1, got {got}",
+    "lens_needs_head": "the logit lens reads each layer through a vocabulary head (head.unembed "
+                       "and head.vocab): this document has none",
     "loss_needs_head": "a loss needs a vocabulary head (head.unembed and head.vocab) to give "
                        "each position its probabilities",
     "targets_list": "expected a list of {count} ids, got {got}",
@@ -257,8 +268,8 @@ ENGLISH: dict[str, str] = {
     "tensor_shape": "the tensor {name} is {got}, and config.json makes it {expected}",
     "tokenizer_unreadable": "cannot be read as a tokenizer ({reason})",
     "family_unknown": "{family} is not a family QKV Studio imports: it imports {families}",
-    "rope_scaled": "RoPE scaling {kind} is not computed yet: QKV Studio turns by the plain "
-                   "angles p·θᵢ only",
+    "rope_scaled": "RoPE scaling {kind} is not computed yet: QKV Studio computes the linear, "
+                   "llama3 and yarn scalings of Llama-shaped families only",
     "layer_scaled_scores": "scores divided by the layer number too are not computed yet: QKV "
                            "Studio divides by √d_k only",
     "rope_per_layer": "RoPE settings per layer type are not computed yet: QKV Studio turns "

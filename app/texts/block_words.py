@@ -73,6 +73,7 @@ BLOCK_WORDS: dict[str, dict[str, str]] = {
         "embed_pick": "pick rows →",
         "embed_x": "X · the picked rows",
         "embed_picked": "the picked rows",
+        "embed_picked_name": "picked",
         "embed_scaled": "token rows × {scale}",
         "embed_scale_note": "every picked row is multiplied by embedding_scale = {scale} before "
                             "anything is added to it",
@@ -110,7 +111,7 @@ BLOCK_WORDS: dict[str, dict[str, str]] = {
                        "（不减均值，不用 β）",
         "layer_row": "第 {token} 行：(x − {mean}) / {divisor} · γ + β",
         "rms_row": "第 {token} 行：x / {divisor} · γ",
-        "norm_none": "规范化为“none”：{out} 就是 {source} 的副本（在编辑器中选 LayerNorm 或 "
+        "norm_none": "不做规范化：{out} 就是 {source} 的副本（在编辑器中选 LayerNorm 或 "
                      "RMSNorm 才会逐行缩放）",
         "stat_mean": "{token} 行的 μ = 其 {d} 个数的平均 = {value}",
         "stat_variance": "{token} 行的 σ² = (x − μ)² 的平均 = {value}",
@@ -157,6 +158,7 @@ BLOCK_WORDS: dict[str, dict[str, str]] = {
         "embed_pick": "取出这些行 →",
         "embed_x": "X · 取出的行",
         "embed_picked": "取出的行",
+        "embed_picked_name": "取出的行",
         "embed_scaled": "词元行 × {scale}",
         "embed_scale_note": "取出的每一行先乘以 embedding_scale = {scale}，再加上别的行",
         "embed_row": "{token} ← {id}",

@@ -92,17 +92,17 @@ NEXT_TOKEN_WORDS: dict[str, dict[str, str]] = {
                       "{mass}",
         "no_top_p": "top-p = 1：不按累计概率截断",
         "entropy": "熵：模型 {model} 奈特 · 调温后 {tempered} 奈特 · 保留的份额 {shares} 奈特",
-        "chosen": "选中：“{entry}”（id {id}），第 t = {t} 次抽取，种子 {seed}；贪心会选"
+        "chosen": "选中：“{entry}”（编号 {id}），第 t = {t} 次抽取，种子 {seed}；贪心会选"
                   "“{greedy}”",
-        "chosen_greedy": "选中：“{entry}”（id {id}），概率最高的一项：贪心解码（T = 0）不抽取",
-        "appended": "实际追加的是“{entry}”（id {id}）：手选的，或在修改模型之前抽到的；这次抽取得到"
-                    "“{chosen}”",
+        "chosen_greedy": "选中：“{entry}”（编号 {id}），概率最高的一项：贪心解码（T = 0）不抽取",
+        "appended": "实际追加的是“{entry}”（编号 {id}）：手选的，或在修改模型之前抽到的；"
+                    "这次抽取得到“{chosen}”",
         "running_text": "前 {rank} 项的概率之和除以 top-k 保留的总概率 = {value}",
         "running_past": "第 {rank} 项在 top-{k} 截断之外：top-p 不再累计它的概率",
         "loss_title": "每个位置的损失",
         "col_p_target": "p(目标)",
         "col_loss": "−ln p",
-        "loss_row": "{token} → {entry}（id {id}）",
+        "loss_row": "{token} → {entry}（编号 {id}）",
         "loss_mean": "平均损失 = ({terms}) / {n} = {mean}",
         "training": "训练 · 1 次前向计算",
         "training_known": "{n} 个位置一次算出",

@@ -34,6 +34,13 @@ POSITION_WORDS: dict[str, dict[str, str]] = {
         "rope_note": "RoPE turns each pair of columns of q and k by the angle p·θᵢ of its "
                      "position; q·k then depends on how far apart the two positions are",
         "kept_columns": "columns {first}–{last} of each head are not turned",
+        "scaled_linear": "θᵢ scaled (linear): each divided by {factor}",
+        "scaled_llama3": "θᵢ scaled (llama3): kept where the wavelength 2π/θᵢ is below {short}, "
+                         "divided by {factor} above {long}, blended between",
+        "scaled_yarn": "θᵢ scaled (yarn): from pair {start} to pair {end} a ramp towards "
+                       "θᵢ/{factor}; cos and sin × {attention}",
+        "scaled_longrope": "θᵢ scaled (longrope): each divided by its pair's short factor; cos "
+                           "and sin × {attention}",
         "qk": "q·k",
         "alibi": "ALiBi bias",
         "scores_biased": "scores = q·k + bias",
@@ -67,6 +74,13 @@ POSITION_WORDS: dict[str, dict[str, str]] = {
         "rope_note": "RoPE 把 q 和 k 每个头的每一对列按所在位置的角度 p·θᵢ 转动；"
                      "于是 q·k 取决于两个位置相距多远",
         "kept_columns": "每个头的第 {first}–{last} 列不转动",
+        "scaled_linear": "θᵢ 经过缩放（linear）：每个都除以 {factor}",
+        "scaled_llama3": "θᵢ 经过缩放（llama3）：波长 2π/θᵢ 小于 {short} 的不变，大于 {long} 的"
+                         "除以 {factor}，两者之间平滑过渡",
+        "scaled_yarn": "θᵢ 经过缩放（yarn）：从第 {start} 对到第 {end} 对沿斜坡过渡到 "
+                       "θᵢ/{factor}；cos 和 sin × {attention}",
+        "scaled_longrope": "θᵢ 经过缩放（longrope）：每个都除以它那一对的短系数；cos 和 sin × "
+                           "{attention}",
         "qk": "q·k",
         "alibi": "ALiBi 偏置",
         "scores_biased": "分数 = q·k + 偏置",

@@ -144,6 +144,13 @@ WORDS: dict[str, str] = {
     "layers_limit": "{count} 层超过了 {limit} 层的上限",
     # 位置编码。
     "base_not_positive": "应为大于 0 的数，得到的是 {got}",
+    "qk_norm_per_head": "暂不计算每个头各有一组权重的 QK LayerNorm：QKV Studio 对所有头使用同一组 "
+                        "γ 和 β",
+    "longrope_pairs": "（每对旋转的列一个，r/2 = {pairs}）",
+    "longrope_factors": "应有 {count} 个系数，每对旋转的列一个（r/2），得到的是 {got} 个",
+    "longrope_short_context": "longrope 在 {original} 个位置之后改用长系数，这在 QKV Studio 计算的 "
+                              "512 个位置之内：暂不计算",
+    "rope_llama3_equal": "low_freq_factor 与 high_freq_factor 都是 {low}：llama3 要除以两者之差",
     "rope_dims_odd": "应为偶数（列成对旋转），得到的是 {dims}",
     "alibi_slopes_count": "每个头应有一个斜率（1 到 {limit} 个），得到 {got} 个",
     "key_of_other_kind": "属于 kind {owners}，不属于 {kind}",
@@ -170,6 +177,8 @@ WORDS: dict[str, str] = {
     "whole_from_one": "应为从 1 起的整数，得到的是 {got}",
     "temperature_range": "温度应为 0（贪心）到 {limit:g} 之间的数，得到的是 {got}",
     "top_p_range": "应为大于 0 且不超过 1 的数，得到的是 {got}",
+    "lens_needs_head": "逐层读出（logit lens）要用词表头（head.unembed 与 head.vocab）读每一层："
+                       "这个文档没有词表头",
     "loss_needs_head": "损失需要词表头（head.unembed 与 head.vocab）来给出每个位置的概率",
     "targets_list": "训练目标应为含 {count} 个编号的列表，得到的是 {got}",
     "targets_count": "训练目标应有 {count} 个编号（每个位置一个），得到 {got} 个",
@@ -217,7 +226,8 @@ WORDS: dict[str, str] = {
     "tensor_shape": "张量 {name} 的形状是 {got}，而按 config.json 应为 {expected}",
     "tokenizer_unreadable": "无法作为分词器读取（{reason}）",
     "family_unknown": "{family} 不是 QKV Studio 能导入的模型家族：支持的有 {families}",
-    "rope_scaled": "暂不计算 RoPE 缩放 {kind}：QKV Studio 只按原始角度 p·θᵢ 旋转",
+    "rope_scaled": "暂不计算 RoPE 缩放 {kind}：QKV Studio 只计算 Llama 结构家族的 linear、"
+                   "llama3 和 yarn 缩放",
     "layer_scaled_scores": "暂不计算再除以层号的分数：QKV Studio 只除以 √d_k",
     "rope_per_layer": "暂不计算按层类型分别设置的 RoPE：QKV Studio 对每一层使用同一个基数",
     "layer_types": "应为 {layers} 项的列表，每项是 \"full_attention\" 或 \"sliding_attention\"，"

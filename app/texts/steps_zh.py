@@ -214,15 +214,15 @@ WORDS: dict[str, str] = {
     "ffn.summary": "每一行先乘 W1 到隐藏宽度 {width}，经过 {act}，再乘 W2 回到宽度 {d}。",
     "ffn.summary_gated": "每一行分别乘 Wg 和 W1 到隐藏宽度 {width}：x·Wg 经过 {act} 成为一道门，"
                          "逐格乘在 x·W1 上；再乘 W2 回到宽度 {d}。",
-    "ffn.how_gated": "gate = act(x·Wg + bg)，up = x·W1 + b1，hidden = up ⊙ gate，out = "
-                     "hidden·W2 + b2，逐行计算。这里 {src} 中{token}的行 {row} 得到门 {gate}、"
+    "ffn.how_gated": "门 = 激活(x·Wg + bg)，上投影 = x·W1 + b1，隐藏 = 上投影 ⊙ 门，输出 = "
+                     "隐藏·W2 + b2，逐行计算。这里 {src} 中{token}的行 {row} 得到门 {gate}、"
                      "上投影行 {up}、隐藏行 {hidden}，输出 {out}。",
     "ffn.not_linear_gated": "即使改用恒等函数，它也不是线性的：门把同一行的两个投影相乘。",
     "ffn.check_gated": "每个隐藏格都等于上投影格乘以门格：{token}的上投影行 {up} 乘以门 {gate} "
                        "得到 {hidden}。门接近 0 的地方，这个单元就关上了，不管 W1 怎么说。",
     "ffn.why": "注意力只是按和为 1 的比例调配 V 的各行，再接线性变换。前馈网络则给每个位置单独"
                "加上一次非线性变换。",
-    "ffn.how": "hidden = act(x·W1 + b1)，out = hidden·W2 + b2，逐行计算。这里 {src} 中{token}"
+    "ffn.how": "隐藏 = 激活(x·W1 + b1)，输出 = 隐藏·W2 + b2，逐行计算。这里 {src} 中{token}"
                "的行 {row} 得到隐藏行 {hidden}，输出 {out}。",
     "ffn.pitfalls": "前馈从不查看其他位置：每行单独变换，共用同一组 W1、W2；输出必须回到 d 列，"
                     "才能加回主干。{linear}",
@@ -352,7 +352,14 @@ WORDS: dict[str, str] = {
     "rope.why": "注意力本身不知道词元在哪个位置。让 q 和 k 转过随位置增长的角度，q·k 就取决于两个"
                 "位置相距多远，而不是它们各自在哪里。",
     "rope.how": "每个头的第 i 对转过 p·θᵢ，θᵢ = base^(−2i/r)：(x, y) 变成 (x·cos − y·sin, "
-                "x·sin + y·cos)。{token}（位置 {position}）：q = {q} 变成 {turned}。",
+                "x·sin + y·cos)。{token}（位置 {position}）：q = {q} 变成 {turned}。{scaled}",
+    "rope.scaled_linear": "频率经过缩放（linear）：每个 θᵢ 都除以 {factor}。",
+    "rope.scaled_llama3": "频率经过缩放（llama3）：波长 2π/θᵢ 小于 {short} 的对保留 θᵢ，大于 "
+                          "{long} 的对把它除以 {factor}，介于两者之间的对在两者间平滑过渡。",
+    "rope.scaled_longrope": "频率经过缩放（longrope）：每一对的 θᵢ 除以它自己的短系数，cos 和 sin "
+                            "乘以 {attention}。",
+    "rope.scaled_yarn": "频率经过缩放（yarn）：第 {start} 对之后的对沿斜坡从 θᵢ 过渡到 "
+                        "θᵢ/{factor}，到第 {end} 对完全到达；cos 和 sin 乘以 {attention}。",
     "rope.pitfalls": "V 不转动，X 上也不加任何东西。转过 2π 等于没转，所以转得快的一对分不清很远的"
                      "位置，转得慢的一对才行。",
     "rope.check": "长度不变：{token}的 |q| 转动前是 {before}，转动后是 {after}。位置 0 不转动："
