@@ -9,6 +9,7 @@ Illustrated-Transformer walk-through, drawn on the frame for any document.
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -307,6 +308,32 @@ def add_worked_row(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
         return covered
     parts = [item.mapRectToParent(item.boundingRect().united(item.childrenBoundingRect()))
              for item in parent.childItems()]
+    bands, split, x, y = _arrangement(table, covered, parts, area)
+    drawn = WorkedRow(table, ctx.theme, bands, split)
+    drawn.setParentItem(parent)
+    drawn.setPos(x, y)
+    return covered.united(drawn.mapRectToParent(drawn.boundingRect()))
+
+
+ARRANGEMENTS_KEPT = 256
+"""Worked rows' arrangements kept (:func:`_arrangement`), the least recently used dropped."""
+_arrangements: OrderedDict[tuple[object, ...], tuple[int, bool, float, float]] = OrderedDict()
+
+
+def _arrangement(table: Table, covered: QRectF, parts: list[QRectF],
+                 area: QSizeF) -> tuple[int, bool, float, float]:
+    """How many bands the worked row wraps into, whether its title takes two lines, and where
+    it goes. Known by the sizes of its words, not the words: an edit that keeps every cell as
+    wide (a worked row's numbers at a 2-position document's every edit) arranges it as
+    before without trying each arrangement again."""
+    key = (table.title, tuple(tuple((text_size(cell, SIZE, table.style(r, c)[0]), cell != "")
+                                    for c, cell in enumerate(row))
+                              for r, row in enumerate(table.cells)),
+           covered.getRect(), tuple(part.getRect() for part in parts), area.toTuple())
+    known = _arrangements.get(key)
+    if known is not None:
+        _arrangements.move_to_end(key)
+        return known
     best: tuple[float, int, bool, QPointF] | None = None
     splits = (False, True) if len(title_lines(table.title, True)) > 1 else (False,)
     for bands in range(1, MAX_BANDS + 1):
@@ -317,10 +344,10 @@ def add_worked_row(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
                     best = (scale, bands, split, place)
                 break
     assert best is not None
-    drawn = WorkedRow(table, ctx.theme, best[1], best[2])
-    drawn.setParentItem(parent)
-    drawn.setPos(best[3])
-    return covered.united(drawn.mapRectToParent(drawn.boundingRect()))
+    found = _arrangements[key] = (best[1], best[2], best[3].x(), best[3].y())
+    while len(_arrangements) > ARRANGEMENTS_KEPT:
+        _arrangements.popitem(last=False)
+    return found
 
 
 def _places(covered: QRectF, parts: list[QRectF], size: QRectF,
