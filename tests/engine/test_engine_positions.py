@@ -200,7 +200,7 @@ def test_document_slopes_replace_the_default() -> None:
     ({"kind": "sinusoidal", "base": "big"}, 'positions.base: expected a number, got "big"'),
     ({"kind": "absolute"}, 'positions.kind: expected one of "none" | "sinusoidal" | "learned" | '
                            '"rope" | "alibi", got "absolute"'),
-    ({"kind": "alibi", "slopes": []}, "positions.slopes: expected one slope per head (1 to 12), "
+    ({"kind": "alibi", "slopes": []}, "positions.slopes: expected one slope per head (1 to 64), "
                                       "got 0"),
     ({"kind": "sinusoidal", "table": [[0]]},
      "positions.table: belongs to kind learned, not sinusoidal"),
