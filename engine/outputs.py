@@ -55,7 +55,7 @@ class OutputRefusedError(OSError):
     """An output names a file the run reads, or one another output writes; nothing was written.
 
     ``str()`` is one line: ``cannot write PATH: REASON``; ``refusal`` words the reason in either
-    language (:mod:`engine.refusals`)."""
+    language (:mod:`engine.words`)."""
 
     def __init__(self, path: PathLike, refusal: Refusal) -> None:
         self.path = Path(path)

@@ -231,7 +231,7 @@ def widen(stored: npt.NDArray[Any], dtype: str) -> FloatArray:
 
 
 class _MalformedError(ValueError):
-    """What is wrong with a file that is not a sidecar, as a phrase of :mod:`engine.refusals`."""
+    """What is wrong with a file that is not a sidecar, as a phrase of :mod:`engine.words`."""
 
     def __init__(self, refusal: Refusal) -> None:
         super().__init__(str(refusal))

@@ -18,7 +18,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from app.texts.refusals_zh import WORDS as CHINESE
 from engine.outputs import OutputRefusedError
 from engine.safe_write import (
     PLAIN,
@@ -103,7 +102,7 @@ def write_error(path: Path, error: OSError) -> ExportError:
 def refused_output(error: OutputRefusedError) -> ExportRefusedError:
     """The guard's refusal (:mod:`engine.outputs`) as an export's, in both languages."""
     return ExportRefusedError(str(error),
-                              zh=f"无法写入 {error.path}：{error.refusal.words(CHINESE)}")
+                              zh=f"无法写入 {error.path}：{error.refusal.words('zh')}")
 
 
 def _ensure_folder(folder: Path, target: Path | None = None) -> list[Path]:

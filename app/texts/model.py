@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-LANGUAGES: tuple[str, ...] = ("en", "zh")
-"""Language codes, English first: ``"en"`` English, ``"zh"`` Simplified Chinese."""
+from engine.words import LANGUAGES as LANGUAGES
 
 LANGUAGE_NAMES: dict[str, str] = {"en": "English", "zh": "简体中文"}
 """Each language's name, written in that language (for a language menu)."""

@@ -1,12 +1,13 @@
-"""引擎拒绝文档时的中文措辞：每个拒绝编号一个模板。
+"""引擎说的每句话的中文措辞：每个编号一个模板。
 
-Chinese words of the engine's refusals, keyed by the ids of :data:`engine.refusals.ENGLISH`;
-each template names only values its English one gives (numbers and names are kept as they are).
+Chinese words of everything the engine says, keyed by the ids of :mod:`engine.words.en`, in the
+same sections; each template names only fields its English one gives (numbers and names are kept
+as they are).
 """
 
 from __future__ import annotations
 
-WORDS: dict[str, str] = {
+REFUSALS: dict[str, str] = {
     # 句中的短语：为什么要这个尺寸、一个结果是什么。
     "no_reason": "",
     "match_d": "（与 d={d} 一致）",
