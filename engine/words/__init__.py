@@ -1,9 +1,9 @@
 """Every word the engine says, one catalogue per language, found by id: :func:`say`.
 
 A catalogue (``en.py``, ``zh.py``) holds ``str.format`` templates in sections, one per kind of
-words (:data:`REFUSAL_IDS` are the refusals'). Every language has every id, with the same fields
-(tests/engine/test_words.py); a third language is one more file here, plus the app's own
-catalogue (:mod:`app.words`).
+words (the refusals', :data:`REFUSAL_IDS`; the phrases around per-cell arithmetic). Every
+language has every id, with the same fields (tests/engine/test_words.py); a third language is
+one more file here.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ LANGUAGES: tuple[str, ...] = ("en", "zh")
 """Language codes, English first (the command line's language)."""
 
 CATALOGUES: dict[str, Mapping[str, str]] = {
-    "en": {**en.REFUSALS},
-    "zh": {**zh.REFUSALS},
+    "en": {**en.REFUSALS, **en.PHRASES},
+    "zh": {**zh.REFUSALS, **zh.PHRASES},
 }
 """Each language's templates by id, all sections together."""
 

@@ -363,3 +363,78 @@ REFUSALS: dict[str, str] = {
                             "--exercise",
     "variants_count": "expected a number of variants from 1 to {most}, got {got}",
 }
+
+PHRASES: dict[str, str] = {
+    # The words around per-cell arithmetic (engine.explain); formulas themselves are symbols.
+    "embedding_row": "token “{token}” has id {tid}, so row {i} of X is row {tid} of the table",
+    "typed_input": "typed input for “{token}”, feature {j}",
+    "head_column": "column {c} belongs to head {head} of {heads}",
+    "query_key": "query “{query}” against key “{key}”, head {head}",
+    "mask_will_hide": "the causal mask hides key {j} from query {i}: its share will be 0",
+    "masked_keys": "masked keys (after position {i}): {keys}",
+    "masked_keys_any": "keys hidden from query {i}: {keys}",
+    "mask_will_hide_any": "the mask hides key {j} from query {i}: its share will be 0",
+    "hidden_share": "= 0 exactly: key {j} (“{token}”) is hidden from query {i} by the mask",
+    "none_masked": "no key is masked in this row",
+    "masked_share": "= 0 exactly: key {j} (“{token}”) comes after query {i} and is masked",
+    "row_max": "s = {scores}[{h},{i},·], max over the visible keys = {top}",
+    "one_key": "only one key is visible, so its share is 1 for lack of competition",
+    "mix_note": "masked keys add nothing; column {c} is head {head}'s value column {local}",
+    "no_wo": "no Wo: the output is the concatenated heads",
+    "norm_off": "norm is off",
+    "rms_stats": "x = {source}[{i},·]; mean(x²) = {ms}; ε = {eps}; γ[{j}] = {gamma}",
+    "layer_stats": "x = {source}[{i},·]; row mean μ = {mean}; population variance σ² = {var}; "
+                   "ε = {eps}; γ[{j}] = {gamma}; β[{j}] = {beta}",
+    "relu": "ReLU keeps positive z and zeroes the rest",
+    "gelu": "GELU(z) = z·Φ(z), Φ the normal distribution function (erf form)",
+    "gelu_tanh": "GELU, tanh form: 0.5·z·(1 + tanh(√(2/π)·(z + 0.044715·z³)))",
+    "silu": "SiLU(z) = z·σ(z)",
+    "identity": "identity: no activation",
+    "zeroed": " — this unit was zeroed",
+    "vocab_entry": "vocabulary entry “{entry}”",
+    "prob_row": "l = logits[{i},·], max = {top}; entry “{entry}” for position “{token}”",
+    "loss_row": "position {i} (“{token}”) should predict id {target} (“{entry}”): the "
+                "smaller its probability, the larger the loss",
+    "loss_mean": "the mean over all {n} positions, computed at once in training",
+    "draw_logit": "the logit of entry “{entry}” at the last position {i} (“{token}”), "
+                  "the only row the next token is drawn from",
+    "draw_tempered": "each logit divided by the temperature T = {t} (max = {top}) before "
+                     "the softmax: T below 1 sharpens, above 1 flattens; entry “{entry}”",
+    "draw_greedy": "temperature 0 is greedy: all the mass on the largest logit (“{entry}” "
+                   "gets 1 if it is that one, else 0)",
+    "draw_kept": "kept entry {rank} of {kept}, most probable first, after top-k and top-p: "
+                 "“{entry}”, tempered probability {p}",
+    "draw_cut": "“{entry}” was cut by top-k or top-p: it cannot be drawn",
+    "draw_share": "“{entry}”'s tempered probability divided by the mass of the {kept} kept "
+                  "entries: the kept shares sum to 1",
+    "draw_chosen": "“{entry}”: the first kept entry whose running share passes one uniform "
+                   "number of draw t = {t} with seed {seed}",
+    "terms": "… ({count} terms)",
+    "learned_row": "learned table: position {p} reads row offset + p = {offset} + {p} = {row}",
+    "sinusoidal_column": "column {c} is pair i = {i}: even columns take the sine, odd the "
+                         "cosine ({fn} here), of position {p}",
+    "plus_position": "the row of “{token}” plus the row of position {p}",
+    "plus_type": "the row of “{token}” plus the row of its type {t}",
+    "plus_position_type": "the row of “{token}” plus the row of position {p} and the row of "
+                          "its type {t}",
+    "scaled_row": "token “{token}” has id {tid}: row {tid} of the table times "
+                  "embedding_scale = {scale}",
+    "type_row": "“{token}” at position {p} has type {t} (token_types[{p}]): row {t} of "
+                "type_table",
+    "sinusoidal_halves": "column {c} is pair i = {i}: the first {sines} columns take the "
+                         "sine, the rest the cosine ({fn} here), of position {p}",
+    "alibi_default_mixed": "the paper's default for h = {h}, not a power of two: the slopes "
+                           "of {m} heads 2^(−8k/{m}), then every other slope of {m2} heads",
+    "rope_angle_cell": "position {p} times the frequency of pair {i}; later pairs turn "
+                       "more slowly (r = {r})",
+    "rope_kept": "column {local} of head {head} is past rotary_dims = {r}: not turned",
+    "rope_pair": "pair {i}: columns {first} and {second} turn together in their plane "
+                 "(head {head}, {pairing})",
+    "pairing_half": "half pairing: i with i + r/2",
+    "pairing_interleaved": "interleaved pairing: 2i with 2i + 1",
+    "rope_turn": "angle p·{theta} = {angle} rad at position {p}; cos = {cos}, sin = {sin}",
+    "alibi_default": "the default 2^(−8k/h) with k = {k}, h = {h}",
+    "alibi_given": "given in the document",
+    "alibi_slope": "head {head}'s slope is {slope} ({source}); farther keys lose more",
+    "alibi_added": "the scaled q·k plus the distance bias of query {i} and key {j}",
+}
