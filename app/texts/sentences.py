@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from app.texts import steps_en, steps_zh
+from app.texts import words_en, words_zh
 from app.texts.model import StepText, check_language, fill_word
 
-CATALOGUES: dict[str, dict[str, str]] = {"en": steps_en.WORDS, "zh": steps_zh.WORDS}
+CATALOGUES: dict[str, dict[str, str]] = {"en": words_en.WORDS, "zh": words_zh.WORDS}
 """Language → sentence id → template."""
 
 

@@ -14,8 +14,8 @@ from pytestqt.qtbot import QtBot
 from app.canvas.route_map import step_label
 from app.texts.edit_words import edit_word
 from app.texts.example_words import document_words
-from app.texts.steps_en import WORDS as STEPS_EN
-from app.texts.steps_zh import WORDS as STEPS_ZH
+from app.texts.words_en import WORDS as STEPS_EN
+from app.texts.words_zh import WORDS as STEPS_ZH
 from engine import Trace, compute, parse_scenario
 from tests.engine.v2_documents import CASES
 from tests.examples import EXAMPLES, trace_of
