@@ -8,7 +8,7 @@ notes combining them (:func:`speaker_notes`). A glossary of the domain's terms
 The window, the exporters and the command line all read these texts.
 """
 
-from app.texts.frame_words import FRAME_WORDS, frame_word, join_notes
+from app.texts.frame_words import join_notes
 from app.texts.links import linked_terms
 from app.texts.lookup import EXPLAIN_KEYS, glossary, glossary_entry, step_sections, step_text
 from app.texts.model import (

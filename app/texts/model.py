@@ -84,18 +84,3 @@ TERM_IDS: tuple[str, ...] = (
     "QK-norm", "KV-cache", "temperature", "top-k", "top-p", "cross-entropy", "teacher-forcing",
 )
 """Ids of the glossary terms, in the order the glossary lists them."""
-
-
-def fill_word(table: dict[str, dict[str, str]], lang: str, key: str, /,
-              **fields: object) -> str:
-    """The word ``key`` of ``table`` in ``lang``, a ``str.format`` pattern filled with ``fields``.
-
-    Raises
-    ------
-    ValueError
-        If ``lang`` is not supported.
-    KeyError
-        If there is no word ``key``.
-    """
-    pattern = table[check_language(lang)][key]
-    return pattern.format(**fields) if fields else pattern
