@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.refusals import Refusal
+from engine.words import say
 
 PathLike = str | os.PathLike[str]
 
@@ -61,7 +62,7 @@ class OutputRefusedError(OSError):
         self.path = Path(path)
         self.refusal = refusal
         self.reason = str(refusal)
-        super().__init__(f"cannot write {self.path}: {self.reason}")
+        super().__init__(say("cannot_write", "en", path=self.path, reason=self.reason))
 
 
 class Inputs:

@@ -2,10 +2,10 @@
 
 A text is decided once, without a language: which sentences apply and with which numbers (a
 :class:`Say` names a sentence id and its fields; a field may itself be a :class:`Say`, a
-:class:`Listed` or a :class:`Token`, words that differ by language). Each language's catalogue
-(:mod:`app.texts.words`) holds only the words: a ``str.format`` template per sentence id, filled
-by :func:`app.texts.words.say` as every other word of the app is. Headless; Qt's ``.ts`` stays
-for widgets.
+:class:`Listed`, a :class:`Token` or an engine's :class:`~engine.refusals.Refusal`, words that
+differ by language). Each language's catalogue (:mod:`app.texts.words`) holds only the words: a
+``str.format`` template per sentence id, filled by :func:`app.texts.words.say` as every other
+word of the app is. Headless; Qt's ``.ts`` stays for widgets.
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ from typing import TypeVar
 
 from app.texts import words as catalogue
 from app.texts.model import StepText, check_language
+from engine.refusals import Refusal
 
 
 def _filled(value: object, lang: str) -> object:
-    return value.words(lang) if isinstance(value, Say | Listed | Token) else value
+    return value.words(lang) if isinstance(value, Say | Listed | Token | Refusal) else value
 
 
 @dataclass(frozen=True)

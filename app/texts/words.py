@@ -22,7 +22,7 @@ def _sections(module: ModuleType) -> dict[str, dict[str, str]]:
             "edit": module.EDIT, "exercise": module.EXERCISE, "frame": module.FRAME,
             "next_token": module.NEXT_TOKEN, "position": module.POSITION,
             "worksheet_dialog": module.WORKSHEET_DIALOG, "worksheet": module.WORKSHEET,
-            "matrix": module.MATRIX, "run": module.RUN}
+            "matrix": module.MATRIX, "run": module.RUN, "export": module.EXPORT}
 
 
 def _catalogue(lang: str, module: ModuleType) -> dict[str, str]:

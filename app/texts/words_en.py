@@ -1159,3 +1159,17 @@ RUN: dict[str, str] = {
 }
 """How a generation run's tokens are named, on the timeline and in exported frames.
 Ids ``run.*``."""
+
+EXPORT: dict[str, str] = {
+    "picture_too_large": "a picture of {size} pixels would need {asked}; at most {most} fit, "
+                         "which at this shape is a width of at most {fits} pixels",
+    "no_memory": "there is not enough memory for a picture of {width} × {height} pixels; choose "
+                 "a smaller width or scale",
+    "not_a_folder": "cannot write {named}: {probe} is not a folder",
+    "ffmpeg_missing": "MP4 export needs ffmpeg, and none was found: install it (Debian, Ubuntu: "
+                      "sudo apt install ffmpeg; Fedora: sudo dnf install ffmpeg-free; others: "
+                      "ffmpeg.org) or set IMAGEIO_FFMPEG_EXE to its path; GIF export needs none",
+    "ffmpeg_not_started": "cannot write {path}: ffmpeg could not be started ({exe}: {error})",
+    "ffmpeg_failed": "cannot write {path}: ffmpeg failed ({detail})",
+}
+"""Why an export failed (:class:`app.export.safe.ExportError`; ids ``export.*``)."""

@@ -1005,3 +1005,19 @@ RUN: dict[str, str] = {
 }
 """How a generation run's tokens are named, on the timeline and in exported frames.
 Ids ``run.*``."""
+
+EXPORT: dict[str, str] = {
+    "picture_too_large": "{size} 像素的图片需要 {asked}；最多只能用 {most}，按这个形状宽度最多 "
+                         "{fits} 像素",
+    "ffmpeg_missing": "导出 MP4 需要 ffmpeg，但没有找到：请安装它（Debian、Ubuntu："
+                      "sudo apt install ffmpeg；Fedora：sudo dnf install ffmpeg-free；"
+                      "其他系统：ffmpeg.org），或把 IMAGEIO_FFMPEG_EXE 设为它的路径；"
+                      "导出 GIF 不需要 ffmpeg",
+    # 以下四条尚未翻译，照旧显示英文。
+    "no_memory": "there is not enough memory for a picture of {width} × {height} pixels; choose "
+                 "a smaller width or scale",
+    "not_a_folder": "cannot write {named}: {probe} is not a folder",
+    "ffmpeg_not_started": "cannot write {path}: ffmpeg could not be started ({exe}: {error})",
+    "ffmpeg_failed": "cannot write {path}: ffmpeg failed ({detail})",
+}
+"""Why an export failed (:class:`app.export.safe.ExportError`; ids ``export.*``)."""

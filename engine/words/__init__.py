@@ -1,7 +1,8 @@
 """Every word the engine says, one catalogue per language, found by id: :func:`say`.
 
 A catalogue (``en.py``, ``zh.py``) holds ``str.format`` templates in sections, one per kind of
-words (the refusals', :data:`REFUSAL_IDS`; the phrases around per-cell arithmetic). Every
+words (the refusals', :data:`REFUSAL_IDS`; the phrases around per-cell arithmetic; why a file
+could not be written). Every
 language has every id, with the same fields (tests/engine/test_words.py); a third language is
 one more file here.
 """
@@ -16,8 +17,8 @@ LANGUAGES: tuple[str, ...] = ("en", "zh")
 """Language codes, English first (the command line's language)."""
 
 CATALOGUES: dict[str, Mapping[str, str]] = {
-    "en": {**en.REFUSALS, **en.PHRASES},
-    "zh": {**zh.REFUSALS, **zh.PHRASES},
+    "en": {**en.REFUSALS, **en.PHRASES, **en.WRITING},
+    "zh": {**zh.REFUSALS, **zh.PHRASES, **zh.WRITING},
 }
 """Each language's templates by id, all sections together."""
 

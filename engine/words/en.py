@@ -438,3 +438,19 @@ PHRASES: dict[str, str] = {
     "alibi_slope": "head {head}'s slope is {slope} ({source}); farther keys lose more",
     "alibi_added": "the scaled q·k plus the distance bias of query {i} and key {j}",
 }
+
+WRITING: dict[str, str] = {
+    # Why a file could not be written (engine.safe_write), and the line naming it.
+    "cannot_write": "cannot write {path}: {reason}",
+    "write_disk_full": "the disk is full",
+    "write_quota": "the disk quota is used up",
+    "write_permission": "permission denied",
+    "write_read_only": "the disk is read-only",
+    "write_file_in_path": "part of the folder path is a file, not a folder",
+    "write_no_folder": "the folder does not exist",
+    "write_folder_named": "a folder has that name",
+    "write_name_too_long": "the name is too long",
+    "write_io_error": "the disk reported an input/output error",
+    "write_link_loop": "it is a loop of symbolic links",
+    "write_too_large": "the file is too large for this disk",
+}

@@ -380,3 +380,19 @@ PHRASES: dict[str, str] = {
     "alibi_slope": "第 {head} 个头的斜率是 {slope}（{source}）；键离得越远，扣得越多",
     "alibi_added": "缩放后的 q·k 加上查询 {i} 与键 {j} 之间的距离偏置",
 }
+
+WRITING: dict[str, str] = {
+    # 文件为什么写不进去（engine.safe_write），以及说明它的那一行。
+    "cannot_write": "无法写入 {path}：{reason}",
+    "write_disk_full": "磁盘已满",
+    "write_quota": "磁盘配额已用完",
+    "write_permission": "没有权限",
+    "write_read_only": "磁盘是只读的",
+    "write_file_in_path": "part of the folder path is a file, not a folder",  # 尚未翻译
+    "write_no_folder": "文件夹不存在",
+    "write_folder_named": "已有同名的文件夹",
+    "write_name_too_long": "名称太长",
+    "write_io_error": "磁盘报告了输入/输出错误",
+    "write_link_loop": "it is a loop of symbolic links",  # 尚未翻译
+    "write_too_large": "文件对这个磁盘来说太大",
+}

@@ -55,7 +55,7 @@ def test_an_id_a_language_lacks_or_words_with_other_fields_is_named() -> None:
 
 
 def test_the_sections_do_not_share_an_id() -> None:
-    sections = [en.REFUSALS, en.PHRASES]
+    sections = [en.REFUSALS, en.PHRASES, en.WRITING]
     assert sum(map(len, sections)) == len(CATALOGUES["en"])
     assert set(en.REFUSALS) == REFUSAL_IDS
 
