@@ -12,8 +12,6 @@ from app.texts.frame_words import join_notes
 from app.texts.links import linked_terms
 from app.texts.lookup import EXPLAIN_KEYS, glossary, glossary_entry, step_sections, step_text
 from app.texts.model import (
-    HEADINGS,
-    LANGUAGE_NAMES,
     LANGUAGES,
     TERM_IDS,
     GlossaryEntry,
@@ -23,6 +21,7 @@ from app.texts.model import (
 from app.texts.notes import speaker_notes
 from app.texts.step_labels import step_label
 from app.texts.titles import step_title
+from app.texts.words import HEADINGS, LANGUAGE_NAMES
 
 __all__ = [
     "EXPLAIN_KEYS",

@@ -22,7 +22,8 @@ def _sections(module: ModuleType) -> dict[str, dict[str, str]]:
             "edit": module.EDIT, "exercise": module.EXERCISE, "frame": module.FRAME,
             "next_token": module.NEXT_TOKEN, "position": module.POSITION,
             "worksheet_dialog": module.WORKSHEET_DIALOG, "worksheet": module.WORKSHEET,
-            "matrix": module.MATRIX, "run": module.RUN, "export": module.EXPORT}
+            "matrix": module.MATRIX, "run": module.RUN, "export": module.EXPORT,
+            "texts": module.TEXTS, "group": module.GROUPS}
 
 
 def _catalogue(lang: str, module: ModuleType) -> dict[str, str]:
@@ -35,6 +36,15 @@ def _catalogue(lang: str, module: ModuleType) -> dict[str, str]:
 CATALOGUES: dict[str, dict[str, str]] = {"en": _catalogue("en", words_en),
                                          "zh": _catalogue("zh", words_zh)}
 """Language → id → ``str.format`` template."""
+
+LANGUAGE_NAMES: dict[str, str] = {lang: words["texts.language_name"]
+                                  for lang, words in CATALOGUES.items()}
+"""Each language's name, written in that language (for a language menu)."""
+
+HEADINGS: dict[str, tuple[str, str, str, str]] = {
+    lang: (words["texts.why"], words["texts.how"], words["texts.pitfalls"], words["texts.check"])
+    for lang, words in CATALOGUES.items()}
+"""The four headings of every step, in the order why, how, pitfalls, check."""
 
 
 def say(word_id: str, lang: str, /, **fields: object) -> str:

@@ -1173,3 +1173,29 @@ EXPORT: dict[str, str] = {
     "ffmpeg_failed": "cannot write {path}: ffmpeg failed ({detail})",
 }
 """Why an export failed (:class:`app.export.safe.ExportError`; ids ``export.*``)."""
+
+TEXTS: dict[str, str] = {
+    "language_name": "English",
+    "why": "Why it is needed",
+    "how": "How it is done",
+    "pitfalls": "Costs and common misreadings",
+    "check": "How to check it is right",
+    "check_line": "✓ {heading}: {check}",
+}
+"""The language's own name (for a language menu), the four headings of every step text, and
+the timeline's check line (ids ``texts.*``)."""
+
+GROUPS: dict[str, str] = {
+    "embedding": "Embedding",
+    "layer": "Layer {n}",
+    "encoder": "Encoder",
+    "encoder_layer": "Encoder · Layer {n}",
+    "decoder_layer": "Decoder · Layer {n}",
+    "head": "Head",
+    "cross": "Cross-attention",
+    "cross_step": "cross-attention · {step}",
+    "layers": "Layers {first}–{last}",
+    "encoder_layers": "Encoder · Layers {first}–{last}",
+    "decoder_layers": "Decoder · Layers {first}–{last}",
+}
+"""The timeline's groups of steps and the map's runs of layers (ids ``group.*``)."""

@@ -1021,3 +1021,29 @@ EXPORT: dict[str, str] = {
     "ffmpeg_failed": "cannot write {path}: ffmpeg failed ({detail})",
 }
 """Why an export failed (:class:`app.export.safe.ExportError`; ids ``export.*``)."""
+
+TEXTS: dict[str, str] = {
+    "language_name": "简体中文",
+    "why": "为什么需要",
+    "how": "怎样实现",
+    "pitfalls": "可能的代价与误解",
+    "check": "如何判断是否做对",
+    "check_line": "✓ {heading}：{check}",
+}
+"""The language's own name (for a language menu), the four headings of every step text, and
+the timeline's check line (ids ``texts.*``)."""
+
+GROUPS: dict[str, str] = {
+    "embedding": "嵌入",
+    "layer": "第 {n} 层",
+    "encoder": "编码器",
+    "encoder_layer": "编码器 · 第 {n} 层",
+    "decoder_layer": "解码器 · 第 {n} 层",
+    "head": "输出头",
+    "cross": "交叉注意力",
+    "cross_step": "交叉注意力 · {step}",
+    "layers": "第 {first}–{last} 层",
+    "encoder_layers": "编码器 · 第 {first}–{last} 层",
+    "decoder_layers": "解码器 · 第 {first}–{last} 层",
+}
+"""The timeline's groups of steps and the map's runs of layers (ids ``group.*``)."""

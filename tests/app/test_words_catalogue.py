@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from app.texts import words_en
-from app.texts.words import CATALOGUES, say
+from app.texts.words import CATALOGUES, HEADINGS, LANGUAGE_NAMES, say
 from engine.words import CATALOGUES as ENGINE_WORDS
 from tests.engine.test_words import OMITTED, asked_ids, fields, unlike
 
 ROOT = Path(__file__).resolve().parents[2]
 SECTIONS = ("BLOCK", "CACHE_MARKS", "CANVAS", "EDIT", "EXERCISE", "FRAME", "NEXT_TOKEN", "POSITION",
-            "WORKSHEET_DIALOG", "WORKSHEET", "MATRIX", "RUN", "EXPORT")
+            "WORKSHEET_DIALOG", "WORKSHEET", "MATRIX", "RUN", "EXPORT", "TEXTS", "GROUPS")
 APP_OMITTED = {**OMITTED,
                ("en", "worksheet.parameter_cell"): {"row", "col"},
                ("zh", "worksheet.parameter_cell"): {"cell"},
@@ -41,6 +41,10 @@ def test_say_words_an_id_in_each_language() -> None:
     assert say("run.token_of", "en", t=2, count=3, label="爱") == "Token 2 of 3 “爱”"
     assert say("run.token_of", "zh", t=2, count=3, label="爱") == "第 2 个 Token（共 3 个）“爱”"
     assert say("heads_of", "zh", heads=3) == "3 个头"  # the engine's words too
+    assert [say("texts.check_line", lang, heading=HEADINGS[lang][3], check="Σ = 1")
+            for lang in ("en", "zh")] == ["✓ How to check it is right: Σ = 1",
+                                          "✓ 如何判断是否做对：Σ = 1"]
+    assert LANGUAGE_NAMES == {"en": "English", "zh": "简体中文"}
     with pytest.raises(ValueError, match="unknown language 'fr'"):
         say("run.token", "fr", t=1, label="a")
     with pytest.raises(KeyError):
