@@ -1,5 +1,5 @@
-"""The command line: ``compute``, ``explain``, ``generate`` and ``import-hf`` run without Qt; the
-rest loads it lazily."""
+"""The command line: ``compute``, ``explain``, ``generate``, ``import-hf`` and ``lens`` run without
+Qt; the rest loads it lazily."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ EXIT_REFUSED = 2
 EXIT_FAILED = 1
 """A file that cannot be written (a refused document or option: :data:`EXIT_REFUSED`)."""
 MAX_INDENT = 16
-COMMANDS = ("compute", "explain", "generate", "import-hf", "export", "worksheet")
+COMMANDS = ("compute", "explain", "generate", "import-hf", "export", "worksheet", "lens")
 
 
 def _document_help() -> str:
@@ -230,7 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Watch attention compute, step by step. Without a command, opens the window.",
         epilog="commands: compute FILE | explain FILE ARRAY[i,j] | generate FILE --steps K | "
                "import-hf DIR --text TEXT | export FILE --format … | worksheet FILE --out "
-               "SHEET.pdf (each has --help)")
+               "SHEET.pdf | lens FILE --top K (each has --help)")
     parser.add_argument("--version", action="version", version=f"qkv-studio {__version__}")
     parser.add_argument("--selftest", action="store_true",
                         help="compute and paint the F11 example offscreen, check the pictures, "
@@ -262,6 +262,10 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
         from app.export.worksheet_cli import add_worksheet_arguments
 
         add_worksheet_arguments(parser)
+    elif command == "lens":
+        from app.lens_cli import add_lens_arguments
+
+        add_lens_arguments(parser)
     else:
         from app.export.cli import add_export_arguments
 

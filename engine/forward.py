@@ -78,7 +78,7 @@ def _cross(tape: Tape, place: Place, prefix: str, layer: Layer, block: Block,
     return f"{s}norm"
 
 
-def _parallel(tape: Tape, at_block: Place, block: Block, x: str) -> str:
+def _parallel(tape: Tape, at_block: Place, block: Block, x: str) -> None:
     """The rest of a parallel block once attention has read norm1: the feed-forward reads its
     own norm of the same input ``x``, and one residual adds both outputs to ``x`` at once,
     x + attn(norm₁ x) + ffn(norm₂ x) (GPT-NeoX; Phi's two norms are one, γ2 = γ1)."""
@@ -91,7 +91,15 @@ def _parallel(tape: Tape, at_block: Place, block: Block, x: str) -> str:
                  "Parallel residual: the layer's input plus the attention and feed-forward "
                  "outputs",
                  "block.resid_parallel")
-    return f"{s}resid2"
+
+
+def output_of(scope: str, layer: Layer) -> str:
+    """The name of the stream a layer at ``scope`` (``"L2."``) hands on: its attention's output
+    without a block, the second residual (pre-norm, sequential or parallel), or the norm after
+    it (post-norm)."""
+    if layer.block is None:
+        return f"{scope}attn_out"
+    return f"{scope}resid2" if layer.block.placement == "pre" else f"{scope}norm2"
 
 
 def layer(tape: Tape, place: Place, prefix: str, layer: Layer, x: str,
@@ -104,14 +112,15 @@ def layer(tape: Tape, place: Place, prefix: str, layer: Layer, x: str,
     at_block = place.at(f"{prefix}block")
     if block is None:
         attend(tape, at_attention, a, x)
-        return f"{s}attn_out"
+        return output_of(s, layer)
     first = "First residual: X plus the attention output"
     if block.placement == "pre":
         _norm(tape, at_block, block, "1", "norm1", x, "Input norm ({norm}), row by row",
               "block.norm1")
         attend(tape, at_attention, a, f"{s}norm1")
         if block.residual == "parallel":
-            return _parallel(tape, at_block, block, x)
+            _parallel(tape, at_block, block, x)
+            return output_of(s, layer)
         ops.residual(tape, at_block, "resid1", (x, f"{s}attn_out"), first, "block.resid1")
         stream = f"{s}resid1"
         if layer.cross_attention is not None:
@@ -121,7 +130,7 @@ def layer(tape: Tape, place: Place, prefix: str, layer: Layer, x: str,
         ops.feed_forward(tape, at_block, block.ffn, f"{s}norm2")
         ops.residual(tape, at_block, "resid2", (stream, f"{s}ffn_out"),
                      "Second residual: the stream plus the feed-forward output", "block.resid2")
-        return f"{s}resid2"
+        return output_of(s, layer)
     attend(tape, at_attention, a, x)
     ops.residual(tape, at_block, "resid1", (x, f"{s}attn_out"), first, "block.resid1")
     _norm(tape, at_block, block, "1", "norm1", f"{s}resid1",
@@ -135,7 +144,7 @@ def layer(tape: Tape, place: Place, prefix: str, layer: Layer, x: str,
                  "block.resid2_post")
     _norm(tape, at_block, block, "2", "norm2", f"{s}resid2",
           "Post-norm ({norm}) of the second residual", "block.norm2_post")
-    return f"{s}norm2"
+    return output_of(s, layer)
 
 
 def stack(tape: Tape, base: Place, prefix: str, layers: tuple[Layer, ...], x: str,
@@ -189,4 +198,5 @@ def head(tape: Tape, place: Place, h: Head, source: str) -> None:
         ops.probs(tape, place)
 
 
-__all__ = ["MEMORY", "Attend", "attend", "encoder", "head", "layer", "pre_activation", "stack"]
+__all__ = ["MEMORY", "Attend", "attend", "encoder", "head", "layer", "output_of", "pre_activation",
+           "stack"]

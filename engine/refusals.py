@@ -13,6 +13,7 @@ from engine.words import REFUSAL_IDS, say
 
 Value: TypeAlias = "str | int | float | Refusal"
 
+
 class Refusal:
     """One refusal of :data:`engine.words.REFUSAL_IDS` by its id, with the values its wording
     names."""

@@ -130,9 +130,9 @@ class Scenario(Frozen):
             d = int(block.gamma1.shape[0])
             return BlockWithHead(**own, final_norm=False, gamma_f=np.ones(d),
                                  beta_f=np.zeros(d))
-        return BlockWithHead(**own, final_norm=head.final_norm, gamma_f=head.gamma_f,
-                             beta_f=head.beta_f, unembed=head.unembed, bias=head.bias,
-                             vocab=head.vocab)
+        heads = {item.name: getattr(head, item.name) for item in fields(head)
+                 if item.name not in own}  # the norm and ε are the block's own
+        return BlockWithHead(**own, **heads)
 
     def to_document(self) -> dict[str, Any]:
         """The scenario as a JSON-ready document (version 2; the version-1 shorthand keeps its

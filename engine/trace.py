@@ -105,6 +105,12 @@ class Trace:
         return out
 
 
+def head_place(scenario: Scenario) -> Place:
+    """Where the final norm and the vocabulary head run: ``head``, or ``block`` in version 1's
+    shorthand."""
+    return Place().at("block" if scenario.head_in_block else "head")
+
+
 def record(scenario: Scenario, tape: Tape | None = None) -> Tape:
     """The tape of the scenario's forward pass: encoder, inputs, layers, head, then the loss
     against the ``targets`` or, for a document that can generate, the draw of its next token
@@ -116,7 +122,7 @@ def record(scenario: Scenario, tape: Tape | None = None) -> Tape:
     embedding_steps.lay_in(tape, top, embedding_steps.of_stack(scenario))
     out = forward.stack(tape, top, "", scenario.layers, "X", shorthand=scenario.shorthand)
     if scenario.head is not None:
-        at = top.at("block" if scenario.head_in_block else "head")
+        at = head_place(scenario)
         forward.head(tape, at, scenario.head, out)
         if scenario.targets is not None:
             ops.loss(tape, at, scenario.targets)
@@ -147,4 +153,4 @@ def compute(scenario: Scenario) -> Trace:
                  visible=tape.visibility[first], visibility=tape.visibility)
 
 
-__all__ = ["Op", "RowOrder", "Step", "Trace", "compute", "record"]
+__all__ = ["Op", "RowOrder", "Step", "Trace", "compute", "head_place", "record"]

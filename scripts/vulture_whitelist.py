@@ -10,7 +10,6 @@ numpy and python-pptx read the attributes we set, and code that looks a name up 
 paint  # QGraphicsItem.paint: arrows, bars, compare, frame, grid, heads, layout
 hoverMoveEvent  # QGraphicsItem: app/canvas/grid.py
 hoverLeaveEvent  # QGraphicsItem: app/canvas/grid.py
-mergeWith  # QUndoCommand: app/window/commands.py
 eventFilter  # QObject: app/window/studio.py, app/window/compare_mode.py
 minimumSizeHint  # QWidget: app/editor/table.py
 dragEnterEvent  # QWidget: app/window/studio.py
@@ -45,3 +44,6 @@ pre_tokenizer, post_processor, normalizer
 
 # Set on a transformers GenerationConfig, read by generate (tests/engine/test_generation_transformers.py).
 eos_token_id
+
+# Set on a python-pptx slide's shapes, read by python-pptx when it numbers a new shape (app/export/deck.py).
+turbo_add_enabled

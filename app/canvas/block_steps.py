@@ -151,7 +151,7 @@ def _gate_row(ctx: LayoutContext, step: Step) -> list[RowPart]:
     z = ctx.trace.arrays[source] @ ffn.Wg + (0.0 if ffn.bg is None else ffn.bg)
 
     def explain_z(row: int, col: int) -> str:
-        return explain(ctx.trace, gate, (row, col)).details[0]
+        return explain(ctx.trace, gate, (row, col), ctx.options.lang, ctx.places).details[0]
 
     return [ctx.grid(source, highlight_receiver=True), *_weights(ctx, step, "Wg", "bg"), "=",
             custom_grid(ctx, word(ctx, "gate_z_title", source=short_name(source)), z,
@@ -182,7 +182,7 @@ def _hidden_row(ctx: LayoutContext, step: Step
     marked = (z <= 0) if activation == "relu" else None
 
     def explain_z(row: int, col: int) -> str:
-        return explain(ctx.trace, hidden, (row, col)).details[0]
+        return explain(ctx.trace, hidden, (row, col), ctx.options.lang, ctx.places).details[0]
 
     z_title = word(ctx, "z_title", source=short_name(source)) + bias
     title = word(ctx, "hidden_title", activation=activation)

@@ -16,7 +16,7 @@ from app.canvas.hidden_terms import guarded
 from app.canvas.theme import SLIDE, Theme
 from app.canvas.verdict_marks import mark_verdicts
 from app.model.operands import (
-    ATTENTION_OPS,
+    ROLES,
     attention_of,
     axes_of,
     display_name,
@@ -176,7 +176,7 @@ class LayoutContext:
         an attention step gets its own heads (layers of a stack may have different counts).
         The grids made are the same list."""
         tokens = tokens_of(self.trace, step.rows)
-        heads = attention_of(self.trace, step).heads if step.op in ATTENTION_OPS \
+        heads = attention_of(self.trace, step).heads if ROLES[step.op].attention \
             else self.head_count
         if tokens == self.tokens and heads == self.head_count:
             return self

@@ -40,6 +40,7 @@ from app.canvas.layout import (
     showing_part,
 )
 from app.canvas.route_map import RouteMap, route_map
+from app.canvas.shown import SHOWN
 from app.canvas.theme import digit_height, text_advance
 from app.canvas.worked_row import WorkedRow
 from app.model.parts import place_name
@@ -74,11 +75,6 @@ reads), in device pixels, by the screen's height in lines: 14 px on a 1024×768 
 on a 1920×1080 one (:func:`legible_share`). When the shares' arrows would make them smaller,
 the arrows are left out if that draws them larger (every share is printed in the shares grid;
 :func:`~app.canvas.compose.compose_alone`)."""
-
-
-REPEATED_ARROWS = frozenset({"mix"})
-"""Steps whose arrows repeat the step before's (the mix draws the shares step's arrows again):
-an export of a frame by itself may leave them out (:class:`FrameItem`'s ``printed``)."""
 
 
 def legible_share(lines: float) -> float:
@@ -137,7 +133,7 @@ class FrameItem(Sheet):
     last), a frame alone whose step stays under its target and is drawn larger as two slides
     shows that half, its heading ending "(1/2)" or "(2/2)" (:attr:`composition`'s ``part``
     says which; None: never split). A ``printed`` frame (an export) laid out by itself leaves
-    out arrows that repeat the step before's (:data:`REPEATED_ARROWS`) when it would otherwise
+    out arrows that repeat the step before's (:data:`SHOWN`) when it would otherwise
     print its numbers under a 1024 × 768 projector's size; the window keeps them (its query
     boxes choose the receiver). A printed frame keeps the document's one scale only when that
     reaches a 1024 × 768 projector's size (:data:`LEGIBLE`), else it is laid out by itself (the
@@ -335,7 +331,7 @@ class FrameItem(Sheet):
             if shared is not None:
                 return shared
             self._by_itself = self._printed  # the window's frame may be refilled: asks again
-        repeated = self._printed and self.trace.steps[self.step_index].op in REPEATED_ARROWS
+        repeated = self._printed and SHOWN[self.trace.steps[self.step_index].op].repeats_arrows
         arrows_down_to = None if self.alone else projector if repeated else 0.0
         return compose_alone(self.trace, self.options, self.area.size(), self.step_index,
                              legible_share(self._screen) * digits, self._part, self._split,

@@ -105,7 +105,7 @@ def _bands(marks: CacheRows, part: str) -> list[tuple[tuple[int, ...], str, str]
 
 def _part(step: Step, name: str, marks: CacheRows) -> str | None:
     """Which rows a grid of the array ``name`` shows (see :func:`_bands`), or None."""
-    if step.op == "projection":
+    if marks.role != "queries":
         if name == array_name(step, "Q"):
             return "rows"
         if name in (array_name(step, "K"), array_name(step, "V")):

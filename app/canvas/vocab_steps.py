@@ -67,7 +67,7 @@ def lay_out_embed(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRec
 
     scale = stack.embedding_scale
     picked = table[ids] if scale is not None else ctx.array(step.writes[0])
-    name = "picked" if scale is not None else short_name(step.writes[0])
+    name = word(ctx, "embed_picked_name") if scale is not None else short_name(step.writes[0])
 
     def x_text(row: int, col: int) -> str:
         return (f"{name}[{row},{col}] = embedding[{ids[row]},{col}] = "

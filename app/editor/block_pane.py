@@ -27,9 +27,9 @@ from app.files.matrix_text import NUMBER_REASONS
 from app.i18n import QT_TRANSLATE_NOOP, LiveTexts, current_language
 from app.model.edits import Operation, SetBlock, SetHead, SetOption
 from app.model.parts import place_name
+from app.state.document import DocumentState
 from app.texts.titles import norm_name
 from app.texts.words import say
-from app.window.state import DocumentState
 from engine import NumberTextError, parse_number
 from engine.numbers import format_exact
 from engine.scenario import ACTIVATIONS, NORMS, PLACEMENTS, Block, Layer

@@ -22,8 +22,8 @@ from app.editor.form_rows import Row, add_rows
 from app.files.matrix_text import NUMBER_REASONS
 from app.i18n import QT_TRANSLATE_NOOP, LiveTexts, current_language
 from app.model.edits import Operation, SetOption, SetPositions
+from app.state.document import DocumentState
 from app.texts.words import say
-from app.window.state import DocumentState
 from engine import NumberTextError, parse_number
 from engine.numbers import format_exact
 from engine.positions import KINDS, LAYOUTS, PAIRINGS, Positions

@@ -27,11 +27,28 @@ from engine.exercises.fit import check_fit, edited_index, hidden_masks, watched
 from engine.exercises.hand import asked_rows, hand_variant
 from engine.exercises.lesson import lessons
 from engine.exercises.wording import prompt_text
+from engine.op_table import op_table
 from engine.printed import printed_places
 from engine.whole_text import read_whole
 
-CHECKS = {"projection": "check_projection", "scores": "check_scores",
-          "weights": "check_weights", "mix": "check_mix"}
+CHECKS = op_table("export.check", {
+    "embed": "check_other",
+    "positions": "check_other",
+    "inputs": "check_other",
+    "norm": "check_other",
+    "projection": "check_projection",
+    "rope": "check_other",
+    "scores": "check_scores",
+    "weights": "check_weights",
+    "mix": "check_mix",
+    "residual": "check_other",
+    "ffn": "check_other",
+    "transform": "check_other",
+    "logits": "check_other",
+    "probs": "check_other",
+    "loss": "check_other",
+    "sample": "check_other",
+})
 """The "how to check" sentence of a fill exercise, by the op of its step."""
 
 
@@ -194,7 +211,7 @@ def _task(trace: Trace, number: int, exercise: Exercise, lang: str) -> Task:
                   or name.removesuffix("_stats") in s.writes}
         frames = tuple(sorted(makers)) or (step,)
         op = trace.steps[step].op if len(frames) == 1 else trace.steps[frames[-1]].op
-        sentence = say("worksheet." + CHECKS.get(op, "check_other"), lang)
+        sentence = say("worksheet." + CHECKS[op], lang)
         return Task(number, exercise, prompt, trace, frames, blanks, (), sentence,
                     _fill_key(trace, solved, lang, places))
     return Task(number, exercise, prompt, trace, (step,), {},

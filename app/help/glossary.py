@@ -52,6 +52,12 @@ class GlossaryDock(QDockWidget):
                         lambda: self.tr("A term, or a word of its definition"))
         self.texts.bind(self.search.setAccessibleName, lambda: self.tr("Search the glossary"))
         self.terms = QListWidget()
+        # A term wider than the dock (a 1024-pixel window leaves it some 180 pixels: "Query、Key、
+        # Value（Q、K、V）") wraps onto a second line, never cut; the list scrolls down.
+        self.terms.setWordWrap(True)
+        self.terms.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.terms.setResizeMode(QListWidget.ResizeMode.Adjust)
+        self.terms.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.texts.bind(self.terms.setAccessibleName, lambda: self.tr("Glossary terms"))
         self.details = QTextBrowser()
         self.details.setOpenLinks(False)

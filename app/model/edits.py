@@ -4,8 +4,8 @@ Every change a user makes is an :class:`Operation`, a frozen dataclass that know
 to a scenario (:meth:`Operation.apply`, pure: scenarios are immutable) and what it is called
 in each language (:meth:`Operation.label`). :meth:`Document.edit` turns one into an
 :class:`Edit`, the scenario before and after: undo shows ``before`` again, bit for bit. The Qt
-side (:class:`app.window.state.DocumentState` and the undo commands of
-:mod:`app.window.commands`) only wraps these.
+side (:class:`app.state.document.DocumentState` and the undo commands of
+:mod:`app.state.history`) only wraps these.
 """
 
 from __future__ import annotations

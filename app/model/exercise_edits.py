@@ -30,6 +30,7 @@ from engine.exercises.answers import SAME, edited
 from engine.exercises.document import Edit, Index, exercise_document, parse_exercises
 from engine.exercises.fit import check_fit
 from engine.names import short_name
+from engine.op_kinds import KINDS
 
 HIDE_CHOICES = ("outputs", "row", "cells", "auto")
 """What a new exercise hides: the step's outputs, the receiver's row of shares, the cells
@@ -145,7 +146,7 @@ def chosen_cells(trace: Trace, name: str, difficulty: int) -> list[Index]:
     values = trace.arrays[name]
     maker = next(step for step in trace.steps if name in step.writes)
     seen = np.broadcast_to(visible_of(trace, maker), values.shape) \
-        if maker.op in ("scores", "weights") else np.ones(values.shape, dtype=bool)
+        if KINDS[maker.op].masked else np.ones(values.shape, dtype=bool)
     cells = [tuple(int(k) for k in index) for index in np.ndindex(values.shape)
              if seen[index] and np.isfinite(values[index]) and values[index] != 0.0]
     order = np.random.default_rng(len(cells)).permutation(len(cells)).tolist()

@@ -25,7 +25,6 @@ from app.texts.words import HEADINGS, LANGUAGE_NAMES
 
 __all__ = [
     "EXPLAIN_KEYS",
-    "FRAME_WORDS",
     "HEADINGS",
     "LANGUAGES",
     "LANGUAGE_NAMES",
@@ -33,7 +32,6 @@ __all__ = [
     "GlossaryEntry",
     "StepText",
     "check_language",
-    "frame_word",
     "glossary",
     "glossary_entry",
     "join_notes",

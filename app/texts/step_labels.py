@@ -40,7 +40,7 @@ _ZH: dict[str, str] = {
     "block.final_norm": "最终规范化",
     "encoder.final_norm": "最终规范化",
     "head.transform": "掩码变换",
-    "block.logits": "logits",
+    "block.logits": "词表分数",
     "block.probs": "概率",
     "block.loss": "损失",
     "block.sample": "抽取",

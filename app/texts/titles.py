@@ -93,7 +93,7 @@ _ZH: dict[str, _Builder] = {
     "block.norm2_post": lambda o: f"后置规范化（{o.norm}）：作用于第二次残差",
     "block.final_norm": lambda o: f"词表头之前的最终规范化（{o.norm}）",
     "head.transform": lambda o: "掩码语言模型的变换：全连接、激活，再 LayerNorm",
-    "block.logits": lambda o: "Logits：每个词表项一个分数",
+    "block.logits": lambda o: "词表分数（logits）：每个词表项一个分数",
     "block.probs": lambda o: "概率：对 logits 做 softmax",
     "block.loss": lambda o: "损失：每个位置同时算 −ln p(目标)",
     "block.sample": lambda o: "下一个 Token：温度、top-k、top-p 与抽取",

@@ -607,6 +607,7 @@ BLOCK: dict[str, str] = {
     "embed_pick": "pick rows →",
     "embed_x": "X · the picked rows",
     "embed_picked": "the picked rows",
+    "embed_picked_name": "picked",
     "embed_scaled": "token rows × {scale}",
     "embed_scale_note": "every picked row is multiplied by embedding_scale = {scale} before "
                         "anything is added to it",

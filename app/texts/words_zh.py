@@ -214,15 +214,15 @@ WORDS: dict[str, str] = {
     "ffn.summary": "每一行先乘 W1 到隐藏宽度 {width}，经过 {act}，再乘 W2 回到宽度 {d}。",
     "ffn.summary_gated": "每一行分别乘 Wg 和 W1 到隐藏宽度 {width}：x·Wg 经过 {act} 成为一道门，"
                          "逐格乘在 x·W1 上；再乘 W2 回到宽度 {d}。",
-    "ffn.how_gated": "gate = act(x·Wg + bg)，up = x·W1 + b1，hidden = up ⊙ gate，out = "
-                     "hidden·W2 + b2，逐行计算。这里 {src} 中{token}的行 {row} 得到门 {gate}、"
+    "ffn.how_gated": "门 = 激活(x·Wg + bg)，上投影 = x·W1 + b1，隐藏 = 上投影 ⊙ 门，输出 = "
+                     "隐藏·W2 + b2，逐行计算。这里 {src} 中{token}的行 {row} 得到门 {gate}、"
                      "上投影行 {up}、隐藏行 {hidden}，输出 {out}。",
     "ffn.not_linear_gated": "即使改用恒等函数，它也不是线性的：门把同一行的两个投影相乘。",
     "ffn.check_gated": "每个隐藏格都等于上投影格乘以门格：{token}的上投影行 {up} 乘以门 {gate} "
                        "得到 {hidden}。门接近 0 的地方，这个单元就关上了，不管 W1 怎么说。",
     "ffn.why": "注意力只是按和为 1 的比例调配 V 的各行，再接线性变换。前馈网络则给每个位置单独"
                "加上一次非线性变换。",
-    "ffn.how": "hidden = act(x·W1 + b1)，out = hidden·W2 + b2，逐行计算。这里 {src} 中{token}"
+    "ffn.how": "隐藏 = 激活(x·W1 + b1)，输出 = 隐藏·W2 + b2，逐行计算。这里 {src} 中{token}"
                "的行 {row} 得到隐藏行 {hidden}，输出 {out}。",
     "ffn.pitfalls": "前馈从不查看其他位置：每行单独变换，共用同一组 W1、W2；输出必须回到 d 列，"
                     "才能加回主干。{linear}",
@@ -428,7 +428,7 @@ BLOCK: dict[str, str] = {
                    "（不减均值，不用 β）",
     "layer_row": "第 {token} 行：(x − {mean}) / {divisor} · γ + β",
     "rms_row": "第 {token} 行：x / {divisor} · γ",
-    "norm_none": "规范化为“none”：{out} 就是 {source} 的副本（在编辑器中选 LayerNorm 或 "
+    "norm_none": "不做规范化：{out} 就是 {source} 的副本（在编辑器中选 LayerNorm 或 "
                  "RMSNorm 才会逐行缩放）",
     "stat_mean": "{token} 行的 μ = 其 {d} 个数的平均 = {value}",
     "stat_variance": "{token} 行的 σ² = (x − μ)² 的平均 = {value}",
@@ -475,6 +475,7 @@ BLOCK: dict[str, str] = {
     "embed_pick": "取出这些行 →",
     "embed_x": "X · 取出的行",
     "embed_picked": "取出的行",
+    "embed_picked_name": "取出的行",
     "embed_scaled": "词元行 × {scale}",
     "embed_scale_note": "取出的每一行先乘以 embedding_scale = {scale}，再加上别的行",
     "embed_row": "{token} ← {id}",
@@ -792,17 +793,17 @@ NEXT_TOKEN: dict[str, str] = {
                   "{mass}",
     "no_top_p": "top-p = 1：不按累计概率截断",
     "entropy": "熵：模型 {model} 奈特 · 调温后 {tempered} 奈特 · 保留的份额 {shares} 奈特",
-    "chosen": "选中：“{entry}”（id {id}），第 t = {t} 次抽取，种子 {seed}；贪心会选"
+    "chosen": "选中：“{entry}”（编号 {id}），第 t = {t} 次抽取，种子 {seed}；贪心会选"
               "“{greedy}”",
-    "chosen_greedy": "选中：“{entry}”（id {id}），概率最高的一项：贪心解码（T = 0）不抽取",
-    "appended": "实际追加的是“{entry}”（id {id}）：手选的，或在修改模型之前抽到的；这次抽取得到"
-                "“{chosen}”",
+    "chosen_greedy": "选中：“{entry}”（编号 {id}），概率最高的一项：贪心解码（T = 0）不抽取",
+    "appended": "实际追加的是“{entry}”（编号 {id}）：手选的，或在修改模型之前抽到的；"
+                "这次抽取得到“{chosen}”",
     "running_text": "前 {rank} 项的概率之和除以 top-k 保留的总概率 = {value}",
     "running_past": "第 {rank} 项在 top-{k} 截断之外：top-p 不再累计它的概率",
     "loss_title": "每个位置的损失",
     "col_p_target": "p(目标)",
     "col_loss": "−ln p",
-    "loss_row": "{token} → {entry}（id {id}）",
+    "loss_row": "{token} → {entry}（编号 {id}）",
     "loss_mean": "平均损失 = ({terms}) / {n} = {mean}",
     "training": "训练 · 1 次前向计算",
     "training_known": "{n} 个位置一次算出",

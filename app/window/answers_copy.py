@@ -25,8 +25,8 @@ from app.model.examples import SUFFIX
 from app.texts.words import say
 
 if TYPE_CHECKING:
+    from app.state.shell import Shell
     from app.window.exercise_mode import ExerciseMode
-    from app.window.shell import Shell
 
 
 def answers_path(path: Path | None, title: str) -> Path:

@@ -41,7 +41,7 @@ from engine.exercises.document import Exercise, Index, Typed
 from engine.exercises.fit import answered_cells, hidden_masks
 
 if TYPE_CHECKING:
-    from app.window.shell import Shell
+    from app.state.shell import Shell
 
 PANEL_WIDTH = 320
 """The panel's narrowest width: its blanks, buttons and the teacher's choices fit it."""

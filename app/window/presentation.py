@@ -28,7 +28,7 @@ from app.canvas.layout import PARTS
 from app.canvas.view import CanvasView
 
 if TYPE_CHECKING:
-    from app.window.shell import Shell
+    from app.state.shell import Shell
 
 NUMBER_KEYS = {getattr(Qt.Key, f"Key_{k}"): k - 1 for k in range(1, 10)}
 

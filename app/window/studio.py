@@ -63,16 +63,20 @@ from app.files.saving import (
     writing,
 )
 from app.files.session import save_session
-from app.files.showing import ShowingError, Shown, check_showing, step_problem
 from app.files.watch import DiskWatch
 from app.help.glossary import GlossaryDock
 from app.i18n import LiveTexts, current_language
 from app.model.cancel import CancelledError
 from app.model.examples import OPENINGS, example_name, example_names, example_path
+from app.state.big import is_big
+from app.state.change import Change
+from app.state.document import DocumentState
+from app.state.jobs import run_with_progress
+from app.state.showing import ShowingError, Shown, check_showing, step_problem
+from app.texts import step_title
 from app.texts.bidi import isolate
 from app.texts.example_words import document_words, example_label, example_title
 from app.widgets.busy_indicator import BusyIndicator
-from app.widgets.jobs import is_big, run_with_progress
 from app.window.answers_copy import AnswersCopy
 from app.window.appearance import appearance
 from app.window.compare_mode import CompareMode
@@ -82,7 +86,6 @@ from app.window.editor_column import EditorColumnWidth
 from app.window.exercise_mode import ExerciseMode
 from app.window.generation_panel import GenerationPanel
 from app.window.presentation import Presenter
-from app.window.state import DocumentState
 from app.window.swap_dialog import SwapTokensAction
 from app.window.timeline import Timeline
 from app.window.undo_actions import UndoActions
@@ -326,7 +329,7 @@ class StudioWindow(QMainWindow):
             self.texts.bind(action.setText, partial(_with_keys, text, keys))
             action.triggered.connect(slot)
 
-    # -- the shell: what the plug-ins may ask of the window (app.window.shell.Shell) ----------
+    # -- the shell: what the plug-ins may ask of the window (app.state.shell.Shell) ----------
     @property
     def stepping(self) -> Timeline:
         return self.timeline
@@ -407,7 +410,7 @@ class StudioWindow(QMainWindow):
         return self.compare.comparison(options) if self.compare.active else None
 
     def step_title(self, index: int) -> str:
-        return self.timeline.title_for(index)
+        return step_title(self.state.trace.steps[index], self.state.scenario, current_language())
 
     def hide_step_texts(self, hidden: bool) -> None:
         self.timeline.set_texts_hidden(hidden)
@@ -454,10 +457,11 @@ class StudioWindow(QMainWindow):
         if self.canvas.wants_other_sheet():
             self.refresh_canvas(fit=True)
 
-    def _refresh_after_edit(self) -> None:
+    def _refresh_after_edit(self, change: Change) -> None:
         """A new trace (an edit, undo or redo): its frame is built once the event loop runs, so
-        edits arriving faster than frames cost one build, of the newest document."""
-        if not self._canvas_held:
+        edits arriving faster than frames cost one build, of the newest document; nothing when
+        the frame on screen shows the same numbers (a preview of a step not on screen)."""
+        if change.frame and not self._canvas_held:
             self.canvas.build_later(lambda: self.refresh_canvas(fit=False))
 
     def refresh_canvas(self, fit: bool) -> None:
@@ -478,7 +482,7 @@ class StudioWindow(QMainWindow):
     def _draw(self, fit: bool) -> None:
         """Build and show the current step's frame (or the comparison), then describe it."""
         options = self.frame_options()
-        title = self.timeline.title_for(self.state.step)
+        title = self.step_title(self.state.step)
         checked, self._shown = self._shown, None  # the check's frame serves once, if at all
         refilled = described = False
         if not (self.compare.active and self.compare.show(fit)):
@@ -512,7 +516,7 @@ class StudioWindow(QMainWindow):
         try:
             self.canvas.setAccessibleDescription(describe_frame(
                 self.state.frame_trace, self.state.step, self.frame_options(),
-                self.timeline.title_for(self.state.step)))
+                self.step_title(self.state.step)))
         except Exception as error:  # as a frame that fails to draw
             self._say_step_failed(error)
 
@@ -626,9 +630,9 @@ class StudioWindow(QMainWindow):
         return True
 
     def _first_options(self, trace: Trace) -> FrameOptions:
-        """What the canvas will draw ``trace``'s first step with once it is the document."""
-        receiver, head = self.state.kept_focus(trace.scenario)
-        return replace(self.frame_options(), receiver=receiver, head=head,
+        """What the canvas will draw ``trace``'s first step with once it is the document: the
+        last position and every head in focus, as its exports show them."""
+        return replace(self.frame_options(), receiver=None, head=None,
                        worked_row=trace.scenario.n <= MAX_POSITIONS)
 
     def open_example(self, name: str) -> bool:
@@ -684,9 +688,11 @@ class StudioWindow(QMainWindow):
         self._canvas_held = True  # a big frame is composed once, not for every signal on the way
         try:
             self.state.undo_stack.clear()
-            self.state.set_step(0)
+            self.state.set_receiver(None)  # the document before's focus is not this one's
+            self.state.set_head(None)
             self.view_menu.worked_row_action.setChecked(scenario.n <= MAX_POSITIONS)
             self.state.show(scenario, trace)
+            self.state.set_step(0)  # not the step of the same name: the document before's
             self.editor.layer_bar.unpin()  # a pin holds within one document
         finally:
             self._canvas_held = False

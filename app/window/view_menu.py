@@ -15,7 +15,7 @@ from app.texts import LANGUAGE_NAMES, LANGUAGES
 from app.window.appearance import appearance
 
 if TYPE_CHECKING:
-    from app.window.shell import Shell
+    from app.state.shell import Shell
 
 
 class ViewMenu(QObject):

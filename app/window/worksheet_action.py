@@ -16,7 +16,7 @@ from app.texts.words import say
 
 if TYPE_CHECKING:
     from app.export.worksheet_dialog import WorksheetDialog
-    from app.window.shell import Shell
+    from app.state.shell import Shell
 
 
 class WorksheetAction(QObject):

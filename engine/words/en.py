@@ -192,6 +192,8 @@ REFUSALS: dict[str, str] = {
     "whole_from_one": "expected a whole number from 1, got {got}",
     "temperature_range": "expected a number from 0 (greedy) to {limit:g}, got {got}",
     "top_p_range": "expected a number above 0 and at most 1, got {got}",
+    "lens_needs_head": "the logit lens reads each layer through a vocabulary head (head.unembed "
+                       "and head.vocab): this document has none",
     "loss_needs_head": "a loss needs a vocabulary head (head.unembed and head.vocab) to give "
                        "each position its probabilities",
     "targets_list": "expected a list of {count} ids, got {got}",

@@ -171,6 +171,8 @@ REFUSALS: dict[str, str] = {
     "whole_from_one": "应为从 1 起的整数，得到的是 {got}",
     "temperature_range": "温度应为 0（贪心）到 {limit:g} 之间的数，得到的是 {got}",
     "top_p_range": "应为大于 0 且不超过 1 的数，得到的是 {got}",
+    "lens_needs_head": "逐层读出（logit lens）要用词表头（head.unembed 与 head.vocab）读每一层："
+                       "这个文档没有词表头",
     "loss_needs_head": "损失需要词表头（head.unembed 与 head.vocab）来给出每个位置的概率",
     "targets_list": "训练目标应为含 {count} 个编号的列表，得到的是 {got}",
     "targets_count": "训练目标应有 {count} 个编号（每个位置一个），得到 {got} 个",
@@ -342,7 +344,7 @@ PHRASES: dict[str, str] = {
     "zeroed": "——这个单元被置 0",
     "vocab_entry": "词表条目“{entry}”",
     "prob_row": "l = logits[{i},·]，最大值 = {top}；位置“{token}”的条目“{entry}”",
-    "loss_row": "位置 {i}（“{token}”）应预测 id {target}（“{entry}”）：它的概率越小，损失越大",
+    "loss_row": "位置 {i}（“{token}”）应预测编号 {target}（“{entry}”）：它的概率越小，损失越大",
     "loss_mean": "全部 {n} 个位置的平均，训练时一次并行算出",
     "draw_logit": "条目“{entry}”在最后一个位置 {i}（“{token}”）的 logit：下一个 Token 只从"
                   "这一行抽取",
@@ -356,7 +358,7 @@ PHRASES: dict[str, str] = {
     "draw_chosen": "“{entry}”：累计份额第一个超过第 t = {t} 次抽取（种子 {seed}）的均匀随机数"
                    "的保留条目",
     "terms": "…（共 {count} 项）",
-    "learned_row": "可学位置表：位置 {p} 读第 offset + p = {offset} + {p} = {row} 行",
+    "learned_row": "可学位置表：位置 {p} 读第 偏移 + p = {offset} + {p} = {row} 行",
     "sinusoidal_column": "第 {c} 列属于第 i = {i} 对：偶数列取正弦，奇数列取余弦（这里是 "
                          "{fn}），自变量随位置 {p} 变化",
     "plus_position": "“{token}”的行加上位置 {p} 的行",

@@ -54,7 +54,7 @@ def picked(qtbot: QtBot) -> Iterator[tuple[int, int, StudioWindow]]:
 @pytest.mark.parametrize(("lang", "line"), [
     ("en", "appended instead: “{picked}” (id {p}), picked or drawn before an edit; this draw "
            "gives “{greedy}”"),
-    ("zh", "实际追加的是“{picked}”（id {p}）：手选的，或在修改模型之前抽到的；这次抽取得到"
+    ("zh", "实际追加的是“{picked}”（编号 {p}）：手选的，或在修改模型之前抽到的；这次抽取得到"
            "“{greedy}”")])
 def test_token_t_s_draw_names_the_token_the_run_appended(
         picked: tuple[int, int, StudioWindow], lang: str, line: str) -> None:

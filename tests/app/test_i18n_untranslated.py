@@ -51,7 +51,7 @@ ALLOWED_WORDS = {
     "Wq", "Wk", "Wv", "Wo", "W1", "W2", "Q", "K", "V", "X", "QKV", "q", "k", "v", "d", "d_k",
     "d_v", "n", "h", "softmax", "ReLU", "GELU", "SiLU", "relu", "gelu", "silu", "identity",
     "gelu_tanh",
-    "LayerNorm", "RMSNorm", "logits", "Token", "exp", "b", "bq", "bk", "bv", "bo", "b1", "b2",
+    "LayerNorm", "RMSNorm", "Token", "exp", "b", "bq", "bk", "bv", "bo", "b1", "b2",
     "unembed", "F", "Norm", "x", "ffn", "mixed", "attn_out", "norm", "resid", "probs",
     # formats and products
     "PNG", "SVG", "PDF", "GIF", "MP4", "H", "PowerPoint", "Studio", "npy", "CSV", "json", "qkv",

@@ -14,8 +14,9 @@ from app.texts.step_labels import step_label
 from engine import Trace, compute, load_scenario, parse_scenario
 from tests.app.generated_documents import EXAMPLES, build
 
-LOANWORDS = {"logits", "RoPE", "QK", "Token"}
-"""Latin words the Chinese interface keeps, as the chapter does."""
+LOANWORDS = {"RoPE", "QK", "Token"}
+"""Latin words a Chinese timeline button keeps, as the chapter does ("logits" is said
+词表分数 there, as on the map: "8 logits" on a button was English, issue 35)."""
 NAMES = ("f11", "g01", "encoder-decoder", "multihead", "norms", "order", "pronoun", "rope",
          "single-key", "three-layers", "tokenizer", "continue", "training")
 

@@ -32,7 +32,7 @@ from tests.bench.timing import attention_scenario, gpt2_layer
 
 PIECES = (
     ("app.model.edits", "Document", "edit", "the edit (a new document)"),
-    ("app.window.state", None, "compute", "compute (engine)"),
+    ("app.state.document", None, "compute", "compute (engine)"),
     ("app.window.timeline", "Timeline", "_on_trace", "timeline: the current step's text"),
     ("app.editor.model", "MatrixModel", "_refresh", "editor grids"),
     ("app.window.studio", "StudioWindow", "refresh_canvas", "frame build (refilled or new)"),

@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from app.canvas.view import CanvasView
 from app.files import opening
-from app.window import state as state_module
+from app.state import session as state_module
 from app.window.studio import StudioWindow
 from engine import Scenario, ScenarioError, dumps_scenario, parse_scenario
 from tests.bench.timing import attention_scenario, gpt2_layer, report

@@ -136,7 +136,8 @@ def test_a_deck_of_two_heads_and_128_positions_exports(qtbot: QtBot, tmp_path: P
     1 pt (a 128-position grid at the document's one scale), used to stop the deck with an
     error. Such a document is now laid out frame by frame (its one scale is unreadable): the
     128 × 128 shares are a heat map, the smallest labels (the arrows' share labels) 1.7 pt,
-    never under 1 pt."""
+    never under 1 pt. Its 3,400 shapes are numbered, not searched for the next free id (which
+    took python-pptx 90 s), and every id is still unique."""
     trace = compute(attention_scenario(128))
     weights = trace.step_index("weights")
     [deck] = BackgroundExport(trace, request(tmp_path, "pptx", "out", (weights,))).start().wait()
@@ -151,3 +152,6 @@ def test_a_deck_of_two_heads_and_128_positions_exports(qtbot: QtBot, tmp_path: P
     assert sizes[0] >= 1.0, "PowerPoint's smallest size"
     assert sizes[0] == pytest.approx(1.7), "the frame by itself: drawn larger, its margins thin"
     assert len(runs) > 20  # the frame's words and the arrows' share labels (heat maps: pictures)
+    ids = [int(value) for value in slide.shapes._spTree.xpath("//p:cNvPr/@id")]
+    assert len(ids) > 3000 and len(set(ids)) == len(ids), "every shape its own id"
+

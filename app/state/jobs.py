@@ -8,8 +8,8 @@ hand it immutable inputs (a :class:`~engine.Scenario` is frozen) and never a wid
 :func:`run_with_progress` is the blocking form for open and save: a window-modal progress
 dialog with Cancel while the event loop keeps running, so the window repaints and timers fire.
 
-Small documents stay on the interface thread: :func:`is_big` says when a scenario's work is
-large enough (more than :data:`BIG_CELLS` numbers to compute or write) to hand to a worker.
+Small documents stay on the interface thread: :func:`app.state.big.is_big` says when a
+scenario's work is large enough to hand to a worker.
 """
 
 from __future__ import annotations
@@ -22,29 +22,9 @@ from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, Qt, QTimer, Si
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 from app.model.cancel import CancelledError
-from app.model.outline import parameter_cells
-from engine import Scenario
-
-BIG_CELLS = 1 << 16
-"""Numbers (scores plus parameters) above which a scenario is computed, saved and copied in a
-worker. Below it, computing takes a few milliseconds and writing the text up to about 50 ms
-on an idle machine (see docs/limits.md)."""
 
 SHOW_PROGRESS_AFTER_MS = 300
 """A progress dialog appears only for work that takes longer than this."""
-
-
-def work_of(scenario: Scenario) -> int:
-    """How many numbers computing or writing ``scenario`` touches: every attention's scores
-    (counted as n × n, n the longer token list) plus its arrays."""
-    n = max(scenario.n, scenario.encoder.n if scenario.encoder is not None else 0)
-    heads = sum(a.heads for a in scenario.attentions)
-    return heads * n * n + parameter_cells(scenario)
-
-
-def is_big(scenario: Scenario) -> bool:
-    """Whether ``scenario`` is computed, saved and copied off the interface thread."""
-    return work_of(scenario) > BIG_CELLS
 
 
 def _done(_cancelled: threading.Event) -> None:

@@ -18,9 +18,9 @@ from PySide6.QtWidgets import QDockWidget, QWidget
 
 from app.canvas.context import FrameOptions
 from app.canvas.side_by_side import CompareFrameItem
-from app.files.showing import Shown
 from app.i18n import LiveTexts
-from app.window.state import DocumentState
+from app.state.document import DocumentState
+from app.state.showing import Shown
 from engine import Scenario, Trace
 
 
