@@ -33,11 +33,11 @@ from engine.op_kinds import head_output, made_by, steps_of
 from engine.op_table import op_table
 from engine.ops import row_mean
 from engine.parse_generation import Settings
-from engine.phrases import phrase
 from engine.positions import Positions
 from engine.reader import FloatArray
 from engine.trace import Step, Trace
 from engine.whole_text import read_whole
+from engine.words import say
 
 _CELL = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\[\s*([0-9\s,]+)\]\s*$")
 
@@ -116,8 +116,8 @@ class _Explainer:
     def say(self, key: str, /, **fields: object) -> str:
         """The phrase ``key``; text fields (a document's token labels) have their line breaks
         and other unprintable characters escaped, so a label cannot forge a line."""
-        return phrase(self.lang, key, **{name: one_line(value) if isinstance(value, str) else value
-                                         for name, value in fields.items()})
+        return say(key, self.lang, **{name: one_line(value) if isinstance(value, str) else value
+                                      for name, value in fields.items()})
 
     def num(self, value: float) -> str:
         """``value`` with the explanation's decimals."""

@@ -2,7 +2,7 @@
 
 The added rows (sinusoidal, learned), the input after them, RoPE's angles and turned columns, and
 ALiBi's bias on the scores. Each function returns the formula line and the detail lines; the
-words come from ``say`` (:func:`engine.phrases.phrase` in the reader's language).
+words come from ``say`` (:func:`engine.words.say` in the reader's language).
 """
 
 from __future__ import annotations

@@ -45,8 +45,8 @@ from app.canvas.theme import digit_height, text_advance
 from app.canvas.worked_row import WorkedRow
 from app.model.parts import place_name
 from app.texts.example_words import document_words
-from app.texts.frame_words import frame_word
 from app.texts.run_words import in_run
+from app.texts.words import say
 from engine import Trace
 from engine.explain import made_by
 
@@ -207,10 +207,10 @@ class FrameItem(Sheet):
         lang = self.options.lang
         title = step_title or step.title
         if self._split:
-            title = frame_word(lang, "part_title", title=title, k=(self._part or 0) + 1,
-                               count=PARTS)
-        heading = frame_word(lang, "heading", n=self.step_index + 1, count=len(trace.steps),
-                             title=title)
+            title = say("frame.part_title", lang, title=title, k=(self._part or 0) + 1,
+                        count=PARTS)
+        heading = say("frame.heading", lang, n=self.step_index + 1, count=len(trace.steps),
+                      title=title)
         if not side:  # a comparison's side: the comparison's own heading says the rest
             heading = in_run(self.options.run_place, heading, lang)
         self.heading = self._text(heading, SIDE_HEADING_SIZE if side else HEADING_SIZE * unit,
@@ -227,9 +227,9 @@ class FrameItem(Sheet):
             self.route_map = route_map(self.context, step) if self.options.route_map else None
             if self.route_map is not None:
                 body_top = self._place_map(self.route_map, subtitle, body_top, margin, unit)
-            nothing = frame_word(lang, "nothing")
-            flow = (f"{frame_word(lang, 'reads')} {shown_names(trace, step.reads) or nothing}"
-                    f"     {frame_word(lang, 'writes')} "
+            nothing = say("frame.nothing", lang)
+            flow = (f"{say('frame.reads', lang)} {shown_names(trace, step.reads) or nothing}"
+                    f"     {say('frame.writes', lang)} "
                     f"{shown_names(trace, step.writes) or nothing}")
             footer = self._text(flow, FOOTER_SIZE * unit, margin, 0, role="muted")
             if self.options.caption:

@@ -58,7 +58,8 @@ from app.canvas.theme import (
     text_font,
     widest_advance,
 )
-from app.texts.frame_words import frame_word, join_notes
+from app.texts.frame_words import join_notes
+from app.texts.words import say
 
 NUMBER_SIZE = 17
 """Pixel size of the printed numbers (before the frame's scale)."""
@@ -402,8 +403,8 @@ class MatrixGrid(QGraphicsObject):
         at its cells', title's or colour scale's width (never wider than the map needs)."""
         if self.heat:
             down, across = block_shape(rows, cols)
-            square = frame_word(spec.lang, "heat_cell" if down * across == 1 else "heat_block",
-                                down=down, across=across)
+            square = say("frame.heat_cell" if down * across == 1 else "frame.heat_block", spec.lang,
+                         down=down, across=across)
             self.note = join_notes(spec.lang, spec.note, square)
             low, high = (self.format.text(end) for end in self._value_range())
             scale_width = text_advance(low, 12) + LEGEND_BAR + text_advance(high, 12) + 16
@@ -411,10 +412,11 @@ class MatrixGrid(QGraphicsObject):
             self._note_lines = [line for note in (spec.note, square) if note
                                 for line in fitted_lines(note, room - 4, 12)]
         elif self.large:
-            shown = frame_word(spec.lang, "large_highlighted" if spec.highlight_rows
-                               else "large_colours")
-            self.note = join_notes(spec.lang, self.note, frame_word(
-                spec.lang, "large_note", cells=rows * cols, shown=shown))
+            shown = say("frame.large_highlighted" if spec.highlight_rows
+                        else "frame.large_colours", spec.lang)
+            self.note = join_notes(spec.lang, self.note,
+                                   say("frame.large_note", spec.lang, cells=rows * cols,
+                                       shown=shown))
             self._note_lines = [self.note]
         note_width = max([text_advance(line, 12) + 4 for line in self._note_lines], default=0.0)
         if self.heat:

@@ -46,7 +46,7 @@ from app.canvas.pieces import (
 )
 from app.canvas.theme import Theme, fitted_lines, text_advance
 from app.model.operands import attention_at, kv_head, module_of, visible_of
-from app.texts.position_words import position_word
+from app.texts.words import say
 from engine import Step
 from engine.names import short_name
 from engine.numbers import format_exact
@@ -71,7 +71,7 @@ NOTE_COLUMN = 170.0
 
 
 def _word(ctx: LayoutContext, key: str, **fields: object) -> str:
-    return position_word(ctx.options.lang, key, **fields)
+    return say(f"position.{key}", ctx.options.lang, **fields)
 
 
 def lay_out_positions(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:

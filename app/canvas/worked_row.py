@@ -21,8 +21,8 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphi
 from app.canvas.context import FrameOptions, LayoutContext, positioned_labels
 from app.canvas.layout import ROW_GAP, TextItem, fit_scale, text_size
 from app.canvas.theme import Theme
-from app.texts.canvas_words import canvas_word
 from app.texts.facts import Facts, facts_for
+from app.texts.words import say
 from engine import Step, format_number
 from engine.numbers import format_factor
 from engine.op_table import op_table
@@ -188,17 +188,17 @@ def _table(ctx: LayoutContext, step: Step) -> Table | None:
     trace, lang = ctx.trace, ctx.options.lang
     f = facts_for(trace, trace.step_index(step.id), ctx.receiver, ctx.heads[0])
     header, row, total = STAGE_COLUMNS[stage](f, lang, ctx.places)
-    cells = [[canvas_word(lang, "key"), *header]]
+    cells = [[say("canvas.key", lang), *header]]
     keys = positioned_labels(trace, step.keys or "tokens", lang)  # 好 · p2 where rows repeat
     if len(keys) != len(f.keys):
         keys = list(f.keys)
     for j, key in enumerate(keys):
-        cells.append([key, *row(j)] if j in f.visible else [key, canvas_word(lang, "masked")])
+        cells.append([key, *row(j)] if j in f.visible else [key, say("canvas.masked", lang)])
     if total:
-        cells.append([canvas_word(lang, "total"), *total])
-    head = canvas_word(lang, "worked_head", n=f.head + 1) if f.heads > 1 else ""
-    title = canvas_word(lang, "worked_title", token=f.token, head=head,
-                        stage=canvas_word(lang, STAGE_WORDS[stage]))
+        cells.append([say("canvas.total", lang), *total])
+    head = say("canvas.worked_head", lang, n=f.head + 1) if f.heads > 1 else ""
+    title = say("canvas.worked_title", lang, token=f.token, head=head,
+                stage=say(f"canvas.{STAGE_WORDS[stage]}", lang))
     return Table(title, cells, strong_column=len(header))
 
 
@@ -213,8 +213,8 @@ def _score_columns(f: Facts, lang: str, places: int) -> Columns:
         return [_terms(f, j, places),
                 f"{format_number(f.raw_score(j), places)} ÷ √{f.d_k} = {s}" if f.scaled else s]
 
-    scaled = canvas_word(lang, "scaled", d_k=f.d_k) if f.scaled else canvas_word(lang, "unscaled")
-    return [canvas_word(lang, "dot"), scaled], row, []
+    scaled = say("canvas.scaled", lang, d_k=f.d_k) if f.scaled else say("canvas.unscaled", lang)
+    return [say("canvas.dot", lang), scaled], row, []
 
 
 def agreeing_places(places: int, agrees: Callable[[int], bool],
@@ -258,7 +258,7 @@ def _share_columns(f: Facts, lang: str, places: int) -> Columns:
                 f"exp({format_number(shifted, exact)}) = {exp}",
                 f"{exp} ÷ {total} = {format_number(f.share(j), places)}"]
 
-    header = [canvas_word(lang, "score"), canvas_word(lang, "exp"), canvas_word(lang, "share")]
+    header = [say("canvas.score", lang), say("canvas.exp", lang), say("canvas.share", lang)]
     return header, row, ["", total, "1"]
 
 
@@ -278,7 +278,7 @@ def _mix_columns(f: Facts, lang: str, places: int) -> Columns:
         return [format_number(f.share(j), places),
                 f"{format_number(f.share(j), wide)}·{_row(list(f.v(j)), wide)}"]
 
-    share = canvas_word(lang, "share")
+    share = say("canvas.share", lang)
     return ([share, share + " · v"], row,
             ["1", f"= {_row(list(f.mixed_head()), places)}"])
 

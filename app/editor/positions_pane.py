@@ -21,10 +21,11 @@ from PySide6.QtWidgets import (
 )
 
 from app.editor.form_rows import Row, add_rows
-from app.files.matrix_words import NUMBER_REASONS, matrix_words
+from app.files.matrix_text import NUMBER_REASONS
 from app.i18n import QT_TRANSLATE_NOOP, LiveTexts, current_language
 from app.model.edits import Operation, SetOption, SetPositions
 from app.state.document import DocumentState
+from app.texts.words import say
 from engine import NumberTextError, parse_number
 from engine.numbers import format_exact
 from engine.positions import KINDS, LAYOUTS, PAIRINGS, Positions
@@ -158,7 +159,7 @@ class PositionsEditor(QGroupBox):
         except NumberTextError as error:
             reason = NUMBER_REASONS[error.reason]
             self.state.refused.emit(self.tr("positions.base: {problem}; kept {old}").format(
-                problem=matrix_words(current_language(), reason, text=error.text),
+                problem=say(f"matrix.{reason}", current_language(), text=error.text),
                 old=format_exact(positions.base)))
             self.base_edit.setText(format_exact(positions.base))
             return

@@ -27,8 +27,6 @@ from app.canvas.position_pictures import RotationDial
 from app.canvas.theme import SLIDE
 from app.model.examples import example_path
 from app.texts import step_text
-from app.texts.frame_words import FRAME_WORDS
-from app.texts.position_words import POSITION_WORDS
 from engine import Trace, compute, load_scenario, parse_scenario
 from tests.app.stacks import with_shared_keys
 from tests.engine.test_engine_positions_trace import scaled_trace
@@ -200,11 +198,6 @@ def test_cross_attention_arrows_go_from_decoder_rows_to_the_encoders_keys(
         assert key_box.top() < end.y() < key_box.bottom()
     mix = frame(trace, "L1.cross.mix", receiver=1)
     assert list(titled(mix, "V").spec.row_labels) == ["I", "love", "you"]
-
-
-def test_position_and_frame_words_exist_in_both_languages() -> None:
-    assert set(POSITION_WORDS["en"]) == set(POSITION_WORDS["zh"])
-    assert FRAME_WORDS["zh"]["key_encoder"] and FRAME_WORDS["en"]["key_encoder"]
 
 
 def test_rope_and_added_rows_have_texts_with_the_documents_numbers() -> None:
