@@ -36,6 +36,7 @@ from app.canvas.context import FrameOptions, LayoutContext
 from app.canvas.grid import NUMBER_SIZE
 from app.canvas.heat import HEAT_HEIGHT, HEAT_WIDTH, USUAL_HEAT, HeatLimits, heat_within
 from app.canvas.layout import (
+    MOST_PARTS,
     PARTS,
     ROWS_AFTER,
     dropping_arrows,
@@ -99,8 +100,10 @@ class Composition:
     """How the rows that follow a source are arranged (:data:`~app.canvas.layout.ROWS_AFTER`;
     a frame alone takes another way when that is larger)."""
     part: int | None = None
-    """The half of a step split over two slides this composition lays out (0 or 1;
+    """The part of a step split over several slides this composition lays out (0-based;
     :func:`compose_alone`); None: the whole step."""
+    parts: int = 1
+    """How many slides the step is split over (1: not split)."""
     heat: HeatLimits = USUAL_HEAT
     """When a grid is a heat map and how large (:func:`~app.canvas.heat.heat_within`: earlier
     and smaller for a frame alone that needs it to be legible)."""
@@ -304,12 +307,14 @@ def compose_alone(trace: Trace, options: FrameOptions, area: QSizeF, index: int,
     legibly on the sheet (``area`` over ``legible``) drawn as heat maps, of
     :data:`HEAT_SHARES` of their usual extent until it reaches ``legible``.
 
-    With ``part`` (presentation: 0, 1, or −1 for the last), a step still under ``legible``
-    that is drawn larger as two slides, each half by itself
-    (:func:`~app.canvas.layout.part_rows`), is laid out as that half; ``split`` takes the
-    split as decided (the frame's heading says so already). With ``arrows_down_to`` (a frame
-    laid out by itself in the window or an export, :func:`legible_composition`) the arrows are
-    left out only under that scale (0: kept), not under ``legible``."""
+    With ``part`` (presentation: 0, 1 …, or −1 for the last), a step still under ``legible``
+    that is drawn larger as :data:`~app.canvas.layout.PARTS` slides, each part by itself
+    (:func:`~app.canvas.layout.part_rows`), is laid out as that part; as more slides (up to
+    :data:`~app.canvas.layout.MOST_PARTS`) when its parts stay under ``legible`` and the
+    step has that many; ``split`` takes the split as decided (the frame's heading says so
+    already). With ``arrows_down_to`` (a frame laid out by itself in the window or an export,
+    :func:`legible_composition`) the arrows are left out only under that scale (0: kept), not
+    under ``legible``."""
     bare_under = legible if arrows_down_to is None else arrows_down_to
     ctx = LayoutContext(trace, options)
     document = _document(trace, options, area)
@@ -318,15 +323,24 @@ def compose_alone(trace: Trace, options: FrameOptions, area: QSizeF, index: int,
     whole = None if split else _alone(ctx, document, index, area, legible, bare_under)
     if whole is not None and (whole.scale >= legible or not _splits(ctx, index, area)):
         return whole
-    halves = []
-    for half in range(PARTS):
-        with showing_part(half):
-            halves.append(_alone(ctx, (*document, "part", half), index, area, legible,
-                                 bare_under))
-    if whole is not None and min(h.scale for h in halves) <= whole.scale * (1 + 1e-9):
+    best: list[Composition] = []
+    for count in range(PARTS, MOST_PARTS + 1):
+        if count > PARTS and not _offers(ctx, index, area, count):
+            break
+        parts = []
+        for k in range(count):
+            with showing_part(k, count):
+                parts.append(_alone(ctx, (*document, "part", k, count), index, area, legible,
+                                    bare_under))
+        smallest = min(p.scale for p in parts)
+        if not best or smallest > min(p.scale for p in best) * (1 + 1e-9):
+            best = parts
+        if smallest >= legible:
+            break
+    if whole is not None and min(p.scale for p in best) <= whole.scale * (1 + 1e-9):
         return whole
-    shown = part % PARTS
-    return replace(halves[shown], part=shown)
+    shown = part % len(best)
+    return replace(best[shown], part=shown, parts=len(best))
 
 
 def _splits(ctx: LayoutContext, index: int, area: QSizeF) -> bool:
@@ -335,6 +349,18 @@ def _splits(ctx: LayoutContext, index: int, area: QSizeF) -> bool:
     plain = _laid_out(ctx, index, Group(), None, area)
     with showing_part(0):
         return _laid_out(ctx, index, Group(), None, area) != plain
+
+
+def _offers(ctx: LayoutContext, index: int, area: QSizeF, count: int) -> bool:
+    """Whether step ``index`` has ``count`` parts to show on as many slides: each part's
+    layout something, and not the whole step's (one layout each)."""
+    whole = _laid_out(ctx, index, Group(), None, area)
+    for k in range(count):
+        with showing_part(k, count):
+            laid = _laid_out(ctx, index, Group(), None, area)
+        if laid[0].isEmpty() or laid == whole:
+            return False
+    return True
 
 
 def _alone(ctx: LayoutContext, document: tuple[object, ...], index: int, area: QSizeF,

@@ -32,7 +32,6 @@ from app.canvas.context import SHEET_HEIGHT, FrameOptions, LayoutContext, sheet_
 from app.canvas.grid import NUMBER_SIZE
 from app.canvas.heat import heat_within
 from app.canvas.layout import (
-    PARTS,
     TextItem,
     dropping_arrows,
     items_of,
@@ -133,10 +132,11 @@ class FrameItem(Sheet):
     legibility target (:func:`legible_share`) a frame alone aims for (None: the sheet's own
     height in units, as an export at 1080 lines). A ``side`` of a comparison has its heading
     alone, at :data:`SIDE_HEADING_SIZE` whatever its sheet (the comparison names the document
-    once and the footer would repeat itself). With ``part`` (presentation: 0, 1 or −1 for the
-    last), a frame alone whose step stays under its target and is drawn larger as two slides
-    shows that half, its heading ending "(1/2)" or "(2/2)" (:attr:`composition`'s ``part``
-    says which; None: never split). A ``printed`` frame (an export) laid out by itself leaves
+    once and the footer would repeat itself). With ``part`` (presentation and exports: 0, 1 …
+    or −1 for the last), a frame alone, or a printed frame laid out by itself, whose step
+    stays under its target and is drawn larger as several slides shows that part, its heading
+    ending "(1/2)", "(2/3)" … (:attr:`composition`'s ``part`` and ``parts`` say which; None:
+    never split). A ``printed`` frame (an export) laid out by itself leaves
     out arrows that repeat the step before's (:data:`REPEATED_ARROWS`) when it would otherwise
     print its numbers under a 1024 × 768 projector's size; the window keeps them (its query
     boxes choose the receiver). A printed frame keeps the document's one scale only when that
@@ -174,7 +174,7 @@ class FrameItem(Sheet):
         self._max_scale = max_scale
         self._own_scale = own_scale
         self._screen = screen or height
-        self._part = part if alone else None
+        self._part = part if alone or printed else None
         self._split = False
         self.picture_kept = False
         """Whether the last :meth:`refill` kept the picture (:func:`same_through`)."""
@@ -190,7 +190,7 @@ class FrameItem(Sheet):
             self._edge = True
             self._rebuild(step_title)
         half = self.composition.part
-        if half is not None:  # split over two slides: the heading says which half
+        if half is not None:  # split over slides: the heading says which part
             self._part, self._split = half, True
             self._rebuild(step_title)
 
@@ -212,7 +212,7 @@ class FrameItem(Sheet):
         title = step_title or step.title
         if self._split:
             title = frame_word(lang, "part_title", title=title, k=(self._part or 0) + 1,
-                               count=PARTS)
+                               count=self.composition.parts)
         heading = frame_word(lang, "heading", n=self.step_index + 1, count=len(trace.steps),
                              title=title)
         if not side:  # a comparison's side: the comparison's own heading says the rest
@@ -312,7 +312,7 @@ class FrameItem(Sheet):
         if self._footer is not None:  # drawn (and read in SVG) heading, picture, footer
             self.body.stackBefore(self._footer)
         with dropping_arrows(not composition.arrows), rows_after(composition.rows_after), \
-                showing_part(composition.part), heat_within(composition.heat):
+                showing_part(composition.part, composition.parts), heat_within(composition.heat):
             covered = lay_out(self.context, self.step_index, self.body,
                               composition.wraps[self.step_index], self.area.size())
         self.picture_scale = min(most, fit_scale(covered, self.area.size()))

@@ -24,7 +24,7 @@ from app.canvas.arrows import SHARE_SIZE, AttentionArrows
 from app.canvas.context import FrameOptions
 from app.canvas.frame import FrameItem
 from app.canvas.grid import NUMBER_SIZE, MatrixGrid
-from app.canvas.layout import PARTS, TextItem
+from app.canvas.layout import TextItem
 from app.canvas.powers import pieces
 from app.canvas.route_map import RouteMap
 from app.canvas.theme import font
@@ -216,15 +216,15 @@ EXPORT_WIDTH = 1024
 
 def presented_numbers(view: CanvasView, trace: Trace, step: int,
                       options: FrameOptions) -> list[tuple[int | None, Number]]:
-    """Step ``step``'s numbers in presentation on ``view`` (each slide of a step shown as two:
-    its half, else None), their exact ink on the screen."""
+    """Step ``step``'s numbers in presentation on ``view`` (each slide of a step shown as
+    several: its part, else None), their exact ink on the screen."""
     found: list[tuple[int | None, Number]] = []
-    for part in range(PARTS):
+    part, count = 0, 1
+    while part < count:
         frame = shown(view, trace, step, options, part)
-        half = frame.composition.part
+        half, count = frame.composition.part, frame.composition.parts
         found += [(half, number) for number in numbers(frame, view, exact=True)]
-        if half is None:
-            break
+        part += 1
     return found
 
 
