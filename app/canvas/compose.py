@@ -297,7 +297,8 @@ def _composition(fits: list[Fits], provisional: list[int]) -> Composition:
 
 def compose_alone(trace: Trace, options: FrameOptions, area: QSizeF, index: int,
                   legible: float = 0.0, part: int | None = None,
-                  split: bool = False, arrows_down_to: float | None = None) -> Composition:
+                  split: bool = False, arrows_down_to: float | None = None,
+                  split_under: float | None = None) -> Composition:
     """Step ``index`` laid out for ``area`` by itself: the arrangement at which it (with its
     worked row) is largest, and that scale, the rows after a source arranged each way
     (:data:`~app.canvas.layout.ROWS_AFTER`). Only that step is measured; the other steps'
@@ -312,16 +313,19 @@ def compose_alone(trace: Trace, options: FrameOptions, area: QSizeF, index: int,
     (:func:`~app.canvas.layout.part_rows`), is laid out as that part; as more slides (up to
     :data:`~app.canvas.layout.MOST_PARTS`) when its parts stay under ``legible`` and the
     step has that many; ``split`` takes the split as decided (the frame's heading says so
-    already). With ``arrows_down_to`` (a frame laid out by itself in the window or an export,
+    already); ``split_under`` (an export: a 1024 × 768 projector's size) splits only a step
+    under that scale, into as few parts as reach it, rather than under ``legible``. With
+    ``arrows_down_to`` (a frame laid out by itself in the window or an export,
     :func:`legible_composition`) the arrows are left out only under that scale (0: kept), not
     under ``legible``."""
     bare_under = legible if arrows_down_to is None else arrows_down_to
+    enough = legible if split_under is None else split_under
     ctx = LayoutContext(trace, options)
     document = _document(trace, options, area)
     if part is None:
         return _alone(ctx, document, index, area, legible, bare_under)
     whole = None if split else _alone(ctx, document, index, area, legible, bare_under)
-    if whole is not None and (whole.scale >= legible or not _splits(ctx, index, area)):
+    if whole is not None and (whole.scale >= enough or not _splits(ctx, index, area)):
         return whole
     best: list[Composition] = []
     for count in range(PARTS, MOST_PARTS + 1):
@@ -335,7 +339,7 @@ def compose_alone(trace: Trace, options: FrameOptions, area: QSizeF, index: int,
         smallest = min(p.scale for p in parts)
         if not best or smallest > min(p.scale for p in best) * (1 + 1e-9):
             best = parts
-        if smallest >= legible:
+        if smallest >= enough:
             break
     if whole is not None and min(p.scale for p in best) <= whole.scale * (1 + 1e-9):
         return whole

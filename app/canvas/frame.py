@@ -339,7 +339,7 @@ class FrameItem(Sheet):
         arrows_down_to = None if self.alone else projector if repeated else 0.0
         return compose_alone(self.trace, self.options, self.area.size(), self.step_index,
                              legible_share(self._screen) * digits, self._part, self._split,
-                             arrows_down_to)
+                             arrows_down_to, projector if self._printed else None)
 
     def _footer_up(self, footer: TextItem, subtitle: TextItem, margin: float,
                    unit: float) -> bool:
@@ -421,10 +421,13 @@ def same_through(before: Trace, after: Trace, index: int) -> bool:
 
 
 def build_frame_scene(trace: Trace, step_index: int, options: FrameOptions | None = None,
-                      step_title: str | None = None) -> tuple[QGraphicsScene, FrameItem]:
-    """A scene holding one frame, its scene rectangle fitted to the frame (for exports)."""
+                      step_title: str | None = None,
+                      part: int | None = None) -> tuple[QGraphicsScene, FrameItem]:
+    """A scene holding one frame, its scene rectangle fitted to the frame (for exports);
+    ``part``: the part of a step split over several pages as presentation splits it (its
+    :attr:`~FrameItem.composition` says whether it is)."""
     scene = QGraphicsScene()
-    frame = FrameItem(trace, step_index, options, step_title, printed=True)
+    frame = FrameItem(trace, step_index, options, step_title, part=part, printed=True)
     scene.addItem(frame)
     scene.setSceneRect(frame.boundingRect())
     return scene, frame

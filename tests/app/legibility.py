@@ -29,7 +29,7 @@ from app.canvas.powers import pieces
 from app.canvas.route_map import RouteMap
 from app.canvas.theme import font
 from app.canvas.view import CanvasView
-from app.export.render import build_frame
+from app.export.render import build_frame, split_frames
 from app.model.operands import tokens_of
 from app.window.studio import StudioWindow
 from engine import Scenario, Trace
@@ -228,11 +228,14 @@ def presented_numbers(view: CanvasView, trace: Trace, step: int,
     return found
 
 
-def exported_numbers(trace: Trace, step: int, options: FrameOptions) -> list[Number]:
+def exported_numbers(trace: Trace, step: int,
+                     options: FrameOptions) -> list[tuple[int | None, Number]]:
     """Step ``step``'s numbers in an export of ``options``' aspect :data:`EXPORT_WIDTH` pixels
-    wide, their exact ink in the file."""
-    built = build_frame(trace, step, options)
-    (item,) = [i for i in built.scene.items() if isinstance(i, FrameItem)]
-    factor = EXPORT_WIDTH / built.width
-    return [replace(number, pixels=number.pixels * factor)
-            for number in numbers(item, exact=True)]
+    wide, their exact ink in the file, on each page of the step (its part, else None)."""
+    found: list[tuple[int | None, Number]] = []
+    for built in split_frames(lambda part: build_frame(trace, step, options, part=part)):
+        (item,) = [i for i in built.scene.items() if isinstance(i, FrameItem)]
+        factor = EXPORT_WIDTH / built.width
+        found += [(built.part, replace(number, pixels=number.pixels * factor))
+                  for number in numbers(item, exact=True)]
+    return found
