@@ -41,12 +41,13 @@ from app.canvas.layout import (
     ROWS_AFTER,
     dropping_arrows,
     last_part,
+    noting_cuts,
     rows_after,
     showing_part,
     wrapping,
 )
 from app.canvas.layout import fit_scale as fit_scale
-from app.canvas.rare_cells import sizing
+from app.canvas.rare_cells import cells_full_size, sizing
 from app.canvas.remember import known_format
 from app.canvas.sample_step import draw_shape
 from app.canvas.steps import lay_out_step
@@ -222,6 +223,10 @@ _LATEST: OrderedDict[tuple[object, ...], Fits] = OrderedDict()
 _ALONE: OrderedDict[tuple[object, ...], Composition] = OrderedDict()
 """Each frame laid out by itself (:func:`compose_alone`), by its step's fits key and the
 sizes it aims for."""
+_PARTS: OrderedDict[tuple[object, ...], tuple[Composition, ...]] = OrderedDict()
+"""The parts each step split over slides or pages is laid out as (:func:`compose_alone`; none:
+not split), known like :data:`_ALONE` and by the size a split must reach: each frame of a
+split step asks again, and counting its parts measures every part of each count tried."""
 
 
 def compose(trace: Trace, options: FrameOptions, area: QSizeF,
@@ -314,7 +319,8 @@ def compose_alone(trace: Trace, options: FrameOptions, area: QSizeF, index: int,
     :data:`~app.canvas.layout.MOST_PARTS`) when its parts stay under ``legible`` and the
     step has that many; ``split`` takes the split as decided (the frame's heading says so
     already); ``split_under`` (an export: a 1024 × 768 projector's size) splits only a step
-    under that scale, into as few parts as reach it, rather than under ``legible``. With
+    under that scale, into as few parts as reach it, each part aiming for that scale alone
+    (no heat maps tried beyond it), rather than under ``legible``. With
     ``arrows_down_to`` (a frame laid out by itself in the window or an export,
     :func:`legible_composition`) the arrows are left out only under that scale (0: kept), not
     under ``legible``."""
@@ -325,26 +331,50 @@ def compose_alone(trace: Trace, options: FrameOptions, area: QSizeF, index: int,
     if part is None:
         return _alone(ctx, document, index, area, legible, bare_under)
     whole = None if split else _alone(ctx, document, index, area, legible, bare_under)
+    key = _alone_key(ctx, document, index, legible, bare_under)
+    parts = _PARTS.get((key, enough)) if key is not None else None
+    if parts is None:
+        parts = _parts(ctx, document, index, area, (legible, bare_under, enough), whole)
+        key = _alone_key(ctx, document, index, legible, bare_under)  # measured now
+        if key is not None:
+            _remember(_PARTS, (key, enough), parts)
+    if not parts:
+        return whole or _alone(ctx, document, index, area, legible, bare_under)
+    shown = part % len(parts)
+    return replace(parts[shown], part=shown, parts=len(parts))
+
+
+def _parts(ctx: LayoutContext, document: tuple[object, ...], index: int, area: QSizeF,
+           sizes: tuple[float, float, float],
+           whole: Composition | None) -> tuple[Composition, ...]:
+    """The parts step ``index`` is laid out as, each by itself (:func:`compose_alone`), or none
+    when it is not split: ``whole`` (None: the split is decided) reaches ``enough`` of
+    ``sizes`` (``legible``, ``bare_under``, ``enough``) or is at least as large."""
+    legible, bare_under, enough = sizes
     if whole is not None and (whole.scale >= enough or not _splits(ctx, index, area)):
-        return whole
+        return ()
     best: list[Composition] = []
     for count in range(PARTS, MOST_PARTS + 1):
-        if count > PARTS and not _offers(ctx, index, area, count):
+        kept = _cuts(ctx, index, area, count)
+        if kept is None:
             break
-        parts = []
-        for k in range(count):
+        parts: list[Composition] = []
+        for k in range(count):  # a part kept by a count before is known: not measured again
             with showing_part(k, count):
-                parts.append(_alone(ctx, (*document, "part", k, count), index, area, legible,
-                                    bare_under))
-        smallest = min(p.scale for p in parts)
-        if not best or smallest > min(p.scale for p in best) * (1 + 1e-9):
-            best = parts
-        if smallest >= enough:
-            break
+                parts.append(_alone(ctx, (*document, *kept[k]), index, area,
+                                    min(legible, enough), bare_under))
+            if best and parts[-1].scale < enough \
+                    and parts[-1].scale <= min(p.scale for p in best) * (1 + 1e-9):
+                break  # this many parts cannot do better: the next parts need not be measured
+        else:
+            smallest = min(p.scale for p in parts)
+            if not best or smallest > min(p.scale for p in best) * (1 + 1e-9):
+                best = parts
+            if smallest >= enough:
+                break
     if whole is not None and min(p.scale for p in best) <= whole.scale * (1 + 1e-9):
-        return whole
-    shown = part % len(best)
-    return replace(best[shown], part=shown, parts=len(best))
+        return ()
+    return tuple(best)
 
 
 def _splits(ctx: LayoutContext, index: int, area: QSizeF) -> bool:
@@ -355,16 +385,21 @@ def _splits(ctx: LayoutContext, index: int, area: QSizeF) -> bool:
         return _laid_out(ctx, index, Group(), None, area) != plain
 
 
-def _offers(ctx: LayoutContext, index: int, area: QSizeF, count: int) -> bool:
-    """Whether step ``index`` has ``count`` parts to show on as many slides: each part's
-    layout something, and not the whole step's (one layout each)."""
+def _cuts(ctx: LayoutContext, index: int, area: QSizeF,
+          count: int) -> list[tuple[object, ...]] | None:
+    """What each of step ``index``'s ``count`` parts keeps of its rows
+    (:func:`~app.canvas.layout.noting_cuts`; its number when it says nothing), or None when
+    the step has not that many parts to show: a part's layout nothing, or the whole step's (one
+    layout each)."""
     whole = _laid_out(ctx, index, Group(), None, area)
+    kept: list[tuple[object, ...]] = []
     for k in range(count):
-        with showing_part(k, count):
+        with showing_part(k, count), noting_cuts() as cuts:
             laid = _laid_out(ctx, index, Group(), None, area)
         if laid[0].isEmpty() or laid == whole:
-            return False
-    return True
+            return None
+        kept.append(("part", *cuts) if cuts else ("part", k, count))
+    return kept
 
 
 def _alone(ctx: LayoutContext, document: tuple[object, ...], index: int, area: QSizeF,
@@ -503,7 +538,7 @@ def _document(trace: Trace, options: FrameOptions, area: QSizeF) -> tuple[object
         key = _KEYS.setdefault(key, key)
         _LAST_KEY[:] = [(weakref.ref(trace), options, key)]
     _remember(_KEYS, key, key)
-    return key, (round(area.width(), 1), round(area.height(), 1))
+    return key, (round(area.width(), 1), round(area.height(), 1)), cells_full_size()
 
 
 def _widest(ctx: LayoutContext, names: tuple[str, ...]) -> tuple[str, ...]:
@@ -607,3 +642,4 @@ def forget() -> None:
     _SHOWN.clear()
     _LATEST.clear()
     _ALONE.clear()
+    _PARTS.clear()

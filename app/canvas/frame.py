@@ -38,6 +38,7 @@ from app.canvas.layout import (
     rows_after,
     showing_part,
 )
+from app.canvas.rare_cells import full_size_cells
 from app.canvas.route_map import RouteMap, route_map
 from app.canvas.theme import digit_height, text_advance
 from app.canvas.worked_row import WorkedRow
@@ -175,6 +176,9 @@ class FrameItem(Sheet):
         self._own_scale = own_scale
         self._screen = screen or height
         self._part = part if alone or printed else None
+        self._full_cells = alone or printed
+        """Every grid cell printed at full size, for a back row (presentation, an export):
+        :func:`~app.canvas.rare_cells.full_size_cells`."""
         self._split = False
         self.picture_kept = False
         """Whether the last :meth:`refill` kept the picture (:func:`same_through`)."""
@@ -279,7 +283,8 @@ class FrameItem(Sheet):
         """Measure the steps a refill took on trust (:attr:`composition`'s provisional ones;
         :meth:`measure_step` them one by one first to keep the window responsive) and lay the
         picture out again if the exact composition differs; whether it did."""
-        exact = self._composed(quick=False)
+        with full_size_cells(self._full_cells):
+            exact = self._composed(quick=False)
         if (exact.scale, exact.wraps) == (self.composition.scale, self.composition.wraps):
             self.composition = exact
             return False
@@ -288,7 +293,8 @@ class FrameItem(Sheet):
 
     def measure_step(self, index: int) -> None:
         """Measure step ``index`` for the numbers shown (see :meth:`settle`)."""
-        measure(self.trace, self.options, self.area.size(), index)
+        with full_size_cells(self._full_cells):
+            measure(self.trace, self.options, self.area.size(), index)
 
     def _replace_body(self, quick: bool) -> None:
         old = self.body
@@ -304,7 +310,8 @@ class FrameItem(Sheet):
     def _lay_out_body(self, quick: bool = False) -> None:
         """The step's picture at the document's scale, centred in :attr:`area` (``quick``:
         while typing, measuring only this step again, see :func:`compose`)."""
-        self.composition = composition = self._composed(quick)
+        with full_size_cells(self._full_cells):
+            self.composition = composition = self._composed(quick)
         most = MAX_SCALE if self._own_scale else composition.scale
         if self._max_scale is not None:
             most = min(self._max_scale, most)
@@ -312,7 +319,8 @@ class FrameItem(Sheet):
         if self._footer is not None:  # drawn (and read in SVG) heading, picture, footer
             self.body.stackBefore(self._footer)
         with dropping_arrows(not composition.arrows), rows_after(composition.rows_after), \
-                showing_part(composition.part, composition.parts), heat_within(composition.heat):
+                showing_part(composition.part, composition.parts), \
+                heat_within(composition.heat), full_size_cells(self._full_cells):
             covered = lay_out(self.context, self.step_index, self.body,
                               composition.wraps[self.step_index], self.area.size())
         self.picture_scale = min(most, fit_scale(covered, self.area.size()))
@@ -337,8 +345,11 @@ class FrameItem(Sheet):
             self._by_itself = self._printed  # the window's frame may be refilled: asks again
         repeated = self._printed and self.trace.steps[self.step_index].op in REPEATED_ARROWS
         arrows_down_to = None if self.alone else projector if repeated else 0.0
+        # a printed frame is split only once its sheet's edge is its own (:meth:`__init__`
+        # builds it again so): its parts are not measured for a sheet it is not drawn on
+        part = self._part if self.alone or self._edge else None
         return compose_alone(self.trace, self.options, self.area.size(), self.step_index,
-                             legible_share(self._screen) * digits, self._part, self._split,
+                             legible_share(self._screen) * digits, part, self._split,
                              arrows_down_to, projector if self._printed else None)
 
     def _footer_up(self, footer: TextItem, subtitle: TextItem, margin: float,

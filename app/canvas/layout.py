@@ -371,6 +371,30 @@ def part_shown() -> int | None:
     return None if shown is None else shown[0]
 
 
+_CUTS: ContextVar[list[tuple[int, ...]] | None] = ContextVar("cuts", default=None)
+"""Where :func:`part_rows` cut the rows laid out now, while :func:`noting_cuts`."""
+
+
+@contextmanager
+def noting_cuts() -> Iterator[list[tuple[int, ...]]]:
+    """Note what each :func:`part_rows` call of a layout kept: the rows and pieces of rows it
+    gave, one tuple a call (two parts that keep the same pieces lay out the same picture,
+    whichever their number and count)."""
+    cuts: list[tuple[int, ...]] = []
+    token = _CUTS.set(cuts)
+    try:
+        yield cuts
+    finally:
+        _CUTS.reset(token)
+
+
+def _noted(kept: list[Sequence[RowPart]], where: tuple[int, ...]) -> list[Sequence[RowPart]]:
+    cuts = _CUTS.get()
+    if cuts is not None:
+        cuts.append(where)
+    return kept
+
+
 def parts_shown() -> int:
     """How many parts the step laid out now is split over (1: the whole step)."""
     shown = _PART.get()
@@ -389,14 +413,16 @@ def part_rows(rows: Sequence[Sequence[RowPart]]) -> list[Sequence[RowPart]]:
     no more rows than parts, as many consecutive groups as there are parts, the first ones
     the larger; of more parts than rows, the longest rows are cut before operators spaced
     evenly along them, which then lead the next piece (``→ softmax → shares``), a piece a
-    part. A part beyond what the rows can give gets nothing (a row with no operator is not
-    cut: with one row, every part shows it)."""
+    part (:func:`noting_cuts` notes which). A part beyond what the rows can give gets
+    nothing (a row with no operator is not cut: with one row, every part shows it)."""
     shown = _PART.get()
     if shown is None:
         return list(rows)
     part, count = shown
     if len(rows) >= count:
-        return list(rows[slice(*_bounds(len(rows), part, count))])
+        start, end = _bounds(len(rows), part, count)
+        group = (start, 0, 1) if end == start + 1 else (start, end)  # a row whole: a piece
+        return _noted(list(rows[start:end]), (len(rows), *group))
     pieces = [1] * len(rows)
     while sum(pieces) < count:
         cuttable = [k for k, row in enumerate(rows) if len(_operators(row)) >= pieces[k]]
@@ -407,7 +433,8 @@ def part_rows(rows: Sequence[Sequence[RowPart]]) -> list[Sequence[RowPart]]:
     cut = [piece for row, many in zip(rows, pieces, strict=True) for piece in _cut(row, many)]
     if len(cut) == 1 < count:
         return cut
-    return cut[part:part + 1]
+    where = [(k, piece, many) for k, many in enumerate(pieces) for piece in range(many)]
+    return _noted(cut[part:part + 1], (len(rows), *(where[part] if part < len(where) else ())))
 
 
 def _operators(row: Sequence[RowPart]) -> list[int]:
