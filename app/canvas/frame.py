@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TypeVar, cast
@@ -29,7 +30,7 @@ from app.canvas.compose import (
     measure,
 )
 from app.canvas.context import SHEET_HEIGHT, FrameOptions, LayoutContext, sheet_size
-from app.canvas.grid import NUMBER_SIZE
+from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.heat import heat_within
 from app.canvas.layout import (
     TextItem,
@@ -76,6 +77,8 @@ the arrows are left out if that draws them larger (every share is printed in the
 :func:`~app.canvas.compose.compose_alone`)."""
 
 
+OWN_PART = -2
+"""The part a frame asks its composition for by default: its own (``-1`` is the last)."""
 REPEATED_ARROWS = frozenset({"mix"})
 """Steps whose arrows repeat the step before's (the mix draws the shares step's arrows again):
 an export of a frame by itself may leave them out (:class:`FrameItem`'s ``printed``)."""
@@ -177,8 +180,8 @@ class FrameItem(Sheet):
         self._screen = screen or height
         self._part = part if alone or printed else None
         self._full_cells = alone or printed
-        """Every grid cell printed at full size, for a back row (presentation, an export):
-        :func:`~app.canvas.rare_cells.full_size_cells`."""
+        """Every grid cell printed at full size where that prints the smallest digit larger,
+        for a back row (presentation, an export): :meth:`_full_size_larger`."""
         self._split = False
         self.picture_kept = False
         """Whether the last :meth:`refill` kept the picture (:func:`same_through`)."""
@@ -283,7 +286,7 @@ class FrameItem(Sheet):
         """Measure the steps a refill took on trust (:attr:`composition`'s provisional ones;
         :meth:`measure_step` them one by one first to keep the window responsive) and lay the
         picture out again if the exact composition differs; whether it did."""
-        with full_size_cells(self._full_cells):
+        with full_size_cells(self._full_cells and self._full_size_larger(quick=False)):
             exact = self._composed(quick=False)
         if (exact.scale, exact.wraps) == (self.composition.scale, self.composition.wraps):
             self.composition = exact
@@ -293,7 +296,7 @@ class FrameItem(Sheet):
 
     def measure_step(self, index: int) -> None:
         """Measure step ``index`` for the numbers shown (see :meth:`settle`)."""
-        with full_size_cells(self._full_cells):
+        with full_size_cells(self._full_cells and self._full_size_larger(quick=False)):
             measure(self.trace, self.options, self.area.size(), index)
 
     def _replace_body(self, quick: bool) -> None:
@@ -310,7 +313,8 @@ class FrameItem(Sheet):
     def _lay_out_body(self, quick: bool = False) -> None:
         """The step's picture at the document's scale, centred in :attr:`area` (``quick``:
         while typing, measuring only this step again, see :func:`compose`)."""
-        with full_size_cells(self._full_cells):
+        full = self._full_cells and self._full_size_larger(quick)
+        with full_size_cells(full):
             self.composition = composition = self._composed(quick)
         most = MAX_SCALE if self._own_scale else composition.scale
         if self._max_scale is not None:
@@ -318,21 +322,49 @@ class FrameItem(Sheet):
         self.body.setParentItem(self)
         if self._footer is not None:  # drawn (and read in SVG) heading, picture, footer
             self.body.stackBefore(self._footer)
-        with dropping_arrows(not composition.arrows), rows_after(composition.rows_after), \
-                showing_part(composition.part, composition.parts), \
-                heat_within(composition.heat), full_size_cells(self._full_cells):
-            covered = lay_out(self.context, self.step_index, self.body,
-                              composition.wraps[self.step_index], self.area.size())
+        covered = self._picture(self.body, composition, full)
         self.picture_scale = min(most, fit_scale(covered, self.area.size()))
         self.body.setScale(self.picture_scale)
         centre = self.area.center()
         self.body.setPos(centre.x() - covered.center().x() * self.picture_scale,
                          centre.y() - covered.center().y() * self.picture_scale)
 
-    def _composed(self, quick: bool) -> Composition:
+    def _picture(self, parent: QGraphicsItem, composition: Composition, full: bool) -> QRectF:
+        """Lay the step's picture out under ``parent`` by ``composition`` (``full``: every cell
+        at full size); what it covers."""
+        with dropping_arrows(not composition.arrows), rows_after(composition.rows_after), \
+                showing_part(composition.part, composition.parts), \
+                heat_within(composition.heat), full_size_cells(full):
+            return lay_out(self.context, self.step_index, parent,
+                           composition.wraps[self.step_index], self.area.size())
+
+    def _full_size_larger(self, quick: bool) -> bool:
+        """Whether every cell printed at full size (a frame for a back row) prints the step's
+        smallest digit larger than its rare wide cells printed smaller: its grids' columns then
+        as wide as those cells (GPT-NeoX's logits: 6.6 px → 12.5), else at their usual width
+        (a 20 × 20 grid of shares with one 1.32×10⁻⁵: 11.2 px for it, 17.3 for the rest,
+        rather than 10.6 for all)."""
+        with full_size_cells():  # over the step's parts: every part is printed alike
+            full = min(composition.scale for composition in self._parts_composed(quick))
+        smallest = math.inf
+        for usual in self._parts_composed(quick):
+            probe = Group()
+            self._picture(probe, usual, False)
+            cells = min((min(grid.small_cells.values()) for grid in items_of(probe, MatrixGrid)
+                         if grid.small_cells), default=NUMBER_SIZE)
+            smallest = min(smallest, usual.scale * cells / NUMBER_SIZE)
+        return full >= smallest * (1 - 1e-9)
+
+    def _parts_composed(self, quick: bool) -> list[Composition]:
+        """The composition of each part of the step (of the whole step when not split)."""
+        first = self._composed(quick, 0 if self._part is not None else None)
+        return [first, *(self._composed(quick, k) for k in range(1, first.parts))]
+
+    def _composed(self, quick: bool, part: int | None = OWN_PART) -> Composition:
         """The composition this frame is laid out by: its own when ``alone`` or when the
         document's one scale is too small to read (:func:`legible_composition`), else the
-        document's (``quick``: measuring only this step again, see :func:`compose`)."""
+        document's (``quick``: measuring only this step again, see :func:`compose`;
+        ``part``: that part's of a split step, rather than the frame's own)."""
         digits = self._rect.height() / digit_height(NUMBER_SIZE)
         projector_lines = LEGIBLE[0][0]  # a 1024 × 768 projector
         projector = legible_share(projector_lines) * digits
@@ -347,9 +379,10 @@ class FrameItem(Sheet):
         arrows_down_to = None if self.alone else projector if repeated else 0.0
         # a printed frame is split only once its sheet's edge is its own (:meth:`__init__`
         # builds it again so): its parts are not measured for a sheet it is not drawn on
-        part = self._part if self.alone or self._edge else None
+        own = part == OWN_PART
+        part = (self._part if own else part) if self.alone or self._edge else None
         return compose_alone(self.trace, self.options, self.area.size(), self.step_index,
-                             legible_share(self._screen) * digits, part, self._split,
+                             legible_share(self._screen) * digits, part, self._split and own,
                              arrows_down_to, projector if self._printed else None)
 
     def _footer_up(self, footer: TextItem, subtitle: TextItem, margin: float,
