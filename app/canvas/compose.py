@@ -372,6 +372,8 @@ def _parts(ctx: LayoutContext, document: tuple[object, ...], index: int, area: Q
                 best = parts
             if smallest >= enough:
                 break
+    if not best:  # not even two parts to show (a part laid out as the whole step)
+        return ()
     if whole is not None and min(p.scale for p in best) <= whole.scale * (1 + 1e-9):
         return ()
     return tuple(best)

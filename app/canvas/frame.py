@@ -329,13 +329,15 @@ class FrameItem(Sheet):
         self.body.setPos(centre.x() - covered.center().x() * self.picture_scale,
                          centre.y() - covered.center().y() * self.picture_scale)
 
-    def _picture(self, parent: QGraphicsItem, composition: Composition, full: bool) -> QRectF:
+    def _picture(self, parent: QGraphicsItem, composition: Composition, full: bool,
+                 context: LayoutContext | None = None) -> QRectF:
         """Lay the step's picture out under ``parent`` by ``composition`` (``full``: every cell
-        at full size); what it covers."""
+        at full size; ``context``: another than the frame's, whose grids it remembers); what
+        it covers."""
         with dropping_arrows(not composition.arrows), rows_after(composition.rows_after), \
                 showing_part(composition.part, composition.parts), \
                 heat_within(composition.heat), full_size_cells(full):
-            return lay_out(self.context, self.step_index, parent,
+            return lay_out(context or self.context, self.step_index, parent,
                            composition.wraps[self.step_index], self.area.size())
 
     def _full_size_larger(self, quick: bool) -> bool:
@@ -348,8 +350,8 @@ class FrameItem(Sheet):
             full = min(composition.scale for composition in self._parts_composed(quick))
         smallest = math.inf
         for usual in self._parts_composed(quick):
-            probe = Group()
-            self._picture(probe, usual, False)
+            probe = Group()  # laid out apart: the frame's context keeps none of its grids
+            self._picture(probe, usual, False, LayoutContext(self.trace, self.options))
             cells = min((min(grid.small_cells.values()) for grid in items_of(probe, MatrixGrid)
                          if grid.small_cells), default=NUMBER_SIZE)
             smallest = min(smallest, usual.scale * cells / NUMBER_SIZE)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -108,7 +107,10 @@ class ExportPlan:
         over several pages as presentation splits it gives a frame per part
         (:func:`~app.export.render.split_frames`)."""
         for page in self.pages:
-            for frame in split_frames(partial(self.frame, page, transparent=transparent)):
+            def build(part: int | None, page: Page = page) -> Frame:
+                return self.frame(page, part=part, transparent=transparent)
+
+            for frame in split_frames(build):
                 yield page, frame
 
 
