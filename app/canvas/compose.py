@@ -391,16 +391,17 @@ def _cuts(ctx: LayoutContext, index: int, area: QSizeF,
           count: int) -> list[tuple[object, ...]] | None:
     """What each of step ``index``'s ``count`` parts keeps of its rows
     (:func:`~app.canvas.layout.noting_cuts`; its number when it says nothing), or None when
-    the step has not that many parts to show: a part's layout nothing, or the whole step's (one
-    layout each)."""
+    the step has not that many parts to show: a part's layout nothing, or (more than
+    :data:`~app.canvas.layout.PARTS`) the whole step's (one layout each)."""
     whole = _laid_out(ctx, index, Group(), None, area)
     kept: list[tuple[object, ...]] = []
     for k in range(count):
         with showing_part(k, count), noting_cuts() as cuts:
             laid = _laid_out(ctx, index, Group(), None, area)
-        if laid[0].isEmpty() or laid == whole:
+        if laid[0].isEmpty() or (count > PARTS and laid == whole):
             return None
-        kept.append(("part", *cuts) if cuts else ("part", k, count))
+        last = k == count - 1  # the last part draws the arrows and the worked row too
+        kept.append(("part", last, *cuts) if cuts else ("part", k, count))
     return kept
 
 

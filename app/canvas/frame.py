@@ -39,7 +39,7 @@ from app.canvas.layout import (
     rows_after,
     showing_part,
 )
-from app.canvas.rare_cells import full_size_cells
+from app.canvas.rare_cells import full_size_cells, sizing
 from app.canvas.route_map import RouteMap, route_map
 from app.canvas.theme import digit_height, text_advance
 from app.canvas.worked_row import WorkedRow
@@ -346,6 +346,8 @@ class FrameItem(Sheet):
         as wide as those cells (GPT-NeoX's logits: 6.6 px → 12.5), else at their usual width
         (a 20 × 20 grid of shares with one 1.32×10⁻⁵: 11.2 px for it, 17.3 for the rest,
         rather than 10.6 for all)."""
+        if not self._has_rare_cells():
+            return False  # printed alike either way: measured once
         with full_size_cells():  # over the step's parts: every part is printed alike
             full = min(composition.scale for composition in self._parts_composed(quick))
         smallest = math.inf
@@ -356,6 +358,19 @@ class FrameItem(Sheet):
                          if grid.small_cells), default=NUMBER_SIZE)
             smallest = min(smallest, usual.scale * cells / NUMBER_SIZE)
         return full >= smallest * (1 - 1e-9)
+
+    def _has_rare_cells(self) -> bool:
+        """Whether an array the step reads or writes has rare wide cells printed smaller
+        (:func:`~app.canvas.rare_cells.sizing`)."""
+        step = self.trace.steps[self.step_index]
+        for name in (*step.reads, *step.writes):
+            try:
+                values = self.context.array(name)
+            except KeyError:  # neither a trace array nor a parameter: nothing printed
+                continue
+            if sizing(values, self.context.places, NUMBER_SIZE).rounding_to_zero:
+                return True
+        return False
 
     def _parts_composed(self, quick: bool) -> list[Composition]:
         """The composition of each part of the step (of the whole step when not split)."""
