@@ -10,7 +10,6 @@ numpy and python-pptx read the attributes we set, and code that looks a name up 
 paint  # QGraphicsItem.paint: arrows, bars, compare, frame, grid, heads, layout
 hoverMoveEvent  # QGraphicsItem: app/canvas/grid.py
 hoverLeaveEvent  # QGraphicsItem: app/canvas/grid.py
-mergeWith  # QUndoCommand: app/window/commands.py
 eventFilter  # QObject: app/window/studio.py, app/window/compare_mode.py
 minimumSizeHint  # QWidget: app/editor/table.py
 dragEnterEvent  # QWidget: app/window/studio.py

@@ -24,8 +24,7 @@ from PySide6.QtWidgets import (
 
 from app.canvas.cividis import CIVIDIS_ARGB
 from app.canvas.theme import SLIDE, Theme, fitted_lines, font, ink_for
-from app.texts.model import fill_word
-from app.texts.model_view_words import MODEL_VIEW_WORDS
+from app.texts.words import say
 from engine.numbers import format_number
 from engine.sinks import layer_shares, sink_shares, strongest_sink
 from engine.trace import Trace
@@ -103,7 +102,7 @@ class ModelViewItem(QGraphicsItem):
 
     # -- words -------------------------------------------------------------------------------
     def word(self, key: str, /, **fields: object) -> str:
-        return fill_word(MODEL_VIEW_WORDS, self.options.lang, key, **fields)
+        return say(f"model_view.{key}", self.options.lang, **fields)
 
     def head_label(self, row: int, head: int) -> str:
         """``L2 h3`` (heads counted from 1)."""

@@ -26,7 +26,7 @@ from app.model.parts import (
     layer_part,
     split_layer,
 )
-from app.window.state import DocumentState
+from app.state.document import DocumentState
 from engine import Scenario, Step
 
 

@@ -17,7 +17,8 @@ from app.files.matrix_text import MatrixTextError, fit_problem, parse_matrix_tex
 from app.i18n import QT_TRANSLATE_NOOP, current_language
 from app.model.edits import SetLabel, SetMatrix, labels_at
 from app.model.parts import place_name
-from app.window.state import DocumentState
+from app.state.change import Change
+from app.state.document import DocumentState
 from engine import NumberTextError, format_number, parse_number
 from engine.numbers import format_exact
 
@@ -64,7 +65,9 @@ class MatrixModel(QAbstractTableModel):
         self._vector = values.ndim == 1
         return values.reshape(1, -1) if values.ndim == 1 else values
 
-    def _refresh(self) -> None:
+    def _refresh(self, change: Change) -> None:
+        if not change.touches(self.path):
+            return  # a cell of another array: this one and the tokens are as they were
         try:
             values = self._read()
         except KeyError:
@@ -241,7 +244,9 @@ class LabelRowModel(QAbstractTableModel):
     def labels(self) -> tuple[str, ...]:
         return labels_at(self.state.scenario, self.path)
 
-    def _refresh(self) -> None:
+    def _refresh(self, change: Change) -> None:
+        if change.paths is not None:
+            return  # a cell edit changes no labels
         labels = self.labels()
         if len(labels) != self._count:
             self.beginResetModel()

@@ -34,8 +34,9 @@ from app.i18n import QT_TRANSLATE_NOOP, LiveTexts
 from app.model.edits import Resize, SetOption
 from app.model.outline import parameter_paths
 from app.model.parts import ENCODER, ENCODER_STACK, HEAD, INPUTS, part_of, place_name, split_layer
-from app.widgets.jobs import is_big
-from app.window.state import DocumentState
+from app.state.big import is_big
+from app.state.change import Change
+from app.state.document import DocumentState
 from engine.modules import Layer
 from engine.resize import SIZE_LIMITS, Sizes
 
@@ -444,7 +445,9 @@ class EditorPane(QScrollArea):
     def _grid_name(self, name: str) -> str:
         return self.tr("{name} grid").format(name=name)
 
-    def _on_trace(self) -> None:
+    def _on_trace(self, change: Change) -> None:
+        if change.paths is not None:
+            return  # a cell edit: the sizes, grids, part and options are as they were
         self._show_sizes()
         if parameter_paths(self.state.scenario) != self._paths:
             self._rebuild_grids()

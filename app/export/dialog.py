@@ -49,10 +49,10 @@ from app.export.words import title_for
 from app.i18n import QT_TRANSLATE_NOOP, current_language
 from app.model.run import run_tokens
 from app.model.sheet import ASPECTS, DEFAULT_ASPECT, sheet_size
+from app.preferences import app_settings
 from app.texts import LANGUAGE_NAMES, LANGUAGES
 from app.texts.run_words import in_run
 from app.widgets.form_dialog import lay_out_with_buttons, path_field
-from app.window.preferences import app_settings
 from engine import Trace
 from engine.numbers import DECIMAL_CHOICES
 from engine.outputs import Inputs, OutputRefusedError

@@ -23,7 +23,7 @@ from app.export.job import PIPELINES, ExportPlan, Payloads
 from app.export.run_pages import Page
 from app.export.safe import ExportCancelled
 from app.export.settings import ExportRequest
-from app.widgets.jobs import Job
+from app.state.jobs import Job
 from engine import Trace
 
 AHEAD = 2

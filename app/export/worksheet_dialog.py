@@ -2,7 +2,7 @@
 and editable slides, where to save; then the sheet written as ``qkv-studio worksheet`` writes it.
 
 The sheets are planned on a worker (drawing variants can take seconds) and the files written on
-one, each behind a progress dialog with Cancel (:func:`app.widgets.jobs.run_with_progress`);
+one, each behind a progress dialog with Cancel (:func:`app.state.jobs.run_with_progress`);
 in between the pages and slides are painted here (Qt scenes), a task per event-loop turn behind
 one too. Cancel while planning or painting writes nothing. A refused document or a file that
 cannot be written is said in one message (:attr:`WorksheetDialog.last_error`); the old file at
@@ -42,11 +42,11 @@ from app.export.worksheet import (
 from app.export.worksheet_plan import Sheet, choose_exercises, plan_sheets
 from app.i18n import current_language
 from app.model.cancel import CancelledError
+from app.state.jobs import progress_dialog, run_with_progress
 from app.texts import LANGUAGE_NAMES, LANGUAGES
 from app.texts.problems import problem_words
-from app.texts.worksheet_dialog_words import worksheet_dialog_word
+from app.texts.words import say
 from app.widgets.form_dialog import lay_out_with_buttons, path_field
-from app.widgets.jobs import progress_dialog, run_with_progress
 from engine import Scenario, ScenarioError
 from engine.exercises.hand import MAX_VARIANTS
 from engine.outputs import Inputs, OutputRefusedError
@@ -93,7 +93,7 @@ class WorksheetDialog(QDialog):
         self._build(folder / f"{name or slug(scenario.title)}-worksheet.pdf")
 
     def _word(self, key: str, /, **fields: object) -> str:
-        return worksheet_dialog_word(self.lang, key, **fields)
+        return say(f"worksheet_dialog.{key}", self.lang, **fields)
 
     def _row(self, form: QFormLayout, label_key: str, field: QWidget, name_key: str) -> None:
         label = QLabel(self._word(label_key))

@@ -32,12 +32,12 @@ from PySide6.QtWidgets import (
 from app.files.opening import computed
 from app.i18n import current_language
 from app.model.cancel import CancelledError
+from app.state.jobs import run_with_progress
 from app.texts.problems import problem_words
-from app.widgets.jobs import run_with_progress
 from engine import Scenario, ScenarioError, Trace
 
 if TYPE_CHECKING:
-    from app.window.shell import Shell
+    from app.state.shell import Shell
 
 translate = QCoreApplication.translate
 DIALOG_WIDTH = 560

@@ -9,7 +9,7 @@ from PySide6.QtCore import QMimeData, QTimer
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 
 if TYPE_CHECKING:
-    from app.window.shell import Shell
+    from app.state.shell import Shell
 
 SUFFIX = ".json"
 

@@ -18,11 +18,11 @@ from app.files.matrix_text import (
 )
 from app.i18n import QT_TRANSLATE_NOOP, current_language
 from app.model.edits import SetMatrix
-from app.window.state import DocumentState
+from app.state.document import DocumentState
 from engine.names import short_name
 
 if TYPE_CHECKING:
-    from app.window.shell import Shell
+    from app.state.shell import Shell
 
 FILE_FILTER = QT_TRANSLATE_NOOP("Import", "Matrices (*.npy *.csv *.tsv *.txt);;All files (*)")
 translate = QCoreApplication.translate

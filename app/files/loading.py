@@ -2,7 +2,7 @@
 
 At launch the window shows at once (on the F11 example) and a big document given on the command
 line, or a big recovery copy being restored, is read and computed by a
-:class:`~app.widgets.jobs.Job` (a file over :data:`~app.files.opening.BACKGROUND_BYTES` is read
+:class:`~app.state.jobs.Job` (a file over :data:`~app.files.opening.BACKGROUND_BYTES` is read
 in another process). Its result replaces the example; if the window's document changed
 meanwhile (another file opened, an edit, a restored copy), it opens in a window of its own.
 """
@@ -18,11 +18,11 @@ from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QPushButton, QWidget
 
 from app.files.opening import load_computed
 from app.model.examples import DEFAULT_EXAMPLE, example_path
-from app.widgets.jobs import Job
+from app.state.jobs import Job
 from engine import Scenario, Trace, load_scenario
 
 if TYPE_CHECKING:
-    from app.window.shell import Shell
+    from app.state.shell import Shell
 
 Opened = Callable[["Shell", Scenario, Trace], None]
 """Called with the window to show the document in, the document and its trace."""

@@ -18,7 +18,7 @@ from app.model.presets import PRESETS, preset
 from app.texts.preset_words import PRESET_MENU, preset_label, preset_note
 
 if TYPE_CHECKING:
-    from app.window.shell import Shell
+    from app.state.shell import Shell
 
 translate = QCoreApplication.translate
 

@@ -3,7 +3,7 @@
 A big file is read in another process and computed in a worker, a document with a sidecar of
 weights read and computed in a worker (``run`` decides where: the window's progress dialog with
 Cancel); a small one is read here. The document comes back with its first frame already built
-(:class:`~app.files.showing.Shown`), or the reason it is refused.
+(:class:`~app.state.showing.Shown`), or the reason it is refused.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from typing import Any
 
 from app.canvas import FrameOptions
 from app.files.opening import computed, has_sidecar, is_big_file, load_computed
-from app.files.showing import Shown, check_showing
 from app.model.examples import EXAMPLES_DIR
-from app.widgets.jobs import is_big
+from app.state.big import is_big
+from app.state.showing import Shown, check_showing
 from engine import Trace, load_scenario
 
 Run = Callable[[Callable[[threading.Event], Any], bool], Any]

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QEvent, QTimer
 from PySide6.QtWidgets import QMenu, QMessageBox
 
-from app.window.preferences import app_settings
+from app.preferences import app_settings
 
 if TYPE_CHECKING:
-    from app.window.shell import Shell
+    from app.state.shell import Shell
 
 KEY = "documents/recent"
 MAX_RECENT = 8

@@ -20,7 +20,7 @@ When
     While the undo stack is not clean, a change schedules a write after the autosave interval
     (``QKV_STUDIO_AUTOSAVE_MS``, default 5000 ms; tests set it small). A clean stack (saved, or
     undone back to the saved state) removes the copy, and so does closing the window. A big
-    document's copy is written in a worker (:func:`app.widgets.jobs.is_big`), so the window
+    document's copy is written in a worker (:func:`app.state.big.is_big`), so the window
     never waits for it; closing waits for a copy being written, then removes it.
 
 Locks
@@ -51,8 +51,9 @@ from app.files.loading import placeholder, read_after_showing
 from app.files.opening import is_big_file, load_computed
 from app.files.saving import document_inputs
 from app.model.cancel import CancelledError
-from app.widgets.jobs import Job, is_big
-from app.window.state import DocumentState
+from app.state.big import is_big
+from app.state.document import DocumentState
+from app.state.jobs import Job
 from engine import Scenario, ScenarioError, Trace
 from engine.io import dump_scenario, write_dumped
 from engine.outputs import Inputs, guarding
@@ -61,7 +62,7 @@ from engine.sidecar import SUFFIX as WEIGHTS_SUFFIX
 from engine.sidecar import sidecar_name
 
 if TYPE_CHECKING:
-    from app.window.shell import Shell
+    from app.state.shell import Shell
 
 AUTOSAVE_ENV = "QKV_STUDIO_AUTOSAVE_MS"
 DEFAULT_AUTOSAVE_MS = 5000

@@ -12,8 +12,8 @@ from app.files.recent import add_recent
 from app.files.watch import DiskWatch
 from app.model.cancel import CancelledError
 from app.model.examples import SUFFIX
+from app.state.document import DocumentState
 from app.texts.problems import problem_words
-from app.window.state import DocumentState
 from engine import Scenario, ScenarioError
 from engine.io import dump_scenario, write_dumped
 from engine.outputs import Inputs, OutputRefusedError, guarding

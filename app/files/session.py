@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QSettings
 
-from app.window.preferences import app_settings
+from app.preferences import app_settings
 
 if TYPE_CHECKING:
-    from app.window.shell import Shell
+    from app.state.shell import Shell
 
 GROUP = "session"
 NONE = -1

@@ -21,7 +21,7 @@ from app.files.opening import load_computed
 from engine import ScenarioError
 
 if TYPE_CHECKING:
-    from app.window.shell import Shell
+    from app.state.shell import Shell
 
 Stamp = tuple[int, int, int, int]
 Button = QMessageBox.StandardButton

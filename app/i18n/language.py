@@ -20,8 +20,8 @@ from PySide6.QtCore import (
     Signal,
 )
 
+from app.preferences import app_settings
 from app.texts import LANGUAGES, check_language
-from app.window.preferences import app_settings
 
 I18N_DIR = Path(__file__).resolve().parent.parent.parent / "resources" / "i18n"
 CATALOGUE = "qkv_studio"

@@ -6,7 +6,7 @@ from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QPushButton, QWidget
 
 from app.i18n import LiveTexts
-from app.window.state import DocumentState
+from app.state.document import DocumentState
 
 
 class BusyIndicator(QWidget):

@@ -24,7 +24,7 @@ from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
 from app.canvas.theme import DARK, HIGH_CONTRAST, SLIDE, Theme
-from app.window.preferences import app_settings
+from app.preferences import app_settings
 
 SCHEME_ENV = "QKV_COLOR_SCHEME"
 REDUCE_MOTION_ENV = "QKV_REDUCE_MOTION"

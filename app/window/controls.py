@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QToolBu
 
 from app.canvas.context import HEADS_AT_ONCE
 from app.i18n import LiveTexts
-from app.window.state import DocumentState
+from app.state.document import DocumentState
 
 
 class CanvasControls(QWidget):

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QMenu
 from app.canvas.context import LayoutContext
 from app.i18n import LiveTexts
 from app.model.edits import SetOption
-from app.window.state import DocumentState
+from app.state.document import DocumentState
 from engine.numbers import DECIMAL_CHOICES
 
 

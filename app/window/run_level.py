@@ -8,8 +8,8 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 
 from app.i18n import LiveTexts, current_language
 from app.model.run import RunToken, run_tokens
+from app.state.document import DocumentState
 from app.texts.run_words import token_name, token_of
-from app.window.state import DocumentState
 
 
 class RunLevel(QWidget):

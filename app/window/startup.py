@@ -27,14 +27,14 @@ from app.files.session import (
     restore_session,
     unfinished_opening,
 )
-from app.files.showing import ShowingError, Shown, check_showing, first_options
 from app.i18n import current_language
 from app.model.examples import DEFAULT_EXAMPLE, example_path, resolve_document
+from app.state.showing import ShowingError, Shown, check_showing, first_options
 from app.window.appearance import appearance
 from engine import Scenario, ScenarioError, Trace, load_scenario
 
 if TYPE_CHECKING:
-    from app.window.shell import Shell
+    from app.state.shell import Shell
     from app.window.studio import StudioWindow
 
 WINDOWS: list[Shell] = []
@@ -66,7 +66,7 @@ def _first_frame(trace: Trace) -> Shown:
     Raises
     ------
     ShowingError
-        As :func:`~app.files.showing.check_showing`.
+        As :func:`~app.state.showing.check_showing`.
     """
     options = replace(first_options(trace, current_language()),
                       theme=appearance().canvas_theme())

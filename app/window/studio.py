@@ -63,16 +63,20 @@ from app.files.saving import (
     writing,
 )
 from app.files.session import save_session
-from app.files.showing import ShowingError, Shown, check_showing, step_problem
 from app.files.watch import DiskWatch
 from app.help.glossary import GlossaryDock
 from app.i18n import LiveTexts, current_language
 from app.model.cancel import CancelledError
 from app.model.examples import OPENINGS, example_name, example_names, example_path
+from app.state.big import is_big
+from app.state.change import Change
+from app.state.document import DocumentState
+from app.state.jobs import run_with_progress
+from app.state.showing import ShowingError, Shown, check_showing, step_problem
+from app.texts import step_title
 from app.texts.bidi import isolate
 from app.texts.example_words import document_words, example_label, example_title
 from app.widgets.busy_indicator import BusyIndicator
-from app.widgets.jobs import is_big, run_with_progress
 from app.window.answers_copy import AnswersCopy
 from app.window.appearance import appearance
 from app.window.compare_mode import CompareMode
@@ -82,7 +86,6 @@ from app.window.editor_column import EditorColumnWidth
 from app.window.exercise_mode import ExerciseMode
 from app.window.generation_panel import GenerationPanel
 from app.window.presentation import Presenter
-from app.window.state import DocumentState
 from app.window.swap_dialog import SwapTokensAction
 from app.window.timeline import Timeline
 from app.window.undo_actions import UndoActions
@@ -240,7 +243,7 @@ class StudioWindow(QMainWindow):
         self.texts.bind(checkpoint.setText, lambda: self.tr("Open &checkpoint…"))
         self.texts.bind(checkpoint.setToolTip, lambda: self.tr(
             "A Hugging Face model folder (gpt2, llama, mistral, qwen2, qwen3, gpt_neox, gemma, "
-            "phi, opt, bert) computing a text you type"))
+            "phi, phi3, opt, bert, stablelm, starcoder2) computing a text you type"))
         checkpoint.triggered.connect(lambda: open_checkpoint(self))
         self.recent_menu = RecentMenu(self)
         file_menu.addMenu(self.recent_menu)
@@ -326,7 +329,7 @@ class StudioWindow(QMainWindow):
             self.texts.bind(action.setText, partial(_with_keys, text, keys))
             action.triggered.connect(slot)
 
-    # -- the shell: what the plug-ins may ask of the window (app.window.shell.Shell) ----------
+    # -- the shell: what the plug-ins may ask of the window (app.state.shell.Shell) ----------
     @property
     def stepping(self) -> Timeline:
         return self.timeline
@@ -407,7 +410,7 @@ class StudioWindow(QMainWindow):
         return self.compare.comparison(options) if self.compare.active else None
 
     def step_title(self, index: int) -> str:
-        return self.timeline.title_for(index)
+        return step_title(self.state.trace.steps[index], self.state.scenario, current_language())
 
     def hide_step_texts(self, hidden: bool) -> None:
         self.timeline.set_texts_hidden(hidden)
@@ -454,10 +457,11 @@ class StudioWindow(QMainWindow):
         if self.canvas.wants_other_sheet():
             self.refresh_canvas(fit=True)
 
-    def _refresh_after_edit(self) -> None:
+    def _refresh_after_edit(self, change: Change) -> None:
         """A new trace (an edit, undo or redo): its frame is built once the event loop runs, so
-        edits arriving faster than frames cost one build, of the newest document."""
-        if not self._canvas_held:
+        edits arriving faster than frames cost one build, of the newest document; nothing when
+        the frame on screen shows the same numbers (a preview of a step not on screen)."""
+        if change.frame and not self._canvas_held:
             self.canvas.build_later(lambda: self.refresh_canvas(fit=False))
 
     def refresh_canvas(self, fit: bool) -> None:
@@ -478,7 +482,7 @@ class StudioWindow(QMainWindow):
     def _draw(self, fit: bool) -> None:
         """Build and show the current step's frame (or the comparison), then describe it."""
         options = self.frame_options()
-        title = self.timeline.title_for(self.state.step)
+        title = self.step_title(self.state.step)
         checked, self._shown = self._shown, None  # the check's frame serves once, if at all
         refilled = described = False
         if not (self.compare.active and self.compare.show(fit)):
@@ -512,7 +516,7 @@ class StudioWindow(QMainWindow):
         try:
             self.canvas.setAccessibleDescription(describe_frame(
                 self.state.frame_trace, self.state.step, self.frame_options(),
-                self.timeline.title_for(self.state.step)))
+                self.step_title(self.state.step)))
         except Exception as error:  # as a frame that fails to draw
             self._say_step_failed(error)
 

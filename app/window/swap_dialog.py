@@ -27,7 +27,7 @@ from app.i18n import LiveTexts
 from app.model.edits import SwapTokens
 
 if TYPE_CHECKING:
-    from app.window.shell import Shell
+    from app.state.shell import Shell
 
 
 def _plain(text: Callable[[], str]) -> str:

@@ -19,14 +19,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.files.showing import step_problem
 from app.help.explain import ExplainPanel
 from app.i18n import LiveTexts, current_language
+from app.state.change import Change
+from app.state.document import DocumentState
+from app.state.showing import step_problem
 from app.texts import HEADINGS, StepText, step_label, step_text, step_title
 from app.texts.step_labels import layer_name, step_groups
+from app.texts.words import say
 from app.widgets.elided_label import ElidedLabel
 from app.window.run_level import RunLevel
-from app.window.state import DocumentState
 from engine import Trace
 
 DEFAULT_DWELL_SECONDS = 2.0
@@ -270,8 +272,8 @@ class Timeline(QWidget):
         self._name_group(group)
         self._show_current()
 
-    def _on_trace(self) -> None:
-        if [s.id for s in self.state.trace.steps] != self._step_ids:
+    def _on_trace(self, change: Change) -> None:
+        if change.steps is None and [s.id for s in self.state.trace.steps] != self._step_ids:
             self._rebuild_steps()
         else:
             self._show_current(room_later=True)
@@ -360,8 +362,8 @@ class Timeline(QWidget):
     def _texts_of(self, text: StepText) -> tuple[str, str]:
         """A step's summary line and its "how to check" line."""
         lang = self.lang
-        colon = "：" if lang == "zh" else ": "
-        return text.summary, f"✓ {HEADINGS[lang][3]}{colon}{text.check}"
+        return text.summary, say("texts.check_line", lang, heading=HEADINGS[lang][3],
+                                 check=text.check)
 
     def _reserve_text_room(self) -> None:
         """Give the two step texts the height of the longest of any step at this width, so the

@@ -1,22 +1,21 @@
 """Undo and Redo actions whose words follow the interface language.
 
-``QUndoStack.createUndoAction`` fixes its prefix when the action is made; these actions build
-their text from the stack's current command each time, so a language switch reaches them; the
-commands' own texts (their operations' labels) are named again in the new language too.
+Their text is built from the history's current step each time, so a language switch reaches
+them (the steps' own texts, their operations' labels, are named in the current language).
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QObject
-from PySide6.QtGui import QAction, QKeySequence, QUndoStack
+from PySide6.QtGui import QAction, QKeySequence
 
-from app.window.commands import EditCommand
+from app.state.undo_stack import UndoStack
 
 
 class UndoActions(QObject):
     """``undo`` and ``redo`` actions for ``stack``: "&Undo X[0,0] = 3", enabled when possible."""
 
-    def __init__(self, stack: QUndoStack, parent: QObject) -> None:
+    def __init__(self, stack: UndoStack, parent: QObject) -> None:
         super().__init__(parent)
         self.stack = stack
         self.undo = QAction(parent)
@@ -43,11 +42,7 @@ class UndoActions(QObject):
         self._show()
 
     def retranslate(self) -> None:
-        """Name every undo step, and set both texts, in the interface language."""
-        for index in range(self.stack.count()):
-            command = self.stack.command(index)
-            if isinstance(command, EditCommand):
-                command.retranslate()
+        """Set both texts in the interface language."""
         self._undo_text, self._redo_text = self.stack.undoText(), self.stack.redoText()
         self._show()
 

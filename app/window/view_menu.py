@@ -16,7 +16,7 @@ from app.window.appearance import appearance
 from app.window.model_view_window import ModelViewWindow
 
 if TYPE_CHECKING:
-    from app.window.shell import Shell
+    from app.state.shell import Shell
 
 
 class ViewMenu(QObject):

@@ -23,11 +23,11 @@ from app.model.edits import (
     SetMatrix,
     SetOption,
 )
-from app.texts.edit_words import EDIT_WORDS
-from app.window.state import DocumentState
+from app.state.document import DocumentState
 from app.window.studio import StudioWindow
 from engine import Scenario, dumps_scenario, load_scenario
 from engine.resize import Sizes
+from tests.app.session_support import session_of
 from tests.examples import EXAMPLES
 
 
@@ -106,18 +106,22 @@ def test_an_edit_keeps_the_document_before_it_bit_for_bit(
 
 @pytest.mark.parametrize(("name", "scenario", "operation"), OPERATIONS, ids=IDS)
 def test_undo_of_each_operation_restores_the_document_bit_for_bit(
-        qtbot: QtBot, name: str, scenario: Scenario, operation: Operation) -> None:
-    state = DocumentState(scenario)
+        name: str, scenario: Scenario, operation: Operation) -> None:
+    session, _runner, _heard = session_of(scenario)
     text, numbers = dumps_scenario(scenario), every_number(scenario)
-    assert state.apply(operation), name
-    after = dumps_scenario(state.scenario)
-    assert after != text
-    state.undo_stack.undo()
-    assert dumps_scenario(state.scenario) == text
-    assert every_number(state.scenario) == numbers
-    assert dumps_scenario(state.trace.scenario) == text  # the trace follows
-    state.undo_stack.redo()
-    assert dumps_scenario(state.scenario) == after
+    change = session.apply(operation)
+    after = dumps_scenario(session.scenario)
+    assert after != text, name
+    # Only a cell edit says which arrays it changed: the one it names.
+    cells = {"cell": {"attention.Wq"}, "vector cell": {"block.gamma1"}}
+    assert change.paths == cells.get(name), name
+    undone = session.undo()
+    assert undone.document and undone.paths == cells.get(name)
+    assert dumps_scenario(session.scenario) == text
+    assert every_number(session.scenario) == numbers
+    assert dumps_scenario(session.trace.scenario) == text  # the trace follows
+    session.redo()
+    assert dumps_scenario(session.scenario) == after
 
 
 @pytest.mark.parametrize(("name", "scenario", "operation"), OPERATIONS, ids=IDS)
@@ -132,10 +136,6 @@ def test_every_operation_is_named_in_both_languages(name: str, scenario: Scenari
         operation.label("fr")
 
 
-def test_the_edit_words_exist_in_both_languages() -> None:
-    assert set(EDIT_WORDS["en"]) == set(EDIT_WORDS["zh"])
-
-
 def test_an_option_without_words_of_its_own_is_named_by_its_path_and_value() -> None:
     assert SetOption("block.ffn.use_bias", True).label("en") == "use_bias on"
     assert SetOption("block.ffn.use_bias", False).label("zh") == "关闭 use_bias"
@@ -145,17 +145,16 @@ def test_an_option_without_words_of_its_own_is_named_by_its_path_and_value() -> 
     assert SetOption("block.eps", 1e-3).label("en") == "ε = 0.001"
 
 
-def test_typing_into_one_cell_twice_is_one_undo_step(qtbot: QtBot) -> None:
-    state = DocumentState(F11)
-    assert state.edit_cell("attention.Wq", 0, 0, 3.0)
-    assert state.edit_cell("attention.Wq", 0, 0, 4.0)
-    assert state.undo_stack.count() == 1
-    assert state.undo_stack.undoText() == "Wq[0,0] = 4"
-    assert state.edit_cell("attention.Wq", 0, 1, 5.0)  # another cell: a step of its own
-    assert state.undo_stack.count() == 2
-    state.undo_stack.undo()
-    state.undo_stack.undo()
-    assert every_number(state.scenario) == every_number(F11)
+def test_typing_into_one_cell_twice_is_one_undo_step() -> None:
+    session, _runner, _heard = session_of(F11)
+    session.apply(SetCell("attention.Wq", 0, 0, 3.0))
+    session.apply(SetCell("attention.Wq", 0, 0, 4.0))
+    assert [step.text("en") for step in session.history.steps] == ["Wq[0,0] = 4"]
+    session.apply(SetCell("attention.Wq", 0, 1, 5.0))  # another cell: a step of its own
+    assert len(session.history.steps) == 2
+    session.undo()
+    session.undo()
+    assert every_number(session.scenario) == every_number(F11)
 
 
 def test_a_refused_operation_changes_nothing_and_says_why(qtbot: QtBot) -> None:

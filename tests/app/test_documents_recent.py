@@ -8,7 +8,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QAction
 
 from app.files.recent import KEY, MAX_RECENT, add_recent, clear_recent, recent_files
-from app.window.preferences import app_settings
+from app.preferences import app_settings
 from app.window.studio import StudioWindow
 from tests.app.documents_support import example_document, make_modified, write_document
 from tests.app.driving import Dialogs

@@ -9,7 +9,7 @@ from PySide6.QtCore import QByteArray, QCoreApplication, QEvent
 from pytestqt.qtbot import QtBot
 
 from app.files.session import GROUP, last_document
-from app.window.preferences import app_settings
+from app.preferences import app_settings
 from app.window.startup import start_window
 from app.window.studio import StudioWindow
 from tests.app.documents_support import example_document, launch_names, write_document

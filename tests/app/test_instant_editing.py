@@ -26,7 +26,7 @@ from app.model import outline
 from app.model.edits import SetOption
 from app.model.examples import example_path
 from app.model.outline import shape_key
-from app.window import state as state_module
+from app.state import session as state_module
 from app.window.studio import StudioWindow
 from engine import Scenario, dumps_scenario, parse_scenario
 from engine.resize import Sizes, resize

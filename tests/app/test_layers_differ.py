@@ -6,7 +6,7 @@ import numpy as np
 from pytestqt.qtbot import QtBot
 
 from app.model.outline import parameter_cells
-from app.widgets.jobs import work_of
+from app.state.big import work_of
 from app.window.studio import StudioWindow
 from engine import Scenario, parse_scenario
 from tests.app.driving import close_window

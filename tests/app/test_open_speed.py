@@ -18,7 +18,7 @@ from pytestqt.qtbot import QtBot
 import app.canvas.compose as compose_module
 import app.files.opening
 import app.files.reading
-import app.widgets.jobs
+import app.state.big
 import engine.io
 import engine.sidecar_write
 from app.canvas.compose import (
@@ -190,7 +190,7 @@ def test_a_big_documents_grids_are_built_one_a_turn_above_first(
     """Every document is big here (``BIG_CELLS = 0``): the grids of a part shown are built
     after the window answers again, one a turn of the event loop; a grid asked for at once is
     built with the part's grids above it, so none is pushed down later."""
-    monkeypatch.setattr(app.widgets.jobs, "BIG_CELLS", 0)
+    monkeypatch.setattr(app.state.big, "BIG_CELLS", 0)
     window = open_window(qtbot, "three-layers")
     try:
         editor = window.editor
@@ -221,7 +221,7 @@ def test_a_big_documents_editor_scrolls_to_the_steps_grids_before_the_rest_are_b
     """Stepping into layer 3's block scrolls its first grid to the top of the editor at once,
     as when every grid was built on opening: enough grids below it are built to scroll that
     far, and those built later go below them."""
-    monkeypatch.setattr(app.widgets.jobs, "BIG_CELLS", 0)
+    monkeypatch.setattr(app.state.big, "BIG_CELLS", 0)
     window = open_window(qtbot, "three-layers")
     try:
         window.resize(1280, 560)

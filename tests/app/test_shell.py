@@ -1,4 +1,4 @@
-"""The window's narrow interface (app.window.shell.Shell): each operation does what it says on the
+"""The window's narrow interface (app.state.shell.Shell): each operation does what it says on the
 real window, and a plug-in runs against any object that offers it, with no window at all."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.files.session import restore_session, save_session
-from app.window.shell import Stepping
-from app.window.state import DocumentState
+from app.state.document import DocumentState
+from app.state.shell import Stepping
 from app.window.studio import StudioWindow
 from engine import load_scenario
 from tests.app.documents_support import example_document, launch_names, write_document

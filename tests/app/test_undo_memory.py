@@ -14,10 +14,10 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QEvent
 from pytestqt.qtbot import QtBot
 
-import app.widgets.jobs
-import app.window.state
-from app.widgets.jobs import Job
-from app.window.commands import EditCommand
+import app.state.big
+import app.state.history
+from app.state.history import EditStep
+from app.state.jobs import Job
 from app.window.studio import StudioWindow
 from engine import Scenario, load_scenario
 
@@ -37,9 +37,9 @@ def settle(qtbot: QtBot, window: StudioWindow) -> None:
 def test_old_cell_edits_keep_their_numbers_and_let_their_documents_go(
         qtbot: QtBot, window: StudioWindow, monkeypatch: pytest.MonkeyPatch, big: bool) -> None:
     if big:
-        monkeypatch.setattr(app.widgets.jobs, "BIG_CELLS", 0)
+        monkeypatch.setattr(app.state.big, "BIG_CELLS", 0)
     # every step below the newest two forgets
-    monkeypatch.setattr(app.window.state, "UNDO_BYTES", 0)
+    monkeypatch.setattr(app.state.history, "UNDO_BYTES", 0)
     state = window.state
     original: Scenario = state.scenario
     expected = np.array(original.attention.Wq)
@@ -51,7 +51,7 @@ def test_old_cell_edits_keep_their_numbers_and_let_their_documents_go(
         made.append(weakref.ref(state.scenario))
     stack = state.undo_stack
     commands = [stack.command(k) for k in range(stack.count())]
-    assert all(isinstance(command, EditCommand) for command in commands)
+    assert all(isinstance(command, EditStep) for command in commands)
     assert [command.edit is None for command in commands] == [True, True, True, False, False]
     # The documents only the forgotten steps held are gone; the newest two steps keep theirs.
     assert [ref() is None for ref in made] == [True, True, False, False, False]
@@ -75,7 +75,7 @@ def test_old_cell_edits_keep_their_numbers_and_let_their_documents_go(
 def test_a_recovery_copy_written_in_a_worker_lets_go_of_its_document(
         qtbot: QtBot, window: StudioWindow, monkeypatch: pytest.MonkeyPatch,
         tmp_path: Path) -> None:
-    monkeypatch.setattr(app.widgets.jobs, "BIG_CELLS", 0)
+    monkeypatch.setattr(app.state.big, "BIG_CELLS", 0)
     monkeypatch.setattr(window.recovery, "_directory", tmp_path)
     assert window.state.edit_cell("X", 0, 1, 4.0)
     settle(qtbot, window)
@@ -95,21 +95,3 @@ def test_a_recovery_copy_written_in_a_worker_lets_go_of_its_document(
     qtbot.waitUntil(let_go, timeout=5000)
     assert window.recovery.findChildren(Job) == []
     window.state.undo_stack.setClean()
-
-
-def test_typing_into_one_cell_again_keeps_no_document_in_between(
-        qtbot: QtBot, window: StudioWindow) -> None:
-    """Qt deletes an undo step merged into the one below, but PySide keeps its Python side:
-    the merged step must let go of its documents itself."""
-    state = window.state
-    between: list[weakref.ref[Scenario]] = []
-    for value in (1.5, 2.5, 3.5):
-        assert state.edit_cell("attention.Wk", 1, 0, value)
-        settle(qtbot, window)
-        between.append(weakref.ref(state.scenario))
-    assert state.undo_stack.count() == 1 and state.undo_stack.undoText() == "Wk[1,0] = 3.5"
-    assert [ref() is None for ref in between] == [True, True, False]
-    state.undo_stack.undo()
-    settle(qtbot, window)
-    assert float(state.scenario.attention.Wk[1, 0]) == 0.5  # F11's Wk[1,0]
-    state.undo_stack.setClean()

@@ -22,8 +22,9 @@ import app.files.opening
 import app.files.reading
 import app.files.recovery
 import app.files.saving
-import app.widgets.jobs
-import app.window.state
+import app.state.big
+import app.state.jobs
+import app.state.session
 import app.window.studio
 from app.model.examples import example_path
 from app.window.studio import StudioWindow
@@ -41,21 +42,21 @@ and then (101 ms was seen in a full run), which is no sign of the work being on 
 
 @pytest.fixture(autouse=True)
 def everything_big(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(app.widgets.jobs, "BIG_CELLS", 0)
+    monkeypatch.setattr(app.state.big, "BIG_CELLS", 0)
     # The timing tests measure the work, not the progress dialog's first paint: it shows only
     # where Cancel is pressed (those tests show it at once).
-    monkeypatch.setattr(app.widgets.jobs, "SHOW_PROGRESS_AFTER_MS", 60_000)
+    monkeypatch.setattr(app.state.jobs, "SHOW_PROGRESS_AFTER_MS", 60_000)
 
 
 def show_progress_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(app.widgets.jobs, "SHOW_PROGRESS_AFTER_MS", 0)
+    monkeypatch.setattr(app.state.jobs, "SHOW_PROGRESS_AFTER_MS", 0)
 
 
 def slow_compute(monkeypatch: pytest.MonkeyPatch, delays: list[float]) -> list[Scenario]:
     """Make the state's computations of whole traces (from the start, or from the first step a
     cell edit feeds) take ``delays[k]`` seconds for the k-th call; the scenarios computed, in
     call order. A cell edit's step on screen (``through``) is worked at once, as ever."""
-    real, real_retraced = app.window.state.compute, app.window.state.retraced
+    real, real_retraced = app.state.session.compute, app.state.session.retraced
     calls: list[Scenario] = []
 
     def slowly(scenario: Scenario) -> None:
@@ -72,8 +73,8 @@ def slow_compute(monkeypatch: pytest.MonkeyPatch, delays: list[float]) -> list[S
             slowly(after)
         return real_retraced(before, after, start, through)
 
-    monkeypatch.setattr(app.window.state, "compute", compute)
-    monkeypatch.setattr(app.window.state, "retraced", retraced)
+    monkeypatch.setattr(app.state.session, "compute", compute)
+    monkeypatch.setattr(app.state.session, "retraced", retraced)
     return calls
 
 

@@ -15,8 +15,9 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 import app.canvas.frame
-import app.widgets.jobs
-import app.window.state
+import app.state.big
+import app.state.jobs
+import app.state.session
 from app.canvas.frame import FrameItem
 from app.canvas.grid import MatrixGrid
 from app.window.studio import StudioWindow
@@ -30,8 +31,8 @@ W1 = "layers.1.block.ffn.W1"
 
 @pytest.fixture
 def window(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> StudioWindow:
-    monkeypatch.setattr(app.widgets.jobs, "BIG_CELLS", 0)
-    monkeypatch.setattr(app.widgets.jobs, "SHOW_PROGRESS_AFTER_MS", 60_000)
+    monkeypatch.setattr(app.state.big, "BIG_CELLS", 0)
+    monkeypatch.setattr(app.state.jobs, "SHOW_PROGRESS_AFTER_MS", 60_000)
     made = StudioWindow(parse_scenario(document(90, n=4, d=4, layers=3)))
     made.resize(*DEFAULT_SIZE)
     with qtbot.waitActive(made):
@@ -42,7 +43,7 @@ def window(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> StudioWindow:
 
 def slow_worker(monkeypatch: pytest.MonkeyPatch, seconds: float) -> list[int]:
     """The worker's whole traces take ``seconds`` longer; the first step each worked from."""
-    real = app.window.state.retraced
+    real = app.state.session.retraced
     starts: list[int] = []
 
     def retraced(before: Trace, after: Scenario, start: int,
@@ -52,7 +53,7 @@ def slow_worker(monkeypatch: pytest.MonkeyPatch, seconds: float) -> list[int]:
             time.sleep(seconds)
         return real(before, after, start, through)
 
-    monkeypatch.setattr(app.window.state, "retraced", retraced)
+    monkeypatch.setattr(app.state.session, "retraced", retraced)
     return starts
 
 

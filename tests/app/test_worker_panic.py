@@ -11,7 +11,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 import app.window.studio
-from app.widgets.jobs import Job, LibraryPanicError
+from app.state.jobs import Job, LibraryPanicError
 from app.window.studio import StudioWindow
 from tests.app.documents_support import example_document, write_document
 from tests.app.driving import Dialogs, close_window, open_window

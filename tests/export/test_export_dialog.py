@@ -24,7 +24,7 @@ from pytestqt.qtbot import QtBot
 from app.canvas import FrameOptions
 from app.export import job
 from app.export.dialog import ExportDialog
-from app.window.preferences import app_settings
+from app.preferences import app_settings
 from engine import Trace
 from tests.export.conftest import leftovers
 
