@@ -376,6 +376,18 @@ PHRASES: dict[str, str] = {
                            "2^(−8k/{m})，再隔一个取 {m2} 个头的斜率",
     "rope_angle_cell": "位置 {p} 乘第 {i} 对的频率；越靠后的对转得越慢（r = {r}）",
     "rope_kept": "第 {head} 个头的第 {local} 列超出 rotary_dims = {r}：不旋转",
+    "rope_linear": "linear 缩放：每个频率都除以系数 {factor}（m = 1/{factor}）",
+    "rope_llama3_short": "llama3：波长 2π/θ = {wavelength} 小于 {short}"
+                         "（= {original}/{high}）：频率不变（m = 1）",
+    "rope_llama3_long": "llama3：波长 2π/θ = {wavelength} 大于 {long}"
+                        "（= {original}/{low}）：频率除以 {factor}（m = 1/{factor}）",
+    "rope_llama3_smoothed": "llama3：波长 2π/θ = {wavelength} 介于 {short} 与 {long} 之间："
+                            "平滑过渡，s = ({original}/{wavelength} − {low})/({high} − "
+                            "{low}) = {s}，m = (1 − s)/{factor} + s = {m}",
+    "rope_yarn": "yarn：第 {i} 对位于从第 {start} 对到第 {end} 对的斜坡上：ramp = {ramp}，"
+                 "m = ramp/{factor} + 1 − ramp = {m}",
+    "rope_longrope": "longrope：第 {i} 对的频率除以它的短系数 {short}（m = {m}）",
+    "rope_turn_factor": "{kind}：cos 和 sin 乘以注意力系数 a = {factor}",
     "rope_pair": "第 {i} 对：第 {first} 列和第 {second} 列在同一平面里一起旋转"
                  "（第 {head} 个头，{pairing}）",
     "pairing_half": "前后半配对：i 与 i + r/2",
