@@ -17,8 +17,8 @@ from engine.errors import ScenarioError
 from engine.reader import describe, expect_bool, expect_int, expect_number
 from engine.refusals import Refusal
 
-FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi", "opt",
-            "bert")
+FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "gemma2", "phi",
+            "opt", "bert")
 """The model types this version imports."""
 ACTIVATIONS = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh",
                "silu": "silu", "swish": "silu", "relu": "relu", "linear": "identity"}
@@ -29,7 +29,7 @@ MAX_SIZE = 1 << 24
 """The largest size a config may give (far past any checkpoint's width, heads or context)."""
 SLIDING = "sliding_attention"
 FULL = "full_attention"
-WINDOWED = ("mistral", "qwen2", "qwen3")
+WINDOWED = ("mistral", "qwen2", "qwen3", "gemma2")
 """The families whose modeling slides a window."""
 
 
@@ -136,8 +136,9 @@ class Config:
         modeling reads it: Mistral slides every layer by ``sliding_window`` (``layer_types``
         unread); Qwen2 and Qwen3 slide the ``layer_types`` marked ``sliding_attention`` (by
         default those from ``max_window_layers``, 28, on), and only when
-        ``use_sliding_window``; Llama and every other family slide none, whatever the config
-        says. An absent ``sliding_window`` (4096 in transformers) is wider than any text the
+        ``use_sliding_window``; Gemma 2 slides its ``layer_types`` (by default the first layer
+        and every other one after it); Llama and every other family slide none, whatever the
+        config says. An absent ``sliding_window`` (4096 in transformers) is wider than any text the
         engine computes: no window."""
         family = self.values.get("model_type")
         if family not in WINDOWED:
@@ -146,9 +147,11 @@ class Config:
             else self.whole("sliding_window")
         if family == "mistral":
             return [window] * layers
-        if not self.flag("use_sliding_window", False):
+        if family != "gemma2" and not self.flag("use_sliding_window", False):
             window = None
         types = self._layer_types(layers)
+        if types is None and family == "gemma2":
+            types = [SLIDING if k % 2 == 0 else FULL for k in range(layers)]
         if types is None:
             first = self.whole("max_window_layers", default=28, low=0)
             types = [SLIDING if k >= first else FULL for k in range(layers)]

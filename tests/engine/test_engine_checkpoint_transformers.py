@@ -30,6 +30,7 @@ import pytest
 
 from engine import compute
 from engine.checkpoint import import_checkpoint
+from engine.checkpoint.config import Config
 from tests.engine.hf_reference import FAMILIES, FIXTURES
 from tests.engine.test_engine_checkpoint import layer_output
 
@@ -56,6 +57,10 @@ SIZES: dict[str, dict[str, Any]] = {
     "gemma": {"hidden_size": 16, "intermediate_size": 12, "num_hidden_layers": 2,
               "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8,
               "max_position_embeddings": 32},
+    "gemma2": {"hidden_size": 16, "intermediate_size": 12, "num_hidden_layers": 2,
+               "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8,
+               "query_pre_attn_scalar": 8, "max_position_embeddings": 32, "sliding_window": 3,
+               "attn_logit_softcapping": None, "final_logit_softcapping": None},
     "qwen3": {"hidden_size": 8, "intermediate_size": 12, "num_hidden_layers": 2,
               "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 4,
               "max_position_embeddings": 32, "tie_word_embeddings": True},
@@ -81,6 +86,9 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "bert-decoder": ("bert", {"is_decoder": True}),
     "llama-rope-scaling": ("llama", {"num_attention_heads": 2, "num_key_value_heads": 1,
                                      "head_dim": 4}),
+    "gemma2": ("gemma2", {}),
+    "gemma2-layer-types": ("gemma2", {"layer_types": ["full_attention", "sliding_attention"],
+                                      "sliding_window": 2}),
 }
 """Each case: its family and what it changes in the family's sizes: Phi-2's shape (no QK-norm,
 no grouped heads, a quarter of each head's 8 columns turned); OPT-350m's (post-norm, no final
@@ -90,7 +98,9 @@ weights. Then config keys as transformers reads them: Llama's ``layer_types`` an
 layer slides), Qwen2's window from ``max_window_layers`` on, Llama's ``attention_bias`` and
 ``mlp_bias``, GPT-NeoX without ``attention_bias``, BERT with ``is_decoder`` (causal), and a
 ``rope_scaling`` beside ``rope_parameters`` (``EDITED``; heads of 4 columns, so that the base
-changes the angles: with Llama's 2 the one angle is p · θ⁰)."""
+changes the angles: with Llama's 2 the one angle is p · θ⁰). Gemma 2 uncapped (its norms
+after the attention and the feed-forward, its window on the first layer by default, then on the
+``layer_types`` given), on the tokenizer of the committed Gemma fixture."""
 EDITED: dict[str, dict[str, Any]] = {
     "llama-rope-scaling": {"rope_scaling": {"rope_type": "default"}},
 }
@@ -98,12 +108,16 @@ EDITED: dict[str, dict[str, Any]] = {
 ``rope_scaling``), the model then read back by from_pretrained: transformers 5 takes a given
 ``rope_scaling`` in place of ``rope_parameters``, so the base is 10000, not the 500 of
 ``rope_parameters``."""
+TOKENIZERS = {"gemma2": "gemma"}
+"""The fixture whose tokenizer a family without one of its own borrows."""
 FLOAT32_CASTS = ("LlamaRMSNorm", "MistralRMSNorm", "Qwen2RMSNorm", "Qwen3RMSNorm",
-                 "GemmaRMSNorm")
+                 "GemmaRMSNorm", "Gemma2RMSNorm")
+ONE_PLUS = ("GemmaRMSNorm", "Gemma2RMSNorm")
+"""The RMSNorms that scale by 1 + weight."""
 ROTARY = ("LlamaRotaryEmbedding", "MistralRotaryEmbedding", "Qwen2RotaryEmbedding",
           "Qwen3RotaryEmbedding", "GPTNeoXRotaryEmbedding", "GemmaRotaryEmbedding",
-          "PhiRotaryEmbedding")
-MODELING = ("llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi")
+          "PhiRotaryEmbedding", "Gemma2RotaryEmbedding")
+MODELING = ("llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "gemma2", "phi")
 """The families whose modeling modules hold those classes."""
 
 
@@ -140,7 +154,7 @@ def exact_float64(monkeypatch: pytest.MonkeyPatch) -> None:
         modeling = importlib.import_module(f"transformers.models.{family}.modeling_{family}")
         for name in FLOAT32_CASTS + ROTARY:
             if hasattr(modeling, name):
-                patched = (_gemma_rms_norm64 if name == "GemmaRMSNorm" else _rms_norm64
+                patched = (_gemma_rms_norm64 if name in ONE_PLUS else _rms_norm64
                            if name in FLOAT32_CASTS else _rotary64)
                 monkeypatch.setattr(getattr(modeling, name), "forward", patched)
 
@@ -148,7 +162,8 @@ def exact_float64(monkeypatch: pytest.MonkeyPatch) -> None:
 def build(family: str, folder: Path, seed: int, **changes: Any) -> Any:
     """A random float64 model of ``family`` (its sizes changed by ``changes``) saved in
     ``folder`` with a fixture's tokenizer."""
-    shutil.copy(FIXTURES / family / "tokenizer.json", folder / "tokenizer.json")
+    shutil.copy(FIXTURES / TOKENIZERS.get(family, family) / "tokenizer.json",
+                folder / "tokenizer.json")
     tokenizer = transformers.PreTrainedTokenizerFast(tokenizer_file=str(folder / "tokenizer.json"))
     vocab = len(tokenizer) + (3 if family == "qwen2" else 0)  # Qwen2 pads its embedding
     config = transformers.AutoConfig.for_model(family, vocab_size=vocab,
@@ -266,3 +281,10 @@ def test_a_text_pair_gives_berts_token_types_and_numbers_as_transformers_does(
         np.testing.assert_allclose(trace.arrays[name], theirs["outputs"][k], rtol=0, atol=1e-10)
         # Without the types transformers computes other rows: they are not a formality.
         assert np.abs(untyped["outputs"][k] - trace.arrays[name]).max() > 0.01
+
+
+def test_gemma2_slides_the_layers_its_config_slides_by_default() -> None:
+    theirs = transformers.Gemma2Config(num_hidden_layers=5, sliding_window=3).layer_types
+    ours = Config({"model_type": "gemma2", "sliding_window": 3}, "config.json").windows(5)
+    assert ours == [3 if kind == "sliding_attention" else None for kind in theirs]
+    assert ours == [3, None, 3, None, 3]
