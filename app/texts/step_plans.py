@@ -229,6 +229,12 @@ def norm2_parallel(f: Facts) -> Telling:
                    check=_norm_check(f, m))
 
 
+def output_norm(name: str) -> Callable[[Facts], Telling]:
+    """The plan of the norm of the attention's (``norm3``) or feed-forward's (``norm4``) output
+    before its residual."""
+    return lambda f: _norm(f, name, say(f"{name}.summary", norm=_norm_name(f)))
+
+
 def norm2_post(f: Facts) -> Telling:
     follows = say("norm2_post.final" if f.has_final_norm else "norm2_post.no_final")
     return _norm(f, "norm2_post", say("norm2_post.summary", norm=_norm_name(f), then=follows))
@@ -440,6 +446,8 @@ PLANS: dict[str, Callable[[Facts], Telling]] = {
     "block.norm1_post": norm1_post,
     "block.norm2": norm2,
     "block.norm2_post": norm2_post,
+    "block.norm3": output_norm("norm3"),
+    "block.norm4": output_norm("norm4"),
     "block.resid1": resid1,
     "block.ffn": ffn,
     "block.resid2": resid2,

@@ -222,6 +222,18 @@ WORDS: dict[str, str] = {
     "norm2.pitfalls": "This norm feeds only the feed-forward: the second residual adds the "
                       "feed-forward output to resid1, not to norm2. It has its own γ2 and β2, "
                       "which may differ from γ1 and β1.",
+    "norm3.summary": "The attention's output is normed row by row ({norm}) before the first "
+                     "residual adds it to X.",
+    "norm3.why": "Gemma 2 norms what each sub-layer writes as well as what it reads: whatever "
+                 "size the attention's output has, the stream grows by rows at one scale.",
+    "norm3.pitfalls": "This is not post-norm: the stream X itself is never normed here, only the "
+                      "attention's output, with its own γ3. resid1 adds norm3, not attn_out.",
+    "norm4.summary": "The feed-forward's output is normed row by row ({norm}) before the second "
+                     "residual adds it to the stream.",
+    "norm4.why": "As after attention, the feed-forward's contribution reaches the stream at one "
+                 "scale, however large its output grew.",
+    "norm4.pitfalls": "Its own γ4, not γ2: norm2 fed the feed-forward, norm4 shapes what comes "
+                      "out of it. resid2 adds norm4, not ffn_out.",
     "norm2_parallel.summary": "A parallel block: the feed-forward reads the layer's input "
                               "{source} too, normed row by row ({norm}) here, not the stream "
                               "after attention.",
