@@ -21,8 +21,8 @@ import numpy as np
 Array = np.ndarray
 DTYPES = {"F64": np.float64, "F32": np.float32, "F16": np.float16}
 FIXTURES = Path(__file__).resolve().parent / "checkpoints"
-FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "gpt_neox", "gemma", "bert", "qwen3", "phi",
-            "opt")
+FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "gpt_neox", "gemma", "gemma2", "bert", "qwen3",
+            "phi", "opt")
 
 
 def stored(file: Path) -> dict[str, Array]:
@@ -150,7 +150,8 @@ def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str
     g = c.get("num_key_value_heads") or h
     d_k = c.get("head_dim") or c["hidden_size"] // h
     window = c.get("sliding_window") if c["model_type"] == "mistral" else None
-    gemma = c["model_type"] == "gemma"  # x·√d (a float32 number), 1 + weight, tied head
+    gemma = c["model_type"] in ("gemma", "gemma2")  # x·√d (a float32), 1 + weight, tied head
+    sandwich = c["model_type"] == "gemma2"  # the sub-layers' outputs normed, windows by type
     x = t["model.embed_tokens.weight"][ids]
     if gemma:
         x = x * float(np.float32(math.sqrt(c["hidden_size"])))
@@ -172,12 +173,19 @@ def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str
             key = _rms_norm(key, t[at + "self_attn.k_norm.weight"], c["rms_norm_eps"])
         q, key = _rope(q, key, d_k, _rope_base(c))
         key, v = np.repeat(key, h // g, axis=0), np.repeat(v, h // g, axis=0)
+        if sandwich:
+            assert c["query_pre_attn_scalar"] == d_k  # the scores ÷ √d_k, as _attend divides
+            window = c["sliding_window"] if c["layer_types"][k] == "sliding_attention" else None
         shares, mixed = _attend(q, key, v, window)
-        x = x + linear(at + "self_attn.o_proj", mixed)
-        m = rms(x, at + "post_attention_layernorm.weight")
-        gate = _act(c["hidden_act"], linear(at + "mlp.gate_proj", m))
-        gated = gate * linear(at + "mlp.up_proj", m)
-        x = x + linear(at + "mlp.down_proj", gated)
+        attended = linear(at + "self_attn.o_proj", mixed)
+        if sandwich:
+            attended = rms(attended, at + "post_attention_layernorm.weight")
+        x = x + attended
+        m = rms(x, at + ("pre_feedforward_layernorm.weight" if sandwich
+                         else "post_attention_layernorm.weight"))
+        gate = _act(c.get("hidden_act") or c["hidden_activation"], linear(at + "mlp.gate_proj", m))
+        fed = linear(at + "mlp.down_proj", gate * linear(at + "mlp.up_proj", m))
+        x = x + (rms(fed, at + "post_feedforward_layernorm.weight") if sandwich else fed)
         out["shares"].append(shares)
         out["outputs"].append(x)
     final = rms(x, "model.norm.weight")
@@ -315,7 +323,8 @@ def _bert(c: dict[str, Any], t: dict[str, Array], ids: list[int],
 
 
 FORWARDS = {"gpt2": _gpt2, "llama": _llama, "mistral": _llama, "qwen2": _llama,
-            "qwen3": _llama, "gpt_neox": _gpt_neox, "gemma": _llama, "phi": _phi, "opt": _opt,
+            "qwen3": _llama, "gpt_neox": _gpt_neox, "gemma": _llama, "gemma2": _llama,
+            "phi": _phi, "opt": _opt,
             "bert": _bert}
 
 

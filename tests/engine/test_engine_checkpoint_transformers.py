@@ -86,7 +86,6 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "bert-decoder": ("bert", {"is_decoder": True}),
     "llama-rope-scaling": ("llama", {"num_attention_heads": 2, "num_key_value_heads": 1,
                                      "head_dim": 4}),
-    "gemma2": ("gemma2", {}),
     "gemma2-layer-types": ("gemma2", {"layer_types": ["full_attention", "sliding_attention"],
                                       "sliding_window": 2}),
 }
@@ -98,9 +97,8 @@ weights. Then config keys as transformers reads them: Llama's ``layer_types`` an
 layer slides), Qwen2's window from ``max_window_layers`` on, Llama's ``attention_bias`` and
 ``mlp_bias``, GPT-NeoX without ``attention_bias``, BERT with ``is_decoder`` (causal), and a
 ``rope_scaling`` beside ``rope_parameters`` (``EDITED``; heads of 4 columns, so that the base
-changes the angles: with Llama's 2 the one angle is p · θ⁰). Gemma 2 uncapped (its norms
-after the attention and the feed-forward, its window on the first layer by default, then on the
-``layer_types`` given), on the tokenizer of the committed Gemma fixture."""
+changes the angles: with Llama's 2 the one angle is p · θ⁰). Gemma 2's other ``layer_types``
+(its family case: the first layer slides, as its config defaults; the caps are null in both)."""
 EDITED: dict[str, dict[str, Any]] = {
     "llama-rope-scaling": {"rope_scaling": {"rope_type": "default"}},
 }
@@ -108,8 +106,6 @@ EDITED: dict[str, dict[str, Any]] = {
 ``rope_scaling``), the model then read back by from_pretrained: transformers 5 takes a given
 ``rope_scaling`` in place of ``rope_parameters``, so the base is 10000, not the 500 of
 ``rope_parameters``."""
-TOKENIZERS = {"gemma2": "gemma"}
-"""The fixture whose tokenizer a family without one of its own borrows."""
 FLOAT32_CASTS = ("LlamaRMSNorm", "MistralRMSNorm", "Qwen2RMSNorm", "Qwen3RMSNorm",
                  "GemmaRMSNorm", "Gemma2RMSNorm")
 ONE_PLUS = ("GemmaRMSNorm", "Gemma2RMSNorm")
@@ -162,8 +158,7 @@ def exact_float64(monkeypatch: pytest.MonkeyPatch) -> None:
 def build(family: str, folder: Path, seed: int, **changes: Any) -> Any:
     """A random float64 model of ``family`` (its sizes changed by ``changes``) saved in
     ``folder`` with a fixture's tokenizer."""
-    shutil.copy(FIXTURES / TOKENIZERS.get(family, family) / "tokenizer.json",
-                folder / "tokenizer.json")
+    shutil.copy(FIXTURES / family / "tokenizer.json", folder / "tokenizer.json")
     tokenizer = transformers.PreTrainedTokenizerFast(tokenizer_file=str(folder / "tokenizer.json"))
     vocab = len(tokenizer) + (3 if family == "qwen2" else 0)  # Qwen2 pads its embedding
     config = transformers.AutoConfig.for_model(family, vocab_size=vocab,
