@@ -7,6 +7,8 @@ import numpy as np
 import pytest
 
 from engine import ScenarioError, compute, parse_scenario
+from engine.explain import explain
+from engine.retrace import first_reader, retraced
 from engine.writer import to_document
 from tests.engine.v2_documents import document
 
@@ -49,3 +51,18 @@ def test_an_output_norm_outside_a_sequential_pre_norm_block_is_refused(keys: dic
         parse_scenario(document(33, block_keys={**keys, "gamma4": GAMMA4}))
     assert refused.value.place == "layers.0.block.gamma4"
     assert "pre-norm block with sequential residuals" in str(refused.value)
+
+
+def test_an_edited_output_norm_is_worked_again_from_its_step() -> None:
+    scenario = parse_scenario(document(35, block_keys={"norm": "rmsnorm", "gamma4": GAMMA4}))
+    before = compute(scenario)
+    after = scenario.with_cell("layers.0.block.gamma4", (1,), 3.0)
+    start = first_reader(before, "layers.0.block.gamma4")
+    assert before.steps[start].id == "L1.norm4"
+    again = retraced(before, after, start)
+    assert again is not None
+    assert np.array_equal(again.arrays["logits"], compute(after).arrays["logits"])
+    assert again.arrays["L1.norm4"][:, 1] == pytest.approx(
+        before.arrays["L1.norm4"][:, 1] / GAMMA4[1] * 3.0, abs=1e-14)
+    assert explain(again, "L1.resid2", (0, 1)).formula.startswith(
+        "L1.resid2[0,1] = L1.resid1[0,1] + L1.norm4[0,1] = ")
