@@ -260,15 +260,24 @@ def final_norm(f: Facts) -> Telling:
     )
 
 
+def _normed(f: Facts, which: str) -> str:
+    """``"_normed"`` when the block norms the output the residual adds (``gamma3``: the
+    attention's, ``gamma4``: the feed-forward's), else ``""``: the sentence ids' suffix."""
+    block = f.modules.block
+    return "_normed" if block is not None and getattr(block, f"gamma{which}") is not None else ""
+
+
 def resid1(f: Facts) -> Telling:
     bias = say("resid1.biases") if f.has_value_bias else NOTHING
+    normed = _normed(f, "3")
+    check = say("resid1.check_normed") if normed else say("resid1.check", biases=bias)
     return Telling(
-        summary=say("resid1.summary"),
+        summary=say(f"resid1.summary{normed}"),
         why=say("resid1.why"),
-        how=say("resid1.how", d=f.d, token=_token(f), sum=f.residual_sum),
+        how=say(f"resid1.how{normed}", d=f.d, token=_token(f), sum=f.residual_sum),
         pitfalls=say("resid1.pitfalls", read=say("resid1.read_pre" if f.pre else
                                                  "resid1.read_post")),
-        check=say("resid1.check", biases=bias),
+        check=check,
     )
 
 
@@ -308,12 +317,13 @@ def gated_ffn(f: Facts) -> Telling:
 def resid2(f: Facts) -> Telling:
     final = ("resid2.final" if f.has_final_norm else
              "resid2.next_layer" if not f.modules.last_layer else "resid2.no_final")
+    normed = _normed(f, "4")
     return Telling(
-        summary=say("resid2.summary"),
+        summary=say(f"resid2.summary{normed}"),
         why=say("resid2.why"),
-        how=say("resid2.how", token=_token(f), sum=f.residual_sum),
+        how=say(f"resid2.how{normed}", token=_token(f), sum=f.residual_sum),
         pitfalls=say("resid2.pitfalls", then=say(final)),
-        check=say("resid2.check"),
+        check=say(f"resid2.check{normed}"),
     )
 
 

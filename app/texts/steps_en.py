@@ -289,6 +289,15 @@ WORDS: dict[str, str] = {
     "resid1.check": "Subtract: resid1 − X equals the attention output in every cell. Set Wv to "
                     "all zeros{biases}: the attention output becomes 0 and resid1 equals X.",
     "resid1.biases": " and remove the biases",
+    "resid1.summary_normed": "The attention output, normed first (norm3), is added to X, "
+                             "position by position: the first residual.",
+    "resid1.how_normed": "resid1 = X + norm3, entry by entry, so the normed attention output "
+                         "must be {d} wide like X. For {token}: {sum}.",
+    "resid1.check_normed": "Subtract: resid1 − X equals norm3 in every cell, not attn_out.",
+    "resid2.summary_normed": "The feed-forward output, normed first (norm4), is added to the "
+                             "stream resid1: the second residual, the block's output.",
+    "resid2.how_normed": "resid2 = resid1 + norm4, entry by entry. For {token}: {sum}.",
+    "resid2.check_normed": "resid2 − resid1 equals norm4 in every cell, not ffn_out.",
     "activation.relu": "ReLU",
     "activation.gelu": "GELU",
     "activation.silu": "SiLU",

@@ -215,6 +215,14 @@ WORDS: dict[str, str] = {
     "resid1.check": "做减法：resid1 − X 的每一格都等于注意力输出。把 Wv 全改成 0{biases}：注意力"
                     "输出变为 0，resid1 与 X 相同。",
     "resid1.biases": "并去掉偏置",
+    "resid1.summary_normed": "注意力输出先做规范化（norm3），再逐位置加回 X：第一次残差。",
+    "resid1.how_normed": "resid1 = X + norm3，逐个数相加，所以规范化后的注意力输出必须与 X 一样是 "
+                         "{d} 列。{token}：{sum}。",
+    "resid1.check_normed": "做减法：resid1 − X 的每一格都等于 norm3，而不是 attn_out。",
+    "resid2.summary_normed": "前馈输出先做规范化（norm4），再加到主干 resid1 上：第二次残差，"
+                             "也是本块的输出。",
+    "resid2.how_normed": "resid2 = resid1 + norm4，逐个数相加。{token}：{sum}。",
+    "resid2.check_normed": "resid2 − resid1 的每一格都等于 norm4，而不是 ffn_out。",
     "activation.relu": "ReLU",
     "activation.gelu": "GELU",
     "activation.silu": "SiLU",

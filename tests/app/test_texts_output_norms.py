@@ -38,3 +38,14 @@ def test_an_output_norm_says_what_it_norms(trace: Trace, step_id: str, lang: str
     assert step_title(step, trace.scenario, lang).endswith(" · " + title)
     assert step_label(step, lang) == label
     assert ("γ3" if step_id == "L1.norm3" else "γ4") in text.pitfalls
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_residuals_say_they_add_the_normed_outputs(trace: Trace, lang: str) -> None:
+    first = step_text(trace, trace.step_index("L1.resid1"), lang)
+    second = step_text(trace, trace.step_index("L1.resid2"), lang)
+    assert first.how.startswith("resid1 = X + norm3")
+    assert second.how.startswith("resid2 = resid1 + norm4")
+    assert "attn_out" not in first.how and "ffn_out" not in second.how
+    assert ("norm3" in first.summary and "norm4" in second.summary
+            and "norm3" in first.check and "norm4" in second.check)
