@@ -29,14 +29,15 @@ from engine.explain_positions import (
 )
 from engine.forward import MEMORY
 from engine.numbers import format_exact, format_factor, format_number
+from engine.op_kinds import head_output, made_by, steps_of
 from engine.op_table import op_table
 from engine.ops import row_mean
 from engine.parse_generation import Settings
-from engine.phrases import phrase
 from engine.positions import Positions
 from engine.reader import FloatArray
 from engine.trace import Step, Trace
 from engine.whole_text import read_whole
+from engine.words import say
 
 _CELL = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\[\s*([0-9\s,]+)\]\s*$")
 
@@ -86,17 +87,6 @@ def parse_cell(reference: str) -> tuple[str, tuple[int, ...]]:
     return name, tuple(read_whole(p, f"{name}[…]") for p in parts)
 
 
-def made_by(step: Step) -> list[str]:
-    """The arrays a step makes: its writes, and the derived arrays that are in no step's
-    writes (a norm's ``_stats``, the feed-forward's ``ffn_pre``)."""
-    made = list(step.writes)
-    if step.op == "norm":
-        made += [f"{name}_stats" for name in step.writes]
-    if step.op == "ffn":
-        made.append(f"{step.scope}ffn_pre")
-    return made
-
-
 @dataclass(frozen=True)
 class _Cell:
     """The cell being explained: its array's full name, its name within the step's scope, the
@@ -118,11 +108,16 @@ class _Explainer:
         self.a = trace.arrays
         self.writer = {name: step for step in trace.steps for name in made_by(step)}
 
+    @property
+    def vocab_scores(self) -> str:
+        """The array the vocabulary head ends with, which the probabilities and a draw read."""
+        return head_output(self.trace.steps)
+
     def say(self, key: str, /, **fields: object) -> str:
         """The phrase ``key``; text fields (a document's token labels) have their line breaks
         and other unprintable characters escaped, so a label cannot forge a line."""
-        return phrase(self.lang, key, **{name: one_line(value) if isinstance(value, str) else value
-                                         for name, value in fields.items()})
+        return say(key, self.lang, **{name: one_line(value) if isinstance(value, str) else value
+                                      for name, value in fields.items()})
 
     def num(self, value: float) -> str:
         """``value`` with the explanation's decimals."""
@@ -287,7 +282,7 @@ class _Explainer:
         width = int(self.a[c.name].shape[1])
         if c.local == "rope_angles":
             return rope_angle(c.name, c.index, c.value, positions.base, 2 * width, self.say,
-                              self.places)
+                              self.places, positions.scaling)
         return added_row(c.name, c.index, c.value, positions, width, self.say, self.places)
 
     def _with_positions(self, c: _Cell) -> Result:
@@ -314,11 +309,12 @@ class _Explainer:
         step = c.step
         assert step is not None
         source = step.reads[0] if c.local == "Q_rot" else step.reads[1]
-        att = next(self.module(each) for each in self.trace.steps
-                   if each.op == "projection" and each.scope == step.scope)
+        att = next(self.module(each) for each in steps_of(self.trace.steps, "projection")
+                   if each.scope == step.scope)
+        positions = self._positions_of(step.stack)
         return rotated(c.name, c.index, c.value, (source, self.a[source]),
-                       self.a[step.reads[2]], self._positions_of(step.stack).pairing, att.d_k,
-                       self.say, self.places)
+                       self.a[step.reads[2]], positions.pairing, att.d_k, self.say, self.places,
+                       positions.scaling)
 
     def _weights(self, c: _Cell) -> Result:
         step = c.step
@@ -512,7 +508,7 @@ class _Explainer:
 
     def _probs(self, c: _Cell) -> Result:
         i, col = c.index
-        row = self.a["logits"][i]
+        row = self.a[self.vocab_scores][i]
         top = float(row.max())
         with np.errstate(over="ignore"):  # a shift past −1.8e308 is −∞: its exp is exactly 0
             total = float(np.exp(row - top).sum())
@@ -551,11 +547,12 @@ class _Explainer:
         prefix, part = c.name.rsplit(".", 1)
         run = self.s.generation.settings if self.s.generation is not None else Settings()
         vocab = self.trace.tokens_of("vocab")
-        row = self.a["logits"][-1]
+        row = self.a[self.vocab_scores][-1]
         last = self.s.n - 1
         v = c.index[0]
         if part == "logits":
-            return (f"{cell(c.name, c.index)} = logits[{last},{v}] = {format_number(c.value)}",
+            return (f"{cell(c.name, c.index)} = {self.vocab_scores}[{last},{v}] = "
+                    f"{format_number(c.value)}",
                     [self.say("draw_logit", i=last, token=self.s.tokens[last], entry=vocab[v])])
         if part == "tempered":
             return self._tempered(c, row, run.temperature, vocab[v])

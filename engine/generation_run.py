@@ -10,12 +10,13 @@ from typing import Any
 from engine.errors import ScenarioError
 from engine.generation import check_room, extend
 from engine.kv_cache import Cache, cache_of, next_position
+from engine.op_kinds import head_output
 from engine.parse_generation import Generation, Settings
 from engine.reader import FloatArray
 from engine.refusals import Refusal
 from engine.sampling import Draw, sample
 from engine.scenario import Scenario
-from engine.trace import compute
+from engine.trace import Trace, compute
 
 
 @dataclass(frozen=True, eq=False)
@@ -76,6 +77,11 @@ def _appended(scenario: Scenario, token_id: int, made: int, steps: int) -> Scena
                                              problem=error.refusal or error.problem)) from None
 
 
+def _last_row(trace: Trace) -> tuple[FloatArray, FloatArray]:
+    """The last position's row of the head's output and of the probabilities."""
+    return trace.arrays[head_output(trace.steps)][-1], trace.arrays["probs"][-1]
+
+
 def generate(scenario: Scenario, steps: int, settings: Settings) -> Run:
     """Append ``steps`` tokens drawn with ``settings``; a document whose run has the same
     settings continues it (its next draw is the run's next t).
@@ -93,7 +99,7 @@ def generate(scenario: Scenario, steps: int, settings: Settings) -> Run:
     current = replace(scenario, generation=record)
     trace = compute(current)
     cache: Cache | None = cache_of(trace) if _uses_cache(current) else None
-    logits, probs = trace.arrays["logits"][-1], trace.arrays["probs"][-1]
+    logits, probs = _last_row(trace)
     tokens: list[Token] = []
     assert current.head is not None
     for k in range(steps):
@@ -108,7 +114,7 @@ def generate(scenario: Scenario, steps: int, settings: Settings) -> Run:
             cache, logits, probs = row.cache, row.logits, row.probs
         else:
             trace = compute(current)
-            logits, probs = trace.arrays["logits"][-1], trace.arrays["probs"][-1]
+            logits, probs = _last_row(trace)
     return Run(scenario=current, tokens=tuple(tokens))
 
 

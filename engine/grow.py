@@ -21,6 +21,7 @@ from engine.errors import ScenarioError
 from engine.generation import can_generate
 from engine.kv_cache import NewRow, cache_of, next_position
 from engine.modules import Attention
+from engine.op_kinds import KINDS, head_output, steps_of
 from engine.ops import key_visibility
 from engine.parse_generation import Generation
 from engine.positions import alibi_bias
@@ -40,7 +41,7 @@ def grown(trace: Trace, longer: Scenario) -> Trace | None:
     scenario = trace.scenario
     ids, longer_ids = scenario.token_ids, longer.token_ids
     if (ids is None or longer_ids is None or longer_ids[:-1] != ids
-            or trace.row_order is not None or trace.steps[-1].op != "sample"
+            or trace.row_order is not None or not KINDS[trace.steps[-1].op].draws
             or not all(layer.attention.causal for layer in scenario.layers)):
         return None
     try:
@@ -87,7 +88,7 @@ def _appended(trace: Trace, longer: Scenario, row: NewRow) -> Trace | None:
     if can_generate(longer):
         run = longer.generation or Generation()
         t = len(run.chosen) + 1
-        draw = sample(arrays["logits"][-1], run.settings, t).trace_arrays(t)
+        draw = sample(arrays[head_output(steps)][-1], run.settings, t).trace_arrays(t)
         arrays.update(draw)
         steps = (*steps, replace(trace.steps[-1], writes=tuple(draw)))
     visibility = {scope: _visible(longer, step, visible, n)
@@ -99,8 +100,8 @@ def _appended(trace: Trace, longer: Scenario, row: NewRow) -> Trace | None:
 
 def _weights_steps(trace: Trace) -> list[tuple[str, np.ndarray, Step]]:
     """Each attention's scope, visibility and ``weights`` step."""
-    return [(step.scope, trace.visibility[step.scope], step) for step in trace.steps
-            if step.op == "weights"]
+    return [(step.scope, trace.visibility[step.scope], step)
+            for step in steps_of(trace.steps, "weights")]
 
 
 def _visible(longer: Scenario, step: Step, visible: np.ndarray, n: int) -> np.ndarray:
@@ -117,8 +118,8 @@ def _new_key_columns(trace: Trace, row: NewRow, n: int) -> dict[str, FloatArray]
     """Per self-attention of the main stack, the earlier rows' column for the new key
     (h × n × 1): scores (and ``qk``) from their q rows, the ALiBi bias, shares 0 (hidden)."""
     columns: dict[str, FloatArray] = {}
-    for step in trace.steps:
-        if step.op != "scores" or step.stack != "decoder" or step.keys != step.rows:
+    for step in steps_of(trace.steps, "scores"):
+        if step.stack != "decoder" or step.keys != step.rows:
             continue
         a: Attention = trace.scenario.module(step.module)
         s = step.scope

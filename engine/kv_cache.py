@@ -20,6 +20,7 @@ from engine.embedding_steps import lay_in, of_stack
 from engine.errors import ScenarioError
 from engine.generation import check_room, check_token
 from engine.modules import Attention
+from engine.op_kinds import head_output, steps_of
 from engine.ops import key_visibility, softmax
 from engine.positions import Positions, rotate
 from engine.reader import FloatArray
@@ -57,11 +58,14 @@ class NewRow:
     scores and shares are h × 1 × (n + 1), a cross-attention's h × 1 × m)."""
 
     cache: Cache
+    output: str
+    """The array the head ends with (:func:`engine.op_kinds.head_output`): the logits."""
     arrays: dict[str, FloatArray] = field(default_factory=dict)
 
     @property
     def logits(self) -> FloatArray:
-        row: FloatArray = self.arrays["logits"][0]
+        """The new position's row of the head's output."""
+        row: FloatArray = self.arrays[self.output][0]
         return row
 
     @property
@@ -84,8 +88,8 @@ def cache_of(trace: Trace) -> Cache:
     check_causal(trace.scenario)
     keys: dict[str, FloatArray] = {}
     values: dict[str, FloatArray] = {}
-    for step in trace.steps:
-        if step.op == "scores" and step.stack == "decoder":
+    for step in steps_of(trace.steps, "scores"):
+        if step.stack == "decoder":
             keys[step.scope] = trace.arrays[step.reads[1]]
             values[step.scope] = trace.arrays[f"{step.scope}V"]
     return Cache(scenario=trace.scenario, n=trace.scenario.n, keys=keys, values=values)
@@ -150,8 +154,9 @@ class _Step:
         positions = self.positions
         if positions is not None and positions.kind == "rope":
             angles = tape["rope_angles"]
-            q = tape.arrays[f"{s}Q_rot"] = rotate(q, a.heads, angles, positions.pairing)
-            k = tape.arrays[f"{s}K_rot"] = rotate(k, a.groups, angles, positions.pairing)
+            factor = positions.turn_factor
+            q = tape.arrays[f"{s}Q_rot"] = rotate(q, a.heads, angles, positions.pairing, factor)
+            k = tape.arrays[f"{s}K_rot"] = rotate(k, a.groups, angles, positions.pairing, factor)
         keys = np.concatenate([self.cache.keys[s], k])
         values = np.concatenate([self.cache.values[s], v])
         self.keys[s], self.values[s] = keys, values
@@ -189,7 +194,7 @@ def next_position(cache: Cache, token_id: int) -> NewRow:
         raise ScenarioError(f"position {p}", Refusal("step_overflow", error=str(error))) from None
     grown = Cache(scenario=scenario, n=p + 1, keys={**cache.keys, **step.keys},
                   values={**cache.values, **step.values})
-    return NewRow(cache=grown, arrays=tape.arrays)
+    return NewRow(cache=grown, output=head_output(tape.steps), arrays=tape.arrays)
 
 
 __all__ = ["Cache", "NewRow", "cache_of", "check_causal", "next_position"]

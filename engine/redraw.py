@@ -14,6 +14,7 @@ from dataclasses import fields, replace
 import numpy as np
 
 from engine.errors import ScenarioError
+from engine.op_kinds import KINDS, head_output
 from engine.parse_generation import Generation, Settings, parse_generation
 from engine.refusals import Refusal
 from engine.sampling import sample
@@ -58,14 +59,15 @@ def redrawn(trace: Trace, scenario: Scenario) -> Trace | None:
     document that cannot generate), one shown in another row order or a draw that overflows:
     compute that document instead, which says why."""
     run, before = scenario.generation, trace.scenario.generation
-    if (run is None or trace.steps[-1].op != "sample" or trace.row_order is not None
+    if (run is None or not KINDS[trace.steps[-1].op].draws or trace.row_order is not None
             or run.chosen != (before.chosen if before is not None else ())
             or not same_but_run(scenario, trace.scenario)):
         return None
     t = len(run.chosen) + 1
+    scores = head_output(trace.steps)
     try:
         with np.errstate(over="raise", invalid="raise", divide="raise"):  # as compute
-            arrays = sample(trace.arrays["logits"][-1], run.settings, t).trace_arrays(t)
+            arrays = sample(trace.arrays[scores][-1], run.settings, t).trace_arrays(t)
     except FloatingPointError:
         return None
     return replace(trace, scenario=scenario, arrays={**trace.arrays, **arrays})

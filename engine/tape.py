@@ -16,6 +16,7 @@ import numpy.typing as npt
 from engine.modules import Attention, Block, FeedForward, Transform
 from engine.names import NORM_NAMES, activation_name
 from engine.numbers import format_exact
+from engine.op_kinds import head_output
 from engine.ops import activate, key_visibility, norm, row_statistics, softmax
 from engine.parse_generation import Settings
 from engine.positions import Positions
@@ -370,8 +371,9 @@ def probs(tape: Tape, place: Place) -> None:
     """Softmax of each row of logits."""
     if tape.replayed():
         return
-    tape.arrays["probs"] = softmax(tape["logits"])
-    tape.step(place, "probs", "Probabilities: softmax of the logits", ("logits",), ("probs",),
+    scores = head_output(tape.steps)
+    tape.arrays["probs"] = softmax(tape[scores])
+    tape.step(place, "probs", "Probabilities: softmax of the logits", (scores,), ("probs",),
               "block.probs", "probs")
 
 
@@ -381,7 +383,8 @@ def loss(tape: Tape, place: Place, targets: tuple[int, ...]) -> None:
     target's logit, so a probability that underflows to 0 still gives a finite loss."""
     if tape.replayed():
         return
-    row_logits = tape["logits"]
+    scores = head_output(tape.steps)
+    row_logits = tape[scores]
     top = row_logits.max(axis=-1)
     with np.errstate(over="ignore"):  # a shift past −1.8e308 is −∞: its exp is exactly 0
         total = np.exp(row_logits - top[:, None]).sum(axis=-1)
@@ -390,7 +393,7 @@ def loss(tape: Tape, place: Place, targets: tuple[int, ...]) -> None:
     tape.arrays["loss"] = per_position
     tape.arrays["loss_mean"] = np.array([per_position.mean()])
     tape.step(place, "loss", "Loss: −ln p(target) at every position at once",
-              ("logits", "probs"), ("loss", "loss_mean"), "block.loss", "loss")
+              (scores, "probs"), ("loss", "loss_mean"), "block.loss", "loss")
 
 
 def draw(tape: Tape, place: Place, settings: Settings, t: int) -> None:
@@ -398,7 +401,8 @@ def draw(tape: Tape, place: Place, settings: Settings, t: int) -> None:
     (:func:`engine.sampling.sample`), its arrays under the names ``gen{t}.…``."""
     if tape.replayed():
         return
-    arrays = sample(tape["logits"][-1], settings, t).trace_arrays(t)
+    scores = head_output(tape.steps)
+    arrays = sample(tape[scores][-1], settings, t).trace_arrays(t)
     tape.arrays.update(arrays)
     tape.step(place, "sample", "Next token: temperature, top-k, top-p and the draw",
-              ("logits",), tuple(arrays), "block.sample", "sample")
+              (scores,), tuple(arrays), "block.sample", "sample")

@@ -48,6 +48,7 @@ from app.canvas.layout import fit_scale as fit_scale
 from app.canvas.rare_cells import sizing
 from app.canvas.remember import known_format
 from app.canvas.sample_step import draw_shape
+from app.canvas.shown import SHOWN
 from app.canvas.steps import lay_out_step
 from app.canvas.worked_row import add_worked_row, has_worked_row
 from app.model.cache_rows import generated_tokens
@@ -140,13 +141,13 @@ def _document_key(trace: Trace, options: FrameOptions) -> tuple[object, ...]:
     the steps, the generation run (its KV-cache marks) and the options that change the
     picture."""
     scenario = trace.scenario
-    own = {name for step in trace.steps if step.op in OWN_OPTIONS for name in step.writes}
+    own = {name for step in trace.steps if SHOWN[step.op].own_options for name in step.writes}
     arrays = tuple((name, array.shape) for name, array in trace.arrays.items()
                    if name not in own)
     parameters = tuple((path, scenario.parameter(path).shape)
                        for path in parameter_paths(scenario))
     steps = tuple((step.id, step.reads, step.writes,
-                   () if step.op in OWN_OPTIONS else _options_of(trace, step))
+                   () if SHOWN[step.op].own_options else _options_of(trace, step))
                   for step in trace.steps)
     return (tuple(scenario.tokens), scenario.title, arrays, parameters, steps,
             generated_tokens(trace),
@@ -199,10 +200,6 @@ PICTURE_OPTIONS = op_table("canvas.picture_options", {
     "sample": _draw_options,
 })
 """Each op kind's module options that change its picture (its sizes are cached by them)."""
-OWN_OPTIONS = frozenset({"sample"})
-"""Op kinds whose options, and the shapes of whose arrays, change their own picture alone: a
-change of them (a temperature dragged, keeping more or fewer ids) measures that step again, not
-every step of the document."""
 
 
 Fit = tuple[float | None, float, float]
@@ -507,7 +504,7 @@ def _fits_key(ctx: LayoutContext, document: tuple[object, ...], step: Step,
               widest: tuple[str, ...]) -> tuple[object, ...]:
     """A step's fits are known by the document, the step's own options and the widest
     numbers of the arrays it shows."""
-    own = _options_of(ctx.trace, step) if step.op in OWN_OPTIONS else ()
+    own = _options_of(ctx.trace, step) if SHOWN[step.op].own_options else ()
     return document, step.id, own, widest
 
 

@@ -40,12 +40,13 @@ from app.canvas.layout import (
     showing_part,
 )
 from app.canvas.route_map import RouteMap, route_map
+from app.canvas.shown import SHOWN
 from app.canvas.theme import digit_height, text_advance
 from app.canvas.worked_row import WorkedRow
 from app.model.parts import place_name
 from app.texts.example_words import document_words
-from app.texts.frame_words import frame_word
 from app.texts.run_words import in_run
+from app.texts.words import say
 from engine import Trace
 from engine.explain import made_by
 
@@ -74,11 +75,6 @@ reads), in device pixels, by the screen's height in lines: 14 px on a 1024×768 
 on a 1920×1080 one (:func:`legible_share`). When the shares' arrows would make them smaller,
 the arrows are left out if that draws them larger (every share is printed in the shares grid;
 :func:`~app.canvas.compose.compose_alone`)."""
-
-
-REPEATED_ARROWS = frozenset({"mix"})
-"""Steps whose arrows repeat the step before's (the mix draws the shares step's arrows again):
-an export of a frame by itself may leave them out (:class:`FrameItem`'s ``printed``)."""
 
 
 def legible_share(lines: float) -> float:
@@ -137,7 +133,7 @@ class FrameItem(Sheet):
     last), a frame alone whose step stays under its target and is drawn larger as two slides
     shows that half, its heading ending "(1/2)" or "(2/2)" (:attr:`composition`'s ``part``
     says which; None: never split). A ``printed`` frame (an export) laid out by itself leaves
-    out arrows that repeat the step before's (:data:`REPEATED_ARROWS`) when it would otherwise
+    out arrows that repeat the step before's (:data:`SHOWN`) when it would otherwise
     print its numbers under a 1024 × 768 projector's size; the window keeps them (its query
     boxes choose the receiver). A printed frame keeps the document's one scale only when that
     reaches a 1024 × 768 projector's size (:data:`LEGIBLE`), else it is laid out by itself (the
@@ -211,10 +207,10 @@ class FrameItem(Sheet):
         lang = self.options.lang
         title = step_title or step.title
         if self._split:
-            title = frame_word(lang, "part_title", title=title, k=(self._part or 0) + 1,
-                               count=PARTS)
-        heading = frame_word(lang, "heading", n=self.step_index + 1, count=len(trace.steps),
-                             title=title)
+            title = say("frame.part_title", lang, title=title, k=(self._part or 0) + 1,
+                        count=PARTS)
+        heading = say("frame.heading", lang, n=self.step_index + 1, count=len(trace.steps),
+                      title=title)
         if not side:  # a comparison's side: the comparison's own heading says the rest
             heading = in_run(self.options.run_place, heading, lang)
         self.heading = self._text(heading, SIDE_HEADING_SIZE if side else HEADING_SIZE * unit,
@@ -231,9 +227,9 @@ class FrameItem(Sheet):
             self.route_map = route_map(self.context, step) if self.options.route_map else None
             if self.route_map is not None:
                 body_top = self._place_map(self.route_map, subtitle, body_top, margin, unit)
-            nothing = frame_word(lang, "nothing")
-            flow = (f"{frame_word(lang, 'reads')} {shown_names(trace, step.reads) or nothing}"
-                    f"     {frame_word(lang, 'writes')} "
+            nothing = say("frame.nothing", lang)
+            flow = (f"{say('frame.reads', lang)} {shown_names(trace, step.reads) or nothing}"
+                    f"     {say('frame.writes', lang)} "
                     f"{shown_names(trace, step.writes) or nothing}")
             footer = self._text(flow, FOOTER_SIZE * unit, margin, 0, role="muted")
             if self.options.caption:
@@ -335,7 +331,7 @@ class FrameItem(Sheet):
             if shared is not None:
                 return shared
             self._by_itself = self._printed  # the window's frame may be refilled: asks again
-        repeated = self._printed and self.trace.steps[self.step_index].op in REPEATED_ARROWS
+        repeated = self._printed and SHOWN[self.trace.steps[self.step_index].op].repeats_arrows
         arrows_down_to = None if self.alone else projector if repeated else 0.0
         return compose_alone(self.trace, self.options, self.area.size(), self.step_index,
                              legible_share(self._screen) * digits, self._part, self._split,

@@ -18,8 +18,10 @@ from app.canvas.pieces import custom_grid, number, text_lines
 from app.canvas.theme import Theme, fitted_lines
 from app.model.next_token import LossView, loss_view, stack_is_causal
 from app.model.passes import GenerationPasses, passes_of
-from app.texts.next_token_words import generation_lines, next_token_word, training_lines
+from app.texts.next_token_words import generation_lines, training_lines
+from app.texts.words import say
 from engine import Step, explain
+from engine.op_kinds import steps_of
 
 TEXT_GAP = 12.0
 LINE_SIZE = 15
@@ -57,15 +59,15 @@ class Panel(QGraphicsObject):
 
 
 def _word(ctx: LayoutContext, key: str, **fields: object) -> str:
-    return next_token_word(ctx.options.lang, key, **fields)
+    return say(f"next_token.{key}", ctx.options.lang, **fields)
 
 
 def _first_self_attention(ctx: LayoutContext) -> Step:
     """The shares step of the main stack's first self-attention (the one the mask acts on
     first)."""
     n = ctx.trace.scenario.n
-    return next(step for step in ctx.trace.steps
-                if step.op == "weights" and step.stack == "decoder"
+    return next(step for step in steps_of(ctx.trace.steps, "weights")
+                if step.stack == "decoder"
                 and ctx.trace.visible_for(step.scope).shape == (n, n))
 
 

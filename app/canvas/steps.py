@@ -49,8 +49,9 @@ from app.model.operands import (
     parameter_path,
     visible_of,
 )
-from app.texts.frame_words import frame_word, join_notes
+from app.texts.frame_words import join_notes
 from app.texts.mask_plans import kv_sharing
+from app.texts.words import say
 from engine import Step, format_number
 from engine.names import short_name
 from engine.op_table import op_table
@@ -119,7 +120,7 @@ def _projection_group(ctx: LayoutContext, step: Step, parent: QGraphicsItem, src
 
 def _word(ctx: LayoutContext, key: str, **fields: object) -> str:
     """A frame word in the frame's language."""
-    return frame_word(ctx.options.lang, key, **fields)
+    return say(f"frame.{key}", ctx.options.lang, **fields)
 
 
 def _kv_note(ctx: LayoutContext, att: Any) -> str:

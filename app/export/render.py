@@ -39,6 +39,7 @@ from app.export.safe import ExportError, PictureTooLargeError
 from app.export.settings import CSS_DPI, EXPORT_THEMES
 from app.export.words import title_for
 from app.model.sheet import SHEET_HEIGHT
+from app.texts.sentences import say
 from engine import Trace
 
 SVG_DESCRIPTION = "A frame exported by QKV Studio"
@@ -184,10 +185,8 @@ def check_image_size(width: int, height: int) -> None:
         fits -= 1
     asked, most = _mebibytes(needed), _mebibytes(MAX_IMAGE_BYTES)
     size = f"{_count(width)} × {_count(height)}"
-    raise PictureTooLargeError(
-        f"a picture of {size} pixels would need {asked}; at most {most} fit, which at this "
-        f"shape is a width of at most {fits} pixels",
-        zh=f"{size} 像素的图片需要 {asked}；最多只能用 {most}，按这个形状宽度最多 {fits} 像素")
+    raise PictureTooLargeError(say("export.picture_too_large", size=size, asked=asked, most=most,
+                                   fits=fits))
 
 
 def _count(number: int, group: str = "") -> str:
@@ -219,8 +218,7 @@ def render_image(frame: Frame, size: QSize) -> QImage:
                     else QImage.Format.Format_RGB32)
     image = QImage(size, image_format)
     if image.isNull():  # the system had no memory for it: painting on it would crash
-        raise ExportError(f"there is not enough memory for a picture of {size.width()} × "
-                          f"{size.height()} pixels; choose a smaller width or scale")
+        raise ExportError(say("export.no_memory", width=size.width(), height=size.height()))
     image.fill(QColor(Qt.GlobalColor.transparent) if frame.transparent else frame.background)
     set_dpi(image, picture_dpi())
     painter = QPainter(image)

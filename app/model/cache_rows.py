@@ -12,10 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from app.model.operands import attention_of
+from app.model.operands import ROLES, attention_of
 from engine import Step, Trace
-
-CACHED_OPS = frozenset({"projection", "scores", "weights", "mix"})
 
 CacheRole = Literal["projection", "memory", "queries"]
 """``projection``: a self-attention's Q, K and V (K and V of earlier rows cached);
@@ -81,7 +79,8 @@ def cache_rows(trace: Trace, step: Step) -> CacheRows | None:
     """What the cache reuses at ``step``; None for a step it does not concern (no run, an
     encoder step, a step outside attention)."""
     token = generated_tokens(trace)
-    if token == 0 or step.op not in CACHED_OPS or step.stack != "decoder":
+    cached = ROLES[step.op].cached
+    if token == 0 or not cached or step.stack != "decoder":
         return None
     att = attention_of(trace, step)
     visible = trace.visible_for(step.scope)
@@ -90,7 +89,7 @@ def cache_rows(trace: Trace, step: Step) -> CacheRows | None:
     window = None if cross else att.window
     earlier = range(new)
     dropped = tuple(j for j in earlier if window is not None and new - j >= window)
-    role: CacheRole = ("queries" if step.op != "projection" else
+    role: CacheRole = ("queries" if cached == "queries" else
                        "memory" if cross else "projection")
     return CacheRows(role=role, token=token, new=new,
                      reused=() if cross else tuple(j for j in earlier if j not in dropped),
@@ -99,4 +98,4 @@ def cache_rows(trace: Trace, step: Step) -> CacheRows | None:
                      seen=int(visible[new].sum()))
 
 
-__all__ = ["CACHED_OPS", "CacheRole", "CacheRows", "cache_rows", "generated_tokens"]
+__all__ = ["CacheRole", "CacheRows", "cache_rows", "generated_tokens"]

@@ -15,6 +15,7 @@ import numpy.typing as npt
 
 from engine import Attention, Step, Trace
 from engine.names import short_name
+from engine.op_kinds import steps_of
 from engine.op_table import op_table
 
 
@@ -32,11 +33,16 @@ class TapeRole:
     key_rows
         Its writes after the first have the keys' rows when the step has keys (cross-attention's
         K and V are the encoder's rows).
+    cached
+        What the KV cache keeps of it when a token was generated: ``"projections"`` (the
+        earlier rows' keys and values), ``"queries"`` (worked for the new query alone), or
+        ``""`` (not a step the cache concerns).
     """
 
     attention: bool = False
     columns: Literal["keys", "vocab", ""] = ""
     key_rows: bool = False
+    cached: Literal["projections", "queries", ""] = ""
 
 
 ROLES = op_table("tape.role", {
@@ -44,11 +50,11 @@ ROLES = op_table("tape.role", {
     "positions": TapeRole(),
     "inputs": TapeRole(),
     "norm": TapeRole(key_rows=True),  # a cross-attention's QK-norm: K_normed has the keys' rows
-    "projection": TapeRole(attention=True, key_rows=True),
+    "projection": TapeRole(attention=True, key_rows=True, cached="projections"),
     "rope": TapeRole(),
-    "scores": TapeRole(attention=True, columns="keys"),
-    "weights": TapeRole(attention=True, columns="keys"),
-    "mix": TapeRole(attention=True),
+    "scores": TapeRole(attention=True, columns="keys", cached="queries"),
+    "weights": TapeRole(attention=True, columns="keys", cached="queries"),
+    "mix": TapeRole(attention=True, cached="queries"),
     "residual": TapeRole(),
     "ffn": TapeRole(),
     "transform": TapeRole(),
@@ -59,7 +65,6 @@ ROLES = op_table("tape.role", {
 })
 """Each op kind's role on the tape."""
 
-ATTENTION_OPS = frozenset(op for op, role in ROLES.items() if role.attention)
 """The ops of an attention sub-layer (self- or cross-attention)."""
 
 
@@ -101,10 +106,10 @@ def norm_kind(trace: Trace, step: Step) -> str:
 def attention_of(trace: Trace, step: Step | None = None) -> Any:
     """The attention a step uses, or the document's first attention (heads, causal …) for a
     step outside attention."""
-    if step is not None and step.op in ATTENTION_OPS and step.module:
+    if step is not None and ROLES[step.op].attention and step.module:
         return module_of(trace, step)
     for each in trace.steps:
-        if each.op in ATTENTION_OPS and each.module:
+        if ROLES[each.op].attention and each.module:
             return module_of(trace, each)
     raise ValueError("this trace has no attention step")
 
@@ -129,14 +134,14 @@ def axes_of(trace: Trace, name: str) -> tuple[str, str]:
 def shares_step(trace: Trace, index: int) -> Step:
     """The softmax step whose shares step ``index`` is about: its own scope's, else the first."""
     scope = trace.steps[index].scope
-    weights = [s for s in trace.steps if s.op == "weights"]
+    weights = steps_of(trace.steps, "weights")
     return next((s for s in weights if s.scope == scope), weights[0])
 
 
 def attention_at(trace: Trace, scope: str) -> Any:
     """The attention whose arrays have ``scope`` (the one its projections use)."""
-    return next(module_of(trace, s) for s in trace.steps
-                if s.op == "projection" and s.scope == scope)
+    return next(module_of(trace, s) for s in steps_of(trace.steps, "projection")
+                if s.scope == scope)
 
 
 def kv_head(attention: Any, head: int) -> int:

@@ -18,6 +18,7 @@ from app.texts.printed import printed_places
 from app.texts.scope import QK_NORM, StepModules, modules_of
 from engine import Attention, Block, Scenario, Step, Trace, format_number
 from engine.numbers import format_exact, format_factor
+from engine.op_kinds import head_output, steps_of
 from engine.reader import FloatArray
 
 MAX_SHOWN = 4
@@ -206,8 +207,8 @@ class Facts:
     @property
     def _scores_step(self) -> Step:
         """The step that computes this scope's scores (its reads are the q and k rows)."""
-        return next(s for s in self.trace.steps
-                    if s.op == "scores" and s.scope == self.step.scope)
+        return next(s for s in steps_of(self.trace.steps, "scores")
+                    if s.scope == self.step.scope)
 
     def q(self, i: int) -> FloatArray:
         h = self.head
@@ -283,6 +284,11 @@ class Facts:
     def vocab(self) -> tuple[str, ...]:
         return self.modules.vocab
 
+    @property
+    def head_output(self) -> str:
+        """The array the vocabulary head ends with, which the probabilities read."""
+        return head_output(self.trace.steps)
+
     def top_entry(self, name: str = "logits") -> int:
         """The vocabulary entry with the receiver's largest logit (or probability)."""
         return int(np.argmax(self.array(name)[self.receiver]))
@@ -294,7 +300,7 @@ class Facts:
         The logits are linear in the row they read: the norm's input row in place of its output
         changes them by the difference times the unembedding (any bias stays). Only that row is
         computed, not the whole document again (a second for a 512-row one, at every edit)."""
-        logits = next(step for step in self.trace.steps if step.op == "logits")
+        logits = steps_of(self.trace.steps, "logits")[0]
         unembed = self.scenario.parameter(logits.reads[1])
         norm = self.norm_facts
         before, after = self.array(norm.source), self.array(norm.name)

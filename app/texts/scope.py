@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from app.model.operands import ATTENTION_OPS
+from app.model.operands import ROLES
+from engine.op_kinds import KINDS
 
 if TYPE_CHECKING:
     from engine import Scenario, Step
@@ -24,7 +25,6 @@ EMBEDDING_NORM = "input.embedding_norm"
 TYPES = "input.types"
 """The ``explain_key`` of the sum that adds type rows (with or without positions)."""
 _FINAL_NORMS = frozenset({"block.final_norm", "encoder.final_norm"})
-_HEAD_OPS = frozenset({"logits", "probs", "loss", "sample"})
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ def _layer_index(step: Step, count: int) -> int:
     layer is numbered 0)."""
     if step.layer:
         return min(step.layer, count) - 1  # a hand-made trace may number more layers
-    head_side = step.op in _HEAD_OPS or step.explain_key in _FINAL_NORMS
+    head_side = KINDS[step.op].head or step.explain_key in _FINAL_NORMS
     return count - 1 if head_side else 0
 
 
@@ -96,7 +96,7 @@ def modules_of(scenario: Scenario, step: Step) -> StepModules:
     layers, stack_final_norm = _stack(scenario, step)
     index = _layer_index(step, len(layers))
     layer = layers[index]
-    own = step.op in ATTENTION_OPS or step.explain_key == QK_NORM
+    own = ROLES[step.op].attention or step.explain_key == QK_NORM
     attention: Attention = scenario.module(step.module) if own and step.module else \
         layer.attention
     norm, eps = _norm(scenario, step, attention, layer.block)

@@ -387,7 +387,7 @@ def logits(f: Facts) -> Telling:
 
 
 def probs(f: Facts) -> Telling:
-    top = f.top_entry()
+    top = f.top_entry(f.head_output)
     blanks = masked_positions(f.scenario)
     probabilities = f.array("probs")
     filled = [say("probs.fill", position=p, entry=f.vocab[v], p=f.num(q))
@@ -396,11 +396,11 @@ def probs(f: Facts) -> Telling:
         summary=say("probs.fill_summary", fills=Listed(filled)) if filled
         else say("probs.summary"),
         why=say("probs.fill_why") if filled else say("probs.why"),
-        how=say("probs.how", token=_token(f), logits=f.receiver_row("logits"),
+        how=say("probs.how", token=_token(f), logits=f.receiver_row(f.head_output),
                 probs=f.receiver_row("probs")),
         pitfalls=say("probs.pitfalls"),
         check=say("probs.check", token=_token(f), sum=f.prob_sum,
-                  logit=f.num(f.array("logits")[f.receiver, top]), entry=f.vocab[top],
+                  logit=f.num(f.array(f.head_output)[f.receiver, top]), entry=f.vocab[top],
                   prob=f.num(f.array("probs")[f.receiver, top])),
     )
 

@@ -25,6 +25,7 @@ from app.texts import step_title
 from app.window.swap_dialog import position_names
 from engine import Scenario, ScenarioError, Trace, compute
 from engine.differences import compare, matching_step
+from engine.op_kinds import steps_of
 from engine.swap import swap_order, swap_tokens
 from engine.variants import VARIANTS, variant
 
@@ -50,7 +51,7 @@ def alike_pair(trace: Trace) -> tuple[int, int]:
     over the tokens are the same and not zero (before positions are applied), so that only
     their places differ (排除 A 保留 B: A and B both ask for a verb); else positions 0 and 1."""
     n = trace.scenario.n
-    step = next((s for s in trace.steps if s.op == "projection" and s.rows == "tokens"), None)
+    step = next((s for s in steps_of(trace.steps, "projection") if s.rows == "tokens"), None)
     queries = trace.arrays.get(step.scope + "Q") if step is not None else None
     if queries is not None:
         first: dict[bytes, int] = {}

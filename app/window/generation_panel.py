@@ -30,20 +30,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.canvas.shown import SHOWN
 from app.i18n import LiveTexts, current_language
 from app.model.edits import AppendToken, SetGeneration, run_of
 from app.texts.problems import problem_words
 from engine import Scenario, ScenarioError
 from engine.generation import check_room
 from engine.numbers import format_exact, format_number
+from engine.op_kinds import head_output
 from engine.parse_generation import MAX_TEMPERATURE
 from engine.sampling import sample
 
 if TYPE_CHECKING:
     from app.state.shell import Shell
 
-SHOWN_WITH = ("probs", "sample")
-"""The kinds of step the row is shown with: the probabilities (and the draw from them)."""
 SLIDER_STEPS = 100
 """Slider positions per unit of temperature."""
 SLIDER_TOP = 3.0
@@ -169,7 +169,7 @@ class GenerationPanel(QWidget):
 
     def _show_with_step(self) -> None:
         steps = self.state.trace.steps
-        shown = steps[min(self.state.step, len(steps) - 1)].op in SHOWN_WITH
+        shown = SHOWN[steps[min(self.state.step, len(steps) - 1)].op].draw_controls
         column = self.parentWidget()
         if shown and self.isHidden() and column is not None:
             self._arrange(column.contentsRect().width())  # arranged before the canvas yields
@@ -249,7 +249,8 @@ class GenerationPanel(QWidget):
         if self.refusal(scenario) is not None or trace.scenario is not scenario:
             return False
         run = run_of(scenario)
-        draw = sample(trace.arrays["logits"][-1], run.settings, len(run.chosen) + 1)
+        scores = trace.arrays[head_output(trace.steps)]
+        draw = sample(scores[-1], run.settings, len(run.chosen) + 1)
         return self.pick(draw.chosen)
 
     def pick(self, token_id: int) -> bool:

@@ -12,10 +12,21 @@ from typing import Any
 
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import Checkpoint
-from engine.checkpoint.layout import Heads, Parts, Sizes, separate_projections, tensors, unembedding
+from engine.checkpoint.layout import (
+    Heads,
+    Parts,
+    Sizes,
+    fused_gate_up,
+    fused_projections,
+    separate_projections,
+    tensors,
+    unembedding,
+)
 
 PREFIX = "model."
 GROUPS = {"mistral": 8, "qwen2": 32, "qwen3": 32, "gemma": 16, "gemma2": 4}
+PHI3_CONTEXT = 4096
+"""Phi-3's ``original_max_position_embeddings`` when its config leaves it out."""
 """The key/value heads a family's transformers config defaults to (Llama: the query heads)."""
 
 
@@ -32,15 +43,17 @@ def biases(config: Config) -> tuple[bool, bool, bool]:
 
 def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bool = False,
           activation: str | None = None, norm_shift: float = 0.0, head_dim: int | None = None,
-          qk_norm: bool = False, sandwich: bool = False) -> Parts:
+          qk_norm: bool = False, fused: bool = False, sandwich: bool = False) -> Parts:
     """The chosen layers' parts; ``tied``: the head is the embedding when the config does not
     say; ``activation``: the engine's name when the family fixes it; ``norm_shift`` is added to
     every RMSNorm weight (Gemma multiplies by 1 + weight); ``head_dim``: d_k when the config
     does not say (else d / h); ``qk_norm``: each head's queries and keys are RMSNormed
-    (``q_norm``, ``k_norm``) before RoPE (Qwen3); ``sandwich``: the attention's and the
-    feed-forward's outputs are RMSNormed before their residuals (``post_attention_layernorm``,
-    ``post_feedforward_layernorm``) and ``pre_feedforward_layernorm`` is the second norm
-    (Gemma 2)."""
+    (``q_norm``, ``k_norm``) before RoPE (Qwen3); ``fused``: the projections are Phi-3's
+    ``qkv_proj`` and ``gate_up_proj``, without biases, RoPE turns the first
+    ``partial_rotary_factor`` of each head and its scaling is longrope's; ``sandwich``: the
+    attention's and the feed-forward's outputs are RMSNormed before their residuals
+    (``post_attention_layernorm``, ``post_feedforward_layernorm``) and
+    ``pre_feedforward_layernorm`` is the second norm (Gemma 2)."""
     size = Sizes.of(config)
     shape = Heads.of(config, head_dim, GROUPS.get(config.values["model_type"]))
     d, d_k = shape.d, shape.d_k
@@ -55,8 +68,9 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bo
     layers = []
     for k in chosen:
         at = f"layers.{k}."
-        attention = separate_projections(tensor, shape, at + "self_attn.", "o_proj",
-                                         biases=(attention_bias, output_bias))
+        attention = (fused_projections(tensor, shape, at + "self_attn.") if fused
+                     else separate_projections(tensor, shape, at + "self_attn.", "o_proj",
+                                               biases=(attention_bias, output_bias)))
         if windows[k] is not None:
             attention["window"] = windows[k]
         if qk_norm:
@@ -64,8 +78,11 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bo
                               "gamma_q": tensor(at + "self_attn.q_norm.weight", d_k),
                               "gamma_k": tensor(at + "self_attn.k_norm.weight", d_k)})
         ffn: dict[str, Any] = {"activation": activation}
-        tensor.linear(ffn, ("Wg", "bg"), f"{at}mlp.gate_proj", hidden, d, bias=mlp_bias)
-        tensor.linear(ffn, ("W1", "b1"), f"{at}mlp.up_proj", hidden, d, bias=mlp_bias)
+        if fused:
+            fused_gate_up(tensor, ffn, f"{at}mlp.", hidden, d)
+        else:
+            tensor.linear(ffn, ("Wg", "bg"), f"{at}mlp.gate_proj", hidden, d, bias=mlp_bias)
+            tensor.linear(ffn, ("W1", "b1"), f"{at}mlp.up_proj", hidden, d, bias=mlp_bias)
         tensor.linear(ffn, ("W2", "b2"), f"{at}mlp.down_proj", d, hidden, bias=mlp_bias)
         norms = (("gamma2", "pre_feedforward_layernorm"), ("gamma3", "post_attention_layernorm"),
                  ("gamma4", "post_feedforward_layernorm")) if sandwich \
@@ -78,7 +95,12 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bo
     head = {"final_norm": True, "gamma_f": tensor("norm.weight", d) + norm_shift,
             "unembed": unembed}
     # These families' rotary embedding turns every column of a head: a partial_rotary_factor
-    # in their config is not read.
+    # in their config is not read (but by Phi-3's).
+    turned = int(d_k * config.rotary_fraction("partial_rotary_factor", 1.0)) if fused else d_k
     positions = {"kind": "rope", "base": config.rope_base(), "pairing": "half",
-                 "rotary_dims": d_k}
+                 "rotary_dims": turned}
+    scaling = (config.rope_scaling(("longrope",), turned // 2, PHI3_CONTEXT) if fused
+               else config.rope_scaling())
+    if scaling is not None:
+        positions["scaling"] = scaling
     return Parts(embedding=embedding, positions=positions, layers=layers, head=head)

@@ -10,15 +10,11 @@ import numpy.typing as npt
 
 from engine.errors import ScenarioError
 from engine.exercises.document import Edit, Exercise, Index, Watch
+from engine.op_kinds import KINDS, made_by
 from engine.refusals import Refusal
 from engine.trace import Step, Trace
 
 BoolArray = npt.NDArray[np.bool_]
-
-ATTENTION_OPS = ("scores", "weights")
-"""Steps whose arrays are h × queries × keys: their masked cells are never hidden by a row or a
-whole array (the frame shows them masked, not as numbers to predict)."""
-
 
 def place_of(trace: Trace, exercise: Exercise) -> str:
     """``exercises[k]`` for the document's own exercise k, else ``exercise``."""
@@ -65,12 +61,7 @@ def _made(trace: Trace, step: Step) -> dict[str, Step]:
     beside them), each with the step that makes it."""
     made: dict[str, Step] = {}
     for earlier in trace.steps[:trace.step_index(step.id) + 1]:
-        names = list(earlier.writes)
-        if earlier.op == "norm":
-            names += [f"{name}_stats" for name in earlier.writes]
-        if earlier.op == "ffn":
-            names.append(f"{earlier.scope}ffn_pre")
-        made.update((name, earlier) for name in names if name in trace.arrays)
+        made.update((name, earlier) for name in made_by(earlier) if name in trace.arrays)
     return made
 
 
@@ -104,7 +95,7 @@ def _text(index: Index) -> str:
 def _seen(trace: Trace, step: Step, shape: tuple[int, ...]) -> BoolArray:
     """Which cells of an array ``step`` makes are numbers on its frame (a masked share or
     score is not)."""
-    if step.op in ATTENTION_OPS and len(shape) == 3 and step.scope in trace.visibility:
+    if KINDS[step.op].masked and len(shape) == 3 and step.scope in trace.visibility:
         return np.broadcast_to(trace.visible_for(step.scope), shape)
     return np.ones(shape, dtype=bool)
 
@@ -220,5 +211,5 @@ def edited_index(trace: Trace, edit: Edit, place: str) -> Index:
     return full_index(edit.cell, shape, edit.array, f"{place}.cell")
 
 
-__all__ = ["ATTENTION_OPS", "answered_cells", "check_fit", "edited_index", "edits", "full_index",
+__all__ = ["answered_cells", "check_fit", "edited_index", "edits", "full_index",
            "hidden_cells", "hidden_masks", "place_of", "watched"]

@@ -26,6 +26,7 @@ from engine.errors import ScenarioError
 from engine.exercises.document import Exercise
 from engine.exercises.fit import hidden_masks, watched
 from engine.exercises.lesson import Lesson, lesson_lost
+from engine.op_kinds import steps_of
 from engine.refusals import Refusal
 from engine.scenario import Scenario
 from engine.trace import Trace, compute
@@ -61,8 +62,8 @@ def discriminates(trace: Trace, rows: Rows | None = None) -> bool:
     """Whether every attention row with two or more visible keys spreads its scores within
     [:data:`LEAST_SPREAD`, :data:`MOST_SPREAD`] (of the attentions and rows ``rows`` names, or
     all)."""
-    for step in trace.steps:
-        if step.op != "weights" or (rows is not None and step.scope not in rows):
+    for step in steps_of(trace.steps, "weights"):
+        if rows is not None and step.scope not in rows:
             continue
         asked = None if rows is None else rows[step.scope]
         scores = trace.arrays[f"{step.scope}scores"]

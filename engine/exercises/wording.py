@@ -11,8 +11,9 @@ import numpy as np
 
 from engine.errors import ScenarioError
 from engine.exercises.document import Exercise, Words
-from engine.exercises.fit import ATTENTION_OPS, full_index
+from engine.exercises.fit import full_index
 from engine.numbers import format_number
+from engine.op_kinds import KINDS
 from engine.printed import printed_places
 from engine.refusals import Refusal
 from engine.trace import Step, Trace
@@ -57,7 +58,7 @@ def _filled(trace: Trace, prompt: Words, lang: str, place: str) -> str:
 
 
 def _attention_step(trace: Trace, name: str) -> Step | None:
-    return next((s for s in trace.steps if s.op in ATTENTION_OPS and name in s.writes), None)
+    return next((s for s in trace.steps if KINDS[s.op].masked and name in s.writes), None)
 
 
 def _largest(trace: Trace, name: str, index: tuple[int, ...], place: str) -> str:

@@ -28,7 +28,7 @@ CONSTRUCTS = frozenset({
     "target longer than source", "target shorter than source", "odd labels",
     "targets: the loss", "token ids: the draw", "embedding_scale", "token types",
     "embedding_norm layernorm", "embedding_norm rmsnorm", "sinusoidal halves", "qk_norm shift",
-    "alibi paper slopes", "masked-LM head", "output norms"})
+    "alibi paper slopes", "masked-LM head", "rope scaling", "output norms"})
 """Every construct the generated documents must meet."""
 
 
@@ -86,6 +86,9 @@ class Spec:
     masked_lm: bool = False
     """The head (if any) is a masked-language model's: a ``transform`` before the vocabulary,
     and the second token is ``[MASK]`` (the blank it fills)."""
+    scaling: bool = False
+    """RoPE's frequencies scaled (yarn over an original context of 64 positions: its ramp and
+    its attention factor on cos and sin)."""
 
 
 ODD_LABELS = ("", "line\nbreak", "مرحبا", "x" * 40, " ", "👩‍👧 🔥")
@@ -104,6 +107,9 @@ def _positions(spec: Spec, seed: int, rows: int) -> Doc:
         return {"kind": "alibi", "slopes": [0.5 ** (k + 1) for k in range(spec.heads)]}
     if kind == "sinusoidal" and spec.layout != "interleaved":
         return {"kind": kind, "layout": spec.layout}
+    if kind == "rope" and spec.scaling:
+        return {"kind": kind, "base": 100, "scaling": {
+            "type": "yarn", "factor": 4, "original_max_position_embeddings": 64}}
     return {"kind": kind}
 
 
@@ -231,6 +237,7 @@ def constructs(spec: Spec) -> set[str]:
     met |= {name for name, on in (
         ("embedding_scale", spec.scale), ("token types", spec.types),
         ("sinusoidal halves", spec.positions == "sinusoidal" and spec.layout == "halves"),
+        ("rope scaling", spec.positions == "rope" and spec.scaling),
         ("alibi paper slopes", spec.positions == "alibi" and not spec.slopes
          and spec.heads & (spec.heads - 1) != 0),
         ("qk_norm shift", any(lay.qk_norm == "layernorm" and lay.qk_shift
@@ -322,7 +329,7 @@ EXAMPLES: tuple[Spec, ...] = (
     Spec(seed=4, n=2, source=4, positions="learned", heads=1,
          layers=(LayerSpec(activation="gelu_tanh", key_mask=True),)),
     # labels as a teacher may type them (a line break drew a slide's second line at 18 pt)
-    Spec(seed=6, n=5, positions="rope", odd_labels=True, ending="targets",
+    Spec(seed=6, n=5, positions="rope", odd_labels=True, ending="targets", scaling=True,
          layers=(LayerSpec(), LayerSpec(block=False),
                  LayerSpec(norm="rmsnorm", output_norms=True))),
     Spec(seed=5, n=5, positions="alibi", heads=2, kv_heads=1, head_bias=False,

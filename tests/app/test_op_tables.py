@@ -1,7 +1,8 @@
 """Every op kind has an entry in every consumer's table, and each entry works on a real step.
 
 Adding a member to ``engine.trace_step.Op`` without its picture, map label, description,
-worked-row stage, picture options, tape role or explanation fails here.
+worked-row stage, picture options, tape role, explanation, facts (``engine.kinds``), way of
+being shown (``canvas.shown``) or a worksheet's check sentence fails here.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from app.canvas import FrameItem, FrameOptions
 from app.canvas.compose import PICTURE_OPTIONS
 from app.canvas.describe import FACTS, describe_frame
 from app.canvas.route_map import MAP_LABELS
+from app.canvas.shown import SHOWN
 from app.canvas.steps import LAYOUTS
 from app.canvas.worked_row import WORKED_STAGES
+from app.export.worksheet_plan import CHECKS
 from app.model.examples import example_path
 from app.model.operands import ROLES
 from app.model.presets import preset_document
@@ -26,6 +29,7 @@ from app.texts.step_labels import step_label
 from app.texts.titles import step_title
 from engine import Step, Trace, compute, explain, load_scenario, parse_scenario
 from engine.explain import EXPLAINERS
+from engine.op_kinds import KINDS
 from engine.op_table import TABLES, missing_ops
 from engine.trace_step import Op
 from tests.engine import generation_documents
@@ -40,6 +44,9 @@ CONSUMERS = {
     "tape.role": ROLES,
     "explain": EXPLAINERS,
     "texts.plans": OP_PLANS,
+    "engine.kinds": KINDS,
+    "canvas.shown": SHOWN,
+    "export.check": CHECKS,
 }
 """Every consumer's table: a new one must be listed here as well as made with op_table."""
 

@@ -20,11 +20,15 @@ from app.model.edits import AppendToken, SetGeneration
 from app.state import session as state_module
 from app.window.studio import StudioWindow
 from engine import Scenario, compute, parse_scenario
+from engine import tape as engine_tape
 from engine.generation_run import generate
 from engine.parse_generation import Settings
+from engine.redraw import with_settings
+from engine.sampling import sample
 from tests.app.documents_support import patch_save_dialog
 from tests.app.driving import DEFAULT_SIZE, close_window
 from tests.engine import generation_documents
+from tests.engine.capped_head import capped_logits
 
 
 def softmax(row: np.ndarray) -> np.ndarray:
@@ -354,3 +358,22 @@ def test_the_edits_are_named_in_both_languages() -> None:
     assert (off.label("en"), off.label("zh")) == ("generation: top-k off", "生成：关闭 top-k")
     seed = SetGeneration(Settings(seed=9), "seed")
     assert seed.label("zh") == "生成：随机种子 = 9"
+
+
+def test_generate_next_draws_from_the_step_the_head_ends_with(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A head that ends with a step after its logits (a soft cap): Generate next draws from
+    that step's last row, not from the logits (a seed where the two draws differ)."""
+    monkeypatch.setattr(engine_tape, "logits", capped_logits)
+    start = generation_documents.scenario("three-layers")
+    trace = compute(start)
+    capped, logits = trace.arrays["capped"][-1], trace.arrays["logits"][-1]
+    settings = next(s for s in (Settings(temperature=1.0, seed=k) for k in range(50))
+                    if sample(capped, s, 1).chosen != sample(logits, s, 1).chosen)
+    window = StudioWindow(with_settings(start, settings))  # never shown: only the draw
+    try:
+        assert window.generation.generate()
+        ids = window.state.scenario.token_ids
+        assert ids is not None and ids[-1] == sample(capped, settings, 1).chosen
+    finally:
+        close_window(window)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import fields
 from math import erf
 from typing import Any
 
@@ -173,3 +174,18 @@ def test_the_trace_size_limit_counts_the_transforms_three_arrays(
                                                      "transform"))
     assert added == 3 * n * d
     assert _counted(doc, monkeypatch) - _counted(plain, monkeypatch) == added
+
+
+def test_the_block_view_carries_every_field_of_the_head() -> None:
+    """``Scenario.block`` (version 1's block with the head's keys) takes each field of the head
+    the block has not, by the fields themselves: a new head field is carried without a line
+    more (the transform, which a hand-made copy left out, with the rest)."""
+    scenario = parse_scenario(_doc())
+    block, head, own = scenario.block, scenario.head, scenario.layers[0].block
+    assert block is not None and head is not None and own is not None
+    heads = [item.name for item in fields(head) if item.name not in {f.name for f in fields(own)}]
+    assert {"transform", "unembed", "bias", "vocab", "final_norm", "gamma_f"} <= set(heads)
+    for name in heads:
+        assert getattr(block, name) is getattr(head, name), name
+    for item in fields(own):  # the block's own norm and ε, not the head's
+        assert getattr(block, item.name) is getattr(own, item.name), item.name

@@ -114,9 +114,9 @@ CASES: list[tuple[str, Callable[[Doc], object], str]] = [
     ("f11", put("attention", "heads", value=1.5),
      "attention.heads: expected a whole number, got 1.5"),
     ("f11", put("attention", "heads", value=0),
-     "attention.heads: expected a whole number from 1 to 12, got 0"),
+     "attention.heads: expected a whole number from 1 to 64, got 0"),
     ("f11", put("attention", "heads", value=2**70),
-     "attention.heads: expected a whole number from 1 to 12, got a whole number of about "
+     "attention.heads: expected a whole number from 1 to 64, got a whole number of about "
      "22 digits"),
     ("f11", put("attention", "causal", value=1), "attention.causal: expected true or false, got 1"),
     ("g01", put("block", "eps", value=-1e-5), "block.eps: ε must not be negative, got -1e-05"),
@@ -244,11 +244,11 @@ def test_more_than_512_token_ids_is_refused() -> None:
 
 def test_too_wide_a_matrix_is_refused() -> None:
     doc = document("f11")
-    doc["attention"]["Wq"] = [[0.0] * 5000] * 2
-    assert refusal(doc) == "attention.Wq: 5000 columns is more than the limit of 1024"
+    doc["attention"]["Wq"] = np.zeros((2, 9000))
+    assert refusal(doc) == "attention.Wq: 9000 columns is more than the limit of 8192"
     doc = document("f11")
-    doc["attention"]["bq"] = [0.0] * 140000
-    assert refusal(doc) == "attention.bq: 140000 numbers is more than the limit of 131072"
+    doc["attention"]["bq"] = np.zeros(270000)
+    assert refusal(doc) == "attention.bq: 270000 numbers is more than the limit of 262144"
 
 
 @pytest.fixture
