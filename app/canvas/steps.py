@@ -108,6 +108,8 @@ def _projection_group(ctx: LayoutContext, step: Step, parent: QGraphicsItem, src
         pairs = [pair for row, pair in zip(rows, pairs, strict=True)
                  if any(row is kept for kept in shown)]
         rows = [list(row) for row in shown]
+        if rows and isinstance(rows[0][0], str):  # a row's later piece (``= Q``): no source
+            return place_rows(parent, rows, 0, top, ctx.theme)
     if rows_arrangement() == "corner" and all(len(parts) == 3 for parts in rows):  # no bias
         line = [source_grid, "·", *(part for parts in rows for part in parts)]
         corner = cornered(source_grid, pairs, row_width(line), _word(ctx, "corner_note"),

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QRectF, QSize, QSizeF, Qt
@@ -59,6 +59,21 @@ def set_dpi(image: QImage, dpi: float) -> None:
     image.setDotsPerMeterY(dots_per_metre)
 
 
+@dataclass(frozen=True)
+class PagePlace:
+    """Which step a page shows, and which part (0-based) of how many pages the step is split
+    over (``None``, 1: the whole step on one page)."""
+
+    step: int
+    part: int | None = None
+    parts: int = 1
+
+    @property
+    def ends_step(self) -> bool:
+        """Whether this page is its step's last."""
+        return self.part is None or self.part == self.parts - 1
+
+
 @dataclass
 class Frame:
     """One step's frame, built and ready to paint.
@@ -77,6 +92,9 @@ class Frame:
         The colour under the frame and around it when it is fitted to another shape.
     transparent
         Leave the background unpainted.
+    part, parts
+        Which part (0-based) of how many pages the step is split over (``None``, 1: the whole
+        step on one page).
     """
 
     step: int
@@ -85,6 +103,13 @@ class Frame:
     rect: QRectF
     background: QColor
     transparent: bool = False
+    part: int | None = None
+    parts: int = 1
+
+    @property
+    def place(self) -> PagePlace:
+        """Where this frame is in its export, without its scene (a worker may hold it)."""
+        return PagePlace(self.step, self.part, self.parts)
 
     @property
     def width(self) -> float:
@@ -109,14 +134,28 @@ def export_options(options: FrameOptions | None, *, caption: str = "",
 
 
 def build_frame(trace: Trace, step: int, options: FrameOptions | None = None, *,
-                lang: str = "en", caption: str = "", transparent: bool = False) -> Frame:
+                lang: str = "en", caption: str = "", transparent: bool = False,
+                part: int | None = None) -> Frame:
     """Build the frame of ``step`` (0-based) with its title in ``lang`` and ``caption`` under
-    it."""
+    it; ``part``: the part of the step on one page, when it is split over several as
+    presentation splits it (:func:`split_frames`)."""
     title = title_for(trace, step, lang)
     frame_options = export_options(options, caption=caption, transparent=transparent, lang=lang)
-    scene, item = build_frame_scene(trace, step, frame_options, step_title=title)
+    scene, item = build_frame_scene(trace, step, frame_options, step_title=title, part=part)
+    shown = item.composition
     return Frame(step=step, title=title, scene=scene, rect=_cover_overflow(scene, item),
-                 background=frame_options.theme.color("background"), transparent=transparent)
+                 background=frame_options.theme.color("background"), transparent=transparent,
+                 part=shown.part, parts=shown.parts)
+
+
+def split_frames(build: Callable[[int | None], Frame]) -> Iterator[Frame]:
+    """A step's pages: its frame whole, or each part of it when a frame laid out by itself
+    stays under a projector's legible size and is split as presentation splits it (``build``:
+    the frame of a part; its first part says how many there are)."""
+    first = build(0)
+    yield first
+    for part in range(1, first.parts):
+        yield build(part)
 
 
 def _cover_overflow(scene: QGraphicsScene, item: FrameItem) -> QRectF:
