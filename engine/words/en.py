@@ -139,6 +139,10 @@ REFUSALS: dict[str, str] = {
     "parallel_needs_pre": 'a parallel residual is pre-norm: it needs placement "pre"',
     "parallel_no_cross": 'a parallel residual has no place for cross-attention: use "sequential"',
     "cross_norm_only": "only a layer with cross_attention has this norm",
+    "query_scalar_head_dim": "the scores divided by √{got:g} instead of √dₖ = √{d_k} are not "
+                             "computed yet",
+    "output_norm_sequential": "a norm of a sub-layer's output needs a pre-norm block with "
+                              "sequential residuals and no cross-attention",
     "ffn_missing": "missing: a block needs its feed-forward network",
     "eps_negative": "ε must not be negative, got {eps}",
     "needs_unembed": "{what} need the head {head}",
