@@ -129,9 +129,11 @@ def gpt2(weights: Weights, vocab: int) -> dict[str, Any]:
 
 def llama_like(weights: Weights, vocab: int, *, heads: int, groups: int, d_k: int,
                qkv_bias: bool = False, tied: bool = False, d: int = 8,
-               shifted: bool = False, qk_norm: bool = False) -> tuple[int, int]:
-    """The tensors of a two-layer Llama, Mistral, Qwen2, Qwen3 (``qk_norm``) or Gemma
-    (``shifted``: its norms store γ − 1, near 0); returns (d, hidden)."""
+               shifted: bool = False, qk_norm: bool = False,
+               sandwich: bool = False) -> tuple[int, int]:
+    """The tensors of a two-layer Llama, Mistral, Qwen2, Qwen3 (``qk_norm``), Gemma
+    (``shifted``: its norms store γ − 1, near 0) or Gemma 2 (``sandwich``: the norms before and
+    after the feed-forward too); returns (d, hidden)."""
     hidden, w = 12, weights
 
     def norm(name: str) -> None:
@@ -153,6 +155,9 @@ def llama_like(weights: Weights, vocab: int, *, heads: int, groups: int, d_k: in
             w.scale(at + "self_attn.q_norm.weight", d_k)
             w.scale(at + "self_attn.k_norm.weight", d_k)
         norm(at + "post_attention_layernorm.weight")
+        if sandwich:
+            norm(at + "pre_feedforward_layernorm.weight")
+            norm(at + "post_feedforward_layernorm.weight")
         w.random(at + "mlp.gate_proj.weight", hidden, d)
         w.random(at + "mlp.up_proj.weight", hidden, d)
         w.random(at + "mlp.down_proj.weight", d, hidden)
@@ -215,6 +220,21 @@ def gemma(weights: Weights, vocab: int) -> dict[str, Any]:
             "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8,
             "max_position_embeddings": 32, "rms_norm_eps": 1e-6,
             "hidden_act": "gelu_pytorch_tanh", "rope_theta": 10000.0, "attention_bias": False,
+            "bos_token_id": 1, "eos_token_id": 2}
+
+
+def gemma2(weights: Weights, vocab: int) -> dict[str, Any]:
+    """Gemma 2 without its caps (not computed yet): a window of 3 on the first layer."""
+    d, hidden = llama_like(weights, vocab, heads=2, groups=1, d_k=8, tied=True, d=16,
+                           shifted=True, sandwich=True)
+    return {"model_type": "gemma2", "architectures": ["Gemma2ForCausalLM"], "vocab_size": vocab,
+            "hidden_size": d, "intermediate_size": hidden, "num_hidden_layers": 2,
+            "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8,
+            "query_pre_attn_scalar": 8, "max_position_embeddings": 32, "rms_norm_eps": 1e-6,
+            "hidden_activation": "gelu_pytorch_tanh", "rope_theta": 10000.0,
+            "attention_bias": False, "sliding_window": 3,
+            "layer_types": ["sliding_attention", "full_attention"],
+            "attn_logit_softcapping": None, "final_logit_softcapping": None,
             "bos_token_id": 1, "eos_token_id": 2}
 
 
@@ -432,6 +452,7 @@ FAMILIES: dict[str, tuple[Callable[[Weights, int], dict[str, Any]], str, bool]] 
     "qwen2": (qwen2, "bfloat16", True),
     "gpt_neox": (gpt_neox, "float16", True),
     "gemma": (gemma, "float32", False),
+    "gemma2": (gemma2, "bfloat16", False),
     "bert": (bert, "float32", False),
     "qwen3": (qwen3, "bfloat16", True),
     "phi": (phi, "float16", True),
@@ -455,7 +476,8 @@ then Llama with each RoPE scaling (``llama-rope-…``)."""
 SEEDS = {"gpt2": 2501, "gpt_neox": 2502, "llama": 2503, "mistral": 2504, "qwen2": 2505,
          "gemma": 2506, "bert": 2507, "qwen3": 2508, "phi": 2509, "opt": 2510, "phi3": 2511,
          "llama-rope-linear": 2512, "llama-rope-llama3": 2513, "llama-rope-yarn": 2514,
-         "stablelm": 2515, "starcoder2": 2516, "phi3-longrope": 2518}
+         "stablelm": 2515, "starcoder2": 2516, "phi3-longrope": 2518,
+         "gemma2": 2519}
 """Each family's seed (fixed, so that a new family leaves the others' bytes as they were)."""
 
 

@@ -34,6 +34,8 @@ _ZH: dict[str, str] = {
     "block.norm1_post": "后置规范化 1",
     "block.resid2_post": "残差 2",
     "block.norm2_post": "后置规范化 2",
+    "block.norm3": "规范化 3",
+    "block.norm4": "规范化 4",
     "block.cross_norm": "交叉规范化",
     "block.cross_norm_post": "交叉后置规范化",
     "block.cross_resid": "交叉残差",

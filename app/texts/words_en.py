@@ -222,6 +222,18 @@ WORDS: dict[str, str] = {
     "norm2.pitfalls": "This norm feeds only the feed-forward: the second residual adds the "
                       "feed-forward output to resid1, not to norm2. It has its own γ2 and β2, "
                       "which may differ from γ1 and β1.",
+    "norm3.summary": "The attention's output is normed row by row ({norm}) before the first "
+                     "residual adds it to X.",
+    "norm3.why": "Gemma 2 norms what each sub-layer writes as well as what it reads: whatever "
+                 "size the attention's output has, the stream grows by rows at one scale.",
+    "norm3.pitfalls": "This is not post-norm: the stream X itself is never normed here, only the "
+                      "attention's output, with its own γ3. resid1 adds norm3, not attn_out.",
+    "norm4.summary": "The feed-forward's output is normed row by row ({norm}) before the second "
+                     "residual adds it to the stream.",
+    "norm4.why": "As after attention, the feed-forward's contribution reaches the stream at one "
+                 "scale, however large its output grew.",
+    "norm4.pitfalls": "Its own γ4, not γ2: norm2 fed the feed-forward, norm4 shapes what comes "
+                      "out of it. resid2 adds norm4, not ffn_out.",
     "norm2_parallel.summary": "A parallel block: the feed-forward reads the layer's input "
                               "{source} too, normed row by row ({norm}) here, not the stream "
                               "after attention.",
@@ -277,6 +289,15 @@ WORDS: dict[str, str] = {
     "resid1.check": "Subtract: resid1 − X equals the attention output in every cell. Set Wv to "
                     "all zeros{biases}: the attention output becomes 0 and resid1 equals X.",
     "resid1.biases": " and remove the biases",
+    "resid1.summary_normed": "The attention output, normed first (norm3), is added to X, "
+                             "position by position: the first residual.",
+    "resid1.how_normed": "resid1 = X + norm3, entry by entry, so the normed attention output "
+                         "must be {d} wide like X. For {token}: {sum}.",
+    "resid1.check_normed": "Subtract: resid1 − X equals norm3 in every cell, not attn_out.",
+    "resid2.summary_normed": "The feed-forward output, normed first (norm4), is added to the "
+                             "stream resid1: the second residual, the block's output.",
+    "resid2.how_normed": "resid2 = resid1 + norm4, entry by entry. For {token}: {sum}.",
+    "resid2.check_normed": "resid2 − resid1 equals norm4 in every cell, not ffn_out.",
     "activation.relu": "ReLU",
     "activation.gelu": "GELU",
     "activation.silu": "SiLU",
@@ -1003,6 +1024,13 @@ POSITION: dict[str, str] = {
     "rope_note": "RoPE turns each pair of columns of q and k by the angle p·θᵢ of its "
                  "position; q·k then depends on how far apart the two positions are",
     "kept_columns": "columns {first}–{last} of each head are not turned",
+    "scaled_linear": "θᵢ scaled (linear): each divided by {factor}",
+    "scaled_llama3": "θᵢ scaled (llama3): kept where the wavelength 2π/θᵢ is below {short}, "
+                     "divided by {factor} above {long}, blended between",
+    "scaled_yarn": "θᵢ scaled (yarn): from pair {start} to pair {end} a ramp towards "
+                   "θᵢ/{factor}; cos and sin × {attention}",
+    "scaled_longrope": "θᵢ scaled (longrope): each divided by its pair's short factor; cos "
+                       "and sin × {attention}",
     "qk": "q·k",
     "alibi": "ALiBi bias",
     "scores_biased": "scores = q·k + bias",

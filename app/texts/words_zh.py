@@ -172,6 +172,15 @@ WORDS: dict[str, str] = {
                              "Norm，两条支路都读它；GPT-NeoX 的两个 Norm 训练之后可以不同）。",
     "norm2_parallel.own": "它有自己的 γ2、β2（GPT-NeoX 的第二个 LayerNorm），所以虽然读的是"
                           "同样的行，norm2 也可以与 norm1 不同。",
+    "norm3.summary": "注意力的输出先逐行做 {norm}，第一次残差再把它加到 X 上。",
+    "norm3.why": "Gemma 2 既规范化子层读入的行，也规范化子层写出的行：不论注意力输出有多大，"
+                 "主干每次都按同一尺度增长。",
+    "norm3.pitfalls": "这不是 post-norm：主干 X 本身在这里不做规范化，只规范化注意力的输出，"
+                      "用它自己的 γ3。resid1 加的是 norm3，而不是 attn_out。",
+    "norm4.summary": "前馈的输出先逐行做 {norm}，第二次残差再把它加到主干上。",
+    "norm4.why": "与注意力之后一样，前馈的贡献以同一尺度进入主干，不论它的输出变得多大。",
+    "norm4.pitfalls": "用它自己的 γ4，而不是 γ2：norm2 供前馈读取，norm4 规范化前馈写出的结果。"
+                      "resid2 加的是 norm4，而不是 ffn_out。",
     "norm2.why": "不论注意力往主干里加了什么，前馈都应读到尺度稳定的行。由于是 pre-norm，未规范化"
                  "的 resid1 仍会一路走到第二次残差。",
     "norm2.pitfalls": "这个 Norm 只供前馈读取：第二次残差把前馈输出加到 resid1 上，而不是 norm2 "
@@ -206,6 +215,14 @@ WORDS: dict[str, str] = {
     "resid1.check": "做减法：resid1 − X 的每一格都等于注意力输出。把 Wv 全改成 0{biases}：注意力"
                     "输出变为 0，resid1 与 X 相同。",
     "resid1.biases": "并去掉偏置",
+    "resid1.summary_normed": "注意力输出先做规范化（norm3），再逐位置加回 X：第一次残差。",
+    "resid1.how_normed": "resid1 = X + norm3，逐个数相加，所以规范化后的注意力输出必须与 X 一样是 "
+                         "{d} 列。{token}：{sum}。",
+    "resid1.check_normed": "做减法：resid1 − X 的每一格都等于 norm3，而不是 attn_out。",
+    "resid2.summary_normed": "前馈输出先做规范化（norm4），再加到主干 resid1 上：第二次残差，"
+                             "也是本块的输出。",
+    "resid2.how_normed": "resid2 = resid1 + norm4，逐个数相加。{token}：{sum}。",
+    "resid2.check_normed": "resid2 − resid1 的每一格都等于 norm4，而不是 ffn_out。",
     "activation.relu": "ReLU",
     "activation.gelu": "GELU",
     "activation.silu": "SiLU",
@@ -860,6 +877,13 @@ POSITION: dict[str, str] = {
     "rope_note": "RoPE 把 q 和 k 每个头的每一对列按所在位置的角度 p·θᵢ 转动；"
                  "于是 q·k 取决于两个位置相距多远",
     "kept_columns": "每个头的第 {first}–{last} 列不转动",
+    "scaled_linear": "θᵢ 经过缩放（linear）：每个都除以 {factor}",
+    "scaled_llama3": "θᵢ 经过缩放（llama3）：波长 2π/θᵢ 小于 {short} 的不变，大于 {long} 的"
+                     "除以 {factor}，两者之间平滑过渡",
+    "scaled_yarn": "θᵢ 经过缩放（yarn）：从第 {start} 对到第 {end} 对沿斜坡过渡到 "
+                   "θᵢ/{factor}；cos 和 sin × {attention}",
+    "scaled_longrope": "θᵢ 经过缩放（longrope）：每个都除以它那一对的短系数；cos 和 sin × "
+                       "{attention}",
     "qk": "q·k",
     "alibi": "ALiBi 偏置",
     "scores_biased": "分数 = q·k + 偏置",

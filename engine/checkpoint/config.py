@@ -27,8 +27,8 @@ from engine.refusals import Refusal
 from engine.rope_scaling import KINDS as SCALINGS
 from engine.rope_scaling import yarn_attention_factor
 
-FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi", "phi3",
-            "opt", "bert", "stablelm", "starcoder2")
+FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "gemma2", "phi",
+            "phi3", "opt", "bert", "stablelm", "starcoder2")
 """The model types this version imports."""
 ACTIVATIONS = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh",
                "silu": "silu", "swish": "silu", "relu": "relu", "linear": "identity"}
@@ -41,7 +41,7 @@ SLIDING = "sliding_attention"
 FULL = "full_attention"
 LLAMA_SCALINGS = ("linear", "llama3", "yarn")
 """The RoPE scalings the Llama-shaped families compute."""
-WINDOWED = ("mistral", "phi3", "qwen2", "qwen3", "starcoder2")
+WINDOWED = ("mistral", "phi3", "qwen2", "qwen3", "starcoder2", "gemma2")
 """The families whose modeling slides a window."""
 EVERY_LAYER = ("mistral", "phi3", "starcoder2")
 """The families that slide every layer's window by ``sliding_window`` alone."""
@@ -234,8 +234,9 @@ class Config:
         modeling reads it: Mistral, Phi-3, Starcoder2 slide every layer by ``sliding_window``
         (``layer_types`` unread); Qwen2 and Qwen3 slide the ``layer_types`` marked
         ``sliding_attention`` (by default those from ``max_window_layers``, 28, on), and only when
-        ``use_sliding_window``; Llama and every other family slide none, whatever the config
-        says. An absent ``sliding_window`` (4096 in transformers) is wider than any text the
+        ``use_sliding_window``; Gemma 2 slides its ``layer_types`` (by default the first layer
+        and every other one after it); Llama and every other family slide none, whatever the
+        config says. An absent ``sliding_window`` (4096 in transformers) is wider than any text the
         engine computes: no window."""
         family = self.values.get("model_type")
         if family not in WINDOWED:
@@ -244,9 +245,11 @@ class Config:
             else self.whole("sliding_window")
         if family in EVERY_LAYER:
             return [window] * layers
-        if not self.flag("use_sliding_window", False):
+        if family != "gemma2" and not self.flag("use_sliding_window", False):
             window = None
         types = self._layer_types(layers)
+        if types is None and family == "gemma2":
+            types = [SLIDING if k % 2 == 0 else FULL for k in range(layers)]
         if types is None:
             first = self.whole("max_window_layers", default=28, low=0)
             types = [SLIDING if k >= first else FULL for k in range(layers)]

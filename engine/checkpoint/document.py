@@ -40,9 +40,9 @@ from engine.writer import FORMAT_NAME, FORMAT_VERSION
 Layout = Callable[[Checkpoint, Config, list[int]], Parts]
 LAYOUTS: dict[str, Layout] = {"gpt2": gpt2.parts, "llama": llama.parts, "mistral": llama.parts,
                               "qwen2": llama.parts, "qwen3": qwen3.parts, "gpt_neox": neox.parts,
-                              "gemma": gemma.parts, "phi": phi.parts, "phi3": phi3.parts,
-                              "opt": opt.parts, "bert": bert.parts, "stablelm": stablelm.parts,
-                              "starcoder2": starcoder2.parts}
+                              "gemma": gemma.parts, "gemma2": gemma.parts, "phi": phi.parts,
+                              "phi3": phi3.parts, "opt": opt.parts, "bert": bert.parts,
+                              "stablelm": stablelm.parts, "starcoder2": starcoder2.parts}
 """Each family's layout: the chosen layers' parts read from the checkpoint."""
 TYPED = ("bert",)
 """The families whose layouts add token types (a ``type_table``): they read a text pair."""

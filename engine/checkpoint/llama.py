@@ -24,7 +24,7 @@ from engine.checkpoint.layout import (
 )
 
 PREFIX = "model."
-GROUPS = {"mistral": 8, "qwen2": 32, "qwen3": 32, "gemma": 16}
+GROUPS = {"mistral": 8, "qwen2": 32, "qwen3": 32, "gemma": 16, "gemma2": 4}
 PHI3_CONTEXT = 4096
 """Phi-3's ``original_max_position_embeddings`` when its config leaves it out."""
 """The key/value heads a family's transformers config defaults to (Llama: the query heads)."""
@@ -43,14 +43,17 @@ def biases(config: Config) -> tuple[bool, bool, bool]:
 
 def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bool = False,
           activation: str | None = None, norm_shift: float = 0.0, head_dim: int | None = None,
-          qk_norm: bool = False, fused: bool = False) -> Parts:
+          qk_norm: bool = False, fused: bool = False, sandwich: bool = False) -> Parts:
     """The chosen layers' parts; ``tied``: the head is the embedding when the config does not
     say; ``activation``: the engine's name when the family fixes it; ``norm_shift`` is added to
     every RMSNorm weight (Gemma multiplies by 1 + weight); ``head_dim``: d_k when the config
     does not say (else d / h); ``qk_norm``: each head's queries and keys are RMSNormed
     (``q_norm``, ``k_norm``) before RoPE (Qwen3); ``fused``: the projections are Phi-3's
     ``qkv_proj`` and ``gate_up_proj``, without biases, RoPE turns the first
-    ``partial_rotary_factor`` of each head and its scaling is longrope's."""
+    ``partial_rotary_factor`` of each head and its scaling is longrope's; ``sandwich``: the
+    attention's and the feed-forward's outputs are RMSNormed before their residuals
+    (``post_attention_layernorm``, ``post_feedforward_layernorm``) and
+    ``pre_feedforward_layernorm`` is the second norm (Gemma 2)."""
     size = Sizes.of(config)
     shape = Heads.of(config, head_dim, GROUPS.get(config.values["model_type"]))
     d, d_k = shape.d, shape.d_k
@@ -81,8 +84,11 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bo
             tensor.linear(ffn, ("Wg", "bg"), f"{at}mlp.gate_proj", hidden, d, bias=mlp_bias)
             tensor.linear(ffn, ("W1", "b1"), f"{at}mlp.up_proj", hidden, d, bias=mlp_bias)
         tensor.linear(ffn, ("W2", "b2"), f"{at}mlp.down_proj", d, hidden, bias=mlp_bias)
+        norms = (("gamma2", "pre_feedforward_layernorm"), ("gamma3", "post_attention_layernorm"),
+                 ("gamma4", "post_feedforward_layernorm")) if sandwich \
+            else (("gamma2", "post_attention_layernorm"),)
         block = {**block_keys, "gamma1": tensor(at + "input_layernorm.weight", d) + norm_shift,
-                 "gamma2": tensor(at + "post_attention_layernorm.weight", d) + norm_shift,
+                 **{key: tensor(f"{at}{name}.weight", d) + norm_shift for key, name in norms},
                  "ffn": ffn}
         layers.append({"attention": attention, "block": block})
     unembed = unembedding(checkpoint, config, embedding, "lm_head.weight", tied=tied)

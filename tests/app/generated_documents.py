@@ -28,7 +28,7 @@ CONSTRUCTS = frozenset({
     "target longer than source", "target shorter than source", "odd labels",
     "targets: the loss", "token ids: the draw", "embedding_scale", "token types",
     "embedding_norm layernorm", "embedding_norm rmsnorm", "sinusoidal halves", "qk_norm shift",
-    "alibi paper slopes", "masked-LM head", "rope scaling"})
+    "alibi paper slopes", "masked-LM head", "rope scaling", "output norms"})
 """Every construct the generated documents must meet."""
 
 
@@ -49,6 +49,8 @@ class LayerSpec:
     qk_norm: str | None = None
     qk_shift: bool = False
     """A LayerNorm QK-norm's shifts ``beta_q``/``beta_k``."""
+    output_norms: bool = False
+    """Norms of the attention's and feed-forward's outputs (``gamma3``…``beta4``, Gemma 2)."""
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,9 @@ def _layer(rng: np.random.Generator, spec: Spec, lay: LayerSpec, n: int, cross: 
         keys: dict[str, Any] = {"residual": "parallel"} if lay.parallel else {}
         layer["block"] = block(rng, D, placement=lay.placement, norm=lay.norm,
                                activation=lay.activation, gated=lay.gated, cross=cross, **keys)
+        if lay.output_norms:
+            layer["block"].update({f"{name}{which}": draw(rng, D) for which in "34"
+                                   for name, draw in (("gamma", _vector), ("beta", _shift))})
     return layer
 
 
@@ -217,7 +222,8 @@ def constructs(spec: Spec) -> set[str]:
             met |= {f"norm {lay.norm}", f"activation {lay.activation}"}
             met |= {name for name, on in (("gated ffn", lay.gated),
                                           ("parallel residual", lay.parallel),
-                                          ("post-norm", lay.placement == "post")) if on}
+                                          ("post-norm", lay.placement == "post"),
+                                          ("output norms", lay.output_norms)) if on}
         met |= {name for name, on in (("qk_norm", lay.qk_norm is not None),
                                       ("window", lay.window is not None),
                                       ("key_mask", lay.key_mask), ("unscaled", not lay.scale),
@@ -263,17 +269,19 @@ def layer_specs(draw: st.DrawFn, n: int, first: bool, cross: bool) -> LayerSpec:
     pre-norm without cross-attention, and a key mask comes with a window of two or more."""
     has_block = cross or not first or draw(st.booleans())
     placement = draw(st.sampled_from(("pre", "post")))
+    parallel = placement == "pre" and not cross and draw(st.booleans())
     key_mask = draw(st.booleans())
     narrowest = 2 if key_mask else 1  # a masked key leaves each query a neighbour to see
     return LayerSpec(
         block=has_block, norm=draw(st.sampled_from(NORMS)),
         activation=draw(st.sampled_from(ACTIVATIONS)), gated=draw(st.booleans()),
-        placement=placement, parallel=placement == "pre" and not cross and draw(st.booleans()),
+        placement=placement, parallel=parallel,
         scale=draw(st.booleans()), causal=draw(st.booleans()),
         window=draw(st.none() | st.integers(narrowest, max(narrowest, n - 1))),
         key_mask=key_mask,
         qk_norm=draw(st.none() | st.sampled_from(("rmsnorm", "layernorm"))),
-        qk_shift=draw(st.booleans()))
+        qk_shift=draw(st.booleans()),
+        output_norms=placement == "pre" and not parallel and not cross and draw(st.booleans()))
 
 
 @st.composite
@@ -322,7 +330,8 @@ EXAMPLES: tuple[Spec, ...] = (
          layers=(LayerSpec(activation="gelu_tanh", key_mask=True),)),
     # labels as a teacher may type them (a line break drew a slide's second line at 18 pt)
     Spec(seed=6, n=5, positions="rope", odd_labels=True, ending="targets", scaling=True,
-         layers=(LayerSpec(), LayerSpec(block=False), LayerSpec(norm="rmsnorm"))),
+         layers=(LayerSpec(), LayerSpec(block=False),
+                 LayerSpec(norm="rmsnorm", output_norms=True))),
     Spec(seed=5, n=5, positions="alibi", heads=2, kv_heads=1, head_bias=False,
          layers=(LayerSpec(parallel=True, window=2, activation="identity"),
                  LayerSpec(key_mask=True, causal=False, placement="post"))),

@@ -22,7 +22,7 @@ Array = np.ndarray
 DTYPES = {"F64": np.float64, "F32": np.float32, "F16": np.float16}
 FIXTURES = Path(__file__).resolve().parent / "checkpoints"
 FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "gpt_neox", "gemma", "bert", "qwen3", "phi",
-            "opt", "phi3", "stablelm", "starcoder2")
+            "opt", "phi3", "stablelm", "starcoder2", "gemma2")
 SCALED = ("llama-rope-linear", "llama-rope-llama3", "llama-rope-yarn", "phi3-longrope")
 """The fixtures whose RoPE is scaled (besides one per family)."""
 
@@ -201,7 +201,8 @@ def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str
     d_k = c.get("head_dim") or c["hidden_size"] // h
     window = c.get("sliding_window") if c["model_type"] in ("mistral", "phi3") else None
     dims = int(d_k * c.get("partial_rotary_factor", 1.0)) if c["model_type"] == "phi3" else d_k
-    gemma = c["model_type"] == "gemma"  # x·√d (a float32 number), 1 + weight, tied head
+    gemma = c["model_type"] in ("gemma", "gemma2")  # x·√d (a float32), 1 + weight, tied head
+    sandwich = c["model_type"] == "gemma2"  # the sub-layers' outputs normed, windows by type
     x = t["model.embed_tokens.weight"][ids]
     if gemma:
         x = x * float(np.float32(math.sqrt(c["hidden_size"])))
@@ -228,15 +229,23 @@ def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str
             key = _rms_norm(key, t[at + "self_attn.k_norm.weight"], c["rms_norm_eps"])
         q, key = _rope(q, key, dims, _rope_base(c), c)
         key, v = np.repeat(key, h // g, axis=0), np.repeat(v, h // g, axis=0)
+        if sandwich:
+            assert c["query_pre_attn_scalar"] == d_k  # the scores ÷ √d_k, as _attend divides
+            window = c["sliding_window"] if c["layer_types"][k] == "sliding_attention" else None
         shares, mixed = _attend(q, key, v, window)
-        x = x + linear(at + "self_attn.o_proj", mixed)
-        m = rms(x, at + "post_attention_layernorm.weight")
+        attended = linear(at + "self_attn.o_proj", mixed)
+        if sandwich:
+            attended = rms(attended, at + "post_attention_layernorm.weight")
+        x = x + attended
+        m = rms(x, at + ("pre_feedforward_layernorm.weight" if sandwich
+                         else "post_attention_layernorm.weight"))
         if at + "mlp.gate_up_proj.weight" in t:  # Phi-3: the gate's rows, then up's
             gate, up = np.split(m @ t[at + "mlp.gate_up_proj.weight"].T, 2, axis=-1)
         else:
             gate, up = linear(at + "mlp.gate_proj", m), linear(at + "mlp.up_proj", m)
-        gated = _act(c["hidden_act"], gate) * up
-        x = x + linear(at + "mlp.down_proj", gated)
+        fed = linear(at + "mlp.down_proj", _act(c.get("hidden_act") or c["hidden_activation"],
+                                                gate) * up)
+        x = x + (rms(fed, at + "post_feedforward_layernorm.weight") if sandwich else fed)
         out["shares"].append(shares)
         out["outputs"].append(x)
     final = rms(x, "model.norm.weight")
@@ -423,7 +432,8 @@ def _bert(c: dict[str, Any], t: dict[str, Array], ids: list[int],
 
 FORWARDS = {"gpt2": _gpt2, "llama": _llama, "mistral": _llama, "qwen2": _llama,
             "qwen3": _llama, "gpt_neox": _gpt_neox, "gemma": _llama, "phi": _phi, "opt": _opt,
-            "bert": _bert, "phi3": _llama, "stablelm": _stablelm, "starcoder2": _stablelm}
+            "bert": _bert, "phi3": _llama, "stablelm": _stablelm, "starcoder2": _stablelm,
+            "gemma2": _llama}
 
 
 def hf_forward(folder: Path, ids: list[int], types: list[int] | None = None) -> dict[str, Any]:

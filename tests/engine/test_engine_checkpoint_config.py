@@ -174,6 +174,9 @@ REFUSED: list[tuple[str, dict[str, Any], str]] = [
     ("gemma", {"attn_logit_softcapping": 50.0},
      "attn_logit_softcapping: capping scores or logits by tanh is not computed yet: QKV Studio "
      "computes them uncapped"),
+    ("gemma", {"model_type": "gemma2", "final_logit_softcapping": None},
+     "attn_logit_softcapping: capping scores or logits by tanh is not computed yet: QKV Studio "
+     "computes them uncapped"),
     ("gemma", {"use_bidirectional_attention": True},
      "use_bidirectional_attention: attention without the causal mask is not computed yet for "
      "this family"),
@@ -249,6 +252,19 @@ def test_the_new_refusals_read_in_chinese(tmp_path: Path) -> None:
     assert problem_words(caught.value, "zh").endswith(
         "config.json.attn_logit_softcapping：暂不计算用 tanh 截断分数或 logits：QKV Studio "
         "计算未截断的值")
+
+
+def test_a_gemma2_scores_scale_other_than_its_heads_is_refused(tmp_path: Path) -> None:
+    folder = copy(tmp_path, "gemma", model_type="gemma2", query_pre_attn_scalar=6)
+    config = json.loads((folder / "config.json").read_text("utf-8"))
+    config.update(attn_logit_softcapping=None, final_logit_softcapping=None)  # caps off
+    (folder / "config.json").write_text(json.dumps(config), "utf-8")
+    with pytest.raises(ScenarioError) as caught:
+        import_checkpoint(folder, "the cat")
+    place = f"{folder}/config.json.query_pre_attn_scalar"
+    assert str(caught.value) == (f"{place}: the scores divided by √6 instead of √dₖ = √8 are "
+                                 "not computed yet")
+    assert problem_words(caught.value, "zh") == f"{place}：分数除以 √6 而不是 √dₖ = √8，暂不计算"
 
 
 def test_an_integer_of_more_digits_than_python_reads_is_a_refusal(tmp_path: Path) -> None:

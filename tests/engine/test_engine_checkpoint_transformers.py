@@ -30,6 +30,7 @@ import pytest
 
 from engine import compute
 from engine.checkpoint import import_checkpoint
+from engine.checkpoint.config import Config
 from tests.engine.hf_reference import FAMILIES, FIXTURES, SCALED
 from tests.engine.test_engine_checkpoint import layer_output
 
@@ -58,6 +59,10 @@ SIZES: dict[str, dict[str, Any]] = {
     "gemma": {"hidden_size": 16, "intermediate_size": 12, "num_hidden_layers": 2,
               "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8,
               "max_position_embeddings": 32},
+    "gemma2": {"hidden_size": 16, "intermediate_size": 12, "num_hidden_layers": 2,
+               "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8,
+               "query_pre_attn_scalar": 8, "max_position_embeddings": 32, "sliding_window": 3,
+               "attn_logit_softcapping": None, "final_logit_softcapping": None},
     "qwen3": {"hidden_size": 8, "intermediate_size": 12, "num_hidden_layers": 2,
               "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 4,
               "max_position_embeddings": 32, "tie_word_embeddings": True},
@@ -121,6 +126,8 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
         "rope_type": "yarn", "rope_theta": 500.0, "factor": 3.0, "beta_fast": 4,
         "beta_slow": 0.5, "mscale": 2.0, "mscale_all_dim": 1.0, "truncate": False,
         "original_max_position_embeddings": 64}}),
+    "gemma2-layer-types": ("gemma2", {"layer_types": ["full_attention", "sliding_attention"],
+                                      "sliding_window": 2}),
 }
 """Each case: its family and what it changes in the family's sizes: Phi-2's shape (no QK-norm,
 no grouped heads, a quarter of each head's 8 columns turned); OPT-350m's (post-norm, no final
@@ -133,7 +140,9 @@ layer slides), Qwen2's window from ``max_window_layers`` on, Llama's ``attention
 changes the angles: with Llama's 2 the one angle is p · θ⁰). Then RoPE's scalings: ``linear``;
 ``llama3`` over an original context of 256 (pair 0 and 1 kept, 2 smoothed, 3 divided by 8);
 ``yarn`` over 64 (its ramp 0, ½, 1, 1; cos and sin × 1 + 0.1·ln 4); and yarn as a Qwen2 with
-every setting given: its betas, ``mscale``/``mscale_all_dim`` and no truncation."""
+every setting given: its betas, ``mscale``/``mscale_all_dim`` and no truncation. Gemma 2's other
+``layer_types`` (its family case: the first layer slides, as its config defaults; the caps are
+null in both)."""
 EDITED: dict[str, dict[str, Any]] = {
     "llama-rope-scaling": {"rope_scaling": {"rope_type": "default"}},
 }
@@ -142,13 +151,15 @@ EDITED: dict[str, dict[str, Any]] = {
 ``rope_scaling`` in place of ``rope_parameters``, so the base is 10000, not the 500 of
 ``rope_parameters``."""
 FLOAT32_CASTS = ("LlamaRMSNorm", "MistralRMSNorm", "Qwen2RMSNorm", "Qwen3RMSNorm",
-                 "GemmaRMSNorm", "Phi3RMSNorm")
+                 "GemmaRMSNorm", "Phi3RMSNorm", "Gemma2RMSNorm")
+ONE_PLUS = ("GemmaRMSNorm", "Gemma2RMSNorm")
+"""The RMSNorms that scale by 1 + weight."""
 ROTARY = ("LlamaRotaryEmbedding", "MistralRotaryEmbedding", "Qwen2RotaryEmbedding",
           "Qwen3RotaryEmbedding", "GPTNeoXRotaryEmbedding", "GemmaRotaryEmbedding",
           "PhiRotaryEmbedding", "Phi3RotaryEmbedding", "StableLmRotaryEmbedding",
-          "Starcoder2RotaryEmbedding")
+          "Starcoder2RotaryEmbedding", "Gemma2RotaryEmbedding")
 MODELING = ("llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi", "phi3", "stablelm",
-            "starcoder2")
+            "starcoder2", "gemma2")
 """The families whose modeling modules hold those classes."""
 
 
@@ -202,7 +213,7 @@ def exact_float64(monkeypatch: pytest.MonkeyPatch) -> None:
         modeling = importlib.import_module(f"transformers.models.{family}.modeling_{family}")
         for name in FLOAT32_CASTS + ROTARY:
             if hasattr(modeling, name):
-                patched = (_gemma_rms_norm64 if name == "GemmaRMSNorm" else _rms_norm64
+                patched = (_gemma_rms_norm64 if name in ONE_PLUS else _rms_norm64
                            if name in FLOAT32_CASTS else _rotary64)
                 monkeypatch.setattr(getattr(modeling, name), "forward", patched)
 
@@ -337,11 +348,18 @@ def test_a_text_pair_gives_berts_token_types_and_numbers_as_transformers_does(
         assert np.abs(untyped["outputs"][k] - trace.arrays[name]).max() > 0.01
 
 
-@pytest.mark.parametrize("name", ("phi3", "stablelm", "starcoder2", *SCALED))
+def test_gemma2_slides_the_layers_its_config_slides_by_default() -> None:
+    theirs = transformers.Gemma2Config(num_hidden_layers=5, sliding_window=3).layer_types
+    ours = Config({"model_type": "gemma2", "sliding_window": 3}, "config.json").windows(5)
+    assert ours == [3 if kind == "sliding_attention" else None for kind in theirs]
+    assert ours == [3, None, 3, None, 3]
+
+
+@pytest.mark.parametrize("name", ("phi3", "stablelm", "starcoder2", "gemma2", *SCALED))
 def test_the_committed_fixture_computes_what_transformers_computes(
         monkeypatch: pytest.MonkeyPatch, name: str) -> None:
-    """The committed fixtures of Phi-3, StableLM, Starcoder2 and of each RoPE scaling, read by
-    from_pretrained in float64 (its float32 casts patched): every array ≤ 1e-10."""
+    """The committed fixtures of Phi-3, StableLM, Starcoder2, Gemma 2 and of each RoPE scaling,
+    read by from_pretrained in float64 (its float32 casts patched): every array ≤ 1e-10."""
     exact_float64(monkeypatch)
     model = transformers.AutoModelForCausalLM.from_pretrained(
         FIXTURES / name, attn_implementation="eager", dtype=torch.float64).eval()
