@@ -18,7 +18,7 @@ from app.i18n import current_language
 from app.window.appearance import appearance
 
 if TYPE_CHECKING:
-    from app.window.shell import Shell
+    from app.state.shell import Shell
 
 ZOOM_STEP = 1.25
 
