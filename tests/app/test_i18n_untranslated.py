@@ -42,6 +42,7 @@ from app.texts.words import say
 from app.window.studio import StudioWindow
 from engine import ScenarioError, compute, load_scenario, parse_scenario
 from engine.names import short_name
+from engine.reader import MAX_LAYERS
 from tests.app.driving import close_window, open_window, type_into
 
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
@@ -218,13 +219,13 @@ def test_engine_refusals_an_edit_can_meet_are_worded_in_chinese() -> None:
     enc_layer = encoder["encoder"]["layers"][0]
     cross = {**encoder, "encoder": {**encoder["encoder"], "layers": [
         {**enc_layer, "cross_attention": encoder["layers"][0]["cross_attention"]}]}}
-    deep = {**encoder, "encoder": {**encoder["encoder"], "layers": [enc_layer] * 48}}
+    deep = {**encoder, "encoder": {**encoder["encoder"], "layers": [enc_layer] * MAX_LAYERS}}
     for name, document in [("encoder cross", cross), ("budget", deep)]:
         with pytest.raises(ScenarioError) as caught:
             parse_scenario(document)
         words = problem_words(caught.value, "zh")
         assert CJK.search(words) and "文档不接受" not in words, (name, words)
-    assert "48 层" in problem_words(caught.value, "zh") and "1 层" in words
+    assert f"{MAX_LAYERS} 层" in problem_words(caught.value, "zh") and "1 层" in words
     huge = {**f11, "X": [[1e300, 1e300], [1e300, -1e300]],
             "attention": {**f11["attention"], "Wq": [[1e10, 1], [1, 1]]}}
     with pytest.raises(ScenarioError) as caught:
