@@ -23,6 +23,8 @@ PHRASES: dict[str, dict[str, str]] = {
         "one_key": "only one key is visible, so its share is 1 for lack of competition",
         "mix_note": "masked keys add nothing; column {c} is head {head}'s value column {local}",
         "no_wo": "no Wo: the output is the concatenated heads",
+        "head_ablated": "head {head} is ablated (ablate_heads lists {index}): its output is set "
+                        "to 0",
         "norm_off": "norm is off",
         "rms_stats": "x = {source}[{i},·]; mean(x²) = {ms}; ε = {eps}; γ[{j}] = {gamma}",
         "layer_stats": "x = {source}[{i},·]; row mean μ = {mean}; population variance σ² = {var}; "
@@ -110,6 +112,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "one_key": "只有一个键可见，没有竞争，所以它的份额是 1",
         "mix_note": "被掩码的键不参与；第 {c} 列是第 {head} 个头的第 {local} 个值列",
         "no_wo": "没有 Wo：输出就是各头拼接的结果",
+        "head_ablated": "第 {head} 个头已消融（ablate_heads 列出 {index}）：它的输出被置为 0",
         "norm_off": "规范化已关闭",
         "rms_stats": "x = {source}[{i},·]；mean(x²) = {ms}；ε = {eps}；γ[{j}] = {gamma}",
         "layer_stats": "x = {source}[{i},·]；行均值 μ = {mean}；总体方差 σ² = {var}；ε = {eps}；"

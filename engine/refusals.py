@@ -137,6 +137,8 @@ ENGLISH: dict[str, str] = {
     "types_need_table": "token types need a type_table (the T × d rows they pick)",
     "types_list": "expected a list of {count} type ids (one per position), got {got}",
     "types_count": "expected {count} type ids (one per position), got {got}",
+    "ablate_heads_list": "expected a list of head indexes 0 … {high}, got {got}",
+    "ablate_heads_twice": "head {head} is already listed: give each head once",
     "key_mask_list": "expected a list of {count} numbers 1 or 0, got {got}",
     "key_mask_count": "expected {count} numbers (one per key), got {got}",
     "key_mask_item": "expected 1 (seen) or 0 (hidden), got {got}",

@@ -121,6 +121,8 @@ WORDS: dict[str, str] = {
     "types_need_table": "词元类型需要 type_table（它们选取的 T × d 行）",
     "types_list": "应为 {count} 个类型编号的列表（每个位置一个），实际是 {got}",
     "types_count": "应有 {count} 个类型编号（每个位置一个），实际有 {got} 个",
+    "ablate_heads_list": "应为头编号（0 … {high}）的列表，得到的是 {got}",
+    "ablate_heads_twice": "头 {head} 已经列出过：每个头只写一次",
     "key_mask_list": "应为含 {count} 个数（1 或 0）的列表，得到的是 {got}",
     "key_mask_count": "应有 {count} 个数（每个键一个），得到 {got} 个",
     "key_mask_item": "应为 1（看得见）或 0（被遮住），得到的是 {got}",
