@@ -81,6 +81,8 @@ BLOCK_WORDS: dict[str, dict[str, str]] = {
         "embed_pair": "{token} → row {id}",
         "embed_note": "each id picks one row of the table: {pairs}",
         "head_band": "head {n}",
+        "head_band_ablated": "head {n} ✕",
+        "concat_ablated": "ablated, its output set to 0 before Wo: head {heads}",
         "concat_title": "concatenate → width {width}",
         "concat_wo": "{h} heads × {d_v} = width {width}, then · Wo ({width}×{d_out}) gives "
                      "{d_out} numbers per position",
@@ -165,6 +167,8 @@ BLOCK_WORDS: dict[str, dict[str, str]] = {
         "embed_pair": "{token} → 第 {id} 行",
         "embed_note": "每个编号取出表中的一行：{pairs}",
         "head_band": "第 {n} 头",
+        "head_band_ablated": "第 {n} 头 ✕",
+        "concat_ablated": "已消融、输出在 Wo 之前置为 0 的头：第 {heads} 头",
         "concat_title": "拼接 → 宽度 {width}",
         "concat_wo": "{h} 个头 × {d_v} = 宽度 {width}，再乘 Wo（{width}×{d_out}）得每个位置 "
                      "{d_out} 个数",

@@ -565,6 +565,18 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>缩放交叉注意力分数</translation>
     </message>
     <message>
+        <source>Ablate heads (their output set to 0):</source>
+        <translation>消融的头（输出置为 0）：</translation>
+    </message>
+    <message>
+        <source>Head {n}</source>
+        <translation>第 {n} 头</translation>
+    </message>
+    <message>
+        <source>Ablate head {n}</source>
+        <translation>消融第 {n} 个头</translation>
+    </message>
+    <message>
         <source>Source positions n</source>
         <translation>源位置数 n</translation>
     </message>
