@@ -14,6 +14,7 @@ from app.canvas.grid import MatrixGrid
 from app.canvas.heads import HeadBands
 from app.canvas.layout import TextItem
 from app.model.edits import AblateHead
+from app.model.layer_edits import AddLayer
 from app.texts.titles import step_title
 from app.window.studio import StudioWindow
 from engine import compute, parse_scenario
@@ -38,7 +39,17 @@ def test_the_head_switch_ablates_one_head_in_one_undo_step(qtbot: QtBot,
     assert np.array_equal(after.arrays["L2.mixed"][:, 2:], np.zeros((3, 2)))
     assert np.array_equal(after.arrays["L1.attn_out"], before.arrays["L1.attn_out"])
     assert np.abs(after.arrays["probs"] - before.arrays["probs"]).max() > 1e-3
-    # One undo step brings the head back, the switch with it.
+    # The switches follow the layer shown.
+    choose_part(qtbot, stack, "Layer 1")
+    assert not boxes[1].isChecked()
+    choose_part(qtbot, stack, "Layer 2")
+    assert boxes[1].isChecked()
+    # Switched off again, the head is restored; each undo step takes one click back.
+    qtbot.mouseClick(boxes[1], Qt.MouseButton.LeftButton, pos=QPoint(8, boxes[1].height() // 2))
+    assert stack.state.scenario.layers[1].attention.ablate_heads == ()
+    assert stack.state.undo_stack.undoText() == "layer 2: head 2 restored"
+    stack.state.undo_stack.undo()
+    assert stack.state.scenario.layers[1].attention.ablate_heads == (1,) and boxes[1].isChecked()
     stack.state.undo_stack.undo()
     assert stack.state.scenario.layers[1].attention.ablate_heads == ()
     assert not boxes[1].isChecked()
@@ -74,3 +85,10 @@ def test_the_mix_frame_names_the_ablated_head_in_words(qtbot: QtBot, lang: str, 
     first = next(k for k, step in enumerate(trace.steps) if step.id == "L1.mix")
     plain = FrameItem(trace, first, FrameOptions(lang=lang))
     assert not any("✕" in label for bands in plain.items_of(HeadBands) for label in bands.labels)
+
+
+def test_a_layer_added_after_an_ablated_one_starts_with_every_head() -> None:
+    doc = example("three-layers")
+    doc["layers"][0]["attention"]["ablate_heads"] = [0, 1]
+    grown = AddLayer(1).apply(parse_scenario(doc))
+    assert [layer.attention.ablate_heads for layer in grown.layers] == [(0, 1), (), (), ()]
