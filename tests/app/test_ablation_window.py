@@ -13,12 +13,16 @@ from app.canvas.frame import FrameItem
 from app.canvas.grid import MatrixGrid
 from app.canvas.heads import HeadBands
 from app.canvas.layout import TextItem
+from app.canvas.side_by_side import CompareFrameItem
+from app.i18n import set_language
 from app.model.edits import AblateHead
 from app.model.layer_edits import AddLayer
 from app.texts.titles import step_title
 from app.window.studio import StudioWindow
 from engine import compute, parse_scenario
+from engine.differences import compare
 from tests.app.test_editor_stacks import choose_part
+from tests.engine import reference_v2
 from tests.engine.test_engine_ablation import example
 
 
@@ -92,3 +96,35 @@ def test_a_layer_added_after_an_ablated_one_starts_with_every_head() -> None:
     doc["layers"][0]["attention"]["ablate_heads"] = [0, 1]
     grown = AddLayer(1).apply(parse_scenario(doc))
     assert [layer.attention.ablate_heads for layer in grown.layers] == [(0, 1), (), (), ()]
+
+
+def test_compare_b_ablates_the_chosen_head_down_to_the_probabilities(
+        qtbot: QtBot, stack: StudioWindow) -> None:
+    mode = stack.compare
+    mode.set_preset("ablate")
+    mode.action.trigger()
+    assert mode.head_chooser.isVisibleTo(stack) and not mode.pair_chooser.isVisibleTo(stack)
+    assert [mode.layer_box.itemText(k) for k in range(3)] == ["layer 1", "layer 2", "layer 3"]
+    assert [mode.head_box.itemText(k) for k in range(2)] == ["head 1", "head 2"]
+    mode.set_ablated(1, 1)
+    stack.state.set_step(stack.state.trace.step_index("probs"))
+    item = stack.canvas.frame
+    assert isinstance(item, CompareFrameItem)
+    assert item.labels == ("every head", "layer 2, head 2 ablated")
+    # B by itself: layer 2's head 2 zeroed in the reference, everything after recomputed.
+    doc = example("three-layers")
+    doc["layers"][1]["attention"]["ablate_heads"] = [1]
+    expected = reference_v2.forward(doc)
+    a = stack.state.trace.arrays
+    difference = next(g for g in item.items_of(MatrixGrid) if g.spec.title == "B − A · probs")
+    np.testing.assert_allclose(difference.spec.values, expected["probs"] - a["probs"],
+                               rtol=0, atol=1e-12)
+    assert np.abs(difference.spec.values).max() > 1e-3
+    # Nothing differs before layer 2's mix; from there on everything does.
+    sides = mode.sides()
+    changed = compare(sides.a, sides.b).changed()
+    assert not any(name.startswith("L1.") for name in changed) and "L2.weights" not in changed
+    assert {"L2.mixed", "L2.attn_out", "L3.weights", "logits", "probs"} <= set(changed)
+    set_language("zh")
+    assert mode.sides().labels == ("全部头", "第 2 层第 2 个头已消融")
+    set_language("en")
