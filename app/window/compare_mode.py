@@ -360,7 +360,7 @@ class CompareMode(QObject):
         path = "attention" if scenario.shorthand else f"layers.{layer}.attention"
         ablated = compute(AblateHead(path, head, True).apply(scenario))
         label = self.tr("layer {l}, head {h} ablated").format(l=layer + 1, h=head + 1)
-        return Sides(current, ablated, (self.tr("every head"), label), self.state.step)
+        return Sides(current, ablated, (self.tr("the document as it is"), label), self.state.step)
 
     def refresh(self, fit: bool = False) -> bool:
         """Show the comparison on the canvas; False (single frame and a message) if B fails."""

@@ -369,8 +369,8 @@
         <translation>第 {l} 层第 {h} 个头已消融</translation>
     </message>
     <message>
-        <source>every head</source>
-        <translation>全部头</translation>
+        <source>the document as it is</source>
+        <translation>文档原样</translation>
     </message>
     <message>
         <source>Copied the comparison as PNG and SVG</source>

@@ -110,7 +110,7 @@ def test_compare_b_ablates_the_chosen_head_down_to_the_probabilities(
     stack.state.set_step(stack.state.trace.step_index("probs"))
     item = stack.canvas.frame
     assert isinstance(item, CompareFrameItem)
-    assert item.labels == ("every head", "layer 2, head 2 ablated")
+    assert item.labels == ("the document as it is", "layer 2, head 2 ablated")
     # B by itself: layer 2's head 2 zeroed in the reference, everything after recomputed.
     doc = example("three-layers")
     doc["layers"][1]["attention"]["ablate_heads"] = [1]
@@ -126,5 +126,5 @@ def test_compare_b_ablates_the_chosen_head_down_to_the_probabilities(
     assert not any(name.startswith("L1.") for name in changed) and "L2.weights" not in changed
     assert {"L2.mixed", "L2.attn_out", "L3.weights", "logits", "probs"} <= set(changed)
     set_language("zh")
-    assert mode.sides().labels == ("全部头", "第 2 层第 2 个头已消融")
+    assert mode.sides().labels == ("文档原样", "第 2 层第 2 个头已消融")
     set_language("en")
