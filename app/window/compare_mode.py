@@ -68,6 +68,16 @@ def alike_pair(trace: Trace) -> tuple[int, int]:
     return 0, min(1, n - 1)
 
 
+def _chooser(*widgets: QWidget) -> QWidget:
+    """``widgets`` side by side in one row without margins: the choices that go with a B."""
+    chooser = QWidget()
+    row = QHBoxLayout(chooser)
+    row.setContentsMargins(0, 0, 0, 0)
+    for widget in widgets:
+        row.addWidget(widget)
+    return chooser
+
+
 class Sides(NamedTuple):
     """What a comparison shows: trace A, trace B, their names, A's step, and how B's rows
     pair with A's (``order[k]``: B's row for A's row k; None: by position)."""
@@ -134,29 +144,20 @@ class CompareMode(QObject):
         label.setBuddy(self.preset_box)
         row.addWidget(label)
         row.addWidget(self.preset_box)
-        self.pair_chooser = QWidget()
-        pair_row = QHBoxLayout(self.pair_chooser)
-        pair_row.setContentsMargins(0, 0, 0, 0)
         self.first_box = QComboBox()
         self.second_box = QComboBox()
         self.texts.bind(self.first_box.setAccessibleName,
                         lambda: self.tr("B swaps the token at position"))
         self.texts.bind(self.second_box.setAccessibleName,
                         lambda: self.tr("with the token at position"))
-        between = QLabel("↔")
-        for widget in (self.first_box, between, self.second_box):
-            pair_row.addWidget(widget)
+        self.pair_chooser = _chooser(self.first_box, QLabel("↔"), self.second_box)
         row.addWidget(self.pair_chooser)
-        self.head_chooser = QWidget()
-        head_row = QHBoxLayout(self.head_chooser)
-        head_row.setContentsMargins(0, 0, 0, 0)
         self.layer_box = QComboBox()
         self.head_box = QComboBox()
         self.texts.bind(self.layer_box.setAccessibleName,
                         lambda: self.tr("B ablates a head of layer"))
         self.texts.bind(self.head_box.setAccessibleName, lambda: self.tr("B ablates head"))
-        for widget in (self.layer_box, self.head_box):
-            head_row.addWidget(widget)
+        self.head_chooser = _chooser(self.layer_box, self.head_box)
         row.addWidget(self.head_chooser)
         self._heads: tuple[int, ...] = ()
         """The heads of each layer the two ablation choosers list."""
