@@ -362,6 +362,9 @@ class _Explainer:
             return self.dot_terms(cell(c.name, c.index), (f"{s}mixed", i, self.a[f"{s}mixed"][i]),
                                   ("Wo", col, att.Wo[:, col]), bias, c.value), []
         h = col // att.d_v
+        if h in att.ablate_heads:
+            return (f"{cell(c.name, c.index)} = 0",
+                    [self.say("head_ablated", head=h + 1, index=h)])
         v_col = att.kv_head(h) * att.d_v + col - h * att.d_v
         w, v = self.a[f"{s}weights"][h, i], self.a[f"{s}V"][:, v_col]
         keys = np.flatnonzero(self._seen(step)[i]).tolist()

@@ -47,7 +47,8 @@ class Attention(Frozen):
     ``kv_heads`` g < h is grouped-query attention: query head i reads key/value head
     ⌊i·g/h⌋. ``qk_eps`` is the ε of the QK-norm (the layer's ``block.eps``); it is not a key of
     the attention's own document. ``beta_q``/``beta_k`` are a LayerNorm QK-norm's shift (Phi's
-    ``q_layernorm.bias``); None adds nothing.
+    ``q_layernorm.bias``); None adds nothing. ``ablate_heads`` lists the 0-based heads whose
+    outputs (their slice of the concatenated heads, before Wo) are set to 0.
     """
 
     heads: int
@@ -70,6 +71,7 @@ class Attention(Frozen):
     beta_q: FloatArray | None = None
     beta_k: FloatArray | None = None
     qk_eps: float = 1e-5
+    ablate_heads: tuple[int, ...] = ()
 
     @property
     def groups(self) -> int:

@@ -49,7 +49,7 @@ from engine.refusals import Refusal
 
 ATTENTION_KEYS = ("heads", "causal", "scale", "Wq", "Wk", "Wv", "bq", "bk", "bv", "Wo", "bo",
                   "kv_heads", "window", "key_mask", "qk_norm", "gamma_q", "gamma_k", "beta_q",
-                  "beta_k")
+                  "beta_k", "ablate_heads")
 CROSS_KEYS = tuple(key for key in ATTENTION_KEYS if key != "causal")
 LAYER_BLOCK_KEYS = ("norm", "eps", "placement", "residual", "gamma1", "beta1", "gamma_c",
                     "beta_c", "gamma2", "beta2", "gamma3", "beta3", "gamma4", "beta4", "ffn")
@@ -173,7 +173,8 @@ def parse_attention(value: object, place: str, *, n: int, d: int, n_keys: int | 
                           bk=bk, bv=bv, Wo=Wo, bo=bo,
                           kv_heads=groups if "kv_heads" in att else None, window=window,
                           key_mask=key_mask, qk_norm=qk_norm, gamma_q=gamma_q, gamma_k=gamma_k,
-                          beta_q=beta_q, beta_k=beta_k, qk_eps=eps)
+                          beta_q=beta_q, beta_k=beta_k, qk_eps=eps,
+                          ablate_heads=_ablate_heads(att, _at(place, "ablate_heads"), heads))
     _refuse_blind_rows(attention, place, n, n_keys)
     return attention
 
@@ -204,6 +205,23 @@ def _key_mask(value: object, place: str, n_keys: int) -> tuple[bool, ...]:
             raise ScenarioError(f"{place}[{k}]", Refusal("key_mask_item", got=describe(item)))
         mask.append(bool(item))
     return tuple(mask)
+
+
+def _ablate_heads(att: Mapping[str, Any], place: str, heads: int) -> tuple[int, ...]:
+    """The distinct 0-based heads whose outputs are set to 0 (none when the key is absent)."""
+    if "ablate_heads" not in att:
+        return ()
+    value = att["ablate_heads"]
+    if not isinstance(value, list | tuple):
+        raise ScenarioError(place, Refusal("ablate_heads_list", high=heads - 1,
+                                           got=describe(value)))
+    chosen: list[int] = []
+    for k, item in enumerate(value):
+        head = expect_int(item, f"{place}[{k}]", 0, heads - 1)
+        if head in chosen:
+            raise ScenarioError(f"{place}[{k}]", Refusal("ablate_heads_twice", head=head))
+        chosen.append(head)
+    return tuple(chosen)
 
 
 def _refuse_blind_rows(attention: Attention, place: str, n: int, n_keys: int) -> None:

@@ -291,6 +291,8 @@ def _resize_options(doc: dict[str, Any], path: str, a: Attention, sizes: Sizes,
             node["kv_heads"] = groups
     cross = path.endswith("cross_attention")
     on_tokens = not cross and not path.startswith("encoder.")
+    if a.ablate_heads:
+        node["ablate_heads"] = [head for head in a.ablate_heads if head < sizes.heads]
     if a.key_mask is not None and on_tokens:
         mask = [int(seen) for seen in a.key_mask][: sizes.n]
         node["key_mask"] = mask + [1] * max(0, sizes.n - old.n)

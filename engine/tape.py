@@ -266,13 +266,15 @@ def weights(tape: Tape, place: Place, a: Attention) -> None:
 
 
 def head_mix(a: Attention, w: FloatArray, V: FloatArray) -> tuple[FloatArray, FloatArray]:
-    """Shares (h × n × n_keys) times V per head, heads concatenated (``mixed``), then Wo and bo
-    when given (``attn_out``)."""
+    """Shares (h × n × n_keys) times V per head, heads concatenated (``mixed``; an ablated
+    head's slice is 0), then Wo and bo when given (``attn_out``)."""
     h, n, n_keys = (int(k) for k in w.shape)
     vh = V.reshape(n_keys, a.groups, a.d_v).transpose(1, 0, 2)
     if a.groups != h:
         vh = vh[[a.kv_head(head) for head in range(h)]]
     mixed: FloatArray = (w @ vh).transpose(1, 0, 2).reshape(n, h * a.d_v)
+    for head in a.ablate_heads:
+        mixed[:, head * a.d_v:(head + 1) * a.d_v] = 0.0
     out: FloatArray = (mixed @ a.Wo + (a.bo if a.bo is not None else 0.0)
                        if a.Wo is not None else mixed)
     return mixed, out
@@ -286,7 +288,11 @@ def mix(tape: Tape, place: Place, a: Attention) -> None:
     tape.arrays[f"{s}mixed"], tape.arrays[f"{s}attn_out"] = head_mix(a, tape[f"{s}weights"],
                                                                      tape[f"{s}V"])
     out_params = tuple(place.param(p) for p in _optional(("Wo", a.Wo), ("bo", a.bo)))
-    tape.step(place, "mix", "Mix of V by the shares" + (", then Wo" if a.Wo is not None else ""),
+    title = "Mix of V by the shares" + (", then Wo" if a.Wo is not None else "")
+    if a.ablate_heads:
+        listed = ", ".join(str(head + 1) for head in sorted(a.ablate_heads))
+        title += f"; ablated (output 0): head{'s' if len(a.ablate_heads) > 1 else ''} {listed}"
+    tape.step(place, "mix", title,
               (f"{s}weights", f"{s}V", *out_params), (f"{s}mixed", f"{s}attn_out"),
               _key(place, "mix"), "mix")
 

@@ -71,6 +71,8 @@ def _attention(a: Attention, write: Write, cross: bool = False) -> dict[str, Any
     if a.qk_norm is not None:
         att["qk_norm"] = a.qk_norm
         _put(att, write, gamma_q=a.gamma_q, gamma_k=a.gamma_k, beta_q=a.beta_q, beta_k=a.beta_k)
+    if a.ablate_heads:
+        att["ablate_heads"] = list(a.ablate_heads)
     return att
 
 

@@ -91,7 +91,8 @@ def concatenation_row(ctx: LayoutContext, step: Step) -> list[QGraphicsItem | st
     """mixed (head 1 | head 2 …) · Wo + bo = output, or the joined heads alone without Wo."""
     att = attention_of(ctx.trace, step)
     width = att.heads * att.d_v
-    labels = [word(ctx, "head_band", n=h + 1) for h in range(att.heads)]
+    labels = [word(ctx, "head_band_ablated" if h in att.ablate_heads else "head_band", n=h + 1)
+              for h in range(att.heads)]
     mixed = array_name(step, "mixed")
     explain = ctx.grid(mixed).spec.explain
     joined = custom_grid(ctx, word(ctx, "concat_title", width=width),
@@ -138,5 +139,10 @@ def lay_out_heads_mix(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
     note = (word(ctx, "concat_wo", h=att.heads, d_v=att.d_v, width=width, d_out=att.d_out)
             if att.Wo is not None else
             word(ctx, "concat_no_wo", h=att.heads, d_v=att.d_v, width=width))
-    text = text_lines(parent, [note], 0, row.bottom() + 10, ctx, size=15, role="text")
+    lines = [note]
+    if att.ablate_heads:
+        joiner = "、" if ctx.options.lang == "zh" else ", "
+        lines.append(word(ctx, "concat_ablated", heads=joiner.join(
+            str(h + 1) for h in sorted(att.ablate_heads))))
+    text = text_lines(parent, lines, 0, row.bottom() + 10, ctx, size=15, role="text")
     return covered.united(row).united(text)

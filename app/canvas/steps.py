@@ -234,19 +234,21 @@ def _mix(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
         label = _head_label(ctx, head)
         named = _word(ctx, "head", n=head + 1) if ctx.head_count > 1 else ""  # "of 12": once
         cols = _head_columns(att.d_v, head)
+        cut = _word(ctx, "ablated_mark") if head in att.ablate_heads else ""
         rows.append([ctx.grid(weights, title=_word(ctx, "shares") + label, head=head,
                               value_range=SHARE_RANGE, masked=hidden,
                               highlight_receiver=True), "·",
                      ctx.grid(array_name(step, "V"),
                               title=f"V{named}{_group_label(ctx, att, head)}",
                               columns=_head_columns(att.d_v, kv_head(att, head))), "=",
-                     ctx.grid(mixed, title=_word(ctx, "mixed") + named, columns=cols,
+                     ctx.grid(mixed, title=_word(ctx, "mixed") + named + cut, columns=cols,
                               highlight_receiver=True)])
     if att.heads > 1:
         return lay_out_heads_mix(ctx, step, parent, rows,
                                  partial(_beside_arrows, ctx, step, parent))
     if att.Wo is not None:
-        tail: list[QGraphicsItem | str] = [ctx.grid(mixed, title=_word(ctx, "mixed_joined")),
+        cut = _word(ctx, "ablated_mark") if att.ablate_heads else ""
+        tail: list[QGraphicsItem | str] = [ctx.grid(mixed, title=_word(ctx, "mixed_joined") + cut),
                                            "·", ctx.grid(parameter_path(step, "Wo"))]
         if att.bo is not None:
             tail += ["+", ctx.grid(parameter_path(step, "bo"))]

@@ -31,7 +31,7 @@ from app.editor.on_demand import OnDemand
 from app.editor.positions_pane import PositionsEditor
 from app.editor.table import MatrixTable
 from app.i18n import QT_TRANSLATE_NOOP, LiveTexts
-from app.model.edits import Resize, SetOption
+from app.model.edits import AblateHead, Resize, SetOption
 from app.model.outline import parameter_paths
 from app.model.parts import ENCODER, ENCODER_STACK, HEAD, INPUTS, part_of, place_name, split_layer
 from app.state.big import is_big
@@ -274,8 +274,12 @@ class EditorPane(QScrollArea):
     def _attention_path(self, key: str, cross: bool = False) -> str:
         """The path of an option of the attention shown (``attention.causal`` in the
         shorthand, ``layers.1.attention.causal`` …)."""
+        return f"{self._attention_module(cross)}.{key}"
+
+    def _attention_module(self, cross: bool = False) -> str:
+        """The module path of the attention shown (``attention``, ``layers.1.attention`` …)."""
         module = "cross_attention" if cross else "attention"
-        return f"{module}.{key}" if self.whole else f"{self.part}.{module}.{key}"
+        return module if self.whole else f"{self.part}.{module}"
 
     # -- sizes and options -------------------------------------------------------------------
     def _sizes_box(self) -> QGroupBox:
@@ -317,7 +321,39 @@ class EditorPane(QScrollArea):
                                                  (self.cross_scale_box, "scale", True))):
             check.toggled.connect(partial(self._set_option, key, cross))
             grid.addWidget(check, k // 2, k % 2)
+        self.ablate_label = QLabel()
+        self.texts.bind(self.ablate_label.setText,
+                        lambda: self.tr("Ablate heads (their output set to 0):"))
+        grid.addWidget(self.ablate_label, 2, 0, 1, 2)
+        self._ablate_grid = QGridLayout()
+        grid.addLayout(self._ablate_grid, 3, 0, 1, 2)
+        self.ablate_boxes: list[QCheckBox] = []
+        """One switch per head of the attention shown: checked, the head is ablated."""
         return box
+
+    def _show_ablation(self, heads: int, ablated: tuple[int, ...]) -> None:
+        """One switch per head (six to a row), checked where the head is ablated."""
+        while len(self.ablate_boxes) > heads:
+            self.ablate_boxes.pop().deleteLater()
+        while len(self.ablate_boxes) < heads:
+            k = len(self.ablate_boxes)
+            check = QCheckBox()
+            self.texts.bind(check.setText, partial(lambda k: self.tr("Head {n}").format(n=k + 1),
+                                                   k))
+            self.texts.bind(check.setAccessibleName,
+                            partial(lambda k: self.tr("Ablate head {n}").format(n=k + 1), k))
+            check.toggled.connect(partial(self._set_ablated, k))
+            self._ablate_grid.addWidget(check, k // 6, k % 6)
+            self.ablate_boxes.append(check)
+        for k, check in enumerate(self.ablate_boxes):
+            if check.isChecked() != (k in ablated):
+                check.blockSignals(True)
+                check.setChecked(k in ablated)
+                check.blockSignals(False)
+
+    def _set_ablated(self, head: int, on: bool) -> None:
+        if not self.state.apply(AblateHead(self._attention_module(), head, on)):
+            self._show_options()
 
     def _size_label(self, key: str) -> str:
         if key == "n" and self._in_encoder:
@@ -358,6 +394,7 @@ class EditorPane(QScrollArea):
         if not isinstance(layer, Layer):
             return
         cross = layer.cross_attention
+        self._show_ablation(layer.attention.heads, layer.attention.ablate_heads)
         for check, on in ((self.causal_box, layer.attention.causal),
                           (self.scale_box, layer.attention.scale),
                           (self.cross_scale_box, cross is not None and cross.scale)):

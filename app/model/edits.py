@@ -163,6 +163,29 @@ class SetOption(Operation):
 
 
 @dataclass(frozen=True)
+class AblateHead(Operation):
+    """Ablate head ``head`` (0-based) of the attention at ``path`` (its output set to 0), or
+    restore it; the other ablated heads stay as they are."""
+
+    path: str
+    """The attention's module path: ``attention``, ``layers.1.attention`` …."""
+    head: int
+    on: bool
+
+    def apply(self, scenario: Scenario) -> Scenario:
+        heads = set(scenario.module(self.path).ablate_heads)
+        heads = heads | {self.head} if self.on else heads - {self.head}
+        return scenario.with_document_value(f"{self.path}.ablate_heads",
+                                            sorted(heads) if heads else None)
+
+    def label(self, lang: str) -> str:
+        """``head 2 ablated (output 0)``, after the layer in a stack (``layer 2: …``)."""
+        words = say("edit.ablate_on" if self.on else "edit.ablate_off", lang, head=self.head + 1)
+        inside = split_layer(self.path)
+        return words if inside is None else f"{layer_name(lang, inside[0], inside[1])}: {words}"
+
+
+@dataclass(frozen=True)
 class SetLabel(Operation):
     """Rename one token (``tokens``) or vocabulary entry (``block.vocab``)."""
 

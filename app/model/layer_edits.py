@@ -67,6 +67,8 @@ def fresh(value: Any, key: str = "") -> Any:
         return [[1.0 if r == c else 0.0 for c in range(len(row))] for r, row in enumerate(value)]
     if isinstance(value, list) and key == "key_mask":
         return [1] * len(value)
+    if key == "ablate_heads":
+        return []
     if isinstance(value, list):
         return [1.0 if key.startswith("gamma") else 0.0] * len(value)
     return value

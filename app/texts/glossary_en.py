@@ -162,6 +162,11 @@ def entries() -> dict[str, GlossaryEntry]:
            "whatever its scores.",
            "With key_mask [1, 1, 0, 1] the share of key 2 is exactly 0 in every row, and each "
            "row's other shares still sum to 1."),
+    _entry("ablation", "Head ablation",
+           "Setting one head's output — its columns of the concatenated heads, before Wo — to 0 "
+           "and recomputing everything after, to see what that head contributes.",
+           "With ablate_heads [1] the mixed values of head 2 are 0 in every row, so attn_out "
+           "is head 1's columns times their rows of Wo (plus bo) alone."),
     _entry("QK-norm", "QK-norm",
            "A norm (LayerNorm or RMSNorm) of each head's q and k rows before the scores, with "
            "learned γ_q and γ_k, which keeps the scores from growing without bound.",
@@ -248,6 +253,7 @@ FORMS: dict[str, tuple[str, ...]] = {
     "grouped-query": ("grouped-query attention", "grouped-query", "multi-query attention"),
     "sliding-window": ("sliding window",),
     "key-mask": ("key mask", "key_mask"),
+    "ablation": ("head ablation", "ablate_heads"),
     "QK-norm": ("QK-norm",),
     "KV-cache": ("KV cache", "KV caches"),
     "temperature": ("temperature",),

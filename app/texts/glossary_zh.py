@@ -128,6 +128,11 @@ def entries() -> dict[str, GlossaryEntry]:
     _entry("key-mask", "键掩码（key_mask）",
            "每个键一个标记，标为 0 的键（例如填充）不论分数多少，对每一行都被挡住。",
            "key_mask 为 [1, 1, 0, 1] 时，键 2 在每一行的份额都恰好为 0，每行其余份额之和仍为 1。"),
+    _entry("ablation", "头消融（ablate_heads）",
+           "把一个头的输出——拼接结果中属于它的那几列，在乘 Wo 之前——置为 0，再重算之后的一切，"
+           "看这个头贡献了什么。",
+           "ablate_heads 为 [1] 时，第 2 个头的混合结果在每一行都为 0，attn_out 只剩第 1 个头的"
+           "列乘以 Wo 中对应的行（再加 bo）。"),
     _entry("QK-norm", "QK-norm（q、k 的规范化）",
            "在算分数之前，对每个头的 q 行和 k 行做一次 Norm（LayerNorm 或 RMSNorm），带可学习的 "
            "γ_q、γ_k，使分数不会无限增大。",
@@ -206,6 +211,7 @@ FORMS: dict[str, tuple[str, ...]] = {
     "grouped-query": ("分组查询注意力", "多查询注意力"),
     "sliding-window": ("滑动窗口",),
     "key-mask": ("键掩码", "key_mask"),
+    "ablation": ("头消融", "ablate_heads"),
     "QK-norm": ("QK-norm",),
     "KV-cache": ("KV 缓存", "KV缓存"),
     "temperature": ("温度",),

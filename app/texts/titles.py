@@ -47,6 +47,8 @@ class _Options:
     """The stack's ``embedding_scale`` as written (empty without one)."""
     adds_positions: bool
     """Whether the step reads position rows (the sum of an embedding's rows)."""
+    ablated: str = ""
+    """The ablated heads, 1-based and joined (empty when none is)."""
 
 
 def _options(scenario: Scenario, step: Step, lang: str) -> _Options:
@@ -63,7 +65,8 @@ def _options(scenario: Scenario, step: Step, lang: str) -> _Options:
     return _Options(causal=a.causal, scale=a.scale, wo=a.Wo is not None, norm=norm,
                     activation=activation,
                     embedding_scale=format_exact(scale) if scale is not None else "",
-                    adds_positions=any(name.endswith("positions") for name in step.reads))
+                    adds_positions=any(name.endswith("positions") for name in step.reads),
+                    ablated="、".join(str(head + 1) for head in sorted(a.ablate_heads)))
 
 
 _Builder = Callable[[_Options], str]
@@ -79,7 +82,8 @@ _ZH: dict[str, _Builder] = {
     "attention.qk_norm": lambda o: f"QK 规范化（{o.norm}）：每个头的 q 和 k 各自规范化",
     "attention.scores": lambda o: "分数 q·k" + ("，再除以 √dₖ" if o.scale else ""),
     "attention.weights": lambda o: "因果掩码与 softmax 份额" if o.causal else "softmax 份额",
-    "attention.mix": lambda o: "按份额混合 V" + ("，再乘 Wo" if o.wo else ""),
+    "attention.mix": lambda o: "按份额混合 V" + ("，再乘 Wo" if o.wo else "") + (
+        f"；已消融（输出为 0）：第 {o.ablated} 个头" if o.ablated else ""),
     "block.norm1": lambda o: f"输入规范化（{o.norm}），逐行进行",
     "block.resid1": lambda o: "第一次残差：X 加注意力输出",
     "block.norm2": lambda o: f"前馈之前的第二次规范化（{o.norm}）",

@@ -647,6 +647,8 @@ BLOCK: dict[str, str] = {
     "embed_pair": "{token} → row {id}",
     "embed_note": "each id picks one row of the table: {pairs}",
     "head_band": "head {n}",
+    "head_band_ablated": "head {n} ✕",
+    "concat_ablated": "ablated, its output set to 0 before Wo: head {heads}",
     "concat_title": "concatenate → width {width}",
     "concat_wo": "{h} heads × {d_v} = width {width}, then · Wo ({width}×{d_out}) gives "
                  "{d_out} numbers per position",
@@ -746,6 +748,8 @@ CANVAS: dict[str, str] = {
 
 EDIT: dict[str, str] = {
     "cell": "{place} = {value}",
+    "ablate_on": "head {head} ablated (output 0)",
+    "ablate_off": "head {head} restored",
     "paste": "paste {shape} into {name}",
     "import": "import {source} into {name}",
     "resize": "resize {changes}",
@@ -882,6 +886,7 @@ Ids ``exercise.*``."""
 
 FRAME: dict[str, str] = {
     "heading": "Step {n} of {count} · {title}",
+    "ablated_mark": " · ablated: 0",
     "part_title": "{title} ({k}/{count})",
     "reads": "reads:",
     "writes": "writes:",

@@ -506,6 +506,8 @@ BLOCK: dict[str, str] = {
     "embed_pair": "{token} → 第 {id} 行",
     "embed_note": "每个编号取出表中的一行：{pairs}",
     "head_band": "第 {n} 头",
+    "head_band_ablated": "第 {n} 头 ✕",
+    "concat_ablated": "已消融、输出在 Wo 之前置为 0 的头：第 {heads} 头",
     "concat_title": "拼接 → 宽度 {width}",
     "concat_wo": "{h} 个头 × {d_v} = 宽度 {width}，再乘 Wo（{width}×{d_out}）得每个位置 "
                  "{d_out} 个数",
@@ -606,6 +608,8 @@ CANVAS: dict[str, str] = {
 
 EDIT: dict[str, str] = {
     "cell": "{place} = {value}",
+    "ablate_on": "消融第 {head} 个头（输出为 0）",
+    "ablate_off": "恢复第 {head} 个头",
     "paste": "粘贴 {shape} 到 {name}",
     "import": "把 {source} 导入 {name}",
     "resize": "改变尺寸 {changes}",
@@ -742,6 +746,7 @@ Ids ``exercise.*``."""
 
 FRAME: dict[str, str] = {
     "heading": "第 {n} 步（共 {count} 步）· {title}",
+    "ablated_mark": " · 已消融：0",
     "part_title": "{title}（{k}/{count}）",
     "reads": "读取：",
     "writes": "写入：",

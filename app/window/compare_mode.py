@@ -3,7 +3,9 @@
 A is the open document; B is a preset made from it (the other norm, the other placement, the
 causal mask or the scaling flipped, or two tokens swapped: then rows and key columns are paired
 by token, not by position, so B − A is zero wherever order does not matter, and B is drawn by
-token, each token on its row of A, named with the position it holds). The last preset
+token, each token on its row of A, named with the position it holds; or one head of one layer
+ablated, its output set to 0, so B − A runs from that layer's mix down to the
+probabilities). The last preset
 compares the opened (or last saved) document,
 as A, with the current edits, as B. Everything is recomputed whenever the document changes.
 """
@@ -21,6 +23,7 @@ from PySide6.QtWidgets import QComboBox, QFileDialog, QHBoxLayout, QLabel, QMenu
 from app.canvas.context import FrameOptions
 from app.canvas.side_by_side import CompareFrameItem
 from app.i18n import LiveTexts, current_language
+from app.model.edits import AblateHead
 from app.texts import step_title
 from app.window.swap_dialog import position_names
 from engine import Scenario, ScenarioError, Trace, compute
@@ -34,7 +37,8 @@ if TYPE_CHECKING:
 
 OPENED = "opened"
 SWAP = "swap"
-PRESETS = (*VARIANTS, SWAP, OPENED)
+ABLATE = "ablate"
+PRESETS = (*VARIANTS, SWAP, ABLATE, OPENED)
 BLOCK_PRESETS = ("norm", "placement")
 
 
@@ -62,6 +66,16 @@ def alike_pair(trace: Trace) -> tuple[int, int]:
             if found != k:
                 return found, k
     return 0, min(1, n - 1)
+
+
+def _chooser(*widgets: QWidget) -> QWidget:
+    """``widgets`` side by side in one row without margins: the choices that go with a B."""
+    chooser = QWidget()
+    row = QHBoxLayout(chooser)
+    row.setContentsMargins(0, 0, 0, 0)
+    for widget in widgets:
+        row.addWidget(widget)
+    return chooser
 
 
 class Sides(NamedTuple):
@@ -130,19 +144,23 @@ class CompareMode(QObject):
         label.setBuddy(self.preset_box)
         row.addWidget(label)
         row.addWidget(self.preset_box)
-        self.pair_chooser = QWidget()
-        pair_row = QHBoxLayout(self.pair_chooser)
-        pair_row.setContentsMargins(0, 0, 0, 0)
         self.first_box = QComboBox()
         self.second_box = QComboBox()
         self.texts.bind(self.first_box.setAccessibleName,
                         lambda: self.tr("B swaps the token at position"))
         self.texts.bind(self.second_box.setAccessibleName,
                         lambda: self.tr("with the token at position"))
-        between = QLabel("↔")
-        for widget in (self.first_box, between, self.second_box):
-            pair_row.addWidget(widget)
+        self.pair_chooser = _chooser(self.first_box, QLabel("↔"), self.second_box)
         row.addWidget(self.pair_chooser)
+        self.layer_box = QComboBox()
+        self.head_box = QComboBox()
+        self.texts.bind(self.layer_box.setAccessibleName,
+                        lambda: self.tr("B ablates a head of layer"))
+        self.texts.bind(self.head_box.setAccessibleName, lambda: self.tr("B ablates head"))
+        self.head_chooser = _chooser(self.layer_box, self.head_box)
+        row.addWidget(self.head_chooser)
+        self._heads: tuple[int, ...] = ()
+        """The heads of each layer the two ablation choosers list."""
         self._tokens: tuple[str, ...] = ()
         """The tokens the two position choosers list."""
         self.problem_label = QLabel()
@@ -156,8 +174,12 @@ class CompareMode(QObject):
         self.action.toggled.connect(self._on_toggled)
         self.preset_box.currentIndexChanged.connect(lambda _k: self._on_preset())
         self._list_positions()
-        for box in (self.first_box, self.second_box):
+        self._list_heads()
+        self.layer_box.currentIndexChanged.connect(lambda _k: self._list_heads())  # first
+        for box in (self.first_box, self.second_box, self.layer_box, self.head_box):
             box.currentIndexChanged.connect(lambda _k: self.refresh(fit=True))
+        self.texts.bind(lambda _text: self._list_heads(renamed=True), lambda: "")
+        self.state.traceChanged.connect(self._list_heads)
         self.state.traceChanged.connect(self._list_positions)
         self.export_action.triggered.connect(self.export_dialog)
         self.state.undo_stack.cleanChanged.connect(self._on_clean)
@@ -171,6 +193,7 @@ class CompareMode(QObject):
                  "causal": self.tr("causal mask flipped"),
                  "scale": self.tr("√dₖ scaling flipped"),
                  SWAP: self.tr("two tokens swapped (rows paired by token)"),
+                 ABLATE: self.tr("one head ablated (its output set to 0)"),
                  OPENED: self.tr("current edits vs the opened document")}
         for k, preset in enumerate(PRESETS):
             self.preset_box.setItemText(k, names[preset])
@@ -190,7 +213,31 @@ class CompareMode(QObject):
 
     def _on_preset(self) -> None:
         self.pair_chooser.setVisible(self.preset == SWAP)
+        self.head_chooser.setVisible(self.preset == ABLATE)
         self.refresh(fit=True)
+
+    def _list_heads(self, renamed: bool = False) -> None:
+        """The layer chooser lists the main stack's layers, the head chooser the chosen
+        layer's heads (``layer 2``, ``head 1``), again only when those change; the choices stay
+        while they exist."""
+        heads = tuple(layer.attention.heads for layer in self.state.scenario.layers)
+        layer = max(0, min(self.layer_box.currentIndex(), len(heads) - 1))
+        for box, count, word in ((self.layer_box, len(heads), self.tr("layer {n}")),
+                                 (self.head_box, heads[layer], self.tr("head {n}"))):
+            if box.count() == count and not renamed and heads == self._heads:
+                continue
+            chosen = max(0, min(box.currentIndex(), count - 1))
+            box.blockSignals(True)
+            box.clear()
+            box.addItems([word.format(n=k + 1) for k in range(count)])
+            box.setCurrentIndex(chosen)
+            box.blockSignals(False)
+        self._heads = heads
+
+    def set_ablated(self, layer: int, head: int) -> None:
+        """B ablates head ``head`` of layer ``layer`` (both 0-based)."""
+        self.layer_box.setCurrentIndex(layer)
+        self.head_box.setCurrentIndex(head)
 
     def _list_positions(self) -> None:
         """Both choosers list the positions, ``0 · 我``, again only when the tokens change (an
@@ -250,6 +297,7 @@ class CompareMode(QObject):
         the splitter to bring it back) and returns as it was afterwards."""
         self.bar.setVisible(on)
         self.pair_chooser.setVisible(self.preset == SWAP)
+        self.head_chooser.setVisible(self.preset == ABLATE)
         self.export_action.setEnabled(on)
         if on and self.preset in BLOCK_PRESETS and not self.state.scenario.has_block:
             # Open on a B that applies, never on a greyed-out one that can only show an error
@@ -279,6 +327,8 @@ class CompareMode(QObject):
                          step)
         if self.preset == SWAP:
             return self._swapped(current)
+        if self.preset == ABLATE:
+            return self._ablated(current)
         made = variant(self.state.scenario, self.preset)
         return Sides(current, compute(made.scenario),
                      (self._setting(made.label_a), self._setting(made.label_b)), self.state.step)
@@ -303,6 +353,15 @@ class CompareMode(QObject):
         label = self.tr("{a} ↔ {b} swapped").format(a=scenario.tokens[i], b=scenario.tokens[j])
         return Sides(current, swapped, (self.tr("as typed"), label), self.state.step,
                      swap_order(scenario.n, i, j))
+
+    def _ablated(self, current: Trace) -> Sides:
+        """B: the document with the chosen head of the chosen layer ablated."""
+        scenario = self.state.scenario
+        layer, head = self.layer_box.currentIndex(), self.head_box.currentIndex()
+        path = "attention" if scenario.shorthand else f"layers.{layer}.attention"
+        ablated = compute(AblateHead(path, head, True).apply(scenario))
+        label = self.tr("layer {l}, head {h} ablated").format(l=layer + 1, h=head + 1)
+        return Sides(current, ablated, (self.tr("the document as it is"), label), self.state.step)
 
     def refresh(self, fit: bool = False) -> bool:
         """Show the comparison on the canvas; False (single frame and a message) if B fails."""

@@ -129,6 +129,8 @@ REFUSALS: dict[str, str] = {
     "types_need_table": "token types need a type_table (the T × d rows they pick)",
     "types_list": "expected a list of {count} type ids (one per position), got {got}",
     "types_count": "expected {count} type ids (one per position), got {got}",
+    "ablate_heads_list": "expected a list of head indexes 0 … {high}, got {got}",
+    "ablate_heads_twice": "head {head} is already listed: give each head once",
     "key_mask_list": "expected a list of {count} numbers 1 or 0, got {got}",
     "key_mask_count": "expected {count} numbers (one per key), got {got}",
     "key_mask_item": "expected 1 (seen) or 0 (hidden), got {got}",
@@ -437,6 +439,8 @@ PHRASES: dict[str, str] = {
     "rope_angle_cell": "position {p} times the frequency of pair {i}; later pairs turn "
                        "more slowly (r = {r})",
     "rope_kept": "column {local} of head {head} is past rotary_dims = {r}: not turned",
+    "head_ablated": "head {head} is ablated (ablate_heads lists {index}): its output is set "
+                    "to 0",
     "rope_linear": "linear scaling: every frequency divided by the factor {factor} "
                    "(m = 1/{factor})",
     "rope_llama3_short": "llama3: wavelength 2π/θ = {wavelength} is below {short} "

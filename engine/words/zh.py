@@ -122,6 +122,8 @@ REFUSALS: dict[str, str] = {
     "types_need_table": "词元类型需要 type_table（它们选取的 T × d 行）",
     "types_list": "应为 {count} 个类型编号的列表（每个位置一个），实际是 {got}",
     "types_count": "应有 {count} 个类型编号（每个位置一个），实际有 {got} 个",
+    "ablate_heads_list": "应为头编号（0 … {high}）的列表，得到的是 {got}",
+    "ablate_heads_twice": "头 {head} 已经列出过：每个头只写一次",
     "key_mask_list": "应为含 {count} 个数（1 或 0）的列表，得到的是 {got}",
     "key_mask_count": "应有 {count} 个数（每个键一个），得到 {got} 个",
     "key_mask_item": "应为 1（看得见）或 0（被遮住），得到的是 {got}",
@@ -381,6 +383,7 @@ PHRASES: dict[str, str] = {
                            "2^(−8k/{m})，再隔一个取 {m2} 个头的斜率",
     "rope_angle_cell": "位置 {p} 乘第 {i} 对的频率；越靠后的对转得越慢（r = {r}）",
     "rope_kept": "第 {head} 个头的第 {local} 列超出 rotary_dims = {r}：不旋转",
+    "head_ablated": "第 {head} 个头已消融（ablate_heads 列出 {index}）：它的输出被置为 0",
     "rope_linear": "linear 缩放：每个频率都除以系数 {factor}（m = 1/{factor}）",
     "rope_llama3_short": "llama3：波长 2π/θ = {wavelength} 小于 {short}"
                          "（= {original}/{high}）：频率不变（m = 1）",

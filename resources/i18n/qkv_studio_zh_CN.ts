@@ -265,6 +265,14 @@
         <translation>与位置</translation>
     </message>
     <message>
+        <source>B ablates a head of layer</source>
+        <translation>B 消融其中一个头的层</translation>
+    </message>
+    <message>
+        <source>B ablates head</source>
+        <translation>B 消融的头</translation>
+    </message>
+    <message>
         <source>Why B cannot be shown</source>
         <translation>B 为何无法显示</translation>
     </message>
@@ -289,8 +297,20 @@
         <translation>交换两个 Token（按 Token 配对各行）</translation>
     </message>
     <message>
+        <source>one head ablated (its output set to 0)</source>
+        <translation>消融一个头（输出置为 0）</translation>
+    </message>
+    <message>
         <source>current edits vs the opened document</source>
         <translation>当前修改 vs 打开时的文档</translation>
+    </message>
+    <message>
+        <source>layer {n}</source>
+        <translation>第 {n} 层</translation>
+    </message>
+    <message>
+        <source>head {n}</source>
+        <translation>第 {n} 头</translation>
     </message>
     <message>
         <source>opened document</source>
@@ -343,6 +363,14 @@
     <message>
         <source>as typed</source>
         <translation>原顺序</translation>
+    </message>
+    <message>
+        <source>layer {l}, head {h} ablated</source>
+        <translation>第 {l} 层第 {h} 个头已消融</translation>
+    </message>
+    <message>
+        <source>the document as it is</source>
+        <translation>文档原样</translation>
     </message>
     <message>
         <source>Copied the comparison as PNG and SVG</source>
@@ -563,6 +591,18 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
     <message>
         <source>Scale cross-attention scores</source>
         <translation>缩放交叉注意力分数</translation>
+    </message>
+    <message>
+        <source>Ablate heads (their output set to 0):</source>
+        <translation>消融的头（输出置为 0）：</translation>
+    </message>
+    <message>
+        <source>Head {n}</source>
+        <translation>第 {n} 头</translation>
+    </message>
+    <message>
+        <source>Ablate head {n}</source>
+        <translation>消融第 {n} 个头</translation>
     </message>
     <message>
         <source>Source positions n</source>

@@ -28,7 +28,7 @@ CONSTRUCTS = frozenset({
     "target longer than source", "target shorter than source", "odd labels",
     "targets: the loss", "token ids: the draw", "embedding_scale", "token types",
     "embedding_norm layernorm", "embedding_norm rmsnorm", "sinusoidal halves", "qk_norm shift",
-    "alibi paper slopes", "masked-LM head", "rope scaling", "output norms"})
+    "alibi paper slopes", "masked-LM head", "rope scaling", "output norms", "ablate_heads"})
 """Every construct the generated documents must meet."""
 
 
@@ -51,6 +51,8 @@ class LayerSpec:
     """A LayerNorm QK-norm's shifts ``beta_q``/``beta_k``."""
     output_norms: bool = False
     """Norms of the attention's and feed-forward's outputs (``gamma3``…``beta4``, Gemma 2)."""
+    ablate: bool = False
+    """``ablate_heads`` lists the attention's last head (its output set to 0)."""
 
 
 @dataclass(frozen=True)
@@ -127,6 +129,8 @@ def _layer(rng: np.random.Generator, spec: Spec, lay: LayerSpec, n: int, cross: 
         extra["window"] = lay.window
     if lay.key_mask:
         extra["key_mask"] = [0 if k == n // 2 and n > 1 else 1 for k in range(n)]
+    if lay.ablate:
+        extra["ablate_heads"] = [spec.heads - 1]
     d_k = D // spec.heads if spec.heads <= 2 else 2
     if lay.qk_norm is not None:
         extra.update(qk_norm=lay.qk_norm, gamma_q=_vector(rng, d_k), gamma_k=_vector(rng, d_k))
@@ -227,6 +231,7 @@ def constructs(spec: Spec) -> set[str]:
         met |= {name for name, on in (("qk_norm", lay.qk_norm is not None),
                                       ("window", lay.window is not None),
                                       ("key_mask", lay.key_mask), ("unscaled", not lay.scale),
+                                      ("ablate_heads", lay.ablate),
                                       ("not causal", not lay.causal)) if on}
     if not spec.layers[0].block:
         met.add("first layer without block")
@@ -281,7 +286,8 @@ def layer_specs(draw: st.DrawFn, n: int, first: bool, cross: bool) -> LayerSpec:
         key_mask=key_mask,
         qk_norm=draw(st.none() | st.sampled_from(("rmsnorm", "layernorm"))),
         qk_shift=draw(st.booleans()),
-        output_norms=placement == "pre" and not parallel and not cross and draw(st.booleans()))
+        output_norms=placement == "pre" and not parallel and not cross and draw(st.booleans()),
+        ablate=draw(st.booleans()))
 
 
 @st.composite
@@ -334,7 +340,7 @@ EXAMPLES: tuple[Spec, ...] = (
                  LayerSpec(norm="rmsnorm", output_norms=True))),
     Spec(seed=5, n=5, positions="alibi", heads=2, kv_heads=1, head_bias=False,
          layers=(LayerSpec(parallel=True, window=2, activation="identity"),
-                 LayerSpec(key_mask=True, causal=False, placement="post"))),
+                 LayerSpec(key_mask=True, causal=False, placement="post", ablate=True))),
     # what real checkpoints add: BERT's embeddings (scaled here too), Marian's sinusoids with
     # an encoder's own norm, ALiBi's paper slopes for three heads, Phi's QK-norm shifts
     Spec(seed=7, n=4, positions="learned", scale=True, types=True, embedding_norm="layernorm",

@@ -106,7 +106,7 @@ def test_block_presets_are_off_without_a_block_and_causal_compares(
     assert isinstance(model, QStandardItemModel)
     enabled = {preset: model.item(k).isEnabled() for k, preset in enumerate(PRESETS)}
     assert enabled == {"norm": False, "placement": False, "causal": True, "scale": True,
-                       "swap": True, "opened": True}
+                       "swap": True, "ablate": True, "opened": True}
     window.compare.set_preset("causal")
     window.state.set_step(window.state.trace.step_index("weights"))
     item = comparison(window)

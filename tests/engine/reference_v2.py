@@ -256,6 +256,8 @@ def attention(out: Arrays, p: str, a: Doc, x: np.ndarray, *, memory: np.ndarray 
     out[p + "weights"] = weights
     mixed = np.hstack([weights[head] @ v[:, (head * g // h) * d_v:(head * g // h + 1) * d_v]
                        for head in range(h)])
+    for head in a.get("ablate_heads", []):  # an ablated head's output is 0, before Wo
+        mixed[:, head * d_v:(head + 1) * d_v] = 0.0
     out[p + "mixed"] = mixed
     attn_out = mixed
     if "Wo" in a:
