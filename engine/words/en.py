@@ -104,10 +104,10 @@ REFUSALS: dict[str, str] = {
     "stacks_layers_limit": "{encoder} and {decoder} are {count} layers, more than the limit of "
                            "{limit} for both stacks together",
     "encoder_layers_missing": "missing: an encoder needs at least one layer",
-    "document_numbers_limit": "{count:,} numbers in all is more than the limit of {limit:,} a "
-                              "document may hold (so that it can be saved and opened again)",
     "trace_numbers_limit": "the trace would hold {count:,} numbers, more than the limit of "
                            "{limit:,}: use fewer layers or positions",
+    "document_memory": "its {count:,} numbers and its trace's {trace:,} need about {need} GiB "
+                       "of float64, more than this computer's {have} GiB of memory",
     "overflow": "a value overflowed or was divided by zero ({error}); look for huge numbers, or "
                 "ε = 0 with a constant row",
     "no_block_to_compare": "“{kind}” compares decoder-block settings, and this document has no "
@@ -157,6 +157,15 @@ REFUSALS: dict[str, str] = {
     # Positional encodings (engine.positions).
     "base_not_positive": "expected a number above 0, got {got}",
     "rope_dims_odd": "expected an even number (columns turn in pairs), got {dims}",
+    "qk_norm_per_head": "a LayerNorm of its own for each head's queries and keys is not "
+                        "computed yet: QKV Studio norms every head with one γ and β",
+    "longrope_pairs": ", one per turned pair of columns (r/2 = {pairs})",
+    "longrope_factors": "expected {count} factors, one per turned pair of columns (r/2), got "
+                        "{got}",
+    "longrope_short_context": "longrope turns by its long factors past {original} positions, "
+                              "within the 512 QKV Studio computes: not computed yet",
+    "rope_llama3_equal": "low_freq_factor and high_freq_factor are both {low}: llama3 divides "
+                         "by their difference",
     "alibi_slopes_count": "expected one slope per head (1 to {limit}), got {got}",
     "key_of_other_kind": "belongs to kind {owners}, not {kind}",
     "unknown_kind_key": "unknown key (allowed for kind {kind}: {allowed})",
@@ -225,11 +234,13 @@ REFUSALS: dict[str, str] = {
     "tensor_entry": "the header's entry for the tensor {name} is not an object of dtype, shape "
                     "and data_offsets",
     "tensor_dtype": "the tensor {name} is stored as {dtype}; the importer reads {read}",
-    "tensor_dimensions": "the tensor {name} has the shape {shape}: each size must be a whole "
-                         "number from 0",
+    "tensor_dimensions": "the tensor {name} has the shape {shape}: at most {most} sizes, each a "
+                         "whole number from 0 below 2⁶⁴",
     "tensor_offsets": "the tensor {name} lies at data_offsets {offsets}, which do not hold its "
                       "{count:,} numbers of {width} bytes within the file's {room:,} bytes of "
                       "data",
+    "weights_header": "{problem}",
+    "header_long": "has a header of {size:,} bytes, more than the {limit:,} read here",
     "tensor_overlap": "the tensors {name} and {other} share bytes of the file",
     "tensor_twice": "the tensor {name} is in both {first} and {second}: a folder holds each "
                     "tensor once (or model.safetensors.index.json names its file)",
@@ -251,8 +262,8 @@ REFUSALS: dict[str, str] = {
     "tensor_shape": "the tensor {name} is {got}, and config.json makes it {expected}",
     "tokenizer_unreadable": "cannot be read as a tokenizer ({reason})",
     "family_unknown": "{family} is not a family QKV Studio imports: it imports {families}",
-    "rope_scaled": "RoPE scaling {kind} is not computed yet: QKV Studio turns by the plain "
-                   "angles p·θᵢ only",
+    "rope_scaled": "RoPE scaling {kind} is not computed yet: QKV Studio computes the linear, "
+                   "llama3 and yarn scalings of Llama-shaped families only",
     "layer_scaled_scores": "scores divided by the layer number too are not computed yet: QKV "
                            "Studio divides by √d_k only",
     "rope_per_layer": "RoPE settings per layer type are not computed yet: QKV Studio turns "
@@ -290,20 +301,10 @@ REFUSALS: dict[str, str] = {
                           "have 1 or 2",
     "sidecar_mismatch": "{problem} (the array {key} of {file})",
     "sidecar_file": "{file} {problem}",
-    "sidecar_short": "shorter than a safetensors header",
-    "sidecar_header_past_end": "its header length is past the end of the file",
-    "sidecar_header_long": "its header is {size} bytes, more than the {limit} a document's "
-                           "sidecar may have",
-    "sidecar_header_json": "its header is not JSON",
-    "sidecar_header_object": "its header is not a JSON object",
-    "sidecar_tensor_form": "the tensor {key} is not described by a dtype, a shape of at most 8 "
-                           "whole numbers and two data offsets",
     "sidecar_tensor_large": "the tensor {key} holds {count} numbers, more than the limit of "
                             "{limit} for one array",
-    "sidecar_tensor_offsets": "the data offsets of the tensor {key} ({start} to {end}) do not "
-                              "hold its shape {shape} of {dtype}",
-    "sidecar_total_large": "its tensors hold {count} numbers, more than the limit of {limit} "
-                           "for one document",
+    "sidecar_total_large": "its tensors hold {count:,} numbers, about {need} GiB as float64, "
+                           "more than this computer's {have} GiB of memory",
     "sidecar_layout": "the tensor {key} starts at byte {start} of the data, not at {expected} "
                       "where the one before it ends",
     "sidecar_trailing": "its tensors end at byte {end} of its {size} bytes of data",
@@ -435,6 +436,7 @@ PHRASES: dict[str, str] = {
     "pairing_half": "half pairing: i with i + r/2",
     "pairing_interleaved": "interleaved pairing: 2i with 2i + 1",
     "rope_turn": "angle p·{theta} = {angle} rad at position {p}; cos = {cos}, sin = {sin}",
+    "rope_turn_factor": "{kind}: cos and sin times the attention factor a = {factor}",
     "alibi_default": "the default 2^(−8k/h) with k = {k}, h = {h}",
     "alibi_given": "given in the document",
     "alibi_slope": "head {head}'s slope is {slope} ({source}); farther keys lose more",

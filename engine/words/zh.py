@@ -381,6 +381,7 @@ PHRASES: dict[str, str] = {
     "pairing_half": "前后半配对：i 与 i + r/2",
     "pairing_interleaved": "相邻配对：2i 与 2i + 1",
     "rope_turn": "位置 {p} 的角度 p·{theta} = {angle} 弧度；cos = {cos}，sin = {sin}",
+    "rope_turn_factor": "{kind}：cos 和 sin 乘以注意力系数 a = {factor}",
     "alibi_default": "默认值 2^(−8k/h)，k = {k}，h = {h}",
     "alibi_given": "文档中给出",
     "alibi_slope": "第 {head} 个头的斜率是 {slope}（{source}）；键离得越远，扣得越多",
