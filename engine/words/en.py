@@ -164,6 +164,8 @@ REFUSALS: dict[str, str] = {
                         "{got}",
     "longrope_short_context": "longrope turns by its long factors past {original} positions, "
                               "within the 512 QKV Studio computes: not computed yet",
+    "rope_yarn_turns": "yarn takes ln({original} / (2π·β)), not a finite number for β = {got}",
+    "rope_yarn_base": "yarn divides by ln base, which is 0 for base 1",
     "rope_llama3_equal": "low_freq_factor and high_freq_factor are both {low}: llama3 divides "
                          "by their difference",
     "alibi_slopes_count": "expected one slope per head (1 to {limit}), got {got}",
@@ -437,6 +439,19 @@ PHRASES: dict[str, str] = {
     "pairing_interleaved": "interleaved pairing: 2i with 2i + 1",
     "rope_turn": "angle p·{theta} = {angle} rad at position {p}; cos = {cos}, sin = {sin}",
     "rope_turn_factor": "{kind}: cos and sin times the attention factor a = {factor}",
+    "rope_linear": "linear scaling: every frequency divided by the factor {factor} "
+                   "(m = 1/{factor})",
+    "rope_llama3_short": "llama3: wavelength 2π/θ = {wavelength} is below {short} "
+                         "(= {original}/{high}): frequency kept (m = 1)",
+    "rope_llama3_long": "llama3: wavelength 2π/θ = {wavelength} is above {long} "
+                        "(= {original}/{low}): frequency divided by {factor} (m = 1/{factor})",
+    "rope_llama3_smoothed": "llama3: wavelength 2π/θ = {wavelength} is between {short} and "
+                            "{long}: smoothed, s = ({original}/{wavelength} − {low})/({high} "
+                            "− {low}) = {s}, m = (1 − s)/{factor} + s = {m}",
+    "rope_yarn": "yarn: pair {i} on the ramp from pair {start} to pair {end}: ramp = {ramp}, "
+                 "m = ramp/{factor} + 1 − ramp = {m}",
+    "rope_longrope": "longrope: pair {i}'s frequency divided by its short factor {short} "
+                     "(m = {m})",
     "alibi_default": "the default 2^(−8k/h) with k = {k}, h = {h}",
     "alibi_given": "given in the document",
     "alibi_slope": "head {head}'s slope is {slope} ({source}); farther keys lose more",

@@ -151,6 +151,8 @@ REFUSALS: dict[str, str] = {
     "longrope_factors": "应有 {count} 个系数，每对旋转的列一个（r/2），得到的是 {got} 个",
     "longrope_short_context": "longrope 在 {original} 个位置之后改用长系数，这在 QKV Studio 计算的 "
                               "512 个位置之内：暂不计算",
+    "rope_yarn_turns": "yarn 要计算 ln({original} / (2π·β))，β = {got} 时它不是有限的数",
+    "rope_yarn_base": "yarn 要除以 ln base，而 base 为 1 时它是 0",
     "rope_llama3_equal": "low_freq_factor 与 high_freq_factor 都是 {low}：llama3 要除以两者之差",
     "rope_dims_odd": "应为偶数（列成对旋转），得到的是 {dims}",
     "alibi_slopes_count": "每个头应有一个斜率（1 到 {limit} 个），得到 {got} 个",
@@ -382,6 +384,17 @@ PHRASES: dict[str, str] = {
     "pairing_interleaved": "相邻配对：2i 与 2i + 1",
     "rope_turn": "位置 {p} 的角度 p·{theta} = {angle} 弧度；cos = {cos}，sin = {sin}",
     "rope_turn_factor": "{kind}：cos 和 sin 乘以注意力系数 a = {factor}",
+    "rope_linear": "linear 缩放：每个频率都除以系数 {factor}（m = 1/{factor}）",
+    "rope_llama3_short": "llama3：波长 2π/θ = {wavelength} 小于 {short}"
+                         "（= {original}/{high}）：频率不变（m = 1）",
+    "rope_llama3_long": "llama3：波长 2π/θ = {wavelength} 大于 {long}"
+                        "（= {original}/{low}）：频率除以 {factor}（m = 1/{factor}）",
+    "rope_llama3_smoothed": "llama3：波长 2π/θ = {wavelength} 介于 {short} 与 {long} 之间："
+                            "平滑过渡，s = ({original}/{wavelength} − {low})/({high} − "
+                            "{low}) = {s}，m = (1 − s)/{factor} + s = {m}",
+    "rope_yarn": "yarn：第 {i} 对位于从第 {start} 对到第 {end} 对的斜坡上：ramp = {ramp}，"
+                 "m = ramp/{factor} + 1 − ramp = {m}",
+    "rope_longrope": "longrope：第 {i} 对的频率除以它的短系数 {short}（m = {m}）",
     "alibi_default": "默认值 2^(−8k/h)，k = {k}，h = {h}",
     "alibi_given": "文档中给出",
     "alibi_slope": "第 {head} 个头的斜率是 {slope}（{source}）；键离得越远，扣得越多",
