@@ -408,11 +408,11 @@ WRITING: dict[str, str] = {
     "write_quota": "磁盘配额已用完",
     "write_permission": "没有权限",
     "write_read_only": "磁盘是只读的",
-    "write_file_in_path": "part of the folder path is a file, not a folder",  # 尚未翻译
+    "write_file_in_path": "文件夹路径中有一段是文件，不是文件夹",
     "write_no_folder": "文件夹不存在",
     "write_folder_named": "已有同名的文件夹",
     "write_name_too_long": "名称太长",
     "write_io_error": "磁盘报告了输入/输出错误",
-    "write_link_loop": "it is a loop of symbolic links",  # 尚未翻译
+    "write_link_loop": "它是符号链接构成的循环",
     "write_too_large": "文件对这个磁盘来说太大",
 }
