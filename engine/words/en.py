@@ -233,6 +233,7 @@ REFUSALS: dict[str, str] = {
                              "bytes, and the file is {size:,}",
     "weights_header_not_json": "is not safetensors weights: its header is not a JSON object of "
                                "tensors",
+    "weights_header_twice": "is not safetensors weights: its header names \"{key}\" twice",
     "tensor_entry": "the header's entry for the tensor {name} is not an object of dtype, shape "
                     "and data_offsets",
     "tensor_dtype": "the tensor {name} is stored as {dtype}; the importer reads {read}",

@@ -205,6 +205,7 @@ REFUSALS: dict[str, str] = {
     "weights_header_length": "不是 safetensors 权重：头部自称有 {length:,} 字节，而文件只有 "
                              "{size:,} 字节",
     "weights_header_not_json": "不是 safetensors 权重：头部不是描述张量的 JSON 对象",
+    "weights_header_twice": "不是 safetensors 权重：头部两次写出 “{key}”",
     "tensor_entry": "头部中张量 {name} 的条目不是含 dtype、shape 和 data_offsets 的对象",
     "tensor_dtype": "张量 {name} 以 {dtype} 存储；导入器能读取的是 {read}",
     "tensor_dimensions": "张量 {name} 的形状是 {shape}：至多 {most} 维，每一维都必须是从 0 起、"
