@@ -1003,6 +1003,13 @@ POSITION: dict[str, str] = {
     "rope_note": "RoPE turns each pair of columns of q and k by the angle p·θᵢ of its "
                  "position; q·k then depends on how far apart the two positions are",
     "kept_columns": "columns {first}–{last} of each head are not turned",
+    "scaled_linear": "θᵢ scaled (linear): each divided by {factor}",
+    "scaled_llama3": "θᵢ scaled (llama3): kept where the wavelength 2π/θᵢ is below {short}, "
+                     "divided by {factor} above {long}, blended between",
+    "scaled_yarn": "θᵢ scaled (yarn): from pair {start} to pair {end} a ramp towards "
+                   "θᵢ/{factor}; cos and sin × {attention}",
+    "scaled_longrope": "θᵢ scaled (longrope): each divided by its pair's short factor; cos "
+                       "and sin × {attention}",
     "qk": "q·k",
     "alibi": "ALiBi bias",
     "scores_biased": "scores = q·k + bias",

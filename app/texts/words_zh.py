@@ -860,6 +860,13 @@ POSITION: dict[str, str] = {
     "rope_note": "RoPE 把 q 和 k 每个头的每一对列按所在位置的角度 p·θᵢ 转动；"
                  "于是 q·k 取决于两个位置相距多远",
     "kept_columns": "每个头的第 {first}–{last} 列不转动",
+    "scaled_linear": "θᵢ 经过缩放（linear）：每个都除以 {factor}",
+    "scaled_llama3": "θᵢ 经过缩放（llama3）：波长 2π/θᵢ 小于 {short} 的不变，大于 {long} 的"
+                     "除以 {factor}，两者之间平滑过渡",
+    "scaled_yarn": "θᵢ 经过缩放（yarn）：从第 {start} 对到第 {end} 对沿斜坡过渡到 "
+                   "θᵢ/{factor}；cos 和 sin × {attention}",
+    "scaled_longrope": "θᵢ 经过缩放（longrope）：每个都除以它那一对的短系数；cos 和 sin × "
+                       "{attention}",
     "qk": "q·k",
     "alibi": "ALiBi 偏置",
     "scores_biased": "分数 = q·k + 偏置",
