@@ -4,6 +4,8 @@ Qt; the rest loads it lazily."""
 from __future__ import annotations
 
 import argparse
+import codecs
+import io
 import json
 import os
 import sys
@@ -198,6 +200,7 @@ def _run_command(args: argparse.Namespace) -> int:
     (refused, exit 2, nothing written)."""
     from engine.outputs import Inputs, OutputRefusedError, guarding
 
+    _utf8_stdout()
     try:
         with guarding(Inputs()):
             result: int = args.run(args)
@@ -212,6 +215,16 @@ def _run_command(args: argparse.Namespace) -> int:
                   else plain_reason(error))
         return _refuse(f"cannot write the output: {reason}")
     return result
+
+
+def _utf8_stdout() -> None:
+    """Standard output in UTF-8: a document's labels and a JSON's strings can hold any
+    character, and an output in another encoding (a Windows redirect in cp1252,
+    ``PYTHONIOENCODING=latin-1``) failed with a traceback half-way through it."""
+    stream = sys.stdout
+    if isinstance(stream, io.TextIOWrapper) \
+            and codecs.lookup(stream.encoding or "utf-8").name != "utf-8":
+        stream.reconfigure(encoding="utf-8")
 
 
 def _silence_stdout() -> None:

@@ -10,9 +10,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from app.model.examples import resolve_document
+
+if TYPE_CHECKING:
+    from engine.lens import Reading
 
 DEFAULT_TOP = 5
 
@@ -28,7 +32,7 @@ def add_lens_arguments(parser: argparse.ArgumentParser) -> None:
 
 def lens_command(args: argparse.Namespace) -> int:
     from engine import ScenarioError, compute, load_scenario
-    from engine.lens import read_layers, top_tokens
+    from engine.lens import read_layers
     from engine.whole_text import option_whole
 
     try:
@@ -39,14 +43,25 @@ def lens_command(args: argparse.Namespace) -> int:
     except ScenarioError as error:
         print(f"qkv-studio: {error}", file=sys.stderr)
         return 2
-    layers: list[dict[str, Any]] = [
-        {"layer": reading.layer,
-         "positions": [{"position": p,
-                        "top": [{"id": i, "label": vocab[i], "p": share}
-                                for i, share in top_tokens(row, top or DEFAULT_TOP)]}
-                       for p, row in enumerate(reading.probs)]}
-        for reading in readings]
-    json.dump({"tokens": list(trace.tokens_of("tokens")), "layers": layers}, sys.stdout,
-              ensure_ascii=False)
-    sys.stdout.write("\n")
+    _write_json(trace.tokens_of("tokens"), vocab, readings, top or DEFAULT_TOP)
     return 0
+
+
+def _write_json(tokens: Sequence[str], vocab: Sequence[str], readings: Sequence[Reading],
+                top: int) -> None:
+    """``{"tokens": […], "layers": [{"layer": ℓ, "positions": [{"position": p, "top": […]}, …]},
+    …]}`` written one position at a time: ``--top`` the whole vocabulary of a long document
+    is millions of entries, never held at once (``json.dump``'s bytes, in C's speed)."""
+    from engine.lens import top_tokens
+
+    out = sys.stdout
+    out.write(f'{{"tokens": {json.dumps(list(tokens), ensure_ascii=False)}, "layers": [')
+    for k, reading in enumerate(readings):
+        out.write(f'{", " if k else ""}{{"layer": {reading.layer}, "positions": [')
+        for p, row in enumerate(reading.probs):
+            entries = [{"id": i, "label": vocab[i], "p": share}
+                       for i, share in top_tokens(row, top)]
+            out.write(", " * (p > 0) + json.dumps({"position": p, "top": entries},
+                                                  ensure_ascii=False))
+        out.write("]}")
+    out.write("]}\n")

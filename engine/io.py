@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.errors import ScenarioError
+from engine.json_keys import DuplicateKeyError, unique_keys
 from engine.migrate import migrate
 from engine.outputs import OutputRefusedError
 from engine.reader import MAX_POSITIONS, MAX_VOCAB, FloatArray
@@ -67,7 +68,7 @@ def read_document(path: str | os.PathLike[str]) -> object:
     except UnicodeDecodeError as error:
         raise ScenarioError(name, Refusal("not_utf8", byte=error.start)) from None
     try:
-        return json.loads(text, object_pairs_hook=_unique_keys)
+        return json.loads(text, object_pairs_hook=unique_keys)
     except DuplicateKeyError as error:
         raise ScenarioError(name, Refusal("duplicate_key", key=error.key)) from None
     except json.JSONDecodeError as error:
@@ -78,25 +79,6 @@ def read_document(path: str | os.PathLike[str]) -> object:
     except ValueError:
         # Python refuses integer literals of more than 4300 digits with a plain ValueError.
         raise ScenarioError(name, Refusal("too_many_digits")) from None
-
-
-class DuplicateKeyError(ValueError):
-    """A JSON object names one key twice (the second would silently win)."""
-
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
-def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    value = dict(pairs)
-    if len(value) != len(pairs):
-        seen: set[str] = set()
-        for key, _item in pairs:
-            if key in seen:
-                raise DuplicateKeyError(key)
-            seen.add(key)
-    return value
 
 
 _WIDE_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"),

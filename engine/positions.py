@@ -167,6 +167,8 @@ def parse_positions(value: object, place: str, n: int, d: int) -> Positions:
                                          PAIRINGS)  # type: ignore[assignment]
         scaling = (parse_scaling(obj["scaling"], f"{place}.scaling") if "scaling" in obj
                    else None)
+        if scaling is not None:
+            scaling.check_range(base, place)
         return Positions(kind="rope", base=base, rotary_dims=rotary_dims, pairing=pairing,
                          scaling=scaling)
     if kind == "alibi":

@@ -116,6 +116,24 @@ class RopeScaling:
         ramp: FloatArray = np.clip((np.arange(r // 2) - low) / (high - low), 0, 1)
         return ramp
 
+    def check_range(self, base: float, place: str) -> None:
+        """Refuse a yarn scaling whose correction range is not two finite pairs: it takes
+        ln(C/(2π·β)) of each β and divides by ln ``base`` (``place``: the positions').
+
+        Raises
+        ------
+        ScenarioError
+            At ``place.scaling.beta_fast`` (or ``beta_slow``) or ``place.base``.
+        """
+        if self.type != "yarn":
+            return
+        for key, beta in (("beta_fast", self.beta_fast), ("beta_slow", self.beta_slow)):
+            if not 0 < self.original / (beta * 2 * math.pi) < math.inf:
+                raise ScenarioError(f"{place}.scaling.{key}", Refusal(
+                    "rope_yarn_turns", original=self.original, got=beta))
+        if base == 1:
+            raise ScenarioError(f"{place}.base", Refusal("rope_yarn_base"))
+
     def described(self, r: int, base: float) -> dict[str, float]:
         """The numbers a sentence about the whole scaling quotes: its factor; llama3's two
         wavelengths (``short``: kept below, ``long``: divided above); yarn's ramp (``start``,

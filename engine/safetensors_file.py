@@ -34,6 +34,7 @@ from typing import Any, BinaryIO
 import numpy as np
 import numpy.typing as npt
 
+from engine.json_keys import DuplicateKeyError, unique_keys
 from engine.reader import FloatArray, known_finite
 from engine.refusals import Refusal
 
@@ -142,7 +143,9 @@ def read_header(stream: BinaryIO, limit: int = MAX_HEADER_BYTES) -> Header:
     if length > limit:
         raise HeaderError(Refusal("header_long", size=length, limit=limit), whole=True)
     try:
-        header = json.loads(stream.read(length), object_pairs_hook=_unique)
+        header = json.loads(stream.read(length), object_pairs_hook=unique_keys)
+    except DuplicateKeyError as twice:
+        raise HeaderError(Refusal("weights_header_twice", key=twice.key), whole=True) from None
     except (ValueError, RecursionError):
         header = None
     if not isinstance(header, dict):
@@ -152,14 +155,6 @@ def read_header(stream: BinaryIO, limit: int = MAX_HEADER_BYTES) -> Header:
     entries = {str(name): _entry(str(name), value, room) for name, value in header.items()}
     _check_apart(entries)
     return Header(entries, 8 + length, room, metadata if isinstance(metadata, dict) else {})
-
-
-def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object whose keys are each given once (else not a header)."""
-    found = dict(pairs)
-    if len(found) != len(pairs):
-        raise ValueError("a key given twice")
-    return found
 
 
 def _entry(name: str, value: object, room: int) -> Entry:

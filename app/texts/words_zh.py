@@ -1050,12 +1050,10 @@ EXPORT: dict[str, str] = {
                       "sudo apt install ffmpeg；Fedora：sudo dnf install ffmpeg-free；"
                       "其他系统：ffmpeg.org），或把 IMAGEIO_FFMPEG_EXE 设为它的路径；"
                       "导出 GIF 不需要 ffmpeg",
-    # 以下四条尚未翻译，照旧显示英文。
-    "no_memory": "there is not enough memory for a picture of {width} × {height} pixels; choose "
-                 "a smaller width or scale",
-    "not_a_folder": "cannot write {named}: {probe} is not a folder",
-    "ffmpeg_not_started": "cannot write {path}: ffmpeg could not be started ({exe}: {error})",
-    "ffmpeg_failed": "cannot write {path}: ffmpeg failed ({detail})",
+    "no_memory": "内存不足，画不出 {width} × {height} 像素的图片：请选较小的宽度或缩放",
+    "not_a_folder": "无法写入 {named}：{probe} 不是文件夹",
+    "ffmpeg_not_started": "无法写入 {path}：ffmpeg 无法启动（{exe}：{error}）",
+    "ffmpeg_failed": "无法写入 {path}：ffmpeg 失败（{detail}）",
 }
 """Why an export failed (:class:`app.export.safe.ExportError`; ids ``export.*``)."""
 

@@ -104,10 +104,10 @@ REFUSALS: dict[str, str] = {
     "stacks_layers_limit": "{encoder} and {decoder} are {count} layers, more than the limit of "
                            "{limit} for both stacks together",
     "encoder_layers_missing": "missing: an encoder needs at least one layer",
-    "document_memory": "its {count:,} numbers and its trace's {trace:,} need about {need} GiB "
-                       "of float64, more than this computer's {have} GiB of memory",
     "trace_numbers_limit": "the trace would hold {count:,} numbers, more than the limit of "
                            "{limit:,}: use fewer layers or positions",
+    "document_memory": "its {count:,} numbers and its trace's {trace:,} need about {need} GiB "
+                       "of float64, more than this computer's {have} GiB of memory",
     "overflow": "a value overflowed or was divided by zero ({error}); look for huge numbers, or "
                 "ε = 0 with a constant row",
     "no_block_to_compare": "“{kind}” compares decoder-block settings, and this document has no "
@@ -141,10 +141,6 @@ REFUSALS: dict[str, str] = {
     "parallel_needs_pre": 'a parallel residual is pre-norm: it needs placement "pre"',
     "parallel_no_cross": 'a parallel residual has no place for cross-attention: use "sequential"',
     "cross_norm_only": "only a layer with cross_attention has this norm",
-    "query_scalar_head_dim": "the scores divided by √{got:g} instead of √dₖ = √{d_k} are not "
-                             "computed yet",
-    "output_norm_sequential": "a norm of a sub-layer's output needs a pre-norm block with "
-                              "sequential residuals and no cross-attention",
     "ffn_missing": "missing: a block needs its feed-forward network",
     "eps_negative": "ε must not be negative, got {eps}",
     "needs_unembed": "{what} need the head {head}",
@@ -162,6 +158,7 @@ REFUSALS: dict[str, str] = {
     "layers_limit": "{count} layers is more than the limit of {limit}",
     # Positional encodings (engine.positions).
     "base_not_positive": "expected a number above 0, got {got}",
+    "rope_dims_odd": "expected an even number (columns turn in pairs), got {dims}",
     "qk_norm_per_head": "a LayerNorm of its own for each head's queries and keys is not "
                         "computed yet: QKV Studio norms every head with one γ and β",
     "longrope_pairs": ", one per turned pair of columns (r/2 = {pairs})",
@@ -169,9 +166,10 @@ REFUSALS: dict[str, str] = {
                         "{got}",
     "longrope_short_context": "longrope turns by its long factors past {original} positions, "
                               "within the 512 QKV Studio computes: not computed yet",
+    "rope_yarn_turns": "yarn takes ln({original} / (2π·β)), not a finite number for β = {got}",
+    "rope_yarn_base": "yarn divides by ln base, which is 0 for base 1",
     "rope_llama3_equal": "low_freq_factor and high_freq_factor are both {low}: llama3 divides "
                          "by their difference",
-    "rope_dims_odd": "expected an even number (columns turn in pairs), got {dims}",
     "alibi_slopes_count": "expected one slope per head (1 to {limit}), got {got}",
     "key_of_other_kind": "belongs to kind {owners}, not {kind}",
     "unknown_kind_key": "unknown key (allowed for kind {kind}: {allowed})",
@@ -209,8 +207,6 @@ REFUSALS: dict[str, str] = {
     "top_p_range": "expected a number above 0 and at most 1, got {got}",
     "lens_needs_head": "the logit lens reads each layer through a vocabulary head (head.unembed "
                        "and head.vocab): this document has none",
-    "layers_form": "expected layers A-B or one layer N, counted from 1, got {got}",
-    "layers_range": "this document has layers 1 to {count}, got {got}",
     "loss_needs_head": "a loss needs a vocabulary head (head.unembed and head.vocab) to give "
                        "each position its probabilities",
     "targets_list": "expected a list of {count} ids, got {got}",
@@ -239,16 +235,17 @@ REFUSALS: dict[str, str] = {
                              "bytes, and the file is {size:,}",
     "weights_header_not_json": "is not safetensors weights: its header is not a JSON object of "
                                "tensors",
+    "weights_header_twice": "is not safetensors weights: its header names \"{key}\" twice",
     "tensor_entry": "the header's entry for the tensor {name} is not an object of dtype, shape "
                     "and data_offsets",
     "tensor_dtype": "the tensor {name} is stored as {dtype}; the importer reads {read}",
     "tensor_dimensions": "the tensor {name} has the shape {shape}: at most {most} sizes, each a "
                          "whole number from 0 below 2⁶⁴",
-    "weights_header": "{problem}",
-    "header_long": "has a header of {size:,} bytes, more than the {limit:,} read here",
     "tensor_offsets": "the tensor {name} lies at data_offsets {offsets}, which do not hold its "
                       "{count:,} numbers of {width} bytes within the file's {room:,} bytes of "
                       "data",
+    "weights_header": "{problem}",
+    "header_long": "has a header of {size:,} bytes, more than the {limit:,} read here",
     "tensor_overlap": "the tensors {name} and {other} share bytes of the file",
     "tensor_twice": "the tensor {name} is in both {first} and {second}: a folder holds each "
                     "tensor once (or model.safetensors.index.json names its file)",
@@ -441,6 +438,12 @@ PHRASES: dict[str, str] = {
     "rope_kept": "column {local} of head {head} is past rotary_dims = {r}: not turned",
     "head_ablated": "head {head} is ablated (ablate_heads lists {index}): its output is set "
                     "to 0",
+    "rope_pair": "pair {i}: columns {first} and {second} turn together in their plane "
+                 "(head {head}, {pairing})",
+    "pairing_half": "half pairing: i with i + r/2",
+    "pairing_interleaved": "interleaved pairing: 2i with 2i + 1",
+    "rope_turn": "angle p·{theta} = {angle} rad at position {p}; cos = {cos}, sin = {sin}",
+    "rope_turn_factor": "{kind}: cos and sin times the attention factor a = {factor}",
     "rope_linear": "linear scaling: every frequency divided by the factor {factor} "
                    "(m = 1/{factor})",
     "rope_llama3_short": "llama3: wavelength 2π/θ = {wavelength} is below {short} "
@@ -454,12 +457,6 @@ PHRASES: dict[str, str] = {
                  "m = ramp/{factor} + 1 − ramp = {m}",
     "rope_longrope": "longrope: pair {i}'s frequency divided by its short factor {short} "
                      "(m = {m})",
-    "rope_turn_factor": "{kind}: cos and sin times the attention factor a = {factor}",
-    "rope_pair": "pair {i}: columns {first} and {second} turn together in their plane "
-                 "(head {head}, {pairing})",
-    "pairing_half": "half pairing: i with i + r/2",
-    "pairing_interleaved": "interleaved pairing: 2i with 2i + 1",
-    "rope_turn": "angle p·{theta} = {angle} rad at position {p}; cos = {cos}, sin = {sin}",
     "alibi_default": "the default 2^(−8k/h) with k = {k}, h = {h}",
     "alibi_given": "given in the document",
     "alibi_slope": "head {head}'s slope is {slope} ({source}); farther keys lose more",

@@ -156,6 +156,8 @@ REFUSALS: dict[str, str] = {
     "longrope_factors": "应有 {count} 个系数，每对旋转的列一个（r/2），得到的是 {got} 个",
     "longrope_short_context": "longrope 在 {original} 个位置之后改用长系数，这在 QKV Studio 计算的 "
                               "512 个位置之内：暂不计算",
+    "rope_yarn_turns": "yarn 要计算 ln({original} / (2π·β))，β = {got} 时它不是有限的数",
+    "rope_yarn_base": "yarn 要除以 ln base，而 base 为 1 时它是 0",
     "rope_llama3_equal": "low_freq_factor 与 high_freq_factor 都是 {low}：llama3 要除以两者之差",
     "rope_dims_odd": "应为偶数（列成对旋转），得到的是 {dims}",
     "alibi_slopes_count": "每个头应有一个斜率（1 到 {limit} 个），得到 {got} 个",
@@ -210,6 +212,7 @@ REFUSALS: dict[str, str] = {
     "weights_header_length": "不是 safetensors 权重：头部自称有 {length:,} 字节，而文件只有 "
                              "{size:,} 字节",
     "weights_header_not_json": "不是 safetensors 权重：头部不是描述张量的 JSON 对象",
+    "weights_header_twice": "不是 safetensors 权重：头部两次写出 “{key}”",
     "tensor_entry": "头部中张量 {name} 的条目不是含 dtype、shape 和 data_offsets 的对象",
     "tensor_dtype": "张量 {name} 以 {dtype} 存储；导入器能读取的是 {read}",
     "tensor_dimensions": "张量 {name} 的形状是 {shape}：至多 {most} 维，每一维都必须是从 0 起、"
@@ -414,11 +417,11 @@ WRITING: dict[str, str] = {
     "write_quota": "磁盘配额已用完",
     "write_permission": "没有权限",
     "write_read_only": "磁盘是只读的",
-    "write_file_in_path": "part of the folder path is a file, not a folder",  # 尚未翻译
+    "write_file_in_path": "文件夹路径中有一段是文件，不是文件夹",
     "write_no_folder": "文件夹不存在",
     "write_folder_named": "已有同名的文件夹",
     "write_name_too_long": "名称太长",
     "write_io_error": "磁盘报告了输入/输出错误",
-    "write_link_loop": "it is a loop of symbolic links",  # 尚未翻译
+    "write_link_loop": "它是符号链接构成的循环",
     "write_too_large": "文件对这个磁盘来说太大",
 }

@@ -5,6 +5,8 @@ with the fields its template names."""
 from __future__ import annotations
 
 import ast
+import re
+import string
 from pathlib import Path
 
 import pytest
@@ -74,3 +76,29 @@ def test_every_id_the_app_asks_for_is_there_with_its_fields() -> None:
                 if None not in given and (given or len(node.args) == 1):
                     assert named <= given, f"{where}: {word_id} lacks {named - given}"
     assert asked > 300
+
+
+def filled(template: str) -> str:
+    """``template`` with every field filled (a number where it has a format spec)."""
+    return template.format(**{name: 1234 if spec else "x" for _, name, spec, _
+                              in string.Formatter().parse(template) if name})
+
+
+def test_every_template_fills_without_a_brace_left() -> None:
+    """A brace left after filling is a field mistyped (``{count}}``) or one ``say`` cannot
+    fill; only the exercise wording's own ``{name:…}`` syntax is written with braces."""
+    left = [(lang, word_id) for lang, words in CATALOGUES.items()
+            for word_id, template in words.items()
+            if {"{", "}"} & set(filled(template)) and not word_id.startswith("exercise_wording")]
+    assert left == []
+    assert filled("{count:,} of {name}") == "1,234 of x"
+
+
+def test_no_chinese_sentence_is_the_english_one() -> None:
+    """A Chinese template with three English words in a row is an English one not yet
+    translated (formulas, names and ids such as ``ffmpeg`` or ``rope_scaling`` are not
+    three words)."""
+    prose = re.compile(r"[A-Za-z]+ [a-z]+ [a-z]+")
+    english = [word_id for word_id, template in CATALOGUES["zh"].items()
+               if prose.search(template) and template == CATALOGUES["en"][word_id]]
+    assert english == []

@@ -24,6 +24,7 @@ from engine.positions import (
     rotate,
     sinusoidal_table,
 )
+from engine.rope_scaling import RopeScaling
 
 RNG = np.random.default_rng(14)
 
@@ -226,6 +227,17 @@ def test_document_slopes_replace_the_default() -> None:
                                   "high_freq_factor": 2, "original_max_position_embeddings": 64}},
      "positions.scaling.high_freq_factor: low_freq_factor and high_freq_factor are both 2.0: "
      "llama3 divides by their difference"),
+    ({"kind": "rope", "scaling": {"type": "yarn", "factor": 4, "beta_fast": 1e308,
+                                  "original_max_position_embeddings": 64}},
+     "positions.scaling.beta_fast: yarn takes ln(64 / (2π·β)), not a finite number for "
+     "β = 1e+308"),
+    ({"kind": "rope", "scaling": {"type": "yarn", "factor": 4, "beta_slow": 5e-324,
+                                  "original_max_position_embeddings": 64}},
+     "positions.scaling.beta_slow: yarn takes ln(64 / (2π·β)), not a finite number for "
+     "β = 5e-324"),
+    ({"kind": "rope", "base": 1, "scaling": {"type": "yarn", "factor": 4,
+                                             "original_max_position_embeddings": 64}},
+     "positions.base: yarn divides by ln base, which is 0 for base 1"),
     ("rope", 'positions: expected an object, got "rope"'),
 ])
 def test_malformed_positions_are_refused_naming_the_place(value: object, message: str) -> None:
@@ -249,6 +261,10 @@ def test_encoder_positions_are_named_by_their_own_place() -> None:
     (Positions(kind="rope"), [("layers.0.attention", 1, 4), ("layers.1.attention", 2, 2)],
      "positions.rotary_dims: 4 (by default the d_k of layers.0.attention) is more than d_k = 2 "
      "of layers.1.attention"),
+    (Positions(kind="rope", scaling=RopeScaling("longrope", short_factor=(1.0, 2.0, 3.0))),
+     [("attention", 1, 4)],
+     "positions.scaling.short_factor: expected 2 factors, one per turned pair of columns (r/2), "
+     "got 3"),
     (Positions(kind="alibi", slopes=np.array([0.5, 0.25, 0.125])),
      [("layers.0.attention", 3, 2), ("layers.1.attention", 2, 4)],
      "positions.slopes: expected 2 numbers to match the 2 heads of layers.1.attention, got 3"),
