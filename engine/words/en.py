@@ -370,6 +370,12 @@ REFUSALS: dict[str, str] = {
                             "change visible at the printed decimals); leave it out with "
                             "--exercise",
     "variants_count": "expected a number of variants from 1 to {most}, got {got}",
+    "query_scalar_head_dim": "the scores divided by √{got:g} instead of √dₖ = √{d_k} are not "
+                             "computed yet",
+    "output_norm_sequential": "a norm of a sub-layer's output needs a pre-norm block with "
+                              "sequential residuals and no cross-attention",
+    "layers_form": "expected layers A-B or one layer N, counted from 1, got {got}",
+    "layers_range": "this document has layers 1 to {count}, got {got}",
 }
 
 PHRASES: dict[str, str] = {
