@@ -19,7 +19,7 @@ from app.model.examples import example_names, resolve_document
 
 if TYPE_CHECKING:
     from engine import ScenarioError, Trace
-    from engine.parse_generation import Settings
+    from engine.format.generation_keys import Settings
 
 EXIT_REFUSED = 2
 EXIT_FAILED = 1
@@ -40,8 +40,8 @@ def _settings(args: argparse.Namespace, run: Settings | None) -> Settings:
     ScenarioError
         Placed at the setting (``top_k``) a run cannot use.
     """
-    from engine.parse_generation import MAX_SEED, Settings
-    from engine.whole_text import option_whole
+    from engine.format.generation_keys import MAX_SEED, Settings
+    from engine.format.whole_text import option_whole
 
     base = run if run is not None else Settings()
     given = {"temperature": args.temperature, "top_p": args.top_p,
@@ -63,10 +63,10 @@ def _option_named(error: ScenarioError) -> ScenarioError:
 
 def _generate(args: argparse.Namespace) -> int:
     from engine import ScenarioError, WriteError, load_scenario, save_scenario
-    from engine.generation_run import generate
-    from engine.outputs import current
-    from engine.reader import MAX_POSITIONS
-    from engine.whole_text import read_whole
+    from engine.files.outputs import current
+    from engine.format.reader import MAX_POSITIONS
+    from engine.format.whole_text import read_whole
+    from engine.generation.run import generate
 
     try:
         steps = read_whole(args.steps, "--steps")
@@ -95,9 +95,9 @@ def _import_hf(args: argparse.Namespace) -> int:
     from engine import ScenarioError, WriteError, dumps_scenario, save_scenario
     from engine.checkpoint import import_checkpoint
     from engine.checkpoint.folder import CONFIG, TOKENIZER, WEIGHTS
-    from engine.io import needs_sidecar
-    from engine.outputs import current
-    from engine.sidecar_write import JSON_NUMBERS
+    from engine.files.outputs import current
+    from engine.format.io import needs_sidecar
+    from engine.format.sidecar_write import JSON_NUMBERS
 
     def panicked(error: BaseException) -> bool:  # the Rust runtime's notice: said by the refusal
         return isinstance(error, ScenarioError) and error.refusal is not None \
@@ -137,7 +137,7 @@ def _load_trace(argument: str) -> Trace | None:
 
 def _compute(args: argparse.Namespace) -> int:
     from engine import ScenarioError
-    from engine.whole_text import option_whole
+    from engine.format.whole_text import option_whole
 
     try:
         indent = option_whole(args.indent, "--indent")
@@ -172,7 +172,7 @@ def _refuse(message: str, status: int = EXIT_REFUSED) -> int:
 def terminal_text(text: str) -> str:
     """``text`` with every control character but the line break escaped (``\\x1b``), so a
     document's labels cannot clear, retitle or otherwise drive the terminal."""
-    from engine.errors import one_line
+    from engine.format.errors import one_line
 
     return "\n".join(one_line(line) for line in text.split("\n"))
 
@@ -196,9 +196,9 @@ def _explain(args: argparse.Namespace) -> int:
 def _run_command(args: argparse.Namespace) -> int:
     """Run a command; output that cannot be written (a closed pipe, a full disk) is one line.
 
-    The command is one run of :mod:`engine.outputs`: no file it writes replaces one it reads
+    The command is one run of :mod:`engine.files.outputs`: no file it writes replaces one it reads
     (refused, exit 2, nothing written)."""
-    from engine.outputs import Inputs, OutputRefusedError, guarding
+    from engine.files.outputs import Inputs, OutputRefusedError, guarding
 
     _utf8_stdout()
     try:
@@ -208,7 +208,7 @@ def _run_command(args: argparse.Namespace) -> int:
     except OutputRefusedError as error:
         return _refuse(str(error))
     except OSError as error:
-        from engine.safe_write import plain_reason
+        from engine.files.safe_write import plain_reason
 
         _silence_stdout()
         reason = ("the reader of the output closed it" if isinstance(error, BrokenPipeError)

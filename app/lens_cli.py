@@ -2,7 +2,7 @@
 
 For every layer boundary (0: the stream entering layer 1; ℓ: the stream leaving layer ℓ) and
 every position, the ``K`` tokens the document's final norm and vocabulary head give most
-probability to (:mod:`engine.lens`).
+probability to (:mod:`engine.analysis.lens`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from app.model.examples import resolve_document
 
 if TYPE_CHECKING:
-    from engine.lens import Reading
+    from engine.analysis.lens import Reading
 
 DEFAULT_TOP = 5
 
@@ -32,8 +32,8 @@ def add_lens_arguments(parser: argparse.ArgumentParser) -> None:
 
 def lens_command(args: argparse.Namespace) -> int:
     from engine import ScenarioError, compute, load_scenario
-    from engine.lens import read_layers
-    from engine.whole_text import option_whole
+    from engine.analysis.lens import read_layers
+    from engine.format.whole_text import option_whole
 
     try:
         trace = compute(load_scenario(resolve_document(args.file)))
@@ -52,7 +52,7 @@ def _write_json(tokens: Sequence[str], vocab: Sequence[str], readings: Sequence[
     """``{"tokens": […], "layers": [{"layer": ℓ, "positions": [{"position": p, "top": […]}, …]},
     …]}`` written one position at a time: ``--top`` the whole vocabulary of a long document
     is millions of entries, never held at once (``json.dump``'s bytes, in C's speed)."""
-    from engine.lens import top_tokens
+    from engine.analysis.lens import top_tokens
 
     out = sys.stdout
     out.write(f'{{"tokens": {json.dumps(list(tokens), ensure_ascii=False)}, "layers": [')

@@ -1,12 +1,12 @@
 """QKV Studio's engine: scenario documents in, traces of named steps out. Pure numpy, no Qt."""
 
-from engine.errors import ScenarioError
-from engine.explain import Explanation, explain, parse_cell
-from engine.io import dumps_scenario, load_scenario, read_document, save_scenario
-from engine.numbers import NumberTextError, format_number, parse_number
-from engine.safe_write import WriteError
-from engine.scenario import Attention, Block, FeedForward, Scenario, parse_scenario
-from engine.trace import Step, Trace, compute
+from engine.arithmetic.cells import Explanation, explain, parse_cell
+from engine.files.safe_write import WriteError
+from engine.format.errors import ScenarioError
+from engine.format.io import dumps_scenario, load_scenario, read_document, save_scenario
+from engine.format.numbers import NumberTextError, format_number, parse_number
+from engine.forward.trace import Step, Trace, compute
+from engine.scenario.scenario import Attention, Block, FeedForward, Scenario, parse_scenario
 
 __all__ = [
     "Attention",

@@ -18,20 +18,20 @@ dropEvent  # QWidget: app/window/studio.py
 closeEvent  # QWidget: app/window/studio.py
 
 # Attributes that libraries read.
-writeable  # numpy's array.flags.writeable = False: engine/scenario.py, app/canvas/cividis.py
+writeable  # numpy's array.flags.writeable = False: engine/scenario/scenario.py, app/canvas/cividis.py
 # python-pptx reads what app/export/deck.py sets on its shapes, text frames and tables:
 author, alignment, word_wrap, auto_size, vertical_anchor, inherit, first_row, horz_banding
 margin_left, margin_right, margin_top, margin_bottom
 
 # Protocol methods: the type of a callable, called through the callables that match it.
-__call__  # engine/forward.py Attend: forward.attend and the KV cache's attend
+__call__  # engine/forward/plan.py Attend: forward.attend and the KV cache's attend
 
 # References held only to keep an object alive.
 _closing  # app/window/presentation.py: the view being closed lives until Qt deletes it
 
 # Looked up by name.
 grid_line  # Theme.color("grid_line") reads the field with getattr: app/canvas/theme.py
-# engine/explain.py: Explainer.explain calls getattr(self, f"_{name}") for each array name.
+# engine/arithmetic/cells.py: Explainer.explain calls getattr(self, f"_{name}") for each array name.
 _X, _Q, _K, _V, _scores, _weights, _mixed, _attn_out, _norm1, _norm2, _final_norm
 _resid1, _resid2, _ffn_hidden, _ffn_out, _logits, _probs
 

@@ -28,7 +28,7 @@ from app.canvas.powers import number_advance, placed
 from app.canvas.theme import Theme, font, text_advance, text_font, widest_advance
 from app.texts.frame_words import join_notes
 from app.texts.words import say
-from engine.numbers import NumberFormat, format_number
+from engine.format.numbers import NumberFormat, format_number
 
 ROW_PITCH = 34.0
 COLUMN_GAP = 170.0

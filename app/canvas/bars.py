@@ -25,7 +25,7 @@ from app.canvas.layout import TextItem
 from app.canvas.remember import remembered
 from app.canvas.theme import Theme, font, text_advance
 from engine import format_number
-from engine.numbers import NumberFormat
+from engine.format.numbers import NumberFormat
 
 BAR_LENGTH = 240.0
 BAR_HEIGHT = 16.0

@@ -2,7 +2,7 @@
 
 Every layout reads its arrays from the step (``step.reads`` / ``step.writes``), so one layout
 serves the pre-norm and the post-norm order alike.
-:data:`app.canvas.steps.LAYOUTS` registers them by op kind.
+:data:`app.canvas.steps.STEP_LAYOUTS` registers them by op kind.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from app.model.operands import (
     qk_norm_of,
 )
 from engine import Step, explain
-from engine.names import short_name
+from engine.scenario.names import short_name
 
 TEXT_GAP = 12.0
 ROUNDING_NOISE = 1e-12

@@ -58,7 +58,7 @@ from app.model.next_token import draw_view, stack_is_causal
 from app.model.operands import attention_of, norm_kind, tokens_of
 from app.model.outline import parameter_paths
 from engine import Step, Trace
-from engine.op_table import op_table
+from engine.scenario.op_table import op_table
 
 MAX_SCALE = 3.2
 """A tiny document is not blown up beyond this (its numbers are then about 30 px tall)."""

@@ -30,8 +30,8 @@ from app.model.sheet import sheet_size as sheet_size
 from app.texts.printed import printed_places
 from app.texts.words import say
 from engine import Step, Trace, explain, format_number
-from engine.names import short_name
-from engine.positions import Positions
+from engine.forward.positions import Positions
+from engine.scenario.names import short_name
 
 HEADS_AT_ONCE = 8
 """The most heads drawn side by side; an attention with more (GPT-2's 12, Llama's 32) is drawn
@@ -56,7 +56,7 @@ def positioned_labels(trace: Trace, list_name: str, lang: str) -> list[str]:
 
 def row_positions(trace: Trace, list_name: str) -> Sequence[int]:
     """The position each row of a token list holds: row k is position k, unless the trace is
-    drawn by token (:func:`engine.differences.in_token_order`)."""
+    drawn by token (:func:`engine.arithmetic.differences.in_token_order`)."""
     shown = trace.row_order
     if shown is not None and list_name == "tokens":
         return shown.positions

@@ -16,7 +16,7 @@ from app.texts.next_token_words import draw_lines, loss_lines
 from app.texts.printed import printed_places
 from app.texts.words import say
 from engine import Step, Trace, format_number
-from engine.op_table import op_table
+from engine.scenario.op_table import op_table
 
 MAX_VALUES = 12
 """A row longer than this is cut with an ellipsis."""

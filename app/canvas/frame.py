@@ -49,7 +49,7 @@ from app.texts.example_words import document_words
 from app.texts.run_words import in_run
 from app.texts.words import say
 from engine import Trace
-from engine.explain import made_by
+from engine.arithmetic.cells import made_by
 
 T = TypeVar("T")
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 import numpy as np
 import numpy.typing as npt
 
-from engine.explain import Explanation
+from engine.arithmetic.cells import Explanation
 
 Masks = Mapping[str, npt.NDArray[np.bool_]]
 

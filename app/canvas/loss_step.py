@@ -21,7 +21,7 @@ from app.model.passes import GenerationPasses, passes_of
 from app.texts.next_token_words import generation_lines, training_lines
 from app.texts.words import say
 from engine import Step, explain
-from engine.op_kinds import steps_of
+from engine.scenario.op_kinds import steps_of
 
 TEXT_GAP = 12.0
 LINE_SIZE = 15

@@ -1,8 +1,8 @@
 """The model view: every layer × head's shares in one picture, and the attention-sink frame.
 
-Rows are the document's attentions (layers), columns their heads; each thumbnail is a heat map
-of that head's shares (queries down, keys across, cividis from 0 to 1) headed ``L{l} h{h}`` and
-its sink figure, the mean share on the first key (:mod:`engine.sinks`). The receiver's row is
+Rows are the document's attentions (layers), columns their heads; each thumbnail is a heat map of
+that head's shares (queries down, keys across, cividis from 0 to 1) headed ``L{l} h{h}`` and its
+sink figure, the mean share on the first key (:mod:`engine.analysis.sinks`). The receiver's row is
 outlined and marked ``▸``. The same item paints the window's model view and every export of it.
 """
 
@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
 from app.canvas.cividis import CIVIDIS_ARGB
 from app.canvas.theme import SLIDE, Theme, fitted_lines, font, ink_for
 from app.texts.words import say
-from engine.numbers import format_number
-from engine.sinks import layer_shares, sink_shares, strongest_sink
-from engine.trace import Trace
+from engine.analysis.sinks import layer_shares, sink_shares, strongest_sink
+from engine.format.numbers import format_number
+from engine.forward.trace import Trace
 
 MARGIN = 24.0
 TITLE_HEIGHT = 34.0
@@ -55,7 +55,8 @@ OpenHead = Callable[[int, int], None]
 @dataclass(frozen=True)
 class ModelViewOptions:
     """What the model view shows: the receiver (``None``: the last position), which of the
-    document's attentions (rows of :func:`~engine.sinks.layer_shares`), language and theme."""
+    document's attentions (rows of :func:`~engine.analysis.sinks.layer_shares`), language and
+    theme."""
 
     receiver: int | None = None
     layers: range | None = None

@@ -17,7 +17,7 @@ from app.canvas.theme import fitted_lines
 from app.texts.mask_plans import beyond_causal, mask_rule
 from app.texts.words import say
 from engine import Step
-from engine.numbers import format_exact, format_number
+from engine.format.numbers import format_exact, format_number
 
 LINE_GAP = 4.0
 NOTE_SIZE = 15

@@ -48,8 +48,8 @@ from app.canvas.theme import Theme, fitted_lines, text_advance
 from app.model.operands import attention_at, kv_head, module_of, visible_of
 from app.texts.words import say
 from engine import Step
-from engine.names import short_name
-from engine.numbers import format_exact
+from engine.format.numbers import format_exact
+from engine.scenario.names import short_name
 
 RADIUS = 44.0
 NARROW_RADIUS = 30.0

@@ -15,7 +15,7 @@ import unicodedata
 from PySide6.QtCore import QRectF, Qt
 
 from app.canvas.theme import text_advance
-from engine.numbers import TIMES_TEN
+from engine.format.numbers import TIMES_TEN
 
 RAISE = 0.3
 """How far an exponent sits above the digits' line, in the font's pixel size (inside a

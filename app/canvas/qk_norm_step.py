@@ -10,7 +10,7 @@ from app.canvas.layout import RowPart, place_rows
 from app.model.operands import qk_norm_of
 from app.texts.words import say
 from engine import Step
-from engine.names import NORM_NAMES
+from engine.scenario.names import NORM_NAMES
 
 
 def lay_out_qk_norm(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:

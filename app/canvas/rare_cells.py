@@ -1,13 +1,13 @@
 """Rare wide cells: the few numbers of a grid that print far wider than the rest, drawn smaller.
 
-A non-zero value that fixed point would round to 0 prints scientific (``1.319×10⁻⁵``: never a
-false 0, :mod:`engine.numbers`), about twice as wide as the grid's other numbers. When such
-values are rare (at most :data:`RARE` of the grid's cells) the cells are sized for the other
-numbers (:meth:`~engine.numbers.NumberFormat.usual`) and those few are printed smaller to fit,
-at least :data:`SMALLEST` of the usual size; hovering a cell gives its value in full. Otherwise
-every cell is sized for the widest text, as before (a built-in example's few shares of 10⁻⁴
-are a sixth of their grid or more). A frame for a back row (F5, an export:
-:func:`full_size_cells`) prints every cell at full size, its cells as wide as the widest.
+A non-zero value that fixed point would round to 0 prints scientific (``1.319×10⁻⁵``: never a false
+0, :mod:`engine.format.numbers`), about twice as wide as the grid's other numbers. When such values
+are rare (at most :data:`RARE` of the grid's cells) the cells are sized for the other numbers
+(:meth:`~engine.format.numbers.NumberFormat.usual`) and those few are printed smaller to fit, at
+least :data:`SMALLEST` of the usual size; hovering a cell gives its value in full. Otherwise every
+cell is sized for the widest text, as before (a built-in example's few shares of 10⁻⁴ are a sixth of
+their grid or more). A frame for a back row (F5, an export: :func:`full_size_cells`) prints every
+cell at full size, its cells as wide as the widest.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from app.canvas.powers import number_advance
 from app.canvas.remember import number_format, remembered, spread
-from engine.numbers import NumberFormat
+from engine.format.numbers import NumberFormat
 
 RARE = 0.05
 """At most this share of a grid's cells (one in 20) printed smaller: a 20 × 20 grid's 20."""

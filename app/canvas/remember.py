@@ -1,10 +1,10 @@
 """What grids work out from large arrays, kept per array and brought up to date after an edit.
 
 An edit replaces one array of the document; the frames after it meet the others (a GPT-2-sized
-layer's millions of weights, and the views of them a grid shows) again, so what was worked out
-from them is looked up. The edited array itself is a copy with one number set
-(:mod:`engine.lineage`): what was worked out from the array it came from is brought up to date
-from that one cell when the work says how, instead of reading millions of numbers again.
+layer's millions of weights, and the views of them a grid shows) again, so what was worked out from
+them is looked up. The edited array itself is a copy with one number set
+(:mod:`engine.forward.lineage`): what was worked out from the array it came from is brought up to
+date from that one cell when the work says how, instead of reading millions of numbers again.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import TypeVar, cast
 import numpy as np
 import numpy.typing as npt
 
-from engine import lineage
-from engine.numbers import NumberFormat, Spread
+from engine.format.numbers import NumberFormat, Spread
+from engine.forward import lineage
 
 T = TypeVar("T")
 Update = Callable[[T, npt.NDArray[np.float64], npt.NDArray[np.intp]], T | None]

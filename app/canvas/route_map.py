@@ -30,8 +30,8 @@ from app.texts.scope import EMBEDDING_NORM, TYPES
 from app.texts.step_labels import layers_group, step_groups
 from app.texts.words import say
 from engine import Step, Trace
-from engine.names import NORM_NAMES
-from engine.op_table import op_table
+from engine.scenario.names import NORM_NAMES
+from engine.scenario.op_table import op_table
 
 SIZE = 13
 BOX_PAD = 7.0

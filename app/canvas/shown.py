@@ -1,14 +1,14 @@
 """How each op kind's frame is shown beside its picture: one row of facts per op kind.
 
 The painter and the window ask a step's row of :data:`SHOWN` (a table under the totality test
-of :mod:`engine.op_table`) instead of comparing ``step.op`` to names.
+of :mod:`engine.scenario.op_table`) instead of comparing ``step.op`` to names.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.op_table import op_table
+from engine.scenario.op_table import op_table
 
 
 @dataclass(frozen=True, kw_only=True)

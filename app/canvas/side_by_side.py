@@ -34,7 +34,7 @@ from app.canvas.pieces import custom_grid, number, text_lines, word
 from app.canvas.theme import Theme, font
 from app.texts.words import say
 from engine import Step, Trace
-from engine.differences import ArrayDifference, Comparison, in_token_order, matching_step
+from engine.arithmetic.differences import ArrayDifference, Comparison, in_token_order, matching_step
 
 SIDE_GAP = 24.0
 SIDES_SHARE = 0.74
@@ -94,13 +94,14 @@ class DifferenceMark(QGraphicsObject):
 
 class CompareFrameItem(Sheet):
     """A header naming the two settings, frame A | frame B, then this step's differences
-    (``comparison``: :func:`engine.differences.compare` of the two traces, measured by the caller).
+    (``comparison``: :func:`engine.arithmetic.differences.compare` of the two traces, measured by
+    the caller).
 
     Attributes
     ----------
     a_frame, b_frame
         The two sides; with ``order`` (B's row for each of A's) B is drawn by token
-        (:func:`engine.differences.in_token_order`), the same token on the same row.
+        (:func:`engine.arithmetic.differences.in_token_order`), the same token on the same row.
     changed
         Names of the arrays of this step that differ between A and B, in order.
     max_differences

@@ -53,9 +53,9 @@ from app.texts.frame_words import join_notes
 from app.texts.mask_plans import kv_sharing
 from app.texts.words import say
 from engine import Step, format_number
-from engine.names import short_name
-from engine.op_table import op_table
-from engine.trace_step import Op
+from engine.forward.step import Op
+from engine.scenario.names import short_name
+from engine.scenario.op_table import op_table
 
 Layout = Callable[[LayoutContext, Step, QGraphicsItem], QRectF]
 SHARE_RANGE = (0.0, 1.0)
@@ -257,7 +257,7 @@ def _mix(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     return _beside_arrows(ctx, step, parent, place_rows(parent, rows, 0, 0, ctx.theme))
 
 
-LAYOUTS: Mapping[Op, Layout] = op_table("canvas.layout", {
+STEP_LAYOUTS: Mapping[Op, Layout] = op_table("canvas.layout", {
     "embed": lay_out_embed,
     "positions": lay_out_positions,
     "inputs": _inputs,
@@ -282,6 +282,6 @@ def lay_out_step(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
     """Place the picture of ``step`` under ``parent``, from (0, 0); returns what it covers."""
     own = ctx.for_step(step)
     first = len(own.made)
-    covered = LAYOUTS[step.op](own, step, parent)
+    covered = STEP_LAYOUTS[step.op](own, step, parent)
     return mark_kv_cache(own, step, parent, covered, own.made[first:])
 

@@ -22,9 +22,9 @@ from app.canvas.layout import ROW_GAP, RowPart, place_row, wrap_width
 from app.canvas.pieces import custom_grid, number, text_lines, word
 from app.model.operands import parameter_path
 from engine import Step
-from engine.masked_lm import fills, masked_positions
-from engine.names import short_name
-from engine.numbers import format_exact
+from engine.format.numbers import format_exact
+from engine.forward.masked_lm import fills, masked_positions
+from engine.scenario.names import short_name
 
 TEXT_GAP = 12.0
 MANY_TABLE_ROWS = 24

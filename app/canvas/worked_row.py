@@ -24,8 +24,8 @@ from app.canvas.theme import Theme
 from app.texts.facts import Facts, facts_for
 from app.texts.words import say
 from engine import Step, format_number
-from engine.numbers import format_factor
-from engine.op_table import op_table
+from engine.format.numbers import format_factor
+from engine.scenario.op_table import op_table
 
 WORKED_STAGES = op_table("canvas.worked_row", {
     "embed": None, "positions": None, "inputs": None, "norm": None, "projection": None,
@@ -35,7 +35,7 @@ WORKED_STAGES = op_table("canvas.worked_row", {
 """Which stage of the receiver's arithmetic each op kind's worked row shows, only that one and
 the column it is read from: 0 the scores (q·k, ÷ √d_k), 1 the shares (s, exp(s − max), share),
 2 the mix (share, share times V row, their sum); None for no worked row."""
-MAX_POSITIONS = 4
+WORKED_ROW_POSITIONS = 4
 """The window shows the worked row by default for documents with at most this many positions."""
 SIZE = 17
 PAD = 10.0

@@ -31,8 +31,8 @@ from app.state.document import DocumentState
 from app.texts.titles import norm_name
 from app.texts.words import say
 from engine import NumberTextError, parse_number
-from engine.numbers import format_exact
-from engine.scenario import ACTIVATIONS, NORMS, PLACEMENTS, Block, Layer
+from engine.format.numbers import format_exact
+from engine.scenario.scenario import ACTIVATIONS, NORMS, PLACEMENTS, Block, Layer
 
 PLACEMENT_NAMES = {"pre": QT_TRANSLATE_NOOP("BlockEditor", "pre-norm: x + F(Norm(x))"),
                    "post": QT_TRANSLATE_NOOP("BlockEditor", "post-norm: Norm(x + F(x))")}

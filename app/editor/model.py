@@ -20,7 +20,7 @@ from app.model.parts import place_name
 from app.state.change import Change
 from app.state.document import DocumentState
 from engine import NumberTextError, format_number, parse_number
-from engine.numbers import format_exact
+from engine.format.numbers import format_exact
 
 Index = QModelIndex | QPersistentModelIndex
 ROOT = QModelIndex()

@@ -37,8 +37,8 @@ from app.model.parts import ENCODER, ENCODER_STACK, HEAD, INPUTS, part_of, place
 from app.state.big import is_big
 from app.state.change import Change
 from app.state.document import DocumentState
-from engine.modules import Layer
-from engine.resize import SIZE_LIMITS, Sizes
+from engine.scenario.modules import Layer
+from engine.scenario.resize import SIZE_LIMITS, Sizes
 
 SIZE_LABELS = {"n": QT_TRANSLATE_NOOP("EditorPane", "Positions n"),
                "d": QT_TRANSLATE_NOOP("EditorPane", "Model width d"),

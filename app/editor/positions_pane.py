@@ -27,8 +27,8 @@ from app.model.edits import Operation, SetOption, SetPositions
 from app.state.document import DocumentState
 from app.texts.words import say
 from engine import NumberTextError, parse_number
-from engine.numbers import format_exact
-from engine.positions import KINDS, LAYOUTS, PAIRINGS, Positions
+from engine.format.numbers import format_exact
+from engine.forward.positions import KINDS, PAIRINGS, ROPE_LAYOUTS, Positions
 
 KIND_NAMES = {"none": QT_TRANSLATE_NOOP("PositionsEditor", "none (order is invisible)"),
               "sinusoidal": QT_TRANSLATE_NOOP("PositionsEditor", "sinusoidal (added rows)"),
@@ -68,7 +68,7 @@ class PositionsEditor(QGroupBox):
         for pairing in PAIRINGS:
             self.pairing_box.addItem(_translated(PAIRING_NAMES[pairing]), pairing)
         self.layout_box = QComboBox()
-        for layout in LAYOUTS:
+        for layout in ROPE_LAYOUTS:
             self.layout_box.addItem(_translated(LAYOUT_NAMES[layout]), layout)
         self.offset_spin = QSpinBox()
         self.offset_spin.setKeyboardTracking(False)

@@ -27,7 +27,7 @@ from app.export.settings import (
 from app.model.examples import opening_receiver, resolve_document
 from app.model.sheet import ASPECTS, DEFAULT_ASPECT
 from app.texts import LANGUAGES
-from engine.numbers import DECIMAL_CHOICES
+from engine.format.numbers import DECIMAL_CHOICES
 
 if TYPE_CHECKING:
     from app.canvas import FrameOptions
@@ -167,7 +167,7 @@ def run_export_command(args: argparse.Namespace) -> int:
         destination, single_file = _destination(args, name, len(steps))
     except ValueError as error:
         return _fail(str(error))
-    from engine.outputs import current
+    from engine.files.outputs import current
 
     # Before any frame is drawn: the file (or folder) named is not the document or its sidecar;
     # a folder's per-step files are checked again before the first is moved in.
@@ -207,7 +207,7 @@ def _export_model_view(args: argparse.Namespace, trace: Trace, document: Path) -
     """``--view model``: every layer × head's shares in one file; 2 for a refused option."""
     from app.export.model_export import MODEL_VIEW_FORMATS
     from engine import ScenarioError
-    from engine.sinks import layer_shares, parse_layers
+    from engine.analysis.sinks import layer_shares, parse_layers
 
     if args.view != "model":
         return _fail("--layers needs --view model")
@@ -226,7 +226,7 @@ def _export_model_view(args: argparse.Namespace, trace: Trace, document: Path) -
     out = Path(args.out) if args.out is not None else Path.cwd() / f"{name}-model{spec.suffix}"
     if out.is_dir() or str(args.out or "").endswith(("/", os.sep)):
         out = out / f"{name}-model{spec.suffix}"
-    from engine.outputs import current
+    from engine.files.outputs import current
 
     current().refuse_outputs([out])
     headless_application()
@@ -256,12 +256,12 @@ def _read_whole_options(args: argparse.Namespace) -> None:
     Raises
     ------
     ScenarioError
-        Naming the option (:func:`engine.whole_text.read_whole`), or ``--decimals`` not one of
-        :data:`~engine.numbers.DECIMAL_CHOICES`.
+        Naming the option (:func:`engine.format.whole_text.read_whole`), or ``--decimals`` not one
+        of :data:`~engine.format.numbers.DECIMAL_CHOICES`.
     """
     from engine import ScenarioError
-    from engine.refusals import Refusal
-    from engine.whole_text import option_whole
+    from engine.format.whole_text import option_whole
+    from engine.words.refusals import Refusal
 
     # the range of each is said in words of its own: number_problem, _selection
     args.width = option_whole(args.width, "--width")
@@ -339,9 +339,9 @@ def _view(args: argparse.Namespace, scenario: Scenario, document: Path) -> _View
 def _frame_options(view: _View, positions: int) -> FrameOptions:
     """The frame options of ``view``; the worked row by default as the window shows it."""
     from app.canvas import FrameOptions
-    from app.canvas.worked_row import MAX_POSITIONS
+    from app.canvas.worked_row import WORKED_ROW_POSITIONS
 
-    worked_row = positions <= MAX_POSITIONS if view.worked_row is None else view.worked_row
+    worked_row = positions <= WORKED_ROW_POSITIONS if view.worked_row is None else view.worked_row
     return FrameOptions(receiver=view.receiver, head=view.head, worked_row=worked_row)
 
 

@@ -26,7 +26,7 @@ from app.export.settings import export_size
 from app.export.words import title_for
 from app.texts.words import say
 from engine import Trace
-from engine.differences import compare, matching_step
+from engine.arithmetic.differences import compare, matching_step
 
 COMPARE_FORMATS = ("png", "svg", "pdf")
 
@@ -37,7 +37,7 @@ def build_compare_frame(trace_a: Trace, trace_b: Trace, step: int,
                         caption: str = "", transparent: bool = False,
                         order: Sequence[int] | None = None, tolerance: float = 0.0) -> Frame:
     """The comparison at step ``step`` (0-based, of ``trace_a``) as an exportable frame;
-    ``order`` pairs rows by token (:func:`engine.differences.compare`), arrays within
+    ``order`` pairs rows by token (:func:`engine.arithmetic.differences.compare`), arrays within
     ``tolerance`` count as equal."""
     step = max(0, min(len(trace_a.steps) - 1, step))
     titles = (title_for(trace_a, step, lang),
@@ -56,7 +56,7 @@ def write_compare(path: Path, trace_a: Trace, trace_b: Trace, step: int,
                   lang: str = "en", size: QSize | None = None, transparent: bool = False,
                   order: Sequence[int] | None = None, tolerance: float = 0.0) -> Path:
     """Write the comparison to ``path``; its suffix (.png, .svg or .pdf) chooses the format;
-    ``order`` pairs rows by token (:func:`engine.differences.compare`), arrays within
+    ``order`` pairs rows by token (:func:`engine.arithmetic.differences.compare`), arrays within
     ``tolerance`` count as equal.
 
     ``size`` is the picture's size in pixels (the PDF page's at 96 dpi), by default the size of

@@ -54,8 +54,8 @@ from app.texts import LANGUAGE_NAMES, LANGUAGES
 from app.texts.run_words import in_run
 from app.widgets.form_dialog import lay_out_with_buttons, path_field
 from engine import Trace
-from engine.numbers import DECIMAL_CHOICES
-from engine.outputs import Inputs, OutputRefusedError
+from engine.files.outputs import Inputs, OutputRefusedError
+from engine.format.numbers import DECIMAL_CHOICES
 
 GROUP = "export"
 ANIMATED = ("gif", "mp4")
@@ -97,7 +97,7 @@ class ExportDialog(QDialog):
         super().__init__(parent)
         self.trace = trace
         self.inputs = inputs or Inputs()
-        """The open document's files: no export replaces them (:mod:`engine.outputs`)."""
+        """The open document's files: no export replaces them (:mod:`engine.files.outputs`)."""
         self.whole = whole or trace
         self.token = token
         """The token of the run whose steps ``trace`` is (None: the whole document's)."""

@@ -1,11 +1,11 @@
 """Safe exports: every file appears whole at the end, or not at all (no Qt).
 
-A single file goes through the one safe writer, :mod:`engine.safe_write` (checked target, hidden
-temporary file next to it, verified size, mode kept, one rename). Per-step files are written to a
-hidden temporary folder inside the destination folder and moved into place together at the end;
-every target is checked and every file a move would replace is kept aside before the first
-move, and if a move fails, the old files are put back and the new ones removed. Folders missing
-on the way to a destination are created, and removed again if the export fails.
+A single file goes through the one safe writer, :mod:`engine.files.safe_write` (checked target,
+hidden temporary file next to it, verified size, mode kept, one rename). Per-step files are written
+to a hidden temporary folder inside the destination folder and moved into place together at the end;
+every target is checked and every file a move would replace is kept aside before the first move, and
+if a move fails, the old files are put back and the new ones removed. Folders missing on the way to
+a destination are created, and removed again if the export fails.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from app.texts.sentences import Say, say
-from engine.outputs import OutputRefusedError
-from engine.safe_write import (
+from engine.files.outputs import OutputRefusedError
+from engine.files.safe_write import (
     PLAIN,
     PLAIN_IDS,
     WriteError,
@@ -31,12 +31,12 @@ from engine.safe_write import (
     sweep,
     write_all,
 )
-from engine.safe_write import TEMP_PREFIX as WRITER_PREFIX
-from engine.safe_write import write_bytes as safe_write_bytes
+from engine.files.safe_write import TEMP_PREFIX as WRITER_PREFIX
+from engine.files.safe_write import write_bytes as safe_write_bytes
 
 TEMP_PREFIX = f"{WRITER_PREFIX}export-"
 """The hidden staging folder of a per-step export starts with this (then its process id, so a
-later export sweeps what a killed one left: :func:`engine.safe_write.sweep`)."""
+later export sweeps what a killed one left: :func:`engine.files.safe_write.sweep`)."""
 
 
 class ExportError(Exception):
@@ -66,7 +66,7 @@ class ExportCancelled(Exception):  # noqa: N818 - a user's choice, not an error
 
 
 _PLAIN_REASONS = {PLAIN[number]: say(word_id) for number, word_id in PLAIN_IDS.items()}
-"""The plain reasons of :data:`engine.safe_write.PLAIN` by their English words, as sentences
+"""The plain reasons of :data:`engine.files.safe_write.PLAIN` by their English words, as sentences
 worded in any language (another reason, the system's own, stays as it is)."""
 
 
@@ -83,7 +83,7 @@ def disk_full(path: Path) -> ExportError:
 def write_error(path: Path, error: OSError) -> ExportError:
     """An :class:`ExportError` naming ``path`` (the asked path of a :class:`WriteError`) and the
     reason in plain words; an :class:`ExportRefusedError` for an output the run reads
-    (:mod:`engine.outputs`)."""
+    (:mod:`engine.files.outputs`)."""
     if isinstance(error, OutputRefusedError):
         return refused_output(error)
     if isinstance(error, WriteError):
@@ -92,7 +92,7 @@ def write_error(path: Path, error: OSError) -> ExportError:
 
 
 def refused_output(error: OutputRefusedError) -> ExportRefusedError:
-    """The guard's refusal (:mod:`engine.outputs`) as an export's."""
+    """The guard's refusal (:mod:`engine.files.outputs`) as an export's."""
     return ExportRefusedError(say("cannot_write", path=error.path, reason=error.refusal))
 
 

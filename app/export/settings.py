@@ -10,8 +10,8 @@ from fractions import Fraction
 from pathlib import Path
 
 from app.model.sheet import ASPECTS, DEFAULT_ASPECT, sheet_size
-from engine.numbers import DECIMAL_CHOICES
-from engine.whole_text import read_whole
+from engine.format.numbers import DECIMAL_CHOICES
+from engine.format.whole_text import read_whole
 
 CSS_DPI = 96.0
 """Scene units are CSS pixels: a frame drawn at scale 1 is a 96-dpi picture."""
@@ -119,7 +119,7 @@ class ExportRequest:
     pptx_pictures
         PowerPoint slides as one picture each, rather than editable tables, connectors and text.
     decimals
-        Decimals the frames print (one of :data:`engine.numbers.DECIMAL_CHOICES`); ``None``
+        Decimals the frames print (one of :data:`engine.format.numbers.DECIMAL_CHOICES`); ``None``
         follows the document's ``display.decimals``.
     """
 

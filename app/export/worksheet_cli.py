@@ -13,9 +13,9 @@ from pathlib import Path
 from app.model.examples import resolve_document
 from app.texts import LANGUAGES
 from app.texts.problems import problem_words
-from engine.errors import ScenarioError
 from engine.exercises.hand import MAX_VARIANTS, check_variant_count
-from engine.whole_text import option_whole, read_whole
+from engine.format.errors import ScenarioError
+from engine.format.whole_text import option_whole, read_whole
 
 EXIT_FAILED = 1
 EXIT_REFUSED = 2
@@ -66,7 +66,7 @@ def _variants(args: argparse.Namespace) -> int:
     ------
     ScenarioError
         At ``--variants`` when anything but a number from 1 to :data:`MAX_VARIANTS` is given
-        (:func:`engine.whole_text.read_whole`).
+        (:func:`engine.format.whole_text.read_whole`).
     """
     if args.variants is None:
         return 0
@@ -97,7 +97,7 @@ def run_worksheet(args: argparse.Namespace) -> int:
         return _fail(problem)
     from app.export.worksheet_plan import choose_exercises, plan_sheets
     from engine import load_scenario
-    from engine.outputs import current
+    from engine.files.outputs import current
 
     try:
         scenario = load_scenario(resolve_document(args.file))

@@ -49,7 +49,7 @@ from app.texts.words import say
 from app.widgets.form_dialog import lay_out_with_buttons, path_field
 from engine import Scenario, ScenarioError
 from engine.exercises.hand import MAX_VARIANTS
-from engine.outputs import Inputs, OutputRefusedError
+from engine.files.outputs import Inputs, OutputRefusedError
 
 MAX_SEED = 2**31 - 1
 """The largest seed a spin box holds (the command line takes larger ones too)."""
@@ -83,7 +83,7 @@ class WorksheetDialog(QDialog):
         super().__init__(parent)
         self.scenario = scenario
         self.inputs = inputs or Inputs()
-        """The open document's files: no worksheet replaces them (:mod:`engine.outputs`)."""
+        """The open document's files: no worksheet replaces them (:mod:`engine.files.outputs`)."""
         self.lang = current_language()
         self.written: list[Path] = []
         self.last_error: str | None = None

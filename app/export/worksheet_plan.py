@@ -21,15 +21,15 @@ from app.model.parts import place_name
 from app.texts.example_words import document_words
 from app.texts.words import say
 from engine import Scenario, Trace, compute, explain, format_number
+from engine.arithmetic.printed import printed_places
 from engine.exercises.answers import Answer, answer
 from engine.exercises.document import Edit, Exercise
 from engine.exercises.fit import check_fit, edited_index, hidden_masks, watched
 from engine.exercises.hand import asked_rows, hand_variant
 from engine.exercises.lesson import lessons
 from engine.exercises.wording import prompt_text
-from engine.op_table import op_table
-from engine.printed import printed_places
-from engine.whole_text import read_whole
+from engine.format.whole_text import read_whole
+from engine.scenario.op_table import op_table
 
 CHECKS = op_table("export.check", {
     "embed": "check_other",

@@ -19,7 +19,7 @@ from app.files.matrix_text import (
 from app.i18n import QT_TRANSLATE_NOOP, current_language
 from app.model.edits import SetMatrix
 from app.state.document import DocumentState
-from engine.names import short_name
+from engine.scenario.names import short_name
 
 if TYPE_CHECKING:
     from app.state.shell import Shell

@@ -30,14 +30,14 @@ import numpy as np
 import numpy.typing as npt
 
 from app.texts.words import say
-from engine.io import wide_encoding
-from engine.numbers import NumberTextError, parse_number
+from engine.format.io import wide_encoding
+from engine.format.numbers import NumberTextError, parse_number
 
 FloatArray = npt.NDArray[np.float64]
 
 NUMBER_REASONS = {"empty": "number_empty", "not a number": "number_not",
                   "not finite": "number_not_finite"}
-"""A :class:`~engine.numbers.NumberTextError` reason → its key among the ``matrix.*`` words
+"""A :class:`~engine.format.numbers.NumberTextError` reason → its key among the ``matrix.*`` words
 (:mod:`app.texts.words`)."""
 
 MAX_TEXT_CHARS = 4_000_000

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from app.model.cancel import CancelledError
 from engine import Scenario, Trace, compute, load_scenario
-from engine.sidecar import legacy_sidecar_name, sidecar_name
+from engine.format.sidecar import legacy_sidecar_name, sidecar_name
 
 BACKGROUND_BYTES = 1 << 20
 """Files larger than this are read in a separate process (about 30 ms of parsing here)."""

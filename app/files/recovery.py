@@ -12,7 +12,7 @@ Where
         a small sidecar: original path, title, time, process id;
     ``<id>.qkv.json.weights.safetensors``
         only for a document too large for JSON (a whole model): its arrays, written together
-        with the copy (:func:`engine.io.write_dumped`) and removed with it;
+        with the copy (:func:`engine.format.io.write_dumped`) and removed with it;
     ``<id>.lock``
         a ``QLockFile`` held by the running session.
 
@@ -55,11 +55,11 @@ from app.state.big import is_big
 from app.state.document import DocumentState
 from app.state.jobs import Job
 from engine import Scenario, ScenarioError, Trace
-from engine.io import dump_scenario, write_dumped
-from engine.outputs import Inputs, guarding
-from engine.safe_write import failure_reason, plain_reason, write_bytes
-from engine.sidecar import SUFFIX as WEIGHTS_SUFFIX
-from engine.sidecar import sidecar_name
+from engine.files.outputs import Inputs, guarding
+from engine.files.safe_write import failure_reason, plain_reason, write_bytes
+from engine.format.io import dump_scenario, write_dumped
+from engine.format.sidecar import SUFFIX as WEIGHTS_SUFFIX
+from engine.format.sidecar import sidecar_name
 
 if TYPE_CHECKING:
     from app.state.shell import Shell

@@ -15,10 +15,10 @@ from app.model.examples import SUFFIX
 from app.state.document import DocumentState
 from app.texts.problems import problem_words
 from engine import Scenario, ScenarioError
-from engine.io import dump_scenario, write_dumped
-from engine.outputs import Inputs, OutputRefusedError, guarding
-from engine.safe_write import failure_reason
-from engine.sidecar import legacy_sidecar_name, sidecar_name
+from engine.files.outputs import Inputs, OutputRefusedError, guarding
+from engine.files.safe_write import failure_reason
+from engine.format.io import dump_scenario, write_dumped
+from engine.format.sidecar import legacy_sidecar_name, sidecar_name
 
 
 def suggested_path(path: Path | None, title: str) -> Path:
@@ -44,7 +44,8 @@ def is_open_document(target: Path, open_path: Path | None) -> bool:
 
 def failure_words(error: BaseException, lang: str) -> str:
     """Why a save failed, for a message naming the file: an output the guard refused
-    (:class:`~engine.outputs.OutputRefusedError`) in ``lang``, any other failure in plain words."""
+    (:class:`~engine.files.outputs.OutputRefusedError`) in ``lang``, any other failure in plain
+    words."""
     if isinstance(error, OutputRefusedError):
         return problem_words(ScenarioError("", error.refusal), lang)
     return failure_reason(error)
@@ -52,7 +53,7 @@ def failure_words(error: BaseException, lang: str) -> str:
 
 def document_inputs(path: Path | None) -> Inputs:
     """The files of the open document at ``path`` that no output of the window may replace
-    (:mod:`engine.outputs`): the document and the sidecars of weights beside it."""
+    (:mod:`engine.files.outputs`): the document and the sidecars of weights beside it."""
     if path is None:
         return Inputs()
     return Inputs([path, path.with_name(sidecar_name(path)),
@@ -67,8 +68,8 @@ def writing(scenario: Scenario, path: Path, inputs: Inputs | None = None
     worker). Nothing replaces one of ``inputs`` (the open document's files, for Save as…).
 
     The work raises :class:`~app.model.cancel.CancelledError` on Cancel, and what
-    :func:`~engine.io.write_dumped` raises on failure (the old files stay whole), an
-    :class:`~engine.outputs.OutputRefusedError` among them.
+    :func:`~engine.format.io.write_dumped` raises on failure (the old files stay whole), an
+    :class:`~engine.files.outputs.OutputRefusedError` among them.
     """
     def work(cancelled: threading.Event) -> None:
         with guarding(inputs or Inputs()) as guard:

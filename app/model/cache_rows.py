@@ -1,8 +1,8 @@
 """What the KV cache reuses at an attention step of a document whose last token was generated.
 
-A document with a generation run (``generation.chosen``) ends on a token the run appended; its
-row was computed with the KV cache (:mod:`engine.kv_cache`): at each self-attention of the main
-stack the keys and values of the earlier positions come from the cache and only the new row's
+A document with a generation run (``generation.chosen``) ends on a token the run appended; its row
+was computed with the KV cache (:mod:`engine.generation.kv_cache`): at each self-attention of the
+main stack the keys and values of the earlier positions come from the cache and only the new row's
 q, k and v are computed; the scores, shares and mix are worked out for the new query alone; a
 cross-attention's keys and values (the encoder's memory) were computed once. Imports no Qt.
 """

@@ -21,16 +21,16 @@ from app.model.parts import layer_name, place_name, split_layer
 from app.texts.titles import norm_name
 from app.texts.words import CATALOGUES, say
 from engine import Scenario, ScenarioError, Trace, parse_scenario
-from engine.generation import extend
-from engine.grow import grown
-from engine.numbers import format_exact
-from engine.parse_generation import Generation, Settings
-from engine.positions import DEFAULT_BASE, KINDS, alibi_slopes
-from engine.reader import FloatArray
-from engine.redraw import redrawn, with_settings
-from engine.refusals import Refusal
-from engine.resize import Sizes, resize
-from engine.swap import swap_tokens
+from engine.format.generation_keys import Generation, Settings
+from engine.format.numbers import format_exact
+from engine.format.reader import FloatArray
+from engine.forward.positions import DEFAULT_BASE, KINDS, alibi_slopes
+from engine.generation.append import extend
+from engine.generation.grow import grown
+from engine.generation.redraw import redrawn, with_settings
+from engine.scenario.resize import Sizes, resize
+from engine.scenario.swap import swap_tokens
+from engine.words.refusals import Refusal
 
 
 class Operation(ABC):
@@ -278,7 +278,7 @@ class SetHead(Operation):
 
 @dataclass(frozen=True)
 class SwapTokens(Operation):
-    """Exchange the tokens at positions ``i`` and ``j`` (:func:`engine.swap.swap_tokens`):
+    """Exchange the tokens at positions ``i`` and ``j`` (:func:`engine.scenario.swap.swap_tokens`):
     their labels and rows move, every parameter and the positions stay put. ``names`` are the
     two tokens' labels, for the edit's name."""
 
@@ -328,7 +328,7 @@ def default_positions(kind: str, scenario: Scenario) -> dict[str, Any] | None:
 
 @dataclass(frozen=True)
 class SetPositions(Operation):
-    """Choose the positional encoding (:data:`engine.positions.KINDS`), starting from
+    """Choose the positional encoding (:data:`engine.forward.positions.KINDS`), starting from
     :func:`default_positions`."""
 
     kind: str
@@ -351,7 +351,7 @@ def run_of(scenario: Scenario) -> Generation:
 @dataclass(frozen=True)
 class AppendToken(Operation):
     """Append the vocabulary entry ``token_id`` (drawn, or picked by the user) as the next
-    token (:func:`engine.generation.extend`: its id, embedding row, position and key-mask
+    token (:func:`engine.generation.append.extend`: its id, embedding row, position and key-mask
     entry) and record it among the run's ``chosen`` ids, keeping the run's settings. Redo
     shows the document this made: the id is stored, never drawn again. ``text`` is the
     entry's label, for the edit's name."""
@@ -373,7 +373,7 @@ class AppendToken(Operation):
 @dataclass(frozen=True)
 class SetGeneration(Operation):
     """Change one setting of the run (``key``, a field of
-    :class:`~engine.parse_generation.Settings`) to its value in ``settings``; the ids already
+    :class:`~engine.format.generation_keys.Settings`) to its value in ``settings``; the ids already
     chosen stay the run's, so the next draw is the run's next. Temperature 0 is greedy."""
 
     settings: Settings

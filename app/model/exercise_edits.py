@@ -29,8 +29,8 @@ from engine import Scenario, Step, Trace
 from engine.exercises.answers import SAME, edited
 from engine.exercises.document import Edit, Index, exercise_document, parse_exercises
 from engine.exercises.fit import check_fit
-from engine.names import short_name
-from engine.op_kinds import KINDS
+from engine.scenario.names import short_name
+from engine.scenario.op_kinds import KINDS
 
 HIDE_CHOICES = ("outputs", "row", "cells", "auto")
 """What a new exercise hides: the step's outputs, the receiver's row of shares, the cells

@@ -17,8 +17,8 @@ from app.model.edits import Operation
 from app.model.parts import DECODER_STACK, layer_name
 from app.texts.words import say
 from engine import Scenario, ScenarioError, parse_scenario
-from engine.parse_layers import HEAD_KEYS
-from engine.refusals import Refusal
+from engine.format.layers import HEAD_KEYS
+from engine.words.refusals import Refusal
 
 
 def layered_document(scenario: Scenario) -> dict[str, Any]:

@@ -11,9 +11,9 @@ from functools import lru_cache
 import numpy as np
 
 from engine import Scenario, Step, Trace
-from engine.parse_generation import Settings
-from engine.reader import FloatArray
-from engine.sampling import entropy
+from engine.format.generation_keys import Settings
+from engine.format.reader import FloatArray
+from engine.generation.sampling import entropy
 
 
 @dataclass(frozen=True, eq=False)

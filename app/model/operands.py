@@ -14,9 +14,9 @@ import numpy as np
 import numpy.typing as npt
 
 from engine import Attention, Step, Trace
-from engine.names import short_name
-from engine.op_kinds import steps_of
-from engine.op_table import op_table
+from engine.scenario.names import short_name
+from engine.scenario.op_kinds import steps_of
+from engine.scenario.op_table import op_table
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ def parameter_path(step: Step, key: str) -> str:
 
 def display_name(path: str) -> str:
     """The name a user sees for a parameter at any module path: ``layers.1.block.gamma1`` →
-    ``γ1`` as ``block.gamma1`` is (see :func:`engine.names.short_name`)."""
+    ``γ1`` as ``block.gamma1`` is (see :func:`engine.scenario.names.short_name`)."""
     return short_name("block." + path.rsplit(".", 1)[-1])
 
 

@@ -10,7 +10,7 @@ from collections.abc import Hashable, Mapping
 import numpy as np
 
 from engine import Scenario
-from engine.redraw import same_but_run
+from engine.generation.redraw import same_but_run
 
 _PLAIN = (str, int, float, bool, type(None))
 """Values an outline keeps as they are (a model object is walked, never kept by identity)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from app.texts.words import say
-from engine.names import short_name
+from engine.scenario.names import short_name
 
 INPUTS = "inputs"
 ENCODER = "encoder"

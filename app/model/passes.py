@@ -1,6 +1,6 @@
 """The forward passes training and generation need for the same positions, read from a trace
 with ``targets``: training scores every position in the one pass the trace is; generation from
-the document's first token appends one greedy choice per pass (:func:`engine.generation_run.
+the document's first token appends one greedy choice per pass (:func:`engine.generation.run.
 generate`, with the KV cache under the causal mask). Imports no Qt.
 """
 
@@ -11,9 +11,9 @@ from functools import lru_cache
 
 from app.model.run import first_positions
 from engine import Scenario, ScenarioError, Trace, parse_scenario
-from engine.generation import check_generates
-from engine.generation_run import generate
-from engine.parse_generation import Settings
+from engine.format.generation_keys import Settings
+from engine.generation.append import check_generates
+from engine.generation.run import generate
 
 GREEDY = Settings(temperature=0.0)
 """Generation's choice in the pair: the most probable entry, the same every time."""

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from engine import Scenario, parse_scenario
-from engine.writer import FORMAT_NAME, FORMAT_VERSION
+from engine.format.writer import FORMAT_NAME, FORMAT_VERSION
 
 WORDS = ["我", "爱", "你", "。", "检查", "路径", "过滤"]
 """The vocabulary: the chapter's seven words."""

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import Scenario, parse_scenario
-from engine.generation import self_attentions
-from engine.writer import as_array, to_document
+from engine.format.writer import as_array, to_document
+from engine.generation.append import self_attentions
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,8 @@ from app.texts.bidi import isolate
 from app.texts.printed import printed_places
 from app.texts.problems import problem_words
 from engine import Scenario, ScenarioError, Trace, format_number
-from engine.numbers import format_exact
-from engine.resize import Sizes
+from engine.format.numbers import format_exact
+from engine.scenario.resize import Sizes
 
 SHARES_SHOWN = 8
 """Shares the status line lists per head: a line of 512 numbers is read by no one."""

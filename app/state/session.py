@@ -28,8 +28,8 @@ from app.state.big import is_big
 from app.state.change import Change, Focus, Initiator, changed_paths, changed_steps
 from app.state.history import EditStep, History
 from engine import Scenario, Trace, compute
-from engine.resize import Sizes, resize
-from engine.retrace import first_reader, retraced
+from engine.forward.retrace import first_reader, retraced
+from engine.scenario.resize import Sizes, resize
 
 Runner = Callable[[Callable[[], Trace], Callable[[Trace], None],
                    Callable[[BaseException], None]], Callable[[], None]]
@@ -70,7 +70,7 @@ class Listener(Protocol):
 @dataclass(frozen=True)
 class HeadStart:
     """How the runner computes ``scenario``: its first ``start`` steps are those of ``base``
-    (:func:`engine.retrace.retraced`), the trace of a document one cell away, or with
+    (:func:`engine.forward.retrace.retraced`), the trace of a document one cell away, or with
     ``preview`` ``scenario``'s own trace worked through the step on screen, which the frame
     shows meanwhile."""
 

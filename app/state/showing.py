@@ -17,7 +17,7 @@ from PySide6.QtCore import QCoreApplication
 from app.canvas import FrameOptions
 from app.canvas.describe import describe_frame
 from app.canvas.frame import FrameItem
-from app.canvas.worked_row import MAX_POSITIONS
+from app.canvas.worked_row import WORKED_ROW_POSITIONS
 from app.texts import step_label, step_text, step_title
 from engine import Trace
 
@@ -58,8 +58,8 @@ def step_problem(trace: Trace, index: int, error: BaseException) -> str:
 
 def first_options(trace: Trace, lang: str) -> FrameOptions:
     """The options a new window draws ``trace``'s first frame with (worked row for at most
-    :data:`~app.canvas.worked_row.MAX_POSITIONS` positions)."""
-    return FrameOptions(lang=lang, worked_row=trace.scenario.n <= MAX_POSITIONS)
+    :data:`~app.canvas.worked_row.WORKED_ROW_POSITIONS` positions)."""
+    return FrameOptions(lang=lang, worked_row=trace.scenario.n <= WORKED_ROW_POSITIONS)
 
 
 def check_showing(trace: Trace, options: FrameOptions) -> Shown:

@@ -17,9 +17,9 @@ from app.model.operands import array_name, ffn_pre, kv_head, tokens_of, visible_
 from app.texts.printed import printed_places
 from app.texts.scope import QK_NORM, StepModules, modules_of
 from engine import Attention, Block, Scenario, Step, Trace, format_number
-from engine.numbers import format_exact, format_factor
-from engine.op_kinds import head_output, steps_of
-from engine.reader import FloatArray
+from engine.format.numbers import format_exact, format_factor
+from engine.format.reader import FloatArray
+from engine.scenario.op_kinds import head_output, steps_of
 
 MAX_SHOWN = 4
 """A row longer than this is cut with an ellipsis."""

@@ -12,10 +12,10 @@ import numpy as np
 
 from app.model.examples import example_path
 from engine import compute, format_number, load_scenario, parse_scenario
-from engine.generation_run import generate
-from engine.kv_cache import cache_of, next_position
-from engine.parse_generation import Settings
-from engine.sampling import kept_ids, renormalised, tempered
+from engine.format.generation_keys import Settings
+from engine.generation.kv_cache import cache_of, next_position
+from engine.generation.run import generate
+from engine.generation.sampling import kept_ids, renormalised, tempered
 
 Fields = dict[str, str]
 

@@ -14,11 +14,11 @@ from app.texts.scope import EMBEDDING_NORM, QK_NORM, TYPES
 from app.texts.sentences import Telling
 from app.texts.step_plans import CROSS_PLANS, PARALLEL_PLANS, PLANS, embedding_norm, transform
 from app.texts.words import HEADINGS
-from engine.op_table import op_table
+from engine.scenario.op_table import op_table
 
 if TYPE_CHECKING:
     from engine import Trace
-    from engine.trace_step import Op
+    from engine.forward.step import Op
 
 _GLOSSARY: dict[str, Callable[[], dict[str, GlossaryEntry]]] = {"en": glossary_en.entries,
                                                                 "zh": glossary_zh.entries}

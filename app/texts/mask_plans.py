@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from app.texts.sentences import Listed, Say, Token, say
 
 if TYPE_CHECKING:
-    from engine.modules import Attention
+    from engine.scenario.modules import Attention
 
 
 def beyond_causal(attention: Attention) -> bool:

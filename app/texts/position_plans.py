@@ -9,8 +9,8 @@ import numpy as np
 from app.model.operands import module_of
 from app.texts.facts import Facts
 from app.texts.sentences import NOTHING, Say, Telling, Token, say
-from engine.numbers import format_exact
-from engine.positions import Positions
+from engine.format.numbers import format_exact
+from engine.forward.positions import Positions
 
 
 def _length(f: Facts, name: str) -> str:

@@ -1,7 +1,7 @@
 """The refusals of a document, worded in the interface language. Imports no Qt.
 
-The engine gives every :class:`~engine.errors.ScenarioError` as a refusal id and its values
-(:class:`~engine.refusals.Refusal`); :func:`problem_words` words it from the catalogue of the
+The engine gives every :class:`~engine.format.errors.ScenarioError` as a refusal id and its values
+(:class:`~engine.words.refusals.Refusal`); :func:`problem_words` words it from the catalogue of the
 language (:mod:`engine.words`).
 """
 
@@ -11,7 +11,7 @@ import re
 
 from app.texts.model import check_language
 from engine import ScenarioError
-from engine.errors import one_line
+from engine.format.errors import one_line
 
 _BETWEEN_HAN = re.compile(r"(?<=[\u3000-\u9fff\uff00-\uffef]) (?=[\u3000-\u9fff\uff00-\uffef])")
 """A space the templates put before a value, left between two Chinese characters when the

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from app.model.operands import ROLES
-from engine.op_kinds import KINDS
+from engine.scenario.op_kinds import KINDS
 
 if TYPE_CHECKING:
     from engine import Scenario, Step
-    from engine.modules import Attention, Block, Layer
+    from engine.scenario.modules import Attention, Block, Layer
 
 QK_NORM = "attention.qk_norm"
 """The ``explain_key`` of the norm of q and k inside an attention."""

@@ -2,7 +2,7 @@
 
 A text is decided once, without a language: which sentences apply and with which numbers (a
 :class:`Say` names a sentence id and its fields; a field may itself be a :class:`Say`, a
-:class:`Listed`, a :class:`Token` or an engine's :class:`~engine.refusals.Refusal`, words that
+:class:`Listed`, a :class:`Token` or an engine's :class:`~engine.words.refusals.Refusal`, words that
 differ by language). Each language's catalogue (:mod:`app.texts.words`) holds only the words: a
 ``str.format`` template per sentence id, filled by :func:`app.texts.words.say` as every other
 word of the app is. Headless; Qt's ``.ts`` stays for widgets.
@@ -16,7 +16,7 @@ from typing import TypeVar
 
 from app.texts import words as catalogue
 from app.texts.model import StepText, check_language
-from engine.refusals import Refusal
+from engine.words.refusals import Refusal
 
 
 def _filled(value: object, lang: str) -> object:

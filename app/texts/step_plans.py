@@ -11,9 +11,9 @@ from app.texts.facts import Facts, NormFacts
 from app.texts.mask_plans import beyond_causal, kv_sharing, mask_rule
 from app.texts.next_token_plans import loss, sample
 from app.texts.sentences import NOTHING, Listed, Say, Telling, Token, say, some_entries
-from engine.masked_lm import fills, masked_positions
-from engine.names import short_name
-from engine.numbers import format_exact
+from engine.format.numbers import format_exact
+from engine.forward.masked_lm import fills, masked_positions
+from engine.scenario.names import short_name
 
 
 def _head(f: Facts) -> Say:

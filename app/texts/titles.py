@@ -1,7 +1,7 @@
 """Step titles in every language, built from the step and the scenario's options.
 
-English titles are the engine's own (``engine/trace.py`` names every step); other languages are
-built here from the same options (norm kind, causal or not, scaled or not, Wo present,
+English titles are the engine's own (``engine/forward/trace.py`` names every step); other languages
+are built here from the same options (norm kind, causal or not, scaled or not, Wo present,
 activation), so all languages carry the same information.
 """
 
@@ -15,8 +15,8 @@ from app.texts.mask_plans import beyond_causal, shares_title
 from app.texts.model import check_language
 from app.texts.scope import modules_of
 from app.texts.step_labels import layer_name
-from engine.names import NORM_NAMES
-from engine.numbers import format_exact
+from engine.format.numbers import format_exact
+from engine.scenario.names import NORM_NAMES
 
 if TYPE_CHECKING:
     from engine import Scenario, Step
@@ -26,7 +26,8 @@ _ZH_ACTIVATIONS = {"relu": "ReLU ", "gelu": "GELU ", "silu": "SiLU ", "identity"
                    "gelu_tanh": "GELU（tanh 形式）"}
 _ZH_GATED = {"silu": "SwiGLU ", "gelu": "GeGLU ", "gelu_tanh": "GeGLU（tanh 形式）",
              "relu": "ReGLU ", "identity": "双线性"}
-"""A gated feed-forward's name by its gate's activation, as in :data:`engine.names.GATED_NAMES`."""
+"""A gated feed-forward's name by its gate's activation, as in
+:data:`engine.scenario.names.GATED_NAMES`."""
 
 
 def norm_name(norm: str, lang: str) -> str:

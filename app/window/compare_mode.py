@@ -27,10 +27,10 @@ from app.model.edits import AblateHead
 from app.texts import step_title
 from app.window.swap_dialog import position_names
 from engine import Scenario, ScenarioError, Trace, compute
-from engine.differences import compare, matching_step
-from engine.op_kinds import steps_of
-from engine.swap import swap_order, swap_tokens
-from engine.variants import VARIANTS, variant
+from engine.arithmetic.differences import compare, matching_step
+from engine.scenario.op_kinds import steps_of
+from engine.scenario.swap import swap_order, swap_tokens
+from engine.scenario.variants import VARIANTS, variant
 
 if TYPE_CHECKING:
     from app.state.shell import Shell

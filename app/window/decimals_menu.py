@@ -10,7 +10,7 @@ from app.canvas.context import LayoutContext
 from app.i18n import LiveTexts
 from app.model.edits import SetOption
 from app.state.document import DocumentState
-from engine.numbers import DECIMAL_CHOICES
+from engine.format.numbers import DECIMAL_CHOICES
 
 
 class DecimalsMenu(QObject):

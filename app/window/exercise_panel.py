@@ -29,13 +29,13 @@ from app.model.exercise_edits import array_words, cell_words
 from app.texts.problems import problem_words
 from app.texts.words import say
 from engine import ScenarioError, Trace, format_number
+from engine.arithmetic.printed import printed_places
 from engine.exercises.answers import DIRECTIONS, Verdict, answer, check
 from engine.exercises.document import Edit, Exercise, Index, Typed
 from engine.exercises.fit import hidden_cells
 from engine.exercises.wording import prompt_text
-from engine.names import short_name
-from engine.numbers import NumberTextError, format_exact, parse_number
-from engine.printed import printed_places
+from engine.format.numbers import NumberTextError, format_exact, parse_number
+from engine.scenario.names import short_name
 
 CHOOSER_CHARACTERS = 12
 """The chooser is as wide as this many characters (a long title is elided, not the panel

@@ -1,13 +1,13 @@
 """Generate next: the row shown with the probabilities step that appends the next token.
 
 The button (and Edit → Generate next, Ctrl+G) draws from the last position's logits with
-:func:`engine.sampling.sample` — draw t of the document's run, t one more than the ids it has
-chosen, so pressing it k times gives what ``qkv-studio generate --steps k`` gives with the same
+:func:`engine.generation.sampling.sample` — draw t of the document's run, t one more than the ids it
+has chosen, so pressing it k times gives what ``qkv-studio generate --steps k`` gives with the same
 settings — and makes :class:`app.model.edits.AppendToken`; clicking a bar of the probabilities
-appends that entry instead (:meth:`GenerationPanel.pick`). Greedy or sampling, the temperature
-(a slider with its number printed), top-k, top-p and the seed are the document's ``generation``
-settings, changed by :class:`app.model.edits.SetGeneration` (a drag of the slider is one undo
-step). Undo takes the token away; redo shows the document it made, never drawing again.
+appends that entry instead (:meth:`GenerationPanel.pick`). Greedy or sampling, the temperature (a
+slider with its number printed), top-k, top-p and the seed are the document's ``generation``
+settings, changed by :class:`app.model.edits.SetGeneration` (a drag of the slider is one undo step).
+Undo takes the token away; redo shows the document it made, never drawing again.
 """
 
 from __future__ import annotations
@@ -35,11 +35,11 @@ from app.i18n import LiveTexts, current_language
 from app.model.edits import AppendToken, SetGeneration, run_of
 from app.texts.problems import problem_words
 from engine import Scenario, ScenarioError
-from engine.generation import check_room
-from engine.numbers import format_exact, format_number
-from engine.op_kinds import head_output
-from engine.parse_generation import MAX_TEMPERATURE
-from engine.sampling import sample
+from engine.format.generation_keys import MAX_TEMPERATURE
+from engine.format.numbers import format_exact, format_number
+from engine.generation.append import check_room
+from engine.generation.sampling import sample
+from engine.scenario.op_kinds import head_output
 
 if TYPE_CHECKING:
     from app.state.shell import Shell

@@ -43,7 +43,7 @@ from app.canvas.describe import describe_frame
 from app.canvas.frame import FrameItem
 from app.canvas.side_by_side import CompareFrameItem
 from app.canvas.view import CanvasView
-from app.canvas.worked_row import MAX_POSITIONS
+from app.canvas.worked_row import WORKED_ROW_POSITIONS
 from app.editor.pane import EditorPane
 from app.files.checkpoint import open_checkpoint
 from app.files.dropping import accept_drag, drop
@@ -92,7 +92,7 @@ from app.window.undo_actions import UndoActions
 from app.window.view_menu import ViewMenu
 from app.window.worksheet_action import WorksheetAction
 from engine import Scenario, ScenarioError, Trace
-from engine.safe_write import failure_reason
+from engine.files.safe_write import failure_reason
 
 TIMELINE_KEYS = {Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Space, Qt.Key.Key_Home,
                  Qt.Key.Key_End}
@@ -633,7 +633,7 @@ class StudioWindow(QMainWindow):
         """What the canvas will draw ``trace``'s first step with once it is the document: the
         last position and every head in focus, as its exports show them."""
         return replace(self.frame_options(), receiver=None, head=None,
-                       worked_row=trace.scenario.n <= MAX_POSITIONS)
+                       worked_row=trace.scenario.n <= WORKED_ROW_POSITIONS)
 
     def open_example(self, name: str) -> bool:
         """Open a built-in example the way it is meant to be seen first (side by side, or on
@@ -690,7 +690,7 @@ class StudioWindow(QMainWindow):
             self.state.undo_stack.clear()
             self.state.set_receiver(None)  # the document before's focus is not this one's
             self.state.set_head(None)
-            self.view_menu.worked_row_action.setChecked(scenario.n <= MAX_POSITIONS)
+            self.view_menu.worked_row_action.setChecked(scenario.n <= WORKED_ROW_POSITIONS)
             self.state.show(scenario, trace)
             self.state.set_step(0)  # not the step of the same name: the document before's
             self.editor.layer_bar.unpin()  # a pin holds within one document
@@ -747,7 +747,7 @@ class StudioWindow(QMainWindow):
             return False
         scenario = self.state.scenario
         # Save as… another name never replaces the open document's files (a link to its
-        # sidecar, engine.outputs); Save replaces them together.
+        # sidecar, engine.files.outputs); Save replaces them together.
         inputs = None if is_open_document(path, self.state.path) \
             else document_inputs(self.state.path)
         try:

@@ -9,7 +9,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu
 
-from app.canvas.worked_row import MAX_POSITIONS
+from app.canvas.worked_row import WORKED_ROW_POSITIONS
 from app.i18n import LiveTexts, current_language, set_language, switcher
 from app.texts import LANGUAGE_NAMES, LANGUAGES
 from app.window.appearance import appearance
@@ -57,7 +57,7 @@ class ViewMenu(QObject):
         menu.addAction(self.explain_action)
         self.worked_row_action = QAction(self)
         self.worked_row_action.setCheckable(True)
-        self.worked_row_action.setChecked(shell.state.scenario.n <= MAX_POSITIONS)
+        self.worked_row_action.setChecked(shell.state.scenario.n <= WORKED_ROW_POSITIONS)
         self.worked_row_action.toggled.connect(lambda _on: shell.refresh_canvas(fit=False))
         texts.bind(self.worked_row_action.setText, lambda: self.tr("&Worked row"))
         texts.bind(self.worked_row_action.setToolTip, lambda: self.tr(

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 
 from engine.checkpoint.folder import Checkpoint
-from engine.errors import ScenarioError
-from engine.refusals import Refusal
+from engine.format.errors import ScenarioError
+from engine.words.refusals import Refusal
 
 ROTARY = r"rotary_emb\.inv_freq"
 """RoPE's inverse frequencies, a buffer older checkpoints saved: the engine computes the angles

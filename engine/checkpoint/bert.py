@@ -15,9 +15,9 @@ import numpy as np
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import Checkpoint
 from engine.checkpoint.layout import Parts, Sizes, linear, tensors, unembedding
-from engine.errors import ScenarioError
-from engine.reader import FloatArray, describe
-from engine.refusals import Refusal
+from engine.format.errors import ScenarioError
+from engine.format.reader import FloatArray, describe
+from engine.words.refusals import Refusal
 
 
 def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:

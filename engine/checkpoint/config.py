@@ -14,8 +14,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from engine.errors import ScenarioError
-from engine.reader import (
+from engine.format.errors import ScenarioError
+from engine.format.reader import (
     MAX_POSITIONS,
     describe,
     expect_bool,
@@ -23,9 +23,9 @@ from engine.reader import (
     expect_number,
     expect_vector,
 )
-from engine.refusals import Refusal
-from engine.rope_scaling import KINDS as SCALINGS
-from engine.rope_scaling import yarn_attention_factor
+from engine.forward.rope_scaling import KINDS as SCALINGS
+from engine.forward.rope_scaling import yarn_attention_factor
+from engine.words.refusals import Refusal
 
 FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "gemma2", "phi",
             "phi3", "opt", "bert", "stablelm", "starcoder2")

@@ -30,19 +30,19 @@ from engine.checkpoint.folder import CONFIG, Checkpoint
 from engine.checkpoint.installed import MINILM_NAME, minilm_folder
 from engine.checkpoint.layout import Parts, Sizes
 from engine.checkpoint.tokens import tokenize, vocabulary
-from engine.errors import ScenarioError
-from engine.reader import UNPRINTABLE
-from engine.refusals import Refusal
-from engine.scenario import Scenario, parse_scenario
-from engine.whole_text import read_whole
-from engine.writer import FORMAT_NAME, FORMAT_VERSION
+from engine.format.errors import ScenarioError
+from engine.format.reader import UNPRINTABLE
+from engine.format.whole_text import read_whole
+from engine.format.writer import FORMAT_NAME, FORMAT_VERSION
+from engine.scenario.scenario import Scenario, parse_scenario
+from engine.words.refusals import Refusal
 
 Layout = Callable[[Checkpoint, Config, list[int]], Parts]
-LAYOUTS: dict[str, Layout] = {"gpt2": gpt2.parts, "llama": llama.parts, "mistral": llama.parts,
-                              "qwen2": llama.parts, "qwen3": qwen3.parts, "gpt_neox": neox.parts,
-                              "gemma": gemma.parts, "gemma2": gemma.parts, "phi": phi.parts,
-                              "phi3": phi3.parts, "opt": opt.parts, "bert": bert.parts,
-                              "stablelm": stablelm.parts, "starcoder2": starcoder2.parts}
+FAMILY_LAYOUTS: dict[str, Layout] = {
+    "gpt2": gpt2.parts, "llama": llama.parts, "mistral": llama.parts, "qwen2": llama.parts,
+    "qwen3": qwen3.parts, "gpt_neox": neox.parts, "gemma": gemma.parts, "gemma2": gemma.parts,
+    "phi": phi.parts, "phi3": phi3.parts, "opt": opt.parts, "bert": bert.parts,
+    "stablelm": stablelm.parts, "starcoder2": starcoder2.parts}
 """Each family's layout: the chosen layers' parts read from the checkpoint."""
 TYPED = ("bert",)
 """The families whose layouts add token types (a ``type_table``): they read a text pair."""
@@ -108,7 +108,7 @@ def import_checkpoint(folder: str | os.PathLike[str], text: str, layers: str | N
     check_fit(checkpoint, config, family, chosen)
     tokenizer = checkpoint.tokenizer()
     tokens = tokenize(tokenizer, text, vocab=sizes.vocab, context=sizes.context, pair=pair)
-    parts = LAYOUTS[family](checkpoint, config, chosen)
+    parts = FAMILY_LAYOUTS[family](checkpoint, config, chosen)
     check_all_used(checkpoint, family, chosen)
     title = f"{folder_title(folder)} · {family}"
     if len(chosen) < sizes.layers:

@@ -1,7 +1,7 @@
-"""Whether a checkpoint fits the engine, decided from config.json and the weights' headers
-before any weight is read: the width, heads, vocabulary and layers against the engine's limits
-(docs/limits.md), the chosen layers' tensors each within the numbers one weight may hold, and
-all of them as float64 within the computer's memory (:mod:`engine.memory`; each is widened once,
+"""Whether a checkpoint fits the engine, decided from config.json and the weights' headers before
+any weight is read: the width, heads, vocabulary and layers against the engine's limits
+(docs/limits.md), the chosen layers' tensors each within the numbers one weight may hold, and all of
+them as float64 within the computer's memory (:mod:`engine.files.memory`; each is widened once,
 straight from its file's map). A Llama-3.1-405B folder is refused in well under a second,
 reading its headers only."""
 
@@ -10,10 +10,10 @@ from __future__ import annotations
 from engine.checkpoint.accounting import wanted
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import WEIGHTS, Checkpoint
-from engine.errors import ScenarioError
-from engine.memory import memory_short
-from engine.reader import MAX_HEADS, MAX_LAYERS, MAX_VOCAB, MAX_WEIGHT_CELLS, MAX_WIDTH
-from engine.refusals import Refusal
+from engine.files.memory import memory_short
+from engine.format.errors import ScenarioError
+from engine.format.reader import MAX_HEADS, MAX_LAYERS, MAX_VOCAB, MAX_WEIGHT_CELLS, MAX_WIDTH
+from engine.words.refusals import Refusal
 
 
 def check_fit(checkpoint: Checkpoint, config: Config, family: str, chosen: list[int]) -> None:

@@ -21,10 +21,10 @@ from typing import Any
 from tokenizers import Tokenizer
 
 from engine.checkpoint.weights_file import Stored, read_header, read_tensor
-from engine.errors import ScenarioError
-from engine.reader import FloatArray
-from engine.refusals import Refusal
-from engine.regular_file import open_regular
+from engine.files.regular_file import open_regular
+from engine.format.errors import ScenarioError
+from engine.format.reader import FloatArray
+from engine.words.refusals import Refusal
 
 CONFIG = "config.json"
 TOKENIZER = "tokenizer.json"

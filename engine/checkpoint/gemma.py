@@ -20,8 +20,8 @@ from engine.checkpoint import llama
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import Checkpoint
 from engine.checkpoint.layout import Parts
-from engine.errors import ScenarioError
-from engine.refusals import Refusal
+from engine.format.errors import ScenarioError
+from engine.words.refusals import Refusal
 
 HEAD_DIM = 256
 

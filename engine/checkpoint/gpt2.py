@@ -9,8 +9,8 @@ from typing import Any
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import Checkpoint
 from engine.checkpoint.layout import Parts, Sizes, tensors, unembedding
-from engine.errors import ScenarioError
-from engine.refusals import Refusal
+from engine.format.errors import ScenarioError
+from engine.words.refusals import Refusal
 
 
 def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:

@@ -10,9 +10,9 @@ import numpy as np
 
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import Checkpoint
-from engine.errors import ScenarioError
-from engine.reader import FloatArray
-from engine.refusals import Refusal
+from engine.format.errors import ScenarioError
+from engine.format.reader import FloatArray
+from engine.words.refusals import Refusal
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from typing import Any
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import Checkpoint
 from engine.checkpoint.layout import Parts, Sizes, linear, tensors, unembedding
-from engine.reader import MAX_POSITIONS, FloatArray
+from engine.format.reader import MAX_POSITIONS, FloatArray
 
 OFFSET = 2
 """OPT's learned positions start at row 2."""

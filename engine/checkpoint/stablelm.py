@@ -12,8 +12,8 @@ from typing import Any
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import Checkpoint
 from engine.checkpoint.layout import Heads, Parts, Sizes, separate_projections, tensors, unembedding
-from engine.errors import ScenarioError
-from engine.refusals import Refusal
+from engine.format.errors import ScenarioError
+from engine.words.refusals import Refusal
 
 PREFIX = "model."
 

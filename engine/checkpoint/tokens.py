@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from tokenizers import Encoding, Tokenizer
 
 from engine.checkpoint.folder import TOKENIZER
-from engine.errors import ScenarioError, one_line
-from engine.reader import MAX_POSITIONS, UNPRINTABLE
-from engine.refusals import Refusal
+from engine.format.errors import ScenarioError, one_line
+from engine.format.reader import MAX_POSITIONS, UNPRINTABLE
+from engine.words.refusals import Refusal
 
 LABEL_LIMIT = 40
 """The longest token or vocabulary label a document holds."""

@@ -1,8 +1,9 @@
 """One ``.safetensors`` weights file of a checkpoint: its header parsed once and checked
-(:mod:`engine.safetensors_file`, the reader sidecars share) before any tensor is read, then a
-tensor's bytes mapped in their stored dtype and widened to float64 exactly, a block of rows at
-a time, straight into the array the document keeps (:func:`engine.safetensors_file.map_widened`).
-A bad header is refused naming the file and the tensor.
+(:mod:`engine.format.safetensors_file`, the reader sidecars share) before any tensor is read, then a
+tensor's bytes mapped in their stored dtype and widened to float64 exactly, a block of rows at a
+time, straight into the array the document keeps
+(:func:`engine.format.safetensors_file.map_widened`). A bad header is refused naming the file and
+the tensor.
 """
 
 from __future__ import annotations
@@ -10,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine import safetensors_file
-from engine.errors import ScenarioError
-from engine.reader import FloatArray
-from engine.refusals import Refusal
-from engine.regular_file import open_regular
-from engine.safetensors_file import READ, Entry, HeaderError, map_widened
+from engine.files.regular_file import open_regular
+from engine.format import safetensors_file
+from engine.format.errors import ScenarioError
+from engine.format.reader import FloatArray
+from engine.format.safetensors_file import READ, Entry, HeaderError, map_widened
+from engine.words.refusals import Refusal
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class Stored(Entry):
 
 def read_header(path: Path) -> dict[str, Stored]:
     """The tensors of the weights file ``path`` by name, every entry checked against the file
-    (:func:`engine.safetensors_file.read_header`).
+    (:func:`engine.format.safetensors_file.read_header`).
 
     Raises
     ------

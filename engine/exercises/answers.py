@@ -13,11 +13,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.arithmetic.cells import Explanation, explain
+from engine.arithmetic.printed import printed_places
 from engine.exercises.document import DIRECTIONS, Edit, Exercise, Index
 from engine.exercises.fit import edited_index, edits, hidden_cells, place_of, watched
-from engine.explain import Explanation, explain
-from engine.printed import printed_places
-from engine.trace import Trace, compute
+from engine.forward.trace import Trace, compute
 
 SAME = 1e-12
 """A watched number is unchanged (a direction "same") when it moves by at most this, relative

@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.errors import ScenarioError
-from engine.reader import (
+from engine.format.errors import ScenarioError
+from engine.format.reader import (
     describe,
     expect_bool,
     expect_choice,
@@ -20,7 +20,7 @@ from engine.reader import (
     expect_text,
     refuse_unknown,
 )
-from engine.refusals import Refusal
+from engine.words.refusals import Refusal
 
 KINDS = ("fill", "direction", "unchanged")
 """``fill``: predict hidden numbers; ``direction``: does a watched cell rise, fall or stay when

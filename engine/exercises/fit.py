@@ -8,11 +8,11 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from engine.errors import ScenarioError
 from engine.exercises.document import Edit, Exercise, Index, Watch
-from engine.op_kinds import KINDS, made_by
-from engine.refusals import Refusal
-from engine.trace import Step, Trace
+from engine.format.errors import ScenarioError
+from engine.forward.trace import Step, Trace
+from engine.scenario.op_kinds import KINDS, made_by
+from engine.words.refusals import Refusal
 
 BoolArray = npt.NDArray[np.bool_]
 

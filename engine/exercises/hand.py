@@ -22,14 +22,14 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 
 import numpy as np
 
-from engine.errors import ScenarioError
 from engine.exercises.document import Exercise
 from engine.exercises.fit import hidden_masks, watched
 from engine.exercises.lesson import Lesson, lesson_lost
-from engine.op_kinds import steps_of
-from engine.refusals import Refusal
-from engine.scenario import Scenario
-from engine.trace import Trace, compute
+from engine.format.errors import ScenarioError
+from engine.forward.trace import Trace, compute
+from engine.scenario.op_kinds import steps_of
+from engine.scenario.scenario import Scenario
+from engine.words.refusals import Refusal
 
 WHOLE = np.arange(-2.0, 3.0)
 HALVES = np.arange(-2.0, 3.0) / 2

@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.arithmetic.printed import printed_places
 from engine.exercises.answers import Answer, answer
 from engine.exercises.document import Exercise
 from engine.exercises.fit import place_of
-from engine.printed import printed_places
-from engine.trace import Trace
+from engine.forward.trace import Trace
 
 
 @dataclass(frozen=True)

@@ -9,14 +9,14 @@ import re
 
 import numpy as np
 
-from engine.errors import ScenarioError
+from engine.arithmetic.printed import printed_places
 from engine.exercises.document import Exercise, Words
 from engine.exercises.fit import full_index
-from engine.numbers import format_number
-from engine.op_kinds import KINDS
-from engine.printed import printed_places
-from engine.refusals import Refusal
-from engine.trace import Step, Trace
+from engine.format.errors import ScenarioError
+from engine.format.numbers import format_number
+from engine.forward.trace import Step, Trace
+from engine.scenario.op_kinds import KINDS
+from engine.words.refusals import Refusal
 
 PLACEHOLDER = re.compile(
     r"\{(largest|value):([A-Za-z_][A-Za-z0-9_.]*)\[([0-9]+(?:,[0-9]+){0,2})\]\}")

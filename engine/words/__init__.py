@@ -23,7 +23,7 @@ CATALOGUES: dict[str, Mapping[str, str]] = {
 """Each language's templates by id, all sections together."""
 
 REFUSAL_IDS: frozenset[str] = frozenset(en.REFUSALS)
-"""The ids a :class:`~engine.refusals.Refusal` may have."""
+"""The ids a :class:`~engine.words.refusals.Refusal` may have."""
 
 
 def say(word_id: str, lang: str, /, **fields: object) -> str:

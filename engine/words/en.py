@@ -41,7 +41,7 @@ REFUSALS: dict[str, str] = {
     "a_list_of": "a list of {count}",
     "huge_whole": "a whole number of about {digits} digits",
     "rope_dims_default": "{dims} (by default the d_k of {path})",
-    # Reading JSON values (engine.reader).
+    # Reading JSON values (engine.format.reader).
     "not_object": "expected an object, got {got}",
     "unknown_key": "unknown key (allowed here: {allowed})",
     "large_result": "{what} would be {rows}×{cols} = {cells} numbers, more than the limit of "
@@ -78,7 +78,7 @@ REFUSALS: dict[str, str] = {
     "no_columns": "expected at least one column, got none",
     "ragged_row": "expected {count} numbers like row 0, got {got}",
     "columns_count": "expected {count} columns{reason}, got {got}",
-    # Reading a file (engine.io).
+    # Reading a file (engine.format.io).
     "is_folder": "is a folder, not a scenario document",
     "not_regular_file": "is not a regular file (a device, a pipe or a socket): nothing was read "
                         "from it",
@@ -91,7 +91,7 @@ REFUSALS: dict[str, str] = {
     "invalid_json": "invalid JSON at line {line}, column {column}: {reason}",
     "nested_too_deeply": "is nested too deeply to be a scenario document",
     "too_many_digits": "holds a number with too many digits to be read",
-    # The document as a whole (engine.parse_document, engine.scenario).
+    # The document as a whole (engine.format.document, engine.scenario.scenario).
     "wrong_format": 'expected "{format}", got {got}',
     "newer_version": "this document is version {version}, made by a newer QKV Studio; this one "
                      "reads up to version {limit}",
@@ -112,7 +112,7 @@ REFUSALS: dict[str, str] = {
                 "ε = 0 with a constant row",
     "no_block_to_compare": "“{kind}” compares decoder-block settings, and this document has no "
                            "block",
-    # Layers, attention, blocks and heads (engine.parse_layers).
+    # Layers, attention, blocks and heads (engine.format.layers).
     "missing": "missing",
     "encoder_causal": "an encoder layer reads every source token, so it cannot be causal: remove "
                       "the key or set it to false",
@@ -156,7 +156,7 @@ REFUSALS: dict[str, str] = {
     "layers_list": "expected a list of layers, got {got}",
     "no_layers": "expected at least one layer, got none",
     "layers_limit": "{count} layers is more than the limit of {limit}",
-    # Positional encodings (engine.positions).
+    # Positional encodings (engine.forward.positions).
     "base_not_positive": "expected a number above 0, got {got}",
     "rope_dims_odd": "expected an even number (columns turn in pairs), got {dims}",
     "qk_norm_per_head": "a LayerNorm of its own for each head's queries and keys is not "
@@ -180,8 +180,8 @@ REFUSALS: dict[str, str] = {
     "rope_dims_too_many": "{dims} is more than d_k = {d_k} of {path}",
     "alibi_slopes_heads": "expected {heads} numbers to match the {heads} heads of {path}, got "
                           "{got}",
-    # Generating, training targets and the KV cache (engine.generation, engine.parse_generation,
-    # engine.generation_run, engine.kv_cache).
+    # Generating, training targets and the KV cache (engine.generation.append,
+    # engine.format.generation_keys, engine.generation.run, engine.generation.kv_cache).
     "generate_needs_tokens": "generating needs token_ids and an embedding table to look the new "
                              "token up in",
     "generate_needs_head": "generating needs a vocabulary head (head.unembed and head.vocab) to "
@@ -294,7 +294,7 @@ REFUSALS: dict[str, str] = {
                      "text in UTF-8",
     "tokenizer_failed": "the tokenizer failed on the text ({reason})",
     "layers_choice": "expected layers such as 1-2, 3 or 1,3-4, from 1 to {count}, got \"{got}\"",
-    # A document's sidecar of arrays too large for JSON (engine.sidecar).
+    # A document's sidecar of arrays too large for JSON (engine.format.sidecar).
     "sidecar_name": "expected the name of a .safetensors file beside the document (no folder, "
                     "no path), got {got}",
     "sidecar_missing": "{file} is missing: the document keeps this array there, beside it",
@@ -318,7 +318,7 @@ REFUSALS: dict[str, str] = {
                        "with",
     "sidecar_digest": "expected the sha256 of the sidecar (64 lowercase hexadecimal digits), "
                       "got {got}",
-    # Every output of a run (engine.outputs, engine.io).
+    # Every output of a run (engine.files.outputs, engine.format.io).
     "output_is_input": "this run reads that file (the document, its sidecar or a checkpoint's "
                        "files); writing there would replace it: choose another name",
     "output_twice": "another output of this run ({first}) writes that file too; each output "
@@ -379,7 +379,8 @@ REFUSALS: dict[str, str] = {
 }
 
 PHRASES: dict[str, str] = {
-    # The words around per-cell arithmetic (engine.explain); formulas themselves are symbols.
+    # The words around per-cell arithmetic (engine.arithmetic.cells); formulas themselves are
+    # symbols.
     "embedding_row": "token “{token}” has id {tid}, so row {i} of X is row {tid} of the table",
     "typed_input": "typed input for “{token}”, feature {j}",
     "head_column": "column {c} belongs to head {head} of {heads}",
@@ -470,7 +471,7 @@ PHRASES: dict[str, str] = {
 }
 
 WRITING: dict[str, str] = {
-    # Why a file could not be written (engine.safe_write), and the line naming it.
+    # Why a file could not be written (engine.files.safe_write), and the line naming it.
     "cannot_write": "cannot write {path}: {reason}",
     "write_disk_full": "the disk is full",
     "write_quota": "the disk quota is used up",

@@ -261,7 +261,7 @@ REFUSALS: dict[str, str] = {
     "text_not_utf8": "不是 UTF-8 文本（第 {at} 个字符是无法解码的 {code}）：请以 UTF-8 给出文本",
     "tokenizer_failed": "分词器处理这段文本时失败（{reason}）",
     "layers_choice": "层应写成 1-2、3 或 1,3-4 这样，范围 1 到 {count}，得到的是“{got}”",
-    # 文档的附属文件：JSON 装不下的数组（engine.sidecar）。
+    # 文档的附属文件：JSON 装不下的数组（engine.format.sidecar）。
     "sidecar_name": "应为文档旁边的一个 .safetensors 文件名（不含文件夹或路径），得到的是 {got}",
     "sidecar_missing": "找不到 {file}：文档把这个数组存放在它旁边的这个文件里",
     "sidecar_unreadable": "{file} 无法作为 safetensors 读取（{reason}）",
@@ -280,7 +280,7 @@ REFUSALS: dict[str, str] = {
     "sidecar_changed": "{file} 在文档保存之后被改动过（它的 sha256 与文档记录的不同）："
                        "它不是这个文档保存时的附属文件",
     "sidecar_digest": "应为附属文件的 sha256（64 个小写十六进制数字），得到的是 {got}",
-    # 一次运行的每个输出（engine.outputs、engine.io）。
+    # 一次运行的每个输出（engine.files.outputs、engine.format.io）。
     "output_is_input": "本次运行读取这个文件（文档、它的附属文件或检查点的文件）；"
                        "写到那里会覆盖它：请换一个名称",
     "output_twice": "本次运行的另一个输出（{first}）也写这个文件；每个输出都需要自己的文件",
@@ -330,7 +330,7 @@ REFUSALS: dict[str, str] = {
 }
 
 PHRASES: dict[str, str] = {
-    # 逐格算术周围的话（engine.explain）；公式本身是符号。
+    # 逐格算术周围的话（engine.arithmetic.cells）；公式本身是符号。
     "embedding_row": "Token“{token}”的编号是 {tid}，所以 X 的第 {i} 行就是表中的第 {tid} 行",
     "typed_input": "为“{token}”输入的数，第 {j} 个特征",
     "head_column": "第 {c} 列属于第 {head} 个头（共 {heads} 个）",
@@ -411,7 +411,7 @@ PHRASES: dict[str, str] = {
 }
 
 WRITING: dict[str, str] = {
-    # 文件为什么写不进去（engine.safe_write），以及说明它的那一行。
+    # 文件为什么写不进去（engine.files.safe_write），以及说明它的那一行。
     "cannot_write": "无法写入 {path}：{reason}",
     "write_disk_full": "磁盘已满",
     "write_quota": "磁盘配额已用完",

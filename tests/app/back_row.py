@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication
 from app.canvas.context import FrameOptions
 from app.canvas.theme import SLIDE
 from app.canvas.view import CanvasView
-from app.canvas.worked_row import MAX_POSITIONS
+from app.canvas.worked_row import WORKED_ROW_POSITIONS
 from app.model.examples import example_path
 from app.model.presets import preset
 from app.window.presentation import PresentationView
@@ -73,7 +73,8 @@ def steps_of(names: tuple[str, ...], not_yet: dict[str, str], why: str) -> list[
 
 def options_for(trace: Trace, aspect: str) -> FrameOptions:
     """What F5 and an export draw by default: the slide look, the worked row for small n."""
-    return FrameOptions(aspect=aspect, theme=SLIDE, worked_row=trace.scenario.n <= MAX_POSITIONS)
+    return FrameOptions(aspect=aspect, theme=SLIDE,
+                        worked_row=trace.scenario.n <= WORKED_ROW_POSITIONS)
 
 
 @pytest.fixture(scope="module")

@@ -33,7 +33,7 @@ from app.export.render import build_frame, split_frames
 from app.model.operands import tokens_of
 from app.window.studio import StudioWindow
 from engine import Scenario, Trace
-from engine.numbers import MINUS
+from engine.format.numbers import MINUS
 
 
 @cache

@@ -20,7 +20,7 @@ from app.model.layer_edits import AddLayer
 from app.texts.titles import step_title
 from app.window.studio import StudioWindow
 from engine import compute, parse_scenario
-from engine.differences import compare
+from engine.arithmetic.differences import compare
 from tests.app.test_editor_stacks import choose_part
 from tests.engine import reference_v2
 from tests.engine.test_engine_ablation import example

@@ -10,7 +10,7 @@ from app.canvas.describe import describe_frame
 from app.i18n import set_language
 from app.window.studio import StudioWindow
 from engine import format_number
-from engine.names import short_name
+from engine.scenario.names import short_name
 from tests.app.driving import close_window, open_window
 
 ROLE = Qt.ItemDataRole.AccessibleTextRole

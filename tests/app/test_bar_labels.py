@@ -12,7 +12,7 @@ from app.canvas.layout import TextItem
 from app.model.examples import example_path
 from app.texts import step_text
 from engine import compute, load_scenario
-from engine.numbers import NumberFormat
+from engine.format.numbers import NumberFormat
 
 
 def by_hand(value: float) -> str:

@@ -28,8 +28,8 @@ from app.model.examples import example_path
 from app.window.compare_mode import PRESETS
 from app.window.studio import StudioWindow
 from engine import compute, load_scenario
-from engine.differences import compare
-from engine.variants import variant
+from engine.arithmetic.differences import compare
+from engine.scenario.variants import variant
 from tests.app.driving import close_window, open_window, type_into
 
 

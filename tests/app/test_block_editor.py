@@ -177,7 +177,7 @@ def test_names_agree_across_editor_engine_and_canvas(qtbot: QtBot, g01: StudioWi
     """One table of names: the γ grid, its undo label and the canvas's grid all say "γ1"; the
     norm box, the step title and the variant label all say "no norm"."""
     from app.i18n import set_language
-    from engine.variants import variant
+    from engine.scenario.variants import variant
 
     table = g01.editor.tables["block.gamma1"]
     assert table.accessibleName() == "γ1 grid"

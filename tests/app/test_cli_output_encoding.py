@@ -10,10 +10,10 @@ import json
 
 import pytest
 
-import engine.lens
+import engine.analysis.lens
 from app.cli import main
 from engine import compute, load_scenario
-from engine.lens import read_layers
+from engine.analysis.lens import read_layers
 from tests.examples import EXAMPLES
 
 
@@ -52,8 +52,8 @@ def test_lens_writes_one_position_at_a_time(monkeypatch: pytest.MonkeyPatch) -> 
     events: list[str] = []
     out = Writes(events)
     monkeypatch.setattr("sys.stdout", out)
-    ranked = engine.lens.top_tokens
-    monkeypatch.setattr(engine.lens, "top_tokens",
+    ranked = engine.analysis.lens.top_tokens
+    monkeypatch.setattr(engine.analysis.lens, "top_tokens",
                         lambda row, k: events.append("rank") or ranked(row, k))
     assert main(["lens", str(EXAMPLES / "three-layers.qkv.json"), "--top", "3"]) == 0
     trace = compute(load_scenario(EXAMPLES / "three-layers.qkv.json"))

@@ -15,7 +15,7 @@ from app.cli import main
 from app.model.presets import preset_document
 from engine import compute, dumps_scenario, parse_scenario
 from engine.checkpoint import import_checkpoint
-from engine.generation import can_generate
+from engine.generation.append import can_generate
 from tests.engine.hf_reference import FIXTURES
 
 HUGE = 1e308

@@ -1,5 +1,6 @@
-"""Every whole number the command line takes is read by one helper (engine.whole_text): a number
-of thousands of digits, or digits of another script, is refused in one line naming the option,
+"""Every whole number the command line takes is read by one helper (engine.format.whole_text): a
+number of thousands of digits, or digits of another script, is refused in one line naming the
+option,
 never with Python's own "Exceeds the limit (4300 digits)" or read as another number (issue 34)."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import pytest
 from app.cli import main
 from engine import ScenarioError, dumps_scenario
 from engine.checkpoint import import_checkpoint
-from engine.whole_text import MOST_DIGITS, read_whole
+from engine.format.whole_text import MOST_DIGITS, read_whole
 from tests.engine.hf_reference import FIXTURES
 
 HUGE = "9" * 5000

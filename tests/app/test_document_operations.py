@@ -26,7 +26,7 @@ from app.model.edits import (
 from app.state.document import DocumentState
 from app.window.studio import StudioWindow
 from engine import Scenario, dumps_scenario, load_scenario
-from engine.resize import Sizes
+from engine.scenario.resize import Sizes
 from tests.app.session_support import session_of
 from tests.examples import EXAMPLES
 

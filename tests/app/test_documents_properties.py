@@ -22,7 +22,7 @@ from app import cli
 from app.model.examples import example_names
 from app.window.studio import StudioWindow
 from engine import ScenarioError, parse_scenario
-from engine.resize import Sizes, resize
+from engine.scenario.resize import Sizes, resize
 from tests.app.documents_support import example_document, patch_open_dialog
 from tests.app.driving import Dialogs, close_window, open_window, type_into
 

@@ -16,7 +16,7 @@ from pytestqt.qtbot import QtBot
 import app.export.render
 import app.files.recovery
 import app.files.saving
-import engine.safe_write
+import engine.files.safe_write
 from app.window.studio import StudioWindow
 from tests.app.documents_support import (
     example_document,
@@ -193,7 +193,7 @@ def test_a_recovery_folder_on_a_full_disk_says_so(qtbot: QtBot, window: StudioWi
     def full(*_args: object) -> int:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(engine.safe_write.os, "write", full)
+    monkeypatch.setattr(engine.files.safe_write.os, "write", full)
     messages: list[str] = []
     window.recovery.failed.connect(messages.append)
     make_modified(window)

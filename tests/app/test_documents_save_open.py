@@ -17,7 +17,7 @@ from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
-import engine.io
+import engine.format.io
 from app.files.recent import add_recent, recent_files
 from app.model.examples import example_names, example_path
 from app.window.studio import StudioWindow
@@ -114,7 +114,7 @@ def test_a_failed_save_leaves_the_old_file_byte_identical_and_says_so(
     assert window.open_path(path)
     before = path.read_bytes()
     make_modified(window)
-    monkeypatch.setattr(engine.io.os, step, fail_with(code))
+    monkeypatch.setattr(engine.format.io.os, step, fail_with(code))
     assert not window.save()
     monkeypatch.undo()
     assert path.read_bytes() == before
@@ -156,7 +156,7 @@ def test_an_interrupted_save_leaves_the_old_file_whole(tmp_path: Path,
     def interrupted(_fd: int) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(engine.io.os, "fsync", interrupted)
+    monkeypatch.setattr(engine.format.io.os, "fsync", interrupted)
     with pytest.raises(KeyboardInterrupt):
         save_scenario(load_scenario(example_path("g01")), path)
     assert path.read_bytes() == before

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-import engine.io
-import engine.sidecar_write
+import engine.format.io
+import engine.format.sidecar_write
 from app.cli import main
 from app.files.opening import is_big_file
 from app.files.recovery import find_orphans
@@ -23,8 +23,8 @@ from tests.app.documents_support import make_modified, patch_save_dialog
 
 @pytest.fixture(autouse=True)
 def small_sidecars(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine.io, "JSON_NUMBERS", 10)
-    monkeypatch.setattr(engine.sidecar_write, "SIDECAR_MIN", 4)
+    monkeypatch.setattr(engine.format.io, "JSON_NUMBERS", 10)
+    monkeypatch.setattr(engine.format.sidecar_write, "SIDECAR_MIN", 4)
 
 
 def test_save_as_and_the_recovery_copy_keep_the_sidecar(

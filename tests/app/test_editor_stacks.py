@@ -16,7 +16,7 @@ from pytestqt.qtbot import QtBot
 from app.model.examples import example_path
 from app.window.studio import StudioWindow
 from engine import Scenario, compute, load_scenario
-from engine.numbers import format_exact
+from engine.format.numbers import format_exact
 from tests.app.documents_support import patch_save_dialog
 from tests.app.driving import close_window, open_window, type_into
 

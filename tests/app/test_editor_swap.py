@@ -25,8 +25,8 @@ from app.model.examples import example_path
 from app.window.compare_mode import PRESETS
 from app.window.studio import StudioWindow
 from engine import compute, explain, load_scenario, parse_scenario
-from engine.differences import compare
-from engine.swap import swap_order, swap_tokens
+from engine.arithmetic.differences import compare
+from engine.scenario.swap import swap_order, swap_tokens
 from tests.app.driving import DEFAULT_SIZE, Dialogs, close_window, open_window, type_into
 from tests.app.test_editor_stacks import menu_action, shown_grids
 

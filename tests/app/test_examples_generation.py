@@ -16,9 +16,9 @@ from app.model.examples import example_path
 from app.texts.example_words import document_words
 from app.window.studio import StudioWindow
 from engine import Scenario, ScenarioError, compute, load_scenario, parse_scenario
-from engine.generation_run import generate
-from engine.parse_generation import Settings
-from engine.variants import variant
+from engine.format.generation_keys import Settings
+from engine.generation.run import generate
+from engine.scenario.variants import variant
 from tests.app.documents_support import example_document
 from tests.app.driving import close_window, open_window
 from tests.examples import EXAMPLES

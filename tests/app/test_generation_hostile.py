@@ -17,9 +17,9 @@ from app import i18n
 from app.canvas.layout import TextItem
 from app.window.studio import StudioWindow
 from engine import compute, parse_scenario
-from engine.generation import extend
-from engine.generation_run import generate
-from engine.parse_generation import Settings
+from engine.format.generation_keys import Settings
+from engine.generation.append import extend
+from engine.generation.run import generate
 from tests.app.driving import DEFAULT_SIZE, close_window
 from tests.engine.generation_documents import cases
 

@@ -9,7 +9,7 @@ import pytest
 
 from app.texts.lookup import step_text
 from engine import compute, parse_scenario
-from engine import tape as ops
+from engine.forward import tape as ops
 from tests.engine.capped_head import CAP, capped_logits
 from tests.engine.generation_documents import cases
 

@@ -41,8 +41,8 @@ from app.texts.problems import problem_words
 from app.texts.words import say
 from app.window.studio import StudioWindow
 from engine import ScenarioError, compute, load_scenario, parse_scenario
-from engine.names import short_name
-from engine.reader import MAX_LAYERS
+from engine.format.reader import MAX_LAYERS
+from engine.scenario.names import short_name
 from tests.app.driving import close_window, open_window, type_into
 
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")

@@ -14,7 +14,7 @@ from PySide6.QtCore import SIGNAL, QEvent, QObject, Qt
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
-import engine.scenario
+import engine.scenario.scenario
 from app.canvas import FrameItem
 from app.canvas import compose as compose_module
 from app.canvas.arrows import AttentionArrows
@@ -29,7 +29,7 @@ from app.model.outline import shape_key
 from app.state import session as state_module
 from app.window.studio import StudioWindow
 from engine import Scenario, dumps_scenario, parse_scenario
-from engine.resize import Sizes, resize
+from engine.scenario.resize import Sizes, resize
 from tests.app.driving import canvas_arrows, count_frames
 
 THREE = Sizes(n=3, d=2, d_k=2, d_v=2, heads=1)
@@ -165,7 +165,7 @@ def test_a_cell_edit_replaces_only_its_array_and_tells_only_its_grid(
     def refuse(_document: object) -> None:
         raise AssertionError("the document was read again")
 
-    monkeypatch.setattr(engine.scenario, "parse_document", refuse)
+    monkeypatch.setattr(engine.scenario.scenario, "parse_document", refuse)
     before = window.state.scenario
     told: dict[str, int] = {}
     for path, table in window.editor.tables.items():

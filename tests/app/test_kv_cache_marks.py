@@ -22,8 +22,8 @@ from app.canvas.kv_cache_marks import PEN_WIDTH, TAG_GAP, CacheBand
 from app.canvas.layout import TextItem
 from app.texts import step_text
 from engine import Trace, compute, parse_scenario
-from engine.generation_run import generate
-from engine.parse_generation import Settings
+from engine.format.generation_keys import Settings
+from engine.generation.run import generate
 from tests.app.legibility import digit_ink
 from tests.engine.generation_documents import cases
 

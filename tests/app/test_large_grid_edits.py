@@ -22,9 +22,10 @@ from app.canvas.heat import block_shape
 from app.canvas.remember import REMEMBERED, REMEMBERED_FROM, remembered, spread
 from app.canvas.theme import SLIDE
 from app.window.studio import StudioWindow
-from engine import Trace, compute, lineage, parse_scenario
-from engine.explain import made_by
-from engine.numbers import NumberFormat, Spread
+from engine import Trace, compute, parse_scenario
+from engine.arithmetic.cells import made_by
+from engine.format.numbers import NumberFormat, Spread
+from engine.forward import lineage
 from tests.app.driving import DEFAULT_SIZE, close_window
 from tests.engine.v2_documents import document
 

@@ -12,7 +12,7 @@ from app.model.examples import example_path
 from app.model.layer_edits import AddLayer, DuplicateLayer, MoveLayer, RemoveLayer, layered_document
 from app.model.parts import part_of, place_name
 from engine import Scenario, ScenarioError, compute, parse_scenario
-from engine.io import load_scenario
+from engine.format.io import load_scenario
 
 
 def example(name: str) -> Scenario:

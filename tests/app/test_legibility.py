@@ -20,7 +20,7 @@ from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.layout import PARTS, TextItem
 from app.canvas.theme import SLIDE, text_advance
 from app.canvas.view import CanvasView
-from app.canvas.worked_row import MAX_POSITIONS, WORKED_STAGES, worked_row
+from app.canvas.worked_row import WORKED_ROW_POSITIONS, WORKED_STAGES, worked_row
 from app.model.examples import example_path
 from app.window.presentation import PresentationView
 from app.window.studio import StudioWindow
@@ -55,7 +55,7 @@ def trace_of(name: str) -> Trace:
 def options_for(trace: Trace, view: CanvasView) -> FrameOptions:
     """What presentation draws by default: the slide look, the worked row for small n."""
     return FrameOptions(aspect=view.aspect(), theme=SLIDE,
-                        worked_row=trace.scenario.n <= MAX_POSITIONS)
+                        worked_row=trace.scenario.n <= WORKED_ROW_POSITIONS)
 
 
 @pytest.fixture
@@ -290,7 +290,8 @@ def test_a_frame_alone_keeps_only_a_thin_margin(qtbot: QtBot) -> None:
     units 40-unit margins leave, narrower than the 1888 of 16-unit ones."""
     trace = trace_of("three-layers")
     k = trace.step_index("L1.ffn")
-    options = FrameOptions(aspect="16:9", theme=SLIDE, worked_row=trace.scenario.n <= MAX_POSITIONS)
+    options = FrameOptions(aspect="16:9", theme=SLIDE,
+                           worked_row=trace.scenario.n <= WORKED_ROW_POSITIONS)
     alone = FrameItem(trace, k, options, alone=True, screen=1080)
     shared = FrameItem(trace, k, options)
     assert (alone.heading.pos().x(), alone.area.left(), alone.area.width()) == (16, 16, 1888)

@@ -1,7 +1,7 @@
 """Issue 24 item 4, the pair: the loss step sets training (one forward pass, every position's
 loss, the causal mask's role marked) beside generation (one greedy pass per token from the
 first token). The passes are checked against greedy decoding done here by recomputing each
-longer document in full (no KV cache, no :func:`engine.generation_run.generate`)."""
+longer document in full (no KV cache, no :func:`engine.generation.run.generate`)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from app.model.examples import example_path
 from app.model.passes import generation_passes
 from app.texts import step_text
 from engine import Trace, compute, format_number, load_scenario, parse_scenario
-from engine.writer import as_array, to_document
+from engine.format.writer import as_array, to_document
 from tests.engine.generation_documents import cases
 
 Doc = dict[str, Any]

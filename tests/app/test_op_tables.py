@@ -1,6 +1,6 @@
 """Every op kind has an entry in every consumer's table, and each entry works on a real step.
 
-Adding a member to ``engine.trace_step.Op`` without its picture, map label, description,
+Adding a member to ``engine.forward.step.Op`` without its picture, map label, description,
 worked-row stage, picture options, tape role, explanation, facts (``engine.kinds``), way of
 being shown (``canvas.shown``) or a worksheet's check sentence fails here.
 """
@@ -18,7 +18,7 @@ from app.canvas.compose import PICTURE_OPTIONS
 from app.canvas.describe import FACTS, describe_frame
 from app.canvas.route_map import MAP_LABELS
 from app.canvas.shown import SHOWN
-from app.canvas.steps import LAYOUTS
+from app.canvas.steps import STEP_LAYOUTS
 from app.canvas.worked_row import WORKED_STAGES
 from app.export.worksheet_plan import CHECKS
 from app.model.examples import example_path
@@ -28,15 +28,15 @@ from app.texts.lookup import OP_PLANS, step_text
 from app.texts.step_labels import step_label
 from app.texts.titles import step_title
 from engine import Step, Trace, compute, explain, load_scenario, parse_scenario
-from engine.explain import EXPLAINERS
-from engine.op_kinds import KINDS
-from engine.op_table import TABLES, missing_ops
-from engine.trace_step import Op
+from engine.arithmetic.cells import EXPLAINERS
+from engine.forward.step import Op
+from engine.scenario.op_kinds import KINDS
+from engine.scenario.op_table import TABLES, missing_ops
 from tests.engine import generation_documents
 from tests.engine.v2_documents import CASES
 
 CONSUMERS = {
-    "canvas.layout": LAYOUTS,
+    "canvas.layout": STEP_LAYOUTS,
     "canvas.map_label": MAP_LABELS,
     "canvas.describe": FACTS,
     "canvas.worked_row": WORKED_STAGES,
@@ -64,7 +64,7 @@ def test_every_op_has_an_entry_in_every_table(consumer: str) -> None:
 
 
 def test_missing_ops_names_what_a_table_lacks() -> None:
-    table = dict(LAYOUTS)
+    table = dict(STEP_LAYOUTS)
     del table["rope"], table["probs"]
     assert missing_ops(table) == ["rope", "probs"]
 

@@ -19,8 +19,8 @@ import app.canvas.compose as compose_module
 import app.files.opening
 import app.files.reading
 import app.state.big
-import engine.io
-import engine.sidecar_write
+import engine.format.io
+import engine.format.sidecar_write
 from app.canvas.compose import (
     FRAME_BY_FRAME_UNDER,
     Fits,
@@ -66,8 +66,8 @@ class Gaps:
 def test_a_document_with_a_sidecar_is_read_in_the_worker_while_the_window_answers(
         qtbot: QtBot, window: StudioWindow, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine.io, "JSON_NUMBERS", 10)  # F11 gets a sidecar
-    monkeypatch.setattr(engine.sidecar_write, "SIDECAR_MIN", 4)
+    monkeypatch.setattr(engine.format.io, "JSON_NUMBERS", 10)  # F11 gets a sidecar
+    monkeypatch.setattr(engine.format.sidecar_write, "SIDECAR_MIN", 4)
     path = tmp_path / "f11.qkv.json"
     save_scenario(load_scenario(example_path("f11")), path)
     assert (tmp_path / "f11.qkv.json.weights.safetensors").exists()

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-import engine.io
-import engine.sidecar_write
+import engine.format.io
+import engine.format.sidecar_write
 from app.export.dialog import ExportDialog
 from app.export.safe import refused_output
 from app.window.studio import StudioWindow
 from engine import load_scenario
-from engine.outputs import OutputRefusedError
-from engine.refusals import Refusal
+from engine.files.outputs import OutputRefusedError
+from engine.words.refusals import Refusal
 from tests.app.documents_support import make_modified, patch_save_dialog
 from tests.app.driving import Dialogs, when_shown
 
@@ -27,8 +27,8 @@ REFUSED = ("this run reads that file (the document, its sidecar or a checkpoint'
 def saved_with_sidecar(window: StudioWindow, tmp_path: Path,
                        monkeypatch: pytest.MonkeyPatch) -> Path:
     """The window's document saved as ``doc.qkv.json`` with a sidecar of weights."""
-    monkeypatch.setattr(engine.io, "JSON_NUMBERS", 10)
-    monkeypatch.setattr(engine.sidecar_write, "SIDECAR_MIN", 4)
+    monkeypatch.setattr(engine.format.io, "JSON_NUMBERS", 10)
+    monkeypatch.setattr(engine.format.sidecar_write, "SIDECAR_MIN", 4)
     (tmp_path / "docs").mkdir()
     document = tmp_path / "docs" / "doc.qkv.json"
     patch_save_dialog(monkeypatch, document)

@@ -18,8 +18,8 @@ from app.texts.lookup import step_sections, step_text
 from app.texts.preset_words import PRESET_MENU, PRESET_NOTES, preset_label, preset_note
 from app.texts.problems import problem_words
 from engine import ScenarioError, Trace, compute, explain, parse_scenario
-from engine.generation_run import generate
-from engine.parse_generation import Settings
+from engine.format.generation_keys import Settings
+from engine.generation.run import generate
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 

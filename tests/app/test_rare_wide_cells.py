@@ -15,7 +15,7 @@ from app.canvas.rare_cells import RARE, SMALLEST
 from app.canvas.theme import SLIDE, text_advance
 from app.window.presentation import PresentationView
 from engine import compute
-from engine.numbers import format_exact
+from engine.format.numbers import format_exact
 from tests.app.legibility import SMALL_CELL, numbers, shown
 from tests.app.test_legibility import screen as screen  # the projector-sized canvas fixture
 from tests.bench.timing import gpt2_stack

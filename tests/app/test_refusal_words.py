@@ -20,8 +20,8 @@ from app.model.examples import example_path
 from app.model.layer_edits import MoveLayer, RemoveLayer
 from app.texts.problems import problem_words
 from engine import ScenarioError, load_scenario, parse_scenario
-from engine.refusals import Refusal
 from engine.words import en
+from engine.words.refusals import Refusal
 from tests.app.driving import close_window, open_window
 from tests.engine.generation_documents import example as generating
 

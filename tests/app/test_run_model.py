@@ -8,8 +8,8 @@ import pytest
 
 from app.model.run import prefix, prompt_length, run_tokens
 from engine import compute, parse_scenario
-from engine.generation_run import generate
-from engine.parse_generation import Settings
+from engine.format.generation_keys import Settings
+from engine.generation.run import generate
 from tests.engine.generation_documents import cases
 
 STEPS = 3

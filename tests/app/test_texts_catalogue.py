@@ -9,7 +9,7 @@ from app.texts import step_text
 from app.texts.lookup import OP_PLANS
 from app.texts.sentences import Listed, Token, say
 from engine import compute, parse_scenario
-from engine.trace_step import Op
+from engine.forward.step import Op
 from tests.engine.v2_documents import document
 
 

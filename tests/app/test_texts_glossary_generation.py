@@ -11,7 +11,7 @@ import pytest
 
 from app.texts import LANGUAGES, glossary_entry, linked_terms
 from engine import compute, load_scenario, parse_scenario
-from engine.kv_cache import cache_of
+from engine.generation.kv_cache import cache_of
 from tests.examples import EXAMPLES, trace_of
 
 TERMS = ("KV-cache", "temperature", "top-k", "top-p", "cross-entropy", "teacher-forcing")

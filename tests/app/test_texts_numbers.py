@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from app.texts import LANGUAGES, speaker_notes, step_text
 from app.texts.printed import printed_places
 from engine import ScenarioError, Trace, compute, format_number, parse_scenario
-from engine.numbers import format_exact
+from engine.format.numbers import format_exact
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "resources" / "examples").glob("*.qkv.json"))

@@ -12,7 +12,7 @@ import pytest
 from app.canvas.context import LayoutContext
 from app.texts import LANGUAGES, step_text
 from engine import Trace
-from engine.numbers import NumberFormat, format_number
+from engine.format.numbers import NumberFormat, format_number
 from tests.examples import EXAMPLES, trace_of
 
 EXAMPLE_NAMES = sorted(path.name.removesuffix(".qkv.json") for path in EXAMPLES.glob("*.qkv.json"))

@@ -17,8 +17,8 @@ from app.export.dialog import ExportDialog
 from app.model.edits import SetCell
 from app.window.studio import StudioWindow
 from engine import parse_scenario
-from engine.generation_run import Run, generate
-from engine.parse_generation import Settings
+from engine.format.generation_keys import Settings
+from engine.generation.run import Run, generate
 from tests.app.driving import DEFAULT_SIZE, close_window
 from tests.engine.generation_documents import cases
 

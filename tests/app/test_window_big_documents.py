@@ -29,7 +29,7 @@ import app.window.studio
 from app.model.examples import example_path
 from app.window.studio import StudioWindow
 from engine import Scenario, Trace, load_scenario, save_scenario
-from engine.io import dump_scenario
+from engine.format.io import dump_scenario
 from tests.app.driving import Dialogs
 
 RESPONSIVE_MS = 100

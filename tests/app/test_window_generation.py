@@ -20,11 +20,11 @@ from app.model.edits import AppendToken, SetGeneration
 from app.state import session as state_module
 from app.window.studio import StudioWindow
 from engine import Scenario, compute, parse_scenario
-from engine import tape as engine_tape
-from engine.generation_run import generate
-from engine.parse_generation import Settings
-from engine.redraw import with_settings
-from engine.sampling import sample
+from engine.format.generation_keys import Settings
+from engine.forward import tape as engine_tape
+from engine.generation.redraw import with_settings
+from engine.generation.run import generate
+from engine.generation.sampling import sample
 from tests.app.documents_support import patch_save_dialog
 from tests.app.driving import DEFAULT_SIZE, close_window
 from tests.engine import generation_documents
@@ -283,7 +283,7 @@ def test_greedy_and_back_are_steps_of_their_own(qtbot: QtBot, generating: Studio
 def test_a_document_that_cannot_generate_has_its_controls_disabled_saying_why(
         qtbot: QtBot, name: str, english: str, chinese: str) -> None:
     from app.model.examples import example_path
-    from engine.io import load_scenario
+    from engine.format.io import load_scenario
     window = open_on(qtbot, load_scenario(example_path(name)))
     try:
         panel = window.generation

@@ -22,7 +22,7 @@ from app.texts import step_title
 from app.texts.printed import printed_places
 from app.window.studio import StudioWindow
 from engine import Trace, compute, format_number, load_scenario, parse_scenario
-from engine.differences import compare, matching_step
+from engine.arithmetic.differences import compare, matching_step
 from tests.app.driving import close_window, open_window
 from tests.app.stacks import stack_document, stacked, with_encoder
 from tests.app.test_canvas_tape import three_positions

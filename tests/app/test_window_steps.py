@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from app.canvas.grid import MatrixGrid
 from app.window.studio import StudioWindow
-from engine.reader import MAX_HEADS, MAX_POSITIONS, MAX_WIDTH
+from engine.format.reader import MAX_HEADS, MAX_POSITIONS, MAX_WIDTH
 from tests.app.driving import Dialogs, canvas_arrows, open_window
 
 F11_STEPS = ["inputs", "projections", "scores", "weights", "mix"]

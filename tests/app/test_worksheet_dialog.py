@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QFileDialog, QLabel, QProgressDialog, QPushButton
 from pytestqt.qtbot import QtBot
 
 import app.export.worksheet_dialog
-import engine.safe_write as safe_write
+import engine.files.safe_write as safe_write
 from app.cli import main
 from app.export.worksheet_dialog import WorksheetDialog
 from app.i18n import set_language

@@ -14,12 +14,13 @@ run:
   which a child inherits across fork and exec) against the checkpoint's size: ≤ 3×;
 - document + sidecar size against the checkpoint: ≤ 1.1×;
 - the engine's part of a step change at d = 768 (finding the step and explaining the first cell
-  it writes, ``engine.explain``; the canvas's part is the canvas's): ≤ 100 ms; an edit of one weight
-  (``Scenario.with_cell`` of W1 and the new trace): ≤ 150 ms. The new trace three ways: computed
-  whole (``compute``), worked from the first step the edit feeds (``engine.retrace``), and the
-  window's path (``edit_cell`` in a window with the edited step on screen: the time until its
-  frame is painted with the new numbers, then until the whole trace has come from the worker),
-  and its undo; and a step change in that window until painted (the canvas's part too).
+  it writes, ``engine.arithmetic.cells``; the canvas's part is the canvas's): ≤ 100 ms; an edit of
+  one weight (``Scenario.with_cell`` of W1 and the new trace): ≤ 150 ms. The new trace three ways:
+  computed whole (``compute``), worked from the first step the edit feeds
+  (``engine.forward.retrace``), and the window's path (``edit_cell`` in a window with the edited
+  step on screen: the time until its frame is painted with the new numbers, then until the whole
+  trace has come from the worker), and its undo; and a step change in that window until painted (the
+  canvas's part too).
 
 Threads are pinned to one (OpenBLAS and torch) so both sides are compared alike. ``--window``
 measures the window's path alone (a quicker run to compare the canvas's variants).
@@ -48,8 +49,8 @@ from PySide6.QtWidgets import QApplication
 from app.window.studio import StudioWindow
 from engine import Scenario, Trace, compute, explain, load_scenario, save_scenario
 from engine.checkpoint import import_checkpoint
-from engine.retrace import first_reader, retraced
-from engine.sidecar import sidecar_name
+from engine.format.sidecar import sidecar_name
+from engine.forward.retrace import first_reader, retraced
 from tests.bench.gpt2_small import make_checkpoint, text_of
 from tests.bench.timing import report, timed
 
@@ -258,7 +259,7 @@ def main() -> None:
         report("… and its new trace (compute, n = 64)", timed(lambda: compute(edits[-1]), runs),
                150)
         start = first_reader(trace, "layers.5.block.ffn.W1")
-        report("… worked from L6.ffn on (engine.retrace)",
+        report("… worked from L6.ffn on (engine.forward.retrace)",
                timed(lambda: retraced(trace, edits[-1], start), runs), 150)
         in_the_window(scenario, trace, runs)
         for label, reopen in (("import + compute + save", False), ("reopen + compute", True)):

@@ -25,7 +25,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from engine import Scenario, compute, explain
-from engine.modules import Attention, Block, FeedForward, Head, Layer
+from engine.scenario.modules import Attention, Block, FeedForward, Head, Layer
 
 D, HEADS, D_K, D_V, FFN, VOCAB = 64, 8, 8, 8, 256, 100
 SIZES = (2, 16, 128, 512)

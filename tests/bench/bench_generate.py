@@ -20,9 +20,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from engine import Scenario, compute, parse_scenario
-from engine.generation import extend
-from engine.kv_cache import cache_of, next_position
-from engine.ops import activate
+from engine.forward.numerics import activate
+from engine.generation.append import extend
+from engine.generation.kv_cache import cache_of, next_position
 from tests.bench.timing import report, timed
 
 N, D, FFN, HEADS, VOCAB = 8, 768, 3072, 12, 256

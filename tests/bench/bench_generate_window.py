@@ -1,8 +1,9 @@
-"""Generate next in the window (issue 24), not a test: milliseconds from pressing the button to
-the window repainted with the longer document, at the GPT-2 small layer size of
-:mod:`tests.bench.bench_generate` (d = 768, 12 heads, FFN 3072, a vocabulary of 256; n = 8 → 9),
-on the probabilities step. The window grows the trace from the KV cache
-(:func:`engine.grow.grown`). Each run is undone (untimed) so that every press appends to n = 8.
+"""Generate next in the window (issue 24), not a test: milliseconds from pressing the button to the
+window repainted with the longer document, at the GPT-2 small layer size of
+:mod:`tests.bench.bench_generate` (d = 768, 12 heads, FFN 3072, a vocabulary of 256; n = 8 → 9), on
+the probabilities step. The window grows the trace from the KV cache
+(:func:`engine.generation.grow.grown`). Each run is undone (untimed) so that every press appends to
+n = 8.
 
 Run with ``.venv/bin/python tests/bench/bench_generate_window.py [--runs 20]`` from the
 repository root. Target: median and p95 ≤ 150 ms.
@@ -26,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from app.model.edits import AppendToken
 from app.window.studio import StudioWindow
 from engine import Trace, compute, parse_scenario
-from engine.grow import grown
+from engine.generation.grow import grown
 from tests.bench.bench_generate import TOKEN, N, gpt2_layer
 from tests.bench.timing import report, timed
 

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from app.canvas.compose import forget
 from app.canvas.context import FrameOptions
 from app.canvas.frame import FrameItem
-from app.canvas.worked_row import MAX_POSITIONS
+from app.canvas.worked_row import WORKED_ROW_POSITIONS
 from app.model.examples import example_path
 from engine import compute, load_scenario
 
@@ -44,7 +44,8 @@ def main() -> int:
     for name in EXAMPLES:
         trace = compute(load_scenario(example_path(name)))
         for (aspect, lines), (variant, part) in itertools.product(SCREENS, VARIANTS):
-            options = FrameOptions(aspect=aspect, worked_row=trace.scenario.n <= MAX_POSITIONS)
+            options = FrameOptions(aspect=aspect,
+                                   worked_row=trace.scenario.n <= WORKED_ROW_POSITIONS)
             times: list[float] = []
             for _ in range(ROUNDS):
                 for k in range(len(trace.steps)):

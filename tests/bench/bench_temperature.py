@@ -1,7 +1,7 @@
 """The temperature slider (issue 24), not a test: milliseconds from one step of the slider to
 the window repainted with the draw reshaped, at a 4,096-word vocabulary (a small model: n = 8,
 d = 16, one layer), on the draw step. Each step edits the document's ``generation`` settings;
-the draw is worked again from the logits the trace has (:func:`engine.redraw.redrawn`).
+the draw is worked again from the logits the trace has (:func:`engine.generation.redraw.redrawn`).
 
 Two ways of moving: back and forth between two temperatures (every frame's size was measured
 before), and one way, a new temperature every step, as a drag is (each new temperature used to

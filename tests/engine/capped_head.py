@@ -1,13 +1,13 @@
 """A vocabulary head that ends with a step after its logits, for tests: the engine's logits step,
 then their soft cap c·tanh(logits / c) recorded by the tape API as a step of the logits' kind
-(install it with ``monkeypatch.setattr(engine.tape, "logits", capped_logits)``)."""
+(install it with ``monkeypatch.setattr(engine.forward.tape, "logits", capped_logits)``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from engine import tape as ops
-from engine.reader import FloatArray
+from engine.format.reader import FloatArray
+from engine.forward import tape as ops
 
 CAP = 0.5
 """Small next to the logits of tests/engine/generation_documents' three-layers document (up to

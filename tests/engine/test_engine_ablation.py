@@ -15,8 +15,8 @@ import pytest
 from app.cli import main
 from app.texts.problems import problem_words
 from engine import ScenarioError, compute, dumps_scenario, explain, parse_scenario
-from engine.numbers import format_number
-from engine.resize import Sizes, resize
+from engine.format.numbers import format_number
+from engine.scenario.resize import Sizes, resize
 from tests.engine import reference_v2
 from tests.examples import EXAMPLES
 

@@ -16,9 +16,9 @@ from safetensors.numpy import load_file, save_file
 from engine import ScenarioError, compute
 from engine.checkpoint import choose_layers, import_checkpoint
 from engine.checkpoint.config import FAMILIES as IMPORTED
-from engine.checkpoint.document import LAYOUTS, TYPED
+from engine.checkpoint.document import FAMILY_LAYOUTS, TYPED
 from engine.checkpoint.opt import TABLE_ROWS
-from engine.scenario import Scenario
+from engine.scenario.scenario import Scenario
 from tests.engine.hf_reference import FAMILIES, FIXTURES, SCALED, config_of, hf_forward, stored
 
 TEXT = "the cat sat on the mat. 我爱你"
@@ -40,7 +40,7 @@ def layer_output(scenario: Scenario, k: int) -> str:
 
 
 def test_every_family_the_config_accepts_has_a_layout_and_a_fixture() -> None:
-    assert set(IMPORTED) == set(LAYOUTS) == set(FAMILIES)
+    assert set(IMPORTED) == set(FAMILY_LAYOUTS) == set(FAMILIES)
     assert sorted(path.name for path in FIXTURES.iterdir()) == sorted(FAMILIES + SCALED)
     # The families that read a text pair are those whose layout adds token types.
     assert [family for family in FAMILIES if imported(family).type_table is not None] == list(

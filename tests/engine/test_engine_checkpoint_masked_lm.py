@@ -14,7 +14,7 @@ from safetensors.numpy import load_file, save_file
 
 from engine import ScenarioError, compute
 from engine.checkpoint import import_checkpoint
-from engine.masked_lm import masked_positions
+from engine.forward.masked_lm import masked_positions
 from tests.engine.hf_reference import FIXTURES
 from tests.engine.test_engine_checkpoint_transformers import SIZES, redraw
 

@@ -17,7 +17,7 @@ import pytest
 from engine import ScenarioError, compute
 from engine.checkpoint import import_checkpoint
 from engine.checkpoint.installed import minilm_folder
-from engine.scenario import Scenario
+from engine.scenario.scenario import Scenario
 
 FOLDER = minilm_folder()
 pytestmark = pytest.mark.skipif(

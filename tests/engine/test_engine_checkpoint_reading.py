@@ -22,12 +22,12 @@ import pytest
 from safetensors.numpy import save_file
 
 import engine.checkpoint.folder
-import engine.reader
+import engine.format.reader
 from engine import ScenarioError
 from engine.checkpoint import import_checkpoint
 from engine.checkpoint.folder import Checkpoint
-from engine.reader import expect_matrix
-from engine.safetensors_file import FP8
+from engine.format.reader import expect_matrix
+from engine.format.safetensors_file import FP8
 from tests.engine.hf_reference import FIXTURES
 from tests.engine.test_engine_checkpoint_refusals import copy, refusal, run
 
@@ -92,9 +92,9 @@ def test_a_weight_checked_finite_as_widened_is_not_read_again_and_a_nan_is_still
     checkpoint = Checkpoint(tmp_path)
     read = checkpoint.tensor("w", (3, 4), transposed=True)
     assert expect_matrix(read, "Wq", weights=True) is read  # no copy, no second check
-    assert engine.reader._known_finite(read)
+    assert engine.format.reader._known_finite(read)
     nan = checkpoint.tensor("b", (3, 4), transposed=True)
-    assert not engine.reader._known_finite(nan)
+    assert not engine.format.reader._known_finite(nan)
     with pytest.raises(ScenarioError) as caught:
         expect_matrix(nan, "Wq", weights=True)
     assert str(caught.value) == "Wq[1][2]: nan is not allowed: every number must be finite"

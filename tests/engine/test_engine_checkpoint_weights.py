@@ -18,7 +18,7 @@ import pytest
 from safetensors.numpy import load_file, save_file
 
 import engine.checkpoint.folder
-import engine.memory
+import engine.files.memory
 from engine.checkpoint import import_checkpoint
 from engine.checkpoint.weights_file import Stored
 from tests.engine.test_engine_checkpoint_refusals import copy, refusal
@@ -257,13 +257,13 @@ def test_a_model_past_the_computers_memory_is_refused_from_its_headers(
     layer past a computer of 512 MiB (the limit is the memory, not a count of numbers)."""
     folder = tmp_path / "wide"
     sparse_llama(folder, WITHIN_WIDTH)
-    monkeypatch.setattr(engine.memory, "physical_memory", lambda: 4 << 30)
+    monkeypatch.setattr(engine.files.memory, "physical_memory", lambda: 4 << 30)
     started = time.monotonic()
     assert refusal(folder) == (
         f"{folder}/*.safetensors: the weights as float64 need about 6.5 GiB, more than this "
         "computer's 4.0 GiB of memory (nothing was read)")
     assert time.monotonic() - started < 2
-    monkeypatch.setattr(engine.memory, "physical_memory", lambda: 1 << 29)
+    monkeypatch.setattr(engine.files.memory, "physical_memory", lambda: 1 << 29)
     assert refusal(folder, layers="1") == (
         f"{folder}/*.safetensors: the weights as float64 need about 0.6 GiB, more than this "
         "computer's 0.5 GiB of memory (nothing was read)")

@@ -108,7 +108,7 @@ def test_a_run_that_passes_a_limit_says_how_many_tokens_fit(
     """The limit met after some tokens was said as if the document itself were wrong. (The
     scores' limit as it was before a whole model fitted, 2¹⁸: today's 2²⁴ is past what 12 heads
     at 512 positions make.)"""
-    monkeypatch.setattr("engine.parse_layers.MAX_CELLS", 1 << 18)
+    monkeypatch.setattr("engine.format.layers.MAX_CELLS", 1 << 18)
     out_path = tmp_path / "never.qkv.json"
     status, out, err = run(capsys, "generate", _file(tmp_path, "doc", doc), "--steps", steps,
                            "--out", str(out_path))

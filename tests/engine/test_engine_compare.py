@@ -1,4 +1,5 @@
-"""Comparing two traces (engine.differences) and making the variants to compare (engine.variants).
+"""Comparing two traces (engine.arithmetic.differences) and making the variants to compare
+(engine.scenario.variants).
 
 Golden numbers come from the chapter's micro-example — LayerNorm([1, 3]) = [−1, 1],
 RMSNorm([1, 3]) = [1/√5, 3/√5] — or are recomputed here with ``math``.
@@ -12,9 +13,9 @@ import numpy as np
 import pytest
 
 from engine import ScenarioError, compute, load_scenario
-from engine.differences import compare, matching_step, named_arrays
-from engine.ops import row_statistics
-from engine.variants import variant
+from engine.arithmetic.differences import compare, matching_step, named_arrays
+from engine.forward.numerics import row_statistics
+from engine.scenario.variants import variant
 from tests.examples import EXAMPLES, trace_of
 
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-import engine.scenario
+import engine.scenario.scenario
 from engine import ScenarioError, compute, parse_scenario
-from engine.trace_size import trace_numbers
+from engine.forward.size import trace_numbers
 from tests.engine.generation_documents import cases
 
 
@@ -31,7 +31,7 @@ def test_a_document_whose_draw_passes_the_limit_is_refused(
         monkeypatch: pytest.MonkeyPatch) -> None:
     doc = cases()["three-layers"]
     trained = {**doc, "targets": [0, 1, 2]}
-    monkeypatch.setattr(engine.scenario, "MAX_TRACE_NUMBERS", _size(doc, False))
+    monkeypatch.setattr(engine.scenario.scenario, "MAX_TRACE_NUMBERS", _size(doc, False))
     parse_scenario(trained)  # targets: no draw, so within the limit
     with pytest.raises(ScenarioError, match="the trace would hold"):
         parse_scenario(doc)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from engine import ScenarioError, compute, explain, parse_scenario
-from engine.ops import layer_norm, softmax
+from engine.forward.numerics import layer_norm, softmax
 from tests.examples import EXAMPLES
 
 
@@ -63,7 +63,7 @@ def test_d_resizes_a_stack_whose_middle_layer_has_no_block() -> None:
     """Every layer of a stack hands on rows of width d, with a block or without: resizing d
     fits the block-less layer's Wo too (it was kept at the old width, and every d refused)."""
     from engine import parse_scenario
-    from engine.resize import Sizes, resize
+    from engine.scenario.resize import Sizes, resize
     from tests.engine.v2_documents import document
 
     doc = document(31, n=3, d=4, layers=3)

@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 from engine import ScenarioError, compute, explain, parse_scenario
-from engine.generation import extend
-from engine.kv_cache import cache_of, next_position
-from engine.numbers import format_number
+from engine.format.numbers import format_number
+from engine.generation.append import extend
+from engine.generation.kv_cache import cache_of, next_position
 from tests.engine.test_engine_v2_stacks import m, v
 from tests.engine.test_engine_validation import put
 

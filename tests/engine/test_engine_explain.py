@@ -1,4 +1,4 @@
-"""Per-cell arithmetic: ``engine.explain`` shows the terms behind one number of a trace."""
+"""Per-cell arithmetic: ``engine.arithmetic.cells`` shows the terms behind one number of a trace."""
 
 from __future__ import annotations
 

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from engine import ScenarioError, compute, dumps_scenario, explain, parse_scenario
-from engine.generation import extend
-from engine.generation_run import generate
-from engine.parse_generation import Settings
+from engine.format.generation_keys import Settings
+from engine.generation.append import extend
+from engine.generation.run import generate
 from tests.engine.generation_documents import built, cases, example, learned_table
 from tests.examples import EXAMPLES
 
@@ -204,7 +204,7 @@ def test_a_stack_that_is_not_causal_generates_by_full_recompute() -> None:
 def test_resizing_the_positions_fits_the_targets_and_ends_the_run() -> None:
     from dataclasses import replace
 
-    from engine.resize import Sizes, resize
+    from engine.scenario.resize import Sizes, resize
 
     doc = example("three-layers")
     doc["targets"] = [1, 2, 0]

@@ -9,12 +9,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-import engine.scenario
+import engine.scenario.scenario
 from engine import ScenarioError, compute, parse_scenario
-from engine.io import needs_sidecar
-from engine.reader import MAX_HEADS
-from engine.scenario import Scenario, number_count
-from engine.sidecar_write import JSON_NUMBERS
+from engine.format.io import needs_sidecar
+from engine.format.reader import MAX_HEADS
+from engine.format.sidecar_write import JSON_NUMBERS
+from engine.scenario.scenario import Scenario, number_count
 from tests.examples import EXAMPLES
 
 N, D, FFN, HEADS = 8, 768, 3072, 12
@@ -88,7 +88,7 @@ def test_a_cell_edit_copies_only_its_matrix_and_reads_nothing_again(
     def refuse(_document: object) -> None:
         raise AssertionError("the document was read again")
 
-    monkeypatch.setattr(engine.scenario, "parse_document", refuse)
+    monkeypatch.setattr(engine.scenario.scenario, "parse_document", refuse)
     old = layer.block.ffn.W1 if layer.block is not None else None
     edited = layer.with_cell("block.ffn.W1", (3, 5), 0.5)
     assert old is not None and float(old[3, 5]) != 0.5

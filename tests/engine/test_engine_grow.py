@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from engine import Trace, compute, parse_scenario
-from engine.generation import extend
-from engine.grow import grown
+from engine.generation.append import extend
+from engine.generation.grow import grown
 from tests.engine.generation_documents import STEPS, cases, scenario
 
 TOLERANCE = 1e-12

@@ -14,17 +14,17 @@ import numpy as np
 import pytest
 
 from engine import Trace, compute, explain, parse_scenario
-from engine import tape as ops
-from engine.generation import extend
-from engine.generation_run import generate
-from engine.grow import grown
-from engine.numbers import format_number
-from engine.op_kinds import head_output
-from engine.parse_generation import Settings
-from engine.reader import FloatArray
-from engine.redraw import redrawn, with_settings
-from engine.sampling import sample
-from engine.scenario import Scenario
+from engine.format.generation_keys import Settings
+from engine.format.numbers import format_number
+from engine.format.reader import FloatArray
+from engine.forward import tape as ops
+from engine.generation.append import extend
+from engine.generation.grow import grown
+from engine.generation.redraw import redrawn, with_settings
+from engine.generation.run import generate
+from engine.generation.sampling import sample
+from engine.scenario.op_kinds import head_output
+from engine.scenario.scenario import Scenario
 from tests.engine.capped_head import CAP, capped_logits
 from tests.engine.generation_documents import cases
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import engine
-import engine.io
+import engine.format.io
 from engine import (
     ScenarioError,
     compute,
@@ -93,7 +93,7 @@ def test_a_failing_rename_leaves_the_old_file_and_no_temporary(
     def refuse(_src: object, _dst: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(engine.io.os, "replace", refuse)
+    monkeypatch.setattr(engine.format.io.os, "replace", refuse)
     with pytest.raises(OSError, match=r"kept\.qkv\.json: the disk is full"):
         save_scenario(load_scenario(EXAMPLES / "g01.qkv.json"), path)
     assert path.read_bytes() == content
@@ -107,7 +107,7 @@ def test_a_failing_write_leaves_the_old_file_and_no_temporary(
     def refuse(_fd: int) -> None:
         raise OSError(5, "Input/output error")
 
-    monkeypatch.setattr(engine.io.os, "fsync", refuse)
+    monkeypatch.setattr(engine.format.io.os, "fsync", refuse)
     with pytest.raises(OSError, match=r"kept\.qkv\.json: the disk reported an input/output error"):
         save_scenario(load_scenario(EXAMPLES / "g01.qkv.json"), path)
     assert path.read_bytes() == content
@@ -121,7 +121,7 @@ def test_an_interrupted_save_leaves_no_temporary(tmp_path: Path,
     def interrupt(_src: object, _dst: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(engine.io.os, "replace", interrupt)
+    monkeypatch.setattr(engine.format.io.os, "replace", interrupt)
     with pytest.raises(KeyboardInterrupt):
         save_scenario(load_scenario(EXAMPLES / "g01.qkv.json"), path)
     assert path.read_bytes() == content
@@ -160,7 +160,7 @@ def test_read_refuses_a_file_over_the_size_limit(tmp_path: Path,
     path = tmp_path / "big.qkv.json"
     path.write_bytes((EXAMPLES / "g01.qkv.json").read_bytes())
     size = path.stat().st_size
-    monkeypatch.setattr(engine.io, "MAX_FILE_BYTES", 1024)
+    monkeypatch.setattr(engine.format.io, "MAX_FILE_BYTES", 1024)
 
     def never(*_args: object, **_kwargs: object) -> None:
         raise AssertionError("an oversized file was opened")
@@ -176,10 +176,10 @@ def test_a_file_just_over_the_limit_says_so_in_bytes(tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "edge.json"
     path.write_bytes(b"[" + b" " * 1023 + b"]")  # 1025 bytes
-    monkeypatch.setattr(engine.io, "MAX_FILE_BYTES", 1024)
+    monkeypatch.setattr(engine.format.io, "MAX_FILE_BYTES", 1024)
     assert refusal(path) == ("edge.json: the file is 1025 bytes; scenario documents are "
                              "limited to 1024 bytes")
-    monkeypatch.setattr(engine.io, "MAX_FILE_BYTES", 1025)
+    monkeypatch.setattr(engine.format.io, "MAX_FILE_BYTES", 1025)
     assert read_document(path) == []
 
 
@@ -239,7 +239,7 @@ def test_the_largest_accepted_document_saves_under_the_file_limit_and_reopens(
     """Every matrix of 2¹⁸ numbers, every number at its longest JSON spelling
     (24 characters), every label at 40 four-byte characters: what is accepted can be saved and
     opened again (docs/limits.md)."""
-    from engine.reader import MAX_POSITIONS
+    from engine.format.reader import MAX_POSITIONS
 
     n = d = MAX_POSITIONS  # 512 × 512 = 2¹⁸: X, Q, the hidden layer and the logits
     assert n * d == 1 << 18
@@ -263,7 +263,7 @@ def test_the_largest_accepted_document_saves_under_the_file_limit_and_reopens(
     path = tmp_path / "largest.qkv.json"
     save_scenario(scenario, path)
     size = path.stat().st_size
-    assert 8 * n * d * 24 < size <= engine.io.MAX_FILE_BYTES
+    assert 8 * n * d * 24 < size <= engine.format.io.MAX_FILE_BYTES
     again = load_scenario(path)
     np.testing.assert_array_equal(again.block.unembed, scenario.block.unembed)
     assert again.block.vocab == scenario.block.vocab

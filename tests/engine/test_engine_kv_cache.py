@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from engine import ScenarioError, compute, parse_scenario
-from engine.generation import extend
-from engine.kv_cache import cache_of, next_position
+from engine.generation.append import extend
+from engine.generation.kv_cache import cache_of, next_position
 from tests.engine.generation_documents import STEPS, built, cases, learned_table, scenario
 
 TOLERANCE = 1e-12

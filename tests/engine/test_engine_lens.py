@@ -1,6 +1,6 @@
-"""The logit lens (:mod:`engine.lens`, ``qkv-studio lens``): each layer's stream read through
-the document's own final norm and vocabulary head, checked against a computation written here,
-against transformers' hidden states, and at the last layer against the document's own
+"""The logit lens (:mod:`engine.analysis.lens`, ``qkv-studio lens``): each layer's stream read
+through the document's own final norm and vocabulary head, checked against a computation written
+here, against transformers' hidden states, and at the last layer against the document's own
 probabilities, bit for bit."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 from app.model.examples import example_path
 from app.model.presets import preset
 from engine import ScenarioError, compute, dumps_scenario, load_scenario
-from engine.lens import read_layers, top_tokens
+from engine.analysis.lens import read_layers, top_tokens
 from tests.engine.test_engine_cli import run
 
 

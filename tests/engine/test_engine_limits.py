@@ -8,12 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import engine.memory
+import engine.files.memory
 from engine import ScenarioError, dumps_scenario, load_scenario, parse_scenario, save_scenario
-from engine.io import MAX_FILE_BYTES, MAX_NUMBER_BYTES, MAX_TEXT_BYTES
-from engine.reader import MAX_POSITIONS, MAX_VOCAB
-from engine.scenario import number_count
-from engine.sidecar_write import JSON_NUMBERS
+from engine.format.io import MAX_FILE_BYTES, MAX_NUMBER_BYTES, MAX_TEXT_BYTES
+from engine.format.reader import MAX_POSITIONS, MAX_VOCAB
+from engine.format.sidecar_write import JSON_NUMBERS
+from engine.scenario.scenario import number_count
 from tests.examples import EXAMPLES
 
 LONGEST = -2.2250738585072014e-308  # 24 characters, the longest a float64 is written
@@ -54,7 +54,7 @@ def test_the_file_limit_holds_every_document_the_editor_accepts() -> None:
 def test_an_edit_past_the_computers_memory_is_refused(monkeypatch: pytest.MonkeyPatch,
                                                       tmp_path: Path) -> None:
     """The document's numbers and its trace's, as float64, against the computer's memory."""
-    monkeypatch.setattr(engine.memory, "physical_memory", lambda: 8 * 100)
+    monkeypatch.setattr(engine.files.memory, "physical_memory", lambda: 8 * 100)
     scenario = load_scenario(EXAMPLES / "f11.qkv.json")
     assert number_count(scenario) == 16  # X 2×2 and three 2×2 weights
     with pytest.raises(ScenarioError) as caught:

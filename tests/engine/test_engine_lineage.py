@@ -8,8 +8,9 @@ import gc
 import numpy as np
 import pytest
 
-from engine import lineage, load_scenario
-from engine.scenario import Scenario
+from engine import load_scenario
+from engine.forward import lineage
+from engine.scenario.scenario import Scenario
 from tests.engine.test_engine_gpt2_size import EXAMPLES
 
 

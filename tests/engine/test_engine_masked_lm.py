@@ -12,12 +12,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-import engine.scenario
+import engine.scenario.scenario
 from engine import ScenarioError, compute, explain, parse_scenario
-from engine.generation_run import generate
-from engine.io import dumps_scenario
-from engine.masked_lm import fills, masked_positions
-from engine.parse_generation import Settings
+from engine.format.generation_keys import Settings
+from engine.format.io import dumps_scenario
+from engine.forward.masked_lm import fills, masked_positions
+from engine.generation.run import generate
 
 D, V = 4, 5
 VOCAB = ["我", "爱", "你", "[MASK]", "。"]
@@ -155,7 +155,7 @@ def test_a_masked_lm_head_does_not_generate() -> None:
 
 def _counted(doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> int:
     """The trace size the limit counts for ``doc`` (read off the refusal at a limit of 0)."""
-    monkeypatch.setattr(engine.scenario, "MAX_TRACE_NUMBERS", 0)
+    monkeypatch.setattr(engine.scenario.scenario, "MAX_TRACE_NUMBERS", 0)
     with pytest.raises(ScenarioError) as refused:
         parse_scenario(doc)
     found = re.search(r"the trace would hold ([\d,]+) numbers", str(refused.value))

@@ -10,10 +10,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-import engine.migrate
+import engine.format.migrate
 from engine import ScenarioError, compute, load_scenario, parse_scenario
-from engine.migrate import MIGRATIONS, UNVERSIONED, document_version, migrate
-from engine.scenario import FORMAT_VERSION
+from engine.format.migrate import MIGRATIONS, UNVERSIONED, document_version, migrate
+from engine.scenario.scenario import FORMAT_VERSION
 from tests.examples import EXAMPLES
 
 F11: dict[str, Any] = json.loads((EXAMPLES / "f11.qkv.json").read_text(encoding="utf-8"))
@@ -85,10 +85,10 @@ def test_anything_but_an_object_is_returned_as_it_is(value: object) -> None:
 def test_the_hook_chains_steps_in_order_and_writes_each_version(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A future format 3: version 0 → 1 → 2 → 3, each step seeing the previous one's output."""
-    monkeypatch.setattr(engine.migrate, "FORMAT_VERSION", 3)
+    monkeypatch.setattr(engine.format.migrate, "FORMAT_VERSION", 3)
     seen: list[int] = []
 
-    def step(k: int) -> engine.migrate.Migration:
+    def step(k: int) -> engine.format.migrate.Migration:
         def run(doc: dict[str, Any]) -> dict[str, Any]:
             seen.append(doc.get("version", 0))
             return {**doc, f"from_{k}": True}

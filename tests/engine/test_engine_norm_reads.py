@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from engine import compute, explain, parse_scenario
-from engine.retrace import first_reader, retraced
+from engine.forward.retrace import first_reader, retraced
 from tests.engine.test_engine_retrace import assert_same
 from tests.engine.v2_documents import CASES
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.numbers import (
+from engine.format.numbers import (
     ABOUT,
     TIMES_TEN,
     NumberFormat,
@@ -137,7 +137,7 @@ def test_typed_scientific_forms_are_read() -> None:
 
 def test_display_decimals_is_an_optional_documented_key_that_round_trips() -> None:
     from engine import load_scenario, parse_scenario
-    from engine.errors import ScenarioError
+    from engine.format.errors import ScenarioError
 
     f11 = load_scenario("resources/examples/f11.qkv.json")
     assert f11.decimals is None and "display" not in f11.to_document()

@@ -11,7 +11,7 @@ from statistics import NormalDist
 import numpy as np
 import pytest
 
-from engine.ops import activate, layer_norm, norm, rms_norm, row_statistics, softmax
+from engine.forward.numerics import activate, layer_norm, norm, rms_norm, row_statistics, softmax
 
 Z = [-3.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0]
 

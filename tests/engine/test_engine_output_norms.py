@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from engine import ScenarioError, compute, parse_scenario
-from engine.explain import explain
-from engine.retrace import first_reader, retraced
-from engine.writer import to_document
+from engine.arithmetic.cells import explain
+from engine.format.writer import to_document
+from engine.forward.retrace import first_reader, retraced
 from tests.engine.v2_documents import document
 
 GAMMA3, GAMMA4 = [1.5, 0.5, 2.0, 1.0], [0.8, 1.2, 1.0, 0.4]

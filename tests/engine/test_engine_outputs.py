@@ -23,11 +23,11 @@ from pathlib import Path
 
 import pytest
 
-import engine.io
-import engine.sidecar_write
+import engine.format.io
+import engine.format.sidecar_write
 from engine import ScenarioError, dumps_scenario, load_scenario, save_scenario
-from engine.memory import physical_memory
-from engine.outputs import Inputs, OutputRefusedError, guarding
+from engine.files.memory import physical_memory
+from engine.files.outputs import Inputs, OutputRefusedError, guarding
 from tests.engine.hf_reference import FIXTURES
 from tests.examples import EXAMPLES
 
@@ -63,8 +63,8 @@ def files(folder: Path) -> dict[str, bytes]:
 
 def small_sidecars(monkeypatch: pytest.MonkeyPatch) -> None:
     """Documents of more than 10 numbers keep arrays of 4 or more in a sidecar."""
-    monkeypatch.setattr(engine.io, "JSON_NUMBERS", 10)
-    monkeypatch.setattr(engine.sidecar_write, "SIDECAR_MIN", 4)
+    monkeypatch.setattr(engine.format.io, "JSON_NUMBERS", 10)
+    monkeypatch.setattr(engine.format.sidecar_write, "SIDECAR_MIN", 4)
 
 
 @pytest.fixture

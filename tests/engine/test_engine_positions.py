@@ -1,7 +1,7 @@
 """Positional encodings against independent arithmetic written out here, and their refusals.
 
-Every expected value is computed in this file by a route other than engine/positions.py: loops
-over cells, the complex-number form of a rotation, the published formulas with known values.
+Every expected value is computed in this file by a route other than engine/forward/positions.py:
+loops over cells, the complex-number form of a rotation, the published formulas with known values.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from engine import ScenarioError
-from engine.positions import (
+from engine.forward.positions import (
     Positions,
     added_rows,
     alibi_bias,
@@ -24,7 +24,7 @@ from engine.positions import (
     rotate,
     sinusoidal_table,
 )
-from engine.rope_scaling import RopeScaling
+from engine.forward.rope_scaling import RopeScaling
 
 RNG = np.random.default_rng(14)
 

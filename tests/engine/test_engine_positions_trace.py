@@ -2,7 +2,7 @@
 refusals through whole documents.
 
 Expected numbers are computed here by loops and the published formulas (never by
-engine/positions.py), and the stacks come from the helpers of the version-2 stack tests.
+engine/forward/positions.py), and the stacks come from the helpers of the version-2 stack tests.
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-import engine.scenario
+import engine.scenario.scenario
 from app.cli import main
 from engine import ScenarioError, compute, explain, format_number, parse_scenario
-from engine.differences import compare
-from engine.resize import Sizes, resize
-from engine.swap import swap_order, swap_tokens
-from engine.trace_size import trace_numbers
+from engine.arithmetic.differences import compare
+from engine.forward.size import trace_numbers
+from engine.scenario.resize import Sizes, resize
+from engine.scenario.swap import swap_order, swap_tokens
 from tests.engine.test_engine_explain import final_number, parse_shown
 from tests.engine.test_engine_malformed import BASES
 from tests.engine.test_engine_v2_reference import assert_agrees
@@ -453,7 +453,7 @@ def test_the_arrays_of_positions_count_toward_the_trace_limit(
     layers = [{"attention": attention(4, heads=2), "block": block(4)}]
     plain, biased = stack(layers), stack(layers, positions={"kind": "alibi"})
     without = trace_numbers(4, 4, parse_scenario(plain).layers)
-    monkeypatch.setattr(engine.scenario, "MAX_TRACE_NUMBERS", without + 2 * 2 * 4 * 4 - 1)
+    monkeypatch.setattr(engine.scenario.scenario, "MAX_TRACE_NUMBERS", without + 2 * 2 * 4 * 4 - 1)
     parse_scenario(plain)
     with pytest.raises(ScenarioError, match=rf"the trace would hold {without + 64} numbers, "
                                             rf"more than the limit of {without + 63}:"):

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from engine import ScenarioError, Trace, compute, parse_scenario
-from engine.parse_generation import Generation, Settings
-from engine.redraw import redrawn, with_settings
+from engine.format.generation_keys import Generation, Settings
+from engine.generation.redraw import redrawn, with_settings
 from tests.engine.generation_documents import cases, scenario
 
 SETTINGS = (Settings(temperature=0.37, seed=5), Settings(temperature=0.0),

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from engine import ScenarioError, compute, parse_scenario
-from engine.ops import activate
+from engine.forward.numerics import activate
 from tests.engine.test_engine_v2_stacks import attention, block, encoder_decoder, stack
 from tests.examples import EXAMPLES
 

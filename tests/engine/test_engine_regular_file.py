@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import ScenarioError
-from engine.regular_file import check_regular, open_regular
+from engine.files.regular_file import check_regular, open_regular
+from engine.format.errors import ScenarioError
 
 
 def test_a_regular_file_opens_and_reads(tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
 """A cell edit's trace worked again from the first step the edited array feeds
-(:mod:`engine.retrace`) equals ``compute`` of the edited document bit for bit: every built-in
+(:mod:`engine.forward.retrace`) equals ``compute`` of the edited document bit for bit: every
+built-in
 example and generated document, a cell of every parameter (each layer, embeddings, head)."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import numpy as np
 import pytest
 
 from engine import Scenario, ScenarioError, Trace, compute, load_scenario, parse_scenario
-from engine.retrace import first_reader, retraced
+from engine.forward.retrace import first_reader, retraced
 from tests.engine.v2_documents import CASES, document
 
 EXAMPLES = sorted((Path(__file__).parents[2] / "resources" / "examples").glob("*.qkv.json"))

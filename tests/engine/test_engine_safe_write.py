@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-import engine.safe_write as safe_write
+import engine.files.safe_write as safe_write
 from engine import ScenarioError, load_scenario, save_scenario
-from engine.safe_write import WriteError, real_target, replacing, write_bytes
+from engine.files.safe_write import WriteError, real_target, replacing, write_bytes
 from tests.examples import EXAMPLES
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-import engine.safe_write as safe_write
-from engine.safe_write import (
+import engine.files.safe_write as safe_write
+from engine.files.safe_write import (
     WriteError,
     failure_reason,
     plain_reason,

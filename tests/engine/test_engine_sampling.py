@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from engine import ScenarioError
-from engine.parse_generation import Settings
-from engine.sampling import entropy, kept_ids, sample, tempered
+from engine.format.generation_keys import Settings
+from engine.generation.sampling import entropy, kept_ids, sample, tempered
 
 LOGITS = np.array([1.5, -0.3, 2.25, 0.7, 2.0, -1.2, 0.1, 1.1])
 GREEDY = 2

@@ -19,23 +19,23 @@ import pytest
 from safetensors import safe_open
 from safetensors.numpy import save_file
 
-import engine.io
-import engine.safe_write
-import engine.safetensors_file
-import engine.sidecar
-import engine.sidecar_write
+import engine.files.safe_write
+import engine.format.io
+import engine.format.safetensors_file
+import engine.format.sidecar
+import engine.format.sidecar_write
 from app.cli import main
 from engine import ScenarioError, compute, dumps_scenario, load_scenario, save_scenario
 from engine.checkpoint import import_checkpoint
-from engine.safe_write import WriteError
+from engine.files.safe_write import WriteError
 from tests.engine.hf_reference import FIXTURES
 from tests.examples import EXAMPLES
 
 
 @pytest.fixture(autouse=True)
 def small_sidecars(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine.io, "JSON_NUMBERS", 10)
-    monkeypatch.setattr(engine.sidecar_write, "SIDECAR_MIN", 4)
+    monkeypatch.setattr(engine.format.io, "JSON_NUMBERS", 10)
+    monkeypatch.setattr(engine.format.sidecar_write, "SIDECAR_MIN", 4)
 
 
 def dtypes(file: Path) -> dict[str, str]:
@@ -157,7 +157,7 @@ def test_a_number_that_is_not_finite_is_refused_naming_its_cell(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, dtype: type) -> None:
     """Checked as the stored numbers are widened, past the first chunk of them: the place and
     cell are the document's, as for a number in the JSON."""
-    monkeypatch.setattr(engine.safetensors_file, "BLOCK", 3)  # a row a block
+    monkeypatch.setattr(engine.format.safetensors_file, "BLOCK", 3)  # a row a block
     path = saved(tmp_path, "continue")
     bad = load_scenario(path).parameter("layers.0.attention.Wq").astype(dtype)
     bad[2, 1] = -np.inf
@@ -217,7 +217,7 @@ def test_a_failed_save_leaves_the_old_document_and_sidecar_intact(
     def full(*_args: object) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(engine.io, "write_all", full)  # the document fails after the sidecar
+    monkeypatch.setattr(engine.format.io, "write_all", full)  # the document fails after the sidecar
     with pytest.raises(WriteError, match="the disk is full"):
         save_scenario(edited, path)
     assert snapshot(tmp_path) == before
@@ -228,7 +228,7 @@ def test_a_failed_move_puts_the_moved_sidecar_back(tmp_path: Path,
     path = saved(tmp_path, "continue")
     before = snapshot(tmp_path)
     edited = load_scenario(path).with_cell("layers.0.attention.Wq", (0, 0), 0.1)
-    publish = engine.safe_write._publish
+    publish = engine.files.safe_write._publish
     moves: list[Path] = []
 
     def second_fails(temp: Path, target: Path, mode: int | None) -> None:
@@ -237,7 +237,7 @@ def test_a_failed_move_puts_the_moved_sidecar_back(tmp_path: Path,
             raise OSError(errno.EIO, "input/output error")
         publish(temp, target, mode)
 
-    monkeypatch.setattr(engine.safe_write, "_publish", second_fails)
+    monkeypatch.setattr(engine.files.safe_write, "_publish", second_fails)
     with pytest.raises(WriteError):
         save_scenario(edited, path)
     assert [target.name for target in moves] == ["doc.qkv.json.weights.safetensors", "doc.qkv.json"]

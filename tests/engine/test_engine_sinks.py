@@ -8,7 +8,13 @@ import pytest
 
 from app.model.examples import resolve_document
 from engine import ScenarioError, Trace, compute, load_scenario
-from engine.sinks import layer_shares, parse_layers, sink_shares, strongest_sink, without_first
+from engine.analysis.sinks import (
+    layer_shares,
+    parse_layers,
+    sink_shares,
+    strongest_sink,
+    without_first,
+)
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from engine import compute, parse_scenario
-from engine.ops import softmax
+from engine.forward.numerics import softmax
 
 
 def shares(row: list[float]) -> list[float]:

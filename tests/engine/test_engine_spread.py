@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.numbers import NumberFormat, Spread
+from engine.format.numbers import NumberFormat, Spread
 
 cell = st.floats(min_value=-1e9, max_value=1e9, allow_nan=False).filter(lambda v: v != 0)
 

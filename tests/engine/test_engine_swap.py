@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from engine import compute, dumps_scenario, parse_scenario
-from engine.differences import compare, in_token_order, source_cell, token_axes
-from engine.generation import extend
-from engine.swap import swap_order, swap_tokens
+from engine.arithmetic.differences import compare, in_token_order, source_cell, token_axes
+from engine.generation.append import extend
+from engine.scenario.swap import swap_order, swap_tokens
 
 RNG = np.random.default_rng(7)
 

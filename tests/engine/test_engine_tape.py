@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import get_args
 
 from engine import compute, load_scenario
-from engine.trace import Op
+from engine.forward.trace import Op
 from tests.examples import EXAMPLES
 
 

@@ -11,15 +11,15 @@ from typing import Any
 import numpy as np
 import pytest
 
-import engine.memory
-import engine.scenario
+import engine.files.memory
+import engine.scenario.scenario
 from app.cli import main
 from engine import ScenarioError, compute, parse_scenario
-from engine.migrate import migrate
-from engine.modules import Attention, FeedForward
-from engine.resize import Sizes, resize
-from engine.scenario import number_count
-from engine.variants import variant
+from engine.format.migrate import migrate
+from engine.scenario.modules import Attention, FeedForward
+from engine.scenario.resize import Sizes, resize
+from engine.scenario.scenario import number_count
+from engine.scenario.variants import variant
 from tests.engine.test_engine_v2_stacks import attention, block, encoder_decoder, head, stack
 from tests.examples import EXAMPLES
 
@@ -71,7 +71,7 @@ def test_a_same_shape_cell_edit_replaces_one_array_and_nothing_else() -> None:
 
 def test_the_fast_path_does_not_revalidate_the_document(monkeypatch: pytest.MonkeyPatch) -> None:
     s = parse_scenario(two_layers())
-    monkeypatch.setattr(engine.scenario, "parse_document", lambda document: 1 / 0)
+    monkeypatch.setattr(engine.scenario.scenario, "parse_document", lambda document: 1 / 0)
     s.with_parameter("head.unembed", np.zeros((4, 3)))  # no parse: no ZeroDivisionError
     with pytest.raises(ZeroDivisionError):
         s.with_parameter("head.unembed", np.zeros((4, 5)))
@@ -127,7 +127,7 @@ def test_every_layers_numbers_count_toward_the_document_limit(
     two = parse_scenario(two_layers())
     per_layer = number_count(one) - 16  # X is 4×4
     assert number_count(two) == 16 + 2 * per_layer + 4 + 4 + 12  # γf, βf, unembed
-    monkeypatch.setattr(engine.memory, "physical_memory", lambda: 8 * (number_count(two) - 1))
+    monkeypatch.setattr(engine.files.memory, "physical_memory", lambda: 8 * (number_count(two) - 1))
     with pytest.raises(ScenarioError, match=r"^document: its \d+ numbers and its trace's \d+ "):
         parse_scenario(two_layers())
 

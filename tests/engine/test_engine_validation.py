@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-import engine.reader
+import engine.format.reader
 from engine import ScenarioError, compute, parse_scenario
 from tests.examples import EXAMPLES
 
@@ -216,13 +216,13 @@ def test_line_breaks_in_a_value_are_escaped() -> None:
 def test_more_than_512_positions_is_refused_before_allocation(
         monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
-    real = engine.reader.expect_number
+    real = engine.format.reader.expect_number
 
     def counting(value: object, place: str) -> float:
         calls.append(place)
         return real(value, place)
 
-    monkeypatch.setattr(engine.reader, "expect_number", counting)
+    monkeypatch.setattr(engine.format.reader, "expect_number", counting)
     row = [0.5] * 1000
     doc = document("f11")
     doc["X"] = [row] * 5000  # a 40 MB matrix if it were ever converted
@@ -257,8 +257,8 @@ def old_cell_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     """The per-array limit as it was before a whole model fitted (2¹⁸): at today's 2²⁴ the
     widths and positions allowed reach it only through the logits, but the checks still guard
     every array, and they read the limit where they stand."""
-    monkeypatch.setattr("engine.reader.MAX_CELLS", 1 << 18)
-    monkeypatch.setattr("engine.parse_layers.MAX_CELLS", 1 << 18)
+    monkeypatch.setattr("engine.format.reader.MAX_CELLS", 1 << 18)
+    monkeypatch.setattr("engine.format.layers.MAX_CELLS", 1 << 18)
 
 
 @pytest.mark.usefixtures("old_cell_limit")

@@ -21,9 +21,9 @@ import numpy as np
 import pytest
 
 from engine.checkpoint import import_checkpoint
-from engine.generation_run import generate
-from engine.parse_generation import Settings
-from engine.sampling import draw_generator
+from engine.format.generation_keys import Settings
+from engine.generation.run import generate
+from engine.generation.sampling import draw_generator
 from tests.engine.hf_reference import FAMILIES, FIXTURES
 from tests.engine.test_engine_checkpoint_transformers import build, exact_float64
 

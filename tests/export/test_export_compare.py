@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.export.comparison import build_compare_frame, write_compare
 from engine import Trace, compute
-from engine.variants import variant
+from engine.scenario.variants import variant
 from tests.export.conftest import assert_not_blank, leftovers, load_trace, need_tool, pixels
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -16,7 +16,7 @@ from pytestqt.qtbot import QtBot
 import app.export.dialog
 import app.export.render
 import app.export.safe
-import engine.safe_write as safe_write
+import engine.files.safe_write as safe_write
 from app.canvas import FrameOptions
 from app.cli import main
 from app.export import job

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication
 from app.export.words import title_for
 from app.texts.printed import printed_places
 from engine import Trace
-from engine.numbers import NumberFormat
+from engine.format.numbers import NumberFormat
 from tests.export.conftest import export, load_trace, need_tool
 
 CASES = [("f11", "en"), ("f11", "zh"), ("g01", "en"), ("g01", "zh")]

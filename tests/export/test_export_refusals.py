@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QApplication
 
-import engine.safe_write as safe_write
+import engine.files.safe_write as safe_write
 from app.export.job import run_export
 from app.export.safe import ExportError
 from app.export.settings import ExportRequest

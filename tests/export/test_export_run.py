@@ -21,8 +21,8 @@ from app.cli import main
 from app.export.dialog import ExportDialog
 from app.export.run_pages import token_trace
 from engine import Trace, compute, dumps_scenario, parse_scenario
-from engine.generation_run import Run, generate
-from engine.parse_generation import Settings
+from engine.format.generation_keys import Settings
+from engine.generation.run import Run, generate
 from tests.engine.generation_documents import cases
 from tests.export.conftest import leftovers
 

@@ -27,9 +27,9 @@ from PySide6.QtWidgets import QApplication
 from app.cli import main
 from app.export.worksheet_plan import Sheet, choose_exercises, plan_sheets
 from engine import format_number, load_scenario
+from engine.arithmetic.printed import printed_places
 from engine.exercises.answers import answer
 from engine.exercises.fit import hidden_masks
-from engine.printed import printed_places
 from tests.app.test_worksheet_dialog import deck_text
 from tests.examples import EXAMPLES
 

@@ -151,7 +151,7 @@ def test_frozen_opens_a_checkpoint(frozen: Path, tmp_path: Path) -> None:
     result = run(frozen, "import-hf", str(folder), "--text", "我爱你", home=tmp_path)
     assert result.returncode == 0, result.stderr
     from engine.checkpoint import import_checkpoint
-    from engine.io import dumps_scenario
+    from engine.format.io import dumps_scenario
 
     assert json.loads(result.stdout) == json.loads(dumps_scenario(
         import_checkpoint(folder, "我爱你", None)))

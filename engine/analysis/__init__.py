@@ -1,0 +1,1 @@
+"""Reading a computed trace: the logit lens and attention sinks."""

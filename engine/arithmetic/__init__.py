@@ -1,0 +1,1 @@
+"""Per-cell arithmetic and how numbers are printed: terms, decimals, two traces compared."""

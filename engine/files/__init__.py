@@ -1,0 +1,1 @@
+"""Files and memory: regular files only, whole replacements, no output over an input, what fits."""

@@ -1,0 +1,2 @@
+"""Scenario documents on disk and in JSON: checked reading, parsing, migrating, writing,
+sidecars."""

@@ -1,0 +1,58 @@
+"""The positional encodings on the tape: rows added to a stack's input, RoPE's turn of each
+self-attention's q and k, and ALiBi's bias on its scores.
+
+:func:`add_positions` runs once per stack, right after its input rows; :func:`turn` and
+:func:`score_bias` run inside every self-attention of that stack. Cross-attention gets neither
+RoPE nor ALiBi (its queries and keys come from two sequences that share no positions).
+"""
+
+from __future__ import annotations
+
+from engine.format.reader import FloatArray
+from engine.forward.positions import Positions, alibi_bias, rotate
+from engine.forward.tape import Place, Tape
+from engine.scenario.modules import Attention
+
+
+def _own(tape: Tape, place: Place, kind: str) -> tuple[Positions, str] | None:
+    """The stack's positions and their path when they are of ``kind`` and ``place`` is a
+    self-attention."""
+    found = tape.positions.get(place.stack)
+    if found is None or found[0].kind != kind or place.keys != place.rows:
+        return None
+    return found
+
+
+def turn(tape: Tape, place: Place, a: Attention, q: str, k: str) -> tuple[str, str]:
+    """RoPE: step ``{scope}rope`` turns each head's first r columns of ``q`` and ``k`` pair by
+    pair into ``{scope}Q_rot`` and ``{scope}K_rot``; returns the names the scores read."""
+    found = _own(tape, place, "rope")
+    if found is None:
+        return q, k
+    positions, module = found
+    s = place.scope
+    if tape.replayed():
+        return f"{s}Q_rot", f"{s}K_rot"
+    angles = ("enc." if place.stack == "encoder" else "") + "rope_angles"
+    factor = positions.turn_factor
+    tape.arrays[f"{s}Q_rot"] = rotate(tape[q], a.heads, tape[angles], positions.pairing, factor)
+    tape.arrays[f"{s}K_rot"] = rotate(tape[k], a.groups, tape[angles], positions.pairing, factor)
+    tape.step(place, "rope", "RoPE: each pair of q and k turned by p·θ", (q, k, angles),
+              (f"{s}Q_rot", f"{s}K_rot"), "positions.rope", "rope", module=module, keys="")
+    return f"{s}Q_rot", f"{s}K_rot"
+
+
+def score_bias(tape: Tape, place: Place, a: Attention,
+               q: str) -> tuple[FloatArray | None, tuple[str, ...]]:
+    """ALiBi: the bias (h × n × n) the scores add, and the parameters it reads; ``(None, ())``
+    without ALiBi."""
+    found = _own(tape, place, "alibi")
+    if found is None:
+        return None, ()
+    positions, module = found
+    n = int(tape[q].shape[0])
+    given = (f"{module}.slopes",) if positions.slopes is not None else ()
+    return alibi_bias(positions.head_slopes(a.heads), n, a.causal), given
+
+
+__all__ = ["score_bias", "turn"]

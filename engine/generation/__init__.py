@@ -1,0 +1,1 @@
+"""Generating and sampling: drawing a token, appending it, the KV cache and growing a trace."""

@@ -1,0 +1,235 @@
+"""The modules a scenario is made of: attention, feed-forward, block, layer, head, encoder.
+
+Every module is an immutable dataclass whose array fields are read-only. Fields are keyword-only and
+declared in document order: :mod:`engine.scenario.tree` walks them in that order to list parameter
+paths, so a new field placed here is found, edited, resized and counted without a hand-kept list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from engine.format.reader import FloatArray
+
+if TYPE_CHECKING:
+    from engine.forward.positions import Positions
+
+NORMS = ("layernorm", "rmsnorm", "none")
+PLACEMENTS = ("pre", "post")
+ACTIVATIONS = ("relu", "gelu", "silu", "identity", "gelu_tanh")
+RESIDUALS = ("sequential", "parallel")
+QK_NORMS = ("rmsnorm", "layernorm")
+
+
+class Frozen:
+    """Every array field of a model is read-only, also after unpickling: a scenario handed to a
+    worker thread or process, an undo command or a trace can never change under another
+    holder."""
+
+    def __post_init__(self) -> None:
+        for item in fields(self):  # type: ignore[arg-type]
+            value = getattr(self, item.name)
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.__post_init__()
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Attention(Frozen):
+    """Multi-head attention parameters (right multiplication: ``Q = X @ Wq``).
+
+    ``kv_heads`` g < h is grouped-query attention: query head i reads key/value head
+    ⌊i·g/h⌋. ``qk_eps`` is the ε of the QK-norm (the layer's ``block.eps``); it is not a key of
+    the attention's own document. ``beta_q``/``beta_k`` are a LayerNorm QK-norm's shift (Phi's
+    ``q_layernorm.bias``); None adds nothing. ``ablate_heads`` lists the 0-based heads whose
+    outputs (their slice of the concatenated heads, before Wo) are set to 0.
+    """
+
+    heads: int
+    causal: bool
+    scale: bool
+    Wq: FloatArray
+    Wk: FloatArray
+    Wv: FloatArray
+    bq: FloatArray | None = None
+    bk: FloatArray | None = None
+    bv: FloatArray | None = None
+    Wo: FloatArray | None = None
+    bo: FloatArray | None = None
+    kv_heads: int | None = None
+    window: int | None = None
+    key_mask: tuple[bool, ...] | None = None
+    qk_norm: str | None = None
+    gamma_q: FloatArray | None = None
+    gamma_k: FloatArray | None = None
+    beta_q: FloatArray | None = None
+    beta_k: FloatArray | None = None
+    qk_eps: float = 1e-5
+    ablate_heads: tuple[int, ...] = ()
+
+    @property
+    def groups(self) -> int:
+        """g: the number of key/value heads (h without grouped-query attention)."""
+        return self.kv_heads if self.kv_heads is not None else self.heads
+
+    @property
+    def d_k(self) -> int:
+        """Width of one head's query and key."""
+        return int(self.Wq.shape[1]) // self.heads
+
+    @property
+    def d_v(self) -> int:
+        """Width of one head's value."""
+        return int(self.Wv.shape[1]) // self.groups
+
+    @property
+    def d_out(self) -> int:
+        """Width of the attention output (after Wo, or the concatenated heads)."""
+        return int(self.Wo.shape[1]) if self.Wo is not None else self.heads * self.d_v
+
+    def kv_head(self, head: int) -> int:
+        """The key/value head that query head ``head`` reads."""
+        return head * self.groups // self.heads
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class FeedForward(Frozen):
+    """Position-wise feed-forward network ``activation(x @ W1 + b1) @ W2 + b2``; with ``Wg``
+    gated: ``(activation(x @ Wg + bg) ⊙ (x @ W1 + b1)) @ W2 + b2``."""
+
+    W1: FloatArray
+    b1: FloatArray | None = None
+    W2: FloatArray
+    b2: FloatArray | None = None
+    Wg: FloatArray | None = None
+    bg: FloatArray | None = None
+    activation: str = "relu"
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Block(Frozen):
+    """The norms, residuals and feed-forward of one layer around its attention.
+
+    ``gamma_c``/``beta_c`` are the norm of the cross-attention sub-block (decoder layers of an
+    encoder–decoder only). ``gamma3``/``beta3`` and ``gamma4``/``beta4`` norm the attention's
+    and the feed-forward's outputs before their residuals (Gemma 2's sandwich; None: no such
+    norm).
+    """
+
+    norm: str
+    eps: float
+    placement: str
+    residual: str = "sequential"
+    gamma1: FloatArray
+    beta1: FloatArray
+    gamma_c: FloatArray | None = None
+    beta_c: FloatArray | None = None
+    gamma2: FloatArray
+    beta2: FloatArray
+    gamma3: FloatArray | None = None
+    beta3: FloatArray | None = None
+    gamma4: FloatArray | None = None
+    beta4: FloatArray | None = None
+    ffn: FeedForward
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Layer(Frozen):
+    """One layer of a stack: self-attention, optionally cross-attention, optionally a block."""
+
+    attention: Attention
+    cross_attention: Attention | None = None
+    block: Block | None = None
+
+    @property
+    def width(self) -> int:
+        """Width of the rows the layer hands on."""
+        return self.attention.d_out if self.block is None else int(self.block.gamma1.shape[0])
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Transform(Frozen):
+    """A masked-language-model head's transform before its vocabulary (BERT's
+    ``cls.predictions.transform``): ``LayerNorm(activation(x @ W + b)) · γ + β`` with ``eps``."""
+
+    W: FloatArray
+    b: FloatArray
+    activation: str = "gelu"
+    gamma: FloatArray
+    beta: FloatArray
+    eps: float = 1e-5
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Head(Frozen):
+    """The final norm and the vocabulary head; with a ``transform`` a masked-language-model
+    head (it fills ``[MASK]`` positions, it does not predict the next token)."""
+
+    norm: str
+    eps: float
+    final_norm: bool
+    gamma_f: FloatArray
+    beta_f: FloatArray
+    transform: Transform | None = None
+    unembed: FloatArray | None = None
+    bias: FloatArray | None = None
+    vocab: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class BlockWithHead(Head, Block):
+    """A block together with the head's keys, as version 1 kept them in one ``block``: what
+    :attr:`engine.scenario.scenario.Scenario.block` shows (the first layer's block and the
+    document's
+    head; without a head, no final norm and no vocabulary)."""
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class EmbeddingNorm(Frozen):
+    """A norm of each summed input row (``embedding_norm``: BERT's ``embeddings.LayerNorm``,
+    BART's ``layernorm_embedding``); its output is X, the rows the first layer reads."""
+
+    norm: str = "layernorm"
+    eps: float = 1e-5
+    gamma: FloatArray
+    beta: FloatArray
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Encoder(Frozen):
+    """The encoder of an encoder–decoder: its own tokens and rows, a non-causal stack and a final
+    norm; its output (the memory) feeds every decoder layer's cross-attention.
+
+    ``norm`` and ``eps`` of the final norm are the last layer's block's (not document keys).
+    ``X`` holds the rows as given or looked up, before ``embedding_scale``, positions and
+    ``embedding_norm``.
+    """
+
+    tokens: tuple[str, ...]
+    token_ids: tuple[int, ...] | None = None
+    X: FloatArray
+    embedding_scale: float | None = None
+    positions: Positions | None = None
+    embedding_norm: EmbeddingNorm | None = None
+    layers: tuple[Layer, ...]
+    final_norm: bool
+    gamma_f: FloatArray
+    beta_f: FloatArray
+    norm: str = "layernorm"
+    eps: float = 1e-5
+
+    @property
+    def n(self) -> int:
+        """Number of source positions."""
+        return int(self.X.shape[0])
+
+
+__all__ = ["ACTIVATIONS", "NORMS", "PLACEMENTS", "QK_NORMS", "RESIDUALS", "Attention", "Block",
+           "BlockWithHead", "EmbeddingNorm",
+           "Encoder", "FeedForward", "Frozen", "Head", "Layer", "Transform"]
