@@ -142,6 +142,7 @@ ENGLISH: dict[str, str] = {
     "key_mask_item": "expected 1 (seen) or 0 (hidden), got {got}",
     "mask_hides_all": "hides every key from query {query}: a query must see at least one key",
     "gate_bias_needs_gate": "a gate bias needs the gate Wg",
+    "experts_list": "expected a list of {count} feed-forwards (one per router column), got {got}",
     "block_width": "the block adds the attention output to X, so {source} must be d={d}, got "
                    "{got}",
     "parallel_needs_pre": 'a parallel residual is pre-norm: it needs placement "pre"',

@@ -13,7 +13,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from engine.exercises.document import exercise_document
-from engine.modules import Attention, Block, EmbeddingNorm, Encoder, FeedForward, Head, Layer
+from engine.modules import (
+    Attention,
+    Block,
+    EmbeddingNorm,
+    Encoder,
+    FeedForward,
+    Head,
+    Layer,
+    Mixture,
+)
 from engine.positions import Positions
 from engine.reader import FloatArray
 
@@ -83,13 +92,19 @@ def _ffn(f: FeedForward, write: Write) -> dict[str, Any]:
     return ffn
 
 
+def _mixture(m: Mixture, write: Write) -> dict[str, Any]:
+    return {"router": write(m.router), "top_k": m.top_k, "normalize": m.normalize,
+            "experts": [_ffn(expert, write) for expert in m.experts]}
+
+
 def _block(b: Block, write: Write) -> dict[str, Any]:
     blk: dict[str, Any] = {"norm": b.norm, "eps": b.eps, "placement": b.placement}
     if b.residual != "sequential":
         blk["residual"] = b.residual
     blk.update(gamma1=write(b.gamma1), beta1=write(b.beta1))
     _put(blk, write, gamma_c=b.gamma_c, beta_c=b.beta_c)
-    blk.update(gamma2=write(b.gamma2), beta2=write(b.beta2), ffn=_ffn(b.ffn, write))
+    ffn = _mixture(b.ffn, write) if isinstance(b.ffn, Mixture) else _ffn(b.ffn, write)
+    blk.update(gamma2=write(b.gamma2), beta2=write(b.beta2), ffn=ffn)
     return blk
 
 

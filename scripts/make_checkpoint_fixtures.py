@@ -129,9 +129,11 @@ def gpt2(weights: Weights, vocab: int) -> dict[str, Any]:
 
 def llama_like(weights: Weights, vocab: int, *, heads: int, groups: int, d_k: int,
                qkv_bias: bool = False, tied: bool = False, d: int = 8,
-               shifted: bool = False, qk_norm: bool = False) -> tuple[int, int]:
-    """The tensors of a two-layer Llama, Mistral, Qwen2, Qwen3 (``qk_norm``) or Gemma
-    (``shifted``: its norms store γ − 1, near 0); returns (d, hidden)."""
+               shifted: bool = False, qk_norm: bool = False,
+               experts: int = 0) -> tuple[int, int]:
+    """The tensors of a two-layer Llama, Mistral, Qwen2, Qwen3 (``qk_norm``), Gemma
+    (``shifted``: its norms store γ − 1, near 0) or Mixtral (``experts``: a router and that
+    many SwiGLU experts in place of the MLP); returns (d, hidden)."""
     hidden, w = 12, weights
 
     def norm(name: str) -> None:
@@ -153,9 +155,17 @@ def llama_like(weights: Weights, vocab: int, *, heads: int, groups: int, d_k: in
             w.scale(at + "self_attn.q_norm.weight", d_k)
             w.scale(at + "self_attn.k_norm.weight", d_k)
         norm(at + "post_attention_layernorm.weight")
-        w.random(at + "mlp.gate_proj.weight", hidden, d)
-        w.random(at + "mlp.up_proj.weight", hidden, d)
-        w.random(at + "mlp.down_proj.weight", d, hidden)
+        if experts:
+            moe = at + "block_sparse_moe."
+            w.random(moe + "gate.weight", experts, d)
+            for e in range(experts):
+                w.random(f"{moe}experts.{e}.w1.weight", hidden, d)
+                w.random(f"{moe}experts.{e}.w3.weight", hidden, d)
+                w.random(f"{moe}experts.{e}.w2.weight", d, hidden)
+        else:
+            w.random(at + "mlp.gate_proj.weight", hidden, d)
+            w.random(at + "mlp.up_proj.weight", hidden, d)
+            w.random(at + "mlp.down_proj.weight", d, hidden)
     norm("model.norm.weight")
     if not tied:
         w.random("lm_head.weight", vocab, d)
@@ -179,6 +189,19 @@ def mistral(weights: Weights, vocab: int) -> dict[str, Any]:
             "num_hidden_layers": 2, "num_attention_heads": 2, "num_key_value_heads": 1,
             "head_dim": 4, "max_position_embeddings": 32, "rms_norm_eps": 1e-5,
             "hidden_act": "silu", "sliding_window": 3,
+            "rope_parameters": {"rope_type": "default", "rope_theta": 500.0},
+            "tie_word_embeddings": False, "bos_token_id": 1, "eos_token_id": 2}
+
+
+def mixtral(weights: Weights, vocab: int) -> dict[str, Any]:
+    """Mistral's shape with 4 experts, 2 chosen per token."""
+    d, hidden = llama_like(weights, vocab, heads=2, groups=1, d_k=4, experts=4)
+    return {"model_type": "mixtral", "architectures": ["MixtralForCausalLM"],
+            "vocab_size": vocab, "hidden_size": d, "intermediate_size": hidden,
+            "num_hidden_layers": 2, "num_attention_heads": 2, "num_key_value_heads": 1,
+            "head_dim": 4, "max_position_embeddings": 32, "rms_norm_eps": 1e-5,
+            "hidden_act": "silu", "sliding_window": None, "num_local_experts": 4,
+            "num_experts_per_tok": 2,
             "rope_parameters": {"rope_type": "default", "rope_theta": 500.0},
             "tie_word_embeddings": False, "bos_token_id": 1, "eos_token_id": 2}
 
@@ -338,10 +361,12 @@ FAMILIES: dict[str, tuple[Callable[[Weights, int], dict[str, Any]], str, bool]] 
     "qwen3": (qwen3, "bfloat16", True),
     "phi": (phi, "float16", True),
     "opt": (opt, "float32", True),
+    "mixtral": (mixtral, "float32", False),
 }
 """Each family: its tensors and config, the dtype they are stored in, its tokenizer's kind."""
 SEEDS = {"gpt2": 2501, "gpt_neox": 2502, "llama": 2503, "mistral": 2504, "qwen2": 2505,
-         "gemma": 2506, "bert": 2507, "qwen3": 2508, "phi": 2509, "opt": 2510}
+         "gemma": 2506, "bert": 2507, "qwen3": 2508, "phi": 2509, "opt": 2510,
+         "mixtral": 2511}
 """Each family's seed (fixed, so that a new family leaves the others' bytes as they were)."""
 
 

@@ -208,7 +208,7 @@ class BlockEditor(QGroupBox):
             self.norm_box.setCurrentIndex(self.norm_box.findData(block.norm))
             self.placement_box.setCurrentIndex(self.placement_box.findData(block.placement))
             self.activation_box.setCurrentIndex(
-                self.activation_box.findData(block.ffn.activation))
+                self.activation_box.findData(block.feed_forwards[0].activation))
             if not self.eps_edit.hasFocus():
                 self.eps_edit.setText(format_exact(block.eps))
         else:

@@ -126,6 +126,7 @@ WORDS: dict[str, str] = {
     "key_mask_item": "应为 1（看得见）或 0（被遮住），得到的是 {got}",
     "mask_hides_all": "对查询 {query} 遮住了所有键：每个查询至少要看到一个键",
     "gate_bias_needs_gate": "门控偏置 bg 需要门控矩阵 Wg",
+    "experts_list": "应为 {count} 个前馈网络的列表（路由器每列一个），得到的是 {got}",
     "block_width": "解码块要把注意力输出加回 X，所以{source}必须是 d={d}，得到的是 {got}",
     "parallel_needs_pre": "并行残差采用前置规范化：需要 placement \"pre\"",
     "parallel_no_cross": "并行残差无处安放交叉注意力：请用 \"sequential\"",

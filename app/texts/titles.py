@@ -56,8 +56,9 @@ def _options(scenario: Scenario, step: Step, lang: str) -> _Options:
     norm = norm_name(modules.norm, lang) if block is not None or modules.norm != "none" else ""
     activation = ""
     if block is not None:
-        names = _ZH_GATED if block.ffn.Wg is not None else _ZH_ACTIVATIONS
-        activation = names.get(block.ffn.activation, block.ffn.activation + " ")
+        ffn = block.feed_forwards[0]
+        names = _ZH_GATED if ffn.Wg is not None else _ZH_ACTIVATIONS
+        activation = names.get(ffn.activation, ffn.activation + " ")
     owner = scenario.encoder if step.stack == "encoder" else scenario
     scale = owner.embedding_scale if owner is not None else None
     return _Options(causal=a.causal, scale=a.scale, wo=a.Wo is not None, norm=norm,

@@ -29,7 +29,8 @@ IGNORED: dict[str, tuple[str, ...]] = {
     # pooled [CLS], not a token's row: not part of the trace). The masked-LM head is read.
     "bert": (r"embeddings\.position_ids", r"pooler\.dense\.(weight|bias)",
              r"cls\.seq_relationship\.(weight|bias)"),
-    **{family: (ROTARY,) for family in ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi")},
+    **{family: (ROTARY,) for family in ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi",
+                                           "mixtral")},
     "opt": (),
 }
 """Per family, the tensors (patterns matched at the end of a name) no layout reads."""

@@ -18,7 +18,7 @@ from engine.reader import describe, expect_bool, expect_int, expect_number
 from engine.refusals import Refusal
 
 FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi", "opt",
-            "bert")
+            "bert", "mixtral")
 """The model types this version imports."""
 ACTIVATIONS = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh",
                "silu": "silu", "swish": "silu", "relu": "relu", "linear": "identity"}
@@ -29,7 +29,7 @@ MAX_SIZE = 1 << 24
 """The largest size a config may give (far past any checkpoint's width, heads or context)."""
 SLIDING = "sliding_attention"
 FULL = "full_attention"
-WINDOWED = ("mistral", "qwen2", "qwen3")
+WINDOWED = ("mistral", "qwen2", "qwen3", "mixtral")
 """The families whose modeling slides a window."""
 
 
@@ -144,7 +144,7 @@ class Config:
             return [None] * layers
         window = None if self.values.get("sliding_window") is None \
             else self.whole("sliding_window")
-        if family == "mistral":
+        if family in ("mistral", "mixtral"):
             return [window] * layers
         if not self.flag("use_sliding_window", False):
             window = None

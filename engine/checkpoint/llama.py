@@ -8,21 +8,30 @@ keys."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import Checkpoint
-from engine.checkpoint.layout import Heads, Parts, Sizes, separate_projections, tensors, unembedding
+from engine.checkpoint.layout import (
+    Heads,
+    Parts,
+    Sizes,
+    Tensors,
+    separate_projections,
+    tensors,
+    unembedding,
+)
 
 PREFIX = "model."
-GROUPS = {"mistral": 8, "qwen2": 32, "qwen3": 32, "gemma": 16}
+GROUPS = {"mistral": 8, "qwen2": 32, "qwen3": 32, "gemma": 16, "mixtral": 8}
 """The key/value heads a family's transformers config defaults to (Llama: the query heads)."""
 
 
 def biases(config: Config) -> tuple[bool, bool, bool]:
     """Whether q/k/v, the output projection and the feed-forward have biases in the family."""
     family = config.values["model_type"]
-    if family == "mistral":
+    if family in ("mistral", "mixtral"):
         return False, False, False
     if family == "qwen2":
         return True, False, False
@@ -30,14 +39,30 @@ def biases(config: Config) -> tuple[bool, bool, bool]:
     return attention, attention, family == "llama" and config.flag("mlp_bias", False)
 
 
+FeedForwardReader = Callable[[Tensors, str, int, int, str, bool], dict[str, Any]]
+"""A layer's ``ffn`` from the tensors: (tensors, the layer's prefix ``layers.K.``, d, the
+hidden width, the engine's activation, whether the family gives it biases)."""
+
+
+def swiglu(tensor: Tensors, at: str, d: int, hidden: int, activation: str,
+           bias: bool) -> dict[str, Any]:
+    """The gate, up and down projections of ``mlp``."""
+    ffn: dict[str, Any] = {"activation": activation}
+    tensor.linear(ffn, ("Wg", "bg"), f"{at}mlp.gate_proj", hidden, d, bias=bias)
+    tensor.linear(ffn, ("W1", "b1"), f"{at}mlp.up_proj", hidden, d, bias=bias)
+    tensor.linear(ffn, ("W2", "b2"), f"{at}mlp.down_proj", d, hidden, bias=bias)
+    return ffn
+
+
 def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bool = False,
           activation: str | None = None, norm_shift: float = 0.0, head_dim: int | None = None,
-          qk_norm: bool = False) -> Parts:
+          qk_norm: bool = False, feed_forward: FeedForwardReader = swiglu) -> Parts:
     """The chosen layers' parts; ``tied``: the head is the embedding when the config does not
     say; ``activation``: the engine's name when the family fixes it; ``norm_shift`` is added to
     every RMSNorm weight (Gemma multiplies by 1 + weight); ``head_dim``: d_k when the config
     does not say (else d / h); ``qk_norm``: each head's queries and keys are RMSNormed
-    (``q_norm``, ``k_norm``) before RoPE (Qwen3)."""
+    (``q_norm``, ``k_norm``) before RoPE (Qwen3); ``feed_forward`` reads each layer's
+    ``ffn`` (Mixtral's experts)."""
     size = Sizes.of(config)
     shape = Heads.of(config, head_dim, GROUPS.get(config.values["model_type"]))
     d, d_k = shape.d, shape.d_k
@@ -60,10 +85,7 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bo
             attention.update({"qk_norm": "rmsnorm",
                               "gamma_q": tensor(at + "self_attn.q_norm.weight", d_k),
                               "gamma_k": tensor(at + "self_attn.k_norm.weight", d_k)})
-        ffn: dict[str, Any] = {"activation": activation}
-        tensor.linear(ffn, ("Wg", "bg"), f"{at}mlp.gate_proj", hidden, d, bias=mlp_bias)
-        tensor.linear(ffn, ("W1", "b1"), f"{at}mlp.up_proj", hidden, d, bias=mlp_bias)
-        tensor.linear(ffn, ("W2", "b2"), f"{at}mlp.down_proj", d, hidden, bias=mlp_bias)
+        ffn = feed_forward(tensor, at, d, hidden, activation, mlp_bias)
         block = {**block_keys, "gamma1": tensor(at + "input_layernorm.weight", d) + norm_shift,
                  "gamma2": tensor(at + "post_attention_layernorm.weight", d) + norm_shift,
                  "ffn": ffn}

@@ -22,7 +22,7 @@ Array = np.ndarray
 DTYPES = {"F64": np.float64, "F32": np.float32, "F16": np.float16}
 FIXTURES = Path(__file__).resolve().parent / "checkpoints"
 FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "gpt_neox", "gemma", "bert", "qwen3", "phi",
-            "opt")
+            "opt", "mixtral")
 
 
 def stored(file: Path) -> dict[str, Array]:
@@ -175,15 +175,34 @@ def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str
         shares, mixed = _attend(q, key, v, window)
         x = x + linear(at + "self_attn.o_proj", mixed)
         m = rms(x, at + "post_attention_layernorm.weight")
-        gate = _act(c["hidden_act"], linear(at + "mlp.gate_proj", m))
-        gated = gate * linear(at + "mlp.up_proj", m)
-        x = x + linear(at + "mlp.down_proj", gated)
+        if c["model_type"] == "mixtral":
+            x = x + _experts(c, t, at + "block_sparse_moe.", m)
+        else:
+            gate = _act(c["hidden_act"], linear(at + "mlp.gate_proj", m))
+            gated = gate * linear(at + "mlp.up_proj", m)
+            x = x + linear(at + "mlp.down_proj", gated)
         out["shares"].append(shares)
         out["outputs"].append(x)
     final = rms(x, "model.norm.weight")
     tied = c.get("tie_word_embeddings", gemma)
     head = t["model.embed_tokens.weight"] if tied else t["lm_head.weight"]
     return final @ head.T
+
+
+def _experts(c: dict[str, Any], t: dict[str, Array], at: str, m: Array) -> Array:
+    """Mixtral's sparse MoE, token by token: softmax of the router's logits, the top k
+    shares renormalised, each chosen expert's SwiGLU (w1 the gate, w3 up, w2 down) weighted."""
+    out = np.zeros_like(m)
+    for i, row in enumerate(m):
+        probs = _softmax(row @ t[at + "gate.weight"].T)
+        top = sorted(range(len(probs)), key=lambda e: -probs[e])[:c["num_experts_per_tok"]]
+        total = sum(probs[e] for e in top)
+        for e in top:
+            def proj(name: str, y: Array, e: int = e) -> Array:
+                return y @ t[f"{at}experts.{e}.{name}.weight"].T
+            hidden = _act(c["hidden_act"], proj("w1", row)) * proj("w3", row)
+            out[i] += probs[e] / total * proj("w2", hidden)
+    return out
 
 
 def _gpt_neox(c: dict[str, Any], t: dict[str, Array], ids: list[int],
@@ -316,7 +335,7 @@ def _bert(c: dict[str, Any], t: dict[str, Array], ids: list[int],
 
 FORWARDS = {"gpt2": _gpt2, "llama": _llama, "mistral": _llama, "qwen2": _llama,
             "qwen3": _llama, "gpt_neox": _gpt_neox, "gemma": _llama, "phi": _phi, "opt": _opt,
-            "bert": _bert}
+            "bert": _bert, "mixtral": _llama}
 
 
 def hf_forward(folder: Path, ids: list[int], types: list[int] | None = None) -> dict[str, Any]:

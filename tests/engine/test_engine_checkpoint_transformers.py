@@ -30,6 +30,7 @@ import pytest
 
 from engine import compute
 from engine.checkpoint import import_checkpoint
+from engine.top_k import top_k
 from tests.engine.hf_reference import FAMILIES, FIXTURES
 from tests.engine.test_engine_checkpoint import layer_output
 
@@ -64,6 +65,9 @@ SIZES: dict[str, dict[str, Any]] = {
             "qk_layernorm": True, "partial_rotary_factor": 0.5},
     "opt": {"hidden_size": 8, "ffn_dim": 16, "num_hidden_layers": 2, "num_attention_heads": 2,
             "max_position_embeddings": 32},
+    "mixtral": {"hidden_size": 8, "intermediate_size": 6, "num_hidden_layers": 2,
+                "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 4,
+                "max_position_embeddings": 32, "num_local_experts": 4, "num_experts_per_tok": 2},
 }
 VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     **{family: (family, {}) for family in FAMILIES},
@@ -99,11 +103,11 @@ EDITED: dict[str, dict[str, Any]] = {
 ``rope_scaling`` in place of ``rope_parameters``, so the base is 10000, not the 500 of
 ``rope_parameters``."""
 FLOAT32_CASTS = ("LlamaRMSNorm", "MistralRMSNorm", "Qwen2RMSNorm", "Qwen3RMSNorm",
-                 "GemmaRMSNorm")
+                 "GemmaRMSNorm", "MixtralRMSNorm")
 ROTARY = ("LlamaRotaryEmbedding", "MistralRotaryEmbedding", "Qwen2RotaryEmbedding",
           "Qwen3RotaryEmbedding", "GPTNeoXRotaryEmbedding", "GemmaRotaryEmbedding",
-          "PhiRotaryEmbedding")
-MODELING = ("llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi")
+          "PhiRotaryEmbedding", "MixtralRotaryEmbedding")
+MODELING = ("llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi", "mixtral")
 """The families whose modeling modules hold those classes."""
 
 
@@ -128,8 +132,18 @@ def _rotary64(self: Any, x: Any, position_ids: Any) -> Any:
             (emb.sin() * self.attention_scaling).to(x.dtype))
 
 
+def _router64(self: Any, hidden_states: Any) -> Any:
+    """``MixtralTopKRouter.forward`` with its softmax in the model's float64 (stock: in float32,
+    ``router_logits.float()``)."""
+    hidden_states = hidden_states.reshape(-1, self.hidden_dim)
+    router_logits = torch.nn.functional.linear(hidden_states, self.weight)
+    router_probs = torch.softmax(router_logits, dim=-1)
+    top_value, indices = torch.topk(router_probs, self.top_k, dim=-1)
+    return router_logits, top_value / top_value.sum(dim=-1, keepdim=True), indices
+
+
 def exact_float64(monkeypatch: pytest.MonkeyPatch) -> None:
-    """transformers' float32 casts computed in float64 instead."""
+    """transformers' float32 casts computed in float64 instead (Mixtral's router too)."""
     softmax: Callable[..., Any] = torch.nn.functional.softmax
 
     def softmax64(input: Any, dim: Any = None, _stacklevel: int = 3, dtype: Any = None) -> Any:
@@ -143,6 +157,8 @@ def exact_float64(monkeypatch: pytest.MonkeyPatch) -> None:
                 patched = (_gemma_rms_norm64 if name == "GemmaRMSNorm" else _rms_norm64
                            if name in FLOAT32_CASTS else _rotary64)
                 monkeypatch.setattr(getattr(modeling, name), "forward", patched)
+    mixtral = importlib.import_module("transformers.models.mixtral.modeling_mixtral")
+    monkeypatch.setattr(mixtral.MixtralTopKRouter, "forward", _router64)
 
 
 def build(family: str, folder: Path, seed: int, **changes: Any) -> Any:
@@ -155,7 +171,11 @@ def build(family: str, folder: Path, seed: int, **changes: Any) -> Any:
                                                **{**SIZES[family], **changes})
     torch.manual_seed(seed)
     auto = transformers.AutoModel if family == "bert" else transformers.AutoModelForCausalLM
-    model = auto.from_config(config, attn_implementation="eager", dtype=torch.float64).eval()
+    # The experts as MixtralExperts.forward writes them (transformers 5's default groups them
+    # in torch._grouped_mm, which computes no float64).
+    experts = {"experts_implementation": "eager"} if family == "mixtral" else {}
+    model = auto.from_config(config, attn_implementation="eager", dtype=torch.float64,
+                             **experts).eval()
     redraw(model)
     model.save_pretrained(folder)
     return model, tokenizer
@@ -266,3 +286,12 @@ def test_a_text_pair_gives_berts_token_types_and_numbers_as_transformers_does(
         np.testing.assert_allclose(trace.arrays[name], theirs["outputs"][k], rtol=0, atol=1e-10)
         # Without the types transformers computes other rows: they are not a formality.
         assert np.abs(untyped["outputs"][k] - trace.arrays[name]).max() > 0.01
+
+
+def test_equal_router_shares_are_chosen_as_torch_topk_chooses_them() -> None:
+    rng = np.random.default_rng(7)
+    for experts, ks in ((4, (1, 2, 3)), (8, (2, 4)), (60, (4,)), (128, (1, 2, 8))):
+        rows = rng.integers(0, 3, (12, experts)).astype(np.float64)  # many ties
+        for k in ks:
+            theirs = torch.topk(torch.tensor(rows), k, dim=-1).indices.numpy()
+            np.testing.assert_array_equal(top_k(rows, k), theirs, err_msg=f"E={experts} k={k}")
