@@ -17,6 +17,7 @@ from engine.ops import softmax
 from engine.reader import FloatArray
 from engine.tape import Place, Tape, ffn_output, hidden_units
 from engine.top_k import top_k
+from engine.tree import array_fields
 
 
 def route(m: Mixture, x: FloatArray) -> dict[str, FloatArray]:
@@ -50,8 +51,10 @@ def mixture(tape: Tape, place: Place, m: Mixture, source: str) -> None:
             outputs[ranks, rows] = ffn_output(expert, hidden_units(expert, x[rows])[2])
     tape.arrays[f"{s}expert_out"] = outputs
     tape.arrays[f"{s}ffn_out"] = np.einsum("kn,knd->nd", routed["router_weights"].T, outputs)
+    params = tuple(place.param(f"ffn.experts.{e}.{name}") for e, expert in enumerate(m.experts)
+                   for name in array_fields(expert))
     tape.step(place, "experts", "Experts: the chosen feed-forwards, weighted and summed",
-              (source, f"{s}router_chosen", f"{s}router_weights", place.param("ffn.experts")),
+              (source, f"{s}router_chosen", f"{s}router_weights", *params),
               (f"{s}expert_out", f"{s}ffn_out"), "block.experts", "experts")
 
 

@@ -33,6 +33,16 @@ PHRASES: dict[str, dict[str, str]] = {
         "silu": "SiLU(z) = z·σ(z)",
         "identity": "identity: no activation",
         "zeroed": " — this unit was zeroed",
+        "router_max": "r = {logits}[{i},·], max over the experts = {top}",
+        "expert_chosen": "one of the row's {k} largest shares: this expert is chosen",
+        "expert_not_chosen": "not among the row's {k} largest shares: this expert does not run "
+                             "for this token",
+        "expert_rank": "choice {rank} of {k}, by share, largest first (equal shares in "
+                       "torch.topk's order)",
+        "expert_unnormalised": "normalize is false: the weight is the share itself",
+        "expert_renormalised": "the {k} chosen shares divided by their sum: the weights sum to 1",
+        "expert_output": "choice {rank} of this token: expert {e}'s feed-forward of its row",
+        "experts_sum": "each chosen expert's output times its router weight, summed",
         "vocab_entry": "vocabulary entry “{entry}”",
         "prob_row": "l = logits[{i},·], max = {top}; entry “{entry}” for position “{token}”",
         "loss_row": "position {i} (“{token}”) should predict id {target} (“{entry}”): the "
@@ -106,6 +116,15 @@ PHRASES: dict[str, dict[str, str]] = {
         "silu": "SiLU(z) = z·σ(z)",
         "identity": "恒等：不做激活",
         "zeroed": "——这个单元被置 0",
+        "router_max": "r = {logits}[{i},·]，各专家中的最大值 = {top}",
+        "expert_chosen": "是这一行最大的 {k} 个份额之一：选中这个专家",
+        "expert_not_chosen": "不在这一行最大的 {k} 个份额之中：这个词元不运行这个专家",
+        "expert_rank": "第 {rank} 个选择（共 {k} 个）：这一行第 {rank} 大份额的专家（份额相等时按 "
+                       "torch.topk 的次序）",
+        "expert_unnormalised": "normalize 为 false：权重就是份额本身",
+        "expert_renormalised": "选中的 {k} 个份额除以它们的和：权重之和为 1",
+        "expert_output": "这个词元的第 {rank} 个选择：专家 {e} 的前馈网络作用于它这一行",
+        "experts_sum": "每个被选中专家的输出乘以它的路由权重，再求和",
         "vocab_entry": "词表条目“{entry}”",
         "prob_row": "l = logits[{i},·]，最大值 = {top}；位置“{token}”的条目“{entry}”",
         "loss_row": "位置 {i}（“{token}”）应预测编号 {target}（“{entry}”）：它的概率越小，损失越大",

@@ -143,6 +143,8 @@ FACTS = op_table("canvas.describe", {
     "mix": _shares,
     "residual": _written_rows,
     "ffn": _written_rows,
+    "router": _written_rows,
+    "experts": _written_rows,
     "transform": _written_rows,
     "logits": _written_rows,
     "probs": _written_rows,

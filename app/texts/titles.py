@@ -86,6 +86,8 @@ _ZH: dict[str, _Builder] = {
     "block.norm2": lambda o: f"前馈之前的第二次规范化（{o.norm}）",
     "block.ffn": lambda o: f"前馈网络：{o.activation}隐藏单元，再回到宽度 d",
     "block.resid2": lambda o: "第二次残差：主干加前馈输出",
+    "block.router": lambda o: "路由器：每个词元选出的专家",
+    "block.experts": lambda o: "专家：选中的前馈网络，加权求和",
     "block.norm2_parallel": lambda o: f"第二次规范化（{o.norm}）：与注意力并列，对本层的输入做，"
                                       "供前馈读取",
     "block.resid_parallel": lambda o: "并行残差：本层的输入加注意力输出和前馈输出",

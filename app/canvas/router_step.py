@@ -1,0 +1,68 @@
+"""The pictures of a mixture of experts: the router (logits, shares with the chosen marked ▲,
+the chosen experts and their weights) and the experts (each choice's output, then their
+weighted sum)."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QRectF
+from PySide6.QtWidgets import QGraphicsItem
+
+from app.canvas.context import LayoutContext
+from app.canvas.layout import RowPart, part_rows, place_rows
+from app.model.operands import array_name, module_of
+from app.texts.frame_words import frame_word
+from engine import Step
+from engine.modules import Mixture
+
+
+def _mixture(ctx: LayoutContext, step: Step) -> Mixture:
+    ffn = module_of(ctx.trace, step).ffn
+    assert isinstance(ffn, Mixture)
+    return ffn
+
+
+def lay_out_router(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
+    """``source · W_r = logits → softmax → shares (▲ chosen)``, then ``→ top k → chosen
+    experts, weights``: every number printed, the chosen shares marked by a corner, not by
+    colour alone."""
+    lang, m = ctx.options.lang, _mixture(ctx, step)
+    source, router = step.reads
+    shares = ctx.array(array_name(step, "router_shares"))
+    chosen = ctx.array(array_name(step, "router_chosen")).astype(int)
+    marked = np.zeros(shares.shape, dtype=bool)
+    np.put_along_axis(marked, chosen, True, axis=-1)
+    weights = "router_weights" if m.normalize else "router_weights_raw"
+    first: list[RowPart] = [
+        ctx.grid(source, highlight_receiver=True), "·", ctx.grid(router), "=",
+        ctx.grid(array_name(step, "router_logits"), title=frame_word(lang, "router_logits"),
+                 highlight_receiver=True),
+        frame_word(lang, "router_softmax"),
+        ctx.grid(array_name(step, "router_shares"), title=frame_word(lang, "router_shares"),
+                 highlight_receiver=True, marked=marked)]
+    second: list[RowPart] = [
+        frame_word(lang, "router_top", k=m.top_k),
+        ctx.grid(array_name(step, "router_chosen"), title=frame_word(lang, "router_chosen"),
+                 highlight_receiver=True, decimals=0),
+        ctx.grid(array_name(step, "router_weights"), title=frame_word(lang, weights),
+                 highlight_receiver=True)]
+    return place_rows(parent, part_rows([first, second]), 0, 0, ctx.theme)
+
+
+def lay_out_experts(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
+    """``source → chosen experts' FFNs →`` each choice's output (k grids), then ``Σ weight ·
+    output = ffn_out`` beside the router's weights."""
+    lang, m = ctx.options.lang, _mixture(ctx, step)
+    outputs = array_name(step, "expert_out")
+    first: list[RowPart] = [ctx.grid(step.reads[0], highlight_receiver=True),
+                            frame_word(lang, "experts_run")]
+    first += [ctx.grid(outputs, head=r, title=frame_word(lang, "expert_choice", rank=r + 1),
+                       highlight_receiver=True) for r in range(m.top_k)]
+    second: list[RowPart] = [
+        ctx.grid(array_name(step, "router_weights"), highlight_receiver=True),
+        frame_word(lang, "experts_sum"),
+        ctx.grid(array_name(step, "ffn_out"), highlight_receiver=True)]
+    return place_rows(parent, part_rows([first, second]), 0, 0, ctx.theme)
+
+
+__all__ = ["lay_out_experts", "lay_out_router"]
