@@ -28,7 +28,7 @@ CONSTRUCTS = frozenset({
     "target longer than source", "target shorter than source", "odd labels",
     "targets: the loss", "token ids: the draw", "embedding_scale", "token types",
     "embedding_norm layernorm", "embedding_norm rmsnorm", "sinusoidal halves", "qk_norm shift",
-    "alibi paper slopes", "masked-LM head"})
+    "alibi paper slopes", "masked-LM head", "mixture of experts"})
 """Every construct the generated documents must meet."""
 
 
@@ -49,6 +49,8 @@ class LayerSpec:
     qk_norm: str | None = None
     qk_shift: bool = False
     """A LayerNorm QK-norm's shifts ``beta_q``/``beta_k``."""
+    experts: int = 0
+    """A mixture of this many experts (two chosen per token) in place of the feed-forward."""
 
 
 @dataclass(frozen=True)
@@ -131,7 +133,8 @@ def _layer(rng: np.random.Generator, spec: Spec, lay: LayerSpec, n: int, cross: 
     if lay.block:
         keys: dict[str, Any] = {"residual": "parallel"} if lay.parallel else {}
         layer["block"] = block(rng, D, placement=lay.placement, norm=lay.norm,
-                               activation=lay.activation, gated=lay.gated, cross=cross, **keys)
+                               activation=lay.activation, gated=lay.gated, cross=cross,
+                               experts=lay.experts, **keys)
     return layer
 
 
@@ -211,6 +214,7 @@ def constructs(spec: Spec) -> set[str]:
             met |= {f"norm {lay.norm}", f"activation {lay.activation}"}
             met |= {name for name, on in (("gated ffn", lay.gated),
                                           ("parallel residual", lay.parallel),
+                                          ("mixture of experts", lay.experts > 0),
                                           ("post-norm", lay.placement == "post")) if on}
         met |= {name for name, on in (("qk_norm", lay.qk_norm is not None),
                                       ("window", lay.window is not None),
@@ -266,7 +270,7 @@ def layer_specs(draw: st.DrawFn, n: int, first: bool, cross: bool) -> LayerSpec:
         window=draw(st.none() | st.integers(narrowest, max(narrowest, n - 1))),
         key_mask=key_mask,
         qk_norm=draw(st.none() | st.sampled_from(("rmsnorm", "layernorm"))),
-        qk_shift=draw(st.booleans()))
+        qk_shift=draw(st.booleans()), experts=draw(st.sampled_from((0, 3))))
 
 
 @st.composite
@@ -308,7 +312,7 @@ EXAMPLES: tuple[Spec, ...] = (
          layers=(LayerSpec(), LayerSpec(placement="post", activation="relu"))),
     Spec(seed=3, n=3, positions="none",
          layers=(LayerSpec(block=False), LayerSpec(norm="rmsnorm", activation="silu",
-                                                   gated=True),
+                                                   gated=True, experts=3),
                  LayerSpec(norm="none", placement="post", scale=False, causal=False))),
     # the rest of the constructs
     Spec(seed=4, n=2, source=4, positions="learned", heads=1,
