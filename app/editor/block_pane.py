@@ -30,6 +30,7 @@ from app.model.parts import place_name
 from app.state.document import DocumentState
 from app.texts.titles import norm_name
 from engine import NumberTextError, parse_number
+from engine.modules import Mixture
 from engine.numbers import format_exact
 from engine.scenario import ACTIVATIONS, NORMS, PLACEMENTS, Block, Layer
 
@@ -204,6 +205,8 @@ class BlockEditor(QGroupBox):
         self.block_box.setChecked(block is not None)
         for widget in (self.norm_box, self.placement_box, self.activation_box, self.eps_edit):
             widget.setEnabled(block is not None)
+        # A mixture's experts each have their activation: the box shows the first, read-only.
+        self.activation_box.setEnabled(block is not None and not isinstance(block.ffn, Mixture))
         if block is not None:
             self.norm_box.setCurrentIndex(self.norm_box.findData(block.norm))
             self.placement_box.setCurrentIndex(self.placement_box.findData(block.placement))

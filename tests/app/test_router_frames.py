@@ -8,13 +8,17 @@ import math
 
 import numpy as np
 import pytest
+from pytestqt.qtbot import QtBot
 
 from app.canvas import FrameOptions
 from app.canvas.frame import FrameItem
 from app.canvas.grid import MatrixGrid
+from app.model.presets import preset
 from app.texts.lookup import step_text
+from app.window.studio import StudioWindow
 from engine import Trace, compute, parse_scenario
 from engine.explain import explain
+from tests.app.driving import close_window
 from tests.engine.test_engine_mixture import document
 
 
@@ -82,3 +86,15 @@ def test_the_router_is_told_with_the_receivers_numbers(trace: Trace, lang: str, 
                                                       check: str) -> None:
     text = step_text(trace, _index(trace, "L1.router"), lang, receiver=0)
     assert how in text.how and check in text.check
+
+
+def test_a_mixtures_activation_is_shown_but_not_offered_for_editing(qtbot: QtBot) -> None:
+    window = StudioWindow(preset("mixtral"))
+    try:
+        editor = window.editor.block_editor
+        editor.show_part("layers.0", None)
+        box = editor.activation_box
+        assert box.currentData() == "silu" and not box.isEnabled()
+        assert editor.placement_box.isEnabled()
+    finally:
+        close_window(window)
