@@ -15,6 +15,7 @@ import pytest
 
 from engine import compute, parse_scenario
 from engine.errors import ScenarioError
+from engine.resize import Sizes, resize
 from engine.top_k import top_k
 from engine.writer import to_document
 
@@ -109,3 +110,15 @@ def test_a_wrong_mixture_is_refused_at_its_place(change: Any, place: str, words:
         parse_scenario(doc)
     assert refused.value.place == place
     assert words in str(refused.value)
+
+
+def test_a_wider_model_keeps_the_routers_numbers_and_pads_its_new_row_with_zeros() -> None:
+    scenario = parse_scenario(document())
+    old = Sizes.of(scenario)
+    # no Wo: the value columns are the block's width, so d_v widens with d
+    wider = resize(scenario, Sizes(n=old.n, d=old.d + 1, d_k=old.d_k, d_v=old.d_v + 1,
+                                   heads=old.heads))
+    router = wider.document["layers"][0]["block"]["ffn"]["router"]
+    assert router == [*ROUTER, [0.0, 0.0, 0.0]]
+    assert wider.document["layers"][0]["block"]["ffn"]["experts"][1]["W1"] == [[0.0], [1.0], [0.0]]
+    parse_scenario(wider.document)  # the engine reads it back
