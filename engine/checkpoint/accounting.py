@@ -30,7 +30,7 @@ IGNORED: dict[str, tuple[str, ...]] = {
     "bert": (r"embeddings\.position_ids", r"pooler\.dense\.(weight|bias)",
              r"cls\.seq_relationship\.(weight|bias)"),
     **{family: (ROTARY,) for family in ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi",
-                                           "mixtral")},
+                                           "mixtral", "qwen3_moe")},
     "opt": (),
 }
 """Per family, the tensors (patterns matched at the end of a name) no layout reads."""

@@ -18,7 +18,7 @@ from engine.reader import describe, expect_bool, expect_int, expect_number
 from engine.refusals import Refusal
 
 FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi", "opt",
-            "bert", "mixtral")
+            "bert", "mixtral", "qwen3_moe")
 """The model types this version imports."""
 ACTIVATIONS = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh",
                "silu": "silu", "swish": "silu", "relu": "relu", "linear": "identity"}
@@ -29,7 +29,7 @@ MAX_SIZE = 1 << 24
 """The largest size a config may give (far past any checkpoint's width, heads or context)."""
 SLIDING = "sliding_attention"
 FULL = "full_attention"
-WINDOWED = ("mistral", "qwen2", "qwen3", "mixtral")
+WINDOWED = ("mistral", "qwen2", "qwen3", "mixtral", "qwen3_moe")
 """The families whose modeling slides a window."""
 
 
@@ -148,6 +148,8 @@ class Config:
             return [window] * layers
         if not self.flag("use_sliding_window", False):
             window = None
+        if family == "qwen3_moe":  # every layer when use_sliding_window, as its attention does
+            return [window] * layers
         types = self._layer_types(layers)
         if types is None:
             first = self.whole("max_window_layers", default=28, low=0)

@@ -24,7 +24,7 @@ from engine.checkpoint.layout import (
 )
 
 PREFIX = "model."
-GROUPS = {"mistral": 8, "qwen2": 32, "qwen3": 32, "gemma": 16, "mixtral": 8}
+GROUPS = {"mistral": 8, "qwen2": 32, "qwen3": 32, "gemma": 16, "mixtral": 8, "qwen3_moe": 4}
 """The key/value heads a family's transformers config defaults to (Llama: the query heads)."""
 
 
@@ -44,19 +44,25 @@ FeedForwardReader = Callable[[Tensors, str, int, int, str, bool], dict[str, Any]
 hidden width, the engine's activation, whether the family gives it biases)."""
 
 
-def swiglu(tensor: Tensors, at: str, d: int, hidden: int, activation: str,
+def swiglu(tensor: Tensors, module: str, d: int, hidden: int, activation: str,
            bias: bool) -> dict[str, Any]:
-    """The gate, up and down projections of ``mlp``."""
+    """The gate, up and down projections of ``module`` (``layers.0.mlp``)."""
     ffn: dict[str, Any] = {"activation": activation}
-    tensor.linear(ffn, ("Wg", "bg"), f"{at}mlp.gate_proj", hidden, d, bias=bias)
-    tensor.linear(ffn, ("W1", "b1"), f"{at}mlp.up_proj", hidden, d, bias=bias)
-    tensor.linear(ffn, ("W2", "b2"), f"{at}mlp.down_proj", d, hidden, bias=bias)
+    tensor.linear(ffn, ("Wg", "bg"), f"{module}.gate_proj", hidden, d, bias=bias)
+    tensor.linear(ffn, ("W1", "b1"), f"{module}.up_proj", hidden, d, bias=bias)
+    tensor.linear(ffn, ("W2", "b2"), f"{module}.down_proj", d, hidden, bias=bias)
     return ffn
+
+
+def mlp(tensor: Tensors, at: str, d: int, hidden: int, activation: str,
+        bias: bool) -> dict[str, Any]:
+    """The layer's ``mlp``, a SwiGLU."""
+    return swiglu(tensor, f"{at}mlp", d, hidden, activation, bias)
 
 
 def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bool = False,
           activation: str | None = None, norm_shift: float = 0.0, head_dim: int | None = None,
-          qk_norm: bool = False, feed_forward: FeedForwardReader = swiglu) -> Parts:
+          qk_norm: bool = False, feed_forward: FeedForwardReader = mlp) -> Parts:
     """The chosen layers' parts; ``tied``: the head is the embedding when the config does not
     say; ``activation``: the engine's name when the family fixes it; ``norm_shift`` is added to
     every RMSNorm weight (Gemma multiplies by 1 + weight); ``head_dim``: d_k when the config

@@ -22,7 +22,7 @@ Array = np.ndarray
 DTYPES = {"F64": np.float64, "F32": np.float32, "F16": np.float16}
 FIXTURES = Path(__file__).resolve().parent / "checkpoints"
 FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "gpt_neox", "gemma", "bert", "qwen3", "phi",
-            "opt", "mixtral")
+            "opt", "mixtral", "qwen3_moe")
 
 
 def stored(file: Path) -> dict[str, Array]:
@@ -176,7 +176,10 @@ def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str
         x = x + linear(at + "self_attn.o_proj", mixed)
         m = rms(x, at + "post_attention_layernorm.weight")
         if c["model_type"] == "mixtral":
-            x = x + _experts(c, t, at + "block_sparse_moe.", m)
+            x = x + _experts(c, t, at + "block_sparse_moe.", m, ("w1", "w3", "w2"), True)
+        elif at + "mlp.gate.weight" in t:  # Qwen3-MoE's sparse layer
+            x = x + _experts(c, t, at + "mlp.", m, ("gate_proj", "up_proj", "down_proj"),
+                             c["norm_topk_prob"])
         else:
             gate = _act(c["hidden_act"], linear(at + "mlp.gate_proj", m))
             gated = gate * linear(at + "mlp.up_proj", m)
@@ -189,19 +192,21 @@ def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str
     return final @ head.T
 
 
-def _experts(c: dict[str, Any], t: dict[str, Array], at: str, m: Array) -> Array:
-    """Mixtral's sparse MoE, token by token: softmax of the router's logits, the top k
-    shares renormalised, each chosen expert's SwiGLU (w1 the gate, w3 up, w2 down) weighted."""
+def _experts(c: dict[str, Any], t: dict[str, Array], at: str, m: Array,
+             names: tuple[str, str, str], normalize: bool) -> Array:
+    """A sparse MoE, token by token: softmax of the router's logits, the top k shares
+    (renormalised when ``normalize``), each chosen expert's SwiGLU (``names``: its gate, up and
+    down projections; Mixtral's w1, w3, w2) weighted."""
     out = np.zeros_like(m)
     for i, row in enumerate(m):
         probs = _softmax(row @ t[at + "gate.weight"].T)
         top = sorted(range(len(probs)), key=lambda e: -probs[e])[:c["num_experts_per_tok"]]
-        total = sum(probs[e] for e in top)
+        total = sum(probs[e] for e in top) if normalize else 1.0
         for e in top:
             def proj(name: str, y: Array, e: int = e) -> Array:
                 return y @ t[f"{at}experts.{e}.{name}.weight"].T
-            hidden = _act(c["hidden_act"], proj("w1", row)) * proj("w3", row)
-            out[i] += probs[e] / total * proj("w2", hidden)
+            hidden = _act(c["hidden_act"], proj(names[0], row)) * proj(names[1], row)
+            out[i] += probs[e] / total * proj(names[2], hidden)
     return out
 
 
@@ -335,7 +340,7 @@ def _bert(c: dict[str, Any], t: dict[str, Array], ids: list[int],
 
 FORWARDS = {"gpt2": _gpt2, "llama": _llama, "mistral": _llama, "qwen2": _llama,
             "qwen3": _llama, "gpt_neox": _gpt_neox, "gemma": _llama, "phi": _phi, "opt": _opt,
-            "bert": _bert, "mixtral": _llama}
+            "bert": _bert, "mixtral": _llama, "qwen3_moe": _llama}
 
 
 def hf_forward(folder: Path, ids: list[int], types: list[int] | None = None) -> dict[str, Any]:

@@ -40,7 +40,8 @@ def refusal(folder: Path, text: str = "the cat", layers: str | None = None) -> s
 def test_another_family_or_none_is_refused(tmp_path: Path) -> None:
     assert refusal(copy(tmp_path, "gpt2", model_type="t5")).endswith(
         'config.json.model_type: "t5" is not a family QKV Studio imports: it imports gpt2, '
-        "llama, mistral, qwen2, qwen3, gpt_neox, gemma, phi, opt, bert, mixtral")
+        "llama, mistral, qwen2, qwen3, gpt_neox, gemma, phi, opt, bert, mixtral, "
+        "qwen3_moe")
     shutil.rmtree(tmp_path / "gpt2")
     assert refusal(copy(tmp_path, "gpt2", model_type=None)).endswith(
         "config.json.model_type: missing")

@@ -68,6 +68,10 @@ SIZES: dict[str, dict[str, Any]] = {
     "mixtral": {"hidden_size": 8, "intermediate_size": 6, "num_hidden_layers": 2,
                 "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 4,
                 "max_position_embeddings": 32, "num_local_experts": 4, "num_experts_per_tok": 2},
+    "qwen3_moe": {"hidden_size": 8, "intermediate_size": 12, "moe_intermediate_size": 6,
+                  "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2,
+                  "head_dim": 2, "max_position_embeddings": 32, "num_experts": 4,
+                  "num_experts_per_tok": 3, "mlp_only_layers": [0]},
 }
 VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     **{family: (family, {}) for family in FAMILIES},
@@ -85,6 +89,8 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "bert-decoder": ("bert", {"is_decoder": True}),
     "llama-rope-scaling": ("llama", {"num_attention_heads": 2, "num_key_value_heads": 1,
                                      "head_dim": 4}),
+    "qwen3_moe-normalised": ("qwen3_moe", {"norm_topk_prob": True, "mlp_only_layers": [],
+                                           "num_experts_per_tok": 2}),
 }
 """Each case: its family and what it changes in the family's sizes: Phi-2's shape (no QK-norm,
 no grouped heads, a quarter of each head's 8 columns turned); OPT-350m's (post-norm, no final
@@ -103,11 +109,12 @@ EDITED: dict[str, dict[str, Any]] = {
 ``rope_scaling`` in place of ``rope_parameters``, so the base is 10000, not the 500 of
 ``rope_parameters``."""
 FLOAT32_CASTS = ("LlamaRMSNorm", "MistralRMSNorm", "Qwen2RMSNorm", "Qwen3RMSNorm",
-                 "GemmaRMSNorm", "MixtralRMSNorm")
+                 "GemmaRMSNorm", "MixtralRMSNorm", "Qwen3MoeRMSNorm")
 ROTARY = ("LlamaRotaryEmbedding", "MistralRotaryEmbedding", "Qwen2RotaryEmbedding",
           "Qwen3RotaryEmbedding", "GPTNeoXRotaryEmbedding", "GemmaRotaryEmbedding",
-          "PhiRotaryEmbedding", "MixtralRotaryEmbedding")
-MODELING = ("llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi", "mixtral")
+          "PhiRotaryEmbedding", "MixtralRotaryEmbedding", "Qwen3MoeRotaryEmbedding")
+MODELING = ("llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi", "mixtral",
+            "qwen3_moe")
 """The families whose modeling modules hold those classes."""
 
 
@@ -173,7 +180,8 @@ def build(family: str, folder: Path, seed: int, **changes: Any) -> Any:
     auto = transformers.AutoModel if family == "bert" else transformers.AutoModelForCausalLM
     # The experts as MixtralExperts.forward writes them (transformers 5's default groups them
     # in torch._grouped_mm, which computes no float64).
-    experts = {"experts_implementation": "eager"} if family == "mixtral" else {}
+    experts = ({"experts_implementation": "eager"} if family in ("mixtral", "qwen3_moe")
+               else {})
     model = auto.from_config(config, attn_implementation="eager", dtype=torch.float64,
                              **experts).eval()
     redraw(model)
