@@ -18,6 +18,8 @@ from app.texts.lookup import step_text
 from app.window.studio import StudioWindow
 from engine import Trace, compute, parse_scenario
 from engine.explain import explain
+from engine.generation import extend
+from engine.kv_cache import cache_of, next_position
 from tests.app.driving import close_window
 from tests.engine.test_engine_mixture import document
 
@@ -98,3 +100,19 @@ def test_a_mixtures_activation_is_shown_but_not_offered_for_editing(qtbot: QtBot
         assert editor.placement_box.isEnabled()
     finally:
         close_window(window)
+
+
+def test_a_token_generated_through_the_kv_cache_is_routed_as_a_full_recompute_routes_it(
+) -> None:
+    document = preset("mixtral")
+    cache = cache_of(compute(document))
+    for token in (2, 0):
+        row = next_position(cache, token)
+        document = extend(document, token)
+        full = compute(document)
+        for scope in ("L1.", "L2."):
+            for name in ("router_weights", "router_chosen", "ffn_out"):
+                np.testing.assert_allclose(row.arrays[scope + name],
+                                           full.arrays[scope + name][-1:], rtol=0, atol=1e-12)
+        np.testing.assert_allclose(row.probs, full.arrays["probs"][-1], rtol=0, atol=1e-12)
+        cache = row.cache
