@@ -71,6 +71,7 @@ FRAME_WORDS: dict[str, dict[str, str]] = {
         "share_masked": "{key} is masked for {query}",
         "frame_summary": "Step {n} of {count}: {title}.",
         "head_prefix": "head {n}: ",
+        "choice_prefix": "choice {n}, expert {e}: ",
         "row_values": "{name}, row {token}: {values}",
     },
     "zh": {
@@ -134,6 +135,7 @@ FRAME_WORDS: dict[str, dict[str, str]] = {
         "share_masked": "{key} 对 {query} 被遮住",
         "frame_summary": "第 {n} 步（共 {count} 步）：{title}。",
         "head_prefix": "第 {n} 头：",
+        "choice_prefix": "第 {n} 个选择，专家 {e}：",
         "row_values": "{name} 中“{token}”一行：{values}",
     },
 }

@@ -11,6 +11,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from app.canvas import FrameOptions
+from app.canvas.describe import FACTS
 from app.canvas.frame import FrameItem
 from app.canvas.grid import MatrixGrid
 from app.model.presets import preset
@@ -116,3 +117,15 @@ def test_a_token_generated_through_the_kv_cache_is_routed_as_a_full_recompute_ro
                                            full.arrays[scope + name][-1:], rtol=0, atol=1e-12)
         np.testing.assert_allclose(row.probs, full.arrays["probs"][-1], rtol=0, atol=1e-12)
         cache = row.cache
+
+
+@pytest.mark.parametrize(("lang", "first"), [
+    ("en", "choice 1, expert 1: L1.expert_out, row b: 4, 0"),
+    ("zh", "第 1 个选择，专家 1：L1.expert_out 中“b”一行：4, 0"),
+])
+def test_the_screen_reader_names_each_choice_by_its_expert(trace: Trace, lang: str,
+                                                          first: str) -> None:
+    step = trace.steps[_index(trace, "L1.experts")]
+    facts = FACTS["experts"](trace, step, 1, FrameOptions(lang=lang))  # token b: experts 1, 2
+    assert facts[0] == first and len(facts) == 3
+    assert facts[2].endswith("2, −1")  # ffn_out of b: 0.5·(4, 0) + 0.5·(0, −2)
