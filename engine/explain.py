@@ -519,7 +519,7 @@ class _Explainer:
         if c.local == "expert_out":
             r, i, col = c.index
             e = int(self.a[f"{s}router_chosen"][i, r])
-            return (f"{cell(c.name, c.index)} = expert{e}({step.reads[0]}[{i},·])[{col}] = "
+            return (f"{cell(c.name, c.index)} = experts.{e}({step.reads[0]}[{i},·])[{col}] = "
                     f"{self.num(c.value)}", [self.say("expert_output", rank=r + 1, e=e)])
         i, col = c.index
         weights, outputs = self.a[f"{s}router_weights"][i], self.a[f"{s}expert_out"][:, i, col]

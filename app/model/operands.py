@@ -83,7 +83,7 @@ def parameter_path(step: Step, key: str) -> str:
 
 def display_name(path: str) -> str:
     """The name a user sees for a parameter at any module path: ``layers.1.block.gamma1`` →
-    ``γ1`` as ``block.gamma1`` is, an expert's ``….experts.2.W1`` ``E2.W1`` (see
+    ``γ1`` as ``block.gamma1`` is, an expert's ``….experts.2.W1`` ``experts.2.W1`` (see
     :func:`engine.names.short_name`)."""
     if ".experts." in path:
         return short_name(path)
