@@ -389,7 +389,7 @@ FAMILIES: dict[str, tuple[Callable[[Weights, int], dict[str, Any]], str, bool]] 
 """Each family: its tensors and config, the dtype they are stored in, its tokenizer's kind."""
 SEEDS = {"gpt2": 2501, "gpt_neox": 2502, "llama": 2503, "mistral": 2504, "qwen2": 2505,
          "gemma": 2506, "bert": 2507, "qwen3": 2508, "phi": 2509, "opt": 2510,
-         "mixtral": 2511, "qwen3_moe": 2512}
+         "mixtral": 2520, "qwen3_moe": 2521}
 """Each family's seed (fixed, so that a new family leaves the others' bytes as they were)."""
 
 
