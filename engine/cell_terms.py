@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from engine.numbers import format_factor, format_number
-from engine.phrases import phrase
 from engine.reader import FloatArray
+from engine.words import say
 
 MAX_TERMS = 8
 
@@ -27,7 +27,7 @@ def sum_text(count: int, term: Callable[[int], tuple[str, str]],
         keep = MAX_TERMS - 2
         shown = [term(t) for t in range(keep)]
         last = term(count - 1)
-        symbols = [*(sym for sym, _ in shown), phrase(lang, "terms", count=count), last[0]]
+        symbols = [*(sym for sym, _ in shown), say("terms", lang, count=count), last[0]]
         values = [*(num for _, num in shown), "…", last[1]]
     else:
         pairs = [term(t) for t in range(count)]

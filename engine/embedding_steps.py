@@ -88,8 +88,8 @@ def lay_in(tape: Tape, place: Place, given: StackInput) -> None:
         added = position_rows(positions, given.first, n, d)
         if positions.kind == "rope":
             r = positions.rotary(given.first_d_k)
-            tape.arrays[f"{s}rope_angles"] = rope_angles(given.first + n, r,
-                                                         positions.base)[given.first:]
+            tape.arrays[f"{s}rope_angles"] = rope_angles(given.first + n, r, positions.base,
+                                                         positions.scaling)[given.first:]
     types = (type_rows(given.types, given.type_table)
              if given.types is not None and given.type_table is not None else None)
     follows = added is not None or types is not None or given.norm is not None

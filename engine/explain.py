@@ -33,11 +33,11 @@ from engine.op_kinds import head_output, made_by, steps_of
 from engine.op_table import op_table
 from engine.ops import row_mean
 from engine.parse_generation import Settings
-from engine.phrases import phrase
 from engine.positions import Positions
 from engine.reader import FloatArray
 from engine.trace import Step, Trace
 from engine.whole_text import read_whole
+from engine.words import say
 
 _CELL = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\[\s*([0-9\s,]+)\]\s*$")
 
@@ -116,8 +116,8 @@ class _Explainer:
     def say(self, key: str, /, **fields: object) -> str:
         """The phrase ``key``; text fields (a document's token labels) have their line breaks
         and other unprintable characters escaped, so a label cannot forge a line."""
-        return phrase(self.lang, key, **{name: one_line(value) if isinstance(value, str) else value
-                                         for name, value in fields.items()})
+        return say(key, self.lang, **{name: one_line(value) if isinstance(value, str) else value
+                                      for name, value in fields.items()})
 
     def num(self, value: float) -> str:
         """``value`` with the explanation's decimals."""
@@ -282,7 +282,7 @@ class _Explainer:
         width = int(self.a[c.name].shape[1])
         if c.local == "rope_angles":
             return rope_angle(c.name, c.index, c.value, positions.base, 2 * width, self.say,
-                              self.places)
+                              self.places, positions.scaling)
         return added_row(c.name, c.index, c.value, positions, width, self.say, self.places)
 
     def _with_positions(self, c: _Cell) -> Result:
@@ -311,9 +311,10 @@ class _Explainer:
         source = step.reads[0] if c.local == "Q_rot" else step.reads[1]
         att = next(self.module(each) for each in steps_of(self.trace.steps, "projection")
                    if each.scope == step.scope)
+        positions = self._positions_of(step.stack)
         return rotated(c.name, c.index, c.value, (source, self.a[source]),
-                       self.a[step.reads[2]], self._positions_of(step.stack).pairing, att.d_k,
-                       self.say, self.places)
+                       self.a[step.reads[2]], positions.pairing, att.d_k, self.say, self.places,
+                       positions.scaling)
 
     def _weights(self, c: _Cell) -> Result:
         step = c.step

@@ -2,7 +2,7 @@
 
 The added rows (sinusoidal, learned), the input after them, RoPE's angles and turned columns, and
 ALiBi's bias on the scores. Each function returns the formula line and the detail lines; the
-words come from ``say`` (:func:`engine.phrases.phrase` in the reader's language).
+words come from ``say`` (:func:`engine.words.say` in the reader's language).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from collections.abc import Callable
 from engine.numbers import format_exact, format_factor, format_number
 from engine.positions import Positions, rope_pair, sinusoidal_column
 from engine.reader import FloatArray
+from engine.rope_scaling import RopeScaling
 
 Say = Callable[..., str]
 Lines = tuple[str, list[str]]
@@ -68,18 +69,36 @@ def type_row(name: str, index: tuple[int, ...], value: float, kind: int, token: 
 
 
 def rope_angle(name: str, index: tuple[int, ...], value: float, base: float, r: int,
-               say: Say, places: int = 6) -> Lines:
-    """A cell of RoPE's angles: p·θ_i with θ_i = base^(−2i/r)."""
+               say: Say, places: int = 6, scaling: RopeScaling | None = None) -> Lines:
+    """A cell of RoPE's angles: p·θ_i with θ_i = base^(−2i/r), times the scaling's m_i and
+    what the scaling did to pair i."""
     p, i = index
     theta = base ** (-2 * i / r)
-    return (f"{_cell(name, p, i)} = p·{_theta(i)} = {p}·{format_exact(base)}^(−{2 * i}/{r}) = "
-            f"{p}·{format_number(theta, places)} = {format_number(value, places)}",
-            [say("rope_angle_cell", p=p, i=i, r=r)])
+    power = f"{format_exact(base)}^(−{2 * i}/{r})"
+    detail = [say("rope_angle_cell", p=p, i=i, r=r)]
+    if scaling is None:
+        return (f"{_cell(name, p, i)} = p·{_theta(i)} = {p}·{power} = "
+                f"{p}·{format_number(theta, places)} = {format_number(value, places)}", detail)
+    key, fields = scaling.reason(i, r, base)
+    m = float(scaling.multipliers(r, base)[i])
+    written = {field: number if field == "i" else format_exact(number)
+               if field in _SETTINGS else format_number(number, places)
+               for field, number in fields.items()}
+    return (f"{_cell(name, p, i)} = p·{_theta(i)}·m = {p}·{power}·m = "
+            f"{p}·{format_number(theta, places)}·{format_factor(m, places)} = "
+            f"{format_number(value, places)}", [*detail, say(key, **written)])
+
+
+_SETTINGS = ("factor", "original", "low", "high")
+"""A scaling's settings, written exactly (the rest are computed numbers)."""
 
 
 def rotated(name: str, index: tuple[int, ...], value: float, source: tuple[str, FloatArray],
-            angles: FloatArray, pairing: str, d_k: int, say: Say, places: int = 6) -> Lines:
-    """A cell of Q_rot or K_rot: the pair it belongs to, turned by the angle p·θ_i."""
+            angles: FloatArray, pairing: str, d_k: int, say: Say, places: int = 6,
+            scaling: RopeScaling | None = None) -> Lines:
+    """A cell of Q_rot or K_rot: the pair it belongs to, turned by the angle p·θ_i (cos and
+    sin times the scaling's attention factor, yarn's or longrope's, when it is not 1)."""
+    factor = 1.0 if scaling is None else scaling.attention_factor
     p, c = index
     src, rows = source
     head, local = divmod(c, d_k)
@@ -95,22 +114,28 @@ def rotated(name: str, index: tuple[int, ...], value: float, source: tuple[str, 
     cos, sin = math.cos(angle), math.sin(angle)
     t = _theta(i)
     left, right = _cell(src, p, first), _cell(src, p, second)
+    ends = ("(", ")·a") if factor != 1.0 else ("", "")
+    times = ("(", f")·{format_factor(factor, places)}") if factor != 1.0 else ("", "")
     if c == first:
-        formula = (f"{cell} = {left}·cos(p·{t}) − {right}·sin(p·{t}) = {format_factor(x, places)}·"
-                   f"{format_factor(cos, places)} − {format_factor(y, places)}·"
-                   f"{format_factor(sin, places)} = "
+        formula = (f"{cell} = {ends[0]}{left}·cos(p·{t}) − {right}·sin(p·{t}){ends[1]} = "
+                   f"{times[0]}{format_factor(x, places)}·{format_factor(cos, places)} − "
+                   f"{format_factor(y, places)}·{format_factor(sin, places)}{times[1]} = "
                    f"{format_number(value, places)}")
     else:
-        formula = (f"{cell} = {left}·sin(p·{t}) + {right}·cos(p·{t}) = {format_factor(x, places)}·"
-                   f"{format_factor(sin, places)} + {format_factor(y, places)}·"
-                   f"{format_factor(cos, places)} = "
+        formula = (f"{cell} = {ends[0]}{left}·sin(p·{t}) + {right}·cos(p·{t}){ends[1]} = "
+                   f"{times[0]}{format_factor(x, places)}·{format_factor(sin, places)} + "
+                   f"{format_factor(y, places)}·{format_factor(cos, places)}{times[1]} = "
                    f"{format_number(value, places)}")
-    return formula, [
+    details = [
         say("rope_pair", i=i, first=first, second=second, head=head + 1,
             pairing=say(f"pairing_{pairing}")),
         say("rope_turn", p=p, theta=t, angle=format_number(angle, places),
             cos=format_number(cos, places), sin=format_number(sin, places)),
     ]
+    if factor != 1.0:
+        assert scaling is not None
+        details.append(say("rope_turn_factor", kind=scaling.type, factor=format_exact(factor)))
+    return formula, details
 
 
 def alibi_cell(name: str, index: tuple[int, ...], value: float, slope: float, default: bool,

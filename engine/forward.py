@@ -52,6 +52,23 @@ def _norm(tape: Tape, place: Place, block: Block | Head | Encoder, which: str, n
                   title.format(norm=NORM_NAMES[block.norm]), explain_key)
 
 
+OUTPUT_NORMS = {"3": ("attn_out", "Norm ({norm}) of the attention's output, before the residual"),
+                "4": ("ffn_out", "Norm ({norm}) of the feed-forward's output, before the "
+                      "residual")}
+"""The sub-layer outputs a block with ``gamma3``/``gamma4`` norms, and those steps' titles."""
+
+
+def _output_norm(tape: Tape, place: Place, block: Block, which: str) -> str:
+    """The attention's (``which`` 3) or feed-forward's (4) output as the residual adds it:
+    normed first when the block has ``gamma{which}`` (Gemma 2's sandwich)."""
+    source, title = OUTPUT_NORMS[which]
+    if getattr(block, f"gamma{which}") is None:
+        return f"{place.scope}{source}"
+    _norm(tape, place, block, which, f"norm{which}", f"{place.scope}{source}", title,
+          f"block.norm{which}")
+    return f"{place.scope}norm{which}"
+
+
 def _cross(tape: Tape, place: Place, prefix: str, layer: Layer, block: Block,
            stream: str, attend: Attend) -> str:
     """The cross-attention sub-block (pre: norm, attend, residual; post: attend, residual,
@@ -129,14 +146,15 @@ def layer(tape: Tape, place: Place, prefix: str, layer: Layer, x: str,
         if block.residual == "parallel":
             _parallel(tape, at_block, block, x)
             return output_of(s, layer)
-        ops.residual(tape, at_block, "resid1", (x, f"{s}attn_out"), first, "block.resid1")
+        ops.residual(tape, at_block, "resid1", (x, _output_norm(tape, at_block, block, "3")),
+                     first, "block.resid1")
         stream = f"{s}resid1"
         if layer.cross_attention is not None:
             stream = _cross(tape, place, prefix, layer, block, stream, attend)
         _norm(tape, at_block, block, "2", "norm2", stream,
               "Second norm ({norm}) before the feed-forward", "block.norm2")
         _feed_forward(tape, at_block, block, f"{s}norm2")
-        ops.residual(tape, at_block, "resid2", (stream, f"{s}ffn_out"),
+        ops.residual(tape, at_block, "resid2", (stream, _output_norm(tape, at_block, block, "4")),
                      "Second residual: the stream plus the feed-forward output", "block.resid2")
         return output_of(s, layer)
     attend(tape, at_attention, a, x)

@@ -24,11 +24,11 @@ MAX_NUMBER_BYTES = 38
 """The most a saved number takes: 24 characters (``-2.2250738585072014e-308``), ``, `` after it,
 and at worst a row of its own (8 spaces of indent, ``[``, ``]``, ``,`` and a line break)."""
 MAX_TEXT_BYTES = (MAX_POSITIONS + MAX_VOCAB) * 40 * 6 + 4 * 1024 * 1024
-"""More than all of a document's text can take: (512 tokens + 131,072 vocabulary labels) × 40
+"""More than all of a document's text can take: (512 tokens + 262,144 vocabulary labels) × 40
 characters × 6 bytes (a control character is saved as ``\u001b``), the title, the note, the keys
-and the sidecar's references (34 MiB)."""
+and the sidecar's references (64 MiB)."""
 MAX_FILE_BYTES = JSON_NUMBERS * MAX_NUMBER_BYTES + MAX_TEXT_BYTES
-"""Documents up to this size are read (338 MiB): every document saves within it, its numbers in
+"""Documents up to this size are read (368 MiB): every document saves within it, its numbers in
 the JSON up to :data:`~engine.sidecar_write.JSON_NUMBERS`, past that in its sidecar."""
 
 

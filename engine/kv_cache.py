@@ -154,8 +154,9 @@ class _Step:
         positions = self.positions
         if positions is not None and positions.kind == "rope":
             angles = tape["rope_angles"]
-            q = tape.arrays[f"{s}Q_rot"] = rotate(q, a.heads, angles, positions.pairing)
-            k = tape.arrays[f"{s}K_rot"] = rotate(k, a.groups, angles, positions.pairing)
+            factor = positions.turn_factor
+            q = tape.arrays[f"{s}Q_rot"] = rotate(q, a.heads, angles, positions.pairing, factor)
+            k = tape.arrays[f"{s}K_rot"] = rotate(k, a.groups, angles, positions.pairing, factor)
         keys = np.concatenate([self.cache.keys[s], k])
         values = np.concatenate([self.cache.values[s], v])
         self.keys[s], self.values[s] = keys, values

@@ -128,7 +128,9 @@ class Block(Frozen):
     """The norms, residuals and feed-forward of one layer around its attention.
 
     ``gamma_c``/``beta_c`` are the norm of the cross-attention sub-block (decoder layers of an
-    encoder–decoder only).
+    encoder–decoder only). ``gamma3``/``beta3`` and ``gamma4``/``beta4`` norm the attention's
+    and the feed-forward's outputs before their residuals (Gemma 2's sandwich; None: no such
+    norm).
     """
 
     norm: str
@@ -141,6 +143,10 @@ class Block(Frozen):
     beta_c: FloatArray | None = None
     gamma2: FloatArray
     beta2: FloatArray
+    gamma3: FloatArray | None = None
+    beta3: FloatArray | None = None
+    gamma4: FloatArray | None = None
+    beta4: FloatArray | None = None
     ffn: FeedForward | Mixture
 
     @property

@@ -25,7 +25,9 @@ def activation_name(activation: str, gated: bool) -> str:
 
 
 SHORT_NAMES = {"block.gamma1": "γ1", "block.beta1": "β1", "block.gamma2": "γ2",
-               "block.beta2": "β2", "block.gamma_f": "γf", "block.beta_f": "βf"}
+               "block.beta2": "β2", "block.gamma3": "γ3", "block.beta3": "β3",
+               "block.gamma4": "γ4", "block.beta4": "β4", "block.gamma_f": "γf",
+               "block.beta_f": "βf"}
 """Short names that are not simply the last part of the path."""
 
 

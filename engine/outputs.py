@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.refusals import Refusal
+from engine.words import say
 
 PathLike = str | os.PathLike[str]
 
@@ -55,13 +56,13 @@ class OutputRefusedError(OSError):
     """An output names a file the run reads, or one another output writes; nothing was written.
 
     ``str()`` is one line: ``cannot write PATH: REASON``; ``refusal`` words the reason in either
-    language (:mod:`engine.refusals`)."""
+    language (:mod:`engine.words`)."""
 
     def __init__(self, path: PathLike, refusal: Refusal) -> None:
         self.path = Path(path)
         self.refusal = refusal
         self.reason = str(refusal)
-        super().__init__(f"cannot write {self.path}: {self.reason}")
+        super().__init__(say("cannot_write", "en", path=self.path, reason=self.reason))
 
 
 class Inputs:

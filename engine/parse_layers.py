@@ -53,7 +53,7 @@ ATTENTION_KEYS = ("heads", "causal", "scale", "Wq", "Wk", "Wv", "bq", "bk", "bv"
                   "beta_k")
 CROSS_KEYS = tuple(key for key in ATTENTION_KEYS if key != "causal")
 LAYER_BLOCK_KEYS = ("norm", "eps", "placement", "residual", "gamma1", "beta1", "gamma_c",
-                    "beta_c", "gamma2", "beta2", "ffn")
+                    "beta_c", "gamma2", "beta2", "gamma3", "beta3", "gamma4", "beta4", "ffn")
 HEAD_KEYS = ("final_norm", "gamma_f", "beta_f", "transform", "unembed", "bias", "vocab")
 TRANSFORM_KEYS = ("W", "b", "activation", "gamma", "beta", "eps")
 HEAD_OWN_KEYS = ("norm", "eps", *HEAD_KEYS)
@@ -324,8 +324,27 @@ def parse_block(value: object, place: str, *, n: int, d: int, attention: Attenti
     ffn = parse_feed_forward(blk["ffn"], _at(place, "ffn"), n, d)
     rows = {name: row_of(blk, place, name, d, 1.0 if name.startswith("gamma") else 0.0)
             for name in ("gamma1", "beta1", "gamma2", "beta2")}
+    outputs = _output_norms(blk, place, d, sandwich=placement == "pre" and residual ==
+                            "sequential" and cross is None)
     return Block(norm=norm, eps=eps, placement=placement, residual=residual, gamma_c=gamma_c,
-                 beta_c=beta_c, ffn=ffn, **rows)
+                 beta_c=beta_c, ffn=ffn, **rows, **outputs)
+
+
+def _output_norms(blk: Mapping[str, Any], place: str, d: int,
+                  sandwich: bool) -> dict[str, FloatArray]:
+    """The norms of the attention's output (``gamma3``/``beta3``) and the feed-forward's
+    (``gamma4``/``beta4``) before their residuals: each there when either of its keys is
+    (the other 1 or 0), and only in a pre-norm block of sequential residuals without
+    cross-attention (``sandwich``)."""
+    rows: dict[str, FloatArray] = {}
+    for which in ("3", "4"):
+        given = [name for name in (f"gamma{which}", f"beta{which}") if name in blk]
+        if given and not sandwich:
+            raise ScenarioError(_at(place, given[0]), Refusal("output_norm_sequential"))
+        if given:
+            rows[f"gamma{which}"] = row_of(blk, place, f"gamma{which}", d, 1.0)
+            rows[f"beta{which}"] = row_of(blk, place, f"beta{which}", d, 0.0)
+    return rows
 
 
 def block_norm(blk: Mapping[str, Any], place: str, norm: str = "layernorm",

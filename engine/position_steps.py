@@ -34,8 +34,9 @@ def turn(tape: Tape, place: Place, a: Attention, q: str, k: str) -> tuple[str, s
     if tape.replayed():
         return f"{s}Q_rot", f"{s}K_rot"
     angles = ("enc." if place.stack == "encoder" else "") + "rope_angles"
-    tape.arrays[f"{s}Q_rot"] = rotate(tape[q], a.heads, tape[angles], positions.pairing)
-    tape.arrays[f"{s}K_rot"] = rotate(tape[k], a.groups, tape[angles], positions.pairing)
+    factor = positions.turn_factor
+    tape.arrays[f"{s}Q_rot"] = rotate(tape[q], a.heads, tape[angles], positions.pairing, factor)
+    tape.arrays[f"{s}K_rot"] = rotate(tape[k], a.groups, tape[angles], positions.pairing, factor)
     tape.step(place, "rope", "RoPE: each pair of q and k turned by p·θ", (q, k, angles),
               (f"{s}Q_rot", f"{s}K_rot"), "positions.rope", "rope", module=module, keys="")
     return f"{s}Q_rot", f"{s}K_rot"

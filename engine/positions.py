@@ -29,6 +29,7 @@ from engine.reader import (
     expect_vector,
 )
 from engine.refusals import Refusal, Value
+from engine.rope_scaling import RopeScaling, parse_scaling
 
 KINDS = ("none", "sinusoidal", "learned", "rope", "alibi")
 PAIRINGS = ("half", "interleaved")
@@ -38,7 +39,7 @@ _KEYS: dict[str, tuple[str, ...]] = {
     "none": ("kind",),
     "sinusoidal": ("kind", "base", "layout"),
     "learned": ("kind", "table", "offset"),
-    "rope": ("kind", "base", "rotary_dims", "pairing"),
+    "rope": ("kind", "base", "rotary_dims", "pairing", "scaling"),
     "alibi": ("kind", "slopes"),
 }
 """The keys each kind takes; any other key is refused, naming the kind it belongs to."""
@@ -72,6 +73,9 @@ class Positions(Frozen):
     layout
         ``sinusoidal``: ``interleaved`` puts pair i's sine and cosine in columns 2i and 2i + 1
         (the 2017 paper); ``halves`` puts every sine first, then every cosine (Marian).
+    scaling
+        ``rope``: the long-context scaling of the frequencies (:mod:`engine.rope_scaling`);
+        None: θᵢ = base^(−2i/r) as they are.
     """
 
     kind: Kind = "none"
@@ -82,6 +86,12 @@ class Positions(Frozen):
     pairing: Pairing = "half"
     slopes: FloatArray | None = None
     layout: Layout = "interleaved"
+    scaling: RopeScaling | None = None
+
+    @property
+    def turn_factor(self) -> float:
+        """What RoPE's cos and sin are multiplied by (yarn's attention factor; else 1)."""
+        return 1.0 if self.scaling is None else self.scaling.attention_factor
 
     def rotary(self, d_k: int) -> int:
         """How many columns of a head of width ``d_k`` turn under RoPE."""
@@ -113,6 +123,8 @@ class Positions(Frozen):
             if self.rotary_dims is not None:
                 doc["rotary_dims"] = self.rotary_dims
             doc["pairing"] = self.pairing
+            if self.scaling is not None:
+                doc["scaling"] = self.scaling.to_document()
         if self.kind == "alibi" and self.slopes is not None:
             doc["slopes"] = write(self.slopes)
         elif self.kind == "alibi" and heads is not None and heads & (heads - 1):
@@ -153,7 +165,10 @@ def parse_positions(value: object, place: str, n: int, d: int) -> Positions:
                                                                     dims=rotary_dims))
         pairing: Pairing = expect_choice(obj.get("pairing", "half"), f"{place}.pairing",
                                          PAIRINGS)  # type: ignore[assignment]
-        return Positions(kind="rope", base=base, rotary_dims=rotary_dims, pairing=pairing)
+        scaling = (parse_scaling(obj["scaling"], f"{place}.scaling") if "scaling" in obj
+                   else None)
+        return Positions(kind="rope", base=base, rotary_dims=rotary_dims, pairing=pairing,
+                         scaling=scaling)
     if kind == "alibi":
         slopes = (expect_vector(obj["slopes"], f"{place}.slopes") if "slopes" in obj else None)
         if slopes is not None and not 1 <= slopes.size <= MAX_HEADS:
@@ -225,6 +240,11 @@ def check_stack(positions: Positions, place: str,
                     else Refusal("rope_dims_default", dims=r, path=first_path)
                 raise ScenarioError(f"{place}.rotary_dims", Refusal("rope_dims_too_many",
                                                                     dims=what, d_k=d_k, path=path))
+        scaling = positions.scaling
+        if scaling is not None and scaling.type == "longrope" \
+                and len(scaling.short_factor) != r // 2:
+            raise ScenarioError(f"{place}.scaling.short_factor", Refusal(
+                "longrope_factors", count=r // 2, got=len(scaling.short_factor)))
     if positions.kind == "alibi" and positions.slopes is not None:
         for path, heads, _ in attentions:
             if positions.slopes.size != heads:
@@ -285,15 +305,20 @@ def added_rows(positions: Positions, n: int, d: int) -> FloatArray | None:
     return None
 
 
-def rope_frequencies(r: int, base: float = DEFAULT_BASE) -> FloatArray:
-    """θ_i = base^(−2i/r) for i = 0 … r/2 − 1."""
+def rope_frequencies(r: int, base: float = DEFAULT_BASE,
+                     scaling: RopeScaling | None = None) -> FloatArray:
+    """θ_i = base^(−2i/r) for i = 0 … r/2 − 1, times the scaling's multiplier of pair i."""
     frequencies: FloatArray = np.power(base, -2.0 * np.arange(r // 2) / r)
+    if scaling is not None:
+        frequencies = frequencies * scaling.multipliers(r, base)
     return frequencies
 
 
-def rope_angles(n: int, r: int, base: float = DEFAULT_BASE) -> FloatArray:
+def rope_angles(n: int, r: int, base: float = DEFAULT_BASE,
+                scaling: RopeScaling | None = None) -> FloatArray:
     """The angle p·θ_i of position p and pair i (n × r/2)."""
-    angles: FloatArray = np.arange(n, dtype=np.float64)[:, None] * rope_frequencies(r, base)
+    angles: FloatArray = (np.arange(n, dtype=np.float64)[:, None]
+                          * rope_frequencies(r, base, scaling))
     return angles
 
 
@@ -302,12 +327,14 @@ def rope_pair(i: int, r: int, pairing: str) -> tuple[int, int]:
     return (i, i + r // 2) if pairing == "half" else (2 * i, 2 * i + 1)
 
 
-def rotate(rows: FloatArray, heads: int, angles: FloatArray, pairing: str) -> FloatArray:
+def rotate(rows: FloatArray, heads: int, angles: FloatArray, pairing: str,
+           factor: float = 1.0) -> FloatArray:
     """RoPE: each head's pairs of columns turned by their angles; the other columns kept.
 
     ``rows`` is n × (heads·d_k); ``angles`` is n × r/2 (:func:`rope_angles`). In pair i of
     position p, (x, y) becomes (x·cos − y·sin, x·sin + y·cos) with the angle p·θ_i: the pair read
-    as the complex number x + iy is multiplied by e^{i·p·θ_i}.
+    as the complex number x + iy is multiplied by e^{i·p·θ_i}. ``factor`` multiplies cos and
+    sin (yarn's attention factor; :attr:`Positions.turn_factor`).
     """
     n, width = rows.shape
     d_k = width // heads
@@ -315,7 +342,8 @@ def rotate(rows: FloatArray, heads: int, angles: FloatArray, pairing: str) -> Fl
     first, second = zip(*(rope_pair(i, r, pairing) for i in range(r // 2)), strict=True)
     x = rows.reshape(n, heads, d_k)
     out = x.copy()
-    cos, sin = np.cos(angles)[:, None, :], np.sin(angles)[:, None, :]
+    cos = np.cos(angles)[:, None, :] * factor
+    sin = np.sin(angles)[:, None, :] * factor
     a, b = x[:, :, list(first)], x[:, :, list(second)]
     out[:, :, list(first)] = a * cos - b * sin
     out[:, :, list(second)] = a * sin + b * cos

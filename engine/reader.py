@@ -20,27 +20,26 @@ from engine.refusals import NO_REASON, Refusal, Value
 
 FloatArray = npt.NDArray[np.float64]
 
-# What the engine computes (docs/limits.md): a whole GPT-2 small (124 million numbers, a
-# vocabulary of 50,257) at 64 positions and more. What the canvas draws at once is the canvas's
-# own business: it shows a large array as a downsampled heat map, never refuses it.
+# What the engine computes (docs/limits.md): the shapes of 2026's checkpoints, Llama 3.1 8B's
+# included; whether a document's numbers and its trace fit is decided by this computer's memory
+# (engine.memory), not by a constant. What the canvas draws at once is the canvas's own business:
+# it shows a large array as a downsampled heat map, never refuses it.
 MAX_POSITIONS = 512
-MAX_WIDTH = 1024
-MAX_VOCAB = 1 << 17
-"""Vocabulary entries (131,072): GPT-2's 50,257, Llama 2's 32,000 and Llama 3's 128,256."""
+MAX_WIDTH = 8192
+"""d and every width of a head's columns (Llama 3.1 8B's 4,096; Llama 3.1 70B's 8,192)."""
+MAX_VOCAB = 1 << 18
+"""Vocabulary entries (262,144): GPT-2's 50,257, Llama 3's 128,256, Qwen 2.5's 151,936 and
+Gemma 3's 262,144."""
 MAX_CELLS = 1 << 24
 """Numbers in any one array of the trace (X, the positions table, Q, K, V, the scores
 heads × n², the hidden layer, the logits n × V): GPT-2's logits at 64 positions are 3.2
 million, the largest accepted n × V about 16.8 million (134 MB of float64)."""
-MAX_WEIGHT_CELLS = 1 << 27
+MAX_WEIGHT_CELLS = MAX_VOCAB * MAX_WIDTH
 """Numbers in any one weight matrix of the document (Wq, Wk, Wv, Wo, W1, Wg, W2, unembed, the
-embedding table): every shape the widths and the vocabulary allow, up to 131,072 × 1024. GPT-2
-small's embedding is 50,257 × 768 = 38.6 million."""
-MAX_NUMBERS = 1 << 28
-"""Numbers one document may hold in all its matrices and rows together (268 million, 2 GiB of
-float64 in memory): a whole GPT-2 small holds 124 million. Past
-:data:`engine.sidecar_write.JSON_NUMBERS` the large arrays are saved in the sidecar."""
-MAX_HEADS = 12
-MAX_LAYERS = 48
+embedding table): every shape the widths and the vocabulary allow, up to 262,144 × 8,192 (2³¹).
+Llama 3.2 1B's embedding is 128,256 × 2,048 = 263 million."""
+MAX_HEADS = 64
+MAX_LAYERS = 100
 """Layers in one document, the encoder's and the main stack's together."""
 
 

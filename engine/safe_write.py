@@ -41,25 +41,30 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from engine.outputs import OutputRefusedError, current
+from engine.words import say
 
 TEMP_PREFIX = ".qkv-"
 """Every temporary file or folder the writer leaves while working starts with this."""
 DEFAULT_NAME_MAX = 255
 
-PLAIN = {
-    errno.ENOSPC: "the disk is full",
-    errno.EDQUOT: "the disk quota is used up",
-    errno.EACCES: "permission denied",
-    errno.EPERM: "permission denied",
-    errno.EROFS: "the disk is read-only",
-    errno.ENOTDIR: "part of the folder path is a file, not a folder",
-    errno.ENOENT: "the folder does not exist",
-    errno.EISDIR: "a folder has that name",
-    errno.ENAMETOOLONG: "the name is too long",
-    errno.EIO: "the disk reported an input/output error",
-    errno.ELOOP: "it is a loop of symbolic links",
-    errno.EFBIG: "the file is too large for this disk",
+PLAIN_IDS = {
+    errno.ENOSPC: "write_disk_full",
+    errno.EDQUOT: "write_quota",
+    errno.EACCES: "write_permission",
+    errno.EPERM: "write_permission",
+    errno.EROFS: "write_read_only",
+    errno.ENOTDIR: "write_file_in_path",
+    errno.ENOENT: "write_no_folder",
+    errno.EISDIR: "write_folder_named",
+    errno.ENAMETOOLONG: "write_name_too_long",
+    errno.EIO: "write_io_error",
+    errno.ELOOP: "write_link_loop",
+    errno.EFBIG: "write_too_large",
 }
+"""An error number → the id of its plain words (:mod:`engine.words`)."""
+
+PLAIN = {number: say(word_id, "en") for number, word_id in PLAIN_IDS.items()}
+"""An error number → its plain words in English (the command line's)."""
 
 
 def plain_reason(error: OSError) -> str:
@@ -89,7 +94,7 @@ class WriteError(OSError):
     def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
         self.path = Path(path)
         self.reason = " ".join(reason.split())
-        super().__init__(f"cannot write {self.path}: {self.reason}")
+        super().__init__(say("cannot_write", "en", path=self.path, reason=self.reason))
 
 
 def real_target(path: str | os.PathLike[str]) -> Path:

@@ -22,6 +22,7 @@ import numpy as np
 from engine import lineage
 from engine.errors import ScenarioError
 from engine.exercises.document import Exercise
+from engine.memory import memory_short
 from engine.modules import (
     ACTIVATIONS,
     NORMS,
@@ -41,7 +42,7 @@ from engine.parse_embedding import trace_numbers as input_numbers
 from engine.parse_generation import Generation
 from engine.positions import Positions
 from engine.positions import trace_numbers as position_numbers
-from engine.reader import MAX_NUMBERS, MAX_POSITIONS, MAX_WIDTH, FloatArray
+from engine.reader import MAX_POSITIONS, MAX_WIDTH, FloatArray
 from engine.refusals import Refusal
 from engine.trace_size import MAX_TRACE_NUMBERS, trace_numbers
 from engine.tree import Locator, array_fields, module_at, replaced, walk
@@ -308,16 +309,18 @@ def parse_scenario(document: object) -> Scenario:
 
 
 def check_size(scenario: Scenario) -> None:
-    """Refuse a document whose trace or whose numbers pass the limits."""
-    _refuse_large_trace(scenario)
+    """Refuse a document whose trace passes the limit, or whose numbers and trace together
+    would not fit in this computer's memory as float64 (:mod:`engine.memory`)."""
+    trace = _refuse_large_trace(scenario)
     count = number_count(scenario)
-    if count > MAX_NUMBERS:
-        raise ScenarioError("document", Refusal("document_numbers_limit", count=count,
-                                                limit=MAX_NUMBERS))
+    short = memory_short(count + trace)
+    if short is not None:
+        raise ScenarioError("document", Refusal("document_memory", count=count, trace=trace,
+                                                need=short[0], have=short[1]))
 
 
-def _refuse_large_trace(scenario: Scenario) -> None:
-    """Refuse a document whose trace, all layers together, would pass the limit."""
+def _refuse_large_trace(scenario: Scenario) -> int:
+    """The numbers of the document's trace, all layers together, refused past the limit."""
     encoder = scenario.encoder
     n_keys = encoder.n if encoder is not None else 0
     vocab = scenario.head.vocab if scenario.head is not None else ()
@@ -342,6 +345,7 @@ def _refuse_large_trace(scenario: Scenario) -> None:
         place = "layers" if not scenario.shorthand else "document"
         raise ScenarioError(place, Refusal("trace_numbers_limit", count=count,
                                            limit=MAX_TRACE_NUMBERS))
+    return count
 
 
 def number_count(scenario: Scenario) -> int:

@@ -18,25 +18,21 @@ without the digest still opens.
 from __future__ import annotations
 
 import hashlib
-import json
-import math
 import mmap
 import os
 import re
-import struct
 from collections.abc import Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from engine.errors import ScenarioError
+from engine.memory import memory_short
 from engine.outputs import Inputs, guarding
 from engine.reader import (
-    MAX_NUMBERS,
     MAX_WEIGHT_CELLS,
     FloatArray,
     describe,
@@ -47,6 +43,7 @@ from engine.reader import (
 )
 from engine.refusals import Refusal
 from engine.regular_file import open_regular
+from engine.safetensors_file import DTYPES, Header, HeaderError, read_header, widen_into
 
 SUFFIX = ".weights.safetensors"
 FILE_KEY = "$file"
@@ -54,11 +51,6 @@ DIGEST_KEY = "sha256"
 REFERENCE_KEYS = (FILE_KEY, "key", "transpose", DIGEST_KEY)
 OWNER_KEY = "document"
 """The key of the sidecar's ``__metadata__`` naming the document it belongs to."""
-DTYPES: dict[str, np.dtype[Any]] = {"F64": np.dtype("<f8"), "F32": np.dtype("<f4"),
-                                    "F16": np.dtype("<f2"), "BF16": np.dtype("<u2")}
-"""The stored dtypes a sidecar may hold, as numpy reads their bytes (bfloat16: its bit patterns)."""
-MAX_HEADER_BYTES = 100 * 1024 * 1024
-"""safetensors' own limit on the JSON header (a checkpoint's, engine.checkpoint)."""
 SIDECAR_HEADER_BYTES = 8 * 1024 * 1024
 """The most a document's sidecar's JSON header may take: a document's 48 layers of arrays name a
 few hundred tensors (a GPT-2 small's header is about 20 KiB)."""
@@ -98,40 +90,38 @@ class Reference:
     key: str
 
 
-@dataclass(frozen=True)
-class Entry:
-    """One tensor of a sidecar's header."""
-
-    dtype: str
-    shape: tuple[int, ...]
-    start: int
-    end: int
-
-
 class Sidecar:
     """One safetensors file, its header read and checked and its bytes mapped (not read) into
     memory.
 
     The header is checked before anything else is read, with exact integer arithmetic: every
     tensor's shape, dtype and data offsets agree, no tensor holds more than
-    :data:`~engine.reader.MAX_WEIGHT_CELLS` numbers nor all of them more than
-    :data:`~engine.reader.MAX_NUMBERS`, and the tensors fill the data end to end. A crafted
-    header is one refusal naming the file and the tensor, whatever size it claims.
+    :data:`~engine.reader.MAX_WEIGHT_CELLS` numbers nor all of them more than this computer's
+    memory holds as float64 (:mod:`engine.memory`), and the tensors fill the data end to end. A
+    crafted header is one refusal naming the file and the tensor, whatever size it claims.
     """
 
     def __init__(self, path: Path, name: str, place: str) -> None:
         self.name = name
         self._digest: str | None = None
+        self.owner: str | None = None
         if not os.path.lexists(path):
             raise ScenarioError(place, Refusal("sidecar_missing", file=name))
         try:
             with open_regular(path, name) as stream:
-                self.owner, self.entries, self._data = _header(stream)
+                header = read_header(stream, SIDECAR_HEADER_BYTES)
+                _check_layout(header)
                 self._map = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
+            owner = header.metadata.get(OWNER_KEY)
+            self.owner = owner if isinstance(owner, str) else None
+            self.entries, self._data = header.entries, header.data
         except ScenarioError as error:
             raise ScenarioError(place, Refusal("sidecar_file", file=name,
                                                problem=error.refusal or error.problem)) from None
-        except _MalformedError as error:
+        except HeaderError as error:
+            if error.whole:  # not safetensors at all: "doc….safetensors is 2 bytes, …"
+                raise ScenarioError(place, Refusal("sidecar_file", file=name,
+                                                   problem=error.refusal)) from None
             raise ScenarioError(place, Refusal("sidecar_unreadable", file=name,
                                                reason=error.refusal)) from None
         except (OSError, ValueError) as error:  # ValueError: an empty file cannot be mapped
@@ -165,7 +155,8 @@ class Sidecar:
         start, end = self._data + entry.start, self._data + entry.end
         stored = np.frombuffer(self._map, dtype=DTYPES[entry.dtype],
                                count=(end - start) // DTYPES[entry.dtype].itemsize, offset=start)
-        widened, bad = _widened_finite(stored, entry)
+        widened = np.empty(entry.shape)
+        bad = widen_into(widened, stored, entry)
         del stored  # before any refusal: the map closes only once no array reads it
         if bad is not None:
             cell = "".join(f"[{int(k)}]" for k in bad)
@@ -201,115 +192,27 @@ def _give_back(data: mmap.mmap, start: int, end: int) -> None:
         data.madvise(advice, page, end - page)
 
 
-CHUNK = 1 << 16
-"""Numbers widened and checked at a time, while they are in the processor's cache."""
-
-
-def _widened_finite(stored: npt.NDArray[Any],
-                    entry: Entry) -> tuple[FloatArray, tuple[int, ...] | None]:
-    """The flat ``stored`` numbers widened to float64 in ``entry``'s shape, each checked finite
-    as it is written (one pass over the numbers, not a second over the widened array), and the
-    first cell that is not finite (None: every one is)."""
-    widened = np.empty(entry.shape, dtype=np.float64)
-    flat = widened.reshape(-1)
-    for begin in range(0, flat.size, CHUNK):
-        part = flat[begin:begin + CHUNK]
-        chunk = stored[begin:begin + CHUNK]  # widened in place: a float is exactly a double
-        part[...] = widen(chunk, entry.dtype) if entry.dtype == "BF16" else chunk
-        finite = np.isfinite(part)
-        if not bool(finite.all()):
-            index = np.unravel_index(begin + int(np.argmin(finite)), entry.shape)
-            return widened, tuple(int(k) for k in index)
-    return widened, None
-
-
-def widen(stored: npt.NDArray[Any], dtype: str) -> FloatArray:
-    """Stored numbers as float64, exactly (bfloat16 is the upper half of a float32)."""
-    if dtype == "BF16":
-        return (stored.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
-    return stored.astype(np.float64)
-
-
-class _MalformedError(ValueError):
-    """What is wrong with a file that is not a sidecar, as a phrase of :mod:`engine.refusals`."""
-
-    def __init__(self, refusal: Refusal) -> None:
-        super().__init__(str(refusal))
-        self.refusal = refusal
-
-
-MAX_DIMENSIONS = 8
-"""Dimensions a tensor's shape may list (a document's arrays have 1 or 2; more are refused by
-name when read)."""
-
-
-def _header(stream: BinaryIO) -> tuple[str | None, dict[str, Entry], int]:
-    """The document a safetensors file belongs to (its ``__metadata__``), its tensors and where
-    its data starts, read from the start of ``stream`` (nothing past the header is read or
-    mapped); :class:`_MalformedError` naming what is wrong with a file that is not one."""
-    size = os.fstat(stream.fileno()).st_size
-    if size < 8:
-        raise _MalformedError(Refusal("sidecar_short"))
-    (length,) = struct.unpack("<Q", stream.read(8))
-    if length > size - 8:
-        raise _MalformedError(Refusal("sidecar_header_past_end"))
-    if length > SIDECAR_HEADER_BYTES:
-        raise _MalformedError(Refusal("sidecar_header_long", size=length,
-                                      limit=SIDECAR_HEADER_BYTES))
-    try:
-        header = json.loads(stream.read(length))
-    except (ValueError, RecursionError):
-        raise _MalformedError(Refusal("sidecar_header_json")) from None
-    if not isinstance(header, dict):
-        raise _MalformedError(Refusal("sidecar_header_object"))
-    metadata = header.pop("__metadata__", None)
-    owner = metadata.get(OWNER_KEY) if isinstance(metadata, dict) else None
-    entries = {str(key): _entry(str(key), value) for key, value in header.items()}
-    _check_layout(entries, size - 8 - length)
-    return owner if isinstance(owner, str) else None, entries, 8 + length
-
-
-def _check_layout(entries: Mapping[str, Entry], size: int) -> None:
-    """Exact checks of the tensors against each other and the ``size`` bytes of data: each one's
-    offsets hold its shape (Python integers: no product can overflow), none is larger than one
-    array may be nor are all together, and they follow each other from byte 0 to the end."""
+def _check_layout(header: Header) -> None:
+    """A sidecar's own checks past the shared header's: no tensor is larger than one array may
+    be nor are all together, and they follow each other from byte 0 to the end of the data."""
     total = 0
-    for key, entry in entries.items():
-        count = math.prod(entry.shape)  # at most 8 numbers under 2**64: 155 digits at most
-        if count > MAX_WEIGHT_CELLS:
-            raise _MalformedError(Refusal("sidecar_tensor_large", key=key, count=count,
-                                          limit=MAX_WEIGHT_CELLS))
-        width = DTYPES[entry.dtype].itemsize if entry.dtype in DTYPES else None
-        if not 0 <= entry.start <= entry.end or (
-                width is not None and entry.end - entry.start != count * width):
-            raise _MalformedError(Refusal("sidecar_tensor_offsets", key=key, start=entry.start,
-                                     end=entry.end, dtype=entry.dtype,
-                                     shape=str(list(entry.shape))))
-        total += count
-    if total > MAX_NUMBERS:
-        raise _MalformedError(Refusal("sidecar_total_large", count=total, limit=MAX_NUMBERS))
+    for key, entry in header.entries.items():
+        if entry.count > MAX_WEIGHT_CELLS:
+            raise HeaderError(Refusal("sidecar_tensor_large", key=key, count=entry.count,
+                                      limit=MAX_WEIGHT_CELLS))
+        total += entry.count
+    short = memory_short(total)
+    if short is not None:
+        raise HeaderError(Refusal("sidecar_total_large", count=total, need=short[0],
+                                  have=short[1]))
     expected = 0
-    for key, entry in sorted(entries.items(), key=lambda item: item[1].start):
+    for key, entry in sorted(header.entries.items(), key=lambda item: item[1].start):
         if entry.start != expected:
-            raise _MalformedError(Refusal("sidecar_layout", key=key, start=entry.start,
-                                     expected=expected))
+            raise HeaderError(Refusal("sidecar_layout", key=key, start=entry.start,
+                                      expected=expected))
         expected = entry.end
-    if expected != size:
-        raise _MalformedError(Refusal("sidecar_trailing", end=expected, size=size))
-
-
-def _entry(key: str, value: object) -> Entry:
-    """One header entry, refused unless it is a dtype, a shape of at most
-    :data:`MAX_DIMENSIONS` whole numbers under 2⁶⁴ and two such offsets (checked as data, not
-    by ``assert``, which ``python -O`` removes)."""
-    given = value if isinstance(value, dict) else {}
-    dtype, shape, offsets = given.get("dtype"), given.get("shape"), given.get("data_offsets")
-    if not (isinstance(dtype, str) and isinstance(shape, list) and len(shape) <= MAX_DIMENSIONS
-            and isinstance(offsets, list) and len(offsets) == 2
-            and all(type(n) is int and 0 <= n < 1 << 64 for n in (*shape, *offsets))):
-        raise _MalformedError(Refusal("sidecar_tensor_form", key=key))
-    start, end = offsets
-    return Entry(dtype=dtype, shape=tuple(shape), start=start, end=end)
+    if expected != header.room:
+        raise HeaderError(Refusal("sidecar_trailing", end=expected, size=header.room))
 
 
 def _reason(error: BaseException) -> str:
@@ -391,4 +294,4 @@ def placed(error: ScenarioError, references: Mapping[str, Reference]) -> Scenari
 
 __all__ = ["DIGEST_KEY", "FILE_KEY", "OWNER_KEY", "SUFFIX", "Reference", "Resolver",
            "check_name", "is_reference", "legacy_sidecar_name", "owner_of", "placed",
-           "sidecar_name", "widen"]
+           "sidecar_name"]

@@ -26,7 +26,8 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.reader import FloatArray
-from engine.sidecar import DIGEST_KEY, DTYPES, FILE_KEY, OWNER_KEY
+from engine.safetensors_file import DTYPES
+from engine.sidecar import DIGEST_KEY, FILE_KEY, OWNER_KEY
 from engine.writer import plain
 
 JSON_NUMBERS = 1 << 23

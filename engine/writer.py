@@ -103,8 +103,9 @@ def _block(b: Block, write: Write) -> dict[str, Any]:
         blk["residual"] = b.residual
     blk.update(gamma1=write(b.gamma1), beta1=write(b.beta1))
     _put(blk, write, gamma_c=b.gamma_c, beta_c=b.beta_c)
-    ffn = _mixture(b.ffn, write) if isinstance(b.ffn, Mixture) else _ffn(b.ffn, write)
-    blk.update(gamma2=write(b.gamma2), beta2=write(b.beta2), ffn=ffn)
+    blk.update(gamma2=write(b.gamma2), beta2=write(b.beta2))
+    _put(blk, write, gamma3=b.gamma3, beta3=b.beta3, gamma4=b.gamma4, beta4=b.beta4)
+    blk["ffn"] = _mixture(b.ffn, write) if isinstance(b.ffn, Mixture) else _ffn(b.ffn, write)
     return blk
 
 

@@ -130,11 +130,13 @@ def gpt2(weights: Weights, vocab: int) -> dict[str, Any]:
 def llama_like(weights: Weights, vocab: int, *, heads: int, groups: int, d_k: int,
                qkv_bias: bool = False, tied: bool = False, d: int = 8,
                shifted: bool = False, qk_norm: bool = False,
-               experts: int = 0, sparse: str = "mixtral") -> tuple[int, int]:
+               sandwich: bool = False, experts: int = 0,
+               sparse: str = "mixtral") -> tuple[int, int]:
     """The tensors of a two-layer Llama, Mistral, Qwen2, Qwen3 (``qk_norm``), Gemma
-    (``shifted``: its norms store γ − 1, near 0) or Mixtral (``experts``: a router and that
-    many SwiGLU experts in place of the MLP; ``sparse`` "qwen3_moe": in the second layer only,
-    under Qwen3-MoE's names, 6 wide); returns (d, hidden)."""
+    (``shifted``: its norms store γ − 1, near 0), Gemma 2 (``sandwich``: the norms before and
+    after the feed-forward too) or Mixtral (``experts``: a router and that many SwiGLU experts
+    in place of the MLP; ``sparse`` "qwen3_moe": in the second layer only, under Qwen3-MoE's
+    names, 6 wide); returns (d, hidden)."""
     hidden, w = 12, weights
 
     def norm(name: str) -> None:
@@ -156,6 +158,9 @@ def llama_like(weights: Weights, vocab: int, *, heads: int, groups: int, d_k: in
             w.scale(at + "self_attn.q_norm.weight", d_k)
             w.scale(at + "self_attn.k_norm.weight", d_k)
         norm(at + "post_attention_layernorm.weight")
+        if sandwich:
+            norm(at + "pre_feedforward_layernorm.weight")
+            norm(at + "post_feedforward_layernorm.weight")
         if experts and sparse == "qwen3_moe" and k == 1:
             w.random(at + "mlp.gate.weight", experts, d)
             for e in range(experts):
@@ -263,6 +268,21 @@ def gemma(weights: Weights, vocab: int) -> dict[str, Any]:
             "bos_token_id": 1, "eos_token_id": 2}
 
 
+def gemma2(weights: Weights, vocab: int) -> dict[str, Any]:
+    """Gemma 2 without its caps (not computed yet): a window of 3 on the first layer."""
+    d, hidden = llama_like(weights, vocab, heads=2, groups=1, d_k=8, tied=True, d=16,
+                           shifted=True, sandwich=True)
+    return {"model_type": "gemma2", "architectures": ["Gemma2ForCausalLM"], "vocab_size": vocab,
+            "hidden_size": d, "intermediate_size": hidden, "num_hidden_layers": 2,
+            "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8,
+            "query_pre_attn_scalar": 8, "max_position_embeddings": 32, "rms_norm_eps": 1e-6,
+            "hidden_activation": "gelu_pytorch_tanh", "rope_theta": 10000.0,
+            "attention_bias": False, "sliding_window": 3,
+            "layer_types": ["sliding_attention", "full_attention"],
+            "attn_logit_softcapping": None, "final_logit_softcapping": None,
+            "bos_token_id": 1, "eos_token_id": 2}
+
+
 def bert(weights: Weights, vocab: int) -> dict[str, Any]:
     d, hidden, w = 8, 16, weights
     w.random("embeddings.word_embeddings.weight", vocab, d)
@@ -314,6 +334,104 @@ def gpt_neox(weights: Weights, vocab: int) -> dict[str, Any]:
             "num_hidden_layers": 2, "num_attention_heads": heads, "max_position_embeddings": 32,
             "rotary_pct": 0.5, "rotary_emb_base": 100, "layer_norm_eps": 1e-5,
             "hidden_act": "gelu", "use_parallel_residual": True, "tie_word_embeddings": False}
+
+
+def phi3(weights: Weights, vocab: int) -> dict[str, Any]:
+    """Phi-3: fused ``qkv_proj`` (2 query heads, 1 key/value head of 4 columns) and
+    ``gate_up_proj``, half of each head turned, a window of 3 in every layer."""
+    d, hidden, heads, groups, d_k, w = 8, 12, 2, 1, 4, weights
+    w.random("model.embed_tokens.weight", vocab, d)
+    for k in range(2):
+        at = f"model.layers.{k}."
+        w.scale(at + "input_layernorm.weight", d)
+        w.random(at + "self_attn.qkv_proj.weight", (heads + 2 * groups) * d_k, d)
+        w.random(at + "self_attn.o_proj.weight", d, heads * d_k)
+        w.scale(at + "post_attention_layernorm.weight", d)
+        w.random(at + "mlp.gate_up_proj.weight", 2 * hidden, d)
+        w.random(at + "mlp.down_proj.weight", d, hidden)
+    w.scale("model.norm.weight", d)
+    w.random("lm_head.weight", vocab, d)
+    return {"model_type": "phi3", "architectures": ["Phi3ForCausalLM"], "vocab_size": vocab,
+            "hidden_size": d, "intermediate_size": hidden, "num_hidden_layers": 2,
+            "num_attention_heads": heads, "num_key_value_heads": groups,
+            "max_position_embeddings": 32, "original_max_position_embeddings": 32,
+            "rms_norm_eps": 1e-5, "hidden_act": "silu", "partial_rotary_factor": 0.5,
+            "rope_theta": 500.0, "rope_scaling": None, "sliding_window": 3,
+            "tie_word_embeddings": False, "pad_token_id": None, "bos_token_id": 1,
+            "eos_token_id": 2}
+
+
+def stablelm(weights: Weights, vocab: int) -> dict[str, Any]:
+    """StableLM 2's shape: LayerNorms with shifts, q/k/v biases, a SwiGLU feed-forward, half
+    of each head turned, grouped heads, sequential residuals."""
+    d, hidden, heads, groups, d_k, w = 8, 12, 2, 1, 4, weights
+    w.random("model.embed_tokens.weight", vocab, d)
+    for k in range(2):
+        at = f"model.layers.{k}."
+        layer_norm(w, at + "input_layernorm", d)
+        for name, rows in (("q", heads * d_k), ("k", groups * d_k), ("v", groups * d_k)):
+            linear(w, f"{at}self_attn.{name}_proj", rows, d)
+        w.random(at + "self_attn.o_proj.weight", d, d)
+        layer_norm(w, at + "post_attention_layernorm", d)
+        w.random(at + "mlp.gate_proj.weight", hidden, d)
+        w.random(at + "mlp.up_proj.weight", hidden, d)
+        w.random(at + "mlp.down_proj.weight", d, hidden)
+    layer_norm(w, "model.norm", d)
+    w.random("lm_head.weight", vocab, d)
+    return {"model_type": "stablelm", "architectures": ["StableLmForCausalLM"],
+            "vocab_size": vocab, "hidden_size": d, "intermediate_size": hidden,
+            "num_hidden_layers": 2, "num_attention_heads": heads, "num_key_value_heads": groups,
+            "max_position_embeddings": 32, "layer_norm_eps": 1e-5, "hidden_act": "silu",
+            "partial_rotary_factor": 0.5, "rope_theta": 10000.0, "use_qkv_bias": True,
+            "qk_layernorm": False, "use_parallel_residual": False,
+            "tie_word_embeddings": False, "bos_token_id": 0, "eos_token_id": 0}
+
+
+def starcoder2(weights: Weights, vocab: int) -> dict[str, Any]:
+    """Starcoder2: LayerNorms with shifts, every projection with a bias, 4 query heads on 2
+    key/value heads, a window of 3 in every layer, a tied head."""
+    d, hidden, heads, groups, d_k, w = 8, 16, 4, 2, 2, weights
+    w.random("model.embed_tokens.weight", vocab, d)
+    for k in range(2):
+        at = f"model.layers.{k}."
+        layer_norm(w, at + "input_layernorm", d)
+        for name, rows in (("q", heads * d_k), ("k", groups * d_k), ("v", groups * d_k)):
+            linear(w, f"{at}self_attn.{name}_proj", rows, d)
+        linear(w, at + "self_attn.o_proj", d, heads * d_k)
+        layer_norm(w, at + "post_attention_layernorm", d)
+        linear(w, at + "mlp.c_fc", hidden, d)
+        linear(w, at + "mlp.c_proj", d, hidden)
+    layer_norm(w, "model.norm", d)
+    return {"model_type": "starcoder2", "architectures": ["Starcoder2ForCausalLM"],
+            "vocab_size": vocab, "hidden_size": d, "intermediate_size": hidden,
+            "num_hidden_layers": 2, "num_attention_heads": heads, "num_key_value_heads": groups,
+            "max_position_embeddings": 32, "norm_epsilon": 1e-5,
+            "hidden_act": "gelu_pytorch_tanh", "rope_theta": 100.0, "sliding_window": 3,
+            "use_bias": True, "tie_word_embeddings": True, "bos_token_id": 0, "eos_token_id": 0}
+
+
+def phi3_longrope(weights: Weights, vocab: int) -> dict[str, Any]:
+    """Phi-3 with longrope over an original context of 512 (the short factors the engine's
+    512 positions always use), its heads turned whole: two pairs, factors 1 and 1.5."""
+    return {**phi3(weights, vocab), "partial_rotary_factor": 1.0,
+            "max_position_embeddings": 2048, "original_max_position_embeddings": 512,
+            "rope_parameters": {"rope_type": "longrope", "rope_theta": 500.0,
+                                "short_factor": [1.0, 1.5], "long_factor": [3.0, 5.0]}}
+
+
+def scaled_llama(rope: dict[str, Any]) -> Callable[[Weights, int], dict[str, Any]]:
+    """A Llama of two heads of 8 columns (four pairs, base 500: wavelengths 6.3, 30, 140, 660)
+    whose RoPE is scaled by ``rope``."""
+    def build(weights: Weights, vocab: int) -> dict[str, Any]:
+        d, hidden = llama_like(weights, vocab, heads=2, groups=1, d_k=8)
+        return {"model_type": "llama", "architectures": ["LlamaForCausalLM"],
+                "vocab_size": vocab, "hidden_size": d, "intermediate_size": hidden,
+                "num_hidden_layers": 2, "num_attention_heads": 2, "num_key_value_heads": 1,
+                "head_dim": 8, "max_position_embeddings": 32, "rms_norm_eps": 1e-6,
+                "hidden_act": "silu", "rope_parameters": {"rope_theta": 500.0, **rope},
+                "attention_bias": False, "tie_word_embeddings": False, "bos_token_id": 1,
+                "eos_token_id": 2}
+    return build
 
 
 def layer_norm(weights: Weights, name: str, d: int) -> None:
@@ -379,17 +497,34 @@ FAMILIES: dict[str, tuple[Callable[[Weights, int], dict[str, Any]], str, bool]] 
     "qwen2": (qwen2, "bfloat16", True),
     "gpt_neox": (gpt_neox, "float16", True),
     "gemma": (gemma, "float32", False),
+    "gemma2": (gemma2, "bfloat16", False),
     "bert": (bert, "float32", False),
     "qwen3": (qwen3, "bfloat16", True),
     "phi": (phi, "float16", True),
     "opt": (opt, "float32", True),
+    "phi3": (phi3, "float32", False),
+    "stablelm": (stablelm, "float32", True),
+    "starcoder2": (starcoder2, "float32", True),
+    "phi3-longrope": (phi3_longrope, "float32", False),
+    "llama-rope-linear": (scaled_llama({"rope_type": "linear", "factor": 4.0}), "float32",
+                          False),
+    "llama-rope-llama3": (scaled_llama({"rope_type": "llama3", "factor": 8.0,
+                                        "low_freq_factor": 1.0, "high_freq_factor": 8.0,
+                                        "original_max_position_embeddings": 256}),
+                          "float32", False),
+    "llama-rope-yarn": (scaled_llama({"rope_type": "yarn", "factor": 4.0,
+                                      "original_max_position_embeddings": 64}), "float32",
+                        False),
     "mixtral": (mixtral, "float32", False),
     "qwen3_moe": (qwen3_moe, "bfloat16", True),
 }
-"""Each family: its tensors and config, the dtype they are stored in, its tokenizer's kind."""
+"""Each family: its tensors and config, the dtype they are stored in, its tokenizer's kind;
+then Llama with each RoPE scaling (``llama-rope-…``)."""
 SEEDS = {"gpt2": 2501, "gpt_neox": 2502, "llama": 2503, "mistral": 2504, "qwen2": 2505,
-         "gemma": 2506, "bert": 2507, "qwen3": 2508, "phi": 2509, "opt": 2510,
-         "mixtral": 2520, "qwen3_moe": 2521}
+         "gemma": 2506, "bert": 2507, "qwen3": 2508, "phi": 2509, "opt": 2510, "phi3": 2511,
+         "llama-rope-linear": 2512, "llama-rope-llama3": 2513,
+         "llama-rope-yarn": 2514, "stablelm": 2515, "starcoder2": 2516, "phi3-longrope": 2518,
+         "gemma2": 2519, "mixtral": 2520, "qwen3_moe": 2521}
 """Each family's seed (fixed, so that a new family leaves the others' bytes as they were)."""
 
 

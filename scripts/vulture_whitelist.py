@@ -47,3 +47,4 @@ eos_token_id
 
 # Set on a python-pptx slide's shapes, read by python-pptx when it numbers a new shape (app/export/deck.py).
 turbo_add_enabled
+wheelEvent  # QGraphicsView: app/window/model_view_window.py

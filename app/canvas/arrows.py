@@ -26,7 +26,8 @@ from app.canvas.picture import draw_text, legible, on_screen
 from app.canvas.points import Lines
 from app.canvas.powers import number_advance, placed
 from app.canvas.theme import Theme, font, text_advance, text_font, widest_advance
-from app.texts.frame_words import frame_word, join_notes
+from app.texts.frame_words import join_notes
+from app.texts.words import say
 from engine.numbers import NumberFormat, format_number
 
 ROW_PITCH = 34.0
@@ -275,17 +276,17 @@ class AttentionArrows(QGraphicsObject):
         """The lines under the arrows: what width and opacity mean and that each row of shares
         sums to 1 (on a line of its own when the two would be wider than the arrows), what the
         faint ones are, and the filter when one applies."""
-        meaning = frame_word(self.lang, "arrow_legend")
-        rows_sum = frame_word(self.lang, "rows_sum_legend")
+        meaning = say("frame.arrow_legend", self.lang)
+        rows_sum = say("frame.rows_sum_legend", self.lang)
         both = join_notes(self.lang, meaning, rows_sum)
         split = text_advance(both, 12) + SAMPLE_WIDTH + 12 > self._legend_room
         lines = [meaning if split else both,
-                 frame_word(self.lang, "legend_heads" if self.several else "legend_other")]
+                 say("frame.legend_heads" if self.several else "frame.legend_other", self.lang)]
         if split:
             lines.append(rows_sum)
         if self.filtered:
-            lines.append(frame_word(self.lang, "arrow_filter", top_k=STRONG_TOP_K,
-                                    min_share=STRONG_MIN_SHARE))
+            lines.append(say("frame.arrow_filter", self.lang, top_k=STRONG_TOP_K,
+                             min_share=STRONG_MIN_SHARE))
         return lines
 
     def legend(self) -> str:
@@ -399,13 +400,13 @@ class AttentionArrows(QGraphicsObject):
         words.write(QRectF(0, 0, self._width, 22), left, self.title,
                     text_font(self.title, 14, True), theme.color("text"))
         if spec.keys is None:
-            key_width, key_word = self.node_width + 40, frame_word(self.lang, "key")
+            key_width, key_word = self.node_width + 40, say("frame.key", self.lang)
         else:  # the encoder's keys: a longer word
             key_width = self._width - self.node_width - COLUMN_GAP
-            key_word = frame_word(self.lang, "key_encoder")
+            key_word = say("frame.key_encoder", self.lang)
         muted = theme.color("muted")
         words.write(QRectF(0, 24, self.node_width + 40, 20), left,
-                    frame_word(self.lang, "query"), font(12), muted)
+                    say("frame.query", self.lang), font(12), muted)
         words.write(QRectF(self.node_width + COLUMN_GAP, 24, key_width, 20), left, key_word,
                     font(12), muted)
         faintest = _faintest_visible(painter, option)
@@ -518,7 +519,7 @@ class AttentionArrows(QGraphicsObject):
         if hidden:
             words.write(QRectF(rect.right() + 6, rect.top(), 80, rect.height()),
                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                        frame_word(self.lang, "masked"), font(12), theme.color("muted"))
+                        say("frame.masked", self.lang), font(12), theme.color("muted"))
 
 
 UNSEEN_INK = 0.5 / 255

@@ -36,16 +36,18 @@ from app.canvas.context import FrameOptions, LayoutContext
 from app.canvas.grid import NUMBER_SIZE
 from app.canvas.heat import HEAT_HEIGHT, HEAT_WIDTH, USUAL_HEAT, HeatLimits, heat_within
 from app.canvas.layout import (
+    MOST_PARTS,
     PARTS,
     ROWS_AFTER,
     dropping_arrows,
     last_part,
+    noting_cuts,
     rows_after,
     showing_part,
     wrapping,
 )
 from app.canvas.layout import fit_scale as fit_scale
-from app.canvas.rare_cells import sizing
+from app.canvas.rare_cells import cells_full_size, sizing
 from app.canvas.remember import known_format
 from app.canvas.sample_step import draw_shape
 from app.canvas.shown import SHOWN
@@ -100,8 +102,10 @@ class Composition:
     """How the rows that follow a source are arranged (:data:`~app.canvas.layout.ROWS_AFTER`;
     a frame alone takes another way when that is larger)."""
     part: int | None = None
-    """The half of a step split over two slides this composition lays out (0 or 1;
+    """The part of a step split over several slides this composition lays out (0-based;
     :func:`compose_alone`); None: the whole step."""
+    parts: int = 1
+    """How many slides the step is split over (1: not split)."""
     heat: HeatLimits = USUAL_HEAT
     """When a grid is a heat map and how large (:func:`~app.canvas.heat.heat_within`: earlier
     and smaller for a frame alone that needs it to be legible)."""
@@ -218,6 +222,10 @@ _LATEST: OrderedDict[tuple[object, ...], Fits] = OrderedDict()
 _ALONE: OrderedDict[tuple[object, ...], Composition] = OrderedDict()
 """Each frame laid out by itself (:func:`compose_alone`), by its step's fits key and the
 sizes it aims for."""
+_PARTS: OrderedDict[tuple[object, ...], tuple[Composition, ...]] = OrderedDict()
+"""The parts each step split over slides or pages is laid out as (:func:`compose_alone`; none:
+not split), known like :data:`_ALONE` and by the size a split must reach: each frame of a
+split step asks again, and counting its parts measures every part of each count tried."""
 
 
 def compose(trace: Trace, options: FrameOptions, area: QSizeF,
@@ -293,7 +301,8 @@ def _composition(fits: list[Fits], provisional: list[int]) -> Composition:
 
 def compose_alone(trace: Trace, options: FrameOptions, area: QSizeF, index: int,
                   legible: float = 0.0, part: int | None = None,
-                  split: bool = False, arrows_down_to: float | None = None) -> Composition:
+                  split: bool = False, arrows_down_to: float | None = None,
+                  split_under: float | None = None) -> Composition:
     """Step ``index`` laid out for ``area`` by itself: the arrangement at which it (with its
     worked row) is largest, and that scale, the rows after a source arranged each way
     (:data:`~app.canvas.layout.ROWS_AFTER`). Only that step is measured; the other steps'
@@ -303,29 +312,70 @@ def compose_alone(trace: Trace, options: FrameOptions, area: QSizeF, index: int,
     legibly on the sheet (``area`` over ``legible``) drawn as heat maps, of
     :data:`HEAT_SHARES` of their usual extent until it reaches ``legible``.
 
-    With ``part`` (presentation: 0, 1, or −1 for the last), a step still under ``legible``
-    that is drawn larger as two slides, each half by itself
-    (:func:`~app.canvas.layout.part_rows`), is laid out as that half; ``split`` takes the
-    split as decided (the frame's heading says so already). With ``arrows_down_to`` (a frame
-    laid out by itself in the window or an export, :func:`legible_composition`) the arrows are
-    left out only under that scale (0: kept), not under ``legible``."""
+    With ``part`` (presentation: 0, 1 …, or −1 for the last), a step still under ``legible``
+    that is drawn larger as :data:`~app.canvas.layout.PARTS` slides, each part by itself
+    (:func:`~app.canvas.layout.part_rows`), is laid out as that part; as more slides (up to
+    :data:`~app.canvas.layout.MOST_PARTS`) when its parts stay under ``legible`` and the
+    step has that many; ``split`` takes the split as decided (the frame's heading says so
+    already); ``split_under`` (an export: a 1024 × 768 projector's size) splits only a step
+    under that scale, into as few parts as reach it, each part aiming for that scale alone
+    (no heat maps tried beyond it), rather than under ``legible``. With
+    ``arrows_down_to`` (a frame laid out by itself in the window or an export,
+    :func:`legible_composition`) the arrows are left out only under that scale (0: kept), not
+    under ``legible``."""
     bare_under = legible if arrows_down_to is None else arrows_down_to
+    enough = legible if split_under is None else split_under
     ctx = LayoutContext(trace, options)
     document = _document(trace, options, area)
     if part is None:
         return _alone(ctx, document, index, area, legible, bare_under)
     whole = None if split else _alone(ctx, document, index, area, legible, bare_under)
-    if whole is not None and (whole.scale >= legible or not _splits(ctx, index, area)):
-        return whole
-    halves = []
-    for half in range(PARTS):
-        with showing_part(half):
-            halves.append(_alone(ctx, (*document, "part", half), index, area, legible,
-                                 bare_under))
-    if whole is not None and min(h.scale for h in halves) <= whole.scale * (1 + 1e-9):
-        return whole
-    shown = part % PARTS
-    return replace(halves[shown], part=shown)
+    key = _alone_key(ctx, document, index, legible, bare_under)
+    parts = _PARTS.get((key, enough)) if key is not None else None
+    if parts is None:
+        parts = _parts(ctx, document, index, area, (legible, bare_under, enough), whole)
+        key = _alone_key(ctx, document, index, legible, bare_under)  # measured now
+        if key is not None:
+            _remember(_PARTS, (key, enough), parts)
+    if not parts:
+        return whole or _alone(ctx, document, index, area, legible, bare_under)
+    shown = part % len(parts)
+    return replace(parts[shown], part=shown, parts=len(parts))
+
+
+def _parts(ctx: LayoutContext, document: tuple[object, ...], index: int, area: QSizeF,
+           sizes: tuple[float, float, float],
+           whole: Composition | None) -> tuple[Composition, ...]:
+    """The parts step ``index`` is laid out as, each by itself (:func:`compose_alone`), or none
+    when it is not split: ``whole`` (None: the split is decided) reaches ``enough`` of
+    ``sizes`` (``legible``, ``bare_under``, ``enough``) or is at least as large."""
+    legible, bare_under, enough = sizes
+    if whole is not None and (whole.scale >= enough or not _splits(ctx, index, area)):
+        return ()
+    best: list[Composition] = []
+    for count in range(PARTS, MOST_PARTS + 1):
+        kept = _cuts(ctx, index, area, count)
+        if kept is None:
+            break
+        parts: list[Composition] = []
+        for k in range(count):  # a part kept by a count before is known: not measured again
+            with showing_part(k, count):
+                parts.append(_alone(ctx, (*document, *kept[k]), index, area,
+                                    min(legible, enough), bare_under))
+            if best and parts[-1].scale < enough \
+                    and parts[-1].scale <= min(p.scale for p in best) * (1 + 1e-9):
+                break  # this many parts cannot do better: the next parts need not be measured
+        else:
+            smallest = min(p.scale for p in parts)
+            if not best or smallest > min(p.scale for p in best) * (1 + 1e-9):
+                best = parts
+            if smallest >= enough:
+                break
+    if not best:  # not even two parts to show (a part laid out as the whole step)
+        return ()
+    if whole is not None and min(p.scale for p in best) <= whole.scale * (1 + 1e-9):
+        return ()
+    return tuple(best)
 
 
 def _splits(ctx: LayoutContext, index: int, area: QSizeF) -> bool:
@@ -334,6 +384,24 @@ def _splits(ctx: LayoutContext, index: int, area: QSizeF) -> bool:
     plain = _laid_out(ctx, index, Group(), None, area)
     with showing_part(0):
         return _laid_out(ctx, index, Group(), None, area) != plain
+
+
+def _cuts(ctx: LayoutContext, index: int, area: QSizeF,
+          count: int) -> list[tuple[object, ...]] | None:
+    """What each of step ``index``'s ``count`` parts keeps of its rows
+    (:func:`~app.canvas.layout.noting_cuts`; its number when it says nothing), or None when
+    the step has not that many parts to show: a part's layout nothing, or (more than
+    :data:`~app.canvas.layout.PARTS`) the whole step's (one layout each)."""
+    whole = _laid_out(ctx, index, Group(), None, area)
+    kept: list[tuple[object, ...]] = []
+    for k in range(count):
+        with showing_part(k, count), noting_cuts() as cuts:
+            laid = _laid_out(ctx, index, Group(), None, area)
+        if laid[0].isEmpty() or (count > PARTS and laid == whole):
+            return None
+        last = k == count - 1  # the last part draws the arrows and the worked row too
+        kept.append(("part", last, *cuts) if cuts else ("part", k, count))
+    return kept
 
 
 def _alone(ctx: LayoutContext, document: tuple[object, ...], index: int, area: QSizeF,
@@ -472,7 +540,7 @@ def _document(trace: Trace, options: FrameOptions, area: QSizeF) -> tuple[object
         key = _KEYS.setdefault(key, key)
         _LAST_KEY[:] = [(weakref.ref(trace), options, key)]
     _remember(_KEYS, key, key)
-    return key, (round(area.width(), 1), round(area.height(), 1))
+    return key, (round(area.width(), 1), round(area.height(), 1)), cells_full_size()
 
 
 def _widest(ctx: LayoutContext, names: tuple[str, ...]) -> tuple[str, ...]:
@@ -576,3 +644,4 @@ def forget() -> None:
     _SHOWN.clear()
     _LATEST.clear()
     _ALONE.clear()
+    _PARTS.clear()

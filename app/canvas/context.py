@@ -27,9 +27,8 @@ from app.model.run import RunPlace
 from app.model.sheet import ASPECTS as ASPECTS
 from app.model.sheet import SHEET_HEIGHT as SHEET_HEIGHT
 from app.model.sheet import sheet_size as sheet_size
-from app.texts.frame_words import frame_word
-from app.texts.position_words import position_word
 from app.texts.printed import printed_places
+from app.texts.words import say
 from engine import Step, Trace, explain, format_number
 from engine.names import short_name
 from engine.positions import Positions
@@ -51,7 +50,7 @@ def positioned_labels(trace: Trace, list_name: str, lang: str) -> list[str]:
     tokens = tokens_of(trace, list_name)
     if positions_of(trace, list_name) is None:
         return tokens
-    return [position_word(lang, "positioned", token=t, p=p)
+    return [say("position.positioned", lang, token=t, p=p)
             for p, t in zip(row_positions(trace, list_name), tokens, strict=True)]
 
 
@@ -327,8 +326,8 @@ class LayoutContext:
                     value, index = float(parameter[c]), f"{c}"
                 else:
                     value, index = float(parameter[r, c]), f"{r},{c}"
-                return frame_word(self.options.lang, "parameter_tip", name=short, index=index,
-                                  value=format_number(value, self.places))
+                return say("frame.parameter_tip", self.options.lang, name=short, index=index,
+                           value=format_number(value, self.places))
 
             return parameter_text
 

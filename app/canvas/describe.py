@@ -13,10 +13,9 @@ from app.canvas.context import FrameOptions
 from app.model.next_token import draw_view, loss_view, stack_is_causal
 from app.model.operands import array_name, tokens_of, visible_of
 from app.model.passes import passes_of
-from app.texts.exercise_words import exercise_word
-from app.texts.frame_words import frame_word
 from app.texts.next_token_words import draw_lines, loss_lines
 from app.texts.printed import printed_places
+from app.texts.words import say
 from engine import Step, Trace, format_number
 from engine.op_table import op_table
 
@@ -46,10 +45,10 @@ def describe_frame(trace: Trace, step_index: int, options: FrameOptions, title: 
     step = steps[k]
     n = len(tokens_of(trace, step.rows))
     receiver = n - 1 if options.receiver is None else max(0, min(n - 1, options.receiver))
-    parts = [frame_word(lang, "frame_summary", n=k + 1, count=len(steps), title=title)]
+    parts = [say("frame.frame_summary", lang, n=k + 1, count=len(steps), title=title)]
     facts = FACTS[step.op](trace, step, receiver, options)
     if facts:
-        parts.append(frame_word(lang, "note_join").join(facts))
+        parts.append(say("frame.note_join", lang).join(facts))
     return " ".join(parts)
 
 
@@ -68,17 +67,17 @@ def _shares(trace: Trace, step: Step, receiver: int, options: FrameOptions) -> l
     heads = range(count) if options.head is None else [min(options.head, count - 1)]
     facts: list[str] = []
     for h in heads:
-        prefix = frame_word(lang, "head_prefix", n=h + 1) if weights.shape[0] > 1 else ""
+        prefix = say("frame.head_prefix", lang, n=h + 1) if weights.shape[0] > 1 else ""
         for j, token in enumerate(tokens_of(trace, step.keys)):
             if not visible[receiver, j]:
-                facts.append(prefix + frame_word(lang, "share_masked", key=token,
-                                                 query=tokens[receiver]))
+                facts.append(prefix + say("frame.share_masked", lang, key=token,
+                                          query=tokens[receiver]))
                 continue
             blank = _blank_words(options, weights_name, (h, receiver, j))
             share = blank if blank is not None \
                 else format_number(float(weights[h, receiver, j]), 3)
-            facts.append(prefix + frame_word(
-                lang, "share_from_to", query=tokens[receiver], key=token, share=share))
+            facts.append(prefix + say("frame.share_from_to", lang, query=tokens[receiver],
+                                      key=token, share=share))
     return facts
 
 
@@ -91,7 +90,7 @@ def _blank_words(options: FrameOptions, name: str, index: tuple[int, ...]) -> st
         return None
     right = blanks.marks.get((name, index))
     key = "blank" if right is None else "blank_right" if right else "blank_wrong"
-    return exercise_word(options.lang, key)
+    return say(f"exercise.{key}", options.lang)
 
 
 def _blank_in_row(options: FrameOptions, name: str, row: tuple[int, ...],
@@ -109,11 +108,10 @@ def _written_rows(trace: Trace, step: Step, receiver: int, options: FrameOptions
         if array is None or array.ndim not in (2, 3) or array.shape[-2] != len(tokens):
             continue
         rows = [(array, "", ())] if array.ndim == 2 else [
-            (array[h], frame_word(lang, "head_prefix", n=h + 1) if array.shape[0] > 1 else "",
+            (array[h], say("frame.head_prefix", lang, n=h + 1) if array.shape[0] > 1 else "",
              (h,)) for h in range(array.shape[0])]
         for values, prefix, head in rows:
-            facts.append(prefix + frame_word(
-                lang, "row_values", name=name, token=tokens[receiver],
+            facts.append(prefix + say("frame.row_values", lang, name=name, token=tokens[receiver],
                 values=_row(values[receiver],
                             partial(_blank_in_row, options, name, (*head, receiver)))))
     return facts
@@ -126,8 +124,9 @@ def _expert_choices(trace: Trace, step: Step, receiver: int,
     outputs, out = step.writes
     chosen = trace.arrays[array_name(step, "router_chosen")][receiver]
     token = tokens_of(trace, step.rows)[receiver]
-    facts = [frame_word(options.lang, "choice_prefix", n=r + 1, e=int(e)) + frame_word(
-        options.lang, "row_values", name=outputs, token=token,
+    lang = options.lang
+    facts = [say("frame.choice_prefix", lang, n=r + 1, e=int(e)) + say(
+        "frame.row_values", lang, name=outputs, token=token,
         values=_row(trace.arrays[outputs][r, receiver],
                     partial(_blank_in_row, options, outputs, (r, receiver))))
         for r, e in enumerate(chosen)]

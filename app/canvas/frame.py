@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TypeVar, cast
@@ -29,24 +30,24 @@ from app.canvas.compose import (
     measure,
 )
 from app.canvas.context import SHEET_HEIGHT, FrameOptions, LayoutContext, sheet_size
-from app.canvas.grid import NUMBER_SIZE
+from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.heat import heat_within
 from app.canvas.layout import (
-    PARTS,
     TextItem,
     dropping_arrows,
     items_of,
     rows_after,
     showing_part,
 )
+from app.canvas.rare_cells import full_size_cells, sizing
 from app.canvas.route_map import RouteMap, route_map
 from app.canvas.shown import SHOWN
 from app.canvas.theme import digit_height, text_advance
 from app.canvas.worked_row import WorkedRow
 from app.model.parts import place_name
 from app.texts.example_words import document_words
-from app.texts.frame_words import frame_word
 from app.texts.run_words import in_run
+from app.texts.words import say
 from engine import Trace
 from engine.explain import made_by
 
@@ -75,6 +76,10 @@ reads), in device pixels, by the screen's height in lines: 14 px on a 1024×768 
 on a 1920×1080 one (:func:`legible_share`). When the shares' arrows would make them smaller,
 the arrows are left out if that draws them larger (every share is printed in the shares grid;
 :func:`~app.canvas.compose.compose_alone`)."""
+
+
+OWN_PART = -2
+"""The part a frame asks its composition for by default: its own (``-1`` is the last)."""
 
 
 def legible_share(lines: float) -> float:
@@ -129,13 +134,14 @@ class FrameItem(Sheet):
     legibility target (:func:`legible_share`) a frame alone aims for (None: the sheet's own
     height in units, as an export at 1080 lines). A ``side`` of a comparison has its heading
     alone, at :data:`SIDE_HEADING_SIZE` whatever its sheet (the comparison names the document
-    once and the footer would repeat itself). With ``part`` (presentation: 0, 1 or −1 for the
-    last), a frame alone whose step stays under its target and is drawn larger as two slides
-    shows that half, its heading ending "(1/2)" or "(2/2)" (:attr:`composition`'s ``part``
-    says which; None: never split). A ``printed`` frame (an export) laid out by itself leaves
-    out arrows that repeat the step before's (:data:`SHOWN`) when it would otherwise
-    print its numbers under a 1024 × 768 projector's size; the window keeps them (its query
-    boxes choose the receiver). A printed frame keeps the document's one scale only when that
+    once and the footer would repeat itself). With ``part`` (presentation and exports: 0, 1 …
+    or −1 for the last), a frame alone, or a printed frame laid out by itself, whose step
+    stays under its target and is drawn larger as several slides shows that part, its heading
+    ending "(1/2)", "(2/3)" … (:attr:`composition`'s ``part`` and ``parts`` say which; None:
+    never split). A ``printed`` frame (an export) laid out by itself leaves out arrows that
+    repeat the step before's (:data:`~app.canvas.shown.SHOWN`) when it would otherwise print its
+    numbers under a 1024 × 768 projector's size; the window keeps them (its query boxes choose
+    the receiver). A printed frame keeps the document's one scale only when that
     reaches a 1024 × 768 projector's size (:data:`LEGIBLE`), else it is laid out by itself (the
     window: only under :data:`~app.canvas.compose.FRAME_BY_FRAME_UNDER`).
 
@@ -170,7 +176,10 @@ class FrameItem(Sheet):
         self._max_scale = max_scale
         self._own_scale = own_scale
         self._screen = screen or height
-        self._part = part if alone else None
+        self._part = part if alone or printed else None
+        self._full_cells = alone or printed
+        """Every grid cell printed at full size where that prints the smallest digit larger,
+        for a back row (presentation, an export): :meth:`_full_size_larger`."""
         self._split = False
         self.picture_kept = False
         """Whether the last :meth:`refill` kept the picture (:func:`same_through`)."""
@@ -186,7 +195,7 @@ class FrameItem(Sheet):
             self._edge = True
             self._rebuild(step_title)
         half = self.composition.part
-        if half is not None:  # split over two slides: the heading says which half
+        if half is not None:  # split over slides: the heading says which part
             self._part, self._split = half, True
             self._rebuild(step_title)
 
@@ -207,10 +216,10 @@ class FrameItem(Sheet):
         lang = self.options.lang
         title = step_title or step.title
         if self._split:
-            title = frame_word(lang, "part_title", title=title, k=(self._part or 0) + 1,
-                               count=PARTS)
-        heading = frame_word(lang, "heading", n=self.step_index + 1, count=len(trace.steps),
-                             title=title)
+            title = say("frame.part_title", lang, title=title, k=(self._part or 0) + 1,
+                        count=self.composition.parts)
+        heading = say("frame.heading", lang, n=self.step_index + 1, count=len(trace.steps),
+                      title=title)
         if not side:  # a comparison's side: the comparison's own heading says the rest
             heading = in_run(self.options.run_place, heading, lang)
         self.heading = self._text(heading, SIDE_HEADING_SIZE if side else HEADING_SIZE * unit,
@@ -227,9 +236,9 @@ class FrameItem(Sheet):
             self.route_map = route_map(self.context, step) if self.options.route_map else None
             if self.route_map is not None:
                 body_top = self._place_map(self.route_map, subtitle, body_top, margin, unit)
-            nothing = frame_word(lang, "nothing")
-            flow = (f"{frame_word(lang, 'reads')} {shown_names(trace, step.reads) or nothing}"
-                    f"     {frame_word(lang, 'writes')} "
+            nothing = say("frame.nothing", lang)
+            flow = (f"{say('frame.reads', lang)} {shown_names(trace, step.reads) or nothing}"
+                    f"     {say('frame.writes', lang)} "
                     f"{shown_names(trace, step.writes) or nothing}")
             footer = self._text(flow, FOOTER_SIZE * unit, margin, 0, role="muted")
             if self.options.caption:
@@ -275,7 +284,8 @@ class FrameItem(Sheet):
         """Measure the steps a refill took on trust (:attr:`composition`'s provisional ones;
         :meth:`measure_step` them one by one first to keep the window responsive) and lay the
         picture out again if the exact composition differs; whether it did."""
-        exact = self._composed(quick=False)
+        with full_size_cells(self._full_cells and self._full_size_larger(quick=False)):
+            exact = self._composed(quick=False)
         if (exact.scale, exact.wraps) == (self.composition.scale, self.composition.wraps):
             self.composition = exact
             return False
@@ -284,7 +294,8 @@ class FrameItem(Sheet):
 
     def measure_step(self, index: int) -> None:
         """Measure step ``index`` for the numbers shown (see :meth:`settle`)."""
-        measure(self.trace, self.options, self.area.size(), index)
+        with full_size_cells(self._full_cells and self._full_size_larger(quick=False)):
+            measure(self.trace, self.options, self.area.size(), index)
 
     def _replace_body(self, quick: bool) -> None:
         old = self.body
@@ -300,27 +311,75 @@ class FrameItem(Sheet):
     def _lay_out_body(self, quick: bool = False) -> None:
         """The step's picture at the document's scale, centred in :attr:`area` (``quick``:
         while typing, measuring only this step again, see :func:`compose`)."""
-        self.composition = composition = self._composed(quick)
+        full = self._full_cells and self._full_size_larger(quick)
+        with full_size_cells(full):
+            self.composition = composition = self._composed(quick)
         most = MAX_SCALE if self._own_scale else composition.scale
         if self._max_scale is not None:
             most = min(self._max_scale, most)
         self.body.setParentItem(self)
         if self._footer is not None:  # drawn (and read in SVG) heading, picture, footer
             self.body.stackBefore(self._footer)
-        with dropping_arrows(not composition.arrows), rows_after(composition.rows_after), \
-                showing_part(composition.part), heat_within(composition.heat):
-            covered = lay_out(self.context, self.step_index, self.body,
-                              composition.wraps[self.step_index], self.area.size())
+        covered = self._picture(self.body, composition, full)
         self.picture_scale = min(most, fit_scale(covered, self.area.size()))
         self.body.setScale(self.picture_scale)
         centre = self.area.center()
         self.body.setPos(centre.x() - covered.center().x() * self.picture_scale,
                          centre.y() - covered.center().y() * self.picture_scale)
 
-    def _composed(self, quick: bool) -> Composition:
+    def _picture(self, parent: QGraphicsItem, composition: Composition, full: bool,
+                 context: LayoutContext | None = None) -> QRectF:
+        """Lay the step's picture out under ``parent`` by ``composition`` (``full``: every cell
+        at full size; ``context``: another than the frame's, whose grids it remembers); what
+        it covers."""
+        with dropping_arrows(not composition.arrows), rows_after(composition.rows_after), \
+                showing_part(composition.part, composition.parts), \
+                heat_within(composition.heat), full_size_cells(full):
+            return lay_out(context or self.context, self.step_index, parent,
+                           composition.wraps[self.step_index], self.area.size())
+
+    def _full_size_larger(self, quick: bool) -> bool:
+        """Whether every cell printed at full size (a frame for a back row) prints the step's
+        smallest digit larger than its rare wide cells printed smaller: its grids' columns then
+        as wide as those cells (GPT-NeoX's logits: 6.6 px → 12.5), else at their usual width
+        (a 20 × 20 grid of shares with one 1.32×10⁻⁵: 11.2 px for it, 17.3 for the rest,
+        rather than 10.6 for all)."""
+        if not self._has_rare_cells():
+            return False  # printed alike either way: measured once
+        with full_size_cells():  # over the step's parts: every part is printed alike
+            full = min(composition.scale for composition in self._parts_composed(quick))
+        smallest = math.inf
+        for usual in self._parts_composed(quick):
+            probe = Group()  # laid out apart: the frame's context keeps none of its grids
+            self._picture(probe, usual, False, LayoutContext(self.trace, self.options))
+            cells = min((min(grid.small_cells.values()) for grid in items_of(probe, MatrixGrid)
+                         if grid.small_cells), default=NUMBER_SIZE)
+            smallest = min(smallest, usual.scale * cells / NUMBER_SIZE)
+        return full >= smallest * (1 - 1e-9)
+
+    def _has_rare_cells(self) -> bool:
+        """Whether an array the step reads or writes has rare wide cells printed smaller
+        (:func:`~app.canvas.rare_cells.sizing`)."""
+        step = self.trace.steps[self.step_index]
+        for name in (*step.reads, *step.writes):
+            try:
+                values = self.context.array(name)
+            except KeyError:  # neither a trace array nor a parameter: nothing printed
+                continue
+            if sizing(values, self.context.places, NUMBER_SIZE).rounding_to_zero:
+                return True
+        return False
+
+    def _parts_composed(self, quick: bool) -> list[Composition]:
+        """The composition of each part of the step (of the whole step when not split)."""
+        first = self._composed(quick, 0 if self._part is not None else None)
+        return [first, *(self._composed(quick, k) for k in range(1, first.parts))]
+
+    def _composed(self, quick: bool, part: int | None = OWN_PART) -> Composition:
         """The composition this frame is laid out by: its own when ``alone`` or when the
         document's one scale is too small to read (:func:`legible_composition`), else the
-        document's (``quick``: measuring only this step again, see :func:`compose`)."""
+        document's (``quick``: measuring only this step again, see :func:`compose`;
+        ``part``: that part's of a split step, rather than the frame's own)."""
         digits = self._rect.height() / digit_height(NUMBER_SIZE)
         projector_lines = LEGIBLE[0][0]  # a 1024 × 768 projector
         projector = legible_share(projector_lines) * digits
@@ -333,9 +392,13 @@ class FrameItem(Sheet):
             self._by_itself = self._printed  # the window's frame may be refilled: asks again
         repeated = self._printed and SHOWN[self.trace.steps[self.step_index].op].repeats_arrows
         arrows_down_to = None if self.alone else projector if repeated else 0.0
+        # a printed frame is split only once its sheet's edge is its own (:meth:`__init__`
+        # builds it again so): its parts are not measured for a sheet it is not drawn on
+        own = part == OWN_PART
+        part = (self._part if own else part) if self.alone or self._edge else None
         return compose_alone(self.trace, self.options, self.area.size(), self.step_index,
-                             legible_share(self._screen) * digits, self._part, self._split,
-                             arrows_down_to)
+                             legible_share(self._screen) * digits, part, self._split and own,
+                             arrows_down_to, projector if self._printed else None)
 
     def _footer_up(self, footer: TextItem, subtitle: TextItem, margin: float,
                    unit: float) -> bool:
@@ -417,10 +480,13 @@ def same_through(before: Trace, after: Trace, index: int) -> bool:
 
 
 def build_frame_scene(trace: Trace, step_index: int, options: FrameOptions | None = None,
-                      step_title: str | None = None) -> tuple[QGraphicsScene, FrameItem]:
-    """A scene holding one frame, its scene rectangle fitted to the frame (for exports)."""
+                      step_title: str | None = None,
+                      part: int | None = None) -> tuple[QGraphicsScene, FrameItem]:
+    """A scene holding one frame, its scene rectangle fitted to the frame (for exports);
+    ``part``: the part of a step split over several pages as presentation splits it (its
+    :attr:`~FrameItem.composition` says whether it is)."""
     scene = QGraphicsScene()
-    frame = FrameItem(trace, step_index, options, step_title, printed=True)
+    frame = FrameItem(trace, step_index, options, step_title, part=part, printed=True)
     scene.addItem(frame)
     scene.setSceneRect(frame.boundingRect())
     return scene, frame

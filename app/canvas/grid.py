@@ -34,8 +34,10 @@ from app.canvas.heat import (
     heat_limits,
     needs_heat,
 )
+from app.canvas.number_layer import Words, paint_layer
 from app.canvas.picture import (
     draw_text,
+    font_key,
     heat_numbers_left_out,
     legible,
     note_in_view,
@@ -56,7 +58,8 @@ from app.canvas.theme import (
     text_font,
     widest_advance,
 )
-from app.texts.frame_words import frame_word, join_notes
+from app.texts.frame_words import join_notes
+from app.texts.words import say
 
 NUMBER_SIZE = 17
 """Pixel size of the printed numbers (before the frame's scale)."""
@@ -235,9 +238,11 @@ def _cell_image(shade: npt.NDArray[np.uint8], clear: npt.NDArray[np.bool_]) -> Q
 
 
 def _argb_image(argb: npt.NDArray[np.uint32]) -> QImage:
+    """Pixels each opaque or wholly clear, so the same bits are premultiplied: the format the
+    screen draws without converting it first (a fifth of the time for a grid's colours)."""
     rows, cols = argb.shape
     image = QImage(np.ascontiguousarray(argb).tobytes(), cols, rows, cols * 4,
-                   QImage.Format.Format_ARGB32)
+                   QImage.Format.Format_ARGB32_Premultiplied)
     return image.copy()
 
 
@@ -325,6 +330,10 @@ def _dark_ink_levels() -> tuple[bool, ...]:
     return tuple(ink_for(cell_color(level / 255)).name() == "#000000" for level in range(256))
 
 
+_DARK_INK = np.array(_dark_ink_levels())
+""":func:`_dark_ink_levels` to index with an array of levels."""
+
+
 _Run = tuple[QFont, QColor, QRectF, Qt.AlignmentFlag, list[tuple[QRectF, str]]]
 """Texts drawn in one font, ink and alignment: the font, the ink, the area they cover, the
 alignment, and each text with its rectangle."""
@@ -394,8 +403,8 @@ class MatrixGrid(QGraphicsObject):
         at its cells', title's or colour scale's width (never wider than the map needs)."""
         if self.heat:
             down, across = block_shape(rows, cols)
-            square = frame_word(spec.lang, "heat_cell" if down * across == 1 else "heat_block",
-                                down=down, across=across)
+            square = say("frame.heat_cell" if down * across == 1 else "frame.heat_block", spec.lang,
+                         down=down, across=across)
             self.note = join_notes(spec.lang, spec.note, square)
             low, high = (self.format.text(end) for end in self._value_range())
             scale_width = text_advance(low, 12) + LEGEND_BAR + text_advance(high, 12) + 16
@@ -403,10 +412,11 @@ class MatrixGrid(QGraphicsObject):
             self._note_lines = [line for note in (spec.note, square) if note
                                 for line in fitted_lines(note, room - 4, 12)]
         elif self.large:
-            shown = frame_word(spec.lang, "large_highlighted" if spec.highlight_rows
-                               else "large_colours")
-            self.note = join_notes(spec.lang, self.note, frame_word(
-                spec.lang, "large_note", cells=rows * cols, shown=shown))
+            shown = say("frame.large_highlighted" if spec.highlight_rows
+                        else "frame.large_colours", spec.lang)
+            self.note = join_notes(spec.lang, self.note,
+                                   say("frame.large_note", spec.lang, cells=rows * cols,
+                                       shown=shown))
             self._note_lines = [self.note]
         note_width = max([text_advance(line, 12) + 4 for line in self._note_lines], default=0.0)
         if self.heat:
@@ -683,13 +693,16 @@ class MatrixGrid(QGraphicsObject):
     def _words(self) -> list[_Run]:
         """Every text of the grid in drawing order, as runs of one font, ink and alignment:
         the title, the column and row labels, the numbers (one run per ink), the note."""
-        spec, theme = self.spec, self.theme
         cells = self._cells()
-        values, masked, shade = spec.values, cells.masked, cells.shade
-        cols = values.shape[1]
+        cols = self.spec.values.shape[1]
+        return [*self._label_words(), *self._number_words(
+            [(r, c) for r in cells.rows for c in range(cols)]), *self._note_words()]
+
+    def _label_words(self) -> list[_Run]:
+        """The title and the column and row labels, as runs."""
+        spec, theme = self.spec, self.theme
         ox, oy = self.grid_origin.x(), self.grid_origin.y()
         muted = theme.color("muted")
-        centre = Qt.AlignmentFlag.AlignCenter
         left = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
         title_x = 18.0 if spec.swatch else 0.0
         title = QRectF(title_x, 0, self._width, TITLE_HEIGHT)
@@ -697,32 +710,47 @@ class MatrixGrid(QGraphicsObject):
                              left, [(title, self._title())])]
         area = self.cells_area()
         runs += _label_runs(muted, QRectF(ox, TITLE_HEIGHT, area.width(), HEADER_HEIGHT),
-                            centre, [(self.col_label_rect(c), str(spec.col_labels[c]))
-                                     for c in self._col_ticks])
+                            Qt.AlignmentFlag.AlignCenter,
+                            [(self.col_label_rect(c), str(spec.col_labels[c]))
+                             for c in self._col_ticks])
         runs += _label_runs(muted, QRectF(0, oy, self.label_width, area.height()),
                             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
                             [(self.row_label_rect(r), str(spec.row_labels[r]))
                              for r in self._row_ticks])
+        return runs
+
+    def _number_words(self, printed: Sequence[tuple[int, int]],
+                      texts: Sequence[str] | None = None) -> list[_Run]:
+        """The numbers of the ``printed`` cells (``texts``: their :meth:`cell_text`, when the
+        caller has them), one run per ink and size (an asked cell's mark in the accent)."""
+        cells = self._cells()
+        masked, shade = cells.masked, cells.shade
+        muted = self.theme.color("muted").name()
         inks: dict[tuple[str, int], list[tuple[QRectF, str]]] = {}
         marks: list[tuple[QRectF, str]] = []
         dark_ink = _dark_ink_levels()
-        for r in cells.rows:
-            top = oy + r * CELL_HEIGHT
-            for c in range(cols):
-                if cells.asked[r, c] and not masked[r, c]:
-                    marks.append((self.cell_rect(r, c), ASKED))
-                    continue
-                ink = muted.name() if masked[r, c] else \
-                    "#000000" if dark_ink[int(shade[r, c])] else "#ffffff"
-                inks.setdefault((ink, self.number_size(r, c)), []).extend(
-                    self.printed_cell(r, c, top))
-        number_font = font(NUMBER_SIZE)
-        runs += [(font(size), QColor(ink), area, centre, texts)
-                 for (ink, size), texts in inks.items()]
+        for k, (r, c) in enumerate(printed):
+            if cells.asked[r, c] and not masked[r, c]:
+                marks.append((self.cell_rect(r, c), ASKED))
+                continue
+            ink = muted if masked[r, c] else \
+                "#000000" if dark_ink[int(shade[r, c])] else "#ffffff"
+            inks.setdefault((ink, self.number_size(r, c)), []).extend(
+                self.printed_cell(r, c, None if texts is None else texts[k]))
+        area = self.cells_area()
+        centre = Qt.AlignmentFlag.AlignCenter
+        runs: list[_Run] = [(font(size), QColor(ink), area, centre, texts)
+                            for (ink, size), texts in inks.items()]
         if marks:
-            runs.append((number_font, theme.color("accent"), area, centre, marks))
+            runs.append((font(NUMBER_SIZE), self.theme.color("accent"), area, centre, marks))
+        return runs
+
+    def _note_words(self) -> list[_Run]:
+        """The note under the grid and a heat map's colour scale's ends, as runs."""
+        muted = self.theme.color("muted")
+        left = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
         note = self.note_rect()
-        runs += _label_runs(muted, note, left, [
+        runs = _label_runs(muted, note, left, [
             (QRectF(0, note.top() + k * LINE_HEIGHT, self._width, LINE_HEIGHT), line)
             for k, line in enumerate(self._note_lines)])
         if self.heat:
@@ -734,6 +762,46 @@ class MatrixGrid(QGraphicsObject):
                           (QRectF(bar.right() + 6, ends.top(), ends.right() - bar.right(),
                                   ends.height()), high)]))
         return runs
+
+    def _layer_words(self) -> Words:
+        """The grid's words as its on-screen layer keeps them (:mod:`app.canvas.number_layer`):
+        known by everything but the numbers, each printed cell by its value and looks."""
+        spec, theme, cells = self.spec, self.theme, self._cells()
+        rows, cols = cells.rows, spec.values.shape[1]
+        every = len(rows) == spec.values.shape[0]
+        values = spec.values if every else spec.values[rows]
+        pick = slice(None) if every else rows
+        masked, asked = cells.masked[pick], cells.asked[pick]
+        looks = np.where(_DARK_INK[cells.shade[pick]], 0, 1).astype(np.int64)
+        looks[masked] = 2
+        looks[asked & ~masked] = 3
+        if spec.blank is not None:
+            looks |= spec.blank[pick].astype(np.int64) << 2
+        if self.small_cells:
+            sizes = np.full(values.shape, NUMBER_SIZE, dtype=np.int64)
+            where = {row: k for k, row in enumerate(rows)}
+            for (r, c), size in self.small_cells.items():
+                if r in where:
+                    sizes[where[r], c] = size
+            looks |= sizes << 3
+        key = ("grid words", self._title(), spec.swatch != "", tuple(map(str, spec.col_labels)),
+               tuple(map(str, spec.row_labels)), tuple(self._note_lines),
+               self._width, self._height,
+               self.label_width, self.cell_width, self.cell_height, spec.values.shape,
+               tuple(rows), self.format,
+               tuple(theme.color(role).name() for role in ("text", "muted", "accent")),
+               font_key(font(NUMBER_SIZE)))
+
+        def cells_at(flat: npt.NDArray[np.intp]) -> list[tuple[int, int]]:
+            return [(rows[k], c) for k, c in zip(*np.divmod(flat, cols), strict=True)]
+
+        return Words(key, self.boundingRect(), values.reshape(-1), looks.reshape(-1), cells_at,
+                     lambda printed: [self.cell_text(r, c) for r, c in printed],
+                     lambda painter: self._draw_runs(
+                         painter, [*self._label_words(), *self._note_words()]),
+                     lambda painter, printed, texts: self._draw_runs(
+                         painter, self._number_words(printed, texts)),
+                     self.cell_rect)
 
     def _texts(self) -> QPicture:
         """Every text recorded as real text, for exports (SVG and PDF text stays selectable)."""
@@ -752,14 +820,22 @@ class MatrixGrid(QGraphicsObject):
 
     def _paint_words(self, painter: QPainter, exposed: QRectF) -> None:
         """The texts on screen: laid-out glyphs cached by text and font, only where exposed."""
+        self._draw_runs(painter, self._screen_words(), exposed)
+
+    @staticmethod
+    def _draw_runs(painter: QPainter, runs: list[_Run], exposed: QRectF | None = None) -> None:
+        """``runs`` on screen (only where ``exposed``, when given; none: into the grid's words
+        layer, which keeps the pixels, so each text is drawn plainly, not laid out to keep)."""
         painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
-        for run_font, ink, area, align, run in self._screen_words():
-            if not area.intersects(exposed):
+        for run_font, ink, area, align, run in runs:
+            if exposed is not None and not area.intersects(exposed):
                 continue
             painter.setFont(run_font)
             painter.setPen(ink)
             for rect, text in run:
-                if rect.intersects(exposed):
+                if exposed is None:
+                    painter.drawText(rect, align, text)
+                elif rect.intersects(exposed):
                     draw_text(painter, rect, align, text, run_font)
 
     def _screen_words(self) -> list[_Run]:
@@ -785,7 +861,8 @@ class MatrixGrid(QGraphicsObject):
             play(self._file_shapes(), painter)
         if not screen:
             play(self._texts(), painter)
-        elif legible(painter, option):
+        elif legible(painter, option) and (self.heat  # its zoomed numbers are drawn apart
+                                           or not paint_layer(painter, self._layer_words())):
             self._paint_words(painter, option.exposedRect)
         if screen and self.heat and not (legible(painter, option)
                                          and self._paint_zoomed(painter, option)):
@@ -873,16 +950,13 @@ class MatrixGrid(QGraphicsObject):
             return ""
         return self.format.text(float(self.spec.values[row, col]))
 
-    def printed_cell(self, row: int, col: int, top: float | None = None) -> list[
+    def printed_cell(self, row: int, col: int, text: str | None = None) -> list[
             tuple[QRectF, str]]:
         """A cell's number as drawn: each piece's box and text (a scientific number's exponent
-        raised at the digits' size, :func:`~app.canvas.powers.placed`); ``top``: its row's top
-        edge, when the caller has it."""
-        rect = self.cell_rect(row, col) if top is None else \
-            QRectF(self.grid_origin.x() + col * self.cell_width, top, self.cell_width,
-                   CELL_HEIGHT)
-        return placed(rect, self.cell_text(row, col), self.number_size(row, col),
-                      Qt.AlignmentFlag.AlignCenter)
+        raised at the digits' size, :func:`~app.canvas.powers.placed`); ``text``: its
+        :meth:`cell_text`, when the caller has it."""
+        return placed(self.cell_rect(row, col), self.cell_text(row, col) if text is None
+                      else text, self.number_size(row, col), Qt.AlignmentFlag.AlignCenter)
 
     def number_size(self, row: int, col: int) -> int:
         """The pixel size a cell's number is printed at (smaller for a rare wide one)."""

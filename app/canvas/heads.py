@@ -14,7 +14,15 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphi
 
 from app.canvas.context import LayoutContext
 from app.canvas.grid import HEADER_HEIGHT, TITLE_HEIGHT, MatrixGrid
-from app.canvas.layout import ROW_GAP, part_shown, place_row, place_rows
+from app.canvas.layout import (
+    ROW_GAP,
+    part_rows,
+    part_shown,
+    parts_shown,
+    place_row,
+    place_rows,
+    showing_part,
+)
 from app.canvas.pieces import custom_grid, text_lines, word
 from app.canvas.theme import font, text_advance
 from app.model.operands import array_name, attention_of, parameter_path
@@ -109,15 +117,23 @@ def lay_out_heads_mix(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
                       beside: Callable[[QRectF], QRectF]) -> QRectF:
     """Each head's shares · V = mixed, ``beside`` them (the arrows: what it places, with
     what it is given), the concatenation below (presentation may show each on a slide of its
-    own: :func:`~app.canvas.layout.part_rows`)."""
+    own, the concatenation on the next, or cut over the next ones where one is not enough:
+    :func:`~app.canvas.layout.part_rows`)."""
     att = attention_of(ctx.trace, step)
-    part = part_shown()  # presentation may show the heads, then the concatenation, as two slides
+    part = part_shown()  # presentation may show the heads, then the concatenation, as slides
     covered = QRectF(0, -ROW_GAP, 0, 0)
-    if part != 1:
+    if not part:
         covered = beside(place_rows(parent, head_rows, 0, 0, ctx.theme))
         if part == 0:
             return covered
-    row = place_row(parent, concatenation_row(ctx, step), 0, covered.bottom() + ROW_GAP, ctx.theme)
+    joined = concatenation_row(ctx, step)
+    if part is not None:
+        with showing_part(part - 1, parts_shown() - 1):
+            pieces = part_rows([joined])
+        if not pieces:  # a part beyond what the concatenation can be cut into
+            return QRectF()
+        joined = list(pieces[0])
+    row = place_row(parent, joined, 0, covered.bottom() + ROW_GAP, ctx.theme)
     width = att.heads * att.d_v
     note = (word(ctx, "concat_wo", h=att.heads, d_v=att.d_v, width=width, d_out=att.d_out)
             if att.Wo is not None else

@@ -22,7 +22,8 @@ from app.canvas.layout import ROW_GAP, TextItem
 from app.canvas.pieces import text_lines
 from app.model.cache_rows import CacheRows, cache_rows
 from app.model.operands import array_name
-from app.texts.cache_words import cache_word, row_span
+from app.texts.cache_words import row_span
+from app.texts.words import say
 from engine import Step
 
 STYLES: dict[str, Qt.PenStyle] = {
@@ -115,25 +116,25 @@ def _part(step: Step, name: str, marks: CacheRows) -> str | None:
 
 def _lines(lang: str, marks: CacheRows) -> list[str]:
     """What the outlines mean, the heading first."""
-    lines = [cache_word(lang, "heading", t=marks.token)]
+    lines = [say("cache_marks.heading", lang, t=marks.token)]
     new = row_span(lang, (marks.new,))
     earlier = row_span(lang, marks.earlier)
     if marks.role == "queries":
-        return [*lines, cache_word(lang, "earlier", rows=earlier),
-                cache_word(lang, "new_query", row=new, seen=marks.seen)]
+        return [*lines, say("cache_marks.earlier", lang, rows=earlier),
+                say("cache_marks.new_query", lang, row=new, seen=marks.seen)]
     if marks.role == "memory":
-        lines.append(cache_word(lang, "memory", rows=row_span(lang, range(marks.memory))))
+        lines.append(say("cache_marks.memory", lang, rows=row_span(lang, range(marks.memory))))
     else:
         if marks.dropped:
-            lines.append(cache_word(lang, "dropped", rows=row_span(lang, marks.dropped),
-                                    w=marks.window))
+            lines.append(say("cache_marks.dropped", lang, rows=row_span(lang, marks.dropped),
+                             w=marks.window))
         if marks.reused:
-            lines.append(cache_word(lang, "reused", rows=row_span(lang, marks.reused)))
-    lines += [cache_word(lang, "queries_earlier", rows=earlier),
-              cache_word(lang, "new_row", row=new, n=marks.new + 1)]
+            lines.append(say("cache_marks.reused", lang, rows=row_span(lang, marks.reused)))
+    lines += [say("cache_marks.queries_earlier", lang, rows=earlier),
+              say("cache_marks.new_row", lang, row=new, n=marks.new + 1)]
     if marks.role == "projection" and marks.groups < marks.heads:
-        lines.append(cache_word(lang, "groups_one" if marks.groups == 1 else "groups_many",
-                                g=marks.groups, h=marks.heads))
+        lines.append(say("cache_marks.groups_one" if marks.groups == 1
+                         else "cache_marks.groups_many", lang, g=marks.groups, h=marks.heads))
     return lines
 
 
@@ -152,7 +153,8 @@ def mark_kv_cache(ctx: LayoutContext, step: Step, parent: QGraphicsItem, covered
                                                          else marks.new + 1):
             continue
         for rows, kind, tag in _bands(marks, part):
-            tagged = _tag(grid, CacheBand(grid, rows, kind), cache_word(lang, tag), parent)
+            tagged = _tag(grid, CacheBand(grid, rows, kind), say(f"cache_marks.{tag}", lang),
+                          parent)
             covered = covered if tagged is None else covered.united(tagged)
     words = _lines(lang, marks)
     heading = text_lines(parent, words[:1], 0, covered.bottom() + ROW_GAP / 2, ctx, size=17,

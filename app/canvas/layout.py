@@ -344,17 +344,21 @@ def place_beside(parent: QGraphicsItem, item: QGraphicsItem, covered: QRectF,
 
 
 PARTS = 2
-"""How many slides a step too wide for its screen is shown as (presentation: its first half,
-then its second, :func:`part_rows`)."""
-_PART: ContextVar[int | None] = ContextVar("part", default=None)
-"""The half of a step split over two slides laid out now (:func:`showing_part`)."""
+"""How many slides a step too wide for its screen is shown as first (presentation: its first
+half, then its second, :func:`part_rows`); more when two are not enough (:data:`MOST_PARTS`)."""
+MOST_PARTS = 6
+"""The most slides one step is split over (a gated feed-forward on a 4:3 projector: its gate's
+row, its up row and ``hidden · W2 = out`` each cut in two)."""
+_PART: ContextVar[tuple[int, int] | None] = ContextVar("part", default=None)
+"""The part of a step split over several slides laid out now, and how many there are
+(:func:`showing_part`)."""
 
 
 @contextmanager
-def showing_part(part: int | None) -> Iterator[None]:
-    """Lay out only half of a step that presentation splits over two slides (``part`` 0 or
-    1; ``None``: the whole step)."""
-    token = _PART.set(part)
+def showing_part(part: int | None, count: int = PARTS) -> Iterator[None]:
+    """Lay out only part ``part`` (0-based) of ``count`` of a step that presentation splits
+    over several slides (``None``: the whole step)."""
+    token = _PART.set(None if part is None else (part, count))
     try:
         yield
     finally:
@@ -362,30 +366,92 @@ def showing_part(part: int | None) -> Iterator[None]:
 
 
 def part_shown() -> int | None:
-    """The half of a split step laid out now (:func:`showing_part`); None: the whole step."""
-    return _PART.get()
+    """The part of a split step laid out now (:func:`showing_part`); None: the whole step."""
+    shown = _PART.get()
+    return None if shown is None else shown[0]
+
+
+_CUTS: ContextVar[list[tuple[int, ...]] | None] = ContextVar("cuts", default=None)
+"""Where :func:`part_rows` cut the rows laid out now, while :func:`noting_cuts`."""
+
+
+@contextmanager
+def noting_cuts() -> Iterator[list[tuple[int, ...]]]:
+    """Note what each :func:`part_rows` call of a layout kept: the rows and pieces of rows it
+    gave, one tuple a call (two parts that keep the same pieces lay out the same picture,
+    whichever their number and count)."""
+    cuts: list[tuple[int, ...]] = []
+    token = _CUTS.set(cuts)
+    try:
+        yield cuts
+    finally:
+        _CUTS.reset(token)
+
+
+def _noted(kept: list[Sequence[RowPart]], where: tuple[int, ...]) -> list[Sequence[RowPart]]:
+    cuts = _CUTS.get()
+    if cuts is not None:
+        cuts.append(where)
+    return kept
+
+
+def parts_shown() -> int:
+    """How many parts the step laid out now is split over (1: the whole step)."""
+    shown = _PART.get()
+    return 1 if shown is None else shown[1]
 
 
 def last_part() -> bool:
-    """Whether what is laid out ends the step (its last half, or the whole step): the shares'
+    """Whether what is laid out ends the step (its last part, or the whole step): the shares'
     arrows and the worked row go with it."""
-    return _PART.get() in (None, PARTS - 1)
+    shown = _PART.get()
+    return shown is None or shown[0] == shown[1] - 1
 
 
 def part_rows(rows: Sequence[Sequence[RowPart]]) -> list[Sequence[RowPart]]:
-    """The rows of the half shown (:func:`showing_part`): every row for the whole step; of
-    several rows the first half (the larger one) or the rest; a row alone is cut before its
-    middle operator, which then leads the second half (``→ softmax → shares``). A row with
-    no operator is not cut: both halves show it."""
-    part = _PART.get()
-    if part is None:
+    """The rows of the part shown (:func:`showing_part`): every row for the whole step; of
+    no more rows than parts, as many consecutive groups as there are parts, the first ones
+    the larger; of more parts than rows, the longest rows are cut before operators spaced
+    evenly along them, which then lead the next piece (``→ softmax → shares``), a piece a
+    part (:func:`noting_cuts` notes which). A part beyond what the rows can give gets
+    nothing (a row with no operator is not cut: with one row, every part shows it)."""
+    shown = _PART.get()
+    if shown is None:
         return list(rows)
-    if len(rows) > 1:
-        half = (len(rows) + 1) // 2
-        return list(rows[:half] if part == 0 else rows[half:])
-    (row,) = rows
-    operators = [k for k, piece in enumerate(row) if isinstance(piece, str)]
-    if not operators:
-        return [row]
-    cut = operators[len(operators) // 2]
-    return [row[:cut] if part == 0 else row[cut:]]
+    part, count = shown
+    if len(rows) >= count:
+        start, end = _bounds(len(rows), part, count)
+        group = (start, 0, 1) if end == start + 1 else (start, end)  # a row whole: a piece
+        return _noted(list(rows[start:end]), (len(rows), *group))
+    pieces = [1] * len(rows)
+    while sum(pieces) < count:
+        cuttable = [k for k, row in enumerate(rows) if len(_operators(row)) >= pieces[k]]
+        if not cuttable:
+            break
+        longest = max(cuttable, key=lambda k: len(rows[k]) / pieces[k])
+        pieces[longest] += 1
+    cut = [piece for row, many in zip(rows, pieces, strict=True) for piece in _cut(row, many)]
+    if len(cut) == 1 < count:
+        return cut
+    where = [(k, piece, many) for k, many in enumerate(pieces) for piece in range(many)]
+    return _noted(cut[part:part + 1], (len(rows), *(where[part] if part < len(where) else ())))
+
+
+def _operators(row: Sequence[RowPart]) -> list[int]:
+    """Where ``row``'s operators (its strings: ·, =, → softmax →) are."""
+    return [k for k, piece in enumerate(row) if isinstance(piece, str)]
+
+
+def _cut(row: Sequence[RowPart], count: int) -> list[Sequence[RowPart]]:
+    """``row`` in ``count`` pieces, cut before operators spaced evenly along it."""
+    operators = _operators(row)
+    cuts = [0, *(operators[len(operators) * k // count] for k in range(1, count)), len(row)]
+    return [row[cuts[k]:cuts[k + 1]] for k in range(count)]
+
+
+def _bounds(size: int, part: int, count: int) -> tuple[int, int]:
+    """Where part ``part`` of ``count`` of ``size`` items starts and ends, the first parts
+    one larger than the rest when they do not share evenly."""
+    small, extra = divmod(size, count)
+    start = part * small + min(part, extra)
+    return start, start + small + (1 if part < extra else 0)

@@ -18,7 +18,8 @@ from app.canvas.pieces import custom_grid, number, text_lines
 from app.canvas.theme import Theme, fitted_lines
 from app.model.next_token import LossView, loss_view, stack_is_causal
 from app.model.passes import GenerationPasses, passes_of
-from app.texts.next_token_words import generation_lines, next_token_word, training_lines
+from app.texts.next_token_words import generation_lines, training_lines
+from app.texts.words import say
 from engine import Step, explain
 from engine.op_kinds import steps_of
 
@@ -58,7 +59,7 @@ class Panel(QGraphicsObject):
 
 
 def _word(ctx: LayoutContext, key: str, **fields: object) -> str:
-    return next_token_word(ctx.options.lang, key, **fields)
+    return say(f"next_token.{key}", ctx.options.lang, **fields)
 
 
 def _first_self_attention(ctx: LayoutContext) -> Step:

@@ -14,9 +14,8 @@ from app.canvas.context import LayoutContext, positioned_labels
 from app.canvas.grid import Explainer, GridSpec, MatrixGrid
 from app.canvas.layout import ROW_GAP, TextItem
 from app.canvas.theme import fitted_lines
-from app.texts.block_words import block_word
-from app.texts.frame_words import frame_word
 from app.texts.mask_plans import beyond_causal, mask_rule
+from app.texts.words import say
 from engine import Step
 from engine.numbers import format_exact, format_number
 
@@ -27,7 +26,7 @@ NOTE_SIZE = 15
 
 def word(ctx: LayoutContext, key: str, **fields: object) -> str:
     """A block-frame word in the frame's language."""
-    return block_word(ctx.options.lang, key, **fields)
+    return say(f"block.{key}", ctx.options.lang, **fields)
 
 
 def number(ctx: LayoutContext, value: float) -> str:
@@ -100,8 +99,8 @@ def mask_words(ctx: LayoutContext, step: Step, att: Any) -> tuple[str, str]:
     the sentence under the grids naming every rule (too long for a note under one grid)."""
     lang = ctx.options.lang
     if not beyond_causal(att):
-        return frame_word(lang, "mask_note_causal"), ""
+        return say("frame.mask_note_causal", lang), ""
     keys = positioned_labels(ctx.trace, step.keys or step.rows, lang)
     rule = mask_rule(att, keys)
     assert rule is not None  # a window or a key mask is a rule
-    return frame_word(lang, "mask_note"), frame_word(lang, "mask_rule", rule=rule.words(lang))
+    return say("frame.mask_note", lang), say("frame.mask_rule", lang, rule=rule.words(lang))

@@ -46,9 +46,10 @@ from app.canvas.pieces import (
 )
 from app.canvas.theme import Theme, fitted_lines, text_advance
 from app.model.operands import attention_at, kv_head, module_of, visible_of
-from app.texts.position_words import position_word
+from app.texts.words import say
 from engine import Step
 from engine.names import short_name
+from engine.numbers import format_exact
 
 RADIUS = 44.0
 NARROW_RADIUS = 30.0
@@ -70,7 +71,7 @@ NOTE_COLUMN = 170.0
 
 
 def _word(ctx: LayoutContext, key: str, **fields: object) -> str:
-    return position_word(ctx.options.lang, key, **fields)
+    return say(f"position.{key}", ctx.options.lang, **fields)
 
 
 def lay_out_positions(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
@@ -339,6 +340,12 @@ def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
         notes.append(_word(ctx, "dial_legend"))
     if r < att.d_k:
         notes.append(_word(ctx, "kept_columns", first=r, last=att.d_k - 1))
+    positions = module_of(ctx.trace, step)
+    if positions.scaling is not None:  # what the scaling did to the θᵢ the grid heads
+        numbers = positions.scaling.described(r, positions.base)
+        notes.append(_word(ctx, f"scaled_{positions.scaling.type}", **{
+            key: format_exact(value) if key == "factor" else number(ctx, value)
+            for key, value in numbers.items()}))
     if wrap_width() is not None and ctx.options.arrows:  # the dials end every row
         return _rope_in_columns(ctx, parent, angle_grid, rows, notes)
     angles_rect = place_row(parent, [angle_grid], 0, 0, ctx.theme)

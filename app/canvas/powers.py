@@ -47,6 +47,8 @@ def placed(rect: QRectF, text: str, size: int, align: Qt.AlignmentFlag,
            bold: bool = False) -> list[tuple[QRectF, str]]:
     """Where ``text`` at ``size``, aligned in ``rect`` (left or centred), is drawn: itself, or
     piece by piece, each in a box its own width, an exponent raised by :data:`RAISE`."""
+    if TIMES_TEN not in text:  # most numbers: no power to raise (and no pattern to search)
+        return [(rect, text)]
     printed = pieces(text)
     if len(printed) == 1:
         return [(rect, text)]

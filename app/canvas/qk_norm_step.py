@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QGraphicsItem
 from app.canvas.context import LayoutContext
 from app.canvas.layout import RowPart, place_rows
 from app.model.operands import qk_norm_of
-from app.texts.frame_words import frame_word
+from app.texts.words import say
 from engine import Step
 from engine.names import NORM_NAMES
 
@@ -19,7 +19,7 @@ def lay_out_qk_norm(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QR
     Q_normed, K_normed)."""
     kind = qk_norm_of(ctx.trace, step)
     assert kind is not None
-    operator = frame_word(ctx.options.lang, "qk_norm_op", norm=NORM_NAMES[kind])
+    operator = say("frame.qk_norm_op", ctx.options.lang, norm=NORM_NAMES[kind])
     q, k, gamma_q, gamma_k = step.reads[:4]
     shifts = {name.rsplit(".", 1)[-1]: name for name in step.reads[4:]}
     rows: list[list[RowPart]] = []

@@ -6,12 +6,16 @@ values are rare (at most :data:`RARE` of the grid's cells) the cells are sized f
 numbers (:meth:`~engine.numbers.NumberFormat.usual`) and those few are printed smaller to fit,
 at least :data:`SMALLEST` of the usual size; hovering a cell gives its value in full. Otherwise
 every cell is sized for the widest text, as before (a built-in example's few shares of 10⁻⁴
-are a sixth of their grid or more).
+are a sixth of their grid or more). A frame for a back row (F5, an export:
+:func:`full_size_cells`) prints every cell at full size, its cells as wide as the widest.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,6 +31,26 @@ SMALLEST = 0.5
 """A rare wide cell is printed at least half the size of the others, else no cell is."""
 RARE_FROM = 4096
 """Arrays this large are remembered: counting their values that round to 0 reads them all."""
+
+
+_FULL: ContextVar[bool] = ContextVar("full-size cells", default=False)
+"""Whether grids laid out now print every cell at full size (:func:`full_size_cells`)."""
+
+
+@contextmanager
+def full_size_cells(full: bool = True) -> Iterator[None]:
+    """Lay out grids with every cell at full size (``full``): a slide or a printed page is read
+    from a back row, where a rare cell at half size (``−2.514×10⁻⁴`` at 6 px) cannot be."""
+    token = _FULL.set(full)
+    try:
+        yield
+    finally:
+        _FULL.reset(token)
+
+
+def cells_full_size() -> bool:
+    """Whether grids laid out now print every cell at full size (:func:`full_size_cells`)."""
+    return _FULL.get()
 
 
 @dataclass(frozen=True)
@@ -51,9 +75,11 @@ def _rounding_to_zero(values: npt.NDArray[np.float64], places: int) -> int:
 
 def sizing(values: npt.NDArray[np.float64], places: int, size: int) -> Sizing:
     """How the cells of a grid of ``values`` printed at ``size`` are sized: for the usual text
-    when the values that round to 0 are rare and fit at :data:`SMALLEST` of ``size``, else for
-    the widest."""
+    when the values that round to 0 are rare and fit at :data:`SMALLEST` of ``size`` (unless
+    :func:`full_size_cells`), else for the widest."""
     found, widest = number_format(values, places)
+    if _FULL.get():
+        return Sizing(found, widest, 0)
     usual = found.usual(spread(values) if values.size >= RARE_FROM else values)
     if usual == widest:
         return Sizing(found, widest, 0)

@@ -25,10 +25,10 @@ from app.canvas.context import LayoutContext
 from app.canvas.layout import TextItem
 from app.canvas.theme import Theme
 from app.model.operands import attention_of, module_of, qk_norm_of, same_step_in_layer
-from app.texts.canvas_words import canvas_word
 from app.texts.run_words import in_run
 from app.texts.scope import EMBEDDING_NORM, TYPES
 from app.texts.step_labels import layers_group, step_groups
+from app.texts.words import say
 from engine import Step, Trace
 from engine.names import NORM_NAMES
 from engine.op_table import op_table
@@ -48,30 +48,31 @@ Label = Callable[[Trace, Step, str], str]
 
 def _word(key: str) -> Label:
     """A label that is one map word."""
-    return lambda trace, step, lang: canvas_word(lang, key)
+    return lambda trace, step, lang: say(f"canvas.{key}", lang)
 
 
 def _projections(trace: Trace, step: Step, lang: str) -> str:
     heads = attention_of(trace, step).heads
-    return canvas_word(lang, "projections_heads", heads=heads) if heads > 1 \
-        else canvas_word(lang, "projections")
+    return say("canvas.projections_heads", lang, heads=heads) if heads > 1 \
+        else say("canvas.projections", lang)
 
 
 def _weights(trace: Trace, step: Step, lang: str) -> str:
-    return canvas_word(lang, "weights_masked" if attention_of(trace, step).causal else "weights")
+    return say("canvas.weights_masked" if attention_of(trace, step).causal
+               else "canvas.weights", lang)
 
 
 def _mix(trace: Trace, step: Step, lang: str) -> str:
-    return canvas_word(lang, "mix_wo" if attention_of(trace, step).Wo is not None else "mix")
+    return say("canvas.mix_wo" if attention_of(trace, step).Wo is not None else "canvas.mix", lang)
 
 
 def _sum(trace: Trace, step: Step, lang: str) -> str:
     """``+ positions``, ``+ types`` or both: the rows the step adds."""
     typed = step.explain_key == TYPES
     if not typed:
-        return canvas_word(lang, "positions")
+        return say("canvas.positions", lang)
     both = any(name.endswith("positions") for name in step.reads)
-    return canvas_word(lang, "positions_types" if both else "types")
+    return say("canvas.positions_types" if both else "canvas.types", lang)
 
 
 def _norm(trace: Trace, step: Step, lang: str) -> str:
@@ -79,20 +80,20 @@ def _norm(trace: Trace, step: Step, lang: str) -> str:
     norm of the embeddings."""
     qk_norm = qk_norm_of(trace, step)
     if qk_norm is not None:
-        return canvas_word(lang, "qk_norm", norm=NORM_NAMES[qk_norm])
+        return say("canvas.qk_norm", lang, norm=NORM_NAMES[qk_norm])
     if step.explain_key == EMBEDDING_NORM:
-        return canvas_word(lang, "embedding_norm", norm=NORM_NAMES[module_of(trace, step).norm])
-    norm = canvas_word(lang, "no_norm") if module_of(trace, step).norm == "none" \
-        else canvas_word(lang, "norm_word")
+        return say("canvas.embedding_norm", lang, norm=NORM_NAMES[module_of(trace, step).norm])
+    norm = say("canvas.no_norm", lang) if module_of(trace, step).norm == "none" \
+        else say("canvas.norm_word", lang)
     key = step.explain_key
     kind = ("final_norm" if key.endswith("final_norm") else
             "norm_parallel" if key == "block.norm2_parallel" else "norm")
-    return canvas_word(lang, kind, norm=norm)
+    return say(f"canvas.{kind}", lang, norm=norm)
 
 
 def _residual(trace: Trace, step: Step, lang: str) -> str:
     """``+ residual``, or a parallel block's ``+ attn + FFN`` (both outputs added at once)."""
-    return canvas_word(lang, "resid_parallel" if len(step.reads) > 2 else "resid")
+    return say("canvas.resid_parallel" if len(step.reads) > 2 else "canvas.resid", lang)
 
 
 MAP_LABELS = op_table("canvas.map_label", {
@@ -237,18 +238,18 @@ def route_map(ctx: LayoutContext, step: Step) -> RouteMap:
         if isinstance(run, int):
             label = step_label(trace, trace.steps[run], lang)
             boxes.append(MapBox(label, run, run == index, ctx.theme,
-                                canvas_word(lang, "map_step", n=run + 1, label=label),
+                                say("canvas.map_step", lang, n=run + 1, label=label),
                                 not boxes))
         elif len(run) == 1:
             boxes.append(MapBox(f"{run[0].group} ▸", run[0].target, False, ctx.theme,
-                                canvas_word(lang, "map_layer", layer=run[0].group), not boxes))
+                                say("canvas.map_layer", lang, layer=run[0].group), not boxes))
         else:
             nearest = run[-1] if run[-1].target < index else run[0]
             layers = layers_group(trace.steps, nearest.stack, run[0].layer, run[-1].layer, lang)
             boxes.append(MapBox(f"{layers} ▸", nearest.target, False, ctx.theme,
-                                canvas_word(lang, "map_layers", layers=layers,
-                                            layer=nearest.group), not boxes))
-    return RouteMap(boxes, in_run(ctx.options.run_place, canvas_word(lang, "map_title"), lang),
+                                say("canvas.map_layers", lang, layers=layers,
+                                    layer=nearest.group), not boxes))
+    return RouteMap(boxes, in_run(ctx.options.run_place, say("canvas.map_title", lang), lang),
                     ctx.theme)
 
 

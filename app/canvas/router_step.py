@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QGraphicsItem
 from app.canvas.context import LayoutContext
 from app.canvas.layout import RowPart, part_rows, place_rows
 from app.model.operands import array_name, module_of
-from app.texts.frame_words import frame_word
+from app.texts.words import say
 from engine import Step
 from engine.modules import Mixture
 
@@ -35,16 +35,16 @@ def lay_out_router(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRe
     weights = "router_weights" if m.normalize else "router_weights_raw"
     first: list[RowPart] = [
         ctx.grid(source, highlight_receiver=True), "·", ctx.grid(router), "=",
-        ctx.grid(array_name(step, "router_logits"), title=frame_word(lang, "router_logits"),
+        ctx.grid(array_name(step, "router_logits"), title=say("frame.router_logits", lang),
                  highlight_receiver=True),
-        frame_word(lang, "router_softmax"),
-        ctx.grid(array_name(step, "router_shares"), title=frame_word(lang, "router_shares"),
+        say("frame.router_softmax", lang),
+        ctx.grid(array_name(step, "router_shares"), title=say("frame.router_shares", lang),
                  highlight_receiver=True, marked=marked)]
     second: list[RowPart] = [
-        frame_word(lang, "router_top", k=m.top_k),
-        ctx.grid(array_name(step, "router_chosen"), title=frame_word(lang, "router_chosen"),
+        say("frame.router_top", lang, k=m.top_k),
+        ctx.grid(array_name(step, "router_chosen"), title=say("frame.router_chosen", lang),
                  highlight_receiver=True, decimals=0),
-        ctx.grid(array_name(step, "router_weights"), title=frame_word(lang, weights),
+        ctx.grid(array_name(step, "router_weights"), title=say(f"frame.{weights}", lang),
                  highlight_receiver=True)]
     return place_rows(parent, part_rows([first, second]), 0, 0, ctx.theme)
 
@@ -55,12 +55,12 @@ def lay_out_experts(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QR
     lang, m = ctx.options.lang, _mixture(ctx, step)
     outputs = array_name(step, "expert_out")
     first: list[RowPart] = [ctx.grid(step.reads[0], highlight_receiver=True),
-                            frame_word(lang, "experts_run")]
-    first += [ctx.grid(outputs, head=r, title=frame_word(lang, "expert_choice", rank=r + 1),
+                            say("frame.experts_run", lang)]
+    first += [ctx.grid(outputs, head=r, title=say("frame.expert_choice", lang, rank=r + 1),
                        highlight_receiver=True) for r in range(m.top_k)]
     second: list[RowPart] = [
         ctx.grid(array_name(step, "router_weights"), highlight_receiver=True),
-        frame_word(lang, "experts_sum"),
+        say("frame.experts_sum", lang),
         ctx.grid(array_name(step, "ffn_out"), highlight_receiver=True)]
     return place_rows(parent, part_rows([first, second]), 0, 0, ctx.theme)
 

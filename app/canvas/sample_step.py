@@ -15,8 +15,8 @@ from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.layout import place_row
 from app.canvas.pieces import custom_grid, number, text_lines
 from app.model.next_token import DrawView, draw_view
-from app.texts.block_words import block_word
-from app.texts.next_token_words import draw_lines, next_token_word
+from app.texts.next_token_words import draw_lines
+from app.texts.words import say
 from engine import Step, explain, format_number
 
 TEXT_GAP = 12.0
@@ -25,7 +25,7 @@ LINE_SIZE = 15
 
 
 def _word(ctx: LayoutContext, key: str, **fields: object) -> str:
-    return next_token_word(ctx.options.lang, key, **fields)
+    return say(f"next_token.{key}", ctx.options.lang, **fields)
 
 
 def shown_entries(view: DrawView) -> list[int]:
@@ -59,8 +59,8 @@ def share_bars(ctx: LayoutContext, view: DrawView, legend: str) -> ProbabilityBa
                     group_titles=[_word(ctx, "bars_of", token=token, i=view.position)],
                     title=title, legend=legend, places=ctx.places, text_size=NUMBER_SIZE,
                     ids=shown, others={} if len(shown) == len(view.vocab) else {0: (
-                        block_word(ctx.options.lang, "probs_others",
-                                   count=f"{len(view.vocab) - len(shown):,}"),
+                        say("block.probs_others", ctx.options.lang,
+                            count=f"{len(view.vocab) - len(shown):,}"),
                         others_sum(view.shares, shown))})
     return ProbabilityBars(spec, ctx.theme)
 

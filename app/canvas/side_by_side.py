@@ -32,7 +32,7 @@ from app.canvas.grid import MatrixGrid
 from app.canvas.layout import TextItem, place_row, wrapping
 from app.canvas.pieces import custom_grid, number, text_lines, word
 from app.canvas.theme import Theme, font
-from app.texts.frame_words import frame_word
+from app.texts.words import say
 from engine import Step, Trace
 from engine.differences import ArrayDifference, Comparison, in_token_order, matching_step
 
@@ -235,7 +235,7 @@ class CompareFrameItem(Sheet):
         span = difference.max_abs
         note = word(ctx, "max_difference", value=number(ctx, span))
         heads = values.shape[0] if values.ndim == 3 else 0
-        slices = [(values[h], frame_word(ctx.options.lang, "head", n=h + 1) if heads > 1 else "")
+        slices = [(values[h], say("frame.head", ctx.options.lang, n=h + 1) if heads > 1 else "")
                   for h in range(heads)] \
             if values.ndim == 3 else [(values.reshape(1, -1) if values.ndim == 1 else values, "")]
         grids = []

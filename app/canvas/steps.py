@@ -50,8 +50,9 @@ from app.model.operands import (
     parameter_path,
     visible_of,
 )
-from app.texts.frame_words import frame_word, join_notes
+from app.texts.frame_words import join_notes
 from app.texts.mask_plans import kv_sharing
+from app.texts.words import say
 from engine import Step, format_number
 from engine.names import short_name
 from engine.op_table import op_table
@@ -108,6 +109,8 @@ def _projection_group(ctx: LayoutContext, step: Step, parent: QGraphicsItem, src
         pairs = [pair for row, pair in zip(rows, pairs, strict=True)
                  if any(row is kept for kept in shown)]
         rows = [list(row) for row in shown]
+        if rows and isinstance(rows[0][0], str):  # a row's later piece (``= Q``): no source
+            return place_rows(parent, rows, 0, top, ctx.theme)
     if rows_arrangement() == "corner" and all(len(parts) == 3 for parts in rows):  # no bias
         line = [source_grid, "·", *(part for parts in rows for part in parts)]
         corner = cornered(source_grid, pairs, row_width(line), _word(ctx, "corner_note"),
@@ -120,7 +123,7 @@ def _projection_group(ctx: LayoutContext, step: Step, parent: QGraphicsItem, src
 
 def _word(ctx: LayoutContext, key: str, **fields: object) -> str:
     """A frame word in the frame's language."""
-    return frame_word(ctx.options.lang, key, **fields)
+    return say(f"frame.{key}", ctx.options.lang, **fields)
 
 
 def _kv_note(ctx: LayoutContext, att: Any) -> str:

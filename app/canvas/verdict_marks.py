@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from app.canvas.grid import MatrixGrid
 from app.canvas.layout import TextItem
-from app.texts.exercise_words import exercise_word
+from app.texts.words import say
 
 GLYPHS = {True: "✓", False: "✗"}
 MARK_SHARE = 0.45
@@ -23,7 +23,7 @@ def mark_verdicts(grid: MatrixGrid, verdicts: Iterable[tuple[int, int, bool]],
     for row, col, right in verdicts:
         mark = TextItem(GLYPHS[right], grid.theme, size=size, bold=True)
         mark.setParentItem(grid)
-        mark.setToolTip(exercise_word(lang, "blank_right" if right else "blank_wrong"))
+        mark.setToolTip(say("exercise.blank_right" if right else "exercise.blank_wrong", lang))
         box = grid.cell_rect(row, col).adjusted(2.0, 2.0, -2.0, -2.0)
         mark.setPos(box.right() - mark.boundingRect().width() - 1.0, box.top())
         marks.append(mark)

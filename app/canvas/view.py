@@ -18,7 +18,7 @@ from app.canvas.picture import painting_on_screen
 from app.canvas.side_by_side import CompareFrameItem
 from app.canvas.theme import Theme, font
 from app.model.sheet import nearest_aspect
-from app.texts.frame_words import frame_word
+from app.texts.words import say
 from engine import Trace
 
 FOCUS_FRAME = 3
@@ -300,8 +300,7 @@ class CanvasView(pg.GraphicsView):
         hint: str = self.tr("Numbers too small to print at this size: scroll to zoom in")
         if self.heat_hidden:
             frame = self._frame
-            hint += "\n" + frame_word(frame.options.lang if frame is not None else "en",
-                                      "heat_hint")
+            hint += "\n" + say("frame.heat_hint", frame.options.lang if frame is not None else "en")
         return hint
 
     def in_view_note(self) -> str:
@@ -309,9 +308,9 @@ class CanvasView(pg.GraphicsView):
         in), one line each; empty when none."""
         frame = self._frame
         lang = frame.options.lang if frame is not None else "en"
-        return "\n".join(frame_word(lang, "in_view", title=title,
-                                    rows=span_text(rows.start, rows.stop - 1),
-                                    cols=span_text(cols.start, cols.stop - 1))
+        return "\n".join(say("frame.in_view", lang, title=title,
+                             rows=span_text(rows.start, rows.stop - 1),
+                             cols=span_text(cols.start, cols.stop - 1))
                          for title, rows, cols in dict.fromkeys(self._in_view))
 
     def _say_zoom_in(self, text: str) -> None:

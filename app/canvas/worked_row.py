@@ -9,6 +9,7 @@ Illustrated-Transformer walk-through, drawn on the frame for any document.
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -20,8 +21,8 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphi
 from app.canvas.context import FrameOptions, LayoutContext, positioned_labels
 from app.canvas.layout import ROW_GAP, TextItem, fit_scale, text_size
 from app.canvas.theme import Theme
-from app.texts.canvas_words import canvas_word
 from app.texts.facts import Facts, facts_for
+from app.texts.words import say
 from engine import Step, format_number
 from engine.numbers import format_factor
 from engine.op_table import op_table
@@ -188,17 +189,17 @@ def _table(ctx: LayoutContext, step: Step) -> Table | None:
     trace, lang = ctx.trace, ctx.options.lang
     f = facts_for(trace, trace.step_index(step.id), ctx.receiver, ctx.heads[0])
     header, row, total = STAGE_COLUMNS[stage](f, lang, ctx.places)
-    cells = [[canvas_word(lang, "key"), *header]]
+    cells = [[say("canvas.key", lang), *header]]
     keys = positioned_labels(trace, step.keys or "tokens", lang)  # 好 · p2 where rows repeat
     if len(keys) != len(f.keys):
         keys = list(f.keys)
     for j, key in enumerate(keys):
-        cells.append([key, *row(j)] if j in f.visible else [key, canvas_word(lang, "masked")])
+        cells.append([key, *row(j)] if j in f.visible else [key, say("canvas.masked", lang)])
     if total:
-        cells.append([canvas_word(lang, "total"), *total])
-    head = canvas_word(lang, "worked_head", n=f.head + 1) if f.heads > 1 else ""
-    title = canvas_word(lang, "worked_title", token=f.token, head=head,
-                        stage=canvas_word(lang, STAGE_WORDS[stage]))
+        cells.append([say("canvas.total", lang), *total])
+    head = say("canvas.worked_head", lang, n=f.head + 1) if f.heads > 1 else ""
+    title = say("canvas.worked_title", lang, token=f.token, head=head,
+                stage=say(f"canvas.{STAGE_WORDS[stage]}", lang))
     return Table(title, cells, strong_column=len(header))
 
 
@@ -213,8 +214,8 @@ def _score_columns(f: Facts, lang: str, places: int) -> Columns:
         return [_terms(f, j, places),
                 f"{format_number(f.raw_score(j), places)} ÷ √{f.d_k} = {s}" if f.scaled else s]
 
-    scaled = canvas_word(lang, "scaled", d_k=f.d_k) if f.scaled else canvas_word(lang, "unscaled")
-    return [canvas_word(lang, "dot"), scaled], row, []
+    scaled = say("canvas.scaled", lang, d_k=f.d_k) if f.scaled else say("canvas.unscaled", lang)
+    return [say("canvas.dot", lang), scaled], row, []
 
 
 def agreeing_places(places: int, agrees: Callable[[int], bool],
@@ -258,7 +259,7 @@ def _share_columns(f: Facts, lang: str, places: int) -> Columns:
                 f"exp({format_number(shifted, exact)}) = {exp}",
                 f"{exp} ÷ {total} = {format_number(f.share(j), places)}"]
 
-    header = [canvas_word(lang, "score"), canvas_word(lang, "exp"), canvas_word(lang, "share")]
+    header = [say("canvas.score", lang), say("canvas.exp", lang), say("canvas.share", lang)]
     return header, row, ["", total, "1"]
 
 
@@ -278,7 +279,7 @@ def _mix_columns(f: Facts, lang: str, places: int) -> Columns:
         return [format_number(f.share(j), places),
                 f"{format_number(f.share(j), wide)}·{_row(list(f.v(j)), wide)}"]
 
-    share = canvas_word(lang, "share")
+    share = say("canvas.share", lang)
     return ([share, share + " · v"], row,
             ["1", f"= {_row(list(f.mixed_head()), places)}"])
 
@@ -308,6 +309,32 @@ def add_worked_row(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
         return covered
     parts = [item.mapRectToParent(item.boundingRect().united(item.childrenBoundingRect()))
              for item in parent.childItems()]
+    bands, split, x, y = _arrangement(table, covered, parts, area)
+    drawn = WorkedRow(table, ctx.theme, bands, split)
+    drawn.setParentItem(parent)
+    drawn.setPos(x, y)
+    return covered.united(drawn.mapRectToParent(drawn.boundingRect()))
+
+
+ARRANGEMENTS_KEPT = 256
+"""Worked rows' arrangements kept (:func:`_arrangement`), the least recently used dropped."""
+_arrangements: OrderedDict[tuple[object, ...], tuple[int, bool, float, float]] = OrderedDict()
+
+
+def _arrangement(table: Table, covered: QRectF, parts: list[QRectF],
+                 area: QSizeF) -> tuple[int, bool, float, float]:
+    """How many bands the worked row wraps into, whether its title takes two lines, and where
+    it goes. Known by the sizes of its words, not the words: an edit that keeps every cell as
+    wide (a worked row's numbers at a 2-position document's every edit) arranges it as
+    before without trying each arrangement again."""
+    key = (table.title, tuple(tuple((text_size(cell, SIZE, table.style(r, c)[0]), cell != "")
+                                    for c, cell in enumerate(row))
+                              for r, row in enumerate(table.cells)),
+           covered.getRect(), tuple(part.getRect() for part in parts), area.toTuple())
+    known = _arrangements.get(key)
+    if known is not None:
+        _arrangements.move_to_end(key)
+        return known
     best: tuple[float, int, bool, QPointF] | None = None
     splits = (False, True) if len(title_lines(table.title, True)) > 1 else (False,)
     for bands in range(1, MAX_BANDS + 1):
@@ -318,10 +345,10 @@ def add_worked_row(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
                     best = (scale, bands, split, place)
                 break
     assert best is not None
-    drawn = WorkedRow(table, ctx.theme, best[1], best[2])
-    drawn.setParentItem(parent)
-    drawn.setPos(best[3])
-    return covered.united(drawn.mapRectToParent(drawn.boundingRect()))
+    found = _arrangements[key] = (best[1], best[2], best[3].x(), best[3].y())
+    while len(_arrangements) > ARRANGEMENTS_KEPT:
+        _arrangements.popitem(last=False)
+    return found
 
 
 def _places(covered: QRectF, parts: list[QRectF], size: QRectF,

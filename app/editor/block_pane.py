@@ -23,12 +23,13 @@ from PySide6.QtWidgets import (
 from app.editor.form_rows import add_rows
 from app.editor.model import VocabModel
 from app.editor.table import MatrixTable
-from app.files.matrix_words import NUMBER_REASONS, matrix_words
+from app.files.matrix_text import NUMBER_REASONS
 from app.i18n import QT_TRANSLATE_NOOP, LiveTexts, current_language
 from app.model.edits import Operation, SetBlock, SetHead, SetOption
 from app.model.parts import place_name
 from app.state.document import DocumentState
 from app.texts.titles import norm_name
+from app.texts.words import say
 from engine import NumberTextError, parse_number
 from engine.modules import Mixture
 from engine.numbers import format_exact
@@ -260,7 +261,7 @@ class BlockEditor(QGroupBox):
             reason = NUMBER_REASONS[error.reason]
             self.state.refused.emit(self.tr("{place}: {problem}; kept {old}").format(
                 place=place_name(self._block_path("eps")).removesuffix("eps") + "ε",
-                problem=matrix_words(current_language(), reason, text=error.text),
+                problem=say(f"matrix.{reason}", current_language(), text=error.text),
                 old=format_exact(block.eps)))
             self.eps_edit.setText(format_exact(block.eps))
             return

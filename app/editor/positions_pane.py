@@ -1,5 +1,6 @@
-"""The positional encoding in the editor: its kind, RoPE's base, rotary width and pairing, the
-sinusoidal base and layout, the learned table's offset. The learned table and ALiBi's slopes
+"""The positional encoding in the editor: its kind, RoPE's base, rotary width and pairing (and
+its scaling, shown with every setting), the sinusoidal base and layout, the learned table's
+offset. The learned table and ALiBi's slopes
 are grids of the pane like any other array (``positions.table``, ``positions.slopes``).
 
 Every change is one named edit (one undo step); a refused one says where and why and the box
@@ -13,16 +14,18 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QGroupBox,
+    QLabel,
     QLineEdit,
     QSpinBox,
     QWidget,
 )
 
 from app.editor.form_rows import Row, add_rows
-from app.files.matrix_words import NUMBER_REASONS, matrix_words
+from app.files.matrix_text import NUMBER_REASONS
 from app.i18n import QT_TRANSLATE_NOOP, LiveTexts, current_language
 from app.model.edits import Operation, SetOption, SetPositions
 from app.state.document import DocumentState
+from app.texts.words import say
 from engine import NumberTextError, parse_number
 from engine.numbers import format_exact
 from engine.positions import KINDS, LAYOUTS, PAIRINGS, Positions
@@ -69,6 +72,8 @@ class PositionsEditor(QGroupBox):
             self.layout_box.addItem(_translated(LAYOUT_NAMES[layout]), layout)
         self.offset_spin = QSpinBox()
         self.offset_spin.setKeyboardTracking(False)
+        self.scaling_label = QLabel()
+        self.scaling_label.setWordWrap(True)
         rows: tuple[Row, ...] = (
             (self.kind_box, lambda: self.tr("&Kind"), lambda: self.tr("Positional encoding")),
             (self.base_edit, lambda: self.tr("&Base"), lambda: self.tr("Wavelength base")),
@@ -78,7 +83,9 @@ class PositionsEditor(QGroupBox):
             (self.layout_box, lambda: self.tr("&Layout"),
              lambda: self.tr("Where each pair's sine and cosine sit")),
             (self.offset_spin, lambda: self.tr("&Offset"),
-             lambda: self.tr("Table row of the first position")))
+             lambda: self.tr("Table row of the first position")),
+            (self.scaling_label, lambda: self.tr("Scaling"),
+             lambda: self.tr("RoPE scaling of the frequencies")))
         add_rows(self.form, self.texts, rows)
         self.kind_box.activated.connect(
             lambda _k: self._set(SetPositions(str(self.kind_box.currentData()))))
@@ -123,12 +130,19 @@ class PositionsEditor(QGroupBox):
             widget.blockSignals(False)
         if not self.base_edit.hasFocus():
             self.base_edit.setText(format_exact(positions.base))
+        scaling = positions.scaling
+        if scaling is not None:
+            settings = scaling.to_document()
+            self.scaling_label.setText(f"{settings.pop('type')}: " + ", ".join(
+                f"{key} = {format_exact(value) if isinstance(value, float) else value}"
+                for key, value in settings.items()))
         kind = positions.kind
         shown_rows: tuple[tuple[QWidget, bool], ...] = (
             (self.base_edit, kind in ("sinusoidal", "rope")),
             (self.rotary_spin, kind == "rope"), (self.pairing_box, kind == "rope"),
             (self.layout_box, kind == "sinusoidal"),
-            (self.offset_spin, kind == "learned"))
+            (self.offset_spin, kind == "learned"),
+            (self.scaling_label, kind == "rope" and scaling is not None))
         for row, shown in shown_rows:
             self.form.setRowVisible(row, shown)
 
@@ -145,7 +159,7 @@ class PositionsEditor(QGroupBox):
         except NumberTextError as error:
             reason = NUMBER_REASONS[error.reason]
             self.state.refused.emit(self.tr("positions.base: {problem}; kept {old}").format(
-                problem=matrix_words(current_language(), reason, text=error.text),
+                problem=say(f"matrix.{reason}", current_language(), text=error.text),
                 old=format_exact(positions.base)))
             self.base_edit.setText(format_exact(positions.base))
             return

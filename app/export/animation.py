@@ -23,6 +23,7 @@ import numpy.typing as npt
 from PySide6.QtGui import QImage
 
 from app.export.safe import ExportError, disk_full
+from app.texts.sentences import say
 
 RGBArray = npt.NDArray[np.uint8]
 GIF_TICK_MS = 10
@@ -67,14 +68,6 @@ def write_gif(path: Path, frames: Sequence[RGBArray], durations_ms: Sequence[int
                     palette=shared)
 
 
-FFMPEG_MISSING_EN = ("MP4 export needs ffmpeg, and none was found: install it (Debian, Ubuntu: "
-                     "sudo apt install ffmpeg; Fedora: sudo dnf install ffmpeg-free; others: "
-                     "ffmpeg.org) or set IMAGEIO_FFMPEG_EXE to its path; GIF export needs none")
-FFMPEG_MISSING_ZH = ("导出 MP4 需要 ffmpeg，但没有找到：请安装它（Debian、Ubuntu：sudo apt install "
-                     "ffmpeg；Fedora：sudo dnf install ffmpeg-free；其他系统：ffmpeg.org），或把 "
-                     "IMAGEIO_FFMPEG_EXE 设为它的路径；导出 GIF 不需要 ffmpeg")
-
-
 def ffmpeg_exe() -> str:
     """The ffmpeg binary shipped in the imageio-ffmpeg wheel (or one on PATH).
 
@@ -90,7 +83,7 @@ def ffmpeg_exe() -> str:
     except (ImportError, RuntimeError):
         found = shutil.which("ffmpeg")
         if found is None:
-            raise ExportError(FFMPEG_MISSING_EN, FFMPEG_MISSING_ZH) from None
+            raise ExportError(say("export.ffmpeg_missing")) from None
         exe = found
     return exe
 
@@ -151,8 +144,8 @@ class Mp4Writer:
                                              env=_child_environment())
         except OSError as error:
             self._errors.close()
-            raise ExportError(f"cannot write {self.shown}: ffmpeg could not be started ({exe}: "
-                              f"{error.strerror or error})") from None
+            raise ExportError(say("export.ffmpeg_not_started", path=self.shown, exe=exe,
+                                  error=error.strerror or error)) from None
 
     def __enter__(self) -> Mp4Writer:
         return self
@@ -178,7 +171,7 @@ class Mp4Writer:
         detail = detail.replace(str(self.path), str(self.shown))
         if any(os.strerror(errno.ENOSPC) in line for line in message):
             return disk_full(self.shown)
-        return ExportError(f"cannot write {self.shown}: ffmpeg failed ({detail})")
+        return ExportError(say("export.ffmpeg_failed", path=self.shown, detail=detail))
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  _traceback: TracebackType | None) -> None:

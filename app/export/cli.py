@@ -97,6 +97,13 @@ def add_export_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--worked-row", choices=("on", "off"),
                         help="the receiver's worked arithmetic at the scores, shares and mix "
                              "steps (default: on for at most 4 positions, as the window)")
+    parser.add_argument("--view", choices=("frames", "model"), default="frames",
+                        help="frames: the steps (default); model: one picture of every layer × "
+                             "head's shares and their sinks (png, svg, pdf or pptx; --out the "
+                             "file)")
+    parser.add_argument("--layers", metavar="A-B",
+                        help="with --view model: the layers shown, counted from 1 (default: "
+                             "all)")
     parser.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0],
                         help="language of step titles, captions and speaker notes")
     parser.set_defaults(run=run_export_command)
@@ -147,6 +154,8 @@ def run_export_command(args: argparse.Namespace) -> int:
         trace = compute(load_scenario(document))
     except ScenarioError as error:
         return _fail(str(error))
+    if args.view == "model" or args.layers is not None:
+        return _export_model_view(args, trace, document)
     try:
         trace, steps, pages = _selection(args, trace)
         view = _view(args, trace.scenario if pages is None else pages[0].trace.scenario,
@@ -191,6 +200,53 @@ def run_export_command(args: argparse.Namespace) -> int:
             print(file=sys.stderr)  # the progress line ends before anything else is said
     for path in written:
         print(path)
+    return 0
+
+
+def _export_model_view(args: argparse.Namespace, trace: Trace, document: Path) -> int:
+    """``--view model``: every layer × head's shares in one file; 2 for a refused option."""
+    from app.export.model_export import MODEL_VIEW_FORMATS
+    from engine import ScenarioError
+    from engine.sinks import layer_shares, parse_layers
+
+    if args.view != "model":
+        return _fail("--layers needs --view model")
+    if args.format not in MODEL_VIEW_FORMATS:
+        return _fail(f"--view model writes {', '.join(MODEL_VIEW_FORMATS)}, not {args.format}")
+    attentions = len(layer_shares(trace))
+    if attentions == 0:
+        return _fail("--view model: this document has no attention")
+    try:
+        layers = parse_layers(args.layers, attentions)
+        view = _view(args, trace.scenario, document)
+    except (ScenarioError, ValueError) as error:
+        return _fail(str(error))
+    spec = FORMATS[args.format]
+    name = document_name(document)
+    out = Path(args.out) if args.out is not None else Path.cwd() / f"{name}-model{spec.suffix}"
+    if out.is_dir() or str(args.out or "").endswith(("/", os.sep)):
+        out = out / f"{name}-model{spec.suffix}"
+    from engine.outputs import current
+
+    current().refuse_outputs([out])
+    headless_application()
+    from PySide6.QtCore import QSize
+
+    from app.canvas import THEMES
+    from app.canvas.model_view import ModelViewOptions
+    from app.export.model_export import write_model_view
+    from app.export.safe import ExportError
+    from app.export.settings import export_size
+
+    options = ModelViewOptions(receiver=view.receiver, layers=layers, lang=args.lang,
+                               theme=THEMES[args.theme])
+    size = QSize(*export_size(args.aspect, width=args.width, scale=args.scale))
+    try:
+        written = write_model_view(trace, options, args.format, out, size, aspect=args.aspect,
+                                   transparent=args.transparent)
+    except ExportError as error:
+        return _fail(str(error), EXIT_FAILED)
+    print(written)
     return 0
 
 

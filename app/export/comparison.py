@@ -24,7 +24,7 @@ from app.export.render import (
 from app.export.safe import write_file
 from app.export.settings import export_size
 from app.export.words import title_for
-from app.texts.block_words import block_word
+from app.texts.words import say
 from engine import Trace
 from engine.differences import compare, matching_step
 
@@ -46,7 +46,7 @@ def build_compare_frame(trace_a: Trace, trace_b: Trace, step: int,
     comparison = compare(trace_a, trace_b, order=order)
     scene, _item = build_compare_scene(trace_a, trace_b, comparison, step, frame_options, labels,
                                        titles, tolerance, order)
-    title = block_word(lang, "compare_header", a=labels[0], b=labels[1])
+    title = say("block.compare_header", lang, a=labels[0], b=labels[1])
     return Frame(step=step, title=title, scene=scene, rect=scene.sceneRect(),
                  background=frame_options.theme.color("background"), transparent=transparent)
 

@@ -28,11 +28,13 @@ from app.export.animation import (
 from app.export.deck import Slide, write_pptx
 from app.export.render import (
     Frame,
+    PagePlace,
     PdfPages,
     build_frame,
     check_image_size,
     png_bytes,
     render_image,
+    split_frames,
     svg_bytes,
 )
 from app.export.run_pages import Page
@@ -84,28 +86,38 @@ class ExportPlan:
         self.done += 1
         self.check()
 
-    def frame(self, page: Page, *, transparent: bool | None = None) -> Frame:
+    def frame(self, page: Page, part: int | None = None, *,
+              transparent: bool | None = None) -> Frame:
+        """The frame of ``page`` (``part``: of a step split over several pages)."""
         request = self.request
         caption = caption_for(page.trace, page.step, request.lang) if request.caption else ""
         options = self.options if page.place is None else \
             replace(self.options, run_place=page.place)
         return build_frame(page.trace, page.step, options, lang=request.lang, caption=caption,
                            transparent=request.transparent if transparent is None
-                           else transparent)
+                           else transparent, part=part)
 
     @property
     def size(self) -> QSize:
         """The one pixel size of every picture, SVG and page of this export."""
         return QSize(*self.request.pixel_size())
 
-    def frames(self, *, transparent: bool | None = None) -> Iterator[Frame]:
-        """The frames in export order, built one at a time."""
+    def frames(self, *, transparent: bool | None = None) -> Iterator[tuple[Page, Frame]]:
+        """The frames in export order, built one at a time, each with its page: a step split
+        over several pages as presentation splits it gives a frame per part
+        (:func:`~app.export.render.split_frames`)."""
         for page in self.pages:
-            yield self.frame(page, transparent=transparent)
+            def build(part: int | None, page: Page = page) -> Frame:
+                return self.frame(page, part=part, transparent=transparent)
+
+            for frame in split_frames(build):
+                yield page, frame
 
 
 Payloads = Generator[Any, None, None]
-"""What an export's interface-thread half hands its writing half, one item per step."""
+"""What an export's interface-thread half hands its writing half, one item per page (a step
+split over several pages gives several; the writing half counts a step done at its last:
+:attr:`~app.export.render.PagePlace.ends_step`)."""
 
 
 @dataclass(frozen=True)
@@ -123,9 +135,9 @@ class Pipeline:
 
 
 def _pictures(plan: ExportPlan, *, transparent: bool | None = None) -> Payloads:
-    """Each step's frame painted into an image of the export's size."""
-    for frame in plan.frames(transparent=transparent):
-        yield frame.step, render_image(frame, plan.size)
+    """Each page's frame painted into an image of the export's size."""
+    for _page, frame in plan.frames(transparent=transparent):
+        yield frame.place, render_image(frame, plan.size)
 
 
 def _opaque_pictures(plan: ExportPlan) -> Payloads:
@@ -133,91 +145,101 @@ def _opaque_pictures(plan: ExportPlan) -> Payloads:
     return _pictures(plan, transparent=False)
 
 
-def _write_png(plan: ExportPlan, pictures: Iterable[tuple[int, QImage]]) -> list[Path]:
-    request = plan.request
-    count = len(plan.trace.steps)
-    with staged_folder(request.destination) as staged:
-        for step, image in pictures:
-            staged.write(request.step_file(step, count), png_bytes(image))
-            plan.tick()
-        return staged.commit()
+def _write_png(plan: ExportPlan, pictures: Iterable[tuple[PagePlace, QImage]]) -> list[Path]:
+    return _write_files(plan, ((place, png_bytes(image)) for place, image in pictures))
 
 
 def _svgs(plan: ExportPlan) -> Payloads:
-    for frame in plan.frames():
-        yield frame.step, svg_bytes(frame, plan.size)
+    for _page, frame in plan.frames():
+        yield frame.place, svg_bytes(frame, plan.size)
 
 
-def _write_svg(plan: ExportPlan, svgs: Iterable[tuple[int, bytes]]) -> list[Path]:
+def _write_files(plan: ExportPlan, files: Iterable[tuple[PagePlace, bytes]]) -> list[Path]:
+    """A file per page (``<name>-step03.png``; a split step's ``<name>-step03-1.png`` …)."""
     request = plan.request
     count = len(plan.trace.steps)
     with staged_folder(request.destination) as staged:
-        for step, svg in svgs:
-            staged.write(request.step_file(step, count), svg)
-            plan.tick()
+        for place, data in files:
+            staged.write(request.step_file(place.step, count, place.part), data)
+            _ticked(plan, place)
         return staged.commit()
 
 
+def _ticked(plan: ExportPlan, place: PagePlace) -> None:
+    """A page is written: a step is done at its last page."""
+    if place.ends_step:
+        plan.tick()
+    else:
+        plan.check()
+
+
 def _pdf_pages(plan: ExportPlan) -> Payloads:
-    """One page painted per step; the last step's payload is the whole document's bytes."""
+    """One page painted per page of the export; the last one's payload carries the whole
+    document's bytes, the others' None."""
     pages = PdfPages(plan.size, title=plan.trace.scenario.title)
     with pages:
-        for number, frame in enumerate(plan.frames(), start=1):
+        painted: PagePlace | None = None
+        for _page, frame in plan.frames():
+            if painted is not None:
+                yield painted, None
             pages.add(frame)
-            yield pages.finish() if number == plan.total else None
+            painted = frame.place
+        yield painted, pages.finish()
 
 
-def _write_pdf(plan: ExportPlan, pages: Iterable[bytes | None]) -> list[Path]:
+def _write_pdf(plan: ExportPlan, pages: Iterable[tuple[PagePlace, bytes | None]]) -> list[Path]:
     document = b""
-    for page in pages:
+    for place, page in pages:
         document = page or document
-        plan.tick()
+        _ticked(plan, place)
     write_file(plan.request.destination, document)
     return [plan.request.destination]
 
 
-def _write_gif(plan: ExportPlan, pictures: Iterable[tuple[int, QImage]]) -> list[Path]:
+def _write_gif(plan: ExportPlan, pictures: Iterable[tuple[PagePlace, QImage]]) -> list[Path]:
     request = plan.request
     frames = []
-    for _step, image in pictures:
+    for place, image in pictures:
         frames.append(rgb_array(image))
-        plan.tick()
+        _ticked(plan, place)
     with atomic_file(request.destination) as temp:
         write_gif(temp, frames, [gif_duration_ms(request.dwell)] * len(frames))
         plan.check()
     return [request.destination]
 
 
-def _write_mp4(plan: ExportPlan, pictures: Iterable[tuple[int, QImage]]) -> list[Path]:
+def _write_mp4(plan: ExportPlan, pictures: Iterable[tuple[PagePlace, QImage]]) -> list[Path]:
     request = plan.request
     size = plan.size
     with atomic_file(request.destination) as temp, \
             Mp4Writer(temp, size.width(), size.height(), request.dwell,
                       shown=request.destination) as video:
-        for _step, image in pictures:
+        for place, image in pictures:
             video.add(rgb_array(image))
-            plan.tick()
+            _ticked(plan, place)
     return [request.destination]
 
 
 def _slides(plan: ExportPlan) -> Payloads:
-    """One slide per step, the frame filling it: editable shapes, or one picture each."""
+    """One slide per page, the frame filling it: editable shapes, or one picture each (a
+    step split over several pages has a slide per part, each with the step's notes)."""
     request = plan.request
     sheet = sheet_size(request.aspect)
     make = picture_slide if request.pptx_pictures else editable_slide
-    for page, frame in zip(plan.pages, plan.frames(), strict=True):
-        yield make(frame, notes_for(page.trace, page.step, request.lang), sheet, plan.size)
+    for page, frame in plan.frames():
+        yield frame.place, make(frame, notes_for(page.trace, page.step, request.lang), sheet,
+                                plan.size)
 
 
-def _write_pptx(plan: ExportPlan, slides: Iterable[Slide]) -> list[Path]:
+def _write_pptx(plan: ExportPlan, slides: Iterable[tuple[PagePlace, Slide]]) -> list[Path]:
     request = plan.request
 
     composed = list(slides)  # first all of them: composing then never waits on the deck
 
     def counted() -> Iterator[Slide]:
-        for slide in composed:
+        for place, slide in composed:
             yield slide
-            plan.tick()  # once the deck holds it: a big slide takes seconds to add
+            _ticked(plan, place)  # once the deck holds it: a big slide takes seconds to add
 
     with atomic_file(request.destination) as temp:
         write_pptx(temp, counted(), sheet=sheet_size(request.aspect), font=plan.typeface,
@@ -227,7 +249,7 @@ def _write_pptx(plan: ExportPlan, slides: Iterable[Slide]) -> list[Path]:
 
 
 PIPELINES: dict[str, Pipeline] = {
-    "png": Pipeline(_pictures, _write_png), "svg": Pipeline(_svgs, _write_svg),
+    "png": Pipeline(_pictures, _write_png), "svg": Pipeline(_svgs, _write_files),
     "pdf": Pipeline(_pdf_pages, _write_pdf), "gif": Pipeline(_opaque_pictures, _write_gif),
     "mp4": Pipeline(_opaque_pictures, _write_mp4), "pptx": Pipeline(_slides, _write_pptx),
 }

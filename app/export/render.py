@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QRectF, QSize, QSizeF, Qt
@@ -39,6 +39,7 @@ from app.export.safe import ExportError, PictureTooLargeError
 from app.export.settings import CSS_DPI, EXPORT_THEMES
 from app.export.words import title_for
 from app.model.sheet import SHEET_HEIGHT
+from app.texts.sentences import say
 from engine import Trace
 
 SVG_DESCRIPTION = "A frame exported by QKV Studio"
@@ -56,6 +57,21 @@ def set_dpi(image: QImage, dpi: float) -> None:
     dots_per_metre = round(dpi / METRES_PER_INCH)
     image.setDotsPerMeterX(dots_per_metre)
     image.setDotsPerMeterY(dots_per_metre)
+
+
+@dataclass(frozen=True)
+class PagePlace:
+    """Which step a page shows, and which part (0-based) of how many pages the step is split
+    over (``None``, 1: the whole step on one page)."""
+
+    step: int
+    part: int | None = None
+    parts: int = 1
+
+    @property
+    def ends_step(self) -> bool:
+        """Whether this page is its step's last."""
+        return self.part is None or self.part == self.parts - 1
 
 
 @dataclass
@@ -76,6 +92,9 @@ class Frame:
         The colour under the frame and around it when it is fitted to another shape.
     transparent
         Leave the background unpainted.
+    part, parts
+        Which part (0-based) of how many pages the step is split over (``None``, 1: the whole
+        step on one page).
     """
 
     step: int
@@ -84,6 +103,13 @@ class Frame:
     rect: QRectF
     background: QColor
     transparent: bool = False
+    part: int | None = None
+    parts: int = 1
+
+    @property
+    def place(self) -> PagePlace:
+        """Where this frame is in its export, without its scene (a worker may hold it)."""
+        return PagePlace(self.step, self.part, self.parts)
 
     @property
     def width(self) -> float:
@@ -108,14 +134,28 @@ def export_options(options: FrameOptions | None, *, caption: str = "",
 
 
 def build_frame(trace: Trace, step: int, options: FrameOptions | None = None, *,
-                lang: str = "en", caption: str = "", transparent: bool = False) -> Frame:
+                lang: str = "en", caption: str = "", transparent: bool = False,
+                part: int | None = None) -> Frame:
     """Build the frame of ``step`` (0-based) with its title in ``lang`` and ``caption`` under
-    it."""
+    it; ``part``: the part of the step on one page, when it is split over several as
+    presentation splits it (:func:`split_frames`)."""
     title = title_for(trace, step, lang)
     frame_options = export_options(options, caption=caption, transparent=transparent, lang=lang)
-    scene, item = build_frame_scene(trace, step, frame_options, step_title=title)
+    scene, item = build_frame_scene(trace, step, frame_options, step_title=title, part=part)
+    shown = item.composition
     return Frame(step=step, title=title, scene=scene, rect=_cover_overflow(scene, item),
-                 background=frame_options.theme.color("background"), transparent=transparent)
+                 background=frame_options.theme.color("background"), transparent=transparent,
+                 part=shown.part, parts=shown.parts)
+
+
+def split_frames(build: Callable[[int | None], Frame]) -> Iterator[Frame]:
+    """A step's pages: its frame whole, or each part of it when a frame laid out by itself
+    stays under a projector's legible size and is split as presentation splits it (``build``:
+    the frame of a part; its first part says how many there are)."""
+    first = build(0)
+    yield first
+    for part in range(1, first.parts):
+        yield build(part)
 
 
 def _cover_overflow(scene: QGraphicsScene, item: FrameItem) -> QRectF:
@@ -184,10 +224,8 @@ def check_image_size(width: int, height: int) -> None:
         fits -= 1
     asked, most = _mebibytes(needed), _mebibytes(MAX_IMAGE_BYTES)
     size = f"{_count(width)} × {_count(height)}"
-    raise PictureTooLargeError(
-        f"a picture of {size} pixels would need {asked}; at most {most} fit, which at this "
-        f"shape is a width of at most {fits} pixels",
-        zh=f"{size} 像素的图片需要 {asked}；最多只能用 {most}，按这个形状宽度最多 {fits} 像素")
+    raise PictureTooLargeError(say("export.picture_too_large", size=size, asked=asked, most=most,
+                                   fits=fits))
 
 
 def _count(number: int, group: str = "") -> str:
@@ -219,8 +257,7 @@ def render_image(frame: Frame, size: QSize) -> QImage:
                     else QImage.Format.Format_RGB32)
     image = QImage(size, image_format)
     if image.isNull():  # the system had no memory for it: painting on it would crash
-        raise ExportError(f"there is not enough memory for a picture of {size.width()} × "
-                          f"{size.height()} pixels; choose a smaller width or scale")
+        raise ExportError(say("export.no_memory", width=size.width(), height=size.height()))
     image.fill(QColor(Qt.GlobalColor.transparent) if frame.transparent else frame.background)
     set_dpi(image, picture_dpi())
     painter = QPainter(image)

@@ -18,10 +18,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from app.texts.refusals_zh import WORDS as CHINESE
+from app.texts.sentences import Say, say
 from engine.outputs import OutputRefusedError
 from engine.safe_write import (
     PLAIN,
+    PLAIN_IDS,
     WriteError,
     plain_reason,
     publish,
@@ -39,17 +40,17 @@ later export sweeps what a killed one left: :func:`engine.safe_write.sweep`)."""
 
 
 class ExportError(Exception):
-    """An export failed; the message is one line naming the path and the reason.
+    """An export failed; the message is one line naming the path and the reason, a sentence of
+    the catalogue of words (:mod:`app.texts.words`) in English, in any language by
+    :meth:`words`."""
 
-    ``zh`` is the same message in Chinese, where one is written (:meth:`words`)."""
-
-    def __init__(self, message: str, zh: str = "") -> None:
-        super().__init__(message)
-        self.zh = zh
+    def __init__(self, said: Say) -> None:
+        super().__init__(said.words("en"))
+        self.said = said
 
     def words(self, lang: str) -> str:
-        """The message in ``lang`` (``"zh"`` or ``"en"``); English where no Chinese is written."""
-        return self.zh if lang == "zh" and self.zh else str(self)
+        """The message in ``lang``."""
+        return self.said.words(lang)
 
 
 class ExportRefusedError(ExportError):
@@ -64,24 +65,14 @@ class ExportCancelled(Exception):  # noqa: N818 - a user's choice, not an error
     """The user cancelled an export; nothing was written."""
 
 
-ZH_REASONS = {
-    PLAIN[errno.ENOSPC]: "磁盘已满",
-    PLAIN[errno.EDQUOT]: "磁盘配额已用完",
-    PLAIN[errno.EACCES]: "没有权限",
-    PLAIN[errno.EROFS]: "磁盘是只读的",
-    PLAIN[errno.ENOENT]: "文件夹不存在",
-    PLAIN[errno.EISDIR]: "已有同名的文件夹",
-    PLAIN[errno.ENAMETOOLONG]: "名称太长",
-    PLAIN[errno.EIO]: "磁盘报告了输入/输出错误",
-    PLAIN[errno.EFBIG]: "文件对这个磁盘来说太大",
-}
-"""The plain reasons of :data:`engine.safe_write.PLAIN` in Chinese (others stay English)."""
+_PLAIN_REASONS = {PLAIN[number]: say(word_id) for number, word_id in PLAIN_IDS.items()}
+"""The plain reasons of :data:`engine.safe_write.PLAIN` by their English words, as sentences
+worded in any language (another reason, the system's own, stays as it is)."""
 
 
 def cannot_write(path: Path, reason: str) -> ExportError:
-    """``cannot write PATH: REASON``, with its Chinese form."""
-    return ExportError(f"cannot write {path}: {reason}",
-                       zh=f"无法写入 {path}：{ZH_REASONS.get(reason, reason)}")
+    """``cannot write PATH: REASON``."""
+    return ExportError(say("cannot_write", path=path, reason=_PLAIN_REASONS.get(reason, reason)))
 
 
 def disk_full(path: Path) -> ExportError:
@@ -101,9 +92,8 @@ def write_error(path: Path, error: OSError) -> ExportError:
 
 
 def refused_output(error: OutputRefusedError) -> ExportRefusedError:
-    """The guard's refusal (:mod:`engine.outputs`) as an export's, in both languages."""
-    return ExportRefusedError(str(error),
-                              zh=f"无法写入 {error.path}：{error.refusal.words(CHINESE)}")
+    """The guard's refusal (:mod:`engine.outputs`) as an export's."""
+    return ExportRefusedError(say("cannot_write", path=error.path, reason=error.refusal))
 
 
 def _ensure_folder(folder: Path, target: Path | None = None) -> list[Path]:
@@ -119,7 +109,7 @@ def _ensure_folder(folder: Path, target: Path | None = None) -> list[Path]:
         missing.append(probe)
         probe = probe.parent
     if not probe.is_dir():
-        raise ExportError(f"cannot write {named}: {probe} is not a folder")
+        raise ExportError(say("export.not_a_folder", named=named, probe=probe))
     for path in reversed(missing):
         try:
             path.mkdir()

@@ -139,9 +139,14 @@ class ExportRequest:
     decimals: int | None = None
     single_file: str | None = None
 
-    def step_file(self, step: int, count: int) -> str:
-        """The name step ``step`` (of ``count``) is written under in ``destination``."""
-        return self.single_file or step_file_name(self.name, step, count, self.format)
+    def step_file(self, step: int, count: int, part: int | None = None) -> str:
+        """The name step ``step`` (of ``count``) is written under in ``destination``;
+        ``part``: its part of a step split over several pages (``-1``, ``-2`` … after it)."""
+        name = self.single_file or step_file_name(self.name, step, count, self.format)
+        if part is None:
+            return name
+        stem, dot, suffix = name.rpartition(".")
+        return f"{stem}-{part + 1}{dot}{suffix}" if dot else f"{name}-{part + 1}"
 
     def __post_init__(self) -> None:
         if self.decimals is not None and self.decimals not in DECIMAL_CHOICES:

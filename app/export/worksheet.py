@@ -27,7 +27,7 @@ from app.export.safe import atomic_file, write_file
 from app.export.slides import editable_slide, marks_typeface, typeface
 from app.export.worksheet_plan import Sheet, Task
 from app.model.sheet import sheet_size
-from app.texts.worksheet_words import worksheet_word
+from app.texts.words import say
 
 A4_MM = (210.0, 297.0)
 MARGIN = 48.0
@@ -119,7 +119,7 @@ class _Pages:
         self.number += 1
         self.y = MARGIN
         self.text(self.heading, SMALL_SIZE, colour=MUTED, advance=False)
-        right = self.variant or worksheet_word(self.lang, "page", number=self.number)
+        right = self.variant or say("worksheet.page", self.lang, number=self.number)
         self.text(right, SMALL_SIZE, colour=MUTED, align=Qt.AlignmentFlag.AlignRight)
         self.y += 8
 
@@ -188,7 +188,7 @@ class _Pages:
     def working(self, height: float) -> None:
         """A ruled box to write in, labelled."""
         self.room(height + 20)
-        self.text(worksheet_word(self.lang, "working"), SMALL_SIZE, colour=MUTED)
+        self.text(say("worksheet.working", self.lang), SMALL_SIZE, colour=MUTED)
         box = QRectF(MARGIN, self.y, self.inner, height)
         self.painter.setPen(QPen(RULE, 1.0))
         self.painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -214,7 +214,7 @@ def _writer(buffer: QBuffer, title: str) -> QPdfWriter:
 
 
 def _variant(sheet: Sheet, lang: str) -> str:
-    return "" if sheet.variant is None else worksheet_word(lang, "variant", number=sheet.variant)
+    return "" if sheet.variant is None else say("worksheet.variant", lang, number=sheet.variant)
 
 
 def _pdf_steps(sheets: Sequence[Sheet], lang: str, key: bool) -> Generator[None, None, bytes]:
@@ -223,18 +223,18 @@ def _pdf_steps(sheets: Sequence[Sheet], lang: str, key: bool) -> Generator[None,
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     heading_word = "key" if key else "sheet"
-    writer = _writer(buffer, worksheet_word(lang, heading_word, title=sheets[0].title))
+    writer = _writer(buffer, say(f"worksheet.{heading_word}", lang, title=sheets[0].title))
     pages: _Pages | None = None
     try:
         for sheet in sheets:
-            heading = worksheet_word(lang, heading_word, title=sheet.title)
+            heading = say(f"worksheet.{heading_word}", lang, title=sheet.title)
             variant = _variant(sheet, lang)
             if pages is None:
                 pages = _Pages(writer, heading, variant, lang)
             else:
                 pages.new_sheet(heading, variant)
             if not key:
-                pages.text(worksheet_word(lang, "name_line"), BODY_SIZE)
+                pages.text(say("worksheet.name_line", lang), BODY_SIZE)
             for task in sheet.tasks:
                 _task(pages, task, lang, key)
                 yield
@@ -259,8 +259,8 @@ def _finished(steps: Generator[None, None, T]) -> T:
 
 
 def _task(pages: _Pages, task: Task, lang: str, key: bool) -> None:
-    heading = worksheet_word(lang, "exercise", number=task.number,
-                             title=task.exercise.title.text(lang))
+    heading = say("worksheet.exercise", lang, number=task.number,
+                  title=task.exercise.title.text(lang))
     if key:
         pages.room(140)  # the heading, the prompt and the first lines stay together
         pages.y += 6
@@ -273,15 +273,15 @@ def _task(pages: _Pages, task: Task, lang: str, key: bool) -> None:
     share = FRAME_WIDTH if task.trace.scenario.n <= FEW_POSITIONS else 1.0
     notes = [task.given] if task.given else []
     if not frames:
-        notes.append(worksheet_word(lang, "frames_of", number=task.frames_of))
+        notes.append(say("worksheet.frames_of", lang, number=task.frames_of))
     working = WORKING_HEIGHT if not task.question else WORKING_HEIGHT / 2
-    check = worksheet_word(lang, "how_to_check", sentence=task.check)
+    check = say("worksheet.how_to_check", lang, sentence=task.check)
     # The exercise stays on one page when it fits on one.
     pages.room(6 + pages.measure(heading, HEADING_SIZE, bold=True) + pages.measure(task.prompt)
                + sum(pages.measure(note, SMALL_SIZE) for note in notes)
                + sum(pages.frame_height(frame, share) + 10 for frame in frames)
                + sum(pages.measure(line) for line in task.question)
-               + pages.measure(worksheet_word(lang, "working"), SMALL_SIZE) + working + 12
+               + pages.measure(say("worksheet.working", lang), SMALL_SIZE) + working + 12
                + pages.measure(check, SMALL_SIZE) + 4 * (4 + len(notes) + len(task.question)))
     pages.y += 6
     pages.text(heading, HEADING_SIZE, bold=True)
@@ -337,11 +337,11 @@ def _intro_slide(sheet: Sheet, task: Task, lang: str) -> Slide:
     width = slide_width_emu(sheet_shape)
     margin, line_height = width // 20, SLIDE_HEIGHT_EMU // 18
     title = Text(Box(margin, margin // 2, width - 2 * margin, line_height * 2),
-                 worksheet_word(lang, "exercise", number=task.number,
-                                title=task.exercise.title.text(lang)), 28, SLIDE.text, bold=True)
+                 say("worksheet.exercise", lang, number=task.number,
+                     title=task.exercise.title.text(lang)), 28, SLIDE.text, bold=True)
     lines = [*_wrapped(task.prompt, 90), *(_wrapped(task.given, 90) if task.given else ()), "",
              *(wrapped for line in task.question for wrapped in _wrapped(line, 90)), "",
-             *_wrapped(worksheet_word(lang, "how_to_check", sentence=task.check), 100)]
+             *_wrapped(say("worksheet.how_to_check", lang, sentence=task.check), 100)]
     variant = _variant(sheet, lang)
     if variant:
         lines = [*lines, "", variant]
@@ -387,7 +387,7 @@ def painting(sheets: Sequence[Sheet], lang: str, key: bool = False,
             slides.extend(task_slides(sheet_of, task, lang))
             yield
     return PaintedWorksheets(sheet, key_bytes, None if slides is None else tuple(slides),
-                             worksheet_word(lang, "sheet", title=sheets[0].title),
+                             say("worksheet.sheet", lang, title=sheets[0].title),
                              typeface() if deck else "", marks_typeface() if deck else "")
 
 

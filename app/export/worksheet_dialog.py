@@ -45,7 +45,7 @@ from app.model.cancel import CancelledError
 from app.state.jobs import progress_dialog, run_with_progress
 from app.texts import LANGUAGE_NAMES, LANGUAGES
 from app.texts.problems import problem_words
-from app.texts.worksheet_dialog_words import worksheet_dialog_word
+from app.texts.words import say
 from app.widgets.form_dialog import lay_out_with_buttons, path_field
 from engine import Scenario, ScenarioError
 from engine.exercises.hand import MAX_VARIANTS
@@ -93,7 +93,7 @@ class WorksheetDialog(QDialog):
         self._build(folder / f"{name or slug(scenario.title)}-worksheet.pdf")
 
     def _word(self, key: str, /, **fields: object) -> str:
-        return worksheet_dialog_word(self.lang, key, **fields)
+        return say(f"worksheet_dialog.{key}", self.lang, **fields)
 
     def _row(self, form: QFormLayout, label_key: str, field: QWidget, name_key: str) -> None:
         label = QLabel(self._word(label_key))

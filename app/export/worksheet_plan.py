@@ -19,7 +19,7 @@ import numpy.typing as npt
 from app.model.exercise_edits import array_words, cell_words
 from app.model.parts import place_name
 from app.texts.example_words import document_words
-from app.texts.worksheet_words import worksheet_word
+from app.texts.words import say
 from engine import Scenario, Trace, compute, explain, format_number
 from engine.exercises.answers import Answer, answer
 from engine.exercises.document import Edit, Exercise
@@ -167,17 +167,17 @@ def _given(task: Task, tasks: Sequence[Task], lang: str) -> str:
                 numbers.append(other.number)
     if not arrays:
         return ""
-    return worksheet_word(lang, "given" if len(numbers) == 1 else "given_many",
-                          arrays=_listed([_array_name(name, lang) for name in arrays], lang),
-                          exercises=_listed([str(n) for n in sorted(numbers)], lang))
+    return say("worksheet.given" if len(numbers) == 1 else "worksheet.given_many", lang,
+               arrays=_listed([_array_name(name, lang) for name in arrays], lang),
+               exercises=_listed([str(n) for n in sorted(numbers)], lang))
 
 
 def _listed(items: Sequence[str], lang: str) -> str:
     """``Q, K and V`` (``Q、K 和 V``)."""
     if len(items) == 1:
         return items[0]
-    return worksheet_word(lang, "and", first=worksheet_word(lang, "comma").join(items[:-1]),
-                          last=items[-1])
+    return say("worksheet.and", lang, first=say("worksheet.comma", lang).join(items[:-1]),
+               last=items[-1])
 
 
 def _array_name(name: str, lang: str) -> str:
@@ -196,10 +196,10 @@ def _cell(trace: Trace, array: str, index: Sequence[int], lang: str) -> str:
         scope = array.rpartition(".")[0]
         words = cell_words(trace, array, full, lang)
         return f"{scope} {words}" if scope else words
-    return worksheet_word(lang, "parameter_cell" if len(full) > 1 else "parameter_item",
-                          name=place_name(array), cell=",".join(str(k) for k in full),
-                          row=full[-2] + 1 if len(full) > 1 else full[0] + 1,
-                          col=full[-1] + 1)
+    return say("worksheet.parameter_cell" if len(full) > 1 else "worksheet.parameter_item", lang,
+               name=place_name(array), cell=",".join(str(k) for k in full),
+               row=full[-2] + 1 if len(full) > 1 else full[0] + 1,
+               col=full[-1] + 1)
 
 
 def _task(trace: Trace, number: int, exercise: Exercise, lang: str) -> Task:
@@ -213,12 +213,12 @@ def _task(trace: Trace, number: int, exercise: Exercise, lang: str) -> Task:
                   or name.removesuffix("_stats") in s.writes}
         frames = tuple(sorted(makers)) or (step,)
         op = trace.steps[step].op if len(frames) == 1 else trace.steps[frames[-1]].op
-        sentence = worksheet_word(lang, CHECKS[op])
+        sentence = say("worksheet." + CHECKS[op], lang)
         return Task(number, exercise, prompt, trace, frames, blanks, (), sentence,
                     _fill_key(trace, solved, lang, places))
     return Task(number, exercise, prompt, trace, (step,), {},
                 _question(trace, exercise, lang, places),
-                worksheet_word(lang, "check_question"),
+                say("worksheet.check_question", lang),
                 _question_key(trace, exercise, solved, lang, places))
 
 
@@ -234,18 +234,19 @@ def _question(trace: Trace, exercise: Exercise, lang: str, places: int) -> tuple
         cell, by = _edit_words(trace, exercise.edit, places, lang)
         before = float(trace.scenario.parameter(exercise.edit.array)[
             edited_index(trace, exercise.edit, "edit")])
-        tick = worksheet_word(lang, "tick")
-        return (worksheet_word(lang, "edit", cell=cell, by=by,
-                               before=format_number(before, places),
-                               after=format_number(before + exercise.edit.by, places)),
-                worksheet_word(lang, "watch", cell=_cell(trace, watch.array, watch.cell, lang)),
-                "    ".join(f"{tick} {worksheet_word(lang, word)}"
+        tick = say("worksheet.tick", lang)
+        return (say("worksheet.edit", lang, cell=cell, by=by,
+                    before=format_number(before, places),
+                    after=format_number(before + exercise.edit.by, places)),
+                say("worksheet.watch", lang, cell=_cell(trace, watch.array, watch.cell, lang)),
+                "    ".join(f"{tick} {say('worksheet.' + word, lang)}"
                            for word in ("rise", "fall", "same")))
-    lines = [worksheet_word(lang, "watch_array", array=_array_name(watch.array, lang))]
+    lines = [say("worksheet.watch_array", lang, array=_array_name(watch.array, lang))]
     for letter, choice in zip(string.ascii_uppercase, exercise.choices, strict=False):
         cell, by = _edit_words(trace, choice, places, lang)
-        lines.append(f"{worksheet_word(lang, 'tick')} "
-                     f"{worksheet_word(lang, 'choice', letter=letter, cell=cell, by=by)}")
+        tick = say("worksheet.tick", lang)
+        choice_words = say("worksheet.choice", lang, letter=letter, cell=cell, by=by)
+        lines.append(f"{tick} {choice_words}")
     return tuple(lines)
 
 
@@ -253,8 +254,8 @@ def _fill_key(trace: Trace, solved: Answer, lang: str, places: int) -> tuple[str
     lines = [explain(trace, cell.array, cell.index, lang, places).formula
              for cell in solved.cells]
     if solved.cells:
-        lines.append(worksheet_word(lang, "tolerance",
-                                    tolerance=format_number(solved.cells[0].tolerance, places + 1)))
+        lines.append(say("worksheet.tolerance", lang,
+                         tolerance=format_number(solved.cells[0].tolerance, places + 1)))
     return tuple(lines)
 
 
@@ -264,23 +265,23 @@ def _question_key(trace: Trace, exercise: Exercise, solved: Answer, lang: str,
     if exercise.kind == "direction":
         assert watch.cell is not None and solved.direction is not None
         moved = solved.moved[0]
-        return (worksheet_word(lang, "direction_answer",
-                               cell=_cell(trace, watch.array, watch.cell, lang),
-                               direction=worksheet_word(lang, solved.direction),
-                               before=format_number(moved.before, places),
-                               after=format_number(moved.after, places)),)
+        return (say("worksheet.direction_answer", lang,
+                    cell=_cell(trace, watch.array, watch.cell, lang),
+                    direction=say(f"worksheet.{solved.direction}", lang),
+                    before=format_number(moved.before, places),
+                    after=format_number(moved.after, places)),)
     lines = []
     for k, (letter, choice) in enumerate(zip(string.ascii_uppercase, exercise.choices,
                                              strict=False)):
         cell, by = _edit_words(trace, choice, places, lang)
         if k in solved.unchanged:
-            lines.append(worksheet_word(lang, "unchanged_yes", letter=letter, cell=cell, by=by))
+            lines.append(say("worksheet.unchanged_yes", lang, letter=letter, cell=cell, by=by))
             continue
         moved = solved.moved[k]
-        lines.append(worksheet_word(lang, "unchanged_no", letter=letter, cell=cell, by=by,
-                                    where=_cell(trace, watch.array, moved.at, lang),
-                                    before=format_number(moved.before, places),
-                                    after=format_number(moved.after, places)))
+        lines.append(say("worksheet.unchanged_no", lang, letter=letter, cell=cell, by=by,
+                         where=_cell(trace, watch.array, moved.at, lang),
+                         before=format_number(moved.before, places),
+                         after=format_number(moved.after, places)))
     return tuple(lines)
 
 

@@ -29,11 +29,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from app.files.matrix_words import NUMBER_REASONS, matrix_words
+from app.texts.words import say
 from engine.io import wide_encoding
 from engine.numbers import NumberTextError, parse_number
 
 FloatArray = npt.NDArray[np.float64]
+
+NUMBER_REASONS = {"empty": "number_empty", "not a number": "number_not",
+                  "not finite": "number_not_finite"}
+"""A :class:`~engine.numbers.NumberTextError` reason → its key among the ``matrix.*`` words
+(:mod:`app.texts.words`)."""
 
 MAX_TEXT_CHARS = 4_000_000
 """Longest text accepted (pasted or read from a file)."""
@@ -56,7 +61,7 @@ class MatrixTextError(ValueError):
     Attributes
     ----------
     key
-        The reason (a key of :data:`app.files.matrix_words.WORDS`).
+        The reason (an id of :mod:`app.texts.words` after ``matrix.``).
     fields
         The values the reason names (row, column, file name …).
     number
@@ -74,11 +79,11 @@ class MatrixTextError(ValueError):
         """The one-line reason in ``lang``."""
         fields = dict(self.fields)
         if self.number is not None:
-            fields["number"] = matrix_words(lang, NUMBER_REASONS[self.number.reason],
-                                            text=self.number.text)
-        problem = matrix_words(lang, self.key, **fields)
-        return problem if self.file is None else matrix_words(lang, "in_file", name=self.file,
-                                                              problem=problem)
+            fields["number"] = say(f"matrix.{NUMBER_REASONS[self.number.reason]}", lang,
+                                   text=self.number.text)
+        problem = say(f"matrix.{self.key}", lang, **fields)
+        return problem if self.file is None else say("matrix.in_file", lang, name=self.file,
+                                                     problem=problem)
 
     def in_file(self, name: str) -> MatrixTextError:
         """The same refusal, naming the file it came from."""
@@ -357,8 +362,8 @@ def fit_problem(block: tuple[int, int], grid_name: str, grid: tuple[int, int],
     shapes = {"block": shape_text(height, width), "grid": grid_name,
               "shape": shape_text(rows, cols)}
     if place and (row, col) != (0, 0):
-        return matrix_words(lang, "fit_at", place=place, **shapes)
-    return matrix_words(lang, "fit", **shapes)
+        return say("matrix.fit_at", lang, place=place, **shapes)
+    return say("matrix.fit", lang, **shapes)
 
 
 def match_problem(block: tuple[int, int], grid_name: str, grid: tuple[int, int],
@@ -367,8 +372,8 @@ def match_problem(block: tuple[int, int], grid_name: str, grid: tuple[int, int],
     if block == grid:
         return None
     key = "fill" if fit_problem(block, grid_name, grid) is None else "too_big_for_grid"
-    return matrix_words(lang, key, block=shape_text(*block), grid=grid_name,
-                        shape=shape_text(*grid))
+    return say(f"matrix.{key}", lang, block=shape_text(*block), grid=grid_name,
+               shape=shape_text(*grid))
 
 
 __all__ = ["MatrixTextError", "fit_problem", "load_matrix_file", "match_problem",

@@ -18,8 +18,8 @@ from typing import Any, Literal
 import numpy as np
 
 from app.model.parts import layer_name, place_name, split_layer
-from app.texts.edit_words import EDIT_WORDS, edit_word
 from app.texts.titles import norm_name
+from app.texts.words import CATALOGUES, say
 from engine import Scenario, ScenarioError, Trace, parse_scenario
 from engine.generation import extend
 from engine.grow import grown
@@ -78,7 +78,7 @@ class SetCell(Operation):
         return f"{name}[{self.col}]" if self.vector else f"{name}[{self.row},{self.col}]"
 
     def label(self, lang: str) -> str:
-        return edit_word(lang, "cell", place=self.place, value=format_exact(self.value))
+        return say("edit.cell", lang, place=self.place, value=format_exact(self.value))
 
     def merges_with(self, later: Operation) -> bool:
         """Typing into one cell again and again is one undo step."""
@@ -102,8 +102,8 @@ class SetMatrix(Operation):
     def label(self, lang: str) -> str:
         name = place_name(self.path)
         if self.how == "paste":
-            return edit_word(lang, "paste", shape=self.source, name=name)
-        return edit_word(lang, "import", source=self.source, name=name)
+            return say("edit.paste", lang, shape=self.source, name=name)
+        return say("edit.import", lang, source=self.source, name=name)
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,7 @@ class Resize(Operation):
 
     def label(self, lang: str) -> str:
         new = getattr(self.sizes, self.key)
-        return edit_word(lang, "resize", changes=f"{self.key} {self.old}→{new}")
+        return say("edit.resize", lang, changes=f"{self.key} {self.old}→{new}")
 
 
 OWN_WORDS = {"head.final_norm": "block.final_norm", "head.norm": "block.norm",
@@ -151,15 +151,15 @@ class SetOption(Operation):
     def _words(self, lang: str, key: str) -> str:
         on_off = "on" if self.value else "off"
         if isinstance(self.value, bool):
-            if f"{key}_{on_off}" in EDIT_WORDS["en"]:
-                return edit_word(lang, f"{key}_{on_off}")
-            return edit_word(lang, f"option_{on_off}", name=place_name(self.path))
+            if f"edit.{key}_{on_off}" in CATALOGUES["en"]:
+                return say(f"edit.{key}_{on_off}", lang)
+            return say(f"edit.option_{on_off}", lang, name=place_name(self.path))
         if key == "block.norm":
-            return edit_word(lang, key, value=norm_name(str(self.value), lang))
+            return say(f"edit.{key}", lang, value=norm_name(str(self.value), lang))
         shown = format_exact(self.value) if isinstance(self.value, float) else self.value
-        if key in EDIT_WORDS["en"]:
-            return edit_word(lang, key, value=shown)
-        return edit_word(lang, "option", name=place_name(self.path), value=shown)
+        if f"edit.{key}" in CATALOGUES["en"]:
+            return say(f"edit.{key}", lang, value=shown)
+        return say("edit.option", lang, name=place_name(self.path), value=shown)
 
 
 @dataclass(frozen=True)
@@ -177,7 +177,7 @@ class SetLabel(Operation):
         return scenario.with_document_value(self.path, labels)
 
     def label(self, lang: str) -> str:
-        return edit_word(lang, self.path, col=self.col, text=self.text)
+        return say(f"edit.{self.path}", lang, col=self.col, text=self.text)
 
 
 def identity(d: int) -> list[list[float]]:
@@ -221,7 +221,7 @@ class SetBlock(Operation):
         return parse_scenario(document)
 
     def label(self, lang: str) -> str:
-        words = edit_word(lang, "block_on" if self.on else "block_off")
+        words = say("edit.block_on" if self.on else "edit.block_off", lang)
         inside = split_layer(self.layer + ".")
         return f"{layer_name(lang, inside[0], inside[1])}: {words}" if inside else words
 
@@ -250,7 +250,7 @@ class SetHead(Operation):
         return parse_scenario(document)
 
     def label(self, lang: str) -> str:
-        return edit_word(lang, "head_on" if self.on else "head_off")
+        return say("edit.head_on" if self.on else "edit.head_off", lang)
 
 
 @dataclass(frozen=True)
@@ -282,7 +282,7 @@ class SwapTokens(Operation):
                                                   last=n - 1)) from None
 
     def label(self, lang: str) -> str:
-        return edit_word(lang, "swap", i=self.i, j=self.j, a=self.names[0], b=self.names[1])
+        return say("edit.swap", lang, i=self.i, j=self.j, a=self.names[0], b=self.names[1])
 
 
 def default_positions(kind: str, scenario: Scenario) -> dict[str, Any] | None:
@@ -317,7 +317,7 @@ class SetPositions(Operation):
         return scenario.with_document_value("positions", default_positions(self.kind, scenario))
 
     def label(self, lang: str) -> str:
-        return edit_word(lang, "positions", kind=edit_word(lang, f"positions_{self.kind}"))
+        return say("edit.positions", lang, kind=say("edit." + (f"positions_{self.kind}"), lang))
 
 
 def run_of(scenario: Scenario) -> Generation:
@@ -340,7 +340,7 @@ class AppendToken(Operation):
         return extend(replace(scenario, generation=run_of(scenario)), self.token_id)
 
     def label(self, lang: str) -> str:
-        return edit_word(lang, "append_token", id=self.token_id, text=self.text)
+        return say("edit.append_token", lang, id=self.token_id, text=self.text)
 
     def traced(self, before: Trace, after: Scenario) -> Trace | None:
         """Grown from the KV cache: the new position's row alone is computed."""
@@ -366,11 +366,11 @@ class SetGeneration(Operation):
     def label(self, lang: str) -> str:
         value = getattr(self.settings, self.key)
         if self.key == "temperature" and value == 0:
-            return edit_word(lang, "generation_greedy")
+            return say("edit.generation_greedy", lang)
         if value is None:  # top-k off
-            return edit_word(lang, "generation_top_k_off")
+            return say("edit.generation_top_k_off", lang)
         shown = format_exact(value) if isinstance(value, float) else value
-        return edit_word(lang, f"generation_{self.key}", value=shown)
+        return say("edit." + (f"generation_{self.key}"), lang, value=shown)
 
     def merges_with(self, later: Operation) -> bool:
         """Dragging the temperature (or stepping one setting again and again) is one undo

@@ -23,9 +23,8 @@ from app.model.operands import (
     tokens_of,
     visible_of,
 )
-from app.texts.exercise_words import exercise_word
-from app.texts.frame_words import frame_word
 from app.texts.titles import step_title
+from app.texts.words import say
 from engine import Scenario, Step, Trace
 from engine.exercises.answers import SAME, edited
 from engine.exercises.document import Edit, Index, exercise_document, parse_exercises
@@ -57,8 +56,8 @@ class SetExercises(Operation):
         return replace(scenario, exercises=parse_exercises(list(self.documents)))
 
     def label(self, lang: str) -> str:
-        return exercise_word(lang, self.change, title=self.title, name=self.place[0],
-                             cell=self.place[1])
+        return say(f"exercise.{self.change}", lang, title=self.title, name=self.place[0],
+                   cell=self.place[1])
 
     def traced(self, before: Trace, after: Scenario) -> Trace | None:
         """The numbers are the same: the trace on screen, of the new document, once every
@@ -82,7 +81,7 @@ def array_words(name: str, lang: str) -> str:
     """A trace array as the frames title its grid: ``shares`` (``份额``) for ``weights``,
     else its short name (``Q``)."""
     short = short_name(name)
-    return frame_word(lang, FRAME_NAMES[short]) if short in FRAME_NAMES else short
+    return say(f"frame.{FRAME_NAMES[short]}", lang) if short in FRAME_NAMES else short
 
 
 def cell_words(trace: Trace, name: str, cell: Index, lang: str) -> str:
@@ -94,12 +93,12 @@ def cell_words(trace: Trace, name: str, cell: Index, lang: str) -> str:
     r, c = cell[-2], cell[-1]
     row = row_labels[r] if r < len(row_labels) else str(r)
     heads = trace.arrays[name].shape[0] if len(cell) == 3 else 1
-    prefix = exercise_word(lang, "head_cell", head=cell[0] + 1) if heads > 1 else ""
+    prefix = say("exercise.head_cell", lang, head=cell[0] + 1) if heads > 1 else ""
     if short_name(name) == "weights":
         key = col_labels[c] if c < len(col_labels) else str(c)
-        return prefix + exercise_word(lang, "share_cell", key=key, query=row)
-    return prefix + exercise_word(lang, "array_cell", name=array_words(name, lang), row=row,
-                                  col=c)
+        return prefix + say("exercise.share_cell", lang, key=key, query=row)
+    return prefix + say("exercise.array_cell", lang, name=array_words(name, lang), row=row,
+                        col=c)
 
 
 def _shown_outputs(trace: Trace, step: Step) -> list[str]:
@@ -112,8 +111,8 @@ def _shown_outputs(trace: Trace, step: Step) -> list[str]:
 def _both(key: str, step: Step | None = None, scenario: Scenario | None = None
           ) -> dict[str, str]:
     """The word ``key`` in both languages (with the step's title in each, if given)."""
-    return {lang: exercise_word(lang, key, step=step_title(step, scenario, lang)
-                                if step is not None and scenario is not None else "")
+    return {lang: say(f"exercise.{key}", lang, step=step_title(step, scenario, lang)
+                      if step is not None and scenario is not None else "")
             for lang in ("en", "zh")}
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from app.model.edits import Operation
 from app.model.parts import DECODER_STACK, layer_name
-from app.texts.edit_words import edit_word
+from app.texts.words import say
 from engine import Scenario, ScenarioError, parse_scenario
 from engine.parse_layers import HEAD_KEYS
 from engine.refusals import Refusal
@@ -95,7 +95,7 @@ class LayerEdit(Operation):
                                                     count=len(layers)))
 
     def words(self, lang: str, key: str) -> str:
-        return edit_word(lang, key, layer=layer_name(lang, self.stack, self.index))
+        return say(f"edit.{key}", lang, layer=layer_name(lang, self.stack, self.index))
 
 
 @dataclass(frozen=True)

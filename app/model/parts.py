@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from app.texts.edit_words import edit_word
+from app.texts.words import say
 from engine.names import short_name
 
 INPUTS = "inputs"
@@ -62,7 +62,7 @@ def scope_of(stack: str, index: int) -> str:
 def layer_name(lang: str, stack: str, index: int) -> str:
     """``layer 2`` or ``encoder layer 1`` (``index`` 0-based), in ``lang``."""
     key = "encoder_layer_name" if stack == ENCODER_STACK else "layer_name"
-    return edit_word(lang, key, n=index + 1)
+    return say(f"edit.{key}", lang, n=index + 1)
 
 
 def place_name(path: str) -> str:

@@ -8,12 +8,10 @@ notes combining them (:func:`speaker_notes`). A glossary of the domain's terms
 The window, the exporters and the command line all read these texts.
 """
 
-from app.texts.frame_words import FRAME_WORDS, frame_word, join_notes
+from app.texts.frame_words import join_notes
 from app.texts.links import linked_terms
 from app.texts.lookup import EXPLAIN_KEYS, glossary, glossary_entry, step_sections, step_text
 from app.texts.model import (
-    HEADINGS,
-    LANGUAGE_NAMES,
     LANGUAGES,
     TERM_IDS,
     GlossaryEntry,
@@ -23,10 +21,10 @@ from app.texts.model import (
 from app.texts.notes import speaker_notes
 from app.texts.step_labels import step_label
 from app.texts.titles import step_title
+from app.texts.words import HEADINGS, LANGUAGE_NAMES
 
 __all__ = [
     "EXPLAIN_KEYS",
-    "FRAME_WORDS",
     "HEADINGS",
     "LANGUAGES",
     "LANGUAGE_NAMES",
@@ -34,7 +32,6 @@ __all__ = [
     "GlossaryEntry",
     "StepText",
     "check_language",
-    "frame_word",
     "glossary",
     "glossary_entry",
     "join_notes",

@@ -206,6 +206,12 @@ def entries() -> dict[str, GlossaryEntry]:
                   "{guess} (probability {guess_p}), yet position 1 reads the true {second}: all "
                   "{n} losses come from 1 pass. Generating, the model feeds back its own choice: "
                   "from {first} it gives {run}.")),
+    _entry("attention-sink", "Attention sink",
+           "A head that puts much of every row's share on the first key, because softmax must "
+           "give a whole share away and a head with nothing useful to look at parks it there "
+           "(the model view prints each head's mean share on the first key).",
+           "Remove position 0 from a row [0.80, 0.15, 0.05]: the rest is divided by "
+           "1 − 0.80 = 0.20, giving [0.75, 0.25]."),
 ))
 
 FORMS: dict[str, tuple[str, ...]] = {
@@ -249,6 +255,7 @@ FORMS: dict[str, tuple[str, ...]] = {
     "top-p": ("top-p", "nucleus sampling"),
     "cross-entropy": ("cross-entropy", "loss", "losses"),
     "teacher-forcing": ("teacher forcing",),
+    "attention-sink": ("attention sink", "attention sinks"),
 }
 """The words that link to each term. A form in lower case matches in any case; a form with a
 capital letter matches only as written."""

@@ -166,6 +166,11 @@ def entries() -> dict[str, GlossaryEntry]:
                   "“{guess}”（概率 {guess_p}），位置 1 读到的却仍是真实的“{second}”：{n} 个"
                   "损失一次算出。生成时模型把自己的选择接回输入：从“{first}”开始，它给出 "
                   "{run}。")),
+    _entry("attention-sink", "注意力汇聚（attention sink）",
+           "每一行都把大量份额放在第一个键上的头：softmax 必须把一整份份额分出去，没有值得看的"
+           "位置时，头就把它停放在那里（模型总览在每个头旁印出它在第一个键上的平均份额）。",
+           "从一行 [0.80, 0.15, 0.05] 中去掉位置 0：其余的数除以 1 − 0.80 = 0.20，"
+           "得到 [0.75, 0.25]。"),
 ))
 
 FORMS: dict[str, tuple[str, ...]] = {
@@ -208,6 +213,7 @@ FORMS: dict[str, tuple[str, ...]] = {
     "top-p": ("top-p", "核采样"),
     "cross-entropy": ("交叉熵", "损失"),
     "teacher-forcing": ("教师强制", "teacher forcing"),
+    "attention-sink": ("注意力汇聚", "attention sink"),
 }
 """链接到各术语的词形。全小写的词形不区分大小写，含大写字母的词形只按原样匹配。"""
 

@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING
 from app.texts import glossary_en, glossary_zh
 from app.texts.cache_plans import with_cache
 from app.texts.facts import Facts, facts_for
-from app.texts.model import HEADINGS, TERM_IDS, GlossaryEntry, StepText, check_language
+from app.texts.model import TERM_IDS, GlossaryEntry, StepText, check_language
 from app.texts.position_plans import added, qk_norm, rope, typed
 from app.texts.router_plans import experts, router
 from app.texts.scope import EMBEDDING_NORM, QK_NORM, TYPES
 from app.texts.sentences import Telling
 from app.texts.step_plans import CROSS_PLANS, PARALLEL_PLANS, PLANS, embedding_norm, transform
+from app.texts.words import HEADINGS
 from engine.op_table import op_table
 
 if TYPE_CHECKING:

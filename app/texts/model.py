@@ -4,18 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-LANGUAGES: tuple[str, ...] = ("en", "zh")
-"""Language codes, English first: ``"en"`` English, ``"zh"`` Simplified Chinese."""
-
-LANGUAGE_NAMES: dict[str, str] = {"en": "English", "zh": "简体中文"}
-"""Each language's name, written in that language (for a language menu)."""
-
-HEADINGS: dict[str, tuple[str, str, str, str]] = {
-    "en": ("Why it is needed", "How it is done", "Costs and common misreadings",
-           "How to check it is right"),
-    "zh": ("为什么需要", "怎样实现", "可能的代价与误解", "如何判断是否做对"),
-}
-"""The four headings of every step, in the order why, how, pitfalls, check."""
+from engine.words import LANGUAGES as LANGUAGES
 
 
 @dataclass(frozen=True)
@@ -27,8 +16,9 @@ class StepText:
     summary
         One sentence on what the step does, shown under the timeline.
     why, how, pitfalls, check
-        The texts under the four :data:`HEADINGS`: why the step is needed, how it is done, its
-        costs and common misreadings, and a concrete check a student can do in the app.
+        The texts under the four :data:`~app.texts.words.HEADINGS`: why the step is needed, how
+        it is done, its costs and common misreadings, and a concrete check a student can do in
+        the app.
     """
 
     summary: str
@@ -38,7 +28,7 @@ class StepText:
     check: str
 
     def sections(self) -> tuple[str, str, str, str]:
-        """The four heading texts in the order of :data:`HEADINGS`."""
+        """The four heading texts in the order of :data:`~app.texts.words.HEADINGS`."""
         return (self.why, self.how, self.pitfalls, self.check)
 
 
@@ -83,20 +73,6 @@ TERM_IDS: tuple[str, ...] = (
     "probabilities", "softmax", "scale", "heads", "embedding", "RoPE", "positional-encoding",
     "ALiBi", "cross-attention", "encoder", "grouped-query", "sliding-window", "key-mask",
     "QK-norm", "KV-cache", "temperature", "top-k", "top-p", "cross-entropy", "teacher-forcing",
+    "attention-sink",
 )
 """Ids of the glossary terms, in the order the glossary lists them."""
-
-
-def fill_word(table: dict[str, dict[str, str]], lang: str, key: str, /,
-              **fields: object) -> str:
-    """The word ``key`` of ``table`` in ``lang``, a ``str.format`` pattern filled with ``fields``.
-
-    Raises
-    ------
-    ValueError
-        If ``lang`` is not supported.
-    KeyError
-        If there is no word ``key``.
-    """
-    pattern = table[check_language(lang)][key]
-    return pattern.format(**fields) if fields else pattern

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from app.model.operands import module_of
 from app.texts.facts import Facts
 from app.texts.sentences import NOTHING, Say, Telling, Token, say
+from engine.numbers import format_exact
+from engine.positions import Positions
 
 
 def _length(f: Facts, name: str) -> str:
@@ -48,13 +51,26 @@ def typed(f: Facts) -> Telling:
     )
 
 
+def _scaled(f: Facts) -> Say:
+    """What RoPE's scaling does to the frequencies (nothing without one)."""
+    positions: Positions = module_of(f.trace, f.step)
+    scaling = positions.scaling
+    if scaling is None:
+        return NOTHING
+    r = 2 * int(f.array(f.step.reads[2]).shape[1])
+    numbers = scaling.described(r, positions.base)
+    return say(f"rope.scaled_{scaling.type}", **{
+        key: format_exact(value) if key == "factor" else f.num(value)
+        for key, value in numbers.items()})
+
+
 def rope(f: Facts) -> Telling:
     q, q_rot = f.step.reads[0], f.step.writes[0]
     return Telling(
         summary=say("rope.summary"),
         why=say("rope.why"),
         how=say("rope.how", token=Token(f.token), position=f.receiver, q=f.receiver_row(q),
-                turned=f.receiver_row(q_rot)),
+                turned=f.receiver_row(q_rot), scaled=_scaled(f)),
         pitfalls=say("rope.pitfalls"),
         check=say("rope.check", token=Token(f.token), before=_length(f, q),
                   after=_length(f, q_rot), first=Token(f.tokens[0]), q=q, turned=q_rot),

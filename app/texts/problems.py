@@ -1,8 +1,8 @@
 """The refusals of a document, worded in the interface language. Imports no Qt.
 
 The engine gives every :class:`~engine.errors.ScenarioError` as a refusal id and its values
-(:class:`~engine.refusals.Refusal`); :func:`problem_words` words it from the English or the
-Chinese catalogue (:mod:`app.texts.refusals_zh`), both keyed by that id.
+(:class:`~engine.refusals.Refusal`); :func:`problem_words` words it from the catalogue of the
+language (:mod:`engine.words`).
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 
 from app.texts.model import check_language
-from app.texts.refusals_zh import WORDS as CHINESE
 from engine import ScenarioError
 from engine.errors import one_line
 
@@ -24,5 +23,5 @@ def problem_words(error: ScenarioError, lang: str) -> str:
     interface language, and is shown as it is."""
     if check_language(lang) == "en" or error.refusal is None:
         return str(error)
-    problem = _BETWEEN_HAN.sub("", one_line(error.refusal.words(CHINESE)))
+    problem = _BETWEEN_HAN.sub("", one_line(error.refusal.words(lang)))
     return f"{error.place}：{problem}" if error.place else problem

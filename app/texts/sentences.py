@@ -2,10 +2,10 @@
 
 A text is decided once, without a language: which sentences apply and with which numbers (a
 :class:`Say` names a sentence id and its fields; a field may itself be a :class:`Say`, a
-:class:`Listed` or a :class:`Token`, words that differ by language). Each language's catalogue
-(:data:`CATALOGUES`) holds only the words: a ``str.format`` template per sentence id, filled by
-:func:`~app.texts.model.fill_word` as every other word table of the texts is. Headless; Qt's
-``.ts`` stays for widgets.
+:class:`Listed`, a :class:`Token` or an engine's :class:`~engine.refusals.Refusal`, words that
+differ by language). Each language's catalogue (:mod:`app.texts.words`) holds only the words: a
+``str.format`` template per sentence id, filled by :func:`app.texts.words.say` as every other
+word of the app is. Headless; Qt's ``.ts`` stays for widgets.
 """
 
 from __future__ import annotations
@@ -14,15 +14,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from app.texts import steps_en, steps_zh
-from app.texts.model import StepText, check_language, fill_word
-
-CATALOGUES: dict[str, dict[str, str]] = {"en": steps_en.WORDS, "zh": steps_zh.WORDS}
-"""Language → sentence id → template."""
+from app.texts import words as catalogue
+from app.texts.model import StepText, check_language
+from engine.refusals import Refusal
 
 
 def _filled(value: object, lang: str) -> object:
-    return value.words(lang) if isinstance(value, Say | Listed | Token) else value
+    return value.words(lang) if isinstance(value, Say | Listed | Token | Refusal) else value
 
 
 @dataclass(frozen=True)
@@ -33,8 +31,8 @@ class Say:
     fields: dict[str, object] = field(default_factory=dict)
 
     def words(self, lang: str) -> str:
-        return fill_word(CATALOGUES, lang, self.sid,
-                         **{k: _filled(v, lang) for k, v in self.fields.items()})
+        return catalogue.say(self.sid, lang,
+                             **{k: _filled(v, lang) for k, v in self.fields.items()})
 
 
 def say(sid: str, /, **fields: object) -> Say:
@@ -110,9 +108,3 @@ class Telling:
                         how=self.how.words(lang), pitfalls=self.pitfalls.words(lang),
                         check=self.check.words(lang))
 
-
-def missing_sentences() -> dict[str, set[str]]:
-    """Language → the sentence ids some other language has and it lacks (empty when whole)."""
-    every = set().union(*(set(words) for words in CATALOGUES.values()))
-    return {lang: every - set(words) for lang, words in CATALOGUES.items()
-            if every - set(words)}

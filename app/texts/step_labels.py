@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from app.texts.model import check_language
+from app.texts.words import say
 
 if TYPE_CHECKING:
     from engine import Step
@@ -35,6 +36,8 @@ _ZH: dict[str, str] = {
     "block.norm1_post": "后置规范化 1",
     "block.resid2_post": "残差 2",
     "block.norm2_post": "后置规范化 2",
+    "block.norm3": "规范化 3",
+    "block.norm4": "规范化 4",
     "block.cross_norm": "交叉规范化",
     "block.cross_norm_post": "交叉后置规范化",
     "block.cross_resid": "交叉残差",
@@ -45,20 +48,6 @@ _ZH: dict[str, str] = {
     "block.probs": "概率",
     "block.loss": "损失",
     "block.sample": "抽取",
-}
-
-
-_GROUPS: dict[str, dict[str, str]] = {
-    "en": {"embedding": "Embedding", "layer": "Layer {n}", "encoder": "Encoder",
-           "encoder_layer": "Encoder · Layer {n}", "decoder_layer": "Decoder · Layer {n}",
-           "head": "Head", "cross": "Cross-attention", "cross_step": "cross-attention · {step}",
-           "layers": "Layers {first}–{last}", "encoder_layers": "Encoder · Layers {first}–{last}",
-           "decoder_layers": "Decoder · Layers {first}–{last}"},
-    "zh": {"embedding": "嵌入", "layer": "第 {n} 层", "encoder": "编码器",
-           "encoder_layer": "编码器 · 第 {n} 层", "decoder_layer": "解码器 · 第 {n} 层",
-           "head": "输出头", "cross": "交叉注意力", "cross_step": "交叉注意力 · {step}",
-           "layers": "第 {first}–{last} 层", "encoder_layers": "编码器 · 第 {first}–{last} 层",
-           "decoder_layers": "解码器 · 第 {first}–{last} 层"},
 }
 
 
@@ -74,18 +63,19 @@ def step_label(step: Step, lang: str) -> str:
     lang = check_language(lang)
     label = _ZH[key] if lang == "zh" and key in _ZH else \
         step.id.removeprefix(step.scope).replace("_", " ")
-    return _GROUPS[lang]["cross_step"].format(step=label) if _is_cross(step) else label
+    return say("group.cross_step", lang, step=label) if _is_cross(step) else label
 
 
 def layer_name(step: Step, lang: str) -> str:
     """``Layer 2`` / ``第 2 层`` (``Encoder · Layer 1``) for a step inside a layer, with
     ``· Cross-attention`` for a cross-attention step; empty outside the layers."""
-    words = _GROUPS[check_language(lang)]
     if step.layer == 0:
+        check_language(lang)
         return ""
-    name = words["encoder_layer" if step.stack == "encoder" else "layer"].format(n=step.layer)
+    name = say("group.encoder_layer" if step.stack == "encoder" else "group.layer", lang,
+               n=step.layer)
     if _is_cross(step):
-        name += " · " + words["cross"]
+        name += " · " + say("group.cross", lang)
     return name
 
 
@@ -93,7 +83,7 @@ def step_groups(steps: Sequence[Step], lang: str) -> list[str]:
     """The group each step belongs to on the timeline: ``Embedding``, ``Encoder · Layer 1``,
     ``Layer 1``, ``Layer 2`` … (``Decoder · Layer 1`` … beside an encoder), ``Head``; all
     empty when no step is inside a layer (a version-1 document keeps one flat row)."""
-    words = _GROUPS[check_language(lang)]
+    check_language(lang)
     if not any(step.layer for step in steps):
         return ["" for _ in steps]
     groups = []
@@ -101,11 +91,11 @@ def step_groups(steps: Sequence[Step], lang: str) -> list[str]:
     for step in steps:
         if step.layer:
             seen_layer = seen_layer or step.stack == "decoder"
-            groups.append(words[_layer_key(steps, step.stack)].format(n=step.layer))
+            groups.append(say(f"group.{_layer_key(steps, step.stack)}", lang, n=step.layer))
         elif step.stack == "encoder":
-            groups.append(words["encoder"])
+            groups.append(say("group.encoder", lang))
         else:
-            groups.append(words["head" if seen_layer else "embedding"])
+            groups.append(say("group.head" if seen_layer else "group.embedding", lang))
     return groups
 
 
@@ -120,5 +110,4 @@ def _layer_key(steps: Sequence[Step], stack: str) -> str:
 def layers_group(steps: Sequence[Step], stack: str, first: int, last: int, lang: str) -> str:
     """``Layers 3–12`` / ``第 3–12 层`` (``Encoder · Layers 3–12``): a run of layers of
     ``stack`` that the map of where you are folds into one box."""
-    return _GROUPS[check_language(lang)][_layer_key(steps, stack) + "s"].format(
-        first=first, last=last)
+    return say(f"group.{_layer_key(steps, stack)}s", lang, first=first, last=last)

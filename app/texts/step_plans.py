@@ -229,6 +229,12 @@ def norm2_parallel(f: Facts) -> Telling:
                    check=_norm_check(f, m))
 
 
+def output_norm(name: str) -> Callable[[Facts], Telling]:
+    """The plan of the norm of the attention's (``norm3``) or feed-forward's (``norm4``) output
+    before its residual."""
+    return lambda f: _norm(f, name, say(f"{name}.summary", norm=_norm_name(f)))
+
+
 def norm2_post(f: Facts) -> Telling:
     follows = say("norm2_post.final" if f.has_final_norm else "norm2_post.no_final")
     return _norm(f, "norm2_post", say("norm2_post.summary", norm=_norm_name(f), then=follows))
@@ -254,15 +260,24 @@ def final_norm(f: Facts) -> Telling:
     )
 
 
+def _normed(f: Facts, which: str) -> str:
+    """``"_normed"`` when the block norms the output the residual adds (``gamma3``: the
+    attention's, ``gamma4``: the feed-forward's), else ``""``: the sentence ids' suffix."""
+    block = f.modules.block
+    return "_normed" if block is not None and getattr(block, f"gamma{which}") is not None else ""
+
+
 def resid1(f: Facts) -> Telling:
     bias = say("resid1.biases") if f.has_value_bias else NOTHING
+    normed = _normed(f, "3")
+    check = say("resid1.check_normed") if normed else say("resid1.check", biases=bias)
     return Telling(
-        summary=say("resid1.summary"),
+        summary=say(f"resid1.summary{normed}"),
         why=say("resid1.why"),
-        how=say("resid1.how", d=f.d, token=_token(f), sum=f.residual_sum),
+        how=say(f"resid1.how{normed}", d=f.d, token=_token(f), sum=f.residual_sum),
         pitfalls=say("resid1.pitfalls", read=say("resid1.read_pre" if f.pre else
                                                  "resid1.read_post")),
-        check=say("resid1.check", biases=bias),
+        check=check,
     )
 
 
@@ -302,12 +317,13 @@ def gated_ffn(f: Facts) -> Telling:
 def resid2(f: Facts) -> Telling:
     final = ("resid2.final" if f.has_final_norm else
              "resid2.next_layer" if not f.modules.last_layer else "resid2.no_final")
+    normed = _normed(f, "4")
     return Telling(
-        summary=say("resid2.summary"),
+        summary=say(f"resid2.summary{normed}"),
         why=say("resid2.why"),
-        how=say("resid2.how", token=_token(f), sum=f.residual_sum),
+        how=say(f"resid2.how{normed}", token=_token(f), sum=f.residual_sum),
         pitfalls=say("resid2.pitfalls", then=say(final)),
-        check=say("resid2.check"),
+        check=say(f"resid2.check{normed}"),
     )
 
 
@@ -440,6 +456,8 @@ PLANS: dict[str, Callable[[Facts], Telling]] = {
     "block.norm1_post": norm1_post,
     "block.norm2": norm2,
     "block.norm2_post": norm2_post,
+    "block.norm3": output_norm("norm3"),
+    "block.norm4": output_norm("norm4"),
     "block.resid1": resid1,
     "block.ffn": ffn,
     "block.resid2": resid2,

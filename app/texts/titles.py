@@ -94,6 +94,8 @@ _ZH: dict[str, _Builder] = {
     "block.norm1_post": lambda o: f"后置规范化（{o.norm}）：作用于第一次残差",
     "block.resid2_post": lambda o: "第二次残差：规范化后的主干加前馈输出",
     "block.norm2_post": lambda o: f"后置规范化（{o.norm}）：作用于第二次残差",
+    "block.norm3": lambda o: f"注意力输出的规范化（{o.norm}），在残差之前",
+    "block.norm4": lambda o: f"前馈输出的规范化（{o.norm}），在残差之前",
     "block.final_norm": lambda o: f"词表头之前的最终规范化（{o.norm}）",
     "head.transform": lambda o: "掩码语言模型的变换：全连接、激活，再 LayerNorm",
     "block.logits": lambda o: "词表分数（logits）：每个词表项一个分数",

@@ -22,7 +22,7 @@ from app.files.saving import (
 )
 from app.i18n import current_language
 from app.model.examples import SUFFIX
-from app.texts.exercise_words import exercise_word
+from app.texts.words import say
 
 if TYPE_CHECKING:
     from app.state.shell import Shell
@@ -57,7 +57,7 @@ class AnswersCopy(QObject):
 
     @staticmethod
     def _word(key: str, /, **fields: object) -> str:
-        return exercise_word(current_language(), key, **fields)
+        return say(f"exercise.{key}", current_language(), **fields)
 
     def _enable(self) -> None:
         self.action.setEnabled(self.exercise.active and bool(self.shell.state.scenario.exercises))

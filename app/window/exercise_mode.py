@@ -32,8 +32,8 @@ from app.model.exercise_edits import (
     new_unchanged,
     with_cell_toggled,
 )
-from app.texts.exercise_words import exercise_word
 from app.texts.problems import problem_words
+from app.texts.words import say
 from app.window.exercise_panel import ExercisePanel, place_name
 from app.window.exercise_teacher import TeacherBox
 from engine import Scenario, ScenarioError, Trace
@@ -135,7 +135,7 @@ class ExerciseMode(QObject):
 
     @staticmethod
     def _word(key: str, **fields: object) -> str:
-        return exercise_word(current_language(), key, **fields)
+        return say(f"exercise.{key}", current_language(), **fields)
 
     @property
     def active(self) -> bool:

@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
 
 from app.i18n import LiveTexts, current_language
 from app.model.exercise_edits import array_words, cell_words
-from app.texts.exercise_words import exercise_word
 from app.texts.problems import problem_words
+from app.texts.words import say
 from engine import ScenarioError, Trace, format_number
 from engine.exercises.answers import DIRECTIONS, Verdict, answer, check
 from engine.exercises.document import Edit, Exercise, Index, Typed
@@ -48,7 +48,7 @@ def shown(trace: Trace, value: float) -> str:
 
 
 def _word(key: str, **fields: object) -> Callable[[], str]:
-    return lambda: exercise_word(current_language(), key, **fields)
+    return lambda: say(f"exercise.{key}", current_language(), **fields)
 
 
 class Blank:
@@ -59,8 +59,8 @@ class Blank:
         self.what = cell_words(trace, cell[0], cell[1], lang)
         self.label = QLabel(self.what)
         self.entry = QLineEdit()
-        self.entry.setAccessibleName(exercise_word(lang, "blank_name", what=self.what))
-        self.entry.setToolTip(exercise_word(lang, "blank_tip", what=self.what))
+        self.entry.setAccessibleName(say("exercise.blank_name", lang, what=self.what))
+        self.entry.setToolTip(say("exercise.blank_tip", lang, what=self.what))
         self.label.setBuddy(self.entry)
         self.verdict = QLabel()
         self.verdict.setWordWrap(True)
@@ -80,7 +80,7 @@ class Blank:
 
     def say(self, verdict: str, lang: str) -> None:
         self.verdict.setText(verdict)
-        spoken = exercise_word(lang, "verdict_name", what=self.what, verdict=verdict)
+        spoken = say("exercise.verdict_name", lang, what=self.what, verdict=verdict)
         self.verdict.setAccessibleName(spoken)
         self.entry.setAccessibleDescription(spoken)
 
@@ -193,7 +193,7 @@ class ExercisePanel(QWidget):
         self.blanks, self.choices = [], []
         self.score.clear()
         if exercise is None:
-            self.title.setText(exercise_word(lang, "none"))
+            self.title.setText(say("exercise.none", lang))
             self.prompt.clear()
             self.question.clear()
         else:
@@ -230,7 +230,7 @@ class ExercisePanel(QWidget):
             buttons: list[QAbstractButton]
             if kind == "direction":
                 group = QButtonGroup(self.body)
-                buttons = [QRadioButton(exercise_word(lang, way)) for way in DIRECTIONS]
+                buttons = [QRadioButton(say(f"exercise.{way}", lang)) for way in DIRECTIONS]
                 for button in buttons:
                     group.addButton(button)
             else:
@@ -247,10 +247,10 @@ class ExercisePanel(QWidget):
         watch, edit = exercise.watch, exercise.edit
         assert watch is not None
         if edit is not None and watch.cell is not None:
-            return exercise_word(lang, "direction_question", edit=_editplace_name(edit),
-                                 by=format_exact(edit.by),
-                                 watch=cell_words(trace, watch.array, watch.cell, lang))
-        return exercise_word(lang, "unchanged_question", watch=array_words(watch.array, lang))
+            return say("exercise.direction_question", lang, edit=_editplace_name(edit),
+                       by=format_exact(edit.by),
+                       watch=cell_words(trace, watch.array, watch.cell, lang))
+        return say("exercise.unchanged_question", lang, watch=array_words(watch.array, lang))
 
     # -- answering -------------------------------------------------------------------------
     def _numbers_asked(self) -> tuple[Trace, Exercise, str] | None:
@@ -281,7 +281,7 @@ class ExercisePanel(QWidget):
             right += verdict.right
             blank.right = verdict.right
             blank.say(self._verdict_words(trace, blank, verdict, lang), lang)
-        self.score.setText(exercise_word(lang, "score", right=right, count=len(self.blanks)))
+        self.score.setText(say("exercise.score", lang, right=right, count=len(self.blanks)))
         self.score.setAccessibleName(self.score.text())
         self.checked = True
         self.marksChanged.emit()
@@ -332,18 +332,18 @@ class ExercisePanel(QWidget):
         assert isinstance(verdict.expected, float)
         value = shown(trace, verdict.expected)
         if verdict.right:
-            return exercise_word(lang, "right", value=value)
+            return say("exercise.right", lang, value=value)
         typed = blank.entry.text().strip()
         if verdict.given is None:
-            first = exercise_word(lang, "not_number", text=typed, value=value) if typed \
-                else exercise_word(lang, "missing", value=value)
+            first = say("exercise.not_number", lang, text=typed, value=value) if typed \
+                else say("exercise.missing", lang, value=value)
         else:
-            first = exercise_word(lang, "wrong", predicted=typed, value=value)
+            first = say("exercise.wrong", lang, predicted=typed, value=value)
         lines = [first]
         if verdict.explanation is not None:
             lines.append(verdict.explanation.text())
         if verdict.first_difference is not None:
-            lines.append(exercise_word(lang, "differs", term=verdict.first_difference))
+            lines.append(say("exercise.differs", lang, term=verdict.first_difference))
         return "\n".join(lines)
 
     def _check_change(self, trace: Trace, exercise: Exercise, lang: str) -> None:
@@ -356,17 +356,17 @@ class ExercisePanel(QWidget):
             picked = [way for way, b in zip(DIRECTIONS, self.choices, strict=True)
                       if b.isChecked()]
             right = bool(picked) and check(trace, exercise, picked[0], lang)[0].right
-            text = exercise_word(lang, "direction_right" if right else "direction_wrong",
-                                 watch=cell_words(trace, watch.array, watch.cell, lang),
-                                 way=exercise_word(lang, solved.direction))
+            text = say("exercise.direction_right" if right else "exercise.direction_wrong", lang,
+                       watch=cell_words(trace, watch.array, watch.cell, lang),
+                       way=say(f"exercise.{solved.direction}", lang))
         else:
             ticked = [k for k, b in enumerate(self.choices) if b.isChecked()]
             right = all(v.right for v in check(trace, exercise, ticked, lang))
             names = ", ".join(_choice_words(exercise.choices[k], lang)
                               for k in solved.unchanged)
-            text = exercise_word(lang, "unchanged_right" if right else "unchanged_wrong",
-                                 watch=array_words(watch.array, lang),
-                                 choices=names or exercise_word(lang, "no_choice"))
+            text = say("exercise.unchanged_right" if right else "exercise.unchanged_wrong", lang,
+                       watch=array_words(watch.array, lang),
+                       choices=names or say("exercise.no_choice", lang))
         self.score.setText(text)
         self.score.setAccessibleName(text)
 
@@ -381,7 +381,7 @@ class ExercisePanel(QWidget):
             for blank, hidden in zip(self.blanks, answer(trace, exercise).cells, strict=True):
                 value = shown(trace, hidden.value)
                 blank.entry.setText(value)
-                blank.say(exercise_word(lang, "revealed", value=value), lang)
+                blank.say(say("exercise.revealed", lang, value=value), lang)
         self.revealed = True
         self.revealedChanged.emit()
 
@@ -413,6 +413,6 @@ def _editplace_name(edit: Edit) -> str:
 
 def _choice_words(choice: Edit, lang: str) -> str:
     """An edit offered by a question about change: ``Wv[0, 0] + 0.5``."""
-    return exercise_word(lang, "choice", name=short_name(choice.array),
-                         cell=", ".join(str(k) for k in choice.cell),
-                         by=format_exact(choice.by))
+    return say("exercise.choice", lang, name=short_name(choice.array),
+               cell=", ".join(str(k) for k in choice.cell),
+               by=format_exact(choice.by))

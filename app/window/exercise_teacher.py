@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from app.i18n import LiveTexts, current_language
 from app.model.exercise_edits import HIDE_CHOICES
-from app.texts.exercise_words import exercise_word
+from app.texts.words import say
 from engine.exercises.document import Exercise
 
 LANGS = ("en", "zh")
@@ -32,7 +32,7 @@ CHOICE_CHARACTERS = 12
 
 
 def _word(key: str) -> Callable[[], str]:
-    return lambda: exercise_word(current_language(), key)
+    return lambda: say(f"exercise.{key}", current_language())
 
 
 class TeacherBox(QGroupBox):

@@ -5,7 +5,8 @@ keep the document's one type scale).
 
 F5 or View → Present opens it; Left/Right, PageUp/PageDown, Space, Home/End step; Esc leaves.
 A step too wide for the screen to reach a back row is shown as two slides, its first half then
-its second ("… (1/2)", "… (2/2)"): the keys that step walk them too.
+its second ("… (1/2)", "… (2/2)"), or as three or four where two are not enough ("… (1/3)"):
+the keys that step walk them too.
 Clicking a query (its box in the arrows, or its row in a grid) or pressing 1–9 makes it the
 receiver. It shows the window's own document state (the comparison while comparing), so the
 window follows along.
@@ -24,7 +25,6 @@ from app.canvas import SLIDE
 from app.canvas.arrows import AttentionArrows
 from app.canvas.frame import FrameItem
 from app.canvas.grid import MatrixGrid
-from app.canvas.layout import PARTS
 from app.canvas.view import CanvasView
 
 if TYPE_CHECKING:
@@ -101,7 +101,7 @@ class Presenter(QObject):
         self.view: PresentationView | None = None
         self._closing: PresentationView | None = None
         self.part = 0
-        """The half shown of a step split over two slides (−1: its last, until shown)."""
+        """The part shown of a step split over several slides (−1: its last, until shown)."""
         self._arriving = 0
         """The half a step change by our keys arrives at (Left: the previous step's last)."""
         self.action = QAction(self)
@@ -190,12 +190,13 @@ class Presenter(QObject):
         return False
 
     def _walk(self, way: int, move: Callable[[], None]) -> None:
-        """One slide on (``way`` 1) or back (−1): a split step's other half first, else the
-        next step's first half or the previous step's last; ``way`` 0: ``move`` to the first
-        or last step, its first half."""
+        """One slide on (``way`` 1) or back (−1): a split step's next or previous part first,
+        else the next step's first part or the previous step's last; ``way`` 0: ``move`` to
+        the first or last step, its first part."""
         frame = self.view.frame if self.view is not None else None
-        half = frame.composition.part if isinstance(frame, FrameItem) else None
-        if way and half is not None and 0 <= half + way < PARTS:
+        shown = frame.composition if isinstance(frame, FrameItem) else None
+        half = None if shown is None else shown.part
+        if way and shown is not None and half is not None and 0 <= half + way < shown.parts:
             self.part = half + way
             self.refresh()
             return

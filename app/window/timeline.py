@@ -26,6 +26,7 @@ from app.state.document import DocumentState
 from app.state.showing import step_problem
 from app.texts import HEADINGS, StepText, step_label, step_text, step_title
 from app.texts.step_labels import layer_name, step_groups
+from app.texts.words import say
 from app.widgets.elided_label import ElidedLabel
 from app.window.run_level import RunLevel
 from engine import Trace
@@ -361,8 +362,8 @@ class Timeline(QWidget):
     def _texts_of(self, text: StepText) -> tuple[str, str]:
         """A step's summary line and its "how to check" line."""
         lang = self.lang
-        colon = "：" if lang == "zh" else ": "
-        return text.summary, f"✓ {HEADINGS[lang][3]}{colon}{text.check}"
+        return text.summary, say("texts.check_line", lang, heading=HEADINGS[lang][3],
+                                 check=text.check)
 
     def _reserve_text_room(self) -> None:
         """Give the two step texts the height of the longest of any step at this width, so the

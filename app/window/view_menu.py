@@ -13,6 +13,7 @@ from app.canvas.worked_row import MAX_POSITIONS
 from app.i18n import LiveTexts, current_language, set_language, switcher
 from app.texts import LANGUAGE_NAMES, LANGUAGES
 from app.window.appearance import appearance
+from app.window.model_view_window import ModelViewWindow
 
 if TYPE_CHECKING:
     from app.state.shell import Shell
@@ -32,6 +33,8 @@ class ViewMenu(QObject):
     worked_row_action
         Draw the worked row on the frame (on when a document of at most four positions
         opens).
+    model_view_action
+        View → Model view (Ctrl+Shift+M): every layer × head's shares in a window of its own.
     focus_action
         View → Focus on the frame (Ctrl+Shift+F): folds the editor away so the canvas, and the
         frame's numbers, grow; again brings it back.
@@ -68,6 +71,14 @@ class ViewMenu(QObject):
         texts.bind(self.focus_action.setToolTip, lambda: self.tr(
             "Fold the editor away so the frame and its numbers are drawn larger"))
         menu.addAction(self.focus_action)
+        self.model_view_action = QAction(self)
+        self.model_view_action.setShortcut(QKeySequence("Ctrl+Shift+M"))
+        self.model_view_action.triggered.connect(lambda: self.show_model_view(shell))
+        texts.bind(self.model_view_action.setText, lambda: self.tr("&Model view"))
+        texts.bind(self.model_view_action.setToolTip, lambda: self.tr(
+            "Every layer × head's shares at once, with each head's share on the first key"))
+        menu.addAction(self.model_view_action)
+        self.model_view: ModelViewWindow | None = None
         menu.addSeparator()
         self.language_menu = menu.addMenu("")
         texts.bind(self.language_menu.setTitle, lambda: self.tr("&Language"))
@@ -101,8 +112,17 @@ class ViewMenu(QObject):
             "Play stays at least 5 s on each step"))
         menu.addAction(self.reduce_motion_action)
         for action in (self.glossary_action, self.explain_action, self.focus_action,
+                       self.model_view_action,
                        self.high_contrast_action, self.reduce_motion_action):
             shell.add_action(action)
+
+    def show_model_view(self, shell: Shell) -> ModelViewWindow:
+        """Open the model view of the document as it is now (a new one replaces the last)."""
+        if self.model_view is not None:
+            self.model_view.close()
+        self.model_view = ModelViewWindow(shell, shell.widget())
+        self.model_view.show()
+        return self.model_view
 
     def _show_language(self, lang: str) -> None:
         for code, action in self.language_actions.items():

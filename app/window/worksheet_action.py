@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QMenu
 
 from app.files.saving import document_inputs
 from app.i18n import current_language
-from app.texts.worksheet_dialog_words import worksheet_dialog_word
+from app.texts.words import say
 
 if TYPE_CHECKING:
     from app.export.worksheet_dialog import WorksheetDialog
@@ -36,7 +36,7 @@ class WorksheetAction(QObject):
         self._enable()
 
     def _word(self, key: str, /, **fields: object) -> str:
-        return worksheet_dialog_word(current_language(), key, **fields)
+        return say(f"worksheet_dialog.{key}", current_language(), **fields)
 
     def _has_exercises(self) -> bool:
         return bool(self.shell.state.scenario.exercises)

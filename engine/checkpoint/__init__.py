@@ -1,6 +1,6 @@
 """Opening a local Hugging Face checkpoint (config.json, *.safetensors, tokenizer.json) as a
-version-2 document: gpt2, llama, mistral, qwen2, qwen3, gpt_neox, gemma, phi, opt and
-bert. Pure numpy, no Qt."""
+version-2 document: gpt2, llama, mistral, qwen2, qwen3, gpt_neox, gemma, phi, phi3, opt,
+bert, stablelm and starcoder2. Pure numpy, no Qt."""
 
 from engine.checkpoint.document import choose_layers, import_checkpoint
 

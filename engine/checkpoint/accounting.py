@@ -29,8 +29,9 @@ IGNORED: dict[str, tuple[str, ...]] = {
     # pooled [CLS], not a token's row: not part of the trace). The masked-LM head is read.
     "bert": (r"embeddings\.position_ids", r"pooler\.dense\.(weight|bias)",
              r"cls\.seq_relationship\.(weight|bias)"),
-    **{family: (ROTARY,) for family in ("llama", "mistral", "qwen2", "qwen3", "gemma", "phi",
-                                           "mixtral", "qwen3_moe")},
+    **{family: (ROTARY,) for family in ("llama", "mistral", "qwen2", "qwen3", "gemma", "gemma2",
+                                        "phi", "phi3", "stablelm", "starcoder2", "mixtral",
+                                        "qwen3_moe")},
     "opt": (),
 }
 """Per family, the tensors (patterns matched at the end of a name) no layout reads."""

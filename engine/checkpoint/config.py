@@ -10,15 +10,25 @@ refused by name (``…/config.json.rope_scaling``), as is every bad value.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
 from engine.errors import ScenarioError
-from engine.reader import describe, expect_bool, expect_int, expect_number
+from engine.reader import (
+    MAX_POSITIONS,
+    describe,
+    expect_bool,
+    expect_int,
+    expect_number,
+    expect_vector,
+)
 from engine.refusals import Refusal
+from engine.rope_scaling import KINDS as SCALINGS
+from engine.rope_scaling import yarn_attention_factor
 
-FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi", "opt",
-            "bert", "mixtral", "qwen3_moe")
+FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "gemma2", "phi",
+            "phi3", "opt", "bert", "stablelm", "starcoder2", "mixtral", "qwen3_moe")
 """The model types this version imports."""
 ACTIVATIONS = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh",
                "silu": "silu", "swish": "silu", "relu": "relu", "linear": "identity"}
@@ -29,8 +39,12 @@ MAX_SIZE = 1 << 24
 """The largest size a config may give (far past any checkpoint's width, heads or context)."""
 SLIDING = "sliding_attention"
 FULL = "full_attention"
-WINDOWED = ("mistral", "qwen2", "qwen3", "mixtral", "qwen3_moe")
+LLAMA_SCALINGS = ("linear", "llama3", "yarn")
+"""The RoPE scalings the Llama-shaped families compute."""
+WINDOWED = ("mistral", "phi3", "qwen2", "qwen3", "starcoder2", "gemma2", "mixtral", "qwen3_moe")
 """The families whose modeling slides a window."""
+EVERY_LAYER = ("mistral", "phi3", "starcoder2", "mixtral")
+"""The families that slide every layer's window by ``sliding_window`` alone."""
 
 
 class Config:
@@ -97,21 +111,105 @@ class Config:
     def _rope(self) -> tuple[str, Mapping[str, Any]]:
         """The RoPE settings transformers 5 reads, and their key: a ``rope_scaling`` that is
         given (not null, not empty) replaces ``rope_parameters`` whole, as transformers'
-        ``convert_rope_params_to_dict`` does. Refused when it scales the angles (``rope_type``,
-        else ``type``, other than ``default``) or gives settings per layer type."""
+        ``convert_rope_params_to_dict`` does. Refused when it scales the angles otherwise than
+        ``linear``, ``llama3`` or ``yarn`` (``rope_type``, else ``type``) or gives settings per
+        layer type."""
         name = "rope_scaling" if self.values.get("rope_scaling") else "rope_parameters"
         given = self.values.get(name)
         if given is None:
             return name, {}
         if not isinstance(given, Mapping):
             raise ScenarioError(self.at(name), Refusal("not_object", got=describe(given)))
-        kind = given["rope_type"] if "rope_type" in given else given.get("type", "default")
-        if kind != "default":
+        kind = _rope_type(given)
+        if kind != "default" and kind not in (*SCALINGS, "su"):  # su: Phi-3's longrope
             raise ScenarioError(self.at(name), Refusal("rope_scaled", kind=describe(kind)))
         nested = next((key for key, value in given.items() if isinstance(value, Mapping)), None)
         if nested is not None:
             raise ScenarioError(self.at(f"{name}.{nested}"), Refusal("rope_per_layer"))
         return name, given
+
+    def rope_scaling(self, computed: tuple[str, ...] = LLAMA_SCALINGS, pairs: int = 0,
+                     original: int | None = None) -> dict[str, Any] | None:
+        """The document's ``positions.scaling`` as transformers 5 computes it (None: no
+        scaling), every setting resolved: llama3's and yarn's original context is the config's
+        own ``original_max_position_embeddings`` when given (it wins over the RoPE settings';
+        null is refused: transformers would compute with None), else the settings', else
+        ``max_position_embeddings``; yarn's ``factor`` is required (null: the contexts'
+        ratio), ``beta_fast``/``beta_slow`` are 32/1 when absent or 0, its attention factor
+        comes from ``mscale``/``mscale_all_dim`` or the factor, ``truncate`` is true (null:
+        false). ``computed``: the kinds the family's layout computes (another is refused).
+        ``longrope`` (Phi-3, whose config makes ``su`` and ``yarn`` longrope too): its
+        ``short_factor`` (``pairs`` numbers) and attention factor (√(1 + ln factor / ln C), factor
+        = the contexts' ratio when not given), C the config's key else ``original`` (Phi-3's
+        4096); refused when C is under the 512 positions the engine computes (past C
+        transformers turns by ``long_factor``)."""
+        name, rope = self._rope()
+        kind = _rope_type(rope)
+        if kind == "default":
+            return None
+        if "longrope" in computed and kind in ("su", "yarn"):
+            kind = "longrope"  # as Phi-3's config converts them
+        if kind not in computed:
+            raise ScenarioError(self.at(name), Refusal("rope_scaled", kind=describe(kind)))
+
+        def setting(key: str) -> float | None:
+            value = rope.get(key)
+            return None if value is None else expect_number(value, self.at(f"{name}.{key}"))
+
+        def needed(key: str) -> float:
+            found = setting(key)
+            if found is None:
+                raise ScenarioError(self.at(f"{name}.{key}"), Refusal("missing"))
+            return found
+
+        if kind == "linear":
+            return {"type": kind, "factor": needed("factor")}
+        key = "original_max_position_embeddings"
+        if kind == "longrope":
+            return self._longrope(name, rope, pairs, original)
+        original = (expect_int(self.values[key], self.at(key), 1, MAX_SIZE) if key in self.values
+                    else expect_int(rope[key], self.at(f"{name}.{key}"), 1, MAX_SIZE)
+                    if rope.get(key) is not None
+                    else self.whole("max_position_embeddings"))
+        if kind == "llama3":
+            return {"type": kind, "factor": needed("factor"),
+                    "low_freq_factor": needed("low_freq_factor"),
+                    "high_freq_factor": needed("high_freq_factor"), key: original}
+        factor = needed("factor") if "factor" not in rope else setting("factor")
+        if factor is None:  # given as null: the contexts' ratio (absent: transformers refuses)
+            factor = self.whole("max_position_embeddings") / original
+        attention = setting("attention_factor")
+        if attention is None:
+            mscale, all_dims = setting("mscale"), setting("mscale_all_dim")
+            attention = (_mscale(factor, mscale) / _mscale(factor, all_dims)
+                         if mscale and all_dims else yarn_attention_factor(factor))
+        truncate = rope.get("truncate", True)
+        return {"type": kind, "factor": factor, key: original,
+                "beta_fast": setting("beta_fast") or 32, "beta_slow": setting("beta_slow") or 1,
+                "truncate": truncate is not None and expect_bool(truncate,
+                                                                 self.at(f"{name}.truncate")),
+                "attention_factor": attention}
+
+    def _longrope(self, name: str, rope: Mapping[str, Any], pairs: int,
+                  original: int | None) -> dict[str, Any]:
+        """Phi-3's longrope within its original context (see :meth:`rope_scaling`)."""
+        key = "original_max_position_embeddings"
+        context = (expect_int(self.values[key], self.at(key), 1, MAX_SIZE) if key in self.values
+                   else original or self.whole("max_position_embeddings"))
+        if context < MAX_POSITIONS:
+            raise ScenarioError(self.at(key), Refusal("longrope_short_context", original=context))
+        for needed in ("short_factor", "long_factor"):
+            if rope.get(needed) is None:
+                raise ScenarioError(self.at(f"{name}.{needed}"), Refusal("missing"))
+        place = self.at(f"{name}.short_factor")
+        short = expect_vector(rope["short_factor"], place, pairs,
+                              Refusal("longrope_pairs", pairs=pairs))
+        factor = (self.whole("max_position_embeddings") / context if rope.get("factor") is None
+                  else expect_number(rope["factor"], self.at(f"{name}.factor")))
+        attention = (expect_number(rope["attention_factor"], self.at(f"{name}.attention_factor"))
+                     if rope.get("attention_factor") is not None else 1.0 if factor <= 1
+                     else math.sqrt(1 + math.log(factor) / math.log(context)))
+        return {"type": "longrope", "short_factor": short.tolist(), "attention_factor": attention}
 
     def rope_base(self, spelling: str = "rope_theta") -> float:
         """The RoPE base θ: the RoPE settings' ``rope_theta``, else the key ``spelling`` beside
@@ -133,24 +231,27 @@ class Config:
 
     def windows(self, layers: int) -> list[int | None]:
         """Each layer's sliding window (None: the layer sees the whole past), as each family's
-        modeling reads it: Mistral slides every layer by ``sliding_window`` (``layer_types``
-        unread); Qwen2 and Qwen3 slide the ``layer_types`` marked ``sliding_attention`` (by
-        default those from ``max_window_layers``, 28, on), and only when
-        ``use_sliding_window``; Llama and every other family slide none, whatever the config
-        says. An absent ``sliding_window`` (4096 in transformers) is wider than any text the
+        modeling reads it: Mistral, Phi-3, Starcoder2, Mixtral slide every layer by
+        ``sliding_window`` (``layer_types`` unread); Qwen2 and Qwen3 slide the ``layer_types``
+        marked ``sliding_attention`` (by default those from ``max_window_layers``, 28, on), and
+        only when ``use_sliding_window`` (Qwen3-MoE every layer then); Gemma 2 slides its
+        ``layer_types`` (by default the first layer and every other one after it); Llama and every other family slide none, whatever the
+        config says. An absent ``sliding_window`` (4096 in transformers) is wider than any text the
         engine computes: no window."""
         family = self.values.get("model_type")
         if family not in WINDOWED:
             return [None] * layers
         window = None if self.values.get("sliding_window") is None \
             else self.whole("sliding_window")
-        if family in ("mistral", "mixtral"):
+        if family in EVERY_LAYER:
             return [window] * layers
-        if not self.flag("use_sliding_window", False):
+        if family != "gemma2" and not self.flag("use_sliding_window", False):
             window = None
         if family == "qwen3_moe":  # every layer when use_sliding_window, as its attention does
             return [window] * layers
         types = self._layer_types(layers)
+        if types is None and family == "gemma2":
+            types = [SLIDING if k % 2 == 0 else FULL for k in range(layers)]
         if types is None:
             first = self.whole("max_window_layers", default=28, low=0)
             types = [SLIDING if k >= first else FULL for k in range(layers)]
@@ -166,6 +267,16 @@ class Config:
             raise ScenarioError(self.at("layer_types"),
                                 Refusal("layer_types", layers=layers, got=describe(types)))
         return types
+
+
+def _rope_type(rope: Mapping[str, Any]) -> Any:
+    """The RoPE settings' kind: ``rope_type``, else ``type``, else ``default``."""
+    return rope["rope_type"] if "rope_type" in rope else rope.get("type", "default")
+
+
+def _mscale(factor: float, mscale: float) -> float:
+    """YaRN's 0.1·mscale·ln(factor) + 1 (1 for a factor up to 1)."""
+    return 1.0 if factor <= 1 else 0.1 * mscale * math.log(factor) + 1.0
 
 
 __all__ = ["FAMILIES", "Config"]

@@ -10,7 +10,21 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.checkpoint import bert, gemma, gpt2, llama, mixtral, neox, opt, phi, qwen3, qwen3_moe
+from engine.checkpoint import (
+    bert,
+    gemma,
+    gpt2,
+    llama,
+    mixtral,
+    neox,
+    opt,
+    phi,
+    phi3,
+    qwen3,
+    qwen3_moe,
+    stablelm,
+    starcoder2,
+)
 from engine.checkpoint.accounting import check_all_used
 from engine.checkpoint.config import Config
 from engine.checkpoint.fit import check_fit
@@ -28,9 +42,10 @@ from engine.writer import FORMAT_NAME, FORMAT_VERSION
 Layout = Callable[[Checkpoint, Config, list[int]], Parts]
 LAYOUTS: dict[str, Layout] = {"gpt2": gpt2.parts, "llama": llama.parts, "mistral": llama.parts,
                               "qwen2": llama.parts, "qwen3": qwen3.parts, "gpt_neox": neox.parts,
-                              "gemma": gemma.parts, "phi": phi.parts, "opt": opt.parts,
-                              "bert": bert.parts, "mixtral": mixtral.parts,
-                              "qwen3_moe": qwen3_moe.parts}
+                              "gemma": gemma.parts, "gemma2": gemma.parts, "phi": phi.parts,
+                              "phi3": phi3.parts, "opt": opt.parts, "bert": bert.parts,
+                              "stablelm": stablelm.parts, "starcoder2": starcoder2.parts,
+                              "mixtral": mixtral.parts, "qwen3_moe": qwen3_moe.parts}
 """Each family's layout: the chosen layers' parts read from the checkpoint."""
 TYPED = ("bert",)
 """The families whose layouts add token types (a ``type_table``): they read a text pair."""

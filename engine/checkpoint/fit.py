@@ -1,23 +1,19 @@
 """Whether a checkpoint fits the engine, decided from config.json and the weights' headers
-before any weight is read: the width, heads and vocabulary against the engine's limits
-(docs/limits.md), the chosen layers' tensors each within the numbers one weight may hold and
-all together within a document's, and their float64 copies within the computer's memory. A
-Llama-3.1-405B folder is refused in well under a second, reading its headers only."""
+before any weight is read: the width, heads, vocabulary and layers against the engine's limits
+(docs/limits.md), the chosen layers' tensors each within the numbers one weight may hold, and
+all of them as float64 within the computer's memory (:mod:`engine.memory`; each is widened once,
+straight from its file's map). A Llama-3.1-405B folder is refused in well under a second,
+reading its headers only."""
 
 from __future__ import annotations
-
-import os
 
 from engine.checkpoint.accounting import wanted
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import WEIGHTS, Checkpoint
 from engine.errors import ScenarioError
-from engine.reader import MAX_HEADS, MAX_LAYERS, MAX_NUMBERS, MAX_VOCAB, MAX_WEIGHT_CELLS, MAX_WIDTH
+from engine.memory import memory_short
+from engine.reader import MAX_HEADS, MAX_LAYERS, MAX_VOCAB, MAX_WEIGHT_CELLS, MAX_WIDTH
 from engine.refusals import Refusal
-
-COPIES = 2
-"""float64 copies of a weight an import may hold at once (read, then transposed)."""
-GIB = 1 << 30
 
 
 def check_fit(checkpoint: Checkpoint, config: Config, family: str, chosen: list[int]) -> None:
@@ -27,7 +23,8 @@ def check_fit(checkpoint: Checkpoint, config: Config, family: str, chosen: list[
     ------
     ScenarioError
         At the config key (width, heads, vocabulary), ``--layers`` (too many layers), the
-        weights file and tensor (one weight too large), or the weights (all of them).
+        weights file and tensor (one weight too large), or the weights (all of them too many
+        for the computer's memory).
     """
     for names, limit in ((("n_embd", "hidden_size"), MAX_WIDTH),
                          (("n_head", "num_attention_heads"), MAX_HEADS),
@@ -49,22 +46,10 @@ def check_fit(checkpoint: Checkpoint, config: Config, family: str, chosen: list[
                                                           count=stored.count,
                                                           limit=MAX_WEIGHT_CELLS))
         total += stored.count
-    place = str(checkpoint.folder / WEIGHTS)
-    if total > MAX_NUMBERS:
-        raise ScenarioError(place, Refusal("document_numbers_limit", count=total,
-                                           limit=MAX_NUMBERS))
-    need, have = COPIES * 8 * total, memory()
-    if need > have:
-        raise ScenarioError(place, Refusal("checkpoint_memory", need=f"{need / GIB:.1f}",
-                                           have=f"{have / GIB:.1f}"))
+    short = memory_short(total)
+    if short is not None:
+        raise ScenarioError(str(checkpoint.folder / WEIGHTS),
+                            Refusal("checkpoint_memory", need=short[0], have=short[1]))
 
 
-def memory() -> int:
-    """The computer's memory in bytes (its physical pages), or a huge number if unknown."""
-    try:
-        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):  # not every system names them (Windows)
-        return 1 << 62
-
-
-__all__ = ["check_fit", "memory"]
+__all__ = ["check_fit"]

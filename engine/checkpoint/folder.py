@@ -90,8 +90,9 @@ class Checkpoint:
         """Whether the weights hold the tensor ``name``."""
         return name in self.stored
 
-    def tensor(self, name: str, shape: tuple[int, ...]) -> FloatArray:
-        """The tensor ``name`` widened to float64, checked to have ``shape``, and counted used.
+    def tensor(self, name: str, shape: tuple[int, ...], *, transposed: bool = False) -> FloatArray:
+        """The tensor ``name`` widened to float64, checked to have ``shape``, and counted used
+        (``transposed``: a 2-D tensor as its transpose, made as it is widened).
 
         Raises
         ------
@@ -106,7 +107,7 @@ class Checkpoint:
                                                           expected=_shape(shape),
                                                           got=_shape(stored.shape)))
         self.used.add(name)
-        return read_tensor(name, stored)
+        return read_tensor(name, stored, transposed=transposed)
 
     def tokenizer(self) -> Tokenizer:
         """The tokenizer of tokenizer.json."""

@@ -1,10 +1,13 @@
-"""The Gemma layout: Llama's, with these differences. The looked-up rows are multiplied by
+"""The Gemma layouts: Llama's, with these differences. The looked-up rows are multiplied by
 √d (``embedding_scale``: transformers keeps √d as a float32 number, so that is the number
 taken), every RMSNorm multiplies by 1 + weight (the stored weight is γ − 1), the head is the
-embedding unless the config unties it, and ``head_dim`` is 256 (16 key/value heads) when the
-config leaves it out. The feed-forward is GeGLU with ``hidden_act``, whose legacy ``"gelu"``
-transformers reads as GELU's tanh form (``hidden_activation`` is not read). Gemma 2's score
-and logit capping and a bidirectional attention are refused: not computed yet."""
+embedding unless the config unties it, and ``head_dim`` is 256 when the config leaves it out.
+The feed-forward is GeGLU with ``hidden_act`` (Gemma, whose legacy ``"gelu"`` transformers
+reads as GELU's tanh form) or ``hidden_activation`` (Gemma 2). Gemma 2 norms the attention's
+and the feed-forward's outputs before their residuals (the block's γ3, γ4), slides a window on
+its ``layer_types`` (by default every other layer, the first sliding) and divides the scores
+by √``query_pre_attn_scalar``: computed only when that is √dₖ. Score and logit capping and a
+bidirectional attention are refused: not computed yet."""
 
 from __future__ import annotations
 
@@ -24,15 +27,26 @@ HEAD_DIM = 256
 
 
 def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
+    """Gemma's parts, or Gemma 2's (``model_type`` ``gemma2``)."""
+    second = config.values["model_type"] == "gemma2"
     for name in ("attn_logit_softcapping", "final_logit_softcapping"):
-        if config.values.get(name) is not None:
+        # Gemma 2's config caps by default (50, 30): only a null turns the capping off.
+        if config.values.get(name) is not None or (second and name not in config.values):
             raise ScenarioError(config.at(name), Refusal("softcapping"))
     if config.flag("use_bidirectional_attention", False):
         raise ScenarioError(config.at("use_bidirectional_attention"), Refusal("bidirectional"))
-    activation = ("gelu_tanh" if config.values.get("hidden_act") in (None, "gelu")
-                  else config.activation("hidden_act", default="gelu_pytorch_tanh"))
+    if second:
+        activation = config.activation("hidden_activation", default="gelu_pytorch_tanh")
+        d_k = config.whole("head_dim", default=HEAD_DIM)
+        scalar = config.number("query_pre_attn_scalar", default=HEAD_DIM)
+        if scalar != d_k:
+            raise ScenarioError(config.at("query_pre_attn_scalar"),
+                                Refusal("query_scalar_head_dim", d_k=d_k, got=scalar))
+    else:
+        activation = ("gelu_tanh" if config.values.get("hidden_act") in (None, "gelu")
+                      else config.activation("hidden_act", default="gelu_pytorch_tanh"))
     found = llama.parts(checkpoint, config, chosen, tied=True, activation=activation,
-                        norm_shift=1.0, head_dim=HEAD_DIM)
+                        norm_shift=1.0, head_dim=HEAD_DIM, sandwich=second)
     scale = float(np.float32(math.sqrt(config.whole("hidden_size"))))
     return replace(found, embedding_scale=scale)
 

@@ -10,7 +10,9 @@ import numpy as np
 
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import Checkpoint
+from engine.errors import ScenarioError
 from engine.reader import FloatArray
+from engine.refusals import Refusal
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,8 @@ class Tensors:
         """The ``nn.Linear`` ``name`` (rows × columns, out × in) as the book's in × out matrix
         under ``keys[0]``, and, when the family's config gives the layer a ``bias`` (as
         transformers builds it, whatever the checkpoint stores), its bias under ``keys[1]``."""
-        into[keys[0]] = linear(self(f"{name}.weight", rows, columns))
+        into[keys[0]] = self.checkpoint.tensor(f"{self.prefix}{name}.weight", (rows, columns),
+                                               transposed=True)
         if bias:
             into[keys[1]] = self(f"{name}.bias", rows)
 
@@ -95,6 +98,20 @@ class Heads:
                    groups=config.whole("num_key_value_heads", default=groups or heads),
                    d_k=config.whole("head_dim", default=head_dim or d // heads))
 
+    @classmethod
+    def split(cls, config: Config, grouped: bool = False) -> Heads:
+        """The sizes of a family whose attention splits d into h heads of d/h columns whatever
+        ``head_dim`` says (GPT-NeoX, StableLM: their rotary embedding alone reads it, so
+        another value is refused); ``grouped``: the family reads ``num_key_value_heads``."""
+        d = config.whole("hidden_size")
+        heads = config.whole("num_attention_heads")
+        d_k = d // heads
+        if config.whole("head_dim", default=d_k) != d_k:
+            raise ScenarioError(config.at("head_dim"),
+                                Refusal("head_dim_split", d_k=d_k, got=config.whole("head_dim")))
+        groups = config.whole("num_key_value_heads", default=heads) if grouped else heads
+        return cls(d=d, heads=heads, groups=groups, d_k=d_k)
+
 
 def separate_projections(tensor: Tensors, size: Heads, at: str, output: str, *,
                          biases: tuple[bool, bool]) -> dict[str, Any]:
@@ -113,6 +130,29 @@ def separate_projections(tensor: Tensors, size: Heads, at: str, output: str, *,
     return attention
 
 
+def fused_projections(tensor: Tensors, size: Heads, at: str) -> dict[str, Any]:
+    """A causal, scaled attention from one fused ``{at}qkv_proj`` (Phi-3: the h·d_k rows of the
+    queries, then g·d_k of the keys, then g·d_k of the values, as transformers slices its output)
+    and ``{at}o_proj``, without biases."""
+    attention: dict[str, Any] = {"heads": size.heads, "causal": True, "scale": True}
+    if size.groups != size.heads:
+        attention["kv_heads"] = size.groups
+    q, kv = size.heads * size.d_k, size.groups * size.d_k
+    fused = tensor(at + "qkv_proj.weight", q + 2 * kv, size.d)
+    attention.update(Wq=linear(fused[:q]), Wk=linear(fused[q:q + kv]), Wv=linear(fused[q + kv:]))
+    tensor.linear(attention, ("Wo", "bo"), at + "o_proj", size.d, size.heads * size.d_k,
+                  bias=False)
+    return attention
+
+
+def fused_gate_up(tensor: Tensors, into: dict[str, Any], at: str, hidden: int, d: int) -> None:
+    """A gated feed-forward's Wg and W1 from one fused ``{at}gate_up_proj`` (Phi-3: the gate's
+    rows first, then the up projection's: transformers' ``chunk(2)`` gives the gate first, and
+    multiplies the up half by act(gate))."""
+    fused = tensor(at + "gate_up_proj.weight", 2 * hidden, d)
+    into.update(Wg=linear(fused[:hidden]), W1=linear(fused[hidden:]))
+
+
 def tensors(checkpoint: Checkpoint, prefix: str) -> Tensors:
     """The reader of the tensors whose names start with ``prefix`` (``model.``)."""
     return Tensors(checkpoint, prefix)
@@ -129,7 +169,7 @@ def unembedding(checkpoint: Checkpoint, config: Config, embedding: FloatArray, n
             if not np.array_equal(stored, embedding):
                 checkpoint.used.discard(name)  # so refused as a tensor no layout used
         return embedding.T
-    return linear(checkpoint.tensor(name, embedding.shape))
+    return checkpoint.tensor(name, embedding.shape, transposed=True)
 
 
 def linear(weight: FloatArray) -> FloatArray:

@@ -18,13 +18,18 @@ from engine.checkpoint.layout import (
     Parts,
     Sizes,
     Tensors,
+    fused_gate_up,
+    fused_projections,
     separate_projections,
     tensors,
     unembedding,
 )
 
 PREFIX = "model."
-GROUPS = {"mistral": 8, "qwen2": 32, "qwen3": 32, "gemma": 16, "mixtral": 8, "qwen3_moe": 4}
+GROUPS = {"mistral": 8, "qwen2": 32, "qwen3": 32, "gemma": 16, "gemma2": 4, "mixtral": 8,
+          "qwen3_moe": 4}
+PHI3_CONTEXT = 4096
+"""Phi-3's ``original_max_position_embeddings`` when its config leaves it out."""
 """The key/value heads a family's transformers config defaults to (Llama: the query heads)."""
 
 
@@ -60,15 +65,31 @@ def mlp(tensor: Tensors, at: str, d: int, hidden: int, activation: str,
     return swiglu(tensor, f"{at}mlp", d, hidden, activation, bias)
 
 
+def fused_mlp(tensor: Tensors, at: str, d: int, hidden: int, activation: str,
+              bias: bool) -> dict[str, Any]:
+    """The layer's ``mlp`` as Phi-3 stores it: ``gate_up_proj`` (the gate's rows, then up's) and
+    ``down_proj``."""
+    ffn: dict[str, Any] = {"activation": activation}
+    fused_gate_up(tensor, ffn, f"{at}mlp.", hidden, d)
+    tensor.linear(ffn, ("W2", "b2"), f"{at}mlp.down_proj", d, hidden, bias=bias)
+    return ffn
+
+
 def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bool = False,
           activation: str | None = None, norm_shift: float = 0.0, head_dim: int | None = None,
-          qk_norm: bool = False, feed_forward: FeedForwardReader = mlp) -> Parts:
+          qk_norm: bool = False, fused: bool = False, sandwich: bool = False,
+          feed_forward: FeedForwardReader = mlp) -> Parts:
     """The chosen layers' parts; ``tied``: the head is the embedding when the config does not
     say; ``activation``: the engine's name when the family fixes it; ``norm_shift`` is added to
     every RMSNorm weight (Gemma multiplies by 1 + weight); ``head_dim``: d_k when the config
     does not say (else d / h); ``qk_norm``: each head's queries and keys are RMSNormed
-    (``q_norm``, ``k_norm``) before RoPE (Qwen3); ``feed_forward`` reads each layer's
-    ``ffn`` (Mixtral's experts)."""
+    (``q_norm``, ``k_norm``) before RoPE (Qwen3); ``fused``: the projections are Phi-3's
+    ``qkv_proj`` and ``gate_up_proj``, without biases, RoPE turns the first
+    ``partial_rotary_factor`` of each head and its scaling is longrope's; ``sandwich``: the
+    attention's and the feed-forward's outputs are RMSNormed before their residuals
+    (``post_attention_layernorm``, ``post_feedforward_layernorm``) and
+    ``pre_feedforward_layernorm`` is the second norm (Gemma 2); ``feed_forward`` reads each
+    layer's ``ffn`` when it is not fused (Mixtral's experts)."""
     size = Sizes.of(config)
     shape = Heads.of(config, head_dim, GROUPS.get(config.values["model_type"]))
     d, d_k = shape.d, shape.d_k
@@ -83,24 +104,34 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bo
     layers = []
     for k in chosen:
         at = f"layers.{k}."
-        attention = separate_projections(tensor, shape, at + "self_attn.", "o_proj",
-                                         biases=(attention_bias, output_bias))
+        attention = (fused_projections(tensor, shape, at + "self_attn.") if fused
+                     else separate_projections(tensor, shape, at + "self_attn.", "o_proj",
+                                               biases=(attention_bias, output_bias)))
         if windows[k] is not None:
             attention["window"] = windows[k]
         if qk_norm:
             attention.update({"qk_norm": "rmsnorm",
                               "gamma_q": tensor(at + "self_attn.q_norm.weight", d_k),
                               "gamma_k": tensor(at + "self_attn.k_norm.weight", d_k)})
-        ffn = feed_forward(tensor, at, d, hidden, activation, mlp_bias)
+        ffn = (fused_mlp if fused else feed_forward)(tensor, at, d, hidden, activation,
+                                                     mlp_bias)
+        norms = (("gamma2", "pre_feedforward_layernorm"), ("gamma3", "post_attention_layernorm"),
+                 ("gamma4", "post_feedforward_layernorm")) if sandwich \
+            else (("gamma2", "post_attention_layernorm"),)
         block = {**block_keys, "gamma1": tensor(at + "input_layernorm.weight", d) + norm_shift,
-                 "gamma2": tensor(at + "post_attention_layernorm.weight", d) + norm_shift,
+                 **{key: tensor(f"{at}{name}.weight", d) + norm_shift for key, name in norms},
                  "ffn": ffn}
         layers.append({"attention": attention, "block": block})
     unembed = unembedding(checkpoint, config, embedding, "lm_head.weight", tied=tied)
     head = {"final_norm": True, "gamma_f": tensor("norm.weight", d) + norm_shift,
             "unembed": unembed}
     # These families' rotary embedding turns every column of a head: a partial_rotary_factor
-    # in their config is not read.
+    # in their config is not read (but by Phi-3's).
+    turned = int(d_k * config.rotary_fraction("partial_rotary_factor", 1.0)) if fused else d_k
     positions = {"kind": "rope", "base": config.rope_base(), "pairing": "half",
-                 "rotary_dims": d_k}
+                 "rotary_dims": turned}
+    scaling = (config.rope_scaling(("longrope",), turned // 2, PHI3_CONTEXT) if fused
+               else config.rope_scaling())
+    if scaling is not None:
+        positions["scaling"] = scaling
     return Parts(embedding=embedding, positions=positions, layers=layers, head=head)

@@ -9,21 +9,15 @@ from typing import Any
 
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import Checkpoint
-from engine.checkpoint.layout import Parts, Sizes, linear, tensors, unembedding
-from engine.errors import ScenarioError
-from engine.refusals import Refusal
+from engine.checkpoint.layout import Heads, Parts, Sizes, linear, tensors, unembedding
 
 PREFIX = "gpt_neox."
 
 
 def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
     size = Sizes.of(config)
-    d = config.whole("hidden_size")
-    heads = config.whole("num_attention_heads")
-    d_k = d // heads
-    if config.whole("head_dim", default=d_k) != d_k:  # read by the rotary embedding only
-        raise ScenarioError(config.at("head_dim"),
-                            Refusal("head_dim_split", d_k=d_k, got=config.whole("head_dim")))
+    shape = Heads.split(config)
+    d, heads, d_k = shape.d, shape.heads, shape.d_k
     hidden = config.whole("intermediate_size")
     parallel = config.flag("use_parallel_residual", True)
     bias = config.flag("attention_bias", True)
@@ -61,6 +55,7 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
             "beta_f": tensor("final_layer_norm.bias", d), "unembed": unembed}
     # GPT-NeoX reads rotary_emb_base and rotary_pct beside the RoPE settings, not rope_theta
     # or partial_rotary_factor.
+    config.rope_scaling(computed=())  # turned over part of each head: not computed
     positions = {"kind": "rope", "base": config.rope_base("rotary_emb_base"), "pairing": "half",
                  "rotary_dims": int(d_k * config.rotary_fraction("rotary_pct", 0.25))}
     return Parts(embedding=embedding, positions=positions, layers=layers, head=head)

@@ -48,6 +48,7 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
         "unembed": unembedding(checkpoint, config, embedding, "lm_head.weight", tied=False)}
     tensor.norm(head, ("gamma_f", "beta_f"), "final_layernorm", d)
     head["bias"] = checkpoint.tensor("lm_head.bias", (size.vocab,))
+    config.rope_scaling(computed=())  # turned over part of each head: not computed
     positions = {"kind": "rope", "base": config.rope_base(), "pairing": "half",
                  "rotary_dims": int(d_k * config.rotary_fraction("partial_rotary_factor", 0.5))}
     return Parts(embedding=embedding, positions=positions, layers=layers, head=head)

@@ -1334,6 +1334,14 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>第一个位置对应的表行</translation>
     </message>
     <message>
+        <source>Scaling</source>
+        <translation>缩放</translation>
+    </message>
+    <message>
+        <source>RoPE scaling of the frequencies</source>
+        <translation>RoPE 频率的缩放</translation>
+    </message>
+    <message>
         <source>positions.base: {problem}; kept {old}</source>
         <translation>positions.base：{problem}；保留原值 {old}</translation>
     </message>
@@ -1514,8 +1522,8 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>打开检查点(&amp;C)…</translation>
     </message>
     <message>
-        <source>A Hugging Face model folder (gpt2, llama, mistral, qwen2, qwen3, gpt_neox, gemma, phi, opt, bert) computing a text you type</source>
-        <translation>Hugging Face 模型文件夹（gpt2、llama、mistral、qwen2、qwen3、gpt_neox、gemma、phi、opt、bert），计算你输入的文本</translation>
+        <source>A Hugging Face model folder (gpt2, llama, mistral, qwen2, qwen3, gpt_neox, gemma, phi, phi3, opt, bert, stablelm, starcoder2) computing a text you type</source>
+        <translation>Hugging Face 模型文件夹（gpt2、llama、mistral、qwen2、qwen3、gpt_neox、gemma、phi、phi3、opt、bert、stablelm、starcoder2），计算你输入的文本</translation>
     </message>
     <message>
         <source>&amp;Save</source>
@@ -1867,6 +1875,14 @@ The file on disk was left as it was; your changes are still open in this window.
     <message>
         <source>Fold the editor away so the frame and its numbers are drawn larger</source>
         <translation>收起编辑器，让画面和其中的数字画得更大</translation>
+    </message>
+    <message>
+        <source>&amp;Model view</source>
+        <translation>模型总览(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Every layer × head&apos;s shares at once, with each head&apos;s share on the first key</source>
+        <translation>一次看到每层每个头的份额，以及每个头在第一个键上的份额</translation>
     </message>
     <message>
         <source>&amp;Language</source>

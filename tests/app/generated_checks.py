@@ -1,8 +1,8 @@
 """The checks every generated document passes (the test_generated_* modules, split so that
 two workers share them): computed, then every step's frame (with the worked row) built, every
 step's text and explanation page written in English and Chinese, one cell of every array of the
-trace explained, one PNG and one editable PowerPoint slide exported, and the document opened in
-the real window with File → Open."""
+trace explained, one PNG and one editable PowerPoint slide exported, the model view painted with
+every head's sink figure, and the document opened in the real window with File → Open."""
 
 from __future__ import annotations
 
@@ -14,12 +14,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from PySide6.QtCore import QSize
 from PySide6.QtGui import QImage
 
 from app.canvas import FrameOptions
 from app.canvas.frame import FrameItem
+from app.canvas.model_view import ModelViewItem, ModelViewOptions
 from app.canvas.worked_row import WORKED_STAGES
 from app.export.job import run_export
+from app.export.model_export import model_frame
+from app.export.render import render_image
 from app.export.settings import ExportRequest
 from app.help.html import step_html, step_plain
 from app.texts import step_text
@@ -71,6 +75,7 @@ def check_document(spec: Spec, window: StudioWindow, folder: Path) -> None:
     explain_every_array(trace)
     name = f"doc{spec.seed}"
     export_one_step(trace, folder, name)
+    paint_the_model_view(trace, LANGS[spec.seed % 2])
     open_in_window(window, document, folder / f"{name}.qkv.json")
 
 
@@ -105,19 +110,41 @@ def explain_every_array(trace: Trace) -> None:
 
 
 def export_one_step(trace: Trace, folder: Path, name: str) -> None:
-    """One PNG and one editable PowerPoint slide of the middle step."""
+    """The middle step as PNG pages and editable PowerPoint slides: a step too small for a
+    projector is split, page for slide, into as many parts as F5 shows."""
     step = len(trace.steps) // 2
-    [png] = run_export(trace, ExportRequest(format="png", steps=(step,), destination=folder,
-                                            name=name, width=480))
-    image = QImage(str(png))
-    assert (image.width(), image.height()) == (480, 270)
+    pngs = run_export(trace, ExportRequest(format="png", steps=(step,), destination=folder,
+                                           name=name, width=480))
+    assert pngs
+    for png in pngs:
+        image = QImage(str(png))
+        assert (image.width(), image.height()) == (480, 270)
     [deck] = run_export(trace, ExportRequest(format="pptx", steps=(step,),
                                              destination=folder / f"{name}.pptx"))
     with zipfile.ZipFile(deck) as pptx:
         slides = [n for n in pptx.namelist() if n.startswith("ppt/slides/slide")
                   and n.endswith(".xml")]
-        assert len(slides) == 1
-        assert "<a:tbl>" in pptx.read(slides[0]).decode(), "editable: a native table"
+        assert len(slides) == len(pngs), "a slide per page"
+        assert any("<a:tbl>" in pptx.read(slide).decode() for slide in slides), \
+            "editable: a native table"
+
+
+def paint_the_model_view(trace: Trace, lang: str) -> None:
+    """The model view: a thumbnail per head of every attention, its sink figure the numpy mean
+    of the shares on key 0 over the rows that see it, a share said on hover, painted small."""
+    item = ModelViewItem(trace, ModelViewOptions(receiver=0, lang=lang))
+    assert [shares.step for shares in item.layers] == [
+        k for k, step in enumerate(trace.steps) if step.id.endswith("weights")], "every attention"
+    for row, shares in enumerate(item.layers):
+        sees = trace.visible_for(trace.steps[shares.step].scope)[:, 0]
+        weights = trace.arrays[trace.steps[shares.step].writes[0]].reshape(
+            shares.weights.shape)
+        expected = weights[:, sees, 0].mean(axis=1) if sees.any() else np.zeros(shares.heads)
+        np.testing.assert_allclose(item.sinks[row], expected, rtol=1e-12)
+        assert item.hover_text(item.thumb_rect(row, shares.heads - 1).center()).startswith(
+            item.head_label(row, shares.heads - 1))
+    image = render_image(model_frame(trace, item.options), QSize(480, 270))
+    assert (image.width(), image.height()) == (480, 270)
 
 
 def open_in_window(window: StudioWindow, document: dict[str, object], path: Path) -> None:

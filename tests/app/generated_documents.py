@@ -28,7 +28,8 @@ CONSTRUCTS = frozenset({
     "target longer than source", "target shorter than source", "odd labels",
     "targets: the loss", "token ids: the draw", "embedding_scale", "token types",
     "embedding_norm layernorm", "embedding_norm rmsnorm", "sinusoidal halves", "qk_norm shift",
-    "alibi paper slopes", "masked-LM head", "mixture of experts"})
+    "alibi paper slopes", "masked-LM head", "rope scaling", "output norms",
+    "mixture of experts"})
 """Every construct the generated documents must meet."""
 
 
@@ -49,6 +50,8 @@ class LayerSpec:
     qk_norm: str | None = None
     qk_shift: bool = False
     """A LayerNorm QK-norm's shifts ``beta_q``/``beta_k``."""
+    output_norms: bool = False
+    """Norms of the attention's and feed-forward's outputs (``gamma3``…``beta4``, Gemma 2)."""
     experts: int = 0
     """A mixture of this many experts (two chosen per token) in place of the feed-forward."""
 
@@ -86,6 +89,9 @@ class Spec:
     masked_lm: bool = False
     """The head (if any) is a masked-language model's: a ``transform`` before the vocabulary,
     and the second token is ``[MASK]`` (the blank it fills)."""
+    scaling: bool = False
+    """RoPE's frequencies scaled (yarn over an original context of 64 positions: its ramp and
+    its attention factor on cos and sin)."""
 
 
 ODD_LABELS = ("", "line\nbreak", "مرحبا", "x" * 40, " ", "👩‍👧 🔥")
@@ -104,6 +110,9 @@ def _positions(spec: Spec, seed: int, rows: int) -> Doc:
         return {"kind": "alibi", "slopes": [0.5 ** (k + 1) for k in range(spec.heads)]}
     if kind == "sinusoidal" and spec.layout != "interleaved":
         return {"kind": kind, "layout": spec.layout}
+    if kind == "rope" and spec.scaling:
+        return {"kind": kind, "base": 100, "scaling": {
+            "type": "yarn", "factor": 4, "original_max_position_embeddings": 64}}
     return {"kind": kind}
 
 
@@ -135,6 +144,9 @@ def _layer(rng: np.random.Generator, spec: Spec, lay: LayerSpec, n: int, cross: 
         layer["block"] = block(rng, D, placement=lay.placement, norm=lay.norm,
                                activation=lay.activation, gated=lay.gated, cross=cross,
                                experts=lay.experts, **keys)
+        if lay.output_norms:
+            layer["block"].update({f"{name}{which}": draw(rng, D) for which in "34"
+                                   for name, draw in (("gamma", _vector), ("beta", _shift))})
     return layer
 
 
@@ -215,7 +227,8 @@ def constructs(spec: Spec) -> set[str]:
             met |= {name for name, on in (("gated ffn", lay.gated),
                                           ("parallel residual", lay.parallel),
                                           ("mixture of experts", lay.experts > 0),
-                                          ("post-norm", lay.placement == "post")) if on}
+                                          ("post-norm", lay.placement == "post"),
+                                          ("output norms", lay.output_norms)) if on}
         met |= {name for name, on in (("qk_norm", lay.qk_norm is not None),
                                       ("window", lay.window is not None),
                                       ("key_mask", lay.key_mask), ("unscaled", not lay.scale),
@@ -229,6 +242,7 @@ def constructs(spec: Spec) -> set[str]:
     met |= {name for name, on in (
         ("embedding_scale", spec.scale), ("token types", spec.types),
         ("sinusoidal halves", spec.positions == "sinusoidal" and spec.layout == "halves"),
+        ("rope scaling", spec.positions == "rope" and spec.scaling),
         ("alibi paper slopes", spec.positions == "alibi" and not spec.slopes
          and spec.heads & (spec.heads - 1) != 0),
         ("qk_norm shift", any(lay.qk_norm == "layernorm" and lay.qk_shift
@@ -260,17 +274,19 @@ def layer_specs(draw: st.DrawFn, n: int, first: bool, cross: bool) -> LayerSpec:
     pre-norm without cross-attention, and a key mask comes with a window of two or more."""
     has_block = cross or not first or draw(st.booleans())
     placement = draw(st.sampled_from(("pre", "post")))
+    parallel = placement == "pre" and not cross and draw(st.booleans())
     key_mask = draw(st.booleans())
     narrowest = 2 if key_mask else 1  # a masked key leaves each query a neighbour to see
     return LayerSpec(
         block=has_block, norm=draw(st.sampled_from(NORMS)),
         activation=draw(st.sampled_from(ACTIVATIONS)), gated=draw(st.booleans()),
-        placement=placement, parallel=placement == "pre" and not cross and draw(st.booleans()),
+        placement=placement, parallel=parallel,
         scale=draw(st.booleans()), causal=draw(st.booleans()),
         window=draw(st.none() | st.integers(narrowest, max(narrowest, n - 1))),
         key_mask=key_mask,
         qk_norm=draw(st.none() | st.sampled_from(("rmsnorm", "layernorm"))),
-        qk_shift=draw(st.booleans()), experts=draw(st.sampled_from((0, 3))))
+        qk_shift=draw(st.booleans()), experts=draw(st.sampled_from((0, 3))),
+        output_norms=placement == "pre" and not parallel and not cross and draw(st.booleans()))
 
 
 @st.composite
@@ -318,8 +334,9 @@ EXAMPLES: tuple[Spec, ...] = (
     Spec(seed=4, n=2, source=4, positions="learned", heads=1,
          layers=(LayerSpec(activation="gelu_tanh", key_mask=True),)),
     # labels as a teacher may type them (a line break drew a slide's second line at 18 pt)
-    Spec(seed=6, n=5, positions="rope", odd_labels=True, ending="targets",
-         layers=(LayerSpec(), LayerSpec(block=False), LayerSpec(norm="rmsnorm"))),
+    Spec(seed=6, n=5, positions="rope", odd_labels=True, ending="targets", scaling=True,
+         layers=(LayerSpec(), LayerSpec(block=False),
+                 LayerSpec(norm="rmsnorm", output_norms=True))),
     Spec(seed=5, n=5, positions="alibi", heads=2, kv_heads=1, head_bias=False,
          layers=(LayerSpec(parallel=True, window=2, activation="identity"),
                  LayerSpec(key_mask=True, causal=False, placement="post"))),

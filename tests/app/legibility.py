@@ -24,12 +24,12 @@ from app.canvas.arrows import SHARE_SIZE, AttentionArrows
 from app.canvas.context import FrameOptions
 from app.canvas.frame import FrameItem
 from app.canvas.grid import NUMBER_SIZE, MatrixGrid
-from app.canvas.layout import PARTS, TextItem
+from app.canvas.layout import TextItem
 from app.canvas.powers import pieces
 from app.canvas.route_map import RouteMap
 from app.canvas.theme import font
 from app.canvas.view import CanvasView
-from app.export.render import build_frame
+from app.export.render import build_frame, split_frames
 from app.model.operands import tokens_of
 from app.window.studio import StudioWindow
 from engine import Scenario, Trace
@@ -216,23 +216,26 @@ EXPORT_WIDTH = 1024
 
 def presented_numbers(view: CanvasView, trace: Trace, step: int,
                       options: FrameOptions) -> list[tuple[int | None, Number]]:
-    """Step ``step``'s numbers in presentation on ``view`` (each slide of a step shown as two:
-    its half, else None), their exact ink on the screen."""
+    """Step ``step``'s numbers in presentation on ``view`` (each slide of a step shown as
+    several: its part, else None), their exact ink on the screen."""
     found: list[tuple[int | None, Number]] = []
-    for part in range(PARTS):
+    part, count = 0, 1
+    while part < count:
         frame = shown(view, trace, step, options, part)
-        half = frame.composition.part
+        half, count = frame.composition.part, frame.composition.parts
         found += [(half, number) for number in numbers(frame, view, exact=True)]
-        if half is None:
-            break
+        part += 1
     return found
 
 
-def exported_numbers(trace: Trace, step: int, options: FrameOptions) -> list[Number]:
+def exported_numbers(trace: Trace, step: int,
+                     options: FrameOptions) -> list[tuple[int | None, Number]]:
     """Step ``step``'s numbers in an export of ``options``' aspect :data:`EXPORT_WIDTH` pixels
-    wide, their exact ink in the file."""
-    built = build_frame(trace, step, options)
-    (item,) = [i for i in built.scene.items() if isinstance(i, FrameItem)]
-    factor = EXPORT_WIDTH / built.width
-    return [replace(number, pixels=number.pixels * factor)
-            for number in numbers(item, exact=True)]
+    wide, their exact ink in the file, on each page of the step (its part, else None)."""
+    found: list[tuple[int | None, Number]] = []
+    for built in split_frames(lambda part: build_frame(trace, step, options, part=part)):
+        (item,) = [i for i in built.scene.items() if isinstance(i, FrameItem)]
+        factor = EXPORT_WIDTH / built.width
+        found += [(built.part, replace(number, pixels=number.pixels * factor))
+                  for number in numbers(item, exact=True)]
+    return found

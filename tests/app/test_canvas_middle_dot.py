@@ -57,6 +57,9 @@ def test_a_grid_draws_positioned_row_labels_in_the_font_they_were_measured_in(
         real(painter, rect, align, text, text_font)
 
     monkeypatch.setattr(grid_module, "draw_text", noted)
+    # drawn straight, text by text (the on-screen words layer draws the same runs, fonts and
+    # all, into its image: app.canvas.number_layer)
+    monkeypatch.setattr(grid_module, "paint_layer", lambda _painter, _words: False)
     image = QImage(1600, 800, QImage.Format.Format_ARGB32_Premultiplied)
     option = QStyleOptionGraphicsItem()
     option.exposedRect = grid.boundingRect()

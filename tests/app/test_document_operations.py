@@ -24,7 +24,6 @@ from app.model.edits import (
     SetOption,
 )
 from app.state.document import DocumentState
-from app.texts.edit_words import EDIT_WORDS
 from app.window.studio import StudioWindow
 from engine import Scenario, dumps_scenario, load_scenario
 from engine.resize import Sizes
@@ -135,10 +134,6 @@ def test_every_operation_is_named_in_both_languages(name: str, scenario: Scenari
         assert english != chinese
     with pytest.raises(ValueError):
         operation.label("fr")
-
-
-def test_the_edit_words_exist_in_both_languages() -> None:
-    assert set(EDIT_WORDS["en"]) == set(EDIT_WORDS["zh"])
 
 
 def test_an_option_without_words_of_its_own_is_named_by_its_path_and_value() -> None:

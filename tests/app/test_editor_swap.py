@@ -5,6 +5,7 @@ the positions editor: each choice one named undo step, a refusal naming its plac
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import numpy as np
@@ -23,10 +24,10 @@ from app.model.edits import SetLabel
 from app.model.examples import example_path
 from app.window.compare_mode import PRESETS
 from app.window.studio import StudioWindow
-from engine import compute, explain, load_scenario
+from engine import compute, explain, load_scenario, parse_scenario
 from engine.differences import compare
 from engine.swap import swap_order, swap_tokens
-from tests.app.driving import Dialogs, close_window, open_window, type_into
+from tests.app.driving import DEFAULT_SIZE, Dialogs, close_window, open_window, type_into
 from tests.app.test_editor_stacks import menu_action, shown_grids
 
 SWAP = [0, 3, 2, 1]  # positions 1 and 3 trade places
@@ -252,3 +253,28 @@ def test_drawn_by_token_the_rope_pictures_speak_of_positions_held(qtbot: QtBot) 
     noted = [[t.text for t in side.items_of(TextItem) if t.text.startswith("scores[0,1]")]
              for side in (scores.a_frame, scores.b_frame)]
     assert len(noted[0]) == 1 and noted[1] == []
+
+
+def test_the_positions_editor_shows_a_scaling_and_keeps_it_through_an_edit(
+        qtbot: QtBot) -> None:
+    doc = json.loads(example_path("order").read_text("utf-8"))
+    doc["positions"]["scaling"] = {"type": "linear", "factor": 4}
+    window = StudioWindow(parse_scenario(doc))
+    window.resize(*DEFAULT_SIZE)
+    window.show()
+    try:
+        pane = window.editor.positions_editor
+        assert pane.scaling_label.isVisibleTo(window)
+        assert pane.scaling_label.text() == "linear: factor = 4"
+        assert pane.scaling_label.accessibleName() == "RoPE scaling of the frequencies"
+        pane.base_edit.setFocus()
+        pane.base_edit.selectAll()
+        qtbot.keyClicks(pane.base_edit, "100")
+        qtbot.keyClick(pane.base_edit, Qt.Key.Key_Return)
+        # θ₀ = 1 divided by the factor 4: the scaling stays through the edit of the base
+        angles = window.state.trace.arrays["rope_angles"]
+        np.testing.assert_allclose(angles[:, 0], np.arange(4) / 4, rtol=1e-15)
+        choose(qtbot, pane.kind_box, "alibi")
+        assert not pane.scaling_label.isVisibleTo(window)
+    finally:
+        close_window(window)

@@ -20,7 +20,8 @@ from app.canvas.theme import DARK
 from app.cli import main
 from app.export.render import build_frame, export_options
 from app.export.words import notes_for, title_for
-from app.texts import HEADINGS, frame_word
+from app.texts import HEADINGS
+from app.texts.words import say
 from engine import Trace, compute, load_scenario
 from tests.export.conftest import cjk_share
 
@@ -76,9 +77,9 @@ def test_svg_frame_words_follow_the_language(qapp: QApplication, tmp_path: Path)
     en = svg_texts(tmp_path / "en" / "f11-step04.svg")
     assert bare("第 4 步（共 5 步）") in zh and "Step4of5" not in zh
     for key in ("reads", "shares", "rows_sum_note", "query", "key", "arrow_legend"):
-        assert bare(frame_word("zh", key)) in zh, key
-        assert bare(frame_word("en", key)) in en, key
-    assert bare(frame_word("zh", "who_reads", token="爱")) in zh
+        assert bare(say(f"frame.{key}", "zh")) in zh, key
+        assert bare(say(f"frame.{key}", "en")) in en, key
+    assert bare(say("frame.who_reads", "zh", token="爱")) in zh
     assert "Step4of5" in en and bare("Who “爱” reads, and how much") in en
     assert "第" not in en and "份额" not in en
 

@@ -32,16 +32,17 @@ from app.files.matrix_text import (
     load_matrix_file,
     parse_matrix_text,
 )
-from app.files.matrix_words import WORDS, matrix_words
 from app.i18n import set_language
 from app.i18n.catalogue import translations
 from app.i18n.language import catalogue_path
 from app.model.examples import example_path
-from app.texts import LANGUAGE_NAMES
+from app.texts import LANGUAGE_NAMES, words_zh
 from app.texts.problems import problem_words
+from app.texts.words import say
 from app.window.studio import StudioWindow
 from engine import ScenarioError, compute, load_scenario, parse_scenario
 from engine.names import short_name
+from engine.reader import MAX_LAYERS
 from tests.app.driving import close_window, open_window, type_into
 
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
@@ -168,14 +169,13 @@ def test_every_matrix_reason_has_chinese_words() -> None:
               "detail": "?", "count": 1, "width": 2, "shape": "3×2", "size": 10, "dtype": "<U1",
               "ndim": 3, "byte": 7, "name": "m.csv", "problem": "数组是空的", "block": "2×2",
               "grid": "Wq", "place": "Wq[1,0]", "text": "x", "encoding": "UTF-16"}
-    assert set(WORDS["zh"]) == set(WORDS["en"])
     allowed = ALLOWED_WORDS | {"NumPy", "npy", "npz", "np", "save", "Python", "UTF", "NaN",
                                "Wq", "m", "csv", "U1"}
-    left = [key for key in WORDS["zh"]
-            if untranslated(matrix_words("zh", key, **fields), set(), allowed)]
+    left = [key for key in words_zh.MATRIX
+            if untranslated(say(f"matrix.{key}", "zh", **fields), set(), allowed)]
     assert left == []
     # The check can fail: the English words are flagged.
-    assert untranslated(matrix_words("en", "binary"), set(), allowed)
+    assert untranslated(say("matrix.binary", "en"), set(), allowed)
 
 
 def test_matrix_refusals_are_worded_in_chinese(tmp_path: Path) -> None:
@@ -219,13 +219,13 @@ def test_engine_refusals_an_edit_can_meet_are_worded_in_chinese() -> None:
     enc_layer = encoder["encoder"]["layers"][0]
     cross = {**encoder, "encoder": {**encoder["encoder"], "layers": [
         {**enc_layer, "cross_attention": encoder["layers"][0]["cross_attention"]}]}}
-    deep = {**encoder, "encoder": {**encoder["encoder"], "layers": [enc_layer] * 48}}
+    deep = {**encoder, "encoder": {**encoder["encoder"], "layers": [enc_layer] * MAX_LAYERS}}
     for name, document in [("encoder cross", cross), ("budget", deep)]:
         with pytest.raises(ScenarioError) as caught:
             parse_scenario(document)
         words = problem_words(caught.value, "zh")
         assert CJK.search(words) and "文档不接受" not in words, (name, words)
-    assert "48 层" in problem_words(caught.value, "zh") and "1 层" in words
+    assert f"{MAX_LAYERS} 层" in problem_words(caught.value, "zh") and "1 层" in words
     huge = {**f11, "X": [[1e300, 1e300], [1e300, -1e300]],
             "attention": {**f11["attention"], "Wq": [[1e10, 1], [1, 1]]}}
     with pytest.raises(ScenarioError) as caught:

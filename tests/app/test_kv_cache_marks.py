@@ -21,7 +21,6 @@ from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.kv_cache_marks import PEN_WIDTH, TAG_GAP, CacheBand
 from app.canvas.layout import TextItem
 from app.texts import step_text
-from app.texts.cache_words import CACHE_WORDS
 from engine import Trace, compute, parse_scenario
 from engine.generation_run import generate
 from engine.parse_generation import Settings
@@ -277,10 +276,6 @@ def test_the_marks_are_measured_as_the_frame_fits_them(qtbot: QtBot, step_id: st
     after = compute(replace(trace.scenario, title=f"after {step_id}"))
     frame(compute(replace(after.scenario, generation=None)), step_id, "zh")
     assert _marks_placed(after, step_id) == _marks_placed(alone, step_id)
-
-
-def test_every_cache_word_is_in_both_languages() -> None:
-    assert set(CACHE_WORDS["en"]) == set(CACHE_WORDS["zh"])
 
 
 @pytest.mark.parametrize(("name", "step_id"), [("window", "L1.projections"),

@@ -27,10 +27,9 @@ from app.canvas.position_pictures import RotationDial
 from app.canvas.theme import SLIDE
 from app.model.examples import example_path
 from app.texts import step_text
-from app.texts.frame_words import FRAME_WORDS
-from app.texts.position_words import POSITION_WORDS
 from engine import Trace, compute, load_scenario, parse_scenario
 from tests.app.stacks import with_shared_keys
+from tests.engine.test_engine_positions_trace import scaled_trace
 from tests.examples import trace_of
 
 BASE = 10.0
@@ -201,11 +200,6 @@ def test_cross_attention_arrows_go_from_decoder_rows_to_the_encoders_keys(
     assert list(titled(mix, "V").spec.row_labels) == ["I", "love", "you"]
 
 
-def test_position_and_frame_words_exist_in_both_languages() -> None:
-    assert set(POSITION_WORDS["en"]) == set(POSITION_WORDS["zh"])
-    assert FRAME_WORDS["zh"]["key_encoder"] and FRAME_WORDS["en"]["key_encoder"]
-
-
 def test_rope_and_added_rows_have_texts_with_the_documents_numbers() -> None:
     rope = with_positions(DOCUMENT, kind="rope", base=BASE)
     text = step_text(rope, rope.step_index("rope"), "en", receiver=2)
@@ -305,3 +299,30 @@ def test_rope_scores_of_different_rows_mark_nothing(qtbot: QtBot) -> None:
     item = frame(rope, "scores")
     assert titled(item, "scores").spec.marked is None
     assert not any("distance" in t.text for t in item.items_of(TextItem))
+
+
+def test_a_scaled_ropes_picture_says_what_the_scaling_did(qtbot: QtBot) -> None:
+    """The note under the angles names the scaling with its numbers, in both languages (base
+    500, r = 8: llama3 over 256 keeps the pairs below 32 and divides those above 256 by 8;
+    yarn over 64 ramps from pair 0 to pair 2, cos and sin × 1 + 0.1·ln 4)."""
+    llama3 = scaled_trace({"type": "llama3", "factor": 8, "low_freq_factor": 1,
+                           "high_freq_factor": 8, "original_max_position_embeddings": 256})
+    words = {lang: [t.text for t in frame(llama3, "L1.rope", lang=lang).items_of(TextItem)]
+             for lang in ("en", "zh")}
+    assert ("θᵢ scaled (llama3): kept where the wavelength 2π/θᵢ is below 32, divided by 8 "
+            "above 256, blended between") in " ".join(words["en"])
+    # a line of Chinese wraps at a space or between characters: compared without spaces
+    assert "θᵢ经过缩放（llama3）：波长2π/θᵢ小于32的不变，大于256的除以8，两者之间平滑过渡" \
+        in "".join(words["zh"]).replace(" ", "")
+    yarn = scaled_trace({"type": "yarn", "factor": 4, "original_max_position_embeddings": 64})
+    text = " ".join(t.text for t in frame(yarn, "L1.rope").items_of(TextItem))
+    assert ("θᵢ scaled (yarn): from pair 0 to pair 2 a ramp towards θᵢ/4; cos and sin × "
+            "1.139") in text
+    longrope = scaled_trace({"type": "longrope", "short_factor": [1, 1.5, 2, 4],
+                             "attention_factor": 1.2})
+    text = " ".join(t.text for t in frame(longrope, "L1.rope").items_of(TextItem))
+    assert ("θᵢ scaled (longrope): each divided by its pair's short factor; cos and sin × 1.2"
+            in text)
+    plain = " ".join(t.text for t in frame(with_positions(DOCUMENT, kind="rope", base=BASE),
+                                           "rope").items_of(TextItem))
+    assert "scaled" not in plain

@@ -1,6 +1,6 @@
-"""Every refusal is worded by id, once in English (engine.refusals) and once in Chinese
-(app.texts.refusals_zh): the two catalogues hold the same ids, each raise site names an id and
-exactly the values its wording needs, and real refusals read in Chinese with their numbers."""
+"""Every refusal is worded by id in each language's catalogue (engine.words): each raise site
+names an id and exactly the values its wording needs, and real refusals read in Chinese with
+their numbers."""
 
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ from app.i18n import set_language
 from app.model.examples import example_path
 from app.model.layer_edits import MoveLayer, RemoveLayer
 from app.texts.problems import problem_words
-from app.texts.refusals_zh import WORDS as CHINESE
 from engine import ScenarioError, load_scenario, parse_scenario
-from engine.refusals import ENGLISH, Refusal
+from engine.refusals import Refusal
+from engine.words import en
 from tests.app.driving import close_window, open_window
 from tests.engine.generation_documents import example as generating
 
@@ -32,12 +32,6 @@ RAISING = ("engine", "app/model")
 
 def fields(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
-
-
-def test_every_refusal_has_chinese_words_naming_only_values_the_english_gives() -> None:
-    assert set(CHINESE) == set(ENGLISH), (set(ENGLISH) - set(CHINESE), set(CHINESE) - set(ENGLISH))
-    for key, english in ENGLISH.items():
-        assert fields(CHINESE[key]) <= fields(english), key
 
 
 def _calls(name: str) -> list[tuple[str, ast.Call]]:
@@ -79,10 +73,10 @@ def test_every_refusal_names_a_catalogue_id_and_exactly_its_values() -> None:
     for where, call in calls:
         given = {keyword.arg for keyword in call.keywords}
         for key in _ids(call.args[0]):
-            assert key in ENGLISH, f"{where}: {key}"
-            assert given == fields(ENGLISH[key]), f"{where}: {key} gets {given}"
+            assert key in en.REFUSALS, f"{where}: {key}"
+            assert given == fields(en.REFUSALS[key]), f"{where}: {key} gets {given}"
             used.add(key)
-    assert used | {"no_reason", "either"} == set(ENGLISH), set(ENGLISH) - used
+    assert used | {"no_reason", "either"} == set(en.REFUSALS), set(en.REFUSALS) - used
 
 
 def test_an_unknown_id_is_refused_when_made() -> None:

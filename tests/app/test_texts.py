@@ -49,16 +49,18 @@ EXPECTED_KEYS = {
     "attention.weights", "attention.mix", "block.norm1", "block.norm1_post", "block.norm2",
     "block.norm2_post", "block.resid1", "block.resid2", "block.resid2_post", "block.ffn",
     "block.final_norm", "block.logits", "block.probs", "block.loss", "block.sample",
+    "block.norm3", "block.norm4",
 }
 EXPECTED_STEP_IDS = {"embed", "inputs", "projections", "scores", "weights", "mix", "norm1",
                      "resid1", "norm2", "ffn", "resid2", "final_norm", "logits", "probs", "loss",
-                     "sample"}
+                     "sample", "norm3", "norm4"}
 EXPECTED_TERMS = ["Wq", "Wk", "Wv", "Wo", "QKV", "shares", "I", "Norm", "LayerNorm", "RMSNorm",
                   "gamma", "beta", "epsilon", "pre-norm", "post-norm", "causal-mask", "residual",
                   "FFN", "logits", "probabilities", "softmax", "scale", "heads", "embedding",
                   "RoPE", "positional-encoding", "ALiBi", "cross-attention", "encoder",
                   "grouped-query", "sliding-window", "key-mask", "QK-norm", "KV-cache",
-                  "temperature", "top-k", "top-p", "cross-entropy", "teacher-forcing"]
+                  "temperature", "top-k", "top-p", "cross-entropy", "teacher-forcing",
+                  "attention-sink"]
 FORMS = {"en": glossary_en.FORMS, "zh": glossary_zh.FORMS}
 FIELDS = ("summary", "why", "how", "pitfalls", "check")
 
@@ -104,6 +106,8 @@ def variant_documents() -> dict[str, dict[str, Any]]:
         "g01-none": edited(g01, block__norm="none"),
         "g01-none-post": edited(g01, block__norm="none", block__placement="post"),
         "g01-no-final": edited(g01, block__final_norm=False),
+        "g01-output-norms": edited(g01, block__norm="rmsnorm", block__gamma3=[1.5, 0.5],
+                                   block__gamma4=[0.8, 1.2]),
         "g01-no-head": edited(g01, block__unembed=None, block__vocab=None),
         "g01-not-causal": edited(g01, attention__causal=False),
         "g01-not-scaled": edited(g01, attention__scale=False),

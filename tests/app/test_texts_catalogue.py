@@ -1,30 +1,16 @@
-"""The step texts are decided once and worded per language: every sentence id has every
-language, and the one dispatch of the step texts covers every op."""
+"""The step texts are decided once and worded per language (every id has every language:
+tests/app/test_words_catalogue.py), and the one dispatch of the step texts covers every op."""
 
 from __future__ import annotations
 
 import typing
 
-import pytest
-
-from app.texts import sentences, step_text
+from app.texts import step_text
 from app.texts.lookup import OP_PLANS
 from app.texts.sentences import Listed, Token, say
 from engine import compute, parse_scenario
 from engine.trace_step import Op
 from tests.engine.v2_documents import document
-
-
-def test_every_sentence_id_has_every_language() -> None:
-    assert sentences.missing_sentences() == {}
-    assert set(sentences.CATALOGUES) == {"en", "zh"}
-
-
-def test_a_sentence_missing_in_one_language_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
-    zh = dict(sentences.CATALOGUES["zh"])
-    del zh["resid1.summary"]
-    monkeypatch.setitem(sentences.CATALOGUES, "zh", zh)
-    assert sentences.missing_sentences() == {"zh": {"resid1.summary"}}
 
 
 def test_one_sentence_in_both_languages() -> None:

@@ -40,9 +40,9 @@ from app.model.operands import tokens_of
 from app.model.presets import PRESETS, preset
 from app.texts import step_text
 from app.texts.example_words import document_words
-from app.texts.frame_words import frame_word
 from app.texts.step_labels import step_label
 from app.texts.titles import step_title
+from app.texts.words import say
 from engine import Step, Trace, compute, load_scenario
 
 LABEL_WORDS = frozenset({"Token", "RoPE", "QK", "softmax", "Wo", "ln", "LayerNorm", "RMSNorm"})
@@ -127,8 +127,8 @@ def test_every_chinese_text_of_every_step_is_chinese(document: str) -> None:
             if said := english(label, LABEL_WORDS):
                 left.setdefault(f"{step.id} label {label!r}", said)
         text = step_text(trace, index, "zh")
-        flow = (f"{frame_word('zh', 'reads')} {shown_names(trace, step.reads)} "
-                f"{frame_word('zh', 'writes')} {shown_names(trace, step.writes)}")
+        flow = (f"{say('frame.reads', 'zh')} {shown_names(trace, step.reads)} "
+                f"{say('frame.writes', 'zh')} {shown_names(trace, step.writes)}")
         for said_in in (title, subtitle, flow, *picture_texts(trace, step), text.summary,
                         *text.sections()):
             if said := english(said_in, allowed):

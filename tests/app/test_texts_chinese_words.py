@@ -12,10 +12,10 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from app.canvas.route_map import step_label
-from app.texts.edit_words import edit_word
 from app.texts.example_words import document_words
-from app.texts.steps_en import WORDS as STEPS_EN
-from app.texts.steps_zh import WORDS as STEPS_ZH
+from app.texts.words import say
+from app.texts.words_en import WORDS as STEPS_EN
+from app.texts.words_zh import WORDS as STEPS_ZH
 from engine import Trace, compute, parse_scenario
 from tests.engine.v2_documents import CASES
 from tests.examples import EXAMPLES, trace_of
@@ -81,7 +81,7 @@ def test_placement_is_not_the_word_for_positions() -> None:
     assert set(placement) == {"&Placement", "Norm placement", "the other placement (pre ↔ post)"}
     assert {source: text for source, text in placement.items()
             if "位置" in text or "规范化顺序" not in text} == {}
-    assert edit_word("zh", "block.placement", value="post") == "规范化顺序改为 post-norm"
+    assert say("edit.block.placement", "zh", value="post") == "规范化顺序改为 post-norm"
     said_in_english = [key for key, text in STEPS_EN.items() if "placement" in text]
     assert said_in_english == ["resid2_post.check"]
     assert {key: STEPS_ZH[key] for key in said_in_english if "位置" in STEPS_ZH[key]} == {}

@@ -7,6 +7,7 @@ import numpy as np
 
 from app.texts import step_text, step_title
 from engine import compute, format_number, parse_scenario
+from tests.engine.test_engine_positions_trace import scaled_trace
 from tests.engine.v2_documents import CASES, encoder_decoder
 
 
@@ -71,3 +72,28 @@ def test_the_steps_around_the_cross_attention_name_their_own_arrays() -> None:
     post = compute(parse_scenario(encoder_decoder(71, placement="post")))
     text = step_text(post, post.step_index("L2.cross.norm"), "en")
     assert text.summary.startswith("In post-norm, the cross residual sum")
+
+
+def test_the_rope_text_says_what_the_scaling_does_in_both_languages() -> None:
+    llama3 = scaled_trace({"type": "llama3", "factor": 8, "low_freq_factor": 1,
+                           "high_freq_factor": 8, "original_max_position_embeddings": 256})
+    index = llama3.step_index("L1.rope")
+    assert step_text(llama3, index, "en").how.endswith(
+        " The frequencies are scaled (llama3): a pair whose wavelength 2π/θᵢ is below 32 keeps "
+        "its θᵢ, above 256 divides it by 8, and between the two blends both.")
+    assert step_text(llama3, index, "zh").how.endswith(
+        "频率经过缩放（llama3）：波长 2π/θᵢ 小于 32 的对保留 θᵢ，大于 256 的对把它除以 8，介于两者"
+        "之间的对在两者间平滑过渡。")
+    # yarn over 64 positions, base 500, r = 8: the ramp runs from pair 0 to pair 2
+    yarn = scaled_trace({"type": "yarn", "factor": 4, "original_max_position_embeddings": 64})
+    assert step_text(yarn, index, "zh").how.endswith(
+        "频率经过缩放（yarn）：第 0 对之后的对沿斜坡从 θᵢ 过渡到 θᵢ/4，到第 2 对完全到达；"
+        "cos 和 sin 乘以 1.139。")
+    plain = scaled_trace({"type": "linear", "factor": 4})
+    assert step_text(plain, index, "en").how.endswith(
+        "becomes " + _row(plain.arrays["L1.Q_rot"][-1, :4])[:-1] + ", …]. The frequencies are "
+        "scaled (linear): every θᵢ is divided by 4.")
+    longrope = scaled_trace({"type": "longrope", "short_factor": [1, 1.5, 2, 4],
+                             "attention_factor": 1.2})
+    assert step_text(longrope, index, "zh").how.endswith(
+        "频率经过缩放（longrope）：每一对的 θᵢ 除以它自己的短系数，cos 和 sin 乘以 1.2。")

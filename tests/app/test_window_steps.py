@@ -173,7 +173,7 @@ def test_a_wide_document_keeps_its_sizes_and_resizing_n_touches_only_n(
     assert sizes == {"n": 2, "d": 200, "d_k": 3, "d_v": 3, "heads": 1}
     assert window.editor.size_boxes["d"].maximum() == MAX_WIDTH
     assert window.editor.size_boxes["n"].maximum() == MAX_POSITIONS
-    assert window.editor.size_boxes["heads"].maximum() == MAX_HEADS == 12  # GPT-2 small's
+    assert window.editor.size_boxes["heads"].maximum() == MAX_HEADS == 64  # Llama 3.1 70B's
     spin = window.editor.size_boxes["n"]
     spin.setFocus()
     qtbot.keyClick(spin, Qt.Key.Key_Up)

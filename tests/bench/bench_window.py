@@ -1,14 +1,18 @@
-"""Edit-to-repaint latency of the studio window (not a test): prints median and p95, and every
-target of issue 15 with ok or MISSED.
+"""Edit-to-repaint latency of the studio window (not a test): prints median and p95, the CPU
+time the process used meanwhile, and every target of issues 15 and 36 with ok or MISSED.
 
-Run with ``.venv/bin/python tests/bench/bench_window.py`` from the repository root.
+Run with ``.venv/bin/python tests/bench/bench_window.py`` from the repository root (on the
+shared machine with ``OPENBLAS_NUM_THREADS=1``; compare two commits only within one run,
+alternating them: at load 8-10 the clock time is three to seven times the CPU time).
 
 * For n = 2, 16, 64, 128 (d = 16, two heads of width 8, causal) and n = 512 (one head: two
   would be 2·512² scores, over the limit), the window shows the shares step with its arrows;
   one run types a new number into a Wq cell through the grid's model (the path the cell editor
-  takes), then waits until the canvas has painted the new frame. Targets: p95 ≤ 16 ms up to
-  n = 16, ≤ 33 ms at n = 128, median ≤ 100 ms at n = 512 (at n = 128 and more only each row's
-  strongest arrows are drawn; ``--all-arrows`` measures with every arrow).
+  takes), then waits until the canvas has painted the new frame. Targets: p95 ≤ 16 ms at n = 2,
+  median ≤ 8 ms and p95 ≤ 12 ms at n = 16 (issue 36: the bench document's one scale, 0.57, is
+  unreadable, so its frames are laid out by themselves and print every number), p95 ≤ 33 ms at
+  n = 128, median ≤ 33 ms at n = 512 (at n = 128 and more only each row's strongest arrows are
+  drawn; ``--all-arrows`` measures with every arrow).
 * A GPT-2 small layer (:func:`tests.bench.timing.gpt2_layer`: d = 768, 12 heads of width 64,
   FFN 3072, every bias; n = 8), a decoder block, on its FFN step; one cell of W1 (768 × 3072)
   edited. Target: median ≤ 100 ms.
@@ -41,29 +45,34 @@ from engine import Scenario, ScenarioError, dumps_scenario, parse_scenario
 from tests.bench.timing import attention_scenario, gpt2_layer, report
 
 SIZES = (2, 16, 64, 128, 512)
-TARGETS: dict[int, tuple[float | None, str]] = {
-    2: (16.0, "p95"), 16: (16.0, "p95"), 64: (None, "p95"), 128: (33.0, "p95"),
-    512: (100.0, "median")}
+TARGETS: dict[int, tuple[tuple[float, str], ...]] = {
+    2: ((16.0, "p95"),), 16: ((8.0, "median"), (12.0, "p95")), 128: ((33.0, "p95"),),
+    512: ((33.0, "median"),)}
+"""Each size's targets: milliseconds, and whether the median or the p95 must meet them."""
 LAYER_TARGET = 100.0
 
 
 def edit_to_repaint(window: StudioWindow, app: QApplication, runs: int, path: str,
-                    base: float = 0.25) -> list[float]:
-    """Milliseconds from committing a cell edit until the canvas has painted the new frame."""
+                    base: float = 0.25) -> tuple[list[float], list[float]]:
+    """Milliseconds from committing a cell edit until the canvas has painted the new frame, and
+    the CPU time the process used meanwhile (on a loaded machine the clock time is several
+    times that)."""
     model = window.editor.tables[path].model()
     index = model.index(0, 0)
     painted = [False]
     window.canvas.repainted.connect(lambda: painted.__setitem__(0, True))
-    times = []
+    times: list[float] = []
+    cpu: list[float] = []
     for run in range(runs + 1):
         painted[0] = False
-        start = time.perf_counter()
+        start, used = time.perf_counter(), time.process_time()
         model.setData(index, f"{base + 0.01 * run:.2f}")
         while not painted[0]:
             app.processEvents()
         if run:  # the first run warms caches
             times.append((time.perf_counter() - start) * 1000.0)
-    return times
+            cpu.append((time.process_time() - used) * 1000.0)
+    return times, cpu
 
 
 def show(window: StudioWindow, app: QApplication, step: str, all_arrows: bool) -> None:
@@ -93,8 +102,9 @@ def run_layer(app: QApplication, runs: int) -> None:
     window = StudioWindow(scenario)
     show(window, app, "ffn", all_arrows=False)
     opened = (time.perf_counter() - started) * 1000.0
-    times = edit_to_repaint(window, app, runs, "block.ffn.W1", base=0.05)
+    times, cpu = edit_to_repaint(window, app, runs, "block.ffn.W1", base=0.05)
     report(label, times, LAYER_TARGET)
+    report(f"{'':<6}its CPU time", cpu)
     print(f"{'':<6}window built and shown in {opened:.0f} ms")
     close(window, app)
 
@@ -176,9 +186,13 @@ def main() -> int:
         window = StudioWindow(attention_scenario(n, heads=2 if n <= 256 else 1))
         show(window, qt, "weights", args.all_arrows)
         opened = (time.perf_counter() - started) * 1000.0
-        times = edit_to_repaint(window, qt, args.runs, "attention.Wq")
-        target, on = TARGETS.get(n, (None, "p95"))
-        report(f"n={n:<4} edit → repaint (weights step)", times, target, on=on)
+        times, cpu = edit_to_repaint(window, qt, args.runs, "attention.Wq")
+        label = f"n={n:<4} edit → repaint (weights step)"
+        for k, (target, on) in enumerate(TARGETS.get(n, ())):
+            report(label if k == 0 else f"{'':<6}again, for", times, target, on=on)
+        if n not in TARGETS:
+            report(label, times)
+        report(f"{'':<6}its CPU time", cpu)
         print(f"{'':<6}window built and shown in {opened:.0f} ms")
         close(window, qt)
     if not args.skip_layer:

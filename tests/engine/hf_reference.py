@@ -22,7 +22,9 @@ Array = np.ndarray
 DTYPES = {"F64": np.float64, "F32": np.float32, "F16": np.float16}
 FIXTURES = Path(__file__).resolve().parent / "checkpoints"
 FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "gpt_neox", "gemma", "bert", "qwen3", "phi",
-            "opt", "mixtral", "qwen3_moe")
+            "opt", "phi3", "stablelm", "starcoder2", "gemma2", "mixtral", "qwen3_moe")
+SCALED = ("llama-rope-linear", "llama-rope-llama3", "llama-rope-yarn", "phi3-longrope")
+"""The fixtures whose RoPE is scaled (besides one per family)."""
 
 
 def stored(file: Path) -> dict[str, Array]:
@@ -80,13 +82,61 @@ def _rotate_half(x: Array) -> Array:
     return np.concatenate([-x[..., half:], x[..., :half]], axis=-1)
 
 
-def _rope(q: Array, k: Array, dims: int, base: float) -> tuple[Array, Array]:
-    """q, k: heads × n × d_k; the first ``dims`` columns turned as transformers does."""
+def _scaled(rope: dict[str, Any], c: dict[str, Any], dims: int, base: float,
+            inv_freq: Array) -> tuple[Array, float]:
+    """The inverse frequencies and cos/sin factor of a ``linear``, ``llama3`` or ``yarn``
+    scaling, as ``transformers.modeling_rope_utils`` computes them."""
+    kind, factor = rope.get("rope_type", "default"), rope.get("factor")
+    original = rope.get("original_max_position_embeddings") or c["max_position_embeddings"]
+    if kind == "linear":
+        return inv_freq / factor, 1.0
+    if kind == "llama3":
+        low, high = rope["low_freq_factor"], rope["high_freq_factor"]
+        wavelen = 2 * math.pi / inv_freq
+        scaled = np.where(wavelen > original / low, inv_freq / factor, inv_freq)
+        smooth = (original / wavelen - low) / (high - low)
+        smoothed = (1 - smooth) * scaled / factor + smooth * scaled
+        medium = ~(wavelen < original / high) & ~(wavelen > original / low)
+        return np.where(medium, smoothed, scaled), 1.0
+    if kind == "longrope":  # within the original context: the short factors
+        original = c.get("original_max_position_embeddings") or original
+        stretch = factor or c["max_position_embeddings"] / original
+        attention = rope.get("attention_factor") or (
+            1.0 if stretch <= 1 else math.sqrt(1 + math.log(stretch) / math.log(original)))
+        return inv_freq / np.array(rope["short_factor"]), attention
+    if kind == "yarn":
+        def turns(rotations: float) -> float:
+            return dims * math.log(original / (rotations * 2 * math.pi)) / (2 * math.log(base))
+        low, high = turns(rope.get("beta_fast") or 32), turns(rope.get("beta_slow") or 1)
+        if rope.get("truncate", True):
+            low, high = math.floor(low), math.ceil(high)
+        low, high = max(low, 0), min(high, dims - 1)
+        ramp = np.clip((np.arange(dims // 2) - low) / ((high + 0.001 if low == high else high)
+                                                       - low), 0, 1)
+        extrapolation = 1 - ramp
+        mscale, all_dims = rope.get("mscale"), rope.get("mscale_all_dim")
+
+        def m(scale: float) -> float:
+            return 1.0 if factor <= 1 else 0.1 * scale * math.log(factor) + 1.0
+        attention = rope.get("attention_factor") or (m(mscale) / m(all_dims)
+                                                     if mscale and all_dims else m(1))
+        return (inv_freq / factor * (1 - extrapolation) + inv_freq * extrapolation,
+                attention)
+    return inv_freq, 1.0
+
+
+def _rope(q: Array, k: Array, dims: int, base: float,
+          c: dict[str, Any] | None = None) -> tuple[Array, Array]:
+    """q, k: heads × n × d_k; the first ``dims`` columns turned as transformers does (scaled as
+    ``c``'s ``rope_parameters`` say)."""
     n = q.shape[1]
     inv_freq = 1.0 / base ** (np.arange(0, dims, 2, dtype=np.float64) / dims)
+    factor = 1.0
+    if c is not None:
+        inv_freq, factor = _scaled(c.get("rope_parameters") or {}, c, dims, base, inv_freq)
     freqs = np.arange(n, dtype=np.float64)[:, None] * inv_freq[None, :]
     emb = np.concatenate([freqs, freqs], axis=-1)
-    cos, sin = np.cos(emb), np.sin(emb)
+    cos, sin = np.cos(emb) * factor, np.sin(emb) * factor
 
     def turn(x: Array) -> Array:
         rot, rest = x[..., :dims], x[..., dims:]
@@ -149,8 +199,10 @@ def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str
     n, h = len(ids), c["num_attention_heads"]
     g = c.get("num_key_value_heads") or h
     d_k = c.get("head_dim") or c["hidden_size"] // h
-    window = c.get("sliding_window") if c["model_type"] == "mistral" else None
-    gemma = c["model_type"] == "gemma"  # x·√d (a float32 number), 1 + weight, tied head
+    window = c.get("sliding_window") if c["model_type"] in ("mistral", "phi3") else None
+    dims = int(d_k * c.get("partial_rotary_factor", 1.0)) if c["model_type"] == "phi3" else d_k
+    gemma = c["model_type"] in ("gemma", "gemma2")  # x·√d (a float32), 1 + weight, tied head
+    sandwich = c["model_type"] == "gemma2"  # the sub-layers' outputs normed, windows by type
     x = t["model.embed_tokens.weight"][ids]
     if gemma:
         x = x * float(np.float32(math.sqrt(c["hidden_size"])))
@@ -164,26 +216,42 @@ def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str
     for k in range(c["num_hidden_layers"]):
         at = f"model.layers.{k}."
         a = rms(x, at + "input_layernorm.weight")
-        q = linear(at + "self_attn.q_proj", a).reshape(n, h, d_k).transpose(1, 0, 2)
-        key = linear(at + "self_attn.k_proj", a).reshape(n, g, d_k).transpose(1, 0, 2)
-        v = linear(at + "self_attn.v_proj", a).reshape(n, g, d_k).transpose(1, 0, 2)
+        if at + "self_attn.qkv_proj.weight" in t:  # Phi-3: q, k, v rows one after the other
+            fused = a @ t[at + "self_attn.qkv_proj.weight"].T
+            q, key, v = np.split(fused, [h * d_k, (h + g) * d_k], axis=-1)
+        else:
+            q, key, v = (linear(f"{at}self_attn.{name}_proj", a) for name in "qkv")
+        q = q.reshape(n, h, d_k).transpose(1, 0, 2)
+        key = key.reshape(n, g, d_k).transpose(1, 0, 2)
+        v = v.reshape(n, g, d_k).transpose(1, 0, 2)
         if at + "self_attn.q_norm.weight" in t:  # Qwen3: each head's rows RMSNormed
             q = _rms_norm(q, t[at + "self_attn.q_norm.weight"], c["rms_norm_eps"])
             key = _rms_norm(key, t[at + "self_attn.k_norm.weight"], c["rms_norm_eps"])
-        q, key = _rope(q, key, d_k, _rope_base(c))
+        q, key = _rope(q, key, dims, _rope_base(c), c)
         key, v = np.repeat(key, h // g, axis=0), np.repeat(v, h // g, axis=0)
+        if sandwich:
+            assert c["query_pre_attn_scalar"] == d_k  # the scores ÷ √d_k, as _attend divides
+            window = c["sliding_window"] if c["layer_types"][k] == "sliding_attention" else None
         shares, mixed = _attend(q, key, v, window)
-        x = x + linear(at + "self_attn.o_proj", mixed)
-        m = rms(x, at + "post_attention_layernorm.weight")
+        attended = linear(at + "self_attn.o_proj", mixed)
+        if sandwich:
+            attended = rms(attended, at + "post_attention_layernorm.weight")
+        x = x + attended
+        m = rms(x, at + ("pre_feedforward_layernorm.weight" if sandwich
+                         else "post_attention_layernorm.weight"))
         if c["model_type"] == "mixtral":
-            x = x + _experts(c, t, at + "block_sparse_moe.", m, ("w1", "w3", "w2"), True)
+            fed = _experts(c, t, at + "block_sparse_moe.", m, ("w1", "w3", "w2"), True)
         elif at + "mlp.gate.weight" in t:  # Qwen3-MoE's sparse layer
-            x = x + _experts(c, t, at + "mlp.", m, ("gate_proj", "up_proj", "down_proj"),
-                             c["norm_topk_prob"])
+            fed = _experts(c, t, at + "mlp.", m, ("gate_proj", "up_proj", "down_proj"),
+                           c["norm_topk_prob"])
         else:
-            gate = _act(c["hidden_act"], linear(at + "mlp.gate_proj", m))
-            gated = gate * linear(at + "mlp.up_proj", m)
-            x = x + linear(at + "mlp.down_proj", gated)
+            if at + "mlp.gate_up_proj.weight" in t:  # Phi-3: the gate's rows, then up's
+                gate, up = np.split(m @ t[at + "mlp.gate_up_proj.weight"].T, 2, axis=-1)
+            else:
+                gate, up = linear(at + "mlp.gate_proj", m), linear(at + "mlp.up_proj", m)
+            fed = linear(at + "mlp.down_proj",
+                         _act(c.get("hidden_act") or c["hidden_activation"], gate) * up)
+        x = x + (rms(fed, at + "post_feedforward_layernorm.weight") if sandwich else fed)
         out["shares"].append(shares)
         out["outputs"].append(x)
     final = rms(x, "model.norm.weight")
@@ -268,6 +336,54 @@ def _phi(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str, 
     return _linear(t, "lm_head", final)
 
 
+def _stablelm(c: dict[str, Any], t: dict[str, Array], ids: list[int],
+              out: dict[str, Any]) -> Array:
+    """StableLM and Starcoder2: LayerNorm pre-norm, sequential or parallel (StableLM's
+    ``use_parallel_residual``: one norm feeds both halves), the first ``partial_rotary_factor``
+    of each head turned (Starcoder2: all), a SwiGLU (StableLM) or ``c_fc``/``c_proj`` feed-forward
+    (Starcoder2, whose every layer slides ``sliding_window`` and whose head is tied)."""
+    n, h = len(ids), c["num_attention_heads"]
+    eps = c.get("layer_norm_eps") or c["norm_epsilon"]
+    g = c.get("num_key_value_heads") or h
+    d_k = c["hidden_size"] // h
+    dims = int(d_k * c.get("partial_rotary_factor", 1.0))
+    window = c.get("sliding_window") if c["model_type"] == "starcoder2" else None
+    x = t["model.embed_tokens.weight"][ids]
+
+    def norm(y: Array, name: str) -> Array:
+        return _layer_norm(y, t[name + ".weight"], t[name + ".bias"], eps)
+
+    def mlp(y: Array, at: str) -> Array:
+        if at + "mlp.c_fc.weight" in t:
+            return _linear(t, at + "mlp.c_proj", _act(c["hidden_act"],
+                                                      _linear(t, at + "mlp.c_fc", y)))
+        gated = _act(c["hidden_act"], _linear(t, at + "mlp.gate_proj", y))
+        return _linear(t, at + "mlp.down_proj", gated * _linear(t, at + "mlp.up_proj", y))
+
+    for k in range(c["num_hidden_layers"]):
+        at = f"model.layers.{k}."
+        a = norm(x, at + "input_layernorm")
+
+        def heads(name: str, count: int, y: Array = a) -> Array:
+            return _linear(t, name, y).reshape(n, count, d_k).transpose(1, 0, 2)
+
+        q, key = heads(at + "self_attn.q_proj", h), heads(at + "self_attn.k_proj", g)
+        v = heads(at + "self_attn.v_proj", g)
+        q, key = _rope(q, key, dims, _rope_base(c))
+        key, v = np.repeat(key, h // g, axis=0), np.repeat(v, h // g, axis=0)
+        shares, mixed = _attend(q, key, v, window)
+        attended = _linear(t, at + "self_attn.o_proj", mixed)
+        if c.get("use_parallel_residual"):
+            x = x + attended + mlp(a, at)
+        else:
+            x = x + attended
+            x = x + mlp(norm(x, at + "post_attention_layernorm"), at)
+        out["shares"].append(shares)
+        out["outputs"].append(x)
+    head = t.get("lm_head.weight", t["model.embed_tokens.weight"])
+    return norm(x, "model.norm") @ head.T
+
+
 def _opt(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str, Any]) -> Array:
     """Positions from row 2; pre- or post-norm; the embedding projected in and out when it is
     narrower than the layers."""
@@ -340,7 +456,8 @@ def _bert(c: dict[str, Any], t: dict[str, Array], ids: list[int],
 
 FORWARDS = {"gpt2": _gpt2, "llama": _llama, "mistral": _llama, "qwen2": _llama,
             "qwen3": _llama, "gpt_neox": _gpt_neox, "gemma": _llama, "phi": _phi, "opt": _opt,
-            "bert": _bert, "mixtral": _llama, "qwen3_moe": _llama}
+            "bert": _bert, "phi3": _llama, "stablelm": _stablelm, "starcoder2": _stablelm,
+            "gemma2": _llama, "mixtral": _llama, "qwen3_moe": _llama}
 
 
 def hf_forward(folder: Path, ids: list[int], types: list[int] | None = None) -> dict[str, Any]:

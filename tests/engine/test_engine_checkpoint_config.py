@@ -10,6 +10,7 @@ again."""
 from __future__ import annotations
 
 import json
+import math
 import warnings
 from pathlib import Path
 from typing import Any
@@ -128,15 +129,37 @@ def test_biases_follow_the_config_as_transformers_builds_the_layers(tmp_path: Pa
 
 REFUSED: list[tuple[str, dict[str, Any], str]] = [
     ("llama", {"rope_parameters": {"rope_type": "default", "rope_theta": 5.0},
-               "rope_scaling": {"rope_type": "linear", "factor": 2.0}},
-     'rope_scaling: RoPE scaling "linear" is not computed yet: QKV Studio turns by the plain '
-     "angles p·θᵢ only"),
+               "rope_scaling": {"rope_type": "longrope", "factor": 2.0}},
+     'rope_scaling: RoPE scaling "longrope" is not computed yet: QKV Studio computes the '
+     "linear, llama3 and yarn scalings of Llama-shaped families only"),
     ("gpt_neox", {"rope_scaling": {"type": "dynamic", "factor": 2.0}},
-     'rope_scaling: RoPE scaling "dynamic" is not computed yet: QKV Studio turns by the plain '
-     "angles p·θᵢ only"),
+     'rope_scaling: RoPE scaling "dynamic" is not computed yet: QKV Studio computes the '
+     "linear, llama3 and yarn scalings of Llama-shaped families only"),
     ("phi", {"rope_parameters": {"rope_type": "yarn", "factor": 2.0}},
-     'rope_parameters: RoPE scaling "yarn" is not computed yet: QKV Studio turns by the plain '
-     "angles p·θᵢ only"),
+     'rope_parameters: RoPE scaling "yarn" is not computed yet: QKV Studio computes the '
+     "linear, llama3 and yarn scalings of Llama-shaped families only"),
+    ("phi3", {"rope_scaling": {"type": "su", "short_factor": [1.0], "long_factor": [2.0]}},
+     "original_max_position_embeddings: longrope turns by its long factors past 32 positions, "
+     "within the 512 QKV Studio computes: not computed yet"),
+    ("phi3", {"original_max_position_embeddings": 4096, "rope_scaling": {
+        "type": "longrope", "short_factor": [1.0, 2.0], "long_factor": [2.0]}},
+     "rope_scaling.short_factor: expected 1 numbers, one per turned pair of columns (r/2 = 1), "
+     "got 2"),
+    ("phi3", {"rope_scaling": {"type": "llama3", "factor": 2.0}},
+     'rope_scaling: RoPE scaling "llama3" is not computed yet: QKV Studio computes the '
+     "linear, llama3 and yarn scalings of Llama-shaped families only"),
+    ("stablelm", {"qk_layernorm": True},
+     "qk_layernorm: a LayerNorm of its own for each head's queries and keys is not computed "
+     "yet: QKV Studio norms every head with one γ and β"),
+    ("stablelm", {"rope_parameters": {"rope_type": "linear", "factor": 2.0}},
+     'rope_parameters: RoPE scaling "linear" is not computed yet: QKV Studio computes the '
+     "linear, llama3 and yarn scalings of Llama-shaped families only"),
+    ("llama", {"rope_scaling": {"rope_type": "yarn", "original_max_position_embeddings": 8}},
+     "rope_scaling.factor: missing"),
+    ("llama", {"rope_scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1}},
+     "rope_scaling.high_freq_factor: missing"),
+    ("mistral", {"rope_scaling": {"rope_type": "linear", "factor": "2"}},
+     'rope_scaling.factor: expected a number, got "2"'),
     ("llama", {"rope_parameters": {"full_attention": {"rope_type": "default"}}},
      "rope_parameters.full_attention: RoPE settings per layer type are not computed yet: QKV "
      "Studio turns every layer by one base"),
@@ -151,6 +174,9 @@ REFUSED: list[tuple[str, dict[str, Any], str]] = [
     ("gemma", {"attn_logit_softcapping": 50.0},
      "attn_logit_softcapping: capping scores or logits by tanh is not computed yet: QKV Studio "
      "computes them uncapped"),
+    ("gemma", {"model_type": "gemma2", "final_logit_softcapping": None},
+     "attn_logit_softcapping: capping scores or logits by tanh is not computed yet: QKV Studio "
+     "computes them uncapped"),
     ("gemma", {"use_bidirectional_attention": True},
      "use_bidirectional_attention: attention without the causal mask is not computed yet for "
      "this family"),
@@ -161,6 +187,56 @@ REFUSED: list[tuple[str, dict[str, Any], str]] = [
      'activation_function: expected one of "gelu" | "gelu_new" | "gelu_pytorch_tanh" | "silu" '
      '| "swish" | "relu" | "linear", got "gelu_fast"'),
 ]
+
+
+SCALINGS: list[tuple[dict[str, Any], dict[str, Any]]] = [
+    # llama3's original context: the config's own key wins over the RoPE settings'
+    ({"original_max_position_embeddings": 64, "rope_scaling": {
+        "rope_type": "llama3", "factor": 8, "low_freq_factor": 1, "high_freq_factor": 4,
+        "original_max_position_embeddings": 16}},
+     {"type": "llama3", "factor": 8, "low_freq_factor": 1, "high_freq_factor": 4,
+      "original_max_position_embeddings": 64}),
+    # yarn without its settings: the context of max_position_embeddings (32), betas 32 and 1
+    # (a 0 too), truncation, attention factor 0.1·ln 2 + 1
+    ({"rope_scaling": {"type": "yarn", "factor": 2, "beta_fast": 0}},
+     {"type": "yarn", "factor": 2, "original_max_position_embeddings": 32, "beta_fast": 32,
+      "beta_slow": 1, "truncate": True, "attention_factor": 0.1 * math.log(2) + 1}),
+    # yarn with a null factor: the contexts' ratio; mscale over mscale_all_dim; truncate null
+    ({"max_position_embeddings": 32, "rope_scaling": {
+        "rope_type": "yarn", "factor": None, "original_max_position_embeddings": 8, "mscale": 2,
+        "mscale_all_dim": 1, "truncate": None}},
+     {"type": "yarn", "factor": 4, "original_max_position_embeddings": 8, "beta_fast": 32,
+      "beta_slow": 1, "truncate": False,
+      "attention_factor": (0.2 * math.log(4) + 1) / (0.1 * math.log(4) + 1)}),
+]
+
+
+@pytest.mark.parametrize(("config", "scaling"), SCALINGS)
+def test_a_scaling_is_resolved_as_transformers_resolves_it(
+        tmp_path: Path, config: dict[str, Any], scaling: dict[str, Any]) -> None:
+    positions = imported(tmp_path, "llama", **config).positions
+    assert positions.scaling is not None
+    written = positions.scaling.to_document()
+    assert written.keys() == scaling.keys()
+    for key, value in scaling.items():
+        assert written[key] == (value if isinstance(value, str | bool) else
+                                pytest.approx(value, rel=1e-15)), key
+    transformers = pytest.importorskip("transformers", reason="transformers is not installed")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = transformers.AutoConfig.from_pretrained(tmp_path / "llama")
+    theirs.standardize_rope_params()  # as the scaling functions do before they compute
+    assert theirs.rope_parameters["original_max_position_embeddings"] == \
+        scaling["original_max_position_embeddings"]
+
+
+def test_a_null_original_context_is_refused(tmp_path: Path) -> None:
+    folder = copy(tmp_path, "llama", rope_scaling={"rope_type": "yarn", "factor": 2})
+    config = json.loads((folder / "config.json").read_text("utf-8"))
+    config["original_max_position_embeddings"] = None  # given, and null
+    (folder / "config.json").write_text(json.dumps(config), "utf-8")
+    assert refusal(folder) == (f"{folder}/config.json.original_max_position_embeddings: "
+                               "expected a whole number, got null")
 
 
 @pytest.mark.parametrize(("family", "config", "line"), REFUSED)
@@ -176,6 +252,19 @@ def test_the_new_refusals_read_in_chinese(tmp_path: Path) -> None:
     assert problem_words(caught.value, "zh").endswith(
         "config.json.attn_logit_softcapping：暂不计算用 tanh 截断分数或 logits：QKV Studio "
         "计算未截断的值")
+
+
+def test_a_gemma2_scores_scale_other_than_its_heads_is_refused(tmp_path: Path) -> None:
+    folder = copy(tmp_path, "gemma", model_type="gemma2", query_pre_attn_scalar=6)
+    config = json.loads((folder / "config.json").read_text("utf-8"))
+    config.update(attn_logit_softcapping=None, final_logit_softcapping=None)  # caps off
+    (folder / "config.json").write_text(json.dumps(config), "utf-8")
+    with pytest.raises(ScenarioError) as caught:
+        import_checkpoint(folder, "the cat")
+    place = f"{folder}/config.json.query_pre_attn_scalar"
+    assert str(caught.value) == (f"{place}: the scores divided by √6 instead of √dₖ = √8 are "
+                                 "not computed yet")
+    assert problem_words(caught.value, "zh") == f"{place}：分数除以 √6 而不是 √dₖ = √8，暂不计算"
 
 
 def test_an_integer_of_more_digits_than_python_reads_is_a_refusal(tmp_path: Path) -> None:
@@ -221,10 +310,11 @@ def test_gemma_reads_hidden_act_only(tmp_path: Path, config: dict[str, Any],
 def test_the_command_refuses_a_key_in_one_line_and_writes_nothing(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     folder = copy(tmp_path, "llama", rope_parameters={"rope_theta": 5.0},
-                  rope_scaling={"rope_type": "llama3", "factor": 8.0})
+                  rope_scaling={"rope_type": "dynamic", "factor": 8.0})
     out_path = tmp_path / "doc.qkv.json"
     status = main(["import-hf", str(folder), "--text", "the cat", "--out", str(out_path)])
     out, err = capsys.readouterr()
     assert (status, out) == (2, "") and not out_path.exists()
-    assert err == (f'qkv-studio: {folder}/config.json.rope_scaling: RoPE scaling "llama3" is '
-                   "not computed yet: QKV Studio turns by the plain angles p·θᵢ only\n")
+    assert err == (f'qkv-studio: {folder}/config.json.rope_scaling: RoPE scaling "dynamic" is '
+                   "not computed yet: QKV Studio computes the linear, llama3 and yarn scalings of "
+                   "Llama-shaped families only\n")

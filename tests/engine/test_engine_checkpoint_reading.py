@@ -22,10 +22,12 @@ import pytest
 from safetensors.numpy import save_file
 
 import engine.checkpoint.folder
+import engine.reader
 from engine import ScenarioError
 from engine.checkpoint import import_checkpoint
 from engine.checkpoint.folder import Checkpoint
-from engine.checkpoint.weights_file import FP8
+from engine.reader import expect_matrix
+from engine.safetensors_file import FP8
 from tests.engine.hf_reference import FIXTURES
 from tests.engine.test_engine_checkpoint_refusals import copy, refusal, run
 
@@ -57,6 +59,45 @@ def test_each_stored_dtype_is_read_by_the_importer_exactly(tmp_path: Path, dtype
         assert read.dtype == np.float64 and not read.flags.writeable
         np.testing.assert_array_equal(read, stored[name].astype(np.float64))
     assert checkpoint.used == {"w", "b"}
+
+
+@pytest.mark.parametrize("transposed", [False, True])
+def test_a_bf16_weight_is_widened_from_its_map_into_one_float64_array(
+        tmp_path: Path, transposed: bool) -> None:
+    """Before: the stored bytes were read whole, widened through a uint32 and a float32 copy
+    (14 bytes a number at once), and an ``nn.Linear`` transposed by a second float64 copy."""
+    rows, columns = 1536, 1024
+    numbers = np.random.default_rng(7).standard_normal((rows, columns), dtype=np.float32).astype(
+        ml_dtypes.bfloat16)
+    save_file({"w": numbers}, str(folder_of(tmp_path) / "model.safetensors"))
+    checkpoint = Checkpoint(tmp_path)
+    tracemalloc.start()
+    try:
+        read = checkpoint.tensor("w", (rows, columns), transposed=transposed)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    expected = numbers.astype(np.float64)
+    np.testing.assert_array_equal(read, expected.T if transposed else expected)
+    assert read.flags.c_contiguous and read.flags.owndata and not read.flags.writeable
+    assert 8 * rows * columns <= peak < 8 * rows * columns + (4 << 20)
+
+
+def test_a_weight_checked_finite_as_widened_is_not_read_again_and_a_nan_is_still_refused(
+        tmp_path: Path) -> None:
+    numbers = np.arange(12.0).reshape(3, 4).astype(np.float32)
+    broken = numbers.copy()
+    broken[2, 1] = np.nan
+    save_file({"w": numbers, "b": broken}, str(folder_of(tmp_path) / "model.safetensors"))
+    checkpoint = Checkpoint(tmp_path)
+    read = checkpoint.tensor("w", (3, 4), transposed=True)
+    assert expect_matrix(read, "Wq", weights=True) is read  # no copy, no second check
+    assert engine.reader._known_finite(read)
+    nan = checkpoint.tensor("b", (3, 4), transposed=True)
+    assert not engine.reader._known_finite(nan)
+    with pytest.raises(ScenarioError) as caught:
+        expect_matrix(nan, "Wq", weights=True)
+    assert str(caught.value) == "Wq[1][2]: nan is not allowed: every number must be finite"
 
 
 @pytest.mark.parametrize(("dtype", "kind"), [("F8_E4M3", ml_dtypes.float8_e4m3fn),
@@ -113,15 +154,20 @@ CRAFTED: list[tuple[str, bytes | None, object, bytes, str]] = [
     ("dtype", None, {"w": {**F32, "dtype": "F7"}}, bytes(8),
      "the tensor w is stored as F7; the importer reads F64, F32, F16, BF16, F8_E4M3, F8_E5M2"),
     ("negative", None, {"w": {**F32, "shape": [-1, -2]}}, bytes(8),
-     "the tensor w has the shape [-1, -2]: each size must be a whole number from 0"),
+     "the tensor w has the shape [-1, -2]: at most 8 sizes, each a whole number from 0 below "
+     "2⁶⁴"),
     ("not whole", None, {"w": {**F32, "shape": [True, 2.0]}}, bytes(8),
-     "the tensor w has the shape [true, 2.0]: each size must be a whole number from 0"),
+     "the tensor w has the shape [true, 2.0]: at most 8 sizes, each a whole number from 0 "
+     "below 2⁶⁴"),
     ("int64 overflow", None, {"w": {**F32, "shape": [1 << 62, 4]}}, bytes(8),
      "the tensor w lies at data_offsets [0, 8], which do not hold its "
      "18,446,744,073,709,551,616 numbers of 4 bytes within the file's 8 bytes of data"),
     ("2 to the 64", None, {"w": {**F32, "shape": [1 << 64]}}, bytes(8),
-     "the tensor w lies at data_offsets [0, 8], which do not hold its "
-     "18,446,744,073,709,551,616 numbers of 4 bytes within the file's 8 bytes of data"),
+     "the tensor w has the shape [18446744073709551616]: at most 8 sizes, each a whole number "
+     "from 0 below 2⁶⁴"),
+    ("nine dimensions", None, {"w": {**F32, "shape": [1] * 8 + [2]}}, bytes(8),
+     "the tensor w has the shape [1, 1, 1, 1, 1, 1, 1, 1, 2]: at most 8 sizes, each a whole "
+     "number from 0 below 2⁶⁴"),
     ("past the file", None, {"w": F32}, bytes(4),
      "the tensor w lies at data_offsets [0, 8], which do not hold its 2 numbers of 4 bytes "
      "within the file's 4 bytes of data"),

@@ -40,8 +40,8 @@ def refusal(folder: Path, text: str = "the cat", layers: str | None = None) -> s
 def test_another_family_or_none_is_refused(tmp_path: Path) -> None:
     assert refusal(copy(tmp_path, "gpt2", model_type="t5")).endswith(
         'config.json.model_type: "t5" is not a family QKV Studio imports: it imports gpt2, '
-        "llama, mistral, qwen2, qwen3, gpt_neox, gemma, phi, opt, bert, mixtral, "
-        "qwen3_moe")
+        "llama, mistral, qwen2, qwen3, gpt_neox, gemma, gemma2, phi, phi3, opt, bert, stablelm, "
+        "starcoder2, mixtral, qwen3_moe")
     shutil.rmtree(tmp_path / "gpt2")
     assert refusal(copy(tmp_path, "gpt2", model_type=None)).endswith(
         "config.json.model_type: missing")
@@ -117,10 +117,10 @@ def test_a_layer_choice_outside_the_model_is_refused(choice: str) -> None:
 
 
 def test_settings_the_engine_does_not_compute_are_refused(tmp_path: Path) -> None:
-    folder = copy(tmp_path, "llama", rope_scaling={"rope_type": "llama3", "factor": 8.0})
-    assert refusal(folder).endswith('config.json.rope_scaling: RoPE scaling "llama3" is not '
-                                    "computed yet: QKV Studio turns by the plain angles p·θᵢ "
-                                    "only")
+    folder = copy(tmp_path, "llama", rope_scaling={"rope_type": "longrope", "factor": 8.0})
+    assert refusal(folder).endswith('config.json.rope_scaling: RoPE scaling "longrope" is not '
+                                    "computed yet: QKV Studio computes the linear, llama3 and "
+                                    "yarn scalings of Llama-shaped families only")
     shutil.rmtree(folder)
     folder = copy(tmp_path, "gpt2", scale_attn_by_inverse_layer_idx=True)
     assert refusal(folder).endswith("config.json.scale_attn_by_inverse_layer_idx: scores "

@@ -30,12 +30,15 @@ import pytest
 
 from engine import compute
 from engine.checkpoint import import_checkpoint
+from engine.checkpoint.config import Config
 from engine.top_k import top_k
-from tests.engine.hf_reference import FAMILIES, FIXTURES
+from tests.engine.hf_reference import FAMILIES, FIXTURES, SCALED
 from tests.engine.test_engine_checkpoint import layer_output
 
 torch = pytest.importorskip("torch", reason="torch is not installed (pip install torch==2.13.0)")
 transformers = pytest.importorskip("transformers", reason="transformers is not installed")
+rope_utils = importlib.import_module("transformers.modeling_rope_utils")
+ROPE_INIT_FUNCTIONS = rope_utils.ROPE_INIT_FUNCTIONS
 
 TEXT = "the cat sat on the mat. 我爱你"
 SIZES: dict[str, dict[str, Any]] = {
@@ -57,6 +60,10 @@ SIZES: dict[str, dict[str, Any]] = {
     "gemma": {"hidden_size": 16, "intermediate_size": 12, "num_hidden_layers": 2,
               "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8,
               "max_position_embeddings": 32},
+    "gemma2": {"hidden_size": 16, "intermediate_size": 12, "num_hidden_layers": 2,
+               "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8,
+               "query_pre_attn_scalar": 8, "max_position_embeddings": 32, "sliding_window": 3,
+               "attn_logit_softcapping": None, "final_logit_softcapping": None},
     "qwen3": {"hidden_size": 8, "intermediate_size": 12, "num_hidden_layers": 2,
               "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 4,
               "max_position_embeddings": 32, "tie_word_embeddings": True},
@@ -65,6 +72,16 @@ SIZES: dict[str, dict[str, Any]] = {
             "qk_layernorm": True, "partial_rotary_factor": 0.5},
     "opt": {"hidden_size": 8, "ffn_dim": 16, "num_hidden_layers": 2, "num_attention_heads": 2,
             "max_position_embeddings": 32},
+    "phi3": {"hidden_size": 8, "intermediate_size": 12, "num_hidden_layers": 2,
+             "num_attention_heads": 2, "num_key_value_heads": 1, "max_position_embeddings": 32,
+             "rope_theta": 500.0, "pad_token_id": None},
+    "stablelm": {"hidden_size": 8, "intermediate_size": 12, "num_hidden_layers": 2,
+                 "num_attention_heads": 2, "num_key_value_heads": 2,
+                 "max_position_embeddings": 32, "partial_rotary_factor": 0.5,
+                 "use_qkv_bias": True, "rope_theta": 500.0},
+    "starcoder2": {"hidden_size": 8, "intermediate_size": 16, "num_hidden_layers": 2,
+                   "num_attention_heads": 4, "num_key_value_heads": 2,
+                   "max_position_embeddings": 32, "sliding_window": 3, "rope_theta": 100.0},
     "mixtral": {"hidden_size": 8, "intermediate_size": 6, "num_hidden_layers": 2,
                 "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 4,
                 "max_position_embeddings": 32, "num_local_experts": 4, "num_experts_per_tok": 2},
@@ -73,6 +90,11 @@ SIZES: dict[str, dict[str, Any]] = {
                   "head_dim": 2, "max_position_embeddings": 32, "num_experts": 4,
                   "num_experts_per_tok": 3, "mlp_only_layers": [0]},
 }
+TOKENIZERS = {"phi3": "llama", "stablelm": "gpt_neox", "starcoder2": "gpt2"}
+"""The fixture whose tokenizer.json a family's random model reads (its own by default)."""
+SCALED_HEADS = {"num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8}
+"""Heads of 8 columns: four pairs, so that a scaling keeps, smooths and divides frequencies
+(base 500: wavelengths 2π/θᵢ of 6.3, 30, 140 and 660)."""
 VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     **{family: (family, {}) for family in FAMILIES},
     "phi-2": ("phi", {"hidden_size": 16, "qk_layernorm": False, "num_key_value_heads": None,
@@ -89,6 +111,31 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "bert-decoder": ("bert", {"is_decoder": True}),
     "llama-rope-scaling": ("llama", {"num_attention_heads": 2, "num_key_value_heads": 1,
                                      "head_dim": 4}),
+    "llama-rope-linear": ("llama", {**SCALED_HEADS, "rope_parameters": {
+        "rope_type": "linear", "rope_theta": 500.0, "factor": 4.0}}),
+    "llama-rope-llama3": ("llama", {**SCALED_HEADS, "rope_parameters": {
+        "rope_type": "llama3", "rope_theta": 500.0, "factor": 8.0, "low_freq_factor": 1.0,
+        "high_freq_factor": 8.0, "original_max_position_embeddings": 256}}),
+    "llama-rope-yarn": ("llama", {**SCALED_HEADS, "rope_parameters": {
+        "rope_type": "yarn", "rope_theta": 500.0, "factor": 4.0,
+        "original_max_position_embeddings": 64}}),
+    "stablelm-parallel": ("stablelm", {"use_parallel_residual": True, "use_qkv_bias": False,
+                                       "num_key_value_heads": 1}),
+    "starcoder2-plain": ("starcoder2", {"use_bias": False, "sliding_window": None,
+                                        "tie_word_embeddings": False}),
+    "phi3-partial-window": ("phi3", {"partial_rotary_factor": 0.5, "sliding_window": 3,
+                                     "num_key_value_heads": 2}),
+    "phi3-longrope": ("phi3", {"num_attention_heads": 1, "num_key_value_heads": 1,
+                               "partial_rotary_factor": 0.5, "max_position_embeddings": 2048,
+                               "original_max_position_embeddings": 512, "rope_parameters": {
+                                   "rope_type": "longrope", "rope_theta": 500.0,
+                                   "short_factor": [1.0, 1.5], "long_factor": [3.0, 5.0]}}),
+    "qwen2-rope-yarn-mscale": ("qwen2", {**SCALED_HEADS, "rope_parameters": {
+        "rope_type": "yarn", "rope_theta": 500.0, "factor": 3.0, "beta_fast": 4,
+        "beta_slow": 0.5, "mscale": 2.0, "mscale_all_dim": 1.0, "truncate": False,
+        "original_max_position_embeddings": 64}}),
+    "gemma2-layer-types": ("gemma2", {"layer_types": ["full_attention", "sliding_attention"],
+                                      "sliding_window": 2}),
     "qwen3_moe-normalised": ("qwen3_moe", {"norm_topk_prob": True, "mlp_only_layers": [],
                                            "num_experts_per_tok": 2}),
 }
@@ -100,7 +147,12 @@ weights. Then config keys as transformers reads them: Llama's ``layer_types`` an
 layer slides), Qwen2's window from ``max_window_layers`` on, Llama's ``attention_bias`` and
 ``mlp_bias``, GPT-NeoX without ``attention_bias``, BERT with ``is_decoder`` (causal), and a
 ``rope_scaling`` beside ``rope_parameters`` (``EDITED``; heads of 4 columns, so that the base
-changes the angles: with Llama's 2 the one angle is p · θ⁰)."""
+changes the angles: with Llama's 2 the one angle is p · θ⁰). Then RoPE's scalings: ``linear``;
+``llama3`` over an original context of 256 (pair 0 and 1 kept, 2 smoothed, 3 divided by 8);
+``yarn`` over 64 (its ramp 0, ½, 1, 1; cos and sin × 1 + 0.1·ln 4); and yarn as a Qwen2 with
+every setting given: its betas, ``mscale``/``mscale_all_dim`` and no truncation. Gemma 2's other
+``layer_types`` (its family case: the first layer slides, as its config defaults; the caps are
+null in both)."""
 EDITED: dict[str, dict[str, Any]] = {
     "llama-rope-scaling": {"rope_scaling": {"rope_type": "default"}},
 }
@@ -109,12 +161,17 @@ EDITED: dict[str, dict[str, Any]] = {
 ``rope_scaling`` in place of ``rope_parameters``, so the base is 10000, not the 500 of
 ``rope_parameters``."""
 FLOAT32_CASTS = ("LlamaRMSNorm", "MistralRMSNorm", "Qwen2RMSNorm", "Qwen3RMSNorm",
-                 "GemmaRMSNorm", "MixtralRMSNorm", "Qwen3MoeRMSNorm")
+                 "GemmaRMSNorm", "Phi3RMSNorm", "Gemma2RMSNorm", "MixtralRMSNorm",
+                 "Qwen3MoeRMSNorm")
+ONE_PLUS = ("GemmaRMSNorm", "Gemma2RMSNorm")
+"""The RMSNorms that scale by 1 + weight."""
 ROTARY = ("LlamaRotaryEmbedding", "MistralRotaryEmbedding", "Qwen2RotaryEmbedding",
           "Qwen3RotaryEmbedding", "GPTNeoXRotaryEmbedding", "GemmaRotaryEmbedding",
-          "PhiRotaryEmbedding", "MixtralRotaryEmbedding", "Qwen3MoeRotaryEmbedding")
-MODELING = ("llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi", "mixtral",
-            "qwen3_moe")
+          "PhiRotaryEmbedding", "Phi3RotaryEmbedding", "StableLmRotaryEmbedding",
+          "Starcoder2RotaryEmbedding", "Gemma2RotaryEmbedding", "MixtralRotaryEmbedding",
+          "Qwen3MoeRotaryEmbedding")
+MODELING = ("llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi", "phi3", "stablelm",
+            "starcoder2", "gemma2", "mixtral", "qwen3_moe")
 """The families whose modeling modules hold those classes."""
 
 
@@ -129,10 +186,26 @@ def _gemma_rms_norm64(self: Any, hidden_states: Any) -> Any:
     return (1.0 + self.weight) * (hidden_states / torch.sqrt(variance + self.eps))
 
 
+class _Float64Torch:
+    """torch with its float32 read as float64: transformers' own RoPE scalings
+    (``modeling_rope_utils``) computed in float64."""
+
+    float = torch.float64
+    float32 = torch.float64
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(torch, name)
+
+
 def _rotary64(self: Any, x: Any, position_ids: Any) -> Any:
     dim = 2 * self.inv_freq.shape[0]
     base = self.config.rope_parameters["rope_theta"]
     inv_freq = 1.0 / (base ** (torch.arange(0, dim, 2, dtype=torch.float64) / dim))
+    if self.rope_type == "longrope":  # its exponent is cast by Tensor.float(), out of reach
+        short = torch.tensor(self.config.rope_parameters["short_factor"], dtype=torch.float64)
+        inv_freq = 1.0 / (short * base ** (torch.arange(0, dim, 2, dtype=torch.float64) / dim))
+    elif self.rope_type != "default":
+        inv_freq, _ = ROPE_INIT_FUNCTIONS[self.rope_type](self.config, x.device)
     freqs = position_ids[..., None].to(torch.float64) * inv_freq
     emb = torch.cat((freqs, freqs), dim=-1)
     return ((emb.cos() * self.attention_scaling).to(x.dtype),
@@ -157,11 +230,12 @@ def exact_float64(monkeypatch: pytest.MonkeyPatch) -> None:
         return softmax(input, dim=dim, dtype=None if input.dtype == torch.float64 else dtype)
 
     monkeypatch.setattr(torch.nn.functional, "softmax", softmax64)
+    monkeypatch.setattr(rope_utils, "torch", _Float64Torch())
     for family in MODELING:
         modeling = importlib.import_module(f"transformers.models.{family}.modeling_{family}")
         for name in FLOAT32_CASTS + ROTARY:
             if hasattr(modeling, name):
-                patched = (_gemma_rms_norm64 if name == "GemmaRMSNorm" else _rms_norm64
+                patched = (_gemma_rms_norm64 if name in ONE_PLUS else _rms_norm64
                            if name in FLOAT32_CASTS else _rotary64)
                 monkeypatch.setattr(getattr(modeling, name), "forward", patched)
     mixtral = importlib.import_module("transformers.models.mixtral.modeling_mixtral")
@@ -171,7 +245,8 @@ def exact_float64(monkeypatch: pytest.MonkeyPatch) -> None:
 def build(family: str, folder: Path, seed: int, **changes: Any) -> Any:
     """A random float64 model of ``family`` (its sizes changed by ``changes``) saved in
     ``folder`` with a fixture's tokenizer."""
-    shutil.copy(FIXTURES / family / "tokenizer.json", folder / "tokenizer.json")
+    shutil.copy(FIXTURES / TOKENIZERS.get(family, family) / "tokenizer.json",
+                folder / "tokenizer.json")
     tokenizer = transformers.PreTrainedTokenizerFast(tokenizer_file=str(folder / "tokenizer.json"))
     vocab = len(tokenizer) + (3 if family == "qwen2" else 0)  # Qwen2 pads its embedding
     config = transformers.AutoConfig.for_model(family, vocab_size=vocab,
@@ -241,8 +316,14 @@ def gaps(case: str, folder: Path) -> tuple[dict[str, float], dict[str, np.ndarra
                                      dtype=torch.float64).eval()
     scenario = import_checkpoint(folder, TEXT)
     assert scenario.token_ids is not None
+    assert tokenizer(TEXT)["input_ids"] == list(scenario.token_ids)
+    return compared(scenario, model)
+
+
+def compared(scenario: Any, model: Any) -> tuple[dict[str, float], dict[str, np.ndarray], Any]:
+    """The imported ``scenario`` computed by the engine and ``model`` by transformers: the
+    largest |Δ| of each array, transformers' arrays, and the engine's trace."""
     ids = list(scenario.token_ids)
-    assert tokenizer(TEXT)["input_ids"] == ids
     trace, theirs = compute(scenario), run(model, ids)
     pairs = {name: theirs[name] for name in ("logits", "probs") if name in theirs}
     for k in range(2):
@@ -303,3 +384,26 @@ def test_equal_router_shares_are_chosen_as_torch_topk_chooses_them() -> None:
         for k in ks:
             theirs = torch.topk(torch.tensor(rows), k, dim=-1).indices.numpy()
             np.testing.assert_array_equal(top_k(rows, k), theirs, err_msg=f"E={experts} k={k}")
+
+
+
+def test_gemma2_slides_the_layers_its_config_slides_by_default() -> None:
+    theirs = transformers.Gemma2Config(num_hidden_layers=5, sliding_window=3).layer_types
+    ours = Config({"model_type": "gemma2", "sliding_window": 3}, "config.json").windows(5)
+    assert ours == [3 if kind == "sliding_attention" else None for kind in theirs]
+    assert ours == [3, None, 3, None, 3]
+
+
+@pytest.mark.parametrize("name", ("phi3", "stablelm", "starcoder2", "gemma2", *SCALED))
+def test_the_committed_fixture_computes_what_transformers_computes(
+        monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """The committed fixtures of Phi-3, StableLM, Starcoder2, Gemma 2 and of each RoPE scaling,
+    read by from_pretrained in float64 (its float32 casts patched): every array ≤ 1e-10."""
+    exact_float64(monkeypatch)
+    model = transformers.AutoModelForCausalLM.from_pretrained(
+        FIXTURES / name, attn_implementation="eager", dtype=torch.float64).eval()
+    found, _, trace = compared(import_checkpoint(FIXTURES / name, TEXT), model)
+    print(f"\n{name}: " + ", ".join(f"{array} {gap:.1e}" for array, gap in found.items()))
+    assert max(found.values()) <= 1e-10, found
+    assert trace.arrays["probs"][-1].max() > 3 / trace.arrays["probs"].shape[1]
+

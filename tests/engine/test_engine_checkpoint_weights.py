@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 from safetensors.numpy import load_file, save_file
 
-import engine.checkpoint.fit
 import engine.checkpoint.folder
+import engine.memory
 from engine.checkpoint import import_checkpoint
 from engine.checkpoint.weights_file import Stored
 from tests.engine.test_engine_checkpoint_refusals import copy, refusal
@@ -30,9 +30,9 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     names: list[str] = []
     real = engine.checkpoint.folder.read_tensor
 
-    def counted(name: str, stored: Stored) -> Any:
+    def counted(name: str, stored: Stored, *, transposed: bool = False) -> Any:
         names.append(name)
-        return real(name, stored)
+        return real(name, stored, transposed=transposed)
 
     monkeypatch.setattr(engine.checkpoint.folder, "read_tensor", counted)
     return names
@@ -42,7 +42,7 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def no_reads(monkeypatch: pytest.MonkeyPatch) -> None:
     """Any tensor read fails the test at once (a sparse folder's weights are gigabytes)."""
 
-    def refused(name: str, stored: Stored) -> Any:
+    def refused(name: str, stored: Stored, *, transposed: bool = False) -> Any:
         raise AssertionError(f"{name} was read")
 
     monkeypatch.setattr(engine.checkpoint.folder, "read_tensor", refused)
@@ -242,7 +242,7 @@ def test_a_405b_folder_is_refused_from_its_config_before_any_weight_is_read(
     assert sparse_llama(folder, LLAMA_405B) > 800 * 10**9
     started = time.monotonic()
     assert refusal(folder) == (f"{folder}/config.json.hidden_size: 16,384 is more than the "
-                               "limit of 1,024 QKV Studio computes (nothing was read)")
+                               "limit of 8,192 QKV Studio computes (nothing was read)")
     assert time.monotonic() - started < 2
 
 
@@ -251,32 +251,34 @@ WITHIN_WIDTH = {**LLAMA_405B, "vocab_size": 32000, "hidden_size": 1024, "num_att
 
 
 @pytest.mark.usefixtures("no_reads")
-def test_a_model_past_the_documents_numbers_is_refused_from_its_headers(
+def test_a_model_past_the_computers_memory_is_refused_from_its_headers(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each width within the limits, all 48 layers together past a document's 2²⁸ numbers;
-    one layer within them but, on a computer of 1 GiB, not within its memory."""
+    """Each width within the limits; all 48 layers as float64 past a computer of 4 GiB, one
+    layer past a computer of 512 MiB (the limit is the memory, not a count of numbers)."""
     folder = tmp_path / "wide"
     sparse_llama(folder, WITHIN_WIDTH)
+    monkeypatch.setattr(engine.memory, "physical_memory", lambda: 4 << 30)
     started = time.monotonic()
-    assert refusal(folder) == (f"{folder}/*.safetensors: 870,941,696 numbers in all is more "
-                               "than the limit of 268,435,456 a document may hold (so that it "
-                               "can be saved and opened again)")
+    assert refusal(folder) == (
+        f"{folder}/*.safetensors: the weights as float64 need about 6.5 GiB, more than this "
+        "computer's 4.0 GiB of memory (nothing was read)")
     assert time.monotonic() - started < 2
-    monkeypatch.setattr(engine.checkpoint.fit, "memory", lambda: 1 << 30)
+    monkeypatch.setattr(engine.memory, "physical_memory", lambda: 1 << 29)
     assert refusal(folder, layers="1") == (
-        f"{folder}/*.safetensors: the weights as float64 need about 1.2 GiB, more than this "
-        "computer's 1.0 GiB of memory (nothing was read)")
+        f"{folder}/*.safetensors: the weights as float64 need about 0.6 GiB, more than this "
+        "computer's 0.5 GiB of memory (nothing was read)")
 
 
 @pytest.mark.usefixtures("no_reads")
 def test_one_weight_past_the_limit_is_refused_by_name_before_any_is_read(
         tmp_path: Path) -> None:
     folder = tmp_path / "long-ffn"
-    sparse_llama(folder, {**WITHIN_WIDTH, "num_hidden_layers": 1, "intermediate_size": 140000})
+    sparse_llama(folder, {**WITHIN_WIDTH, "num_hidden_layers": 1, "hidden_size": 8192,
+                          "intermediate_size": 300000})
     assert refusal(folder) == (f"{folder}/model.safetensors: the tensor "
-                               "model.layers.0.mlp.gate_proj.weight holds 143,360,000 numbers, "
-                               "more than the limit of 134,217,728 for one weight (nothing was "
-                               "read)")
+                               "model.layers.0.mlp.gate_proj.weight holds 2,457,600,000 numbers, "
+                               "more than the limit of 2,147,483,648 for one weight (nothing "
+                               "was read)")
 
 
 def test_the_title_is_the_folders_name_cleaned_and_shortened(tmp_path: Path) -> None:

@@ -76,7 +76,7 @@ def test_the_same_seed_prints_the_same_run(capsys: pytest.CaptureFixture[str],
     (("--top-p", "0"), "--top-p: expected a number above 0 and at most 1, got 0.0"),
     (("--top-p", "1.2"), "--top-p: expected a number above 0 and at most 1"),
     (("--top-k", "0"), "--top-k: expected a whole number from 1, got 0"),
-    (("--top-k", "200000"), "--top-k: expected a whole number from 1 to 131072, got 200000"),
+    (("--top-k", "300000"), "--top-k: expected a whole number from 1 to 262144, got 300000"),
     (("--seed", "-1"), "--seed: expected a whole number from 0 to 9223372036854775807, got -1"),
     (("--seed", str(2**63)), "--seed: expected a whole number from 0 to 9223372036854775807, "
                              "got 9223372036854775808"),

@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import engine.scenario
+import engine.memory
 from engine import ScenarioError, dumps_scenario, load_scenario, parse_scenario, save_scenario
 from engine.io import MAX_FILE_BYTES, MAX_NUMBER_BYTES, MAX_TEXT_BYTES
-from engine.reader import MAX_NUMBERS, MAX_POSITIONS, MAX_VOCAB, MAX_WIDTH
+from engine.reader import MAX_POSITIONS, MAX_VOCAB
 from engine.scenario import number_count
 from engine.sidecar_write import JSON_NUMBERS
 from tests.examples import EXAMPLES
@@ -47,19 +47,19 @@ def test_the_file_limit_holds_every_document_the_editor_accepts() -> None:
     # unembed; twelve rows at their longest) and a GPT-2 small layer (tests/engine/
     # test_engine_gpt2_size.py) still fit the JSON alone; a whole GPT-2 small (124,439,808
     # numbers) fits the document.
-    assert JSON_NUMBERS >= 8 * (1 << 18) + 12 * 4 * MAX_WIDTH
+    assert JSON_NUMBERS >= 8 * (1 << 18) + 12 * 4 * 1024
     assert JSON_NUMBERS >= 7_095_552
-    assert MAX_NUMBERS >= 124_439_808
 
 
-def test_an_edit_over_the_number_limit_is_refused(monkeypatch: pytest.MonkeyPatch,
-                                                  tmp_path: Path) -> None:
-    monkeypatch.setattr(engine.scenario, "MAX_NUMBERS", 100)
+def test_an_edit_past_the_computers_memory_is_refused(monkeypatch: pytest.MonkeyPatch,
+                                                      tmp_path: Path) -> None:
+    """The document's numbers and its trace's, as float64, against the computer's memory."""
+    monkeypatch.setattr(engine.memory, "physical_memory", lambda: 8 * 100)
     scenario = load_scenario(EXAMPLES / "f11.qkv.json")
     assert number_count(scenario) == 16  # X 2×2 and three 2×2 weights
     with pytest.raises(ScenarioError) as caught:
         scenario.with_document_value("attention.Wv", np.ones((2, 50)).tolist())
-    assert str(caught.value) == ("document: 112 numbers in all is more than the limit of 100 a "
-                                 "document may hold (so that it can be saved and opened again)")
+    assert str(caught.value) == ("document: its 112 numbers and its trace's 330 need about 0.0 "
+                                 "GiB of float64, more than this computer's 0.0 GiB of memory")
     save_scenario(scenario, tmp_path / "kept.qkv.json")  # what is accepted saves and reopens
     assert number_count(load_scenario(tmp_path / "kept.qkv.json")) == 16

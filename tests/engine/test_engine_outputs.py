@@ -26,6 +26,7 @@ import pytest
 import engine.io
 import engine.sidecar_write
 from engine import ScenarioError, dumps_scenario, load_scenario, save_scenario
+from engine.memory import physical_memory
 from engine.outputs import Inputs, OutputRefusedError, guarding
 from tests.engine.hf_reference import FIXTURES
 from tests.examples import EXAMPLES
@@ -219,35 +220,41 @@ GIB40 = 40 * 10**9
 CRAFTED = {
     "shape overflowing int64": (  # numpy's int64 product of the shape is 0
         {"w": {"dtype": "F64", "shape": [2**32, 2**32], "data_offsets": [0, 0]}}, 0, 0,
-        "the tensor w holds 18446744073709551616 numbers, more than the limit of 134217728 "
-        "for one array"),
+        "the tensor w lies at data_offsets [0, 0], which do not hold its "
+        "18,446,744,073,709,551,616 numbers of 8 bytes within the file's 0 bytes of data"),
     "shape of 2**64": (
         {"w": {"dtype": "F16", "shape": [2**64], "data_offsets": [0, 16]}}, 16, 0,
-        "the tensor w is not described by a dtype, a shape of at most 8 whole numbers and two "
-        "data offsets"),
+        "the tensor w has the shape [18446744073709551616]: at most 8 sizes, each a whole "
+        "number from 0 below 2⁶⁴"),
     "offsets that do not hold the shape": (
         {"w": {"dtype": "F32", "shape": [2, 2], "data_offsets": [0, 8]}}, 8, 0,
-        "the data offsets of the tensor w (0 to 8) do not hold its shape [2, 2] of F32"),
+        "the tensor w lies at data_offsets [0, 8], which do not hold its 4 numbers of 4 bytes "
+        "within the file's 8 bytes of data"),
     "negative offset": (
         {"w": {"dtype": "F32", "shape": [2], "data_offsets": [-8, 0]}}, 8, 0,
-        "the tensor w is not described by a dtype, a shape of at most 8 whole numbers and two "
-        "data offsets"),
+        "the tensor w lies at data_offsets [-8, 0], which do not hold its 2 numbers of 4 bytes "
+        "within the file's 8 bytes of data"),
     "tensors overlapping": (
         {"a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},
          "w": {"dtype": "F32", "shape": [2], "data_offsets": [4, 12]}}, 12, 0,
-        "the tensor w starts at byte 4 of the data, not at 8 where the one before it ends"),
+        "the tensors a and w share bytes of the file"),
+    "a gap between tensors": (
+        {"a": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]},
+         "w": {"dtype": "F32", "shape": [1], "data_offsets": [8, 12]}}, 12, 0,
+        "the tensor w starts at byte 8 of the data, not at 4 where the one before it ends"),
     "bytes after the tensors": (
         {"w": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}}, 4096, 0,
         "its tensors end at byte 8 of its 4096 bytes of data"),
     "sparse 40 GB in one tensor": (
         {"w": {"dtype": "F32", "shape": [100000, 100000], "data_offsets": [0, GIB40]}}, 0,
-        GIB40, "the tensor w holds 10000000000 numbers, more than the limit of 134217728 for "
+        GIB40, "the tensor w holds 10000000000 numbers, more than the limit of 2147483648 for "
                "one array"),
-    "sparse 40 GB in many tensors": (
-        {f"w{k}": {"dtype": "F64", "shape": [1 << 26],
-                   "data_offsets": [k * (1 << 29), (k + 1) * (1 << 29)]} for k in range(75)},
-        0, 75 * (1 << 29), "its tensors hold 5033164800 numbers, more than the limit of "
-                           "268435456 for one document"),
+    "sparse 4 TiB in many tensors": (  # 8 TiB as float64: more than any computer's memory
+        {f"w{k}": {"dtype": "F32", "shape": [1 << 31],
+                   "data_offsets": [k * (1 << 33), (k + 1) * (1 << 33)]} for k in range(512)},
+        0, 512 * (1 << 33), "its tensors hold 1,099,511,627,776 numbers, about 8192.0 GiB as "
+                            "float64, more than this computer's "
+                            f"{physical_memory() / (1 << 30):.1f} GiB of memory"),
 }
 
 

@@ -20,6 +20,7 @@ from engine.positions import (
     check_stack,
     parse_positions,
     rope_angles,
+    rope_frequencies,
     rotate,
     sinusoidal_table,
 )
@@ -199,14 +200,32 @@ def test_document_slopes_replace_the_default() -> None:
     ({"kind": "sinusoidal", "base": "big"}, 'positions.base: expected a number, got "big"'),
     ({"kind": "absolute"}, 'positions.kind: expected one of "none" | "sinusoidal" | "learned" | '
                            '"rope" | "alibi", got "absolute"'),
-    ({"kind": "alibi", "slopes": []}, "positions.slopes: expected one slope per head (1 to 12), "
+    ({"kind": "alibi", "slopes": []}, "positions.slopes: expected one slope per head (1 to 64), "
                                       "got 0"),
     ({"kind": "sinusoidal", "table": [[0]]},
      "positions.table: belongs to kind learned, not sinusoidal"),
     ({"kind": "alibi", "base": 10}, "positions.base: belongs to kind sinusoidal or rope, not "
                                     "alibi"),
     ({"kind": "rope", "theta": 10}, "positions.theta: unknown key (allowed for kind rope: kind, "
-                                    "base, rotary_dims, pairing)"),
+                                    "base, rotary_dims, pairing, scaling)"),
+    ({"kind": "rope", "scaling": {"type": "dynamic", "factor": 2}},
+     'positions.scaling.type: expected one of "linear" | "llama3" | "yarn" | "longrope", got '
+     '"dynamic"'),
+    ({"kind": "rope", "scaling": {"type": "longrope"}}, "positions.scaling.short_factor: missing"),
+    ({"kind": "rope", "scaling": {"type": "longrope", "short_factor": [1, -2]}},
+     "positions.scaling.short_factor[1]: expected a number above 0, got -2.0"),
+    ({"kind": "rope", "scaling": {"factor": 2}}, "positions.scaling.type: missing"),
+    ({"kind": "rope", "scaling": {"type": "linear"}}, "positions.scaling.factor: missing"),
+    ({"kind": "rope", "scaling": {"type": "linear", "factor": 0}},
+     "positions.scaling.factor: expected a number above 0, got 0"),
+    ({"kind": "rope", "scaling": {"type": "linear", "factor": 2, "beta_fast": 3}},
+     "positions.scaling.beta_fast: unknown key (allowed here: type, factor)"),
+    ({"kind": "rope", "scaling": {"type": "yarn", "factor": 2}},
+     "positions.scaling.original_max_position_embeddings: missing"),
+    ({"kind": "rope", "scaling": {"type": "llama3", "factor": 8, "low_freq_factor": 2,
+                                  "high_freq_factor": 2, "original_max_position_embeddings": 64}},
+     "positions.scaling.high_freq_factor: low_freq_factor and high_freq_factor are both 2.0: "
+     "llama3 divides by their difference"),
     ("rope", 'positions: expected an object, got "rope"'),
 ])
 def test_malformed_positions_are_refused_naming_the_place(value: object, message: str) -> None:
@@ -257,3 +276,46 @@ def test_positions_round_trip_through_their_document() -> None:
                 {"kind": "alibi", "slopes": [0.5, 0.25]}):
         positions = parse_positions(doc, "positions", 2, 2)
         assert positions.to_document(lambda a: a.tolist()) == doc
+
+
+LLAMA3 = {"type": "llama3", "factor": 8, "low_freq_factor": 1, "high_freq_factor": 8,
+          "original_max_position_embeddings": 256}
+
+
+def test_a_scaling_multiplies_each_frequency_as_its_formula_says() -> None:
+    """Base 500, r = 8: θ = 1, 0.2115, 0.0447, 0.00946 (wavelengths 6.3, 29.7, 140.5, 664)."""
+    theta = np.power(500.0, -np.arange(4) / 4)
+    linear = parse_positions({"kind": "rope", "base": 500, "scaling": {"type": "linear",
+                                                                      "factor": 4}}, "p", 3, 8)
+    assert np.allclose(rope_angles(3, 8, 500.0, linear.scaling)[2], 2 * theta / 4, rtol=1e-15)
+    llama3 = parse_positions({"kind": "rope", "base": 500, "scaling": LLAMA3}, "p", 3, 8)
+    # wavelength below 256/8 = 32 kept; above 256 divided by 8; between, s = (256/λ − 1)/7
+    s = (256 * theta[2] / (2 * np.pi) - 1) / 7
+    assert np.allclose(rope_frequencies(8, 500.0, llama3.scaling),
+                       [theta[0], theta[1], theta[2] * ((1 - s) / 8 + s), theta[3] / 8],
+                       rtol=1e-15)
+    yarn = parse_positions({"kind": "rope", "base": 500, "scaling": {
+        "type": "yarn", "factor": 4, "original_max_position_embeddings": 64}}, "p", 3, 8)
+    assert yarn.scaling is not None
+    # low = ⌊8·ln(64/(32·2π))/(2 ln 500)⌋ → 0, high = ⌈8·ln(64/2π)/(2 ln 500)⌉ = 2: ramp 0, ½, 1, 1
+    ramp = np.array([0, 0.5, 1, 1])
+    assert np.allclose(rope_frequencies(8, 500.0, yarn.scaling), theta * (ramp / 4 + 1 - ramp),
+                       rtol=1e-15)
+    assert yarn.turn_factor == pytest.approx(0.1 * np.log(4) + 1, rel=1e-15)
+    rows = np.array([[1.0, 0.0]])
+    assert np.allclose(rotate(rows, 1, np.zeros((1, 1)), "half", yarn.turn_factor),
+                       [[yarn.turn_factor, 0.0]], rtol=1e-15)
+
+
+def test_a_scaling_is_written_back_with_every_setting() -> None:
+    positions = parse_positions({"kind": "rope", "scaling": {
+        "type": "yarn", "factor": 4, "original_max_position_embeddings": 64}}, "p", 3, 8)
+    written = positions.to_document(lambda a: a.tolist())
+    assert written["scaling"] == {"type": "yarn", "factor": 4,
+                                  "original_max_position_embeddings": 64, "beta_fast": 32,
+                                  "beta_slow": 1, "truncate": True,
+                                  "attention_factor": 0.1 * np.log(4) + 1}
+    again = parse_positions(written, "p", 3, 8)
+    assert again.scaling == positions.scaling
+    plain = parse_positions({"kind": "rope", "scaling": LLAMA3}, "p", 3, 8)
+    assert plain.to_document(lambda a: a.tolist())["scaling"] == LLAMA3

@@ -165,6 +165,74 @@ def test_explain_writes_the_rotation_out() -> None:
     assert angle == "rope_angles[2,1] = p·θ₁ = 2·100^(−2/4) = 2·0.1 = 0.2"
 
 
+def scaled_trace(scaling: Doc) -> Any:
+    """Two layers of one head of 8 columns (four pairs), RoPE of base 500 scaled."""
+    layers = [{"attention": attention(4, heads=1, dk=8), "block": block(4)} for _ in range(2)]
+    doc = stack(layers, positions={"kind": "rope", "base": 500, "scaling": scaling})
+    return compute(parse_scenario(doc))
+
+
+def test_explain_says_what_a_scaling_did_to_each_frequency() -> None:
+    # Base 500, r = 8: θ = 1, 0.211474, 0.044721, 0.009457; wavelengths 6.28, 29.7, 140.5, 664.
+    trace = scaled_trace({"type": "llama3", "factor": 8, "low_freq_factor": 1,
+                          "high_freq_factor": 8, "original_max_position_embeddings": 256})
+    kept, smoothed, divided = (explain(trace, "rope_angles", (2, i)).text().splitlines()
+                               for i in (1, 2, 3))
+    assert kept[0] == "rope_angles[2,1] = p·θ₁·m = 2·500^(−2/8)·m = 2·0.211474·1 = 0.422949"
+    assert kept[2] == ("llama3: wavelength 2π/θ = 29.711349 is below 32 (= 256/8): frequency "
+                       "kept (m = 1)")
+    s = (256 / (2 * math.pi / 500 ** -0.5) - 1) / 7
+    m = (1 - s) / 8 + s
+    assert smoothed[0].endswith(f"= 2·0.044721·{m:.6f} = {2 * 500 ** -0.5 * m:.6f}")
+    assert smoothed[2] == ("llama3: wavelength 2π/θ = 140.496295 is between 32 and 256: "
+                           f"smoothed, s = (256/140.496295 − 1)/(8 − 1) = {s:.6f}, m = (1 − s)/8 "
+                           f"+ s = {m:.6f}")
+    assert divided[2] == ("llama3: wavelength 2π/θ = 664.365959 is above 256 (= 256/1): "
+                          "frequency divided by 8 (m = 1/8)")
+    assert explain(trace, "rope_angles", (2, 3), "zh").text().splitlines()[2] == \
+        "llama3：波长 2π/θ = 664.365959 大于 256（= 256/1）：频率除以 8（m = 1/8）"
+    linear = explain(scaled_trace({"type": "linear", "factor": 4}), "rope_angles", (3, 0), "zh")
+    assert linear.formula == "rope_angles[3,0] = p·θ₀·m = 3·500^(−0/8)·m = 3·1·0.25 = 0.75"
+    assert linear.details[-1] == "linear 缩放：每个频率都除以系数 4（m = 1/4）"
+
+
+def test_explain_writes_yarns_ramp_and_attention_factor_out() -> None:
+    trace = scaled_trace({"type": "yarn", "factor": 4, "original_max_position_embeddings": 64})
+    ramp = explain(trace, "rope_angles", (2, 1)).text().splitlines()
+    assert ramp[0] == "rope_angles[2,1] = p·θ₁·m = 2·500^(−2/8)·m = 2·0.211474·0.625 = 0.264343"
+    assert ramp[2] == ("yarn: pair 1 on the ramp from pair 0 to pair 2: ramp = 0.5, m = ramp/4 "
+                       "+ 1 − ramp = 0.625")
+    a = 0.1 * math.log(4) + 1
+    q, angle = trace.arrays["L1.Q"][2], 2 * 500 ** -0.25 * 0.625
+    value = (q[1] * math.cos(angle) - q[5] * math.sin(angle)) * a
+    assert trace.arrays["L1.Q_rot"][2, 1] == pytest.approx(value, abs=1e-15)
+    text = explain(trace, "L1.Q_rot", (2, 1), "zh").text().splitlines()
+    assert text[0].startswith("L1.Q_rot[2,1] = (L1.Q[2,1]·cos(p·θ₁) − L1.Q[2,5]·sin(p·θ₁))·a = (")
+    assert text[0].endswith(f")·{a:.6f} = {format_number(value)}")
+    assert text[3] == f"yarn：cos 和 sin 乘以注意力系数 a = {a!r}"
+
+
+def test_longrope_divides_each_frequency_by_its_own_factor() -> None:
+    trace = scaled_trace({"type": "longrope", "short_factor": [1, 1.5, 2, 4],
+                          "attention_factor": 1.2})
+    angle = explain(trace, "rope_angles", (2, 3)).text().splitlines()
+    assert angle[0] == ("rope_angles[2,3] = p·θ₃·m = 2·500^(−6/8)·m = 2·0.009457·0.25 = "
+                        f"{format_number(2 * 500 ** -0.75 / 4)}")
+    assert angle[2] == "longrope: pair 3's frequency divided by its short factor 4 (m = 0.25)"
+    q, turn = trace.arrays["L1.Q"][2], 2 * 500 ** -0.25 / 1.5
+    value = (q[1] * math.sin(turn) + q[5] * math.cos(turn)) * 1.2
+    assert trace.arrays["L1.Q_rot"][2, 5] == pytest.approx(value, abs=1e-15)
+    assert explain(trace, "L1.Q_rot", (2, 5), "zh").details[-1] == \
+        "longrope：cos 和 sin 乘以注意力系数 a = 1.2"
+    layers = [{"attention": attention(4, heads=1, dk=8), "block": block(4)}]
+    wrong = stack(layers, positions={"kind": "rope", "scaling": {
+        "type": "longrope", "short_factor": [1, 2, 3]}})
+    with pytest.raises(ScenarioError) as caught:
+        parse_scenario(wrong)
+    assert str(caught.value) == ("positions.scaling.short_factor: expected 4 factors, one per "
+                                 "turned pair of columns (r/2), got 3")
+
+
 def test_cross_attention_is_not_turned() -> None:
     doc = encoder_decoder({"kind": "rope"}, {"kind": "rope"})
     trace = compute(parse_scenario(doc))

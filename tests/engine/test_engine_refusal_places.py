@@ -119,20 +119,20 @@ def test_a_constant_row_with_eps_zero_names_the_norm_and_its_cell() -> None:
 
 def test_the_shared_layer_limit_names_both_stacks() -> None:
     doc = encoder_decoder("pre")
-    doc["encoder"]["layers"] = doc["encoder"]["layers"][:1] * 48
+    doc["encoder"]["layers"] = doc["encoder"]["layers"][:1] * 100
     doc["layers"] = doc["layers"][:1]
     with pytest.raises(ScenarioError) as caught:
         parse_scenario(doc)
-    assert str(caught.value) == ("layers: 48 encoder layers and 1 decoder layer are 49 layers, "
-                                 "more than the limit of 48 for both stacks together")
+    assert str(caught.value) == ("layers: 100 encoder layers and 1 decoder layer are 101 layers, "
+                                 "more than the limit of 100 for both stacks together")
 
 
 def test_a_stack_within_the_shared_limit_is_read() -> None:
     doc = encoder_decoder("pre")
-    doc["encoder"]["layers"] = doc["encoder"]["layers"][:1] * 47
+    doc["encoder"]["layers"] = doc["encoder"]["layers"][:1] * 99
     doc["layers"] = doc["layers"][:1]
     scenario = parse_scenario(doc)
-    assert scenario.encoder is not None and len(scenario.encoder.layers) == 47
+    assert scenario.encoder is not None and len(scenario.encoder.layers) == 99
     assert len(scenario.layers) == 1
 
 

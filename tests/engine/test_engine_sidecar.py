@@ -21,6 +21,7 @@ from safetensors.numpy import save_file
 
 import engine.io
 import engine.safe_write
+import engine.safetensors_file
 import engine.sidecar
 import engine.sidecar_write
 from app.cli import main
@@ -156,7 +157,7 @@ def test_a_number_that_is_not_finite_is_refused_naming_its_cell(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, dtype: type) -> None:
     """Checked as the stored numbers are widened, past the first chunk of them: the place and
     cell are the document's, as for a number in the JSON."""
-    monkeypatch.setattr(engine.sidecar, "CHUNK", 3)
+    monkeypatch.setattr(engine.safetensors_file, "BLOCK", 3)  # a row a block
     path = saved(tmp_path, "continue")
     bad = load_scenario(path).parameter("layers.0.attention.Wq").astype(dtype)
     bad[2, 1] = -np.inf
@@ -198,8 +199,9 @@ def test_a_hostile_file_name_is_refused_before_anything_is_opened(tmp_path: Path
 def test_a_file_that_is_not_safetensors_is_refused(tmp_path: Path) -> None:
     path = saved(tmp_path, "continue")
     (tmp_path / "doc.qkv.json.weights.safetensors").write_bytes(b"\xff" * 64)
-    assert refusal(path) == ("embedding: doc.qkv.json.weights.safetensors cannot be read as "
-                             "safetensors (its header length is past the end of the file)")
+    assert refusal(path) == ("embedding: doc.qkv.json.weights.safetensors is not safetensors "
+                             "weights: its header is said to be 18,446,744,073,709,551,615 "
+                             "bytes, and the file is 64")
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+import engine.memory
 import engine.scenario
 from app.cli import main
 from engine import ScenarioError, compute, parse_scenario
@@ -126,8 +127,8 @@ def test_every_layers_numbers_count_toward_the_document_limit(
     two = parse_scenario(two_layers())
     per_layer = number_count(one) - 16  # X is 4×4
     assert number_count(two) == 16 + 2 * per_layer + 4 + 4 + 12  # γf, βf, unembed
-    monkeypatch.setattr(engine.scenario, "MAX_NUMBERS", number_count(two) - 1)
-    with pytest.raises(ScenarioError, match=r"^document: .* numbers in all is more than"):
+    monkeypatch.setattr(engine.memory, "physical_memory", lambda: 8 * (number_count(two) - 1))
+    with pytest.raises(ScenarioError, match=r"^document: its \d+ numbers and its trace's \d+ "):
         parse_scenario(two_layers())
 
 
@@ -201,8 +202,8 @@ REFUSALS: list[tuple[Callable[[Doc], object], str]] = [
     (lambda d: d["head"].update(bias=[1, 2]),
      "head.bias: expected 3 numbers to match unembed's columns, got 2"),
     (lambda d: d.update(layers=[]), "layers: expected at least one layer, got none"),
-    (lambda d: d.update(layers=d["layers"] * 25), "layers: 50 layers is more than the limit of "
-     "48"),
+    (lambda d: d.update(layers=d["layers"] * 51), "layers: 102 layers is more than the limit of "
+     "100"),
     (lambda d: d.update(attention=attention(4)),
      "attention: give either attention (and block) or layers, not both"),
     (lambda d: d["layers"][0]["block"].update(residual="parallel", placement="post"),

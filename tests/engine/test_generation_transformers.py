@@ -24,7 +24,7 @@ from engine.checkpoint import import_checkpoint
 from engine.generation_run import generate
 from engine.parse_generation import Settings
 from engine.sampling import draw_generator
-from tests.engine.hf_reference import FAMILIES
+from tests.engine.hf_reference import FAMILIES, FIXTURES
 from tests.engine.test_engine_checkpoint_transformers import build, exact_float64
 
 torch = pytest.importorskip("torch", reason="torch is not installed (pip install torch==2.13.0)")
@@ -93,3 +93,19 @@ def test_generation_on_an_imported_checkpoint_chooses_what_transformers_chooses(
     for token, row in zip(sampled.tokens, seen, strict=True):
         np.testing.assert_allclose(token.draw.sample_probs, row, rtol=0, atol=1e-6)
     assert any(1 < len(token.draw.kept) < SAMPLED.top_k + 1 for token in sampled.tokens)
+
+
+def test_a_yarn_scaled_checkpoint_generates_what_transformers_generates(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The committed yarn fixture: every generated token turned by the scaled frequencies and
+    the attention factor (the cached keys' and the new row's), as transformers' greedy run."""
+    exact_float64(monkeypatch)
+    folder = FIXTURES / "llama-rope-yarn"
+    model = transformers.AutoModelForCausalLM.from_pretrained(
+        folder, attn_implementation="eager", dtype=torch.float64).eval()
+    scenario = import_checkpoint(folder, PROMPT)
+    assert scenario.token_ids is not None
+    greedy = generate(scenario, STEPS, Settings(temperature=0.0))
+    ours = [token.draw.chosen for token in greedy.tokens]
+    assert ours == their_ids(model, list(scenario.token_ids), do_sample=False)
+    assert len(set(ours)) > 1

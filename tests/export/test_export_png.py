@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.canvas import DARK, FrameOptions, build_frame_scene
 from app.export.render import Frame, build_frame, svg_bytes
-from app.texts.frame_words import frame_word
+from app.texts.words import say
 from engine import Trace
 from tests.export.conftest import assert_not_blank, export, pixels
 
@@ -121,9 +121,9 @@ def test_chinese_exports_translate_the_heading_and_the_frame_words(f11: Trace,
     assert not np.array_equal(pixels(en), pixels(zh))
     words = {lang: svg_words(build_frame(f11, 3, lang=lang)) for lang in ("en", "zh")}
     for key in ("reads", "writes"):
-        assert any(frame_word("zh", key) in word for word in words["zh"]), key
-        assert not any(frame_word("en", key) in word for word in words["zh"]), key
-        assert any(frame_word("en", key) in word for word in words["en"]), key
+        assert any(say(f"frame.{key}", "zh") in word for word in words["zh"]), key
+        assert not any(say(f"frame.{key}", "en") in word for word in words["zh"]), key
+        assert any(say(f"frame.{key}", "en") in word for word in words["en"]), key
 
 
 def svg_words(frame: Frame) -> list[str]:

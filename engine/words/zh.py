@@ -1,12 +1,13 @@
-"""引擎拒绝文档时的中文措辞：每个拒绝编号一个模板。
+"""引擎说的每句话的中文措辞：每个编号一个模板。
 
-Chinese words of the engine's refusals, keyed by the ids of :data:`engine.refusals.ENGLISH`;
-each template names only values its English one gives (numbers and names are kept as they are).
+Chinese words of everything the engine says, keyed by the ids of :mod:`engine.words.en`, in the
+same sections; each template names only fields its English one gives (numbers and names are kept
+as they are).
 """
 
 from __future__ import annotations
 
-WORDS: dict[str, str] = {
+REFUSALS: dict[str, str] = {
     # 句中的短语：为什么要这个尺寸、一个结果是什么。
     "no_reason": "",
     "match_d": "（与 d={d} 一致）",
@@ -101,8 +102,8 @@ WORDS: dict[str, str] = {
     "x_missing": "缺少：请给出输入行 X（或 token_ids 与 embedding）",
     "stacks_layers_limit": "{encoder}加{decoder}共 {count} 层，超过了两个栈合计 {limit} 层的上限",
     "encoder_layers_missing": "缺少：编码器至少需要一层",
-    "document_numbers_limit": "全文共 {count:,} 个数，超过了一份文档可容纳的 {limit:,} 个的上限"
-                              "（这样才能保存后再次打开）",
+    "document_memory": "它的 {count:,} 个数与迹中的 {trace:,} 个数以 float64 计约需 {need} GiB，"
+                       "超过了这台计算机的 {have} GiB 内存",
     "trace_numbers_limit": "计算过程将保存 {count:,} 个数，超过了 {limit:,} 个的上限：请减少层数或"
                            "位置数",
     "overflow": "有数值溢出或被零除；请查找特别大的数，或 ε = 0 且整行相同的情况",
@@ -131,6 +132,9 @@ WORDS: dict[str, str] = {
     "parallel_needs_pre": "并行残差采用前置规范化：需要 placement \"pre\"",
     "parallel_no_cross": "并行残差无处安放交叉注意力：请用 \"sequential\"",
     "cross_norm_only": "只有带 cross_attention 的层才有这个规范化",
+    "query_scalar_head_dim": "分数除以 √{got:g} 而不是 √dₖ = √{d_k}，暂不计算",
+    "output_norm_sequential": "子层输出的规范化只用于 pre-norm、残差依次相加且没有 "
+                              "cross-attention 的块",
     "ffn_missing": "缺少：解码块需要它的前馈网络",
     "eps_negative": "ε 不能为负，得到的是 {eps}",
     "needs_unembed": "{what}需要词表头 {head}",
@@ -145,6 +149,13 @@ WORDS: dict[str, str] = {
     "layers_limit": "{count} 层超过了 {limit} 层的上限",
     # 位置编码。
     "base_not_positive": "应为大于 0 的数，得到的是 {got}",
+    "qk_norm_per_head": "暂不计算每个头各有一组权重的 QK LayerNorm：QKV Studio 对所有头使用同一组 "
+                        "γ 和 β",
+    "longrope_pairs": "（每对旋转的列一个，r/2 = {pairs}）",
+    "longrope_factors": "应有 {count} 个系数，每对旋转的列一个（r/2），得到的是 {got} 个",
+    "longrope_short_context": "longrope 在 {original} 个位置之后改用长系数，这在 QKV Studio 计算的 "
+                              "512 个位置之内：暂不计算",
+    "rope_llama3_equal": "low_freq_factor 与 high_freq_factor 都是 {low}：llama3 要除以两者之差",
     "rope_dims_odd": "应为偶数（列成对旋转），得到的是 {dims}",
     "alibi_slopes_count": "每个头应有一个斜率（1 到 {limit} 个），得到 {got} 个",
     "key_of_other_kind": "属于 kind {owners}，不属于 {kind}",
@@ -173,6 +184,8 @@ WORDS: dict[str, str] = {
     "top_p_range": "应为大于 0 且不超过 1 的数，得到的是 {got}",
     "lens_needs_head": "逐层读出（logit lens）要用词表头（head.unembed 与 head.vocab）读每一层："
                        "这个文档没有词表头",
+    "layers_form": "层应写成 A-B 或单独一层 N（从 1 数起），得到的是 {got}",
+    "layers_range": "这个文档有第 1 到第 {count} 层，得到的是 {got}",
     "loss_needs_head": "损失需要词表头（head.unembed 与 head.vocab）来给出每个位置的概率",
     "targets_list": "训练目标应为含 {count} 个编号的列表，得到的是 {got}",
     "targets_count": "训练目标应有 {count} 个编号（每个位置一个），得到 {got} 个",
@@ -198,7 +211,10 @@ WORDS: dict[str, str] = {
     "weights_header_not_json": "不是 safetensors 权重：头部不是描述张量的 JSON 对象",
     "tensor_entry": "头部中张量 {name} 的条目不是含 dtype、shape 和 data_offsets 的对象",
     "tensor_dtype": "张量 {name} 以 {dtype} 存储；导入器能读取的是 {read}",
-    "tensor_dimensions": "张量 {name} 的形状是 {shape}：每一维都必须是从 0 起的整数",
+    "tensor_dimensions": "张量 {name} 的形状是 {shape}：至多 {most} 维，每一维都必须是从 0 起、"
+                         "小于 2⁶⁴ 的整数",
+    "weights_header": "{problem}",
+    "header_long": "的头部有 {size:,} 字节，超过了这里读取的上限 {limit:,} 字节",
     "tensor_offsets": "张量 {name} 的 data_offsets 为 {offsets}，放不下它的 {count:,} 个 "
                       "{width} 字节的数，或超出了文件 {room:,} 字节的数据区",
     "tensor_overlap": "张量 {name} 和 {other} 占用了文件中相同的字节",
@@ -220,7 +236,8 @@ WORDS: dict[str, str] = {
     "tensor_shape": "张量 {name} 的形状是 {got}，而按 config.json 应为 {expected}",
     "tokenizer_unreadable": "无法作为分词器读取（{reason}）",
     "family_unknown": "{family} 不是 QKV Studio 能导入的模型家族：支持的有 {families}",
-    "rope_scaled": "暂不计算 RoPE 缩放 {kind}：QKV Studio 只按原始角度 p·θᵢ 旋转",
+    "rope_scaled": "暂不计算 RoPE 缩放 {kind}：QKV Studio 只计算 Llama 结构家族的 linear、"
+                   "llama3 和 yarn 缩放",
     "layer_scaled_scores": "暂不计算再除以层号的分数：QKV Studio 只除以 √d_k",
     "rope_per_layer": "暂不计算按层类型分别设置的 RoPE：QKV Studio 对每一层使用同一个基数",
     "layer_types": "应为 {layers} 项的列表，每项是 \"full_attention\" 或 \"sliding_attention\"，"
@@ -250,16 +267,9 @@ WORDS: dict[str, str] = {
     "sidecar_dimensions": "{file} 中的数组 {key} 有 {ndim} 个维度；文档的数组只有 1 或 2 个维度",
     "sidecar_mismatch": "{problem}（{file} 中的数组 {key}）",
     "sidecar_file": "{file} {problem}",
-    "sidecar_short": "比 safetensors 文件头还短",
-    "sidecar_header_past_end": "文件头的长度超出了文件末尾",
-    "sidecar_header_long": "文件头有 {size} 字节，超过了文档附属文件允许的 {limit} 字节",
-    "sidecar_header_json": "文件头不是 JSON",
-    "sidecar_header_object": "文件头不是 JSON 对象",
-    "sidecar_tensor_form": "张量 {key} 没有用数据类型、至多 8 个整数的形状和两个数据偏移来描述",
     "sidecar_tensor_large": "张量 {key} 有 {count} 个数，超过了单个数组 {limit} 的上限",
-    "sidecar_tensor_offsets": "张量 {key} 的数据偏移（{start} 到 {end}）装不下它 {dtype} 类型的"
-                              "形状 {shape}",
-    "sidecar_total_large": "它的张量共有 {count} 个数，超过了一个文档 {limit} 的上限",
+    "sidecar_total_large": "它的张量共有 {count:,} 个数，以 float64 计约需 {need} GiB，超过了"
+                           "这台计算机的 {have} GiB 内存",
     "sidecar_layout": "张量 {key} 从数据的第 {start} 字节开始，而不是前一个张量结束的第 "
                       "{expected} 字节",
     "sidecar_trailing": "它的张量在数据的第 {end} 字节结束，而数据共有 {size} 字节",
@@ -313,4 +323,109 @@ WORDS: dict[str, str] = {
                             "同样的数不变、每个变化在印出的位数上看得见）；请用 --exercise "
                             "把它排除",
     "variants_count": "变体份数应是 1 到 {most} 之间的整数，实际是 {got}",
+}
+
+PHRASES: dict[str, str] = {
+    # 逐格算术周围的话（engine.explain）；公式本身是符号。
+    "embedding_row": "Token“{token}”的编号是 {tid}，所以 X 的第 {i} 行就是表中的第 {tid} 行",
+    "typed_input": "为“{token}”输入的数，第 {j} 个特征",
+    "head_column": "第 {c} 列属于第 {head} 个头（共 {heads} 个）",
+    "query_key": "查询“{query}”对键“{key}”，第 {head} 个头",
+    "mask_will_hide": "因果掩码对查询 {i} 挡住键 {j}：它的份额将是 0",
+    "masked_keys": "被掩码的键（位置 {i} 之后）：{keys}",
+    "masked_keys_any": "对查询 {i} 被挡住的键：{keys}",
+    "mask_will_hide_any": "掩码对查询 {i} 挡住键 {j}：它的份额将是 0",
+    "hidden_share": "= 0（精确）：键 {j}（“{token}”）被掩码对查询 {i} 挡住",
+    "none_masked": "这一行没有被掩码的键",
+    "masked_share": "= 0（精确）：键 {j}（“{token}”）排在查询 {i} 之后，被掩码挡住",
+    "row_max": "s = {scores}[{h},{i},·]，可见键中的最大值 = {top}",
+    "one_key": "只有一个键可见，没有竞争，所以它的份额是 1",
+    "mix_note": "被掩码的键不参与；第 {c} 列是第 {head} 个头的第 {local} 个值列",
+    "no_wo": "没有 Wo：输出就是各头拼接的结果",
+    "norm_off": "规范化已关闭",
+    "rms_stats": "x = {source}[{i},·]；mean(x²) = {ms}；ε = {eps}；γ[{j}] = {gamma}",
+    "layer_stats": "x = {source}[{i},·]；行均值 μ = {mean}；总体方差 σ² = {var}；ε = {eps}；"
+                   "γ[{j}] = {gamma}；β[{j}] = {beta}",
+    "relu": "ReLU 保留正的 z，其余置 0",
+    "gelu": "GELU(z) = z·Φ(z)，Φ 是标准正态分布函数（erf 形式）",
+    "gelu_tanh": "GELU 的 tanh 形式：0.5·z·(1 + tanh(√(2/π)·(z + 0.044715·z³)))",
+    "silu": "SiLU(z) = z·σ(z)",
+    "identity": "恒等：不做激活",
+    "zeroed": "——这个单元被置 0",
+    "router_max": "r = {logits}[{i},·]，各专家中的最大值 = {top}",
+    "expert_chosen": "是这一行最大的 {k} 个份额之一：选中这个专家",
+    "expert_not_chosen": "不在这一行最大的 {k} 个份额之中：这个词元不运行这个专家",
+    "expert_rank": "第 {rank} 个选择（共 {k} 个）：这一行第 {rank} 大份额的专家（份额相等时按 "
+                   "torch.topk 的次序）",
+    "expert_unnormalised": "normalize 为 false：权重就是份额本身",
+    "expert_renormalised": "选中的 {k} 个份额除以它们的和：权重之和为 1",
+    "expert_output": "这个词元的第 {rank} 个选择：专家 {e} 的前馈网络作用于它这一行",
+    "experts_sum": "每个被选中专家的输出乘以它的路由权重，再求和",
+    "vocab_entry": "词表条目“{entry}”",
+    "prob_row": "l = logits[{i},·]，最大值 = {top}；位置“{token}”的条目“{entry}”",
+    "loss_row": "位置 {i}（“{token}”）应预测编号 {target}（“{entry}”）：它的概率越小，损失越大",
+    "loss_mean": "全部 {n} 个位置的平均，训练时一次并行算出",
+    "draw_logit": "条目“{entry}”在最后一个位置 {i}（“{token}”）的 logit：下一个 Token 只从"
+                  "这一行抽取",
+    "draw_tempered": "softmax 之前每个 logit 先除以温度 T = {t}（最大值 = {top}）：T 小于 1 "
+                     "更尖锐，大于 1 更平坦；条目“{entry}”",
+    "draw_greedy": "温度 0 即贪心：全部概率给最大的 logit（若“{entry}”就是它则为 1，否则为 0）",
+    "draw_kept": "top-k 与 top-p 之后保留的 {kept} 个条目中按概率排第 {rank} 的：“{entry}”，"
+                 "调温后的概率 {p}",
+    "draw_cut": "“{entry}”被 top-k 或 top-p 截掉：不可能被抽中",
+    "draw_share": "“{entry}”调温后的概率除以保留的 {kept} 个条目的总概率：保留的份额之和为 1",
+    "draw_chosen": "“{entry}”：累计份额第一个超过第 t = {t} 次抽取（种子 {seed}）的均匀随机数"
+                   "的保留条目",
+    "terms": "…（共 {count} 项）",
+    "learned_row": "可学位置表：位置 {p} 读第 偏移 + p = {offset} + {p} = {row} 行",
+    "sinusoidal_column": "第 {c} 列属于第 i = {i} 对：偶数列取正弦，奇数列取余弦（这里是 "
+                         "{fn}），自变量随位置 {p} 变化",
+    "plus_position": "“{token}”的行加上位置 {p} 的行",
+    "plus_type": "“{token}”的行加上它的类型 {t} 的行",
+    "plus_position_type": "“{token}”的行加上位置 {p} 的行和它的类型 {t} 的行",
+    "scaled_row": "Token“{token}”的编号是 {tid}：表中第 {tid} 行乘以 embedding_scale = {scale}",
+    "type_row": "位置 {p} 的“{token}”类型是 {t}（token_types[{p}]）：type_table 的第 {t} 行",
+    "sinusoidal_halves": "第 {c} 列属于第 i = {i} 对：前 {sines} 列取正弦，其余取余弦（这里是 "
+                         "{fn}），自变量随位置 {p} 变化",
+    "alibi_default_mixed": "论文对 h = {h}（不是 2 的幂）的默认值：先取 {m} 个头的斜率 "
+                           "2^(−8k/{m})，再隔一个取 {m2} 个头的斜率",
+    "rope_angle_cell": "位置 {p} 乘第 {i} 对的频率；越靠后的对转得越慢（r = {r}）",
+    "rope_kept": "第 {head} 个头的第 {local} 列超出 rotary_dims = {r}：不旋转",
+    "rope_linear": "linear 缩放：每个频率都除以系数 {factor}（m = 1/{factor}）",
+    "rope_llama3_short": "llama3：波长 2π/θ = {wavelength} 小于 {short}"
+                         "（= {original}/{high}）：频率不变（m = 1）",
+    "rope_llama3_long": "llama3：波长 2π/θ = {wavelength} 大于 {long}"
+                        "（= {original}/{low}）：频率除以 {factor}（m = 1/{factor}）",
+    "rope_llama3_smoothed": "llama3：波长 2π/θ = {wavelength} 介于 {short} 与 {long} 之间："
+                            "平滑过渡，s = ({original}/{wavelength} − {low})/({high} − "
+                            "{low}) = {s}，m = (1 − s)/{factor} + s = {m}",
+    "rope_yarn": "yarn：第 {i} 对位于从第 {start} 对到第 {end} 对的斜坡上：ramp = {ramp}，"
+                 "m = ramp/{factor} + 1 − ramp = {m}",
+    "rope_longrope": "longrope：第 {i} 对的频率除以它的短系数 {short}（m = {m}）",
+    "rope_turn_factor": "{kind}：cos 和 sin 乘以注意力系数 a = {factor}",
+    "rope_pair": "第 {i} 对：第 {first} 列和第 {second} 列在同一平面里一起旋转"
+                 "（第 {head} 个头，{pairing}）",
+    "pairing_half": "前后半配对：i 与 i + r/2",
+    "pairing_interleaved": "相邻配对：2i 与 2i + 1",
+    "rope_turn": "位置 {p} 的角度 p·{theta} = {angle} 弧度；cos = {cos}，sin = {sin}",
+    "alibi_default": "默认值 2^(−8k/h)，k = {k}，h = {h}",
+    "alibi_given": "文档中给出",
+    "alibi_slope": "第 {head} 个头的斜率是 {slope}（{source}）；键离得越远，扣得越多",
+    "alibi_added": "缩放后的 q·k 加上查询 {i} 与键 {j} 之间的距离偏置",
+}
+
+WRITING: dict[str, str] = {
+    # 文件为什么写不进去（engine.safe_write），以及说明它的那一行。
+    "cannot_write": "无法写入 {path}：{reason}",
+    "write_disk_full": "磁盘已满",
+    "write_quota": "磁盘配额已用完",
+    "write_permission": "没有权限",
+    "write_read_only": "磁盘是只读的",
+    "write_file_in_path": "part of the folder path is a file, not a folder",  # 尚未翻译
+    "write_no_folder": "文件夹不存在",
+    "write_folder_named": "已有同名的文件夹",
+    "write_name_too_long": "名称太长",
+    "write_io_error": "磁盘报告了输入/输出错误",
+    "write_link_loop": "it is a loop of symbolic links",  # 尚未翻译
+    "write_too_large": "文件对这个磁盘来说太大",
 }

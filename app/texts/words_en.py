@@ -222,6 +222,18 @@ WORDS: dict[str, str] = {
     "norm2.pitfalls": "This norm feeds only the feed-forward: the second residual adds the "
                       "feed-forward output to resid1, not to norm2. It has its own γ2 and β2, "
                       "which may differ from γ1 and β1.",
+    "norm3.summary": "The attention's output is normed row by row ({norm}) before the first "
+                     "residual adds it to X.",
+    "norm3.why": "Gemma 2 norms what each sub-layer writes as well as what it reads: whatever "
+                 "size the attention's output has, the stream grows by rows at one scale.",
+    "norm3.pitfalls": "This is not post-norm: the stream X itself is never normed here, only the "
+                      "attention's output, with its own γ3. resid1 adds norm3, not attn_out.",
+    "norm4.summary": "The feed-forward's output is normed row by row ({norm}) before the second "
+                     "residual adds it to the stream.",
+    "norm4.why": "As after attention, the feed-forward's contribution reaches the stream at one "
+                 "scale, however large its output grew.",
+    "norm4.pitfalls": "Its own γ4, not γ2: norm2 fed the feed-forward, norm4 shapes what comes "
+                      "out of it. resid2 adds norm4, not ffn_out.",
     "norm2_parallel.summary": "A parallel block: the feed-forward reads the layer's input "
                               "{source} too, normed row by row ({norm}) here, not the stream "
                               "after attention.",
@@ -277,6 +289,15 @@ WORDS: dict[str, str] = {
     "resid1.check": "Subtract: resid1 − X equals the attention output in every cell. Set Wv to "
                     "all zeros{biases}: the attention output becomes 0 and resid1 equals X.",
     "resid1.biases": " and remove the biases",
+    "resid1.summary_normed": "The attention output, normed first (norm3), is added to X, "
+                             "position by position: the first residual.",
+    "resid1.how_normed": "resid1 = X + norm3, entry by entry, so the normed attention output "
+                         "must be {d} wide like X. For {token}: {sum}.",
+    "resid1.check_normed": "Subtract: resid1 − X equals norm3 in every cell, not attn_out.",
+    "resid2.summary_normed": "The feed-forward output, normed first (norm4), is added to the "
+                             "stream resid1: the second residual, the block's output.",
+    "resid2.how_normed": "resid2 = resid1 + norm4, entry by entry. For {token}: {sum}.",
+    "resid2.check_normed": "resid2 − resid1 equals norm4 in every cell, not ffn_out.",
     "activation.relu": "ReLU",
     "activation.gelu": "GELU",
     "activation.silu": "SiLU",
@@ -490,7 +511,18 @@ WORDS: dict[str, str] = {
                 "positions are, not on where they are.",
     "rope.how": "Pair i of each head turns by p·θᵢ, θᵢ = base^(−2i/r): (x, y) becomes "
                 "(x·cos − y·sin, x·sin + y·cos). For {token} (position {position}): q = {q} "
-                "becomes {turned}.",
+                "becomes {turned}.{scaled}",
+    "rope.scaled_linear": " The frequencies are scaled (linear): every θᵢ is divided by "
+                          "{factor}.",
+    "rope.scaled_llama3": " The frequencies are scaled (llama3): a pair whose wavelength 2π/θᵢ "
+                          "is below {short} keeps its θᵢ, above {long} divides it by {factor}, "
+                          "and between the two blends both.",
+    "rope.scaled_longrope": " The frequencies are scaled (longrope): each pair's θᵢ is divided "
+                            "by its own short factor, and cos and sin are multiplied by "
+                            "{attention}.",
+    "rope.scaled_yarn": " The frequencies are scaled (yarn): pairs past pair {start} move along "
+                        "a ramp from θᵢ to θᵢ/{factor}, reached at pair {end}; cos and sin are "
+                        "multiplied by {attention}.",
     "rope.pitfalls": "V is not turned and nothing is added to X. A turn by 2π is no turn at "
                      "all, so a fast pair cannot tell far positions apart; the slow pairs can.",
     "rope.check": "Lengths stay: |q| of {token} is {before} before and {after} after. At "
@@ -570,3 +602,703 @@ WORDS: dict[str, str] = {
     "weights.drop_rule": "drop the hidden keys, ",
 }
 """Sentence id → English template."""
+
+BLOCK: dict[str, str] = {
+    "row_statistics": "per row",
+    "mean": "μ",
+    "variance": "σ²",
+    "divisor": "√(σ²+ε)",
+    "mean_square": "mean(x²)",
+    "rms_divisor": "√(mean(x²)+ε)",
+    "layer_formula": "LayerNorm, each row on its own: (x − μ) / √(σ² + ε) · γ + β,  "
+                     "ε = {eps}",
+    "rms_formula": "RMSNorm, each row on its own: x / √(mean(x²) + ε) · γ,  ε = {eps}  "
+                   "(no mean subtracted, no β)",
+    "layer_row": "row {token}: (x − {mean}) / {divisor} · γ + β",
+    "rms_row": "row {token}: x / {divisor} · γ",
+    "norm_none": "norm is “none”: {out} is a copy of {source} (choose LayerNorm or RMSNorm "
+                 "in the editor to rescale each row)",
+    "stat_mean": "μ of row {token} = mean of its {d} numbers = {value}",
+    "stat_variance": "σ² of row {token} = mean of (x − μ)² = {value}",
+    "stat_divisor": "√(σ² + ε) = √({variance} + {eps}) = {value}",
+    "stat_mean_square": "mean(x²) of row {token} = {value}",
+    "stat_rms_divisor": "√(mean(x²) + ε) = √({mean_square} + {eps}) = {value}",
+    "residual_note": "the residual path: each position adds its own sub-layer output; "
+                     "nothing moves between positions",
+    "parallel_note": "a parallel block: attention (through norm1) and the feed-forward "
+                     "(through norm2) both read {source}; their outputs are added to it "
+                     "at once, one residual",
+    "z_title": "z = {source}·W1",
+    "z_bias": " + b1",
+    "hidden_title": "hidden = {activation}(z)",
+    "gate_z_title": "z = {source}·Wg",
+    "gate_title": "gate = {activation}(z)",
+    "up_title": "up = {source}·W1",
+    "times_gate": "⊙ gate =",
+    "gated_hidden_title": "hidden = up ⊙ gate",
+    "relu_marked": "▸ marked: zeroed by ReLU",
+    "gelu_note": "GELU(z) = z·Φ(z)",
+    "silu_note": "SiLU(z) = z·σ(z)",
+    "gelu_tanh_note": "GELU(z) ≈ 0.5·z·(1 + tanh(√(2/π)·(z + 0.044715·z³)))",
+    "identity_note": "identity: hidden = z",
+    "ffn_out_title": "ffn_out = hidden·W2",
+    "transform_pre_title": "z = {source}·W + b",
+    "transform_norm": "→ LayerNorm, ε = {eps}, then ·γ + β →",
+    "transform_title": "transform (to the vocabulary)",
+    "ffn_out_bias": " + b2",
+    "logits_title": "logits = {source}·unembed",
+    "logits_note": "one score per vocabulary entry; the next step turns each row into "
+                   "probabilities",
+    "softmax_rows": "→ softmax per row →",
+    "probs_title": "Probabilities over the vocabulary",
+    "fill_blank": "Fill the blank: [MASK] at position {position} → {entry} ({p}); then "
+                  "{others}",
+    "fill_separator": ", ",
+    "probs_receiver": "{token} (receiver)",
+    "probs_legend": "bar length = probability; each position's bars sum to 1",
+    "probs_receiver_only": "{n} positions: showing the receiver; pick another in Receiver",
+    "probs_top": "top {k} of {v} entries",
+    "probs_others": "the other {count}",
+    "logits_top": "{token}: the {k} most probable entries' logits",
+    "logits_others": "the other {count} logits lie from {low} to {high}",
+    "embed_ids": "token ids",
+    "embed_id": "id",
+    "embed_table": "embedding table",
+    "embed_pick": "pick rows →",
+    "embed_x": "X · the picked rows",
+    "embed_picked": "the picked rows",
+    "embed_picked_name": "picked",
+    "embed_scaled": "token rows × {scale}",
+    "embed_scale_note": "every picked row is multiplied by embedding_scale = {scale} before "
+                        "anything is added to it",
+    "embed_row": "{token} ← {id}",
+    "embed_pair": "{token} → row {id}",
+    "embed_note": "each id picks one row of the table: {pairs}",
+    "head_band": "head {n}",
+    "concat_title": "concatenate → width {width}",
+    "concat_wo": "{h} heads × {d_v} = width {width}, then · Wo ({width}×{d_out}) gives "
+                 "{d_out} numbers per position",
+    "concat_no_wo": "{h} heads × {d_v} = width {width}: the attention output",
+    "output_width": "output · width {d_out}",
+    "compare_header": "Compare · A: {a}  |  B: {b}",
+    "side": "{side} · {label}: {title}",
+    "differs_title": "What differs in this step (B − A)",
+    "b_minus_a": "B − A · {name}",
+    "max_difference": "max |B − A| = {value}",
+    "identical": "identical in A and B: {names}",
+    "differs_elsewhere": "differs too (its B − A is drawn at the step that writes it): "
+                         "{names}",
+    "only_a": "only in A: {names}",
+    "only_b": "only in B: {names}",
+    "reshaped": "shape differs: {name} {a} in A, {b} in B",
+    "nothing_differs": "nothing this step shows differs between A and B",
+}
+"""Words drawn on the decoder-block, embedding, multi-head and comparison frames.
+Ids ``block.*``."""
+
+CACHE_MARKS: dict[str, str] = {
+    "heading": "KV cache · generated token {t}",
+    "reused": "K, V {rows}: reused from the cache  (- - - dashed)",
+    "dropped": "K, V {rows}: left the window of {w}, dropped from the cache's view  "
+               "(-·- dash-dot)",
+    "queries_earlier": "Q {rows}: computed at earlier tokens, not kept  (··· dotted)",
+    "new_row": "{row}: new, computed now  (━ solid) · 1 row instead of {n}",
+    "groups_one": "the cache holds g = 1 K/V head per position (h = {h} query heads "
+                  "share it)",
+    "groups_many": "the cache holds g = {g} K/V heads per position (h = {h} query heads)",
+    "memory": "K, V of the memory, {rows}: computed once, when the encoder ran  "
+              "(- - - dashed)",
+    "earlier": "{rows}: computed at earlier tokens  (··· dotted)",
+    "new_query": "{row}: the new query, computed now against {seen} keys  (━ solid)",
+    "tag_reused": "← cache",
+    "tag_dropped": "← out of the window",
+    "tag_earlier": "← earlier",
+    "tag_new": "← new",
+    "tag_once": "← computed once",
+    "range": "rows p{a}–p{b}",
+    "single": "row p{a}",
+}
+"""Words drawn on the KV-cache marks of a generated token's attention frames (ids
+``cache_marks.*``)."""
+
+CANVAS: dict[str, str] = {
+    "worked_title": "Worked row for “{token}”{head}: {stage}",
+    "stage_scores": "the scores",
+    "stage_shares": "the shares",
+    "stage_mix": "the mix of V",
+    "score": "s",
+    "worked_head": ", head {n}",
+    "key": "key",
+    "dot": "q·k",
+    "scaled": "÷ √{d_k} = s",
+    "unscaled": "s (not scaled)",
+    "exp": "exp(s − max)",
+    "share": "share",
+    "masked": "✕ masked: not read",
+    "total": "Σ",
+    "output": "output row",
+    "map_title": "Where you are",
+    "embed": "embed",
+    "inputs": "X and W",
+    "projections": "Q/K/V",
+    "projections_heads": "Q/K/V ×{heads}",
+    "scores": "scores",
+    "weights": "softmax",
+    "weights_masked": "mask + softmax",
+    "mix": "mix V",
+    "mix_wo": "mix V · Wo",
+    "resid": "+ residual",
+    "resid_parallel": "+ attn + FFN",
+    "norm": "{norm}",
+    "norm_parallel": "{norm} of the input",
+    "norm_word": "Norm",
+    "no_norm": "no norm",
+    "final_norm": "final {norm}",
+    "qk_norm": "QK-{norm}",
+    "ffn": "FFN",
+    "router": "Router",
+    "experts": "Experts",
+    "transform": "MLM transform",
+    "positions": "+ positions",
+    "types": "+ types",
+    "positions_types": "+ positions + types",
+    "embedding_norm": "embedding {norm}",
+    "rope": "RoPE turns q, k",
+    "logits": "logits",
+    "probs": "probs",
+    "loss": "loss −ln p",
+    "sample": "draw next token",
+    "map_step": "step {n}: {label}",
+    "map_layer": "{layer}: the same step there",
+    "map_layers": "{layers}: the same step in {layer}",
+}
+"""The worked row and the route map drawn on a frame. (ids ``canvas.*``)."""
+
+EDIT: dict[str, str] = {
+    "cell": "{place} = {value}",
+    "paste": "paste {shape} into {name}",
+    "import": "import {source} into {name}",
+    "resize": "resize {changes}",
+    "attention.causal_on": "causal mask on",
+    "attention.causal_off": "causal mask off",
+    "attention.scale_on": "scaling on",
+    "attention.scale_off": "scaling off",
+    "block.final_norm_on": "final norm on",
+    "block.final_norm_off": "final norm off",
+    "block.norm": "norm {value}",
+    "block.placement": "{value}-norm",
+    "block.ffn.activation": "activation {value}",
+    "block.eps": "ε = {value}",
+    "display.decimals": "decimals = {value}",
+    "option": "{name} = {value}",
+    "option_on": "{name} on",
+    "option_off": "{name} off",
+    "tokens": "token {col} = {text}",
+    "block.vocab": "vocabulary {col} = {text}",
+    "head.vocab": "vocabulary {col} = {text}",
+    "encoder.tokens": "source token {col} = {text}",
+    "block_on": "add decoder block",
+    "block_off": "remove decoder block",
+    "head_on": "add vocabulary head",
+    "head_off": "remove vocabulary head",
+    "layer_name": "layer {n}",
+    "encoder_layer_name": "encoder layer {n}",
+    "layer_add": "add {layer}",
+    "layer_remove": "remove {layer}",
+    "layer_duplicate": "duplicate {layer}",
+    "layer_up": "move {layer} up",
+    "layer_down": "move {layer} down",
+    "swap": "swap tokens {i} “{a}” and {j} “{b}”",
+    "positions": "positions: {kind}",
+    "positions_none": "none",
+    "positions_sinusoidal": "sinusoidal",
+    "positions_learned": "learned",
+    "positions_rope": "RoPE",
+    "positions_alibi": "ALiBi",
+    "append_token": "append token {id} “{text}”",
+    "generation_greedy": "generation: greedy",
+    "generation_temperature": "generation: temperature = {value}",
+    "generation_top_k": "generation: top-k = {value}",
+    "generation_top_k_off": "generation: top-k off",
+    "generation_top_p": "generation: top-p = {value}",
+    "generation_seed": "generation: seed = {value}",
+}
+"""The names of the document's edits (undo steps, status lines). (ids ``edit.*``)."""
+
+EXERCISE: dict[str, str] = {
+    "action": "E&xercise",
+    "action_tip": "Hide cells of the frame, predict them, then check (the panel on the right)",
+    "toggle": "Exercise",
+    "toggle_name": "Exercise mode: blanks to predict",
+    "close_panel": "Close the exercise panel",
+    "float_panel": "Float the exercise panel",
+    "panel": "Exercise",
+    "chooser": "E&xercise:",
+    "chooser_name": "Exercise to answer",
+    "none": "This document has no exercise yet: make one under “Teacher”.",
+    "step_of": "Step: {title}",
+    "blank_name": "{what}, blank",
+    "blank": "blank",
+    "blank_right": "blank, checked ✓ right",
+    "blank_wrong": "blank, checked ✗ wrong",
+    "save_answers": "Save a&nswers as…",
+    "save_answers_tip": "Write a copy of this document with your answers in it (the "
+                        "document stays as it is); opening the copy brings them back",
+    "save_answers_dialog": "Save your answers as a copy",
+    "save_answers_filter": "Scenario documents (*.qkv.json)",
+    "answers_saved": "Answers saved in {path} (this document is unchanged)",
+    "answers_not_over_open": "Not saved: {path} is the document that is open. Your "
+                             "answers are saved as a copy: choose another name.",
+    "answers_not_saved": "Answers not saved to {path}: {problem}",
+    "answers_title": "Answers not saved",
+    "blank_tip": "Your prediction for {what}",
+    "share_cell": "share of {key} for {query}",
+    "head_cell": "head {head}: ",
+    "array_cell": "{name} of {row}, column {col}",
+    "check": "&Check",
+    "check_name": "Check the predictions",
+    "reveal": "&Reveal",
+    "reveal_name": "Reveal every answer",
+    "again": "&Try again",
+    "right": "✓ right: {value}",
+    "wrong": "✗ wrong: you wrote {predicted}, the answer is {value}",
+    "missing": "✗ no prediction: the answer is {value}",
+    "not_number": "✗ “{text}” is not a number: the answer is {value}",
+    "revealed": "revealed: {value}",
+    "differs": "first term that differs: {term}",
+    "score": "{right} of {count} right",
+    "verdict_name": "{what}: {verdict}",
+    "rise": "rises",
+    "fall": "falls",
+    "same": "stays the same",
+    "direction_question": "If {edit} grows by {by}, what does {watch} do?",
+    "unchanged_question": "Which of these edits leave {watch} unchanged? (tick all)",
+    "choice": "{name}[{cell}] + {by}",
+    "direction_right": "✓ right: {watch} {way}",
+    "direction_wrong": "✗ wrong: {watch} {way} (computed on the edited document)",
+    "unchanged_right": "✓ right: exactly these leave {watch} unchanged: {choices}",
+    "unchanged_wrong": "✗ wrong: the ones that leave {watch} unchanged are: {choices}",
+    "no_choice": "none",
+    "teacher": "Teacher",
+    "hide": "&Hide:",
+    "hide_outputs": "the step's outputs",
+    "hide_row": "the receiver's row of shares",
+    "hide_cells": "cells I click on the canvas",
+    "hide_auto": "let the app choose",
+    "difficulty": "&Difficulty:",
+    "difficulty_name": "How many cells the app hides",
+    "title_en": "Title (English)",
+    "title_zh": "Title (中文)",
+    "prompt_en": "Prompt (English)",
+    "prompt_zh": "Prompt (中文)",
+    "add": "&New exercise at this step",
+    "apply_texts": "Set title and prompt",
+    "remove": "Remove exercise",
+    "ask_direction": "Ask: rise or fall?",
+    "ask_unchanged": "Ask: which edit leaves it unchanged?",
+    "default_title": "Predict: {step}",
+    "default_prompt": "Work out the hidden numbers by hand, then press Check.",
+    "direction_title": "Rise or fall?",
+    "unchanged_title": "Which edit changes nothing?",
+    "click_hint": "Click a cell of the canvas to hide it or show it again.",
+    "edit_add": "new exercise “{title}”",
+    "edit_remove": "remove exercise “{title}”",
+    "edit_change": "change exercise “{title}”",
+    "edit_cell": "exercise “{title}”: hide or show {name}[{cell}]",
+    "nothing_to_hide": "The current step writes no numbers to hide.",
+}
+"""Exercise mode: the panel, its blanks and verdicts, the teacher's choices.
+Ids ``exercise.*``."""
+
+FRAME: dict[str, str] = {
+    "heading": "Step {n} of {count} · {title}",
+    "part_title": "{title} ({k}/{count})",
+    "reads": "reads:",
+    "writes": "writes:",
+    "nothing": "—",
+    "input_rows": "X · input rows",
+    "head": " · head {n}",
+    "head_of": " · head {n} of {h}",
+    "scores": "scores",
+    "shares": "shares",
+    "mixed": "mixed",
+    "mixed_joined": "mixed (heads joined)",
+    "encoder_memory": "encoder memory",
+    "memory": "memory",
+    "qk_norm_op": "→ {norm} per head ·",
+    "router_logits": "router logits",
+    "router_softmax": "→ softmax over the experts →",
+    "router_shares": "shares (▲ chosen)",
+    "router_top": "→ top {k} →",
+    "router_chosen": "chosen experts",
+    "router_weights": "weights (÷ their sum)",
+    "router_weights_raw": "weights (the shares)",
+    "expert_choice": "choice {rank}: its expert's output",
+    "experts_sum": "Σ weight · output =",
+    "experts_run": "→ chosen experts' FFNs →",
+    "attention_output": "attention output",
+    "softmax": "→ softmax →",
+    "scaled_note": "÷ √{d_k} = {root}",
+    "not_scaled_note": "not scaled",
+    "mask_note": "hatched cells are hidden by the mask in the next step",
+    "mask_note_causal": "hatched cells are hidden by the causal mask in the next step",
+    "mask_rule": "Hatched cells are hidden by {rule}.",
+    "kv_shared_note": "shared K/V (g = {g}, h = {h}): {reads}",
+    "corner_note": "each cell of a result = its row on the left · its column above",
+    "rows_sum_note": "each row sums to 1",
+    "masked_zero_note": "masked shares are exactly 0",
+    "note_join": "; ",
+    "who_reads": "Who “{token}” reads, and how much",
+    "query": "Query",
+    "key": "Key",
+    "key_encoder": "Key (encoder)",
+    "kv_group": " (K/V group {n})",
+    "masked": "✕ masked",
+    "arrow_legend": "arrow width and opacity = share",
+    "rows_sum_legend": "each row of shares sums to 1",
+    "legend_other": "grey, faint: the other queries' arrows",
+    "legend_heads": "faint: the other queries' arrows; colour: the head",
+    "arrow_filter": "showing each row's top {top_k} and shares ≥ {min_share}",
+    "large_note": "{cells} cells: {shown}; hover any cell for its value",
+    "large_highlighted": "numbers of the highlighted row",
+    "large_colours": "colours only",
+    "heat_cell": "heat map: a square is a cell",
+    "heat_block": "heat map: a square is the mean of {down}×{across} cells",
+    "heat_hint": "Heat maps: hover over a cell for its value",
+    "in_view": "In view: {title}, rows {rows}, columns {cols}",
+    "parameter_tip": "{name}[{index}] = {value}: a parameter you can edit",
+    "share_from_to": "share from {query} to {key}: {share}",
+    "share_masked": "{key} is masked for {query}",
+    "frame_summary": "Step {n} of {count}: {title}.",
+    "head_prefix": "head {n}: ",
+    "choice_prefix": "choice {n}, expert {e}: ",
+    "row_values": "{name}, row {token}: {values}",
+}
+"""Words drawn on the canvas and in exported frames. (ids ``frame.*``)."""
+
+NEXT_TOKEN: dict[str, str] = {
+    "share_bars": "Drawn from: the {kept} kept, renormalised (T = {t})",
+    "bars_of": "“{token}” (last position {i})",
+    "shown_of": "the {k} most probable of {v} entries",
+    "shown_of_chosen": "the {k} most probable of {v} entries, and the chosen one",
+    "ranked_title": "Most probable first: what top-k and top-p keep",
+    "col_model": "p (T=1)",
+    "col_tempered": "p (T={t})",
+    "col_running": "mass so far",
+    "col_running_k": "top-{k} mass so far",
+    "past_note": "— past the top-{k} cut: top-p reads no mass there",
+    "col_share": "share",
+    "kept_mark": "✓ kept",
+    "cut_mark": "✗ cut",
+    "chosen_mark": "◆ chosen",
+    "ranked_row": "{rank}. {entry} {mark}",
+    "settings": "temperature T = {t} · top-k = {k} · top-p = {p}: {kept} of {v} entries kept",
+    "all_entries": "all",
+    "top_p_mass": "top-p: the smallest most-probable-first set whose mass reaches "
+                  "{p}: {mass} after {kept} entries",
+    "no_top_p": "top-p = 1: nothing cut by mass",
+    "entropy": "entropy: model {model} nats · tempered {tempered} nats · kept shares "
+               "{shares} nats",
+    "chosen": "chosen: “{entry}” (id {id}), draw t = {t} with seed {seed}; greedy would "
+              "take “{greedy}”",
+    "chosen_greedy": "chosen: “{entry}” (id {id}), the most probable entry: greedy "
+                     "decoding (T = 0) draws nothing",
+    "appended": "appended instead: “{entry}” (id {id}), picked or drawn before an edit; "
+                "this draw gives “{chosen}”",
+    "running_text": "mass of the first {rank} entries over what top-k kept = {value}",
+    "running_past": "entry {rank} is past the top-{k} cut: top-p reads no mass there",
+    "loss_title": "Each position's loss",
+    "col_p_target": "p(target)",
+    "col_loss": "−ln p",
+    "loss_row": "{token} → {entry} (id {id})",
+    "loss_mean": "mean loss = ({terms}) / {n} = {mean}",
+    "training": "Training · 1 forward pass",
+    "training_known": "all {n} positions at once",
+    "targets_known": "the whole target row is known: {targets}",
+    "reads_title": "Who each position reads",
+    "reads_tip": "{query} reads {other}",
+    "hidden_tip": "the causal mask hides {other} from {query}",
+    "answer_tip": "◣ the token {query} must predict",
+    "training_why": "1: read · —: hidden by the causal mask · ◣ position i + 1, the "
+                    "answer position i must predict: hidden, so all {n} losses are honest "
+                    "at once",
+    "training_no_mask": "no causal mask: ◣ position i reads position i + 1, the answer it "
+                        "must predict, so the loss flatters the model",
+    "generation": "Generation · {n} forward passes",
+    "generation_prompt": "one per token, from the prompt “{prompt}”",
+    "generation_reads": "each pass reads the tokens so far and appends its greedy choice",
+    "passes_title": "Each pass: reads → chooses",
+    "col_p_chosen": "p(chosen)",
+    "pass_row": "pass {k}: {reads} → {chosen}",
+    "generation_why": "{n} passes for {n} tokens: pass k + 1 waits for the token pass k "
+                      "chose",
+    "passes_count": "forward passes: training 1 · generation {n}",
+    "generation_refused": "this document cannot generate: {reason}",
+    "worst": "worst: position {i} (“{token}” → “{entry}”), loss {loss}",
+}
+"""What the pictures of the draw (``sample``) and of the training loss print.
+Ids ``next_token.*``."""
+
+POSITION: dict[str, str] = {
+    "embedded": "token rows",
+    "positions": "position rows P",
+    "with_positions": "X = rows + P",
+    "added_note": "each position's row of P is added to its token's row: the same token "
+                  "at another position gets another row",
+    "type_rows": "type rows T",
+    "summed": "{name} = the sum",
+    "types_note": "each token's row of the type table (its entry of token_types, its "
+                  "segment) is added too: the same token in another segment gets another "
+                  "row",
+    "norm_follows": "the next step norms this sum; the norm's output is X, the rows the "
+                    "first layer reads",
+    "angles": "angles p·θᵢ (rad)",
+    "pair": "pair {i}: cols {a},{b}",
+    "theta": "θ{i} = {theta}",
+    "turn": "turn by p·θ",
+    "dials_q": "q pairs of {token} turned{head}",
+    "dials_k": "k pairs of {token} turned{head}",
+    "dial_angle": "p·θ{i} = {p}·{theta} = {angle} rad",
+    "dial_degrees": "= {degrees}°",
+    "dial_pair": "({x}, {y}) → ({x2}, {y2})",
+    "dial_legend": "dashed arrow: the pair before; solid arrow: after the turn (same length)",
+    "rope_note": "RoPE turns each pair of columns of q and k by the angle p·θᵢ of its "
+                 "position; q·k then depends on how far apart the two positions are",
+    "kept_columns": "columns {first}–{last} of each head are not turned",
+    "scaled_linear": "θᵢ scaled (linear): each divided by {factor}",
+    "scaled_llama3": "θᵢ scaled (llama3): kept where the wavelength 2π/θᵢ is below {short}, "
+                     "divided by {factor} above {long}, blended between",
+    "scaled_yarn": "θᵢ scaled (yarn): from pair {start} to pair {end} a ramp towards "
+                   "θᵢ/{factor}; cos and sin × {attention}",
+    "scaled_longrope": "θᵢ scaled (longrope): each divided by its pair's short factor; cos "
+                       "and sin × {attention}",
+    "qk": "q·k",
+    "alibi": "ALiBi bias",
+    "scores_biased": "scores = q·k + bias",
+    "alibi_note": "bias = −slope · distance: a key further back costs more (slope {slope})",
+    "head": " · head {n}",
+    "positioned": "{token} · p{p}",
+    "equal_distance": "scores[{a}] = scores[{b}] = {value}: the same q and k rows, {d} "
+                      "apart both times. After RoPE a score depends only on the distance "
+                      "between the positions, not on where they are",
+}
+"""Words drawn on the positional-encoding pictures (added rows, RoPE, ALiBi).
+Ids ``position.*``."""
+
+WORKSHEET_DIALOG: dict[str, str] = {
+    "action": "Export &worksheet…",
+    "action_tip": "Print the document's exercises as an A4 worksheet, with its answer key "
+                  "and editable slides on request",
+    "no_exercises": "This document has no exercises: make one in View → Exercise first",
+    "title": "Export worksheet",
+    "exercise": "E&xercise:",
+    "exercise_name": "Which exercise to print",
+    "all": "All {count} exercises",
+    "one": "{number} · {title}",
+    "lang": "&Language:",
+    "lang_name": "Language of the sheet, the key and the frames",
+    "variants": "&Variants:",
+    "variants_name": "Sheets with other, hand-friendly numbers",
+    "own_numbers": "the document's own numbers",
+    "variants_tip": "K sheets with whole numbers and halves chosen so the shares still "
+                    "differ; each sheet and key prints its variant number",
+    "seed": "S&eed:",
+    "seed_name": "Seed of the variants' numbers",
+    "seed_tip": "The same seed draws the same variants",
+    "key": "Also write the &answer key (PDF)",
+    "key_name": "Answer key",
+    "deck": "Also write editable &slides (PowerPoint)",
+    "deck_name": "Editable slides",
+    "save_to": "Save &to:",
+    "save_to_name": "Worksheet file",
+    "browse": "&Browse…",
+    "browse_name": "Choose where to save the worksheet",
+    "key_to": "Key:",
+    "key_to_name": "Answer key file",
+    "deck_to": "Slides:",
+    "deck_to_name": "Slides file",
+    "export": "Export",
+    "cancel": "Cancel",
+    "save_as": "Save the worksheet as",
+    "pdf_files": "PDF documents (*.pdf)",
+    "planning": "Computing the worksheet…",
+    "painting": "Drawing the worksheet's pages…",
+    "writing": "Writing the worksheet…",
+    "failed": "Worksheet not written",
+    "no_destination": "Choose where to save the worksheet.",
+    "same_file": "The worksheet, its key and its slides must be different files: {path} "
+                 "is named twice.",
+    "written": "Wrote the worksheet: {files}",
+    "cancelled": "Worksheet not written: cancelled",
+}
+"""File → Export worksheet…: the menu entry, its dialog, progress, messages.
+Ids ``worksheet_dialog.*``."""
+
+WORKSHEET: dict[str, str] = {
+    "sheet": "Worksheet · {title}",
+    "key": "Answer key · {title}",
+    "variant": "Variant {number}",
+    "name_line": "Name: ____________________",
+    "exercise": "Exercise {number} · {title}",
+    "continued": "Exercise {number} · {title} (continued)",
+    "working": "Working",
+    "how_to_check": "How to check: {sentence}",
+    "check_projection": "each row of Q, K and V is one input row times a table — redo one "
+                        "column of each with the table's column and compare.",
+    "check_scores": "each score is the query row's dot product with the key row, divided by "
+                    "√dₖ; a masked cell is not used.",
+    "check_weights": "add up each row of your shares and compare the sum with what softmax "
+                     "promises of every row; a masked key takes no share.",
+    "check_mix": "each output number lies between the smallest and the largest visible value "
+                 "of its column, nearer to the values with the larger shares.",
+    "check_other": "recompute each blank from the numbers its frame shows; the key gives "
+                   "every value's arithmetic.",
+    "check_question": "work out the changed numbers, or reason from where the edited number "
+                      "enters the computation.",
+    "given": "Blank cells of {arrays} are asked in Exercise {exercises}: use your "
+             "answers there.",
+    "given_many": "Blank cells of {arrays} are asked in Exercises {exercises}: use your "
+                  "answers there.",
+    "frames_of": "The frame is the one of Exercise {number}.",
+    "and": "{first} and {last}",
+    "comma": ", ",
+    "parameter_cell": "{name}[{cell}]",
+    "parameter_item": "{name}[{cell}]",
+    "edit": "The edit: {cell} grows by {by} (from {before} to {after}).",
+    "watch": "Watch {cell}.",
+    "watch_array": "Watch every number of “{array}”.",
+    "rise": "rises",
+    "fall": "falls",
+    "same": "stays the same",
+    "choice": "{letter}. {cell} grows by {by}",
+    "tick": "☐",
+    "fill_answer": "{cell} = {value}",
+    "direction_answer": "{cell} {direction}: {before} → {after}.",
+    "unchanged_yes": "{letter}. {cell} + {by}: unchanged (tick it).",
+    "unchanged_no": "{letter}. {cell} + {by}: changes, most at {where} ({before} → {after}).",
+    "tolerance": "Right within ±{tolerance}.",
+    "page": "page {number}",
+}
+"""A printed worksheet and its answer key. (ids ``worksheet.*``)."""
+
+MATRIX: dict[str, str] = {
+    "too_long": "the text has {chars} characters; at most {limit} are read as a matrix",
+    "no_numbers": "there are no numbers to read",
+    "at_cell": "row {row}, column {col}: {number}",
+    "at_item": "item {col}: {number}",
+    "brackets": "the brackets or commas do not match up (expected rows like "
+                "[[1, 2], [3, 4]])",
+    "empty_brackets": "the brackets hold no numbers",
+    "single_among_rows": "row {row} is a single number among rows of numbers",
+    "nested": "row {row} holds lists inside: only 1-D or 2-D matrices can be read",
+    "split": "line {line}: the cells cannot be split ({detail})",
+    "cell_empty": "line {line}, cell {col} is empty",
+    "cell_number": "line {line}, cell {col}: {number}",
+    "ragged": "row {row} has {count} numbers but row 1 has {width}; every row needs the "
+              "same count",
+    "ragged_one": "row {row} has 1 number but row 1 has {width}; every row needs the same "
+                  "count",
+    "too_large": "a {shape} matrix is larger than {limit} rows or columns",
+    "unreadable": "cannot be read ({detail})",
+    "folder": "is a folder, not a matrix file",
+    "not_regular": "is not a regular file (a device or a pipe?)",
+    "file_too_big": "the file is {size} bytes; matrix files are limited to {limit} bytes",
+    "not_npy": "not a NumPy .npy array file",
+    "cut_short": "not a NumPy .npy array file (it is cut short)",
+    "pickle": "it holds Python objects, which are never loaded",
+    "npz": "an .npz archive holds several arrays; save the one you want with np.save as "
+           ".npy",
+    "dtype": "holds {dtype} values, not plain numbers",
+    "ndim": "a {ndim}-D array; only 1-D or 2-D matrices can be imported",
+    "empty_array": "the array is empty",
+    "nan": "holds NaN at row {row}, column {col}; only finite numbers can be imported",
+    "infinity": "holds infinity at row {row}, column {col}; only finite numbers can be "
+                "imported",
+    "binary": "is a binary file, not numbers as text",
+    "text_too_big": "the file is {size} bytes; text files of at most {limit} bytes are read "
+                    "as a matrix",
+    "open_quote": "line {line}: a quotation mark \" is opened and never closed",
+    "wide_encoding": "is {encoding} text; save it as UTF-8",
+    "not_utf8": "is not UTF-8 text (byte {byte})",
+    "in_file": "{name}: {problem}",
+    "fit": "a {block} block does not fit {grid}, which is {shape} at the current sizes",
+    "fit_at": "a {block} block pasted at {place} does not fit {grid}, which is {shape} at "
+              "the current sizes",
+    "fill": "a {block} block does not fill {grid}, which is {shape} at the current sizes "
+            "(paste it into a cell to change part of the grid)",
+    "too_big_for_grid": "a {block} block does not fit {grid}, which is {shape} at the "
+                        "current sizes (change the sizes first)",
+    "number_empty": "empty: type a number",
+    "number_not": "“{text}” is not a number",
+    "number_not_finite": "“{text}” is not a finite number",
+}
+"""Why a pasted or imported matrix was refused. (ids ``matrix.*``)."""
+
+RUN: dict[str, str] = {
+    "token": "token {t} “{label}”",
+    "token_of": "Token {t} of {count} “{label}”",
+}
+"""How a generation run's tokens are named, on the timeline and in exported frames.
+Ids ``run.*``."""
+
+EXPORT: dict[str, str] = {
+    "picture_too_large": "a picture of {size} pixels would need {asked}; at most {most} fit, "
+                         "which at this shape is a width of at most {fits} pixels",
+    "no_memory": "there is not enough memory for a picture of {width} × {height} pixels; choose "
+                 "a smaller width or scale",
+    "not_a_folder": "cannot write {named}: {probe} is not a folder",
+    "ffmpeg_missing": "MP4 export needs ffmpeg, and none was found: install it (Debian, Ubuntu: "
+                      "sudo apt install ffmpeg; Fedora: sudo dnf install ffmpeg-free; others: "
+                      "ffmpeg.org) or set IMAGEIO_FFMPEG_EXE to its path; GIF export needs none",
+    "ffmpeg_not_started": "cannot write {path}: ffmpeg could not be started ({exe}: {error})",
+    "ffmpeg_failed": "cannot write {path}: ffmpeg failed ({detail})",
+}
+"""Why an export failed (:class:`app.export.safe.ExportError`; ids ``export.*``)."""
+
+TEXTS: dict[str, str] = {
+    "language_name": "English",
+    "why": "Why it is needed",
+    "how": "How it is done",
+    "pitfalls": "Costs and common misreadings",
+    "check": "How to check it is right",
+    "check_line": "✓ {heading}: {check}",
+}
+"""The language's own name (for a language menu), the four headings of every step text, and
+the timeline's check line (ids ``texts.*``)."""
+
+GROUPS: dict[str, str] = {
+    "embedding": "Embedding",
+    "layer": "Layer {n}",
+    "encoder": "Encoder",
+    "encoder_layer": "Encoder · Layer {n}",
+    "decoder_layer": "Decoder · Layer {n}",
+    "head": "Head",
+    "cross": "Cross-attention",
+    "cross_step": "cross-attention · {step}",
+    "layers": "Layers {first}–{last}",
+    "encoder_layers": "Encoder · Layers {first}–{last}",
+    "decoder_layers": "Decoder · Layers {first}–{last}",
+}
+"""The timeline's groups of steps and the map's runs of layers (ids ``group.*``)."""
+
+MODEL_VIEW: dict[str, str] = {
+    "title": "Model view: {layers} × {heads} heads, receiver “{token}” (position {position})",
+    "head": "{layer} h{head}",
+    "legend": "▸ marks the receiver's row; the figure beside each head is its mean share "
+              "on the first key “{first}”. Hover a cell for its share; click a head to open "
+              "it.",
+    "sink_title": "Attention sinks",
+    "sink_what": "Softmax must give a whole share away, so a head with nothing useful to "
+                 "look at parks it on the first key: an attention sink. Its mean share on "
+                 "“{first}” is the figure beside it.",
+    "sink_strongest": "Strongest here: {label}, mean share {mean} on “{first}”.",
+    "sink_removed": "Remove position 0 from {label}: the receiver “{token}” row's other "
+                    "shares are divided by 1 − {first_share} = {rest} and sum to 1 again.",
+    "sink_before": "with key 0:  {shares}",
+    "sink_after": "without it:  {shares}",
+    "sink_none": "One position: no key is left when position 0 is removed.",
+    "no_attention": "This document has no attention: no head to show.",
+    "hover": "{label}: “{query}” ({row}) → “{key}” ({col}): share {share}",
+    "hover_masked": "{label}: “{query}” ({row}) → “{key}” ({col}): masked",
+}
+"""The model view of every layer × head and its attention-sink frame (ids ``model_view.*``)."""

@@ -1,0 +1,62 @@
+"""Every word the app says outside Qt's own strings, one catalogue per language, found by id.
+
+A language's file (``words_en.py``, ``words_zh.py``) holds the step texts' sentences
+(:data:`~app.texts.words_en.WORDS`, ids such as ``embed.summary``) and one section per kind of
+words (``CANVAS`` → ids ``canvas.*`` …). The app's catalogue builds on the engine's
+(:mod:`engine.words`), so :func:`say` words a refusal or a phrase too. Every language has every
+id, with the same fields (tests/app/test_words_catalogue.py).
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from app.texts import words_en, words_zh
+from app.texts.model import check_language
+from engine.words import CATALOGUES as ENGINE_WORDS
+
+
+def _sections(module: ModuleType) -> dict[str, dict[str, str]]:
+    """A language file's sections by the prefix of their ids."""
+    return {"block": module.BLOCK, "cache_marks": module.CACHE_MARKS, "canvas": module.CANVAS,
+            "edit": module.EDIT, "exercise": module.EXERCISE, "frame": module.FRAME,
+            "next_token": module.NEXT_TOKEN, "position": module.POSITION,
+            "worksheet_dialog": module.WORKSHEET_DIALOG, "worksheet": module.WORKSHEET,
+            "matrix": module.MATRIX, "run": module.RUN, "export": module.EXPORT,
+            "texts": module.TEXTS, "group": module.GROUPS,
+            "model_view": module.MODEL_VIEW}
+
+
+def _catalogue(lang: str, module: ModuleType) -> dict[str, str]:
+    words = {**ENGINE_WORDS[lang], **module.WORDS}
+    for prefix, section in _sections(module).items():
+        words.update({f"{prefix}.{key}": template for key, template in section.items()})
+    return words
+
+
+CATALOGUES: dict[str, dict[str, str]] = {"en": _catalogue("en", words_en),
+                                         "zh": _catalogue("zh", words_zh)}
+"""Language → id → ``str.format`` template."""
+
+LANGUAGE_NAMES: dict[str, str] = {lang: words["texts.language_name"]
+                                  for lang, words in CATALOGUES.items()}
+"""Each language's name, written in that language (for a language menu)."""
+
+HEADINGS: dict[str, tuple[str, str, str, str]] = {
+    lang: (words["texts.why"], words["texts.how"], words["texts.pitfalls"], words["texts.check"])
+    for lang, words in CATALOGUES.items()}
+"""The four headings of every step, in the order why, how, pitfalls, check."""
+
+
+def say(word_id: str, lang: str, /, **fields: object) -> str:
+    """The template ``word_id`` in ``lang``, filled with ``fields`` (as it is without any).
+
+    Raises
+    ------
+    ValueError
+        If ``lang`` is not supported.
+    KeyError
+        If the catalogue has no such id.
+    """
+    template = CATALOGUES[check_language(lang)][word_id]
+    return template.format(**fields) if fields else template

@@ -1,0 +1,76 @@
+"""The app's catalogue of words (app.texts.words), built on the engine's: every language has every
+id with the same fields, no two sections share an id, and every id the app asks for is there
+with the fields its template names."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from app.texts import words_en
+from app.texts.words import CATALOGUES, HEADINGS, LANGUAGE_NAMES, say
+from engine.words import CATALOGUES as ENGINE_WORDS
+from tests.engine.test_words import OMITTED, asked_ids, fields, unlike
+
+ROOT = Path(__file__).resolve().parents[2]
+SECTIONS = ("BLOCK", "CACHE_MARKS", "CANVAS", "EDIT", "EXERCISE", "FRAME", "NEXT_TOKEN", "POSITION",
+            "WORKSHEET_DIALOG", "WORKSHEET", "MATRIX", "RUN", "EXPORT", "TEXTS", "GROUPS",
+            "MODEL_VIEW")
+APP_OMITTED = {**OMITTED,
+               ("en", "worksheet.parameter_cell"): {"row", "col"},
+               ("zh", "worksheet.parameter_cell"): {"cell"},
+               ("en", "worksheet.parameter_item"): {"row"},
+               ("zh", "worksheet.parameter_item"): {"cell"}}
+"""Fields a language leaves out on purpose: a parameter's cell is ``Wq[0,1]`` in English,
+``Wq 第 1 行第 2 列`` in Chinese."""
+
+
+def test_every_language_has_every_id_with_the_same_fields() -> None:
+    assert set(CATALOGUES) == {"en", "zh"}
+    assert unlike(CATALOGUES, APP_OMITTED) == []
+
+
+def test_no_two_sections_share_an_id() -> None:
+    sizes = [len(ENGINE_WORDS["en"]), len(words_en.WORDS)]
+    sizes += [len(getattr(words_en, section)) for section in SECTIONS]
+    assert sum(sizes) == len(CATALOGUES["en"]) > 1000
+
+
+def test_say_words_an_id_in_each_language() -> None:
+    assert say("run.token_of", "en", t=2, count=3, label="爱") == "Token 2 of 3 “爱”"
+    assert say("run.token_of", "zh", t=2, count=3, label="爱") == "第 2 个 Token（共 3 个）“爱”"
+    assert say("heads_of", "zh", heads=3) == "3 个头"  # the engine's words too
+    assert [say("texts.check_line", lang, heading=HEADINGS[lang][3], check="Σ = 1")
+            for lang in ("en", "zh")] == ["✓ How to check it is right: Σ = 1",
+                                          "✓ 如何判断是否做对：Σ = 1"]
+    assert LANGUAGE_NAMES == {"en": "English", "zh": "简体中文"}
+    with pytest.raises(ValueError, match="unknown language 'fr'"):
+        say("run.token", "fr", t=1, label="a")
+    with pytest.raises(KeyError):
+        say("run.tokens", "en", t=1, label="a")
+
+
+def test_every_id_the_app_asks_for_is_there_with_its_fields() -> None:
+    """``say(id, lang, …)`` (app.texts.words) and ``say(id, …)`` (a sentence of
+    app.texts.sentences): the id is in the catalogue; a call naming its fields names exactly
+    the template's."""
+    asked = 0
+    for path in sorted((ROOT / "app").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if "say(" not in text:
+            continue
+        for node in ast.walk(ast.parse(text)):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id == "say" and node.args):
+                continue
+            where = f"{path.relative_to(ROOT)}:{node.lineno}"
+            given = {keyword.arg for keyword in node.keywords}
+            for word_id in asked_ids(node.args[0]):
+                asked += 1
+                assert word_id in CATALOGUES["en"], f"{where}: {word_id}"
+                named = set().union(*(fields(words[word_id]) for words in CATALOGUES.values()))
+                if None not in given and (given or len(node.args) == 1):
+                    assert named <= given, f"{where}: {word_id} lacks {named - given}"
+    assert asked > 300
