@@ -235,7 +235,8 @@ class Config:
         ``sliding_window`` (``layer_types`` unread); Qwen2 and Qwen3 slide the ``layer_types``
         marked ``sliding_attention`` (by default those from ``max_window_layers``, 28, on), and
         only when ``use_sliding_window`` (Qwen3-MoE every layer then); Gemma 2 slides its
-        ``layer_types`` (by default the first layer and every other one after it); Llama and every other family slide none, whatever the
+        ``layer_types`` (by default the first layer and every other one after it); Llama and
+        every other family slide none, whatever the
         config says. An absent ``sliding_window`` (4096 in transformers) is wider than any text the
         engine computes: no window."""
         family = self.values.get("model_type")

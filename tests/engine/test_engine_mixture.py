@@ -122,3 +122,17 @@ def test_a_wider_model_keeps_the_routers_numbers_and_pads_its_new_row_with_zeros
     assert router == [*ROUTER, [0.0, 0.0, 0.0]]
     assert wider.document["layers"][0]["block"]["ffn"]["experts"][1]["W1"] == [[0.0], [1.0], [0.0]]
     parse_scenario(wider.document)  # the engine reads it back
+
+
+def test_a_mixtures_output_is_normed_by_the_blocks_output_norm() -> None:
+    """Gemma 2's output norm (gamma4) applies to the mixture's ffn_out as to any feed-forward's:
+    resid2 = resid1 + RMSNorm(ffn_out) · γ₄, computed here from the trace's ffn_out."""
+    doc = document()
+    block = doc["layers"][0]["block"]
+    block.update(norm="rmsnorm", eps=1e-6, gamma4=[2.0, 0.5], beta4=[0.0, 0.0])
+    a = compute(parse_scenario(doc)).arrays
+    out = a["L1.ffn_out"]
+    normed = out / np.sqrt((out ** 2).mean(axis=1, keepdims=True) + 1e-6) * [2.0, 0.5]
+    np.testing.assert_allclose(a["L1.norm4"], normed, rtol=0, atol=1e-14)
+    np.testing.assert_allclose(a["L1.resid2"], a["L1.resid1"] + normed, rtol=0, atol=1e-14)
+    assert np.abs(normed - out).max() > 0.1  # the norm is no formality here
