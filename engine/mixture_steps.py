@@ -32,25 +32,27 @@ def route(m: Mixture, x: FloatArray) -> dict[str, FloatArray]:
 
 
 def mixture(tape: Tape, place: Place, m: Mixture, source: str) -> None:
-    """The router's step and the experts' step of mixture ``m`` reading rows ``source``."""
-    if tape.replayed():
-        return
+    """The router's step and the experts' step of mixture ``m`` reading rows ``source``; each
+    replayed by itself (a cell edit of an expert recomputes from the experts' step)."""
     s = place.scope
     x = tape[source]
-    routed = route(m, x)
-    for name, array in routed.items():
-        tape.arrays[s + name] = array
-    tape.step(place, "router", f"Router: each token's {m.top_k} of {len(m.experts)} experts",
-              (source, place.param("ffn.router")), tuple(s + name for name in routed),
-              "block.router", "router")
-    chosen = routed["router_chosen"].astype(np.intp)
+    if not tape.replayed():
+        routed = route(m, x)
+        for name, array in routed.items():
+            tape.arrays[s + name] = array
+        tape.step(place, "router", f"Router: each token's {m.top_k} of {len(m.experts)} experts",
+                  (source, place.param("ffn.router")), tuple(s + name for name in routed),
+                  "block.router", "router")
+    if tape.replayed():
+        return
+    chosen = tape[f"{s}router_chosen"].astype(np.intp)
     outputs = np.zeros((m.top_k, *x.shape), dtype=np.float64)
     for e, expert in enumerate(m.experts):
         rows, ranks = np.nonzero(chosen == e)
         if rows.size:
             outputs[ranks, rows] = ffn_output(expert, hidden_units(expert, x[rows])[2])
     tape.arrays[f"{s}expert_out"] = outputs
-    tape.arrays[f"{s}ffn_out"] = np.einsum("kn,knd->nd", routed["router_weights"].T, outputs)
+    tape.arrays[f"{s}ffn_out"] = np.einsum("kn,knd->nd", tape[f"{s}router_weights"].T, outputs)
     params = tuple(place.param(f"ffn.experts.{e}.{name}") for e, expert in enumerate(m.experts)
                    for name in array_fields(expert))
     tape.step(place, "experts", "Experts: the chosen feed-forwards, weighted and summed",
