@@ -22,7 +22,7 @@ Array = np.ndarray
 DTYPES = {"F64": np.float64, "F32": np.float32, "F16": np.float16}
 FIXTURES = Path(__file__).resolve().parent / "checkpoints"
 FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "gpt_neox", "gemma", "bert", "qwen3", "phi",
-            "opt", "phi3", "stablelm", "starcoder2", "gemma2", "mixtral", "qwen3_moe")
+            "opt", "phi3", "stablelm", "starcoder2", "gemma2", "qwen3_moe", "mixtral")
 SCALED = ("llama-rope-linear", "llama-rope-llama3", "llama-rope-yarn", "phi3-longrope")
 """The fixtures whose RoPE is scaled (besides one per family)."""
 
