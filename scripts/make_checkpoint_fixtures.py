@@ -130,10 +130,13 @@ def gpt2(weights: Weights, vocab: int) -> dict[str, Any]:
 def llama_like(weights: Weights, vocab: int, *, heads: int, groups: int, d_k: int,
                qkv_bias: bool = False, tied: bool = False, d: int = 8,
                shifted: bool = False, qk_norm: bool = False,
-               sandwich: bool = False) -> tuple[int, int]:
+               sandwich: bool = False, experts: int = 0,
+               sparse: str = "mixtral") -> tuple[int, int]:
     """The tensors of a two-layer Llama, Mistral, Qwen2, Qwen3 (``qk_norm``), Gemma
-    (``shifted``: its norms store γ − 1, near 0) or Gemma 2 (``sandwich``: the norms before and
-    after the feed-forward too); returns (d, hidden)."""
+    (``shifted``: its norms store γ − 1, near 0), Gemma 2 (``sandwich``: the norms before and
+    after the feed-forward too) or Mixtral (``experts``: a router and that many SwiGLU experts
+    in place of the MLP; ``sparse`` "qwen3_moe": in the second layer only, under Qwen3-MoE's
+    names, 6 wide); returns (d, hidden)."""
     hidden, w = 12, weights
 
     def norm(name: str) -> None:
@@ -158,9 +161,23 @@ def llama_like(weights: Weights, vocab: int, *, heads: int, groups: int, d_k: in
         if sandwich:
             norm(at + "pre_feedforward_layernorm.weight")
             norm(at + "post_feedforward_layernorm.weight")
-        w.random(at + "mlp.gate_proj.weight", hidden, d)
-        w.random(at + "mlp.up_proj.weight", hidden, d)
-        w.random(at + "mlp.down_proj.weight", d, hidden)
+        if experts and sparse == "qwen3_moe" and k == 1:
+            w.random(at + "mlp.gate.weight", experts, d)
+            for e in range(experts):
+                w.random(f"{at}mlp.experts.{e}.gate_proj.weight", 6, d)
+                w.random(f"{at}mlp.experts.{e}.up_proj.weight", 6, d)
+                w.random(f"{at}mlp.experts.{e}.down_proj.weight", d, 6)
+        elif experts and sparse == "mixtral":
+            moe = at + "block_sparse_moe."
+            w.random(moe + "gate.weight", experts, d)
+            for e in range(experts):
+                w.random(f"{moe}experts.{e}.w1.weight", hidden, d)
+                w.random(f"{moe}experts.{e}.w3.weight", hidden, d)
+                w.random(f"{moe}experts.{e}.w2.weight", d, hidden)
+        else:
+            w.random(at + "mlp.gate_proj.weight", hidden, d)
+            w.random(at + "mlp.up_proj.weight", hidden, d)
+            w.random(at + "mlp.down_proj.weight", d, hidden)
     norm("model.norm.weight")
     if not tied:
         w.random("lm_head.weight", vocab, d)
@@ -185,6 +202,34 @@ def mistral(weights: Weights, vocab: int) -> dict[str, Any]:
             "head_dim": 4, "max_position_embeddings": 32, "rms_norm_eps": 1e-5,
             "hidden_act": "silu", "sliding_window": 3,
             "rope_parameters": {"rope_type": "default", "rope_theta": 500.0},
+            "tie_word_embeddings": False, "bos_token_id": 1, "eos_token_id": 2}
+
+
+def mixtral(weights: Weights, vocab: int) -> dict[str, Any]:
+    """Mistral's shape with 4 experts, 2 chosen per token."""
+    d, hidden = llama_like(weights, vocab, heads=2, groups=1, d_k=4, experts=4)
+    return {"model_type": "mixtral", "architectures": ["MixtralForCausalLM"],
+            "vocab_size": vocab, "hidden_size": d, "intermediate_size": hidden,
+            "num_hidden_layers": 2, "num_attention_heads": 2, "num_key_value_heads": 1,
+            "head_dim": 4, "max_position_embeddings": 32, "rms_norm_eps": 1e-5,
+            "hidden_act": "silu", "sliding_window": None, "num_local_experts": 4,
+            "num_experts_per_tok": 2,
+            "rope_parameters": {"rope_type": "default", "rope_theta": 500.0},
+            "tie_word_embeddings": False, "bos_token_id": 1, "eos_token_id": 2}
+
+
+def qwen3_moe(weights: Weights, vocab: int) -> dict[str, Any]:
+    """Qwen3's attention; layer 1 dense (``mlp_only_layers``), layer 2 a mixture of 4 experts
+    6 wide, 3 chosen, their shares not renormalised (``norm_topk_prob`` false)."""
+    d, hidden = llama_like(weights, vocab, heads=4, groups=2, d_k=2, qk_norm=True, experts=4,
+                           sparse="qwen3_moe")
+    return {"model_type": "qwen3_moe", "architectures": ["Qwen3MoeForCausalLM"],
+            "vocab_size": vocab, "hidden_size": d, "intermediate_size": hidden,
+            "moe_intermediate_size": 6, "num_hidden_layers": 2, "num_attention_heads": 4,
+            "num_key_value_heads": 2, "max_position_embeddings": 32, "rms_norm_eps": 1e-6,
+            "hidden_act": "silu", "num_experts": 4, "num_experts_per_tok": 3,
+            "norm_topk_prob": False, "mlp_only_layers": [0], "decoder_sparse_step": 1,
+            "rope_parameters": {"rope_type": "default", "rope_theta": 10000.0},
             "tie_word_embeddings": False, "bos_token_id": 1, "eos_token_id": 2}
 
 
@@ -470,14 +515,16 @@ FAMILIES: dict[str, tuple[Callable[[Weights, int], dict[str, Any]], str, bool]] 
     "llama-rope-yarn": (scaled_llama({"rope_type": "yarn", "factor": 4.0,
                                       "original_max_position_embeddings": 64}), "float32",
                         False),
+    "mixtral": (mixtral, "float32", False),
+    "qwen3_moe": (qwen3_moe, "bfloat16", True),
 }
 """Each family: its tensors and config, the dtype they are stored in, its tokenizer's kind;
 then Llama with each RoPE scaling (``llama-rope-…``)."""
 SEEDS = {"gpt2": 2501, "gpt_neox": 2502, "llama": 2503, "mistral": 2504, "qwen2": 2505,
          "gemma": 2506, "bert": 2507, "qwen3": 2508, "phi": 2509, "opt": 2510, "phi3": 2511,
-         "llama-rope-linear": 2512, "llama-rope-llama3": 2513, "llama-rope-yarn": 2514,
-         "stablelm": 2515, "starcoder2": 2516, "phi3-longrope": 2518,
-         "gemma2": 2519}
+         "llama-rope-linear": 2512, "llama-rope-llama3": 2513,
+         "llama-rope-yarn": 2514, "stablelm": 2515, "starcoder2": 2516, "phi3-longrope": 2518,
+         "gemma2": 2519, "mixtral": 2520, "qwen3_moe": 2521}
 """Each family's seed (fixed, so that a new family leaves the others' bytes as they were)."""
 
 

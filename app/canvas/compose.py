@@ -197,6 +197,8 @@ PICTURE_OPTIONS = op_table("canvas.picture_options", {
     "mix": _attention_options,
     "residual": _no_options,
     "ffn": _no_options,
+    "router": _no_options,
+    "experts": _no_options,
     "transform": _no_options,
     "logits": _no_options,
     "probs": _no_options,

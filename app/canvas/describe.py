@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 
 import numpy as np
@@ -116,6 +117,22 @@ def _written_rows(trace: Trace, step: Step, receiver: int, options: FrameOptions
     return facts
 
 
+def _expert_choices(trace: Trace, step: Step, receiver: int,
+                    options: FrameOptions) -> list[str]:
+    """Each choice's expert output for the receiver, named by its expert, then the weighted
+    sum's row."""
+    outputs, out = step.writes
+    chosen = trace.arrays[array_name(step, "router_chosen")][receiver]
+    token = tokens_of(trace, step.rows)[receiver]
+    lang = options.lang
+    facts = [say("frame.choice_prefix", lang, n=r + 1, e=int(e)) + say(
+        "frame.row_values", lang, name=outputs, token=token,
+        values=_row(trace.arrays[outputs][r, receiver],
+                    partial(_blank_in_row, options, outputs, (r, receiver))))
+        for r, e in enumerate(chosen)]
+    return facts + _written_rows(trace, replace(step, writes=(out,)), receiver, options)
+
+
 def _loss(trace: Trace, step: Step, receiver: int, options: FrameOptions) -> list[str]:
     """The mean, the worst position and the passes training and generation need."""
     return loss_lines(loss_view(trace), passes_of(trace), options.lang,
@@ -141,6 +158,8 @@ FACTS = op_table("canvas.describe", {
     "mix": _shares,
     "residual": _written_rows,
     "ffn": _written_rows,
+    "router": _written_rows,
+    "experts": _expert_choices,
     "transform": _written_rows,
     "logits": _written_rows,
     "probs": _written_rows,

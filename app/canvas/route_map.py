@@ -108,6 +108,8 @@ MAP_LABELS = op_table("canvas.map_label", {
     "mix": _mix,
     "residual": _residual,
     "ffn": _word("ffn"),
+    "router": _word("router"),
+    "experts": _word("experts"),
     "transform": _word("transform"),
     "logits": _word("logits"),
     "probs": _word("probs"),

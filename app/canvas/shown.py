@@ -40,6 +40,8 @@ SHOWN = op_table("canvas.shown", {
     "mix": Shown(repeats_arrows=True, own_options=False, draw_controls=False),
     "residual": _PLAIN,
     "ffn": _PLAIN,
+    "router": _PLAIN,
+    "experts": _PLAIN,
     "transform": _PLAIN,
     "logits": _PLAIN,
     "probs": Shown(repeats_arrows=False, own_options=False, draw_controls=True),

@@ -40,6 +40,7 @@ from app.canvas.position_pictures import (
     outline_cells,
     rope_scores_marks,
 )
+from app.canvas.router_step import lay_out_experts, lay_out_router
 from app.canvas.sample_step import lay_out_sample
 from app.canvas.vocab_steps import lay_out_embed, lay_out_logits, lay_out_probs
 from app.model.operands import (
@@ -269,6 +270,8 @@ STEP_LAYOUTS: Mapping[Op, Layout] = op_table("canvas.layout", {
     "mix": _mix,
     "residual": lay_out_residual,
     "ffn": lay_out_ffn,
+    "router": lay_out_router,
+    "experts": lay_out_experts,
     "transform": lay_out_transform,
     "logits": lay_out_logits,
     "probs": lay_out_probs,

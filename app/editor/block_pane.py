@@ -32,6 +32,7 @@ from app.texts.titles import norm_name
 from app.texts.words import say
 from engine import NumberTextError, parse_number
 from engine.format.numbers import format_exact
+from engine.scenario.modules import Mixture
 from engine.scenario.scenario import ACTIVATIONS, NORMS, PLACEMENTS, Block, Layer
 
 PLACEMENT_NAMES = {"pre": QT_TRANSLATE_NOOP("BlockEditor", "pre-norm: x + F(Norm(x))"),
@@ -205,11 +206,13 @@ class BlockEditor(QGroupBox):
         self.block_box.setChecked(block is not None)
         for widget in (self.norm_box, self.placement_box, self.activation_box, self.eps_edit):
             widget.setEnabled(block is not None)
+        # A mixture's experts each have their activation: the box shows the first, read-only.
+        self.activation_box.setEnabled(block is not None and not isinstance(block.ffn, Mixture))
         if block is not None:
             self.norm_box.setCurrentIndex(self.norm_box.findData(block.norm))
             self.placement_box.setCurrentIndex(self.placement_box.findData(block.placement))
             self.activation_box.setCurrentIndex(
-                self.activation_box.findData(block.ffn.activation))
+                self.activation_box.findData(block.feed_forwards[0].activation))
             if not self.eps_edit.hasFocus():
                 self.eps_edit.setText(format_exact(block.eps))
         else:

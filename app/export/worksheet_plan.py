@@ -43,6 +43,8 @@ CHECKS = op_table("export.check", {
     "mix": "check_mix",
     "residual": "check_other",
     "ffn": "check_other",
+    "router": "check_other",
+    "experts": "check_other",
     "transform": "check_other",
     "logits": "check_other",
     "probs": "check_other",

@@ -57,6 +57,8 @@ ROLES = op_table("tape.role", {
     "mix": TapeRole(attention=True, cached="queries"),
     "residual": TapeRole(),
     "ffn": TapeRole(),
+    "router": TapeRole(),
+    "experts": TapeRole(),
     "transform": TapeRole(),
     "logits": TapeRole(columns="vocab"),
     "probs": TapeRole(columns="vocab"),
@@ -81,7 +83,10 @@ def parameter_path(step: Step, key: str) -> str:
 
 def display_name(path: str) -> str:
     """The name a user sees for a parameter at any module path: ``layers.1.block.gamma1`` →
-    ``γ1`` as ``block.gamma1`` is (see :func:`engine.scenario.names.short_name`)."""
+    ``γ1`` as ``block.gamma1`` is, an expert's ``….experts.2.W1`` ``experts.2.W1`` (see
+    :func:`engine.scenario.names.short_name`)."""
+    if ".experts." in path:
+        return short_name(path)
     return short_name("block." + path.rsplit(".", 1)[-1])
 
 

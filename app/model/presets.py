@@ -9,6 +9,7 @@ two layers and a feed-forward 16 wide; what differs is what makes each family it
 | GPT-2 | learned table | LayerNorm, pre | biases | GELU (tanh) | tied |
 | Llama | RoPE, all of d_k | RMSNorm, pre | no biases | SwiGLU gate | untied |
 | Mistral | RoPE | RMSNorm, pre | 1 K/V head, window 2 | SwiGLU gate | untied |
+| Mixtral | RoPE | RMSNorm, pre | 1 K/V head | router: 2 of 4 SwiGLU experts | untied |
 | Qwen2 | RoPE, base 10⁶ | RMSNorm, pre | q/k/v biases, 1 K/V head | SwiGLU gate | tied |
 | GPT-NeoX | RoPE on half of d_k | LayerNorm, parallel residual | biases | GELU (erf) | untied |
 | BERT | learned table | LayerNorm, post | no causal mask, biases | GELU (erf) | masked-LM |
@@ -37,6 +38,8 @@ MASKED_IDS = [0, len(WORDS), 2, 3]
 """我 [MASK] 你 。"""
 D, HEADS, D_K, FFN, LAYERS, CONTEXT = 8, 2, 4, 12, 2, 8
 """Model width, heads, head width, feed-forward width, layers, learned positions' rows."""
+EXPERTS = 4
+"""Mixtral's experts per layer (8 in the real model, 2 chosen per token in both)."""
 SPREAD = 0.5
 """The standard deviation of the seeded weights: shares neither flat nor one-hot."""
 
@@ -135,6 +138,22 @@ def mistral() -> Doc:
         "block": _block(w, "rmsnorm", activation="silu", gated=True, biases=False)}, tied=False)
 
 
+def mixtral() -> Doc:
+    """Mistral's attention (no window, as Mixtral has none) and, in place of the feed-forward,
+    a router choosing 2 of 4 SwiGLU experts per token, their weights renormalised."""
+    w = Weights(8)
+
+    def layer(w: Weights) -> Doc:
+        block = _block(w, "rmsnorm", activation="silu", gated=True, biases=False)
+        block["ffn"] = {"router": w.matrix(D, EXPERTS), "top_k": 2, "normalize": True,
+                        "experts": [block["ffn"], *(_block(w, "rmsnorm", activation="silu",
+                                                           gated=True, biases=False)["ffn"]
+                                                    for _ in range(EXPERTS - 1))]}
+        return {"attention": _attention(w, kv_heads=1), "block": block}
+
+    return _document("Mixtral", w, _rope(1_000_000), layer, tied=False)
+
+
 def qwen2() -> Doc:
     w = Weights(2024)
     return _document("Qwen2", w, _rope(1_000_000), lambda w: {
@@ -165,7 +184,8 @@ def bert() -> Doc:
 
 
 PRESETS: dict[str, Callable[[], Doc]] = {"gpt2": gpt2, "llama": llama, "mistral": mistral,
-                                         "qwen2": qwen2, "gpt_neox": gpt_neox, "bert": bert}
+                                         "mixtral": mixtral, "qwen2": qwen2,
+                                         "gpt_neox": gpt_neox, "bert": bert}
 """Each family's preset document, in the menu's order."""
 
 

@@ -274,11 +274,11 @@ class Facts:
 
     @property
     def activation(self) -> str:
-        return self.block.ffn.activation if self.block is not None else ""
+        return self.block.feed_forwards[0].activation if self.block is not None else ""
 
     @property
     def hidden_width(self) -> int:
-        return int(self.block.ffn.W1.shape[1]) if self.block is not None else 0
+        return int(self.block.feed_forwards[0].W1.shape[1]) if self.block is not None else 0
 
     @property
     def vocab(self) -> tuple[str, ...]:

@@ -10,6 +10,7 @@ from app.texts.cache_plans import with_cache
 from app.texts.facts import Facts, facts_for
 from app.texts.model import TERM_IDS, GlossaryEntry, StepText, check_language
 from app.texts.position_plans import added, qk_norm, rope, typed
+from app.texts.router_plans import experts, router
 from app.texts.scope import EMBEDDING_NORM, QK_NORM, TYPES
 from app.texts.sentences import Telling
 from app.texts.step_plans import CROSS_PLANS, PARALLEL_PLANS, PLANS, embedding_norm, transform
@@ -62,6 +63,8 @@ OP_PLANS: Mapping[Op, Callable[[Facts], Telling]] = op_table("texts.plans", {
     "mix": with_cache(_by_key("attention.mix")),
     "residual": _by_key("block.resid1"),
     "ffn": _by_key("block.ffn"),
+    "router": router,
+    "experts": experts,
     "transform": transform,
     "logits": _by_key(),
     "probs": _by_key(),

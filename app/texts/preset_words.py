@@ -17,6 +17,8 @@ PRESET_MENU: dict[str, dict[str, tuple[str, str]]] = {
               "zh": ("Llama", "RoPE、RMSNorm、SwiGLU 门控、没有偏置")},
     "mistral": {"en": ("Mistral", "Llama with grouped K/V heads and a sliding window"),
                 "zh": ("Mistral", "Llama 加上分组共享的 K/V 头和滑动窗口")},
+    "mixtral": {"en": ("Mixtral", "Mistral's attention, a router choosing 2 of 4 experts"),
+                "zh": ("Mixtral", "Mistral 的注意力，路由器从 4 个专家中选 2 个")},
     "qwen2": {"en": ("Qwen2", "Llama's blocks with q/k/v biases and grouped K/V heads"),
               "zh": ("Qwen2", "Llama 式的层，加上 q/k/v 偏置和分组共享的 K/V 头")},
     "gpt_neox": {"en": ("GPT-NeoX", "RoPE on part of each head, parallel residual"),
@@ -64,6 +66,19 @@ PRESET_NOTES: dict[str, dict[str, tuple[str, str]]] = {
                "注意力：2 个查询头共用 1 个 K/V 头，KV 缓存只有一半大。滑动窗口：只有当 "
                "i − j < 2 时查询 i 才看得到键 j（真实模型是 4096），所以窗口之外的格子即使因果"
                "掩码允许也被遮住；后面的层仍能间接读到更远的位置。"),
+    },
+    "mixtral": {
+        "en": ("Mixtral · tiny preset", _SIZES_EN + " Mixtral 8x7B is Mistral's layer with a "
+               "mixture of experts in place of the feed-forward: 4 SwiGLU experts here (8 in "
+               "the real model). A router scores each token against every expert (x · W_r), "
+               "turns the scores into shares with a softmax, keeps the 2 largest, divides them "
+               "by their sum, and adds the 2 chosen experts' outputs in those proportions; the "
+               "other experts do not run for that token. RoPE base 1000000, 1 K/V head."),
+        "zh": ("Mixtral · 微型预设", _SIZES_ZH + "Mixtral 8x7B 是 Mistral 的层，只是把前馈换成"
+               "专家混合：这里有 4 个 SwiGLU 专家（真实模型有 8 个）。路由器给每个词元与每个专家"
+               "打分（x · W_r），用 softmax 变成份额，保留最大的 2 个，除以它们的和，再按这个比例"
+               "把两个被选中专家的输出加起来；其他专家不为这个词元运行。RoPE base 1000000，"
+               "1 个 K/V 头。"),
     },
     "qwen2": {
         "en": ("Qwen2 · tiny preset", _SIZES_EN + " Qwen2 keeps Llama's RMSNorm, SwiGLU and "

@@ -28,6 +28,8 @@ _ZH: dict[str, str] = {
     "block.resid1": "残差 1",
     "block.norm2": "规范化 2",
     "block.ffn": "前馈",
+    "block.router": "路由器",
+    "block.experts": "专家",
     "block.resid2": "残差 2",
     "block.norm2_parallel": "规范化 2",
     "block.resid_parallel": "并行残差",

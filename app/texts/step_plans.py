@@ -282,7 +282,7 @@ def resid1(f: Facts) -> Telling:
 
 
 def ffn(f: Facts) -> Telling:
-    if f.block is not None and f.block.ffn.Wg is not None:
+    if f.block is not None and f.block.feed_forwards[0].Wg is not None:
         return gated_ffn(f)
     src = f.ffn_source
     kind = f.activation if f.activation in ("relu", "identity") else "smooth"

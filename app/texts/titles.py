@@ -59,8 +59,9 @@ def _options(scenario: Scenario, step: Step, lang: str) -> _Options:
     norm = norm_name(modules.norm, lang) if block is not None or modules.norm != "none" else ""
     activation = ""
     if block is not None:
-        names = _ZH_GATED if block.ffn.Wg is not None else _ZH_ACTIVATIONS
-        activation = names.get(block.ffn.activation, block.ffn.activation + " ")
+        ffn = block.feed_forwards[0]
+        names = _ZH_GATED if ffn.Wg is not None else _ZH_ACTIVATIONS
+        activation = names.get(ffn.activation, ffn.activation + " ")
     owner = scenario.encoder if step.stack == "encoder" else scenario
     scale = owner.embedding_scale if owner is not None else None
     return _Options(causal=a.causal, scale=a.scale, wo=a.Wo is not None, norm=norm,
@@ -90,6 +91,8 @@ _ZH: dict[str, _Builder] = {
     "block.norm2": lambda o: f"前馈之前的第二次规范化（{o.norm}）",
     "block.ffn": lambda o: f"前馈网络：{o.activation}隐藏单元，再回到宽度 d",
     "block.resid2": lambda o: "第二次残差：主干加前馈输出",
+    "block.router": lambda o: "路由器：每个词元选出的专家",
+    "block.experts": lambda o: "专家：选中的前馈网络，加权求和",
     "block.norm2_parallel": lambda o: f"第二次规范化（{o.norm}）：与注意力并列，对本层的输入做，"
                                       "供前馈读取",
     "block.resid_parallel": lambda o: "并行残差：本层的输入加注意力输出和前馈输出",

@@ -333,6 +333,34 @@ WORDS: dict[str, str] = {
     "ffn.check_smooth": "{act} keeps large positive values nearly as they are and pulls negative "
                         "ones towards 0: {token}'s {z} becomes {hidden}. Switch the activation "
                         "to identity: the hidden row then equals x·W1 (plus b1).",
+    "router.summary": "The router scores each token against the {experts} experts, turns the "
+                      "scores into shares and keeps the {k} largest: only those experts run.",
+    "router.why": "A mixture of experts holds {experts} feed-forwards but runs only {k} per "
+                  "token, so the model has many more weights than any one token pays for. The "
+                  "router decides which, from the token's own row.",
+    "router.how_normalised": "logits = x · W_r, shares = softmax(logits), then the k largest "
+                             "shares divided by their sum. Here {token}'s logits {logits} give "
+                             "the shares {shares}; experts {chosen} are chosen, with weights "
+                             "{weights}.",
+    "router.how_raw": "logits = x · W_r, shares = softmax(logits), then the k largest shares "
+                      "as they are (normalize is false). Here {token}'s logits {logits} give "
+                      "the shares {shares}; experts {chosen} are chosen, with weights {weights}.",
+    "router.pitfalls": "The chosen are marked ▲ in the shares: the unchosen experts' shares are "
+                       "computed but their experts never run for this token. Two equal shares "
+                       "are chosen in torch.topk's order, not always the lower expert first.",
+    "router.check": "Recompute the first weight: expert {e}'s share {share} over the chosen "
+                    "shares' sum {total} gives {weight}.",
+    "router.check_raw": "The first weight is expert {e}'s share itself: {share}.",
+    "experts.summary": "Each token's {k} chosen experts run their feed-forward on its row; the "
+                       "outputs, times the router's weights, are summed.",
+    "experts.why": "Of {experts} experts only {k} run for a token: the sum is the layer's "
+                   "feed-forward output, added back to the stream as a plain one's would be.",
+    "experts.how": "out = Σ weightₖ · expertₖ(x). Here {token} runs experts {chosen}, and the "
+                   "weighted sum is {out}.",
+    "experts.pitfalls": "expert_out holds each choice, not each expert: choice 1 of one token "
+                        "and choice 1 of another may be different experts (router_chosen says "
+                        "which).",
+    "experts.check": "Recompute the first column: {terms} = {value}.",
     "resid2.summary": "The feed-forward output is added to the stream resid1: the second "
                       "residual, which is the block's output in pre-norm.",
     "resid2.why": "As with the first residual, the feed-forward adds a change on top of what the "
@@ -730,6 +758,8 @@ CANVAS: dict[str, str] = {
     "final_norm": "final {norm}",
     "qk_norm": "QK-{norm}",
     "ffn": "FFN",
+    "router": "Router",
+    "experts": "Experts",
     "transform": "MLM transform",
     "positions": "+ positions",
     "types": "+ types",
@@ -901,6 +931,16 @@ FRAME: dict[str, str] = {
     "encoder_memory": "encoder memory",
     "memory": "memory",
     "qk_norm_op": "→ {norm} per head ·",
+    "router_logits": "router logits",
+    "router_softmax": "→ softmax over the experts →",
+    "router_shares": "shares (▲ chosen)",
+    "router_top": "→ top {k} →",
+    "router_chosen": "chosen experts",
+    "router_weights": "weights (÷ their sum)",
+    "router_weights_raw": "weights (the shares)",
+    "expert_choice": "choice {rank}: its expert's output",
+    "experts_sum": "Σ weight · output =",
+    "experts_run": "→ chosen experts' FFNs →",
     "attention_output": "attention output",
     "softmax": "→ softmax →",
     "scaled_note": "÷ √{d_k} = {root}",
@@ -936,6 +976,7 @@ FRAME: dict[str, str] = {
     "share_masked": "{key} is masked for {query}",
     "frame_summary": "Step {n} of {count}: {title}.",
     "head_prefix": "head {n}: ",
+    "choice_prefix": "choice {n}, expert {e}: ",
     "row_values": "{name}, row {token}: {values}",
 }
 """Words drawn on the canvas and in exported frames. (ids ``frame.*``)."""

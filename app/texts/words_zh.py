@@ -251,6 +251,28 @@ WORDS: dict[str, str] = {
                           "改用 ReLU，其中的负数会变成 0。",
     "ffn.check_smooth": "{act} 让较大的正数几乎原样通过，把负数压向 0：{token}的 {z} 变为 "
                         "{hidden}。把激活函数改为恒等，隐藏行应正好等于 x·W1（有 b1 时再加 b1）。",
+    "router.summary": "路由器把每个词元与 {experts} 个专家逐一打分，把分数变成份额，保留最大的 "
+                      "{k} 个：只有这些专家会运行。",
+    "router.why": "专家混合有 {experts} 个前馈网络，但每个词元只运行 {k} 个，所以模型的权重远多于"
+                  "任何一个词元用到的。由路由器根据词元自己的行来决定运行哪些。",
+    "router.how_normalised": "logits = x · W_r，份额 = softmax(logits)，再把最大的 k 个份额除以"
+                             "它们的和。这里{token}的 logits {logits} 给出份额 {shares}；选中"
+                             "专家 {chosen}，权重为 {weights}。",
+    "router.how_raw": "logits = x · W_r，份额 = softmax(logits)，最大的 k 个份额原样作为权重"
+                      "（normalize 为 false）。这里{token}的 logits {logits} 给出份额 {shares}；"
+                      "选中专家 {chosen}，权重为 {weights}。",
+    "router.pitfalls": "份额中选中的用 ▲ 标出：未选中专家的份额照样算出，但它们不会为这个词元"
+                       "运行。两个相等的份额按 torch.topk 的次序选取，不一定是编号小的在前。",
+    "router.check": "重算第一个权重：专家 {e} 的份额 {share} 除以选中份额之和 {total}，得 "
+                    "{weight}。",
+    "router.check_raw": "第一个权重就是专家 {e} 的份额本身：{share}。",
+    "experts.summary": "每个词元选中的 {k} 个专家各自对它的行做前馈；输出乘以路由权重后求和。",
+    "experts.why": "{experts} 个专家中每个词元只运行 {k} 个：这个和就是本层的前馈输出，像普通"
+                   "前馈一样加回主干。",
+    "experts.how": "输出 = Σ 权重ₖ · 专家ₖ(x)。这里{token}运行专家 {chosen}，加权和为 {out}。",
+    "experts.pitfalls": "expert_out 按选择排列，不按专家排列：一个词元的第 1 个选择与另一个词元"
+                        "的第 1 个选择可能是不同的专家（见 router_chosen）。",
+    "experts.check": "重算第一列：{terms} = {value}。",
     "resid2.summary": "把前馈输出加到主干 resid1 上：第二次残差，也是 pre-norm 中本块的输出。",
     "resid_parallel.summary": "注意力输出和前馈输出一次都加到本层的输入 {source} 上：并行残差，"
                               "也是本块的输出。",
@@ -590,6 +612,8 @@ CANVAS: dict[str, str] = {
     "final_norm": "最终{norm}",
     "qk_norm": "QK {norm}",
     "ffn": "前馈",
+    "router": "路由器",
+    "experts": "专家",
     "transform": "掩码变换",
     "positions": "+ 位置编码",
     "types": "+ 类型",
@@ -761,6 +785,16 @@ FRAME: dict[str, str] = {
     "encoder_memory": "编码器记忆",
     "memory": "记忆",
     "qk_norm_op": "→ 每个头各自 {norm} ·",
+    "router_logits": "路由 logits",
+    "router_softmax": "→ 对各专家做 softmax →",
+    "router_shares": "份额（▲ 为选中）",
+    "router_top": "→ 取最大的 {k} 个 →",
+    "router_chosen": "选中的专家",
+    "router_weights": "权重（÷ 它们的和）",
+    "router_weights_raw": "权重（即份额）",
+    "expert_choice": "第 {rank} 个选择：其专家的输出",
+    "experts_sum": "Σ 权重 · 输出 =",
+    "experts_run": "→ 选中专家的前馈 →",
     "attention_output": "注意力输出",
     "softmax": "→ softmax →",
     "scaled_note": "÷ √{d_k} = {root}",
@@ -796,6 +830,7 @@ FRAME: dict[str, str] = {
     "share_masked": "{key} 对 {query} 被遮住",
     "frame_summary": "第 {n} 步（共 {count} 步）：{title}。",
     "head_prefix": "第 {n} 头：",
+    "choice_prefix": "第 {n} 个选择，专家 {e}：",
     "row_values": "{name} 中“{token}”一行：{values}",
 }
 """Words drawn on the canvas and in exported frames. (ids ``frame.*``)."""

@@ -477,6 +477,62 @@ class _Explainer:
         return (f"{cell(c.name, c.index)} = {act}(z[{i},{col}]) = {act}({self.num(z)}) = "
                 f"{self.num(c.value)}", [pre, self.say(act) + zeroed])
 
+    def _router(self, c: _Cell) -> Result:
+        """A router's cell: a logit (x · W_r), a share (the softmax over the experts), a chosen
+        expert (the r-th largest share) or its weight (renormalised: the share over the chosen
+        ones' sum)."""
+        step = c.step
+        assert step is not None
+        m = self.module(step).ffn
+        i, col = c.index
+        s, name = step.scope, cell(c.name, c.index)
+        logits, shares = self.a[f"{s}router_logits"][i], self.a[f"{s}router_shares"][i]
+        chosen = self.a[f"{s}router_chosen"][i].astype(int).tolist()
+        if c.local == "router_logits":
+            source = step.reads[0]
+            return self.dot_terms(name, (source, i, self.a[source][i]),
+                                  ("W_r", col, m.router[:, col]), None, c.value), []
+        if c.local == "router_shares":
+            top = float(logits.max())
+            sym, num = self.sum_terms(len(logits), lambda e: (
+                f"exp(r{e} − max)", f"exp({self.num(float(logits[e]) - top)})"))
+            picked = self.say("expert_chosen" if col in chosen else "expert_not_chosen",
+                              k=m.top_k)
+            return (f"{name} = exp(r{col} − max) / ({sym}) = "
+                    f"exp({self.num(float(logits[col]) - top)}) / ({num}) = {self.num(c.value)}",
+                    [self.say("router_max", logits=f"{s}router_logits", i=i,
+                              top=self.num(top)), picked])
+        e = chosen[col]
+        if c.local == "router_chosen":
+            return (f"{name} = {e}: {s}router_shares[{i},{e}] = {self.num(float(shares[e]))}",
+                    [self.say("expert_rank", rank=col + 1, k=m.top_k)])
+        if not m.normalize:
+            return (f"{name} = {s}router_shares[{i},{e}] = {self.num(c.value)}",
+                    [self.say("expert_unnormalised")])
+        sym, num = self.sum_terms(len(chosen), lambda r: (
+            f"p{chosen[r]}", self.num(float(shares[chosen[r]]))))
+        return (f"{name} = p{e} / ({sym}) = {self.num(float(shares[e]))} / ({num}) = "
+                f"{self.num(c.value)}", [self.say("expert_renormalised", k=m.top_k)])
+
+    def _experts(self, c: _Cell) -> Result:
+        """An expert's output (its feed-forward of the token's row) or a cell of the weighted
+        sum Σ_r w_r · expert_r(x)."""
+        step = c.step
+        assert step is not None
+        s = step.scope
+        if c.local == "expert_out":
+            r, i, col = c.index
+            e = int(self.a[f"{s}router_chosen"][i, r])
+            return (f"{cell(c.name, c.index)} = experts.{e}({step.reads[0]}[{i},·])[{col}] = "
+                    f"{self.num(c.value)}", [self.say("expert_output", rank=r + 1, e=e)])
+        i, col = c.index
+        weights, outputs = self.a[f"{s}router_weights"][i], self.a[f"{s}expert_out"][:, i, col]
+        sym, num = self.sum_terms(len(weights), lambda r: (
+            f"w{r}·{s}expert_out[{r},{i},{col}]",
+            f"{self.factor(float(weights[r]))}·{self.factor(float(outputs[r]))}"))
+        return (f"{cell(c.name, c.index)} = {sym} = {num} = {self.num(c.value)}",
+                [self.say("experts_sum")])
+
     def _transform(self, c: _Cell) -> Result:
         """A masked-language-model transform's cell: source · W + b, its activation, or the
         LayerNorm of the activated row."""
@@ -609,6 +665,8 @@ EXPLAINERS = op_table("explain", {
     "mix": _Explainer._mix,
     "residual": _Explainer._sum,
     "ffn": _Explainer._ffn,
+    "router": _Explainer._router,
+    "experts": _Explainer._experts,
     "transform": _Explainer._transform,
     "logits": _Explainer._logits,
     "probs": _Explainer._probs,

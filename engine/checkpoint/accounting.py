@@ -30,7 +30,8 @@ IGNORED: dict[str, tuple[str, ...]] = {
     "bert": (r"embeddings\.position_ids", r"pooler\.dense\.(weight|bias)",
              r"cls\.seq_relationship\.(weight|bias)"),
     **{family: (ROTARY,) for family in ("llama", "mistral", "qwen2", "qwen3", "gemma", "gemma2",
-                                        "phi", "phi3", "stablelm", "starcoder2")},
+                                        "phi", "phi3", "stablelm", "starcoder2", "mixtral",
+                                        "qwen3_moe")},
     "opt": (),
 }
 """Per family, the tensors (patterns matched at the end of a name) no layout reads."""

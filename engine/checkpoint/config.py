@@ -28,7 +28,7 @@ from engine.forward.rope_scaling import yarn_attention_factor
 from engine.words.refusals import Refusal
 
 FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "gemma2", "phi",
-            "phi3", "opt", "bert", "stablelm", "starcoder2")
+            "phi3", "opt", "bert", "stablelm", "starcoder2", "mixtral", "qwen3_moe")
 """The model types this version imports."""
 ACTIVATIONS = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh",
                "silu": "silu", "swish": "silu", "relu": "relu", "linear": "identity"}
@@ -41,9 +41,9 @@ SLIDING = "sliding_attention"
 FULL = "full_attention"
 LLAMA_SCALINGS = ("linear", "llama3", "yarn")
 """The RoPE scalings the Llama-shaped families compute."""
-WINDOWED = ("mistral", "phi3", "qwen2", "qwen3", "starcoder2", "gemma2")
+WINDOWED = ("mistral", "phi3", "qwen2", "qwen3", "starcoder2", "gemma2", "mixtral", "qwen3_moe")
 """The families whose modeling slides a window."""
-EVERY_LAYER = ("mistral", "phi3", "starcoder2")
+EVERY_LAYER = ("mistral", "phi3", "starcoder2", "mixtral")
 """The families that slide every layer's window by ``sliding_window`` alone."""
 
 
@@ -231,11 +231,12 @@ class Config:
 
     def windows(self, layers: int) -> list[int | None]:
         """Each layer's sliding window (None: the layer sees the whole past), as each family's
-        modeling reads it: Mistral, Phi-3, Starcoder2 slide every layer by ``sliding_window``
-        (``layer_types`` unread); Qwen2 and Qwen3 slide the ``layer_types`` marked
-        ``sliding_attention`` (by default those from ``max_window_layers``, 28, on), and only when
-        ``use_sliding_window``; Gemma 2 slides its ``layer_types`` (by default the first layer
-        and every other one after it); Llama and every other family slide none, whatever the
+        modeling reads it: Mistral, Phi-3, Starcoder2, Mixtral slide every layer by
+        ``sliding_window`` (``layer_types`` unread); Qwen2 and Qwen3 slide the ``layer_types``
+        marked ``sliding_attention`` (by default those from ``max_window_layers``, 28, on), and
+        only when ``use_sliding_window`` (Qwen3-MoE every layer then); Gemma 2 slides its
+        ``layer_types`` (by default the first layer and every other one after it); Llama and
+        every other family slide none, whatever the
         config says. An absent ``sliding_window`` (4096 in transformers) is wider than any text the
         engine computes: no window."""
         family = self.values.get("model_type")
@@ -247,6 +248,8 @@ class Config:
             return [window] * layers
         if family != "gemma2" and not self.flag("use_sliding_window", False):
             window = None
+        if family == "qwen3_moe":  # every layer when use_sliding_window, as its attention does
+            return [window] * layers
         types = self._layer_types(layers)
         if types is None and family == "gemma2":
             types = [SLIDING if k % 2 == 0 else FULL for k in range(layers)]

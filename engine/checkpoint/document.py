@@ -15,11 +15,13 @@ from engine.checkpoint import (
     gemma,
     gpt2,
     llama,
+    mixtral,
     neox,
     opt,
     phi,
     phi3,
     qwen3,
+    qwen3_moe,
     stablelm,
     starcoder2,
 )
@@ -42,7 +44,8 @@ FAMILY_LAYOUTS: dict[str, Layout] = {
     "gpt2": gpt2.parts, "llama": llama.parts, "mistral": llama.parts, "qwen2": llama.parts,
     "qwen3": qwen3.parts, "gpt_neox": neox.parts, "gemma": gemma.parts, "gemma2": gemma.parts,
     "phi": phi.parts, "phi3": phi3.parts, "opt": opt.parts, "bert": bert.parts,
-    "stablelm": stablelm.parts, "starcoder2": starcoder2.parts}
+    "stablelm": stablelm.parts, "starcoder2": starcoder2.parts, "mixtral": mixtral.parts,
+    "qwen3_moe": qwen3_moe.parts}
 """Each family's layout: the chosen layers' parts read from the checkpoint."""
 TYPED = ("bert",)
 """The families whose layouts add token types (a ``type_table``): they read a text pair."""

@@ -8,6 +8,7 @@ keys."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.checkpoint.config import Config
@@ -16,6 +17,7 @@ from engine.checkpoint.layout import (
     Heads,
     Parts,
     Sizes,
+    Tensors,
     fused_gate_up,
     fused_projections,
     separate_projections,
@@ -24,7 +26,8 @@ from engine.checkpoint.layout import (
 )
 
 PREFIX = "model."
-GROUPS = {"mistral": 8, "qwen2": 32, "qwen3": 32, "gemma": 16, "gemma2": 4}
+GROUPS = {"mistral": 8, "qwen2": 32, "qwen3": 32, "gemma": 16, "gemma2": 4, "mixtral": 8,
+          "qwen3_moe": 4}
 PHI3_CONTEXT = 4096
 """Phi-3's ``original_max_position_embeddings`` when its config leaves it out."""
 """The key/value heads a family's transformers config defaults to (Llama: the query heads)."""
@@ -33,7 +36,7 @@ PHI3_CONTEXT = 4096
 def biases(config: Config) -> tuple[bool, bool, bool]:
     """Whether q/k/v, the output projection and the feed-forward have biases in the family."""
     family = config.values["model_type"]
-    if family == "mistral":
+    if family in ("mistral", "mixtral"):
         return False, False, False
     if family == "qwen2":
         return True, False, False
@@ -41,9 +44,41 @@ def biases(config: Config) -> tuple[bool, bool, bool]:
     return attention, attention, family == "llama" and config.flag("mlp_bias", False)
 
 
+FeedForwardReader = Callable[[Tensors, str, int, int, str, bool], dict[str, Any]]
+"""A layer's ``ffn`` from the tensors: (tensors, the layer's prefix ``layers.K.``, d, the
+hidden width, the engine's activation, whether the family gives it biases)."""
+
+
+def swiglu(tensor: Tensors, module: str, d: int, hidden: int, activation: str,
+           bias: bool) -> dict[str, Any]:
+    """The gate, up and down projections of ``module`` (``layers.0.mlp``)."""
+    ffn: dict[str, Any] = {"activation": activation}
+    tensor.linear(ffn, ("Wg", "bg"), f"{module}.gate_proj", hidden, d, bias=bias)
+    tensor.linear(ffn, ("W1", "b1"), f"{module}.up_proj", hidden, d, bias=bias)
+    tensor.linear(ffn, ("W2", "b2"), f"{module}.down_proj", d, hidden, bias=bias)
+    return ffn
+
+
+def mlp(tensor: Tensors, at: str, d: int, hidden: int, activation: str,
+        bias: bool) -> dict[str, Any]:
+    """The layer's ``mlp``, a SwiGLU."""
+    return swiglu(tensor, f"{at}mlp", d, hidden, activation, bias)
+
+
+def fused_mlp(tensor: Tensors, at: str, d: int, hidden: int, activation: str,
+              bias: bool) -> dict[str, Any]:
+    """The layer's ``mlp`` as Phi-3 stores it: ``gate_up_proj`` (the gate's rows, then up's) and
+    ``down_proj``."""
+    ffn: dict[str, Any] = {"activation": activation}
+    fused_gate_up(tensor, ffn, f"{at}mlp.", hidden, d)
+    tensor.linear(ffn, ("W2", "b2"), f"{at}mlp.down_proj", d, hidden, bias=bias)
+    return ffn
+
+
 def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bool = False,
           activation: str | None = None, norm_shift: float = 0.0, head_dim: int | None = None,
-          qk_norm: bool = False, fused: bool = False, sandwich: bool = False) -> Parts:
+          qk_norm: bool = False, fused: bool = False, sandwich: bool = False,
+          feed_forward: FeedForwardReader = mlp) -> Parts:
     """The chosen layers' parts; ``tied``: the head is the embedding when the config does not
     say; ``activation``: the engine's name when the family fixes it; ``norm_shift`` is added to
     every RMSNorm weight (Gemma multiplies by 1 + weight); ``head_dim``: d_k when the config
@@ -53,7 +88,8 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bo
     ``partial_rotary_factor`` of each head and its scaling is longrope's; ``sandwich``: the
     attention's and the feed-forward's outputs are RMSNormed before their residuals
     (``post_attention_layernorm``, ``post_feedforward_layernorm``) and
-    ``pre_feedforward_layernorm`` is the second norm (Gemma 2)."""
+    ``pre_feedforward_layernorm`` is the second norm (Gemma 2); ``feed_forward`` reads each
+    layer's ``ffn`` when it is not fused (Mixtral's experts)."""
     size = Sizes.of(config)
     shape = Heads.of(config, head_dim, GROUPS.get(config.values["model_type"]))
     d, d_k = shape.d, shape.d_k
@@ -77,13 +113,8 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bo
             attention.update({"qk_norm": "rmsnorm",
                               "gamma_q": tensor(at + "self_attn.q_norm.weight", d_k),
                               "gamma_k": tensor(at + "self_attn.k_norm.weight", d_k)})
-        ffn: dict[str, Any] = {"activation": activation}
-        if fused:
-            fused_gate_up(tensor, ffn, f"{at}mlp.", hidden, d)
-        else:
-            tensor.linear(ffn, ("Wg", "bg"), f"{at}mlp.gate_proj", hidden, d, bias=mlp_bias)
-            tensor.linear(ffn, ("W1", "b1"), f"{at}mlp.up_proj", hidden, d, bias=mlp_bias)
-        tensor.linear(ffn, ("W2", "b2"), f"{at}mlp.down_proj", d, hidden, bias=mlp_bias)
+        ffn = (fused_mlp if fused else feed_forward)(tensor, at, d, hidden, activation,
+                                                     mlp_bias)
         norms = (("gamma2", "pre_feedforward_layernorm"), ("gamma3", "post_attention_layernorm"),
                  ("gamma4", "post_feedforward_layernorm")) if sandwich \
             else (("gamma2", "post_attention_layernorm"),)

@@ -43,6 +43,7 @@ from engine.scenario.modules import (
     FeedForward,
     Head,
     Layer,
+    Mixture,
     Transform,
 )
 from engine.words.refusals import Refusal
@@ -59,6 +60,12 @@ HEAD_OWN_KEYS = ("norm", "eps", *HEAD_KEYS)
 SHORTHAND_BLOCK_KEYS = (*LAYER_BLOCK_KEYS, *HEAD_KEYS)
 LAYER_KEYS = ("attention", "cross_attention", "block")
 FFN_KEYS = ("W1", "b1", "Wg", "bg", "activation", "W2", "b2")
+MIXTURE_KEYS = ("router", "top_k", "normalize", "experts")
+MAX_EXPERTS = 128
+"""The most experts a mixture may have (Qwen3-MoE's 128)."""
+MAX_CHOSEN = 17
+"""The most experts a token may choose (torch.topk sorts up to 16 before the k-th by insertion:
+:mod:`engine.forward.top_k` replays that)."""
 DEFAULT_EPS = 1e-5
 
 
@@ -268,6 +275,35 @@ def parse_ffn(value: object, place: str, n: int, d: int) -> FeedForward:
     return FeedForward(W1=W1, b1=b1, W2=W2, b2=b2, Wg=Wg, bg=bg, activation=activation)
 
 
+def parse_mixture(value: Mapping[str, Any], place: str, n: int, d: int) -> Mixture:
+    """A mixture of experts (an ``ffn`` with a ``router``): the router (d × E), ``top_k``
+    (1 … E), ``normalize`` (default true) and a list of E feed-forwards."""
+    refuse_unknown(value, MIXTURE_KEYS, place)
+    for name in ("router", "top_k", "experts"):
+        if name not in value:
+            raise ScenarioError(_at(place, name), Refusal("missing"))
+    router = expect_matrix(value["router"], _at(place, "router"), rows=d,
+                           rows_reason=Refusal("match_d", d=d), max_rows=MAX_WIDTH,
+                           max_cols=MAX_EXPERTS, weights=True)
+    count = int(router.shape[1])
+    top_k = expect_int(value["top_k"], _at(place, "top_k"), 1, min(count, MAX_CHOSEN))
+    normalize = expect_bool(value.get("normalize", True), _at(place, "normalize"))
+    experts = value["experts"]
+    if not isinstance(experts, list) or len(experts) != count:
+        raise ScenarioError(_at(place, "experts"), Refusal(
+            "experts_list", count=count, got=describe(experts)))
+    return Mixture(router=router, top_k=top_k, normalize=normalize,
+                   experts=tuple(parse_ffn(expert, f"{place}.experts.{e}", n, d)
+                                 for e, expert in enumerate(experts)))
+
+
+def parse_feed_forward(value: object, place: str, n: int, d: int) -> FeedForward | Mixture:
+    """A block's ``ffn``: a mixture of experts when it has a ``router``, else one feed-forward."""
+    if isinstance(value, Mapping) and "router" in value:
+        return parse_mixture(value, place, n, d)
+    return parse_ffn(value, place, n, d)
+
+
 def row_of(doc: Mapping[str, Any], place: str, name: str, d: int, fill: float) -> FloatArray:
     if name not in doc:
         return np.full(d, fill, dtype=np.float64)
@@ -303,7 +339,7 @@ def parse_block(value: object, place: str, *, n: int, d: int, attention: Attenti
                 raise ScenarioError(_at(place, name), Refusal("cross_norm_only"))
     if "ffn" not in blk:
         raise ScenarioError(_at(place, "ffn"), Refusal("ffn_missing"))
-    ffn = parse_ffn(blk["ffn"], _at(place, "ffn"), n, d)
+    ffn = parse_feed_forward(blk["ffn"], _at(place, "ffn"), n, d)
     rows = {name: row_of(blk, place, name, d, 1.0 if name.startswith("gamma") else 0.0)
             for name in ("gamma1", "beta1", "gamma2", "beta2")}
     outputs = _output_norms(blk, place, d, sandwich=placement == "pre" and residual ==

@@ -23,6 +23,7 @@ from engine.scenario.modules import (
     FeedForward,
     Head,
     Layer,
+    Mixture,
 )
 
 if TYPE_CHECKING:
@@ -93,6 +94,11 @@ def _ffn(f: FeedForward, write: Write) -> dict[str, Any]:
     return ffn
 
 
+def _mixture(m: Mixture, write: Write) -> dict[str, Any]:
+    return {"router": write(m.router), "top_k": m.top_k, "normalize": m.normalize,
+            "experts": [_ffn(expert, write) for expert in m.experts]}
+
+
 def _block(b: Block, write: Write) -> dict[str, Any]:
     blk: dict[str, Any] = {"norm": b.norm, "eps": b.eps, "placement": b.placement}
     if b.residual != "sequential":
@@ -101,7 +107,7 @@ def _block(b: Block, write: Write) -> dict[str, Any]:
     _put(blk, write, gamma_c=b.gamma_c, beta_c=b.beta_c)
     blk.update(gamma2=write(b.gamma2), beta2=write(b.beta2))
     _put(blk, write, gamma3=b.gamma3, beta3=b.beta3, gamma4=b.gamma4, beta4=b.beta4)
-    blk["ffn"] = _ffn(b.ffn, write)
+    blk["ffn"] = _mixture(b.ffn, write) if isinstance(b.ffn, Mixture) else _ffn(b.ffn, write)
     return blk
 
 

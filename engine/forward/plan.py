@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Protocol
 
-from engine.forward import embedding_steps, position_steps
+from engine.forward import embedding_steps, mixture_steps, position_steps
 from engine.forward import tape as ops
 from engine.forward.tape import Place, Tape, pre_activation
-from engine.scenario.modules import Attention, Block, Encoder, Head, Layer
+from engine.scenario.modules import Attention, Block, Encoder, Head, Layer, Mixture
 from engine.scenario.names import NORM_NAMES
 
 MEMORY = "enc.memory"
@@ -103,11 +103,19 @@ def _parallel(tape: Tape, at_block: Place, block: Block, x: str) -> None:
     _norm(tape, at_block, block, "2", "norm2", x,
           "Second norm ({norm}) of the layer's input, beside attention, for the feed-forward",
           "block.norm2_parallel")
-    ops.feed_forward(tape, at_block, block.ffn, f"{s}norm2")
+    _feed_forward(tape, at_block, block, f"{s}norm2")
     ops.residual(tape, at_block, "resid2", (x, f"{s}attn_out", f"{s}ffn_out"),
                  "Parallel residual: the layer's input plus the attention and feed-forward "
                  "outputs",
                  "block.resid_parallel")
+
+
+def _feed_forward(tape: Tape, place: Place, block: Block, source: str) -> None:
+    """The block's feed-forward, or its mixture of experts, writing ``ffn_out``."""
+    if isinstance(block.ffn, Mixture):
+        mixture_steps.mixture(tape, place, block.ffn, source)
+    else:
+        ops.feed_forward(tape, place, block.ffn, source)
 
 
 def output_of(scope: str, layer: Layer) -> str:
@@ -145,7 +153,7 @@ def layer(tape: Tape, place: Place, prefix: str, layer: Layer, x: str,
             stream = _cross(tape, place, prefix, layer, block, stream, attend)
         _norm(tape, at_block, block, "2", "norm2", stream,
               "Second norm ({norm}) before the feed-forward", "block.norm2")
-        ops.feed_forward(tape, at_block, block.ffn, f"{s}norm2")
+        _feed_forward(tape, at_block, block, f"{s}norm2")
         ops.residual(tape, at_block, "resid2", (stream, _output_norm(tape, at_block, block, "4")),
                      "Second residual: the stream plus the feed-forward output", "block.resid2")
         return output_of(s, layer)
@@ -156,7 +164,7 @@ def layer(tape: Tape, place: Place, prefix: str, layer: Layer, x: str,
     stream = f"{s}norm1"
     if layer.cross_attention is not None:
         stream = _cross(tape, place, prefix, layer, block, stream, attend)
-    ops.feed_forward(tape, at_block, block.ffn, stream)
+    _feed_forward(tape, at_block, block, stream)
     ops.residual(tape, at_block, "resid2", (stream, f"{s}ffn_out"),
                  "Second residual: the normed stream plus the feed-forward output",
                  "block.resid2_post")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.scenario.modules import Attention, Layer
+from engine.scenario.modules import Attention, Block, Layer, Mixture
 
 MAX_TRACE_NUMBERS = 1 << 26
 """Numbers in one trace, every array of every layer together (512 MiB of float64). A whole
@@ -17,15 +17,24 @@ def _attention(a: Attention, n: int, n_keys: int) -> int:
             + n * (a.heads * a.d_v + a.d_out))
 
 
+def _feed_forward(block: Block, n: int, d: int) -> int:
+    """A feed-forward's three hidden arrays (n × f); a mixture's router arrays (n × E twice,
+    n × k twice) and its experts' outputs (k × n × d)."""
+    f = block.ffn
+    if isinstance(f, Mixture):
+        return 2 * n * int(f.router.shape[1]) + 2 * n * f.top_k + f.top_k * n * d
+    return 3 * n * int(f.W1.shape[1])
+
+
 def _layer(layer: Layer, n: int, n_keys: int) -> int:
     count = _attention(layer.attention, n, n)
     if layer.cross_attention is not None:
         count += _attention(layer.cross_attention, n, n_keys)
     block = layer.block
     if block is not None:
-        d, f = int(block.gamma1.shape[0]), int(block.ffn.W1.shape[1])
+        d = int(block.gamma1.shape[0])
         norms = 2 + (layer.cross_attention is not None)
-        count += norms * 2 * n * d + norms * 3 * n + 3 * n * f + 2 * n * d
+        count += norms * 2 * n * d + norms * 3 * n + _feed_forward(block, n, d) + 2 * n * d
     return count
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 Op = Literal["embed", "positions", "inputs", "norm", "projection", "rope", "scores", "weights",
-             "mix", "residual", "ffn", "transform", "logits", "probs", "loss",
+             "mix", "residual", "ffn", "router", "experts", "transform", "logits", "probs", "loss",
              "sample"]
 """The kind of operation a step performs; painters and explainers dispatch on it, never on names.
 
@@ -14,7 +14,9 @@ Op = Literal["embed", "positions", "inputs", "norm", "projection", "rope", "scor
 ``keys`` naming the encoder's token list. ``loss`` is the cross-entropy at every position against
 the document's ``targets``; ``transform`` is a masked-language-model head's dense, activation and
 LayerNorm before its logits; ``sample`` draws the next token from the last position's logits with
-the document's ``generation`` settings (a document that can generate)."""
+the document's ``generation`` settings (a document that can generate). ``router`` and
+``experts`` are a mixture of experts in place of ``ffn``: the router's logits, shares, chosen
+experts and weights, then the chosen experts' feed-forwards weighted and summed."""
 
 @dataclass(frozen=True)
 class Step:

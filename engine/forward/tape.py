@@ -20,7 +20,7 @@ from engine.forward.numerics import activate, key_visibility, norm, row_statisti
 from engine.forward.positions import Positions
 from engine.forward.step import Op, Step
 from engine.generation.sampling import sample
-from engine.scenario.modules import Attention, Block, FeedForward, Transform
+from engine.scenario.modules import Attention, FeedForward, Transform
 from engine.scenario.names import NORM_NAMES, activation_name
 from engine.scenario.op_kinds import head_output
 
@@ -311,11 +311,26 @@ def residual(tape: Tape, place: Place, kind: str, terms: tuple[str, ...], title:
     tape.step(place, kind, title, terms, (out,), explain_key, "residual", module="")
 
 
-def pre_activation(ffn: FeedForward | Block, x: FloatArray) -> FloatArray:
+def pre_activation(f: FeedForward, x: FloatArray) -> FloatArray:
     """z = x @ W1 + b1: the feed-forward's hidden units before the activation."""
-    f = ffn.ffn if isinstance(ffn, Block) else ffn
     z: FloatArray = x @ f.W1 + (f.b1 if f.b1 is not None else 0.0)
     return z
+
+
+def hidden_units(f: FeedForward, x: FloatArray
+                 ) -> tuple[FloatArray | None, FloatArray, FloatArray]:
+    """The gate (None ungated), z = x @ W1 + b1 and the hidden units of ``f`` on rows ``x``."""
+    z = pre_activation(f, x)
+    if f.Wg is None:
+        return None, z, activate(f.activation, z)
+    gate = activate(f.activation, x @ f.Wg + (f.bg if f.bg is not None else 0.0))
+    return gate, z, gate * z
+
+
+def ffn_output(f: FeedForward, hidden: FloatArray) -> FloatArray:
+    """hidden @ W2 + b2: the feed-forward's output rows."""
+    out: FloatArray = hidden @ f.W2 + (f.b2 if f.b2 is not None else 0.0)
+    return out
 
 
 def feed_forward(tape: Tape, place: Place, f: FeedForward, source: str) -> None:
@@ -324,20 +339,16 @@ def feed_forward(tape: Tape, place: Place, f: FeedForward, source: str) -> None:
     if tape.replayed():
         return
     s = place.scope
-    x = tape[source]
-    z = pre_activation(f, x)
-    if f.Wg is None:
+    gate, z, hidden = hidden_units(f, tape[source])
+    if gate is None:
         tape.arrays[f"{s}ffn_pre"] = z
-        hidden = activate(f.activation, z)
         written: tuple[str, ...] = (f"{s}ffn_hidden", f"{s}ffn_out")
     else:
-        gate = activate(f.activation, x @ f.Wg + (f.bg if f.bg is not None else 0.0))
         tape.arrays[f"{s}ffn_gate"] = gate
         tape.arrays[f"{s}ffn_up"] = z
-        hidden = gate * z
         written = (f"{s}ffn_gate", f"{s}ffn_up", f"{s}ffn_hidden", f"{s}ffn_out")
     tape.arrays[f"{s}ffn_hidden"] = hidden
-    tape.arrays[f"{s}ffn_out"] = hidden @ f.W2 + (f.b2 if f.b2 is not None else 0.0)
+    tape.arrays[f"{s}ffn_out"] = ffn_output(f, hidden)
     params = tuple(place.param(f"ffn.{p}") for p in (
         "W1", *_optional(("b1", f.b1)), *_optional(("Wg", f.Wg), ("bg", f.bg)), "W2",
         *_optional(("b2", f.b2))))

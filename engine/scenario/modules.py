@@ -113,6 +113,19 @@ class FeedForward(Frozen):
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)
+class Mixture(Frozen):
+    """A mixture of experts in place of one feed-forward (Mixtral): each row's router logits
+    ``x @ router`` (d × E), their softmax over the E experts (the shares), the ``top_k``
+    largest shares (ties: the lower expert first, as ``torch.topk``), their weights (the chosen
+    shares, divided by their sum when ``normalize``), and Σₖ weightₖ · expertₖ(x)."""
+
+    router: FloatArray
+    top_k: int
+    normalize: bool = True
+    experts: tuple[FeedForward, ...]
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
 class Block(Frozen):
     """The norms, residuals and feed-forward of one layer around its attention.
 
@@ -136,7 +149,12 @@ class Block(Frozen):
     beta3: FloatArray | None = None
     gamma4: FloatArray | None = None
     beta4: FloatArray | None = None
-    ffn: FeedForward
+    ffn: FeedForward | Mixture
+
+    @property
+    def feed_forwards(self) -> tuple[FeedForward, ...]:
+        """The feed-forward, or the mixture's experts."""
+        return self.ffn.experts if isinstance(self.ffn, Mixture) else (self.ffn,)
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)
@@ -232,4 +250,4 @@ class Encoder(Frozen):
 
 __all__ = ["ACTIVATIONS", "NORMS", "PLACEMENTS", "QK_NORMS", "RESIDUALS", "Attention", "Block",
            "BlockWithHead", "EmbeddingNorm",
-           "Encoder", "FeedForward", "Frozen", "Head", "Layer", "Transform"]
+           "Encoder", "FeedForward", "Frozen", "Head", "Layer", "Mixture", "Transform"]

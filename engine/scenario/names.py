@@ -34,5 +34,9 @@ SHORT_NAMES = {"block.gamma1": "γ1", "block.beta1": "β1", "block.gamma2": "γ2
 
 def short_name(path: str) -> str:
     """The name a user sees for a document path: ``attention.Wq`` → ``Wq``, ``block.gamma1`` →
-    ``γ1``, ``block.ffn.W1`` → ``W1``; a trace array's name (``scores``) is its own short name."""
-    return SHORT_NAMES.get(path, path.rsplit(".", 1)[-1])
+    ``γ1``, ``block.ffn.W1`` → ``W1``, an expert's ``block.ffn.experts.2.W1`` →
+    ``experts.2.W1``; a trace array's name (``scores``) is its own short name."""
+    parts = path.split(".")
+    if len(parts) > 2 and parts[-3] == "experts":
+        return ".".join(parts[-3:])
+    return SHORT_NAMES.get(path, parts[-1])

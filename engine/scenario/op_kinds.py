@@ -65,6 +65,8 @@ KINDS = op_table("engine.kinds", {
     "mix": _PLAIN,
     "residual": _PLAIN,
     "ffn": _FFN,
+    "router": _PLAIN,
+    "experts": _PLAIN,
     "transform": _PLAIN,
     "logits": _LOGITS,
     "probs": _HEAD,

@@ -136,6 +136,7 @@ REFUSALS: dict[str, str] = {
     "key_mask_item": "expected 1 (seen) or 0 (hidden), got {got}",
     "mask_hides_all": "hides every key from query {query}: a query must see at least one key",
     "gate_bias_needs_gate": "a gate bias needs the gate Wg",
+    "experts_list": "expected a list of {count} feed-forwards (one per router column), got {got}",
     "block_width": "the block adds the attention output to X, so {source} must be d={d}, got "
                    "{got}",
     "parallel_needs_pre": 'a parallel residual is pre-norm: it needs placement "pre"',
@@ -406,6 +407,16 @@ PHRASES: dict[str, str] = {
     "silu": "SiLU(z) = z·σ(z)",
     "identity": "identity: no activation",
     "zeroed": " — this unit was zeroed",
+    "router_max": "r = {logits}[{i},·], max over the experts = {top}",
+    "expert_chosen": "one of the row's {k} largest shares: this expert is chosen",
+    "expert_not_chosen": "not among the row's {k} largest shares: this expert does not run "
+                         "for this token",
+    "expert_rank": "choice {rank} of {k}, by share, largest first (equal shares in "
+                   "torch.topk's order)",
+    "expert_unnormalised": "normalize is false: the weight is the share itself",
+    "expert_renormalised": "the {k} chosen shares divided by their sum: the weights sum to 1",
+    "expert_output": "choice {rank} of this token: expert {e}'s feed-forward of its row",
+    "experts_sum": "each chosen expert's output times its router weight, summed",
     "vocab_entry": "vocabulary entry “{entry}”",
     "prob_row": "l = logits[{i},·], max = {top}; entry “{entry}” for position “{token}”",
     "loss_row": "position {i} (“{token}”) should predict id {target} (“{entry}”): the "

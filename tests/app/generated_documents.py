@@ -28,7 +28,8 @@ CONSTRUCTS = frozenset({
     "target longer than source", "target shorter than source", "odd labels",
     "targets: the loss", "token ids: the draw", "embedding_scale", "token types",
     "embedding_norm layernorm", "embedding_norm rmsnorm", "sinusoidal halves", "qk_norm shift",
-    "alibi paper slopes", "masked-LM head", "rope scaling", "output norms", "ablate_heads"})
+    "alibi paper slopes", "masked-LM head", "rope scaling", "output norms", "ablate_heads",
+    "mixture of experts"})
 """Every construct the generated documents must meet."""
 
 
@@ -53,6 +54,8 @@ class LayerSpec:
     """Norms of the attention's and feed-forward's outputs (``gamma3``…``beta4``, Gemma 2)."""
     ablate: bool = False
     """``ablate_heads`` lists the attention's last head (its output set to 0)."""
+    experts: int = 0
+    """A mixture of this many experts (two chosen per token) in place of the feed-forward."""
 
 
 @dataclass(frozen=True)
@@ -143,7 +146,8 @@ def _layer(rng: np.random.Generator, spec: Spec, lay: LayerSpec, n: int, cross: 
     if lay.block:
         keys: dict[str, Any] = {"residual": "parallel"} if lay.parallel else {}
         layer["block"] = block(rng, D, placement=lay.placement, norm=lay.norm,
-                               activation=lay.activation, gated=lay.gated, cross=cross, **keys)
+                               activation=lay.activation, gated=lay.gated, cross=cross,
+                               experts=lay.experts, **keys)
         if lay.output_norms:
             layer["block"].update({f"{name}{which}": draw(rng, D) for which in "34"
                                    for name, draw in (("gamma", _vector), ("beta", _shift))})
@@ -226,6 +230,7 @@ def constructs(spec: Spec) -> set[str]:
             met |= {f"norm {lay.norm}", f"activation {lay.activation}"}
             met |= {name for name, on in (("gated ffn", lay.gated),
                                           ("parallel residual", lay.parallel),
+                                          ("mixture of experts", lay.experts > 0),
                                           ("post-norm", lay.placement == "post"),
                                           ("output norms", lay.output_norms)) if on}
         met |= {name for name, on in (("qk_norm", lay.qk_norm is not None),
@@ -285,7 +290,7 @@ def layer_specs(draw: st.DrawFn, n: int, first: bool, cross: bool) -> LayerSpec:
         window=draw(st.none() | st.integers(narrowest, max(narrowest, n - 1))),
         key_mask=key_mask,
         qk_norm=draw(st.none() | st.sampled_from(("rmsnorm", "layernorm"))),
-        qk_shift=draw(st.booleans()),
+        qk_shift=draw(st.booleans()), experts=draw(st.sampled_from((0, 3))),
         output_norms=placement == "pre" and not parallel and not cross and draw(st.booleans()),
         ablate=draw(st.booleans()))
 
@@ -329,7 +334,7 @@ EXAMPLES: tuple[Spec, ...] = (
          layers=(LayerSpec(), LayerSpec(placement="post", activation="relu"))),
     Spec(seed=3, n=3, positions="none",
          layers=(LayerSpec(block=False), LayerSpec(norm="rmsnorm", activation="silu",
-                                                   gated=True),
+                                                   gated=True, experts=3),
                  LayerSpec(norm="none", placement="post", scale=False, causal=False))),
     # the rest of the constructs
     Spec(seed=4, n=2, source=4, positions="learned", heads=1,

@@ -74,7 +74,8 @@ def _traces() -> list[Trace]:
     generating = generation_documents.cases()["three-layers"]
     with_targets = {**generating, "targets": [1, 2, 0]}
     return [compute(load_scenario(example_path(name))) for name in names] + [
-        compute(parse_scenario(CASES[case]())) for case in ("sinusoidal", "qk_norm_rmsnorm")] + [
+        compute(parse_scenario(CASES[case]()))
+        for case in ("sinusoidal", "qk_norm_rmsnorm", "mixture_of_experts")] + [
         compute(parse_scenario(doc)) for doc in (generating, with_targets,
                                                  preset_document("bert"))]
 

@@ -49,30 +49,34 @@ def traits(doc: dict[str, Any]) -> tuple[object, ...]:
     """What a family is made of, read off its document."""
     att, blk = layer(doc)
     positions = doc["positions"]
+    experts = blk["ffn"].get("experts", [])
+    ffn = experts[0] if experts else blk["ffn"]
     return (positions["kind"], positions.get("rotary_dims"), positions.get("base"), blk["norm"],
             blk["placement"], blk.get("residual", "sequential"), att["causal"],
-            att.get("kv_heads", att["heads"]), att.get("window"), "Wg" in blk["ffn"],
-            blk["ffn"]["activation"], "".join(b for b in "qkvo" if f"b{b}" in att),
+            att.get("kv_heads", att["heads"]), att.get("window"), "Wg" in ffn,
+            ffn["activation"], "".join(b for b in "qkvo" if f"b{b}" in att),
             None if "head" not in doc else
             doc["head"]["unembed"] == [list(c) for c in zip(*doc["embedding"], strict=True)],
-            "transform" in doc.get("head", {}))
+            "transform" in doc.get("head", {}), len(experts))
 
 
 EXPECTED = {
     #            positions  r  base      norm        place   residual  causal kv window gate
-    #            activation  biases  tied  masked-LM transform
+    #            activation  biases  tied  masked-LM transform  experts
     "gpt2": ("learned", None, None, "layernorm", "pre", "sequential", True, 2, None, False,
-             "gelu_tanh", "qkvo", True, False),
+             "gelu_tanh", "qkvo", True, False, 0),
     "llama": ("rope", 4, 10000, "rmsnorm", "pre", "sequential", True, 2, None, True,
-              "silu", "", False, False),
+              "silu", "", False, False, 0),
     "mistral": ("rope", 4, 10000, "rmsnorm", "pre", "sequential", True, 1, 2, True,
-                "silu", "", False, False),
+                "silu", "", False, False, 0),
+    "mixtral": ("rope", 4, 1_000_000, "rmsnorm", "pre", "sequential", True, 1, None, True,
+                "silu", "", False, False, 4),
     "qwen2": ("rope", 4, 1_000_000, "rmsnorm", "pre", "sequential", True, 1, None, True,
-              "silu", "qkv", True, False),
+              "silu", "qkv", True, False, 0),
     "gpt_neox": ("rope", 2, 10000, "layernorm", "pre", "parallel", True, 2, None, False,
-                 "gelu", "qkvo", False, False),
+                 "gelu", "qkvo", False, False, 0),
     "bert": ("learned", None, None, "layernorm", "post", "sequential", False, 2, None, False,
-             "gelu", "qkvo", True, True),
+             "gelu", "qkvo", True, True, 0),
 }
 
 
@@ -324,3 +328,21 @@ def test_the_gated_feed_forward_is_explained_as_a_gate(lang: str) -> None:
     np.testing.assert_allclose(hidden, trace.arrays["L1.ffn_hidden"][3, :4], atol=5e-4)
     assert ("gate" if lang == "en" else "门") in step_text(
         trace, trace.step_index("L1.ffn"), lang).summary
+
+
+def test_mixtral_routes_each_token_to_2_of_its_4_experts() -> None:
+    doc, trace = preset_document("mixtral"), trace_of("mixtral")
+    _, blk = layer(doc)
+    router = a(blk["ffn"]["router"])
+    logits = trace.arrays["L1.norm2"] @ router
+    np.testing.assert_allclose(trace.arrays["L1.router_logits"], logits, atol=1e-12)
+    shares = np.exp(logits - logits.max(1, keepdims=True))
+    shares /= shares.sum(1, keepdims=True)
+    chosen = np.argsort(-shares, axis=1)[:, :2]  # no ties in the seeded numbers
+    np.testing.assert_array_equal(trace.arrays["L1.router_chosen"], chosen)
+    top = np.take_along_axis(shares, chosen, 1)
+    np.testing.assert_allclose(trace.arrays["L1.router_weights"],
+                               top / top.sum(1, keepdims=True), atol=1e-12)
+    assert len(set(chosen.ravel().tolist())) > 2  # the tokens do not all pick the same two
+    ids = [s.id for s in trace.steps]
+    assert ids.index("L1.router") + 1 == ids.index("L1.experts") and "L1.ffn" not in ids

@@ -22,7 +22,7 @@ Array = np.ndarray
 DTYPES = {"F64": np.float64, "F32": np.float32, "F16": np.float16}
 FIXTURES = Path(__file__).resolve().parent / "checkpoints"
 FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "gpt_neox", "gemma", "bert", "qwen3", "phi",
-            "opt", "phi3", "stablelm", "starcoder2", "gemma2")
+            "opt", "phi3", "stablelm", "starcoder2", "gemma2", "qwen3_moe", "mixtral")
 SCALED = ("llama-rope-linear", "llama-rope-llama3", "llama-rope-yarn", "phi3-longrope")
 """The fixtures whose RoPE is scaled (besides one per family)."""
 
@@ -239,12 +239,18 @@ def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str
         x = x + attended
         m = rms(x, at + ("pre_feedforward_layernorm.weight" if sandwich
                          else "post_attention_layernorm.weight"))
-        if at + "mlp.gate_up_proj.weight" in t:  # Phi-3: the gate's rows, then up's
-            gate, up = np.split(m @ t[at + "mlp.gate_up_proj.weight"].T, 2, axis=-1)
+        if c["model_type"] == "mixtral":
+            fed = _experts(c, t, at + "block_sparse_moe.", m, ("w1", "w3", "w2"), True)
+        elif at + "mlp.gate.weight" in t:  # Qwen3-MoE's sparse layer
+            fed = _experts(c, t, at + "mlp.", m, ("gate_proj", "up_proj", "down_proj"),
+                           c["norm_topk_prob"])
         else:
-            gate, up = linear(at + "mlp.gate_proj", m), linear(at + "mlp.up_proj", m)
-        fed = linear(at + "mlp.down_proj", _act(c.get("hidden_act") or c["hidden_activation"],
-                                                gate) * up)
+            if at + "mlp.gate_up_proj.weight" in t:  # Phi-3: the gate's rows, then up's
+                gate, up = np.split(m @ t[at + "mlp.gate_up_proj.weight"].T, 2, axis=-1)
+            else:
+                gate, up = linear(at + "mlp.gate_proj", m), linear(at + "mlp.up_proj", m)
+            fed = linear(at + "mlp.down_proj",
+                         _act(c.get("hidden_act") or c["hidden_activation"], gate) * up)
         x = x + (rms(fed, at + "post_feedforward_layernorm.weight") if sandwich else fed)
         out["shares"].append(shares)
         out["outputs"].append(x)
@@ -252,6 +258,24 @@ def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str
     tied = c.get("tie_word_embeddings", gemma)
     head = t["model.embed_tokens.weight"] if tied else t["lm_head.weight"]
     return final @ head.T
+
+
+def _experts(c: dict[str, Any], t: dict[str, Array], at: str, m: Array,
+             names: tuple[str, str, str], normalize: bool) -> Array:
+    """A sparse MoE, token by token: softmax of the router's logits, the top k shares
+    (renormalised when ``normalize``), each chosen expert's SwiGLU (``names``: its gate, up and
+    down projections; Mixtral's w1, w3, w2) weighted."""
+    out = np.zeros_like(m)
+    for i, row in enumerate(m):
+        probs = _softmax(row @ t[at + "gate.weight"].T)
+        top = sorted(range(len(probs)), key=lambda e: -probs[e])[:c["num_experts_per_tok"]]
+        total = sum(probs[e] for e in top) if normalize else 1.0
+        for e in top:
+            def proj(name: str, y: Array, e: int = e) -> Array:
+                return y @ t[f"{at}experts.{e}.{name}.weight"].T
+            hidden = _act(c["hidden_act"], proj(names[0], row)) * proj(names[1], row)
+            out[i] += probs[e] / total * proj(names[2], hidden)
+    return out
 
 
 def _gpt_neox(c: dict[str, Any], t: dict[str, Array], ids: list[int],
@@ -433,7 +457,7 @@ def _bert(c: dict[str, Any], t: dict[str, Array], ids: list[int],
 FORWARDS = {"gpt2": _gpt2, "llama": _llama, "mistral": _llama, "qwen2": _llama,
             "qwen3": _llama, "gpt_neox": _gpt_neox, "gemma": _llama, "phi": _phi, "opt": _opt,
             "bert": _bert, "phi3": _llama, "stablelm": _stablelm, "starcoder2": _stablelm,
-            "gemma2": _llama}
+            "gemma2": _llama, "mixtral": _llama, "qwen3_moe": _llama}
 
 
 def hf_forward(folder: Path, ids: list[int], types: list[int] | None = None) -> dict[str, Any]:

@@ -268,8 +268,31 @@ def attention(out: Arrays, p: str, a: Doc, x: np.ndarray, *, memory: np.ndarray 
 
 # ------------------------------------------------------------------------------- block and layer
 
+def mixture(out: Arrays, p: str, f: Doc, x: np.ndarray) -> np.ndarray:
+    """A mixture of experts, token by token: softmax of x·router, the top_k largest shares
+    (renormalised unless ``normalize`` is false), Σ weight · expert(x)."""
+    k, experts = f["top_k"], f["experts"]
+    logits = x @ _m(f["router"])
+    shares = np.exp(logits - logits.max(-1, keepdims=True))
+    shares /= shares.sum(-1, keepdims=True)
+    chosen = np.array([sorted(range(len(experts)), key=lambda e, r=row: -r[e])[:k]
+                       for row in shares])
+    picked = np.take_along_axis(shares, chosen, -1)
+    weights = picked / picked.sum(-1, keepdims=True) if f.get("normalize", True) else picked
+    each = np.array([[ffn({}, "", experts[e], x[i:i + 1])[0] for i, e in enumerate(column)]
+                     for column in chosen.T])
+    out.update({p + "router_logits": logits, p + "router_shares": shares,
+                p + "router_chosen": chosen.astype(float), p + "router_weights": weights,
+                p + "expert_out": each})
+    out[p + "ffn_out"] = (weights.T[:, :, None] * each).sum(0)
+    return out[p + "ffn_out"]
+
+
 def ffn(out: Arrays, p: str, f: Doc, x: np.ndarray) -> np.ndarray:
-    """The feed-forward network; gated when Wg is given: act(x·Wg + bg) ⊙ (x·W1 + b1)."""
+    """The feed-forward network; gated when Wg is given: act(x·Wg + bg) ⊙ (x·W1 + b1); a
+    mixture of experts when it has a router."""
+    if "router" in f:
+        return mixture(out, p, f, x)
     act = f.get("activation", "relu")
     up = x @ _m(f["W1"]) + (_m(f["b1"]) if "b1" in f else 0.0)
     if "Wg" in f:

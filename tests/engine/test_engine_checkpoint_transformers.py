@@ -31,6 +31,7 @@ import pytest
 from engine import compute
 from engine.checkpoint import import_checkpoint
 from engine.checkpoint.config import Config
+from engine.forward.top_k import top_k
 from tests.engine.hf_reference import FAMILIES, FIXTURES, SCALED
 from tests.engine.test_engine_checkpoint import layer_output
 
@@ -81,6 +82,13 @@ SIZES: dict[str, dict[str, Any]] = {
     "starcoder2": {"hidden_size": 8, "intermediate_size": 16, "num_hidden_layers": 2,
                    "num_attention_heads": 4, "num_key_value_heads": 2,
                    "max_position_embeddings": 32, "sliding_window": 3, "rope_theta": 100.0},
+    "mixtral": {"hidden_size": 8, "intermediate_size": 6, "num_hidden_layers": 2,
+                "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 4,
+                "max_position_embeddings": 32, "num_local_experts": 4, "num_experts_per_tok": 2},
+    "qwen3_moe": {"hidden_size": 8, "intermediate_size": 12, "moe_intermediate_size": 6,
+                  "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2,
+                  "head_dim": 2, "max_position_embeddings": 32, "num_experts": 4,
+                  "num_experts_per_tok": 3, "mlp_only_layers": [0]},
 }
 TOKENIZERS = {"phi3": "llama", "stablelm": "gpt_neox", "starcoder2": "gpt2"}
 """The fixture whose tokenizer.json a family's random model reads (its own by default)."""
@@ -128,6 +136,8 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
         "original_max_position_embeddings": 64}}),
     "gemma2-layer-types": ("gemma2", {"layer_types": ["full_attention", "sliding_attention"],
                                       "sliding_window": 2}),
+    "qwen3_moe-normalised": ("qwen3_moe", {"norm_topk_prob": True, "mlp_only_layers": [],
+                                           "num_experts_per_tok": 2}),
 }
 """Each case: its family and what it changes in the family's sizes: Phi-2's shape (no QK-norm,
 no grouped heads, a quarter of each head's 8 columns turned); OPT-350m's (post-norm, no final
@@ -151,15 +161,17 @@ EDITED: dict[str, dict[str, Any]] = {
 ``rope_scaling`` in place of ``rope_parameters``, so the base is 10000, not the 500 of
 ``rope_parameters``."""
 FLOAT32_CASTS = ("LlamaRMSNorm", "MistralRMSNorm", "Qwen2RMSNorm", "Qwen3RMSNorm",
-                 "GemmaRMSNorm", "Phi3RMSNorm", "Gemma2RMSNorm")
+                 "GemmaRMSNorm", "Phi3RMSNorm", "Gemma2RMSNorm", "MixtralRMSNorm",
+                 "Qwen3MoeRMSNorm")
 ONE_PLUS = ("GemmaRMSNorm", "Gemma2RMSNorm")
 """The RMSNorms that scale by 1 + weight."""
 ROTARY = ("LlamaRotaryEmbedding", "MistralRotaryEmbedding", "Qwen2RotaryEmbedding",
           "Qwen3RotaryEmbedding", "GPTNeoXRotaryEmbedding", "GemmaRotaryEmbedding",
           "PhiRotaryEmbedding", "Phi3RotaryEmbedding", "StableLmRotaryEmbedding",
-          "Starcoder2RotaryEmbedding", "Gemma2RotaryEmbedding")
+          "Starcoder2RotaryEmbedding", "Gemma2RotaryEmbedding", "MixtralRotaryEmbedding",
+          "Qwen3MoeRotaryEmbedding")
 MODELING = ("llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi", "phi3", "stablelm",
-            "starcoder2", "gemma2")
+            "starcoder2", "gemma2", "mixtral", "qwen3_moe")
 """The families whose modeling modules hold those classes."""
 
 
@@ -200,8 +212,18 @@ def _rotary64(self: Any, x: Any, position_ids: Any) -> Any:
             (emb.sin() * self.attention_scaling).to(x.dtype))
 
 
+def _router64(self: Any, hidden_states: Any) -> Any:
+    """``MixtralTopKRouter.forward`` with its softmax in the model's float64 (stock: in float32,
+    ``router_logits.float()``)."""
+    hidden_states = hidden_states.reshape(-1, self.hidden_dim)
+    router_logits = torch.nn.functional.linear(hidden_states, self.weight)
+    router_probs = torch.softmax(router_logits, dim=-1)
+    top_value, indices = torch.topk(router_probs, self.top_k, dim=-1)
+    return router_logits, top_value / top_value.sum(dim=-1, keepdim=True), indices
+
+
 def exact_float64(monkeypatch: pytest.MonkeyPatch) -> None:
-    """transformers' float32 casts computed in float64 instead."""
+    """transformers' float32 casts computed in float64 instead (Mixtral's router too)."""
     softmax: Callable[..., Any] = torch.nn.functional.softmax
 
     def softmax64(input: Any, dim: Any = None, _stacklevel: int = 3, dtype: Any = None) -> Any:
@@ -216,6 +238,8 @@ def exact_float64(monkeypatch: pytest.MonkeyPatch) -> None:
                 patched = (_gemma_rms_norm64 if name in ONE_PLUS else _rms_norm64
                            if name in FLOAT32_CASTS else _rotary64)
                 monkeypatch.setattr(getattr(modeling, name), "forward", patched)
+    mixtral = importlib.import_module("transformers.models.mixtral.modeling_mixtral")
+    monkeypatch.setattr(mixtral.MixtralTopKRouter, "forward", _router64)
 
 
 def build(family: str, folder: Path, seed: int, **changes: Any) -> Any:
@@ -229,7 +253,12 @@ def build(family: str, folder: Path, seed: int, **changes: Any) -> Any:
                                                **{**SIZES[family], **changes})
     torch.manual_seed(seed)
     auto = transformers.AutoModel if family == "bert" else transformers.AutoModelForCausalLM
-    model = auto.from_config(config, attn_implementation="eager", dtype=torch.float64).eval()
+    # The experts as MixtralExperts.forward writes them (transformers 5's default groups them
+    # in torch._grouped_mm, which computes no float64).
+    experts = ({"experts_implementation": "eager"} if family in ("mixtral", "qwen3_moe")
+               else {})
+    model = auto.from_config(config, attn_implementation="eager", dtype=torch.float64,
+                             **experts).eval()
     redraw(model)
     model.save_pretrained(folder)
     return model, tokenizer
@@ -348,6 +377,16 @@ def test_a_text_pair_gives_berts_token_types_and_numbers_as_transformers_does(
         assert np.abs(untyped["outputs"][k] - trace.arrays[name]).max() > 0.01
 
 
+def test_equal_router_shares_are_chosen_as_torch_topk_chooses_them() -> None:
+    rng = np.random.default_rng(7)
+    for experts, ks in ((4, (1, 2, 3)), (8, (2, 4)), (60, (4,)), (128, (1, 2, 8))):
+        rows = rng.integers(0, 3, (12, experts)).astype(np.float64)  # many ties
+        for k in ks:
+            theirs = torch.topk(torch.tensor(rows), k, dim=-1).indices.numpy()
+            np.testing.assert_array_equal(top_k(rows, k), theirs, err_msg=f"E={experts} k={k}")
+
+
+
 def test_gemma2_slides_the_layers_its_config_slides_by_default() -> None:
     theirs = transformers.Gemma2Config(num_hidden_layers=5, sliding_window=3).layer_types
     ours = Config({"model_type": "gemma2", "sliding_window": 3}, "config.json").windows(5)
@@ -367,3 +406,4 @@ def test_the_committed_fixture_computes_what_transformers_computes(
     print(f"\n{name}: " + ", ".join(f"{array} {gap:.1e}" for array, gap in found.items()))
     assert max(found.values()) <= 1e-10, found
     assert trace.arrays["probs"][-1].max() > 3 / trace.arrays["probs"].shape[1]
+

@@ -1,0 +1,62 @@
+"""What the texts of a mixture of experts say — the router's step and the experts' step —
+decided once for every language from the open document's :class:`Facts`. Imports no Qt."""
+
+from __future__ import annotations
+
+from app.texts.facts import Facts
+from app.texts.sentences import Telling, Token, say
+from engine.scenario.modules import Mixture
+
+
+def _mixture(f: Facts) -> Mixture:
+    block = f.block
+    assert block is not None and isinstance(block.ffn, Mixture)
+    return block.ffn
+
+
+def _chosen(f: Facts) -> list[int]:
+    return [int(e) for e in f.scoped("router_chosen")[f.receiver]]
+
+
+def router(f: Facts) -> Telling:
+    """Router logits, their softmax over the experts, the k chosen and their weights."""
+    m, chosen = _mixture(f), _chosen(f)
+    experts, k = len(m.experts), m.top_k
+    shares = f.scoped("router_shares")[f.receiver]
+    picked = [float(shares[e]) for e in chosen]
+    first = chosen[0]
+    return Telling(
+        summary=say("router.summary", experts=experts, k=k),
+        why=say("router.why", experts=experts, k=k),
+        how=say("router.how_normalised" if m.normalize else "router.how_raw",
+                token=Token(f.token), logits=f.scoped_row("router_logits"),
+                shares=f.scoped_row("router_shares"),
+                chosen=", ".join(str(e) for e in chosen),
+                weights=f.scoped_row("router_weights")),
+        pitfalls=say("router.pitfalls"),
+        check=say("router.check", e=first,
+                  share=f.num(picked[0]), total=" + ".join(f.num(p) for p in picked),
+                  weight=f.num(float(f.scoped("router_weights")[f.receiver, 0])))
+        if m.normalize else say("router.check_raw", e=first, share=f.num(picked[0])),
+    )
+
+
+def experts(f: Facts) -> Telling:
+    """The chosen experts' feed-forwards, weighted by the router and summed."""
+    m, chosen = _mixture(f), _chosen(f)
+    weights = f.scoped("router_weights")[f.receiver]
+    outputs = f.scoped("expert_out")[:, f.receiver, 0]
+    terms = " + ".join(f"{f.factor(float(w))}·{f.factor(float(o))}"
+                       for w, o in zip(weights, outputs, strict=True))
+    return Telling(
+        summary=say("experts.summary", k=m.top_k),
+        why=say("experts.why", experts=len(m.experts), k=m.top_k),
+        how=say("experts.how", token=Token(f.token), chosen=", ".join(str(e) for e in chosen),
+                out=f.scoped_row("ffn_out")),
+        pitfalls=say("experts.pitfalls"),
+        check=say("experts.check", terms=terms,
+                  value=f.num(float(f.scoped("ffn_out")[f.receiver, 0]))),
+    )
+
+
+__all__ = ["experts", "router"]
