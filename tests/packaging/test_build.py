@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from app.canvas.layout import MOST_PARTS
 from app.model.examples import example_names
 
 PdfReader = pytest.importorskip("pypdf").PdfReader
@@ -126,13 +127,17 @@ def test_frozen_exports_every_example_in_both_languages(frozen: Path, tmp_path: 
     with ThreadPoolExecutor(max_workers=2) as pool:
         outs = list(pool.map(lambda job: export_one(frozen, tmp_path, *job), jobs))
     for (name, fmt, lang), out in zip(jobs, outs, strict=True):
+        # every step a page or slide at least, a step too small for a projector up to
+        # MOST_PARTS (split as F5 splits it)
+        steps = steps_of(name)
         if fmt == "pdf":
-            assert len(PdfReader(out).pages) == steps_of(name), (name, lang)
+            pages = len(PdfReader(out).pages)
+            assert steps <= pages <= MOST_PARTS * steps, (name, lang, pages)
         elif fmt == "pptx":
             with zipfile.ZipFile(out) as deck:
                 slides = [n for n in deck.namelist()
                           if n.startswith("ppt/slides/slide") and n.endswith(".xml")]
-            assert len(slides) == steps_of(name), (name, lang, len(slides))
+            assert steps <= len(slides) <= MOST_PARTS * steps, (name, lang, len(slides))
         elif fmt == "gif":
             assert out.read_bytes()[:6] == GIF_MAGIC
         else:
