@@ -117,12 +117,12 @@ def group_tests(group: str) -> tuple[Check, Check]:
     names = GROUPS[group]
 
     @pytest.mark.parametrize(("name", "k"), steps_of(
-        names, PRESENTED_NOT_YET, "issue 35 item 3: under 12 px even as two slides"))
+        names, PRESENTED_NOT_YET, "issue 35 item 3: under 12 px even split into parts"))
     def test_presented_at_1024_by_768(projector: PresentationView, name: str, k: int) -> None:
         check_presented(projector, name, k)
 
     @pytest.mark.parametrize(("name", "k"), steps_of(
-        names, EXPORTED_NOT_YET, "issue 35 item 3: an export never splits a step"))
+        names, EXPORTED_NOT_YET, "issue 35 item 3: under 12 px even exported in parts"))
     @pytest.mark.usefixtures("qapp")
     def test_exported_4_by_3_1024_wide(name: str, k: int) -> None:
         check_exported(name, k)
