@@ -8,7 +8,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from engine.exercises.cells import cell_text, full_index
 from engine.exercises.document import Edit, Exercise, Index, Watch
+from engine.exercises.wording import check_wording
 from engine.format.errors import ScenarioError
 from engine.forward.trace import Step, Trace
 from engine.scenario.op_kinds import KINDS, made_by
@@ -33,8 +35,6 @@ def check_fit(trace: Trace) -> None:
         Naming ``exercises[k]`` and the key, for example
         ``exercises[1].hide[0].cells[2]: [2,0] is outside the 2×2 array Q``.
     """
-    from engine.exercises.wording import check_wording  # it reads this module's cells
-
     for k, exercise in enumerate(trace.scenario.exercises):
         place = f"exercises[{k}]"
         check_wording(trace, exercise, place)
@@ -73,23 +73,6 @@ def _array(trace: Trace, step: Step, name: str, place: str
         raise ScenarioError(place, Refusal("exercise_not_made", array=name, step=step.id,
                                            made=", ".join(made) or "—"))
     return trace.arrays[name], made[name]
-
-
-def full_index(index: Index, shape: tuple[int, ...], name: str, place: str) -> Index:
-    """``index`` with a one-head attention array's head added, checked against ``shape``."""
-    if len(index) == 2 and len(shape) == 3 and shape[0] == 1:
-        index = (0, *index)
-    if len(index) != len(shape):
-        raise ScenarioError(place, Refusal("exercise_index_rank", array=name, rank=len(shape),
-                                           count=len(index)))
-    if any(not 0 <= k < n for k, n in zip(index, shape, strict=True)):
-        raise ScenarioError(place, Refusal("exercise_outside", cell=_text(index), array=name,
-                                           shape="×".join(str(n) for n in shape)))
-    return index
-
-
-def _text(index: Index) -> str:
-    return "[" + ",".join(str(k) for k in index) + "]"
 
 
 def _seen(trace: Trace, step: Step, shape: tuple[int, ...]) -> BoolArray:
@@ -176,7 +159,7 @@ def answered_cells(trace: Trace, exercise: Exercise, place: str | None = None
 
 
 def _cell_name(array: str, index: Index) -> str:
-    return f"{array}{_text(index)}"
+    return f"{array}{cell_text(index)}"
 
 
 def watched(trace: Trace, exercise: Exercise, place: str | None = None) -> Watch:
@@ -211,5 +194,5 @@ def edited_index(trace: Trace, edit: Edit, place: str) -> Index:
     return full_index(edit.cell, shape, edit.array, f"{place}.cell")
 
 
-__all__ = ["answered_cells", "check_fit", "edited_index", "edits", "full_index",
+__all__ = ["answered_cells", "check_fit", "edited_index", "edits",
            "hidden_cells", "hidden_masks", "place_of", "watched"]

@@ -10,8 +10,8 @@ import re
 import numpy as np
 
 from engine.arithmetic.printed import printed_places
+from engine.exercises.cells import full_index
 from engine.exercises.document import Exercise, Words
-from engine.exercises.fit import full_index
 from engine.format.errors import ScenarioError
 from engine.format.numbers import format_number
 from engine.forward.trace import Step, Trace
