@@ -30,8 +30,8 @@ from app.model.sheet import sheet_size as sheet_size
 from app.texts.printed import printed_places
 from app.texts.words import say
 from engine import Step, Trace, explain, format_number
-from engine.forward.positions import Positions
 from engine.scenario.names import short_name
+from engine.scenario.positions import Positions
 
 HEADS_AT_ONCE = 8
 """The most heads drawn side by side; an attention with more (GPT-2's 12, Llama's 32) is drawn

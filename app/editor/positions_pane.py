@@ -28,7 +28,7 @@ from app.state.document import DocumentState
 from app.texts.words import say
 from engine import NumberTextError, parse_number
 from engine.format.numbers import format_exact
-from engine.forward.positions import KINDS, PAIRINGS, ROPE_LAYOUTS, Positions
+from engine.scenario.positions import KINDS, PAIRINGS, ROPE_LAYOUTS, Positions
 
 KIND_NAMES = {"none": QT_TRANSLATE_NOOP("PositionsEditor", "none (order is invisible)"),
               "sinusoidal": QT_TRANSLATE_NOOP("PositionsEditor", "sinusoidal (added rows)"),

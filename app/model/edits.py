@@ -24,10 +24,11 @@ from engine import Scenario, ScenarioError, Trace, parse_scenario
 from engine.format.generation_keys import Generation, Settings
 from engine.format.numbers import format_exact
 from engine.format.reader import FloatArray
-from engine.forward.positions import DEFAULT_BASE, KINDS, alibi_slopes
+from engine.forward.alibi import alibi_slopes
 from engine.generation.append import extend
 from engine.generation.grow import grown
 from engine.generation.redraw import redrawn, with_settings
+from engine.scenario.positions import DEFAULT_BASE, KINDS
 from engine.scenario.resize import Sizes, resize
 from engine.scenario.swap import swap_tokens
 from engine.words.refusals import Refusal
@@ -328,7 +329,7 @@ def default_positions(kind: str, scenario: Scenario) -> dict[str, Any] | None:
 
 @dataclass(frozen=True)
 class SetPositions(Operation):
-    """Choose the positional encoding (:data:`engine.forward.positions.KINDS`), starting from
+    """Choose the positional encoding (:data:`engine.scenario.positions.KINDS`), starting from
     :func:`default_positions`."""
 
     kind: str

@@ -10,7 +10,7 @@ from app.model.operands import module_of
 from app.texts.facts import Facts
 from app.texts.sentences import NOTHING, Say, Telling, Token, say
 from engine.format.numbers import format_exact
-from engine.forward.positions import Positions
+from engine.scenario.positions import Positions
 
 
 def _length(f: Facts, name: str) -> str:

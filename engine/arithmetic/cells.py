@@ -33,10 +33,10 @@ from engine.format.reader import FloatArray
 from engine.format.whole_text import read_whole
 from engine.forward.numerics import row_mean
 from engine.forward.plan import MEMORY
-from engine.forward.positions import Positions
 from engine.forward.trace import Step, Trace
 from engine.scenario.op_kinds import head_output, made_by, steps_of
 from engine.scenario.op_table import op_table
+from engine.scenario.positions import Positions
 from engine.words import say
 
 _CELL = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\[\s*([0-9\s,]+)\]\s*$")

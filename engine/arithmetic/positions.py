@@ -12,8 +12,9 @@ from collections.abc import Callable
 
 from engine.format.numbers import format_exact, format_factor, format_number
 from engine.format.reader import FloatArray
-from engine.forward.positions import Positions, rope_pair, sinusoidal_column
+from engine.forward.positions import rope_pair, sinusoidal_column
 from engine.forward.rope_scaling import RopeScaling
+from engine.scenario.positions import Positions
 
 Say = Callable[..., str]
 Lines = tuple[str, list[str]]

@@ -38,8 +38,9 @@ from engine.format.reader import (
     refuse_unknown,
 )
 from engine.format.writer import FORMAT_NAME, FORMAT_VERSION
-from engine.forward.positions import Positions, check_stack, parse_positions
+from engine.forward.positions import check_stack, parse_positions
 from engine.scenario.modules import Encoder, Layer
+from engine.scenario.positions import Positions
 from engine.words.refusals import Refusal
 
 _TOP_KEYS = ("format", "version", "title", "note", "tokens", "X", "token_ids", "embedding",

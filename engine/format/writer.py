@@ -14,7 +14,6 @@ import numpy as np
 
 from engine.exercises.document import exercise_document
 from engine.format.reader import FloatArray
-from engine.forward.positions import Positions
 from engine.scenario.modules import (
     Attention,
     Block,
@@ -25,6 +24,7 @@ from engine.scenario.modules import (
     Layer,
     Mixture,
 )
+from engine.scenario.positions import Positions
 
 if TYPE_CHECKING:
     from engine.scenario.scenario import Scenario

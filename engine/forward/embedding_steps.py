@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING
 from engine.format.embedding import type_rows
 from engine.format.reader import FloatArray
 from engine.forward import tape as ops
-from engine.forward.positions import Positions, added_rows, rope_angles
+from engine.forward.positions import added_rows, rope_angles
 from engine.forward.tape import Place, Tape
 from engine.scenario.modules import EmbeddingNorm, Encoder
 from engine.scenario.names import NORM_NAMES
+from engine.scenario.positions import Positions
 
 if TYPE_CHECKING:
     from engine.scenario.scenario import Scenario

@@ -9,9 +9,11 @@ RoPE nor ALiBi (its queries and keys come from two sequences that share no posit
 from __future__ import annotations
 
 from engine.format.reader import FloatArray
-from engine.forward.positions import Positions, alibi_bias, rotate
+from engine.forward.alibi import alibi_bias
+from engine.forward.positions import rotate
 from engine.forward.tape import Place, Tape
 from engine.scenario.modules import Attention
+from engine.scenario.positions import Positions
 
 
 def _own(tape: Tape, place: Place, kind: str) -> tuple[Positions, str] | None:

@@ -1,16 +1,12 @@
-"""Positional encodings: how a stack learns where each token sits (``positions`` of format 2).
-
-Five kinds. ``none`` adds nothing. ``sinusoidal`` and ``learned`` add one row per position to the
-input rows. ``rope`` turns pairs of columns of each head's queries and keys by an angle that grows
-with the position. ``alibi`` adds a bias to the scores that falls with the distance between query
-and key. Positions count from 0 for the first token.
+"""Positional encodings read and computed: a document's ``positions`` object checked into its
+record (:mod:`engine.scenario.positions`), the rows sinusoidal and learned positions add, and
+RoPE's angles and turns (ALiBi's bias: :mod:`engine.forward.alibi`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -28,13 +24,19 @@ from engine.format.reader import (
     expect_vector,
 )
 from engine.forward.rope_scaling import RopeScaling, parse_scaling
-from engine.scenario.modules import Attention, Frozen
+from engine.scenario.modules import Attention
+from engine.scenario.positions import (
+    DEFAULT_BASE,
+    KINDS,
+    PAIRINGS,
+    ROPE_LAYOUTS,
+    Kind,
+    Layout,
+    Pairing,
+    Positions,
+)
 from engine.words.refusals import Refusal, Value
 
-KINDS = ("none", "sinusoidal", "learned", "rope", "alibi")
-PAIRINGS = ("half", "interleaved")
-ROPE_LAYOUTS = ("interleaved", "halves")
-DEFAULT_BASE = 10000.0
 _KEYS: dict[str, tuple[str, ...]] = {
     "none": ("kind",),
     "sinusoidal": ("kind", "base", "layout"),
@@ -43,96 +45,6 @@ _KEYS: dict[str, tuple[str, ...]] = {
     "alibi": ("kind", "slopes"),
 }
 """The keys each kind takes; any other key is refused, naming the kind it belongs to."""
-
-Kind = Literal["none", "sinusoidal", "learned", "rope", "alibi"]
-Pairing = Literal["half", "interleaved"]
-Layout = Literal["interleaved", "halves"]
-
-
-@dataclass(frozen=True, eq=False)
-class Positions(Frozen):
-    """A validated ``positions`` object.
-
-    Attributes
-    ----------
-    kind
-        One of :data:`KINDS`.
-    base
-        The wavelength base of ``sinusoidal`` and ``rope``.
-    table
-        ``learned``: the N × d table whose rows ``offset … offset + n − 1`` are added.
-    offset
-        ``learned``: the table row of position 0.
-    rotary_dims
-        ``rope``: how many of each head's first columns turn (even); None: all d_k.
-    pairing
-        ``rope``: ``half`` pairs columns i and i + r/2 (Llama, GPT-NeoX); ``interleaved`` pairs
-        2i and 2i + 1 (GPT-J, RoFormer).
-    slopes
-        ``alibi``: one slope per head; None: the ALiBi paper's default (:func:`alibi_slopes`).
-    layout
-        ``sinusoidal``: ``interleaved`` puts pair i's sine and cosine in columns 2i and 2i + 1
-        (the 2017 paper); ``halves`` puts every sine first, then every cosine (Marian).
-    scaling
-        ``rope``: the long-context scaling of the frequencies (:mod:`engine.forward.rope_scaling`);
-        None: θᵢ = base^(−2i/r) as they are.
-    """
-
-    kind: Kind = "none"
-    base: float = DEFAULT_BASE
-    table: FloatArray | None = None
-    offset: int = 0
-    rotary_dims: int | None = None
-    pairing: Pairing = "half"
-    slopes: FloatArray | None = None
-    layout: Layout = "interleaved"
-    scaling: RopeScaling | None = None
-
-    @property
-    def turn_factor(self) -> float:
-        """What RoPE's cos and sin are multiplied by (yarn's attention factor; else 1)."""
-        return 1.0 if self.scaling is None else self.scaling.attention_factor
-
-    def rotary(self, d_k: int) -> int:
-        """How many columns of a head of width ``d_k`` turn under RoPE."""
-        return self.rotary_dims if self.rotary_dims is not None else d_k
-
-    def head_slopes(self, heads: int) -> FloatArray:
-        """ALiBi's slope of each of ``heads`` heads (the document's, or the default)."""
-        return self.slopes if self.slopes is not None else alibi_slopes(heads)
-
-    def to_document(self, write: Callable[[FloatArray], Any],
-                    heads: int | None = None) -> dict[str, Any]:
-        """The JSON object of the document (only the keys this kind takes, and only those set).
-
-        ``write`` turns an array into what the document holds (nested lists for a file).
-        ``heads``: the one head count of the stack's layers (None when they differ); ALiBi's
-        default slopes for h not a power of two are written out, so the saved document keeps
-        its meaning whatever a later default says.
-        """
-        doc: dict[str, Any] = {"kind": self.kind}
-        if self.kind in ("sinusoidal", "rope"):
-            doc["base"] = int(self.base) if float(self.base).is_integer() else self.base
-        if self.kind == "sinusoidal" and self.layout != "interleaved":
-            doc["layout"] = self.layout
-        if self.kind == "learned" and self.table is not None:
-            doc["table"] = write(self.table)
-            if self.offset:
-                doc["offset"] = self.offset
-        if self.kind == "rope":
-            if self.rotary_dims is not None:
-                doc["rotary_dims"] = self.rotary_dims
-            doc["pairing"] = self.pairing
-            if self.scaling is not None:
-                doc["scaling"] = self.scaling.to_document()
-        if self.kind == "alibi" and self.slopes is not None:
-            doc["slopes"] = write(self.slopes)
-        elif self.kind == "alibi" and heads is not None and heads & (heads - 1):
-            doc["slopes"] = write(alibi_slopes(heads))
-        return doc
-
-
-NO_POSITIONS = Positions()
 
 
 def parse_positions(value: object, place: str, n: int, d: int) -> Positions:
@@ -353,45 +265,8 @@ def rotate(rows: FloatArray, heads: int, angles: FloatArray, pairing: str,
     return turned
 
 
-def _geometric(heads: int) -> FloatArray:
-    """2^(−8k/h), k = 1 … h."""
-    slopes: FloatArray = np.power(2.0, -8.0 * np.arange(1, heads + 1) / heads)
-    return slopes
-
-
-def alibi_slopes(heads: int) -> FloatArray:
-    """ALiBi's default slopes, the paper's rule (as MPT and BLOOM): for h a power of two
-    2^(−8k/h), k = 1 … h (h = 8: 1/2, 1/4, … 1/256); otherwise the slopes of the nearest
-    lower power of two m, then every other slope of 2m, for the h − m heads left (h = 3:
-    1/16, 1/256, then 1/4)."""
-    lower = 1 << (heads.bit_length() - 1)
-    if lower == heads:
-        return _geometric(heads)
-    extra: FloatArray = _geometric(2 * lower)[0::2][:heads - lower]
-    slopes: FloatArray = np.concatenate([_geometric(lower), extra])
-    return slopes
-
-
-def alibi_bias(slopes: FloatArray, n: int, causal: bool) -> FloatArray:
-    """The h × n × n bias added to the scores: −slope·(i − j), or −slope·|i − j| non-causal.
-
-    Under the causal mask the cells j > i are hidden anyway; their bias is −slope·(i − j) too.
-    """
-    offsets = np.arange(n)[:, None] - np.arange(n)[None, :]
-    distance = offsets if causal else np.abs(offsets)
-    bias: FloatArray = slopes[:, None, None] * -distance[None, :, :]  # 0, not −0, at i = j
-    return bias
-
-
 __all__ = [
-    "KINDS",
-    "NO_POSITIONS",
-    "PAIRINGS",
-    "ROPE_LAYOUTS",
-    "Positions",
     "added_rows",
-    "alibi_bias",
-    "alibi_slopes",
     "check_stack",
     "parse_positions",
     "rope_angles",

@@ -17,12 +17,12 @@ from engine.format.generation_keys import Settings
 from engine.format.numbers import format_exact
 from engine.format.reader import FloatArray
 from engine.forward.numerics import activate, key_visibility, norm, row_statistics, softmax
-from engine.forward.positions import Positions
 from engine.forward.step import Op, Step
 from engine.generation.sampling import sample
 from engine.scenario.modules import Attention, FeedForward, Transform
 from engine.scenario.names import NORM_NAMES, activation_name
 from engine.scenario.op_kinds import head_output
+from engine.scenario.positions import Positions
 
 BoolArray = npt.NDArray[np.bool_]
 

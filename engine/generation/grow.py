@@ -20,8 +20,8 @@ import numpy as np
 from engine.format.errors import ScenarioError
 from engine.format.generation_keys import Generation
 from engine.format.reader import FloatArray
+from engine.forward.alibi import alibi_bias
 from engine.forward.numerics import key_visibility
-from engine.forward.positions import alibi_bias
 from engine.forward.step import Step
 from engine.forward.tape import head_scores
 from engine.forward.trace import Trace

@@ -20,7 +20,7 @@ from engine.format.reader import FloatArray
 from engine.forward import plan as forward
 from engine.forward.embedding_steps import lay_in, of_stack
 from engine.forward.numerics import key_visibility, softmax
-from engine.forward.positions import Positions, rotate
+from engine.forward.positions import rotate
 from engine.forward.tape import (
     Place,
     Tape,
@@ -34,6 +34,7 @@ from engine.forward.trace import Trace
 from engine.generation.append import check_room, check_token
 from engine.scenario.modules import Attention
 from engine.scenario.op_kinds import head_output, steps_of
+from engine.scenario.positions import Positions
 from engine.scenario.scenario import Scenario
 from engine.words.refusals import Refusal
 

@@ -7,37 +7,20 @@ paths, so a new field placed here is found, edited, resized and counted without 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any
-
-import numpy as np
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engine.format.reader import FloatArray
+from engine.scenario.frozen import Frozen
 
 if TYPE_CHECKING:
-    from engine.forward.positions import Positions
+    from engine.scenario.positions import Positions
 
 NORMS = ("layernorm", "rmsnorm", "none")
 PLACEMENTS = ("pre", "post")
 ACTIVATIONS = ("relu", "gelu", "silu", "identity", "gelu_tanh")
 RESIDUALS = ("sequential", "parallel")
 QK_NORMS = ("rmsnorm", "layernorm")
-
-
-class Frozen:
-    """Every array field of a model is read-only, also after unpickling: a scenario handed to a
-    worker thread or process, an undo command or a trace can never change under another
-    holder."""
-
-    def __post_init__(self) -> None:
-        for item in fields(self):  # type: ignore[arg-type]
-            value = getattr(self, item.name)
-            if isinstance(value, np.ndarray):
-                value.flags.writeable = False
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self.__post_init__()
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)

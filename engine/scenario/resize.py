@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 
 from engine.format.reader import MAX_HEADS, MAX_POSITIONS, MAX_WIDTH, FloatArray
-from engine.forward.positions import Positions
 from engine.scenario.modules import (
     Attention,
     Block,
@@ -26,6 +25,7 @@ from engine.scenario.modules import (
     Mixture,
     Transform,
 )
+from engine.scenario.positions import Positions
 from engine.scenario.scenario import Scenario
 
 

@@ -28,7 +28,6 @@ from engine.format.generation_keys import Generation
 from engine.format.reader import MAX_POSITIONS, MAX_WIDTH, FloatArray
 from engine.format.writer import FORMAT_NAME, FORMAT_VERSION, as_array, to_document
 from engine.forward import lineage
-from engine.forward.positions import Positions
 from engine.forward.positions import trace_numbers as position_numbers
 from engine.forward.size import MAX_TRACE_NUMBERS, trace_numbers
 from engine.scenario.modules import (
@@ -45,6 +44,7 @@ from engine.scenario.modules import (
     Head,
     Layer,
 )
+from engine.scenario.positions import Positions
 from engine.scenario.tree import Locator, array_fields, module_at, replaced, walk
 from engine.words.refusals import Refusal
 

@@ -11,8 +11,9 @@ import pytest
 from app.model.operands import kv_head
 from app.texts import LANGUAGES, glossary_entry
 from engine import compute, parse_scenario
+from engine.forward.alibi import alibi_bias, alibi_slopes
 from engine.forward.numerics import key_visibility, rms_norm
-from engine.forward.positions import alibi_bias, alibi_slopes, sinusoidal_table
+from engine.forward.positions import sinusoidal_table
 from tests.engine.v2_documents import CASES
 from tests.examples import trace_of
 

@@ -12,11 +12,9 @@ import numpy as np
 import pytest
 
 from engine import ScenarioError
+from engine.forward.alibi import alibi_bias, alibi_slopes
 from engine.forward.positions import (
-    Positions,
     added_rows,
-    alibi_bias,
-    alibi_slopes,
     check_stack,
     parse_positions,
     rope_angles,
@@ -25,6 +23,7 @@ from engine.forward.positions import (
     sinusoidal_table,
 )
 from engine.forward.rope_scaling import RopeScaling
+from engine.scenario.positions import Positions
 
 RNG = np.random.default_rng(14)
 
