@@ -24,10 +24,12 @@ from engine import Scenario, ScenarioError, Trace, parse_scenario
 from engine.format.generation_keys import Generation, Settings
 from engine.format.numbers import format_exact
 from engine.format.reader import FloatArray
+from engine.format.writer import to_document
 from engine.forward.alibi import alibi_slopes
 from engine.generation.append import extend
 from engine.generation.grow import grown
 from engine.generation.redraw import redrawn, with_settings
+from engine.scenario.edit import with_cell, with_document_value
 from engine.scenario.positions import DEFAULT_BASE, KINDS
 from engine.scenario.resize import Sizes, resize
 from engine.scenario.swap import swap_tokens
@@ -70,7 +72,7 @@ class SetCell(Operation):
 
     def apply(self, scenario: Scenario) -> Scenario:
         index = (self.col,) if self.vector else (self.row, self.col)
-        return scenario.with_cell(self.path, index, self.value)
+        return with_cell(scenario, self.path, index, self.value)
 
     @property
     def place(self) -> str:
@@ -98,7 +100,7 @@ class SetMatrix(Operation):
     """What came in: the pasted block's shape (``2×3``), or the imported file's name."""
 
     def apply(self, scenario: Scenario) -> Scenario:
-        return scenario.with_document_value(self.path, np.array(self.values, dtype=np.float64))
+        return with_document_value(scenario, self.path, np.array(self.values, dtype=np.float64))
 
     def label(self, lang: str) -> str:
         name = place_name(self.path)
@@ -137,7 +139,7 @@ class SetOption(Operation):
     value: bool | int | float | str
 
     def apply(self, scenario: Scenario) -> Scenario:
-        return scenario.with_document_value(self.path, self.value)
+        return with_document_value(scenario, self.path, self.value)
 
     def label(self, lang: str) -> str:
         """The option's own words where it has them (``causal mask on``), else
@@ -176,7 +178,7 @@ class AblateHead(Operation):
     def apply(self, scenario: Scenario) -> Scenario:
         heads = set(scenario.module(self.path).ablate_heads)
         heads = heads | {self.head} if self.on else heads - {self.head}
-        return scenario.with_document_value(f"{self.path}.ablate_heads",
+        return with_document_value(scenario, f"{self.path}.ablate_heads",
                                             sorted(heads) if heads else None)
 
     def label(self, lang: str) -> str:
@@ -198,7 +200,7 @@ class SetLabel(Operation):
     def apply(self, scenario: Scenario) -> Scenario:
         labels = list(labels_at(scenario, self.path))
         labels[self.col] = self.text
-        return scenario.with_document_value(self.path, labels)
+        return with_document_value(scenario, self.path, labels)
 
     def label(self, lang: str) -> str:
         return say(f"edit.{self.path}", lang, col=self.col, text=self.text)
@@ -233,7 +235,7 @@ class SetBlock(Operation):
     layer: str = ""
 
     def apply(self, scenario: Scenario) -> Scenario:
-        document = scenario.to_document()
+        document = to_document(scenario)
         owner = node_at(document, self.layer)
         if self.on:
             owner["block"] = default_block(scenario.d)
@@ -258,7 +260,7 @@ class SetHead(Operation):
     on: bool
 
     def apply(self, scenario: Scenario) -> Scenario:
-        document = scenario.to_document()
+        document = to_document(scenario)
         if scenario.shorthand and "head" not in document:
             head = document["block"]
         else:
@@ -338,7 +340,7 @@ class SetPositions(Operation):
         if self.kind not in KINDS:
             raise ScenarioError("positions.kind", Refusal("not_choice", options=", ".join(KINDS),
                                                           got=repr(self.kind)))
-        return scenario.with_document_value("positions", default_positions(self.kind, scenario))
+        return with_document_value(scenario, "positions", default_positions(self.kind, scenario))
 
     def label(self, lang: str) -> str:
         return say("edit.positions", lang, kind=say("edit." + (f"positions_{self.kind}"), lang))

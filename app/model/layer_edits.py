@@ -18,6 +18,7 @@ from app.model.parts import DECODER_STACK, layer_name
 from app.texts.words import say
 from engine import Scenario, ScenarioError, parse_scenario
 from engine.format.layers import HEAD_KEYS
+from engine.format.writer import to_document
 from engine.words.refusals import Refusal
 
 
@@ -27,7 +28,7 @@ def layered_document(scenario: Scenario) -> dict[str, Any]:
     The version-1 shorthand turns into a one-layer stack with its head in ``head``; the head's
     norm and ε are written out, so that they stay what they are whichever layer ends up last.
     """
-    document = scenario.to_document()
+    document = to_document(scenario)
     if "attention" in document:
         layer: dict[str, Any] = {"attention": document.pop("attention")}
         head = document.pop("head", {})

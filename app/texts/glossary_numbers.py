@@ -13,6 +13,7 @@ import numpy as np
 from app.model.examples import example_path
 from engine import compute, format_number, load_scenario, parse_scenario
 from engine.format.generation_keys import Settings
+from engine.format.writer import to_document
 from engine.generation.kv_cache import cache_of, next_position
 from engine.generation.run import generate
 from engine.generation.sampling import kept_ids, renormalised, tempered
@@ -75,7 +76,7 @@ def _training() -> tuple[Fields, Fields]:
                "sum": " + ".join(number(v) for v in loss), "n": str(len(loss)),
                "mean": number(trace.arrays["loss_mean"][0])}
     guess = int(np.argmax(probs[0]))
-    doc = scenario.to_document()
+    doc = to_document(scenario)
     del doc["targets"]
     doc["token_ids"], doc["tokens"] = doc["token_ids"][:1], doc["tokens"][:1]
     run = generate(parse_scenario(doc), GENERATED, Settings(temperature=0.0))

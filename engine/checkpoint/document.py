@@ -32,11 +32,12 @@ from engine.checkpoint.folder import CONFIG, Checkpoint
 from engine.checkpoint.installed import MINILM_NAME, minilm_folder
 from engine.checkpoint.layout import Parts, Sizes
 from engine.checkpoint.tokens import tokenize, vocabulary
+from engine.format.document import parse_scenario
 from engine.format.errors import ScenarioError
 from engine.format.reader import UNPRINTABLE
 from engine.format.whole_text import read_whole
 from engine.format.writer import FORMAT_NAME, FORMAT_VERSION
-from engine.scenario.scenario import Scenario, parse_scenario
+from engine.scenario.scenario import Scenario
 from engine.words.refusals import Refusal
 
 Layout = Callable[[Checkpoint, Config, list[int]], Parts]

@@ -18,6 +18,7 @@ from engine.arithmetic.printed import printed_places
 from engine.exercises.document import DIRECTIONS, Edit, Exercise, Index
 from engine.exercises.fit import edited_index, edits, hidden_cells, place_of, watched
 from engine.forward.trace import Trace, compute
+from engine.scenario.edit import with_cell
 
 SAME = 1e-12
 """A watched number is unchanged (a direction "same") when it moves by at most this, relative
@@ -99,7 +100,7 @@ def edited(trace: Trace, edit: Edit, place: str = "edit") -> Trace:
     index = edited_index(trace, edit, place)
     scenario = trace.scenario
     value = float(scenario.parameter(edit.array)[index]) + edit.by
-    return compute(scenario.with_cell(edit.array, index, value))
+    return compute(with_cell(scenario, edit.array, index, value))
 
 
 def _unchanged(before: np.ndarray, after: np.ndarray) -> bool:

@@ -27,6 +27,7 @@ from engine.exercises.fit import hidden_masks, watched
 from engine.exercises.lesson import Lesson, lesson_lost
 from engine.format.errors import ScenarioError
 from engine.forward.trace import Trace, compute
+from engine.scenario.edit import with_parameter
 from engine.scenario.op_kinds import steps_of
 from engine.scenario.scenario import Scenario
 from engine.words.refusals import Refusal
@@ -145,7 +146,7 @@ def hand_variant(scenario: Scenario, seed: int, number: int, rows: Rows | None =
         variant = scenario
         for path, choices in drawn:
             shape = scenario.parameter(path).shape
-            variant = variant.with_parameter(path, rng.choice(choices, size=shape))
+            variant = with_parameter(variant, path, rng.choice(choices, size=shape))
         if all(np.array_equal(variant.parameter(path), scenario.parameter(path))
                for path, _ in drawn):
             continue

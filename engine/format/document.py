@@ -41,6 +41,7 @@ from engine.format.writer import FORMAT_NAME, FORMAT_VERSION
 from engine.forward.positions import check_stack, parse_positions
 from engine.scenario.modules import Encoder, Layer
 from engine.scenario.positions import Positions
+from engine.scenario.scenario import Scenario, check_size
 from engine.words.refusals import Refusal
 
 _TOP_KEYS = ("format", "version", "title", "note", "tokens", "X", "token_ids", "embedding",
@@ -249,4 +250,17 @@ def _display(value: object) -> int | None:
     return expect_int(display["decimals"], "display.decimals", *DECIMALS_RANGE)
 
 
-__all__ = ["parse_document"]
+def parse_scenario(document: object) -> Scenario:
+    """Validate a scenario document and build the model.
+
+    Raises
+    ------
+    ScenarioError
+        The first problem found, naming its place.
+    """
+    scenario = Scenario(**parse_document(document))
+    check_size(scenario)
+    return scenario
+
+
+__all__ = ["parse_document", "parse_scenario"]

@@ -11,6 +11,7 @@ from pathlib import Path
 from engine.files.outputs import OutputRefusedError
 from engine.files.regular_file import open_regular
 from engine.files.safe_write import WriteError, replacing_together, write_all, write_bytes
+from engine.format.document import parse_scenario
 from engine.format.errors import ScenarioError
 from engine.format.json_keys import DuplicateKeyError, unique_keys
 from engine.format.migrate import migrate
@@ -18,7 +19,7 @@ from engine.format.reader import MAX_POSITIONS, MAX_VOCAB, FloatArray
 from engine.format.sidecar import Resolver, is_reference, owner_of, placed, sidecar_name
 from engine.format.sidecar_write import JSON_NUMBERS, sealed, split_arrays, write_safetensors
 from engine.format.writer import as_array, to_document
-from engine.scenario.scenario import Scenario, number_count, parse_scenario
+from engine.scenario.scenario import Scenario, number_count
 from engine.words.refusals import Refusal
 
 MAX_NUMBER_BYTES = 38
@@ -159,7 +160,7 @@ def dump_scenario(scenario: Scenario, path: str | os.PathLike[str]) -> Dumped:
 def dumps_scenario(scenario: Scenario) -> str:
     """The document as UTF-8-ready JSON text, every array in it: readable, rows on one line
     each."""
-    return _format(scenario.to_document(), 0) + "\n"
+    return _format(to_document(scenario), 0) + "\n"
 
 
 def _format(value: object, depth: int) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.scenario.scenario import FORMAT_VERSION
+from engine.format.writer import FORMAT_VERSION
 
 Document = dict[str, Any]
 Migration = Callable[[Document], Document]

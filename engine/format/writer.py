@@ -8,7 +8,7 @@ was; optional keys are written only when they are set.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -25,9 +25,7 @@ from engine.scenario.modules import (
     Mixture,
 )
 from engine.scenario.positions import Positions
-
-if TYPE_CHECKING:
-    from engine.scenario.scenario import Scenario
+from engine.scenario.scenario import Scenario
 
 FORMAT_NAME = "qkv-studio"
 FORMAT_VERSION = 2

@@ -1,7 +1,7 @@
 """Which array was made from which by setting a few of its numbers.
 
 A one-cell edit of a large matrix (the W1 of a GPT-2 layer holds 2.4 million numbers) copies it and
-sets one number (:meth:`engine.scenario.scenario.Scenario.with_cell`). Whoever worked something out
+sets one number (:func:`engine.scenario.edit.with_cell`). Whoever worked something out
 from the old array — its extremes, its colours — can bring that up to date from the changed cells
 instead of reading millions of numbers again: :func:`parent_of` says which array the new one came
 from and which cells differ.

@@ -24,8 +24,9 @@ from engine.words.refusals import Refusal
 
 def with_settings(scenario: Scenario, settings: Settings) -> Scenario:
     """The document with its run's settings replaced (its chosen ids kept), checked as a file's
-    ``generation`` is: the same scenario :meth:`Scenario.with_document_value` would give,
-    without reading the rest of the document again.
+    ``generation`` is: the same scenario
+    :func:`~engine.scenario.edit.with_document_value` would give, without reading the rest of
+    the document again.
 
     Raises
     ------

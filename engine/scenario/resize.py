@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from engine.format.reader import MAX_HEADS, MAX_POSITIONS, MAX_WIDTH, FloatArray
+from engine.format.writer import to_document
 from engine.scenario.modules import (
     Attention,
     Block,
@@ -216,7 +217,7 @@ def resize(scenario: Scenario, sizes: Sizes) -> Resized:
         The wanted sizes; validate the result with :func:`engine.parse_scenario`.
     """
     old = Sizes.of(scenario)
-    doc = scenario.to_document()
+    doc = to_document(scenario)
     dropped = 0
 
     def put(path: str, fitted: Fitted) -> None:

@@ -1,8 +1,9 @@
 """The scenario model: everything needed to recompute every step, validated on the way in.
 
-A scenario is built only by :func:`parse_scenario`, which refuses a malformed document with one
-:class:`~engine.format.errors.ScenarioError`. Scenarios are immutable; an edit makes a new one with
-:meth:`Scenario.with_parameter`, which runs the same checks.
+A scenario is built only by :func:`~engine.format.document.parse_scenario`, which refuses a
+malformed document with one :class:`~engine.format.errors.ScenarioError`. Scenarios are immutable;
+an edit makes a new one (:mod:`engine.scenario.edit`), which runs the same checks. This record
+knows nothing of documents: reading and writing them is :mod:`engine.format`'s.
 
 A scenario is a tree of modules (:mod:`engine.scenario.modules`): the input rows, optional
 positions, an optional encoder, the layers of the main stack and an optional head. A document
@@ -12,8 +13,7 @@ remembers its shape: its document paths stay ``attention.Wq``, ``block.ffn.W1``,
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import Any
 
@@ -21,13 +21,10 @@ import numpy as np
 
 from engine.exercises.document import Exercise
 from engine.files.memory import memory_short
-from engine.format.document import parse_document
 from engine.format.embedding import trace_numbers as input_numbers
 from engine.format.errors import ScenarioError
 from engine.format.generation_keys import Generation
 from engine.format.reader import MAX_POSITIONS, MAX_WIDTH, FloatArray
-from engine.format.writer import FORMAT_NAME, FORMAT_VERSION, as_array, to_document
-from engine.forward import lineage
 from engine.forward.positions import trace_numbers as position_numbers
 from engine.forward.size import MAX_TRACE_NUMBERS, trace_numbers
 from engine.scenario.modules import (
@@ -45,7 +42,7 @@ from engine.scenario.modules import (
     Layer,
 )
 from engine.scenario.positions import Positions
-from engine.scenario.tree import Locator, array_fields, module_at, replaced, walk
+from engine.scenario.tree import Locator, array_fields, module_at, walk
 from engine.words.refusals import Refusal
 
 
@@ -135,11 +132,6 @@ class Scenario(Frozen):
                  if item.name not in own}  # the norm and ε are the block's own
         return BlockWithHead(**own, **heads)
 
-    def to_document(self) -> dict[str, Any]:
-        """The scenario as a JSON-ready document (version 2; the version-1 shorthand keeps its
-        shape); integral numbers written as ints."""
-        return to_document(self)
-
     def document_path(self, locator: Locator) -> str:
         """Where the module at ``locator`` sits in this scenario's document."""
         if self.shorthand and locator[:2] == ("layers", 0):
@@ -149,7 +141,7 @@ class Scenario(Frozen):
         return ".".join(str(key) for key in locator)
 
     @cached_property
-    def _places(self) -> dict[str, tuple[Locator, str]]:
+    def array_places(self) -> dict[str, tuple[Locator, str]]:
         """Every parameter's document path → (locator of its module, field name), in document
         order."""
         places: dict[str, tuple[Locator, str]] = {}
@@ -171,8 +163,8 @@ class Scenario(Frozen):
         KeyError
             If the scenario has no array at ``path``.
         """
-        if path in self._places:
-            locator, name = self._places[path]
+        if path in self.array_places:
+            locator, name = self.array_places[path]
             value: FloatArray = getattr(module_at(self, locator), name)
             return value
         if path == "X" or path.endswith(".X"):  # looked up from the embedding: readable
@@ -183,14 +175,14 @@ class Scenario(Frozen):
 
     def parameter_paths(self) -> list[str]:
         """Every editable array of this scenario, in document order (X only without token ids)."""
-        return list(self._places)
+        return list(self.array_places)
 
     @cached_property
     def parameters(self) -> dict[str, FloatArray]:
         """Every editable array by its document path, in document order (what
         :meth:`parameter_paths` lists)."""
         return {path: getattr(module_at(self, locator), name)
-                for path, (locator, name) in self._places.items()}
+                for path, (locator, name) in self.array_places.items()}
 
     def module(self, path: str) -> Any:
         """The model object at a module path such as ``"layers.1.attention"`` or ``"block"``.
@@ -210,102 +202,6 @@ class Scenario(Frozen):
         for locator, node in walk(self):
             modules.setdefault(self.document_path(locator), node)
         return modules
-
-    def with_parameter(self, path: str, value: FloatArray | list[Any] | None) -> Scenario:
-        """A new scenario with the array at ``path`` replaced (``None`` removes an optional one).
-
-        A finite array of the same shape replaces the old one directly (a cell edit costs no
-        re-validation of the whole document; a new embedding looks up X again); anything else
-        goes through :meth:`with_document_value`.
-
-        Raises
-        ------
-        ScenarioError
-            If the result is not a valid scenario; this scenario is unchanged.
-        """
-        if value is not None and path in self._places:
-            array = np.array(value, dtype=np.float64)
-            if array.shape == self.parameter(path).shape and bool(np.isfinite(array).all()):
-                locator, name = self._places[path]
-                edited: Scenario = replaced(self, locator,
-                                            lambda node: replace(node, **{name: array}))
-                if path == "embedding":
-                    edited = _looked_up_again(edited, array)
-                return edited
-        return self.with_document_value(path, value)
-
-    def with_cell(self, path: str, index: tuple[int, ...], value: float) -> Scenario:
-        """A new scenario with one number of the array at ``path`` set (``index``: row and
-        column, or the column of a vector).
-
-        The array is copied once and only the new number is checked: the others were checked when
-        the array was made, and every other array is shared with this scenario; the copy's descent
-        is noted (:mod:`engine.forward.lineage`) so views can update what they worked out from the
-        old array cell by cell. A number that is not finite is refused as :meth:`with_parameter`
-        refuses it.
-
-        Raises
-        ------
-        ScenarioError
-            If ``value`` is not finite; this scenario is unchanged.
-        IndexError
-            If ``index`` is outside the array.
-        """
-        original = self.parameter(path)
-        changed = original.copy(order="K")
-        changed[index] = value
-        if path not in self._places or not math.isfinite(value):
-            return self.with_parameter(path, changed)
-        if changed.strides == original.strides:
-            lineage.record(changed, original, np.ravel_multi_index(index, changed.shape))
-        locator, name = self._places[path]
-        edited: Scenario = replaced(self, locator, lambda node: replace(node, **{name: changed}))
-        return _looked_up_again(edited, changed) if path == "embedding" else edited
-
-    def with_document_value(self, path: str, value: object) -> Scenario:
-        """A new scenario with any document value at ``path`` replaced, then re-validated.
-
-        The other arrays go to :func:`parse_scenario` as arrays, not as lists of numbers, so
-        their check is one vectorised pass (no number-by-number reading or writing).
-        """
-        document = to_document(self, as_array)
-        node: Any = document
-        keys = path.split(".")
-        for key in keys[:-1]:
-            node = node[int(key)] if isinstance(node, list) else node.setdefault(key, {})
-        last: Any = int(keys[-1]) if isinstance(node, list) else keys[-1]
-        if value is None:
-            if isinstance(node, list):
-                del node[last]
-            else:
-                node.pop(last, None)
-        else:
-            node[last] = value
-        return parse_scenario(document)
-
-
-def _looked_up_again(scenario: Scenario, embedding: FloatArray) -> Scenario:
-    """The scenario whose rows looked up by token id follow a new embedding table."""
-    if scenario.token_ids is not None:
-        scenario = replace(scenario, X=embedding[list(scenario.token_ids)])
-    encoder = scenario.encoder
-    if encoder is not None and encoder.token_ids is not None:
-        scenario = replace(scenario, encoder=replace(encoder,
-                                                     X=embedding[list(encoder.token_ids)]))
-    return scenario
-
-
-def parse_scenario(document: object) -> Scenario:
-    """Validate a scenario document and build the model.
-
-    Raises
-    ------
-    ScenarioError
-        The first problem found, naming its place.
-    """
-    scenario = Scenario(**parse_document(document))
-    check_size(scenario)
-    return scenario
 
 
 def check_size(scenario: Scenario) -> None:
@@ -356,6 +252,6 @@ def number_count(scenario: Scenario) -> int:
     return int(stored + masks)
 
 
-__all__ = ["ACTIVATIONS", "FORMAT_NAME", "FORMAT_VERSION", "MAX_POSITIONS", "MAX_WIDTH", "NORMS",
+__all__ = ["ACTIVATIONS", "MAX_POSITIONS", "MAX_WIDTH", "NORMS",
            "PLACEMENTS", "Attention", "Block", "BlockWithHead", "Encoder", "FeedForward", "Head",
-           "Layer", "Scenario", "parse_scenario"]
+           "Layer", "Scenario", "check_size"]

@@ -10,9 +10,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from engine.format.document import parse_scenario
 from engine.format.errors import ScenarioError
+from engine.format.writer import to_document
 from engine.scenario.names import NORM_NAMES
-from engine.scenario.scenario import Scenario, parse_scenario
+from engine.scenario.scenario import Scenario
 from engine.words.refusals import Refusal
 
 Document = dict[str, Any]
@@ -94,7 +96,7 @@ def variant(scenario: Scenario, kind: str) -> Variant:
         If ``kind`` is unknown.
     """
     change = VARIANTS[kind]
-    document = scenario.to_document()
+    document = to_document(scenario)
     blocks, attentions = _main_stack(scenario, document)
     label_a, label_b = change(blocks, attentions)
     return Variant(kind=kind, scenario=parse_scenario(document), label_a=label_a,

@@ -12,6 +12,7 @@ import copy
 from typing import Any
 
 from engine import Scenario, Trace, compute, parse_scenario
+from engine.format.writer import to_document
 
 HEAD_KEYS = ("final_norm", "gamma_f", "beta_f", "unembed", "vocab", "bias")
 """The version-1 block's keys that belong to the head in version 2."""
@@ -32,7 +33,7 @@ def _layer(document: Document) -> Document:
 def stack_document(scenario: Scenario, layers: int) -> Document:
     """``scenario`` (version-1 shorthand) as a version-2 document of ``layers`` copies of its
     layer, each reading the one before, and its head after them."""
-    document = scenario.to_document()
+    document = to_document(scenario)
     block = document.get("block", {})
     head = {key: block[key] for key in HEAD_KEYS if key in block}
     stack = {key: value for key, value in document.items() if key not in ("attention", "block")}
@@ -50,7 +51,7 @@ def stacked(scenario: Scenario, layers: int) -> Trace:
 def layer_on(scenario: Scenario, rows: Any) -> Trace:
     """``scenario`` (one layer) computed on the rows ``rows``: what a later layer of its stack
     computes from the rows the layer before handed on."""
-    document = scenario.to_document()
+    document = to_document(scenario)
     document["X"] = [[float(v) for v in row] for row in rows]
     return compute(parse_scenario(document))
 
@@ -59,10 +60,10 @@ def with_encoder(decoder: Scenario, encoder: Scenario) -> Trace:
     """``decoder`` (version-1 shorthand) after an encoder of one layer: ``encoder``'s layer made
     non-causal on ``encoder``'s tokens and rows, with no final norm (steps ``enc.L1.`` then the
     decoder's own)."""
-    source = encoder.to_document()
+    source = to_document(encoder)
     layer = _layer(source)
     layer["attention"]["causal"] = False  # an encoder sees every token
-    document = decoder.to_document() | {"version": 2, "encoder": {
+    document = to_document(decoder) | {"version": 2, "encoder": {
         "tokens": list(encoder.tokens), "X": source["X"], "layers": [layer],
         "final_norm": False}}
     return compute(parse_scenario(document))
@@ -72,7 +73,7 @@ def with_shared_keys(trace: Trace) -> Trace:
     """``trace`` (attention alone, several heads) recomputed as grouped-query attention with one
     K/V group (``kv_heads`` 1): Wk and Wv keep their first head's columns, and every head reads
     them."""
-    document = trace.scenario.to_document()
+    document = to_document(trace.scenario)
     attention = document["attention"]
     a = trace.scenario.attention
     attention["kv_heads"] = 1

@@ -14,6 +14,7 @@ from app.canvas.frame import FrameItem
 from app.canvas.grid import MatrixGrid
 from app.window.studio import StudioWindow
 from engine import Trace, compute, parse_scenario
+from engine.format.writer import to_document
 from tests.app.driving import close_window, open_window, type_into
 
 
@@ -55,7 +56,7 @@ def test_typing_into_the_vocabulary_head_changes_only_logits_and_probs(
 def test_switching_pre_to_post_with_the_placement_box_recomputes_like_the_engine(
         qtbot: QtBot, g01: StudioWindow) -> None:
     box = g01.editor.block_editor.placement_box
-    document = g01.state.scenario.to_document()
+    document = to_document(g01.state.scenario)
     choose(qtbot, box, "post")
     assert g01.state.scenario.block is not None and g01.state.scenario.block.placement == "post"
     document["block"]["placement"] = "post"

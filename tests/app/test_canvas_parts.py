@@ -15,6 +15,7 @@ from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.layout import TextItem
 from app.model.examples import example_path
 from engine import Trace, compute, format_number, load_scenario
+from engine.scenario.edit import with_parameter
 from tests.app.sentences import sentence_scenario
 
 
@@ -130,16 +131,16 @@ def test_the_document_scale_is_measured_once_per_shape(qtbot: QtBot, measured: l
         FrameItem(trace, step)
     assert measured == [step.id for step in trace.steps], "each step once: a step change reuses"
     wv = np.array([[6.0, 10.0], [5.0, -10.0]])  # V 10 → 11 and its mixes: as many digits
-    edited = compute(trace.scenario.with_parameter("attention.Wv", wv))
+    edited = compute(with_parameter(trace.scenario, "attention.Wv", wv))
     FrameItem(edited, 3)
     assert len(measured) == len(trace.steps), "an edit that keeps every width reuses it too"
     wv[0, 0] = 600.0  # V becomes 3-digit
-    wider = compute(trace.scenario.with_parameter("attention.Wv", wv))
+    wider = compute(with_parameter(trace.scenario, "attention.Wv", wv))
     FrameItem(wider, 3)
     again = measured[len(trace.steps):]
     assert again == ["inputs", "projections", "mix"], "wider Wv, V: the steps showing them"
     wv[0, 0] = 6.0
-    FrameItem(compute(trace.scenario.with_parameter("attention.Wv", wv)), 3)
+    FrameItem(compute(with_parameter(trace.scenario, "attention.Wv", wv)), 3)
     assert measured[len(trace.steps) + 3:] == [], "back to the widths before: remembered"
 
 
@@ -151,10 +152,10 @@ def test_an_edit_that_moves_a_tiny_value_to_another_power_of_ten_keeps_the_layou
     trace = f11()
     x = trace.scenario.X.copy()
     x[0, 0] = 2e-6
-    FrameItem(compute(trace.scenario.with_parameter("X", x)), 0)
+    FrameItem(compute(with_parameter(trace.scenario, "X", x)), 0)
     assert len(measured) == len(trace.steps)
     x[0, 0] = 3e-5  # printed 2×10⁻⁶ → 3×10⁻⁵: another exponent, the same width
-    FrameItem(compute(trace.scenario.with_parameter("X", x)), 0)
+    FrameItem(compute(with_parameter(trace.scenario, "X", x)), 0)
     assert len(measured) == len(trace.steps), "one edit of X measured a step again"
 
 

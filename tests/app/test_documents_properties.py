@@ -22,6 +22,8 @@ from app import cli
 from app.model.examples import example_names
 from app.window.studio import StudioWindow
 from engine import ScenarioError, parse_scenario
+from engine.format.writer import to_document
+from engine.scenario.edit import with_parameter
 from engine.scenario.resize import Sizes, resize
 from tests.app.documents_support import example_document, patch_open_dialog
 from tests.app.driving import Dialogs, close_window, open_window, type_into
@@ -171,7 +173,7 @@ class Replay:
         if array[row, col] == value:
             return
         array[row, col] = value
-        self.push(scenario.with_parameter(path, array).to_document(), (path, row, col))
+        self.push(to_document(with_parameter(scenario, path, array)), (path, row, col))
 
     def resize(self, key: str, value: int) -> None:
         scenario = parse_scenario(self.current())
@@ -180,7 +182,7 @@ class Replay:
         if wanted == sizes:
             return
         with contextlib.suppress(ScenarioError):  # the window refuses it the same way
-            self.push(parse_scenario(resize(scenario, wanted).document).to_document())
+            self.push(to_document(parse_scenario(resize(scenario, wanted).document)))
 
     def undo(self) -> None:
         self.index = max(0, self.index - 1)
@@ -205,7 +207,7 @@ def test_random_edits_resizes_undos_and_redos_match_a_replay(qtbot: QtBot, dialo
                                                               ) -> None:
     dialogs.answer = QMessageBox.StandardButton.Yes  # drop numbers when a size shrinks
     window = open_window(qtbot)
-    replay = Replay(window.state.scenario.to_document())
+    replay = Replay(to_document(window.state.scenario))
     ctrl = Qt.KeyboardModifier.ControlModifier
     try:
         for action in actions:
@@ -226,8 +228,8 @@ def test_random_edits_resizes_undos_and_redos_match_a_replay(qtbot: QtBot, dialo
                 shift = Qt.KeyboardModifier.ShiftModifier
                 qtbot.keyClick(window.canvas, Qt.Key.Key_Z, ctrl | shift)
                 replay.redo()
-            expected = parse_scenario(replay.current()).to_document()
-            assert window.state.scenario.to_document() == expected, action
+            expected = to_document(parse_scenario(replay.current()))
+            assert to_document(window.state.scenario) == expected, action
             assert window.isWindowModified() == (replay.index != 0)
     finally:
         close_window(window)

@@ -30,6 +30,7 @@ from app.model.examples import example_path
 from app.window.startup import start_window
 from app.window.studio import StudioWindow
 from engine import load_scenario
+from engine.format.writer import to_document
 from tests.app.documents_support import (
     example_document,
     launch_names,
@@ -74,7 +75,7 @@ def test_a_copy_is_kept_while_unsaved_and_removed_by_save_undo_and_close(
     assert not folder.exists(), "nothing is written for a document without changes"
     make_modified(window, 3.0)
     copy = wait_for_copy(qtbot, window)
-    assert load_scenario(copy).to_document() == window.state.scenario.to_document()
+    assert to_document(load_scenario(copy)) == to_document(window.state.scenario)
     info = json.loads(window.recovery.sidecar_path.read_text(encoding="utf-8"))
     assert info["original"] is None and info["pid"] == os.getpid()
     assert info["title"] == window.state.scenario.title

@@ -21,6 +21,7 @@ import engine.format.io
 from app.files.recent import add_recent, recent_files
 from app.model.examples import example_names, example_path
 from app.window.studio import StudioWindow
+from engine.format.writer import to_document
 from tests.app.documents_support import (
     example_document,
     make_modified,
@@ -51,7 +52,7 @@ def test_save_then_open_gives_an_identical_trace(name: str, window: StudioWindow
     for key, array in original.arrays.items():
         np.testing.assert_array_equal(again.arrays[key], array, err_msg=key)
     assert again.steps == original.steps
-    assert window.state.scenario.to_document() == original.scenario.to_document()
+    assert to_document(window.state.scenario) == to_document(original.scenario)
     assert not window.isWindowModified()
     assert dialogs.shown == []
 

@@ -17,6 +17,7 @@ from app.model.examples import example_path
 from app.window.studio import StudioWindow
 from engine import Scenario, compute, load_scenario
 from engine.format.numbers import format_exact
+from engine.format.writer import to_document
 from tests.app.documents_support import patch_save_dialog
 from tests.app.driving import close_window, open_window, type_into
 
@@ -51,7 +52,7 @@ def same_numbers(a: Scenario, b: Scenario) -> None:
     assert a.parameter_paths() == b.parameter_paths()
     for path in a.parameter_paths():
         assert a.parameter(path).tobytes() == b.parameter(path).tobytes(), path
-    assert a.to_document() == b.to_document()
+    assert to_document(a) == to_document(b)
 
 
 # -- a stack, one part at a time ---------------------------------------------------------------

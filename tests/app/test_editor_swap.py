@@ -26,6 +26,7 @@ from app.window.compare_mode import PRESETS
 from app.window.studio import StudioWindow
 from engine import compute, explain, load_scenario, parse_scenario
 from engine.arithmetic.differences import compare
+from engine.format.writer import to_document
 from engine.scenario.swap import swap_order, swap_tokens
 from tests.app.driving import DEFAULT_SIZE, Dialogs, close_window, open_window, type_into
 from tests.app.test_editor_stacks import menu_action, shown_grids
@@ -75,7 +76,7 @@ def test_without_positions_a_swap_only_permutes_the_rows(qtbot: QtBot,
                                rtol=0, atol=1e-15)
     np.testing.assert_allclose(trace.arrays["mixed"], old["mixed"][SWAP], rtol=0, atol=1e-15)
     order.undo_action.trigger()
-    assert order.state.scenario.to_document() == before[0].to_document()
+    assert to_document(order.state.scenario) == to_document(before[0])
     assert order.state.scenario.X.tobytes() == before[0].X.tobytes()
 
 

@@ -42,6 +42,7 @@ from app.texts.words import say
 from app.window.studio import StudioWindow
 from engine import ScenarioError, compute, load_scenario, parse_scenario
 from engine.format.reader import MAX_LAYERS
+from engine.format.writer import to_document
 from engine.scenario.names import short_name
 from tests.app.driving import close_window, open_window, type_into
 
@@ -202,8 +203,8 @@ def test_matrix_refusals_are_worded_in_chinese(tmp_path: Path) -> None:
 
 
 def test_engine_refusals_an_edit_can_meet_are_worded_in_chinese() -> None:
-    f11 = load_scenario(example_path("f11")).to_document()
-    g01 = load_scenario(example_path("g01")).to_document()
+    f11 = to_document(load_scenario(example_path("f11")))
+    g01 = to_document(load_scenario(example_path("g01")))
     bad = [("block", {**g01, "block": {**g01["block"], "eps": -1}}),
            ("labels", {**f11, "tokens": ["a"]}),
            ("heads", {**f11, "attention": {**f11["attention"], "heads": 3}}),
@@ -215,7 +216,7 @@ def test_engine_refusals_an_edit_can_meet_are_worded_in_chinese() -> None:
         assert CJK.search(words) and "文档不接受" not in words, (name, words)
         assert not untranslated(words, set(), ALLOWED_WORDS | {"attention", "block", "eps",
                                                               "tokens", "heads"}), (name, words)
-    encoder = load_scenario(example_path("encoder-decoder")).to_document()
+    encoder = to_document(load_scenario(example_path("encoder-decoder")))
     enc_layer = encoder["encoder"]["layers"][0]
     cross = {**encoder, "encoder": {**encoder["encoder"], "layers": [
         {**enc_layer, "cross_attention": encoder["layers"][0]["cross_attention"]}]}}

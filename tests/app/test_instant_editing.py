@@ -14,7 +14,7 @@ from PySide6.QtCore import SIGNAL, QEvent, QObject, Qt
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
-import engine.scenario.scenario
+import engine.format.document
 from app.canvas import FrameItem
 from app.canvas import compose as compose_module
 from app.canvas.arrows import AttentionArrows
@@ -29,6 +29,7 @@ from app.model.outline import shape_key
 from app.state import session as state_module
 from app.window.studio import StudioWindow
 from engine import Scenario, dumps_scenario, parse_scenario
+from engine.scenario.edit import with_parameter
 from engine.scenario.resize import Sizes, resize
 from tests.app.driving import canvas_arrows, count_frames
 
@@ -165,7 +166,7 @@ def test_a_cell_edit_replaces_only_its_array_and_tells_only_its_grid(
     def refuse(_document: object) -> None:
         raise AssertionError("the document was read again")
 
-    monkeypatch.setattr(engine.scenario.scenario, "parse_document", refuse)
+    monkeypatch.setattr(engine.format.document, "parse_document", refuse)
     before = window.state.scenario
     told: dict[str, int] = {}
     for path, table in window.editor.tables.items():
@@ -185,7 +186,7 @@ def test_a_cell_edit_replaces_only_its_array_and_tells_only_its_grid(
 def test_the_outline_of_a_document_ignores_its_numbers_but_not_its_shapes(
         window: StudioWindow) -> None:
     scenario = window.state.scenario
-    edited = scenario.with_parameter("attention.Wq", scenario.attention.Wq + 1.0)
+    edited = with_parameter(scenario, "attention.Wq", scenario.attention.Wq + 1.0)
     assert shape_key(edited) == shape_key(scenario)
     bigger = parse_scenario(resize(scenario, THREE).document)
     assert shape_key(bigger) != shape_key(scenario)

@@ -13,6 +13,7 @@ from app.model.layer_edits import AddLayer, DuplicateLayer, MoveLayer, RemoveLay
 from app.model.parts import part_of, place_name
 from engine import Scenario, ScenarioError, compute, parse_scenario
 from engine.format.io import load_scenario
+from engine.format.writer import to_document
 
 
 def example(name: str) -> Scenario:
@@ -48,7 +49,7 @@ def test_the_shorthand_becomes_a_layers_document_when_a_second_layer_is_added() 
         np.testing.assert_array_equal(after.arrays[f"L1.{name}"], before.arrays[name],
                                       err_msg=name)
     assert "L2.weights" in after.arrays
-    document = two.to_document()
+    document = to_document(two)
     assert "attention" not in document and "block" not in document
     assert document["head"]["vocab"] == list(g01.block.vocab)  # type: ignore[union-attr]
 
@@ -88,7 +89,7 @@ def test_duplicate_copies_every_number_and_the_copy_reads_the_first_layers_outpu
         assert four.parameter(f"layers.3.{path}").tobytes() == values.tobytes()
     # Layer 3 (the copy) applied to layer 2's output: the same layer alone on those rows.
     trace = compute(four)
-    alone = stack.to_document()
+    alone = to_document(stack)
     alone["X"] = trace.arrays["L2.resid2"].tolist()
     alone["layers"] = [alone["layers"][1]]
     alone.pop("head")
@@ -106,7 +107,7 @@ def test_moving_a_layer_down_and_up_again_gives_the_document_back() -> None:
     assert moved.parameter("layers.0.attention.Wq").tobytes() == \
         stack.parameter("layers.1.attention.Wq").tobytes()
     back = MoveLayer(1, by=-1).apply(moved)
-    assert back.to_document() == stack.to_document()
+    assert to_document(back) == to_document(stack)
     assert not np.array_equal(compute(moved).arrays["probs"], compute(stack).arrays["probs"])
 
 
@@ -191,17 +192,17 @@ def test_a_positions_kind_starts_from_editable_defaults() -> None:
     np.testing.assert_array_equal(learned.parameter("positions.table"),
                                   np.zeros((stack.n, stack.d)))
     none = SetPositions("none").apply(alibi)
-    assert "positions" not in none.to_document()
+    assert "positions" not in to_document(none)
 
 
 def test_alibi_fits_a_stack_whose_layers_differ_in_heads() -> None:
     """Layer 2 of three-layers with one head: one list of slopes cannot fit 2, 1 and 2 heads,
     so each layer takes its own default slopes (the engine's, computed here by hand)."""
-    document = example("three-layers").to_document()
+    document = to_document(example("three-layers"))
     document["layers"][1]["attention"]["heads"] = 1
     stack = parse_scenario(document)
     alibi = compute(SetPositions("alibi").apply(stack))
-    assert "slopes" not in alibi.scenario.to_document()["positions"]
+    assert "slopes" not in to_document(alibi.scenario)["positions"]
     first, second = (alibi.arrays[f"L{k}.alibi"] for k in (1, 2))
     assert first.shape == (2, 3, 3) and second.shape == (1, 3, 3)
     assert first[0, 1, 0] == -2.0 ** -4 and first[1, 1, 0] == -2.0 ** -8, "2^(−8k/2)"
@@ -212,4 +213,4 @@ def test_a_stack_written_out_pins_the_heads_norm_whichever_layer_ends_last() -> 
     stack = example("three-layers")
     document = layered_document(stack)
     assert document["head"]["norm"] == "layernorm" and document["head"]["eps"] == 1e-5
-    assert document["layers"] == stack.to_document()["layers"]
+    assert document["layers"] == to_document(stack)["layers"]

@@ -17,6 +17,7 @@ from app.export.job import ExportPlan
 from app.export.settings import ExportRequest
 from app.window.studio import StudioWindow
 from engine import explain
+from engine.format.writer import to_document
 from tests.app.driving import canvas_arrows, close_window, open_window, type_into
 from tests.app.test_window_edit import go_to_step
 
@@ -41,11 +42,11 @@ def test_view_decimals_is_saved_with_the_document_and_undone(qtbot: QtBot,
     menu.actions[4].trigger()
     # 爱 over (我, 爱): 1/(1+e^(−√2)) = 0.80443 → four decimals 0.8044.
     assert canvas_arrows(window).share_labels == ["0.8044", "0.1956"]
-    assert window.state.scenario.to_document()["display"] == {"decimals": 4}
+    assert to_document(window.state.scenario)["display"] == {"decimals": 4}
     assert menu.actions[4].isChecked() and window.isWindowModified()
     window.state.undo_stack.undo()
     assert canvas_arrows(window).share_labels == ["0.804", "0.196"]
-    assert "display" not in window.state.scenario.to_document()
+    assert "display" not in to_document(window.state.scenario)
     assert menu.actions[3].isChecked()
 
 

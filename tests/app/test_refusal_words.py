@@ -20,6 +20,7 @@ from app.model.examples import example_path
 from app.model.layer_edits import MoveLayer, RemoveLayer
 from app.texts.problems import problem_words
 from engine import ScenarioError, load_scenario, parse_scenario
+from engine.format.writer import to_document
 from engine.words import en
 from engine.words.refusals import Refusal
 from tests.app.driving import close_window, open_window
@@ -91,7 +92,7 @@ def refusal_of(document: dict[str, object]) -> ScenarioError:
 
 
 def test_a_pickled_refusal_keeps_its_id_and_values() -> None:
-    f11 = load_scenario(example_path("f11")).to_document()
+    f11 = to_document(load_scenario(example_path("f11")))
     error = refusal_of({**f11, "attention": {**f11["attention"], "heads": 3}})
     again = pickle.loads(pickle.dumps(error))
     assert str(again) == str(error) == "attention.Wq: 2 columns do not split into 3 heads"
@@ -101,7 +102,7 @@ def test_a_pickled_refusal_keeps_its_id_and_values() -> None:
 
 
 def test_a_refusal_read_in_another_process_still_reads_in_chinese(tmp_path: Path) -> None:
-    f11 = load_scenario(example_path("f11")).to_document()
+    f11 = to_document(load_scenario(example_path("f11")))
     path = tmp_path / "bad.qkv.json"
     path.write_text(json.dumps({**f11, "attention": {**f11["attention"], "Wk": [[1, 0]]}}),
                     encoding="utf-8")
@@ -114,8 +115,8 @@ def test_a_refusal_read_in_another_process_still_reads_in_chinese(tmp_path: Path
 
 
 def test_real_refusals_read_in_chinese_with_their_numbers() -> None:
-    f11 = load_scenario(example_path("f11")).to_document()
-    g01 = load_scenario(example_path("g01")).to_document()
+    f11 = to_document(load_scenario(example_path("f11")))
+    g01 = to_document(load_scenario(example_path("g01")))
     three = generating("three-layers")
     attention = f11["attention"]
     cases = [

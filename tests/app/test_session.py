@@ -23,6 +23,7 @@ import app.state.session
 from app.model.edits import SetCell
 from app.state.change import Change
 from engine import Scenario, ScenarioError, Trace, compute, load_scenario
+from engine.scenario.edit import with_parameter
 from tests.app.session_support import session_of
 from tests.examples import EXAMPLES
 
@@ -62,7 +63,7 @@ def test_editing_wq_changes_the_arrays_and_steps_its_lineage_says(f11: Scenario)
     session, runner, heard = session_of(f11)
     before = session.trace
     change = session.apply(SetCell(WQ, 1, 0, 3.0))
-    after = compute(f11.with_parameter(WQ, np.array([[1.0, 1.0], [3.0, 1.0]])))
+    after = compute(with_parameter(f11, WQ, np.array([[1.0, 1.0], [3.0, 1.0]])))
     assert change == Change("edit", document=True, paths=frozenset({WQ}),
                             steps=frozenset({"inputs", "projections", "scores", "weights",
                                              "mix"}),

@@ -11,6 +11,7 @@ import pytest
 
 from app.texts import LANGUAGES, glossary_entry, linked_terms
 from engine import compute, load_scenario, parse_scenario
+from engine.format.writer import to_document
 from engine.generation.kv_cache import cache_of
 from tests.examples import EXAMPLES, trace_of
 
@@ -88,7 +89,7 @@ def test_kv_cache_of_the_continue_example() -> None:
     trace = trace_of("continue")
     cache = cache_of(trace)
     assert cache.keys["L1."].shape == (2, 2) and cache.values["L1."].shape == (2, 7)
-    doc = trace.scenario.to_document()
+    doc = to_document(trace.scenario)
     doc["token_ids"], doc["tokens"] = [0, 1, 2], ["我", "爱", "你"]
     full = compute(parse_scenario(doc)).arrays["L1.weights"][0, 2]  # recomputed, all 3 rows
     # By hand: q = k = [1, 0] turned by p radians, so the score of key j is cos(2 − j) / √2.

@@ -15,11 +15,12 @@ from app.canvas.route_map import RouteMap
 from app.canvas.worked_row import WorkedRow
 from app.model.examples import example_path
 from engine import Trace, compute, format_number, load_scenario, parse_scenario
+from engine.format.writer import to_document
 from tests.app.driving import close_window, open_window
 
 
 def trace_of(name: str, **attention: object) -> Trace:
-    document = load_scenario(example_path(name)).to_document()
+    document = to_document(load_scenario(example_path(name)))
     document["attention"].update(attention)
     return compute(parse_scenario(document))
 
@@ -114,13 +115,13 @@ def test_the_map_follows_the_documents_structure(qtbot: QtBot) -> None:
     assert labels(g01) == ["Norm", "Q/K/V", "scores", "mask + softmax", "mix V · Wo",
                            "+ residual", "Norm", "FFN", "+ residual", "final Norm",
                            "logits", "probs"]
-    post = g01.scenario.to_document()
+    post = to_document(g01.scenario)
     post["block"].update(placement="post", final_norm=False, norm="rmsnorm")
     post_trace = compute(parse_scenario(post))
     assert labels(post_trace)[:9] == ["Q/K/V", "scores", "mask + softmax", "mix V · Wo",
                                       "+ residual", "Norm", "FFN", "+ residual", "Norm"]
     assert labels(g01, lang="zh")[:4] == ["规范化", "Q/K/V", "分数", "掩码 + softmax"]
-    no_norm = g01.scenario.to_document()
+    no_norm = to_document(g01.scenario)
     no_norm["block"]["norm"] = "none"
     assert labels(compute(parse_scenario(no_norm)))[0] == "no norm"
     frame = FrameItem(g01, 7)

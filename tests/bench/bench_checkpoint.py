@@ -15,7 +15,7 @@ run:
 - document + sidecar size against the checkpoint: ≤ 1.1×;
 - the engine's part of a step change at d = 768 (finding the step and explaining the first cell
   it writes, ``engine.arithmetic.cells``; the canvas's part is the canvas's): ≤ 100 ms; an edit of
-  one weight (``Scenario.with_cell`` of W1 and the new trace): ≤ 150 ms. The new trace three ways:
+  one weight (``with_cell`` of W1 and the new trace): ≤ 150 ms. The new trace three ways:
   computed whole (``compute``), worked from the first step the edit feeds
   (``engine.forward.retrace``), and the window's path (``edit_cell`` in a window with the edited
   step on screen: the time until its frame is painted with the new numbers, then until the whole
@@ -37,6 +37,8 @@ import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+
+from engine.scenario.edit import with_cell
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -253,7 +255,7 @@ def main() -> None:
         edits = [scenario]
 
         def edit() -> None:  # the last edit is kept, as the undo stack keeps newer ones
-            edits[-1:] = [scenario.with_cell("layers.5.block.ffn.W1", (next(cell), 7), 0.25)]
+            edits[-1:] = [with_cell(scenario, "layers.5.block.ffn.W1", (next(cell), 7), 0.25)]
 
         report("edit one weight of W1 (with_cell)", timed(edit, runs * 10), 150)
         report("… and its new trace (compute, n = 64)", timed(lambda: compute(edits[-1]), runs),

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from engine import Scenario, compute, explain, load_scenario
+from engine.scenario.edit import with_document_value, with_parameter
 from tests.examples import EXAMPLES
 
 NAMES = ("f11", "g01", "multihead", "norms", "single-key", "tokenizer")
@@ -24,7 +25,7 @@ def test_changing_wv_never_changes_the_shares(name: str) -> None:
     rng = np.random.default_rng(11)
     for _ in range(5):
         Wv = rng.normal(scale=3.0, size=base.attention.Wv.shape)
-        changed = compute(base.with_parameter("attention.Wv", Wv))
+        changed = compute(with_parameter(base, "attention.Wv", Wv))
         if base.block is None or base.block.placement == "pre":
             # The shares come from Q and K only: bit for bit the same.
             assert np.array_equal(changed.arrays["weights"], before["weights"])
@@ -34,7 +35,7 @@ def test_changing_wv_never_changes_the_shares(name: str) -> None:
 
 def test_wv_only_changes_what_is_mixed_in_f11() -> None:
     base = scenario("f11")
-    changed = compute(base.with_parameter("attention.Wv", [[1, 0], [0, 1]]))
+    changed = compute(with_parameter(base, "attention.Wv", [[1, 0], [0, 1]]))
     w = changed.arrays["weights"][0]
     assert np.array_equal(w, compute(base).arrays["weights"][0])
     # mixed row 爱 = w·V with V = X now.
@@ -50,7 +51,7 @@ def test_layernorm_of_1_3_is_minus_one_one() -> None:
 
 
 def test_rmsnorm_of_1_3_is_one_and_three_over_root_five() -> None:
-    s = scenario("norms").with_document_value("block.norm", "rmsnorm")
+    s = with_document_value(scenario("norms"), "block.norm", "rmsnorm")
     norm1 = compute(s).arrays["norm1"][0]
     assert math.isclose(float(norm1[0]), 1 / math.sqrt(5), rel_tol=1e-15)
     assert math.isclose(float(norm1[1]), 3 / math.sqrt(5), rel_tol=1e-15)
@@ -58,9 +59,9 @@ def test_rmsnorm_of_1_3_is_one_and_three_over_root_five() -> None:
 
 @pytest.mark.parametrize("eps", [1e-3, 1e-6, 1e-9, 1e-12])
 def test_norms_approach_the_micro_example_as_eps_goes_to_zero(eps: float) -> None:
-    s = scenario("norms").with_document_value("block.eps", eps)
+    s = with_document_value(scenario("norms"), "block.eps", eps)
     layer = compute(s).arrays["norm1"][0]
-    rms = compute(s.with_document_value("block.norm", "rmsnorm")).arrays["norm1"][0]
+    rms = compute(with_document_value(s, "block.norm", "rmsnorm")).arrays["norm1"][0]
     # Independent closed forms: LayerNorm divides [−1, 1] by √(1 + ε); RMSNorm [1, 3] by √(5 + ε).
     assert np.allclose(layer, [-1 / math.sqrt(1 + eps), 1 / math.sqrt(1 + eps)], rtol=1e-14)
     assert np.allclose(rms, [1 / math.sqrt(5 + eps), 3 / math.sqrt(5 + eps)], rtol=1e-14)
@@ -69,20 +70,20 @@ def test_norms_approach_the_micro_example_as_eps_goes_to_zero(eps: float) -> Non
 
 
 def test_norm_none_passes_the_row_through() -> None:
-    s = scenario("norms").with_document_value("block.norm", "none")
+    s = with_document_value(scenario("norms"), "block.norm", "none")
     assert compute(s).arrays["norm1"].tolist() == [[1.0, 3.0]]
 
 
 def test_rmsnorm_ignores_beta_and_layernorm_uses_it() -> None:
-    s = scenario("norms").with_document_value("block.beta1", [10, 20])
+    s = with_document_value(scenario("norms"), "block.beta1", [10, 20])
     assert compute(s).arrays["norm1"].tolist() == [[9.0, 21.0]]
-    rms = compute(s.with_document_value("block.norm", "rmsnorm")).arrays["norm1"][0]
+    rms = compute(with_document_value(s, "block.norm", "rmsnorm")).arrays["norm1"][0]
     assert np.allclose(rms, [1 / math.sqrt(5), 3 / math.sqrt(5)], rtol=1e-15)
 
 
 def test_pre_and_post_norm_generally_differ() -> None:
     pre = scenario("g01")
-    post = pre.with_document_value("block.placement", "post")
+    post = with_document_value(pre, "block.placement", "post")
     assert not np.allclose(compute(pre).arrays["resid2"], compute(post).arrays["resid2"])
 
 
@@ -90,8 +91,8 @@ def test_pre_and_post_norm_generally_differ() -> None:
 def test_one_visible_key_always_gets_share_exactly_one(seed: int) -> None:
     base = scenario("single-key")
     rng = np.random.default_rng(seed)
-    s = base.with_parameter("attention.Wq", rng.normal(scale=10.0, size=(2, 2)))
-    s = s.with_parameter("attention.Wk", rng.normal(scale=10.0, size=(2, 2)))
+    s = with_parameter(base, "attention.Wq", rng.normal(scale=10.0, size=(2, 2)))
+    s = with_parameter(s, "attention.Wk", rng.normal(scale=10.0, size=(2, 2)))
     trace = compute(s)
     w = trace.arrays["weights"][0]
     assert w[0, 0] == 1.0
@@ -101,7 +102,7 @@ def test_one_visible_key_always_gets_share_exactly_one(seed: int) -> None:
 
 
 def test_one_position_without_mask_also_gets_share_one() -> None:
-    s = scenario("norms").with_document_value("attention.causal", False)
+    s = with_document_value(scenario("norms"), "attention.causal", False)
     assert compute(s).arrays["weights"].tolist() == [[[1.0]]]
 
 

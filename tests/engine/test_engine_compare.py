@@ -14,7 +14,9 @@ import pytest
 
 from engine import ScenarioError, compute, load_scenario
 from engine.arithmetic.differences import compare, matching_step, named_arrays
+from engine.format.writer import to_document
 from engine.forward.numerics import row_statistics
+from engine.scenario.edit import with_parameter
 from engine.scenario.variants import variant
 from tests.examples import EXAMPLES, trace_of
 
@@ -55,7 +57,7 @@ def test_editing_the_head_changes_only_logits_and_probs_among_trace_arrays() -> 
     a = trace_of("g01")
     unembed = a.scenario.parameter("block.unembed").copy()
     unembed[0, 0] = 3.0
-    b = compute(a.scenario.with_parameter("block.unembed", unembed))
+    b = compute(with_parameter(a.scenario, "block.unembed", unembed))
     result = compare(a, b)
     assert result.changed() == ["logits", "probs", "block.unembed"]
     assert result.common["block.unembed"].max_abs == 2.0
@@ -101,12 +103,12 @@ def test_each_variant_changes_one_setting(kind: str, labels: tuple[str, str]) ->
     scenario = load_scenario(EXAMPLES / "g01.qkv.json")
     made = variant(scenario, kind)
     assert (made.label_a, made.label_b) == labels
-    before, after = scenario.to_document(), made.scenario.to_document()
+    before, after = to_document(scenario), to_document(made.scenario)
     changed = [(section, key) for section in ("attention", "block")
                for key in before[section] if before[section][key] != after[section][key]]
     assert len(changed) == 1
     twice = variant(made.scenario, kind)
-    assert twice.scenario.to_document() == before, "flipping twice gives the document back"
+    assert to_document(twice.scenario) == before, "flipping twice gives the document back"
 
 
 def test_turning_causal_off_lets_the_first_position_read_the_second() -> None:

@@ -18,6 +18,7 @@ import pytest
 
 from engine import ScenarioError, compute, explain, parse_scenario
 from engine.format.numbers import format_number
+from engine.format.writer import to_document
 from engine.generation.append import extend
 from engine.generation.kv_cache import cache_of, next_position
 from tests.engine.test_engine_v2_stacks import m, v
@@ -101,7 +102,7 @@ def test_type_rows_alone_and_default_types_of_zero() -> None:
     np.testing.assert_allclose(trace.arrays["X"], words + row0, rtol=0, atol=1e-15)
     step = trace.steps[1]
     assert (step.id, step.op, step.writes) == ("types", "positions", ("X",))
-    assert parse_scenario(doc).to_document()["token_types"] == [0, 0, 0, 0]
+    assert to_document(parse_scenario(doc))["token_types"] == [0, 0, 0, 0]
 
 
 def test_embedding_scale_multiplies_the_looked_up_rows_before_positions() -> None:
@@ -145,7 +146,7 @@ def test_sinusoidal_halves_is_marians_table() -> None:
     table[:, :d // 2] = np.sin(enc[:, 0::2])
     table[:, d // 2:] = np.cos(enc[:, 1::2])
     np.testing.assert_allclose(trace.arrays["positions"], table[:4], rtol=1e-15, atol=1e-15)
-    assert parse_scenario(doc).to_document()["positions"] == {"kind": "sinusoidal",
+    assert to_document(parse_scenario(doc))["positions"] == {"kind": "sinusoidal",
                                                               "base": 10000, "layout": "halves"}
 
 
@@ -174,7 +175,7 @@ def test_alibi_default_slopes_follow_the_paper_for_every_head_count(heads: int) 
     distance = np.arange(4)[:, None] - np.arange(4)[None, :]
     np.testing.assert_allclose(trace.arrays["L1.alibi"], -slopes[:, None, None] * distance,
                                rtol=1e-15, atol=0)  # pow's last bit
-    saved = scenario.to_document()["positions"]
+    saved = to_document(scenario)["positions"]
     if heads & (heads - 1):
         assert saved["slopes"] == pytest.approx(slopes.tolist(), rel=1e-15, abs=0)
     else:
@@ -247,12 +248,12 @@ def test_every_new_key_survives_a_round_trip() -> None:
     doc["layers"][1]["attention"].update(qk_norm="layernorm", beta_q=[0.5, 0.25],
                                          beta_k=[-1, 0])
     first = parse_scenario(doc)
-    saved = json.loads(json.dumps(first.to_document()))
+    saved = json.loads(json.dumps(to_document(first)))
     for key in ("embedding_scale", "token_types", "type_table", "embedding_norm"):
         assert saved[key] == doc[key], key
     assert saved["layers"][1]["attention"]["beta_k"] == [-1, 0]
     again = parse_scenario(saved)
-    assert again.to_document() == saved
+    assert to_document(again) == saved
     a, b = compute(first).arrays, compute(again).arrays
     assert a.keys() == b.keys()
     for name in a:

@@ -14,6 +14,8 @@ import pytest
 from engine import ScenarioError, compute, parse_scenario
 from engine.exercises.answers import answer, check, edited
 from engine.exercises.fit import check_fit, hidden_masks
+from engine.format.writer import to_document
+from engine.scenario.edit import with_document_value
 from tests.examples import EXAMPLES
 
 SHARE = 1 / (1 + math.exp(-math.sqrt(2)))
@@ -48,10 +50,10 @@ def f11(*exercises: dict[str, Any]) -> dict[str, Any]:
 def test_exercises_are_written_back_as_read() -> None:
     doc = f11(fill("projections", {"array": "Q", "rows": [1]}, {"array": "K"}, tolerance=0.01),
               fill("weights", {"array": "weights", "cells": [[1, 0]]}), DIRECTION, UNCHANGED)
-    written = parse_scenario(doc).to_document()
+    written = to_document(parse_scenario(doc))
     assert written["exercises"] == doc["exercises"]
     assert parse_scenario(written).exercises == parse_scenario(doc).exercises
-    assert "exercises" not in parse_scenario(f11()).to_document()
+    assert "exercises" not in to_document(parse_scenario(f11()))
 
 
 def test_fill_hides_rows_whole_arrays_and_cells_with_their_values() -> None:
@@ -230,10 +232,10 @@ def test_exercises_that_do_not_fit_the_trace_are_refused(exercise: dict[str, Any
 
 def test_exercises_are_edited_like_any_document_value() -> None:
     scenario = parse_scenario(f11(DIRECTION, UNCHANGED))
-    kept = scenario.with_document_value("exercises", [DIRECTION])
+    kept = with_document_value(scenario, "exercises", [DIRECTION])
     assert [e.kind for e in kept.exercises] == ["direction"]
-    assert scenario.with_document_value("exercises", None).exercises == ()
+    assert with_document_value(scenario, "exercises", None).exercises == ()
     assert [e.kind for e in scenario.exercises] == ["direction", "unchanged"]  # unchanged
     with pytest.raises(ScenarioError, match=r"^exercises\[0\]\.edit\.by: an edit by 0"):
-        scenario.with_document_value("exercises", [{**DIRECTION, "edit": {
+        with_document_value(scenario, "exercises", [{**DIRECTION, "edit": {
             "array": "attention.Wk", "cell": [0, 0], "by": 0}}])

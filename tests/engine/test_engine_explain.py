@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from engine import Trace, compute, explain, format_number, load_scenario, parse_cell
+from engine.scenario.edit import with_document_value, with_parameter
 from tests.examples import EXAMPLES, trace_of
 
 NAMES = ("f11", "g01", "multihead", "norms", "single-key", "tokenizer")
@@ -21,24 +22,24 @@ def variants() -> list[tuple[str, Trace]]:
     norms = load_scenario(EXAMPLES / "norms.qkv.json")
     f11 = load_scenario(EXAMPLES / "f11.qkv.json")
     out += [
-        ("g01-post", compute(g01.with_document_value("block.placement", "post"))),
-        ("g01-post-final", compute(g01.with_document_value("block.placement", "post")
-                                   .with_document_value("block.final_norm", True))),
-        ("g01-rms", compute(g01.with_document_value("block.norm", "rmsnorm"))),
-        ("g01-none", compute(g01.with_document_value("block.norm", "none"))),
-        ("g01-gelu", compute(g01.with_document_value("block.ffn.activation", "gelu"))),
-        ("g01-silu", compute(g01.with_document_value("block.ffn.activation", "silu"))),
-        ("g01-identity", compute(g01.with_document_value("block.ffn.activation", "identity"))),
-        ("g01-no-final", compute(g01.with_document_value("block.final_norm", False))),
-        ("g01-biases", compute(g01.with_document_value("block.ffn.b1", [0.5, -2])
-                               .with_document_value("block.ffn.b2", [1, 1])
-                               .with_document_value("attention.bo", [0.25, -0.25]))),
-        ("norms-rms", compute(norms.with_document_value("block.norm", "rmsnorm"))),
-        ("f11-unscaled", compute(f11.with_document_value("attention.scale", False))),
-        ("f11-open", compute(f11.with_document_value("attention.causal", False))),
-        ("f11-biases", compute(f11.with_parameter("attention.bq", [1, -1])
-                               .with_parameter("attention.bk", [0.5, 0])
-                               .with_parameter("attention.bv", [0, 2]))),
+        ("g01-post", compute(with_document_value(g01, "block.placement", "post"))),
+        ("g01-post-final", compute(with_document_value(
+            with_document_value(g01, "block.placement", "post"), "block.final_norm", True))),
+        ("g01-rms", compute(with_document_value(g01, "block.norm", "rmsnorm"))),
+        ("g01-none", compute(with_document_value(g01, "block.norm", "none"))),
+        ("g01-gelu", compute(with_document_value(g01, "block.ffn.activation", "gelu"))),
+        ("g01-silu", compute(with_document_value(g01, "block.ffn.activation", "silu"))),
+        ("g01-identity", compute(with_document_value(g01, "block.ffn.activation", "identity"))),
+        ("g01-no-final", compute(with_document_value(g01, "block.final_norm", False))),
+        ("g01-biases", compute(with_document_value(with_document_value(
+            with_document_value(g01, "block.ffn.b1", [0.5, -2]), "block.ffn.b2", [1, 1]),
+            "attention.bo", [0.25, -0.25]))),
+        ("norms-rms", compute(with_document_value(norms, "block.norm", "rmsnorm"))),
+        ("f11-unscaled", compute(with_document_value(f11, "attention.scale", False))),
+        ("f11-open", compute(with_document_value(f11, "attention.causal", False))),
+        ("f11-biases", compute(with_parameter(with_parameter(
+            with_parameter(f11, "attention.bq", [1, -1]), "attention.bk", [0.5, 0]),
+            "attention.bv", [0, 2]))),
     ]
     return out
 
@@ -105,7 +106,7 @@ def test_a_masked_share_says_zero_exactly() -> None:
 
 def test_a_layernorm_cell_shows_mean_variance_eps_gamma_beta() -> None:
     g01 = load_scenario(EXAMPLES / "g01.qkv.json")
-    trace = compute(g01.with_parameter("block.gamma1", [2, 3]).with_parameter("block.beta1",
+    trace = compute(with_parameter(with_parameter(g01, "block.gamma1", [2, 3]), "block.beta1",
                                                                                [0.5, -1]))
     e = explain(trace, "norm1", (1, 0))
     # Row X[1] = [0, 2]: μ = 1, σ² = 1, so (0 − 1)/√(1 + 0.00001)·2 + 0.5.
@@ -125,7 +126,7 @@ def test_an_rmsnorm_cell_shows_the_mean_square() -> None:
 
 def test_a_tiny_eps_is_never_shown_as_zero() -> None:
     g01 = load_scenario(EXAMPLES / "g01.qkv.json")
-    e = explain(compute(g01.with_document_value("block.eps", 1e-12)), "norm1", (0, 0))
+    e = explain(compute(with_document_value(g01, "block.eps", 1e-12)), "norm1", (0, 0))
     assert "ε = 1×10⁻¹²" in e.details[0] and "+ 1×10⁻¹²)" in e.formula
 
 
@@ -262,9 +263,9 @@ def test_a_hidden_unit_shows_its_source_row_w1_column_and_bias(placement: str,
                                                                 source: str) -> None:
     """G01 with b1 = [0.5, −0.5]: the source row is (−0.999999, 0.999999) and W1 = I, so
     z[1,0] = −0.999999 + 0.5 (zeroed by ReLU) and z[1,1] = 0.999999 − 0.5 (kept)."""
-    scenario = (load_scenario(EXAMPLES / "g01.qkv.json")
-                .with_document_value("block.ffn.b1", [0.5, -0.5])
-                .with_document_value("block.placement", placement))
+    g01 = load_scenario(EXAMPLES / "g01.qkv.json")
+    scenario = with_document_value(with_document_value(g01, "block.ffn.b1", [0.5, -0.5]),
+                                   "block.placement", placement)
     trace = compute(scenario)
     zeroed, kept = explain(trace, "ffn_hidden", (1, 0)), explain(trace, "ffn_hidden", (1, 1))
     assert zeroed.formula == "ffn_hidden[1,0] = relu(z[1,0]) = relu(−0.499999) = 0"

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from engine import Trace, compute, explain, format_number, load_scenario
+from engine.scenario.edit import with_document_value
 from tests.examples import EXAMPLES
 
 
@@ -41,7 +42,7 @@ def test_the_softmax_row_names_its_scores_array_with_the_scope(example: str, sco
 def test_line_breaks_in_a_token_label_are_escaped_visibly(label: str) -> None:
     scenario = load_scenario(EXAMPLES / "f11.qkv.json")
     plain = explain(compute(scenario), "scores", (0, 1, 1)).text()
-    hostile = scenario.with_document_value("tokens", [scenario.tokens[0], label])
+    hostile = with_document_value(scenario, "tokens", [scenario.tokens[0], label])
     text = explain(compute(hostile), "scores", (0, 1, 1)).text()
     assert text.count("\n") == plain.count("\n")
     assert "\r" not in text and "\u2028" not in text

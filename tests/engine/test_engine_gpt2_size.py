@@ -9,11 +9,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-import engine.scenario.scenario
+import engine.format.document
 from engine import ScenarioError, compute, parse_scenario
 from engine.format.io import needs_sidecar
 from engine.format.reader import MAX_HEADS
 from engine.format.sidecar_write import JSON_NUMBERS
+from engine.scenario.edit import with_cell, with_document_value
 from engine.scenario.scenario import Scenario, number_count
 from tests.examples import EXAMPLES
 
@@ -88,9 +89,9 @@ def test_a_cell_edit_copies_only_its_matrix_and_reads_nothing_again(
     def refuse(_document: object) -> None:
         raise AssertionError("the document was read again")
 
-    monkeypatch.setattr(engine.scenario.scenario, "parse_document", refuse)
+    monkeypatch.setattr(engine.format.document, "parse_document", refuse)
     old = layer.block.ffn.W1 if layer.block is not None else None
-    edited = layer.with_cell("block.ffn.W1", (3, 5), 0.5)
+    edited = with_cell(layer, "block.ffn.W1", (3, 5), 0.5)
     assert old is not None and float(old[3, 5]) != 0.5
     new = edited.parameter("block.ffn.W1")
     assert float(new[3, 5]) == 0.5 and not new.flags.writeable
@@ -103,13 +104,13 @@ def test_a_cell_edit_copies_only_its_matrix_and_reads_nothing_again(
 
 def test_a_number_that_is_not_finite_is_refused_naming_the_cell(layer: Scenario) -> None:
     with pytest.raises(ScenarioError) as caught:
-        layer.with_cell("block.ffn.W1", (3, 5), float("inf"))
+        with_cell(layer, "block.ffn.W1", (3, 5), float("inf"))
     assert str(caught.value) == ("block.ffn.W1[3][5]: inf is not allowed: every number must be "
                                  "finite")
 
 
 def test_an_option_edit_keeps_every_array(layer: Scenario) -> None:
-    edited = layer.with_document_value("attention.causal", False)
+    edited = with_document_value(layer, "attention.causal", False)
     assert not edited.attention.causal
     for path in layer.parameter_paths():
         assert edited.parameter(path) is layer.parameter(path), path
@@ -120,7 +121,7 @@ def test_a_cell_of_the_embedding_looks_the_rows_up_again() -> None:
     scenario = parse_scenario(document)
     assert scenario.token_ids is not None and scenario.embedding is not None
     token = scenario.token_ids[1]
-    edited = scenario.with_cell("embedding", (token, 0), 7.25)
+    edited = with_cell(scenario, "embedding", (token, 0), 7.25)
     assert edited.embedding is not None and float(edited.embedding[token, 0]) == 7.25
     expected = np.array(scenario.embedding)
     expected[token, 0] = 7.25

@@ -19,6 +19,8 @@ from engine import (
     read_document,
     save_scenario,
 )
+from engine.format.writer import to_document
+from engine.scenario.edit import with_parameter
 from tests.examples import EXAMPLES
 
 NAMES = ("f11", "g01", "multihead", "norms", "single-key", "tokenizer")
@@ -43,7 +45,7 @@ def test_save_then_load_gives_an_identical_trace(name: str, tmp_path: Path) -> N
     for key in a.arrays:
         assert np.array_equal(a.arrays[key], b.arrays[key]), key
     assert a.steps == b.steps
-    assert again.to_document() == original.to_document()
+    assert to_document(again) == to_document(original)
     assert (again.title, again.note, again.tokens) == (original.title, original.note,
                                                        original.tokens)
     # Saving the loaded copy writes the very same bytes.
@@ -58,11 +60,11 @@ def test_saved_text_is_readable_json(tmp_path: Path) -> None:
     assert text.endswith("}\n")
     assert '    [1, -1]' in text  # one matrix row per line, integral numbers as ints
     assert '"我"' in text  # not escaped
-    assert json.loads(text) == scenario.to_document()
+    assert json.loads(text) == to_document(scenario)
 
 
 def test_unusual_floats_round_trip_exactly(tmp_path: Path) -> None:
-    scenario = load_scenario(EXAMPLES / "f11.qkv.json").with_parameter(
+    scenario = with_parameter(load_scenario(EXAMPLES / "f11.qkv.json"),
         "X", [[0.1 + 0.2, -1e-300], [123456789.123456789, 2.0**-1074]])
     save_scenario(scenario, tmp_path / "odd.qkv.json")
     assert np.array_equal(load_scenario(tmp_path / "odd.qkv.json").X, scenario.X)
@@ -71,7 +73,7 @@ def test_unusual_floats_round_trip_exactly(tmp_path: Path) -> None:
 def test_negative_zero_keeps_its_sign_through_a_save(tmp_path: Path) -> None:
     """−0.0 is a number a document may hold (and the trace carries its sign on): saving writes
     it as −0.0, not as the int 0, so the reopened document is the same bit for bit."""
-    scenario = load_scenario(EXAMPLES / "f11.qkv.json").with_parameter(
+    scenario = with_parameter(load_scenario(EXAMPLES / "f11.qkv.json"),
         "X", [[-0.0, 0.0], [-0.0, -1.0]])
     save_scenario(scenario, tmp_path / "zero.qkv.json")
     again = load_scenario(tmp_path / "zero.qkv.json").X

@@ -7,6 +7,7 @@ import numpy as np
 
 from engine import compute, load_scenario
 from engine.exercises.lesson import lesson_lost, lessons
+from engine.scenario.edit import with_parameter
 from tests.examples import EXAMPLES
 
 
@@ -20,7 +21,7 @@ def test_f11s_lessons_and_a_draw_that_loses_one() -> None:
     assert lesson_lost(trace, taught) is None
     # X = [[0, 1], [0, −1]]: X·Wq ignores Wq's row 0, so Wq[0,0] + 1 leaves every share, a
     # lesson the document does not teach.
-    blind = scenario.with_parameter("X", np.array([[0.0, 1.0], [0.0, -1.0]]))
+    blind = with_parameter(scenario, "X", np.array([[0.0, 1.0], [0.0, -1.0]]))
     lost = lesson_lost(compute(blind), taught)
     assert lost is not None and lost.place == "exercises[4]"
     # The other two keep theirs: 我 still sees only itself, and Wk[1,0] meets X's column 1

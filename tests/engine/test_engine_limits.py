@@ -13,6 +13,7 @@ from engine import ScenarioError, dumps_scenario, load_scenario, parse_scenario,
 from engine.format.io import MAX_FILE_BYTES, MAX_NUMBER_BYTES, MAX_TEXT_BYTES
 from engine.format.reader import MAX_POSITIONS, MAX_VOCAB
 from engine.format.sidecar_write import JSON_NUMBERS
+from engine.scenario.edit import with_document_value
 from engine.scenario.scenario import number_count
 from tests.examples import EXAMPLES
 
@@ -58,7 +59,7 @@ def test_an_edit_past_the_computers_memory_is_refused(monkeypatch: pytest.Monkey
     scenario = load_scenario(EXAMPLES / "f11.qkv.json")
     assert number_count(scenario) == 16  # X 2×2 and three 2×2 weights
     with pytest.raises(ScenarioError) as caught:
-        scenario.with_document_value("attention.Wv", np.ones((2, 50)).tolist())
+        with_document_value(scenario, "attention.Wv", np.ones((2, 50)).tolist())
     assert str(caught.value) == ("document: its 112 numbers and its trace's 330 need about 0.0 "
                                  "GiB of float64, more than this computer's 0.0 GiB of memory")
     save_scenario(scenario, tmp_path / "kept.qkv.json")  # what is accepted saves and reopens

@@ -10,6 +10,7 @@ import pytest
 
 from engine import load_scenario
 from engine.forward import lineage
+from engine.scenario.edit import with_cell
 from engine.scenario.scenario import Scenario
 from tests.engine.test_engine_gpt2_size import EXAMPLES
 
@@ -26,7 +27,7 @@ def differing_cells(child: np.ndarray, parent: np.ndarray) -> list[int]:
 
 def test_a_cell_edit_names_its_parent_and_the_cell_it_set(norms: Scenario) -> None:
     before = norms.parameter("block.ffn.W1")
-    edited = norms.with_cell("block.ffn.W1", (1, 0), 40.5)
+    edited = with_cell(norms, "block.ffn.W1", (1, 0), 40.5)
     child = edited.parameter("block.ffn.W1")
     known = lineage.parent_of(child)
     assert known is not None
@@ -39,15 +40,15 @@ def test_a_cell_edit_names_its_parent_and_the_cell_it_set(norms: Scenario) -> No
 
 def test_a_vector_edit_names_its_cell_too(norms: Scenario) -> None:
     before = norms.parameter("block.beta1")
-    edited = norms.with_cell("block.beta1", (1,), -7.0)
+    edited = with_cell(norms, "block.beta1", (1,), -7.0)
     known = lineage.parent_of(edited.parameter("block.beta1"))
     assert known is not None and known[0] is before
     assert known[1].tolist() == [1] == differing_cells(edited.parameter("block.beta1"), before)
 
 
 def test_edits_in_a_row_each_name_the_one_before(norms: Scenario) -> None:
-    first = norms.with_cell("attention.Wq", (0, 0), 9.0)
-    second = first.with_cell("attention.Wq", (1, 1), 8.0)
+    first = with_cell(norms, "attention.Wq", (0, 0), 9.0)
+    second = with_cell(first, "attention.Wq", (1, 1), 8.0)
     known = lineage.parent_of(second.parameter("attention.Wq"))
     assert known is not None
     assert known[0] is first.parameter("attention.Wq")
@@ -56,7 +57,7 @@ def test_edits_in_a_row_each_name_the_one_before(norms: Scenario) -> None:
 
 def test_nothing_is_known_once_either_array_is_gone() -> None:
     norms = load_scenario(EXAMPLES / "norms.qkv.json")  # held by nothing else
-    edited = norms.with_cell("block.ffn.W1", (0, 1), 3.0)
+    edited = with_cell(norms, "block.ffn.W1", (0, 1), 3.0)
     child = edited.parameter("block.ffn.W1")
     del norms, edited
     gc.collect()

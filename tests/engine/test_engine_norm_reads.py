@@ -9,6 +9,7 @@ import pytest
 
 from engine import compute, explain, parse_scenario
 from engine.forward.retrace import first_reader, retraced
+from engine.scenario.edit import with_cell
 from tests.engine.test_engine_retrace import assert_same
 from tests.engine.v2_documents import CASES
 
@@ -49,7 +50,7 @@ def test_an_edit_of_an_unused_beta_changes_the_document_and_no_number(case: str)
     scenario = parse_scenario(CASES[case]())
     before = compute(scenario)
     for path in ("layers.0.block.beta1", "layers.1.block.beta2"):
-        after = scenario.with_cell(path, (1,), 7.5)
+        after = with_cell(scenario, path, (1,), 7.5)
         assert after.parameter(path)[1] == 7.5 and scenario.parameter(path)[1] != 7.5
         assert first_reader(before, path) == 0  # no step reads it: worked again from the start
         again = compute(after)

@@ -22,6 +22,8 @@ from engine.format.numbers import (
     parse_number,
     parse_shown,
 )
+from engine.format.writer import to_document
+from engine.scenario.edit import with_parameter
 
 finite = st.one_of(
     st.floats(allow_nan=False, allow_infinity=False),
@@ -140,12 +142,12 @@ def test_display_decimals_is_an_optional_documented_key_that_round_trips() -> No
     from engine.format.errors import ScenarioError
 
     f11 = load_scenario("resources/examples/f11.qkv.json")
-    assert f11.decimals is None and "display" not in f11.to_document()
-    document = f11.to_document()
+    assert f11.decimals is None and "display" not in to_document(f11)
+    document = to_document(f11)
     document["display"] = {"decimals": 4}
     chosen = parse_scenario(document)
-    assert chosen.decimals == 4 and chosen.to_document()["display"] == {"decimals": 4}
-    assert chosen.with_parameter("X", chosen.X * 2).decimals == 4  # an edit keeps it
+    assert chosen.decimals == 4 and to_document(chosen)["display"] == {"decimals": 4}
+    assert with_parameter(chosen, "X", chosen.X * 2).decimals == 4  # an edit keeps it
     for bad, message in (({"decimals": 0}, "display.decimals: expected a whole number from 1"),
                          ({"digits": 3}, "display.digits: unknown key"),
                          (3, "display: expected an object")):

@@ -10,6 +10,7 @@ from engine import ScenarioError, compute, parse_scenario
 from engine.arithmetic.cells import explain
 from engine.format.writer import to_document
 from engine.forward.retrace import first_reader, retraced
+from engine.scenario.edit import with_cell
 from tests.engine.v2_documents import document
 
 GAMMA3, GAMMA4 = [1.5, 0.5, 2.0, 1.0], [0.8, 1.2, 1.0, 0.4]
@@ -56,7 +57,7 @@ def test_an_output_norm_outside_a_sequential_pre_norm_block_is_refused(keys: dic
 def test_an_edited_output_norm_is_worked_again_from_its_step() -> None:
     scenario = parse_scenario(document(35, block_keys={"norm": "rmsnorm", "gamma4": GAMMA4}))
     before = compute(scenario)
-    after = scenario.with_cell("layers.0.block.gamma4", (1,), 3.0)
+    after = with_cell(scenario, "layers.0.block.gamma4", (1,), 3.0)
     start = first_reader(before, "layers.0.block.gamma4")
     assert before.steps[start].id == "L1.norm4"
     again = retraced(before, after, start)

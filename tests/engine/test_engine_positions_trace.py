@@ -20,7 +20,9 @@ import engine.scenario.scenario
 from app.cli import main
 from engine import ScenarioError, compute, explain, format_number, parse_scenario
 from engine.arithmetic.differences import compare
+from engine.format.writer import to_document
 from engine.forward.size import trace_numbers
+from engine.scenario.edit import with_parameter
 from engine.scenario.resize import Sizes, resize
 from engine.scenario.swap import swap_order, swap_tokens
 from tests.engine.test_engine_explain import final_number, parse_shown
@@ -323,8 +325,8 @@ def test_positions_none_changes_nothing(name: str) -> None:
     assert list(plain.arrays) == list(with_none.arrays)
     for key in plain.arrays:
         np.testing.assert_array_equal(plain.arrays[key], with_none.arrays[key])
-    assert parse_scenario(marked).to_document()["positions"] == {"kind": "none"}
-    assert "positions" not in parse_scenario(original).to_document()
+    assert to_document(parse_scenario(marked))["positions"] == {"kind": "none"}
+    assert "positions" not in to_document(parse_scenario(original))
 
 
 @pytest.mark.parametrize("positions", [
@@ -336,7 +338,7 @@ def test_positions_none_changes_nothing(name: str) -> None:
 def test_positions_survive_saving_and_reading(positions: Doc) -> None:
     doc = stack([{"attention": attention(4), "block": block(4)}], positions=positions)
     s = parse_scenario(doc)
-    written = json.loads(json.dumps(s.to_document()))
+    written = json.loads(json.dumps(to_document(s)))
     assert written["positions"] == positions
     again = compute(parse_scenario(written))
     for key, values in compute(s).arrays.items():
@@ -346,7 +348,7 @@ def test_positions_survive_saving_and_reading(positions: Doc) -> None:
 def test_the_learned_table_is_an_editable_parameter() -> None:
     doc = stack([{"attention": attention(4), "block": block(4)}], n=2,
                 positions={"kind": "learned", "table": [[0, 0, 0, 0]] * 3})
-    s = parse_scenario(doc).with_parameter("positions.table", [[1, 0, 0, 0]] * 3)
+    s = with_parameter(parse_scenario(doc), "positions.table", [[1, 0, 0, 0]] * 3)
     trace = compute(s)
     np.testing.assert_array_equal(trace.arrays["X"], np.array(doc["X"]) + [[1, 0, 0, 0]] * 2)
 

@@ -9,6 +9,7 @@ import pytest
 from engine import ScenarioError, Trace, compute, parse_scenario
 from engine.format.generation_keys import Generation, Settings
 from engine.generation.redraw import redrawn, with_settings
+from engine.scenario.edit import with_cell, with_document_value
 from tests.engine.generation_documents import cases, scenario
 
 SETTINGS = (Settings(temperature=0.37, seed=5), Settings(temperature=0.0),
@@ -34,7 +35,7 @@ def test_a_redraw_equals_the_full_compute_bit_for_bit(name: str, settings: Setti
     document = scenario(name)
     before = compute(document)
     got = redrawn(before, with_settings(document, settings))
-    expected = compute(document.with_document_value("generation", Generation(
+    expected = compute(with_document_value(document, "generation", Generation(
         settings=settings).to_document()))
     assert_same_trace(got, expected)
     changed = [k for k in got.arrays if not np.array_equal(got.arrays[k], before.arrays[k])]
@@ -51,13 +52,13 @@ def test_a_run_keeps_its_chosen_ids_and_draws_its_next_t() -> None:
     got = redrawn(compute(document), with_settings(document, settings))
     assert got.scenario.generation == Generation(settings=settings, chosen=(4, 5))
     assert "gen3.sample_probs" in got.arrays  # draw t = 3 of the run
-    assert_same_trace(got, compute(document.with_document_value("generation", {
+    assert_same_trace(got, compute(with_document_value(document, "generation", {
         "temperature": 0.8, "top_k": 4, "seed": 7, "chosen": [4, 5]})))
 
 
 def test_another_document_is_not_redrawn() -> None:
     document = scenario("rope")
-    other = with_settings(document.with_cell("layers.0.attention.Wq", (0, 0), 0.5), Settings())
+    other = with_settings(with_cell(document, "layers.0.attention.Wq", (0, 0), 0.5), Settings())
     assert redrawn(compute(document), other) is None
 
 
@@ -77,7 +78,7 @@ def test_new_settings_keep_the_document_s_arrays_and_their_places() -> None:
     document = scenario("encoder-decoder")
     paths = document.parameter_paths()  # worked out once, and carried to the new document
     changed = with_settings(document, Settings(temperature=0.5))
-    fresh = document.with_document_value("generation", {"temperature": 0.5})
+    fresh = with_document_value(document, "generation", {"temperature": 0.5})
     assert changed.parameter_paths() == paths == fresh.parameter_paths()
     for path in paths:
         assert changed.parameter(path) is document.parameter(path)

@@ -12,6 +12,7 @@ import pytest
 
 from engine import Scenario, ScenarioError, Trace, compute, load_scenario, parse_scenario
 from engine.forward.retrace import first_reader, retraced
+from engine.scenario.edit import with_cell
 from tests.engine.v2_documents import CASES, document
 
 EXAMPLES = sorted((Path(__file__).parents[2] / "resources" / "examples").glob("*.qkv.json"))
@@ -34,7 +35,7 @@ def edited(scenario: Scenario, path: str) -> Scenario:
     """``scenario`` with the last cell of the array at ``path`` moved by 0.375."""
     array = scenario.parameter(path)
     cell = tuple(size - 1 for size in array.shape)
-    return scenario.with_cell(path, cell, float(array[cell]) + 0.375)
+    return with_cell(scenario, path, cell, float(array[cell]) + 0.375)
 
 
 def check_every_parameter(scenario: Scenario) -> int:
@@ -106,8 +107,8 @@ def test_another_structure_or_an_overflow_is_computed_instead() -> None:
     scenario = parse_scenario(document(83, n=4, d=4, layers=2))
     before = compute(scenario)
     assert retraced(before, scenario, len(before.steps) + 1) is None
-    huge = scenario.with_cell("layers.1.block.ffn.W1", (0, 0), 1e307)
-    huge = huge.with_cell("layers.1.block.ffn.W2", (0, 0), 1e307)
+    huge = with_cell(scenario, "layers.1.block.ffn.W1", (0, 0), 1e307)
+    huge = with_cell(huge, "layers.1.block.ffn.W2", (0, 0), 1e307)
     start = first_reader(before, "layers.1.block.ffn.W1")
     assert retraced(before, huge, start) is None
     with pytest.raises(ScenarioError, match=r"L2\.ffn"):

@@ -15,6 +15,7 @@ import pytest
 import engine.files.safe_write as safe_write
 from engine import ScenarioError, load_scenario, save_scenario
 from engine.files.safe_write import WriteError, real_target, replacing, write_bytes
+from engine.scenario.edit import with_document_value
 from tests.examples import EXAMPLES
 
 
@@ -164,7 +165,7 @@ def test_a_hard_link_keeps_the_old_content(tmp_path: Path) -> None:
 def test_a_lone_surrogate_is_refused_naming_the_file(tmp_path: Path) -> None:
     scenario = load_scenario(EXAMPLES / "f11.qkv.json")
     with pytest.raises(ScenarioError, match=r"^title: character 2 is \\udfff, a lone half"):
-        scenario.with_document_value("title", "a\udfff")  # an edit is refused, with its place
+        with_document_value(scenario, "title", "a\udfff")  # an edit is refused, with its place
     bad = dataclasses.replace(scenario, title="a\udfff")  # and the writer refuses it anyway
     with pytest.raises(WriteError) as caught:
         save_scenario(bad, tmp_path / "t.qkv.json")

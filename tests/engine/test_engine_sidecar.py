@@ -28,6 +28,7 @@ from app.cli import main
 from engine import ScenarioError, compute, dumps_scenario, load_scenario, save_scenario
 from engine.checkpoint import import_checkpoint
 from engine.files.safe_write import WriteError
+from engine.scenario.edit import with_cell
 from tests.engine.hf_reference import FIXTURES
 from tests.examples import EXAMPLES
 
@@ -100,7 +101,7 @@ def test_an_imported_checkpoint_keeps_its_dtype_and_its_tied_head_once(tmp_path:
 
 def test_an_edited_array_goes_back_in_float64(tmp_path: Path) -> None:
     scenario = load_scenario(EXAMPLES / "continue.qkv.json")
-    edited = scenario.with_cell("layers.0.attention.Wq", (0, 0), 0.1)  # no float32 holds 0.1
+    edited = with_cell(scenario, "layers.0.attention.Wq", (0, 0), 0.1)  # no float32 holds 0.1
     save_scenario(edited, tmp_path / "doc.qkv.json")
     kinds = dtypes(tmp_path / "doc.qkv.json.weights.safetensors")
     assert kinds["layers.0.attention.Wq"] == "F64"
@@ -212,7 +213,7 @@ def test_a_failed_save_leaves_the_old_document_and_sidecar_intact(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = saved(tmp_path, "continue")
     before = snapshot(tmp_path)
-    edited = load_scenario(path).with_cell("layers.0.attention.Wq", (0, 0), 0.1)
+    edited = with_cell(load_scenario(path), "layers.0.attention.Wq", (0, 0), 0.1)
 
     def full(*_args: object) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
@@ -227,7 +228,7 @@ def test_a_failed_move_puts_the_moved_sidecar_back(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     path = saved(tmp_path, "continue")
     before = snapshot(tmp_path)
-    edited = load_scenario(path).with_cell("layers.0.attention.Wq", (0, 0), 0.1)
+    edited = with_cell(load_scenario(path), "layers.0.attention.Wq", (0, 0), 0.1)
     publish = engine.files.safe_write._publish
     moves: list[Path] = []
 

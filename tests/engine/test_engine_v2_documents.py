@@ -12,10 +12,12 @@ import numpy as np
 import pytest
 
 import engine.files.memory
-import engine.scenario.scenario
+import engine.format.document
 from app.cli import main
 from engine import ScenarioError, compute, parse_scenario
 from engine.format.migrate import migrate
+from engine.format.writer import to_document
+from engine.scenario.edit import with_document_value, with_parameter
 from engine.scenario.modules import Attention, FeedForward
 from engine.scenario.resize import Sizes, resize
 from engine.scenario.scenario import number_count
@@ -60,7 +62,7 @@ def test_a_same_shape_cell_edit_replaces_one_array_and_nothing_else() -> None:
     s = parse_scenario(two_layers())
     wq = s.parameter("layers.1.attention.Wq").copy()
     wq[0, 0] += 1
-    edited = s.with_parameter("layers.1.attention.Wq", wq)
+    edited = with_parameter(s, "layers.1.attention.Wq", wq)
     assert edited.parameter("layers.1.attention.Wq")[0, 0] == wq[0, 0]
     assert edited.layers[0] is s.layers[0] and edited.head is s.head, "the rest is shared"
     assert edited.layers[1].block is s.layers[1].block
@@ -71,19 +73,19 @@ def test_a_same_shape_cell_edit_replaces_one_array_and_nothing_else() -> None:
 
 def test_the_fast_path_does_not_revalidate_the_document(monkeypatch: pytest.MonkeyPatch) -> None:
     s = parse_scenario(two_layers())
-    monkeypatch.setattr(engine.scenario.scenario, "parse_document", lambda document: 1 / 0)
-    s.with_parameter("head.unembed", np.zeros((4, 3)))  # no parse: no ZeroDivisionError
+    monkeypatch.setattr(engine.format.document, "parse_document", lambda document: 1 / 0)
+    with_parameter(s, "head.unembed", np.zeros((4, 3)))  # no parse: no ZeroDivisionError
     with pytest.raises(ZeroDivisionError):
-        s.with_parameter("head.unembed", np.zeros((4, 5)))
+        with_parameter(s, "head.unembed", np.zeros((4, 5)))
 
 
 def test_document_values_and_options_of_a_layer_go_through_validation() -> None:
     s = parse_scenario(two_layers())
-    windowed = s.with_document_value("layers.1.attention.window", 1)
+    windowed = with_document_value(s, "layers.1.attention.window", 1)
     assert windowed.layers[1].attention.window == 1
     assert np.array_equal(compute(windowed).visible_for("L2."), np.eye(4, dtype=bool))
     with pytest.raises(ScenarioError, match=r"^layers\.1\.attention\.window: "):
-        s.with_document_value("layers.1.attention.window", 0)
+        with_document_value(s, "layers.1.attention.window", 0)
 
 
 @pytest.mark.parametrize("make", [two_layers, lambda: encoder_decoder("post")])
@@ -92,10 +94,10 @@ def test_to_document_and_back_is_bit_for_bit(make: Callable[[], Doc]) -> None:
     doc["layers"][0]["attention"].update(window=3, key_mask=[1, 1, 0, 1] if len(doc["X"]) == 4
                                          else [1, 1])
     s = parse_scenario(doc)
-    written = s.to_document()
+    written = to_document(s)
     assert written["version"] == 2
     again = parse_scenario(json.loads(json.dumps(written)))
-    assert again.to_document() == written
+    assert to_document(again) == written
     a, b = compute(s), compute(again)
     assert list(a.arrays) == list(b.arrays)
     for name in a.arrays:
@@ -112,9 +114,9 @@ def test_every_example_migrates_to_version_2_with_its_arrays_bit_for_bit(path: P
     migrated = migrate(original)
     assert isinstance(migrated, dict) and migrated == {**original, "version": 2}
     read = parse_scenario(migrated)
-    written = read.to_document()
+    written = to_document(read)
     assert {k: v for k, v in written.items() if k != "version"} == \
-        {k: v for k, v in parse_scenario(original).to_document().items() if k != "version"}
+        {k: v for k, v in to_document(parse_scenario(original)).items() if k != "version"}
     assert set(written) <= set(original) | {"format", "title"}, "the shorthand keeps its shape"
     a, b = compute(read), compute(parse_scenario(written))
     for name in a.arrays:

@@ -13,6 +13,8 @@ import pytest
 
 import engine.format.reader
 from engine import ScenarioError, compute, parse_scenario
+from engine.format.writer import to_document
+from engine.scenario.edit import with_parameter
 from tests.examples import EXAMPLES
 
 Doc = dict[str, Any]
@@ -322,10 +324,10 @@ def test_overflow_is_refused_by_compute() -> None:
 
 def test_a_failed_edit_leaves_the_scenario_unchanged() -> None:
     scenario = parse_scenario(document("f11"))
-    before = scenario.to_document()
+    before = to_document(scenario)
     with pytest.raises(ScenarioError, match=r"^attention\.Wk: expected 2 rows"):
-        scenario.with_parameter("attention.Wk", [[1, 0]])
-    assert scenario.to_document() == before
+        with_parameter(scenario, "attention.Wk", [[1, 0]])
+    assert to_document(scenario) == before
     assert scenario.attention.Wk.tolist() == [[0.5, 0.5], [0.5, -0.5]]
 
 

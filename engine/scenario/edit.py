@@ -1,0 +1,111 @@
+"""Edits of a scenario: a new scenario with one array, one number or any document value replaced.
+
+A finite array of the same shape, or one number of it, replaces the old one directly, sharing
+every other array (a cell edit costs no re-validation of the whole document); anything else goes
+through the document (:func:`with_document_value`) and is checked as a document read from a file.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from engine.format.document import parse_scenario
+from engine.format.reader import FloatArray
+from engine.format.writer import as_array, to_document
+from engine.forward import lineage
+from engine.scenario.scenario import Scenario
+from engine.scenario.tree import replaced
+
+
+def with_parameter(scenario: Scenario, path: str,
+                   value: FloatArray | list[Any] | None) -> Scenario:
+    """A new scenario with the array at ``path`` replaced (``None`` removes an optional one).
+
+    A finite array of the same shape replaces the old one directly (a cell edit costs no
+    re-validation of the whole document; a new embedding looks up X again); anything else
+    goes through :func:`with_document_value`.
+
+    Raises
+    ------
+    ScenarioError
+        If the result is not a valid scenario; this scenario is unchanged.
+    """
+    if value is not None and path in scenario.array_places:
+        array = np.array(value, dtype=np.float64)
+        if array.shape == scenario.parameter(path).shape and bool(np.isfinite(array).all()):
+            locator, name = scenario.array_places[path]
+            edited: Scenario = replaced(scenario, locator,
+                                        lambda node: replace(node, **{name: array}))
+            if path == "embedding":
+                edited = _looked_up_again(edited, array)
+            return edited
+    return with_document_value(scenario, path, value)
+
+def with_cell(scenario: Scenario, path: str, index: tuple[int, ...], value: float) -> Scenario:
+    """A new scenario with one number of the array at ``path`` set (``index``: row and
+    column, or the column of a vector).
+
+    The array is copied once and only the new number is checked: the others were checked when
+    the array was made, and every other array is shared with this scenario; the copy's descent
+    is noted (:mod:`engine.forward.lineage`) so views can update what they worked out from the
+    old array cell by cell. A number that is not finite is refused as :func:`with_parameter`
+    refuses it.
+
+    Raises
+    ------
+    ScenarioError
+        If ``value`` is not finite; this scenario is unchanged.
+    IndexError
+        If ``index`` is outside the array.
+    """
+    original = scenario.parameter(path)
+    changed = original.copy(order="K")
+    changed[index] = value
+    if path not in scenario.array_places or not math.isfinite(value):
+        return with_parameter(scenario, path, changed)
+    if changed.strides == original.strides:
+        lineage.record(changed, original, np.ravel_multi_index(index, changed.shape))
+    locator, name = scenario.array_places[path]
+    edited: Scenario = replaced(scenario, locator, lambda node: replace(node, **{name: changed}))
+    return _looked_up_again(edited, changed) if path == "embedding" else edited
+
+
+def with_document_value(scenario: Scenario, path: str, value: object) -> Scenario:
+    """A new scenario: ``scenario`` with any document value at ``path`` replaced (None: removed),
+    then re-validated.
+
+    The other arrays go to :func:`parse_scenario` as arrays, not as lists of numbers, so
+    their check is one vectorised pass (no number-by-number reading or writing).
+    """
+    document = to_document(scenario, as_array)
+    node: Any = document
+    keys = path.split(".")
+    for key in keys[:-1]:
+        node = node[int(key)] if isinstance(node, list) else node.setdefault(key, {})
+    last: Any = int(keys[-1]) if isinstance(node, list) else keys[-1]
+    if value is None:
+        if isinstance(node, list):
+            del node[last]
+        else:
+            node.pop(last, None)
+    else:
+        node[last] = value
+    return parse_scenario(document)
+
+
+def _looked_up_again(scenario: Scenario, embedding: FloatArray) -> Scenario:
+    """The scenario whose rows looked up by token id follow a new embedding table."""
+    if scenario.token_ids is not None:
+        scenario = replace(scenario, X=embedding[list(scenario.token_ids)])
+    encoder = scenario.encoder
+    if encoder is not None and encoder.token_ids is not None:
+        scenario = replace(scenario, encoder=replace(encoder,
+                                                     X=embedding[list(encoder.token_ids)]))
+    return scenario
+
+
+__all__ = ["with_cell", "with_document_value", "with_parameter"]
