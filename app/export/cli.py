@@ -97,10 +97,11 @@ def add_export_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--worked-row", choices=("on", "off"),
                         help="the receiver's worked arithmetic at the scores, shares and mix "
                              "steps (default: on for at most 4 positions, as the window)")
-    parser.add_argument("--view", choices=("frames", "model"), default="frames",
+    parser.add_argument("--view", choices=("frames", "model", "lens"), default="frames",
                         help="frames: the steps (default); model: one picture of every layer × "
-                             "head's shares and their sinks (png, svg, pdf or pptx; --out the "
-                             "file)")
+                             "head's shares and their sinks; lens: the logit lens, each layer's "
+                             "most probable token at each position (model and lens: png, svg, "
+                             "pdf or pptx; --out the file)")
     parser.add_argument("--layers", metavar="A-B",
                         help="with --view model: the layers shown, counted from 1 (default: "
                              "all)")
@@ -154,8 +155,8 @@ def run_export_command(args: argparse.Namespace) -> int:
         trace = compute(load_scenario(document))
     except ScenarioError as error:
         return _fail(str(error))
-    if args.view == "model" or args.layers is not None:
-        return _export_model_view(args, trace, document)
+    if args.view != "frames" or args.layers is not None:
+        return _export_picture(args, trace, document)
     try:
         trace, steps, pages = _selection(args, trace)
         view = _view(args, trace.scenario if pages is None else pages[0].trace.scenario,
@@ -203,29 +204,31 @@ def run_export_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _export_model_view(args: argparse.Namespace, trace: Trace, document: Path) -> int:
-    """``--view model``: every layer × head's shares in one file; 2 for a refused option."""
-    from app.export.model_export import MODEL_VIEW_FORMATS
+def _export_picture(args: argparse.Namespace, trace: Trace, document: Path) -> int:
+    """``--view model`` (every layer × head's shares) or ``--view lens`` (the logit lens) in one
+    file; 2 for a refused option or document."""
+    from app.export.picture_export import PICTURE_FORMATS
+    from app.texts.problems import problem_words
     from engine import ScenarioError
     from engine.analysis.sinks import layer_shares, parse_layers
 
-    if args.view != "model":
+    if args.layers is not None and args.view != "model":
         return _fail("--layers needs --view model")
-    if args.format not in MODEL_VIEW_FORMATS:
-        return _fail(f"--view model writes {', '.join(MODEL_VIEW_FORMATS)}, not {args.format}")
+    if args.format not in PICTURE_FORMATS:
+        return _fail(f"--view {args.view} writes {', '.join(PICTURE_FORMATS)}, not {args.format}")
     attentions = len(layer_shares(trace))
-    if attentions == 0:
+    if args.view == "model" and attentions == 0:
         return _fail("--view model: this document has no attention")
     try:
-        layers = parse_layers(args.layers, attentions)
+        layers = parse_layers(args.layers, attentions) if args.view == "model" else None
         view = _view(args, trace.scenario, document)
     except (ScenarioError, ValueError) as error:
         return _fail(str(error))
     spec = FORMATS[args.format]
-    name = document_name(document)
-    out = Path(args.out) if args.out is not None else Path.cwd() / f"{name}-model{spec.suffix}"
+    name = f"{document_name(document)}-{args.view}{spec.suffix}"
+    out = Path(args.out) if args.out is not None else Path.cwd() / name
     if out.is_dir() or str(args.out or "").endswith(("/", os.sep)):
-        out = out / f"{name}-model{spec.suffix}"
+        out = out / name
     from engine.files.outputs import current
 
     current().refuse_outputs([out])
@@ -233,17 +236,27 @@ def _export_model_view(args: argparse.Namespace, trace: Trace, document: Path) -
     from PySide6.QtCore import QSize
 
     from app.canvas import THEMES
-    from app.canvas.model_view import ModelViewOptions
-    from app.export.model_export import write_model_view
+    from app.canvas.lens_view import LensItem, LensOptions
+    from app.canvas.model_view import ModelViewItem, ModelViewOptions
+    from app.export.picture_export import picture_frame, write_picture
     from app.export.safe import ExportError
     from app.export.settings import export_size
 
-    options = ModelViewOptions(receiver=view.receiver, layers=layers, lang=args.lang,
-                               theme=THEMES[args.theme])
+    theme = THEMES[args.theme]
+    try:
+        item: ModelViewItem | LensItem = (
+            ModelViewItem(trace, ModelViewOptions(receiver=view.receiver, layers=layers,
+                                                  lang=args.lang, theme=theme))
+            if args.view == "model"
+            else LensItem(trace, LensOptions(receiver=view.receiver, lang=args.lang,
+                                             theme=theme)))
+    except ScenarioError as error:  # the lens of a document without a vocabulary head
+        return _fail(problem_words(error, args.lang))
+    frame = picture_frame(item, item.title(), theme, transparent=args.transparent)
     size = QSize(*export_size(args.aspect, width=args.width, scale=args.scale))
     try:
-        written = write_model_view(trace, options, args.format, out, size, aspect=args.aspect,
-                                   transparent=args.transparent)
+        written = write_picture(frame, theme, args.format, out, size, aspect=args.aspect,
+                                transparent=args.transparent)
     except ExportError as error:
         return _fail(str(error), EXIT_FAILED)
     print(written)

@@ -217,6 +217,12 @@ def entries() -> dict[str, GlossaryEntry]:
            "(the model view prints each head's mean share on the first key).",
            "Remove position 0 from a row [0.80, 0.15, 0.05]: the rest is divided by "
            "1 − 0.80 = 0.20, giving [0.75, 0.25]."),
+    _entry("logit-lens", "Logit lens",
+           "Reading the stream between two layers through the model's own final norm and "
+           "vocabulary head, as if the model stopped there: each layer's guess at the next token "
+           "(View → Logit lens); the last layer's reading is the model's own probabilities.",
+           "A row the head turns into the logits [2, 1, 0] reads softmax [0.665, 0.245, 0.090]: "
+           "its top token gets 0.665, whichever layer the row leaves."),
 ))
 
 FORMS: dict[str, tuple[str, ...]] = {
@@ -262,6 +268,7 @@ FORMS: dict[str, tuple[str, ...]] = {
     "cross-entropy": ("cross-entropy", "loss", "losses"),
     "teacher-forcing": ("teacher forcing",),
     "attention-sink": ("attention sink", "attention sinks"),
+    "logit-lens": ("logit lens",),
 }
 """The words that link to each term. A form in lower case matches in any case; a form with a
 capital letter matches only as written."""

@@ -73,6 +73,6 @@ TERM_IDS: tuple[str, ...] = (
     "probabilities", "softmax", "scale", "heads", "embedding", "RoPE", "positional-encoding",
     "ALiBi", "cross-attention", "encoder", "grouped-query", "sliding-window", "key-mask",
     "QK-norm", "KV-cache", "temperature", "top-k", "top-p", "cross-entropy", "teacher-forcing",
-    "ablation", "attention-sink",
+    "ablation", "attention-sink", "logit-lens",
 )
 """Ids of the glossary terms, in the order the glossary lists them."""

@@ -1307,3 +1307,22 @@ MODEL_VIEW: dict[str, str] = {
     "hover_masked": "{label}: “{query}” ({row}) → “{key}” ({col}): masked",
 }
 """The model view of every layer × head and its attention-sink frame (ids ``model_view.*``)."""
+
+LENS: dict[str, str] = {
+    "reading": "Reading each layer through the vocabulary head…",
+    "title": "Logit lens: what the model would predict if it stopped after each of its "
+             "{layers} layers",
+    "legend": "Each cell reads that position's row of the stream through the document's own final "
+              "norm and vocabulary head, then softmax: it prints the most probable token and its "
+              "probability. The last row is the document's own probabilities. ▸ marks the "
+              "receiver's column. Hover a cell for its five most probable tokens.",
+    "row_input": "embedding",
+    "row_layer": "after L{layer}",
+    "row_last": "after L{layer} = output",
+    "column": "{position} “{token}”",
+    "top_entry": "“{label}” p {p} (logit {logit})",
+    "hover": "{row}, position {position} “{token}”: row {position} of {stream} → final norm → "
+             "vocabulary head → softmax, p = e^(z − z_max) / Σ e^(z − z_max). Most probable: "
+             "{top}",
+}
+"""The logit lens (ids ``lens.*``): View → Logit lens and ``export --view lens``."""

@@ -1138,3 +1138,19 @@ MODEL_VIEW: dict[str, str] = {
     "hover_masked": "{label}：“{query}”（{row}）→“{key}”（{col}）：被遮蔽",
 }
 """The model view of every layer × head and its attention-sink frame (ids ``model_view.*``)."""
+
+LENS: dict[str, str] = {
+    "reading": "正在用词表头逐层读出……",
+    "title": "逐层读出（logit lens）：假如模型在这 {layers} 层的每一层之后就停下，它会预测什么",
+    "legend": "每个单元格把该位置在残差流中的那一行，送进文档自己的最终归一化和词表头，再做 "
+              "softmax：格中印出概率最大的词元及其概率。最后一行就是文档本身的概率。▸ 标出接收者"
+              "所在的列。悬停单元格可看它概率最大的五个词元。",
+    "row_input": "嵌入",
+    "row_layer": "L{layer} 之后",
+    "row_last": "L{layer} 之后 = 输出",
+    "column": "{position}“{token}”",
+    "top_entry": "“{label}” 概率 {p}（logit {logit}）",
+    "hover": "{row}，位置 {position}“{token}”：{stream} 的第 {position} 行 → 最终归一化 → "
+             "词表头 → softmax，p = e^(z − z_max) / Σ e^(z − z_max)。概率最大的：{top}",
+}
+"""The logit lens (ids ``lens.*``): View → Logit lens and ``export --view lens``."""

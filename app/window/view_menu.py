@@ -11,9 +11,13 @@ from PySide6.QtWidgets import QMenu
 
 from app.canvas.worked_row import WORKED_ROW_POSITIONS
 from app.i18n import LiveTexts, current_language, set_language, switcher
+from app.model.cancel import CancelledError
 from app.texts import LANGUAGE_NAMES, LANGUAGES
+from app.texts.problems import problem_words
 from app.window.appearance import appearance
+from app.window.lens_window import LensWindow
 from app.window.model_view_window import ModelViewWindow
+from engine import ScenarioError
 
 if TYPE_CHECKING:
     from app.state.shell import Shell
@@ -79,6 +83,14 @@ class ViewMenu(QObject):
             "Every layer × head's shares at once, with each head's share on the first key"))
         menu.addAction(self.model_view_action)
         self.model_view: ModelViewWindow | None = None
+        self.lens_action = QAction(self)
+        self.lens_action.setShortcut(QKeySequence("Ctrl+Shift+L"))
+        self.lens_action.triggered.connect(lambda: self.show_lens(shell))
+        texts.bind(self.lens_action.setText, lambda: self.tr("&Logit lens"))
+        texts.bind(self.lens_action.setToolTip, lambda: self.tr(
+            "What the model would predict at each position if it stopped after each layer"))
+        menu.addAction(self.lens_action)
+        self.lens: LensWindow | None = None
         menu.addSeparator()
         self.language_menu = menu.addMenu("")
         texts.bind(self.language_menu.setTitle, lambda: self.tr("&Language"))
@@ -112,7 +124,7 @@ class ViewMenu(QObject):
             "Play stays at least 5 s on each step"))
         menu.addAction(self.reduce_motion_action)
         for action in (self.glossary_action, self.explain_action, self.focus_action,
-                       self.model_view_action,
+                       self.model_view_action, self.lens_action,
                        self.high_contrast_action, self.reduce_motion_action):
             shell.add_action(action)
 
@@ -123,6 +135,22 @@ class ViewMenu(QObject):
         self.model_view = ModelViewWindow(shell, shell.widget())
         self.model_view.show()
         return self.model_view
+
+    def show_lens(self, shell: Shell) -> LensWindow | None:
+        """Open the logit lens of the document as it is now (a new one replaces the last); a
+        document without a vocabulary head says why on the status line instead."""
+        if self.lens is not None:
+            self.lens.close()
+            self.lens = None
+        try:
+            self.lens = LensWindow(shell, shell.widget())
+        except ScenarioError as error:
+            shell.show_message(problem_words(error, current_language()))
+            return None
+        except CancelledError:
+            return None
+        self.lens.show()
+        return self.lens
 
     def _show_language(self, lang: str) -> None:
         for code, action in self.language_actions.items():

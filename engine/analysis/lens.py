@@ -27,10 +27,11 @@ STREAM_IN = "X"
 @dataclass(frozen=True)
 class Reading:
     """One layer's reading: ``layer`` 0 is the stream entering layer 1, ``layer`` ℓ the stream
-    leaving layer ℓ (``stream``, its array); ``probs`` is n × vocabulary."""
+    leaving layer ℓ (``stream``, its array); ``logits`` and ``probs`` are n × vocabulary."""
 
     layer: int
     stream: str
+    logits: FloatArray
     probs: FloatArray
 
 
@@ -60,7 +61,7 @@ def read_layers(trace: Trace) -> tuple[Reading, ...]:
         tape = Tape(arrays={stream: trace.arrays[stream]})
         with np.errstate(over="raise", invalid="raise", divide="raise"):
             forward.head(tape, place, head, stream)
-        readings.append(Reading(layer, stream, tape["probs"]))
+        readings.append(Reading(layer, stream, tape["logits"], tape["probs"]))
     return tuple(readings)
 
 

@@ -1925,6 +1925,14 @@ The file on disk was left as it was; your changes are still open in this window.
         <translation>一次看到每层每个头的份额，以及每个头在第一个键上的份额</translation>
     </message>
     <message>
+        <source>&amp;Logit lens</source>
+        <translation>逐层读出(&amp;L)</translation>
+    </message>
+    <message>
+        <source>What the model would predict at each position if it stopped after each layer</source>
+        <translation>假如模型在每一层之后就停下，它在每个位置会预测什么</translation>
+    </message>
+    <message>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>

@@ -19,16 +19,17 @@ from PySide6.QtGui import QImage
 
 from app.canvas import FrameOptions
 from app.canvas.frame import FrameItem
+from app.canvas.lens_view import LensItem, LensOptions
 from app.canvas.model_view import ModelViewItem, ModelViewOptions
 from app.canvas.worked_row import WORKED_STAGES
 from app.export.job import run_export
-from app.export.model_export import model_frame
+from app.export.picture_export import picture_frame
 from app.export.render import render_image
 from app.export.settings import ExportRequest
 from app.help.html import step_html, step_plain
 from app.texts import step_text
 from app.window.studio import StudioWindow
-from engine import Trace, compute, explain, parse_scenario
+from engine import ScenarioError, Trace, compute, explain, parse_scenario
 from tests.app.generated_documents import EXAMPLES, GENERATED, Spec, build, specs
 
 LANGS = ("en", "zh")
@@ -76,6 +77,7 @@ def check_document(spec: Spec, window: StudioWindow, folder: Path) -> None:
     name = f"doc{spec.seed}"
     export_one_step(trace, folder, name)
     paint_the_model_view(trace, LANGS[spec.seed % 2])
+    paint_the_lens(trace, LANGS[(spec.seed + 1) % 2])
     open_in_window(window, document, folder / f"{name}.qkv.json")
 
 
@@ -143,7 +145,28 @@ def paint_the_model_view(trace: Trace, lang: str) -> None:
         np.testing.assert_allclose(item.sinks[row], expected, rtol=1e-12)
         assert item.hover_text(item.thumb_rect(row, shares.heads - 1).center()).startswith(
             item.head_label(row, shares.heads - 1))
-    image = render_image(model_frame(trace, item.options), QSize(480, 270))
+    image = render_image(picture_frame(item, item.title(), item.options.theme), QSize(480, 270))
+    assert (image.width(), image.height()) == (480, 270)
+
+
+def paint_the_lens(trace: Trace, lang: str) -> None:
+    """The logit lens: its last row is the document's own probabilities (the most probable
+    token and its p), each cell's hover names its row, painted small; a document without a
+    vocabulary head is refused at ``head``."""
+    head = trace.scenario.head
+    if head is None or head.unembed is None:
+        with pytest.raises(ScenarioError, match=r"^head: "):
+            LensItem(trace, LensOptions(lang=lang))
+        return
+    item = LensItem(trace, LensOptions(receiver=0, lang=lang))
+    probs = trace.arrays["probs"]
+    assert len(item.readings) == len(trace.scenario.layers) + 1
+    for position in range(len(item.tokens)):
+        best, p = item.cell_value(len(item.readings) - 1, position)
+        assert best == int(np.argmax(probs[position])) and p == probs[position, best]
+    last = item.cell_rect(len(item.readings) - 1, len(item.tokens) - 1).center()
+    assert item.hover_text(last).startswith(item.row_label(len(item.readings) - 1))
+    image = render_image(picture_frame(item, item.title(), item.options.theme), QSize(480, 270))
     assert (image.width(), image.height()) == (480, 270)
 
 

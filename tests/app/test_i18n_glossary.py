@@ -1,4 +1,4 @@
-"""The Glossary dock and the step explanation: 41 terms, search, linked terms, both languages."""
+"""The Glossary dock and the step explanation: 42 terms, search, linked terms, both languages."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from app.window.studio import StudioWindow
 from engine import compute, load_scenario
 
 
-def test_the_glossary_lists_the_40_terms_with_definition_and_example(
+def test_the_glossary_lists_the_42_terms_with_definition_and_example(
         window: StudioWindow) -> None:
     dock = window.glossary
-    assert dock.terms.count() == len(TERM_IDS) == 41
-    assert [dock.terms.item(r).text() for r in range(41)] == [e.term for e in glossary("en")]
+    assert dock.terms.count() == len(TERM_IDS) == 42
+    assert [dock.terms.item(r).text() for r in range(42)] == [e.term for e in glossary("en")]
     dock.show_term("shares")
     entry = glossary_entry("shares", "en")
     text = dock.details.toPlainText()
@@ -42,14 +42,14 @@ def test_search_filters_by_name_and_definition(window: StudioWindow) -> None:
     shown = dock.visible_terms()
     assert "softmax" in shown and "shares" in shown
     assert "Wq" not in shown
-    assert dock.count_label.text() == f"{len(shown)} of 41 terms"
+    assert dock.count_label.text() == f"{len(shown)} of 42 terms"
     dock.search.setText("LayerNorm")
     assert dock.visible_terms()[0] in ("Norm", "LayerNorm")
     assert "LayerNorm" in dock.visible_terms()
     dock.search.setText("zzz-no-such-term")
     assert dock.visible_terms() == []
     dock.search.clear()
-    assert len(dock.visible_terms()) == 41
+    assert len(dock.visible_terms()) == 42
 
 
 def test_search_works_in_chinese(qtbot: QtBot, window: StudioWindow) -> None:
@@ -60,7 +60,7 @@ def test_search_works_in_chinese(qtbot: QtBot, window: StudioWindow) -> None:
     assert "shares" in dock.visible_terms()
     assert dock.terms.currentItem().text() == glossary_entry(
         dock.visible_terms()[0], "zh").term
-    assert dock.count_label.text().startswith(f"显示 {len(dock.visible_terms())} / 41")
+    assert dock.count_label.text().startswith(f"显示 {len(dock.visible_terms())} / 42")
 
 
 def test_a_term_link_in_the_step_text_selects_it_in_the_glossary(

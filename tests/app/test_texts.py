@@ -60,7 +60,7 @@ EXPECTED_TERMS = ["Wq", "Wk", "Wv", "Wo", "QKV", "shares", "I", "Norm", "LayerNo
                   "RoPE", "positional-encoding", "ALiBi", "cross-attention", "encoder",
                   "grouped-query", "sliding-window", "key-mask", "QK-norm", "KV-cache",
                   "temperature", "top-k", "top-p", "cross-entropy", "teacher-forcing",
-                  "ablation", "attention-sink"]
+                  "ablation", "attention-sink", "logit-lens"]
 FORMS = {"en": glossary_en.FORMS, "zh": glossary_zh.FORMS}
 FIELDS = ("summary", "why", "how", "pitfalls", "check")
 

@@ -19,7 +19,7 @@ from tests.engine.test_words import OMITTED, asked_ids, fields, unlike
 ROOT = Path(__file__).resolve().parents[2]
 SECTIONS = ("BLOCK", "CACHE_MARKS", "CANVAS", "EDIT", "EXERCISE", "FRAME", "NEXT_TOKEN", "POSITION",
             "WORKSHEET_DIALOG", "WORKSHEET", "MATRIX", "RUN", "EXPORT", "TEXTS", "GROUPS",
-            "MODEL_VIEW")
+            "MODEL_VIEW", "LENS")
 APP_OMITTED = {**OMITTED,
                ("en", "worksheet.parameter_cell"): {"row", "col"},
                ("zh", "worksheet.parameter_cell"): {"cell"},

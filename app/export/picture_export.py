@@ -1,4 +1,5 @@
-"""Exporting the model view (:mod:`app.canvas.model_view`) as one PNG, SVG, PDF page or slide.
+"""Exporting a picture of the whole document — the model view (:mod:`app.canvas.model_view`) or
+the logit lens (:mod:`app.canvas.lens_view`) — as one PNG, SVG, PDF page or slide.
 
 The picture is the window's own item in a scene, painted into the export's size (1920 × 1080
 by default) as large as fits, centred, through the frame exporters of :mod:`app.export.render`.
@@ -9,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSize
-from PySide6.QtWidgets import QGraphicsScene
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
-from app.canvas.model_view import ModelViewItem, ModelViewOptions
+from app.canvas.theme import Theme
 from app.export.deck import (
     SLIDE_HEIGHT_EMU,
     Box,
@@ -25,29 +26,26 @@ from app.export.render import Frame, PdfPages, png_bytes, render_image, svg_byte
 from app.export.safe import atomic_file, write_file
 from app.export.slides import marks_typeface, typeface
 from app.model.sheet import sheet_size
-from engine import Trace
 
-MODEL_VIEW_FORMATS = ("png", "svg", "pdf", "pptx")
+PICTURE_FORMATS = ("png", "svg", "pdf", "pptx")
 TITLE_POINTS = 20.0
 TITLE_EMU = 640_000
 
 
-def model_frame(trace: Trace, options: ModelViewOptions, *,
-                transparent: bool = False) -> Frame:
-    """The model view of ``trace`` in a scene of its own, ready to paint."""
+def picture_frame(item: QGraphicsItem, title: str, theme: Theme, *,
+                  transparent: bool = False) -> Frame:
+    """``item`` in a scene of its own, ready to paint."""
     scene = QGraphicsScene()
-    item = ModelViewItem(trace, options)
     scene.addItem(item)
     rect = item.boundingRect()
     scene.setSceneRect(rect)
-    return Frame(step=0, title=item.title(), scene=scene, rect=rect,
-                 background=options.theme.color("background"), transparent=transparent)
+    return Frame(step=0, title=title, scene=scene, rect=rect,
+                 background=theme.color("background"), transparent=transparent)
 
 
-def write_model_view(trace: Trace, options: ModelViewOptions, fmt: str, out: Path,
-                     size: QSize, *, aspect: str = "16:9", transparent: bool = False) -> Path:
-    """Write the model view as ``fmt`` (one of :data:`MODEL_VIEW_FORMATS`) to ``out``."""
-    frame = model_frame(trace, options, transparent=transparent)
+def write_picture(frame: Frame, theme: Theme, fmt: str, out: Path, size: QSize, *,
+                  aspect: str = "16:9", transparent: bool = False) -> Path:
+    """Write ``frame`` as ``fmt`` (one of :data:`PICTURE_FORMATS`) to ``out``."""
     if fmt == "png":
         write_file(out, png_bytes(render_image(frame, size)))
     elif fmt == "svg":
@@ -59,12 +57,11 @@ def write_model_view(trace: Trace, options: ModelViewOptions, fmt: str, out: Pat
     else:
         sheet = sheet_size(aspect)
         width = slide_width_emu(sheet)
-        title = Text(Box(0, 0, width, TITLE_EMU), frame.title, TITLE_POINTS,
-                     options.theme.text)
+        title = Text(Box(0, 0, width, TITLE_EMU), frame.title, TITLE_POINTS, theme.text)
         box = Box(0, TITLE_EMU, width, SLIDE_HEIGHT_EMU - TITLE_EMU)
         shape = QSize(size.width(), round(size.width() * box.height / box.width))
         picture = Picture(box, png_bytes(render_image(frame, shape)), frame.title)
-        slide = Slide(title, [picture], "", "" if transparent else options.theme.background)
+        slide = Slide(title, [picture], "", "" if transparent else theme.background)
         with atomic_file(out) as temp:
             write_pptx(temp, [slide], sheet=sheet, font=typeface(),
                        marks_font=marks_typeface(), title=frame.title)
