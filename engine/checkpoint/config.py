@@ -37,10 +37,12 @@ formula, the tanh form; ``gelu_fast`` rounds √(2/π) to 0.7978845608, so it is
 and is refused)."""
 MAX_SIZE = 1 << 24
 """The largest size a config may give (far past any checkpoint's width, heads or context)."""
+DYNAMIC = "dynamic"
 SLIDING = "sliding_attention"
 FULL = "full_attention"
-LLAMA_SCALINGS = ("linear", "llama3", "yarn")
-"""The RoPE scalings the Llama-shaped families compute."""
+LLAMA_SCALINGS = ("linear", "llama3", "yarn", DYNAMIC)
+"""The RoPE scalings the Llama-shaped families compute (``dynamic``: as the plain RoPE it is
+within a context of at least the positions the engine computes)."""
 WINDOWED = ("mistral", "phi3", "qwen2", "qwen3", "starcoder2", "gemma2", "mixtral", "qwen3_moe")
 """The families whose modeling slides a window."""
 EVERY_LAYER = ("mistral", "phi3", "starcoder2", "mixtral")
@@ -112,8 +114,8 @@ class Config:
         """The RoPE settings transformers 5 reads, and their key: a ``rope_scaling`` that is
         given (not null, not empty) replaces ``rope_parameters`` whole, as transformers'
         ``convert_rope_params_to_dict`` does. Refused when it scales the angles otherwise than
-        ``linear``, ``llama3`` or ``yarn`` (``rope_type``, else ``type``) or gives settings per
-        layer type."""
+        ``linear``, ``llama3``, ``yarn`` or ``dynamic`` (``rope_type``, else ``type``) or gives
+        settings per layer type."""
         name = "rope_scaling" if self.values.get("rope_scaling") else "rope_parameters"
         given = self.values.get(name)
         if given is None:
@@ -121,7 +123,7 @@ class Config:
         if not isinstance(given, Mapping):
             raise ScenarioError(self.at(name), Refusal("not_object", got=describe(given)))
         kind = _rope_type(given)
-        if kind != "default" and kind not in (*SCALINGS, "su"):  # su: Phi-3's longrope
+        if kind != "default" and kind not in (*SCALINGS, DYNAMIC, "su"):  # su: Phi-3's longrope
             raise ScenarioError(self.at(name), Refusal("rope_scaled", kind=describe(kind)))
         nested = next((key for key, value in given.items() if isinstance(value, Mapping)), None)
         if nested is not None:
@@ -142,7 +144,11 @@ class Config:
         ``short_factor`` (``pairs`` numbers) and attention factor (√(1 + ln factor / ln C), factor
         = the contexts' ratio when not given), C the config's key else ``original`` (Phi-3's
         4096); refused when C is under the 512 positions the engine computes (past C
-        transformers turns by ``long_factor``)."""
+        transformers turns by ``long_factor``). ``dynamic`` (NTK) raises the base only for a
+        sequence longer than ``max_position_embeddings``, so within it the angles are the plain
+        RoPE's (None); its ``factor`` must be given (transformers reads it), and a context
+        under the 512 positions the engine computes is refused: a text or a generated token
+        could pass it."""
         name, rope = self._rope()
         kind = _rope_type(rope)
         if kind == "default":
@@ -164,6 +170,13 @@ class Config:
 
         if kind == "linear":
             return {"type": kind, "factor": needed("factor")}
+        if kind == DYNAMIC:
+            needed("factor")
+            context = self.whole("max_position_embeddings")
+            if context < MAX_POSITIONS:
+                raise ScenarioError(self.at("max_position_embeddings"), Refusal(
+                    "dynamic_short_context", context=context, limit=MAX_POSITIONS))
+            return None
         key = "original_max_position_embeddings"
         if kind == "longrope":
             return self._longrope(name, rope, pairs, original)

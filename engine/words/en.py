@@ -165,6 +165,8 @@ REFUSALS: dict[str, str] = {
     "longrope_pairs": ", one per turned pair of columns (r/2 = {pairs})",
     "longrope_factors": "expected {count} factors, one per turned pair of columns (r/2), got "
                         "{got}",
+    "dynamic_short_context": "dynamic RoPE raises its base past {context} positions, within the "
+                             "{limit} QKV Studio computes: not computed yet",
     "longrope_short_context": "longrope turns by its long factors past {original} positions, "
                               "within the 512 QKV Studio computes: not computed yet",
     "rope_yarn_turns": "yarn takes ln({original} / (2π·β)), not a finite number for β = {got}",
@@ -269,7 +271,7 @@ REFUSALS: dict[str, str] = {
     "tokenizer_unreadable": "cannot be read as a tokenizer ({reason})",
     "family_unknown": "{family} is not a family QKV Studio imports: it imports {families}",
     "rope_scaled": "RoPE scaling {kind} is not computed yet: QKV Studio computes the linear, "
-                   "llama3 and yarn scalings of Llama-shaped families only",
+                   "llama3, yarn and dynamic scalings of Llama-shaped families only",
     "layer_scaled_scores": "scores divided by the layer number too are not computed yet: QKV "
                            "Studio divides by √d_k only",
     "rope_per_layer": "RoPE settings per layer type are not computed yet: QKV Studio turns "

@@ -155,6 +155,8 @@ REFUSALS: dict[str, str] = {
                         "γ 和 β",
     "longrope_pairs": "（每对旋转的列一个，r/2 = {pairs}）",
     "longrope_factors": "应有 {count} 个系数，每对旋转的列一个（r/2），得到的是 {got} 个",
+    "dynamic_short_context": "dynamic RoPE 在 {context} 个位置之后增大基数，这在 QKV Studio 计算的 "
+                             "{limit} 个位置之内：暂不计算",
     "longrope_short_context": "longrope 在 {original} 个位置之后改用长系数，这在 QKV Studio 计算的 "
                               "512 个位置之内：暂不计算",
     "rope_yarn_turns": "yarn 要计算 ln({original} / (2π·β))，β = {got} 时它不是有限的数",
@@ -242,7 +244,7 @@ REFUSALS: dict[str, str] = {
     "tokenizer_unreadable": "无法作为分词器读取（{reason}）",
     "family_unknown": "{family} 不是 QKV Studio 能导入的模型家族：支持的有 {families}",
     "rope_scaled": "暂不计算 RoPE 缩放 {kind}：QKV Studio 只计算 Llama 结构家族的 linear、"
-                   "llama3 和 yarn 缩放",
+                   "llama3、yarn 和 dynamic 缩放",
     "layer_scaled_scores": "暂不计算再除以层号的分数：QKV Studio 只除以 √d_k",
     "rope_per_layer": "暂不计算按层类型分别设置的 RoPE：QKV Studio 对每一层使用同一个基数",
     "layer_types": "应为 {layers} 项的列表，每项是 \"full_attention\" 或 \"sliding_attention\"，"

@@ -131,13 +131,13 @@ REFUSED: list[tuple[str, dict[str, Any], str]] = [
     ("llama", {"rope_parameters": {"rope_type": "default", "rope_theta": 5.0},
                "rope_scaling": {"rope_type": "longrope", "factor": 2.0}},
      'rope_scaling: RoPE scaling "longrope" is not computed yet: QKV Studio computes the '
-     "linear, llama3 and yarn scalings of Llama-shaped families only"),
+     "linear, llama3, yarn and dynamic scalings of Llama-shaped families only"),
     ("gpt_neox", {"rope_scaling": {"type": "dynamic", "factor": 2.0}},
      'rope_scaling: RoPE scaling "dynamic" is not computed yet: QKV Studio computes the '
-     "linear, llama3 and yarn scalings of Llama-shaped families only"),
+     "linear, llama3, yarn and dynamic scalings of Llama-shaped families only"),
     ("phi", {"rope_parameters": {"rope_type": "yarn", "factor": 2.0}},
      'rope_parameters: RoPE scaling "yarn" is not computed yet: QKV Studio computes the '
-     "linear, llama3 and yarn scalings of Llama-shaped families only"),
+     "linear, llama3, yarn and dynamic scalings of Llama-shaped families only"),
     ("phi3", {"rope_scaling": {"type": "su", "short_factor": [1.0], "long_factor": [2.0]}},
      "original_max_position_embeddings: longrope turns by its long factors past 32 positions, "
      "within the 512 QKV Studio computes: not computed yet"),
@@ -147,15 +147,20 @@ REFUSED: list[tuple[str, dict[str, Any], str]] = [
      "got 2"),
     ("phi3", {"rope_scaling": {"type": "llama3", "factor": 2.0}},
      'rope_scaling: RoPE scaling "llama3" is not computed yet: QKV Studio computes the '
-     "linear, llama3 and yarn scalings of Llama-shaped families only"),
+     "linear, llama3, yarn and dynamic scalings of Llama-shaped families only"),
     ("stablelm", {"qk_layernorm": True},
      "qk_layernorm: a LayerNorm of its own for each head's queries and keys is not computed "
      "yet: QKV Studio norms every head with one γ and β"),
     ("stablelm", {"rope_parameters": {"rope_type": "linear", "factor": 2.0}},
      'rope_parameters: RoPE scaling "linear" is not computed yet: QKV Studio computes the '
-     "linear, llama3 and yarn scalings of Llama-shaped families only"),
+     "linear, llama3, yarn and dynamic scalings of Llama-shaped families only"),
     ("llama", {"rope_scaling": {"rope_type": "yarn", "original_max_position_embeddings": 8}},
      "rope_scaling.factor: missing"),
+    ("llama", {"max_position_embeddings": 2048, "rope_scaling": {"rope_type": "dynamic"}},
+     "rope_scaling.factor: missing"),
+    ("llama", {"rope_scaling": {"rope_type": "dynamic", "factor": 2.0}},
+     "max_position_embeddings: dynamic RoPE raises its base past 32 positions, within the 512 "
+     "QKV Studio computes: not computed yet"),
     ("llama", {"rope_scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1}},
      "rope_scaling.high_freq_factor: missing"),
     ("mistral", {"rope_scaling": {"rope_type": "linear", "factor": "2"}},
@@ -310,11 +315,11 @@ def test_gemma_reads_hidden_act_only(tmp_path: Path, config: dict[str, Any],
 def test_the_command_refuses_a_key_in_one_line_and_writes_nothing(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     folder = copy(tmp_path, "llama", rope_parameters={"rope_theta": 5.0},
-                  rope_scaling={"rope_type": "dynamic", "factor": 8.0})
+                  rope_scaling={"rope_type": "proportional", "factor": 8.0})
     out_path = tmp_path / "doc.qkv.json"
     status = main(["import-hf", str(folder), "--text", "the cat", "--out", str(out_path)])
     out, err = capsys.readouterr()
     assert (status, out) == (2, "") and not out_path.exists()
-    assert err == (f'qkv-studio: {folder}/config.json.rope_scaling: RoPE scaling "dynamic" is '
-                   "not computed yet: QKV Studio computes the linear, llama3 and yarn scalings of "
-                   "Llama-shaped families only\n")
+    assert err == (f'qkv-studio: {folder}/config.json.rope_scaling: RoPE scaling '
+                   '"proportional" is not computed yet: QKV Studio computes the linear, llama3, '
+                   "yarn and dynamic scalings of Llama-shaped families only\n")

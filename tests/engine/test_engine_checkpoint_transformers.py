@@ -119,6 +119,9 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "llama-rope-yarn": ("llama", {**SCALED_HEADS, "rope_parameters": {
         "rope_type": "yarn", "rope_theta": 500.0, "factor": 4.0,
         "original_max_position_embeddings": 64}}),
+    "llama-rope-dynamic": ("llama", {**SCALED_HEADS, "max_position_embeddings": 512,
+                                     "rope_parameters": {"rope_type": "dynamic",
+                                                         "rope_theta": 500.0, "factor": 4.0}}),
     "stablelm-parallel": ("stablelm", {"use_parallel_residual": True, "use_qkv_bias": False,
                                        "num_key_value_heads": 1}),
     "starcoder2-plain": ("starcoder2", {"use_bias": False, "sliding_window": None,
@@ -149,8 +152,9 @@ layer slides), Qwen2's window from ``max_window_layers`` on, Llama's ``attention
 ``rope_scaling`` beside ``rope_parameters`` (``EDITED``; heads of 4 columns, so that the base
 changes the angles: with Llama's 2 the one angle is p · θ⁰). Then RoPE's scalings: ``linear``;
 ``llama3`` over an original context of 256 (pair 0 and 1 kept, 2 smoothed, 3 divided by 8);
-``yarn`` over 64 (its ramp 0, ½, 1, 1; cos and sin × 1 + 0.1·ln 4); and yarn as a Qwen2 with
-every setting given: its betas, ``mscale``/``mscale_all_dim`` and no truncation. Gemma 2's other
+``yarn`` over 64 (its ramp 0, ½, 1, 1; cos and sin × 1 + 0.1·ln 4); ``dynamic`` within a
+context of 512 (the plain RoPE's angles); and yarn as a Qwen2 with every setting given: its
+betas, ``mscale``/``mscale_all_dim`` and no truncation. Gemma 2's other
 ``layer_types`` (its family case: the first layer slides, as its config defaults; the caps are
 null in both)."""
 EDITED: dict[str, dict[str, Any]] = {
