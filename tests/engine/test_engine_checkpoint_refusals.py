@@ -119,8 +119,8 @@ def test_a_layer_choice_outside_the_model_is_refused(choice: str) -> None:
 def test_settings_the_engine_does_not_compute_are_refused(tmp_path: Path) -> None:
     folder = copy(tmp_path, "llama", rope_scaling={"rope_type": "longrope", "factor": 8.0})
     assert refusal(folder).endswith('config.json.rope_scaling: RoPE scaling "longrope" is not '
-                                    "computed yet: QKV Studio computes the linear, llama3 and "
-                                    "yarn scalings of Llama-shaped families only")
+                                    "computed yet: QKV Studio computes the linear, llama3, yarn "
+                                    "and dynamic scalings of Llama-shaped families only")
     shutil.rmtree(folder)
     folder = copy(tmp_path, "gpt2", scale_attn_by_inverse_layer_idx=True)
     assert refusal(folder).endswith("config.json.scale_attn_by_inverse_layer_idx: scores "
