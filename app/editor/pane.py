@@ -31,12 +31,15 @@ from app.editor.on_demand import OnDemand
 from app.editor.positions_pane import PositionsEditor
 from app.editor.table import MatrixTable
 from app.i18n import QT_TRANSLATE_NOOP, LiveTexts
-from app.model.edits import AblateHead, Resize, SetOption
+from app.model.cancel import CancelledError
+from app.model.edits import AblateHead, Resize, SetOption, Worked, resized
 from app.model.outline import parameter_paths
 from app.model.parts import ENCODER, ENCODER_STACK, HEAD, INPUTS, part_of, place_name, split_layer
 from app.state.big import is_big
 from app.state.change import Change
 from app.state.document import DocumentState
+from app.state.jobs import run_with_progress
+from engine import ScenarioError
 from engine.scenario.modules import Layer
 from engine.scenario.resize import SIZE_LIMITS, Sizes
 
@@ -408,12 +411,25 @@ class EditorPane(QScrollArea):
             self._show_options()
 
     def _on_size(self, key: str, value: int) -> None:
-        """Resize the one size the user changed; every other size stays the document's."""
-        current = Sizes.of(self.state.scenario)
+        """Resize the one size the user changed; every other size stays the document's. The
+        resized document is made in a worker (progress and Cancel past a moment: the largest
+        sizes take seconds), once, for the question about dropped numbers and for the edit."""
+        scenario = self.state.scenario
+        current = Sizes.of(scenario)
         wanted = replace(current, **{key: value})
         if wanted == current:
             return
-        dropped = self.state.dropped_by(wanted)
+        operation = Resize(wanted, key, getattr(current, key))
+        try:
+            after, dropped = run_with_progress(self, self.tr("Resizing the document…"),
+                                               lambda _stop: resized(scenario, wanted))
+        except CancelledError:
+            self._show_sizes()
+            return
+        except ScenarioError as error:
+            self.state.refuse(operation, error)
+            self._show_sizes()
+            return
         if dropped:
             text = (self.tr("The smaller size drops 1 non-zero number. Resize anyway? (Undo "
                             "brings it back.)") if dropped == 1 else
@@ -423,7 +439,7 @@ class EditorPane(QScrollArea):
             if answer != QMessageBox.StandardButton.Yes:
                 self._show_sizes()
                 return
-        if not self.state.apply(Resize(wanted, key, getattr(current, key))):
+        if not self.state.apply(Worked(operation, scenario, after)):
             self._show_sizes()
 
     # -- grids -----------------------------------------------------------------------------

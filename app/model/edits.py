@@ -126,6 +126,36 @@ class Resize(Operation):
         return say("edit.resize", lang, changes=f"{self.key} {self.old}→{new}")
 
 
+def resized(scenario: Scenario, sizes: Sizes) -> tuple[Scenario, int]:
+    """``scenario`` at ``sizes``, checked as a document read from a file, and how many non-zero
+    numbers it drops; what :class:`Resize` makes, worked where the caller chooses (a worker: at
+    the largest sizes it takes seconds and gigabytes).
+
+    Raises
+    ------
+    ScenarioError
+        If the engine refuses the resized document.
+    """
+    done = resize(scenario, sizes)
+    return parse_scenario(done.document), done.dropped
+
+
+@dataclass(frozen=True, eq=False)
+class Worked(Operation):
+    """``operation`` already worked out elsewhere (in a worker): applied to ``before`` it made
+    ``after``; applied to another document it is worked again."""
+
+    operation: Operation
+    before: Scenario
+    after: Scenario
+
+    def apply(self, scenario: Scenario) -> Scenario:
+        return self.after if scenario is self.before else self.operation.apply(scenario)
+
+    def label(self, lang: str) -> str:
+        return self.operation.label(lang)
+
+
 OWN_WORDS = {"head.final_norm": "block.final_norm", "head.norm": "block.norm",
              "head.eps": "block.eps"}
 """Options of the head named with the words of the same option in the version-1 block."""

@@ -28,7 +28,6 @@ from app.texts.printed import printed_places
 from app.texts.problems import problem_words
 from engine import Scenario, ScenarioError, Trace, format_number
 from engine.format.numbers import format_exact
-from engine.scenario.resize import Sizes
 
 SHARES_SHOWN = 8
 """Shares the status line lists per head: a line of 512 numbers is read by no one."""
@@ -145,8 +144,6 @@ class DocumentState(QObject):
     def focused_receiver(self) -> int:
         return self.session.focused_receiver()
 
-    def dropped_by(self, sizes: Sizes) -> int:
-        return self.session.dropped_by(sizes)
 
     # -- changing the document -------------------------------------------------------------
     def show(self, scenario: Scenario, trace: Trace | None) -> None:
@@ -168,18 +165,23 @@ class DocumentState(QObject):
               refusal: Callable[[str], str] | None = None) -> bool:
         """Make ``operation`` on the document as one undo step (typing into one cell again
         joins the step before); False, and the refusal said, if the engine refuses it."""
-        label = operation.label(current_language())
         try:
             self.session.apply(operation)
         except ScenarioError as error:
-            problem = problem_words(ScenarioError("", error.refusal or error.problem) if refusal
-                                    else error,
-                                    current_language())
-            self.refused.emit(refusal(problem) if refusal else self.tr(
-                "{label}: {problem}").format(label=label, problem=problem))
+            self.refuse(operation, error, refusal)
             return False
-        self._announce(label)
+        self._announce(operation.label(current_language()))
         return True
+
+    def refuse(self, operation: Operation, error: ScenarioError,
+               refusal: Callable[[str], str] | None = None) -> None:
+        """Say that the engine refused ``operation`` with ``error`` (``refusal`` words the
+        problem; else ``label: problem``)."""
+        problem = problem_words(ScenarioError("", error.refusal or error.problem) if refusal
+                                else error, current_language())
+        self.refused.emit(refusal(problem) if refusal else self.tr(
+            "{label}: {problem}").format(label=operation.label(current_language()),
+                                         problem=problem))
 
     def cancel_compute(self) -> None:
         """Cancel: back to the last document whose trace is on screen (Redo brings edits back)."""

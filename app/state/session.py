@@ -29,7 +29,6 @@ from app.state.change import Change, Focus, Initiator, changed_paths, changed_st
 from app.state.history import EditStep, History
 from engine import Scenario, Trace, compute
 from engine.forward.retrace import first_reader, retraced
-from engine.scenario.resize import Sizes, resize
 
 Runner = Callable[[Callable[[], Trace], Callable[[Trace], None],
                    Callable[[BaseException], None]], Callable[[], None]]
@@ -181,10 +180,6 @@ class Session:
             else self.receiver
         head = None if self.head is not None and self.head >= scenario.most_heads else self.head
         return receiver, head
-
-    def dropped_by(self, sizes: Sizes) -> int:
-        """How many non-zero numbers resizing the document to ``sizes`` would drop."""
-        return resize(self.document.scenario, sizes).dropped
 
     # -- telling ---------------------------------------------------------------------------
     def _tell(self, change: Change) -> None:

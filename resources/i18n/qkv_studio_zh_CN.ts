@@ -613,6 +613,10 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>编码器的位置，每个源词元一个；解码器的位置数在解码器的部分里调整</translation>
     </message>
     <message>
+        <source>Resizing the document…</source>
+        <translation>正在改变文档的尺寸……</translation>
+    </message>
+    <message>
         <source>The smaller size drops 1 non-zero number. Resize anyway? (Undo brings it back.)</source>
         <translation>缩小尺寸会丢掉 1 个非零数。仍要改变尺寸吗？（撤销可以找回。）</translation>
     </message>
