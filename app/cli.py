@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app import __version__
+from app.given_once import given_twice, refuse_repeats
 from app.model.examples import example_names, resolve_document
 
 if TYPE_CHECKING:
@@ -26,6 +27,8 @@ EXIT_FAILED = 1
 """A file that cannot be written (a refused document or option: :data:`EXIT_REFUSED`)."""
 MAX_INDENT = 16
 COMMANDS = ("compute", "explain", "generate", "import-hf", "export", "worksheet", "lens")
+WORDED_IN_LANG = ("worksheet",)
+"""The commands whose refusals are worded in their ``--lang``; the others speak English."""
 
 
 def _document_help() -> str:
@@ -238,12 +241,12 @@ def _silence_stdout() -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = refuse_repeats(argparse.ArgumentParser(
         prog="qkv-studio",
         description="Watch attention compute, step by step. Without a command, opens the window.",
         epilog="commands: compute FILE | explain FILE ARRAY[i,j] | generate FILE --steps K | "
                "import-hf DIR --text TEXT | export FILE --format … | worksheet FILE --out "
-               "SHEET.pdf | lens FILE --top K (each has --help)")
+               "SHEET.pdf | lens FILE --top K (each has --help)"))
     parser.add_argument("--version", action="version", version=f"qkv-studio {__version__}")
     parser.add_argument("--selftest", action="store_true",
                         help="compute and paint the F11 example offscreen, check the pictures, "
@@ -253,7 +256,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _command_parser(command: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=f"qkv-studio {command}")
+    parser = refuse_repeats(argparse.ArgumentParser(prog=f"qkv-studio {command}"))
     if command == "import-hf":
         _add_import_arguments(parser)
         return parser
@@ -321,13 +324,33 @@ def _add_import_arguments(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(run=_import_hf)
 
 
+def _given_twice(parser: argparse.ArgumentParser, args: argparse.Namespace,
+                 lang: str = "en") -> int | None:
+    """Exit 2 after naming the first option given twice (``qkv-studio lens: --top was given
+    twice (3, then 5); give it once``); None when each option was given once."""
+    error = given_twice(args)
+    if error is None:
+        return None
+    from app.texts.problems import problem_words
+
+    print(f"{parser.prog}: {problem_words(error, lang)}", file=sys.stderr)
+    return EXIT_REFUSED
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``qkv-studio``."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments and arguments[0] in COMMANDS:
-        args = _command_parser(arguments[0]).parse_args(arguments[1:])
-        return _run_command(args)
-    args = build_parser().parse_args(arguments)
+        parser = _command_parser(arguments[0])
+        args = parser.parse_args(arguments[1:])
+        lang = args.lang if arguments[0] in WORDED_IN_LANG else "en"
+        twice = _given_twice(parser, args, lang)
+        return _run_command(args) if twice is None else twice
+    parser = build_parser()
+    args = parser.parse_args(arguments)
+    twice = _given_twice(parser, args)
+    if twice is not None:
+        return twice
     if args.selftest:
         from app.selftest import run_selftest
 

@@ -329,6 +329,9 @@ REFUSALS: dict[str, str] = {
     "owner_unknown": "its header names none: an older sidecar, or another program's file",
     "sidecar_owned": "{file} beside it belongs to another document ({owner}); saving here would "
                      "replace that document's weights: choose another name",
+    # An option given twice on the command line (app.given_once).
+    "option_twice": "{option} was given twice ({first}, then {then}); give it once",
+    "flag_twice": "{option} was given twice; give it once",
     # Edits of a document in the app (app.model): swapping tokens, adding and moving layers.
     "swap_same": "choose two different positions, got {i} twice",
     "swap_outside": "positions {i} and {j}: a scenario of {n} positions has 0 to {last}",

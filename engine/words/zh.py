@@ -290,6 +290,9 @@ REFUSALS: dict[str, str] = {
     "owner_unknown": "它的文件头没有写明：是较早的附属文件，或另一个程序的文件",
     "sidecar_owned": "它旁边的 {file} 属于另一个文档（{owner}）；保存在这里会覆盖那个文档的权重："
                      "请换一个名称",
+    # 命令行上给了两次的选项（app.given_once）。
+    "option_twice": "{option} 给了两次（先是 {first}，又是 {then}）；只能给一次",
+    "flag_twice": "{option} 给了两次；只能给一次",
     # 在窗口中编辑文档：交换 Token、添加与移动层。
     "swap_same": "请选两个不同的位置，{i} 被选了两次",
     "swap_outside": "位置 {i} 和 {j}：这份文档有 {n} 个位置，编号为 0 到 {last}",

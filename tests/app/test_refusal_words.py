@@ -27,8 +27,9 @@ from tests.app.driving import close_window, open_window
 from tests.engine.generation_documents import example as generating
 
 ROOT = Path(__file__).resolve().parents[2]
-RAISING = ("engine", "app/model")
-"""Where refusals are raised with an id (the window's own refusals are worded by tr())."""
+RAISING = ("engine", "app/model", "app/given_once.py")
+"""Where refusals are raised with an id, folders and files (the window's own refusals are worded
+by tr())."""
 
 
 def fields(template: str) -> set[str]:
@@ -37,8 +38,9 @@ def fields(template: str) -> set[str]:
 
 def _calls(name: str) -> list[tuple[str, ast.Call]]:
     found = []
-    for folder in RAISING:
-        for path in sorted((ROOT / folder).rglob("*.py")):
+    for place in RAISING:
+        root = ROOT / place
+        for path in [root] if root.is_file() else sorted(root.rglob("*.py")):
             if path == ROOT / "engine" / "words" / "refusals.py":
                 continue  # the catalogue itself (its unpickling passes the id on)
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

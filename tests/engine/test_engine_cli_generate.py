@@ -87,7 +87,8 @@ def test_bad_options_are_refused_in_one_line_and_nothing_is_written(
         message: str) -> None:
     source = _file(tmp_path, "rope", cases()["rope"])
     out_path = tmp_path / "never.qkv.json"
-    argv = ["generate", source, "--steps", "2", "--out", str(out_path), *options]
+    steps = [] if "--steps" in options else ["--steps", "2"]  # an option is given once
+    argv = ["generate", source, *steps, "--out", str(out_path), *options]
     status, out, err = run(capsys, *argv)
     assert status == 2 and out == ""
     assert err.startswith(f"qkv-studio: {message}") and err.count("\n") == 1
