@@ -42,7 +42,7 @@ from app.canvas.position_pictures import (
 )
 from app.canvas.router_step import lay_out_experts, lay_out_router
 from app.canvas.sample_step import lay_out_sample
-from app.canvas.vocab_steps import lay_out_embed, lay_out_logits, lay_out_probs
+from app.canvas.vocab_steps import lay_out_embed, lay_out_logits, lay_out_probs, lay_out_softcap
 from app.model.operands import (
     array_name,
     attention_of,
@@ -274,6 +274,7 @@ STEP_LAYOUTS: Mapping[Op, Layout] = op_table("canvas.layout", {
     "experts": lay_out_experts,
     "transform": lay_out_transform,
     "logits": lay_out_logits,
+    "softcap": lay_out_softcap,
     "probs": lay_out_probs,
     "loss": lay_out_loss,
     "sample": lay_out_sample,

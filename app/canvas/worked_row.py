@@ -31,7 +31,7 @@ WORKED_STAGES = op_table("canvas.worked_row", {
     "embed": None, "positions": None, "inputs": None, "norm": None, "projection": None,
     "rope": None, "scores": 0, "weights": 1, "mix": 2, "residual": None, "ffn": None,
     "router": None, "experts": None,
-    "transform": None, "logits": None, "probs": None, "loss": None, "sample": None,
+    "transform": None, "logits": None, "softcap": None, "probs": None, "loss": None, "sample": None,
 })
 """Which stage of the receiver's arithmetic each op kind's worked row shows, only that one and
 the column it is read from: 0 the scores (q·k, ÷ √d_k), 1 the shares (s, exp(s − max), share),

@@ -379,10 +379,29 @@ def logits(f: Facts) -> Telling:
                 size=size),
         how=say("logits.how", d=f.d, size=size, vocab=Listed(some_entries(f.vocab)),
                 token=_token(f),
-                row=f.receiver_row(f.head_source), logits=f.receiver_row("logits")),
+                row=f.receiver_row(f.head_source), logits=f.receiver_row(f.raw_logits)),
         pitfalls=say("logits.pitfalls"),
         check=say("logits.check", entry=f.vocab[top], terms=f.logit_terms(top),
-                  value=f.num(f.array("logits")[f.receiver, top])),
+                  value=f.num(f.array(f.raw_logits)[f.receiver, top])),
+    )
+
+
+def softcap(f: Facts) -> Telling:
+    """Gemma 2's soft cap of the logits: c · tanh(logits / c)."""
+    head = f.scenario.head
+    assert head is not None and head.softcap is not None
+    cap = format_exact(head.softcap)
+    raw = f.array(f.step.reads[0])[f.receiver]
+    top = f.top_entry()  # the largest logit: the one the cap bends most
+    capped = f.array(f.step.writes[0])[f.receiver, top]
+    return Telling(
+        summary=say("softcap.summary", cap=cap),
+        why=say("softcap.why", cap=cap),
+        how=say("softcap.how", cap=cap, token=_token(f), raw=f.receiver_row(f.step.reads[0]),
+                capped=f.receiver_row(f.step.writes[0])),
+        pitfalls=say("softcap.pitfalls"),
+        check=say("softcap.check", cap=cap, entry=f.vocab[top], raw=f.num(float(raw[top])),
+                  value=f.num(float(capped))),
     )
 
 

@@ -423,6 +423,18 @@ WORDS: dict[str, str] = {
                        "attention shares.",
     "logits.check": "Recompute one logit: {entry} is {terms} = {value}. The largest logit of a "
                     "row marks the entry that gets the largest probability in the next step.",
+    "softcap.summary": "Each logit is bent by c · tanh(logit / c) with c = {cap}: every logit "
+                       "stays between −{cap} and {cap}.",
+    "softcap.why": "Gemma 2 was trained with its logits soft-capped, so no single entry can "
+                   "run away with the probability: a logit far past {cap} counts hardly more "
+                   "than {cap} itself.",
+    "softcap.how": "logits = {cap} · tanh(uncapped / {cap}), entry by entry. Here {token}'s "
+                   "uncapped logits {raw} give {capped}.",
+    "softcap.pitfalls": "The cap is not a clip: a small logit passes almost unchanged, a large "
+                        "one is bent smoothly toward ±c, and the order of the logits never "
+                        "changes.",
+    "softcap.check": "Recompute the largest one, {entry}: {cap} · tanh({raw} / {cap}) = "
+                     "{value}.",
     "loss.summary": "Training: with the targets known, the loss −ln p(target) of all {n} "
                     "positions comes from this one forward pass; their mean is {mean}.",
     "loss.why": "Training asks each position to give the next token a large probability. All "
@@ -650,6 +662,11 @@ BLOCK: dict[str, str] = {
     "logits_note": "one score per vocabulary entry; the next step turns each row into "
                    "probabilities",
     "softmax_rows": "→ softmax per row →",
+    "softcap_arrow": "→ {cap} · tanh(x / {cap}) →",
+    "softcap_uncapped": "uncapped logits",
+    "softcap_capped": "logits (capped at ±{cap})",
+    "softcap_note": "each entry bent toward ±{cap}; small logits pass almost unchanged, the "
+                    "order never changes",
     "probs_title": "Probabilities over the vocabulary",
     "fill_blank": "Fill the blank: [MASK] at position {position} → {entry} ({p}); then "
                   "{others}",
@@ -767,6 +784,7 @@ CANVAS: dict[str, str] = {
     "embedding_norm": "embedding {norm}",
     "rope": "RoPE turns q, k",
     "logits": "logits",
+    "softcap": "soft cap c·tanh",
     "probs": "probs",
     "loss": "loss −ln p",
     "sample": "draw next token",

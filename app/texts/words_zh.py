@@ -313,6 +313,15 @@ WORDS: dict[str, str] = {
     "transform.pitfalls": "这不是某一层的规范化，也不是最终规范化：它属于词表头，有自己的参数，"
                           "在最后一层之后运行。",
     "transform.check": "重算 z 的第一个数：{terms} + {bias} = {value}。",
+    "softcap.summary": "每个 logit 经 c · tanh(logit / c) 弯折，c = {cap}：每个 logit 都落在 "
+                       "−{cap} 与 {cap} 之间。",
+    "softcap.why": "Gemma 2 训练时就对 logits 做了软截断，因此没有哪个词表项能独占概率：远超 "
+                   "{cap} 的 logit 只比 {cap} 本身大一点点。",
+    "softcap.how": "logits = {cap} · tanh(未截断值 / {cap})，逐项计算。这里{token}的未截断 "
+                   "logits {raw} 得到 {capped}。",
+    "softcap.pitfalls": "软截断不是硬截断：小的 logit 几乎不变，大的 logit 平滑地弯向 ±c，"
+                        "logits 的大小顺序从不改变。",
+    "softcap.check": "手算最大的一个，{entry}：{cap} · tanh({raw} / {cap}) = {value}。",
     "logits.summary": "每个最终行乘以词表头，为 {size} 个词表项各得到一个分数，即 logit。",
     "logits.why": "要预测下一个 Token，每个位置都需要为每个候选 Token 给出一个数。词表头把 {d} "
                   "列的行变成 {size} 列的行。",
@@ -505,6 +514,10 @@ BLOCK: dict[str, str] = {
     "logits_title": "logits = {source}·unembed",
     "logits_note": "每个词表项一个分数；下一步把每行变成概率",
     "softmax_rows": "→ 逐行 softmax →",
+    "softcap_arrow": "→ {cap} · tanh(x / {cap}) →",
+    "softcap_uncapped": "未截断的 logits",
+    "softcap_capped": "logits（截断在 ±{cap}）",
+    "softcap_note": "每项都弯向 ±{cap}；小的 logit 几乎不变，大小顺序从不改变",
     "probs_title": "词表上的概率",
     "fill_blank": "填空：第 {position} 个位置的 [MASK] → {entry}（{p}）；其次是 {others}",
     "fill_separator": "、",
@@ -621,6 +634,7 @@ CANVAS: dict[str, str] = {
     "embedding_norm": "嵌入 {norm}",
     "rope": "RoPE 转动 q、k",
     "logits": "词表分数",
+    "softcap": "软截断 c·tanh",
     "probs": "概率",
     "loss": "损失 −ln p",
     "sample": "抽取下一个 Token",

@@ -128,6 +128,8 @@ def _head(h: Head, write: Write, last: Layer | None) -> dict[str, Any]:
         head["unembed"] = write(h.unembed)
         _put(head, write, bias=h.bias)
         head["vocab"] = list(h.vocab)
+        if h.softcap is not None:
+            head["softcap"] = h.softcap
     return head
 
 

@@ -374,14 +374,31 @@ def transform(tape: Tape, place: Place, source: str, t: Transform) -> None:
 
 
 def logits(tape: Tape, place: Place, source: str, unembed: FloatArray,
-           bias: FloatArray | None) -> None:
-    """One score per vocabulary entry: the row times unembed (plus the vocabulary bias)."""
+           bias: FloatArray | None, written: str = "logits") -> None:
+    """One score per vocabulary entry: the row times unembed (plus the vocabulary bias), written
+    as ``written`` (``logits_uncapped`` when a soft cap follows)."""
     if tape.replayed():
         return
-    tape.arrays["logits"] = tape[source] @ unembed + (bias if bias is not None else 0.0)
+    tape.arrays[written] = tape[source] @ unembed + (bias if bias is not None else 0.0)
     tape.step(place, "logits", "Logits: one score per vocabulary entry",
               (source, place.param("unembed"), *_optional((place.param("bias"), bias))),
-              ("logits",), "block.logits", "logits")
+              (written,), "block.logits", "logits")
+
+
+def soft_capped(cap: float, x: FloatArray) -> FloatArray:
+    """cap · tanh(x / cap), as transformers' Gemma 2 computes it."""
+    capped: FloatArray = cap * np.tanh(x / cap)
+    return capped
+
+
+def softcap(tape: Tape, place: Place, cap: float) -> None:
+    """Gemma 2's soft cap of the logits: ``logits`` = cap · tanh(``logits_uncapped`` / cap)."""
+    if tape.replayed():
+        return
+    tape.arrays["logits"] = soft_capped(cap, tape["logits_uncapped"])
+    tape.step(place, "softcap", f"Soft cap: {format_exact(cap)} · tanh(logits / "
+              f"{format_exact(cap)})", ("logits_uncapped",),
+              ("logits",), "block.softcap", "softcap")
 
 
 def probs(tape: Tape, place: Place) -> None:

@@ -181,6 +181,8 @@ class Head(Frozen):
     unembed: FloatArray | None = None
     bias: FloatArray | None = None
     vocab: tuple[str, ...] = ()
+    softcap: float | None = None
+    """Gemma 2's cap c of the logits, c·tanh(logits / c); None: uncapped."""
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)

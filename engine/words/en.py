@@ -34,6 +34,7 @@ REFUSALS: dict[str, str] = {
     "decoder_layers_many": "{count} decoder layers",
     "vocabulary_labels": "vocabulary labels",
     "vocabulary_bias": "a vocabulary bias",
+    "vocabulary_softcap": "a soft cap of the logits",
     "vocabulary_transform": "a masked-language-model transform",
     "rope_dims_given": "{dims}",
     "either": "{first} or {second}",
@@ -418,6 +419,8 @@ PHRASES: dict[str, str] = {
     "expert_output": "choice {rank} of this token: expert {e}'s feed-forward of its row",
     "experts_sum": "each chosen expert's output times its router weight, summed",
     "vocab_entry": "vocabulary entry “{entry}”",
+    "soft_capped": "the soft cap c = {cap} keeps every value between −{cap} and {cap}; "
+                   "small values pass almost unchanged",
     "prob_row": "l = logits[{i},·], max = {top}; entry “{entry}” for position “{token}”",
     "loss_row": "position {i} (“{token}”) should predict id {target} (“{entry}”): the "
                 "smaller its probability, the larger the loss",

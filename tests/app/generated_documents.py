@@ -29,7 +29,7 @@ CONSTRUCTS = frozenset({
     "targets: the loss", "token ids: the draw", "embedding_scale", "token types",
     "embedding_norm layernorm", "embedding_norm rmsnorm", "sinusoidal halves", "qk_norm shift",
     "alibi paper slopes", "masked-LM head", "rope scaling", "output norms", "ablate_heads",
-    "mixture of experts"})
+    "mixture of experts", "head softcap"})
 """Every construct the generated documents must meet."""
 
 
@@ -91,6 +91,8 @@ class Spec:
     masked_lm: bool = False
     """The head (if any) is a masked-language model's: a ``transform`` before the vocabulary,
     and the second token is ``[MASK]`` (the blank it fills)."""
+    softcap: bool = False
+    """The head's logits soft-capped (``head.softcap`` 0.5: small, so the cap bites)."""
     scaling: bool = False
     """RoPE's frequencies scaled (yarn over an original context of 64 positions: its ramp and
     its attention factor on cos and sin)."""
@@ -176,6 +178,8 @@ def build(spec: Spec) -> Doc:
         doc["head"] = head(rng, D)
         if not spec.head_bias:
             del doc["head"]["bias"]
+        if spec.softcap:
+            doc["head"]["softcap"] = 0.5
         doc["head"]["vocab"] = _labels("v", len(doc["head"]["vocab"]), spec.odd_labels)
         if spec.masked_lm:
             doc["head"]["transform"] = {
@@ -265,6 +269,8 @@ def constructs(spec: Spec) -> set[str]:
         met.add("token ids: the draw")
     if spec.head and spec.head_bias:
         met.add("head bias")
+    if spec.head and spec.softcap:
+        met.add("head softcap")
     if spec.source is not None:
         met.add("encoder–decoder")
         if spec.n != spec.source:
@@ -315,7 +321,8 @@ def specs(draw: st.DrawFn) -> Spec:
                 types=draw(st.booleans()),
                 embedding_norm=draw(st.none() | st.sampled_from(("layernorm", "rmsnorm"))),
                 layout=draw(st.sampled_from(("interleaved", "halves"))),
-                slopes=draw(st.booleans()), masked_lm=draw(st.booleans()))
+                slopes=draw(st.booleans()), masked_lm=draw(st.booleans()),
+                softcap=draw(st.booleans()))
 
 
 GENERATED = 5
@@ -329,7 +336,7 @@ EXAMPLES: tuple[Spec, ...] = (
     # stack whose first layer has no block
     Spec(seed=1, n=4, positions="rope", layers=(LayerSpec(qk_norm="rmsnorm"),
                                                 LayerSpec(qk_norm="layernorm", norm="rmsnorm")),
-         heads=4, kv_heads=2, ending="draw"),
+         heads=4, kv_heads=2, ending="draw", softcap=True),
     Spec(seed=2, n=5, source=3, positions="sinusoidal",
          layers=(LayerSpec(), LayerSpec(placement="post", activation="relu"))),
     Spec(seed=3, n=3, positions="none",

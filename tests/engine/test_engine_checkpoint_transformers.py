@@ -136,6 +136,7 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
         "original_max_position_embeddings": 64}}),
     "gemma2-layer-types": ("gemma2", {"layer_types": ["full_attention", "sliding_attention"],
                                       "sliding_window": 2}),
+    "gemma2-final-cap": ("gemma2", {"final_logit_softcapping": 3.0}),
     "qwen3_moe-normalised": ("qwen3_moe", {"norm_topk_prob": True, "mlp_only_layers": [],
                                            "num_experts_per_tok": 2}),
 }
@@ -349,6 +350,8 @@ def test_the_imported_checkpoint_computes_what_transformers_computes(
         scale = max(1.0, float(np.abs(value).max()))
         tolerance = 1e-10 if patched or case == "gpt2" else 1e-5 * scale
         assert found[name] <= tolerance, (name, found[name])
+    if "logits_uncapped" in trace.arrays:  # the cap bites: it changes the logits a lot
+        assert np.abs(trace.arrays["logits_uncapped"] - trace.arrays["logits"]).max() > 1.0
     # The model is not trivial: its last token's next-token probabilities are far from uniform
     # (BERT, without a head: its last layer's shares are).
     if "probs" in trace.arrays:
