@@ -243,7 +243,13 @@ class Facts:
         return float(self.q(self.receiver) @ self.k(j))
 
     def score(self, j: int) -> float:
+        """The receiver's score against key ``j``: what the softmax reads (capped, if so)."""
         return float(self.scoped("scores")[self.head, self.receiver, j])
+
+    def scaled_score(self, j: int) -> float:
+        """The receiver's q·k against key ``j`` (÷ √dₖ when scaled), before a soft cap."""
+        name = "scores_uncapped" if self.attention.softcap is not None else "scores"
+        return float(self.scoped(name)[self.head, self.receiver, j])
 
     def share(self, j: int) -> float:
         return float(self.scoped("weights")[self.head, self.receiver, j])

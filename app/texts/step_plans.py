@@ -96,13 +96,21 @@ def scores(f: Facts) -> Telling:
     met = Listed([say("scores.key", token=Token(f.keys[k]), row=f.row(f.k(k))) for k in keys])
     raws = Listed([f.num(f.raw_score(k)) for k in keys])
     cell = dict(token=_token(f), key=Token(f.keys[j]), terms=f.score_terms(j),
-                raw=f.num(f.raw_score(j)), score=f.num(f.score(j)), d_k=f.d_k,
+                raw=f.num(f.raw_score(j)), score=f.num(f.scaled_score(j)), d_k=f.d_k,
                 root=f.root_d_k)
     query = dict(head=_head(f), token=_token(f), query=f.row(f.q(f.receiver)), met=met,
                  raws=raws, d_k=f.d_k)
     scaled = "scaled" if f.scaled else "unscaled"
-    how = say(f"scores.how_{scaled}", scaled_scores=Listed([f.num(f.score(k)) for k in keys]),
-              **query)
+    how = say(f"scores.how_{scaled}",
+              scaled_scores=Listed([f.num(f.scaled_score(k)) for k in keys]), **query)
+    check = say(f"scores.check_{scaled}", **cell)
+    cap = f.attention.softcap
+    if cap is not None:  # Gemma 2: the scores the mask and softmax read are capped
+        c = format_exact(cap)
+        how = say("scores.how_capped", before=how, cap=c,
+                  capped=Listed([f.num(f.score(k)) for k in keys]))
+        check = say("scores.check_capped", before=check, cap=c, score=cell["score"],
+                    capped=f.num(f.score(j)))
     rule = mask_rule(f.attention, f.keys)
     later = ("scores.later_rule" if beyond_causal(f.attention) else
              "scores.later_masked" if f.causal and f.n > 1 else
@@ -112,7 +120,7 @@ def scores(f: Facts) -> Telling:
         why=say("scores.why", then=say(f"scores.why_{scaled}", d_k=f.d_k)),
         how=how,
         pitfalls=say("scores.pitfalls", then=say(later, rule=rule)),
-        check=say(f"scores.check_{scaled}", **cell),
+        check=check,
     )
 
 

@@ -87,6 +87,9 @@ WORDS: dict[str, str] = {
                          "query {query} meets {met}: raw {raws}, scaled {scaled_scores}.",
     "scores.how_unscaled": "scores[i, j] = q_i · k_j, with no division. Here{head}, {token}'s "
                            "query {query} meets {met}: {raws}.",
+    "scores.how_capped": "{before} Then each is soft-capped, {cap} · tanh(s / {cap}), as "
+                         "Gemma 2 does: {capped}; the mask and softmax read these.",
+    "scores.check_capped": "{before} Capped: {cap} · tanh({score} / {cap}) = {capped}.",
     "scores.pitfalls": "A score is not a probability: it may be negative or above 1, and only "
                        "the next step turns scores into shares. {then}",
     "scores.later_masked": "A score toward a later position appears in the table, yet the causal "
@@ -751,6 +754,7 @@ CANVAS: dict[str, str] = {
     "dot": "q·k",
     "scaled": "÷ √{d_k} = s",
     "unscaled": "s (not scaled)",
+    "capped": "c · tanh(s / c), the soft cap",
     "exp": "exp(s − max)",
     "share": "share",
     "masked": "✕ masked: not read",
@@ -943,6 +947,9 @@ FRAME: dict[str, str] = {
     "head": " · head {n}",
     "head_of": " · head {n} of {h}",
     "scores": "scores",
+    "scores_uncapped": "scores before the cap",
+    "scores_capped": "scores, capped at ±{cap}",
+    "scores_cap_arrow": "→ {cap} · tanh(s / {cap}) →",
     "shares": "shares",
     "mixed": "mixed",
     "mixed_joined": "mixed (heads joined)",

@@ -69,6 +69,9 @@ WORDS: dict[str, str] = {
                          "{query} 对上{met}：原始值 {raws}，缩放后 {scaled_scores}。",
     "scores.how_unscaled": "scores[i, j] = q_i · k_j，不做除法。这里{head}{token}的查询 {query} "
                            "对上{met}：{raws}。",
+    "scores.how_capped": "{before}然后像 Gemma 2 那样逐个软截断，{cap} · tanh(s / {cap})："
+                         "{capped}；掩码和 softmax 读的是这些值。",
+    "scores.check_capped": "{before}截断后：{cap} · tanh({score} / {cap}) = {capped}。",
     "scores.pitfalls": "分数不是概率：它可以为负，也可以大于 1，要到下一步才变成份额。{then}",
     "scores.later_masked": "指向后面位置的分数也出现在表中，但因果掩码会让下一步把它排除。",
     "scores.later_open": "掩码关闭，表中每个分数（包括指向后面位置的）都参与下一步。",
@@ -601,6 +604,7 @@ CANVAS: dict[str, str] = {
     "dot": "q·k",
     "scaled": "÷ √{d_k} = s",
     "unscaled": "s（未缩放）",
+    "capped": "c · tanh(s / c)，软截断",
     "exp": "exp(s − max)",
     "share": "份额",
     "masked": "✕ 被掩码，不读",
@@ -793,6 +797,9 @@ FRAME: dict[str, str] = {
     "head": " · 第 {n} 头",
     "head_of": " · 第 {n} 头（共 {h} 头）",
     "scores": "分数",
+    "scores_uncapped": "截断前的分数",
+    "scores_capped": "分数（截断在 ±{cap}）",
+    "scores_cap_arrow": "→ {cap} · tanh(s / {cap}) →",
     "shares": "份额",
     "mixed": "混合结果",
     "mixed_joined": "混合结果（各头拼接）",

@@ -239,6 +239,10 @@ class _Explainer:
             qk, bias = s + "qk", s + "alibi"
             return biased_score(c.name, c.index, c.value, (qk, float(self.a[qk][c.index])),
                                 (bias, float(self.a[bias][c.index])), self.say, self.places)
+        if c.local == "scores" and att.softcap is not None:
+            raw = s + "scores_uncapped"
+            return soft_capped_cell(c.name, c.index, c.value, att.softcap,
+                                    (raw, float(self.a[raw][c.index])), self.say, self.places)
         if c.local == "alibi":
             positions = self._positions_of(step.stack)
             return alibi_cell(c.name, c.index, c.value, float(positions.head_slopes(att.heads)[h]),

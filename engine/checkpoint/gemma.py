@@ -6,10 +6,12 @@ The feed-forward is GeGLU with ``hidden_act`` (Gemma, whose legacy ``"gelu"`` tr
 reads as GELU's tanh form) or ``hidden_activation`` (Gemma 2). Gemma 2 norms the attention's
 and the feed-forward's outputs before their residuals (the block's γ3, γ4), slides a window on
 its ``layer_types`` (by default every other layer, the first sliding) and divides the scores
-by √``query_pre_attn_scalar``: computed only when that is √dₖ. Gemma 2 caps its logits
-(``final_logit_softcapping``, by default 30: the head's ``softcap``); its scores' cap
-(``attn_logit_softcapping``) and a bidirectional attention are refused: not computed yet.
-Gemma's (``gemma``) config giving a cap is refused: transformers' Gemma does not read it."""
+by √``query_pre_attn_scalar``: computed only when that is √dₖ (the document's ``scale`` is
+true or false, no other number). Gemma 2 caps its scores (``attn_logit_softcapping``, by
+default 50: each attention's ``softcap``) and its logits (``final_logit_softcapping``, by
+default 30: the head's ``softcap``); null turns a cap off. A bidirectional attention is
+refused (not computed yet), and so is Gemma's (``gemma``) config giving a cap: transformers'
+Gemma does not read it, yet its weights were trained with it."""
 
 from __future__ import annotations
 
@@ -37,8 +39,6 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
     for name, cap in caps.items():
         if cap is not None and not second:  # transformers' Gemma does not read them
             raise ScenarioError(config.at(name), Refusal("softcapping"))
-    if caps["attn_logit_softcapping"] is not None:
-        raise ScenarioError(config.at("attn_logit_softcapping"), Refusal("softcapping"))
     if config.flag("use_bidirectional_attention", False):
         raise ScenarioError(config.at("use_bidirectional_attention"), Refusal("bidirectional"))
     if second:
@@ -54,9 +54,11 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
     found = llama.parts(checkpoint, config, chosen, tied=True, activation=activation,
                         norm_shift=1.0, head_dim=HEAD_DIM, sandwich=second)
     scale = float(np.float32(math.sqrt(config.whole("hidden_size"))))
-    final = caps["final_logit_softcapping"]
+    scores, final = caps["attn_logit_softcapping"], caps["final_logit_softcapping"]
     head = {**found.head, "softcap": final} if found.head and final is not None else found.head
-    return replace(found, embedding_scale=scale, head=head)
+    layers = [{**layer, "attention": {**layer["attention"], "softcap": scores}}
+              for layer in found.layers] if scores is not None else found.layers
+    return replace(found, embedding_scale=scale, head=head, layers=layers)
 
 
 CAPS = {"attn_logit_softcapping": 50.0, "final_logit_softcapping": 30.0}

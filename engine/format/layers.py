@@ -50,7 +50,7 @@ from engine.words.refusals import Refusal
 
 ATTENTION_KEYS = ("heads", "causal", "scale", "Wq", "Wk", "Wv", "bq", "bk", "bv", "Wo", "bo",
                   "kv_heads", "window", "key_mask", "qk_norm", "gamma_q", "gamma_k", "beta_q",
-                  "beta_k", "ablate_heads")
+                  "beta_k", "ablate_heads", "softcap")
 CROSS_KEYS = tuple(key for key in ATTENTION_KEYS if key != "causal")
 LAYER_BLOCK_KEYS = ("norm", "eps", "placement", "residual", "gamma1", "beta1", "gamma_c",
                     "beta_c", "gamma2", "beta2", "gamma3", "beta3", "gamma4", "beta4", "ffn")
@@ -182,7 +182,8 @@ def parse_attention(value: object, place: str, *, n: int, d: int, n_keys: int | 
                           kv_heads=groups if "kv_heads" in att else None, window=window,
                           key_mask=key_mask, qk_norm=qk_norm, gamma_q=gamma_q, gamma_k=gamma_k,
                           beta_q=beta_q, beta_k=beta_k, qk_eps=eps,
-                          ablate_heads=_ablate_heads(att, _at(place, "ablate_heads"), heads))
+                          ablate_heads=_ablate_heads(att, _at(place, "ablate_heads"), heads),
+                          softcap=parse_cap(att.get("softcap"), _at(place, "softcap")))
     _refuse_blind_rows(attention, place, n, n_keys)
     return attention
 

@@ -55,6 +55,8 @@ class Attention(Frozen):
     beta_k: FloatArray | None = None
     qk_eps: float = 1e-5
     ablate_heads: tuple[int, ...] = ()
+    softcap: float | None = None
+    """Gemma 2's cap c of the scaled scores, c·tanh(s / c), before the mask; None: uncapped."""
 
     @property
     def groups(self) -> int:

@@ -35,6 +35,8 @@ REFUSALS: dict[str, str] = {
     "vocabulary_labels": "vocabulary labels",
     "vocabulary_bias": "a vocabulary bias",
     "vocabulary_softcap": "a soft cap of the logits",
+    "softcap_alibi": "a soft cap of the scores beside ALiBi's bias is not computed: QKV Studio "
+                     "caps the scores of models without ALiBi (Gemma 2)",
     "vocabulary_transform": "a masked-language-model transform",
     "rope_dims_given": "{dims}",
     "either": "{first} or {second}",
@@ -277,8 +279,9 @@ REFUSALS: dict[str, str] = {
                       "every layer by one base",
     "layer_types": "expected a list of {layers} entries, each \"full_attention\" or "
                    "\"sliding_attention\", got {got}",
-    "softcapping": "capping scores or logits by tanh is not computed yet: QKV Studio computes "
-                   "them uncapped",
+    "softcapping": "capping scores or logits by tanh is Gemma 2's (model_type gemma2): "
+                   "transformers' Gemma does not read this key, so a Gemma config giving it is "
+                   "refused",
     "bidirectional": "attention without the causal mask is not computed yet for this family",
     "head_dim_split": "the attention's heads are hidden_size / num_attention_heads = {d_k} "
                       "columns wide, and transformers' rotary embedding would turn {got}: they "

@@ -37,6 +37,8 @@ REFUSALS: dict[str, str] = {
     "vocabulary_labels": "词表标签",
     "vocabulary_bias": "词表偏置",
     "vocabulary_softcap": "logits 的软截断",
+    "softcap_alibi": "不计算与 ALiBi 偏置并用的分数软截断：QKV Studio 只截断不用 ALiBi 的模型"
+                     "（Gemma 2）的分数",
     "vocabulary_transform": "掩码语言模型的变换",
     "rope_dims_given": "{dims}",
     "either": "{first} 或 {second}",
@@ -248,7 +250,8 @@ REFUSALS: dict[str, str] = {
     "rope_per_layer": "暂不计算按层类型分别设置的 RoPE：QKV Studio 对每一层使用同一个基数",
     "layer_types": "应为 {layers} 项的列表，每项是 \"full_attention\" 或 \"sliding_attention\"，"
                    "得到的是 {got}",
-    "softcapping": "暂不计算用 tanh 截断分数或 logits：QKV Studio 计算未截断的值",
+    "softcapping": "用 tanh 截断分数或 logits 属于 Gemma 2（model_type gemma2）：transformers "
+                   "的 Gemma 不读这个键，因此不接受给出它的 Gemma 配置",
     "bidirectional": "暂不计算这个模型家族不带因果掩码的注意力",
     "head_dim_split": "注意力的每个头宽 hidden_size / num_attention_heads = {d_k} 列，而 "
                       "transformers 的旋转位置编码会旋转 {got} 列：两者对不上",

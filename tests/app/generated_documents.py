@@ -29,7 +29,7 @@ CONSTRUCTS = frozenset({
     "targets: the loss", "token ids: the draw", "embedding_scale", "token types",
     "embedding_norm layernorm", "embedding_norm rmsnorm", "sinusoidal halves", "qk_norm shift",
     "alibi paper slopes", "masked-LM head", "rope scaling", "output norms", "ablate_heads",
-    "mixture of experts", "head softcap"})
+    "mixture of experts", "head softcap", "attention softcap"})
 """Every construct the generated documents must meet."""
 
 
@@ -56,6 +56,9 @@ class LayerSpec:
     """``ablate_heads`` lists the attention's last head (its output set to 0)."""
     experts: int = 0
     """A mixture of this many experts (two chosen per token) in place of the feed-forward."""
+    softcap: bool = False
+    """The self-attention's scores soft-capped (``softcap`` 0.5, Gemma 2's; not with ALiBi,
+    which refuses it)."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +139,8 @@ def _layer(rng: np.random.Generator, spec: Spec, lay: LayerSpec, n: int, cross: 
         extra["key_mask"] = [0 if k == n // 2 and n > 1 else 1 for k in range(n)]
     if lay.ablate:
         extra["ablate_heads"] = [spec.heads - 1]
+    if _capped(spec, lay):
+        extra["softcap"] = 0.5
     d_k = D // spec.heads if spec.heads <= 2 else 2
     if lay.qk_norm is not None:
         extra.update(qk_norm=lay.qk_norm, gamma_q=_vector(rng, d_k), gamma_k=_vector(rng, d_k))
@@ -154,6 +159,11 @@ def _layer(rng: np.random.Generator, spec: Spec, lay: LayerSpec, n: int, cross: 
             layer["block"].update({f"{name}{which}": draw(rng, D) for which in "34"
                                    for name, draw in (("gamma", _vector), ("beta", _shift))})
     return layer
+
+
+def _capped(spec: Spec, lay: LayerSpec) -> bool:
+    """Whether the layer's self-attention caps its scores (ALiBi refuses a cap)."""
+    return lay.softcap and spec.positions != "alibi"
 
 
 def build(spec: Spec) -> Doc:
@@ -241,6 +251,7 @@ def constructs(spec: Spec) -> set[str]:
                                       ("window", lay.window is not None),
                                       ("key_mask", lay.key_mask), ("unscaled", not lay.scale),
                                       ("ablate_heads", lay.ablate),
+                                      ("attention softcap", _capped(spec, lay)),
                                       ("not causal", not lay.causal)) if on}
     if not spec.layers[0].block:
         met.add("first layer without block")
@@ -298,7 +309,7 @@ def layer_specs(draw: st.DrawFn, n: int, first: bool, cross: bool) -> LayerSpec:
         qk_norm=draw(st.none() | st.sampled_from(("rmsnorm", "layernorm"))),
         qk_shift=draw(st.booleans()), experts=draw(st.sampled_from((0, 3))),
         output_norms=placement == "pre" and not parallel and not cross and draw(st.booleans()),
-        ablate=draw(st.booleans()))
+        ablate=draw(st.booleans()), softcap=draw(st.booleans()))
 
 
 @st.composite
@@ -349,7 +360,7 @@ EXAMPLES: tuple[Spec, ...] = (
     # labels as a teacher may type them (a line break drew a slide's second line at 18 pt)
     Spec(seed=6, n=5, positions="rope", odd_labels=True, ending="targets", scaling=True,
          layers=(LayerSpec(), LayerSpec(block=False),
-                 LayerSpec(norm="rmsnorm", output_norms=True))),
+                 LayerSpec(norm="rmsnorm", output_norms=True, softcap=True))),
     Spec(seed=5, n=5, positions="alibi", heads=2, kv_heads=1, head_bias=False,
          layers=(LayerSpec(parallel=True, window=2, activation="identity"),
                  LayerSpec(key_mask=True, causal=False, placement="post", ablate=True))),

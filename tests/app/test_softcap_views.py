@@ -1,8 +1,10 @@
-"""The soft cap of the logits in the window: its frame draws the uncapped and the capped logits
-with every number, the map and the timeline name it, its title and texts are in both languages
-and quote the document's own numbers (recomputed here)."""
+"""The soft caps in the window: the logits' step and a capped scores step draw the uncapped and
+the capped numbers, the map, timeline, worked row and titles name the cap, and the texts say it
+in both languages with the document's own numbers (recomputed here)."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from pytestqt.qtbot import QtBot
@@ -13,7 +15,8 @@ from app.canvas.route_map import step_label as map_label
 from app.texts.lookup import step_text
 from app.texts.step_labels import step_label
 from app.texts.titles import step_title
-from engine import compute
+from engine import compute, format_number
+from tests.app.test_worked_row_and_map import trace_of, worked
 from tests.engine.capped_head import CAP, capped_scenario
 
 
@@ -57,3 +60,32 @@ def test_the_softcap_texts_quote_the_receivers_numbers_in_both_languages() -> No
     # the logits step before it tells its own, uncapped, numbers
     logits = step_text(trace, trace.step_index("logits"), "en")
     assert f"gives [{', '.join(_three(v) for v in raw)}]" in logits.how
+
+
+def test_a_capped_scores_step_draws_works_and_tells_the_cap(qtbot: QtBot) -> None:
+    """F11 with its scores capped at 1: s = 2 ÷ √2 = 1.414 and 0, capped 1·tanh(s) (recomputed
+    here) = 0.888 and 0; the frame shows both grids, the worked row a column for the cap, and
+    the texts say it in both languages."""
+    trace = trace_of("f11", softcap=1.0)
+    capped = [format_number(math.tanh(s), 3) for s in (2 / math.sqrt(2), 0.0)]
+    assert capped == ["0.888", "0"]
+    index = trace.step_index("scores")
+    for lang, titles in (("en", ["scores before the cap", "scores, capped at ±1"]),
+                         ("zh", ["截断前的分数", "分数（截断在 ±1）"])):
+        frame = FrameItem(trace, index, FrameOptions(lang=lang))
+        shown = {grid.spec.title: grid.spec.values for grid in frame.items_of(MatrixGrid)}
+        assert titles[0] in shown and titles[1] in shown
+        np.testing.assert_allclose(shown[titles[1]], np.tanh(shown[titles[0]]), rtol=0,
+                                   atol=1e-15)
+    assert worked(trace, "scores").cells == [
+        ["key", "q·k", "÷ √2 = s", "c · tanh(s / c), the soft cap"],
+        ["我", "2·1 + 0·0 = 2", "2 ÷ √2 = 1.414", "1 · tanh(1.414 / 1) = 0.888"],
+        ["爱", "2·0 + 0·1 = 0", "0 ÷ √2 = 0", "1 · tanh(0 / 1) = 0"]]
+    en, zh = step_text(trace, index, "en"), step_text(trace, index, "zh")
+    assert "Then each is soft-capped, 1 · tanh(s / 1), as Gemma 2 does: 0.888 and 0;" in en.how
+    assert en.check.endswith("Capped: 1 · tanh(1.414 / 1) = 0.888.")
+    assert "软截断，1 · tanh(s / 1)：0.888" in zh.how
+    assert zh.check.endswith("截断后：1 · tanh(1.414 / 1) = 0.888。")
+    step = trace.steps[index]
+    assert step_title(step, trace.scenario, "zh") == \
+        "分数 q·k，再除以 √dₖ，再软截断：1 · tanh(s / 1)"

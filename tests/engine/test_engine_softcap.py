@@ -1,6 +1,7 @@
-"""Gemma 2's soft cap of the logits, ``head.softcap``: read with its refusals, written back,
-computed as c·tanh(x / c) in a ``softcap`` step after the logits and explained cell by cell in
-both languages (every number recomputed here)."""
+"""Gemma 2's soft caps: of the logits (``head.softcap``, a ``softcap`` step after the logits)
+and of each attention's scores (``attention.softcap``, part of the scores step): read with their
+refusals, written back, computed as c·tanh(x / c), explained cell by cell in both languages and
+kept by the KV cache and a grown trace (every number recomputed here)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,13 @@ from engine.format.errors import ScenarioError
 from engine.format.generation_keys import Settings
 from engine.format.numbers import format_number
 from engine.format.writer import to_document
+from engine.generation.append import extend
+from engine.generation.grow import grown
 from engine.generation.redraw import with_settings
+from engine.generation.run import generate
 from tests.engine.capped_head import CAP, capped_document, capped_scenario
+from tests.engine.generation_documents import cases
+from tests.engine.test_engine_masked_lm import _counted
 
 
 @pytest.mark.parametrize(("value", "english", "chinese"), [
@@ -84,3 +90,95 @@ def test_a_greedy_draw_takes_the_largest_capped_logit() -> None:
     capped = CAP * np.tanh(trace.arrays["logits_uncapped"][-1] / CAP)
     np.testing.assert_allclose(trace.arrays["gen1.logits"], capped, rtol=0, atol=1e-15)
     assert int(trace.arrays["gen1.chosen"][0]) == int(np.argmax(capped))
+
+
+SCORE_CAP = 0.5
+
+
+def _scores_capped(**more: object) -> dict[str, object]:
+    """The three-layers document with every attention's scores capped at 0.5."""
+    doc = capped_document(**more)
+    doc["layers"] = [{**layer, "attention": {**layer["attention"], "softcap": SCORE_CAP}}
+                     for layer in doc["layers"]]
+    return doc
+
+
+def test_the_scores_step_caps_the_scaled_scores_that_the_softmax_reads() -> None:
+    trace = compute(parse_scenario(_scores_capped()))
+    step = trace.steps[trace.step_index("L1.scores")]
+    assert step.writes == ("L1.scores_uncapped", "L1.scores")
+    assert step.title == ("Layer 1: Scores q·k, divided by √dₖ, then soft-capped: "
+                          "0.5 · tanh(s / 0.5)")
+    att = trace.scenario.layers[0].attention
+    q, k = trace.arrays["L1.Q"], trace.arrays["L1.K"]
+    d_k = att.d_k
+    raw = np.stack([q[:, h * d_k:(h + 1) * d_k] @ k[:, h * d_k:(h + 1) * d_k].T / math.sqrt(d_k)
+                    for h in range(att.heads)])
+    np.testing.assert_allclose(trace.arrays["L1.scores_uncapped"], raw, rtol=0, atol=1e-15)
+    capped = SCORE_CAP * np.tanh(raw / SCORE_CAP)
+    assert np.abs(capped - raw).max() > 0.5  # the cap bites
+    np.testing.assert_allclose(trace.arrays["L1.scores"], capped, rtol=0, atol=1e-15)
+    seen = np.tril(np.ones((3, 3), dtype=bool))
+    exps = np.where(seen, np.exp(capped - capped.max(axis=-1, keepdims=True)), 0.0)
+    np.testing.assert_allclose(trace.arrays["L1.weights"], exps / exps.sum(-1, keepdims=True),
+                               rtol=0, atol=1e-15)
+    h, i, j = 1, 2, 0
+    told = explain(trace, "L1.scores", (h, i, j))
+    assert told.formula == (
+        f"L1.scores[1,2,0] = 0.5 · tanh(L1.scores_uncapped[1,2,0] / 0.5) = "
+        f"0.5 · tanh({format_number(float(raw[h, i, j]))} / 0.5) = "
+        f"{format_number(float(capped[h, i, j]))}")
+    assert "软截断 c = 0.5" in explain(trace, "L1.scores", (h, i, j), lang="zh").details[0]
+    assert explain(trace, "L1.scores_uncapped", (h, i, j)).formula.startswith(
+        "L1.scores_uncapped[1,2,0] = (")
+
+
+def test_the_writer_keeps_each_scores_cap_and_null_is_none() -> None:
+    written = to_document(parse_scenario(_scores_capped()))
+    assert [layer["attention"]["softcap"] for layer in written["layers"]] == [SCORE_CAP] * 3
+    again = parse_scenario(written)
+    assert [layer.attention.softcap for layer in again.layers] == [SCORE_CAP] * 3
+    doc = _scores_capped()
+    doc["layers"][0]["attention"]["softcap"] = None
+    assert parse_scenario(doc).layers[0].attention.softcap is None
+    doc["layers"][0]["attention"]["softcap"] = -1
+    with pytest.raises(ScenarioError) as refused:
+        parse_scenario(doc)
+    assert str(refused.value) == "layers.0.attention.softcap: expected a number above 0, got -1.0"
+
+
+def test_the_kv_cache_and_a_grown_trace_cap_the_scores_as_the_full_computation() -> None:
+    document = with_settings(parse_scenario(_scores_capped()), Settings(temperature=0.0))
+    run = generate(document, 2, Settings(temperature=0.0))  # the second token: the KV cache
+    after = compute(extend(document, run.tokens[0].draw.chosen))
+    np.testing.assert_allclose(run.tokens[1].draw.logits, after.arrays["logits"][-1], rtol=0,
+                               atol=1e-12)
+    longer = extend(document, 2)
+    grew = grown(compute(document), longer)
+    assert grew is not None
+    whole = compute(longer)
+    for name in ("L2.scores_uncapped", "L2.scores", "L2.weights", "gen2.logits"):
+        np.testing.assert_allclose(grew.arrays[name], whole.arrays[name], rtol=0, atol=1e-12)
+
+
+def test_a_scores_cap_beside_alibi_is_refused_in_both_languages() -> None:
+    doc = cases()["alibi"]
+    doc["layers"][1]["attention"]["softcap"] = 5.0
+    with pytest.raises(ScenarioError) as refused:
+        parse_scenario(doc)
+    assert str(refused.value) == (
+        "layers.1.attention.softcap: a soft cap of the scores beside ALiBi's bias is not "
+        "computed: QKV Studio caps the scores of models without ALiBi (Gemma 2)")
+    assert "不计算与 ALiBi 偏置并用的分数软截断" in problem_words(refused.value, "zh")
+
+
+def test_the_trace_size_limit_counts_the_uncapped_arrays(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    plain, capped = capped_document(), _scores_capped()
+    plain["head"] = {key: value for key, value in plain["head"].items() if key != "softcap"}
+    for layer in plain["layers"]:
+        assert "softcap" not in layer["attention"]
+    trace = compute(parse_scenario(capped))
+    added = sum(trace.arrays[name].size for name in trace.arrays if name.endswith("_uncapped"))
+    assert added == 3 * 3 + 3 * (2 * 3 * 3)  # n × V, and h × n × n in each of three layers
+    assert _counted(capped, monkeypatch) - _counted(plain, monkeypatch) == added
