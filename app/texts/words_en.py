@@ -1176,7 +1176,8 @@ WORKSHEET: dict[str, str] = {
     "check_projection": "each row of Q, K and V is one input row times a table — redo one "
                         "column of each with the table's column and compare.",
     "check_scores": "each score is the query row's dot product with the key row, divided by "
-                    "√dₖ; a masked cell is not used.",
+                    "√dₖ (then soft-capped, c · tanh(s / c), where the step's title says so); "
+                    "a masked cell is not used.",
     "check_weights": "add up each row of your shares and compare the sum with what softmax "
                      "promises of every row; a masked key takes no share.",
     "check_mix": "each output number lies between the smallest and the largest visible value "
