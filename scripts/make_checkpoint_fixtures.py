@@ -269,7 +269,7 @@ def gemma(weights: Weights, vocab: int) -> dict[str, Any]:
 
 
 def gemma2(weights: Weights, vocab: int) -> dict[str, Any]:
-    """Gemma 2 without its caps (not computed yet): a window of 3 on the first layer."""
+    """Gemma 2 without its caps: a window of 3 on the first layer."""
     d, hidden = llama_like(weights, vocab, heads=2, groups=1, d_k=8, tied=True, d=16,
                            shifted=True, sandwich=True)
     return {"model_type": "gemma2", "architectures": ["Gemma2ForCausalLM"], "vocab_size": vocab,
@@ -281,6 +281,13 @@ def gemma2(weights: Weights, vocab: int) -> dict[str, Any]:
             "layer_types": ["sliding_attention", "full_attention"],
             "attn_logit_softcapping": None, "final_logit_softcapping": None,
             "bos_token_id": 1, "eos_token_id": 2}
+
+
+def gemma2_capped(weights: Weights, vocab: int) -> dict[str, Any]:
+    """Gemma 2 with its caps set small, so that they bite on these tiny weights: the scores at
+    5, the logits at 3."""
+    return {**gemma2(weights, vocab), "attn_logit_softcapping": 5.0,
+            "final_logit_softcapping": 3.0}
 
 
 def bert(weights: Weights, vocab: int) -> dict[str, Any]:
@@ -498,6 +505,7 @@ FAMILIES: dict[str, tuple[Callable[[Weights, int], dict[str, Any]], str, bool]] 
     "gpt_neox": (gpt_neox, "float16", True),
     "gemma": (gemma, "float32", False),
     "gemma2": (gemma2, "bfloat16", False),
+    "gemma2-capped": (gemma2_capped, "bfloat16", False),
     "bert": (bert, "float32", False),
     "qwen3": (qwen3, "bfloat16", True),
     "phi": (phi, "float16", True),
@@ -524,7 +532,7 @@ SEEDS = {"gpt2": 2501, "gpt_neox": 2502, "llama": 2503, "mistral": 2504, "qwen2"
          "gemma": 2506, "bert": 2507, "qwen3": 2508, "phi": 2509, "opt": 2510, "phi3": 2511,
          "llama-rope-linear": 2512, "llama-rope-llama3": 2513,
          "llama-rope-yarn": 2514, "stablelm": 2515, "starcoder2": 2516, "phi3-longrope": 2518,
-         "gemma2": 2519, "mixtral": 2520, "qwen3_moe": 2521}
+         "gemma2": 2519, "mixtral": 2520, "qwen3_moe": 2521, "gemma2-capped": 2522}
 """Each family's seed (fixed, so that a new family leaves the others' bytes as they were)."""
 
 

@@ -201,6 +201,7 @@ PICTURE_OPTIONS = op_table("canvas.picture_options", {
     "experts": _no_options,
     "transform": _no_options,
     "logits": _no_options,
+    "softcap": _no_options,
     "probs": _no_options,
     "loss": _loss_options,
     "sample": _draw_options,

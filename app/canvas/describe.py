@@ -162,6 +162,7 @@ FACTS = op_table("canvas.describe", {
     "experts": _expert_choices,
     "transform": _written_rows,
     "logits": _written_rows,
+    "softcap": _written_rows,
     "probs": _written_rows,
     "loss": _loss,
     "sample": _draw,

@@ -112,6 +112,7 @@ MAP_LABELS = op_table("canvas.map_label", {
     "experts": _word("experts"),
     "transform": _word("transform"),
     "logits": _word("logits"),
+    "softcap": _word("softcap"),
     "probs": _word("probs"),
     "loss": _word("loss"),
     "sample": _word("sample"),

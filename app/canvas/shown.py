@@ -44,6 +44,7 @@ SHOWN = op_table("canvas.shown", {
     "experts": _PLAIN,
     "transform": _PLAIN,
     "logits": _PLAIN,
+    "softcap": _PLAIN,
     "probs": Shown(repeats_arrows=False, own_options=False, draw_controls=True),
     "loss": _PLAIN,
     "sample": Shown(repeats_arrows=False, own_options=True, draw_controls=True),

@@ -42,7 +42,7 @@ from app.canvas.position_pictures import (
 )
 from app.canvas.router_step import lay_out_experts, lay_out_router
 from app.canvas.sample_step import lay_out_sample
-from app.canvas.vocab_steps import lay_out_embed, lay_out_logits, lay_out_probs
+from app.canvas.vocab_steps import lay_out_embed, lay_out_logits, lay_out_probs, lay_out_softcap
 from app.model.operands import (
     array_name,
     attention_of,
@@ -54,6 +54,7 @@ from app.texts.frame_words import join_notes
 from app.texts.mask_plans import kv_sharing
 from app.texts.words import say
 from engine import Step, format_number
+from engine.format.numbers import format_exact
 from engine.forward.step import Op
 from engine.scenario.names import short_name
 from engine.scenario.op_table import op_table
@@ -173,14 +174,21 @@ def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
         left = ctx.grid(step.reads[0], title=f"{query}{label}", columns=cols)
         top = ctx.grid(step.reads[1], title=f"{key}ᵀ{label}{_group_label(ctx, att, head)}",
                        columns=_head_columns(att.d_k, kv_head(att, head)), transpose=True)
-        scores = ctx.grid(step.writes[-1], title=_word(ctx, "scores") + label, head=head,
-                          note=note, masked=hidden, marked=marked)
+        scaled = _word(ctx, "scores" if att.softcap is None else "scores_uncapped") + label
+        scores = ctx.grid(step.writes[0], title=scaled, head=head, note=note, masked=hidden,
+                          marked=marked)
         if marked is not None:
             outline_cells(scores, marked, ctx.theme)
         row: list[QGraphicsItem | str] = [left, "·", top, "=", scores]
         corner = cornered(left, [(top, scores)], row_width(row), _word(ctx, "corner_note"),
                           ctx.theme)
         rows.append(row if corner is None else [corner])
+        if att.softcap is not None:  # Gemma 2: c · tanh(s / c) of the scaled scores
+            cap = format_exact(att.softcap)
+            rows.append([ctx.grid(step.writes[0], title=scaled, head=head, masked=hidden),
+                         _word(ctx, "scores_cap_arrow", cap=cap),
+                         ctx.grid(step.writes[-1], title=_word(ctx, "scores_capped", cap=cap)
+                                  + label, head=head, masked=hidden, highlight_receiver=True)])
     if len(rows) > 1:  # presentation may show the first heads, then the others, as two slides
         rows = [list(row) for row in part_rows(rows)]
     grids = place_rows(parent, rows, 0, 0, ctx.theme)
@@ -274,6 +282,7 @@ STEP_LAYOUTS: Mapping[Op, Layout] = op_table("canvas.layout", {
     "experts": lay_out_experts,
     "transform": lay_out_transform,
     "logits": lay_out_logits,
+    "softcap": lay_out_softcap,
     "probs": lay_out_probs,
     "loss": lay_out_loss,
     "sample": lay_out_sample,

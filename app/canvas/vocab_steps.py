@@ -106,6 +106,21 @@ def lay_out_logits(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRe
     return rect
 
 
+def lay_out_softcap(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
+    """The uncapped logits → c · tanh(x / c) → the capped logits, every number printed."""
+    head = ctx.trace.scenario.head
+    assert head is not None and head.softcap is not None
+    cap = format_exact(head.softcap)
+    rect = place_row(parent, [
+        ctx.grid(step.reads[0], title=word(ctx, "softcap_uncapped"), highlight_receiver=True),
+        word(ctx, "softcap_arrow", cap=cap),
+        ctx.grid(step.writes[0], title=word(ctx, "softcap_capped", cap=cap),
+                 highlight_receiver=True)], 0, 0, ctx.theme)
+    note = text_lines(parent, [word(ctx, "softcap_note", cap=cap)], 0,
+                      rect.bottom() + TEXT_GAP, ctx)
+    return rect.united(note)
+
+
 def _top_logits(ctx: LayoutContext, step: Step, parent: QGraphicsItem, top: float) -> QRectF:
     """A large vocabulary's logits for the receiver: the entries its probabilities rank
     first, in that order, printed; where the others lie."""

@@ -24,14 +24,14 @@ from app.canvas.theme import Theme
 from app.texts.facts import Facts, facts_for
 from app.texts.words import say
 from engine import Step, format_number
-from engine.format.numbers import format_factor
+from engine.format.numbers import format_exact, format_factor
 from engine.scenario.op_table import op_table
 
 WORKED_STAGES = op_table("canvas.worked_row", {
     "embed": None, "positions": None, "inputs": None, "norm": None, "projection": None,
     "rope": None, "scores": 0, "weights": 1, "mix": 2, "residual": None, "ffn": None,
     "router": None, "experts": None,
-    "transform": None, "logits": None, "probs": None, "loss": None, "sample": None,
+    "transform": None, "logits": None, "softcap": None, "probs": None, "loss": None, "sample": None,
 })
 """Which stage of the receiver's arithmetic each op kind's worked row shows, only that one and
 the column it is read from: 0 the scores (q·k, ÷ √d_k), 1 the shares (s, exp(s − max), share),
@@ -209,13 +209,20 @@ Columns = tuple[list[str], Callable[[int], list[str]], list[str]]
 
 def _score_columns(f: Facts, lang: str, places: int) -> Columns:
     """The scores: q·k with its terms, then ÷ √d_k."""
+    cap = f.attention.softcap
+
     def row(j: int) -> list[str]:
-        s = format_number(f.score(j), places)
-        return [_terms(f, j, places),
-                f"{format_number(f.raw_score(j), places)} ÷ √{f.d_k} = {s}" if f.scaled else s]
+        s = format_number(f.scaled_score(j), places)
+        cells = [_terms(f, j, places),
+                 f"{format_number(f.raw_score(j), places)} ÷ √{f.d_k} = {s}" if f.scaled else s]
+        if cap is not None:
+            c = format_exact(cap)
+            cells.append(f"{c} · tanh({s} / {c}) = {format_number(f.score(j), places)}")
+        return cells
 
     scaled = say("canvas.scaled", lang, d_k=f.d_k) if f.scaled else say("canvas.unscaled", lang)
-    return [say("canvas.dot", lang), scaled], row, []
+    capped = [say("canvas.capped", lang)] if cap is not None else []
+    return [say("canvas.dot", lang), scaled, *capped], row, []
 
 
 def agreeing_places(places: int, agrees: Callable[[int], bool],

@@ -47,6 +47,7 @@ CHECKS = op_table("export.check", {
     "experts": "check_other",
     "transform": "check_other",
     "logits": "check_other",
+    "softcap": "check_other",
     "probs": "check_other",
     "loss": "check_other",
     "sample": "check_other",

@@ -61,6 +61,7 @@ ROLES = op_table("tape.role", {
     "experts": TapeRole(),
     "transform": TapeRole(),
     "logits": TapeRole(columns="vocab"),
+    "softcap": TapeRole(columns="vocab"),
     "probs": TapeRole(columns="vocab"),
     "loss": TapeRole(),
     "sample": TapeRole(),

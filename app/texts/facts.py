@@ -243,7 +243,13 @@ class Facts:
         return float(self.q(self.receiver) @ self.k(j))
 
     def score(self, j: int) -> float:
+        """The receiver's score against key ``j``: what the softmax reads (capped, if so)."""
         return float(self.scoped("scores")[self.head, self.receiver, j])
+
+    def scaled_score(self, j: int) -> float:
+        """The receiver's q·k against key ``j`` (÷ √dₖ when scaled), before a soft cap."""
+        name = "scores_uncapped" if self.attention.softcap is not None else "scores"
+        return float(self.scoped(name)[self.head, self.receiver, j])
 
     def share(self, j: int) -> float:
         return float(self.scoped("weights")[self.head, self.receiver, j])
@@ -289,9 +295,14 @@ class Facts:
         """The array the vocabulary head ends with, which the probabilities read."""
         return head_output(self.trace.steps)
 
-    def top_entry(self, name: str = "logits") -> int:
+    @property
+    def raw_logits(self) -> str:
+        """The array the logits step writes: ``logits``, or ``logits_uncapped`` before a cap."""
+        return steps_of(self.trace.steps, "logits")[0].writes[0]
+
+    def top_entry(self, name: str | None = None) -> int:
         """The vocabulary entry with the receiver's largest logit (or probability)."""
-        return int(np.argmax(self.array(name)[self.receiver]))
+        return int(np.argmax(self.array(name or self.raw_logits)[self.receiver]))
 
     @cached_property
     def logits_without_final_norm(self) -> FloatArray:
@@ -310,7 +321,7 @@ class Facts:
                 and known[2]() is after:
             return known[3]  # the same arrays: a step change (38 million products for GPT-2)
         change = before[self.receiver] - after[self.receiver]
-        row: FloatArray = self.array("logits")[self.receiver] + change @ unembed
+        row: FloatArray = self.array(logits.writes[0])[self.receiver] + change @ unembed
         if len(_WITHOUT_NORM) >= 8:
             _WITHOUT_NORM.clear()
         _WITHOUT_NORM[key] = (weakref.ref(unembed), weakref.ref(before), weakref.ref(after), row)
@@ -461,7 +472,7 @@ class Facts:
     def largest_logit(self, logits: FloatArray | None = None) -> tuple[float, str]:
         """The receiver's largest logit (in its row ``logits``, by default this trace's) and
         its vocabulary entry."""
-        row = self.array("logits")[self.receiver] if logits is None else logits
+        row = self.array(self.raw_logits)[self.receiver] if logits is None else logits
         top = int(np.argmax(row))
         return float(row[top]), self.vocab[top]
 

@@ -13,7 +13,14 @@ from app.texts.position_plans import added, qk_norm, rope, typed
 from app.texts.router_plans import experts, router
 from app.texts.scope import EMBEDDING_NORM, QK_NORM, TYPES
 from app.texts.sentences import Telling
-from app.texts.step_plans import CROSS_PLANS, PARALLEL_PLANS, PLANS, embedding_norm, transform
+from app.texts.step_plans import (
+    CROSS_PLANS,
+    PARALLEL_PLANS,
+    PLANS,
+    embedding_norm,
+    softcap,
+    transform,
+)
 from app.texts.words import HEADINGS
 from engine.scenario.op_table import op_table
 
@@ -67,6 +74,7 @@ OP_PLANS: Mapping[Op, Callable[[Facts], Telling]] = op_table("texts.plans", {
     "experts": experts,
     "transform": transform,
     "logits": _by_key(),
+    "softcap": softcap,
     "probs": _by_key(),
     "loss": _by_key(),
     "sample": _by_key(),

@@ -45,6 +45,7 @@ _ZH: dict[str, str] = {
     "encoder.final_norm": "最终规范化",
     "head.transform": "掩码变换",
     "block.logits": "词表分数",
+    "block.softcap": "软截断",
     "block.probs": "概率",
     "block.loss": "损失",
     "block.sample": "抽取",

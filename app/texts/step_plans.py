@@ -96,13 +96,21 @@ def scores(f: Facts) -> Telling:
     met = Listed([say("scores.key", token=Token(f.keys[k]), row=f.row(f.k(k))) for k in keys])
     raws = Listed([f.num(f.raw_score(k)) for k in keys])
     cell = dict(token=_token(f), key=Token(f.keys[j]), terms=f.score_terms(j),
-                raw=f.num(f.raw_score(j)), score=f.num(f.score(j)), d_k=f.d_k,
+                raw=f.num(f.raw_score(j)), score=f.num(f.scaled_score(j)), d_k=f.d_k,
                 root=f.root_d_k)
     query = dict(head=_head(f), token=_token(f), query=f.row(f.q(f.receiver)), met=met,
                  raws=raws, d_k=f.d_k)
     scaled = "scaled" if f.scaled else "unscaled"
-    how = say(f"scores.how_{scaled}", scaled_scores=Listed([f.num(f.score(k)) for k in keys]),
-              **query)
+    how = say(f"scores.how_{scaled}",
+              scaled_scores=Listed([f.num(f.scaled_score(k)) for k in keys]), **query)
+    check = say(f"scores.check_{scaled}", **cell)
+    cap = f.attention.softcap
+    if cap is not None:  # Gemma 2: the scores the mask and softmax read are capped
+        c = format_exact(cap)
+        how = say("scores.how_capped", before=how, cap=c,
+                  capped=Listed([f.num(f.score(k)) for k in keys]))
+        check = say("scores.check_capped", before=check, cap=c, score=cell["score"],
+                    capped=f.num(f.score(j)))
     rule = mask_rule(f.attention, f.keys)
     later = ("scores.later_rule" if beyond_causal(f.attention) else
              "scores.later_masked" if f.causal and f.n > 1 else
@@ -112,7 +120,7 @@ def scores(f: Facts) -> Telling:
         why=say("scores.why", then=say(f"scores.why_{scaled}", d_k=f.d_k)),
         how=how,
         pitfalls=say("scores.pitfalls", then=say(later, rule=rule)),
-        check=say(f"scores.check_{scaled}", **cell),
+        check=check,
     )
 
 
@@ -379,10 +387,29 @@ def logits(f: Facts) -> Telling:
                 size=size),
         how=say("logits.how", d=f.d, size=size, vocab=Listed(some_entries(f.vocab)),
                 token=_token(f),
-                row=f.receiver_row(f.head_source), logits=f.receiver_row("logits")),
+                row=f.receiver_row(f.head_source), logits=f.receiver_row(f.raw_logits)),
         pitfalls=say("logits.pitfalls"),
         check=say("logits.check", entry=f.vocab[top], terms=f.logit_terms(top),
-                  value=f.num(f.array("logits")[f.receiver, top])),
+                  value=f.num(f.array(f.raw_logits)[f.receiver, top])),
+    )
+
+
+def softcap(f: Facts) -> Telling:
+    """Gemma 2's soft cap of the logits: c · tanh(logits / c)."""
+    head = f.scenario.head
+    assert head is not None and head.softcap is not None
+    cap = format_exact(head.softcap)
+    raw = f.array(f.step.reads[0])[f.receiver]
+    top = f.top_entry()  # the largest logit: the one the cap bends most
+    capped = f.array(f.step.writes[0])[f.receiver, top]
+    return Telling(
+        summary=say("softcap.summary", cap=cap),
+        why=say("softcap.why", cap=cap),
+        how=say("softcap.how", cap=cap, token=_token(f), raw=f.receiver_row(f.step.reads[0]),
+                capped=f.receiver_row(f.step.writes[0])),
+        pitfalls=say("softcap.pitfalls"),
+        check=say("softcap.check", cap=cap, entry=f.vocab[top], raw=f.num(float(raw[top])),
+                  value=f.num(float(capped))),
     )
 
 

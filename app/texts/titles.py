@@ -50,6 +50,10 @@ class _Options:
     """Whether the step reads position rows (the sum of an embedding's rows)."""
     ablated: str = ""
     """The ablated heads, 1-based and joined (empty when none is)."""
+    softcap: str = ""
+    """The head's soft cap c as written (empty without one)."""
+    score_cap: str = ""
+    """The attention's soft cap of its scores as written (empty without one)."""
 
 
 def _options(scenario: Scenario, step: Step, lang: str) -> _Options:
@@ -68,7 +72,14 @@ def _options(scenario: Scenario, step: Step, lang: str) -> _Options:
                     activation=activation,
                     embedding_scale=format_exact(scale) if scale is not None else "",
                     adds_positions=any(name.endswith("positions") for name in step.reads),
-                    ablated="、".join(str(head + 1) for head in sorted(a.ablate_heads)))
+                    ablated="、".join(str(head + 1) for head in sorted(a.ablate_heads)),
+                    softcap=format_exact(cap) if (cap := _cap(scenario)) is not None else "",
+                    score_cap=format_exact(a.softcap) if a.softcap is not None else "")
+
+
+def _cap(scenario: Scenario) -> float | None:
+    """The head's soft cap of the logits, if it has one."""
+    return scenario.head.softcap if scenario.head is not None else None
 
 
 _Builder = Callable[[_Options], str]
@@ -82,7 +93,8 @@ _ZH: dict[str, _Builder] = {
     "attention.inputs": lambda o: "一份输入，三张参数表",
     "attention.projections": lambda o: "Q、K、V：每个位置各得一行投影",
     "attention.qk_norm": lambda o: f"QK 规范化（{o.norm}）：每个头的 q 和 k 各自规范化",
-    "attention.scores": lambda o: "分数 q·k" + ("，再除以 √dₖ" if o.scale else ""),
+    "attention.scores": lambda o: "分数 q·k" + ("，再除以 √dₖ" if o.scale else "") + (
+        f"，再软截断：{o.score_cap} · tanh(s / {o.score_cap})" if o.score_cap else ""),
     "attention.weights": lambda o: "因果掩码与 softmax 份额" if o.causal else "softmax 份额",
     "attention.mix": lambda o: "按份额混合 V" + ("，再乘 Wo" if o.wo else "") + (
         f"；已消融（输出为 0）：第 {o.ablated} 个头" if o.ablated else ""),
@@ -104,6 +116,7 @@ _ZH: dict[str, _Builder] = {
     "block.final_norm": lambda o: f"词表头之前的最终规范化（{o.norm}）",
     "head.transform": lambda o: "掩码语言模型的变换：全连接、激活，再 LayerNorm",
     "block.logits": lambda o: "词表分数（logits）：每个词表项一个分数",
+    "block.softcap": lambda o: f"软截断：{o.softcap} · tanh(logits / {o.softcap})",
     "block.probs": lambda o: "概率：对 logits 做 softmax",
     "block.loss": lambda o: "损失：每个位置同时算 −ln p(目标)",
     "block.sample": lambda o: "下一个 Token：温度、top-k、top-p 与抽取",

@@ -87,6 +87,9 @@ WORDS: dict[str, str] = {
                          "query {query} meets {met}: raw {raws}, scaled {scaled_scores}.",
     "scores.how_unscaled": "scores[i, j] = q_i · k_j, with no division. Here{head}, {token}'s "
                            "query {query} meets {met}: {raws}.",
+    "scores.how_capped": "{before} Then each is soft-capped, {cap} · tanh(s / {cap}), as "
+                         "Gemma 2 does: {capped}; the mask and softmax read these.",
+    "scores.check_capped": "{before} Capped: {cap} · tanh({score} / {cap}) = {capped}.",
     "scores.pitfalls": "A score is not a probability: it may be negative or above 1, and only "
                        "the next step turns scores into shares. {then}",
     "scores.later_masked": "A score toward a later position appears in the table, yet the causal "
@@ -423,6 +426,18 @@ WORDS: dict[str, str] = {
                        "attention shares.",
     "logits.check": "Recompute one logit: {entry} is {terms} = {value}. The largest logit of a "
                     "row marks the entry that gets the largest probability in the next step.",
+    "softcap.summary": "Each logit is bent by c · tanh(logit / c) with c = {cap}: every logit "
+                       "stays between −{cap} and {cap}.",
+    "softcap.why": "Gemma 2 was trained with its logits soft-capped, so no single entry can "
+                   "run away with the probability: a logit far past {cap} counts hardly more "
+                   "than {cap} itself.",
+    "softcap.how": "logits = {cap} · tanh(uncapped / {cap}), entry by entry. Here {token}'s "
+                   "uncapped logits {raw} give {capped}.",
+    "softcap.pitfalls": "The cap is not a clip: a small logit passes almost unchanged, a large "
+                        "one is bent smoothly toward ±c, and the order of the logits never "
+                        "changes.",
+    "softcap.check": "Recompute the largest one, {entry}: {cap} · tanh({raw} / {cap}) = "
+                     "{value}.",
     "loss.summary": "Training: with the targets known, the loss −ln p(target) of all {n} "
                     "positions comes from this one forward pass; their mean is {mean}.",
     "loss.why": "Training asks each position to give the next token a large probability. All "
@@ -650,6 +665,11 @@ BLOCK: dict[str, str] = {
     "logits_note": "one score per vocabulary entry; the next step turns each row into "
                    "probabilities",
     "softmax_rows": "→ softmax per row →",
+    "softcap_arrow": "→ {cap} · tanh(x / {cap}) →",
+    "softcap_uncapped": "uncapped logits",
+    "softcap_capped": "logits (capped at ±{cap})",
+    "softcap_note": "each entry bent toward ±{cap}; small logits pass almost unchanged, the "
+                    "order never changes",
     "probs_title": "Probabilities over the vocabulary",
     "fill_blank": "Fill the blank: [MASK] at position {position} → {entry} ({p}); then "
                   "{others}",
@@ -734,6 +754,7 @@ CANVAS: dict[str, str] = {
     "dot": "q·k",
     "scaled": "÷ √{d_k} = s",
     "unscaled": "s (not scaled)",
+    "capped": "c · tanh(s / c), the soft cap",
     "exp": "exp(s − max)",
     "share": "share",
     "masked": "✕ masked: not read",
@@ -767,6 +788,7 @@ CANVAS: dict[str, str] = {
     "embedding_norm": "embedding {norm}",
     "rope": "RoPE turns q, k",
     "logits": "logits",
+    "softcap": "soft cap c·tanh",
     "probs": "probs",
     "loss": "loss −ln p",
     "sample": "draw next token",
@@ -925,6 +947,9 @@ FRAME: dict[str, str] = {
     "head": " · head {n}",
     "head_of": " · head {n} of {h}",
     "scores": "scores",
+    "scores_uncapped": "scores before the cap",
+    "scores_capped": "scores, capped at ±{cap}",
+    "scores_cap_arrow": "→ {cap} · tanh(s / {cap}) →",
     "shares": "shares",
     "mixed": "mixed",
     "mixed_joined": "mixed (heads joined)",
@@ -1151,7 +1176,8 @@ WORKSHEET: dict[str, str] = {
     "check_projection": "each row of Q, K and V is one input row times a table — redo one "
                         "column of each with the table's column and compare.",
     "check_scores": "each score is the query row's dot product with the key row, divided by "
-                    "√dₖ; a masked cell is not used.",
+                    "√dₖ (then soft-capped, c · tanh(s / c), where the step's title says so); "
+                    "a masked cell is not used.",
     "check_weights": "add up each row of your shares and compare the sum with what softmax "
                      "promises of every row; a masked key takes no share.",
     "check_mix": "each output number lies between the smallest and the largest visible value "

@@ -69,6 +69,9 @@ WORDS: dict[str, str] = {
                          "{query} 对上{met}：原始值 {raws}，缩放后 {scaled_scores}。",
     "scores.how_unscaled": "scores[i, j] = q_i · k_j，不做除法。这里{head}{token}的查询 {query} "
                            "对上{met}：{raws}。",
+    "scores.how_capped": "{before}然后像 Gemma 2 那样逐个软截断，{cap} · tanh(s / {cap})："
+                         "{capped}；掩码和 softmax 读的是这些值。",
+    "scores.check_capped": "{before}截断后：{cap} · tanh({score} / {cap}) = {capped}。",
     "scores.pitfalls": "分数不是概率：它可以为负，也可以大于 1，要到下一步才变成份额。{then}",
     "scores.later_masked": "指向后面位置的分数也出现在表中，但因果掩码会让下一步把它排除。",
     "scores.later_open": "掩码关闭，表中每个分数（包括指向后面位置的）都参与下一步。",
@@ -313,6 +316,15 @@ WORDS: dict[str, str] = {
     "transform.pitfalls": "这不是某一层的规范化，也不是最终规范化：它属于词表头，有自己的参数，"
                           "在最后一层之后运行。",
     "transform.check": "重算 z 的第一个数：{terms} + {bias} = {value}。",
+    "softcap.summary": "每个 logit 经 c · tanh(logit / c) 弯折，c = {cap}：每个 logit 都落在 "
+                       "−{cap} 与 {cap} 之间。",
+    "softcap.why": "Gemma 2 训练时就对 logits 做了软截断，因此没有哪个词表项能独占概率：远超 "
+                   "{cap} 的 logit 只比 {cap} 本身大一点点。",
+    "softcap.how": "logits = {cap} · tanh(未截断值 / {cap})，逐项计算。这里{token}的未截断 "
+                   "logits {raw} 得到 {capped}。",
+    "softcap.pitfalls": "软截断不是硬截断：小的 logit 几乎不变，大的 logit 平滑地弯向 ±c，"
+                        "logits 的大小顺序从不改变。",
+    "softcap.check": "手算最大的一个，{entry}：{cap} · tanh({raw} / {cap}) = {value}。",
     "logits.summary": "每个最终行乘以词表头，为 {size} 个词表项各得到一个分数，即 logit。",
     "logits.why": "要预测下一个 Token，每个位置都需要为每个候选 Token 给出一个数。词表头把 {d} "
                   "列的行变成 {size} 列的行。",
@@ -505,6 +517,10 @@ BLOCK: dict[str, str] = {
     "logits_title": "logits = {source}·unembed",
     "logits_note": "每个词表项一个分数；下一步把每行变成概率",
     "softmax_rows": "→ 逐行 softmax →",
+    "softcap_arrow": "→ {cap} · tanh(x / {cap}) →",
+    "softcap_uncapped": "未截断的 logits",
+    "softcap_capped": "logits（截断在 ±{cap}）",
+    "softcap_note": "每项都弯向 ±{cap}；小的 logit 几乎不变，大小顺序从不改变",
     "probs_title": "词表上的概率",
     "fill_blank": "填空：第 {position} 个位置的 [MASK] → {entry}（{p}）；其次是 {others}",
     "fill_separator": "、",
@@ -588,6 +604,7 @@ CANVAS: dict[str, str] = {
     "dot": "q·k",
     "scaled": "÷ √{d_k} = s",
     "unscaled": "s（未缩放）",
+    "capped": "c · tanh(s / c)，软截断",
     "exp": "exp(s − max)",
     "share": "份额",
     "masked": "✕ 被掩码，不读",
@@ -621,6 +638,7 @@ CANVAS: dict[str, str] = {
     "embedding_norm": "嵌入 {norm}",
     "rope": "RoPE 转动 q、k",
     "logits": "词表分数",
+    "softcap": "软截断 c·tanh",
     "probs": "概率",
     "loss": "损失 −ln p",
     "sample": "抽取下一个 Token",
@@ -779,6 +797,9 @@ FRAME: dict[str, str] = {
     "head": " · 第 {n} 头",
     "head_of": " · 第 {n} 头（共 {h} 头）",
     "scores": "分数",
+    "scores_uncapped": "截断前的分数",
+    "scores_capped": "分数（截断在 ±{cap}）",
+    "scores_cap_arrow": "→ {cap} · tanh(s / {cap}) →",
     "shares": "份额",
     "mixed": "混合结果",
     "mixed_joined": "混合结果（各头拼接）",
@@ -994,7 +1015,8 @@ WORKSHEET: dict[str, str] = {
     "how_to_check": "如何判断是否做对：{sentence}",
     "check_projection": "Q、K、V 的每一行都是一行输入乘以一张参数表——"
                         "用表中对应的列把每张表各重算一列来核对。",
-    "check_scores": "每个分数是查询行与键行的点积再除以 √dₖ；被掩码的格子不参与。",
+    "check_scores": "每个分数是查询行与键行的点积再除以 √dₖ（步骤标题写有软截断时，再取 "
+                    "c · tanh(s / c)）；被掩码的格子不参与。",
     "check_weights": "把你算出的每一行份额加起来，和 softmax 对每一行的保证比一比；"
                      "被掩码的键不分得份额。",
     "check_mix": "每个输出数都落在这一列可见值的最小值和最大值之间，并且更靠近份额大的那些值。",

@@ -23,6 +23,7 @@ from engine.arithmetic.positions import (
     position_sum,
     rope_angle,
     rotated,
+    soft_capped_cell,
     type_row,
 )
 from engine.arithmetic.terms import cell, dot, sum_text
@@ -238,6 +239,10 @@ class _Explainer:
             qk, bias = s + "qk", s + "alibi"
             return biased_score(c.name, c.index, c.value, (qk, float(self.a[qk][c.index])),
                                 (bias, float(self.a[bias][c.index])), self.say, self.places)
+        if c.local == "scores" and att.softcap is not None:
+            raw = s + "scores_uncapped"
+            return soft_capped_cell(c.name, c.index, c.value, att.softcap,
+                                    (raw, float(self.a[raw][c.index])), self.say, self.places)
         if c.local == "alibi":
             positions = self._positions_of(step.stack)
             return alibi_cell(c.name, c.index, c.value, float(positions.head_slopes(att.heads)[h]),
@@ -565,6 +570,14 @@ class _Explainer:
                                ("unembed", col, head.unembed[:, col]), bias, c.value),
                 [self.say("vocab_entry", entry=head.vocab[col])])
 
+    def _softcap(self, c: _Cell) -> Result:
+        """A capped logit: c · tanh(uncapped / c)."""
+        step = c.step
+        assert step is not None and self.s.head is not None and self.s.head.softcap is not None
+        return soft_capped_cell(c.name, c.index, c.value, self.s.head.softcap,
+                                (step.reads[0], float(self.a[step.reads[0]][c.index])),
+                                self.say, self.places)
+
     def _probs(self, c: _Cell) -> Result:
         i, col = c.index
         row = self.a[self.vocab_scores][i]
@@ -669,6 +682,7 @@ EXPLAINERS = op_table("explain", {
     "experts": _Explainer._experts,
     "transform": _Explainer._transform,
     "logits": _Explainer._logits,
+    "softcap": _Explainer._softcap,
     "probs": _Explainer._probs,
     "loss": _Explainer._loss,
     "sample": _Explainer._sample,

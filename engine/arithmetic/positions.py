@@ -164,5 +164,15 @@ def biased_score(name: str, index: tuple[int, ...], value: float, qk: tuple[str,
             [say("alibi_added", i=i, j=j)])
 
 
+def soft_capped_cell(name: str, index: tuple[int, ...], value: float, cap: float,
+                     raw: tuple[str, float], say: Say, places: int = 6) -> Lines:
+    """A soft-capped cell: c · tanh(raw / c) (``raw``: the uncapped array's name and number)."""
+    c = format_exact(cap)
+    where = ",".join(str(k) for k in index)
+    return (f"{name}[{where}] = {c} · tanh({raw[0]}[{where}] / {c}) = "
+            f"{c} · tanh({format_number(raw[1], places)} / {c}) = "
+            f"{format_number(value, places)}", [say("soft_capped", cap=c)])
+
+
 __all__ = ["added_row", "alibi_cell", "biased_score", "position_sum", "rope_angle", "rotated",
-           "type_row"]
+           "soft_capped_cell", "type_row"]

@@ -6,8 +6,12 @@ The feed-forward is GeGLU with ``hidden_act`` (Gemma, whose legacy ``"gelu"`` tr
 reads as GELU's tanh form) or ``hidden_activation`` (Gemma 2). Gemma 2 norms the attention's
 and the feed-forward's outputs before their residuals (the block's γ3, γ4), slides a window on
 its ``layer_types`` (by default every other layer, the first sliding) and divides the scores
-by √``query_pre_attn_scalar``: computed only when that is √dₖ. Score and logit capping and a
-bidirectional attention are refused: not computed yet."""
+by √``query_pre_attn_scalar``: computed only when that is √dₖ (the document's ``scale`` is
+true or false, no other number). Gemma 2 caps its scores (``attn_logit_softcapping``, by
+default 50: each attention's ``softcap``) and its logits (``final_logit_softcapping``, by
+default 30: the head's ``softcap``); null turns a cap off. A bidirectional attention is
+refused (not computed yet), and so is Gemma's (``gemma``) config giving a cap: transformers'
+Gemma does not read it, yet its weights were trained with it."""
 
 from __future__ import annotations
 
@@ -21,6 +25,7 @@ from engine.checkpoint.config import Config
 from engine.checkpoint.folder import Checkpoint
 from engine.checkpoint.layout import Parts
 from engine.format.errors import ScenarioError
+from engine.format.layers import parse_cap
 from engine.words.refusals import Refusal
 
 HEAD_DIM = 256
@@ -29,9 +34,10 @@ HEAD_DIM = 256
 def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
     """Gemma's parts, or Gemma 2's (``model_type`` ``gemma2``)."""
     second = config.values["model_type"] == "gemma2"
-    for name in ("attn_logit_softcapping", "final_logit_softcapping"):
-        # Gemma 2's config caps by default (50, 30): only a null turns the capping off.
-        if config.values.get(name) is not None or (second and name not in config.values):
+    caps = {name: _cap(config, name, default if second else None)
+            for name, default in CAPS.items()}
+    for name, cap in caps.items():
+        if cap is not None and not second:  # transformers' Gemma does not read them
             raise ScenarioError(config.at(name), Refusal("softcapping"))
     if config.flag("use_bidirectional_attention", False):
         raise ScenarioError(config.at("use_bidirectional_attention"), Refusal("bidirectional"))
@@ -48,7 +54,22 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
     found = llama.parts(checkpoint, config, chosen, tied=True, activation=activation,
                         norm_shift=1.0, head_dim=HEAD_DIM, sandwich=second)
     scale = float(np.float32(math.sqrt(config.whole("hidden_size"))))
-    return replace(found, embedding_scale=scale)
+    scores, final = caps["attn_logit_softcapping"], caps["final_logit_softcapping"]
+    head = {**found.head, "softcap": final} if found.head and final is not None else found.head
+    layers = [{**layer, "attention": {**layer["attention"], "softcap": scores}}
+              for layer in found.layers] if scores is not None else found.layers
+    return replace(found, embedding_scale=scale, head=head, layers=layers)
+
+
+CAPS = {"attn_logit_softcapping": 50.0, "final_logit_softcapping": 30.0}
+"""Gemma 2's soft caps and transformers' defaults when the config leaves them out."""
+
+
+def _cap(config: Config, name: str, default: float | None) -> float | None:
+    """The soft cap ``name``: absent, ``default``; null, none; else a number above 0."""
+    if name not in config.values:
+        return default
+    return parse_cap(config.values[name], config.at(name))
 
 
 __all__ = ["parts"]

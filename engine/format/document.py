@@ -179,6 +179,10 @@ def _checked_positions(doc: Mapping[str, Any], place: str, n: int, d: int,
     attentions = [(f"{prefix}{k}.attention" if prefix else "attention", layer.attention.heads,
                    layer.attention.d_k) for k, layer in enumerate(layers)]
     check_stack(positions, place, attentions)
+    if positions.kind == "alibi":
+        for (path, _, _), layer in zip(attentions, layers, strict=True):
+            if layer.attention.softcap is not None:
+                raise ScenarioError(f"{path}.softcap", Refusal("softcap_alibi"))
     return positions
 
 

@@ -50,11 +50,12 @@ from engine.words.refusals import Refusal
 
 ATTENTION_KEYS = ("heads", "causal", "scale", "Wq", "Wk", "Wv", "bq", "bk", "bv", "Wo", "bo",
                   "kv_heads", "window", "key_mask", "qk_norm", "gamma_q", "gamma_k", "beta_q",
-                  "beta_k", "ablate_heads")
+                  "beta_k", "ablate_heads", "softcap")
 CROSS_KEYS = tuple(key for key in ATTENTION_KEYS if key != "causal")
 LAYER_BLOCK_KEYS = ("norm", "eps", "placement", "residual", "gamma1", "beta1", "gamma_c",
                     "beta_c", "gamma2", "beta2", "gamma3", "beta3", "gamma4", "beta4", "ffn")
-HEAD_KEYS = ("final_norm", "gamma_f", "beta_f", "transform", "unembed", "bias", "vocab")
+HEAD_KEYS = ("final_norm", "gamma_f", "beta_f", "transform", "unembed", "bias", "vocab",
+             "softcap")
 TRANSFORM_KEYS = ("W", "b", "activation", "gamma", "beta", "eps")
 HEAD_OWN_KEYS = ("norm", "eps", *HEAD_KEYS)
 SHORTHAND_BLOCK_KEYS = (*LAYER_BLOCK_KEYS, *HEAD_KEYS)
@@ -181,7 +182,8 @@ def parse_attention(value: object, place: str, *, n: int, d: int, n_keys: int | 
                           kv_heads=groups if "kv_heads" in att else None, window=window,
                           key_mask=key_mask, qk_norm=qk_norm, gamma_q=gamma_q, gamma_k=gamma_k,
                           beta_q=beta_q, beta_k=beta_k, qk_eps=eps,
-                          ablate_heads=_ablate_heads(att, _at(place, "ablate_heads"), heads))
+                          ablate_heads=_ablate_heads(att, _at(place, "ablate_heads"), heads),
+                          softcap=parse_cap(att.get("softcap"), _at(place, "softcap")))
     _refuse_blind_rows(attention, place, n, n_keys)
     return attention
 
@@ -405,6 +407,7 @@ def parse_head(head: Mapping[str, Any], place: str, *, n: int, d: int, last: Lay
     else:
         for name, what in (("vocab", Refusal("vocabulary_labels")),
                            ("bias", Refusal("vocabulary_bias")),
+                           ("softcap", Refusal("vocabulary_softcap")),
                            ("transform", Refusal("vocabulary_transform"))):
             if name in head:
                 raise ScenarioError(_at(place, name), Refusal("needs_unembed", what=what,
@@ -414,7 +417,18 @@ def parse_head(head: Mapping[str, Any], place: str, *, n: int, d: int, last: Lay
     return Head(norm=norm, eps=eps, final_norm=final_norm,
                 gamma_f=row_of(head, place, "gamma_f", d, 1.0),
                 beta_f=row_of(head, place, "beta_f", d, 0.0), transform=transform,
-                unembed=unembed, bias=bias, vocab=vocab)
+                unembed=unembed, bias=bias, vocab=vocab,
+                softcap=parse_cap(head.get("softcap"), _at(place, "softcap")))
+
+
+def parse_cap(value: object, place: str) -> float | None:
+    """A soft cap c (c·tanh(x / c)): null or absent for none, else a finite number above 0."""
+    if value is None:
+        return None
+    cap = expect_number(value, place)
+    if cap <= 0:
+        raise ScenarioError(place, Refusal("scale_not_positive", got=cap))
+    return cap
 
 
 def parse_transform(value: object, place: str, d: int) -> Transform:

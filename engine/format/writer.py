@@ -80,6 +80,8 @@ def _attention(a: Attention, write: Write, cross: bool = False) -> dict[str, Any
         _put(att, write, gamma_q=a.gamma_q, gamma_k=a.gamma_k, beta_q=a.beta_q, beta_k=a.beta_k)
     if a.ablate_heads:
         att["ablate_heads"] = list(a.ablate_heads)
+    if a.softcap is not None:
+        att["softcap"] = a.softcap
     return att
 
 
@@ -128,6 +130,8 @@ def _head(h: Head, write: Write, last: Layer | None) -> dict[str, Any]:
         head["unembed"] = write(h.unembed)
         _put(head, write, bias=h.bias)
         head["vocab"] = list(h.vocab)
+        if h.softcap is not None:
+            head["softcap"] = h.softcap
     return head
 
 

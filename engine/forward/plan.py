@@ -211,7 +211,7 @@ def encoder(tape: Tape, enc: Encoder) -> None:
 
 def head(tape: Tape, place: Place, h: Head, source: str) -> None:
     """The final norm (when enabled), a masked-language-model transform (when given), the logits
-    and the probabilities."""
+    (then their soft cap, when given) and the probabilities."""
     if h.final_norm:
         _norm(tape, place, h, "_f", "final_norm", source,
               "Final norm ({norm}) before the vocabulary head", "block.final_norm")
@@ -220,7 +220,11 @@ def head(tape: Tape, place: Place, h: Head, source: str) -> None:
         ops.transform(tape, place.at(place.param("transform")), source, h.transform)
         source = "transform"
     if h.unembed is not None:
-        ops.logits(tape, place, source, h.unembed, h.bias)
+        if h.softcap is None:
+            ops.logits(tape, place, source, h.unembed, h.bias)
+        else:
+            ops.logits(tape, place, source, h.unembed, h.bias, written="logits_uncapped")
+            ops.softcap(tape, place, h.softcap)
         ops.probs(tape, place)
 
 

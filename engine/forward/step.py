@@ -6,14 +6,15 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 Op = Literal["embed", "positions", "inputs", "norm", "projection", "rope", "scores", "weights",
-             "mix", "residual", "ffn", "router", "experts", "transform", "logits", "probs", "loss",
-             "sample"]
+             "mix", "residual", "ffn", "router", "experts", "transform", "logits", "softcap",
+             "probs", "loss", "sample"]
 """The kind of operation a step performs; painters and explainers dispatch on it, never on names.
 
 ``weights`` is the mask and the softmax; cross-attention uses ``projection`` … ``mix`` with
 ``keys`` naming the encoder's token list. ``loss`` is the cross-entropy at every position against
 the document's ``targets``; ``transform`` is a masked-language-model head's dense, activation and
-LayerNorm before its logits; ``sample`` draws the next token from the last position's logits with
+LayerNorm before its logits; ``softcap`` is Gemma 2's c·tanh(logits / c) of the
+uncapped logits; ``sample`` draws the next token from the last position's logits with
 the document's ``generation`` settings (a document that can generate). ``router`` and
 ``experts`` are a mixture of experts in place of ``ffn``: the router's logits, shares, chosen
 experts and weights, then the chosen experts' feed-forwards weighted and summed."""

@@ -232,12 +232,21 @@ def head_scores(a: Attention, Q: FloatArray, K: FloatArray) -> FloatArray:
 def scores(tape: Tape, place: Place, a: Attention, q: str, k: str,
            bias: FloatArray | None = None, bias_reads: tuple[str, ...] = ()) -> None:
     """q·k per head (÷ √d_k when scaled); with ``bias`` (h × n × n_keys, e.g. ALiBi) the scaled
-    q·k is written as ``qk``, the bias as ``alibi`` and their sum as ``scores``."""
+    q·k is written as ``qk``, the bias as ``alibi`` and their sum as ``scores``; with the
+    attention's ``softcap`` c the scaled q·k is written as ``scores_uncapped`` and c·tanh(it /
+    c) as ``scores`` (Gemma 2's cap, part of this step: the mask and softmax read it)."""
     if tape.replayed():
         return
     s = place.scope
     product = head_scores(a, tape[q], tape[k])
     title = "Scores q·k" + (", divided by √dₖ" if a.scale else "")
+    if a.softcap is not None:  # no bias: ALiBi with a cap is refused
+        c = format_exact(a.softcap)
+        tape.arrays[f"{s}scores_uncapped"] = product
+        tape.arrays[f"{s}scores"] = soft_capped(a.softcap, product)
+        tape.step(place, "scores", f"{title}, then soft-capped: {c} · tanh(s / {c})", (q, k),
+                  (f"{s}scores_uncapped", f"{s}scores"), _key(place, "scores"), "scores")
+        return
     if bias is None:
         tape.arrays[f"{s}scores"] = product
         tape.step(place, "scores", title, (q, k), (f"{s}scores",), _key(place, "scores"),
@@ -374,14 +383,31 @@ def transform(tape: Tape, place: Place, source: str, t: Transform) -> None:
 
 
 def logits(tape: Tape, place: Place, source: str, unembed: FloatArray,
-           bias: FloatArray | None) -> None:
-    """One score per vocabulary entry: the row times unembed (plus the vocabulary bias)."""
+           bias: FloatArray | None, written: str = "logits") -> None:
+    """One score per vocabulary entry: the row times unembed (plus the vocabulary bias), written
+    as ``written`` (``logits_uncapped`` when a soft cap follows)."""
     if tape.replayed():
         return
-    tape.arrays["logits"] = tape[source] @ unembed + (bias if bias is not None else 0.0)
+    tape.arrays[written] = tape[source] @ unembed + (bias if bias is not None else 0.0)
     tape.step(place, "logits", "Logits: one score per vocabulary entry",
               (source, place.param("unembed"), *_optional((place.param("bias"), bias))),
-              ("logits",), "block.logits", "logits")
+              (written,), "block.logits", "logits")
+
+
+def soft_capped(cap: float, x: FloatArray) -> FloatArray:
+    """cap · tanh(x / cap), as transformers' Gemma 2 computes it."""
+    capped: FloatArray = cap * np.tanh(x / cap)
+    return capped
+
+
+def softcap(tape: Tape, place: Place, cap: float) -> None:
+    """Gemma 2's soft cap of the logits: ``logits`` = cap · tanh(``logits_uncapped`` / cap)."""
+    if tape.replayed():
+        return
+    tape.arrays["logits"] = soft_capped(cap, tape["logits_uncapped"])
+    tape.step(place, "softcap", f"Soft cap: {format_exact(cap)} · tanh(logits / "
+              f"{format_exact(cap)})", ("logits_uncapped",),
+              ("logits",), "block.softcap", "softcap")
 
 
 def probs(tape: Tape, place: Place) -> None:

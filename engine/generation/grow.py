@@ -23,7 +23,7 @@ from engine.format.reader import FloatArray
 from engine.forward.alibi import alibi_bias
 from engine.forward.numerics import key_visibility
 from engine.forward.step import Step
-from engine.forward.tape import head_scores
+from engine.forward.tape import head_scores, soft_capped
 from engine.forward.trace import Trace
 from engine.generation.append import can_generate
 from engine.generation.kv_cache import NewRow, cache_of, next_position
@@ -124,6 +124,9 @@ def _new_key_columns(trace: Trace, row: NewRow, n: int) -> dict[str, FloatArray]
         a: Attention = trace.scenario.module(step.module)
         s = step.scope
         product = head_scores(a, trace.arrays[step.reads[0]], row.cache.keys[s][-1:])
+        if a.softcap is not None:
+            columns[f"{s}scores_uncapped"] = product
+            product = soft_capped(a.softcap, product)
         if f"{s}alibi" in trace.arrays:
             positions = trace.scenario.positions
             assert positions is not None

@@ -29,6 +29,7 @@ from engine.forward.tape import (
     head_scores,
     key_value_rows,
     query_rows,
+    soft_capped,
 )
 from engine.forward.trace import Trace
 from engine.generation.append import check_room, check_token
@@ -132,6 +133,9 @@ class _Step:
         else:  # cross-attention: the memory's keys and values, computed once
             keys, values, mask = self.cache.keys[s], self.cache.values[s], a.key_mask
         product = tape.arrays[f"{s}scores"] = head_scores(a, q, keys)
+        if a.softcap is not None:
+            tape.arrays[f"{s}scores_uncapped"] = product
+            product = tape.arrays[f"{s}scores"] = soft_capped(a.softcap, product)
         if keys_source is None and self.positions is not None and self.positions.kind == "alibi":
             distance = self.p - np.arange(self.p + 1)
             slopes = self.positions.head_slopes(a.heads)

@@ -55,6 +55,8 @@ class Attention(Frozen):
     beta_k: FloatArray | None = None
     qk_eps: float = 1e-5
     ablate_heads: tuple[int, ...] = ()
+    softcap: float | None = None
+    """Gemma 2's cap c of the scaled scores, c·tanh(s / c), before the mask; None: uncapped."""
 
     @property
     def groups(self) -> int:
@@ -181,6 +183,8 @@ class Head(Frozen):
     unembed: FloatArray | None = None
     bias: FloatArray | None = None
     vocab: tuple[str, ...] = ()
+    softcap: float | None = None
+    """Gemma 2's cap c of the logits, c·tanh(logits / c); None: uncapped."""
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)

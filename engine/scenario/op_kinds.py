@@ -69,6 +69,7 @@ KINDS = op_table("engine.kinds", {
     "experts": _PLAIN,
     "transform": _PLAIN,
     "logits": _LOGITS,
+    "softcap": _LOGITS,
     "probs": _HEAD,
     "loss": _HEAD,
     "sample": _DRAW,

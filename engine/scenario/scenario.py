@@ -227,6 +227,8 @@ def _refuse_large_trace(scenario: Scenario) -> int:
     count = trace_numbers(scenario.n, scenario.d, scenario.layers, n_keys, len(vocab), draws)
     if head is not None and head.transform is not None:  # transform_pre, _hidden, transform
         count += 3 * scenario.n * scenario.d
+    if head is not None and head.softcap is not None:  # logits_uncapped
+        count += scenario.n * len(vocab)
     count += position_numbers(scenario.positions, scenario.n, scenario.d,
                               [layer.attention for layer in scenario.layers])
     count += input_numbers(scenario.n, scenario.d, scenario.type_table is not None,

@@ -34,6 +34,9 @@ REFUSALS: dict[str, str] = {
     "decoder_layers_many": "{count} decoder layers",
     "vocabulary_labels": "vocabulary labels",
     "vocabulary_bias": "a vocabulary bias",
+    "vocabulary_softcap": "a soft cap of the logits",
+    "softcap_alibi": "a soft cap of the scores beside ALiBi's bias is not computed: QKV Studio "
+                     "caps the scores of models without ALiBi (Gemma 2)",
     "vocabulary_transform": "a masked-language-model transform",
     "rope_dims_given": "{dims}",
     "either": "{first} or {second}",
@@ -278,8 +281,9 @@ REFUSALS: dict[str, str] = {
                       "every layer by one base",
     "layer_types": "expected a list of {layers} entries, each \"full_attention\" or "
                    "\"sliding_attention\", got {got}",
-    "softcapping": "capping scores or logits by tanh is not computed yet: QKV Studio computes "
-                   "them uncapped",
+    "softcapping": "capping scores or logits by tanh is Gemma 2's (model_type gemma2): "
+                   "transformers' Gemma does not read this key, so a Gemma config giving it is "
+                   "refused",
     "bidirectional": "attention without the causal mask is not computed yet for this family",
     "head_dim_split": "the attention's heads are hidden_size / num_attention_heads = {d_k} "
                       "columns wide, and transformers' rotary embedding would turn {got}: they "
@@ -423,6 +427,8 @@ PHRASES: dict[str, str] = {
     "expert_output": "choice {rank} of this token: expert {e}'s feed-forward of its row",
     "experts_sum": "each chosen expert's output times its router weight, summed",
     "vocab_entry": "vocabulary entry “{entry}”",
+    "soft_capped": "the soft cap c = {cap} keeps every value between −{cap} and {cap}; "
+                   "small values pass almost unchanged",
     "prob_row": "l = logits[{i},·], max = {top}; entry “{entry}” for position “{token}”",
     "loss_row": "position {i} (“{token}”) should predict id {target} (“{entry}”): the "
                 "smaller its probability, the larger the loss",

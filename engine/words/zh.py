@@ -36,6 +36,9 @@ REFUSALS: dict[str, str] = {
     "decoder_layers_many": "解码器 {count} 层",
     "vocabulary_labels": "词表标签",
     "vocabulary_bias": "词表偏置",
+    "vocabulary_softcap": "logits 的软截断",
+    "softcap_alibi": "不计算与 ALiBi 偏置并用的分数软截断：QKV Studio 只截断不用 ALiBi 的模型"
+                     "（Gemma 2）的分数",
     "vocabulary_transform": "掩码语言模型的变换",
     "rope_dims_given": "{dims}",
     "either": "{first} 或 {second}",
@@ -249,7 +252,8 @@ REFUSALS: dict[str, str] = {
     "rope_per_layer": "暂不计算按层类型分别设置的 RoPE：QKV Studio 对每一层使用同一个基数",
     "layer_types": "应为 {layers} 项的列表，每项是 \"full_attention\" 或 \"sliding_attention\"，"
                    "得到的是 {got}",
-    "softcapping": "暂不计算用 tanh 截断分数或 logits：QKV Studio 计算未截断的值",
+    "softcapping": "用 tanh 截断分数或 logits 属于 Gemma 2（model_type gemma2）：transformers "
+                   "的 Gemma 不读这个键，因此不接受给出它的 Gemma 配置",
     "bidirectional": "暂不计算这个模型家族不带因果掩码的注意力",
     "head_dim_split": "注意力的每个头宽 hidden_size / num_attention_heads = {d_k} 列，而 "
                       "transformers 的旋转位置编码会旋转 {got} 列：两者对不上",
@@ -372,6 +376,7 @@ PHRASES: dict[str, str] = {
     "expert_output": "这个词元的第 {rank} 个选择：专家 {e} 的前馈网络作用于它这一行",
     "experts_sum": "每个被选中专家的输出乘以它的路由权重，再求和",
     "vocab_entry": "词表条目“{entry}”",
+    "soft_capped": "软截断 c = {cap} 把每个值限制在 −{cap} 与 {cap} 之间；小的值几乎不变",
     "prob_row": "l = logits[{i},·]，最大值 = {top}；位置“{token}”的条目“{entry}”",
     "loss_row": "位置 {i}（“{token}”）应预测编号 {target}（“{entry}”）：它的概率越小，损失越大",
     "loss_mean": "全部 {n} 个位置的平均，训练时一次并行算出",

@@ -29,7 +29,7 @@ CONSTRUCTS = frozenset({
     "targets: the loss", "token ids: the draw", "embedding_scale", "token types",
     "embedding_norm layernorm", "embedding_norm rmsnorm", "sinusoidal halves", "qk_norm shift",
     "alibi paper slopes", "masked-LM head", "rope scaling", "output norms", "ablate_heads",
-    "mixture of experts"})
+    "mixture of experts", "head softcap", "attention softcap"})
 """Every construct the generated documents must meet."""
 
 
@@ -56,6 +56,9 @@ class LayerSpec:
     """``ablate_heads`` lists the attention's last head (its output set to 0)."""
     experts: int = 0
     """A mixture of this many experts (two chosen per token) in place of the feed-forward."""
+    softcap: bool = False
+    """The self-attention's scores soft-capped (``softcap`` 0.5, Gemma 2's; not with ALiBi,
+    which refuses it)."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,8 @@ class Spec:
     masked_lm: bool = False
     """The head (if any) is a masked-language model's: a ``transform`` before the vocabulary,
     and the second token is ``[MASK]`` (the blank it fills)."""
+    softcap: bool = False
+    """The head's logits soft-capped (``head.softcap`` 0.5: small, so the cap bites)."""
     scaling: bool = False
     """RoPE's frequencies scaled (yarn over an original context of 64 positions: its ramp and
     its attention factor on cos and sin)."""
@@ -134,6 +139,8 @@ def _layer(rng: np.random.Generator, spec: Spec, lay: LayerSpec, n: int, cross: 
         extra["key_mask"] = [0 if k == n // 2 and n > 1 else 1 for k in range(n)]
     if lay.ablate:
         extra["ablate_heads"] = [spec.heads - 1]
+    if _capped(spec, lay):
+        extra["softcap"] = 0.5
     d_k = D // spec.heads if spec.heads <= 2 else 2
     if lay.qk_norm is not None:
         extra.update(qk_norm=lay.qk_norm, gamma_q=_vector(rng, d_k), gamma_k=_vector(rng, d_k))
@@ -152,6 +159,11 @@ def _layer(rng: np.random.Generator, spec: Spec, lay: LayerSpec, n: int, cross: 
             layer["block"].update({f"{name}{which}": draw(rng, D) for which in "34"
                                    for name, draw in (("gamma", _vector), ("beta", _shift))})
     return layer
+
+
+def _capped(spec: Spec, lay: LayerSpec) -> bool:
+    """Whether the layer's self-attention caps its scores (ALiBi refuses a cap)."""
+    return lay.softcap and spec.positions != "alibi"
 
 
 def build(spec: Spec) -> Doc:
@@ -176,6 +188,8 @@ def build(spec: Spec) -> Doc:
         doc["head"] = head(rng, D)
         if not spec.head_bias:
             del doc["head"]["bias"]
+        if spec.softcap:
+            doc["head"]["softcap"] = 0.5
         doc["head"]["vocab"] = _labels("v", len(doc["head"]["vocab"]), spec.odd_labels)
         if spec.masked_lm:
             doc["head"]["transform"] = {
@@ -237,6 +251,7 @@ def constructs(spec: Spec) -> set[str]:
                                       ("window", lay.window is not None),
                                       ("key_mask", lay.key_mask), ("unscaled", not lay.scale),
                                       ("ablate_heads", lay.ablate),
+                                      ("attention softcap", _capped(spec, lay)),
                                       ("not causal", not lay.causal)) if on}
     if not spec.layers[0].block:
         met.add("first layer without block")
@@ -265,6 +280,8 @@ def constructs(spec: Spec) -> set[str]:
         met.add("token ids: the draw")
     if spec.head and spec.head_bias:
         met.add("head bias")
+    if spec.head and spec.softcap:
+        met.add("head softcap")
     if spec.source is not None:
         met.add("encoder–decoder")
         if spec.n != spec.source:
@@ -292,7 +309,7 @@ def layer_specs(draw: st.DrawFn, n: int, first: bool, cross: bool) -> LayerSpec:
         qk_norm=draw(st.none() | st.sampled_from(("rmsnorm", "layernorm"))),
         qk_shift=draw(st.booleans()), experts=draw(st.sampled_from((0, 3))),
         output_norms=placement == "pre" and not parallel and not cross and draw(st.booleans()),
-        ablate=draw(st.booleans()))
+        ablate=draw(st.booleans()), softcap=draw(st.booleans()))
 
 
 @st.composite
@@ -315,7 +332,8 @@ def specs(draw: st.DrawFn) -> Spec:
                 types=draw(st.booleans()),
                 embedding_norm=draw(st.none() | st.sampled_from(("layernorm", "rmsnorm"))),
                 layout=draw(st.sampled_from(("interleaved", "halves"))),
-                slopes=draw(st.booleans()), masked_lm=draw(st.booleans()))
+                slopes=draw(st.booleans()), masked_lm=draw(st.booleans()),
+                softcap=draw(st.booleans()))
 
 
 GENERATED = 5
@@ -329,7 +347,7 @@ EXAMPLES: tuple[Spec, ...] = (
     # stack whose first layer has no block
     Spec(seed=1, n=4, positions="rope", layers=(LayerSpec(qk_norm="rmsnorm"),
                                                 LayerSpec(qk_norm="layernorm", norm="rmsnorm")),
-         heads=4, kv_heads=2, ending="draw"),
+         heads=4, kv_heads=2, ending="draw", softcap=True),
     Spec(seed=2, n=5, source=3, positions="sinusoidal",
          layers=(LayerSpec(), LayerSpec(placement="post", activation="relu"))),
     Spec(seed=3, n=3, positions="none",
@@ -342,7 +360,7 @@ EXAMPLES: tuple[Spec, ...] = (
     # labels as a teacher may type them (a line break drew a slide's second line at 18 pt)
     Spec(seed=6, n=5, positions="rope", odd_labels=True, ending="targets", scaling=True,
          layers=(LayerSpec(), LayerSpec(block=False),
-                 LayerSpec(norm="rmsnorm", output_norms=True))),
+                 LayerSpec(norm="rmsnorm", output_norms=True, softcap=True))),
     Spec(seed=5, n=5, positions="alibi", heads=2, kv_heads=1, head_bias=False,
          layers=(LayerSpec(parallel=True, window=2, activation="identity"),
                  LayerSpec(key_mask=True, causal=False, placement="post", ablate=True))),

@@ -73,10 +73,11 @@ def _traces() -> list[Trace]:
     names = ("f11", "encoder-decoder", "rope", "tokenizer", "three-layers")
     generating = generation_documents.cases()["three-layers"]
     with_targets = {**generating, "targets": [1, 2, 0]}
+    capped = {**generating, "head": {**generating["head"], "softcap": 0.5}}
     return [compute(load_scenario(example_path(name))) for name in names] + [
         compute(parse_scenario(CASES[case]()))
         for case in ("sinusoidal", "qk_norm_rmsnorm", "mixture_of_experts")] + [
-        compute(parse_scenario(doc)) for doc in (generating, with_targets,
+        compute(parse_scenario(doc)) for doc in (generating, with_targets, capped,
                                                  preset_document("bert"))]
 
 

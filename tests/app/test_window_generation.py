@@ -21,14 +21,13 @@ from app.state import session as state_module
 from app.window.studio import StudioWindow
 from engine import Scenario, compute, parse_scenario
 from engine.format.generation_keys import Settings
-from engine.forward import tape as engine_tape
 from engine.generation.redraw import with_settings
 from engine.generation.run import generate
 from engine.generation.sampling import sample
 from tests.app.documents_support import patch_save_dialog
 from tests.app.driving import DEFAULT_SIZE, close_window
 from tests.engine import generation_documents
-from tests.engine.capped_head import capped_logits
+from tests.engine.capped_head import capped_scenario
 
 
 def softmax(row: np.ndarray) -> np.ndarray:
@@ -361,13 +360,12 @@ def test_the_edits_are_named_in_both_languages() -> None:
 
 
 def test_generate_next_draws_from_the_step_the_head_ends_with(
-        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A head that ends with a step after its logits (a soft cap): Generate next draws from
-    that step's last row, not from the logits (a seed where the two draws differ)."""
-    monkeypatch.setattr(engine_tape, "logits", capped_logits)
-    start = generation_documents.scenario("three-layers")
+        qtbot: QtBot) -> None:
+    """A head capped by ``head.softcap``: Generate next draws from the capped logits' last
+    row, not from the uncapped ones (a seed where the two draws differ)."""
+    start = capped_scenario()
     trace = compute(start)
-    capped, logits = trace.arrays["capped"][-1], trace.arrays["logits"][-1]
+    capped, logits = trace.arrays["logits"][-1], trace.arrays["logits_uncapped"][-1]
     settings = next(s for s in (Settings(temperature=1.0, seed=k) for k in range(50))
                     if sample(capped, s, 1).chosen != sample(logits, s, 1).chosen)
     window = StudioWindow(with_settings(start, settings))  # never shown: only the draw

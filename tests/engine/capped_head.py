@@ -1,25 +1,25 @@
-"""A vocabulary head that ends with a step after its logits, for tests: the engine's logits step,
-then their soft cap c·tanh(logits / c) recorded by the tape API as a step of the logits' kind
-(install it with ``monkeypatch.setattr(engine.forward.tape, "logits", capped_logits)``)."""
+"""A vocabulary head that ends with a step after its logits, for tests: the three-layers
+generation document with Gemma 2's soft cap ``head.softcap`` = :data:`CAP` (its ``softcap`` step
+writes ``logits`` = c·tanh(``logits_uncapped`` / c))."""
 
 from __future__ import annotations
 
-import numpy as np
+from typing import Any
 
-from engine.format.reader import FloatArray
-from engine.forward import tape as ops
+from engine import parse_scenario
+from engine.scenario.scenario import Scenario
+from tests.engine.generation_documents import cases
 
 CAP = 0.5
 """Small next to the logits of tests/engine/generation_documents' three-layers document (up to
 ±1.6), so the cap changes them by up to 1.1."""
 
-_logits = ops.logits
+
+def capped_document(**more: Any) -> dict[str, Any]:
+    """The three-layers document, its head capped at :data:`CAP` (``more``: other keys)."""
+    doc = cases()["three-layers"]
+    return {**doc, "head": {**doc["head"], "softcap": CAP}, **more}
 
 
-def capped_logits(tape: ops.Tape, place: ops.Place, source: str, unembed: FloatArray,
-                  bias: FloatArray | None) -> None:
-    """The logits, then their soft cap ``capped`` as the head's last step."""
-    _logits(tape, place, source, unembed, bias)
-    tape.arrays["capped"] = CAP * np.tanh(tape["logits"] / CAP)
-    tape.step(place, "capped", "Capped logits", ("logits",), ("capped",), "block.logits",
-              "logits")
+def capped_scenario(**more: Any) -> Scenario:
+    return parse_scenario(capped_document(**more))

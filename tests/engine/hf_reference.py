@@ -25,6 +25,8 @@ FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "gpt_neox", "gemma", "bert", "q
             "opt", "phi3", "stablelm", "starcoder2", "gemma2", "qwen3_moe", "mixtral")
 SCALED = ("llama-rope-linear", "llama-rope-llama3", "llama-rope-yarn", "phi3-longrope")
 """The fixtures whose RoPE is scaled (besides one per family)."""
+CAPPED = ("gemma2-capped",)
+"""Gemma 2 with both soft caps set small (scores 5, logits 3: they bite on tiny weights)."""
 
 
 def stored(file: Path) -> dict[str, Array]:
@@ -145,14 +147,18 @@ def _rope(q: Array, k: Array, dims: int, base: float,
     return turn(q), turn(k)
 
 
-def _attend(q: Array, k: Array, v: Array, window: int | None) -> tuple[Array, Array]:
-    """heads × n × d each (k, v already repeated): shares and the mixed rows (n × heads·d_v)."""
+def _attend(q: Array, k: Array, v: Array, window: int | None,
+            cap: float | None = None) -> tuple[Array, Array]:
+    """heads × n × d each (k, v already repeated): shares and the mixed rows (n × heads·d_v);
+    ``cap``: Gemma 2's cap · tanh(scores / cap) after the scaling, before the mask."""
     n = q.shape[1]
     i, j = np.arange(n)[:, None], np.arange(n)[None, :]
     allowed = j <= i
     if window is not None:
         allowed &= i - j < window
     scores = q @ k.transpose(0, 2, 1) / math.sqrt(q.shape[-1])
+    if cap is not None:
+        scores = cap * np.tanh(scores / cap)
     shares = _softmax(np.where(allowed, scores, -np.inf))
     mixed = (shares @ v).transpose(1, 0, 2).reshape(n, -1)
     return shares, mixed
@@ -232,7 +238,7 @@ def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str
         if sandwich:
             assert c["query_pre_attn_scalar"] == d_k  # the scores ÷ √d_k, as _attend divides
             window = c["sliding_window"] if c["layer_types"][k] == "sliding_attention" else None
-        shares, mixed = _attend(q, key, v, window)
+        shares, mixed = _attend(q, key, v, window, c.get("attn_logit_softcapping"))
         attended = linear(at + "self_attn.o_proj", mixed)
         if sandwich:
             attended = rms(attended, at + "post_attention_layernorm.weight")
@@ -257,7 +263,9 @@ def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str
     final = rms(x, "model.norm.weight")
     tied = c.get("tie_word_embeddings", gemma)
     head = t["model.embed_tokens.weight"] if tied else t["lm_head.weight"]
-    return final @ head.T
+    logits: Array = final @ head.T
+    cap = c.get("final_logit_softcapping")
+    return logits if cap is None else cap * np.tanh(logits / cap)
 
 
 def _experts(c: dict[str, Any], t: dict[str, Array], at: str, m: Array,

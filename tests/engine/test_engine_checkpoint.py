@@ -19,7 +19,15 @@ from engine.checkpoint.config import FAMILIES as IMPORTED
 from engine.checkpoint.document import FAMILY_LAYOUTS, TYPED
 from engine.checkpoint.opt import TABLE_ROWS
 from engine.scenario.scenario import Scenario
-from tests.engine.hf_reference import FAMILIES, FIXTURES, SCALED, config_of, hf_forward, stored
+from tests.engine.hf_reference import (
+    CAPPED,
+    FAMILIES,
+    FIXTURES,
+    SCALED,
+    config_of,
+    hf_forward,
+    stored,
+)
 
 TEXT = "the cat sat on the mat. 我爱你"
 
@@ -41,13 +49,13 @@ def layer_output(scenario: Scenario, k: int) -> str:
 
 def test_every_family_the_config_accepts_has_a_layout_and_a_fixture() -> None:
     assert set(IMPORTED) == set(FAMILY_LAYOUTS) == set(FAMILIES)
-    assert sorted(path.name for path in FIXTURES.iterdir()) == sorted(FAMILIES + SCALED)
+    assert sorted(path.name for path in FIXTURES.iterdir()) == sorted(FAMILIES + SCALED + CAPPED)
     # The families that read a text pair are those whose layout adds token types.
     assert [family for family in FAMILIES if imported(family).type_table is not None] == list(
         TYPED)
 
 
-@pytest.mark.parametrize("family", FAMILIES + SCALED)
+@pytest.mark.parametrize("family", FAMILIES + SCALED + CAPPED)
 def test_the_trace_is_the_checkpoints_own_computation(family: str) -> None:
     scenario = imported(family)
     assert scenario.token_ids is not None

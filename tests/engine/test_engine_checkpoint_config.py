@@ -174,14 +174,17 @@ REFUSED: list[tuple[str, dict[str, Any], str]] = [
      'layer_types: expected a list of 2 entries, each "full_attention" or "sliding_attention", '
      "got a list of 1"),
     ("gemma", {"final_logit_softcapping": 30.0},
-     "final_logit_softcapping: capping scores or logits by tanh is not computed yet: QKV Studio "
-     "computes them uncapped"),
+     "final_logit_softcapping: capping scores or logits by tanh is Gemma 2's (model_type "
+     "gemma2): transformers' Gemma does not read this key, so a Gemma config giving it is "
+     "refused"),
     ("gemma", {"attn_logit_softcapping": 50.0},
-     "attn_logit_softcapping: capping scores or logits by tanh is not computed yet: QKV Studio "
-     "computes them uncapped"),
-    ("gemma", {"model_type": "gemma2", "final_logit_softcapping": None},
-     "attn_logit_softcapping: capping scores or logits by tanh is not computed yet: QKV Studio "
-     "computes them uncapped"),
+     "attn_logit_softcapping: capping scores or logits by tanh is Gemma 2's (model_type "
+     "gemma2): transformers' Gemma does not read this key, so a Gemma config giving it is "
+     "refused"),
+    ("gemma", {"model_type": "gemma2", "attn_logit_softcapping": 0.0},
+     "attn_logit_softcapping: expected a number above 0, got 0.0"),
+    ("gemma", {"model_type": "gemma2", "final_logit_softcapping": "30"},
+     'final_logit_softcapping: expected a number, got "30"'),
     ("gemma", {"use_bidirectional_attention": True},
      "use_bidirectional_attention: attention without the causal mask is not computed yet for "
      "this family"),
@@ -255,8 +258,25 @@ def test_the_new_refusals_read_in_chinese(tmp_path: Path) -> None:
     with pytest.raises(ScenarioError) as caught:
         import_checkpoint(copy(tmp_path, "gemma", attn_logit_softcapping=50.0), "the cat")
     assert problem_words(caught.value, "zh").endswith(
-        "config.json.attn_logit_softcapping：暂不计算用 tanh 截断分数或 logits：QKV Studio "
-        "计算未截断的值")
+        "config.json.attn_logit_softcapping：用 tanh 截断分数或 logits 属于 Gemma 2（model_type "
+        "gemma2）：transformers 的 Gemma 不读这个键，因此不接受给出它的 Gemma 配置")
+
+
+@pytest.mark.parametrize(("given", "scores", "logits"), [
+    ({}, 50.0, 30.0),  # absent: transformers' Gemma 2 defaults
+    ({"attn_logit_softcapping": 5.0, "final_logit_softcapping": None}, 5.0, None),
+    ({"attn_logit_softcapping": None, "final_logit_softcapping": 3.0}, None, 3.0),
+])
+def test_gemma2s_caps_are_mapped_to_each_attention_and_the_head(
+        tmp_path: Path, given: dict[str, Any], scores: float | None, logits: float | None) -> None:
+    folder = copy(tmp_path, "gemma2")
+    config = json.loads((folder / "config.json").read_text("utf-8"))
+    for name in ("attn_logit_softcapping", "final_logit_softcapping"):
+        config.pop(name, None)
+    (folder / "config.json").write_text(json.dumps({**config, **given}), "utf-8")
+    scenario = import_checkpoint(folder, "the cat")
+    assert [layer.attention.softcap for layer in scenario.layers] == [scores, scores]
+    assert scenario.head is not None and scenario.head.softcap == logits
 
 
 def test_a_gemma2_scores_scale_other_than_its_heads_is_refused(tmp_path: Path) -> None:

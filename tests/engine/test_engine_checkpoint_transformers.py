@@ -32,7 +32,7 @@ from engine import compute
 from engine.checkpoint import import_checkpoint
 from engine.checkpoint.config import Config
 from engine.forward.top_k import top_k
-from tests.engine.hf_reference import FAMILIES, FIXTURES, SCALED
+from tests.engine.hf_reference import CAPPED, FAMILIES, FIXTURES, SCALED
 from tests.engine.test_engine_checkpoint import layer_output
 
 torch = pytest.importorskip("torch", reason="torch is not installed (pip install torch==2.13.0)")
@@ -141,6 +141,8 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
                                       "sliding_window": 2}),
     "qwen3_moe-normalised": ("qwen3_moe", {"norm_topk_prob": True, "mlp_only_layers": [],
                                            "num_experts_per_tok": 2}),
+    "gemma2-final-cap": ("gemma2", {"final_logit_softcapping": 3.0}),
+    "gemma2-caps": ("gemma2", {"attn_logit_softcapping": 5.0, "final_logit_softcapping": 3.0}),
 }
 """Each case: its family and what it changes in the family's sizes: Phi-2's shape (no QK-norm,
 no grouped heads, a quarter of each head's 8 columns turned); OPT-350m's (post-norm, no final
@@ -156,7 +158,8 @@ changes the angles: with Llama's 2 the one angle is p · θ⁰). Then RoPE's sca
 context of 512 (the plain RoPE's angles); and yarn as a Qwen2 with every setting given: its
 betas, ``mscale``/``mscale_all_dim`` and no truncation. Gemma 2's other
 ``layer_types`` (its family case: the first layer slides, as its config defaults; the caps are
-null in both)."""
+null in both); then Gemma 2 with its soft caps set small so that they bite: the logits' at 3
+(``gemma2-final-cap``), and the scores' at 5 besides (``gemma2-caps``)."""
 EDITED: dict[str, dict[str, Any]] = {
     "llama-rope-scaling": {"rope_scaling": {"rope_type": "default"}},
 }
@@ -338,6 +341,14 @@ def compared(scenario: Any, model: Any) -> tuple[dict[str, float], dict[str, np.
     return found, pairs, trace
 
 
+def assert_caps_bite(trace: Any) -> None:
+    """Each soft cap of a trace changes its numbers a lot (a cap that never bites checks
+    nothing)."""
+    for capped in ("logits", "L1.scores", "L2.scores"):
+        if f"{capped}_uncapped" in trace.arrays:
+            assert np.abs(trace.arrays[f"{capped}_uncapped"] - trace.arrays[capped]).max() > 1.0
+
+
 @pytest.mark.parametrize("patched", [True, False], ids=["float64", "stock"])
 @pytest.mark.parametrize("case", VARIANTS)
 def test_the_imported_checkpoint_computes_what_transformers_computes(
@@ -353,6 +364,7 @@ def test_the_imported_checkpoint_computes_what_transformers_computes(
         scale = max(1.0, float(np.abs(value).max()))
         tolerance = 1e-10 if patched or case == "gpt2" else 1e-5 * scale
         assert found[name] <= tolerance, (name, found[name])
+    assert_caps_bite(trace)
     # The model is not trivial: its last token's next-token probabilities are far from uniform
     # (BERT, without a head: its last layer's shares are).
     if "probs" in trace.arrays:
@@ -398,11 +410,12 @@ def test_gemma2_slides_the_layers_its_config_slides_by_default() -> None:
     assert ours == [3, None, 3, None, 3]
 
 
-@pytest.mark.parametrize("name", ("phi3", "stablelm", "starcoder2", "gemma2", *SCALED))
+@pytest.mark.parametrize("name", ("phi3", "stablelm", "starcoder2", "gemma2", *SCALED, *CAPPED))
 def test_the_committed_fixture_computes_what_transformers_computes(
         monkeypatch: pytest.MonkeyPatch, name: str) -> None:
-    """The committed fixtures of Phi-3, StableLM, Starcoder2, Gemma 2 and of each RoPE scaling,
-    read by from_pretrained in float64 (its float32 casts patched): every array ≤ 1e-10."""
+    """The committed fixtures of Phi-3, StableLM, Starcoder2, Gemma 2 (caps null, and capped)
+    and of each RoPE scaling, read by from_pretrained in float64 (its float32 casts patched):
+    every array ≤ 1e-10."""
     exact_float64(monkeypatch)
     model = transformers.AutoModelForCausalLM.from_pretrained(
         FIXTURES / name, attn_implementation="eager", dtype=torch.float64).eval()
@@ -410,4 +423,5 @@ def test_the_committed_fixture_computes_what_transformers_computes(
     print(f"\n{name}: " + ", ".join(f"{array} {gap:.1e}" for array, gap in found.items()))
     assert max(found.values()) <= 1e-10, found
     assert trace.arrays["probs"][-1].max() > 3 / trace.arrays["probs"].shape[1]
+    assert_caps_bite(trace)
 

@@ -1,23 +1,20 @@
-"""The probabilities, the loss and every draw read the step the vocabulary head ends with, not
-the array named ``logits``: a head that ends with a step after the logits (here a soft cap,
-c·tanh(logits / c), recorded by the engine's tape API after the logits step) is sampled and
-scored from that last step, on the tape, in the KV cache, in a redraw, a grown trace and the
-explanations.
+"""The probabilities, the loss and every draw read the step the vocabulary head ends with: a
+head capped by ``head.softcap`` (Gemma 2's c·tanh(logits / c), its ``softcap`` step after the
+logits step) is sampled and scored from the capped logits, on the tape, in the KV cache, in a
+redraw, a grown trace and the explanations; each checked against softmax(c·tanh(x / c))
+computed here from the uncapped logits.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
-import pytest
 
-from engine import Trace, compute, explain, parse_scenario
+from engine import Trace, compute, explain
 from engine.format.generation_keys import Settings
 from engine.format.numbers import format_number
 from engine.format.reader import FloatArray
-from engine.forward import tape as ops
 from engine.generation.append import extend
 from engine.generation.grow import grown
 from engine.generation.redraw import redrawn, with_settings
@@ -25,21 +22,13 @@ from engine.generation.run import generate
 from engine.generation.sampling import sample
 from engine.scenario.op_kinds import head_output
 from engine.scenario.scenario import Scenario
-from tests.engine.capped_head import CAP, capped_logits
-from tests.engine.generation_documents import cases
+from tests.engine.capped_head import CAP, capped_scenario
 
 SETTINGS = Settings(temperature=0.7, top_k=2, seed=5)
 
 
-@pytest.fixture(autouse=True)
-def capped_head(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Every document of this file has the capped head."""
-    monkeypatch.setattr(ops, "logits", capped_logits)
-    yield
-
-
 def _document(**more: Any) -> Scenario:
-    return parse_scenario({**cases()["three-layers"], **more})
+    return capped_scenario(**more)
 
 
 def _softmax(rows: FloatArray) -> FloatArray:
@@ -49,15 +38,17 @@ def _softmax(rows: FloatArray) -> FloatArray:
 
 
 def _capped_of(trace: Trace) -> FloatArray:
-    capped: FloatArray = CAP * np.tanh(trace.arrays["logits"] / CAP)
-    assert np.abs(capped - trace.arrays["logits"]).max() > 0.5  # far from the logits
+    uncapped = trace.arrays["logits_uncapped"]
+    capped: FloatArray = CAP * np.tanh(uncapped / CAP)
+    assert np.abs(capped - uncapped).max() > 0.5  # far from the uncapped logits
     return capped
 
 
 def test_the_head_output_is_its_last_step_of_the_logits_kind() -> None:
     trace = compute(_document())
-    assert head_output(trace.steps) == "capped"
-    assert [s.id for s in trace.steps][-3:] == ["capped", "probs", "sample"]
+    assert head_output(trace.steps) == "logits"
+    assert [s.id for s in trace.steps][-4:] == ["logits", "softcap", "probs", "sample"]
+    np.testing.assert_allclose(trace.arrays["logits"], _capped_of(trace), rtol=0, atol=1e-15)
 
 
 def test_probabilities_and_loss_read_the_capped_logits() -> None:
@@ -80,7 +71,7 @@ def test_every_draw_reads_the_capped_logits() -> None:
     expected = sample(capped[-1], SETTINGS, 1)
     assert int(trace.arrays["gen1.chosen"][0]) == expected.chosen
     assert explain(trace, "gen1.logits", (1,)).formula == \
-        f"gen1.logits[1] = capped[2,1] = {format_number(float(capped[-1, 1]))}"
+        f"gen1.logits[1] = logits[2,1] = {format_number(float(capped[-1, 1]))}"
     again = redrawn(trace, with_settings(document, Settings(temperature=2.0, seed=9)))
     assert again is not None
     np.testing.assert_array_equal(again.arrays["gen1.logits"], capped[-1])
