@@ -1173,8 +1173,8 @@ WORKSHEET: dict[str, str] = {
                    "every value's arithmetic.",
     "check_question": "work out the changed numbers, or reason from where the edited number "
                       "enters the computation.",
-    "check_ablation": "work out the steps after the attention again with the head's slice set "
-                      "to 0, or reason from what the head added to the stream.",
+    "check_ablation": "work out the steps after the attention again with the head's slice "
+                      "zeroed, or reason from what the head added to the stream.",
     "given": "Blank cells of {arrays} are asked in Exercise {exercises}: use your "
              "answers there.",
     "given_many": "Blank cells of {arrays} are asked in Exercises {exercises}: use your "

@@ -35,7 +35,7 @@ from tests.examples import EXAMPLES
 
 CASES = [("f11", "en", 0, 0), ("f11", "zh", 0, 0), ("pronoun", "en", 0, 0),
          ("single-key", "en", 0, 0), ("three-layers", "zh", 0, 0), ("f11", "en", 3, 7),
-         ("pronoun", "en", 2, 0)]
+         ("pronoun", "en", 2, 0), ("three-layers", "en", 2, 0)]
 
 
 def printed(value: float, places: int) -> Iterator[str]:
