@@ -399,7 +399,13 @@ class ExercisePanel(QWidget):
             blank.right = None
             blank.say("", current_language())
         for button in self.choices:
+            group = button.group()  # an exclusive group keeps one radio button checked
+            exclusive = group is not None and group.exclusive()
+            if group is not None:
+                group.setExclusive(False)
             button.setChecked(False)
+            if group is not None:
+                group.setExclusive(exclusive)
         self.score.clear()
         self.revealed = False
         self.checked = False

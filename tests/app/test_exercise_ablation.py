@@ -13,6 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from app.window.studio import StudioWindow
 from engine import format_number
+from engine.exercises.document import exercise_document
 from tests.app.driving import close_window, open_window
 from tests.engine.ablation_reference import reference_probs
 from tests.examples import EXAMPLES
@@ -93,3 +94,19 @@ def test_the_teacher_asks_about_a_head_of_this_layer(three_layers: StudioWindow)
         f"✓ right: probs of 你, column 0 {way}: {shown(before)} → {shown(after)}"
     window.state.undo_stack.undo()
     assert len(window.state.scenario.exercises) == 3
+
+
+def test_the_answers_copy_keeps_the_way_chosen(three_layers: StudioWindow) -> None:
+    window = three_layers
+    window.exercise.action.trigger()
+    window.exercise.choose(2)
+    choose(window, "rises")
+    answered = window.exercise.answered_scenario().exercises[2]
+    assert exercise_document(answered)["answers"] == {"direction": "rise"}
+    assert answered.checked
+    panel = window.exercise.panel
+    panel.start_again()
+    assert panel.score.text() == "" and not any(b.isChecked() for b in panel.choices)
+    panel.restore(dict(answered.answers or ()), answered.checked)
+    assert panel.choices[0].isChecked()
+    assert panel.score.text() == "✓ right: probs of 你, column 0 rises: 0.674 → 0.819"
