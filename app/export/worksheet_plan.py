@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import numpy.typing as npt
 
+from app.model.ablation_words import ablation_words
 from app.model.exercise_edits import array_words, cell_words
 from app.model.parts import place_name
 from app.texts.example_words import document_words
@@ -23,7 +24,7 @@ from app.texts.words import say
 from engine import Scenario, Trace, compute, explain, format_number
 from engine.arithmetic.printed import printed_places
 from engine.exercises.answers import Answer, answer
-from engine.exercises.document import Edit, Exercise
+from engine.exercises.document import WAY_KINDS, Edit, Exercise
 from engine.exercises.fit import check_fit, edited_index, hidden_masks, watched
 from engine.exercises.hand import asked_rows, hand_variant
 from engine.exercises.lesson import lessons
@@ -219,7 +220,7 @@ def _task(trace: Trace, number: int, exercise: Exercise, lang: str) -> Task:
                     _fill_key(trace, solved, lang, places))
     return Task(number, exercise, prompt, trace, (step,), {},
                 _question(trace, exercise, lang, places),
-                say("worksheet.check_question", lang),
+                say(f"worksheet.check_{'ablation' if exercise.ablate else 'question'}", lang),
                 _question_key(trace, exercise, solved, lang, places))
 
 
@@ -230,15 +231,10 @@ def _edit_words(trace: Trace, edit: Edit, places: int, lang: str) -> tuple[str, 
 
 def _question(trace: Trace, exercise: Exercise, lang: str, places: int) -> tuple[str, ...]:
     watch = watched(trace, exercise)
-    if exercise.kind == "direction":
-        assert exercise.edit is not None and watch.cell is not None
-        cell, by = _edit_words(trace, exercise.edit, places, lang)
-        before = float(trace.scenario.parameter(exercise.edit.array)[
-            edited_index(trace, exercise.edit, "edit")])
+    if exercise.kind in WAY_KINDS:
+        assert watch.cell is not None
         tick = say("worksheet.tick", lang)
-        return (say("worksheet.edit", lang, cell=cell, by=by,
-                    before=format_number(before, places),
-                    after=format_number(before + exercise.edit.by, places)),
+        return (_change_words(trace, exercise, lang, places),
                 say("worksheet.watch", lang, cell=_cell(trace, watch.array, watch.cell, lang)),
                 "    ".join(f"{tick} {say('worksheet.' + word, lang)}"
                            for word in ("rise", "fall", "same")))
@@ -249,6 +245,18 @@ def _question(trace: Trace, exercise: Exercise, lang: str, places: int) -> tuple
         choice_words = say("worksheet.choice", lang, letter=letter, cell=cell, by=by)
         lines.append(f"{tick} {choice_words}")
     return tuple(lines)
+
+
+def _change_words(trace: Trace, exercise: Exercise, lang: str, places: int) -> str:
+    """A way question's change: the edit (from and to), or the heads switched off."""
+    if exercise.ablate is not None:
+        return say("worksheet.ablate", lang, heads=ablation_words(exercise.ablate, lang))
+    assert exercise.edit is not None
+    cell, by = _edit_words(trace, exercise.edit, places, lang)
+    before = float(trace.scenario.parameter(exercise.edit.array)[
+        edited_index(trace, exercise.edit, "edit")])
+    return say("worksheet.edit", lang, cell=cell, by=by, before=format_number(before, places),
+               after=format_number(before + exercise.edit.by, places))
 
 
 def _fill_key(trace: Trace, solved: Answer, lang: str, places: int) -> tuple[str, ...]:
@@ -263,7 +271,7 @@ def _fill_key(trace: Trace, solved: Answer, lang: str, places: int) -> tuple[str
 def _question_key(trace: Trace, exercise: Exercise, solved: Answer, lang: str,
                   places: int) -> tuple[str, ...]:
     watch = watched(trace, exercise)
-    if exercise.kind == "direction":
+    if exercise.kind in WAY_KINDS:
         assert watch.cell is not None and solved.direction is not None
         moved = solved.moved[0]
         return (say("worksheet.direction_answer", lang,

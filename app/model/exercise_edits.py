@@ -29,8 +29,9 @@ from engine import Scenario, Step, Trace
 from engine.exercises.answers import SAME, edited
 from engine.exercises.document import Edit, Index, exercise_document, parse_exercises
 from engine.exercises.fit import check_fit
+from engine.scenario.modules import Attention
 from engine.scenario.names import short_name
-from engine.scenario.op_kinds import KINDS
+from engine.scenario.op_kinds import KINDS, steps_of
 
 HIDE_CHOICES = ("outputs", "row", "cells", "auto")
 """What a new exercise hides: the step's outputs, the receiver's row of shares, the cells
@@ -187,6 +188,29 @@ def new_direction(trace: Trace, step_index: int, receiver: int) -> Document:
     return {"title": _both("direction_title"), "prompt": _both("default_prompt"),
             "kind": "direction", "step": step.id, "edit": _change(wk, cell),
             "watch": {"array": watch, "cell": [0, row, 0]}}
+
+
+def new_ablation(trace: Trace, step_index: int, receiver: int) -> Document:
+    """“Switch the first head of this attention off: does the last position's likeliest next
+    token get likelier?” (the receiver's first output number of the attention, in a document
+    with no next-token head). The first head the document does not already ablate."""
+    step = shares_step(trace, step_index)
+    attention = trace.scenario.module(step.module)
+    assert isinstance(attention, Attention)
+    head = next((h for h in range(attention.heads) if h not in attention.ablate_heads), 0)
+    probs = steps_of(trace.steps, "probs")
+    if probs:
+        watch_step, name = probs[-1], probs[-1].writes[0]
+        last = trace.arrays[name][-1]
+        cell = [len(trace.arrays[name]) - 1, int(np.argmax(last))]
+    else:
+        watch_step = next(s for s in steps_of(trace.steps, "mix") if s.scope == step.scope)
+        name = watch_step.writes[-1]
+        cell = [min(receiver, trace.arrays[name].shape[0] - 1), 0]
+    return {"title": _both("ablation_title"), "prompt": _both("default_prompt"),
+            "kind": "ablation", "step": watch_step.id,
+            "ablate": {"attention": step.module, "heads": [head]},
+            "watch": {"array": name, "cell": cell}}
 
 
 def new_unchanged(trace: Trace, step_index: int) -> Document:

@@ -900,6 +900,17 @@ EXERCISE: dict[str, str] = {
     "direction_question": "If {edit} grows by {by}, what does {watch} do?",
     "unchanged_question": "Which of these edits leave {watch} unchanged? (tick all)",
     "choice": "{name}[{cell}] + {by}",
+    "ablation_question": "{heads}. What does {watch} do?",
+    "ablation_one": "Head {heads} of {where} is switched off",
+    "ablation_many": "Heads {heads} of {where} are switched off",
+    "ablation_one_only": "Head {heads} is switched off",
+    "ablation_many_only": "Heads {heads} are switched off",
+    "layer": "layer {n}",
+    "encoder_layer": "encoder layer {n}",
+    "cross_layer": "the cross-attention of layer {n}",
+    "ablation_right": "✓ right: {watch} {way}: {before} → {after}",
+    "ablation_wrong": "✗ wrong: {watch} {way} (computed with the heads switched off): "
+                      "{before} → {after}",
     "direction_right": "✓ right: {watch} {way}",
     "direction_wrong": "✗ wrong: {watch} {way} (computed on the edited document)",
     "unchanged_right": "✓ right: exactly these leave {watch} unchanged: {choices}",
@@ -922,10 +933,12 @@ EXERCISE: dict[str, str] = {
     "remove": "Remove exercise",
     "ask_direction": "Ask: rise or fall?",
     "ask_unchanged": "Ask: which edit leaves it unchanged?",
+    "ask_ablation": "Ask: a head switched off?",
     "default_title": "Predict: {step}",
     "default_prompt": "Work out the hidden numbers by hand, then press Check.",
     "direction_title": "Rise or fall?",
     "unchanged_title": "Which edit changes nothing?",
+    "ablation_title": "Without this head?",
     "click_hint": "Click a cell of the canvas to hide it or show it again.",
     "edit_add": "new exercise “{title}”",
     "edit_remove": "remove exercise “{title}”",
@@ -1186,6 +1199,8 @@ WORKSHEET: dict[str, str] = {
                    "every value's arithmetic.",
     "check_question": "work out the changed numbers, or reason from where the edited number "
                       "enters the computation.",
+    "check_ablation": "work out the steps after the attention again with the head's slice "
+                      "zeroed, or reason from what the head added to the stream.",
     "given": "Blank cells of {arrays} are asked in Exercise {exercises}: use your "
              "answers there.",
     "given_many": "Blank cells of {arrays} are asked in Exercises {exercises}: use your "
@@ -1196,6 +1211,8 @@ WORKSHEET: dict[str, str] = {
     "parameter_cell": "{name}[{cell}]",
     "parameter_item": "{name}[{cell}]",
     "edit": "The edit: {cell} grows by {by} (from {before} to {after}).",
+    "ablate": "The change: {heads} (a switched-off head's slice of the concatenated heads is "
+              "set to 0 before Wo).",
     "watch": "Watch {cell}.",
     "watch_array": "Watch every number of “{array}”.",
     "rise": "rises",

@@ -27,6 +27,7 @@ from app.model.exercise_edits import (
     Document,
     SetExercises,
     documents_of,
+    new_ablation,
     new_direction,
     new_fill,
     new_unchanged,
@@ -335,8 +336,10 @@ class ExerciseMode(QObject):
     def add_question(self, kind: str) -> None:
         """A new question about change at the current step's attention."""
         trace, step = self.state.trace, self.state.step
-        self._add(new_direction(trace, step, self.state.focused_receiver())
-                  if kind == "direction" else new_unchanged(trace, step))
+        receiver = self.state.focused_receiver()
+        self._add(new_direction(trace, step, receiver) if kind == "direction"
+                  else new_ablation(trace, step, receiver) if kind == "ablation"
+                  else new_unchanged(trace, step))
 
     def _add(self, exercise: Document) -> None:
         documents = documents_of(self.state.scenario)

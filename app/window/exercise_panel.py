@@ -25,13 +25,14 @@ from PySide6.QtWidgets import (
 )
 
 from app.i18n import LiveTexts, current_language
+from app.model.ablation_words import ablation_words
 from app.model.exercise_edits import array_words, cell_words
 from app.texts.problems import problem_words
 from app.texts.words import say
 from engine import ScenarioError, Trace, format_number
 from engine.arithmetic.printed import printed_places
 from engine.exercises.answers import DIRECTIONS, Verdict, answer, check
-from engine.exercises.document import Edit, Exercise, Index, Typed
+from engine.exercises.document import WAY_KINDS, Edit, Exercise, Index, Typed
 from engine.exercises.fit import hidden_cells
 from engine.exercises.wording import prompt_text
 from engine.format.numbers import NumberTextError, format_exact, parse_number
@@ -228,7 +229,7 @@ class ExercisePanel(QWidget):
         else:
             self.question.setText(self._question(trace, exercise, lang))
             buttons: list[QAbstractButton]
-            if kind == "direction":
+            if kind in WAY_KINDS:
                 group = QButtonGroup(self.body)
                 buttons = [QRadioButton(say(f"exercise.{way}", lang)) for way in DIRECTIONS]
                 for button in buttons:
@@ -246,6 +247,10 @@ class ExercisePanel(QWidget):
     def _question(trace: Trace, exercise: Exercise, lang: str) -> str:
         watch, edit = exercise.watch, exercise.edit
         assert watch is not None
+        if exercise.ablate is not None and watch.cell is not None:
+            return say("exercise.ablation_question", lang,
+                       heads=ablation_words(exercise.ablate, lang),
+                       watch=cell_words(trace, watch.array, watch.cell, lang))
         if edit is not None and watch.cell is not None:
             return say("exercise.direction_question", lang, edit=_editplace_name(edit),
                        by=format_exact(edit.by),
@@ -306,7 +311,7 @@ class ExercisePanel(QWidget):
         if exercise is None or exercise.kind == "fill":
             return tuple((place_name(b.cell), b.entry.text()) for b in self.blanks
                          if b.entry.text())
-        if exercise.kind == "direction":
+        if exercise.kind in WAY_KINDS:
             return tuple(("direction", way) for way, button
                          in zip(DIRECTIONS, self.choices, strict=True) if button.isChecked())
         return tuple((f"choices[{k}]", b.isChecked()) for k, b in enumerate(self.choices))
@@ -318,7 +323,7 @@ class ExercisePanel(QWidget):
             typed = answers.get(place_name(blank.cell))
             blank.entry.setText(typed if isinstance(typed, str) else "")
         exercise = self.exercise
-        if exercise is not None and exercise.kind == "direction":
+        if exercise is not None and exercise.kind in WAY_KINDS:
             for way, button in zip(DIRECTIONS, self.choices, strict=True):
                 button.setChecked(answers.get("direction") == way)
         else:
@@ -351,14 +356,16 @@ class ExercisePanel(QWidget):
         watch = exercise.watch
         assert watch is not None
         solved = answer(trace, exercise)
-        if exercise.kind == "direction":
+        if exercise.kind in WAY_KINDS:
             assert watch.cell is not None and solved.direction is not None
             picked = [way for way, b in zip(DIRECTIONS, self.choices, strict=True)
                       if b.isChecked()]
             right = bool(picked) and check(trace, exercise, picked[0], lang)[0].right
-            text = say("exercise.direction_right" if right else "exercise.direction_wrong", lang,
+            moved = solved.moved[0]
+            text = say(f"exercise.{exercise.kind}_{'right' if right else 'wrong'}", lang,
                        watch=cell_words(trace, watch.array, watch.cell, lang),
-                       way=say(f"exercise.{solved.direction}", lang))
+                       way=say(f"exercise.{solved.direction}", lang),
+                       before=shown(trace, moved.before), after=shown(trace, moved.after))
         else:
             ticked = [k for k, b in enumerate(self.choices) if b.isChecked()]
             right = all(v.right for v in check(trace, exercise, ticked, lang))
@@ -392,7 +399,13 @@ class ExercisePanel(QWidget):
             blank.right = None
             blank.say("", current_language())
         for button in self.choices:
+            group = button.group()  # an exclusive group keeps one radio button checked
+            exclusive = group is not None and group.exclusive()
+            if group is not None:
+                group.setExclusive(False)
             button.setChecked(False)
+            if group is not None:
+                group.setExclusive(exclusive)
         self.score.clear()
         self.revealed = False
         self.checked = False

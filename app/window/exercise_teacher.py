@@ -44,7 +44,8 @@ class TeacherBox(QGroupBox):
         A new ``fill`` exercise at this step: what it hides (:data:`HIDE_CHOICES`) and the
         difficulty.
     newQuestion(str)
-        A new question about change at this step: ``"direction"`` or ``"unchanged"``.
+        A new question about change at this step: ``"direction"``, ``"unchanged"`` or
+        ``"ablation"``.
     wordsSet(dict, dict)
         The title and the prompt, each ``{"en": …, "zh": …}``.
     removed()
@@ -99,8 +100,11 @@ class TeacherBox(QGroupBox):
         bind(self.direction_button.setText, _word("ask_direction"))
         self.unchanged_button = QPushButton()
         bind(self.unchanged_button.setText, _word("ask_unchanged"))
+        self.ablation_button = QPushButton()
+        bind(self.ablation_button.setText, _word("ask_ablation"))
         column.addWidget(self.direction_button)
         column.addWidget(self.unchanged_button)
+        column.addWidget(self.ablation_button)
         self.remove_button = QPushButton()
         bind(self.remove_button.setText, _word("remove"))
         column.addWidget(self.remove_button)
@@ -110,6 +114,7 @@ class TeacherBox(QGroupBox):
             lambda: self.newFill.emit(self.hiding(), self.difficulty.value()))
         self.direction_button.clicked.connect(lambda: self.newQuestion.emit("direction"))
         self.unchanged_button.clicked.connect(lambda: self.newQuestion.emit("unchanged"))
+        self.ablation_button.clicked.connect(lambda: self.newQuestion.emit("ablation"))
         self.words_button.clicked.connect(self._set_words)
         self.remove_button.clicked.connect(self.removed.emit)
 

@@ -15,10 +15,10 @@ import numpy as np
 
 from engine.arithmetic.cells import Explanation, explain
 from engine.arithmetic.printed import printed_places
-from engine.exercises.document import DIRECTIONS, Edit, Exercise, Index
-from engine.exercises.fit import edited_index, edits, hidden_cells, place_of, watched
+from engine.exercises.document import DIRECTIONS, WAY_KINDS, Ablate, Edit, Exercise, Index
+from engine.exercises.fit import ablated_heads, edited_index, edits, hidden_cells, place_of, watched
 from engine.forward.trace import Trace, compute
-from engine.scenario.edit import with_cell
+from engine.scenario.edit import with_cell, with_document_value
 
 SAME = 1e-12
 """A watched number is unchanged (a direction "same") when it moves by at most this, relative
@@ -62,8 +62,8 @@ class Moved:
 @dataclass(frozen=True)
 class Answer:
     """What an exercise asks, answered: ``cells`` (fill); ``direction`` and ``moved[0]``
-    (direction); ``unchanged`` (the choice numbers that leave the watched array unchanged) and
-    ``moved`` per choice (unchanged)."""
+    (direction, ablation); ``unchanged`` (the choice numbers that leave the watched array
+    unchanged) and ``moved`` per choice (unchanged)."""
 
     kind: str
     cells: tuple[Hidden, ...] = ()
@@ -103,6 +103,22 @@ def edited(trace: Trace, edit: Edit, place: str = "edit") -> Trace:
     return compute(with_cell(scenario, edit.array, index, value))
 
 
+def ablated(trace: Trace, ablate: Ablate, place: str = "ablate") -> Trace:
+    """The trace of the document with ``ablate``'s heads switched off too (its attention's
+    ``ablate_heads`` merged with them)."""
+    heads = sorted(ablated_heads(trace, ablate, place))
+    return compute(with_document_value(trace.scenario, f"{ablate.attention}.ablate_heads",
+                                       heads))
+
+
+def _changed(trace: Trace, exercise: Exercise, place: str) -> Trace:
+    """The trace a way question's change gives: its edit made, or its heads switched off."""
+    if exercise.edit is not None:
+        return edited(trace, exercise.edit, f"{place}.edit")
+    assert exercise.ablate is not None
+    return ablated(trace, exercise.ablate, f"{place}.ablate")
+
+
 def _unchanged(before: np.ndarray, after: np.ndarray) -> bool:
     scale = max(1.0, float(np.max(np.abs(before), initial=0.0)))
     return float(np.max(np.abs(after - before), initial=0.0)) <= SAME * scale
@@ -123,15 +139,14 @@ def answer(trace: Trace, exercise: Exercise) -> Answer:
             Hidden(name, index, float(trace.arrays[name][index]), tol)
             for name, index in hidden_cells(trace, exercise)))
     watch = watched(trace, exercise, place)
-    if exercise.kind == "direction":
-        assert watch.cell is not None and exercise.edit is not None
+    if exercise.kind in WAY_KINDS:
+        assert watch.cell is not None
         before = float(trace.arrays[watch.array][watch.cell])
-        after = float(edited(trace, exercise.edit, f"{place}.edit").arrays[watch.array]
-                      [watch.cell])
+        after = float(_changed(trace, exercise, place).arrays[watch.array][watch.cell])
         change = after - before
         same = abs(change) <= SAME * max(1.0, abs(before))
         direction = "same" if same else "rise" if change > 0 else "fall"
-        return Answer("direction", direction=direction,
+        return Answer(exercise.kind, direction=direction,
                       moved=(Moved(before, after, change, watch.cell),))
     old = trace.arrays[watch.array]
     moved: list[Moved] = []
@@ -166,9 +181,9 @@ def check(trace: Trace, exercise: Exercise, predictions: Predictions,
         if not isinstance(predictions, Mapping):
             raise TypeError("a fill exercise is checked against values by cell")
         return _check_cells(trace, solved.cells, predictions, lang)
-    if exercise.kind == "direction":
+    if exercise.kind in WAY_KINDS:
         if not isinstance(predictions, str):
-            raise TypeError("a direction question is checked against rise, fall or same")
+            raise TypeError("a rise-or-fall question is checked against rise, fall or same")
         assert solved.direction is not None
         return [Verdict("direction", predictions == solved.direction, solved.direction,
                         predictions)]
@@ -214,5 +229,5 @@ def _first_difference(why: Explanation, own: str, wrong: set[str]) -> str | None
     return None
 
 
-__all__ = ["DIRECTIONS", "SAME", "Answer", "Hidden", "Moved", "Predictions", "Verdict", "answer",
-           "check", "edited", "tolerance"]
+__all__ = ["DIRECTIONS", "SAME", "Answer", "Hidden", "Moved", "Predictions", "Verdict", "ablated",
+           "answer", "check", "edited", "tolerance"]

@@ -22,9 +22,13 @@ from engine.format.reader import (
 )
 from engine.words.refusals import Refusal
 
-KINDS = ("fill", "direction", "unchanged")
+KINDS = ("fill", "direction", "unchanged", "ablation")
 """``fill``: predict hidden numbers; ``direction``: does a watched cell rise, fall or stay when
-one input cell grows; ``unchanged``: which of several edits leaves a watched array as it was."""
+one input cell grows; ``unchanged``: which of several edits leaves a watched array as it was;
+``ablation``: does a watched cell rise, fall or stay when heads of an attention are switched
+off."""
+WAY_KINDS = ("direction", "ablation")
+"""The kinds answered by a way a watched cell moves (rise, fall or same)."""
 LANGUAGES = ("en", "zh")
 MAX_EXERCISES = 100
 MAX_ITEMS = 256
@@ -40,11 +44,13 @@ _ANSWERED = ("answers", "checked")
 """Keys only a student's answers copy has (Save answers as…): a teacher's document never."""
 _KEYS = {"fill": ("title", "prompt", "kind", "step", "hide", "tolerance", *_ANSWERED),
          "direction": ("title", "prompt", "kind", "step", "edit", "watch", *_ANSWERED),
-         "unchanged": ("title", "prompt", "kind", "step", "choices", "watch", *_ANSWERED)}
+         "unchanged": ("title", "prompt", "kind", "step", "choices", "watch", *_ANSWERED),
+         "ablation": ("title", "prompt", "kind", "step", "ablate", "watch", *_ANSWERED)}
 _CELL_NAME = re.compile(r"([A-Za-z_][A-Za-z0-9_.]*)\[([0-9]+(?:,[0-9]+){0,2})\]")
 _CHOICE_NAME = re.compile(r"choices\[([0-9]+)\]")
 _HIDE_KEYS = ("array", "cells", "rows")
 _EDIT_KEYS = ("array", "cell", "by")
+_ABLATE_KEYS = ("attention", "heads")
 
 Index = tuple[int, ...]
 Typed = str | bool
@@ -84,6 +90,15 @@ class Edit:
 
 
 @dataclass(frozen=True)
+class Ablate:
+    """Heads (0-based, each once) of the attention at a module path (``layers.1.attention``)
+    switched off: their slice of the concatenated heads zeroed before Wo."""
+
+    attention: str
+    heads: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Watch:
     """The trace array (and, for a direction, its cell) a question watches."""
 
@@ -94,7 +109,8 @@ class Watch:
 @dataclass(frozen=True)
 class Exercise:
     """One exercise of a document, as read. ``hide`` and ``tolerance`` belong to ``fill``;
-    ``edit`` to ``direction``; ``choices`` to ``unchanged``; ``watch`` to both questions."""
+    ``edit`` to ``direction``; ``choices`` to ``unchanged``; ``ablate`` to ``ablation``;
+    ``watch`` to every question."""
 
     title: Words
     prompt: Words
@@ -105,6 +121,7 @@ class Exercise:
     edit: Edit | None = None
     watch: Watch | None = None
     choices: tuple[Edit, ...] = ()
+    ablate: Ablate | None = None
     answers: tuple[tuple[str, Typed], ...] | None = None
     """A student's answers copy only: each answered place (``Q[1,0]``, ``direction``,
     ``choices[k]``) with what was typed or ticked; None in a teacher's document."""
@@ -157,7 +174,7 @@ def _answers(value: object, exercise: Exercise, place: str) -> tuple[tuple[str, 
             if _CELL_NAME.fullmatch(key) is None:
                 raise ScenarioError(at, Refusal("exercise_answer_cell", got=describe(key)))
             answers.append((key, expect_text(typed, at, ANSWER_LIMIT)))
-        elif exercise.kind == "direction":
+        elif exercise.kind in WAY_KINDS:
             if key != "direction":
                 raise ScenarioError(at, Refusal("exercise_answer_place", places='"direction"'))
             answers.append((key, expect_choice(typed, at, DIRECTIONS)))
@@ -193,12 +210,17 @@ def _question(obj: Mapping[str, Any], place: str) -> Exercise:
                 raise ScenarioError(f"{place}.tolerance",
                                     Refusal("exercise_tolerance", got=describe(tolerance)))
         return Exercise(title, prompt, kind, step, hide=hide, tolerance=tolerance)
-    if kind == "direction":
-        if "edit" not in obj:
-            raise ScenarioError(f"{place}.edit", Refusal("exercise_key_missing"))
-        edit = _edit(obj["edit"], f"{place}.edit")
+    if kind in WAY_KINDS:
+        change = "edit" if kind == "direction" else "ablate"
+        if change not in obj:
+            raise ScenarioError(f"{place}.{change}", Refusal("exercise_key_missing"))
         watch = _watch(obj["watch"], f"{place}.watch", with_cell=True)
-        return Exercise(title, prompt, kind, step, edit=edit, watch=watch)
+        if kind == "direction":
+            return Exercise(title, prompt, kind, step, edit=_edit(obj["edit"], f"{place}.edit"),
+                            watch=watch)
+        return Exercise(title, prompt, kind, step, ablate=_ablate(obj["ablate"],
+                                                                  f"{place}.ablate"),
+                        watch=watch)
     if "choices" not in obj:
         raise ScenarioError(f"{place}.choices", Refusal("exercise_key_missing"))
     raw = _list(obj["choices"], f"{place}.choices", MAX_ITEMS, empty=False)
@@ -265,6 +287,27 @@ def _edit(value: object, place: str) -> Edit:
     return Edit(array, _index(obj["cell"], f"{place}.cell"), by)
 
 
+def _ablate(value: object, place: str) -> Ablate:
+    """The heads switched off; whether the path is an attention and each head one of its heads
+    is a question for the trace."""
+    obj = expect_object(value, place)
+    refuse_unknown(obj, _ABLATE_KEYS, place)
+    for key in _ABLATE_KEYS:
+        if key not in obj:
+            raise ScenarioError(f"{place}.{key}", Refusal("exercise_key_missing"))
+    attention = expect_text(obj["attention"], f"{place}.attention")
+    if not attention:
+        raise ScenarioError(f"{place}.attention", Refusal("exercise_text_empty"))
+    raw = _list(obj["heads"], f"{place}.heads", MAX_ITEMS, empty=False)
+    heads: list[int] = []
+    for k, item in enumerate(raw):
+        head = expect_int(item, f"{place}.heads[{k}]", 0, MAX_INDEX)
+        if head in heads:
+            raise ScenarioError(f"{place}.heads[{k}]", Refusal("ablate_heads_twice", head=head))
+        heads.append(head)
+    return Ablate(attention, tuple(heads))
+
+
 def _watch(value: object, place: str, *, with_cell: bool) -> Watch:
     obj = expect_object(value, place)
     refuse_unknown(obj, ("array", "cell") if with_cell else ("array",), place)
@@ -315,6 +358,9 @@ def _question_document(exercise: Exercise) -> dict[str, Any]:
         doc["edit"] = _edit_document(exercise.edit)
     if exercise.choices:
         doc["choices"] = [_edit_document(choice) for choice in exercise.choices]
+    if exercise.ablate is not None:
+        doc["ablate"] = {"attention": exercise.ablate.attention,
+                         "heads": list(exercise.ablate.heads)}
     assert exercise.watch is not None
     watch: dict[str, Any] = {"array": exercise.watch.array}
     if exercise.watch.cell is not None:
@@ -323,5 +369,5 @@ def _question_document(exercise: Exercise) -> dict[str, Any]:
     return doc
 
 
-__all__ = ["ANSWER_LIMIT", "DIRECTIONS", "KINDS", "Edit", "Exercise", "Hide", "Index", "Typed",
-           "Watch", "Words", "exercise_document", "parse_exercises"]
+__all__ = ["ANSWER_LIMIT", "DIRECTIONS", "KINDS", "WAY_KINDS", "Ablate", "Edit", "Exercise",
+           "Hide", "Index", "Typed", "Watch", "Words", "exercise_document", "parse_exercises"]

@@ -9,11 +9,14 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.exercises.cells import cell_text, full_index
-from engine.exercises.document import Edit, Exercise, Index, Watch
+from engine.exercises.document import Ablate, Edit, Exercise, Index, Watch
 from engine.exercises.wording import check_wording
 from engine.format.errors import ScenarioError
 from engine.forward.trace import Step, Trace
+from engine.scenario.modules import Attention
 from engine.scenario.op_kinds import KINDS, made_by
+from engine.scenario.scenario import Scenario
+from engine.scenario.tree import walk
 from engine.words.refusals import Refusal
 
 BoolArray = npt.NDArray[np.bool_]
@@ -45,6 +48,8 @@ def check_fit(trace: Trace) -> None:
             watched(trace, exercise, place)
             for at, edit in edits(exercise, place):
                 edited_index(trace, edit, at)
+            if exercise.ablate is not None:
+                ablated_heads(trace, exercise.ablate, f"{place}.ablate")
 
 
 def _step(trace: Trace, exercise: Exercise, place: str) -> Step:
@@ -194,5 +199,39 @@ def edited_index(trace: Trace, edit: Edit, place: str) -> Index:
     return full_index(edit.cell, shape, edit.array, f"{place}.cell")
 
 
-__all__ = ["answered_cells", "check_fit", "edited_index", "edits",
-           "hidden_cells", "hidden_masks", "place_of", "watched"]
+def attention_paths(scenario: Scenario) -> list[str]:
+    """Every attention's module path (``attention``, ``layers.1.cross_attention`` …), in
+    document order."""
+    return [scenario.document_path(locator) for locator, node in walk(scenario)
+            if isinstance(node, Attention)]
+
+
+def ablated_heads(trace: Trace, ablate: Ablate, place: str) -> tuple[int, ...]:
+    """Every head the attention at ``ablate.attention`` switches off with the question's own:
+    those its document already ablates, then the question's, checked against its heads.
+
+    Raises
+    ------
+    ScenarioError
+        At ``place.attention`` when it names no attention; at ``place.heads[k]`` when a head is
+        not one of its heads, or one the document already ablates.
+    """
+    paths = attention_paths(trace.scenario)
+    if ablate.attention not in paths:
+        raise ScenarioError(f"{place}.attention", Refusal(
+            "exercise_not_attention", attention=ablate.attention, paths=", ".join(paths)))
+    attention = trace.scenario.module(ablate.attention)
+    assert isinstance(attention, Attention)
+    for k, head in enumerate(ablate.heads):
+        at = f"{place}.heads[{k}]"
+        if head >= attention.heads:
+            raise ScenarioError(at, Refusal("exercise_head_outside", head=head,
+                                            attention=ablate.attention, high=attention.heads - 1))
+        if head in attention.ablate_heads:
+            raise ScenarioError(at, Refusal("exercise_head_ablated", head=head,
+                                            attention=ablate.attention))
+    return (*attention.ablate_heads, *ablate.heads)
+
+
+__all__ = ["ablated_heads", "answered_cells", "attention_paths", "check_fit", "edited_index",
+           "edits", "hidden_cells", "hidden_masks", "place_of", "watched"]

@@ -3,8 +3,10 @@
 A question's lesson is its answer on the document's own numbers, as far as the answer is the
 point: an *unchanged* question teaches which of its edits leave the watched array as it was
 (F11: only Wv), a *direction* question whether the watched number moves at all (a single visible
-key: it stays; a key that moves: it does), not which way. A variant teaches the same when, on its
-numbers, exactly the same choices leave the array unchanged, the same directions stay, and every
+key: it stays; a key that moves: it does), not which way, and an *ablation* question which way
+the watched number goes without the head (what the head did for it: the way is the point). A
+variant teaches the same when, on its numbers, exactly the same choices leave the array
+unchanged, the same directions stay, every ablation moves its number the same way, and every
 number that moves moves by at least one unit of the last decimal the frames print — a change a
 student working by hand cannot see is no lesson. Every answer is computed
 (:func:`engine.exercises.answers.answer`), never stored.
@@ -25,12 +27,14 @@ from engine.forward.trace import Trace
 @dataclass(frozen=True)
 class Lesson:
     """One question's lesson: where it is (``exercises[4]``), the choices that leave its array
-    unchanged (an unchanged question) or whether its number stays (a direction)."""
+    unchanged (an unchanged question), whether its number stays (a direction) or the way it
+    goes (an ablation: ``way``)."""
 
     place: str
     exercise: Exercise
     unchanged: tuple[int, ...] = ()
     stays: bool = False
+    way: str | None = None
 
 
 def lessons(trace: Trace, exercises: Sequence[Exercise]) -> tuple[Lesson, ...]:
@@ -42,13 +46,14 @@ def lessons(trace: Trace, exercises: Sequence[Exercise]) -> tuple[Lesson, ...]:
             continue
         solved = answer(trace, exercise)
         found.append(Lesson(place_of(trace, exercise), exercise, solved.unchanged,
-                            solved.direction == "same"))
+                            solved.direction == "same",
+                            solved.direction if exercise.kind == "ablation" else None))
     return tuple(found)
 
 
 def _visible(solved: Answer, unit: float) -> bool:
     """Whether every number the answer says moves moves by at least ``unit``."""
-    if solved.kind == "direction":
+    if solved.direction is not None:
         return solved.direction == "same" or abs(solved.moved[0].change) >= unit
     return all(abs(moved.change) >= unit
                for k, moved in enumerate(solved.moved) if k not in solved.unchanged)
@@ -59,8 +64,12 @@ def lesson_lost(trace: Trace, taught: Sequence[Lesson]) -> Lesson | None:
     unit = 10.0 ** -printed_places(trace)
     for lesson in taught:
         solved = answer(trace, lesson.exercise)
-        same = solved.unchanged == lesson.unchanged if solved.kind == "unchanged" \
-            else (solved.direction == "same") == lesson.stays
+        if solved.kind == "unchanged":
+            same = solved.unchanged == lesson.unchanged
+        elif lesson.way is not None:
+            same = solved.direction == lesson.way
+        else:
+            same = (solved.direction == "same") == lesson.stays
         if not (same and _visible(solved, unit)):
             return lesson
     return None

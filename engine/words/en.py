@@ -371,13 +371,19 @@ REFUSALS: dict[str, str] = {
                                 "the most; {array} is neither",
     "exercise_wording_array": "{{value:…}} names no trace array or document path {array}",
     "exercise_not_editable": "no editable array {array} in this document (editable: {paths})",
+    "exercise_not_attention": "no attention {attention} in this document (its attentions: "
+                              "{paths})",
+    "exercise_head_outside": "head {head} is not one of {attention}'s heads (0 … {high})",
+    "exercise_head_ablated": "{attention} already ablates head {head} (its ablate_heads): "
+                             "switching it off again changes nothing",
     "variants_not_found": "variant {number}: no draw of {tries} kept the asked rows' visible "
                           "scores between {low} and {high} apart; use a document with fewer "
                           "positions, or ask about fewer rows",
     "variants_lesson_lost": "variant {number}: of {tries} draws, none whose shares differ "
                             "keeps what {exercise} teaches on the document's own numbers (the "
-                            "same edits leaving the shares, the same numbers staying, every "
-                            "change visible at the printed decimals); leave it out with "
+                            "same edits leaving the shares, the same numbers staying, the "
+                            "same way without an ablated head, every change visible at the "
+                            "printed decimals); leave it out with "
                             "--exercise",
     "variants_count": "expected a number of variants from 1 to {most}, got {got}",
     "query_scalar_head_dim": "the scores divided by √{got:g} instead of √dₖ = √{d_k} are not "

@@ -329,13 +329,17 @@ REFUSALS: dict[str, str] = {
     "exercise_wording_largest": "{{largest:…}} 指一行份额或分数里最大的那个键；{array} 两者都不是",
     "exercise_wording_array": "{{value:…}} 指的 {array} 既不是追踪数组，也不是文档路径",
     "exercise_not_editable": "本文档没有可编辑的数组 {array}（可编辑：{paths}）",
+    "exercise_not_attention": "本文档没有注意力 {attention}（它的注意力：{paths}）",
+    "exercise_head_outside": "头 {head} 不是 {attention} 的头（0 … {high}）",
+    "exercise_head_ablated": "{attention} 已经消融了头 {head}（它的 ablate_heads）："
+                             "再关闭一次什么也不改变",
     "variants_not_found": "第 {number} 份变体：试了 {tries} 次，都没能让所问各行"
                           "可见分数的差距落在 {low} 到 {high} 之间；请换一个位置更少的文档，"
                           "或少问几行",
     "variants_lesson_lost": "第 {number} 份变体：试了 {tries} 次，份额有差别的那些抽取中，"
                             "没有一次保住 {exercise} 在文档原数上所讲的道理（同样的修改不动份额、"
-                            "同样的数不变、每个变化在印出的位数上看得见）；请用 --exercise "
-                            "把它排除",
+                            "同样的数不变、关掉头后同样的走向、每个变化在印出的位数上看得见）；"
+                            "请用 --exercise 把它排除",
     "variants_count": "变体份数应是 1 到 {most} 之间的整数，实际是 {got}",
 }
 

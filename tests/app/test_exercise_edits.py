@@ -3,6 +3,7 @@ the window can make is read back and fits its trace."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import pytest
@@ -12,12 +13,14 @@ from app.model.exercise_edits import (
     HIDE_CHOICES,
     SetExercises,
     chosen_cells,
+    new_ablation,
     new_direction,
     new_fill,
     new_unchanged,
     with_cell_toggled,
 )
 from engine import Trace, compute, load_scenario
+from engine.exercises.answers import answer
 from engine.exercises.fit import check_fit, hidden_cells
 
 
@@ -40,9 +43,10 @@ def test_every_new_exercise_is_read_back_and_fits(f11: Trace) -> None:
     made = [new_fill(f11, k, how, receiver=1, difficulty=3)
             for k in range(len(f11.steps)) for how in HIDE_CHOICES]
     assert made[:4] == [None] * 4, "the inputs step writes nothing to hide"
-    made += [new_direction(f11, 1, receiver=1), new_unchanged(f11, 4)]
+    made += [new_direction(f11, 1, receiver=1), new_unchanged(f11, 4),
+             new_ablation(f11, 3, receiver=1)]
     documents = tuple(d for d in made if d is not None)
-    assert len(documents) == 4 * (len(f11.steps) - 1) + 2
+    assert len(documents) == 4 * (len(f11.steps) - 1) + 3
     scenario = SetExercises(documents, "edit_add", "t").apply(f11.scenario)
     check_fit(replace(f11, scenario=scenario))
     auto = scenario.exercises[4 * 1 + 3]  # the scores step, cells the app chose
@@ -67,3 +71,17 @@ def test_a_clicked_cell_is_hidden_then_shown_again(f11: Trace) -> None:
     assert with_cell_toggled(hidden, "mixed", (0, 0))["hide"] == start["hide"]
     other = with_cell_toggled(start, "weights", (0, 1, 1))
     assert other["hide"][1] == {"array": "weights", "cells": [[0, 1, 1]]}
+
+
+def test_without_a_vocabulary_head_switching_the_head_off_watches_its_output(f11: Trace
+                                                                           ) -> None:
+    made = new_ablation(f11, f11.step_index("weights"), receiver=1)
+    assert (made["step"], made["ablate"], made["watch"]) == (
+        "mix", {"attention": "attention", "heads": [0]},
+        {"array": "attn_out", "cell": [1, 0]})
+    scenario = SetExercises((made,), "edit_add", "t").apply(f11.scenario)
+    solved = answer(replace(f11, scenario=scenario), scenario.exercises[0])
+    share = 1 / (1 + math.exp(-math.sqrt(2)))  # 爱's share of 我 (V of 我 = [10, 0])
+    moved = solved.moved[0]
+    assert (moved.before, moved.after) == pytest.approx((10 * share, 0.0), abs=1e-12)
+    assert solved.direction == "fall"  # F11's one head is all its output

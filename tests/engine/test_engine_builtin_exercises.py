@@ -118,7 +118,7 @@ def test_the_largest_share_is_not_the_cause() -> None:
 def test_wv_does_not_change_the_shares_of_its_own_layer() -> None:
     s = scenario("three-layers")
     trace = compute(s)
-    own, next_layer = (answer(trace, e) for e in s.exercises)
+    own, next_layer = (answer(trace, e) for e in s.exercises[:2])
     assert own.unchanged == (2,)  # layer 1's Wv, not its Wq or Wk
     assert next_layer.unchanged == (1,)  # layer 2's own Wv; layer 1's Wv reaches layer 2
     assert next_layer.moved[0].change != 0

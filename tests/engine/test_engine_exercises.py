@@ -179,7 +179,7 @@ def refusal(doc: dict[str, Any]) -> str:
 @pytest.mark.parametrize(("exercises", "message"), [
     ("x", 'exercises: expected a list, got "x"'),
     ([{"kind": "guess"}], 'exercises[0].kind: expected one of "fill" | "direction" | '
-                          '"unchanged", got "guess"'),
+                          '"unchanged" | "ablation", got "guess"'),
     ([{"kind": "fill"}], "exercises[0].title: missing: every exercise of this kind needs it"),
     ([{**fill("weights", {"array": "weights"}), "title": {"en": "only"}}],
      "exercises[0].title.zh: missing: an exercise's text is given in English (en) and Chinese"
