@@ -35,17 +35,14 @@ GROUPS = {
 }
 """The documents of each ``test_back_row_<group>`` module: every example and preset once."""
 PRESENTED_NOT_YET = {
-    "preset:gpt2": "L1.ffn",
-    "preset:gpt_neox": "L1.ffn L1.resid2 L2.resid2 probs",
+    "preset:gpt_neox": "L1.resid2 L2.resid2 probs",
     "preset:bert": "probs",
 }
 """Steps (document → step ids) F5 still prints under :data:`BACK_ROW` at 1024 × 768, even split
-over several slides (xfail, strict): GPT-2's and GPT-NeoX's first GELU hidden units, whose
-rare scientific cells (``−4.813×10⁻⁴``) are printed at full size, so all twelve columns are as
-wide as they are (9.0 px; the grid's columns share one width); GPT-NeoX's parallel residual,
-X + attn_out + ffn_out = resid2 in one picture, 11.5 px; GPT-NeoX's probabilities (the
-logits' grid with its scientific cells, 11.6 px) and the BERT preset's (11.4 px): one row,
-the logits' grid beside the bars, not cut."""
+over several slides (xfail, strict): GPT-NeoX's parallel residual, X + attn_out + ffn_out =
+resid2 in one picture, 11.5 px; GPT-NeoX's probabilities (the logits' grid with its scientific
+cells, 12.0 px with its columns each as wide as its own text) and the BERT preset's (11.4 px):
+one row, the logits' grid beside the bars, not cut."""
 EXPORTED_NOT_YET = PRESENTED_NOT_YET
 """Steps a 4:3 export 1024 wide still prints under :data:`BACK_ROW` (xfail, strict): the same
 steps, for the same reasons (an export splits a step over pages as F5 splits it over
