@@ -118,12 +118,14 @@ def _operand(ctx: LayoutContext, value: float) -> str:
 
 def lay_out_residual(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     """The residual as an addition: stream + sub-layer output = new stream; a parallel block's
-    stream + attention output + feed-forward output = its output."""
+    stream + attention output + feed-forward output = its output. Split over slides
+    (:func:`~app.canvas.layout.part_rows`), the sum is cut before its operators (``X + attn``,
+    then ``+ ffn = resid2``)."""
     terms: list[RowPart] = []
     for name in step.reads:
         terms += ["+", ctx.grid(name, highlight_receiver=True)]
-    rect = place_row(parent, [*terms[1:], "=", ctx.grid(step.writes[0], highlight_receiver=True)],
-                     0, 0, ctx.theme)
+    row = [*terms[1:], "=", ctx.grid(step.writes[0], highlight_receiver=True)]
+    rect = place_rows(parent, part_rows([row]), 0, 0, ctx.theme)
     lines = [word(ctx, "residual_note")]
     if len(step.reads) > 2:
         lines.insert(0, word(ctx, "parallel_note", source=short_name(step.reads[0])))

@@ -544,14 +544,15 @@ def _document(trace: Trace, options: FrameOptions, area: QSizeF) -> tuple[object
     return key, (round(area.width(), 1), round(area.height(), 1)), cells_full_size()
 
 
-def _widest(ctx: LayoutContext, names: tuple[str, ...]) -> tuple[str, ...]:
-    """The text each array's cells are as wide as: all a step's layout depends on (how many of
-    its values print smaller inside those cells does not change it, so an edit that moves only
-    that count finds the step's fits known)."""
-    return tuple(sizing(ctx.array(name), ctx.places, NUMBER_SIZE).text for name in names)
+def _widest(ctx: LayoutContext, names: tuple[str, ...]) -> tuple[object, ...]:
+    """The text each array's cells are as wide as and its wider columns on a back row: all a
+    step's layout depends on (how many of its values print smaller inside those cells does not
+    change it, so an edit that moves only that count finds the step's fits known)."""
+    sized = [sizing(ctx.array(name), ctx.places, NUMBER_SIZE) for name in names]
+    return tuple((one.text, one.wide_columns) for one in sized)
 
 
-def _widest_known(ctx: LayoutContext, names: tuple[str, ...]) -> tuple[str, ...] | None:
+def _widest_known(ctx: LayoutContext, names: tuple[str, ...]) -> tuple[object, ...] | None:
     """:func:`_widest`, or None rather than read a large array whose format is not known
     yet."""
     if any(known_format(ctx.array(name), ctx.places) is None for name in names):
@@ -572,7 +573,7 @@ def _known_fits(ctx: LayoutContext, document: tuple[object, ...], index: int,
 
 
 def _fits_key(ctx: LayoutContext, document: tuple[object, ...], step: Step,
-              widest: tuple[str, ...]) -> tuple[object, ...]:
+              widest: tuple[object, ...]) -> tuple[object, ...]:
     """A step's fits are known by the document, the step's own options and the widest
     numbers of the arrays it shows."""
     own = _options_of(ctx.trace, step) if SHOWN[step.op].own_options else ()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -276,12 +277,24 @@ GEOMETRIES_KEPT = 128
 numbers, so an edit's new grids find them again."""
 
 
+Columns = float | tuple[float, ...]
+"""A grid's columns: one width for all, or each column's left edge from the first's and the
+last's right edge (a back row's columns each as wide as their own text)."""
+
+
+def column_edges(cols: int, columns: Columns) -> npt.NDArray[np.float64]:
+    """The ``cols + 1`` edges of the columns from the first column's left edge."""
+    if isinstance(columns, tuple):
+        return np.asarray(columns, dtype=np.float64)
+    return np.arange(cols + 1, dtype=np.float64) * columns
+
+
 @lru_cache(maxsize=GEOMETRIES_KEPT)
-def _grid_lines(rows: int, cols: int, origin: tuple[float, float], cell_width: float) -> Lines:
+def _grid_lines(rows: int, cols: int, origin: tuple[float, float], columns: Columns) -> Lines:
     ox, oy = origin
-    right, bottom = ox + cols * cell_width, oy + rows * CELL_HEIGHT
+    down = ox + column_edges(cols, columns)
+    right, bottom = float(down[-1]), oy + rows * CELL_HEIGHT
     across = oy + np.arange(rows + 1) * CELL_HEIGHT
-    down = ox + np.arange(cols + 1) * cell_width
     ends = np.empty((rows + cols + 2, 2, 2))
     ends[:rows + 1, :, 0] = ox, right
     ends[:rows + 1, :, 1] = across[:, None]
@@ -292,16 +305,17 @@ def _grid_lines(rows: int, cols: int, origin: tuple[float, float], cell_width: f
 
 @lru_cache(maxsize=GEOMETRIES_KEPT)
 def _row_lines(cell_rows: tuple[int, ...], cols: int, origin: tuple[float, float],
-               cell_width: float) -> Lines:
+               columns: Columns) -> Lines:
     ox, oy = origin
-    right = ox + cols * cell_width
+    edges = ox + column_edges(cols, columns)
+    right = float(edges[-1])
     tops = oy + np.asarray(cell_rows, dtype=float) * CELL_HEIGHT
     across = np.empty((len(cell_rows), 2, 2, 2))
     across[..., 0] = ox, right
     across[:, 0, :, 1] = tops[:, None]
     across[:, 1, :, 1] = tops[:, None] + CELL_HEIGHT
     down = np.empty((len(cell_rows), cols + 1, 2, 2))
-    down[..., 0] = (ox + np.arange(cols + 1) * cell_width)[None, :, None]
+    down[..., 0] = edges[None, :, None]
     down[:, :, 0, 1] = tops[:, None]
     down[:, :, 1, 1] = tops[:, None] + CELL_HEIGHT
     return Lines(np.concatenate([across.reshape(-1, 2, 2), down.reshape(-1, 2, 2)]))
@@ -309,17 +323,18 @@ def _row_lines(cell_rows: tuple[int, ...], cols: int, origin: tuple[float, float
 
 @lru_cache(maxsize=GEOMETRIES_KEPT)
 def _masked_runs(packed: bytes, shape: tuple[int, ...], rows: tuple[int, ...],
-                 origin: tuple[float, float], cell_width: float) -> tuple[QRectF, ...]:
+                 origin: tuple[float, float], columns: Columns) -> tuple[QRectF, ...]:
     """``packed``: the mask of ``rows`` (``shape``) as :func:`numpy.packbits` packs it."""
     count = shape[0] * shape[1]
     masked = np.unpackbits(np.frombuffer(packed, dtype=np.uint8), count=count).reshape(shape)
     ox, oy = origin
+    edges = (ox + column_edges(shape[1], columns)).tolist()
     padded = np.zeros((len(rows), shape[1] + 2), dtype=np.int8)
     padded[:, 1:-1] = masked
     steps = np.diff(padded, axis=1)
     starts, ends = np.nonzero(steps == 1), np.nonzero(steps == -1)  # row-major: paired
-    return tuple(QRectF(ox + start * cell_width, oy + rows[k] * CELL_HEIGHT,
-                        (end - start) * cell_width, CELL_HEIGHT)
+    return tuple(QRectF(edges[start], oy + rows[k] * CELL_HEIGHT,
+                        edges[end] - edges[start], CELL_HEIGHT)
                  for k, start, end in zip(starts[0].tolist(), starts[1].tolist(),
                                           ends[1].tolist(), strict=True))
 
@@ -376,17 +391,29 @@ class MatrixGrid(QGraphicsObject):
         # 4 units each side of the widest number: enough to keep neighbours apart, and 3-decimal
         # grids of 8 tokens then print their numbers 20 px tall on a 1920×1080 sheet.
         self.cell_width = max(46.0, widest + 8.0, widest_col + 8.0)
+        """The width of every column (of the others, when some are wider: :attr:`columns`)."""
+        wide = {col: max(self.cell_width, number_advance(text, NUMBER_SIZE) + 8.0)
+                for col, text in sized.wide_columns}
+        self.heat = needs_heat(rows, cols, max([self.cell_width, *wide.values()]), CELL_HEIGHT)
+        """Drawn as a heat map (:mod:`app.canvas.heat`): its cells squeezed into a bounded
+        extent, its colours by blocks, its numbers only when zoomed in."""
+        if self.heat and wide:
+            self.cell_width, wide = max(wide.values()), {}
+        self.columns: Columns = self.cell_width if not wide else tuple(np.concatenate(
+            [[0.0], np.cumsum([wide.get(c, self.cell_width) for c in range(cols)])]).tolist())
+        """One width for every column, or (a back row's rare wide cells,
+        :mod:`app.canvas.rare_cells`) each column's edges, those columns as wide as their
+        text."""
         self.cell_height = CELL_HEIGHT
         self.natural_cell = QSizeF(self.cell_width, CELL_HEIGHT)
         """A cell's size printed normally (a heat map's numbers are drawn at this size, scaled
         down to its cells)."""
-        self.heat = needs_heat(rows, cols, self.cell_width, CELL_HEIGHT)
-        """Drawn as a heat map (:mod:`app.canvas.heat`): its cells squeezed into a bounded
-        extent, its colours by blocks, its numbers only when zoomed in."""
         if self.heat:
             limits = heat_limits()
-            self.cell_width = min(self.cell_width, limits.width / cols)
+            self.cell_width = self.columns = min(self.cell_width, limits.width / cols)
             self.cell_height = min(CELL_HEIGHT, limits.height / rows)
+        self._edges: list[float] = column_edges(cols, self.columns).tolist()
+        """Each column's left edge from the first's, and the last's right edge."""
         self._row_ticks = self._ticks(rows, self.cell_height >= CELL_HEIGHT)
         self._col_ticks = self._ticks(cols, self.cell_width >= widest_col + 8.0)
         self.label_width = widest_advance(tuple(str(spec.row_labels[r]) for r in self._row_ticks),
@@ -408,7 +435,7 @@ class MatrixGrid(QGraphicsObject):
             self.note = join_notes(spec.lang, spec.note, square)
             low, high = (self.format.text(end) for end in self._value_range())
             scale_width = text_advance(low, 12) + LEGEND_BAR + text_advance(high, 12) + 16
-            room = max(self.label_width + cols * self.cell_width, title_width, scale_width)
+            room = max(self.label_width + self._edges[-1], title_width, scale_width)
             self._note_lines = [line for note in (spec.note, square) if note
                                 for line in fitted_lines(note, room - 4, 12)]
         elif self.large:
@@ -421,7 +448,7 @@ class MatrixGrid(QGraphicsObject):
         note_width = max([text_advance(line, 12) + 4 for line in self._note_lines], default=0.0)
         if self.heat:
             note_width = max(note_width, scale_width)
-        self._width = max(self.label_width + cols * self.cell_width, title_width, note_width)
+        self._width = max(self.label_width + self._edges[-1], title_width, note_width)
         self._height = self.grid_origin.y() + rows * self.cell_height + \
             (2.0 + LINE_HEIGHT * len(self._note_lines) if self._note_lines else 0.0) + \
             (LEGEND_HEIGHT if self.heat else 0.0)
@@ -452,15 +479,27 @@ class MatrixGrid(QGraphicsObject):
     def boundingRect(self) -> QRectF:
         return QRectF(0.0, 0.0, self._width, self._height)
 
+    def col_left(self, col: int) -> float:
+        """Where column ``col`` starts (``cols``: where the last ends), in item coordinates."""
+        return self.grid_origin.x() + self._edges[col]
+
+    def col_width(self, col: int) -> float:
+        """How wide column ``col`` is."""
+        return self._edges[col + 1] - self._edges[col]
+
+    def _col_under(self, x: float) -> int:
+        """The column whose span holds ``x`` (item coordinates; −1 left of the first, ``cols``
+        right of the last)."""
+        return bisect_right(self._edges, x - self.grid_origin.x()) - 1
+
     def cell_rect(self, row: int, col: int) -> QRectF:
         """Where cell (row, col) is, in item coordinates."""
-        return QRectF(self.grid_origin.x() + col * self.cell_width,
-                      self.grid_origin.y() + row * self.cell_height, self.cell_width,
-                      self.cell_height)
+        return QRectF(self.col_left(col), self.grid_origin.y() + row * self.cell_height,
+                      self.col_width(col), self.cell_height)
 
     def cell_at(self, point: QPointF) -> tuple[int, int] | None:
         """The cell under ``point`` (item coordinates), or None."""
-        col = int((point.x() - self.grid_origin.x()) // self.cell_width)
+        col = self._col_under(point.x())
         row = int((point.y() - self.grid_origin.y()) // self.cell_height)
         rows, cols = self.spec.values.shape
         if point.x() < self.grid_origin.x() or point.y() < self.grid_origin.y():
@@ -546,7 +585,7 @@ class MatrixGrid(QGraphicsObject):
     def cells_area(self) -> QRectF:
         """Where the cells are drawn, in item coordinates."""
         rows, cols = self.spec.values.shape
-        return QRectF(self.grid_origin.x(), self.grid_origin.y(), cols * self.cell_width,
+        return QRectF(self.grid_origin.x(), self.grid_origin.y(), self._edges[cols],
                       rows * self.cell_height)
 
     def _screen_geometry(self) -> _ScreenGeometry:
@@ -575,12 +614,12 @@ class MatrixGrid(QGraphicsObject):
             sp.setPen(QPen(theme.color("text"), 1.0))
             sp.setBrush(QBrush(QColor(spec.swatch)))
             sp.drawRect(SWATCH)
-        right, bottom = ox + cols * self.cell_width, oy + rows * self.cell_height
+        right, bottom = ox + self._edges[cols], oy + rows * self.cell_height
         if screen:
             geometry = self._screen_geometry()
             if geometry.image is not None:
                 sp.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
-                sp.drawImage(QRectF(ox, oy, right - ox, bottom - oy), geometry.image)
+                self._draw_columns(sp, QRectF(ox, oy, right - ox, bottom - oy), geometry.image)
             sp.setPen(Qt.PenStyle.NoPen)
             self._hatch(sp, geometry.hatched)
             lines = geometry.lines
@@ -608,10 +647,26 @@ class MatrixGrid(QGraphicsObject):
         sp.setPen(QPen(theme.color("accent"), 3.0))
         for r in sorted(spec.highlight_rows):
             if 0 <= r < rows:
-                sp.drawRect(QRectF(ox, oy + r * self.cell_height, cols * self.cell_width,
+                sp.drawRect(QRectF(ox, oy + r * self.cell_height, right - ox,
                                    self.cell_height))
         if self.heat:
             self._draw_legend(sp)
+
+    def _draw_columns(self, painter: QPainter, rect: QRectF, image: QImage) -> None:
+        """``image`` (a pixel per cell, or a heat map's per block) over ``rect``: at once when
+        the columns share one width, else each run of columns of one width from its pixels."""
+        cols = self.spec.values.shape[1]
+        if not isinstance(self.columns, tuple) or image.width() != cols:
+            painter.drawImage(rect, image)
+            return
+        start = 0
+        for c in range(1, cols + 1):
+            if c == cols or self.col_width(c) != self.col_width(start):
+                left = self.col_left(start)
+                painter.drawImage(QRectF(left, rect.top(), self.col_left(c) - left,
+                                         rect.height()),
+                                  image, QRectF(start, 0, c - start, image.height()))
+                start = c
 
     def _legend_rect(self) -> QRectF:
         """Where a heat map's colour bar goes: between its lowest and highest number."""
@@ -645,19 +700,19 @@ class MatrixGrid(QGraphicsObject):
     def _lines(self) -> Lines:
         """Every row's and column's line of a whole grid, as point pairs."""
         rows, cols = self.spec.values.shape
-        return _grid_lines(rows, cols, self._origin(), self.cell_width)
+        return _grid_lines(rows, cols, self._origin(), self.columns)
 
     def _row_lines(self, cell_rows: list[int]) -> Lines:
         """The lines around each cell of ``cell_rows`` (a large grid's highlighted rows)."""
         return _row_lines(tuple(cell_rows), self.spec.values.shape[1], self._origin(),
-                          self.cell_width)
+                          self.columns)
 
     def _origin(self) -> tuple[float, float]:
         return self.grid_origin.x(), self.grid_origin.y()
 
     def _fill_as_rects(self, sp: QPainter, cells: _Cells) -> None:
         """Each cell a rectangle, those of one colour in one call; masked cells hatched."""
-        ox, oy = self.grid_origin.x(), self.grid_origin.y()
+        oy = self.grid_origin.y()
         cols = self.spec.values.shape[1]
         masked, shade = cells.masked, cells.shade
         groups: dict[int, list[QRectF]] = {}
@@ -665,7 +720,7 @@ class MatrixGrid(QGraphicsObject):
         for r in cells.rows:
             top = oy + r * CELL_HEIGHT
             for c in range(cols):
-                rect = QRectF(ox + c * self.cell_width, top, self.cell_width, CELL_HEIGHT)
+                rect = QRectF(self.col_left(c), top, self.col_width(c), CELL_HEIGHT)
                 if masked[r, c]:
                     hidden.append(rect)
                 elif not cells.asked[r, c]:
@@ -680,7 +735,7 @@ class MatrixGrid(QGraphicsObject):
         """The masked cells as one rectangle per run of them in a row (``masked`` holds the
         cells of ``rows``)."""
         return _masked_runs(np.packbits(masked).tobytes(), masked.shape, tuple(rows),
-                            self._origin(), self.cell_width)
+                            self._origin(), self.columns)
 
     def _hatch(self, sp: QPainter, hidden: Sequence[QRectF]) -> None:
         """Masked cells: the masked grey, faint, then hatched."""
@@ -787,7 +842,7 @@ class MatrixGrid(QGraphicsObject):
         key = ("grid words", self._title(), spec.swatch != "", tuple(map(str, spec.col_labels)),
                tuple(map(str, spec.row_labels)), tuple(self._note_lines),
                self._width, self._height,
-               self.label_width, self.cell_width, self.cell_height, spec.values.shape,
+               self.label_width, self.columns, self.cell_height, spec.values.shape,
                tuple(rows), self.format,
                tuple(theme.color(role).name() for role in ("text", "muted", "accent")),
                font_key(font(NUMBER_SIZE)))
@@ -851,7 +906,7 @@ class MatrixGrid(QGraphicsObject):
             # One pixel per cell, scaled up: nearest neighbour keeps every cell a flat square.
             smooth = painter.testRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
             painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
-            painter.drawImage(*heat)
+            self._draw_columns(painter, *heat)
             painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, smooth)
         if screen:  # drawn straight away: recording would only add a step per edit
             painter.save()
@@ -878,11 +933,11 @@ class MatrixGrid(QGraphicsObject):
         if area.isEmpty():
             return range(0), range(0)
         rows, cols = self.spec.values.shape
-        ox, oy = self.grid_origin.x(), self.grid_origin.y()
+        oy = self.grid_origin.y()
         first_row = max(0, int((area.top() - oy) // self.cell_height))
-        first_col = max(0, int((area.left() - ox) // self.cell_width))
+        first_col = max(0, self._col_under(area.left()))
         last_row = min(rows - 1, int((area.bottom() - oy) // self.cell_height))
-        last_col = min(cols - 1, int((area.right() - ox) // self.cell_width))
+        last_col = min(cols - 1, self._col_under(area.right()))
         return range(first_row, last_row + 1), range(first_col, last_col + 1)
 
     def _paint_zoomed(self, painter: QPainter, option: QStyleOptionGraphicsItem) -> bool:
@@ -898,7 +953,7 @@ class MatrixGrid(QGraphicsObject):
         hidden = np.asarray(cells.masked[rows.start:rows.stop, cols.start:cols.stop])
         shade = _levels(part, cells.lo, cells.hi)
         first = self.cell_rect(rows.start, cols.start).topLeft()
-        where = QRectF(first.x(), first.y(), len(cols) * self.cell_width,
+        where = QRectF(first.x(), first.y(), self.col_left(cols.stop) - first.x(),
                        len(rows) * self.cell_height)
         smooth = painter.testRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
@@ -983,10 +1038,11 @@ class MatrixGrid(QGraphicsObject):
         """Where column ``col``'s label (``spec.col_labels[col]``) is drawn, centred (a heat
         map's first and last, too narrow for it: a natural cell's width inside the map, at most
         half the map's, so the two never overlap)."""
-        width = max(self.cell_width, min(self.natural_cell.width(),
-                                         self.cells_area().width() / len(self._col_ticks)))
-        left = self.grid_origin.x() + col * self.cell_width
-        if width > self.cell_width:
+        own = self.col_width(col)
+        width = max(own, min(self.natural_cell.width(),
+                             self.cells_area().width() / len(self._col_ticks)))
+        left = self.col_left(col)
+        if width > own:
             left = min(max(left, self.grid_origin.x()), self.cells_area().right() - width)
         return QRectF(left, TITLE_HEIGHT, width, HEADER_HEIGHT)
 

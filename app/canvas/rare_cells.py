@@ -7,7 +7,9 @@ are rare (at most :data:`RARE` of the grid's cells) the cells are sized for the 
 least :data:`SMALLEST` of the usual size; hovering a cell gives its value in full. Otherwise every
 cell is sized for the widest text, as before (a built-in example's few shares of 10⁻⁴ are a sixth of
 their grid or more). A frame for a back row (F5, an export: :func:`full_size_cells`) prints every
-cell at full size, its cells as wide as the widest.
+cell at full size: the columns holding rare wide cells (at most :data:`WIDE_COLUMNS` of them) are
+each as wide as their own widest text, the others sized for the usual one; more, and every cell
+is as wide as the widest.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ RARE = 0.05
 """At most this share of a grid's cells (one in 20) printed smaller: a 20 × 20 grid's 20."""
 SMALLEST = 0.5
 """A rare wide cell is printed at least half the size of the others, else no cell is."""
+WIDE_COLUMNS = 512
+"""At most this many rare wide cells widen only their own columns on a back row; beyond, every
+column is as wide as the widest (a big grid's layout stays one width, quick)."""
 RARE_FROM = 4096
 """Arrays this large are remembered: counting their values that round to 0 reads them all."""
 
@@ -56,11 +61,13 @@ def cells_full_size() -> bool:
 @dataclass(frozen=True)
 class Sizing:
     """What a grid's cells are sized for: its one format, the text the cells are as wide as,
-    and how many of its values round to 0 (0 when none is printed smaller)."""
+    how many of its values round to 0 (0 when none is printed smaller), and on a back row the
+    columns wider than the others (each column's index and its widest text)."""
 
     format: NumberFormat
     text: str
     rounding_to_zero: int
+    wide_columns: tuple[tuple[int, str], ...] = ()
 
 
 def _rounding_to_zero(values: npt.NDArray[np.float64], places: int) -> int:
@@ -75,19 +82,46 @@ def _rounding_to_zero(values: npt.NDArray[np.float64], places: int) -> int:
 
 def sizing(values: npt.NDArray[np.float64], places: int, size: int) -> Sizing:
     """How the cells of a grid of ``values`` printed at ``size`` are sized: for the usual text
-    when the values that round to 0 are rare and fit at :data:`SMALLEST` of ``size`` (unless
-    :func:`full_size_cells`), else for the widest."""
+    when the values that round to 0 are rare and fit at :data:`SMALLEST` of ``size``, else for
+    the widest; while :func:`full_size_cells`, for the usual text with the columns of up to
+    :data:`WIDE_COLUMNS` such values each as wide as its own, else for the widest."""
     found, widest = number_format(values, places)
-    if _FULL.get():
-        return Sizing(found, widest, 0)
     usual = found.usual(spread(values) if values.size >= RARE_FROM else values)
     if usual == widest:
         return Sizing(found, widest, 0)
     count = _rounding_to_zero(values, places)
+    if _FULL.get():
+        if not 0 < count <= WIDE_COLUMNS:
+            return Sizing(found, widest, 0)
+        return Sizing(found, usual, 0, _wide_columns(values, found, usual, size))
     shrink = number_advance(usual, size) / number_advance(widest, size)
     if not 0 < count <= RARE * values.size or shrink < SMALLEST:
         return Sizing(found, widest, 0)
     return Sizing(found, usual, count)
+
+
+def _near_zero(values: npt.NDArray[np.float64], found: NumberFormat) -> list[list[int]]:
+    """Where the non-zero ``values`` that round to 0 are (row, col; an array of heads as its
+    rows one under the other)."""
+    flat = values.reshape(-1, values.shape[-1]) if values.ndim else values.reshape(1, 1)
+    near = (flat != 0) & (np.abs(flat) < 0.5 * 10.0 ** -found.places)
+    cells: list[list[int]] = np.argwhere(near).tolist()
+    return cells
+
+
+def _wide_columns(values: npt.NDArray[np.float64], found: NumberFormat, usual: str,
+                  size: int) -> tuple[tuple[int, str], ...]:
+    """The columns whose cells print wider than ``usual`` at ``size``, each with its widest
+    text."""
+    room = number_advance(usual, size)
+    widest: dict[int, tuple[float, str]] = {}
+    flat = values.reshape(-1, values.shape[-1])
+    for row, col in _near_zero(values, found):
+        text = found.text(float(flat[row, col]))
+        advance = number_advance(text, size)
+        if advance > max(room, widest.get(col, (0.0, ""))[0]):
+            widest[col] = (advance, text)
+    return tuple((col, text) for col, (_, text) in sorted(widest.items()))
 
 
 def small_cells(values: npt.NDArray[np.float64], found: NumberFormat, room: float,
@@ -95,8 +129,7 @@ def small_cells(values: npt.NDArray[np.float64], found: NumberFormat, room: floa
     """The cells whose text is wider than ``room`` at ``size``, each with the pixel size that
     fits it."""
     sizes = {}
-    near_zero = (values != 0) & (np.abs(values) < 10.0 ** -found.places)
-    for row, col in np.argwhere(near_zero).tolist():
+    for row, col in _near_zero(values, found):
         advance = number_advance(found.text(float(values[row, col])), size)
         if advance > room:
             sizes[(row, col)] = max(1, math.floor(size * room / advance))

@@ -18,7 +18,15 @@ from app.canvas.bars import (
 from app.canvas.context import LayoutContext, numbered
 from app.canvas.corner import row_width
 from app.canvas.grid import NUMBER_SIZE
-from app.canvas.layout import ROW_GAP, RowPart, place_row, wrap_width
+from app.canvas.layout import (
+    ROW_GAP,
+    RowPart,
+    part_rows,
+    part_shown,
+    place_row,
+    place_rows,
+    wrap_width,
+)
 from app.canvas.pieces import custom_grid, number, text_lines, word
 from app.model.operands import parameter_path
 from engine import Step
@@ -174,13 +182,19 @@ def probability_bars(ctx: LayoutContext, step: Step, compact: bool = False) -> P
 
 def lay_out_probs(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
     """Logits → softmax per row → labelled bars with the probabilities printed; while that
-    row would wrap, the bars in one compact row under the logits when they fit the width."""
-    logits = ctx.grid(step.reads[0], highlight_receiver=True)
-    row: list[QGraphicsItem | str] = [logits, word(ctx, "softmax_rows"),
-                                      probability_bars(ctx, step)]
+    row would wrap, the bars in one compact row under the logits when they fit the width.
+    Split over slides (:func:`~app.canvas.layout.part_rows`): the logits, then ``softmax →``
+    the bars (and the filled blanks)."""
+    logits, bars = ctx.grid(step.reads[0], highlight_receiver=True), probability_bars(ctx, step)
+    row: list[QGraphicsItem | str] = [logits, word(ctx, "softmax_rows"), bars]
     limit = wrap_width()
     rect = None
-    if limit is not None and row_width(row) > limit:
+    if part_shown() is not None:
+        kept = part_rows([row])
+        rect = place_rows(parent, kept, 0, 0, ctx.theme)
+        if not any(piece is bars for pieces in kept for piece in pieces):
+            return rect  # the blanks are filled with the bars
+    elif limit is not None and row_width(row) > limit:
         compact = probability_bars(ctx, step, compact=True)
         if compact.boundingRect().width() <= limit:
             top = place_row(parent, row[:2], 0, 0, ctx.theme)

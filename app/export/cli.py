@@ -201,6 +201,11 @@ def run_export_command(args: argparse.Namespace) -> int:
             print(file=sys.stderr)  # the progress line ends before anything else is said
     for path in written:
         print(path)
+    if single_file is not None and [path.name for path in written] != [single_file]:
+        print(f"qkv-studio: step {steps[0] + 1} is too small for a projector in one picture, so "
+              f"it is split over {len(written)} files (as F5 splits it over slides): "
+              f"{', '.join(path.name for path in written)}, in place of {single_file}",
+              file=sys.stderr)
     return 0
 
 

@@ -34,24 +34,6 @@ GROUPS = {
     "moe_presets": ("preset:mixtral",),
 }
 """The documents of each ``test_back_row_<group>`` module: every example and preset once."""
-PRESENTED_NOT_YET = {
-    "preset:gpt2": "L1.ffn",
-    "preset:gpt_neox": "L1.ffn L1.resid2 L2.resid2 probs",
-    "preset:bert": "probs",
-}
-"""Steps (document → step ids) F5 still prints under :data:`BACK_ROW` at 1024 × 768, even split
-over several slides (xfail, strict): GPT-2's and GPT-NeoX's first GELU hidden units, whose
-rare scientific cells (``−4.813×10⁻⁴``) are printed at full size, so all twelve columns are as
-wide as they are (9.0 px; the grid's columns share one width); GPT-NeoX's parallel residual,
-X + attn_out + ffn_out = resid2 in one picture, 11.5 px; GPT-NeoX's probabilities (the
-logits' grid with its scientific cells, 11.6 px) and the BERT preset's (11.4 px): one row,
-the logits' grid beside the bars, not cut."""
-EXPORTED_NOT_YET = PRESENTED_NOT_YET
-"""Steps a 4:3 export 1024 wide still prints under :data:`BACK_ROW` (xfail, strict): the same
-steps, for the same reasons (an export splits a step over pages as F5 splits it over
-slides)."""
-
-
 @cache
 def trace_of(name: str) -> Trace:
     """The built-in example ``name``, or the preset ``preset:family``, computed."""
@@ -60,16 +42,10 @@ def trace_of(name: str) -> Trace:
     return compute(load_scenario(example_path(name)))
 
 
-def steps_of(names: tuple[str, ...], not_yet: dict[str, str], why: str) -> list[object]:
-    """One parameter per step of each document: (name, step index), its id the step's; the
-    steps ``not_yet`` lists expected to fail, for ``why``."""
-    found: list[object] = []
-    for name in names:
-        under = not_yet.get(name, "").split()
-        for k, step in enumerate(trace_of(name).steps):
-            marks = [pytest.mark.xfail(strict=True, reason=why)] if step.id in under else []
-            found.append(pytest.param(name, k, id=f"{name}-{k + 1}-{step.id}", marks=marks))
-    return found
+def steps_of(names: tuple[str, ...]) -> list[object]:
+    """One parameter per step of each document: (name, step index), its id the step's."""
+    return [pytest.param(name, k, id=f"{name}-{k + 1}-{step.id}")
+            for name in names for k, step in enumerate(trace_of(name).steps)]
 
 
 def options_for(trace: Trace, aspect: str) -> FrameOptions:
@@ -116,13 +92,11 @@ def group_tests(group: str) -> tuple[Check, Check]:
     (:func:`check_exported`)."""
     names = GROUPS[group]
 
-    @pytest.mark.parametrize(("name", "k"), steps_of(
-        names, PRESENTED_NOT_YET, "issue 35 item 3: under 12 px even split into parts"))
+    @pytest.mark.parametrize(("name", "k"), steps_of(names))
     def test_presented_at_1024_by_768(projector: PresentationView, name: str, k: int) -> None:
         check_presented(projector, name, k)
 
-    @pytest.mark.parametrize(("name", "k"), steps_of(
-        names, EXPORTED_NOT_YET, "issue 35 item 3: under 12 px even exported in parts"))
+    @pytest.mark.parametrize(("name", "k"), steps_of(names))
     @pytest.mark.usefixtures("qapp")
     def test_exported_4_by_3_1024_wide(name: str, k: int) -> None:
         check_exported(name, k)

@@ -16,7 +16,7 @@ from pypdf import PdfReader
 from PySide6.QtWidgets import QApplication
 
 from app.cli import main
-from tests.export.conftest import leftovers
+from tests.export.conftest import leftovers, load_trace
 
 ROOT = Path(__file__).resolve().parents[2]
 QKV_STUDIO = Path(sys.executable).parent / "qkv-studio"
@@ -52,6 +52,26 @@ def test_single_file_formats_default_to_the_document_name_here(
     folder.mkdir()
     status, lines, _ = run(capsys, "f11", "--format", "pptx", "--out", str(folder))
     assert (status, lines) == (0, [str(folder / "f11.pptx")]), "a folder gets NAME.pptx"
+
+
+def test_one_step_split_into_parts_sent_to_one_file_name_writes_a_file_per_part_and_says_so(
+        qapp: QApplication, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The BERT example's first feed-forward at 960 wide is too small for a projector in one
+    picture: ``--out ffn.png`` writes ffn-1.png, ffn-2.png … (never a small picture under the
+    name asked), prints each, and says on standard error why the names differ."""
+    step = load_trace("bert").step_index("L1.ffn") + 1
+    status, lines, err = run(capsys, "bert", "--format", "png", "--steps", str(step),
+                             "--width", "960", "--out", str(tmp_path / "ffn.png"))
+    names = leftovers(tmp_path)
+    assert status == 0 and len(names) > 1
+    assert names == [f"ffn-{k}.png" for k in range(1, len(names) + 1)]
+    assert lines == [str(tmp_path / name) for name in names]
+    assert err == (f"qkv-studio: step {step} is too small for a projector in one picture, so it "
+                   f"is split over {len(names)} files (as F5 splits it over slides): "
+                   f"{', '.join(names)}, in place of ffn.png\n")
+    status, lines, err = run(capsys, "bert", "--format", "png", "--steps", "1",
+                             "--width", "960", "--out", str(tmp_path / "one.png"))
+    assert (status, lines, err) == (0, [str(tmp_path / "one.png")], "")
 
 
 def test_a_refused_document_exits_2_and_writes_nothing(
