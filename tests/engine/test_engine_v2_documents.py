@@ -200,7 +200,7 @@ REFUSALS: list[tuple[Callable[[Doc], object], str]] = [
      "layers.0.blok: unknown key (allowed here: attention, cross_attention, block)"),
     (lambda d: d["head"].update(colour=1),
      "head.colour: unknown key (allowed here: norm, eps, final_norm, gamma_f, beta_f, transform, "
-     "unembed, bias, vocab)"),
+     "unembed, bias, vocab, softcap)"),
     (lambda d: d["head"].update(bias=[1, 2]),
      "head.bias: expected 3 numbers to match unembed's columns, got 2"),
     (lambda d: d.update(layers=[]), "layers: expected at least one layer, got none"),
@@ -239,7 +239,7 @@ ENCODER_REFUSALS: list[tuple[Callable[[Doc], object], str]] = [
     (lambda d: d["layers"][1]["cross_attention"].update(causal=True),
      "layers.1.cross_attention.causal: unknown key (allowed here: heads, scale, Wq, Wk, Wv, bq, "
      "bk, bv, Wo, bo, kv_heads, window, key_mask, qk_norm, gamma_q, gamma_k, beta_q, "
-     "beta_k, ablate_heads)"),
+     "beta_k, ablate_heads, softcap)"),
     (lambda d: d["layers"][0].pop("block"),
      "layers.0.cross_attention: cross-attention needs the layer's block (its norm and residual)"),
     (lambda d: d["encoder"].update(token_ids=[0, 1, 2]),
