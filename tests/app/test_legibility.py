@@ -38,14 +38,13 @@ EXAMPLES = ("f11", "g01", "encoder-decoder", "multihead", "norms", "order", "pro
             "single-key", "three-layers", "tokenizer", "continue", "training")
 TARGETS = {(1024, 768): 14.0, (1920, 1080): 24.0}
 """Smallest digit height (px) every number must have in presentation on each screen."""
-NOT_YET: dict[tuple[int, int], set[str]] = {(1024, 768): set(), (1920, 1080): set()}
-"""Examples with a step that still draws some numbers under the target: none. At 1920 × 1080,
-where 24 px leaves room for a picture about 1100 units wide and 540 tall, pronoun's mask +
-softmax step (two 10 × 10 grids 595 units wide, 652 stacked and about 1340 side by side: 19.8
-px whole) and continue's FFN (five 7-wide grids in one chain: 20.8 px) are each shown as two
-slides (:func:`test_a_step_too_wide_for_its_screen_is_shown_as_two_slides`): pronoun's scores
-42.4 px, then its shares 35.0; continue's rows up to hidden 27.7, then hidden · W2 = out
-32.8."""
+# Every example meets its target on both screens. At 1920 × 1080,
+# where 24 px leaves room for a picture about 1100 units wide and 540 tall, pronoun's mask +
+# softmax step (two 10 × 10 grids 595 units wide, 652 stacked and about 1340 side by side: 19.8
+# px whole) and continue's FFN (five 7-wide grids in one chain: 20.8 px) are each shown as two
+# slides (:func:`test_a_step_too_wide_for_its_screen_is_shown_as_two_slides`): pronoun's scores
+# 42.4 px, then its shares 35.0; continue's rows up to hidden 27.7, then hidden · W2 = out
+# 32.8.
 
 
 def trace_of(name: str) -> Trace:
@@ -75,12 +74,9 @@ def screen(qtbot: QtBot, request: pytest.FixtureRequest) -> Iterator[Presentatio
 @pytest.mark.parametrize("screen", list(TARGETS), indirect=True,
                          ids=[f"{w}x{h}" for w, h in TARGETS])
 @pytest.mark.parametrize("name", EXAMPLES)
-def test_every_number_meets_the_presentation_target(screen: PresentationView, name: str,
-                                                     request: pytest.FixtureRequest) -> None:
+def test_every_number_meets_the_presentation_target(screen: PresentationView,
+                                                     name: str) -> None:
     size = (screen.width(), screen.height())
-    if name in NOT_YET[size]:
-        request.applymarker(pytest.mark.xfail(
-            strict=True, reason="issue 23 item 1: some steps still under the target"))
     trace = trace_of(name)
     options = options_for(trace, screen)
     for k in range(len(trace.steps)):
@@ -308,15 +304,13 @@ WINDOW_TARGET = 9.0
 ZOOMED_TARGET = WINDOW_TARGET
 """Smallest digit height (px) in the same window zoomed to the step (View → Zoom to the step):
 every example, every step."""
-WINDOW_NOT_YET: set[str] = set()
-"""Examples with a step still under the window's target after Focus: none. Focus lays each
-frame out by itself, as presentation does: at the document's one scale pronoun's ten-token
-shares and mix steps set it (1.283: every step 8.7 px) and continue's probabilities, with
-Generate next taking a row of the canvas, were 8.8 px; each frame alone, pronoun's smallest is
-its mask + softmax step, 9.5 px (scale 1.411), continue's its FFN, 9.9 px."""
-ZOOM_NOT_YET: set[str] = set()
-"""Examples with a step still under the target zoomed: none (continue's 7-word vocabulary
-reaches it since its probabilities print at the grids' size)."""
+# Every example meets the window's target after Focus. Focus lays each frame out by itself, as
+# presentation does: at the document's one scale pronoun's ten-token shares and mix steps set it
+# (1.283: every step 8.7 px) and continue's probabilities, with Generate next taking a row of the
+# canvas, were 8.8 px; each frame alone, pronoun's smallest is its mask + softmax step, 9.5 px
+# (scale 1.411), continue's its FFN, 9.9 px.
+# Every example meets the target zoomed (continue's 7-word vocabulary reaches it since its
+# probabilities print at the grids' size).
 
 
 def _window_at_1024(qtbot: QtBot, name: str) -> StudioWindow:
@@ -330,14 +324,10 @@ def _window_at_1024(qtbot: QtBot, name: str) -> StudioWindow:
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
-def test_focus_folds_the_editor_and_the_numbers_grow(qtbot: QtBot, name: str,
-                                                      request: pytest.FixtureRequest) -> None:
+def test_focus_folds_the_editor_and_the_numbers_grow(qtbot: QtBot, name: str) -> None:
     """View → Focus on the frame (Ctrl+Shift+F) folds the editor away and lays each frame
     out by itself; in a 1024 × 768 window every number of every step is then at least 9 px
     tall, and toggling again restores the editor and the document's one scale."""
-    if name in WINDOW_NOT_YET:
-        request.applymarker(pytest.mark.xfail(
-            strict=True, reason="issue 23 item 1: some steps still under the window's target"))
     window = _window_at_1024(qtbot, name)
     try:
         focus = window.view_menu.focus_action
@@ -369,16 +359,11 @@ def _shows(view: CanvasView, rect: QRectF) -> bool:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", EXAMPLES)
-def test_zoom_to_the_step_fills_the_canvas_with_the_picture(qtbot: QtBot, name: str,
-                                                            request: pytest.FixtureRequest
-                                                            ) -> None:
+def test_zoom_to_the_step_fills_the_canvas_with_the_picture(qtbot: QtBot, name: str) -> None:
     """View → Zoom to the step (Ctrl+=) or a double-click: in a 1024 × 768 window with the
     frame in focus the step's picture fills the canvas, every number of every step at least
     :data:`ZOOMED_TARGET` tall (and never smaller than fitted), the picture whole on screen;
     Fit frame (Ctrl+0) shows the whole sheet again."""
-    if name in ZOOM_NOT_YET:
-        request.applymarker(pytest.mark.xfail(
-            strict=True, reason="issue 23 item 1: a step still under the target zoomed"))
     window = _window_at_1024(qtbot, name)
     try:
         window.view_menu.focus_action.trigger()
