@@ -102,7 +102,8 @@ class LensItem(QGraphicsItem):
         return say(f"lens.{key}", self.options.lang, **fields)
 
     def title(self) -> str:
-        return self.word("title", layers=len(self.readings) - 1)
+        layers = len(self.readings) - 1
+        return self.word("title", layers=layers) if layers > 1 else self.word("title_one")
 
     def row_label(self, row: int) -> str:
         """``embedding`` for the stream entering layer 1, else ``after L2`` (the last row says

@@ -1355,6 +1355,8 @@ LENS: dict[str, str] = {
     "reading": "Reading each layer through the vocabulary head…",
     "title": "Logit lens: what the model would predict if it stopped after each of its "
              "{layers} layers",
+    "title_one": "Logit lens: what the model would predict if it stopped before or after its "
+                 "one layer",
     "legend": "Each cell reads that position's row of the stream through the document's own final "
               "norm and vocabulary head, then softmax: it prints the most probable token and its "
               "probability. The last row is the document's own probabilities. ▸ marks the "

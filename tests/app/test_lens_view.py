@@ -86,6 +86,15 @@ def test_a_cells_hover_names_its_stream_and_its_most_probable_tokens(
     assert item.hover_text(item.cell_rect(0, 0).topLeft() - item.cell_rect(0, 0).center()) == ""
 
 
+def test_a_one_layer_documents_title_says_its_one_layer(qapp: QApplication) -> None:
+    trace = compute(load_scenario(resolve_document("encoder-decoder")))
+    assert len(trace.scenario.layers) == 1
+    assert LensItem(trace, LensOptions()).title() == (
+        "Logit lens: what the model would predict if it stopped before or after its one layer")
+    assert LensItem(trace, LensOptions(lang="zh")).title() == (
+        "逐层读出（logit lens）：假如模型在它唯一的一层之前或之后就停下，它会预测什么")
+
+
 def test_the_lens_speaks_chinese(qapp: QApplication, trace: Trace) -> None:
     item = LensItem(trace, LensOptions(lang="zh"))
     assert item.title() == ("逐层读出（logit lens）：假如模型在这 3 层的每一层之后就停下，"
