@@ -81,10 +81,11 @@ case "$command" in
     stage "vulture" .venv/bin/vulture  # dead code; exceptions in scripts/vulture_whitelist.py
     stage "lint-imports" .venv/bin/lint-imports  # the layers: pyproject.toml [tool.importlinter]
     export QT_QPA_PLATFORM=offscreen
-    # Two workers, each taking whole modules (a module's fixtures, a frozen build, made once);
+    # Two workers, each taking whole modules (a module's fixtures, a frozen build, made once),
+    # in collection order, the longest modules first (tests/conftest.py: LONGEST_FIRST);
     # arguments given after `test` come later and win (-n 0: one process).
     echo "dev.sh: tests (pytest on 2 workers)…"
-    exec .venv/bin/python -m pytest -n 2 --dist loadfile "$@"
+    exec .venv/bin/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder "$@"
     ;;
   *)
     echo "usage: ./dev.sh run [FILE] | ./dev.sh test [PYTEST ARGS]" >&2
