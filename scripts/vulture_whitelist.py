@@ -38,6 +38,7 @@ _resid1, _resid2, _ffn_hidden, _ffn_out, _logits, _probs
 # pytest.
 qapp  # a fixture asked for only for its effect: a QApplication exists during the test
 pytestmark  # marks every test of a module
+pytest_collection_modifyitems  # a hook pytest calls: tests/conftest.py orders the longest first
 
 # Set on a tokenizers.Tokenizer, read by the tokenizers library (scripts/make_checkpoint_fixtures.py).
 pre_tokenizer, post_processor, normalizer
@@ -47,4 +48,4 @@ eos_token_id
 
 # Set on a python-pptx slide's shapes, read by python-pptx when it numbers a new shape (app/export/deck.py).
 turbo_add_enabled
-wheelEvent  # QGraphicsView: app/window/model_view_window.py
+wheelEvent  # QGraphicsView: app/window/picture_window.py

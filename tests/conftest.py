@@ -22,10 +22,10 @@ LONGEST_FIRST = ("tests/packaging/test_build.py", "tests/app/test_generated_rand
                  "tests/app/test_back_row_gelu_presets.py", "tests/app/test_legibility.py",
                  "tests/app/test_back_row_gated_presets.py")
 """The modules that take longest (``--durations=0`` summed by module: the frozen build 66 s,
-then 41, 37, 31 and 30 s), run first: with ``--dist loadfile --no-loadscope-reorder`` (``./dev.sh test``) pytest-xdist hands
-whole modules to its two workers in collection order, so a long one collected last (the frozen
-build was, xdist's default order putting modules of few tests last) makes the run wait for it
-alone."""
+then 41, 37, 31 and 30 s), run first: with ``--dist loadfile --no-loadscope-reorder``
+(``./dev.sh test``) pytest-xdist hands whole modules to its two workers in collection order, so
+a long one collected last (the frozen build was: xdist's default order puts modules of few tests
+last) makes the run wait for it alone."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
