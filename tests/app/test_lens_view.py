@@ -4,7 +4,6 @@ softmax of the stream; refused for a document without a vocabulary head, in both
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -21,7 +20,6 @@ from app.cli import main
 from app.model.examples import resolve_document
 from app.window.studio import StudioWindow
 from engine import Trace, compute, load_scenario
-from tests.app.driving import close_window, open_window
 
 STREAMS = ("X", "L1.resid2", "L2.resid2", "L3.resid2")
 """three-layers' stream entering layer 1, then leaving each of its three layers."""
@@ -105,15 +103,9 @@ def test_the_lens_speaks_chinese(qapp: QApplication, trace: Trace) -> None:
         "L1 之后，位置 0“我”：L1.resid2 的第 0 行 → 最终归一化")
 
 
-@pytest.fixture
-def window(qtbot: QtBot) -> Iterator[StudioWindow]:
-    window = open_window(qtbot, "three-layers")
-    yield window
-    close_window(window)
-
-
 def test_view_logit_lens_opens_the_documents_lens_with_its_receiver(
-        window: StudioWindow, qtbot: QtBot) -> None:
+        stack: StudioWindow, qtbot: QtBot) -> None:
+    window = stack
     assert window.view_menu.lens_action.shortcut().toString() == "Ctrl+Shift+L"
     window.state.set_receiver(1)
     window.view_menu.lens_action.trigger()
@@ -126,16 +118,13 @@ def test_view_logit_lens_opens_the_documents_lens_with_its_receiver(
                                   window.state.trace.arrays["probs"])
 
 
-def test_a_document_without_a_head_says_why_and_opens_no_lens(qtbot: QtBot) -> None:
-    window = open_window(qtbot, "f11")
-    try:
-        assert window.view_menu.show_lens(window) is None
-        assert window.view_menu.lens is None
-        assert window.statusBar().currentMessage() == (
-            "head: the logit lens reads each layer through a vocabulary head (head.unembed and "
-            "head.vocab): this document has none")
-    finally:
-        close_window(window)
+def test_a_document_without_a_head_says_why_and_opens_no_lens(window: StudioWindow) -> None:
+    assert window.state.scenario.head is None  # F11
+    assert window.view_menu.show_lens(window) is None
+    assert window.view_menu.lens is None
+    assert window.statusBar().currentMessage() == (
+        "head: the logit lens reads each layer through a vocabulary head (head.unembed and "
+        "head.vocab): this document has none")
 
 
 def export(capsys: pytest.CaptureFixture[str], document: str,

@@ -3,9 +3,6 @@ opening that layer's shares step on that head; the words in Chinese too."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
@@ -15,18 +12,11 @@ from app.canvas.model_view import ModelViewItem, ModelViewOptions
 from app.model.examples import resolve_document
 from app.window.studio import StudioWindow
 from engine import compute, load_scenario
-from tests.app.driving import close_window, open_window
-
-
-@pytest.fixture
-def window(qtbot: QtBot) -> Iterator[StudioWindow]:
-    window = open_window(qtbot, "three-layers")
-    yield window
-    close_window(window)
 
 
 def test_a_click_on_a_head_opens_its_layers_shares_step_on_that_head(
-        window: StudioWindow, qtbot: QtBot) -> None:
+        stack: StudioWindow, qtbot: QtBot) -> None:
+    window = stack
     window.view_menu.model_view_action.trigger()
     shown = window.view_menu.model_view
     assert shown is not None
