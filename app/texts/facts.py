@@ -201,8 +201,11 @@ class Facts:
         RMSNorm's unused β left out)."""
         block = self.modules.block
         assert block is not None
-        return bool(np.array_equal(block.gamma1, block.gamma2) and (
-            block.norm == "rmsnorm" or np.array_equal(block.beta1, block.beta2)))
+        pairs = [(block.gamma1, block.gamma2)]
+        if block.norm != "rmsnorm":
+            pairs.append((block.beta1, block.beta2))
+        return all(first is not None and second is not None and np.array_equal(first, second)
+                   for first, second in pairs)
 
     @property
     def _scores_step(self) -> Step:
