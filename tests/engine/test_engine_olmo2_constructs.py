@@ -10,8 +10,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from engine import ScenarioError, compute, parse_scenario
+from engine import ScenarioError, compute, explain, format_number, parse_scenario
 from engine.format.writer import to_document
+from tests.engine.test_engine_explain import final_number
 from tests.engine.v2_documents import document
 
 GAMMA_Q = [1.5, 0.5, 2.0, 1.0, 0.8, 1.2]
@@ -109,3 +110,21 @@ def test_a_wrong_key_is_refused_by_its_place(change: Any, place: str, words: str
     refused = _refused(doc)
     assert refused.place == place
     assert words in str(refused), str(refused)
+
+
+def test_a_normed_cell_is_explained_over_the_whole_projection() -> None:
+    doc = olmo2_document(45)
+    trace = compute(parse_scenario(doc))
+    q = trace.arrays["L1.Q"][2]
+    mean_square = float(np.mean(q * q))  # all six columns, the three heads together
+    e = explain(trace, "L1.Q_normed", (2, 5))
+    assert e.formula.startswith("L1.Q_normed[2,5] = x / √(mean(x²) + ε) · γ = ")
+    assert f"{format_number(float(q[5]))}) / √({format_number(mean_square)} + 0.00001) · 1.2 = " \
+        in e.formula  # x is negative: in brackets
+    k = trace.arrays["L1.K"][1]
+    e = explain(trace, "L1.K_normed", (1, 1), "zh")
+    assert f"√({format_number(float(np.mean(k * k)))} + 0.00001) · 1.1 = " in e.formula
+    for name in ("L1.Q_normed", "L1.K_normed"):
+        for index in np.ndindex(trace.arrays[name].shape):
+            shown = explain(trace, name, index)
+            assert final_number(shown.formula) == format_number(float(trace.arrays[name][index]))
