@@ -186,7 +186,8 @@ WORDS: dict[str, str] = {
                         "它写出的结果，让它按同一尺度汇入主干。",
     "norm3_stream.pitfalls": "注意力之前没有规范化，这里也不规范化主干 X：只规范化注意力的输出，"
                              "用 γ3。resid1 加的是 norm3，而不是 attn_out。",
-    "norm4_stream.why": "和注意力之后一样：前馈直接读取 resid1，只有它的输出在汇入主干之前做规范化。",
+    "norm4_stream.why": "和注意力之后一样：前馈直接读取 resid1，只有它的输出在汇入主干之前做"
+                        "规范化。",
     "norm4_stream.pitfalls": "这个块没有 γ2：前馈读的就是 resid1 本身。γ4 只调整前馈写出的结果；"
                              "resid2 加的是 norm4，而不是 ffn_out。",
     "norm4.pitfalls": "用它自己的 γ4，而不是 γ2：norm2 供前馈读取，norm4 规范化前馈写出的结果。"

@@ -35,8 +35,8 @@ class Attention(Frozen):
     the attention's own document. ``beta_q``/``beta_k`` are a LayerNorm QK-norm's shift (Phi's
     ``q_layernorm.bias``); None adds nothing. ``qk_norm_over`` "head" normalises each head's d_k
     columns with γ of width d_k shared by the heads, "all_heads" the whole projection (Q's h·d_k
-    columns, K's g·d_k) with γ as wide, before the split into heads. ``ablate_heads`` lists the 0-based heads whose
-    outputs (their slice of the concatenated heads, before Wo) are set to 0.
+    columns, K's g·d_k) with γ as wide, before the split into heads. ``ablate_heads`` lists the
+    0-based heads whose outputs (their slice of the concatenated heads, before Wo) are set to 0.
     """
 
     heads: int

@@ -148,8 +148,8 @@ CASES: list[tuple[str, Callable[[Doc], object], str]] = [
      "beta_k, ablate_heads, softcap)"),
     ("g01", put("block", "dropout", value=0.1),
      "block.dropout: unknown key (allowed here: norm, eps, placement, residual, pre_norms, "
-     "gamma1, beta1, gamma_c, beta_c, gamma2, beta2, gamma3, beta3, gamma4, beta4, ffn, final_norm, gamma_f, "
-     "beta_f, transform, unembed, bias, vocab, softcap)"),
+     "gamma1, beta1, gamma_c, beta_c, gamma2, beta2, gamma3, beta3, gamma4, beta4, ffn, "
+     "final_norm, gamma_f, beta_f, transform, unembed, bias, vocab, softcap)"),
     ("g01", put("block", "ffn", "W3", value=[[1]]),
      "block.ffn.W3: unknown key (allowed here: W1, b1, Wg, bg, activation, W2, b2)"),
     # missing parts
