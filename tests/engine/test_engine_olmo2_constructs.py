@@ -12,6 +12,7 @@ import pytest
 
 from engine import ScenarioError, compute, explain, format_number, parse_scenario
 from engine.format.writer import to_document
+from engine.scenario.resize import Sizes, resize
 from tests.engine.test_engine_explain import final_number
 from tests.engine.v2_documents import document
 
@@ -128,3 +129,14 @@ def test_a_normed_cell_is_explained_over_the_whole_projection() -> None:
         for index in np.ndindex(trace.arrays[name].shape):
             shown = explain(trace, name, index)
             assert final_number(shown.formula) == format_number(float(trace.arrays[name][index]))
+
+
+def test_resizing_fits_the_whole_projections_scales_head_by_head() -> None:
+    scenario = parse_scenario(olmo2_document(46))  # 3 query heads, 1 key/value head, d_k 2
+    resized = resize(scenario, Sizes(n=4, d=5, d_k=3, d_v=2, heads=4))
+    attention = parse_scenario(resized.document).layers[0].attention
+    # each head's two old scales, a third column of 1, then a new head of 1s
+    assert attention.gamma_q.tolist() == [1.5, 0.5, 1.0, 2.0, 1.0, 1.0, 0.8, 1.2, 1.0,
+                                          1.0, 1.0, 1.0]
+    assert attention.groups == 1 and attention.gamma_k.tolist() == [0.9, 1.1, 1.0]
+    assert resized.document["layers"][0]["block"]["pre_norms"] is False
