@@ -236,8 +236,8 @@ def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str
         key = key.reshape(n, g, d_k).transpose(1, 0, 2)
         v = v.reshape(n, g, d_k).transpose(1, 0, 2)
         if at + "self_attn.q_norm.weight" in t and not olmo:  # Qwen3: each head's rows
-            q = rms(q, at + "self_attn.q_norm.weight")
-            key = rms(key, at + "self_attn.k_norm.weight")
+            q = _rms_norm(q, t[at + "self_attn.q_norm.weight"], c["rms_norm_eps"])
+            key = _rms_norm(key, t[at + "self_attn.k_norm.weight"], c["rms_norm_eps"])
         q, key = _rope(q, key, dims, _rope_base(c), c)
         key, v = np.repeat(key, h // g, axis=0), np.repeat(v, h // g, axis=0)
         if sandwich:
