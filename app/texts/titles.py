@@ -54,6 +54,8 @@ class _Options:
     """The head's soft cap c as written (empty without one)."""
     score_cap: str = ""
     """The attention's soft cap of its scores as written (empty without one)."""
+    qk_all: bool = False
+    """Whether the attention's QK-norm spans all heads' columns together (OLMo 2)."""
 
 
 def _options(scenario: Scenario, step: Step, lang: str) -> _Options:
@@ -74,7 +76,8 @@ def _options(scenario: Scenario, step: Step, lang: str) -> _Options:
                     adds_positions=any(name.endswith("positions") for name in step.reads),
                     ablated="、".join(str(head + 1) for head in sorted(a.ablate_heads)),
                     softcap=format_exact(cap) if (cap := _cap(scenario)) is not None else "",
-                    score_cap=format_exact(a.softcap) if a.softcap is not None else "")
+                    score_cap=format_exact(a.softcap) if a.softcap is not None else "",
+                    qk_all=a.qk_norm_over == "all_heads")
 
 
 def _cap(scenario: Scenario) -> float | None:
@@ -92,7 +95,8 @@ _ZH: dict[str, _Builder] = {
     "input.embedding_norm": lambda o: f"嵌入规范化（{o.norm}）：输出就是 X",
     "attention.inputs": lambda o: "一份输入，三张参数表",
     "attention.projections": lambda o: "Q、K、V：每个位置各得一行投影",
-    "attention.qk_norm": lambda o: f"QK 规范化（{o.norm}）：每个头的 q 和 k 各自规范化",
+    "attention.qk_norm": lambda o: f"QK 规范化（{o.norm}）：" + (
+        "所有头的 q 一起规范化，k 也一样" if o.qk_all else "每个头的 q 和 k 各自规范化"),
     "attention.scores": lambda o: "分数 q·k" + ("，再除以 √dₖ" if o.scale else "") + (
         f"，再软截断：{o.score_cap} · tanh(s / {o.score_cap})" if o.score_cap else ""),
     "attention.weights": lambda o: "因果掩码与 softmax 份额" if o.causal else "softmax 份额",
