@@ -280,6 +280,8 @@ REFUSALS: dict[str, str] = {
                            "Studio divides by √d_k only",
     "rope_per_layer": "RoPE settings per layer type are not computed yet: QKV Studio turns "
                       "every layer by one base",
+    "window_of_nothing": "marks a layer sliding_attention while use_sliding_window is false: "
+                         "transformers then slides a window of 0 keys, which hides every key",
     "layer_types": "expected a list of {layers} entries, each \"full_attention\" or "
                    "\"sliding_attention\", got {got}",
     "softcapping": "capping scores or logits by tanh is Gemma 2's (model_type gemma2): "

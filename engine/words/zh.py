@@ -251,6 +251,8 @@ REFUSALS: dict[str, str] = {
                    "llama3、yarn 和 dynamic 缩放",
     "layer_scaled_scores": "暂不计算再除以层号的分数：QKV Studio 只除以 √d_k",
     "rope_per_layer": "暂不计算按层类型分别设置的 RoPE：QKV Studio 对每一层使用同一个基数",
+    "window_of_nothing": "把某层标为 sliding_attention，而 use_sliding_window 为 false："
+                         "transformers 此时的窗口只有 0 个键，会遮住所有的键",
     "layer_types": "应为 {layers} 项的列表，每项是 \"full_attention\" 或 \"sliding_attention\"，"
                    "得到的是 {got}",
     "softcapping": "用 tanh 截断分数或 logits 属于 Gemma 2（model_type gemma2）：transformers "
