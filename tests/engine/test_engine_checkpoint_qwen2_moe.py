@@ -28,11 +28,11 @@ def test_the_sparse_layer_holds_the_shared_expert_and_its_gate_as_stored() -> No
     assert (sparse.top_k, sparse.normalize, len(sparse.experts)) == (2, False, 4)
     assert sparse.shared_gate is not None and sparse.shared is not None
     at = "model.layers.1.mlp."
-    np.testing.assert_array_equal(sparse.shared_gate, tensors[at + "shared_expert_gate.weight"].T)
-    np.testing.assert_array_equal(sparse.shared.Wg, tensors[at + "shared_expert.gate_proj.weight"].T)
-    np.testing.assert_array_equal(sparse.shared.W1, tensors[at + "shared_expert.up_proj.weight"].T)
-    np.testing.assert_array_equal(sparse.shared.W2,
-                                  tensors[at + "shared_expert.down_proj.weight"].T)
+    for array, name in ((sparse.shared_gate, "shared_expert_gate"),
+                        (sparse.shared.Wg, "shared_expert.gate_proj"),
+                        (sparse.shared.W1, "shared_expert.up_proj"),
+                        (sparse.shared.W2, "shared_expert.down_proj")):
+        np.testing.assert_array_equal(array, tensors[f"{at}{name}.weight"].T)
     assert sparse.shared.activation == "silu" and sparse.shared.b1 is None
     attention = scenario.layers[0].attention
     np.testing.assert_array_equal(attention.bq, tensors["model.layers.0.self_attn.q_proj.bias"])

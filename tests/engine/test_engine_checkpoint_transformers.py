@@ -434,8 +434,8 @@ def test_qwen2_moe_slides_the_layers_its_config_slides_by_default() -> None:
 def test_the_committed_fixture_computes_what_transformers_computes(
         monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     """The committed fixtures of Phi-3, StableLM, Starcoder2, Gemma 2 (caps null, and capped),
-    Qwen2-MoE and of each RoPE scaling, read by from_pretrained in float64 (its float32 casts patched):
-    every array ≤ 1e-10."""
+    Qwen2-MoE and of each RoPE scaling, read by from_pretrained in float64 (its float32 casts
+    patched): every array ≤ 1e-10."""
     exact_float64(monkeypatch)
     experts = {"experts_implementation": "eager"} if name == "qwen2_moe" else {}
     model = transformers.AutoModelForCausalLM.from_pretrained(

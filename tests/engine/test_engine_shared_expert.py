@@ -67,7 +67,7 @@ def test_the_gate_its_output_and_the_sum_are_explained_with_their_numbers() -> N
     assert out.formula == "L1.shared_out[2,1] = shared(L1.norm2[2,·])[1] = −0.25"
     total = explain(trace, "L1.ffn_out", (0, 0))
     g = _sigmoid(1.0)
-    assert f"g·L1.shared_out[0,0]" in total.formula
+    assert "g·L1.shared_out[0,0]" in total.formula
     assert f"{g:.6f}·0.5" in total.formula
     assert total.details[-1] == ("plus the shared expert's output times its gate "
                                  "g = L1.shared_weight[0,0]")
