@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from app.texts.problems import problem_words
-from engine import ScenarioError
+from engine import ScenarioError, compute
 from engine.checkpoint import import_checkpoint
 from engine.scenario.modules import FeedForward, Mixture
 from tests.engine.hf_reference import FIXTURES, stored
@@ -68,3 +68,23 @@ def test_a_sliding_layer_without_use_sliding_window_is_refused_in_both_languages
         assert problem_words(refused, "zh").endswith(
             "把某层标为 sliding_attention，而 use_sliding_window 为 false：transformers 此时的"
             "窗口只有 0 个键，会遮住所有的键")
+
+
+def test_without_norm_topk_prob_the_chosen_shares_are_not_renormalised(tmp_path: Path) -> None:
+    """transformers' Qwen2-MoE default (``norm_topk_prob`` false): a token's weights are its two
+    chosen shares as they are, summing to less than 1."""
+    scenario = import_checkpoint(copy(tmp_path, "qwen2_moe", norm_topk_prob=None), "the cat")
+    sparse = scenario.layers[1].block.ffn  # type: ignore[union-attr]
+    assert isinstance(sparse, Mixture) and not sparse.normalize
+    weights = compute(scenario).arrays["L2.router_weights"]
+    assert (weights.sum(axis=1) < 1 - 1e-3).all()
+
+
+def test_without_qkv_bias_the_queries_keys_and_values_have_their_biases(tmp_path: Path) -> None:
+    """Qwen1.5-MoE's config.json predates ``qkv_bias``: transformers builds the biases (its
+    default true), so the importer reads them."""
+    scenario = import_checkpoint(copy(tmp_path, "qwen2_moe", qkv_bias=None), "the cat")
+    tensors = stored(FOLDER / "model.safetensors")
+    for k, layer in enumerate(scenario.layers):
+        np.testing.assert_array_equal(layer.attention.bv,
+                                      tensors[f"model.layers.{k}.self_attn.v_proj.bias"])
