@@ -10,7 +10,7 @@ two layers and a feed-forward 16 wide; what differs is what makes each family it
 | Llama | RoPE, all of d_k | RMSNorm, pre | no biases | SwiGLU gate | untied |
 | Mistral | RoPE | RMSNorm, pre | 1 K/V head, window 2 | SwiGLU gate | untied |
 | Mixtral | RoPE | RMSNorm, pre | 1 K/V head | router: 2 of 4 SwiGLU experts | untied |
-| Qwen2-MoE | RoPE, base 10⁶ | RMSNorm, pre | q/k/v biases, 1 K/V head | router: 2 of 4, not renormalised; a gated shared expert | untied |
+| Qwen2-MoE | RoPE, base 10⁶ | RMSNorm, pre | q/k/v biases, 1 K/V | 2 of 4 + gated shared | untied |
 | Qwen2 | RoPE, base 10⁶ | RMSNorm, pre | q/k/v biases, 1 K/V head | SwiGLU gate | tied |
 | GPT-NeoX | RoPE on half of d_k | LayerNorm, parallel residual | biases | GELU (erf) | untied |
 | BERT | learned table | LayerNorm, post | no causal mask, biases | GELU (erf) | masked-LM |
