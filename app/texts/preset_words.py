@@ -19,6 +19,8 @@ PRESET_MENU: dict[str, dict[str, tuple[str, str]]] = {
                 "zh": ("Mistral", "Llama 加上分组共享的 K/V 头和滑动窗口")},
     "mixtral": {"en": ("Mixtral", "Mistral's attention, a router choosing 2 of 4 experts"),
                 "zh": ("Mixtral", "Mistral 的注意力，路由器从 4 个专家中选 2 个")},
+    "qwen2_moe": {"en": ("Qwen2-MoE", "2 of 4 experts and a shared one behind a sigmoid gate"),
+                  "zh": ("Qwen2-MoE", "从 4 个专家中选 2 个，另有一个经 sigmoid 门控的共享专家")},
     "qwen2": {"en": ("Qwen2", "Llama's blocks with q/k/v biases and grouped K/V heads"),
               "zh": ("Qwen2", "Llama 式的层，加上 q/k/v 偏置和分组共享的 K/V 头")},
     "gpt_neox": {"en": ("GPT-NeoX", "RoPE on part of each head, parallel residual"),
@@ -79,6 +81,21 @@ PRESET_NOTES: dict[str, dict[str, tuple[str, str]]] = {
                "打分（x · W_r），用 softmax 变成份额，保留最大的 2 个，除以它们的和，再按这个比例"
                "把两个被选中专家的输出加起来；其他专家不为这个词元运行。RoPE base 1000000，"
                "1 个 K/V 头。"),
+    },
+    "qwen2_moe": {
+        "en": ("Qwen2-MoE · tiny preset", _SIZES_EN + " Qwen1.5-MoE and Qwen2-57B-A14B keep "
+               "Qwen2's attention (q/k/v biases, 1 K/V head here) and replace the feed-forward "
+               "with a mixture: a router keeps each token's 2 largest shares of 4 experts (60 "
+               "or 64 in the real models) as they are, without dividing by their sum. Beside "
+               "them a shared expert runs for every token; its output is multiplied by "
+               "σ(x · w_g), a gate between 0 and 1 computed from the token's own row, and "
+               "added to the chosen experts' weighted sum. RoPE base 1000000."),
+        "zh": ("Qwen2-MoE · 微型预设", _SIZES_ZH + "Qwen1.5-MoE 和 Qwen2-57B-A14B 保留 Qwen2 "
+               "的注意力（q/k/v 偏置，这里 1 个 K/V 头），把前馈换成专家混合：路由器为每个词元"
+               "保留 4 个专家（真实模型有 60 或 64 个）中最大的 2 个份额，原样作为权重，不除以"
+               "它们的和。此外还有一个共享专家对每个词元都运行；它的输出乘以 σ(x · w_g)——由"
+               "词元自己的行算出的、介于 0 和 1 之间的门控——再加到选中专家的加权和上。"
+               "RoPE base 1000000。"),
     },
     "qwen2": {
         "en": ("Qwen2 · tiny preset", _SIZES_EN + " Qwen2 keeps Llama's RMSNorm, SwiGLU and "

@@ -16,6 +16,7 @@ from app.texts.model import check_language
 from app.texts.scope import modules_of
 from app.texts.step_labels import layer_name
 from engine.format.numbers import format_exact
+from engine.scenario.modules import Mixture
 from engine.scenario.names import NORM_NAMES
 
 if TYPE_CHECKING:
@@ -56,6 +57,8 @@ class _Options:
     """The attention's soft cap of its scores as written (empty without one)."""
     qk_all: bool = False
     """Whether the attention's QK-norm spans all heads' columns together (OLMo 2)."""
+    shared: bool = False
+    """Whether the block's mixture of experts has a shared expert."""
 
 
 def _options(scenario: Scenario, step: Step, lang: str) -> _Options:
@@ -77,7 +80,9 @@ def _options(scenario: Scenario, step: Step, lang: str) -> _Options:
                     ablated="、".join(str(head + 1) for head in sorted(a.ablate_heads)),
                     softcap=format_exact(cap) if (cap := _cap(scenario)) is not None else "",
                     score_cap=format_exact(a.softcap) if a.softcap is not None else "",
-                    qk_all=a.qk_norm_over == "all_heads")
+                    qk_all=a.qk_norm_over == "all_heads",
+                    shared=block is not None and isinstance(block.ffn, Mixture)
+                    and block.ffn.shared is not None)
 
 
 def _cap(scenario: Scenario) -> float | None:
@@ -108,7 +113,8 @@ _ZH: dict[str, _Builder] = {
     "block.ffn": lambda o: f"前馈网络：{o.activation}隐藏单元，再回到宽度 d",
     "block.resid2": lambda o: "第二次残差：主干加前馈输出",
     "block.router": lambda o: "路由器：每个词元选出的专家",
-    "block.experts": lambda o: "专家：选中的前馈网络，加权求和",
+    "block.experts": lambda o: ("专家：选中的前馈网络与带门控的共享专家，相加" if o.shared
+                                else "专家：选中的前馈网络，加权求和"),
     "block.norm2_parallel": lambda o: f"第二次规范化（{o.norm}）：与注意力并列，对本层的输入做，"
                                       "供前馈读取",
     "block.resid_parallel": lambda o: "并行残差：本层的输入加注意力输出和前馈输出",
