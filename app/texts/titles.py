@@ -54,6 +54,8 @@ class _Options:
     """The head's soft cap c as written (empty without one)."""
     score_cap: str = ""
     """The attention's soft cap of its scores as written (empty without one)."""
+    scale_dk: str = ""
+    """The attention's number under the scores' root as written (empty: d_k)."""
 
 
 def _options(scenario: Scenario, step: Step, lang: str) -> _Options:
@@ -74,7 +76,8 @@ def _options(scenario: Scenario, step: Step, lang: str) -> _Options:
                     adds_positions=any(name.endswith("positions") for name in step.reads),
                     ablated="、".join(str(head + 1) for head in sorted(a.ablate_heads)),
                     softcap=format_exact(cap) if (cap := _cap(scenario)) is not None else "",
-                    score_cap=format_exact(a.softcap) if a.softcap is not None else "")
+                    score_cap=format_exact(a.softcap) if a.softcap is not None else "",
+                    scale_dk=format_exact(a.scale_dk) if a.scale_dk is not None else "")
 
 
 def _cap(scenario: Scenario) -> float | None:
@@ -93,7 +96,8 @@ _ZH: dict[str, _Builder] = {
     "attention.inputs": lambda o: "一份输入，三张参数表",
     "attention.projections": lambda o: "Q、K、V：每个位置各得一行投影",
     "attention.qk_norm": lambda o: f"QK 规范化（{o.norm}）：每个头的 q 和 k 各自规范化",
-    "attention.scores": lambda o: "分数 q·k" + ("，再除以 √dₖ" if o.scale else "") + (
+    "attention.scores": lambda o: "分数 q·k" + (
+        "" if not o.scale else f"，再除以 √{o.scale_dk}" if o.scale_dk else "，再除以 √dₖ") + (
         f"，再软截断：{o.score_cap} · tanh(s / {o.score_cap})" if o.score_cap else ""),
     "attention.weights": lambda o: "因果掩码与 softmax 份额" if o.causal else "softmax 份额",
     "attention.mix": lambda o: "按份额混合 V" + ("，再乘 Wo" if o.wo else "") + (

@@ -262,8 +262,8 @@ class _Explainer:
         product = float(q[i, list(q_cols)] @ k[j, list(k_cols)])
         name = cell(c.name, c.index)
         if att.scale:
-            root = self.num(math.sqrt(att.d_k))
-            text = (f"{name} = ({sym}) / √{att.d_k} = ({num}) / {root}"
+            root = self.num(math.sqrt(att.scale_number))
+            text = (f"{name} = ({sym}) / √{format_exact(att.scale_number)} = ({num}) / {root}"
                     f" = {self.num(product)} / {root} = {self.num(c.value)}")
         else:
             text = f"{name} = {sym} = {num} = {self.num(c.value)}"

@@ -6,10 +6,10 @@ The feed-forward is GeGLU with ``hidden_act`` (Gemma, whose legacy ``"gelu"`` tr
 reads as GELU's tanh form) or ``hidden_activation`` (Gemma 2). Gemma 2 norms the attention's
 and the feed-forward's outputs before their residuals (the block's γ3, γ4), slides a window on
 its ``layer_types`` (by default every other layer, the first sliding) and divides the scores
-by √``query_pre_attn_scalar``: computed only when that is √dₖ (the document's ``scale`` is
-true or false, no other number). Gemma 2 caps its scores (``attn_logit_softcapping``, by
-default 50: each attention's ``softcap``) and its logits (``final_logit_softcapping``, by
-default 30: the head's ``softcap``); null turns a cap off. A bidirectional attention is
+by √``query_pre_attn_scalar`` (each attention's ``scale_dk`` when that is not d_k). Gemma 2
+caps its scores (``attn_logit_softcapping``, by default 50: each attention's ``softcap``) and
+its logits (``final_logit_softcapping``, by default 30: the head's ``softcap``); null turns a
+cap off. A bidirectional attention is
 refused (not computed yet), and so is Gemma's (``gemma``) config giving a cap: transformers'
 Gemma does not read it, yet its weights were trained with it."""
 
@@ -25,7 +25,7 @@ from engine.checkpoint.config import Config
 from engine.checkpoint.folder import Checkpoint
 from engine.checkpoint.layout import Parts
 from engine.format.errors import ScenarioError
-from engine.format.layers import parse_cap
+from engine.format.layers import parse_positive
 from engine.words.refusals import Refusal
 
 HEAD_DIM = 256
@@ -43,11 +43,6 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
         raise ScenarioError(config.at("use_bidirectional_attention"), Refusal("bidirectional"))
     if second:
         activation = config.activation("hidden_activation", default="gelu_pytorch_tanh")
-        d_k = config.whole("head_dim", default=HEAD_DIM)
-        scalar = config.number("query_pre_attn_scalar", default=HEAD_DIM)
-        if scalar != d_k:
-            raise ScenarioError(config.at("query_pre_attn_scalar"),
-                                Refusal("query_scalar_head_dim", d_k=d_k, got=scalar))
     else:
         activation = ("gelu_tanh" if config.values.get("hidden_act") in (None, "gelu")
                       else config.activation("hidden_act", default="gelu_pytorch_tanh"))
@@ -56,8 +51,16 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
     scale = float(np.float32(math.sqrt(config.whole("hidden_size"))))
     scores, final = caps["attn_logit_softcapping"], caps["final_logit_softcapping"]
     head = {**found.head, "softcap": final} if found.head and final is not None else found.head
-    layers = [{**layer, "attention": {**layer["attention"], "softcap": scores}}
-              for layer in found.layers] if scores is not None else found.layers
+    attention: dict[str, float] = {} if scores is None else {"softcap": scores}
+    if second:
+        scalar = config.number("query_pre_attn_scalar", default=HEAD_DIM)
+        if scalar <= 0:
+            raise ScenarioError(config.at("query_pre_attn_scalar"),
+                                Refusal("scale_not_positive", got=scalar))
+        if scalar != config.whole("head_dim", default=HEAD_DIM):
+            attention["scale_dk"] = scalar  # Gemma 2 27B: ÷ √144 with heads 128 wide
+    layers = [{**layer, "attention": {**layer["attention"], **attention}}
+              for layer in found.layers]
     return replace(found, embedding_scale=scale, head=head, layers=layers)
 
 
@@ -69,7 +72,7 @@ def _cap(config: Config, name: str, default: float | None) -> float | None:
     """The soft cap ``name``: absent, ``default``; null, none; else a number above 0."""
     if name not in config.values:
         return default
-    return parse_cap(config.values[name], config.at(name))
+    return parse_positive(config.values[name], config.at(name))
 
 
 __all__ = ["parts"]

@@ -37,6 +37,9 @@ class Attention(Frozen):
     heads: int
     causal: bool
     scale: bool
+    scale_dk: float | None = None
+    """The number whose square root divides the scores in place of d_k (Gemma 2's
+    ``query_pre_attn_scalar``); None: d_k. Only with ``scale``."""
     Wq: FloatArray
     Wk: FloatArray
     Wv: FloatArray
@@ -77,6 +80,11 @@ class Attention(Frozen):
     def d_out(self) -> int:
         """Width of the attention output (after Wo, or the concatenated heads)."""
         return int(self.Wo.shape[1]) if self.Wo is not None else self.heads * self.d_v
+
+    @property
+    def scale_number(self) -> float:
+        """The number under the square root the scores are divided by: ``scale_dk``, else d_k."""
+        return self.scale_dk if self.scale_dk is not None else self.d_k
 
     def kv_head(self, head: int) -> int:
         """The key/value head that query head ``head`` reads."""

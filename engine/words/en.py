@@ -386,8 +386,8 @@ REFUSALS: dict[str, str] = {
                             "printed decimals); leave it out with "
                             "--exercise",
     "variants_count": "expected a number of variants from 1 to {most}, got {got}",
-    "query_scalar_head_dim": "the scores divided by √{got:g} instead of √dₖ = √{d_k} are not "
-                             "computed yet",
+    "scale_dk_needs_scale": "scale_dk is the number under the square root the scores are "
+                            "divided by; with scale false they are divided by nothing",
     "output_norm_sequential": "a norm of a sub-layer's output needs a pre-norm block with "
                               "sequential residuals and no cross-attention",
     "layers_form": "expected layers A-B or one layer N, counted from 1, got {got}",

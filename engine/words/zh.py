@@ -137,7 +137,8 @@ REFUSALS: dict[str, str] = {
     "parallel_needs_pre": "并行残差采用前置规范化：需要 placement \"pre\"",
     "parallel_no_cross": "并行残差无处安放交叉注意力：请用 \"sequential\"",
     "cross_norm_only": "只有带 cross_attention 的层才有这个规范化",
-    "query_scalar_head_dim": "分数除以 √{got:g} 而不是 √dₖ = √{d_k}，暂不计算",
+    "scale_dk_needs_scale": "scale_dk 是分数所除的平方根下的数；scale 为 false 时分数不做除法，"
+                            "它无处可用",
     "output_norm_sequential": "子层输出的规范化只用于 pre-norm、残差依次相加且没有 "
                               "cross-attention 的块",
     "ffn_missing": "缺少：解码块需要它的前馈网络",

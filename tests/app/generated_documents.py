@@ -29,7 +29,7 @@ CONSTRUCTS = frozenset({
     "targets: the loss", "token ids: the draw", "embedding_scale", "token types",
     "embedding_norm layernorm", "embedding_norm rmsnorm", "sinusoidal halves", "qk_norm shift",
     "alibi paper slopes", "masked-LM head", "rope scaling", "output norms", "ablate_heads",
-    "mixture of experts", "head softcap", "attention softcap"})
+    "mixture of experts", "head softcap", "attention softcap", "scale_dk"})
 """Every construct the generated documents must meet."""
 
 
@@ -59,6 +59,9 @@ class LayerSpec:
     softcap: bool = False
     """The self-attention's scores soft-capped (``softcap`` 0.5, Gemma 2's; not with ALiBi,
     which refuses it)."""
+    scale_dk: bool = False
+    """The self-attention's scores divided by √3 in place of √d_k (``scale_dk``, Gemma 2's
+    ``query_pre_attn_scalar``; only when scaled)."""
 
 
 @dataclass(frozen=True)
@@ -141,6 +144,8 @@ def _layer(rng: np.random.Generator, spec: Spec, lay: LayerSpec, n: int, cross: 
         extra["ablate_heads"] = [spec.heads - 1]
     if _capped(spec, lay):
         extra["softcap"] = 0.5
+    if lay.scale and lay.scale_dk:
+        extra["scale_dk"] = 3.0
     d_k = D // spec.heads if spec.heads <= 2 else 2
     if lay.qk_norm is not None:
         extra.update(qk_norm=lay.qk_norm, gamma_q=_vector(rng, d_k), gamma_k=_vector(rng, d_k))
@@ -252,6 +257,7 @@ def constructs(spec: Spec) -> set[str]:
                                       ("key_mask", lay.key_mask), ("unscaled", not lay.scale),
                                       ("ablate_heads", lay.ablate),
                                       ("attention softcap", _capped(spec, lay)),
+                                      ("scale_dk", lay.scale and lay.scale_dk),
                                       ("not causal", not lay.causal)) if on}
     if not spec.layers[0].block:
         met.add("first layer without block")
@@ -309,7 +315,8 @@ def layer_specs(draw: st.DrawFn, n: int, first: bool, cross: bool) -> LayerSpec:
         qk_norm=draw(st.none() | st.sampled_from(("rmsnorm", "layernorm"))),
         qk_shift=draw(st.booleans()), experts=draw(st.sampled_from((0, 3))),
         output_norms=placement == "pre" and not parallel and not cross and draw(st.booleans()),
-        ablate=draw(st.booleans()), softcap=draw(st.booleans()))
+        ablate=draw(st.booleans()), softcap=draw(st.booleans()),
+        scale_dk=draw(st.booleans()))
 
 
 @st.composite
@@ -360,7 +367,7 @@ EXAMPLES: tuple[Spec, ...] = (
     # labels as a teacher may type them (a line break drew a slide's second line at 18 pt)
     Spec(seed=6, n=5, positions="rope", odd_labels=True, ending="targets", scaling=True,
          layers=(LayerSpec(), LayerSpec(block=False),
-                 LayerSpec(norm="rmsnorm", output_norms=True, softcap=True))),
+                 LayerSpec(norm="rmsnorm", output_norms=True, softcap=True, scale_dk=True))),
     Spec(seed=5, n=5, positions="alibi", heads=2, kv_heads=1, head_bias=False,
          layers=(LayerSpec(parallel=True, window=2, activation="identity"),
                  LayerSpec(key_mask=True, causal=False, placement="post", ablate=True))),

@@ -148,15 +148,17 @@ def _rope(q: Array, k: Array, dims: int, base: float,
 
 
 def _attend(q: Array, k: Array, v: Array, window: int | None,
-            cap: float | None = None) -> tuple[Array, Array]:
+            cap: float | None = None, scalar: float | None = None) -> tuple[Array, Array]:
     """heads × n × d each (k, v already repeated): shares and the mixed rows (n × heads·d_v);
-    ``cap``: Gemma 2's cap · tanh(scores / cap) after the scaling, before the mask."""
+    ``cap``: Gemma 2's cap · tanh(scores / cap) after the scaling, before the mask;
+    ``scalar``: Gemma 2's ``query_pre_attn_scalar``, the scores × scalar^(−1/2) (else ÷ √d)."""
     n = q.shape[1]
     i, j = np.arange(n)[:, None], np.arange(n)[None, :]
     allowed = j <= i
     if window is not None:
         allowed &= i - j < window
-    scores = q @ k.transpose(0, 2, 1) / math.sqrt(q.shape[-1])
+    scores = (q @ k.transpose(0, 2, 1) / math.sqrt(q.shape[-1]) if scalar is None
+              else q @ k.transpose(0, 2, 1) * scalar ** -0.5)
     if cap is not None:
         scores = cap * np.tanh(scores / cap)
     shares = _softmax(np.where(allowed, scores, -np.inf))
@@ -236,9 +238,9 @@ def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str
         q, key = _rope(q, key, dims, _rope_base(c), c)
         key, v = np.repeat(key, h // g, axis=0), np.repeat(v, h // g, axis=0)
         if sandwich:
-            assert c["query_pre_attn_scalar"] == d_k  # the scores ÷ √d_k, as _attend divides
             window = c["sliding_window"] if c["layer_types"][k] == "sliding_attention" else None
-        shares, mixed = _attend(q, key, v, window, c.get("attn_logit_softcapping"))
+        shares, mixed = _attend(q, key, v, window, c.get("attn_logit_softcapping"),
+                                c.get("query_pre_attn_scalar"))
         attended = linear(at + "self_attn.o_proj", mixed)
         if sandwich:
             attended = rms(attended, at + "post_attention_layernorm.weight")

@@ -279,17 +279,21 @@ def test_gemma2s_caps_are_mapped_to_each_attention_and_the_head(
     assert scenario.head is not None and scenario.head.softcap == logits
 
 
-def test_a_gemma2_scores_scale_other_than_its_heads_is_refused(tmp_path: Path) -> None:
-    folder = copy(tmp_path, "gemma", model_type="gemma2", query_pre_attn_scalar=6)
-    config = json.loads((folder / "config.json").read_text("utf-8"))
-    config.update(attn_logit_softcapping=None, final_logit_softcapping=None)  # caps off
-    (folder / "config.json").write_text(json.dumps(config), "utf-8")
-    with pytest.raises(ScenarioError) as caught:
-        import_checkpoint(folder, "the cat")
-    place = f"{folder}/config.json.query_pre_attn_scalar"
-    assert str(caught.value) == (f"{place}: the scores divided by √6 instead of √dₖ = √8 are "
-                                 "not computed yet")
-    assert problem_words(caught.value, "zh") == f"{place}：分数除以 √6 而不是 √dₖ = √8，暂不计算"
+@pytest.mark.parametrize(("scalar", "scale_dk"), [(6, 6.0), (8, None), (None, 256.0)])
+def test_a_gemma2_scores_scale_other_than_its_heads_is_each_attentions_scale_dk(
+        tmp_path: Path, scalar: int | None, scale_dk: float | None) -> None:
+    """Heads 8 wide: query_pre_attn_scalar 6 divides by √6; 8 is d_k (no key); absent, 256
+    (transformers' default)."""
+    folder = copy(tmp_path, "gemma2", query_pre_attn_scalar=scalar)
+    scenario = import_checkpoint(folder, "the cat")
+    assert [layer.attention.scale_dk for layer in scenario.layers] == [scale_dk, scale_dk]
+    assert all(layer.attention.d_k == 8 for layer in scenario.layers)
+
+
+def test_a_gemma2_scores_scale_not_above_0_is_refused_at_its_key(tmp_path: Path) -> None:
+    folder = copy(tmp_path, "gemma2", query_pre_attn_scalar=0)
+    assert refusal(folder) == (f"{folder}/config.json.query_pre_attn_scalar: expected a "
+                               "number above 0, got 0.0")
 
 
 def test_an_integer_of_more_digits_than_python_reads_is_a_refusal(tmp_path: Path) -> None:

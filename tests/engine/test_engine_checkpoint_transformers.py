@@ -143,6 +143,7 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
                                            "num_experts_per_tok": 2}),
     "gemma2-final-cap": ("gemma2", {"final_logit_softcapping": 3.0}),
     "gemma2-caps": ("gemma2", {"attn_logit_softcapping": 5.0, "final_logit_softcapping": 3.0}),
+    "gemma2-scalar": ("gemma2", {"query_pre_attn_scalar": 2}),
 }
 """Each case: its family and what it changes in the family's sizes: Phi-2's shape (no QK-norm,
 no grouped heads, a quarter of each head's 8 columns turned); OPT-350m's (post-norm, no final
@@ -159,7 +160,8 @@ context of 512 (the plain RoPE's angles); and yarn as a Qwen2 with every setting
 betas, ``mscale``/``mscale_all_dim`` and no truncation. Gemma 2's other
 ``layer_types`` (its family case: the first layer slides, as its config defaults; the caps are
 null in both); then Gemma 2 with its soft caps set small so that they bite: the logits' at 3
-(``gemma2-final-cap``), and the scores' at 5 besides (``gemma2-caps``)."""
+(``gemma2-final-cap``), and the scores' at 5 besides (``gemma2-caps``); and Gemma 2 dividing
+its scores by √2 rather than √dₖ = √8 (``gemma2-scalar``: each attention's ``scale_dk``)."""
 EDITED: dict[str, dict[str, Any]] = {
     "llama-rope-scaling": {"rope_scaling": {"rope_type": "default"}},
 }

@@ -143,8 +143,8 @@ CASES: list[tuple[str, Callable[[Doc], object], str]] = [
      "positions, embedding_norm, encoder, attention, block, layers, head, targets, generation, "
      "display, exercises)"),
     ("f11", put("attention", "Wx", value=[[1]]),
-     "attention.Wx: unknown key (allowed here: heads, causal, scale, Wq, Wk, Wv, bq, bk, bv, Wo, "
-     "bo, kv_heads, window, key_mask, qk_norm, gamma_q, gamma_k, beta_q, beta_k, "
+     "attention.Wx: unknown key (allowed here: heads, causal, scale, scale_dk, Wq, Wk, Wv, bq, "
+     "bk, bv, Wo, bo, kv_heads, window, key_mask, qk_norm, gamma_q, gamma_k, beta_q, beta_k, "
      "ablate_heads, softcap)"),
     ("g01", put("block", "dropout", value=0.1),
      "block.dropout: unknown key (allowed here: norm, eps, placement, residual, gamma1, beta1, "
