@@ -56,6 +56,8 @@ class _Options:
     """The attention's soft cap of its scores as written (empty without one)."""
     scale_dk: str = ""
     """The attention's number under the scores' root as written (empty: d_k)."""
+    rope_base: str = ""
+    """The attention's own RoPE base as written (empty: the stack's)."""
 
 
 def _options(scenario: Scenario, step: Step, lang: str) -> _Options:
@@ -77,7 +79,8 @@ def _options(scenario: Scenario, step: Step, lang: str) -> _Options:
                     ablated="、".join(str(head + 1) for head in sorted(a.ablate_heads)),
                     softcap=format_exact(cap) if (cap := _cap(scenario)) is not None else "",
                     score_cap=format_exact(a.softcap) if a.softcap is not None else "",
-                    scale_dk=format_exact(a.scale_dk) if a.scale_dk is not None else "")
+                    scale_dk=format_exact(a.scale_dk) if a.scale_dk is not None else "",
+                    rope_base=format_exact(a.rope_base) if a.rope_base is not None else "")
 
 
 def _cap(scenario: Scenario) -> float | None:
@@ -117,6 +120,8 @@ _ZH: dict[str, _Builder] = {
     "block.norm2_post": lambda o: f"后置规范化（{o.norm}）：作用于第二次残差",
     "block.norm3": lambda o: f"注意力输出的规范化（{o.norm}），在残差之前",
     "block.norm4": lambda o: f"前馈输出的规范化（{o.norm}），在残差之前",
+    "positions.rope": lambda o: "RoPE：q 和 k 的每一对列按位置转过 p·θ" + (
+        f"，θ 取自本层的基数 {o.rope_base}" if o.rope_base else ""),
     "block.final_norm": lambda o: f"词表头之前的最终规范化（{o.norm}）",
     "head.transform": lambda o: "掩码语言模型的变换：全连接、激活，再 LayerNorm",
     "block.logits": lambda o: "词表分数（logits）：每个词表项一个分数",
@@ -131,7 +136,6 @@ _ZH: dict[str, _Builder] = {
     "encoder.final_norm": lambda o: f"编码器的最终规范化（{o.norm}）",
 }
 _ZH_BY_OP: dict[str, str] = {
-    "rope": "RoPE：q 和 k 的每一对列按位置转过 p·θ",
     "positions": "位置：每个位置的行加到词元行上",
 }
 """Titles of steps whose ``explain_key`` has none above, by op."""

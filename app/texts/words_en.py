@@ -539,7 +539,7 @@ WORDS: dict[str, str] = {
                 "positions are, not on where they are.",
     "rope.how": "Pair i of each head turns by p·θᵢ, θᵢ = base^(−2i/r): (x, y) becomes "
                 "(x·cos − y·sin, x·sin + y·cos). For {token} (position {position}): q = {q} "
-                "becomes {turned}.{scaled}",
+                "becomes {turned}.{scaled}{own}",
     "rope.scaled_linear": " The frequencies are scaled (linear): every θᵢ is divided by "
                           "{factor}.",
     "rope.scaled_llama3": " The frequencies are scaled (llama3): a pair whose wavelength 2π/θᵢ "
@@ -551,6 +551,9 @@ WORDS: dict[str, str] = {
     "rope.scaled_yarn": " The frequencies are scaled (yarn): pairs past pair {start} move along "
                         "a ramp from θᵢ to θᵢ/{factor}, reached at pair {end}; cos and sin are "
                         "multiplied by {attention}.",
+    "rope.own_base": " This layer has its own base, {base}, where the stack's is {stack}: "
+                     "its θᵢ are {base}^(−2i/r), so its pairs turn at other speeds than the "
+                     "other layers'.",
     "rope.pitfalls": "V is not turned and nothing is added to X. A turn by 2π is no turn at "
                      "all, so a fast pair cannot tell far positions apart; the slow pairs can.",
     "rope.check": "Lengths stay: |q| of {token} is {before} before and {after} after. At "

@@ -413,7 +413,9 @@ WORDS: dict[str, str] = {
     "rope.why": "注意力本身不知道词元在哪个位置。让 q 和 k 转过随位置增长的角度，q·k 就取决于两个"
                 "位置相距多远，而不是它们各自在哪里。",
     "rope.how": "每个头的第 i 对转过 p·θᵢ，θᵢ = base^(−2i/r)：(x, y) 变成 (x·cos − y·sin, "
-                "x·sin + y·cos)。{token}（位置 {position}）：q = {q} 变成 {turned}。{scaled}",
+                "x·sin + y·cos)。{token}（位置 {position}）：q = {q} 变成 {turned}。{scaled}{own}",
+    "rope.own_base": "本层有自己的基数 {base}，而这一栈的基数是 {stack}：本层的 θᵢ 是 "
+                     "{base}^(−2i/r)，各对列的转速因此与其他层不同。",
     "rope.scaled_linear": "频率经过缩放（linear）：每个 θᵢ 都除以 {factor}。",
     "rope.scaled_llama3": "频率经过缩放（llama3）：波长 2π/θᵢ 小于 {short} 的对保留 θᵢ，大于 "
                           "{long} 的对把它除以 {factor}，介于两者之间的对在两者间平滑过渡。",

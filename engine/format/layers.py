@@ -50,8 +50,8 @@ from engine.words.refusals import Refusal
 
 ATTENTION_KEYS = ("heads", "causal", "scale", "scale_dk", "Wq", "Wk", "Wv", "bq", "bk", "bv",
                   "Wo", "bo", "kv_heads", "window", "key_mask", "qk_norm", "gamma_q", "gamma_k",
-                  "beta_q", "beta_k", "ablate_heads", "softcap")
-CROSS_KEYS = tuple(key for key in ATTENTION_KEYS if key != "causal")
+                  "beta_q", "beta_k", "ablate_heads", "softcap", "rope_base")
+CROSS_KEYS = tuple(key for key in ATTENTION_KEYS if key not in ("causal", "rope_base"))
 LAYER_BLOCK_KEYS = ("norm", "eps", "placement", "residual", "gamma1", "beta1", "gamma_c",
                     "beta_c", "gamma2", "beta2", "gamma3", "beta3", "gamma4", "beta4", "ffn")
 HEAD_KEYS = ("final_norm", "gamma_f", "beta_f", "transform", "unembed", "bias", "vocab",
@@ -186,7 +186,9 @@ def parse_attention(value: object, place: str, *, n: int, d: int, n_keys: int | 
                           key_mask=key_mask, qk_norm=qk_norm, gamma_q=gamma_q, gamma_k=gamma_k,
                           beta_q=beta_q, beta_k=beta_k, qk_eps=eps,
                           ablate_heads=_ablate_heads(att, _at(place, "ablate_heads"), heads),
-                          softcap=parse_positive(att.get("softcap"), _at(place, "softcap")))
+                          softcap=parse_positive(att.get("softcap"), _at(place, "softcap")),
+                          rope_base=parse_positive(att.get("rope_base"),
+                                                   _at(place, "rope_base")))
     _refuse_blind_rows(attention, place, n, n_keys)
     return attention
 
@@ -425,8 +427,8 @@ def parse_head(head: Mapping[str, Any], place: str, *, n: int, d: int, last: Lay
 
 
 def parse_positive(value: object, place: str) -> float | None:
-    """A soft cap c (c·tanh(x / c)) or an attention's ``scale_dk``: null or absent for none,
-    else a finite number above 0."""
+    """A soft cap c (c·tanh(x / c)), an attention's ``scale_dk`` or ``rope_base``: null or
+    absent for none, else a finite number above 0."""
     if value is None:
         return None
     number = expect_number(value, place)

@@ -84,6 +84,8 @@ def _attention(a: Attention, write: Write, cross: bool = False) -> dict[str, Any
         att["ablate_heads"] = list(a.ablate_heads)
     if a.softcap is not None:
         att["softcap"] = a.softcap
+    if a.rope_base is not None:
+        att["rope_base"] = a.rope_base
     return att
 
 

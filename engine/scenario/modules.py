@@ -60,6 +60,9 @@ class Attention(Frozen):
     ablate_heads: tuple[int, ...] = ()
     softcap: float | None = None
     """Gemma 2's cap c of the scaled scores, c·tanh(s / c), before the mask; None: uncapped."""
+    rope_base: float | None = None
+    """RoPE's base θ for this self-attention's turn in place of the stack's ``positions.base``
+    (Gemma 3: 10000 in its sliding layers, 1000000 in its global ones); None: the stack's."""
 
     @property
     def groups(self) -> int:

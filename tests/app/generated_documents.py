@@ -29,7 +29,7 @@ CONSTRUCTS = frozenset({
     "targets: the loss", "token ids: the draw", "embedding_scale", "token types",
     "embedding_norm layernorm", "embedding_norm rmsnorm", "sinusoidal halves", "qk_norm shift",
     "alibi paper slopes", "masked-LM head", "rope scaling", "output norms", "ablate_heads",
-    "mixture of experts", "head softcap", "attention softcap", "scale_dk"})
+    "mixture of experts", "head softcap", "attention softcap", "scale_dk", "rope_base"})
 """Every construct the generated documents must meet."""
 
 
@@ -62,6 +62,9 @@ class LayerSpec:
     scale_dk: bool = False
     """The self-attention's scores divided by √3 in place of √d_k (``scale_dk``, Gemma 2's
     ``query_pre_attn_scalar``; only when scaled)."""
+    rope_base: bool = False
+    """The self-attention turns by its own RoPE base 100 (``rope_base``, Gemma 3's local
+    layers; only under RoPE positions without a scaling)."""
 
 
 @dataclass(frozen=True)
@@ -146,6 +149,8 @@ def _layer(rng: np.random.Generator, spec: Spec, lay: LayerSpec, n: int, cross: 
         extra["softcap"] = 0.5
     if lay.scale and lay.scale_dk:
         extra["scale_dk"] = 3.0
+    if _own_base(spec, lay):
+        extra["rope_base"] = 100.0
     d_k = D // spec.heads if spec.heads <= 2 else 2
     if lay.qk_norm is not None:
         extra.update(qk_norm=lay.qk_norm, gamma_q=_vector(rng, d_k), gamma_k=_vector(rng, d_k))
@@ -164,6 +169,11 @@ def _layer(rng: np.random.Generator, spec: Spec, lay: LayerSpec, n: int, cross: 
             layer["block"].update({f"{name}{which}": draw(rng, D) for which in "34"
                                    for name, draw in (("gamma", _vector), ("beta", _shift))})
     return layer
+
+
+def _own_base(spec: Spec, lay: LayerSpec) -> bool:
+    """Whether the layer turns by its own RoPE base (RoPE positions without a scaling)."""
+    return lay.rope_base and spec.positions == "rope" and not spec.scaling
 
 
 def _capped(spec: Spec, lay: LayerSpec) -> bool:
@@ -258,6 +268,7 @@ def constructs(spec: Spec) -> set[str]:
                                       ("ablate_heads", lay.ablate),
                                       ("attention softcap", _capped(spec, lay)),
                                       ("scale_dk", lay.scale and lay.scale_dk),
+                                      ("rope_base", _own_base(spec, lay)),
                                       ("not causal", not lay.causal)) if on}
     if not spec.layers[0].block:
         met.add("first layer without block")
@@ -316,7 +327,7 @@ def layer_specs(draw: st.DrawFn, n: int, first: bool, cross: bool) -> LayerSpec:
         qk_shift=draw(st.booleans()), experts=draw(st.sampled_from((0, 3))),
         output_norms=placement == "pre" and not parallel and not cross and draw(st.booleans()),
         ablate=draw(st.booleans()), softcap=draw(st.booleans()),
-        scale_dk=draw(st.booleans()))
+        scale_dk=draw(st.booleans()), rope_base=draw(st.booleans()))
 
 
 @st.composite
@@ -352,7 +363,7 @@ took five minutes, half of CI's time budget)."""
 EXAMPLES: tuple[Spec, ...] = (
     # the three documents the tester found: qk_norm, a target longer than its source, and a
     # stack whose first layer has no block
-    Spec(seed=1, n=4, positions="rope", layers=(LayerSpec(qk_norm="rmsnorm"),
+    Spec(seed=1, n=4, positions="rope", layers=(LayerSpec(qk_norm="rmsnorm", rope_base=True),
                                                 LayerSpec(qk_norm="layernorm", norm="rmsnorm")),
          heads=4, kv_heads=2, ending="draw", softcap=True),
     Spec(seed=2, n=5, source=3, positions="sinusoidal",
