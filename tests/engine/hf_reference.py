@@ -22,7 +22,8 @@ Array = np.ndarray
 DTYPES = {"F64": np.float64, "F32": np.float32, "F16": np.float16}
 FIXTURES = Path(__file__).resolve().parent / "checkpoints"
 FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "gpt_neox", "gemma", "bert", "qwen3", "phi",
-            "opt", "phi3", "stablelm", "starcoder2", "gemma2", "qwen3_moe", "mixtral")
+            "opt", "phi3", "stablelm", "starcoder2", "gemma2", "qwen3_moe", "mixtral",
+            "gemma3_text")
 SCALED = ("llama-rope-linear", "llama-rope-llama3", "llama-rope-yarn", "phi3-longrope")
 """The fixtures whose RoPE is scaled (besides one per family)."""
 CAPPED = ("gemma2-capped",)
@@ -203,14 +204,26 @@ def _rope_base(c: dict[str, Any]) -> float:
                  or 10000.0)
 
 
+def _gemma3_base(c: dict[str, Any], layer_type: str) -> float:
+    """Gemma 3's RoPE base of a layer type: its ``rope_parameters`` entry's, else the legacy
+    ``rope_theta`` (full) or ``rope_local_base_freq`` (sliding), else 1e6 or 1e4."""
+    entry = (c.get("rope_parameters") or {}).get(layer_type) or {}
+    if entry.get("rope_theta") is not None:
+        return float(entry["rope_theta"])
+    full = layer_type == "full_attention"
+    legacy = c.get("rope_theta" if full else "rope_local_base_freq")
+    return float(legacy if legacy is not None else 1e6 if full else 1e4)
+
+
 def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str, Any]) -> Array:
     n, h = len(ids), c["num_attention_heads"]
     g = c.get("num_key_value_heads") or h
     d_k = c.get("head_dim") or c["hidden_size"] // h
     window = c.get("sliding_window") if c["model_type"] in ("mistral", "phi3") else None
     dims = int(d_k * c.get("partial_rotary_factor", 1.0)) if c["model_type"] == "phi3" else d_k
-    gemma = c["model_type"] in ("gemma", "gemma2")  # x·√d (a float32), 1 + weight, tied head
-    sandwich = c["model_type"] == "gemma2"  # the sub-layers' outputs normed, windows by type
+    gemma = c["model_type"] in ("gemma", "gemma2", "gemma3_text")  # x·√d, 1 + weight, tied
+    sandwich = c["model_type"] in ("gemma2", "gemma3_text")  # outputs normed, windows by type
+    third = c["model_type"] == "gemma3_text"  # a RoPE base per layer type
     x = t["model.embed_tokens.weight"][ids]
     if gemma:
         x = x * float(np.float32(math.sqrt(c["hidden_size"])))
@@ -232,10 +245,13 @@ def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str
         q = q.reshape(n, h, d_k).transpose(1, 0, 2)
         key = key.reshape(n, g, d_k).transpose(1, 0, 2)
         v = v.reshape(n, g, d_k).transpose(1, 0, 2)
-        if at + "self_attn.q_norm.weight" in t:  # Qwen3: each head's rows RMSNormed
-            q = _rms_norm(q, t[at + "self_attn.q_norm.weight"], c["rms_norm_eps"])
-            key = _rms_norm(key, t[at + "self_attn.k_norm.weight"], c["rms_norm_eps"])
-        q, key = _rope(q, key, dims, _rope_base(c), c)
+        if at + "self_attn.q_norm.weight" in t:  # Qwen3, Gemma 3: each head's rows RMSNormed
+            q = rms(q, at + "self_attn.q_norm.weight")
+            key = rms(key, at + "self_attn.k_norm.weight")
+        if third:
+            q, key = _rope(q, key, dims, _gemma3_base(c, c["layer_types"][k]))
+        else:
+            q, key = _rope(q, key, dims, _rope_base(c), c)
         key, v = np.repeat(key, h // g, axis=0), np.repeat(v, h // g, axis=0)
         if sandwich:
             window = c["sliding_window"] if c["layer_types"][k] == "sliding_attention" else None
@@ -467,7 +483,7 @@ def _bert(c: dict[str, Any], t: dict[str, Array], ids: list[int],
 FORWARDS = {"gpt2": _gpt2, "llama": _llama, "mistral": _llama, "qwen2": _llama,
             "qwen3": _llama, "gpt_neox": _gpt_neox, "gemma": _llama, "phi": _phi, "opt": _opt,
             "bert": _bert, "phi3": _llama, "stablelm": _stablelm, "starcoder2": _stablelm,
-            "gemma2": _llama, "mixtral": _llama, "qwen3_moe": _llama}
+            "gemma2": _llama, "mixtral": _llama, "qwen3_moe": _llama, "gemma3_text": _llama}
 
 
 def hf_forward(folder: Path, ids: list[int], types: list[int] | None = None) -> dict[str, Any]:
