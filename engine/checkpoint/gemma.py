@@ -71,7 +71,7 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
                                 Refusal("scale_not_positive", got=scalar))
         if scalar != d_k:
             attention["scale_dk"] = scalar  # Gemma 2 27B: ÷ √144 with heads 128 wide
-    types = config.layer_types(config.whole("num_hidden_layers"))
+    types = config.layer_types(config.whole("num_hidden_layers")) if third else None
     layers = [{**layer, "attention": {**layer["attention"], **attention,
                                       **_own_base(turns, types[k] if types else FULL)}}
               for k, layer in zip(chosen, found.layers, strict=True)]

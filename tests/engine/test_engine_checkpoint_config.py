@@ -21,6 +21,7 @@ from app.cli import main
 from app.texts.problems import problem_words
 from engine import ScenarioError
 from engine.checkpoint import import_checkpoint
+from tests.engine.hf_reference import FIXTURES
 from tests.engine.test_engine_checkpoint_refusals import copy, refusal
 
 D_K = {"llama": 2, "gpt_neox": 4, "phi": 4, "mistral": 4}
@@ -405,3 +406,11 @@ def test_gemma3s_full_layers_base_is_the_stacks_and_a_sliding_layers_its_own(
     theirs = transformers.AutoConfig.from_pretrained(tmp_path / "gemma3_text").rope_parameters
     assert theirs["full_attention"]["rope_theta"] == full
     assert theirs["sliding_attention"]["rope_theta"] == (sliding or full)
+
+
+def test_a_chosen_gemma3_layer_keeps_its_own_types_base() -> None:
+    folder = FIXTURES / "gemma3_text"
+    assert [layer.attention.rope_base
+            for layer in import_checkpoint(folder, "the cat", "1").layers] == [10000.0]
+    assert [layer.attention.rope_base
+            for layer in import_checkpoint(folder, "the cat", "2").layers] == [None]
