@@ -59,6 +59,10 @@ class _Options:
     """Whether the attention's QK-norm spans all heads' columns together (OLMo 2)."""
     shared: bool = False
     """Whether the block's mixture of experts has a shared expert."""
+    scale_dk: str = ""
+    """The attention's number under the scores' root as written (empty: d_k)."""
+    rope_base: str = ""
+    """The attention's own RoPE base as written (empty: the stack's)."""
 
 
 def _options(scenario: Scenario, step: Step, lang: str) -> _Options:
@@ -82,7 +86,9 @@ def _options(scenario: Scenario, step: Step, lang: str) -> _Options:
                     score_cap=format_exact(a.softcap) if a.softcap is not None else "",
                     qk_all=a.qk_norm_over == "all_heads",
                     shared=block is not None and isinstance(block.ffn, Mixture)
-                    and block.ffn.shared is not None)
+                    and block.ffn.shared is not None,
+                    scale_dk=format_exact(a.scale_dk) if a.scale_dk is not None else "",
+                    rope_base=format_exact(a.rope_base) if a.rope_base is not None else "")
 
 
 def _cap(scenario: Scenario) -> float | None:
@@ -102,7 +108,8 @@ _ZH: dict[str, _Builder] = {
     "attention.projections": lambda o: "Q、K、V：每个位置各得一行投影",
     "attention.qk_norm": lambda o: f"QK 规范化（{o.norm}）：" + (
         "所有头的 q 一起规范化，k 也一样" if o.qk_all else "每个头的 q 和 k 各自规范化"),
-    "attention.scores": lambda o: "分数 q·k" + ("，再除以 √dₖ" if o.scale else "") + (
+    "attention.scores": lambda o: "分数 q·k" + (
+        "" if not o.scale else f"，再除以 √{o.scale_dk}" if o.scale_dk else "，再除以 √dₖ") + (
         f"，再软截断：{o.score_cap} · tanh(s / {o.score_cap})" if o.score_cap else ""),
     "attention.weights": lambda o: "因果掩码与 softmax 份额" if o.causal else "softmax 份额",
     "attention.mix": lambda o: "按份额混合 V" + ("，再乘 Wo" if o.wo else "") + (
@@ -123,6 +130,8 @@ _ZH: dict[str, _Builder] = {
     "block.norm2_post": lambda o: f"后置规范化（{o.norm}）：作用于第二次残差",
     "block.norm3": lambda o: f"注意力输出的规范化（{o.norm}），在残差之前",
     "block.norm4": lambda o: f"前馈输出的规范化（{o.norm}），在残差之前",
+    "positions.rope": lambda o: "RoPE：q 和 k 的每一对列按位置转过 p·θ" + (
+        f"，θ 取自本层的基数 {o.rope_base}" if o.rope_base else ""),
     "block.final_norm": lambda o: f"词表头之前的最终规范化（{o.norm}）",
     "head.transform": lambda o: "掩码语言模型的变换：全连接、激活，再 LayerNorm",
     "block.logits": lambda o: "词表分数（logits）：每个词表项一个分数",
@@ -137,7 +146,6 @@ _ZH: dict[str, _Builder] = {
     "encoder.final_norm": lambda o: f"编码器的最终规范化（{o.norm}）",
 }
 _ZH_BY_OP: dict[str, str] = {
-    "rope": "RoPE：q 和 k 的每一对列按位置转过 p·θ",
     "positions": "位置：每个位置的行加到词元行上",
 }
 """Titles of steps whose ``explain_key`` has none above, by op."""

@@ -393,8 +393,18 @@ REFUSALS: dict[str, str] = {
                             "printed decimals); leave it out with "
                             "--exercise",
     "variants_count": "expected a number of variants from 1 to {most}, got {got}",
-    "query_scalar_head_dim": "the scores divided by √{got:g} instead of √dₖ = √{d_k} are not "
-                             "computed yet",
+    "rope_base_needs_rope": "a layer's own RoPE base needs the stack's positions to be RoPE "
+                            "(\"kind\": \"rope\")",
+    "rope_base_scaled": "a layer's own RoPE base beside a RoPE scaling is not computed yet: "
+                        "QKV Studio turns such a layer by its base alone",
+    "softcapping_unread": "transformers' Gemma 3 never passes this cap to its attention, so "
+                          "its scores are not capped; a config giving it is refused",
+    "rope_scaled_full": "RoPE scaling {kind} of the full-attention layers alone is not "
+                        "computed yet: QKV Studio scales every layer's angles or none",
+    "rope_layer_types": "expected RoPE settings per layer type: full_attention and "
+                        "sliding_attention",
+    "scale_dk_needs_scale": "scale_dk is the number under the square root the scores are "
+                            "divided by; with scale false they are divided by nothing",
     "output_norm_sequential": "a norm of a sub-layer's output needs a pre-norm block with "
                               "sequential residuals and no cross-attention",
     "layers_form": "expected layers A-B or one layer N, counted from 1, got {got}",
