@@ -1,7 +1,8 @@
 """The Gemma layouts: Llama's, with these differences. The looked-up rows are multiplied by
-√d (``embedding_scale``: transformers keeps √d as a float32 number, so that is the number
-taken), every RMSNorm multiplies by 1 + weight (the stored weight is γ − 1), the head is the
-embedding unless the config unties it, and ``head_dim`` is 256 when the config leaves it out.
+√d (``embedding_scale``, the float64 √d a float64 transformers model multiplies by: its float32
+√d differs from it by 1e-8 of its size unless d is a square), every RMSNorm multiplies by
+1 + weight (the stored weight is γ − 1), the head is the embedding unless the config unties
+it, and ``head_dim`` is 256 when the config leaves it out.
 The feed-forward is GeGLU with ``hidden_act`` (Gemma, whose legacy ``"gelu"`` transformers
 reads as GELU's tanh form) or ``hidden_activation`` (Gemma 2 and 3). Gemma 2 and 3 norm the
 attention's and the feed-forward's outputs before their residuals (the block's γ3, γ4), slide
@@ -21,8 +22,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-
-import numpy as np
 
 from engine.checkpoint import gemma3, llama
 from engine.checkpoint.config import FULL, Config
@@ -60,7 +59,7 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
     found = llama.parts(checkpoint, config, chosen, tied=True, activation=activation,
                         norm_shift=1.0, head_dim=HEAD_DIM, sandwich=later, qk_norm=third,
                         positions=positions)
-    scale = float(np.float32(math.sqrt(config.whole("hidden_size"))))
+    scale = math.sqrt(config.whole("hidden_size"))
     scores, final = caps["attn_logit_softcapping"], caps["final_logit_softcapping"]
     head = {**found.head, "softcap": final} if found.head and final is not None else found.head
     attention: dict[str, float] = {} if scores is None else {"softcap": scores}

@@ -1,9 +1,10 @@
 """2026's checkpoint shapes (issue 37, "Speed and memory"): import + compute against transformers.
 
-Run with ``.venv/bin/python tests/bench/bench_scale.py [--shapes qwen2.5-0.5b llama-3.2-1b]
-[--runs 3]`` (not collected by pytest; never fails). For each shape it writes a random bfloat16
-checkpoint with the published config's sizes (``config.json`` as the model card gives it, its
-RoPE scaling left out: the shapes are what is measured) and the Llama fixture's tokenizer, then
+Run with ``.venv/bin/python tests/bench/bench_scale.py [--shapes qwen2.5-0.5b gemma-3-270m
+llama-3.2-1b] [--runs 3]`` (not collected by pytest; never fails). For each shape it writes a
+random bfloat16 checkpoint with the published config's sizes (``config.json`` as the model card
+gives it, its RoPE scaling left out: the shapes are what is measured) and the Llama fixture's
+tokenizer, then
 runs, in fresh processes taken in turn (ours, theirs, ours, …):
 
 - ours: ``import_checkpoint`` + ``compute`` of a 16-token text;
@@ -55,6 +56,15 @@ SHAPES: dict[str, dict[str, Any]] = {
                      "hidden_act": "silu", "attention_bias": False, "mlp_bias": False,
                      "rope_parameters": {"rope_type": "default", "rope_theta": 500000.0},
                      "tie_word_embeddings": True, "torch_dtype": "bfloat16"},
+    "gemma-3-270m": {"model_type": "gemma3_text", "architectures": ["Gemma3ForCausalLM"],
+                     "vocab_size": 262144, "hidden_size": 640, "intermediate_size": 2048,
+                     "num_hidden_layers": 18, "num_attention_heads": 4,
+                     "num_key_value_heads": 1, "head_dim": 256, "query_pre_attn_scalar": 256,
+                     "max_position_embeddings": 32768, "rms_norm_eps": 1e-6,
+                     "hidden_activation": "gelu_pytorch_tanh", "sliding_window": 512,
+                     "rope_theta": 1000000.0, "rope_local_base_freq": 10000.0,
+                     "final_logit_softcapping": None, "attn_logit_softcapping": None,
+                     "tie_word_embeddings": True, "torch_dtype": "bfloat16"},
     "smollm2-360m": {"model_type": "llama", "architectures": ["LlamaForCausalLM"],
                      "vocab_size": 49152, "hidden_size": 960, "intermediate_size": 2560,
                      "num_hidden_layers": 32, "num_attention_heads": 15,
@@ -97,7 +107,8 @@ print([])
 
 
 def tensors(config: dict[str, Any]) -> dict[str, tuple[int, ...]]:
-    """Every tensor a Llama-style checkpoint of ``config`` stores (a tied head: no lm_head)."""
+    """Every tensor a Llama-style checkpoint of ``config`` stores (a tied head: no lm_head;
+    Gemma 3's four more norms a layer)."""
     d, hidden = int(config["hidden_size"]), int(config["intermediate_size"])
     heads, groups = int(config["num_attention_heads"]), int(config["num_key_value_heads"])
     d_k = int(config.get("head_dim", d // heads))
@@ -114,6 +125,11 @@ def tensors(config: dict[str, Any]) -> dict[str, tuple[int, ...]]:
                        at + "mlp.down_proj.weight": (d, hidden),
                        at + "input_layernorm.weight": (d,),
                        at + "post_attention_layernorm.weight": (d,)})
+        if config["model_type"] == "gemma3_text":  # the sandwich's norms and QK-norm
+            shapes.update({at + "pre_feedforward_layernorm.weight": (d,),
+                           at + "post_feedforward_layernorm.weight": (d,),
+                           at + "self_attn.q_norm.weight": (d_k,),
+                           at + "self_attn.k_norm.weight": (d_k,)})
         if config["model_type"] == "qwen2":
             shapes.update({at + f"self_attn.{p}_proj.bias": (size * d_k,)
                            for p, size in (("q", heads), ("k", groups), ("v", groups))})

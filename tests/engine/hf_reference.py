@@ -228,7 +228,7 @@ def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str
     eps = c.get("rms_norm_eps", 1e-5 if olmo else 1e-6)
     x = t["model.embed_tokens.weight"][ids]
     if gemma:
-        x = x * float(np.float32(math.sqrt(c["hidden_size"])))
+        x = x * math.sqrt(c["hidden_size"])
 
     def linear(name: str, y: Array) -> Array:
         return _linear(t, name, y)

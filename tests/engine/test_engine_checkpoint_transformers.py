@@ -162,6 +162,9 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
         "layer_types": ["full_attention", "sliding_attention"],
         "rope_parameters": {"full_attention": {"rope_type": "default", "rope_theta": 500.0},
                             "sliding_attention": {"rope_type": "default", "rope_theta": 5.0}}}),
+    "gemma-width-12": ("gemma", {"hidden_size": 12}),
+    "gemma2-width-12": ("gemma2", {"hidden_size": 12}),
+    "gemma3_text-width-12": ("gemma3_text", {"hidden_size": 12}),
 }
 """Each case: its family and what it changes in the family's sizes: Phi-2's shape (no QK-norm,
 no grouped heads, a quarter of each head's 8 columns turned); OPT-350m's (post-norm, no final
@@ -182,7 +185,9 @@ null in both); then Gemma 2 with its soft caps set small so that they bite: the 
 its scores by √2 rather than √dₖ = √8 (``gemma2-scalar``: each attention's ``scale_dk``).
 Gemma 3's family case turns its sliding layer by 10000 and its full one by 1000000 (the
 defaults, saved per layer type in ``rope_parameters``) and divides by √12; ``gemma3_text-bases``
-gives the bases (500 full, 5 sliding: every pair turns differently), the full layer first.
+gives the bases (500 full, 5 sliding: every pair turns differently), the full layer first;
+and the three Gemmas 12 wide, whose √d = √12 no float32 holds (their families' cases are 16
+wide: √16 = 4 is exact in any precision).
 Qwen2-MoE (its family case: both layers sparse, 2 of 4 shares unrenormalised, the gated shared
 expert) with its first layer dense (``decoder_sparse_step`` 2), the shares renormalised, no
 q/k/v biases, and a window of 2 on its even layers under ``max_window_layers`` 1 (layer 1
