@@ -18,6 +18,7 @@ from engine.forward.tape import Place, Tape, ffn_output, hidden_units
 from engine.forward.top_k import top_k
 from engine.scenario.modules import Mixture
 from engine.scenario.tree import array_fields
+from engine.words import english
 
 
 def route(m: Mixture, x: FloatArray) -> dict[str, FloatArray]:
@@ -40,7 +41,8 @@ def mixture(tape: Tape, place: Place, m: Mixture, source: str) -> None:
         routed = route(m, x)
         for name, array in routed.items():
             tape.arrays[s + name] = array
-        tape.step(place, "router", f"Router: each token's {m.top_k} of {len(m.experts)} experts",
+        tape.step(place, "router", english("title.block.router", top_k=m.top_k,
+                                            experts=len(m.experts)),
                   (source, place.param("ffn.router")), tuple(s + name for name in routed),
                   "block.router", "router")
     if tape.replayed():
@@ -55,7 +57,7 @@ def mixture(tape: Tape, place: Place, m: Mixture, source: str) -> None:
     tape.arrays[f"{s}ffn_out"] = np.einsum("kn,knd->nd", tape[f"{s}router_weights"].T, outputs)
     params = tuple(place.param(f"ffn.experts.{e}.{name}") for e, expert in enumerate(m.experts)
                    for name in array_fields(expert))
-    tape.step(place, "experts", "Experts: the chosen feed-forwards, weighted and summed",
+    tape.step(place, "experts", english("title.block.experts"),
               (source, f"{s}router_chosen", f"{s}router_weights", *params),
               (f"{s}expert_out", f"{s}ffn_out"), "block.experts", "experts")
 

@@ -14,6 +14,7 @@ from engine.forward.positions import rotate
 from engine.forward.tape import Place, Tape
 from engine.scenario.modules import Attention
 from engine.scenario.positions import Positions
+from engine.words import english
 
 
 def _own(tape: Tape, place: Place, kind: str) -> tuple[Positions, str] | None:
@@ -39,7 +40,7 @@ def turn(tape: Tape, place: Place, a: Attention, q: str, k: str) -> tuple[str, s
     factor = positions.turn_factor
     tape.arrays[f"{s}Q_rot"] = rotate(tape[q], a.heads, tape[angles], positions.pairing, factor)
     tape.arrays[f"{s}K_rot"] = rotate(tape[k], a.groups, tape[angles], positions.pairing, factor)
-    tape.step(place, "rope", "RoPE: each pair of q and k turned by p·θ", (q, k, angles),
+    tape.step(place, "rope", english("title.positions.rope"), (q, k, angles),
               (f"{s}Q_rot", f"{s}K_rot"), "positions.rope", "rope", module=module, keys="")
     return f"{s}Q_rot", f"{s}K_rot"
 
