@@ -24,7 +24,8 @@ def _sections(module: ModuleType) -> dict[str, dict[str, str]]:
             "worksheet_dialog": module.WORKSHEET_DIALOG, "worksheet": module.WORKSHEET,
             "matrix": module.MATRIX, "run": module.RUN, "export": module.EXPORT,
             "texts": module.TEXTS, "group": module.GROUPS,
-            "model_view": module.MODEL_VIEW, "lens": module.LENS}
+            "model_view": module.MODEL_VIEW, "lens": module.LENS, "label": module.LABELS,
+            "preset": module.PRESETS, "example": module.EXAMPLES}
 
 
 def _catalogue(lang: str, module: ModuleType) -> dict[str, str]:

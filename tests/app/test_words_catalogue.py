@@ -19,14 +19,18 @@ from tests.engine.test_words import OMITTED, asked_ids, fields, unlike
 ROOT = Path(__file__).resolve().parents[2]
 SECTIONS = ("BLOCK", "CACHE_MARKS", "CANVAS", "EDIT", "EXERCISE", "FRAME", "NEXT_TOKEN", "POSITION",
             "WORKSHEET_DIALOG", "WORKSHEET", "MATRIX", "RUN", "EXPORT", "TEXTS", "GROUPS",
-            "MODEL_VIEW", "LENS")
+            "MODEL_VIEW", "LENS", "LABELS", "PRESETS", "EXAMPLES")
 APP_OMITTED = {**OMITTED,
                ("en", "worksheet.parameter_cell"): {"row", "col"},
                ("zh", "worksheet.parameter_cell"): {"cell"},
                ("en", "worksheet.parameter_item"): {"row"},
-               ("zh", "worksheet.parameter_item"): {"cell"}}
+               ("zh", "worksheet.parameter_item"): {"cell"},
+               **{("zh", f"example.{word_id}"): fields(template)
+                  for word_id, template in words_en.EXAMPLES.items()
+                  if template in ("{title}", "{note}")}}
 """Fields a language leaves out on purpose: a parameter's cell is ``Wq[0,1]`` in English,
-``Wq 第 1 行第 2 列`` in Chinese."""
+``Wq 第 1 行第 2 列`` in Chinese; a built-in example's document title and note are its file's own
+in English, the catalogue's in another language."""
 
 
 def test_every_language_has_every_id_with_the_same_fields() -> None:
