@@ -4,7 +4,7 @@ decided once for every language from the open document's :class:`Facts`. Imports
 from __future__ import annotations
 
 from app.texts.facts import Facts
-from app.texts.sentences import Telling, Token, say
+from app.texts.sentences import Joined, Telling, Token, say
 from engine.scenario.modules import Mixture
 
 
@@ -31,7 +31,7 @@ def router(f: Facts) -> Telling:
         how=say("router.how_normalised" if m.normalize else "router.how_raw",
                 token=Token(f.token), logits=f.scoped_row("router_logits"),
                 shares=f.scoped_row("router_shares"),
-                chosen=", ".join(str(e) for e in chosen),
+                chosen=Joined(chosen),
                 weights=f.scoped_row("router_weights")),
         pitfalls=say("router.pitfalls"),
         check=say("router.check", e=first,
@@ -51,7 +51,7 @@ def experts(f: Facts) -> Telling:
     return Telling(
         summary=say("experts.summary", k=m.top_k),
         why=say("experts.why", experts=len(m.experts), k=m.top_k),
-        how=say("experts.how", token=Token(f.token), chosen=", ".join(str(e) for e in chosen),
+        how=say("experts.how", token=Token(f.token), chosen=Joined(chosen),
                 out=f.scoped_row("ffn_out")),
         pitfalls=say("experts.pitfalls"),
         check=say("experts.check", terms=terms,

@@ -79,8 +79,7 @@ class Joined:
     items: Sequence[object]
 
     def words(self, lang: str) -> str:
-        return catalogue.say("list.separator", lang).join(
-            str(_filled(item, lang)) for item in self.items)
+        return catalogue.joined((_filled(item, lang) for item in self.items), lang)
 
 
 T = TypeVar("T")

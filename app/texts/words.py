@@ -9,6 +9,7 @@ id, with the same fields (tests/app/test_words_catalogue.py).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from types import ModuleType
 
 from app.texts import words_en, words_zh
@@ -47,6 +48,11 @@ HEADINGS: dict[str, tuple[str, str, str, str]] = {
     lang: (words["texts.why"], words["texts.how"], words["texts.pitfalls"], words["texts.check"])
     for lang, words in CATALOGUES.items()}
 """The four headings of every step, in the order why, how, pitfalls, check."""
+
+
+def joined(items: Iterable[object], lang: str) -> str:
+    """``items`` joined by the language's separator: ``1, 3`` / ``1、3``."""
+    return say("list.separator", lang).join(map(str, items))
 
 
 def say(word_id: str, lang: str, /, **fields: object) -> str:

@@ -3,8 +3,8 @@
 A catalogue (``en.py``, ``zh.py``) holds ``str.format`` templates in sections
 (:func:`sections`), one per kind of words: the refusals' (:data:`REFUSAL_IDS`), the phrases
 around per-cell arithmetic, why a file could not be written, the steps' titles, the names of
-options and how a list is written. Every language has every id, with the same fields
-(tests/engine/test_words.py); a third language is one more file here.
+options, how a list and a refusal's line are written. Every language has every id, with the
+same fields (tests/engine/test_words.py); a third language is one more file here.
 """
 
 from __future__ import annotations

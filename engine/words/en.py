@@ -587,4 +587,6 @@ NAMES: dict[str, str] = {
     # How a list is written: the separator between its items, the word before its last one.
     "list.separator": ", ",
     "list.and": " and ",
+    # A refusal's line: the place in the document, then the problem.
+    "refused_at": "{place}: {problem}",
 }

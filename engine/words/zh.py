@@ -520,4 +520,6 @@ NAMES: dict[str, str] = {
     # 列表的写法：项与项之间的分隔符，最后一项之前的“和”。
     "list.separator": "、",
     "list.and": "和",
+    # 一条拒绝的整行：文档中的位置，然后是问题。
+    "refused_at": "{place}：{problem}",
 }
