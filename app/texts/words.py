@@ -9,11 +9,12 @@ id, with the same fields (tests/app/test_words_catalogue.py).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from types import ModuleType
 
-from app.texts import words_en, words_zh
-from app.texts.model import check_language
+from app.texts import glossary_en, glossary_zh, words_en, words_zh
+from app.texts.model import GlossaryEntry, check_language
 from engine.words import CATALOGUES as ENGINE_WORDS
 
 
@@ -36,9 +37,28 @@ def _catalogue(lang: str, module: ModuleType) -> dict[str, str]:
     return words
 
 
-CATALOGUES: dict[str, dict[str, str]] = {"en": _catalogue("en", words_en),
-                                         "zh": _catalogue("zh", words_zh)}
+@dataclass(frozen=True)
+class Glossary:
+    """One language's glossary (``glossary_<lang>.py``): its entries by term id, the forms its
+    texts name each term by, and phrases that block a link."""
+
+    entries: Callable[[], dict[str, GlossaryEntry]]
+    forms: Mapping[str, tuple[str, ...]]
+    blockers: tuple[str, ...]
+
+
+_FILES: dict[str, tuple[ModuleType, ModuleType]] = {"en": (words_en, glossary_en),
+                                                    "zh": (words_zh, glossary_zh)}
+"""Each language's files of the app's words: its catalogue and its glossary."""
+
+CATALOGUES: dict[str, dict[str, str]] = {lang: _catalogue(lang, words)
+                                         for lang, (words, _) in _FILES.items()}
 """Language → id → ``str.format`` template."""
+
+GLOSSARIES: dict[str, Glossary] = {lang: Glossary(glossary.entries, glossary.FORMS,
+                                                  glossary.BLOCKERS)
+                                   for lang, (_, glossary) in _FILES.items()}
+"""Language → its glossary."""
 
 LANGUAGE_NAMES: dict[str, str] = {lang: words["texts.language_name"]
                                   for lang, words in CATALOGUES.items()}
