@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from app.texts.model import check_language
+from app.texts.scope import words_key
 from app.texts.words import say
 
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ def step_label(step: Step, lang: str) -> str:
     ``label.<explain_key>``; English: the step's id without its scope, which the button's group
     names); a cross-attention's steps say so (``cross-attention · scores``), beside the
     self-attention's ``scores``."""
-    label = say("label." + step.explain_key.replace("cross_attention.", "attention.", 1), lang)
+    label = say("label." + words_key(step).replace("cross_attention.", "attention.", 1), lang)
     return say("group.cross_step", lang, step=label) if _is_cross(step) else label
 
 

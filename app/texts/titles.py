@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from app.texts.mask_plans import beyond_causal, shares_title
 from app.texts.model import check_language
-from app.texts.scope import StepModules, modules_of
+from app.texts.scope import StepModules, modules_of, words_key
 from app.texts.sentences import NOTHING, Joined, Say, say
 from app.texts.step_labels import layer_name
 from app.texts.words import CATALOGUES
@@ -35,11 +35,6 @@ def _embed(scenario: Scenario, step: Step, m: StepModules) -> Say:
     scale = owner.embedding_scale if owner is not None else None
     return say("title.input.embed", scaled=NOTHING if scale is None else
                say("title.embed_scaled", scale=format_exact(scale)))
-
-
-def _types(scenario: Scenario, step: Step, m: StepModules) -> Say:
-    summed = any(name.endswith("positions") for name in step.reads)
-    return say("title.input.summed" if summed else "title.input.types")
 
 
 def _scores(scenario: Scenario, step: Step, m: StepModules) -> Say:
@@ -87,7 +82,7 @@ def _softcap(scenario: Scenario, step: Step, m: StepModules) -> Say:
 
 
 _OWN: dict[str, Callable[[Scenario, Step, StepModules], Say]] = {
-    "input.embed": _embed, "input.types": _types, "attention.scores": _scores,
+    "input.embed": _embed, "attention.scores": _scores,
     "attention.weights": _weights, "attention.mix": _mix, "block.ffn": _ffn,
     "block.router": _router, "block.softcap": _softcap}
 """The titles that name more than the step's norm, by explain_key (a cross-attention's as a
@@ -95,9 +90,9 @@ self-attention's)."""
 
 
 def _key(step: Step) -> str:
-    """The step's ``explain_key``, a cross-attention's read as a self-attention's where the
-    catalogue has no title of its own for it."""
-    key = step.explain_key
+    """The step's :func:`~app.texts.scope.words_key`, a cross-attention's read as a
+    self-attention's where the catalogue has no title of its own for it."""
+    key = words_key(step)
     return key if f"title.{key}" in CATALOGUES["en"] else \
         key.replace("cross_attention.", "attention.", 1)
 

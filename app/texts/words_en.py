@@ -1377,6 +1377,7 @@ LABELS: dict[str, str] = {
     "input.embed": "embed",
     "positions.added": "positions",
     "input.types": "types",
+    "input.summed": "positions",
     "input.embedding_norm": "embedding norm",
     "positions.rope": "rope",
     "attention.qk_norm": "qk norm",

@@ -1198,6 +1198,7 @@ LABELS: dict[str, str] = {
     "input.embed": "嵌入",
     "positions.added": "加位置",
     "input.types": "加类型",
+    "input.summed": "加类型",
     "input.embedding_norm": "嵌入规范化",
     "positions.rope": "RoPE 旋转",
     "attention.qk_norm": "QK 规范化",

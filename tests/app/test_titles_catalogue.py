@@ -1,6 +1,7 @@
-"""Step titles come from the catalogue in every language (ids ``title.<explain_key>``): the app's
-English title is the engine's own (Step.title, filled from the same template) with its label
-turned into the prefix, and each option a title names reads the same in both languages."""
+"""Step titles and timeline labels come from the catalogue in every language (ids
+``title.<explain_key>``, ``label.<explain_key>``): the app's English title is the engine's own
+(Step.title, filled from the same template) with its label turned into the prefix, each option a
+title names reads the same in both languages, and a button's English label is the step's id."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from app.model.presets import PRESETS, preset
-from app.texts import step_title
+from app.texts import step_label, step_title
 from app.texts.mask_plans import beyond_causal
 from app.texts.scope import modules_of
 from app.texts.words import CATALOGUES
@@ -52,6 +53,15 @@ def test_the_english_title_is_the_engines_and_every_language_has_one() -> None:
     titled = {word_id.removeprefix("title.") for word_id in CATALOGUES["en"]
               if word_id.startswith("title.") and "." in word_id.removeprefix("title.")}
     assert titled - keys == {"input.summed", "attention.weights_causal"}  # variants of a key
+
+
+def test_a_buttons_english_label_is_the_steps_id_and_its_chinese_label_differs() -> None:
+    for name, scenario in _scenarios():
+        for step in compute(scenario).steps:
+            english, chinese = (step_label(step, lang) for lang in ("en", "zh"))
+            own = step.id.removeprefix(step.scope).replace("_", " ")
+            assert english in (own, f"cross-attention · {own}"), (name, step.id)
+            assert chinese != english, (name, step.id)
 
 
 def _titles(spec: Spec, step_id: str) -> tuple[str, str]:
