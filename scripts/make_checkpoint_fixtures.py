@@ -131,12 +131,13 @@ def llama_like(weights: Weights, vocab: int, *, heads: int, groups: int, d_k: in
                qkv_bias: bool = False, tied: bool = False, d: int = 8,
                shifted: bool = False, qk_norm: bool = False,
                sandwich: bool = False, experts: int = 0,
-               sparse: str = "mixtral") -> tuple[int, int]:
+               sparse: str = "mixtral", olmo: bool = False) -> tuple[int, int]:
     """The tensors of a two-layer Llama, Mistral, Qwen2, Qwen3 (``qk_norm``), Gemma
     (``shifted``: its norms store γ − 1, near 0), Gemma 2 (``sandwich``: the norms before and
     after the feed-forward too) or Mixtral (``experts``: a router and that many SwiGLU experts
     in place of the MLP; ``sparse`` "qwen3_moe": in the second layer only, under Qwen3-MoE's
-    names, 6 wide); returns (d, hidden)."""
+    names, 6 wide) or OLMo 2 (``olmo``: no input norm, the q and k norms as wide as the
+    projections, the feed-forward's output normed); returns (d, hidden)."""
     hidden, w = 12, weights
 
     def norm(name: str) -> None:
@@ -148,18 +149,20 @@ def llama_like(weights: Weights, vocab: int, *, heads: int, groups: int, d_k: in
     w.random("model.embed_tokens.weight", vocab, d)
     for k in range(2):
         at = f"model.layers.{k}."
-        norm(at + "input_layernorm.weight")
+        if not olmo:
+            norm(at + "input_layernorm.weight")
         for name, rows in (("q", heads * d_k), ("k", groups * d_k), ("v", groups * d_k)):
             w.random(f"{at}self_attn.{name}_proj.weight", rows, d)
             if qkv_bias:
                 w.random(f"{at}self_attn.{name}_proj.bias", rows, scale=0.1)
         w.random(at + "self_attn.o_proj.weight", d, heads * d_k)
-        if qk_norm:
-            w.scale(at + "self_attn.q_norm.weight", d_k)
-            w.scale(at + "self_attn.k_norm.weight", d_k)
+        if qk_norm or olmo:
+            w.scale(at + "self_attn.q_norm.weight", heads * d_k if olmo else d_k)
+            w.scale(at + "self_attn.k_norm.weight", groups * d_k if olmo else d_k)
         norm(at + "post_attention_layernorm.weight")
         if sandwich:
             norm(at + "pre_feedforward_layernorm.weight")
+        if sandwich or olmo:
             norm(at + "post_feedforward_layernorm.weight")
         if experts and sparse == "qwen3_moe" and k == 1:
             w.random(at + "mlp.gate.weight", experts, d)
@@ -255,6 +258,19 @@ def qwen3(weights: Weights, vocab: int) -> dict[str, Any]:
             "max_window_layers": 2, "layer_types": ["full_attention"] * 2,
             "rope_parameters": {"rope_type": "default", "rope_theta": 1000.0},
             "tie_word_embeddings": True}
+
+
+def olmo2(weights: Weights, vocab: int) -> dict[str, Any]:
+    """OLMo 2: 4 query heads and 2 key/value heads of 2 columns, the QK-norm over each whole
+    projection (8 and 4 weights), ``rms_norm_eps`` left to its default (1e-5)."""
+    d, hidden = llama_like(weights, vocab, heads=4, groups=2, d_k=2, olmo=True)
+    return {"model_type": "olmo2", "architectures": ["Olmo2ForCausalLM"], "vocab_size": vocab,
+            "hidden_size": d, "intermediate_size": hidden, "num_hidden_layers": 2,
+            "num_attention_heads": 4, "num_key_value_heads": 2, "max_position_embeddings": 32,
+            "hidden_act": "silu", "attention_bias": False,
+            "rope_parameters": {"rope_type": "default", "rope_theta": 500.0},
+            "tie_word_embeddings": False, "pad_token_id": None, "bos_token_id": None,
+            "eos_token_id": 0}
 
 
 def gemma(weights: Weights, vocab: int) -> dict[str, Any]:
@@ -525,6 +541,7 @@ FAMILIES: dict[str, tuple[Callable[[Weights, int], dict[str, Any]], str, bool]] 
                         False),
     "mixtral": (mixtral, "float32", False),
     "qwen3_moe": (qwen3_moe, "bfloat16", True),
+    "olmo2": (olmo2, "bfloat16", True),
 }
 """Each family: its tensors and config, the dtype they are stored in, its tokenizer's kind;
 then Llama with each RoPE scaling (``llama-rope-…``)."""
@@ -532,7 +549,8 @@ SEEDS = {"gpt2": 2501, "gpt_neox": 2502, "llama": 2503, "mistral": 2504, "qwen2"
          "gemma": 2506, "bert": 2507, "qwen3": 2508, "phi": 2509, "opt": 2510, "phi3": 2511,
          "llama-rope-linear": 2512, "llama-rope-llama3": 2513,
          "llama-rope-yarn": 2514, "stablelm": 2515, "starcoder2": 2516, "phi3-longrope": 2518,
-         "gemma2": 2519, "mixtral": 2520, "qwen3_moe": 2521, "gemma2-capped": 2522}
+         "gemma2": 2519, "mixtral": 2520, "qwen3_moe": 2521, "gemma2-capped": 2522,
+         "olmo2": 2541}
 """Each family's seed (fixed, so that a new family leaves the others' bytes as they were)."""
 
 

@@ -201,8 +201,11 @@ class Facts:
         RMSNorm's unused β left out)."""
         block = self.modules.block
         assert block is not None
-        return bool(np.array_equal(block.gamma1, block.gamma2) and (
-            block.norm == "rmsnorm" or np.array_equal(block.beta1, block.beta2)))
+        pairs = [(block.gamma1, block.gamma2)]
+        if block.norm != "rmsnorm":
+            pairs.append((block.beta1, block.beta2))
+        return all(first is not None and second is not None and np.array_equal(first, second)
+                   for first, second in pairs)
 
     @property
     def _scores_step(self) -> Step:
@@ -431,6 +434,12 @@ class Facts:
         return self.block is not None and self.block.placement == "pre"
 
     @property
+    def pre_norms(self) -> bool:
+        """Whether the layer norms what its sub-layers read (a block without pre-norms, OLMo 2,
+        does not; a post-norm block's norms count)."""
+        return self.block is None or self.block.pre_norms
+
+    @property
     def has_final_norm(self) -> bool:
         """Whether a final norm comes right after this step's layer (the last of its stack)."""
         return self.modules.final_norm_follows
@@ -454,14 +463,22 @@ class Facts:
         row: FloatArray = self.array(name)[self.receiver, h * self.d_k:(h + 1) * self.d_k]
         return row
 
+    def qk_norm_row(self, name: str) -> FloatArray:
+        """The receiver's columns of ``name`` (Q or Q_normed) that the QK-norm spans: the head
+        in focus's, or the whole row when it spans all heads."""
+        if self.modules.attention.qk_norm_over == "head":
+            return self.head_row(name)
+        row: FloatArray = self.array(name)[self.receiver]
+        return row
+
     @property
     def qk_unscaled_mean_square(self) -> float:
-        """Mean square of the head's normed q, less β_q (when given), divided by γ_q (its
-        non-zero entries): close to 1, whatever γ_q and β_q are."""
+        """Mean square of the normed q the QK-norm spans, less β_q (when given), divided by γ_q
+        (its non-zero entries): close to 1, whatever γ_q and β_q are."""
         gamma = self.scenario.parameter(self.step.reads[2])
         beta = self.modules.attention.beta_q
         kept = gamma != 0
-        normed = self.head_row(self.step.writes[0]) - (beta if beta is not None else 0.0)
+        normed = self.qk_norm_row(self.step.writes[0]) - (beta if beta is not None else 0.0)
         return float(np.mean((normed[kept] / gamma[kept]) ** 2))
 
     def largest(self, name: str) -> float:

@@ -78,20 +78,28 @@ def rope(f: Facts) -> Telling:
 
 
 def _head(f: Facts) -> Say:
-    return say("qk_norm.head", head=f.head + 1) if f.heads > 1 else NOTHING
+    whole = f.modules.attention.qk_norm_over == "all_heads"
+    return say("qk_norm.head", head=f.head + 1) if f.heads > 1 and not whole else NOTHING
 
 
 def qk_norm(f: Facts) -> Telling:
     m = f.norm_facts
     kind = say(f"norm.{f.norm}")
-    shifted = f.modules.attention.beta_q is not None
+    a = f.modules.attention
+    shifted = a.beta_q is not None
+    q, normed = f.row(f.qk_norm_row(m.source)), f.row(f.qk_norm_row(m.name))
+    whole = a.qk_norm_over == "all_heads"
+    how = (say("qk_norm.how_all", norm=kind, width=a.qk_norm_width("q"), eps=f.eps,
+               suffix=m.suffix, k_width=a.qk_norm_width("k"), token=Token(f.token), q=q,
+               normed=normed) if whole else
+           say("qk_norm.how", norm=kind, d_k=f.d_k, eps=f.eps, suffix=m.suffix, head=_head(f),
+               token=Token(f.token), q=q, normed=normed))
+    pitfalls = "qk_norm.pitfalls_shift" if shifted else "qk_norm.pitfalls"
     return Telling(
-        summary=say("qk_norm.summary", norm=kind),
-        why=say("qk_norm.why"),
-        how=say("qk_norm.how", norm=kind, d_k=f.d_k, eps=f.eps, suffix=m.suffix, head=_head(f),
-                token=Token(f.token), q=f.row(f.head_row(m.source)),
-                normed=f.row(f.head_row(m.name))),
-        pitfalls=say("qk_norm.pitfalls_shift" if shifted else "qk_norm.pitfalls"),
+        summary=say("qk_norm.summary_all" if whole else "qk_norm.summary", norm=kind),
+        why=say("qk_norm.why_all" if whole else "qk_norm.why"),
+        how=how,
+        pitfalls=say(pitfalls + ("_all" if whole else "")),
         check=say("qk_norm.check_shift" if shifted else "qk_norm.check", suffix=m.suffix,
                   token=Token(f.token), head=_head(f), square=f.num(f.qk_unscaled_mean_square)),
     )

@@ -239,8 +239,10 @@ def norm2_parallel(f: Facts) -> Telling:
 
 def output_norm(name: str) -> Callable[[Facts], Telling]:
     """The plan of the norm of the attention's (``norm3``) or feed-forward's (``norm4``) output
-    before its residual."""
-    return lambda f: _norm(f, name, say(f"{name}.summary", norm=_norm_name(f)))
+    before its residual; in a block without pre-norms (OLMo 2) its why and pitfalls say that
+    the sub-layer read the stream itself."""
+    return lambda f: _norm(f, name if f.pre_norms else f"{name}_stream",
+                           say(f"{name}.summary", norm=_norm_name(f)))
 
 
 def norm2_post(f: Facts) -> Telling:
@@ -283,7 +285,8 @@ def resid1(f: Facts) -> Telling:
         summary=say(f"resid1.summary{normed}"),
         why=say("resid1.why"),
         how=say(f"resid1.how{normed}", d=f.d, token=_token(f), sum=f.residual_sum),
-        pitfalls=say("resid1.pitfalls", read=say("resid1.read_pre" if f.pre else
+        pitfalls=say("resid1.pitfalls", read=say(("resid1.read_pre" if f.pre_norms else
+                                                  "resid1.read_stream") if f.pre else
                                                  "resid1.read_post")),
         check=check,
     )
@@ -330,7 +333,8 @@ def resid2(f: Facts) -> Telling:
         summary=say(f"resid2.summary{normed}"),
         why=say("resid2.why"),
         how=say(f"resid2.how{normed}", token=_token(f), sum=f.residual_sum),
-        pitfalls=say("resid2.pitfalls", then=say(final)),
+        pitfalls=say("resid2.pitfalls" if f.pre_norms else "resid2.pitfalls_stream",
+                     then=say(final)),
         check=say(f"resid2.check{normed}"),
     )
 

@@ -48,6 +48,12 @@ def _scores(scenario: Scenario, step: Step, m: StepModules) -> Say:
                scaled=say("title.scores_scaled") if a.scale else NOTHING, then=then)
 
 
+def _qk_norm(scenario: Scenario, step: Step, m: StepModules) -> Say:
+    over_all = m.attention.qk_norm_over == "all_heads"
+    return say("title.attention.qk_norm_all" if over_all else "title.attention.qk_norm",
+               norm=say(f"name.norm.{m.norm}"))
+
+
 def _weights(scenario: Scenario, step: Step, m: StepModules) -> Say:
     causal = m.attention.causal
     return say("title.attention.weights_causal" if causal else "title.attention.weights")
@@ -82,7 +88,7 @@ def _softcap(scenario: Scenario, step: Step, m: StepModules) -> Say:
 
 
 _OWN: dict[str, Callable[[Scenario, Step, StepModules], Say]] = {
-    "input.embed": _embed, "attention.scores": _scores,
+    "input.embed": _embed, "attention.qk_norm": _qk_norm, "attention.scores": _scores,
     "attention.weights": _weights, "attention.mix": _mix, "block.ffn": _ffn,
     "block.router": _router, "block.softcap": _softcap}
 """The titles that name more than the step's norm, by explain_key (a cross-attention's as a

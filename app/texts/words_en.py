@@ -231,6 +231,16 @@ WORDS: dict[str, str] = {
                  "size the attention's output has, the stream grows by rows at one scale.",
     "norm3.pitfalls": "This is not post-norm: the stream X itself is never normed here, only the "
                       "attention's output, with its own γ3. resid1 adds norm3, not attn_out.",
+    "norm3_stream.why": "This block norms nothing before its sub-layers (OLMo 2): the attention "
+                        "read the stream as it is, and only what it writes is normed, so it "
+                        "reaches the stream at one scale.",
+    "norm3_stream.pitfalls": "Nothing before the attention was normed, and the stream X is not "
+                             "normed here either: only the attention's output, with γ3. resid1 "
+                             "adds norm3, not attn_out.",
+    "norm4_stream.why": "As after attention: the feed-forward read resid1 as it is, and only its "
+                        "output is normed before it joins the stream.",
+    "norm4_stream.pitfalls": "This block has no γ2: the feed-forward read resid1 itself. γ4 "
+                             "shapes only what comes out of it; resid2 adds norm4, not ffn_out.",
     "norm4.summary": "The feed-forward's output is normed row by row ({norm}) before the second "
                      "residual adds it to the stream.",
     "norm4.why": "As after attention, the feed-forward's contribution reaches the stream at one "
@@ -288,6 +298,8 @@ WORDS: dict[str, str] = {
     "resid1.pitfalls": "{read} A residual is a plain sum with no learned numbers; it neither "
                        "normalises nor averages.",
     "resid1.read_pre": "The raw X is added, even though attention read norm1.",
+    "resid1.read_stream": "The raw X is added, the very rows attention read (this block norms "
+                          "no input).",
     "resid1.read_post": "The raw X is added here; the norm comes in the next step.",
     "resid1.check": "Subtract: resid1 − X equals the attention output in every cell. Set Wv to "
                     "all zeros{biases}: the attention output becomes 0 and resid1 equals X.",
@@ -371,6 +383,9 @@ WORDS: dict[str, str] = {
     "resid2.how": "resid2 = resid1 + ffn_out, entry by entry. For {token}: {sum}.",
     "resid2.pitfalls": "The sum starts from resid1, not norm2, which only fed the feed-forward. "
                        "In pre-norm the block's output is this unnormed sum, {then}",
+    "resid2.pitfalls_stream": "The sum starts from resid1, the rows the feed-forward read as "
+                              "they are (this block norms no input). In pre-norm the block's "
+                              "output is this unnormed sum, {then}",
     "resid2.final": "which is why the final norm follows here.",
     "resid2.next_layer": "and the next layer reads it as it is.",
     "resid2.no_final": "and this document has no final norm after it.",
@@ -556,6 +571,23 @@ WORDS: dict[str, str] = {
     "qk_norm.pitfalls_shift": "Only q and k are normed, not v, and the norm works inside one "
                               "head's columns of one row, never across positions. γ_q, γ_k "
                               "and this LayerNorm's shifts β_q, β_k are learned.",
+    "qk_norm.summary_all": "All heads' q columns are normed together ({norm}), and so are all "
+                           "heads' k columns, before they are split into heads and dotted.",
+    "qk_norm.why_all": "Large q or k rows make scores so large that softmax hands nearly the "
+                       "whole share to one key. Norming all heads' q together, and all heads' k, "
+                       "keeps the scores in a workable range.",
+    "qk_norm.how_all": "{norm} of all {width} columns of q at once (ε = {eps}), times "
+                       "γ{suffix}; k likewise over its {k_width} columns with γ_k. Here "
+                       "{token}'s q {q} becomes {normed}.",
+    "qk_norm.pitfalls_all": "Only q and k are normed, not v. The norm spans every head's "
+                            "columns of one row, so one head's large q shrinks the other heads' "
+                            "too; it never works across positions. γ_q and γ_k are learned, one "
+                            "number per column; there is no β.",
+    "qk_norm.pitfalls_shift_all": "Only q and k are normed, not v. The norm spans every head's "
+                                  "columns of one row, so one head's large q shrinks the other "
+                                  "heads' too; it never works across positions. γ_q, γ_k and "
+                                  "this LayerNorm's shifts β_q, β_k are learned, one number per "
+                                  "column.",
     "qk_norm.check": "Undo γ{suffix}: {token}'s normed q ÷ γ{suffix}{head} has mean square "
                      "{square}, close to 1.",
     "qk_norm.check_shift": "Undo β{suffix} and γ{suffix}: ({token}'s normed q − β{suffix}) ÷ "
@@ -969,6 +1001,7 @@ FRAME: dict[str, str] = {
     "encoder_memory": "encoder memory",
     "memory": "memory",
     "qk_norm_op": "→ {norm} per head ·",
+    "qk_norm_all_op": "→ {norm} over all heads ·",
     "router_logits": "router logits",
     "router_softmax": "→ softmax over the experts →",
     "router_shares": "shares (▲ chosen)",

@@ -182,6 +182,14 @@ WORDS: dict[str, str] = {
                       "用它自己的 γ3。resid1 加的是 norm3，而不是 attn_out。",
     "norm4.summary": "前馈的输出先逐行做 {norm}，第二次残差再把它加到主干上。",
     "norm4.why": "与注意力之后一样，前馈的贡献以同一尺度进入主干，不论它的输出变得多大。",
+    "norm3_stream.why": "这个块在子层之前不做任何规范化（OLMo 2）：注意力直接读取主干，只规范化"
+                        "它写出的结果，让它按同一尺度汇入主干。",
+    "norm3_stream.pitfalls": "注意力之前没有规范化，这里也不规范化主干 X：只规范化注意力的输出，"
+                             "用 γ3。resid1 加的是 norm3，而不是 attn_out。",
+    "norm4_stream.why": "和注意力之后一样：前馈直接读取 resid1，只有它的输出在汇入主干之前做"
+                        "规范化。",
+    "norm4_stream.pitfalls": "这个块没有 γ2：前馈读的就是 resid1 本身。γ4 只调整前馈写出的结果；"
+                             "resid2 加的是 norm4，而不是 ffn_out。",
     "norm4.pitfalls": "用它自己的 γ4，而不是 γ2：norm2 供前馈读取，norm4 规范化前馈写出的结果。"
                       "resid2 加的是 norm4，而不是 ffn_out。",
     "norm2.why": "不论注意力往主干里加了什么，前馈都应读到尺度稳定的行。由于是 pre-norm，未规范化"
@@ -214,6 +222,7 @@ WORDS: dict[str, str] = {
                   "{token}：{sum}。",
     "resid1.pitfalls": "{read}残差只是普通加法，没有可学习的数，既不做规范化，也不求平均。",
     "resid1.read_pre": "加回去的是原始 X，尽管注意力读的是 norm1。",
+    "resid1.read_stream": "加回去的是原始 X，也正是注意力读取的那些行（这个块不规范化输入）。",
     "resid1.read_post": "这里加回的是原始 X，Norm 在下一步。",
     "resid1.check": "做减法：resid1 − X 的每一格都等于注意力输出。把 Wv 全改成 0{biases}：注意力"
                     "输出变为 0，resid1 与 X 相同。",
@@ -292,6 +301,8 @@ WORDS: dict[str, str] = {
     "resid2.how": "resid2 = resid1 + ffn_out，逐个数相加。{token}：{sum}。",
     "resid2.pitfalls": "相加的起点是 resid1 而不是 norm2，norm2 只给前馈读。pre-norm 中本块输出"
                        "就是这个未规范化的和，{then}",
+    "resid2.pitfalls_stream": "相加的起点是 resid1，也就是前馈原样读取的那些行（这个块不规范化"
+                              "输入）。pre-norm 中本块输出就是这个未规范化的和，{then}",
     "resid2.final": "所以这里后面接了最终 Norm。",
     "resid2.next_layer": "下一层直接读取这个和。",
     "resid2.no_final": "本文档后面没有最终 Norm。",
@@ -426,6 +437,17 @@ WORDS: dict[str, str] = {
     "qk_norm.pitfalls_shift": "只规范化 q 和 k，不动 v；规范化只在一行中一个头的几列内部进行，"
                               "从不跨位置。γ_q、γ_k 和这个 LayerNorm 的平移 β_q、β_k 都是可学习"
                               "参数。",
+    "qk_norm.summary_all": "所有头的 q 列放在一起做 {norm}，k 列也一样，然后才分成各个头做点积。",
+    "qk_norm.why_all": "q 或 k 的行太大时，分数会大到 softmax 几乎把全部份额交给一个键。把所有头的 "
+                       "q 放在一起规范化，k 也一样，分数才不会失控。",
+    "qk_norm.how_all": "对 q 的全部 {width} 列一起做 {norm}（ε = {eps}），再乘 γ{suffix}；k 的 "
+                       "{k_width} 列同样处理，乘 γ_k。这里{token}的 q {q} 变为 {normed}。",
+    "qk_norm.pitfalls_all": "只规范化 q 和 k，不动 v。规范化跨越一行中所有头的列，所以一个头的 q "
+                            "很大时，其他头的 q 也会被压小；但从不跨位置。γ_q、γ_k 每列一个数，"
+                            "是可学习参数，没有 β。",
+    "qk_norm.pitfalls_shift_all": "只规范化 q 和 k，不动 v。规范化跨越一行中所有头的列，所以一个"
+                                  "头的 q 很大时，其他头的 q 也会被压小；但从不跨位置。γ_q、γ_k "
+                                  "和这个 LayerNorm 的平移 β_q、β_k 每列一个数，都是可学习参数。",
     "qk_norm.check": "去掉 γ{suffix} 的作用：{token}{head}规范化后的 q ÷ γ{suffix} 平方的平均值"
                      "为 {square}，接近 1。",
     "qk_norm.check_shift": "去掉 β{suffix} 和 γ{suffix} 的作用：({token}{head}规范化后的 q − "
@@ -818,6 +840,7 @@ FRAME: dict[str, str] = {
     "encoder_memory": "编码器记忆",
     "memory": "记忆",
     "qk_norm_op": "→ 每个头各自 {norm} ·",
+    "qk_norm_all_op": "→ 所有头一起 {norm} ·",
     "router_logits": "路由 logits",
     "router_softmax": "→ 对各专家做 softmax →",
     "router_shares": "份额（▲ 为选中）",

@@ -386,11 +386,11 @@ class _Explainer:
         assert step is not None
         i, j = c.index
         module = self.module(step)
-        if c.local in ("Q_normed", "K_normed"):  # QK-norm: the head's d_k columns of Q or K
-            width = module.d_k
+        if c.local in ("Q_normed", "K_normed"):  # QK-norm: the columns it spans of Q or K
+            which = "q" if c.local == "Q_normed" else "k"
+            width = module.qk_norm_width(which)  # the head's d_k, or every head's
             start = j // width * width
             x = self.a[step.reads[0 if c.local == "Q_normed" else 1]][i, start:start + width]
-            which = "q" if c.local == "Q_normed" else "k"
             gamma, beta = getattr(module, f"gamma_{which}"), getattr(module, f"beta_{which}")
             return (step.reads[0 if c.local == "Q_normed" else 1], x,
                     float(gamma[j - start]), float(beta[j - start]) if beta is not None else 0.0,

@@ -28,7 +28,7 @@ from engine.forward.rope_scaling import yarn_attention_factor
 from engine.words.refusals import Refusal
 
 FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "gemma2", "phi",
-            "phi3", "opt", "bert", "stablelm", "starcoder2", "mixtral", "qwen3_moe")
+            "phi3", "opt", "bert", "stablelm", "starcoder2", "mixtral", "qwen3_moe", "olmo2")
 """The model types this version imports."""
 ACTIVATIONS = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh",
                "silu": "silu", "swish": "silu", "relu": "relu", "linear": "identity"}

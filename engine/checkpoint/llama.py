@@ -31,6 +31,8 @@ GROUPS = {"mistral": 8, "qwen2": 32, "qwen3": 32, "gemma": 16, "gemma2": 4, "mix
 PHI3_CONTEXT = 4096
 """Phi-3's ``original_max_position_embeddings`` when its config leaves it out."""
 """The key/value heads a family's transformers config defaults to (Llama: the query heads)."""
+EPS = {"olmo2": 1e-5}
+"""The ``rms_norm_eps`` a family's transformers config defaults to (Llama: 1e-6)."""
 
 
 def biases(config: Config) -> tuple[bool, bool, bool]:
@@ -78,7 +80,7 @@ def fused_mlp(tensor: Tensors, at: str, d: int, hidden: int, activation: str,
 def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bool = False,
           activation: str | None = None, norm_shift: float = 0.0, head_dim: int | None = None,
           qk_norm: bool = False, fused: bool = False, sandwich: bool = False,
-          feed_forward: FeedForwardReader = mlp) -> Parts:
+          olmo: bool = False, feed_forward: FeedForwardReader = mlp) -> Parts:
     """The chosen layers' parts; ``tied``: the head is the embedding when the config does not
     say; ``activation``: the engine's name when the family fixes it; ``norm_shift`` is added to
     every RMSNorm weight (Gemma multiplies by 1 + weight); ``head_dim``: d_k when the config
@@ -88,13 +90,17 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bo
     ``partial_rotary_factor`` of each head and its scaling is longrope's; ``sandwich``: the
     attention's and the feed-forward's outputs are RMSNormed before their residuals
     (``post_attention_layernorm``, ``post_feedforward_layernorm``) and
-    ``pre_feedforward_layernorm`` is the second norm (Gemma 2); ``feed_forward`` reads each
+    ``pre_feedforward_layernorm`` is the second norm (Gemma 2); ``olmo``: no pre-norms, the
+    outputs RMSNormed before their residuals, and the QK-norm over the whole projection (OLMo 2:
+    ``q_norm`` h·d_k wide, ``k_norm`` g·d_k); ``feed_forward`` reads each
     layer's ``ffn`` when it is not fused (Mixtral's experts)."""
     size = Sizes.of(config)
     shape = Heads.of(config, head_dim, GROUPS.get(config.values["model_type"]))
     d, d_k = shape.d, shape.d_k
     hidden = config.whole("intermediate_size")
-    block_keys = {"norm": "rmsnorm", "eps": config.number("rms_norm_eps", default=1e-6),
+    family = config.values["model_type"]
+    block_keys = {"norm": "rmsnorm",
+                  "eps": config.number("rms_norm_eps", default=EPS.get(family, 1e-6)),
                   "placement": "pre"}
     activation = activation or config.activation("hidden_act", default="silu")
     windows = config.windows(size.layers)
@@ -109,16 +115,21 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bo
                                                biases=(attention_bias, output_bias)))
         if windows[k] is not None:
             attention["window"] = windows[k]
-        if qk_norm:
+        if qk_norm or olmo:
+            q_width, k_width = (shape.heads * d_k, shape.groups * d_k) if olmo else (d_k, d_k)
             attention.update({"qk_norm": "rmsnorm",
-                              "gamma_q": tensor(at + "self_attn.q_norm.weight", d_k),
-                              "gamma_k": tensor(at + "self_attn.k_norm.weight", d_k)})
+                              "gamma_q": tensor(at + "self_attn.q_norm.weight", q_width),
+                              "gamma_k": tensor(at + "self_attn.k_norm.weight", k_width)})
+            if olmo:
+                attention["qk_norm_over"] = "all_heads"
         ffn = (fused_mlp if fused else feed_forward)(tensor, at, d, hidden, activation,
                                                      mlp_bias)
-        norms = (("gamma2", "pre_feedforward_layernorm"), ("gamma3", "post_attention_layernorm"),
-                 ("gamma4", "post_feedforward_layernorm")) if sandwich \
-            else (("gamma2", "post_attention_layernorm"),)
-        block = {**block_keys, "gamma1": tensor(at + "input_layernorm.weight", d) + norm_shift,
+        outputs = (("gamma3", "post_attention_layernorm"),
+                   ("gamma4", "post_feedforward_layernorm"))
+        norms = (("gamma1", "input_layernorm"), ("gamma2", "pre_feedforward_layernorm"),
+                 *outputs) if sandwich else outputs if olmo \
+            else (("gamma1", "input_layernorm"), ("gamma2", "post_attention_layernorm"))
+        block = {**block_keys, **({"pre_norms": False} if olmo else {}),
                  **{key: tensor(f"{at}{name}.weight", d) + norm_shift for key, name in norms},
                  "ffn": ffn}
         layers.append({"attention": attention, "block": block})

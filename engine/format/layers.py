@@ -36,6 +36,7 @@ from engine.scenario.modules import (
     ACTIVATIONS,
     NORMS,
     PLACEMENTS,
+    QK_NORM_SPANS,
     QK_NORMS,
     RESIDUALS,
     Attention,
@@ -49,11 +50,12 @@ from engine.scenario.modules import (
 from engine.words.refusals import Refusal
 
 ATTENTION_KEYS = ("heads", "causal", "scale", "Wq", "Wk", "Wv", "bq", "bk", "bv", "Wo", "bo",
-                  "kv_heads", "window", "key_mask", "qk_norm", "gamma_q", "gamma_k", "beta_q",
-                  "beta_k", "ablate_heads", "softcap")
+                  "kv_heads", "window", "key_mask", "qk_norm", "qk_norm_over", "gamma_q", "gamma_k",
+                  "beta_q", "beta_k", "ablate_heads", "softcap")
 CROSS_KEYS = tuple(key for key in ATTENTION_KEYS if key != "causal")
-LAYER_BLOCK_KEYS = ("norm", "eps", "placement", "residual", "gamma1", "beta1", "gamma_c",
-                    "beta_c", "gamma2", "beta2", "gamma3", "beta3", "gamma4", "beta4", "ffn")
+LAYER_BLOCK_KEYS = ("norm", "eps", "placement", "residual", "pre_norms", "gamma1", "beta1",
+                    "gamma_c", "beta_c", "gamma2", "beta2", "gamma3", "beta3", "gamma4", "beta4",
+                    "ffn")
 HEAD_KEYS = ("final_norm", "gamma_f", "beta_f", "transform", "unembed", "bias", "vocab",
              "softcap")
 TRANSFORM_KEYS = ("W", "b", "activation", "gamma", "beta", "eps")
@@ -163,44 +165,50 @@ def parse_attention(value: object, place: str, *, n: int, d: int, n_keys: int | 
               if "window" in att else None)
     key_mask = _key_mask(att["key_mask"], _at(place, "key_mask"), n_keys) \
         if "key_mask" in att else None
-    d_k = width_q // heads
-    qk_norm = None
-    gamma_q = gamma_k = None
-    if "qk_norm" in att:
-        qk_norm = expect_choice(att["qk_norm"], _at(place, "qk_norm"), QK_NORMS)
-        gamma_q, gamma_k = (
-            expect_vector(att[name], _at(place, name), d_k, Refusal("match_d_k", d_k=d_k))
-            if name in att else np.ones(d_k, dtype=np.float64)
-            for name in ("gamma_q", "gamma_k"))
-    else:
-        for name in ("gamma_q", "gamma_k"):
-            if name in att:
-                raise ScenarioError(_at(place, name), Refusal("qk_scale_needs_norm"))
-    beta_q, beta_k = _qk_shifts(att, place, qk_norm, d_k)
+    qk_norm, over, gammas, shifts = _qk_norm(att, place, width_q // heads, heads, groups)
     attention = Attention(heads=heads, causal=causal, scale=scale, Wq=Wq, Wk=Wk, Wv=Wv, bq=bq,
                           bk=bk, bv=bv, Wo=Wo, bo=bo,
                           kv_heads=groups if "kv_heads" in att else None, window=window,
-                          key_mask=key_mask, qk_norm=qk_norm, gamma_q=gamma_q, gamma_k=gamma_k,
-                          beta_q=beta_q, beta_k=beta_k, qk_eps=eps,
+                          key_mask=key_mask, qk_norm=qk_norm, gamma_q=gammas[0], gamma_k=gammas[1],
+                          beta_q=shifts[0], beta_k=shifts[1], qk_norm_over=over, qk_eps=eps,
                           ablate_heads=_ablate_heads(att, _at(place, "ablate_heads"), heads),
                           softcap=parse_cap(att.get("softcap"), _at(place, "softcap")))
     _refuse_blind_rows(attention, place, n, n_keys)
     return attention
 
 
-def _qk_shifts(att: Mapping[str, Any], place: str, qk_norm: str | None,
-               d_k: int) -> tuple[FloatArray | None, FloatArray | None]:
-    """LayerNorm QK-norm's shifts ``beta_q``/``beta_k`` (d_k each; None when absent)."""
-    shifts: list[FloatArray | None] = []
-    for name in ("beta_q", "beta_k"):
-        if name not in att:
-            shifts.append(None)
-            continue
-        if qk_norm != "layernorm":
-            raise ScenarioError(_at(place, name), Refusal("qk_shift_needs_layernorm"))
-        shifts.append(expect_vector(att[name], _at(place, name), d_k,
-                                    Refusal("match_d_k", d_k=d_k)))
-    return shifts[0], shifts[1]
+def _qk_norm(att: Mapping[str, Any], place: str, d_k: int, heads: int, groups: int
+             ) -> tuple[str | None, str, tuple[FloatArray | None, FloatArray | None],
+                        tuple[FloatArray | None, FloatArray | None]]:
+    """The QK-norm's kind, what it spans (``qk_norm_over``), its scales ``gamma_q``/``gamma_k``
+    (all 1 when absent) and LayerNorm's shifts ``beta_q``/``beta_k`` (None when absent): d_k
+    numbers each over each head, the projection's width (h·d_k for q, g·d_k for k) over all
+    heads."""
+    if "qk_norm" not in att:
+        for name, refusal in (("qk_norm_over", "qk_span_needs_norm"),
+                              ("gamma_q", "qk_scale_needs_norm"),
+                              ("gamma_k", "qk_scale_needs_norm"),
+                              ("beta_q", "qk_shift_needs_layernorm"),
+                              ("beta_k", "qk_shift_needs_layernorm")):
+            if name in att:
+                raise ScenarioError(_at(place, name), Refusal(refusal))
+        return None, "head", (None, None), (None, None)
+    kind = expect_choice(att["qk_norm"], _at(place, "qk_norm"), QK_NORMS)
+    over = expect_choice(att.get("qk_norm_over", "head"), _at(place, "qk_norm_over"),
+                         QK_NORM_SPANS)
+    widths = (d_k, d_k) if over == "head" else (heads * d_k, groups * d_k)
+    gammas, shifts = [], []
+    for which, width in zip("qk", widths, strict=True):
+        why = Refusal("match_d_k", d_k=d_k) if over == "head" \
+            else Refusal("match_columns_of", matrix=f"W{which}")
+        gamma, beta = f"gamma_{which}", f"beta_{which}"
+        gammas.append(expect_vector(att[gamma], _at(place, gamma), width, why) if gamma in att
+                      else np.ones(width, dtype=np.float64))
+        if beta in att and kind != "layernorm":
+            raise ScenarioError(_at(place, beta), Refusal("qk_shift_needs_layernorm"))
+        shifts.append(expect_vector(att[beta], _at(place, beta), width, why) if beta in att
+                      else None)
+    return kind, over, (gammas[0], gammas[1]), (shifts[0], shifts[1])
 
 
 def _key_mask(value: object, place: str, n_keys: int) -> tuple[bool, ...]:
@@ -342,12 +350,30 @@ def parse_block(value: object, place: str, *, n: int, d: int, attention: Attenti
     if "ffn" not in blk:
         raise ScenarioError(_at(place, "ffn"), Refusal("ffn_missing"))
     ffn = parse_feed_forward(blk["ffn"], _at(place, "ffn"), n, d)
-    rows = {name: row_of(blk, place, name, d, 1.0 if name.startswith("gamma") else 0.0)
-            for name in ("gamma1", "beta1", "gamma2", "beta2")}
-    outputs = _output_norms(blk, place, d, sandwich=placement == "pre" and residual ==
-                            "sequential" and cross is None)
+    sandwich = placement == "pre" and residual == "sequential" and cross is None
+    rows = _pre_norms(blk, place, d, sandwich)
+    outputs = _output_norms(blk, place, d, sandwich)
     return Block(norm=norm, eps=eps, placement=placement, residual=residual, gamma_c=gamma_c,
                  beta_c=beta_c, ffn=ffn, **rows, **outputs)
+
+
+PRE_NORM_ROWS = ("gamma1", "beta1", "gamma2", "beta2")
+
+
+def _pre_norms(blk: Mapping[str, Any], place: str, d: int,
+               sandwich: bool) -> dict[str, FloatArray | None]:
+    """γ1, β1, γ2 and β2 of the norms before the attention and the feed-forward (1 and 0 when
+    absent); all None when ``pre_norms`` is false (OLMo 2: the sub-layers read the stream),
+    which only a pre-norm block of sequential residuals without cross-attention may say."""
+    if expect_bool(blk.get("pre_norms", True), _at(place, "pre_norms")):
+        return {name: row_of(blk, place, name, d, 1.0 if name.startswith("gamma") else 0.0)
+                for name in PRE_NORM_ROWS}
+    if not sandwich:
+        raise ScenarioError(_at(place, "pre_norms"), Refusal("no_pre_norms_sequential"))
+    for name in PRE_NORM_ROWS:
+        if name in blk:
+            raise ScenarioError(_at(place, name), Refusal("pre_norm_without_pre_norms"))
+    return dict.fromkeys(PRE_NORM_ROWS)
 
 
 def _output_norms(blk: Mapping[str, Any], place: str, d: int,

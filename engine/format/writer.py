@@ -77,6 +77,8 @@ def _attention(a: Attention, write: Write, cross: bool = False) -> dict[str, Any
         att["key_mask"] = [int(seen) for seen in a.key_mask]
     if a.qk_norm is not None:
         att["qk_norm"] = a.qk_norm
+        if a.qk_norm_over != "head":
+            att["qk_norm_over"] = a.qk_norm_over
         _put(att, write, gamma_q=a.gamma_q, gamma_k=a.gamma_k, beta_q=a.beta_q, beta_k=a.beta_k)
     if a.ablate_heads:
         att["ablate_heads"] = list(a.ablate_heads)
@@ -103,9 +105,10 @@ def _block(b: Block, write: Write) -> dict[str, Any]:
     blk: dict[str, Any] = {"norm": b.norm, "eps": b.eps, "placement": b.placement}
     if b.residual != "sequential":
         blk["residual"] = b.residual
-    blk.update(gamma1=write(b.gamma1), beta1=write(b.beta1))
-    _put(blk, write, gamma_c=b.gamma_c, beta_c=b.beta_c)
-    blk.update(gamma2=write(b.gamma2), beta2=write(b.beta2))
+    if not b.pre_norms:
+        blk["pre_norms"] = False
+    _put(blk, write, gamma1=b.gamma1, beta1=b.beta1, gamma_c=b.gamma_c, beta_c=b.beta_c,
+         gamma2=b.gamma2, beta2=b.beta2)
     _put(blk, write, gamma3=b.gamma3, beta3=b.beta3, gamma4=b.gamma4, beta4=b.beta4)
     blk["ffn"] = _mixture(b.ffn, write) if isinstance(b.ffn, Mixture) else _ffn(b.ffn, write)
     return blk

@@ -130,8 +130,9 @@ def layer(tape: Tape, place: Place, prefix: str, layer: Layer, x: str,
         attend(tape, at_attention, a, x)
         return output_of(s, layer)
     if block.placement == "pre":
-        _norm(tape, at_block, block, "1", "norm1", x, "block.norm1")
-        attend(tape, at_attention, a, f"{s}norm1")
+        if block.pre_norms:
+            _norm(tape, at_block, block, "1", "norm1", x, "block.norm1")
+        attend(tape, at_attention, a, f"{s}norm1" if block.pre_norms else x)
         if block.residual == "parallel":
             _parallel(tape, at_block, block, x)
             return output_of(s, layer)
@@ -140,8 +141,9 @@ def layer(tape: Tape, place: Place, prefix: str, layer: Layer, x: str,
         stream = f"{s}resid1"
         if layer.cross_attention is not None:
             stream = _cross(tape, place, prefix, layer, block, stream, attend)
-        _norm(tape, at_block, block, "2", "norm2", stream, "block.norm2")
-        _feed_forward(tape, at_block, block, f"{s}norm2")
+        if block.pre_norms:
+            _norm(tape, at_block, block, "2", "norm2", stream, "block.norm2")
+        _feed_forward(tape, at_block, block, f"{s}norm2" if block.pre_norms else stream)
         ops.residual(tape, at_block, "resid2", (stream, _output_norm(tape, at_block, block, "4")),
                      "block.resid2")
         return output_of(s, layer)

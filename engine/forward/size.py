@@ -33,7 +33,7 @@ def _layer(layer: Layer, n: int, n_keys: int) -> int:
         count += _attention(layer.cross_attention, n, n_keys)
     block = layer.block
     if block is not None:
-        d = int(block.gamma1.shape[0])
+        d = layer.width
         norms = 2 + (layer.cross_attention is not None)
         count += norms * 2 * n * d + norms * 3 * n + _feed_forward(block, n, d) + 2 * n * d
     return count

@@ -188,20 +188,21 @@ def _key(place: Place, kind: str) -> str:
 
 
 def head_normed(a: Attention, rows: FloatArray, which: str) -> FloatArray:
-    """Each head's d_k columns of ``rows`` normalised by the attention's QK-norm of ``which``
-    (``"q"`` or ``"k"``: γ, the optional β, and the number of heads)."""
+    """``rows`` normalised by the attention's QK-norm of ``which`` (``"q"`` or ``"k"``: γ, the
+    optional β, and the number of heads): each head's d_k columns, or the whole row when the
+    norm spans all heads (OLMo 2)."""
     assert a.qk_norm is not None
     gamma, beta = getattr(a, f"gamma_{which}"), getattr(a, f"beta_{which}")
-    heads = a.heads if which == "q" else a.groups
-    split = rows.reshape(rows.shape[0], heads, a.d_k)
+    width = a.qk_norm_width(which)
+    split = rows.reshape(rows.shape[0], -1, width)
     normed: FloatArray = norm(a.qk_norm, split, gamma,
-                              beta if beta is not None else np.zeros(a.d_k), a.qk_eps)
+                              beta if beta is not None else np.zeros(width), a.qk_eps)
     return normed.reshape(rows.shape)
 
 
 def qk_norm(tape: Tape, place: Place, a: Attention) -> None:
-    """QK-norm: each head's d_k columns of Q and of K normalised (RMSNorm or LayerNorm, the
-    latter with its shifts β when given)."""
+    """QK-norm: each head's d_k columns of Q and of K normalised, or all heads' columns together
+    (RMSNorm or LayerNorm, the latter with its shifts β when given)."""
     if tape.replayed():
         return
     assert a.qk_norm is not None and a.gamma_q is not None and a.gamma_k is not None
@@ -209,9 +210,10 @@ def qk_norm(tape: Tape, place: Place, a: Attention) -> None:
     for name in ("Q", "K"):
         tape.arrays[f"{s}{name}_normed"] = head_normed(a, tape[f"{s}{name}"], name.lower())
     shifts = _optional((place.param("beta_q"), a.beta_q), (place.param("beta_k"), a.beta_k))
-    tape.step(place, "qk_norm", english("title.attention.qk_norm", norm=NORM_NAMES[a.qk_norm]),
-              (f"{s}Q", f"{s}K", place.param("gamma_q"), place.param("gamma_k"),
-                           *shifts),
+    title = english("title.attention.qk_norm" if a.qk_norm_over == "head" else
+                    "title.attention.qk_norm_all", norm=NORM_NAMES[a.qk_norm])
+    tape.step(place, "qk_norm", title,
+              (f"{s}Q", f"{s}K", place.param("gamma_q"), place.param("gamma_k"), *shifts),
               (f"{s}Q_normed", f"{s}K_normed"), "attention.qk_norm", "norm")
 
 

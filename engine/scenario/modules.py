@@ -21,6 +21,9 @@ PLACEMENTS = ("pre", "post")
 ACTIVATIONS = ("relu", "gelu", "silu", "identity", "gelu_tanh")
 RESIDUALS = ("sequential", "parallel")
 QK_NORMS = ("rmsnorm", "layernorm")
+QK_NORM_SPANS = ("head", "all_heads")
+"""What a QK-norm normalises: each head's d_k columns (Qwen3), or all heads' columns of Q (and of
+K) together (OLMo 2)."""
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)
@@ -30,8 +33,10 @@ class Attention(Frozen):
     ``kv_heads`` g < h is grouped-query attention: query head i reads key/value head
     ⌊i·g/h⌋. ``qk_eps`` is the ε of the QK-norm (the layer's ``block.eps``); it is not a key of
     the attention's own document. ``beta_q``/``beta_k`` are a LayerNorm QK-norm's shift (Phi's
-    ``q_layernorm.bias``); None adds nothing. ``ablate_heads`` lists the 0-based heads whose
-    outputs (their slice of the concatenated heads, before Wo) are set to 0.
+    ``q_layernorm.bias``); None adds nothing. ``qk_norm_over`` "head" normalises each head's d_k
+    columns with γ of width d_k shared by the heads, "all_heads" the whole projection (Q's h·d_k
+    columns, K's g·d_k) with γ as wide, before the split into heads. ``ablate_heads`` lists the
+    0-based heads whose outputs (their slice of the concatenated heads, before Wo) are set to 0.
     """
 
     heads: int
@@ -53,6 +58,7 @@ class Attention(Frozen):
     gamma_k: FloatArray | None = None
     beta_q: FloatArray | None = None
     beta_k: FloatArray | None = None
+    qk_norm_over: str = "head"
     qk_eps: float = 1e-5
     ablate_heads: tuple[int, ...] = ()
     softcap: float | None = None
@@ -77,6 +83,13 @@ class Attention(Frozen):
     def d_out(self) -> int:
         """Width of the attention output (after Wo, or the concatenated heads)."""
         return int(self.Wo.shape[1]) if self.Wo is not None else self.heads * self.d_v
+
+    def qk_norm_width(self, which: str) -> int:
+        """The columns one QK-norm of ``which`` ("q" or "k") normalises together: d_k, or the
+        whole projection's (h·d_k for q, g·d_k for k)."""
+        if self.qk_norm_over == "head":
+            return self.d_k
+        return self.d_k * (self.heads if which == "q" else self.groups)
 
     def kv_head(self, head: int) -> int:
         """The key/value head that query head ``head`` reads."""
@@ -117,24 +130,30 @@ class Block(Frozen):
     ``gamma_c``/``beta_c`` are the norm of the cross-attention sub-block (decoder layers of an
     encoder–decoder only). ``gamma3``/``beta3`` and ``gamma4``/``beta4`` norm the attention's
     and the feed-forward's outputs before their residuals (Gemma 2's sandwich; None: no such
-    norm).
+    norm). Without pre-norms (``gamma1``, ``beta1``, ``gamma2``, ``beta2`` None: OLMo 2) the
+    attention and the feed-forward read the stream itself.
     """
 
     norm: str
     eps: float
     placement: str
     residual: str = "sequential"
-    gamma1: FloatArray
-    beta1: FloatArray
+    gamma1: FloatArray | None
+    beta1: FloatArray | None
     gamma_c: FloatArray | None = None
     beta_c: FloatArray | None = None
-    gamma2: FloatArray
-    beta2: FloatArray
+    gamma2: FloatArray | None
+    beta2: FloatArray | None
     gamma3: FloatArray | None = None
     beta3: FloatArray | None = None
     gamma4: FloatArray | None = None
     beta4: FloatArray | None = None
     ffn: FeedForward | Mixture
+
+    @property
+    def pre_norms(self) -> bool:
+        """Whether the attention and the feed-forward read a norm of the stream (not OLMo 2)."""
+        return self.gamma1 is not None
 
     @property
     def feed_forwards(self) -> tuple[FeedForward, ...]:
@@ -153,7 +172,7 @@ class Layer(Frozen):
     @property
     def width(self) -> int:
         """Width of the rows the layer hands on."""
-        return self.attention.d_out if self.block is None else int(self.block.gamma1.shape[0])
+        return self.attention.d_out
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)
@@ -235,6 +254,7 @@ class Encoder(Frozen):
         return int(self.X.shape[0])
 
 
-__all__ = ["ACTIVATIONS", "NORMS", "PLACEMENTS", "QK_NORMS", "RESIDUALS", "Attention", "Block",
+__all__ = ["ACTIVATIONS", "NORMS", "PLACEMENTS", "QK_NORMS", "QK_NORM_SPANS", "RESIDUALS",
+           "Attention", "Block",
            "BlockWithHead", "EmbeddingNorm",
            "Encoder", "FeedForward", "Frozen", "Head", "Layer", "Mixture", "Transform"]

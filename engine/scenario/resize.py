@@ -73,16 +73,20 @@ def _fit(array: FloatArray, rows: int, cols: int, fill: float = 0.0) -> Fitted:
     return out, int(np.count_nonzero(array[~kept]))
 
 
-def _fit_heads(array: FloatArray, rows: int, old: tuple[int, int], new: tuple[int, int]) -> Fitted:
-    """Fit a matrix whose columns are ``heads × width`` blocks, block by block."""
+def _fit_heads(array: FloatArray, rows: int, old: tuple[int, int], new: tuple[int, int],
+               fill: float = 0.0) -> Fitted:
+    """Fit a matrix whose columns are ``heads × width`` blocks, block by block (new columns and
+    heads ``fill``)."""
     old_heads, old_width = old
     new_heads, new_width = new
     blocks = []
     dropped = 0
     for h in range(max(old_heads, new_heads)):
-        source = array[:, h * old_width:(h + 1) * old_width] if h < old_heads else \
-            np.zeros((array.shape[0], old_width))
-        fitted, lost = _fit(source, rows, new_width)
+        if h >= old_heads:
+            blocks.append(np.full((rows, new_width), fill))
+            continue
+        source = array[:, h * old_width:(h + 1) * old_width]
+        fitted, lost = _fit(source, rows, new_width, fill)
         if h < new_heads:
             blocks.append(fitted)
             dropped += lost
@@ -96,8 +100,9 @@ def _fit_row(vector: FloatArray, length: int, fill: float = 0.0) -> Fitted:
     return fitted[0], dropped
 
 
-def _fit_head_row(vector: FloatArray, old: tuple[int, int], new: tuple[int, int]) -> Fitted:
-    fitted, dropped = _fit_heads(vector.reshape(1, -1), 1, old, new)
+def _fit_head_row(vector: FloatArray, old: tuple[int, int], new: tuple[int, int],
+                  fill: float = 0.0) -> Fitted:
+    fitted, dropped = _fit_heads(vector.reshape(1, -1), 1, old, new, fill)
     return fitted[0], dropped
 
 
@@ -168,6 +173,10 @@ _RULES: dict[tuple[type, str], Rule] = {
 
 
 def _fit_any(module: object, name: str, array: FloatArray, change: _Change) -> Fitted:
+    if isinstance(module, Attention) and module.qk_norm_over == "all_heads" \
+            and name in ("gamma_q", "gamma_k", "beta_q", "beta_k"):  # as wide as Q's or K's
+        heads = change.q() if name.endswith("q") else change.k()
+        return _fit_head_row(array, *heads, 1.0 if name.startswith("gamma") else 0.0)
     rule = _RULES.get((type(module), name))
     if rule is not None:
         return rule(array, change)

@@ -125,7 +125,7 @@ class Scenario(Frozen):
         own = {item.name: getattr(block, item.name) for item in fields(block)}
         head = self.head
         if head is None:
-            d = int(block.gamma1.shape[0])
+            d = self.layers[0].width
             return BlockWithHead(**own, final_norm=False, gamma_f=np.ones(d),
                                  beta_f=np.zeros(d))
         heads = {item.name: getattr(head, item.name) for item in fields(head)

@@ -123,6 +123,10 @@ REFUSALS: dict[str, str] = {
     "kv_heads_divide": "{groups} key/value heads do not divide the {heads} query heads",
     "heads_split": "{columns} columns do not split into {heads}",
     "bias_needs_wo": "an output bias needs Wo",
+    "no_pre_norms_sequential": "only a pre-norm block of sequential residuals without "
+                               "cross-attention may leave out its pre-norms",
+    "pre_norm_without_pre_norms": "a block without pre-norms has no γ1, β1, γ2 or β2",
+    "qk_span_needs_norm": "what a QK-norm spans needs qk_norm",
     "qk_scale_needs_norm": "a QK-norm scale needs qk_norm",
     "qk_shift_needs_layernorm": "a QK-norm shift needs qk_norm \"layernorm\" (RMSNorm has no "
                                 "shift)",
@@ -529,6 +533,7 @@ TITLES: dict[str, str] = {
     "title.cross_attention.projections": "Q from the decoder rows, K and V from the encoder's "
                                          "memory",
     "title.attention.qk_norm": "QK-norm ({norm}) of each head's queries and keys",
+    "title.attention.qk_norm_all": "QK-norm ({norm}) of all heads' queries and keys",
     "title.attention.scores": "Scores q·k{scaled}{then}",
     "title.scores_scaled": ", divided by √dₖ",
     "title.scores_capped": ", then soft-capped: {cap} · tanh(s / {cap})",

@@ -29,7 +29,8 @@ CONSTRUCTS = frozenset({
     "targets: the loss", "token ids: the draw", "embedding_scale", "token types",
     "embedding_norm layernorm", "embedding_norm rmsnorm", "sinusoidal halves", "qk_norm shift",
     "alibi paper slopes", "masked-LM head", "rope scaling", "output norms", "ablate_heads",
-    "mixture of experts", "head softcap", "attention softcap"})
+    "mixture of experts", "head softcap", "attention softcap", "qk_norm all_heads",
+    "no pre-norms"})
 """Every construct the generated documents must meet."""
 
 
@@ -50,8 +51,12 @@ class LayerSpec:
     qk_norm: str | None = None
     qk_shift: bool = False
     """A LayerNorm QK-norm's shifts ``beta_q``/``beta_k``."""
+    qk_all: bool = False
+    """The QK-norm spans all heads' columns together (``qk_norm_over`` "all_heads", OLMo 2)."""
     output_norms: bool = False
     """Norms of the attention's and feed-forward's outputs (``gamma3``…``beta4``, Gemma 2)."""
+    no_pre_norms: bool = False
+    """``pre_norms`` false: the sub-layers read the stream itself (OLMo 2)."""
     ablate: bool = False
     """``ablate_heads`` lists the attention's last head (its output set to 0)."""
     experts: int = 0
@@ -143,9 +148,14 @@ def _layer(rng: np.random.Generator, spec: Spec, lay: LayerSpec, n: int, cross: 
         extra["softcap"] = 0.5
     d_k = D // spec.heads if spec.heads <= 2 else 2
     if lay.qk_norm is not None:
-        extra.update(qk_norm=lay.qk_norm, gamma_q=_vector(rng, d_k), gamma_k=_vector(rng, d_k))
+        groups = spec.kv_heads or spec.heads
+        q_width, k_width = (spec.heads * d_k, groups * d_k) if lay.qk_all else (d_k, d_k)
+        extra.update(qk_norm=lay.qk_norm, gamma_q=_vector(rng, q_width),
+                     gamma_k=_vector(rng, k_width))
+        if lay.qk_all:
+            extra["qk_norm_over"] = "all_heads"
         if lay.qk_shift and lay.qk_norm == "layernorm":  # RMSNorm has no shift
-            extra.update(beta_q=_shift(rng, d_k), beta_k=_shift(rng, d_k))
+            extra.update(beta_q=_shift(rng, q_width), beta_k=_shift(rng, k_width))
     layer: Doc = {"attention": attention(rng, D, heads=spec.heads, d_k=d_k, d_v=d_k,
                                          kv_heads=spec.kv_heads, **extra)}
     if cross:
@@ -158,6 +168,10 @@ def _layer(rng: np.random.Generator, spec: Spec, lay: LayerSpec, n: int, cross: 
         if lay.output_norms:
             layer["block"].update({f"{name}{which}": draw(rng, D) for which in "34"
                                    for name, draw in (("gamma", _vector), ("beta", _shift))})
+        if lay.no_pre_norms:
+            for name in ("gamma1", "beta1", "gamma2", "beta2"):
+                del layer["block"][name]
+            layer["block"]["pre_norms"] = False
     return layer
 
 
@@ -246,8 +260,11 @@ def constructs(spec: Spec) -> set[str]:
                                           ("parallel residual", lay.parallel),
                                           ("mixture of experts", lay.experts > 0),
                                           ("post-norm", lay.placement == "post"),
-                                          ("output norms", lay.output_norms)) if on}
+                                          ("output norms", lay.output_norms),
+                                          ("no pre-norms", lay.no_pre_norms)) if on}
         met |= {name for name, on in (("qk_norm", lay.qk_norm is not None),
+                                      ("qk_norm all_heads", lay.qk_norm is not None
+                                       and lay.qk_all),
                                       ("window", lay.window is not None),
                                       ("key_mask", lay.key_mask), ("unscaled", not lay.scale),
                                       ("ablate_heads", lay.ablate),
@@ -298,6 +315,7 @@ def layer_specs(draw: st.DrawFn, n: int, first: bool, cross: bool) -> LayerSpec:
     placement = draw(st.sampled_from(("pre", "post")))
     parallel = placement == "pre" and not cross and draw(st.booleans())
     key_mask = draw(st.booleans())
+    sandwich = placement == "pre" and not parallel and not cross
     narrowest = 2 if key_mask else 1  # a masked key leaves each query a neighbour to see
     return LayerSpec(
         block=has_block, norm=draw(st.sampled_from(NORMS)),
@@ -307,8 +325,10 @@ def layer_specs(draw: st.DrawFn, n: int, first: bool, cross: bool) -> LayerSpec:
         window=draw(st.none() | st.integers(narrowest, max(narrowest, n - 1))),
         key_mask=key_mask,
         qk_norm=draw(st.none() | st.sampled_from(("rmsnorm", "layernorm"))),
-        qk_shift=draw(st.booleans()), experts=draw(st.sampled_from((0, 3))),
-        output_norms=placement == "pre" and not parallel and not cross and draw(st.booleans()),
+        qk_shift=draw(st.booleans()), qk_all=draw(st.booleans()),
+        experts=draw(st.sampled_from((0, 3))),
+        output_norms=sandwich and draw(st.booleans()),
+        no_pre_norms=sandwich and has_block and draw(st.booleans()),
         ablate=draw(st.booleans()), softcap=draw(st.booleans()))
 
 
@@ -360,7 +380,8 @@ EXAMPLES: tuple[Spec, ...] = (
     # labels as a teacher may type them (a line break drew a slide's second line at 18 pt)
     Spec(seed=6, n=5, positions="rope", odd_labels=True, ending="targets", scaling=True,
          layers=(LayerSpec(), LayerSpec(block=False),
-                 LayerSpec(norm="rmsnorm", output_norms=True, softcap=True))),
+                 LayerSpec(norm="rmsnorm", output_norms=True, softcap=True, qk_norm="rmsnorm",
+                           qk_all=True, no_pre_norms=True))),
     Spec(seed=5, n=5, positions="alibi", heads=2, kv_heads=1, head_bias=False,
          layers=(LayerSpec(parallel=True, window=2, activation="identity"),
                  LayerSpec(key_mask=True, causal=False, placement="post", ablate=True))),

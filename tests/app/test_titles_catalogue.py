@@ -52,7 +52,8 @@ def test_the_english_title_is_the_engines_and_every_language_has_one() -> None:
     assert steps > 500
     titled = {word_id.removeprefix("title.") for word_id in CATALOGUES["en"]
               if word_id.startswith("title.") and "." in word_id.removeprefix("title.")}
-    assert titled - keys == {"input.summed", "attention.weights_causal"}  # variants of a key
+    variants = {"input.summed", "attention.weights_causal", "attention.qk_norm_all"}
+    assert titled - keys == variants
 
 
 def test_a_buttons_english_label_is_the_steps_id_and_its_chinese_label_differs() -> None:
@@ -83,6 +84,10 @@ def _titles(spec: Spec, step_id: str) -> tuple[str, str]:
     (Spec(seed=2, n=3, positions="none", layers=(LayerSpec(activation="identity", gated=True),)),
      "L1.ffn", "Layer 1 · Feed-forward: bilinear hidden units, then back to d",
      "第 1 层 · 前馈网络：双线性隐藏单元，再回到宽度 d"),
+    (Spec(seed=6, n=3, positions="rope",
+          layers=(LayerSpec(norm="rmsnorm", qk_norm="rmsnorm", qk_all=True),)), "L1.qk_norm",
+     "Layer 1 · QK-norm (RMSNorm) of all heads' queries and keys",
+     "第 1 层 · QK 规范化（RMSNorm）：所有头的 q 一起规范化，k 也一样"),
     (Spec(seed=2, n=3, positions="none", layers=(LayerSpec(norm="none"),)), "L1.norm1",
      "Layer 1 · Input norm (no norm), row by row", "第 1 层 · 输入规范化（关闭），逐行进行"),
     (Spec(seed=8, n=3, source=2, positions="sinusoidal", layers=(LayerSpec(),)),

@@ -45,6 +45,17 @@ def built(seed: int, **keys: Any) -> Doc:
     return with_token_ids(doc, seed)
 
 
+def without_pre_norms(doc: Doc) -> Doc:
+    """``doc`` as OLMo 2 builds a layer: no pre-norms, its sub-layers' outputs RMSNormed."""
+    for layer in doc["layers"]:
+        block = layer["block"]
+        for name in ("gamma1", "beta1", "gamma2", "beta2"):
+            del block[name]
+        block.update(norm="rmsnorm", pre_norms=False, gamma3=[1.2, 0.7, 1.0, 0.9],
+                     gamma4=[0.6, 1.4, 1.1, 0.8])
+    return doc
+
+
 def learned_table(rows: int, d: int = 4) -> Doc:
     return {"kind": "learned",
             "table": np.random.default_rng(rows).normal(0.0, 0.5, (rows, d)).round(3).tolist()}
@@ -70,6 +81,9 @@ def cases() -> dict[str, Doc]:
         "qk_norm": built(10, attention_keys={"qk_norm": "rmsnorm"}),
         "post-norm-gated": built(11, block_keys={"placement": "post", "gated": True}),
         "parallel-rmsnorm": built(12, block_keys={"residual": "parallel", "norm": "rmsnorm"}),
+        "olmo2": without_pre_norms(built(14, positions={"kind": "rope"}, attention_keys={
+            "kv_heads": 1, "qk_norm": "rmsnorm", "qk_norm_over": "all_heads",
+            "gamma_q": [1.5, 0.5, 2.0, 1.0], "gamma_k": [0.8, 1.2]})),
         "rope-kv_heads-window-mask": built(13, positions={"kind": "rope"},
                                            attention_keys={"kv_heads": 1, "window": 3,
                                                            **key_mask}),

@@ -22,7 +22,7 @@ Array = np.ndarray
 DTYPES = {"F64": np.float64, "F32": np.float32, "F16": np.float16}
 FIXTURES = Path(__file__).resolve().parent / "checkpoints"
 FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "gpt_neox", "gemma", "bert", "qwen3", "phi",
-            "opt", "phi3", "stablelm", "starcoder2", "gemma2", "qwen3_moe", "mixtral")
+            "opt", "phi3", "stablelm", "starcoder2", "gemma2", "qwen3_moe", "mixtral", "olmo2")
 SCALED = ("llama-rope-linear", "llama-rope-llama3", "llama-rope-yarn", "phi3-longrope")
 """The fixtures whose RoPE is scaled (besides one per family)."""
 CAPPED = ("gemma2-capped",)
@@ -209,6 +209,8 @@ def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str
     dims = int(d_k * c.get("partial_rotary_factor", 1.0)) if c["model_type"] == "phi3" else d_k
     gemma = c["model_type"] in ("gemma", "gemma2")  # x·√d (a float32), 1 + weight, tied head
     sandwich = c["model_type"] == "gemma2"  # the sub-layers' outputs normed, windows by type
+    olmo = c["model_type"] == "olmo2"  # no pre-norms; outputs and whole projections normed
+    eps = c.get("rms_norm_eps", 1e-5 if olmo else 1e-6)
     x = t["model.embed_tokens.weight"][ids]
     if gemma:
         x = x * float(np.float32(math.sqrt(c["hidden_size"])))
@@ -217,20 +219,23 @@ def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str
         return _linear(t, name, y)
 
     def rms(y: Array, name: str) -> Array:
-        return _rms_norm(y, t[name] + (1.0 if gemma else 0.0), c["rms_norm_eps"])
+        return _rms_norm(y, t[name] + (1.0 if gemma else 0.0), eps)
 
     for k in range(c["num_hidden_layers"]):
         at = f"model.layers.{k}."
-        a = rms(x, at + "input_layernorm.weight")
+        a = x if olmo else rms(x, at + "input_layernorm.weight")
         if at + "self_attn.qkv_proj.weight" in t:  # Phi-3: q, k, v rows one after the other
             fused = a @ t[at + "self_attn.qkv_proj.weight"].T
             q, key, v = np.split(fused, [h * d_k, (h + g) * d_k], axis=-1)
         else:
             q, key, v = (linear(f"{at}self_attn.{name}_proj", a) for name in "qkv")
+        if olmo:  # OLMo 2: all heads' columns RMSNormed together, before the split
+            q = rms(q, at + "self_attn.q_norm.weight")
+            key = rms(key, at + "self_attn.k_norm.weight")
         q = q.reshape(n, h, d_k).transpose(1, 0, 2)
         key = key.reshape(n, g, d_k).transpose(1, 0, 2)
         v = v.reshape(n, g, d_k).transpose(1, 0, 2)
-        if at + "self_attn.q_norm.weight" in t:  # Qwen3: each head's rows RMSNormed
+        if at + "self_attn.q_norm.weight" in t and not olmo:  # Qwen3: each head's rows
             q = _rms_norm(q, t[at + "self_attn.q_norm.weight"], c["rms_norm_eps"])
             key = _rms_norm(key, t[at + "self_attn.k_norm.weight"], c["rms_norm_eps"])
         q, key = _rope(q, key, dims, _rope_base(c), c)
@@ -240,11 +245,11 @@ def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str
             window = c["sliding_window"] if c["layer_types"][k] == "sliding_attention" else None
         shares, mixed = _attend(q, key, v, window, c.get("attn_logit_softcapping"))
         attended = linear(at + "self_attn.o_proj", mixed)
-        if sandwich:
+        if sandwich or olmo:
             attended = rms(attended, at + "post_attention_layernorm.weight")
         x = x + attended
-        m = rms(x, at + ("pre_feedforward_layernorm.weight" if sandwich
-                         else "post_attention_layernorm.weight"))
+        m = x if olmo else rms(x, at + ("pre_feedforward_layernorm.weight" if sandwich
+                                        else "post_attention_layernorm.weight"))
         if c["model_type"] == "mixtral":
             fed = _experts(c, t, at + "block_sparse_moe.", m, ("w1", "w3", "w2"), True)
         elif at + "mlp.gate.weight" in t:  # Qwen3-MoE's sparse layer
@@ -257,7 +262,8 @@ def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str
                 gate, up = linear(at + "mlp.gate_proj", m), linear(at + "mlp.up_proj", m)
             fed = linear(at + "mlp.down_proj",
                          _act(c.get("hidden_act") or c["hidden_activation"], gate) * up)
-        x = x + (rms(fed, at + "post_feedforward_layernorm.weight") if sandwich else fed)
+        x = x + (rms(fed, at + "post_feedforward_layernorm.weight") if sandwich or olmo
+                 else fed)
         out["shares"].append(shares)
         out["outputs"].append(x)
     final = rms(x, "model.norm.weight")
@@ -465,7 +471,7 @@ def _bert(c: dict[str, Any], t: dict[str, Array], ids: list[int],
 FORWARDS = {"gpt2": _gpt2, "llama": _llama, "mistral": _llama, "qwen2": _llama,
             "qwen3": _llama, "gpt_neox": _gpt_neox, "gemma": _llama, "phi": _phi, "opt": _opt,
             "bert": _bert, "phi3": _llama, "stablelm": _stablelm, "starcoder2": _stablelm,
-            "gemma2": _llama, "mixtral": _llama, "qwen3_moe": _llama}
+            "gemma2": _llama, "mixtral": _llama, "qwen3_moe": _llama, "olmo2": _llama}
 
 
 def hf_forward(folder: Path, ids: list[int], types: list[int] | None = None) -> dict[str, Any]:

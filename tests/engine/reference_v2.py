@@ -21,7 +21,10 @@ Readings taken where the spec is silent (each is also stated where it is used):
 - An encoder without `positions` has none (it does not inherit the decoder's); its final norm
   defaults as the head's does: on when its last layer is pre-norm, with that layer's norm and ε.
 - Every encoder layer is non-causal, whatever its `causal` says.
-- qk_norm's LayerNorm has a scale (gamma_q / gamma_k) and no shift.
+- qk_norm's LayerNorm has a scale (gamma_q / gamma_k) and no shift; `qk_norm_over: "all_heads"`
+  norms all h·d_k columns of Q (and g·d_k of K) as one row.
+- `pre_norms: false` (pre-norm, sequential, no cross-attention): resid1 = x + attn(x), resid2 =
+  resid1 + ffn(resid1).
 - With `layers`, a document without `head` has no final norm and no logits (docs/format-v2.md);
   the version-1 shorthand keeps version 1's default final norm after a pre-norm block.
 """
@@ -207,7 +210,12 @@ def attention(out: Arrays, p: str, a: Doc, x: np.ndarray, *, memory: np.ndarray 
     d_k = q.shape[1] // h
     d_v = v.shape[1] // g
 
-    if "qk_norm" in a:  # per head, over its d_k columns, before RoPE
+    if "qk_norm" in a and a.get("qk_norm_over") == "all_heads":  # the whole projection
+        kind = a["qk_norm"]
+        q = norm(q, kind, _m(a.get("gamma_q", [1.0] * h * d_k)), None, qk_eps)[0]
+        k = norm(k, kind, _m(a.get("gamma_k", [1.0] * g * d_k)), None, qk_eps)[0]
+        out[p + "Q_normed"], out[p + "K_normed"] = q, k
+    elif "qk_norm" in a:  # per head, over its d_k columns, before RoPE
         kind = a["qk_norm"]
         gq = _m(a.get("gamma_q", [1.0] * d_k))
         gk = _m(a.get("gamma_k", [1.0] * d_k))
@@ -348,6 +356,10 @@ def layer(out: Arrays, p: str, lay: Doc, x: np.ndarray, pos: Positions, *,
         attn_out = attention(out, p, a, n_(p + "norm1", x, "gamma1", "beta1"), **attend)  # type: ignore[arg-type]
         ffn_in = n_(p + "norm2", x, "gamma2", "beta2")
         out[p + "resid2"] = x + attn_out + ffn(out, p, block["ffn"], ffn_in)
+        return out[p + "resid2"]
+    if placement == "pre" and block.get("pre_norms", True) is False:  # x + F(x) twice
+        stream = out[p + "resid1"] = x + attention(out, p, a, x, **attend)  # type: ignore[arg-type]
+        out[p + "resid2"] = stream + ffn(out, p, block["ffn"], stream)
         return out[p + "resid2"]
     if placement == "pre":  # x + F(Norm(x)) three times
         attn_out = attention(out, p, a, n_(p + "norm1", x, "gamma1", "beta1"), **attend)  # type: ignore[arg-type]

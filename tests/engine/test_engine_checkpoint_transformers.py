@@ -89,8 +89,11 @@ SIZES: dict[str, dict[str, Any]] = {
                   "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2,
                   "head_dim": 2, "max_position_embeddings": 32, "num_experts": 4,
                   "num_experts_per_tok": 3, "mlp_only_layers": [0]},
+    "olmo2": {"hidden_size": 8, "intermediate_size": 12, "num_hidden_layers": 2,
+              "num_attention_heads": 4, "num_key_value_heads": 2,
+              "max_position_embeddings": 32, "rope_theta": 500.0, "eos_token_id": 0},
 }
-TOKENIZERS = {"phi3": "llama", "stablelm": "gpt_neox", "starcoder2": "gpt2"}
+TOKENIZERS = {"phi3": "llama", "stablelm": "gpt_neox", "starcoder2": "gpt2", "olmo2": "gpt2"}
 """The fixture whose tokenizer.json a family's random model reads (its own by default)."""
 SCALED_HEADS = {"num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8}
 """Heads of 8 columns: four pairs, so that a scaling keeps, smooths and divides frequencies
@@ -169,16 +172,16 @@ EDITED: dict[str, dict[str, Any]] = {
 ``rope_parameters``."""
 FLOAT32_CASTS = ("LlamaRMSNorm", "MistralRMSNorm", "Qwen2RMSNorm", "Qwen3RMSNorm",
                  "GemmaRMSNorm", "Phi3RMSNorm", "Gemma2RMSNorm", "MixtralRMSNorm",
-                 "Qwen3MoeRMSNorm")
+                 "Qwen3MoeRMSNorm", "Olmo2RMSNorm")
 ONE_PLUS = ("GemmaRMSNorm", "Gemma2RMSNorm")
 """The RMSNorms that scale by 1 + weight."""
 ROTARY = ("LlamaRotaryEmbedding", "MistralRotaryEmbedding", "Qwen2RotaryEmbedding",
           "Qwen3RotaryEmbedding", "GPTNeoXRotaryEmbedding", "GemmaRotaryEmbedding",
           "PhiRotaryEmbedding", "Phi3RotaryEmbedding", "StableLmRotaryEmbedding",
           "Starcoder2RotaryEmbedding", "Gemma2RotaryEmbedding", "MixtralRotaryEmbedding",
-          "Qwen3MoeRotaryEmbedding")
+          "Qwen3MoeRotaryEmbedding", "Olmo2RotaryEmbedding")
 MODELING = ("llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi", "phi3", "stablelm",
-            "starcoder2", "gemma2", "mixtral", "qwen3_moe")
+            "starcoder2", "gemma2", "mixtral", "qwen3_moe", "olmo2")
 """The families whose modeling modules hold those classes."""
 
 
@@ -410,11 +413,12 @@ def test_gemma2_slides_the_layers_its_config_slides_by_default() -> None:
     assert ours == [3, None, 3, None, 3]
 
 
-@pytest.mark.parametrize("name", ("phi3", "stablelm", "starcoder2", "gemma2", *SCALED, *CAPPED))
+@pytest.mark.parametrize("name", ("phi3", "stablelm", "starcoder2", "gemma2", "olmo2", *SCALED,
+                                  *CAPPED))
 def test_the_committed_fixture_computes_what_transformers_computes(
         monkeypatch: pytest.MonkeyPatch, name: str) -> None:
-    """The committed fixtures of Phi-3, StableLM, Starcoder2, Gemma 2 (caps null, and capped)
-    and of each RoPE scaling, read by from_pretrained in float64 (its float32 casts patched):
+    """The committed fixtures of Phi-3, StableLM, Starcoder2, Gemma 2 (caps null, and capped),
+    OLMo 2 and of each RoPE scaling, read by from_pretrained in float64 (its float32 casts patched):
     every array ≤ 1e-10."""
     exact_float64(monkeypatch)
     model = transformers.AutoModelForCausalLM.from_pretrained(

@@ -39,6 +39,8 @@ def attention_options(draw: st.DrawFn, n: int, *, cross: bool = False, heads: in
         options["key_mask"] = draw(st.lists(st.sampled_from([0, 1]), min_size=n, max_size=n))
     if draw(st.booleans()):
         options["qk_norm"] = draw(st.sampled_from(["rmsnorm", "layernorm"]))
+        if draw(st.booleans()):
+            options["qk_norm_over"] = "all_heads"
     return options
 
 
@@ -87,6 +89,10 @@ def documents(draw: st.DrawFn) -> Doc:
         layer["block"] = block(rng, d, f=draw(st.integers(1, 5)), placement=placement, norm=norm,
                                activation=activation, gated=draw(st.booleans()), cross=cross,
                                residual=residual, eps=draw(st.sampled_from([1e-5, 1e-2, 0.5])))
+        if placement == "pre" and residual == "sequential" and not cross and draw(st.booleans()):
+            for name in ("gamma1", "beta1", "gamma2", "beta2"):
+                del layer["block"][name]
+            layer["block"]["pre_norms"] = False  # OLMo 2: the sub-layers read the stream
         return layer
 
     def positions(rows: int, kind: str, heads: int) -> Doc:

@@ -144,12 +144,12 @@ CASES: list[tuple[str, Callable[[Doc], object], str]] = [
      "display, exercises)"),
     ("f11", put("attention", "Wx", value=[[1]]),
      "attention.Wx: unknown key (allowed here: heads, causal, scale, Wq, Wk, Wv, bq, bk, bv, Wo, "
-     "bo, kv_heads, window, key_mask, qk_norm, gamma_q, gamma_k, beta_q, beta_k, "
-     "ablate_heads, softcap)"),
+     "bo, kv_heads, window, key_mask, qk_norm, qk_norm_over, gamma_q, gamma_k, beta_q, "
+     "beta_k, ablate_heads, softcap)"),
     ("g01", put("block", "dropout", value=0.1),
-     "block.dropout: unknown key (allowed here: norm, eps, placement, residual, gamma1, beta1, "
-     "gamma_c, beta_c, gamma2, beta2, gamma3, beta3, gamma4, beta4, ffn, final_norm, gamma_f, "
-     "beta_f, transform, unembed, bias, vocab, softcap)"),
+     "block.dropout: unknown key (allowed here: norm, eps, placement, residual, pre_norms, "
+     "gamma1, beta1, gamma_c, beta_c, gamma2, beta2, gamma3, beta3, gamma4, beta4, ffn, "
+     "final_norm, gamma_f, beta_f, transform, unembed, bias, vocab, softcap)"),
     ("g01", put("block", "ffn", "W3", value=[[1]]),
      "block.ffn.W3: unknown key (allowed here: W1, b1, Wg, bg, activation, W2, b2)"),
     # missing parts
@@ -204,8 +204,8 @@ def test_an_odd_unknown_key_still_gives_one_line(key: str) -> None:
     doc["attention"][key] = 1
     message = refusal(doc)
     assert message.startswith("attention.") \
-        and message.endswith("qk_norm, gamma_q, gamma_k, beta_q, beta_k, ablate_heads, "
-                             "softcap)")
+        and message.endswith("qk_norm, qk_norm_over, gamma_q, gamma_k, beta_q, beta_k, "
+                             "ablate_heads, softcap)")
     assert message.split(": ")[0] != "attention."  # the key is shown, even an empty one
 
 
