@@ -136,8 +136,9 @@ def llama_like(weights: Weights, vocab: int, *, heads: int, groups: int, d_k: in
     (``shifted``: its norms store γ − 1, near 0), Gemma 2 (``sandwich``: the norms before and
     after the feed-forward too) or Mixtral (``experts``: a router and that many SwiGLU experts
     in place of the MLP; ``sparse`` "qwen3_moe": in the second layer only, under Qwen3-MoE's
-    names, 6 wide) or OLMo 2 (``olmo``: no input norm, the q and k norms as wide as the
-    projections, the feed-forward's output normed); returns (d, hidden)."""
+    names, 6 wide; "qwen2_moe": the same and a gated shared expert 10 wide) or OLMo 2
+    (``olmo``: no input norm, the q and k norms as wide as the projections, the feed-forward's
+    output normed); returns (d, hidden)."""
     hidden, w = 12, weights
 
     def norm(name: str) -> None:
@@ -164,12 +165,17 @@ def llama_like(weights: Weights, vocab: int, *, heads: int, groups: int, d_k: in
             norm(at + "pre_feedforward_layernorm.weight")
         if sandwich or olmo:
             norm(at + "post_feedforward_layernorm.weight")
-        if experts and sparse == "qwen3_moe" and k == 1:
+        if experts and sparse in ("qwen3_moe", "qwen2_moe") and k == 1:
             w.random(at + "mlp.gate.weight", experts, d)
             for e in range(experts):
                 w.random(f"{at}mlp.experts.{e}.gate_proj.weight", 6, d)
                 w.random(f"{at}mlp.experts.{e}.up_proj.weight", 6, d)
                 w.random(f"{at}mlp.experts.{e}.down_proj.weight", d, 6)
+            if sparse == "qwen2_moe":
+                w.random(at + "mlp.shared_expert_gate.weight", 1, d)
+                w.random(at + "mlp.shared_expert.gate_proj.weight", 10, d)
+                w.random(at + "mlp.shared_expert.up_proj.weight", 10, d)
+                w.random(at + "mlp.shared_expert.down_proj.weight", d, 10)
         elif experts and sparse == "mixtral":
             moe = at + "block_sparse_moe."
             w.random(moe + "gate.weight", experts, d)
@@ -233,6 +239,24 @@ def qwen3_moe(weights: Weights, vocab: int) -> dict[str, Any]:
             "hidden_act": "silu", "num_experts": 4, "num_experts_per_tok": 3,
             "norm_topk_prob": False, "mlp_only_layers": [0], "decoder_sparse_step": 1,
             "rope_parameters": {"rope_type": "default", "rope_theta": 10000.0},
+            "tie_word_embeddings": False, "bos_token_id": 1, "eos_token_id": 2}
+
+
+def qwen2_moe(weights: Weights, vocab: int) -> dict[str, Any]:
+    """Qwen2's attention (q/k/v biases); layer 1 dense (``mlp_only_layers``), layer 2 a mixture
+    of 4 experts 6 wide, 2 chosen, their shares not renormalised, and a shared expert 10 wide
+    behind its sigmoid gate."""
+    d, hidden = llama_like(weights, vocab, heads=2, groups=1, d_k=4, qkv_bias=True, experts=4,
+                           sparse="qwen2_moe")
+    return {"model_type": "qwen2_moe", "architectures": ["Qwen2MoeForCausalLM"],
+            "vocab_size": vocab, "hidden_size": d, "intermediate_size": hidden,
+            "moe_intermediate_size": 6, "shared_expert_intermediate_size": 10,
+            "num_hidden_layers": 2, "num_attention_heads": 2, "num_key_value_heads": 1,
+            "max_position_embeddings": 32, "rms_norm_eps": 1e-6, "hidden_act": "silu",
+            "num_experts": 4, "num_experts_per_tok": 2, "norm_topk_prob": False,
+            "mlp_only_layers": [0], "decoder_sparse_step": 1, "qkv_bias": True,
+            "use_sliding_window": False, "sliding_window": 32, "max_window_layers": 2,
+            "rope_parameters": {"rope_type": "default", "rope_theta": 1000000.0},
             "tie_word_embeddings": False, "bos_token_id": 1, "eos_token_id": 2}
 
 
@@ -542,6 +566,7 @@ FAMILIES: dict[str, tuple[Callable[[Weights, int], dict[str, Any]], str, bool]] 
     "mixtral": (mixtral, "float32", False),
     "qwen3_moe": (qwen3_moe, "bfloat16", True),
     "olmo2": (olmo2, "bfloat16", True),
+    "qwen2_moe": (qwen2_moe, "bfloat16", True),
 }
 """Each family: its tensors and config, the dtype they are stored in, its tokenizer's kind;
 then Llama with each RoPE scaling (``llama-rope-…``)."""
@@ -550,7 +575,7 @@ SEEDS = {"gpt2": 2501, "gpt_neox": 2502, "llama": 2503, "mistral": 2504, "qwen2"
          "llama-rope-linear": 2512, "llama-rope-llama3": 2513,
          "llama-rope-yarn": 2514, "stablelm": 2515, "starcoder2": 2516, "phi3-longrope": 2518,
          "gemma2": 2519, "mixtral": 2520, "qwen3_moe": 2521, "gemma2-capped": 2522,
-         "olmo2": 2541}
+         "qwen2_moe": 2530, "olmo2": 2541}
 """Each family's seed (fixed, so that a new family leaves the others' bytes as they were)."""
 
 

@@ -119,9 +119,9 @@ def _written_rows(trace: Trace, step: Step, receiver: int, options: FrameOptions
 
 def _expert_choices(trace: Trace, step: Step, receiver: int,
                     options: FrameOptions) -> list[str]:
-    """Each choice's expert output for the receiver, named by its expert, then the weighted
-    sum's row."""
-    outputs, out = step.writes
+    """Each choice's expert output for the receiver, named by its expert, then the rows of
+    the shared expert's gate and output (if any) and of the weighted sum."""
+    outputs, *rest = step.writes
     chosen = trace.arrays[array_name(step, "router_chosen")][receiver]
     token = tokens_of(trace, step.rows)[receiver]
     lang = options.lang
@@ -130,7 +130,7 @@ def _expert_choices(trace: Trace, step: Step, receiver: int,
         values=_row(trace.arrays[outputs][r, receiver],
                     partial(_blank_in_row, options, outputs, (r, receiver))))
         for r, e in enumerate(chosen)]
-    return facts + _written_rows(trace, replace(step, writes=(out,)), receiver, options)
+    return facts + _written_rows(trace, replace(step, writes=tuple(rest)), receiver, options)
 
 
 def _loss(trace: Trace, step: Step, receiver: int, options: FrameOptions) -> list[str]:

@@ -1,6 +1,6 @@
 """The pictures of a mixture of experts: the router (logits, shares with the chosen marked ▲,
-the chosen experts and their weights) and the experts (each choice's output, then their
-weighted sum)."""
+the chosen experts and their weights) and the experts (each choice's output, a shared
+expert's gate and output, then their weighted sum)."""
 
 from __future__ import annotations
 
@@ -50,19 +50,30 @@ def lay_out_router(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRe
 
 
 def lay_out_experts(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
-    """``source → chosen experts' FFNs →`` each choice's output (k grids), then ``Σ weight ·
-    output = ffn_out`` beside the router's weights."""
+    """``source → chosen experts' FFNs →`` each choice's output (k grids); with a shared
+    expert ``x · w_g → σ →`` its gate and ``x → shared expert's FFN →`` its output; then
+    ``Σ weight · output (+ gate · shared) = ffn_out`` beside the router's weights."""
     lang, m = ctx.options.lang, _mixture(ctx, step)
     outputs = array_name(step, "expert_out")
     first: list[RowPart] = [ctx.grid(step.reads[0], highlight_receiver=True),
                             say("frame.experts_run", lang)]
     first += [ctx.grid(outputs, head=r, title=say("frame.expert_choice", lang, rank=r + 1),
                        highlight_receiver=True) for r in range(m.top_k)]
-    second: list[RowPart] = [
-        ctx.grid(array_name(step, "router_weights"), highlight_receiver=True),
-        say("frame.experts_sum", lang),
-        ctx.grid(array_name(step, "ffn_out"), highlight_receiver=True)]
-    return place_rows(parent, part_rows([first, second]), 0, 0, ctx.theme)
+    rows = [first]
+    total = "frame.experts_sum"
+    if m.shared is not None:
+        gate = next(name for name in step.reads if name.endswith(".shared_gate"))
+        rows.append([
+            say("frame.shared_input", lang), ctx.grid(gate), say("frame.shared_sigmoid", lang),
+            ctx.grid(array_name(step, "shared_weight"), title=say("frame.shared_weight", lang),
+                     highlight_receiver=True),
+            say("frame.shared_run", lang),
+            ctx.grid(array_name(step, "shared_out"), title=say("frame.shared_out", lang),
+                     highlight_receiver=True)])
+        total = "frame.experts_shared_sum"
+    rows.append([ctx.grid(array_name(step, "router_weights"), highlight_receiver=True),
+                 say(total, lang), ctx.grid(array_name(step, "ffn_out"), highlight_receiver=True)])
+    return place_rows(parent, part_rows(rows), 0, 0, ctx.theme)
 
 
 __all__ = ["lay_out_experts", "lay_out_router"]

@@ -84,9 +84,9 @@ def parameter_path(step: Step, key: str) -> str:
 
 def display_name(path: str) -> str:
     """The name a user sees for a parameter at any module path: ``layers.1.block.gamma1`` →
-    ``γ1`` as ``block.gamma1`` is, an expert's ``….experts.2.W1`` ``experts.2.W1`` (see
-    :func:`engine.scenario.names.short_name`)."""
-    if ".experts." in path:
+    ``γ1`` as ``block.gamma1`` is, an expert's ``….experts.2.W1`` ``experts.2.W1``, a shared
+    expert's ``….shared.W1`` ``shared.W1`` (see :func:`engine.scenario.names.short_name`)."""
+    if ".experts." in path or ".shared." in path:
         return short_name(path)
     return short_name("block." + path.rsplit(".", 1)[-1])
 

@@ -10,6 +10,7 @@ two layers and a feed-forward 16 wide; what differs is what makes each family it
 | Llama | RoPE, all of d_k | RMSNorm, pre | no biases | SwiGLU gate | untied |
 | Mistral | RoPE | RMSNorm, pre | 1 K/V head, window 2 | SwiGLU gate | untied |
 | Mixtral | RoPE | RMSNorm, pre | 1 K/V head | router: 2 of 4 SwiGLU experts | untied |
+| Qwen2-MoE | RoPE, base 10⁶ | RMSNorm, pre | q/k/v biases, 1 K/V | 2 of 4 + gated shared | untied |
 | Qwen2 | RoPE, base 10⁶ | RMSNorm, pre | q/k/v biases, 1 K/V head | SwiGLU gate | tied |
 | GPT-NeoX | RoPE on half of d_k | LayerNorm, parallel residual | biases | GELU (erf) | untied |
 | BERT | learned table | LayerNorm, post | no causal mask, biases | GELU (erf) | masked-LM |
@@ -156,6 +157,24 @@ def mixtral() -> Doc:
     return _document("mixtral", w, _rope(1_000_000), layer, tied=False)
 
 
+def qwen2_moe() -> Doc:
+    """Qwen2's attention and, in place of the feed-forward, a router choosing 2 of 4 SwiGLU
+    experts per token, their shares not renormalised, and a shared SwiGLU expert every token
+    runs, weighted by the sigmoid of its one-column gate."""
+    w = Weights(1536)
+
+    def layer(w: Weights) -> Doc:
+        experts = [_block(w, "rmsnorm", activation="silu", gated=True, biases=False)["ffn"]
+                   for _ in range(EXPERTS)]
+        shared = _block(w, "rmsnorm", activation="silu", gated=True, biases=False)
+        shared["ffn"] = {"router": w.matrix(D, EXPERTS), "top_k": 2, "normalize": False,
+                         "experts": experts, "shared_gate": w.matrix(D, 1),
+                         "shared": shared["ffn"]}
+        return {"attention": _attention(w, kv_heads=1, biases="qkv"), "block": shared}
+
+    return _document("qwen2_moe", w, _rope(1_000_000), layer, tied=False)
+
+
 def qwen2() -> Doc:
     w = Weights(2024)
     return _document("qwen2", w, _rope(1_000_000), lambda w: {
@@ -186,7 +205,8 @@ def bert() -> Doc:
 
 
 PRESETS: dict[str, Callable[[], Doc]] = {"gpt2": gpt2, "llama": llama, "mistral": mistral,
-                                         "mixtral": mixtral, "qwen2": qwen2,
+                                         "mixtral": mixtral, "qwen2_moe": qwen2_moe,
+                                         "qwen2": qwen2,
                                          "gpt_neox": gpt_neox, "bert": bert}
 """Each family's preset document, in the menu's order."""
 

@@ -42,18 +42,30 @@ def router(f: Facts) -> Telling:
 
 
 def experts(f: Facts) -> Telling:
-    """The chosen experts' feed-forwards, weighted by the router and summed."""
+    """The chosen experts' feed-forwards, weighted by the router and summed (and the shared
+    expert's, weighted by its sigmoid gate)."""
     m, chosen = _mixture(f), _chosen(f)
     weights = f.scoped("router_weights")[f.receiver]
     outputs = f.scoped("expert_out")[:, f.receiver, 0]
-    terms = " + ".join(f"{f.factor(float(w))}·{f.factor(float(o))}"
-                       for w, o in zip(weights, outputs, strict=True))
+    products = [(float(w), float(o)) for w, o in zip(weights, outputs, strict=True)]
+    shared = m.shared_gate is not None
+    if shared:
+        products.append((float(f.scoped("shared_weight")[f.receiver, 0]),
+                         float(f.scoped("shared_out")[f.receiver, 0])))
+    terms = " + ".join(f"{f.factor(w)}·{f.factor(o)}" for w, o in products)
+    how = say("experts.how", token=Token(f.token), chosen=Joined(chosen),
+              out=f.scoped_row("ffn_out"))
+    if m.shared_gate is not None:
+        source = f.array(f.step.reads[0])[f.receiver]
+        how = say("experts.how_shared", token=Token(f.token),
+                  chosen=Joined(chosen),
+                  z=f.num(float(source @ m.shared_gate[:, 0])), gate=f.num(products[-1][0]),
+                  out=f.scoped_row("ffn_out"))
     return Telling(
-        summary=say("experts.summary", k=m.top_k),
+        summary=say("experts.summary_shared" if shared else "experts.summary", k=m.top_k),
         why=say("experts.why", experts=len(m.experts), k=m.top_k),
-        how=say("experts.how", token=Token(f.token), chosen=Joined(chosen),
-                out=f.scoped_row("ffn_out")),
-        pitfalls=say("experts.pitfalls"),
+        how=how,
+        pitfalls=say("experts.pitfalls_shared" if shared else "experts.pitfalls"),
         check=say("experts.check", terms=terms,
                   value=f.num(float(f.scoped("ffn_out")[f.receiver, 0]))),
     )

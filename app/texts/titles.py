@@ -81,6 +81,12 @@ def _router(scenario: Scenario, step: Step, m: StepModules) -> Say:
     return say("title.block.router", top_k=m.block.ffn.top_k, experts=len(m.block.ffn.experts))
 
 
+def _experts(scenario: Scenario, step: Step, m: StepModules) -> Say:
+    assert m.block is not None and isinstance(m.block.ffn, Mixture)
+    shared = m.block.ffn.shared is not None
+    return say("title.block.experts_shared" if shared else "title.block.experts")
+
+
 def _softcap(scenario: Scenario, step: Step, m: StepModules) -> Say:
     cap = scenario.head.softcap if scenario.head is not None else None
     assert cap is not None
@@ -90,7 +96,7 @@ def _softcap(scenario: Scenario, step: Step, m: StepModules) -> Say:
 _OWN: dict[str, Callable[[Scenario, Step, StepModules], Say]] = {
     "input.embed": _embed, "attention.qk_norm": _qk_norm, "attention.scores": _scores,
     "attention.weights": _weights, "attention.mix": _mix, "block.ffn": _ffn,
-    "block.router": _router, "block.softcap": _softcap}
+    "block.router": _router, "block.experts": _experts, "block.softcap": _softcap}
 """The titles that name more than the step's norm, by explain_key (a cross-attention's as a
 self-attention's)."""
 

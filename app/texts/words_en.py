@@ -376,6 +376,17 @@ WORDS: dict[str, str] = {
                         "and choice 1 of another may be different experts (router_chosen says "
                         "which).",
     "experts.check": "Recompute the first column: {terms} = {value}.",
+    "experts.summary_shared": "Each token's {k} chosen experts run their feed-forward on its "
+                              "row, and so does the shared expert, for every token; the chosen "
+                              "outputs times the router's weights and the shared output times "
+                              "its gate are summed.",
+    "experts.how_shared": "out = Σ weightₖ · expertₖ(x) + σ(x · w_g) · shared(x). Here {token} "
+                          "runs experts {chosen} and the shared one; x · w_g = {z}, so its gate "
+                          "σ({z}) = {gate} keeps that part of the shared output, and the sum is "
+                          "{out}.",
+    "experts.pitfalls_shared": "The shared expert's gate is a sigmoid of its own, not one of "
+                               "the router's shares: it takes no part in choosing, and the "
+                               "router's weights and the gate need not add up to 1.",
     "resid2.summary": "The feed-forward output is added to the stream resid1: the second "
                       "residual, which is the block's output in pre-norm.",
     "resid2.why": "As with the first residual, the feed-forward adds a change on top of what the "
@@ -1012,6 +1023,12 @@ FRAME: dict[str, str] = {
     "expert_choice": "choice {rank}: its expert's output",
     "experts_sum": "Σ weight · output =",
     "experts_run": "→ chosen experts' FFNs →",
+    "experts_shared_sum": "Σ weight · output + gate · shared =",
+    "shared_input": "x ·",
+    "shared_sigmoid": "→ σ →",
+    "shared_weight": "shared expert's gate",
+    "shared_run": "x → shared expert's FFN →",
+    "shared_out": "shared expert's output",
     "attention_output": "attention output",
     "softmax": "→ softmax →",
     "scaled_note": "÷ √{d_k} = {root}",
@@ -1488,6 +1505,17 @@ PRESETS: dict[str, str] = {
                     "shares with a softmax, keeps the 2 largest, divides them by their sum, and "
                     "adds the 2 chosen experts' outputs in those proportions; the other experts "
                     "do not run for that token. RoPE base 1000000, 1 K/V head.",
+    # qwen2_moe
+    "qwen2_moe.name": "Qwen2-MoE",
+    "qwen2_moe.menu": "2 of 4 experts and a shared one behind a sigmoid gate",
+    "qwen2_moe.title": "Qwen2-MoE · tiny preset",
+    "qwen2_moe.note": "{sizes} Qwen1.5-MoE and Qwen2-57B-A14B keep Qwen2's attention (q/k/v "
+                      "biases, 1 K/V head here) and replace the feed-forward with a mixture: a "
+                      "router keeps each token's 2 largest shares of 4 experts (60 or 64 in the "
+                      "real models) as they are, without dividing by their sum. Beside them a "
+                      "shared expert runs for every token; its output is multiplied by σ(x · "
+                      "w_g), a gate between 0 and 1 computed from the token's own row, and added "
+                      "to the chosen experts' weighted sum. RoPE base 1000000.",
     # qwen2
     "qwen2.name": "Qwen2",
     "qwen2.menu": "Llama's blocks with q/k/v biases and grouped K/V heads",

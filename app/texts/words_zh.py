@@ -285,6 +285,14 @@ WORDS: dict[str, str] = {
     "experts.pitfalls": "expert_out 按选择排列，不按专家排列：一个词元的第 1 个选择与另一个词元"
                         "的第 1 个选择可能是不同的专家（见 router_chosen）。",
     "experts.check": "重算第一列：{terms} = {value}。",
+    "experts.summary_shared": "每个词元选中的 {k} 个专家各自对它的行做前馈，共享专家也对每个词元"
+                              "都做一次；选中专家的输出乘以路由权重，共享专家的输出乘以它的门控，"
+                              "再全部相加。",
+    "experts.how_shared": "输出 = Σ 权重ₖ · 专家ₖ(x) + σ(x · w_g) · 共享(x)。这里{token}运行专家 "
+                          "{chosen} 和共享专家；x · w_g = {z}，门控 σ({z}) = {gate} 决定保留共享"
+                          "输出的多少，总和为 {out}。",
+    "experts.pitfalls_shared": "共享专家的门控是它自己的 sigmoid，不是路由器份额中的一个：它不参与"
+                               "挑选，路由权重与门控加起来也不必等于 1。",
     "resid2.summary": "把前馈输出加到主干 resid1 上：第二次残差，也是 pre-norm 中本块的输出。",
     "resid_parallel.summary": "注意力输出和前馈输出一次都加到本层的输入 {source} 上：并行残差，"
                               "也是本块的输出。",
@@ -851,6 +859,12 @@ FRAME: dict[str, str] = {
     "expert_choice": "第 {rank} 个选择：其专家的输出",
     "experts_sum": "Σ 权重 · 输出 =",
     "experts_run": "→ 选中专家的前馈 →",
+    "experts_shared_sum": "Σ 权重 · 输出 + 门控 · 共享 =",
+    "shared_input": "x ·",
+    "shared_sigmoid": "→ σ →",
+    "shared_weight": "共享专家的门控",
+    "shared_run": "x → 共享专家的前馈 →",
+    "shared_out": "共享专家的输出",
     "attention_output": "注意力输出",
     "softmax": "→ softmax →",
     "scaled_note": "÷ √{d_k} = {root}",
@@ -1293,6 +1307,15 @@ PRESETS: dict[str, str] = {
                     "SwiGLU 专家（真实模型有 8 个）。路由器给每个词元与每个专家打分（x · W_r），用"
                     " softmax 变成份额，保留最大的 2 个，除以它们的和，再按这个比例把两个被选中专"
                     "家的输出加起来；其他专家不为这个词元运行。RoPE base 1000000，1 个 K/V 头。",
+    # qwen2_moe
+    "qwen2_moe.name": "Qwen2-MoE",
+    "qwen2_moe.menu": "从 4 个专家中选 2 个，另有一个经 sigmoid 门控的共享专家",
+    "qwen2_moe.title": "Qwen2-MoE · 微型预设",
+    "qwen2_moe.note": "{sizes}Qwen1.5-MoE 和 Qwen2-57B-A14B 保留 Qwen2 的注意力（q/k/v 偏置，这里 "
+                      "1 个 K/V 头），把前馈换成专家混合：路由器为每个词元保留 4 个专家（真实模型"
+                      "有 60 或 64 个）中最大的 2 个份额，原样作为权重，不除以它们的和。此外还有一"
+                      "个共享专家对每个词元都运行；它的输出乘以 σ(x · w_g)——由词元自己的行算出的、"
+                      "介于 0 和 1 之间的门控——再加到选中专家的加权和上。RoPE base 1000000。",
     # qwen2
     "qwen2.name": "Qwen2",
     "qwen2.menu": "Llama 式的层，加上 q/k/v 偏置和分组共享的 K/V 头",

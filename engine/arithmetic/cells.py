@@ -520,23 +520,39 @@ class _Explainer:
                 f"{self.num(c.value)}", [self.say("expert_renormalised", k=m.top_k)])
 
     def _experts(self, c: _Cell) -> Result:
-        """An expert's output (its feed-forward of the token's row) or a cell of the weighted
-        sum Σ_r w_r · expert_r(x)."""
+        """An expert's output (its feed-forward of the token's row), the shared expert's gate
+        σ(x · w_g) or output, or a cell of the sum Σ_r w_r · expert_r(x) (+ g · shared(x))."""
         step = c.step
         assert step is not None
-        s = step.scope
+        s, source = step.scope, step.reads[0]
         if c.local == "expert_out":
             r, i, col = c.index
             e = int(self.a[f"{s}router_chosen"][i, r])
-            return (f"{cell(c.name, c.index)} = experts.{e}({step.reads[0]}[{i},·])[{col}] = "
+            return (f"{cell(c.name, c.index)} = experts.{e}({source}[{i},·])[{col}] = "
                     f"{self.num(c.value)}", [self.say("expert_output", rank=r + 1, e=e)])
         i, col = c.index
+        if c.local == "shared_out":
+            return (f"{cell(c.name, c.index)} = shared({source}[{i},·])[{col}] = "
+                    f"{self.num(c.value)}", [self.say("shared_output")])
+        if c.local == "shared_weight":
+            gate = self.module(step).ffn.shared_gate[:, 0]
+            z = float(self.a[source][i] @ gate)
+            pre = self.dot_terms(f"z[{i}]", (source, i, self.a[source][i]),
+                                 ("shared_gate", 0, gate), None, z)
+            return (f"{cell(c.name, c.index)} = σ(z[{i}]) = σ({self.num(z)}) = "
+                    f"{self.num(c.value)}", [pre, self.say("shared_gate")])
         weights, outputs = self.a[f"{s}router_weights"][i], self.a[f"{s}expert_out"][:, i, col]
-        sym, num = self.sum_terms(len(weights), lambda r: (
-            f"w{r}·{s}expert_out[{r},{i},{col}]",
-            f"{self.factor(float(weights[r]))}·{self.factor(float(outputs[r]))}"))
-        return (f"{cell(c.name, c.index)} = {sym} = {num} = {self.num(c.value)}",
-                [self.say("experts_sum")])
+        terms = [(f"w{r}·{s}expert_out[{r},{i},{col}]",
+                  f"{self.factor(float(weights[r]))}·{self.factor(float(outputs[r]))}")
+                 for r in range(len(weights))]
+        details = [self.say("experts_sum")]
+        if f"{s}shared_out" in step.writes:
+            g, out = self.a[f"{s}shared_weight"][i, 0], self.a[f"{s}shared_out"][i, col]
+            terms.append((f"g·{s}shared_out[{i},{col}]",
+                          f"{self.factor(float(g))}·{self.factor(float(out))}"))
+            details.append(self.say("experts_shared_sum", g=f"{s}shared_weight[{i},0]"))
+        sym, num = self.sum_terms(len(terms), lambda r: terms[r])
+        return f"{cell(c.name, c.index)} = {sym} = {num} = {self.num(c.value)}", details
 
     def _transform(self, c: _Cell) -> Result:
         """A masked-language-model transform's cell: source · W + b, its activation, or the

@@ -28,7 +28,8 @@ from engine.forward.rope_scaling import yarn_attention_factor
 from engine.words.refusals import Refusal
 
 FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "gemma2", "phi",
-            "phi3", "opt", "bert", "stablelm", "starcoder2", "mixtral", "qwen3_moe", "olmo2")
+            "phi3", "opt", "bert", "stablelm", "starcoder2", "mixtral", "qwen3_moe", "olmo2",
+            "qwen2_moe")
 """The model types this version imports."""
 ACTIVATIONS = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh",
                "silu": "silu", "swish": "silu", "relu": "relu", "linear": "identity"}
@@ -43,7 +44,8 @@ FULL = "full_attention"
 LLAMA_SCALINGS = ("linear", "llama3", "yarn", DYNAMIC)
 """The RoPE scalings the Llama-shaped families compute (``dynamic``: as the plain RoPE it is
 within a context of at least the positions the engine computes)."""
-WINDOWED = ("mistral", "phi3", "qwen2", "qwen3", "starcoder2", "gemma2", "mixtral", "qwen3_moe")
+WINDOWED = ("mistral", "phi3", "qwen2", "qwen3", "starcoder2", "gemma2", "mixtral", "qwen3_moe",
+            "qwen2_moe")
 """The families whose modeling slides a window."""
 EVERY_LAYER = ("mistral", "phi3", "starcoder2", "mixtral")
 """The families that slide every layer's window by ``sliding_window`` alone."""
@@ -247,7 +249,9 @@ class Config:
         modeling reads it: Mistral, Phi-3, Starcoder2, Mixtral slide every layer by
         ``sliding_window`` (``layer_types`` unread); Qwen2 and Qwen3 slide the ``layer_types``
         marked ``sliding_attention`` (by default those from ``max_window_layers``, 28, on), and
-        only when ``use_sliding_window`` (Qwen3-MoE every layer then); Gemma 2 slides its
+        only when ``use_sliding_window`` (Qwen3-MoE every layer then; Qwen2-MoE by default the
+        even layers under ``max_window_layers``, and a layer marked sliding without
+        ``use_sliding_window`` is refused: its window would be 0 keys); Gemma 2 slides its
         ``layer_types`` (by default the first layer and every other one after it); Llama and
         every other family slide none, whatever the
         config says. An absent ``sliding_window`` (4096 in transformers) is wider than any text the
@@ -255,7 +259,9 @@ class Config:
         family = self.values.get("model_type")
         if family not in WINDOWED:
             return [None] * layers
-        window = None if self.values.get("sliding_window") is None \
+        # Qwen2-MoE's config saves its unused window as 0 when use_sliding_window is false
+        unread = family == "qwen2_moe" and not self.flag("use_sliding_window", False)
+        window = None if unread or self.values.get("sliding_window") is None \
             else self.whole("sliding_window")
         if family in EVERY_LAYER:
             return [window] * layers
@@ -266,10 +272,25 @@ class Config:
         types = self._layer_types(layers)
         if types is None and family == "gemma2":
             types = [SLIDING if k % 2 == 0 else FULL for k in range(layers)]
+        if family == "qwen2_moe":
+            types = self._qwen2_moe_types(layers, types)
         if types is None:
             first = self.whole("max_window_layers", default=28, low=0)
             types = [SLIDING if k >= first else FULL for k in range(layers)]
         return [window if kind == SLIDING else None for kind in types]
+
+    def _qwen2_moe_types(self, layers: int, given: list[str] | None) -> list[str]:
+        """Qwen2-MoE's layer types: ``given``, else sliding the even layers under
+        ``max_window_layers`` when ``use_sliding_window``; a sliding layer without it is refused
+        (transformers then slides a window of 0 keys, which hides every key)."""
+        slides = self.flag("use_sliding_window", False)
+        if given is None:
+            first = self.whole("max_window_layers", default=28, low=0)
+            return [SLIDING if slides and k % 2 == 0 and k < first else FULL
+                    for k in range(layers)]
+        if SLIDING in given and not slides:
+            raise ScenarioError(self.at("layer_types"), Refusal("window_of_nothing"))
+        return given
 
     def _layer_types(self, layers: int) -> list[str] | None:
         """``layer_types``: one of full or sliding attention per layer (None when absent)."""

@@ -27,7 +27,7 @@ from engine.checkpoint.layout import (
 
 PREFIX = "model."
 GROUPS = {"mistral": 8, "qwen2": 32, "qwen3": 32, "gemma": 16, "gemma2": 4, "mixtral": 8,
-          "qwen3_moe": 4}
+          "qwen3_moe": 4, "qwen2_moe": 16}
 PHI3_CONTEXT = 4096
 """Phi-3's ``original_max_position_embeddings`` when its config leaves it out."""
 """The key/value heads a family's transformers config defaults to (Llama: the query heads)."""
@@ -42,6 +42,8 @@ def biases(config: Config) -> tuple[bool, bool, bool]:
         return False, False, False
     if family == "qwen2":
         return True, False, False
+    if family == "qwen2_moe":
+        return config.flag("qkv_bias", True), False, False
     attention = config.flag("attention_bias", False)
     return attention, attention, family == "llama" and config.flag("mlp_bias", False)
 

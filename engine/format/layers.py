@@ -63,7 +63,7 @@ HEAD_OWN_KEYS = ("norm", "eps", *HEAD_KEYS)
 SHORTHAND_BLOCK_KEYS = (*LAYER_BLOCK_KEYS, *HEAD_KEYS)
 LAYER_KEYS = ("attention", "cross_attention", "block")
 FFN_KEYS = ("W1", "b1", "Wg", "bg", "activation", "W2", "b2")
-MIXTURE_KEYS = ("router", "top_k", "normalize", "experts")
+MIXTURE_KEYS = ("router", "top_k", "normalize", "experts", "shared_gate", "shared")
 MAX_EXPERTS = 128
 """The most experts a mixture may have (Qwen3-MoE's 128)."""
 MAX_CHOSEN = 17
@@ -287,7 +287,8 @@ def parse_ffn(value: object, place: str, n: int, d: int) -> FeedForward:
 
 def parse_mixture(value: Mapping[str, Any], place: str, n: int, d: int) -> Mixture:
     """A mixture of experts (an ``ffn`` with a ``router``): the router (d × E), ``top_k``
-    (1 … E), ``normalize`` (default true) and a list of E feed-forwards."""
+    (1 … E), ``normalize`` (default true), a list of E feed-forwards and, together or not at
+    all, a shared expert (a feed-forward every row runs) and its gate (d × 1)."""
     refuse_unknown(value, MIXTURE_KEYS, place)
     for name in ("router", "top_k", "experts"):
         if name not in value:
@@ -302,9 +303,20 @@ def parse_mixture(value: Mapping[str, Any], place: str, n: int, d: int) -> Mixtu
     if not isinstance(experts, list) or len(experts) != count:
         raise ScenarioError(_at(place, "experts"), Refusal(
             "experts_list", count=count, got=describe(experts)))
+    for name, other in (("shared", "shared_gate"), ("shared_gate", "shared")):
+        if name in value and other not in value:
+            raise ScenarioError(_at(place, other), Refusal("missing"))
+    shared = gate = None
+    if "shared" in value:
+        gate = expect_matrix(value["shared_gate"], _at(place, "shared_gate"), rows=d,
+                             rows_reason=Refusal("match_d", d=d), cols=1,
+                             cols_reason=Refusal("shared_gate_column"), max_rows=MAX_WIDTH,
+                             weights=True)
+        shared = parse_ffn(value["shared"], f"{place}.shared", n, d)
     return Mixture(router=router, top_k=top_k, normalize=normalize,
                    experts=tuple(parse_ffn(expert, f"{place}.experts.{e}", n, d)
-                                 for e, expert in enumerate(experts)))
+                                 for e, expert in enumerate(experts)),
+                   shared_gate=gate, shared=shared)
 
 
 def parse_feed_forward(value: object, place: str, n: int, d: int) -> FeedForward | Mixture:

@@ -97,8 +97,12 @@ def _ffn(f: FeedForward, write: Write) -> dict[str, Any]:
 
 
 def _mixture(m: Mixture, write: Write) -> dict[str, Any]:
-    return {"router": write(m.router), "top_k": m.top_k, "normalize": m.normalize,
-            "experts": [_ffn(expert, write) for expert in m.experts]}
+    mixture: dict[str, Any] = {"router": write(m.router), "top_k": m.top_k,
+                               "normalize": m.normalize,
+                               "experts": [_ffn(expert, write) for expert in m.experts]}
+    if m.shared is not None and m.shared_gate is not None:
+        mixture.update(shared_gate=write(m.shared_gate), shared=_ffn(m.shared, write))
+    return mixture
 
 
 def _block(b: Block, write: Write) -> dict[str, Any]:

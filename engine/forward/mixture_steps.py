@@ -5,7 +5,9 @@ experts (``router_shares``), the k chosen experts (``router_chosen``, n × k, la
 and their weights (``router_weights``, n × k: the chosen shares, divided by their sum when the
 mixture normalises). ``{scope}experts`` writes each chosen expert's feed-forward of its row
 (``expert_out``, k × n × d: rank by row) and ``ffn_out`` = Σₖ weightₖ · expertₖ(x), the array
-the block's second residual adds as it adds a plain feed-forward's.
+the block's second residual adds as it adds a plain feed-forward's. A shared expert runs in the
+same step on every row: its gate's weight σ(x · w_g) (``shared_weight``, n × 1), its
+feed-forward (``shared_out``, n × d), and ``ffn_out`` adds their product.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.format.reader import FloatArray
-from engine.forward.numerics import softmax
+from engine.forward.numerics import sigmoid, softmax
 from engine.forward.tape import Place, Tape, ffn_output, hidden_units
 from engine.forward.top_k import top_k
 from engine.scenario.modules import Mixture
@@ -54,12 +56,24 @@ def mixture(tape: Tape, place: Place, m: Mixture, source: str) -> None:
         if rows.size:
             outputs[ranks, rows] = ffn_output(expert, hidden_units(expert, x[rows])[2])
     tape.arrays[f"{s}expert_out"] = outputs
-    tape.arrays[f"{s}ffn_out"] = np.einsum("kn,knd->nd", tape[f"{s}router_weights"].T, outputs)
+    summed = np.einsum("kn,knd->nd", tape[f"{s}router_weights"].T, outputs)
     params = tuple(place.param(f"ffn.experts.{e}.{name}") for e, expert in enumerate(m.experts)
                    for name in array_fields(expert))
-    tape.step(place, "experts", english("title.block.experts"),
+    writes: tuple[str, ...] = (f"{s}expert_out",)
+    title = english("title.block.experts")
+    if m.shared is not None and m.shared_gate is not None:
+        gate: FloatArray = sigmoid(x @ m.shared_gate)
+        shared = ffn_output(m.shared, hidden_units(m.shared, x)[2])
+        tape.arrays[f"{s}shared_weight"], tape.arrays[f"{s}shared_out"] = gate, shared
+        summed = summed + gate * shared
+        params += (place.param("ffn.shared_gate"),
+                   *(place.param(f"ffn.shared.{name}") for name in array_fields(m.shared)))
+        writes += (f"{s}shared_weight", f"{s}shared_out")
+        title = english("title.block.experts_shared")
+    tape.arrays[f"{s}ffn_out"] = summed
+    tape.step(place, "experts", title,
               (source, f"{s}router_chosen", f"{s}router_weights", *params),
-              (f"{s}expert_out", f"{s}ffn_out"), "block.experts", "experts")
+              (*writes, f"{s}ffn_out"), "block.experts", "experts")
 
 
 __all__ = ["mixture", "route"]

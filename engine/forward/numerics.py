@@ -126,9 +126,13 @@ def activate(kind: str, z: FloatArray) -> FloatArray:
         tanh: FloatArray = 0.5 * z * (1.0 + np.tanh(inner))
         return tanh
     if kind == "silu":
-        # z·σ(z), written so that neither branch overflows.
-        sig = np.where(z >= 0, 1.0 / (1.0 + np.exp(-np.abs(z))),
-                       np.exp(-np.abs(z)) / (1.0 + np.exp(-np.abs(z))))
-        silu: FloatArray = z * sig
+        silu: FloatArray = z * sigmoid(z)
         return silu
     return z.copy()
+
+
+def sigmoid(z: FloatArray) -> FloatArray:
+    """σ(z) = 1 / (1 + exp(−z)), elementwise, written so that neither branch overflows."""
+    small: FloatArray = np.exp(-np.abs(z))
+    out: FloatArray = np.where(z >= 0, 1.0 / (1.0 + small), small / (1.0 + small))
+    return out

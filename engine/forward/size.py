@@ -20,10 +20,12 @@ def _attention(a: Attention, n: int, n_keys: int) -> int:
 
 def _feed_forward(block: Block, n: int, d: int) -> int:
     """A feed-forward's three hidden arrays (n × f); a mixture's router arrays (n × E twice,
-    n × k twice) and its experts' outputs (k × n × d)."""
+    n × k twice), its experts' outputs (k × n × d) and a shared expert's gate and output
+    (n, n × d)."""
     f = block.ffn
     if isinstance(f, Mixture):
-        return 2 * n * int(f.router.shape[1]) + 2 * n * f.top_k + f.top_k * n * d
+        shared = n + n * d if f.shared is not None else 0
+        return 2 * n * int(f.router.shape[1]) + 2 * n * f.top_k + f.top_k * n * d + shared
     return 3 * n * int(f.W1.shape[1])
 
 

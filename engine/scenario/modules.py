@@ -115,12 +115,16 @@ class Mixture(Frozen):
     """A mixture of experts in place of one feed-forward (Mixtral): each row's router logits
     ``x @ router`` (d × E), their softmax over the E experts (the shares), the ``top_k``
     largest shares (ties: the lower expert first, as ``torch.topk``), their weights (the chosen
-    shares, divided by their sum when ``normalize``), and Σₖ weightₖ · expertₖ(x)."""
+    shares, divided by their sum when ``normalize``), and Σₖ weightₖ · expertₖ(x). With a
+    ``shared`` expert (Qwen2-MoE), every row also adds σ(x · shared_gate) · shared(x), its gate
+    (d × 1) one number per row."""
 
     router: FloatArray
     top_k: int
     normalize: bool = True
     experts: tuple[FeedForward, ...]
+    shared_gate: FloatArray | None = None
+    shared: FeedForward | None = None
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)

@@ -36,8 +36,11 @@ SHORT_NAMES = {"block.gamma1": "γ1", "block.beta1": "β1", "block.gamma2": "γ2
 def short_name(path: str) -> str:
     """The name a user sees for a document path: ``attention.Wq`` → ``Wq``, ``block.gamma1`` →
     ``γ1``, ``block.ffn.W1`` → ``W1``, an expert's ``block.ffn.experts.2.W1`` →
-    ``experts.2.W1``; a trace array's name (``scores``) is its own short name."""
+    ``experts.2.W1``, a shared expert's ``block.ffn.shared.W1`` → ``shared.W1``; a trace
+    array's name (``scores``) is its own short name."""
     parts = path.split(".")
     if len(parts) > 2 and parts[-3] == "experts":
         return ".".join(parts[-3:])
+    if len(parts) > 1 and parts[-2] == "shared":
+        return ".".join(parts[-2:])
     return SHORT_NAMES.get(path, parts[-1])

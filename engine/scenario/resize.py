@@ -160,6 +160,7 @@ _RULES: dict[tuple[type, str], Rule] = {
     (FeedForward, "bg"): lambda a, c: (a, 0),
     (FeedForward, "b2"): lambda a, c: _fit_row(a, c.new.d),
     (Mixture, "router"): lambda a, c: _fit(a, c.new.d, int(a.shape[1])),
+    (Mixture, "shared_gate"): lambda a, c: _fit(a, c.new.d, 1),
     (Head, "unembed"): lambda a, c: _fit(a, c.new.d, int(a.shape[1])),
     (Head, "bias"): lambda a, c: (a, 0),
     (Transform, "W"): lambda a, c: _fit(a, c.new.d, c.new.d),

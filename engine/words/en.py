@@ -16,6 +16,7 @@ REFUSALS: dict[str, str] = {
     "match_columns_of": " to match {matrix}'s columns",
     "match_value_columns": " to match the {columns} concatenated value columns",
     "match_w1_columns": " to match W1's {columns} columns",
+    "shared_gate_column": " (the shared expert's gate gives each token one number)",
     "result_q": "Q",
     "result_v": "V",
     "result_mixed": "the mixed values",
@@ -283,6 +284,8 @@ REFUSALS: dict[str, str] = {
                            "Studio divides by √d_k only",
     "rope_per_layer": "RoPE settings per layer type are not computed yet: QKV Studio turns "
                       "every layer by one base",
+    "window_of_nothing": "marks a layer sliding_attention while use_sliding_window is false: "
+                         "transformers then slides a window of 0 keys, which hides every key",
     "layer_types": "expected a list of {layers} entries, each \"full_attention\" or "
                    "\"sliding_attention\", got {got}",
     "softcapping": "capping scores or logits by tanh is Gemma 2's (model_type gemma2): "
@@ -436,6 +439,11 @@ PHRASES: dict[str, str] = {
     "expert_renormalised": "the {k} chosen shares divided by their sum: the weights sum to 1",
     "expert_output": "choice {rank} of this token: expert {e}'s feed-forward of its row",
     "experts_sum": "each chosen expert's output times its router weight, summed",
+    "shared_output": "the shared expert's feed-forward of this token's row: it runs for every "
+                     "token, chosen or not",
+    "shared_gate": "σ(z) = 1 / (1 + exp(−z)): the shared expert's gate, a share from 0 to 1 "
+                   "of its output this token keeps",
+    "experts_shared_sum": "plus the shared expert's output times its gate g = {g}",
     "vocab_entry": "vocabulary entry “{entry}”",
     "soft_capped": "the soft cap c = {cap} keeps every value between −{cap} and {cap}; "
                    "small values pass almost unchanged",
@@ -551,6 +559,8 @@ TITLES: dict[str, str] = {
     "title.block.resid2": "Second residual: the stream plus the feed-forward output",
     "title.block.router": "Router: each token's {top_k} of {experts} experts",
     "title.block.experts": "Experts: the chosen feed-forwards, weighted and summed",
+    "title.block.experts_shared": "Experts: the chosen feed-forwards and the gated shared one, "
+                                  "summed",
     "title.block.norm2_parallel": "Second norm ({norm}) of the layer's input, beside attention, "
                                   "for the feed-forward",
     "title.block.resid_parallel": "Parallel residual: the layer's input plus the attention and "

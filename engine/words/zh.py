@@ -18,6 +18,7 @@ REFUSALS: dict[str, str] = {
     "match_columns_of": "（与 {matrix} 的列数一致）",
     "match_value_columns": "（与拼接后值的 {columns} 列一致）",
     "match_w1_columns": "（与 W1 的 {columns} 列一致）",
+    "shared_gate_column": "（共享专家的门控为每个词元给出一个数）",
     "result_q": "Q",
     "result_v": "V",
     "result_mixed": "混合后的值",
@@ -253,6 +254,8 @@ REFUSALS: dict[str, str] = {
                    "llama3、yarn 和 dynamic 缩放",
     "layer_scaled_scores": "暂不计算再除以层号的分数：QKV Studio 只除以 √d_k",
     "rope_per_layer": "暂不计算按层类型分别设置的 RoPE：QKV Studio 对每一层使用同一个基数",
+    "window_of_nothing": "把某层标为 sliding_attention，而 use_sliding_window 为 false："
+                         "transformers 此时的窗口只有 0 个键，会遮住所有的键",
     "layer_types": "应为 {layers} 项的列表，每项是 \"full_attention\" 或 \"sliding_attention\"，"
                    "得到的是 {got}",
     "softcapping": "用 tanh 截断分数或 logits 属于 Gemma 2（model_type gemma2）：transformers "
@@ -382,6 +385,10 @@ PHRASES: dict[str, str] = {
     "expert_renormalised": "选中的 {k} 个份额除以它们的和：权重之和为 1",
     "expert_output": "这个词元的第 {rank} 个选择：专家 {e} 的前馈网络作用于它这一行",
     "experts_sum": "每个被选中专家的输出乘以它的路由权重，再求和",
+    "shared_output": "共享专家的前馈网络作用于这个词元的行：无论路由器选了谁，它对每个词元都运行",
+    "shared_gate": "σ(z) = 1 / (1 + exp(−z))：共享专家的门控，取 0 到 1 之间的值，决定这个词元"
+                   "保留它输出的多少",
+    "experts_shared_sum": "再加上共享专家的输出乘以它的门控 g = {g}",
     "vocab_entry": "词表条目“{entry}”",
     "soft_capped": "软截断 c = {cap} 把每个值限制在 −{cap} 与 {cap} 之间；小的值几乎不变",
     "prob_row": "l = logits[{i},·]，最大值 = {top}；位置“{token}”的条目“{entry}”",
@@ -485,6 +492,7 @@ TITLES: dict[str, str] = {
     "title.block.resid2": "第二次残差：主干加前馈输出",
     "title.block.router": "路由器：每个词元从 {experts} 个专家中选出 {top_k} 个",
     "title.block.experts": "专家：选中的前馈网络，加权求和",
+    "title.block.experts_shared": "专家：选中的前馈网络与带门控的共享专家，相加",
     "title.block.norm2_parallel": "第二次规范化（{norm}）：与注意力并列，对本层的输入做，"
                                   "供前馈读取",
     "title.block.resid_parallel": "并行残差：本层的输入加注意力输出和前馈输出",

@@ -31,7 +31,7 @@ GROUPS = {
     "big_examples": ("bert", "encoder-decoder", "three-layers"),
     "gated_presets": ("preset:llama", "preset:mistral", "preset:qwen2"),
     "gelu_presets": ("preset:gpt2", "preset:gpt_neox", "preset:bert"),
-    "moe_presets": ("preset:mixtral",),
+    "moe_presets": ("preset:mixtral", "preset:qwen2_moe"),
 }
 """The documents of each ``test_back_row_<group>`` module: every example and preset once."""
 @cache

@@ -29,8 +29,8 @@ CONSTRUCTS = frozenset({
     "targets: the loss", "token ids: the draw", "embedding_scale", "token types",
     "embedding_norm layernorm", "embedding_norm rmsnorm", "sinusoidal halves", "qk_norm shift",
     "alibi paper slopes", "masked-LM head", "rope scaling", "output norms", "ablate_heads",
-    "mixture of experts", "head softcap", "attention softcap", "qk_norm all_heads",
-    "no pre-norms"})
+    "mixture of experts", "shared expert", "head softcap", "attention softcap",
+    "qk_norm all_heads", "no pre-norms"})
 """Every construct the generated documents must meet."""
 
 
@@ -61,6 +61,8 @@ class LayerSpec:
     """``ablate_heads`` lists the attention's last head (its output set to 0)."""
     experts: int = 0
     """A mixture of this many experts (two chosen per token) in place of the feed-forward."""
+    shared: bool = False
+    """The mixture's shared expert behind its sigmoid gate (Qwen2-MoE's; with ``experts``)."""
     softcap: bool = False
     """The self-attention's scores soft-capped (``softcap`` 0.5, Gemma 2's; not with ALiBi,
     which refuses it)."""
@@ -164,7 +166,7 @@ def _layer(rng: np.random.Generator, spec: Spec, lay: LayerSpec, n: int, cross: 
         keys: dict[str, Any] = {"residual": "parallel"} if lay.parallel else {}
         layer["block"] = block(rng, D, placement=lay.placement, norm=lay.norm,
                                activation=lay.activation, gated=lay.gated, cross=cross,
-                               experts=lay.experts, **keys)
+                               experts=lay.experts, shared=lay.shared, **keys)
         if lay.output_norms:
             layer["block"].update({f"{name}{which}": draw(rng, D) for which in "34"
                                    for name, draw in (("gamma", _vector), ("beta", _shift))})
@@ -259,6 +261,7 @@ def constructs(spec: Spec) -> set[str]:
             met |= {name for name, on in (("gated ffn", lay.gated),
                                           ("parallel residual", lay.parallel),
                                           ("mixture of experts", lay.experts > 0),
+                                          ("shared expert", lay.experts > 0 and lay.shared),
                                           ("post-norm", lay.placement == "post"),
                                           ("output norms", lay.output_norms),
                                           ("no pre-norms", lay.no_pre_norms)) if on}
@@ -326,7 +329,7 @@ def layer_specs(draw: st.DrawFn, n: int, first: bool, cross: bool) -> LayerSpec:
         key_mask=key_mask,
         qk_norm=draw(st.none() | st.sampled_from(("rmsnorm", "layernorm"))),
         qk_shift=draw(st.booleans()), qk_all=draw(st.booleans()),
-        experts=draw(st.sampled_from((0, 3))),
+        experts=draw(st.sampled_from((0, 3))), shared=draw(st.booleans()),
         output_norms=sandwich and draw(st.booleans()),
         no_pre_norms=sandwich and has_block and draw(st.booleans()),
         ablate=draw(st.booleans()), softcap=draw(st.booleans()))
@@ -372,7 +375,7 @@ EXAMPLES: tuple[Spec, ...] = (
          layers=(LayerSpec(), LayerSpec(placement="post", activation="relu"))),
     Spec(seed=3, n=3, positions="none",
          layers=(LayerSpec(block=False), LayerSpec(norm="rmsnorm", activation="silu",
-                                                   gated=True, experts=3),
+                                                   gated=True, experts=3, shared=True),
                  LayerSpec(norm="none", placement="post", scale=False, causal=False))),
     # the rest of the constructs
     Spec(seed=4, n=2, source=4, positions="learned", heads=1,

@@ -1,5 +1,5 @@
 """F5 at 1024 × 768 and a 4:3 export 1024 wide,
-every step of the preset with a mixture of experts (Mixtral)
+every step of the presets with a mixture of experts (Mixtral, Qwen2-MoE)
 (:mod:`tests.app.back_row`)."""
 
 from __future__ import annotations

@@ -72,6 +72,8 @@ EXPECTED = {
                 "silu", "", False, False, 0),
     "mixtral": ("rope", 4, 1_000_000, "rmsnorm", "pre", "sequential", True, 1, None, True,
                 "silu", "", False, False, 4),
+    "qwen2_moe": ("rope", 4, 1_000_000, "rmsnorm", "pre", "sequential", True, 1, None, True,
+                  "silu", "qkv", False, False, 4),
     "qwen2": ("rope", 4, 1_000_000, "rmsnorm", "pre", "sequential", True, 1, None, True,
               "silu", "qkv", True, False, 0),
     "gpt_neox": ("rope", 2, 10000, "layernorm", "pre", "parallel", True, 2, None, False,
@@ -330,6 +332,33 @@ def test_the_gated_feed_forward_is_explained_as_a_gate(lang: str) -> None:
     np.testing.assert_allclose(hidden, trace.arrays["L1.ffn_hidden"][3, :4], atol=5e-4)
     assert ("gate" if lang == "en" else "门") in step_text(
         trace, trace.step_index("L1.ffn"), lang).summary
+
+
+def test_qwen2_moe_adds_its_gated_shared_expert_to_2_unrenormalised_experts() -> None:
+    doc, trace = preset_document("qwen2_moe"), trace_of("qwen2_moe")
+    _, blk = layer(doc)
+    ffn = blk["ffn"]
+    x = trace.arrays["L1.norm2"]
+    logits = x @ a(ffn["router"])
+    shares = np.exp(logits - logits.max(1, keepdims=True))
+    shares /= shares.sum(1, keepdims=True)
+    chosen = np.argsort(-shares, axis=1)[:, :2]  # no ties in the seeded numbers
+    np.testing.assert_array_equal(trace.arrays["L1.router_chosen"], chosen)
+    weights = np.take_along_axis(shares, chosen, 1)  # not divided by their sum
+    np.testing.assert_allclose(trace.arrays["L1.router_weights"], weights, atol=1e-12)
+    gate = 1 / (1 + np.exp(-(x @ a(ffn["shared_gate"]))))
+    np.testing.assert_allclose(trace.arrays["L1.shared_weight"], gate, atol=1e-12)
+    assert np.ptp(gate) > 0.2  # the tokens keep visibly different parts of the shared output
+
+    def swiglu(f: dict[str, Any], rows: np.ndarray) -> np.ndarray:
+        z = rows @ a(f["Wg"])
+        return (z / (1 + np.exp(-z)) * (rows @ a(f["W1"]))) @ a(f["W2"])
+
+    total = gate * swiglu(ffn["shared"], x)
+    for i, row in enumerate(x):
+        for r in range(2):
+            total[i] += weights[i, r] * swiglu(ffn["experts"][chosen[i, r]], row[None])[0]
+    np.testing.assert_allclose(trace.arrays["L1.ffn_out"], total, atol=1e-12)
 
 
 def test_mixtral_routes_each_token_to_2_of_its_4_experts() -> None:

@@ -63,8 +63,8 @@ def test_the_menu_and_the_document_speak_the_interface_language(qtbot: QtBot) ->
     window = open_window(qtbot)
     try:
         entries = preset_entries(window)
-        assert list(entries) == ["gpt2", "llama", "mistral", "mixtral", "qwen2", "gpt_neox",
-                                 "bert"]
+        assert list(entries) == ["gpt2", "llama", "mistral", "mixtral", "qwen2_moe", "qwen2",
+                                 "gpt_neox", "bert"]
         assert window.presets_menu.title() == "New from &architecture"
         assert entries["mistral"].text() == \
             "Mistral — Llama with grouped K/V heads and a sliding window"

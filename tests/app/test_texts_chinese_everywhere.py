@@ -53,9 +53,11 @@ ALLOWED = LABEL_WORDS | {
     "pre", "post", "Transformer",
     # functions and settings written as in a formula
     "GELU", "SiLU", "SwiGLU", "exp", "max", "mean", "ln", "log", "sin", "cos", "tanh", "erf",
-    "gelu", "silu", "relu", "top-k", "top-p", "base", "bg", "torch.topk",
+    "gelu", "silu", "relu", "top-k", "top-p", "base", "bg", "torch.topk", "sigmoid",
+    "normalize", "false",
     # model families
     "BERT", "BART", "GPT-2", "GPT-J", "GPT-NeoX", "Phi", "Llama", "Mistral", "Qwen2", "Mixtral",
+    "Qwen2-MoE",
 }
 LATIN = re.compile(r"[A-Za-z]{2,}")
 WORD = re.compile(r"[A-Za-z0-9_.\-]+")

@@ -52,7 +52,8 @@ def test_the_english_title_is_the_engines_and_every_language_has_one() -> None:
     assert steps > 500
     titled = {word_id.removeprefix("title.") for word_id in CATALOGUES["en"]
               if word_id.startswith("title.") and "." in word_id.removeprefix("title.")}
-    variants = {"input.summed", "attention.weights_causal", "attention.qk_norm_all"}
+    variants = {"input.summed", "attention.weights_causal", "attention.qk_norm_all",
+                "block.experts_shared"}
     assert titled - keys == variants
 
 

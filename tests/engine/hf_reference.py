@@ -22,7 +22,8 @@ Array = np.ndarray
 DTYPES = {"F64": np.float64, "F32": np.float32, "F16": np.float16}
 FIXTURES = Path(__file__).resolve().parent / "checkpoints"
 FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "gpt_neox", "gemma", "bert", "qwen3", "phi",
-            "opt", "phi3", "stablelm", "starcoder2", "gemma2", "qwen3_moe", "mixtral", "olmo2")
+            "opt", "phi3", "stablelm", "starcoder2", "gemma2", "qwen3_moe", "mixtral", "olmo2",
+            "qwen2_moe")
 SCALED = ("llama-rope-linear", "llama-rope-llama3", "llama-rope-yarn", "phi3-longrope")
 """The fixtures whose RoPE is scaled (besides one per family)."""
 CAPPED = ("gemma2-capped",)
@@ -252,7 +253,7 @@ def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str
                                         else "post_attention_layernorm.weight"))
         if c["model_type"] == "mixtral":
             fed = _experts(c, t, at + "block_sparse_moe.", m, ("w1", "w3", "w2"), True)
-        elif at + "mlp.gate.weight" in t:  # Qwen3-MoE's sparse layer
+        elif at + "mlp.gate.weight" in t:  # Qwen3-MoE's and Qwen2-MoE's sparse layer
             fed = _experts(c, t, at + "mlp.", m, ("gate_proj", "up_proj", "down_proj"),
                            c["norm_topk_prob"])
         else:
@@ -278,9 +279,17 @@ def _experts(c: dict[str, Any], t: dict[str, Array], at: str, m: Array,
              names: tuple[str, str, str], normalize: bool) -> Array:
     """A sparse MoE, token by token: softmax of the router's logits, the top k shares
     (renormalised when ``normalize``), each chosen expert's SwiGLU (``names``: its gate, up and
-    down projections; Mixtral's w1, w3, w2) weighted."""
+    down projections; Mixtral's w1, w3, w2) weighted; plus Qwen2-MoE's shared expert, a SwiGLU
+    times the sigmoid of its one-row gate."""
     out = np.zeros_like(m)
+    shared = at + "shared_expert"
     for i, row in enumerate(m):
+        if shared + "_gate.weight" in t:
+            def own(name: str, y: Array) -> Array:
+                return y @ t[f"{shared}.{name}.weight"].T
+            gate = 1 / (1 + math.exp(-float(row @ t[shared + "_gate.weight"][0])))
+            out[i] += gate * own("down_proj", _act(c["hidden_act"], own("gate_proj", row))
+                                 * own("up_proj", row))
         probs = _softmax(row @ t[at + "gate.weight"].T)
         top = sorted(range(len(probs)), key=lambda e: -probs[e])[:c["num_experts_per_tok"]]
         total = sum(probs[e] for e in top) if normalize else 1.0
@@ -471,7 +480,8 @@ def _bert(c: dict[str, Any], t: dict[str, Array], ids: list[int],
 FORWARDS = {"gpt2": _gpt2, "llama": _llama, "mistral": _llama, "qwen2": _llama,
             "qwen3": _llama, "gpt_neox": _gpt_neox, "gemma": _llama, "phi": _phi, "opt": _opt,
             "bert": _bert, "phi3": _llama, "stablelm": _stablelm, "starcoder2": _stablelm,
-            "gemma2": _llama, "mixtral": _llama, "qwen3_moe": _llama, "olmo2": _llama}
+            "gemma2": _llama, "mixtral": _llama, "qwen3_moe": _llama, "olmo2": _llama,
+            "qwen2_moe": _llama}
 
 
 def hf_forward(folder: Path, ids: list[int], types: list[int] | None = None) -> dict[str, Any]:

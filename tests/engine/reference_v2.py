@@ -278,7 +278,8 @@ def attention(out: Arrays, p: str, a: Doc, x: np.ndarray, *, memory: np.ndarray 
 
 def mixture(out: Arrays, p: str, f: Doc, x: np.ndarray) -> np.ndarray:
     """A mixture of experts, token by token: softmax of x·router, the top_k largest shares
-    (renormalised unless ``normalize`` is false), Σ weight · expert(x)."""
+    (renormalised unless ``normalize`` is false), Σ weight · expert(x); plus, with a shared
+    expert, 1 / (1 + e^(−x·shared_gate)) · shared(x)."""
     k, experts = f["top_k"], f["experts"]
     logits = x @ _m(f["router"])
     shares = np.exp(logits - logits.max(-1, keepdims=True))
@@ -293,6 +294,11 @@ def mixture(out: Arrays, p: str, f: Doc, x: np.ndarray) -> np.ndarray:
                 p + "router_chosen": chosen.astype(float), p + "router_weights": weights,
                 p + "expert_out": each})
     out[p + "ffn_out"] = (weights.T[:, :, None] * each).sum(0)
+    if "shared" in f:
+        gate = 1 / (1 + np.exp(-(x @ _m(f["shared_gate"]))))
+        shared = ffn({}, "", f["shared"], x)
+        out.update({p + "shared_weight": gate, p + "shared_out": shared})
+        out[p + "ffn_out"] = out[p + "ffn_out"] + gate * shared
     return out[p + "ffn_out"]
 
 

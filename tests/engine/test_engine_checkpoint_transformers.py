@@ -92,6 +92,10 @@ SIZES: dict[str, dict[str, Any]] = {
     "olmo2": {"hidden_size": 8, "intermediate_size": 12, "num_hidden_layers": 2,
               "num_attention_heads": 4, "num_key_value_heads": 2,
               "max_position_embeddings": 32, "rope_theta": 500.0, "eos_token_id": 0},
+    "qwen2_moe": {"hidden_size": 8, "intermediate_size": 12, "moe_intermediate_size": 6,
+                  "shared_expert_intermediate_size": 10, "num_hidden_layers": 2,
+                  "num_attention_heads": 2, "num_key_value_heads": 1,
+                  "max_position_embeddings": 32, "num_experts": 4, "num_experts_per_tok": 2},
 }
 TOKENIZERS = {"phi3": "llama", "stablelm": "gpt_neox", "starcoder2": "gpt2", "olmo2": "gpt2"}
 """The fixture whose tokenizer.json a family's random model reads (its own by default)."""
@@ -146,6 +150,9 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
                                            "num_experts_per_tok": 2}),
     "gemma2-final-cap": ("gemma2", {"final_logit_softcapping": 3.0}),
     "gemma2-caps": ("gemma2", {"attn_logit_softcapping": 5.0, "final_logit_softcapping": 3.0}),
+    "qwen2_moe-dense-window": ("qwen2_moe", {"decoder_sparse_step": 2, "norm_topk_prob": True,
+                                             "qkv_bias": False, "use_sliding_window": True,
+                                             "sliding_window": 2, "max_window_layers": 1}),
 }
 """Each case: its family and what it changes in the family's sizes: Phi-2's shape (no QK-norm,
 no grouped heads, a quarter of each head's 8 columns turned); OPT-350m's (post-norm, no final
@@ -162,7 +169,10 @@ context of 512 (the plain RoPE's angles); and yarn as a Qwen2 with every setting
 betas, ``mscale``/``mscale_all_dim`` and no truncation. Gemma 2's other
 ``layer_types`` (its family case: the first layer slides, as its config defaults; the caps are
 null in both); then Gemma 2 with its soft caps set small so that they bite: the logits' at 3
-(``gemma2-final-cap``), and the scores' at 5 besides (``gemma2-caps``)."""
+(``gemma2-final-cap``), and the scores' at 5 besides (``gemma2-caps``). Qwen2-MoE (its family
+case: both layers sparse, 2 of 4 shares unrenormalised, the gated shared expert) with its first
+layer dense (``decoder_sparse_step`` 2), the shares renormalised, no q/k/v biases, and a window
+of 2 on its even layers under ``max_window_layers`` 1 (layer 1 only)."""
 EDITED: dict[str, dict[str, Any]] = {
     "llama-rope-scaling": {"rope_scaling": {"rope_type": "default"}},
 }
@@ -172,16 +182,16 @@ EDITED: dict[str, dict[str, Any]] = {
 ``rope_parameters``."""
 FLOAT32_CASTS = ("LlamaRMSNorm", "MistralRMSNorm", "Qwen2RMSNorm", "Qwen3RMSNorm",
                  "GemmaRMSNorm", "Phi3RMSNorm", "Gemma2RMSNorm", "MixtralRMSNorm",
-                 "Qwen3MoeRMSNorm", "Olmo2RMSNorm")
+                 "Qwen3MoeRMSNorm", "Olmo2RMSNorm", "Qwen2MoeRMSNorm")
 ONE_PLUS = ("GemmaRMSNorm", "Gemma2RMSNorm")
 """The RMSNorms that scale by 1 + weight."""
 ROTARY = ("LlamaRotaryEmbedding", "MistralRotaryEmbedding", "Qwen2RotaryEmbedding",
           "Qwen3RotaryEmbedding", "GPTNeoXRotaryEmbedding", "GemmaRotaryEmbedding",
           "PhiRotaryEmbedding", "Phi3RotaryEmbedding", "StableLmRotaryEmbedding",
           "Starcoder2RotaryEmbedding", "Gemma2RotaryEmbedding", "MixtralRotaryEmbedding",
-          "Qwen3MoeRotaryEmbedding", "Olmo2RotaryEmbedding")
+          "Qwen3MoeRotaryEmbedding", "Olmo2RotaryEmbedding", "Qwen2MoeRotaryEmbedding")
 MODELING = ("llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi", "phi3", "stablelm",
-            "starcoder2", "gemma2", "mixtral", "qwen3_moe", "olmo2")
+            "starcoder2", "gemma2", "mixtral", "qwen3_moe", "olmo2", "qwen2_moe")
 """The families whose modeling modules hold those classes."""
 
 
@@ -265,8 +275,8 @@ def build(family: str, folder: Path, seed: int, **changes: Any) -> Any:
     auto = transformers.AutoModel if family == "bert" else transformers.AutoModelForCausalLM
     # The experts as MixtralExperts.forward writes them (transformers 5's default groups them
     # in torch._grouped_mm, which computes no float64).
-    experts = ({"experts_implementation": "eager"} if family in ("mixtral", "qwen3_moe")
-               else {})
+    experts = ({"experts_implementation": "eager"}
+               if family in ("mixtral", "qwen3_moe", "qwen2_moe") else {})
     model = auto.from_config(config, attn_implementation="eager", dtype=torch.float64,
                              **experts).eval()
     redraw(model)
@@ -413,16 +423,26 @@ def test_gemma2_slides_the_layers_its_config_slides_by_default() -> None:
     assert ours == [3, None, 3, None, 3]
 
 
-@pytest.mark.parametrize("name", ("phi3", "stablelm", "starcoder2", "gemma2", "olmo2", *SCALED,
-                                  *CAPPED))
+def test_qwen2_moe_slides_the_layers_its_config_slides_by_default() -> None:
+    theirs = transformers.Qwen2MoeConfig(num_hidden_layers=6, use_sliding_window=True,
+                                         sliding_window=3, max_window_layers=4).layer_types
+    ours = Config({"model_type": "qwen2_moe", "use_sliding_window": True, "sliding_window": 3,
+                   "max_window_layers": 4}, "config.json").windows(6)
+    assert ours == [3 if kind == "sliding_attention" else None for kind in theirs]
+    assert ours == [3, None, 3, None, None, None]
+
+
+@pytest.mark.parametrize("name", ("phi3", "stablelm", "starcoder2", "gemma2", "olmo2", "qwen2_moe",
+                                  *SCALED, *CAPPED))
 def test_the_committed_fixture_computes_what_transformers_computes(
         monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     """The committed fixtures of Phi-3, StableLM, Starcoder2, Gemma 2 (caps null, and capped),
-    OLMo 2 and of each RoPE scaling, read by from_pretrained in float64 (its float32 casts patched):
-    every array ≤ 1e-10."""
+    OLMo 2, Qwen2-MoE and of each RoPE scaling, read by from_pretrained in float64 (its float32
+    casts patched): every array ≤ 1e-10."""
     exact_float64(monkeypatch)
+    experts = {"experts_implementation": "eager"} if name == "qwen2_moe" else {}
     model = transformers.AutoModelForCausalLM.from_pretrained(
-        FIXTURES / name, attn_implementation="eager", dtype=torch.float64).eval()
+        FIXTURES / name, attn_implementation="eager", dtype=torch.float64, **experts).eval()
     found, _, trace = compared(import_checkpoint(FIXTURES / name, TEXT), model)
     print(f"\n{name}: " + ", ".join(f"{array} {gap:.1e}" for array, gap in found.items()))
     assert max(found.values()) <= 1e-10, found

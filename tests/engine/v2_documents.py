@@ -41,9 +41,10 @@ def attention(rng: np.random.Generator, d: int, *, heads: int = 2, d_k: int = 2,
 def block(rng: np.random.Generator, d: int, *, f: int = 5, placement: str = "pre",
           norm: str = "layernorm", activation: str = "gelu", gated: bool = False,
           cross: bool = False, experts: int = 0, top_k: int = 2, normalize: bool = True,
-          **extra: Any) -> Doc:
+          shared: bool = False, **extra: Any) -> Doc:
     """A block with random γ/β around 1/0, an FFN with biases, gated when asked; with
-    ``experts``, a router and that many such FFNs, ``top_k`` chosen."""
+    ``experts``, a router and that many such FFNs, ``top_k`` chosen (and with ``shared`` a
+    shared expert, one more such FFN, behind its d × 1 gate)."""
     def one() -> Doc:
         ffn: Doc = {"W1": _mat(rng, d, f), "b1": _vec(rng, f), "activation": activation,
                     "W2": _mat(rng, f, d), "b2": _vec(rng, d)}
@@ -52,6 +53,8 @@ def block(rng: np.random.Generator, d: int, *, f: int = 5, placement: str = "pre
         return ffn
     ffn = ({"router": _mat(rng, d, experts, 1.5), "top_k": top_k, "normalize": normalize,
             "experts": [one() for _ in range(experts)]} if experts else one())
+    if experts and shared:
+        ffn.update(shared_gate=_mat(rng, d, 1, 1.5), shared=one())
     b: Doc = {"norm": norm, "eps": 1e-5, "placement": placement,
               "gamma1": _vec(rng, d, 1.0), "beta1": _vec(rng, d),
               "gamma2": _vec(rng, d, 1.0), "beta2": _vec(rng, d), "ffn": ffn}
@@ -239,6 +242,9 @@ CASES: dict[str, Callable[[], Doc]] = {
     "identity": lambda: document(55, block_keys={"activation": "identity"}),
     "mixture_of_experts": lambda: document(
         56, layers=2, block_keys={"activation": "silu", "gated": True, "experts": 4}),
+    "mixture_shared_expert": lambda: document(
+        58, block_keys={"activation": "silu", "gated": True, "experts": 3, "normalize": False,
+                        "shared": True}),
     "mixture_unnormalised_post_norm": lambda: document(
         57, block_keys={"experts": 3, "top_k": 1, "placement": "post", "normalize": False}),
     # shorthand documents in version 2
