@@ -134,11 +134,11 @@ def llama_like(weights: Weights, vocab: int, *, heads: int, groups: int, d_k: in
                sparse: str = "mixtral", olmo: bool = False) -> tuple[int, int]:
     """The tensors of a two-layer Llama, Mistral, Qwen2, Qwen3 (``qk_norm``), Gemma
     (``shifted``: its norms store γ − 1, near 0), Gemma 2 (``sandwich``: the norms before and
-    after the feed-forward too) or Mixtral (``experts``: a router and that many SwiGLU experts
-    in place of the MLP; ``sparse`` "qwen3_moe": in the second layer only, under Qwen3-MoE's
-    names, 6 wide; "qwen2_moe": the same and a gated shared expert 10 wide) or OLMo 2
-    (``olmo``: no input norm, the q and k norms as wide as the projections, the feed-forward's
-    output normed); returns (d, hidden)."""
+    after the feed-forward too), Gemma 3 (both, with ``qk_norm``) or Mixtral (``experts``: a
+    router and that many SwiGLU experts in place of the MLP; ``sparse`` "qwen3_moe": in the
+    second layer only, under Qwen3-MoE's names, 6 wide; "qwen2_moe": the same and a gated shared
+    expert 10 wide) or OLMo 2 (``olmo``: no input norm, the q and k norms as wide as the
+    projections, the feed-forward's output normed); returns (d, hidden)."""
     hidden, w = 12, weights
 
     def norm(name: str) -> None:
@@ -158,8 +158,11 @@ def llama_like(weights: Weights, vocab: int, *, heads: int, groups: int, d_k: in
                 w.random(f"{at}self_attn.{name}_proj.bias", rows, scale=0.1)
         w.random(at + "self_attn.o_proj.weight", d, heads * d_k)
         if qk_norm or olmo:
-            w.scale(at + "self_attn.q_norm.weight", heads * d_k if olmo else d_k)
-            w.scale(at + "self_attn.k_norm.weight", groups * d_k if olmo else d_k)
+            for name, heads_of in (("q_norm", heads), ("k_norm", groups)):
+                if shifted:  # Gemma 3: γ − 1 near 0, as its other norms
+                    w.random(f"{at}self_attn.{name}.weight", d_k, scale=0.2)
+                else:
+                    w.scale(f"{at}self_attn.{name}.weight", heads_of * d_k if olmo else d_k)
         norm(at + "post_attention_layernorm.weight")
         if sandwich:
             norm(at + "pre_feedforward_layernorm.weight")
@@ -328,6 +331,25 @@ def gemma2_capped(weights: Weights, vocab: int) -> dict[str, Any]:
     5, the logits at 3."""
     return {**gemma2(weights, vocab), "attn_logit_softcapping": 5.0,
             "final_logit_softcapping": 3.0}
+
+
+def gemma3_text(weights: Weights, vocab: int) -> dict[str, Any]:
+    """Gemma 3 (text) as its Hub configs spell it (``rope_theta`` 1000000 for the full layer,
+    ``rope_local_base_freq`` 10000 for the sliding one): heads 8 wide (four pairs, so the two
+    bases turn differently), each head's q and k RMSNormed, the scores ÷ √12
+    (``query_pre_attn_scalar``, not d_k), a window of 3 on the first layer."""
+    d, hidden = llama_like(weights, vocab, heads=2, groups=1, d_k=8, tied=True, d=16,
+                           shifted=True, sandwich=True, qk_norm=True)
+    return {"model_type": "gemma3_text", "architectures": ["Gemma3ForCausalLM"],
+            "vocab_size": vocab, "hidden_size": d, "intermediate_size": hidden,
+            "num_hidden_layers": 2, "num_attention_heads": 2, "num_key_value_heads": 1,
+            "head_dim": 8, "query_pre_attn_scalar": 12, "max_position_embeddings": 32,
+            "rms_norm_eps": 1e-6, "hidden_activation": "gelu_pytorch_tanh",
+            "rope_theta": 1000000.0, "rope_local_base_freq": 10000.0, "rope_scaling": None,
+            "attention_bias": False, "sliding_window": 3,
+            "layer_types": ["sliding_attention", "full_attention"],
+            "attn_logit_softcapping": None, "final_logit_softcapping": None,
+            "bos_token_id": 1, "eos_token_id": 2}
 
 
 def bert(weights: Weights, vocab: int) -> dict[str, Any]:
@@ -567,6 +589,7 @@ FAMILIES: dict[str, tuple[Callable[[Weights, int], dict[str, Any]], str, bool]] 
     "qwen3_moe": (qwen3_moe, "bfloat16", True),
     "olmo2": (olmo2, "bfloat16", True),
     "qwen2_moe": (qwen2_moe, "bfloat16", True),
+    "gemma3_text": (gemma3_text, "bfloat16", False),
 }
 """Each family: its tensors and config, the dtype they are stored in, its tokenizer's kind;
 then Llama with each RoPE scaling (``llama-rope-…``)."""
@@ -575,7 +598,7 @@ SEEDS = {"gpt2": 2501, "gpt_neox": 2502, "llama": 2503, "mistral": 2504, "qwen2"
          "llama-rope-linear": 2512, "llama-rope-llama3": 2513,
          "llama-rope-yarn": 2514, "stablelm": 2515, "starcoder2": 2516, "phi3-longrope": 2518,
          "gemma2": 2519, "mixtral": 2520, "qwen3_moe": 2521, "gemma2-capped": 2522,
-         "qwen2_moe": 2530, "olmo2": 2541}
+         "qwen2_moe": 2530, "olmo2": 2541, "gemma3_text": 2541}
 """Each family's seed (fixed, so that a new family leaves the others' bytes as they were)."""
 
 

@@ -302,7 +302,7 @@ def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
     options leave the arrows out, as a comparison's halves do): one compact picture, so RoPE
     does not shrink the document's scale."""
     att = attention_at(ctx.trace, step.scope)
-    angles_name = ("enc." if step.stack == "encoder" else "") + "rope_angles"
+    angles_name = step.reads[2]  # the stack's rope_angles, or the layer's own
     angles = ctx.array(angles_name)
     r = 2 * int(angles.shape[1])
     theta = _theta(ctx, angles)

@@ -167,8 +167,8 @@ def _scores(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRectF:
         cols = _head_columns(att.d_k, head)
         marked, sentence = rope_scores_marks(ctx, step, head)
         sentences += [sentence] if sentence else []
-        scaling = (_word(ctx, "scaled_note", d_k=att.d_k,
-                         root=format_number(math.sqrt(att.d_k), 3)) if att.scale
+        scaling = (_word(ctx, "scaled_note", d_k=format_exact(att.scale_number),
+                         root=format_number(math.sqrt(att.scale_number), 3)) if att.scale
                    else _word(ctx, "not_scaled_note"))
         note = join_notes(ctx.options.lang, scaling, mask_note)
         left = ctx.grid(step.reads[0], title=f"{query}{label}", columns=cols)

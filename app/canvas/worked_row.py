@@ -208,19 +208,21 @@ Columns = tuple[list[str], Callable[[int], list[str]], list[str]]
 
 
 def _score_columns(f: Facts, lang: str, places: int) -> Columns:
-    """The scores: q·k with its terms, then ÷ √d_k."""
+    """The scores: q·k with its terms, then ÷ √d_k (or √scale_dk)."""
     cap = f.attention.softcap
 
     def row(j: int) -> list[str]:
         s = format_number(f.scaled_score(j), places)
         cells = [_terms(f, j, places),
-                 f"{format_number(f.raw_score(j), places)} ÷ √{f.d_k} = {s}" if f.scaled else s]
+                 f"{format_number(f.raw_score(j), places)} ÷ √{f.scale_number} = {s}"
+                 if f.scaled else s]
         if cap is not None:
             c = format_exact(cap)
             cells.append(f"{c} · tanh({s} / {c}) = {format_number(f.score(j), places)}")
         return cells
 
-    scaled = say("canvas.scaled", lang, d_k=f.d_k) if f.scaled else say("canvas.unscaled", lang)
+    scaled = (say("canvas.scaled", lang, d_k=f.scale_number) if f.scaled
+              else say("canvas.unscaled", lang))
     capped = [say("canvas.capped", lang)] if cap is not None else []
     return [say("canvas.dot", lang), scaled, *capped], row, []
 

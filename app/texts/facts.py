@@ -128,6 +128,12 @@ class Facts:
         return self.attention.scale
 
     @property
+    def scale_number(self) -> str:
+        """The number under the root the scores are divided by, as written (d_k, or the
+        attention's ``scale_dk``)."""
+        return format_exact(self.attention.scale_number)
+
+    @property
     def has_wo(self) -> bool:
         return self.attention.Wo is not None
 
@@ -250,7 +256,8 @@ class Facts:
         return float(self.scoped("scores")[self.head, self.receiver, j])
 
     def scaled_score(self, j: int) -> float:
-        """The receiver's q·k against key ``j`` (÷ √dₖ when scaled), before a soft cap."""
+        """The receiver's q·k against key ``j`` (÷ √dₖ, or √scale_dk, when scaled), before a
+        soft cap."""
         name = "scores_uncapped" if self.attention.softcap is not None else "scores"
         return float(self.scoped(name)[self.head, self.receiver, j])
 
@@ -258,8 +265,9 @@ class Facts:
         return float(self.scoped("weights")[self.head, self.receiver, j])
 
     @property
-    def root_d_k(self) -> str:
-        return self.num(np.sqrt(self.d_k))
+    def scale_root(self) -> str:
+        """√ of the number the scores are divided by (d_k, or the attention's ``scale_dk``)."""
+        return self.num(np.sqrt(self.attention.scale_number))
 
     @cached_property
     def exps(self) -> list[float]:

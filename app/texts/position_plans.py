@@ -64,13 +64,22 @@ def _scaled(f: Facts) -> Say:
         for key, value in numbers.items()})
 
 
+def _own_base(f: Facts) -> Say:
+    """The layer's own RoPE base beside the stack's (nothing without one)."""
+    base = f.attention.rope_base
+    if base is None:
+        return NOTHING
+    positions: Positions = module_of(f.trace, f.step)
+    return say("rope.own_base", base=format_exact(base), stack=format_exact(positions.base))
+
+
 def rope(f: Facts) -> Telling:
     q, q_rot = f.step.reads[0], f.step.writes[0]
     return Telling(
         summary=say("rope.summary"),
         why=say("rope.why"),
         how=say("rope.how", token=Token(f.token), position=f.receiver, q=f.receiver_row(q),
-                turned=f.receiver_row(q_rot), scaled=_scaled(f)),
+                turned=f.receiver_row(q_rot), scaled=_scaled(f), own=_own_base(f)),
         pitfalls=say("rope.pitfalls"),
         check=say("rope.check", token=Token(f.token), before=_length(f, q),
                   after=_length(f, q_rot), first=Token(f.tokens[0]), q=q, turned=q_rot),

@@ -97,10 +97,11 @@ def scores(f: Facts) -> Telling:
     raws = Listed([f.num(f.raw_score(k)) for k in keys])
     cell = dict(token=_token(f), key=Token(f.keys[j]), terms=f.score_terms(j),
                 raw=f.num(f.raw_score(j)), score=f.num(f.scaled_score(j)), d_k=f.d_k,
-                root=f.root_d_k)
+                root=f.scale_root, number=f.scale_number)
     query = dict(head=_head(f), token=_token(f), query=f.row(f.q(f.receiver)), met=met,
-                 raws=raws, d_k=f.d_k)
-    scaled = "scaled" if f.scaled else "unscaled"
+                 raws=raws, d_k=f.d_k, number=f.scale_number)
+    scaled = ("unscaled" if not f.scaled else "scaled" if f.attention.scale_dk is None
+              else "rescaled")  # rescaled: ÷ √scale_dk (Gemma 2's query_pre_attn_scalar)
     how = say(f"scores.how_{scaled}",
               scaled_scores=Listed([f.num(f.scaled_score(k)) for k in keys]), **query)
     check = say(f"scores.check_{scaled}", **cell)
@@ -116,8 +117,9 @@ def scores(f: Facts) -> Telling:
              "scores.later_masked" if f.causal and f.n > 1 else
              "scores.later_open" if not f.causal else "scores.later_single")
     return Telling(
-        summary=say(f"scores.summary_{scaled}", d_k=f.d_k),
-        why=say("scores.why", then=say(f"scores.why_{scaled}", d_k=f.d_k)),
+        summary=say(f"scores.summary_{scaled}", d_k=f.d_k, number=f.scale_number),
+        why=say("scores.why", then=say(f"scores.why_{scaled}", d_k=f.d_k,
+                                       number=f.scale_number)),
         how=how,
         pitfalls=say("scores.pitfalls", then=say(later, rule=rule)),
         check=check,

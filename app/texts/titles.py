@@ -37,6 +37,12 @@ def _embed(scenario: Scenario, step: Step, m: StepModules) -> Say:
                say("title.embed_scaled", scale=format_exact(scale)))
 
 
+def _rope(scenario: Scenario, step: Step, m: StepModules) -> Say:
+    base = m.attention.rope_base
+    return say("title.positions.rope", own=NOTHING if base is None else
+               say("title.rope_own_base", base=format_exact(base)))
+
+
 def _scores(scenario: Scenario, step: Step, m: StepModules) -> Say:
     a = m.attention
     then = NOTHING
@@ -44,8 +50,9 @@ def _scores(scenario: Scenario, step: Step, m: StepModules) -> Say:
         then = say("title.scores_capped", cap=format_exact(a.softcap))
     elif any(name.endswith("alibi") for name in step.writes):
         then = say("title.scores_biased")
-    return say("title.attention.scores",
-               scaled=say("title.scores_scaled") if a.scale else NOTHING, then=then)
+    scaled = NOTHING if not a.scale else say("title.scores_scaled") if a.scale_dk is None \
+        else say("title.scores_scaled_by", dk=format_exact(a.scale_dk))
+    return say("title.attention.scores", scaled=scaled, then=then)
 
 
 def _qk_norm(scenario: Scenario, step: Step, m: StepModules) -> Say:
@@ -94,9 +101,10 @@ def _softcap(scenario: Scenario, step: Step, m: StepModules) -> Say:
 
 
 _OWN: dict[str, Callable[[Scenario, Step, StepModules], Say]] = {
-    "input.embed": _embed, "attention.qk_norm": _qk_norm, "attention.scores": _scores,
-    "attention.weights": _weights, "attention.mix": _mix, "block.ffn": _ffn,
-    "block.router": _router, "block.experts": _experts, "block.softcap": _softcap}
+    "input.embed": _embed, "positions.rope": _rope, "attention.qk_norm": _qk_norm,
+    "attention.scores": _scores, "attention.weights": _weights, "attention.mix": _mix,
+    "block.ffn": _ffn, "block.router": _router, "block.experts": _experts,
+    "block.softcap": _softcap}
 """The titles that name more than the step's norm, by explain_key (a cross-attention's as a
 self-attention's)."""
 

@@ -74,6 +74,9 @@ WORDS: dict[str, str] = {
     "scores.key": "{token}'s key {row}",
     "scores.summary_scaled": "Every query row is dotted with every key row, and each score is "
                              "divided by √dₖ = √{d_k}.",
+    "scores.summary_rescaled": "Every query row is dotted with every key row, and each score "
+                               "is divided by √{number}: this model's own number under the "
+                               "root, where the chapter's formula has dₖ = {d_k}.",
     "scores.summary_unscaled": "Every query row is dotted with every key row; scaling is off, "
                                "so the dot products are the scores.",
     "scores.why": "Before a position can decide how much to read from each other position, it "
@@ -81,10 +84,16 @@ WORDS: dict[str, str] = {
                   "q·k gives it, {then}",
     "scores.why_scaled": "and dividing by √dₖ keeps their typical size from growing with the "
                          "width of q and k.",
+    "scores.why_rescaled": "and dividing by a square root keeps their typical size in check; "
+                           "this model was trained dividing by √{number} rather than by √dₖ = "
+                           "√{d_k}.",
     "scores.why_unscaled": "and with scaling off its size grows with the width of q and k "
                            "(dₖ = {d_k} here).",
     "scores.how_scaled": "scores[i, j] = q_i · k_j ÷ √dₖ. Here{head}, with dₖ = {d_k}, {token}'s "
                          "query {query} meets {met}: raw {raws}, scaled {scaled_scores}.",
+    "scores.how_rescaled": "scores[i, j] = q_i · k_j ÷ √{number}, the document's scale_dk "
+                           "standing where dₖ = {d_k} would. Here{head}, {token}'s query {query} "
+                           "meets {met}: raw {raws}, scaled {scaled_scores}.",
     "scores.how_unscaled": "scores[i, j] = q_i · k_j, with no division. Here{head}, {token}'s "
                            "query {query} meets {met}: {raws}.",
     "scores.how_capped": "{before} Then each is soft-capped, {cap} · tanh(s / {cap}), as "
@@ -100,6 +109,10 @@ WORDS: dict[str, str] = {
     "scores.check_scaled": "Check one cell: {token} against {key} is {terms} = {raw}, and {raw} "
                            "÷ √{d_k} = {score}. Turn scaling off: every score is multiplied by "
                            "√dₖ (here {root}) and the order within each row stays the same.",
+    "scores.check_rescaled": "Check one cell: {token} against {key} is {terms} = {raw}, and "
+                             "{raw} ÷ √{number} = {raw} ÷ {root} = {score}. Every score of the "
+                             "table is divided by that same {root}, so the order within each "
+                             "row stays what q·k made it.",
     "scores.check_unscaled": "Check one cell: {token} against {key} is {terms} = {score}. Turn "
                              "scaling on: every score is divided by √dₖ (here {root}) and the "
                              "order within each row stays the same.",
@@ -552,7 +565,7 @@ WORDS: dict[str, str] = {
                 "positions are, not on where they are.",
     "rope.how": "Pair i of each head turns by p·θᵢ, θᵢ = base^(−2i/r): (x, y) becomes "
                 "(x·cos − y·sin, x·sin + y·cos). For {token} (position {position}): q = {q} "
-                "becomes {turned}.{scaled}",
+                "becomes {turned}.{scaled}{own}",
     "rope.scaled_linear": " The frequencies are scaled (linear): every θᵢ is divided by "
                           "{factor}.",
     "rope.scaled_llama3": " The frequencies are scaled (llama3): a pair whose wavelength 2π/θᵢ "
@@ -564,6 +577,9 @@ WORDS: dict[str, str] = {
     "rope.scaled_yarn": " The frequencies are scaled (yarn): pairs past pair {start} move along "
                         "a ramp from θᵢ to θᵢ/{factor}, reached at pair {end}; cos and sin are "
                         "multiplied by {attention}.",
+    "rope.own_base": " This layer has its own base, {base}, where the stack's is {stack}: "
+                     "its θᵢ are {base}^(−2i/r), so its pairs turn at other speeds than the "
+                     "other layers'.",
     "rope.pitfalls": "V is not turned and nothing is added to X. A turn by 2π is no turn at "
                      "all, so a fast pair cannot tell far positions apart; the slow pairs can.",
     "rope.check": "Lengths stay: |q| of {token} is {before} before and {after} after. At "
@@ -1239,8 +1255,9 @@ WORKSHEET: dict[str, str] = {
     "check_projection": "each row of Q, K and V is one input row times a table — redo one "
                         "column of each with the table's column and compare.",
     "check_scores": "each score is the query row's dot product with the key row, divided by "
-                    "√dₖ (then soft-capped, c · tanh(s / c), where the step's title says so); "
-                    "a masked cell is not used.",
+                    "√dₖ, or by the root the step's title names (then soft-capped, "
+                    "c · tanh(s / c), where the step's title says so); a masked cell is not "
+                    "used.",
     "check_weights": "add up each row of your shares and compare the sum with what softmax "
                      "promises of every row; a masked key takes no share.",
     "check_mix": "each output number lies between the smallest and the largest visible value "

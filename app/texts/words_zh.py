@@ -60,13 +60,20 @@ WORDS: dict[str, str] = {
     # scores
     "scores.key": "{token}的键 {row}",
     "scores.summary_scaled": "每个查询行与每个键行做点积，每个分数再除以 √dₖ = √{d_k}。",
+    "scores.summary_rescaled": "每个查询行与每个键行做点积，每个分数再除以 √{number}：这是本模型"
+                               "自己放在根号下的数，章节公式里这个位置是 dₖ = {d_k}。",
     "scores.summary_unscaled": "每个查询行与每个键行做点积；本文档关闭了缩放，点积本身就是分数。",
     "scores.why": "一个位置要先知道自己与每个候选匹配得多好，才能决定各读多少。点积 q·k 给出这个"
                   "数；{then}",
     "scores.why_scaled": "除以 √dₖ 则让分数的典型大小不随 q、k 的宽度一起膨胀。",
+    "scores.why_rescaled": "除以一个平方根能让分数的典型大小保持适中；本模型训练时除的是 "
+                           "√{number}，而不是 √dₖ = √{d_k}。",
     "scores.why_unscaled": "缩放关闭时，分数的大小会随 q、k 的宽度增长（这里 dₖ = {d_k}）。",
     "scores.how_scaled": "scores[i, j] = q_i · k_j ÷ √dₖ。这里{head} dₖ = {d_k}，{token}的查询 "
                          "{query} 对上{met}：原始值 {raws}，缩放后 {scaled_scores}。",
+    "scores.how_rescaled": "scores[i, j] = q_i · k_j ÷ √{number}，文档的 scale_dk 站在本该是 "
+                           "dₖ = {d_k} 的位置。这里{head}{token}的查询 {query} 对上{met}：原始值 "
+                           "{raws}，缩放后 {scaled_scores}。",
     "scores.how_unscaled": "scores[i, j] = q_i · k_j，不做除法。这里{head}{token}的查询 {query} "
                            "对上{met}：{raws}。",
     "scores.how_capped": "{before}然后像 Gemma 2 那样逐个软截断，{cap} · tanh(s / {cap})："
@@ -79,6 +86,9 @@ WORDS: dict[str, str] = {
     "scores.check_scaled": "核对一格：{token}对{key}是 {terms} = {raw}，{raw} ÷ √{d_k} = "
                            "{score}。关掉缩放：每个分数都乘上 √dₖ（此处为 {root}），每行内部的"
                            "大小顺序不变。",
+    "scores.check_rescaled": "核对一格：{token}对{key}是 {terms} = {raw}，{raw} ÷ √{number} = "
+                             "{raw} ÷ {root} = {score}。表中每个分数都除以同一个 {root}，所以每行"
+                             "内部的大小顺序仍是 q·k 给出的顺序。",
     "scores.check_unscaled": "核对一格：{token}对{key}是 {terms} = {score}。打开缩放：每个分数"
                              "都除以 √dₖ（此处为 {root}），每行内部的大小顺序不变。",
     # weights
@@ -422,7 +432,9 @@ WORDS: dict[str, str] = {
     "rope.why": "注意力本身不知道词元在哪个位置。让 q 和 k 转过随位置增长的角度，q·k 就取决于两个"
                 "位置相距多远，而不是它们各自在哪里。",
     "rope.how": "每个头的第 i 对转过 p·θᵢ，θᵢ = base^(−2i/r)：(x, y) 变成 (x·cos − y·sin, "
-                "x·sin + y·cos)。{token}（位置 {position}）：q = {q} 变成 {turned}。{scaled}",
+                "x·sin + y·cos)。{token}（位置 {position}）：q = {q} 变成 {turned}。{scaled}{own}",
+    "rope.own_base": "本层有自己的基数 {base}，而这一栈的基数是 {stack}：本层的 θᵢ 是 "
+                     "{base}^(−2i/r)，各对列的转速因此与其他层不同。",
     "rope.scaled_linear": "频率经过缩放（linear）：每个 θᵢ 都除以 {factor}。",
     "rope.scaled_llama3": "频率经过缩放（llama3）：波长 2π/θᵢ 小于 {short} 的对保留 θᵢ，大于 "
                           "{long} 的对把它除以 {factor}，介于两者之间的对在两者间平滑过渡。",
@@ -1064,8 +1076,8 @@ WORKSHEET: dict[str, str] = {
     "how_to_check": "如何判断是否做对：{sentence}",
     "check_projection": "Q、K、V 的每一行都是一行输入乘以一张参数表——"
                         "用表中对应的列把每张表各重算一列来核对。",
-    "check_scores": "每个分数是查询行与键行的点积再除以 √dₖ（步骤标题写有软截断时，再取 "
-                    "c · tanh(s / c)）；被掩码的格子不参与。",
+    "check_scores": "每个分数是查询行与键行的点积再除以 √dₖ（或步骤标题写出的那个平方根；"
+                    "步骤标题写有软截断时，再取 c · tanh(s / c)）；被掩码的格子不参与。",
     "check_weights": "把你算出的每一行份额加起来，和 softmax 对每一行的保证比一比；"
                      "被掩码的键不分得份额。",
     "check_mix": "每个输出数都落在这一列可见值的最小值和最大值之间，并且更靠近份额大的那些值。",

@@ -262,8 +262,8 @@ class _Explainer:
         product = float(q[i, list(q_cols)] @ k[j, list(k_cols)])
         name = cell(c.name, c.index)
         if att.scale:
-            root = self.num(math.sqrt(att.d_k))
-            text = (f"{name} = ({sym}) / √{att.d_k} = ({num}) / {root}"
+            root = self.num(math.sqrt(att.scale_number))
+            text = (f"{name} = ({sym}) / √{format_exact(att.scale_number)} = ({num}) / {root}"
                     f" = {self.num(product)} / {root} = {self.num(c.value)}")
         else:
             text = f"{name} = {sym} = {num} = {self.num(c.value)}"
@@ -286,9 +286,17 @@ class _Explainer:
         positions = self._positions_of("encoder" if c.name.startswith("enc.") else "decoder")
         width = int(self.a[c.name].shape[1])
         if c.local == "rope_angles":
-            return rope_angle(c.name, c.index, c.value, positions.base, 2 * width, self.say,
-                              self.places, positions.scaling)
+            return rope_angle(c.name, c.index, c.value, self._rope_base(c.name, positions),
+                              2 * width, self.say, self.places, positions.scaling)
         return added_row(c.name, c.index, c.value, positions, width, self.say, self.places)
+
+    def _rope_base(self, angles: str, positions: Positions) -> float:
+        """The base of the angles ``angles``: their layer's own ``rope_base`` (a layer's
+        ``L2.rope_angles``), else the stack's."""
+        turned = next(step for step in steps_of(self.trace.steps, "rope") if angles in step.reads)
+        att = next(self.module(each) for each in steps_of(self.trace.steps, "projection")
+                   if each.scope == turned.scope)
+        return float(att.rope_base) if att.rope_base is not None else positions.base
 
     def _with_positions(self, c: _Cell) -> Result:
         """X (or embed_sum) = embedded + positions + type_rows (those the step adds)."""

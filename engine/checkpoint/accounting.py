@@ -31,7 +31,7 @@ IGNORED: dict[str, tuple[str, ...]] = {
              r"cls\.seq_relationship\.(weight|bias)"),
     **{family: (ROTARY,) for family in ("llama", "mistral", "qwen2", "qwen3", "gemma", "gemma2",
                                         "phi", "phi3", "stablelm", "starcoder2", "mixtral",
-                                        "qwen3_moe", "olmo2", "qwen2_moe")},
+                                        "qwen3_moe", "olmo2", "qwen2_moe", "gemma3_text")},
     "opt": (),
 }
 """Per family, the tensors (patterns matched at the end of a name) no layout reads."""

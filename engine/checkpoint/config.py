@@ -29,7 +29,7 @@ from engine.words.refusals import Refusal
 
 FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "gemma2", "phi",
             "phi3", "opt", "bert", "stablelm", "starcoder2", "mixtral", "qwen3_moe", "olmo2",
-            "qwen2_moe")
+            "qwen2_moe", "gemma3_text")
 """The model types this version imports."""
 ACTIVATIONS = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh",
                "silu": "silu", "swish": "silu", "relu": "relu", "linear": "identity"}
@@ -45,10 +45,15 @@ LLAMA_SCALINGS = ("linear", "llama3", "yarn", DYNAMIC)
 """The RoPE scalings the Llama-shaped families compute (``dynamic``: as the plain RoPE it is
 within a context of at least the positions the engine computes)."""
 WINDOWED = ("mistral", "phi3", "qwen2", "qwen3", "starcoder2", "gemma2", "mixtral", "qwen3_moe",
-            "qwen2_moe")
+            "qwen2_moe", "gemma3_text")
 """The families whose modeling slides a window."""
 EVERY_LAYER = ("mistral", "phi3", "starcoder2", "mixtral")
 """The families that slide every layer's window by ``sliding_window`` alone."""
+TYPED_LAYERS = ("gemma2", "gemma3_text")
+"""The families that slide their ``layer_types`` whatever ``use_sliding_window`` says."""
+SLIDING_PATTERN = 6
+"""Gemma 3's ``sliding_window_pattern`` when its config leaves it out: every sixth layer is
+full."""
 
 
 class Config:
@@ -124,7 +129,7 @@ class Config:
             return name, {}
         if not isinstance(given, Mapping):
             raise ScenarioError(self.at(name), Refusal("not_object", got=describe(given)))
-        kind = _rope_type(given)
+        kind = rope_type(given)
         if kind != "default" and kind not in (*SCALINGS, DYNAMIC, "su"):  # su: Phi-3's longrope
             raise ScenarioError(self.at(name), Refusal("rope_scaled", kind=describe(kind)))
         nested = next((key for key, value in given.items() if isinstance(value, Mapping)), None)
@@ -152,7 +157,7 @@ class Config:
         under the 512 positions the engine computes is refused: a text or a generated token
         could pass it."""
         name, rope = self._rope()
-        kind = _rope_type(rope)
+        kind = rope_type(rope)
         if kind == "default":
             return None
         if "longrope" in computed and kind in ("su", "yarn"):
@@ -251,8 +256,8 @@ class Config:
         marked ``sliding_attention`` (by default those from ``max_window_layers``, 28, on), and
         only when ``use_sliding_window`` (Qwen3-MoE every layer then; Qwen2-MoE by default the
         even layers under ``max_window_layers``, and a layer marked sliding without
-        ``use_sliding_window`` is refused: its window would be 0 keys); Gemma 2 slides its
-        ``layer_types`` (by default the first layer and every other one after it); Llama and
+        ``use_sliding_window`` is refused: its window would be 0 keys); Gemma 2 and Gemma 3
+        slide their :meth:`layer_types`; Llama and
         every other family slide none, whatever the
         config says. An absent ``sliding_window`` (4096 in transformers) is wider than any text the
         engine computes: no window."""
@@ -265,13 +270,11 @@ class Config:
             else self.whole("sliding_window")
         if family in EVERY_LAYER:
             return [window] * layers
-        if family != "gemma2" and not self.flag("use_sliding_window", False):
+        if family not in TYPED_LAYERS and not self.flag("use_sliding_window", False):
             window = None
         if family == "qwen3_moe":  # every layer when use_sliding_window, as its attention does
             return [window] * layers
-        types = self._layer_types(layers)
-        if types is None and family == "gemma2":
-            types = [SLIDING if k % 2 == 0 else FULL for k in range(layers)]
+        types = self.layer_types(layers)
         if family == "qwen2_moe":
             types = self._qwen2_moe_types(layers, types)
         if types is None:
@@ -292,9 +295,17 @@ class Config:
             raise ScenarioError(self.at("layer_types"), Refusal("window_of_nothing"))
         return given
 
-    def _layer_types(self, layers: int) -> list[str] | None:
-        """``layer_types``: one of full or sliding attention per layer (None when absent)."""
+    def layer_types(self, layers: int) -> list[str] | None:
+        """``layer_types``: one of full or sliding attention per layer; when absent, Gemma 2's
+        default (the first layer and every other one after it slide), Gemma 3's (every layer
+        but each ``sliding_window_pattern``-th, by default 6, slides), else None."""
         types = self.values.get("layer_types")
+        family = self.values.get("model_type")
+        if types is None and family == "gemma2":
+            return [SLIDING if k % 2 == 0 else FULL for k in range(layers)]
+        if types is None and family == "gemma3_text":
+            pattern = self.whole("sliding_window_pattern", default=SLIDING_PATTERN)
+            return [SLIDING if (k + 1) % pattern else FULL for k in range(layers)]
         if types is None:
             return None
         if not (isinstance(types, list) and len(types) == layers
@@ -304,7 +315,7 @@ class Config:
         return types
 
 
-def _rope_type(rope: Mapping[str, Any]) -> Any:
+def rope_type(rope: Mapping[str, Any]) -> Any:
     """The RoPE settings' kind: ``rope_type``, else ``type``, else ``default``."""
     return rope["rope_type"] if "rope_type" in rope else rope.get("type", "default")
 

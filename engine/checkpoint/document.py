@@ -48,7 +48,8 @@ FAMILY_LAYOUTS: dict[str, Layout] = {
     "qwen3": qwen3.parts, "gpt_neox": neox.parts, "gemma": gemma.parts, "gemma2": gemma.parts,
     "phi": phi.parts, "phi3": phi3.parts, "opt": opt.parts, "bert": bert.parts,
     "stablelm": stablelm.parts, "starcoder2": starcoder2.parts, "mixtral": mixtral.parts,
-    "qwen3_moe": qwen3_moe.parts, "olmo2": olmo2.parts, "qwen2_moe": qwen2_moe.parts}
+    "qwen3_moe": qwen3_moe.parts, "olmo2": olmo2.parts, "qwen2_moe": qwen2_moe.parts,
+    "gemma3_text": gemma.parts}
 """Each family's layout: the chosen layers' parts read from the checkpoint."""
 TYPED = ("bert",)
 """The families whose layouts add token types (a ``type_table``): they read a text pair."""

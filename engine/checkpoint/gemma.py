@@ -3,15 +3,19 @@
 taken), every RMSNorm multiplies by 1 + weight (the stored weight is γ − 1), the head is the
 embedding unless the config unties it, and ``head_dim`` is 256 when the config leaves it out.
 The feed-forward is GeGLU with ``hidden_act`` (Gemma, whose legacy ``"gelu"`` transformers
-reads as GELU's tanh form) or ``hidden_activation`` (Gemma 2). Gemma 2 norms the attention's
-and the feed-forward's outputs before their residuals (the block's γ3, γ4), slides a window on
-its ``layer_types`` (by default every other layer, the first sliding) and divides the scores
-by √``query_pre_attn_scalar``: computed only when that is √dₖ (the document's ``scale`` is
-true or false, no other number). Gemma 2 caps its scores (``attn_logit_softcapping``, by
-default 50: each attention's ``softcap``) and its logits (``final_logit_softcapping``, by
-default 30: the head's ``softcap``); null turns a cap off. A bidirectional attention is
-refused (not computed yet), and so is Gemma's (``gemma``) config giving a cap: transformers'
-Gemma does not read it, yet its weights were trained with it."""
+reads as GELU's tanh form) or ``hidden_activation`` (Gemma 2 and 3). Gemma 2 and 3 norm the
+attention's and the feed-forward's outputs before their residuals (the block's γ3, γ4), slide
+a window on their ``layer_types`` (Gemma 2 by default every other layer, the first sliding;
+Gemma 3 all but every sixth) and divide the scores by √``query_pre_attn_scalar`` (each
+attention's ``scale_dk`` when that is not d_k). Gemma 2 caps its scores
+(``attn_logit_softcapping``, by default 50: each attention's ``softcap``) and its logits
+(``final_logit_softcapping``, by default 30: the head's ``softcap``); null turns a cap off.
+Gemma 3 caps nothing by default; its logits' cap is read, its scores' is refused (its
+attention never passes it on). Gemma 3 RMSNorms each head's queries and keys (``q_norm``,
+``k_norm``, 1 + weight) before RoPE, and turns its sliding layers by their own base
+(:mod:`engine.checkpoint.gemma3`). A bidirectional attention is refused (not computed yet),
+and so is Gemma's (``gemma``) config giving a cap: transformers' Gemma does not read it, yet
+its weights were trained with it."""
 
 from __future__ import annotations
 
@@ -20,45 +24,65 @@ from dataclasses import replace
 
 import numpy as np
 
-from engine.checkpoint import llama
-from engine.checkpoint.config import Config
+from engine.checkpoint import gemma3, llama
+from engine.checkpoint.config import FULL, Config
 from engine.checkpoint.folder import Checkpoint
 from engine.checkpoint.layout import Parts
 from engine.format.errors import ScenarioError
-from engine.format.layers import parse_cap
+from engine.format.layers import parse_positive
 from engine.words.refusals import Refusal
 
 HEAD_DIM = 256
 
 
 def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
-    """Gemma's parts, or Gemma 2's (``model_type`` ``gemma2``)."""
-    second = config.values["model_type"] == "gemma2"
-    caps = {name: _cap(config, name, default if second else None)
+    """Gemma's parts, Gemma 2's (``model_type`` ``gemma2``) or Gemma 3's (``gemma3_text``)."""
+    family = config.values["model_type"]
+    later, third = family != "gemma", family == "gemma3_text"
+    caps = {name: _cap(config, name, default if family == "gemma2" else None)
             for name, default in CAPS.items()}
     for name, cap in caps.items():
-        if cap is not None and not second:  # transformers' Gemma does not read them
+        if cap is not None and not later:  # transformers' Gemma does not read them
             raise ScenarioError(config.at(name), Refusal("softcapping"))
+    if third and caps["attn_logit_softcapping"] is not None:  # its attention never passes it
+        raise ScenarioError(config.at("attn_logit_softcapping"), Refusal("softcapping_unread"))
     if config.flag("use_bidirectional_attention", False):
         raise ScenarioError(config.at("use_bidirectional_attention"), Refusal("bidirectional"))
-    if second:
+    if later:
         activation = config.activation("hidden_activation", default="gelu_pytorch_tanh")
-        d_k = config.whole("head_dim", default=HEAD_DIM)
-        scalar = config.number("query_pre_attn_scalar", default=HEAD_DIM)
-        if scalar != d_k:
-            raise ScenarioError(config.at("query_pre_attn_scalar"),
-                                Refusal("query_scalar_head_dim", d_k=d_k, got=scalar))
     else:
         activation = ("gelu_tanh" if config.values.get("hidden_act") in (None, "gelu")
                       else config.activation("hidden_act", default="gelu_pytorch_tanh"))
+    d_k = config.whole("head_dim", default=HEAD_DIM)
+    turns = gemma3.bases(config) if third else None
+    positions = (None if turns is None else
+                 {"kind": "rope", "base": turns[FULL], "pairing": "half", "rotary_dims": d_k})
     found = llama.parts(checkpoint, config, chosen, tied=True, activation=activation,
-                        norm_shift=1.0, head_dim=HEAD_DIM, sandwich=second)
+                        norm_shift=1.0, head_dim=HEAD_DIM, sandwich=later, qk_norm=third,
+                        positions=positions)
     scale = float(np.float32(math.sqrt(config.whole("hidden_size"))))
     scores, final = caps["attn_logit_softcapping"], caps["final_logit_softcapping"]
     head = {**found.head, "softcap": final} if found.head and final is not None else found.head
-    layers = [{**layer, "attention": {**layer["attention"], "softcap": scores}}
-              for layer in found.layers] if scores is not None else found.layers
+    attention: dict[str, float] = {} if scores is None else {"softcap": scores}
+    if later:
+        scalar = config.number("query_pre_attn_scalar", default=HEAD_DIM)
+        if scalar <= 0:
+            raise ScenarioError(config.at("query_pre_attn_scalar"),
+                                Refusal("scale_not_positive", got=scalar))
+        if scalar != d_k:
+            attention["scale_dk"] = scalar  # Gemma 2 27B: ÷ √144 with heads 128 wide
+    types = config.layer_types(config.whole("num_hidden_layers")) if third else None
+    layers = [{**layer, "attention": {**layer["attention"], **attention,
+                                      **_own_base(turns, types[k] if types else FULL)}}
+              for k, layer in zip(chosen, found.layers, strict=True)]
     return replace(found, embedding_scale=scale, head=head, layers=layers)
+
+
+def _own_base(turns: dict[str, float] | None, layer_type: str) -> dict[str, float]:
+    """A Gemma 3 layer's ``rope_base`` when its type's base is not the full layers'."""
+    if turns is None or turns[layer_type] == turns[FULL]:
+        return {}
+    return {"rope_base": turns[layer_type]}
 
 
 CAPS = {"attn_logit_softcapping": 50.0, "final_logit_softcapping": 30.0}
@@ -69,7 +93,7 @@ def _cap(config: Config, name: str, default: float | None) -> float | None:
     """The soft cap ``name``: absent, ``default``; null, none; else a number above 0."""
     if name not in config.values:
         return default
-    return parse_cap(config.values[name], config.at(name))
+    return parse_positive(config.values[name], config.at(name))
 
 
 __all__ = ["parts"]

@@ -27,7 +27,7 @@ from engine.checkpoint.layout import (
 
 PREFIX = "model."
 GROUPS = {"mistral": 8, "qwen2": 32, "qwen3": 32, "gemma": 16, "gemma2": 4, "mixtral": 8,
-          "qwen3_moe": 4, "qwen2_moe": 16}
+          "qwen3_moe": 4, "qwen2_moe": 16, "gemma3_text": 4}
 PHI3_CONTEXT = 4096
 """Phi-3's ``original_max_position_embeddings`` when its config leaves it out."""
 """The key/value heads a family's transformers config defaults to (Llama: the query heads)."""
@@ -82,20 +82,23 @@ def fused_mlp(tensor: Tensors, at: str, d: int, hidden: int, activation: str,
 def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bool = False,
           activation: str | None = None, norm_shift: float = 0.0, head_dim: int | None = None,
           qk_norm: bool = False, fused: bool = False, sandwich: bool = False,
-          olmo: bool = False, feed_forward: FeedForwardReader = mlp) -> Parts:
+          olmo: bool = False, feed_forward: FeedForwardReader = mlp,
+          positions: dict[str, Any] | None = None) -> Parts:
     """The chosen layers' parts; ``tied``: the head is the embedding when the config does not
     say; ``activation``: the engine's name when the family fixes it; ``norm_shift`` is added to
     every RMSNorm weight (Gemma multiplies by 1 + weight); ``head_dim``: d_k when the config
     does not say (else d / h); ``qk_norm``: each head's queries and keys are RMSNormed
-    (``q_norm``, ``k_norm``) before RoPE (Qwen3); ``fused``: the projections are Phi-3's
+    (``q_norm``, ``k_norm``, their weights shifted by ``norm_shift`` too) before RoPE (Qwen3,
+    Gemma 3); ``fused``: the projections are Phi-3's
     ``qkv_proj`` and ``gate_up_proj``, without biases, RoPE turns the first
     ``partial_rotary_factor`` of each head and its scaling is longrope's; ``sandwich``: the
     attention's and the feed-forward's outputs are RMSNormed before their residuals
     (``post_attention_layernorm``, ``post_feedforward_layernorm``) and
     ``pre_feedforward_layernorm`` is the second norm (Gemma 2); ``olmo``: no pre-norms, the
     outputs RMSNormed before their residuals, and the QK-norm over the whole projection (OLMo 2:
-    ``q_norm`` h·d_k wide, ``k_norm`` g·d_k); ``feed_forward`` reads each
-    layer's ``ffn`` when it is not fused (Mixtral's experts)."""
+    ``q_norm`` h·d_k wide, ``k_norm`` g·d_k); ``feed_forward`` reads each layer's ``ffn`` when
+    it is not fused (Mixtral's experts); ``positions``: the RoPE positions when the family reads
+    its settings itself (Gemma 3's per layer type)."""
     size = Sizes.of(config)
     shape = Heads.of(config, head_dim, GROUPS.get(config.values["model_type"]))
     d, d_k = shape.d, shape.d_k
@@ -120,8 +123,10 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bo
         if qk_norm or olmo:
             q_width, k_width = (shape.heads * d_k, shape.groups * d_k) if olmo else (d_k, d_k)
             attention.update({"qk_norm": "rmsnorm",
-                              "gamma_q": tensor(at + "self_attn.q_norm.weight", q_width),
-                              "gamma_k": tensor(at + "self_attn.k_norm.weight", k_width)})
+                              "gamma_q": tensor(at + "self_attn.q_norm.weight", q_width)
+                              + norm_shift,
+                              "gamma_k": tensor(at + "self_attn.k_norm.weight", k_width)
+                              + norm_shift})
             if olmo:
                 attention["qk_norm_over"] = "all_heads"
         ffn = (fused_mlp if fused else feed_forward)(tensor, at, d, hidden, activation,
@@ -138,6 +143,14 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bo
     unembed = unembedding(checkpoint, config, embedding, "lm_head.weight", tied=tied)
     head = {"final_norm": True, "gamma_f": tensor("norm.weight", d) + norm_shift,
             "unembed": unembed}
+    if positions is None:
+        positions = _positions(config, d_k, fused)
+    return Parts(embedding=embedding, positions=positions, layers=layers, head=head)
+
+
+def _positions(config: Config, d_k: int, fused: bool) -> dict[str, Any]:
+    """RoPE over heads of ``d_k`` columns, from the config's RoPE settings; ``fused``: Phi-3's
+    (``partial_rotary_factor``, longrope)."""
     # These families' rotary embedding turns every column of a head: a partial_rotary_factor
     # in their config is not read (but by Phi-3's).
     turned = int(d_k * config.rotary_fraction("partial_rotary_factor", 1.0)) if fused else d_k
@@ -147,4 +160,4 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bo
                else config.rope_scaling())
     if scaling is not None:
         positions["scaling"] = scaling
-    return Parts(embedding=embedding, positions=positions, layers=layers, head=head)
+    return positions

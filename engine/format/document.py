@@ -173,11 +173,18 @@ def _checked_positions(doc: Mapping[str, Any], place: str, n: int, d: int,
                        layers: tuple[Layer, ...], prefix: str) -> Positions | None:
     """The stack's ``positions`` (None when absent), checked against its self-attentions
     (``prefix``: where its layers sit, ``""`` for the version-1 shorthand)."""
-    if "positions" not in doc:
-        return None
-    positions = parse_positions(doc["positions"], place, n, d)
+    positions = parse_positions(doc["positions"], place, n, d) if "positions" in doc else None
     attentions = [(f"{prefix}{k}.attention" if prefix else "attention", layer.attention.heads,
                    layer.attention.d_k) for k, layer in enumerate(layers)]
+    for (path, _, _), layer in zip(attentions, layers, strict=True):
+        if layer.attention.rope_base is None:
+            continue
+        if positions is None or positions.kind != "rope":
+            raise ScenarioError(f"{path}.rope_base", Refusal("rope_base_needs_rope"))
+        if positions.scaling is not None:
+            raise ScenarioError(f"{path}.rope_base", Refusal("rope_base_scaled"))
+    if positions is None:
+        return None
     check_stack(positions, place, attentions)
     if positions.kind == "alibi":
         for (path, _, _), layer in zip(attentions, layers, strict=True):

@@ -49,10 +49,10 @@ from engine.scenario.modules import (
 )
 from engine.words.refusals import Refusal
 
-ATTENTION_KEYS = ("heads", "causal", "scale", "Wq", "Wk", "Wv", "bq", "bk", "bv", "Wo", "bo",
-                  "kv_heads", "window", "key_mask", "qk_norm", "qk_norm_over", "gamma_q", "gamma_k",
-                  "beta_q", "beta_k", "ablate_heads", "softcap")
-CROSS_KEYS = tuple(key for key in ATTENTION_KEYS if key != "causal")
+ATTENTION_KEYS = ("heads", "causal", "scale", "scale_dk", "Wq", "Wk", "Wv", "bq", "bk", "bv",
+                  "Wo", "bo", "kv_heads", "window", "key_mask", "qk_norm", "qk_norm_over",
+                  "gamma_q", "gamma_k", "beta_q", "beta_k", "ablate_heads", "softcap", "rope_base")
+CROSS_KEYS = tuple(key for key in ATTENTION_KEYS if key not in ("causal", "rope_base"))
 LAYER_BLOCK_KEYS = ("norm", "eps", "placement", "residual", "pre_norms", "gamma1", "beta1",
                     "gamma_c", "beta_c", "gamma2", "beta2", "gamma3", "beta3", "gamma4", "beta4",
                     "ffn")
@@ -103,6 +103,9 @@ def parse_attention(value: object, place: str, *, n: int, d: int, n_keys: int | 
     if encoder and causal:
         raise ScenarioError(_at(place, "causal"), Refusal("encoder_causal"))
     scale = expect_bool(att.get("scale", True), _at(place, "scale"))
+    scale_dk = parse_positive(att.get("scale_dk"), _at(place, "scale_dk"))
+    if scale_dk is not None and not scale:
+        raise ScenarioError(_at(place, "scale_dk"), Refusal("scale_dk_needs_scale"))
     check_scores(heads, n, n_keys, place)
     groups = heads
     if "kv_heads" in att:
@@ -166,13 +169,15 @@ def parse_attention(value: object, place: str, *, n: int, d: int, n_keys: int | 
     key_mask = _key_mask(att["key_mask"], _at(place, "key_mask"), n_keys) \
         if "key_mask" in att else None
     qk_norm, over, gammas, shifts = _qk_norm(att, place, width_q // heads, heads, groups)
-    attention = Attention(heads=heads, causal=causal, scale=scale, Wq=Wq, Wk=Wk, Wv=Wv, bq=bq,
-                          bk=bk, bv=bv, Wo=Wo, bo=bo,
+    attention = Attention(heads=heads, causal=causal, scale=scale, scale_dk=scale_dk, Wq=Wq,
+                          Wk=Wk, Wv=Wv, bq=bq, bk=bk, bv=bv, Wo=Wo, bo=bo,
                           kv_heads=groups if "kv_heads" in att else None, window=window,
                           key_mask=key_mask, qk_norm=qk_norm, gamma_q=gammas[0], gamma_k=gammas[1],
                           beta_q=shifts[0], beta_k=shifts[1], qk_norm_over=over, qk_eps=eps,
                           ablate_heads=_ablate_heads(att, _at(place, "ablate_heads"), heads),
-                          softcap=parse_cap(att.get("softcap"), _at(place, "softcap")))
+                          softcap=parse_positive(att.get("softcap"), _at(place, "softcap")),
+                          rope_base=parse_positive(att.get("rope_base"),
+                                                   _at(place, "rope_base")))
     _refuse_blind_rows(attention, place, n, n_keys)
     return attention
 
@@ -456,17 +461,18 @@ def parse_head(head: Mapping[str, Any], place: str, *, n: int, d: int, last: Lay
                 gamma_f=row_of(head, place, "gamma_f", d, 1.0),
                 beta_f=row_of(head, place, "beta_f", d, 0.0), transform=transform,
                 unembed=unembed, bias=bias, vocab=vocab,
-                softcap=parse_cap(head.get("softcap"), _at(place, "softcap")))
+                softcap=parse_positive(head.get("softcap"), _at(place, "softcap")))
 
 
-def parse_cap(value: object, place: str) -> float | None:
-    """A soft cap c (c·tanh(x / c)): null or absent for none, else a finite number above 0."""
+def parse_positive(value: object, place: str) -> float | None:
+    """A soft cap c (c·tanh(x / c)), an attention's ``scale_dk`` or ``rope_base``: null or
+    absent for none, else a finite number above 0."""
     if value is None:
         return None
-    cap = expect_number(value, place)
-    if cap <= 0:
-        raise ScenarioError(place, Refusal("scale_not_positive", got=cap))
-    return cap
+    number = expect_number(value, place)
+    if number <= 0:
+        raise ScenarioError(place, Refusal("scale_not_positive", got=number))
+    return number
 
 
 def parse_transform(value: object, place: str, d: int) -> Transform:

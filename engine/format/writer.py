@@ -69,6 +69,8 @@ def _attention(a: Attention, write: Write, cross: bool = False) -> dict[str, Any
     if not cross:
         att["causal"] = a.causal
     att["scale"] = a.scale
+    if a.scale_dk is not None:
+        att["scale_dk"] = a.scale_dk
     att.update(Wq=write(a.Wq), Wk=write(a.Wk), Wv=write(a.Wv))
     _put(att, write, bq=a.bq, bk=a.bk, bv=a.bv, Wo=a.Wo, bo=a.bo)
     if a.window is not None:
@@ -84,6 +86,8 @@ def _attention(a: Attention, write: Write, cross: bool = False) -> dict[str, Any
         att["ablate_heads"] = list(a.ablate_heads)
     if a.softcap is not None:
         att["softcap"] = a.softcap
+    if a.rope_base is not None:
+        att["rope_base"] = a.rope_base
     return att
 
 

@@ -8,9 +8,10 @@ RoPE nor ALiBi (its queries and keys come from two sequences that share no posit
 
 from __future__ import annotations
 
+from engine.format.numbers import format_exact
 from engine.format.reader import FloatArray
 from engine.forward.alibi import alibi_bias
-from engine.forward.positions import rotate
+from engine.forward.positions import rope_angles, rotate
 from engine.forward.tape import Place, Tape
 from engine.scenario.modules import Attention
 from engine.scenario.positions import Positions
@@ -28,7 +29,9 @@ def _own(tape: Tape, place: Place, kind: str) -> tuple[Positions, str] | None:
 
 def turn(tape: Tape, place: Place, a: Attention, q: str, k: str) -> tuple[str, str]:
     """RoPE: step ``{scope}rope`` turns each head's first r columns of ``q`` and ``k`` pair by
-    pair into ``{scope}Q_rot`` and ``{scope}K_rot``; returns the names the scores read."""
+    pair into ``{scope}Q_rot`` and ``{scope}K_rot``; returns the names the scores read. An
+    attention with its own ``rope_base`` turns by its own angles, ``{scope}rope_angles`` (the
+    full pass's rows are positions 0 … n − 1; the KV cache turns its new row itself)."""
     found = _own(tape, place, "rope")
     if found is None:
         return q, k
@@ -37,10 +40,16 @@ def turn(tape: Tape, place: Place, a: Attention, q: str, k: str) -> tuple[str, s
     if tape.replayed():
         return f"{s}Q_rot", f"{s}K_rot"
     angles = ("enc." if place.stack == "encoder" else "") + "rope_angles"
+    if a.rope_base is not None:  # no scaling beside it (refused)
+        angles = f"{s}rope_angles"
+        tape.arrays[angles] = rope_angles(int(tape[q].shape[0]), positions.rotary(a.d_k),
+                                          a.rope_base)
     factor = positions.turn_factor
     tape.arrays[f"{s}Q_rot"] = rotate(tape[q], a.heads, tape[angles], positions.pairing, factor)
     tape.arrays[f"{s}K_rot"] = rotate(tape[k], a.groups, tape[angles], positions.pairing, factor)
-    tape.step(place, "rope", english("title.positions.rope"), (q, k, angles),
+    own = "" if a.rope_base is None else english("title.rope_own_base",
+                                                  base=format_exact(a.rope_base))
+    tape.step(place, "rope", english("title.positions.rope", own=own), (q, k, angles),
               (f"{s}Q_rot", f"{s}K_rot"), "positions.rope", "rope", module=module, keys="")
     return f"{s}Q_rot", f"{s}K_rot"
 

@@ -218,15 +218,18 @@ def qk_norm(tape: Tape, place: Place, a: Attention) -> None:
 
 
 def head_scores(a: Attention, Q: FloatArray, K: FloatArray) -> FloatArray:
-    """q·k of every query row against every key row, per head (÷ √d_k when scaled): h × n ×
-    n_keys; a query head reads its key/value head's keys."""
+    """q·k of every query row against every key row, per head (÷ √d_k when scaled; with
+    ``scale_dk`` s, × s^(−1/2) as transformers' Gemma 2 multiplies): h × n × n_keys; a query
+    head reads its key/value head's keys."""
     n, n_keys, h = int(Q.shape[0]), int(K.shape[0]), a.heads
     qh = Q.reshape(n, h, a.d_k).transpose(1, 0, 2)
     kh = K.reshape(n_keys, a.groups, a.d_k).transpose(1, 0, 2)
     if a.groups != h:
         kh = kh[[a.kv_head(head) for head in range(h)]]
     product: FloatArray = qh @ kh.transpose(0, 2, 1)
-    if a.scale:
+    if a.scale_dk is not None:
+        product *= a.scale_dk ** -0.5
+    elif a.scale:
         product /= np.sqrt(a.d_k)
     return product
 
@@ -241,7 +244,8 @@ def scores(tape: Tape, place: Place, a: Attention, q: str, k: str,
         return
     s = place.scope
     product = head_scores(a, tape[q], tape[k])
-    scaled = english("title.scores_scaled") if a.scale else ""
+    scaled = "" if not a.scale else english("title.scores_scaled") if a.scale_dk is None \
+        else english("title.scores_scaled_by", dk=format_exact(a.scale_dk))
     reads: tuple[str, ...] = (q, k)
     writes: tuple[str, ...]
     if a.softcap is not None:  # no bias: ALiBi with a cap is refused

@@ -20,7 +20,7 @@ from engine.format.reader import FloatArray
 from engine.forward import plan as forward
 from engine.forward.embedding_steps import lay_in, of_stack
 from engine.forward.numerics import key_visibility, softmax
-from engine.forward.positions import rotate
+from engine.forward.positions import rope_angles, rotate
 from engine.forward.tape import (
     Place,
     Tape,
@@ -159,6 +159,9 @@ class _Step:
         positions = self.positions
         if positions is not None and positions.kind == "rope":
             angles = tape["rope_angles"]
+            if a.rope_base is not None:  # this layer's own angles at position p
+                angles = tape.arrays[f"{s}rope_angles"] = rope_angles(
+                    self.p + 1, positions.rotary(a.d_k), a.rope_base)[self.p:]
             factor = positions.turn_factor
             q = tape.arrays[f"{s}Q_rot"] = rotate(q, a.heads, angles, positions.pairing, factor)
             k = tape.arrays[f"{s}K_rot"] = rotate(k, a.groups, angles, positions.pairing, factor)

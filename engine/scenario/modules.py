@@ -42,6 +42,9 @@ class Attention(Frozen):
     heads: int
     causal: bool
     scale: bool
+    scale_dk: float | None = None
+    """The number whose square root divides the scores in place of d_k (Gemma 2's
+    ``query_pre_attn_scalar``); None: d_k. Only with ``scale``."""
     Wq: FloatArray
     Wk: FloatArray
     Wv: FloatArray
@@ -63,6 +66,9 @@ class Attention(Frozen):
     ablate_heads: tuple[int, ...] = ()
     softcap: float | None = None
     """Gemma 2's cap c of the scaled scores, c·tanh(s / c), before the mask; None: uncapped."""
+    rope_base: float | None = None
+    """RoPE's base θ for this self-attention's turn in place of the stack's ``positions.base``
+    (Gemma 3: 10000 in its sliding layers, 1000000 in its global ones); None: the stack's."""
 
     @property
     def groups(self) -> int:
@@ -90,6 +96,11 @@ class Attention(Frozen):
         if self.qk_norm_over == "head":
             return self.d_k
         return self.d_k * (self.heads if which == "q" else self.groups)
+
+    @property
+    def scale_number(self) -> float:
+        """The number under the square root the scores are divided by: ``scale_dk``, else d_k."""
+        return self.scale_dk if self.scale_dk is not None else self.d_k
 
     def kv_head(self, head: int) -> int:
         """The key/value head that query head ``head`` reads."""

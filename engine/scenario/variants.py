@@ -64,6 +64,8 @@ def _flip(key: str, on: str, off: str) -> Change:
         before = bool(attentions[0].get(key, True))
         for attention in attentions:
             attention[key] = not before
+            if key == "scale" and before:  # unscaled: nothing under a root (Gemma 2's scale_dk)
+                attention.pop("scale_dk", None)
         return (on, off) if before else (off, on)
     return flip
 

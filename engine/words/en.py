@@ -393,8 +393,18 @@ REFUSALS: dict[str, str] = {
                             "printed decimals); leave it out with "
                             "--exercise",
     "variants_count": "expected a number of variants from 1 to {most}, got {got}",
-    "query_scalar_head_dim": "the scores divided by √{got:g} instead of √dₖ = √{d_k} are not "
-                             "computed yet",
+    "rope_base_needs_rope": "a layer's own RoPE base needs the stack's positions to be RoPE "
+                            "(\"kind\": \"rope\")",
+    "rope_base_scaled": "a layer's own RoPE base beside a RoPE scaling is not computed yet: "
+                        "QKV Studio turns such a layer by its base alone",
+    "softcapping_unread": "transformers' Gemma 3 never passes this cap to its attention, so "
+                          "its scores are not capped; a config giving it is refused",
+    "rope_scaled_full": "RoPE scaling {kind} of the full-attention layers alone is not "
+                        "computed yet: QKV Studio scales every layer's angles or none",
+    "rope_layer_types": "expected RoPE settings per layer type: full_attention and "
+                        "sliding_attention",
+    "scale_dk_needs_scale": "scale_dk is the number under the square root the scores are "
+                            "divided by; with scale false they are divided by nothing",
     "output_norm_sequential": "a norm of a sub-layer's output needs a pre-norm block with "
                               "sequential residuals and no cross-attention",
     "layers_form": "expected layers A-B or one layer N, counted from 1, got {got}",
@@ -535,7 +545,8 @@ TITLES: dict[str, str] = {
     "title.input.types": "Token types: each token's row of the type table added",
     "title.input.summed": "Embeddings summed: token rows + position rows + type rows",
     "title.input.embedding_norm": "Embedding norm ({norm}): its output is X",
-    "title.positions.rope": "RoPE: each pair of q and k turned by p·θ",
+    "title.positions.rope": "RoPE: each pair of q and k turned by p·θ{own}",
+    "title.rope_own_base": ", θ from this layer's base {base}",
     "title.attention.inputs": "One input, three parameter paths",
     "title.attention.projections": "Q, K and V: one projection row per position",
     "title.cross_attention.projections": "Q from the decoder rows, K and V from the encoder's "
@@ -544,6 +555,7 @@ TITLES: dict[str, str] = {
     "title.attention.qk_norm_all": "QK-norm ({norm}) of all heads' queries and keys",
     "title.attention.scores": "Scores q·k{scaled}{then}",
     "title.scores_scaled": ", divided by √dₖ",
+    "title.scores_scaled_by": ", divided by √{dk}",
     "title.scores_capped": ", then soft-capped: {cap} · tanh(s / {cap})",
     "title.scores_biased": ", plus the position bias",
     "title.attention.weights": "Softmax shares",

@@ -30,7 +30,7 @@ CONSTRUCTS = frozenset({
     "embedding_norm layernorm", "embedding_norm rmsnorm", "sinusoidal halves", "qk_norm shift",
     "alibi paper slopes", "masked-LM head", "rope scaling", "output norms", "ablate_heads",
     "mixture of experts", "shared expert", "head softcap", "attention softcap",
-    "qk_norm all_heads", "no pre-norms"})
+    "qk_norm all_heads", "no pre-norms", "scale_dk", "rope_base"})
 """Every construct the generated documents must meet."""
 
 
@@ -66,6 +66,12 @@ class LayerSpec:
     softcap: bool = False
     """The self-attention's scores soft-capped (``softcap`` 0.5, Gemma 2's; not with ALiBi,
     which refuses it)."""
+    scale_dk: bool = False
+    """The self-attention's scores divided by √3 in place of √d_k (``scale_dk``, Gemma 2's
+    ``query_pre_attn_scalar``; only when scaled)."""
+    rope_base: bool = False
+    """The self-attention turns by its own RoPE base 100 (``rope_base``, Gemma 3's local
+    layers; only under RoPE positions without a scaling)."""
 
 
 @dataclass(frozen=True)
@@ -148,6 +154,10 @@ def _layer(rng: np.random.Generator, spec: Spec, lay: LayerSpec, n: int, cross: 
         extra["ablate_heads"] = [spec.heads - 1]
     if _capped(spec, lay):
         extra["softcap"] = 0.5
+    if lay.scale and lay.scale_dk:
+        extra["scale_dk"] = 3.0
+    if _own_base(spec, lay):
+        extra["rope_base"] = 100.0
     d_k = D // spec.heads if spec.heads <= 2 else 2
     if lay.qk_norm is not None:
         groups = spec.kv_heads or spec.heads
@@ -175,6 +185,11 @@ def _layer(rng: np.random.Generator, spec: Spec, lay: LayerSpec, n: int, cross: 
                 del layer["block"][name]
             layer["block"]["pre_norms"] = False
     return layer
+
+
+def _own_base(spec: Spec, lay: LayerSpec) -> bool:
+    """Whether the layer turns by its own RoPE base (RoPE positions without a scaling)."""
+    return lay.rope_base and spec.positions == "rope" and not spec.scaling
 
 
 def _capped(spec: Spec, lay: LayerSpec) -> bool:
@@ -272,6 +287,8 @@ def constructs(spec: Spec) -> set[str]:
                                       ("key_mask", lay.key_mask), ("unscaled", not lay.scale),
                                       ("ablate_heads", lay.ablate),
                                       ("attention softcap", _capped(spec, lay)),
+                                      ("scale_dk", lay.scale and lay.scale_dk),
+                                      ("rope_base", _own_base(spec, lay)),
                                       ("not causal", not lay.causal)) if on}
     if not spec.layers[0].block:
         met.add("first layer without block")
@@ -332,7 +349,8 @@ def layer_specs(draw: st.DrawFn, n: int, first: bool, cross: bool) -> LayerSpec:
         experts=draw(st.sampled_from((0, 3))), shared=draw(st.booleans()),
         output_norms=sandwich and draw(st.booleans()),
         no_pre_norms=sandwich and has_block and draw(st.booleans()),
-        ablate=draw(st.booleans()), softcap=draw(st.booleans()))
+        ablate=draw(st.booleans()), softcap=draw(st.booleans()),
+        scale_dk=draw(st.booleans()), rope_base=draw(st.booleans()))
 
 
 @st.composite
@@ -368,7 +386,7 @@ took five minutes, half of CI's time budget)."""
 EXAMPLES: tuple[Spec, ...] = (
     # the three documents the tester found: qk_norm, a target longer than its source, and a
     # stack whose first layer has no block
-    Spec(seed=1, n=4, positions="rope", layers=(LayerSpec(qk_norm="rmsnorm"),
+    Spec(seed=1, n=4, positions="rope", layers=(LayerSpec(qk_norm="rmsnorm", rope_base=True),
                                                 LayerSpec(qk_norm="layernorm", norm="rmsnorm")),
          heads=4, kv_heads=2, ending="draw", softcap=True),
     Spec(seed=2, n=5, source=3, positions="sinusoidal",
@@ -384,7 +402,7 @@ EXAMPLES: tuple[Spec, ...] = (
     Spec(seed=6, n=5, positions="rope", odd_labels=True, ending="targets", scaling=True,
          layers=(LayerSpec(), LayerSpec(block=False),
                  LayerSpec(norm="rmsnorm", output_norms=True, softcap=True, qk_norm="rmsnorm",
-                           qk_all=True, no_pre_norms=True))),
+                           qk_all=True, no_pre_norms=True, scale_dk=True))),
     Spec(seed=5, n=5, positions="alibi", heads=2, kv_heads=1, head_bias=False,
          layers=(LayerSpec(parallel=True, window=2, activation="identity"),
                  LayerSpec(key_mask=True, causal=False, placement="post", ablate=True))),

@@ -23,7 +23,7 @@ DTYPES = {"F64": np.float64, "F32": np.float32, "F16": np.float16}
 FIXTURES = Path(__file__).resolve().parent / "checkpoints"
 FAMILIES = ("gpt2", "llama", "mistral", "qwen2", "gpt_neox", "gemma", "bert", "qwen3", "phi",
             "opt", "phi3", "stablelm", "starcoder2", "gemma2", "qwen3_moe", "mixtral", "olmo2",
-            "qwen2_moe")
+            "qwen2_moe", "gemma3_text")
 SCALED = ("llama-rope-linear", "llama-rope-llama3", "llama-rope-yarn", "phi3-longrope")
 """The fixtures whose RoPE is scaled (besides one per family)."""
 CAPPED = ("gemma2-capped",)
@@ -149,15 +149,17 @@ def _rope(q: Array, k: Array, dims: int, base: float,
 
 
 def _attend(q: Array, k: Array, v: Array, window: int | None,
-            cap: float | None = None) -> tuple[Array, Array]:
+            cap: float | None = None, scalar: float | None = None) -> tuple[Array, Array]:
     """heads × n × d each (k, v already repeated): shares and the mixed rows (n × heads·d_v);
-    ``cap``: Gemma 2's cap · tanh(scores / cap) after the scaling, before the mask."""
+    ``cap``: Gemma 2's cap · tanh(scores / cap) after the scaling, before the mask;
+    ``scalar``: Gemma 2's ``query_pre_attn_scalar``, the scores × scalar^(−1/2) (else ÷ √d)."""
     n = q.shape[1]
     i, j = np.arange(n)[:, None], np.arange(n)[None, :]
     allowed = j <= i
     if window is not None:
         allowed &= i - j < window
-    scores = q @ k.transpose(0, 2, 1) / math.sqrt(q.shape[-1])
+    scores = (q @ k.transpose(0, 2, 1) / math.sqrt(q.shape[-1]) if scalar is None
+              else q @ k.transpose(0, 2, 1) * scalar ** -0.5)
     if cap is not None:
         scores = cap * np.tanh(scores / cap)
     shares = _softmax(np.where(allowed, scores, -np.inf))
@@ -202,14 +204,26 @@ def _rope_base(c: dict[str, Any]) -> float:
                  or 10000.0)
 
 
+def _gemma3_base(c: dict[str, Any], layer_type: str) -> float:
+    """Gemma 3's RoPE base of a layer type: its ``rope_parameters`` entry's, else the legacy
+    ``rope_theta`` (full) or ``rope_local_base_freq`` (sliding), else 1e6 or 1e4."""
+    entry = (c.get("rope_parameters") or {}).get(layer_type) or {}
+    if entry.get("rope_theta") is not None:
+        return float(entry["rope_theta"])
+    full = layer_type == "full_attention"
+    legacy = c.get("rope_theta" if full else "rope_local_base_freq")
+    return float(legacy if legacy is not None else 1e6 if full else 1e4)
+
+
 def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str, Any]) -> Array:
     n, h = len(ids), c["num_attention_heads"]
     g = c.get("num_key_value_heads") or h
     d_k = c.get("head_dim") or c["hidden_size"] // h
     window = c.get("sliding_window") if c["model_type"] in ("mistral", "phi3") else None
     dims = int(d_k * c.get("partial_rotary_factor", 1.0)) if c["model_type"] == "phi3" else d_k
-    gemma = c["model_type"] in ("gemma", "gemma2")  # x·√d (a float32), 1 + weight, tied head
-    sandwich = c["model_type"] == "gemma2"  # the sub-layers' outputs normed, windows by type
+    gemma = c["model_type"] in ("gemma", "gemma2", "gemma3_text")  # x·√d, 1 + weight, tied
+    sandwich = c["model_type"] in ("gemma2", "gemma3_text")  # outputs normed, windows by type
+    third = c["model_type"] == "gemma3_text"  # a RoPE base per layer type
     olmo = c["model_type"] == "olmo2"  # no pre-norms; outputs and whole projections normed
     eps = c.get("rms_norm_eps", 1e-5 if olmo else 1e-6)
     x = t["model.embed_tokens.weight"][ids]
@@ -236,15 +250,18 @@ def _llama(c: dict[str, Any], t: dict[str, Array], ids: list[int], out: dict[str
         q = q.reshape(n, h, d_k).transpose(1, 0, 2)
         key = key.reshape(n, g, d_k).transpose(1, 0, 2)
         v = v.reshape(n, g, d_k).transpose(1, 0, 2)
-        if at + "self_attn.q_norm.weight" in t and not olmo:  # Qwen3: each head's rows
-            q = _rms_norm(q, t[at + "self_attn.q_norm.weight"], c["rms_norm_eps"])
-            key = _rms_norm(key, t[at + "self_attn.k_norm.weight"], c["rms_norm_eps"])
-        q, key = _rope(q, key, dims, _rope_base(c), c)
+        if at + "self_attn.q_norm.weight" in t and not olmo:  # Qwen3, Gemma 3: each head's rows
+            q = rms(q, at + "self_attn.q_norm.weight")
+            key = rms(key, at + "self_attn.k_norm.weight")
+        if third:
+            q, key = _rope(q, key, dims, _gemma3_base(c, c["layer_types"][k]))
+        else:
+            q, key = _rope(q, key, dims, _rope_base(c), c)
         key, v = np.repeat(key, h // g, axis=0), np.repeat(v, h // g, axis=0)
         if sandwich:
-            assert c["query_pre_attn_scalar"] == d_k  # the scores ÷ √d_k, as _attend divides
             window = c["sliding_window"] if c["layer_types"][k] == "sliding_attention" else None
-        shares, mixed = _attend(q, key, v, window, c.get("attn_logit_softcapping"))
+        shares, mixed = _attend(q, key, v, window, c.get("attn_logit_softcapping"),
+                                c.get("query_pre_attn_scalar"))
         attended = linear(at + "self_attn.o_proj", mixed)
         if sandwich or olmo:
             attended = rms(attended, at + "post_attention_layernorm.weight")
@@ -481,7 +498,7 @@ FORWARDS = {"gpt2": _gpt2, "llama": _llama, "mistral": _llama, "qwen2": _llama,
             "qwen3": _llama, "gpt_neox": _gpt_neox, "gemma": _llama, "phi": _phi, "opt": _opt,
             "bert": _bert, "phi3": _llama, "stablelm": _stablelm, "starcoder2": _stablelm,
             "gemma2": _llama, "mixtral": _llama, "qwen3_moe": _llama, "olmo2": _llama,
-            "qwen2_moe": _llama}
+            "qwen2_moe": _llama, "gemma3_text": _llama}
 
 
 def hf_forward(folder: Path, ids: list[int], types: list[int] | None = None) -> dict[str, Any]:

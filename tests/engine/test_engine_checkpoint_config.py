@@ -21,6 +21,7 @@ from app.cli import main
 from app.texts.problems import problem_words
 from engine import ScenarioError
 from engine.checkpoint import import_checkpoint
+from tests.engine.hf_reference import FIXTURES
 from tests.engine.test_engine_checkpoint_refusals import copy, refusal
 
 D_K = {"llama": 2, "gpt_neox": 4, "phi": 4, "mistral": 4}
@@ -279,17 +280,21 @@ def test_gemma2s_caps_are_mapped_to_each_attention_and_the_head(
     assert scenario.head is not None and scenario.head.softcap == logits
 
 
-def test_a_gemma2_scores_scale_other_than_its_heads_is_refused(tmp_path: Path) -> None:
-    folder = copy(tmp_path, "gemma", model_type="gemma2", query_pre_attn_scalar=6)
-    config = json.loads((folder / "config.json").read_text("utf-8"))
-    config.update(attn_logit_softcapping=None, final_logit_softcapping=None)  # caps off
-    (folder / "config.json").write_text(json.dumps(config), "utf-8")
-    with pytest.raises(ScenarioError) as caught:
-        import_checkpoint(folder, "the cat")
-    place = f"{folder}/config.json.query_pre_attn_scalar"
-    assert str(caught.value) == (f"{place}: the scores divided by √6 instead of √dₖ = √8 are "
-                                 "not computed yet")
-    assert problem_words(caught.value, "zh") == f"{place}：分数除以 √6 而不是 √dₖ = √8，暂不计算"
+@pytest.mark.parametrize(("scalar", "scale_dk"), [(6, 6.0), (8, None), (None, 256.0)])
+def test_a_gemma2_scores_scale_other_than_its_heads_is_each_attentions_scale_dk(
+        tmp_path: Path, scalar: int | None, scale_dk: float | None) -> None:
+    """Heads 8 wide: query_pre_attn_scalar 6 divides by √6; 8 is d_k (no key); absent, 256
+    (transformers' default)."""
+    folder = copy(tmp_path, "gemma2", query_pre_attn_scalar=scalar)
+    scenario = import_checkpoint(folder, "the cat")
+    assert [layer.attention.scale_dk for layer in scenario.layers] == [scale_dk, scale_dk]
+    assert all(layer.attention.d_k == 8 for layer in scenario.layers)
+
+
+def test_a_gemma2_scores_scale_not_above_0_is_refused_at_its_key(tmp_path: Path) -> None:
+    folder = copy(tmp_path, "gemma2", query_pre_attn_scalar=0)
+    assert refusal(folder) == (f"{folder}/config.json.query_pre_attn_scalar: expected a "
+                               "number above 0, got 0.0")
 
 
 def test_an_integer_of_more_digits_than_python_reads_is_a_refusal(tmp_path: Path) -> None:
@@ -343,3 +348,69 @@ def test_the_command_refuses_a_key_in_one_line_and_writes_nothing(
     assert err == (f'qkv-studio: {folder}/config.json.rope_scaling: RoPE scaling '
                    '"proportional" is not computed yet: QKV Studio computes the linear, llama3, '
                    "yarn and dynamic scalings of Llama-shaped families only\n")
+
+
+GEMMA3_REFUSED: list[tuple[dict[str, Any], str, str, str]] = [
+    # its attention never passes the scores' cap on: computing it would not be transformers'
+    ({"attn_logit_softcapping": 50.0}, "attn_logit_softcapping",
+     "transformers' Gemma 3 never passes this cap to its attention, so its scores are not "
+     "capped; a config giving it is refused", "transformers 的 Gemma 3 从不把这个截断值交给注意力"),
+    # a legacy rope_scaling scales the full layers only (Gemma 3 4B's linear 8)
+    ({"rope_scaling": {"rope_type": "linear", "factor": 8.0}}, "rope_scaling",
+     "RoPE scaling \"linear\" of the full-attention layers alone is not computed yet: QKV "
+     "Studio scales every layer's angles or none", "暂不计算只作用于全注意力层的 RoPE 缩放"),
+    ({"rope_parameters": {"full_attention": {"rope_type": "linear", "factor": 2.0}}},
+     "rope_parameters.full_attention", "RoPE scaling \"linear\" is not computed yet",
+     "暂不计算 RoPE 缩放 \"linear\""),
+    ({"rope_parameters": {"rope_type": "default", "rope_theta": 5.0}},
+     "rope_parameters.rope_type",
+     "expected RoPE settings per layer type: full_attention and sliding_attention",
+     "应为按层类型给出的 RoPE 设置"),
+    ({"rope_local_base_freq": -1}, "rope_local_base_freq", "expected a number above 0, got -1.0",
+     "应为大于 0 的数"),
+    # the multimodal Gemma 3 (text_config and a vision tower) is another family
+    ({"model_type": "gemma3"}, "model_type",
+     "\"gemma3\" is not a family QKV Studio imports: it imports gpt2,",
+     "\"gemma3\" 不是 QKV Studio 能导入的模型家族"),
+]
+
+
+@pytest.mark.parametrize(("given", "key", "english", "chinese"), GEMMA3_REFUSED)
+def test_what_gemma3_computes_otherwise_is_refused_at_its_key_in_both_languages(
+        tmp_path: Path, given: dict[str, Any], key: str, english: str, chinese: str) -> None:
+    folder = copy(tmp_path, "gemma3_text", **given)
+    with pytest.raises(ScenarioError) as caught:
+        import_checkpoint(folder, "the cat")
+    place = f"{folder}/config.json.{key}"
+    assert str(caught.value).startswith(f"{place}: {english}")
+    assert problem_words(caught.value, "zh").startswith(f"{place}：{chinese}")
+    assert key != "model_type" or "gemma3_text" in str(caught.value)  # the text-only one
+
+
+@pytest.mark.parametrize(("given", "full", "sliding"), [
+    ({}, 1e6, 1e4),  # the fixture's legacy keys, as the Hub's configs spell them
+    ({"rope_theta": None, "rope_local_base_freq": None}, 1e6, 1e4),  # transformers' defaults
+    ({"rope_theta": 7.0, "rope_local_base_freq": 7.0}, 7.0, None),  # one base: no layer's own
+    ({"rope_parameters": {"full_attention": {"rope_type": "default", "rope_theta": 500.0},
+                          "sliding_attention": {"rope_type": "default", "rope_theta": 5.0}},
+      "rope_scaling": {"rope_type": "default"}}, 500.0, 5.0),
+])
+def test_gemma3s_full_layers_base_is_the_stacks_and_a_sliding_layers_its_own(
+        tmp_path: Path, given: dict[str, Any], full: float, sliding: float | None) -> None:
+    """The fixture's first layer slides, its second is full."""
+    scenario = import_checkpoint(copy(tmp_path, "gemma3_text", **given), "the cat")
+    assert scenario.positions is not None and scenario.positions.base == full
+    assert [layer.attention.rope_base for layer in scenario.layers] == [sliding, None]
+    assert [layer.attention.window for layer in scenario.layers] == [3, None]
+    transformers = pytest.importorskip("transformers", reason="transformers is not installed")
+    theirs = transformers.AutoConfig.from_pretrained(tmp_path / "gemma3_text").rope_parameters
+    assert theirs["full_attention"]["rope_theta"] == full
+    assert theirs["sliding_attention"]["rope_theta"] == (sliding or full)
+
+
+def test_a_chosen_gemma3_layer_keeps_its_own_types_base() -> None:
+    folder = FIXTURES / "gemma3_text"
+    assert [layer.attention.rope_base
+            for layer in import_checkpoint(folder, "the cat", "1").layers] == [10000.0]
+    assert [layer.attention.rope_base
+            for layer in import_checkpoint(folder, "the cat", "2").layers] == [None]

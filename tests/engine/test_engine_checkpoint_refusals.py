@@ -41,7 +41,7 @@ def test_another_family_or_none_is_refused(tmp_path: Path) -> None:
     assert refusal(copy(tmp_path, "gpt2", model_type="t5")).endswith(
         'config.json.model_type: "t5" is not a family QKV Studio imports: it imports gpt2, '
         "llama, mistral, qwen2, qwen3, gpt_neox, gemma, gemma2, phi, phi3, opt, bert, stablelm, "
-        "starcoder2, mixtral, qwen3_moe, olmo2, qwen2_moe")
+        "starcoder2, mixtral, qwen3_moe, olmo2, qwen2_moe, gemma3_text")
     shutil.rmtree(tmp_path / "gpt2")
     assert refusal(copy(tmp_path, "gpt2", model_type=None)).endswith(
         "config.json.model_type: missing")

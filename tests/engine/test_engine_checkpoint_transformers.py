@@ -64,6 +64,10 @@ SIZES: dict[str, dict[str, Any]] = {
                "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8,
                "query_pre_attn_scalar": 8, "max_position_embeddings": 32, "sliding_window": 3,
                "attn_logit_softcapping": None, "final_logit_softcapping": None},
+    "gemma3_text": {"hidden_size": 16, "intermediate_size": 12, "num_hidden_layers": 2,
+                    "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8,
+                    "query_pre_attn_scalar": 12, "max_position_embeddings": 32,
+                    "sliding_window": 3, "layer_types": ["sliding_attention", "full_attention"]},
     "qwen3": {"hidden_size": 8, "intermediate_size": 12, "num_hidden_layers": 2,
               "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 4,
               "max_position_embeddings": 32, "tie_word_embeddings": True},
@@ -153,6 +157,11 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "qwen2_moe-dense-window": ("qwen2_moe", {"decoder_sparse_step": 2, "norm_topk_prob": True,
                                              "qkv_bias": False, "use_sliding_window": True,
                                              "sliding_window": 2, "max_window_layers": 1}),
+    "gemma2-scalar": ("gemma2", {"query_pre_attn_scalar": 2}),
+    "gemma3_text-bases": ("gemma3_text", {
+        "layer_types": ["full_attention", "sliding_attention"],
+        "rope_parameters": {"full_attention": {"rope_type": "default", "rope_theta": 500.0},
+                            "sliding_attention": {"rope_type": "default", "rope_theta": 5.0}}}),
 }
 """Each case: its family and what it changes in the family's sizes: Phi-2's shape (no QK-norm,
 no grouped heads, a quarter of each head's 8 columns turned); OPT-350m's (post-norm, no final
@@ -169,10 +178,15 @@ context of 512 (the plain RoPE's angles); and yarn as a Qwen2 with every setting
 betas, ``mscale``/``mscale_all_dim`` and no truncation. Gemma 2's other
 ``layer_types`` (its family case: the first layer slides, as its config defaults; the caps are
 null in both); then Gemma 2 with its soft caps set small so that they bite: the logits' at 3
-(``gemma2-final-cap``), and the scores' at 5 besides (``gemma2-caps``). Qwen2-MoE (its family
-case: both layers sparse, 2 of 4 shares unrenormalised, the gated shared expert) with its first
-layer dense (``decoder_sparse_step`` 2), the shares renormalised, no q/k/v biases, and a window
-of 2 on its even layers under ``max_window_layers`` 1 (layer 1 only)."""
+(``gemma2-final-cap``), and the scores' at 5 besides (``gemma2-caps``); and Gemma 2 dividing
+its scores by √2 rather than √dₖ = √8 (``gemma2-scalar``: each attention's ``scale_dk``).
+Gemma 3's family case turns its sliding layer by 10000 and its full one by 1000000 (the
+defaults, saved per layer type in ``rope_parameters``) and divides by √12; ``gemma3_text-bases``
+gives the bases (500 full, 5 sliding: every pair turns differently), the full layer first.
+Qwen2-MoE (its family case: both layers sparse, 2 of 4 shares unrenormalised, the gated shared
+expert) with its first layer dense (``decoder_sparse_step`` 2), the shares renormalised, no
+q/k/v biases, and a window of 2 on its even layers under ``max_window_layers`` 1 (layer 1
+only)."""
 EDITED: dict[str, dict[str, Any]] = {
     "llama-rope-scaling": {"rope_scaling": {"rope_type": "default"}},
 }
@@ -182,8 +196,8 @@ EDITED: dict[str, dict[str, Any]] = {
 ``rope_parameters``."""
 FLOAT32_CASTS = ("LlamaRMSNorm", "MistralRMSNorm", "Qwen2RMSNorm", "Qwen3RMSNorm",
                  "GemmaRMSNorm", "Phi3RMSNorm", "Gemma2RMSNorm", "MixtralRMSNorm",
-                 "Qwen3MoeRMSNorm", "Olmo2RMSNorm", "Qwen2MoeRMSNorm")
-ONE_PLUS = ("GemmaRMSNorm", "Gemma2RMSNorm")
+                 "Qwen3MoeRMSNorm", "Olmo2RMSNorm", "Qwen2MoeRMSNorm", "Gemma3RMSNorm")
+ONE_PLUS = ("GemmaRMSNorm", "Gemma2RMSNorm", "Gemma3RMSNorm")
 """The RMSNorms that scale by 1 + weight."""
 ROTARY = ("LlamaRotaryEmbedding", "MistralRotaryEmbedding", "Qwen2RotaryEmbedding",
           "Qwen3RotaryEmbedding", "GPTNeoXRotaryEmbedding", "GemmaRotaryEmbedding",
@@ -191,7 +205,7 @@ ROTARY = ("LlamaRotaryEmbedding", "MistralRotaryEmbedding", "Qwen2RotaryEmbeddin
           "Starcoder2RotaryEmbedding", "Gemma2RotaryEmbedding", "MixtralRotaryEmbedding",
           "Qwen3MoeRotaryEmbedding", "Olmo2RotaryEmbedding", "Qwen2MoeRotaryEmbedding")
 MODELING = ("llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "phi", "phi3", "stablelm",
-            "starcoder2", "gemma2", "mixtral", "qwen3_moe", "olmo2", "qwen2_moe")
+            "starcoder2", "gemma2", "mixtral", "qwen3_moe", "olmo2", "qwen2_moe", "gemma3")
 """The families whose modeling modules hold those classes."""
 
 
@@ -232,6 +246,16 @@ def _rotary64(self: Any, x: Any, position_ids: Any) -> Any:
             (emb.sin() * self.attention_scaling).to(x.dtype))
 
 
+def _gemma3_rotary64(self: Any, x: Any, position_ids: Any, layer_type: str) -> Any:
+    """Gemma 3's rotary embedding of one layer type, its angles in float64."""
+    dim = 2 * getattr(self, f"{layer_type}_inv_freq").shape[0]
+    base = self.config.rope_parameters[layer_type]["rope_theta"]
+    inv_freq = 1.0 / (base ** (torch.arange(0, dim, 2, dtype=torch.float64) / dim))
+    emb = torch.cat([position_ids[..., None].to(torch.float64) * inv_freq] * 2, dim=-1)
+    factor = getattr(self, f"{layer_type}_attention_scaling")
+    return (emb.cos() * factor).to(x.dtype), (emb.sin() * factor).to(x.dtype)
+
+
 def _router64(self: Any, hidden_states: Any) -> Any:
     """``MixtralTopKRouter.forward`` with its softmax in the model's float64 (stock: in float32,
     ``router_logits.float()``)."""
@@ -258,6 +282,8 @@ def exact_float64(monkeypatch: pytest.MonkeyPatch) -> None:
                 patched = (_gemma_rms_norm64 if name in ONE_PLUS else _rms_norm64
                            if name in FLOAT32_CASTS else _rotary64)
                 monkeypatch.setattr(getattr(modeling, name), "forward", patched)
+    gemma3 = importlib.import_module("transformers.models.gemma3.modeling_gemma3")
+    monkeypatch.setattr(gemma3.Gemma3RotaryEmbedding, "forward", _gemma3_rotary64)
     mixtral = importlib.import_module("transformers.models.mixtral.modeling_mixtral")
     monkeypatch.setattr(mixtral.MixtralTopKRouter, "forward", _router64)
 
@@ -432,13 +458,26 @@ def test_qwen2_moe_slides_the_layers_its_config_slides_by_default() -> None:
     assert ours == [3, None, 3, None, None, None]
 
 
+@pytest.mark.parametrize("pattern", [None, 3])
+def test_gemma3_slides_the_layers_its_config_slides_by_default(pattern: int | None) -> None:
+    """All but every sixth layer (``sliding_window_pattern``, 6 when absent)."""
+    given = {} if pattern is None else {"sliding_window_pattern": pattern}
+    theirs = transformers.Gemma3TextConfig(num_hidden_layers=13, sliding_window=3,
+                                           **given).layer_types
+    ours = Config({"model_type": "gemma3_text", "sliding_window": 3, **given},
+                  "config.json").windows(13)
+    assert ours == [3 if kind == "sliding_attention" else None for kind in theirs]
+    assert ours.count(None) == (2 if pattern is None else 4)
+
+
 @pytest.mark.parametrize("name", ("phi3", "stablelm", "starcoder2", "gemma2", "olmo2", "qwen2_moe",
+                                  "gemma3_text",
                                   *SCALED, *CAPPED))
 def test_the_committed_fixture_computes_what_transformers_computes(
         monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     """The committed fixtures of Phi-3, StableLM, Starcoder2, Gemma 2 (caps null, and capped),
-    OLMo 2, Qwen2-MoE and of each RoPE scaling, read by from_pretrained in float64 (its float32
-    casts patched): every array ≤ 1e-10."""
+    OLMo 2, Qwen2-MoE, Gemma 3 and of each RoPE scaling, read by from_pretrained in float64
+    (its float32 casts patched): every array ≤ 1e-10."""
     exact_float64(monkeypatch)
     experts = {"experts_implementation": "eager"} if name == "qwen2_moe" else {}
     model = transformers.AutoModelForCausalLM.from_pretrained(

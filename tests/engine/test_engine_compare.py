@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pytest
 
-from engine import ScenarioError, compute, load_scenario
+from engine import ScenarioError, compute, load_scenario, parse_scenario
 from engine.arithmetic.differences import compare, matching_step, named_arrays
 from engine.format.writer import to_document
 from engine.forward.numerics import row_statistics
@@ -109,6 +109,14 @@ def test_each_variant_changes_one_setting(kind: str, labels: tuple[str, str]) ->
     assert len(changed) == 1
     twice = variant(made.scenario, kind)
     assert to_document(twice.scenario) == before, "flipping twice gives the document back"
+
+
+def test_turning_the_scaling_off_drops_a_scale_dk_with_it() -> None:
+    document = to_document(load_scenario(EXAMPLES / "g01.qkv.json"))
+    document["attention"]["scale_dk"] = 144
+    made = variant(parse_scenario(document), "scale")
+    assert made.scenario.layers[0].attention.scale is False
+    assert made.scenario.layers[0].attention.scale_dk is None
 
 
 def test_turning_causal_off_lets_the_first_position_read_the_second() -> None:

@@ -237,9 +237,9 @@ ENCODER_REFUSALS: list[tuple[Callable[[Doc], object], str]] = [
     (lambda d: d["layers"][1]["cross_attention"].update(key_mask=[1, 1]),
      "layers.1.cross_attention.key_mask: expected 3 numbers (one per key), got 2"),
     (lambda d: d["layers"][1]["cross_attention"].update(causal=True),
-     "layers.1.cross_attention.causal: unknown key (allowed here: heads, scale, Wq, Wk, Wv, bq, "
-     "bk, bv, Wo, bo, kv_heads, window, key_mask, qk_norm, qk_norm_over, gamma_q, gamma_k, "
-     "beta_q, beta_k, ablate_heads, softcap)"),
+     "layers.1.cross_attention.causal: unknown key (allowed here: heads, scale, scale_dk, Wq, Wk, "
+     "Wv, bq, bk, bv, Wo, bo, kv_heads, window, key_mask, qk_norm, qk_norm_over, gamma_q, "
+     "gamma_k, beta_q, beta_k, ablate_heads, softcap)"),
     (lambda d: d["layers"][0].pop("block"),
      "layers.0.cross_attention: cross-attention needs the layer's block (its norm and residual)"),
     (lambda d: d["encoder"].update(token_ids=[0, 1, 2]),
