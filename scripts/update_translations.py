@@ -21,7 +21,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 I18N = ROOT / "resources" / "i18n"
-LOCALES = ("zh_CN",)
 CATALOGUE = "qkv_studio"
 
 
@@ -38,6 +37,13 @@ def sources() -> list[str]:
     """Every Python file of the app, relative to the repository, sorted."""
     return sorted(str(p.relative_to(ROOT)) for p in (ROOT / "app").rglob("*.py")
                   if "__pycache__" not in p.parts)
+
+
+def locales() -> tuple[str, ...]:
+    """The Qt locale of every translated language (``app.i18n.language.QT_LOCALES``)."""
+    from app.i18n.language import QT_LOCALES
+
+    return tuple(QT_LOCALES.values())
 
 
 def ts_path(locale: str) -> Path:
@@ -61,7 +67,7 @@ def check() -> list[str]:
 
     problems = []
     with tempfile.TemporaryDirectory() as folder:
-        for locale in LOCALES:
+        for locale in locales():
             ts = ts_path(locale)
             fresh = Path(folder) / ts.name
             shutil.copy(ts, fresh)
@@ -88,7 +94,7 @@ def main() -> int:
         for problem in problems:
             print(problem)
         return 1 if problems else 0
-    for locale in LOCALES:
+    for locale in locales():
         ts = ts_path(locale)
         lupdate(ts)
         lrelease(ts, ts.with_suffix(".qm"))

@@ -26,6 +26,7 @@ from app.canvas.layout import (
 from app.canvas.pieces import custom_grid, text_lines, word
 from app.canvas.theme import font, text_advance
 from app.model.operands import array_name, attention_of, parameter_path
+from app.texts import words
 from engine import Step
 
 ARROWS_GAP = 40.0
@@ -141,8 +142,7 @@ def lay_out_heads_mix(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
             word(ctx, "concat_no_wo", h=att.heads, d_v=att.d_v, width=width))
     lines = [note]
     if att.ablate_heads:
-        joiner = "、" if ctx.options.lang == "zh" else ", "
-        lines.append(word(ctx, "concat_ablated", heads=joiner.join(
-            str(h + 1) for h in sorted(att.ablate_heads))))
+        lines.append(word(ctx, "concat_ablated", heads=words.joined(
+            (h + 1 for h in sorted(att.ablate_heads)), ctx.options.lang)))
     text = text_lines(parent, lines, 0, row.bottom() + 10, ctx, size=15, role="text")
     return covered.united(row).united(text)

@@ -32,7 +32,7 @@ from app.canvas.grid import MatrixGrid
 from app.canvas.layout import TextItem, place_row, wrapping
 from app.canvas.pieces import custom_grid, number, text_lines, word
 from app.canvas.theme import Theme, font
-from app.texts.words import say
+from app.texts.words import joined, say
 from engine import Step, Trace
 from engine.arithmetic.differences import ArrayDifference, Comparison, in_token_order, matching_step
 
@@ -143,7 +143,7 @@ class CompareFrameItem(Sheet):
                                                        if n not in self.drawn)),
                            ("only_a", of_step.only_a), ("only_b", of_step.only_b)):
             if names:
-                lines.append(word(ctx, key, names=", ".join(names)))
+                lines.append(word(ctx, key, names=joined(names, ctx.options.lang)))
         lines += [word(ctx, "reshaped", name=name, a="×".join(map(str, shape_a)),
                        b="×".join(map(str, shape_b)))
                   for name in of_step.reshaped

@@ -29,6 +29,7 @@ from app.canvas.layout import (
 )
 from app.canvas.pieces import custom_grid, number, text_lines, word
 from app.model.operands import parameter_path
+from app.texts.words import joined
 from engine import Step
 from engine.format.numbers import format_exact
 from engine.forward.masked_lm import fills, masked_positions
@@ -63,7 +64,7 @@ def lay_out_embed(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRec
 
     def table_text(row: int, col: int) -> str:
         r = shown[row]
-        who = ", ".join(picked_by.get(r, []))
+        who = joined(picked_by.get(r, []), ctx.options.lang)
         return f"embedding[{r},{col}] = {number(ctx, float(table[r, col]))}" + \
             (f" · {word(ctx, 'embed_pair', token=who, id=r)}" if who else "")
 

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QMenu
 
 from app.i18n import current_language
 from app.model.presets import PRESETS, preset
-from app.texts.preset_words import PRESET_MENU, preset_label, preset_note
+from app.texts.preset_words import preset_label, preset_menu_note, preset_name, preset_note
 
 if TYPE_CHECKING:
     from app.state.shell import Shell
@@ -26,8 +26,9 @@ translate = QCoreApplication.translate
 def new_from_architecture(shell: Shell, name: str) -> None:
     """Show the preset ``name`` (a family of :data:`app.model.presets.PRESETS`), unsaved."""
     scenario = preset(name, preset_note(name))
-    family, note = PRESET_MENU[name][current_language()]
-    said = translate("Presets", "New {family} preset: {note}").format(family=family, note=note)
+    lang = current_language()
+    said = translate("Presets", "New {family} preset: {note}").format(
+        family=preset_name(name, lang), note=preset_menu_note(name, lang))
     if shell.state.undo_stack.isClean():
         shell.show_document(scenario, None, note=said)
     else:  # the open document's unsaved work stays where it is

@@ -37,9 +37,10 @@ def catalogue_path(lang: str, suffix: str = ".qm") -> Path:
 
 
 def system_language(locale: QLocale | None = None) -> str:
-    """``"zh"`` for a Chinese system locale (``zh_CN``, ``zh_TW`` …), otherwise ``"en"``."""
-    name = (locale or QLocale.system()).name()
-    return "zh" if name.lower().startswith("zh") else "en"
+    """The language of the system locale (``"zh"`` for ``zh_CN``, ``zh_TW`` …), ``"en"`` for
+    a locale of no language the program speaks."""
+    name = (locale or QLocale.system()).name().lower()
+    return next((lang for lang in LANGUAGES if name.startswith(lang)), "en")
 
 
 def _locale(lang: str) -> QLocale:

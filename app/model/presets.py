@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from app.texts.preset_words import preset_title
 from engine import Scenario, parse_scenario
 from engine.format.writer import FORMAT_NAME, FORMAT_VERSION
 
@@ -95,12 +96,13 @@ def _block(w: Weights, norm: str, *, activation: str, gated: bool = False,
 
 def _document(name: str, w: Weights, positions: Doc, layer: Callable[[Weights], Doc],
               *, tied: bool | None, vocab: list[str] = WORDS, ids: list[int] = TOKEN_IDS) -> Doc:
-    """The preset's document: the embedding first, then the layers, then the next-token head
-    (tied to the embedding or its own; ``None``: no next-token head)."""
+    """The preset ``name``'s document: its English title, the embedding first, then the layers,
+    then the next-token head (tied to the embedding or its own; ``None``: no next-token
+    head)."""
     embedding = w.matrix(len(vocab), D)
     layers = [layer(w) for _ in range(LAYERS)]
     doc: Doc = {"format": FORMAT_NAME, "version": FORMAT_VERSION,
-                "title": f"{name} · tiny preset", "tokens": [vocab[i] for i in ids],
+                "title": preset_title(name), "tokens": [vocab[i] for i in ids],
                 "token_ids": ids, "embedding": embedding, "positions": positions,
                 "layers": layers}
     if tied is not None:
@@ -120,21 +122,21 @@ def _rope(base: float, rotary_dims: int = D_K) -> Doc:
 
 def gpt2() -> Doc:
     w = Weights(2019)
-    return _document("GPT-2", w, _learned(w), lambda w: {
+    return _document("gpt2", w, _learned(w), lambda w: {
         "attention": _attention(w, biases="qkvo"),
         "block": _block(w, "layernorm", activation="gelu_tanh")}, tied=True)
 
 
 def llama() -> Doc:
     w = Weights(2023)
-    return _document("Llama", w, _rope(10000), lambda w: {
+    return _document("llama", w, _rope(10000), lambda w: {
         "attention": _attention(w),
         "block": _block(w, "rmsnorm", activation="silu", gated=True, biases=False)}, tied=False)
 
 
 def mistral() -> Doc:
     w = Weights(7)
-    return _document("Mistral", w, _rope(10000), lambda w: {
+    return _document("mistral", w, _rope(10000), lambda w: {
         "attention": _attention(w, kv_heads=1, window=2),
         "block": _block(w, "rmsnorm", activation="silu", gated=True, biases=False)}, tied=False)
 
@@ -152,7 +154,7 @@ def mixtral() -> Doc:
                                                     for _ in range(EXPERTS - 1))]}
         return {"attention": _attention(w, kv_heads=1), "block": block}
 
-    return _document("Mixtral", w, _rope(1_000_000), layer, tied=False)
+    return _document("mixtral", w, _rope(1_000_000), layer, tied=False)
 
 
 def qwen2_moe() -> Doc:
@@ -170,19 +172,19 @@ def qwen2_moe() -> Doc:
                          "shared": shared["ffn"]}
         return {"attention": _attention(w, kv_heads=1, biases="qkv"), "block": shared}
 
-    return _document("Qwen2-MoE", w, _rope(1_000_000), layer, tied=False)
+    return _document("qwen2_moe", w, _rope(1_000_000), layer, tied=False)
 
 
 def qwen2() -> Doc:
     w = Weights(2024)
-    return _document("Qwen2", w, _rope(1_000_000), lambda w: {
+    return _document("qwen2", w, _rope(1_000_000), lambda w: {
         "attention": _attention(w, kv_heads=1, biases="qkv"),
         "block": _block(w, "rmsnorm", activation="silu", gated=True, biases=False)}, tied=True)
 
 
 def gpt_neox() -> Doc:
     w = Weights(2022)
-    return _document("GPT-NeoX", w, _rope(10000, rotary_dims=D_K // 2), lambda w: {
+    return _document("gpt_neox", w, _rope(10000, rotary_dims=D_K // 2), lambda w: {
         "attention": _attention(w, biases="qkvo"),
         "block": _block(w, "layernorm", activation="gelu", residual="parallel")}, tied=False)
 
@@ -190,7 +192,7 @@ def gpt_neox() -> Doc:
 def bert() -> Doc:
     w = Weights(2018)
     vocab = [*WORDS, MASK]
-    doc = _document("BERT", w, _learned(w), lambda w: {
+    doc = _document("bert", w, _learned(w), lambda w: {
         "attention": _attention(w, causal=False, biases="qkvo"),
         "block": _block(w, "layernorm", activation="gelu", placement="post")}, tied=None,
         vocab=vocab, ids=MASKED_IDS)

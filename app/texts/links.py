@@ -5,11 +5,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from app.texts import glossary_en, glossary_zh
 from app.texts.model import check_language
+from app.texts.words import GLOSSARIES
 
-_FORMS = {"en": glossary_en.FORMS, "zh": glossary_zh.FORMS}
-_BLOCKERS = {"en": glossary_en.BLOCKERS, "zh": glossary_zh.BLOCKERS}
 _WORD = "A-Za-z0-9_"
 
 
@@ -25,13 +23,13 @@ def _pattern(form: str) -> re.Pattern[str]:
     return re.compile(body, re.IGNORECASE if form == form.lower() else 0)
 
 
-@lru_cache(maxsize=len(_FORMS))
+@lru_cache(maxsize=len(GLOSSARIES))
 def _patterns(lang: str) -> tuple[tuple[re.Pattern[str], str | None], ...]:
     """Every form of ``lang`` with its term id (``None`` for a blocker), longest first."""
     forms: list[tuple[str, str | None]] = [(form, term_id)
-                                           for term_id, group in _FORMS[lang].items()
+                                           for term_id, group in GLOSSARIES[lang].forms.items()
                                            for form in group]
-    forms += [(blocker, None) for blocker in _BLOCKERS[lang]]
+    forms += [(blocker, None) for blocker in GLOSSARIES[lang].blockers]
     forms.sort(key=lambda item: -len(item[0]))
     return tuple((_pattern(form), term_id) for form, term_id in forms)
 

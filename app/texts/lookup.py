@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from app.texts import glossary_en, glossary_zh
 from app.texts.cache_plans import with_cache
 from app.texts.facts import Facts, facts_for
 from app.texts.model import TERM_IDS, GlossaryEntry, StepText, check_language
@@ -21,15 +20,13 @@ from app.texts.step_plans import (
     softcap,
     transform,
 )
-from app.texts.words import HEADINGS
+from app.texts.words import GLOSSARIES, HEADINGS
 from engine.scenario.op_table import op_table
 
 if TYPE_CHECKING:
     from engine import Trace
     from engine.forward.step import Op
 
-_GLOSSARY: dict[str, Callable[[], dict[str, GlossaryEntry]]] = {"en": glossary_en.entries,
-                                                                "zh": glossary_zh.entries}
 
 EXPLAIN_KEYS: tuple[str, ...] = tuple(PLANS)
 """Every ``explain_key`` of a version-1 document, in the order the steps first appear."""
@@ -126,7 +123,7 @@ def glossary(lang: str) -> list[GlossaryEntry]:
     ValueError
         If ``lang`` is not supported.
     """
-    entries = _GLOSSARY[check_language(lang)]()
+    entries = GLOSSARIES[check_language(lang)].entries()
     return [entries[term_id] for term_id in TERM_IDS]
 
 
@@ -140,4 +137,4 @@ def glossary_entry(term_id: str, lang: str) -> GlossaryEntry:
     KeyError
         If ``term_id`` is not one of :data:`TERM_IDS`.
     """
-    return _GLOSSARY[check_language(lang)]()[term_id]
+    return GLOSSARIES[check_language(lang)].entries()[term_id]

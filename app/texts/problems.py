@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from app.texts.model import check_language
+from app.texts.words import say
 from engine import ScenarioError
 from engine.format.errors import one_line
 
@@ -19,9 +20,10 @@ value is itself a Chinese phrase (得到的是 一个对象)."""
 
 
 def problem_words(error: ScenarioError, lang: str) -> str:
-    """``place: problem`` in ``lang``. A refusal the app words itself (no id) is already in the
-    interface language, and is shown as it is."""
+    """``place: problem`` in ``lang`` (the catalogue's ``refused_at``). The engine's message is
+    already in English; a refusal the app words itself (no id) is already in the interface
+    language, and is shown as it is."""
     if check_language(lang) == "en" or error.refusal is None:
         return str(error)
     problem = _BETWEEN_HAN.sub("", one_line(error.refusal.words(lang)))
-    return f"{error.place}：{problem}" if error.place else problem
+    return say("refused_at", lang, place=error.place, problem=problem) if error.place else problem

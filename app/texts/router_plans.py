@@ -4,7 +4,7 @@ decided once for every language from the open document's :class:`Facts`. Imports
 from __future__ import annotations
 
 from app.texts.facts import Facts
-from app.texts.sentences import Telling, Token, say
+from app.texts.sentences import Joined, Telling, Token, say
 from engine.scenario.modules import Mixture
 
 
@@ -31,7 +31,7 @@ def router(f: Facts) -> Telling:
         how=say("router.how_normalised" if m.normalize else "router.how_raw",
                 token=Token(f.token), logits=f.scoped_row("router_logits"),
                 shares=f.scoped_row("router_shares"),
-                chosen=", ".join(str(e) for e in chosen),
+                chosen=Joined(chosen),
                 weights=f.scoped_row("router_weights")),
         pitfalls=say("router.pitfalls"),
         check=say("router.check", e=first,
@@ -53,12 +53,12 @@ def experts(f: Facts) -> Telling:
         products.append((float(f.scoped("shared_weight")[f.receiver, 0]),
                          float(f.scoped("shared_out")[f.receiver, 0])))
     terms = " + ".join(f"{f.factor(w)}·{f.factor(o)}" for w, o in products)
-    how = say("experts.how", token=Token(f.token), chosen=", ".join(str(e) for e in chosen),
+    how = say("experts.how", token=Token(f.token), chosen=Joined(chosen),
               out=f.scoped_row("ffn_out"))
     if m.shared_gate is not None:
         source = f.array(f.step.reads[0])[f.receiver]
         how = say("experts.how_shared", token=Token(f.token),
-                  chosen=", ".join(str(e) for e in chosen),
+                  chosen=Joined(chosen),
                   z=f.num(float(source @ m.shared_gate[:, 0])), gate=f.num(products[-1][0]),
                   out=f.scoped_row("ffn_out"))
     return Telling(

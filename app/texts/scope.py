@@ -27,6 +27,13 @@ TYPES = "input.types"
 _FINAL_NORMS = frozenset({"block.final_norm", "encoder.final_norm"})
 
 
+def words_key(step: Step) -> str:
+    """The key of a step's title and timeline label in the catalogue: its ``explain_key``, but
+    ``input.summed`` for a sum of type rows that adds position rows too (BERT's)."""
+    summed = step.explain_key == TYPES and any(name.endswith("positions") for name in step.reads)
+    return "input.summed" if summed else step.explain_key
+
+
 @dataclass(frozen=True)
 class StepModules:
     """What one step's text may say about the model, taken from the step's own modules.

@@ -20,7 +20,8 @@ from engine.words.refusals import Refusal
 
 
 def _filled(value: object, lang: str) -> object:
-    return value.words(lang) if isinstance(value, Say | Listed | Token | Refusal) else value
+    return value.words(lang) if isinstance(value, Say | Listed | Joined | Token | Refusal) \
+        else value
 
 
 @dataclass(frozen=True)
@@ -66,11 +67,19 @@ class Listed:
         items = [str(_filled(item, lang)) for item in self.items]
         if len(items) <= 1:
             return "".join(items)
-        if check_language(lang) == "en":
-            return ", ".join(items[:-1]) + " and " + items[-1]
-        before, last = items[-2], items[-1]
-        return ("、".join(items[:-1]) + (" " if _latin(before[-1]) else "") + "和"
-                + (" " if _latin(last[0]) else "") + last)
+        before, last = catalogue.say("list.separator", lang).join(items[:-1]), items[-1]
+        word = catalogue.say("list.and", lang)
+        return before + _gap(before[-1], word[0]) + word + _gap(word[-1], last[0]) + last
+
+
+@dataclass(frozen=True)
+class Joined:
+    """Items joined by the language's separator: ``1, 2`` / ``1、2``."""
+
+    items: Sequence[object]
+
+    def words(self, lang: str) -> str:
+        return catalogue.joined((_filled(item, lang) for item in self.items), lang)
 
 
 T = TypeVar("T")
@@ -87,10 +96,15 @@ def some_entries(entries: Sequence[T]) -> list[T | str]:
     return [*entries[:LISTED_ENTRIES], "…", entries[-1]]
 
 
-def _latin(char: str) -> bool:
-    """Whether Chinese text sets a space between ``char`` and a Chinese word next to it (a
-    Latin letter or digit, not a Chinese character or Chinese quote or bracket)."""
-    return not ("\u4e00" <= char <= "\u9fff" or char in "“”（）")
+def _chinese(char: str) -> bool:
+    return "\u4e00" <= char <= "\u9fff"
+
+
+def _gap(left: str, right: str) -> str:
+    """The space Chinese text sets where a Chinese character meets a Latin letter or digit
+    (none beside a space, a Chinese quote or bracket)."""
+    plain = not (left.isspace() or right.isspace() or {left, right} & set("“”（）"))
+    return " " if plain and _chinese(left) != _chinese(right) else ""
 
 
 @dataclass(frozen=True)

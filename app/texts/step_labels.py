@@ -6,50 +6,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from app.texts.model import check_language
+from app.texts.scope import words_key
 from app.texts.words import say
 
 if TYPE_CHECKING:
     from engine import Step
-
-_ZH: dict[str, str] = {
-    "input.embed": "嵌入",
-    "positions.added": "加位置",
-    "input.types": "加类型",
-    "input.embedding_norm": "嵌入规范化",
-    "encoder.positions": "加位置",
-    "positions.rope": "RoPE 旋转",
-    "attention.qk_norm": "QK 规范化",
-    "attention.inputs": "输入",
-    "attention.projections": "投影",
-    "attention.scores": "分数",
-    "attention.weights": "份额",
-    "attention.mix": "混合",
-    "block.norm1": "规范化 1",
-    "block.resid1": "残差 1",
-    "block.norm2": "规范化 2",
-    "block.ffn": "前馈",
-    "block.router": "路由器",
-    "block.experts": "专家",
-    "block.resid2": "残差 2",
-    "block.norm2_parallel": "规范化 2",
-    "block.resid_parallel": "并行残差",
-    "block.norm1_post": "后置规范化 1",
-    "block.resid2_post": "残差 2",
-    "block.norm2_post": "后置规范化 2",
-    "block.norm3": "规范化 3",
-    "block.norm4": "规范化 4",
-    "block.cross_norm": "交叉规范化",
-    "block.cross_norm_post": "交叉后置规范化",
-    "block.cross_resid": "交叉残差",
-    "block.final_norm": "最终规范化",
-    "encoder.final_norm": "最终规范化",
-    "head.transform": "掩码变换",
-    "block.logits": "词表分数",
-    "block.softcap": "软截断",
-    "block.probs": "概率",
-    "block.loss": "损失",
-    "block.sample": "抽取",
-}
 
 
 def _is_cross(step: Step) -> bool:
@@ -57,13 +18,11 @@ def _is_cross(step: Step) -> bool:
 
 
 def step_label(step: Step, lang: str) -> str:
-    """A word or two naming ``step`` on its timeline button (English: the step's id without its
-    scope, which the button's group names); a cross-attention's steps say so
-    (``cross-attention · scores``), beside the self-attention's ``scores``."""
-    key = step.explain_key.replace("cross_attention.", "attention.", 1)
-    lang = check_language(lang)
-    label = _ZH[key] if lang == "zh" and key in _ZH else \
-        step.id.removeprefix(step.scope).replace("_", " ")
+    """A word or two naming ``step`` on its timeline button (the catalogue's
+    ``label.<explain_key>``; English: the step's id without its scope, which the button's group
+    names); a cross-attention's steps say so (``cross-attention · scores``), beside the
+    self-attention's ``scores``."""
+    label = say("label." + words_key(step).replace("cross_attention.", "attention.", 1), lang)
     return say("group.cross_step", lang, step=label) if _is_cross(step) else label
 
 

@@ -1438,3 +1438,207 @@ LENS: dict[str, str] = {
              "{top}",
 }
 """The logit lens (ids ``lens.*``): View → Logit lens and ``export --view lens``."""
+
+
+LABELS: dict[str, str] = {
+    "input.embed": "embed",
+    "positions.added": "positions",
+    "input.types": "types",
+    "input.summed": "positions",
+    "input.embedding_norm": "embedding norm",
+    "positions.rope": "rope",
+    "attention.qk_norm": "qk norm",
+    "attention.inputs": "inputs",
+    "attention.projections": "projections",
+    "attention.scores": "scores",
+    "attention.weights": "weights",
+    "attention.mix": "mix",
+    "block.norm1": "norm1",
+    "block.resid1": "resid1",
+    "block.norm2": "norm2",
+    "block.ffn": "ffn",
+    "block.router": "router",
+    "block.experts": "experts",
+    "block.resid2": "resid2",
+    "block.norm2_parallel": "norm2",
+    "block.resid_parallel": "resid2",
+    "block.norm1_post": "norm1",
+    "block.resid2_post": "resid2",
+    "block.norm2_post": "norm2",
+    "block.norm3": "norm3",
+    "block.norm4": "norm4",
+    "block.cross_norm": "norm",
+    "block.cross_norm_post": "norm",
+    "block.cross_resid": "resid",
+    "block.final_norm": "final norm",
+    "encoder.final_norm": "final norm",
+    "head.transform": "transform",
+    "block.logits": "logits",
+    "block.softcap": "softcap",
+    "block.probs": "probs",
+    "block.loss": "loss",
+    "block.sample": "sample",
+}
+"""A timeline button's word or two, by the step's explain_key (a cross-attention's as a
+self-attention's)."""
+
+PRESETS: dict[str, str] = {
+    "sizes": "Tiny and seeded, not trained: d = 8, 2 heads of 4, 2 layers, a feed-forward 12 "
+             "wide, the chapter's 7 words, weights rounded to 2 decimals.",
+    # gpt2
+    "gpt2.name": "GPT-2",
+    "gpt2.menu": "learned positions, pre-norm LayerNorm, GELU, tied head",
+    "gpt2.title": "GPT-2 · tiny preset",
+    "gpt2.note": "{sizes} GPT-2 (2019) adds a learned row to each token's embedding for its "
+                 "position (a table of 8 rows here), normalises with LayerNorm before attention "
+                 "and before the feed-forward (pre-norm), uses GELU in its tanh form, biases "
+                 "everywhere, and a head tied to the embedding: the unembedding is the embedding "
+                 "table turned on its side.",
+    # llama
+    "llama.name": "Llama",
+    "llama.menu": "RoPE, RMSNorm, SwiGLU gate, no biases",
+    "llama.title": "Llama · tiny preset",
+    "llama.note": "{sizes} Llama adds nothing to the embedding: RoPE turns each head's q and k by "
+                  "p·θ after the projection (all 4 columns, 2 pairs, base 10000), so scores "
+                  "depend on the distance. RMSNorm divides by the root mean square and has no "
+                  "shift; the feed-forward is SwiGLU, silu(x·Wg) times x·W1, a gate; no layer has "
+                  "a bias; the head has its own weights.",
+    # mistral
+    "mistral.name": "Mistral",
+    "mistral.menu": "Llama with grouped K/V heads and a sliding window",
+    "mistral.title": "Mistral · tiny preset",
+    "mistral.note": "{sizes} Mistral 7B is Llama's block with two changes. Grouped-query "
+                    "attention: 2 query heads share 1 head of K and V, so the KV cache is half as "
+                    "large. A sliding window: query i sees key j only when i − j < 2 here (4096 "
+                    "in the real model), so the cells beyond it are masked even where the causal "
+                    "mask would allow them; later layers still reach further.",
+    # mixtral
+    "mixtral.name": "Mixtral",
+    "mixtral.menu": "Mistral's attention, a router choosing 2 of 4 experts",
+    "mixtral.title": "Mixtral · tiny preset",
+    "mixtral.note": "{sizes} Mixtral 8x7B is Mistral's layer with a mixture of experts in place "
+                    "of the feed-forward: 4 SwiGLU experts here (8 in the real model). A router "
+                    "scores each token against every expert (x · W_r), turns the scores into "
+                    "shares with a softmax, keeps the 2 largest, divides them by their sum, and "
+                    "adds the 2 chosen experts' outputs in those proportions; the other experts "
+                    "do not run for that token. RoPE base 1000000, 1 K/V head.",
+    # qwen2_moe
+    "qwen2_moe.name": "Qwen2-MoE",
+    "qwen2_moe.menu": "2 of 4 experts and a shared one behind a sigmoid gate",
+    "qwen2_moe.title": "Qwen2-MoE · tiny preset",
+    "qwen2_moe.note": "{sizes} Qwen1.5-MoE and Qwen2-57B-A14B keep Qwen2's attention (q/k/v "
+                      "biases, 1 K/V head here) and replace the feed-forward with a mixture: a "
+                      "router keeps each token's 2 largest shares of 4 experts (60 or 64 in the "
+                      "real models) as they are, without dividing by their sum. Beside them a "
+                      "shared expert runs for every token; its output is multiplied by σ(x · "
+                      "w_g), a gate between 0 and 1 computed from the token's own row, and added "
+                      "to the chosen experts' weighted sum. RoPE base 1000000.",
+    # qwen2
+    "qwen2.name": "Qwen2",
+    "qwen2.menu": "Llama's blocks with q/k/v biases and grouped K/V heads",
+    "qwen2.title": "Qwen2 · tiny preset",
+    "qwen2.note": "{sizes} Qwen2 keeps Llama's RMSNorm, SwiGLU and RoPE (base 1000000, so the "
+                  "slow pair hardly turns) but gives q, k and v a bias (and o none), shares 1 "
+                  "head of K and V between its 2 query heads, and, as its small models do, ties "
+                  "the head to the embedding.",
+    # gpt_neox
+    "gpt_neox.name": "GPT-NeoX",
+    "gpt_neox.menu": "RoPE on part of each head, parallel residual",
+    "gpt_neox.title": "GPT-NeoX · tiny preset",
+    "gpt_neox.note": "{sizes} GPT-NeoX (Pythia) turns only part of each head with RoPE: here 2 of "
+                     "its 4 columns (a quarter in Pythia), the rest pass unturned. Its residual "
+                     "is parallel: attention and the feed-forward both read the layer's input, "
+                     "each through its own LayerNorm, and both outputs are added to it at once: x "
+                     "+ attn(norm₁ x) + ffn(norm₂ x). GELU in its erf form; the head has its own "
+                     "weights.",
+    # bert
+    "bert.name": "BERT",
+    "bert.menu": "an encoder: no causal mask, post-norm, GELU, fills a [MASK]",
+    "bert.title": "BERT · tiny preset",
+    "bert.note": "{sizes} BERT is an encoder: no causal mask, every token reads every other, "
+                 "before and after, so it does not predict the next token and does not generate. "
+                 "Post-norm: LayerNorm comes after each residual sum, so there is no final norm. "
+                 "GELU in its erf form, learned positions, biases everywhere. It reads 我 [MASK] "
+                 "你 。 and ends, as BertForMaskedLM does, with the masked-language-model head: a "
+                 "dense layer, GELU and LayerNorm, then the embedding table turned on its side "
+                 "plus a bias of its own. Its last step fills the blank: the most probable word "
+                 "at [MASK], guessed from both sides. Missing here: BERT's token types (segment "
+                 "A/B rows) and the LayerNorm of the embedding sum (the bert example has both).",
+}
+"""File → New from architecture: each family's name and one-line note for the menu, and its
+document's title and note ({sizes}: how small every preset is)."""
+
+EXAMPLES: dict[str, str] = {
+    # bert
+    "bert.menu": "BERT's embeddings · two segments",
+    "bert.menu_note": "word × 2 + position + segment rows, then LayerNorm → X",
+    "bert.title": "{title}",
+    "bert.note": "{note}",
+    # continue
+    "continue.menu": "Continue 我 爱 → 你 。",
+    "continue.menu_note": "greedy generation, one forward pass per new token",
+    "continue.title": "{title}",
+    "continue.note": "{note}",
+    # encoder-decoder
+    "encoder-decoder.menu": "Encoder–decoder · I love you → 我 爱",
+    "encoder-decoder.menu_note": "2 target rows read 3 source rows (cross-attention)",
+    "encoder-decoder.title": "{title}",
+    "encoder-decoder.note": "{note}",
+    # f11
+    "f11.menu": "F11 · Q/K/V on two positions",
+    "f11.menu_note": "the chapter's walk-through: 我 reads itself, 爱 reads both",
+    "f11.title": "{title}",
+    "f11.note": "{note}",
+    # g01
+    "g01.menu": "G01 · one decoder block",
+    "g01.menu_note": "pre-norm, from input rows to a three-word vocabulary",
+    "g01.title": "{title}",
+    "g01.note": "{note}",
+    # multihead
+    "multihead.menu": "Two heads joined, then Wo",
+    "multihead.menu_note": "each head 2 wide, joined to 4, Wo 4×6 back to 6",
+    "multihead.title": "{title}",
+    "multihead.note": "{note}",
+    # norms
+    "norms.menu": "LayerNorm vs RMSNorm",
+    "norms.menu_note": "the row [1, 3] under both norms, side by side",
+    "norms.title": "{title}",
+    "norms.note": "{note}",
+    # order
+    "order.menu": "排除A，保留B · order needs positions",
+    "order.menu_note": "swap A and B: with RoPE, A reads the other verb",
+    "order.title": "{title}",
+    "order.note": "{note}",
+    # pronoun
+    "pronoun.menu": "Which word does “it” read?",
+    "pronoun.menu_note": "hand-set weights: “it” gives “animal” the largest share",
+    "pronoun.title": "{title}",
+    "pronoun.note": "{note}",
+    # rope
+    "rope.menu": "RoPE · one word at three positions",
+    "rope.menu_note": "q, k turned by p·θ: scores depend on distance only",
+    "rope.title": "{title}",
+    "rope.note": "{note}",
+    # single-key
+    "single-key.menu": "One visible key",
+    "single-key.menu_note": "the first row's share is 1 whatever its score",
+    "single-key.title": "{title}",
+    "single-key.note": "{note}",
+    # three-layers
+    "three-layers.menu": "Three layers, pre-norm",
+    "three-layers.menu_note": "three sets of weights: shares change layer by layer",
+    "three-layers.title": "{title}",
+    "three-layers.note": "{note}",
+    # training
+    "training.menu": "Training loss · every position at once",
+    "training.menu_note": "targets shifted by one; unmasked, it copies",
+    "training.title": "{title}",
+    "training.note": "{note}",
+    # tokenizer
+    "tokenizer.menu": "Token ids and the embedding table",
+    "tokenizer.menu_note": "ids 7, 12 and 3 pick three rows of the table to form X",
+    "tokenizer.title": "{title}",
+    "tokenizer.note": "{note}",
+}
+"""File → Examples: each built-in example's title and one-line note for the menu, and its
+document's title and note (English: as its file has them)."""

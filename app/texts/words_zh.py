@@ -1241,3 +1241,232 @@ LENS: dict[str, str] = {
              "词表头 → softmax，p = e^(z − z_max) / Σ e^(z − z_max)。概率最大的：{top}",
 }
 """The logit lens (ids ``lens.*``): View → Logit lens and ``export --view lens``."""
+
+
+LABELS: dict[str, str] = {
+    "input.embed": "嵌入",
+    "positions.added": "加位置",
+    "input.types": "加类型",
+    "input.summed": "加类型",
+    "input.embedding_norm": "嵌入规范化",
+    "positions.rope": "RoPE 旋转",
+    "attention.qk_norm": "QK 规范化",
+    "attention.inputs": "输入",
+    "attention.projections": "投影",
+    "attention.scores": "分数",
+    "attention.weights": "份额",
+    "attention.mix": "混合",
+    "block.norm1": "规范化 1",
+    "block.resid1": "残差 1",
+    "block.norm2": "规范化 2",
+    "block.ffn": "前馈",
+    "block.router": "路由器",
+    "block.experts": "专家",
+    "block.resid2": "残差 2",
+    "block.norm2_parallel": "规范化 2",
+    "block.resid_parallel": "并行残差",
+    "block.norm1_post": "后置规范化 1",
+    "block.resid2_post": "残差 2",
+    "block.norm2_post": "后置规范化 2",
+    "block.norm3": "规范化 3",
+    "block.norm4": "规范化 4",
+    "block.cross_norm": "交叉规范化",
+    "block.cross_norm_post": "交叉后置规范化",
+    "block.cross_resid": "交叉残差",
+    "block.final_norm": "最终规范化",
+    "encoder.final_norm": "最终规范化",
+    "head.transform": "掩码变换",
+    "block.logits": "词表分数",
+    "block.softcap": "软截断",
+    "block.probs": "概率",
+    "block.loss": "损失",
+    "block.sample": "抽取",
+}
+"""A timeline button's word or two, by the step's explain_key (a cross-attention's as a
+self-attention's)."""
+
+PRESETS: dict[str, str] = {
+    "sizes": "微型、随机生成而非训练所得：d = 8，2 个宽 4 的头，2 层，前馈宽 12，词表是本章的 7 个"
+             "词，参数保留 2 位小数。",
+    # gpt2
+    "gpt2.name": "GPT-2",
+    "gpt2.menu": "可学习的位置表、前置 LayerNorm、GELU、共享权重的输出头",
+    "gpt2.title": "GPT-2 · 微型预设",
+    "gpt2.note": "{sizes}GPT-2（2019）给每个 Token 的嵌入加上它所在位置的一行可学习向量（这里的位"
+                 "置表有 8 行），在注意力和前馈之前各做一次 LayerNorm（前置规范化），用 tanh 形式"
+                 "的 GELU，处处有偏置；输出头与嵌入共享权重：反嵌入矩阵就是嵌入表的转置。",
+    # llama
+    "llama.name": "Llama",
+    "llama.menu": "RoPE、RMSNorm、SwiGLU 门控、没有偏置",
+    "llama.title": "Llama · 微型预设",
+    "llama.note": "{sizes}Llama 不给嵌入加任何东西：投影之后，RoPE 把每个头的 q 和 k 转过 p·θ（全"
+                  "部 4 列，2 对，base 10000），于是分数取决于距离。RMSNorm 除以均方根，没有平移项"
+                  "；前馈是 SwiGLU：silu(x·Wg) 乘以 x·W1，是一道门；没有一层带偏置；输出头有自己的"
+                  "参数。",
+    # mistral
+    "mistral.name": "Mistral",
+    "mistral.menu": "Llama 加上分组共享的 K/V 头和滑动窗口",
+    "mistral.title": "Mistral · 微型预设",
+    "mistral.note": "{sizes}Mistral 7B 是 Llama 的层加两处改动。分组查询注意力：2 个查询头共用 1 "
+                    "个 K/V 头，KV 缓存只有一半大。滑动窗口：只有当 i − j < 2 时查询 i 才看得到键 "
+                    "j（真实模型是 4096），所以窗口之外的格子即使因果掩码允许也被遮住；后面的层仍"
+                    "能间接读到更远的位置。",
+    # mixtral
+    "mixtral.name": "Mixtral",
+    "mixtral.menu": "Mistral 的注意力，路由器从 4 个专家中选 2 个",
+    "mixtral.title": "Mixtral · 微型预设",
+    "mixtral.note": "{sizes}Mixtral 8x7B 是 Mistral 的层，只是把前馈换成专家混合：这里有 4 个 "
+                    "SwiGLU 专家（真实模型有 8 个）。路由器给每个词元与每个专家打分（x · W_r），用"
+                    " softmax 变成份额，保留最大的 2 个，除以它们的和，再按这个比例把两个被选中专"
+                    "家的输出加起来；其他专家不为这个词元运行。RoPE base 1000000，1 个 K/V 头。",
+    # qwen2_moe
+    "qwen2_moe.name": "Qwen2-MoE",
+    "qwen2_moe.menu": "从 4 个专家中选 2 个，另有一个经 sigmoid 门控的共享专家",
+    "qwen2_moe.title": "Qwen2-MoE · 微型预设",
+    "qwen2_moe.note": "{sizes}Qwen1.5-MoE 和 Qwen2-57B-A14B 保留 Qwen2 的注意力（q/k/v 偏置，这里 "
+                      "1 个 K/V 头），把前馈换成专家混合：路由器为每个词元保留 4 个专家（真实模型"
+                      "有 60 或 64 个）中最大的 2 个份额，原样作为权重，不除以它们的和。此外还有一"
+                      "个共享专家对每个词元都运行；它的输出乘以 σ(x · w_g)——由词元自己的行算出的、"
+                      "介于 0 和 1 之间的门控——再加到选中专家的加权和上。RoPE base 1000000。",
+    # qwen2
+    "qwen2.name": "Qwen2",
+    "qwen2.menu": "Llama 式的层，加上 q/k/v 偏置和分组共享的 K/V 头",
+    "qwen2.title": "Qwen2 · 微型预设",
+    "qwen2.note": "{sizes}Qwen2 保留 Llama 的 RMSNorm、SwiGLU 和 RoPE（base 1000000，慢的那一对几"
+                  "乎不转），但给 q、k、v 加上偏置（o 没有），2 个查询头共用 1 个 K/V 头，并像它的"
+                  "小模型那样让输出头与嵌入共享权重。",
+    # gpt_neox
+    "gpt_neox.name": "GPT-NeoX",
+    "gpt_neox.menu": "RoPE 只转每个头的一部分列，并行残差",
+    "gpt_neox.title": "GPT-NeoX · 微型预设",
+    "gpt_neox.note": "{sizes}GPT-NeoX（Pythia）的 RoPE 只转每个头的一部分列：这里是 4 列中的 2 列"
+                     "（Pythia 是四分之一），其余列不转。它的残差是并行的：注意力和前馈都读本层的"
+                     "输入，各经自己的 LayerNorm，两者的输出一起加回去：x + attn(norm₁ x) + "
+                     "ffn(norm₂ x)。GELU 用 erf 形式；输出头有自己的参数。",
+    # bert
+    "bert.name": "BERT",
+    "bert.menu": "编码器：没有因果掩码，后置规范化，GELU，填出 [MASK]",
+    "bert.title": "BERT · 微型预设",
+    "bert.note": "{sizes}BERT 是编码器：没有因果掩码，每个 Token 都读所有其他 Token，前面的和后面"
+                 "的都读，所以它不预测下一个 Token，也不生成。后置规范化：LayerNorm 放在每次残差相"
+                 "加之后，所以没有最终的 Norm。GELU 用 erf 形式，位置表可学习，处处有偏置。它读“我"
+                 " [MASK] 你 。”，像 BertForMaskedLM 一样以掩码语言模型的输出头结束：一个全连接层"
+                 "、GELU 和 LayerNorm，再乘以嵌入表的转置，加上它自己的偏置。最后一步是填空：从两"
+                 "侧猜出 [MASK] 处最可能的词。这里缺少的：BERT 的 Token 类型（A/B 句段的行）和对嵌"
+                 "入之和的 LayerNorm（bert 示例两者都有）。",
+}
+"""File → New from architecture: each family's name and one-line note for the menu, and its
+document's title and note ({sizes}: how small every preset is)."""
+
+EXAMPLES: dict[str, str] = {
+    # bert
+    "bert.menu": "BERT 的嵌入 · 两个句段",
+    "bert.menu_note": "词行 × 2 + 位置行 + 句段行，再做 LayerNorm → X",
+    "bert.title": "BERT 的嵌入：词行 + 位置行 + 句段行，再做 LayerNorm",
+    "bert.note": "两个句段“我爱猫”和“它乖”：每个词元在表中的行乘以 2，加上它的位置行和句段行，再逐"
+                 "行规范化得到 X；一个非因果、后置规范化的层读取 X。",
+    # continue
+    "continue.menu": "续写 我 爱 → 你 。",
+    "continue.menu_note": "贪心生成：每个新 Token 一次前向计算",
+    "continue.title": "续写一句话：我 爱 → 你 。",
+    "continue.note": "参数是手工设定的，不是训练出来的。词表是本章的七个词；嵌入表给每个词一个自己"
+                     "的特征。前馈网络记着哪个词后面跟哪个词（W2：我→爱、爱→你、你→。、。→我、检查"
+                     "→路径、路径→过滤、过滤→。）；带 RoPE 的因果注意力把到目前为止的词按一半的分"
+                     "量混进来，越近的越多；输出头把主干读成 logits。贪心生成先接上“你”，再接上“。"
+                     "”（qkv-studio generate continue --steps 2 --temperature 0），每个新 Token 一"
+                     "次前向计算，之前的键和值留在 KV 缓存里。温度 0.7 时，预定的词概率仍至少为 "
+                     "0.98。把 token_ids 改成 [4]（检查），它就续写出 路径 过滤 。",
+    # encoder-decoder
+    "encoder-decoder.menu": "编码器–解码器 · I love you → 我 爱",
+    "encoder-decoder.menu_note": "2 个目标行通过交叉注意力读取 3 个源行",
+    "encoder-decoder.title": "编码器–解码器 · I love you → 我 爱",
+    "encoder-decoder.note": "手工设定参数的 2017 年 Transformer 缩微版：一层编码器读源句 I love "
+                            "you；解码器带因果掩码读 <s> 我，再用交叉注意力读编码器的记忆：<s> 读 "
+                            "I，预测“我”；“我”读 love，预测“爱”。后置规范化（post-norm）的 "
+                            "LayerNorm，ReLU 前馈，d = 4。交叉注意力的份额是 2 × 3：每个目标词元一"
+                            "行，每个源词元一列。",
+    # f11
+    "f11.menu": "F11 · 两个位置上的 Q/K/V",
+    "f11.menu_note": "本章的逐步算例：“我”只读自己，“爱”两个都读",
+    "f11.title": "F11 · 两个位置上的 Q/K/V",
+    "f11.note": "本章两个位置的算例：一个输入 X、三张参数表，带因果掩码并做缩放。第一个位置只看得"
+                "到自己；第二个位置两个都读。",
+    # g01
+    "g01.menu": "G01 · 一个解码块",
+    "g01.menu_note": "pre-norm，从输入行一直算到三个词的词表",
+    "g01.title": "G01 · 两个位置的解码器，从输入算到词表",
+    "g01.note": "本章的单层前置规范化（pre-norm）解码器：LayerNorm（ε = 1e-5，γ = 1，β = 0）、恒等"
+                "投影、因果注意力、前馈 0.5·ReLU、最终 LayerNorm，以及三个词的词表头。",
+    # multihead
+    "multihead.menu": "两个头拼接，再乘 Wo",
+    "multihead.menu_note": "每个头 2 列，拼成 4 列，Wo 4×6 变回 6 列",
+    "multihead.title": "两个宽度为 2 的头，拼成 4 列，再乘 4×6 的 Wo",
+    "multihead.note": "本章讲形状的算例：每个头输出 2 个数，拼接后共 4 个，形状 4×6 的 Wo 再把它变"
+                      "回模型宽度 6。",
+    # norms
+    "norms.menu": "LayerNorm 与 RMSNorm",
+    "norms.menu_note": "同一行 [1, 3] 在两种 Norm 下并排对照",
+    "norms.title": "[1, 3] 上的 LayerNorm 与 RMSNorm",
+    "norms.note": "本章的小算例，ε 取 0：LayerNorm 得 [−1, 1]，RMSNorm 得 [1/√5, 3/√5]。切换 "
+                  "block.norm 即可对照两者。",
+    # order
+    "order.menu": "排除A，保留B · 次序要靠位置编码",
+    "order.menu_note": "交换 A 与 B：有了 RoPE，A 读到的动词跟着变",
+    "order.title": "排除A，保留B · 词序要靠位置编码",
+    "order.note": "参数是手工设定的，不是训练出来的。四个特征：排除、保留、项目 A、项目 B。项目要"
+                  "找动词（Wq），两个动词都来应答（Wk），所以只看内容时，A 读“排除”和“保留”一样多"
+                  "。RoPE 按位置转动 q 和 k，使一个查询与它前面一个位置的键最匹配：A 读的是紧挨在"
+                  "它前面的动词。值表明读到的是哪个动词：第 0 列是排除，第 1 列是保留。交换 A 与 B"
+                  "，A 就改读“保留”；位置编码设为 none 时，不论次序如何，A 对两个动词读得一样多。",
+    # pronoun
+    "pronoun.menu": "“it”读的是哪个词？",
+    "pronoun.menu_note": "手工设定的参数，让“it”把最大份额给“animal”",
+    "pronoun.title": "“it”读的是哪个词？代词与它所指的词",
+    "pronoun.note": "参数是手工设定的，不是训练出来的。每个词元的 4 个特征依次表示：有生命的名词、"
+                    "无生命的名词、代词、其他词。Wq 把代词特征变成寻找“有生命的名词”的查询，Wk 给"
+                    "“animal”这样的键（也给“street”一个较弱的），于是“it”把最大的份额给了“animal”"
+                    "。在因果掩码下，“it”看不到决定词义的“tired”。",
+    # rope
+    "rope.menu": "RoPE · 同一个词在三个位置",
+    "rope.menu_note": "q、k 按 p·θ 旋转：分数只取决于距离",
+    "rope.title": "RoPE · 同一个词在三个位置",
+    "rope.note": "同一行放在位置 0、1、2 上，所以 RoPE 之前 Q 和 K 各行相同。RoPE 把每一对列转过角"
+                 "度 p·θ：第 0 对（第 0、2 列）每个位置转 1 弧度，第 1 对（第 1、3 列）转 0.1 弧度"
+                 "（base 取 100 而不是常用的 10000，好让慢的一对也看得出转动）。转动后的 q 和 k 给"
+                 "出的分数只取决于距离 i − j：scores[1,0] 等于 scores[2,1]。",
+    # single-key
+    "single-key.menu": "只有一个可见的键",
+    "single-key.menu_note": "第一行的份额总是 1，与分数无关",
+    "single-key.title": "只有一个可见的键：没有竞争，份额就是 1",
+    "single-key.note": "有因果掩码时，第一个位置只看得到自己，所以不论分数多少，它的份额都恰好是 1"
+                       "。改动 Wq 或 Wk 中的任何数，第一行的份额都不会变。",
+    # three-layers
+    "three-layers.menu": "三层堆叠（pre-norm）",
+    "three-layers.menu_note": "同样的形状、三组不同的权重：份额逐层变化",
+    "three-layers.title": "三层堆叠，前置规范化",
+    "three-layers.note": "三个形状相同的前置规范化解码层（两个宽度为 2 的头，宽 6 的 GELU 前馈），"
+                         "每层有自己的参数（随机生成，保留一位小数），之后是最终 LayerNorm 和三个"
+                         "词的输出头。每一层读取前一层写下的主干：依次走过 L1、L2、L3，看最后一个"
+                         "词元的份额逐层变化。",
+    # training
+    "training.menu": "训练损失 · 所有位置一次算出",
+    "training.menu_note": "目标右移一位；去掉掩码，模型就抄答案",
+    "training.title": "训练：所有位置的损失一次算出",
+    "training.note": "参数是手工设定的，不是训练出来的。训练时整句话是已知的：输入是 我 爱 你 。，"
+                     "目标是同样的词右移一位（爱 你 。，句子结束后仍是 。），所以一次前向计算就同"
+                     "时得到全部 4 个损失 −log p(目标)。这样做之所以成立，全靠因果掩码：没有一个位"
+                     "置看得到自己要预测的词。生成时没有目标：每个新 Token 都要等前一个选定，各需"
+                     "一次前向计算。这个模型学会的是抄：它的查询行 [2.7, 4.2] 是键行 [5, 0] 转过 "
+                     "1 弧度（RoPE 一个位置的转角），所以它找的是后一个位置的键，Wv 再把那个词交出"
+                     "来。有掩码时它看不到后面，只能读自己、预测自己这个词：loss_mean 4.51。对照打"
+                     "开时 B 去掉了掩码：位置 i 读到了它要预测的答案，loss_mean 0.007，分数看似完"
+                     "美，可这个模型从“我”开始生成，只会重复“我”。",
+    # tokenizer
+    "tokenizer.menu": "Token 编号与嵌入表",
+    "tokenizer.menu_note": "编号 7、12、3 从表中取出三行，组成 X",
+    "tokenizer.title": "Token 编号 7、12、3 在嵌入表中查表",
+    "tokenizer.note": "一个教学用的分词器把“检查路径过滤”切成三个 Token，编号为 7、12、3；每个编号"
+                      "从嵌入表中取出一行，三行合起来就是 X。",
+}
+"""File → Examples: each built-in example's title and one-line note for the menu, and its
+document's title and note (English: as its file has them)."""

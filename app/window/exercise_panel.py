@@ -28,7 +28,7 @@ from app.i18n import LiveTexts, current_language
 from app.model.ablation_words import ablation_words
 from app.model.exercise_edits import array_words, cell_words
 from app.texts.problems import problem_words
-from app.texts.words import say
+from app.texts.words import joined, say
 from engine import ScenarioError, Trace, format_number
 from engine.arithmetic.printed import printed_places
 from engine.exercises.answers import DIRECTIONS, Verdict, answer, check
@@ -369,8 +369,8 @@ class ExercisePanel(QWidget):
         else:
             ticked = [k for k, b in enumerate(self.choices) if b.isChecked()]
             right = all(v.right for v in check(trace, exercise, ticked, lang))
-            names = ", ".join(_choice_words(exercise.choices[k], lang)
-                              for k in solved.unchanged)
+            names = joined((_choice_words(exercise.choices[k], lang) for k in solved.unchanged),
+                           lang)
             text = say("exercise.unchanged_right" if right else "exercise.unchanged_wrong", lang,
                        watch=array_words(watch.array, lang),
                        choices=names or say("exercise.no_choice", lang))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.words import english
 from engine.words.refusals import Refusal
 
 
@@ -29,7 +30,8 @@ class ScenarioError(ValueError):
         self.place = one_line(place)
         self.refusal = problem if isinstance(problem, Refusal) else None
         self.problem = one_line(str(problem))
-        super().__init__(f"{self.place}: {self.problem}" if self.place else self.problem)
+        super().__init__(english("refused_at", place=self.place, problem=self.problem)
+                         if self.place else self.problem)
 
     def __reduce__(self) -> tuple[type[ScenarioError], tuple[str, Refusal | str]]:
         """Pickled by place and refusal (id and values), so a refusal crosses from a reading

@@ -20,15 +20,13 @@ from engine.forward.tape import Place, Tape
 from engine.scenario.modules import EmbeddingNorm, Encoder
 from engine.scenario.names import NORM_NAMES
 from engine.scenario.positions import Positions
+from engine.words import english
 
 if TYPE_CHECKING:
     from engine.scenario.scenario import Scenario
 
-_SUM_TITLES = {
-    (True, False): "Positions: each position's row added to the token rows",
-    (False, True): "Token types: each token's row of the type table added",
-    (True, True): "Embeddings summed: token rows + position rows + type rows",
-}
+_SUM_TITLES = {(True, False): "title.positions.added", (False, True): "title.input.types",
+               (True, True): "title.input.summed"}
 
 
 @dataclass(frozen=True)
@@ -107,7 +105,7 @@ def lay_in(tape: Tape, place: Place, given: StackInput) -> None:
         ops.normalise(tape, place.at(module), "embedding_norm", "X", start,
                       (f"{module}.gamma", norm.gamma), (f"{module}.beta", norm.beta),
                       norm.norm, norm.eps,
-                      f"Embedding norm ({NORM_NAMES[norm.norm]}): its output is X",
+                      english("title.input.embedding_norm", norm=NORM_NAMES[norm.norm]),
                       "input.embedding_norm")
 
 
@@ -136,7 +134,7 @@ def _summed(tape: Tape, place: Place, given: StackInput, embedded: str,
     kind = "positions" if added is not None else "types"
     key = "positions.added" if types is None else "input.types"
     tape.step(place.at(f"{given.prefix}positions" if added is not None else ""), kind,
-              _SUM_TITLES[added is not None, types is not None], tuple(reads), (out,), key,
+              english(_SUM_TITLES[added is not None, types is not None]), tuple(reads), (out,), key,
               "positions")
     return out
 

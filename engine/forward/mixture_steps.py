@@ -20,6 +20,7 @@ from engine.forward.tape import Place, Tape, ffn_output, hidden_units
 from engine.forward.top_k import top_k
 from engine.scenario.modules import Mixture
 from engine.scenario.tree import array_fields
+from engine.words import english
 
 
 def route(m: Mixture, x: FloatArray) -> dict[str, FloatArray]:
@@ -42,7 +43,8 @@ def mixture(tape: Tape, place: Place, m: Mixture, source: str) -> None:
         routed = route(m, x)
         for name, array in routed.items():
             tape.arrays[s + name] = array
-        tape.step(place, "router", f"Router: each token's {m.top_k} of {len(m.experts)} experts",
+        tape.step(place, "router", english("title.block.router", top_k=m.top_k,
+                                            experts=len(m.experts)),
                   (source, place.param("ffn.router")), tuple(s + name for name in routed),
                   "block.router", "router")
     if tape.replayed():
@@ -58,7 +60,7 @@ def mixture(tape: Tape, place: Place, m: Mixture, source: str) -> None:
     params = tuple(place.param(f"ffn.experts.{e}.{name}") for e, expert in enumerate(m.experts)
                    for name in array_fields(expert))
     writes: tuple[str, ...] = (f"{s}expert_out",)
-    title = "Experts: the chosen feed-forwards, weighted and summed"
+    title = english("title.block.experts")
     if m.shared is not None and m.shared_gate is not None:
         gate: FloatArray = sigmoid(x @ m.shared_gate)
         shared = ffn_output(m.shared, hidden_units(m.shared, x)[2])
@@ -67,7 +69,7 @@ def mixture(tape: Tape, place: Place, m: Mixture, source: str) -> None:
         params += (place.param("ffn.shared_gate"),
                    *(place.param(f"ffn.shared.{name}") for name in array_fields(m.shared)))
         writes += (f"{s}shared_weight", f"{s}shared_out")
-        title = "Experts: the chosen feed-forwards and the gated shared one, summed"
+        title = english("title.block.experts_shared")
     tape.arrays[f"{s}ffn_out"] = summed
     tape.step(place, "experts", title,
               (source, f"{s}router_chosen", f"{s}router_weights", *params),

@@ -16,6 +16,7 @@ from engine.forward import tape as ops
 from engine.forward.tape import Place, Tape, pre_activation
 from engine.scenario.modules import Attention, Block, Encoder, Head, Layer, Mixture
 from engine.scenario.names import NORM_NAMES
+from engine.words import english
 
 MEMORY = "enc.memory"
 
@@ -43,28 +44,26 @@ def attend(tape: Tape, place: Place, a: Attention, source: str,
 
 
 def _norm(tape: Tape, place: Place, block: Block | Head | Encoder, which: str, name: str,
-          source: str, title: str, explain_key: str) -> None:
-    """A norm with the parameters ``gamma{which}``/``beta{which}`` of ``place.module``;
-    ``title`` may name the norm as ``{norm}``."""
+          source: str, explain_key: str) -> None:
+    """A norm with the parameters ``gamma{which}``/``beta{which}`` of ``place.module``, titled
+    by its ``explain_key``."""
     gamma, beta = f"gamma{which}", f"beta{which}"
     ops.normalise(tape, place, name, name, source, (place.param(gamma), getattr(block, gamma)),
                   (place.param(beta), getattr(block, beta)), block.norm, block.eps,
-                  title.format(norm=NORM_NAMES[block.norm]), explain_key)
+                  english(f"title.{explain_key}", norm=NORM_NAMES[block.norm]), explain_key)
 
 
-OUTPUT_NORMS = {"3": ("attn_out", "Norm ({norm}) of the attention's output, before the residual"),
-                "4": ("ffn_out", "Norm ({norm}) of the feed-forward's output, before the "
-                      "residual")}
-"""The sub-layer outputs a block with ``gamma3``/``gamma4`` norms, and those steps' titles."""
+OUTPUT_NORMS = {"3": "attn_out", "4": "ffn_out"}
+"""The sub-layer outputs a block with ``gamma3``/``gamma4`` norms."""
 
 
 def _output_norm(tape: Tape, place: Place, block: Block, which: str) -> str:
     """The attention's (``which`` 3) or feed-forward's (4) output as the residual adds it:
     normed first when the block has ``gamma{which}`` (Gemma 2's sandwich)."""
-    source, title = OUTPUT_NORMS[which]
+    source = OUTPUT_NORMS[which]
     if getattr(block, f"gamma{which}") is None:
         return f"{place.scope}{source}"
-    _norm(tape, place, block, which, f"norm{which}", f"{place.scope}{source}", title,
+    _norm(tape, place, block, which, f"norm{which}", f"{place.scope}{source}",
           f"block.norm{which}")
     return f"{place.scope}norm{which}"
 
@@ -80,18 +79,14 @@ def _cross(tape: Tape, place: Place, prefix: str, layer: Layer, block: Block,
     at_block = cross.at(f"{prefix}block")
     at_attention = cross.at(f"{prefix}cross_attention", "enc.tokens")
     s = cross.scope
-    resid = "Cross residual: the stream plus the cross-attention output"
     if block.placement == "pre":
-        _norm(tape, at_block, block, "_c", "norm", stream, "Cross-attention norm ({norm})",
-              "block.cross_norm")
+        _norm(tape, at_block, block, "_c", "norm", stream, "block.cross_norm")
         attend(tape, at_attention, a, f"{s}norm", MEMORY)
-        ops.residual(tape, at_block, "resid", (stream, f"{s}attn_out"), resid,
-                     "block.cross_resid")
+        ops.residual(tape, at_block, "resid", (stream, f"{s}attn_out"), "block.cross_resid")
         return f"{s}resid"
     attend(tape, at_attention, a, stream, MEMORY)
-    ops.residual(tape, at_block, "resid", (stream, f"{s}attn_out"), resid, "block.cross_resid")
-    _norm(tape, at_block, block, "_c", "norm", f"{s}resid", "Post-norm ({norm}) of the cross "
-          "residual", "block.cross_norm_post")
+    ops.residual(tape, at_block, "resid", (stream, f"{s}attn_out"), "block.cross_resid")
+    _norm(tape, at_block, block, "_c", "norm", f"{s}resid", "block.cross_norm_post")
     return f"{s}norm"
 
 
@@ -100,13 +95,9 @@ def _parallel(tape: Tape, at_block: Place, block: Block, x: str) -> None:
     own norm of the same input ``x``, and one residual adds both outputs to ``x`` at once,
     x + attn(norm₁ x) + ffn(norm₂ x) (GPT-NeoX; Phi's two norms are one, γ2 = γ1)."""
     s = at_block.scope
-    _norm(tape, at_block, block, "2", "norm2", x,
-          "Second norm ({norm}) of the layer's input, beside attention, for the feed-forward",
-          "block.norm2_parallel")
+    _norm(tape, at_block, block, "2", "norm2", x, "block.norm2_parallel")
     _feed_forward(tape, at_block, block, f"{s}norm2")
     ops.residual(tape, at_block, "resid2", (x, f"{s}attn_out", f"{s}ffn_out"),
-                 "Parallel residual: the layer's input plus the attention and feed-forward "
-                 "outputs",
                  "block.resid_parallel")
 
 
@@ -138,40 +129,33 @@ def layer(tape: Tape, place: Place, prefix: str, layer: Layer, x: str,
     if block is None:
         attend(tape, at_attention, a, x)
         return output_of(s, layer)
-    first = "First residual: X plus the attention output"
     if block.placement == "pre":
         if block.pre_norms:
-            _norm(tape, at_block, block, "1", "norm1", x, "Input norm ({norm}), row by row",
-                  "block.norm1")
+            _norm(tape, at_block, block, "1", "norm1", x, "block.norm1")
         attend(tape, at_attention, a, f"{s}norm1" if block.pre_norms else x)
         if block.residual == "parallel":
             _parallel(tape, at_block, block, x)
             return output_of(s, layer)
         ops.residual(tape, at_block, "resid1", (x, _output_norm(tape, at_block, block, "3")),
-                     first, "block.resid1")
+                     "block.resid1")
         stream = f"{s}resid1"
         if layer.cross_attention is not None:
             stream = _cross(tape, place, prefix, layer, block, stream, attend)
         if block.pre_norms:
-            _norm(tape, at_block, block, "2", "norm2", stream,
-                  "Second norm ({norm}) before the feed-forward", "block.norm2")
+            _norm(tape, at_block, block, "2", "norm2", stream, "block.norm2")
         _feed_forward(tape, at_block, block, f"{s}norm2" if block.pre_norms else stream)
         ops.residual(tape, at_block, "resid2", (stream, _output_norm(tape, at_block, block, "4")),
-                     "Second residual: the stream plus the feed-forward output", "block.resid2")
+                     "block.resid2")
         return output_of(s, layer)
     attend(tape, at_attention, a, x)
-    ops.residual(tape, at_block, "resid1", (x, f"{s}attn_out"), first, "block.resid1")
-    _norm(tape, at_block, block, "1", "norm1", f"{s}resid1",
-          "Post-norm ({norm}) of the first residual", "block.norm1_post")
+    ops.residual(tape, at_block, "resid1", (x, f"{s}attn_out"), "block.resid1")
+    _norm(tape, at_block, block, "1", "norm1", f"{s}resid1", "block.norm1_post")
     stream = f"{s}norm1"
     if layer.cross_attention is not None:
         stream = _cross(tape, place, prefix, layer, block, stream, attend)
     _feed_forward(tape, at_block, block, stream)
-    ops.residual(tape, at_block, "resid2", (stream, f"{s}ffn_out"),
-                 "Second residual: the normed stream plus the feed-forward output",
-                 "block.resid2_post")
-    _norm(tape, at_block, block, "2", "norm2", f"{s}resid2",
-          "Post-norm ({norm}) of the second residual", "block.norm2_post")
+    ops.residual(tape, at_block, "resid2", (stream, f"{s}ffn_out"), "block.resid2_post")
+    _norm(tape, at_block, block, "2", "norm2", f"{s}resid2", "block.norm2_post")
     return output_of(s, layer)
 
 
@@ -202,8 +186,7 @@ def encoder(tape: Tape, enc: Encoder) -> None:
     embedding_steps.lay_in(tape, base, embedding_steps.of_stack(enc))
     out = stack(tape, base, "encoder.", enc.layers, "enc.X")
     if enc.final_norm:
-        _norm(tape, base.at("encoder"), enc, "_f", "final_norm", out,
-              "Final norm ({norm}) of the encoder", "encoder.final_norm")
+        _norm(tape, base.at("encoder"), enc, "_f", "final_norm", out, "encoder.final_norm")
         out = "enc.final_norm"
     tape.arrays[MEMORY] = tape[out]
     last = tape.steps[-1]
@@ -215,8 +198,7 @@ def head(tape: Tape, place: Place, h: Head, source: str) -> None:
     """The final norm (when enabled), a masked-language-model transform (when given), the logits
     (then their soft cap, when given) and the probabilities."""
     if h.final_norm:
-        _norm(tape, place, h, "_f", "final_norm", source,
-              "Final norm ({norm}) before the vocabulary head", "block.final_norm")
+        _norm(tape, place, h, "_f", "final_norm", source, "block.final_norm")
         source = "final_norm"
     if h.transform is not None:
         ops.transform(tape, place.at(place.param("transform")), source, h.transform)

@@ -15,6 +15,7 @@ from engine.forward.positions import rope_angles, rotate
 from engine.forward.tape import Place, Tape
 from engine.scenario.modules import Attention
 from engine.scenario.positions import Positions
+from engine.words import english
 
 
 def _own(tape: Tape, place: Place, kind: str) -> tuple[Positions, str] | None:
@@ -46,8 +47,9 @@ def turn(tape: Tape, place: Place, a: Attention, q: str, k: str) -> tuple[str, s
     factor = positions.turn_factor
     tape.arrays[f"{s}Q_rot"] = rotate(tape[q], a.heads, tape[angles], positions.pairing, factor)
     tape.arrays[f"{s}K_rot"] = rotate(tape[k], a.groups, tape[angles], positions.pairing, factor)
-    own = "" if a.rope_base is None else f", θ from this layer's base {format_exact(a.rope_base)}"
-    tape.step(place, "rope", f"RoPE: each pair of q and k turned by p·θ{own}", (q, k, angles),
+    own = "" if a.rope_base is None else english("title.rope_own_base",
+                                                  base=format_exact(a.rope_base))
+    tape.step(place, "rope", english("title.positions.rope", own=own), (q, k, angles),
               (f"{s}Q_rot", f"{s}K_rot"), "positions.rope", "rope", module=module, keys="")
     return f"{s}Q_rot", f"{s}K_rot"
 

@@ -29,7 +29,8 @@ class Step:
         Unique identifier: the step's kind name after its scope (``"scores"``, ``"L2.norm1"``,
         ``"enc.L1.scores"``, ``"L1.cross.weights"``).
     title
-        A short English title; the interface translates by ``explain_key``.
+        A short English title, the catalogue's ``title.<explain_key>`` (:mod:`engine.words`)
+        after its layer's label; the interface words every language from the same template.
     reads, writes
         Names of the arrays the step reads and writes. Trace arrays use the names of the format's
         table with the scope's prefix (``Q``, ``L2.weights`` …); parameters use their document

@@ -23,6 +23,7 @@ from engine.scenario.modules import Attention, FeedForward, Transform
 from engine.scenario.names import NORM_NAMES, activation_name
 from engine.scenario.op_kinds import head_output
 from engine.scenario.positions import Positions
+from engine.words import english
 
 BoolArray = npt.NDArray[np.bool_]
 
@@ -115,8 +116,8 @@ def embed(tape: Tape, place: Place, name: str, rows: FloatArray, scale: float | 
     if tape.replayed():
         return
     tape.arrays[name] = rows
-    title = "Token ids look up rows of the embedding table" + (
-        f", times {format_exact(scale)}" if scale is not None else "")
+    title = english("title.input.embed", scaled=english(
+        "title.embed_scaled", scale=format_exact(scale)) if scale is not None else "")
     tape.step(place, "embed", title, (f"{place.scope}token_ids", "embedding"), (name,),
               "input.embed", "embed", module="")
 
@@ -125,7 +126,7 @@ def inputs(tape: Tape, place: Place, attention: Attention, source: str) -> None:
     """The picture of the input and the three parameter paths (attention alone)."""
     if tape.replayed():
         return
-    tape.step(place, "inputs", "One input, three parameter paths",
+    tape.step(place, "inputs", english("title.attention.inputs"),
               (source, *_projection_params(place, attention)), (), "attention.inputs", "inputs")
 
 
@@ -173,11 +174,10 @@ def projections(tape: Tape, place: Place, a: Attention, source: str,
     tape.arrays[f"{s}Q"] = query_rows(a, x)
     tape.arrays[f"{s}K"], tape.arrays[f"{s}V"] = key_value_rows(a, kv)
     reads = (source,) if keys_source is None else (source, keys_source)
-    title = ("Q, K and V: one projection row per position" if keys_source is None else
-             "Q from the decoder rows, K and V from the encoder's memory")
-    tape.step(place, "projections", title, (*reads, *_projection_params(place, a)),
-              (f"{s}Q", f"{s}K", f"{s}V"), _key(place, "projections"), "projection",
-              keys="" if keys_source is None else place.keys)
+    key = _key(place, "projections")
+    tape.step(place, "projections", english(f"title.{key}"),
+              (*reads, *_projection_params(place, a)), (f"{s}Q", f"{s}K", f"{s}V"), key,
+              "projection", keys="" if keys_source is None else place.keys)
 
 
 def _key(place: Place, kind: str) -> str:
@@ -210,10 +210,10 @@ def qk_norm(tape: Tape, place: Place, a: Attention) -> None:
     for name in ("Q", "K"):
         tape.arrays[f"{s}{name}_normed"] = head_normed(a, tape[f"{s}{name}"], name.lower())
     shifts = _optional((place.param("beta_q"), a.beta_q), (place.param("beta_k"), a.beta_k))
-    whose = "each head's" if a.qk_norm_over == "head" else "all heads'"
-    tape.step(place, "qk_norm", f"QK-norm ({NORM_NAMES[a.qk_norm]}) of {whose} queries "
-              "and keys", (f"{s}Q", f"{s}K", place.param("gamma_q"), place.param("gamma_k"),
-                           *shifts),
+    title = english("title.attention.qk_norm" if a.qk_norm_over == "head" else
+                    "title.attention.qk_norm_all", norm=NORM_NAMES[a.qk_norm])
+    tape.step(place, "qk_norm", title,
+              (f"{s}Q", f"{s}K", place.param("gamma_q"), place.param("gamma_k"), *shifts),
               (f"{s}Q_normed", f"{s}K_normed"), "attention.qk_norm", "norm")
 
 
@@ -244,25 +244,26 @@ def scores(tape: Tape, place: Place, a: Attention, q: str, k: str,
         return
     s = place.scope
     product = head_scores(a, tape[q], tape[k])
-    title = "Scores q·k" + ("" if not a.scale else ", divided by √dₖ" if a.scale_dk is None
-                            else f", divided by √{format_exact(a.scale_dk)}")
+    scaled = "" if not a.scale else english("title.scores_scaled") if a.scale_dk is None \
+        else english("title.scores_scaled_by", dk=format_exact(a.scale_dk))
+    reads: tuple[str, ...] = (q, k)
+    writes: tuple[str, ...]
     if a.softcap is not None:  # no bias: ALiBi with a cap is refused
-        c = format_exact(a.softcap)
         tape.arrays[f"{s}scores_uncapped"] = product
         tape.arrays[f"{s}scores"] = soft_capped(a.softcap, product)
-        tape.step(place, "scores", f"{title}, then soft-capped: {c} · tanh(s / {c})", (q, k),
-                  (f"{s}scores_uncapped", f"{s}scores"), _key(place, "scores"), "scores")
-        return
-    if bias is None:
+        then = english("title.scores_capped", cap=format_exact(a.softcap))
+        writes = (f"{s}scores_uncapped", f"{s}scores")
+    elif bias is None:
         tape.arrays[f"{s}scores"] = product
-        tape.step(place, "scores", title, (q, k), (f"{s}scores",), _key(place, "scores"),
-                  "scores")
-        return
-    tape.arrays[f"{s}qk"] = product
-    tape.arrays[f"{s}alibi"] = bias
-    tape.arrays[f"{s}scores"] = product + bias
-    tape.step(place, "scores", title + ", plus the position bias", (q, k, *bias_reads),
-              (f"{s}qk", f"{s}alibi", f"{s}scores"), _key(place, "scores"), "scores")
+        then, writes = "", (f"{s}scores",)
+    else:
+        tape.arrays[f"{s}qk"] = product
+        tape.arrays[f"{s}alibi"] = bias
+        tape.arrays[f"{s}scores"] = product + bias
+        then, reads = english("title.scores_biased"), (q, k, *bias_reads)
+        writes = (f"{s}qk", f"{s}alibi", f"{s}scores")
+    tape.step(place, "scores", english("title.attention.scores", scaled=scaled, then=then),
+              reads, writes, _key(place, "scores"), "scores")
 
 
 def weights(tape: Tape, place: Place, a: Attention) -> None:
@@ -275,8 +276,8 @@ def weights(tape: Tape, place: Place, a: Attention) -> None:
     visible = key_visibility(n, n_keys, a.causal, a.window, a.key_mask)
     tape.visibility[s] = visible
     tape.arrays[f"{s}weights"] = softmax(raw, np.broadcast_to(visible, raw.shape))
-    mask = "causal mask and " if a.causal else ""
-    tape.step(place, "weights", (mask + "softmax shares").capitalize(), (f"{s}scores",),
+    title = english("title.attention.weights_causal" if a.causal else "title.attention.weights")
+    tape.step(place, "weights", title, (f"{s}scores",),
               (f"{s}weights",), _key(place, "weights"), "weights")
 
 
@@ -303,16 +304,19 @@ def mix(tape: Tape, place: Place, a: Attention) -> None:
     tape.arrays[f"{s}mixed"], tape.arrays[f"{s}attn_out"] = head_mix(a, tape[f"{s}weights"],
                                                                      tape[f"{s}V"])
     out_params = tuple(place.param(p) for p in _optional(("Wo", a.Wo), ("bo", a.bo)))
-    title = "Mix of V by the shares" + (", then Wo" if a.Wo is not None else "")
+    ablated = ""
     if a.ablate_heads:
-        listed = ", ".join(str(head + 1) for head in sorted(a.ablate_heads))
-        title += f"; ablated (output 0): head{'s' if len(a.ablate_heads) > 1 else ''} {listed}"
+        listed = english("list.separator").join(str(head + 1) for head in sorted(a.ablate_heads))
+        ablated = english("title.mix_ablated_many" if len(a.ablate_heads) > 1 else
+                          "title.mix_ablated_one", heads=listed)
+    title = english("title.attention.mix", wo=english("title.mix_wo") if a.Wo is not None else "",
+                    ablated=ablated)
     tape.step(place, "mix", title,
               (f"{s}weights", f"{s}V", *out_params), (f"{s}mixed", f"{s}attn_out"),
               _key(place, "mix"), "mix")
 
 
-def residual(tape: Tape, place: Place, kind: str, terms: tuple[str, ...], title: str,
+def residual(tape: Tape, place: Place, kind: str, terms: tuple[str, ...],
              explain_key: str) -> None:
     """``scope + kind`` = the sum of ``terms``, added left to right (the stream first, then a
     sub-layer's output; a parallel residual adds both sub-layers' outputs to the stream)."""
@@ -323,7 +327,8 @@ def residual(tape: Tape, place: Place, kind: str, terms: tuple[str, ...], title:
     for term in terms[1:]:
         total = total + tape[term]
     tape.arrays[out] = total
-    tape.step(place, kind, title, terms, (out,), explain_key, "residual", module="")
+    tape.step(place, kind, english(f"title.{explain_key}"), terms, (out,), explain_key,
+              "residual", module="")
 
 
 def pre_activation(f: FeedForward, x: FloatArray) -> FloatArray:
@@ -368,7 +373,7 @@ def feed_forward(tape: Tape, place: Place, f: FeedForward, source: str) -> None:
         "W1", *_optional(("b1", f.b1)), *_optional(("Wg", f.Wg), ("bg", f.bg)), "W2",
         *_optional(("b2", f.b2))))
     name = activation_name(f.activation, gated=f.Wg is not None)
-    tape.step(place, "ffn", f"Feed-forward: {name} hidden units, then back to d",
+    tape.step(place, "ffn", english("title.block.ffn", activation=name),
               (source, *params), written, "block.ffn", "ffn")
 
 
@@ -383,7 +388,7 @@ def transform(tape: Tape, place: Place, source: str, t: Transform) -> None:
     tape.arrays["transform_pre"] = z
     tape.arrays["transform_hidden"] = hidden
     tape.arrays["transform"] = norm("layernorm", hidden, t.gamma, t.beta, t.eps)
-    tape.step(place, "transform", "Masked-LM transform: dense, activation, then LayerNorm",
+    tape.step(place, "transform", english("title.head.transform"),
               (source, *(place.param(p) for p in ("W", "b", "gamma", "beta"))),
               ("transform_pre", "transform_hidden", "transform"), "head.transform", "transform")
 
@@ -395,7 +400,7 @@ def logits(tape: Tape, place: Place, source: str, unembed: FloatArray,
     if tape.replayed():
         return
     tape.arrays[written] = tape[source] @ unembed + (bias if bias is not None else 0.0)
-    tape.step(place, "logits", "Logits: one score per vocabulary entry",
+    tape.step(place, "logits", english("title.block.logits"),
               (source, place.param("unembed"), *_optional((place.param("bias"), bias))),
               (written,), "block.logits", "logits")
 
@@ -411,8 +416,8 @@ def softcap(tape: Tape, place: Place, cap: float) -> None:
     if tape.replayed():
         return
     tape.arrays["logits"] = soft_capped(cap, tape["logits_uncapped"])
-    tape.step(place, "softcap", f"Soft cap: {format_exact(cap)} · tanh(logits / "
-              f"{format_exact(cap)})", ("logits_uncapped",),
+    tape.step(place, "softcap", english("title.block.softcap", cap=format_exact(cap)),
+              ("logits_uncapped",),
               ("logits",), "block.softcap", "softcap")
 
 
@@ -422,7 +427,7 @@ def probs(tape: Tape, place: Place) -> None:
         return
     scores = head_output(tape.steps)
     tape.arrays["probs"] = softmax(tape[scores])
-    tape.step(place, "probs", "Probabilities: softmax of the logits", (scores,), ("probs",),
+    tape.step(place, "probs", english("title.block.probs"), (scores,), ("probs",),
               "block.probs", "probs")
 
 
@@ -441,7 +446,7 @@ def loss(tape: Tape, place: Place, targets: tuple[int, ...]) -> None:
     per_position: FloatArray = top + np.log(total) - picked
     tape.arrays["loss"] = per_position
     tape.arrays["loss_mean"] = np.array([per_position.mean()])
-    tape.step(place, "loss", "Loss: −ln p(target) at every position at once",
+    tape.step(place, "loss", english("title.block.loss"),
               (scores, "probs"), ("loss", "loss_mean"), "block.loss", "loss")
 
 
@@ -453,5 +458,5 @@ def draw(tape: Tape, place: Place, settings: Settings, t: int) -> None:
     scores = head_output(tape.steps)
     arrays = sample(tape[scores][-1], settings, t).trace_arrays(t)
     tape.arrays.update(arrays)
-    tape.step(place, "sample", "Next token: temperature, top-k, top-p and the draw",
+    tape.step(place, "sample", english("title.block.sample"),
               (scores,), tuple(arrays), "block.sample", "sample")

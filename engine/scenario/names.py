@@ -7,15 +7,16 @@ canvas and messages.
 
 from __future__ import annotations
 
-NORM_NAMES = {"layernorm": "LayerNorm", "rmsnorm": "RMSNorm", "none": "no norm"}
-"""Display name of each ``block.norm`` option, in English."""
+from engine.scenario.modules import ACTIVATIONS, NORMS
+from engine.words import english
 
-ACTIVATION_NAMES = {"relu": "ReLU", "gelu": "GELU", "gelu_tanh": "GELU (tanh form)",
-                    "silu": "SiLU", "identity": "identity"}
+NORM_NAMES = {kind: english(f"name.norm.{kind}") for kind in NORMS}
+"""Display name of each ``block.norm`` option, in English (its words: :mod:`engine.words`)."""
+
+ACTIVATION_NAMES = {kind: english(f"name.activation.{kind}") for kind in ACTIVATIONS}
 """Display name of each ``ffn.activation``: the function's own name, not the option's code."""
 
-GATED_NAMES = {"silu": "SwiGLU", "gelu": "GeGLU", "gelu_tanh": "GeGLU (tanh form)",
-               "relu": "ReGLU", "identity": "bilinear"}
+GATED_NAMES = {kind: english(f"name.gated.{kind}") for kind in ACTIVATIONS}
 """Display name of a gated feed-forward (``ffn.Wg``) by its gate's activation, as the
 literature names them (SwiGLU: a SiLU gate times the up projection)."""
 

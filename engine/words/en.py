@@ -535,3 +535,85 @@ WRITING: dict[str, str] = {
     "write_link_loop": "it is a loop of symbolic links",
     "write_too_large": "the file is too large for this disk",
 }
+
+TITLES: dict[str, str] = {
+    # A step's title, by its explain_key; the pieces a title adds or names after them. The
+    # engine records the English one (Step.title); the app words every language from here.
+    "title.input.embed": "Token ids look up rows of the embedding table{scaled}",
+    "title.embed_scaled": ", times {scale}",
+    "title.positions.added": "Positions: each position's row added to the token rows",
+    "title.input.types": "Token types: each token's row of the type table added",
+    "title.input.summed": "Embeddings summed: token rows + position rows + type rows",
+    "title.input.embedding_norm": "Embedding norm ({norm}): its output is X",
+    "title.positions.rope": "RoPE: each pair of q and k turned by p·θ{own}",
+    "title.rope_own_base": ", θ from this layer's base {base}",
+    "title.attention.inputs": "One input, three parameter paths",
+    "title.attention.projections": "Q, K and V: one projection row per position",
+    "title.cross_attention.projections": "Q from the decoder rows, K and V from the encoder's "
+                                         "memory",
+    "title.attention.qk_norm": "QK-norm ({norm}) of each head's queries and keys",
+    "title.attention.qk_norm_all": "QK-norm ({norm}) of all heads' queries and keys",
+    "title.attention.scores": "Scores q·k{scaled}{then}",
+    "title.scores_scaled": ", divided by √dₖ",
+    "title.scores_scaled_by": ", divided by √{dk}",
+    "title.scores_capped": ", then soft-capped: {cap} · tanh(s / {cap})",
+    "title.scores_biased": ", plus the position bias",
+    "title.attention.weights": "Softmax shares",
+    "title.attention.weights_causal": "Causal mask and softmax shares",
+    "title.attention.mix": "Mix of V by the shares{wo}{ablated}",
+    "title.mix_wo": ", then Wo",
+    "title.mix_ablated_one": "; ablated (output 0): head {heads}",
+    "title.mix_ablated_many": "; ablated (output 0): heads {heads}",
+    "title.block.norm1": "Input norm ({norm}), row by row",
+    "title.block.resid1": "First residual: X plus the attention output",
+    "title.block.norm2": "Second norm ({norm}) before the feed-forward",
+    "title.block.ffn": "Feed-forward: {activation} hidden units, then back to d",
+    "title.block.resid2": "Second residual: the stream plus the feed-forward output",
+    "title.block.router": "Router: each token's {top_k} of {experts} experts",
+    "title.block.experts": "Experts: the chosen feed-forwards, weighted and summed",
+    "title.block.experts_shared": "Experts: the chosen feed-forwards and the gated shared one, "
+                                  "summed",
+    "title.block.norm2_parallel": "Second norm ({norm}) of the layer's input, beside attention, "
+                                  "for the feed-forward",
+    "title.block.resid_parallel": "Parallel residual: the layer's input plus the attention and "
+                                  "feed-forward outputs",
+    "title.block.norm1_post": "Post-norm ({norm}) of the first residual",
+    "title.block.resid2_post": "Second residual: the normed stream plus the feed-forward output",
+    "title.block.norm2_post": "Post-norm ({norm}) of the second residual",
+    "title.block.norm3": "Norm ({norm}) of the attention's output, before the residual",
+    "title.block.norm4": "Norm ({norm}) of the feed-forward's output, before the residual",
+    "title.block.cross_norm": "Cross-attention norm ({norm})",
+    "title.block.cross_resid": "Cross residual: the stream plus the cross-attention output",
+    "title.block.cross_norm_post": "Post-norm ({norm}) of the cross residual",
+    "title.encoder.final_norm": "Final norm ({norm})",
+    "title.block.final_norm": "Final norm ({norm}) before the vocabulary head",
+    "title.head.transform": "Masked-LM transform: dense, activation, then LayerNorm",
+    "title.block.logits": "Logits: one score per vocabulary entry",
+    "title.block.softcap": "Soft cap: {cap} · tanh(logits / {cap})",
+    "title.block.probs": "Probabilities: softmax of the logits",
+    "title.block.loss": "Loss: −ln p(target) at every position at once",
+    "title.block.sample": "Next token: temperature, top-k, top-p and the draw",
+}
+
+NAMES: dict[str, str] = {
+    # A block.norm option's and an ffn.activation's display names (a gated feed-forward's by
+    # its gate's activation, as the literature names them).
+    "name.norm.layernorm": "LayerNorm",
+    "name.norm.rmsnorm": "RMSNorm",
+    "name.norm.none": "no norm",
+    "name.activation.relu": "ReLU",
+    "name.activation.gelu": "GELU",
+    "name.activation.gelu_tanh": "GELU (tanh form)",
+    "name.activation.silu": "SiLU",
+    "name.activation.identity": "identity",
+    "name.gated.silu": "SwiGLU",
+    "name.gated.gelu": "GeGLU",
+    "name.gated.gelu_tanh": "GeGLU (tanh form)",
+    "name.gated.relu": "ReGLU",
+    "name.gated.identity": "bilinear",
+    # How a list is written: the separator between its items, the word before its last one.
+    "list.separator": ", ",
+    "list.and": " and ",
+    # A refusal's line: the place in the document, then the problem.
+    "refused_at": "{place}: {problem}",
+}

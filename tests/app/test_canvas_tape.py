@@ -125,11 +125,12 @@ def test_timeline_groups_a_stack_by_layer_and_keeps_version_1_flat(qtbot: QtBot)
 
 def test_the_engines_layer_label_becomes_the_titles_layer_prefix(qtbot: QtBot) -> None:
     trace = g01(2)
-    step = replace(trace.steps[trace.step_index("L2.scores")], title="Layer 2: Scores q·k")
-    assert step_title(step, trace.scenario, "en") == "Layer 2 · Scores q·k"
-    cross = replace(step, title="Layer 2 cross-attention: Softmax shares", keys="enc.tokens")
+    step = trace.steps[trace.step_index("L2.scores")]
+    assert step.title == "Layer 2: Scores q·k, divided by √dₖ"
+    assert step_title(step, trace.scenario, "en") == "Layer 2 · Scores q·k, divided by √dₖ"
+    cross = replace(step, keys="enc.tokens")
     assert step_title(cross, trace.scenario, "en") == \
-        "Layer 2 · Cross-attention · Softmax shares"
+        "Layer 2 · Cross-attention · Scores q·k, divided by √dₖ"
     assert step_title(cross, trace.scenario, "zh").startswith("第 2 层 · 交叉注意力 · 分数")
 
 
@@ -191,7 +192,7 @@ def test_the_encoders_final_norm_is_named_and_told_as_a_norm(qtbot: QtBot) -> No
     plain = compute(load_scenario(example_path("g01")))
     step = replace(plain.steps[plain.step_index("final_norm")], stack="encoder",
                    explain_key="encoder.final_norm")
-    assert step_title(step, plain.scenario, "zh") == "编码器的最终规范化（LayerNorm）"
+    assert step_title(step, plain.scenario, "zh") == "编码器 · 最终规范化（LayerNorm）"
     trace = Trace(scenario=plain.scenario, arrays=plain.arrays, visible=plain.visible,
                   steps=(*plain.steps[:-3], step))
     text = step_text(trace, len(trace.steps) - 1, "en", receiver=1)

@@ -13,7 +13,8 @@ from pytestqt.qtbot import QtBot
 from app.canvas.side_by_side import CompareFrameItem
 from app.i18n import set_language
 from app.model.examples import example_names, example_path, opening_receiver
-from app.texts.example_words import EXAMPLE_WORDS
+from app.texts import words_en
+from app.texts.example_words import example_label, example_title
 from app.window.startup import start_window
 from app.window.studio import StudioWindow
 from engine import compute, load_scenario
@@ -33,11 +34,13 @@ def example_actions(window: StudioWindow) -> list[str]:
 
 
 def test_every_example_has_a_title_and_a_note_in_both_languages() -> None:
-    assert set(EXAMPLE_WORDS) == set(example_names())
-    for words in EXAMPLE_WORDS.values():
-        assert set(words) == {"en", "zh"}
-        for title, note in words.values():
-            assert title and note and len(f"{title} — {note}") <= 90
+    assert {word_id.split(".")[0] for word_id in words_en.EXAMPLES} == set(example_names())
+    for name in example_names():
+        words = {lang: (example_title(name, lang), example_label(name, lang))
+                 for lang in ("en", "zh")}
+        for title, label in words.values():
+            assert title and label.startswith(f"{title} — ") and len(label) > len(title) + 3
+            assert len(label) <= 90
         assert words["en"] != words["zh"]
 
 

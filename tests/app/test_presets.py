@@ -13,9 +13,10 @@ import numpy as np
 import pytest
 
 from app.model.presets import PRESETS, WORDS, preset, preset_document
+from app.texts import words_en
 from app.texts.example_words import document_words
 from app.texts.lookup import step_sections, step_text
-from app.texts.preset_words import PRESET_MENU, PRESET_NOTES, preset_label, preset_note
+from app.texts.preset_words import preset_label, preset_name, preset_note, preset_title
 from app.texts.problems import problem_words
 from engine import ScenarioError, Trace, compute, explain, parse_scenario
 from engine.format.generation_keys import Settings
@@ -287,9 +288,9 @@ def test_bert_fills_the_blank_with_its_masked_lm_head_and_is_refused_for_generat
     headless = {k: v for k, v in preset_document("gpt2").items() if k != "head"}
     with pytest.raises(ScenarioError, match="needs a vocabulary head"):  # causal: plain
         generate(parse_scenario(headless), 1, Settings(temperature=0.0))
-    for note in (preset_note("bert"), PRESET_NOTES["bert"]["zh"][1]):
+    for note in (preset_note("bert"), preset_note("bert", "zh")):
         assert "[MASK]" in note
-    assert "does not generate" in preset_note("bert") and "不生成" in PRESET_NOTES["bert"]["zh"][1]
+    assert "does not generate" in preset_note("bert") and "不生成" in preset_note("bert", "zh")
 
 
 @pytest.mark.parametrize(("one", "other"), list(combinations(PRESETS, 2)))
@@ -307,14 +308,15 @@ def test_presets_differ_pairwise_in_structure_and_in_steps(one: str, other: str)
 
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_every_preset_has_its_words_in_both_languages(name: str) -> None:
-    assert set(PRESET_MENU) == set(PRESET_NOTES) == set(PRESETS)
-    english, chinese = PRESET_NOTES[name]["en"], PRESET_NOTES[name]["zh"]
+    assert {word_id.split(".")[0] for word_id in words_en.PRESETS} - {"sizes"} == set(PRESETS)
+    english, chinese = ((preset_title(name, lang), preset_note(name, lang))
+                        for lang in ("en", "zh"))
     assert preset(name).title == english[0]
     assert document_words(*english, "zh") == chinese
     assert document_words(*english, "en") == english
     assert CJK.search(chinese[1]) and CJK.search(preset_label(name, "zh"))
     assert set(re.findall(r"\d+", english[1])) == set(re.findall(r"\d+", chinese[1]))
-    assert preset_label(name, "en").startswith(PRESET_MENU[name]["en"][0] + " — ")
+    assert preset_label(name, "en").startswith(preset_name(name, "en") + " — ")
     assert preset(name, preset_note(name)).note == english[1]
 
 

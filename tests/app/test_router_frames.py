@@ -82,7 +82,7 @@ def test_a_share_a_weight_and_an_output_cell_are_explained(trace: Trace) -> None
     # a's shares e¹, e⁰, e⁻¹ over their sum: 0.665241, 0.244728; renormalised e/(e + 1)
     ("en", "experts 0, 1 are chosen, with weights [0.731059, 0.268941]",
      "expert 0's share 0.665241 over the chosen shares' sum 0.665241 + 0.244728 gives 0.731059"),
-    ("zh", "选中专家 0, 1，权重为 [0.731059, 0.268941]",
+    ("zh", "选中专家 0、1，权重为 [0.731059, 0.268941]",
      "专家 0 的份额 0.665241 除以选中份额之和 0.665241 + 0.244728，得 0.731059"),
 ])
 def test_the_router_is_told_with_the_receivers_numbers(trace: Trace, lang: str, how: str,

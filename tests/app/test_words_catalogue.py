@@ -19,14 +19,18 @@ from tests.engine.test_words import OMITTED, asked_ids, fields, unlike
 ROOT = Path(__file__).resolve().parents[2]
 SECTIONS = ("BLOCK", "CACHE_MARKS", "CANVAS", "EDIT", "EXERCISE", "FRAME", "NEXT_TOKEN", "POSITION",
             "WORKSHEET_DIALOG", "WORKSHEET", "MATRIX", "RUN", "EXPORT", "TEXTS", "GROUPS",
-            "MODEL_VIEW", "LENS")
+            "MODEL_VIEW", "LENS", "LABELS", "PRESETS", "EXAMPLES")
 APP_OMITTED = {**OMITTED,
                ("en", "worksheet.parameter_cell"): {"row", "col"},
                ("zh", "worksheet.parameter_cell"): {"cell"},
                ("en", "worksheet.parameter_item"): {"row"},
-               ("zh", "worksheet.parameter_item"): {"cell"}}
+               ("zh", "worksheet.parameter_item"): {"cell"},
+               **{("zh", f"example.{word_id}"): fields(template)
+                  for word_id, template in words_en.EXAMPLES.items()
+                  if template in ("{title}", "{note}")}}
 """Fields a language leaves out on purpose: a parameter's cell is ``Wq[0,1]`` in English,
-``Wq 第 1 行第 2 列`` in Chinese."""
+``Wq 第 1 行第 2 列`` in Chinese; a built-in example's document title and note are its file's own
+in English, the catalogue's in another language."""
 
 
 def test_every_language_has_every_id_with_the_same_fields() -> None:
@@ -102,3 +106,42 @@ def test_no_chinese_sentence_is_the_english_one() -> None:
     english = [word_id for word_id, template in CATALOGUES["zh"].items()
                if prose.search(template) and template == CATALOGUES["en"][word_id]]
     assert english == []
+
+
+WORDS_OF_A_LANGUAGE = {
+    # the catalogues
+    "engine/words/zh.py", "app/texts/words_zh.py", "app/texts/glossary_zh.py",
+    # where each language is registered
+    "engine/words/__init__.py", "app/texts/words.py", "app/i18n/language.py",
+    # script typography: line breaks, spaces beside Latin letters, full-width punctuation
+    "app/canvas/theme.py", "app/canvas/worked_row.py", "app/export/worksheet.py",
+    "app/texts/sentences.py",
+    # tokens such as 我 爱 in examples
+    "app/model/presets.py", "app/texts/glossary_en.py", "app/texts/words_en.py",
+    # the exercise format's texts in en and zh, data of the user's document
+    "engine/exercises/document.py", "engine/exercises/wording.py",
+    "app/model/exercise_edits.py", "app/window/exercise_teacher.py"}
+"""The files whose code may hold Chinese or ``"zh"`` (docs/developing.md, "Adding a language")."""
+_CHINESE = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    """The ids of the string nodes that document a module, class, function or attribute."""
+    bodies = [node.body for node in ast.walk(tree) if isinstance(getattr(node, "body", None), list)]
+    return {id(statement.value) for body in bodies for statement in body
+            if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)}
+
+
+def test_only_the_catalogues_hold_a_languages_words() -> None:
+    """A Chinese string or a ``"zh"`` in code outside the listed files is a side mechanism of
+    words (a table by language, an ``if lang == "zh"``): its words belong in a catalogue."""
+    found = set()
+    for path in sorted([*(ROOT / "app").rglob("*.py"), *(ROOT / "engine").rglob("*.py")]):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        documented = _docstrings(tree)
+        if any(isinstance(node, ast.Constant) and isinstance(node.value, str)
+               and id(node) not in documented
+               and (node.value == "zh" or _CHINESE.search(node.value))
+               for node in ast.walk(tree)):
+            found.add(str(path.relative_to(ROOT)))
+    assert found == WORDS_OF_A_LANGUAGE
