@@ -775,9 +775,11 @@ class MatrixGrid(QGraphicsObject):
         return runs
 
     def _number_words(self, printed: Sequence[tuple[int, int]],
-                      texts: Sequence[str] | None = None) -> list[_Run]:
-        """The numbers of the ``printed`` cells (``texts``: their :meth:`cell_text`, when the
-        caller has them), one run per ink and size (an asked cell's mark in the accent)."""
+                      texts: Sequence[str] | None = None,
+                      rects: Sequence[QRectF] | None = None) -> list[_Run]:
+        """The numbers of the ``printed`` cells (``texts``: their :meth:`cell_text`, and
+        ``rects`` their :meth:`cell_rect`, when the caller has them), one run per ink and size
+        (an asked cell's mark in the accent)."""
         cells = self._cells()
         masked, shade = cells.masked, cells.shade
         muted = self.theme.color("muted").name()
@@ -785,13 +787,16 @@ class MatrixGrid(QGraphicsObject):
         marks: list[tuple[QRectF, str]] = []
         dark_ink = _dark_ink_levels()
         for k, (r, c) in enumerate(printed):
+            rect = self.cell_rect(r, c) if rects is None else rects[k]
             if cells.asked[r, c] and not masked[r, c]:
-                marks.append((self.cell_rect(r, c), ASKED))
+                marks.append((rect, ASKED))
                 continue
             ink = muted if masked[r, c] else \
                 "#000000" if dark_ink[int(shade[r, c])] else "#ffffff"
-            inks.setdefault((ink, self.number_size(r, c)), []).extend(
-                self.printed_cell(r, c, None if texts is None else texts[k]))
+            size = self.number_size(r, c)
+            inks.setdefault((ink, size), []).extend(placed(
+                rect, self.cell_text(r, c) if texts is None else texts[k], size,
+                Qt.AlignmentFlag.AlignCenter))
         area = self.cells_area()
         centre = Qt.AlignmentFlag.AlignCenter
         runs: list[_Run] = [(font(size), QColor(ink), area, centre, texts)
@@ -850,12 +855,22 @@ class MatrixGrid(QGraphicsObject):
         def cells_at(flat: npt.NDArray[np.intp]) -> list[tuple[int, int]]:
             return [(rows[k], c) for k, c in zip(*np.divmod(flat, cols), strict=True)]
 
-        return Words(key, self.boundingRect(), values.reshape(-1), looks.reshape(-1), cells_at,
-                     lambda printed: [self.cell_text(r, c) for r, c in printed],
+        flat_values = values.reshape(-1)
+        unprinted = asked if spec.blank is None else asked | spec.blank[pick]
+        kept = np.flatnonzero(unprinted.reshape(-1))  # blank or asked: cell_text words them
+
+        def texts_at(flat: npt.NDArray[np.intp]) -> list[str]:
+            texts = self.format.texts(flat_values[flat])
+            for k in np.flatnonzero(np.isin(flat, kept)).tolist():
+                texts[k] = self.cell_text(*cells_at(flat[k:k + 1])[0])
+            return texts
+
+        return Words(key, self.boundingRect(), flat_values, looks.reshape(-1), cells_at,
+                     texts_at,
                      lambda painter: self._draw_runs(
                          painter, [*self._label_words(), *self._note_words()]),
-                     lambda painter, printed, texts: self._draw_runs(
-                         painter, self._number_words(printed, texts)),
+                     lambda painter, printed, texts, rects: self._draw_runs(
+                         painter, self._number_words(printed, texts, rects)),
                      self.cell_rect)
 
     def _texts(self) -> QPicture:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from PySide6.QtCore import QPoint, QRectF, Qt
+from PySide6.QtCore import QPoint, QRect, QRectF, Qt
 from PySide6.QtGui import QImage, QPainter, QTransform
 
 LAYER_PIXELS = 4_000_000
@@ -52,6 +52,12 @@ class Words:
         The grid's (row, column) of each entry of ``values`` (row-major).
     texts
         What the cells of those entries print.
+    draw_fixed
+        Draws the words that are not numbers (title, labels, note).
+    draw_cells
+        Draws the given cells' texts, each in its given rectangle.
+    cell_rect
+        Where a cell is, in the grid's units.
     """
 
     key: Hashable
@@ -59,9 +65,9 @@ class Words:
     values: npt.NDArray[np.float64]
     looks: npt.NDArray[np.int64]
     cells: Callable[[npt.NDArray[np.intp]], list[tuple[int, int]]]
-    texts: Callable[[list[tuple[int, int]]], list[str]]
+    texts: Callable[[npt.NDArray[np.intp]], list[str]]
     draw_fixed: Callable[[QPainter], None]
-    draw_cells: Callable[[QPainter, list[tuple[int, int]], list[str]], None]
+    draw_cells: Callable[[QPainter, list[tuple[int, int]], list[str], list[QRectF]], None]
     cell_rect: Callable[[int, int], QRectF]
 
 
@@ -73,6 +79,11 @@ class _Layer:
     texts: npt.NDArray[np.object_]
     """What each cell prints (a value that moved may print the same: a share of 0.1234 that
     becomes 0.1236 is drawn again only when it no longer prints 0.123)."""
+    places: list[QRectF]
+    """Each cell's rectangle in the grid's units, and ..."""
+    clears: list[QRect]
+    """... in the layer's pixels, as cleared before it is drawn again: the same for every
+    grid this layer is kept for (its key holds the cells' places and the transform)."""
 
 
 _layers: OrderedDict[Hashable, _Layer] = OrderedDict()
@@ -120,48 +131,51 @@ def _drawn_whole(words: Words, onto: QTransform, width: int, height: int,
     image = QImage(width * ratio, height * ratio, QImage.Format.Format_ARGB32_Premultiplied)
     image.setDevicePixelRatio(ratio)
     image.fill(Qt.GlobalColor.transparent)
-    cells = words.cells(np.arange(words.values.size, dtype=np.intp))
+    every = np.arange(words.values.size, dtype=np.intp)
+    cells = words.cells(every)
     texts = np.empty(len(cells), dtype=object)
-    texts[:] = words.texts(cells)
+    texts[:] = words.texts(every)
+    places = [words.cell_rect(row, col) for row, col in cells]
     painter = QPainter(image)
     try:
         painter.setTransform(onto)
         words.draw_fixed(painter)
-        words.draw_cells(painter, cells, list(texts))
+        words.draw_cells(painter, cells, list(texts), places)
     finally:
         painter.end()
-    return _Layer(image, words.values, words.looks, texts)
+    return _Layer(image, words.values, words.looks, texts, places,
+                  [onto.mapRect(place).toRect() for place in places])
 
 
 def _drawn_again(known: _Layer, words: Words, onto: QTransform) -> _Layer:
     """``known``'s layer with the cells whose printed text or looks differ cleared and drawn
-    again (the same image when none does)."""
+    again, in place: the layer was taken out of the kept ones, so no other frame shows it."""
     before, now = known.values, words.values
     same = (before == now) | (np.isnan(before) & np.isnan(now))
     moved = np.flatnonzero(~same | (known.looks != words.looks))
     texts = known.texts
     if moved.size:
         texts = texts.copy()
-        texts[moved] = words.texts(words.cells(moved))
+        texts[moved] = words.texts(moved)
     changed = moved[(texts[moved] != known.texts[moved]) |
                     (known.looks[moved] != words.looks[moved])]
+    layer = _Layer(known.image, now, words.looks, texts, known.places, known.clears)
     if not changed.size:
-        return _Layer(known.image, now, words.looks, texts)
-    image = QImage(known.image)  # the kept one stays as it was: another frame may show it
-    cells = words.cells(changed)
-    painter = QPainter(image)
+        return layer
+    which = changed.tolist()
+    painter = QPainter(layer.image)
     try:
         painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_Clear)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(Qt.GlobalColor.black)
-        painter.drawRects([onto.mapRect(words.cell_rect(row, col)).toRect()
-                           for row, col in cells])
+        painter.drawRects([known.clears[k] for k in which])
         painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceOver)
         painter.setTransform(onto)
-        words.draw_cells(painter, cells, list(texts[changed]))
+        words.draw_cells(painter, words.cells(changed), list(texts[changed]),
+                         [known.places[k] for k in which])
     finally:
         painter.end()
-    return _Layer(image, now, words.looks, texts)
+    return layer
 
 
 def _keep(key: Hashable, layer: _Layer) -> None:

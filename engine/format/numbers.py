@@ -240,6 +240,22 @@ class NumberFormat:
     def text(self, value: float) -> str:
         return format_number(value, self.places, scientific=self.scientific)
 
+    def texts(self, values: npt.NDArray[np.float64]) -> list[str]:
+        """:meth:`text` of each of ``values``, the same strings, a few times faster: a value
+        that fixed point prints plainly (not near 0, ±1 or 10⁷, which round to another form)
+        skips :func:`format_number`'s checks."""
+        flat = np.asarray(values, dtype=np.float64).reshape(-1)
+        if self.scientific:
+            return [self.text(value) for value in flat.tolist()]
+        size, step = np.abs(flat), 10.0 ** -self.places
+        with np.errstate(invalid="ignore"):
+            plain = ((size >= step) & (np.abs(size - 1.0) >= step)
+                     & (size < 10.0 ** FIXED_DIGITS - 1))
+        places = self.places
+        return [f"{value:.{places}f}".rstrip("0").rstrip(".").replace("-", MINUS) if fixed
+                else self.text(value) for value, fixed in zip(flat.tolist(), plain.tolist(),
+                                                               strict=True)]
+
     def widest(self, values: npt.NDArray[np.float64]) -> str:
         """A text at least as wide as any cell's: digits drawn as ``8`` and exponent digits as
         ``⁴``, among the widest of their kind — so an edit that moves the smallest value from

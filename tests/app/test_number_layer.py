@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 import numpy.typing as npt
 import pytest
+from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QStyleOptionGraphicsItem
 from pytestqt.qtbot import QtBot
@@ -47,10 +48,10 @@ def painted(item: MatrixGrid) -> tuple[npt.NDArray[np.uint8], int]:
     drawn = [0]
     number_words = item._number_words
 
-    def counted(printed: Sequence[tuple[int, int]],
-                texts: Sequence[str] | None = None) -> list[Run]:
+    def counted(printed: Sequence[tuple[int, int]], texts: Sequence[str] | None = None,
+                rects: Sequence[QRectF] | None = None) -> list[Run]:
         drawn[0] += len(printed)
-        return number_words(printed, texts)
+        return number_words(printed, texts, rects)
 
     item._number_words = counted  # type: ignore[method-assign]
     image = QImage(900, 500, QImage.Format.Format_ARGB32_Premultiplied)

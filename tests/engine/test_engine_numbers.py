@@ -226,3 +226,21 @@ def test_text_that_is_not_a_number_says_why(typed: str, reason: str, message: st
         parse_number(typed)
     assert (caught.value.text, caught.value.reason, str(caught.value)) == (
         typed.strip(), reason, message)
+
+
+@pytest.mark.parametrize("p", [1, 2, 3, 6, 10])
+def test_a_grid_s_texts_at_once_are_each_cell_s_text(p: int) -> None:
+    step = 10.0 ** -p
+    rng = np.random.default_rng(p)
+    edges = [0.0, -0.0, math.nan, math.inf, -math.inf, 1.0, -1.0, step, -step, step / 2,
+             0.49 * step, 1 - step / 2, 1 + step / 2, -1 + 0.4 * step, 1e7 - step / 2,
+             1e7 - 1, 9999998.999, 1e300, 5e-324, 0.5, -2.25, 7.0, -3.5, 0.25, 40.0]
+    values = np.concatenate([edges, rng.normal(size=400), rng.normal(size=200) * 100 * step,
+                             1 + rng.normal(size=200) * 3 * step,
+                             -1 + rng.normal(size=200) * 3 * step]).reshape(-1, 5)
+    for scientific in (False, True):
+        shared = NumberFormat(p, scientific)
+        assert shared.texts(values) == [format_number(v, p, scientific=scientific)
+                                        for v in values.reshape(-1).tolist()]
+    assert NumberFormat(3).texts(np.array([0.1239, -0.9996, 0.0004, 12.5])) == [
+        "0.124", "≈−1", "4×10⁻⁴", "12.5"]
