@@ -309,8 +309,9 @@ def _add_generate_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _add_import_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = ("Open a local Hugging Face checkpoint (gpt2, llama, mistral, qwen2, "
-                          "qwen3, gpt_neox, gemma, gemma2, phi, phi3, opt, bert, stablelm, "
-                          "starcoder2, gemma3_text) as a scenario document computing TEXT.")
+                          "qwen3, gpt_neox, gemma, gemma2, gemma3_text, phi, phi3, opt, bert, "
+                          "stablelm, starcoder2, olmo2, mixtral, qwen3_moe, qwen2_moe) as a "
+                          "scenario document computing TEXT.")
     parser.add_argument("folder", metavar="DIR",
                         help="the checkpoint's folder: config.json, *.safetensors, tokenizer.json")
     parser.add_argument("--text", required=True, help="the text the model reads")

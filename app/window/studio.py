@@ -243,7 +243,8 @@ class StudioWindow(QMainWindow):
         self.texts.bind(checkpoint.setText, lambda: self.tr("Open &checkpoint…"))
         self.texts.bind(checkpoint.setToolTip, lambda: self.tr(
             "A Hugging Face model folder (gpt2, llama, mistral, qwen2, qwen3, gpt_neox, gemma, "
-            "phi, phi3, opt, bert, stablelm, starcoder2) computing a text you type"))
+            "gemma2, gemma3_text, phi, phi3, opt, bert, stablelm, starcoder2, olmo2, mixtral, "
+            "qwen3_moe, qwen2_moe) computing a text you type"))
         checkpoint.triggered.connect(lambda: open_checkpoint(self))
         self.recent_menu = RecentMenu(self)
         file_menu.addMenu(self.recent_menu)

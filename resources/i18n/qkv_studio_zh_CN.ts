@@ -1566,8 +1566,8 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>打开检查点(&amp;C)…</translation>
     </message>
     <message>
-        <source>A Hugging Face model folder (gpt2, llama, mistral, qwen2, qwen3, gpt_neox, gemma, phi, phi3, opt, bert, stablelm, starcoder2) computing a text you type</source>
-        <translation>Hugging Face 模型文件夹（gpt2、llama、mistral、qwen2、qwen3、gpt_neox、gemma、phi、phi3、opt、bert、stablelm、starcoder2），计算你输入的文本</translation>
+        <source>A Hugging Face model folder (gpt2, llama, mistral, qwen2, qwen3, gpt_neox, gemma, gemma2, gemma3_text, phi, phi3, opt, bert, stablelm, starcoder2, olmo2, mixtral, qwen3_moe, qwen2_moe) computing a text you type</source>
+        <translation>Hugging Face 模型文件夹（gpt2、llama、mistral、qwen2、qwen3、gpt_neox、gemma、gemma2、gemma3_text、phi、phi3、opt、bert、stablelm、starcoder2、olmo2、mixtral、qwen3_moe、qwen2_moe），计算你输入的文本</translation>
     </message>
     <message>
         <source>&amp;Save</source>
