@@ -168,8 +168,11 @@ def run_with_progress(parent: QWidget, label: str, work: Callable[[threading.Eve
     if job.running:
         loop.exec()
     show.stop()
+    shown = dialog.isVisible()
     dialog.hide()
     dialog.deleteLater()
+    if shown:  # the window the dialog held takes the keys again (Ctrl+Z right after it)
+        parent.window().activateWindow()
     if "error" in outcome:
         error = outcome["error"]
         assert isinstance(error, BaseException)

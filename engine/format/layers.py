@@ -190,13 +190,12 @@ def _qk_norm(att: Mapping[str, Any], place: str, d_k: int, heads: int, groups: i
     numbers each over each head, the projection's width (h·d_k for q, g·d_k for k) over all
     heads."""
     if "qk_norm" not in att:
-        for name, refusal in (("qk_norm_over", "qk_span_needs_norm"),
-                              ("gamma_q", "qk_scale_needs_norm"),
-                              ("gamma_k", "qk_scale_needs_norm"),
-                              ("beta_q", "qk_shift_needs_layernorm"),
-                              ("beta_k", "qk_shift_needs_layernorm")):
+        for name in ("qk_norm_over", "gamma_q", "gamma_k", "beta_q", "beta_k"):
             if name in att:
-                raise ScenarioError(_at(place, name), Refusal(refusal))
+                raise ScenarioError(_at(place, name), Refusal(
+                    "qk_span_needs_norm" if name == "qk_norm_over"
+                    else "qk_scale_needs_norm" if name.startswith("gamma")
+                    else "qk_shift_needs_layernorm"))
         return None, "head", (None, None), (None, None)
     kind = expect_choice(att["qk_norm"], _at(place, "qk_norm"), QK_NORMS)
     over = expect_choice(att.get("qk_norm_over", "head"), _at(place, "qk_norm_over"),
