@@ -24,8 +24,8 @@ from app.canvas.layout import (
     wrap_width,
 )
 from app.canvas.pieces import custom_grid, number, small_constant, text_lines, word
-from app.canvas.remember import product
 from app.canvas.qk_norm_step import lay_out_qk_norm
+from app.canvas.remember import product
 from app.model.operands import (
     array_name,
     ffn_pre,

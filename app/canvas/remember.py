@@ -159,7 +159,8 @@ def product(x: npt.NDArray[np.float64], weight: npt.NDArray[np.float64],
     operands = (x, weight) if bias is None else (x, weight, bias)
     key = tuple(id(array) for array in operands)
     known = _products.get(key)
-    if known is not None and all(ref() is array for ref, array in zip(known[0], operands)):
+    if known is not None and all(ref() is array
+                                 for ref, array in zip(known[0], operands, strict=True)):
         _products.move_to_end(key)
         return known[1]
     result: npt.NDArray[np.float64] = x @ weight + (0.0 if bias is None else bias)

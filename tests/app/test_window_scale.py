@@ -9,8 +9,10 @@ from pytestqt.qtbot import QtBot
 
 from app.canvas import FrameItem, FrameOptions
 from app.canvas.grid import MatrixGrid
+from app.canvas.rare_cells import _rounding_to_zero
 from app.model.presets import preset_document
 from engine import compute, parse_scenario
+from engine.format.numbers import BLOCK
 
 
 def test_a_gated_feed_forwards_gate_is_multiplied_once_for_every_layout_of_its_frame(
@@ -32,3 +34,15 @@ def test_a_gated_feed_forwards_gate_is_multiplied_once_for_every_layout_of_its_f
     first = gate_z()
     np.testing.assert_allclose(first, golden, rtol=1e-13, atol=1e-15)
     assert gate_z() is first, "the product was worked out again"
+
+
+def test_a_large_grids_numbers_rounding_to_zero_are_counted_in_every_block() -> None:
+    """The numbers a grid prints scientific are counted block by block (a 263-million-number
+    unembedding made 2 GB temporaries): every block counts, the last, short one too."""
+    values = np.ones((4, BLOCK // 2 + 3), order="F")
+    planted = [0, BLOCK - 1, BLOCK + 2, values.size - 1]  # flat, in memory order
+    for k, place in enumerate(planted):
+        values[np.unravel_index(place, values.shape, order="F")] = 4e-4 * (-1) ** k
+    values[0, 1] = 0.0  # zero is printed as 0, not counted
+    values[1, 1] = 5e-4  # 0.0005 rounds to 0.001 at three places, not counted
+    assert _rounding_to_zero(values, 3) == len(planted)
