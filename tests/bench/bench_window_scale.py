@@ -11,7 +11,8 @@ document at a time), and in one window that first shows the built-in example:
 
 - File → Open checkpoint… with bench_scale's 16-token text, until the first frame is painted,
   then until the editor's grids of the part shown are built (the window settled);
-- the timeline stepped forward from the first step, each step until painted;
+- the timeline stepped forward from the first step, each step until painted, then the head's
+  steps (the unembedding and the vocabulary's 128,256 columns) chosen one by one;
 - one cell of layer 1's Wq and one of the unembedding edited, each until painted and the whole
   trace is in;
 - Generate next, until the longer document is painted.
@@ -45,6 +46,8 @@ from tests.bench.timing import report
 
 EDITS = ("layers.0.attention.Wq", "head.unembed")
 """The cells edited: a layer's query weights (d × d) and the unembedding (d × V)."""
+HEAD_STEPS = ("final_norm", "logits", "probs", "sample")
+"""The steps that show the unembedding and the vocabulary, gone to from the timeline."""
 
 
 def until(application: QApplication, done: Callable[[], bool]) -> None:
@@ -105,9 +108,20 @@ def bench(folder: Path, steps: int, edits: int) -> None:
     line("File → Open checkpoint", [opened])
     state = window.state
     n = state.scenario.n
-    line(f"step forward ({steps} steps)", [
-        measured(application, window, gaps, window.timeline.next, lambda: True)
-        for _ in range(steps)])
+    stepped = [(state.trace.steps[state.step + 1].id,
+                measured(application, window, gaps, window.timeline.next, lambda: True))
+               for _ in range(steps)]
+    line(f"step forward ({steps} steps)", [figures for _, figures in stepped])
+    slowest = sorted(stepped, key=lambda pair: -pair[1][2])[:4]
+    print("… the longest freezes: " + ", ".join(f"{step} {gap:.0f} ms"
+                                                for step, (_, _, gap) in slowest))
+    head = [(step, measured(application, window, gaps,
+                            lambda step=step: state.set_step(state.trace.step_index(step)),
+                            lambda: True)) for step in HEAD_STEPS]
+    line("the head's steps", [figures for _, figures in head])
+    print("… each: " + ", ".join(f"{step} {first:.0f} ms (freeze {gap:.0f})"
+                                 for step, (first, _, gap) in head))
+    state.set_step(2)
     for path in EDITS:
         shape = state.scenario.parameter(path).shape
         line(f"edit {path} {shape[0]}×{shape[1]}", [
