@@ -167,6 +167,8 @@ def _extremes(values: npt.NDArray[np.float64]) -> tuple[float, float, bool]:
     """The largest and the smallest non-zero magnitude among the finite ``values`` (0 and 0
     when there is none), and whether any finite value is negative: block by block
     (:func:`in_blocks`)."""
+    if values.size <= BLOCK:
+        return _block_extremes(values)
     parts = [_block_extremes(block) for block in in_blocks(values)]
     largest = max(part[0] for part in parts)
     if largest == 0:
@@ -209,6 +211,9 @@ class Spread:
 
     @classmethod
     def of(cls, values: npt.NDArray[np.float64]) -> Spread:
+        if values.size <= BLOCK:
+            return cls(float(values.min()), float(values.max()), _block_extremes(values),
+                       bool(np.isfinite(values).all()))
         blocks = in_blocks(values)
         return cls(float(np.min([block.min() for block in blocks])),
                    float(np.max([block.max() for block in blocks])), _extremes(values),
