@@ -25,6 +25,7 @@ from app.canvas.layout import (
 )
 from app.canvas.pieces import custom_grid, number, small_constant, text_lines, word
 from app.canvas.qk_norm_step import lay_out_qk_norm
+from app.canvas.remember import product
 from app.model.operands import (
     array_name,
     ffn_pre,
@@ -150,7 +151,7 @@ def _gate_row(ctx: LayoutContext, step: Step) -> list[RowPart]:
     """A gated feed-forward's gate: source · Wg + bg = z → activation → gate."""
     ffn = module_of(ctx.trace, step).ffn
     source, gate = step.reads[0], array_name(step, "ffn_gate")
-    z = ctx.trace.arrays[source] @ ffn.Wg + (0.0 if ffn.bg is None else ffn.bg)
+    z = product(ctx.trace.arrays[source], ffn.Wg, ffn.bg)
 
     def explain_z(row: int, col: int) -> str:
         return explain(ctx.trace, gate, (row, col), ctx.options.lang, ctx.places).details[0]

@@ -111,11 +111,58 @@ def block_means(values: npt.NDArray[np.float64], masked: npt.NDArray[np.bool_] |
 
 def _block_sums(values: npt.NDArray[np.float64], row_starts: npt.NDArray[np.intp],
                 col_starts: npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
-    across = values if len(col_starts) == values.shape[1] else \
-        np.add.reduceat(values, col_starts, axis=1)
+    if len(col_starts) == values.shape[1]:
+        across = values
+    elif values.flags.f_contiguous and not values.flags.c_contiguous:
+        across = _column_blocks_summed(values, col_starts)
+    else:
+        across = np.add.reduceat(values, col_starts, axis=1)
     sums: npt.NDArray[np.float64] = across if len(row_starts) == values.shape[0] else \
         np.add.reduceat(across, row_starts, axis=0)
     return np.asarray(sums, dtype=np.float64)
+
+
+def _column_blocks_summed(values: npt.NDArray[np.float64],
+                          col_starts: npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
+    """``np.add.reduceat(values, col_starts, axis=1)`` of a column-major array (a tied
+    unembedding: the embedding transposed), bit for bit, read in memory order: reduceat walked
+    Llama-3.2-1B's 2,048 rows a number at a time 16 KB apart (7.5 s; this: 0.5 s). Each block's
+    first column, plus the pairwise sum of the others (:func:`_pairwise`), as numpy adds."""
+    columns = values.T
+    ends = [*col_starts[1:].tolist(), values.shape[1]]
+    sums = np.empty((values.shape[0], len(col_starts)))
+    for k, (start, end) in enumerate(zip(col_starts.tolist(), ends, strict=True)):
+        sums[:, k] = columns[start] + _pairwise(columns[start + 1:end]) if end - start > 1 \
+            else columns[start]
+    return sums
+
+
+def _pairwise(rows: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """The sum of ``rows`` in numpy's pairwise order (``pairwise_sum`` in its
+    ``loops_utils.h``): under 8 one by one from 0; up to 128 in 8 running sums, combined as
+    ((0 + 1) + (2 + 3)) + ((4 + 5) + (6 + 7)), then the rest one by one; beyond, the two halves
+    (the first a multiple of 8) summed so and added."""
+    n = len(rows)
+    if n < 8:
+        total = np.zeros(rows.shape[1])
+        for row in rows:
+            total = total + row
+        return total
+    if n <= 128:
+        partial = [rows[j].copy() for j in range(8)]
+        whole = n - n % 8
+        for start in range(8, whole, 8):
+            for j in range(8):
+                partial[j] += rows[start + j]
+        combined: npt.NDArray[np.float64] = (
+            ((partial[0] + partial[1]) + (partial[2] + partial[3]))
+            + ((partial[4] + partial[5]) + (partial[6] + partial[7])))
+        for row in rows[whole:]:
+            combined = combined + row
+        return combined
+    half = n // 2 - n // 2 % 8
+    halves: npt.NDArray[np.float64] = _pairwise(rows[:half]) + _pairwise(rows[half:])
+    return halves
 
 
 def span_text(first: int, last: int) -> str:

@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from app.canvas.powers import number_advance
 from app.canvas.remember import number_format, remembered, spread
-from engine.format.numbers import NumberFormat
+from engine.format.numbers import NumberFormat, in_blocks
 
 RARE = 0.05
 """At most this share of a grid's cells (one in 20) printed smaller: a 20 × 20 grid's 20."""
@@ -74,7 +74,9 @@ def _rounding_to_zero(values: npt.NDArray[np.float64], places: int) -> int:
     """How many non-zero ``values`` are under half a unit of the last decimal (printed
     scientific in a fixed-point grid)."""
     def count() -> int:
-        return int(np.count_nonzero((values != 0) & (np.abs(values) < 0.5 * 10.0 ** -places)))
+        half = 0.5 * 10.0 ** -places
+        return sum(int(np.count_nonzero((block != 0) & (np.abs(block) < half)))
+                   for block in in_blocks(values))
     if values.size < RARE_FROM:
         return count()
     return remembered(values, ("rounding to 0", places), count)

@@ -143,3 +143,28 @@ def _known_format(values: npt.NDArray[np.float64], places: int
     known = _formats.get(id(values))
     return known[2] if known is not None and known[0]() is values and known[1] == places \
         else None
+
+
+PRODUCTS_KEPT = 16
+"""Products kept (:func:`product`): a frame shows one feed-forward's gate at a time."""
+_products: OrderedDict[tuple[int, ...], tuple[tuple[weakref.ref[np.ndarray], ...],
+                                               npt.NDArray[np.float64]]] = OrderedDict()
+
+
+def product(x: npt.NDArray[np.float64], weight: npt.NDArray[np.float64],
+            bias: npt.NDArray[np.float64] | None) -> npt.NDArray[np.float64]:
+    """``x · weight + bias`` (no bias: 0), worked out once while these three arrays live: a
+    frame is laid out at several wraps and scales, and Llama-3.2-1B's gate (16 × 2,048 ·
+    2,048 × 8,192) took 0.15 s each time, 7 s a frame."""
+    operands = (x, weight) if bias is None else (x, weight, bias)
+    key = tuple(id(array) for array in operands)
+    known = _products.get(key)
+    if known is not None and all(ref() is array
+                                 for ref, array in zip(known[0], operands, strict=True)):
+        _products.move_to_end(key)
+        return known[1]
+    result: npt.NDArray[np.float64] = x @ weight + (0.0 if bias is None else bias)
+    _products[key] = (tuple(weakref.ref(array) for array in operands), result)
+    while len(_products) > PRODUCTS_KEPT:
+        _products.popitem(last=False)
+    return result

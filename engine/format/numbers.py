@@ -148,10 +148,38 @@ def format_exact(value: float) -> str:
     return f"{MINUS if sign else ''}{body}{_power(power)}"
 
 
+BLOCK = 1 << 20
+"""Numbers read at a time from a large array (8 MB): its questions are asked block by block, so
+no temporary as large as the array is made (the magnitudes of Llama-3.2-1B's unembedding, 263
+million numbers, were a 2 GB array of their own)."""
+
+
+def in_blocks(values: npt.NDArray[np.float64]) -> list[npt.NDArray[np.float64]]:
+    """``values`` as consecutive flat blocks of at most :data:`BLOCK` numbers, in memory order
+    (views, no copy); a small or non-contiguous array as itself."""
+    if values.size <= BLOCK or not (values.flags.c_contiguous or values.flags.f_contiguous):
+        return [values]
+    flat = values.ravel(order="K")
+    return [flat[start:start + BLOCK] for start in range(0, flat.size, BLOCK)]
+
+
 def _extremes(values: npt.NDArray[np.float64]) -> tuple[float, float, bool]:
     """The largest and the smallest non-zero magnitude among the finite ``values`` (0 and 0
-    when there is none), and whether any finite value is negative: one pass per question,
-    no copy of the finite values unless some are not finite."""
+    when there is none), and whether any finite value is negative: block by block
+    (:func:`in_blocks`)."""
+    if values.size <= BLOCK:
+        return _block_extremes(values)
+    parts = [_block_extremes(block) for block in in_blocks(values)]
+    largest = max(part[0] for part in parts)
+    if largest == 0:
+        return 0.0, 0.0, False
+    return (largest, min(part[1] for part in parts if part[0] > 0),
+            any(part[2] for part in parts))
+
+
+def _block_extremes(values: npt.NDArray[np.float64]) -> tuple[float, float, bool]:
+    """:func:`_extremes` of one block: one pass per question, no copy of the finite values
+    unless some are not finite."""
     finite = values if np.isfinite(values).all() else values[np.isfinite(values)]
     if not finite.size:
         return 0.0, 0.0, False
@@ -183,8 +211,13 @@ class Spread:
 
     @classmethod
     def of(cls, values: npt.NDArray[np.float64]) -> Spread:
-        return cls(float(values.min()), float(values.max()), _extremes(values),
-                   bool(np.isfinite(values).all()))
+        if values.size <= BLOCK:
+            return cls(float(values.min()), float(values.max()), _block_extremes(values),
+                       bool(np.isfinite(values).all()))
+        blocks = in_blocks(values)
+        return cls(float(np.min([block.min() for block in blocks])),
+                   float(np.max([block.max() for block in blocks])), _extremes(values),
+                   all(bool(np.isfinite(block).all()) for block in blocks))
 
     def after(self, before: npt.NDArray[np.float64], after: npt.NDArray[np.float64]
               ) -> Spread | None:

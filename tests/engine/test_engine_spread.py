@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.format.numbers import NumberFormat, Spread
+from engine.format.numbers import BLOCK, NumberFormat, Spread
 
 cell = st.floats(min_value=-1e9, max_value=1e9, allow_nan=False).filter(lambda v: v != 0)
 
@@ -73,3 +73,26 @@ def test_an_array_of_zeros_needs_every_number() -> None:
     zeros = np.zeros(4)
     assert flat(Spread.of(zeros)) == (0.0, 0.0, 0.0, 0.0, False)
     assert Spread.of(zeros).after(np.array([0.0]), np.array([1.0])) is None
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_a_large_arrays_spread_read_block_by_block_is_every_numbers(order: str) -> None:
+    """Llama-3.2-1B's unembedding (263 million numbers) is read a block at a time: the spread
+    is still that of every number, wherever in the blocks the extremes, the non-finite values
+    and a block of zeros fall."""
+    rng = np.random.default_rng(37)
+    values = np.asarray(rng.uniform(1.0, 2.0, (3, BLOCK // 2 + 5)), order=order)
+    values.flat[:BLOCK] = 0.0  # the first block: zeros only
+    middle = np.unravel_index(BLOCK + 7, values.shape, order=order)
+    values[middle] = -3e-7  # the smallest magnitude and the only negative, in the second block
+    last = np.unravel_index(values.size - 1, values.shape, order=order)
+    values[last] = 9.5  # the largest, in the last block
+    spread = Spread.of(values)
+    assert flat(spread) == (-3e-7, 9.5, 9.5, 3e-7, True) == by_hand(values)
+    assert spread.finite
+    values[np.unravel_index(5, values.shape, order=order)] = np.inf
+    spread = Spread.of(values)
+    assert not spread.finite and spread.high == np.inf
+    assert spread.extremes == (9.5, 3e-7, True)
+    values[last] = np.nan
+    assert math.isnan(Spread.of(values).low) and math.isnan(Spread.of(values).high)
