@@ -1020,14 +1020,6 @@ class MatrixGrid(QGraphicsObject):
             return ""
         return self.format.text(float(self.spec.values[row, col]))
 
-    def printed_cell(self, row: int, col: int, text: str | None = None) -> list[
-            tuple[QRectF, str]]:
-        """A cell's number as drawn: each piece's box and text (a scientific number's exponent
-        raised at the digits' size, :func:`~app.canvas.powers.placed`); ``text``: its
-        :meth:`cell_text`, when the caller has it."""
-        return placed(self.cell_rect(row, col), self.cell_text(row, col) if text is None
-                      else text, self.number_size(row, col), Qt.AlignmentFlag.AlignCenter)
-
     def number_size(self, row: int, col: int) -> int:
         """The pixel size a cell's number is printed at (smaller for a rare wide one)."""
         return self.small_cells.get((row, col), NUMBER_SIZE)
