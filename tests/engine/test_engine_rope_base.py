@@ -13,12 +13,8 @@ import pytest
 from app.texts.problems import problem_words
 from engine import compute, explain, parse_scenario
 from engine.format.errors import ScenarioError
-from engine.format.generation_keys import Settings
 from engine.format.writer import to_document
-from engine.generation.append import extend
-from engine.generation.grow import grown
-from engine.generation.redraw import with_settings
-from engine.generation.run import generate
+from tests.engine.cache_agreement import assert_cached_and_grown_as_whole
 from tests.engine.generation_documents import cases
 
 STACK_BASE, OWN_BASE = 10000.0, 100.0
@@ -101,14 +97,5 @@ def test_a_rope_base_the_engine_cannot_compute_is_refused_in_both_languages(
 
 
 def test_the_kv_cache_and_a_grown_trace_turn_by_the_layers_base() -> None:
-    document = with_settings(parse_scenario(_document()), Settings(temperature=0.0))
-    run = generate(document, 2, Settings(temperature=0.0))  # the second token: the KV cache
-    after = compute(extend(document, run.tokens[0].draw.chosen))
-    np.testing.assert_allclose(run.tokens[1].draw.logits, after.arrays["logits"][-1], rtol=0,
-                               atol=1e-12)
-    longer = extend(document, 2)
-    grew = grown(compute(document), longer)
-    assert grew is not None
-    whole = compute(longer)
-    for name in ("L2.rope_angles", "L2.Q_rot", "L2.K_rot", "L2.scores", "gen2.logits"):
-        np.testing.assert_allclose(grew.arrays[name], whole.arrays[name], rtol=0, atol=1e-12)
+    assert_cached_and_grown_as_whole(_document(), ("L2.rope_angles", "L2.Q_rot", "L2.K_rot",
+                                                   "L2.scores", "gen2.logits"))

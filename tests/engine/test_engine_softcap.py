@@ -16,10 +16,8 @@ from engine.format.errors import ScenarioError
 from engine.format.generation_keys import Settings
 from engine.format.numbers import format_number
 from engine.format.writer import to_document
-from engine.generation.append import extend
-from engine.generation.grow import grown
 from engine.generation.redraw import with_settings
-from engine.generation.run import generate
+from tests.engine.cache_agreement import assert_cached_and_grown_as_whole
 from tests.engine.capped_head import CAP, capped_document, capped_scenario
 from tests.engine.generation_documents import cases
 from tests.engine.test_engine_masked_lm import _counted
@@ -148,17 +146,8 @@ def test_the_writer_keeps_each_scores_cap_and_null_is_none() -> None:
 
 
 def test_the_kv_cache_and_a_grown_trace_cap_the_scores_as_the_full_computation() -> None:
-    document = with_settings(parse_scenario(_scores_capped()), Settings(temperature=0.0))
-    run = generate(document, 2, Settings(temperature=0.0))  # the second token: the KV cache
-    after = compute(extend(document, run.tokens[0].draw.chosen))
-    np.testing.assert_allclose(run.tokens[1].draw.logits, after.arrays["logits"][-1], rtol=0,
-                               atol=1e-12)
-    longer = extend(document, 2)
-    grew = grown(compute(document), longer)
-    assert grew is not None
-    whole = compute(longer)
-    for name in ("L2.scores_uncapped", "L2.scores", "L2.weights", "gen2.logits"):
-        np.testing.assert_allclose(grew.arrays[name], whole.arrays[name], rtol=0, atol=1e-12)
+    assert_cached_and_grown_as_whole(_scores_capped(), ("L2.scores_uncapped", "L2.scores",
+                                                        "L2.weights", "gen2.logits"))
 
 
 def test_a_scores_cap_beside_alibi_is_refused_in_both_languages() -> None:
