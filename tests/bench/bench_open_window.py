@@ -57,16 +57,24 @@ class Gaps:
         self.timer.start()
 
 
-def in_a_child(action: str, path: str) -> None:
-    """One measurement in this fresh process: prints the milliseconds until painted and the
-    longest gap."""
+def shown_example_window() -> tuple[QApplication, StudioWindow]:
+    """The application and a window showing the built-in example, settled (its first paints
+    done), as a user has it before opening anything."""
     application = QApplication.instance() or QApplication(sys.argv)
+    assert isinstance(application, QApplication)
     window = StudioWindow(load_scenario(example_path("f11")))
     window.resize(1280, 800)
     window.show()
     for _ in range(20):
         application.processEvents()
         time.sleep(0.01)
+    return application, window
+
+
+def in_a_child(action: str, path: str) -> None:
+    """One measurement in this fresh process: prints the milliseconds until painted and the
+    longest gap."""
+    _application, window = shown_example_window()
     gaps = Gaps()
     gaps.start()
     if action == "import":

@@ -37,10 +37,8 @@ from PySide6.QtCore import QEventLoop
 from PySide6.QtWidgets import QApplication
 
 from app.files.checkpoint import Choice, open_checkpoint
-from app.model.examples import example_path
 from app.window.studio import StudioWindow
-from engine import load_scenario
-from tests.bench.bench_open_window import Gaps
+from tests.bench.bench_open_window import Gaps, shown_example_window
 from tests.bench.bench_scale import SHAPES, TEXT, write_checkpoint
 from tests.bench.timing import report
 
@@ -91,14 +89,7 @@ def line(label: str, figures: list[tuple[float, float, float]]) -> None:
 
 
 def bench(folder: Path, steps: int, edits: int) -> None:
-    application = QApplication.instance() or QApplication(sys.argv)
-    assert isinstance(application, QApplication)
-    window = StudioWindow(load_scenario(example_path("f11")))
-    window.resize(1280, 800)
-    window.show()
-    for _ in range(20):
-        application.processEvents()
-        time.sleep(0.01)
+    application, window = shown_example_window()
     gaps = Gaps()
     gaps.start()
     choice = Choice(folder, TEXT, None)
