@@ -337,6 +337,9 @@ REFUSALS: dict[str, str] = {
                        "files); writing there would replace it: choose another name",
     "output_twice": "another output of this run ({first}) writes that file too; each output "
                     "needs its own",
+    "part_over_a_file": "the step is split over {count} files in place of {asked} ({parts}), "
+                        "and a file of this name is already there that the export was not "
+                        "asked to replace: move it or choose another name",
     "owner_unknown": "its header names none: an older sidecar, or another program's file",
     "sidecar_owned": "{file} beside it belongs to another document ({owner}); saving here would "
                      "replace that document's weights: choose another name",
