@@ -1,8 +1,8 @@
 """The decoder block's settings in the editor: add or remove the block and its vocabulary head,
 the norm, ε, placement, the norms before the sub-layers (``pre_norms``), final norm and the
-feed-forward's activation; and two numbers of the layer's attention: the one under the scores'
-square root (``scale_dk``, blank: d_k) and its own RoPE base (``rope_base``, blank: the
-stack's).
+feed-forward's activation; and the layer's attention's own numbers: the one under the scores'
+square root (``scale_dk``, blank: d_k), its own RoPE base (``rope_base``, blank: the stack's)
+and whether it takes the stack's RoPE scaling (``rope_scaled``).
 
 Every change is one call to the document state (one undo step, live recompute). The block's
 arrays (γ, β, W1, b1, W2, b2, unembed) are edited in the pane's grids like any other array.
@@ -36,6 +36,7 @@ from app.texts.words import say
 from engine import NumberTextError, parse_number
 from engine.format.numbers import format_exact
 from engine.scenario.modules import Attention, Mixture
+from engine.scenario.positions import Positions
 from engine.scenario.scenario import ACTIVATIONS, NORMS, PLACEMENTS, Block, Layer
 
 PLACEMENT_NAMES = {"pre": QT_TRANSLATE_NOOP("BlockEditor", "pre-norm: x + F(Norm(x))"),
@@ -103,6 +104,12 @@ class BlockEditor(QGroupBox):
                         lambda: self.tr("Norms &before the sub-layers"))
         self.texts.bind(self.pre_norms_box.setAccessibleName, lambda: self.tr("Pre-norms"))
         form.addRow(self.pre_norms_box)
+        self.rope_scaled_box = QCheckBox()
+        self.texts.bind(self.rope_scaled_box.setText,
+                        lambda: self.tr("&Takes the stack's RoPE scaling"))
+        self.texts.bind(self.rope_scaled_box.setAccessibleName,
+                        lambda: self.tr("This layer takes the stack's RoPE scaling"))
+        form.addRow(self.rope_scaled_box)
         self.final_norm_box = QCheckBox()
         self.texts.bind(self.final_norm_box.setText,
                         lambda: self.tr("Final norm of the encoder's output")
@@ -140,6 +147,8 @@ class BlockEditor(QGroupBox):
                       str(self.activation_box.currentData()))))
         self.eps_edit.editingFinished.connect(self._on_eps)
         self.pre_norms_box.toggled.connect(self._on_pre_norms)
+        self.rope_scaled_box.toggled.connect(lambda on: self._set(
+            SetOption(self._attention_path("rope_scaled"), on)))
         self.scale_dk_edit.editingFinished.connect(lambda: self._on_attention_number(
             self.scale_dk_edit, "scale_dk"))
         self.rope_base_edit.editingFinished.connect(lambda: self._on_attention_number(
@@ -167,7 +176,8 @@ class BlockEditor(QGroupBox):
         self.final_owner = final_owner
         self.block_rows = layer is not None
         for widget in (self.block_box, self.norm_box, self.eps_edit, self.placement_box,
-                       self.activation_box, self.scale_dk_edit, self.rope_base_edit):
+                       self.activation_box, self.scale_dk_edit, self.rope_base_edit,
+                       self.rope_scaled_box):
             self.form.setRowVisible(widget, layer is not None)
         self.form.setRowVisible(self.pre_norms_box, bool(layer))  # a stack's layer
         self.form.setRowVisible(self.final_norm_box, final_owner is not None)
@@ -206,12 +216,17 @@ class BlockEditor(QGroupBox):
             return None
         return layer.attention if isinstance(layer, Layer) else None
 
+    def _positions(self) -> Positions | None:
+        """The positions of the stack of the layer shown."""
+        scenario = self.state.scenario
+        if self.layer.startswith("encoder.") and scenario.encoder is not None:
+            return scenario.encoder.positions
+        return scenario.positions
+
     def _defaults(self) -> dict[str, str]:
         """What a blank attention number means, as its field's placeholder: d_k, and the
         stack's RoPE base (none without RoPE positions)."""
-        attention, scenario = self._attention(), self.state.scenario
-        positions = scenario.encoder.positions if self.layer.startswith("encoder.") \
-            and scenario.encoder is not None else scenario.positions
+        attention, positions = self._attention(), self._positions()
         return {"scale_dk": "" if attention is None else self.tr("dₖ = {d_k}").format(
                     d_k=attention.d_k),
                 "rope_base": self.tr("the stack's: {base}").format(
@@ -246,7 +261,8 @@ class BlockEditor(QGroupBox):
         block = self._block()
         scenario = self.state.scenario
         widgets = (self.block_box, self.norm_box, self.placement_box, self.activation_box,
-                   self.final_norm_box, self.head_box, self.eps_edit, self.pre_norms_box)
+                   self.final_norm_box, self.head_box, self.eps_edit, self.pre_norms_box,
+                   self.rope_scaled_box)
         for widget in widgets:
             widget.blockSignals(True)
         self.block_box.setChecked(block is not None)
@@ -284,8 +300,14 @@ class BlockEditor(QGroupBox):
 
     def _show_attention_numbers(self) -> None:
         """The attention's ``scale_dk`` and ``rope_base``, blank for their defaults (the
-        placeholders say which); a field with text typed and not yet entered keeps it."""
-        attention = self._attention()
+        placeholders say which; a field with text typed and not yet entered keeps it), and
+        whether it takes the stack's RoPE scaling (switchable while there is one or it leaves
+        it out)."""
+        attention, positions = self._attention(), self._positions()
+        scaled = attention is None or attention.rope_scaled
+        self.rope_scaled_box.setChecked(scaled)
+        self.rope_scaled_box.setEnabled(attention is not None and (
+            not scaled or (positions is not None and positions.scaling is not None)))
         defaults = self._defaults()
         for edit, key in ((self.scale_dk_edit, "scale_dk"), (self.rope_base_edit, "rope_base")):
             edit.setEnabled(attention is not None)

@@ -882,6 +882,8 @@ EDIT: dict[str, str] = {
     "attention.scale_dk_default": "scores ÷ √dₖ",
     "attention.rope_base": "own RoPE base {value}",
     "attention.rope_base_default": "the stack's RoPE base",
+    "attention.rope_scaled_on": "the stack's RoPE scaling taken",
+    "attention.rope_scaled_off": "the stack's RoPE scaling left out",
     "display.decimals": "decimals = {value}",
     "option": "{name} = {value}",
     "option_on": "{name} on",

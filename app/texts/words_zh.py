@@ -716,6 +716,8 @@ EDIT: dict[str, str] = {
     "attention.scale_dk_default": "分数改回 ÷ √dₖ",
     "attention.rope_base": "本层 RoPE 基数改为 {value}",
     "attention.rope_base_default": "改用这一栈的 RoPE 基数",
+    "attention.rope_scaled_on": "采用这一栈的 RoPE 缩放",
+    "attention.rope_scaled_off": "不用这一栈的 RoPE 缩放",
     "display.decimals": "小数位数 = {value}",
     "option": "{name} 改为 {value}",
     "option_on": "开启 {name}",

@@ -76,6 +76,14 @@
         <translation>前置规范化</translation>
     </message>
     <message>
+        <source>&amp;Takes the stack&apos;s RoPE scaling</source>
+        <translation>采用这一栈的 RoPE 缩放(&amp;T)</translation>
+    </message>
+    <message>
+        <source>This layer takes the stack&apos;s RoPE scaling</source>
+        <translation>本层采用这一栈的 RoPE 缩放</translation>
+    </message>
+    <message>
         <source>Final norm of the encoder&apos;s output</source>
         <translation>编码器输出的最终 Norm</translation>
     </message>

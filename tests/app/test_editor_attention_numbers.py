@@ -1,4 +1,5 @@
-"""The block pane's switches for a layer's ``scale_dk``, ``rope_base`` and ``pre_norms``, driven
+"""The block pane's switches for a layer's ``scale_dk``, ``rope_base``, ``rope_scaled`` and
+``pre_norms``, driven
 through the real widgets: each change one undo step, recomputed as the numbers recomputed here
 say; a value the engine refuses is refused naming its place, and the old one stays."""
 
@@ -17,17 +18,32 @@ from engine import parse_scenario
 from tests.app.driving import DEFAULT_SIZE, close_window
 from tests.app.test_editor_stacks import choose_part
 from tests.engine.test_engine_rope_base import _document
+from tests.engine.test_engine_rope_scaled import _document as _unscaled_document
+
+
+def shown(qtbot: QtBot, document: dict[str, object]) -> StudioWindow:
+    win = StudioWindow(parse_scenario(document))
+    win.resize(*DEFAULT_SIZE)
+    with qtbot.waitActive(win):
+        win.show()
+        win.activateWindow()
+    return win
 
 
 @pytest.fixture
 def window(qtbot: QtBot) -> Iterator[StudioWindow]:
     """Three pre-norm layers under RoPE of base 10000, one head of 4 columns; layer 2 turns by
     its own base 100."""
-    win = StudioWindow(parse_scenario(_document()))
-    win.resize(*DEFAULT_SIZE)
-    with qtbot.waitActive(win):
-        win.show()
-        win.activateWindow()
+    win = shown(qtbot, _document())
+    yield win
+    close_window(win)
+
+
+@pytest.fixture
+def scaled(qtbot: QtBot) -> Iterator[StudioWindow]:
+    """The same under yarn: layer 1 scaled, layer 2 by its own base 100 unscaled, layer 3 by the
+    stack's base unscaled."""
+    win = shown(qtbot, _unscaled_document())
     yield win
     close_window(win)
 
@@ -146,3 +162,31 @@ def test_the_norms_before_the_sub_layers_switch_off_and_back_with_their_rows(
         "⚠ layer 1: norms before the sub-layers off: ")
     assert box.isChecked() and window.state.scenario.layers[0].block is not None
     assert window.state.scenario.layers[0].block.pre_norms
+
+
+def test_a_layer_takes_the_stacks_rope_scaling_or_leaves_it_out(
+        qtbot: QtBot, scaled: StudioWindow, window: StudioWindow) -> None:
+    choose_part(qtbot, scaled, "Layer 3")
+    box = scaled.editor.block_editor.rope_scaled_box
+    assert box.isVisibleTo(scaled) and box.isEnabled() and not box.isChecked()
+    click(qtbot, box)
+    assert [layer.attention.rope_scaled for layer in scaled.state.scenario.layers] == \
+        [True, False, True]
+    trace = scaled.state.trace
+    assert "L3.rope_angles" not in trace.arrays
+    assert trace.steps[trace.step_index("L3.rope")].reads[2] == "rope_angles"
+    p = np.arange(3, dtype=np.float64)[:, None]
+    np.testing.assert_allclose(trace.arrays["rope_angles"],
+                               p * 10000.0 ** (-np.arange(0, 4, 2) / 4) * [1.0, 0.25],
+                               rtol=0, atol=1e-15)  # yarn: pair 1 divided by 4
+    assert scaled.state.undo_stack.undoText() == "layer 3: the stack's RoPE scaling taken"
+    scaled.undo_action.trigger()
+    assert not scaled.state.scenario.layers[2].attention.rope_scaled and not box.isChecked()
+    choose_part(qtbot, scaled, "Layer 2")
+    click(qtbot, box)  # its own base beside the scaling it would take: refused
+    assert scaled.editor.error_label.text().startswith(
+        "⚠ layer 2: the stack's RoPE scaling taken: layers.1.attention.rope_base: ")
+    assert not box.isChecked() and scaled.state.undo_stack.count() == 1
+    choose_part(qtbot, window, "Layer 1")  # no scaling to take or leave out
+    assert not window.editor.block_editor.rope_scaled_box.isEnabled()
+    assert window.editor.block_editor.rope_scaled_box.isChecked()
