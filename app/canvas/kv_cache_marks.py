@@ -83,8 +83,7 @@ def _tag(grid: MatrixGrid, band: CacheBand, words: str, parent: QGraphicsItem) -
                                         else [])
     if any(other is not grid and not other.isAncestorOf(grid) and covers.intersects(
             other.mapRectToItem(parent, other.boundingRect())) for other in neighbours):
-        item.deleteLater()
-        return None
+        return None  # the tag, never placed, goes with its last reference
     item.setParentItem(grid)
     item.setPos(right, middle)
     return covers

@@ -13,7 +13,6 @@ from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import QFont, QFontMetricsF, QPainter
 from PySide6.QtWidgets import (
     QGraphicsItem,
-    QGraphicsObject,
     QGraphicsRectItem,
     QStyleOptionGraphicsItem,
     QWidget,
@@ -30,8 +29,10 @@ ROW_GAP = 24.0
 BESIDE_STRETCH = 1.25
 
 
-class TextItem(QGraphicsObject):
-    """A line of text drawn with the frame's font (kept as text in SVG and PDF)."""
+class TextItem(QGraphicsItem):
+    """A line of text drawn with the frame's font (kept as text in SVG and PDF). A plain item,
+    not a QObject: laying a frame out makes tens of thousands of them, and a QGraphicsObject
+    took five times as long to make."""
 
     def __init__(self, text: str, theme: Theme, *, size: int = 14, bold: bool = False,
                  role: str = "text", width: float | None = None) -> None:
