@@ -11,7 +11,8 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 from app.canvas import FrameItem, FrameOptions
-from app.canvas.route_map import SIZE, RouteMap
+from app.canvas.context import LayoutContext
+from app.canvas.route_map import SIZE, RouteMap, route_map
 from app.model.examples import example_path
 from app.window.studio import StudioWindow
 from engine import Trace, load_scenario
@@ -35,9 +36,11 @@ def g01() -> dict[int, Trace]:
 
 
 def labels(trace: Trace, step: str, lang: str = "en") -> list[str]:
-    frame = FrameItem(trace, trace.step_index(step), FrameOptions(lang=lang))
-    assert frame.route_map is not None
-    return [box.label.text for box in frame.route_map.boxes]
+    """The labels of the map a frame of ``step`` draws (the map alone: a 40-layer document's
+    first frame measures all its 363 steps for its type scale, 25 s of this module's time)."""
+    drawn = route_map(LayoutContext(trace, FrameOptions(lang=lang)),
+                      trace.steps[trace.step_index(step)])
+    return [box.label.text for box in drawn.boxes]
 
 
 def test_the_layers_away_from_the_current_one_fold_into_ranges(g01: dict[int, Trace]) -> None:
