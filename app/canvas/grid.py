@@ -21,7 +21,6 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QGraphicsItem,
-    QGraphicsObject,
     QGraphicsSceneHoverEvent,
     QStyleOptionGraphicsItem,
     QWidget,
@@ -366,7 +365,7 @@ def _label_runs(ink: QColor, area: QRectF, align: Qt.AlignmentFlag,
     return list(by_font.values())
 
 
-class MatrixGrid(QGraphicsObject):
+class MatrixGrid(QGraphicsItem):
     """One matrix as a grid item; its drawing is recorded once into a picture and replayed."""
 
     def __init__(self, spec: GridSpec, theme: Theme) -> None:
