@@ -130,11 +130,15 @@ def strong_arrows(shares: npt.NDArray[np.float64], top_k: int = STRONG_TOP_K,
     if count <= top_k:
         keep[...] = True
     else:
-        kth = np.partition(shares, count - top_k, axis=-1)[..., count - top_k, None]
-        above = shares > kth
-        ties = shares == kth
+        rows = shares.reshape(-1, count)
+        kth = np.partition(rows, count - top_k, axis=-1)[:, count - top_k, None]
+        above = rows > kth
+        ties = rows == kth
         room = top_k - above.sum(axis=-1, keepdims=True)
-        keep |= above | (ties & (np.cumsum(ties, axis=-1) <= room))
+        crowded = np.flatnonzero(ties.sum(axis=-1) > room[:, 0])
+        # a row whose ties all fit keeps them all; only the others count theirs in order
+        ties[crowded] &= np.cumsum(ties[crowded], axis=-1) <= room[crowded]
+        keep |= (above | ties).reshape(shares.shape)
     keep_positive: npt.NDArray[np.bool_] = keep & (shares > 0)
     return keep_positive
 
