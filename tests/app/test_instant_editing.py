@@ -159,36 +159,6 @@ def test_a_value_edit_never_asks_the_document_for_its_grid_paths(
     assert window.editor.tables["X"].model().rowCount() == 3
 
 
-def test_a_cell_edit_walks_no_outline_and_counts_the_same_numbers(
-        window: StudioWindow, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A cell edit's document has the outline of the one it was made from: how many numbers
-    it holds (is it big?) is known without walking its parts again."""
-    scenario = window.state.scenario
-    cells = sum(scenario.parameter(path).size for path in scenario.parameter_paths())
-    assert outline.parameter_cells(scenario) == cells  # the open document's: the last asked
-    walked: list[int] = []
-    walk = outline.shape_key
-
-    def counted(value: object) -> object:
-        walked.append(1)
-        return walk(value)
-
-    monkeypatch.setattr(outline, "shape_key", counted)
-    model = window.editor.tables["attention.Wq"].model()
-    assert model.setData(model.index(0, 0), "3")
-    assert model.setData(model.index(1, 1), "-2")
-    assert walked == []
-    after = window.state.scenario
-    assert float(after.attention.Wq[1, 1]) == -2.0
-    assert outline.parameter_cells(after) == cells
-    assert outline.parameter_paths(after) == scenario.parameter_paths()
-    window.editor.size_boxes["n"].setValue(3)  # a new shape: walked, and counted anew
-    assert walked
-    bigger = window.state.scenario
-    assert outline.parameter_cells(bigger) == sum(
-        bigger.parameter(path).size for path in bigger.parameter_paths()) != cells
-
-
 def test_a_cell_edit_replaces_only_its_array_and_tells_only_its_grid(
         window: StudioWindow, monkeypatch: pytest.MonkeyPatch) -> None:
     """Typing into one cell reads no other number of the document again: every other array is
