@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -22,6 +22,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
 
+from app.canvas.number_layer import paint_kept
 from app.canvas.picture import draw_text, legible, on_screen
 from app.canvas.points import Lines
 from app.canvas.powers import number_advance, placed
@@ -129,11 +130,15 @@ def strong_arrows(shares: npt.NDArray[np.float64], top_k: int = STRONG_TOP_K,
     if count <= top_k:
         keep[...] = True
     else:
-        kth = np.partition(shares, count - top_k, axis=-1)[..., count - top_k, None]
-        above = shares > kth
-        ties = shares == kth
+        rows = shares.reshape(-1, count)
+        kth = np.partition(rows, count - top_k, axis=-1)[:, count - top_k, None]
+        above = rows > kth
+        ties = rows == kth
         room = top_k - above.sum(axis=-1, keepdims=True)
-        keep |= above | (ties & (np.cumsum(ties, axis=-1) <= room))
+        crowded = np.flatnonzero(ties.sum(axis=-1) > room[:, 0])
+        # a row whose ties all fit keeps them all; only the others count theirs in order
+        ties[crowded] &= np.cumsum(ties[crowded], axis=-1) <= room[crowded]
+        keep |= (above | ties).reshape(shares.shape)
     keep_positive: npt.NDArray[np.bool_] = keep & (shares > 0)
     return keep_positive
 
@@ -391,15 +396,49 @@ class AttentionArrows(QGraphicsObject):
     # -- painting ------------------------------------------------------------------------------
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        plan, theme, spec = self._plan(), self.theme, self.spec
+        plan = self._plan()
         # Words too small to read are left out as the grids leave theirs (the canvas then
         # says to zoom in); the boxes they sit in still show where they are.
         words = _Words(painter, legible(painter, option), option.exposedRect)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        faintest = _faintest_visible(painter, option)
+        if words.screen:  # what no edit of the shares changes: kept as pixels, over the arrows
+            self._draw_arrows(painter, plan, faintest)
+            bounds = self.boundingRect()
+            if not paint_kept(painter, self._fixed_key(plan, words.shown), bounds,
+                              lambda layer: self._draw_fixed(
+                                  layer, _Words(layer, words.shown, bounds), plan)):
+                self._draw_fixed(painter, words, plan)
+            self._draw_labels(painter, words, plan)
+            return
+        self._draw_heading(painter, words)  # files: real shapes and text, in reading order
+        self._draw_arrows(painter, plan, faintest)
+        self._draw_nodes(painter, words, plan)
+        self._draw_labels(painter, words, plan)
+        self._draw_legend(painter, words)
+
+    def _fixed_key(self, plan: _Plan, shown: bool) -> Hashable:
+        """Everything that decides how the title, boxes, tokens and legend look (``shown``:
+        whether their words are legible)."""
+        spec = self.spec
+        return ("arrows", self.title, tuple(spec.tokens), tuple(spec.key_tokens),
+                spec.keys is None, spec.receiver, tuple(spec.heads), tuple(plan.masked_keys),
+                self.several, self.lang, self.theme, self.node_width, self._width,
+                self._height, tuple(self.legend_lines()), shown)
+
+    def _draw_fixed(self, painter: QPainter, words: _Words, plan: _Plan) -> None:
+        """The title and headings, the boxes with their tokens, and the legend."""
+        self._draw_heading(painter, words)
+        self._draw_nodes(painter, words, plan)
+        self._draw_legend(painter, words)
+
+    def _draw_heading(self, painter: QPainter, words: _Words) -> None:
+        """The title, and the queries' and keys' headings."""
+        theme = self.theme
         left = Qt.AlignmentFlag.AlignLeft
         words.write(QRectF(0, 0, self._width, 22), left, self.title,
                     text_font(self.title, 14, True), theme.color("text"))
-        if spec.keys is None:
+        if self.spec.keys is None:
             key_width, key_word = self.node_width + 40, say("frame.key", self.lang)
         else:  # the encoder's keys: a longer word
             key_width = self._width - self.node_width - COLUMN_GAP
@@ -409,14 +448,22 @@ class AttentionArrows(QGraphicsObject):
                     say("frame.query", self.lang), font(12), muted)
         words.write(QRectF(self.node_width + COLUMN_GAP, 24, key_width, 20), left, key_word,
                     font(12), muted)
-        faintest = _faintest_visible(painter, option)
-        for batch in [] if self.words_only else plan.faint:
+
+    def _draw_arrows(self, painter: QPainter, plan: _Plan, faintest: float) -> None:
+        """The other rows' faint arrows (those at least ``faintest``), then the receiver's."""
+        if self.words_only:
+            return
+        for batch in plan.faint:
             if batch.width * batch.opacity >= faintest:
                 painter.setPen(batch.pen)
                 batch.lines.draw(painter)
-        focused = [] if self.words_only else plan.focused
-        for arrow in focused:
+        for arrow in plan.focused:
             self._arrow(painter, arrow.start, arrow.end, arrow.drawn.width, arrow.color)
+
+    def _draw_nodes(self, painter: QPainter, words: _Words, plan: _Plan) -> None:
+        """The key boxes (a masked one dashed), then the other queries' boxes faint and the
+        receiver's in the accent."""
+        spec = self.spec
         focus = spec.receiver
         self._plain_nodes(painter, words, plan.plain_keys, left=False)
         for j in plan.masked_keys:
@@ -430,14 +477,18 @@ class AttentionArrows(QGraphicsObject):
         if 0 <= focus < len(spec.tokens):
             self._node(painter, words, self.query_anchor(focus), f"q {spec.tokens[focus]}",
                        left=True, focused=True)
-        background, text = theme.color("background", 0.92), theme.color("text")
-        for arrow in focused:
+
+    def _draw_labels(self, painter: QPainter, words: _Words, plan: _Plan) -> None:
+        """The receiver's printed shares, each in a box in its arrow's ink."""
+        if self.words_only:
+            return
+        background, text = self.theme.color("background", 0.92), self.theme.color("text")
+        for arrow in plan.focused:
             painter.setPen(QPen(arrow.label_pen, 1))
             painter.setBrush(QBrush(background))
             painter.drawRoundedRect(arrow.label_box, 3, 3)
             words.write(arrow.label_box, Qt.AlignmentFlag.AlignCenter, arrow.label,
                         font(SHARE_SIZE, bold=True), text)
-        self._draw_legend(painter, words)
 
     def _draw_legend(self, painter: QPainter, words: _Words) -> None:
         """Each legend line after a sample: a thick and a thin arrow stroke for what width and

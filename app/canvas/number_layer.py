@@ -1,4 +1,5 @@
-"""A grid's words on screen kept as pixels, redrawn only where its numbers changed.
+"""A grid's words on screen kept as pixels, redrawn only where its numbers changed; and any
+other part of a picture that an edit of a value leaves as it was, kept whole.
 
 A frame laid out by itself prints every number of its grids (a 16-position document's shares
 step: about 1,200), and an edit makes a new frame whose grids mostly show the numbers the last
@@ -8,7 +9,8 @@ colours; the next grid that looks the same (the same words but the numbers, the 
 the same scale and the same fraction of a pixel) starts from that image and clears and draws
 again only the cells whose printed number, ink or size differ. Drawing a text costs the same in the
 image as on the window, so the pixels are those a whole drawing gives (:func:`paint_layer`);
-exports never come here (they record real text).
+exports never come here (they record real text). The arrows' boxes, tokens, title and legend
+(the same for every edit of the shares) are kept the same way, whole (:func:`paint_kept`).
 """
 
 from __future__ import annotations
@@ -86,51 +88,116 @@ class _Layer:
     grid this layer is kept for (its key holds the cells' places and the transform)."""
 
 
-_layers: OrderedDict[Hashable, _Layer] = OrderedDict()
+_layers: OrderedDict[Hashable, _Layer | QImage] = OrderedDict()
+"""The kept layers: a grid's words (:class:`_Layer`) or a part kept whole (its image)."""
 _kept_pixels = [0]
 
 
-def paint_layer(painter: QPainter, words: Words) -> bool:
-    """Draw ``words`` on the window through their kept layer; False (nothing drawn) when the
-    painter turns or shears, the screen has a fractional pixel ratio, or the layer would be too
-    large: draw them straight instead. A layer has the screen's pixel ratio (a Retina screen:
-    twice as many pixels each way), so its words are as sharp as drawn straight."""
+@dataclass(frozen=True)
+class _Place:
+    """Where a layer goes on the device: its top-left pixel, its size in the window's pixels,
+    the screen's pixel ratio, and the painter's transform onto the layer."""
+
+    left: int
+    top: int
+    width: int
+    height: int
+    ratio: int
+    onto: QTransform
+
+    def key(self, what: Hashable) -> Hashable:
+        """``what`` a layer shows, known with where and how finely it is drawn."""
+        onto = self.onto
+        return (what, onto.m11(), onto.m22(), onto.dx(), onto.dy(), self.width, self.height,
+                self.ratio)
+
+    def blank(self) -> QImage:
+        """A new transparent layer of this size, at the screen's pixel ratio."""
+        image = QImage(self.width * self.ratio, self.height * self.ratio,
+                       QImage.Format.Format_ARGB32_Premultiplied)
+        image.setDevicePixelRatio(self.ratio)
+        image.fill(Qt.GlobalColor.transparent)
+        return image
+
+    def show(self, painter: QPainter, image: QImage) -> None:
+        painter.save()
+        painter.resetTransform()
+        painter.drawImage(QPoint(self.left, self.top), image)
+        painter.restore()
+
+
+def _place(painter: QPainter, bounds: QRectF) -> _Place | None:
+    """Where a layer of ``bounds`` (item units) goes; None when the painter turns or shears,
+    the screen has a fractional pixel ratio, or the layer would be too large (what it holds
+    is then drawn straight). A layer has the screen's pixel ratio (a Retina screen: twice as
+    many pixels each way), so what it holds is as sharp as drawn straight."""
     to_device = painter.worldTransform()
     if to_device.type().value > QTransform.TransformationType.TxScale.value:
-        return False
+        return None
     target = painter.device()
     ratio = 1.0 if target is None else target.devicePixelRatioF()
     if ratio != round(ratio):
-        return False
-    device = to_device.mapRect(words.bounds)
+        return None
+    device = to_device.mapRect(bounds)
     left, top = math.floor(device.left()), math.floor(device.top())
     width, height = math.ceil(device.right()) - left, math.ceil(device.bottom()) - top
     if width <= 0 or height <= 0 or width * height * ratio * ratio > LAYER_PIXELS:
+        return None
+    return _Place(left, top, width, height, int(ratio),
+                  QTransform(to_device.m11(), 0.0, 0.0, to_device.m22(), to_device.dx() - left,
+                             to_device.dy() - top))
+
+
+def paint_layer(painter: QPainter, words: Words) -> bool:
+    """Draw ``words`` on the window through their kept layer; False (nothing drawn) when no
+    layer can be placed (:func:`_place`): draw them straight instead."""
+    place = _place(painter, words.bounds)
+    if place is None:
         return False
-    onto = QTransform(to_device.m11(), 0.0, 0.0, to_device.m22(), to_device.dx() - left,
-                      to_device.dy() - top)
-    key = (words.key, onto.m11(), onto.m22(), onto.dx(), onto.dy(), width, height, ratio)
+    key = place.key(words.key)
     known = _layers.pop(key, None)
     if known is None:
-        layer = _drawn_whole(words, onto, width, height, int(ratio))
+        layer = _drawn_whole(words, place)
     else:
-        _kept_pixels[0] -= known.image.width() * known.image.height()
-        layer = _drawn_again(known, words, onto)
+        assert isinstance(known, _Layer)
+        _kept_pixels[0] -= _pixels(known)
+        layer = _drawn_again(known, words, place.onto)
     _keep(key, layer)
-    painter.save()
-    painter.resetTransform()
-    painter.drawImage(QPoint(left, top), layer.image)
-    painter.restore()
+    place.show(painter, layer.image)
     return True
 
 
-def _drawn_whole(words: Words, onto: QTransform, width: int, height: int,
-                 ratio: int) -> _Layer:
-    """Every word of the grid drawn into a new transparent layer ``width`` × ``height`` (in
-    the window's pixels, each ``ratio`` × ``ratio`` of the screen's)."""
-    image = QImage(width * ratio, height * ratio, QImage.Format.Format_ARGB32_Premultiplied)
-    image.setDevicePixelRatio(ratio)
-    image.fill(Qt.GlobalColor.transparent)
+def paint_kept(painter: QPainter, key: Hashable, bounds: QRectF,
+               draw: Callable[[QPainter], None]) -> bool:
+    """Draw on the window what ``draw`` paints within ``bounds`` (item units), through a
+    layer kept by ``key`` (everything that decides those pixels): drawn once, with
+    ``painter``'s render hints, then shown as kept. False (nothing drawn) when no layer can be
+    placed (:func:`_place`): draw it straight instead."""
+    place = _place(painter, bounds)
+    if place is None:
+        return False
+    key = place.key(("kept", key))
+    image = _layers.pop(key, None)
+    if image is None:
+        image = place.blank()
+        layer_painter = QPainter(image)
+        try:
+            layer_painter.setRenderHints(painter.renderHints())
+            layer_painter.setTransform(place.onto)
+            draw(layer_painter)
+        finally:
+            layer_painter.end()
+    else:
+        _kept_pixels[0] -= _pixels(image)
+    assert isinstance(image, QImage)
+    _keep(key, image)
+    place.show(painter, image)
+    return True
+
+
+def _drawn_whole(words: Words, place: _Place) -> _Layer:
+    """Every word of the grid drawn into a new transparent layer at ``place``."""
+    image, onto = place.blank(), place.onto
     every = np.arange(words.values.size, dtype=np.intp)
     cells = words.cells(every)
     texts = np.empty(len(cells), dtype=object)
@@ -178,12 +245,17 @@ def _drawn_again(known: _Layer, words: Words, onto: QTransform) -> _Layer:
     return layer
 
 
-def _keep(key: Hashable, layer: _Layer) -> None:
+def _pixels(layer: _Layer | QImage) -> int:
+    image = layer.image if isinstance(layer, _Layer) else layer
+    return image.width() * image.height()
+
+
+def _keep(key: Hashable, layer: _Layer | QImage) -> None:
     _layers[key] = layer
-    _kept_pixels[0] += layer.image.width() * layer.image.height()
+    _kept_pixels[0] += _pixels(layer)
     while _kept_pixels[0] > PIXELS_KEPT and len(_layers) > 1:
         _gone, oldest = _layers.popitem(last=False)
-        _kept_pixels[0] -= oldest.image.width() * oldest.image.height()
+        _kept_pixels[0] -= _pixels(oldest)
 
 
 def forget_layers() -> None:

@@ -96,13 +96,29 @@ def _updated(values: npt.NDArray[np.float64], what: tuple[object, ...],
 
 
 def spread(values: npt.NDArray[np.float64]) -> Spread:
-    """Where ``values`` lie (their colour scale's ends, their format's extremes)."""
+    """Where ``values`` lie (their colour scale's ends, their format's extremes); a view of
+    every number of its array in another shape (the one head of an array of heads) is known
+    as that array."""
+    values = _whole(values)
+
     def after(before: Spread, parent: npt.NDArray[np.float64],
               cells: npt.NDArray[np.intp]) -> Spread | None:
         return before.after(parent.flat[cells], values.flat[cells])
 
     return remembered(values, ("spread",), lambda: Spread.of(values), after,
                       (_spreads, SPREADS_KEPT))
+
+
+def _whole(values: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """The array that owns ``values`` when ``values`` is all of its numbers in the same order,
+    else ``values``."""
+    owner = values.base
+    if (isinstance(owner, np.ndarray) and owner.size == values.size
+            and owner.dtype == values.dtype and values.flags.c_contiguous
+            and owner.flags.c_contiguous
+            and owner.__array_interface__["data"][0] == values.__array_interface__["data"][0]):
+        return owner
+    return values
 
 
 FORMATS_KEPT = 512

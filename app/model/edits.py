@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from app.model.outline import same_outline
 from app.model.parts import layer_name, place_name, split_layer
 from app.texts.titles import norm_name
 from app.texts.words import CATALOGUES, say
@@ -72,7 +73,9 @@ class SetCell(Operation):
 
     def apply(self, scenario: Scenario) -> Scenario:
         index = (self.col,) if self.vector else (self.row, self.col)
-        return with_cell(scenario, self.path, index, self.value)
+        after = with_cell(scenario, self.path, index, self.value)
+        same_outline(scenario, after)
+        return after
 
     @property
     def place(self) -> str:

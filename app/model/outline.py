@@ -62,6 +62,14 @@ def _facts(scenario: Scenario) -> tuple[list[str], int]:
     return found
 
 
+def same_outline(before: Scenario, after: Scenario) -> None:
+    """Note that ``after`` is ``before`` with some numbers set (a cell edit): its outline is
+    ``before``'s, known without walking ``after``'s parts (a 16-position document: 0.3 ms an
+    edit), when ``before``'s was the last asked about."""
+    if _last and _last[0][0] is before:
+        _last[:] = [(after, _last[0][1])]
+
+
 def parameter_paths(scenario: Scenario) -> list[str]:
     """``scenario.parameter_paths()``, asked of the document once per outline."""
     return list(_facts(scenario)[0])

@@ -42,6 +42,7 @@ from engine.generation.sampling import sample
 from engine.scenario.op_kinds import head_output
 
 if TYPE_CHECKING:
+    from app.state.change import Change
     from app.state.shell import Shell
 
 SLIDER_STEPS = 100
@@ -132,7 +133,7 @@ class GenerationPanel(QWidget):
             lambda k: self._set("top_k", None if k == 0 else int(k)))
         self.top_p_box.valueChanged.connect(lambda p: self._set("top_p", float(p)))
         self.seed_box.valueChanged.connect(lambda s: self._set("seed", int(s)))
-        state.documentChanged.connect(self._fill)
+        state.documentChanged.connect(self._on_document)
         state.busyChanged.connect(lambda _busy: self._enable())
         state.stepChanged.connect(lambda _k: self._show_with_step())
         state.traceChanged.connect(self._show_with_step)
@@ -174,6 +175,13 @@ class GenerationPanel(QWidget):
         if shown and self.isHidden() and column is not None:
             self._arrange(column.contentsRect().width())  # arranged before the canvas yields
         self.setVisible(shown)
+
+    def _on_document(self, change: Change) -> None:
+        """A new document: its settings shown, unless only numbers of its arrays changed (a
+        cell edit leaves the run's settings, the vocabulary and the room to grow as they
+        were)."""
+        if change.paths is None:
+            self._fill()
 
     def _fill(self) -> None:
         """The controls show the document's settings (changing them makes no edit)."""

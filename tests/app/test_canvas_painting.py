@@ -43,9 +43,13 @@ def test_strong_arrows_are_the_largest_shares_with_ties_to_the_first_keys(seed: 
     shares[0] = 0.01  # one row all equal (under min_share): the first eight keys
     shares[1, :20] = 0.0  # zeros never get an arrow
     shares[2] = np.round(shares[2] * 60) / 60 / 30  # many ties at the boundary
+    shares[4] = 0.0005
+    shares[4, :7] = np.linspace(0.019, 0.013, 7)
+    shares[4, [20, 21]] = 0.01  # two ties for the last place: the first key gets it
     chosen = strong_arrows(shares)
     np.testing.assert_array_equal(chosen, sorted_choice(shares))
     assert chosen[0].tolist() == [True] * 8 + [False] * 22
+    assert np.flatnonzero(chosen[4]).tolist() == [0, 1, 2, 3, 4, 5, 6, 20]
     np.testing.assert_array_equal(strong_arrows(shares[3]), sorted_choice(shares[3:4])[0])
 
 
@@ -146,6 +150,7 @@ def test_on_screen_the_arrows_write_only_the_words_in_the_part_painted(
     first = arrows.node_rect(arrows.query_anchor(0), left=True)
     option.exposedRect = first.adjusted(0, 0, 300, 40)  # the top: boxes 0 and 1 of each side
     painter = QPainter(image)
+    painter.scale(4, 4)  # zoomed in past a kept layer's size, where a pan paints a strip
     try:
         with painting_on_screen():
             arrows.paint(painter, option)

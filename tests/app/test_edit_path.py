@@ -159,8 +159,13 @@ def test_the_status_line_lists_the_first_eight_shares_of_a_long_row(qtbot: QtBot
         close_window(window)
 
 
-def test_an_edit_walks_the_new_documents_outline_once(
+def test_a_cell_edit_walks_no_outline_and_another_edit_walks_the_new_one_once(
         qtbot: QtBot, f11: StudioWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Is it big, which grids: a cell edit's document has the outline of the one it was made
+    from, known without a walk; a new shape is walked once between the two questions."""
+    before = f11.state.scenario
+    cells = sum(before.parameter(path).size for path in before.parameter_paths())
+    assert app.model.outline.parameter_cells(before) == cells  # the open document's: last asked
     walked: list[object] = []
     walk = app.model.outline.shape_key
 
@@ -171,8 +176,18 @@ def test_an_edit_walks_the_new_documents_outline_once(
 
     monkeypatch.setattr(app.model.outline, "shape_key", counted)
     type_into(qtbot, f11.editor.tables["attention.Wv"], 0, 1, "7")
-    assert f11.state.scenario.parameter("attention.Wv")[0, 1] == 7.0
-    assert walked == [f11.state.scenario], "is it big, which grids: one walk between them"
+    type_into(qtbot, f11.editor.tables["attention.Wv"], 1, 0, "-2")
+    edited = f11.state.scenario
+    assert (edited.parameter("attention.Wv")[0, 1], edited.parameter("attention.Wv")[1, 0]) \
+        == (7.0, -2.0)
+    assert walked == []
+    assert app.model.outline.parameter_cells(edited) == cells
+    assert app.model.outline.parameter_paths(edited) == before.parameter_paths()
+    f11.editor.size_boxes["n"].setValue(3)
+    bigger = f11.state.scenario
+    assert walked == [bigger]
+    assert app.model.outline.parameter_cells(bigger) == sum(
+        bigger.parameter(path).size for path in bigger.parameter_paths()) != cells
 
 
 def test_the_room_is_measured_again_in_a_bigger_font(qtbot: QtBot, f11: StudioWindow) -> None:

@@ -375,3 +375,33 @@ def test_generate_next_draws_from_the_step_the_head_ends_with(
         assert ids is not None and ids[-1] == sample(capped, settings, 1).chosen
     finally:
         close_window(window)
+
+
+def test_a_cell_edit_leaves_the_settings_shown_and_an_undo_of_them_shows_them_again(
+        qtbot: QtBot, generating: StudioWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Typing numbers changes no setting: the panel is not filled again on every cell (it
+    asked the document whether it can grow and set seven tooltips each time); a settings
+    edit and its undo are shown."""
+    panel = generating.generation
+    choose_mode(generating, 1)
+    panel.seed_box.setValue(5)
+    assert generating.state.scenario.generation is not None
+    filled: list[int] = []
+    fill = type(panel)._fill
+
+    def counted(self: object) -> None:
+        filled.append(1)
+        fill(self)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(type(panel), "_fill", counted)
+    path, table = next(iter(generating.editor.tables.items()))
+    model = table.model()
+    assert model.setData(model.index(0, 0), "0.75")
+    assert float(generating.state.scenario.parameter(path).flat[0]) == 0.75
+    assert filled == []
+    assert (panel.seed_box.value(), panel.mode_box.currentIndex()) == (5, 1)
+    generating.undo_action.trigger()  # the cell
+    assert filled == []
+    generating.undo_action.trigger()  # the seed: shown as it was
+    assert filled == [1]
+    assert panel.seed_box.value() != 5
