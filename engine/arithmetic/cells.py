@@ -29,6 +29,7 @@ from engine.arithmetic.positions import (
 from engine.arithmetic.terms import cell, dot, sum_text
 from engine.format.errors import one_line
 from engine.format.generation_keys import Settings
+from engine.format.mapped_weight import column_block, looked_up
 from engine.format.numbers import format_exact, format_factor, format_number
 from engine.format.reader import FloatArray
 from engine.format.whole_text import read_whole
@@ -196,7 +197,7 @@ class _Explainer:
             tid = owner.token_ids[i]
             scale = owner.embedding_scale
             if scale is not None and self.s.embedding is not None:
-                row = float(self.s.embedding[tid, j])
+                row = float(looked_up(self.s.embedding, (tid,))[0, j])
                 return (f"{cell(c.name, c.index)} = embedding[{tid},{j}] × {format_exact(scale)}"
                         f" = {self.num(row)} × {self.factor(scale)} = {self.num(c.value)}",
                         [self.say("scaled_row", token=token, tid=tid, scale=format_exact(scale))])
@@ -590,8 +591,9 @@ class _Explainer:
         i, col = c.index
         source = step.reads[0]
         bias = ("bias", float(head.bias[col])) if head.bias is not None else None
+        column = column_block(head.unembed, col, col + 1)[:, 0]
         return (self.dot_terms(cell(c.name, c.index), (source, i, self.a[source][i]),
-                               ("unembed", col, head.unembed[:, col]), bias, c.value),
+                               ("unembed", col, column), bias, c.value),
                 [self.say("vocab_entry", entry=head.vocab[col])])
 
     def _softcap(self, c: _Cell) -> Result:

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from engine.exercises.document import exercise_document
+from engine.format.mapped_weight import Weight, widened
 from engine.format.reader import FloatArray
 from engine.scenario.modules import (
     Attention,
@@ -56,10 +57,10 @@ def as_array(array: FloatArray) -> Any:
     return array
 
 
-def _put(out: dict[str, Any], write: Write, **values: FloatArray | None) -> None:
+def _put(out: dict[str, Any], write: Write, **values: Weight | None) -> None:
     for name, value in values.items():
         if value is not None:
-            out[name] = write(value)
+            out[name] = write(widened(value))
 
 
 def _attention(a: Attention, write: Write, cross: bool = False) -> dict[str, Any]:
@@ -71,7 +72,7 @@ def _attention(a: Attention, write: Write, cross: bool = False) -> dict[str, Any
     att["scale"] = a.scale
     if a.scale_dk is not None:
         att["scale_dk"] = a.scale_dk
-    att.update(Wq=write(a.Wq), Wk=write(a.Wk), Wv=write(a.Wv))
+    att.update(Wq=write(widened(a.Wq)), Wk=write(widened(a.Wk)), Wv=write(widened(a.Wv)))
     _put(att, write, bq=a.bq, bk=a.bk, bv=a.bv, Wo=a.Wo, bo=a.bo)
     if a.window is not None:
         att["window"] = a.window
@@ -92,10 +93,10 @@ def _attention(a: Attention, write: Write, cross: bool = False) -> dict[str, Any
 
 
 def _ffn(f: FeedForward, write: Write) -> dict[str, Any]:
-    ffn: dict[str, Any] = {"W1": write(f.W1)}
+    ffn: dict[str, Any] = {"W1": write(widened(f.W1))}
     _put(ffn, write, b1=f.b1, Wg=f.Wg, bg=f.bg)
     ffn["activation"] = f.activation
-    ffn["W2"] = write(f.W2)
+    ffn["W2"] = write(widened(f.W2))
     _put(ffn, write, b2=f.b2)
     return ffn
 
@@ -138,7 +139,7 @@ def _head(h: Head, write: Write, last: Layer | None) -> dict[str, Any]:
         head["transform"] = {"W": write(t.W), "b": write(t.b), "activation": t.activation,
                              "gamma": write(t.gamma), "beta": write(t.beta), "eps": t.eps}
     if h.unembed is not None:
-        head["unembed"] = write(h.unembed)
+        head["unembed"] = write(widened(h.unembed))
         _put(head, write, bias=h.bias)
         head["vocab"] = list(h.vocab)
         if h.softcap is not None:
@@ -199,10 +200,10 @@ def to_document(s: Scenario, write: Write = plain) -> dict[str, Any]:
     doc["tokens"] = list(s.tokens)
     if s.token_ids is not None and s.embedding is not None:
         doc["token_ids"] = list(s.token_ids)
-        doc["embedding"] = write(s.embedding)
+        doc["embedding"] = write(widened(s.embedding))
     else:
         if s.embedding is not None:
-            doc["embedding"] = write(s.embedding)
+            doc["embedding"] = write(widened(s.embedding))
         doc["X"] = write(s.X)
     _stack_input(doc, s, write)
     if s.encoder is not None:
