@@ -12,7 +12,9 @@ numbers asks :func:`widened` (the whole matrix, made when asked and let go after
 from __future__ import annotations
 
 import mmap
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
@@ -30,7 +32,7 @@ from engine.format.reader import (
     check_matrix_shape,
     expect_matrix,
 )
-from engine.format.safetensors_file import DTYPES, FP8, Entry, map_widened, widen_into
+from engine.format.safetensors_file import DTYPES, FP8, Entry, widen_into
 from engine.words.refusals import NO_REASON, Refusal
 
 NOT_FINITE_BITS: dict[str, tuple[np.dtype[Any], int]] = {
@@ -83,23 +85,28 @@ class MappedWeight:
         kind = DTYPES.get(self.entry.dtype, np.dtype(np.uint8))
         return np.frombuffer(mapped, dtype=kind, count=self.entry.count, offset=self.entry.start)
 
-    def widened(self) -> FloatArray:
-        """The whole matrix as a new read-only float64 array."""
-        with open_regular(self.file, str(self.file)) as stream:
-            whole = map_widened(stream, self.entry.start, self.entry,
-                                transposed=self.transposed and not self.view)
+    def widened(self, room: FloatArray | None = None) -> FloatArray:
+        """The whole matrix as float64: a new read-only array, or (``room``: a flat buffer of at
+        least :attr:`size` numbers) written into the room's first numbers."""
+        made = self.transposed and not self.view  # an nn.Linear, made as its transpose
+        shape = self.entry.shape[::-1] if made else self.entry.shape
+        whole = np.empty(shape) if room is None else room[:self.size].reshape(shape)
+        widen_into(whole.T if made else whole, self._stored(), self.entry)
+        if room is None:
+            whole.flags.writeable = False
         return whole.T if self.view else whole
 
-    def columns(self, start: int, stop: int) -> FloatArray:
+    def columns(self, start: int, stop: int, room: FloatArray | None = None) -> FloatArray:
         """Columns ``start:stop`` of a transposed weight (rows of the stored tensor), laid out
-        as that slice of :meth:`widened` is."""
+        as that slice of :meth:`widened` is (``room``: written into a buffer, as there)."""
         if not self.transposed:
             raise ValueError("a block of columns is a transposed weight's")
         width, stop = self.entry.shape[1], min(stop, self.entry.shape[0])
         part = Entry(self.entry.dtype, (stop - start, width), 0, 0)
-        block = np.empty((stop - start, width) if self.view else (width, stop - start))
-        stored = self._stored()
-        widen_into(block if self.view else block.T, stored[start * width:stop * width], part)
+        shape = (stop - start, width) if self.view else (width, stop - start)
+        block = np.empty(shape) if room is None else room[:part.count].reshape(shape)
+        widen_into(block if self.view else block.T,
+                   self._stored()[start * width:stop * width], part)
         return block.T if self.view else block
 
     def rows(self, ids: Sequence[int]) -> FloatArray:
@@ -189,10 +196,49 @@ def looked_up(weight: Weight, ids: Sequence[int]) -> FloatArray:
 
 
 def column_block(weight: Weight, start: int, stop: int) -> FloatArray:
-    """Columns ``start:stop`` of the weight, laid out as the slice of the widened matrix."""
+    """Columns ``start:stop`` of the weight, laid out as the slice of the widened matrix (in
+    this thread's :func:`widening_room` when one is open: valid until the next widening)."""
     if isinstance(weight, MappedWeight) and weight.transposed:
-        return weight.columns(start, stop)
+        rows = min(stop, weight.entry.shape[0]) - start
+        return weight.columns(start, stop, _room(rows * weight.entry.shape[1]))
     return widened(weight)[:, start:stop]
 
 
-__all__ = ["MappedWeight", "Weight", "column_block", "expect_weight", "looked_up", "widened"]
+def times(rows: FloatArray, weight: Weight) -> FloatArray:
+    """rows · weight, a mapped weight widened for the product and let go after it (into this
+    thread's :func:`widening_room` when one is open)."""
+    if not isinstance(weight, MappedWeight):
+        product: FloatArray = rows @ weight
+        return product
+    whole: FloatArray = rows @ weight.widened(_room(weight.size))
+    return whole
+
+
+_ROOMS = threading.local()
+
+
+@contextmanager
+def widening_room() -> Iterator[None]:
+    """Within it, this thread's products by mapped weights widen each into one buffer, grown to
+    the largest and reused (its pages touched once: on this machine a fresh float64 page costs
+    ten times the widening), and freed at the end."""
+    held = getattr(_ROOMS, "buffer", None)
+    _ROOMS.buffer = np.empty(0) if held is None else held
+    try:
+        yield
+    finally:
+        _ROOMS.buffer = held
+
+
+def _room(count: int) -> FloatArray | None:
+    """This thread's room, holding at least ``count`` numbers (None: no room is open)."""
+    buffer: FloatArray | None = getattr(_ROOMS, "buffer", None)
+    if buffer is None or buffer.size >= count:
+        return buffer
+    _ROOMS.buffer = np.empty(count)
+    room: FloatArray = _ROOMS.buffer
+    return room
+
+
+__all__ = ["MappedWeight", "Weight", "column_block", "expect_weight", "looked_up", "times",
+           "widened", "widening_room"]

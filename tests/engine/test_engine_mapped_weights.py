@@ -125,9 +125,9 @@ def test_the_forward_pass_widens_neither_the_embedding_nor_the_unembedding_whole
     widened: list[str] = []
     real = MappedWeight.widened
 
-    def counted(weight: MappedWeight) -> Any:
+    def counted(weight: MappedWeight, room: Any = None) -> Any:
         widened.append(weight.name)
-        return real(weight)
+        return real(weight, room)
 
     document = import_checkpoint(FIXTURES / "llama", TEXT, mapped=True)
     monkeypatch.setattr(MappedWeight, "widened", counted)
