@@ -14,11 +14,18 @@ import numpy as np
 import pytest
 from safetensors.numpy import save_file
 
+import engine.format.mapped_weight
 import engine.forward.tape
 from engine import ScenarioError, compute
 from engine.checkpoint import import_checkpoint
 from engine.checkpoint.folder import Checkpoint
-from engine.format.mapped_weight import MappedWeight, column_block, expect_weight, looked_up
+from engine.format.mapped_weight import (
+    SCAN,
+    MappedWeight,
+    column_block,
+    expect_weight,
+    looked_up,
+)
 from engine.format.safetensors_file import FP8
 from tests.engine.hf_reference import FIXTURES
 from tests.engine.test_engine_checkpoint_reading import folder_of, raw
@@ -38,9 +45,12 @@ def stored(tmp_path: Path, numbers: np.ndarray) -> Checkpoint:
 def test_a_mapped_weight_widens_as_the_eager_import_does(tmp_path: Path, kind: Any,
                                                          transposed: bool) -> None:
     numbers = np.random.default_rng(3).normal(0.0, 2.0, (37, 11)).astype(kind)
+    largest = ml_dtypes.finfo(kind) if kind == ml_dtypes.bfloat16 else np.finfo(kind)
+    numbers[5, :3] = (largest.max, -largest.max, largest.smallest_subnormal)  # all finite
     checkpoint = stored(tmp_path, numbers)
     weight = checkpoint.weight("w", (37, 11), transposed=transposed)
     assert isinstance(weight, MappedWeight) and checkpoint.used == {"w"}
+    assert expect_weight(weight, "Wq", max_rows=4096) is weight
     expected = numbers.astype(np.float64)  # numpy / ml_dtypes widen each number exactly
     expected = expected.T if transposed else expected
     whole = weight.widened()
@@ -49,6 +59,10 @@ def test_a_mapped_weight_widens_as_the_eager_import_does(tmp_path: Path, kind: A
     eager = Checkpoint(tmp_path).tensor("w", (37, 11), transposed=transposed)
     assert whole.strides == eager.strides
     assert weight.shape == expected.shape and weight.size == 37 * 11
+    room = np.full(500, np.nan)  # a buffer reused by the forward pass: written, not copied
+    in_room = weight.widened(room)
+    np.testing.assert_array_equal(in_room, expected)
+    assert np.shares_memory(in_room, room) and in_room.strides == eager.strides
     if transposed:
         for start, stop in ((0, 5), (5, 36), (30, 64)):
             block = column_block(weight, start, stop)
@@ -76,10 +90,14 @@ def test_an_fp8_mapped_weight_widens_by_the_formats_table(tmp_path: Path, dtype:
     assert expect_weight(weight, "Wq", max_rows=4096) is weight
 
 
+@pytest.mark.parametrize("scan", [5, SCAN])
 @pytest.mark.parametrize("transposed", [False, True])
-@pytest.mark.parametrize("kind", [np.float32, np.float16, ml_dtypes.bfloat16])
+@pytest.mark.parametrize("kind", [np.float64, np.float32, np.float16, ml_dtypes.bfloat16])
 def test_a_stored_nan_or_infinity_is_refused_at_the_cell_the_eager_import_names(
-        tmp_path: Path, kind: Any, transposed: bool) -> None:
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, kind: Any, transposed: bool,
+        scan: int) -> None:
+    """``scan``: the stored numbers read at a time (5: the two cells in different reads)."""
+    monkeypatch.setattr(engine.format.mapped_weight, "SCAN", scan)
     numbers = np.arange(24.0).reshape(4, 6)
     numbers[1, 4] = np.nan  # first in the stored order
     numbers[3, 1] = np.inf  # first in the transpose's: its cell (1, 3) before (4, 1)
