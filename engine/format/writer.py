@@ -14,7 +14,6 @@ import numpy as np
 
 from engine.exercises.document import exercise_document
 from engine.format.mapped_weight import Weight, widened
-from engine.format.reader import FloatArray
 from engine.scenario.modules import (
     Attention,
     Block,
@@ -31,15 +30,16 @@ from engine.scenario.scenario import Scenario
 FORMAT_NAME = "qkv-studio"
 FORMAT_VERSION = 2
 
-Write = Callable[[FloatArray], Any]
+Write = Callable[[Weight], Any]
 
 
-def plain(array: FloatArray) -> Any:
+def plain(weight: Weight) -> Any:
     """Nested lists with integral values written as ints, so saved files read naturally (−0.0
-    stays a float: an int has no sign of zero).
+    stays a float: an int has no sign of zero); a mapped weight widened.
 
     Vectorised: numpy decides which numbers are integral, then makes the lists in one pass.
     """
+    array = widened(weight)
     integral = (array == np.trunc(array)) & (np.abs(array) < 1e15) \
         & ~((array == 0) & np.signbit(array))
     if integral.all():
@@ -51,16 +51,21 @@ def plain(array: FloatArray) -> Any:
     return mixed.tolist()
 
 
-def as_array(array: FloatArray) -> Any:
-    """The array itself: a document for :func:`engine.scenario.scenario.parse_scenario`, never for a
-    file."""
-    return array
+def as_array(weight: Weight) -> Any:
+    """The array itself (a mapped weight widened): a document whose arrays go to a sidecar."""
+    return widened(weight)
+
+
+def as_held(weight: Weight) -> Any:
+    """The array or the mapped weight itself: a document for
+    :func:`engine.format.document.parse_scenario`, never for a file."""
+    return weight
 
 
 def _put(out: dict[str, Any], write: Write, **values: Weight | None) -> None:
     for name, value in values.items():
         if value is not None:
-            out[name] = write(widened(value))
+            out[name] = write(value)
 
 
 def _attention(a: Attention, write: Write, cross: bool = False) -> dict[str, Any]:
@@ -72,7 +77,7 @@ def _attention(a: Attention, write: Write, cross: bool = False) -> dict[str, Any
     att["scale"] = a.scale
     if a.scale_dk is not None:
         att["scale_dk"] = a.scale_dk
-    att.update(Wq=write(widened(a.Wq)), Wk=write(widened(a.Wk)), Wv=write(widened(a.Wv)))
+    att.update(Wq=write(a.Wq), Wk=write(a.Wk), Wv=write(a.Wv))
     _put(att, write, bq=a.bq, bk=a.bk, bv=a.bv, Wo=a.Wo, bo=a.bo)
     if a.window is not None:
         att["window"] = a.window
@@ -93,10 +98,10 @@ def _attention(a: Attention, write: Write, cross: bool = False) -> dict[str, Any
 
 
 def _ffn(f: FeedForward, write: Write) -> dict[str, Any]:
-    ffn: dict[str, Any] = {"W1": write(widened(f.W1))}
+    ffn: dict[str, Any] = {"W1": write(f.W1)}
     _put(ffn, write, b1=f.b1, Wg=f.Wg, bg=f.bg)
     ffn["activation"] = f.activation
-    ffn["W2"] = write(widened(f.W2))
+    ffn["W2"] = write(f.W2)
     _put(ffn, write, b2=f.b2)
     return ffn
 
@@ -139,7 +144,7 @@ def _head(h: Head, write: Write, last: Layer | None) -> dict[str, Any]:
         head["transform"] = {"W": write(t.W), "b": write(t.b), "activation": t.activation,
                              "gamma": write(t.gamma), "beta": write(t.beta), "eps": t.eps}
     if h.unembed is not None:
-        head["unembed"] = write(widened(h.unembed))
+        head["unembed"] = write(h.unembed)
         _put(head, write, bias=h.bias)
         head["vocab"] = list(h.vocab)
         if h.softcap is not None:
@@ -200,10 +205,10 @@ def to_document(s: Scenario, write: Write = plain) -> dict[str, Any]:
     doc["tokens"] = list(s.tokens)
     if s.token_ids is not None and s.embedding is not None:
         doc["token_ids"] = list(s.token_ids)
-        doc["embedding"] = write(widened(s.embedding))
+        doc["embedding"] = write(s.embedding)
     else:
         if s.embedding is not None:
-            doc["embedding"] = write(widened(s.embedding))
+            doc["embedding"] = write(s.embedding)
         doc["X"] = write(s.X)
     _stack_input(doc, s, write)
     if s.encoder is not None:
@@ -232,4 +237,4 @@ def to_document(s: Scenario, write: Write = plain) -> dict[str, Any]:
     return doc
 
 
-__all__ = ["FORMAT_NAME", "FORMAT_VERSION", "as_array", "plain", "to_document"]
+__all__ = ["FORMAT_NAME", "FORMAT_VERSION", "as_array", "as_held", "plain", "to_document"]

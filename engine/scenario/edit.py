@@ -15,7 +15,7 @@ import numpy as np
 
 from engine.format.document import parse_scenario
 from engine.format.reader import FloatArray
-from engine.format.writer import as_array, to_document
+from engine.format.writer import as_held, to_document
 from engine.forward import lineage
 from engine.scenario.scenario import Scenario
 from engine.scenario.tree import replaced
@@ -81,7 +81,7 @@ def with_document_value(scenario: Scenario, path: str, value: object) -> Scenari
     The other arrays go to :func:`parse_scenario` as arrays, not as lists of numbers, so
     their check is one vectorised pass (no number-by-number reading or writing).
     """
-    document = to_document(scenario, as_array)
+    document = to_document(scenario, as_held)
     node: Any = document
     keys = path.split(".")
     for key in keys[:-1]:

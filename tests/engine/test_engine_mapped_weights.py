@@ -16,7 +16,7 @@ from safetensors.numpy import save_file
 
 import engine.format.mapped_weight
 import engine.forward.tape
-from engine import ScenarioError, compute
+from engine import ScenarioError, Trace, compute, explain, load_scenario, save_scenario
 from engine.checkpoint import import_checkpoint
 from engine.checkpoint.folder import Checkpoint
 from engine.format.mapped_weight import (
@@ -27,6 +27,11 @@ from engine.format.mapped_weight import (
     looked_up,
 )
 from engine.format.safetensors_file import FP8
+from engine.format.writer import to_document
+from engine.generation.append import extend
+from engine.generation.grow import grown
+from engine.scenario.edit import with_cell, with_document_value
+from engine.scenario.swap import swap_tokens
 from tests.engine.hf_reference import FIXTURES
 from tests.engine.test_engine_checkpoint_reading import folder_of, raw
 
@@ -154,3 +159,67 @@ def test_the_forward_pass_widens_neither_the_embedding_nor_the_unembedding_whole
     assert "model.embed_tokens.weight" not in widened
     assert "lm_head.weight" not in widened
     assert "model.layers.0.self_attn.q_proj.weight" in widened
+
+
+def twins(family: str = "llama") -> tuple[Any, Any]:
+    """The fixture's document imported eagerly and mapped."""
+    return (import_checkpoint(FIXTURES / family, TEXT),
+            import_checkpoint(FIXTURES / family, TEXT, mapped=True))
+
+
+def assert_same_traces(ours: Trace, theirs: Trace) -> None:
+    assert ours.arrays.keys() == theirs.arrays.keys()
+    for name, array in theirs.arrays.items():
+        assert np.array_equal(ours.arrays[name], array), name
+
+
+def test_every_cell_of_a_mapped_trace_is_explained_as_the_eager_one(tmp_path: Path) -> None:
+    eager, mapped = twins()
+    ours, theirs = compute(mapped), compute(eager)
+    for name in ("L1.Q", "L1.K", "L1.V", "L1.attn_out", "L1.ffn_gate", "L1.ffn_up",
+                 "L1.ffn_out", "logits", "X"):
+        rows, columns = theirs.arrays[name].shape
+        for lang in ("en", "zh"):
+            for cell in ((0, 0), (rows - 1, columns - 1), (rows // 2, columns // 2)):
+                assert explain(ours, name, cell, lang) == explain(theirs, name, cell, lang)
+
+
+def test_a_mapped_document_saves_self_contained_as_the_eager_one(tmp_path: Path) -> None:
+    eager, mapped = twins()
+    assert to_document(mapped) == to_document(eager)
+    save_scenario(mapped, tmp_path / "mapped.qkv.json")
+    save_scenario(eager, tmp_path / "eager.qkv.json")
+    again = load_scenario(tmp_path / "mapped.qkv.json")
+    assert not any(isinstance(w, MappedWeight) for w in again.parameters.values())
+    assert_same_traces(compute(again), compute(load_scenario(tmp_path / "eager.qkv.json")))
+
+
+def test_an_edited_cell_of_a_mapped_weight_leaves_the_checkpoint_and_the_other_weights_alone(
+        ) -> None:
+    eager, mapped = twins()
+    folder_bytes = (FIXTURES / "llama" / "model.safetensors").read_bytes()
+    path = "layers.1.attention.Wq"
+    ours = with_cell(mapped, path, (2, 3), 0.25)
+    theirs = with_cell(eager, path, (2, 3), 0.25)
+    assert isinstance(mapped.parameters[path], MappedWeight)  # undo keeps the old document
+    assert isinstance(ours.parameters[path], np.ndarray) and ours.parameter(path)[2, 3] == 0.25
+    assert isinstance(ours.parameters["layers.0.attention.Wq"], MappedWeight)
+    assert (FIXTURES / "llama" / "model.safetensors").read_bytes() == folder_bytes
+    assert_same_traces(compute(ours), compute(theirs))
+    # an option edit re-reads the document: the weights stay in their checkpoint
+    softer = with_document_value(mapped, "layers.0.attention.window", 3)
+    assert isinstance(softer.parameters["layers.0.attention.Wq"], MappedWeight)
+    assert_same_traces(compute(softer),
+                       compute(with_document_value(eager, "layers.0.attention.window", 3)))
+
+
+def test_a_mapped_document_generates_swaps_and_grows_as_the_eager_one() -> None:
+    eager, mapped = twins()
+    longer = [extend(document, 7) for document in (mapped, eager)]
+    assert_same_traces(compute(longer[0]), compute(longer[1]))
+    traces = [grown(compute(document), more) for document, more in
+             zip((mapped, eager), longer, strict=True)]
+    assert traces[0] is not None and traces[1] is not None
+    assert_same_traces(traces[0], traces[1])
+    swapped = [swap_tokens(document, 0, 2) for document in (mapped, eager)]
+    assert_same_traces(compute(swapped[0]), compute(swapped[1]))
