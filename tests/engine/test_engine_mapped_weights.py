@@ -14,7 +14,9 @@ import numpy as np
 import pytest
 from safetensors.numpy import save_file
 
+import engine.format.io
 import engine.format.mapped_weight
+import engine.format.sidecar_write
 import engine.forward.tape
 from engine import ScenarioError, Trace, compute, explain, load_scenario, save_scenario
 from engine.checkpoint import import_checkpoint
@@ -184,11 +186,18 @@ def test_every_cell_of_a_mapped_trace_is_explained_as_the_eager_one(tmp_path: Pa
                 assert explain(ours, name, cell, lang) == explain(theirs, name, cell, lang)
 
 
-def test_a_mapped_document_saves_self_contained_as_the_eager_one(tmp_path: Path) -> None:
+@pytest.mark.parametrize("sidecar", [False, True])
+def test_a_mapped_document_saves_self_contained_as_the_eager_one(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, sidecar: bool) -> None:
+    """``sidecar``: the numbers go to a safetensors sidecar (past a few numbers here)."""
+    if sidecar:
+        monkeypatch.setattr(engine.format.io, "JSON_NUMBERS", 100)
+        monkeypatch.setattr(engine.format.sidecar_write, "SIDECAR_MIN", 8)
     eager, mapped = twins()
     assert to_document(mapped) == to_document(eager)
     save_scenario(mapped, tmp_path / "mapped.qkv.json")
     save_scenario(eager, tmp_path / "eager.qkv.json")
+    assert (tmp_path / "mapped.qkv.json.weights.safetensors").exists() == sidecar
     again = load_scenario(tmp_path / "mapped.qkv.json")
     assert not any(isinstance(w, MappedWeight) for w in again.parameters.values())
     assert_same_traces(compute(again), compute(load_scenario(tmp_path / "eager.qkv.json")))
