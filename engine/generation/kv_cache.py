@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from engine.format.errors import ScenarioError
-from engine.format.mapped_weight import looked_up
+from engine.format.mapped_weight import looked_up, widening_room
 from engine.format.reader import FloatArray
 from engine.forward import plan as forward
 from engine.forward.embedding_steps import lay_in, of_stack
@@ -193,7 +193,7 @@ def next_position(cache: Cache, token_id: int) -> NewRow:
     tape = Tape()
     _input_row(tape, scenario, token_id, p)
     try:
-        with np.errstate(over="raise", invalid="raise", divide="raise"):
+        with np.errstate(over="raise", invalid="raise", divide="raise"), widening_room():
             out = forward.stack(tape, Place(), "", scenario.layers, "X",
                                 shorthand=scenario.shorthand, attend=step.attend)
             assert scenario.head is not None

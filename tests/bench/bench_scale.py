@@ -14,9 +14,11 @@ each timed inside its process after its imports, its peak memory the process's `
 last pair on the shape cut to 2 layers compares our logits with transformers' in float64, its
 float32 casts (RMSNorm, softmax, RoPE's angles) computed in float64 as the importer's tests
 patch them (|Δ| the largest difference). ``--root`` runs ours from another tree
-(``/work/main``: before and after on the same machine). Threads are pinned to one on both
-sides. Prints the median and the p95 of each; needs the disk the checkpoints take
-(Llama-3.2-1B: 2.5 GB) and, for ours, the weights as float64 (Llama-3.2-1B: 9.9 GB).
+(``/work/main``: before and after on the same machine); ``--mapped`` imports with the weights
+left in the checkpoint (issue 37, item 1); ``--ours-only`` leaves transformers out (Llama-3.1-8B's
+32 GB of float32). Threads are pinned to one on both sides. Prints the median and the p95 of
+each; needs the disk the checkpoints take (Llama-3.2-1B: 2.5 GB, Llama-3.1-8B: 16 GB) and, for
+ours without ``--mapped``, the weights as float64 (Llama-3.2-1B: 9.9 GB).
 """
 
 from __future__ import annotations
