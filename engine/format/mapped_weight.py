@@ -44,17 +44,56 @@ SCAN = 1 << 22
 
 
 @dataclass(frozen=True, eq=False)
+class Overlay:
+    """Edited cells of a mapped weight: their flat indices in the document's matrix (row by
+    row, increasing) and their float64 values."""
+
+    cells: npt.NDArray[np.int64]
+    values: FloatArray
+
+    def set(self, cell: int, value: float) -> Overlay:
+        """This overlay with the number at the flat index ``cell`` set to ``value``."""
+        at = int(np.searchsorted(self.cells, cell))
+        if at < len(self.cells) and self.cells[at] == cell:
+            values = self.values.copy()
+            values[at] = value
+            return Overlay(self.cells, values)
+        return Overlay(np.insert(self.cells, at, cell), np.insert(self.values, at, value))
+
+    def onto(self, block: FloatArray, shape: tuple[int, ...], rows: slice = slice(None),
+             columns: slice = slice(None)) -> None:
+        """Set the edited cells that fall in ``block``: rows ``rows`` and columns ``columns``
+        of the matrix of ``shape`` (steps of 1)."""
+        row, column = np.divmod(self.cells, shape[1])
+        first_row, last_row, _ = rows.indices(shape[0])
+        first_column, last_column, _ = columns.indices(shape[1])
+        inside = ((row >= first_row) & (row < last_row) & (column >= first_column)
+                  & (column < last_column))
+        block[row[inside] - first_row, column[inside] - first_column] = self.values[inside]
+
+
+NO_OVERLAY = Overlay(np.zeros(0, np.int64), np.zeros(0))
+"""A mapped weight's overlay before any edit."""
+DENSE = 0.25
+"""An edited mapped weight whose overlay would hold more than this share of its numbers becomes
+a float64 array of its own."""
+
+
+@dataclass(frozen=True, eq=False)
 class MappedWeight:
     """One tensor of ``file`` (``entry``: its dtype, stored shape and byte offsets from the
     file's start) as a document's matrix: the stored tensor, or (``transposed``) its transpose,
     laid out as :func:`~engine.format.safetensors_file.map_widened` makes it, or (``view`` too)
-    as the transposed view of the stored layout (a tied head: the embedding's ``.T``)."""
+    as the transposed view of the stored layout (a tied head: the embedding's ``.T``); with the
+    cells of an ``overlay`` set over it."""
 
     file: Path
     name: str
     entry: Entry
     transposed: bool = False
     view: bool = False
+    overlay: Overlay | None = None
+    """Edited cells read over the stored numbers (None: none)."""
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -73,8 +112,8 @@ class MappedWeight:
     @property
     def T(self) -> MappedWeight:
         """The transpose, as numpy's ``.T`` of the widened matrix is laid out."""
-        if self.transposed:
-            raise ValueError("only a weight read as stored has a mapped transpose")
+        if self.transposed or self.overlay is not None:
+            raise ValueError("only a weight read as stored, unedited, has a mapped transpose")
         return replace(self, transposed=True, view=True)
 
     def _stored(self) -> npt.NDArray[Any]:
@@ -92,9 +131,12 @@ class MappedWeight:
         shape = self.entry.shape[::-1] if made else self.entry.shape
         whole = np.empty(shape) if room is None else room[:self.size].reshape(shape)
         widen_into(whole.T if made else whole, self._stored(), self.entry)
+        matrix = whole.T if self.view else whole
+        if self.overlay is not None:
+            self.overlay.onto(matrix, self.shape)
         if room is None:
             whole.flags.writeable = False
-        return whole.T if self.view else whole
+        return matrix
 
     def columns(self, start: int, stop: int, room: FloatArray | None = None) -> FloatArray:
         """Columns ``start:stop`` of a transposed weight (rows of the stored tensor), laid out
@@ -107,7 +149,10 @@ class MappedWeight:
         block = np.empty(shape) if room is None else room[:part.count].reshape(shape)
         widen_into(block if self.view else block.T,
                    self._stored()[start * width:stop * width], part)
-        return block.T if self.view else block
+        columns = block.T if self.view else block
+        if self.overlay is not None:
+            self.overlay.onto(columns, self.shape, columns=slice(start, stop))
+        return columns
 
     def rows(self, ids: Sequence[int]) -> FloatArray:
         """The rows ``ids`` of a weight read as stored (an embedding's looked-up rows)."""
@@ -119,7 +164,23 @@ class MappedWeight:
         stored = self._stored()
         for k, row in enumerate(ids):
             widen_into(found[k:k + 1], stored[row * width:(row + 1) * width], part)
+            if self.overlay is not None:
+                self.overlay.onto(found[k:k + 1], self.shape, rows=slice(row, row + 1))
         return found
+
+    def with_cell(self, index: tuple[int, ...], value: float) -> Weight:
+        """This weight with the number at ``index`` set: a new overlay (the stored bytes are
+        never written), or, past :data:`DENSE` of its numbers edited, a float64 array."""
+        if len(index) != 2 or not all(0 <= k < n for k, n in zip(index, self.shape,
+                                                                  strict=True)):
+            raise IndexError(f"index {index} is outside the {self.shape} matrix")
+        overlay = (self.overlay or NO_OVERLAY).set(index[0] * self.shape[1] + index[1], value)
+        if len(overlay.cells) <= DENSE * self.size:
+            return replace(self, overlay=overlay)
+        whole = self.widened().copy(order="K")  # laid out as the eager import's
+        whole[index] = value
+        whole.flags.writeable = False
+        return whole
 
     @cached_property
     def first_not_finite(self) -> tuple[int, int] | None:
@@ -240,5 +301,5 @@ def _room(count: int) -> FloatArray | None:
     return room
 
 
-__all__ = ["MappedWeight", "Weight", "column_block", "expect_weight", "looked_up", "times",
-           "widened", "widening_room"]
+__all__ = ["DENSE", "NO_OVERLAY", "MappedWeight", "Overlay", "Weight", "column_block",
+           "expect_weight", "looked_up", "times", "widened", "widening_room"]

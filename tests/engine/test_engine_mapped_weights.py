@@ -203,19 +203,48 @@ def test_a_mapped_document_saves_self_contained_as_the_eager_one(
     assert_same_traces(compute(again), compute(load_scenario(tmp_path / "eager.qkv.json")))
 
 
-def test_an_edited_cell_of_a_mapped_weight_leaves_the_checkpoint_and_the_other_weights_alone(
-        ) -> None:
+@pytest.mark.parametrize(("path", "cells"), [
+    ("layers.1.attention.Wq", ((2, 3), (0, 7), (2, 3))),  # the same cell twice: one entry
+    ("layers.0.block.ffn.W2", ((5, 1), (7, 0))),
+    ("embedding", ((35, 4), (3, 0))),  # a row a token looks up: X follows
+    ("head.unembed", ((4, 30), (0, 0)))])  # the tied head: the embedding's transpose
+def test_an_edited_cell_of_a_mapped_weight_is_an_overlay_computed_as_the_eager_edit(
+        path: str, cells: tuple[tuple[int, int], ...]) -> None:
     eager, mapped = twins()
-    folder_bytes = (FIXTURES / "llama" / "model.safetensors").read_bytes()
-    path = "layers.1.attention.Wq"
-    ours = with_cell(mapped, path, (2, 3), 0.25)
-    theirs = with_cell(eager, path, (2, 3), 0.25)
-    assert isinstance(mapped.parameters[path], MappedWeight)  # undo keeps the old document
-    assert isinstance(ours.parameters[path], np.ndarray) and ours.parameter(path)[2, 3] == 0.25
-    assert isinstance(ours.parameters["layers.0.attention.Wq"], MappedWeight)
-    assert (FIXTURES / "llama" / "model.safetensors").read_bytes() == folder_bytes
+    stored_bytes = (FIXTURES / "llama" / "model.safetensors").read_bytes()
+    ours, theirs = mapped, eager
+    for k, cell in enumerate(cells):
+        value = 0.25 + k
+        ours, theirs = with_cell(ours, path, cell, value), with_cell(theirs, path, cell, value)
+    weight = ours.parameters[path]
+    assert isinstance(weight, MappedWeight) and weight.overlay is not None
+    assert len(weight.overlay.cells) == len(set(cells))
+    assert mapped.parameters[path] is not weight  # undo keeps the old document
+    assert isinstance(ours.parameters["layers.0.attention.Wk"], MappedWeight)
+    np.testing.assert_array_equal(ours.parameter(path), theirs.parameter(path))
+    np.testing.assert_array_equal(ours.X, theirs.X)
+    assert (FIXTURES / "llama" / "model.safetensors").read_bytes() == stored_bytes
     assert_same_traces(compute(ours), compute(theirs))
-    # an option edit re-reads the document: the weights stay in their checkpoint
+    with pytest.raises(IndexError):
+        with_cell(mapped, path, (10**6, 0), 1.0)
+
+
+def test_an_overlay_past_a_quarter_of_the_numbers_becomes_an_array_of_its_own(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    eager, mapped = twins()
+    path = "layers.0.attention.Wo"
+    monkeypatch.setattr(engine.format.mapped_weight, "DENSE", 2 / mapped.parameters[path].size)
+    ours, theirs = mapped, eager
+    for cell in ((0, 0), (1, 1), (2, 2)):
+        ours, theirs = with_cell(ours, path, cell, -1.5), with_cell(theirs, path, cell, -1.5)
+        assert isinstance(ours.parameters[path], MappedWeight) == (cell != (2, 2))
+    array = ours.parameters[path]
+    assert isinstance(array, np.ndarray) and array.strides == theirs.parameters[path].strides
+    assert_same_traces(compute(ours), compute(theirs))
+
+
+def test_an_option_edit_keeps_the_weights_in_their_checkpoint() -> None:
+    eager, mapped = twins()
     softer = with_document_value(mapped, "layers.0.attention.window", 3)
     assert isinstance(softer.parameters["layers.0.attention.Wq"], MappedWeight)
     assert_same_traces(compute(softer),
