@@ -51,6 +51,10 @@ class Overlay:
     cells: npt.NDArray[np.int64]
     values: FloatArray
 
+    def __post_init__(self) -> None:
+        self.cells.flags.writeable = False  # shared by every later document's overlay
+        self.values.flags.writeable = False
+
     def set(self, cell: int, value: float) -> Overlay:
         """This overlay with the number at the flat index ``cell`` set to ``value``."""
         at = int(np.searchsorted(self.cells, cell))
