@@ -598,7 +598,7 @@ SEEDS = {"gpt2": 2501, "gpt_neox": 2502, "llama": 2503, "mistral": 2504, "qwen2"
          "llama-rope-linear": 2512, "llama-rope-llama3": 2513,
          "llama-rope-yarn": 2514, "stablelm": 2515, "starcoder2": 2516, "phi3-longrope": 2518,
          "gemma2": 2519, "mixtral": 2520, "qwen3_moe": 2521, "gemma2-capped": 2522,
-         "qwen2_moe": 2530, "olmo2": 2541, "gemma3_text": 2541}
+         "qwen2_moe": 2530, "olmo2": 2541, "gemma3_text": 2542}
 """Each family's seed (fixed, so that a new family leaves the others' bytes as they were)."""
 
 

@@ -340,12 +340,15 @@ def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
         notes.append(_word(ctx, "dial_legend"))
     if r < att.d_k:
         notes.append(_word(ctx, "kept_columns", first=r, last=att.d_k - 1))
-    positions = module_of(ctx.trace, step)
+    stack = module_of(ctx.trace, step)
+    positions = stack.of_layer(att)  # the layer's own base, its scaling or none
     if positions.scaling is not None:  # what the scaling did to the θᵢ the grid heads
         numbers = positions.scaling.described(r, positions.base)
         notes.append(_word(ctx, f"scaled_{positions.scaling.type}", **{
             key: format_exact(value) if key == "factor" else number(ctx, value)
             for key, value in numbers.items()}))
+    elif stack.scaling is not None:  # the layer leaves the stack's scaling out
+        notes.append(_word(ctx, "unscaled_note", kind=stack.scaling.type))
     if wrap_width() is not None and ctx.options.arrows:  # the dials end every row
         return _rope_in_columns(ctx, parent, angle_grid, rows, notes)
     angles_rect = place_row(parent, [angle_grid], 0, 0, ctx.theme)

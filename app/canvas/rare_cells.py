@@ -15,6 +15,7 @@ is as wide as the widest.
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -24,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from app.canvas.powers import number_advance
-from app.canvas.remember import number_format, remembered, spread
+from app.canvas.remember import Store, number_format, remembered, spread
 from engine.format.numbers import NumberFormat, in_blocks
 
 RARE = 0.05
@@ -36,6 +37,13 @@ WIDE_COLUMNS = 512
 column is as wide as the widest (a big grid's layout stays one width, quick)."""
 RARE_FROM = 4096
 """Arrays this large are remembered: counting their values that round to 0 reads them all."""
+
+
+SIZINGS_KEPT = 4096
+"""Sizings kept (:func:`sizing`), of arrays of every size: laying one frame of a GPT-2-sized
+preset out tries its arrangements with thousands of grids of the same few hundred arrays (and
+views of them), and each grid asked for its sizing again (about a third of a millisecond)."""
+_sizings: Store = OrderedDict()
 
 
 _FULL: ContextVar[bool] = ContextVar("full-size cells", default=False)
@@ -83,16 +91,25 @@ def _rounding_to_zero(values: npt.NDArray[np.float64], places: int) -> int:
 
 
 def sizing(values: npt.NDArray[np.float64], places: int, size: int) -> Sizing:
+    """:func:`sized`, once per array (a view of one included) while it lives, places, size and
+    :func:`full_size_cells`."""
+    full = _FULL.get()
+    return remembered(values, ("sizing", places, size, full),
+                      lambda: sized(values, places, size, full), store=(_sizings, SIZINGS_KEPT),
+                      smallest=0)
+
+
+def sized(values: npt.NDArray[np.float64], places: int, size: int, full: bool) -> Sizing:
     """How the cells of a grid of ``values`` printed at ``size`` are sized: for the usual text
     when the values that round to 0 are rare and fit at :data:`SMALLEST` of ``size``, else for
-    the widest; while :func:`full_size_cells`, for the usual text with the columns of up to
-    :data:`WIDE_COLUMNS` such values each as wide as its own, else for the widest."""
+    the widest; when ``full`` (:func:`full_size_cells`), for the usual text with the columns
+    of up to :data:`WIDE_COLUMNS` such values each as wide as its own, else for the widest."""
     found, widest = number_format(values, places)
     usual = found.usual(spread(values) if values.size >= RARE_FROM else values)
     if usual == widest:
         return Sizing(found, widest, 0)
     count = _rounding_to_zero(values, places)
-    if _FULL.get():
+    if full:
         if not 0 < count <= WIDE_COLUMNS:
             return Sizing(found, widest, 0)
         return Sizing(found, usual, 0, _wide_columns(values, found, usual, size))

@@ -49,16 +49,18 @@ def _key(values: npt.NDArray[np.float64], what: tuple[object, ...]) -> tuple[obj
 
 def remembered(values: npt.NDArray[np.float64], what: tuple[object, ...],
                work: Callable[[], T], update: Update[T] | None = None,
-               store: tuple[Store, int] = (_remembered, REMEMBERED)) -> T:
+               store: tuple[Store, int] = (_remembered, REMEMBERED),
+               smallest: int = REMEMBERED_FROM) -> T:
     """``work()`` for a large array, done once per array and ``what``; for an array made from
     another by setting a few numbers, ``update`` of what the other one had, when it had it.
 
     An array is known by where its numbers are, its shape and its strides, while the array
     that owns them lives (arrays of documents and traces are never changed in place).
-    ``store``: where it is kept, and how many entries.
+    ``store``: where it is kept, and how many entries; ``smallest``: the fewest numbers an
+    array has for its result to be kept (a smaller one's is worked out again).
     """
     kept, most = store
-    if values.size < REMEMBERED_FROM:
+    if values.size < smallest:
         return work()
     owner = values if values.base is None else values.base
     if not isinstance(owner, np.ndarray):

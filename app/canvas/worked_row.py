@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 from PySide6.QtCore import QPointF, QRectF, QSizeF
 from PySide6.QtGui import QBrush, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
@@ -366,17 +367,36 @@ def _places(covered: QRectF, parts: list[QRectF], size: QRectF,
     largest first (beside, then under the picture first among equals): beside or under what
     ``covered`` holds, or right of one of ``parts`` and under another (or level with the top or
     the bottom of the picture), overlapping none of them."""
-    beside = QPointF(covered.right() + ROW_GAP, covered.top())
-    below = QPointF(covered.left(), covered.bottom() + ROW_GAP)
-    corners = [QPointF(x, y) for x in sorted({part.right() + ROW_GAP for part in parts})
+    beside = (covered.right() + ROW_GAP, covered.top())
+    below = (covered.left(), covered.bottom() + ROW_GAP)
+    corners = [(x, y) for x in sorted({part.right() + ROW_GAP for part in parts})
                for y in sorted({covered.top(), covered.bottom() - size.height(),
                                   *(part.bottom() + ROW_GAP for part in parts)})]
-    tried = [(fit_scale(covered.united(size.translated(place)), area), order, place)
-             for order, place in enumerate((beside, below, *corners))]
-    tried.sort(key=lambda found: (-found[0], found[1]))
-    for scale, order, place in tried:
+    places = np.array([beside, below, *corners], dtype=np.float64)
+    scales = _scales(covered, size, places, area)
+    for order in np.lexsort((np.arange(len(places)), -scales)).tolist():
+        place = QPointF(*places[order])
         if order < 2 or not _overlaps(size.translated(place), parts):
-            yield scale, place
+            yield float(scales[order]), place
+
+
+def _scales(covered: QRectF, size: QRectF, places: npt.NDArray[np.float64],
+            area: QSizeF) -> npt.NDArray[np.float64]:
+    """For each of ``places``, the scale at which ``covered`` and a panel of ``size`` moved
+    there fit ``area`` together: :func:`~app.canvas.layout.fit_scale` of their union, the same
+    numbers, for hundreds of corners at once."""
+    if covered.isNull() or size.isNull():  # QRectF.united keeps the other rectangle whole
+        return np.array([fit_scale(covered.united(size.translated(QPointF(*place))), area)
+                         for place in places.tolist()])
+    left = np.minimum(covered.x(), size.x() + places[:, 0])
+    top = np.minimum(covered.y(), size.y() + places[:, 1])
+    width = np.maximum(covered.x() + covered.width(),
+                       size.x() + places[:, 0] + size.width()) - left
+    height = np.maximum(covered.y() + covered.height(),
+                        size.y() + places[:, 1] + size.height()) - top
+    with np.errstate(divide="ignore"):
+        scales = np.minimum(area.width() / width, area.height() / height)
+    return np.where((width <= 0) | (height <= 0), math.inf, scales)
 
 
 def _overlaps(panel: QRectF, parts: list[QRectF]) -> bool:

@@ -1,5 +1,8 @@
 """The decoder block's settings in the editor: add or remove the block and its vocabulary head,
-the norm, ε, placement, final norm and the feed-forward's activation.
+the norm, ε, placement, the norms before the sub-layers (``pre_norms``), final norm and the
+feed-forward's activation; and the layer's attention's own numbers: the one under the scores'
+square root (``scale_dk``, blank: d_k), its own RoPE base (``rope_base``, blank: the stack's)
+and whether it takes the stack's RoPE scaling (``rope_scaled``).
 
 Every change is one call to the document state (one undo step, live recompute). The block's
 arrays (γ, β, W1, b1, W2, b2, unembed) are edited in the pane's grids like any other array.
@@ -32,7 +35,8 @@ from app.texts.titles import norm_name
 from app.texts.words import say
 from engine import NumberTextError, parse_number
 from engine.format.numbers import format_exact
-from engine.scenario.modules import Mixture
+from engine.scenario.modules import Attention, Mixture
+from engine.scenario.positions import Positions
 from engine.scenario.scenario import ACTIVATIONS, NORMS, PLACEMENTS, Block, Layer
 
 PLACEMENT_NAMES = {"pre": QT_TRANSLATE_NOOP("BlockEditor", "pre-norm: x + F(Norm(x))"),
@@ -81,14 +85,31 @@ class BlockEditor(QGroupBox):
         self.eps_edit = QLineEdit()
         self.placement_box = self._combo(PLACEMENTS, placement_text)
         self.activation_box = self._combo(ACTIVATIONS, str)
+        self.scale_dk_edit = QLineEdit()
+        self.rope_base_edit = QLineEdit()
         rows = ((self.norm_box, lambda: self.tr("&Norm"), lambda: self.tr("Norm kind")),
                 (self.eps_edit, lambda: self.tr("&ε"),
                  lambda: self.tr("Epsilon inside the norm's square root")),
                 (self.placement_box, lambda: self.tr("&Placement"),
                  lambda: self.tr("Norm placement")),
                 (self.activation_box, lambda: self.tr("&Activation"),
-                 lambda: self.tr("Feed-forward activation")))
+                 lambda: self.tr("Feed-forward activation")),
+                (self.scale_dk_edit, lambda: self.tr("Sc&ores ÷ √"),
+                 lambda: self.tr("Number under the scores' square root")),
+                (self.rope_base_edit, lambda: self.tr("&RoPE base"),
+                 lambda: self.tr("This layer's own RoPE base")))
         add_rows(form, self.texts, rows)
+        self.pre_norms_box = QCheckBox()
+        self.texts.bind(self.pre_norms_box.setText,
+                        lambda: self.tr("Norms &before the sub-layers"))
+        self.texts.bind(self.pre_norms_box.setAccessibleName, lambda: self.tr("Pre-norms"))
+        form.addRow(self.pre_norms_box)
+        self.rope_scaled_box = QCheckBox()
+        self.texts.bind(self.rope_scaled_box.setText,
+                        lambda: self.tr("&Takes the stack's RoPE scaling"))
+        self.texts.bind(self.rope_scaled_box.setAccessibleName,
+                        lambda: self.tr("This layer takes the stack's RoPE scaling"))
+        form.addRow(self.rope_scaled_box)
         self.final_norm_box = QCheckBox()
         self.texts.bind(self.final_norm_box.setText,
                         lambda: self.tr("Final norm of the encoder's output")
@@ -125,6 +146,13 @@ class BlockEditor(QGroupBox):
             SetOption(self._block_path("ffn.activation"),
                       str(self.activation_box.currentData()))))
         self.eps_edit.editingFinished.connect(self._on_eps)
+        self.pre_norms_box.toggled.connect(self._on_pre_norms)
+        self.rope_scaled_box.toggled.connect(lambda on: self._set(
+            SetOption(self._attention_path("rope_scaled"), on)))
+        self.scale_dk_edit.editingFinished.connect(lambda: self._on_attention_number(
+            self.scale_dk_edit, "scale_dk"))
+        self.rope_base_edit.editingFinished.connect(lambda: self._on_attention_number(
+            self.rope_base_edit, "rope_base"))
         state.documentChanged.connect(self._show)
 
     @staticmethod
@@ -148,8 +176,10 @@ class BlockEditor(QGroupBox):
         self.final_owner = final_owner
         self.block_rows = layer is not None
         for widget in (self.block_box, self.norm_box, self.eps_edit, self.placement_box,
-                       self.activation_box):
+                       self.activation_box, self.scale_dk_edit, self.rope_base_edit,
+                       self.rope_scaled_box):
             self.form.setRowVisible(widget, layer is not None)
+        self.form.setRowVisible(self.pre_norms_box, bool(layer))  # a stack's layer
         self.form.setRowVisible(self.final_norm_box, final_owner is not None)
         self.form.setRowVisible(self.head_box, final_owner in ("block", "head"))
         self.texts.apply()
@@ -171,6 +201,37 @@ class BlockEditor(QGroupBox):
 
     def _block_path(self, key: str) -> str:
         return f"{self.layer}.block.{key}" if self.layer else f"block.{key}"
+
+    def _attention_path(self, key: str) -> str:
+        return f"{self.layer}.attention.{key}" if self.layer else f"attention.{key}"
+
+    def _attention(self) -> Attention | None:
+        """The attention of the layer shown (None when no layer is shown)."""
+        scenario = self.state.scenario
+        if not self.layer:
+            return scenario.layers[0].attention if self.block_rows else None
+        try:
+            layer = scenario.module(self.layer)
+        except KeyError:  # the layer just left the document; the pane chooses another part
+            return None
+        return layer.attention if isinstance(layer, Layer) else None
+
+    def _positions(self) -> Positions | None:
+        """The positions of the stack of the layer shown."""
+        scenario = self.state.scenario
+        if self.layer.startswith("encoder.") and scenario.encoder is not None:
+            return scenario.encoder.positions
+        return scenario.positions
+
+    def _defaults(self) -> dict[str, str]:
+        """What a blank attention number means, as its field's placeholder: d_k, and the
+        stack's RoPE base (none without RoPE positions)."""
+        attention, positions = self._attention(), self._positions()
+        return {"scale_dk": "" if attention is None else self.tr("dₖ = {d_k}").format(
+                    d_k=attention.d_k),
+                "rope_base": self.tr("the stack's: {base}").format(
+                    base=format_exact(positions.base))
+                if positions is not None and positions.kind == "rope" else ""}
 
     def _block(self) -> Block | None:
         """The block shown (None when its layer has none)."""
@@ -200,12 +261,16 @@ class BlockEditor(QGroupBox):
         block = self._block()
         scenario = self.state.scenario
         widgets = (self.block_box, self.norm_box, self.placement_box, self.activation_box,
-                   self.final_norm_box, self.head_box, self.eps_edit)
+                   self.final_norm_box, self.head_box, self.eps_edit, self.pre_norms_box,
+                   self.rope_scaled_box)
         for widget in widgets:
             widget.blockSignals(True)
         self.block_box.setChecked(block is not None)
-        for widget in (self.norm_box, self.placement_box, self.activation_box, self.eps_edit):
+        for widget in (self.norm_box, self.placement_box, self.activation_box, self.eps_edit,
+                       self.pre_norms_box):
             widget.setEnabled(block is not None)
+        self.pre_norms_box.setChecked(block is not None and block.pre_norms)
+        self._show_attention_numbers()
         # A mixture's experts each have their activation: the box shows the first, read-only.
         self.activation_box.setEnabled(block is not None and not isinstance(block.ffn, Mixture))
         if block is not None:
@@ -233,6 +298,24 @@ class BlockEditor(QGroupBox):
         # hold the previous document (they refresh after this slot): do it on the next turn.
         QTimer.singleShot(0, self, self._show_vocabulary)
 
+    def _show_attention_numbers(self) -> None:
+        """The attention's ``scale_dk`` and ``rope_base``, blank for their defaults (the
+        placeholders say which; a field with text typed and not yet entered keeps it), and
+        whether it takes the stack's RoPE scaling (switchable while there is one or it leaves
+        it out)."""
+        attention, positions = self._attention(), self._positions()
+        scaled = attention is None or attention.rope_scaled
+        self.rope_scaled_box.setChecked(scaled)
+        self.rope_scaled_box.setEnabled(attention is not None and (
+            not scaled or (positions is not None and positions.scaling is not None)))
+        defaults = self._defaults()
+        for edit, key in ((self.scale_dk_edit, "scale_dk"), (self.rope_base_edit, "rope_base")):
+            edit.setEnabled(attention is not None)
+            edit.setPlaceholderText(defaults[key])
+            value = None if attention is None else getattr(attention, key)
+            if not edit.isModified():
+                edit.setText("" if value is None else format_exact(value))
+
     def _show_vocabulary(self) -> None:
         head = self.state.scenario.head
         has_head = (head is not None and head.unembed is not None
@@ -250,6 +333,36 @@ class BlockEditor(QGroupBox):
 
     def _on_head(self, on: bool) -> None:
         self._set(SetHead(on))
+
+    def _on_pre_norms(self, on: bool) -> None:
+        """Norms before the sub-layers on or off; off drops their γ1, β1, γ2, β2 in the same
+        step (a block without pre-norms has none)."""
+        drops = () if on else tuple(self._block_path(name)
+                                    for name in ("gamma1", "beta1", "gamma2", "beta2"))
+        self._set(SetOption(self._block_path("pre_norms"), on, drops))
+
+    def _on_attention_number(self, edit: QLineEdit, key: str) -> None:
+        """Set the attention's ``key`` to the number typed (blank: its default); a text that is
+        no number is refused naming the place, and the old value stays."""
+        attention = self._attention()
+        if attention is None:
+            return
+        old: float | None = getattr(attention, key)
+        text = edit.text().strip()
+        try:
+            value = parse_number(text) if text else None
+        except NumberTextError as error:
+            self.state.refused.emit(self.tr("{place}: {problem}; kept {old}").format(
+                place=place_name(self._attention_path(key)),
+                problem=say(f"matrix.{NUMBER_REASONS[error.reason]}", current_language(),
+                            text=error.text),
+                old=format_exact(old) if old is not None else self._defaults()[key]))
+            value = old
+        if value != old:
+            self._set(SetOption(self._attention_path(key), value))
+        current = self._attention()  # what was typed ("1e2") now reads as everywhere else
+        shown = None if current is None else getattr(current, key)
+        edit.setText("" if shown is None else format_exact(shown))
 
     def _on_eps(self) -> None:
         block = self._block()

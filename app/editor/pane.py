@@ -407,7 +407,9 @@ class EditorPane(QScrollArea):
                 check.blockSignals(False)
 
     def _set_option(self, key: str, cross: bool, on: bool) -> None:
-        if not self.state.apply(SetOption(self._attention_path(key, cross), on)):
+        # Scores not divided have no number under the root: its scale_dk goes in the same step.
+        drops = (self._attention_path("scale_dk", cross),) if key == "scale" and not on else ()
+        if not self.state.apply(SetOption(self._attention_path(key, cross), on, drops)):
             self._show_options()
 
     def _on_size(self, key: str, value: int) -> None:

@@ -44,6 +44,7 @@ from app.export.slides import editable_slide, marks_typeface, picture_slide, typ
 from app.export.words import caption_for, notes_for
 from app.model.sheet import sheet_size
 from engine import Trace
+from engine.files.outputs import refuse_parts_over_files
 
 Progress = Callable[[int, int], bool]
 """``progress(done, total)`` after each step; return ``False`` to cancel the export."""
@@ -159,9 +160,13 @@ def _write_files(plan: ExportPlan, files: Iterable[tuple[PagePlace, bytes]]) -> 
     request = plan.request
     count = len(plan.trace.steps)
     with staged_folder(request.destination) as staged:
+        names = []
         for place, data in files:
-            staged.write(request.step_file(place.step, count, place.part), data)
+            names.append(request.step_file(place.step, count, place.part))
+            staged.write(names[-1], data)
             _ticked(plan, place)
+        if request.single_file is not None:  # a split step's parts: names not asked for
+            refuse_parts_over_files(request.destination, request.single_file, names)
         return staged.commit()
 
 

@@ -29,7 +29,7 @@ from engine.forward.alibi import alibi_slopes
 from engine.generation.append import extend
 from engine.generation.grow import grown
 from engine.generation.redraw import redrawn, with_settings
-from engine.scenario.edit import with_cell, with_document_value
+from engine.scenario.edit import with_cell, with_document_value, with_document_values
 from engine.scenario.positions import DEFAULT_BASE, KINDS
 from engine.scenario.resize import Sizes, resize
 from engine.scenario.swap import swap_tokens
@@ -163,13 +163,18 @@ OWN_WORDS = {"head.final_norm": "block.final_norm", "head.norm": "block.norm",
 
 @dataclass(frozen=True)
 class SetOption(Operation):
-    """Set one option of the document: a switch, a choice, ε, the decimals shown."""
+    """Set one option of the document: a switch, a choice, ε, the decimals shown; None removes
+    it (its default: an attention's ``scale_dk`` d_k, its ``rope_base`` the stack's)."""
 
     path: str
-    value: bool | int | float | str
+    value: bool | int | float | str | None
+    drops: tuple[str, ...] = ()
+    """Keys removed in the same step, which the new value no longer allows (γ1 … β2 with
+    ``pre_norms`` false, ``scale_dk`` with ``scale`` false)."""
 
     def apply(self, scenario: Scenario) -> Scenario:
-        return with_document_value(scenario, self.path, self.value)
+        return with_document_values(scenario, {**dict.fromkeys(self.drops),
+                                               self.path: self.value})
 
     def label(self, lang: str) -> str:
         """The option's own words where it has them (``causal mask on``), else
@@ -182,6 +187,8 @@ class SetOption(Operation):
         return f"{layer_name(lang, stack, index)}: {self._words(lang, rest)}"
 
     def _words(self, lang: str, key: str) -> str:
+        if self.value is None:  # the option's own words for its default
+            return say(f"edit.{key}_default", lang)
         on_off = "on" if self.value else "off"
         if isinstance(self.value, bool):
             if f"edit.{key}_{on_off}" in CATALOGUES["en"]:

@@ -52,8 +52,9 @@ def typed(f: Facts) -> Telling:
 
 
 def _scaled(f: Facts) -> Say:
-    """What RoPE's scaling does to the frequencies (nothing without one)."""
-    positions: Positions = module_of(f.trace, f.step)
+    """What RoPE's scaling does to the layer's frequencies (nothing without one)."""
+    stack: Positions = module_of(f.trace, f.step)
+    positions = stack.of_layer(f.attention)
     scaling = positions.scaling
     if scaling is None:
         return NOTHING
@@ -73,13 +74,22 @@ def _own_base(f: Facts) -> Say:
     return say("rope.own_base", base=format_exact(base), stack=format_exact(positions.base))
 
 
+def _unscaled(f: Facts) -> Say:
+    """The stack's scaling this layer leaves out (nothing when it takes it)."""
+    scaling = module_of(f.trace, f.step).scaling
+    if f.attention.rope_scaled or scaling is None:
+        return NOTHING
+    return say("rope.unscaled", kind=scaling.type)
+
+
 def rope(f: Facts) -> Telling:
     q, q_rot = f.step.reads[0], f.step.writes[0]
     return Telling(
         summary=say("rope.summary"),
         why=say("rope.why"),
         how=say("rope.how", token=Token(f.token), position=f.receiver, q=f.receiver_row(q),
-                turned=f.receiver_row(q_rot), scaled=_scaled(f), own=_own_base(f)),
+                turned=f.receiver_row(q_rot), scaled=_scaled(f), own=_own_base(f),
+                unscaled=_unscaled(f)),
         pitfalls=say("rope.pitfalls"),
         check=say("rope.check", token=Token(f.token), before=_length(f, q),
                   after=_length(f, q_rot), first=Token(f.tokens[0]), q=q, turned=q_rot),

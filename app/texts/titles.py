@@ -40,7 +40,8 @@ def _embed(scenario: Scenario, step: Step, m: StepModules) -> Say:
 def _rope(scenario: Scenario, step: Step, m: StepModules) -> Say:
     base = m.attention.rope_base
     return say("title.positions.rope", own=NOTHING if base is None else
-               say("title.rope_own_base", base=format_exact(base)))
+               say("title.rope_own_base", base=format_exact(base)),
+               unscaled=NOTHING if m.attention.rope_scaled else say("title.rope_unscaled"))
 
 
 def _scores(scenario: Scenario, step: Step, m: StepModules) -> Say:

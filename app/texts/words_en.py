@@ -565,7 +565,7 @@ WORDS: dict[str, str] = {
                 "positions are, not on where they are.",
     "rope.how": "Pair i of each head turns by p·θᵢ, θᵢ = base^(−2i/r): (x, y) becomes "
                 "(x·cos − y·sin, x·sin + y·cos). For {token} (position {position}): q = {q} "
-                "becomes {turned}.{scaled}{own}",
+                "becomes {turned}.{scaled}{own}{unscaled}",
     "rope.scaled_linear": " The frequencies are scaled (linear): every θᵢ is divided by "
                           "{factor}.",
     "rope.scaled_llama3": " The frequencies are scaled (llama3): a pair whose wavelength 2π/θᵢ "
@@ -580,6 +580,8 @@ WORDS: dict[str, str] = {
     "rope.own_base": " This layer has its own base, {base}, where the stack's is {stack}: "
                      "its θᵢ are {base}^(−2i/r), so its pairs turn at other speeds than the "
                      "other layers'.",
+    "rope.unscaled": " This layer leaves out the stack's {kind} scaling: its θᵢ stay as the "
+                     "base gives them, while the other layers' are scaled.",
     "rope.pitfalls": "V is not turned and nothing is added to X. A turn by 2π is no turn at "
                      "all, so a fast pair cannot tell far positions apart; the slow pairs can.",
     "rope.check": "Lengths stay: |q| of {token} is {before} before and {after} after. At "
@@ -874,6 +876,14 @@ EDIT: dict[str, str] = {
     "block.placement": "{value}-norm",
     "block.ffn.activation": "activation {value}",
     "block.eps": "ε = {value}",
+    "block.pre_norms_on": "norms before the sub-layers on",
+    "block.pre_norms_off": "norms before the sub-layers off",
+    "attention.scale_dk": "scores ÷ √{value}",
+    "attention.scale_dk_default": "scores ÷ √dₖ",
+    "attention.rope_base": "own RoPE base {value}",
+    "attention.rope_base_default": "the stack's RoPE base",
+    "attention.rope_scaled_on": "the stack's RoPE scaling taken",
+    "attention.rope_scaled_off": "the stack's RoPE scaling left out",
     "display.decimals": "decimals = {value}",
     "option": "{name} = {value}",
     "option_on": "{name} on",
@@ -1175,6 +1185,7 @@ POSITION: dict[str, str] = {
                  "position; q·k then depends on how far apart the two positions are",
     "kept_columns": "columns {first}–{last} of each head are not turned",
     "scaled_linear": "θᵢ scaled (linear): each divided by {factor}",
+    "unscaled_note": "θᵢ not scaled: this layer leaves out the stack's {kind} scaling",
     "scaled_llama3": "θᵢ scaled (llama3): kept where the wavelength 2π/θᵢ is below {short}, "
                      "divided by {factor} above {long}, blended between",
     "scaled_yarn": "θᵢ scaled (yarn): from pair {start} to pair {end} a ramp towards "

@@ -432,7 +432,8 @@ WORDS: dict[str, str] = {
     "rope.why": "注意力本身不知道词元在哪个位置。让 q 和 k 转过随位置增长的角度，q·k 就取决于两个"
                 "位置相距多远，而不是它们各自在哪里。",
     "rope.how": "每个头的第 i 对转过 p·θᵢ，θᵢ = base^(−2i/r)：(x, y) 变成 (x·cos − y·sin, "
-                "x·sin + y·cos)。{token}（位置 {position}）：q = {q} 变成 {turned}。{scaled}{own}",
+                "x·sin + y·cos)。{token}（位置 {position}）：q = {q} 变成 {turned}。{scaled}{own}"
+                "{unscaled}",
     "rope.own_base": "本层有自己的基数 {base}，而这一栈的基数是 {stack}：本层的 θᵢ 是 "
                      "{base}^(−2i/r)，各对列的转速因此与其他层不同。",
     "rope.scaled_linear": "频率经过缩放（linear）：每个 θᵢ 都除以 {factor}。",
@@ -442,6 +443,8 @@ WORDS: dict[str, str] = {
                             "乘以 {attention}。",
     "rope.scaled_yarn": "频率经过缩放（yarn）：第 {start} 对之后的对沿斜坡从 θᵢ 过渡到 "
                         "θᵢ/{factor}，到第 {end} 对完全到达；cos 和 sin 乘以 {attention}。",
+    "rope.unscaled": "本层不采用这一栈的 {kind} 缩放：它的 θᵢ 就是基数给出的值，其他层的 θᵢ "
+                     "则经过缩放。",
     "rope.pitfalls": "V 不转动，X 上也不加任何东西。转过 2π 等于没转，所以转得快的一对分不清很远的"
                      "位置，转得慢的一对才行。",
     "rope.check": "长度不变：{token}的 |q| 转动前是 {before}，转动后是 {after}。位置 0 不转动："
@@ -707,6 +710,14 @@ EDIT: dict[str, str] = {
     "block.placement": "规范化顺序改为 {value}-norm",
     "block.ffn.activation": "激活函数改为 {value}",
     "block.eps": "ε 改为 {value}",
+    "block.pre_norms_on": "开启子层前的规范化",
+    "block.pre_norms_off": "关闭子层前的规范化",
+    "attention.scale_dk": "分数改为 ÷ √{value}",
+    "attention.scale_dk_default": "分数改回 ÷ √dₖ",
+    "attention.rope_base": "本层 RoPE 基数改为 {value}",
+    "attention.rope_base_default": "改用这一栈的 RoPE 基数",
+    "attention.rope_scaled_on": "采用这一栈的 RoPE 缩放",
+    "attention.rope_scaled_off": "不用这一栈的 RoPE 缩放",
     "display.decimals": "小数位数 = {value}",
     "option": "{name} 改为 {value}",
     "option_on": "开启 {name}",
@@ -1000,6 +1011,7 @@ POSITION: dict[str, str] = {
                  "于是 q·k 取决于两个位置相距多远",
     "kept_columns": "每个头的第 {first}–{last} 列不转动",
     "scaled_linear": "θᵢ 经过缩放（linear）：每个都除以 {factor}",
+    "unscaled_note": "θᵢ 未经缩放：本层不采用这一栈的 {kind} 缩放",
     "scaled_llama3": "θᵢ 经过缩放（llama3）：波长 2π/θᵢ 小于 {short} 的不变，大于 {long} 的"
                      "除以 {factor}，两者之间平滑过渡",
     "scaled_yarn": "θᵢ 经过缩放（yarn）：从第 {start} 对到第 {end} 对沿斜坡过渡到 "

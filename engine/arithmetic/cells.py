@@ -287,17 +287,19 @@ class _Explainer:
         positions = self._positions_of("encoder" if c.name.startswith("enc.") else "decoder")
         width = int(self.a[c.name].shape[1])
         if c.local == "rope_angles":
-            return rope_angle(c.name, c.index, c.value, self._rope_base(c.name, positions),
-                              2 * width, self.say, self.places, positions.scaling)
+            turned = next(step for step in steps_of(self.trace.steps, "rope")
+                          if c.name in step.reads)
+            own = self._turning(turned.scope, positions)  # a layer's L2.rope_angles, or the stack's
+            return rope_angle(c.name, c.index, c.value, own.base, 2 * width, self.say,
+                              self.places, own.scaling)
         return added_row(c.name, c.index, c.value, positions, width, self.say, self.places)
 
-    def _rope_base(self, angles: str, positions: Positions) -> float:
-        """The base of the angles ``angles``: their layer's own ``rope_base`` (a layer's
-        ``L2.rope_angles``), else the stack's."""
-        turned = next(step for step in steps_of(self.trace.steps, "rope") if angles in step.reads)
+    def _turning(self, scope: str, positions: Positions) -> Positions:
+        """What the self-attention of ``scope`` turns by: the stack's positions with its own
+        ``rope_base`` and without the scaling it leaves out."""
         att = next(self.module(each) for each in steps_of(self.trace.steps, "projection")
-                   if each.scope == turned.scope)
-        return float(att.rope_base) if att.rope_base is not None else positions.base
+                   if each.scope == scope)
+        return positions.of_layer(att)
 
     def _with_positions(self, c: _Cell) -> Result:
         """X (or embed_sum) = embedded + positions + type_rows (those the step adds)."""
@@ -325,7 +327,7 @@ class _Explainer:
         source = step.reads[0] if c.local == "Q_rot" else step.reads[1]
         att = next(self.module(each) for each in steps_of(self.trace.steps, "projection")
                    if each.scope == step.scope)
-        positions = self._positions_of(step.stack)
+        positions = self._positions_of(step.stack).of_layer(att)
         return rotated(c.name, c.index, c.value, (source, self.a[source]),
                        self.a[step.reads[2]], positions.pairing, att.d_k, self.say, self.places,
                        positions.scaling)

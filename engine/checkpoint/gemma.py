@@ -53,9 +53,8 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
         activation = ("gelu_tanh" if config.values.get("hidden_act") in (None, "gelu")
                       else config.activation("hidden_act", default="gelu_pytorch_tanh"))
     d_k = config.whole("head_dim", default=HEAD_DIM)
-    turns = gemma3.bases(config) if third else None
-    positions = (None if turns is None else
-                 {"kind": "rope", "base": turns[FULL], "pairing": "half", "rotary_dims": d_k})
+    turns = gemma3.rope(config) if third else None
+    positions = None if turns is None else turns.positions(d_k)
     found = llama.parts(checkpoint, config, chosen, tied=True, activation=activation,
                         norm_shift=1.0, head_dim=HEAD_DIM, sandwich=later, qk_norm=third,
                         positions=positions)
@@ -72,16 +71,10 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
             attention["scale_dk"] = scalar  # Gemma 2 27B: ÷ √144 with heads 128 wide
     types = config.layer_types(config.whole("num_hidden_layers")) if third else None
     layers = [{**layer, "attention": {**layer["attention"], **attention,
-                                      **_own_base(turns, types[k] if types else FULL)}}
+                                      **({} if turns is None else
+                                         turns.own(types[k] if types else FULL))}}
               for k, layer in zip(chosen, found.layers, strict=True)]
     return replace(found, embedding_scale=scale, head=head, layers=layers)
-
-
-def _own_base(turns: dict[str, float] | None, layer_type: str) -> dict[str, float]:
-    """A Gemma 3 layer's ``rope_base`` when its type's base is not the full layers'."""
-    if turns is None or turns[layer_type] == turns[FULL]:
-        return {}
-    return {"rope_base": turns[layer_type]}
 
 
 CAPS = {"attn_logit_softcapping": 50.0, "final_logit_softcapping": 30.0}

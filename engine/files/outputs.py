@@ -117,4 +117,22 @@ def current() -> Inputs:
     return _CURRENT.get() or Inputs()
 
 
-__all__ = ["Inputs", "OutputRefusedError", "current", "guarding"]
+def refuse_parts_over_files(folder: Path, asked: str, names: Sequence[str]) -> None:
+    """An output asked as the one file ``asked`` and written as parts ``names`` in ``folder``
+    (a split step's ``ffn-1.png`` …, names the user did not choose) refuses to replace a file
+    already there under one of them (the user's own ``photo-1.png``).
+
+    Raises
+    ------
+    OutputRefusedError
+        Naming the first part that is a file (or a link) already there.
+    """
+    if list(names) == [asked]:
+        return
+    for name in names:
+        if os.path.lexists(folder / name):
+            raise OutputRefusedError(folder / name, Refusal(
+                "part_over_a_file", count=len(names), asked=asked, parts=", ".join(names)))
+
+
+__all__ = ["Inputs", "OutputRefusedError", "current", "guarding", "refuse_parts_over_files"]

@@ -40,7 +40,7 @@ from engine.format.reader import (
 )
 from engine.format.writer import FORMAT_NAME, FORMAT_VERSION
 from engine.forward.positions import check_stack, parse_positions
-from engine.scenario.modules import Encoder, Layer
+from engine.scenario.modules import Attention, Encoder, Layer
 from engine.scenario.positions import Positions
 from engine.scenario.scenario import Scenario, check_size
 from engine.words.refusals import Refusal
@@ -178,12 +178,7 @@ def _checked_positions(doc: Mapping[str, Any], place: str, n: int, d: int,
     attentions = [(f"{prefix}{k}.attention" if prefix else "attention", layer.attention.heads,
                    layer.attention.d_k) for k, layer in enumerate(layers)]
     for (path, _, _), layer in zip(attentions, layers, strict=True):
-        if layer.attention.rope_base is None:
-            continue
-        if positions is None or positions.kind != "rope":
-            raise ScenarioError(f"{path}.rope_base", Refusal("rope_base_needs_rope"))
-        if positions.scaling is not None:
-            raise ScenarioError(f"{path}.rope_base", Refusal("rope_base_scaled"))
+        _check_own_rope(layer.attention, positions, path)
     if positions is None:
         return None
     check_stack(positions, place, attentions)
@@ -192,6 +187,21 @@ def _checked_positions(doc: Mapping[str, Any], place: str, n: int, d: int,
             if layer.attention.softcap is not None:
                 raise ScenarioError(f"{path}.softcap", Refusal("softcap_alibi"))
     return positions
+
+
+def _check_own_rope(a: Attention, positions: Positions | None, path: str) -> None:
+    """Refuse a self-attention's own RoPE (``rope_base``, ``rope_scaled``) the engine cannot
+    compute: without RoPE positions, unscaled without a scaling to leave out, or its own base
+    beside the scaling it takes."""
+    scaling = None if positions is None else positions.scaling
+    if not a.rope_scaled and scaling is None:
+        raise ScenarioError(f"{path}.rope_scaled", Refusal("rope_unscaled_needs_scaling"))
+    if a.rope_base is None:
+        return
+    if positions is None or positions.kind != "rope":
+        raise ScenarioError(f"{path}.rope_base", Refusal("rope_base_needs_rope"))
+    if a.rope_scaled and scaling is not None:
+        raise ScenarioError(f"{path}.rope_base", Refusal("rope_base_scaled"))
 
 
 def _shorthand_layer(doc: Mapping[str, Any], n: int, d: int) -> Layer:

@@ -52,8 +52,10 @@ from engine.words.refusals import Refusal
 
 ATTENTION_KEYS = ("heads", "causal", "scale", "scale_dk", "Wq", "Wk", "Wv", "bq", "bk", "bv",
                   "Wo", "bo", "kv_heads", "window", "key_mask", "qk_norm", "qk_norm_over",
-                  "gamma_q", "gamma_k", "beta_q", "beta_k", "ablate_heads", "softcap", "rope_base")
-CROSS_KEYS = tuple(key for key in ATTENTION_KEYS if key not in ("causal", "rope_base"))
+                  "gamma_q", "gamma_k", "beta_q", "beta_k", "ablate_heads", "softcap", "rope_base",
+                  "rope_scaled")
+CROSS_KEYS = tuple(key for key in ATTENTION_KEYS
+                   if key not in ("causal", "rope_base", "rope_scaled"))
 LAYER_BLOCK_KEYS = ("norm", "eps", "placement", "residual", "pre_norms", "gamma1", "beta1",
                     "gamma_c", "beta_c", "gamma2", "beta2", "gamma3", "beta3", "gamma4", "beta4",
                     "ffn")
@@ -177,7 +179,9 @@ def parse_attention(value: object, place: str, *, n: int, d: int, n_keys: int | 
                           ablate_heads=_ablate_heads(att, _at(place, "ablate_heads"), heads),
                           softcap=parse_positive(att.get("softcap"), _at(place, "softcap")),
                           rope_base=parse_positive(att.get("rope_base"),
-                                                   _at(place, "rope_base")))
+                                                   _at(place, "rope_base")),
+                          rope_scaled=expect_bool(att.get("rope_scaled", True),
+                                                  _at(place, "rope_scaled")))
     _refuse_blind_rows(attention, place, n, n_keys)
     return attention
 

@@ -94,6 +94,8 @@ def _attention(a: Attention, write: Write, cross: bool = False) -> dict[str, Any
         att["softcap"] = a.softcap
     if a.rope_base is not None:
         att["rope_base"] = a.rope_base
+    if not a.rope_scaled:
+        att["rope_scaled"] = False
     return att
 
 

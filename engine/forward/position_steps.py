@@ -30,27 +30,31 @@ def _own(tape: Tape, place: Place, kind: str) -> tuple[Positions, str] | None:
 def turn(tape: Tape, place: Place, a: Attention, q: str, k: str) -> tuple[str, str]:
     """RoPE: step ``{scope}rope`` turns each head's first r columns of ``q`` and ``k`` pair by
     pair into ``{scope}Q_rot`` and ``{scope}K_rot``; returns the names the scores read. An
-    attention with its own ``rope_base`` turns by its own angles, ``{scope}rope_angles`` (the
-    full pass's rows are positions 0 … n − 1; the KV cache turns its new row itself)."""
+    attention with angles of its own (its own ``rope_base``, or ``rope_scaled`` false) turns by
+    ``{scope}rope_angles`` (the full pass's rows are positions 0 … n − 1; the KV cache turns
+    its new row itself)."""
     found = _own(tape, place, "rope")
     if found is None:
         return q, k
-    positions, module = found
+    stack, module = found
     s = place.scope
     if tape.replayed():
         return f"{s}Q_rot", f"{s}K_rot"
     angles = ("enc." if place.stack == "encoder" else "") + "rope_angles"
-    if a.rope_base is not None:  # no scaling beside it (refused)
+    positions = stack.of_layer(a)
+    if a.own_rope:
         angles = f"{s}rope_angles"
         tape.arrays[angles] = rope_angles(int(tape[q].shape[0]), positions.rotary(a.d_k),
-                                          a.rope_base)
+                                          positions.base, positions.scaling)
     factor = positions.turn_factor
     tape.arrays[f"{s}Q_rot"] = rotate(tape[q], a.heads, tape[angles], positions.pairing, factor)
     tape.arrays[f"{s}K_rot"] = rotate(tape[k], a.groups, tape[angles], positions.pairing, factor)
     own = "" if a.rope_base is None else english("title.rope_own_base",
                                                   base=format_exact(a.rope_base))
-    tape.step(place, "rope", english("title.positions.rope", own=own), (q, k, angles),
-              (f"{s}Q_rot", f"{s}K_rot"), "positions.rope", "rope", module=module, keys="")
+    unscaled = "" if a.rope_scaled else english("title.rope_unscaled")
+    tape.step(place, "rope", english("title.positions.rope", own=own, unscaled=unscaled),
+              (q, k, angles), (f"{s}Q_rot", f"{s}K_rot"), "positions.rope", "rope",
+              module=module, keys="")
     return f"{s}Q_rot", f"{s}K_rot"
 
 

@@ -14,7 +14,7 @@ def _attention(a: Attention, n: int, n_keys: int) -> int:
     q, k, v = int(a.Wq.shape[1]), int(a.Wk.shape[1]), int(a.Wv.shape[1])
     normed = (n * q + n_keys * k) if a.qk_norm is not None else 0
     grids = 2 if a.softcap is None else 3  # scores and weights (and scores_uncapped)
-    angles = n * a.d_k // 2 if a.rope_base is not None else 0  # its own rope_angles
+    angles = n * a.d_k // 2 if a.own_rope else 0  # its own rope_angles
     return (n * q + n_keys * (k + v) + normed + angles + grids * a.heads * n * n_keys
             + n * (a.heads * a.d_v + a.d_out))
 

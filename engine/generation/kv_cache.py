@@ -157,12 +157,13 @@ class _Step:
         if a.qk_norm is not None:
             assert a.gamma_k is not None
             k = tape.arrays[f"{s}K_normed"] = head_normed(a, k, "k")
-        positions = self.positions
-        if positions is not None and positions.kind == "rope":
+        if self.positions is not None and self.positions.kind == "rope":
             angles = tape["rope_angles"]
-            if a.rope_base is not None:  # this layer's own angles at position p
+            positions = self.positions.of_layer(a)
+            if a.own_rope:  # this layer's own angles at position p
                 angles = tape.arrays[f"{s}rope_angles"] = rope_angles(
-                    self.p + 1, positions.rotary(a.d_k), a.rope_base)[self.p:]
+                    self.p + 1, positions.rotary(a.d_k), positions.base,
+                    positions.scaling)[self.p:]
             factor = positions.turn_factor
             q = tape.arrays[f"{s}Q_rot"] = rotate(q, a.heads, angles, positions.pairing, factor)
             k = tape.arrays[f"{s}K_rot"] = rotate(k, a.groups, angles, positions.pairing, factor)

@@ -8,6 +8,7 @@ through the document (:func:`with_document_value`) and is checked as a document 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -90,19 +91,26 @@ def with_document_value(scenario: Scenario, path: str, value: object) -> Scenari
     The other arrays go to :func:`parse_scenario` as arrays, not as lists of numbers, so
     their check is one vectorised pass (no number-by-number reading or writing).
     """
+    return with_document_values(scenario, {path: value})
+
+
+def with_document_values(scenario: Scenario, values: Mapping[str, object]) -> Scenario:
+    """As :func:`with_document_value` for several paths at once, in order, re-validated once
+    (a switch and the keys it no longer allows: ``pre_norms`` false without γ1 … β2)."""
     document = to_document(scenario, as_held)
-    node: Any = document
-    keys = path.split(".")
-    for key in keys[:-1]:
-        node = node[int(key)] if isinstance(node, list) else node.setdefault(key, {})
-    last: Any = int(keys[-1]) if isinstance(node, list) else keys[-1]
-    if value is None:
-        if isinstance(node, list):
-            del node[last]
+    for path, value in values.items():
+        node: Any = document
+        keys = path.split(".")
+        for key in keys[:-1]:
+            node = node[int(key)] if isinstance(node, list) else node.setdefault(key, {})
+        last: Any = int(keys[-1]) if isinstance(node, list) else keys[-1]
+        if value is None:
+            if isinstance(node, list):
+                del node[last]
+            else:
+                node.pop(last, None)
         else:
-            node.pop(last, None)
-    else:
-        node[last] = value
+            node[last] = value
     return parse_scenario(document)
 
 
@@ -117,4 +125,4 @@ def _looked_up_again(scenario: Scenario, embedding: Weight) -> Scenario:
     return scenario
 
 
-__all__ = ["with_cell", "with_document_value", "with_parameter"]
+__all__ = ["with_cell", "with_document_value", "with_document_values", "with_parameter"]

@@ -70,6 +70,15 @@ class Attention(Frozen):
     rope_base: float | None = None
     """RoPE's base θ for this self-attention's turn in place of the stack's ``positions.base``
     (Gemma 3: 10000 in its sliding layers, 1000000 in its global ones); None: the stack's."""
+    rope_scaled: bool = True
+    """Whether this self-attention's RoPE takes the stack's ``positions.scaling``; False: its
+    frequencies as they are (Gemma 3 4B scales its global layers only)."""
+
+    @property
+    def own_rope(self) -> bool:
+        """Whether this self-attention turns by angles of its own, not the stack's (its own
+        base, or the stack's scaling left out)."""
+        return self.rope_base is not None or not self.rope_scaled
 
     @property
     def groups(self) -> int:

@@ -337,6 +337,9 @@ REFUSALS: dict[str, str] = {
                        "files); writing there would replace it: choose another name",
     "output_twice": "another output of this run ({first}) writes that file too; each output "
                     "needs its own",
+    "part_over_a_file": "the step is split over {count} files in place of {asked} ({parts}), "
+                        "and a file of this name is already there that the export was not "
+                        "asked to replace: move it or choose another name",
     "owner_unknown": "its header names none: an older sidecar, or another program's file",
     "sidecar_owned": "{file} beside it belongs to another document ({owner}); saving here would "
                      "replace that document's weights: choose another name",
@@ -395,12 +398,16 @@ REFUSALS: dict[str, str] = {
     "variants_count": "expected a number of variants from 1 to {most}, got {got}",
     "rope_base_needs_rope": "a layer's own RoPE base needs the stack's positions to be RoPE "
                             "(\"kind\": \"rope\")",
-    "rope_base_scaled": "a layer's own RoPE base beside a RoPE scaling is not computed yet: "
-                        "QKV Studio turns such a layer by its base alone",
+    "rope_base_scaled": "a layer's own RoPE base beside a RoPE scaling is computed only for "
+                        "a layer that leaves the scaling out (\"rope_scaled\": false)",
+    "rope_unscaled_needs_scaling": "rope_scaled false leaves out the stack's RoPE scaling; "
+                                   "these positions have no scaling to leave out",
     "softcapping_unread": "transformers' Gemma 3 never passes this cap to its attention, so "
                           "its scores are not capped; a config giving it is refused",
-    "rope_scaled_full": "RoPE scaling {kind} of the full-attention layers alone is not "
-                        "computed yet: QKV Studio scales every layer's angles or none",
+    "rope_scaled_full": "RoPE scaling {kind} of the full-attention layers is not computed "
+                        "yet: QKV Studio computes the linear one there",
+    "rope_scaled_sliding": "RoPE scaling {kind} of the sliding layers is not computed yet: "
+                           "QKV Studio scales the full-attention layers alone",
     "rope_layer_types": "expected RoPE settings per layer type: full_attention and "
                         "sliding_attention",
     "scale_dk_needs_scale": "scale_dk is the number under the square root the scores are "
@@ -545,8 +552,9 @@ TITLES: dict[str, str] = {
     "title.input.types": "Token types: each token's row of the type table added",
     "title.input.summed": "Embeddings summed: token rows + position rows + type rows",
     "title.input.embedding_norm": "Embedding norm ({norm}): its output is X",
-    "title.positions.rope": "RoPE: each pair of q and k turned by p·θ{own}",
+    "title.positions.rope": "RoPE: each pair of q and k turned by p·θ{own}{unscaled}",
     "title.rope_own_base": ", θ from this layer's base {base}",
+    "title.rope_unscaled": ", without the stack's scaling",
     "title.attention.inputs": "One input, three parameter paths",
     "title.attention.projections": "Q, K and V: one projection row per position",
     "title.cross_attention.projections": "Q from the decoder rows, K and V from the encoder's "

@@ -142,12 +142,15 @@ REFUSALS: dict[str, str] = {
     "parallel_no_cross": "并行残差无处安放交叉注意力：请用 \"sequential\"",
     "cross_norm_only": "只有带 cross_attention 的层才有这个规范化",
     "rope_base_needs_rope": "层自己的 RoPE 基数要求这一栈的位置编码是 RoPE（\"kind\": \"rope\"）",
-    "rope_base_scaled": "暂不计算与 RoPE 缩放并用的层内 RoPE 基数：QKV Studio 只按基数本身"
-                        "旋转这样的层",
+    "rope_base_scaled": "层自己的 RoPE 基数只能用于不采用缩放的层（\"rope_scaled\": false），"
+                        "暂不计算它与 RoPE 缩放并用",
+    "rope_unscaled_needs_scaling": "rope_scaled 为 false 表示本层不用这一栈的 RoPE 缩放；"
+                                   "这里的位置编码没有缩放可以不用",
     "softcapping_unread": "transformers 的 Gemma 3 从不把这个截断值交给注意力，分数并不截断；"
                           "不接受给出它的配置",
-    "rope_scaled_full": "暂不计算只作用于全注意力层的 RoPE 缩放 {kind}：QKV Studio 要么缩放每一层"
-                        "的角度，要么都不缩放",
+    "rope_scaled_full": "暂不计算全注意力层的 RoPE 缩放 {kind}：QKV Studio 在那里只计算 linear "
+                        "缩放",
+    "rope_scaled_sliding": "暂不计算滑动窗口层的 RoPE 缩放 {kind}：QKV Studio 只缩放全注意力层",
     "rope_layer_types": "应为按层类型给出的 RoPE 设置：full_attention 和 sliding_attention",
     "scale_dk_needs_scale": "scale_dk 是分数所除的平方根下的数；scale 为 false 时分数不做除法，"
                             "它无处可用",
@@ -306,6 +309,8 @@ REFUSALS: dict[str, str] = {
     "output_is_input": "本次运行读取这个文件（文档、它的附属文件或检查点的文件）；"
                        "写到那里会覆盖它：请换一个名称",
     "output_twice": "本次运行的另一个输出（{first}）也写这个文件；每个输出都需要自己的文件",
+    "part_over_a_file": "这一步被拆成 {count} 个文件来代替 {asked}（{parts}），而这里已有同名文件，"
+                        "导出并未被要求替换它：请把它移走，或换一个名称",
     "owner_unknown": "它的文件头没有写明：是较早的附属文件，或另一个程序的文件",
     "sidecar_owned": "它旁边的 {file} 属于另一个文档（{owner}）；保存在这里会覆盖那个文档的权重："
                      "请换一个名称",
@@ -477,8 +482,9 @@ TITLES: dict[str, str] = {
     "title.input.types": "词元类型：每个词元的类型行加上去",
     "title.input.summed": "嵌入相加：词元行 + 位置行 + 类型行",
     "title.input.embedding_norm": "嵌入规范化（{norm}）：输出就是 X",
-    "title.positions.rope": "RoPE：q 和 k 的每一对列按位置转过 p·θ{own}",
+    "title.positions.rope": "RoPE：q 和 k 的每一对列按位置转过 p·θ{own}{unscaled}",
     "title.rope_own_base": "，θ 取自本层的基数 {base}",
+    "title.rope_unscaled": "，不用这一栈的缩放",
     "title.attention.inputs": "一份输入，三张参数表",
     "title.attention.projections": "Q、K、V：每个位置各得一行投影",
     "title.cross_attention.projections": "Q 来自解码器的行，K 和 V 来自编码器的记忆",

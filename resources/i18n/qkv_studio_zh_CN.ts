@@ -52,6 +52,38 @@
         <translation>前馈网络的激活函数</translation>
     </message>
     <message>
+        <source>Sc&amp;ores ÷ √</source>
+        <translation>分数 ÷ √(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Number under the scores&apos; square root</source>
+        <translation>分数所除的平方根下的数</translation>
+    </message>
+    <message>
+        <source>&amp;RoPE base</source>
+        <translation>RoPE 基数(&amp;R)</translation>
+    </message>
+    <message>
+        <source>This layer&apos;s own RoPE base</source>
+        <translation>本层自己的 RoPE 基数</translation>
+    </message>
+    <message>
+        <source>Norms &amp;before the sub-layers</source>
+        <translation>子层之前的规范化(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Pre-norms</source>
+        <translation>前置规范化</translation>
+    </message>
+    <message>
+        <source>&amp;Takes the stack&apos;s RoPE scaling</source>
+        <translation>采用这一栈的 RoPE 缩放(&amp;T)</translation>
+    </message>
+    <message>
+        <source>This layer takes the stack&apos;s RoPE scaling</source>
+        <translation>本层采用这一栈的 RoPE 缩放</translation>
+    </message>
+    <message>
         <source>Final norm of the encoder&apos;s output</source>
         <translation>编码器输出的最终 Norm</translation>
     </message>
@@ -86,6 +118,14 @@
     <message>
         <source>Head</source>
         <translation>输出头</translation>
+    </message>
+    <message>
+        <source>dₖ = {d_k}</source>
+        <translation>dₖ = {d_k}</translation>
+    </message>
+    <message>
+        <source>the stack&apos;s: {base}</source>
+        <translation>这一栈的：{base}</translation>
     </message>
     <message>
         <source>{place}: {problem}; kept {old}</source>

@@ -30,7 +30,7 @@ CONSTRUCTS = frozenset({
     "embedding_norm layernorm", "embedding_norm rmsnorm", "sinusoidal halves", "qk_norm shift",
     "alibi paper slopes", "masked-LM head", "rope scaling", "output norms", "ablate_heads",
     "mixture of experts", "shared expert", "head softcap", "attention softcap",
-    "qk_norm all_heads", "no pre-norms", "scale_dk", "rope_base"})
+    "qk_norm all_heads", "no pre-norms", "scale_dk", "rope_base", "rope_scaled false"})
 """Every construct the generated documents must meet."""
 
 
@@ -71,7 +71,10 @@ class LayerSpec:
     ``query_pre_attn_scalar``; only when scaled)."""
     rope_base: bool = False
     """The self-attention turns by its own RoPE base 100 (``rope_base``, Gemma 3's local
-    layers; only under RoPE positions without a scaling)."""
+    layers; only under RoPE positions, and beside a scaling only with ``rope_unscaled``)."""
+    rope_unscaled: bool = False
+    """The self-attention leaves the stack's RoPE scaling out (``rope_scaled`` false, Gemma 3
+    4B's sliding layers; only under a scaling)."""
 
 
 @dataclass(frozen=True)
@@ -158,6 +161,8 @@ def _layer(rng: np.random.Generator, spec: Spec, lay: LayerSpec, n: int, cross: 
         extra["scale_dk"] = 3.0
     if _own_base(spec, lay):
         extra["rope_base"] = 100.0
+    if _unscaled(spec, lay):
+        extra["rope_scaled"] = False
     d_k = D // spec.heads if spec.heads <= 2 else 2
     if lay.qk_norm is not None:
         groups = spec.kv_heads or spec.heads
@@ -188,8 +193,15 @@ def _layer(rng: np.random.Generator, spec: Spec, lay: LayerSpec, n: int, cross: 
 
 
 def _own_base(spec: Spec, lay: LayerSpec) -> bool:
-    """Whether the layer turns by its own RoPE base (RoPE positions without a scaling)."""
-    return lay.rope_base and spec.positions == "rope" and not spec.scaling
+    """Whether the layer turns by its own RoPE base (RoPE positions, without a scaling or
+    leaving it out)."""
+    return lay.rope_base and spec.positions == "rope" and (not spec.scaling
+                                                           or _unscaled(spec, lay))
+
+
+def _unscaled(spec: Spec, lay: LayerSpec) -> bool:
+    """Whether the layer leaves the stack's RoPE scaling out (there is one to leave out)."""
+    return lay.rope_unscaled and spec.positions == "rope" and spec.scaling
 
 
 def _capped(spec: Spec, lay: LayerSpec) -> bool:
@@ -289,6 +301,7 @@ def constructs(spec: Spec) -> set[str]:
                                       ("attention softcap", _capped(spec, lay)),
                                       ("scale_dk", lay.scale and lay.scale_dk),
                                       ("rope_base", _own_base(spec, lay)),
+                                      ("rope_scaled false", _unscaled(spec, lay)),
                                       ("not causal", not lay.causal)) if on}
     if not spec.layers[0].block:
         met.add("first layer without block")
@@ -400,7 +413,7 @@ EXAMPLES: tuple[Spec, ...] = (
          layers=(LayerSpec(activation="gelu_tanh", key_mask=True),)),
     # labels as a teacher may type them (a line break drew a slide's second line at 18 pt)
     Spec(seed=6, n=5, positions="rope", odd_labels=True, ending="targets", scaling=True,
-         layers=(LayerSpec(), LayerSpec(block=False),
+         layers=(LayerSpec(), LayerSpec(block=False, rope_unscaled=True, rope_base=True),
                  LayerSpec(norm="rmsnorm", output_norms=True, softcap=True, qk_norm="rmsnorm",
                            qk_all=True, no_pre_norms=True, scale_dk=True))),
     Spec(seed=5, n=5, positions="alibi", heads=2, kv_heads=1, head_bias=False,

@@ -166,7 +166,7 @@ def test_every_block_control_has_a_name_and_a_label(g01: StudioWindow) -> None:
     labelled = {label.buddy() for label in editor.findChildren(QLabel) if label.buddy()}
     controls: list[QWidget] = [*editor.findChildren(QComboBox), *editor.findChildren(QLineEdit),
                                *editor.findChildren(QCheckBox)]
-    assert len(controls) == 7
+    assert len(controls) == 11  # with scale_dk, rope_base, pre_norms and rope_scaled
     for control in controls:
         assert control.accessibleName(), control
         assert control in labelled or (isinstance(control, QCheckBox) and control.text())

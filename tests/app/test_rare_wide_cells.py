@@ -204,6 +204,7 @@ def test_on_a_back_row_too_many_wide_cells_widen_every_column_as_before() -> Non
         many = grid(values)
     assert many.columns == many.cell_width >= _width("1.32×10⁻⁵")
     assert many.cells_area().width() == pytest.approx(30 * many.cell_width)
+    values = values.copy()  # grids know an array by its numbers' place: never set in place
     values.flat[WIDE_COLUMNS] = 1.5
     with full_size_cells():
         fewer = grid(values)

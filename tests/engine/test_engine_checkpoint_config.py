@@ -355,13 +355,20 @@ GEMMA3_REFUSED: list[tuple[dict[str, Any], str, str, str]] = [
     ({"attn_logit_softcapping": 50.0}, "attn_logit_softcapping",
      "transformers' Gemma 3 never passes this cap to its attention, so its scores are not "
      "capped; a config giving it is refused", "transformers 的 Gemma 3 从不把这个截断值交给注意力"),
-    # a legacy rope_scaling scales the full layers only (Gemma 3 4B's linear 8)
-    ({"rope_scaling": {"rope_type": "linear", "factor": 8.0}}, "rope_scaling",
-     "RoPE scaling \"linear\" of the full-attention layers alone is not computed yet: QKV "
-     "Studio scales every layer's angles or none", "暂不计算只作用于全注意力层的 RoPE 缩放"),
-    ({"rope_parameters": {"full_attention": {"rope_type": "linear", "factor": 2.0}}},
-     "rope_parameters.full_attention", "RoPE scaling \"linear\" is not computed yet",
-     "暂不计算 RoPE 缩放 \"linear\""),
+    # a scaling of the full layers other than linear (Gemma 3 4B's), or of the sliding ones
+    ({"rope_scaling": {"rope_type": "yarn", "factor": 8.0}}, "rope_scaling",
+     "RoPE scaling \"yarn\" of the full-attention layers is not computed yet: QKV Studio "
+     "computes the linear one there", "暂不计算全注意力层的 RoPE 缩放 \"yarn\""),
+    ({"rope_parameters": {"full_attention": {"rope_type": "llama3", "factor": 2.0}}},
+     "rope_parameters.full_attention", "RoPE scaling \"llama3\" of the full-attention layers",
+     "暂不计算全注意力层的 RoPE 缩放 \"llama3\""),
+    ({"rope_parameters": {"sliding_attention": {"rope_type": "linear", "factor": 2.0}}},
+     "rope_parameters.sliding_attention", "RoPE scaling \"linear\" of the sliding layers is "
+     "not computed yet: QKV Studio scales the full-attention layers alone",
+     "暂不计算滑动窗口层的 RoPE 缩放 \"linear\""),
+    ({"rope_scaling": {"rope_type": "linear"}}, "rope_scaling.factor", "missing", "缺少"),
+    ({"rope_scaling": {"rope_type": "linear", "factor": 0}}, "rope_scaling.factor",
+     "expected a number above 0, got 0", "应为大于 0 的数"),
     ({"rope_parameters": {"rope_type": "default", "rope_theta": 5.0}},
      "rope_parameters.rope_type",
      "expected RoPE settings per layer type: full_attention and sliding_attention",
@@ -406,6 +413,39 @@ def test_gemma3s_full_layers_base_is_the_stacks_and_a_sliding_layers_its_own(
     theirs = transformers.AutoConfig.from_pretrained(tmp_path / "gemma3_text").rope_parameters
     assert theirs["full_attention"]["rope_theta"] == full
     assert theirs["sliding_attention"]["rope_theta"] == (sliding or full)
+
+
+@pytest.mark.parametrize(("given", "factor", "sliding"), [
+    # Gemma 3 4B's legacy key: transformers merges it into the full layers' settings alone
+    ({"rope_scaling": {"rope_type": "linear", "factor": 8.0}}, 8.0, 1e4),
+    # transformers 5's nested form, as save_pretrained writes it
+    ({"rope_parameters": {"full_attention": {"rope_type": "linear", "factor": 2.0,
+                                             "rope_theta": 500.0},
+                          "sliding_attention": {"rope_type": "default", "rope_theta": 500.0}}},
+     2.0, None),
+    # a legacy "type" does not replace the nested settings' "rope_type": not scaled
+    ({"rope_scaling": {"type": "linear", "factor": 8.0},
+      "rope_parameters": {"full_attention": {"rope_type": "default", "rope_theta": 500.0},
+                          "sliding_attention": {"rope_type": "default", "rope_theta": 5.0}}},
+     None, 5.0),
+])
+def test_gemma3_scales_its_full_layers_alone_as_transformers_merges_the_settings(
+        tmp_path: Path, given: dict[str, Any], factor: float | None,
+        sliding: float | None) -> None:
+    """The fixture's first layer slides, its second is full: the stack's scaling is the full
+    layers', and the sliding layer leaves it out (``rope_scaled`` false)."""
+    scenario = import_checkpoint(copy(tmp_path, "gemma3_text", **given), "the cat")
+    assert scenario.positions is not None
+    scaling = scenario.positions.scaling
+    assert (None if scaling is None else (scaling.type, scaling.factor)) == \
+        (None if factor is None else ("linear", factor))
+    assert [(layer.attention.rope_base, layer.attention.rope_scaled)
+            for layer in scenario.layers] == [(sliding, factor is None), (None, True)]
+    transformers = pytest.importorskip("transformers", reason="transformers is not installed")
+    theirs = transformers.AutoConfig.from_pretrained(tmp_path / "gemma3_text").rope_parameters
+    assert theirs["full_attention"]["rope_type"] == ("default" if factor is None else "linear")
+    assert theirs["full_attention"].get("factor") == factor or factor is None
+    assert theirs["sliding_attention"]["rope_type"] == "default"
 
 
 def test_a_chosen_gemma3_layer_keeps_its_own_types_base() -> None:

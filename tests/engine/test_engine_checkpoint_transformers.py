@@ -165,6 +165,14 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "gemma-width-12": ("gemma", {"hidden_size": 12}),
     "gemma2-width-12": ("gemma2", {"hidden_size": 12}),
     "gemma3_text-width-12": ("gemma3_text", {"hidden_size": 12}),
+    "gemma3_text-scaled": ("gemma3_text", {
+        "layer_types": ["sliding_attention", "full_attention"],
+        "rope_parameters": {"full_attention": {"rope_type": "linear", "rope_theta": 500.0,
+                                               "factor": 8.0},
+                            "sliding_attention": {"rope_type": "default", "rope_theta": 5.0}}}),
+    "gemma3_text-legacy-scaling": ("gemma3_text", {
+        "layer_types": ["full_attention", "sliding_attention"], "rope_theta": 500.0,
+        "rope_local_base_freq": 500.0}),
 }
 """Each case: its family and what it changes in the family's sizes: Phi-2's shape (no QK-norm,
 no grouped heads, a quarter of each head's 8 columns turned); OPT-350m's (post-norm, no final
@@ -186,6 +194,11 @@ its scores by √2 rather than √dₖ = √8 (``gemma2-scalar``: each attention
 Gemma 3's family case turns its sliding layer by 10000 and its full one by 1000000 (the
 defaults, saved per layer type in ``rope_parameters``) and divides by √12; ``gemma3_text-bases``
 gives the bases (500 full, 5 sliding: every pair turns differently), the full layer first;
+``gemma3_text-scaled`` scales the full layer's angles by linear 8 (transformers 5's nested
+``rope_parameters``: the document's ``positions.scaling``, the sliding layer ``rope_scaled``
+false with its own base 5), and ``gemma3_text-legacy-scaling`` gives Gemma 3 4B's legacy
+``rope_scaling`` (``EDITED``) beside one base 500 for both types, so the sliding layer differs
+from the full one by the scaling alone (``rope_scaled`` false, no ``rope_base``);
 and the three Gemmas 12 wide, whose √d = √12 no float32 holds (their families' cases are 16
 wide: √16 = 4 is exact in any precision).
 Qwen2-MoE (its family case: both layers sparse, 2 of 4 shares unrenormalised, the gated shared
@@ -194,11 +207,12 @@ q/k/v biases, and a window of 2 on its even layers under ``max_window_layers`` 1
 only)."""
 EDITED: dict[str, dict[str, Any]] = {
     "llama-rope-scaling": {"rope_scaling": {"rope_type": "default"}},
+    "gemma3_text-legacy-scaling": {"rope_scaling": {"rope_type": "linear", "factor": 8.0}},
 }
 """Keys written into a case's saved config.json afterwards (save_pretrained writes no
 ``rope_scaling``), the model then read back by from_pretrained: transformers 5 takes a given
 ``rope_scaling`` in place of ``rope_parameters``, so the base is 10000, not the 500 of
-``rope_parameters``."""
+``rope_parameters``; Gemma 3 merges it into its full layers' settings alone."""
 FLOAT32_CASTS = ("LlamaRMSNorm", "MistralRMSNorm", "Qwen2RMSNorm", "Qwen3RMSNorm",
                  "GemmaRMSNorm", "Phi3RMSNorm", "Gemma2RMSNorm", "MixtralRMSNorm",
                  "Qwen3MoeRMSNorm", "Olmo2RMSNorm", "Qwen2MoeRMSNorm", "Gemma3RMSNorm")
@@ -252,10 +266,14 @@ def _rotary64(self: Any, x: Any, position_ids: Any) -> Any:
 
 
 def _gemma3_rotary64(self: Any, x: Any, position_ids: Any, layer_type: str) -> Any:
-    """Gemma 3's rotary embedding of one layer type, its angles in float64."""
+    """Gemma 3's rotary embedding of one layer type, its angles in float64 (a scaled type's
+    by transformers' own scaling, whose torch computes in float64 here)."""
     dim = 2 * getattr(self, f"{layer_type}_inv_freq").shape[0]
     base = self.config.rope_parameters[layer_type]["rope_theta"]
     inv_freq = 1.0 / (base ** (torch.arange(0, dim, 2, dtype=torch.float64) / dim))
+    if self.rope_type[layer_type] != "default":
+        inv_freq, _ = ROPE_INIT_FUNCTIONS[self.rope_type[layer_type]](self.config, x.device,
+                                                                      layer_type=layer_type)
     emb = torch.cat([position_ids[..., None].to(torch.float64) * inv_freq] * 2, dim=-1)
     factor = getattr(self, f"{layer_type}_attention_scaling")
     return (emb.cos() * factor).to(x.dtype), (emb.sin() * factor).to(x.dtype)

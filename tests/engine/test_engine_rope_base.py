@@ -81,8 +81,8 @@ def test_the_writer_keeps_a_rope_base_and_null_is_the_stacks() -> None:
      "层自己的 RoPE 基数要求这一栈的位置编码是 RoPE"),
     (lambda d: d["positions"].update(scaling={"type": "linear", "factor": 2}),
      "layers.1.attention.rope_base",
-     "a layer's own RoPE base beside a RoPE scaling is not computed yet: QKV Studio turns such "
-     "a layer by its base alone", "暂不计算与 RoPE 缩放并用的层内 RoPE 基数"),
+     "a layer's own RoPE base beside a RoPE scaling is computed only for a layer that leaves "
+     "the scaling out (\"rope_scaled\": false)", "层自己的 RoPE 基数只能用于不采用缩放的层"),
     (lambda d: d["layers"][1]["attention"].update(rope_base=0), "layers.1.attention.rope_base",
      "expected a number above 0, got 0.0", "应为大于 0 的数"),
 ])

@@ -145,7 +145,7 @@ CASES: list[tuple[str, Callable[[Doc], object], str]] = [
     ("f11", put("attention", "Wx", value=[[1]]),
      "attention.Wx: unknown key (allowed here: heads, causal, scale, scale_dk, Wq, Wk, Wv, bq, "
      "bk, bv, Wo, bo, kv_heads, window, key_mask, qk_norm, qk_norm_over, gamma_q, gamma_k, "
-     "beta_q, beta_k, ablate_heads, softcap, rope_base)"),
+     "beta_q, beta_k, ablate_heads, softcap, rope_base, rope_scaled)"),
     ("g01", put("block", "dropout", value=0.1),
      "block.dropout: unknown key (allowed here: norm, eps, placement, residual, pre_norms, "
      "gamma1, beta1, gamma_c, beta_c, gamma2, beta2, gamma3, beta3, gamma4, beta4, ffn, "
@@ -205,7 +205,7 @@ def test_an_odd_unknown_key_still_gives_one_line(key: str) -> None:
     message = refusal(doc)
     assert message.startswith("attention.") \
         and message.endswith("qk_norm, qk_norm_over, gamma_q, gamma_k, beta_q, beta_k, "
-                             "ablate_heads, softcap, rope_base)")
+                             "ablate_heads, softcap, rope_base, rope_scaled)")
     assert message.split(": ")[0] != "attention."  # the key is shown, even an empty one
 
 

@@ -74,6 +74,55 @@ def test_one_step_split_into_parts_sent_to_one_file_name_writes_a_file_per_part_
     assert (status, lines, err) == (0, [str(tmp_path / "one.png")], "")
 
 
+@pytest.mark.parametrize("fmt", ["png", "svg"])
+def test_a_part_of_a_split_step_never_replaces_a_file_the_user_did_not_name(
+        qapp: QApplication, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        fmt: str) -> None:
+    """``--out ffn.png`` over the user's own ffn-2.png (and ffn.png): refused in one line
+    naming the part, exit 2; every old file as it was, nothing else written (no part, no
+    staging folder). In another folder the same export writes its parts."""
+    step = load_trace("bert").step_index("L1.ffn") + 1
+    own = {f"ffn.{fmt}": b"asked for: replaced only by a whole picture",
+           f"ffn-2.{fmt}": b"the user's own picture"}
+    for name, data in own.items():
+        (tmp_path / name).write_bytes(data)
+    status, lines, err = run(capsys, "bert", "--format", fmt, "--steps", str(step),
+                             "--width", "960", "--out", str(tmp_path / f"ffn.{fmt}"))
+    assert (status, lines) == (2, [])
+    assert err.startswith(f"qkv-studio: cannot write {tmp_path / f'ffn-2.{fmt}'}: the step is "
+                          f"split over ") and err.count("\n") == 1
+    assert f"files in place of ffn.{fmt} (ffn-1.{fmt}, ffn-2.{fmt}" in err
+    assert err.endswith("and a file of this name is already there that the export was not "
+                        "asked to replace: move it or choose another name\n")
+    assert leftovers(tmp_path) == sorted(own)
+    assert {name: (tmp_path / name).read_bytes() for name in own} == own
+    elsewhere = tmp_path / "elsewhere"
+    status, lines, _ = run(capsys, "bert", "--format", fmt, "--steps", str(step),
+                           "--width", "960", "--out", str(elsewhere / f"ffn.{fmt}"))
+    assert status == 0 and leftovers(elsewhere) == [Path(line).name for line in lines]
+    assert len(lines) > 1
+
+
+def test_the_refusal_of_a_part_over_a_file_is_worded_in_chinese_too(
+        qapp: QApplication, tmp_path: Path) -> None:
+    from app.export.job import run_export
+    from app.export.safe import ExportRefusedError
+    from app.export.settings import ExportRequest
+
+    trace = load_trace("bert")
+    (tmp_path / "ffn-1.png").write_bytes(b"mine")
+    request = ExportRequest(format="png", steps=(trace.step_index("L1.ffn"),),
+                            destination=tmp_path, single_file="ffn.png", width=960)
+    with pytest.raises(ExportRefusedError) as refused:
+        run_export(trace, request)
+    assert refused.value.words("zh").startswith(
+        f"无法写入 {tmp_path / 'ffn-1.png'}：这一步被拆成 ")
+    assert refused.value.words("zh").endswith(
+        "而这里已有同名文件，导出并未被要求替换它：请把它移走，或换一个名称")
+    assert leftovers(tmp_path) == ["ffn-1.png"]
+    assert (tmp_path / "ffn-1.png").read_bytes() == b"mine"
+
+
 def test_a_refused_document_exits_2_and_writes_nothing(
         qapp: QApplication, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
