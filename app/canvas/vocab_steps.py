@@ -31,6 +31,7 @@ from app.canvas.pieces import custom_grid, number, text_lines, word
 from app.model.operands import parameter_path
 from app.texts.words import joined
 from engine import Step
+from engine.format.mapped_weight import looked_up
 from engine.format.numbers import format_exact
 from engine.forward.masked_lm import fills, masked_positions
 from engine.scenario.names import short_name
@@ -57,6 +58,8 @@ def lay_out_embed(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRec
     picked_by: dict[int, list[str]] = {}
     for token, row in zip(ctx.tokens, ids, strict=True):
         picked_by.setdefault(row, []).append(token)
+    rows = looked_up(table, shown)  # row k: the table's row shown[k]
+    at = {r: k for k, r in enumerate(shown)}
     features = numbered(table.shape[1])
     id_grid = custom_grid(ctx, word(ctx, "embed_ids"), np.array(ids, dtype=np.float64)[:, None],
                           ctx.tokens, [word(ctx, "embed_id")], decimals=0,
@@ -65,22 +68,22 @@ def lay_out_embed(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRec
     def table_text(row: int, col: int) -> str:
         r = shown[row]
         who = joined(picked_by.get(r, []), ctx.options.lang)
-        return f"embedding[{r},{col}] = {number(ctx, float(table[r, col]))}" + \
+        return f"embedding[{r},{col}] = {number(ctx, float(rows[row, col]))}" + \
             (f" · {word(ctx, 'embed_pair', token=who, id=r)}" if who else "")
 
     table_grid = custom_grid(
-        ctx, word(ctx, "embed_table"), table[shown], [
+        ctx, word(ctx, "embed_table"), rows, [
             f"{r} · {', '.join(picked_by[r])}" if r in picked_by else str(r) for r in shown],
         features, explain=table_text,
         highlight_rows=frozenset(k for k, r in enumerate(shown) if r in picked_by))
 
     scale = stack.embedding_scale
-    picked = table[ids] if scale is not None else ctx.array(step.writes[0])
+    picked = rows[[at[i] for i in ids]] if scale is not None else ctx.array(step.writes[0])
     name = word(ctx, "embed_picked_name") if scale is not None else short_name(step.writes[0])
 
     def x_text(row: int, col: int) -> str:
         return (f"{name}[{row},{col}] = embedding[{ids[row]},{col}] = "
-                f"{number(ctx, float(table[ids[row], col]))}")
+                f"{number(ctx, float(rows[at[ids[row]], col]))}")
 
     x_grid = custom_grid(ctx, word(ctx, "embed_picked" if scale is not None else "embed_x"),
                          picked, [word(ctx, "embed_row", token=t, id=i)

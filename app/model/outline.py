@@ -10,6 +10,7 @@ from collections.abc import Hashable, Mapping
 import numpy as np
 
 from engine import Scenario
+from engine.format.mapped_weight import MappedWeight
 from engine.generation.redraw import same_but_run
 
 _PLAIN = (str, int, float, bool, type(None))
@@ -22,7 +23,7 @@ _PLAIN_TYPES = frozenset(_PLAIN)
 def shape_key(value: object) -> Hashable:
     """A hashable outline of ``value``: arrays by their shape, containers by their parts,
     anything else as itself. Work grows with the number of parts, never with the numbers."""
-    if isinstance(value, np.ndarray):
+    if isinstance(value, np.ndarray | MappedWeight):
         return ("array", value.shape)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return (type(value).__name__, tuple(

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import Scenario, parse_scenario
-from engine.format.writer import as_array, to_document
+from engine.format.writer import as_held, to_document
 from engine.generation.append import self_attentions
 
 
@@ -86,7 +86,7 @@ def first_positions(scenario: Scenario, n: int) -> dict[str, Any]:
     """The document of the first ``n`` positions of ``scenario`` (their ids, labels and
     key-mask entries; everything else as it is), to change further before parsing."""
     assert scenario.token_ids is not None
-    doc = to_document(scenario, as_array)
+    doc = to_document(scenario, as_held)
     doc["token_ids"] = list(scenario.token_ids[:n])
     doc["tokens"] = list(scenario.tokens[:n])
     for attention in self_attentions(doc, scenario):

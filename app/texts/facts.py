@@ -17,6 +17,7 @@ from app.model.operands import array_name, ffn_pre, kv_head, tokens_of, visible_
 from app.texts.printed import printed_places
 from app.texts.scope import QK_NORM, StepModules, modules_of
 from engine import Attention, Block, Scenario, Step, Trace, format_number
+from engine.format.mapped_weight import column_block
 from engine.format.numbers import format_exact, format_factor
 from engine.format.reader import FloatArray
 from engine.scenario.op_kinds import head_output, steps_of
@@ -391,7 +392,8 @@ class Facts:
     def q0_terms(self) -> str:
         """The terms of Q[receiver, 0]: the source row times Wq's first column (plus bq)."""
         a = self.attention
-        terms = self.dot_terms(self.array(self.source)[self.receiver], a.Wq[:, 0])
+        first = column_block(a.Wq, 0, 1)[:, 0]
+        terms = self.dot_terms(self.array(self.source)[self.receiver], first)
         return terms + (f" + {self.factor(a.bq[0])}" if a.bq is not None else "")
 
     @property

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.format.errors import ScenarioError
+from engine.format.mapped_weight import widening_room
 from engine.format.reader import FloatArray
 from engine.forward import plan as forward
 from engine.forward.tape import Tape
@@ -59,7 +60,7 @@ def read_layers(trace: Trace) -> tuple[Reading, ...]:
     readings = []
     for layer, stream in enumerate(streams(scenario)):
         tape = Tape(arrays={stream: trace.arrays[stream]})
-        with np.errstate(over="raise", invalid="raise", divide="raise"):
+        with np.errstate(over="raise", invalid="raise", divide="raise"), widening_room():
             forward.head(tape, place, head, stream)
         readings.append(Reading(layer, stream, tape["logits"], tape["probs"]))
     return tuple(readings)

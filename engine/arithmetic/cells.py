@@ -29,6 +29,7 @@ from engine.arithmetic.positions import (
 from engine.arithmetic.terms import cell, dot, sum_text
 from engine.format.errors import one_line
 from engine.format.generation_keys import Settings
+from engine.format.mapped_weight import column_block, looked_up
 from engine.format.numbers import format_exact, format_factor, format_number
 from engine.format.reader import FloatArray
 from engine.format.whole_text import read_whole
@@ -196,7 +197,7 @@ class _Explainer:
             tid = owner.token_ids[i]
             scale = owner.embedding_scale
             if scale is not None and self.s.embedding is not None:
-                row = float(self.s.embedding[tid, j])
+                row = float(looked_up(self.s.embedding, (tid,))[0, j])
                 return (f"{cell(c.name, c.index)} = embedding[{tid},{j}] × {format_exact(scale)}"
                         f" = {self.num(row)} × {self.factor(scale)} = {self.num(c.value)}",
                         [self.say("scaled_row", token=token, tid=tid, scale=format_exact(scale))])
@@ -214,12 +215,12 @@ class _Explainer:
         weight = {"Q": "Wq", "K": "Wk", "V": "Wv"}[c.local]
         cross = step.keys != "" and c.local != "Q"
         source = step.reads[1] if cross else step.reads[0]
-        matrix = getattr(att, weight)
+        column = column_block(getattr(att, weight), col, col + 1)[:, 0]
         bias_name = "b" + weight[1]
         bias = getattr(att, bias_name)
         term_bias = (bias_name, float(bias[col])) if bias is not None else None
         text = self.dot_terms(cell(c.name, c.index), (source, i, self.a[source][i]),
-                              (weight, col, matrix[:, col]), term_bias, c.value)
+                              (weight, col, column), term_bias, c.value)
         width = att.d_v if c.local == "V" else att.d_k
         heads = att.heads if c.local == "Q" else att.groups
         details = [self.say("head_column", c=col, head=col // width + 1, heads=heads)] \
@@ -374,8 +375,9 @@ class _Explainer:
                 return (f"{cell(c.name, c.index)} = {cell(s + 'mixed', c.index)} = "
                         f"{self.num(c.value)}", [self.say("no_wo")])
             bias = ("bo", float(att.bo[col])) if att.bo is not None else None
+            column = column_block(att.Wo, col, col + 1)[:, 0]
             return self.dot_terms(cell(c.name, c.index), (f"{s}mixed", i, self.a[f"{s}mixed"][i]),
-                                  ("Wo", col, att.Wo[:, col]), bias, c.value), []
+                                  ("Wo", col, column), bias, c.value), []
         h = col // att.d_v
         if h in att.ablate_heads:
             return (f"{cell(c.name, c.index)} = 0",
@@ -469,24 +471,26 @@ class _Explainer:
         x = self.a[source][i]
         if c.local == "ffn_out":
             bias = ("b2", float(ffn.b2[col])) if ffn.b2 is not None else None
+            column = column_block(ffn.W2, col, col + 1)[:, 0]
             return self.dot_terms(cell(c.name, c.index), (f"{s}ffn_hidden", i,
                                                           self.a[f"{s}ffn_hidden"][i]),
-                                  ("W2", col, ffn.W2[:, col]), bias, c.value), []
+                                  ("W2", col, column), bias, c.value), []
         if c.local in ("ffn_pre", "ffn_up"):
             bias = ("b1", float(ffn.b1[col])) if ffn.b1 is not None else None
-            return self.dot_terms(cell(c.name, c.index), (source, i, x),
-                                  ("W1", col, ffn.W1[:, col]), bias, c.value), []
+            column = column_block(ffn.W1, col, col + 1)[:, 0]
+            return self.dot_terms(cell(c.name, c.index), (source, i, x), ("W1", col, column),
+                                  bias, c.value), []
         if c.local == "ffn_hidden" and ffn.Wg is not None:
             gate, up = float(self.a[f"{s}ffn_gate"][i, col]), float(self.a[f"{s}ffn_up"][i, col])
             return (f"{cell(c.name, c.index)} = {cell(s + 'ffn_gate', c.index)}·"
                     f"{cell(s + 'ffn_up', c.index)} = {self.factor(gate)}·{self.factor(up)}"
                     f" = {self.num(c.value)}", [])
         weight, bias_name = ("Wg", "bg") if c.local == "ffn_gate" else ("W1", "b1")
-        matrix, bias_row = getattr(ffn, weight), getattr(ffn, bias_name)
+        column = column_block(getattr(ffn, weight), col, col + 1)[:, 0]
+        bias_row = getattr(ffn, bias_name)
         bias = (bias_name, float(bias_row[col])) if bias_row is not None else None
-        z = float(x @ matrix[:, col]) + (bias[1] if bias else 0.0)
-        pre = self.dot_terms(f"z[{i},{col}]", (source, i, x), (weight, col, matrix[:, col]),
-                             bias, z)
+        z = float(x @ column) + (bias[1] if bias else 0.0)
+        pre = self.dot_terms(f"z[{i},{col}]", (source, i, x), (weight, col, column), bias, z)
         act = ffn.activation
         zeroed = self.say("zeroed") if act == "relu" and z <= 0 else ""
         return (f"{cell(c.name, c.index)} = {act}(z[{i},{col}]) = {act}({self.num(z)}) = "
@@ -592,8 +596,9 @@ class _Explainer:
         i, col = c.index
         source = step.reads[0]
         bias = ("bias", float(head.bias[col])) if head.bias is not None else None
+        column = column_block(head.unembed, col, col + 1)[:, 0]
         return (self.dot_terms(cell(c.name, c.index), (source, i, self.a[source][i]),
-                               ("unembed", col, head.unembed[:, col]), bias, c.value),
+                               ("unembed", col, column), bias, c.value),
                 [self.say("vocab_entry", entry=head.vocab[col])])
 
     def _softcap(self, c: _Cell) -> Result:

@@ -16,7 +16,8 @@ from engine.checkpoint.config import Config
 from engine.checkpoint.folder import Checkpoint
 from engine.checkpoint.layout import Parts, Sizes, linear, tensors, unembedding
 from engine.format.errors import ScenarioError
-from engine.format.reader import FloatArray, describe
+from engine.format.mapped_weight import Weight
+from engine.format.reader import describe
 from engine.words.refusals import Refusal
 
 
@@ -36,7 +37,7 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
     prefix = "bert." if checkpoint.has("bert.embeddings.word_embeddings.weight") else ""
     tensor = tensors(checkpoint, prefix)
 
-    embedding = tensor("embeddings.word_embeddings.weight", size.vocab, d)
+    embedding = tensor.matrix("embeddings.word_embeddings.weight", size.vocab, d)
     types = config.whole("type_vocab_size", default=2)
     layers = []
     for k in chosen:
@@ -69,7 +70,7 @@ PREDICTIONS = "cls.predictions."
 """Where a BertForMaskedLM (or BertForPreTraining) keeps its masked-language-model head."""
 
 
-def masked_lm_head(checkpoint: Checkpoint, config: Config, embedding: FloatArray,
+def masked_lm_head(checkpoint: Checkpoint, config: Config, embedding: Weight,
                    activation: str, eps: float) -> dict[str, Any]:
     """``cls.predictions``: the transform (dense d × d with bias, ``activation``, LayerNorm of
     ``eps``), the decoder (the word embedding's transpose when tied, as transformers ties it)

@@ -89,12 +89,14 @@ def choose_layers(choice: str | None, count: int) -> list[int]:
 
 
 def import_checkpoint(folder: str | os.PathLike[str], text: str, layers: str | None = None,
-                      pair: str | None = None) -> Scenario:
-    """The document of the checkpoint in ``folder`` computing ``text`` (and ``pair`` after it,
+                      pair: str | None = None, *, mapped: bool = False) -> Scenario:
+    r"""The document of the checkpoint in ``folder`` computing ``text`` (and ``pair`` after it,
     as segment 1: BERT's sentence B, for a model with token types); its ``note`` says which of
     the tokenizer's settings (padding, truncation) were ignored. The text's refusals
     (not UTF-8, the tokenizer failing on it, past the positions) are
-    :func:`~engine.checkpoint.tokens.tokenize`'s.
+    :func:`~engine.checkpoint.tokens.tokenize`'s. ``mapped``: the weight matrices (the
+    embedding, the projections, the feed-forwards' and the head's) stay in their files as
+    :class:`~engine.format.mapped_weight.MappedWeight`\ s, widened when computed.
 
     Raises
     ------
@@ -105,7 +107,7 @@ def import_checkpoint(folder: str | os.PathLike[str], text: str, layers: str | N
         config and the weights' headers, before any weight is read), or a tensor the family's
         layout does not use.
     """
-    checkpoint = Checkpoint(folder)
+    checkpoint = Checkpoint(folder, mapped=mapped)
     config = Config(checkpoint.config, str(checkpoint.folder / CONFIG))
     family = config.family()
     if pair is not None and family not in TYPED:

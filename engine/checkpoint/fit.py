@@ -2,7 +2,8 @@
 any weight is read: the width, heads, vocabulary and layers against the engine's limits
 (docs/limits.md), the chosen layers' tensors each within the numbers one weight may hold, and all of
 them as float64 within the computer's memory (:mod:`engine.files.memory`; each is widened once,
-straight from its file's map). A Llama-3.1-405B folder is refused in well under a second,
+straight from its file's map; of a mapped checkpoint's matrices, only the largest, as the forward
+pass widens one at a time). A Llama-3.1-405B folder is refused in well under a second,
 reading its headers only."""
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ def check_fit(checkpoint: Checkpoint, config: Config, family: str, chosen: list[
     if len(chosen) > MAX_LAYERS:
         raise ScenarioError("--layers", Refusal("layers_limit", count=len(chosen),
                                                 limit=MAX_LAYERS))
-    total = 0
+    total = largest = 0
     for name, stored in checkpoint.stored.items():
         if not wanted(family, name, chosen):
             continue
@@ -45,8 +46,11 @@ def check_fit(checkpoint: Checkpoint, config: Config, family: str, chosen: list[
             raise ScenarioError(str(stored.file), Refusal("tensor_numbers_limit", name=name,
                                                           count=stored.count,
                                                           limit=MAX_WEIGHT_CELLS))
-        total += stored.count
-    short = memory_short(total)
+        if checkpoint.mapped and len(stored.shape) == 2:
+            largest = max(largest, stored.count)
+        else:
+            total += stored.count
+    short = memory_short(total + largest)
     if short is not None:
         raise ScenarioError(str(checkpoint.folder / WEIGHTS),
                             Refusal("checkpoint_memory", need=short[0], have=short[1]))

@@ -23,7 +23,9 @@ from tokenizers import Tokenizer
 from engine.checkpoint.weights_file import Stored, read_header, read_tensor
 from engine.files.regular_file import open_regular
 from engine.format.errors import ScenarioError
+from engine.format.mapped_weight import MappedWeight, Weight
 from engine.format.reader import FloatArray
+from engine.format.safetensors_file import READ, Entry
 from engine.words.refusals import Refusal
 
 CONFIG = "config.json"
@@ -41,10 +43,12 @@ MAX_TOKENIZER_BYTES = 256 << 20
 
 class Checkpoint:
     """One checkpoint folder: its config, its tensors by name, its tokenizer; ``used`` holds
-    the names of the tensors read so far."""
+    the names of the tensors read so far; ``mapped``: its weight matrices stay in their files
+    (:meth:`weight`)."""
 
-    def __init__(self, folder: str | os.PathLike[str]) -> None:
+    def __init__(self, folder: str | os.PathLike[str], *, mapped: bool = False) -> None:
         self.folder = Path(folder)
+        self.mapped = mapped
         if not self.folder.is_dir():
             raise ScenarioError(str(self.folder), Refusal("checkpoint_not_folder"))
         config = _read_json(self._file(CONFIG), MAX_CONFIG_BYTES)
@@ -99,6 +103,29 @@ class Checkpoint:
         ScenarioError
             Naming the weights file when the tensor is missing, of another shape or unreadable.
         """
+        return read_tensor(name, self._used(name, shape), transposed=transposed)
+
+    def weight(self, name: str, shape: tuple[int, int], *, transposed: bool = False) -> Weight:
+        """The matrix ``name`` as :meth:`tensor` reads it, or, when the checkpoint is
+        ``mapped``, left in its file (:class:`~engine.format.mapped_weight.MappedWeight`)."""
+        stored = self._used(name, shape)
+        if not self.mapped:
+            return read_tensor(name, stored, transposed=transposed)
+        if stored.dtype not in READ:
+            raise ScenarioError(str(stored.file), Refusal("tensor_dtype", name=name,
+                                                          dtype=stored.dtype,
+                                                          read=", ".join(READ)))
+        entry = Entry(stored.dtype, stored.shape, stored.start, stored.end)
+        return MappedWeight(stored.file, name, entry, transposed=transposed)
+
+    def _used(self, name: str, shape: tuple[int, ...]) -> Stored:
+        """The tensor ``name``, checked to have ``shape``, counted used.
+
+        Raises
+        ------
+        ScenarioError
+            Naming the weights file when the tensor is missing or of another shape.
+        """
         stored = self.stored.get(name)
         if stored is None:
             raise ScenarioError(str(self.folder / WEIGHTS), Refusal("tensor_missing", name=name))
@@ -107,7 +134,7 @@ class Checkpoint:
                                                           expected=_shape(shape),
                                                           got=_shape(stored.shape)))
         self.used.add(name)
-        return read_tensor(name, stored, transposed=transposed)
+        return stored
 
     def tokenizer(self) -> Tokenizer:
         """The tokenizer of tokenizer.json."""

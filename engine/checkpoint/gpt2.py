@@ -27,7 +27,7 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
     scale = config.flag("scale_attn_weights", True)
     prefix = "transformer." if checkpoint.has("transformer.wte.weight") else ""
     tensor = tensors(checkpoint, prefix)
-    embedding = tensor("wte.weight", size.vocab, d)
+    embedding = tensor.matrix("wte.weight", size.vocab, d)
     layers = []
     for k in chosen:
         at = f"h.{k}."

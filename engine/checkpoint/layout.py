@@ -11,6 +11,7 @@ import numpy as np
 from engine.checkpoint.config import Config
 from engine.checkpoint.folder import Checkpoint
 from engine.format.errors import ScenarioError
+from engine.format.mapped_weight import Weight, widened
 from engine.format.reader import FloatArray
 from engine.words.refusals import Refusal
 
@@ -38,7 +39,7 @@ class Parts:
     empty: no head), and the keys between the rows and the first layer a family may add
     (``embedding_scale``, ``type_table``, ``embedding_norm``)."""
 
-    embedding: FloatArray
+    embedding: Weight
     positions: dict[str, Any]
     layers: list[dict[str, Any]]
     head: dict[str, Any]
@@ -57,6 +58,11 @@ class Tensors:
     def __call__(self, name: str, *shape: int) -> FloatArray:
         return self.checkpoint.tensor(self.prefix + name, shape)
 
+    def matrix(self, name: str, rows: int, columns: int) -> Weight:
+        """The matrix ``name`` (rows × columns) as stored, left in its file when the
+        checkpoint is mapped (an embedding: its rows are looked up)."""
+        return self.checkpoint.weight(self.prefix + name, (rows, columns))
+
     def has(self, name: str) -> bool:
         """Whether the checkpoint stores ``name`` under the prefix."""
         return self.checkpoint.has(self.prefix + name)
@@ -66,7 +72,7 @@ class Tensors:
         """The ``nn.Linear`` ``name`` (rows × columns, out × in) as the book's in × out matrix
         under ``keys[0]``, and, when the family's config gives the layer a ``bias`` (as
         transformers builds it, whatever the checkpoint stores), its bias under ``keys[1]``."""
-        into[keys[0]] = self.checkpoint.tensor(f"{self.prefix}{name}.weight", (rows, columns),
+        into[keys[0]] = self.checkpoint.weight(f"{self.prefix}{name}.weight", (rows, columns),
                                                transposed=True)
         if bias:
             into[keys[1]] = self(f"{name}.bias", rows)
@@ -158,18 +164,19 @@ def tensors(checkpoint: Checkpoint, prefix: str) -> Tensors:
     return Tensors(checkpoint, prefix)
 
 
-def unembedding(checkpoint: Checkpoint, config: Config, embedding: FloatArray, name: str, *,
-                tied: bool) -> FloatArray:
+def unembedding(checkpoint: Checkpoint, config: Config, embedding: Weight, name: str, *,
+                tied: bool) -> Weight:
     """The head's d × V matrix: the embedding's transpose when the config ties them
     (``tie_word_embeddings``, ``tied`` when absent), else the tensor ``name`` transposed. A tied
     head stored anyway under ``name`` counts as used only when it equals the embedding."""
     if config.flag("tie_word_embeddings", tied):
         if checkpoint.has(name):  # a stored copy of the tied head: used if it is the same
             stored = checkpoint.tensor(name, embedding.shape)
-            if not np.array_equal(stored, embedding):
+            if not np.array_equal(stored, widened(embedding)):
                 checkpoint.used.discard(name)  # so refused as a tensor no layout used
         return embedding.T
-    return checkpoint.tensor(name, embedding.shape, transposed=True)
+    rows, columns = embedding.shape
+    return checkpoint.weight(name, (rows, columns), transposed=True)
 
 
 def linear(weight: FloatArray) -> FloatArray:

@@ -111,7 +111,7 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int], *, tied: bo
     windows = config.windows(size.layers)
     attention_bias, output_bias, mlp_bias = biases(config)
     tensor = tensors(checkpoint, PREFIX)
-    embedding = tensor("embed_tokens.weight", size.vocab, d)
+    embedding = tensor.matrix("embed_tokens.weight", size.vocab, d)
     layers = []
     for k in chosen:
         at = f"layers.{k}."

@@ -25,7 +25,7 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
                   "placement": "pre", "residual": "parallel" if parallel else "sequential"}
     activation = config.activation("hidden_act", default="gelu")
     tensor = tensors(checkpoint, PREFIX)
-    embedding = tensor("embed_in.weight", size.vocab, d)
+    embedding = tensor.matrix("embed_in.weight", size.vocab, d)
     layers = []
     for k in chosen:
         at = f"layers.{k}."

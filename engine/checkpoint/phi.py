@@ -25,7 +25,7 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
     qk_norm = config.flag("qk_layernorm", False)
     activation = config.activation("hidden_act", default="gelu_new")
     tensor = tensors(checkpoint, PREFIX)
-    embedding = tensor("embed_tokens.weight", size.vocab, d)
+    embedding = tensor.matrix("embed_tokens.weight", size.vocab, d)
     layers = []
     for k in chosen:
         at = f"layers.{k}."

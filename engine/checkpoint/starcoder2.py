@@ -27,7 +27,7 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
     activation = config.activation("hidden_act", default="gelu_pytorch_tanh")
     windows = config.windows(size.layers)
     tensor = tensors(checkpoint, PREFIX)
-    embedding = tensor("embed_tokens.weight", size.vocab, d)
+    embedding = tensor.matrix("embed_tokens.weight", size.vocab, d)
     layers = []
     for k in chosen:
         at = f"layers.{k}."

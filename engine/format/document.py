@@ -22,6 +22,7 @@ from engine.format.layers import (
     parse_layers,
     row_of,
 )
+from engine.format.mapped_weight import Weight, expect_weight, looked_up
 from engine.format.numbers import DECIMALS_RANGE
 from engine.format.reader import (
     MAX_LAYERS,
@@ -75,7 +76,7 @@ def parse_document(document: object) -> dict[str, Any]:
 
     if ("token_ids" in doc or "embedding" in doc) and "X" in doc:
         raise ScenarioError("X", Refusal("x_and_token_ids"))
-    embedding = (expect_matrix(doc["embedding"], "embedding", max_rows=MAX_VOCAB, weights=True)
+    embedding = (expect_weight(doc["embedding"], "embedding", max_rows=MAX_VOCAB)
                  if "embedding" in doc else None)
     token_ids, X = _inputs(doc, "", embedding)
     n, d = int(X.shape[0]), int(X.shape[1])
@@ -134,7 +135,7 @@ def parse_document(document: object) -> dict[str, Any]:
             "shorthand": shorthand, "head_in_block": head_in_block}
 
 
-def _check_run_can_draw(targets: object, embedding: FloatArray | None, vocab: int) -> None:
+def _check_run_can_draw(targets: object, embedding: Weight | None, vocab: int) -> None:
     """Refuse a generation run beside what keeps its tokens' documents from drawing: training
     targets, or an embedding without a row for every vocabulary entry."""
     if targets is not None:
@@ -145,7 +146,7 @@ def _check_run_can_draw(targets: object, embedding: FloatArray | None, vocab: in
                                                  vocab=vocab))
 
 
-def _inputs(doc: Mapping[str, Any], place: str, embedding: FloatArray | None
+def _inputs(doc: Mapping[str, Any], place: str, embedding: Weight | None
             ) -> tuple[tuple[int, ...] | None, FloatArray]:
     """Token ids (or None) and the input rows of the document or of its encoder."""
     at = f"{place}." if place else ""
@@ -163,7 +164,7 @@ def _inputs(doc: Mapping[str, Any], place: str, embedding: FloatArray | None
         vocab_rows = int(embedding.shape[0])
         token_ids = tuple(expect_int(t, f"{at}token_ids[{k}]", 0, vocab_rows - 1)
                           for k, t in enumerate(raw_ids))
-        return token_ids, embedding[list(token_ids)]
+        return token_ids, looked_up(embedding, token_ids)
     if "X" in doc:
         return None, expect_matrix(doc["X"], f"{at}X")
     raise ScenarioError(f"{at}X", Refusal("x_missing"))
@@ -236,7 +237,7 @@ def _check_shared_budget(encoder_layers: int, value: object) -> None:
                                           count=encoder_layers + len(value), limit=MAX_LAYERS))
 
 
-def _encoder(value: object, embedding: FloatArray | None) -> Encoder:
+def _encoder(value: object, embedding: Weight | None) -> Encoder:
     enc = expect_object(value, "encoder")
     refuse_unknown(enc, _ENCODER_KEYS, "encoder")
     token_ids, X = _inputs(enc, "encoder", embedding)

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from engine.format.errors import ScenarioError
+from engine.format.mapped_weight import expect_weight
 from engine.format.reader import (
     MAX_CELLS,
     MAX_HEADS,
@@ -120,8 +121,7 @@ def parse_attention(value: object, place: str, *, n: int, d: int, n_keys: int | 
             raise ScenarioError(_at(place, name), Refusal("missing"))
     to_d = Refusal("match_d", d=d)
     to_keys = Refusal("match_encoder_width", d=d_keys) if cross else to_d
-    Wq = expect_matrix(att["Wq"], _at(place, "Wq"), rows=d, rows_reason=to_d, max_rows=MAX_WIDTH,
-                       weights=True)
+    Wq = expect_weight(att["Wq"], _at(place, "Wq"), rows=d, rows_reason=to_d, max_rows=MAX_WIDTH)
     width_q = int(Wq.shape[1])
     if groups == heads:
         width_k = width_q
@@ -132,10 +132,10 @@ def parse_attention(value: object, place: str, *, n: int, d: int, n_keys: int | 
                                                           heads=Refusal("heads_of", heads=heads)))
         width_k = width_q // heads * groups
         k_reason = Refusal("key_heads_of", groups=groups, d_k=width_q // heads)
-    Wk = expect_matrix(att["Wk"], _at(place, "Wk"), rows=d_keys, rows_reason=to_keys,
-                       cols=width_k, cols_reason=k_reason, max_rows=MAX_WIDTH, weights=True)
-    Wv = expect_matrix(att["Wv"], _at(place, "Wv"), rows=d_keys, rows_reason=to_keys,
-                       max_rows=MAX_WIDTH, weights=True)
+    Wk = expect_weight(att["Wk"], _at(place, "Wk"), rows=d_keys, rows_reason=to_keys,
+                       cols=width_k, cols_reason=k_reason, max_rows=MAX_WIDTH)
+    Wv = expect_weight(att["Wv"], _at(place, "Wv"), rows=d_keys, rows_reason=to_keys,
+                       max_rows=MAX_WIDTH)
     width_v = int(Wv.shape[1])
     refuse_large_result(_at(place, "Wq"), Refusal("result_q"), n, width_q)
     refuse_large_result(_at(place, "Wv"), Refusal("result_v"), n_keys, width_v)
@@ -159,9 +159,9 @@ def parse_attention(value: object, place: str, *, n: int, d: int, n_keys: int | 
     bv = bias("bv", width_v, Refusal("match_columns_of", matrix="Wv"))
     Wo = bo = None
     if "Wo" in att:
-        Wo = expect_matrix(att["Wo"], _at(place, "Wo"), rows=mixed_width,
+        Wo = expect_weight(att["Wo"], _at(place, "Wo"), rows=mixed_width,
                            rows_reason=Refusal("match_value_columns", columns=mixed_width),
-                           max_rows=MAX_WIDTH, weights=True)
+                           max_rows=MAX_WIDTH)
         refuse_large_result(_at(place, "Wo"), Refusal("result_output"), n, int(Wo.shape[1]))
         bo = bias("bo", int(Wo.shape[1]), Refusal("match_columns_of", matrix="Wo"))
     elif "bo" in att:
@@ -267,22 +267,22 @@ def parse_ffn(value: object, place: str, n: int, d: int) -> FeedForward:
     for name in ("W1", "W2"):
         if name not in ffn:
             raise ScenarioError(_at(place, name), Refusal("missing"))
-    W1 = expect_matrix(ffn["W1"], _at(place, "W1"), rows=d, rows_reason=Refusal("match_d", d=d),
-                       max_rows=MAX_WIDTH, max_cols=4 * MAX_WIDTH, weights=True)
+    W1 = expect_weight(ffn["W1"], _at(place, "W1"), rows=d, rows_reason=Refusal("match_d", d=d),
+                       max_rows=MAX_WIDTH, max_cols=4 * MAX_WIDTH)
     f = int(W1.shape[1])
     refuse_large_result(_at(place, "W1"), Refusal("result_hidden"), n, f)
-    W2 = expect_matrix(ffn["W2"], _at(place, "W2"), rows=f,
+    W2 = expect_weight(ffn["W2"], _at(place, "W2"), rows=f,
                        rows_reason=Refusal("match_w1_columns", columns=f), cols=d,
-                       cols_reason=Refusal("match_d", d=d), max_rows=4 * MAX_WIDTH, weights=True)
+                       cols_reason=Refusal("match_d", d=d), max_rows=4 * MAX_WIDTH)
     b1 = (expect_vector(ffn["b1"], _at(place, "b1"), f, Refusal("match_columns_of", matrix="W1"))
           if "b1" in ffn else None)
     b2 = (expect_vector(ffn["b2"], _at(place, "b2"), d, Refusal("match_d", d=d))
           if "b2" in ffn else None)
     Wg = bg = None
     if "Wg" in ffn:
-        Wg = expect_matrix(ffn["Wg"], _at(place, "Wg"), rows=d, rows_reason=Refusal("match_d", d=d),
+        Wg = expect_weight(ffn["Wg"], _at(place, "Wg"), rows=d, rows_reason=Refusal("match_d", d=d),
                            cols=f, cols_reason=Refusal("match_w1_columns", columns=f),
-                           max_rows=MAX_WIDTH, max_cols=4 * MAX_WIDTH, weights=True)
+                           max_rows=MAX_WIDTH, max_cols=4 * MAX_WIDTH)
         bg = (expect_vector(ffn["bg"], _at(place, "bg"), f,
                             Refusal("match_columns_of", matrix="Wg"))
               if "bg" in ffn else None)
@@ -440,9 +440,9 @@ def parse_head(head: Mapping[str, Any], place: str, *, n: int, d: int, last: Lay
     unembed = bias = None
     vocab: tuple[str, ...] = ()
     if "unembed" in head:
-        unembed = expect_matrix(head["unembed"], _at(place, "unembed"), rows=d,
+        unembed = expect_weight(head["unembed"], _at(place, "unembed"), rows=d,
                                 rows_reason=Refusal("match_d", d=d), max_rows=MAX_WIDTH,
-                                max_cols=MAX_VOCAB, weights=True)
+                                max_cols=MAX_VOCAB)
         size = int(unembed.shape[1])
         refuse_large_result(_at(place, "unembed"), Refusal("result_logits"), n, size)
         vocab = (expect_labels(head["vocab"], _at(place, "vocab"), size) if "vocab" in head

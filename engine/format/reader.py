@@ -240,6 +240,27 @@ def expect_vector(value: object, place: str, length: int | None = None,
     return array
 
 
+def check_matrix_shape(shape: tuple[int, int], place: str, *, rows: int | None = None,
+                       rows_reason: Refusal = NO_REASON, max_rows: int = MAX_POSITIONS,
+                       max_cols: int = MAX_WIDTH, weights: bool = False) -> None:
+    """Refuse a matrix of ``shape`` past ``max_rows``, ``max_cols`` or the cells an array (a
+    weight, ``weights``) may hold, of other than ``rows`` rows, or without columns (the
+    columns' count is checked after the numbers, as :func:`expect_matrix` does)."""
+    if shape[0] > max_rows:
+        raise ScenarioError(place, Refusal("rows_limit", count=shape[0], limit=max_rows))
+    if shape[1] > max_cols:
+        raise ScenarioError(place, Refusal("columns_limit", count=shape[1], limit=max_cols))
+    cells = MAX_WEIGHT_CELLS if weights else MAX_CELLS
+    if shape[0] * shape[1] > cells:
+        raise ScenarioError(place, Refusal("cells_limit", rows=shape[0], cols=shape[1],
+                                           limit=cells))
+    if rows is not None and shape[0] != rows:
+        raise ScenarioError(place, Refusal("rows_count", count=rows, reason=rows_reason,
+                                           got=shape[0]))
+    if shape[1] == 0:
+        raise ScenarioError(place, Refusal("no_columns"))
+
+
 def expect_matrix(value: object, place: str, *, rows: int | None = None, cols: int | None = None,
                   rows_reason: Refusal = NO_REASON, cols_reason: Refusal = NO_REASON,
                   max_rows: int = MAX_POSITIONS, max_cols: int = MAX_WIDTH,
@@ -263,19 +284,8 @@ def expect_matrix(value: object, place: str, *, rows: int | None = None, cols: i
             if not isinstance(row, list | tuple):
                 raise ScenarioError(f"{place}[{r}]", Refusal("not_matrix_row", got=describe(row)))
         shape = (len(value), len(value[0]))
-    if shape[0] > max_rows:
-        raise ScenarioError(place, Refusal("rows_limit", count=shape[0], limit=max_rows))
-    if shape[1] > max_cols:
-        raise ScenarioError(place, Refusal("columns_limit", count=shape[1], limit=max_cols))
-    cells = MAX_WEIGHT_CELLS if weights else MAX_CELLS
-    if shape[0] * shape[1] > cells:
-        raise ScenarioError(place, Refusal("cells_limit", rows=shape[0], cols=shape[1],
-                                           limit=cells))
-    if rows is not None and shape[0] != rows:
-        raise ScenarioError(place, Refusal("rows_count", count=rows, reason=rows_reason,
-                                           got=shape[0]))
-    if shape[1] == 0:
-        raise ScenarioError(place, Refusal("no_columns"))
+    check_matrix_shape(shape, place, rows=rows, rows_reason=rows_reason, max_rows=max_rows,
+                       max_cols=max_cols, weights=weights)
     if isinstance(value, np.ndarray):
         array = _checked_array(value, place)
     else:

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from engine.exercises.document import exercise_document
-from engine.format.reader import FloatArray
+from engine.format.mapped_weight import Weight, widened
 from engine.scenario.modules import (
     Attention,
     Block,
@@ -30,15 +30,16 @@ from engine.scenario.scenario import Scenario
 FORMAT_NAME = "qkv-studio"
 FORMAT_VERSION = 2
 
-Write = Callable[[FloatArray], Any]
+Write = Callable[[Weight], Any]
 
 
-def plain(array: FloatArray) -> Any:
+def plain(weight: Weight) -> Any:
     """Nested lists with integral values written as ints, so saved files read naturally (−0.0
-    stays a float: an int has no sign of zero).
+    stays a float: an int has no sign of zero); a mapped weight widened.
 
     Vectorised: numpy decides which numbers are integral, then makes the lists in one pass.
     """
+    array = widened(weight)
     integral = (array == np.trunc(array)) & (np.abs(array) < 1e15) \
         & ~((array == 0) & np.signbit(array))
     if integral.all():
@@ -50,13 +51,18 @@ def plain(array: FloatArray) -> Any:
     return mixed.tolist()
 
 
-def as_array(array: FloatArray) -> Any:
-    """The array itself: a document for :func:`engine.scenario.scenario.parse_scenario`, never for a
-    file."""
-    return array
+def as_array(weight: Weight) -> Any:
+    """The array itself (a mapped weight widened): a document whose arrays go to a sidecar."""
+    return widened(weight)
 
 
-def _put(out: dict[str, Any], write: Write, **values: FloatArray | None) -> None:
+def as_held(weight: Weight) -> Any:
+    """The array or the mapped weight itself: a document for
+    :func:`engine.format.document.parse_scenario`, never for a file."""
+    return weight
+
+
+def _put(out: dict[str, Any], write: Write, **values: Weight | None) -> None:
     for name, value in values.items():
         if value is not None:
             out[name] = write(value)
@@ -233,4 +239,4 @@ def to_document(s: Scenario, write: Write = plain) -> dict[str, Any]:
     return doc
 
 
-__all__ = ["FORMAT_NAME", "FORMAT_VERSION", "as_array", "plain", "to_document"]
+__all__ = ["FORMAT_NAME", "FORMAT_VERSION", "as_array", "as_held", "plain", "to_document"]

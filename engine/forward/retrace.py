@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.format.mapped_weight import widening_room
 from engine.forward.tape import Stopped, Tape
 from engine.forward.trace import Trace, record
 from engine.scenario.scenario import Scenario
@@ -45,7 +46,7 @@ def retraced(before: Trace, after: Scenario, start: int,
     tape = Tape(arrays=dict(before.arrays), visibility=dict(before.visibility),
                 replay=before.steps[:start], stop=None if through is None else through + 1)
     try:
-        with np.errstate(over="raise", invalid="raise", divide="raise"):
+        with np.errstate(over="raise", invalid="raise", divide="raise"), widening_room():
             record(after, tape)
     except FloatingPointError:
         return None

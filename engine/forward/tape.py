@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.format.generation_keys import Settings
+from engine.format.mapped_weight import Weight, column_block, times
 from engine.format.numbers import format_exact
 from engine.format.reader import FloatArray
 from engine.forward.numerics import activate, key_visibility, norm, row_statistics, softmax
@@ -26,6 +27,8 @@ from engine.scenario.positions import Positions
 from engine.words import english
 
 BoolArray = npt.NDArray[np.bool_]
+VOCABULARY_BLOCK = 1 << 22
+"""Numbers of the unembedding widened at a time (32 MiB of float64): its d × V never is."""
 
 
 @dataclass(frozen=True)
@@ -152,14 +155,14 @@ def normalise(tape: Tape, place: Place, kind: str, name: str, source: str,
 
 def query_rows(a: Attention, x: FloatArray) -> FloatArray:
     """Q = x·Wq + bq."""
-    q: FloatArray = x @ a.Wq + (a.bq if a.bq is not None else 0.0)
+    q: FloatArray = times(x, a.Wq) + (a.bq if a.bq is not None else 0.0)
     return q
 
 
 def key_value_rows(a: Attention, kv: FloatArray) -> tuple[FloatArray, FloatArray]:
     """K = kv·Wk + bk and V = kv·Wv + bv."""
-    k: FloatArray = kv @ a.Wk + (a.bk if a.bk is not None else 0.0)
-    v: FloatArray = kv @ a.Wv + (a.bv if a.bv is not None else 0.0)
+    k: FloatArray = times(kv, a.Wk) + (a.bk if a.bk is not None else 0.0)
+    v: FloatArray = times(kv, a.Wv) + (a.bv if a.bv is not None else 0.0)
     return k, v
 
 
@@ -291,7 +294,7 @@ def head_mix(a: Attention, w: FloatArray, V: FloatArray) -> tuple[FloatArray, Fl
     mixed: FloatArray = (w @ vh).transpose(1, 0, 2).reshape(n, h * a.d_v)
     for head in a.ablate_heads:
         mixed[:, head * a.d_v:(head + 1) * a.d_v] = 0.0
-    out: FloatArray = (mixed @ a.Wo + (a.bo if a.bo is not None else 0.0)
+    out: FloatArray = (times(mixed, a.Wo) + (a.bo if a.bo is not None else 0.0)
                        if a.Wo is not None else mixed)
     return mixed, out
 
@@ -333,7 +336,7 @@ def residual(tape: Tape, place: Place, kind: str, terms: tuple[str, ...],
 
 def pre_activation(f: FeedForward, x: FloatArray) -> FloatArray:
     """z = x @ W1 + b1: the feed-forward's hidden units before the activation."""
-    z: FloatArray = x @ f.W1 + (f.b1 if f.b1 is not None else 0.0)
+    z: FloatArray = times(x, f.W1) + (f.b1 if f.b1 is not None else 0.0)
     return z
 
 
@@ -343,13 +346,13 @@ def hidden_units(f: FeedForward, x: FloatArray
     z = pre_activation(f, x)
     if f.Wg is None:
         return None, z, activate(f.activation, z)
-    gate = activate(f.activation, x @ f.Wg + (f.bg if f.bg is not None else 0.0))
+    gate = activate(f.activation, times(x, f.Wg) + (f.bg if f.bg is not None else 0.0))
     return gate, z, gate * z
 
 
 def ffn_output(f: FeedForward, hidden: FloatArray) -> FloatArray:
     """hidden @ W2 + b2: the feed-forward's output rows."""
-    out: FloatArray = hidden @ f.W2 + (f.b2 if f.b2 is not None else 0.0)
+    out: FloatArray = times(hidden, f.W2) + (f.b2 if f.b2 is not None else 0.0)
     return out
 
 
@@ -393,13 +396,26 @@ def transform(tape: Tape, place: Place, source: str, t: Transform) -> None:
               ("transform_pre", "transform_hidden", "transform"), "head.transform", "transform")
 
 
-def logits(tape: Tape, place: Place, source: str, unembed: FloatArray,
+def vocabulary_scores(rows: FloatArray, unembed: Weight) -> FloatArray:
+    """rows · unembed, a block of :data:`VOCABULARY_BLOCK` numbers of the unembedding at a
+    time (the whole d × V matrix, mapped or not, is never widened at once; the same blocks
+    whichever it is, so the two give the same numbers bit for bit)."""
+    d, vocab = (int(k) for k in unembed.shape)
+    scores = np.empty((rows.shape[0], vocab))
+    step = max(1, VOCABULARY_BLOCK // max(1, d))
+    for start in range(0, vocab, step):
+        scores[:, start:start + step] = rows @ column_block(unembed, start, start + step)
+    return scores
+
+
+def logits(tape: Tape, place: Place, source: str, unembed: Weight,
            bias: FloatArray | None, written: str = "logits") -> None:
     """One score per vocabulary entry: the row times unembed (plus the vocabulary bias), written
     as ``written`` (``logits_uncapped`` when a soft cap follows)."""
     if tape.replayed():
         return
-    tape.arrays[written] = tape[source] @ unembed + (bias if bias is not None else 0.0)
+    scores = vocabulary_scores(tape[source], unembed)
+    tape.arrays[written] = scores + (bias if bias is not None else 0.0)
     tape.step(place, "logits", english("title.block.logits"),
               (source, place.param("unembed"), *_optional((place.param("bias"), bias))),
               (written,), "block.logits", "logits")

@@ -11,6 +11,7 @@ import numpy.typing as npt
 
 from engine.format.errors import ScenarioError
 from engine.format.generation_keys import Generation
+from engine.format.mapped_weight import widening_room
 from engine.format.reader import FloatArray
 from engine.forward import embedding_steps
 from engine.forward import plan as forward
@@ -144,7 +145,7 @@ def compute(scenario: Scenario) -> Trace:
     """
     tape = Tape()
     try:
-        with np.errstate(over="raise", invalid="raise", divide="raise"):
+        with np.errstate(over="raise", invalid="raise", divide="raise"), widening_room():
             record(scenario, tape)
     except FloatingPointError as error:
         place = failed_place(lambda again: record(scenario, again), len(tape.steps))

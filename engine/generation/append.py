@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.format.errors import ScenarioError
 from engine.format.layers import check_scores
+from engine.format.mapped_weight import looked_up
 from engine.format.reader import MAX_POSITIONS
 from engine.scenario.modules import Layer
 from engine.scenario.scenario import Scenario, check_size
@@ -93,7 +94,7 @@ def extend(scenario: Scenario, token_id: int) -> Scenario:
     run = scenario.generation
     longer = replace(
         scenario, token_ids=ids, tokens=(*scenario.tokens, scenario.head.vocab[token_id]),
-        X=scenario.embedding[list(ids)], token_types=_continued(scenario.token_types),
+        X=looked_up(scenario.embedding, ids), token_types=_continued(scenario.token_types),
         layers=tuple(_seeing_new_key(layer)
                                                       for layer in scenario.layers),
         generation=None if run is None else replace(run, chosen=(*run.chosen, token_id)))

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from engine.format.errors import ScenarioError
+from engine.format.mapped_weight import looked_up, widening_room
 from engine.format.reader import FloatArray
 from engine.forward import plan as forward
 from engine.forward.embedding_steps import lay_in, of_stack
@@ -103,7 +104,7 @@ def _input_row(tape: Tape, scenario: Scenario, token_id: int, p: int) -> None:
     angles of position p (``rope_angles``). The new token continues the last one's type."""
     assert scenario.embedding is not None
     types = scenario.token_types
-    given = replace(of_stack(scenario), rows=scenario.embedding[token_id:token_id + 1], first=p,
+    given = replace(of_stack(scenario), rows=looked_up(scenario.embedding, (token_id,)), first=p,
                     types=None if types is None else types[-1:])
     lay_in(tape, Place(), given)
 
@@ -193,7 +194,7 @@ def next_position(cache: Cache, token_id: int) -> NewRow:
     tape = Tape()
     _input_row(tape, scenario, token_id, p)
     try:
-        with np.errstate(over="raise", invalid="raise", divide="raise"):
+        with np.errstate(over="raise", invalid="raise", divide="raise"), widening_room():
             out = forward.stack(tape, Place(), "", scenario.layers, "X",
                                 shorthand=scenario.shorthand, attend=step.attend)
             assert scenario.head is not None

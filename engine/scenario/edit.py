@@ -15,8 +15,9 @@ from typing import Any
 import numpy as np
 
 from engine.format.document import parse_scenario
+from engine.format.mapped_weight import MappedWeight, Weight, looked_up
 from engine.format.reader import FloatArray
-from engine.format.writer import as_array, to_document
+from engine.format.writer import as_held, to_document
 from engine.forward import lineage
 from engine.scenario.scenario import Scenario
 from engine.scenario.tree import replaced
@@ -48,7 +49,8 @@ def with_parameter(scenario: Scenario, path: str,
 
 def with_cell(scenario: Scenario, path: str, index: tuple[int, ...], value: float) -> Scenario:
     """A new scenario with one number of the array at ``path`` set (``index``: row and
-    column, or the column of a vector).
+    column, or the column of a vector); of a weight left in its checkpoint, a new overlay
+    (:meth:`~engine.format.mapped_weight.MappedWeight.with_cell`).
 
     The array is copied once and only the new number is checked: the others were checked when
     the array was made, and every other array is shared with this scenario; the copy's descent
@@ -63,6 +65,13 @@ def with_cell(scenario: Scenario, path: str, index: tuple[int, ...], value: floa
     IndexError
         If ``index`` is outside the array.
     """
+    weight = scenario.parameters.get(path)
+    if isinstance(weight, MappedWeight) and math.isfinite(value):
+        locator, name = scenario.array_places[path]
+        edited_weight = weight.with_cell(index, value)
+        mapped: Scenario = replaced(scenario, locator,
+                                    lambda node: replace(node, **{name: edited_weight}))
+        return _looked_up_again(mapped, edited_weight) if path == "embedding" else mapped
     original = scenario.parameter(path)
     changed = original.copy(order="K")
     changed[index] = value
@@ -88,7 +97,7 @@ def with_document_value(scenario: Scenario, path: str, value: object) -> Scenari
 def with_document_values(scenario: Scenario, values: Mapping[str, object]) -> Scenario:
     """As :func:`with_document_value` for several paths at once, in order, re-validated once
     (a switch and the keys it no longer allows: ``pre_norms`` false without γ1 … β2)."""
-    document = to_document(scenario, as_array)
+    document = to_document(scenario, as_held)
     for path, value in values.items():
         node: Any = document
         keys = path.split(".")
@@ -105,14 +114,14 @@ def with_document_values(scenario: Scenario, values: Mapping[str, object]) -> Sc
     return parse_scenario(document)
 
 
-def _looked_up_again(scenario: Scenario, embedding: FloatArray) -> Scenario:
+def _looked_up_again(scenario: Scenario, embedding: Weight) -> Scenario:
     """The scenario whose rows looked up by token id follow a new embedding table."""
     if scenario.token_ids is not None:
-        scenario = replace(scenario, X=embedding[list(scenario.token_ids)])
+        scenario = replace(scenario, X=looked_up(embedding, scenario.token_ids))
     encoder = scenario.encoder
     if encoder is not None and encoder.token_ids is not None:
         scenario = replace(scenario, encoder=replace(encoder,
-                                                     X=embedding[list(encoder.token_ids)]))
+                                                     X=looked_up(embedding, encoder.token_ids)))
     return scenario
 
 

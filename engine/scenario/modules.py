@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from engine.format.mapped_weight import Weight
 from engine.format.reader import FloatArray
 from engine.scenario.frozen import Frozen
 
@@ -45,13 +46,13 @@ class Attention(Frozen):
     scale_dk: float | None = None
     """The number whose square root divides the scores in place of d_k (Gemma 2's
     ``query_pre_attn_scalar``); None: d_k. Only with ``scale``."""
-    Wq: FloatArray
-    Wk: FloatArray
-    Wv: FloatArray
+    Wq: Weight
+    Wk: Weight
+    Wv: Weight
     bq: FloatArray | None = None
     bk: FloatArray | None = None
     bv: FloatArray | None = None
-    Wo: FloatArray | None = None
+    Wo: Weight | None = None
     bo: FloatArray | None = None
     kv_heads: int | None = None
     window: int | None = None
@@ -121,11 +122,11 @@ class FeedForward(Frozen):
     """Position-wise feed-forward network ``activation(x @ W1 + b1) @ W2 + b2``; with ``Wg``
     gated: ``(activation(x @ Wg + bg) ⊙ (x @ W1 + b1)) @ W2 + b2``."""
 
-    W1: FloatArray
+    W1: Weight
     b1: FloatArray | None = None
-    W2: FloatArray
+    W2: Weight
     b2: FloatArray | None = None
-    Wg: FloatArray | None = None
+    Wg: Weight | None = None
     bg: FloatArray | None = None
     activation: str = "relu"
 
@@ -223,7 +224,7 @@ class Head(Frozen):
     gamma_f: FloatArray
     beta_f: FloatArray
     transform: Transform | None = None
-    unembed: FloatArray | None = None
+    unembed: Weight | None = None
     bias: FloatArray | None = None
     vocab: tuple[str, ...] = ()
     softcap: float | None = None

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from engine.format.mapped_weight import widened
 from engine.format.reader import MAX_HEADS, MAX_POSITIONS, MAX_WIDTH, FloatArray
 from engine.format.writer import to_document
 from engine.scenario.modules import (
@@ -239,7 +240,7 @@ def resize(scenario: Scenario, sizes: Sizes) -> Resized:
         ids = list(scenario.token_ids)[: sizes.n] + [0] * max(0, sizes.n - old.n)
         dropped += max(0, old.n - sizes.n)
         doc["token_ids"] = ids
-        put("embedding", _fit(scenario.embedding, scenario.embedding.shape[0], sizes.d))
+        put("embedding", _fit(widened(scenario.embedding), scenario.embedding.shape[0], sizes.d))
     else:
         put("X", _fit(scenario.X, sizes.n, sizes.d))
     tokens = list(scenario.tokens)[: sizes.n]
@@ -257,7 +258,7 @@ def resize(scenario: Scenario, sizes: Sizes) -> Resized:
         module, attention, block = _attention_of(scenario, path)
         groups = _groups(attention, sizes.heads) if attention is not None else (1, 1)
         change = _Change(old=_sizes_of(attention, old), new=sizes, groups=groups, block=block)
-        put(path, _fit_any(module, path.rsplit(".", 1)[-1], array, change))
+        put(path, _fit_any(module, path.rsplit(".", 1)[-1], widened(array), change))
     for path, a in _attentions(scenario):
         _resize_options(doc, path, a, sizes, old)
     for positions in (doc.get("positions"), doc.get("encoder", {}).get("positions")):

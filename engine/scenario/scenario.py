@@ -24,6 +24,7 @@ from engine.files.memory import memory_short
 from engine.format.embedding import trace_numbers as input_numbers
 from engine.format.errors import ScenarioError
 from engine.format.generation_keys import Generation
+from engine.format.mapped_weight import MappedWeight, Weight, widened
 from engine.format.reader import MAX_POSITIONS, MAX_WIDTH, FloatArray
 from engine.forward.positions import trace_numbers as position_numbers
 from engine.forward.size import MAX_TRACE_NUMBERS, trace_numbers
@@ -57,7 +58,7 @@ class Scenario(Frozen):
     X: FloatArray
     """The input rows as given or looked up by token id, before ``embedding_scale``, positions,
     type rows and ``embedding_norm`` (the trace's ``embedded`` … ``X``)."""
-    embedding: FloatArray | None = None
+    embedding: Weight | None = None
     embedding_scale: float | None = None
     """Every looked-up row times this number before anything is added (Gemma's √d)."""
     token_types: tuple[int, ...] | None = None
@@ -156,7 +157,8 @@ class Scenario(Frozen):
 
     def parameter(self, path: str) -> FloatArray:
         """The editable array at a document path such as ``"attention.Wq"`` or
-        ``"layers.1.block.ffn.W1"``.
+        ``"layers.1.block.ffn.W1"`` (a weight left in its checkpoint widened, for as long as it
+        is held).
 
         Raises
         ------
@@ -165,8 +167,7 @@ class Scenario(Frozen):
         """
         if path in self.array_places:
             locator, name = self.array_places[path]
-            value: FloatArray = getattr(module_at(self, locator), name)
-            return value
+            return widened(getattr(module_at(self, locator), name))
         if path == "X" or path.endswith(".X"):  # looked up from the embedding: readable
             owner = self if path == "X" else self.module(path[:-2])
             if isinstance(owner, Scenario | Encoder):
@@ -178,9 +179,9 @@ class Scenario(Frozen):
         return list(self.array_places)
 
     @cached_property
-    def parameters(self) -> dict[str, FloatArray]:
+    def parameters(self) -> dict[str, Weight]:
         """Every editable array by its document path, in document order (what
-        :meth:`parameter_paths` lists)."""
+        :meth:`parameter_paths` lists), a weight left in its checkpoint as it is."""
         return {path: getattr(module_at(self, locator), name)
                 for path, (locator, name) in self.array_places.items()}
 
@@ -206,10 +207,11 @@ class Scenario(Frozen):
 
 def check_size(scenario: Scenario) -> None:
     """Refuse a document whose trace passes the limit, or whose numbers and trace together
-    would not fit in this computer's memory as float64 (:mod:`engine.files.memory`)."""
+    would not fit in this computer's memory as float64 (:mod:`engine.files.memory`; of the
+    weights left in their checkpoint, the largest, widened while it is computed)."""
     trace = _refuse_large_trace(scenario)
     count = number_count(scenario)
-    short = memory_short(count + trace)
+    short = memory_short(_held_count(scenario) + trace)
     if short is not None:
         raise ScenarioError("document", Refusal("document_memory", count=count, trace=trace,
                                                 need=short[0], have=short[1]))
@@ -244,6 +246,14 @@ def _refuse_large_trace(scenario: Scenario) -> int:
         raise ScenarioError(place, Refusal("trace_numbers_limit", count=count,
                                            limit=MAX_TRACE_NUMBERS))
     return count
+
+
+def _held_count(scenario: Scenario) -> int:
+    """The numbers the document holds in memory as float64: every one but those of the weights
+    left in their checkpoint, of which only the largest is ever widened at once."""
+    weights = scenario.parameters.values()
+    mapped = [weight.size for weight in weights if isinstance(weight, MappedWeight)]
+    return number_count(scenario) - sum(mapped) + max(mapped, default=0)
 
 
 def number_count(scenario: Scenario) -> int:

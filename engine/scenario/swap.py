@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from engine.format.mapped_weight import looked_up
 from engine.scenario.modules import Layer
 from engine.scenario.scenario import Scenario
 
@@ -56,7 +57,7 @@ def reordered(scenario: Scenario, positions: Sequence[int]) -> Scenario:
         run = scenario.generation
         if run is not None and run.chosen and ids[-len(run.chosen):] != run.chosen:
             run = None
-        return replace(scenario, tokens=tokens, token_ids=ids, X=scenario.embedding[list(ids)],
+        return replace(scenario, tokens=tokens, token_ids=ids, X=looked_up(scenario.embedding, ids),
                        layers=layers, generation=run)
     return replace(scenario, tokens=tokens, X=scenario.X[order], layers=layers)
 

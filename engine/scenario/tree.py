@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from engine.format.mapped_weight import MappedWeight
+
 Locator = tuple[str | int, ...]
 
 
@@ -32,7 +34,7 @@ def walk(node: object, locator: Locator = ()) -> Iterator[tuple[Locator, object]
 def array_fields(node: object) -> list[str]:
     """Names of the module's fields that hold an array now, in field order."""
     return [item.name for item in fields(node)  # type: ignore[arg-type]
-            if isinstance(getattr(node, item.name), np.ndarray)]
+            if isinstance(getattr(node, item.name), np.ndarray | MappedWeight)]
 
 
 def module_at(root: object, locator: Locator) -> Any:

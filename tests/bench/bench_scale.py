@@ -14,9 +14,11 @@ each timed inside its process after its imports, its peak memory the process's `
 last pair on the shape cut to 2 layers compares our logits with transformers' in float64, its
 float32 casts (RMSNorm, softmax, RoPE's angles) computed in float64 as the importer's tests
 patch them (|Δ| the largest difference). ``--root`` runs ours from another tree
-(``/work/main``: before and after on the same machine). Threads are pinned to one on both
-sides. Prints the median and the p95 of each; needs the disk the checkpoints take
-(Llama-3.2-1B: 2.5 GB) and, for ours, the weights as float64 (Llama-3.2-1B: 9.9 GB).
+(``/work/main``: before and after on the same machine); ``--mapped`` imports with the weights
+left in the checkpoint (issue 37, item 1); ``--ours-only`` leaves transformers out (Llama-3.1-8B's
+32 GB of float32). Threads are pinned to one on both sides. Prints the median and the p95 of
+each; needs the disk the checkpoints take (Llama-3.2-1B: 2.5 GB, Llama-3.1-8B: 16 GB) and, for
+ours without ``--mapped``, the weights as float64 (Llama-3.2-1B: 9.9 GB).
 """
 
 from __future__ import annotations
@@ -65,6 +67,14 @@ SHAPES: dict[str, dict[str, Any]] = {
                      "rope_theta": 1000000.0, "rope_local_base_freq": 10000.0,
                      "final_logit_softcapping": None, "attn_logit_softcapping": None,
                      "tie_word_embeddings": True, "torch_dtype": "bfloat16"},
+    "llama-3.1-8b": {"model_type": "llama", "architectures": ["LlamaForCausalLM"],
+                     "vocab_size": 128256, "hidden_size": 4096, "intermediate_size": 14336,
+                     "num_hidden_layers": 32, "num_attention_heads": 32,
+                     "num_key_value_heads": 8, "head_dim": 128,
+                     "max_position_embeddings": 131072, "rms_norm_eps": 1e-5,
+                     "hidden_act": "silu", "attention_bias": False, "mlp_bias": False,
+                     "rope_parameters": {"rope_type": "default", "rope_theta": 500000.0},
+                     "tie_word_embeddings": False, "torch_dtype": "bfloat16"},
     "smollm2-360m": {"model_type": "llama", "architectures": ["LlamaForCausalLM"],
                      "vocab_size": 49152, "hidden_size": 960, "intermediate_size": 2560,
                      "num_hidden_layers": 32, "num_attention_heads": 15,
@@ -82,7 +92,7 @@ import numpy as np
 from engine import compute
 from engine.checkpoint import import_checkpoint
 started = time.perf_counter()
-trace = compute(import_checkpoint({folder!r}, {text!r}))
+trace = compute(import_checkpoint({folder!r}, {text!r}{mapped}))
 print(time.perf_counter() - started)
 np.save({out!r}, trace.arrays["logits"])
 print(list(trace.scenario.token_ids))
@@ -114,6 +124,8 @@ def tensors(config: dict[str, Any]) -> dict[str, tuple[int, ...]]:
     d_k = int(config.get("head_dim", d // heads))
     shapes = {"model.embed_tokens.weight": (int(config["vocab_size"]), d),
               "model.norm.weight": (d,)}
+    if not config["tie_word_embeddings"]:
+        shapes["lm_head.weight"] = (int(config["vocab_size"]), d)
     for k in range(int(config["num_hidden_layers"])):
         at = f"model.layers.{k}."
         shapes.update({at + "self_attn.q_proj.weight": (heads * d_k, d),
@@ -179,25 +191,32 @@ def summary(values: list[float]) -> str:
     return f"{statistics.median(values):8.2f} (p95 {float(np.percentile(values, 95)):.2f})"
 
 
-def bench(name: str, work: Path, runs: int, root: str) -> None:
+def bench(name: str, work: Path, runs: int, root: str, mapped: bool, theirs: bool) -> None:
+    """``mapped``: ours imports with the weights left in the checkpoint; ``theirs``: run
+    transformers float32 too (Llama-3.1-8B's 32 GB of float32 do not fit this machine)."""
     config = SHAPES[name]
     folder = work / name
     size = write_checkpoint(folder, config)
     out = str(work / "logits.npy")
-    ours_s, ours_m, theirs_s, theirs_m = [], [], [], []
+    keep = ", mapped=True" if mapped else ""
+    ours_s, ours_m, theirs_s, theirs_m = [], [], [0.0], [0.0]
     ids: list[int] = []
     for _ in range(runs):
-        seconds, ids, peak = run(OURS.format(root=root, folder=str(folder), text=TEXT, out=out))
+        seconds, ids, peak = run(OURS.format(root=root, folder=str(folder), text=TEXT, out=out,
+                                             mapped=keep))
         ours_s.append(seconds)
         ours_m.append(peak / 2**30)
-        seconds, _, peak = run(THEIRS.format(root=str(ROOT), exact=False, folder=str(folder),
-                                             dtype="float32", ids=ids, out=out))
-        theirs_s.append(seconds)
-        theirs_m.append(peak / 2**30)
+        if theirs:
+            seconds, _, peak = run(THEIRS.format(root=str(ROOT), exact=False, folder=str(folder),
+                                                 dtype="float32", ids=ids, out=out))
+            theirs_s.append(seconds)
+            theirs_m.append(peak / 2**30)
     shutil.rmtree(folder)
+    if theirs:
+        theirs_s, theirs_m = theirs_s[1:], theirs_m[1:]
     small = work / f"{name}-2"
     write_checkpoint(small, {**config, "num_hidden_layers": 2})
-    run(OURS.format(root=root, folder=str(small), text=TEXT, out=out))
+    run(OURS.format(root=root, folder=str(small), text=TEXT, out=out, mapped=keep))
     mine = np.load(out)
     run(THEIRS.format(root=str(ROOT), exact=True, folder=str(small), dtype="float64", ids=ids,
                       out=out))
@@ -214,10 +233,14 @@ def main() -> None:
     parser.add_argument("--shapes", nargs="*", default=["qwen2.5-0.5b"], choices=sorted(SHAPES))
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--root", default=str(ROOT), help="the tree whose engine is ours")
+    parser.add_argument("--mapped", action="store_true",
+                        help="ours leaves the weights in the checkpoint (issue 37, item 1)")
+    parser.add_argument("--ours-only", action="store_true", help="do not run transformers")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="qkv-scale-") as work:
         for name in options.shapes:
-            bench(name, Path(work), options.runs, options.root)
+            bench(name, Path(work), options.runs, options.root, options.mapped,
+                  not options.ours_only)
 
 
 if __name__ == "__main__":
