@@ -287,9 +287,10 @@ class _Explainer:
         positions = self._positions_of("encoder" if c.name.startswith("enc.") else "decoder")
         width = int(self.a[c.name].shape[1])
         if c.local == "rope_angles":
-            turned = next(step for step in steps_of(self.trace.steps, "rope")
-                          if c.name in step.reads)
-            own = self._turning(turned.scope, positions)  # a layer's L2.rope_angles, or the stack's
+            turned = next((step for step in steps_of(self.trace.steps, "rope")
+                           if c.name in step.reads), None)
+            # a layer's L2.rope_angles, or the stack's (which no layer may read: each has its own)
+            own = positions if turned is None else self._turning(turned.scope, positions)
             return rope_angle(c.name, c.index, c.value, own.base, 2 * width, self.say,
                               self.places, own.scaling)
         return added_row(c.name, c.index, c.value, positions, width, self.say, self.places)

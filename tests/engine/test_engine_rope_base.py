@@ -99,3 +99,17 @@ def test_a_rope_base_the_engine_cannot_compute_is_refused_in_both_languages(
 def test_the_kv_cache_and_a_grown_trace_turn_by_the_layers_base() -> None:
     assert_cached_and_grown_as_whole(_document(), ("L2.rope_angles", "L2.Q_rot", "L2.K_rot",
                                                    "L2.scores", "gen2.logits"))
+
+
+def test_the_stacks_angles_are_explained_when_every_layer_has_its_own_base() -> None:
+    """No layer reads the stack's ``rope_angles`` when each turns by its own base (a generated
+    document of one such layer met it): the stack's angles are still explained, by its base."""
+    doc = _document()
+    for layer in doc["layers"]:
+        layer["attention"]["rope_base"] = OWN_BASE
+    trace = compute(parse_scenario(doc))
+    assert all(trace.steps[trace.step_index(f"L{k}.rope")].reads[2] == f"L{k}.rope_angles"
+               for k in (1, 2, 3))
+    for lang in ("en", "zh"):
+        told = explain(trace, "rope_angles", (2, 1), lang)
+        assert told.formula == "rope_angles[2,1] = p·θ₁ = 2·10000^(−2/4) = 2·0.01 = 0.02"
