@@ -18,15 +18,15 @@ settings.register_profile("mutation", phases=[Phase.explicit, Phase.reuse, Phase
 enough to kill a mutant, so none is shrunk, and none is remembered between mutants."""
 
 
-LONGEST_FIRST = ("tests/packaging/test_build.py", "tests/app/test_back_row_gelu_presets.py",
-                 "tests/app/test_generated_random_1.py", "tests/app/test_back_row_gated_presets.py",
-                 "tests/app/test_legibility.py", "tests/app/test_generated_random_2.py")
-"""The modules that take longest (``--durations=0`` summed by module on 2acddcc, on a loaded
-day: the frozen build 116 s, then 97, 84, 69, 57 and 38 s; the random documents vary from run
-to run), run first: with ``--dist loadfile --no-loadscope-reorder``
-(``./dev.sh test``) pytest-xdist hands whole modules to its two workers in collection order, so
-a long one collected last (the frozen build was: xdist's default order puts modules of few tests
-last) makes the run wait for it alone."""
+LONGEST_FIRST = ("tests/packaging/test_build.py", "tests/app/test_generated_random_1.py",
+                 "tests/app/test_generated_random_2.py", "tests/app/test_back_row_gelu_presets.py",
+                 "tests/app/test_presets_menu.py", "tests/app/test_mapped_document.py")
+"""The modules that take longest (``--durations=0`` summed by module on 05f396b, a
+quiet machine: the frozen build 87 s, the random documents 65 and 133 s (they vary with the
+draw, 35 to 390 s), then 47, 46 and 43 s), run first: with ``--dist loadfile
+--no-loadscope-reorder`` (``./dev.sh test``) pytest-xdist hands whole modules to its two
+workers in collection order, so a long one collected last (the frozen build was: xdist's
+default order puts modules of few tests last) makes the run wait for it alone."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
