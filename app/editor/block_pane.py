@@ -309,8 +309,10 @@ class BlockEditor(QGroupBox):
         self.rope_scaled_box.setEnabled(attention is not None and (
             not scaled or (positions is not None and positions.scaling is not None)))
         defaults = self._defaults()
-        for edit, key in ((self.scale_dk_edit, "scale_dk"), (self.rope_base_edit, "rope_base")):
-            edit.setEnabled(attention is not None)
+        rope = positions is not None and positions.kind == "rope"  # a base without RoPE is refused
+        for edit, key, usable in ((self.scale_dk_edit, "scale_dk", True),
+                                  (self.rope_base_edit, "rope_base", rope)):
+            edit.setEnabled(attention is not None and usable)
             edit.setPlaceholderText(defaults[key])
             value = None if attention is None else getattr(attention, key)
             if not edit.isModified():

@@ -5,6 +5,7 @@ say; a value the engine refuses is refused naming its place, and the old one sta
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import numpy as np
@@ -13,6 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QLineEdit
 from pytestqt.qtbot import QtBot
 
+from app.model.examples import example_path
 from app.window.studio import StudioWindow
 from engine import parse_scenario
 from tests.app.driving import DEFAULT_SIZE, close_window
@@ -135,6 +137,19 @@ def test_a_layers_own_rope_base_is_typed_refused_and_cleared_to_the_stacks(
     assert window.state.undo_stack.undoText() == "layer 2: the stack's RoPE base"
     choose_part(qtbot, window, "Layer 1")
     assert edit.text() == "" and window.state.undo_stack.count() == 2
+
+
+def test_a_document_without_rope_offers_no_rope_base(qtbot: QtBot) -> None:
+    """F11 (no positions): its one attention's RoPE base field is greyed out, as a base there is
+    refused; its number under the root stays open."""
+    win = shown(qtbot, json.loads(example_path("f11").read_text(encoding="utf-8")))
+    try:
+        pane = win.editor.block_editor
+        assert win.state.scenario.positions is None
+        assert pane.rope_base_edit.isVisibleTo(win) and not pane.rope_base_edit.isEnabled()
+        assert pane.scale_dk_edit.isEnabled() and pane.scale_dk_edit.placeholderText() == "dₖ = 2"
+    finally:
+        close_window(win)
 
 
 def test_the_norms_before_the_sub_layers_switch_off_and_back_with_their_rows(
