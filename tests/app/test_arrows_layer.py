@@ -9,14 +9,12 @@ from collections.abc import Iterator
 import numpy as np
 import numpy.typing as npt
 import pytest
-from PySide6.QtGui import QImage, QPainter
-from PySide6.QtWidgets import QStyleOptionGraphicsItem
 from pytestqt.qtbot import QtBot
 
 from app.canvas.arrows import ArrowSpec, AttentionArrows
 from app.canvas.number_layer import forget_layers
-from app.canvas.picture import painting_on_screen
 from app.canvas.theme import SLIDE
+from tests.app.on_screen import painted_on_screen
 
 SCALE = 0.6
 N = 5
@@ -57,19 +55,9 @@ def painted(item: AttentionArrows, monkeypatch: pytest.MonkeyPatch
         draw_fixed(self, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(AttentionArrows, "_draw_fixed", counted)
-    image = QImage(700, 500, QImage.Format.Format_ARGB32_Premultiplied)
-    image.fill(0xFFFFFFFF)
-    painter = QPainter(image)
-    painter.translate(2.3, 4.7)
-    painter.scale(SCALE, SCALE)
-    option = QStyleOptionGraphicsItem()
-    option.exposedRect = item.boundingRect()
-    with painting_on_screen():
-        item.paint(painter, option, None)
-    painter.end()
+    pixels = painted_on_screen(item, (700, 500), (2.3, 4.7), SCALE)
     monkeypatch.setattr(AttentionArrows, "_draw_fixed", draw_fixed)
-    pixels = np.frombuffer(image.constBits(), dtype=np.uint8, count=image.sizeInBytes())
-    return pixels.reshape(image.height(), -1).copy(), drawn[0]
+    return pixels, drawn[0]
 
 
 def whole(item: AttentionArrows, monkeypatch: pytest.MonkeyPatch) -> npt.NDArray[np.uint8]:

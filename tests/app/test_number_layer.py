@@ -22,6 +22,7 @@ from app.canvas.grid import _Run as Run
 from app.canvas.number_layer import forget_layers
 from app.canvas.picture import painting_on_screen
 from app.canvas.theme import SLIDE
+from tests.app.on_screen import painted_on_screen
 
 SCALE = 0.8
 """The device pixels per grid unit the grids are painted at (a frame at 0.8 on the window)."""
@@ -54,18 +55,8 @@ def painted(item: MatrixGrid) -> tuple[npt.NDArray[np.uint8], int]:
         return number_words(printed, texts, rects)
 
     item._number_words = counted  # type: ignore[method-assign]
-    image = QImage(900, 500, QImage.Format.Format_ARGB32_Premultiplied)
-    image.fill(0xFFFFFFFF)
-    painter = QPainter(image)
-    painter.translate(3.3, 5.6)
-    painter.scale(SCALE, SCALE)
-    option = QStyleOptionGraphicsItem()
-    option.exposedRect = item.boundingRect()
-    with painting_on_screen():
-        item.paint(painter, option, None)
-    painter.end()
-    pixels = np.frombuffer(image.constBits(), dtype=np.uint8, count=image.sizeInBytes())
-    return pixels.reshape(image.height(), -1).copy(), drawn[0]
+    pixels = painted_on_screen(item, (900, 500), (3.3, 5.6), SCALE)
+    return pixels, drawn[0]
 
 
 def whole(item: MatrixGrid) -> npt.NDArray[np.uint8]:

@@ -1,0 +1,30 @@
+"""An item painted as the screen paints it (its kept layers used), for tests that compare the
+pixels of two paints."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from PySide6.QtGui import QImage, QPainter
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
+
+from app.canvas.picture import painting_on_screen
+
+
+def painted_on_screen(item: QGraphicsItem, size: tuple[int, int], offset: tuple[float, float],
+                      scale: float) -> npt.NDArray[np.uint8]:
+    """``item`` painted whole on a white image of ``size`` at ``scale``, moved by ``offset`` (a
+    fraction of a pixel, so that no edge falls on a pixel's): the image's bytes, a row per
+    line."""
+    image = QImage(*size, QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(0xFFFFFFFF)
+    painter = QPainter(image)
+    painter.translate(*offset)
+    painter.scale(scale, scale)
+    option = QStyleOptionGraphicsItem()
+    option.exposedRect = item.boundingRect()
+    with painting_on_screen():
+        item.paint(painter, option, None)
+    painter.end()
+    pixels = np.frombuffer(image.constBits(), dtype=np.uint8, count=image.sizeInBytes())
+    return pixels.reshape(image.height(), -1).copy()
