@@ -3,20 +3,33 @@ pixels of two paints."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import numpy.typing as npt
+import pytest
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
+from app.canvas.number_layer import forget_layers
 from app.canvas.picture import painting_on_screen
 
 
+@pytest.fixture(autouse=True)
+def no_kept_layers() -> Iterator[None]:
+    """Each test starts and ends with no kept layer (a module imports it to use it)."""
+    forget_layers()
+    yield
+    forget_layers()
+
+
 def painted_on_screen(item: QGraphicsItem, size: tuple[int, int], offset: tuple[float, float],
-                      scale: float) -> npt.NDArray[np.uint8]:
-    """``item`` painted whole on a white image of ``size`` at ``scale``, moved by ``offset`` (a
-    fraction of a pixel, so that no edge falls on a pixel's): the image's bytes, a row per
-    line."""
+                      scale: float, pixel_ratio: float = 1.0) -> npt.NDArray[np.uint8]:
+    """``item`` painted whole on a white image of ``size`` (of ``pixel_ratio`` device pixels a
+    pixel) at ``scale``, moved by ``offset`` (a fraction of a pixel, so that no edge falls on a
+    pixel's): the image's bytes, a row per line."""
     image = QImage(*size, QImage.Format.Format_ARGB32_Premultiplied)
+    image.setDevicePixelRatio(pixel_ratio)
     image.fill(0xFFFFFFFF)
     painter = QPainter(image)
     painter.translate(*offset)

@@ -4,8 +4,6 @@ anything that changes them (the receiver, the mask, a token, the language) is dr
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import numpy as np
 import numpy.typing as npt
 import pytest
@@ -14,17 +12,11 @@ from pytestqt.qtbot import QtBot
 from app.canvas.arrows import ArrowSpec, AttentionArrows
 from app.canvas.number_layer import forget_layers
 from app.canvas.theme import SLIDE
+from tests.app.on_screen import no_kept_layers as no_kept_layers  # autouse
 from tests.app.on_screen import painted_on_screen
 
 SCALE = 0.6
 N = 5
-
-
-@pytest.fixture(autouse=True)
-def no_kept_layers() -> Iterator[None]:
-    forget_layers()
-    yield
-    forget_layers()
 
 
 def shares(seed: int, visible: npt.NDArray[np.bool_]) -> npt.NDArray[np.float64]:

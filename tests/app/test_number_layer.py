@@ -6,33 +6,24 @@ grid's layer."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 import pytest
 from PySide6.QtCore import QRectF
-from PySide6.QtGui import QImage, QPainter
-from PySide6.QtWidgets import QStyleOptionGraphicsItem
 from pytestqt.qtbot import QtBot
 
 from app.canvas import number_layer
 from app.canvas.grid import GridSpec, MatrixGrid
 from app.canvas.grid import _Run as Run
 from app.canvas.number_layer import forget_layers
-from app.canvas.picture import painting_on_screen
 from app.canvas.theme import SLIDE
+from tests.app.on_screen import no_kept_layers as no_kept_layers  # autouse
 from tests.app.on_screen import painted_on_screen
 
 SCALE = 0.8
 """The device pixels per grid unit the grids are painted at (a frame at 0.8 on the window)."""
-
-
-@pytest.fixture(autouse=True)
-def no_kept_layers() -> Iterator[None]:
-    forget_layers()
-    yield
-    forget_layers()
 
 
 def grid(values: npt.NDArray[np.float64], masked: npt.NDArray[np.bool_] | None = None,
@@ -126,16 +117,7 @@ def test_a_screen_of_pixel_ratio_two_gets_a_layer_of_its_own_pixels(qtbot: QtBot
     """On a Retina screen the layer has twice the pixels each way (its words as sharp as drawn
     straight), not the window's pixels scaled up."""
     item = grid(np.random.default_rng(3).normal(size=(4, 4)))
-    image = QImage(900, 500, QImage.Format.Format_ARGB32_Premultiplied)
-    image.setDevicePixelRatio(2)
-    image.fill(0xFFFFFFFF)
-    painter = QPainter(image)
-    painter.scale(SCALE, SCALE)
-    option = QStyleOptionGraphicsItem()
-    option.exposedRect = item.boundingRect()
-    with painting_on_screen():
-        item.paint(painter, option, None)
-    painter.end()
+    painted_on_screen(item, (900, 500), (0.0, 0.0), SCALE, pixel_ratio=2)
     (layer,) = number_layer._layers.values()
     bounds = item.boundingRect()
     assert layer.image.devicePixelRatio() == 2
