@@ -91,15 +91,15 @@ def _rounding_to_zero(values: npt.NDArray[np.float64], places: int) -> int:
 
 
 def sizing(values: npt.NDArray[np.float64], places: int, size: int) -> Sizing:
-    """:func:`sized`, once per array (a view of one included) while it lives, places, size and
+    """:func:`_sized`, once per array (a view of one included) while it lives, places, size and
     :func:`full_size_cells`."""
     full = _FULL.get()
     return remembered(values, ("sizing", places, size, full),
-                      lambda: sized(values, places, size, full), store=(_sizings, SIZINGS_KEPT),
+                      lambda: _sized(values, places, size, full), store=(_sizings, SIZINGS_KEPT),
                       smallest=0)
 
 
-def sized(values: npt.NDArray[np.float64], places: int, size: int, full: bool) -> Sizing:
+def _sized(values: npt.NDArray[np.float64], places: int, size: int, full: bool) -> Sizing:
     """How the cells of a grid of ``values`` printed at ``size`` are sized: for the usual text
     when the values that round to 0 are rare and fit at :data:`SMALLEST` of ``size``, else for
     the widest; when ``full`` (:func:`full_size_cells`), for the usual text with the columns
