@@ -1,6 +1,8 @@
-"""The type scale's search measures sizes without working them out again (issue 36 item 6): a
-grid of an array met before takes the size it was given (under the same heat limits and cell
-sizing), and a full store of sizes makes room for many at once."""
+"""The type scale's search measures sizes without working them out again or making items it
+does not draw (issue 36 item 6): a grid of an array met before takes the size it was given
+(under the same heat limits and cell sizing), a full store of sizes makes room for many at
+once, and a layout tried only for its size places the worked row without making it (covering
+what the drawn one covers)."""
 
 from __future__ import annotations
 
@@ -8,14 +10,22 @@ from collections import OrderedDict
 
 import numpy as np
 import pytest
+from PySide6.QtCore import QSizeF
 
 from app.canvas import grid as grid_module
+from app.canvas.compose import WRAPS, Group
+from app.canvas.context import FrameOptions, LayoutContext
 from app.canvas.grid import CELL_HEIGHT, NUMBER_SIZE, GridSpec, MatrixGrid
 from app.canvas.heat import HeatLimits, heat_within
+from app.canvas.layout import items_of, wrapping
 from app.canvas.powers import number_advance
 from app.canvas.rare_cells import full_size_cells
 from app.canvas.remember import Store, remembered
+from app.canvas.steps import lay_out_step
 from app.canvas.theme import SLIDE, text_advance
+from app.canvas.worked_row import WorkedRow, add_worked_row, worked_row_cover
+from app.model.examples import example_path
+from engine import compute, load_scenario
 
 pytestmark = pytest.mark.usefixtures("qapp")
 
@@ -83,3 +93,25 @@ def test_a_full_store_of_live_arrays_makes_room_for_an_eighth_at_once() -> None:
     assert remembered(arrays[0], ("test",), lambda: -1, store=(store, 16), smallest=0) == 0
     assert remembered(arrays[16], ("test",), lambda: 16, store=(store, 16), smallest=0) == 16
     assert [result for _owner, result in store.values()] == [*range(4, 16), 0, 16]
+
+
+@pytest.mark.parametrize("wrap", [None, *WRAPS])
+def test_a_worked_row_measured_covers_what_the_drawn_one_covers(wrap: float | None) -> None:
+    """F11's shares step with its worked row, at every wrap the search tries: measured, the
+    row is placed but not made; drawn, it covers the same rectangle, right of or under the
+    picture."""
+    trace = compute(load_scenario(example_path("f11")))
+    index = next(k for k, step in enumerate(trace.steps) if step.op == "weights")
+    step = trace.steps[index]
+    ctx = LayoutContext(trace, FrameOptions(worked_row=True)).for_step(step)
+    area = QSizeF(1920.0, 1080.0)
+    parent = Group()
+    with wrapping(wrap):
+        picture = lay_out_step(ctx, step, parent)
+    made = len(parent.childItems())
+    measured = worked_row_cover(ctx, step, parent, picture, area)
+    assert len(parent.childItems()) == made and not items_of(parent, WorkedRow)
+    drawn = add_worked_row(ctx, step, parent, picture, area)
+    (row,) = items_of(parent, WorkedRow)
+    assert measured == drawn == picture.united(row.mapRectToParent(row.boundingRect()))
+    assert drawn.width() > picture.width() or drawn.height() > picture.height()
