@@ -1,8 +1,8 @@
 """The type scale's search measures sizes without working them out again or making items it
 does not draw (issue 36 item 6): a grid of an array met before takes the size it was given
 (under the same heat limits and cell sizing), a full store of sizes makes room for many at
-once, and a layout tried only for its size places the worked row without making it (covering
-what the drawn one covers)."""
+once, a layout tried only for its size places the worked row without making it (covering
+what the drawn one covers), and a layout's labels are worked out once."""
 
 from __future__ import annotations
 
@@ -115,3 +115,18 @@ def test_a_worked_row_measured_covers_what_the_drawn_one_covers(wrap: float | No
     (row,) = items_of(parent, WorkedRow)
     assert measured == drawn == picture.united(row.mapRectToParent(row.boundingRect()))
     assert drawn.width() > picture.width() or drawn.height() > picture.height()
+
+
+def test_a_layouts_labels_are_worked_out_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """RoPE's one word at three positions: the rows of its inputs read 好 · p0 … 好 · p2 and
+    their four columns 0 … 3, asked again (by a step's own context too) without working them
+    out again."""
+    trace = compute(load_scenario(example_path("rope")))
+    ctx = LayoutContext(trace, FrameOptions())
+    name = "X"
+    rows, cols = ctx.labels_for(name, 0, 3), ctx.labels_for(name, 1, 4)
+    assert list(rows) == ["好 · p0", "好 · p1", "好 · p2"]
+    assert list(cols) == ["0", "1", "2", "3"]
+    monkeypatch.setattr(LayoutContext, "_labels_of", None)  # would fail if asked
+    assert ctx.for_step(trace.steps[-1]).labels_for(name, 0, 3) is rows
+    assert ctx.labels_for(name, 1, 4) is cols
