@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import weakref
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
@@ -52,7 +52,7 @@ from app.canvas.remember import known_format
 from app.canvas.sample_step import draw_shape
 from app.canvas.shown import SHOWN
 from app.canvas.steps import lay_out_step
-from app.canvas.worked_row import add_worked_row, has_worked_row
+from app.canvas.worked_row import add_worked_row, has_worked_row, worked_row_cover
 from app.model.cache_rows import generated_tokens
 from app.model.next_token import draw_view, stack_is_causal
 from app.model.operands import attention_of, norm_kind, tokens_of
@@ -126,18 +126,25 @@ def lay_out(ctx: LayoutContext, step_index: int, parent: QGraphicsItem,
             wrap: float | None, area: QSizeF) -> QRectF:
     """Lay out one step under ``parent`` with rows wrapping at ``wrap`` and its worked row in
     the band that suits ``area`` best; what it covers."""
-    return _laid_out(ctx, step_index, parent, wrap, area)[1]
+    return _laid_out(ctx, step_index, parent, wrap, area, add_worked_row)[1]
+
+
+WorkedRowPlace = Callable[[LayoutContext, Step, QGraphicsItem, QRectF, QSizeF], QRectF]
+"""Where a step's worked row goes beside its picture: made (:func:`add_worked_row`), or only
+measured (:func:`worked_row_cover`, a layout the search tries for its size)."""
 
 
 def _laid_out(ctx: LayoutContext, step_index: int, parent: QGraphicsItem, wrap: float | None,
-              area: QSizeF) -> tuple[QRectF, QRectF]:
-    """What the step's picture covers, and what it covers with its worked row."""
+              area: QSizeF, worked_row: WorkedRowPlace = worked_row_cover
+              ) -> tuple[QRectF, QRectF]:
+    """What the step's picture covers, and what it covers with its worked row (``worked_row``
+    places it)."""
     step = ctx.trace.steps[step_index]
     with wrapping(wrap):
         picture = lay_out_step(ctx, step, parent)
     if not last_part():  # the worked row goes with the shares, in the step's last half
         return picture, picture
-    return picture, add_worked_row(ctx.for_step(step), step, parent, picture, area)
+    return picture, worked_row(ctx.for_step(step), step, parent, picture, area)
 
 
 def _document_key(trace: Trace, options: FrameOptions) -> tuple[object, ...]:

@@ -169,6 +169,10 @@ class LayoutContext:
         """Decimals a grid prints: the export's, else the document's, else the default."""
         self.made: list[tuple[str, MatrixGrid]] = []
         """Every grid built by :meth:`grid`, with the array it shows (comparisons mark them)."""
+        self._labels: dict[tuple[str, int, int], Sequence[str]] = {}
+        """:meth:`labels_for`'s answers (of this trace and language, shared with
+        :meth:`for_step`'s contexts): the type scale's search makes thousands of grids of a
+        frame's few arrays."""
 
     def for_step(self, step: Step) -> LayoutContext:
         """This context for one step: a step whose rows are another token list (the
@@ -214,6 +218,13 @@ class LayoutContext:
     def labels_for(self, name: str, axis: int, count: int) -> Sequence[str]:
         """Row (``axis`` 0) or column labels of the array ``name``: the token list the tape
         gives that axis when it has ``count`` entries, else numbers."""
+        known = self._labels.get((name, axis, count))
+        if known is None:
+            known = self._labels[(name, axis, count)] = self._labels_of(name, axis, count)
+        return known
+
+    def _labels_of(self, name: str, axis: int, count: int) -> Sequence[str]:
+        """:meth:`labels_for`, worked out."""
         if name in self.trace.arrays:
             lists = axes_of(self.trace, name)
         else:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -46,8 +47,8 @@ from app.canvas.picture import (
 )
 from app.canvas.points import Lines
 from app.canvas.powers import number_advance, placed
-from app.canvas.rare_cells import sizing, small_cells
-from app.canvas.remember import remembered, spread
+from app.canvas.rare_cells import cells_full_size, sizing, small_cells
+from app.canvas.remember import Store, remembered, spread
 from app.canvas.theme import (
     Theme,
     cell_color,
@@ -60,6 +61,7 @@ from app.canvas.theme import (
 )
 from app.texts.frame_words import join_notes
 from app.texts.words import say
+from engine.format.numbers import NumberFormat
 
 NUMBER_SIZE = 17
 """Pixel size of the printed numbers (before the frame's scale)."""
@@ -365,6 +367,149 @@ def _label_runs(ink: QColor, area: QRectF, align: Qt.AlignmentFlag,
     return list(by_font.values())
 
 
+GRID_SIZES_KEPT = 4096
+"""Grid sizes kept (:func:`grid_size`): laying one frame of a GPT-2-sized preset out tries its
+arrangements with thousands of grids of the same few hundred arrays (and views of them)."""
+SIZED_LABELS = 4096
+"""Grids with more labels than this are sized afresh (their labels would make a long key)."""
+_grid_sizes: Store = OrderedDict()
+
+
+@dataclass(frozen=True)
+class GridSize:
+    """What a grid's layout is worked out from its spec: its cells, labels, note and extent
+    (:class:`MatrixGrid`'s attributes of the same names; shared by the grids of one spec, so
+    never changed)."""
+
+    format: NumberFormat
+    """One format for every cell (scientific for all when one value is huge)."""
+    cell_width: float
+    """The width of every column (of the others, when some are wider: :attr:`columns`)."""
+    columns: Columns
+    """One width for every column, or (a back row's rare wide cells,
+    :mod:`app.canvas.rare_cells`) each column's edges, those columns as wide as their text."""
+    heat: bool
+    """Drawn as a heat map (:mod:`app.canvas.heat`): its cells squeezed into a bounded
+    extent, its colours by blocks, its numbers only when zoomed in."""
+    natural_width: float
+    """A cell's width printed normally (a heat map's numbers are drawn at this size, scaled
+    down to its cells)."""
+    cell_height: float
+    edges: tuple[float, ...]
+    """Each column's left edge from the first's, and the last's right edge."""
+    row_ticks: tuple[int, ...]
+    col_ticks: tuple[int, ...]
+    label_width: float
+    large: bool
+    small_cells: dict[tuple[int, int], int]
+    """The rare cells printed smaller than :data:`NUMBER_SIZE`, each with its pixel size."""
+    note: str
+    note_lines: tuple[str, ...]
+    """The note as drawn, a line each: a heat map's own note and what a square is, wrapped
+    at its cells', title's or colour scale's width (never wider than the map needs)."""
+    width: float
+    height: float
+
+
+def grid_size(spec: GridSpec) -> GridSize:
+    """:func:`_grid_size`, once per array (a view of one included) while it lives, and what
+    else of ``spec`` and the layout's settings (heat limits, full-size cells) decides it."""
+    if len(spec.row_labels) + len(spec.col_labels) > SIZED_LABELS:
+        return _grid_size(spec)
+    what = ("grid size", spec.decimals, cells_full_size(), heat_limits(), spec.title,
+            spec.note, spec.lang, bool(spec.highlight_rows), spec.value_range,
+            tuple(spec.row_labels), tuple(spec.col_labels))
+    return remembered(spec.values, what, lambda: _grid_size(spec),
+                      store=(_grid_sizes, GRID_SIZES_KEPT), smallest=0)
+
+
+def _grid_size(spec: GridSpec) -> GridSize:
+    """How a grid of ``spec`` is laid out under the heat limits and cell sizing now."""
+    values = spec.values
+    sized = sizing(values, spec.decimals, NUMBER_SIZE)
+    found, widest_text = sized.format, sized.text
+    widest = number_advance(widest_text, NUMBER_SIZE)
+    rows, cols = values.shape
+    # Columns too many to print even at the narrowest cell: a heat map, whose first and last
+    # labels alone are printed (no need to measure 50,257 vocabulary entries).
+    widest_col = 0.0 if needs_heat(0, cols, max(46.0, widest + 8.0), 0.0) else \
+        widest_advance(tuple(map(str, spec.col_labels)), 12)
+    # 4 units each side of the widest number: enough to keep neighbours apart, and 3-decimal
+    # grids of 8 tokens then print their numbers 20 px tall on a 1920×1080 sheet.
+    cell_width = max(46.0, widest + 8.0, widest_col + 8.0)
+    wide = {col: max(cell_width, number_advance(text, NUMBER_SIZE) + 8.0)
+            for col, text in sized.wide_columns}
+    heat = needs_heat(rows, cols, max([cell_width, *wide.values()]), CELL_HEIGHT)
+    if heat and wide:
+        cell_width, wide = max(wide.values()), {}
+    columns: Columns = cell_width if not wide else tuple(np.concatenate(
+        [[0.0], np.cumsum([wide.get(c, cell_width) for c in range(cols)])]).tolist())
+    cell_height = CELL_HEIGHT
+    natural_width = cell_width
+    if heat:
+        limits = heat_limits()
+        cell_width = columns = min(cell_width, limits.width / cols)
+        cell_height = min(CELL_HEIGHT, limits.height / rows)
+    edges: tuple[float, ...] = tuple(column_edges(cols, columns).tolist())
+    row_ticks = _ticks(rows, cell_height >= CELL_HEIGHT)
+    col_ticks = _ticks(cols, cell_width >= widest_col + 8.0)
+    label_width = widest_advance(tuple(str(spec.row_labels[r]) for r in row_ticks),
+                                 12) + LABEL_GAP
+    title_width = text_advance(_title(spec), 14, bold=True) + 22
+    large = rows * cols > LARGE_GRID_CELLS or heat
+    cells = small_cells(values, found, cell_width - 8.0, NUMBER_SIZE) \
+        if sized.rounding_to_zero and not heat else {}
+    note = spec.note
+    note_lines: tuple[str, ...] = (note,) if note else ()
+    scale_width = 0.0
+    if heat:
+        down, across = block_shape(rows, cols)
+        square = say("frame.heat_cell" if down * across == 1 else "frame.heat_block", spec.lang,
+                     down=down, across=across)
+        note = join_notes(spec.lang, spec.note, square)
+        low, high = (found.text(end) for end in _value_range(spec))
+        scale_width = text_advance(low, 12) + LEGEND_BAR + text_advance(high, 12) + 16
+        room = max(label_width + edges[-1], title_width, scale_width)
+        note_lines = tuple(line for part in (spec.note, square) if part
+                           for line in fitted_lines(part, room - 4, 12))
+    elif large:
+        shown = say("frame.large_highlighted" if spec.highlight_rows
+                    else "frame.large_colours", spec.lang)
+        note = join_notes(spec.lang, note,
+                          say("frame.large_note", spec.lang, cells=rows * cols, shown=shown))
+        note_lines = (note,)
+    note_width = max([text_advance(line, 12) + 4 for line in note_lines], default=0.0)
+    if heat:
+        note_width = max(note_width, scale_width)
+    width = max(label_width + edges[-1], title_width, note_width)
+    height = TITLE_HEIGHT + HEADER_HEIGHT + rows * cell_height + \
+        (2.0 + LINE_HEIGHT * len(note_lines) if note_lines else 0.0) + \
+        (LEGEND_HEIGHT if heat else 0.0)
+    return GridSize(found, cell_width, columns, heat, natural_width, cell_height, edges,
+                    row_ticks, col_ticks, label_width, large, cells, note, note_lines, width,
+                    height)
+
+
+def _ticks(count: int, every: bool) -> tuple[int, ...]:
+    """The labels an axis prints: every one, or (its cells too narrow for them) the first
+    and the last."""
+    return tuple(range(count)) if every else tuple(sorted({0, count - 1}))
+
+
+def _title(spec: GridSpec) -> str:
+    """A grid's title as drawn: the spec's, then its shape."""
+    rows, cols = spec.values.shape
+    return f"{spec.title}   {rows}×{cols}"
+
+
+def _value_range(spec: GridSpec) -> tuple[float, float]:
+    """The values a grid's colours span: the spec's range, else the values' own ends."""
+    if spec.value_range is not None:
+        return spec.value_range
+    where = spread(spec.values)
+    return where.low, where.high
+
+
 class MatrixGrid(QGraphicsItem):
     """One matrix as a grid item; its drawing is recorded once into a picture and replayed."""
 
@@ -376,81 +521,24 @@ class MatrixGrid(QGraphicsItem):
         self.source: tuple[str, GridCells] | None = None
         """The trace array the grid shows and how its cells map to the array's (None: a
         parameter, or numbers of the painter's own)."""
-        values = spec.values
-        sized = sizing(values, spec.decimals, NUMBER_SIZE)
-        self.format, widest_text = sized.format, sized.text
-        """One format for every cell (scientific for all when one value is huge); the cells are
-        as wide as ``widest_text`` (not the rare wide ones: :mod:`app.canvas.rare_cells`)."""
-        widest = number_advance(widest_text, NUMBER_SIZE)
-        rows, cols = values.shape
-        # Columns too many to print even at the narrowest cell: a heat map, whose first and last
-        # labels alone are printed (no need to measure 50,257 vocabulary entries).
-        widest_col = 0.0 if needs_heat(0, cols, max(46.0, widest + 8.0), 0.0) else \
-            widest_advance(tuple(map(str, spec.col_labels)), 12)
-        # 4 units each side of the widest number: enough to keep neighbours apart, and 3-decimal
-        # grids of 8 tokens then print their numbers 20 px tall on a 1920×1080 sheet.
-        self.cell_width = max(46.0, widest + 8.0, widest_col + 8.0)
-        """The width of every column (of the others, when some are wider: :attr:`columns`)."""
-        wide = {col: max(self.cell_width, number_advance(text, NUMBER_SIZE) + 8.0)
-                for col, text in sized.wide_columns}
-        self.heat = needs_heat(rows, cols, max([self.cell_width, *wide.values()]), CELL_HEIGHT)
-        """Drawn as a heat map (:mod:`app.canvas.heat`): its cells squeezed into a bounded
-        extent, its colours by blocks, its numbers only when zoomed in."""
-        if self.heat and wide:
-            self.cell_width, wide = max(wide.values()), {}
-        self.columns: Columns = self.cell_width if not wide else tuple(np.concatenate(
-            [[0.0], np.cumsum([wide.get(c, self.cell_width) for c in range(cols)])]).tolist())
-        """One width for every column, or (a back row's rare wide cells,
-        :mod:`app.canvas.rare_cells`) each column's edges, those columns as wide as their
-        text."""
-        self.cell_height = CELL_HEIGHT
-        self.natural_cell = QSizeF(self.cell_width, CELL_HEIGHT)
-        """A cell's size printed normally (a heat map's numbers are drawn at this size, scaled
-        down to its cells)."""
-        if self.heat:
-            limits = heat_limits()
-            self.cell_width = self.columns = min(self.cell_width, limits.width / cols)
-            self.cell_height = min(CELL_HEIGHT, limits.height / rows)
-        self._edges: list[float] = column_edges(cols, self.columns).tolist()
-        """Each column's left edge from the first's, and the last's right edge."""
-        self._row_ticks = self._ticks(rows, self.cell_height >= CELL_HEIGHT)
-        self._col_ticks = self._ticks(cols, self.cell_width >= widest_col + 8.0)
-        self.label_width = widest_advance(tuple(str(spec.row_labels[r]) for r in self._row_ticks),
-                                          12) + LABEL_GAP
+        size = grid_size(spec)
+        self.format = size.format
+        self.cell_width = size.cell_width
+        self.columns = size.columns
+        self.heat = size.heat
+        self.cell_height = size.cell_height
+        self.natural_cell = QSizeF(size.natural_width, CELL_HEIGHT)
+        self._edges = size.edges
+        self._row_ticks = size.row_ticks
+        self._col_ticks = size.col_ticks
+        self.label_width = size.label_width
         self.grid_origin = QPointF(self.label_width, TITLE_HEIGHT + HEADER_HEIGHT)
-        title_width = text_advance(self._title(), 14, bold=True) + 22
-        self.large = rows * cols > LARGE_GRID_CELLS or self.heat
-        self.small_cells = small_cells(values, self.format, self.cell_width - 8.0, NUMBER_SIZE) \
-            if sized.rounding_to_zero and not self.heat else {}
-        """The rare cells printed smaller than :data:`NUMBER_SIZE`, each with its pixel size."""
-        self.note = spec.note
-        self._note_lines = [self.note] if self.note else []
-        """The note as drawn, a line each: a heat map's own note and what a square is, wrapped
-        at its cells', title's or colour scale's width (never wider than the map needs)."""
-        if self.heat:
-            down, across = block_shape(rows, cols)
-            square = say("frame.heat_cell" if down * across == 1 else "frame.heat_block", spec.lang,
-                         down=down, across=across)
-            self.note = join_notes(spec.lang, spec.note, square)
-            low, high = (self.format.text(end) for end in self._value_range())
-            scale_width = text_advance(low, 12) + LEGEND_BAR + text_advance(high, 12) + 16
-            room = max(self.label_width + self._edges[-1], title_width, scale_width)
-            self._note_lines = [line for note in (spec.note, square) if note
-                                for line in fitted_lines(note, room - 4, 12)]
-        elif self.large:
-            shown = say("frame.large_highlighted" if spec.highlight_rows
-                        else "frame.large_colours", spec.lang)
-            self.note = join_notes(spec.lang, self.note,
-                                   say("frame.large_note", spec.lang, cells=rows * cols,
-                                       shown=shown))
-            self._note_lines = [self.note]
-        note_width = max([text_advance(line, 12) + 4 for line in self._note_lines], default=0.0)
-        if self.heat:
-            note_width = max(note_width, scale_width)
-        self._width = max(self.label_width + self._edges[-1], title_width, note_width)
-        self._height = self.grid_origin.y() + rows * self.cell_height + \
-            (2.0 + LINE_HEIGHT * len(self._note_lines) if self._note_lines else 0.0) + \
-            (LEGEND_HEIGHT if self.heat else 0.0)
+        self.large = size.large
+        self.small_cells = size.small_cells
+        self.note = size.note
+        self._note_lines = size.note_lines
+        self._width = size.width
+        self._height = size.height
         self._heat: tuple[QRectF, QImage] | None = None
         self._cell_plan: _Cells | None = None
         self._shape_picture: QPicture | None = None
@@ -464,16 +552,6 @@ class MatrixGrid(QGraphicsItem):
         grid drawn too small to read on screen never formats its numbers."""
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
         self.setAcceptHoverEvents(spec.explain is not None)
-
-    def _title(self) -> str:
-        rows, cols = self.spec.values.shape
-        return f"{self.spec.title}   {rows}×{cols}"
-
-    @staticmethod
-    def _ticks(count: int, every: bool) -> list[int]:
-        """The labels an axis prints: every one, or (its cells too narrow for them) the first
-        and the last."""
-        return list(range(count)) if every else sorted({0, count - 1})
 
     def boundingRect(self) -> QRectF:
         return QRectF(0.0, 0.0, self._width, self._height)
@@ -505,19 +583,12 @@ class MatrixGrid(QGraphicsItem):
             return None
         return (row, col) if 0 <= row < rows and 0 <= col < cols else None
 
-    def _value_range(self) -> tuple[float, float]:
-        """The values the colours span: the spec's range, else the values' own ends."""
-        if self.spec.value_range is not None:
-            return self.spec.value_range
-        where = spread(self.spec.values)
-        return where.low, where.high
-
     def _cells(self) -> _Cells:
         """Which rows get cells drawn, each cell's colour level and mask (worked out once)."""
         if self._cell_plan is None:
             spec = self.spec
             values = spec.values
-            lo, hi = self._value_range()
+            lo, hi = _value_range(self.spec)
 
             def shade_after(before: npt.NDArray[np.uint8], _parent: npt.NDArray[np.float64],
                             cells: npt.NDArray[np.intp]) -> npt.NDArray[np.uint8]:
@@ -760,8 +831,8 @@ class MatrixGrid(QGraphicsItem):
         left = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
         title_x = 18.0 if spec.swatch else 0.0
         title = QRectF(title_x, 0, self._width, TITLE_HEIGHT)
-        runs: list[_Run] = [(text_font(self._title(), 14, True), theme.color("text"), title,
-                             left, [(title, self._title())])]
+        runs: list[_Run] = [(text_font(_title(self.spec), 14, True), theme.color("text"), title,
+                             left, [(title, _title(self.spec))])]
         area = self.cells_area()
         runs += _label_runs(muted, QRectF(ox, TITLE_HEIGHT, area.width(), HEADER_HEIGHT),
                             Qt.AlignmentFlag.AlignCenter,
@@ -843,7 +914,7 @@ class MatrixGrid(QGraphicsItem):
                 if r in where:
                     sizes[where[r], c] = size
             looks |= sizes << 3
-        key = ("grid words", self._title(), spec.swatch != "", tuple(map(str, spec.col_labels)),
+        key = ("grid words", _title(self.spec), spec.swatch != "", tuple(map(str, spec.col_labels)),
                tuple(map(str, spec.row_labels)), tuple(self._note_lines),
                self._width, self._height,
                self.label_width, self.columns, self.cell_height, spec.values.shape,
@@ -976,7 +1047,7 @@ class MatrixGrid(QGraphicsItem):
         natural = self.natural_cell
         shrink = min(self.cell_width / natural.width(), self.cell_height / natural.height())
         detail = option.levelOfDetailFromTransform(painter.worldTransform())
-        note_in_view(self._title(), rows, cols)
+        note_in_view(_title(self.spec), rows, cols)
         if detail * shrink * NUMBER_SIZE < ZOOMED_TEXT:
             return False
         dark_ink = _dark_ink_levels()
@@ -1033,7 +1104,7 @@ class MatrixGrid(QGraphicsItem):
     @property
     def title_text(self) -> str:
         """The title line as drawn: the title, then the shape."""
-        return self._title()
+        return _title(self.spec)
 
     def title_rect(self) -> QRectF:
         """Where the title line is drawn (right of the head swatch when there is one)."""

@@ -37,6 +37,11 @@ SPREADS_KEPT = 4096
 out, which asks for the widest number of every array of a GPT-2-sized document (about 400),
 reads only the arrays an edit made. Kept with the large results, 64 of them, each frame's
 composition worked every spread out again."""
+ROOM = 8
+"""A full store drops the entries of arrays that are gone, then the least recently used down to
+all but an eighth of it (:func:`remembered`): room for one more entry at a time looked for gone
+arrays among all of a store's entries at every new one, and with thousands of a document's
+arrays alive (a GPT-2 preset's grid sizes) that took four times as long as laying out."""
 Store = OrderedDict[tuple[object, ...], tuple[weakref.ref[np.ndarray], object]]
 _remembered: Store = OrderedDict()
 _spreads: Store = OrderedDict()
@@ -77,7 +82,7 @@ def remembered(values: npt.NDArray[np.float64], what: tuple[object, ...],
     if len(kept) >= most:
         for gone in [k for k, (owner_ref, _) in kept.items() if owner_ref() is None]:
             del kept[gone]  # the arrays of documents and traces no longer shown
-        while len(kept) >= most:
+        while len(kept) >= most - most // ROOM:
             kept.popitem(last=False)
     kept[key] = (weakref.ref(owner), result)
     return result

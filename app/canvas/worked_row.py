@@ -314,16 +314,37 @@ def add_worked_row(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
     arrows leave), its columns wrapped into as many bands (and its title onto two lines after
     the colon) as lets the two be drawn largest on ``area``; what the picture and the row
     cover together."""
-    table = _table(ctx, step) if has_worked_row(ctx.options, step) else None
-    if table is None:
+    found = _arranged(ctx, step, parent, covered, area)
+    if found is None:
         return covered
-    parts = [item.mapRectToParent(item.boundingRect().united(item.childrenBoundingRect()))
-             for item in parent.childItems()]
-    bands, split, x, y = _arrangement(table, covered, parts, area)
+    table, (bands, split, x, y) = found
     drawn = WorkedRow(table, ctx.theme, bands, split)
     drawn.setParentItem(parent)
     drawn.setPos(x, y)
     return covered.united(drawn.mapRectToParent(drawn.boundingRect()))
+
+
+def worked_row_cover(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
+                     covered: QRectF, area: QSizeF) -> QRectF:
+    """What :func:`add_worked_row` would cover, the row not made: a layout tried only for its
+    size (each wrap and arrangement the type scale's search tries) needs no more."""
+    found = _arranged(ctx, step, parent, covered, area)
+    if found is None:
+        return covered
+    table, (bands, split, x, y) = found
+    return covered.united(_placements(table, bands, split)[1].translated(x, y))
+
+
+def _arranged(ctx: LayoutContext, step: Step, parent: QGraphicsItem, covered: QRectF,
+              area: QSizeF) -> tuple[Table, tuple[int, bool, float, float]] | None:
+    """The step's worked row (None when the options show none) and its arrangement beside the
+    picture covering ``covered`` under ``parent`` (:func:`_arrangement`)."""
+    table = _table(ctx, step) if has_worked_row(ctx.options, step) else None
+    if table is None:
+        return None
+    parts = [item.mapRectToParent(item.boundingRect().united(item.childrenBoundingRect()))
+             for item in parent.childItems()]
+    return table, _arrangement(table, covered, parts, area)
 
 
 ARRANGEMENTS_KEPT = 256
