@@ -341,7 +341,7 @@ def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
     if r < att.d_k:
         notes.append(_word(ctx, "kept_columns", first=r, last=att.d_k - 1))
     stack = module_of(ctx.trace, step)
-    positions = stack.of_layer(att)  # the layer's own base, its scaling or none
+    positions = att.turned_by(stack)  # the layer's own base, its scaling or none
     if positions.scaling is not None:  # what the scaling did to the θᵢ the grid heads
         numbers = positions.scaling.described(r, positions.base)
         notes.append(_word(ctx, f"scaled_{positions.scaling.type}", **{

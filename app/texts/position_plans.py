@@ -54,7 +54,7 @@ def typed(f: Facts) -> Telling:
 def _scaled(f: Facts) -> Say:
     """What RoPE's scaling does to the layer's frequencies (nothing without one)."""
     stack: Positions = module_of(f.trace, f.step)
-    positions = stack.of_layer(f.attention)
+    positions = f.attention.turned_by(stack)
     scaling = positions.scaling
     if scaling is None:
         return NOTHING

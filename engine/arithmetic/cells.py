@@ -36,6 +36,7 @@ from engine.format.whole_text import read_whole
 from engine.forward.numerics import row_mean
 from engine.forward.plan import MEMORY
 from engine.forward.trace import Step, Trace
+from engine.scenario.modules import Attention
 from engine.scenario.op_kinds import head_output, made_by, steps_of
 from engine.scenario.op_table import op_table
 from engine.scenario.positions import Positions
@@ -298,9 +299,10 @@ class _Explainer:
     def _turning(self, scope: str, positions: Positions) -> Positions:
         """What the self-attention of ``scope`` turns by: the stack's positions with its own
         ``rope_base`` and without the scaling it leaves out."""
-        att = next(self.module(each) for each in steps_of(self.trace.steps, "projection")
-                   if each.scope == scope)
-        return positions.of_layer(att)
+        att: Attention = next(self.module(each)
+                              for each in steps_of(self.trace.steps, "projection")
+                              if each.scope == scope)
+        return att.turned_by(positions)
 
     def _with_positions(self, c: _Cell) -> Result:
         """X (or embed_sum) = embedded + positions + type_rows (those the step adds)."""
@@ -328,7 +330,7 @@ class _Explainer:
         source = step.reads[0] if c.local == "Q_rot" else step.reads[1]
         att = next(self.module(each) for each in steps_of(self.trace.steps, "projection")
                    if each.scope == step.scope)
-        positions = self._positions_of(step.stack).of_layer(att)
+        positions = att.turned_by(self._positions_of(step.stack))
         return rotated(c.name, c.index, c.value, (source, self.a[source]),
                        self.a[step.reads[2]], positions.pairing, att.d_k, self.say, self.places,
                        positions.scaling)

@@ -41,7 +41,7 @@ def turn(tape: Tape, place: Place, a: Attention, q: str, k: str) -> tuple[str, s
     if tape.replayed():
         return f"{s}Q_rot", f"{s}K_rot"
     angles = ("enc." if place.stack == "encoder" else "") + "rope_angles"
-    positions = stack.of_layer(a)
+    positions = a.turned_by(stack)
     if a.own_rope:
         angles = f"{s}rope_angles"
         tape.arrays[angles] = rope_angles(int(tape[q].shape[0]), positions.rotary(a.d_k),

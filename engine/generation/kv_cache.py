@@ -159,7 +159,7 @@ class _Step:
             k = tape.arrays[f"{s}K_normed"] = head_normed(a, k, "k")
         if self.positions is not None and self.positions.kind == "rope":
             angles = tape["rope_angles"]
-            positions = self.positions.of_layer(a)
+            positions = a.turned_by(self.positions)
             if a.own_rope:  # this layer's own angles at position p
                 angles = tape.arrays[f"{s}rope_angles"] = rope_angles(
                     self.p + 1, positions.rotary(a.d_k), positions.base,

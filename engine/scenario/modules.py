@@ -7,7 +7,7 @@ paths, so a new field placed here is found, edited, resized and counted without 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from engine.format.mapped_weight import Weight
@@ -79,6 +79,15 @@ class Attention(Frozen):
         """Whether this self-attention turns by angles of its own, not the stack's (its own
         base, or the stack's scaling left out)."""
         return self.rope_base is not None or not self.rope_scaled
+
+    def turned_by(self, stack: Positions) -> Positions:
+        """What this self-attention turns by under the stack's ``stack``: its own ``rope_base``
+        in place of the stack's base, and the stack's scaling unless it leaves it out
+        (``rope_scaled`` false)."""
+        if not self.own_rope:
+            return stack
+        return replace(stack, base=stack.base if self.rope_base is None else self.rope_base,
+                       scaling=stack.scaling if self.rope_scaled else None)
 
     @property
     def groups(self) -> int:

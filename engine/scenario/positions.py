@@ -10,7 +10,7 @@ the encodings: :mod:`engine.forward.positions`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from engine.format.reader import FloatArray
@@ -19,7 +19,6 @@ from engine.scenario.frozen import Frozen
 
 if TYPE_CHECKING:
     from engine.forward.rope_scaling import RopeScaling
-    from engine.scenario.modules import Attention
 
 KINDS = ("none", "sinusoidal", "learned", "rope", "alibi")
 PAIRINGS = ("half", "interleaved")
@@ -73,14 +72,6 @@ class Positions(Frozen):
     def turn_factor(self) -> float:
         """What RoPE's cos and sin are multiplied by (yarn's attention factor; else 1)."""
         return 1.0 if self.scaling is None else self.scaling.attention_factor
-
-    def of_layer(self, a: Attention) -> Positions:
-        """What ``a``'s self-attention turns by: its own ``rope_base`` in place of the stack's
-        base, and the stack's scaling unless it leaves it out (``rope_scaled`` false)."""
-        if not a.own_rope:
-            return self
-        return replace(self, base=self.base if a.rope_base is None else a.rope_base,
-                       scaling=self.scaling if a.rope_scaled else None)
 
     def rotary(self, d_k: int) -> int:
         """How many columns of a head of width ``d_k`` turn under RoPE."""
