@@ -18,15 +18,48 @@ settings.register_profile("mutation", phases=[Phase.explicit, Phase.reuse, Phase
 enough to kill a mutant, so none is shrunk, and none is remembered between mutants."""
 
 
-LONGEST_FIRST = ("tests/packaging/test_build.py", "tests/app/test_generated_random_1.py",
-                 "tests/app/test_generated_random_2.py", "tests/app/test_back_row_gelu_presets.py",
-                 "tests/app/test_presets_menu.py", "tests/app/test_mapped_document.py")
-"""The modules that take longest (``--durations=0`` summed by module on 05f396b, a
-quiet machine: the frozen build 87 s, the random documents 65 and 133 s (they vary with the
-draw, 35 to 390 s), then 47, 46 and 43 s), run first: with ``--dist loadfile
---no-loadscope-reorder`` (``./dev.sh test``) pytest-xdist hands whole modules to its two
-workers in collection order, so a long one collected last (the frozen build was: xdist's
-default order puts modules of few tests last) makes the run wait for it alone."""
+LONGEST_FIRST = (
+    "tests/packaging/test_build.py",
+    "tests/app/test_generated_random_1.py",
+    "tests/app/test_generated_random_2.py",
+    "tests/app/test_legibility.py",
+    "tests/app/test_launch_relaunch.py",
+    "tests/engine/test_engine_malformed.py",
+    "tests/app/test_back_row_gelu_presets.py",
+    "tests/export/test_export_refusals.py",
+    "tests/app/test_back_row_gated_presets.py",
+    "tests/app/test_big_legibility.py",
+    "tests/app/test_generated_examples_1.py",
+    "tests/app/test_generated_examples_2.py",
+    "tests/app/test_documents_save_open.py",
+    "tests/app/test_presets_menu.py",
+    "tests/app/test_big_views.py",
+    "tests/app/test_mapped_document.py",
+    "tests/export/test_worksheet_leaks.py",
+    "tests/app/test_back_row_moe_presets.py",
+    "tests/export/test_worksheet_lessons.py",
+    "tests/app/test_editor_stacks.py",
+    "tests/engine/test_engine_whole_model.py",
+    "tests/export/test_export_cli.py",
+    "tests/export/test_export_sizes.py",
+    "tests/app/test_generated_examples_3.py",
+    "tests/app/test_window_generation.py",
+    "tests/engine/test_engine_outputs.py",
+    "tests/engine/test_engine_io.py",
+    "tests/app/test_back_row_big_examples.py",
+    "tests/engine/test_engine_checkpoint_transformers.py",
+    "tests/app/test_open_speed.py",
+    "tests/engine/test_engine_retrace.py",
+    "tests/app/test_window_steps.py",
+    "tests/app/test_deep_map.py",
+)
+"""The modules that take longest, longest first (``--durations=0`` summed by module on 659c6ee,
+each over 30 s on a loaded machine), after the frozen build and the random documents (their
+time varies with the draw, 35 to 390 s): with ``--dist loadfile --no-loadscope-reorder``
+(``./dev.sh test``) pytest-xdist hands whole modules to its two workers in collection order,
+so a long module collected last (the frozen build was: xdist's default order puts modules of
+few tests last; then the worksheets') makes the run wait for it alone, while the short modules
+collected after these fill both workers to the end."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
