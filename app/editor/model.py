@@ -19,8 +19,10 @@ from app.model.edits import SetLabel, SetMatrix, labels_at
 from app.model.parts import place_name
 from app.state.change import Change
 from app.state.document import DocumentState
+from app.texts.problems import problem_words
 from engine import NumberTextError, format_number, parse_number
-from engine.format.mapped_weight import Weight, cell, widened
+from engine.format.errors import ScenarioError
+from engine.format.mapped_weight import MappedWeight, Weight, cell, widened
 from engine.format.numbers import format_exact
 
 Index = QModelIndex | QPersistentModelIndex
@@ -94,11 +96,12 @@ class MatrixModel(QAbstractTableModel):
     def _changed_corners(self, values: Weight) -> tuple[QModelIndex, QModelIndex] | None:
         """The top-left and bottom-right cells around every cell of ``values`` (of the shape
         shown) that differs from the shown one; None if none does. A large array is not
-        compared: all of it."""
+        compared: all of it, and so is a weight left in its checkpoint."""
         height, width = values.shape
-        if values.size > COMPARED_CELLS:
+        if values.size > COMPARED_CELLS or isinstance(values, MappedWeight) \
+                or isinstance(self._values, MappedWeight):
             return self.index(0, 0), self.index(height - 1, width - 1)
-        changed = np.flatnonzero(widened(values) != widened(self._values))  # quicker than nonzero
+        changed = np.flatnonzero(values != self._values)  # several times quicker than nonzero
         if not changed.size:
             return None
         rows, cols = np.divmod(changed, width)
@@ -139,13 +142,17 @@ class MatrixModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return NUMBER_ALIGNMENT
         row, col = index.row(), index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            shown = self._shown.get((row, col))
-            if shown is None:
-                shown = self._shown[row, col] = format_number(cell(self._values, (row, col)),
-                                                              SHOWN_PLACES)
+        shown = self._shown.get((row, col))
+        if role == Qt.ItemDataRole.DisplayRole and shown is not None:
             return shown
-        number = format_exact(cell(self._values, (row, col)))
+        try:
+            value = cell(self._values, (row, col))
+        except ScenarioError:  # its checkpoint gone or changed: computing says so, by name
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            shown = self._shown[row, col] = format_number(value, SHOWN_PLACES)
+            return shown
+        number = format_exact(value)
         if role == Qt.ItemDataRole.EditRole:
             return number
         if self.path in ROW_TOKENS:
@@ -173,9 +180,12 @@ class MatrixModel(QAbstractTableModel):
         if role != Qt.ItemDataRole.EditRole or not index.isValid():
             return False
         row, col = index.row(), index.column()
-        old = cell(self._values, (row, col))
         try:
+            old = cell(self._values, (row, col))
             number = parse_number(str(value))
+        except ScenarioError as error:  # its checkpoint gone or changed since it was read
+            self.state.refused.emit(problem_words(error, current_language()))
+            return False
         except NumberTextError as error:
             self.state.refused.emit(self.refusal(error, self.place(row, col),
                                                  format_exact(old)))

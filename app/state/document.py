@@ -155,7 +155,11 @@ class DocumentState(QObject):
         """Set one number of the array at ``path``; False (and a message) if refused."""
         current = self.session.scenario.weight(path)
         operation = SetCell(path, row, col, value, vector=current.ndim == 1)
-        old = cell(current, (col,) if operation.vector else (row, col))
+        try:
+            old = cell(current, (col,) if operation.vector else (row, col))
+        except ScenarioError as error:  # its checkpoint gone or changed since it was read
+            self.refuse(operation, error)
+            return False
         if old == value:
             return True
         return self.apply(operation, refusal=lambda problem: self.tr(
