@@ -76,19 +76,27 @@ def positions_of(trace: Trace, list_name: str) -> Positions | None:
 
 
 _DRAWN: list[tuple[MappedWeight, npt.NDArray[np.float64]]] = []
-"""The mapped weight drawn last, widened (one at a time: the grid's remembered shades and block
-means are known by the array, so a repaint finds them without widening it again)."""
+"""The mapped weights drawn last, widened, the latest last: a frame's layout measures its
+grids several times (Wq, Wk and Wv in turn), and the grids' remembered shades and block means
+are known by the array, so a repaint finds them without widening again."""
+DRAWN_BYTES = 1 << 30
+"""The most the widened weights kept for drawing hold besides the latest (the unembedding of
+a 128,256-word vocabulary alone is 2.1 GB: it is kept on its own)."""
 
 
 def drawn(weight: Weight) -> npt.NDArray[np.float64]:
     """A parameter's numbers for a grid that draws them all: a mapped weight widened once while
-    it is the one drawn last, a float64 array as it is."""
+    it is among those drawn last, a float64 array as it is."""
     if not isinstance(weight, MappedWeight):
         return weight
-    if not _DRAWN or _DRAWN[0][0] is not weight:
-        _DRAWN.clear()  # let the last one go before widening the next
-        _DRAWN.append((weight, widened(weight)))
-    return _DRAWN[0][1]
+    found = next((k for k, (held, _) in enumerate(_DRAWN) if held is weight), None)
+    if found is not None:
+        _DRAWN.append(_DRAWN.pop(found))
+        return _DRAWN[-1][1]
+    while _DRAWN and sum(held.size for held, _ in _DRAWN) * 8 + weight.size * 8 > DRAWN_BYTES:
+        _DRAWN.pop(0)  # let the oldest go before widening the next
+    _DRAWN.append((weight, widened(weight)))
+    return _DRAWN[-1][1]
 
 
 @dataclass(frozen=True, eq=False)

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from pytestqt.qtbot import QtBot
 
+import app.canvas.context
 from app.editor.model import SHOWN_PLACES, MatrixModel
 from app.files.importing import grid_shape
 from app.model.edits import CellChange, Edit, SetCell
@@ -24,6 +25,7 @@ from engine.checkpoint import import_checkpoint
 from engine.format.mapped_weight import MappedWeight, cell, held_bytes
 from engine.format.numbers import format_exact
 from engine.scenario.edit import with_cell
+from tests.app.generated_checks import draw_every_step
 from tests.engine.hf_reference import FIXTURES
 
 TEXT = "the cat sat on the mat"
@@ -85,3 +87,22 @@ def test_the_readers_read_cells_and_sizes_without_widening_the_vocabulary(
     assert state.edit_cell(WQ, 0, 1, 0.5)
     assert cell(state.scenario.weight(WQ), (0, 1)) == 0.5
     assert not set(VOCABULARY) & set(names), names
+
+
+def test_every_frame_widens_each_drawn_mapped_matrix_once(
+        qapp: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A frame's layout measures its grids several times, Wq, Wk and Wv in turn: each mapped
+    matrix is widened once while the few drawn last stay (here all of them: a small model)."""
+    trace = compute(import_checkpoint(FIXTURES / "llama", TEXT))
+    drawn_names: list[str] = []
+    real = MappedWeight.widened
+
+    def counted(weight: MappedWeight, room: Any = None) -> Any:
+        drawn_names.append(weight.name)
+        return real(weight, room)
+
+    monkeypatch.setattr(app.canvas.context, "_DRAWN", [])
+    monkeypatch.setattr(MappedWeight, "widened", counted)
+    draw_every_step(trace)
+    assert "model.layers.0.self_attn.q_proj.weight" in drawn_names
+    assert len(drawn_names) == len(set(drawn_names)), sorted(drawn_names)
