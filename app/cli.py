@@ -114,16 +114,16 @@ def _import_hf(args: argparse.Namespace) -> int:
         with stderr_held(panicked):
             scenario = import_checkpoint(args.folder, args.text, args.layers, args.text_pair)
         if args.out is not None:
-            save_scenario(scenario, args.out)
+            save_scenario(scenario, args.out, self_contained=args.self_contained)
             return 0
     except ScenarioError as error:
         return _refuse(str(_option_named(error)))
     except WriteError as error:
         return _refuse(str(error), EXIT_FAILED)
-    if needs_sidecar(scenario):
+    if needs_sidecar(scenario, self_contained=args.self_contained):
         return _refuse(f"the model holds more than the {JSON_NUMBERS:,} numbers a document "
                        f"prints as JSON: give --out FILE to write it with its sidecar of weights")
-    sys.stdout.write(dumps_scenario(scenario))
+    sys.stdout.write(dumps_scenario(scenario, self_contained=args.self_contained))
     return 0
 
 
@@ -322,6 +322,10 @@ def _add_import_arguments(parser: argparse.ArgumentParser) -> None:
                         help="only these layers, counted from 1: 1-2, 3 or 1,3-4 (default: all)")
     parser.add_argument("--out", default=None,
                         help="write the document here (default: print it)")
+    parser.add_argument("--self-contained", action="store_true",
+                        help="write every weight's numbers into the document (and its sidecar) "
+                             "instead of naming the checkpoint's tensors, so that it opens "
+                             "without the checkpoint")
     parser.set_defaults(run=_import_hf)
 
 

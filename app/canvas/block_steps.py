@@ -12,7 +12,7 @@ import numpy.typing as npt
 from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QGraphicsItem
 
-from app.canvas.context import LayoutContext, numbered
+from app.canvas.context import LayoutContext, drawn, numbered
 from app.canvas.grid import MatrixGrid
 from app.canvas.layout import (
     ROW_GAP,
@@ -151,7 +151,7 @@ def _gate_row(ctx: LayoutContext, step: Step) -> list[RowPart]:
     """A gated feed-forward's gate: source · Wg + bg = z → activation → gate."""
     ffn = module_of(ctx.trace, step).ffn
     source, gate = step.reads[0], array_name(step, "ffn_gate")
-    z = product(ctx.trace.arrays[source], ffn.Wg, ffn.bg)
+    z = product(ctx.trace.arrays[source], drawn(ffn.Wg), ffn.bg)  # the grid beside it widens it too
 
     def explain_z(row: int, col: int) -> str:
         return explain(ctx.trace, gate, (row, col), ctx.options.lang, ctx.places).details[0]

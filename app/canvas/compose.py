@@ -155,7 +155,7 @@ def _document_key(trace: Trace, options: FrameOptions) -> tuple[object, ...]:
     own = {name for step in trace.steps if SHOWN[step.op].own_options for name in step.writes}
     arrays = tuple((name, array.shape) for name, array in trace.arrays.items()
                    if name not in own)
-    parameters = tuple((path, scenario.parameter(path).shape)
+    parameters = tuple((path, scenario.weight(path).shape)
                        for path in parameter_paths(scenario))
     steps = tuple((step.id, step.reads, step.writes,
                    () if SHOWN[step.op].own_options else _options_of(trace, step))

@@ -30,6 +30,7 @@ from app.model.sheet import sheet_size as sheet_size
 from app.texts.printed import printed_places
 from app.texts.words import say
 from engine import Step, Trace, explain, format_number
+from engine.format.mapped_weight import MappedWeight, Weight, cell, widened
 from engine.scenario.names import short_name
 from engine.scenario.positions import Positions
 
@@ -72,6 +73,30 @@ def positions_of(trace: Trace, list_name: str) -> Positions | None:
     if list_name == "enc.tokens" and scenario.encoder is not None:
         return scenario.encoder.positions
     return None
+
+
+_DRAWN: list[tuple[MappedWeight, npt.NDArray[np.float64]]] = []
+"""The mapped weights drawn last, widened, the latest last: a frame's layout measures its
+grids several times (Wq, Wk and Wv in turn), and the grids' remembered shades and block means
+are known by the array, so a repaint finds them without widening again."""
+DRAWN_BYTES = 1 << 30
+"""The most the widened weights kept for drawing hold besides the latest (the unembedding of
+a 128,256-word vocabulary alone is 2.1 GB: it is kept on its own)."""
+
+
+def drawn(weight: Weight) -> npt.NDArray[np.float64]:
+    """A parameter's numbers for a grid that draws them all: a mapped weight widened once while
+    it is among those drawn last, a float64 array as it is."""
+    if not isinstance(weight, MappedWeight):
+        return weight
+    found = next((k for k, (held, _) in enumerate(_DRAWN) if held is weight), None)
+    if found is not None:
+        _DRAWN.append(_DRAWN.pop(found))
+        return _DRAWN[-1][1]
+    while _DRAWN and sum(held.size for held, _ in _DRAWN) * 8 + weight.size * 8 > DRAWN_BYTES:
+        _DRAWN.pop(0)  # let the oldest go before widening the next
+    _DRAWN.append((weight, widened(weight)))
+    return _DRAWN[-1][1]
 
 
 @dataclass(frozen=True, eq=False)
@@ -212,7 +237,7 @@ class LayoutContext:
         """A trace array, or a parameter by its document path (vectors as one row)."""
         if name in self.trace.arrays:
             return self.trace.arrays[name]
-        values = self.trace.scenario.parameter(name)
+        values = drawn(self.trace.scenario.weight(name))
         return values.reshape(1, -1) if values.ndim == 1 else values
 
     def labels_for(self, name: str, axis: int, count: int) -> Sequence[str]:
@@ -328,15 +353,15 @@ class LayoutContext:
                    transpose: bool) -> Explainer:
         trace = self.trace
         if name not in trace.arrays:
-            parameter = trace.scenario.parameter(name)
+            parameter = trace.scenario.weight(name)
             short = display_name(name)
 
             def parameter_text(row: int, col: int) -> str:
                 r, c = (col, row) if transpose else (row, col)
                 if parameter.ndim == 1:
-                    value, index = float(parameter[c]), f"{c}"
+                    value, index = cell(parameter, (c,)), f"{c}"
                 else:
-                    value, index = float(parameter[r, c]), f"{r},{c}"
+                    value, index = cell(parameter, (r, c)), f"{r},{c}"
                 return say("frame.parameter_tip", self.options.lang, name=short, index=index,
                            value=format_number(value, self.places))
 

@@ -19,7 +19,10 @@ from app.model.edits import SetLabel, SetMatrix, labels_at
 from app.model.parts import place_name
 from app.state.change import Change
 from app.state.document import DocumentState
+from app.texts.problems import problem_words
 from engine import NumberTextError, format_number, parse_number
+from engine.format.errors import ScenarioError
+from engine.format.mapped_weight import MappedWeight, Weight, cell, widened
 from engine.format.numbers import format_exact
 
 Index = QModelIndex | QPersistentModelIndex
@@ -60,10 +63,11 @@ class MatrixModel(QAbstractTableModel):
             return ()
         return tuple(labels_at(self.state.scenario, ROW_TOKENS[self.path]))
 
-    def _read(self) -> np.ndarray:
-        values = self.state.scenario.parameter(self.path)
+    def _read(self) -> Weight:
+        """The array as held (a weight left in its checkpoint read a cell at a time)."""
+        values = self.state.scenario.weight(self.path)
         self._vector = values.ndim == 1
-        return values.reshape(1, -1) if values.ndim == 1 else values
+        return widened(values).reshape(1, -1) if values.ndim == 1 else values
 
     def _refresh(self, change: Change) -> None:
         if not change.touches(self.path):
@@ -89,12 +93,13 @@ class MatrixModel(QAbstractTableModel):
         if changed is not None:  # only the cells that changed repaint (one typed: that cell)
             self.dataChanged.emit(*changed)
 
-    def _changed_corners(self, values: np.ndarray) -> tuple[QModelIndex, QModelIndex] | None:
+    def _changed_corners(self, values: Weight) -> tuple[QModelIndex, QModelIndex] | None:
         """The top-left and bottom-right cells around every cell of ``values`` (of the shape
         shown) that differs from the shown one; None if none does. A large array is not
-        compared: all of it."""
+        compared: all of it, and so is a weight left in its checkpoint."""
         height, width = values.shape
-        if values.size > COMPARED_CELLS:
+        if values.size > COMPARED_CELLS or isinstance(values, MappedWeight) \
+                or isinstance(self._values, MappedWeight):
             return self.index(0, 0), self.index(height - 1, width - 1)
         changed = np.flatnonzero(values != self._values)  # several times quicker than nonzero
         if not changed.size:
@@ -103,7 +108,7 @@ class MatrixModel(QAbstractTableModel):
         return (self.index(int(rows[0]), int(cols.min())),
                 self.index(int(rows[-1]), int(cols.max())))
 
-    def _set_values(self, values: np.ndarray) -> None:
+    def _set_values(self, values: Weight) -> None:
         self._values = values
         self._shown: dict[tuple[int, int], str] = {}
         """The display text of each cell painted since the values last changed."""
@@ -137,13 +142,17 @@ class MatrixModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return NUMBER_ALIGNMENT
         row, col = index.row(), index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            shown = self._shown.get((row, col))
-            if shown is None:
-                shown = self._shown[row, col] = format_number(float(self._values[row, col]),
-                                                              SHOWN_PLACES)
+        shown = self._shown.get((row, col))
+        if role == Qt.ItemDataRole.DisplayRole and shown is not None:
             return shown
-        number = format_exact(float(self._values[row, col]))
+        try:
+            value = cell(self._values, (row, col))
+        except ScenarioError:  # its checkpoint gone or changed: computing says so, by name
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            shown = self._shown[row, col] = format_number(value, SHOWN_PLACES)
+            return shown
+        number = format_exact(value)
         if role == Qt.ItemDataRole.EditRole:
             return number
         if self.path in ROW_TOKENS:
@@ -171,9 +180,12 @@ class MatrixModel(QAbstractTableModel):
         if role != Qt.ItemDataRole.EditRole or not index.isValid():
             return False
         row, col = index.row(), index.column()
-        old = float(self._values[row, col])
         try:
+            old = cell(self._values, (row, col))
             number = parse_number(str(value))
+        except ScenarioError as error:  # its checkpoint gone or changed since it was read
+            self.state.refused.emit(problem_words(error, current_language()))
+            return False
         except NumberTextError as error:
             self.state.refused.emit(self.refusal(error, self.place(row, col),
                                                  format_exact(old)))
@@ -205,7 +217,7 @@ class MatrixModel(QAbstractTableModel):
                                     .format(name=self.name,
                                             problem=error.words(current_language())))
             return False
-        values = self._values.copy()
+        values = widened(self._values).copy()
         height, width = int(block.shape[0]), int(block.shape[1])
         if (height, width) == values.shape:
             row, col = 0, 0

@@ -29,6 +29,7 @@ from engine.exercises.fit import check_fit, edited_index, hidden_masks, watched
 from engine.exercises.hand import asked_rows, hand_variant
 from engine.exercises.lesson import lessons
 from engine.exercises.wording import prompt_text
+from engine.format.mapped_weight import cell as number_at
 from engine.format.whole_text import read_whole
 from engine.scenario.op_table import op_table
 
@@ -253,8 +254,8 @@ def _change_words(trace: Trace, exercise: Exercise, lang: str, places: int) -> s
         return say("worksheet.ablate", lang, heads=ablation_words(exercise.ablate, lang))
     assert exercise.edit is not None
     cell, by = _edit_words(trace, exercise.edit, places, lang)
-    before = float(trace.scenario.parameter(exercise.edit.array)[
-        edited_index(trace, exercise.edit, "edit")])
+    before = number_at(trace.scenario.weight(exercise.edit.array),
+                       edited_index(trace, exercise.edit, "edit"))
     return say("worksheet.edit", lang, cell=cell, by=by, before=format_number(before, places),
                after=format_number(before + exercise.edit.by, places))
 

@@ -30,7 +30,7 @@ translate = QCoreApplication.translate
 
 def grid_shape(state: DocumentState, path: str) -> tuple[int, int]:
     """(rows, columns) of a grid as shown: a vector is one row."""
-    values = state.scenario.parameter(path)
+    values = state.scenario.weight(path)
     return (1, int(values.shape[0])) if values.ndim == 1 else (int(values.shape[0]),
                                                                int(values.shape[1]))
 
@@ -63,7 +63,7 @@ def put_matrix(state: DocumentState, path: str, values: FloatArray, source: str,
         state.refused.emit(translate("Import", "import into {name}: {problem}; nothing changed")
                            .format(name=name, problem=problem))
         return False
-    vector = state.scenario.parameter(path).ndim == 1
+    vector = state.scenario.weight(path).ndim == 1
     new = np.asarray(values[0] if vector else values, dtype=np.float64)
     refusals: list[str] = []
 

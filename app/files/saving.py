@@ -48,6 +48,8 @@ def failure_words(error: BaseException, lang: str) -> str:
     words."""
     if isinstance(error, OutputRefusedError):
         return problem_words(ScenarioError("", error.refusal), lang)
+    if isinstance(error, ScenarioError):  # a checkpoint gone or changed since it was read
+        return problem_words(error, lang)
     return failure_reason(error)
 
 
@@ -60,10 +62,11 @@ def document_inputs(path: Path | None) -> Inputs:
                    path.with_name(legacy_sidecar_name(path))])
 
 
-def writing(scenario: Scenario, path: Path, inputs: Inputs | None = None
-            ) -> Callable[[threading.Event], None]:
+def writing(scenario: Scenario, path: Path, inputs: Inputs | None = None, *,
+            self_contained: bool = False) -> Callable[[threading.Event], None]:
     """The work of writing ``scenario`` to ``path`` atomically, with its sidecar of weights
-    beside it when it has one (Save as… writes a new one beside the new name); Cancel is looked
+    beside it when it has one (Save as… writes a new one beside the new name); weights left in
+    their checkpoint by reference, or their numbers when ``self_contained``. Cancel is looked
     at once the text is made, before any file is touched (a frozen scenario: safe to read in a
     worker). Nothing replaces one of ``inputs`` (the open document's files, for Save as…).
 
@@ -74,7 +77,7 @@ def writing(scenario: Scenario, path: Path, inputs: Inputs | None = None
     def work(cancelled: threading.Event) -> None:
         with guarding(inputs or Inputs()) as guard:
             guard.refuse_outputs([path])
-            dumped = dump_scenario(scenario, path)
+            dumped = dump_scenario(scenario, path, self_contained=self_contained)
             if cancelled.is_set():
                 raise CancelledError
             write_dumped(dumped, path)

@@ -23,6 +23,7 @@ from app.texts.titles import norm_name
 from app.texts.words import CATALOGUES, say
 from engine import Scenario, ScenarioError, Trace, parse_scenario
 from engine.format.generation_keys import Generation, Settings
+from engine.format.mapped_weight import cell
 from engine.format.numbers import format_exact
 from engine.format.reader import FloatArray
 from engine.format.writer import to_document
@@ -488,9 +489,9 @@ class CellChange:
         operation = edit.operation
         if not isinstance(operation, SetCell):
             return None
-        values = edit.before.parameter(operation.path)
-        old = values[operation.col] if operation.vector else values[operation.row, operation.col]
-        return CellChange(replace(operation, value=float(old)), operation)
+        index = (operation.col,) if operation.vector else (operation.row, operation.col)
+        old = cell(edit.before.weight(operation.path), index)
+        return CellChange(replace(operation, value=old), operation)
 
 
 @dataclass

@@ -184,7 +184,7 @@ def new_direction(trace: Trace, step_index: int, receiver: int) -> Document:
     watch = array_name(step, "weights")
     row = min(receiver, trace.arrays[watch].shape[-2] - 1)
     wk = parameter_path(step, "Wk")
-    cell = (0, 1) if trace.scenario.parameter(wk).shape[1] > 1 else (0, 0)
+    cell = (0, 1) if trace.scenario.weight(wk).shape[1] > 1 else (0, 0)
     return {"title": _both("direction_title"), "prompt": _both("default_prompt"),
             "kind": "direction", "step": step.id, "edit": _change(wk, cell),
             "watch": {"array": watch, "cell": [0, row, 0]}}
@@ -229,7 +229,7 @@ def new_unchanged(trace: Trace, step_index: int) -> Document:
 def _moving_change(trace: Trace, path: str, watch: str) -> Document:
     """The edit of the first cell of ``path`` that moves the array ``watch``."""
     before = trace.arrays[watch]
-    for index in np.ndindex(trace.scenario.parameter(path).shape):
+    for index in np.ndindex(trace.scenario.weight(path).shape):
         cell = tuple(int(k) for k in index)
         after = edited(trace, Edit(path, cell, CHANGE_BY)).arrays[watch]
         if not np.allclose(after, before, rtol=0.0, atol=SAME):

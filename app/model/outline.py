@@ -57,7 +57,7 @@ def _facts(scenario: Scenario) -> tuple[list[str], int]:
         if len(_paths) >= OUTLINES:
             _paths.clear()
         paths = scenario.parameter_paths()
-        found = _paths[key] = (paths, sum(int(scenario.parameter(path).size)
+        found = _paths[key] = (paths, sum(int(scenario.weight(path).size)
                                              for path in paths))
     _last[:] = [(scenario, found)]
     return found

@@ -84,7 +84,7 @@ def changed_paths(before: Scenario, after: Scenario, paths: Iterable[str]) -> fr
     """Which of the arrays at ``paths`` ``after`` holds anew: a cell edit copies its array (and
     an embedding's the looked-up inputs) and shares every other with ``before``."""
     return frozenset(path for path in paths
-                     if after.parameter(path) is not before.parameter(path))
+                     if after.weight(path) is not before.weight(path))
 
 
 def changed_steps(trace: Trace, paths: frozenset[str]) -> frozenset[str] | None:

@@ -27,6 +27,7 @@ from app.texts.bidi import isolate
 from app.texts.printed import printed_places
 from app.texts.problems import problem_words
 from engine import Scenario, ScenarioError, Trace, format_number
+from engine.format.mapped_weight import cell
 from engine.format.numbers import format_exact
 
 SHARES_SHOWN = 8
@@ -152,9 +153,13 @@ class DocumentState(QObject):
 
     def edit_cell(self, path: str, row: int, col: int, value: float) -> bool:
         """Set one number of the array at ``path``; False (and a message) if refused."""
-        current = self.session.scenario.parameter(path)
+        current = self.session.scenario.weight(path)
         operation = SetCell(path, row, col, value, vector=current.ndim == 1)
-        old = float(current[col] if operation.vector else current[row, col])
+        try:
+            old = cell(current, (col,) if operation.vector else (row, col))
+        except ScenarioError as error:  # its checkpoint gone or changed since it was read
+            self.refuse(operation, error)
+            return False
         if old == value:
             return True
         return self.apply(operation, refusal=lambda problem: self.tr(

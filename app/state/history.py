@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from app.model.edits import CellChange, Edit, SetCell, SetGeneration
 from engine import Scenario, Trace
+from engine.format.mapped_weight import held_bytes
 
 UNDO_BYTES = 256 * 1024 * 1024
 """Bytes of arrays the older undo steps of cell edits may hold whole; beyond them a step keeps
@@ -90,7 +91,7 @@ class EditStep:
         forgotten)."""
         if self.edit is None or not isinstance(self.operation, SetCell):
             return 0
-        return int(self.edit.after.parameter(self.operation.path).nbytes)
+        return held_bytes(self.edit.after.weight(self.operation.path))
 
     def forget_documents(self) -> None:
         """Keep only the cell's old and new number (a cell edit; other edits keep their

@@ -17,9 +17,10 @@ from app.model.operands import array_name, ffn_pre, kv_head, tokens_of, visible_
 from app.texts.printed import printed_places
 from app.texts.scope import QK_NORM, StepModules, modules_of
 from engine import Attention, Block, Scenario, Step, Trace, format_number
-from engine.format.mapped_weight import column_block
+from engine.format.mapped_weight import Weight, column_block
 from engine.format.numbers import format_exact, format_factor
 from engine.format.reader import FloatArray
+from engine.forward.tape import vocabulary_scores
 from engine.scenario.op_kinds import head_output, steps_of
 
 MAX_SHOWN = 4
@@ -39,7 +40,7 @@ class NormFacts:
     """Whether its γ are all 1 and its β all 0."""
 
 
-_WITHOUT_NORM: dict[tuple[int, ...], tuple[weakref.ref[FloatArray], weakref.ref[FloatArray],
+_WITHOUT_NORM: dict[tuple[int, ...], tuple[weakref.ref[Weight], weakref.ref[FloatArray],
                                          weakref.ref[FloatArray], FloatArray]] = {}
 """The receiver's logits without the final norm, by the arrays they come from and the
 receiver: the step texts of one trace ask again at every step change."""
@@ -324,7 +325,7 @@ class Facts:
         changes them by the difference times the unembedding (any bias stays). Only that row is
         computed, not the whole document again (a second for a 512-row one, at every edit)."""
         logits = steps_of(self.trace.steps, "logits")[0]
-        unembed = self.scenario.parameter(logits.reads[1])
+        unembed = self.scenario.weight(logits.reads[1])
         norm = self.norm_facts
         before, after = self.array(norm.source), self.array(norm.name)
         key = (id(unembed), id(before), id(after), self.receiver)
@@ -333,7 +334,8 @@ class Facts:
                 and known[2]() is after:
             return known[3]  # the same arrays: a step change (38 million products for GPT-2)
         change = before[self.receiver] - after[self.receiver]
-        row: FloatArray = self.array(logits.writes[0])[self.receiver] + change @ unembed
+        row: FloatArray = (self.array(logits.writes[0])[self.receiver]
+                           + vocabulary_scores(change[None], unembed)[0])
         if len(_WITHOUT_NORM) >= 8:
             _WITHOUT_NORM.clear()
         _WITHOUT_NORM[key] = (weakref.ref(unembed), weakref.ref(before), weakref.ref(after), row)
@@ -520,8 +522,9 @@ class Facts:
 
     def logit_terms(self, entry: int) -> str:
         """row · unembed[:, entry], plus the entry's vocabulary bias when the head has one."""
-        unembed = self.scenario.parameter(self.step.reads[1])
-        terms = self.dot_terms(self.array(self.head_source)[self.receiver], unembed[:, entry])
+        unembed = self.scenario.weight(self.step.reads[1])
+        terms = self.dot_terms(self.array(self.head_source)[self.receiver],
+                               column_block(unembed, entry, entry + 1)[:, 0])
         if len(self.step.reads) > 2:  # the head's bias (Phi's, a masked LM's)
             terms += f" + {self.factor(float(self.scenario.parameter(self.step.reads[2])[entry]))}"
         return terms

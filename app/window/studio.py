@@ -256,6 +256,12 @@ class StudioWindow(QMainWindow):
         self.texts.bind(save_as.setText, lambda: self.tr("Save &as…"))
         save_as.setShortcut(QKeySequence.StandardKey.SaveAs)
         save_as.triggered.connect(self.save_as)
+        save_copy = file_menu.addAction("")
+        self.texts.bind(save_copy.setText, lambda: self.tr("Save self-contained &copy…"))
+        self.texts.bind(save_copy.setToolTip, lambda: self.tr(
+            "A copy holding every weight's numbers, which opens without the checkpoint the "
+            "weights were read from (a saved document otherwise names that checkpoint's file)"))
+        save_copy.triggered.connect(self.save_copy)
         saving_end = file_menu.addSeparator()
         self.import_action = file_menu.addAction("")
         self.texts.bind(self.import_action.setText, lambda: self.tr("&Import matrix…"))
@@ -737,8 +743,19 @@ class StudioWindow(QMainWindow):
             self.tr("Scenario documents (*.qkv.json)"))
         return bool(path) and self._write(save_target(path))
 
-    def _write(self, path: Path) -> bool:
+    def save_copy(self) -> bool:
+        """Save a self-contained copy: every weight's numbers written, none named by its
+        checkpoint; the document stays where it is."""
+        path, _filter = QFileDialog.getSaveFileName(
+            self, self.tr("Save self-contained copy"),
+            str(suggested_path(None, self.state.scenario.title)),
+            self.tr("Scenario documents (*.qkv.json)"))
+        return bool(path) and self._write(save_target(path), self_contained=True)
+
+    def _write(self, path: Path, *, self_contained: bool = False) -> bool:
         """Save atomically; on failure say why, keep the old file whole and stay modified.
+        ``self_contained``: a copy holding every weight's numbers, after which the document
+        stays where it was.
 
         A big document is written out in a worker (Cancel stops it before the file is touched).
         """
@@ -754,8 +771,9 @@ class StudioWindow(QMainWindow):
         try:
             with self.disk.own_write():
                 self.long_work(self.tr("Saving {name}…").format(name=path.name),
-                               writing(scenario, path, inputs), is_big(scenario),
-                               finish_on_cancel=True)
+                               writing(scenario, path, inputs,
+                                       self_contained=self_contained),
+                               is_big(scenario), finish_on_cancel=True)
         except CancelledError:
             self.statusBar().showMessage(self.tr("Not saved: cancelled"))
             return False
@@ -768,6 +786,10 @@ class StudioWindow(QMainWindow):
             self.statusBar().showMessage(self.tr("⚠ not saved to {path}: {problem}").format(
                 path=path, problem=problem))
             return False
+        if self_contained and not is_open_document(path, self.state.path):
+            self.statusBar().showMessage(self.tr("Saved a self-contained copy to {path}")
+                                         .format(path=path))
+            return True
         mark_saved(self.state, self.disk, scenario, path)
         self.statusBar().showMessage(self.tr("Saved {path}").format(path=path))
         return True

@@ -89,14 +89,15 @@ def choose_layers(choice: str | None, count: int) -> list[int]:
 
 
 def import_checkpoint(folder: str | os.PathLike[str], text: str, layers: str | None = None,
-                      pair: str | None = None, *, mapped: bool = False) -> Scenario:
+                      pair: str | None = None, *, mapped: bool = True) -> Scenario:
     r"""The document of the checkpoint in ``folder`` computing ``text`` (and ``pair`` after it,
     as segment 1: BERT's sentence B, for a model with token types); its ``note`` says which of
     the tokenizer's settings (padding, truncation) were ignored. The text's refusals
     (not UTF-8, the tokenizer failing on it, past the positions) are
-    :func:`~engine.checkpoint.tokens.tokenize`'s. ``mapped``: the weight matrices (the
-    embedding, the projections, the feed-forwards' and the head's) stay in their files as
-    :class:`~engine.format.mapped_weight.MappedWeight`\ s, widened when computed.
+    :func:`~engine.checkpoint.tokens.tokenize`'s. ``mapped`` (the default): the weight matrices
+    (the embedding, the projections, the feed-forwards' and the head's) stay in their files as
+    :class:`~engine.format.mapped_weight.MappedWeight`\ s, widened when computed; false: every
+    one widened into the document at once.
 
     Raises
     ------

@@ -116,7 +116,7 @@ class Checkpoint:
                                                           dtype=stored.dtype,
                                                           read=", ".join(READ)))
         entry = Entry(stored.dtype, stored.shape, stored.start, stored.end)
-        return MappedWeight(stored.file, name, entry, transposed=transposed)
+        return MappedWeight(stored.file, name, entry, stored.stamp, transposed=transposed)
 
     def _used(self, name: str, shape: tuple[int, ...]) -> Stored:
         """The tensor ``name``, checked to have ``shape``, counted used.

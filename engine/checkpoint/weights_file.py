@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.files.regular_file import open_regular
-from engine.format import safetensors_file
 from engine.format.errors import ScenarioError
+from engine.format.mapped_weight import Stamp, stamped_header
 from engine.format.reader import FloatArray
 from engine.format.safetensors_file import READ, Entry, HeaderError, map_widened
 from engine.words.refusals import Refusal
@@ -22,9 +22,10 @@ from engine.words.refusals import Refusal
 @dataclass(frozen=True)
 class Stored(Entry):
     """One tensor of a weights file: its header entry, its offsets counted from the file's
-    start, and the file."""
+    start, the file, and the file's size and modification time when its header was read."""
 
     file: Path
+    stamp: Stamp
 
 
 def read_header(path: Path) -> dict[str, Stored]:
@@ -40,14 +41,15 @@ def read_header(path: Path) -> dict[str, Stored]:
     place = str(path)
     with open_regular(path, place) as stream:
         try:
-            header = safetensors_file.read_header(stream)
+            header, stamp = stamped_header(stream)
         except HeaderError as error:
             raise ScenarioError(place, Refusal("weights_header", problem=error.refusal)) from None
         except OSError as error:
             raise ScenarioError(place, Refusal("unreadable",
                                                reason=str(error.strerror or error))) from None
     return {name: Stored(entry.dtype, entry.shape, header.data + entry.start,
-                         header.data + entry.end, path) for name, entry in header.entries.items()}
+                         header.data + entry.end, path, stamp)
+            for name, entry in header.entries.items()}
 
 
 def read_tensor(name: str, stored: Stored, *, transposed: bool = False) -> FloatArray:

@@ -11,14 +11,16 @@ from pathlib import Path
 from engine.files.outputs import OutputRefusedError
 from engine.files.regular_file import open_regular
 from engine.files.safe_write import WriteError, replacing_together, write_all, write_bytes
+from engine.format.checkpoint_reference import OVERLAY_KEY, read_as_stored, referenced
 from engine.format.document import parse_scenario
 from engine.format.errors import ScenarioError
 from engine.format.json_keys import DuplicateKeyError, unique_keys
+from engine.format.mapped_weight import NO_OVERLAY, MappedWeight, Weight
 from engine.format.migrate import migrate
-from engine.format.reader import MAX_POSITIONS, MAX_VOCAB, FloatArray
+from engine.format.reader import MAX_POSITIONS, MAX_VOCAB
 from engine.format.sidecar import Resolver, is_reference, owner_of, placed, sidecar_name
 from engine.format.sidecar_write import JSON_NUMBERS, sealed, split_arrays, write_safetensors
-from engine.format.writer import as_array, to_document
+from engine.format.writer import as_held, by_reference, plain, to_document
 from engine.scenario.scenario import Scenario, number_count
 from engine.words.refusals import Refusal
 
@@ -122,9 +124,10 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
         the sidecar, that file and key).
     """
     file = Path(path)
-    resolver = Resolver(file.parent)
+    read = read_document(file)
+    resolver = Resolver(file.parent, read_as_stored(read))
     try:
-        document = resolver.resolve(read_document(file), "")
+        document = resolver.resolve(read, "")
     finally:
         resolver.close()
     try:
@@ -139,28 +142,50 @@ class Dumped:
     document JSON holds whole)."""
 
     text: str
-    sidecar: Mapping[str, FloatArray]
+    sidecar: Mapping[str, Weight]
 
 
-def needs_sidecar(scenario: Scenario) -> bool:
+def needs_sidecar(scenario: Scenario, *, self_contained: bool = False) -> bool:
     """Whether the document holds more numbers than its JSON may
-    (:data:`~engine.format.sidecar_write.JSON_NUMBERS`)."""
-    return number_count(scenario) > JSON_NUMBERS
+    (:data:`~engine.format.sidecar_write.JSON_NUMBERS`): by reference, its mapped weights
+    count only their edited cells (two numbers each)."""
+    count = number_count(scenario)
+    if not self_contained:
+        for weight in scenario.parameters.values():
+            if isinstance(weight, MappedWeight):
+                count += 2 * len((weight.overlay or NO_OVERLAY).cells) - weight.size
+    return count > JSON_NUMBERS
 
 
-def dump_scenario(scenario: Scenario, path: str | os.PathLike[str]) -> Dumped:
+def dump_scenario(scenario: Scenario, path: str | os.PathLike[str], *,
+                  self_contained: bool = False) -> Dumped:
     """The document to be written at ``path``: its text, and its sidecar's arrays when it holds
-    more numbers than JSON may (the references name the sidecar beside ``path``)."""
-    if not needs_sidecar(scenario):
-        return Dumped(dumps_scenario(scenario), {})
-    document, arrays = split_arrays(to_document(scenario, as_array), sidecar_name(path))
+    more numbers than JSON may (the references name the sidecar beside ``path``). A weight left
+    in its checkpoint is saved by reference (format 2.2) or, ``self_contained``, with its
+    numbers, widened one matrix at a time as it is written."""
+    if not needs_sidecar(scenario, self_contained=self_contained):
+        return Dumped(dumps_scenario(scenario, self_contained=self_contained), {})
+    document, arrays = split_arrays(
+        to_document(scenario, as_held if self_contained else by_reference), sidecar_name(path))
     return Dumped(_format(document, 0) + "\n", arrays)
 
 
-def dumps_scenario(scenario: Scenario) -> str:
+def dumps_scenario(scenario: Scenario, *, self_contained: bool = False) -> str:
     """The document as UTF-8-ready JSON text, every array in it: readable, rows on one line
-    each."""
-    return _format(to_document(scenario), 0) + "\n"
+    each (a weight left in its checkpoint by reference unless ``self_contained``)."""
+    return _format(to_document(scenario, plain if self_contained else plain_reference),
+                   0) + "\n"
+
+
+def plain_reference(weight: Weight) -> object:
+    """A weight's JSON value in a document saved by reference: a mapped weight's reference with
+    its edited cells as lists, an array's numbers."""
+    if not isinstance(weight, MappedWeight):
+        return plain(weight)
+    reference = referenced(weight)
+    if OVERLAY_KEY in reference:
+        reference[OVERLAY_KEY] = plain(reference[OVERLAY_KEY])
+    return reference
 
 
 def _format(value: object, depth: int) -> str:
@@ -176,9 +201,11 @@ def _format(value: object, depth: int) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def save_scenario(scenario: Scenario, path: str | os.PathLike[str]) -> None:
+def save_scenario(scenario: Scenario, path: str | os.PathLike[str], *,
+                  self_contained: bool = False) -> None:
     """Write the document with the one safe writer (:mod:`engine.files.safe_write`), and its sidecar
-    beside it when it has one (both replaced together).
+    beside it when it has one (both replaced together); its weights left in their checkpoint
+    by reference unless ``self_contained`` (:func:`dump_scenario`).
 
     If anything fails, the files that were at ``path`` and beside it are left as they were. A
     symbolic link is followed (the file it points to is replaced, the link stays), a replaced
@@ -191,7 +218,7 @@ def save_scenario(scenario: Scenario, path: str | os.PathLike[str]) -> None:
         One line naming ``path`` and the reason: the target is not a regular file, the disk is
         full, the document is larger than :data:`MAX_FILE_BYTES` (it could not be opened again)…
     """
-    write_dumped(dump_scenario(scenario, path), path)
+    write_dumped(dump_scenario(scenario, path, self_contained=self_contained), path)
 
 
 def write_dumped(dumped: Dumped, path: str | os.PathLike[str], *, mode: int | None = None

@@ -11,14 +11,16 @@ numbers asks :func:`widened` (the whole matrix, made when asked and let go after
 
 from __future__ import annotations
 
+import hashlib
 import mmap
+import os
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 import numpy.typing as npt
@@ -32,7 +34,7 @@ from engine.format.reader import (
     check_matrix_shape,
     expect_matrix,
 )
-from engine.format.safetensors_file import DTYPES, FP8, Entry, widen_into
+from engine.format.safetensors_file import DTYPES, FP8, Entry, Header, read_header, widen_into
 from engine.words.refusals import NO_REASON, Refusal
 
 NOT_FINITE_BITS: dict[str, tuple[np.dtype[Any], int]] = {
@@ -83,6 +85,36 @@ DENSE = 0.25
 a float64 array of its own."""
 
 
+@dataclass(frozen=True)
+class Stamp:
+    """A checkpoint file as the document read it: its size, its modification time (ns) and the
+    sha256 of its header (the length and the JSON before the data). A file of another size or
+    time changed (or was replaced) since."""
+
+    size: int
+    modified: int
+    header: str
+
+    def matches(self, status: os.stat_result) -> bool:
+        """Whether the file's status still has this size and modification time."""
+        return (status.st_size, status.st_mtime_ns) == (self.size, self.modified)
+
+
+def stamped_header(stream: BinaryIO) -> tuple[Header, Stamp]:
+    """The checked header of the safetensors file open in ``stream``, and its stamp.
+
+    Raises
+    ------
+    HeaderError, OSError
+        As :func:`~engine.format.safetensors_file.read_header`.
+    """
+    header = read_header(stream)
+    status = os.fstat(stream.fileno())
+    stream.seek(0)
+    digest = hashlib.sha256(stream.read(header.data)).hexdigest()
+    return header, Stamp(status.st_size, status.st_mtime_ns, digest)
+
+
 @dataclass(frozen=True, eq=False)
 class MappedWeight:
     """One tensor of ``file`` (``entry``: its dtype, stored shape and byte offsets from the
@@ -94,6 +126,8 @@ class MappedWeight:
     file: Path
     name: str
     entry: Entry
+    stamp: Stamp
+    """The file as the document read it: every read checks it first."""
     transposed: bool = False
     view: bool = False
     overlay: Overlay | None = None
@@ -122,11 +156,40 @@ class MappedWeight:
 
     def _stored(self) -> npt.NDArray[Any]:
         """The stored numbers, flat, through a read-only memory map of the file (unmapped when
-        the last view of them is let go)."""
-        with open_regular(self.file, str(self.file)) as stream:
+        the last view of them is let go).
+
+        Raises
+        ------
+        ScenarioError
+            At the file: gone, or changed (another size or modification time) since the
+            document read it.
+        """
+        with self._opened() as stream:
             mapped = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
         kind = DTYPES.get(self.entry.dtype, np.dtype(np.uint8))
         return np.frombuffer(mapped, dtype=kind, count=self.entry.count, offset=self.entry.start)
+
+    def _opened(self) -> BinaryIO:
+        """The file opened for reading, checked first to be as the document read it.
+
+        Raises
+        ------
+        ScenarioError
+            At the file: gone, or changed (another size or modification time) since.
+        """
+        place = str(self.file)
+        if not self.file.exists():
+            raise ScenarioError(place, Refusal("checkpoint_gone"))
+        stream = open_regular(self.file, place)
+        if not self.stamp.matches(os.fstat(stream.fileno())):
+            stream.close()
+            raise ScenarioError(place, Refusal("checkpoint_changed"))
+        return stream
+
+    def check(self) -> None:
+        """Refuse, naming the file, a checkpoint gone or changed since the document read it
+        (its size and modification time: nothing is read)."""
+        self._opened().close()
 
     def widened(self, room: FloatArray | None = None) -> FloatArray:
         """The whole matrix as float64: a new read-only array, or (``room``: a flat buffer of at
@@ -260,6 +323,26 @@ def looked_up(weight: Weight, ids: Sequence[int]) -> FloatArray:
     return rows
 
 
+def cell(weight: Weight, index: tuple[int, ...]) -> float:
+    """The number at ``index`` (a row and column, or a vector's entry): of a mapped weight,
+    that one number widened."""
+    if not isinstance(weight, MappedWeight):
+        return float(weight[index])
+    row, column = index
+    if weight.transposed:
+        return float(weight.columns(column, column + 1)[row, 0])
+    return float(weight.rows([row])[0, column])
+
+
+def held_bytes(weight: Weight) -> int:
+    """The bytes of its own a weight holds in memory: a float64 array's, or a mapped weight's
+    overlay (its stored numbers stay in their file)."""
+    if not isinstance(weight, MappedWeight):
+        return int(weight.nbytes)
+    overlay = weight.overlay or NO_OVERLAY
+    return int(overlay.cells.nbytes + overlay.values.nbytes)
+
+
 def column_block(weight: Weight, start: int, stop: int) -> FloatArray:
     """Columns ``start:stop`` of the weight, laid out as the slice of the widened matrix (in
     this thread's :func:`widening_room` when one is open: valid until the next widening)."""
@@ -305,5 +388,6 @@ def _room(count: int) -> FloatArray | None:
     return room
 
 
-__all__ = ["DENSE", "NO_OVERLAY", "MappedWeight", "Overlay", "Weight", "column_block",
-           "expect_weight", "looked_up", "times", "widened", "widening_room"]
+__all__ = ["DENSE", "NO_OVERLAY", "MappedWeight", "Overlay", "Stamp", "Weight", "cell",
+           "column_block", "expect_weight", "held_bytes", "looked_up", "stamped_header", "times",
+           "widened", "widening_room"]

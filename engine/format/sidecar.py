@@ -32,6 +32,11 @@ import numpy as np
 from engine.files.memory import memory_short
 from engine.files.outputs import Inputs, guarding
 from engine.files.regular_file import open_regular
+from engine.format.checkpoint_reference import (
+    OVERLAY_KEY,
+    is_checkpoint_reference,
+    mapped,
+)
 from engine.format.errors import ScenarioError
 from engine.format.reader import (
     MAX_WEIGHT_CELLS,
@@ -233,8 +238,11 @@ def check_name(value: object, place: str) -> str:
 class Resolver:
     """Replaces every reference of a document by its array, opening each sidecar once."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, as_stored: set[tuple[str, str]] | None = None) -> None:
         self.folder = folder
+        self.as_stored = as_stored or set()
+        """The checkpoint tensors the document reads as stored
+        (:func:`~engine.format.checkpoint_reference.read_as_stored`)."""
         self.references: dict[str, Reference] = {}
         self._open: dict[str, Sidecar] = {}
         self._read: dict[tuple[str, str], FloatArray] = {}
@@ -242,10 +250,17 @@ class Resolver:
         self._stack = ExitStack()
 
     def resolve(self, value: object, place: str) -> object:
-        """``value`` with its references (at any depth) replaced by arrays."""
+        """``value`` with its references (at any depth) replaced by arrays, and a checkpoint's
+        tensors by mapped weights."""
         if is_reference(value):
             assert isinstance(value, Mapping)
             return self._array(value, place)
+        if is_checkpoint_reference(value):
+            assert isinstance(value, Mapping)
+            overlay = value.get(OVERLAY_KEY)
+            if overlay is not None:
+                overlay = self.resolve(overlay, f"{place}.{OVERLAY_KEY}")
+            return mapped(value, overlay, place, self.as_stored)
         if isinstance(value, Mapping):
             return {key: self.resolve(item, f"{place}.{key}" if place else str(key))
                     for key, item in value.items()}

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from engine.format.mapped_weight import MappedWeight, Weight, widened
 from engine.format.reader import FloatArray
 from engine.format.safetensors_file import DTYPES
 from engine.format.sidecar import DIGEST_KEY, FILE_KEY, OWNER_KEY
@@ -42,15 +43,15 @@ PENDING = "0" * 64
 
 
 def split_arrays(document: Mapping[str, Any], file: str
-                 ) -> tuple[dict[str, Any], dict[str, FloatArray]]:
-    """The document (its arrays as numpy) as JSON values with references to ``file``, and the
-    arrays those references name, by key. Each reference's digest is :data:`PENDING` until the
-    file is written."""
-    stored: dict[str, FloatArray] = {}
-    owners: dict[int, str] = {}
+                 ) -> tuple[dict[str, Any], dict[str, Weight]]:
+    """The document (its arrays as numpy or mapped weights) as JSON values with references to
+    ``file``, and the arrays those references name, by key. Each reference's digest is
+    :data:`PENDING` until the file is written."""
+    stored: dict[str, Weight] = {}
+    owners: dict[object, str] = {}
 
     def value(item: object, place: str) -> object:
-        if isinstance(item, np.ndarray):
+        if isinstance(item, np.ndarray | MappedWeight):
             return array(item, place)
         if isinstance(item, Mapping):
             return {key: value(inner, f"{place}.{key}" if place else str(key))
@@ -59,15 +60,16 @@ def split_arrays(document: Mapping[str, Any], file: str
             return [value(inner, f"{place}.{k}") for k, inner in enumerate(item)]
         return item
 
-    def array(item: FloatArray, place: str) -> object:
+    def array(item: Weight, place: str) -> object:
         if item.size < SIDECAR_MIN:
             return plain(item)
-        original = stored.get(owners.get(id(item.base), ""))
+        owner = _owner(item)
+        original = stored.get(owners.get(owner, ""))
         if original is not None and _transposed(item, original):
-            return {FILE_KEY: file, "key": owners[id(item.base)], "transpose": True,
+            return {FILE_KEY: file, "key": owners[owner], "transpose": True,
                     DIGEST_KEY: PENDING}
         stored[place] = item
-        owners[id(item if item.base is None else item.base)] = place
+        owners.setdefault(owner, place)
         return {FILE_KEY: file, "key": place, DIGEST_KEY: PENDING}
 
     result = value(document, "")
@@ -75,8 +77,19 @@ def split_arrays(document: Mapping[str, Any], file: str
     return result, stored
 
 
-def _transposed(item: FloatArray, original: FloatArray) -> bool:
+def _owner(item: Weight) -> object:
+    """What holds the numbers of ``item``: an array's base, a mapped weight's tensor."""
+    if isinstance(item, MappedWeight):
+        return item.file, item.name
+    return id(item if item.base is None else item.base)
+
+
+def _transposed(item: Weight, original: Weight) -> bool:
     """Whether ``item`` is ``original.T``: the same numbers, rows and columns swapped."""
+    if isinstance(item, MappedWeight) or isinstance(original, MappedWeight):
+        return (isinstance(item, MappedWeight) and isinstance(original, MappedWeight)
+                and item.view and not original.transposed
+                and item.overlay is None and original.overlay is None)
     return (item.ndim == 2 and item.shape == original.shape[::-1]
             and item.strides == original.strides[::-1]
             and item.ctypes.data == original.ctypes.data)
@@ -114,13 +127,14 @@ def _encoded(chunk: FloatArray, dtype: str) -> npt.NDArray[Any]:
     return chunk.astype(DTYPES[dtype])
 
 
-def write_safetensors(path: Path, arrays: Mapping[str, FloatArray], owner: str) -> str:
+def write_safetensors(path: Path, arrays: Mapping[str, Weight], owner: str) -> str:
     """Write ``arrays`` as a safetensors file at ``path`` (flushed to the disk), its header
     naming the document ``owner`` it belongs to; the file's sha256, worked out as it is written.
 
-    The widest dtypes come first, so every tensor starts aligned to its own width.
+    The widest dtypes come first, so every tensor starts aligned to its own width. A mapped
+    weight is widened when its dtype is decided and again when it is written, one at a time.
     """
-    dtypes = {key: stored_dtype(array) for key, array in arrays.items()}
+    dtypes = {key: stored_dtype(widened(array)) for key, array in arrays.items()}
     order = sorted(arrays, key=lambda key: -DTYPES[dtypes[key]].itemsize)
     header: dict[str, Any] = {"__metadata__": {"format": "qkv-studio", OWNER_KEY: owner}}
     offset = 0
@@ -141,12 +155,16 @@ def write_safetensors(path: Path, arrays: Mapping[str, FloatArray], owner: str) 
     return digest.hexdigest()
 
 
-def _parts(head: bytes, arrays: Mapping[str, FloatArray], order: list[str],
+def _parts(head: bytes, arrays: Mapping[str, Weight], order: list[str],
            dtypes: Mapping[str, str]) -> Iterator[bytes | memoryview]:
     yield head
-    for key in order:
-        for chunk in _chunks(arrays[key]):
-            yield _encoded(chunk, dtypes[key]).data
+    for key in order:  # a mapped weight widened here, let go before the next one is
+        yield from _encoded_chunks(widened(arrays[key]), dtypes[key])
+
+
+def _encoded_chunks(array: FloatArray, dtype: str) -> Iterator[memoryview]:
+    for chunk in _chunks(array):
+        yield _encoded(chunk, dtype).data
 
 
 def sealed(text: str, digest: str) -> str:

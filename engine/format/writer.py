@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 
 from engine.exercises.document import exercise_document
-from engine.format.mapped_weight import Weight, widened
+from engine.format.checkpoint_reference import referenced
+from engine.format.mapped_weight import MappedWeight, Weight, widened
 from engine.scenario.modules import (
     Attention,
     Block,
@@ -54,6 +55,12 @@ def plain(weight: Weight) -> Any:
 def as_array(weight: Weight) -> Any:
     """The array itself (a mapped weight widened): a document whose arrays go to a sidecar."""
     return widened(weight)
+
+
+def by_reference(weight: Weight) -> Any:
+    """A mapped weight as the reference to its checkpoint tensor (its edited cells an array),
+    an array itself: a document saved by reference (format 2.2)."""
+    return referenced(weight) if isinstance(weight, MappedWeight) else weight
 
 
 def as_held(weight: Weight) -> Any:

@@ -165,9 +165,21 @@ class Scenario(Frozen):
         KeyError
             If the scenario has no array at ``path``.
         """
+        return widened(self.weight(path))
+
+    def weight(self, path: str) -> Weight:
+        """The array at ``path`` as held: a weight left in its checkpoint as it is, not widened
+        (its shape, size and identity read without touching its numbers).
+
+        Raises
+        ------
+        KeyError
+            If the scenario has no array at ``path``.
+        """
         if path in self.array_places:
             locator, name = self.array_places[path]
-            return widened(getattr(module_at(self, locator), name))
+            held: Weight = getattr(module_at(self, locator), name)
+            return held
         if path == "X" or path.endswith(".X"):  # looked up from the embedding: readable
             owner = self if path == "X" else self.module(path[:-2])
             if isinstance(owner, Scenario | Encoder):

@@ -24,6 +24,8 @@ def walk(node: object, locator: Locator = ()) -> Iterator[tuple[Locator, object]
     yield locator, node
     for item in fields(node):  # type: ignore[arg-type]
         value = getattr(node, item.name)
+        if isinstance(value, MappedWeight):
+            continue  # a weight, not a module: its overlay's arrays are no parameters
         if is_dataclass(value):
             yield from walk(value, (*locator, item.name))
         elif isinstance(value, tuple) and value and is_dataclass(value[0]):

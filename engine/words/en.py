@@ -274,6 +274,20 @@ REFUSALS: dict[str, str] = {
     "checkpoint_memory": "the weights as float64 need about {need} GiB, more than this "
                          "computer's {have} GiB of memory (nothing was read)",
     "tensor_missing": "no weights file holds the tensor {name}",
+    "checkpoint_gone": "is gone: the document's weights stay in this checkpoint file, which was "
+                       "moved or deleted after it was opened; put it back or open the "
+                       "checkpoint again",
+    "checkpoint_changed_since_saved": "changed after the document was saved (its size, "
+                                      "modification time or header differs): the weights "
+                                      "read from it would not be the ones saved; open the "
+                                      "checkpoint again, or open a self-contained copy",
+    "checkpoint_relative": "expected the absolute path of a checkpoint's weights file, got "
+                           "{got}",
+    "overlay_cells": "expected the edited cells as rows of a flat index and its number, the "
+                     "indices whole numbers below {size:,}, each larger than the one before",
+    "checkpoint_changed": "changed after the document was opened (its size or modification "
+                          "time differs): the weights read from it would no longer be the "
+                          "document's; open the checkpoint again",
     "tensor_unreadable": "cannot read the tensor {name} ({reason})",
     "tensor_shape": "the tensor {name} is {got}, and config.json makes it {expected}",
     "tokenizer_unreadable": "cannot be read as a tokenizer ({reason})",

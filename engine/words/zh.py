@@ -258,6 +258,16 @@ REFUSALS: dict[str, str] = {
     "checkpoint_memory": "以 float64 读入这些权重约需 {need} GiB，超过了这台计算机 {have} GiB "
                          "的内存（未读取任何权重）",
     "tensor_missing": "没有哪个权重文件含有张量 {name}",
+    "checkpoint_gone": "不见了：文档的权重一直留在这个检查点文件里，而它在打开之后被移走或删除；"
+                       "请把它放回原处，或重新打开检查点",
+    "checkpoint_changed_since_saved": "在文档保存之后被改动过（大小、修改时间或头部不同了）："
+                                      "从中读出的权重已不是保存时的权重；请重新打开检查点，"
+                                      "或打开一份自包含的副本",
+    "checkpoint_relative": "应为检查点权重文件的绝对路径，实际是 {got}",
+    "overlay_cells": "被修改的单元格应逐行给出一个展平索引和它的数值，索引为小于 {size:,} 的"
+                     "整数，且每个都比前一个大",
+    "checkpoint_changed": "在文档打开之后被改动过（大小或修改时间不同了）：从中读出的权重已不再是"
+                          "文档的权重；请重新打开检查点",
     "tensor_unreadable": "无法读取张量 {name}（{reason}）",
     "tensor_shape": "张量 {name} 的形状是 {got}，而按 config.json 应为 {expected}",
     "tokenizer_unreadable": "无法作为分词器读取（{reason}）",

@@ -1618,6 +1618,22 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
+        <source>Save self-contained &amp;copy…</source>
+        <translation>保存自包含副本(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>A copy holding every weight&apos;s numbers, which opens without the checkpoint the weights were read from (a saved document otherwise names that checkpoint&apos;s file)</source>
+        <translation>一份写入了全部权重数值的副本，打开它不再需要读出这些权重的检查点（否则保存的文档只写明那个检查点文件）</translation>
+    </message>
+    <message>
+        <source>Save self-contained copy</source>
+        <translation>保存自包含副本</translation>
+    </message>
+    <message>
+        <source>Saved a self-contained copy to {path}</source>
+        <translation>已将自包含副本保存到 {path}</translation>
+    </message>
+    <message>
         <source>&amp;Import matrix…</source>
         <translation>导入矩阵(&amp;I)…</translation>
     </message>

@@ -30,10 +30,11 @@ from tests.engine.hf_reference import FIXTURES
 def test_a_mapped_document_is_drawn_told_explained_and_exported(
         qapp: object, tmp_path: Path, family: str) -> None:
     pair = {"pair": "a dog"} if family == "bert" else {}
-    mapped = import_checkpoint(FIXTURES / family, "the cat sat on the mat", mapped=True, **pair)
+    mapped = import_checkpoint(FIXTURES / family, "the cat sat on the mat", **pair)
     assert isinstance(mapped.parameters["embedding"], MappedWeight)
     ours = compute(mapped)
-    theirs = compute(import_checkpoint(FIXTURES / family, "the cat sat on the mat", **pair))
+    theirs = compute(import_checkpoint(FIXTURES / family, "the cat sat on the mat", mapped=False,
+                                       **pair))
     draw_every_step(ours)
     tell_every_step(ours)
     explain_every_array(ours)

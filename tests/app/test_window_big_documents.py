@@ -297,9 +297,9 @@ def test_a_recovery_copy_is_written_in_a_worker(
 def slowly(function: Callable[..., object], seconds: float,
            ticks: Ticks | None = None) -> Callable[..., object]:
     """``function`` taking ``seconds`` longer; its end marked in ``ticks``."""
-    def slow(*args: object) -> object:
+    def slow(*args: object, **options: object) -> object:
         time.sleep(seconds)
-        result = function(*args)
+        result = function(*args, **options)
         if ticks is not None:
             ticks.mark()
         return result

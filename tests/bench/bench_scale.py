@@ -14,11 +14,12 @@ each timed inside its process after its imports, its peak memory the process's `
 last pair on the shape cut to 2 layers compares our logits with transformers' in float64, its
 float32 casts (RMSNorm, softmax, RoPE's angles) computed in float64 as the importer's tests
 patch them (|Δ| the largest difference). ``--root`` runs ours from another tree
-(``/work/main``: before and after on the same machine); ``--mapped`` imports with the weights
-left in the checkpoint (issue 37, item 1); ``--ours-only`` leaves transformers out (Llama-3.1-8B's
-32 GB of float32). Threads are pinned to one on both sides. Prints the median and the p95 of
-each; needs the disk the checkpoints take (Llama-3.2-1B: 2.5 GB, Llama-3.1-8B: 16 GB) and, for
-ours without ``--mapped``, the weights as float64 (Llama-3.2-1B: 9.9 GB).
+(``/work/main``: before and after on the same machine); ours imports as the program does, the
+weights left in the checkpoint (issue 37, item 1), ``--eager`` widens them all into the document
+(``mapped=False``); ``--ours-only`` leaves transformers out (Llama-3.1-8B's 32 GB of float32).
+Threads are pinned to one on both sides. Prints the median and the p95 of each; needs the disk
+the checkpoints take (Llama-3.2-1B: 2.5 GB, Llama-3.1-8B: 16 GB) and, with ``--eager``, the
+weights as float64 (Llama-3.2-1B: 9.9 GB).
 """
 
 from __future__ import annotations
@@ -191,14 +192,14 @@ def summary(values: list[float]) -> str:
     return f"{statistics.median(values):8.2f} (p95 {float(np.percentile(values, 95)):.2f})"
 
 
-def bench(name: str, work: Path, runs: int, root: str, mapped: bool, theirs: bool) -> None:
-    """``mapped``: ours imports with the weights left in the checkpoint; ``theirs``: run
+def bench(name: str, work: Path, runs: int, root: str, eager: bool, theirs: bool) -> None:
+    """``eager``: ours widens every weight into the document; ``theirs``: run
     transformers float32 too (Llama-3.1-8B's 32 GB of float32 do not fit this machine)."""
     config = SHAPES[name]
     folder = work / name
     size = write_checkpoint(folder, config)
     out = str(work / "logits.npy")
-    keep = ", mapped=True" if mapped else ""
+    keep = ", mapped=False" if eager else ""
     ours_s, ours_m, theirs_s, theirs_m = [], [], [0.0], [0.0]
     ids: list[int] = []
     for _ in range(runs):
@@ -233,13 +234,13 @@ def main() -> None:
     parser.add_argument("--shapes", nargs="*", default=["qwen2.5-0.5b"], choices=sorted(SHAPES))
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--root", default=str(ROOT), help="the tree whose engine is ours")
-    parser.add_argument("--mapped", action="store_true",
-                        help="ours leaves the weights in the checkpoint (issue 37, item 1)")
+    parser.add_argument("--eager", action="store_true",
+                        help="ours widens every weight into the document (mapped=False)")
     parser.add_argument("--ours-only", action="store_true", help="do not run transformers")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="qkv-scale-") as work:
         for name in options.shapes:
-            bench(name, Path(work), options.runs, options.root, options.mapped,
+            bench(name, Path(work), options.runs, options.root, options.eager,
                   not options.ours_only)
 
 

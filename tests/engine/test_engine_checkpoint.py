@@ -18,6 +18,7 @@ from engine.checkpoint import choose_layers, import_checkpoint
 from engine.checkpoint.config import FAMILIES as IMPORTED
 from engine.checkpoint.document import FAMILY_LAYOUTS, TYPED
 from engine.checkpoint.opt import TABLE_ROWS
+from engine.format.mapped_weight import widened
 from engine.scenario.scenario import Scenario
 from tests.engine.hf_reference import (
     CAPPED,
@@ -142,7 +143,7 @@ def test_qwen2s_bfloat16_weights_widen_exactly_and_its_tied_head_is_the_embeddin
     q_proj = t["model.layers.0.self_attn.q_proj.weight"]
     # stored() widens bfloat16 as the upper half of a float32: the same numbers, to the bit.
     np.testing.assert_array_equal(attention.Wq, q_proj.T)
-    assert np.all(attention.Wq.astype(np.float32).view(np.uint32) & 0xFFFF == 0)
+    assert np.all(widened(attention.Wq).astype(np.float32).view(np.uint32) & 0xFFFF == 0)
     assert attention.bq is not None and attention.Wo is not None and attention.bo is None
     np.testing.assert_array_equal(attention.bq, t["model.layers.0.self_attn.q_proj.bias"])
     assert scenario.embedding is not None and scenario.embedding.shape == (51, 8)

@@ -19,6 +19,7 @@ from safetensors.numpy import load_file, save_file
 
 import engine.checkpoint.folder
 import engine.files.memory
+from engine import ScenarioError
 from engine.checkpoint import import_checkpoint
 from engine.checkpoint.weights_file import Stored
 from tests.engine.test_engine_checkpoint_refusals import copy, refusal
@@ -190,9 +191,8 @@ def test_a_tied_head_stored_anyway_is_used_only_when_it_is_the_embedding(tmp_pat
 def test_chosen_layers_read_no_other_layers_tensor(reads: list[str]) -> None:
     import_checkpoint(Path(__file__).parent / "checkpoints" / "gpt2", "the cat", "1")
     assert reads and not [name for name in reads if ".h.1." in name]
-    assert {name for name in reads if ".h." not in name} == {
-        "transformer.wte.weight", "transformer.wpe.weight", "transformer.ln_f.weight",
-        "transformer.ln_f.bias"}
+    assert {name for name in reads if ".h." not in name} == {  # wte stays in its file: mapped
+        "transformer.wpe.weight", "transformer.ln_f.weight", "transformer.ln_f.bias"}
     reads.clear()
     import_checkpoint(Path(__file__).parent / "checkpoints" / "gpt2", "the cat", "2")
     assert not [name for name in reads if ".h.0." in name]
@@ -253,20 +253,32 @@ WITHIN_WIDTH = {**LLAMA_405B, "vocab_size": 32000, "hidden_size": 1024, "num_att
 @pytest.mark.usefixtures("no_reads")
 def test_a_model_past_the_computers_memory_is_refused_from_its_headers(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each width within the limits; all 48 layers as float64 past a computer of 4 GiB, one
-    layer past a computer of 512 MiB (the limit is the memory, not a count of numbers)."""
+    """Each width within the limits; imported whole (``mapped=False``), all 48 layers as
+    float64 past a computer of 4 GiB, one layer past a computer of 512 MiB (the limit is the
+    memory, not a count of numbers); mapped, the largest matrix (the 32000 × 1024 embedding)
+    and the rows of the 97 norms past a computer of 128 MiB."""
     folder = tmp_path / "wide"
     sparse_llama(folder, WITHIN_WIDTH)
-    monkeypatch.setattr(engine.files.memory, "physical_memory", lambda: 4 << 30)
+
+    def refused(memory: int, **options: Any) -> str:
+        monkeypatch.setattr(engine.files.memory, "physical_memory", lambda: memory)
+        with pytest.raises(ScenarioError) as caught:
+            import_checkpoint(folder, "the cat", **options)
+        return str(caught.value)
+
     started = time.monotonic()
-    assert refusal(folder) == (
+    assert refused(4 << 30, mapped=False) == (
         f"{folder}/*.safetensors: the weights as float64 need about 6.5 GiB, more than this "
         "computer's 4.0 GiB of memory (nothing was read)")
     assert time.monotonic() - started < 2
-    monkeypatch.setattr(engine.files.memory, "physical_memory", lambda: 1 << 29)
-    assert refusal(folder, layers="1") == (
+    assert refused(1 << 29, mapped=False, layers="1") == (
         f"{folder}/*.safetensors: the weights as float64 need about 0.6 GiB, more than this "
         "computer's 0.5 GiB of memory (nothing was read)")
+    need = 8 * (32000 * 1024 + (2 * 48 + 1) * 1024) / 2**30
+    assert f"{need:.1f}" == "0.2"
+    assert refused(1 << 27) == (
+        f"{folder}/*.safetensors: the weights as float64 need about 0.2 GiB, more than this "
+        "computer's 0.1 GiB of memory (nothing was read)")
 
 
 @pytest.mark.usefixtures("no_reads")

@@ -6,6 +6,9 @@ unembedding; a non-finite stored number is refused at the same cell as the eager
 
 from __future__ import annotations
 
+import os
+import shutil
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -128,8 +131,8 @@ def test_a_mapped_import_computes_the_eager_trace_bit_for_bit(
     width = 64
     monkeypatch.setattr(engine.forward.tape, "VOCABULARY_BLOCK", 7 * width)
     pair = {"pair": "a dog"} if family == "bert" else {}
-    eager = import_checkpoint(FIXTURES / family, TEXT, **pair)
-    mapped = import_checkpoint(FIXTURES / family, TEXT, mapped=True, **pair)
+    eager = import_checkpoint(FIXTURES / family, TEXT, mapped=False, **pair)
+    mapped = import_checkpoint(FIXTURES / family, TEXT, **pair)
     kept = [path for path, weight in mapped.parameters.items()
             if isinstance(weight, MappedWeight)]
     assert "embedding" in kept or family == "opt"  # OPT projects its embedding: widened
@@ -154,7 +157,7 @@ def test_the_forward_pass_widens_neither_the_embedding_nor_the_unembedding_whole
         widened.append(weight.name)
         return real(weight, room)
 
-    document = import_checkpoint(FIXTURES / "llama", TEXT, mapped=True)
+    document = import_checkpoint(FIXTURES / "llama", TEXT)
     monkeypatch.setattr(MappedWeight, "widened", counted)
     monkeypatch.setattr(engine.forward.tape, "VOCABULARY_BLOCK", 1000)
     compute(document)
@@ -165,8 +168,8 @@ def test_the_forward_pass_widens_neither_the_embedding_nor_the_unembedding_whole
 
 def twins(family: str = "llama") -> tuple[Any, Any]:
     """The fixture's document imported eagerly and mapped."""
-    return (import_checkpoint(FIXTURES / family, TEXT),
-            import_checkpoint(FIXTURES / family, TEXT, mapped=True))
+    return (import_checkpoint(FIXTURES / family, TEXT, mapped=False),
+            import_checkpoint(FIXTURES / family, TEXT))
 
 
 def assert_same_traces(ours: Trace, theirs: Trace) -> None:
@@ -195,7 +198,20 @@ def test_a_mapped_document_saves_self_contained_as_the_eager_one(
         monkeypatch.setattr(engine.format.sidecar_write, "SIDECAR_MIN", 8)
     eager, mapped = twins()
     assert to_document(mapped) == to_document(eager)
-    save_scenario(mapped, tmp_path / "mapped.qkv.json")
+    alive: list[weakref.ref[Any]] = []
+    most = [0]
+    real = MappedWeight.widened
+
+    def counted(weight: MappedWeight, room: Any = None) -> Any:
+        most[0] = max(most[0], 1 + sum(ref() is not None for ref in alive))
+        whole = real(weight, room)
+        alive.append(weakref.ref(whole if whole.base is None else whole.base))
+        return whole
+
+    monkeypatch.setattr(MappedWeight, "widened", counted)
+    save_scenario(mapped, tmp_path / "mapped.qkv.json", self_contained=True)
+    assert most[0] == 1 and len(alive) >= 7  # every matrix widened, one at a time
+    monkeypatch.setattr(MappedWeight, "widened", real)
     save_scenario(eager, tmp_path / "eager.qkv.json")
     assert (tmp_path / "mapped.qkv.json.weights.safetensors").exists() == sidecar
     again = load_scenario(tmp_path / "mapped.qkv.json")
@@ -263,3 +279,52 @@ def test_a_mapped_document_generates_swaps_and_grows_as_the_eager_one() -> None:
     assert_same_traces(traces[0], traces[1])
     swapped = [swap_tokens(document, 0, 2) for document in (mapped, eager)]
     assert_same_traces(compute(swapped[0]), compute(swapped[1]))
+
+
+def copied_llama(tmp_path: Path) -> Path:
+    """The llama fixture copied to ``tmp_path`` (its weights file changed there, not here)."""
+    folder = tmp_path / "llama"
+    shutil.copytree(FIXTURES / "llama", folder)
+    return folder
+
+
+@pytest.mark.parametrize("change", ["touched", "rewritten", "removed"])
+def test_a_checkpoint_changed_or_removed_after_import_is_refused_by_name(
+        tmp_path: Path, change: str) -> None:
+    folder = copied_llama(tmp_path)
+    document = import_checkpoint(folder, TEXT)
+    weights = folder / "model.safetensors"
+    status = weights.stat()
+    if change == "touched":  # the same bytes, modified later: the stamp differs
+        os.utime(weights, ns=(status.st_atime_ns, status.st_mtime_ns + 1_000_000_000))
+    elif change == "rewritten":  # one byte more: another size
+        weights.write_bytes(weights.read_bytes() + b" ")
+    else:
+        weights.unlink()
+    key = "checkpoint_gone" if change == "removed" else "checkpoint_changed"
+    for work in (lambda: compute(document),
+                 lambda: save_scenario(document, tmp_path / "saved.qkv.json"),
+                 lambda: with_cell(document, "layers.0.attention.Wq", (0, 0), 0.5)
+                 .parameter("layers.0.attention.Wq")):
+        with pytest.raises(ScenarioError) as refused:
+            work()
+        assert refused.value.place == str(weights)
+        assert refused.value.refusal is not None and refused.value.refusal.key == key
+        assert "\n" not in str(refused.value)
+    assert str(refused.value).startswith(f"{weights}: ")
+    assert ("is gone" if change == "removed" else "changed after") in str(refused.value)
+    assert ("不见了" if change == "removed" else "被改动过") in refused.value.refusal.words("zh")
+    assert not (tmp_path / "saved.qkv.json").exists()
+
+
+def test_a_checkpoint_put_back_as_it_was_is_read_again(tmp_path: Path) -> None:
+    folder = copied_llama(tmp_path)
+    document = import_checkpoint(folder, TEXT)
+    expected = compute(document).arrays["logits"]
+    weights = folder / "model.safetensors"
+    status = weights.stat()
+    os.utime(weights, ns=(status.st_atime_ns, status.st_mtime_ns + 1))
+    with pytest.raises(ScenarioError):
+        compute(document)
+    os.utime(weights, ns=(status.st_atime_ns, status.st_mtime_ns))
+    assert np.array_equal(compute(document).arrays["logits"], expected)

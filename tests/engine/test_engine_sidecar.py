@@ -83,7 +83,7 @@ def test_an_imported_checkpoint_keeps_its_dtype_and_its_tied_head_once(tmp_path:
     scenario = import_checkpoint(FIXTURES / "gpt2", "the cat sat")
     with safe_open(str(FIXTURES / "gpt2" / "model.safetensors"), framework="np") as weights:
         stored = weights.get_slice("transformer.wte.weight").get_dtype()
-    save_scenario(scenario, tmp_path / "gpt2.qkv.json")
+    save_scenario(scenario, tmp_path / "gpt2.qkv.json", self_contained=True)  # not by reference
     kinds = dtypes(tmp_path / "gpt2.qkv.json.weights.safetensors")
     assert kinds["embedding"] == stored == "F32"
     assert "head.unembed" not in kinds  # the transpose of the embedding, stored once
