@@ -39,12 +39,7 @@ def with_parameter(scenario: Scenario, path: str,
     if value is not None and path in scenario.array_places:
         array = np.array(value, dtype=np.float64)
         if array.shape == scenario.parameter(path).shape and bool(np.isfinite(array).all()):
-            locator, name = scenario.array_places[path]
-            edited: Scenario = replaced(scenario, locator,
-                                        lambda node: replace(node, **{name: array}))
-            if path == "embedding":
-                edited = _looked_up_again(edited, array)
-            return edited
+            return _array_replaced(scenario, path, array)
     return with_document_value(scenario, path, value)
 
 def with_cell(scenario: Scenario, path: str, index: tuple[int, ...], value: float) -> Scenario:
@@ -67,11 +62,7 @@ def with_cell(scenario: Scenario, path: str, index: tuple[int, ...], value: floa
     """
     weight = scenario.parameters.get(path)
     if isinstance(weight, MappedWeight) and math.isfinite(value):
-        locator, name = scenario.array_places[path]
-        edited_weight = weight.with_cell(index, value)
-        mapped: Scenario = replaced(scenario, locator,
-                                    lambda node: replace(node, **{name: edited_weight}))
-        return _looked_up_again(mapped, edited_weight) if path == "embedding" else mapped
+        return _array_replaced(scenario, path, weight.with_cell(index, value))
     original = scenario.parameter(path)
     changed = original.copy(order="K")
     changed[index] = value
@@ -79,9 +70,7 @@ def with_cell(scenario: Scenario, path: str, index: tuple[int, ...], value: floa
         return with_parameter(scenario, path, changed)
     if changed.strides == original.strides:
         lineage.record(changed, original, np.ravel_multi_index(index, changed.shape))
-    locator, name = scenario.array_places[path]
-    edited: Scenario = replaced(scenario, locator, lambda node: replace(node, **{name: changed}))
-    return _looked_up_again(edited, changed) if path == "embedding" else edited
+    return _array_replaced(scenario, path, changed)
 
 
 def with_document_value(scenario: Scenario, path: str, value: object) -> Scenario:
@@ -112,6 +101,18 @@ def with_document_values(scenario: Scenario, values: Mapping[str, object]) -> Sc
         else:
             node[last] = value
     return parse_scenario(document)
+
+
+def _array_replaced(scenario: Scenario, path: str, array: Weight) -> Scenario:
+    """The scenario with the array at ``path`` (one of :attr:`Scenario.array_places`) replaced
+    by ``array``, every other array shared. Its places are this scenario's (an array for an
+    array): they are handed on, not walked again (a variant search makes thousands)."""
+    locator, name = scenario.array_places[path]
+    edited: Scenario = replaced(scenario, locator, lambda node: replace(node, **{name: array}))
+    if path == "embedding":
+        edited = _looked_up_again(edited, array)
+    edited.__dict__["array_places"] = scenario.array_places
+    return edited
 
 
 def _looked_up_again(scenario: Scenario, embedding: Weight) -> Scenario:

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -57,17 +59,38 @@ def launch(home: Path, *document: str, crash: str = "",
     return result.returncode, said
 
 
+Launched = tuple[Path, Path, tuple[int, str | None, str | None]]
+"""A home, the lesson's document and what launch 1 reported."""
+
+
+@pytest.fixture(scope="module")
+def closed_on_the_lesson(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Launched]:
+    """Launch 1 of each language, once for both stages: the lesson opened and closed normally
+    (the session remembers only its path; each test goes on in a copy of the home)."""
+    done: dict[str, Launched] = {}
+
+    def launched(lang: str) -> Launched:
+        if lang not in done:
+            home = tmp_path_factory.mktemp(f"lesson-{lang}")
+            doc = write_document(home / "lesson.qkv.json", example_document("multihead"))
+            status, said = launch(home, str(doc), lang=lang)
+            done[lang] = home, doc, (status, said.get("TITLE"), said.get("PATH"))
+        return done[lang]
+
+    return launched
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("stage", ["reading", "drawing"])
 def test_a_launch_that_crashed_opening_the_last_document_is_not_repeated(
-        tmp_path: Path, stage: str, lang: str) -> None:
-    doc = write_document(tmp_path / "lesson.qkv.json", example_document("multihead"))
-    sequence = []
-
-    status, said = launch(tmp_path, str(doc), lang=lang)  # 1: the lesson, closed normally
-    sequence.append((status, said.get("TITLE"), said.get("PATH")))
+        tmp_path: Path, closed_on_the_lesson: Callable[[str], Launched], stage: str,
+        lang: str) -> None:
+    lesson_home, doc, first = closed_on_the_lesson(lang)  # 1: the lesson, closed normally
+    sequence = [first]
     assert sequence[-1] == (0, LESSON_TITLE, str(doc))
+    shutil.copytree(lesson_home, tmp_path, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns(doc.name))
 
     crash = f"reading:{doc}" if stage == "reading" else f"drawing:{LESSON_TITLE}"
     status, said = launch(tmp_path, crash=crash, lang=lang)  # 2: crashes opening it again

@@ -323,11 +323,22 @@ def _window_at_1024(qtbot: QtBot, name: str) -> StudioWindow:
     return window
 
 
+def _shows(view: CanvasView, rect: QRectF) -> bool:
+    """Whether ``rect`` (in the frame's units) lies within what ``view`` shows."""
+    return bool(view.view_box.viewRect().adjusted(-0.5, -0.5, 0.5, 0.5).contains(rect))
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("name", EXAMPLES)
-def test_focus_folds_the_editor_and_the_numbers_grow(qtbot: QtBot, name: str) -> None:
+def test_focus_folds_the_editor_and_zoom_fills_the_canvas_with_the_picture(
+        qtbot: QtBot, name: str) -> None:
     """View → Focus on the frame (Ctrl+Shift+F) folds the editor away and lays each frame
     out by itself; in a 1024 × 768 window every number of every step is then at least 9 px
-    tall, and toggling again restores the editor and the document's one scale."""
+    tall. View → Zoom to the step (Ctrl+=) or a double-click then fills the canvas with the
+    step's picture, every number of every step at least :data:`ZOOMED_TARGET` tall (and never
+    smaller than fitted), the picture whole on screen; Fit frame (Ctrl+0) shows the whole sheet
+    again; toggling Focus again restores the editor and the document's one scale. (One window
+    walks the steps for both: each step's focused frame is measured, then zoomed.)"""
     window = _window_at_1024(qtbot, name)
     try:
         focus = window.view_menu.focus_action
@@ -336,37 +347,6 @@ def test_focus_folds_the_editor_and_the_numbers_grow(qtbot: QtBot, name: str) ->
         focus.trigger()
         QApplication.processEvents()
         assert window.editor.width() == 0 and window.canvas.viewport().width() > 1.5 * before
-        for k in range(len(window.state.trace.steps)):
-            window.state.set_step(k)
-            QApplication.processEvents()
-            frame = window.canvas.frame
-            assert isinstance(frame, FrameItem) and frame.alone
-            smallest = smallest_number(frame, window.canvas)
-            assert smallest.pixels >= WINDOW_TARGET, (name, k + 1, smallest)
-        focus.trigger()
-        QApplication.processEvents()
-        assert window.editor.width() > 0
-        frame = window.canvas.frame
-        assert isinstance(frame, FrameItem) and not frame.alone
-    finally:
-        close_window(window)
-
-
-def _shows(view: CanvasView, rect: QRectF) -> bool:
-    """Whether ``rect`` (in the frame's units) lies within what ``view`` shows."""
-    return bool(view.view_box.viewRect().adjusted(-0.5, -0.5, 0.5, 0.5).contains(rect))
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name", EXAMPLES)
-def test_zoom_to_the_step_fills_the_canvas_with_the_picture(qtbot: QtBot, name: str) -> None:
-    """View → Zoom to the step (Ctrl+=) or a double-click: in a 1024 × 768 window with the
-    frame in focus the step's picture fills the canvas, every number of every step at least
-    :data:`ZOOMED_TARGET` tall (and never smaller than fitted), the picture whole on screen;
-    Fit frame (Ctrl+0) shows the whole sheet again."""
-    window = _window_at_1024(qtbot, name)
-    try:
-        window.view_menu.focus_action.trigger()
         zoom = window.zoom_action
         assert zoom.shortcut().toString() == "Ctrl+="
         canvas = window.canvas
@@ -374,8 +354,9 @@ def test_zoom_to_the_step_fills_the_canvas_with_the_picture(qtbot: QtBot, name: 
             window.state.set_step(k)
             QApplication.processEvents()
             frame = canvas.frame
-            assert isinstance(frame, FrameItem)
+            assert isinstance(frame, FrameItem) and frame.alone
             fitted = smallest_number(frame, canvas).pixels
+            assert fitted >= WINDOW_TARGET, (name, k + 1, fitted)
             zoom.setChecked(True)
             QApplication.processEvents()
             frame = canvas.frame
@@ -396,6 +377,11 @@ def test_zoom_to_the_step_fills_the_canvas_with_the_picture(qtbot: QtBot, name: 
         frame = canvas.frame
         assert frame is not None and not zoom.isChecked()
         assert _shows(canvas, frame.boundingRect())
+        focus.trigger()
+        QApplication.processEvents()
+        assert window.editor.width() > 0
+        frame = canvas.frame
+        assert isinstance(frame, FrameItem) and not frame.alone
     finally:
         close_window(window)
 

@@ -14,7 +14,7 @@ from engine import ScenarioError, compute, parse_scenario
 from engine.format.io import needs_sidecar
 from engine.format.reader import MAX_HEADS
 from engine.format.sidecar_write import JSON_NUMBERS
-from engine.scenario.edit import with_cell, with_document_value
+from engine.scenario.edit import with_cell, with_document_value, with_parameter
 from engine.scenario.scenario import Scenario, number_count
 from tests.examples import EXAMPLES
 
@@ -126,3 +126,13 @@ def test_a_cell_of_the_embedding_looks_the_rows_up_again() -> None:
     expected = np.array(scenario.embedding)
     expected[token, 0] = 7.25
     np.testing.assert_array_equal(edited.X, expected[list(scenario.token_ids)])
+
+
+@pytest.mark.parametrize("name", ["tokenizer", "encoder-decoder", "three-layers", "f11"])
+def test_an_edit_hands_on_the_places_a_fresh_walk_finds(name: str) -> None:
+    scenario = parse_scenario(json.loads((EXAMPLES / f"{name}.qkv.json").read_text("utf-8")))
+    for path in scenario.parameter_paths():
+        array = scenario.parameter(path)
+        for edited in (with_cell(scenario, path, (0,) * array.ndim, 0.25),
+                       with_parameter(scenario, path, array + 1.0)):
+            assert edited.array_places == Scenario.array_places.func(edited), path
