@@ -13,7 +13,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 
@@ -40,6 +40,10 @@ from engine.words.refusals import Refusal
 
 class Operation(ABC):
     """One named edit of the document."""
+
+    traced_is_a_pass: ClassVar[bool] = False
+    """Whether :meth:`traced` runs a forward pass of its own (a new position through every
+    layer): a big document's is then worked in the runner, not on the interface thread."""
 
     @abstractmethod
     def apply(self, scenario: Scenario) -> Scenario:
@@ -402,6 +406,7 @@ class AppendToken(Operation):
 
     token_id: int
     text: str = ""
+    traced_is_a_pass: ClassVar[bool] = True
 
     def apply(self, scenario: Scenario) -> Scenario:
         return extend(replace(scenario, generation=run_of(scenario)), self.token_id)

@@ -112,6 +112,9 @@ class Session:
         """Cancels the runner's computation of the current document (None: none runs)."""
         self._head_start: HeadStart | None = None
         """How the next computation of a cell edit of a big document starts (set by the edit)."""
+        self._grown: tuple[Scenario, Callable[[], Trace | None]] | None = None
+        """A big document's trace worked from the one before by its edit (a token grown with
+        the KV cache), for the runner to work (set by the edit)."""
         self._preview: Trace | None = None
         """The current document's trace through the step on screen, while the rest computes:
         its first :attr:`_fresh` steps hold the current document's numbers, the others the
@@ -246,8 +249,13 @@ class Session:
         head, self._head_start = self._head_start, None
         if head is not None and head.scenario is not scenario:
             head = None
+        grown, self._grown = self._grown, None
+        quick = grown[1] if grown is not None and grown[0] is scenario else None
 
         def work() -> Trace:  # the scenario and traces are frozen: safe to read elsewhere
+            trace = None if quick is None else quick()
+            if trace is not None:
+                return trace
             return compute(scenario) if head is None else worked(head)
 
         self._cancel = self._runner(work, self._on_computed,
@@ -364,7 +372,11 @@ class Session:
         allows it (a new draw, a token grown with the KV cache), else computed now, or None for
         a big document (computed by the runner)."""
         current = self._current_trace()
-        quick = None if current is None else edit.operation.traced(current, edit.after)
+        operation, after = edit.operation, edit.after
+        if current is not None and operation.traced_is_a_pass and is_big(after):
+            self._grown = (after, lambda: operation.traced(current, after))
+            return None  # a forward pass of its own: in the runner
+        quick = None if current is None else operation.traced(current, after)
         if quick is not None:
             return quick
         base = self._worked_so_far()

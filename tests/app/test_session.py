@@ -20,9 +20,10 @@ import app.state.big
 import app.state.change
 import app.state.history
 import app.state.session
-from app.model.edits import SetCell
+from app.model.edits import AppendToken, SetCell
 from app.state.change import Change
 from engine import Scenario, ScenarioError, Trace, compute, load_scenario
+from engine.generation.grow import grown
 from engine.scenario.edit import with_parameter
 from tests.app.session_support import session_of
 from tests.examples import EXAMPLES
@@ -227,3 +228,35 @@ def test_showing_another_document_says_anything_may_have_changed(f11: Scenario) 
     assert session.scenario is g01 and session.trace.scenario is g01
     np.testing.assert_array_equal(session.trace.arrays["Q"], compute(g01).arrays["Q"])
     assert len(session.history.steps) == 1  # the window clears the history itself
+
+
+def test_a_big_documents_token_is_grown_by_the_runner_not_on_the_interface_thread(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Generate next on a Llama-3.2-1B-sized document froze the window for 12 s: the new
+    # position went through every layer here. A big document's grows in the runner.
+    monkeypatch.setattr(app.state.big, "BIG_CELLS", 0)
+    before = load_scenario(EXAMPLES / "continue.qkv.json")
+    session, runner, heard = session_of(before)
+    shown = session.trace
+    session.apply(AppendToken(1, "b"))
+    after = session.scenario
+    assert after.n == before.n + 1 and session.busy and len(runner.queue) == 1
+    assert session.trace is shown  # nothing computed yet
+    runner.finish()
+    assert heard.busy == [True, False] and session.trace.scenario is after
+    grown_here = grown(shown, after)
+    whole = compute(after)
+    assert grown_here is not None and set(session.trace.arrays) == set(grown_here.arrays)
+    for name, values in grown_here.arrays.items():  # the KV cache's trace, the same numbers
+        np.testing.assert_array_equal(session.trace.arrays[name], values, err_msg=name)
+        np.testing.assert_allclose(values, whole.arrays[name], rtol=0, atol=1e-12,
+                                   err_msg=name)
+    session.undo()
+    assert session.scenario is before and session.trace is shown
+
+
+def test_a_small_documents_token_is_grown_at_once() -> None:
+    session, runner, _heard = session_of(load_scenario(EXAMPLES / "continue.qkv.json"))
+    session.apply(AppendToken(1, "b"))
+    assert not session.busy and runner.queue == []
+    assert session.trace.scenario is session.scenario
