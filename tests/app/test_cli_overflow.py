@@ -24,9 +24,10 @@ OVERFLOW = ("a value overflowed or was divided by zero (overflow encountered in 
 
 
 def imported_gpt2() -> dict[str, Any]:
-    """The GPT-2 fixture checkpoint imported as a document (it can generate)."""
+    """The GPT-2 fixture checkpoint imported as a document (it can generate), saved
+    self-contained: its numbers in the JSON, where the test makes Wq overflow."""
     document: dict[str, Any] = json.loads(dumps_scenario(
-        import_checkpoint(FIXTURES / "gpt2", "hello world")))
+        import_checkpoint(FIXTURES / "gpt2", "hello world"), self_contained=True))
     return document
 
 
