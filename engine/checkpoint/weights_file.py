@@ -15,7 +15,7 @@ from engine.files.regular_file import open_regular
 from engine.format.errors import ScenarioError
 from engine.format.mapped_weight import Stamp, stamped_header
 from engine.format.reader import FloatArray
-from engine.format.safetensors_file import READ, Entry, HeaderError, map_widened
+from engine.format.safetensors_file import READ, Entry, map_widened
 from engine.words.refusals import Refusal
 
 
@@ -38,15 +38,7 @@ def read_header(path: Path) -> dict[str, Stored]:
         At the file: not regular, unreadable, not a safetensors header, or a tensor whose
         dtype, shape or offsets do not fit (naming the tensor), or two tensors sharing bytes.
     """
-    place = str(path)
-    with open_regular(path, place) as stream:
-        try:
-            header, stamp = stamped_header(stream)
-        except HeaderError as error:
-            raise ScenarioError(place, Refusal("weights_header", problem=error.refusal)) from None
-        except OSError as error:
-            raise ScenarioError(place, Refusal("unreadable",
-                                               reason=str(error.strerror or error))) from None
+    header, stamp = stamped_header(path)
     return {name: Stored(entry.dtype, entry.shape, header.data + entry.start,
                          header.data + entry.end, path, stamp)
             for name, entry in header.entries.items()}

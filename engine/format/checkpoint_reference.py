@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 
-from engine.files.regular_file import open_regular
 from engine.format.errors import ScenarioError
 from engine.format.mapped_weight import (
     NO_OVERLAY,
@@ -33,7 +32,7 @@ from engine.format.reader import (
     expect_text,
     refuse_unknown,
 )
-from engine.format.safetensors_file import READ, Entry, HeaderError
+from engine.format.safetensors_file import READ, Entry
 from engine.words.refusals import Refusal
 
 CHECKPOINT_KEY = "$checkpoint"
@@ -129,14 +128,7 @@ def _opened(file: Path, key: str) -> tuple[Entry, Stamp]:
     place = str(file)
     if not os.path.lexists(file):
         raise ScenarioError(place, Refusal("checkpoint_gone"))
-    with open_regular(file, place) as stream:
-        try:
-            header, stamp = stamped_header(stream)
-        except HeaderError as error:
-            raise ScenarioError(place, Refusal("weights_header", problem=error.refusal)) from None
-        except OSError as error:
-            raise ScenarioError(place, Refusal("unreadable",
-                                               reason=str(error.strerror or error))) from None
+    header, stamp = stamped_header(file)
     entry = header.entries.get(key)
     if entry is None:
         raise ScenarioError(place, Refusal("tensor_missing", name=key))

@@ -34,7 +34,15 @@ from engine.format.reader import (
     check_matrix_shape,
     expect_matrix,
 )
-from engine.format.safetensors_file import DTYPES, FP8, Entry, Header, read_header, widen_into
+from engine.format.safetensors_file import (
+    DTYPES,
+    FP8,
+    Entry,
+    Header,
+    HeaderError,
+    read_header,
+    widen_into,
+)
 from engine.words.refusals import NO_REASON, Refusal
 
 NOT_FINITE_BITS: dict[str, tuple[np.dtype[Any], int]] = {
@@ -100,18 +108,27 @@ class Stamp:
         return (status.st_size, status.st_mtime_ns) == (self.size, self.modified)
 
 
-def stamped_header(stream: BinaryIO) -> tuple[Header, Stamp]:
-    """The checked header of the safetensors file open in ``stream``, and its stamp.
+def stamped_header(path: Path) -> tuple[Header, Stamp]:
+    """The checked header of the safetensors file at ``path``, and its stamp.
 
     Raises
     ------
-    HeaderError, OSError
-        As :func:`~engine.format.safetensors_file.read_header`.
+    ScenarioError
+        At the file: not regular, unreadable, or not a safetensors header whose tensors fit
+        it (:func:`~engine.format.safetensors_file.read_header`, naming the tensor).
     """
-    header = read_header(stream)
-    status = os.fstat(stream.fileno())
-    stream.seek(0)
-    digest = hashlib.sha256(stream.read(header.data)).hexdigest()
+    place = str(path)
+    with open_regular(path, place) as stream:
+        try:
+            header = read_header(stream)
+            status = os.fstat(stream.fileno())
+            stream.seek(0)
+            digest = hashlib.sha256(stream.read(header.data)).hexdigest()
+        except HeaderError as error:
+            raise ScenarioError(place, Refusal("weights_header", problem=error.refusal)) from None
+        except OSError as error:
+            raise ScenarioError(place, Refusal("unreadable",
+                                               reason=str(error.strerror or error))) from None
     return header, Stamp(status.st_size, status.st_mtime_ns, digest)
 
 
