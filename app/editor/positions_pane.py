@@ -28,6 +28,7 @@ from app.state.document import DocumentState
 from app.texts.words import say
 from engine import NumberTextError, parse_number
 from engine.format.numbers import format_exact
+from engine.forward.rope_scaling import RopeScaling
 from engine.scenario.positions import KINDS, PAIRINGS, ROPE_LAYOUTS, Positions
 
 KIND_NAMES = {"none": QT_TRANSLATE_NOOP("PositionsEditor", "none (order is invisible)"),
@@ -132,10 +133,8 @@ class PositionsEditor(QGroupBox):
             self.base_edit.setText(format_exact(positions.base))
         scaling = positions.scaling
         if scaling is not None:
-            settings = scaling.to_document()
-            self.scaling_label.setText(f"{settings.pop('type')}: " + ", ".join(
-                f"{key} = {format_exact(value) if isinstance(value, float) else value}"
-                for key, value in settings.items()))
+            self.scaling_label.setText(scaling_text(scaling, positions.rotary(widths[0]),
+                                                     positions.base))
         kind = positions.kind
         shown_rows: tuple[tuple[QWidget, bool], ...] = (
             (self.base_edit, kind in ("sinusoidal", "rope")),
@@ -170,9 +169,30 @@ class PositionsEditor(QGroupBox):
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.texts.apply()
+            self.show_positions()
             for box, names in ((self.kind_box, KIND_NAMES), (self.pairing_box, PAIRING_NAMES),
                                (self.layout_box, LAYOUT_NAMES)):
                 for k in range(box.count()):
                     box.setItemText(k, _translated(names[str(box.itemData(k))]))
         super().changeEvent(event)
 
+
+def scaling_text(scaling: RopeScaling, r: int, base: float) -> str:
+    """What the scaling does, in the canvas's words for its θᵢ, over the settings as the
+    document writes them (``factor = 32``)."""
+    numbers = scaling.described(r, base)
+    told = say(f"position.scaled_{scaling.type}", current_language(), **{
+        key: format_exact(value) for key, value in numbers.items()})
+    settings = scaling.to_document()
+    del settings["type"]
+    written = ", ".join(f"{key} = {_setting(value)}" for key, value in settings.items())
+    return f"{told}\n{written}"
+
+
+def _setting(value: object) -> str:
+    """A setting as the document writes it; a list of factors (Phi-3's 48) by its first
+    three and its length."""
+    if isinstance(value, list):
+        shown = ", ".join(format_exact(float(v)) for v in value[:3])
+        return f"[{shown}{', …' if len(value) > 3 else ''}] ({len(value)})"
+    return format_exact(value) if isinstance(value, float) else str(value)

@@ -20,6 +20,8 @@ from app.canvas.grid import MatrixGrid
 from app.canvas.layout import TextItem
 from app.canvas.position_pictures import RotationDial
 from app.canvas.side_by_side import CompareFrameItem
+from app.editor.positions_pane import scaling_text
+from app.i18n import set_language
 from app.model.edits import SetLabel
 from app.model.examples import example_path
 from app.window.compare_mode import PRESETS
@@ -27,6 +29,7 @@ from app.window.studio import StudioWindow
 from engine import compute, explain, load_scenario, parse_scenario
 from engine.arithmetic.differences import compare
 from engine.format.writer import to_document
+from engine.forward.rope_scaling import RopeScaling
 from engine.scenario.swap import swap_order, swap_tokens
 from tests.app.driving import DEFAULT_SIZE, Dialogs, close_window, open_window, type_into
 from tests.app.test_editor_stacks import menu_action, shown_grids
@@ -266,7 +269,8 @@ def test_the_positions_editor_shows_a_scaling_and_keeps_it_through_an_edit(
     try:
         pane = window.editor.positions_editor
         assert pane.scaling_label.isVisibleTo(window)
-        assert pane.scaling_label.text() == "linear: factor = 4"
+        # the canvas's sentence for θᵢ, then the settings as the document writes them
+        assert pane.scaling_label.text() == "θᵢ scaled (linear): each divided by 4\nfactor = 4"
         assert pane.scaling_label.accessibleName() == "RoPE scaling of the frequencies"
         pane.base_edit.setFocus()
         pane.base_edit.selectAll()
@@ -279,3 +283,31 @@ def test_the_positions_editor_shows_a_scaling_and_keeps_it_through_an_edit(
         assert not pane.scaling_label.isVisibleTo(window)
     finally:
         close_window(window)
+
+
+def test_the_positions_editor_tells_a_llama3_scaling_in_chinese(qtbot: QtBot) -> None:
+    doc = json.loads(example_path("order").read_text("utf-8"))
+    doc["positions"]["scaling"] = {"type": "llama3", "factor": 8, "low_freq_factor": 1,
+                                   "high_freq_factor": 4,
+                                   "original_max_position_embeddings": 64}
+    window = StudioWindow(parse_scenario(doc))
+    try:
+        set_language("zh")
+        label = window.editor.positions_editor.scaling_label
+        qtbot.waitUntil(lambda: not label.text().startswith("θᵢ scaled"))
+        # wavelengths kept below 64/4 = 16, divided by 8 above 64/1 = 64
+        assert label.text() == (
+            "θᵢ 经过缩放（llama3）：波长 2π/θᵢ 小于 16 的不变，大于 64 的除以 8，两者之间平滑过渡\n"
+            "factor = 8, low_freq_factor = 1, high_freq_factor = 4, "
+            "original_max_position_embeddings = 64")
+    finally:
+        set_language("en")
+        close_window(window)
+
+
+def test_a_longrope_scaling_shows_its_first_three_short_factors_and_their_count() -> None:
+    scaling = RopeScaling("longrope", short_factor=(1.0, 1.25, 1.5, 2.0, 3.0),
+                          attention_factor=1.1)
+    assert scaling_text(scaling, 10, 10000.0).split("\n") == [
+        "θᵢ scaled (longrope): each divided by its pair's short factor; cos and sin × 1.1",
+        "short_factor = [1, 1.25, 1.5, …] (5), attention_factor = 1.1"]
