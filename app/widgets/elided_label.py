@@ -10,6 +10,9 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 ELLIPSIS = "…"
 SEPARATORS = " ·:,;—–-"
 """Left off before the “…” of a cut (“Layer 1 · Score…” is cut to “Layer 1…”)."""
+LEAST_KEPT = 4
+"""The fewest characters of a short form's words worth showing before its “…”: “1/5 · On…”
+says less than “1/5”."""
 
 
 def elided(text: str, metrics: QFontMetrics, room: int) -> str:
@@ -41,12 +44,15 @@ class ElidedLabel(QLabel):
         super().__init__(parent)
         self._whole = ""
         self._short = ""
+        self._least = ""
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
-    def setText(self, text: str, short: str = "") -> None:
+    def setText(self, text: str, short: str = "", least: str = "") -> None:
         """Show ``text``, or when it does not fit, ``short`` (the same words without what the
-        window shows elsewhere), cut at its end if it does not fit either."""
-        self._whole, self._short = text, short
+        window shows elsewhere), cut at its end if it does not fit either; ``least`` (the
+        start of ``short`` that must stay, such as “1/5”) alone when the cut would keep fewer
+        than :data:`LEAST_KEPT` characters after it."""
+        self._whole, self._short, self._least = text, short, least
         self.setToolTip(text)
         self.setAccessibleDescription(text)
         self._fit()
@@ -72,4 +78,9 @@ class ElidedLabel(QLabel):
         text = self._whole
         if self._short and metrics.horizontalAdvance(text) > room:
             text = self._short
-        super().setText(elided(text, metrics, room))
+        shown = elided(text, metrics, room)
+        if self._least and text == self._short and shown != text:
+            kept = shown.removesuffix(ELLIPSIS).removeprefix(self._least).lstrip(SEPARATORS)
+            if len(kept) < LEAST_KEPT:
+                shown = elided(self._least, metrics, room)
+        super().setText(shown)

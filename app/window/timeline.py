@@ -301,7 +301,8 @@ class Timeline(QWidget):
             run + self.tr("Step {n} of {count} · {title}").format(n=k + 1, count=len(steps),
                                                                  title=title),
             f"{run}{k + 1}/{len(steps)} · "
-            f"{title.removeprefix(f'{layer} · ' if layer else '')}")
+            f"{title.removeprefix(f'{layer} · ' if layer else '')}",
+            f"{run}{k + 1}/{len(steps)}")
         receiver, head = self.state.receiver, self.state.head or 0
         text = self._step_text(k)
         summary, check = self._texts_of(text)

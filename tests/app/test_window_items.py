@@ -52,6 +52,21 @@ def test_a_cut_title_keeps_its_start_and_whole_words(qtbot: QtBot) -> None:
     assert label.text() == label.toolTip() == label.accessibleDescription() == whole
 
 
+def test_a_cut_that_would_keep_under_four_characters_of_the_title_shows_the_count_alone(
+        qtbot: QtBot) -> None:
+    label = ElidedLabel()
+    qtbot.addWidget(label)
+    whole, short = "Step 1 of 5 · One input, three parameter paths", "1/5 · One input, three…"
+    metrics = label.fontMetrics()
+    label.setFixedWidth(metrics.horizontalAdvance("1/5 · On…"))  # the window's default width
+    label.setText(whole, short, "1/5")
+    assert label.shown_text() == "1/5", "not “1/5 · On…”"
+    label.setFixedWidth(metrics.horizontalAdvance("1/5 · One input…"))
+    label.setText(whole, short, "1/5")
+    assert label.shown_text() == "1/5 · One input…"
+    assert label.text() == label.toolTip() == whole
+
+
 def test_at_1024_the_timeline_title_shows_the_steps_own_title(window: StudioWindow) -> None:
     window.setFixedSize(1024, 768)
     window.state.set_step(window.state.trace.step_index("L2.weights"))  # step 13 of 30
