@@ -1,10 +1,11 @@
 """2026's checkpoint shapes (issue 37, "Speed and memory"): import + compute against transformers.
 
 Run with ``.venv/bin/python tests/bench/bench_scale.py [--shapes qwen2.5-0.5b gemma-3-270m
-llama-3.2-1b] [--runs 3]`` (not collected by pytest; never fails). For each shape it writes a
-random bfloat16 checkpoint with the published config's sizes (``config.json`` as the model card
-gives it, its RoPE scaling left out: the shapes are what is measured) and the Llama fixture's
-tokenizer, then
+llama-3.2-1b gpt2-small] [--runs 3]`` (not collected by pytest; never fails). For each shape it
+writes a random bfloat16 checkpoint with the published config's sizes (``config.json`` as the
+model card gives it, its RoPE scaling left out: the shapes are what is measured) and the Llama
+fixture's tokenizer (GPT-2 small: float32 and its own tokenizer, :mod:`tests.bench.gpt2_small`),
+then
 runs, in fresh processes taken in turn (ours, theirs, ours, …):
 
 - ours: ``import_checkpoint`` + ``compute`` of a 16-token text;
@@ -39,6 +40,8 @@ from typing import Any
 
 import ml_dtypes
 import numpy as np
+
+from tests.bench.gpt2_small import make_checkpoint
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKENIZER = ROOT / "tests" / "engine" / "checkpoints" / "llama" / "tokenizer.json"
@@ -149,6 +152,17 @@ def tensors(config: dict[str, Any]) -> dict[str, tuple[int, ...]]:
     return shapes
 
 
+def made(folder: Path, name: str, layers: int | None = None) -> int:
+    """The checkpoint of shape ``name`` (``layers``: cut to that many), written into
+    ``folder``; its bytes. GPT-2 small is made by :mod:`tests.bench.gpt2_small` (float32, as
+    the model card's file stores it)."""
+    if name == "gpt2-small":
+        return make_checkpoint(folder, **({} if layers is None else {"layers": layers}))
+    config = SHAPES[name]
+    return write_checkpoint(folder, config if layers is None
+                            else {**config, "num_hidden_layers": layers})
+
+
 def write_checkpoint(folder: Path, config: dict[str, Any]) -> int:
     """A random bfloat16 checkpoint of ``config`` written a tensor at a time; its bytes."""
     folder.mkdir(parents=True)
@@ -195,9 +209,8 @@ def summary(values: list[float]) -> str:
 def bench(name: str, work: Path, runs: int, root: str, eager: bool, theirs: bool) -> None:
     """``eager``: ours widens every weight into the document; ``theirs``: run
     transformers float32 too (Llama-3.1-8B's 32 GB of float32 do not fit this machine)."""
-    config = SHAPES[name]
     folder = work / name
-    size = write_checkpoint(folder, config)
+    size = made(folder, name)
     out = str(work / "logits.npy")
     keep = ", mapped=False" if eager else ""
     ours_s, ours_m, theirs_s, theirs_m = [], [], [0.0], [0.0]
@@ -216,14 +229,14 @@ def bench(name: str, work: Path, runs: int, root: str, eager: bool, theirs: bool
     if theirs:
         theirs_s, theirs_m = theirs_s[1:], theirs_m[1:]
     small = work / f"{name}-2"
-    write_checkpoint(small, {**config, "num_hidden_layers": 2})
+    made(small, name, layers=2)
     run(OURS.format(root=root, folder=str(small), text=TEXT, out=out, mapped=keep))
     mine = np.load(out)
     run(THEIRS.format(root=str(ROOT), exact=True, folder=str(small), dtype="float64", ids=ids,
                       out=out))
     delta = float(np.abs(mine - np.load(out)).max())
     shutil.rmtree(small)
-    print(f"{name:14} {size / 2**30:5.2f} GiB bf16, {len(ids)} tokens | time s ours "
+    print(f"{name:14} {size / 2**30:5.2f} GiB, {len(ids)} tokens | time s ours "
           f"{summary(ours_s)} theirs {summary(theirs_s)} | peak GiB ours {summary(ours_m)} "
           f"theirs {summary(theirs_m)} | |Δ logits| 2 layers vs float64 {delta:.1e}",
           flush=True)
@@ -231,7 +244,8 @@ def bench(name: str, work: Path, runs: int, root: str, eager: bool, theirs: bool
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shapes", nargs="*", default=["qwen2.5-0.5b"], choices=sorted(SHAPES))
+    parser.add_argument("--shapes", nargs="*", default=["qwen2.5-0.5b"],
+                        choices=sorted([*SHAPES, "gpt2-small"]))
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--root", default=str(ROOT), help="the tree whose engine is ours")
     parser.add_argument("--eager", action="store_true",
