@@ -29,13 +29,14 @@ from app.window.studio import StudioWindow
 from engine import Trace, compute
 from tests.app.driving import close_window
 from tests.app.legibility import (
+    TARGETS,
     device_scale,
     digit_ink,
     focused_window,
     shown,
     smallest_number,
 )
-from tests.app.test_legibility import TARGETS, WINDOW_TARGET, _ink_height
+from tests.app.test_legibility import WINDOW_TARGET, _ink_height
 from tests.app.test_legibility import screen as screen  # the projector-sized canvas fixture
 from tests.bench.timing import gpt2_shaped
 from tests.export.conftest import export
