@@ -1,6 +1,8 @@
 """Every frame of every built-in example and preset read from a back row: each step's numbers
 at least :data:`~tests.app.legibility.BACK_ROW` px of ink in F5 at 1024 × 768 and in a 4:3
-export 1024 wide, a scientific cell's exponent included. The steps are parametrized one test
+export 1024 wide, a scientific cell's exponent included; an example's in F5 also at the
+projector's presentation target, the sheet's words no larger (``test_legibility`` holds the
+examples to 1920 × 1080's). The steps are parametrized one test
 module per group of documents (``test_back_row_*``), so pytest-xdist's ``--dist loadfile``
 balances them.
 """
@@ -21,7 +23,16 @@ from app.model.examples import example_path
 from app.model.presets import preset
 from app.window.presentation import PresentationView
 from engine import Trace, compute, load_scenario
-from tests.app.legibility import BACK_ROW, PROJECTOR, exported_numbers, presented_numbers
+from tests.app.legibility import (
+    BACK_ROW,
+    PROJECTOR,
+    TARGETS,
+    exported_numbers,
+    numbers,
+    presented_frames,
+    sheet_words_height,
+    smallest_number,
+)
 
 PRESET = "preset:"
 """A preset's name among the examples' (``preset:gpt2``)."""
@@ -69,10 +80,20 @@ def projector(qapp: QApplication) -> Iterator[PresentationView]:
 
 def check_presented(view: PresentationView, name: str, k: int) -> None:
     """Every slide of step ``k`` in F5 on ``view`` prints every digit at least
-    :data:`BACK_ROW` tall."""
+    :data:`BACK_ROW` tall (its outline ink); an example's (not a preset's: the BERT preset's
+    shares are 13.1 px) its numbers' font at least the projector's presentation target
+    (:data:`~tests.app.legibility.TARGETS`), and its footer and map no larger than its data."""
     trace = trace_of(name)
-    for half, number in presented_numbers(view, trace, k, options_for(trace, view.aspect())):
-        assert number.pixels >= BACK_ROW, (name, k + 1, half, number)
+    for frame in presented_frames(view, trace, k, options_for(trace, view.aspect())):
+        half = frame.composition.part
+        for number in numbers(frame, view, exact=True):
+            assert number.pixels >= BACK_ROW, (name, k + 1, half, number)
+        if name.startswith(PRESET):
+            continue
+        smallest = smallest_number(frame, view)
+        assert smallest.pixels >= TARGETS[PROJECTOR], (name, k + 1, half, smallest)
+        assert sheet_words_height(frame, view) <= smallest.pixels, \
+            "the footer and map are never larger than the data"
 
 
 def check_exported(name: str, k: int) -> None:

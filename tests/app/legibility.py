@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import cache
 
@@ -210,22 +211,23 @@ BACK_ROW = 12.0
 """Digit ink (px, :func:`outline_ink`) a back row reads on a 1024 × 768 projector: every number
 of every frame, in F5 and in a 4:3 export 1024 wide, a scientific cell's exponent included."""
 PROJECTOR = (1024, 768)
+TARGETS = {PROJECTOR: 14.0, (1920, 1080): 24.0}
+"""Smallest digit height (px, :func:`digit_ink`) every number must have in presentation on
+each screen."""
 EXPORT_WIDTH = 1024
 """A 4:3 export this wide is as many lines tall as the projector."""
 
 
-def presented_numbers(view: CanvasView, trace: Trace, step: int,
-                      options: FrameOptions) -> list[tuple[int | None, Number]]:
-    """Step ``step``'s numbers in presentation on ``view`` (each slide of a step shown as
-    several: its part, else None), their exact ink on the screen."""
-    found: list[tuple[int | None, Number]] = []
+def presented_frames(view: CanvasView, trace: Trace, step: int,
+                     options: FrameOptions) -> Iterator[FrameItem]:
+    """Each slide of step ``step`` in presentation on ``view``, shown in turn (a step too wide
+    for the screen is several: its composition says how many)."""
     part, count = 0, 1
     while part < count:
         frame = shown(view, trace, step, options, part)
-        half, count = frame.composition.part, frame.composition.parts
-        found += [(half, number) for number in numbers(frame, view, exact=True)]
+        count = frame.composition.parts
+        yield frame
         part += 1
-    return found
 
 
 def exported_numbers(trace: Trace, step: int,

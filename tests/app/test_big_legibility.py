@@ -5,7 +5,8 @@ as smaller heat maps (or, in presentation, as two slides)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -22,19 +23,20 @@ from app.canvas.grid import NUMBER_SIZE, GridSpec, MatrixGrid
 from app.canvas.heads import HeadBands
 from app.canvas.heat import HeatLimits, heat_within
 from app.canvas.theme import SLIDE, font, text_advance
-from app.export.render import build_frame
+from app.export.render import Frame, build_frame
 from app.window.presentation import PresentationView
 from app.window.studio import StudioWindow
 from engine import Trace, compute
 from tests.app.driving import close_window
 from tests.app.legibility import (
+    TARGETS,
     device_scale,
     digit_ink,
     focused_window,
     shown,
     smallest_number,
 )
-from tests.app.test_legibility import TARGETS, WINDOW_TARGET, _ink_height
+from tests.app.test_legibility import WINDOW_TARGET, _ink_height
 from tests.app.test_legibility import screen as screen  # the projector-sized canvas fixture
 from tests.bench.timing import gpt2_shaped
 from tests.export.conftest import export
@@ -45,9 +47,32 @@ STEPS = ("norm1", "projections", "scores", "weights", "mix", "resid1", "norm2", 
 pytestmark = pytest.mark.usefixtures("qapp")
 
 
+SHEET = FrameOptions(aspect="16:9", theme=SLIDE)
+"""The 16:9 slide sheet at the document's one scale: the window's frame, and an export's."""
+
+
 @pytest.fixture(scope="module")
 def gpt2() -> Trace:
     return compute(gpt2_shaped())
+
+
+@pytest.fixture(scope="module")
+def sheet_frame(gpt2: Trace) -> Callable[[int], FrameItem]:
+    """Step ``k``'s frame on :data:`SHEET`, laid out once for the module's tests."""
+    return cache(lambda k: FrameItem(gpt2, k, SHEET))
+
+
+@pytest.fixture(scope="module")
+def exported(gpt2: Trace) -> Callable[[int], tuple[Frame, FrameItem]]:
+    """Step ``k`` as a default export builds it, and its frame item, built once for the
+    module's tests."""
+    @cache
+    def build(k: int) -> tuple[Frame, FrameItem]:
+        frame = build_frame(gpt2, k)
+        (item,) = [i for i in frame.scene.items() if isinstance(i, FrameItem)]
+        return frame, item
+
+    return build
 
 
 def test_the_steps_hold_the_layer(gpt2: Trace) -> None:
@@ -55,17 +80,17 @@ def test_the_steps_hold_the_layer(gpt2: Trace) -> None:
     assert gpt2.arrays["probs"].shape == (8, 50_257)
 
 
-def test_its_one_scale_is_unreadable_so_each_frame_has_its_own(gpt2: Trace) -> None:
+def test_its_one_scale_is_unreadable_so_each_frame_has_its_own(
+        gpt2: Trace, sheet_frame: Callable[[int], FrameItem]) -> None:
     """The document's one scale is under :data:`FRAME_BY_FRAME_UNDER` (its 8 × 64 slices of a
     head printed 64 numbers wide: 5.9-unit digits on a 1080-unit sheet); a frame at the one
     scale (window, exports) is laid out by itself instead, never split, and drawn larger."""
-    options = FrameOptions(aspect="16:9", theme=SLIDE)
     width, height = sheet_size("16:9")
-    shared = compose(gpt2, options, QSizeF(width - 80, height - 200))
+    shared = compose(gpt2, SHEET, QSizeF(width - 80, height - 200))
     assert shared.scale < FRAME_BY_FRAME_UNDER
     assert digit_ink(NUMBER_SIZE) * shared.scale < 6.5
     for k, step in enumerate(gpt2.steps):
-        frame = FrameItem(gpt2, k, options)
+        frame = sheet_frame(k)
         assert not frame.alone and frame.composition.part is None, "never split"
         assert frame.picture_scale > 2.2 * shared.scale, step.id
 
@@ -81,27 +106,27 @@ DECK_TARGET = legible_share(768) * 1080
 
 
 @pytest.mark.parametrize("step", STEPS)
-def test_a_png_deck_prints_every_step_at_the_slide_target(gpt2: Trace, deck: list[Path],
-                                                          step: str) -> None:
+def test_a_png_deck_prints_every_step_at_the_slide_target(
+        gpt2: Trace, deck: list[Path], exported: Callable[[int], tuple[Frame, FrameItem]],
+        step: str) -> None:
     """Every number of each frame the PNG export draws at least :data:`DECK_TARGET` tall in
     its 1920 × 1080 file (the projections were 16.1 px, the mix 14.8, the FFN 19.4, while the
     heat maps' notes, about 310 units wide, set their widths)."""
     assert len(deck) == len(STEPS)
     k = gpt2.step_index(step)
-    frame = build_frame(gpt2, k)
+    frame, item = exported(k)
     assert QImage(str(deck[k])).height() == frame.height == 1080
-    (item,) = [i for i in frame.scene.items() if isinstance(i, FrameItem)]
     smallest = smallest_number(item)
     assert smallest.pixels >= DECK_TARGET, (step, smallest)
 
 
-def test_the_deck_file_has_the_digits_the_helper_measures(gpt2: Trace, deck: list[Path]) -> None:
+def test_the_deck_file_has_the_digits_the_helper_measures(
+        gpt2: Trace, deck: list[Path], exported: Callable[[int], tuple[Frame, FrameItem]]) -> None:
     """The shares step's first share (t0's 1, on the lightest fill) in its PNG file: its
     ink as tall as a "1" of the grid's font at the frame's scale, and at least the deck's
     target (was under 7 px at the one scale)."""
     k = gpt2.step_index("weights")
-    frame = build_frame(gpt2, k)  # its scene holds the item
-    item = next(i for i in frame.scene.items() if isinstance(i, FrameItem))
+    _, item = exported(k)
     grid = next(g for g in item.items_of(MatrixGrid) if g.spec.title.startswith("shares"))
     assert grid.spec.values[0, 0] == 1.0
     scale = device_scale(grid, None)
@@ -154,18 +179,19 @@ def test_focus_shows_every_step_at_the_window_target(focused: StudioWindow,
     assert smallest.pixels >= WINDOW_TARGET, (step, smallest)
 
 
-def test_the_heat_maps_of_a_frame_by_itself_keep_every_value(gpt2: Trace) -> None:
+def test_the_heat_maps_of_a_frame_by_itself_keep_every_value(
+        gpt2: Trace, sheet_frame: Callable[[int], FrameItem]) -> None:
     """The projections' Q drawn as a heat map (printed at the one scale: 8 × 768 is a heat map
     anyway; a head's 8 × 64 slice of the scores step is printed there) holds the same values."""
-    k = gpt2.step_index("scores")
-    frame = FrameItem(gpt2, k, FrameOptions(aspect="16:9", theme=SLIDE))
-    grids = frame.items_of(MatrixGrid)
+    grids = sheet_frame(gpt2.step_index("scores")).items_of(MatrixGrid)
     sliced = [g for g in grids if g.spec.values.shape == (8, 64)]
     assert sliced and all(g.heat for g in sliced)
     np.testing.assert_allclose(sliced[0].spec.values, gpt2.arrays["Q"][:, :64])
 
 
-def test_an_export_leaves_the_arrows_out_only_under_a_projectors_size(gpt2: Trace) -> None:
+def test_an_export_leaves_the_arrows_out_only_under_a_projectors_size(
+        gpt2: Trace, sheet_frame: Callable[[int], FrameItem],
+        exported: Callable[[int], tuple[Frame, FrameItem]]) -> None:
     """A frame laid out by itself in an export keeps the shares' arrows unless its numbers would
     then be under :data:`DECK_TARGET` (a 1024 × 768 projector's 14 px). With the sheet's edge
     its own (thin margins, the footer beside the heading) the shares step and the mix keep them
@@ -173,12 +199,12 @@ def test_an_export_leaves_the_arrows_out_only_under_a_projectors_size(gpt2: Trac
     the mix with its arrows is under the target and leaves them out for an export (every share
     is printed in its shares grid), while the window's frame keeps them."""
     for step in ("weights", "mix"):
-        frame = build_frame(gpt2, gpt2.step_index(step))
-        (item,) = [i for i in frame.scene.items() if isinstance(i, FrameItem)]
+        _, item = exported(gpt2.step_index(step))
         assert item.composition.arrows and item.items_of(AttentionArrows), step
     assert smallest_number(item).pixels >= DECK_TARGET
     k = gpt2.step_index("mix")
-    window = FrameItem(gpt2, k, item.options)
+    assert item.options == SHEET
+    window = sheet_frame(k)
     assert window.area.width() == item.area.width() - 48
     legible = legible_share(1080) * 1080 / digit_ink(NUMBER_SIZE)
     area = window.area.size()
@@ -192,7 +218,8 @@ def test_an_export_leaves_the_arrows_out_only_under_a_projectors_size(gpt2: Trac
         "the window keeps them (its query boxes choose the receiver)"
 
 
-def test_a_small_heat_maps_labels_and_head_bands_never_overlap(gpt2: Trace) -> None:
+def test_a_small_heat_maps_labels_and_head_bands_never_overlap(
+        gpt2: Trace, sheet_frame: Callable[[int], FrameItem]) -> None:
     """Q drawn as a heat map 100 units wide (its natural cells, sized for its widest number,
     are wider than half of that): its first and last column labels apart, each wide enough for
     its label (they printed "707"); the mix's concatenation of twelve heads (about 12 units a
@@ -208,7 +235,7 @@ def test_a_small_heat_maps_labels_and_head_bands_never_overlap(gpt2: Trace) -> N
     first, last = grid.col_label_rect(0), grid.col_label_rect(767)
     assert first.right() <= last.left()
     assert text_advance("767", 12) <= last.width()
-    mix = FrameItem(gpt2, gpt2.step_index("mix"), FrameOptions(theme=SLIDE))
+    mix = sheet_frame(gpt2.step_index("mix"))
     assert [g.spec.title for g in mix.items_of(MatrixGrid)][:3] == \
         ["shares · head 1 of 12", "V · head 1", "mixed · head 1"], "“of 12” said once"
     (bands,) = mix.items_of(HeadBands)

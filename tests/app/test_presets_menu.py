@@ -4,6 +4,8 @@ step of it is drawn; the canvas shows what makes each family itself."""
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 import pytest
 from PySide6.QtGui import QAction
@@ -148,7 +150,9 @@ def test_the_parallel_residual_frame_draws_x_plus_both_outputs(
                                 "读取： X, L1.attn_out, L1.ffn_out")) for text in texts), texts
 
 
+@cache
 def frame_of(name: str, step: str) -> FrameItem:
+    """The preset's frame of ``step`` in English, laid out once for the module's tests."""
     trace = compute(preset(name))
     return FrameItem(trace, trace.step_index(step), FrameOptions(lang="en"))
 
