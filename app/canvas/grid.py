@@ -850,27 +850,35 @@ class MatrixGrid(QGraphicsItem):
         """The numbers of the ``printed`` cells (``texts``: their :meth:`cell_text`, and
         ``rects`` their :meth:`cell_rect`, when the caller has them), one run per ink and size
         (an asked cell's mark in the accent)."""
+        if not printed:
+            return []
         cells = self._cells()
-        masked, shade = cells.masked, cells.shade
-        muted = self.theme.color("muted").name()
+        where = np.array(printed, dtype=np.intp).reshape(-1, 2)
+        rows, cols = where[:, 0], where[:, 1]
+        masked = cells.masked[rows, cols]
+        asked = (cells.asked[rows, cols] & ~masked).tolist()
+        # each cell's ink, all at once: 0 muted (masked), 1 black, 2 white (on its colour)
+        ink_of = np.where(masked, 0, np.where(_DARK_INK[cells.shade[rows, cols]], 1, 2)).tolist()
+        sizes = [self.number_size(r, c) for r, c in printed] if self.small_cells else \
+            [NUMBER_SIZE] * len(printed)
+        if texts is None:
+            texts = [self.cell_text(r, c) for r, c in printed]
+        if rects is None:
+            rects = [self.cell_rect(r, c) for r, c in printed]
+        inks_named = (self.theme.color("muted").name(), "#000000", "#ffffff")
         inks: dict[tuple[str, int], list[tuple[QRectF, str]]] = {}
         marks: list[tuple[QRectF, str]] = []
-        dark_ink = _dark_ink_levels()
-        for k, (r, c) in enumerate(printed):
-            rect = self.cell_rect(r, c) if rects is None else rects[k]
-            if cells.asked[r, c] and not masked[r, c]:
-                marks.append((rect, ASKED))
-                continue
-            ink = muted if masked[r, c] else \
-                "#000000" if dark_ink[int(shade[r, c])] else "#ffffff"
-            size = self.number_size(r, c)
-            inks.setdefault((ink, size), []).extend(placed(
-                rect, self.cell_text(r, c) if texts is None else texts[k], size,
-                Qt.AlignmentFlag.AlignCenter))
-        area = self.cells_area()
         centre = Qt.AlignmentFlag.AlignCenter
-        runs: list[_Run] = [(font(size), QColor(ink), area, centre, texts)
-                            for (ink, size), texts in inks.items()]
+        for rect, text, ink, size, is_asked in zip(rects, texts, ink_of, sizes, asked,
+                                                   strict=True):
+            if is_asked:
+                marks.append((rect, ASKED))
+            else:
+                inks.setdefault((inks_named[ink], size), []).extend(
+                    placed(rect, text, size, centre))
+        area = self.cells_area()
+        runs: list[_Run] = [(font(size), QColor(ink), area, centre, words)
+                            for (ink, size), words in inks.items()]
         if marks:
             runs.append((font(NUMBER_SIZE), self.theme.color("accent"), area, centre, marks))
         return runs
