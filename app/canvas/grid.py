@@ -48,7 +48,7 @@ from app.canvas.picture import (
 from app.canvas.points import Lines
 from app.canvas.powers import number_advance, placed
 from app.canvas.rare_cells import cells_full_size, sizing, small_cells
-from app.canvas.remember import Store, remembered, spread
+from app.canvas.remember import Store, means_of, remembered, spread
 from app.canvas.theme import (
     Theme,
     cell_color,
@@ -637,8 +637,7 @@ class MatrixGrid(QGraphicsItem):
             if block != (1, 1):
                 mask = None if spec.masked is None else hash(spec.masked.tobytes())
                 image = remembered(spec.values, ("blocks", block, cells.lo, cells.hi, mask, grey),
-                                   lambda: _blocks_image(block_means(spec.values, spec.masked,
-                                                                     block),
+                                   lambda: _blocks_image(means_of(spec.values, spec.masked, block),
                                                          cells.lo, cells.hi, grey),
                                    lambda before, _parent, changed: _blocks_after(
                                        before, spec.values, spec.masked, block, cells.lo,

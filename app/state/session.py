@@ -27,7 +27,6 @@ from app.model.run import RunPlace, prefix, run_place
 from app.state.big import is_big
 from app.state.change import Change, Focus, Initiator, changed_paths, changed_steps
 from app.state.history import EditStep, History
-from app.state.prepared import prepared
 from engine import Scenario, Trace, compute
 from engine.forward.retrace import first_reader, retraced
 
@@ -255,9 +254,9 @@ class Session:
 
         def work() -> Trace:  # the scenario and traces are frozen: safe to read elsewhere
             trace = None if quick is None else quick()
-            if trace is None:
-                trace = compute(scenario) if head is None else worked(head)
-            return prepared(trace)
+            if trace is not None:
+                return trace
+            return compute(scenario) if head is None else worked(head)
 
         self._cancel = self._runner(work, self._on_computed,
                                     lambda error: self._on_failed(scenario, error))
