@@ -74,14 +74,16 @@ class WithoutNorm:
 
     def known(self, receiver: int) -> FloatArray | None:
         """The receiver's row, when it was worked out for these same arrays."""
+        held = (self.unembed, self.before, self.after)
         for key in (self.key(None), self.key(receiver)):
             found = _WITHOUT_NORM.get(key)
-            if found is None or any(ref() is not held for ref, held in zip(
-                    found[0], (self.unembed, self.before, self.after), strict=True)):
+            if found is None or not (found[0][0]() is held[0] and found[0][1]() is held[1]
+                                     and found[0][2]() is held[2]):
                 continue
             first, rows = found[1], found[2]
             if first <= receiver < first + len(rows):
-                return rows[receiver - first]
+                row: FloatArray = rows[receiver - first]
+                return row
         return None
 
     def rows(self, first: int, stop: int, receiver: int | None = None) -> FloatArray:
@@ -399,7 +401,8 @@ class Facts:
         known = arrays.known(self.receiver)
         if known is not None:
             return known  # the same arrays: a step change (38 million products for GPT-2)
-        return arrays.rows(self.receiver, self.receiver + 1, self.receiver)[0]
+        row: FloatArray = arrays.rows(self.receiver, self.receiver + 1, self.receiver)[0]
+        return row
 
 
     # -- the words of single steps ----------------------------------------------------------------
