@@ -417,9 +417,10 @@ class Facts:
 
     @property
     def unused_id(self) -> int | None:
-        """The first embedding row no token uses, or None."""
-        unused = sorted(set(range(self.table_rows)) - set(self.token_ids))
-        return unused[0] if unused else None
+        """The first embedding row no token uses, or None (found among the first rows: a set of
+        a 128,256-row table's ids took 0.1 s of every embedding text)."""
+        used = set(self.token_ids)
+        return next((row for row in range(self.table_rows) if row not in used), None)
 
     @property
     def source(self) -> str:
