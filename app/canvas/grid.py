@@ -290,6 +290,13 @@ def column_edges(cols: int, columns: Columns) -> npt.NDArray[np.float64]:
     return np.arange(cols + 1, dtype=np.float64) * columns
 
 
+@lru_cache(maxsize=16)
+def _edges(cols: int, columns: Columns) -> tuple[float, ...]:
+    """:func:`column_edges` as a tuple, once per count and widths: a layout's search builds
+    grids of the vocabulary's 128,256 columns dozens of times (1 s of the logits step)."""
+    return tuple(column_edges(cols, columns).tolist())
+
+
 @lru_cache(maxsize=GEOMETRIES_KEPT)
 def _grid_lines(rows: int, cols: int, origin: tuple[float, float], columns: Columns) -> Lines:
     ox, oy = origin
@@ -450,7 +457,7 @@ def _grid_size(spec: GridSpec) -> GridSize:
         limits = heat_limits()
         cell_width = columns = min(cell_width, limits.width / cols)
         cell_height = min(CELL_HEIGHT, limits.height / rows)
-    edges: tuple[float, ...] = tuple(column_edges(cols, columns).tolist())
+    edges = _edges(cols, columns)
     row_ticks = _ticks(rows, cell_height >= CELL_HEIGHT)
     col_ticks = _ticks(cols, cell_width >= widest_col + 8.0)
     label_width = widest_advance(tuple(str(spec.row_labels[r]) for r in row_ticks),
