@@ -13,6 +13,7 @@ import numpy.typing as npt
 
 from app.canvas.grid import LARGE_GRID_CELLS, Explainer, GridCells, GridSpec, MatrixGrid
 from app.canvas.hidden_terms import guarded
+from app.canvas.prepared_drawing import prepared_values
 from app.canvas.theme import SLIDE, Theme
 from app.canvas.verdict_marks import mark_verdicts
 from app.model.operands import (
@@ -85,10 +86,14 @@ a 128,256-word vocabulary alone is 2.1 GB: it is kept on its own)."""
 
 
 def drawn(weight: Weight) -> npt.NDArray[np.float64]:
-    """A parameter's numbers for a grid that draws them all: a mapped weight widened once while
-    it is among those drawn last, a float64 array as it is."""
+    """A parameter's numbers for a grid that draws them all: a mapped weight the worker made
+    ready (:mod:`app.canvas.prepared_drawing`), or widened once while it is among those drawn
+    last, a float64 array as it is."""
     if not isinstance(weight, MappedWeight):
         return weight
+    ready = prepared_values(weight)
+    if ready is not None:
+        return ready
     found = next((k for k, (held, _) in enumerate(_DRAWN) if held is weight), None)
     if found is not None:
         _DRAWN.append(_DRAWN.pop(found))

@@ -48,7 +48,7 @@ from app.canvas.picture import (
 from app.canvas.points import Lines
 from app.canvas.powers import number_advance, placed
 from app.canvas.rare_cells import cells_full_size, sizing, small_cells
-from app.canvas.remember import Store, remembered, spread
+from app.canvas.remember import Store, means_of, remembered, spread
 from app.canvas.theme import (
     Theme,
     cell_color,
@@ -290,6 +290,13 @@ def column_edges(cols: int, columns: Columns) -> npt.NDArray[np.float64]:
     return np.arange(cols + 1, dtype=np.float64) * columns
 
 
+@lru_cache(maxsize=16)
+def _edges(cols: int, columns: Columns) -> tuple[float, ...]:
+    """:func:`column_edges` as a tuple, once per count and widths: a layout's search builds
+    grids of the vocabulary's 128,256 columns dozens of times (1 s of the logits step)."""
+    return tuple(column_edges(cols, columns).tolist())
+
+
 @lru_cache(maxsize=GEOMETRIES_KEPT)
 def _grid_lines(rows: int, cols: int, origin: tuple[float, float], columns: Columns) -> Lines:
     ox, oy = origin
@@ -450,7 +457,7 @@ def _grid_size(spec: GridSpec) -> GridSize:
         limits = heat_limits()
         cell_width = columns = min(cell_width, limits.width / cols)
         cell_height = min(CELL_HEIGHT, limits.height / rows)
-    edges: tuple[float, ...] = tuple(column_edges(cols, columns).tolist())
+    edges = _edges(cols, columns)
     row_ticks = _ticks(rows, cell_height >= CELL_HEIGHT)
     col_ticks = _ticks(cols, cell_width >= widest_col + 8.0)
     label_width = widest_advance(tuple(str(spec.row_labels[r]) for r in row_ticks),
@@ -637,8 +644,7 @@ class MatrixGrid(QGraphicsItem):
             if block != (1, 1):
                 mask = None if spec.masked is None else hash(spec.masked.tobytes())
                 image = remembered(spec.values, ("blocks", block, cells.lo, cells.hi, mask, grey),
-                                   lambda: _blocks_image(block_means(spec.values, spec.masked,
-                                                                     block),
+                                   lambda: _blocks_image(means_of(spec.values, spec.masked, block),
                                                          cells.lo, cells.hi, grey),
                                    lambda before, _parent, changed: _blocks_after(
                                        before, spec.values, spec.masked, block, cells.lo,

@@ -78,16 +78,22 @@ class Sizing:
     wide_columns: tuple[tuple[int, str], ...] = ()
 
 
-def _rounding_to_zero(values: npt.NDArray[np.float64], places: int) -> int:
+def rounding_to_zero(values: npt.NDArray[np.float64], places: int) -> int:
     """How many non-zero ``values`` are under half a unit of the last decimal (printed
     scientific in a fixed-point grid)."""
-    def count() -> int:
-        half = 0.5 * 10.0 ** -places
-        return sum(int(np.count_nonzero((block != 0) & (np.abs(block) < half)))
-                   for block in in_blocks(values))
+    half = 0.5 * 10.0 ** -places
+    return sum(int(np.count_nonzero((block != 0) & (np.abs(block) < half)))
+               for block in in_blocks(values))
+
+
+def remembered_rounding(values: npt.NDArray[np.float64], places: int, found: int | None = None
+                        ) -> int:
+    """:func:`rounding_to_zero`, once per large array and places while it lives (``found``:
+    the count worked out elsewhere, kept)."""
     if values.size < RARE_FROM:
-        return count()
-    return remembered(values, ("rounding to 0", places), count)
+        return rounding_to_zero(values, places)
+    return remembered(values, ("rounding to 0", places),
+                      lambda: rounding_to_zero(values, places) if found is None else found)
 
 
 def sizing(values: npt.NDArray[np.float64], places: int, size: int) -> Sizing:
@@ -108,7 +114,7 @@ def _sized(values: npt.NDArray[np.float64], places: int, size: int, full: bool) 
     usual = found.usual(spread(values) if values.size >= RARE_FROM else values)
     if usual == widest:
         return Sizing(found, widest, 0)
-    count = _rounding_to_zero(values, places)
+    count = remembered_rounding(values, places)
     if full:
         if not 0 < count <= WIDE_COLUMNS:
             return Sizing(found, widest, 0)

@@ -17,6 +17,7 @@ from typing import TypeVar, cast
 import numpy as np
 import numpy.typing as npt
 
+from app.canvas.heat import block_means
 from engine.format.numbers import NumberFormat, Spread
 from engine.forward import lineage
 
@@ -43,8 +44,11 @@ all but an eighth of it (:func:`remembered`): room for one more entry at a time 
 arrays among all of a store's entries at every new one, and with thousands of a document's
 arrays alive (a GPT-2 preset's grid sizes) that took four times as long as laying out."""
 Store = OrderedDict[tuple[object, ...], tuple[weakref.ref[np.ndarray], object]]
+MEANS_KEPT = 16
+"""Heat maps' block means kept (:func:`means_of`): a frame draws a few heat maps."""
 _remembered: Store = OrderedDict()
 _spreads: Store = OrderedDict()
+_means: Store = OrderedDict()
 
 
 def _key(values: npt.NDArray[np.float64], what: tuple[object, ...]) -> tuple[object, ...]:
@@ -112,6 +116,28 @@ def spread(values: npt.NDArray[np.float64]) -> Spread:
 
     return remembered(values, ("spread",), lambda: Spread.of(values), after,
                       (_spreads, SPREADS_KEPT))
+
+
+def remember_spread(values: npt.NDArray[np.float64], found: Spread) -> None:
+    """Keep ``found`` as the spread of ``values`` (worked out elsewhere, as :func:`spread`)."""
+    remembered(_whole(values), ("spread",), lambda: found, store=(_spreads, SPREADS_KEPT))
+
+
+def means_of(values: npt.NDArray[np.float64], masked: npt.NDArray[np.bool_] | None,
+             block: tuple[int, int]) -> npt.NDArray[np.float64]:
+    """:func:`~app.canvas.heat.block_means`, once per array and block while it lives when
+    nothing is masked."""
+    if masked is not None:
+        return block_means(values, masked, block)
+    return remembered(values, ("block means", block), lambda: block_means(values, None, block),
+                      store=(_means, MEANS_KEPT))
+
+
+def remember_means(values: npt.NDArray[np.float64], block: tuple[int, int],
+                   means: npt.NDArray[np.float64]) -> None:
+    """Keep ``means`` as :func:`means_of` ``values`` with nothing masked (worked out
+    elsewhere)."""
+    remembered(values, ("block means", block), lambda: means, store=(_means, MEANS_KEPT))
 
 
 def _whole(values: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:

@@ -13,6 +13,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from app.model.cancel import CancelledError
+from app.state.prepared import prepared
 from engine import Scenario, Trace, compute, load_scenario
 from engine.format.sidecar import legacy_sidecar_name, sidecar_name
 
@@ -64,7 +65,7 @@ def computed(scenario: Scenario,
     """
     if cancelled is not None and cancelled.is_set():
         raise CancelledError
-    trace = compute(scenario)
+    trace = prepared(compute(scenario))
     if cancelled is not None and cancelled.is_set():
         raise CancelledError
     return scenario, trace

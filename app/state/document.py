@@ -21,6 +21,7 @@ from app.model.operands import shares_step, tokens_of, visible_of
 from app.model.run import RunPlace
 from app.state.change import Change
 from app.state.jobs import Job
+from app.state.prepared import prepared
 from app.state.session import Session
 from app.state.undo_stack import UndoStack
 from app.texts.bidi import isolate
@@ -292,7 +293,7 @@ class DocumentState(QObject):
              failed: Callable[[BaseException], None]) -> Callable[[], None]:
         """The session's runner: ``work`` in a worker thread, its end back on this one."""
         def in_worker(_cancelled: threading.Event) -> Trace:
-            return work()
+            return prepared(work())
 
         job = Job(in_worker, self)
         job.done.connect(done)

@@ -40,10 +40,86 @@ class NormFacts:
     """Whether its γ are all 1 and its β all 0."""
 
 
-_WITHOUT_NORM: dict[tuple[int, ...], tuple[weakref.ref[Weight], weakref.ref[FloatArray],
-                                         weakref.ref[FloatArray], FloatArray]] = {}
-"""The receiver's logits without the final norm, by the arrays they come from and the
-receiver: the step texts of one trace ask again at every step change."""
+ROWS_AHEAD = 64
+"""The last rows whose logits without the final norm :func:`work_out_vocabulary_facts` works
+out with a big document's trace (the receiver is the last row unless one is chosen)."""
+_WITHOUT_NORM: dict[tuple[int, ...], tuple[tuple[weakref.ref[Weight], weakref.ref[FloatArray],
+                                                 weakref.ref[FloatArray]], int, FloatArray]] = {}
+"""Logits without the final norm, by the arrays they come from (and the receiver, for one row
+worked out by a step text): the first row held and the rows. The step texts of one trace ask
+again at every step change; the runner fills it with a big trace's last rows."""
+KEPT = 8
+"""The entries :data:`_WITHOUT_NORM` holds before it is emptied."""
+
+
+@dataclass(frozen=True)
+class WithoutNorm:
+    """What the logits without a final norm are worked out from: the unembedding, the norm's
+    input and output, and the logits (any bias included)."""
+
+    unembed: Weight
+    before: FloatArray
+    after: FloatArray
+    logits: FloatArray
+
+    @property
+    def refs(self) -> tuple[weakref.ref[Weight], weakref.ref[FloatArray],
+                            weakref.ref[FloatArray]]:
+        return weakref.ref(self.unembed), weakref.ref(self.before), weakref.ref(self.after)
+
+    def key(self, receiver: int | None) -> tuple[int, ...]:
+        """Where rows of these arrays are kept: one receiver's, or (None) the runner's."""
+        ids = (id(self.unembed), id(self.before), id(self.after))
+        return ids if receiver is None else (*ids, receiver)
+
+    def known(self, receiver: int) -> FloatArray | None:
+        """The receiver's row, when it was worked out for these same arrays."""
+        held = (self.unembed, self.before, self.after)
+        for key in (self.key(None), self.key(receiver)):
+            found = _WITHOUT_NORM.get(key)
+            if found is None or not (found[0][0]() is held[0] and found[0][1]() is held[1]
+                                     and found[0][2]() is held[2]):
+                continue
+            first, rows = found[1], found[2]
+            if first <= receiver < first + len(rows):
+                row: FloatArray = rows[receiver - first]
+                return row
+        return None
+
+    def rows(self, first: int, stop: int, receiver: int | None = None) -> FloatArray:
+        """The logits of rows ``first:stop`` were the final norm off, worked out and kept.
+
+        The logits are linear in the row they read: the norm's input row in place of its output
+        changes them by the difference times the unembedding (any bias stays). Only these rows
+        are computed, not the whole document again (a second for a 512-row one, at every
+        edit)."""
+        change = self.before[first:stop] - self.after[first:stop]
+        rows: FloatArray = self.logits[first:stop] + vocabulary_scores(change, self.unembed)
+        if len(_WITHOUT_NORM) >= KEPT:
+            _WITHOUT_NORM.clear()
+        _WITHOUT_NORM[self.key(receiver)] = (self.refs, first, rows)
+        return rows
+
+
+def without_norm(trace: Trace, step: Step) -> WithoutNorm:
+    """The arrays the logits without the final norm ``step`` (of a trace with a vocabulary)
+    are worked out from."""
+    logits = steps_of(trace.steps, "logits")[0]
+    return WithoutNorm(trace.scenario.weight(logits.reads[1]), trace.arrays[step.reads[0]],
+                       trace.arrays[step.writes[0]], trace.arrays[logits.writes[0]])
+
+
+def work_out_vocabulary_facts(trace: Trace) -> None:
+    """What the step texts of ``trace`` quote of the whole vocabulary, worked out now (by the
+    runner, with a big document's trace, off the interface thread): the last
+    :data:`ROWS_AHEAD` rows' logits without the final norm."""
+    if not steps_of(trace.steps, "logits"):
+        return
+    for step in trace.steps:
+        if step.explain_key == "block.final_norm":
+            arrays = without_norm(trace, step)
+            n = len(arrays.before)
+            arrays.rows(max(0, n - ROWS_AHEAD), n)
 
 
 @dataclass(frozen=True, eq=False)
@@ -319,26 +395,13 @@ class Facts:
 
     @cached_property
     def logits_without_final_norm(self) -> FloatArray:
-        """The receiver's logits were the final norm off (for "turn it off: …" sentences).
-
-        The logits are linear in the row they read: the norm's input row in place of its output
-        changes them by the difference times the unembedding (any bias stays). Only that row is
-        computed, not the whole document again (a second for a 512-row one, at every edit)."""
-        logits = steps_of(self.trace.steps, "logits")[0]
-        unembed = self.scenario.weight(logits.reads[1])
-        norm = self.norm_facts
-        before, after = self.array(norm.source), self.array(norm.name)
-        key = (id(unembed), id(before), id(after), self.receiver)
-        known = _WITHOUT_NORM.get(key)
-        if known is not None and known[0]() is unembed and known[1]() is before \
-                and known[2]() is after:
-            return known[3]  # the same arrays: a step change (38 million products for GPT-2)
-        change = before[self.receiver] - after[self.receiver]
-        row: FloatArray = (self.array(logits.writes[0])[self.receiver]
-                           + vocabulary_scores(change[None], unembed)[0])
-        if len(_WITHOUT_NORM) >= 8:
-            _WITHOUT_NORM.clear()
-        _WITHOUT_NORM[key] = (weakref.ref(unembed), weakref.ref(before), weakref.ref(after), row)
+        """The receiver's logits were the final norm off (for "turn it off: …" sentences):
+        those the runner worked out with the trace, else this row's (:meth:`WithoutNorm.rows`)."""
+        arrays = without_norm(self.trace, self.step)
+        known = arrays.known(self.receiver)
+        if known is not None:
+            return known  # the same arrays: a step change (38 million products for GPT-2)
+        row: FloatArray = arrays.rows(self.receiver, self.receiver + 1, self.receiver)[0]
         return row
 
 
@@ -354,9 +417,10 @@ class Facts:
 
     @property
     def unused_id(self) -> int | None:
-        """The first embedding row no token uses, or None."""
-        unused = sorted(set(range(self.table_rows)) - set(self.token_ids))
-        return unused[0] if unused else None
+        """The first embedding row no token uses, or None (found among the first rows: a set of
+        a 128,256-row table's ids took 0.1 s of every embedding text)."""
+        used = set(self.token_ids)
+        return next((row for row in range(self.table_rows) if row not in used), None)
 
     @property
     def source(self) -> str:

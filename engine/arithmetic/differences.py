@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from engine.format.mapped_weight import Weight, same_numbers, widened
 from engine.format.reader import FloatArray
 from engine.forward.trace import RowOrder, Step, Trace
 from engine.scenario.swap import reordered
@@ -28,16 +29,18 @@ class ArrayDifference:
     name
         The array's name (``"norm1"``) or parameter path (``"block.unembed"``).
     a, b
-        The array in trace A and in trace B.
+        The array in trace A and in trace B (a parameter as the document holds it: a weight
+        left in its checkpoint stays there).
     difference
-        ``b − a``, elementwise.
+        ``b − a``, elementwise (a read-only 0 of no memory where A and B hold the same
+        weight left in its checkpoint: nothing is widened to find it).
     max_abs
         ``max |b − a|`` (0 for an empty array).
     """
 
     name: str
-    a: FloatArray
-    b: FloatArray
+    a: Weight
+    b: Weight
     difference: FloatArray
     max_abs: float
 
@@ -99,13 +102,14 @@ class StepComparison:
     only_b: tuple[str, ...]
 
 
-def named_arrays(trace: Trace, parameters: bool = True) -> dict[str, FloatArray]:
-    """The trace's arrays and, with ``parameters``, the scenario's editable arrays by path."""
-    arrays = dict(trace.arrays)
+def named_arrays(trace: Trace, parameters: bool = True) -> dict[str, Weight]:
+    """The trace's arrays and, with ``parameters``, the scenario's editable arrays by path (a
+    weight left in its checkpoint as such, unwidened)."""
+    arrays: dict[str, Weight] = dict(trace.arrays)
     if parameters:
         scenario = trace.scenario
         for path in scenario.parameter_paths():
-            arrays.setdefault(path, scenario.parameter(path))
+            arrays.setdefault(path, scenario.weight(path))
     return arrays
 
 
@@ -199,8 +203,9 @@ def compare(a: Trace, b: Trace, parameters: bool = True,
         :func:`engine.scenario.swap.swap_order`.
     """
     arrays_a, arrays_b = named_arrays(a, parameters), named_arrays(b, parameters)
-    if order is not None:
-        arrays_b = by_token(b, arrays_b, order)
+    if order is not None:  # a weight left in its checkpoint has no token axis
+        arrays_b = {**arrays_b, **by_token(b, {name: values for name, values in arrays_b.items()
+                                               if isinstance(values, np.ndarray)}, order)}
     common: dict[str, ArrayDifference] = {}
     reshaped: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {}
     for name, left in arrays_a.items():
@@ -210,7 +215,11 @@ def compare(a: Trace, b: Trace, parameters: bool = True,
         if left.shape != right.shape:
             reshaped[name] = (tuple(left.shape), tuple(right.shape))
             continue
-        difference = right - left
+        if same_numbers(left, right):
+            common[name] = ArrayDifference(name, left, right,
+                                           np.broadcast_to(0.0, left.shape), 0.0)
+            continue
+        difference = widened(right) - widened(left)
         max_abs = float(np.abs(difference).max()) if difference.size else 0.0
         common[name] = ArrayDifference(name, left, right, difference, max_abs)
     return Comparison(common=common, reshaped=reshaped,

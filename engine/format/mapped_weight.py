@@ -351,6 +351,21 @@ def cell(weight: Weight, index: tuple[int, ...]) -> float:
     return float(weight.rows([row])[0, column])
 
 
+def same_numbers(a: Weight, b: Weight) -> bool:
+    """Whether two weights left in their checkpoint are one tensor read the same way with the
+    same edits (known without reading a number; False for float64 arrays)."""
+    if not (isinstance(a, MappedWeight) and isinstance(b, MappedWeight)):
+        return False
+    if a is b:
+        return True
+    if (a.file, a.name, a.entry, a.stamp, a.transposed, a.view) != (
+            b.file, b.name, b.entry, b.stamp, b.transposed, b.view):
+        return False
+    edits = [weight.overlay or NO_OVERLAY for weight in (a, b)]
+    return all(np.array_equal(x, y) for x, y in ((edits[0].cells, edits[1].cells),
+                                                   (edits[0].values, edits[1].values)))
+
+
 def held_bytes(weight: Weight) -> int:
     """The bytes of its own a weight holds in memory: a float64 array's, or a mapped weight's
     overlay (its stored numbers stay in their file)."""
@@ -406,5 +421,5 @@ def _room(count: int) -> FloatArray | None:
 
 
 __all__ = ["DENSE", "NO_OVERLAY", "MappedWeight", "Overlay", "Stamp", "Weight", "cell",
-           "column_block", "expect_weight", "held_bytes", "looked_up", "stamped_header", "times",
-           "widened", "widening_room"]
+           "column_block", "expect_weight", "held_bytes", "looked_up", "same_numbers",
+           "stamped_header", "times", "widened", "widening_room"]

@@ -455,6 +455,12 @@ def test_check_embedding_rows() -> None:
     table[5] = [9, 9, 9, 9]
     unused = trace_with("tokenizer", embedding=table.tolist())
     np.testing.assert_array_equal(unused.arrays["X"], trace.arrays["X"])
+    # The text's check edits the first row no token uses: ids 7, 12 and 3 leave row 0 free,
+    # and with rows 0, 1 and 2 used, row 3.
+    embed = trace.step_index("embed")
+    assert "Edit table row 0, which no token uses" in step_text(trace, embed, "en").check
+    taken = trace_with("tokenizer", token_ids=[0, 1, 2])
+    assert "Edit table row 3, which no token uses" in step_text(taken, embed, "en").check
 
 
 # -- titles ----------------------------------------------------------------------------------

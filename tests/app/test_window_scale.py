@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 from app.canvas import FrameItem, FrameOptions
 from app.canvas.grid import MatrixGrid
 from app.canvas.heat import block_means
-from app.canvas.rare_cells import _rounding_to_zero
+from app.canvas.rare_cells import remembered_rounding
 from app.model.presets import preset_document
 from engine import compute, parse_scenario
 from engine.format.numbers import BLOCK
@@ -49,7 +49,7 @@ def test_a_large_grids_numbers_rounding_to_zero_are_counted_in_every_block() -> 
         values[np.unravel_index(place, values.shape, order="F")] = 4e-4 * (-1) ** k
     values[0, 1] = 0.0  # zero is printed as 0, not counted
     values[1, 1] = 5e-4  # 0.0005 rounds to 0.001 at three places, not counted
-    assert _rounding_to_zero(values, 3) == len(planted)
+    assert remembered_rounding(values, 3) == len(planted)
 
 
 @pytest.mark.parametrize(("rows", "cols", "block"), [

@@ -114,7 +114,7 @@ def bench(folder: Path, steps: int, edits: int) -> None:
                                  for step, (first, _, gap) in head))
     state.set_step(2)
     for path in EDITS:
-        shape = state.scenario.parameter(path).shape
+        shape = state.scenario.weight(path).shape
         line(f"edit {path} {shape[0]}×{shape[1]}", [
             measured(application, window, gaps,
                      lambda k=k, path=path: state.edit_cell(path, k, 7, 0.25 + k),

@@ -14,10 +14,13 @@ import pytest
 
 from engine import ScenarioError, compute, load_scenario, parse_scenario
 from engine.arithmetic.differences import compare, matching_step, named_arrays
+from engine.checkpoint import import_checkpoint
+from engine.format.mapped_weight import MappedWeight
 from engine.format.writer import to_document
 from engine.forward.numerics import row_statistics
-from engine.scenario.edit import with_parameter
+from engine.scenario.edit import with_cell, with_parameter
 from engine.scenario.variants import variant
+from tests.engine.hf_reference import FIXTURES
 from tests.examples import EXAMPLES, trace_of
 
 
@@ -148,3 +151,35 @@ def test_row_statistics_print_mean_variance_and_divisor() -> None:
     rms = row_statistics("rmsnorm", x, 0.0)
     np.testing.assert_allclose(rms, [[5.0, math.sqrt(5)], [2.0, math.sqrt(2)]], rtol=1e-15)
     assert row_statistics("none", x, 0.0).shape == (2, 0)
+
+
+def test_weights_left_in_their_checkpoint_are_compared_without_widening_the_same_ones(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Compare mode on a mapped document (issue 37, item 4): a weight A and B hold alike (one
+    tensor, the same edits) differs by 0 with nothing widened; one B edited is widened and
+    differs at its edited cell alone, by the number set minus the stored one."""
+    a = import_checkpoint(FIXTURES / "llama", "the cat sat on the mat")
+    b = with_cell(a, "layers.0.attention.Wq", (1, 2), 0.75)
+    c = with_cell(a, "layers.0.attention.Wq", (1, 2), 0.75)  # alike, another object
+    stored = np.asarray(a.weight("layers.0.attention.Wq"), dtype=np.float64)
+    trace_a, trace_b, trace_c = compute(a), compute(b), compute(c)
+    widened_ones: list[str] = []
+    real = MappedWeight.widened
+
+    def noted(weight: MappedWeight, room: np.ndarray | None = None) -> np.ndarray:
+        widened_ones.append(weight.name)
+        return real(weight, room)
+
+    monkeypatch.setattr(MappedWeight, "widened", noted)
+    same = compare(trace_b, trace_c)
+    assert widened_ones == []
+    unembed = same.common["head.unembed"]
+    assert unembed.max_abs == 0.0 and not unembed.difference.any()
+    assert unembed.difference.shape == (8, 48) and "head.unembed" not in same.changed(0.0)
+    assert same.common["layers.0.attention.Wq"].max_abs == 0.0
+    edited = compare(trace_a, trace_b).common["layers.0.attention.Wq"]
+    assert widened_ones == ["model.layers.0.self_attn.q_proj.weight"] * 2
+    want = np.zeros_like(stored)
+    want[1, 2] = 0.75 - stored[1, 2]
+    np.testing.assert_array_equal(edited.difference, want)
+    assert edited.max_abs == abs(0.75 - stored[1, 2]) > 0
