@@ -385,6 +385,11 @@ def size_only(only: bool = True) -> Iterator[None]:
         _SIZE_ONLY.reset(token)
 
 
+def sized_only() -> bool:
+    """Whether what is made now is only measured (:func:`size_only`)."""
+    return _SIZE_ONLY.get()
+
+
 GRID_SIZES_KEPT = 4096
 """Grid sizes kept (:func:`grid_size`): laying one frame of a GPT-2-sized preset out tries its
 arrangements with thousands of grids of the same few hundred arrays (and views of them)."""
@@ -569,7 +574,7 @@ class MatrixGrid(QGraphicsItem):
         self._note_lines = size.note_lines
         self._width = size.width
         self._height = size.height
-        if not _SIZE_ONLY.get():  # a grid drawn: a grid only measured is never painted
+        if not sized_only():  # a grid drawn: a grid only measured is never painted
             self.setFlag(_EXTENDED_STYLE, True)
             if spec.explain is not None:
                 self.setAcceptHoverEvents(True)

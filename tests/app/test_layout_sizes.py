@@ -25,6 +25,7 @@ from app.canvas.rare_cells import full_size_cells
 from app.canvas.remember import Store, remembered
 from app.canvas.steps import lay_out_step
 from app.canvas.theme import SLIDE, text_advance
+from app.canvas.vocab_steps import probability_bars
 from app.canvas import worked_row as worked_row_module
 from app.canvas.worked_row import WorkedRow, _overlapping, add_worked_row, worked_row_cover
 from app.model.examples import example_path
@@ -193,3 +194,19 @@ def test_a_worked_rows_table_is_worded_once_per_step(monkeypatch: pytest.MonkeyP
                 picture = lay_out_step(ctx, step, parent)
             worked_row_cover(ctx.for_step(step), step, parent, picture, area)
     assert worded == [0, 1]
+
+
+def test_a_chart_only_measured_again_is_not_made_again() -> None:
+    """The probabilities' chart of a layout tried only for its size is made once: tried again
+    (another wrap), it has no bars or texts of its own and covers what the drawn chart covers,
+    the title, G01's two groups of three bars and the legend."""
+    trace = compute(load_scenario(example_path("g01")))
+    step = next(step for step in trace.steps if step.op == "probs")
+    ctx = LayoutContext(trace, FrameOptions())
+    drawn = probability_bars(ctx, step)
+    with grid_module.size_only():
+        first, again = probability_bars(ctx, step), probability_bars(ctx, step)
+    assert len(drawn.values) == 2 * 3 == len(first.values)
+    assert first.childItems() and not again.childItems() and not again.values
+    assert again.boundingRect() == first.boundingRect() == drawn.boundingRect() \
+        == drawn.childrenBoundingRect()
