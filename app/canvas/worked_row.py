@@ -429,10 +429,11 @@ def _best_place(covered: QRectF, parts: list[QRectF], size: QRectF,
     (beside, then under the picture first among equals)."""
     beside = (covered.right() + ROW_GAP, covered.top())
     below = (covered.left(), covered.bottom() + ROW_GAP)
-    corners = [(x, y) for x in sorted({part.right() + ROW_GAP for part in parts})
-               for y in sorted({covered.top(), covered.bottom() - size.height(),
-                                  *(part.bottom() + ROW_GAP for part in parts)})]
-    places = np.array([beside, below, *corners], dtype=np.float64)
+    across = np.array(sorted({part.right() + ROW_GAP for part in parts}), dtype=np.float64)
+    down = np.array(sorted({covered.top(), covered.bottom() - size.height(),
+                            *(part.bottom() + ROW_GAP for part in parts)}), dtype=np.float64)
+    corners = np.stack([np.repeat(across, len(down)), np.tile(down, len(across))], axis=1)
+    places = np.concatenate([np.array([beside, below], dtype=np.float64), corners])
     scales = _scales(covered, size, places, area)
     free = ~_overlapping(size, places, parts)
     free[:2] = True  # beside or under the picture overlaps nothing of it
