@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.canvas.layout import TextItem
 from app.canvas.grid import sized_only
+from app.canvas.layout import TextItem
 from app.canvas.remember import Store, remembered
 from app.canvas.theme import Theme, font, text_advance
 from engine import format_number
@@ -136,9 +136,8 @@ class ProbabilityBars(QGraphicsObject):
         what = ("bars", label_width, tuple(spec.positions), spec.receiver,
                 tuple(spec.group_titles), spec.title, spec.legend, spec.columns, spec.places,
                 size, spec.bar_length, tuple(sorted(spec.others.items())))
-        self._rect = QRectF(*remembered(spec.probs, what,
-                                        lambda: self._made(label_width).getRect(),
-                                        store=(_sizes, SIZES_KEPT), smallest=0))
+        self._rect = QRectF(remembered(spec.probs, what, lambda: self._made(label_width),
+                                       store=(_sizes, SIZES_KEPT), smallest=0))  # a copy
 
     def _made(self, label_width: float) -> QRectF:
         """Make the title, each position's group and the legend; what they cover."""

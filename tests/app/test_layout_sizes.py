@@ -15,6 +15,7 @@ from PySide6.QtCore import QPointF, QRectF, QSizeF
 from PySide6.QtWidgets import QGraphicsItem
 
 from app.canvas import grid as grid_module
+from app.canvas import worked_row as worked_row_module
 from app.canvas.compose import WRAPS, Group
 from app.canvas.context import FrameOptions, LayoutContext
 from app.canvas.grid import CELL_HEIGHT, NUMBER_SIZE, GridSpec, MatrixGrid
@@ -26,7 +27,6 @@ from app.canvas.remember import Store, remembered
 from app.canvas.steps import lay_out_step
 from app.canvas.theme import SLIDE, text_advance
 from app.canvas.vocab_steps import probability_bars
-from app.canvas import worked_row as worked_row_module
 from app.canvas.worked_row import WorkedRow, _overlapping, add_worked_row, worked_row_cover
 from app.model.examples import example_path
 from engine import Step, compute, load_scenario
