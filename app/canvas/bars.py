@@ -6,6 +6,7 @@ can be found among a frame's items and stay text in SVG and PDF exports.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -21,8 +22,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.canvas.grid import sized_only
 from app.canvas.layout import TextItem
-from app.canvas.remember import remembered
+from app.canvas.remember import Store, remembered
 from app.canvas.theme import Theme, font, text_advance
 from engine import format_number
 from engine.format.numbers import NumberFormat
@@ -37,6 +39,11 @@ MANY_ENTRIES = 12
 TOP_ENTRIES = 10
 TEXT_SIZE = 13
 """Pixel size of the bars' labels and printed probabilities; the bars scale with it."""
+SIZES_KEPT = 64
+"""Charts' extents kept for the layouts tried only for their size
+(:func:`~app.canvas.grid.size_only`): the type scale's search lays the probabilities' step out
+at every wrap and arrangement, each time with the same chart."""
+_sizes: Store = OrderedDict()
 
 
 @dataclass(frozen=True)
@@ -119,13 +126,25 @@ class ProbabilityBars(QGraphicsObject):
         """(position, entry) → the probability as printed."""
         self.rows: list[tuple[QRectF, int]] = []
         """Each bar's row (its label and track, in item coordinates) and its entry's id."""
-        title = TextItem(spec.title, theme, size=14, bold=True)
-        title.setParentItem(self)
         size = spec.text_size
         self._height, self._pitch = BAR_HEIGHT * size / TEXT_SIZE, BAR_PITCH * size / TEXT_SIZE
         label_width = max([widest_label(tuple(spec.vocab), size),
                            *(text_advance(label, size) for label, _ in spec.others.values())]) + 10
-        value_width = QFontMetricsF(font(size, bold=True)).horizontalAdvance(
+        if not sized_only():
+            self._rect = self._made(label_width)
+            return
+        what = ("bars", label_width, tuple(spec.positions), spec.receiver,
+                tuple(spec.group_titles), spec.title, spec.legend, spec.columns, spec.places,
+                size, spec.bar_length, tuple(sorted(spec.others.items())))
+        self._rect = QRectF(remembered(spec.probs, what, lambda: self._made(label_width),
+                                       store=(_sizes, SIZES_KEPT), smallest=0))  # a copy
+
+    def _made(self, label_width: float) -> QRectF:
+        """Make the title, each position's group and the legend; what they cover."""
+        spec, theme = self.spec, self.theme
+        title = TextItem(spec.title, theme, size=14, bold=True)
+        title.setParentItem(self)
+        value_width = QFontMetricsF(font(spec.text_size, bold=True)).horizontalAdvance(
             NumberFormat(spec.places).widest(spec.probs))
         group_width = label_width + spec.bar_length + 8 + value_width + 6
         top = title.boundingRect().height() + 6
@@ -142,7 +161,7 @@ class ProbabilityBars(QGraphicsObject):
             legend.setParentItem(self)
             legend.setPos(0, y)
             y += legend.boundingRect().height()
-        self._rect = self.childrenBoundingRect()
+        return self.childrenBoundingRect()
 
     def _group(self, position: int, heading: str, x: float, y: float,
                label_width: float) -> float:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
@@ -33,7 +33,7 @@ from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
 
 from app.canvas.context import FrameOptions, LayoutContext
-from app.canvas.grid import NUMBER_SIZE
+from app.canvas.grid import NUMBER_SIZE, size_only
 from app.canvas.heat import HEAT_HEIGHT, HEAT_WIDTH, USUAL_HEAT, HeatLimits, heat_within
 from app.canvas.layout import (
     MOST_PARTS,
@@ -126,24 +126,20 @@ def lay_out(ctx: LayoutContext, step_index: int, parent: QGraphicsItem,
             wrap: float | None, area: QSizeF) -> QRectF:
     """Lay out one step under ``parent`` with rows wrapping at ``wrap`` and its worked row in
     the band that suits ``area`` best; what it covers."""
-    return _laid_out(ctx, step_index, parent, wrap, area, add_worked_row)[1]
-
-
-WorkedRowPlace = Callable[[LayoutContext, Step, QGraphicsItem, QRectF, QSizeF], QRectF]
-"""Where a step's worked row goes beside its picture: made (:func:`add_worked_row`), or only
-measured (:func:`worked_row_cover`, a layout the search tries for its size)."""
+    return _laid_out(ctx, step_index, parent, wrap, area, drawn=True)[1]
 
 
 def _laid_out(ctx: LayoutContext, step_index: int, parent: QGraphicsItem, wrap: float | None,
-              area: QSizeF, worked_row: WorkedRowPlace = worked_row_cover
-              ) -> tuple[QRectF, QRectF]:
-    """What the step's picture covers, and what it covers with its worked row (``worked_row``
-    places it)."""
+              area: QSizeF, drawn: bool = False) -> tuple[QRectF, QRectF]:
+    """What the step's picture covers, and what it covers with its worked row: made when
+    ``drawn``, else a layout tried only for its size (its grids not made ready to paint, its
+    worked row only measured: :func:`worked_row_cover`)."""
     step = ctx.trace.steps[step_index]
-    with wrapping(wrap):
+    with wrapping(wrap), size_only(not drawn):
         picture = lay_out_step(ctx, step, parent)
     if not last_part():  # the worked row goes with the shares, in the step's last half
         return picture, picture
+    worked_row = add_worked_row if drawn else worked_row_cover
     return picture, worked_row(ctx.for_step(step), step, parent, picture, area)
 
 

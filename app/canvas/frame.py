@@ -30,7 +30,7 @@ from app.canvas.compose import (
     measure,
 )
 from app.canvas.context import SHEET_HEIGHT, FrameOptions, LayoutContext, sheet_size
-from app.canvas.grid import NUMBER_SIZE, MatrixGrid
+from app.canvas.grid import NUMBER_SIZE, MatrixGrid, size_only
 from app.canvas.heat import heat_within
 from app.canvas.layout import (
     TextItem,
@@ -351,7 +351,8 @@ class FrameItem(Sheet):
         smallest = math.inf
         for usual in self._parts_composed(quick):
             probe = Group()  # laid out apart: the frame's context keeps none of its grids
-            self._picture(probe, usual, False, LayoutContext(self.trace, self.options))
+            with size_only():  # only its grids' cells are read
+                self._picture(probe, usual, False, LayoutContext(self.trace, self.options))
             cells = min((min(grid.small_cells.values()) for grid in items_of(probe, MatrixGrid)
                          if grid.small_cells), default=NUMBER_SIZE)
             smallest = min(smallest, usual.scale * cells / NUMBER_SIZE)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
@@ -374,6 +376,27 @@ def _label_runs(ink: QColor, area: QRectF, align: Qt.AlignmentFlag,
     return list(by_font.values())
 
 
+_SIZE_ONLY: ContextVar[bool] = ContextVar("grid_size_only", default=False)
+"""Whether the grids made now are only measured (:func:`size_only`)."""
+_EXTENDED_STYLE = QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption
+
+
+@contextmanager
+def size_only(only: bool = True) -> Iterator[None]:
+    """Make grids only to read their sizes (``only``; a layout the type scale's search tries
+    and throws away): their painting flag and hovering, a fifth of a grid's making, unset."""
+    token = _SIZE_ONLY.set(only)
+    try:
+        yield
+    finally:
+        _SIZE_ONLY.reset(token)
+
+
+def sized_only() -> bool:
+    """Whether what is made now is only measured (:func:`size_only`)."""
+    return _SIZE_ONLY.get()
+
+
 GRID_SIZES_KEPT = 4096
 """Grid sizes kept (:func:`grid_size`): laying one frame of a GPT-2-sized preset out tries its
 arrangements with thousands of grids of the same few hundred arrays (and views of them)."""
@@ -520,11 +543,24 @@ def _value_range(spec: GridSpec) -> tuple[float, float]:
 class MatrixGrid(QGraphicsItem):
     """One matrix as a grid item; its drawing is recorded once into a picture and replayed."""
 
+    _hovered: tuple[int, int] | None = None
+    _heat: tuple[QRectF, QImage] | None = None
+    _cell_plan: _Cells | None = None
+    _shape_picture: QPicture | None = None
+    """Recorded for files at their first paint."""
+    _screen: _ScreenGeometry | None = None
+    _text_picture: QPicture | None = None
+    _word_runs: list[tuple[QFont, QColor, QRectF, Qt.AlignmentFlag, list[
+        tuple[QRectF, str]]]] | None = None
+    """Worked out at the first paint, texts only when they are drawn: laying out (and
+    measuring a whole document's steps for its type scale) needs only the sizes, and a
+    grid drawn too small to read on screen never formats its numbers."""
+    _cells_from: QPointF | None = None
+
     def __init__(self, spec: GridSpec, theme: Theme) -> None:
         super().__init__()
         self.spec = spec
         self.theme = theme
-        self._hovered: tuple[int, int] | None = None
         self.source: tuple[str, GridCells] | None = None
         """The trace array the grid shows and how its cells map to the array's (None: a
         parameter, or numbers of the painter's own)."""
@@ -534,31 +570,34 @@ class MatrixGrid(QGraphicsItem):
         self.columns = size.columns
         self.heat = size.heat
         self.cell_height = size.cell_height
-        self.natural_cell = QSizeF(size.natural_width, CELL_HEIGHT)
+        self._natural_width = size.natural_width
         self._edges = size.edges
         self._row_ticks = size.row_ticks
         self._col_ticks = size.col_ticks
         self.label_width = size.label_width
-        self.grid_origin = QPointF(self.label_width, TITLE_HEIGHT + HEADER_HEIGHT)
         self.large = size.large
         self.small_cells = size.small_cells
         self.note = size.note
         self._note_lines = size.note_lines
         self._width = size.width
         self._height = size.height
-        self._heat: tuple[QRectF, QImage] | None = None
-        self._cell_plan: _Cells | None = None
-        self._shape_picture: QPicture | None = None
-        """Recorded for files at their first paint."""
-        self._screen: _ScreenGeometry | None = None
-        self._text_picture: QPicture | None = None
-        self._word_runs: list[tuple[QFont, QColor, QRectF, Qt.AlignmentFlag, list[
-            tuple[QRectF, str]]]] | None = None
-        """Worked out at the first paint, texts only when they are drawn: laying out (and
-        measuring a whole document's steps for its type scale) needs only the sizes, and a
-        grid drawn too small to read on screen never formats its numbers."""
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
-        self.setAcceptHoverEvents(spec.explain is not None)
+        if not sized_only():  # a grid drawn: a grid only measured is never painted
+            self.setFlag(_EXTENDED_STYLE, True)
+            if spec.explain is not None:
+                self.setAcceptHoverEvents(True)
+
+    @property
+    def natural_cell(self) -> QSizeF:
+        """A cell's size printed normally (a heat map's numbers are drawn at this size)."""
+        return QSizeF(self._natural_width, CELL_HEIGHT)
+
+    @property
+    def grid_origin(self) -> QPointF:
+        """Where the cells start: right of the row labels, under the title and column labels
+        (made at its first use: a grid only measured seldom asks)."""
+        if self._cells_from is None:
+            self._cells_from = QPointF(self.label_width, TITLE_HEIGHT + HEADER_HEIGHT)
+        return self._cells_from
 
     def boundingRect(self) -> QRectF:
         return QRectF(0.0, 0.0, self._width, self._height)

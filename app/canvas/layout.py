@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import TypeVar
 
 from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt
-from PySide6.QtGui import QFont, QFontMetricsF, QPainter
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsRectItem,
@@ -38,8 +38,7 @@ class TextItem(QGraphicsItem):
                  role: str = "text", width: float | None = None) -> None:
         super().__init__()
         self.text = text
-        self._font = text_font(text, size, bold)
-        self._color = theme.color(role)
+        self._font, self._color = _text_style(text, size, bold), _ink(theme, role)
         advance, height = text_size(text, size, bold)
         self._rect = QRectF(0, 0, width if width is not None else advance, height)
 
@@ -68,6 +67,19 @@ class TextItem(QGraphicsItem):
                 draw_text(painter, box, align, piece, self._font)
             else:
                 painter.drawText(box, align, piece)
+
+
+@lru_cache(maxsize=8192)
+def _text_style(text: str, size: int, bold: bool) -> QFont:
+    """The font a :class:`TextItem` draws ``text`` in, one shared by the items of a line (a
+    layout the type scale's search tries makes each of its lines again; never changed)."""
+    return text_font(text, size, bold)
+
+
+@lru_cache(maxsize=64)
+def _ink(theme: Theme, role: str) -> QColor:
+    """A theme's colour of ``role``, one shared by the text items (never changed)."""
+    return theme.color(role)
 
 
 @lru_cache(maxsize=8192)

@@ -9,9 +9,11 @@ Illustrated-Transformer walk-through, drawn on the frame for any document.
 from __future__ import annotations
 
 import math
+import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -24,7 +26,7 @@ from app.canvas.layout import ROW_GAP, TextItem, fit_scale, text_size
 from app.canvas.theme import Theme
 from app.texts.facts import Facts, facts_for
 from app.texts.words import say
-from engine import Step, format_number
+from engine import Step, Trace, format_number
 from engine.format.numbers import format_exact, format_factor
 from engine.scenario.op_table import op_table
 
@@ -60,10 +62,29 @@ class Table:
     title: str
     cells: list[list[str]]
     strong_column: int
+    panels: dict[tuple[int, bool], QRectF] = field(default_factory=dict, compare=False,
+                                                   repr=False)
+    """:meth:`panel`'s answers."""
 
     def style(self, r: int, c: int) -> tuple[bool, str]:
         """Whether cell (r, c) is bold, and its colour role."""
         return r == 0 or c == self.strong_column, "muted" if r == 0 else "text"
+
+    def panel(self, bands: int, split: bool) -> QRectF:
+        """The panel's rectangle wrapped into ``bands`` bands, the title split or not
+        (:func:`_placements`), worked out once: each try of the search arranges it again."""
+        known = self.panels.get((bands, split))
+        if known is None:
+            known = self.panels[(bands, split)] = _placements(self, bands, split)[1]
+        return QRectF(known)
+
+    @cached_property
+    def sizes(self) -> tuple[object, ...]:
+        """The title and each cell's size and whether it has words: all its arrangement
+        depends on (:func:`_arrangement`)."""
+        return self.title, tuple(tuple((text_size(cell, SIZE, self.style(r, c)[0]), cell != "")
+                                       for c, cell in enumerate(row))
+                                 for r, row in enumerate(self.cells))
 
 
 Placed = tuple[int, int, float, float]
@@ -332,19 +353,40 @@ def worked_row_cover(ctx: LayoutContext, step: Step, parent: QGraphicsItem,
     if found is None:
         return covered
     table, (bands, split, x, y) = found
-    return covered.united(_placements(table, bands, split)[1].translated(x, y))
+    return covered.united(table.panel(bands, split).translated(x, y))
 
 
 def _arranged(ctx: LayoutContext, step: Step, parent: QGraphicsItem, covered: QRectF,
               area: QSizeF) -> tuple[Table, tuple[int, bool, float, float]] | None:
     """The step's worked row (None when the options show none) and its arrangement beside the
     picture covering ``covered`` under ``parent`` (:func:`_arrangement`)."""
-    table = _table(ctx, step) if has_worked_row(ctx.options, step) else None
+    table = _known_table(ctx, step) if has_worked_row(ctx.options, step) else None
     if table is None:
         return None
     parts = [item.mapRectToParent(item.boundingRect().united(item.childrenBoundingRect()))
              for item in parent.childItems()]
     return table, _arrangement(table, covered, parts, area)
+
+
+TABLES_KEPT = 64
+"""Worked rows' tables kept (:func:`_known_table`), the least recently used dropped."""
+_tables: OrderedDict[tuple[object, ...], tuple[weakref.ref[Trace], Table | None]] = OrderedDict()
+
+
+def _known_table(ctx: LayoutContext, step: Step) -> Table | None:
+    """:func:`_table`, worded once per trace (while it lives), step, receiver, head, decimals
+    and language: the type scale's search places the worked row at every wrap and
+    arrangement it tries."""
+    key = (id(ctx.trace), step.id, ctx.receiver, ctx.heads[0], ctx.places, ctx.options.lang)
+    known = _tables.get(key)
+    if known is not None and known[0]() is ctx.trace:
+        _tables.move_to_end(key)
+        return known[1]
+    table = _table(ctx, step)
+    _tables[key] = (weakref.ref(ctx.trace), table)
+    while len(_tables) > TABLES_KEPT:
+        _tables.popitem(last=False)
+    return table
 
 
 ARRANGEMENTS_KEPT = 256
@@ -358,10 +400,8 @@ def _arrangement(table: Table, covered: QRectF, parts: list[QRectF],
     it goes. Known by the sizes of its words, not the words: an edit that keeps every cell as
     wide (a worked row's numbers at a 2-position document's every edit) arranges it as
     before without trying each arrangement again."""
-    key = (table.title, tuple(tuple((text_size(cell, SIZE, table.style(r, c)[0]), cell != "")
-                                    for c, cell in enumerate(row))
-                              for r, row in enumerate(table.cells)),
-           covered.getRect(), tuple(part.getRect() for part in parts), area.toTuple())
+    key = (table.sizes, covered.getRect(), tuple(part.getRect() for part in parts),
+           area.toTuple())
     known = _arrangements.get(key)
     if known is not None:
         _arrangements.move_to_end(key)
@@ -370,11 +410,10 @@ def _arrangement(table: Table, covered: QRectF, parts: list[QRectF],
     splits = (False, True) if len(title_lines(table.title, True)) > 1 else (False,)
     for bands in range(1, MAX_BANDS + 1):
         for split in splits:
-            size = _placements(table, bands, split)[1]
-            for scale, place in _places(covered, parts, size, area):
-                if best is None or scale > best[0] * (1 + 1e-9):
-                    best = (scale, bands, split, place)
-                break
+            size = table.panel(bands, split)
+            scale, place = _best_place(covered, parts, size, area)
+            if best is None or scale > best[0] * (1 + 1e-9):
+                best = (scale, bands, split, place)
     assert best is not None
     found = _arrangements[key] = (best[1], best[2], best[3].x(), best[3].y())
     while len(_arrangements) > ARRANGEMENTS_KEPT:
@@ -382,23 +421,25 @@ def _arrangement(table: Table, covered: QRectF, parts: list[QRectF],
     return found
 
 
-def _places(covered: QRectF, parts: list[QRectF], size: QRectF,
-            area: QSizeF) -> Iterator[tuple[float, QPointF]]:
-    """Where a panel of ``size`` may go, with the scale the picture and it fit ``area`` at,
-    largest first (beside, then under the picture first among equals): beside or under what
-    ``covered`` holds, or right of one of ``parts`` and under another (or level with the top or
-    the bottom of the picture), overlapping none of them."""
+def _best_place(covered: QRectF, parts: list[QRectF], size: QRectF,
+                area: QSizeF) -> tuple[float, QPointF]:
+    """Where a panel of ``size`` goes, with the scale the picture and it fit ``area`` at: of
+    beside or under what ``covered`` holds, or right of one of ``parts`` and under another (or
+    level with the top or the bottom of the picture), overlapping none of them, the largest
+    (beside, then under the picture first among equals)."""
     beside = (covered.right() + ROW_GAP, covered.top())
     below = (covered.left(), covered.bottom() + ROW_GAP)
-    corners = [(x, y) for x in sorted({part.right() + ROW_GAP for part in parts})
-               for y in sorted({covered.top(), covered.bottom() - size.height(),
-                                  *(part.bottom() + ROW_GAP for part in parts)})]
-    places = np.array([beside, below, *corners], dtype=np.float64)
+    across = np.array(sorted({part.right() + ROW_GAP for part in parts}), dtype=np.float64)
+    down = np.array(sorted({covered.top(), covered.bottom() - size.height(),
+                            *(part.bottom() + ROW_GAP for part in parts)}), dtype=np.float64)
+    corners = np.stack([np.repeat(across, len(down)), np.tile(down, len(across))], axis=1)
+    places = np.concatenate([np.array([beside, below], dtype=np.float64), corners])
     scales = _scales(covered, size, places, area)
-    for order in np.lexsort((np.arange(len(places)), -scales)).tolist():
-        place = QPointF(*places[order])
-        if order < 2 or not _overlaps(size.translated(place), parts):
-            yield float(scales[order]), place
+    free = ~_overlapping(size, places, parts)
+    free[:2] = True  # beside or under the picture overlaps nothing of it
+    order = np.lexsort((np.arange(len(places)), -scales))
+    first = int(order[free[order]][0])
+    return float(scales[first]), QPointF(*places[first].tolist())
 
 
 def _scales(covered: QRectF, size: QRectF, places: npt.NDArray[np.float64],
@@ -420,8 +461,25 @@ def _scales(covered: QRectF, size: QRectF, places: npt.NDArray[np.float64],
     return np.where((width <= 0) | (height <= 0), math.inf, scales)
 
 
-def _overlaps(panel: QRectF, parts: list[QRectF]) -> bool:
-    """Whether ``panel`` comes within half a row gap of any of ``parts``."""
+def _overlapping(size: QRectF, places: npt.NDArray[np.float64],
+                 parts: list[QRectF]) -> npt.NDArray[np.bool_]:
+    """For each of ``places``, whether a panel of ``size`` moved there comes within half a row
+    gap of any of ``parts``: ``QRectF.intersects`` of the panel grown by that margin, the same
+    arithmetic, for every place at once."""
     margin = ROW_GAP / 2
-    room = panel.adjusted(-margin, -margin, margin, margin)
-    return any(room.intersects(part) for part in parts)
+    if not parts:
+        return np.zeros(len(places), dtype=np.bool_)
+    left = (size.x() + places[:, 0]) + -margin
+    top = (size.y() + places[:, 1]) + -margin
+    width = (size.width() + margin) - -margin
+    height = (size.height() + margin) - -margin
+    l1, r1 = np.minimum(left, left + width), np.maximum(left, left + width)
+    t1, b1 = np.minimum(top, top + height), np.maximum(top, top + height)
+    others = np.array([part.getRect() for part in parts], dtype=np.float64)
+    ox, oy, ow, oh = (others[:, k] for k in range(4))
+    l2, r2 = np.minimum(ox, ox + ow), np.maximum(ox, ox + ow)
+    t2, b2 = np.minimum(oy, oy + oh), np.maximum(oy, oy + oh)
+    across = (l1[:, None] < r2) & (l2 < r1[:, None]) & (l1 != r1)[:, None] & (l2 != r2)
+    down = (t1[:, None] < b2) & (t2 < b1[:, None]) & (t1 != b1)[:, None] & (t2 != b2)
+    found: npt.NDArray[np.bool_] = (across & down).any(axis=1)
+    return found

@@ -2,7 +2,8 @@
 does not draw (issue 36 item 6): a grid of an array met before takes the size it was given
 (under the same heat limits and cell sizing), a full store of sizes makes room for many at
 once, a layout tried only for its size places the worked row without making it (covering
-what the drawn one covers), and a layout's labels are worked out once."""
+what the drawn one covers, its table worded once per step and its free places found at once),
+a layout's labels are worked out once, and a grid only measured is not made ready to paint."""
 
 from __future__ import annotations
 
@@ -10,22 +11,25 @@ from collections import OrderedDict
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QSizeF
+from PySide6.QtCore import QPointF, QRectF, QSizeF
+from PySide6.QtWidgets import QGraphicsItem
 
 from app.canvas import grid as grid_module
+from app.canvas import worked_row as worked_row_module
 from app.canvas.compose import WRAPS, Group
 from app.canvas.context import FrameOptions, LayoutContext
 from app.canvas.grid import CELL_HEIGHT, NUMBER_SIZE, GridSpec, MatrixGrid
 from app.canvas.heat import HeatLimits, heat_within
-from app.canvas.layout import items_of, wrapping
+from app.canvas.layout import ROW_GAP, items_of, wrapping
 from app.canvas.powers import number_advance
 from app.canvas.rare_cells import full_size_cells
 from app.canvas.remember import Store, remembered
 from app.canvas.steps import lay_out_step
 from app.canvas.theme import SLIDE, text_advance
-from app.canvas.worked_row import WorkedRow, add_worked_row, worked_row_cover
+from app.canvas.vocab_steps import probability_bars
+from app.canvas.worked_row import WorkedRow, _overlapping, add_worked_row, worked_row_cover
 from app.model.examples import example_path
-from engine import compute, load_scenario
+from engine import Step, compute, load_scenario
 
 pytestmark = pytest.mark.usefixtures("qapp")
 
@@ -130,3 +134,79 @@ def test_a_layouts_labels_are_worked_out_once(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(LayoutContext, "_labels_of", None)  # would fail if asked
     assert ctx.for_step(trace.steps[-1]).labels_for(name, 0, 3) is rows
     assert ctx.labels_for(name, 1, 4) is cols
+
+
+def test_a_grid_only_measured_has_the_drawn_ones_size_unflagged() -> None:
+    """A grid made under ``size_only`` (a layout the search tries) has the drawn grid's
+    extent and cells' origin, but neither the extended style option a drawn grid paints with
+    nor hovering (a drawn grid with an explanation accepts hover events)."""
+    values = np.round(np.random.default_rng(7).uniform(-9.9, 9.9, (3, 5)), 3)
+    shown = GridSpec("x", values, ["a", "b", "c"], [str(c) for c in range(5)],
+                     explain=lambda row, col: f"{row},{col}")
+    drawn = MatrixGrid(shown, SLIDE)
+    with grid_module.size_only():
+        measured = MatrixGrid(shown, SLIDE)
+    extended = QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption
+    assert bool(drawn.flags() & extended) and drawn.acceptHoverEvents()
+    assert not measured.flags() & extended and not measured.acceptHoverEvents()
+    assert measured.boundingRect() == drawn.boundingRect()
+    assert measured.grid_origin == drawn.grid_origin == QPointF(drawn.label_width, 24.0 + 20.0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_worked_rows_free_places_are_those_qt_finds_free(seed: int) -> None:
+    """Which places overlap the picture's parts, worked out for all at once, is what
+    ``QRectF.intersects`` says of the panel grown by half a row gap at each: random panels,
+    parts (empty and negative ones among them) and places on a coarse grid, so that edges
+    meet exactly."""
+    rng = np.random.default_rng(seed)
+    size = QRectF(*rng.integers(-2, 3, 2).tolist(), *rng.integers(-2, 40, 2).tolist())
+    parts = [QRectF(*rng.integers(-60, 60, 2).tolist(), *rng.integers(-3, 30, 2).tolist())
+             for _ in range(6)] + [QRectF(5, 5, 0, 9), QRectF()]
+    places = rng.integers(-80, 80, (300, 2)).astype(np.float64)
+    margin = ROW_GAP / 2
+    expected = [any(size.translated(QPointF(x, y)).adjusted(-margin, -margin, margin, margin)
+                    .intersects(part) for part in parts) for x, y in places.tolist()]
+    found = _overlapping(size, places, parts)
+    assert found.tolist() == expected and 0 < sum(expected) < len(expected)
+    assert not _overlapping(size, places, []).any()
+
+
+def test_a_worked_rows_table_is_worded_once_per_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    """F11's scores step measured at every wrap words its worked row once; another receiver
+    words it again (its row of the receiver's arithmetic is another)."""
+    trace = compute(load_scenario(example_path("f11")))
+    step = next(step for step in trace.steps if step.op == "scores")
+    worded: list[int] = []
+    table = worked_row_module._table
+
+    def counted(ctx: LayoutContext, shown: Step) -> worked_row_module.Table | None:
+        worded.append(ctx.receiver)
+        return table(ctx, shown)
+
+    monkeypatch.setattr(worked_row_module, "_table", counted)
+    area = QSizeF(1920.0, 1080.0)
+    for receiver in (0, 0, 1):
+        ctx = LayoutContext(trace, FrameOptions(worked_row=True, receiver=receiver))
+        for wrap in (None, *WRAPS):
+            parent = Group()
+            with wrapping(wrap):
+                picture = lay_out_step(ctx, step, parent)
+            worked_row_cover(ctx.for_step(step), step, parent, picture, area)
+    assert worded == [0, 1]
+
+
+def test_a_chart_only_measured_again_is_not_made_again() -> None:
+    """The probabilities' chart of a layout tried only for its size is made once: tried again
+    (another wrap), it has no bars or texts of its own and covers what the drawn chart covers,
+    the title, G01's two groups of three bars and the legend."""
+    trace = compute(load_scenario(example_path("g01")))
+    step = next(step for step in trace.steps if step.op == "probs")
+    ctx = LayoutContext(trace, FrameOptions())
+    drawn = probability_bars(ctx, step)
+    with grid_module.size_only():
+        first, again = probability_bars(ctx, step), probability_bars(ctx, step)
+    assert len(drawn.values) == 2 * 3 == len(first.values)
+    assert first.childItems() and not again.childItems() and not again.values
+    assert again.boundingRect() == first.boundingRect() == drawn.boundingRect() \
+        == drawn.childrenBoundingRect()
