@@ -3,7 +3,6 @@ computed it (the runner, the worker of File → Open), off the interface thread.
 
 from __future__ import annotations
 
-from app.canvas.prepared_drawing import prepare_drawing
 from app.state.big import is_big
 from app.texts.facts import work_out_vocabulary_facts
 from engine import Trace
@@ -14,6 +13,10 @@ def prepared(trace: Trace) -> Trace:
     made ready to draw: a step text and a grid then read them instead of reading the 2.1 GB
     unembedding on the interface thread."""
     if is_big(trace.scenario):
+        # The canvas brings Qt: imported only for a big document, so that reading a small one
+        # (the command line, the check before the window starts) stays free of Qt.
+        from app.canvas.prepared_drawing import prepare_drawing
+
         work_out_vocabulary_facts(trace)
         prepare_drawing(trace)
     return trace

@@ -46,7 +46,7 @@ def test_an_edit_that_keeps_the_widths_finds_the_arrangement(qtbot: QtBot,
                                                             ) -> None:
     first = worked_row._arrangement(table("0.5"), COVERED, PARTS, AREA)
     assert first == (1, False, 424.0, 224.0), "in the corner under the second part"
-    monkeypatch.setattr(worked_row, "_places", None)  # would fail if tried again
+    monkeypatch.setattr(worked_row, "_best_place", None)  # would fail if tried again
     assert worked_row._arrangement(table("0.7"), COVERED, PARTS, AREA) == first
 
 
