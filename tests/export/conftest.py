@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 from PIL import Image
+from PySide6.QtWidgets import QApplication
 
 from app.canvas import FrameOptions
 from app.export.job import run_export
@@ -26,6 +27,13 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 
 def load_trace(name: str) -> Trace:
     return compute(load_scenario(example_path(name)))
+
+
+@pytest.fixture(autouse=True)
+def _application(qapp: QApplication) -> QApplication:
+    """Exports draw with Qt, which needs an application: a module run on its own, before any
+    test made one, crashed (a segmentation fault in the first scene built)."""
+    return qapp
 
 
 @pytest.fixture(scope="session")
