@@ -36,6 +36,7 @@ def preset_entries(window: StudioWindow) -> dict[str, QAction]:
     return {a.objectName().removeprefix("preset-"): a for a in submenu.actions()}
 
 
+@pytest.mark.slow  # every step of a preset drawn in the window: up to 9 s (qwen2)
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_each_entry_opens_its_preset_and_every_step_is_drawn(qtbot: QtBot, name: str) -> None:
     window = open_window(qtbot)

@@ -33,7 +33,6 @@ def settle(qtbot: QtBot, window: StudioWindow) -> None:
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("big", [False, True], ids=["computed here", "computed in a worker"])
 def test_old_cell_edits_keep_their_numbers_and_let_their_documents_go(
         qtbot: QtBot, window: StudioWindow, monkeypatch: pytest.MonkeyPatch, big: bool) -> None:
