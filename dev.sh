@@ -82,7 +82,7 @@ case "$command" in
     stage "system packages" ensure_system
     # QKV_NO_REFERENCE=1 leaves out torch and transformers (about 1.1 GB): their tests then skip.
     if [ -n "${QKV_NO_REFERENCE:-}" ]; then extras=export,test; else extras=export,test,reference; fi
-    stage "Python packages ($extras), about a minute the first time" ensure_venv "$extras"
+    stage "Python packages ($extras; about a minute the first time)" ensure_venv "$extras"
     export QT_QPA_PLATFORM=offscreen
     # The checks run on one core: on the other, a collection of the suite compiles the app and
     # the packages it imports and rewrites each test module's asserts, once, where each of the

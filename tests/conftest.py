@@ -54,12 +54,12 @@ LONGEST_FIRST = (
     "tests/app/test_deep_map.py",
 )
 """The modules that take longest, longest first (``--durations=0`` summed by module on 659c6ee,
-each over 30 s on a loaded machine), after the frozen build and the random documents (their
-time varies with the draw: 11 to 15 s a module for six seeds on 9e6cad7, a loaded machine): with ``--dist loadfile --no-loadscope-reorder``
-(``./dev.sh test``) pytest-xdist hands whole modules to its two workers in collection order,
-so a long module collected last (the frozen build was: xdist's default order puts modules of
-few tests last; then the worksheets') makes the run wait for it alone, while the short modules
-collected after these fill both workers to the end."""
+each over 30 s on a loaded machine), after the frozen build and the random documents (their time
+varies with the draw: 11 to 15 s a module for six seeds on 9e6cad7, a loaded machine): with
+``--dist loadfile --no-loadscope-reorder`` (``./dev.sh test``) pytest-xdist hands whole modules
+to its two workers in collection order, so a long module collected last (the frozen build was:
+xdist's default order puts modules of few tests last; then the worksheets') makes the run wait
+for it alone, while the short modules collected after these fill both workers to the end."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
