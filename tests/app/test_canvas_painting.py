@@ -53,6 +53,20 @@ def test_strong_arrows_are_the_largest_shares_with_ties_to_the_first_keys(seed: 
     np.testing.assert_array_equal(strong_arrows(shares[3]), sorted_choice(shares[3:4])[0])
 
 
+def test_a_causal_matrix_s_rows_keep_their_strongest_among_the_masked_zeros() -> None:
+    rng = np.random.default_rng(3)
+    scores = np.where(np.tril(np.ones((40, 40), dtype=bool)), rng.normal(size=(40, 40)), -np.inf)
+    shares = np.exp(scores - scores.max(axis=1, keepdims=True))
+    shares /= shares.sum(axis=1, keepdims=True)
+    shares[30, :12] = 0.015  # ties at the last place kept (first keys), under min_share
+    shares[30, 12:31] = 0.001
+    chosen = strong_arrows(shares)
+    np.testing.assert_array_equal(chosen, sorted_choice(shares))
+    assert chosen[2].tolist() == [True] * 3 + [False] * 37  # fewer shares than the top: all
+    assert np.flatnonzero(chosen[30]).tolist() == list(range(8))
+    assert (chosen.sum(axis=1) >= np.minimum(np.arange(1, 41), 8)).all()
+
+
 def test_a_row_shorter_than_the_top_keeps_every_positive_share() -> None:
     assert strong_arrows(np.array([0.5, 0.0, 0.25])).tolist() == [True, False, True]
 
