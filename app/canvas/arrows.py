@@ -371,7 +371,8 @@ class AttentionArrows(QGraphicsObject):
         """The other rows' arrows: thin, faint, no heads, in a few batches of equal pens.
 
         Shares are grouped into :data:`FAINT_LEVELS` levels of width and opacity, so a frame with
-        thousands of arrows costs a few ``drawLines`` calls.
+        thousands of arrows costs a few ``drawLines`` calls; each head's lines are worked out in
+        one pass and each level takes its run of them.
         """
         spec, theme = self.spec, self.theme
         n = len(spec.tokens)
@@ -389,18 +390,18 @@ class AttentionArrows(QGraphicsObject):
                                 FAINT_LEVELS - 1)
             order = np.argsort(levels, kind="stable")  # row-major within each level
             flat, levels = flat[order], levels[order]
-            bounds = np.searchsorted(levels, np.arange(FAINT_LEVELS + 1))
-            offset = self._head_offset(rank)
+            bounds = np.searchsorted(levels, np.arange(FAINT_LEVELS + 1)).tolist()
+            pairs = np.stack(np.divmod(flat, shares.shape[1]), axis=1)
+            ends = np.empty((len(pairs), 2, 2))
+            ends[:, 0, 0], ends[:, 1, 0] = x0, x1
+            ends[:, :, 1] = TOP + (pairs + 0.5) * ROW_PITCH + self._head_offset(rank)
             for level in range(FAINT_LEVELS):
-                chosen = flat[bounds[level]:bounds[level + 1]]
-                if not len(chosen):
+                start, stop = bounds[level], bounds[level + 1]
+                if start == stop:
                     continue
-                pairs = np.stack(np.divmod(chosen, shares.shape[1]), axis=1)
                 width, opacity, pen = _faint_pen(theme, head if self.several else None, level)
-                ends = np.empty((len(pairs), 2, 2))
-                ends[:, 0, 0], ends[:, 1, 0] = x0, x1
-                ends[:, :, 1] = TOP + (pairs + 0.5) * ROW_PITCH + offset
-                batches.append(_Faint(head, pairs, width, opacity, pen, Lines(ends)))
+                batches.append(_Faint(head, pairs[start:stop], width, opacity, pen,
+                                      Lines(ends[start:stop])))
         return batches
 
     # -- painting ------------------------------------------------------------------------------
