@@ -550,9 +550,18 @@ def _document(trace: Trace, options: FrameOptions, area: QSizeF) -> tuple[object
 def _widest(ctx: LayoutContext, names: tuple[str, ...]) -> tuple[object, ...]:
     """The text each array's cells are as wide as and its wider columns on a back row: all a
     step's layout depends on (how many of its values print smaller inside those cells does not
-    change it, so an edit that moves only that count finds the step's fits known)."""
-    sized = [sizing(ctx.array(name), ctx.places, NUMBER_SIZE) for name in names]
-    return tuple((one.text, one.wide_columns) for one in sized)
+    change it, so an edit that moves only that count finds the step's fits known). Each
+    array's is worked out once per context (:attr:`LayoutContext.widest`)."""
+    full = cells_full_size()
+    known = ctx.widest
+    found = []
+    for name in names:
+        one = known.get((name, full))
+        if one is None:
+            sized = sizing(ctx.array(name), ctx.places, NUMBER_SIZE)
+            one = known[(name, full)] = (sized.text, sized.wide_columns)
+        found.append(one)
+    return tuple(found)
 
 
 def _widest_known(ctx: LayoutContext, names: tuple[str, ...]) -> tuple[object, ...] | None:

@@ -203,6 +203,11 @@ class LayoutContext:
         """:meth:`labels_for`'s answers (of this trace and language, shared with
         :meth:`for_step`'s contexts): the type scale's search makes thousands of grids of a
         frame's few arrays."""
+        self.widest: dict[tuple[str, bool], tuple[str, tuple[tuple[int, str], ...]]] = {}
+        """The text each array's cells are as wide as and its wider columns on a back row, by
+        name and whether every cell is printed at full size
+        (:func:`app.canvas.compose._widest`'s, of this trace: a composition looks its steps'
+        fits up by the arrays each shows, and a step with a worked row shows every one)."""
 
     def for_step(self, step: Step) -> LayoutContext:
         """This context for one step: a step whose rows are another token list (the

@@ -22,6 +22,9 @@ from engine.forward import lineage
 from engine.scenario.scenario import Scenario
 from engine.scenario.tree import replaced
 
+SHAPE_OF_TREE = ("module_places", "attention_places")
+"""What a scenario works out from its tree's shape alone, kept by an edit of an array."""
+
 
 def with_parameter(scenario: Scenario, path: str,
                    value: FloatArray | list[Any] | None) -> Scenario:
@@ -106,12 +109,17 @@ def with_document_values(scenario: Scenario, values: Mapping[str, object]) -> Sc
 def _array_replaced(scenario: Scenario, path: str, array: Weight) -> Scenario:
     """The scenario with the array at ``path`` (one of :attr:`Scenario.array_places`) replaced
     by ``array``, every other array shared. Its places are this scenario's (an array for an
-    array): they are handed on, not walked again (a variant search makes thousands)."""
+    array): they are handed on, not walked again (a variant search makes thousands), and so
+    are the places of its modules and attentions where this scenario has found them (every
+    cell edit in the window asks for both)."""
     locator, name = scenario.array_places[path]
     edited: Scenario = replaced(scenario, locator, lambda node: replace(node, **{name: array}))
     if path == "embedding":
         edited = _looked_up_again(edited, array)
     edited.__dict__["array_places"] = scenario.array_places
+    for shape in SHAPE_OF_TREE:
+        if shape in scenario.__dict__:
+            edited.__dict__[shape] = scenario.__dict__[shape]
     return edited
 
 

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QStyleOptionGraphicsItem
 from pytestqt.qtbot import QtBot
 
 from app.canvas import arrows as arrows_module
-from app.canvas.arrows import strong_arrows
+from app.canvas.arrows import COLUMN_GAP, ROW_PITCH, TOP, ArrowSpec, AttentionArrows, strong_arrows
 from app.canvas.cividis import CIVIDIS, CIVIDIS_ARGB
 from app.canvas.grid import CELL_HEIGHT, GridSpec, MatrixGrid, _levels
 from app.canvas.picture import painting_on_screen
@@ -51,6 +51,50 @@ def test_strong_arrows_are_the_largest_shares_with_ties_to_the_first_keys(seed: 
     assert chosen[0].tolist() == [True] * 8 + [False] * 22
     assert np.flatnonzero(chosen[4]).tolist() == [0, 1, 2, 3, 4, 5, 6, 20]
     np.testing.assert_array_equal(strong_arrows(shares[3]), sorted_choice(shares[3:4])[0])
+
+
+def test_a_causal_matrix_s_rows_keep_their_strongest_among_the_masked_zeros() -> None:
+    rng = np.random.default_rng(3)
+    scores = np.where(np.tril(np.ones((40, 40), dtype=bool)), rng.normal(size=(40, 40)), -np.inf)
+    shares = np.exp(scores - scores.max(axis=1, keepdims=True))
+    shares /= shares.sum(axis=1, keepdims=True)
+    shares[30, :12] = 0.015  # ties at the last place kept (first keys), under min_share
+    shares[30, 12:31] = 0.001
+    chosen = strong_arrows(shares)
+    np.testing.assert_array_equal(chosen, sorted_choice(shares))
+    assert chosen[2].tolist() == [True] * 3 + [False] * 37  # fewer shares than the top: all
+    assert np.flatnonzero(chosen[30]).tolist() == list(range(8))
+    assert (chosen.sum(axis=1) >= np.minimum(np.arange(1, 41), 8)).all()
+
+
+def test_the_other_rows_faint_arrows_are_batched_by_level_each_line_at_its_rows(
+        qtbot: QtBot) -> None:
+    """Two heads of a causal 4-token document, the last row the receiver's: every other row's
+    positive share is one faint line from its query's row to its key's, the heads 5 units
+    apart, in batches of one level of share (eighths), row-major within each."""
+    weights = np.array([[[1.0, 0, 0, 0], [0.3, 0.7, 0, 0], [0.05, 0.5, 0.45, 0],
+                         [0.25] * 4],
+                        [[1.0, 0, 0, 0], [0.9, 0.1, 0, 0], [0.2, 0.2, 0.6, 0],
+                         [0.25] * 4]])
+    visible = np.tril(np.ones((4, 4), dtype=bool))
+    arrows = AttentionArrows(ArrowSpec(list("abcd"), weights, visible, 3, [0, 1]), SLIDE, "t")
+    found = [(batch.head, round(batch.width * 8 / 2.5 - 0.8 * 8 / 2.5 - 0.5), pair,
+              line.tolist())
+             for batch in arrows._faint_arrows()
+             for pair, line in zip(batch.pairs.tolist(), batch.lines.ends, strict=True)]
+    x0, x1 = arrows.node_width, arrows.node_width + COLUMN_GAP - 4
+
+    def line(i: int, j: int, offset: float) -> list[list[float]]:
+        return [[x0, TOP + (i + 0.5) * ROW_PITCH + offset],
+                [x1, TOP + (j + 0.5) * ROW_PITCH + offset]]
+
+    assert found == [
+        (0, 0, [2, 0], line(2, 0, -2.5)), (0, 2, [1, 0], line(1, 0, -2.5)),
+        (0, 3, [2, 2], line(2, 2, -2.5)), (0, 4, [2, 1], line(2, 1, -2.5)),
+        (0, 5, [1, 1], line(1, 1, -2.5)), (0, 7, [0, 0], line(0, 0, -2.5)),
+        (1, 0, [1, 1], line(1, 1, 2.5)), (1, 1, [2, 0], line(2, 0, 2.5)),
+        (1, 1, [2, 1], line(2, 1, 2.5)), (1, 4, [2, 2], line(2, 2, 2.5)),
+        (1, 7, [0, 0], line(0, 0, 2.5)), (1, 7, [1, 0], line(1, 0, 2.5))]
 
 
 def test_a_row_shorter_than_the_top_keeps_every_positive_share() -> None:

@@ -14,6 +14,7 @@ import pytest
 from PySide6.QtCore import QPointF, QRectF, QSizeF
 from PySide6.QtWidgets import QGraphicsItem
 
+from app.canvas import compose as compose_module
 from app.canvas import grid as grid_module
 from app.canvas import worked_row as worked_row_module
 from app.canvas.compose import WRAPS, Group
@@ -134,6 +135,32 @@ def test_a_layouts_labels_are_worked_out_once(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(LayoutContext, "_labels_of", None)  # would fail if asked
     assert ctx.for_step(trace.steps[-1]).labels_for(name, 0, 3) is rows
     assert ctx.labels_for(name, 1, 4) is cols
+
+
+def test_a_composition_sizes_each_array_once_whatever_the_steps_showing_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """F11's shares step has a worked row, so it shows every array of the trace, and the
+    other steps show some of them again: the window's composition of an edit looks each one's
+    widest numbers up once (K's, as wide as 8.888, on screen and again for a back row)."""
+    trace = compute(load_scenario(example_path("f11")))
+    options = FrameOptions(worked_row=True)
+    asked: list[tuple[int, ...]] = []
+    sizing = compose_module.sizing
+
+    def counted(values: np.ndarray, places: int, size: int) -> object:
+        asked.append(values.shape)
+        return sizing(values, places, size)
+
+    monkeypatch.setattr(compose_module, "sizing", counted)
+    ctx = LayoutContext(trace, options)
+    names = tuple(trace.arrays)
+    widest = compose_module._widest(ctx, names)
+    assert compose_module._widest(ctx, names[:2]) == widest[:2]
+    assert asked == [trace.arrays[name].shape for name in names]
+    assert widest[names.index("K")] == ("8.888", ())
+    with full_size_cells():
+        assert compose_module._widest(ctx, ("K",)) == (("8.888", ()),)
+    assert len(asked) == len(names) + 1
 
 
 def test_a_grid_only_measured_has_the_drawn_ones_size_unflagged() -> None:

@@ -101,12 +101,14 @@ def test_a_12_layer_gpt2s_scores_slide_is_drawn_larger(screen: PresentationView)
 
 
 class _Arrays:
-    """The part of a layout context :func:`app.canvas.compose._widest` reads."""
+    """The part of a layout context :func:`app.canvas.compose._widest` reads (and the widest
+    numbers it keeps, one context per array here)."""
 
     places = 3
 
     def __init__(self, values: np.ndarray) -> None:
         self.values = values
+        self.widest: dict[tuple[str, bool], object] = {}
 
     def array(self, _name: str) -> np.ndarray:
         return self.values

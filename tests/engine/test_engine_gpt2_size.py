@@ -15,7 +15,9 @@ from engine.format.io import needs_sidecar
 from engine.format.reader import MAX_HEADS
 from engine.format.sidecar_write import JSON_NUMBERS
 from engine.scenario.edit import with_cell, with_document_value, with_parameter
+from engine.scenario.modules import Attention
 from engine.scenario.scenario import Scenario, number_count
+from engine.scenario.tree import walk
 from tests.examples import EXAMPLES
 
 N, D, FFN, HEADS = 8, 768, 3072, 12
@@ -136,3 +138,20 @@ def test_an_edit_hands_on_the_places_a_fresh_walk_finds(name: str) -> None:
         for edited in (with_cell(scenario, path, (0,) * array.ndim, 0.25),
                        with_parameter(scenario, path, array + 1.0)):
             assert edited.array_places == Scenario.array_places.func(edited), path
+
+
+@pytest.mark.parametrize("name", ["tokenizer", "encoder-decoder", "three-layers", "f11"])
+def test_an_edit_hands_on_its_modules_places_and_finds_the_new_modules(name: str) -> None:
+    scenario = parse_scenario(json.loads((EXAMPLES / f"{name}.qkv.json").read_text("utf-8")))
+    places, attentions = scenario.module_places, scenario.attention_places
+    for path, (_locator, field) in scenario.array_places.items():
+        array = scenario.parameter(path)
+        edited = with_cell(scenario, path, (0,) * array.ndim, 0.25)
+        assert edited.module_places is places and edited.attention_places is attentions, path
+        assert places == Scenario.module_places.func(edited), path
+        assert attentions == Scenario.attention_places.func(edited), path
+        module = ".".join(path.split(".")[:-1])
+        if module in places:  # the edited array's own module, found in the new tree
+            assert float(np.asarray(getattr(edited.module(module), field)).flat[0]) == 0.25
+        assert edited.attentions == tuple(
+            node for _, node in walk(edited) if isinstance(node, Attention)), path
