@@ -77,9 +77,10 @@ def measured(application: QApplication, window: StudioWindow, gaps: Gaps,
 
 def settled(window: StudioWindow) -> bool:
     """Whether the window has nothing left queued: the editor's grids built, the timeline's
-    room measured."""
+    room measured, no step waiting for its weights."""
     editor = window.editor
-    return not editor._queued and not window.timeline.room_timer.isActive()
+    return (not editor._queued and not window.timeline.room_timer.isActive()
+            and window.step_weights.waiting is None)
 
 
 def line(label: str, figures: list[tuple[float, float, float]]) -> None:
