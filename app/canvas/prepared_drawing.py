@@ -19,9 +19,12 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
+from app.canvas.bars import widest_label
+from app.canvas.grid import NUMBER_SIZE
 from app.canvas.heat import block_means, block_shape
 from app.canvas.rare_cells import remembered_rounding, rounding_to_zero
 from app.canvas.remember import remember_means, remember_spread
+from app.model.operands import tokens_of
 from app.texts.printed import printed_places
 from engine import Step, Trace
 from engine.format.mapped_weight import MappedWeight
@@ -35,6 +38,9 @@ the interface thread within about 100 ms)."""
 KEPT = 2
 """Unembeddings kept ready: the document's and the one before an edit of it (its trace is on
 screen until the edited one's arrives)."""
+LABELS_MEASURED_FROM = 1 << 14
+"""Vocabulary entries whose widest label the worker measures for the probabilities' chart
+(fewer: measured on the interface thread within about 40 ms)."""
 DRAWN_WHOLE = frozenset({"projection", "mix", "ffn"})
 """The op kinds whose frames draw every weight they read whole."""
 KEPT_BYTES = 1 << 30
@@ -66,12 +72,19 @@ _LOCK = threading.Lock()
 
 
 def prepare_drawing(trace: Trace) -> None:
-    """Make ``trace``'s big mapped unembedding ready to draw (in the thread that computed it)."""
+    """Make ``trace``'s big mapped unembedding ready to draw, and its vocabulary's widest label
+    measured (in the thread that computed it)."""
     places = printed_places(trace)
     for step in steps_of(trace.steps, "logits"):
         weight = trace.scenario.weight(step.reads[1])
         if isinstance(weight, MappedWeight) and weight.size >= PREPARED_FROM:
             prepare_weight(weight, places, unembedding=True)
+    vocab = tokens_of(trace, "vocab")
+    if len(vocab) >= LABELS_MEASURED_FROM:
+        # Every label measured with the font's metrics: Llama 3's 128,256 took 0.2-0.85 s of
+        # the probabilities step on the interface thread. Qt's font classes are reentrant and
+        # its font cache is each thread's own: the same advances as the interface thread's.
+        widest_label(tuple(vocab), NUMBER_SIZE)
 
 
 def step_weights(trace: Trace, step: Step) -> list[MappedWeight]:

@@ -1,7 +1,8 @@
 """A big document's feed-forward drawn from weights a worker made ready (issue 37, item 4): the
 window never widens a step's big mapped weights on the interface thread, draws the step once
 they are ready (their heat maps pixel for pixel those worked out here from every number), and
-Cancel while it waits goes back to the step on screen.
+Cancel while it waits goes back to the step on screen; a big vocabulary's widest label is
+measured by the worker that computes the trace, as the interface thread would.
 
 The checkpoint is Llama-3.2-1B's shape cut down (bfloat16, a 24 × 3,000 feed-forward: heat
 maps of blocks of three columns); every mapped weight counts as big."""
@@ -16,14 +17,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontMetricsF
 from pytestqt.qtbot import QtBot
 
+import app.canvas.bars
 import app.canvas.prepared_drawing
 import app.state.big
 import app.state.jobs
 import app.window.step_weights
-from app.canvas.grid import MatrixGrid
+from app.canvas.bars import widest_label
+from app.canvas.grid import NUMBER_SIZE, MatrixGrid
+from app.canvas.theme import font
+from app.state.prepared import prepared
 from app.window.studio import StudioWindow
+from engine import compute
 from engine.checkpoint import import_checkpoint
 from engine.format.mapped_weight import MappedWeight
 from tests.app.driving import DEFAULT_SIZE, close_window
@@ -125,3 +132,24 @@ def test_cancel_while_a_steps_weights_are_made_ready_goes_back_to_the_step_shown
     release.set()
     qtbot.waitUntil(lambda: indicator.job is None)
     assert window.state.step == before and window.canvas.frame.step_index == before
+
+
+def test_a_big_vocabularys_widest_label_is_measured_by_the_worker_as_here(
+        qapp: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(app.state.big, "BIG_CELLS", 0)
+    monkeypatch.setattr(app.canvas.prepared_drawing, "LABELS_MEASURED_FROM", 0)
+    write_checkpoint(tmp_path / "small", {**SHAPES["llama-3.2-1b"], **SMALL, "vocab_size": 700})
+    trace = compute(import_checkpoint(tmp_path / "small", TEXT))
+    vocab = tuple(trace.tokens_of("vocab"))
+    metrics = QFontMetricsF(font(NUMBER_SIZE))
+    here = max(metrics.horizontalAdvance(label) for label in vocab)
+    widest_label.cache_clear()
+    worker = threading.Thread(target=prepared, args=(trace,))
+    worker.start()
+    worker.join()
+
+    def refused(_font: object) -> None:
+        raise AssertionError("a label measured on the interface thread")
+
+    monkeypatch.setattr(app.canvas.bars, "QFontMetricsF", refused)
+    assert widest_label(vocab, NUMBER_SIZE) == here > 0
