@@ -78,6 +78,9 @@ class StepWeights(QWidget):
         self.shown = 0
         """The step whose frame is on screen (drawn last)."""
         self._fit = False
+        self._ahead: list[MappedWeight] = []
+        """The weights the running worker makes ready ahead (none: it makes a step's ready
+        that waits to be drawn)."""
         self._failed: tuple[Trace, int] | None = None
         """A step whose weights the worker failed to make ready: drawn as before, on this
         thread (where a failure is said in the status bar)."""
@@ -121,6 +124,8 @@ class StepWeights(QWidget):
             self._show_timer.start(SHOW_PROGRESS_AFTER_MS)
         if self.job is None:
             self._start(trace, missing)
+        elif self._ahead and any(all(w is not weight for w in self._ahead) for weight in missing):
+            self.job.cancel()  # made ready ahead for other steps: these first, once it stops
         return False
 
     def drawn(self, trace: Trace, step: int) -> None:
@@ -131,6 +136,7 @@ class StepWeights(QWidget):
             later = ahead(trace, step)
             if later:
                 self._start(trace, later)
+                self._ahead = later
 
     def cancel(self) -> None:
         """Stop making weights ready and go back to the step on screen."""
@@ -150,6 +156,7 @@ class StepWeights(QWidget):
                     raise CancelledError
                 prepare_weight(weight, places)
 
+        self._ahead = []
         self.job = Job(work, self)
         self.job.ended.connect(self._ended)
         self.job.start()
@@ -157,7 +164,7 @@ class StepWeights(QWidget):
     def _ended(self, _result: object, error: object) -> None:
         """The worker returned: draw the step waited for (its weights made ready, or the next
         ones the worker starts on then)."""
-        self.job = None
+        self.job, self._ahead = None, []
         if self.waiting is None:
             return
         if error is not None and not isinstance(error, CancelledError):

@@ -29,6 +29,7 @@ from app.canvas.bars import widest_label
 from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.theme import font
 from app.state.prepared import prepared
+from app.window.step_weights import ahead, unready
 from app.window.studio import StudioWindow
 from engine import compute
 from engine.checkpoint import import_checkpoint
@@ -153,3 +154,24 @@ def test_a_big_vocabularys_widest_label_is_measured_by_the_worker_as_here(
 
     monkeypatch.setattr(app.canvas.bars, "QFontMetricsF", refused)
     assert widest_label(vocab, NUMBER_SIZE) == here > 0
+
+
+def test_the_next_steps_weights_are_made_ready_ahead_in_step_order_within_the_room(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(app.canvas.prepared_drawing, "PREPARED_FROM", 0)
+    write_checkpoint(tmp_path / "small", {**SHAPES["llama-3.2-1b"], **SMALL})
+    trace = compute(import_checkpoint(tmp_path / "small", TEXT))
+    scenario = trace.scenario
+    attention = [scenario.weight(f"layers.0.attention.{name}")
+                 for name in ("Wq", "Wk", "Wv", "Wo")]
+    ffn = [scenario.weight(path) for path in ("layers.0.block.ffn.W1",
+                                              "layers.0.block.ffn.Wg",
+                                              "layers.0.block.ffn.W2")]
+    start = trace.step_index("L1.norm1")
+    assert ahead(trace, start) == [*attention, *ffn]  # projections, mix, ffn
+    room = sum(w.size * 8 for w in attention) + ffn[0].size * 8
+    monkeypatch.setattr(app.window.step_weights, "KEPT_BYTES", room)
+    assert ahead(trace, start) == [*attention, ffn[0]]
+    assert unready(trace, trace.step_index("L1.ffn")) == ffn
+    app.canvas.prepared_drawing.prepare_weight(ffn[1], 3)
+    assert unready(trace, trace.step_index("L1.ffn")) == [ffn[0], ffn[2]]
