@@ -6,8 +6,8 @@ checkpoint in bfloat16 and read transposed: widened, and their colour scales and
 worked out, on the interface thread, stepping into the FFN froze the window for 2.2 s. Here a
 worker makes them ready (:func:`app.canvas.prepared_drawing.prepare_weight`) while the canvas
 keeps the frame it shows, a moving bar and Cancel in the status bar (Cancel goes back to the
-step on screen); the step is drawn when they are. While a step is on screen, the worker makes
-the next steps' weights ready ahead, so that stepping forward seldom waits.
+step on screen); the step is drawn when they are. Once a step has stayed on screen a second, the
+worker makes the next steps' weights ready ahead, so that stepping forward seldom waits.
 """
 
 from __future__ import annotations
@@ -34,6 +34,10 @@ from engine.format.mapped_weight import MappedWeight
 
 AHEAD = 12
 """Steps past the one on screen whose weights are made ready ahead (a Llama layer's steps)."""
+AHEAD_AFTER_MS = 1000
+"""How long a step stays on screen before the next steps' weights are made ready ahead: the
+worker shares the machine with the interface thread, and while someone steps on quickly it
+would slow every frame down (on two busy cores, a RoPE step from 0.44 to 0.99 s)."""
 
 
 def unready(trace: Trace, step: int) -> list[MappedWeight]:
@@ -105,6 +109,10 @@ class StepWeights(QWidget):
         self._show_timer = QTimer(self)
         self._show_timer.setSingleShot(True)
         self._show_timer.timeout.connect(lambda: self.setVisible(self.waiting is not None))
+        self._shown_trace: Trace | None = None
+        self._ahead_timer = QTimer(self)
+        self._ahead_timer.setSingleShot(True)
+        self._ahead_timer.timeout.connect(self._make_ready_ahead)
 
     def ready(self, trace: Trace, step: int, fit: bool) -> bool:
         """Whether step ``step`` of ``trace`` may be drawn now: every big weight its frame
@@ -118,6 +126,7 @@ class StepWeights(QWidget):
             self._show_timer.stop()
             self.setVisible(False)
             return True
+        self._ahead_timer.stop()
         self._fit = fit or (self._fit and self.waiting is not None)
         self.waiting = (trace, step)
         if not self.isVisible():
@@ -129,14 +138,21 @@ class StepWeights(QWidget):
         return False
 
     def drawn(self, trace: Trace, step: int) -> None:
-        """Step ``step`` of ``trace`` is on screen: the next steps' weights are made ready
-        ahead, unless the worker is busy."""
-        self.shown = step
-        if self.job is None:
-            later = ahead(trace, step)
-            if later:
-                self._start(trace, later)
-                self._ahead = later
+        """Step ``step`` of ``trace`` is on screen: once it has stayed there
+        :data:`AHEAD_AFTER_MS`, the next steps' weights are made ready ahead."""
+        self.shown, self._shown_trace = step, trace
+        self._ahead_timer.start(AHEAD_AFTER_MS)
+
+    def _make_ready_ahead(self) -> None:
+        """Make the weights of the steps after the one on screen ready, unless the worker is
+        busy or a step waits to be drawn."""
+        trace = self._shown_trace
+        if self.job is not None or self.waiting is not None or trace is None:
+            return
+        later = ahead(trace, self.shown)
+        if later:
+            self._start(trace, later)
+            self._ahead = later
 
     def cancel(self) -> None:
         """Stop making weights ready and go back to the step on screen."""

@@ -27,6 +27,7 @@ import app.state.jobs
 import app.window.step_weights
 from app.canvas.bars import widest_label
 from app.canvas.grid import NUMBER_SIZE, MatrixGrid
+from app.canvas.prepared_drawing import is_prepared
 from app.canvas.theme import font
 from app.state.prepared import prepared
 from app.window.step_weights import ahead, unready
@@ -175,3 +176,23 @@ def test_the_next_steps_weights_are_made_ready_ahead_in_step_order_within_the_ro
     assert unready(trace, trace.step_index("L1.ffn")) == ffn
     app.canvas.prepared_drawing.prepare_weight(ffn[1], 3)
     assert unready(trace, trace.step_index("L1.ffn")) == [ffn[0], ffn[2]]
+
+
+def test_the_next_steps_weights_are_made_ready_once_a_step_stays_on_screen(
+        qtbot: QtBot, window: StudioWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(app.window.step_weights, "AHEAD", 12)
+    monkeypatch.setattr(app.window.step_weights, "AHEAD_AFTER_MS", 400)
+    scenario = window.state.trace.scenario
+    weights = [scenario.weight(path) for path in FFN]
+    norm = step_button(window, "L1.norm1")
+    qtbot.mouseClick(window.timeline.step_group.button(norm), Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.canvas.frame is not None
+                    and window.canvas.frame.step_index == norm)
+    qtbot.wait(150)  # stepping on now would find nothing made ready ahead
+    assert not any(is_prepared(w) for w in weights) and window.step_weights.job is None
+    qtbot.waitUntil(lambda: all(is_prepared(w) for w in weights), timeout=10_000)
+    here = widened_here(monkeypatch)
+    ffn = step_button(window, "L1.ffn")
+    qtbot.mouseClick(window.timeline.step_group.button(ffn), Qt.MouseButton.LeftButton)
+    assert window.canvas.frame.step_index == ffn  # drawn at once: nothing waited for
+    assert not any(w is weight for w in here for weight in weights)
