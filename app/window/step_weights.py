@@ -54,11 +54,12 @@ def ahead(trace: Trace, step: int) -> list[MappedWeight]:
     found: list[MappedWeight] = []
     for later in range(step + 1, min(step + 1 + AHEAD, len(trace.steps))):
         for weight in unready(trace, later):
+            if any(weight is other for other in found):
+                continue
             room -= weight.size * 8
             if room < 0:
                 return found
-            if all(weight is not other for other in found):
-                found.append(weight)
+            found.append(weight)
     return found
 
 
@@ -67,8 +68,8 @@ class StepWeights(QWidget):
     worker that makes them ready.
 
     :meth:`ready` says whether the window may draw a step now; when it may not, it starts the
-    work and calls ``redraw(fit)`` once the weights are ready. ``back(step)`` is called on
-    Cancel with the step whose frame is on screen.
+    work and calls ``redraw(fit)`` once the weights are ready. Cancel goes back to the step
+    whose frame is on screen (:attr:`shown`, told by :meth:`drawn`).
     """
 
     def __init__(self, state: DocumentState, redraw: Callable[[bool], None],
