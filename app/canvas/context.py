@@ -199,6 +199,11 @@ class LayoutContext:
         """Decimals a grid prints: the export's, else the document's, else the default."""
         self.made: list[tuple[str, MatrixGrid]] = []
         """Every grid built by :meth:`grid`, with the array it shows (comparisons mark them)."""
+        self.worded: dict[tuple[object, ...], Any] = {}
+        """Words a picture prints, worked out once per context (of this trace, options and
+        language; shared with :meth:`for_step`'s contexts, so a key holds whatever else they
+        depend on): the type scale's search lays a frame out hundreds of times (RoPE's
+        dials: 300 layouts of 32 dials each at Llama's width)."""
         self._labels: dict[tuple[str, int, int], Sequence[str]] = {}
         """:meth:`labels_for`'s answers (of this trace and language, shared with
         :meth:`for_step`'s contexts): the type scale's search makes thousands of grids of a

@@ -255,6 +255,41 @@ def _theta(ctx: LayoutContext, angles: npt.NDArray[np.float64]) -> npt.NDArray[n
     return row
 
 
+def _dial_words(ctx: LayoutContext, before: npt.NDArray[np.float64],
+                after: npt.NDArray[np.float64], angles: npt.NDArray[np.float64], p: int,
+                columns: Sequence[tuple[int, int]], angle_lines: bool
+                ) -> list[tuple[list[str], str]]:
+    """Each dial's printed lines and its pair's heading (:func:`dial_table`), worded once per
+    layout context: the arrays are the trace's (alive as long as the context), known by where
+    their numbers are."""
+    at = list(ctx.positions)  # drawn by token, row k sits at position at[k]
+    key = ("dials", *(_where(values) for values in (before, after, angles)), p, at[p],
+           tuple(columns), angle_lines)
+    known: list[tuple[list[str], str]] | None = ctx.worded.get(key)
+    if known is not None:
+        return known
+    theta = _theta(ctx, angles)
+    worded = []
+    for i, (a, b) in enumerate(columns):
+        angle = float(angles[p, i])
+        lines = [_word(ctx, "dial_angle", i=_subscript(i), p=at[p],
+                       theta=number(ctx, float(theta[i])), angle=number(ctx, angle)),
+                 _word(ctx, "dial_degrees", degrees=number(ctx, math.degrees(angle)))
+                 ] if angle_lines else []
+        lines += [_word(ctx, "dial_pair", x=number(ctx, float(before[p, a])),
+                        y=number(ctx, float(before[p, b])), x2=number(ctx, float(after[p, a])),
+                        y2=number(ctx, float(after[p, b])))]
+        worded.append((lines, _word(ctx, "pair", i=i, a=a, b=b)))
+    ctx.worded[key] = worded
+    return worded
+
+
+def _where(values: npt.NDArray[np.float64]) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    """An array (or a view of one) known by where its numbers are: its first number's address,
+    its shape and its strides."""
+    return values.__array_interface__["data"][0], values.shape, values.strides
+
+
 def dial_table(ctx: LayoutContext, title: str, before: npt.NDArray[np.float64],
                after: npt.NDArray[np.float64], angles: npt.NDArray[np.float64], p: int,
                columns: Sequence[tuple[int, int]], color: str,
@@ -268,24 +303,15 @@ def dial_table(ctx: LayoutContext, title: str, before: npt.NDArray[np.float64],
     top = heading.boundingRect().height() + 2
     reach = max(float(np.max(np.hypot(before[:, [a for a, _ in columns]],
                                       before[:, [b for _, b in columns]]))), 1e-12)
-    at = list(ctx.positions)  # drawn by token, row k sits at position at[k]
-    theta = _theta(ctx, angles)
+    worded = _dial_words(ctx, before, after, angles, p, columns, angle_lines)
     table.dials = []
     x = 0.0
-    for i, (a, b) in enumerate(columns):
+    for i, ((a, b), (lines, pair)) in enumerate(zip(columns, worded, strict=True)):
         angle = float(angles[p, i])
-        lines = [_word(ctx, "dial_angle", i=_subscript(i), p=at[p],
-                       theta=number(ctx, float(theta[i])), angle=number(ctx, angle)),
-                 _word(ctx, "dial_degrees", degrees=number(ctx, math.degrees(angle)))
-                 ] if angle_lines else []
-        lines += [_word(ctx, "dial_pair", x=number(ctx, float(before[p, a])),
-                        y=number(ctx, float(before[p, b])), x2=number(ctx, float(after[p, a])),
-                        y2=number(ctx, float(after[p, b])))]
         dial = RotationDial((float(before[p, a]), float(before[p, b])),
                             (float(after[p, a]), float(after[p, b])), angle, lines, reach,
                             ctx.theme, color, narrow)
-        head = TextItem(_word(ctx, "pair", i=i, a=a, b=b), ctx.theme, size=TEXT_SIZE,
-                        role="muted")
+        head = TextItem(pair, ctx.theme, size=TEXT_SIZE, role="muted")
         width = max(dial.boundingRect().width(), head.boundingRect().width())
         head.setParentItem(table)
         head.setPos(x + (width - head.boundingRect().width()) / 2, top)

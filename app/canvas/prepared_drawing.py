@@ -1,8 +1,13 @@
-"""The vocabulary's unembedding drawn whole, made ready by whoever computes the trace (the runner,
-the worker of File → Open), off the interface thread: widened, and what its grid reads of all its
-numbers worked out (the colour scale's spread, the count of numbers that round to 0, the heat map's
-block means). Llama-3.2-1B's is 2,048 × 128,256 numbers: widened and read on the interface
-thread, the logits step froze the window for 9 s.
+"""A big mapped weight drawn whole, made ready off the interface thread: widened, and what its
+grid reads of all its numbers worked out (the colour scale's spread, the count of numbers that
+round to 0, the heat map's block means).
+
+The vocabulary's unembedding is made ready by whoever computes the trace (the runner, the
+worker of File → Open): Llama-3.2-1B's is 2,048 × 128,256 numbers, and widened and read on the
+interface thread the logits step froze the window for 9 s. A layer's big weights (its
+feed-forward's 2,048 × 8,192 W1, Wg and W2, its 2,048 × 2,048 Wq and Wo) are made ready by a
+worker of the window before their step is drawn (:mod:`app.window.step_weights`): widened (and
+transposed) on the interface thread, an FFN step froze it for 2.2 s.
 
 The worker keeps what it made here; the interface thread takes it the first time a grid asks
 for the weight (:func:`prepared_values`), and hands the results to the stores the grid reads
@@ -14,22 +19,33 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
+from app.canvas.bars import widest_label
+from app.canvas.grid import NUMBER_SIZE
 from app.canvas.heat import block_means, block_shape
 from app.canvas.rare_cells import remembered_rounding, rounding_to_zero
 from app.canvas.remember import remember_means, remember_spread
+from app.model.operands import tokens_of
 from app.texts.printed import printed_places
-from engine import Trace
+from engine import Step, Trace
 from engine.format.mapped_weight import MappedWeight
 from engine.format.numbers import Spread
 from engine.format.reader import FloatArray
 from engine.scenario.op_kinds import steps_of
 
 PREPARED_FROM = 1 << 22
-"""Numbers of an unembedding made ready by the worker (fewer: widened and read by the grid on
+"""Numbers of a mapped weight made ready by a worker (fewer: widened and read by the grid on
 the interface thread within about 100 ms)."""
 KEPT = 2
 """Unembeddings kept ready: the document's and the one before an edit of it (its trace is on
 screen until the edited one's arrives)."""
+LABELS_MEASURED_FROM = 1 << 14
+"""Vocabulary entries whose widest label the worker measures for the probabilities' chart
+(fewer: measured on the interface thread within about 40 ms)."""
+DRAWN_WHOLE = frozenset({"projection", "mix", "ffn"})
+"""The op kinds whose frames draw every weight they read whole."""
+KEPT_BYTES = 1 << 30
+"""The most the other weights kept ready hold, the latest kept: a layer's feed-forward (three
+2,048 × 8,192 weights of Llama-3.2-1B, 403 MB) and its attention's, and the next layer's."""
 
 
 @dataclass(eq=False)
@@ -44,6 +60,9 @@ class Prepared:
     """How many non-zero numbers print as 0 at ``places`` decimals."""
     means: FloatArray
     """The heat map's block means (:func:`~app.canvas.heat.block_shape`), nothing masked."""
+    unembedding: bool
+    """Whether it is a logits step's unembedding (kept by count, :data:`KEPT`; the other
+    weights by bytes, :data:`KEPT_BYTES`)."""
     handed: bool = field(default=False)
     """Whether the interface thread has stored the results where the grid looks."""
 
@@ -53,22 +72,65 @@ _LOCK = threading.Lock()
 
 
 def prepare_drawing(trace: Trace) -> None:
-    """Make ``trace``'s big mapped unembedding ready to draw (in the thread that computed it)."""
+    """Make ``trace``'s big mapped unembedding ready to draw, and its vocabulary's widest label
+    measured (in the thread that computed it)."""
     places = printed_places(trace)
     for step in steps_of(trace.steps, "logits"):
         weight = trace.scenario.weight(step.reads[1])
-        if not isinstance(weight, MappedWeight) or weight.size < PREPARED_FROM:
-            continue
-        with _LOCK:
-            if any(held.weight is weight and held.places == places for held in _PREPARED):
-                continue
-        values = weight.widened()
-        made = Prepared(weight, values, Spread.of(values), places,
-                        rounding_to_zero(values, places),
-                        block_means(values, None, block_shape(*values.shape)))
-        with _LOCK:
-            _PREPARED[:] = [*(held for held in _PREPARED if held.weight is not weight),
-                            made][-KEPT:]
+        if isinstance(weight, MappedWeight) and weight.size >= PREPARED_FROM:
+            prepare_weight(weight, places, unembedding=True)
+    vocab = tokens_of(trace, "vocab")
+    if len(vocab) >= LABELS_MEASURED_FROM:
+        # Every label measured with the font's metrics: Llama 3's 128,256 took 0.2-0.85 s of
+        # the probabilities step on the interface thread. Qt's font classes are reentrant and
+        # its font cache is each thread's own: the same advances as the interface thread's.
+        widest_label(tuple(vocab), NUMBER_SIZE)
+
+
+def step_weights(trace: Trace, step: Step) -> list[MappedWeight]:
+    """The big mapped weights ``step``'s frame draws whole (a feed-forward's W1, Wg and W2, an
+    attention's Wq and Wo), made ready by a worker before it is drawn; none for other steps
+    (the embedding step draws the table's picked rows alone; the logits step's unembedding is
+    made ready with the trace)."""
+    if step.op not in DRAWN_WHOLE:
+        return []
+    scenario = trace.scenario
+    found = [scenario.weight(read) for read in step.reads if read in scenario.array_places]
+    return [weight for weight in found
+            if isinstance(weight, MappedWeight) and weight.size >= PREPARED_FROM]
+
+
+def is_prepared(weight: MappedWeight) -> bool:
+    """Whether ``weight`` is made ready (a grid of it then widens and reads nothing)."""
+    with _LOCK:
+        return any(held.weight is weight for held in _PREPARED)
+
+
+def prepare_weight(weight: MappedWeight, places: int, unembedding: bool = False) -> None:
+    """Make ``weight`` ready to draw at ``places`` decimals (in a worker): widened, its spread,
+    rounding-to-0 count and block means worked out, kept with the latest made."""
+    with _LOCK:
+        if any(held.weight is weight and held.places == places for held in _PREPARED):
+            return
+    values = weight.widened()
+    made = Prepared(weight, values, Spread.of(values), places, rounding_to_zero(values, places),
+                    block_means(values, None, block_shape(*values.shape)), unembedding)
+    with _LOCK:
+        _PREPARED[:] = _kept([*(held for held in _PREPARED if held.weight is not weight), made])
+
+
+def _kept(held: list[Prepared]) -> list[Prepared]:
+    """Of ``held`` (oldest first), the latest :data:`KEPT` unembeddings and the latest other
+    weights within :data:`KEPT_BYTES` (the latest always)."""
+    unembeddings = [made for made in held if made.unembedding][-KEPT:]
+    others: list[Prepared] = []
+    room = KEPT_BYTES
+    for made in reversed([made for made in held if not made.unembedding]):
+        room -= made.values.nbytes
+        if others and room < 0:
+            break
+        others.insert(0, made)
+    return [made for made in held if any(made is kept for kept in [*unembeddings, *others])]
 
 
 def prepared_values(weight: MappedWeight) -> FloatArray | None:

@@ -86,6 +86,7 @@ from app.window.editor_column import EditorColumnWidth
 from app.window.exercise_mode import ExerciseMode
 from app.window.generation_panel import GenerationPanel
 from app.window.presentation import Presenter
+from app.window.step_weights import StepWeights
 from app.window.swap_dialog import SwapTokensAction
 from app.window.timeline import Timeline
 from app.window.undo_actions import UndoActions
@@ -196,6 +197,8 @@ class StudioWindow(QMainWindow):
         self.state.undo_stack.cleanChanged.connect(self._update_title)
         self.state.documentChanged.connect(self._update_title)
         self.statusBar().addPermanentWidget(BusyIndicator(self.state))
+        self.step_weights = StepWeights(self.state, lambda fit: self.refresh_canvas(fit))
+        self.statusBar().addPermanentWidget(self.step_weights)
         self.controls.fit_button.clicked.connect(self.canvas.fit_whole)
         self.recovery = RecoveryWriter(self.state, parent=self)
         self.disk = DiskWatch(self)
@@ -476,12 +479,16 @@ class StudioWindow(QMainWindow):
         step and the problem, and the window stays as usable as before."""
         if self._canvas_held:
             return
+        trace, step = self.state.frame_trace, self.state.step
+        if not self.compare.active and not self.step_weights.ready(trace, step, fit):
+            return  # drawn once a worker has made its big weights ready
         self.canvas.drop_pending()  # built now, with everything a pending build would show
         try:
             self._draw(fit)
         except Exception as error:  # a painter's failure: said, never a broken window
             self._say_step_failed(error)
             return
+        self.step_weights.drawn(trace, step)
         if not self._drawn:
             self._drawn = True
             self.firstFrameDrawn.emit()

@@ -1580,6 +1580,21 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
     </message>
 </context>
 <context>
+    <name>StepWeights</name>
+    <message>
+        <source>Preparing</source>
+        <translation>正在准备</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop preparing this step&apos;s weights and go back to the step shown</source>
+        <translation>停止准备这一步的权重，回到正在显示的那一步</translation>
+    </message>
+</context>
+<context>
     <name>StudioWindow</name>
     <message>
         <source>Attention canvas</source>

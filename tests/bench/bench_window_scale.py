@@ -77,9 +77,11 @@ def measured(application: QApplication, window: StudioWindow, gaps: Gaps,
 
 def settled(window: StudioWindow) -> bool:
     """Whether the window has nothing left queued: the editor's grids built, the timeline's
-    room measured."""
+    room measured, no step waiting for its weights."""
     editor = window.editor
-    return not editor._queued and not window.timeline.room_timer.isActive()
+    weights = getattr(window, "step_weights", None)  # a checkout before it: none
+    return (not editor._queued and not window.timeline.room_timer.isActive()
+            and (weights is None or weights.waiting is None))
 
 
 def line(label: str, figures: list[tuple[float, float, float]]) -> None:
@@ -106,6 +108,8 @@ def bench(folder: Path, steps: int, edits: int) -> None:
     slowest = sorted(stepped, key=lambda pair: -pair[1][2])[:4]
     print("… the longest freezes: " + ", ".join(f"{step} {gap:.0f} ms"
                                                 for step, (_, _, gap) in slowest))
+    print("… each (painted, freeze): " + ", ".join(
+        f"{step} {first:.0f} ({gap:.0f})" for step, (first, _, gap) in stepped))
     head = [(step, measured(application, window, gaps,
                             lambda step=step: state.set_step(state.trace.step_index(step)),
                             lambda: True)) for step in HEAD_STEPS]
