@@ -91,7 +91,10 @@ class Job(QObject):
         except BaseException as problem:  # a library's panic (pyo3's PanicException) too
             result, error = None, LibraryPanicError(problem)
         del work
-        self._finished.emit(result, error)
+        try:
+            self._finished.emit(result, error)
+        except RuntimeError:  # "Signal source has been deleted": its window closed meanwhile
+            _ALIVE.discard(self)
 
     def _deliver(self, result: object, error: object) -> None:
         self.running = False

@@ -86,6 +86,8 @@ class StepWeights(QWidget):
         self._ahead: list[MappedWeight] = []
         """The weights the running worker makes ready ahead (none: it makes a step's ready
         that waits to be drawn)."""
+        self._job_for: tuple[Trace, int] | None = None
+        """The step the running worker makes weights ready for (none: ahead)."""
         self._failed: tuple[Trace, int] | None = None
         """A step whose weights the worker failed to make ready: drawn as before, on this
         thread (where a failure is said in the status bar)."""
@@ -133,7 +135,8 @@ class StepWeights(QWidget):
         if not self.isVisible():
             self._show_timer.start(SHOW_PROGRESS_AFTER_MS)
         if self.job is None:
-            self._start(trace, missing)
+            self._start(trace, missing, keeping=step_weights(trace, trace.steps[step]),
+                        waited=(trace, step))
         elif self._ahead and any(all(w is not weight for w in self._ahead) for weight in missing):
             self.job.cancel()  # made ready ahead for other steps: these first, once it stops
         return False
@@ -164,16 +167,29 @@ class StepWeights(QWidget):
         self.setVisible(False)
         self.state.set_step(self.shown)
 
-    def _start(self, trace: Trace, weights: list[MappedWeight]) -> None:
+    def set_aside(self) -> None:
+        """Nothing waits to be drawn any more (the canvas shows a comparison): the bar and
+        Cancel go; what the worker makes ready is kept."""
+        self.waiting = None
+        self._show_timer.stop()
+        self.setVisible(False)
+
+    def _start(self, trace: Trace, weights: list[MappedWeight],
+               keeping: list[MappedWeight] | None = None,
+               waited: tuple[Trace, int] | None = None) -> None:
+        """Make ``weights`` ready in a worker, kept with ``keeping`` (the weights of step
+        ``waited``, the one the worker is started for; none: ahead)."""
         places = printed_places(trace)
+        together = tuple(keeping or ())
 
         def work(cancelled: threading.Event) -> None:
             for weight in weights:
                 if cancelled.is_set():
                     raise CancelledError
-                prepare_weight(weight, places)
+                prepare_weight(weight, places, keeping=together)
 
         self._ahead = []
+        self._job_for = waited
         self.job = Job(work, self)
         self.job.ended.connect(self._ended)
         self.job.start()
@@ -182,10 +198,11 @@ class StepWeights(QWidget):
         """The worker returned: draw the step waited for (its weights made ready, or the next
         ones the worker starts on then)."""
         self.job, self._ahead = None, []
+        if error is not None and not isinstance(error, CancelledError) \
+                and self._job_for is not None:
+            self._failed = self._job_for  # drawn as before, on this thread, where it is said
         if self.waiting is None:
             return
-        if error is not None and not isinstance(error, CancelledError):
-            self._failed = self.waiting
         self._redraw(self._fit)
 
     def changeEvent(self, event: QEvent) -> None:

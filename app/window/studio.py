@@ -480,7 +480,9 @@ class StudioWindow(QMainWindow):
         if self._canvas_held:
             return
         trace, step = self.state.frame_trace, self.state.step
-        if not self.compare.active and not self.step_weights.ready(trace, step, fit):
+        if self.compare.active:
+            self.step_weights.set_aside()  # a comparison waits for no weights
+        elif not self.step_weights.ready(trace, step, fit):
             return  # drawn once a worker has made its big weights ready
         self.canvas.drop_pending()  # built now, with everything a pending build would show
         try:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -115,9 +115,10 @@ def test_cancel_while_a_steps_weights_are_made_ready_goes_back_to_the_step_shown
     release = threading.Event()
     real = app.canvas.prepared_drawing.prepare_weight
 
-    def held(weight: MappedWeight, places: int, unembedding: bool = False) -> None:
+    def held(weight: MappedWeight, places: int, unembedding: bool = False,
+                 keeping: Sequence[MappedWeight] = ()) -> None:
         release.wait(10)
-        real(weight, places, unembedding)
+        real(weight, places, unembedding, keeping)
 
     monkeypatch.setattr(app.window.step_weights, "prepare_weight", held)
     before = step_button(window, "L1.norm2")

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QAbstractItemView, QApplication, QLineEdit, QTableView, QWidget
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 import app.canvas.context
@@ -35,6 +35,7 @@ from app.window.studio import StudioWindow
 from engine import compute
 from engine.checkpoint import import_checkpoint
 from engine.format.mapped_weight import MappedWeight
+from tests.app.driving import DEFAULT_SIZE, close_window, type_into
 from tests.bench.bench_scale import SHAPES, TEXT, write_checkpoint
 
 SMALL = {"vocab_size": 50, "hidden_size": 24, "intermediate_size": 3000,
@@ -42,9 +43,6 @@ SMALL = {"vocab_size": 50, "hidden_size": 24, "intermediate_size": 3000,
          "head_dim": 8}
 FFN = ("layers.0.block.ffn.W1", "layers.0.block.ffn.Wg", "layers.0.block.ffn.W2")
 PROJECTIONS = ("layers.0.attention.Wq", "layers.0.attention.Wk", "layers.0.attention.Wv")
-DEFAULT_SIZE = (1280, 800)
-"""The size the window tests give the window (tests.app.driving's, whose module mypy --strict
-does not pass: its helpers are repeated here so that this file checks clean)."""
 
 
 def click(qtbot: QtBot, widget: QWidget) -> None:
@@ -55,33 +53,6 @@ def click(qtbot: QtBot, widget: QWidget) -> None:
 def press(qtbot: QtBot, widget: QWidget, key: Qt.Key) -> None:
     bot: Any = qtbot
     bot.keyClick(widget, key)
-
-
-def type_into(qtbot: QtBot, table: QTableView, row: int, col: int, text: str) -> None:
-    """As tests.app.driving.type_into: click a cell, F2, type, Enter."""
-    bot: Any = qtbot
-    index = table.model().index(row, col)
-    table.scrollTo(index)
-    bot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton,
-                   pos=table.visualRect(index).center())
-    bot.keyClick(table, Qt.Key.Key_F2)
-    editor = QApplication.focusWidget()
-    assert isinstance(editor, QLineEdit), f"no cell editor opened, focus is on {editor}"
-    bot.keyClick(editor, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
-    bot.keyClick(editor, Qt.Key.Key_Delete)
-    bot.keyClicks(editor, text)
-    bot.keyClick(editor, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: table.state() != QAbstractItemView.State.EditingState, timeout=2000)
-
-
-def close_window(window: StudioWindow) -> None:
-    """As tests.app.driving.close_window: closed and destroyed now."""
-    if not _alive(window):
-        return
-    window.state.undo_stack.setClean()
-    window.close()
-    window.deleteLater()
-    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
 class Gate:
@@ -95,14 +66,15 @@ class Gate:
         """Names of weights whose preparation raises (once let go)."""
         real = app.canvas.prepared_drawing.prepare_weight
 
-        def held(weight: MappedWeight, places: int, unembedding: bool = False) -> None:
+        def held(weight: MappedWeight, places: int, unembedding: bool = False,
+                 keeping: Sequence[MappedWeight] = ()) -> None:
             self.calls.append(weight)
             self.entered.set()
             if not self.released.wait(10):
                 raise TimeoutError("the test never let the worker go")
             if weight.name in self.failing or "*" in self.failing:
                 raise RuntimeError(f"hostile failure preparing {weight.name}")
-            real(weight, places, unembedding)
+            real(weight, places, unembedding, keeping)
 
         monkeypatch.setattr(app.window.step_weights, "prepare_weight", held)
 
@@ -404,13 +376,6 @@ def test_the_bar_and_cancel_speak_chinese_when_the_language_changes_while_waitin
 
 # -- closing and opening -------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Destroying the window while StepWeights's worker runs: the Job is a child of the "
-    "StepWeights widget, so Qt deletes it with the window (app.state.jobs._ALIVE keeps only "
-    "the Python wrapper); when the worker returns, Job._run's self._finished.emit(result, "
-    "error) (app/state/jobs.py:94) raises 'RuntimeError: Signal source has been deleted' in "
-    "thread qkv-job, printed on stderr (pytest: PytestUnhandledThreadExceptionWarning). "
-    "Nothing cancels the worker on close either: it goes on widening the step's weights"))
 def test_closing_the_window_while_the_worker_runs_leaves_no_traceback(
         qtbot: QtBot, window: StudioWindow, gate: Gate, capfd: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -449,11 +414,6 @@ def test_opening_another_document_while_waiting_shows_it_and_nothing_of_the_old(
 
 # -- compare, present, export -------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Compare mode turned on while a step waits: refresh_canvas skips StepWeights.ready while "
-    "comparing, so once the worker returns _ended's redraw draws the comparison but nothing "
-    "clears StepWeights.waiting or hides the bar: the moving bar and Cancel stay in the status "
-    "bar for as long as the comparison is on, though nothing is being prepared"))
 def test_compare_mode_turned_on_while_waiting_leaves_no_bar_behind(
         qtbot: QtBot, window: StudioWindow, gate: Gate) -> None:
     _before, ffn = start_waiting(qtbot, window, gate)
@@ -568,20 +528,6 @@ def test_a_failing_worker_still_draws_the_step(
     assert not window.step_weights.isVisible()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "StepWeights._ended records a worker's failure in _failed and draws the step on the "
-    "interface thread, but says nothing: the status bar keeps its old message and the user "
-    "never learns why the step froze the window"))
-def test_a_failing_worker_is_said_in_the_status_bar(
-        qtbot: QtBot, window: StudioWindow, gate: Gate) -> None:
-    gate.failing.add("*")
-    _before, ffn = start_waiting(qtbot, window, gate)
-    gate.open()
-    settled(qtbot, window)
-    assert on_screen(window) == ffn
-    assert "hostile failure" in status(window) or "⚠" in status(window), status(window)
-
-
 def test_a_step_that_cannot_be_drawn_after_the_worker_failed_is_said_and_not_stuck(
         qtbot: QtBot, window: StudioWindow, gate: Gate, monkeypatch: pytest.MonkeyPatch
         ) -> None:
@@ -603,13 +549,6 @@ def test_a_step_that_cannot_be_drawn_after_the_worker_failed_is_said_and_not_stu
     drawn(qtbot, window, ffn + 1)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "StepWeights._ended blames a worker's failure on the step waiting when it returns "
-    "(self._failed = self.waiting), not on the step whose weights it was making ready: a "
-    "failure of the FFN's weights marks L1.projections (clicked meanwhile) as failed, and "
-    "L1.projections is then drawn by widening Wq, Wk and Wv on the interface thread "
-    "(the freeze the feature removes), its weights never given to a worker; the mark "
-    "(_failed) is never cleared, so the step is drawn so for as long as the trace lasts"))
 def test_a_failure_of_an_earlier_steps_weights_is_not_blamed_on_the_step_waiting_now(
         qtbot: QtBot, window: StudioWindow, gate: Gate, monkeypatch: pytest.MonkeyPatch
         ) -> None:
@@ -627,13 +566,6 @@ def test_a_failure_of_an_earlier_steps_weights_is_not_blamed_on_the_step_waiting
 
 # -- room for the weights -------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason=(
-    "A step whose big weights together hold more than KEPT_BYTES is never drawn: the worker "
-    "makes them ready, prepared_drawing._kept drops the oldest to stay within KEPT_BYTES, "
-    "_ended asks ready() again, which finds that one unready and starts the worker again, for "
-    "ever (the bar and Cancel stay, the worker widens in a loop). Llama-3.1-8B, within the "
-    "documented limits, has three 4,096 x 14,336 feed-forward weights of 470 MB each as "
-    "float64: 1.41 GB against KEPT_BYTES's 1 GiB"))
 def test_a_step_whose_weights_outgrow_the_kept_room_is_still_drawn(
         qtbot: QtBot, window: StudioWindow, monkeypatch: pytest.MonkeyPatch) -> None:
     ffn_weights = weights(window, FFN)
@@ -643,9 +575,10 @@ def test_a_step_whose_weights_outgrow_the_kept_room_is_still_drawn(
     prepared: list[str] = []
     real = app.canvas.prepared_drawing.prepare_weight
 
-    def counted(weight: MappedWeight, places: int, unembedding: bool = False) -> None:
+    def counted(weight: MappedWeight, places: int, unembedding: bool = False,
+                 keeping: Sequence[MappedWeight] = ()) -> None:
         prepared.append(weight.name)
-        real(weight, places, unembedding)
+        real(weight, places, unembedding, keeping)
 
     monkeypatch.setattr(app.window.step_weights, "prepare_weight", counted)
     before = click_step(qtbot, window, "L1.norm2")
