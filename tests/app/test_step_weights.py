@@ -45,17 +45,25 @@ SMALL = {"vocab_size": 50, "hidden_size": 24, "intermediate_size": 3000,
 FFN = ("layers.0.block.ffn.W1", "layers.0.block.ffn.Wg", "layers.0.block.ffn.W2")
 
 
-@pytest.fixture
-def window(qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-           ) -> Iterator[StudioWindow]:
+def small_llama_window(qtbot: QtBot, folder: Path,
+                       monkeypatch: pytest.MonkeyPatch) -> StudioWindow:
+    """A window on a cut-down Llama checkpoint written into ``folder``, every mapped weight
+    counting as big, nothing made ready ahead (a step's weights when it is drawn alone)."""
     monkeypatch.setattr(app.state.big, "BIG_CELLS", 0)
     monkeypatch.setattr(app.canvas.prepared_drawing, "PREPARED_FROM", 0)
-    monkeypatch.setattr(app.window.step_weights, "AHEAD", 0)  # made ready when drawn alone
-    write_checkpoint(tmp_path / "small", {**SHAPES["llama-3.2-1b"], **SMALL})
-    made = StudioWindow(import_checkpoint(tmp_path / "small", TEXT))
+    monkeypatch.setattr(app.window.step_weights, "AHEAD", 0)
+    write_checkpoint(folder / "small", {**SHAPES["llama-3.2-1b"], **SMALL})
+    made = StudioWindow(import_checkpoint(folder / "small", TEXT))
     made.resize(*DEFAULT_SIZE)
     with qtbot.waitActive(made):
         made.show()
+    return made
+
+
+@pytest.fixture
+def window(qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+           ) -> Iterator[StudioWindow]:
+    made = small_llama_window(qtbot, tmp_path, monkeypatch)
     yield made
     close_window(made)
 

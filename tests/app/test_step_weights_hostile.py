@@ -33,15 +33,11 @@ from app.i18n import set_language
 from app.model.examples import example_path
 from app.window.studio import StudioWindow
 from engine import compute
-from engine.checkpoint import import_checkpoint
 from engine.format.mapped_weight import MappedWeight
-from tests.app.driving import DEFAULT_SIZE, close_window, type_into
-from tests.bench.bench_scale import SHAPES, TEXT, write_checkpoint
+from tests.app import test_step_weights as step_weights_tests
+from tests.app.driving import close_window, type_into
 
-SMALL = {"vocab_size": 50, "hidden_size": 24, "intermediate_size": 3000,
-         "num_hidden_layers": 1, "num_attention_heads": 3, "num_key_value_heads": 1,
-         "head_dim": 8}
-FFN = ("layers.0.block.ffn.W1", "layers.0.block.ffn.Wg", "layers.0.block.ffn.W2")
+FFN = step_weights_tests.FFN
 PROJECTIONS = ("layers.0.attention.Wq", "layers.0.attention.Wk", "layers.0.attention.Wv")
 
 
@@ -85,16 +81,9 @@ class Gate:
 @pytest.fixture
 def window(qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
            ) -> Iterator[StudioWindow]:
-    monkeypatch.setattr(app.state.big, "BIG_CELLS", 0)
-    monkeypatch.setattr(app.canvas.prepared_drawing, "PREPARED_FROM", 0)
-    monkeypatch.setattr(app.window.step_weights, "AHEAD", 0)  # only the step waited for
     monkeypatch.setattr(app.state.jobs, "SHOW_PROGRESS_AFTER_MS", 0)
     monkeypatch.setattr(app.window.step_weights, "SHOW_PROGRESS_AFTER_MS", 0)
-    write_checkpoint(tmp_path / "small", {**SHAPES["llama-3.2-1b"], **SMALL})
-    made = StudioWindow(import_checkpoint(tmp_path / "small", TEXT))
-    made.resize(*DEFAULT_SIZE)
-    with qtbot.waitActive(made):
-        made.show()
+    made = step_weights_tests.small_llama_window(qtbot, tmp_path, monkeypatch)
     yield made
     job = made.step_weights.job if _alive(made) else None
     if job is not None:  # a test that failed with the worker held: let it go first
@@ -169,19 +158,10 @@ def weights(window: StudioWindow, paths: tuple[str, ...]) -> list[MappedWeight]:
 
 
 def widened_here(monkeypatch: pytest.MonkeyPatch) -> list[MappedWeight]:
-    """From now on, each mapped weight widened on the interface thread (the canvas's cache of
-    weights it widened itself emptied first, so that a grid drawing one widens it again)."""
+    """:func:`tests.app.test_step_weights.widened_here`, the canvas's cache of weights it
+    widened itself emptied first (so that a grid drawing one widens it again)."""
     monkeypatch.setattr(app.canvas.context, "_DRAWN", [])
-    here: list[MappedWeight] = []
-    real = MappedWeight.widened
-
-    def noted(self: MappedWeight, room: object = None) -> np.ndarray:
-        if threading.current_thread() is threading.main_thread():
-            here.append(self)
-        return real(self, room)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(MappedWeight, "widened", noted)
-    return here
+    return step_weights_tests.widened_here(monkeypatch)
 
 
 def frame_matches_document(window: StudioWindow, step: int) -> None:
