@@ -167,6 +167,13 @@ class StepWeights(QWidget):
         self.setVisible(False)
         self.state.set_step(self.shown)
 
+    def stop(self) -> None:
+        """The window closes: the worker stops at its next weight and nothing waits."""
+        if self.job is not None:
+            self.job.cancel()
+        self._ahead_timer.stop()
+        self.set_aside()
+
     def set_aside(self) -> None:
         """Nothing waits to be drawn any more (the canvas shows a comparison): the bar and
         Cancel go; what the worker makes ready is kept."""

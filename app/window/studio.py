@@ -840,6 +840,7 @@ class StudioWindow(QMainWindow):
         if not leave:
             return
         self.timeline.pause()
+        self.step_weights.stop()  # no step will be drawn: its weights need not be made ready
         self.presenter.leave()  # the full-screen view is a window of its own: it goes too
         app = QApplication.instance()
         if app is not None:

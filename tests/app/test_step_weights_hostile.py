@@ -368,6 +368,7 @@ def test_closing_the_window_while_the_worker_runs_leaves_no_traceback(
     monkeypatch.setattr(sys, "unraisablehook", lambda args: hook.append(args.exc_value))
     close_window(window)
     assert not _alive(window)
+    assert job.cancelled.is_set(), "closing the window stops the worker at its next weight"
     gate.open()
     job.wait(5)
     QCoreApplication.processEvents()
