@@ -255,16 +255,15 @@ def _theta(ctx: LayoutContext, angles: npt.NDArray[np.float64]) -> npt.NDArray[n
     return row
 
 
-def _dial_words(ctx: LayoutContext, before: npt.NDArray[np.float64],
-                after: npt.NDArray[np.float64], angles: npt.NDArray[np.float64], p: int,
-                columns: Sequence[tuple[int, int]], angle_lines: bool
-                ) -> list[tuple[list[str], str]]:
+def _dial_words(ctx: LayoutContext, known_as: tuple[object, ...],
+                before: npt.NDArray[np.float64], after: npt.NDArray[np.float64],
+                angles: npt.NDArray[np.float64], p: int, columns: Sequence[tuple[int, int]],
+                angle_lines: bool) -> list[tuple[list[str], str]]:
     """Each dial's printed lines and its pair's heading (:func:`dial_table`), worded once per
-    layout context: the arrays are the trace's (alive as long as the context), known by where
-    their numbers are."""
+    layout context (of one trace): ``known_as`` names the arrays the numbers are read from
+    (the trace's, and the head's columns of them)."""
     at = list(ctx.positions)  # drawn by token, row k sits at position at[k]
-    key = ("dials", *(_where(values) for values in (before, after, angles)), p, at[p],
-           tuple(columns), angle_lines)
+    key = ("dials", *known_as, p, at[p], tuple(columns), angle_lines)
     known: list[tuple[list[str], str]] | None = ctx.worded.get(key)
     if known is not None:
         return known
@@ -284,26 +283,21 @@ def _dial_words(ctx: LayoutContext, before: npt.NDArray[np.float64],
     return worded
 
 
-def _where(values: npt.NDArray[np.float64]) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
-    """An array (or a view of one) known by where its numbers are: its first number's address,
-    its shape and its strides."""
-    return values.__array_interface__["data"][0], values.shape, values.strides
-
-
 def dial_table(ctx: LayoutContext, title: str, before: npt.NDArray[np.float64],
                after: npt.NDArray[np.float64], angles: npt.NDArray[np.float64], p: int,
-               columns: Sequence[tuple[int, int]], color: str,
+               columns: Sequence[tuple[int, int]], color: str, known_as: tuple[object, ...],
                angle_lines: bool = True, narrow: bool = False) -> DialTable:
     """One dial per pair (``columns``) of row ``p`` of one head's rows; without
     ``angle_lines`` each prints only its pair before → after (the angles printed by another
-    table of the same position); ``narrow``: that pair on two lines."""
+    table of the same position); ``narrow``: that pair on two lines; ``known_as``: the names
+    of the arrays ``before``, ``after`` and ``angles`` are read from, and which columns."""
     table = DialTable()
     heading = TextItem(title, ctx.theme, size=14, bold=True)
     heading.setParentItem(table)
     top = heading.boundingRect().height() + 2
     reach = max(float(np.max(np.hypot(before[:, [a for a, _ in columns]],
                                       before[:, [b for _, b in columns]]))), 1e-12)
-    worded = _dial_words(ctx, before, after, angles, p, columns, angle_lines)
+    worded = _dial_words(ctx, known_as, before, after, angles, p, columns, angle_lines)
     table.dials = []
     x = 0.0
     for i, ((a, b), (lines, pair)) in enumerate(zip(columns, worded, strict=True)):
@@ -358,6 +352,7 @@ def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
             row.append(dial_table(ctx, _word(ctx, key, token=ctx.labels[ctx.receiver],
                                              head=label),
                                   before, after, angles, ctx.receiver, columns, color,
+                                  (source, out, angles_name, cols.start, cols.stop),
                                   angle_lines=key == "dials_q",  # every angle: the grid
                                   narrow=narrow))
         rows.append(row)

@@ -332,21 +332,27 @@ def test_a_scaled_ropes_picture_says_what_the_scaling_did(qtbot: QtBot) -> None:
 def test_a_layout_contexts_dials_are_worded_once_for_each_row_and_head(qtbot: QtBot) -> None:
     """The type scale's search lays RoPE out hundreds of times in one context: each table's
     words are worked out once, and a table of another row (or another array) is its own."""
-    rope = with_positions(DOCUMENT, kind="rope", base=BASE)
+    doubled_k = {**DOCUMENT["attention"], "Wk": (2 * np.eye(4)).tolist()}  # K = 2·Q
+    rope = with_positions({**DOCUMENT, "attention": doubled_k}, kind="rope", base=BASE)
     ctx = LayoutContext(rope, FrameOptions())
     q, q_rot, angles = rope.arrays["Q"], rope.arrays["Q_rot"], rope.arrays["rope_angles"]
     k, k_rot = rope.arrays["K"], rope.arrays["K_rot"]
     columns = [(0, 2), (1, 3)]
-    at_2 = _dial_words(ctx, q, q_rot, angles, 2, columns, True)
-    assert _dial_words(ctx, q, q_rot, angles, 2, columns, True) is at_2
+    names = {"q": ("Q", "Q_rot", "rope_angles", 0, 4), "k": ("K", "K_rot", "rope_angles", 0, 4)}
+    at_2 = _dial_words(ctx, names["q"], q, q_rot, angles, 2, columns, True)
+    assert _dial_words(ctx, names["q"], q, q_rot, angles, 2, columns, True) is at_2
     c, s = math.cos(2), math.sin(2)
     assert at_2[0] == (["p·θ₀ = 2·1 = 2 rad", "= 114.592°",
                         f"(1, 0.5) → ({1 * c - 0.5 * s:.3f}, {1 * s + 0.5 * c:.3f})"
                         .replace("-", "−")], _word(ctx, "pair", i=0, a=0, b=2))
     fresh = LayoutContext(rope, FrameOptions())
     for p in range(3):
-        for before, after, lines in ((q, q_rot, True), (k, k_rot, False)):
-            assert _dial_words(ctx, before, after, angles, p, columns, lines) == \
-                _dial_words(fresh, before.copy(), after.copy(), angles, p, columns, lines)
-    assert _dial_words(ctx, q, q_rot, angles, 1, columns, True)[0][0][0] == \
+        for known, before, after, lines in ((names["q"], q, q_rot, True),
+                                            (names["k"], k, k_rot, False)):
+            assert _dial_words(ctx, known, before, after, angles, p, columns, lines) == \
+                _dial_words(fresh, known, before, after, angles, p, columns, lines)
+    assert _dial_words(ctx, names["q"], q, q_rot, angles, 1, columns, True)[0][0][0] == \
         "p·θ₀ = 1·1 = 1 rad"
+    k_at_2 = _dial_words(ctx, names["k"], k, k_rot, angles, 2, columns, True)
+    assert k_at_2 == _dial_words(fresh, names["k"], k, k_rot, angles, 2, columns, True)
+    assert k_at_2 != at_2, "K's table is its own, though its row and columns are Q's"
