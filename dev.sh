@@ -87,8 +87,9 @@ case "$command" in
     # The checks run on one core: on the other, a collection of the suite compiles the app and
     # the packages it imports and rewrites each test module's asserts, once, where each of the
     # two workers would do it at the same time (16 s of CPU a worker on a fresh clone, 8 s
-    # compiled). A failure here shows again, with its reason, when the tests are collected.
-    .venv/bin/python -m pytest --collect-only -q -p no:cacheprovider >/dev/null 2>&1 &
+    # compiled); only what the arguments select. A failure here shows again, with its reason,
+    # when the tests are collected.
+    .venv/bin/python -m pytest --collect-only -q -p no:cacheprovider "$@" >/dev/null 2>&1 &
     collecting=$!
     stage "ruff" .venv/bin/ruff check .
     stage "mypy" .venv/bin/mypy
@@ -98,7 +99,7 @@ case "$command" in
     # Two workers, each taking whole modules (a module's fixtures, a frozen build, made once),
     # in collection order, the longest modules first (tests/conftest.py: LONGEST_FIRST);
     # arguments given after `test` come later and win (-n 0: one process).
-    echo "dev.sh: tests (pytest on 2 workers, 5,100 tests: 6 to 9 minutes on a 2-core machine)…"
+    echo "dev.sh: tests (pytest on 2 workers, 5,100 tests: 5 to 9 minutes on a 2-core machine)…"
     exec .venv/bin/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder "$@"
     ;;
   *)
