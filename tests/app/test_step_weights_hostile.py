@@ -134,6 +134,16 @@ def settled(qtbot: QtBot, window: StudioWindow) -> None:
     qtbot.wait(60)  # a build_later or a queued redraw
 
 
+def stays_on(qtbot: QtBot, window: StudioWindow, gate: Gate, step: int) -> None:
+    """Step ``step`` is asked for and on screen, and stays so once the worker is let go, the
+    bar and Cancel gone."""
+    assert window.state.step == step and on_screen(window) == step
+    gate.open()
+    settled(qtbot, window)
+    assert window.state.step == step and on_screen(window) == step
+    assert not window.step_weights.isVisible()
+
+
 def start_waiting(qtbot: QtBot, window: StudioWindow, gate: Gate, before: str = "L1.norm2",
                   waiting: str = "L1.ffn") -> tuple[int, int]:
     """``before`` drawn, then ``waiting`` clicked: its weights held in the worker, the bar and
@@ -304,11 +314,7 @@ def test_cancel_twice_stays_on_the_step_shown(
     before, _ffn = start_waiting(qtbot, window, gate)
     window.step_weights.cancel_button.click()
     window.step_weights.cancel_button.click()  # a second press lands on the hidden button
-    assert window.state.step == before and on_screen(window) == before
-    gate.open()
-    settled(qtbot, window)
-    assert window.state.step == before and on_screen(window) == before
-    assert not window.step_weights.isVisible()
+    stays_on(qtbot, window, gate, before)
 
 
 def test_cancel_after_the_weights_arrived_keeps_the_step_drawn(
@@ -610,11 +616,7 @@ def test_cancel_while_waiting_for_weights_made_ready_ahead_goes_back(
     qtbot.waitUntil(window.step_weights.isVisible)
     click(qtbot, window.step_weights.cancel_button)
     assert job.cancelled.is_set()
-    assert window.state.step == norm and on_screen(window) == norm
-    gate.open()
-    settled(qtbot, window)
-    assert window.state.step == norm and on_screen(window) == norm
-    assert not window.step_weights.isVisible()
+    stays_on(qtbot, window, gate, norm)
 
 
 def test_an_edit_then_cancel_while_waiting_goes_back_to_the_step_shown_with_the_edit(
