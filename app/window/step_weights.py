@@ -15,8 +15,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QTimer
-from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QPushButton, QWidget
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QWidget
 
 from app.canvas.prepared_drawing import (
     KEPT_BYTES,
@@ -24,11 +24,11 @@ from app.canvas.prepared_drawing import (
     prepare_weight,
     step_weights,
 )
-from app.i18n import LiveTexts
 from app.model.cancel import CancelledError
 from app.state.document import DocumentState
 from app.state.jobs import SHOW_PROGRESS_AFTER_MS, Job
 from app.texts.printed import printed_places
+from app.widgets.cancellable_bar import CancellableBar
 from engine import Trace
 from engine.format.mapped_weight import MappedWeight
 
@@ -63,7 +63,7 @@ def ahead(trace: Trace, step: int) -> list[MappedWeight]:
     return found
 
 
-class StepWeights(QWidget):
+class StepWeights(CancellableBar):
     """The status bar's moving bar and Cancel while a step's weights are made ready, and the
     worker that makes them ready.
 
@@ -74,7 +74,8 @@ class StepWeights(QWidget):
 
     def __init__(self, state: DocumentState, redraw: Callable[[bool], None],
                  parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(lambda: self.tr("Preparing"), lambda: self.tr(
+            "Stop preparing this step's weights and go back to the step shown"), parent)
         self.state = state
         self._redraw = redraw
         self.job: Job | None = None
@@ -91,23 +92,7 @@ class StepWeights(QWidget):
         self._failed: tuple[Trace, int] | None = None
         """A step whose weights the worker failed to make ready: drawn as before, on this
         thread (where a failure is said in the status bar)."""
-        self.texts = LiveTexts()
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        self.bar = QProgressBar()
-        self.bar.setRange(0, 0)
-        self.bar.setMaximumWidth(120)
-        self.texts.bind(self.bar.setAccessibleName, lambda: self.tr("Preparing"))
-        self.cancel_button = QPushButton()
-        self.texts.bind(self.cancel_button.setText, lambda: self.tr("Cancel"))
-        self.texts.bind(self.cancel_button.setToolTip, lambda: self.tr(
-            "Stop preparing this step's weights and go back to the step shown"))
         self.cancel_button.clicked.connect(self.cancel)
-        row.addWidget(self.bar)
-        row.addWidget(self.cancel_button)
-        policy = self.sizePolicy()
-        policy.setRetainSizeWhenHidden(True)  # showing it never relays out the canvas
-        self.setSizePolicy(policy)
         self.setVisible(False)
         self._show_timer = QTimer(self)
         self._show_timer.setSingleShot(True)
@@ -211,8 +196,3 @@ class StepWeights(QWidget):
         if self.waiting is None:
             return
         self._redraw(self._fit)
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.texts.apply()
-        super().changeEvent(event)

@@ -139,12 +139,15 @@
         <translation>正在计算</translation>
     </message>
     <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
         <source>Stop computing and take back the edits not yet shown (Redo brings them back)</source>
         <translation>停止计算，撤回尚未显示的编辑（重做可恢复）</translation>
+    </message>
+</context>
+<context>
+    <name>CancellableBar</name>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
     </message>
 </context>
 <context>
@@ -1584,10 +1587,6 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
     <message>
         <source>Preparing</source>
         <translation>正在准备</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
     </message>
     <message>
         <source>Stop preparing this step&apos;s weights and go back to the step shown</source>
