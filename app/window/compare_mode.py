@@ -24,6 +24,7 @@ from app.canvas.context import FrameOptions
 from app.canvas.side_by_side import CompareFrameItem
 from app.i18n import LiveTexts, current_language
 from app.model.edits import AblateHead
+from app.state.change import Change
 from app.texts import step_title
 from app.window.swap_dialog import position_names
 from engine import Scenario, ScenarioError, Trace, compute
@@ -183,6 +184,7 @@ class CompareMode(QObject):
         self.state.traceChanged.connect(self._list_positions)
         self.export_action.triggered.connect(self.export_dialog)
         self.state.undo_stack.cleanChanged.connect(self._on_clean)
+        self.state.documentChanged.connect(self._on_document)
         self.state.traceChanged.connect(self._enable_presets)
         self._enable_presets()
         shell.widget().installEventFilter(self)
@@ -276,8 +278,16 @@ class CompareMode(QObject):
         self.second_box.setCurrentIndex(j)
 
     def _on_clean(self, clean: bool) -> None:
-        """Opening or saving makes the stack clean: that document is “the opened document”."""
+        """Saving (or undoing back to the saved state) makes the stack clean: that document is
+        “the opened document”."""
         if clean:
+            self.opened = self.state.scenario
+
+    def _on_document(self, change: Change) -> None:
+        """A document shown (opened, new, restored) is “the opened document”: over a document
+        without edits its stack stays clean and says nothing, and the document before stayed
+        the one compared with (and kept, weights and all)."""
+        if change.initiator == "open":
             self.opened = self.state.scenario
 
     def _enable_presets(self) -> None:

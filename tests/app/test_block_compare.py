@@ -142,6 +142,23 @@ def test_current_edits_against_the_opened_document(qtbot: QtBot,
     assert item.max_differences["attention.Wv"] == "2"
 
 
+def test_the_opened_document_is_the_one_opened_last_even_over_one_without_edits(
+        qtbot: QtBot, window: StudioWindow) -> None:
+    # F11 unedited, then G01 opened over it: the stack stays clean, and "the opened document"
+    # stayed F11, so G01's edits were compared with another document.
+    assert window.open_example("g01")
+    opened = load_scenario(example_path("g01"))
+    wv = opened.weight("attention.Wv")
+    type_into(qtbot, window.editor.tables["attention.Wv"], 0, 0, str(wv[0, 0] + 2))
+    window.compare.set_preset("opened")
+    window.compare.action.trigger()
+    window.state.set_step(window.state.trace.step_index("projections"))
+    item = comparison(window)
+    assert item.a_frame.trace.scenario.title == opened.title
+    np.testing.assert_array_equal(side_grid(item.a_frame, "Wv").spec.values, wv)
+    assert item.max_differences["attention.Wv"] == "2"
+
+
 def test_a_block_preset_on_a_document_without_a_block_says_why(qtbot: QtBot) -> None:
     window = open_window(qtbot, "g01")
     try:
