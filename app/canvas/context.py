@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -76,13 +77,19 @@ def positions_of(trace: Trace, list_name: str) -> Positions | None:
     return None
 
 
-_DRAWN: list[tuple[MappedWeight, npt.NDArray[np.float64]]] = []
+_DRAWN: list[tuple[weakref.ref[MappedWeight], npt.NDArray[np.float64]]] = []
 """The mapped weights drawn last, widened, the latest last: a frame's layout measures its
 grids several times (Wq, Wk and Wv in turn), and the grids' remembered shades and block means
-are known by the array, so a repaint finds them without widening again."""
+are known by the array, so a repaint finds them without widening again. Each weight is held
+weakly: its numbers go once no document holds it (:func:`_forget_gone`)."""
 DRAWN_BYTES = 1 << 30
 """The most the widened weights kept for drawing hold besides the latest (the unembedding of
 a 128,256-word vocabulary alone is 2.1 GB: it is kept on its own)."""
+
+
+def _forget_gone(_gone: object = None) -> None:
+    """Drop the numbers of weights no document holds any more (a weight's death calls it)."""
+    _DRAWN[:] = [(held, values) for held, values in list(_DRAWN) if held() is not None]
 
 
 def drawn(weight: Weight) -> npt.NDArray[np.float64]:
@@ -94,14 +101,16 @@ def drawn(weight: Weight) -> npt.NDArray[np.float64]:
     ready = prepared_values(weight)
     if ready is not None:
         return ready
-    found = next((k for k, (held, _) in enumerate(_DRAWN) if held is weight), None)
+    found = next((k for k, (held, _) in enumerate(_DRAWN) if held() is weight), None)
     if found is not None:
         _DRAWN.append(_DRAWN.pop(found))
         return _DRAWN[-1][1]
-    while _DRAWN and sum(held.size for held, _ in _DRAWN) * 8 + weight.size * 8 > DRAWN_BYTES:
+    while _DRAWN and sum(values.size for _, values in _DRAWN) * 8 + weight.size * 8 \
+            > DRAWN_BYTES:
         _DRAWN.pop(0)  # let the oldest go before widening the next
-    _DRAWN.append((weight, widened(weight)))
-    return _DRAWN[-1][1]
+    values = widened(weight)
+    _DRAWN.append((weakref.ref(weight, _forget_gone), values))
+    return values
 
 
 @dataclass(frozen=True, eq=False)
@@ -366,7 +375,11 @@ class LayoutContext:
 
     def _explainer(self, name: str, head: int | None, col_offset: int,
                    transpose: bool) -> Explainer:
-        trace = self.trace
+        """A grid's cell tip; it holds the trace, never this context: the context keeps the
+        grids it made (:attr:`made`), and a grid holding the context back made a cycle that
+        kept a replaced document's weights (Llama-3.2-1B's, gigabytes) until Python's cycle
+        collector happened to run."""
+        trace, lang, places = self.trace, self.options.lang, self.places
         if name not in trace.arrays:
             parameter = trace.scenario.weight(name)
             short = display_name(name)
@@ -377,8 +390,8 @@ class LayoutContext:
                     value, index = cell(parameter, (c,)), f"{c}"
                 else:
                     value, index = cell(parameter, (r, c)), f"{r},{c}"
-                return say("frame.parameter_tip", self.options.lang, name=short, index=index,
-                           value=format_number(value, self.places))
+                return say("frame.parameter_tip", lang, name=short, index=index,
+                           value=format_number(value, places))
 
             return parameter_text
 
@@ -388,7 +401,7 @@ class LayoutContext:
             r, c = (col, row) if transpose else (row, col)
             c += col_offset
             index = (head, r, c) if head is not None else (r, c)
-            why = explain(trace, name, index, self.options.lang, self.places)
+            why = explain(trace, name, index, lang, places)
             return why.text() if blanks is None else guarded(why, blanks.masks)
 
         return array_text

@@ -6,10 +6,10 @@ all quote these numbers. Imports no Qt.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
+from app.model.while_alive import remembered_while_alive
 from engine import Scenario, Step, Trace
 from engine.format.generation_keys import Settings
 from engine.format.reader import FloatArray
@@ -69,11 +69,11 @@ class DrawView:
         return self.ranked[0]
 
 
-@lru_cache(maxsize=4)
+@remembered_while_alive(kept=4)
 def draw_view(trace: Trace, step: Step) -> DrawView:
     """The draw a ``sample`` step wrote (its arrays ``gen{t}.…``); the last few are remembered
     by trace (a frame's composition, picture and texts each ask for it; ranking a 4,096-word
-    vocabulary takes about half a millisecond)."""
+    vocabulary takes about half a millisecond), never past the trace's life."""
     prefix = step.writes[0].rsplit(".", 1)[0]
     a = trace.arrays
     run = trace.scenario.generation

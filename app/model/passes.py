@@ -7,9 +7,9 @@ generate`, with the KV cache under the causal mask). Imports no Qt.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
 from app.model.run import first_positions
+from app.model.while_alive import remembered_while_alive
 from engine import Scenario, ScenarioError, Trace, parse_scenario
 from engine.format.generation_keys import Settings
 from engine.generation.append import check_generates
@@ -51,7 +51,7 @@ def prompt_document(scenario: Scenario) -> Scenario:
     return parse_scenario(doc)
 
 
-@lru_cache(maxsize=8)
+@remembered_while_alive(kept=8)
 def generation_passes(scenario: Scenario) -> GenerationPasses:
     """As many greedy passes from the first token as the document has positions (the
     document's own object is the key: a trace's scenario is never changed in place)."""

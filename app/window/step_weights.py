@@ -88,7 +88,9 @@ class StepWeights(CancellableBar):
         """The weights the running worker makes ready ahead (none: it makes a step's ready
         that waits to be drawn)."""
         self._job_for: tuple[Trace, int] | None = None
-        """The step the running worker makes weights ready for (none: ahead)."""
+        """The step the running worker makes weights ready for (none: ahead, or no worker; a
+        trace kept after its worker ended kept its document, weights and all, after another
+        document was opened)."""
         self._failed: tuple[Trace, int] | None = None
         """A step whose weights the worker failed to make ready: drawn as before, on this
         thread (where a failure is said in the status bar)."""
@@ -107,7 +109,9 @@ class StepWeights(CancellableBar):
         draws is made ready. If not, they are made ready in a worker and the step is drawn
         then (``fit`` or that of any request meanwhile)."""
         missing = unready(trace, step)
-        if self._failed is not None and self._failed[0] is trace and self._failed[1] == step:
+        if self._failed is not None and self._failed[0] is not trace:
+            self._failed = None  # another document, or the same edited: tried again
+        if self._failed is not None and self._failed[1] == step:
             missing = []
         if not missing:
             self.waiting = None
@@ -189,10 +193,9 @@ class StepWeights(CancellableBar):
     def _ended(self, _result: object, error: object) -> None:
         """The worker returned: draw the step waited for (its weights made ready, or the next
         ones the worker starts on then)."""
-        self.job, self._ahead = None, []
-        if error is not None and not isinstance(error, CancelledError) \
-                and self._job_for is not None:
-            self._failed = self._job_for  # drawn as before, on this thread, where it is said
+        waited, self.job, self._ahead, self._job_for = self._job_for, None, [], None
+        if error is not None and not isinstance(error, CancelledError) and waited is not None:
+            self._failed = waited  # drawn as before, on this thread, where it is said
         if self.waiting is None:
             return
         self._redraw(self._fit)
