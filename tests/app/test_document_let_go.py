@@ -11,7 +11,6 @@ from __future__ import annotations
 import gc
 import weakref
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QCoreApplication, QEvent
@@ -22,8 +21,8 @@ from app.canvas.prepared_drawing import is_prepared
 from app.model.while_alive import Remembered
 from app.window.studio import StudioWindow
 from engine.format.mapped_weight import MappedWeight
-from tests.app.driving import close_window
-from tests.app.test_step_weights import FFN, small_llama_window
+from tests.app.test_step_weights import FFN
+from tests.app.test_step_weights import window as window  # a cut-down Llama checkpoint
 
 
 class Owner:
@@ -48,8 +47,8 @@ def no_cycle_collector() -> Iterator[None]:
         gc.enable()
 
 
-def test_a_result_is_remembered_while_its_owner_lives_and_goes_with_it(
-        no_cycle_collector: None) -> None:
+@pytest.mark.usefixtures("no_cycle_collector")
+def test_a_result_is_remembered_while_its_owner_lives_and_goes_with_it() -> None:
     made: list[tuple[int, str]] = []
 
     def work(owner: Owner, word: str) -> Result:
@@ -81,14 +80,6 @@ def test_at_most_kept_results_stay_the_least_recently_used_dropped_first() -> No
         [id(owners[0]), id(owners[2])])
 
 
-@pytest.fixture
-def window(qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-           ) -> Iterator[StudioWindow]:
-    made = small_llama_window(qtbot, tmp_path, monkeypatch)
-    yield made
-    close_window(made)
-
-
 def shown_to_the_draw(qtbot: QtBot, window: StudioWindow) -> None:
     """The FFN step drawn from weights made ready, then the draw of the next token."""
     state = window.state
@@ -102,8 +93,9 @@ def shown_to_the_draw(qtbot: QtBot, window: StudioWindow) -> None:
                         and window.canvas.frame.step_index == ops.index(op))
 
 
+@pytest.mark.usefixtures("no_cycle_collector")
 def test_opening_another_document_lets_the_checkpoint_and_its_prepared_weights_go(
-        qtbot: QtBot, window: StudioWindow, no_cycle_collector: None) -> None:
+        qtbot: QtBot, window: StudioWindow) -> None:
     shown_to_the_draw(qtbot, window)
     trace = weakref.ref(window.state.trace)
     weights = [weakref.ref(weight) for weight in window.state.scenario.parameters.values()
