@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from PySide6.QtCore import QCoreApplication, QEvent, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -31,6 +31,7 @@ from app.i18n import QT_TRANSLATE_NOOP, LiveTexts, current_language
 from app.model.edits import Operation, SetBlock, SetHead, SetOption
 from app.model.parts import place_name
 from app.state.document import DocumentState
+from app.state.window_lifetime import on_next_turn
 from app.texts.titles import norm_name
 from app.texts.words import say
 from engine import NumberTextError, parse_number
@@ -296,7 +297,7 @@ class BlockEditor(QGroupBox):
             widget.blockSignals(False)
         # Showing or hiding lays the pane out at once, while the pane's other grids may still
         # hold the previous document (they refresh after this slot): do it on the next turn.
-        QTimer.singleShot(0, self, self._show_vocabulary)
+        on_next_turn(self, self._show_vocabulary)
 
     def _show_attention_numbers(self) -> None:
         """The attention's ``scale_dk`` and ``rope_base``, blank for their defaults (the

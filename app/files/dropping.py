@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QMimeData, QTimer
+from PySide6.QtCore import QMimeData
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
+
+from app.state.window_lifetime import on_next_turn
 
 if TYPE_CHECKING:
     from app.state.shell import Shell
@@ -42,4 +44,4 @@ def drop(shell: Shell, event: QDropEvent) -> None:
         return
     event.acceptProposedAction()
     # The drag source waits until dropEvent returns: ask about unsaved changes afterwards.
-    QTimer.singleShot(0, shell.widget(), lambda: shell.open_path(path))
+    on_next_turn(shell.widget(), lambda: shell.open_path(path))

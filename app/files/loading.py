@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QPushButton, QWidget
 from app.files.opening import load_computed
 from app.model.examples import DEFAULT_EXAMPLE, example_path
 from app.state.jobs import Job
+from app.state.window_lifetime import kept_while_open
 from engine import Scenario, Trace, load_scenario
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ Opened = Callable[["Shell", Scenario, Trace], None]
 
 LATE_WINDOWS: list[Shell] = []
 """Windows opened for documents that arrived after their window had moved on (kept referenced
-so that they live as long as the application)."""
+while they are open)."""
 
 
 class LoadingSign(QWidget):
@@ -72,7 +73,7 @@ def read_after_showing(shell: Shell, path: Path, label: str, opened: Opened,
         target = shell
         if state.scenario is not shown or not state.undo_stack.isClean():
             target = shell.open_window(result[0])
-            LATE_WINDOWS.append(target)
+            kept_while_open(LATE_WINDOWS, target)
         opened(target, *result)
 
     def ended(_result: object, _error: object) -> None:

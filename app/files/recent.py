@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QTimer
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QMenu, QMessageBox
 
 from app.preferences import app_settings
+from app.state.window_lifetime import on_next_turn
 
 if TYPE_CHECKING:
     from app.state.shell import Shell
@@ -93,7 +94,7 @@ class RecentMenu(QMenu):
 
     def _rebuild_later(self) -> None:
         # Not at once: the action being triggered would be deleted inside its own signal.
-        QTimer.singleShot(0, self, self.rebuild)
+        on_next_turn(self, self.rebuild)
 
     def open_recent(self, path: Path) -> bool:
         """Open ``path``; if it is gone, say so and take it off the list."""

@@ -5,6 +5,7 @@ never walks or serialises the whole document."""
 from __future__ import annotations
 
 import dataclasses
+import weakref
 from collections.abc import Hashable, Mapping
 
 import numpy as np
@@ -42,14 +43,16 @@ def shape_key(value: object) -> Hashable:
 OUTLINES = 8
 """Outlines whose parameter paths are remembered (undo and redo go back and forth)."""
 _paths: dict[Hashable, tuple[list[str], int]] = {}
-_last: list[tuple[Scenario, tuple[list[str], int]]] = []
-"""The scenario last asked about and its outline's facts: one edit asks several times (is it
-big, which grids does the editor show), and its outline is walked once."""
+_last: list[tuple[weakref.ref[Scenario], tuple[list[str], int]]] = []
+"""The scenario last asked about (held weakly: a closed window's document goes, weights and
+all) and its outline's facts: one edit asks several times (is it big, which grids does the
+editor show), and its outline is walked once."""
 
 
 def _facts(scenario: Scenario) -> tuple[list[str], int]:
     """The editable arrays' paths and how many numbers they hold, once per outline."""
-    if _last and (_last[0][0] is scenario or same_but_run(_last[0][0], scenario)):
+    last = _last[0][0]() if _last else None
+    if last is not None and (last is scenario or same_but_run(last, scenario)):
         return _last[0][1]  # a new run's settings leave the outline as it was
     key = shape_key(scenario)
     found = _paths.get(key)
@@ -59,7 +62,7 @@ def _facts(scenario: Scenario) -> tuple[list[str], int]:
         paths = scenario.parameter_paths()
         found = _paths[key] = (paths, sum(int(scenario.weight(path).size)
                                              for path in paths))
-    _last[:] = [(scenario, found)]
+    _last[:] = [(weakref.ref(scenario), found)]
     return found
 
 
@@ -67,8 +70,8 @@ def same_outline(before: Scenario, after: Scenario) -> None:
     """Note that ``after`` is ``before`` with some numbers set (a cell edit): its outline is
     ``before``'s, known without walking ``after``'s parts (a 16-position document: 0.3 ms an
     edit), when ``before``'s was the last asked about."""
-    if _last and _last[0][0] is before:
-        _last[:] = [(after, _last[0][1])]
+    if _last and _last[0][0]() is before:
+        _last[:] = [(weakref.ref(after), _last[0][1])]
 
 
 def parameter_paths(scenario: Scenario) -> list[str]:

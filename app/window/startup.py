@@ -30,6 +30,7 @@ from app.files.session import (
 from app.i18n import current_language
 from app.model.examples import DEFAULT_EXAMPLE, example_path, resolve_document
 from app.state.showing import ShowingError, Shown, check_showing, first_options
+from app.state.window_lifetime import kept_while_open
 from app.window.appearance import appearance
 from engine import Scenario, ScenarioError, Trace, load_scenario
 
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
     from app.window.studio import StudioWindow
 
 WINDOWS: list[Shell] = []
-"""Windows opened at launch (kept referenced so they live as long as the application)."""
+"""Windows opened at launch (kept referenced while they are open)."""
 
 
 def configure_application(app: QCoreApplication) -> None:
@@ -152,8 +153,10 @@ def start_window(document: str | None) -> StudioWindow:
         _read_remembered(window, later)
     elif later is not None:
         _read_later(window, later)
-    WINDOWS.append(window)
-    WINDOWS.extend(w for w in offer_recovery(window) if w is not window)
+    kept_while_open(WINDOWS, window)
+    for restored in offer_recovery(window):
+        if restored is not window:
+            kept_while_open(WINDOWS, restored)
     return window
 
 

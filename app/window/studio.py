@@ -73,6 +73,7 @@ from app.state.change import Change
 from app.state.document import DocumentState
 from app.state.jobs import run_with_progress
 from app.state.showing import ShowingError, Shown, check_showing, step_problem
+from app.state.window_lifetime import collect_after_close, on_next_turn
 from app.texts import step_title
 from app.texts.bidi import isolate
 from app.texts.example_words import document_words, example_label, example_title
@@ -142,6 +143,8 @@ class StudioWindow(QMainWindow):
         """``trace`` is ``scenario``'s if already computed (reading a file checks it so);
         ``shown``, its first frame as the showing check built it (drawn as is if it fits)."""
         super().__init__()
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # app.state.window_lifetime
+        self.destroyed.connect(collect_after_close)
         self.texts = LiveTexts()
         self.look = appearance()
         self.state = DocumentState(scenario, path, self, shown.trace if shown else trace)
@@ -543,7 +546,7 @@ class StudioWindow(QMainWindow):
 
     def _jump_later(self, step: int) -> None:
         """A click on the map: go to that step once the click (on the old frame) returns."""
-        QTimer.singleShot(0, self, lambda: self.state.set_step(step))
+        on_next_turn(self, lambda: self.state.set_step(step))
 
     # -- language and appearance -----------------------------------------------------------
     def retranslate(self) -> None:

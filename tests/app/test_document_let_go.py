@@ -3,7 +3,8 @@
 then an example opened over it, kept 2.8 GB taken until the program ended: the last four traces
 drawn were kept by a cache of draws, the weights made ready by the worker were kept strongly,
 and the grids of a frame held its layout back in a cycle that only Python's cycle collector
-(which runs when it will) could break. Each part is checked with that collector switched off.
+(which runs when it will) could break. A second window closed kept its document for good: its
+slots held it where no collector looks. Each part is checked with that collector switched off.
 """
 
 from __future__ import annotations
@@ -11,17 +12,20 @@ from __future__ import annotations
 import gc
 import weakref
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QEvent
+from PySide6.QtCore import QCoreApplication, QEvent, QObject
 from pytestqt.qtbot import QtBot
 
 import app.canvas.prepared_drawing
 from app.canvas.prepared_drawing import is_prepared
 from app.model.while_alive import Remembered
+from app.state.window_lifetime import kept_while_open, on_next_turn
 from app.window.studio import StudioWindow
 from engine.format.mapped_weight import MappedWeight
-from tests.app.test_step_weights import FFN
+from tests.app.driving import close_window, open_window
+from tests.app.test_step_weights import FFN, small_llama_window
 from tests.app.test_step_weights import window as window  # a cut-down Llama checkpoint
 
 
@@ -109,3 +113,63 @@ def test_opening_another_document_lets_the_checkpoint_and_its_prepared_weights_g
     assert trace() is None
     assert [ref().name for ref in weights if ref() is not None] == []  # type: ignore[union-attr]
     assert app.canvas.prepared_drawing._PREPARED == []
+
+
+@pytest.mark.usefixtures("no_cycle_collector")
+def test_a_second_window_closed_lets_its_document_go_and_the_first_stays(
+        qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = open_window(qtbot)
+    try:
+        second = small_llama_window(qtbot, tmp_path, monkeypatch)
+        kept: list[StudioWindow] = []
+        kept_while_open(kept, second)  # as the windows opened at launch are kept
+        shown_to_the_draw(qtbot, second)
+        weights = [weakref.ref(weight) for weight in second.state.scenario.parameters.values()
+                   if isinstance(weight, MappedWeight)]
+        closed = weakref.ref(second)
+        assert second.close()
+        del second
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        # the collection that follows a close (the test's own collector is off)
+        qtbot.waitUntil(lambda: all(ref() is None for ref in weights))
+        assert closed() is None
+        assert kept == []
+        assert app.canvas.prepared_drawing._PREPARED == []
+        assert first.isVisible()
+        assert first.state.edit_cell("attention.Wq", 0, 0, 2.5)
+        qtbot.waitUntil(lambda: not first.state.busy)
+        assert first.state.trace.scenario.weight("attention.Wq")[0, 0] == 2.5
+    finally:
+        close_window(first)
+
+
+class Holder(QObject):
+    """A Qt object whose slot holds something big."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held = Result("weights")
+        self.called = 0
+
+    def slot(self) -> None:
+        self.called += 1
+
+
+@pytest.mark.usefixtures("no_cycle_collector")
+def test_work_put_off_to_the_next_turn_runs_once_or_goes_with_its_owner(qtbot: QtBot) -> None:
+    kept = Holder()
+    on_next_turn(kept, kept.slot)
+    assert kept.called == 0
+    qtbot.waitUntil(lambda: kept.called == 1)
+    qtbot.wait(20)
+    assert kept.called == 1
+    # deleted before the turn came: QTimer.singleShot(0, owner, owner.slot) kept the slot,
+    # the owner and what it held for good (PySide 6.11)
+    gone = Holder()
+    on_next_turn(gone, gone.slot)
+    held = weakref.ref(gone.held)
+    gone.deleteLater()
+    del gone
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    gc.collect()
+    assert held() is None

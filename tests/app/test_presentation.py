@@ -141,7 +141,7 @@ def test_closing_the_window_while_presenting_closes_the_full_screen_view(
     assert not view.isVisible()
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     assert not isValid(view)
-    win.deleteLater()
+    assert not isValid(win)  # a closed window deletes itself (app.state.window_lifetime)
 
 
 def test_presenter_keys_walk_both_slides_of_a_split_step(qtbot: QtBot) -> None:
