@@ -183,5 +183,8 @@ def open_checkpoint(shell: Shell,
     if shell.state.undo_stack.isClean():
         shell.show_document(scenario, None, note=note, trace=trace)
     else:  # the open document's unsaved work stays where it is
-        shell.open_window(scenario).show_message(note)
+        # with the trace the worker computed: a new window computing it again froze for the
+        # whole forward pass (Llama-3.2-1B: about 10 s), and its logits step widened the
+        # 2.1 GB unembedding the worker had made ready
+        shell.open_window(scenario, trace).show_message(note)
     return True

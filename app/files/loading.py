@@ -72,7 +72,7 @@ def read_after_showing(shell: Shell, path: Path, label: str, opened: Opened,
     def done(result: tuple[Scenario, Trace]) -> None:
         target = shell
         if state.scenario is not shown or not state.undo_stack.isClean():
-            target = shell.open_window(result[0])
+            target = shell.open_window(*result)
             kept_while_open(LATE_WINDOWS, target)
         opened(target, *result)
 

@@ -65,8 +65,8 @@ class Shell(Protocol):
     def open_path(self, path: Path) -> bool:
         """Open the document at ``path`` here (asking about unsaved changes); False if not."""
 
-    def open_window(self, scenario: Scenario) -> Shell:
-        """A new window, shown, on ``scenario``."""
+    def open_window(self, scenario: Scenario, trace: Trace | None = None) -> Shell:
+        """A new window, shown, on ``scenario`` (``trace``: its trace, computed already)."""
 
     # -- menus and panels --------------------------------------------------------------------
     def add_action(self, action: QAction) -> None:

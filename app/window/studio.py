@@ -353,8 +353,8 @@ class StudioWindow(QMainWindow):
     def show_message(self, text: str) -> None:
         self.statusBar().showMessage(text)
 
-    def open_window(self, scenario: Scenario) -> StudioWindow:
-        window = StudioWindow(scenario)
+    def open_window(self, scenario: Scenario, trace: Trace | None = None) -> StudioWindow:
+        window = StudioWindow(scenario, trace=trace)
         window.show()
         return window
 

@@ -94,7 +94,8 @@ def beside_unsaved_work(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
     window = open_window(qtbot)
     opened: list[StudioWindow] = []
     monkeypatch.setattr(StudioWindow, "open_window",
-                        lambda self, scenario: opened.append(StudioWindow(scenario)) or opened[-1])
+                        lambda self, scenario, trace=None: opened.append(
+                            StudioWindow(scenario, trace=trace)) or opened[-1])
     try:
         window.state.undo_stack.resetClean()  # as after an edit
         yield window, opened

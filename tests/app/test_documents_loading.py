@@ -19,13 +19,14 @@ from pytestqt.qtbot import QtBot
 
 import app.files.loading
 import app.files.opening
+import app.state.session
 from app.files.loading import LoadingSign
 from app.files.recovery import find_orphans, offer_recovery
 from app.window.startup import start_window
 from app.window.studio import StudioWindow
 from engine import load_scenario
 from tests.app.documents_support import example_document, launch_names, write_document
-from tests.app.driving import Dialogs
+from tests.app.driving import Dialogs, close_window
 from tests.app.test_documents_recovery import Button, fake_crash
 from tests.app.test_window_big_documents import FROZEN_MS, Ticks, slowly
 
@@ -169,3 +170,40 @@ def test_cancelling_a_big_restore_keeps_the_copy(qtbot: QtBot, window: StudioWin
     qtbot.wait(1300)
     assert window.state.scenario is scenario
     assert copy.exists() and [c.document for c in find_orphans(folder)] == [copy]
+
+
+def test_a_document_arriving_after_the_window_moved_on_opens_beside_it_with_its_trace(
+        qtbot: QtBot, tmp_path: Path, launch_names: None, dialogs: Dialogs,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    document = write_document(tmp_path / "lesson.qkv.json", example_document("g01"))
+    slow_reading(monkeypatch, 1.0)
+    read: list[Any] = []
+    reading = app.files.loading.load_computed
+
+    def noted(*args: Any, **options: Any) -> Any:
+        read.append(reading(*args, **options))
+        return read[-1]
+
+    monkeypatch.setattr(app.files.loading, "load_computed", noted)
+    opened: list[StudioWindow] = []
+    monkeypatch.setattr(StudioWindow, "open_window",
+                        lambda self, scenario, trace=None: opened.append(
+                            StudioWindow(scenario, trace=trace)) or opened[-1])
+    window = start_window(str(document))
+    try:
+        assert window.state.edit_cell("attention.Wq", 0, 0, 2.5)  # the user moved on
+        computed: list[str] = []
+        compute = app.state.session.compute
+        monkeypatch.setattr(app.state.session, "compute", lambda scenario: computed.append(
+            scenario.title) or compute(scenario))
+        qtbot.waitUntil(lambda: bool(opened), timeout=20_000)
+        assert computed == []  # a big document's forward pass, again, on the interface thread
+        assert window.state.scenario.title == F11_TITLE
+        assert opened[0].state.scenario.title == G01_TITLE
+        # the trace read with it, not computed again on the interface thread
+        assert opened[0].state.trace is read[0][1]
+        assert opened[0] in app.files.loading.LATE_WINDOWS
+    finally:
+        for other in opened:
+            close_window(other)
+    assert app.files.loading.LATE_WINDOWS == []

@@ -59,9 +59,16 @@ def test_unsaved_work_stays_and_the_checkpoint_opens_in_a_new_window(
         qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
     with beside_unsaved_work(qtbot, monkeypatch) as (window, opened):
         before = window.state.scenario
+        made: list[tuple[object, object]] = []
+        imported = checkpoint.imported
+        monkeypatch.setattr(checkpoint, "imported", lambda choice, cancelled: made.append(
+            imported(choice, cancelled)) or made[-1])
         assert open_checkpoint(window, ask=lambda _parent: LLAMA)
         assert window.state.scenario is before
         assert len(opened) == 1 and opened[0].state.scenario.title == "llama · llama"
+        # the new window shows the trace the worker computed: computing it again froze the
+        # interface for a whole forward pass (a 1B model's: about 10 s)
+        assert opened[0].state.trace is made[0][1]
 
 
 def test_a_refusal_is_said_in_the_interface_language_and_changes_nothing(
