@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QStyleOptionGraphicsItem
 from pytestqt.qtbot import QtBot
 
 import app.canvas.position_pictures
+import app.canvas.steps
 from app.canvas import FrameItem, FrameOptions, compose
 from app.canvas.arrows import AttentionArrows
 from app.canvas.context import LayoutContext
@@ -249,6 +250,31 @@ def test_rope_rows_are_labelled_with_their_positions(qtbot: QtBot) -> None:
     plain = compute(load_scenario(example_path("multihead")))  # no positions: bare tokens
     assert list(titled(frame(plain, "scores"), "scores · head 1").spec.row_labels) == \
         list(plain.scenario.tokens)
+
+
+def test_the_kv_sharing_note_is_worded_once_per_frame_and_said_under_k_and_v(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The type scale's search lays the projections out many times: the note saying which
+    query heads read the shared K/V head is worded once per layout context (a frame makes two:
+    its own and its composition's measure), in its language, and printed under K and V each
+    time (18 wordings of a frame before)."""
+    worded: list[int] = []
+    real = app.canvas.steps.kv_sharing
+
+    def counted(attention: Any) -> Any:
+        worded.append(1)
+        return real(attention)
+
+    monkeypatch.setattr(app.canvas.steps, "kv_sharing", counted)
+    trace = with_shared_keys(compute(load_scenario(example_path("multihead"))))
+    compose.forget()
+    for lang, words in (("en", "query heads 1–2 read K/V head 1"),
+                        ("zh", "Query 头 1–2 读 K/V 头 1")):
+        item = frame(trace, "projections", lang=lang)
+        notes = [g.spec.note for g in item.items_of(MatrixGrid) if g.spec.note]
+        assert len(notes) == 2 and all(words in note for note in notes), notes
+        assert len(worded) <= (2 if lang == "en" else 4)  # the frame's and its measure's
+    compose.forget()
 
 
 def rendered(dial: RotationDial) -> QImage:
