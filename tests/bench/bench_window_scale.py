@@ -88,7 +88,9 @@ def settled(window: StudioWindow) -> bool:
     room measured, no step waiting for its weights."""
     editor = window.editor
     weights = getattr(window, "step_weights", None)  # a checkout before it: none
+    room_work = getattr(window.timeline, "room_work", None)  # a checkout before it: none
     return (not editor._queued and not window.timeline.room_timer.isActive()
+            and (room_work is None or not room_work.isActive())
             and (weights is None or weights.waiting is None))
 
 
