@@ -4,10 +4,13 @@ edited and grown in the window, each action's clock time and the window's longes
 half a second; File → Open checkpoint to the first painted frame ≤ 20 s).
 
 Run with ``OPENBLAS_NUM_THREADS=1 .venv/bin/python tests/bench/bench_window_scale.py
-[--shape llama-3.2-1b] [--layers N] [--steps 20] [--edits 3]`` (not collected by pytest; never
-fails). It writes :mod:`tests.bench.bench_scale`'s random bfloat16 checkpoint of the shape in a
-temporary folder (Llama-3.2-1B: 2.5 GB on disk, 9.9 GB of memory as a float64 document: one
-document at a time), and in one window that first shows the built-in example:
+[--shape llama-3.2-1b] [--layers N] [--steps 20] [--edits 3] [--keep DIR] [--profile]`` (not
+collected by pytest; never fails; ``--keep``: the checkpoint written in DIR once and reused,
+``--profile``: where the interface thread was while frozen, by action,
+:mod:`tests.bench.freeze_sampler`). It writes :mod:`tests.bench.bench_scale`'s random bfloat16
+checkpoint of the shape in a temporary folder (Llama-3.2-1B: 2.5 GB on disk, 9.9 GB of memory
+as a float64 document: one document at a time), and in one window that first shows the built-in
+example:
 
 - File → Open checkpoint… with bench_scale's 16-token text, until the first frame is painted,
   then until the editor's grids of the part shown are built (the window settled);
