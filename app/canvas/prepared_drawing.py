@@ -39,6 +39,11 @@ from engine.scenario.op_kinds import steps_of
 PREPARED_FROM = 1 << 22
 """Numbers of a mapped weight made ready by a worker (fewer: widened and read by the grid on
 the interface thread within about 100 ms)."""
+ALONG_FROM = 1 << 16
+"""Numbers of a mapped weight made ready by the worker with a big weight of the same step
+(:func:`step_weights`): the step waits for the worker anyway, and Llama-3.2-1B's 2,048 × 512
+Wk and Wv, widened and read on the interface thread once the worker had made Wq ready, froze
+the projections step for 0.2-0.3 s."""
 KEPT = 2
 """Unembeddings kept ready: the document's and the one before an edit of it (its trace is on
 screen until the edited one's arrives)."""
@@ -102,15 +107,18 @@ def prepare_drawing(trace: Trace) -> None:
 
 def step_weights(trace: Trace, step: Step) -> list[MappedWeight]:
     """The big mapped weights ``step``'s frame draws whole (a feed-forward's W1, Wg and W2, an
-    attention's Wq and Wo), made ready by a worker before it is drawn; none for other steps
-    (the embedding step draws the table's picked rows alone; the logits step's unembedding is
-    made ready with the trace)."""
+    attention's Wq and Wo), made ready by a worker before it is drawn, with the step's other
+    mapped weights of :data:`ALONG_FROM` numbers or more (an attention's Wk and Wv beside a
+    big Wq); none for other steps (the embedding step draws the table's picked rows alone;
+    the logits step's unembedding is made ready with the trace)."""
     if step.op not in DRAWN_WHOLE:
         return []
     scenario = trace.scenario
-    found = [scenario.weight(read) for read in step.reads if read in scenario.array_places]
-    return [weight for weight in found
-            if isinstance(weight, MappedWeight) and weight.size >= PREPARED_FROM]
+    found = [weight for read in step.reads if read in scenario.array_places
+             if isinstance(weight := scenario.weight(read), MappedWeight)]
+    if not any(weight.size >= PREPARED_FROM for weight in found):
+        return []
+    return [weight for weight in found if weight.size >= min(ALONG_FROM, PREPARED_FROM)]
 
 
 def is_prepared(weight: MappedWeight) -> bool:

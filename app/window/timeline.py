@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from itertools import pairwise
 
 from PySide6.QtCore import QEvent, QRect, Qt, QTimer, Signal
@@ -35,6 +36,10 @@ DEFAULT_DWELL_SECONDS = 2.0
 ROOM_DELAY_MS = 300
 """After an edit, how long the timeline waits for the next one before it measures every step's
 texts again (the current step's follow at once)."""
+ROOM_SLICE_MS = 25
+"""How long the texts' room is measured at a turn of the event loop before the window paints
+and answers again (the rest at the next turns): a Llama-3.2-1B document's ~200 steps' texts
+took 0.1-0.4 s on the interface thread after each edit and at each new width."""
 REDUCED_MOTION_SECONDS = 5.0
 """With reduced motion on, Play stays at least this long on each step."""
 
@@ -173,6 +178,15 @@ class Timeline(QWidget):
         self.room_timer.setSingleShot(True)
         self.room_timer.setInterval(ROOM_DELAY_MS)
         self.room_timer.timeout.connect(self._reserve_text_room)
+        self.room_work = QTimer(self)
+        """Measures the next steps' texts for their room at the next turn of the event loop
+        (:data:`ROOM_SLICE_MS` a turn)."""
+        self.room_work.setSingleShot(True)
+        self.room_work.setInterval(0)
+        self.room_work.timeout.connect(self._measure_room)
+        self._measuring: tuple[int, list[int]] | None = None
+        """While the room is measured a slice at a time: the next step, and the tallest of the
+        summaries and of the check lines so far."""
         self._rebuild_steps()
         state.traceChanged.connect(self._on_trace)
         # the current step's texts follow its frame: a big document's edit shows it first
@@ -371,23 +385,61 @@ class Timeline(QWidget):
         buttons above them stay put from step to step; measured again only when the trace,
         receiver, head, language, width or font changed."""
         self.room_timer.stop()
-        width = self.summary_label.width()
-        if width <= 0:
+        room_for = self._room_key()
+        if room_for is None:
             return
-        trace = self.state.trace
-        room_for = (trace, self.state.receiver, self.state.head, self.lang, width,
-                    self.summary_label.font().key())
-        if self._room_for is not None and self._room_for[0] is trace \
-                and self._room_for[1:] == room_for[1:]:
+        if self._same_room(room_for):
             return
         self._room_for = room_for
-        texts = [self._texts_of(self._step_text(k)) for k in range(len(trace.steps))]
-        for label, column in ((self.summary_label, 0), (self.check_label, 1)):
-            metrics = label.fontMetrics()
-            tallest = max(metrics.boundingRect(QRect(0, 0, width, 100_000),
-                                               Qt.TextFlag.TextWordWrap, each[column]).height()
-                          for each in texts)
-            label.setMinimumHeight(tallest)
+        self._measuring = (0, [0, 0])
+        self._measure_room()
+
+    def _room_key(self) -> tuple[Trace, int | None, int | None, str, int, str] | None:
+        """What the texts' room depends on: trace, receiver, head, language, width and font
+        (None: no width yet)."""
+        width = self.summary_label.width()
+        if width <= 0:
+            return None
+        return (self.state.trace, self.state.receiver, self.state.head, self.lang, width,
+                self.summary_label.font().key())
+
+    def _same_room(self, room_for: tuple[Trace, int | None, int | None, str, int, str]) -> bool:
+        return self._room_for is not None and self._room_for[0] is room_for[0] \
+            and self._room_for[1:] == room_for[1:]
+
+    def _measure_room(self) -> None:
+        """Measure the next steps' texts for :data:`ROOM_SLICE_MS` (at least one), then give
+        the labels the tallest once every step's is measured, else go on at the next turn of
+        the event loop (a trace, receiver, head, language, width or font changed meanwhile
+        starts again: :meth:`_reserve_text_room`)."""
+        self.room_work.stop()
+        if self._measuring is None or self._room_for is None:
+            return
+        now = self._room_key()
+        if now is None or not self._same_room(now):  # changed meanwhile: measured again
+            self._measuring = self._room_for = None
+            self._reserve_text_room()
+            return
+        start, tallest = self._measuring
+        trace, width = self._room_for[0], self._room_for[4]
+        labels = (self.summary_label, self.check_label)
+        metrics = [label.fontMetrics() for label in labels]
+        began, k = time.perf_counter(), start
+        while k < len(trace.steps):
+            texts = self._texts_of(self._step_text(k))
+            for column, each in enumerate(texts):
+                tallest[column] = max(tallest[column], metrics[column].boundingRect(
+                    QRect(0, 0, width, 100_000), Qt.TextFlag.TextWordWrap, each).height())
+            k += 1
+            if (time.perf_counter() - began) * 1000 >= ROOM_SLICE_MS:
+                break
+        if k < len(trace.steps):
+            self._measuring = (k, tallest)
+            self.room_work.start()
+            return
+        self._measuring = None
+        for label, height in zip(labels, tallest, strict=True):
+            label.setMinimumHeight(height)
             label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
 
     def resizeEvent(self, event: QResizeEvent) -> None:

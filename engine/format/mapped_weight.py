@@ -366,6 +366,30 @@ def same_numbers(a: Weight, b: Weight) -> bool:
                                                    (edits[0].values, edits[1].values)))
 
 
+def edited_between(a: Weight, b: Weight) -> npt.NDArray[np.int64] | None:
+    """The flat indices (in the matrix's shape, increasing) of the numbers that differ between
+    two weights left in their checkpoint as one tensor read the same way, known from their
+    edits alone (nothing read); None when they are not such a pair."""
+    if not (isinstance(a, MappedWeight) and isinstance(b, MappedWeight)):
+        return None
+    if (a.file, a.name, a.entry, a.stamp, a.transposed, a.view) != (
+            b.file, b.name, b.entry, b.stamp, b.transposed, b.view):
+        return None
+    first, second = a.overlay or NO_OVERLAY, b.overlay or NO_OVERLAY
+    cells = np.union1d(first.cells, second.cells)
+    if not cells.size:
+        return cells.astype(np.int64)
+    differ = ~np.isin(cells, first.cells) | ~np.isin(cells, second.cells)
+    both = ~differ
+    if both.any():
+        at = cells[both]
+        before = first.values[np.searchsorted(first.cells, at)]
+        after = second.values[np.searchsorted(second.cells, at)]
+        differ[both] = ~((before == after) & (np.signbit(before) == np.signbit(after)))
+    found: npt.NDArray[np.int64] = cells[differ].astype(np.int64)
+    return found
+
+
 def held_bytes(weight: Weight) -> int:
     """The bytes of its own a weight holds in memory: a float64 array's, or a mapped weight's
     overlay (its stored numbers stay in their file)."""
@@ -421,5 +445,5 @@ def _room(count: int) -> FloatArray | None:
 
 
 __all__ = ["DENSE", "NO_OVERLAY", "MappedWeight", "Overlay", "Stamp", "Weight", "cell",
-           "column_block", "expect_weight", "held_bytes", "looked_up", "same_numbers",
-           "stamped_header", "times", "widened", "widening_room"]
+           "column_block", "edited_between", "expect_weight", "held_bytes", "looked_up",
+           "same_numbers", "stamped_header", "times", "widened", "widening_room"]

@@ -8,7 +8,7 @@ from collections.abc import Hashable, Iterator
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRect, Qt
 from pytestqt.qtbot import QtBot
 
 import app.help.explain
@@ -200,3 +200,53 @@ def test_the_room_is_measured_again_in_a_bigger_font(qtbot: QtBot, f11: StudioWi
     timeline.setFont(bigger)
     f11.state.set_step(2)
     assert timeline.summary_label.minimumHeight() >= 2 * before - 4
+
+
+def tallest_texts(window: StudioWindow) -> list[int]:
+    """The tallest summary and check line of any step at the labels' width, measured here."""
+    timeline = window.timeline
+    texts = [timeline._texts_of(timeline._step_text(k))
+             for k in range(len(window.state.trace.steps))]
+    return [max(label.fontMetrics().boundingRect(
+        QRect(0, 0, label.width(), 100_000), Qt.TextFlag.TextWordWrap, each[column]).height()
+        for each in texts) for column, label in enumerate((timeline.summary_label,
+                                                           timeline.check_label))]
+
+
+def test_the_room_is_measured_a_slice_at_a_turn_and_ends_the_tallest_of_every_step(
+        qtbot: QtBot, f11: StudioWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A big document's ~200 steps' texts are measured a slice at a turn of the event loop
+    (here one step a turn), the window answering between slices; the labels get the tallest
+    of every step's once all are measured, and a change meanwhile starts the measure again."""
+    monkeypatch.setattr(app.window.timeline, "ROOM_SLICE_MS", 0)
+    timeline = f11.timeline
+    f11.state.set_step(1)
+    qtbot.waitUntil(lambda: not timeline.room_work.isActive())
+    before = [timeline.summary_label.minimumHeight(), timeline.check_label.minimumHeight()]
+    assert before == tallest_texts(f11)
+    measured: list[int] = []
+    original = app.window.timeline.step_text
+
+    def counted(trace: Trace, index: int, *args: object) -> StepText:
+        measured.append(index)
+        return original(trace, index, *args)
+
+    monkeypatch.setattr(app.window.timeline, "step_text", counted)
+    bigger = timeline.font()
+    bigger.setPointSizeF(bigger.pointSizeF() * 2)
+    timeline.setFont(bigger)
+    f11.state.set_step(2)  # its own text, then the room: one step measured so far
+    assert timeline.room_work.isActive()
+    assert timeline.summary_label.minimumHeight() == before[0]  # not measured yet
+    f11.state.set_step(3)  # a step taken meanwhile: the measure goes on
+    qtbot.waitUntil(lambda: not timeline.room_work.isActive())
+    steps = len(f11.state.trace.steps)
+    assert sorted(set(measured)) == list(range(steps))
+    assert [timeline.summary_label.minimumHeight(),
+            timeline.check_label.minimumHeight()] == tallest_texts(f11)
+    assert timeline.summary_label.minimumHeight() >= 2 * before[0] - 4
+    measured.clear()
+    f11.state.set_receiver(0)  # another receiver's texts: measured again, every step
+    qtbot.waitUntil(lambda: not timeline.room_work.isActive()
+                    and not timeline.room_timer.isActive())
+    assert sorted(set(measured)) == list(range(steps))

@@ -19,7 +19,9 @@ from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QStyleOptionGraphicsItem
 from pytestqt.qtbot import QtBot
 
-from app.canvas import FrameItem, FrameOptions
+import app.canvas.position_pictures
+import app.canvas.steps
+from app.canvas import FrameItem, FrameOptions, compose
 from app.canvas.arrows import AttentionArrows
 from app.canvas.context import LayoutContext
 from app.canvas.grid import MatrixGrid
@@ -27,6 +29,7 @@ from app.canvas.layout import TextItem
 from app.canvas.position_pictures import RotationDial, _dial_words, _word
 from app.canvas.theme import SLIDE
 from app.model.examples import example_path
+from app.model.operands import attention_of
 from app.texts import step_text
 from engine import Trace, compute, load_scenario, parse_scenario
 from tests.app.stacks import with_shared_keys
@@ -249,6 +252,31 @@ def test_rope_rows_are_labelled_with_their_positions(qtbot: QtBot) -> None:
         list(plain.scenario.tokens)
 
 
+def test_the_kv_sharing_note_is_worded_once_per_frame_and_said_under_k_and_v(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The type scale's search lays the projections out many times: the note saying which
+    query heads read the shared K/V head is worded once per layout context (a frame makes two:
+    its own and its composition's measure), in its language, and printed under K and V each
+    time (18 wordings of a frame before)."""
+    worded: list[int] = []
+    real = app.canvas.steps.kv_sharing
+
+    def counted(attention: Any) -> Any:
+        worded.append(1)
+        return real(attention)
+
+    monkeypatch.setattr(app.canvas.steps, "kv_sharing", counted)
+    trace = with_shared_keys(compute(load_scenario(example_path("multihead"))))
+    compose.forget()
+    for lang, words in (("en", "query heads 1–2 read K/V head 1"),
+                        ("zh", "Query 头 1–2 读 K/V 头 1")):
+        item = frame(trace, "projections", lang=lang)
+        notes = [g.spec.note for g in item.items_of(MatrixGrid) if g.spec.note]
+        assert len(notes) == 2 and all(words in note for note in notes), notes
+        assert len(worded) <= (2 if lang == "en" else 4)  # the frame's and its measure's
+    compose.forget()
+
+
 def rendered(dial: RotationDial) -> QImage:
     image = QImage(dial.boundingRect().size().toSize(), QImage.Format.Format_ARGB32)
     image.fill(QColor("white"))
@@ -293,6 +321,67 @@ def test_rope_scores_mark_a_pair_of_equal_scores_at_equal_distance(qtbot: QtBot)
         sentence = "".join(texts[first[0]:first[0] + 4]).replace(" ", "")
         assert f"={value:.3f}" in sentence
         assert ("dependsonlyonthedistance" if lang == "en" else "只取决于") in sentence
+
+
+def test_rope_scores_equal_pair_is_looked_for_once_per_head_in_a_frames_layouts(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The type scale's search lays the scores step out many times in one context: the
+    equal-distance pair (every row of q and k printed) is looked for once per head, and every
+    layout marks it."""
+    looked: list[int] = []
+    real = app.canvas.position_pictures.equal_distance_pair
+
+    def counted(*args: Any) -> Any:
+        looked.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(app.canvas.position_pictures, "equal_distance_pair", counted)
+    rope = compute(load_scenario(example_path("rope")))
+    item = frame(rope, "scores")
+    grid = titled(item, "scores")
+    assert len(looked) == attention_of(rope).heads == 1
+    assert sorted(map(tuple, np.argwhere(grid.spec.marked).tolist())) == [(1, 0), (2, 1)]
+    assert not grid.spec.marked.flags.writeable  # one array for every layout: never changed
+    frame(rope, "scores")
+    assert len(looked) == 2  # another frame, another context: looked for again
+
+
+def placed(item: FrameItem) -> list[tuple[str, float, float, float, float]]:
+    """Every item of the frame: its kind and where it sits in the scene, in drawing order."""
+    found = []
+    for child in item.childItems():
+        found += [(type(child).__name__, *child.scenePos().toTuple(),
+                   *child.boundingRect().size().toTuple())]
+        found += placed(child)  # type: ignore[arg-type]
+    return found
+
+
+def test_ropes_layouts_tried_for_their_size_make_each_dial_table_once_and_lay_out_the_same(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The type scale's search tries RoPE's picture at every wrap and arrangement: a dial table
+    is made once per context and its size reused, and the frame drawn is laid out exactly as
+    when every layout tried made its tables."""
+    made: list[RotationDial] = []
+    real = RotationDial.__init__
+
+    def counted(self: RotationDial, *args: Any, **kwargs: Any) -> None:
+        made.append(self)
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(RotationDial, "__init__", counted)
+    rope = compute(load_scenario(example_path("rope")))
+    compose.forget()
+    item = frame(rope, "rope")
+    quick, drawn = len(made), len(item.items_of(RotationDial))
+    assert drawn == 2 * 2  # Q's and K's table, a dial per pair
+    monkeypatch.setattr(app.canvas.position_pictures, "sized_only", lambda: False)
+    compose.forget()
+    made.clear()
+    every = frame(rope, "rope")
+    assert quick <= 3 * drawn < len(made)  # each table once (narrow and not) and the drawn
+    assert every.composition == item.composition
+    assert placed(every) == placed(item)
+    compose.forget()
 
 
 def test_rope_scores_of_different_rows_mark_nothing(qtbot: QtBot) -> None:

@@ -205,3 +205,43 @@ def test_the_next_steps_weights_are_made_ready_once_a_step_stays_on_screen(
     qtbot.mouseClick(window.timeline.step_group.button(ffn), Qt.MouseButton.LeftButton)
     assert window.canvas.frame.step_index == ffn  # drawn at once: nothing waited for
     assert not any(w is weight for w in here for weight in weights)
+
+
+def test_the_projections_small_weights_are_made_ready_with_the_big_one_and_drawn_as_here(
+        qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Wq big (256 × 256 here, 2,048 × 2,048 in Llama-3.2-1B), Wk and Wv (256 × 64 here,
+    2,048 × 512 there) under the size made ready alone: the worker makes them ready with Wq,
+    so that the interface thread widens none of the step's weights, and their heat maps are
+    those worked out here from every number."""
+    monkeypatch.setattr(app.state.big, "BIG_CELLS", 0)
+    monkeypatch.setattr(app.window.step_weights, "AHEAD", 0)
+    monkeypatch.setattr(app.canvas.prepared_drawing, "PREPARED_FROM", 256 * 256)
+    monkeypatch.setattr(app.canvas.prepared_drawing, "ALONG_FROM", 256 * 64)
+    write_checkpoint(tmp_path / "wide", {
+        **SHAPES["llama-3.2-1b"], **SMALL, "hidden_size": 256, "num_attention_heads": 4,
+        "head_dim": 64, "intermediate_size": 32})
+    window = StudioWindow(import_checkpoint(tmp_path / "wide", TEXT))
+    window.resize(*DEFAULT_SIZE)
+    with qtbot.waitActive(window):
+        window.show()
+    scenario = window.state.trace.scenario
+    weights = [scenario.weight(f"layers.0.attention.{name}") for name in ("Wq", "Wk", "Wv")]
+    assert [w.shape for w in weights] == [(256, 256), (256, 64), (256, 64)]
+    here = widened_here(monkeypatch)
+    index = step_button(window, "L1.projections")
+    qtbot.mouseClick(window.timeline.step_group.button(index), Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.canvas.frame is not None
+                    and window.canvas.frame.step_index == index)
+    assert here == []
+    assert all(is_prepared(w) for w in weights)
+    grids = window.canvas.frame.items_of(MatrixGrid)
+    for weight in weights:
+        whole = np.asarray(weight, dtype=np.float64)
+        grid = next(g for g in grids if np.array_equal(g.spec.values, whole))
+        assert grid.heat, weight.name
+        fresh = MatrixGrid(dataclasses.replace(grid.spec, values=whole.copy()), grid.theme)
+        assert np.array_equal(painted_colours(grid), painted_colours(fresh)), weight.name
+    monkeypatch.setattr(app.canvas.prepared_drawing, "PREPARED_FROM", 256 * 256 + 1)
+    assert app.canvas.prepared_drawing.step_weights(
+        window.state.trace, window.state.trace.steps[index]) == []  # none big: none waits
+    close_window(window)

@@ -4,10 +4,13 @@ edited and grown in the window, each action's clock time and the window's longes
 half a second; File → Open checkpoint to the first painted frame ≤ 20 s).
 
 Run with ``OPENBLAS_NUM_THREADS=1 .venv/bin/python tests/bench/bench_window_scale.py
-[--shape llama-3.2-1b] [--layers N] [--steps 20] [--edits 3]`` (not collected by pytest; never
-fails). It writes :mod:`tests.bench.bench_scale`'s random bfloat16 checkpoint of the shape in a
-temporary folder (Llama-3.2-1B: 2.5 GB on disk, 9.9 GB of memory as a float64 document: one
-document at a time), and in one window that first shows the built-in example:
+[--shape llama-3.2-1b] [--layers N] [--steps 20] [--edits 3] [--keep DIR] [--profile]`` (not
+collected by pytest; never fails; ``--keep``: the checkpoint written in DIR once and reused,
+``--profile``: where the interface thread was while frozen, by action,
+:mod:`tests.bench.freeze_sampler`). It writes :mod:`tests.bench.bench_scale`'s random bfloat16
+checkpoint of the shape in a temporary folder (Llama-3.2-1B: 2.5 GB on disk, 9.9 GB of memory
+as a float64 document: one document at a time), and in one window that first shows the built-in
+example:
 
 - File → Open checkpoint… with bench_scale's 16-token text, until the first frame is painted,
   then until the editor's grids of the part shown are built (the window settled);
@@ -40,6 +43,7 @@ from app.files.checkpoint import Choice, open_checkpoint
 from app.window.studio import StudioWindow
 from tests.bench.bench_open_window import Gaps, shown_example_window
 from tests.bench.bench_scale import SHAPES, TEXT, write_checkpoint
+from tests.bench.freeze_sampler import FreezeSampler
 from tests.bench.timing import report
 
 EDITS = ("layers.0.attention.Wq", "head.unembed")
@@ -54,8 +58,13 @@ def until(application: QApplication, done: Callable[[], bool]) -> None:
         application.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 50)
 
 
+SAMPLER: FreezeSampler | None = None
+"""With ``--profile``: where the interface thread is while frozen, by action."""
+
+
 def measured(application: QApplication, window: StudioWindow, gaps: Gaps,
-             action: Callable[[], object], done: Callable[[], bool]) -> tuple[float, float, float]:
+             action: Callable[[], object], done: Callable[[], bool],
+             label: str = "") -> tuple[float, float, float]:
     """Milliseconds from ``action`` until the canvas has painted, until ``done()`` holds with
     the window idle, and the longest freeze meanwhile."""
     painted = [False]
@@ -65,6 +74,8 @@ def measured(application: QApplication, window: StudioWindow, gaps: Gaps,
 
     window.canvas.repainted.connect(mark)
     gaps.longest = 0
+    if SAMPLER is not None:
+        SAMPLER.label = label
     began = time.perf_counter()
     action()
     until(application, lambda: painted[0])
@@ -80,7 +91,9 @@ def settled(window: StudioWindow) -> bool:
     room measured, no step waiting for its weights."""
     editor = window.editor
     weights = getattr(window, "step_weights", None)  # a checkout before it: none
+    room_work = getattr(window.timeline, "room_work", None)  # a checkout before it: none
     return (not editor._queued and not window.timeline.room_timer.isActive()
+            and (room_work is None or not room_work.isActive())
             and (weights is None or weights.waiting is None))
 
 
@@ -93,16 +106,20 @@ def line(label: str, figures: list[tuple[float, float, float]]) -> None:
 def bench(folder: Path, steps: int, edits: int) -> None:
     application, window = shown_example_window()
     gaps = Gaps()
+    if SAMPLER is not None:
+        gaps.timer.timeout.connect(SAMPLER.tick)
     gaps.start()
     choice = Choice(folder, TEXT, None)
     opened = measured(application, window, gaps,
                       lambda: open_checkpoint(window, lambda _parent: choice),
-                      lambda: window.state.scenario.n > 0 and window.state.scenario.d > 16)
+                      lambda: window.state.scenario.n > 0 and window.state.scenario.d > 16,
+                      "open")
     line("File → Open checkpoint", [opened])
     state = window.state
     n = state.scenario.n
     stepped = [(state.trace.steps[state.step + 1].id,
-                measured(application, window, gaps, window.timeline.next, lambda: True))
+                measured(application, window, gaps, window.timeline.next, lambda: True,
+                         f"step {state.trace.steps[state.step + 1].id}"))
                for _ in range(steps)]
     line(f"step forward ({steps} steps)", [figures for _, figures in stepped])
     slowest = sorted(stepped, key=lambda pair: -pair[1][2])[:4]
@@ -112,7 +129,7 @@ def bench(folder: Path, steps: int, edits: int) -> None:
         f"{step} {first:.0f} ({gap:.0f})" for step, (first, _, gap) in stepped))
     head = [(step, measured(application, window, gaps,
                             lambda step=step: state.set_step(state.trace.step_index(step)),
-                            lambda: True)) for step in HEAD_STEPS]
+                            lambda: True, f"head {step}")) for step in HEAD_STEPS]
     line("the head's steps", [figures for _, figures in head])
     print("… each: " + ", ".join(f"{step} {first:.0f} ms (freeze {gap:.0f})"
                                  for step, (first, _, gap) in head))
@@ -122,10 +139,10 @@ def bench(folder: Path, steps: int, edits: int) -> None:
         line(f"edit {path} {shape[0]}×{shape[1]}", [
             measured(application, window, gaps,
                      lambda k=k, path=path: state.edit_cell(path, k, 7, 0.25 + k),
-                     lambda: True) for k in range(edits)])
+                     lambda: True, f"edit {path}") for k in range(edits)])
     line(f"Generate next ({n} → {n + 1})", [
         measured(application, window, gaps, window.generation.button.click,
-                 lambda: state.scenario.n == n + 1)])
+                 lambda: state.scenario.n == n + 1, "generate")])
     state.undo_stack.setClean()
     window.close()
 
@@ -136,16 +153,34 @@ def main() -> None:
     parser.add_argument("--layers", type=int, help="the shape cut to this many layers")
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--edits", type=int, default=3)
+    parser.add_argument("--keep", type=Path, help="write the checkpoint in this folder once and "
+                        "reuse it on later runs (the same shape and layers)")
+    parser.add_argument("--profile", action="store_true", help="sample the interface thread's "
+                        "stack while the window is frozen and print where it was, by action")
     options = parser.parse_args()
     config = dict(SHAPES[options.shape])
     if options.layers:
         config["num_hidden_layers"] = options.layers
+    if options.profile:
+        global SAMPLER
+        SAMPLER = FreezeSampler()
+        SAMPLER.start()
     with tempfile.TemporaryDirectory(prefix="qkv-window-scale-") as work:
-        folder = Path(work) / options.shape
-        size = write_checkpoint(folder, config)
+        name = f"{options.shape}-{config['num_hidden_layers']}"
+        folder = (options.keep or Path(work)) / name
+        if (folder / "model.safetensors").exists():
+            size = (folder / "model.safetensors").stat().st_size
+        else:
+            size = write_checkpoint(folder, config)
         print(f"{options.shape}, {config['num_hidden_layers']} layers: {size / 2**30:.2f} GiB "
               f"bf16; load {os.getloadavg()[0]:.1f}", flush=True)
         bench(folder, options.steps, options.edits)
+    peak = next(line for line in Path("/proc/self/status").read_text().splitlines()
+                if line.startswith("VmHWM"))
+    print(f"peak memory: {int(peak.split()[1]) / 2**20:.2f} GiB; load "
+          f"{' '.join(f'{load:.1f}' for load in os.getloadavg())}")
+    if SAMPLER is not None:
+        SAMPLER.report()
 
 
 if __name__ == "__main__":
