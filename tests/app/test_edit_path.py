@@ -40,12 +40,9 @@ def f11_shares_with_wq00(wq00: float) -> np.ndarray:
     return shares
 
 
-def test_an_edit_shows_the_current_text_at_once_and_measures_the_rest_when_typing_pauses(
-        qtbot: QtBot, f11: StudioWindow, monkeypatch: pytest.MonkeyPatch) -> None:
-    timeline = f11.timeline
-    weights = next(k for k, s in enumerate(f11.state.trace.steps) if s.op == "weights")
-    f11.state.set_step(weights)
-    assert "0.804 + 0.196 = 1" in timeline.check_label.text()  # the chapter's shares
+
+def step_texts_made(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """From now on, the index of each step whose text the timeline works out, in turn."""
     made: list[int] = []
     original = app.window.timeline.step_text
 
@@ -54,7 +51,16 @@ def test_an_edit_shows_the_current_text_at_once_and_measures_the_rest_when_typin
         return original(trace, index, *args)
 
     monkeypatch.setattr(app.window.timeline, "step_text", counted)
-    monkeypatch.setattr(app.help.explain, "step_text", counted)
+    return made
+
+def test_an_edit_shows_the_current_text_at_once_and_measures_the_rest_when_typing_pauses(
+        qtbot: QtBot, f11: StudioWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    timeline = f11.timeline
+    weights = next(k for k, s in enumerate(f11.state.trace.steps) if s.op == "weights")
+    f11.state.set_step(weights)
+    assert "0.804 + 0.196 = 1" in timeline.check_label.text()  # the chapter's shares
+    made = step_texts_made(monkeypatch)
+    monkeypatch.setattr(app.help.explain, "step_text", app.window.timeline.step_text)
     type_into(qtbot, f11.editor.tables["attention.Wq"], 0, 0, "2")
     shares = f11_shares_with_wq00(2.0)
     assert shares[0] == pytest.approx(0.5, abs=0.4) and shares.sum() == pytest.approx(1.0)
@@ -224,14 +230,7 @@ def test_the_room_is_measured_a_slice_at_a_turn_and_ends_the_tallest_of_every_st
     qtbot.waitUntil(lambda: not timeline.room_work.isActive())
     before = [timeline.summary_label.minimumHeight(), timeline.check_label.minimumHeight()]
     assert before == tallest_texts(f11)
-    measured: list[int] = []
-    original = app.window.timeline.step_text
-
-    def counted(trace: Trace, index: int, *args: object) -> StepText:
-        measured.append(index)
-        return original(trace, index, *args)
-
-    monkeypatch.setattr(app.window.timeline, "step_text", counted)
+    measured = step_texts_made(monkeypatch)
     bigger = timeline.font()
     bigger.setPointSizeF(bigger.pointSizeF() * 2)
     timeline.setFont(bigger)
