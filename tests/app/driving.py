@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,7 +24,9 @@ from app.canvas.arrows import AttentionArrows
 from app.canvas.frame import FrameItem
 from app.model.examples import example_path
 from app.window.studio import StudioWindow
-from engine import load_scenario
+from engine import Scenario, load_scenario
+from engine.checkpoint import import_checkpoint
+from tests.bench.bench_scale import SHAPES, TEXT, write_checkpoint
 
 DEFAULT_SIZE = (1280, 800)
 """The size a desktop gives the window, at which the window tests measure its layout."""
@@ -65,7 +68,12 @@ def when_shown(kind: type[QWidget], act: Callable[[Any], None]) -> None:
 
 
 def open_window(qtbot: QtBot, example: str = "f11") -> StudioWindow:
-    window = StudioWindow(load_scenario(example_path(example)))
+    return show_window(qtbot, load_scenario(example_path(example)))
+
+
+def show_window(qtbot: QtBot, scenario: Scenario) -> StudioWindow:
+    """A window on ``scenario``, shown and active at :data:`DEFAULT_SIZE`."""
+    window = StudioWindow(scenario)
     # The offscreen screen is 800×800, where the window opens shrunk to fit; the window tests
     # measure the layout at the size a desktop gives it (test_window_size checks the shrinking).
     window.resize(*DEFAULT_SIZE)
@@ -73,6 +81,19 @@ def open_window(qtbot: QtBot, example: str = "f11") -> StudioWindow:
         window.show()
         window.activateWindow()
     return window
+
+
+CUT_LLAMA = {"vocab_size": 50, "hidden_size": 24, "intermediate_size": 3000,
+             "num_hidden_layers": 1, "num_attention_heads": 3, "num_key_value_heads": 1,
+             "head_dim": 8}
+"""Llama-3.2-1B's shape cut down: one layer, three query heads of 8 over one K/V head."""
+
+
+def cut_llama(folder: Path, **sizes: int) -> Scenario:
+    """A random bfloat16 checkpoint of :data:`CUT_LLAMA` (``sizes`` changed) written into
+    ``folder`` and imported with the benchmarks' text, its weights left in the checkpoint."""
+    write_checkpoint(folder, {**SHAPES["llama-3.2-1b"], **CUT_LLAMA, **sizes})
+    return import_checkpoint(folder, TEXT)
 
 
 def close_window(window: StudioWindow) -> None:

@@ -16,24 +16,15 @@ from pytestqt.qtbot import QtBot
 from app.editor.model import SHOWN_PLACES, TILE, MatrixModel
 from app.window.studio import StudioWindow
 from engine import format_number
-from engine.checkpoint import import_checkpoint
 from engine.format.mapped_weight import MappedWeight, Weight, edited_between
-from tests.app.driving import DEFAULT_SIZE, close_window
-from tests.bench.bench_scale import SHAPES, TEXT, write_checkpoint
+from tests.app.driving import close_window, cut_llama, show_window
 
-SMALL = {"vocab_size": 50, "hidden_size": 24, "intermediate_size": 40,
-         "num_hidden_layers": 1, "num_attention_heads": 3, "num_key_value_heads": 1,
-         "head_dim": 8}
 WQ = "layers.0.attention.Wq"
 
 
 @pytest.fixture
 def window(qtbot: QtBot, tmp_path: Path) -> Iterator[StudioWindow]:
-    write_checkpoint(tmp_path / "small", {**SHAPES["llama-3.2-1b"], **SMALL})
-    made = StudioWindow(import_checkpoint(tmp_path / "small", TEXT))
-    made.resize(*DEFAULT_SIZE)
-    with qtbot.waitActive(made):
-        made.show()
+    made = show_window(qtbot, cut_llama(tmp_path / "small", intermediate_size=40))
     yield made
     close_window(made)
 

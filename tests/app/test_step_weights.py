@@ -33,15 +33,10 @@ from app.state.prepared import prepared
 from app.window.step_weights import ahead, unready
 from app.window.studio import StudioWindow
 from engine import compute
-from engine.checkpoint import import_checkpoint
 from engine.format.mapped_weight import MappedWeight
-from tests.app.driving import DEFAULT_SIZE, close_window
+from tests.app.driving import close_window, cut_llama, show_window
 from tests.app.test_large_grid_edits import painted_colours
-from tests.bench.bench_scale import SHAPES, TEXT, write_checkpoint
 
-SMALL = {"vocab_size": 50, "hidden_size": 24, "intermediate_size": 3000,
-         "num_hidden_layers": 1, "num_attention_heads": 3, "num_key_value_heads": 1,
-         "head_dim": 8}
 FFN = ("layers.0.block.ffn.W1", "layers.0.block.ffn.Wg", "layers.0.block.ffn.W2")
 
 
@@ -52,12 +47,7 @@ def small_llama_window(qtbot: QtBot, folder: Path,
     monkeypatch.setattr(app.state.big, "BIG_CELLS", 0)
     monkeypatch.setattr(app.canvas.prepared_drawing, "PREPARED_FROM", 0)
     monkeypatch.setattr(app.window.step_weights, "AHEAD", 0)
-    write_checkpoint(folder / "small", {**SHAPES["llama-3.2-1b"], **SMALL})
-    made = StudioWindow(import_checkpoint(folder / "small", TEXT))
-    made.resize(*DEFAULT_SIZE)
-    with qtbot.waitActive(made):
-        made.show()
-    return made
+    return show_window(qtbot, cut_llama(folder / "small"))
 
 
 @pytest.fixture
@@ -149,8 +139,7 @@ def test_a_big_vocabularys_widest_label_is_measured_by_the_worker_as_here(
         qapp: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(app.state.big, "BIG_CELLS", 0)
     monkeypatch.setattr(app.canvas.prepared_drawing, "LABELS_MEASURED_FROM", 0)
-    write_checkpoint(tmp_path / "small", {**SHAPES["llama-3.2-1b"], **SMALL, "vocab_size": 700})
-    trace = compute(import_checkpoint(tmp_path / "small", TEXT))
+    trace = compute(cut_llama(tmp_path / "small", vocab_size=700))
     vocab = tuple(trace.tokens_of("vocab"))
     metrics = QFontMetricsF(font(NUMBER_SIZE))
     here = max(metrics.horizontalAdvance(label) for label in vocab)
@@ -169,8 +158,7 @@ def test_a_big_vocabularys_widest_label_is_measured_by_the_worker_as_here(
 def test_the_next_steps_weights_are_made_ready_ahead_in_step_order_within_the_room(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(app.canvas.prepared_drawing, "PREPARED_FROM", 0)
-    write_checkpoint(tmp_path / "small", {**SHAPES["llama-3.2-1b"], **SMALL})
-    trace = compute(import_checkpoint(tmp_path / "small", TEXT))
+    trace = compute(cut_llama(tmp_path / "small"))
     scenario = trace.scenario
     attention = [scenario.weight(f"layers.0.attention.{name}")
                  for name in ("Wq", "Wk", "Wv", "Wo")]
@@ -217,13 +205,9 @@ def test_the_projections_small_weights_are_made_ready_with_the_big_one_and_drawn
     monkeypatch.setattr(app.window.step_weights, "AHEAD", 0)
     monkeypatch.setattr(app.canvas.prepared_drawing, "PREPARED_FROM", 256 * 256)
     monkeypatch.setattr(app.canvas.prepared_drawing, "ALONG_FROM", 256 * 64)
-    write_checkpoint(tmp_path / "wide", {
-        **SHAPES["llama-3.2-1b"], **SMALL, "hidden_size": 256, "num_attention_heads": 4,
-        "head_dim": 64, "intermediate_size": 32})
-    window = StudioWindow(import_checkpoint(tmp_path / "wide", TEXT))
-    window.resize(*DEFAULT_SIZE)
-    with qtbot.waitActive(window):
-        window.show()
+    window = show_window(qtbot, cut_llama(tmp_path / "wide", hidden_size=256,
+                                          num_attention_heads=4, head_dim=64,
+                                          intermediate_size=32))
     scenario = window.state.trace.scenario
     weights = [scenario.weight(f"layers.0.attention.{name}") for name in ("Wq", "Wk", "Wv")]
     assert [w.shape for w in weights] == [(256, 256), (256, 64), (256, 64)]

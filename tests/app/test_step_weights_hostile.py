@@ -188,29 +188,21 @@ def frame_matches_document(window: StudioWindow, step: int) -> None:
 
 # -- edits, undo and redo while a step waits ----------------------------------------------------
 
-def test_an_edit_of_the_norm_gain_while_the_ffn_waits_is_drawn_in_the_ffn(
-        qtbot: QtBot, window: StudioWindow, gate: Gate) -> None:
+@pytest.mark.parametrize(("path", "typed"), [
+    ("layers.0.block.gamma2", 5.0),  # the norm before the FFN: the waiting step's input
+    ("layers.0.block.ffn.W1", 7.0),  # one of the weights the step waits for
+])
+def test_an_edit_while_the_ffn_waits_is_drawn_in_the_ffn(
+        qtbot: QtBot, window: StudioWindow, gate: Gate, path: str, typed: float) -> None:
     _before, ffn = start_waiting(qtbot, window, gate)
-    type_into(qtbot, window.editor.tables["layers.0.block.gamma2"], 0, 0, "5")
+    type_into(qtbot, window.editor.tables[path], 0, 0, f"{typed:g}")
     gate.open()
     settled(qtbot, window)
     assert window.state.step == ffn and on_screen(window) == ffn
-    assert np.asarray(window.state.scenario.weight("layers.0.block.gamma2")).flat[0] == 5
+    assert np.asarray(window.state.scenario.weight(path)).flat[0] == typed
     frame_matches_document(window, ffn)
     assert not window.step_weights.isVisible()
     assert window.state.undo_stack.count() == 1
-
-
-def test_an_edit_of_the_waiting_steps_own_weight_is_drawn(
-        qtbot: QtBot, window: StudioWindow, gate: Gate) -> None:
-    _before, ffn = start_waiting(qtbot, window, gate)
-    type_into(qtbot, window.editor.tables["layers.0.block.ffn.W1"], 0, 0, "7")
-    gate.open()
-    settled(qtbot, window)
-    assert window.state.step == ffn and on_screen(window) == ffn
-    assert float(np.asarray(window.state.scenario.weight("layers.0.block.ffn.W1"))[0, 0]) == 7
-    frame_matches_document(window, ffn)
-    assert not window.step_weights.isVisible()
 
 
 def test_undo_and_redo_while_the_ffn_waits(
@@ -581,14 +573,22 @@ def test_a_step_whose_weights_outgrow_the_kept_room_is_still_drawn(
 
 # -- weights made ready ahead ---------------------------------------------------------------------
 
-def test_stepping_onto_a_step_whose_weights_are_being_made_ready_ahead_draws_it(
-        qtbot: QtBot, window: StudioWindow, gate: Gate, monkeypatch: pytest.MonkeyPatch
-        ) -> None:
+
+def making_ready_ahead(qtbot: QtBot, window: StudioWindow, gate: Gate,
+                       monkeypatch: pytest.MonkeyPatch) -> int:
+    """The first layer's norm on screen, and the worker (held by ``gate``) making the layer's
+    weights ready ahead; the norm's step."""
     monkeypatch.setattr(app.window.step_weights, "AHEAD", 12)
     monkeypatch.setattr(app.window.step_weights, "AHEAD_AFTER_MS", 50)
     norm = click_step(qtbot, window, "L1.norm1")
     drawn(qtbot, window, norm)
-    qtbot.waitUntil(gate.entered.is_set)  # the worker makes the layer's weights ready ahead
+    qtbot.waitUntil(gate.entered.is_set)
+    return norm
+
+def test_stepping_onto_a_step_whose_weights_are_being_made_ready_ahead_draws_it(
+        qtbot: QtBot, window: StudioWindow, gate: Gate, monkeypatch: pytest.MonkeyPatch
+        ) -> None:
+    norm = making_ready_ahead(qtbot, window, gate, monkeypatch)
     indicator = window.step_weights
     assert indicator.job is not None and indicator.waiting is None
     assert not indicator.isVisible()  # ahead: no bar
@@ -605,11 +605,7 @@ def test_stepping_onto_a_step_whose_weights_are_being_made_ready_ahead_draws_it(
 def test_cancel_while_waiting_for_weights_made_ready_ahead_goes_back(
         qtbot: QtBot, window: StudioWindow, gate: Gate, monkeypatch: pytest.MonkeyPatch
         ) -> None:
-    monkeypatch.setattr(app.window.step_weights, "AHEAD", 12)
-    monkeypatch.setattr(app.window.step_weights, "AHEAD_AFTER_MS", 50)
-    norm = click_step(qtbot, window, "L1.norm1")
-    drawn(qtbot, window, norm)
-    qtbot.waitUntil(gate.entered.is_set)
+    norm = making_ready_ahead(qtbot, window, gate, monkeypatch)
     job = window.step_weights.job
     assert job is not None
     click_step(qtbot, window, "L1.mix")

@@ -32,17 +32,12 @@ from app.texts import step_text
 from app.texts.printed import printed_places
 from app.window.studio import StudioWindow
 from engine import Trace, format_number
-from engine.checkpoint import import_checkpoint
 from engine.format.mapped_weight import MappedWeight
 from engine.format.numbers import Spread
-from tests.app.driving import DEFAULT_SIZE, close_window
+from tests.app.driving import close_window, cut_llama, show_window
 from tests.app.test_window_edit import go_to_step
-from tests.bench.bench_scale import SHAPES, TEXT, write_checkpoint
 
 WQ = "layers.0.attention.Wq"
-SMALL = {"vocab_size": 3000, "hidden_size": 24, "intermediate_size": 32,
-         "num_hidden_layers": 1, "num_attention_heads": 3, "num_key_value_heads": 1,
-         "head_dim": 8}
 
 
 @pytest.fixture
@@ -51,11 +46,8 @@ def window(qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(app.state.big, "BIG_CELLS", 0)
     monkeypatch.setattr(app.state.jobs, "SHOW_PROGRESS_AFTER_MS", 60_000)
     monkeypatch.setattr(app.canvas.prepared_drawing, "PREPARED_FROM", 0)
-    write_checkpoint(tmp_path / "small", {**SHAPES["llama-3.2-1b"], **SMALL})
-    made = StudioWindow(import_checkpoint(tmp_path / "small", TEXT))
-    made.resize(*DEFAULT_SIZE)
-    with qtbot.waitActive(made):
-        made.show()
+    made = show_window(qtbot, cut_llama(tmp_path / "small", vocab_size=3000,
+                                        intermediate_size=32))
     state = made.state
     assert state.edit_cell(WQ, 1, 2, 0.75)  # the trace computed by the runner
     qtbot.waitUntil(lambda: not state.busy and state.trace.scenario is state.scenario)
