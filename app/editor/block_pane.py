@@ -30,6 +30,7 @@ from app.files.matrix_text import NUMBER_REASONS
 from app.i18n import QT_TRANSLATE_NOOP, LiveTexts, current_language
 from app.model.edits import Operation, SetBlock, SetHead, SetOption
 from app.model.parts import place_name
+from app.state.change import Change
 from app.state.document import DocumentState
 from app.state.window_lifetime import on_next_turn
 from app.texts.titles import norm_name
@@ -154,7 +155,7 @@ class BlockEditor(QGroupBox):
             self.scale_dk_edit, "scale_dk"))
         self.rope_base_edit.editingFinished.connect(lambda: self._on_attention_number(
             self.rope_base_edit, "rope_base"))
-        state.documentChanged.connect(self._show)
+        state.documentChanged.connect(self._on_document)
 
     @staticmethod
     def _combo(keys: Iterable[str], text: Callable[[str], str]) -> QComboBox:
@@ -258,6 +259,10 @@ class BlockEditor(QGroupBox):
         return block is not None, block is not None and block.final_norm
 
     # -- showing the document ------------------------------------------------------------------
+    def _on_document(self, change: Change) -> None:
+        if change.paths is None:  # a cell edit leaves every option and the vocabulary
+            self._show()
+
     def _show(self) -> None:
         block = self._block()
         scenario = self.state.scenario

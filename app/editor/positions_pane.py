@@ -24,6 +24,7 @@ from app.editor.form_rows import Row, add_rows
 from app.files.matrix_text import NUMBER_REASONS
 from app.i18n import QT_TRANSLATE_NOOP, LiveTexts, current_language
 from app.model.edits import Operation, SetOption, SetPositions
+from app.state.change import Change
 from app.state.document import DocumentState
 from app.texts.words import say
 from engine import NumberTextError, parse_number
@@ -99,12 +100,16 @@ class PositionsEditor(QGroupBox):
         self.offset_spin.valueChanged.connect(
             lambda value: self._set(SetOption("positions.offset", value)))
         self.base_edit.editingFinished.connect(self._on_base)
-        state.documentChanged.connect(self.show_positions)
+        state.documentChanged.connect(self._on_document)
         self.show_positions()
 
     def positions(self) -> Positions:
         found = self.state.scenario.positions
         return found if isinstance(found, Positions) else Positions()
+
+    def _on_document(self, change: Change) -> None:
+        if change.paths is None:  # a cell edit (of a table too) leaves the positions' options
+            self.show_positions()
 
     def show_positions(self) -> None:
         """The boxes show the document's positions; rows of other kinds hide."""

@@ -160,7 +160,6 @@ class CompareMode(QObject):
         self.texts.bind(self.head_box.setAccessibleName, lambda: self.tr("B ablates head"))
         self.head_chooser = _chooser(self.layer_box, self.head_box)
         row.addWidget(self.head_chooser)
-        self._heads: tuple[int, ...] = ()
         """The heads of each layer the two ablation choosers list."""
         self._tokens: tuple[str, ...] = ()
         """The tokens the two position choosers list."""
@@ -180,12 +179,10 @@ class CompareMode(QObject):
         for box in (self.first_box, self.second_box, self.layer_box, self.head_box):
             box.currentIndexChanged.connect(lambda _k: self.refresh(fit=True))
         self.texts.bind(lambda _text: self._list_heads(renamed=True), lambda: "")
-        self.state.traceChanged.connect(self._list_heads)
-        self.state.traceChanged.connect(self._list_positions)
+        self.state.traceChanged.connect(self._on_trace)
         self.export_action.triggered.connect(self.export_dialog)
         self.state.undo_stack.cleanChanged.connect(self._on_clean)
         self.state.documentChanged.connect(self._on_document)
-        self.state.traceChanged.connect(self._enable_presets)
         self._enable_presets()
         shell.widget().installEventFilter(self)
 
@@ -218,6 +215,14 @@ class CompareMode(QObject):
         self.head_chooser.setVisible(self.preset == ABLATE)
         self.refresh(fit=True)
 
+    def _on_trace(self, change: Change) -> None:
+        """The choosers and presets follow a new trace's document; a cell edit leaves its
+        layers, heads, tokens and block as they were."""
+        if change.paths is None:
+            self._list_heads()
+            self._list_positions()
+            self._enable_presets()
+
     def _list_heads(self, renamed: bool = False) -> None:
         """The layer chooser lists the main stack's layers, the head chooser the chosen
         layer's heads (``layer 2``, ``head 1``), again only when those change; the choices stay
@@ -226,7 +231,7 @@ class CompareMode(QObject):
         layer = max(0, min(self.layer_box.currentIndex(), len(heads) - 1))
         for box, count, word in ((self.layer_box, len(heads), self.tr("layer {n}")),
                                  (self.head_box, heads[layer], self.tr("head {n}"))):
-            if box.count() == count and not renamed and heads == self._heads:
+            if box.count() == count and not renamed:
                 continue
             chosen = max(0, min(box.currentIndex(), count - 1))
             box.blockSignals(True)
@@ -234,7 +239,6 @@ class CompareMode(QObject):
             box.addItems([word.format(n=k + 1) for k in range(count)])
             box.setCurrentIndex(chosen)
             box.blockSignals(False)
-        self._heads = heads
 
     def set_ablated(self, layer: int, head: int) -> None:
         """B ablates head ``head`` of layer ``layer`` (both 0-based)."""

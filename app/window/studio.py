@@ -198,7 +198,7 @@ class StudioWindow(QMainWindow):
         # A method, not a lambda: Qt drops the connection when the window is destroyed, so the
         # stack going away with a discarded (still modified) document emits into nothing.
         self.state.undo_stack.cleanChanged.connect(self._update_title)
-        self.state.documentChanged.connect(self._update_title)
+        self.state.documentChanged.connect(self._on_document_title)
         self.statusBar().addPermanentWidget(BusyIndicator(self.state))
         self.step_weights = StepWeights(self.state, lambda fit: self.refresh_canvas(fit))
         self.statusBar().addPermanentWidget(self.step_weights)
@@ -606,6 +606,10 @@ class StudioWindow(QMainWindow):
             self.statusBar().showMessage(self.tr("⚠ not copied: {error}").format(error=error))
             return
         self.statusBar().showMessage(self.tr("Copied the frame as PNG and SVG"))
+
+    def _on_document_title(self, change: Change) -> None:
+        if change.paths is None:  # a cell edit keeps the title (cleanChanged: the mark)
+            self._update_title()
 
     def _update_title(self) -> None:
         scenario = self.state.scenario

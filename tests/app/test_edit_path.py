@@ -145,6 +145,34 @@ def test_a_number_edit_leaves_the_part_and_the_step_marks_as_they_are(
     assert redrawn == []
 
 
+def test_a_number_edit_leaves_the_options_the_choosers_and_the_title_alone(
+        qtbot: QtBot, f11: StudioWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cell edit changes numbers only: the block's and the positions' options, the comparison's
+    layer and head choosers and the window's title stay as they are shown; an edit of the
+    document's shape shows them all again."""
+    editor, compare = f11.editor, f11.compare
+    shown: list[str] = []
+    for owner, name in ((editor.block_editor, "_show"), (editor.positions_editor, "show_positions"),
+                        (f11, "_update_title")):
+        monkeypatch.setattr(owner, name, lambda name=name: shown.append(name))
+    listed: list[str] = []
+    for box in (compare.layer_box, compare.head_box):
+        box.model().rowsInserted.connect(lambda *_args, box=box: listed.append(
+            "layers" if box is compare.layer_box else "heads"))
+    type_into(qtbot, editor.tables["attention.Wq"], 0, 1, "3")
+    assert shown == ["_update_title"], "the first edit marks the title: modified"
+    shown.clear()
+    type_into(qtbot, editor.tables["attention.Wq"], 1, 1, "5")
+    assert f11.state.scenario.parameter("attention.Wq")[:, 1].tolist() == [3.0, 5.0]
+    assert shown == [] and listed == []
+    editor.size_boxes["heads"].setValue(2)
+    assert f11.state.scenario.attention.heads == 2
+    assert sorted(shown) == ["_show", "_update_title", "show_positions"]
+    assert listed == ["heads"]
+    assert [compare.head_box.itemText(k) for k in range(compare.head_box.count())] == \
+        ["head 1", "head 2"]
+
+
 def test_the_status_line_lists_the_first_eight_shares_of_a_long_row(qtbot: QtBot) -> None:
     scenario = attention_scenario(12, d=4, heads=1, width=2)
     window = StudioWindow(scenario)
