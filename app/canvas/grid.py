@@ -61,6 +61,7 @@ from app.canvas.theme import (
     text_font,
     widest_advance,
 )
+from app.plain_text import as_written
 from app.texts.frame_words import join_notes
 from app.texts.words import say
 from engine.format.numbers import NumberFormat
@@ -1126,7 +1127,8 @@ class MatrixGrid(QGraphicsItem):
         if cell != self._hovered:
             self._hovered = cell
             explain = None if cell is not None and self._asked(*cell) else self.spec.explain
-            self.setToolTip(explain(*cell) if cell is not None and explain is not None else "")
+            self.setToolTip(as_written(explain(*cell)) if cell is not None and explain is not None
+                            else "")
             self.update()
 
     def hoverLeaveEvent(self, event: QGraphicsSceneHoverEvent) -> None:

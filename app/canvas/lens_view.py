@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from app.canvas.cividis import CIVIDIS_ARGB
 from app.canvas.theme import SLIDE, Theme, fitted_lines, font, ink_for, text_font
+from app.plain_text import as_written
 from app.texts.words import say
 from engine.analysis.lens import Reading, read_layers, top_tokens
 from engine.format.numbers import format_number
@@ -222,7 +223,7 @@ class LensItem(QGraphicsItem):
             painter.drawText(lower, Qt.AlignmentFlag.AlignCenter, p)
 
     def hoverMoveEvent(self, event: QGraphicsSceneHoverEvent) -> None:
-        self.setToolTip(self.hover_text(event.pos()))
+        self.setToolTip(as_written(self.hover_text(event.pos())))
 
 
 def _level(p: float) -> int:

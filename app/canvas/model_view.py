@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from app.canvas.cividis import CIVIDIS_ARGB
 from app.canvas.theme import SLIDE, Theme, fitted_lines, font, ink_for
+from app.plain_text import as_written
 from app.texts.words import say
 from engine.analysis.sinks import layer_shares, sink_shares, strongest_sink
 from engine.format.numbers import format_number
@@ -265,7 +266,7 @@ class ModelViewItem(QGraphicsItem):
             top += TEXT_SIZE + 8
 
     def hoverMoveEvent(self, event: QGraphicsSceneHoverEvent) -> None:
-        self.setToolTip(self.hover_text(event.pos()))
+        self.setToolTip(as_written(self.hover_text(event.pos())))
 
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
         found = self.head_at(event.pos())

@@ -25,6 +25,7 @@ from app.canvas.context import LayoutContext
 from app.canvas.layout import TextItem
 from app.canvas.theme import Theme
 from app.model.operands import attention_of, module_of, qk_norm_of, same_step_in_layer
+from app.plain_text import as_written
 from app.texts.run_words import in_run
 from app.texts.scope import EMBEDDING_NORM, TYPES
 from app.texts.step_labels import layers_group, step_groups
@@ -141,7 +142,7 @@ class MapBox(QGraphicsObject):
         self._box = QRectF(self._arrow, 0, text.width() + 2 * BOX_PAD, text.height() + BOX_PAD)
         self._rect = self._box.adjusted(-self._arrow, 0, 0, 0)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.setToolTip(description)
+        self.setToolTip(as_written(description))
         self.setAcceptedMouseButtons(Qt.MouseButton.LeftButton)
 
     def boundingRect(self) -> QRectF:

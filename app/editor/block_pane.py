@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QGroupBox,
-    QLabel,
     QLineEdit,
     QWidget,
 )
@@ -30,6 +29,7 @@ from app.files.matrix_text import NUMBER_REASONS
 from app.i18n import QT_TRANSLATE_NOOP, LiveTexts, current_language
 from app.model.edits import Operation, SetBlock, SetHead, SetOption
 from app.model.parts import place_name
+from app.plain_text import PlainLabel
 from app.state.change import Change
 from app.state.document import DocumentState
 from app.state.window_lifetime import on_next_turn
@@ -124,7 +124,7 @@ class BlockEditor(QGroupBox):
                         lambda: self.tr("Vocabulary head (logits and probabilities)"))
         self.texts.bind(self.head_box.setAccessibleName, lambda: self.tr("Vocabulary head"))
         form.addRow(self.head_box)
-        self.vocab_label = QLabel()
+        self.vocab_label = PlainLabel()
         self.texts.bind(self.vocab_label.setText, lambda: self.tr("Vocabulary labels"))
         self.vocab_table = MatrixTable()
         self.vocab_model = VocabModel(state)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QToolButton, QVBoxLayout, QWidget
 
 from app.i18n import QT_TRANSLATE_NOOP, LiveTexts
 from app.model.edits import Operation
@@ -26,6 +26,7 @@ from app.model.parts import (
     layer_part,
     split_layer,
 )
+from app.plain_text import PlainLabel
 from app.state.document import DocumentState
 from engine import Scenario, Step
 
@@ -100,7 +101,7 @@ class LayerBar(QWidget):
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
         chooser = QHBoxLayout()
-        self.part_label = QLabel()
+        self.part_label = PlainLabel()
         self.texts.bind(self.part_label.setText, lambda: self.tr("S&how"))
         self.part_box = QComboBox()
         self.texts.bind(self.part_box.setAccessibleName, lambda: self.tr("Part of the model shown"))

@@ -35,6 +35,7 @@ from app.model.cancel import CancelledError
 from app.model.edits import AblateHead, Resize, SetOption, Worked, resized
 from app.model.outline import parameter_paths
 from app.model.parts import ENCODER, ENCODER_STACK, HEAD, INPUTS, part_of, place_name, split_layer
+from app.plain_text import PlainLabel, as_written
 from app.state.big import is_big
 from app.state.change import Change
 from app.state.document import DocumentState
@@ -115,7 +116,7 @@ class EditorPane(QScrollArea):
         # The refusal banner floats over the top of the visible area, two lines tall: it never
         # pushes the grids down, and takes no room while hidden (the full text is also its
         # tooltip and in the status line).
-        self.error_label = QLabel(self.viewport())
+        self.error_label = PlainLabel(parent=self.viewport())
         self.error_label.setWordWrap(True)
         self.texts.bind(self.error_label.setAccessibleName, lambda: self.tr("Last refused input"))
         self.error_label.setAutoFillBackground(True)
@@ -157,7 +158,7 @@ class EditorPane(QScrollArea):
         table = MatrixTable()
         table.setModel(model)
         self.texts.bind(table.setAccessibleName, name)
-        label = QLabel()
+        label = PlainLabel()
         self.texts.bind(label.setText, title)
         label.setBuddy(table)
         self._layout.addWidget(label)
@@ -296,7 +297,7 @@ class EditorPane(QScrollArea):
             self.texts.bind(spin.setAccessibleName, partial(self._size_label, key))
             spin.valueChanged.connect(lambda value, key=key: self._on_size(key, value))
             self.size_boxes[key] = spin
-            label = QLabel()
+            label = PlainLabel()
             self.texts.bind(label.setText, partial(self._size_label, key))
             label.setBuddy(spin)
             form.addRow(label, spin)
@@ -324,7 +325,7 @@ class EditorPane(QScrollArea):
                                                  (self.cross_scale_box, "scale", True))):
             check.toggled.connect(partial(self._set_option, key, cross))
             grid.addWidget(check, k // 2, k % 2)
-        self.ablate_label = QLabel()
+        self.ablate_label = PlainLabel()
         self.texts.bind(self.ablate_label.setText,
                         lambda: self.tr("Ablate heads (their output set to 0):"))
         grid.addWidget(self.ablate_label, 2, 0, 1, 2)
@@ -468,7 +469,7 @@ class EditorPane(QScrollArea):
                 if earlier not in self._built and self._in_part(earlier):
                     self._grid(earlier)
         name = place_name(path)
-        title = QLabel()
+        title = PlainLabel()
         self.texts.bind(title.setText, partial(_translated, TITLES[path])
                         if path in TITLES else partial(str, name))
         title.setStyleSheet("QLabel { font-weight: bold; margin-top: 6px; }")
@@ -533,7 +534,7 @@ class EditorPane(QScrollArea):
             f"QLabel {{ color: {REFUSAL_ON_DARK if dark else REFUSAL_ON_LIGHT}; "
             "font-weight: bold; padding: 2px 6px; border-bottom: 1px solid palette(mid); }")
         self.error_label.setText(f"⚠ {text}")
-        self.error_label.setToolTip(text)
+        self.error_label.setToolTip(as_written(text))
         self._place_error()
         self.error_label.show()
         self.error_label.raise_()

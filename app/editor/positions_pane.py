@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QGroupBox,
-    QLabel,
     QLineEdit,
     QSpinBox,
     QWidget,
@@ -24,6 +23,7 @@ from app.editor.form_rows import Row, add_rows
 from app.files.matrix_text import NUMBER_REASONS
 from app.i18n import QT_TRANSLATE_NOOP, LiveTexts, current_language
 from app.model.edits import Operation, SetOption, SetPositions
+from app.plain_text import PlainLabel
 from app.state.change import Change
 from app.state.document import DocumentState
 from app.texts.words import say
@@ -74,7 +74,7 @@ class PositionsEditor(QGroupBox):
             self.layout_box.addItem(_translated(LAYOUT_NAMES[layout]), layout)
         self.offset_spin = QSpinBox()
         self.offset_spin.setKeyboardTracking(False)
-        self.scaling_label = QLabel()
+        self.scaling_label = PlainLabel()
         self.scaling_label.setWordWrap(True)
         rows: tuple[Row, ...] = (
             (self.kind_box, lambda: self.tr("&Kind"), lambda: self.tr("Positional encoding")),

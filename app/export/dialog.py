@@ -49,6 +49,7 @@ from app.export.words import title_for
 from app.i18n import QT_TRANSLATE_NOOP, current_language
 from app.model.run import run_tokens
 from app.model.sheet import ASPECTS, DEFAULT_ASPECT, sheet_size
+from app.plain_text import PlainLabel
 from app.preferences import app_settings
 from app.texts import LANGUAGE_NAMES, LANGUAGES
 from app.texts.run_words import in_run
@@ -120,7 +121,7 @@ class ExportDialog(QDialog):
 
     def _labelled(self, form: QFormLayout, text: str, field: QWidget,
                   accessible: str) -> QLabel:
-        label = QLabel(text)
+        label = PlainLabel(text)
         label.setBuddy(field)
         field.setAccessibleName(accessible)
         form.addRow(label, field)
@@ -150,7 +151,7 @@ class ExportDialog(QDialog):
         steps_layout = QVBoxLayout(steps)
         steps_layout.setContentsMargins(0, 0, 0, 0)
         range_row = QHBoxLayout()
-        first_label, last_label = QLabel(self.tr("from")), QLabel(self.tr("to"))
+        first_label, last_label = PlainLabel(self.tr("from")), PlainLabel(self.tr("to"))
         first_label.setBuddy(self.first_spin)
         last_label.setBuddy(self.last_spin)
         range_row.addWidget(self.range_radio)
@@ -201,7 +202,7 @@ class ExportDialog(QDialog):
             self.aspect_box.addItem(aspect, aspect)
         self._labelled(form, self.tr("&Aspect:"), self.aspect_box,
                        self.tr("Shape of every picture, page and slide"))
-        self.size_label = QLabel()
+        self.size_label = PlainLabel()
         self._labelled(form, self.tr("Pixels:"), self.size_label,
                        self.tr("Size of every exported picture"))
         self.pictures_box = QCheckBox(self.tr("Slides as pictures (not editable)"))
@@ -275,7 +276,7 @@ class ExportDialog(QDialog):
         self.token_spin = QSpinBox()
         self.token_spin.setRange(1, count)
         self.token_spin.setValue(self.token or count)
-        self.token_label = QLabel()
+        self.token_label = PlainLabel()
         self.run_group = QButtonGroup(self)
         token_row = QHBoxLayout()
         for widget in (self.token_radio, self.token_spin, self.token_label):

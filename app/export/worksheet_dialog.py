@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
     QFormLayout,
-    QLabel,
     QLineEdit,
     QMessageBox,
     QPushButton,
@@ -42,6 +41,7 @@ from app.export.worksheet import (
 from app.export.worksheet_plan import Sheet, choose_exercises, plan_sheets
 from app.i18n import current_language
 from app.model.cancel import CancelledError
+from app.plain_text import PlainLabel
 from app.state.jobs import progress_dialog, run_with_progress
 from app.texts import LANGUAGE_NAMES, LANGUAGES
 from app.texts.problems import problem_words
@@ -96,7 +96,7 @@ class WorksheetDialog(QDialog):
         return say(f"worksheet_dialog.{key}", self.lang, **fields)
 
     def _row(self, form: QFormLayout, label_key: str, field: QWidget, name_key: str) -> None:
-        label = QLabel(self._word(label_key))
+        label = PlainLabel(self._word(label_key))
         label.setBuddy(field)
         field.setAccessibleName(self._word(name_key))
         form.addRow(label, field)
@@ -129,7 +129,7 @@ class WorksheetDialog(QDialog):
         self.browse_button = QPushButton(self._word("browse"))
         self.browse_button.setAccessibleName(self._word("browse_name"))
         where = path_field(self.sheet_edit, self.browse_button)
-        label = QLabel(self._word("save_to"))
+        label = PlainLabel(self._word("save_to"))
         label.setBuddy(self.sheet_edit)
         self.sheet_edit.setAccessibleName(self._word("save_to_name"))
         form.addRow(label, where)

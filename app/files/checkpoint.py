@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QMessageBox,
     QPushButton,
@@ -32,6 +31,7 @@ from PySide6.QtWidgets import (
 from app.files.opening import computed
 from app.i18n import current_language
 from app.model.cancel import CancelledError
+from app.plain_text import PlainLabel
 from app.state.jobs import run_with_progress
 from app.texts.problems import problem_words
 from engine import Scenario, ScenarioError, Trace
@@ -79,7 +79,7 @@ class CheckpointDialog(QDialog):
         self.layers = QLineEdit(self)
         self.layers.setPlaceholderText(translate("Checkpoint", "all, or 1-2, 3, 1,3-4"))
         form = QFormLayout(self)
-        folder_label = QLabel(translate("Checkpoint", "&Folder:"), self)
+        folder_label = PlainLabel(translate("Checkpoint", "&Folder:"), self)
         folder_label.setBuddy(self.folder)  # a row holding a layout gets no buddy of its own
         form.addRow(folder_label, row)
         self.trained = self._trained_model()

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QPushButton, QWidget
 
 from app.files.opening import load_computed
 from app.model.examples import DEFAULT_EXAMPLE, example_path
+from app.plain_text import as_written
 from app.state.jobs import Job
 from app.state.window_lifetime import kept_while_open
 from engine import Scenario, Trace, load_scenario
@@ -41,7 +42,7 @@ class LoadingSign(QWidget):
         super().__init__()
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
-        self.setToolTip(label)
+        self.setToolTip(as_written(label))
         self.bar = QProgressBar()
         self.bar.setRange(0, 0)  # busy: reading has no steps to count
         self.bar.setMaximumWidth(90)

@@ -7,7 +7,6 @@ from PySide6.QtCore import QEvent, Qt, QUrl, Signal
 from PySide6.QtWidgets import (
     QAbstractButton,
     QDockWidget,
-    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
@@ -19,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from app.help.html import entry_html, term_from_href
 from app.i18n import LiveTexts, current_language
+from app.plain_text import PlainLabel
 from app.texts import glossary, glossary_entry
 
 TERM_ROLE = Qt.ItemDataRole.UserRole
@@ -45,7 +45,7 @@ class GlossaryDock(QDockWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         self.search = QLineEdit()
         self.search.setClearButtonEnabled(True)
-        search_label = QLabel()
+        search_label = PlainLabel()
         search_label.setBuddy(self.search)
         self.texts.bind(search_label.setText, lambda: self.tr("Find &term:"))
         self.texts.bind(self.search.setPlaceholderText,
@@ -62,7 +62,7 @@ class GlossaryDock(QDockWidget):
         self.details = QTextBrowser()
         self.details.setOpenLinks(False)
         self.texts.bind(self.details.setAccessibleName, lambda: self.tr("Definition and example"))
-        self.count_label = QLabel()
+        self.count_label = PlainLabel()
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.terms)
         split.addWidget(self.details)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTextBoundaryFinder
 from PySide6.QtGui import QFontMetrics, QResizeEvent
-from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from app.plain_text import PlainLabel, as_written
 
 ELLIPSIS = "…"
 SEPARATORS = " ·:,;—–-"
@@ -35,13 +37,13 @@ def elided(text: str, metrics: QFontMetrics, room: int) -> str:
     return head + ELLIPSIS
 
 
-class ElidedLabel(QLabel):
+class ElidedLabel(PlainLabel):
     """Shows as much of its text's start as fits, then “…”; it never widens its layout for a
     long text (a long step title such as “Encoder · Layer 1 · …” would squeeze the editor
     beside it)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(parent=parent)
         self._whole = ""
         self._short = ""
         self._least = ""
@@ -53,7 +55,7 @@ class ElidedLabel(QLabel):
         start of ``short`` that must stay, such as “1/5”) alone when the cut would keep fewer
         than :data:`LEAST_KEPT` characters after it."""
         self._whole, self._short, self._least = text, short, least
-        self.setToolTip(text)
+        self.setToolTip(as_written(text))
         self.setAccessibleDescription(text)
         self._fit()
 

@@ -18,12 +18,13 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAction, QKeySequence, QStandardItemModel
-from PySide6.QtWidgets import QComboBox, QFileDialog, QHBoxLayout, QLabel, QMenu, QWidget
+from PySide6.QtWidgets import QComboBox, QFileDialog, QHBoxLayout, QMenu, QWidget
 
 from app.canvas.context import FrameOptions
 from app.canvas.side_by_side import CompareFrameItem
 from app.i18n import LiveTexts, current_language
 from app.model.edits import AblateHead
+from app.plain_text import PlainLabel
 from app.state.change import Change
 from app.texts import step_title
 from app.window.swap_dialog import position_names
@@ -130,7 +131,7 @@ class CompareMode(QObject):
         self.bar = QWidget()
         row = QHBoxLayout(self.bar)
         row.setContentsMargins(0, 0, 0, 0)
-        label = QLabel()
+        label = PlainLabel()
         self.texts.bind(label.setText, lambda: self.tr("B ="))
         self.preset_box = QComboBox()
         # As wide as its shorter names, not its longest: the bar shares the canvas's row.
@@ -151,7 +152,7 @@ class CompareMode(QObject):
                         lambda: self.tr("B swaps the token at position"))
         self.texts.bind(self.second_box.setAccessibleName,
                         lambda: self.tr("with the token at position"))
-        self.pair_chooser = _chooser(self.first_box, QLabel("↔"), self.second_box)
+        self.pair_chooser = _chooser(self.first_box, PlainLabel("↔"), self.second_box)
         row.addWidget(self.pair_chooser)
         self.layer_box = QComboBox()
         self.head_box = QComboBox()
@@ -163,7 +164,7 @@ class CompareMode(QObject):
         """The heads of each layer the two ablation choosers list."""
         self._tokens: tuple[str, ...] = ()
         """The tokens the two position choosers list."""
-        self.problem_label = QLabel()
+        self.problem_label = PlainLabel()
         self.problem_label.setWordWrap(True)  # a long refusal wraps rather than widening the window
         self.texts.bind(self.problem_label.setAccessibleName,
                         lambda: self.tr("Why B cannot be shown"))

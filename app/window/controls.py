@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent
-from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QToolButton, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QToolButton, QWidget
 
 from app.canvas.context import HEADS_AT_ONCE
 from app.i18n import LiveTexts
+from app.plain_text import PlainLabel
 from app.state.document import DocumentState
 
 
@@ -42,7 +43,7 @@ class CanvasControls(QWidget):
         bind(self.fit_button.setAccessibleName, lambda: self.tr("Fit the frame to the view"))
         for text, widget in ((lambda: self.tr("&Receiver"), self.receiver_box),
                              (lambda: self.tr("&Head"), self.head_box)):
-            label = QLabel()
+            label = PlainLabel()
             bind(label.setText, text)
             label.setBuddy(widget)
             row.addWidget(label)

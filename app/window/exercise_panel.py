@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QGridLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QRadioButton,
@@ -27,6 +26,7 @@ from PySide6.QtWidgets import (
 from app.i18n import LiveTexts, current_language
 from app.model.ablation_words import ablation_words
 from app.model.exercise_edits import array_words, cell_words
+from app.plain_text import PlainLabel
 from app.texts.problems import problem_words
 from app.texts.words import joined, say
 from engine import ScenarioError, Trace, format_number
@@ -58,12 +58,12 @@ class Blank:
     def __init__(self, trace: Trace, cell: tuple[str, Index], lang: str) -> None:
         self.cell = cell
         self.what = cell_words(trace, cell[0], cell[1], lang)
-        self.label = QLabel(self.what)
+        self.label = PlainLabel(self.what)
         self.entry = QLineEdit()
         self.entry.setAccessibleName(say("exercise.blank_name", lang, what=self.what))
         self.entry.setToolTip(say("exercise.blank_tip", lang, what=self.what))
         self.label.setBuddy(self.entry)
-        self.verdict = QLabel()
+        self.verdict = PlainLabel()
         self.verdict.setWordWrap(True)
         self.right: bool | None = None
         """The last Check's verdict, until Try again or an edit of the answer (the canvas
@@ -118,7 +118,7 @@ class ExercisePanel(QWidget):
         self.choices: list[QAbstractButton] = []
         column = QVBoxLayout(self)
         row = QHBoxLayout()
-        chooser_label = QLabel()
+        chooser_label = PlainLabel()
         bind(chooser_label.setText, _word("chooser"))
         self.chooser = QComboBox()
         self.chooser.setSizeAdjustPolicy(
@@ -129,14 +129,14 @@ class ExercisePanel(QWidget):
         row.addWidget(chooser_label)
         row.addWidget(self.chooser, 1)
         column.addLayout(row)
-        self.title = QLabel()
+        self.title = PlainLabel()
         self.title.setWordWrap(True)
         font = self.title.font()
         font.setBold(True)
         self.title.setFont(font)
-        self.prompt = QLabel()
+        self.prompt = PlainLabel()
         self.prompt.setWordWrap(True)
-        self.question = QLabel()
+        self.question = PlainLabel()
         self.question.setWordWrap(True)
         for label in (self.title, self.prompt, self.question):
             column.addWidget(label)
@@ -156,7 +156,7 @@ class ExercisePanel(QWidget):
         for button in (self.check_button, self.reveal_button, self.again_button):
             buttons.addWidget(button)
         column.addLayout(buttons)
-        self.score = QLabel()
+        self.score = PlainLabel()
         self.score.setWordWrap(True)
         column.addWidget(self.score)
         column.addStretch(1)

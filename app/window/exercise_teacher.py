@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QGroupBox,
-    QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from app.i18n import LiveTexts, current_language
 from app.model.exercise_edits import HIDE_CHOICES
+from app.plain_text import PlainLabel
 from app.texts.words import say
 from engine.exercises.document import Exercise
 
@@ -81,7 +81,7 @@ class TeacherBox(QGroupBox):
         self.add_button = QPushButton()
         bind(self.add_button.setText, _word("add"))
         column.addWidget(self.add_button)
-        self.hint = QLabel()
+        self.hint = PlainLabel()
         self.hint.setWordWrap(True)
         bind(self.hint.setText, _word("click_hint"))
         column.addWidget(self.hint)
@@ -120,7 +120,7 @@ class TeacherBox(QGroupBox):
 
     def _add_row(self, form: QFormLayout, key: str, widget: QWidget) -> None:
         """A row of ``form``: the word ``key`` as the label (the buddy of ``widget``)."""
-        label = QLabel()
+        label = PlainLabel()
         self.texts.bind(label.setText, _word(key))
         label.setBuddy(widget)
         form.addRow(label, widget)

@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
     QHBoxLayout,
-    QLabel,
     QPushButton,
     QSlider,
     QSpinBox,
@@ -33,6 +32,7 @@ from PySide6.QtWidgets import (
 from app.canvas.shown import SHOWN
 from app.i18n import LiveTexts, current_language
 from app.model.edits import AppendToken, SetGeneration, run_of
+from app.plain_text import PlainLabel
 from app.texts.problems import problem_words
 from engine import Scenario, ScenarioError
 from engine.format.generation_keys import MAX_TEMPERATURE
@@ -89,7 +89,7 @@ class GenerationPanel(QWidget):
         self.slider.setValue(SLIDER_STEPS)
         self.slider.setMinimumWidth(90)
         bind(self.slider.setAccessibleName, lambda: self.tr("Temperature"))
-        self.temperature_label = QLabel()
+        self.temperature_label = PlainLabel()
         self.top_k_box = QSpinBox()
         self.top_k_box.setRange(0, 1)
         bind(self.top_k_box.setSpecialValueText, lambda: self.tr("all"))
@@ -112,14 +112,14 @@ class GenerationPanel(QWidget):
                                    (rows[1], lambda: self.tr("Top-&k"), self.top_k_box),
                                    (rows[1], lambda: self.tr("Top-&p"), self.top_p_box),
                                    (rows[1], lambda: self.tr("See&d"), self.seed_box)):
-            label = QLabel()
+            label = PlainLabel()
             bind(label.setText, text)
             label.setBuddy(widget)
             line.addWidget(label)
             line.addWidget(widget)
             if widget is self.slider:
                 line.addWidget(self.temperature_label)
-        self.hint = QLabel()
+        self.hint = PlainLabel()
         bind(self.hint.setText, lambda: self.tr("or click a bar to pick its token"))
         rows[1].addWidget(self.hint)
         for line in rows:

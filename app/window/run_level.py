@@ -4,10 +4,11 @@ is shown."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from app.i18n import LiveTexts, current_language
 from app.model.run import RunToken, run_tokens
+from app.plain_text import PlainLabel, as_written
 from app.state.document import DocumentState
 from app.texts.run_words import token_name, token_of
 
@@ -28,7 +29,7 @@ class RunLevel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         self.row = QHBoxLayout()
         self.row.setContentsMargins(0, 0, 0, 0)
-        self.run_label = QLabel()
+        self.run_label = PlainLabel()
         self.texts.bind(self.run_label.setText, lambda: self.tr("Generation run:"))
         self.row.addWidget(self.run_label)
         self.token_buttons: list[QPushButton] = []
@@ -41,7 +42,7 @@ class RunLevel(QWidget):
         self.row.addWidget(self.whole_button)
         self.row.addStretch(1)
         layout.addLayout(self.row)
-        self.banner = QLabel()
+        self.banner = PlainLabel()
         self.banner.setWordWrap(True)
         layout.addWidget(self.banner)
         self.texts.bind(self.setAccessibleName, lambda: self.tr("Generation run"))
@@ -85,9 +86,9 @@ class RunLevel(QWidget):
         lang = current_language()
         for token, button in zip(self._tokens, self.token_buttons, strict=True):
             button.setText(token_name(token.t, token.label, lang))
-            button.setToolTip(self.tr("The steps that drew {token}: the prompt and the "
-                                      "tokens before it").format(
-                token=token_name(token.t, token.label, lang)))
+            button.setToolTip(as_written(self.tr("The steps that drew {token}: the prompt and "
+                                                 "the tokens before it").format(
+                token=token_name(token.t, token.label, lang))))
 
     def _mark(self) -> None:
         t = self.state.token

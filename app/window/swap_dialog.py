@@ -18,13 +18,13 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QLabel,
     QMenu,
     QWidget,
 )
 
 from app.i18n import LiveTexts
 from app.model.edits import SwapTokens
+from app.plain_text import PlainLabel
 
 if TYPE_CHECKING:
     from app.state.shell import Shell
@@ -54,7 +54,7 @@ class SwapDialog(QDialog):
                                        (self.second_box, lambda: self.tr("&with token"), 1)):
             box.addItems(position_names(tokens))
             box.setCurrentIndex(min(start, len(tokens) - 1))
-            label = QLabel()
+            label = PlainLabel()
             self.texts.bind(label.setText, label_text)
             self.texts.bind(box.setAccessibleName, partial(_plain, label_text))
             label.setBuddy(box)

@@ -10,7 +10,6 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QHBoxLayout,
-    QLabel,
     QPushButton,
     QScrollArea,
     QSizePolicy,
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from app.help.explain import ExplainPanel
 from app.i18n import LiveTexts, current_language
+from app.plain_text import PlainLabel
 from app.state.change import Change
 from app.state.document import DocumentState
 from app.state.showing import step_problem
@@ -130,7 +130,7 @@ class Timeline(QWidget):
         self.dwell_box.setValue(DEFAULT_DWELL_SECONDS)
         self.texts.bind(self.dwell_box.setSuffix, lambda: self.tr(" s"))
         self.texts.bind(self.dwell_box.setAccessibleName, lambda: self.tr("Dwell time per step"))
-        dwell_label = QLabel()
+        dwell_label = PlainLabel()
         self.texts.bind(dwell_label.setText, lambda: self.tr("&Dwell"))
         dwell_label.setBuddy(self.dwell_box)
         controls.addWidget(dwell_label)
@@ -153,12 +153,12 @@ class Timeline(QWidget):
         # must be reachable by Tab. _show_current keeps exactly the current one checked.
         self.step_group = StepButtons()
         layout.addWidget(self.step_bar)
-        self.summary_label = QLabel()
+        self.summary_label = PlainLabel()
         self.summary_label.setWordWrap(True)
         self.texts.bind(self.summary_label.setAccessibleName,
                         lambda: self.tr("What this step does"))
         layout.addWidget(self.summary_label)
-        self.check_label = QLabel()
+        self.check_label = PlainLabel()
         self.check_label.setWordWrap(True)
         self.texts.bind(self.check_label.setAccessibleName,
                         lambda: self.tr("How to check this step"))

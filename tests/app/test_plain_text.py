@@ -1,0 +1,71 @@
+"""A document's words are shown as written: a tokenizer's ``<s>`` (the first token of every
+Llama 2, Mistral and TinyLlama text) and a title typed as HTML are never read as rich text by a
+label or a tooltip."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import Qt as GuiQt
+from PySide6.QtGui import QTextDocument
+from PySide6.QtWidgets import QApplication, QGraphicsSceneHoverEvent, QLabel
+from pytestqt.qtbot import QtBot
+
+from app.canvas.grid import MatrixGrid
+from app.plain_text import as_written
+from engine.checkpoint import import_checkpoint
+from tests.app.driving import close_window, show_window
+from tests.engine.hf_reference import FIXTURES
+
+
+def shown_by_qt(text: str) -> str:
+    """The characters Qt shows for ``text`` in a tooltip or message box (rich text when it
+    looks like it)."""
+    document = QTextDocument()
+    if GuiQt.mightBeRichText(text):
+        document.setHtml(text)
+    else:
+        document.setPlainText(text)
+    return document.toPlainText()
+
+
+@pytest.mark.parametrize("text", ["row “<s>” of L1.Q", "<b>bold</b>\nline  two", "a < b > c",
+                                  "&lt;s&gt; typed", "plain words", "<|begin_of_text|>"])
+def test_a_tooltip_or_message_shows_the_characters_it_was_given(qtbot: QtBot, text: str) -> None:
+    assert shown_by_qt(as_written(text)) == text
+
+
+def test_the_tokenizers_s_stays_in_every_steps_texts_and_tooltips(qtbot: QtBot) -> None:
+    scenario = import_checkpoint(FIXTURES / "mistral", "the cat sat")
+    assert scenario.tokens[0] == "<s>"
+    window = show_window(qtbot, scenario)
+    try:
+        timeline = window.timeline
+        quoted, hovered = [], []
+        for k in range(len(window.state.trace.steps)):
+            window.state.set_step(k)
+            QApplication.processEvents()
+            for label in (timeline.summary_label, timeline.check_label):
+                assert label.textFormat() == Qt.TextFormat.PlainText
+                if "“<s>”" in label.text():
+                    quoted.append(window.state.trace.steps[k].id)
+            frame = window.canvas.frame
+            assert frame is not None
+            for grid in frame.items_of(MatrixGrid):
+                if grid.spec.explain is not None and str(grid.spec.row_labels[0]).startswith("<s>"):
+                    hover = QGraphicsSceneHoverEvent(QEvent.Type.GraphicsSceneHoverMove)
+                    hover.setPos(grid.cell_rect(0, 0).center())
+                    grid.hoverMoveEvent(hover)
+                    said = grid.spec.explain(0, 0)
+                    assert shown_by_qt(grid.toolTip()) == said
+                    hovered.append(said)
+        assert quoted, "no step's text quotes the first token"
+        assert any("<s>" in said for said in hovered), hovered
+        labels = window.findChildren(QLabel)
+        assert labels and all(label.textFormat() == Qt.TextFormat.PlainText
+                              for label in labels), [label.text() for label in labels
+                                                     if label.textFormat() !=
+                                                     Qt.TextFormat.PlainText]
+    finally:
+        close_window(window)
+
