@@ -49,7 +49,7 @@ from app.export.words import title_for
 from app.i18n import QT_TRANSLATE_NOOP, current_language
 from app.model.run import run_tokens
 from app.model.sheet import ASPECTS, DEFAULT_ASPECT, sheet_size
-from app.plain_text import PlainLabel
+from app.plain_text import PlainLabel, as_written
 from app.preferences import app_settings
 from app.texts import LANGUAGE_NAMES, LANGUAGES
 from app.texts.run_words import in_run
@@ -613,5 +613,5 @@ class ExportDialog(QDialog):
 
     def _show_error(self, message: str) -> bool:
         self.last_error = message
-        QMessageBox.critical(self, self.tr("Export failed"), message)
+        QMessageBox.critical(self, self.tr("Export failed"), as_written(message))
         return False

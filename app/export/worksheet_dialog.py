@@ -41,7 +41,7 @@ from app.export.worksheet import (
 from app.export.worksheet_plan import Sheet, choose_exercises, plan_sheets
 from app.i18n import current_language
 from app.model.cancel import CancelledError
-from app.plain_text import PlainLabel
+from app.plain_text import PlainLabel, as_written
 from app.state.jobs import progress_dialog, run_with_progress
 from app.texts import LANGUAGE_NAMES, LANGUAGES
 from app.texts.problems import problem_words
@@ -268,7 +268,7 @@ class WorksheetDialog(QDialog):
 
     def _show_error(self, message: str) -> bool:
         self.last_error = message
-        QMessageBox.critical(self, self._word("failed"), message)
+        QMessageBox.critical(self, self._word("failed"), as_written(message))
         return False
 
 

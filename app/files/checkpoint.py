@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from app.files.opening import computed
 from app.i18n import current_language
 from app.model.cancel import CancelledError
-from app.plain_text import PlainLabel
+from app.plain_text import PlainLabel, as_written
 from app.state.jobs import run_with_progress
 from app.texts.problems import problem_words
 from engine import Scenario, ScenarioError, Trace
@@ -173,9 +173,9 @@ def open_checkpoint(shell: Shell,
     except Exception as error:  # a refusal, or whatever else went wrong in the worker
         problem = problem_words(error, current_language()) if isinstance(
             error, ScenarioError) else str(error)
-        QMessageBox.warning(shell.widget(), translate("Checkpoint", "Cannot import"), translate(
-            "Checkpoint", "{folder} was not imported:\n{error}").format(folder=choice.folder,
-                                                                       error=problem))
+        QMessageBox.warning(shell.widget(), translate("Checkpoint", "Cannot import"), as_written(
+            translate("Checkpoint", "{folder} was not imported:\n{error}").format(
+                folder=choice.folder, error=problem)))
         shell.show_message(translate("Checkpoint", "⚠ not imported: {error}").format(
             error=problem))
         return False

@@ -18,6 +18,7 @@ from app.files.matrix_text import (
 )
 from app.i18n import QT_TRANSLATE_NOOP, current_language
 from app.model.edits import SetMatrix
+from app.plain_text import as_written
 from app.state.document import DocumentState
 from engine.scenario.names import short_name
 
@@ -57,9 +58,9 @@ def put_matrix(state: DocumentState, path: str, values: FloatArray, source: str,
     block = (int(values.shape[0]), int(values.shape[1]))
     problem = match_problem(block, name, grid_shape(state, path), current_language())
     if problem is not None:
-        QMessageBox.warning(parent, translate("Import", "Cannot import"), translate(
+        QMessageBox.warning(parent, translate("Import", "Cannot import"), as_written(translate(
             "Import", "{source} was not imported: {problem}.").format(source=source,
-                                                                      problem=problem))
+                                                                      problem=problem)))
         state.refused.emit(translate("Import", "import into {name}: {problem}; nothing changed")
                            .format(name=name, problem=problem))
         return False
@@ -77,9 +78,9 @@ def put_matrix(state: DocumentState, path: str, values: FloatArray, source: str,
         state.refused.disconnect(note)
     if not done and refusals:  # values that overflow, a document over its limits: as loud as
         QMessageBox.warning(  # a wrong shape
-            parent, translate("Import", "Cannot import"), translate(
+            parent, translate("Import", "Cannot import"), as_written(translate(
                 "Import", "{source} was not imported: {problem}.").format(
-                source=source, problem=refusals[-1]))
+                source=source, problem=refusals[-1])))
     return done
 
 
@@ -88,9 +89,9 @@ def import_matrix_file(shell: Shell, path: str, file: Path) -> bool:
     try:
         values = load_matrix_file(file)
     except MatrixTextError as error:
-        QMessageBox.warning(shell.widget(), translate("Import", "Cannot import"), translate(
-            "Import", "{file} was not imported:\n{error}").format(
-                file=file, error=error.words(current_language())))
+        QMessageBox.warning(shell.widget(), translate("Import", "Cannot import"), as_written(
+            translate("Import", "{file} was not imported:\n{error}").format(
+                file=file, error=error.words(current_language()))))
         shell.state.refused.emit(translate("Import", "import: {problem}; nothing changed")
                                  .format(problem=error.words(current_language())))
         return False

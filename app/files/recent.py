@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QMenu, QMessageBox
 
+from app.plain_text import as_written
 from app.preferences import app_settings
 from app.state.window_lifetime import on_next_turn
 
@@ -101,8 +102,8 @@ class RecentMenu(QMenu):
         if not path.is_file():
             remove_recent(path)
             self._rebuild_later()
-            QMessageBox.warning(self.shell.widget(), self.tr("Document not found"), self.tr(
-                "{path} is no longer there (moved, renamed or deleted). It was removed from "
-                "the recent documents.").format(path=path))
+            QMessageBox.warning(self.shell.widget(), self.tr("Document not found"), as_written(
+                self.tr("{path} is no longer there (moved, renamed or deleted). It was removed "
+                        "from the recent documents.").format(path=path)))
             return False
         return self.shell.open_path(path)

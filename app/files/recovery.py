@@ -51,6 +51,7 @@ from app.files.loading import placeholder, read_after_showing
 from app.files.opening import is_big_file, load_computed
 from app.files.saving import document_inputs
 from app.model.cancel import CancelledError
+from app.plain_text import as_written
 from app.state.big import is_big
 from app.state.document import DocumentState
 from app.state.jobs import Job
@@ -435,9 +436,10 @@ def offer_recovery(shell: Shell, copies: list[RecoveryCopy] | None = None) -> li
                  if copy.original else translate("Recovery", "never saved to a file"))
         answer = QMessageBox.question(
             shell.widget(), translate("Recovery", "Restore unsaved work"),
-            translate("Recovery", "Restore unsaved work from {time}?\n\n“{title}”, {where}. "
-                      "QKV Studio ended before it was saved. No deletes this copy.").format(
-                time=copy.time_text(), title=copy.title, where=where),
+            as_written(translate(
+                "Recovery", "Restore unsaved work from {time}?\n\n“{title}”, {where}. QKV Studio "
+                "ended before it was saved. No deletes this copy.").format(
+                time=copy.time_text(), title=copy.title, where=where)),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.Yes)
         if answer != QMessageBox.StandardButton.Yes:
@@ -470,9 +472,10 @@ def _restore(target: Shell, copy: RecoveryCopy, scenario: Scenario,
 
 
 def _cannot_restore(shell: Shell, copy: RecoveryCopy, error: BaseException) -> None:
-    QMessageBox.warning(shell.widget(), translate("Recovery", "Cannot restore"), translate(
-        "Recovery", "The copy from {time} cannot be read. It was kept, unchanged, at\n"
-        "{path}\n{error}").format(time=copy.time_text(), path=copy.document, error=error))
+    QMessageBox.warning(shell.widget(), translate("Recovery", "Cannot restore"), as_written(
+        translate("Recovery", "The copy from {time} cannot be read. It was kept, unchanged, at\n"
+                  "{path}\n{error}").format(time=copy.time_text(), path=copy.document,
+                                             error=error)))
     copy.release()
 
 

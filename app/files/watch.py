@@ -18,6 +18,7 @@ from PySide6.QtCore import QFileSystemWatcher, QObject
 from PySide6.QtWidgets import QMessageBox
 
 from app.files.opening import load_computed
+from app.plain_text import as_written
 from engine import ScenarioError
 
 if TYPE_CHECKING:
@@ -79,9 +80,10 @@ class DiskWatch(QObject):
             return True
         answer = QMessageBox.question(
             self.shell.widget(), self.tr("File changed on disk"),
-            self.tr("{path} was changed on disk (by another window or program) since it was "
-                    "opened or saved here.\n\nOverwrite it with the document in this window?")
-            .format(path=path), Button.Save | Button.Cancel, Button.Cancel)
+            as_written(self.tr("{path} was changed on disk (by another window or program) since "
+                               "it was opened or saved here.\n\nOverwrite it with the document "
+                               "in this window?").format(path=path)),
+            Button.Save | Button.Cancel, Button.Cancel)
         return answer == Button.Save
 
     def _on_changed(self, name: str) -> None:
@@ -105,7 +107,8 @@ class DiskWatch(QObject):
                     self.tr("{path} was changed on disk.\n\nReload it? No keeps this window's "
                             "version; saving will ask before overwriting the file."))
         answer = QMessageBox.question(self.shell.widget(), self.tr("File changed on disk"),
-                                      question.format(path=path), Button.Yes | Button.No,
+                                      as_written(question.format(path=path)),
+                                      Button.Yes | Button.No,
                                       Button.No if modified else Button.Yes)
         if answer != Button.Yes or not path.exists():
             return

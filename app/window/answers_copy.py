@@ -22,6 +22,7 @@ from app.files.saving import (
 )
 from app.i18n import current_language
 from app.model.examples import SUFFIX
+from app.plain_text import as_written
 from app.texts.words import say
 
 if TYPE_CHECKING:
@@ -75,7 +76,7 @@ class AnswersCopy(QObject):
         target = save_target(chosen)
         if is_open_document(target, state.path):
             refusal = self._word("answers_not_over_open", path=target)
-            QMessageBox.warning(window, self._word("answers_title"), refusal)
+            QMessageBox.warning(window, self._word("answers_title"), as_written(refusal))
             self.shell.show_message(f"⚠ {refusal}")
             return False
         try:
@@ -84,7 +85,7 @@ class AnswersCopy(QObject):
         except Exception as error:  # every failure is said; the document stays open as it was
             problem = self._word("answers_not_saved", path=target,
                                  problem=failure_words(error, current_language()))
-            QMessageBox.critical(window, self._word("answers_title"), problem)
+            QMessageBox.critical(window, self._word("answers_title"), as_written(problem))
             self.shell.show_message(f"⚠ {problem}")
             return False
         self.shell.show_message(self._word("answers_saved", path=target))

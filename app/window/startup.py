@@ -29,6 +29,7 @@ from app.files.session import (
 )
 from app.i18n import current_language
 from app.model.examples import DEFAULT_EXAMPLE, example_path, resolve_document
+from app.plain_text import as_written
 from app.state.showing import ShowingError, Shown, check_showing, first_options
 from app.state.window_lifetime import kept_while_open
 from app.window.appearance import appearance
@@ -167,7 +168,7 @@ def say_refusal(window: StudioWindow, path: Path, error: BaseException | str) ->
         path=path, error=error)
     window.statusBar().showMessage(f"⚠ {refusal.splitlines()[-1]}")
     title = QCoreApplication.translate("StudioWindow", "Cannot open")
-    QMessageBox.warning(window, title, refusal)
+    QMessageBox.warning(window, title, as_written(refusal))
 
 
 def _read_later(window: StudioWindow, path: Path) -> None:

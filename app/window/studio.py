@@ -68,6 +68,7 @@ from app.help.glossary import GlossaryDock
 from app.i18n import LiveTexts, current_language
 from app.model.cancel import CancelledError
 from app.model.examples import OPENINGS, example_name, example_names, example_path
+from app.plain_text import as_written
 from app.state.big import is_big
 from app.state.change import Change
 from app.state.document import DocumentState
@@ -601,8 +602,8 @@ class StudioWindow(QMainWindow):
             copy_frame(self.state.trace, self.state.step, self.frame_options(),
                        lang=self.timeline.lang)
         except ExportError as error:  # a frame too large to draw: said, never a crash
-            QMessageBox.warning(self, self.tr("Not copied"), self.tr(
-                "The frame was not copied:\n{error}").format(error=error))
+            QMessageBox.warning(self, self.tr("Not copied"), as_written(self.tr(
+                "The frame was not copied:\n{error}").format(error=error)))
             self.statusBar().showMessage(self.tr("⚠ not copied: {error}").format(error=error))
             return
         self.statusBar().showMessage(self.tr("Copied the frame as PNG and SVG"))
@@ -638,8 +639,8 @@ class StudioWindow(QMainWindow):
             self.statusBar().showMessage(self.tr("Not opened: cancelled"))
             return False
         except Exception as error:  # a refusal, or whatever else went wrong in the worker
-            QMessageBox.warning(self, self.tr("Cannot open"), self.tr(
-                "{path} was not opened:\n{error}").format(path=path, error=error))
+            QMessageBox.warning(self, self.tr("Cannot open"), as_written(self.tr(
+                "{path} was not opened:\n{error}").format(path=path, error=error)))
             self.statusBar().showMessage(self.tr("⚠ not opened: {error}").format(error=error))
             return False
         if not self._may_discard():
@@ -734,7 +735,7 @@ class StudioWindow(QMainWindow):
         """``scenario`` was not shown: said in a message and the status bar."""
         refusal = self.tr("{title} was not opened:\n{error}").format(
             title=isolate(scenario.title), error=problem)
-        QMessageBox.warning(self, self.tr("Cannot open"), refusal)
+        QMessageBox.warning(self, self.tr("Cannot open"), as_written(refusal))
         self.statusBar().showMessage(self.tr("⚠ not opened: {error}").format(error=problem))
 
     def long_work(self, label: str, work: Callable[[threading.Event], Any], big: bool,
@@ -795,10 +796,10 @@ class StudioWindow(QMainWindow):
             return False
         except Exception as error:  # every failure is said; none loses the work
             problem = failure_words(error, current_language())
-            QMessageBox.critical(self, self.tr("Not saved"), self.tr(
+            QMessageBox.critical(self, self.tr("Not saved"), as_written(self.tr(
                 "Could not save to {path}: {problem}.\nThe file on disk was left as it was; "
                 "your changes are still open in this window.").format(path=path,
-                                                                      problem=problem))
+                                                                      problem=problem)))
             self.statusBar().showMessage(self.tr("⚠ not saved to {path}: {problem}").format(
                 path=path, problem=problem))
             return False

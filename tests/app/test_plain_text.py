@@ -4,6 +4,8 @@ label or a tooltip."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import Qt as GuiQt
@@ -14,7 +16,7 @@ from pytestqt.qtbot import QtBot
 from app.canvas.grid import MatrixGrid
 from app.plain_text import as_written
 from engine.checkpoint import import_checkpoint
-from tests.app.driving import close_window, show_window
+from tests.app.driving import Dialogs, close_window, open_window, show_window
 from tests.engine.hf_reference import FIXTURES
 
 
@@ -69,3 +71,19 @@ def test_the_tokenizers_s_stays_in_every_steps_texts_and_tooltips(qtbot: QtBot) 
     finally:
         close_window(window)
 
+
+
+def test_a_refusal_names_a_file_as_written(qtbot: QtBot, tmp_path: Path,
+                                            dialogs: Dialogs) -> None:
+    broken = tmp_path / "<s>lesson.qkv.json"
+    broken.write_text("{ not json", encoding="utf-8")
+    window = open_window(qtbot)
+    try:
+        before = window.state.scenario
+        assert not window.open_path(broken)
+        assert window.state.scenario is before
+        [(kind, title, text)] = dialogs.shown
+        assert (kind, title) == ("warning", "Cannot open")
+        assert shown_by_qt(text).startswith(f"{broken} was not opened:\n")
+    finally:
+        close_window(window)
