@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from app.canvas.cividis import CIVIDIS_ARGB
 from app.canvas.theme import SLIDE, Theme, fitted_lines, font, ink_for, text_font
+from app.model.operands import shown_tokens
 from app.plain_text import as_written
 from app.texts.words import say
 from engine.analysis.lens import Reading, read_layers, top_tokens
@@ -75,8 +76,8 @@ class LensItem(QGraphicsItem):
         """``readings``, when given, are ``trace``'s, read in a worker (a GPT-2-small shape
         takes seconds: :func:`~engine.analysis.lens.read_layers`)."""
         self.options = options
-        self.tokens = trace.tokens_of("tokens")
-        self.vocab = trace.tokens_of("vocab")
+        self.tokens = shown_tokens(trace.tokens_of("tokens"))
+        self.vocab = shown_tokens(trace.tokens_of("vocab"))
         self.receiver = len(self.tokens) - 1 if options.receiver is None else options.receiver
         self.best = [np.argmax(reading.probs, axis=1) for reading in self.readings]
         """Each reading's most probable id per position (ties: the lower id, as the CLI's)."""

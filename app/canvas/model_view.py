@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from app.canvas.cividis import CIVIDIS_ARGB
 from app.canvas.theme import SLIDE, Theme, fitted_lines, font, ink_for
+from app.model.operands import shown_tokens
 from app.plain_text import as_written
 from app.texts.words import say
 from engine.analysis.sinks import layer_shares, sink_shares, strongest_sink
@@ -75,11 +76,11 @@ class ModelViewItem(QGraphicsItem):
         chosen = options.layers if options.layers is not None else range(len(every))
         self.layers = tuple(every[k] for k in chosen)
         self.options = options
-        self.tokens = trace.scenario.tokens
+        self.tokens = shown_tokens(trace.scenario.tokens)
         steps = [trace.steps[shares.step] for shares in self.layers]
-        self.queries = [trace.tokens_of(step.rows) for step in steps]
+        self.queries = [shown_tokens(trace.tokens_of(step.rows)) for step in steps]
         """Each attention's query tokens (an encoder's are its own) and key tokens."""
-        self.keys = [trace.tokens_of(step.keys) for step in steps]
+        self.keys = [shown_tokens(trace.tokens_of(step.keys)) for step in steps]
         self.receiver = len(self.tokens) - 1 if options.receiver is None else options.receiver
         self.receives = [queries == self.tokens for queries in self.queries]
         """Whether an attention's queries are the document's tokens (not an encoder's): only

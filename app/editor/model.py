@@ -16,6 +16,7 @@ from PySide6.QtCore import (
 from app.files.matrix_text import MatrixTextError, fit_problem, parse_matrix_text
 from app.i18n import QT_TRANSLATE_NOOP, current_language
 from app.model.edits import SetLabel, SetMatrix, labels_at
+from app.model.operands import shown_token
 from app.model.parts import place_name
 from app.state.change import Change
 from app.state.document import DocumentState
@@ -190,7 +191,7 @@ class MatrixModel(QAbstractTableModel):
         if self.path in ROW_TOKENS:
             tokens = self._row_tokens
             # While a new document replaces the old one, a grid may still ask for an old row.
-            return tokens[row] if row < len(tokens) else str(row)
+            return shown_token(tokens[row]) if row < len(tokens) else str(row)
         return "" if self.is_vector else str(row)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:

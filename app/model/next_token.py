@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from app.model.operands import shown_tokens
 from app.model.while_alive import remembered_while_alive
 from engine import Scenario, Step, Trace
 from engine.format.generation_keys import Settings
@@ -88,7 +89,7 @@ def draw_view(trace: Trace, step: Step) -> DrawView:
         within[settings.top_k:] = 0.0  # what top-k cut adds nothing to the mass top-p reads
     running = np.cumsum(within) / within.sum()
     return DrawView(t=int(prefix.removeprefix("gen")), settings=settings,
-                    position=trace.scenario.n - 1, vocab=trace.tokens_of("vocab"),
+                    position=trace.scenario.n - 1, vocab=shown_tokens(trace.tokens_of("vocab")),
                     probs=probs, tempered=tempered,
                     kept=tuple(a[f"{prefix}.kept"].astype(np.int64).tolist()),
                     shares=a[f"{prefix}.sample_probs"], chosen=int(a[f"{prefix}.chosen"][0]),
@@ -129,7 +130,8 @@ def loss_view(trace: Trace) -> LossView:
     targets = trace.scenario.targets
     assert targets is not None
     probs = trace.arrays["probs"]
-    return LossView(tokens=trace.scenario.tokens, vocab=trace.tokens_of("vocab"),
+    return LossView(tokens=shown_tokens(trace.scenario.tokens),
+                    vocab=shown_tokens(trace.tokens_of("vocab")),
                     targets=targets, p_target=probs[np.arange(len(targets)), list(targets)],
                     loss=trace.arrays["loss"], mean=float(trace.arrays["loss_mean"][0]))
 

@@ -7,6 +7,7 @@ Imports no Qt.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -156,8 +157,45 @@ def kv_head(attention: Any, head: int) -> int:
 
 
 def tokens_of(trace: Trace, list_name: str) -> list[str]:
-    """The labels of a token list: ``"tokens"``, ``"enc.tokens"`` or ``"vocab"``."""
-    return list(trace.tokens_of(list_name))
+    """The labels of a token list: ``"tokens"``, ``"enc.tokens"`` or ``"vocab"``, each as
+    :func:`shown_token` shows it."""
+    return list(shown_tokens(trace.tokens_of(list_name)))
+
+
+_CONTROLS = {"\n": "↵", "\t": "⇥"}
+_UNSEEN = frozenset(("Cc", "Zl", "Zp"))
+"""Unicode categories that draw nothing or break the line: control characters, line and
+paragraph separators."""
+_SHOWN_KEPT = 4
+_shown: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def shown_token(token: str) -> str:
+    """``token`` as a label shows it: a newline as ↵, a tab as ⇥, any other control character
+    as its code (``<0x0D>``, as a byte-level tokenizer names a byte; a line separator as
+    ``<U+2028>``), so that a real tokenizer's newline neither breaks a label's line nor shows
+    as nothing; every other character as it is."""
+    if token.isprintable():
+        return token
+    return "".join(_CONTROLS.get(ch) or (
+        (f"<0x{ord(ch):02X}>" if ord(ch) < 0x100 else f"<U+{ord(ch):04X}>")
+        if unicodedata.category(ch) in _UNSEEN else ch) for ch in token)
+
+
+def shown_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:
+    """:func:`shown_token` of each of ``tokens``: the same tuple when every token shows as it
+    is (one look at them all); else worked out once for the last few lists (a vocabulary of
+    128,256 entries is labelled at every frame)."""
+    if "".join(tokens).isprintable():
+        return tokens
+    known = _shown.get(id(tokens))
+    if known is not None and known[0] is tokens:
+        return known[1]
+    if len(_shown) >= _SHOWN_KEPT:
+        _shown.clear()
+    shown = tuple(shown_token(token) for token in tokens)
+    _shown[id(tokens)] = (tokens, shown)
+    return shown
 
 
 def visible_of(trace: Trace, step: Step) -> npt.NDArray[np.bool_]:

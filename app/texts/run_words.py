@@ -3,18 +3,20 @@
 
 from __future__ import annotations
 
+from app.model.operands import shown_token
 from app.model.run import RunPlace
 from app.texts.words import say
 
 
 def token_name(t: int, label: str, lang: str) -> str:
     """Token ``t`` of a run (from 1) by its label: ``token 2 “爱”``."""
-    return say("run.token", lang, t=t, label=label)
+    return say("run.token", lang, t=t, label=shown_token(label))
 
 
 def token_of(place: RunPlace, lang: str) -> str:
     """Where a token stands in its run: ``Token 2 of 3 “爱”``."""
-    return say("run.token_of", lang, t=place.t, count=place.count, label=place.label)
+    return say("run.token_of", lang, t=place.t, count=place.count,
+               label=shown_token(place.label))
 
 
 def in_run(place: RunPlace | None, words: str, lang: str) -> str:

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QToolButton, QW
 
 from app.canvas.context import HEADS_AT_ONCE
 from app.i18n import LiveTexts
+from app.model.operands import shown_token
 from app.plain_text import PlainLabel
 from app.state.document import DocumentState
 
@@ -76,7 +77,7 @@ class CanvasControls(QWidget):
         self.receiver_box.blockSignals(True)
         self.receiver_box.clear()
         for k, token in enumerate(scenario.tokens):
-            self.receiver_box.addItem(f"{k}: {token}", k)
+            self.receiver_box.addItem(f"{k}: {shown_token(token)}", k)
         self.receiver_box.setCurrentIndex(self.state.focused_receiver())
         self.receiver_box.blockSignals(False)
         self.head_box.blockSignals(True)

@@ -1,6 +1,7 @@
 """A document's words are shown as written: a tokenizer's ``<s>`` (the first token of every
 Llama 2, Mistral and TinyLlama text) and a title typed as HTML are never read as rich text by a
-label or a tooltip."""
+label, a tooltip or a message box; a token that would break a line or show nothing (a real
+tokenizer's newline) is named (↵)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from PySide6.QtWidgets import QApplication, QGraphicsSceneHoverEvent, QLabel
 from pytestqt.qtbot import QtBot
 
 from app.canvas.grid import MatrixGrid
+from app.model.operands import shown_token
 from app.plain_text import as_written
 from engine.checkpoint import import_checkpoint
 from tests.app.driving import Dialogs, close_window, open_window, show_window
@@ -85,5 +87,33 @@ def test_a_refusal_names_a_file_as_written(qtbot: QtBot, tmp_path: Path,
         [(kind, title, text)] = dialogs.shown
         assert (kind, title) == ("warning", "Cannot open")
         assert shown_by_qt(text).startswith(f"{broken} was not opened:\n")
+    finally:
+        close_window(window)
+
+
+@pytest.mark.parametrize(("token", "shown"), [
+    ("\n", "↵"), ("\t", "⇥"), ("a\r\nb", "a<0x0D>↵b"), ("\x00", "<0x00>"), ("\x7f", "<0x7F>"),
+    ("\u2028", "<U+2028>"), (" sat", " sat"), (" ", " "), ("我", "我"), ("<s>", "<s>")])
+def test_a_token_that_would_break_a_line_or_show_nothing_is_named(token: str, shown: str) -> None:
+    assert shown_token(token) == shown
+
+
+def test_a_real_tokenizers_newline_is_labelled_not_broken(qtbot: QtBot) -> None:
+    scenario = import_checkpoint(FIXTURES / "mistral", "the cat\nsat \t on")
+    assert scenario.tokens[:4] == ("<s>", "the cat", "\n", "sat")
+    window = show_window(qtbot, scenario)
+    try:
+        window.state.set_step([s.id for s in window.state.trace.steps].index("L1.weights"))
+        window.state.set_receiver(2)
+        QApplication.processEvents()
+        assert window.controls.receiver_box.currentText() == "2: ↵"
+        assert "“↵”" in window.timeline.check_label.text()
+        assert "\n" not in window.timeline.summary_label.text()
+        frame = window.canvas.frame
+        assert frame is not None
+        labels = {str(label) for grid in frame.items_of(MatrixGrid)
+                  for label in grid.spec.row_labels}
+        assert "↵ · p2" in labels and "⇥ · p5" in labels
+        assert not any("\n" in label or "\t" in label for label in labels)
     finally:
         close_window(window)
