@@ -166,34 +166,42 @@ _CONTROLS = {"\n": "↵", "\t": "⇥"}
 _UNSEEN = frozenset(("Cc", "Zl", "Zp"))
 """Unicode categories that draw nothing or break the line: control characters, line and
 paragraph separators."""
+SPACE = "␣"
+"""A space at either end of a token, as it is shown."""
 _SHOWN_KEPT = 4
 _shown: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
 
 
 def shown_token(token: str) -> str:
-    """``token`` as a label shows it: a newline as ↵, a tab as ⇥, any other control character
-    as its code (``<0x0D>``, as a byte-level tokenizer names a byte; a line separator as
-    ``<U+2028>``), so that a real tokenizer's newline neither breaks a label's line nor shows
-    as nothing; every other character as it is."""
-    if token.isprintable():
+    """``token`` as a label shows it: a space at either end as ␣ (`` the`` and ``the`` are two
+    tokens of a real vocabulary, which would look alike), a newline as ↵, a tab as ⇥, any other
+    control character as its code (``<0x0D>``, as a byte-level tokenizer names a byte; a line
+    separator as ``<U+2028>``), so that no token breaks a label's line or shows as nothing;
+    every other character as it is."""
+    if token.isprintable() and token[:1] != " " and token[-1:] != " ":
         return token
-    return "".join(_CONTROLS.get(ch) or (
+    shown = "".join(_CONTROLS.get(ch) or (
         (f"<0x{ord(ch):02X}>" if ord(ch) < 0x100 else f"<U+{ord(ch):04X}>")
         if unicodedata.category(ch) in _UNSEEN else ch) for ch in token)
+    core = shown.strip(" ")
+    if not core:
+        return SPACE * len(shown)
+    start = shown.index(core)
+    return SPACE * start + core + SPACE * (len(shown) - start - len(core))
 
 
 def shown_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:
-    """:func:`shown_token` of each of ``tokens``: the same tuple when every token shows as it
-    is (one look at them all); else worked out once for the last few lists (a vocabulary of
-    128,256 entries is labelled at every frame)."""
-    if "".join(tokens).isprintable():
-        return tokens
+    """:func:`shown_token` of each of ``tokens``, worked out once for the last few lists (a
+    vocabulary of 128,256 entries is labelled at every frame); the same tuple when every token
+    shows as it is."""
     known = _shown.get(id(tokens))
     if known is not None and known[0] is tokens:
         return known[1]
+    shown = tuple(shown_token(token) for token in tokens)
+    if shown == tokens:
+        shown = tokens
     if len(_shown) >= _SHOWN_KEPT:
         _shown.clear()
-    shown = tuple(shown_token(token) for token in tokens)
     _shown[id(tokens)] = (tokens, shown)
     return shown
 

@@ -1,7 +1,7 @@
 """A document's words are shown as written: a tokenizer's ``<s>`` (the first token of every
 Llama 2, Mistral and TinyLlama text) and a title typed as HTML are never read as rich text by a
 label, a tooltip or a message box; a token that would break a line or show nothing (a real
-tokenizer's newline) is named (↵)."""
+tokenizer's newline) or look like another (`` the`` and ``the``) is named (↵, ␣the)."""
 
 from __future__ import annotations
 
@@ -93,8 +93,10 @@ def test_a_refusal_names_a_file_as_written(qtbot: QtBot, tmp_path: Path,
 
 @pytest.mark.parametrize(("token", "shown"), [
     ("\n", "↵"), ("\t", "⇥"), ("a\r\nb", "a<0x0D>↵b"), ("\x00", "<0x00>"), ("\x7f", "<0x7F>"),
-    ("\u2028", "<U+2028>"), (" sat", " sat"), (" ", " "), ("我", "我"), ("<s>", "<s>")])
-def test_a_token_that_would_break_a_line_or_show_nothing_is_named(token: str, shown: str) -> None:
+    ("\u2028", "<U+2028>"), (" sat", "␣sat"), ("on the ", "on the␣"), (" ", "␣"),
+    ("the cat", "the cat"), ("我", "我"), ("<s>", "<s>")])
+def test_a_token_that_would_break_a_line_show_nothing_or_look_like_another_is_named(
+        token: str, shown: str) -> None:
     assert shown_token(token) == shown
 
 
@@ -113,7 +115,7 @@ def test_a_real_tokenizers_newline_is_labelled_not_broken(qtbot: QtBot) -> None:
         assert frame is not None
         labels = {str(label) for grid in frame.items_of(MatrixGrid)
                   for label in grid.spec.row_labels}
-        assert "↵ · p2" in labels and "⇥ · p5" in labels
+        assert {"↵ · p2", "␣ · p4", "⇥ · p5"} <= labels
         assert not any("\n" in label or "\t" in label for label in labels)
     finally:
         close_window(window)

@@ -29,6 +29,7 @@ from app.canvas.bars import widest_label
 from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.prepared_drawing import is_prepared
 from app.canvas.theme import font
+from app.model.operands import tokens_of
 from app.state.prepared import prepared
 from app.window.step_weights import ahead, unready
 from app.window.studio import StudioWindow
@@ -140,7 +141,7 @@ def test_a_big_vocabularys_widest_label_is_measured_by_the_worker_as_here(
     monkeypatch.setattr(app.state.big, "BIG_CELLS", 0)
     monkeypatch.setattr(app.canvas.prepared_drawing, "LABELS_MEASURED_FROM", 0)
     trace = compute(cut_llama(tmp_path / "small", vocab_size=700))
-    vocab = tuple(trace.tokens_of("vocab"))
+    vocab = tuple(tokens_of(trace, "vocab"))  # as the painter labels them (␣ for a space)
     metrics = QFontMetricsF(font(NUMBER_SIZE))
     here = max(metrics.horizontalAdvance(label) for label in vocab)
     widest_label.cache_clear()
