@@ -47,6 +47,7 @@ from app.export.settings import (
 from app.export.stepwise import BackgroundExport
 from app.export.words import title_for
 from app.i18n import QT_TRANSLATE_NOOP, current_language
+from app.model.operands import shown_token
 from app.model.run import run_tokens
 from app.model.sheet import ASPECTS, DEFAULT_ASPECT, sheet_size
 from app.plain_text import PlainLabel, as_written
@@ -330,7 +331,7 @@ class ExportDialog(QDialog):
         scenario = self.trace.scenario
         self.receiver_box = QComboBox()
         for k, token in enumerate(scenario.tokens):
-            self.receiver_box.addItem(f"{k}: {token}", k)
+            self.receiver_box.addItem(f"{k}: {shown_token(token)}", k)
         self.receiver_box.setCurrentIndex(LayoutContext(self.trace, self.options).receiver)
         self._labelled(form, self.tr("&Receiver:"), self.receiver_box,
                        self.tr("Query in focus"))

@@ -24,6 +24,7 @@ from app.canvas.context import FrameOptions
 from app.canvas.side_by_side import CompareFrameItem
 from app.i18n import LiveTexts, current_language
 from app.model.edits import AblateHead
+from app.model.operands import shown_token
 from app.plain_text import PlainLabel
 from app.state.change import Change
 from app.texts import step_title
@@ -365,7 +366,8 @@ class CompareMode(QObject):
         if i == j:
             raise ScenarioError("tokens", self.tr("the same position twice"))
         swapped = compute(swap_tokens(scenario, i, j))
-        label = self.tr("{a} ↔ {b} swapped").format(a=scenario.tokens[i], b=scenario.tokens[j])
+        label = self.tr("{a} ↔ {b} swapped").format(a=shown_token(scenario.tokens[i]),
+                                                   b=shown_token(scenario.tokens[j]))
         return Sides(current, swapped, (self.tr("as typed"), label), self.state.step,
                      swap_order(scenario.n, i, j))
 

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from app.i18n import LiveTexts
 from app.model.edits import SwapTokens
+from app.model.operands import shown_token
 from app.plain_text import PlainLabel
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ def _plain(text: Callable[[], str]) -> str:
 
 def position_names(tokens: tuple[str, ...]) -> list[str]:
     """``0 · 我``: each position with its token, as the choosers list them."""
-    return [f"{k} · {token}" for k, token in enumerate(tokens)]
+    return [f"{k} · {shown_token(token)}" for k, token in enumerate(tokens)]
 
 
 class SwapDialog(QDialog):

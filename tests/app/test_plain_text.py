@@ -109,6 +109,8 @@ def test_a_real_tokenizers_newline_is_labelled_not_broken(qtbot: QtBot) -> None:
         window.state.set_receiver(2)
         QApplication.processEvents()
         assert window.controls.receiver_box.currentText() == "2: ↵"
+        assert [window.compare.first_box.itemText(k) for k in (2, 4, 5)] == \
+            ["2 · ↵", "4 · ␣", "5 · ⇥"]
         assert "“↵”" in window.timeline.check_label.text()
         assert "\n" not in window.timeline.summary_label.text()
         frame = window.canvas.frame
