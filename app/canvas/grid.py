@@ -482,6 +482,11 @@ def _grid_size(spec: GridSpec) -> GridSize:
         cell_width = columns = min(cell_width, limits.width / cols)
         cell_height = min(CELL_HEIGHT, limits.height / rows)
     edges = _edges(cols, columns)
+    if heat and widest_col == 0.0 and cell_width >= 8.0:
+        # Its labels, not measured for a map of many columns, are measured when its columns
+        # might hold them (a few hundred at most): 48 vocabulary entries over 12-unit columns
+        # printed every label, each over its neighbours.
+        widest_col = widest_advance(tuple(map(str, spec.col_labels)), 12)
     row_ticks = _ticks(rows, cell_height >= CELL_HEIGHT)
     col_ticks = _ticks(cols, cell_width >= widest_col + 8.0)
     label_width = widest_advance(tuple(str(spec.row_labels[r]) for r in row_ticks),

@@ -218,6 +218,27 @@ def test_an_export_leaves_the_arrows_out_only_under_a_projectors_size(
         "the window keeps them (its query boxes choose the receiver)"
 
 
+def test_a_heat_maps_word_labels_print_only_where_they_fit(qapp: object) -> None:
+    """A heat map of 48 vocabulary entries (a checkpoint's logits at the window's size) has
+    columns 16 units wide, too narrow for words such as "<unk>" or "the cat": it prints the
+    first and last labels (every one, before, each over its neighbours); one-digit labels fit
+    columns of that width and are all printed."""
+    vocab = ["<unk>", "<s>", "</s>", *(f"entry {k}" for k in range(44)), "the cat"]
+    values = np.random.default_rng(3).normal(size=(6, 48))
+    limits = HeatLimits(from_width=1000.0, width=48 * 16.0, height=75.0)
+    with heat_within(limits):
+        words = MatrixGrid(GridSpec(title="logits", values=values,
+                                    row_labels=[f"t{k}" for k in range(6)],
+                                    col_labels=vocab), SLIDE)
+        numbers = MatrixGrid(GridSpec(title="logits", values=values,
+                                      row_labels=[f"t{k}" for k in range(6)],
+                                      col_labels=[str(k % 10) for k in range(48)]), SLIDE)
+    assert words.heat and words.col_width(0) == pytest.approx(16.0)
+    assert words._col_ticks == (0, 47)
+    assert numbers._col_ticks == tuple(range(48))
+    assert text_advance("9", 12) + 8.0 <= numbers.col_width(0)
+
+
 def test_a_small_heat_maps_labels_and_head_bands_never_overlap(
         gpt2: Trace, sheet_frame: Callable[[int], FrameItem]) -> None:
     """Q drawn as a heat map 100 units wide (its natural cells, sized for its widest number,
