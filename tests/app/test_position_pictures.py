@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -381,6 +383,42 @@ def test_ropes_layouts_tried_for_their_size_make_each_dial_table_once_and_lay_ou
     assert quick <= 3 * drawn < len(made)  # each table once (narrow and not) and the drawn
     assert every.composition == item.composition
     assert placed(every) == placed(item)
+    compose.forget()
+
+
+def test_a_rope_frame_by_itself_lays_out_once_what_no_arrangement_changes(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A frame by itself tries each arrangement of the rows after a source (Q → Q_rot and
+    K → K_rot, :data:`~app.canvas.layout.ROWS_AFTER`): a layout that never asks for the
+    arrangement (RoPE's wrapped ones, its dials ending each row) is laid out under the first
+    and taken as it is under the others: 12 layouts of the RoPE example's step rather than 27
+    (Llama-3.2-1B's in the window: about 100 rather than 300), and the same frame."""
+    laid: list[float | None] = []
+    real = compose._laid_out
+
+    def counted(ctx: LayoutContext, index: int, parent: Any, wrap: float | None, area: Any,
+                drawn: bool = False) -> Any:
+        laid.append(wrap)
+        return real(ctx, index, parent, wrap, area, drawn)
+
+    monkeypatch.setattr(compose, "_laid_out", counted)
+    rope = compute(load_scenario(example_path("rope")))
+    k = rope.step_index("rope")
+    compose.forget()
+    shared = FrameItem(rope, k, FrameOptions(), alone=True)
+    tried = len(laid)
+
+    @contextmanager
+    def asking() -> Iterator[list[str]]:  # as if each layout asked: laid out under each
+        yield ["beside"]
+
+    monkeypatch.setattr(compose, "noting_arrangement", asking)
+    compose.forget()
+    laid.clear()
+    every = FrameItem(rope, k, FrameOptions(), alone=True)
+    assert (tried, len(laid)) == (12, 27)
+    assert every.composition == shared.composition
+    assert placed(every) == placed(shared)
     compose.forget()
 
 
