@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import weakref
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import TypeVar
@@ -49,6 +49,7 @@ from app.canvas.layout import (
     wrapping,
 )
 from app.canvas.layout import fit_scale as fit_scale
+from app.canvas.prepared_drawing import is_prepared, step_weights
 from app.canvas.rare_cells import cells_full_size, sizing
 from app.canvas.remember import known_format
 from app.canvas.sample_step import draw_shape
@@ -271,11 +272,31 @@ def legible_composition(trace: Trace, options: FrameOptions, area: QSizeF, first
     shown = first if quick else None
     provisional: list[int] = []
     fits: dict[int, Fits] = {}
-    for index in (first, *(k for k in range(len(trace.steps)) if k != first)):
+    for index in _measuring_order(trace, first):
         found = fits[index] = _step_fits(ctx, document, index, area, shown, provisional)
         if _clamped(_best(found)) < under:
             return None
     return _composition([fits[k] for k in range(len(trace.steps))], sorted(provisional))
+
+
+def _measuring_order(trace: Trace, first: int) -> Iterator[int]:
+    """The steps :func:`legible_composition` measures, in turn: ``first``, then the others,
+    those whose frames would widen a big weight left in its checkpoint that no worker made
+    ready (:func:`~app.canvas.prepared_drawing.step_weights`) last. Whichever the order, the
+    answer is None as soon as one step is under its size, and the whole composition
+    otherwise: a Llama-3.2-1B document's first frame widened its first layer's Wq, Wk and Wv
+    on the interface thread (and read their 5 million numbers) only to find its projections
+    under, which its RoPE step says without reading a weight."""
+    yield first
+    waiting = []
+    for index, step in enumerate(trace.steps):
+        if index == first:
+            continue
+        if any(not is_prepared(weight) for weight in step_weights(trace, step)):
+            waiting.append(index)
+        else:
+            yield index
+    yield from waiting
 
 
 def _step_fits(ctx: LayoutContext, document: tuple[object, ...], index: int, area: QSizeF,
