@@ -25,7 +25,7 @@ from app.canvas.view import CanvasView
 from app.export.dialog import ExportDialog
 from app.window.studio import StudioWindow
 from engine import Trace, compute, format_number
-from tests.app.driving import close_window
+from tests.app.driving import close_window, counting
 from tests.bench.timing import attention_scenario, gpt2_shaped
 
 pytestmark = pytest.mark.usefixtures("qapp")
@@ -88,15 +88,8 @@ def test_a_logits_frame_by_itself_copies_the_left_out_logits_once_per_layout_con
             copied.append(1)
         return real_delete(values, *args, **kwargs)
 
-    laid: list[int] = []
-    real_top = app.canvas.vocab_steps._top_logits
-
-    def top_logits(*args: Any) -> Any:
-        laid.append(1)
-        return real_top(*args)
-
     monkeypatch.setattr(np, "delete", delete)
-    monkeypatch.setattr(app.canvas.vocab_steps, "_top_logits", top_logits)
+    laid = counting(monkeypatch, app.canvas.vocab_steps, "_top_logits")
     compose.forget()
     frame = FrameItem(gpt2, gpt2.step_index("logits"), FrameOptions(), alone=True)
     compose.forget()

@@ -19,6 +19,7 @@ from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.layout import TextItem
 from app.texts import step_text
 from engine import Trace, compute, explain, format_number, parse_scenario
+from tests.app.driving import counting
 from tests.engine import v2_documents
 from tests.engine.generation_documents import cases, with_token_ids
 
@@ -270,33 +271,21 @@ def test_a_draw_laid_out_many_times_works_out_its_entropies_and_left_out_share_o
     share the chart leaves out): the draw's three entropies are worked out once, the share
     left out once per layout context, and the frame prints those computed here."""
     trace = _large_vocabulary()
-    entropies: list[int] = []
     left_out: list[float] = []
-    real_entropy, real_sum = app.model.next_token.entropy, app.canvas.sample_step.others_sum
-
-    def entropy(probs: np.ndarray) -> float:
-        entropies.append(len(probs))
-        return real_entropy(probs)
+    real_sum = app.canvas.sample_step.others_sum
 
     def others_sum(row: np.ndarray, shown: Any) -> float:
         left_out.append(real_sum(row, shown))
         return left_out[-1]
 
-    monkeypatch.setattr(app.model.next_token, "entropy", entropy)
     monkeypatch.setattr(app.canvas.sample_step, "others_sum", others_sum)
-    laid: list[int] = []
-    real_bars = app.canvas.sample_step.share_bars
-
-    def share_bars(*args: Any) -> Any:
-        laid.append(1)
-        return real_bars(*args)
-
-    monkeypatch.setattr(app.canvas.sample_step, "share_bars", share_bars)
+    entropies = counting(monkeypatch, app.model.next_token, "entropy")
+    laid = counting(monkeypatch, app.canvas.sample_step, "share_bars")
     compose.forget()
     index = next(k for k, step in enumerate(trace.steps) if step.op == "sample")
     frame = FrameItem(trace, index, FrameOptions(), alone=True)
     compose.forget()
-    assert entropies == [30, 30, 30]
+    assert len(entropies) == 3
     assert len(laid) > 10 and len(left_out) <= 3  # the search's context, the frame's own
     shares = trace.arrays["gen1.sample_probs"]
     tempered = trace.arrays["gen1.tempered"]
