@@ -24,7 +24,8 @@ from __future__ import annotations
 import math
 import weakref
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
@@ -41,12 +42,14 @@ from app.canvas.layout import (
     ROWS_AFTER,
     dropping_arrows,
     last_part,
+    noting_arrangement,
     noting_cuts,
     rows_after,
     showing_part,
     wrapping,
 )
 from app.canvas.layout import fit_scale as fit_scale
+from app.canvas.prepared_drawing import is_prepared, step_weights
 from app.canvas.rare_cells import cells_full_size, sizing
 from app.canvas.remember import known_format
 from app.canvas.sample_step import draw_shape
@@ -269,11 +272,31 @@ def legible_composition(trace: Trace, options: FrameOptions, area: QSizeF, first
     shown = first if quick else None
     provisional: list[int] = []
     fits: dict[int, Fits] = {}
-    for index in (first, *(k for k in range(len(trace.steps)) if k != first)):
+    for index in _measuring_order(trace, first):
         found = fits[index] = _step_fits(ctx, document, index, area, shown, provisional)
         if _clamped(_best(found)) < under:
             return None
     return _composition([fits[k] for k in range(len(trace.steps))], sorted(provisional))
+
+
+def _measuring_order(trace: Trace, first: int) -> Iterator[int]:
+    """The steps :func:`legible_composition` measures, in turn: ``first``, then the others,
+    those whose frames would widen a big weight left in its checkpoint that no worker made
+    ready (:func:`~app.canvas.prepared_drawing.step_weights`) last. Whichever the order, the
+    answer is None as soon as one step is under its size, and the whole composition
+    otherwise: a Llama-3.2-1B document's first frame widened its first layer's Wq, Wk and Wv
+    on the interface thread (and read their 5 million numbers) only to find its projections
+    under, which its RoPE step says without reading a weight."""
+    yield first
+    waiting = []
+    for index, step in enumerate(trace.steps):
+        if index == first:
+            continue
+        if any(not is_prepared(weight) for weight in step_weights(trace, step)):
+            waiting.append(index)
+        else:
+            yield index
+    yield from waiting
 
 
 def _step_fits(ctx: LayoutContext, document: tuple[object, ...], index: int, area: QSizeF,
@@ -467,14 +490,19 @@ def _arranged_alone(ctx: LayoutContext, document: tuple[object, ...], index: int
 def _arranged(ctx: LayoutContext, document: tuple[object, ...], index: int, area: QSizeF,
               ways: tuple[str, ...]) -> tuple[float | None, float, str]:
     """The wrap and arrangement of the rows after a source (of ``ways``) at which step
-    ``index`` is largest, and that scale."""
-    wrap, whole = _largest(ctx, document, index, area)
-    after = ways[0]
-    for other in ways[1:]:
-        with rows_after(other):
-            other_wrap, larger = _largest(ctx, (*document, other), index, area)
-        if larger > whole * (1 + 1e-9):
-            wrap, whole, after = other_wrap, larger, other
+    ``index`` is largest, and that scale. A layout tried that never asked for the arrangement
+    is the same under the next ones and not laid out again (:data:`_UNARRANGED`)."""
+    token = _UNARRANGED.set({})
+    try:
+        wrap, whole = _largest(ctx, document, index, area)
+        after = ways[0]
+        for other in ways[1:]:
+            with rows_after(other):
+                other_wrap, larger = _largest(ctx, (*document, other), index, area)
+            if larger > whole * (1 + 1e-9):
+                wrap, whole, after = other_wrap, larger, other
+    finally:
+        _UNARRANGED.reset(token)
     return wrap, whole, after
 
 
@@ -619,13 +647,14 @@ def _measure_step(ctx: LayoutContext, index: int, area: QSizeF) -> tuple[Fits, t
     arrays (and the step's own reads and writes) its picture shows: every array when it has a
     worked row, whose arithmetic prints rows of Q, K and V that no grid of the step shows."""
     ctx.made.clear()
-    tried = [_fit(ctx, index, None, area)[0]]
-    shown = dict.fromkeys(name for name, _grid in ctx.made)
+    natural, _width, made = _fit(ctx, index, None, area)
+    tried = [natural]
+    shown = dict.fromkeys(made)
     widest = math.inf
     for wrap in WRAPS:
         if wrap >= widest:
             continue  # the last layout fits within this width: nothing would wrap
-        fit, widest = _fit(ctx, index, wrap, area)
+        fit, widest, _made = _fit(ctx, index, wrap, area)
         tried.append(fit)
     step = ctx.trace.steps[index]
     read = ctx.trace.arrays if has_worked_row(ctx.options, step) else (*step.reads, *step.writes)
@@ -643,11 +672,33 @@ def _choose(tried: Fits, scale: float) -> float | None:
     return max(tried, key=lambda fit: fit[2])[0]
 
 
-def _fit(ctx: LayoutContext, index: int, wrap: float | None,
-         area: QSizeF) -> tuple[Fit, float]:
-    """How large the step laid out at ``wrap`` fits ``area``, and its picture's width."""
-    picture, whole = _laid_out(ctx, index, Group(), wrap, area)
-    return (wrap, fit_scale(picture, area), fit_scale(whole, area)), picture.width()
+Laid = tuple[Fit, float, tuple[str, ...]]
+"""A layout tried: its fit, its picture's width and the arrays of the grids it made."""
+_UNARRANGED: ContextVar[dict[tuple[int, float | None], Laid] | None] = \
+    ContextVar("unarranged", default=None)
+"""While :func:`_arranged` tries a step's arrangements of the rows after a source: each
+layout tried that never asked for the arrangement
+(:func:`~app.canvas.layout.noting_arrangement`), by step and wrap. It is the same under every
+arrangement: RoPE's wrapped layouts (its dials end each row) were laid out again for each of
+the four, and for each of them under each heat-map size a frame by itself tries (about 300
+layouts of Llama's RoPE step, 0.2 s of the window's freeze, now about 100)."""
+
+
+def _fit(ctx: LayoutContext, index: int, wrap: float | None, area: QSizeF) -> Laid:
+    """How large the step laid out at ``wrap`` fits ``area``, its picture's width and the
+    arrays of the grids it made (taken from :data:`_UNARRANGED` when known there)."""
+    unarranged = _UNARRANGED.get()
+    known = unarranged.get((index, wrap)) if unarranged is not None else None
+    if known is not None:
+        return known
+    first = len(ctx.made)
+    with noting_arrangement() as asked:
+        picture, whole = _laid_out(ctx, index, Group(), wrap, area)
+    laid = ((wrap, fit_scale(picture, area), fit_scale(whole, area)), picture.width(),
+            tuple(name for name, _grid in ctx.made[first:]))
+    if unarranged is not None and not asked:
+        unarranged[(index, wrap)] = laid
+    return laid
 
 
 def forget() -> None:

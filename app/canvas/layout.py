@@ -240,7 +240,7 @@ def place_rows_after(parent: QGraphicsItem, rows: Sequence[Sequence[RowPart]], f
                      theme: Theme, under: bool = True) -> QRectF:
     """``rows`` after what ``first`` covers, as :func:`rows_after` says (beside it, ``under``
     it when that would run past the wrap width, as they come); what both cover."""
-    arrangement = _AFTER.get() if len(rows) > 1 else "beside"
+    arrangement = rows_arrangement() if len(rows) > 1 else "beside"
     if arrangement == "columns":
         return first.united(place_columns(parent, rows, first.left(),
                                           first.bottom() + ROW_GAP, theme))
@@ -275,11 +275,31 @@ def _place_around(parent: QGraphicsItem, rows: Sequence[Sequence[RowPart]], firs
 
 _AFTER: ContextVar[str] = ContextVar("rows_after", default="beside")
 """How the rows that follow a source are arranged (:data:`ROWS_AFTER`)."""
+_ASKED: ContextVar[list[str] | None] = ContextVar("arrangement_asked", default=None)
+"""The arrangements the layout made now asked for, while :func:`noting_arrangement`."""
 
 
 def rows_arrangement() -> str:
-    """The arrangement of the rows after a source in force (:func:`rows_after`)."""
-    return _AFTER.get()
+    """The arrangement of the rows after a source in force (:func:`rows_after`); the one
+    reader of it, so that :func:`noting_arrangement` sees every layout that depends on it."""
+    arrangement = _AFTER.get()
+    asked = _ASKED.get()
+    if asked is not None:
+        asked.append(arrangement)
+    return arrangement
+
+
+@contextmanager
+def noting_arrangement() -> Iterator[list[str]]:
+    """Note each time a layout asks how the rows after a source are arranged: one that never
+    asks lays out the same picture under every arrangement (RoPE's wrapped layouts, its dials
+    ending each row)."""
+    asked: list[str] = []
+    token = _ASKED.set(asked)
+    try:
+        yield asked
+    finally:
+        _ASKED.reset(token)
 
 
 @contextmanager

@@ -257,6 +257,20 @@ def _theta(ctx: LayoutContext, angles: npt.NDArray[np.float64]) -> npt.NDArray[n
     return row
 
 
+def _theta_heads(ctx: LayoutContext, name: str,
+                 angles: npt.NDArray[np.float64]) -> list[str]:
+    """The angle grid's column heads, each pair's θᵢ printed, worded once per layout context
+    (of one trace; ``name``: the array ``angles`` is): the type scale's search lays RoPE out
+    about 300 times, and printing Llama's 32 θᵢ at each layout took about a third of them."""
+    key = ("theta", name, tuple(ctx.positions))
+    known: list[str] | None = ctx.worded.get(key)
+    if known is None:
+        known = ctx.worded[key] = [
+            _word(ctx, "theta", i=_subscript(i), theta=number(ctx, float(t)))
+            for i, t in enumerate(_theta(ctx, angles))]
+    return known
+
+
 def _dial_words(ctx: LayoutContext, known_as: tuple[object, ...],
                 before: npt.NDArray[np.float64], after: npt.NDArray[np.float64],
                 angles: npt.NDArray[np.float64], p: int, columns: Sequence[tuple[int, int]],
@@ -344,11 +358,8 @@ def lay_out_rope(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRect
     angles_name = step.reads[2]  # the stack's rope_angles, or the layer's own
     angles = ctx.array(angles_name)
     r = 2 * int(angles.shape[1])
-    theta = _theta(ctx, angles)
     angle_grid = custom_grid(
-        ctx, _word(ctx, "angles"), angles, ctx.labels,
-        [_word(ctx, "theta", i=_subscript(i), theta=number(ctx, float(t)))
-         for i, t in enumerate(theta)],
+        ctx, _word(ctx, "angles"), angles, ctx.labels, _theta_heads(ctx, angles_name, angles),
         highlight_receiver=True, value_range=(0.0, 0.0), shows=angles_name)
     head = ctx.heads[0]
     group = kv_head(att, head)  # K's head (shared by several query heads in GQA)

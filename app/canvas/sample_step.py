@@ -61,12 +61,23 @@ def share_bars(ctx: LayoutContext, view: DrawView, legend: str) -> ProbabilityBa
                     ids=shown, others={} if len(shown) == len(view.vocab) else {0: (
                         say("block.probs_others", ctx.options.lang,
                             count=f"{len(view.vocab) - len(shown):,}"),
-                        others_sum(view.shares, shown))})
+                        _left_out(ctx, view, shown))})
     return ProbabilityBars(spec, ctx.theme)
 
 
+def _left_out(ctx: LayoutContext, view: DrawView, shown: list[int]) -> float:
+    """The summed share of the entries the chart leaves out, once per layout context (the
+    type scale's search lays the draw out about 100 times; Llama 3's vocabulary is 128,256
+    entries)."""
+    key = ("shares left out", view.t)
+    known: float | None = ctx.worded.get(key)
+    if known is None:
+        known = ctx.worded[key] = others_sum(view.shares, shown)
+    return known
+
+
 def _mark(ctx: LayoutContext, view: DrawView, entry: int) -> str:
-    mark = _word(ctx, "kept_mark" if entry in view.kept else "cut_mark")
+    mark = _word(ctx, "kept_mark" if entry in view.kept_ids else "cut_mark")
     return f"{mark} {_word(ctx, 'chosen_mark')}" if entry == view.chosen else mark
 
 
@@ -75,7 +86,7 @@ def ranked_table(ctx: LayoutContext, step: Step, view: DrawView) -> MatrixGrid:
     running mass over what top-k kept (a dash past top-k's cut, where top-p reads nothing),
     the renormalised share."""
     rows = shown_entries(view)
-    rank = {entry: view.ranked.index(entry) + 1 for entry in rows}
+    rank = {entry: view.ranks[entry] for entry in rows}
     values = np.array([[view.probs[e], view.tempered[e], view.running[rank[e] - 1],
                         view.shares[e]] for e in rows])
     past = np.zeros(values.shape, dtype=bool)
@@ -103,7 +114,8 @@ def ranked_table(ctx: LayoutContext, step: Step, view: DrawView) -> MatrixGrid:
     cols = [_word(ctx, "col_model"), _word(ctx, "col_tempered", t=t), running,
             _word(ctx, "col_share")]
     return custom_grid(ctx, _word(ctx, "ranked_title"), values, labels, cols, explain=cell_text,
-                       highlight_rows=frozenset(r for r, e in enumerate(rows) if e in view.kept),
+                       highlight_rows=frozenset(r for r, e in enumerate(rows)
+                                                if e in view.kept_ids),
                        value_range=(0.0, 1.0), blank=past if past.any() else None,
                        note=_word(ctx, "past_note", k=k) if past.any() else "")
 

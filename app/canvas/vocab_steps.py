@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QGraphicsItem
 
@@ -138,7 +139,7 @@ def _top_logits(ctx: LayoutContext, step: Step, parent: QGraphicsItem, top: floa
     first, in that order, printed; where the others lie."""
     logits = ctx.array(step.writes[0])[ctx.receiver]
     shown = entries_shown(logits)  # softmax keeps the order: the most probable entries
-    rest = np.delete(logits, shown)
+    low, high = _left_out_ends(ctx, step.writes[0], logits, shown)
     explain = ctx.grid(step.writes[0]).spec.explain
     assert explain is not None
     receiver = ctx.receiver
@@ -149,10 +150,22 @@ def _top_logits(ctx: LayoutContext, step: Step, parent: QGraphicsItem, top: floa
     grid = custom_grid(ctx, word(ctx, "logits_top", token=ctx.tokens[receiver], k=len(shown)),
                        logits[shown][None, :], [ctx.labels[receiver]],
                        [str(ctx.vocab[e]) for e in shown], explain=cell_text,
-                       note=word(ctx, "logits_others", count=f"{len(rest):,}",
-                                 low=number(ctx, float(rest.min())),
-                                 high=number(ctx, float(rest.max()))))
+                       note=word(ctx, "logits_others", count=f"{len(logits) - len(shown):,}",
+                                 low=number(ctx, low), high=number(ctx, high)))
     return place_row(parent, [grid], 0, top, ctx.theme)
+
+
+def _left_out_ends(ctx: LayoutContext, name: str, logits: npt.NDArray[np.float64],
+                   shown: list[int]) -> tuple[float, float]:
+    """The smallest and the largest of the receiver's logits ``logits`` (of the array
+    ``name``) the grid leaves out, once per layout context: the type scale's search lays the
+    step out a dozen times, each copying Llama 3's 128,256 logits but ten."""
+    key = ("logits left out", name, ctx.receiver)
+    known: tuple[float, float] | None = ctx.worded.get(key)
+    if known is None:
+        rest = np.delete(logits, shown)
+        known = ctx.worded[key] = (float(rest.min()), float(rest.max()))
+    return known
 
 
 def probability_bars(ctx: LayoutContext, step: Step, compact: bool = False) -> ProbabilityBars:

@@ -473,7 +473,7 @@ class EditorPane(QScrollArea):
         self.texts.bind(title.setText, partial(_translated, TITLES[path])
                         if path in TITLES else partial(str, name))
         title.setStyleSheet("QLabel { font-weight: bold; margin-top: 6px; }")
-        table = MatrixTable(MatrixModel(self.state, path))
+        table = MatrixTable(MatrixModel(self.state, path), measured=True)
         self.texts.bind(table.setAccessibleName, partial(self._grid_name, name))
         title.setBuddy(table)
         before = self._paths[:self._paths.index(path)]

@@ -6,6 +6,7 @@ all quote these numbers. Imports no Qt.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -46,19 +47,33 @@ class DrawView:
         k = self.settings.top_k
         return len(self.ranked) if k is None else min(k, len(self.ranked))
 
-    @property
+    @cached_property
     def entropy(self) -> float:
-        """Entropy of the model's probabilities (temperature 1), in nats."""
+        """Entropy of the model's probabilities (temperature 1), in nats (worked out once per
+        draw, as the other two: the type scale's search words the draw's lines at each of
+        about 100 layouts, and each entropy read Llama 3's 128,256 probabilities)."""
         return entropy(self.probs)
 
-    @property
+    @cached_property
     def tempered_entropy(self) -> float:
         return entropy(self.tempered)
 
-    @property
+    @cached_property
     def sample_entropy(self) -> float:
         """Entropy of the renormalised shares the draw uses."""
         return entropy(self.shares)
+
+    @cached_property
+    def kept_ids(self) -> frozenset[int]:
+        """:attr:`kept` as a set: the ranked table asks of each entry it shows whether it was
+        kept, at each layout the type scale's search tries (a tuple of Llama 3's 128,256
+        entries read through each time)."""
+        return frozenset(self.kept)
+
+    @cached_property
+    def ranks(self) -> dict[int, int]:
+        """Each entry's rank in :attr:`ranked`, 1 for the first."""
+        return {entry: k + 1 for k, entry in enumerate(self.ranked)}
 
     @property
     def chosen_label(self) -> str:

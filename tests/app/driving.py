@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -94,6 +95,19 @@ def cut_llama(folder: Path, **sizes: int) -> Scenario:
     ``folder`` and imported with the benchmarks' text, its weights left in the checkpoint."""
     write_checkpoint(folder, {**SHAPES["llama-3.2-1b"], **CUT_LLAMA, **sizes})
     return import_checkpoint(folder, TEXT)
+
+
+def counting(monkeypatch: pytest.MonkeyPatch, module: ModuleType, name: str) -> list[int]:
+    """One entry per call of ``module.<name>`` from now on."""
+    made: list[int] = []
+    original: Callable[..., Any] = getattr(module, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        made.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return made
 
 
 def close_window(window: StudioWindow) -> None:

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pytest
 from PySide6.QtCore import QRectF, Qt
 from pytestqt.qtbot import QtBot
 
+import app.canvas.vocab_steps
+from app.canvas import compose
 from app.canvas.bars import ProbabilityBars
 from app.canvas.cividis import CIVIDIS_ARGB
 from app.canvas.context import FrameOptions
@@ -22,7 +25,7 @@ from app.canvas.view import CanvasView
 from app.export.dialog import ExportDialog
 from app.window.studio import StudioWindow
 from engine import Trace, compute, format_number
-from tests.app.driving import close_window
+from tests.app.driving import close_window, counting
 from tests.bench.timing import attention_scenario, gpt2_shaped
 
 pytestmark = pytest.mark.usefixtures("qapp")
@@ -70,6 +73,32 @@ def test_the_logits_frame_prints_the_top_ten_logits(gpt2: Trace) -> None:
     rest = np.delete(logits, top)
     low, high = format_number(rest.min(), 3), format_number(rest.max(), 3)
     assert top_grid.note_text == f"the other 50,247 logits lie from {low} to {high}"
+
+
+def test_a_logits_frame_by_itself_copies_the_left_out_logits_once_per_layout_context(
+        gpt2: Trace, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The type scale's search lays the logits step out many times by itself: the logits its
+    top ten leave out are copied, for the note's ends, once per layout context (Llama 3's
+    128,256 logits at each layout), and the note says the ends worked out here."""
+    copied: list[int] = []
+    real_delete = np.delete
+
+    def delete(values: np.ndarray, *args: Any, **kwargs: Any) -> np.ndarray:
+        if values.shape == (50_257,):
+            copied.append(1)
+        return real_delete(values, *args, **kwargs)
+
+    monkeypatch.setattr(np, "delete", delete)
+    laid = counting(monkeypatch, app.canvas.vocab_steps, "_top_logits")
+    compose.forget()
+    frame = FrameItem(gpt2, gpt2.step_index("logits"), FrameOptions(), alone=True)
+    compose.forget()
+    assert len(laid) > 40 and len(copied) <= 4, (len(laid), len(copied))  # 46 layouts
+    top = np.argsort(-gpt2.arrays["probs"][7], kind="stable")[:10]
+    rest = real_delete(gpt2.arrays["logits"][7], top)
+    low, high = format_number(rest.min(), 3), format_number(rest.max(), 3)
+    assert grid_of(frame, (1, 10)).note_text == \
+        f"the other 50,247 logits lie from {low} to {high}"
 
 
 def test_a_heat_map_square_is_the_mean_of_its_block(gpt2: Trace) -> None:

@@ -3,9 +3,7 @@ laid out at one scale or frame by frame (counted, never timed)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from types import ModuleType
-from typing import Any
+from collections.abc import Iterator
 
 import pytest
 from pytestqt.qtbot import QtBot
@@ -15,7 +13,7 @@ import app.canvas.frame
 from app.canvas.compose import FRAME_BY_FRAME_UNDER, compose, forget
 from app.canvas.frame import FrameItem
 from app.window.studio import StudioWindow
-from tests.app.driving import DEFAULT_SIZE, close_window, open_window, type_into
+from tests.app.driving import DEFAULT_SIZE, close_window, counting, open_window, type_into
 from tests.bench.timing import attention_scenario
 
 
@@ -38,19 +36,6 @@ def f11(qtbot: QtBot) -> Iterator[StudioWindow]:
     window.state.set_step(window.state.trace.step_index("weights"))
     yield window
     close_window(window)
-
-
-def counting(monkeypatch: pytest.MonkeyPatch, module: ModuleType, name: str) -> list[int]:
-    """One entry per call of ``module.<name>`` from now on."""
-    made: list[int] = []
-    original: Callable[..., Any] = getattr(module, name)
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        made.append(1)
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(module, name, counted)
-    return made
 
 
 def edited(qtbot: QtBot, window: StudioWindow, text: str) -> FrameItem:

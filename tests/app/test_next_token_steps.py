@@ -11,12 +11,15 @@ import numpy as np
 import pytest
 from pytestqt.qtbot import QtBot
 
-from app.canvas import FrameItem, FrameOptions
+import app.canvas.sample_step
+import app.model.next_token
+from app.canvas import FrameItem, FrameOptions, compose
 from app.canvas.bars import ProbabilityBars
 from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.layout import TextItem
 from app.texts import step_text
 from engine import Trace, compute, explain, format_number, parse_scenario
+from tests.app.driving import counting
 from tests.engine import v2_documents
 from tests.engine.generation_documents import cases, with_token_ids
 
@@ -236,15 +239,20 @@ def test_the_draws_lines_follow_its_last_bar_without_an_empty_legends_room(
     assert 0 < gap <= 12 * frame.picture_scale + 0.5, gap
 
 
-def test_a_large_vocabulary_draws_the_ten_most_probable_and_the_chosen_entry(
-        qtbot: QtBot) -> None:
+def _large_vocabulary() -> Trace:
+    """A draw at temperature 2 over 30 entries, every one kept: the chart shows ten."""
     doc = _document(generation={"temperature": 2.0, "seed": 0})
     rng = np.random.default_rng(0)
     doc["head"]["unembed"] = rng.normal(0, 0.1, (4, 30)).round(3).tolist()
     doc["head"]["vocab"] = [f"w{k}" for k in range(30)]
     doc["head"].pop("bias", None)
     doc["embedding"] = [*doc["embedding"], *rng.normal(0, 1, (27, 4)).round(3).tolist()]
-    trace = compute(parse_scenario(doc))
+    return compute(parse_scenario(doc))
+
+
+def test_a_large_vocabulary_draws_the_ten_most_probable_and_the_chosen_entry(
+        qtbot: QtBot) -> None:
+    trace = _large_vocabulary()
     tempered = trace.arrays["gen1.tempered"]
     chosen = int(trace.arrays["gen1.chosen"][0])
     top = [int(k) for k in np.argsort(-tempered, kind="stable")[:10]]
@@ -254,6 +262,44 @@ def test_a_large_vocabulary_draws_the_ten_most_probable_and_the_chosen_entry(
     assert list(bars.spec.vocab) == [f"w{k}" for k in shown]
     [table] = [g for g in frame.items_of(MatrixGrid) if "top-k" in g.spec.title]
     assert len(table.spec.row_labels) == len(shown)
+
+
+def test_a_draw_laid_out_many_times_works_out_its_entropies_and_left_out_share_once(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The type scale's search lays a frame by itself out dozens of times (Llama 3's draw:
+    128,256 entries read at each layout for each entropy, the kept test, the ranks and the
+    share the chart leaves out): the draw's three entropies are worked out once, the share
+    left out once per layout context, and the frame prints those computed here."""
+    trace = _large_vocabulary()
+    left_out: list[float] = []
+    real_sum = app.canvas.sample_step.others_sum
+
+    def others_sum(row: np.ndarray, shown: Any) -> float:
+        left_out.append(real_sum(row, shown))
+        return left_out[-1]
+
+    monkeypatch.setattr(app.canvas.sample_step, "others_sum", others_sum)
+    entropies = counting(monkeypatch, app.model.next_token, "entropy")
+    laid = counting(monkeypatch, app.canvas.sample_step, "share_bars")
+    compose.forget()
+    index = next(k for k, step in enumerate(trace.steps) if step.op == "sample")
+    frame = FrameItem(trace, index, FrameOptions(), alone=True)
+    compose.forget()
+    assert len(entropies) == 3
+    assert len(laid) > 10 and len(left_out) <= 3  # the search's context, the frame's own
+    shares = trace.arrays["gen1.sample_probs"]
+    tempered = trace.arrays["gen1.tempered"]
+    top = [int(k) for k in np.argsort(-tempered, kind="stable")[:10]]
+    chosen = int(trace.arrays["gen1.chosen"][0])
+    shown = top if chosen in top else [*top, chosen]
+    assert left_out[0] == float(np.delete(shares, shown).sum())
+
+    def nats(p: np.ndarray) -> str:
+        return format_number(float(-(p[p > 0] * np.log(p[p > 0])).sum()), 3)
+
+    probs = trace.arrays["probs"][-1]
+    assert (f"entropy: model {nats(probs)} nats · tempered {nats(tempered)} nats · kept "
+            f"shares {nats(shares)} nats") in _texts(frame)
 
 
 def test_the_loss_picture_prints_each_target_its_probability_and_minus_ln(

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
 import pytest
 from PySide6.QtGui import QColor, QImage, QPainter
-from PySide6.QtWidgets import QStyleOptionGraphicsItem
+from PySide6.QtWidgets import QGraphicsRectItem, QStyleOptionGraphicsItem
 from pytestqt.qtbot import QtBot
 
 import app.canvas.position_pictures
@@ -25,8 +27,8 @@ from app.canvas import FrameItem, FrameOptions, compose
 from app.canvas.arrows import AttentionArrows
 from app.canvas.context import LayoutContext
 from app.canvas.grid import MatrixGrid
-from app.canvas.layout import TextItem
-from app.canvas.position_pictures import RotationDial, _dial_words, _word
+from app.canvas.layout import TextItem, wrapping
+from app.canvas.position_pictures import RotationDial, _dial_words, _word, lay_out_rope
 from app.canvas.theme import SLIDE
 from app.model.examples import example_path
 from app.model.operands import attention_of
@@ -384,6 +386,42 @@ def test_ropes_layouts_tried_for_their_size_make_each_dial_table_once_and_lay_ou
     compose.forget()
 
 
+def test_a_rope_frame_by_itself_lays_out_once_what_no_arrangement_changes(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A frame by itself tries each arrangement of the rows after a source (Q → Q_rot and
+    K → K_rot, :data:`~app.canvas.layout.ROWS_AFTER`): a layout that never asks for the
+    arrangement (RoPE's wrapped ones, its dials ending each row) is laid out under the first
+    and taken as it is under the others: 12 layouts of the RoPE example's step rather than 27
+    (Llama-3.2-1B's in the window: about 100 rather than 300), and the same frame."""
+    laid: list[float | None] = []
+    real = compose._laid_out
+
+    def counted(ctx: LayoutContext, index: int, parent: Any, wrap: float | None, area: Any,
+                drawn: bool = False) -> Any:
+        laid.append(wrap)
+        return real(ctx, index, parent, wrap, area, drawn)
+
+    monkeypatch.setattr(compose, "_laid_out", counted)
+    rope = compute(load_scenario(example_path("rope")))
+    k = rope.step_index("rope")
+    compose.forget()
+    shared = FrameItem(rope, k, FrameOptions(), alone=True)
+    tried = len(laid)
+
+    @contextmanager
+    def asking() -> Iterator[list[str]]:  # as if each layout asked: laid out under each
+        yield ["beside"]
+
+    monkeypatch.setattr(compose, "noting_arrangement", asking)
+    compose.forget()
+    laid.clear()
+    every = FrameItem(rope, k, FrameOptions(), alone=True)
+    assert (tried, len(laid)) == (12, 27)
+    assert every.composition == shared.composition
+    assert placed(every) == placed(shared)
+    compose.forget()
+
+
 def test_rope_scores_of_different_rows_mark_nothing(qtbot: QtBot) -> None:
     rope = with_positions(DOCUMENT, kind="rope", base=BASE)  # three different rows
     item = frame(rope, "scores")
@@ -416,6 +454,34 @@ def test_a_scaled_ropes_picture_says_what_the_scaling_did(qtbot: QtBot) -> None:
     plain = " ".join(t.text for t in frame(with_positions(DOCUMENT, kind="rope", base=BASE),
                                            "rope").items_of(TextItem))
     assert "scaled" not in plain
+
+
+def test_the_angle_grids_theta_heads_are_printed_once_per_layout_context(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The type scale's search lays RoPE out hundreds of times in one context: the angle
+    grid's column heads, each pair's θᵢ = base^(−2i/r), are printed at the first layout only
+    (Llama's 32 at each of ~300 layouts were a third of its RoPE step's freeze), and every
+    layout's grid, natural or wrapped, carries them."""
+    worded: list[str] = []
+    real = app.canvas.position_pictures._word
+
+    def counted(ctx: LayoutContext, key: str, **fields: object) -> str:
+        worded.append(key)
+        return real(ctx, key, **fields)
+
+    monkeypatch.setattr(app.canvas.position_pictures, "_word", counted)
+    rope = with_positions(DOCUMENT, kind="rope", base=BASE)  # r = 4: θ₀ = 1, θ₁ = 10^(−1/2)
+    ctx = LayoutContext(rope, FrameOptions())
+    step = rope.steps[rope.step_index("rope")]
+    for wrap in (None, 1200.0, 620.0, None):
+        with wrapping(wrap):
+            lay_out_rope(ctx, step, QGraphicsRectItem())
+    angle_grids = [grid for name, grid in ctx.made if name == "rope_angles"]
+    assert [list(grid.spec.col_labels) for grid in angle_grids] == [["θ₀ = 1", "θ₁ = 0.316"]] * 4
+    assert worded.count("theta") == 2
+    other = LayoutContext(rope, FrameOptions(lang="zh"))  # another context prints its own
+    lay_out_rope(other, step, QGraphicsRectItem())
+    assert worded.count("theta") == 4
 
 
 def test_a_layout_contexts_dials_are_worded_once_for_each_row_and_head(qtbot: QtBot) -> None:

@@ -25,7 +25,10 @@ import app.canvas.prepared_drawing
 import app.state.big
 import app.state.jobs
 import app.window.step_weights
+from app.canvas import compose
 from app.canvas.bars import widest_label
+from app.canvas.context import FrameOptions
+from app.canvas.frame import FrameItem
 from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.prepared_drawing import is_prepared
 from app.canvas.theme import font
@@ -230,3 +233,32 @@ def test_the_projections_small_weights_are_made_ready_with_the_big_one_and_drawn
     assert app.canvas.prepared_drawing.step_weights(
         window.state.trace, window.state.trace.steps[index]) == []  # none big: none waits
     close_window(window)
+
+
+def test_a_first_frame_finds_the_document_too_small_to_read_before_widening_a_weight(
+        qapp: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whether a document's frames share one scale is known as soon as one step is too small
+    to read at it: the steps whose frames would widen a big mapped weight (the projections,
+    the mix, the feed-forward) are measured last, and the first frame widens none (it widened
+    Wq, Wk and Wv, Llama-3.2-1B's 5 million numbers, to find its projections under); it is
+    the frame measured in the steps' own order."""
+    monkeypatch.setattr(app.canvas.prepared_drawing, "PREPARED_FROM", 0)
+    trace = compute(cut_llama(tmp_path / "small", hidden_size=512, head_dim=64,
+                              num_attention_heads=8, num_key_value_heads=2))
+    ids = [step.id for step in trace.steps]
+    order = [ids[k] for k in compose._measuring_order(trace, 0)]
+    assert order[0] == "embed" and order[-3:] == ["L1.projections", "L1.mix", "L1.ffn"]
+    assert sorted(order) == sorted(ids)
+    here = widened_here(monkeypatch)
+    compose.forget()
+    first = FrameItem(trace, 0, FrameOptions())
+    assert compose.legible_composition(trace, FrameOptions(), first.area.size(), 0) is None
+    assert here == []  # and each frame is laid out by itself
+    monkeypatch.setattr(compose, "_measuring_order",
+                        lambda trace, first: iter((first, *(k for k in range(len(trace.steps))
+                                                            if k != first))))
+    compose.forget()
+    in_order = FrameItem(trace, 0, FrameOptions())
+    assert [weight.shape for weight in here] == [(512, 512), (512, 128), (512, 128)]
+    assert in_order.composition == first.composition
+    compose.forget()
