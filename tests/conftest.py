@@ -71,17 +71,23 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=rank)
 
 
-@pytest.fixture(autouse=True)
-def _isolated_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """QSettings and data folders in a temporary place (Qt caches XDG_CONFIG_HOME, so its
-    settings path is set explicitly as well)."""
+def settings_in(config: Path) -> None:
+    """The user's QSettings kept in ``config`` (Qt caches XDG_CONFIG_HOME, so the path is set
+    explicitly). A module-scoped window is made before its first test's own folder is set:
+    it calls this with a folder of its own, or it reads what the test before left."""
     from PySide6.QtCore import QSettings
 
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(config))
+
+
+@pytest.fixture(autouse=True)
+def _isolated_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """QSettings and data folders in a temporary place."""
     config = tmp_path / "config"
     monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
-        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(config))
+    settings_in(config)
     yield
 
 

@@ -20,6 +20,7 @@ from tests.app.driving import close_window
 from tests.app.legibility import device_scale, digit_ink, focused_window
 from tests.app.stacks import stacked
 from tests.bench.timing import gpt2_stack
+from tests.conftest import settings_in
 
 pytestmark = pytest.mark.usefixtures("qapp")
 
@@ -85,9 +86,11 @@ def test_any_depth_has_the_same_number_of_boxes(g01: dict[int, Trace]) -> None:
 
 
 @pytest.fixture(scope="module")
-def gpt2_12() -> Iterator[StudioWindow]:
+def gpt2_12(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StudioWindow]:
     """A GPT-2-small-shaped model of 12 layers (d 768, 12 heads, 20 tokens; a vocabulary of
-    1000 keeps it quick) in the window at 1024 × 768, View → Focus on the frame."""
+    1000 keeps it quick) in the window at 1024 × 768, View → Focus on the frame, made with
+    settings of its own (with a session another test saved, L1.weights' map printed 6.0 px)."""
+    settings_in(tmp_path_factory.mktemp("settings"))
     window = focused_window(gpt2_stack())
     yield window
     close_window(window)
