@@ -8,6 +8,7 @@ Imports no Qt.
 from __future__ import annotations
 
 import unicodedata
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -169,7 +170,7 @@ paragraph separators."""
 SPACE = "␣"
 """A space at either end of a token, as it is shown."""
 _SHOWN_KEPT = 4
-_shown: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+_shown: OrderedDict[int, tuple[tuple[str, ...], tuple[str, ...]]] = OrderedDict()
 
 
 def shown_token(token: str) -> str:
@@ -178,31 +179,31 @@ def shown_token(token: str) -> str:
     control character as its code (``<0x0D>``, as a byte-level tokenizer names a byte; a line
     separator as ``<U+2028>``), so that no token breaks a label's line or shows as nothing;
     every other character as it is."""
-    if token.isprintable() and token[:1] != " " and token[-1:] != " ":
+    if not token.isprintable():
+        token = "".join(_CONTROLS.get(ch) or (
+            (f"<0x{ord(ch):02X}>" if ord(ch) < 0x100 else f"<U+{ord(ch):04X}>")
+            if unicodedata.category(ch) in _UNSEEN else ch) for ch in token)
+    if token[:1] != " " and token[-1:] != " ":
         return token
-    shown = "".join(_CONTROLS.get(ch) or (
-        (f"<0x{ord(ch):02X}>" if ord(ch) < 0x100 else f"<U+{ord(ch):04X}>")
-        if unicodedata.category(ch) in _UNSEEN else ch) for ch in token)
-    core = shown.strip(" ")
-    if not core:
-        return SPACE * len(shown)
-    start = shown.index(core)
-    return SPACE * start + core + SPACE * (len(shown) - start - len(core))
+    core = token.strip(" ")
+    lead = len(token) - len(token.lstrip(" "))
+    return SPACE * lead + core + SPACE * (len(token) - lead - len(core))
 
 
 def shown_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:
-    """:func:`shown_token` of each of ``tokens``, worked out once for the last few lists (a
-    vocabulary of 128,256 entries is labelled at every frame); the same tuple when every token
-    shows as it is."""
+    """:func:`shown_token` of each of ``tokens``, worked out once for the last few lists asked
+    for (a vocabulary of 128,256 entries is labelled at every frame: 30-45 ms to work out);
+    the same tuple when every token shows as it is."""
     known = _shown.get(id(tokens))
     if known is not None and known[0] is tokens:
+        _shown.move_to_end(id(tokens))
         return known[1]
     shown = tuple(shown_token(token) for token in tokens)
     if shown == tokens:
         shown = tokens
-    if len(_shown) >= _SHOWN_KEPT:
-        _shown.clear()
     _shown[id(tokens)] = (tokens, shown)
+    while len(_shown) > _SHOWN_KEPT:  # the least recently asked first: a run's growing
+        _shown.popitem(last=False)  # token lists, never the vocabulary each frame asks for
     return shown
 
 

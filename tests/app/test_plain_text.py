@@ -15,7 +15,8 @@ from PySide6.QtWidgets import QApplication, QGraphicsSceneHoverEvent, QLabel
 from pytestqt.qtbot import QtBot
 
 from app.canvas.grid import MatrixGrid
-from app.model.operands import shown_token
+from app.model import operands
+from app.model.operands import shown_token, shown_tokens
 from app.plain_text import as_written
 from engine.checkpoint import import_checkpoint
 from tests.app.driving import Dialogs, close_window, open_window, show_window
@@ -121,3 +122,23 @@ def test_a_real_tokenizers_newline_is_labelled_not_broken(qtbot: QtBot) -> None:
         assert not any("\n" in label or "\t" in label for label in labels)
     finally:
         close_window(window)
+
+
+def test_a_vocabulary_is_named_once_while_a_run_grows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each generated token makes a new list of tokens; the vocabulary every frame labels stays
+    worked out (128,256 entries take 30-45 ms)."""
+    vocabulary = tuple(f" entry {k}" for k in range(1000))
+    named: list[str] = []
+    real = operands.shown_token
+
+    def counted(token: str) -> str:
+        named.append(token)
+        return real(token)
+
+    monkeypatch.setattr(operands, "shown_token", counted)
+    assert shown_tokens(vocabulary)[:2] == ("␣entry 0", "␣entry 1")
+    for length in range(1, 11):
+        run = tuple(f" t{k}" for k in range(length))
+        assert shown_tokens(run)[-1] == f"␣t{length - 1}"
+        assert shown_tokens(vocabulary)[999] == "␣entry 999"
+    assert len(named) == 1000 + sum(range(1, 11))
