@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 import shiboken6
@@ -31,6 +31,8 @@ from tests.bench.bench_scale import SHAPES, TEXT, write_checkpoint
 
 DEFAULT_SIZE = (1280, 800)
 """The size a desktop gives the window, at which the window tests measure its layout."""
+
+T = TypeVar("T")
 
 
 class Dialogs:
@@ -166,14 +168,19 @@ def canvas_arrows(window: StudioWindow) -> AttentionArrows:
     return found[0]
 
 
+def made_from_now(monkeypatch: pytest.MonkeyPatch, kind: type[T]) -> list[T]:
+    """Every ``kind`` made from now on, in order."""
+    made: list[T] = []
+    make = kind.__init__
+
+    def counted(self: T, *args: Any, **kwargs: Any) -> None:
+        made.append(self)
+        make(self, *args, **kwargs)
+
+    monkeypatch.setattr(kind, "__init__", counted)
+    return made
+
+
 def count_frames(monkeypatch: pytest.MonkeyPatch) -> list[FrameItem]:
     """Every FrameItem built from now on (by the canvas, a check or an export), in order."""
-    built: list[FrameItem] = []
-    build = FrameItem.__init__
-
-    def counted(self: FrameItem, *args: Any, **kwargs: Any) -> None:
-        built.append(self)
-        build(self, *args, **kwargs)
-
-    monkeypatch.setattr(FrameItem, "__init__", counted)
-    return built
+    return made_from_now(monkeypatch, FrameItem)

@@ -34,6 +34,7 @@ from app.model.examples import example_path
 from app.model.operands import attention_of
 from app.texts import step_text
 from engine import Trace, compute, load_scenario, parse_scenario
+from tests.app.driving import made_from_now
 from tests.app.stacks import with_shared_keys
 from tests.engine.test_engine_positions_trace import scaled_trace
 from tests.examples import trace_of
@@ -363,14 +364,7 @@ def test_ropes_layouts_tried_for_their_size_make_each_dial_table_once_and_lay_ou
     """The type scale's search tries RoPE's picture at every wrap and arrangement: a dial table
     is made once per context and its size reused, and the frame drawn is laid out exactly as
     when every layout tried made its tables."""
-    made: list[RotationDial] = []
-    real = RotationDial.__init__
-
-    def counted(self: RotationDial, *args: Any, **kwargs: Any) -> None:
-        made.append(self)
-        real(self, *args, **kwargs)
-
-    monkeypatch.setattr(RotationDial, "__init__", counted)
+    made = made_from_now(monkeypatch, RotationDial)
     rope = compute(load_scenario(example_path("rope")))
     compose.forget()
     item = frame(rope, "rope")
