@@ -7,6 +7,7 @@ Imports no Qt.
 
 from __future__ import annotations
 
+import threading
 import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -171,6 +172,7 @@ SPACE = "␣"
 """A space at either end of a token, as it is shown."""
 _SHOWN_KEPT = 4
 _shown: OrderedDict[int, tuple[tuple[str, ...], tuple[str, ...]]] = OrderedDict()
+_shown_lock = threading.Lock()
 
 
 def shown_token(token: str) -> str:
@@ -194,16 +196,18 @@ def shown_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:
     """:func:`shown_token` of each of ``tokens``, worked out once for the last few lists asked
     for (a vocabulary of 128,256 entries is labelled at every frame: 30-45 ms to work out);
     the same tuple when every token shows as it is."""
-    known = _shown.get(id(tokens))
-    if known is not None and known[0] is tokens:
-        _shown.move_to_end(id(tokens))
-        return known[1]
+    with _shown_lock:  # the worker that measures a vocabulary's labels asks too
+        known = _shown.get(id(tokens))
+        if known is not None and known[0] is tokens:
+            _shown.move_to_end(id(tokens))
+            return known[1]
     shown = tuple(shown_token(token) for token in tokens)
     if shown == tokens:
         shown = tokens
-    _shown[id(tokens)] = (tokens, shown)
-    while len(_shown) > _SHOWN_KEPT:  # the least recently asked first: a run's growing
-        _shown.popitem(last=False)  # token lists, never the vocabulary each frame asks for
+    with _shown_lock:
+        _shown[id(tokens)] = (tokens, shown)
+        while len(_shown) > _SHOWN_KEPT:  # the least recently asked first: a run's growing
+            _shown.popitem(last=False)  # token lists, never the vocabulary each frame asks for
     return shown
 
 
