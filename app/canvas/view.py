@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import QWidget
 
@@ -31,6 +32,10 @@ PICTURE_MARGIN = 0.015
 """Zoomed to the step, the picture is framed with this fraction of its size around it."""
 CLICK_SLOP = 4
 """Pixels a press may move before its release and still be a click (more is a pan)."""
+NOTE_INSET = 8
+"""Pixels between the corner note and the viewport's edge."""
+NOTE_STEP = 4
+"""Pixels between the places tried for the corner note."""
 
 
 class CanvasView(pg.GraphicsView):
@@ -101,6 +106,8 @@ class CanvasView(pg.GraphicsView):
         self._pressed: tuple[QPointF, int] | None = None
         """Where the left button went down on a bar, and its entry."""
         self._in_view: list[tuple[str, range, range]] = []
+        self._note_place: tuple[object, QRect] | None = None
+        """The corner note's last place, and what it was worked out for."""
         self._pressed_at: QPointF | None = None
         """Where the left button went down."""
         self.words_hidden = False
@@ -314,13 +321,13 @@ class CanvasView(pg.GraphicsView):
                          for title, rows, cols in dict.fromkeys(self._in_view))
 
     def _say_zoom_in(self, text: str) -> None:
-        """A note in the viewport's lower right corner, in the theme's colours."""
+        """A note in a corner of the viewport (:meth:`note_place`), in the theme's colours."""
         painter = QPainter(self.viewport())
         try:
             painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
             painter.setFont(font(13))
             box = painter.fontMetrics().boundingRect(QRect(), 0, text).adjusted(-8, -5, 8, 5)
-            box.moveBottomRight(self.viewport().rect().bottomRight() + QPoint(-8, -8))
+            box = self.note_place(box.size())
             painter.setPen(QPen(QColor(self.theme.accent), 1.5))
             painter.setBrush(QColor(self.theme.panel))
             painter.drawRoundedRect(box, 4, 4)
@@ -328,6 +335,22 @@ class CanvasView(pg.GraphicsView):
             painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
         finally:
             painter.end()
+
+    def note_place(self, size: QSize) -> QRect:
+        """Where a corner note of ``size`` goes: the lower right corner of the viewport, or
+        the free place nearest it when the frame draws there (a fitted frame's margin or gap,
+        rather than over a legend's numbers or a grid's note)."""
+        area = self.viewport().rect().adjusted(NOTE_INSET, NOTE_INSET, -NOTE_INSET, -NOTE_INSET)
+        frame = self._frame
+        key = (id(frame), area, size, self.viewportTransform())
+        if self._note_place is not None and self._note_place[0] == key:
+            return self._note_place[1]
+        drawn = [] if frame is None else [
+            self.mapFromScene(item.sceneBoundingRect()).boundingRect()
+            for item in self.items(area) if not item.childItems() and frame.isAncestorOf(item)]
+        place = QRect(QPoint(*free_place(area, size, drawn)), size)
+        self._note_place = (key, place)
+        return place
 
     def aspect(self) -> str:
         """The sheet aspect that fills this view best."""
@@ -353,6 +376,27 @@ class CanvasView(pg.GraphicsView):
         if self._pending_paint:
             self._pending_paint = False
             self.repainted.emit()
+
+
+def free_place(area: QRect, size: QSize, drawn: list[QRect]) -> tuple[int, int]:
+    """The top-left corner of a box of ``size`` inside ``area`` that overlaps none of the
+    ``drawn`` rectangles, tried on a :data:`NOTE_STEP`-pixel lattice from the lower right
+    corner (the lowest row first, then the rightmost); the lower right corner itself when no
+    place is free."""
+    right, bottom = area.right() + 1 - size.width(), area.bottom() + 1 - size.height()
+    if right < area.left() or bottom < area.top() or not drawn:
+        return right, bottom
+    xs = np.r_[np.arange(right, area.left(), -NOTE_STEP), area.left()]
+    ys = np.r_[np.arange(bottom, area.top(), -NOTE_STEP), area.top()]
+    x, y = (corner.reshape(-1, 1) for corner in np.meshgrid(xs, ys))
+    rects = np.array([(r.left(), r.top(), r.right() + 1, r.bottom() + 1) for r in drawn],
+                     dtype=np.int64)
+    apart = ((x + size.width() <= rects[:, 0]) | (x >= rects[:, 2])
+             | (y + size.height() <= rects[:, 1]) | (y >= rects[:, 3]))
+    free = np.flatnonzero(apart.all(axis=1))
+    if not len(free):
+        return right, bottom
+    return int(x[free[0], 0]), int(y[free[0], 0])
 
 
 def _picture_rect(frame: FrameItem) -> QRectF:
