@@ -170,6 +170,7 @@ _UNSEEN = frozenset(("Cc", "Zl", "Zp"))
 paragraph separators."""
 SPACE = "␣"
 """A space at either end of a token, as it is shown."""
+_WRITTEN_MARKS = {ord(mark): f"<U+{ord(mark):04X}>" for mark in (SPACE, *_CONTROLS.values())}
 _SHOWN_KEPT = 4
 _shown: OrderedDict[int, tuple[tuple[str, ...], tuple[str, ...]]] = OrderedDict()
 _shown_lock = threading.Lock()
@@ -180,7 +181,10 @@ def shown_token(token: str) -> str:
     tokens of a real vocabulary, which would look alike), a newline as ↵, a tab as ⇥, any other
     control character as its code (``<0x0D>``, as a byte-level tokenizer names a byte; a line
     separator as ``<U+2028>``), so that no token breaks a label's line or shows as nothing;
-    every other character as it is."""
+    a ␣, ↵ or ⇥ the token itself holds as its code too (``<U+2423>``: not to be read as a space
+    or a newline); every other character as it is."""
+    if not token.isascii() and (SPACE in token or "↵" in token or "⇥" in token):
+        token = token.translate(_WRITTEN_MARKS)
     if not token.isprintable():
         token = "".join(_CONTROLS.get(ch) or (
             (f"<0x{ord(ch):02X}>" if ord(ch) < 0x100 else f"<U+{ord(ch):04X}>")

@@ -95,7 +95,8 @@ def test_a_refusal_names_a_file_as_written(qtbot: QtBot, tmp_path: Path,
 @pytest.mark.parametrize(("token", "shown"), [
     ("\n", "↵"), ("\t", "⇥"), ("a\r\nb", "a<0x0D>↵b"), ("\x00", "<0x00>"), ("\x7f", "<0x7F>"),
     ("\u2028", "<U+2028>"), (" sat", "␣sat"), ("on the ", "on the␣"), (" ", "␣"),
-    ("the cat", "the cat"), ("我", "我"), ("<s>", "<s>")])
+    ("the cat", "the cat"), ("我", "我"), ("<s>", "<s>"),
+    ("␣", "<U+2423>"), ("a↵", "a<U+21B5>"), (" ⇥\t", "␣<U+21E5>⇥")])
 def test_a_token_that_would_break_a_line_show_nothing_or_look_like_another_is_named(
         token: str, shown: str) -> None:
     assert shown_token(token) == shown
