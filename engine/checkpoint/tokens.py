@@ -17,6 +17,8 @@ from engine.words.refusals import Refusal
 LABEL_LIMIT = 40
 """The longest token or vocabulary label a document holds."""
 REPLACEMENT = "\ufffd"
+WORD_START = "\u2581"
+"""Sentencepiece's mark of a space before a word (▁)."""
 
 
 @dataclass(frozen=True)
@@ -119,7 +121,11 @@ def _encode(tokenizer: Tokenizer, text: str, pair: str | None) -> Encoding:
 def vocabulary(tokenizer: Tokenizer, size: int) -> list[str]:
     """A label for each of the ``size`` vocabulary entries: the entry decoded alone where that
     gives whole printable characters, else the tokenizer's own spelling (``<0x0A>``, ``Ġ``…);
-    ids past the tokenizer's (rows the checkpoint pads its embedding with) as ``#id``."""
+    ids past the tokenizer's (rows the checkpoint pads its embedding with) as ``#id``.
+
+    A sentencepiece entry that starts a word (``▁sat``) keeps its space: decoded alone, the
+    tokenizer drops the first space of a text, and ``▁sat`` would read ``sat``, as the entry
+    ``sat`` does (and not as the text's token it is, `` sat``)."""
     labels = []
     for token_id in range(size):
         token = tokenizer.id_to_token(token_id)
@@ -127,6 +133,8 @@ def vocabulary(tokenizer: Tokenizer, size: int) -> list[str]:
             labels.append(f"#{token_id}")
             continue
         decoded = tokenizer.decode([token_id], skip_special_tokens=False)
+        if token.startswith(WORD_START) and not decoded.startswith(" "):
+            decoded = " " + decoded
         readable = decoded and REPLACEMENT not in decoded and not UNPRINTABLE.search(decoded)
         labels.append(_label(decoded if readable else token))
     return labels

@@ -184,3 +184,24 @@ def test_the_rust_runtimes_own_panic_notice_is_not_printed_beside_the_refusal(
     assert (done.returncode, done.stdout) == (2, b"")
     assert done.stderr.decode() == ("qkv-studio: tokenizer.json: the tokenizer failed on the text "
                                     "(Onig: Regex search error: retry-limit-in-match over)\n")
+
+
+@pytest.mark.parametrize("family", [family for family in FAMILIES if family != "bert"])
+def test_a_vocabulary_entry_reads_as_the_texts_token_of_its_id(family: str) -> None:
+    """The head's label of an id is the label the text's token of that id has: a
+    sentencepiece word start (``▁sat``) keeps its space, and no two entries read alike
+    (``▁sat`` and ``sat`` read `` sat`` and ``sat``). Only the text's first word may lack the
+    space a sentencepiece tokenizer puts before it (the text has none there)."""
+    scenario = import_checkpoint(FIXTURES / family, "the cat sat on the hat.")
+    assert scenario.head is not None
+    vocab = scenario.head.vocab
+    assert len(set(vocab)) == len(vocab), "two entries of the vocabulary read alike"
+    read = [(vocab[i], token) for i, token in zip(scenario.token_ids or (), scenario.tokens,
+                                                  strict=True) if token not in ("<s>", "<bos>")]
+    assert len(read) >= 4
+    first, *rest = read
+    assert first[0] in (first[1], " " + first[1]), read
+    assert all(label == token for label, token in rest), read
+    pieces = json.loads((FIXTURES / family / "tokenizer.json").read_text("utf-8"))["model"]
+    if "▁sat" in pieces.get("vocab", {}):
+        assert (vocab[pieces["vocab"]["▁sat"]], vocab[pieces["vocab"]["sat"]]) == (" sat", "sat")
