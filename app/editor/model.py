@@ -18,6 +18,7 @@ from app.i18n import QT_TRANSLATE_NOOP, current_language
 from app.model.edits import SetLabel, SetMatrix, labels_at
 from app.model.operands import shown_token
 from app.model.parts import place_name
+from app.plain_text import as_written
 from app.state.change import Change
 from app.state.document import DocumentState
 from app.texts.problems import problem_words
@@ -294,7 +295,9 @@ class MatrixModel(QAbstractTableModel):
 class LabelRowModel(QAbstractTableModel):
     """One editable row of labels at a document path: the token labels or the vocabulary.
 
-    An empty label is refused (the state emits ``refused``); any other edit is one undo step.
+    A label is shown as the canvas shows it (a space at either end as ␣, a newline as ↵:
+    :func:`~app.model.operands.shown_token`) and edited as it is written. An empty label is
+    refused (the state emits ``refused``); any other edit, spaces and all, is one undo step.
     """
 
     def __init__(self, state: DocumentState, path: str, noun: str, place: str) -> None:
@@ -338,14 +341,16 @@ class LabelRowModel(QAbstractTableModel):
         if not index.isValid():
             return None
         label = self._labels[index.column()]
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
+        if role == Qt.ItemDataRole.EditRole:
             return label
+        if role == Qt.ItemDataRole.DisplayRole:
+            return shown_token(label)
         if role in (Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole):
-            return QCoreApplication.translate(
+            return as_written(QCoreApplication.translate(
                 "LabelRowModel", "{noun} label of {place} {index}: {label}").format(
                 noun=QCoreApplication.translate("LabelRowModel", self.noun),
                 place=QCoreApplication.translate("LabelRowModel", self.place),
-                index=index.column(), label=label)
+                index=index.column(), label=shown_token(label)))
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(Qt.AlignmentFlag.AlignCenter)
         return None
@@ -365,12 +370,13 @@ class LabelRowModel(QAbstractTableModel):
     def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
         if role != Qt.ItemDataRole.EditRole or not index.isValid():
             return False
-        text = str(value).strip()
+        text = str(value)  # as typed: a space at either end is part of a token (`` sat``)
         labels = list(self.labels())
         col = index.column()
         if not text:
             self.state.refused.emit(self.tr("{place}: a label cannot be empty; kept {old}")
-                                    .format(place=f"{self.path}[{col}]", old=labels[col]))
+                                    .format(place=f"{self.path}[{col}]",
+                                            old=shown_token(labels[col])))
             return False
         if text == labels[col]:
             return True

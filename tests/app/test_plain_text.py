@@ -19,7 +19,7 @@ from app.model import operands
 from app.model.operands import shown_token, shown_tokens
 from app.plain_text import as_written
 from engine.checkpoint import import_checkpoint
-from tests.app.driving import Dialogs, close_window, open_window, show_window
+from tests.app.driving import Dialogs, close_window, open_window, show_window, type_into
 from tests.engine.hf_reference import FIXTURES
 
 
@@ -121,6 +121,31 @@ def test_a_real_tokenizers_newline_is_labelled_not_broken(qtbot: QtBot) -> None:
                   for label in grid.spec.row_labels}
         assert {"↵ · p2", "␣ · p4", "⇥ · p5"} <= labels
         assert not any("\n" in label or "\t" in label for label in labels)
+    finally:
+        close_window(window)
+
+
+def test_the_token_editor_shows_tokens_as_the_canvas_does_and_keeps_spaces_typed(
+        qtbot: QtBot) -> None:
+    """The editor's row of token labels names a newline, a tab and an edge space as the canvas
+    does (a real tokenizer's ``\n`` showed as an empty cell), gives the written label to edit,
+    and keeps a space typed at a label's start: it is part of the token."""
+    window = show_window(qtbot, import_checkpoint(FIXTURES / "mistral", "the cat\nsat \t on"))
+    try:
+        table = window.editor.token_table
+        model = table.model()
+        shown = [model.index(0, k).data() for k in range(model.columnCount())]
+        assert shown[:6] == ["<s>", "the cat", "↵", "sat", "␣", "⇥"]
+        assert model.index(0, 2).data(Qt.ItemDataRole.EditRole) == "\n"
+        assert model.index(0, 4).data(Qt.ItemDataRole.ToolTipRole).endswith(": ␣")
+        type_into(qtbot, table, 0, 3, " dog")
+        assert window.state.scenario.tokens[3] == " dog"
+        assert model.index(0, 3).data() == "␣dog"
+        frame = window.canvas.frame
+        assert frame is not None
+        token_id = (window.state.scenario.token_ids or ())[3]  # the id stays the tokenizer's
+        assert f"{token_id} · ␣dog" in {str(label) for grid in frame.items_of(MatrixGrid)
+                                         for label in grid.spec.row_labels}
     finally:
         close_window(window)
 
