@@ -557,6 +557,8 @@ class StudioWindow(QMainWindow):
         self.compare.texts.apply()  # a QObject: it gets no LanguageChange of its own
         self.exercise.retranslate()
         self._update_title()
+        if self.statusBar().currentMessage():  # said in the language before: say it anew
+            self.statusBar().showMessage(self.state.shares_summary())
         self.refresh_canvas(fit=False)
 
     def changeEvent(self, event: QEvent) -> None:

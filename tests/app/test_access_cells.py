@@ -82,6 +82,17 @@ def test_the_canvas_description_follows_the_language(qtbot: QtBot,
         "从 爱 到 我 的份额：0.804；从 爱 到 爱 的份额：0.196")
 
 
+def test_the_status_bar_is_said_again_in_the_new_language(qtbot: QtBot,
+                                                         window: StudioWindow) -> None:
+    """The status bar's last line (``Opened F11 → shares for 爱: …``) stayed in the language it
+    was said in; a switch says the shares again in the new one."""
+    assert window.statusBar().currentMessage().startswith("Opened ")
+    set_language("zh")
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage().startswith("“爱”的份额"),
+                    timeout=2000)
+    assert window.statusBar().currentMessage() == window.state.shares_summary()
+
+
 def test_several_heads_are_described_head_by_head(window: StudioWindow) -> None:
     from app.model.examples import example_path
     from engine import compute, load_scenario
