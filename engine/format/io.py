@@ -11,7 +11,13 @@ from pathlib import Path
 from engine.files.outputs import OutputRefusedError
 from engine.files.regular_file import open_regular
 from engine.files.safe_write import WriteError, replacing_together, write_all, write_bytes
-from engine.format.checkpoint_reference import OVERLAY_KEY, read_as_stored, referenced
+from engine.format.checkpoint_reference import (
+    OVERLAY_KEY,
+    checkpoint_file,
+    mapped_files,
+    read_as_stored,
+    referenced,
+)
 from engine.format.document import parse_scenario
 from engine.format.errors import ScenarioError
 from engine.format.json_keys import DuplicateKeyError, unique_keys
@@ -143,6 +149,8 @@ class Dumped:
 
     text: str
     sidecar: Mapping[str, Weight]
+    checkpoint: tuple[Path, ...] = ()
+    """The checkpoint files the document's weights are read from: never written over."""
 
 
 def needs_sidecar(scenario: Scenario, *, self_contained: bool = False) -> bool:
@@ -163,11 +171,12 @@ def dump_scenario(scenario: Scenario, path: str | os.PathLike[str], *,
     more numbers than JSON may (the references name the sidecar beside ``path``). A weight left
     in its checkpoint is saved by reference (format 2.2) or, ``self_contained``, with its
     numbers, widened one matrix at a time as it is written."""
+    read_from = mapped_files(scenario.parameters)
     if not needs_sidecar(scenario, self_contained=self_contained):
-        return Dumped(dumps_scenario(scenario, self_contained=self_contained), {})
+        return Dumped(dumps_scenario(scenario, self_contained=self_contained), {}, read_from)
     document, arrays = split_arrays(
         to_document(scenario, as_held if self_contained else by_reference), sidecar_name(path))
-    return Dumped(_format(document, 0) + "\n", arrays)
+    return Dumped(_format(document, 0) + "\n", arrays, read_from)
 
 
 def dumps_scenario(scenario: Scenario, *, self_contained: bool = False) -> str:
@@ -231,7 +240,15 @@ def write_dumped(dumped: Dumped, path: str | os.PathLike[str], *, mode: int | No
     ------
     WriteError
         As :func:`save_scenario`.
+    OutputRefusedError
+        When ``path`` or its sidecar is a file of the checkpoint the document's weights are
+        read from (its config, tokenizer, weights or their index): nothing is written.
     """
+    sidecar = Path(path).with_name(sidecar_name(path))
+    for target, by_name in ((Path(path), True), (sidecar, False)):  # a sidecar's own name
+        folder = checkpoint_file(target, dumped.checkpoint, by_name=by_name)
+        if folder is not None:
+            raise OutputRefusedError(target, Refusal("output_is_checkpoint", folder=str(folder)))
     try:
         data = dumped.text.encode("utf-8")
     except UnicodeEncodeError as error:

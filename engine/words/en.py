@@ -349,6 +349,9 @@ REFUSALS: dict[str, str] = {
     # Every output of a run (engine.files.outputs, engine.format.io).
     "output_is_input": "this run reads that file (the document, its sidecar or a checkpoint's "
                        "files); writing there would replace it: choose another name",
+    "output_is_checkpoint": "that is a file of the checkpoint this document reads its "
+                            "weights from ({folder}); writing there would replace it: choose "
+                            "another name",
     "output_twice": "another output of this run ({first}) writes that file too; each output "
                     "needs its own",
     "part_over_a_file": "the step is split over {count} files in place of {asked} ({parts}), "

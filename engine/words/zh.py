@@ -318,6 +318,8 @@ REFUSALS: dict[str, str] = {
     # 一次运行的每个输出（engine.files.outputs、engine.format.io）。
     "output_is_input": "本次运行读取这个文件（文档、它的附属文件或检查点的文件）；"
                        "写到那里会覆盖它：请换一个名称",
+    "output_is_checkpoint": "这是本文档读取权重的检查点（{folder}）里的文件；"
+                            "写到那里会覆盖它：请换一个名称",
     "output_twice": "本次运行的另一个输出（{first}）也写这个文件；每个输出都需要自己的文件",
     "part_over_a_file": "这一步被拆成 {count} 个文件来代替 {asked}（{parts}），而这里已有同名文件，"
                         "导出并未被要求替换它：请把它移走，或换一个名称",
