@@ -14,6 +14,12 @@ def _mixture(f: Facts) -> Mixture:
     return block.ffn
 
 
+def _counted(key: str, m: Mixture) -> str:
+    """``key`` as worded for the mixture's k: ``_one`` when one expert runs a token, ``_all``
+    when every expert does (the base words say "only k of E")."""
+    return key + ("_one" if m.top_k == 1 else "_all" if m.top_k == len(m.experts) else "")
+
+
 def _chosen(f: Facts) -> list[int]:
     return [int(e) for e in f.scoped("router_chosen")[f.receiver]]
 
@@ -26,14 +32,15 @@ def router(f: Facts) -> Telling:
     picked = [float(shares[e]) for e in chosen]
     first = chosen[0]
     return Telling(
-        summary=say("router.summary", experts=experts, k=k),
-        why=say("router.why", experts=experts, k=k),
-        how=say("router.how_normalised" if m.normalize else "router.how_raw",
+        summary=say(_counted("router.summary", m), experts=experts, k=k),
+        why=say(_counted("router.why", m), experts=experts, k=k),
+        how=say(("router.how_normalised" if m.normalize else "router.how_raw")
+                + ("_one" if k == 1 else ""),
                 token=Token(f.token), logits=f.scoped_row("router_logits"),
                 shares=f.scoped_row("router_shares"),
                 chosen=Joined(chosen),
                 weights=f.scoped_row("router_weights")),
-        pitfalls=say("router.pitfalls"),
+        pitfalls=say("router.pitfalls_all" if k == experts else "router.pitfalls"),
         check=say("router.check", e=first,
                   share=f.num(picked[0]), total=" + ".join(f.num(p) for p in picked),
                   weight=f.num(float(f.scoped("router_weights")[f.receiver, 0])))
@@ -53,8 +60,8 @@ def experts(f: Facts) -> Telling:
         products.append((float(f.scoped("shared_weight")[f.receiver, 0]),
                          float(f.scoped("shared_out")[f.receiver, 0])))
     terms = " + ".join(f"{f.factor(w)}·{f.factor(o)}" for w, o in products)
-    how = say("experts.how", token=Token(f.token), chosen=Joined(chosen),
-              out=f.scoped_row("ffn_out"))
+    how = say("experts.how_one" if m.top_k == 1 else "experts.how", token=Token(f.token),
+              chosen=Joined(chosen), out=f.scoped_row("ffn_out"))
     if m.shared_gate is not None:
         source = f.array(f.step.reads[0])[f.receiver]
         how = say("experts.how_shared", token=Token(f.token),
@@ -62,8 +69,9 @@ def experts(f: Facts) -> Telling:
                   z=f.num(float(source @ m.shared_gate[:, 0])), gate=f.num(products[-1][0]),
                   out=f.scoped_row("ffn_out"))
     return Telling(
-        summary=say("experts.summary_shared" if shared else "experts.summary", k=m.top_k),
-        why=say("experts.why", experts=len(m.experts), k=m.top_k),
+        summary=say(("experts.summary_shared" + ("_one" if m.top_k == 1 else "")) if shared
+                    else _counted("experts.summary", m), k=m.top_k),
+        why=say(_counted("experts.why", m), experts=len(m.experts), k=m.top_k),
         how=how,
         pitfalls=say("experts.pitfalls_shared" if shared else "experts.pitfalls"),
         check=say("experts.check", terms=terms,

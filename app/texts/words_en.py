@@ -373,6 +373,28 @@ WORDS: dict[str, str] = {
     "router.how_raw": "logits = x · W_r, shares = softmax(logits), then the k largest shares "
                       "as they are (normalize is false). Here {token}'s logits {logits} give "
                       "the shares {shares}; experts {chosen} are chosen, with weights {weights}.",
+    "router.summary_one": "The router scores each token against the {experts} experts, turns "
+                          "the scores into shares and keeps the largest: only that expert "
+                          "runs.",
+    "router.summary_all": "The router scores each token against the {experts} experts and turns "
+                          "the scores into shares; it keeps all {k}, so every expert runs and "
+                          "the shares only weigh them.",
+    "router.why_one": "A mixture of experts holds {experts} feed-forwards but runs only one per "
+                      "token, so the model has many more weights than any one token pays for. "
+                      "The router decides which, from the token's own row.",
+    "router.why_all": "This mixture holds {experts} feed-forwards and runs every one of them for "
+                      "every token: nothing is saved, and the router only decides, from the "
+                      "token's own row, how much each one counts.",
+    "router.how_normalised_one": "logits = x · W_r, shares = softmax(logits), then the largest "
+                                 "share divided by itself. Here {token}'s logits {logits} give "
+                                 "the shares {shares}; expert {chosen} is chosen, with weight "
+                                 "{weights}.",
+    "router.how_raw_one": "logits = x · W_r, shares = softmax(logits), then the largest share as "
+                          "it is (normalize is false). Here {token}'s logits {logits} give the "
+                          "shares {shares}; expert {chosen} is chosen, with weight {weights}.",
+    "router.pitfalls_all": "Every expert runs here, so no share is left out; the ▲ marks still "
+                           "show the order torch.topk keeps them in, the order of "
+                           "router_weights and expert_out.",
     "router.pitfalls": "The chosen are marked ▲ in the shares: the unchosen experts' shares are "
                        "computed but their experts never run for this token. Two equal shares "
                        "are chosen in torch.topk's order, not always the lower expert first.",
@@ -383,6 +405,23 @@ WORDS: dict[str, str] = {
                        "outputs, times the router's weights, are summed.",
     "experts.why": "Of {experts} experts only {k} run for a token: the sum is the layer's "
                    "feed-forward output, added back to the stream as a plain one's would be.",
+    "experts.summary_one": "Each token's chosen expert runs its feed-forward on its row; its "
+                           "output, times the router's weight, is the layer's feed-forward "
+                           "output.",
+    "experts.summary_all": "Every expert runs its feed-forward on each token's row; the "
+                           "outputs, times the router's weights, are summed.",
+    "experts.summary_shared_one": "Each token's chosen expert runs its feed-forward on its row, "
+                                  "and so does the shared expert, for every token; the chosen "
+                                  "output times the router's weight and the shared output "
+                                  "times its gate are summed.",
+    "experts.why_one": "Of {experts} experts only one runs for a token: its weighted output is "
+                       "the layer's feed-forward output, added back to the stream as a plain "
+                       "one's would be.",
+    "experts.why_all": "All {experts} experts run for every token: the weighted sum is the "
+                       "layer's feed-forward output, added back to the stream as a plain one's "
+                       "would be.",
+    "experts.how_one": "out = weight · expert(x). Here {token} runs expert {chosen}, and the "
+                       "weighted output is {out}.",
     "experts.how": "out = Σ weightₖ · expertₖ(x). Here {token} runs experts {chosen}, and the "
                    "weighted sum is {out}.",
     "experts.pitfalls": "expert_out holds each choice, not each expert: choice 1 of one token "

@@ -283,6 +283,22 @@ WORDS: dict[str, str] = {
     "router.how_raw": "logits = x · W_r，份额 = softmax(logits)，最大的 k 个份额原样作为权重"
                       "（normalize 为 false）。这里{token}的 logits {logits} 给出份额 {shares}；"
                       "选中专家 {chosen}，权重为 {weights}。",
+    "router.summary_one": "路由器把每个词元与 {experts} 个专家逐一打分，把分数变成份额，只保留"
+                          "最大的那个：只有这个专家会运行。",
+    "router.summary_all": "路由器把每个词元与 {experts} 个专家逐一打分，把分数变成份额；{k} 个"
+                          "全部保留，所以每个专家都会运行，份额只决定各自占多少。",
+    "router.why_one": "专家混合有 {experts} 个前馈网络，但每个词元只运行 1 个，所以模型的权重远多"
+                      "于任何一个词元用到的。由路由器根据词元自己的行来决定运行哪一个。",
+    "router.why_all": "这个专家混合有 {experts} 个前馈网络，每个词元都全部运行：没有省下计算，"
+                      "路由器只根据词元自己的行决定每个专家占多少。",
+    "router.how_normalised_one": "logits = x · W_r，份额 = softmax(logits)，再把最大的份额除以"
+                                 "它自己。这里{token}的 logits {logits} 给出份额 {shares}；选中"
+                                 "专家 {chosen}，权重为 {weights}。",
+    "router.how_raw_one": "logits = x · W_r，份额 = softmax(logits)，最大的份额原样作为权重"
+                          "（normalize 为 false）。这里{token}的 logits {logits} 给出份额 "
+                          "{shares}；选中专家 {chosen}，权重为 {weights}。",
+    "router.pitfalls_all": "这里每个专家都会运行，没有落选的份额；▲ 仍标出 torch.topk 排列它们的"
+                           "次序，router_weights 和 expert_out 就按这个次序排列。",
     "router.pitfalls": "份额中选中的用 ▲ 标出：未选中专家的份额照样算出，但它们不会为这个词元"
                        "运行。两个相等的份额按 torch.topk 的次序选取，不一定是编号小的在前。",
     "router.check": "重算第一个权重：专家 {e} 的份额 {share} 除以选中份额之和 {total}，得 "
@@ -291,6 +307,17 @@ WORDS: dict[str, str] = {
     "experts.summary": "每个词元选中的 {k} 个专家各自对它的行做前馈；输出乘以路由权重后求和。",
     "experts.why": "{experts} 个专家中每个词元只运行 {k} 个：这个和就是本层的前馈输出，像普通"
                    "前馈一样加回主干。",
+    "experts.summary_one": "每个词元选中的那个专家对它的行做前馈；输出乘以路由权重，就是本层的"
+                           "前馈输出。",
+    "experts.summary_all": "每个专家都对每个词元的行做前馈；输出乘以路由权重后求和。",
+    "experts.summary_shared_one": "每个词元选中的那个专家对它的行做前馈，共享专家也对每个词元都"
+                                  "做一次；选中专家的输出乘以路由权重，共享专家的输出乘以它的门控，"
+                                  "再相加。",
+    "experts.why_one": "{experts} 个专家中每个词元只运行 1 个：它加权后的输出就是本层的前馈输出，"
+                       "像普通前馈一样加回主干。",
+    "experts.why_all": "全部 {experts} 个专家都为每个词元运行：加权和就是本层的前馈输出，像普通"
+                       "前馈一样加回主干。",
+    "experts.how_one": "输出 = 权重 · 专家(x)。这里{token}运行专家 {chosen}，加权输出为 {out}。",
     "experts.how": "输出 = Σ 权重ₖ · 专家ₖ(x)。这里{token}运行专家 {chosen}，加权和为 {out}。",
     "experts.pitfalls": "expert_out 按选择排列，不按专家排列：一个词元的第 1 个选择与另一个词元"
                         "的第 1 个选择可能是不同的专家（见 router_chosen）。",

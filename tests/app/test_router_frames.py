@@ -91,6 +91,28 @@ def test_the_router_is_told_with_the_receivers_numbers(trace: Trace, lang: str, 
     assert how in text.how and check in text.check
 
 
+@pytest.mark.parametrize(("top", "lang", "said", "unsaid"), [
+    # One expert: a's largest share is expert 0's, divided by itself: weight 1.
+    (1, "en", ["runs only one per token", "expert 0 is chosen, with weight [1]",
+               "Of 3 experts only one runs", "runs expert 0, and the weighted output"],
+     ["experts 0 are", "only 1 run"]),
+    (1, "zh", ["每个词元只运行 1 个", "选中专家 0，权重为 [1]"], []),
+    # Every expert: nothing is left out, and no text says "only" or "unchosen".
+    (3, "en", ["runs every one of them for every token", "All 3 experts run for every token",
+               "no share is left out"], ["only 3", "unchosen"]),
+    (3, "zh", ["每个词元都全部运行", "全部 3 个专家都为每个词元运行", "没有落选的份额"],
+     ["只运行 3 个", "未选中"]),
+])
+def test_the_texts_follow_how_many_experts_run(top: int, lang: str, said: list[str],
+                                               unsaid: list[str]) -> None:
+    trace = compute(parse_scenario(document(top=top)))
+    texts = [step_text(trace, _index(trace, step), lang, receiver=0)
+             for step in ("L1.router", "L1.experts")]
+    whole = " ".join(" ".join(text.sections()) for text in texts)
+    assert [part for part in said if part not in whole] == []
+    assert [part for part in unsaid if part in whole] == []
+
+
 def test_a_mixtures_activation_is_shown_but_not_offered_for_editing(qtbot: QtBot) -> None:
     window = StudioWindow(preset("mixtral"))
     try:
