@@ -68,11 +68,28 @@ def tokenize(tokenizer: Tokenizer, text: str, *, vocab: int, context: int,
         raise ScenarioError("text", Refusal("text_past_positions", count=len(ids),
                                             limit=MAX_POSITIONS))
     texts = (text, pair or "")
-    labels = [_label(texts[sequence or 0][start:end] or token)
-              for (start, end), token, sequence in zip(encoding.offsets, encoding.tokens,
-                                                       encoding.sequence_ids, strict=True)]
+    shared = _shared_spans(encoding)
+    labels = [entry_label(tokenizer, token_id) if alike else
+              _label(texts[sequence or 0][start:end] or token)
+              for (start, end), token, sequence, token_id, alike in zip(
+                  encoding.offsets, encoding.tokens, encoding.sequence_ids, ids, shared,
+                  strict=True)]
     ignored = f"{settings}; the text is its own {len(ids)} tokens" if settings else ""
     return Tokens(ids=ids, labels=labels, types=list(encoding.type_ids), ignored=ignored)
+
+
+def _shared_spans(encoding: Encoding) -> list[bool]:
+    """Whether each token covers characters of the text that a neighbour covers too: the
+    bytes of one character split by a byte fallback (``<0xE7>`` ``<0x8C>`` ``<0xAB>`` for
+    猫), or the word start a sentencepiece tokenizer puts before an unknown character. The
+    text cannot name such a token apart from its neighbours; its vocabulary entry can."""
+    spans = list(zip(encoding.sequence_ids, encoding.offsets, strict=True))
+    shared = [False] * len(spans)
+    for k in range(1, len(spans)):
+        (before, (start, end)), (now, (first, last)) = spans[k - 1], spans[k]
+        if before == now and start < last and first < end:
+            shared[k - 1] = shared[k] = True
+    return shared
 
 
 def _ignored(tokenizer: Tokenizer) -> str:
@@ -126,18 +143,19 @@ def vocabulary(tokenizer: Tokenizer, size: int) -> list[str]:
     A sentencepiece entry that starts a word (``▁sat``) keeps its space: decoded alone, the
     tokenizer drops the first space of a text, and ``▁sat`` would read ``sat``, as the entry
     ``sat`` does (and not as the text's token it is, `` sat``)."""
-    labels = []
-    for token_id in range(size):
-        token = tokenizer.id_to_token(token_id)
-        if token is None:
-            labels.append(f"#{token_id}")
-            continue
-        decoded = tokenizer.decode([token_id], skip_special_tokens=False)
-        if token.startswith(WORD_START) and not decoded.startswith(" "):
-            decoded = " " + decoded
-        readable = decoded and REPLACEMENT not in decoded and not UNPRINTABLE.search(decoded)
-        labels.append(_label(decoded if readable else token))
-    return labels
+    return [entry_label(tokenizer, token_id) for token_id in range(size)]
+
+
+def entry_label(tokenizer: Tokenizer, token_id: int) -> str:
+    """The label of one vocabulary entry, as :func:`vocabulary` gives it."""
+    token = tokenizer.id_to_token(token_id)
+    if token is None:
+        return f"#{token_id}"
+    decoded = tokenizer.decode([token_id], skip_special_tokens=False)
+    if token.startswith(WORD_START) and not decoded.startswith(" "):
+        decoded = " " + decoded
+    readable = decoded and REPLACEMENT not in decoded and not UNPRINTABLE.search(decoded)
+    return _label(decoded if readable else token)
 
 
 def _label(text: str) -> str:
@@ -148,4 +166,4 @@ def _label(text: str) -> str:
     return shown if len(shown) <= LABEL_LIMIT else shown[:LABEL_LIMIT - 1] + "…"
 
 
-__all__ = ["Tokens", "tokenize", "vocabulary"]
+__all__ = ["Tokens", "entry_label", "tokenize", "vocabulary"]

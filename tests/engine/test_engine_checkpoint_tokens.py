@@ -205,3 +205,25 @@ def test_a_vocabulary_entry_reads_as_the_texts_token_of_its_id(family: str) -> N
     pieces = json.loads((FIXTURES / family / "tokenizer.json").read_text("utf-8"))["model"]
     if "▁sat" in pieces.get("vocab", {}):
         assert (vocab[pieces["vocab"]["▁sat"]], vocab[pieces["vocab"]["sat"]]) == (" sat", "sat")
+
+
+def test_tokens_that_split_one_character_are_named_by_their_entries(tmp_path: Path) -> None:
+    """A byte fallback spells 猫 as three byte tokens over the same character, after the word
+    start the tokenizer puts before it: the text cannot tell them apart (each was labelled
+    猫), their vocabulary entries can."""
+    vocab = ["<unk>", "<s>", "</s>", "▁", "t", "h", "e", "<0xE7>", "<0x8C>", "<0xAB>"]
+    folder = tokenizer_copy(tmp_path, "mistral", model={
+        "type": "BPE", "dropout": None, "unk_token": "<unk>", "continuing_subword_prefix": None,
+        "end_of_word_suffix": None, "fuse_unk": True, "byte_fallback": True,
+        "ignore_merges": False, "vocab": {token: k for k, token in enumerate(vocab)},
+        "merges": []}, decoder={"type": "Sequence", "decoders": [
+            {"type": "Replace", "pattern": {"String": "▁"}, "content": " "},
+            {"type": "ByteFallback"}, {"type": "Fuse"},
+            {"type": "Strip", "content": " ", "start": 1, "stop": 0}]})
+    scenario = import_checkpoint(folder, "猫 the")
+    assert [vocab[k] for k in scenario.token_ids or ()] == [
+        "<s>", "▁", "<0xE7>", "<0x8C>", "<0xAB>", "▁", "t", "h", "e"]
+    assert scenario.tokens == ("<s>", " ", "<0xE7>", "<0x8C>", "<0xAB>", " ", "t", "h", "e")
+    transformers = pytest.importorskip("transformers", reason="transformers is not installed")
+    theirs = transformers.PreTrainedTokenizerFast(tokenizer_file=str(folder / "tokenizer.json"))
+    assert list(scenario.token_ids or ()) == theirs("猫 the")["input_ids"]
