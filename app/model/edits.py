@@ -31,7 +31,13 @@ from engine.forward.alibi import alibi_slopes
 from engine.generation.append import extend
 from engine.generation.grow import grown
 from engine.generation.redraw import redrawn, with_settings
-from engine.scenario.edit import with_cell, with_document_value, with_document_values
+from engine.scenario.edit import (
+    TIED,
+    tied_to,
+    with_cell,
+    with_document_value,
+    with_document_values,
+)
 from engine.scenario.positions import DEFAULT_BASE, KINDS
 from engine.scenario.resize import Sizes, resize
 from engine.scenario.swap import swap_tokens
@@ -95,6 +101,15 @@ class SetCell(Operation):
         """Typing into one cell again and again is one undo step."""
         return isinstance(later, SetCell) and (later.path, later.row, later.col, later.vector) \
             == (self.path, self.row, self.col, self.vector)
+
+
+def changed_array(operation: Operation, scenario: Scenario) -> str | None:
+    """The array whose first reader a cell edit of ``scenario`` (the document before or
+    after it) is worked again from: the edited one, or the embedding when the edit sets the
+    head tied to it too (:func:`~engine.scenario.edit.tied_to`); None for other edits."""
+    if not isinstance(operation, SetCell):
+        return None
+    return TIED[0] if tied_to(scenario, operation.path) else operation.path
 
 
 @dataclass(frozen=True, eq=False)

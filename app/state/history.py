@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app.model.edits import CellChange, Edit, SetCell, SetGeneration
+from app.model.edits import CellChange, Edit, SetCell, SetGeneration, changed_array
 from engine import Scenario, Trace
 from engine.format.mapped_weight import held_bytes
 
@@ -61,22 +61,22 @@ class EditStep:
     def redone(self, current: Scenario) -> Shown | None:
         """What redoing the step shows, from the document ``current`` on screen."""
         if self.change is not None:
-            return Shown(self.change.redo.apply(current), None, self.change.redo.path)
+            return Shown(self.change.redo.apply(current), None,
+                         changed_array(self.change.redo, current))
         if self.edit is not None:
-            return Shown(self.edit.after, self.traces[1], self._changed())
+            return Shown(self.edit.after, self.traces[1],
+                         changed_array(self.operation, self.edit.after))
         return None
 
     def undone(self, current: Scenario) -> Shown | None:
         """What undoing the step shows, from the document ``current`` on screen."""
         if self.change is not None:
-            return Shown(self.change.undo.apply(current), None, self.change.undo.path)
+            return Shown(self.change.undo.apply(current), None,
+                         changed_array(self.change.undo, current))
         if self.edit is not None:
-            return Shown(self.edit.before, self.traces[0], self._changed())
+            return Shown(self.edit.before, self.traces[0],
+                         changed_array(self.operation, self.edit.before))
         return None
-
-    def _changed(self) -> str | None:
-        """The one array a cell edit changes; None for other edits."""
-        return self.operation.path if isinstance(self.operation, SetCell) else None
 
     def keep(self, trace: Trace) -> None:
         """Keep ``trace``, computed in a worker, as the trace of the document this step made

@@ -21,7 +21,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Protocol
 
-from app.model.edits import Document, Edit, Operation, SetCell
+from app.model.edits import Document, Edit, Operation, SetCell, changed_array
 from app.model.outline import parameter_paths
 from app.model.run import RunPlace, prefix, run_place
 from app.state.big import is_big
@@ -354,18 +354,13 @@ class Session:
         merge = self.editing and top is not None and top.operation.merges_with(operation)
         start = len(self._made)
         step = EditStep(edit, (self._current_trace(), after), merge=merge)
-        self._show(edit.after, after, self._changed(operation), initiator="edit")
+        self._show(edit.after, after, changed_array(operation, edit.after), initiator="edit")
         self.history.push(step)
         self._listener.session_moved(True)
         self.editing = True
         if not self.busy:
             self.history.forget_old_steps()
         return self._told("edit", start)
-
-    @staticmethod
-    def _changed(operation: Operation) -> str | None:
-        """The one array a cell edit changes; None for other edits."""
-        return operation.path if isinstance(operation, SetCell) else None
 
     def _traced(self, edit: Edit) -> Trace | None:
         """The trace of the edit's document: worked from the trace on screen where the edit
@@ -381,8 +376,9 @@ class Session:
             return quick
         base = self._worked_so_far()
         if base is not None and isinstance(edit.operation, SetCell):
-            head = HeadStart(edit.after, base[0],
-                             min(first_reader(base[0], edit.operation.path), base[1]))
+            changed = changed_array(edit.operation, edit.after)
+            assert changed is not None
+            head = HeadStart(edit.after, base[0], min(first_reader(base[0], changed), base[1]))
             if not is_big(edit.after):
                 return worked(head)
             self._head_start = self._previewed(head)

@@ -56,6 +56,9 @@ def with_cell(scenario: Scenario, path: str, index: tuple[int, ...], value: floa
     old array cell by cell. A number that is not finite is refused as :func:`with_parameter`
     refuses it.
 
+    An embedding and a head that are one tensor (:func:`tied_to`) stay one: the edit sets the
+    number in both, as it would in the model.
+
     Raises
     ------
     ScenarioError
@@ -63,6 +66,8 @@ def with_cell(scenario: Scenario, path: str, index: tuple[int, ...], value: floa
     IndexError
         If ``index`` is outside the array.
     """
+    if tied_to(scenario, path) is not None and math.isfinite(value):
+        return _tied_cell(scenario, index if path == TIED[0] else index[::-1], value)
     weight = scenario.parameters.get(path)
     if isinstance(weight, MappedWeight) and math.isfinite(value):
         return _array_replaced(scenario, path, weight.with_cell(index, value))
@@ -104,6 +109,43 @@ def with_document_values(scenario: Scenario, values: Mapping[str, object]) -> Sc
         else:
             node[last] = value
     return parse_scenario(document)
+
+
+TIED = ("embedding", "head.unembed")
+"""The arrays a checkpoint may tie: the head is then the embedding's transpose."""
+
+
+def tied_to(scenario: Scenario, path: str) -> str | None:
+    """The other of the embedding and the head when ``path`` is one of them and the two are
+    one tensor, the head its transpose (a checkpoint's ``tie_word_embeddings``: both left in
+    the checkpoint as the same tensor, or the head a view of the embedding); else None."""
+    if path not in TIED:
+        return None
+    table, head = (scenario.parameters.get(name) for name in TIED)
+    if isinstance(table, MappedWeight) and isinstance(head, MappedWeight):
+        one = (head.file, head.name) == (table.file, table.name) \
+            and head.transposed and not table.transposed
+    elif isinstance(table, np.ndarray) and isinstance(head, np.ndarray):
+        one = head.shape == table.shape[::-1] and head.base is table
+    else:
+        one = False
+    return TIED[1 - TIED.index(path)] if one else None
+
+
+def _tied_cell(scenario: Scenario, index: tuple[int, ...], value: float) -> Scenario:
+    """``scenario`` with the embedding's number at ``index`` set, and the head, its
+    transpose, following it (a view of the new table once the table is an array)."""
+    table, head = (scenario.parameters[name] for name in TIED)
+    if isinstance(table, MappedWeight) and isinstance(head, MappedWeight):
+        new_table = table.with_cell(index, value)
+    else:
+        new_table = np.array(table, order="K")
+        new_table[index] = value
+        new_table.flags.writeable = False
+    new_head = head.with_cell(index[::-1], value) \
+        if isinstance(new_table, MappedWeight) and isinstance(head, MappedWeight) \
+        else np.asarray(new_table).T
+    return _array_replaced(_array_replaced(scenario, TIED[0], new_table), TIED[1], new_head)
 
 
 def _array_replaced(scenario: Scenario, path: str, array: Weight) -> Scenario:
