@@ -105,11 +105,18 @@ class SetCell(Operation):
 
 def changed_array(operation: Operation, scenario: Scenario) -> str | None:
     """The array whose first reader a cell edit of ``scenario`` (the document before or
-    after it) is worked again from: the edited one, or the embedding when the edit sets the
-    head tied to it too (:func:`~engine.scenario.edit.tied_to`); None for other edits."""
+    after it) is worked again from: the edited one; of an embedding and a head that are one
+    tensor (:func:`~engine.scenario.edit.tied_to`), the embedding when the text looks up the
+    edited entry, else the head (no looked-up row changed); None for other edits."""
     if not isinstance(operation, SetCell):
         return None
-    return TIED[0] if tied_to(scenario, operation.path) else operation.path
+    if tied_to(scenario, operation.path) is None:
+        return operation.path
+    entry = operation.row if operation.path == TIED[0] else operation.col
+    encoder = scenario.encoder
+    looked_up = {*(scenario.token_ids or ()),
+                 *((encoder.token_ids or ()) if encoder is not None else ())}
+    return TIED[0] if entry in looked_up else TIED[1]
 
 
 @dataclass(frozen=True, eq=False)

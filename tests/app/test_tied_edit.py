@@ -34,3 +34,22 @@ def test_an_edit_of_a_tied_head_is_worked_from_the_embedding(qtbot: QtBot) -> No
         assert state.scenario.parameter("embedding")[token, 4] != 0.5
     finally:
         close_window(window)
+
+
+def test_an_entry_the_text_does_not_look_up_is_worked_from_the_head(qtbot: QtBot) -> None:
+    """A tied cell of an entry no token of the text uses changes no looked-up row: the layers'
+    arrays are the trace's before (not worked again), the logits and what follows anew."""
+    window = show_window(qtbot, import_checkpoint(FIXTURES / "gemma2", "the cat sat on the hat."))
+    try:
+        state = window.state
+        unused = next(k for k in range(48) if k not in (state.scenario.token_ids or ()))
+        before = state.trace
+        assert state.edit_cell("embedding", unused, 4, 0.5)
+        trace = state.trace
+        assert trace.arrays["L1.Q"] is before.arrays["L1.Q"], "the layers are kept"
+        assert not np.array_equal(trace.arrays["logits"], before.arrays["logits"])
+        whole = compute(state.scenario)
+        assert all(np.array_equal(trace.arrays[name], whole.arrays[name])
+                   for name in whole.arrays)
+    finally:
+        close_window(window)
