@@ -78,6 +78,7 @@ from app.state.window_lifetime import collect_after_close, on_next_turn
 from app.texts import step_title
 from app.texts.bidi import isolate
 from app.texts.example_words import document_words, example_label, example_title
+from app.texts.problems import problem_words
 from app.widgets.busy_indicator import BusyIndicator
 from app.window.answers_copy import AnswersCopy
 from app.window.appearance import appearance
@@ -96,6 +97,7 @@ from app.window.view_menu import ViewMenu
 from app.window.worksheet_action import WorksheetAction
 from engine import Scenario, ScenarioError, Trace
 from engine.files.safe_write import failure_reason
+from engine.format.checkpoint_reference import checkpoint_away
 
 TIMELINE_KEYS = {Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Space, Qt.Key.Key_Home,
                  Qt.Key.Key_End}
@@ -810,6 +812,12 @@ class StudioWindow(QMainWindow):
                                          .format(path=path))
             return True
         mark_saved(self.state, self.disk, scenario, path)
+        away = checkpoint_away(scenario.parameters)
+        if away is not None:  # saved as read: it opens once the checkpoint is back
+            self.statusBar().showMessage(self.tr(
+                "Saved {path}, the edits too; it opens again once its checkpoint is back: "
+                "{problem}").format(path=path, problem=problem_words(away, current_language())))
+            return True
         self.statusBar().showMessage(self.tr("Saved {path}").format(path=path))
         return True
 

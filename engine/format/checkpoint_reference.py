@@ -50,12 +50,9 @@ def referenced(weight: MappedWeight) -> dict[str, Any]:
     """The reference a document holds in place of ``weight``'s numbers (its overlay, when
     edited, as a k × 2 float64 array: exact, a matrix holding fewer than 2³¹ numbers).
 
-    Raises
-    ------
-    ScenarioError
-        At the file, when it is gone or changed since the document read it.
-    """
-    weight.check()
+    It names the file as the document read it (its stamp), whatever the file is now: a
+    document whose checkpoint was moved or changed since is still saved, edits and all, and
+    opens again once the checkpoint is back as it was (until then it is refused by name)."""
     reference: dict[str, Any] = {
         CHECKPOINT_KEY: str(weight.file.absolute()), "key": weight.name,
         "transpose": weight.transposed, "header_sha256": weight.stamp.header,
@@ -76,6 +73,19 @@ def mapped_files(parameters: Mapping[str, object]) -> tuple[Path, ...]:
     """The checkpoint files the weights among ``parameters`` are read from."""
     return tuple(dict.fromkeys(weight.file for weight in parameters.values()
                                if isinstance(weight, MappedWeight)))
+
+
+def checkpoint_away(parameters: Mapping[str, object]) -> ScenarioError | None:
+    """Why the checkpoint the weights among ``parameters`` are read from is not as the
+    document read it (a file moved, deleted or changed since), naming the first such file;
+    None when every one is (nothing is read but the files' status)."""
+    for weight in parameters.values():
+        if isinstance(weight, MappedWeight):
+            try:
+                weight.check()
+            except ScenarioError as error:
+                return error
+    return None
 
 
 def checkpoint_file(path: Path, mapped: tuple[Path, ...], *, by_name: bool = True

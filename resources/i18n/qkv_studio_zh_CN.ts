@@ -1812,6 +1812,10 @@ The file on disk was left as it was; your changes are still open in this window.
         <translation>⚠ 未保存到 {path}：{problem}</translation>
     </message>
     <message>
+        <source>Saved {path}, the edits too; it opens again once its checkpoint is back: {problem}</source>
+        <translation>已保存 {path}，编辑也在其中；它的检查点回到原处后即可再次打开：{problem}</translation>
+    </message>
+    <message>
         <source>Saved {path}</source>
         <translation>已保存 {path}</translation>
     </message>

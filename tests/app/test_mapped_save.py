@@ -62,6 +62,31 @@ def test_the_window_saves_by_reference_and_a_self_contained_copy_when_asked(
     assert "is gone" in dialogs.shown[0][2]
 
 
+def test_edits_are_saved_when_the_checkpoint_went_away_and_open_once_it_is_back(
+        window: StudioWindow, tmp_path: Path, dialogs: Dialogs,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing is lost: Save writes the edits and the checkpoint as the document read it, and
+    says the file opens again once the checkpoint is back."""
+    folder = copied(tmp_path)
+    scenario = import_checkpoint(folder, TEXT)
+    window.state.show(scenario, compute(scenario))
+    assert window.state.edit_cell(WQ, 1, 2, 0.75)
+    expected = compute(window.state.scenario).arrays["logits"]
+    (folder / "model.safetensors").rename(tmp_path / "away.safetensors")
+    saved = tmp_path / "doc.qkv.json"
+    patch_save_dialog(monkeypatch, saved)
+    assert window.save_as() and dialogs.shown == []
+    message = window.statusBar().currentMessage()
+    assert message.startswith(f"Saved {saved}, the edits too; it opens again once its "
+                              "checkpoint is back: ")
+    assert f"{folder / 'model.safetensors'}: is gone" in message
+    assert not window.isWindowModified()
+    (tmp_path / "away.safetensors").rename(folder / "model.safetensors")
+    assert window.open_path(saved)
+    assert window.state.scenario.parameter(WQ)[1, 2] == 0.75
+    np.testing.assert_array_equal(window.state.trace.arrays["logits"], expected)
+
+
 def test_import_hf_writes_by_reference_unless_asked_for_a_self_contained_document(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     folder = copied(tmp_path)

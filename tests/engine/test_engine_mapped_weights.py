@@ -303,7 +303,8 @@ def test_a_checkpoint_changed_or_removed_after_import_is_refused_by_name(
         weights.unlink()
     key = "checkpoint_gone" if change == "removed" else "checkpoint_changed"
     for work in (lambda: compute(document),
-                 lambda: save_scenario(document, tmp_path / "saved.qkv.json"),
+                 lambda: save_scenario(document, tmp_path / "saved.qkv.json",
+                                       self_contained=True),
                  lambda: with_cell(document, "layers.0.attention.Wq", (0, 0), 0.5)
                  .parameter("layers.0.attention.Wq")):
         with pytest.raises(ScenarioError) as refused:
@@ -315,6 +316,36 @@ def test_a_checkpoint_changed_or_removed_after_import_is_refused_by_name(
     assert ("is gone" if change == "removed" else "changed after") in str(refused.value)
     assert ("不见了" if change == "removed" else "被改动过") in refused.value.refusal.words("zh")
     assert not (tmp_path / "saved.qkv.json").exists()
+
+
+@pytest.mark.parametrize("change", ["moved", "touched"])
+def test_edits_of_a_checkpoint_gone_or_changed_are_saved_and_open_once_it_is_back(
+        tmp_path: Path, change: str) -> None:
+    """Nothing is lost: saved by reference, the edits and the file as the document read it
+    are written; the saved document is refused by name while the checkpoint is away or
+    changed, and opens with the edit once it is back as it was."""
+    folder = copied_llama(tmp_path)
+    weights = folder / "model.safetensors"
+    original = weights.read_bytes()
+    status = weights.stat()
+    document = with_cell(import_checkpoint(folder, TEXT), "layers.0.attention.Wq", (0, 0), 0.5)
+    if change == "moved":
+        weights.rename(folder / "away.safetensors")
+    else:
+        os.utime(weights, ns=(status.st_atime_ns, status.st_mtime_ns + 1_000_000_000))
+    saved = tmp_path / "saved.qkv.json"
+    save_scenario(document, saved)
+    with pytest.raises(ScenarioError) as refused:
+        load_scenario(saved)
+    assert refused.value.place == str(weights)
+    if change == "moved":
+        (folder / "away.safetensors").rename(weights)
+    else:
+        os.utime(weights, ns=(status.st_atime_ns, status.st_mtime_ns))
+    assert weights.read_bytes() == original
+    again = load_scenario(saved)
+    assert again.parameter("layers.0.attention.Wq")[0, 0] == 0.5
+    assert np.array_equal(compute(again).arrays["logits"], compute(document).arrays["logits"])
 
 
 def test_a_checkpoint_put_back_as_it_was_is_read_again(tmp_path: Path) -> None:
