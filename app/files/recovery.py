@@ -221,7 +221,7 @@ class RecoveryWriter(QObject):
             self.remove_copy()
             return False
         scenario, sidecar = self.state.scenario, self._sidecar()
-        inputs = document_inputs(self.state.path)
+        inputs = document_inputs(self.state.path, scenario)
         try:
             _make_private_folder(self.directory)
             if self._lock is None:

@@ -17,6 +17,7 @@ from app.texts.problems import problem_words
 from engine import Scenario, ScenarioError
 from engine.files.outputs import Inputs, OutputRefusedError, guarding
 from engine.files.safe_write import failure_reason
+from engine.format.checkpoint_reference import mapped_files
 from engine.format.io import dump_scenario, write_dumped
 from engine.format.sidecar import legacy_sidecar_name, sidecar_name
 
@@ -53,13 +54,17 @@ def failure_words(error: BaseException, lang: str) -> str:
     return failure_reason(error)
 
 
-def document_inputs(path: Path | None) -> Inputs:
-    """The files of the open document at ``path`` that no output of the window may replace
-    (:mod:`engine.files.outputs`): the document and the sidecars of weights beside it."""
-    if path is None:
-        return Inputs()
-    return Inputs([path, path.with_name(sidecar_name(path)),
-                   path.with_name(legacy_sidecar_name(path))])
+def document_inputs(path: Path | None, scenario: Scenario) -> Inputs:
+    """The files of the open document (``scenario``, saved at ``path``) that no output of the
+    window may replace (:mod:`engine.files.outputs`): the document and the sidecars of weights
+    beside it, and the checkpoint files its weights are read from (and so the rest of that
+    checkpoint: its config, tokenizer and index)."""
+    inputs = Inputs(mapped_files(scenario.parameters))
+    if path is not None:
+        for mine in (path, path.with_name(sidecar_name(path)),
+                     path.with_name(legacy_sidecar_name(path))):
+            inputs.add(mine)
+    return inputs
 
 
 def writing(scenario: Scenario, path: Path, inputs: Inputs | None = None, *,

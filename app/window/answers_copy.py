@@ -81,7 +81,7 @@ class AnswersCopy(QObject):
             return False
         try:
             writing(self.exercise.answered_scenario(), target,
-                    document_inputs(state.path))(threading.Event())
+                    document_inputs(state.path, state.scenario))(threading.Event())
         except Exception as error:  # every failure is said; the document stays open as it was
             problem = self._word("answers_not_saved", path=target,
                                  problem=failure_words(error, current_language()))

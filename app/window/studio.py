@@ -589,7 +589,7 @@ class StudioWindow(QMainWindow):
             if self.state.path else None
         dialog = ExportDialog(self.state.trace, self.state.step, self.frame_options(), self,
                               name=name, whole=self.state.whole_trace, token=self.state.token,
-                              inputs=document_inputs(self.state.path))
+                              inputs=document_inputs(self.state.path, self.state.scenario))
         dialog.exec()
         if dialog.written:
             self.statusBar().showMessage(self.tr("Exported {count} file(s) to {folder}").format(
@@ -788,7 +788,7 @@ class StudioWindow(QMainWindow):
         # Save as… another name never replaces the open document's files (a link to its
         # sidecar, engine.files.outputs); Save replaces them together.
         inputs = None if is_open_document(path, self.state.path) \
-            else document_inputs(self.state.path)
+            else document_inputs(self.state.path, scenario)
         try:
             with self.disk.own_write():
                 self.long_work(self.tr("Saving {name}…").format(name=path.name),

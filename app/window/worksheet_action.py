@@ -59,7 +59,7 @@ class WorksheetAction(QObject):
         name = path.name.removesuffix(".json").removesuffix(".qkv") if path else None
         folder = path.parent if path else Path.home()
         self.dialog = WorksheetDialog(state.scenario, folder, name, self.shell.widget(),
-                                      document_inputs(path))
+                                      document_inputs(path, state.scenario))
         try:
             self.dialog.exec()
             if self.dialog.written:

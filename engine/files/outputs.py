@@ -65,6 +65,29 @@ class OutputRefusedError(OSError):
         super().__init__(say("cannot_write", "en", path=self.path, reason=self.reason))
 
 
+CHECKPOINT_FILES = ("config.json", "generation_config.json", "tokenizer.json",
+                    "tokenizer_config.json", "special_tokens_map.json")
+"""The files of a Hugging Face checkpoint folder besides its weights (``*.safetensors``) and
+their index (``*.safetensors.index.json``)."""
+
+
+def checkpoint_of(target: FileId, weights: Iterable[FileId], *, by_name: bool = True
+                  ) -> Path | None:
+    """The folder of the checkpoint that ``target`` is a file of, when it is: one of its
+    ``weights`` files (by any name or link), or (``by_name``) a checkpoint's file by its name
+    (config, tokenizer, weights or their index) in a folder they are in; else None."""
+    folders = set()
+    for read in weights:
+        if target.same(read):
+            return read.path.parent
+        folders.add(read.path.parent)
+    name = target.path.name
+    if by_name and target.path.parent in folders and (
+            name in CHECKPOINT_FILES or name.endswith((".safetensors", ".safetensors.index.json"))):
+        return target.path.parent
+    return None
+
+
 class Inputs:
     """The files one run reads."""
 
@@ -82,6 +105,11 @@ class Inputs:
         wanted = FileId.of(target)
         if any(wanted.same(read) for read in self._files):
             raise OutputRefusedError(target, Refusal("output_is_input"))
+        folder = checkpoint_of(wanted, [read for read in self._files
+                                        if read.path.name.endswith(".safetensors")
+                                        and (read.path.parent / CHECKPOINT_FILES[0]).exists()])
+        if folder is not None:  # another file of a checkpoint the run reads weights from
+            raise OutputRefusedError(target, Refusal("output_is_checkpoint", folder=str(folder)))
 
     def refuse_outputs(self, targets: Sequence[PathLike | None]) -> None:
         """Before the work: raise :class:`OutputRefusedError` if an output (``None``: not asked
@@ -135,4 +163,5 @@ def refuse_parts_over_files(folder: Path, asked: str, names: Sequence[str]) -> N
                 "part_over_a_file", count=len(names), asked=asked, parts=", ".join(names)))
 
 
-__all__ = ["Inputs", "OutputRefusedError", "current", "guarding", "refuse_parts_over_files"]
+__all__ = ["CHECKPOINT_FILES", "Inputs", "OutputRefusedError", "checkpoint_of", "current",
+           "guarding", "refuse_parts_over_files"]

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.files.outputs import FileId
+from engine.files.outputs import FileId, checkpoint_of
 from engine.format.errors import ScenarioError
 from engine.format.mapped_weight import (
     NO_OVERLAY,
@@ -63,12 +63,6 @@ def referenced(weight: MappedWeight) -> dict[str, Any]:
     return reference
 
 
-CHECKPOINT_FILES = ("config.json", "generation_config.json", "tokenizer.json",
-                    "tokenizer_config.json", "special_tokens_map.json")
-"""The files of a Hugging Face checkpoint folder besides its weights (``*.safetensors``) and
-their index (``*.safetensors.index.json``)."""
-
-
 def mapped_files(parameters: Mapping[str, object]) -> tuple[Path, ...]:
     """The checkpoint files the weights among ``parameters`` are read from."""
     return tuple(dict.fromkeys(weight.file for weight in parameters.values()
@@ -90,20 +84,9 @@ def checkpoint_away(parameters: Mapping[str, object]) -> ScenarioError | None:
 
 def checkpoint_file(path: Path, mapped: tuple[Path, ...], *, by_name: bool = True
                     ) -> Path | None:
-    """The folder of the checkpoint that ``path`` is a file of, when it is: one of the
-    ``mapped`` weights files (by any name or link), or (``by_name``) a checkpoint's file by its
-    name (config, tokenizer, weights or their index) in a folder those come from; else None."""
-    wanted = FileId.of(path)
-    for file in mapped:
-        read = FileId.of(file)
-        if wanted.same(read):
-            return read.path.parent
-    name = wanted.path.name
-    if by_name and (name in CHECKPOINT_FILES or name.endswith(
-            (".safetensors", ".safetensors.index.json"))) and wanted.path.parent in {
-            FileId.of(file).path.parent for file in mapped}:
-        return wanted.path.parent
-    return None
+    """:func:`~engine.files.outputs.checkpoint_of` ``path`` among the ``mapped`` weights
+    files."""
+    return checkpoint_of(FileId.of(path), [FileId.of(file) for file in mapped], by_name=by_name)
 
 
 def read_as_stored(document: object) -> set[tuple[str, str]]:

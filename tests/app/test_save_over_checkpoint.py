@@ -12,12 +12,13 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from app.cli import main
+from app.export.dialog import ExportDialog
 from engine import compute, load_scenario, save_scenario
 from engine.checkpoint import import_checkpoint
 from engine.files.outputs import OutputRefusedError
 from engine.scenario.edit import with_cell
 from tests.app.documents_support import patch_save_dialog
-from tests.app.driving import Dialogs, close_window, show_window
+from tests.app.driving import Dialogs, close_window, show_window, when_shown
 from tests.engine.hf_reference import FIXTURES
 
 TEXT = "the cat sat on the mat"
@@ -98,5 +99,41 @@ def test_save_as_over_the_checkpoint_config_says_why_and_keeps_both(
         assert f"Could not save to {folder / 'config.json'}: {refused(folder.resolve())}." in text
         assert contents(folder) == before
         assert window.isWindowModified() and window.state.path is None
+    finally:
+        close_window(window)
+
+
+def test_the_command_line_export_refuses_an_out_over_the_checkpoint(
+        folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An export reads the checkpoint's weights, not its config: the config is refused as a
+    file of that checkpoint all the same."""
+    saved = tmp_path / "lesson.qkv.json"
+    save_scenario(import_checkpoint(folder, TEXT), saved)
+    before = contents(folder)
+    code = main(["export", str(saved), "--out", str(folder / "config.json"), "--format", "png"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and refused(folder.resolve()) in err, err
+    assert contents(folder) == before
+
+
+def test_the_export_dialog_refuses_a_checkpoint_file(
+        qtbot: QtBot, folder: Path, dialogs: Dialogs) -> None:
+    window = show_window(qtbot, import_checkpoint(folder, TEXT))
+    try:
+        before = contents(folder)
+        errors: list[str | None] = []
+
+        def drive(dialog: ExportDialog) -> None:
+            dialog.format_box.setCurrentIndex(dialog.format_box.findData("pdf"))
+            dialog.current_radio.setChecked(True)
+            dialog.destination_edit.setText(str(folder / "tokenizer.json"))
+            errors.append(None if dialog.export() else dialog.last_error)
+            dialog.reject()
+
+        when_shown(ExportDialog, drive)
+        window.export_action.trigger()
+        assert errors == [f"cannot write {folder / 'tokenizer.json'}: "
+                          f"{refused(folder.resolve())}"]
+        assert contents(folder) == before
     finally:
         close_window(window)
