@@ -111,6 +111,7 @@ def import_checkpoint(folder: str | os.PathLike[str], text: str, layers: str | N
     checkpoint = Checkpoint(folder, mapped=mapped)
     config = Config(checkpoint.config, str(checkpoint.folder / CONFIG))
     family = config.family()
+    config.plain()
     if pair is not None and family not in TYPED:
         raise ScenarioError("text_pair", Refusal("pair_needs_types", family=family))
     sizes = Sizes.of(config)

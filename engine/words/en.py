@@ -292,6 +292,10 @@ REFUSALS: dict[str, str] = {
     "tensor_shape": "the tensor {name} is {got}, and config.json makes it {expected}",
     "tokenizer_unreadable": "cannot be read as a tokenizer ({reason})",
     "family_unknown": "{family} is not a family QKV Studio imports: it imports {families}",
+    "config_whole_float": "expected a whole number written without a fraction part, got {got}: "
+                          "transformers' config refuses a number with a decimal point here",
+    "quantized": "the weights are quantized ({method}): QKV Studio reads plain float32, float16 "
+                 "and bfloat16 weights only, and transformers would compute with quantized ones",
     "rope_scaled": "RoPE scaling {kind} is not computed yet: QKV Studio computes the linear, "
                    "llama3, yarn and dynamic scalings of Llama-shaped families only",
     "layer_scaled_scores": "scores divided by the layer number too are not computed yet: QKV "

@@ -272,6 +272,10 @@ REFUSALS: dict[str, str] = {
     "tensor_shape": "张量 {name} 的形状是 {got}，而按 config.json 应为 {expected}",
     "tokenizer_unreadable": "无法作为分词器读取（{reason}）",
     "family_unknown": "{family} 不是 QKV Studio 能导入的模型家族：支持的有 {families}",
+    "config_whole_float": "应为不带小数部分的整数，得到的是 {got}：transformers 的配置在此不接受"
+                          "带小数点的数",
+    "quantized": "权重经过量化（{method}）：QKV Studio 只读取普通的 float32、float16 和 bfloat16 "
+                 "权重，而 transformers 会用量化后的权重计算",
     "rope_scaled": "暂不计算 RoPE 缩放 {kind}：QKV Studio 只计算 Llama 结构家族的 linear、"
                    "llama3、yarn 和 dynamic 缩放",
     "layer_scaled_scores": "暂不计算再除以层号的分数：QKV Studio 只除以 √d_k",
