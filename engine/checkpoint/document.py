@@ -135,7 +135,10 @@ def import_checkpoint(folder: str | os.PathLike[str], text: str, layers: str | N
         document["embedding_scale"] = parts.embedding_scale
     if family in TYPED:
         document["token_types"] = tokens.types
-    document.update({"positions": parts.positions, **parts.inputs, "layers": parts.layers})
+    positions = parts.positions
+    if positions.get("kind") == "rope":
+        positions = {**positions, "context": sizes.context}  # generation stops at it
+    document.update({"positions": positions, **parts.inputs, "layers": parts.layers})
     if parts.head:
         document["head"] = {**parts.head, "vocab": vocabulary(tokenizer, sizes.vocab)}
     return parse_scenario(document)

@@ -208,6 +208,9 @@ REFUSALS: dict[str, str] = {
     "generate_with_targets": "a document with training targets has one per position: remove "
                              "them before generating",
     "generate_positions_limit": "{n} positions already: one more is past the limit of {limit}",
+    "generate_past_context": "the model was made for {context} positions (its checkpoint's "
+                             "max_position_embeddings), and {n} are already taken: position "
+                             "{n} would be past its context",
     "generate_past_table": "the learned table has {rows} rows; position {n} would need row "
                            "{row}, past its end",
     "token_not_in_vocabulary": "id {token_id} is not a vocabulary entry with a row of the "

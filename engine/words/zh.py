@@ -201,6 +201,8 @@ REFUSALS: dict[str, str] = {
                                 "词表头可能抽到的每个条目都需要自己的一行",
     "generate_with_targets": "带训练目标的文档每个位置都有一个目标：生成之前请先删去它们",
     "generate_positions_limit": "已有 {n} 个位置：再加一个就超过了 {limit} 个的上限",
+    "generate_past_context": "模型是为 {context} 个位置做的（其检查点的 max_position_embeddings），"
+                             "已经占了 {n} 个：位置 {n} 会超出它的上下文",
     "generate_past_table": "可学习的位置表有 {rows} 行；位置 {n} 需要第 {row} 行，超出了表的末尾",
     "token_not_in_vocabulary": "编号 {token_id} 不是词表中有嵌入行的条目（编号为 0 到 {last}）",
     "steps_fit": "要求 {steps} 个 Token，只放得下 {fit} 个：{place}：{problem}",
