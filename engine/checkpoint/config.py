@@ -11,6 +11,7 @@ refused by name (``…/config.json.rope_scaling``), as is every bad value.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -77,6 +78,16 @@ the importer reads is refused: transformers' typed config refuses it (``Field
 'query_pre_attn_scalar' expected int, got NoneType``) or its model fails on the None, so no
 default the importer could pick would be transformers' number."""
 
+SOURCES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
+    (re.compile(r"layers\.\d+\.block\.ffn\.top_k"), ("num_experts_per_tok",)),
+    (re.compile(r"layers\.\d+\.block\.eps"),
+     ("rms_norm_eps", "layer_norm_eps", "layer_norm_epsilon", "norm_epsilon")),
+    (re.compile(r"positions\.rotary_dims"), ("partial_rotary_factor", "rotary_pct")),
+    (re.compile(r"positions\.base"), ("rope_theta", "rotary_emb_base")),
+)
+"""Document places whose value an importer takes from one config key, and the keys it may be
+(in the RoPE settings first, else beside them): a refusal there names the key."""
+
 
 class Config:
     """A config.json's values, read by the names a family may use for them."""
@@ -88,6 +99,21 @@ class Config:
     def at(self, name: str) -> str:
         """The place of the key ``name``, for a refusal (``…/config.json.hidden_size``)."""
         return f"{self.place}.{name}"
+
+    def source(self, place: str) -> str | None:
+        """The config key (``rope_parameters.factor``, ``num_experts_per_tok``) the imported
+        document's ``place`` was taken from, when it is one key (:data:`SOURCES`)."""
+        name, rope = self._rope()
+        if place.startswith("positions.scaling."):
+            key = place.removeprefix("positions.scaling.")
+            return f"{name}.{key}" if key in rope else None
+        names = next((names for pattern, names in SOURCES if pattern.fullmatch(place)), ())
+        for key in names:
+            if key in rope:
+                return f"{name}.{key}"
+            if self.values.get(key) is not None:
+                return key
+        return None
 
     def nullable(self, name: str) -> bool:
         """Whether transformers takes a null under ``name`` in this family (:data:`NULLABLE`)."""

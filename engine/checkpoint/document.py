@@ -141,7 +141,14 @@ def import_checkpoint(folder: str | os.PathLike[str], text: str, layers: str | N
     document.update({"positions": positions, **parts.inputs, "layers": parts.layers})
     if parts.head:
         document["head"] = {**parts.head, "vocab": vocabulary(tokenizer, sizes.vocab)}
-    return parse_scenario(document)
+    try:
+        return parse_scenario(document)
+    except ScenarioError as error:
+        key = config.source(error.place)
+        if key is None or error.refusal is None:
+            raise
+        raise ScenarioError(config.at(key), Refusal("config_gives", key=error.place,
+                                                    problem=error.refusal)) from None
 
 
 def folder_title(folder: str | os.PathLike[str]) -> str:

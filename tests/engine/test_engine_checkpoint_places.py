@@ -1,0 +1,67 @@
+"""A checkpoint's refusals name the place the problem is in: the config key a refused document
+value came from (not the document key it filled), the weights file and tensor holding a NaN (not
+the document cell), a folder where a weights file should be, an added token moved past the
+embedding (not a tokenizer "of another model"); and a soft cap too small for the numbers it caps
+is named at compute."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.texts.problems import problem_words
+from engine import ScenarioError
+from engine.checkpoint import import_checkpoint
+from tests.engine.hf_reference import FIXTURES
+
+TEXT = "the cat"
+
+
+def copy(tmp_path: Path, fixture: str, **config: Any) -> Path:
+    """A copy of ``fixture`` whose config.json takes ``config`` (values as given, null kept)."""
+    folder = tmp_path / fixture
+    shutil.copytree(FIXTURES / fixture, folder)
+    values = json.loads((folder / "config.json").read_text("utf-8"))
+    values.update(config)
+    (folder / "config.json").write_text(json.dumps(values), "utf-8")
+    return folder
+
+
+def refused(folder: Path, *, mapped: bool = True) -> ScenarioError:
+    with pytest.raises(ScenarioError) as caught:
+        import_checkpoint(folder, TEXT, mapped=mapped)
+    return caught.value
+
+
+LINEAR = {"rope_theta": 500.0, "rope_type": "linear"}
+CONFIG_PLACES = [
+    ("mixtral", {"num_experts_per_tok": 5}, "num_experts_per_tok",
+     "layers.0.block.ffn.top_k", "expected a whole number from 1 to 4, got 5"),
+    ("qwen3_moe", {"num_experts_per_tok": 9}, "num_experts_per_tok",
+     "layers.1.block.ffn.top_k", "expected a whole number from 1 to 4, got 9"),
+    ("llama-rope-linear", {"rope_parameters": {**LINEAR, "factor": 0}},
+     "rope_parameters.factor", "positions.scaling.factor", "expected a number above 0, got 0.0"),
+    ("gemma2-capped", {"rms_norm_eps": -1}, "rms_norm_eps", "layers.0.block.eps",
+     "ε must not be negative, got -1.0"),
+    ("phi3", {"partial_rotary_factor": 0}, "partial_rotary_factor", "positions.rotary_dims",
+     "expected a whole number from 2 to 8192, got 0"),
+    ("llama", {"rope_theta": 0}, "rope_theta", "positions.base",
+     "expected a number above 0, got 0.0"),
+]
+
+
+@pytest.mark.parametrize(("fixture", "config", "key", "document_key", "problem"), CONFIG_PLACES)
+def test_a_refused_value_from_the_config_is_refused_at_its_config_key(
+        tmp_path: Path, fixture: str, config: dict[str, Any], key: str, document_key: str,
+        problem: str) -> None:
+    folder = copy(tmp_path, fixture, **config)
+    error = refused(folder)
+    place = f"{folder}/config.json.{key}"
+    assert str(error) == (f"{place}: gives the document's {document_key}, which is refused: "
+                          f"{problem}")
+    assert problem_words(error, "zh").startswith(
+        f"{place}：给出了文档的 {document_key}，而它被拒绝：")
