@@ -236,6 +236,8 @@ REFUSALS: dict[str, str] = {
                        "appended, got {got}",
     "cache_needs_causal": "a KV cache needs causal self-attention: without the mask every "
                           "earlier row reads the new token",
+    "softcap_overflow": "the soft cap {cap} is too small for the numbers it caps: {x} / {cap} "
+                        "overflows, so c·tanh(x / c) cannot be computed",
     "step_overflow": "a value overflowed or was divided by zero ({error})",
     # Opening a Hugging Face checkpoint (engine.checkpoint).
     "checkpoint_not_folder": "is not a folder: give the folder of a Hugging Face checkpoint "

@@ -225,6 +225,8 @@ REFUSALS: dict[str, str] = {
     "chosen_not_last": "最后 {count} 个 Token 编号应为 {expected}（即生成所追加的编号），得到的是 "
                        "{got}",
     "cache_needs_causal": "KV 缓存需要因果自注意力：没有因果遮罩，之前的每一行都会读到新 Token",
+    "softcap_overflow": "软截断 {cap} 对它所截断的数来说太小：{x} / {cap} 溢出，无法计算 "
+                        "c·tanh(x / c)",
     "step_overflow": "有数值溢出或被零除",
     # 打开 Hugging Face 检查点。
     "checkpoint_not_folder": "不是文件夹：请给出 Hugging Face 检查点的文件夹（config.json、"

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from app.texts.problems import problem_words
-from engine import ScenarioError
+from engine import ScenarioError, compute
 from engine.checkpoint import import_checkpoint
 from tests.engine.hf_reference import FIXTURES
 
@@ -65,3 +65,19 @@ def test_a_refused_value_from_the_config_is_refused_at_its_config_key(
                           f"{problem}")
     assert problem_words(error, "zh").startswith(
         f"{place}：给出了文档的 {document_key}，而它被拒绝：")
+
+
+@pytest.mark.parametrize(("key", "place"), [("final_logit_softcapping", "head.softcap"),
+                                            ("attn_logit_softcapping",
+                                             "layers.0.attention.softcap")])
+def test_a_cap_too_small_for_its_numbers_is_named_at_compute(tmp_path: Path, key: str,
+                                                              place: str) -> None:
+    scenario = import_checkpoint(copy(tmp_path, "gemma2-capped", **{key: 1e-320}), TEXT)
+    with pytest.raises(ScenarioError) as caught:
+        compute(scenario)
+    assert caught.value.place == place
+    assert caught.value.problem.startswith("the soft cap 1×10⁻³²⁰ is too small for the numbers "
+                                           "it caps: ")
+    assert caught.value.problem.endswith(" / 1×10⁻³²⁰ overflows, so c·tanh(x / c) cannot be "
+                                         "computed")
+    assert problem_words(caught.value, "zh").startswith(f"{place}：软截断 1×10⁻³²⁰ 对它所截断的数")
