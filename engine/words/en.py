@@ -294,6 +294,7 @@ REFUSALS: dict[str, str] = {
                           "time differs): the weights read from it would no longer be the "
                           "document's; open the checkpoint again",
     "tensor_unreadable": "cannot read the tensor {name} ({reason})",
+    "tensor_not_finite": "the tensor {name}[{cell}] is {got}: every number must be finite",
     "tensor_shape": "the tensor {name} is {got}, and config.json makes it {expected}",
     "tokenizer_unreadable": "cannot be read as a tokenizer ({reason})",
     "family_unknown": "{family} is not a family QKV Studio imports: it imports {families}",

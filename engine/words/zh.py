@@ -273,6 +273,7 @@ REFUSALS: dict[str, str] = {
     "checkpoint_changed": "在文档打开之后被改动过（大小或修改时间不同了）：从中读出的权重已不再是"
                           "文档的权重；请重新打开检查点",
     "tensor_unreadable": "无法读取张量 {name}（{reason}）",
+    "tensor_not_finite": "张量 {name}[{cell}] 是 {got}：每个数都必须有限",
     "tensor_shape": "张量 {name} 的形状是 {got}，而按 config.json 应为 {expected}",
     "tokenizer_unreadable": "无法作为分词器读取（{reason}）",
     "family_unknown": "{family} 不是 QKV Studio 能导入的模型家族：支持的有 {families}",

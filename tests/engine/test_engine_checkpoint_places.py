@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import struct
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,46 @@ def test_a_refused_value_from_the_config_is_refused_at_its_config_key(
                           f"{problem}")
     assert problem_words(error, "zh").startswith(
         f"{place}：给出了文档的 {document_key}，而它被拒绝：")
+
+
+def poisoned(tmp_path: Path, fixture: str, tensor: str, cell: tuple[int, ...],
+             number: float) -> Path:
+    """A copy of ``fixture`` whose stored ``tensor`` holds ``number`` at ``cell``."""
+    folder = tmp_path / fixture
+    shutil.copytree(FIXTURES / fixture, folder)
+    path = folder / "model.safetensors"
+    raw = bytearray(path.read_bytes())
+    size = struct.unpack("<Q", raw[:8])[0]
+    entry = json.loads(raw[8:8 + size])[tensor]
+    flat = 0
+    for index, length in zip(cell, entry["shape"], strict=True):
+        flat = flat * length + index
+    start = 8 + size + entry["data_offsets"][0]
+    if entry["dtype"] == "F32":
+        raw[start + 4 * flat:start + 4 * flat + 4] = struct.pack("<f", number)
+    else:  # BF16: the upper half of the float32
+        raw[start + 2 * flat:start + 2 * flat + 2] = struct.pack("<f", number)[2:]
+    path.write_bytes(bytes(raw))
+    return folder
+
+
+@pytest.mark.parametrize("mapped", [True, False])
+@pytest.mark.parametrize(("fixture", "tensor", "cell", "number"), [
+    ("mixtral", "lm_head.weight", (1, 2), float("nan")),
+    ("mixtral", "model.norm.weight", (3,), float("inf")),
+    ("gemma2-capped", "model.embed_tokens.weight", (5, 3), float("nan")),  # the tied head too
+    ("mixtral", "model.layers.0.self_attn.q_proj.weight", (2, 1), float("-inf")),
+])
+def test_a_stored_number_that_is_not_finite_is_refused_at_its_file_and_tensor(
+        tmp_path: Path, fixture: str, tensor: str, cell: tuple[int, ...], number: float,
+        mapped: bool) -> None:
+    folder = poisoned(tmp_path, fixture, tensor, cell, number)
+    error = refused(folder, mapped=mapped)
+    at = ", ".join(map(str, cell))
+    assert str(error) == (f"{folder}/model.safetensors: the tensor {tensor}[{at}] is {number}: "
+                          "every number must be finite")
+    assert problem_words(error, "zh") == (f"{folder}/model.safetensors：张量 {tensor}[{at}] 是 "
+                                          f"{number}：每个数都必须有限")
 
 
 @pytest.mark.parametrize(("key", "place"), [("final_logit_softcapping", "head.softcap"),
