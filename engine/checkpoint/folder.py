@@ -140,7 +140,7 @@ class Checkpoint:
         """The tokenizer of tokenizer.json."""
         place = str(self._tokenizer_file)
         try:
-            with open_regular(self._tokenizer_file, place) as stream:
+            with open_regular(self._tokenizer_file, place, "checkpoint") as stream:
                 text = stream.read(MAX_TOKENIZER_BYTES + 1)
             if len(text) > MAX_TOKENIZER_BYTES:
                 raise ValueError(f"more than {MAX_TOKENIZER_BYTES:,} bytes")
@@ -180,7 +180,7 @@ def _shape(shape: tuple[int, ...]) -> str:
 def _read_json(path: Path, limit: int) -> Mapping[str, Any] | None:
     """A JSON object of at most ``limit`` bytes, read from a regular file only (None: the file
     is not one)."""
-    with open_regular(path, str(path)) as stream:
+    with open_regular(path, str(path), "checkpoint") as stream:
         text = stream.read(limit + 1)
     try:
         value = json.loads(text.decode("utf-8")) if len(text) <= limit else None

@@ -62,7 +62,7 @@ def read_tensor(name: str, stored: Stored, *, transposed: bool = False) -> Float
         raise ScenarioError(place, Refusal("tensor_dtype", name=name, dtype=stored.dtype,
                                            read=", ".join(READ)))
     try:
-        with open_regular(stored.file, place) as stream:
+        with open_regular(stored.file, place, "weights") as stream:
             numbers = map_widened(stream, stored.start, stored, transposed=transposed)
     except (OSError, ValueError) as error:
         reason = str(error.strerror or error) if isinstance(error, OSError) else str(error)

@@ -118,7 +118,7 @@ def stamped_header(path: Path) -> tuple[Header, Stamp]:
         it (:func:`~engine.format.safetensors_file.read_header`, naming the tensor).
     """
     place = str(path)
-    with open_regular(path, place) as stream:
+    with open_regular(path, place, "weights") as stream:
         try:
             header = read_header(stream)
             status = os.fstat(stream.fileno())
@@ -197,7 +197,7 @@ class MappedWeight:
         place = str(self.file)
         if not self.file.exists():
             raise ScenarioError(place, Refusal("checkpoint_gone"))
-        stream = open_regular(self.file, place)
+        stream = open_regular(self.file, place, "weights")
         if not self.stamp.matches(os.fstat(stream.fileno())):
             stream.close()
             raise ScenarioError(place, Refusal("checkpoint_changed"))

@@ -84,6 +84,8 @@ REFUSALS: dict[str, str] = {
     "columns_count": "expected {count} columns{reason}, got {got}",
     # Reading a file (engine.format.io).
     "is_folder": "is a folder, not a scenario document",
+    "folder_weights": "is a folder, where the checkpoint needs a weights file (safetensors)",
+    "folder_checkpoint_file": "is a folder, where the checkpoint needs a file",
     "not_regular_file": "is not a regular file (a device, a pipe or a socket): nothing was read "
                         "from it",
     "file_too_large": "the file is {size}; scenario documents are limited to {limit}",

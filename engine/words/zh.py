@@ -84,6 +84,8 @@ REFUSALS: dict[str, str] = {
     "columns_count": "应有 {count} 列{reason}，得到 {got} 列",
     # 读取文件。
     "is_folder": "是文件夹，不是场景文档",
+    "folder_weights": "是文件夹，而检查点在这里需要一个权重文件（safetensors）",
+    "folder_checkpoint_file": "是文件夹，而检查点在这里需要一个文件",
     "not_regular_file": "不是普通文件（是设备、管道或套接字）：没有从中读取任何内容",
     "file_too_large": "文件大小为 {size}；场景文档的上限是 {limit}",
     "unreadable": "无法读取（{reason}）",

@@ -122,3 +122,15 @@ def test_a_cap_too_small_for_its_numbers_is_named_at_compute(tmp_path: Path, key
     assert caught.value.problem.endswith(" / 1×10⁻³²⁰ overflows, so c·tanh(x / c) cannot be "
                                          "computed")
     assert problem_words(caught.value, "zh").startswith(f"{place}：软截断 1×10⁻³²⁰ 对它所截断的数")
+
+
+def test_a_folder_where_the_weights_file_should_be_is_said_so(tmp_path: Path) -> None:
+    folder = tmp_path / "mixtral"
+    shutil.copytree(FIXTURES / "mixtral", folder)
+    (folder / "model.safetensors").unlink()
+    (folder / "model.safetensors").mkdir()
+    error = refused(folder)
+    assert str(error) == (f"{folder}/model.safetensors: is a folder, where the checkpoint needs "
+                          "a weights file (safetensors)")
+    assert problem_words(error, "zh").endswith(
+        "是文件夹，而检查点在这里需要一个权重文件（safetensors）")
