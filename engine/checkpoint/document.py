@@ -118,7 +118,8 @@ def import_checkpoint(folder: str | os.PathLike[str], text: str, layers: str | N
     chosen = choose_layers(layers, sizes.layers)
     check_fit(checkpoint, config, family, chosen)
     tokenizer = checkpoint.tokenizer()
-    tokens = tokenize(tokenizer, text, vocab=sizes.vocab, context=sizes.context, pair=pair)
+    tokens = tokenize(tokenizer, text, vocab=sizes.vocab, context=sizes.context, pair=pair,
+                      declared=checkpoint.tokenizer_text)
     parts = FAMILY_LAYOUTS[family](checkpoint, config, chosen)
     check_all_used(checkpoint, family, chosen)
     title = f"{folder_title(folder)} · {family}"

@@ -49,6 +49,8 @@ class Checkpoint:
     def __init__(self, folder: str | os.PathLike[str], *, mapped: bool = False) -> None:
         self.folder = Path(folder)
         self.mapped = mapped
+        self.tokenizer_text: bytes | None = None
+        """tokenizer.json's bytes, once :meth:`tokenizer` has read them."""
         if not self.folder.is_dir():
             raise ScenarioError(str(self.folder), Refusal("checkpoint_not_folder"))
         config = _read_json(self._file(CONFIG), MAX_CONFIG_BYTES)
@@ -144,7 +146,9 @@ class Checkpoint:
                 text = stream.read(MAX_TOKENIZER_BYTES + 1)
             if len(text) > MAX_TOKENIZER_BYTES:
                 raise ValueError(f"more than {MAX_TOKENIZER_BYTES:,} bytes")
-            return Tokenizer.from_str(text.decode("utf-8"))
+            tokenizer = Tokenizer.from_str(text.decode("utf-8"))
+            self.tokenizer_text = text
+            return tokenizer
         except ScenarioError:
             raise
         except Exception as error:  # tokenizers raises its own Exception for a bad file

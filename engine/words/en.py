@@ -322,6 +322,9 @@ REFUSALS: dict[str, str] = {
     "head_dim_split": "the attention's heads are hidden_size / num_attention_heads = {d_k} "
                       "columns wide, and transformers' rotary embedding would turn {got}: they "
                       "do not fit",
+    "added_token_moved": "declares id {wanted} for {token}, an id the vocabulary already gives "
+                         "{taken}: the tokenizer (transformers' too) gives it id {got} instead, "
+                         "past the {rows} rows of the model's embedding",
     "tokenizer_vocabulary": "the tokenizer has {count} entries (ids 0 to {last}), more than the "
                             "{rows} rows of the model's embedding: it belongs to another model",
     "text_no_tokens": "the text gives no tokens: type at least one word",

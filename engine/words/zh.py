@@ -297,6 +297,8 @@ REFUSALS: dict[str, str] = {
     "bidirectional": "暂不计算这个模型家族不带因果掩码的注意力",
     "head_dim_split": "注意力的每个头宽 hidden_size / num_attention_heads = {d_k} 列，而 "
                       "transformers 的旋转位置编码会旋转 {got} 列：两者对不上",
+    "added_token_moved": "为 {token} 声明了编号 {wanted}，而词表已把这个编号给了 {taken}：分词器"
+                         "（transformers 的也一样）改给它编号 {got}，超出了模型嵌入的 {rows} 行",
     "tokenizer_vocabulary": "分词器有 {count} 个条目（编号 0 到 {last}），多于模型嵌入表的 {rows} "
                             "行：它属于另一个模型",
     "text_no_tokens": "这段文本没有产生任何 Token：请至少输入一个词",

@@ -134,3 +134,27 @@ def test_a_folder_where_the_weights_file_should_be_is_said_so(tmp_path: Path) ->
                           "a weights file (safetensors)")
     assert problem_words(error, "zh").endswith(
         "是文件夹，而检查点在这里需要一个权重文件（safetensors）")
+
+
+def test_an_added_token_declaring_a_taken_id_is_refused_with_the_id_it_gets(
+        tmp_path: Path) -> None:
+    """transformers' tokenizer gives the added token the next free id, 48, past the 48 rows:
+    the tokenizer is not "another model's", and the highest id really is 48."""
+    folder = tmp_path / "mixtral"
+    shutil.copytree(FIXTURES / "mixtral", folder)
+    tokenizer = json.loads((folder / "tokenizer.json").read_text("utf-8"))
+    tokenizer["added_tokens"].append({"id": 47, "content": "<x>", "single_word": False,
+                                      "lstrip": False, "rstrip": False, "normalized": False,
+                                      "special": False})
+    (folder / "tokenizer.json").write_text(json.dumps(tokenizer), "utf-8")
+    index = len(tokenizer["added_tokens"]) - 1
+    error = refused(folder)
+    assert str(error) == (
+        f'tokenizer.json.added_tokens[{index}]: declares id 47 for "<x>", an id the vocabulary '
+        'already gives "▁the▁cat": the tokenizer (transformers\' too) gives it id 48 instead, '
+        "past the 48 rows of the model's embedding")
+    assert problem_words(error, "zh").startswith(
+        f'tokenizer.json.added_tokens[{index}]：为 "<x>" 声明了编号 47')
+    transformers = pytest.importorskip("transformers", reason="transformers is not installed")
+    theirs = transformers.AutoTokenizer.from_pretrained(folder)
+    assert theirs.convert_tokens_to_ids("<x>") == 48 and len(theirs) == 49
