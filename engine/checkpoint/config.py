@@ -156,9 +156,11 @@ class Config:
         return config_int(self.values[name], self.at(name), low)
 
     def number(self, *names: str, default: float) -> float:
-        """A number (an ε, a base) under the first of ``names`` given, else ``default``."""
+        """An ε under the first of ``names`` given, else ``default``: a key transformers' config
+        types ``float``, so a whole number written without a decimal point (``1``) is refused,
+        as transformers refuses it."""
         name = self._given(names)
-        return default if name is None else expect_number(self.values[name], self.at(name))
+        return default if name is None else config_float(self.values[name], self.at(name))
 
     def flag(self, name: str, default: bool) -> bool:
         """A true/false setting (absent, or null where transformers takes it: ``default``)."""
@@ -387,6 +389,14 @@ def config_int(value: object, place: str, low: int = 1) -> int:
     if isinstance(value, float):
         raise ScenarioError(place, Refusal("config_whole_float", got=describe(value)))
     return expect_int(value, place, low, MAX_SIZE)
+
+
+def config_float(value: object, place: str) -> float:
+    """A number under a key transformers' config types ``float``: written as a whole number
+    (``1``, not ``1.0``) it is refused, as transformers' typed config refuses it."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        raise ScenarioError(place, Refusal("config_float_whole", got=describe(value)))
+    return expect_number(value, place)
 
 
 def rope_type(rope: Mapping[str, Any]) -> Any:

@@ -24,7 +24,7 @@ import math
 from dataclasses import replace
 
 from engine.checkpoint import gemma3, llama
-from engine.checkpoint.config import FULL, Config
+from engine.checkpoint.config import FULL, Config, config_float
 from engine.checkpoint.folder import Checkpoint
 from engine.checkpoint.layout import Parts
 from engine.format.errors import ScenarioError
@@ -82,7 +82,9 @@ def _cap(config: Config, name: str, default: float | None) -> float | None:
     """The soft cap ``name``: absent, ``default``; null, none; else a number above 0."""
     if name not in config.values:
         return default
-    return parse_positive(config.values[name], config.at(name))
+    value = config.values[name]
+    return None if value is None else parse_positive(config_float(value, config.at(name)),
+                                                     config.at(name))
 
 
 __all__ = ["parts"]

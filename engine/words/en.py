@@ -301,6 +301,8 @@ REFUSALS: dict[str, str] = {
     "tokenizer_unreadable": "cannot be read as a tokenizer ({reason})",
     "family_unknown": "{family} is not a family QKV Studio imports: it imports {families}",
     "config_gives": "gives the document's {key}, which is refused: {problem}",
+    "config_float_whole": "expected a number written with a decimal point (as 1.0), got {got}: "
+                          "transformers' config refuses a whole number here",
     "config_whole_float": "expected a whole number written without a fraction part, got {got}: "
                           "transformers' config refuses a number with a decimal point here",
     "quantized": "the weights are quantized ({method}): QKV Studio reads plain float32, float16 "

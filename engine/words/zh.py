@@ -280,6 +280,8 @@ REFUSALS: dict[str, str] = {
     "tokenizer_unreadable": "无法作为分词器读取（{reason}）",
     "family_unknown": "{family} 不是 QKV Studio 能导入的模型家族：支持的有 {families}",
     "config_gives": "给出了文档的 {key}，而它被拒绝：{problem}",
+    "config_float_whole": "应为带小数点的数（如 1.0），得到的是 {got}：transformers 的配置"
+                          "在此不接受整数",
     "config_whole_float": "应为不带小数部分的整数，得到的是 {got}：transformers 的配置在此不接受"
                           "带小数点的数",
     "quantized": "权重经过量化（{method}）：QKV Studio 只读取普通的 float32、float16 和 bfloat16 "

@@ -99,7 +99,8 @@ def our_refusal(folder: Path) -> str | None:
 
 
 def cases(fixture: str, keys: list[str]) -> Iterator[tuple[str, Any]]:
-    """Each key read set to null, and each whole number written as a decimal."""
+    """Each key read set to null, each whole number written as a decimal, and each decimal
+    set to the whole number 1."""
     given = json.loads((FIXTURES / fixture / "config.json").read_text("utf-8"))
     for key in keys:
         if key in ("model_type", "rope_parameters", "rope_scaling"):
@@ -108,6 +109,8 @@ def cases(fixture: str, keys: list[str]) -> Iterator[tuple[str, Any]]:
         value = given.get(key)
         if isinstance(value, int) and not isinstance(value, bool):
             yield key, float(value)
+        if isinstance(value, float):
+            yield key, 1
 
 
 @pytest.mark.parametrize("fixture", FAMILY_FIXTURES)
@@ -142,6 +145,11 @@ def test_a_config_value_is_refused_at_its_key_exactly_where_transformers_refuses
      "应为不带小数部分的整数，得到的是 2.0：transformers 的配置在此不接受带小数点的数"),
     ("gemma2-capped", "query_pre_attn_scalar", 8.0,
      "expected a whole number written without a fraction part, got 8.0", "应为不带小数部分的整数"),
+    ("mistral", "rms_norm_eps", 1,
+     "expected a number written with a decimal point (as 1.0), got 1: transformers' config "
+     "refuses a whole number here", "应为带小数点的数（如 1.0），得到的是 1"),
+    ("gemma2-capped", "final_logit_softcapping", 30,
+     "expected a number written with a decimal point (as 1.0), got 30", "应为带小数点的数"),
 ])
 def test_the_audits_nulls_are_refused_in_both_languages(
         tmp_path: Path, fixture: str, key: str, value: Any, english: str, chinese: str) -> None:

@@ -46,7 +46,7 @@ CONFIG_PLACES = [
      "layers.1.block.ffn.top_k", "expected a whole number from 1 to 4, got 9"),
     ("llama-rope-linear", {"rope_parameters": {**LINEAR, "factor": 0}},
      "rope_parameters.factor", "positions.scaling.factor", "expected a number above 0, got 0.0"),
-    ("gemma2-capped", {"rms_norm_eps": -1}, "rms_norm_eps", "layers.0.block.eps",
+    ("gemma2-capped", {"rms_norm_eps": -1.0}, "rms_norm_eps", "layers.0.block.eps",
      "ε must not be negative, got -1.0"),
     ("phi3", {"partial_rotary_factor": 0}, "partial_rotary_factor", "positions.rotary_dims",
      "expected a whole number from 2 to 8192, got 0"),
