@@ -11,6 +11,7 @@ refused by name (``…/config.json.rope_scaling``), as is every bad value.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -54,6 +55,38 @@ TYPED_LAYERS = ("gemma2", "gemma3_text")
 SLIDING_PATTERN = 6
 """Gemma 3's ``sliding_window_pattern`` when its config leaves it out: every sixth layer is
 full."""
+GEMMAS = ("gemma", "gemma2", "gemma3_text")
+OTHERS_THAN_GPT2 = tuple(family for family in FAMILIES if family != "gpt2")
+NULLABLE: dict[str, tuple[str, ...]] = {
+    # GPT-2's spellings, which the other families' configs do not read
+    "n_embd": OTHERS_THAN_GPT2, "n_head": OTHERS_THAN_GPT2, "n_layer": OTHERS_THAN_GPT2,
+    "n_positions": OTHERS_THAN_GPT2, "n_inner": ("gpt2",),
+    "head_dim": ("gpt_neox", "llama", "mistral", "mixtral", "stablelm", "starcoder2"),
+    "num_key_value_heads": ("llama", "olmo2", "phi", "phi3", "qwen2", "qwen3"),
+    "sliding_window": WINDOWED,
+    "layer_types": ("gemma2", "gemma3_text", "qwen2", "qwen2_moe", "qwen3"),
+    "attn_logit_softcapping": GEMMAS, "final_logit_softcapping": GEMMAS,
+    "use_bidirectional_attention": GEMMAS,
+    "attention_bias": ("phi3",),
+    "position_embedding_type": ("bert",),
+    "word_embed_proj_dim": ("opt",),
+    "mlp_only_layers": ("qwen2_moe", "qwen3_moe"),
+}
+"""The keys the importer reads whose null transformers 5 takes, and the families it takes it in
+(as absent, or as each key's own meaning of null: no window, no cap). A null under any other key
+the importer reads is refused: transformers' typed config refuses it (``Field
+'query_pre_attn_scalar' expected int, got NoneType``) or its model fails on the None, so no
+default the importer could pick would be transformers' number."""
+
+SOURCES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
+    (re.compile(r"layers\.\d+\.block\.ffn\.top_k"), ("num_experts_per_tok",)),
+    (re.compile(r"layers\.\d+\.block\.eps"),
+     ("rms_norm_eps", "layer_norm_eps", "layer_norm_epsilon", "norm_epsilon")),
+    (re.compile(r"positions\.rotary_dims"), ("partial_rotary_factor", "rotary_pct")),
+    (re.compile(r"positions\.base"), ("rope_theta", "rotary_emb_base")),
+)
+"""Document places whose value an importer takes from one config key, and the keys it may be
+(in the RoPE settings first, else beside them): a refusal there names the key."""
 
 
 class Config:
@@ -67,9 +100,30 @@ class Config:
         """The place of the key ``name``, for a refusal (``…/config.json.hidden_size``)."""
         return f"{self.place}.{name}"
 
+    def source(self, place: str) -> str | None:
+        """The config key (``rope_parameters.factor``, ``num_experts_per_tok``) the imported
+        document's ``place`` was taken from, when it is one key (:data:`SOURCES`)."""
+        name, rope = self._rope()
+        if place.startswith("positions.scaling."):
+            key = place.removeprefix("positions.scaling.")
+            return f"{name}.{key}" if key in rope else None
+        names = next((names for pattern, names in SOURCES if pattern.fullmatch(place)), ())
+        for key in names:
+            if key in rope:
+                return f"{name}.{key}"
+            if self.values.get(key) is not None:
+                return key
+        return None
+
+    def nullable(self, name: str) -> bool:
+        """Whether transformers takes a null under ``name`` in this family (:data:`NULLABLE`)."""
+        return self.values.get("model_type") in NULLABLE.get(name, ())
+
     def _given(self, names: tuple[str, ...]) -> str | None:
-        """The first of ``names`` the config gives a value (not null) for."""
-        return next((name for name in names if self.values.get(name) is not None), None)
+        """The first of ``names`` the config gives a value for: a null counts as given (and is
+        refused by the caller's reading) unless transformers takes it (:meth:`nullable`)."""
+        return next((name for name in names if name in self.values
+                     and (self.values[name] is not None or not self.nullable(name))), None)
 
     def family(self) -> str:
         """The model type, refused unless this version imports it."""
@@ -82,6 +136,16 @@ class Config:
                                         families=", ".join(FAMILIES)))
         return str(kind)
 
+    def plain(self) -> None:
+        """Refuses a ``quantization_config``: transformers would load the weights through its
+        quantizer (quantizing plain ones on the way), not as the stored floats the engine reads."""
+        given = self.values.get("quantization_config")
+        if given is None:
+            return
+        method = given.get("quant_method") if isinstance(given, Mapping) else given
+        raise ScenarioError(self.at("quantization_config"),
+                            Refusal("quantized", method=describe(method)))
+
     def whole(self, *names: str, default: int | None = None, low: int = 1) -> int:
         """A size under the first of ``names`` given (else ``default``; none: refused)."""
         name = self._given(names)
@@ -89,17 +153,20 @@ class Config:
             if default is None:
                 raise ScenarioError(self.at(names[0]), Refusal("missing"))
             return default
-        return expect_int(self.values[name], self.at(name), low, MAX_SIZE)
+        return config_int(self.values[name], self.at(name), low)
 
     def number(self, *names: str, default: float) -> float:
-        """A number (an ε, a base) under the first of ``names`` given, else ``default``."""
+        """An ε under the first of ``names`` given, else ``default``: a key transformers' config
+        types ``float``, so a whole number written without a decimal point (``1``) is refused,
+        as transformers refuses it."""
         name = self._given(names)
-        return default if name is None else expect_number(self.values[name], self.at(name))
+        return default if name is None else config_float(self.values[name], self.at(name))
 
     def flag(self, name: str, default: bool) -> bool:
-        """A true/false setting (null or absent: ``default``)."""
-        value = self.values.get(name)
-        return default if value is None else expect_bool(value, self.at(name))
+        """A true/false setting (absent, or null where transformers takes it: ``default``)."""
+        if self._given((name,)) is None:
+            return default
+        return expect_bool(self.values[name], self.at(name))
 
     def activation(self, *names: str, default: str) -> str:
         """The engine's name for the feed-forward's activation."""
@@ -187,7 +254,7 @@ class Config:
         key = "original_max_position_embeddings"
         if kind == "longrope":
             return self._longrope(name, rope, pairs, original)
-        original = (expect_int(self.values[key], self.at(key), 1, MAX_SIZE) if key in self.values
+        original = (config_int(self.values[key], self.at(key)) if key in self.values
                     else expect_int(rope[key], self.at(f"{name}.{key}"), 1, MAX_SIZE)
                     if rope.get(key) is not None
                     else self.whole("max_position_embeddings"))
@@ -214,7 +281,7 @@ class Config:
                   original: int | None) -> dict[str, Any]:
         """Phi-3's longrope within its original context (see :meth:`rope_scaling`)."""
         key = "original_max_position_embeddings"
-        context = (expect_int(self.values[key], self.at(key), 1, MAX_SIZE) if key in self.values
+        context = (config_int(self.values[key], self.at(key)) if key in self.values
                    else original or self.whole("max_position_embeddings"))
         if context < MAX_POSITIONS:
             raise ScenarioError(self.at(key), Refusal("longrope_short_context", original=context))
@@ -313,6 +380,23 @@ class Config:
             raise ScenarioError(self.at("layer_types"),
                                 Refusal("layer_types", layers=layers, got=describe(types)))
         return types
+
+
+def config_int(value: object, place: str, low: int = 1) -> int:
+    """A whole number from ``low`` to :data:`MAX_SIZE` under a key transformers' config types
+    ``int``: written with a fraction part (``2.0``) it is refused, as transformers' typed config
+    refuses it (the document format takes 2.0 for 2; a config.json does not)."""
+    if isinstance(value, float):
+        raise ScenarioError(place, Refusal("config_whole_float", got=describe(value)))
+    return expect_int(value, place, low, MAX_SIZE)
+
+
+def config_float(value: object, place: str) -> float:
+    """A number under a key transformers' config types ``float``: written as a whole number
+    (``1``, not ``1.0``) it is refused, as transformers' typed config refuses it."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        raise ScenarioError(place, Refusal("config_float_whole", got=describe(value)))
+    return expect_number(value, place)
 
 
 def rope_type(rope: Mapping[str, Any]) -> Any:

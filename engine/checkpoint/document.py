@@ -111,13 +111,15 @@ def import_checkpoint(folder: str | os.PathLike[str], text: str, layers: str | N
     checkpoint = Checkpoint(folder, mapped=mapped)
     config = Config(checkpoint.config, str(checkpoint.folder / CONFIG))
     family = config.family()
+    config.plain()
     if pair is not None and family not in TYPED:
         raise ScenarioError("text_pair", Refusal("pair_needs_types", family=family))
     sizes = Sizes.of(config)
     chosen = choose_layers(layers, sizes.layers)
     check_fit(checkpoint, config, family, chosen)
     tokenizer = checkpoint.tokenizer()
-    tokens = tokenize(tokenizer, text, vocab=sizes.vocab, context=sizes.context, pair=pair)
+    tokens = tokenize(tokenizer, text, vocab=sizes.vocab, context=sizes.context, pair=pair,
+                      declared=checkpoint.tokenizer_text)
     parts = FAMILY_LAYOUTS[family](checkpoint, config, chosen)
     check_all_used(checkpoint, family, chosen)
     title = f"{folder_title(folder)} · {family}"
@@ -134,10 +136,20 @@ def import_checkpoint(folder: str | os.PathLike[str], text: str, layers: str | N
         document["embedding_scale"] = parts.embedding_scale
     if family in TYPED:
         document["token_types"] = tokens.types
-    document.update({"positions": parts.positions, **parts.inputs, "layers": parts.layers})
+    positions = parts.positions
+    if positions.get("kind") == "rope":
+        positions = {**positions, "context": sizes.context}  # generation stops at it
+    document.update({"positions": positions, **parts.inputs, "layers": parts.layers})
     if parts.head:
         document["head"] = {**parts.head, "vocab": vocabulary(tokenizer, sizes.vocab)}
-    return parse_scenario(document)
+    try:
+        return parse_scenario(document)
+    except ScenarioError as error:
+        key = config.source(error.place)
+        if key is None or error.refusal is None:
+            raise
+        raise ScenarioError(config.at(key), Refusal("config_gives", key=error.place,
+                                                    problem=error.refusal)) from None
 
 
 def folder_title(folder: str | os.PathLike[str]) -> str:

@@ -49,6 +49,8 @@ class Checkpoint:
     def __init__(self, folder: str | os.PathLike[str], *, mapped: bool = False) -> None:
         self.folder = Path(folder)
         self.mapped = mapped
+        self.tokenizer_text: bytes | None = None
+        """tokenizer.json's bytes, once :meth:`tokenizer` has read them."""
         if not self.folder.is_dir():
             raise ScenarioError(str(self.folder), Refusal("checkpoint_not_folder"))
         config = _read_json(self._file(CONFIG), MAX_CONFIG_BYTES)
@@ -140,11 +142,13 @@ class Checkpoint:
         """The tokenizer of tokenizer.json."""
         place = str(self._tokenizer_file)
         try:
-            with open_regular(self._tokenizer_file, place) as stream:
+            with open_regular(self._tokenizer_file, place, "checkpoint") as stream:
                 text = stream.read(MAX_TOKENIZER_BYTES + 1)
             if len(text) > MAX_TOKENIZER_BYTES:
                 raise ValueError(f"more than {MAX_TOKENIZER_BYTES:,} bytes")
-            return Tokenizer.from_str(text.decode("utf-8"))
+            tokenizer = Tokenizer.from_str(text.decode("utf-8"))
+            self.tokenizer_text = text
+            return tokenizer
         except ScenarioError:
             raise
         except Exception as error:  # tokenizers raises its own Exception for a bad file
@@ -180,7 +184,7 @@ def _shape(shape: tuple[int, ...]) -> str:
 def _read_json(path: Path, limit: int) -> Mapping[str, Any] | None:
     """A JSON object of at most ``limit`` bytes, read from a regular file only (None: the file
     is not one)."""
-    with open_regular(path, str(path)) as stream:
+    with open_regular(path, str(path), "checkpoint") as stream:
         text = stream.read(limit + 1)
     try:
         value = json.loads(text.decode("utf-8")) if len(text) <= limit else None

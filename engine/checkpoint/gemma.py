@@ -24,7 +24,7 @@ import math
 from dataclasses import replace
 
 from engine.checkpoint import gemma3, llama
-from engine.checkpoint.config import FULL, Config
+from engine.checkpoint.config import FULL, Config, config_float
 from engine.checkpoint.folder import Checkpoint
 from engine.checkpoint.layout import Parts
 from engine.format.errors import ScenarioError
@@ -50,7 +50,7 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
     if later:
         activation = config.activation("hidden_activation", default="gelu_pytorch_tanh")
     else:
-        activation = ("gelu_tanh" if config.values.get("hidden_act") in (None, "gelu")
+        activation = ("gelu_tanh" if config.values.get("hidden_act", "gelu") == "gelu"
                       else config.activation("hidden_act", default="gelu_pytorch_tanh"))
     d_k = config.whole("head_dim", default=HEAD_DIM)
     turns = gemma3.rope(config) if third else None
@@ -63,10 +63,7 @@ def parts(checkpoint: Checkpoint, config: Config, chosen: list[int]) -> Parts:
     head = {**found.head, "softcap": final} if found.head and final is not None else found.head
     attention: dict[str, float] = {} if scores is None else {"softcap": scores}
     if later:
-        scalar = config.number("query_pre_attn_scalar", default=HEAD_DIM)
-        if scalar <= 0:
-            raise ScenarioError(config.at("query_pre_attn_scalar"),
-                                Refusal("scale_not_positive", got=scalar))
+        scalar = config.whole("query_pre_attn_scalar", default=HEAD_DIM)  # an int there
         if scalar != d_k:
             attention["scale_dk"] = scalar  # Gemma 2 27B: ÷ √144 with heads 128 wide
     types = config.layer_types(config.whole("num_hidden_layers")) if third else None
@@ -85,7 +82,9 @@ def _cap(config: Config, name: str, default: float | None) -> float | None:
     """The soft cap ``name``: absent, ``default``; null, none; else a number above 0."""
     if name not in config.values:
         return default
-    return parse_positive(config.values[name], config.at(name))
+    value = config.values[name]
+    return None if value is None else parse_positive(config_float(value, config.at(name)),
+                                                     config.at(name))
 
 
 __all__ = ["parts"]

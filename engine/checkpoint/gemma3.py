@@ -16,7 +16,7 @@ from typing import Any
 from engine.checkpoint.config import FULL, SLIDING, Config, rope_type
 from engine.format.errors import ScenarioError
 from engine.format.layers import parse_positive
-from engine.format.reader import describe, expect_object
+from engine.format.reader import describe, expect_number, expect_object
 from engine.words.refusals import Refusal
 
 THETAS = {FULL: 1_000_000.0, SLIDING: 10_000.0}
@@ -77,9 +77,11 @@ def rope(config: Config) -> Rope:
             factor = _linear_factor(config, where, own, kind, layer_type)
         if own.get("rope_theta") is None:
             where, theta = LEGACY[layer_type], config.values.get(LEGACY[layer_type], default)
+            if theta is None:  # transformers' rotary embedding fails on a None base
+                expect_number(theta, config.at(where))
         else:
             where, theta = f"{places['rope_theta']}.rope_theta", own["rope_theta"]
-        bases[layer_type] = parse_positive(theta, config.at(where)) or default  # null: default
+        bases[layer_type] = parse_positive(theta, config.at(where)) or default
     return Rope(bases, factor)
 
 

@@ -5,13 +5,14 @@ and one label per vocabulary entry for the head."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from tokenizers import Encoding, Tokenizer
 
 from engine.checkpoint.folder import TOKENIZER
 from engine.format.errors import ScenarioError, one_line
-from engine.format.reader import MAX_POSITIONS, UNPRINTABLE
+from engine.format.reader import MAX_POSITIONS, UNPRINTABLE, describe
 from engine.words.refusals import Refusal
 
 LABEL_LIMIT = 40
@@ -34,7 +35,7 @@ class Tokens:
 
 
 def tokenize(tokenizer: Tokenizer, text: str, *, vocab: int, context: int,
-             pair: str | None = None) -> Tokens:
+             pair: str | None = None, declared: bytes | None = None) -> Tokens:
     """The text's own tokens (and the pair's after them), as the model's own tokenizer splits
     them, with its special tokens (Llama's ``<s>``, BERT's ``[CLS] … [SEP] … [SEP]``) and
     nothing else: the tokenizer's padding and truncation are switched off, as transformers'
@@ -44,12 +45,14 @@ def tokenize(tokenizer: Tokenizer, text: str, *, vocab: int, context: int,
     ------
     ScenarioError
         When the tokenizer knows more entries than the embedding has rows (it is another
-        model's), a text is not UTF-8 (a command line's undecodable bytes), the tokenizer fails
-        on it (a Rust panic too), or the text gives no token, or more tokens than the model's
-        context or the positions the engine computes.
+        model's, or an added token of tokenizer.json, ``declared``, takes an id the vocabulary
+        gives another entry and is moved past the rows), a text is not UTF-8 (a command line's
+        undecodable bytes), the tokenizer fails on it (a Rust panic too), or the text gives no
+        token, or more tokens than the model's context or the positions the engine computes.
     """
     entries = tokenizer.get_vocab_size(with_added_tokens=True)
     if entries > vocab:
+        _refuse_moved(tokenizer, declared, vocab)
         raise ScenarioError(TOKENIZER, Refusal("tokenizer_vocabulary", count=entries,
                                                last=entries - 1, rows=vocab))
     _check_utf8("text", text)
@@ -108,6 +111,26 @@ def _ignored(tokenizer: Tokenizer) -> str:
     if not said:
         return ""
     return f"tokenizer.json {' and '.join(said)}: {'both' if len(said) == 2 else 'it is'} ignored"
+
+
+def _refuse_moved(tokenizer: Tokenizer, declared: bytes | None, rows: int) -> None:
+    """Refuse the first added token of tokenizer.json (``declared``, its bytes) that declares an
+    id the vocabulary already gives another entry: the tokenizers library (and transformers
+    with it) gives it the next free id instead, here past the embedding's ``rows``."""
+    try:
+        added = json.loads(declared or b"{}").get("added_tokens") or []
+    except (ValueError, AttributeError):
+        return
+    for index, entry in enumerate(added if isinstance(added, list) else []):
+        if not isinstance(entry, dict):
+            continue
+        wanted, content = entry.get("id"), entry.get("content")
+        got = tokenizer.token_to_id(content) if isinstance(content, str) else None
+        if isinstance(wanted, int) and got is not None and got != wanted and got >= rows:
+            taken = tokenizer.id_to_token(wanted)
+            raise ScenarioError(f"{TOKENIZER}.added_tokens[{index}]", Refusal(
+                "added_token_moved", token=describe(content), wanted=wanted,
+                taken=describe(taken), got=got, rows=rows))
 
 
 def _check_utf8(place: str, text: str) -> None:

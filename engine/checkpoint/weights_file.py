@@ -11,10 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from engine.files.regular_file import open_regular
 from engine.format.errors import ScenarioError
 from engine.format.mapped_weight import Stamp, stamped_header
-from engine.format.reader import FloatArray
+from engine.format.reader import FloatArray, is_known_finite
 from engine.format.safetensors_file import READ, Entry, map_widened
 from engine.words.refusals import Refusal
 
@@ -52,19 +54,33 @@ def read_tensor(name: str, stored: Stored, *, transposed: bool = False) -> Float
     ------
     ScenarioError
         At the file, naming the tensor: a dtype the importer does not widen (whole numbers,
-        booleans, ``F8_E8M0``), or a file that changed or ended since its header was read.
+        booleans, ``F8_E8M0``), a file that changed or ended since its header was read, or a
+        stored number that is NaN or ∞ (:func:`refuse_not_finite`).
     """
     place = str(stored.file)
     if stored.dtype not in READ:
         raise ScenarioError(place, Refusal("tensor_dtype", name=name, dtype=stored.dtype,
                                            read=", ".join(READ)))
     try:
-        with open_regular(stored.file, place) as stream:
-            return map_widened(stream, stored.start, stored, transposed=transposed)
+        with open_regular(stored.file, place, "weights") as stream:
+            numbers = map_widened(stream, stored.start, stored, transposed=transposed)
     except (OSError, ValueError) as error:
         reason = str(error.strerror or error) if isinstance(error, OSError) else str(error)
         raise ScenarioError(place, Refusal("tensor_unreadable", name=name,
                                            reason=reason)) from None
+    if not is_known_finite(numbers):  # the first in the document's row order, as mapped
+        found = tuple(int(k) for k in np.argwhere(~np.isfinite(numbers))[0])
+        refuse_not_finite(stored.file, name, found[::-1] if transposed else found,
+                          float(numbers[found]))
+    return numbers
 
 
-__all__ = ["Stored", "read_header", "read_tensor"]
+def refuse_not_finite(file: Path, name: str, cell: tuple[int, ...], number: float) -> None:
+    """Refuse the tensor ``name`` of ``file`` for its stored number at ``cell`` (the stored
+    tensor's own indices), NaN or ∞: the weights file is the place, not the document key it
+    would have filled."""
+    raise ScenarioError(str(file), Refusal("tensor_not_finite", name=name,
+                                           cell=", ".join(map(str, cell)), got=number))
+
+
+__all__ = ["Stored", "read_header", "read_tensor", "refuse_not_finite"]

@@ -8,15 +8,18 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Literal
 
 from engine.files.outputs import current
 from engine.format.errors import ScenarioError
 from engine.words.refusals import Refusal
 
 
-def open_regular(path: str | os.PathLike[str], place: str) -> BinaryIO:
-    """``path`` opened for reading in binary, refused at ``place`` unless it is a regular file.
+def open_regular(path: str | os.PathLike[str], place: str,
+                 kind: Literal["document", "weights", "checkpoint"] = "document") -> BinaryIO:
+    """``path`` opened for reading in binary, refused at ``place`` unless it is a regular file
+    (a folder is refused as where ``kind`` was needed: a scenario document, a checkpoint's
+    weights file, or another file of a checkpoint).
 
     The file is opened without blocking (a FIFO's ``open`` would wait for a writer), checked on
     the open descriptor (no gap between the check and the open), then read normally. The
@@ -30,14 +33,18 @@ def open_regular(path: str | os.PathLike[str], place: str) -> BinaryIO:
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except IsADirectoryError:
-        raise ScenarioError(place, Refusal("is_folder")) from None
+        raise ScenarioError(place, Refusal("folder_weights" if kind == "weights"
+                                           else "folder_checkpoint_file" if kind == "checkpoint"
+                                           else "is_folder")) from None
     except OSError as error:
         raise ScenarioError(place, Refusal("unreadable",
                                            reason=str(error.strerror or error))) from None
     try:
         mode = os.fstat(descriptor).st_mode
         if stat.S_ISDIR(mode):
-            raise ScenarioError(place, Refusal("is_folder"))
+            raise ScenarioError(place, Refusal("folder_weights" if kind == "weights"
+                                               else "folder_checkpoint_file"
+                                               if kind == "checkpoint" else "is_folder"))
         if not stat.S_ISREG(mode):
             raise ScenarioError(place, Refusal("not_regular_file"))
         os.set_blocking(descriptor, True)

@@ -118,7 +118,7 @@ def stamped_header(path: Path) -> tuple[Header, Stamp]:
         it (:func:`~engine.format.safetensors_file.read_header`, naming the tensor).
     """
     place = str(path)
-    with open_regular(path, place) as stream:
+    with open_regular(path, place, "weights") as stream:
         try:
             header = read_header(stream)
             status = os.fstat(stream.fileno())
@@ -197,7 +197,7 @@ class MappedWeight:
         place = str(self.file)
         if not self.file.exists():
             raise ScenarioError(place, Refusal("checkpoint_gone"))
-        stream = open_regular(self.file, place)
+        stream = open_regular(self.file, place, "weights")
         if not self.stamp.matches(os.fstat(stream.fileno())):
             stream.close()
             raise ScenarioError(place, Refusal("checkpoint_changed"))
@@ -306,7 +306,8 @@ def expect_weight(value: object, place: str, *, rows: int | None = None,
                   max_cols: int = MAX_WIDTH) -> Weight:
     """A weight matrix (:func:`~engine.format.reader.expect_matrix` with ``weights``), or a
     mapped one checked the same way from its shape and its stored bits: its first number that
-    is not finite is refused at its cell, as a widened matrix's is."""
+    is not finite is refused at its weights file, naming the tensor and the stored cell
+    (``model.safetensors: the tensor lm_head.weight[0, 0] is nan``)."""
     if not isinstance(value, MappedWeight):
         return expect_matrix(value, place, rows=rows, cols=cols, rows_reason=rows_reason,
                              cols_reason=cols_reason, max_rows=max_rows, max_cols=max_cols,
@@ -317,10 +318,12 @@ def expect_weight(value: object, place: str, *, rows: int | None = None,
     check_matrix_shape(shape, place, rows=rows, rows_reason=rows_reason, max_rows=max_rows,
                        max_cols=max_cols, weights=True)
     bad = value.first_not_finite
-    if bad is not None:
+    if bad is not None:  # a stored number: refused at its file and tensor, in its own indices
         number = value.widened()[bad]
-        raise ScenarioError(place + "".join(f"[{k}]" for k in bad),
-                            Refusal("not_finite", got=float(number)))
+        cell = bad[::-1] if value.transposed else bad
+        raise ScenarioError(str(value.file), Refusal("tensor_not_finite", name=value.name,
+                                                     cell=", ".join(map(str, cell)),
+                                                     got=float(number)))
     if cols is not None and shape[1] != cols:
         raise ScenarioError(place, Refusal("columns_count", count=cols, reason=cols_reason,
                                            got=shape[1]))

@@ -169,6 +169,11 @@ def known_finite(array: FloatArray) -> None:
     _FINITE[key] = weakref.ref(array, lambda _gone: _FINITE.pop(key, None))
 
 
+def is_known_finite(array: FloatArray) -> bool:
+    """Whether ``array`` was noted finite as it was made (:func:`known_finite`)."""
+    return _known_finite(array)
+
+
 def _known_finite(owner: npt.NDArray[Any] | None) -> bool:
     noted = _FINITE.get(id(owner))
     return noted is not None and noted() is owner

@@ -41,10 +41,12 @@ _KEYS: dict[str, tuple[str, ...]] = {
     "none": ("kind",),
     "sinusoidal": ("kind", "base", "layout"),
     "learned": ("kind", "table", "offset"),
-    "rope": ("kind", "base", "rotary_dims", "pairing", "scaling"),
+    "rope": ("kind", "base", "rotary_dims", "pairing", "scaling", "context"),
     "alibi": ("kind", "slopes"),
 }
 """The keys each kind takes; any other key is refused, naming the kind it belongs to."""
+MAX_CONTEXT = 1 << 24
+"""The largest ``context`` a document may give (far past any model's)."""
 
 
 def parse_positions(value: object, place: str, n: int, d: int) -> Positions:
@@ -81,8 +83,10 @@ def parse_positions(value: object, place: str, n: int, d: int) -> Positions:
                    else None)
         if scaling is not None:
             scaling.check_range(base, place)
+        context = (expect_int(obj["context"], f"{place}.context", 1, MAX_CONTEXT)
+                   if "context" in obj else None)
         return Positions(kind="rope", base=base, rotary_dims=rotary_dims, pairing=pairing,
-                         scaling=scaling)
+                         scaling=scaling, context=context)
     if kind == "alibi":
         slopes = (expect_vector(obj["slopes"], f"{place}.slopes") if "slopes" in obj else None)
         if slopes is not None and not 1 <= slopes.size <= MAX_HEADS:

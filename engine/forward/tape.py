@@ -13,6 +13,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
+from engine.format.errors import ScenarioError
 from engine.format.generation_keys import Settings
 from engine.format.mapped_weight import Weight, column_block, times
 from engine.format.numbers import format_exact
@@ -25,6 +26,7 @@ from engine.scenario.names import NORM_NAMES, activation_name
 from engine.scenario.op_kinds import head_output
 from engine.scenario.positions import Positions
 from engine.words import english
+from engine.words.refusals import Refusal
 
 BoolArray = npt.NDArray[np.bool_]
 VOCABULARY_BLOCK = 1 << 22
@@ -253,7 +255,7 @@ def scores(tape: Tape, place: Place, a: Attention, q: str, k: str,
     writes: tuple[str, ...]
     if a.softcap is not None:  # no bias: ALiBi with a cap is refused
         tape.arrays[f"{s}scores_uncapped"] = product
-        tape.arrays[f"{s}scores"] = soft_capped(a.softcap, product)
+        tape.arrays[f"{s}scores"] = soft_capped(a.softcap, product, place.param("softcap"))
         then = english("title.scores_capped", cap=format_exact(a.softcap))
         writes = (f"{s}scores_uncapped", f"{s}scores")
     elif bias is None:
@@ -421,9 +423,20 @@ def logits(tape: Tape, place: Place, source: str, unembed: Weight,
               (written,), "block.logits", "logits")
 
 
-def soft_capped(cap: float, x: FloatArray) -> FloatArray:
-    """cap · tanh(x / cap), as transformers' Gemma 2 computes it."""
-    capped: FloatArray = cap * np.tanh(x / cap)
+def soft_capped(cap: float, x: FloatArray, place: str | None = None) -> FloatArray:
+    """cap · tanh(x / cap), as transformers' Gemma 2 computes it. ``place``: the cap's key,
+    refused there when x / cap overflows (a cap as small as 1e-320), as that cap's fault."""
+    if place is None:
+        quotient = x / cap
+    else:
+        with np.errstate(over="ignore"):
+            quotient = x / cap
+        bad = np.argwhere(~np.isfinite(quotient))
+        if bad.size:
+            value = float(x[tuple(bad[0])])
+            raise ScenarioError(place, Refusal("softcap_overflow", cap=format_exact(cap),
+                                               x=format_exact(value)))
+    capped: FloatArray = cap * np.tanh(quotient)
     return capped
 
 
@@ -431,7 +444,7 @@ def softcap(tape: Tape, place: Place, cap: float) -> None:
     """Gemma 2's soft cap of the logits: ``logits`` = cap · tanh(``logits_uncapped`` / cap)."""
     if tape.replayed():
         return
-    tape.arrays["logits"] = soft_capped(cap, tape["logits_uncapped"])
+    tape.arrays["logits"] = soft_capped(cap, tape["logits_uncapped"], place.param("softcap"))
     tape.step(place, "softcap", english("title.block.softcap", cap=format_exact(cap)),
               ("logits_uncapped",),
               ("logits",), "block.softcap", "softcap")

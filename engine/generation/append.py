@@ -40,7 +40,8 @@ def check_generates(scenario: Scenario) -> None:
 def check_room(scenario: Scenario, n: int | None = None) -> None:
     """Refuse a document that cannot take one more generated token after its ``n`` positions
     (by default its own): no token ids, embedding or vocabulary head, training targets, the
-    position limit, or a learned table at its end."""
+    position limit, a learned table at its end, or RoPE's ``context`` (the positions the model
+    was made for: an imported checkpoint's ``max_position_embeddings``)."""
     check_generates(scenario)
     n = scenario.n if n is None else n
     if n + 1 > MAX_POSITIONS:
@@ -53,6 +54,9 @@ def check_room(scenario: Scenario, n: int | None = None) -> None:
         if positions.offset + n + 1 > rows:
             raise ScenarioError("positions.table", Refusal("generate_past_table", rows=rows, n=n,
                                                            row=positions.offset + n))
+    if positions is not None and positions.context is not None and n + 1 > positions.context:
+        raise ScenarioError("positions.context", Refusal("generate_past_context", n=n,
+                                                         context=positions.context))
 
 
 def can_generate(scenario: Scenario) -> bool:

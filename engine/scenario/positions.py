@@ -56,6 +56,9 @@ class Positions(Frozen):
     scaling
         ``rope``: the long-context scaling of the frequencies (:mod:`engine.forward.rope_scaling`);
         None: θᵢ = base^(−2i/r) as they are.
+    context
+        ``rope``: the positions the model was made for (an imported checkpoint's
+        ``max_position_embeddings``): generation refuses to go past it. None: no such bound.
     """
 
     kind: Kind = "none"
@@ -67,6 +70,7 @@ class Positions(Frozen):
     slopes: FloatArray | None = None
     layout: Layout = "interleaved"
     scaling: RopeScaling | None = None
+    context: int | None = None
 
     @property
     def turn_factor(self) -> float:
@@ -105,6 +109,8 @@ class Positions(Frozen):
             doc["pairing"] = self.pairing
             if self.scaling is not None:
                 doc["scaling"] = self.scaling.to_document()
+            if self.context is not None:
+                doc["context"] = self.context
         if self.kind == "alibi" and self.slopes is not None:
             doc["slopes"] = write(self.slopes)
         elif self.kind == "alibi" and heads is not None and heads & (heads - 1):

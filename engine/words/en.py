@@ -84,6 +84,8 @@ REFUSALS: dict[str, str] = {
     "columns_count": "expected {count} columns{reason}, got {got}",
     # Reading a file (engine.format.io).
     "is_folder": "is a folder, not a scenario document",
+    "folder_weights": "is a folder, where the checkpoint needs a weights file (safetensors)",
+    "folder_checkpoint_file": "is a folder, where the checkpoint needs a file",
     "not_regular_file": "is not a regular file (a device, a pipe or a socket): nothing was read "
                         "from it",
     "file_too_large": "the file is {size}; scenario documents are limited to {limit}",
@@ -208,6 +210,9 @@ REFUSALS: dict[str, str] = {
     "generate_with_targets": "a document with training targets has one per position: remove "
                              "them before generating",
     "generate_positions_limit": "{n} positions already: one more is past the limit of {limit}",
+    "generate_past_context": "the model was made for {context} positions (its checkpoint's "
+                             "max_position_embeddings), and {n} are already taken: position "
+                             "{n} would be past its context",
     "generate_past_table": "the learned table has {rows} rows; position {n} would need row "
                            "{row}, past its end",
     "token_not_in_vocabulary": "id {token_id} is not a vocabulary entry with a row of the "
@@ -233,6 +238,8 @@ REFUSALS: dict[str, str] = {
                        "appended, got {got}",
     "cache_needs_causal": "a KV cache needs causal self-attention: without the mask every "
                           "earlier row reads the new token",
+    "softcap_overflow": "the soft cap {cap} is too small for the numbers it caps: {x} / {cap} "
+                        "overflows, so c·tanh(x / c) cannot be computed",
     "step_overflow": "a value overflowed or was divided by zero ({error})",
     # Opening a Hugging Face checkpoint (engine.checkpoint).
     "checkpoint_not_folder": "is not a folder: give the folder of a Hugging Face checkpoint "
@@ -289,9 +296,17 @@ REFUSALS: dict[str, str] = {
                           "time differs): the weights read from it would no longer be the "
                           "document's; open the checkpoint again",
     "tensor_unreadable": "cannot read the tensor {name} ({reason})",
+    "tensor_not_finite": "the tensor {name}[{cell}] is {got}: every number must be finite",
     "tensor_shape": "the tensor {name} is {got}, and config.json makes it {expected}",
     "tokenizer_unreadable": "cannot be read as a tokenizer ({reason})",
     "family_unknown": "{family} is not a family QKV Studio imports: it imports {families}",
+    "config_gives": "gives the document's {key}, which is refused: {problem}",
+    "config_float_whole": "expected a number written with a decimal point (as 1.0), got {got}: "
+                          "transformers' config refuses a whole number here",
+    "config_whole_float": "expected a whole number written without a fraction part, got {got}: "
+                          "transformers' config refuses a number with a decimal point here",
+    "quantized": "the weights are quantized ({method}): QKV Studio reads plain float32, float16 "
+                 "and bfloat16 weights only, and transformers would compute with quantized ones",
     "rope_scaled": "RoPE scaling {kind} is not computed yet: QKV Studio computes the linear, "
                    "llama3, yarn and dynamic scalings of Llama-shaped families only",
     "layer_scaled_scores": "scores divided by the layer number too are not computed yet: QKV "
@@ -309,6 +324,9 @@ REFUSALS: dict[str, str] = {
     "head_dim_split": "the attention's heads are hidden_size / num_attention_heads = {d_k} "
                       "columns wide, and transformers' rotary embedding would turn {got}: they "
                       "do not fit",
+    "added_token_moved": "declares id {wanted} for {token}, an id the vocabulary already gives "
+                         "{taken}: the tokenizer (transformers' too) gives it id {got} instead, "
+                         "past the {rows} rows of the model's embedding",
     "tokenizer_vocabulary": "the tokenizer has {count} entries (ids 0 to {last}), more than the "
                             "{rows} rows of the model's embedding: it belongs to another model",
     "text_no_tokens": "the text gives no tokens: type at least one word",

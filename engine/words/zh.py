@@ -84,6 +84,8 @@ REFUSALS: dict[str, str] = {
     "columns_count": "应有 {count} 列{reason}，得到 {got} 列",
     # 读取文件。
     "is_folder": "是文件夹，不是场景文档",
+    "folder_weights": "是文件夹，而检查点在这里需要一个权重文件（safetensors）",
+    "folder_checkpoint_file": "是文件夹，而检查点在这里需要一个文件",
     "not_regular_file": "不是普通文件（是设备、管道或套接字）：没有从中读取任何内容",
     "file_too_large": "文件大小为 {size}；场景文档的上限是 {limit}",
     "unreadable": "无法读取（{reason}）",
@@ -201,6 +203,8 @@ REFUSALS: dict[str, str] = {
                                 "词表头可能抽到的每个条目都需要自己的一行",
     "generate_with_targets": "带训练目标的文档每个位置都有一个目标：生成之前请先删去它们",
     "generate_positions_limit": "已有 {n} 个位置：再加一个就超过了 {limit} 个的上限",
+    "generate_past_context": "模型是为 {context} 个位置做的（其检查点的 max_position_embeddings），"
+                             "已经占了 {n} 个：位置 {n} 会超出它的上下文",
     "generate_past_table": "可学习的位置表有 {rows} 行；位置 {n} 需要第 {row} 行，超出了表的末尾",
     "token_not_in_vocabulary": "编号 {token_id} 不是词表中有嵌入行的条目（编号为 0 到 {last}）",
     "steps_fit": "要求 {steps} 个 Token，只放得下 {fit} 个：{place}：{problem}",
@@ -223,6 +227,8 @@ REFUSALS: dict[str, str] = {
     "chosen_not_last": "最后 {count} 个 Token 编号应为 {expected}（即生成所追加的编号），得到的是 "
                        "{got}",
     "cache_needs_causal": "KV 缓存需要因果自注意力：没有因果遮罩，之前的每一行都会读到新 Token",
+    "softcap_overflow": "软截断 {cap} 对它所截断的数来说太小：{x} / {cap} 溢出，无法计算 "
+                        "c·tanh(x / c)",
     "step_overflow": "有数值溢出或被零除",
     # 打开 Hugging Face 检查点。
     "checkpoint_not_folder": "不是文件夹：请给出 Hugging Face 检查点的文件夹（config.json、"
@@ -269,9 +275,17 @@ REFUSALS: dict[str, str] = {
     "checkpoint_changed": "在文档打开之后被改动过（大小或修改时间不同了）：从中读出的权重已不再是"
                           "文档的权重；请重新打开检查点",
     "tensor_unreadable": "无法读取张量 {name}（{reason}）",
+    "tensor_not_finite": "张量 {name}[{cell}] 是 {got}：每个数都必须有限",
     "tensor_shape": "张量 {name} 的形状是 {got}，而按 config.json 应为 {expected}",
     "tokenizer_unreadable": "无法作为分词器读取（{reason}）",
     "family_unknown": "{family} 不是 QKV Studio 能导入的模型家族：支持的有 {families}",
+    "config_gives": "给出了文档的 {key}，而它被拒绝：{problem}",
+    "config_float_whole": "应为带小数点的数（如 1.0），得到的是 {got}：transformers 的配置"
+                          "在此不接受整数",
+    "config_whole_float": "应为不带小数部分的整数，得到的是 {got}：transformers 的配置在此不接受"
+                          "带小数点的数",
+    "quantized": "权重经过量化（{method}）：QKV Studio 只读取普通的 float32、float16 和 bfloat16 "
+                 "权重，而 transformers 会用量化后的权重计算",
     "rope_scaled": "暂不计算 RoPE 缩放 {kind}：QKV Studio 只计算 Llama 结构家族的 linear、"
                    "llama3、yarn 和 dynamic 缩放",
     "layer_scaled_scores": "暂不计算再除以层号的分数：QKV Studio 只除以 √d_k",
@@ -285,6 +299,8 @@ REFUSALS: dict[str, str] = {
     "bidirectional": "暂不计算这个模型家族不带因果掩码的注意力",
     "head_dim_split": "注意力的每个头宽 hidden_size / num_attention_heads = {d_k} 列，而 "
                       "transformers 的旋转位置编码会旋转 {got} 列：两者对不上",
+    "added_token_moved": "为 {token} 声明了编号 {wanted}，而词表已把这个编号给了 {taken}：分词器"
+                         "（transformers 的也一样）改给它编号 {got}，超出了模型嵌入的 {rows} 行",
     "tokenizer_vocabulary": "分词器有 {count} 个条目（编号 0 到 {last}），多于模型嵌入表的 {rows} "
                             "行：它属于另一个模型",
     "text_no_tokens": "这段文本没有产生任何 Token：请至少输入一个词",

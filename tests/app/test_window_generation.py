@@ -20,6 +20,7 @@ from app.model.edits import AppendToken, SetGeneration
 from app.state import session as state_module
 from app.window.studio import StudioWindow
 from engine import Scenario, compute, parse_scenario
+from engine.checkpoint import import_checkpoint
 from engine.format.generation_keys import Settings
 from engine.generation.redraw import with_settings
 from engine.generation.run import generate
@@ -28,6 +29,7 @@ from tests.app.documents_support import patch_save_dialog
 from tests.app.driving import DEFAULT_SIZE, close_window
 from tests.engine import generation_documents
 from tests.engine.capped_head import capped_scenario
+from tests.engine.hf_reference import FIXTURES
 
 
 def softmax(row: np.ndarray) -> np.ndarray:
@@ -405,3 +407,34 @@ def test_a_cell_edit_leaves_the_settings_shown_and_an_undo_of_them_shows_them_ag
     generating.undo_action.trigger()  # the seed: shown as it was
     assert filled == [1]
     assert panel.seed_box.value() != 5
+
+
+def test_at_a_rope_checkpoints_context_generate_next_is_disabled_saying_why(
+        qtbot: QtBot) -> None:
+    """gemma2-capped's max_position_embeddings is 32: a document of 32 imported positions
+    cannot take another (one of 31 can), in either language."""
+    scenario = import_checkpoint(FIXTURES / "gemma2-capped", "the cat sat " * 9)
+    longer = generate(scenario, 32 - scenario.n, Settings(seed=1)).scenario
+    window = open_on(qtbot, longer)
+    try:
+        panel = window.generation
+        assert window.state.scenario.n == 32
+        assert not panel.button.isEnabled() and not panel.action.isEnabled()
+        assert panel.button.toolTip().startswith(
+            "positions.context: the model was made for 32 positions (its checkpoint's "
+            "max_position_embeddings)")
+        before = window.state.scenario
+        assert not panel.generate()
+        assert window.state.scenario is before
+    finally:
+        close_window(window)
+    shorter = generate(scenario, 31 - scenario.n, Settings(seed=1)).scenario
+    assert open_and_able(qtbot, shorter)
+
+
+def open_and_able(qtbot: QtBot, scenario: Scenario) -> bool:
+    window = open_on(qtbot, scenario)
+    try:
+        return window.generation.button.isEnabled()
+    finally:
+        close_window(window)

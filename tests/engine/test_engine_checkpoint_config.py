@@ -294,7 +294,7 @@ def test_a_gemma2_scores_scale_other_than_its_heads_is_each_attentions_scale_dk(
 def test_a_gemma2_scores_scale_not_above_0_is_refused_at_its_key(tmp_path: Path) -> None:
     folder = copy(tmp_path, "gemma2", query_pre_attn_scalar=0)
     assert refusal(folder) == (f"{folder}/config.json.query_pre_attn_scalar: expected a "
-                               "number above 0, got 0.0")
+                               "whole number from 1 to 16777216, got 0")  # an int there
 
 
 def test_an_integer_of_more_digits_than_python_reads_is_a_refusal(tmp_path: Path) -> None:

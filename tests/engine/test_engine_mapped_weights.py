@@ -106,7 +106,9 @@ def test_an_fp8_mapped_weight_widens_by_the_formats_table(tmp_path: Path, dtype:
 def test_a_stored_nan_or_infinity_is_refused_at_the_cell_the_eager_import_names(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path, kind: Any, transposed: bool,
         scan: int) -> None:
-    """``scan``: the stored numbers read at a time (5: the two cells in different reads)."""
+    """``scan``: the stored numbers read at a time (5: the two cells in different reads). The
+    first in the document's row order, refused at the weights file naming the tensor and the
+    cell in its stored indices (the document key it fills is not where the problem is)."""
     monkeypatch.setattr(engine.format.mapped_weight, "SCAN", scan)
     numbers = np.arange(24.0).reshape(4, 6)
     numbers[1, 4] = np.nan  # first in the stored order
@@ -118,9 +120,10 @@ def test_a_stored_nan_or_infinity_is_refused_at_the_cell_the_eager_import_names(
     with pytest.raises(ScenarioError) as eager:
         expect_weight(Checkpoint(tmp_path).tensor("w", (4, 6), transposed=transposed), "Wq",
                       max_rows=4096)
+    file = tmp_path / "model.safetensors"
     assert str(mapped.value) == str(eager.value) == (
-        "Wq[1][3]: inf is not allowed: every number must be finite" if transposed
-        else "Wq[1][4]: nan is not allowed: every number must be finite")
+        f"{file}: the tensor w[3, 1] is inf: every number must be finite" if transposed
+        else f"{file}: the tensor w[1, 4] is nan: every number must be finite")
 
 
 @pytest.mark.parametrize("family", FAMILIES)

@@ -207,7 +207,7 @@ def test_document_slopes_replace_the_default() -> None:
     ({"kind": "alibi", "base": 10}, "positions.base: belongs to kind sinusoidal or rope, not "
                                     "alibi"),
     ({"kind": "rope", "theta": 10}, "positions.theta: unknown key (allowed for kind rope: kind, "
-                                    "base, rotary_dims, pairing, scaling)"),
+                                    "base, rotary_dims, pairing, scaling, context)"),
     ({"kind": "rope", "scaling": {"type": "dynamic", "factor": 2}},
      'positions.scaling.type: expected one of "linear" | "llama3" | "yarn" | "longrope", got '
      '"dynamic"'),
