@@ -30,7 +30,8 @@ CONSTRUCTS = frozenset({
     "embedding_norm layernorm", "embedding_norm rmsnorm", "sinusoidal halves", "qk_norm shift",
     "alibi paper slopes", "masked-LM head", "rope scaling", "output norms", "ablate_heads",
     "mixture of experts", "shared expert", "head softcap", "attention softcap",
-    "qk_norm all_heads", "no pre-norms", "scale_dk", "rope_base", "rope_scaled false"})
+    "qk_norm all_heads", "no pre-norms", "scale_dk", "rope_base", "rope_scaled false",
+    "rope context"})
 """Every construct the generated documents must meet."""
 
 
@@ -115,6 +116,9 @@ class Spec:
     scaling: bool = False
     """RoPE's frequencies scaled (yarn over an original context of 64 positions: its ramp and
     its attention factor on cos and sin)."""
+    context: bool = False
+    """RoPE's ``positions.context`` (a checkpoint's context: generation stops there), two
+    positions past the text's."""
 
 
 ODD_LABELS = ("", "line\nbreak", "مرحبا", "x" * 40, " ", "👩‍👧 🔥")
@@ -133,10 +137,11 @@ def _positions(spec: Spec, seed: int, rows: int) -> Doc:
         return {"kind": "alibi", "slopes": [0.5 ** (k + 1) for k in range(spec.heads)]}
     if kind == "sinusoidal" and spec.layout != "interleaved":
         return {"kind": kind, "layout": spec.layout}
+    context = {"context": spec.n + 2} if kind == "rope" and spec.context else {}
     if kind == "rope" and spec.scaling:
         return {"kind": kind, "base": 100, "scaling": {
-            "type": "yarn", "factor": 4, "original_max_position_embeddings": 64}}
-    return {"kind": kind}
+            "type": "yarn", "factor": 4, "original_max_position_embeddings": 64}, **context}
+    return {"kind": kind, **context}
 
 
 def _vector(rng: np.random.Generator, size: int) -> list[float]:
@@ -313,6 +318,7 @@ def constructs(spec: Spec) -> set[str]:
         ("embedding_scale", spec.scale), ("token types", spec.types),
         ("sinusoidal halves", spec.positions == "sinusoidal" and spec.layout == "halves"),
         ("rope scaling", spec.positions == "rope" and spec.scaling),
+        ("rope context", spec.positions == "rope" and spec.context),
         ("alibi paper slopes", spec.positions == "alibi" and not spec.slopes
          and spec.heads & (spec.heads - 1) != 0),
         ("qk_norm shift", any(lay.qk_norm == "layernorm" and lay.qk_shift
@@ -387,7 +393,7 @@ def specs(draw: st.DrawFn) -> Spec:
                 embedding_norm=draw(st.none() | st.sampled_from(("layernorm", "rmsnorm"))),
                 layout=draw(st.sampled_from(("interleaved", "halves"))),
                 slopes=draw(st.booleans()), masked_lm=draw(st.booleans()),
-                softcap=draw(st.booleans()))
+                softcap=draw(st.booleans()), context=draw(st.booleans()))
 
 
 GENERATED = 5
@@ -401,7 +407,7 @@ EXAMPLES: tuple[Spec, ...] = (
     # stack whose first layer has no block
     Spec(seed=1, n=4, positions="rope", layers=(LayerSpec(qk_norm="rmsnorm", rope_base=True),
                                                 LayerSpec(qk_norm="layernorm", norm="rmsnorm")),
-         heads=4, kv_heads=2, ending="draw", softcap=True),
+         heads=4, kv_heads=2, ending="draw", softcap=True, context=True),
     Spec(seed=2, n=5, source=3, positions="sinusoidal",
          layers=(LayerSpec(), LayerSpec(placement="post", activation="relu"))),
     Spec(seed=3, n=3, positions="none",
