@@ -65,25 +65,41 @@ class OutputRefusedError(OSError):
         super().__init__(say("cannot_write", "en", path=self.path, reason=self.reason))
 
 
-CHECKPOINT_FILES = ("config.json", "generation_config.json", "tokenizer.json",
-                    "tokenizer_config.json", "special_tokens_map.json")
-"""The files of a Hugging Face checkpoint folder besides its weights (``*.safetensors``) and
-their index (``*.safetensors.index.json``)."""
+CHECKPOINT_FILES = frozenset((
+    "config.json", "generation_config.json", "tokenizer.json", "tokenizer_config.json",
+    "special_tokens_map.json", "added_tokens.json", "vocab.json", "vocab.txt", "merges.txt",
+    "tokenizer.model", "spiece.model", "sentencepiece.bpe.model", "chat_template.jinja",
+    "chat_template.json", "preprocessor_config.json"))
+"""The files a Hugging Face checkpoint folder holds besides its weights: config, tokenizers'
+files (a byte-level BPE's vocab.json and merges.txt, a sentencepiece model), chat template."""
+CHECKPOINT_SUFFIXES = (".safetensors", ".safetensors.index.json", ".bin", ".bin.index.json",
+                       ".pt", ".pth", ".gguf", ".msgpack", ".h5", ".onnx")
+"""The weights files (and their indexes) a checkpoint folder may hold."""
+SIDECAR_SUFFIX = ".json.weights.safetensors"
+"""How a document's sidecar of weights ends (``doc.qkv.json.weights.safetensors``; before
+format 2.1 ``doc.weights.safetensors``): never a checkpoint's file by its name."""
+
+
+def checkpoint_name(name: str) -> bool:
+    """Whether a file called ``name`` in a checkpoint's folder is one of the checkpoint's
+    (compared without case: a case-insensitive disk takes ``Config.json`` for the config)."""
+    name = name.lower()
+    if name.endswith((SIDECAR_SUFFIX, ".weights.safetensors")):
+        return False
+    return name in CHECKPOINT_FILES or name.endswith(CHECKPOINT_SUFFIXES)
 
 
 def checkpoint_of(target: FileId, weights: Iterable[FileId], *, by_name: bool = True
                   ) -> Path | None:
     """The folder of the checkpoint that ``target`` is a file of, when it is: one of its
     ``weights`` files (by any name or link), or (``by_name``) a checkpoint's file by its name
-    (config, tokenizer, weights or their index) in a folder they are in; else None."""
+    (:func:`checkpoint_name`) in a folder they are in; else None."""
     folders = set()
     for read in weights:
         if target.same(read):
             return read.path.parent
         folders.add(read.path.parent)
-    name = target.path.name
-    if by_name and target.path.parent in folders and (
-            name in CHECKPOINT_FILES or name.endswith((".safetensors", ".safetensors.index.json"))):
+    if by_name and target.path.parent in folders and checkpoint_name(target.path.name):
         return target.path.parent
     return None
 
@@ -107,7 +123,7 @@ class Inputs:
             raise OutputRefusedError(target, Refusal("output_is_input"))
         folder = checkpoint_of(wanted, [read for read in self._files
                                         if read.path.name.endswith(".safetensors")
-                                        and (read.path.parent / CHECKPOINT_FILES[0]).exists()])
+                                        and (read.path.parent / "config.json").exists()])
         if folder is not None:  # another file of a checkpoint the run reads weights from
             raise OutputRefusedError(target, Refusal("output_is_checkpoint", folder=str(folder)))
 
@@ -163,5 +179,5 @@ def refuse_parts_over_files(folder: Path, asked: str, names: Sequence[str]) -> N
                 "part_over_a_file", count=len(names), asked=asked, parts=", ".join(names)))
 
 
-__all__ = ["CHECKPOINT_FILES", "Inputs", "OutputRefusedError", "checkpoint_of", "current",
-           "guarding", "refuse_parts_over_files"]
+__all__ = ["CHECKPOINT_FILES", "Inputs", "OutputRefusedError", "checkpoint_name", "checkpoint_of",
+           "current", "guarding", "refuse_parts_over_files"]

@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 from pytestqt.qtbot import QtBot
 
+import engine.format.io
+import engine.format.sidecar_write
 from app.cli import main
 from app.export.dialog import ExportDialog
 from engine import compute, load_scenario, save_scenario
@@ -22,8 +24,11 @@ from tests.app.driving import Dialogs, close_window, show_window, when_shown
 from tests.engine.hf_reference import FIXTURES
 
 TEXT = "the cat sat on the mat"
-FILES = ("config.json", "tokenizer.json", "model.safetensors", "model.safetensors.index.json")
-"""A checkpoint's files (the index is refused by its name before a sharded folder has one)."""
+FILES = ("config.json", "tokenizer.json", "model.safetensors", "model.safetensors.index.json",
+         "vocab.json", "merges.txt", "tokenizer.model", "chat_template.jinja", "Config.json")
+"""A checkpoint's files, by their names whether the folder has them or not (a byte-level BPE's
+vocabulary and merges, a sentencepiece model; ``Config.json`` is the config on a disk that
+ignores case)."""
 
 
 def refused(folder: Path) -> str:
@@ -135,5 +140,25 @@ def test_the_export_dialog_refuses_a_checkpoint_file(
         assert errors == [f"cannot write {folder / 'tokenizer.json'}: "
                           f"{refused(folder.resolve())}"]
         assert contents(folder) == before
+    finally:
+        close_window(window)
+
+
+def test_a_document_with_a_sidecar_is_saved_in_the_checkpoint_folder(
+        qtbot: QtBot, folder: Path, dialogs: Dialogs, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sidecar's name ends in .safetensors like a checkpoint's weights: it is the
+    document's own, and the save goes through (a self-contained copy of a real model always
+    has one)."""
+    monkeypatch.setattr(engine.format.io, "JSON_NUMBERS", 10)
+    monkeypatch.setattr(engine.format.sidecar_write, "SIDECAR_MIN", 4)
+    window = show_window(qtbot, import_checkpoint(folder, TEXT))
+    try:
+        lesson = folder / "lesson.qkv.json"
+        patch_save_dialog(monkeypatch, lesson)
+        assert window.save_copy() and dialogs.shown == []
+        assert lesson.with_name("lesson.qkv.json.weights.safetensors").exists()
+        again = load_scenario(lesson)
+        assert np.array_equal(compute(again).arrays["logits"],
+                              compute(window.state.scenario).arrays["logits"])
     finally:
         close_window(window)
