@@ -195,8 +195,10 @@ class StudioWindow(QMainWindow):
         self._describe_timer.timeout.connect(self._describe_canvas)
         self.state.stepChanged.connect(lambda _k: self.refresh_canvas(fit=True))
         self.state.viewChanged.connect(lambda: self.refresh_canvas(fit=False))
-        self.state.message.connect(
-            lambda text: self.statusBar().showMessage(self.exercise.said(text)))
+        self._shares_line = ""
+        """The status bar's last line that ends in the shares (said again in a new
+        language)."""
+        self.state.message.connect(lambda text: self._say_shares(self.exercise.said(text)))
         self.state.refused.connect(lambda text: self.statusBar().showMessage(f"⚠ {text}"))
         # A method, not a lambda: Qt drops the connection when the window is destroyed, so the
         # stack going away with a discarded (still modified) document emits into nothing.
@@ -229,8 +231,13 @@ class StudioWindow(QMainWindow):
         """``Opened F11 · … → shares for 爱: …``, about the step and receiver now shown."""
         scenario = self.state.scenario
         title, _note = document_words(scenario.title, scenario.note, current_language())
-        self.statusBar().showMessage(self.tr("Opened {title} → {shares}").format(
+        self._say_shares(self.tr("Opened {title} → {shares}").format(
             title=isolate(title), shares=self.state.shares_summary()))
+
+    def _say_shares(self, line: str) -> None:
+        """Show ``line``, which ends in the shares, in the status bar."""
+        self.statusBar().showMessage(line)
+        self._shares_line = line
 
     # -- menus -----------------------------------------------------------------------------
     def _make_menus(self) -> None:
@@ -559,8 +566,9 @@ class StudioWindow(QMainWindow):
         self.compare.texts.apply()  # a QObject: it gets no LanguageChange of its own
         self.exercise.retranslate()
         self._update_title()
-        if self.statusBar().currentMessage():  # said in the language before: say it anew
-            self.statusBar().showMessage(self.state.shares_summary())
+        shown = self.statusBar().currentMessage()
+        if shown and shown == self._shares_line and not self.state.busy:
+            self._say_shares(self.state.shares_summary())  # said in the language before
         self.refresh_canvas(fit=False)
 
     def changeEvent(self, event: QEvent) -> None:

@@ -93,6 +93,15 @@ def test_the_status_bar_is_said_again_in_the_new_language(qtbot: QtBot,
     assert window.statusBar().currentMessage() == window.state.shares_summary()
 
 
+def test_a_status_line_other_than_the_shares_stays_on_a_language_switch(
+        qtbot: QtBot, window: StudioWindow) -> None:
+    """A warning (a failed save, a refusal) is not replaced by the shares."""
+    window.statusBar().showMessage("⚠ not saved to /x.qkv.json: the disk is full")
+    set_language("zh")
+    qtbot.wait(50)
+    assert window.statusBar().currentMessage() == "⚠ not saved to /x.qkv.json: the disk is full"
+
+
 def test_several_heads_are_described_head_by_head(window: StudioWindow) -> None:
     from app.model.examples import example_path
     from engine import compute, load_scenario
