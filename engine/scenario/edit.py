@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from engine.format.document import parse_scenario
-from engine.format.mapped_weight import MappedWeight, Weight, looked_up
+from engine.format.mapped_weight import NO_OVERLAY, MappedWeight, Weight, looked_up
 from engine.format.reader import FloatArray
 from engine.format.writer import as_held, to_document
 from engine.forward import lineage
@@ -31,8 +31,9 @@ def with_parameter(scenario: Scenario, path: str,
     """A new scenario with the array at ``path`` replaced (``None`` removes an optional one).
 
     A finite array of the same shape replaces the old one directly (a cell edit costs no
-    re-validation of the whole document; a new embedding looks up X again); anything else
-    goes through :func:`with_document_value`.
+    re-validation of the whole document; a new embedding looks up X again; an embedding and a
+    head that are one tensor both, :func:`tied_to`); anything else goes through
+    :func:`with_document_value`.
 
     Raises
     ------
@@ -42,6 +43,10 @@ def with_parameter(scenario: Scenario, path: str,
     if value is not None and path in scenario.array_places:
         array = np.array(value, dtype=np.float64)
         if array.shape == scenario.parameter(path).shape and bool(np.isfinite(array).all()):
+            if tied_to(scenario, path) is not None:  # one tensor: the head its transpose
+                table = array if path == TIED[0] else np.ascontiguousarray(array.T)
+                return _array_replaced(_array_replaced(scenario, TIED[0], table), TIED[1],
+                                       table.T)
             return _array_replaced(scenario, path, array)
     return with_document_value(scenario, path, value)
 
@@ -124,12 +129,31 @@ def tied_to(scenario: Scenario, path: str) -> str | None:
     table, head = (scenario.parameters.get(name) for name in TIED)
     if isinstance(table, MappedWeight) and isinstance(head, MappedWeight):
         one = (head.file, head.name) == (table.file, table.name) \
-            and head.transposed and not table.transposed
+            and head.transposed and not table.transposed and _same_edits(table, head)
     elif isinstance(table, np.ndarray) and isinstance(head, np.ndarray):
-        one = head.shape == table.shape[::-1] and head.base is table
+        one = _is_transpose(head, table)
     else:
         one = False
     return TIED[1 - TIED.index(path)] if one else None
+
+
+def _same_edits(table: MappedWeight, head: MappedWeight) -> bool:
+    """Whether the head's edited cells are the table's, transposed (a document saved before
+    edits kept the two one tensor may hold an edit in one of them only: two tensors then)."""
+    edits = [overlay or NO_OVERLAY for overlay in (table.overlay, head.overlay)]
+    if len(edits[0].cells) != len(edits[1].cells):
+        return False
+    width, entries = table.shape[1], table.shape[0]
+    column, row = np.divmod(edits[1].cells, entries)  # the head's (i, j) is the table's (j, i)
+    order = np.argsort(row * width + column, kind="stable")
+    return bool(np.array_equal((row * width + column)[order], edits[0].cells)
+                and np.array_equal(edits[1].values[order], edits[0].values))
+
+
+def _is_transpose(head: FloatArray, table: FloatArray) -> bool:
+    """Whether ``head`` is a view of ``table``'s numbers laid out as its transpose."""
+    return head.shape == table.shape[::-1] and head.strides == table.strides[::-1] \
+        and head.__array_interface__["data"][0] == table.__array_interface__["data"][0]
 
 
 def _tied_cell(scenario: Scenario, index: tuple[int, ...], value: float) -> Scenario:

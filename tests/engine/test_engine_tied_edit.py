@@ -4,6 +4,7 @@ an untied pair does not move together."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +12,7 @@ import pytest
 
 from engine import compute, load_scenario, save_scenario
 from engine.checkpoint import import_checkpoint
-from engine.scenario.edit import tied_to, with_cell
+from engine.scenario.edit import tied_to, with_cell, with_parameter
 from tests.engine.hf_reference import FIXTURES
 
 TEXT = "the cat sat on the hat."
@@ -59,3 +60,32 @@ def test_an_untied_head_does_not_follow_the_embedding() -> None:
     assert tied_to(document, "embedding") is None
     edited = with_cell(document, "embedding", (30, 4), 0.5)
     assert np.array_equal(edited.parameter("head.unembed"), document.parameter("head.unembed"))
+
+
+def test_a_head_and_embedding_whose_edits_differ_are_two_tensors(tmp_path: Path) -> None:
+    """A document saved before edits kept the two one tensor may hold an edit of the head only:
+    they are two tensors then, and an edit of one leaves the other as it is."""
+    edited = with_cell(import_checkpoint(FIXTURES / "gemma2", TEXT), "head.unembed", (4, 30),
+                       0.5)
+    path = tmp_path / "diverged.qkv.json"
+    save_scenario(edited, path)
+    document = json.loads(path.read_text("utf-8"))
+    del document["embedding"]["overlay"]  # the edit in the head only
+    path.write_text(json.dumps(document), "utf-8")
+    diverged = load_scenario(path)
+    assert diverged.parameter("embedding")[30, 4] != diverged.parameter("head.unembed")[4, 30]
+    assert tied_to(diverged, "embedding") is None
+    again = with_cell(diverged, "embedding", (30, 4), 0.25)
+    assert again.parameter("head.unembed")[4, 30] == 0.5
+
+
+@pytest.mark.parametrize("path", ["embedding", "head.unembed"])
+def test_a_whole_tied_matrix_pasted_sets_both(path: str) -> None:
+    document = import_checkpoint(FIXTURES / "gemma2", TEXT)
+    pasted = np.arange(np.asarray(document.parameter(path)).size, dtype=np.float64).reshape(
+        np.asarray(document.parameter(path)).shape) / 1000
+    edited = with_parameter(document, path, pasted)
+    table, head = edited.parameter("embedding"), edited.parameter("head.unembed")
+    assert np.array_equal(edited.parameter(path), pasted) and np.array_equal(head, table.T)
+    assert tied_to(edited, "embedding") == "head.unembed"
+    assert tied_to(with_cell(edited, "embedding", (1, 1), 7.0), "embedding") == "head.unembed"
