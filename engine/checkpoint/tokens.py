@@ -73,7 +73,7 @@ def tokenize(tokenizer: Tokenizer, text: str, *, vocab: int, context: int,
     texts = (text, pair or "")
     shared = _shared_spans(encoding)
     labels = [entry_label(tokenizer, token_id) if alike else
-              _label(texts[sequence or 0][start:end] or token)
+              _label(_word_start(token, texts[sequence or 0][start:end]) or token)
               for (start, end), token, sequence, token_id, alike in zip(
                   encoding.offsets, encoding.tokens, encoding.sequence_ids, ids, shared,
                   strict=True)]
@@ -91,8 +91,18 @@ def _shared_spans(encoding: Encoding) -> list[bool]:
     for k in range(1, len(spans)):
         (before, (start, end)), (now, (first, last)) = spans[k - 1], spans[k]
         if before == now and start < last and first < end:
-            shared[k - 1] = shared[k] = True
+            shared[k - 1] = True
+            # A word start put before a character (its span) leaves that character its own.
+            shared[k] = shared[k] or encoding.tokens[k - 1] != WORD_START
     return shared
+
+
+def _word_start(token: str, covered: str) -> str:
+    """The text a token covers, with the space a sentencepiece tokenizer put before the text's
+    first word (``▁the`` covering ``the``: `` the``, as its vocabulary entry reads)."""
+    if token.startswith(WORD_START) and covered and not covered[0].isspace():
+        return " " + covered
+    return covered
 
 
 def _ignored(tokenizer: Tokenizer) -> str:

@@ -32,7 +32,7 @@ def test_the_imported_checkpoint_becomes_the_unsaved_document(qtbot: QtBot) -> N
         assert open_checkpoint(window, ask=lambda _parent: LLAMA)
         qtbot.waitUntil(lambda: window.state.scenario.title == "llama · llama")
         expected = compute(import_checkpoint(FIXTURES / "llama", "the cat sat"))
-        assert list(window.state.scenario.tokens) == ["<s>", "the cat", " sat"]
+        assert list(window.state.scenario.tokens) == ["<s>", " the cat", " sat"]
         np.testing.assert_array_equal(window.state.trace.arrays["probs"],
                                       expected.arrays["probs"])
         assert window.state.path is None  # Save asks where

@@ -104,7 +104,7 @@ def test_a_token_that_would_break_a_line_show_nothing_or_look_like_another_is_na
 
 def test_a_real_tokenizers_newline_is_labelled_not_broken(qtbot: QtBot) -> None:
     scenario = import_checkpoint(FIXTURES / "mistral", "the cat\nsat \t on")
-    assert scenario.tokens[:4] == ("<s>", "the cat", "\n", "sat")
+    assert scenario.tokens[:4] == ("<s>", " the cat", "\n", "sat")
     window = show_window(qtbot, scenario)
     try:
         window.state.set_step([s.id for s in window.state.trace.steps].index("L1.weights"))
@@ -135,7 +135,7 @@ def test_the_token_editor_shows_tokens_as_the_canvas_does_and_keeps_spaces_typed
         table = window.editor.token_table
         model = table.model()
         shown = [model.index(0, k).data() for k in range(model.columnCount())]
-        assert shown[:6] == ["<s>", "the cat", "↵", "sat", "␣", "⇥"]
+        assert shown[:6] == ["<s>", "␣the cat", "↵", "sat", "␣", "⇥"]
         assert model.index(0, 2).data(Qt.ItemDataRole.EditRole) == "\n"
         assert model.index(0, 4).data(Qt.ItemDataRole.ToolTipRole).endswith(": ␣")
         type_into(qtbot, table, 0, 3, " dog")

@@ -251,7 +251,9 @@ def test_token_labels_are_the_texts_own_characters() -> None:
     assert [gpt2.head.vocab[k] for k in gpt2.token_ids] == [  # type: ignore[union-attr]
         "the", " cat", " ", "我", "爱", "你"]
     llama = imported("llama", "the cat")
-    assert list(llama.tokens) == ["<s>", "the cat"]  # the tokenizer's own BOS, then the text
+    # The tokenizer's own BOS, then the text, its first word with the space sentencepiece
+    # puts before it (▁the cat), as the vocabulary entry reads.
+    assert list(llama.tokens) == ["<s>", " the cat"]
 
 
 def test_chosen_layers_are_imported_alone_and_named_in_the_title(tmp_path: Path) -> None:
