@@ -165,9 +165,13 @@ def tokens_of(trace: Trace, list_name: str) -> list[str]:
 
 
 _CONTROLS = {"\n": "↵", "\t": "⇥"}
-_UNSEEN = frozenset(("Cc", "Zl", "Zp"))
-"""Unicode categories that draw nothing or break the line: control characters, line and
-paragraph separators."""
+_UNSEEN = frozenset(("Cc", "Cf", "Co", "Cn", "Zs", "Zl", "Zp"))
+"""Unicode categories that draw nothing, or nothing to tell them by, or break the line:
+control and format characters (a zero-width space, a right-to-left override that would turn
+the label's other words round), private and unassigned code points, spaces other than the
+plain one (no-break, ideographic), line and paragraph separators."""
+_JOINER = "\u200d"
+"""The zero-width joiner: seen as part of an emoji sequence (👩‍👧) between two characters."""
 SPACE = "␣"
 """A space at either end of a token, as it is shown."""
 _WRITTEN_MARKS = {ord(mark): f"<U+{ord(mark):04X}>" for mark in (SPACE, *_CONTROLS.values())}
@@ -180,7 +184,9 @@ def shown_token(token: str) -> str:
     """``token`` as a label shows it: a space at either end as ␣ (`` the`` and ``the`` are two
     tokens of a real vocabulary, which would look alike), a newline as ↵, a tab as ⇥, any other
     control character as its code (``<0x0D>``, as a byte-level tokenizer names a byte; a line
-    separator as ``<U+2028>``), so that no token breaks a label's line or shows as nothing;
+    separator, a zero-width or no-break space, a direction override as ``<U+2028>``…: see
+    :data:`_UNSEEN`), so that no token breaks a label's line, shows as nothing or turns the
+    words around it;
     a ␣, ↵ or ⇥ the token itself holds as its code too (``<U+2423>``: not to be read as a space
     or a newline); every other character as it is."""
     if not token.isascii() and (SPACE in token or "↵" in token or "⇥" in token):
@@ -188,7 +194,9 @@ def shown_token(token: str) -> str:
     if not token.isprintable():
         token = "".join(_CONTROLS.get(ch) or (
             (f"<0x{ord(ch):02X}>" if ord(ch) < 0x100 else f"<U+{ord(ch):04X}>")
-            if unicodedata.category(ch) in _UNSEEN else ch) for ch in token)
+            if ch != " " and unicodedata.category(ch) in _UNSEEN
+            and not (ch == _JOINER and 0 < k < len(token) - 1) else ch)
+            for k, ch in enumerate(token))
     if token[:1] != " " and token[-1:] != " ":
         return token
     core = token.strip(" ")
