@@ -79,6 +79,7 @@ from app.texts import step_title
 from app.texts.bidi import isolate
 from app.texts.example_words import document_words, example_label, example_title
 from app.widgets.busy_indicator import BusyIndicator
+from app.widgets.layouts import lay_out_now
 from app.window.answers_copy import AnswersCopy
 from app.window.appearance import appearance
 from app.window.compare_mode import CompareMode
@@ -467,9 +468,11 @@ class StudioWindow(QMainWindow):
 
     def _on_canvas_resized(self) -> None:
         """A canvas reshaped past the point where the other sheet fills it better gets its
-        frame composed again for that sheet."""
+        frame composed again for that sheet once the event loop turns (a frame composed
+        meanwhile, for the new size, takes its place: a step that reshapes the canvas as its
+        texts and grids take their room composes one frame, not two)."""
         if self.canvas.wants_other_sheet():
-            self.refresh_canvas(fit=True)
+            self.canvas.build_later(lambda: self.refresh_canvas(fit=True))
 
     def _refresh_after_edit(self, change: Change) -> None:
         """A new trace (an edit, undo or redo): its frame is built once the event loop runs, so
@@ -483,6 +486,10 @@ class StudioWindow(QMainWindow):
         step and the problem, and the window stays as usable as before."""
         if self._canvas_held:
             return
+        # The canvas at its final size first: a step into another layer builds that layer's
+        # editor grids, whose wider column can narrow the canvas past the point where the
+        # other sheet fills it better (the frame was composed for one, then for the other).
+        lay_out_now()
         trace, step = self.state.frame_trace, self.state.step
         if self.compare.active:
             self.step_weights.set_aside()  # a comparison waits for no weights
