@@ -192,7 +192,7 @@ class StudioWindow(QMainWindow):
         self._describe_timer.setSingleShot(True)
         self._describe_timer.setInterval(DESCRIBE_AFTER_MS)
         self._describe_timer.timeout.connect(self._describe_canvas)
-        self.state.stepChanged.connect(lambda _k: self.refresh_canvas(fit=True))
+        self.state.stepChanged.connect(self._on_step)
         self.state.viewChanged.connect(lambda: self.refresh_canvas(fit=False))
         self.state.message.connect(
             lambda text: self.statusBar().showMessage(self.exercise.said(text)))
@@ -474,6 +474,15 @@ class StudioWindow(QMainWindow):
         if self.canvas.wants_other_sheet():
             self.canvas.build_later(lambda: self.refresh_canvas(fit=True))
 
+    def _on_step(self, _step: int) -> None:
+        """Draw a new current step on the canvas at its final size: a step into another layer
+        builds that layer's editor grids, whose wider column can narrow the canvas past the
+        point where the other sheet fills it better (its frame was composed for one, then for
+        the other), so the layouts they asked for are applied first."""
+        if not self._canvas_held:
+            lay_out_now()
+        self.refresh_canvas(fit=True)
+
     def _refresh_after_edit(self, change: Change) -> None:
         """A new trace (an edit, undo or redo): its frame is built once the event loop runs, so
         edits arriving faster than frames cost one build, of the newest document; nothing when
@@ -486,10 +495,6 @@ class StudioWindow(QMainWindow):
         step and the problem, and the window stays as usable as before."""
         if self._canvas_held:
             return
-        # The canvas at its final size first: a step into another layer builds that layer's
-        # editor grids, whose wider column can narrow the canvas past the point where the
-        # other sheet fills it better (the frame was composed for one, then for the other).
-        lay_out_now()
         trace, step = self.state.frame_trace, self.state.step
         if self.compare.active:
             self.step_weights.set_aside()  # a comparison waits for no weights
