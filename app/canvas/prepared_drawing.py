@@ -23,6 +23,9 @@ import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+import numpy.typing as npt
+
 from app.canvas.bars import widest_label
 from app.canvas.grid import NUMBER_SIZE
 from app.canvas.heat import block_means, block_shape
@@ -31,7 +34,7 @@ from app.canvas.remember import remember_means, remember_spread
 from app.model.operands import tokens_of
 from app.texts.printed import printed_places
 from engine import Step, Trace
-from engine.format.mapped_weight import MappedWeight
+from engine.format.mapped_weight import MappedWeight, cell, edited_between
 from engine.format.numbers import Spread
 from engine.format.reader import FloatArray
 from engine.scenario.op_kinds import steps_of
@@ -52,6 +55,9 @@ LABELS_MEASURED_FROM = 1 << 14
 (fewer: measured on the interface thread within about 40 ms)."""
 DRAWN_WHOLE = frozenset({"projection", "mix", "ffn"})
 """The op kinds whose frames draw every weight they read whole."""
+EDITED_CELLS = 1 << 10
+"""The most numbers an edited weight may differ by from one made ready for it to be made ready
+from that one (:func:`ready_to_draw`): cells typed one at a time."""
 KEPT_BYTES = 1 << 30
 """The most the other weights kept ready hold, the latest kept: a layer's feed-forward (three
 2,048 × 8,192 weights of Llama-3.2-1B, 403 MB) and its attention's, and the next layer's."""
@@ -163,6 +169,52 @@ def _kept(held: list[Prepared], keeping: Sequence[MappedWeight]) -> list[Prepare
         others.append(made)
     return [made for made in held
             if any(made is kept for kept in [*unembeddings, *pinned, *others])]
+
+
+def ready_to_draw(weight: MappedWeight, keeping: Sequence[MappedWeight] = ()) -> bool:
+    """Whether ``weight`` is made ready: by a worker, or now from a weight made ready that it
+    was edited from (the same tensor with at most :data:`EDITED_CELLS` numbers set since),
+    kept with ``keeping`` as :func:`prepare_weight` keeps it. An edit of a cell of
+    Llama-3.2-1B's Wq widened its 4 million numbers again on the interface thread and read
+    them all for its grid; now they are copied, and the rest brought up to date from the
+    cells set."""
+    with _LOCK:
+        held = [(made, source) for made in list(_PREPARED)
+                if (source := made.weight()) is not None]
+    if any(source is weight for _, source in held):
+        return True
+    for made, source in held:
+        cells = edited_between(source, weight)
+        if cells is not None and cells.size <= EDITED_CELLS:
+            edited = _edited(made, weight, cells)
+            with _LOCK:
+                _PREPARED[:] = _kept([*_PREPARED, edited], (*keeping, weight))
+                _forget_gone()
+            return True
+    return False
+
+
+def _edited(made: Prepared, weight: MappedWeight, cells: npt.NDArray[np.int64]) -> Prepared:
+    """``made`` brought up to date for ``weight``, whose numbers at the flat indices ``cells``
+    differ from those of the weight ``made`` was made from: each result as if worked out from
+    all of ``weight``'s numbers."""
+    at = np.unravel_index(cells, weight.shape)
+    before = made.values[at]
+    after = np.array([cell(weight, (int(row), int(column)))
+                      for row, column in zip(*at, strict=True)])
+    values = made.values.copy(order="K")
+    values[at] = after
+    values.flags.writeable = False
+    down, across = block_shape(*values.shape)
+    means = made.means.copy()
+    for band in np.unique(at[0] // down).tolist():
+        means[band] = block_means(values[band * down:(band + 1) * down], None,
+                                  (down, across))[0]
+    rounding = made.rounding_to_zero - rounding_to_zero(before, made.places) \
+        + rounding_to_zero(after, made.places)
+    return Prepared(weakref.ref(weight, _forget_gone), values,
+                    made.spread.after(before, after) or Spread.of(values), made.places,
+                    rounding, means, made.unembedding)
 
 
 def prepared_values(weight: MappedWeight) -> FloatArray | None:

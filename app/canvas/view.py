@@ -226,6 +226,7 @@ class CanvasView(pg.GraphicsView):
             if self.zoomed_to_step and isinstance(frame, FrameItem):
                 rect = _picture_rect(frame)
             self.view_box.setRange(rect=rect, padding=0.0)
+            self.view_box.updateMatrix()  # the items' zoom now, not at the next paint
         self.fitted = True
 
     def fit_whole(self) -> None:
@@ -260,6 +261,8 @@ class CanvasView(pg.GraphicsView):
             return
         if self.fitted:
             self.fit()
+        else:
+            self.view_box.updateMatrix()  # the pan and zoom kept, on the new size now
         self.resized.emit()
 
     def bar_entry_at(self, point: QPoint) -> int | None:

@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QEvent
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox
 
 from app import APP_NAME
@@ -32,6 +32,7 @@ from app.model.examples import DEFAULT_EXAMPLE, example_path, resolve_document
 from app.plain_text import as_written
 from app.state.showing import ShowingError, Shown, check_showing, first_options
 from app.state.window_lifetime import kept_while_open
+from app.widgets.layouts import lay_out_now
 from app.window.appearance import appearance
 from engine import Scenario, ScenarioError, Trace, load_scenario
 
@@ -229,8 +230,7 @@ def _laid_out_again(target: Shell, window: StudioWindow) -> None:
     sign may have widened a narrow window meanwhile)."""
     mark_opened()
     if target is window:
-        for _level in range(LAYOUT_LEVELS):  # each level of layouts asks the one above it
-            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        lay_out_now()
         restore_session(window, same_document=False)
 
 
@@ -249,6 +249,3 @@ def _once_painted(shell: Shell, then: Callable[[], None]) -> None:
 
 
 translate = QCoreApplication.translate
-LAYOUT_LEVELS = 12
-"""More than the window's layouts nest: a size change reaches the window within as many
-rounds of layout requests."""

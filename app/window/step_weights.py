@@ -20,8 +20,8 @@ from PySide6.QtWidgets import QWidget
 
 from app.canvas.prepared_drawing import (
     KEPT_BYTES,
-    is_prepared,
     prepare_weight,
+    ready_to_draw,
     step_weights,
 )
 from app.model.cancel import CancelledError
@@ -41,9 +41,10 @@ would slow every frame down (on two busy cores, a RoPE step from 0.44 to 0.99 s)
 
 
 def unready(trace: Trace, step: int) -> list[MappedWeight]:
-    """The big weights step ``step``'s frame draws whole that are not made ready yet."""
-    return [weight for weight in step_weights(trace, trace.steps[step])
-            if not is_prepared(weight)]
+    """The big weights step ``step``'s frame draws whole that are not made ready yet (one
+    edited from a weight made ready is made ready now: :func:`ready_to_draw`)."""
+    weights = step_weights(trace, trace.steps[step])
+    return [weight for weight in weights if not ready_to_draw(weight, keeping=weights)]
 
 
 def ahead(trace: Trace, step: int) -> list[MappedWeight]:

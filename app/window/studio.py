@@ -80,6 +80,7 @@ from app.texts.bidi import isolate
 from app.texts.example_words import document_words, example_label, example_title
 from app.texts.problems import problem_words
 from app.widgets.busy_indicator import BusyIndicator
+from app.widgets.layouts import lay_out_now
 from app.window.answers_copy import AnswersCopy
 from app.window.appearance import appearance
 from app.window.compare_mode import CompareMode
@@ -193,7 +194,7 @@ class StudioWindow(QMainWindow):
         self._describe_timer.setSingleShot(True)
         self._describe_timer.setInterval(DESCRIBE_AFTER_MS)
         self._describe_timer.timeout.connect(self._describe_canvas)
-        self.state.stepChanged.connect(lambda _k: self.refresh_canvas(fit=True))
+        self.state.stepChanged.connect(self._on_step)
         self.state.viewChanged.connect(lambda: self.refresh_canvas(fit=False))
         self._shares_line = ""
         """The status bar's last line that ends in the shares (said again in a new
@@ -476,9 +477,20 @@ class StudioWindow(QMainWindow):
 
     def _on_canvas_resized(self) -> None:
         """A canvas reshaped past the point where the other sheet fills it better gets its
-        frame composed again for that sheet."""
+        frame composed again for that sheet once the event loop turns (a frame composed
+        meanwhile, for the new size, takes its place: a step that reshapes the canvas as its
+        texts and grids take their room composes one frame, not two)."""
         if self.canvas.wants_other_sheet():
-            self.refresh_canvas(fit=True)
+            self.canvas.build_later(lambda: self.refresh_canvas(fit=True))
+
+    def _on_step(self, _step: int) -> None:
+        """Draw a new current step on the canvas at its final size: a step into another layer
+        builds that layer's editor grids, whose wider column can narrow the canvas past the
+        point where the other sheet fills it better (its frame was composed for one, then for
+        the other), so the layouts they asked for are applied first."""
+        if not self._canvas_held:
+            lay_out_now()
+        self.refresh_canvas(fit=True)
 
     def _refresh_after_edit(self, change: Change) -> None:
         """A new trace (an edit, undo or redo): its frame is built once the event loop runs, so

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QRectF, Qt
+from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.canvas import SLIDE, FrameItem, FrameOptions
@@ -67,3 +68,25 @@ def test_resizing_the_canvas_keeps_a_fitted_frame_fitted(qtbot: QtBot) -> None:
     view.resize(1024, 768)
     qtbot.waitUntil(lambda: view.viewport().width() > 1000)
     assert fills(view)
+
+
+def test_a_resized_canvas_draws_at_the_fitted_zoom_before_it_paints(qtbot: QtBot) -> None:
+    """The frame's items take the zoom fitted to the new size at once (pyqtgraph applies a
+    new range at its next paint: a click, or a legibility test, read the old zoom before)."""
+    holder = QWidget()
+    qtbot.addWidget(holder)
+    holder.resize(1100, 800)
+    view = CanvasView(SLIDE, holder)
+    view.resize(800, 500)
+    holder.show()
+    qtbot.waitExposed(holder)
+    view.show_item(FrameItem(compute(load_scenario(example_path("f11"))), 3, FrameOptions()),
+                   fit=True)
+    QApplication.processEvents()  # painted at 800 × 500
+    view.resize(1000, 700)  # a child's resize: no paint yet
+    frame = view.frame
+    assert frame is not None
+    box = view.view_box.size()  # the view's whole size: its focus frame is drawn over it
+    fitted = min(box.width() / frame.boundingRect().width(),
+                 box.height() / frame.boundingRect().height())
+    assert (frame.sceneTransform() * view.viewportTransform()).m22() == pytest.approx(fitted)

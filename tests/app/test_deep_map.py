@@ -107,13 +107,6 @@ def test_a_12_layer_map_is_readable_in_the_window(gpt2_12: StudioWindow, step: s
     gpt2_12.state.set_step(trace.step_index(step))
     QApplication.processEvents()
     assert gpt2_12.canvas.fitted
-    # The view says it is fitted; its zoom is fitted again to the canvas as laid out now. The
-    # canvas's height settles as the timeline's texts take their room (measured in 25-ms
-    # slices): stepped before that, the zoom stayed the one fitted to the shorter canvas
-    # (L1.weights' digits 6.0 px instead of 6.5) on a slow machine. A known fault of the view,
-    # left for the next stop: this test asks what a fitted view at 1024 × 768 shows.
-    gpt2_12.canvas.fit()
-    QApplication.processEvents()
     frame = gpt2_12.canvas.frame
     assert isinstance(frame, FrameItem)
     (route,) = frame.items_of(RouteMap)
