@@ -27,6 +27,7 @@ from engine.format.reader import MAX_POSITIONS, MAX_VOCAB
 from engine.format.sidecar import Resolver, is_reference, owner_of, placed, sidecar_name
 from engine.format.sidecar_write import JSON_NUMBERS, sealed, split_arrays, write_safetensors
 from engine.format.writer import as_held, by_reference, plain, to_document
+from engine.scenario.edit import held_tied
 from engine.scenario.scenario import Scenario, number_count
 from engine.words.refusals import Refusal
 
@@ -172,6 +173,8 @@ def dump_scenario(scenario: Scenario, path: str | os.PathLike[str], *,
     in its checkpoint is saved by reference (format 2.2) or, ``self_contained``, with its
     numbers, widened one matrix at a time as it is written."""
     read_from = mapped_files(scenario.parameters)
+    if self_contained:
+        scenario = held_tied(scenario)
     if not needs_sidecar(scenario, self_contained=self_contained):
         return Dumped(dumps_scenario(scenario, self_contained=self_contained), {}, read_from)
     document, arrays = split_arrays(

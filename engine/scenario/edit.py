@@ -137,6 +137,16 @@ def tied_to(scenario: Scenario, path: str) -> str | None:
     return TIED[1 - TIED.index(path)] if one else None
 
 
+def held_tied(scenario: Scenario) -> Scenario:
+    """``scenario`` with an embedding and a head that are one tensor left in a checkpoint
+    widened once, the head a view of the embedding's numbers: a self-contained copy then
+    stores them once, the head as the embedding's transpose, and opens tied."""
+    table = scenario.parameters.get(TIED[0])
+    if not isinstance(table, MappedWeight) or tied_to(scenario, TIED[0]) is None:
+        return scenario
+    return with_parameter(scenario, TIED[0], table.widened())
+
+
 def _same_edits(table: MappedWeight, head: MappedWeight) -> bool:
     """Whether the head's edited cells are the table's, transposed (a document saved before
     edits kept the two one tensor may hold an edit in one of them only: two tensors then)."""

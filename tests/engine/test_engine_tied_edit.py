@@ -10,6 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import engine.format.io
+import engine.format.sidecar_write
 from engine import compute, load_scenario, save_scenario
 from engine.checkpoint import import_checkpoint
 from engine.scenario.edit import tied_to, with_cell, with_parameter
@@ -89,3 +91,18 @@ def test_a_whole_tied_matrix_pasted_sets_both(path: str) -> None:
     assert np.array_equal(edited.parameter(path), pasted) and np.array_equal(head, table.T)
     assert tied_to(edited, "embedding") == "head.unembed"
     assert tied_to(with_cell(edited, "embedding", (1, 1), 7.0), "embedding") == "head.unembed"
+
+
+def test_a_self_contained_copy_with_a_sidecar_keeps_the_tie(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real model's self-contained copy always has a sidecar: the head is stored as the
+    embedding's transpose, once, and the copy opens tied, its numbers the document's."""
+    monkeypatch.setattr(engine.format.io, "JSON_NUMBERS", 10)
+    monkeypatch.setattr(engine.format.sidecar_write, "SIDECAR_MIN", 4)
+    edited = with_cell(import_checkpoint(FIXTURES / "gemma2", TEXT), "embedding", (30, 4), 0.5)
+    path = tmp_path / "copy.qkv.json"
+    save_scenario(edited, path, self_contained=True)
+    assert json.loads(path.read_text("utf-8"))["head"]["unembed"]["transpose"] is True
+    again = load_scenario(path)
+    assert tied_to(again, "embedding") == "head.unembed"
+    assert np.array_equal(compute(again).arrays["logits"], compute(edited).arrays["logits"])
