@@ -16,6 +16,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from app.texts.bidi import isolate
 from engine import Attention, Step, Trace
 from engine.scenario.names import short_name
 from engine.scenario.op_kinds import steps_of
@@ -188,7 +189,7 @@ def shown_token(token: str) -> str:
     :data:`_UNSEEN`), so that no token breaks a label's line, shows as nothing or turns the
     words around it;
     a ␣, ↵ or ⇥ the token itself holds as its code too (``<U+2423>``: not to be read as a space
-    or a newline); every other character as it is."""
+    or a newline); every other character as it is, a right-to-left token isolated."""
     if not token.isascii() and (SPACE in token or "↵" in token or "⇥" in token):
         token = token.translate(_WRITTEN_MARKS)
     if not token.isprintable():
@@ -197,11 +198,11 @@ def shown_token(token: str) -> str:
             if ch != " " and unicodedata.category(ch) in _UNSEEN
             and not (ch == _JOINER and 0 < k < len(token) - 1) else ch)
             for k, ch in enumerate(token))
-    if token[:1] != " " and token[-1:] != " ":
-        return token
-    core = token.strip(" ")
-    lead = len(token) - len(token.lstrip(" "))
-    return SPACE * lead + core + SPACE * (len(token) - lead - len(core))
+    if token[:1] == " " or token[-1:] == " ":
+        core = token.strip(" ")
+        lead = len(token) - len(token.lstrip(" "))
+        token = SPACE * lead + core + SPACE * (len(token) - lead - len(core))
+    return token if token.isascii() else isolate(token)  # an id keeps its side of a label
 
 
 def shown_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:
