@@ -182,14 +182,13 @@ _shown_lock = threading.Lock()
 
 
 def shown_token(token: str) -> str:
-    """``token`` as a label shows it: a space at either end as ␣ (`` the`` and ``the`` are two
-    tokens of a real vocabulary, which would look alike), a newline as ↵, a tab as ⇥, any other
-    control character as its code (``<0x0D>``, as a byte-level tokenizer names a byte; a line
-    separator, a zero-width or no-break space, a direction override as ``<U+2028>``…: see
-    :data:`_UNSEEN`), so that no token breaks a label's line, shows as nothing or turns the
-    words around it;
-    a ␣, ↵ or ⇥ the token itself holds as its code too (``<U+2423>``: not to be read as a space
-    or a newline); every other character as it is, a right-to-left token isolated."""
+    """``token`` as a label shows it, so that no token breaks a label's line, shows as
+    nothing, looks like another or turns the words around it: a space at either end as ␣
+    (`` the`` and ``the`` are two tokens of a real vocabulary), a newline as ↵, a tab as ⇥;
+    any other character of :data:`_UNSEEN` (a control or format character, a space other than
+    the plain one) as its code (``<0x0D>``, as a byte-level tokenizer names a byte;
+    ``<U+202E>``), and a ␣, ↵ or ⇥ the token itself holds too (``<U+2423>``); every other
+    character as it is, a right-to-left token isolated (:func:`~app.texts.bidi.isolate`)."""
     if not token.isascii() and (SPACE in token or "↵" in token or "⇥" in token):
         token = token.translate(_WRITTEN_MARKS)
     if not token.isprintable():

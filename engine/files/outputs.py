@@ -75,7 +75,7 @@ files (a byte-level BPE's vocab.json and merges.txt, a sentencepiece model), cha
 CHECKPOINT_SUFFIXES = (".safetensors", ".safetensors.index.json", ".bin", ".bin.index.json",
                        ".pt", ".pth", ".gguf", ".msgpack", ".h5", ".onnx")
 """The weights files (and their indexes) a checkpoint folder may hold."""
-SIDECAR_SUFFIX = ".json.weights.safetensors"
+SIDECAR_SUFFIX = ".weights.safetensors"
 """How a document's sidecar of weights ends (``doc.qkv.json.weights.safetensors``; before
 format 2.1 ``doc.weights.safetensors``): never a checkpoint's file by its name."""
 
@@ -84,22 +84,21 @@ def checkpoint_name(name: str) -> bool:
     """Whether a file called ``name`` in a checkpoint's folder is one of the checkpoint's
     (compared without case: a case-insensitive disk takes ``Config.json`` for the config)."""
     name = name.lower()
-    if name.endswith((SIDECAR_SUFFIX, ".weights.safetensors")):
+    if name.endswith(SIDECAR_SUFFIX):
         return False
     return name in CHECKPOINT_FILES or name.endswith(CHECKPOINT_SUFFIXES)
 
 
-def checkpoint_of(target: FileId, weights: Iterable[FileId], *, by_name: bool = True
-                  ) -> Path | None:
+def checkpoint_of(target: FileId, weights: Iterable[FileId]) -> Path | None:
     """The folder of the checkpoint that ``target`` is a file of, when it is: one of its
-    ``weights`` files (by any name or link), or (``by_name``) a checkpoint's file by its name
+    ``weights`` files (by any name or link), or a checkpoint's file by its name
     (:func:`checkpoint_name`) in a folder they are in; else None."""
     folders = set()
     for read in weights:
         if target.same(read):
             return read.path.parent
         folders.add(read.path.parent)
-    if by_name and target.path.parent in folders and checkpoint_name(target.path.name):
+    if target.path.parent in folders and checkpoint_name(target.path.name):
         return target.path.parent
     return None
 
@@ -179,5 +178,5 @@ def refuse_parts_over_files(folder: Path, asked: str, names: Sequence[str]) -> N
                 "part_over_a_file", count=len(names), asked=asked, parts=", ".join(names)))
 
 
-__all__ = ["CHECKPOINT_FILES", "Inputs", "OutputRefusedError", "checkpoint_name", "checkpoint_of",
-           "current", "guarding", "refuse_parts_over_files"]
+__all__ = ["Inputs", "OutputRefusedError", "checkpoint_name", "checkpoint_of", "current",
+           "guarding", "refuse_parts_over_files"]

@@ -82,11 +82,10 @@ def checkpoint_away(parameters: Mapping[str, object]) -> ScenarioError | None:
     return None
 
 
-def checkpoint_file(path: Path, mapped: tuple[Path, ...], *, by_name: bool = True
-                    ) -> Path | None:
+def checkpoint_file(path: Path, mapped: tuple[Path, ...]) -> Path | None:
     """:func:`~engine.files.outputs.checkpoint_of` ``path`` among the ``mapped`` weights
     files."""
-    return checkpoint_of(FileId.of(path), [FileId.of(file) for file in mapped], by_name=by_name)
+    return checkpoint_of(FileId.of(path), [FileId.of(file) for file in mapped])
 
 
 def read_as_stored(document: object) -> set[tuple[str, str]]:

@@ -247,9 +247,8 @@ def write_dumped(dumped: Dumped, path: str | os.PathLike[str], *, mode: int | No
         When ``path`` or its sidecar is a file of the checkpoint the document's weights are
         read from (its config, tokenizer, weights or their index): nothing is written.
     """
-    sidecar = Path(path).with_name(sidecar_name(path))
-    for target, by_name in ((Path(path), True), (sidecar, False)):  # a sidecar's own name
-        folder = checkpoint_file(target, dumped.checkpoint, by_name=by_name)
+    for target in (Path(path), Path(path).with_name(sidecar_name(path))):
+        folder = checkpoint_file(target, dumped.checkpoint)
         if folder is not None:
             raise OutputRefusedError(target, Refusal("output_is_checkpoint", folder=str(folder)))
     try:

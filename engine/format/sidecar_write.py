@@ -90,6 +90,11 @@ def _transposed(item: Weight, original: Weight) -> bool:
         return (isinstance(item, MappedWeight) and isinstance(original, MappedWeight)
                 and item.view and not original.transposed
                 and item.overlay is None and original.overlay is None)
+    return is_transposed_view(item, original)
+
+
+def is_transposed_view(item: FloatArray, original: FloatArray) -> bool:
+    """Whether the array ``item`` is ``original.T``: its numbers, laid out transposed."""
     return (item.ndim == 2 and item.shape == original.shape[::-1]
             and item.strides == original.strides[::-1]
             and item.ctypes.data == original.ctypes.data)

@@ -17,6 +17,7 @@ import numpy as np
 from engine.format.document import parse_scenario
 from engine.format.mapped_weight import NO_OVERLAY, MappedWeight, Weight, looked_up
 from engine.format.reader import FloatArray
+from engine.format.sidecar_write import is_transposed_view
 from engine.format.writer import as_held, to_document
 from engine.forward import lineage
 from engine.scenario.scenario import Scenario
@@ -131,7 +132,7 @@ def tied_to(scenario: Scenario, path: str) -> str | None:
         one = (head.file, head.name) == (table.file, table.name) \
             and head.transposed and not table.transposed and _same_edits(table, head)
     elif isinstance(table, np.ndarray) and isinstance(head, np.ndarray):
-        one = _is_transpose(head, table)
+        one = is_transposed_view(head, table)
     else:
         one = False
     return TIED[1 - TIED.index(path)] if one else None
@@ -158,12 +159,6 @@ def _same_edits(table: MappedWeight, head: MappedWeight) -> bool:
     order = np.argsort(row * width + column, kind="stable")
     return bool(np.array_equal((row * width + column)[order], edits[0].cells)
                 and np.array_equal(edits[1].values[order], edits[0].values))
-
-
-def _is_transpose(head: FloatArray, table: FloatArray) -> bool:
-    """Whether ``head`` is a view of ``table``'s numbers laid out as its transpose."""
-    return head.shape == table.shape[::-1] and head.strides == table.strides[::-1] \
-        and head.__array_interface__["data"][0] == table.__array_interface__["data"][0]
 
 
 def _tied_cell(scenario: Scenario, index: tuple[int, ...], value: float) -> Scenario:
