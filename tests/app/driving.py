@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
@@ -21,12 +21,15 @@ from PySide6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
+import app.canvas.prepared_drawing
+import app.window.step_weights
 from app.canvas.arrows import AttentionArrows
 from app.canvas.frame import FrameItem
 from app.model.examples import example_path
 from app.window.studio import StudioWindow
 from engine import Scenario, load_scenario
 from engine.checkpoint import import_checkpoint
+from engine.format.mapped_weight import MappedWeight
 from tests.bench.bench_scale import SHAPES, TEXT, write_checkpoint
 
 DEFAULT_SIZE = (1280, 800)
@@ -184,3 +187,18 @@ def made_from_now(monkeypatch: pytest.MonkeyPatch, kind: type[T]) -> list[T]:
 def count_frames(monkeypatch: pytest.MonkeyPatch) -> list[FrameItem]:
     """Every FrameItem built from now on (by the canvas, a check or an export), in order."""
     return made_from_now(monkeypatch, FrameItem)
+
+
+def asked_to_prepare(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the weights the window's worker is asked to make ready from now on, in
+    order (each is still made ready)."""
+    asked: list[str] = []
+    real = app.canvas.prepared_drawing.prepare_weight
+
+    def noted(weight: MappedWeight, places: int, unembedding: bool = False,
+              keeping: Sequence[MappedWeight] = ()) -> None:
+        asked.append(weight.name)
+        real(weight, places, unembedding, keeping)
+
+    monkeypatch.setattr(app.window.step_weights, "prepare_weight", noted)
+    return asked

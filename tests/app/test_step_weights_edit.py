@@ -7,7 +7,6 @@ means and its colours. A cell of Llama-3.2-1B's Wq froze the window for 0.4 s.""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +26,7 @@ from app.canvas.remember import means_of, spread
 from app.texts.printed import printed_places
 from engine.format.mapped_weight import MappedWeight
 from engine.format.numbers import Spread
-from tests.app.driving import close_window, cut_llama, show_window
+from tests.app.driving import asked_to_prepare, close_window, cut_llama, show_window
 from tests.app.test_large_grid_edits import painted_colours
 from tests.app.test_step_weights import step_button
 
@@ -48,15 +47,7 @@ def test_an_edited_weight_is_made_ready_from_the_one_it_was_edited_from(
     qtbot.waitUntil(lambda: window.canvas.frame is not None
                     and window.canvas.frame.step_index == index)
     assert is_prepared(window.state.scenario.weight(WQ))
-    by_worker: list[str] = []
-    real = app.window.step_weights.prepare_weight
-
-    def noted(weight: MappedWeight, places: int, unembedding: bool = False,
-              keeping: Sequence[MappedWeight] = ()) -> None:
-        by_worker.append(weight.name)
-        real(weight, places, unembedding, keeping)
-
-    monkeypatch.setattr(app.window.step_weights, "prepare_weight", noted)
+    by_worker = asked_to_prepare(monkeypatch)
     state = window.state
     for edit in (lambda: state.edit_cell(WQ, 5, 9, 0.75), lambda: state.edit_cell(WQ, 130, 0, 1e-9),
                  state.undo_stack.undo):

@@ -35,7 +35,7 @@ from app.window.studio import StudioWindow
 from engine import compute
 from engine.format.mapped_weight import MappedWeight
 from tests.app import test_step_weights as step_weights_tests
-from tests.app.driving import close_window, type_into
+from tests.app.driving import asked_to_prepare, close_window, type_into
 
 FFN = step_weights_tests.FFN
 PROJECTIONS = ("layers.0.attention.Wq", "layers.0.attention.Wk", "layers.0.attention.Wv")
@@ -551,15 +551,7 @@ def test_a_step_whose_weights_outgrow_the_kept_room_is_still_drawn(
     one = max(w.size * 8 for w in ffn_weights)
     # As Llama-3.1-8B's 1 GiB against three FFN weights of 470 MB: room for two of the three.
     monkeypatch.setattr(app.canvas.prepared_drawing, "KEPT_BYTES", 2 * one + one // 5)
-    prepared: list[str] = []
-    real = app.canvas.prepared_drawing.prepare_weight
-
-    def counted(weight: MappedWeight, places: int, unembedding: bool = False,
-                 keeping: Sequence[MappedWeight] = ()) -> None:
-        prepared.append(weight.name)
-        real(weight, places, unembedding, keeping)
-
-    monkeypatch.setattr(app.window.step_weights, "prepare_weight", counted)
+    prepared = asked_to_prepare(monkeypatch)
     before = click_step(qtbot, window, "L1.norm2")
     drawn(qtbot, window, before)
     ffn = click_step(qtbot, window, "L1.ffn")

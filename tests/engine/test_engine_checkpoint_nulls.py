@@ -21,6 +21,7 @@ from app.texts.problems import problem_words
 from engine import ScenarioError
 from engine.checkpoint import config as config_module
 from engine.checkpoint import import_checkpoint
+from tests.engine.fixture_copies import fixture_copy
 from tests.engine.hf_reference import FIXTURES
 
 TEXT = "the cat sat"
@@ -66,12 +67,7 @@ def keys_read(monkeypatch: pytest.MonkeyPatch, fixture: str) -> list[str]:
 
 def changed(tmp_path: Path, fixture: str, key: str, value: Any) -> Path:
     """A copy of ``fixture`` whose config.json holds ``value`` under ``key`` (null kept)."""
-    folder = tmp_path / f"{fixture}-{key}"
-    shutil.copytree(FIXTURES / fixture, folder)
-    values = json.loads((folder / "config.json").read_text("utf-8"))
-    values[key] = value
-    (folder / "config.json").write_text(json.dumps(values), "utf-8")
-    return folder
+    return fixture_copy(tmp_path, fixture, {key: value}, folder=f"{fixture}-{key}")
 
 
 def transformers_takes(folder: Path) -> bool:

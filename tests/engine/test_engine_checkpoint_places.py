@@ -17,6 +17,7 @@ import pytest
 from app.texts.problems import problem_words
 from engine import ScenarioError, compute
 from engine.checkpoint import import_checkpoint
+from tests.engine.fixture_copies import fixture_copy
 from tests.engine.hf_reference import FIXTURES
 
 TEXT = "the cat"
@@ -24,12 +25,7 @@ TEXT = "the cat"
 
 def copy(tmp_path: Path, fixture: str, **config: Any) -> Path:
     """A copy of ``fixture`` whose config.json takes ``config`` (values as given, null kept)."""
-    folder = tmp_path / fixture
-    shutil.copytree(FIXTURES / fixture, folder)
-    values = json.loads((folder / "config.json").read_text("utf-8"))
-    values.update(config)
-    (folder / "config.json").write_text(json.dumps(values), "utf-8")
-    return folder
+    return fixture_copy(tmp_path, fixture, config)
 
 
 def refused(folder: Path, *, mapped: bool = True) -> ScenarioError:

@@ -15,6 +15,7 @@ from app.cli import main
 from app.texts.problems import problem_words
 from engine import ScenarioError, compute, load_scenario
 from engine.checkpoint import import_checkpoint
+from tests.engine.fixture_copies import fixture_copy
 from tests.engine.hf_reference import FAMILIES, FIXTURES
 
 LONG = "the cat sat on the mat the cat sat on the mat the cat sat on"
@@ -22,13 +23,7 @@ LONG = "the cat sat on the mat the cat sat on the mat the cat sat on"
 
 def copy(tmp_path: Path, family: str, **config: Any) -> Path:
     """A copy of a fixture, its config.json changed by ``config`` (None removes a key)."""
-    folder = tmp_path / family
-    shutil.copytree(FIXTURES / family, folder)
-    values = json.loads((folder / "config.json").read_text("utf-8"))
-    values.update(config)
-    values = {key: value for key, value in values.items() if value is not None}
-    (folder / "config.json").write_text(json.dumps(values), "utf-8")
-    return folder
+    return fixture_copy(tmp_path, family, config, drop_nulls=True)
 
 
 def refusal(folder: Path, text: str = "the cat", layers: str | None = None) -> str:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +18,7 @@ from app.cli import main
 from app.texts.problems import problem_words
 from engine import ScenarioError
 from engine.checkpoint import import_checkpoint
+from tests.engine.fixture_copies import fixture_copy
 from tests.engine.hf_reference import FAMILIES, FIXTURES
 
 TEXT = "the cat sat on the mat"
@@ -33,12 +33,7 @@ crate panics ("Onig: Regex search error: retry-limit-in-match over")."""
 def tokenizer_copy(tmp_path: Path, family: str, **settings: Any) -> Path:
     """A copy of a fixture whose tokenizer.json has ``settings`` (padding, truncation,
     pre_tokenizer) put in."""
-    folder = tmp_path / family
-    shutil.copytree(FIXTURES / family, folder)
-    tokenizer = json.loads((folder / "tokenizer.json").read_text("utf-8"))
-    tokenizer.update(settings)
-    (folder / "tokenizer.json").write_text(json.dumps(tokenizer), "utf-8")
-    return folder
+    return fixture_copy(tmp_path, family, settings, file="tokenizer.json")
 
 
 def context(family: str) -> int:
