@@ -7,6 +7,7 @@ Imports no Qt.
 
 from __future__ import annotations
 
+import re
 import threading
 import unicodedata
 from collections import OrderedDict
@@ -16,7 +17,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from app.texts.bidi import isolate
+from app.bidi import isolate
 from engine import Attention, Step, Trace
 from engine.scenario.names import short_name
 from engine.scenario.op_kinds import steps_of
@@ -171,6 +172,10 @@ _UNSEEN = frozenset(("Cc", "Cf", "Co", "Cn", "Zs", "Zl", "Zp"))
 control and format characters (a zero-width space, a right-to-left override that would turn
 the label's other words round), private and unassigned code points, spaces other than the
 plain one (no-break, ideographic), line and paragraph separators."""
+_RIGHT_TO_LEFT = re.compile(
+    "[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff\U00010800-\U00010fff\U0001e800-\U0001efff]")
+"""The blocks of right-to-left scripts (Hebrew, Arabic, Syriac, Thaana…): a quick search that
+spares the other tokens :func:`~app.bidi.isolate`'s character-by-character look."""
 _JOINER = "\u200d"
 """The zero-width joiner: seen as part of an emoji sequence (👩‍👧) between two characters."""
 SPACE = "␣"
@@ -188,7 +193,7 @@ def shown_token(token: str) -> str:
     any other character of :data:`_UNSEEN` (a control or format character, a space other than
     the plain one) as its code (``<0x0D>``, as a byte-level tokenizer names a byte;
     ``<U+202E>``), and a ␣, ↵ or ⇥ the token itself holds too (``<U+2423>``); every other
-    character as it is, a right-to-left token isolated (:func:`~app.texts.bidi.isolate`)."""
+    character as it is, a right-to-left token isolated (:func:`~app.bidi.isolate`)."""
     if not token.isascii() and (SPACE in token or "↵" in token or "⇥" in token):
         token = token.translate(_WRITTEN_MARKS)
     if not token.isprintable():
@@ -201,7 +206,7 @@ def shown_token(token: str) -> str:
         core = token.strip(" ")
         lead = len(token) - len(token.lstrip(" "))
         token = SPACE * lead + core + SPACE * (len(token) - lead - len(core))
-    return token if token.isascii() else isolate(token)  # an id keeps its side of a label
+    return isolate(token) if _RIGHT_TO_LEFT.search(token) else token  # an id keeps its side
 
 
 def shown_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import QObject, Signal
 
+from app.bidi import isolate
 from app.i18n import current_language
 from app.model.edits import Document, Operation, SetCell
 from app.model.operands import shares_step, tokens_of, visible_of
@@ -24,7 +25,6 @@ from app.state.jobs import Job
 from app.state.prepared import prepared
 from app.state.session import Session
 from app.state.undo_stack import UndoStack
-from app.texts.bidi import isolate
 from app.texts.printed import printed_places
 from app.texts.problems import problem_words
 from engine import Scenario, ScenarioError, Trace, format_number

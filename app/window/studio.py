@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.bidi import isolate
 from app.canvas import FrameOptions
 from app.canvas.describe import describe_frame
 from app.canvas.frame import FrameItem
@@ -76,7 +77,6 @@ from app.state.jobs import run_with_progress
 from app.state.showing import ShowingError, Shown, check_showing, step_problem
 from app.state.window_lifetime import collect_after_close, on_next_turn
 from app.texts import step_title
-from app.texts.bidi import isolate
 from app.texts.example_words import document_words, example_label, example_title
 from app.texts.problems import problem_words
 from app.widgets.busy_indicator import BusyIndicator

@@ -11,12 +11,12 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 import app.export.animation
+from app.bidi import isolate
 from app.export.job import run_export
 from app.export.safe import ExportError
 from app.export.settings import ExportRequest
 from app.files.importing import import_matrix_file
 from app.files.matrix_text import MAX_TEXT_CHARS, MatrixTextError, load_matrix_file
-from app.texts.bidi import isolate
 from app.window.studio import StudioWindow
 from engine import ScenarioError, load_scenario, read_document
 from tests.app.documents_support import example_document, write_document

@@ -1,4 +1,5 @@
-"""Right-to-left text inside left-to-right messages (no Qt)."""
+"""Right-to-left text inside left-to-right messages and labels (no Qt; below every package of
+the app, which all show tokens)."""
 
 from __future__ import annotations
 
