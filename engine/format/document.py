@@ -96,11 +96,13 @@ def parse_document(document: object) -> dict[str, Any]:
         head_in_block = isinstance(block_doc, Mapping) and "head" not in doc
         if head_in_block:
             assert isinstance(block_doc, Mapping)
-            head = parse_head(block_doc, "block", n=n, d=d, last=layer, own_norm=False)
+            head = parse_head(block_doc, "block", n=n, d=d, last=layer, own_norm=False,
+                              table=embedding)
         elif "head" in doc:
             head_doc = expect_object(doc["head"], "head")
             refuse_unknown(head_doc, HEAD_OWN_KEYS, "head")
-            head = parse_head(head_doc, "head", n=n, d=layer.width, last=layer, own_norm=True)
+            head = parse_head(head_doc, "head", n=n, d=layer.width, last=layer, own_norm=True,
+                              table=embedding)
         else:
             head = None
     else:
@@ -114,7 +116,8 @@ def parse_document(document: object) -> dict[str, Any]:
         if "head" in doc:
             head_doc = expect_object(doc["head"], "head")
             refuse_unknown(head_doc, HEAD_OWN_KEYS, "head")
-            head = parse_head(head_doc, "head", n=n, d=d, last=layers[-1], own_norm=True)
+            head = parse_head(head_doc, "head", n=n, d=d, last=layers[-1], own_norm=True,
+                              table=embedding)
     positions = _checked_positions(doc, "positions", n, d, layers,
                                    "" if shorthand else "layers.")
     embedding_norm = (parse_embedding_norm(doc["embedding_norm"], "embedding_norm", d)

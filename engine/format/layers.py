@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from engine.format.errors import ScenarioError
-from engine.format.mapped_weight import expect_weight
+from engine.format.mapped_weight import MappedWeight, Weight, expect_weight
 from engine.format.reader import (
     MAX_CELLS,
     MAX_HEADS,
@@ -424,11 +424,13 @@ def block_norm(blk: Mapping[str, Any], place: str, norm: str = "layernorm",
 
 
 def parse_head(head: Mapping[str, Any], place: str, *, n: int, d: int, last: Layer,
-               own_norm: bool) -> Head:
+               own_norm: bool, table: Weight | None = None) -> Head:
     """The final norm and vocabulary head over rows of width ``d``.
 
     ``own_norm``: the head is a top-level ``head`` object, whose ``norm`` and ``eps`` default
     to the last layer's block's; in the version-1 shorthand they are the block's own.
+    ``table``: the document's embedding, which ``"unembed": "embedding.T"`` reads transposed
+    (a tied head, :func:`tied_unembed`).
     """
     block = last.block
     default_norm = block.norm if block is not None else "layernorm"
@@ -440,7 +442,8 @@ def parse_head(head: Mapping[str, Any], place: str, *, n: int, d: int, last: Lay
     unembed = bias = None
     vocab: tuple[str, ...] = ()
     if "unembed" in head:
-        unembed = expect_weight(head["unembed"], _at(place, "unembed"), rows=d,
+        unembed = expect_weight(tied_unembed(head["unembed"], _at(place, "unembed"), table),
+                                _at(place, "unembed"), rows=d,
                                 rows_reason=Refusal("match_d", d=d), max_rows=MAX_WIDTH,
                                 max_cols=MAX_VOCAB)
         size = int(unembed.shape[1])
@@ -465,6 +468,29 @@ def parse_head(head: Mapping[str, Any], place: str, *, n: int, d: int, last: Lay
                 beta_f=row_of(head, place, "beta_f", d, 0.0), transform=transform,
                 unembed=unembed, bias=bias, vocab=vocab,
                 softcap=parse_positive(head.get("softcap"), _at(place, "softcap")))
+
+
+TIED_UNEMBED = "embedding.T"
+"""A head's ``unembed`` that is the embedding's transpose, one tensor with it (a checkpoint's
+``tie_word_embeddings``): an edit of either sets both."""
+
+
+def tied_unembed(value: object, place: str, table: Weight | None) -> object:
+    """``value``, or the embedding's transpose where it is :data:`TIED_UNEMBED` (any other
+    text refused: only the embedding can be named)."""
+    if not isinstance(value, str):
+        return value
+    if value != TIED_UNEMBED:
+        raise ScenarioError(place, Refusal("tied_unembed_text", tied=TIED_UNEMBED,
+                                           got=describe(value)))
+    if table is None:
+        raise ScenarioError(place, Refusal("tied_unembed_table", tied=TIED_UNEMBED))
+    if isinstance(table, MappedWeight):
+        if table.overlay is not None:
+            raise ScenarioError(place, Refusal("tied_unembed_overlay", tied=TIED_UNEMBED))
+        return table.T
+    table.flags.writeable = False  # read-only, as the scenario holds it: its view is kept
+    return table.T
 
 
 def parse_positive(value: object, place: str) -> float | None:

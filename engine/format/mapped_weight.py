@@ -330,6 +330,13 @@ def expect_weight(value: object, place: str, *, rows: int | None = None,
     return value
 
 
+def is_transposed_view(item: FloatArray, original: FloatArray) -> bool:
+    """Whether the array ``item`` is ``original.T``: its numbers, laid out transposed."""
+    return (item.ndim == 2 and item.shape == original.shape[::-1]
+            and item.strides == original.strides[::-1]
+            and item.ctypes.data == original.ctypes.data)
+
+
 def widened(weight: Weight) -> FloatArray:
     """The weight's float64 numbers (a mapped one widened whole, for as long as it is held)."""
     return weight.widened() if isinstance(weight, MappedWeight) else weight

@@ -1,6 +1,7 @@
 """Reading a document's sidecar: arrays too large for JSON, kept in a ``.safetensors`` file beside
 it and referenced where a JSON array would stand (``{"$file": "doc.weights.safetensors", "key":
-"layers.0.attention.Wq"}``; ``"transpose": true`` for a tied head, the embedding's transpose).
+"layers.0.attention.Wq"}``; ``"transpose": true``: a tied head, the embedding's transpose, as
+written before format 2.3).
 
 The sidecar is read memory-mapped: each referenced array is widened from its stored dtype (F64,
 F32, F16 or BF16) to a read-only float64 array, and the pages it was read from are given back at

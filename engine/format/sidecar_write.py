@@ -2,9 +2,9 @@
 
 A document of more than :data:`JSON_NUMBERS` numbers keeps each array of at least
 :data:`SIDECAR_MIN` numbers in the sidecar under its document path (``layers.0.attention.Wq``);
-the JSON holds a ``"$file"`` reference in its place. A transpose of an array already stored (a
-tied head's ``unembed``, the embedding's transpose) is stored once and referenced with
-``"transpose": true``.
+the JSON holds a ``"$file"`` reference in its place. A tied head's ``unembed`` is written
+``"embedding.T"`` (:data:`~engine.format.layers.TIED_UNEMBED`) before it gets here: the
+embedding's numbers are stored once.
 
 Each array is stored in the narrowest of F64, F32, BF16 and F16 that holds every one of its
 numbers exactly: an imported float32 or bfloat16 weight keeps its checkpoint's dtype, an edited
@@ -48,7 +48,6 @@ def split_arrays(document: Mapping[str, Any], file: str
     ``file``, and the arrays those references name, by key. Each reference's digest is
     :data:`PENDING` until the file is written."""
     stored: dict[str, Weight] = {}
-    owners: dict[object, str] = {}
 
     def value(item: object, place: str) -> object:
         if isinstance(item, np.ndarray | MappedWeight):
@@ -63,41 +62,12 @@ def split_arrays(document: Mapping[str, Any], file: str
     def array(item: Weight, place: str) -> object:
         if item.size < SIDECAR_MIN:
             return plain(item)
-        owner = _owner(item)
-        original = stored.get(owners.get(owner, ""))
-        if original is not None and _transposed(item, original):
-            return {FILE_KEY: file, "key": owners[owner], "transpose": True,
-                    DIGEST_KEY: PENDING}
         stored[place] = item
-        owners.setdefault(owner, place)
         return {FILE_KEY: file, "key": place, DIGEST_KEY: PENDING}
 
     result = value(document, "")
     assert isinstance(result, dict)
     return result, stored
-
-
-def _owner(item: Weight) -> object:
-    """What holds the numbers of ``item``: an array's base, a mapped weight's tensor."""
-    if isinstance(item, MappedWeight):
-        return item.file, item.name
-    return id(item if item.base is None else item.base)
-
-
-def _transposed(item: Weight, original: Weight) -> bool:
-    """Whether ``item`` is ``original.T``: the same numbers, rows and columns swapped."""
-    if isinstance(item, MappedWeight) or isinstance(original, MappedWeight):
-        return (isinstance(item, MappedWeight) and isinstance(original, MappedWeight)
-                and item.view and not original.transposed
-                and item.overlay is None and original.overlay is None)
-    return is_transposed_view(item, original)
-
-
-def is_transposed_view(item: FloatArray, original: FloatArray) -> bool:
-    """Whether the array ``item`` is ``original.T``: its numbers, laid out transposed."""
-    return (item.ndim == 2 and item.shape == original.shape[::-1]
-            and item.strides == original.strides[::-1]
-            and item.ctypes.data == original.ctypes.data)
 
 
 def stored_dtype(array: FloatArray) -> str:

@@ -14,7 +14,8 @@ import numpy as np
 
 from engine.exercises.document import exercise_document
 from engine.format.checkpoint_reference import referenced
-from engine.format.mapped_weight import MappedWeight, Weight, widened
+from engine.format.layers import TIED_UNEMBED
+from engine.format.mapped_weight import MappedWeight, Weight, is_transposed_view, widened
 from engine.scenario.modules import (
     Attention,
     Block,
@@ -137,9 +138,11 @@ def _block(b: Block, write: Write) -> dict[str, Any]:
     return blk
 
 
-def _head(h: Head, write: Write, last: Layer | None) -> dict[str, Any]:
+def _head(h: Head, write: Write, last: Layer | None, table: Weight | None) -> dict[str, Any]:
     """The head's keys; ``norm``/``eps`` only when they differ from the last layer's (``last``
-    is None in the shorthand, where they are the block's own)."""
+    is None in the shorthand, where they are the block's own); an ``unembed`` that is the
+    embedding ``table``'s transposed view written as :data:`TIED_UNEMBED`, so the two stay
+    one tensor when the document is read again."""
     head: dict[str, Any] = {}
     if last is not None:
         block = last.block
@@ -153,12 +156,19 @@ def _head(h: Head, write: Write, last: Layer | None) -> dict[str, Any]:
         head["transform"] = {"W": write(t.W), "b": write(t.b), "activation": t.activation,
                              "gamma": write(t.gamma), "beta": write(t.beta), "eps": t.eps}
     if h.unembed is not None:
-        head["unembed"] = write(h.unembed)
+        head["unembed"] = TIED_UNEMBED if _tied(h.unembed, table) else write(h.unembed)
         _put(head, write, bias=h.bias)
         head["vocab"] = list(h.vocab)
         if h.softcap is not None:
             head["softcap"] = h.softcap
     return head
+
+
+def _tied(unembed: Weight, table: Weight | None) -> bool:
+    """Whether the head's ``unembed`` is the array ``table``'s transposed view (a weight left
+    in its checkpoint says so by its reference)."""
+    return isinstance(unembed, np.ndarray) and isinstance(table, np.ndarray) \
+        and is_transposed_view(unembed, table)
 
 
 def _layer(layer: Layer, write: Write) -> dict[str, Any]:
@@ -228,13 +238,13 @@ def to_document(s: Scenario, write: Write = plain) -> dict[str, Any]:
         if layer.block is not None:
             doc["block"] = _block(layer.block, write)
         if s.head is not None and s.head_in_block:
-            doc["block"].update(_head(s.head, write, None))
+            doc["block"].update(_head(s.head, write, None, s.embedding))
         elif s.head is not None:
-            doc["head"] = _head(s.head, write, layer)
+            doc["head"] = _head(s.head, write, layer, s.embedding)
     else:
         doc["layers"] = [_layer(layer, write) for layer in s.layers]
         if s.head is not None:
-            doc["head"] = _head(s.head, write, s.layers[-1])
+            doc["head"] = _head(s.head, write, s.layers[-1], s.embedding)
     if s.targets is not None:
         doc["targets"] = list(s.targets)
     if s.generation is not None:

@@ -15,9 +15,14 @@ from typing import Any
 import numpy as np
 
 from engine.format.document import parse_scenario
-from engine.format.mapped_weight import NO_OVERLAY, MappedWeight, Weight, looked_up
+from engine.format.mapped_weight import (
+    NO_OVERLAY,
+    MappedWeight,
+    Weight,
+    is_transposed_view,
+    looked_up,
+)
 from engine.format.reader import FloatArray
-from engine.format.sidecar_write import is_transposed_view
 from engine.format.writer import as_held, to_document
 from engine.forward import lineage
 from engine.scenario.scenario import Scenario

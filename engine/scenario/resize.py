@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from engine.format.layers import TIED_UNEMBED
 from engine.format.mapped_weight import widened
 from engine.format.reader import MAX_HEADS, MAX_POSITIONS, MAX_WIDTH, FloatArray
 from engine.format.writer import to_document
@@ -196,6 +197,14 @@ def _set(document: dict[str, Any], path: str, value: object) -> None:
     node[keys[-1]] = value
 
 
+def _at(document: dict[str, Any], path: str) -> object:
+    """The document's value at ``path``."""
+    node: Any = document
+    for key in path.split("."):
+        node = node[int(key)] if isinstance(node, list) else node[key]
+    return node
+
+
 def _attention_of(scenario: Scenario, path: str) -> tuple[object, Attention | None, bool]:
     """The module holding the parameter at ``path``; the attention it belongs to (if any); and
     whether that attention's output joins a stream of width d: a block adds it, and a stack's
@@ -253,7 +262,7 @@ def resize(scenario: Scenario, sizes: Sizes) -> Resized:
         doc.pop("generation", None)  # its chosen ids no longer end the token ids
 
     for path, array in scenario.parameters.items():
-        if path in ("X", "embedding"):
+        if path in ("X", "embedding") or _at(doc, path) == TIED_UNEMBED:  # a tied head follows
             continue
         module, attention, block = _attention_of(scenario, path)
         groups = _groups(attention, sizes.heads) if attention is not None else (1, 1)

@@ -181,3 +181,24 @@ def open_in_window(window: StudioWindow, document: dict[str, object], path: Path
     last = len(window.state.trace.steps) - 1
     window.state.set_step(last)
     assert window.canvas.frame is not None and window.canvas.frame.step_index == last
+    head = document.get("head")
+    if isinstance(head, dict) and head.get("unembed") == "embedding.T":
+        edit_the_tied_embedding(window)
+
+
+def edit_the_tied_embedding(window: StudioWindow) -> None:
+    """A cell of an embedding the head is tied to, typed in the window: the head's number is
+    the same, the logits the edited document's (worked out again here), and a save writes
+    the head as the embedding's transpose again."""
+    table = np.array(window.state.scenario.parameter("embedding"))
+    value = float(table[1, 2]) + 0.5
+    assert window.state.edit_cell("embedding", 1, 2, value)
+    scenario = window.state.scenario
+    assert scenario.parameter("head.unembed")[2, 1] == value
+    expected = compute(scenario).arrays
+    logits = "logits_uncapped" if "logits_uncapped" in expected else "logits"
+    assert np.array_equal(window.state.trace.arrays[logits], expected[logits])
+    assert window.state.path is not None
+    assert window.save()
+    saved = json.loads(window.state.path.read_text("utf-8"))
+    assert saved["head"]["unembed"] == "embedding.T" and saved["embedding"][1][2] == value

@@ -31,7 +31,7 @@ CONSTRUCTS = frozenset({
     "alibi paper slopes", "masked-LM head", "rope scaling", "output norms", "ablate_heads",
     "mixture of experts", "shared expert", "head softcap", "attention softcap",
     "qk_norm all_heads", "no pre-norms", "scale_dk", "rope_base", "rope_scaled false",
-    "rope context"})
+    "rope context", "tied head"})
 """Every construct the generated documents must meet."""
 
 
@@ -119,6 +119,9 @@ class Spec:
     context: bool = False
     """RoPE's ``positions.context`` (a checkpoint's context: generation stops there), two
     positions past the text's."""
+    tied: bool = False
+    """With the draw's embedding: the head's ``unembed`` is ``"embedding.T"`` (one tensor with
+    the embedding, a vocabulary entry per embedding row)."""
 
 
 ODD_LABELS = ("", "line\nbreak", "مرحبا", "x" * 40, " ", "👩‍👧 🔥")
@@ -282,6 +285,12 @@ def _end(doc: Doc, spec: Spec, rng: np.random.Generator) -> None:
         doc["embedding"] = np.vstack([x, extra]).tolist()
         doc["token_ids"] = list(range(spec.n))
         doc["generation"] = {"temperature": 0.8, "top_k": 3, "top_p": 0.9, "seed": spec.seed}
+        if spec.tied:
+            entries = len(doc["embedding"])
+            doc["head"].update(unembed="embedding.T",
+                               vocab=_labels("v", entries, spec.odd_labels))
+            if "bias" in doc["head"]:
+                doc["head"]["bias"] = _vector(rng, entries)
 
 
 def constructs(spec: Spec) -> set[str]:
@@ -319,6 +328,7 @@ def constructs(spec: Spec) -> set[str]:
         ("sinusoidal halves", spec.positions == "sinusoidal" and spec.layout == "halves"),
         ("rope scaling", spec.positions == "rope" and spec.scaling),
         ("rope context", spec.positions == "rope" and spec.context),
+        ("tied head", spec.head and spec.ending == "draw" and spec.tied),
         ("alibi paper slopes", spec.positions == "alibi" and not spec.slopes
          and spec.heads & (spec.heads - 1) != 0),
         ("qk_norm shift", any(lay.qk_norm == "layernorm" and lay.qk_shift
@@ -393,7 +403,8 @@ def specs(draw: st.DrawFn) -> Spec:
                 embedding_norm=draw(st.none() | st.sampled_from(("layernorm", "rmsnorm"))),
                 layout=draw(st.sampled_from(("interleaved", "halves"))),
                 slopes=draw(st.booleans()), masked_lm=draw(st.booleans()),
-                softcap=draw(st.booleans()), context=draw(st.booleans()))
+                softcap=draw(st.booleans()), context=draw(st.booleans()),
+                tied=draw(st.booleans()))
 
 
 GENERATED = 5
@@ -433,7 +444,7 @@ EXAMPLES: tuple[Spec, ...] = (
     Spec(seed=8, n=4, source=3, positions="sinusoidal", layout="halves",
          embedding_norm="rmsnorm", layers=(LayerSpec(qk_norm="layernorm", qk_shift=True),)),
     Spec(seed=9, n=5, positions="alibi", heads=3, slopes=False, scale=True, ending="draw",
-         layers=(LayerSpec(),)),
+         layers=(LayerSpec(),), tied=True),
     # BERT's masked-LM head: the transform, then the tied vocabulary fills [MASK] (no draw)
     Spec(seed=10, n=4, positions="learned", types=True, embedding_norm="layernorm",
          masked_lm=True, ending="draw",

@@ -89,9 +89,10 @@ def test_an_imported_checkpoint_keeps_its_dtype_and_its_tied_head_once(tmp_path:
     assert "head.unembed" not in kinds  # the transpose of the embedding, stored once
     document = json.loads((tmp_path / "gpt2.qkv.json").read_text(encoding="utf-8"))
     sidecar = (tmp_path / "gpt2.qkv.json.weights.safetensors").read_bytes()
-    assert document["head"]["unembed"] == {"$file": "gpt2.qkv.json.weights.safetensors",
-                                           "key": "embedding", "transpose": True,
-                                           "sha256": hashlib.sha256(sidecar).hexdigest()}
+    assert document["head"]["unembed"] == "embedding.T"
+    assert document["embedding"] == {"$file": "gpt2.qkv.json.weights.safetensors",
+                                     "key": "embedding",
+                                     "sha256": hashlib.sha256(sidecar).hexdigest()}
     again = load_scenario(tmp_path / "gpt2.qkv.json")
     assert again.head is not None and again.embedding is not None
     assert np.array_equal(again.head.unembed, scenario.embedding.T)

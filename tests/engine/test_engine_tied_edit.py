@@ -5,7 +5,9 @@ an untied pair does not move together."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -14,7 +16,11 @@ import engine.format.io
 import engine.format.sidecar_write
 from engine import compute, load_scenario, save_scenario
 from engine.checkpoint import import_checkpoint
+from engine.format.document import parse_scenario
+from engine.format.errors import ScenarioError
+from engine.format.sidecar_write import write_safetensors
 from engine.scenario.edit import tied_to, with_cell, with_parameter
+from engine.scenario.resize import Sizes, resize
 from tests.engine.hf_reference import FIXTURES
 
 TEXT = "the cat sat on the hat."
@@ -95,14 +101,104 @@ def test_a_whole_tied_matrix_pasted_sets_both(path: str) -> None:
 
 def test_a_self_contained_copy_with_a_sidecar_keeps_the_tie(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A real model's self-contained copy always has a sidecar: the head is stored as the
-    embedding's transpose, once, and the copy opens tied, its numbers the document's."""
+    """A real model's self-contained copy always has a sidecar: the embedding is stored once,
+    the head written as its transpose, and the copy opens tied, its numbers the document's."""
     monkeypatch.setattr(engine.format.io, "JSON_NUMBERS", 10)
     monkeypatch.setattr(engine.format.sidecar_write, "SIDECAR_MIN", 4)
     edited = with_cell(import_checkpoint(FIXTURES / "gemma2", TEXT), "embedding", (30, 4), 0.5)
     path = tmp_path / "copy.qkv.json"
     save_scenario(edited, path, self_contained=True)
-    assert json.loads(path.read_text("utf-8"))["head"]["unembed"]["transpose"] is True
+    document = json.loads(path.read_text("utf-8"))
+    assert document["head"]["unembed"] == "embedding.T"
+    assert document["embedding"]["key"] == "embedding"
     again = load_scenario(path)
     assert tied_to(again, "embedding") == "head.unembed"
     assert np.array_equal(compute(again).arrays["logits"], compute(edited).arrays["logits"])
+
+
+def test_a_copy_all_in_json_keeps_the_tie(tmp_path: Path) -> None:
+    """A small document's self-contained copy has no sidecar: its head is written
+    ``"embedding.T"``, and the copy opens tied (an edit of the embedding sets the head)."""
+    document = with_cell(import_checkpoint(FIXTURES / "gemma2", TEXT), "embedding", (30, 4), 0.5)
+    path = tmp_path / "small.qkv.json"
+    save_scenario(document, path, self_contained=True)
+    assert not (tmp_path / "small.qkv.json.weights.safetensors").exists()
+    written = json.loads(path.read_text("utf-8"))
+    assert written["head"]["unembed"] == "embedding.T"
+    assert written["embedding"][30][4] == 0.5
+    again = load_scenario(path)
+    assert tied_to(again, "embedding") == "head.unembed"
+    assert np.array_equal(compute(again).arrays["logits"], compute(document).arrays["logits"])
+    edited = with_cell(again, "embedding", (7, 2), -3.0)
+    assert edited.parameter("head.unembed")[2, 7] == -3.0
+    saved_again = tmp_path / "again.qkv.json"
+    save_scenario(edited, saved_again)
+    assert json.loads(saved_again.read_text("utf-8"))["head"]["unembed"] == "embedding.T"
+
+
+def test_an_untied_head_is_written_as_its_numbers(tmp_path: Path) -> None:
+    """A head given as numbers equal to the embedding's transpose is a tensor of its own:
+    written out as numbers again, and an edit of the embedding leaves it."""
+    document = import_checkpoint(FIXTURES / "gemma2", TEXT, mapped=False)
+    path = tmp_path / "untied.qkv.json"
+    save_scenario(document, path)
+    written = json.loads(path.read_text("utf-8"))
+    written["head"]["unembed"] = np.asarray(document.parameter("head.unembed")).tolist()
+    path.write_text(json.dumps(written), "utf-8")
+    again = load_scenario(path)
+    assert tied_to(again, "embedding") is None
+    assert with_cell(again, "embedding", (5, 1), 9.0).parameter("head.unembed")[1, 5] != 9.0
+    save_scenario(again, path)
+    assert json.loads(path.read_text("utf-8"))["head"]["unembed"] == written["head"]["unembed"]
+
+
+def test_a_tied_document_resized_stays_tied() -> None:
+    """A wider d widens the embedding; the head, its transpose, follows it (not fitted as a
+    matrix of its own, which would untie them)."""
+    document = import_checkpoint(FIXTURES / "gemma2", TEXT, mapped=False)
+    sizes = Sizes.of(document)
+    resized = parse_scenario(resize(document, replace(sizes, d=sizes.d + 2)).document)
+    table = np.asarray(resized.parameter("embedding"))
+    assert table.shape == (48, sizes.d + 2) and not table[:, -2:].any()
+    assert tied_to(resized, "embedding") == "head.unembed"
+    assert np.array_equal(resized.parameter("head.unembed"), table.T)
+
+
+def test_a_sidecar_saved_before_embedding_t_still_opens_tied(tmp_path: Path) -> None:
+    """Copies saved before ``"embedding.T"`` reference the embedding's stored tensor with
+    ``"transpose": true``: they open tied too."""
+    document = import_checkpoint(FIXTURES / "gemma2", TEXT, mapped=False)
+    path = tmp_path / "old.qkv.json"
+    save_scenario(document, path)
+    written = json.loads(path.read_text("utf-8"))
+    sidecar = tmp_path / "old.qkv.json.weights.safetensors"
+    write_safetensors(sidecar, {"embedding": np.asarray(document.parameter("embedding"))},
+                         "old.qkv.json")
+    reference = {"$file": sidecar.name, "key": "embedding"}
+    written["embedding"] = reference
+    written["head"]["unembed"] = {**reference, "transpose": True}
+    path.write_text(json.dumps(written), "utf-8")
+    again = load_scenario(path)
+    assert tied_to(again, "embedding") == "head.unembed"
+    assert np.array_equal(again.parameter("head.unembed"), document.parameter("head.unembed"))
+
+
+@pytest.mark.parametrize(("change", "place", "words"), [
+    (lambda d: d["head"].update(unembed="embedding"), "head.unembed",
+     'expected a matrix, or "embedding.T" for the embedding\'s transpose (a tied head), got '
+     '"embedding"'),
+    (lambda d: (d.pop("embedding"), d.pop("token_ids"), d.pop("embedding_scale"),
+                d.update(X=[[0.0] * 16] * len(d["tokens"]))), "head.unembed",
+     '"embedding.T" reads the embedding, and this document has none'),
+])
+def test_a_wrong_tied_head_is_refused_at_its_place(change: Any, place: str, words: str,
+                                                   tmp_path: Path) -> None:
+    document = import_checkpoint(FIXTURES / "gemma2", TEXT, mapped=False)
+    path = tmp_path / "tied.qkv.json"
+    save_scenario(document, path)
+    written = json.loads(path.read_text("utf-8"))
+    change(written)
+    with pytest.raises(ScenarioError) as refused:
+        parse_scenario(written)
+    assert refused.value.place == place
+    assert str(refused.value) == f"{place}: {words}"
