@@ -15,6 +15,7 @@ from pathlib import Path
 from app.model.cancel import CancelledError
 from app.state.prepared import prepared
 from engine import Scenario, Trace, compute, load_scenario
+from engine.format.checkpoint_reference import AS_SAVED, Relocation
 from engine.format.sidecar import legacy_sidecar_name, sidecar_name
 
 BACKGROUND_BYTES = 1 << 20
@@ -35,9 +36,10 @@ def load_checked(path: str | os.PathLike[str]) -> Scenario:
     return load_computed(path)[0]
 
 
-def load_computed(path: str | os.PathLike[str],
-                  cancelled: threading.Event | None = None) -> tuple[Scenario, Trace]:
-    """:func:`load_checked` with the trace it computed; a big file is read in a process.
+def load_computed(path: str | os.PathLike[str], cancelled: threading.Event | None = None,
+                  relocation: Relocation = AS_SAVED) -> tuple[Scenario, Trace]:
+    """:func:`load_checked` with the trace it computed (its checkpoint read where
+    ``relocation`` says); a big file is read in a process.
 
     ``cancelled`` is looked at between reading and computing.
 
@@ -48,7 +50,8 @@ def load_computed(path: str | os.PathLike[str],
     CancelledError
         ``cancelled`` was set.
     """
-    scenario = _read_elsewhere(path) if is_big_file(path) else load_scenario(path)
+    scenario = (_read_elsewhere(path, relocation) if is_big_file(path)
+                else load_scenario(path, relocation))
     return computed(scenario, cancelled)
 
 
@@ -89,7 +92,7 @@ def has_sidecar(path: str | os.PathLike[str]) -> bool:
     return any(file.with_name(name(file)).exists() for name in (sidecar_name, legacy_sidecar_name))
 
 
-def _read_elsewhere(path: str | os.PathLike[str]) -> Scenario:
+def _read_elsewhere(path: str | os.PathLike[str], relocation: Relocation) -> Scenario:
     """:func:`~engine.load_scenario` in a fresh process (spawned: Qt's threads do not fork)."""
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
-        return pool.submit(load_scenario, os.fspath(path)).result()
+        return pool.submit(load_scenario, os.fspath(path), relocation).result()

@@ -19,14 +19,17 @@ from app.model.examples import EXAMPLES_DIR
 from app.state.big import is_big
 from app.state.showing import Shown, check_showing
 from engine import Trace, load_scenario
+from engine.format.checkpoint_reference import AS_SAVED, Relocation
 
 Run = Callable[[Callable[[threading.Event], Any], bool], Any]
 """Runs a piece of work (given a cancel flag) and returns its result: in a worker with
 progress and Cancel when the flag ``big`` is set."""
 
 
-def read_to_show(path: Path, run: Run, options: Callable[[Trace], FrameOptions]) -> Shown:
-    """The document at ``path`` with its trace and first frame, drawn with ``options(trace)``.
+def read_to_show(path: Path, run: Run, options: Callable[[Trace], FrameOptions],
+                 relocation: Relocation = AS_SAVED) -> Shown:
+    """The document at ``path`` with its trace and first frame, drawn with ``options(trace)``
+    (its checkpoint read where ``relocation`` says).
 
     Raises
     ------
@@ -39,9 +42,10 @@ def read_to_show(path: Path, run: Run, options: Callable[[Trace], FrameOptions])
     """
     if is_big_file(path) or has_sidecar(path):  # read (a big file in another process) and
         # computed off this thread
-        _scenario, trace = run(lambda cancelled: load_computed(path, cancelled), True)
+        _scenario, trace = run(lambda cancelled: load_computed(path, cancelled, relocation),
+                               True)
     else:  # read here (quick), computed off this thread if the document is big
-        read = load_scenario(path)
+        read = load_scenario(path, relocation)
         _scenario, trace = run(lambda cancelled: computed(read, cancelled), is_big(read))
     return check_showing(trace, options(trace))
 

@@ -54,6 +54,7 @@ from app.files.opening import computed
 from app.files.reading import kept_path, read_to_show
 from app.files.recent import RecentMenu, add_recent
 from app.files.recovery import RecoveryWriter
+from app.files.relocating import ask_where, is_away
 from app.files.saving import (
     document_inputs,
     failure_words,
@@ -98,7 +99,7 @@ from app.window.view_menu import ViewMenu
 from app.window.worksheet_action import WorksheetAction
 from engine import Scenario, ScenarioError, Trace
 from engine.files.safe_write import failure_reason
-from engine.format.checkpoint_reference import checkpoint_away
+from engine.format.checkpoint_reference import AS_SAVED, Relocation, checkpoint_away
 
 TIMELINE_KEYS = {Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Space, Qt.Key.Key_Home,
                  Qt.Key.Key_End}
@@ -651,27 +652,42 @@ class StudioWindow(QMainWindow):
         if path:
             self.open_path(Path(path))
 
-    def open_path(self, path: Path) -> bool:
+    def open_path(self, path: Path, relocation: Relocation = AS_SAVED) -> bool:
         """Open a document in this window; a refused file leaves the open document untouched.
 
         The file is read and checked first; only a readable document asks about unsaved changes.
+        A document whose checkpoint moved or changed asks where it is now
+        (:func:`~app.files.relocating.ask_where`), and opens modified, reading it there.
         """
         label = self.tr("Opening {name}…").format(name=path.name)
         try:
-            shown = read_to_show(path, partial(self.long_work, label), self._first_options)
+            shown = read_to_show(path, partial(self.long_work, label), self._first_options,
+                                 relocation)
         except CancelledError:
             self.statusBar().showMessage(self.tr("Not opened: cancelled"))
             return False
         except Exception as error:  # a refusal, or whatever else went wrong in the worker
-            QMessageBox.warning(self, self.tr("Cannot open"), as_written(self.tr(
-                "{path} was not opened:\n{error}").format(path=path, error=error)))
-            self.statusBar().showMessage(self.tr("⚠ not opened: {error}").format(error=error))
+            words = problem_words(error, current_language()) \
+                if isinstance(error, ScenarioError) else str(error)
+            if is_away(error):
+                assert isinstance(error, ScenarioError)
+                where = ask_where(self, path, error, relocation)
+                if where is not None:
+                    return self.open_path(path, where)
+            else:
+                QMessageBox.warning(self, self.tr("Cannot open"), as_written(self.tr(
+                    "{path} was not opened:\n{error}").format(path=path, error=words)))
+            self.statusBar().showMessage(self.tr("⚠ not opened: {error}").format(error=words))
             return False
         if not self._may_discard():
             return False
         kept = kept_path(path)
-        self.show_document(shown.trace.scenario, kept, trace=shown.trace, shown=shown,
-                           note=self.tr("Opened {name}").format(name=path.name))
+        moved = relocation != AS_SAVED
+        self.show_document(shown.trace.scenario, kept, modified=moved, trace=shown.trace,
+                           shown=shown, note=self.tr(
+                               "Opened {name}, its checkpoint read from where you said: save "
+                               "it to keep that").format(name=path.name) if moved
+                           else self.tr("Opened {name}").format(name=path.name))
         if kept is not None:
             add_recent(path)
         self.show_opening(path)

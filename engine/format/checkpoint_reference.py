@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -107,31 +108,55 @@ def _references(value: object) -> Iterator[Mapping[str, Any]]:
             yield from _references(item)
 
 
+@dataclass(frozen=True)
+class Relocation:
+    """Where a document's checkpoint is now, as the user says when opening it: ``folder``
+    holds its weights files (by name) after they were moved or copied; ``any_time``: a file
+    whose size and header are the ones saved is read although its modification time is not
+    (a copy or a restore gives a file a new time, and so does a fine-tune saved over it: only
+    the user can tell which, the numbers saved are not in the document)."""
+
+    folder: Path | None = None
+    any_time: bool = False
+
+    def file(self, saved: Path) -> Path:
+        """Where the weights file the document saved as ``saved`` is read from."""
+        return saved if self.folder is None else self.folder / saved.name
+
+
+AS_SAVED = Relocation()
+"""Every weights file where the document saved it, and as it was."""
+
+
 def mapped(reference: Mapping[str, Any], overlay: object, place: str,
-           as_stored: set[tuple[str, str]]) -> MappedWeight:
+           as_stored: set[tuple[str, str]], relocation: Relocation = AS_SAVED) -> MappedWeight:
     """The mapped weight ``reference`` names (``overlay``: its resolved overlay, or None), its
-    file checked to be the one the document was saved with.
+    file checked to be the one the document was saved with (read where ``relocation`` says).
 
     Raises
     ------
     ScenarioError
-        At ``place`` for a malformed reference; at the file when it is gone, changed (size,
-        modification time or header) or does not hold the tensor.
+        At ``place`` for a malformed reference; at the file when it is gone, changed (size or
+        header), modified since (its time; unless ``relocation.any_time``) or does not hold
+        the tensor.
     """
     refuse_unknown(reference, KEYS, place)
-    file = Path(expect_text(reference[CHECKPOINT_KEY], f"{place}.{CHECKPOINT_KEY}", 4096))
-    if not file.is_absolute():
+    saved = Path(expect_text(reference[CHECKPOINT_KEY], f"{place}.{CHECKPOINT_KEY}", 4096))
+    if not saved.is_absolute():
         raise ScenarioError(f"{place}.{CHECKPOINT_KEY}",
-                            Refusal("checkpoint_relative", got=describe(str(file))))
+                            Refusal("checkpoint_relative", got=describe(str(saved))))
     key = expect_text(reference.get("key"), f"{place}.key", 1000)
     transpose = expect_bool(reference.get("transpose", False), f"{place}.transpose")
     digest = expect_text(reference.get("header_sha256"), f"{place}.header_sha256", 64)
     size, modified = (_whole(reference.get(name), f"{place}.{name}")
                       for name in ("size", "modified"))
+    file = relocation.file(saved)
     entry, stamp = _opened(file, key)
-    if (stamp.size, stamp.modified) != (size, modified) or stamp.header != digest:
+    if stamp.size != size or stamp.header != digest:
         raise ScenarioError(str(file), Refusal("checkpoint_changed_since_saved"))
-    view = transpose and (str(file), key) in as_stored
+    if stamp.modified != modified and not relocation.any_time:
+        raise ScenarioError(str(file), Refusal("checkpoint_modified_since_saved"))
+    view = transpose and (str(saved), key) in as_stored
     weight = MappedWeight(file, key, entry, stamp, transposed=transpose, view=view)
     if overlay is None:
         return weight
@@ -175,5 +200,5 @@ def _overlay(value: object, place: str, size: int) -> Overlay:
     return Overlay(cells.astype(np.int64), np.array(pairs[:, 1]))
 
 
-__all__ = ["CHECKPOINT_KEY", "OVERLAY_KEY", "is_checkpoint_reference", "mapped",
-           "read_as_stored", "referenced"]
+__all__ = ["AS_SAVED", "CHECKPOINT_KEY", "OVERLAY_KEY", "Relocation", "is_checkpoint_reference",
+           "mapped", "read_as_stored", "referenced"]

@@ -12,7 +12,9 @@ from engine.files.outputs import OutputRefusedError
 from engine.files.regular_file import open_regular
 from engine.files.safe_write import WriteError, replacing_together, write_all, write_bytes
 from engine.format.checkpoint_reference import (
+    AS_SAVED,
     OVERLAY_KEY,
+    Relocation,
     checkpoint_file,
     mapped_files,
     read_as_stored,
@@ -120,9 +122,9 @@ def _size_text(size: int) -> str:
     return f"{size} bytes"
 
 
-def load_scenario(path: str | os.PathLike[str]) -> Scenario:
+def load_scenario(path: str | os.PathLike[str], relocation: Relocation = AS_SAVED) -> Scenario:
     """Read and validate a scenario document, its ``"$file"`` references read from the sidecar
-    beside it (:mod:`engine.format.sidecar`).
+    beside it (:mod:`engine.format.sidecar`), its checkpoint's where ``relocation`` says.
 
     Raises
     ------
@@ -132,7 +134,7 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
     """
     file = Path(path)
     read = read_document(file)
-    resolver = Resolver(file.parent, read_as_stored(read))
+    resolver = Resolver(file.parent, read_as_stored(read), relocation)
     try:
         document = resolver.resolve(read, "")
     finally:

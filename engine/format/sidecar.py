@@ -34,7 +34,9 @@ from engine.files.memory import memory_short
 from engine.files.outputs import Inputs, guarding
 from engine.files.regular_file import open_regular
 from engine.format.checkpoint_reference import (
+    AS_SAVED,
     OVERLAY_KEY,
+    Relocation,
     is_checkpoint_reference,
     mapped,
 )
@@ -239,11 +241,14 @@ def check_name(value: object, place: str) -> str:
 class Resolver:
     """Replaces every reference of a document by its array, opening each sidecar once."""
 
-    def __init__(self, folder: Path, as_stored: set[tuple[str, str]] | None = None) -> None:
+    def __init__(self, folder: Path, as_stored: set[tuple[str, str]] | None = None,
+                 relocation: Relocation = AS_SAVED) -> None:
         self.folder = folder
         self.as_stored = as_stored or set()
         """The checkpoint tensors the document reads as stored
         (:func:`~engine.format.checkpoint_reference.read_as_stored`)."""
+        self.relocation = relocation
+        """Where the checkpoint's files are read from, as the user said."""
         self.references: dict[str, Reference] = {}
         self._open: dict[str, Sidecar] = {}
         self._read: dict[tuple[str, str], FloatArray] = {}
@@ -261,7 +266,7 @@ class Resolver:
             overlay = value.get(OVERLAY_KEY)
             if overlay is not None:
                 overlay = self.resolve(overlay, f"{place}.{OVERLAY_KEY}")
-            return mapped(value, overlay, place, self.as_stored)
+            return mapped(value, overlay, place, self.as_stored, self.relocation)
         if isinstance(value, Mapping):
             return {key: self.resolve(item, f"{place}.{key}" if place else str(key))
                     for key, item in value.items()}

@@ -289,10 +289,16 @@ REFUSALS: dict[str, str] = {
     "checkpoint_gone": "is gone: the document's weights stay in this checkpoint file, which was "
                        "moved or deleted after it was opened; put it back or open the "
                        "checkpoint again",
-    "checkpoint_changed_since_saved": "changed after the document was saved (its size, "
-                                      "modification time or header differs): the weights "
-                                      "read from it would not be the ones saved; open the "
-                                      "checkpoint again, or open a self-contained copy",
+    "checkpoint_changed_since_saved": "changed after the document was saved (its size or "
+                                      "header differs): the weights read from it would not "
+                                      "be the ones saved; open the checkpoint again, or open "
+                                      "a self-contained copy",
+    "checkpoint_modified_since_saved": "was modified after the document was saved: its size "
+                                       "and header are the ones saved, its modification time "
+                                       "is not. Copying or restoring the same file does that, "
+                                       "and so does a fine-tune saved over it; the document "
+                                       "cannot tell which. If it is the same checkpoint, "
+                                       "open the document with it anyway",
     "checkpoint_relative": "expected the absolute path of a checkpoint's weights file, got "
                            "{got}",
     "overlay_cells": "expected the edited cells as rows of a flat index and its number, the "

@@ -1537,6 +1537,31 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
     </message>
 </context>
 <context>
+    <name>Relocating</name>
+    <message>
+        <source>Cannot open</source>
+        <translation>无法打开</translation>
+    </message>
+    <message>
+        <source>{path} was not opened:
+{error}</source>
+        <translation>没有打开 {path}：
+{error}</translation>
+    </message>
+    <message>
+        <source>Open with it anyway</source>
+        <translation>仍然用它打开</translation>
+    </message>
+    <message>
+        <source>Find the checkpoint folder…</source>
+        <translation>找到检查点文件夹…</translation>
+    </message>
+    <message>
+        <source>Where the checkpoint&apos;s files are now</source>
+        <translation>检查点文件现在所在的文件夹</translation>
+    </message>
+</context>
+<context>
     <name>RunLevel</name>
     <message>
         <source>Generation run:</source>
@@ -1638,6 +1663,10 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
     <message>
         <source>A copy holding every weight&apos;s numbers, which opens without the checkpoint the weights were read from (a saved document otherwise names that checkpoint&apos;s file)</source>
         <translation>一份写入了全部权重数值的副本，打开它不再需要读出这些权重的检查点（否则保存的文档只写明那个检查点文件）</translation>
+    </message>
+    <message>
+        <source>Opened {name}, its checkpoint read from where you said: save it to keep that</source>
+        <translation>已打开 {name}，检查点从你指定的位置读取：保存文档即可记住这个位置</translation>
     </message>
     <message>
         <source>Save self-contained copy</source>

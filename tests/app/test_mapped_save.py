@@ -10,13 +10,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+from pytestqt.qtbot import QtBot
 
 from app.cli import main
 from app.window.studio import StudioWindow
 from engine import compute, load_scenario
 from engine.checkpoint import import_checkpoint
 from tests.app.documents_support import patch_save_dialog
-from tests.app.driving import Dialogs
+from tests.app.driving import Dialogs, when_shown
 from tests.engine.hf_reference import FIXTURES
 
 TEXT = "the cat sat on the mat"
@@ -56,10 +58,76 @@ def test_the_window_saves_by_reference_and_a_self_contained_copy_when_asked(
     assert window.open_path(copy)
     np.testing.assert_array_equal(window.state.trace.arrays["logits"], expected)
     assert dialogs.shown == []
+    asked: list[str] = []
+    when_shown(QMessageBox, lambda box: (asked.append(box.text()),
+                                         box.button(QMessageBox.StandardButton.Cancel).click()))
     assert not window.open_path(saved)
-    assert len(dialogs.shown) == 1
-    assert str(folder / "model.safetensors") in dialogs.shown[0][2]
-    assert "is gone" in dialogs.shown[0][2]
+    assert dialogs.shown == [] and len(asked) == 1
+    assert str(folder / "model.safetensors") in asked[0] and "is gone" in asked[0]
+    assert window.state.path == copy
+
+
+@pytest.mark.parametrize("how", ["moved", "copied"])
+def test_a_document_whose_checkpoint_moved_opens_from_where_the_user_finds_it(
+        window: StudioWindow, tmp_path: Path, dialogs: Dialogs, qtbot: QtBot,
+        monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    """File → Open of a document whose checkpoint folder was moved (or copied: new times)
+    asks where it is; the folder chosen (and, for a copy, the user's word that it is the same
+    checkpoint) opens it with its edits, modified so that a save keeps the new place."""
+    folder = copied(tmp_path)
+    scenario = import_checkpoint(folder, TEXT)
+    window.state.show(scenario, compute(scenario))
+    assert window.state.edit_cell(WQ, 1, 2, 0.75)
+    expected = compute(window.state.scenario).arrays["logits"]
+    saved = tmp_path / "doc.qkv.json"
+    patch_save_dialog(monkeypatch, saved)
+    assert window.save_as()
+    assert window.open_example("f11")
+    elsewhere = tmp_path / "usb" / "llama"
+    elsewhere.parent.mkdir()
+    if how == "moved":
+        folder.rename(elsewhere)
+    else:
+        shutil.copytree(folder, elsewhere, copy_function=shutil.copyfile)
+        shutil.rmtree(folder)
+    chosen: list[str] = []
+
+    def choose(_parent: object, _title: str, start: str) -> str:
+        chosen.append(start)
+        return str(elsewhere)
+
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(choose))
+    asked: list[tuple[str, list[str]]] = []
+
+    def answer(box: QMessageBox) -> None:
+        buttons = [button.text() for button in box.buttons()]
+        asked.append((box.text(), buttons))
+        wanted = "Open with it anyway" if "Open with it anyway" in buttons \
+            else "Find the checkpoint folder…"
+        next(button for button in box.buttons() if button.text() == wanted).click()
+        if wanted.startswith("Find") and how == "copied":
+            when_shown(QMessageBox, answer)  # the copy's time: asked again
+
+    when_shown(QMessageBox, answer)
+    assert window.open_path(saved)
+    assert chosen == [str(tmp_path)]  # the checkpoint's old folder is gone: the document's
+    assert "is gone" in asked[0][0]
+    assert sorted(asked[0][1]) == ["Cancel", "Find the checkpoint folder…"]
+    if how == "copied":
+        assert len(asked) == 2 and "modification time is not" in asked[1][0]
+        assert str(elsewhere / "model.safetensors") in asked[1][0]
+        assert "Open with it anyway" in asked[1][1]
+    else:
+        assert len(asked) == 1
+    assert window.state.path == saved and window.isWindowModified()
+    assert window.statusBar().currentMessage().startswith(
+        "Opened doc.qkv.json, its checkpoint read from where you said")
+    assert window.state.scenario.parameter(WQ)[1, 2] == 0.75
+    np.testing.assert_array_equal(window.state.trace.arrays["logits"], expected)
+    assert window.save() and not window.isWindowModified()
+    assert str(elsewhere / "model.safetensors") in saved.read_text("utf-8")
+    assert load_scenario(saved).parameter(WQ)[1, 2] == 0.75  # opens as it is now, unasked
+    assert dialogs.shown == []
 
 
 def test_edits_are_saved_when_the_checkpoint_went_away_and_open_once_it_is_back(

@@ -37,6 +37,7 @@ from app.model.examples import example_names, example_path
 from app.model.parts import part_of
 from app.window.studio import StudioWindow
 from engine import Scenario, Trace, compute, load_scenario, save_scenario
+from engine.format.checkpoint_reference import Relocation
 from tests.app.driving import close_window, open_window, type_into
 from tests.app.test_editor_stacks import choose_part
 from tests.bench.timing import gpt2_shaped
@@ -73,10 +74,10 @@ def test_a_document_with_a_sidecar_is_read_in_the_worker_while_the_window_answer
     assert (tmp_path / "f11.qkv.json.weights.safetensors").exists()
     readers: list[threading.Thread] = []
 
-    def slowed(file: Path) -> Scenario:
+    def slowed(file: Path, relocation: Relocation) -> Scenario:
         readers.append(threading.current_thread())
         time.sleep(SLOW_READ)
-        return load_scenario(file)
+        return load_scenario(file, relocation)
 
     for module in (app.files.opening, app.files.reading):
         monkeypatch.setattr(module, "load_scenario", slowed)

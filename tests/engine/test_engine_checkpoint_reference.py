@@ -1,7 +1,8 @@
 """Saving by reference (format 2.2): a document whose weights stay in their checkpoint is saved
 naming each tensor (``"$checkpoint"``) with its edited cells beside it, and opens again as the
 same mapped weights, computing the edited eager document's trace bit for bit; a checkpoint
-moved or changed since the save (size, modification time or header) is refused by name."""
+moved or changed since the save (size, modification time or header) is refused by name, and
+opens from where the user says it is now (a time alone changed: on the user's word)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import engine.format.io
 import engine.format.sidecar_write
 from engine import ScenarioError, compute, load_scenario, parse_scenario, save_scenario
 from engine.checkpoint import import_checkpoint
+from engine.format.checkpoint_reference import Relocation
 from engine.format.mapped_weight import MappedWeight
 from engine.scenario.edit import with_cell
 from tests.engine.hf_reference import FIXTURES
@@ -117,10 +119,62 @@ def test_a_checkpoint_moved_or_changed_since_the_save_is_refused_by_name(
         load_scenario(path)
     assert refused.value.place == str(weights)
     assert refused.value.refusal is not None
-    assert refused.value.refusal.key == ("checkpoint_gone" if change == "removed"
-                                         else "checkpoint_changed_since_saved")
+    assert refused.value.refusal.key == {
+        "removed": "checkpoint_gone", "touched": "checkpoint_modified_since_saved",
+        "header": "checkpoint_changed_since_saved"}[change]
     assert "\n" not in str(refused.value)
     assert refused.value.refusal.words("zh") != refused.value.refusal.words("en")
+
+
+@pytest.mark.parametrize("how", ["moved", "copied"])
+def test_a_checkpoint_moved_or_copied_opens_where_the_user_says(
+        tmp_path: Path, folder: Path, how: str) -> None:
+    """A checkpoint folder moved (times kept) opens from its new folder; one copied (new
+    times) only when the user also says it is the same checkpoint. Either way the document is
+    the one saved, edits and all, and reads its weights from the new place."""
+    path = tmp_path / "doc.qkv.json"
+    ours = edited(folder)
+    save_scenario(ours, path)
+    elsewhere = tmp_path / "elsewhere"
+    if how == "moved":
+        folder.rename(elsewhere)
+    else:
+        shutil.copytree(folder, elsewhere, copy_function=shutil.copyfile)  # new times
+        shutil.rmtree(folder)
+    with pytest.raises(ScenarioError) as gone:
+        load_scenario(path)
+    assert gone.value.refusal is not None and gone.value.refusal.key == "checkpoint_gone"
+    if how == "copied":
+        with pytest.raises(ScenarioError) as modified:
+            load_scenario(path, Relocation(folder=elsewhere))
+        assert modified.value.place == str(elsewhere / "model.safetensors")
+        assert modified.value.refusal is not None
+        assert modified.value.refusal.key == "checkpoint_modified_since_saved"
+    again = load_scenario(path, Relocation(folder=elsewhere, any_time=how == "copied"))
+    files = {weight.file for weight in again.parameters.values()
+             if isinstance(weight, MappedWeight)}
+    assert files == {elsewhere / "model.safetensors"}
+    assert again.parameter("layers.1.attention.Wq")[2, 3] == 0.25
+    for name, array in compute(edited(elsewhere, mapped=False)).arrays.items():
+        assert np.array_equal(compute(again).arrays[name], array), name
+    resaved = tmp_path / "again.qkv.json"
+    save_scenario(again, resaved)
+    assert load_scenario(resaved).parameter("head.unembed")[4, 30] == -1.5
+
+
+def test_the_user_s_word_does_not_cover_a_changed_header_or_size(
+        tmp_path: Path, folder: Path) -> None:
+    """``any_time`` reads a file whose time alone differs; a file of another size or header
+    is another checkpoint, refused whatever the user says."""
+    path = tmp_path / "doc.qkv.json"
+    save_scenario(edited(folder), path)
+    weights = folder / "model.safetensors"
+    with weights.open("ab") as grown:
+        grown.write(b"\0" * 8)
+    with pytest.raises(ScenarioError) as refused:
+        load_scenario(path, Relocation(any_time=True))
+    assert refused.value.refusal is not None
+    assert refused.value.refusal.key == "checkpoint_changed_since_saved"
 
 
 def test_a_self_contained_save_needs_no_checkpoint(tmp_path: Path, folder: Path) -> None:
