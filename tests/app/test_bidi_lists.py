@@ -11,7 +11,7 @@ from PySide6.QtGui import QColor, QImage, QPainter, QTextDocument, QTextLayout
 from PySide6.QtWidgets import QApplication
 
 from app.canvas.theme import font
-from app.help.html import step_plain
+from app.help.html import step_html, step_plain
 from app.model.operands import shown_token
 from app.texts.lookup import step_text
 from engine import compute, parse_scenario
@@ -98,13 +98,25 @@ def test_the_id_is_drawn_where_it_is_written(qapp: QApplication, rich: bool) -> 
     assert changed and max(changed) < ink[0] + (ink[-1] - ink[0]) / 5, (changed, ink)
 
 
-def test_the_explanation_lists_the_vocabulary_in_its_order() -> None:
-    """The logits step's explanation lists the head's entries as labels show them."""
+def test_the_explanation_lists_the_vocabulary_in_its_order(qapp: QApplication) -> None:
+    """The logits step's explanation lists the head's entries as labels show them, and its
+    rich text draws them in that order (listed raw, they read עולם, مرحبا, שלום)."""
     document = example_document("training")
     document["tokens"] = [HEBREW, ARABIC, "עולם", HEBREW]
     document["head"]["vocab"] = [HEBREW, ARABIC, "עולם", "cat"]
     trace = compute(parse_scenario(document))
     logits = next(k for k, step in enumerate(trace.steps) if step.id == "logits")
-    plain = step_plain(step_text(trace, logits, "en", 3, 0), "en")
+    text = step_text(trace, logits, "en", 3, 0)
     listed = ", ".join(shown_token(t) for t in (HEBREW, ARABIC, "עולם"))
-    assert f"one column per entry ({listed} and cat)" in plain
+    said = f"one column per entry ({listed} and cat)"
+    assert said in step_plain(text, "en")
+    shown = QTextDocument()
+    shown.setHtml(step_html(text, "en"))
+    shown.setTextWidth(4000)
+    shown.documentLayout().documentSize()
+    block = shown.find("one column per entry").block()
+    line = block.text()
+    entries = [HEBREW, ARABIC, "עולם", "cat"]
+    left = {entry: min(run.boundingRect().left() for run in block.layout().glyphRuns(
+        line.index(entry, line.index(said)), len(entry))) for entry in entries}
+    assert sorted(entries, key=left.__getitem__) == entries
