@@ -5,16 +5,25 @@ from __future__ import annotations
 
 import unicodedata
 
+LEFT_TO_RIGHT_MARK = "\u200e"
 FIRST_STRONG_ISOLATE = "\u2068"
 POP_DIRECTIONAL_ISOLATE = "\u2069"
 _RIGHT_TO_LEFT = {"R", "AL", "RLE", "RLO", "LRE", "LRO", "PDF", "RLI", "LRI", "FSI", "PDI"}
+_OPEN = LEFT_TO_RIGHT_MARK + FIRST_STRONG_ISOLATE
+_CLOSE = POP_DIRECTIONAL_ISOLATE + LEFT_TO_RIGHT_MARK
 
 
 def isolate(text: str) -> str:
     """``text`` isolated from what surrounds it when it holds right-to-left letters or bidi
-    controls: a Hebrew or Arabic token then cannot reorder the numbers after it."""
-    if text.startswith(FIRST_STRONG_ISOLATE) and text.endswith(POP_DIRECTIONAL_ISOLATE):
+    controls: a Hebrew or Arabic token then cannot reorder the numbers and tokens around it.
+
+    The isolate (U+2068…U+2069) sits between left-to-right marks: Qt's rich text (the
+    explanation, a tooltip shown as HTML) takes a paragraph's direction from its first strong
+    letter, one inside an isolate too, and read ``0 · ⁨שלום⁩, 12, ⁨مرحبا⁩`` right to left
+    (``مرحبا, 12, שלום · 0``); a mark before the token is that letter instead, and a mark after it
+    keeps a following number on its side where a renderer knows no isolates."""
+    if text.startswith(_OPEN) and text.endswith(_CLOSE):
         return text  # already isolated (a token as the canvas shows it)
     if any(unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT for ch in text):
-        return f"{FIRST_STRONG_ISOLATE}{text}{POP_DIRECTIONAL_ISOLATE}"
+        return f"{_OPEN}{text}{_CLOSE}"
     return text

@@ -81,8 +81,9 @@ def reads_grid(ctx: LayoutContext) -> MatrixGrid:
     targets = scenario.targets
     assert targets is not None
     answer = np.zeros(seen.shape, dtype=bool)
+    vocab = ctx.trace.tokens_of("vocab")  # as written, as the tokens are (not as shown)
     for i in range(scenario.n - 1):
-        answer[i, i + 1] = scenario.tokens[i + 1] == ctx.vocab[targets[i]]
+        answer[i, i + 1] = scenario.tokens[i + 1] == vocab[targets[i]]
     labels = ctx.labels
 
     def cell_text(row: int, col: int) -> str:

@@ -13,7 +13,14 @@ from functools import cached_property
 
 import numpy as np
 
-from app.model.operands import array_name, ffn_pre, kv_head, tokens_of, visible_of
+from app.model.operands import (
+    array_name,
+    ffn_pre,
+    kv_head,
+    shown_tokens,
+    tokens_of,
+    visible_of,
+)
 from app.texts.printed import printed_places
 from app.texts.scope import QK_NORM, StepModules, modules_of
 from engine import Attention, Block, Scenario, Step, Trace, format_number
@@ -377,7 +384,9 @@ class Facts:
 
     @property
     def vocab(self) -> tuple[str, ...]:
-        return self.modules.vocab
+        """The head's entries as labels show them (a right-to-left entry isolated: listed
+        raw, ``שלום, مرحبا, עולם`` read as one right-to-left run, last entry first)."""
+        return shown_tokens(self.modules.vocab)
 
     @property
     def head_output(self) -> str:

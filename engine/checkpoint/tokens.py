@@ -6,6 +6,7 @@ and one label per vocabulary entry for the head."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 
 from tokenizers import Encoding, Tokenizer
@@ -20,6 +21,15 @@ LABEL_LIMIT = 40
 REPLACEMENT = "\ufffd"
 WORD_START = "\u2581"
 """Sentencepiece's mark of a space before a word (▁)."""
+_PRINTED_BYTES = [*range(0x21, 0x7F), *range(0xA1, 0xAD), *range(0xAE, 0x100)]
+BYTE_OF = {chr(byte): byte for byte in _PRINTED_BYTES} | {
+    chr(0x100 + k): byte for k, byte in enumerate(sorted(set(range(0x100)) - set(_PRINTED_BYTES)))}
+"""The byte each character of a byte-level BPE vocabulary spells (GPT-2's table, which Llama 3
+and Qwen keep): a printable Latin-1 character its own byte, the other bytes U+0100 on (``Ġ``
+0x20, ``Ċ`` 0x0A)."""
+_NOT_WHOLE = re.compile(f"[\udc80-\udcff]+|{UNPRINTABLE.pattern}")
+"""What a byte-level entry's bytes decoded with surrogate escapes hold that no label shows as
+text: bytes that are no whole character (as surrogates), characters no document can hold."""
 
 
 @dataclass(frozen=True)
@@ -72,7 +82,9 @@ def tokenize(tokenizer: Tokenizer, text: str, *, vocab: int, context: int,
                                             limit=MAX_POSITIONS))
     texts = (text, pair or "")
     shared = _shared_spans(encoding)
-    labels = [entry_label(tokenizer, token_id) if alike else
+    byte_level = _byte_level(tokenizer)
+    labels = [_entry_label(tokenizer, token_id, byte_level)
+              if alike or (byte_level and _named_bytes(token) is not None) else
               _label(_word_start(token, texts[sequence or 0][start:end]) or token)
               for (start, end), token, sequence, token_id, alike in zip(
                   encoding.offsets, encoding.tokens, encoding.sequence_ids, ids, shared,
@@ -176,11 +188,19 @@ def vocabulary(tokenizer: Tokenizer, size: int) -> list[str]:
     A sentencepiece entry that starts a word (``▁sat``) keeps its space: decoded alone, the
     tokenizer drops the first space of a text, and ``▁sat`` would read ``sat``, as the entry
     ``sat`` does (and not as the text's token it is, `` sat``)."""
-    return [entry_label(tokenizer, token_id) for token_id in range(size)]
+    byte_level = _byte_level(tokenizer)
+    return [_entry_label(tokenizer, token_id, byte_level) for token_id in range(size)]
 
 
 def entry_label(tokenizer: Tokenizer, token_id: int) -> str:
     """The label of one vocabulary entry, as :func:`vocabulary` gives it."""
+    return _entry_label(tokenizer, token_id, _byte_level(tokenizer))
+
+
+def _entry_label(tokenizer: Tokenizer, token_id: int, byte_level: bool) -> str:
+    """:func:`entry_label`, told whether the tokenizer is :func:`_byte_level`: an entry of
+    bytes that are no whole printable characters is labelled by :func:`_named_bytes` (its
+    spelling, ``ç`` for 0xE7, would read as the letter ç)."""
     token = tokenizer.id_to_token(token_id)
     if token is None:
         return f"#{token_id}"
@@ -188,7 +208,33 @@ def entry_label(tokenizer: Tokenizer, token_id: int) -> str:
     if token.startswith(WORD_START) and not decoded.startswith(" "):
         decoded = " " + decoded
     readable = decoded and REPLACEMENT not in decoded and not UNPRINTABLE.search(decoded)
-    return _label(decoded if readable else token)
+    named = None if readable or not byte_level else _named_bytes(token)
+    return _label(decoded if readable else named or token)
+
+
+def _byte_level(tokenizer: Tokenizer) -> bool:
+    """Whether the tokenizer decodes its entries as the bytes :data:`BYTE_OF` spells (its
+    decoder, or one of a sequence's, is ByteLevel: GPT-2, Llama 3, Qwen)."""
+    if tokenizer.decoder is None:
+        return False
+    state = json.loads(tokenizer.decoder.__getstate__())
+    return any(part.get("type") == "ByteLevel" for part in [state, *state.get("decoders", [])])
+
+
+def _named_bytes(token: str) -> str | None:
+    """A byte-level entry's bytes as text, each byte that is no part of a whole printable
+    character by its code as a byte fallback names it (0xE7, the first of 猫's three:
+    ``<0xE7>``; ``a`` then 0xE7: ``a<0xE7>``); None when its bytes are whole printable
+    characters, or it is not spelled in bytes (an added token)."""
+    try:
+        spelled = bytes(BYTE_OF[ch] for ch in token)
+    except KeyError:
+        return None
+    text = spelled.decode("utf-8", "surrogateescape")
+    if not _NOT_WHOLE.search(text):
+        return None
+    return _NOT_WHOLE.sub(lambda match: "".join(
+        f"<0x{byte:02X}>" for byte in match.group().encode("utf-8", "surrogateescape")), text)
 
 
 def _label(text: str) -> str:

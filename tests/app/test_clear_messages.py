@@ -121,7 +121,7 @@ def test_a_right_to_left_token_is_isolated_in_the_status_bar(window: StudioWindo
     window.state.set_receiver(1)
     assert window.state.edit_cell("attention.Wq", 0, 0, 2.0)
     message = window.statusBar().currentMessage()
-    assert "shares for \u2068עולם\u2069: " in message
+    assert "shares for \u200e\u2068עולם\u2069\u200e: " in message
     shares = message.split(": ", 1)[1]
     assert [float(x) for x in shares.split(" / ")] == pytest.approx(
         window.state.trace.arrays["weights"][0, 1, :2].tolist(), abs=5e-4)

@@ -152,6 +152,18 @@ def test_the_training_panel_dashes_what_the_mask_hides_and_marks_each_answer(
         assert [grid.spec.explain(1, 0), grid.spec.explain(0, 1)] == TIPS[lang]
 
 
+def test_the_answers_are_marked_for_tokens_shown_otherwise_than_written(qtbot: QtBot) -> None:
+    """A token its label shows otherwise (right-to-left, isolated; a space at its start, ␣)
+    is still its vocabulary entry: the answer each row must predict is marked (the written
+    token was compared with the entry as shown, and none was)."""
+    doc = copy.deepcopy(DOCS["training"])
+    doc["tokens"] = ["שלום", "مرحبا", " cat", "."]
+    doc["head"]["vocab"] = ["שלום", "مرحبا", " cat", "."]
+    grid = grid_titled(loss_frame(trace_of(doc)), "Who each position reads")
+    assert grid.spec.marked is not None
+    np.testing.assert_array_equal(grid.spec.marked, np.eye(4, k=1, dtype=bool))
+
+
 def test_without_the_mask_the_training_panel_shows_each_position_reading_its_answer(
         qtbot: QtBot) -> None:
     trace = trace_of(DOCS["training, mask off"])

@@ -99,7 +99,7 @@ def test_a_refusal_names_a_file_as_written(qtbot: QtBot, tmp_path: Path,
     ("␣", "<U+2423>"), ("a↵", "a<U+21B5>"), (" ⇥\t", "␣<U+21E5>⇥"),
     ("\u202erow", "<U+202E>row"), ("\u200b", "<U+200B>"), ("\u00a0x", "<0xA0>x"),
     ("\u3000", "<U+3000>"), ("👩\u200d👧", "👩\u200d👧"), ("\u200d", "<U+200D>"),
-    ("שלום", "\u2068שלום\u2069"), (" مرحبا", "\u2068␣مرحبا\u2069")])
+    ("שלום", "\u200e\u2068שלום\u2069\u200e"), (" مرحبا", "\u200e\u2068␣مرحبا\u2069\u200e")])
 def test_a_token_that_would_break_a_line_show_nothing_or_look_like_another_is_named(
         token: str, shown: str) -> None:
     assert shown_token(token) == shown

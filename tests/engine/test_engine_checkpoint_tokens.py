@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tokenizers import Tokenizer
 
 from app.cli import main
 from app.texts.problems import problem_words
@@ -233,3 +234,27 @@ def test_an_unknown_character_is_labelled_alike_wherever_it_stands(
     labelled by its entry (a space); the character keeps its own label, as later in the
     text."""
     assert import_checkpoint(FIXTURES / "mistral", text).tokens == labels
+
+
+@pytest.mark.parametrize("family", ["gpt2", "qwen2", "olmo2"])
+def test_a_byte_level_token_of_part_of_a_character_is_named_by_its_bytes(
+        tmp_path: Path, family: str) -> None:
+    """A byte-level entry holding part of a character (``ç``, the byte 0xE7 that starts 猫)
+    reads ``<0xE7>`` as a byte fallback's entry does, not as the letter ç, in the text and in
+    the head's vocabulary alike; ``a`` then 0xE7 reads ``a<0xE7>``; an entry of whole
+    characters reads as the tokenizer decodes it alone."""
+    model = json.loads((FIXTURES / family / "tokenizer.json").read_text("utf-8"))["model"]
+    vocab = {("aç" if token == "g" else token): k for token, k in model["vocab"].items()}
+    folder = tokenizer_copy(tmp_path, family, model={
+        **model, "vocab": vocab, "merges": [*model["merges"], ["a", "ç"]]})
+    scenario = import_checkpoint(folder, "我爱你，a猫😀")
+    assert scenario.head is not None
+    assert scenario.tokens == ("我", "爱", "你", "<0xEF>", "<0xBC><0x8C>", "a<0xE7>", "<0x8C>",
+                               "<0x80>")  # 猫's 0xAB and 😀's first three bytes are no entry
+    assert tuple(scenario.head.vocab[k] for k in scenario.token_ids or ()) == scenario.tokens
+    assert [scenario.head.vocab[vocab[token]] for token in ("ç", "Į", "½ł", "çĪ", "Ġ")] == [
+        "<0xE7>", "<0x8C>", "<0xBD><0xA0>", "<0xE7><0x88>", " "]
+    tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    whole = [(label, tokenizer.decode([k], skip_special_tokens=False))
+             for k, label in enumerate(scenario.head.vocab[:len(vocab)]) if "<0x" not in label]
+    assert len(whole) == 29 and all(label == decoded for label, decoded in whole), whole
