@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import shiboken6
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QPainter, QPen
 from PySide6.QtWidgets import (
@@ -137,6 +138,14 @@ def _lines(lang: str, marks: CacheRows) -> list[str]:
     return lines
 
 
+def _in_picture(parent: QGraphicsItem, grids: Sequence[tuple[str, MatrixGrid]]
+                ) -> list[tuple[str, MatrixGrid]]:
+    """The ``grids`` placed under ``parent``: a step shown in parts makes every head's grids
+    and places one part's (the others' are let go, with the group holding them)."""
+    return [(name, grid) for name, grid in grids
+            if shiboken6.isValid(grid) and parent.isAncestorOf(grid)]
+
+
 def mark_kv_cache(ctx: LayoutContext, step: Step, parent: QGraphicsItem, covered: QRectF,
                   grids: Sequence[tuple[str, MatrixGrid]]) -> QRectF:
     """Outline the rows of the step's ``grids`` (array name, grid) the cache accounts for, and
@@ -146,7 +155,7 @@ def mark_kv_cache(ctx: LayoutContext, step: Step, parent: QGraphicsItem, covered
     if marks is None:
         return covered
     lang = ctx.options.lang
-    for name, grid in grids:
+    for name, grid in _in_picture(parent, grids):
         part = _part(step, name, marks)
         if part is None or grid.spec.values.shape[0] != (marks.memory if part == "memory"
                                                          else marks.new + 1):

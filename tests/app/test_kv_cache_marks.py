@@ -17,15 +17,18 @@ from PySide6.QtCore import QRectF
 from pytestqt.qtbot import QtBot
 
 from app.canvas import FrameItem, FrameOptions
+from app.canvas.frame import build_frame_scene
 from app.canvas.grid import NUMBER_SIZE, MatrixGrid
 from app.canvas.kv_cache_marks import PEN_WIDTH, TAG_GAP, CacheBand
 from app.canvas.layout import TextItem
 from app.texts import step_text
 from engine import Trace, compute, parse_scenario
+from engine.checkpoint import import_checkpoint
 from engine.format.generation_keys import Settings
 from engine.generation.run import generate
 from tests.app.legibility import digit_ink
 from tests.engine.generation_documents import cases
+from tests.engine.hf_reference import FIXTURES
 
 GENERATED = 2
 """Tokens each document's run appends."""
@@ -300,3 +303,20 @@ def test_an_outline_runs_beside_the_digits_never_through_them(qtbot: QtBot, name
             assert band.rect().bottom() - stroke > last.center().y() + ink / 2
             checked += 1
     assert checked
+
+
+def test_a_step_shown_in_parts_marks_the_grids_of_its_part(qtbot: QtBot) -> None:
+    """Gemma 2's scores step of a generated document is shown in four parts (each head's row
+    cut in two): each part marks only the scores it shows, and none fails on the other
+    parts' grids, let go with the rows not shown (every PNG export of it failed so)."""
+    document = import_checkpoint(FIXTURES / "gemma2", "the cat sat")
+    trace = compute(generate(document, GENERATED, Settings(temperature=0.0)).scenario)
+    n = trace.scenario.n
+    index = trace.step_index("L1.scores")
+    marked = []
+    for part in range(4):
+        _scene, item = build_frame_scene(trace, index, FrameOptions(lang="en"), part=part)
+        assert item.composition is not None and item.composition.parts == 4
+        marked.append(bands(item))
+    shown = [("earlier", tuple(range(n - 1))), ("new", (n - 1,))]
+    assert marked == [{}, {"scores · head 1": shown}, {}, {"scores · head 2": shown}]
