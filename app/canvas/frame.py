@@ -117,6 +117,13 @@ class Sheet(QGraphicsObject):
             painter.fillRect(self._rect, QBrush(self.options.theme.color("background")))
 
 
+SPLIT_HEADINGS = 3
+"""How many times a split frame is built again until its heading's "(k/n)" says the part it
+shows: the first heading, without "(k/n)", may leave the picture a line more room than the
+split one, and so fewer parts (Mistral's projections of a generated text: 3 parts for the
+heading without it, 6 with it)."""
+
+
 class FrameItem(Sheet):
     """A whole frame on its sheet: step title, document title, the step's picture, reads/writes,
     caption.
@@ -194,10 +201,13 @@ class FrameItem(Sheet):
         if printed and self._by_itself and not self._edge:
             self._edge = True
             self._rebuild(step_title)
-        half = self.composition.part
-        if half is not None:  # split over slides: the heading says which part
-            self._part, self._split = half, True
-            self._rebuild(step_title)
+        if self.composition.part is not None:  # split over slides: the heading says which part
+            self._split = True
+            for _ in range(SPLIT_HEADINGS):
+                said = self.composition.part, self.composition.parts
+                self._rebuild(step_title)
+                if (self.composition.part, self.composition.parts) == said:
+                    break
 
     def _rebuild(self, step_title: str | None) -> None:
         """Build the frame again (split, or with the sheet's edge its own)."""
@@ -216,8 +226,8 @@ class FrameItem(Sheet):
         lang = self.options.lang
         title = step_title or step.title
         if self._split:
-            title = say("frame.part_title", lang, title=title, k=(self._part or 0) + 1,
-                        count=self.composition.parts)
+            title = say("frame.part_title", lang, title=title,
+                        k=(self.composition.part or 0) + 1, count=self.composition.parts)
         heading = say("frame.heading", lang, n=self.step_index + 1, count=len(trace.steps),
                       title=title)
         if not side:  # a comparison's side: the comparison's own heading says the rest
