@@ -4,7 +4,16 @@ is shown."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.i18n import LiveTexts, current_language
 from app.model.run import RunToken, run_tokens
@@ -27,11 +36,23 @@ class RunLevel(QWidget):
         self.texts = LiveTexts()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.row = QHBoxLayout()
-        self.row.setContentsMargins(0, 0, 0, 0)
+        line = QHBoxLayout()
+        line.setContentsMargins(0, 0, 0, 0)
         self.run_label = PlainLabel()
         self.texts.bind(self.run_label.setText, lambda: self.tr("Generation run:"))
-        self.row.addWidget(self.run_label)
+        line.addWidget(self.run_label)
+        self.strip = QScrollArea()
+        """The buttons, scrolled sideways when the run's tokens are more than the line holds
+        (squeezed, they were drawn over one another at 1024 × 768)."""
+        self.strip.setWidgetResizable(True)
+        self.strip.setFrameShape(QFrame.Shape.NoFrame)
+        self.strip.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.strip.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.strip.setFixedHeight(QPushButton("1").sizeHint().height()
+                                  + self.strip.horizontalScrollBar().sizeHint().height() + 4)
+        buttons = QWidget()
+        self.row = QHBoxLayout(buttons)
+        self.row.setContentsMargins(0, 0, 0, 0)
         self.token_buttons: list[QPushButton] = []
         self.whole_button = QPushButton()
         self.whole_button.setCheckable(True)
@@ -41,7 +62,9 @@ class RunLevel(QWidget):
         self.whole_button.clicked.connect(lambda: self._choose(None))
         self.row.addWidget(self.whole_button)
         self.row.addStretch(1)
-        layout.addLayout(self.row)
+        self.strip.setWidget(buttons)
+        line.addWidget(self.strip, 1)
+        layout.addLayout(line)
         self.banner = PlainLabel()
         self.banner.setWordWrap(True)
         layout.addWidget(self.banner)
@@ -78,7 +101,7 @@ class RunLevel(QWidget):
             button = QPushButton()
             button.setCheckable(True)
             button.clicked.connect(lambda _on=False, t=token.t: self._choose(t))
-            self.row.insertWidget(token.t, button)  # after the label, before Whole document
+            self.row.insertWidget(token.t - 1, button)  # before Whole document
             self.token_buttons.append(button)
         self._name()
 
@@ -95,6 +118,11 @@ class RunLevel(QWidget):
         for token, button in zip(self._tokens, self.token_buttons, strict=True):
             button.setChecked(token.t == t)
         self.whole_button.setChecked(t is None)
+        shown = self.whole_button if t is None else next(
+            (button for token, button in zip(self._tokens, self.token_buttons, strict=True)
+             if token.t == t), self.whole_button)
+        self.row.activate()  # buttons just made: placed before the strip scrolls to one
+        self.strip.ensureWidgetVisible(shown)
         self.banner.setVisible(t is not None)
         if t is not None:
             self.banner.setText(self.tr(

@@ -5,6 +5,7 @@ the heading says where in the run; an edit goes back to the whole document."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import pairwise
 
 import numpy as np
 import pytest
@@ -169,3 +170,30 @@ def test_the_export_dialog_opens_on_the_token_viewed(window: StudioWindow,
     assert dialog.trace is window.state.trace and dialog.whole.scenario is window.state.scenario
     assert dialog.frame_options().run_place is None, "pages say which token they are"
     dialog.deleteLater()
+
+
+def test_a_long_run_scrolls_its_buttons_at_1024_by_768(qtbot: QtBot) -> None:
+    """Eight tokens at 1024 × 768: the buttons keep their width side by side (squeezed, they
+    were drawn over one another) and the strip scrolls to the token shown."""
+    run = generate(parse_scenario(cases()["three-layers"]), 8, Settings(temperature=2.0, seed=4))
+    shown = StudioWindow(run.scenario)
+    shown.resize(1024, 768)
+    with qtbot.waitActive(shown):
+        shown.show()
+    try:
+        level = shown.timeline.run_level
+        shown.state.view_token(7)
+        QApplication.processEvents()
+        buttons = [*level.token_buttons, level.whole_button]
+        assert len(buttons) == 9
+        places = [button.geometry() for button in buttons]
+        assert all(button.width() >= button.sizeHint().width() for button in buttons)
+        assert all(left.right() < right.left() for left, right in pairwise(places))
+        viewport = level.strip.viewport().rect()
+        seventh = level.token_buttons[6]
+        corner = seventh.mapTo(level.strip.viewport(), seventh.rect().topLeft())
+        assert seventh.isChecked()
+        assert viewport.contains(corner) and viewport.right() >= corner.x() + seventh.width()
+        assert level.strip.horizontalScrollBar().value() > 0
+    finally:
+        close_window(shown)
