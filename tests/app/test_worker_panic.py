@@ -38,7 +38,7 @@ def test_opening_a_file_whose_reading_panics_is_refused_in_words(
         qtbot: QtBot, tmp_path: Path, dialogs: Dialogs, monkeypatch: pytest.MonkeyPatch) -> None:
     path = write_document(tmp_path / "lesson.qkv.json", example_document("multihead"))
     monkeypatch.setattr(app.window.studio, "read_to_show",
-                        lambda _path, run, _options: run(panicking, True))
+                        lambda _path, run, _options, _relocation: run(panicking, True))
     window = open_window(qtbot)
     try:
         before = window.state.scenario
