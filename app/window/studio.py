@@ -206,7 +206,8 @@ class StudioWindow(QMainWindow):
         self.state.undo_stack.cleanChanged.connect(self._update_title)
         self.state.documentChanged.connect(self._on_document_title)
         self.statusBar().addPermanentWidget(BusyIndicator(self.state))
-        self.step_weights = StepWeights(self.state, lambda fit: self.refresh_canvas(fit))
+        self.step_weights = StepWeights(
+            self.state, lambda fit: self.canvas.build_later(lambda: self.refresh_canvas(fit)))
         self.statusBar().addPermanentWidget(self.step_weights)
         self.controls.fit_button.clicked.connect(self.canvas.fit_whole)
         self.recovery = RecoveryWriter(self.state, parent=self)
