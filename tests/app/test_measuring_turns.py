@@ -11,11 +11,14 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 import app.canvas.view
+import app.state.big
 from app.canvas import compose
 from app.canvas.context import LayoutContext
 from app.canvas.frame import FrameItem
 from app.canvas.measuring_turn import Unmeasured
 from app.window.studio import StudioWindow
+from tests.app.driving import close_window, open_window
+from tests.app.test_open_speed import built_grids
 
 
 def on_screen(window: StudioWindow) -> list[FrameItem]:
@@ -30,6 +33,7 @@ def test_a_new_frame_is_measured_a_step_a_turn(
     in a turn, one a turn, the 16:9 frame on screen meanwhile; the frame shown is the one
     built in one go."""
     canvas = g01.canvas
+    qtbot.waitUntil(lambda: bool(on_screen(g01)), timeout=3000)  # the window's first frame
     monkeypatch.setattr(app.canvas.view, "MEASURING_TURN_MS", 0)
     before = on_screen(g01)[0]
     attempts: list[str] = []
@@ -81,3 +85,24 @@ def test_a_frame_asked_for_is_built_whole_at_once(
     frame = g01.canvas.frame
     assert isinstance(frame, FrameItem) and frame.options.aspect == "4:3"
     assert on_screen(g01) == [frame]
+
+
+def test_a_big_documents_step_shows_its_grids_then_its_frame_at_the_next_turn(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every document is big here (``BIG_CELLS = 0``): stepping into layer 3 builds its first
+    grid at once, and its frame, fitted to the canvas those grids leave, at the next turn."""
+    monkeypatch.setattr(app.state.big, "BIG_CELLS", 0)
+    window = open_window(qtbot, "three-layers")
+    try:
+        qtbot.waitUntil(lambda: bool(on_screen(window)), timeout=3000)
+        before = on_screen(window)
+        step = window.state.trace.step_index("L3.norm1")
+        window.state.set_step(step)
+        assert "layers.2.attention.Wq" in built_grids(window)
+        assert on_screen(window) == before, "drawn once the event loop turns"
+        qtbot.waitUntil(lambda: on_screen(window)[0].step_index == step, timeout=3000)
+        frame = on_screen(window)[0]
+        assert frame.options.aspect == window.canvas.aspect()
+        assert window.canvas.fitted
+    finally:
+        close_window(window)
