@@ -49,6 +49,7 @@ from app.canvas.layout import (
     wrapping,
 )
 from app.canvas.layout import fit_scale as fit_scale
+from app.canvas.measuring_turn import measuring_step
 from app.canvas.prepared_drawing import is_prepared, step_weights
 from app.canvas.rare_cells import cells_full_size, sizing
 from app.canvas.remember import known_format
@@ -622,6 +623,7 @@ def _fits_key(ctx: LayoutContext, document: tuple[object, ...], step: Step,
 
 def _measured(ctx: LayoutContext, document: tuple[object, ...], index: int,
               area: QSizeF) -> Fits:
+    measuring_step()  # within a turn whose time is up: left for the next (measuring_turn)
     step_id = ctx.trace.steps[index].id
     found, shown = _measure_step(ctx, index, area)
     _remember(_SHOWN, (document, step_id), shown)

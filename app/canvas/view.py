@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import nullcontext
 
 import numpy as np
 import pyqtgraph as pg
@@ -15,6 +16,7 @@ from app.canvas.context import FrameOptions
 from app.canvas.frame import FrameItem
 from app.canvas.grid import MatrixGrid
 from app.canvas.heat import span_text
+from app.canvas.measuring_turn import Unmeasured, measuring_for
 from app.canvas.picture import painting_on_screen
 from app.canvas.side_by_side import CompareFrameItem
 from app.canvas.theme import Theme, font
@@ -36,6 +38,10 @@ NOTE_INSET = 8
 """Pixels between the corner note and the viewport's edge."""
 NOTE_STEP = 4
 """Pixels between the places tried for the corner note."""
+MEASURING_TURN_MS = 40
+"""How long a frame built in a turn of its own (:meth:`CanvasView.build_later`) measures steps
+before it leaves the rest of its layout search to the next turns
+(:mod:`app.canvas.measuring_turn`), the frame before it on screen meanwhile."""
 
 
 class CanvasView(pg.GraphicsView):
@@ -89,7 +95,9 @@ class CanvasView(pg.GraphicsView):
         self._pending: Callable[[], None] | None = None
         self._pending_timer = QTimer(self)
         self._pending_timer.setSingleShot(True)
-        self._pending_timer.timeout.connect(self.build_pending)
+        self._pending_timer.timeout.connect(self._build_in_turn)
+        self._in_turn = False
+        """Whether a requested build runs in a turn of its own (:meth:`_build_in_turn`)."""
         self._unsettled: list[int] = []
         self._settle_timer = QTimer(self)
         self._settle_timer.setSingleShot(True)
@@ -145,6 +153,24 @@ class CanvasView(pg.GraphicsView):
             self.drop_pending()
             build()
 
+    def _build_in_turn(self) -> None:
+        """Build the requested frame in this turn of the event loop, a new frame's layout
+        search for :data:`MEASURING_TURN_MS` at most (and one step's measure): what is left is
+        measured at the next turns, the frame before it on screen meanwhile, unless the frame
+        is asked for (:attr:`frame`) or another requested."""
+        build = self._pending
+        if build is None:
+            return
+        self.drop_pending()
+        self._in_turn = True
+        try:
+            build()
+        except Unmeasured:
+            if self._pending is None:
+                self.build_later(build)
+        finally:
+            self._in_turn = False
+
     def set_theme(self, theme: Theme) -> None:
         """Colours of the view; keyboard focus shows as a thick frame in the theme's accent."""
         self.theme = theme
@@ -169,10 +195,11 @@ class CanvasView(pg.GraphicsView):
                 self._repaint_soon()
             self._settle_later(frame)
             return frame
-        frame = FrameItem(trace, step, options, title,
-                          alone=self.frames_alone or self.zoomed_to_step,
-                          screen=self.viewport().height(),
-                          part=part if self.splits_steps else None)
+        with measuring_for(MEASURING_TURN_MS) if self._in_turn else nullcontext():
+            frame = FrameItem(trace, step, options, title,
+                              alone=self.frames_alone or self.zoomed_to_step,
+                              screen=self.viewport().height(),
+                              part=part if self.splits_steps else None)
         self.show_item(frame, fit)
         return frame
 

@@ -273,10 +273,11 @@ def test_jumps_by_the_timeline_then_cancel_go_back_to_the_step_on_screen(
     click_step(qtbot, window, "L1.projections")
     click_step(qtbot, window, "L1.mix")
     click(qtbot, window.timeline.previous_button)  # weights
+    weights_step = index_of(window, "L1.weights")
+    drawn(qtbot, window, weights_step)  # a big document's step: drawn at the next turn
     click_step(qtbot, window, "L1.ffn")  # waits again
     qtbot.waitUntil(window.step_weights.isVisible)
     click(qtbot, window.step_weights.cancel_button)
-    weights_step = index_of(window, "L1.weights")
     assert window.state.step == weights_step  # the step drawn last, not the one before it
     assert on_screen(window) == weights_step and not window.step_weights.isVisible()
     gate.open()
