@@ -42,6 +42,11 @@ MEASURING_TURN_MS = 40
 """How long a frame built in a turn of its own (:meth:`CanvasView.build_later`) measures steps
 before it leaves the rest of its layout search to the next turns
 (:mod:`app.canvas.measuring_turn`), the frame before it on screen meanwhile."""
+MEASURING_TURNS = 100
+"""The most turns one frame's layout search is spread over (4 s of them): past them it is built
+whole. The steps measured are kept in caches of their own size (:data:`~app.canvas.compose.
+CACHE_SIZE`): a search measuring more steps than they keep would lose its first ones and never
+end."""
 
 
 class CanvasView(pg.GraphicsView):
@@ -98,6 +103,8 @@ class CanvasView(pg.GraphicsView):
         self._pending_timer.timeout.connect(self._build_in_turn)
         self._in_turn = False
         """Whether a requested build runs in a turn of its own (:meth:`_build_in_turn`)."""
+        self._turns = 0
+        """The turns the requested build has had so far (:data:`MEASURING_TURNS`)."""
         self._unsettled: list[int] = []
         self._settle_timer = QTimer(self)
         self._settle_timer.setSingleShot(True)
@@ -139,6 +146,7 @@ class CanvasView(pg.GraphicsView):
         run. Edits typed faster than frames are built so cost one build, of the newest
         document, and never queue stale pictures."""
         self._pending = build
+        self._turns = 0
         self._pending_timer.start(0)
 
     def drop_pending(self) -> None:
@@ -157,17 +165,20 @@ class CanvasView(pg.GraphicsView):
         """Build the requested frame in this turn of the event loop, a new frame's layout
         search for :data:`MEASURING_TURN_MS` at most (and one step's measure): what is left is
         measured at the next turns, the frame before it on screen meanwhile, unless the frame
-        is asked for (:attr:`frame`) or another requested."""
+        is asked for (:attr:`frame`) or another requested; whole after
+        :data:`MEASURING_TURNS`."""
         build = self._pending
         if build is None:
             return
         self.drop_pending()
-        self._in_turn = True
+        self._in_turn = self._turns < MEASURING_TURNS
         try:
             build()
         except Unmeasured:
             if self._pending is None:
+                turns = self._turns + 1
                 self.build_later(build)
+                self._turns = turns
         finally:
             self._in_turn = False
 

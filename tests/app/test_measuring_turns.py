@@ -106,3 +106,28 @@ def test_a_big_documents_step_shows_its_grids_then_its_frame_at_the_next_turn(
         assert window.canvas.fitted
     finally:
         close_window(window)
+
+
+def test_a_search_spread_over_too_many_turns_is_finished_whole(
+        g01: StudioWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A layout search is spread over at most :data:`~app.canvas.view.MEASURING_TURNS` turns,
+    then built whole: a search measuring more steps than the caches keep would otherwise lose
+    its first measures and never end (here two turns, then the rest of G01's steps at once)."""
+    qtbot.waitUntil(lambda: bool(on_screen(g01)), timeout=3000)
+    monkeypatch.setattr(app.canvas.view, "MEASURING_TURN_MS", 0)
+    monkeypatch.setattr(app.canvas.view, "MEASURING_TURNS", 2)
+    attempts: list[str] = []
+    real = app.canvas.view.FrameItem
+
+    def built(*args: Any, **kwargs: Any) -> FrameItem:
+        try:
+            return real(*args, **kwargs)
+        except Unmeasured:
+            attempts.append("unmeasured")
+            raise
+
+    monkeypatch.setattr(app.canvas.view, "FrameItem", built)
+    compose.forget()
+    g01.resize(900, 900)
+    qtbot.waitUntil(lambda: on_screen(g01)[0].options.aspect == "4:3", timeout=5000)
+    assert attempts == ["unmeasured"] * 2
