@@ -40,11 +40,11 @@ def ask_where(parent: QWidget, document: Path, error: ScenarioError,
     (``relocation``); None when the user cancels."""
     modified = error.refusal is not None \
         and error.refusal.key == "checkpoint_modified_since_saved"
-    box = QMessageBox(QMessageBox.Icon.Warning, translate("Relocating", "Cannot open"),
-                      as_written(translate("Relocating", "{path} was not opened:\n{error}")
+    box = QMessageBox(QMessageBox.Icon.Warning, translate("StudioWindow", "Cannot open"),
+                      as_written(translate("StudioWindow", "{path} was not opened:\n{error}")
                                  .format(path=document,
                                          error=problem_words(error, current_language()))),
-                      QMessageBox.StandardButton.Cancel, parent)
+                      QMessageBox.StandardButton.Cancel, parent)  # the window's own words
     anyway = box.addButton(translate("Relocating", "Open with it anyway"),
                            QMessageBox.ButtonRole.AcceptRole) if modified else None
     find = box.addButton(translate("Relocating", "Find the checkpoint folder…"),

@@ -1539,16 +1539,6 @@ Reload it? No keeps this window&apos;s version; saving will ask before overwriti
 <context>
     <name>Relocating</name>
     <message>
-        <source>Cannot open</source>
-        <translation>无法打开</translation>
-    </message>
-    <message>
-        <source>{path} was not opened:
-{error}</source>
-        <translation>没有打开 {path}：
-{error}</translation>
-    </message>
-    <message>
         <source>Open with it anyway</source>
         <translation>仍然用它打开</translation>
     </message>

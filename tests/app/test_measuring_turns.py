@@ -26,6 +26,22 @@ def on_screen(window: StudioWindow) -> list[FrameItem]:
     return [item for item in window.canvas.view_box.addedItems if isinstance(item, FrameItem)]
 
 
+def unmeasured_builds(window: StudioWindow, monkeypatch: pytest.MonkeyPatch) -> list[FrameItem]:
+    """The frame on screen at each build of the canvas left to a later turn, from now on."""
+    shown: list[FrameItem] = []
+    real = app.canvas.view.FrameItem
+
+    def built(*args: Any, **kwargs: Any) -> FrameItem:
+        try:
+            return real(*args, **kwargs)
+        except Unmeasured:
+            shown.extend(on_screen(window))
+            raise
+
+    monkeypatch.setattr(app.canvas.view, "FrameItem", built)
+    return shown
+
+
 def test_a_new_frame_is_measured_a_step_a_turn(
         g01: StudioWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
     """A window narrowed past the middle between 16:9 and 4:3 composes its frame for the
@@ -36,19 +52,7 @@ def test_a_new_frame_is_measured_a_step_a_turn(
     qtbot.waitUntil(lambda: bool(on_screen(g01)), timeout=3000)  # the window's first frame
     monkeypatch.setattr(app.canvas.view, "MEASURING_TURN_MS", 0)
     before = on_screen(g01)[0]
-    attempts: list[str] = []
-    shown_meanwhile: list[FrameItem] = []
-    real = app.canvas.view.FrameItem
-
-    def built(*args: Any, **kwargs: Any) -> FrameItem:
-        try:
-            return real(*args, **kwargs)
-        except Unmeasured:
-            attempts.append("unmeasured")
-            shown_meanwhile.extend(on_screen(g01))
-            raise
-
-    monkeypatch.setattr(app.canvas.view, "FrameItem", built)
+    shown_meanwhile = unmeasured_builds(g01, monkeypatch)
     measured: list[str] = []
     measure = compose._measured
 
@@ -66,8 +70,7 @@ def test_a_new_frame_is_measured_a_step_a_turn(
     step = shown.step_index
     steps = len(g01.state.trace.steps)
     assert sorted(measured) == sorted(s.id for s in g01.state.trace.steps), "each step once"
-    assert len(attempts) == steps - 1
-    assert shown_meanwhile == [before] * len(attempts)
+    assert shown_meanwhile == [before] * (steps - 1)
     compose.forget()
     whole = FrameItem(shown.trace, step, shown.options, screen=canvas.viewport().height())
     assert shown.composition == whole.composition
@@ -116,18 +119,9 @@ def test_a_search_spread_over_too_many_turns_is_finished_whole(
     qtbot.waitUntil(lambda: bool(on_screen(g01)), timeout=3000)
     monkeypatch.setattr(app.canvas.view, "MEASURING_TURN_MS", 0)
     monkeypatch.setattr(app.canvas.view, "MEASURING_TURNS", 2)
-    attempts: list[str] = []
-    real = app.canvas.view.FrameItem
-
-    def built(*args: Any, **kwargs: Any) -> FrameItem:
-        try:
-            return real(*args, **kwargs)
-        except Unmeasured:
-            attempts.append("unmeasured")
-            raise
-
-    monkeypatch.setattr(app.canvas.view, "FrameItem", built)
+    before = on_screen(g01)[0]
+    shown_meanwhile = unmeasured_builds(g01, monkeypatch)
     compose.forget()
     g01.resize(900, 900)
     qtbot.waitUntil(lambda: on_screen(g01)[0].options.aspect == "4:3", timeout=5000)
-    assert attempts == ["unmeasured"] * 2
+    assert shown_meanwhile == [before] * 2
