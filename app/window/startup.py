@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QMessageBox
 
 from app import APP_NAME
@@ -17,6 +17,7 @@ from app.files.loading import Opened, placeholder, read_after_showing
 from app.files.opening import has_sidecar, is_big_file, load_computed
 from app.files.reading import kept_path
 from app.files.recovery import offer_recovery
+from app.files.relocating import is_away
 from app.files.session import (
     DRAWING,
     forget_document,
@@ -116,7 +117,7 @@ def start_window(document: str | None) -> StudioWindow:
     from app.window.studio import StudioWindow
 
     note = ""
-    refusal: tuple[Path, str] | None = None
+    refusal: tuple[Path, BaseException] | None = None
     later: Path | None = None
     remembered = False
     checked: Shown | None = None  # computed and drawn once: checking the file does both
@@ -131,7 +132,7 @@ def start_window(document: str | None) -> StudioWindow:
                 checked = _launch_check(path)
                 scenario, kept = checked.trace.scenario, kept_path(path)
             except (ScenarioError, ShowingError) as error:
-                refusal = (path, str(error))
+                refusal = (path, error)
                 scenario = load_scenario(example_path(DEFAULT_EXAMPLE))
         window = StudioWindow(scenario, kept, shown=checked)
         restore_session(window, same_document=False)
@@ -163,8 +164,13 @@ def start_window(document: str | None) -> StudioWindow:
 
 
 def say_refusal(window: StudioWindow, path: Path, error: BaseException | str) -> None:
-    """A document given at launch was refused: on standard error, the status bar and a message."""
+    """A document given at launch was refused: on standard error, the status bar and a message;
+    one whose checkpoint moved or changed is opened as File → Open opens it, which asks where
+    the checkpoint is now (:func:`~app.files.relocating.ask_where`)."""
     print(f"qkv-studio: {error}", file=sys.stderr)
+    if isinstance(error, BaseException) and is_away(error):
+        QTimer.singleShot(0, window, lambda: window.open_path(path))  # once the window shows
+        return
     refusal = QCoreApplication.translate("StudioWindow", "{path} was not opened:\n{error}").format(
         path=path, error=error)
     window.statusBar().showMessage(f"⚠ {refusal.splitlines()[-1]}")

@@ -14,12 +14,16 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from app.cli import main
+from app.window.startup import start_window
 from app.window.studio import StudioWindow
-from engine import compute, load_scenario
+from engine import compute, load_scenario, save_scenario
 from engine.checkpoint import import_checkpoint
-from tests.app.documents_support import patch_save_dialog
+from engine.scenario.edit import with_cell
+from tests.app.documents_support import launch_names, patch_save_dialog
 from tests.app.driving import Dialogs, when_shown
 from tests.engine.hf_reference import FIXTURES
+
+__all__ = ["launch_names"]
 
 TEXT = "the cat sat on the mat"
 WQ = "layers.0.attention.Wq"
@@ -171,3 +175,33 @@ def test_import_hf_writes_by_reference_unless_asked_for_a_self_contained_documen
     for name in ("ref.qkv.json", "whole.qkv.json"):
         np.testing.assert_array_equal(compute(load_scenario(tmp_path / name)).arrays["logits"],
                                       eager)
+
+
+def test_a_launch_on_a_document_whose_checkpoint_moved_asks_where_it_is(
+        window: StudioWindow, tmp_path: Path, qtbot: QtBot, launch_names: None,
+        dialogs: Dialogs, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``qkv-studio lesson.qkv.json`` (a file manager's double click) on a document whose
+    checkpoint folder was moved asks where it is, as File → Open does, and opens it there."""
+    folder = copied(tmp_path)
+    scenario = with_cell(import_checkpoint(folder, TEXT), WQ, (1, 2), 0.75)
+    saved = tmp_path / "lesson.qkv.json"
+    save_scenario(scenario, saved)
+    elsewhere = tmp_path / "moved"
+    folder.rename(elsewhere)
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory",
+                        staticmethod(lambda *_args: str(elsewhere)))
+    asked: list[str] = []
+
+    def find(box: QMessageBox) -> None:
+        asked.append(box.text())
+        next(button for button in box.buttons()
+             if button.text() == "Find the checkpoint folder…").click()
+
+    when_shown(QMessageBox, find)
+    launched = start_window(str(saved))
+    qtbot.waitUntil(lambda: launched.state.path == saved, timeout=5000)
+    assert len(asked) == 1 and "is gone" in asked[0] and dialogs.shown == []
+    assert launched.state.scenario.parameter(WQ)[1, 2] == 0.75
+    assert launched.isWindowModified()
+    assert "is gone" in capsys.readouterr().err  # said on standard error too, as before
