@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app import __version__
+from app.checkpoint_options import add_checkpoint_options, relocation_of
 from app.given_once import given_twice, refuse_repeats
 from app.model.examples import example_names, resolve_document
 
@@ -76,7 +77,7 @@ def _generate(args: argparse.Namespace) -> int:
         if not 1 <= steps <= MAX_POSITIONS:
             return _refuse(f"--steps must be a whole number from 1 to {MAX_POSITIONS}, got "
                            f"{steps}")
-        scenario = load_scenario(resolve_document(args.file))
+        scenario = load_scenario(resolve_document(args.file), relocation_of(args))
         run = scenario.generation
         current().refuse_outputs([args.out])
         result = generate(scenario, steps,
@@ -127,12 +128,12 @@ def _import_hf(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load_trace(argument: str) -> Trace | None:
-    """The trace of a document named on the command line, or None after printing why not."""
+def _load_trace(args: argparse.Namespace) -> Trace | None:
+    """The trace of the document named on the command line, or None after printing why not."""
     from engine import ScenarioError, compute, load_scenario
 
     try:
-        return compute(load_scenario(resolve_document(argument)))
+        return compute(load_scenario(resolve_document(args.file), relocation_of(args)))
     except ScenarioError as error:
         print(f"qkv-studio: {error}", file=sys.stderr)
         return None
@@ -148,7 +149,7 @@ def _compute(args: argparse.Namespace) -> int:
         return _refuse(str(error))
     if indent is not None and not 0 <= indent <= MAX_INDENT:
         return _refuse(f"--indent must be a whole number from 0 to {MAX_INDENT}, got {indent}")
-    trace = _load_trace(args.file)
+    trace = _load_trace(args)
     if trace is None:
         return EXIT_REFUSED
     names = None if args.arrays is None else [name.strip() for name in args.arrays.split(",")]
@@ -183,7 +184,7 @@ def terminal_text(text: str) -> str:
 def _explain(args: argparse.Namespace) -> int:
     from engine import explain, parse_cell
 
-    trace = _load_trace(args.file)
+    trace = _load_trace(args)
     if trace is None:
         return EXIT_REFUSED
     try:
@@ -261,6 +262,7 @@ def _command_parser(command: str) -> argparse.ArgumentParser:
         _add_import_arguments(parser)
         return parser
     parser.add_argument("file", help=_document_help())
+    add_checkpoint_options(parser)
     if command == "compute":
         parser.add_argument("--indent", default=None, metavar="N",
                             help=f"pretty-print the JSON (0 to {MAX_INDENT} spaces)")

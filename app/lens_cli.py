@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from app.checkpoint_options import relocation_of
 from app.model.examples import resolve_document
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ def lens_command(args: argparse.Namespace) -> int:
     from engine.format.whole_text import option_whole
 
     try:
-        trace = compute(load_scenario(resolve_document(args.file)))
+        trace = compute(load_scenario(resolve_document(args.file), relocation_of(args)))
         readings = read_layers(trace)
         vocab = trace.tokens_of("vocab")
         top = option_whole(args.top, "--top", 1, len(vocab))

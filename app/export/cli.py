@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from app.checkpoint_options import relocation_of
 from app.export.settings import (
     DEFAULT_DWELL,
     EXPORT_THEMES,
@@ -152,7 +153,7 @@ def run_export_command(args: argparse.Namespace) -> int:
 
     document = resolve_document(args.file)
     try:
-        trace = compute(load_scenario(document))
+        trace = compute(load_scenario(document, relocation_of(args)))
     except ScenarioError as error:
         return _fail(str(error))
     if args.view != "frames" or args.layers is not None:

@@ -10,6 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from app.checkpoint_options import relocation_of
 from app.model.examples import resolve_document
 from app.texts import LANGUAGES
 from app.texts.problems import problem_words
@@ -100,7 +101,7 @@ def run_worksheet(args: argparse.Namespace) -> int:
     from engine.files.outputs import current
 
     try:
-        scenario = load_scenario(resolve_document(args.file))
+        scenario = load_scenario(resolve_document(args.file), relocation_of(args))
         # Before anything is drawn: no output is the document, its sidecar or another output.
         current().refuse_outputs([args.out, args.answers, args.pptx])
         chosen = choose_exercises(scenario, args.exercise)

@@ -5,6 +5,7 @@ checkpoint gone; the reference then refuses to open, naming the checkpoint's fil
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from app.window.startup import start_window
 from app.window.studio import StudioWindow
 from engine import compute, load_scenario, save_scenario
 from engine.checkpoint import import_checkpoint
+from engine.format.checkpoint_reference import Relocation
 from engine.scenario.edit import with_cell
 from tests.app.documents_support import launch_names, patch_save_dialog
 from tests.app.driving import Dialogs, when_shown
@@ -205,3 +207,30 @@ def test_a_launch_on_a_document_whose_checkpoint_moved_asks_where_it_is(
     assert launched.state.scenario.parameter(WQ)[1, 2] == 0.75
     assert launched.isWindowModified()
     assert "is gone" in capsys.readouterr().err  # said on standard error too, as before
+
+
+def test_the_command_line_reads_a_moved_or_copied_checkpoint_where_told(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--checkpoint-folder`` names where a moved checkpoint's files are now, and
+    ``--checkpoint-as-is`` takes a copy's new times on the user's word, for every command that
+    reads a document (compute here, export, lens, generate, worksheet and explain alike)."""
+    folder = copied(tmp_path)
+    saved = tmp_path / "lesson.qkv.json"
+    save_scenario(with_cell(import_checkpoint(folder, TEXT), WQ, (1, 2), 0.75), saved)
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy, copy_function=shutil.copyfile)  # new modification times
+    shutil.rmtree(folder)
+    expected = compute(load_scenario(saved, Relocation(folder=copy, any_time=True)))
+    compute_logits = ["compute", str(saved), "--arrays", "logits"]
+    assert main(compute_logits) == 2
+    assert "model.safetensors: is gone" in capsys.readouterr().err
+    assert main([*compute_logits, "--checkpoint-folder", str(copy)]) == 2
+    assert "modification time is not" in capsys.readouterr().err
+    assert main([*compute_logits, "--checkpoint-folder", str(copy), "--checkpoint-as-is"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert np.array_equal(np.array(printed["arrays"]["logits"]), expected.arrays["logits"])
+    for command in (["export", str(saved), "--format", "png", "--steps", "1",
+                     "--out", str(tmp_path / "one.png")],
+                    ["lens", str(saved)], ["explain", str(saved), "logits[0,1]"]):
+        assert main([*command, "--checkpoint-folder", str(copy), "--checkpoint-as-is"]) == 0, \
+            command
