@@ -330,8 +330,12 @@ def expect_weight(value: object, place: str, *, rows: int | None = None,
     return value
 
 
-def is_transposed_view(item: FloatArray, original: FloatArray) -> bool:
-    """Whether the array ``item`` is ``original.T``: its numbers, laid out transposed."""
+def is_transposed_view(item: Weight | None, original: Weight | None) -> bool:
+    """Whether the array ``item`` is the array ``original``'s ``.T``: its numbers, laid out
+    transposed (a tied head held as arrays; a weight left in its checkpoint says so by its
+    reference, :attr:`MappedWeight.view`)."""
+    if not isinstance(item, np.ndarray) or not isinstance(original, np.ndarray):
+        return False
     return (item.ndim == 2 and item.shape == original.shape[::-1]
             and item.strides == original.strides[::-1]
             and item.ctypes.data == original.ctypes.data)

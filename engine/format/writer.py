@@ -156,19 +156,12 @@ def _head(h: Head, write: Write, last: Layer | None, table: Weight | None) -> di
         head["transform"] = {"W": write(t.W), "b": write(t.b), "activation": t.activation,
                              "gamma": write(t.gamma), "beta": write(t.beta), "eps": t.eps}
     if h.unembed is not None:
-        head["unembed"] = TIED_UNEMBED if _tied(h.unembed, table) else write(h.unembed)
+        head["unembed"] = TIED_UNEMBED if is_transposed_view(h.unembed, table) else write(h.unembed)
         _put(head, write, bias=h.bias)
         head["vocab"] = list(h.vocab)
         if h.softcap is not None:
             head["softcap"] = h.softcap
     return head
-
-
-def _tied(unembed: Weight, table: Weight | None) -> bool:
-    """Whether the head's ``unembed`` is the array ``table``'s transposed view (a weight left
-    in its checkpoint says so by its reference)."""
-    return isinstance(unembed, np.ndarray) and isinstance(table, np.ndarray) \
-        and is_transposed_view(unembed, table)
 
 
 def _layer(layer: Layer, write: Write) -> dict[str, Any]:

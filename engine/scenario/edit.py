@@ -136,10 +136,8 @@ def tied_to(scenario: Scenario, path: str) -> str | None:
     if isinstance(table, MappedWeight) and isinstance(head, MappedWeight):
         one = (head.file, head.name) == (table.file, table.name) \
             and head.transposed and not table.transposed and _same_edits(table, head)
-    elif isinstance(table, np.ndarray) and isinstance(head, np.ndarray):
-        one = is_transposed_view(head, table)
     else:
-        one = False
+        one = is_transposed_view(head, table)
     return TIED[1 - TIED.index(path)] if one else None
 
 

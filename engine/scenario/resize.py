@@ -190,19 +190,23 @@ def _fit_any(module: object, name: str, array: FloatArray, change: _Change) -> F
 
 
 def _set(document: dict[str, Any], path: str, value: object) -> None:
-    node: Any = document
-    keys = path.split(".")
-    for key in keys[:-1]:
-        node = node[int(key)] if isinstance(node, list) else node[key]
-    node[keys[-1]] = value
+    node, key = _holder(document, path)
+    node[key] = value
 
 
 def _at(document: dict[str, Any], path: str) -> object:
     """The document's value at ``path``."""
+    node, key = _holder(document, path)
+    return node[key]
+
+
+def _holder(document: dict[str, Any], path: str) -> tuple[Any, Any]:
+    """The object or list holding the value at ``path``, and its key there."""
     node: Any = document
-    for key in path.split("."):
+    keys = path.split(".")
+    for key in keys[:-1]:
         node = node[int(key)] if isinstance(node, list) else node[key]
-    return node
+    return node, int(keys[-1]) if isinstance(node, list) else keys[-1]
 
 
 def _attention_of(scenario: Scenario, path: str) -> tuple[object, Attention | None, bool]:
