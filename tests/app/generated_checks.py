@@ -1,8 +1,10 @@
 """The checks every generated document passes (the test_generated_* modules, split so that
 two workers share them): computed, then every step's frame (with the worked row) built, every
 step's text and explanation page written in English and Chinese, one cell of every array of the
-trace explained, one PNG and one editable PowerPoint slide exported, the model view painted with
-every head's sink figure, and the document opened in the real window with File → Open."""
+trace explained, one step exported in every format (PNG, SVG, PDF, editable PowerPoint; two
+steps as GIF and MP4), the model view painted with every head's sink figure, and the document
+opened in the real window with File → Open; a document that can generate then draws two tokens
+with Generate next, and its run is exported."""
 
 from __future__ import annotations
 
@@ -11,9 +13,12 @@ import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
+import imageio_ffmpeg
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from PIL import Image
+from pypdf import PdfReader
 from PySide6.QtCore import QSize
 from PySide6.QtGui import QImage
 
@@ -25,11 +30,15 @@ from app.canvas.worked_row import WORKED_STAGES
 from app.export.job import run_export
 from app.export.picture_export import picture_frame
 from app.export.render import render_image
+from app.export.run_pages import run_selection
 from app.export.settings import ExportRequest
 from app.help.html import step_html, step_plain
 from app.texts import step_text
 from app.window.studio import StudioWindow
 from engine import ScenarioError, Trace, compute, explain, parse_scenario
+from engine.generation.append import can_generate
+from engine.generation.run import generate
+from engine.scenario.op_kinds import head_output
 from tests.app.generated_documents import EXAMPLES, GENERATED, Spec, build, specs
 
 LANGS = ("en", "zh")
@@ -112,8 +121,9 @@ def explain_every_array(trace: Trace) -> None:
 
 
 def export_one_step(trace: Trace, folder: Path, name: str) -> None:
-    """The middle step as PNG pages and editable PowerPoint slides: a step too small for a
-    projector is split, page for slide, into as many parts as F5 shows."""
+    """The middle step in every format: PNG pages, SVG pictures, PDF pages and editable
+    PowerPoint slides (a step too small for a projector is split, page for slide, into as many
+    parts as F5 shows); the middle and last steps as an animated GIF and an MP4."""
     step = len(trace.steps) // 2
     pngs = run_export(trace, ExportRequest(format="png", steps=(step,), destination=folder,
                                            name=name, width=480))
@@ -129,6 +139,26 @@ def export_one_step(trace: Trace, folder: Path, name: str) -> None:
         assert len(slides) == len(pngs), "a slide per page"
         assert any("<a:tbl>" in pptx.read(slide).decode() for slide in slides), \
             "editable: a native table"
+    svgs = run_export(trace, ExportRequest(format="svg", steps=(step,), destination=folder,
+                                           name=name, width=480))
+    assert len(svgs) == len(pngs) and all(
+        'width="480"' in svg.read_text("utf-8") for svg in svgs)
+    [pdf] = run_export(trace, ExportRequest(format="pdf", steps=(step,),
+                                            destination=folder / f"{name}.pdf"))
+    assert len(PdfReader(pdf).pages) == len(pngs), "a page per part"
+    export_animations(trace, folder, name, (step, len(trace.steps) - 1))
+
+
+def export_animations(trace: Trace, folder: Path, name: str, steps: tuple[int, int]) -> None:
+    """``steps`` as an animated GIF and an MP4, a frame (or more, a step shown in parts) each."""
+    [gif] = run_export(trace, ExportRequest(format="gif", steps=steps, width=480,
+                                            destination=folder / f"{name}.gif"))
+    with Image.open(gif) as animation:
+        assert animation.size == (480, 270) and animation.n_frames >= len(steps)
+    [mp4] = run_export(trace, ExportRequest(format="mp4", steps=steps, width=480, dwell=0.5,
+                                            destination=folder / f"{name}.mp4"))
+    frames, seconds = imageio_ffmpeg.count_frames_and_secs(str(mp4))
+    assert frames >= 1 and seconds >= 0.5 * len(steps) - 0.05
 
 
 def paint_the_model_view(trace: Trace, lang: str) -> None:
@@ -184,6 +214,39 @@ def open_in_window(window: StudioWindow, document: dict[str, object], path: Path
     head = document.get("head")
     if isinstance(head, dict) and head.get("unembed") == "embedding.T":
         edit_the_tied_embedding(window)
+    if can_generate(window.state.scenario):
+        generate_in_window(window, path.parent)
+
+
+def generate_in_window(window: StudioWindow, folder: Path) -> None:
+    """Generate next pressed twice: the tokens the engine's run draws with the same settings,
+    the longer document's head the one worked out from scratch, each token's own steps drawn,
+    the run exported as a PDF page per token, and two undos back at the start."""
+    start = window.state.scenario
+    for _ in range(2):
+        assert window.generation.generate(), window.statusBar().currentMessage()
+    made = window.state.scenario
+    assert made.generation is not None
+    assert made.token_ids == generate(start, 2, made.generation.settings).scenario.token_ids
+    whole = compute(made)
+    scores = head_output(whole.steps)
+    np.testing.assert_allclose(window.state.trace.arrays[scores], whole.arrays[scores],
+                               rtol=1e-9, atol=1e-12)
+    for t in (1, 2):
+        window.state.view_token(t)
+        frame = window.canvas.frame
+        assert isinstance(frame, FrameItem)
+        assert frame.trace.scenario.n == start.n + t - 1, "the tokens token t was drawn from"
+        assert frame.step_index == len(frame.trace.steps) - 1, "its draw"
+    window.state.view_token(None)
+    chosen = run_selection(made, None, lambda trace: ())
+    [pdf] = run_export(chosen.trace, ExportRequest(format="pdf", steps=chosen.steps,
+                                                   destination=folder / "run.pdf"),
+                       pages=chosen.pages)
+    assert len(PdfReader(pdf).pages) == 2, "a page per token"
+    for _ in range(2):
+        window.undo_action.trigger()
+    assert window.state.scenario.token_ids == start.token_ids
 
 
 def edit_the_tied_embedding(window: StudioWindow) -> None:

@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
+from engine import parse_scenario
+from engine.generation.append import can_generate
 from tests.engine.v2_documents import Doc, attention, block, head, learned_table
 
 D = 4
@@ -31,7 +33,7 @@ CONSTRUCTS = frozenset({
     "alibi paper slopes", "masked-LM head", "rope scaling", "output norms", "ablate_heads",
     "mixture of experts", "shared expert", "head softcap", "attention softcap",
     "qk_norm all_heads", "no pre-norms", "scale_dk", "rope_base", "rope_scaled false",
-    "rope context", "tied head"})
+    "rope context", "tied head", "a generation run"})
 """Every construct the generated documents must meet."""
 
 
@@ -344,6 +346,8 @@ def constructs(spec: Spec) -> set[str]:
         met.add("targets: the loss")
     if spec.head and spec.ending == "draw" and not masked_lm:  # a masked LM does not draw
         met.add("token ids: the draw")
+        if can_generate(parse_scenario(build(spec))):
+            met.add("a generation run")
     if spec.head and spec.head_bias:
         met.add("head bias")
     if spec.head and spec.softcap:
