@@ -486,8 +486,6 @@ def tied_unembed(value: object, place: str, table: Weight | None) -> object:
     if table is None:
         raise ScenarioError(place, Refusal("tied_unembed_table", tied=TIED_UNEMBED))
     if isinstance(table, MappedWeight):
-        if table.overlay is not None:
-            raise ScenarioError(place, Refusal("tied_unembed_overlay", tied=TIED_UNEMBED))
         return table.T
     table.flags.writeable = False  # read-only, as the scenario holds it: its view is kept
     return table.T

@@ -85,6 +85,13 @@ class Overlay:
                   & (column < last_column))
         block[row[inside] - first_row, column[inside] - first_column] = self.values[inside]
 
+    def transposed(self, shape: tuple[int, ...]) -> Overlay:
+        """The same edits in the transpose of the matrix of ``shape``: cell (i, j) at (j, i)."""
+        row, column = np.divmod(self.cells, shape[1])
+        cells = column * shape[0] + row
+        order = np.argsort(cells, kind="stable")
+        return Overlay(cells[order], self.values[order])
+
 
 NO_OVERLAY = Overlay(np.zeros(0, np.int64), np.zeros(0))
 """A mapped weight's overlay before any edit."""
@@ -166,10 +173,12 @@ class MappedWeight:
 
     @property
     def T(self) -> MappedWeight:
-        """The transpose, as numpy's ``.T`` of the widened matrix is laid out."""
-        if self.transposed or self.overlay is not None:
-            raise ValueError("only a weight read as stored, unedited, has a mapped transpose")
-        return replace(self, transposed=True, view=True)
+        """The transpose, as numpy's ``.T`` of the widened matrix is laid out, its edited
+        cells with it."""
+        if self.transposed:
+            raise ValueError("only a weight read as stored has a mapped transpose")
+        overlay = None if self.overlay is None else self.overlay.transposed(self.shape)
+        return replace(self, transposed=True, view=True, overlay=overlay)
 
     def _stored(self) -> npt.NDArray[Any]:
         """The stored numbers, flat, through a read-only memory map of the file (unmapped when
@@ -331,14 +340,28 @@ def expect_weight(value: object, place: str, *, rows: int | None = None,
 
 
 def is_transposed_view(item: Weight | None, original: Weight | None) -> bool:
-    """Whether the array ``item`` is the array ``original``'s ``.T``: its numbers, laid out
-    transposed (a tied head held as arrays; a weight left in its checkpoint says so by its
-    reference, :attr:`MappedWeight.view`)."""
+    """Whether ``item`` is ``original``'s ``.T``, one tensor with it (a tied head): arrays, its
+    numbers laid out transposed; weights left in a checkpoint, the same stored tensor read
+    transposed, with the same edited cells."""
+    if isinstance(item, MappedWeight) and isinstance(original, MappedWeight):
+        return ((item.file, item.name, item.transposed) == (original.file, original.name, True)
+                and not original.transposed
+                and _same_edits(original.overlay or NO_OVERLAY, item.overlay or NO_OVERLAY,
+                                original.shape))
     if not isinstance(item, np.ndarray) or not isinstance(original, np.ndarray):
         return False
     return (item.ndim == 2 and item.shape == original.shape[::-1]
             and item.strides == original.strides[::-1]
             and item.ctypes.data == original.ctypes.data)
+
+
+def _same_edits(table: Overlay, head: Overlay, shape: tuple[int, ...]) -> bool:
+    """Whether ``head``'s edited cells are ``table``'s (of a matrix of ``shape``),
+    transposed: a document saved before edits kept the two one tensor may hold an edit in one
+    of them only, and then holds two tensors."""
+    across = table.transposed(shape)
+    return bool(np.array_equal(across.cells, head.cells)
+                and np.array_equal(across.values, head.values))
 
 
 def widened(weight: Weight) -> FloatArray:

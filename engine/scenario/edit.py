@@ -16,7 +16,6 @@ import numpy as np
 
 from engine.format.document import parse_scenario
 from engine.format.mapped_weight import (
-    NO_OVERLAY,
     MappedWeight,
     Weight,
     is_transposed_view,
@@ -133,11 +132,7 @@ def tied_to(scenario: Scenario, path: str) -> str | None:
     if path not in TIED:
         return None
     table, head = (scenario.parameters.get(name) for name in TIED)
-    if isinstance(table, MappedWeight) and isinstance(head, MappedWeight):
-        one = (head.file, head.name) == (table.file, table.name) \
-            and head.transposed and not table.transposed and _same_edits(table, head)
-    else:
-        one = is_transposed_view(head, table)
+    one = is_transposed_view(head, table)
     return TIED[1 - TIED.index(path)] if one else None
 
 
@@ -149,19 +144,6 @@ def held_tied(scenario: Scenario) -> Scenario:
     if not isinstance(table, MappedWeight) or tied_to(scenario, TIED[0]) is None:
         return scenario
     return with_parameter(scenario, TIED[0], table.widened())
-
-
-def _same_edits(table: MappedWeight, head: MappedWeight) -> bool:
-    """Whether the head's edited cells are the table's, transposed (a document saved before
-    edits kept the two one tensor may hold an edit in one of them only: two tensors then)."""
-    edits = [overlay or NO_OVERLAY for overlay in (table.overlay, head.overlay)]
-    if len(edits[0].cells) != len(edits[1].cells):
-        return False
-    width, entries = table.shape[1], table.shape[0]
-    column, row = np.divmod(edits[1].cells, entries)  # the head's (i, j) is the table's (j, i)
-    order = np.argsort(row * width + column, kind="stable")
-    return bool(np.array_equal((row * width + column)[order], edits[0].cells)
-                and np.array_equal(edits[1].values[order], edits[0].values))
 
 
 def _tied_cell(scenario: Scenario, index: tuple[int, ...], value: float) -> Scenario:

@@ -158,8 +158,6 @@ REFUSALS: dict[str, str] = {
     "tied_unembed_text": 'expected a matrix, or "{tied}" for the embedding\'s transpose (a tied '
                          "head), got {got}",
     "tied_unembed_table": '"{tied}" reads the embedding, and this document has none',
-    "tied_unembed_overlay": '"{tied}" reads an embedding left in its checkpoint only unedited, '
-                            "and this one has edited cells (an overlay)",
     "attention_missing": "missing: give at least Wq, Wk and Wv",
     "encoder_cross": "an encoder layer cannot have cross-attention: only a decoder layer reads "
                      "the encoder's output",

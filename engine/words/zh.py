@@ -164,8 +164,6 @@ REFUSALS: dict[str, str] = {
     "tied_unembed_text": "应为矩阵，或用 \"{tied}\" 表示词嵌入表的转置（与之共享权重的词表头），"
                          "得到的是 {got}",
     "tied_unembed_table": "\"{tied}\" 读取词嵌入表，但本文档没有词嵌入表",
-    "tied_unembed_overlay": "\"{tied}\" 只能读取未改动、仍在检查点中的词嵌入表，"
-                            "而这张表有改过的格子（覆盖层）",
     "attention_missing": "缺少：至少要给出 Wq、Wk 和 Wv",
     "encoder_cross": "编码器的层不能有交叉注意力：只有解码器的层读取编码器的输出",
     "cross_no_encoder": "交叉注意力读取编码器的输出，而这份文档没有编码器",

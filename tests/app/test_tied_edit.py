@@ -5,11 +5,15 @@ both back."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from app.model.edits import Operation, SetBlock
+from app.model.layer_edits import AddLayer, DuplicateLayer, MoveLayer, RemoveLayer
 from engine import compute
 from engine.checkpoint import import_checkpoint
+from engine.scenario.edit import tied_to, with_cell
 from tests.app.driving import close_window, show_window
 from tests.engine.hf_reference import FIXTURES
 
@@ -53,3 +57,18 @@ def test_an_entry_the_text_does_not_look_up_is_worked_from_the_head(qtbot: QtBot
                    for name in whole.arrays)
     finally:
         close_window(window)
+
+
+@pytest.mark.parametrize("operation", [RemoveLayer(1), DuplicateLayer(0), MoveLayer(0, by=1),
+                                       AddLayer(2), SetBlock(False, "layers.0")],
+                         ids=lambda operation: type(operation).__name__)
+def test_a_layer_edit_of_a_tied_checkpoint_read_in_place_keeps_the_tie(
+        operation: Operation) -> None:
+    """The default import reads GPT-2's tied embedding and head from the checkpoint; a layer
+    added, removed, duplicated or moved, or a block taken out, rewrites the document, and the
+    head is still the embedding's transpose: an edit of the embedding then moves it."""
+    document = import_checkpoint(FIXTURES / "gpt2", "the cat sat")
+    changed = operation.apply(document)
+    assert tied_to(changed, "embedding") == "head.unembed"
+    edited = with_cell(changed, "embedding", (31, 0), 5.0)
+    assert edited.parameter("head.unembed")[0, 31] == 5.0

@@ -78,7 +78,13 @@ def test_a_head_and_embedding_whose_edits_differ_are_two_tensors(tmp_path: Path)
     path = tmp_path / "diverged.qkv.json"
     save_scenario(edited, path)
     document = json.loads(path.read_text("utf-8"))
-    del document["embedding"]["overlay"]  # the edit in the head only
+    assert document["head"]["unembed"] == "embedding.T"
+    table = document["embedding"]
+    [[cell, value]] = table.pop("overlay")  # the edit in the head only, as format 2.2 wrote it
+    entries, width = np.shape(edited.parameter("embedding"))
+    row, column = divmod(int(cell), width)
+    document["head"]["unembed"] = {**table, "transpose": True,
+                                   "overlay": [[column * entries + row, value]]}
     path.write_text(json.dumps(document), "utf-8")
     diverged = load_scenario(path)
     assert diverged.parameter("embedding")[30, 4] != diverged.parameter("head.unembed")[4, 30]
@@ -202,3 +208,45 @@ def test_a_wrong_tied_head_is_refused_at_its_place(change: Any, place: str, word
         parse_scenario(written)
     assert refused.value.place == place
     assert str(refused.value) == f"{place}: {words}"
+
+
+@pytest.mark.parametrize("change", [{"d": 18}, {"n": 9}, {"n": 4}, {"d_k": 5}])
+@pytest.mark.parametrize("mapped", [True, False])
+def test_a_resized_tied_document_stays_tied_whether_read_in_place_or_copied(
+        mapped: bool, change: dict[str, int]) -> None:
+    """A resize rewrites the document: the head is written as the embedding's transpose
+    whether the two are left in the checkpoint (the default import) or held as arrays, so an
+    edit of the embedding after it still moves the head; the logits are the same either way,
+    and those of the edited embedding's transpose."""
+    document = import_checkpoint(FIXTURES / "gpt2", TEXT, mapped=mapped)
+    assert tied_to(document, "embedding") == "head.unembed"
+    resized = resize(document, replace(Sizes.of(document), **change))
+    assert resized.document["head"]["unembed"] == "embedding.T"
+    again = parse_scenario(resized.document)
+    assert tied_to(again, "embedding") == "head.unembed"
+    edited = with_cell(again, "embedding", (31, 0), 5.0)
+    assert edited.parameter("head.unembed")[0, 31] == 5.0
+    trace = compute(edited)
+    np.testing.assert_allclose(
+        trace.arrays["logits"],
+        trace.arrays["final_norm"] @ np.asarray(edited.parameter("embedding")).T,
+        rtol=0, atol=1e-12)
+
+
+def test_an_edited_embedding_left_in_its_checkpoint_is_saved_tied(tmp_path: Path) -> None:
+    """A document that reads its tied embedding from the checkpoint, edited, is saved with the
+    head as the embedding's transpose and the edit once, and reopens one tensor, edit and all."""
+    edited = with_cell(import_checkpoint(FIXTURES / "gpt2", TEXT), "embedding", (31, 0), 5.0)
+    path = tmp_path / "tied.qkv.json"
+    save_scenario(edited, path)
+    document = json.loads(path.read_text("utf-8"))
+    width = np.shape(edited.parameter("embedding"))[1]
+    assert document["head"]["unembed"] == "embedding.T"
+    assert document["embedding"]["overlay"] == [[31 * width, 5.0]]
+    again = load_scenario(path)
+    assert again.parameter("head.unembed")[0, 31] == again.parameter("embedding")[31, 0] == 5.0
+    assert tied_to(again, "embedding") == "head.unembed"
+    moved = with_cell(again, "embedding", (2, 1), -1.5)
+    assert moved.parameter("head.unembed")[1, 2] == -1.5
+    np.testing.assert_array_equal(compute(again).arrays["logits"],
+                                  compute(edited).arrays["logits"])
