@@ -12,6 +12,12 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the command line reads the engine only once a command runs
     from engine.format.checkpoint_reference import Relocation
+    from engine.scenario.scenario import Scenario
+
+COMMAND_LINE_WORDS = {"checkpoint_gone": "checkpoint_gone_command_line",
+                      "checkpoint_modified_since_saved": "checkpoint_modified_command_line"}
+"""The refusals of a checkpoint away that the command line words with its own options (the
+window's say what its dialog offers)."""
 
 
 def add_checkpoint_options(parser: argparse.ArgumentParser) -> None:
@@ -27,11 +33,43 @@ def add_checkpoint_options(parser: argparse.ArgumentParser) -> None:
 
 
 def relocation_of(args: argparse.Namespace) -> Relocation:
-    """Where the command reads the document's checkpoint, as its options say."""
+    """Where the command reads the document's checkpoint, as its options say.
+
+    Raises
+    ------
+    ScenarioError
+        At ``--checkpoint-folder``: no such folder (an empty name included).
+    """
+    from engine import ScenarioError
     from engine.format.checkpoint_reference import Relocation
+    from engine.words.refusals import Refusal
 
     folder = args.checkpoint_folder
+    if folder is not None and (not folder or not Path(folder).is_dir()):
+        raise ScenarioError("--checkpoint-folder",
+                            Refusal("checkpoint_folder_missing", folder=repr(folder)))
     return Relocation(folder=Path(folder) if folder else None, any_time=args.checkpoint_as_is)
 
 
-__all__ = ["add_checkpoint_options", "relocation_of"]
+def load_document(path: Path, args: argparse.Namespace) -> Scenario:
+    """The document at ``path``, its checkpoint read where the options say; a checkpoint away
+    is refused naming the option that answers it.
+
+    Raises
+    ------
+    ScenarioError
+        As :func:`engine.load_scenario`, or at ``--checkpoint-folder``.
+    """
+    from engine import ScenarioError, load_scenario
+    from engine.words.refusals import Refusal
+
+    try:
+        return load_scenario(path, relocation_of(args))
+    except ScenarioError as error:
+        key = error.refusal.key if error.refusal is not None else None
+        if key not in COMMAND_LINE_WORDS:
+            raise
+        raise ScenarioError(error.place, Refusal(COMMAND_LINE_WORDS[key])) from None
+
+
+__all__ = ["add_checkpoint_options", "load_document", "relocation_of"]

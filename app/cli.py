@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app import __version__
-from app.checkpoint_options import add_checkpoint_options, relocation_of
+from app.checkpoint_options import add_checkpoint_options, load_document
 from app.given_once import given_twice, refuse_repeats
 from app.model.examples import example_names, resolve_document
 
@@ -66,7 +66,7 @@ def _option_named(error: ScenarioError) -> ScenarioError:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from engine import ScenarioError, WriteError, load_scenario, save_scenario
+    from engine import ScenarioError, WriteError, save_scenario
     from engine.files.outputs import current
     from engine.format.reader import MAX_POSITIONS
     from engine.format.whole_text import read_whole
@@ -77,7 +77,7 @@ def _generate(args: argparse.Namespace) -> int:
         if not 1 <= steps <= MAX_POSITIONS:
             return _refuse(f"--steps must be a whole number from 1 to {MAX_POSITIONS}, got "
                            f"{steps}")
-        scenario = load_scenario(resolve_document(args.file), relocation_of(args))
+        scenario = load_document(resolve_document(args.file), args)
         run = scenario.generation
         current().refuse_outputs([args.out])
         result = generate(scenario, steps,
@@ -130,10 +130,10 @@ def _import_hf(args: argparse.Namespace) -> int:
 
 def _load_trace(args: argparse.Namespace) -> Trace | None:
     """The trace of the document named on the command line, or None after printing why not."""
-    from engine import ScenarioError, compute, load_scenario
+    from engine import ScenarioError, compute
 
     try:
-        return compute(load_scenario(resolve_document(args.file), relocation_of(args)))
+        return compute(load_document(resolve_document(args.file), args))
     except ScenarioError as error:
         print(f"qkv-studio: {error}", file=sys.stderr)
         return None

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from app.checkpoint_options import relocation_of
+from app.checkpoint_options import load_document
 from app.model.examples import resolve_document
 
 if TYPE_CHECKING:
@@ -32,12 +32,12 @@ def add_lens_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def lens_command(args: argparse.Namespace) -> int:
-    from engine import ScenarioError, compute, load_scenario
+    from engine import ScenarioError, compute
     from engine.analysis.lens import read_layers
     from engine.format.whole_text import option_whole
 
     try:
-        trace = compute(load_scenario(resolve_document(args.file), relocation_of(args)))
+        trace = compute(load_document(resolve_document(args.file), args))
         readings = read_layers(trace)
         vocab = trace.tokens_of("vocab")
         top = option_whole(args.top, "--top", 1, len(vocab))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.checkpoint_options import relocation_of
+from app.checkpoint_options import load_document
 from app.export.settings import (
     DEFAULT_DWELL,
     EXPORT_THEMES,
@@ -141,7 +141,7 @@ def run_export_command(args: argparse.Namespace) -> int:
     Returns 2 for a refused document or bad arguments (nothing written), 1 when a file cannot be
     written (nothing left behind), 0 on success.
     """
-    from engine import ScenarioError, compute, load_scenario
+    from engine import ScenarioError, compute
 
     try:
         _read_whole_options(args)
@@ -153,7 +153,7 @@ def run_export_command(args: argparse.Namespace) -> int:
 
     document = resolve_document(args.file)
     try:
-        trace = compute(load_scenario(document, relocation_of(args)))
+        trace = compute(load_document(document, args))
     except ScenarioError as error:
         return _fail(str(error))
     if args.view != "frames" or args.layers is not None:

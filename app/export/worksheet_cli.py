@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from app.checkpoint_options import relocation_of
+from app.checkpoint_options import load_document
 from app.model.examples import resolve_document
 from app.texts import LANGUAGES
 from app.texts.problems import problem_words
@@ -97,11 +97,10 @@ def run_worksheet(args: argparse.Namespace) -> int:
     if problem is not None:
         return _fail(problem)
     from app.export.worksheet_plan import choose_exercises, plan_sheets
-    from engine import load_scenario
     from engine.files.outputs import current
 
     try:
-        scenario = load_scenario(resolve_document(args.file), relocation_of(args))
+        scenario = load_document(resolve_document(args.file), args)
         # Before anything is drawn: no output is the document, its sidecar or another output.
         current().refuse_outputs([args.out, args.answers, args.pptx])
         chosen = choose_exercises(scenario, args.exercise)

@@ -297,6 +297,18 @@ REFUSALS: dict[str, str] = {
                                        "and so does a fine-tune saved over it; the document "
                                        "cannot tell which. If it is the same checkpoint, "
                                        "open the document with it anyway",
+    "checkpoint_gone_command_line": "is gone: the document's weights stay in this checkpoint "
+                                    "file, which was moved or deleted after the document was "
+                                    "saved; put it back, or give --checkpoint-folder DIR, the "
+                                    "folder its files are in now",
+    "checkpoint_modified_command_line": "was modified after the document was saved: its size "
+                                        "and header are the ones saved, its modification time "
+                                        "is not. Copying or restoring the same file does that, "
+                                        "and so does a fine-tune saved over it; the document "
+                                        "cannot tell which. If it is the same checkpoint, give "
+                                        "--checkpoint-as-is",
+    "checkpoint_folder_missing": "there is no folder {folder}: give the folder the checkpoint's "
+                                 "files are in now",
     "checkpoint_relative": "expected the absolute path of a checkpoint's weights file, got "
                            "{got}",
     "overlay_cells": "expected the edited cells as rows of a flat index and its number, the "

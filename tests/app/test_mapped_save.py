@@ -223,9 +223,18 @@ def test_the_command_line_reads_a_moved_or_copied_checkpoint_where_told(
     expected = compute(load_scenario(saved, Relocation(folder=copy, any_time=True)))
     compute_logits = ["compute", str(saved), "--arrays", "logits"]
     assert main(compute_logits) == 2
-    assert "model.safetensors: is gone" in capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert "model.safetensors: is gone" in said, "the command line names its own answer:"
+    assert said.rstrip().endswith("give --checkpoint-folder DIR, the folder its files are in now")
     assert main([*compute_logits, "--checkpoint-folder", str(copy)]) == 2
-    assert "modification time is not" in capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert "modification time is not" in said
+    assert said.rstrip().endswith("If it is the same checkpoint, give --checkpoint-as-is")
+    for nowhere in (str(tmp_path / "nowhere"), ""):
+        assert main([*compute_logits, "--checkpoint-folder", nowhere]) == 2
+        assert capsys.readouterr().err == (
+            f"qkv-studio: --checkpoint-folder: there is no folder {nowhere!r}: give the folder "
+            f"the checkpoint's files are in now\n")
     assert main([*compute_logits, "--checkpoint-folder", str(copy), "--checkpoint-as-is"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert np.array_equal(np.array(printed["arrays"]["logits"]), expected.arrays["logits"])
