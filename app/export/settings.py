@@ -282,8 +282,9 @@ def parse_receiver(text: str, tokens: Sequence[str]) -> int:
         One line naming the option and the problem: a token that stands twice, no such token,
         a position out of 0…n−1.
     """
-    wanted = text.strip()
-    places = [k for k, token in enumerate(tokens) if token == wanted]
+    exact = [k for k, token in enumerate(tokens) if token == text]  # " " is a token too
+    wanted = text if exact else text.strip()
+    places = exact or [k for k, token in enumerate(tokens) if token == wanted]
     if len(places) == 1:
         return places[0]
     if places:
@@ -294,14 +295,21 @@ def parse_receiver(text: str, tokens: Sequence[str]) -> int:
     elif wanted.isdigit():
         problem = f"this document has positions 0 to {len(tokens) - 1}"
     else:
-        shown = ", ".join(f"{k}: {token}" for k, token in enumerate(tokens[:TOKENS_SHOWN]))
+        shown = ", ".join(f"{k}: {_readable(token)}"
+                          for k, token in enumerate(tokens[:TOKENS_SHOWN]))
         more = ", …" if len(tokens) > TOKENS_SHOWN else ""
         problem = f"no token is {wanted!r}; give a token or a position ({shown}{more})"
-    raise ValueError(f"--receiver {text}: {problem}")
+    raise ValueError(f"--receiver {_readable(text)}: {problem}")
 
 
 TOKENS_SHOWN = 8
 """Tokens a refused ``--receiver`` lists (a long document's list ends ``…``)."""
+
+
+def _readable(token: str) -> str:
+    """A token as a refusal lists it: quoted when it is empty or starts or ends with a space
+    (``' '``, ``' cat'``), which would not read otherwise."""
+    return token if token and token.strip() == token else repr(token)
 
 
 def parse_head(text: str, heads: int) -> int | None:

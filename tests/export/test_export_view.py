@@ -130,6 +130,19 @@ def test_a_receiver_is_a_token_first_then_a_position() -> None:
     assert parse_receiver("0", ["1", "0"]) == 1, "a token named like a number is that token"
 
 
+def test_a_receiver_of_spaces_is_that_token_and_a_refusal_quotes_spaces() -> None:
+    """A byte-level tokenizer's lone space is a token: ``--receiver " "`` names it (the typed
+    text stripped only when no token is the text as typed), and a refusal quotes the tokens
+    and the text that would not read unquoted."""
+    assert parse_receiver(" ", ["a", " ", "b"]) == 1
+    assert parse_receiver(" b ", ["a", " ", "b"]) == 2
+    with pytest.raises(ValueError, match=r"^--receiver ' ': ' ' stands at positions 1 and 3; "):
+        parse_receiver(" ", ["a", " ", "b", " "])
+    with pytest.raises(ValueError, match=r"^--receiver z: no token is 'z'; give a token or a "
+                                         r"position \(0: a, 1: ' ', 2: ' b', 3: ''\)$"):
+        parse_receiver("z", ["a", " ", " b", ""])
+
+
 def test_only_a_built_in_example_names_an_opening_receiver(tmp_path: Path) -> None:
     assert opening_receiver(example_path("pronoun")) == "it"
     assert opening_receiver(example_path("order")) == "A"
