@@ -18,8 +18,10 @@ from app.canvas import FrameOptions
 from app.canvas.describe import describe_frame
 from app.canvas.frame import FrameItem
 from app.canvas.worked_row import WORKED_ROW_POSITIONS
+from app.i18n.language import current_language
 from app.texts import step_label, step_text, step_title
-from engine import Trace
+from app.texts.problems import problem_words
+from engine import ScenarioError, Trace
 
 
 class ShowingError(ValueError):
@@ -44,7 +46,10 @@ class Shown:
 
 
 def problem_text(error: BaseException) -> str:
-    """An unexpected failure in one line: its kind and its message."""
+    """A failure in one line: a refusal as the interface language words it (a checkpoint gone
+    since the document was opened), an unexpected failure by its kind and its message."""
+    if isinstance(error, ScenarioError):
+        return problem_words(error, current_language())
     return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
 
 

@@ -20,6 +20,8 @@ from app.files.session import opened_cleanly
 from app.model.examples import example_path
 from app.window.startup import start_window
 from app.window.studio import StudioWindow
+from engine import ScenarioError
+from engine.words.refusals import Refusal
 from tests.app.documents_support import (
     example_document,
     launch_names,
@@ -102,6 +104,37 @@ def test_a_step_that_fails_to_draw_is_said_in_both_languages_and_the_window_goes
         window.state.set_step(4)
         frame = window.canvas.frame
         assert isinstance(frame, FrameItem) and frame.step_index == 4
+    finally:
+        close_window(window)
+
+
+def test_a_refusal_met_while_drawing_a_step_is_said_as_a_refusal_in_both_languages(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A checkpoint deleted while its document is open refuses the step that reads it: the
+    status line says the refusal in the interface language, not the exception's class."""
+    window = open_window(qtbot, "g01")
+    place = "/models/gpt2/model.safetensors"
+    lay_out = FrameItem._lay_out_body
+
+    def gone(self: FrameItem, quick: bool = False) -> None:
+        if self.step_index == 2:
+            raise ScenarioError(place, Refusal("checkpoint_gone"))
+        lay_out(self, quick)
+
+    monkeypatch.setattr(FrameItem, "_lay_out_body", gone)
+    try:
+        step_id = window.state.trace.steps[2].id
+        window.state.set_step(2)
+        assert window.statusBar().currentMessage() == (
+            f"⚠ step 3 ({step_id}) cannot be shown: {place}: "
+            f"{Refusal('checkpoint_gone').words('en')}")
+        window.state.set_step(3)
+        i18n.set_language("zh")
+        QApplication.processEvents()
+        window.state.set_step(2)
+        said = window.statusBar().currentMessage()
+        assert said.startswith(f"⚠ 第 3 步（{step_id}）无法显示：{place}")
+        assert said.endswith(Refusal("checkpoint_gone").words("zh")) and "Error" not in said
     finally:
         close_window(window)
 
