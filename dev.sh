@@ -10,7 +10,7 @@ cd "$(dirname "$0")"
 # processes; collecting the suite, 30 s of CPU for each worker, 15 s once compiled).
 unset PYTHONDONTWRITEBYTECODE
 
-SYSTEM_PACKAGES=(fonts-noto-cjk libegl1 libgl1 libfontconfig1 libxkbcommon0 libdbus-1-3
+SYSTEM_PACKAGES=(fonts-noto-cjk fonts-noto-color-emoji libegl1 libgl1 libfontconfig1 libxkbcommon0 libdbus-1-3
   libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0
   libxcb-render-util0 libxcb-shape0 libxcb-xfixes0 libxcb-xkb1 libx11-xcb1
   poppler-utils librsvg2-bin xvfb xauth desktop-file-utils appstream binutils)

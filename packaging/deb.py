@@ -40,7 +40,7 @@ def control_text(version: str, installed_kib: int, maintainer: str, glibc: str) 
     depends = ", ".join([f"libc6 (>= {glibc})", *debian_depends()])
     return (f"Package: {PACKAGE}\nVersion: {version}\nArchitecture: amd64\n"
             f"Maintainer: {maintainer}\nInstalled-Size: {installed_kib}\n"
-            f"Depends: {depends}\nRecommends: ffmpeg, fonts-noto-cjk\n"
+            f"Depends: {depends}\nRecommends: ffmpeg, fonts-noto-cjk, fonts-noto-color-emoji\n"
             f"Section: education\nPriority: optional\n"
             f"Description: {SUMMARY}\n"
             + "".join(f" {line}\n" for line in DESCRIPTION.splitlines()))

@@ -191,7 +191,7 @@ def test_deb_control_file_fields() -> None:
     assert fields["Architecture"] == "amd64" and fields["Installed-Size"] == "150512"
     assert fields["Depends"].startswith("libc6 (>= 2.36), ")
     assert "libx11-6" in fields["Depends"] and "libxcb-cursor0" not in fields["Depends"]
-    assert fields["Recommends"] == "ffmpeg, fonts-noto-cjk"
+    assert fields["Recommends"] == "ffmpeg, fonts-noto-cjk, fonts-noto-color-emoji"
     long_lines = [line for line in text.splitlines() if line.startswith(" ")]
     assert long_lines and all(len(line) <= 80 for line in long_lines)
     assert text.endswith("\n") and "\n\n" not in text
