@@ -18,7 +18,7 @@ from app.i18n import current_language
 from app.plain_text import as_written
 from app.texts.problems import problem_words
 from engine import ScenarioError
-from engine.format.checkpoint_reference import Relocation
+from engine.format.checkpoint_reference import AS_SAVED, Relocation
 
 translate = QCoreApplication.translate
 
@@ -27,10 +27,15 @@ AWAY = frozenset({"checkpoint_gone", "checkpoint_changed_since_saved",
 """The refusals of a document whose checkpoint file is not where, or not as, it was saved."""
 
 
-def is_away(error: BaseException) -> bool:
-    """Whether ``error`` refuses a document because its checkpoint moved or changed."""
-    return (isinstance(error, ScenarioError) and error.refusal is not None
-            and error.refusal.key in AWAY)
+def is_away(error: BaseException, relocation: Relocation = AS_SAVED) -> bool:
+    """Whether ``error`` refuses a document because its checkpoint moved or changed, or
+    because a file in the folder the user chose (``relocation``) is not the one saved: another
+    folder may hold it, so the user is asked again."""
+    if not isinstance(error, ScenarioError):
+        return False
+    if error.refusal is not None and error.refusal.key in AWAY:
+        return True
+    return relocation.folder is not None and Path(error.place).parent == relocation.folder
 
 
 def ask_where(parent: QWidget, document: Path, error: ScenarioError,

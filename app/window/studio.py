@@ -681,7 +681,7 @@ class StudioWindow(QMainWindow):
         except Exception as error:  # a refusal, or whatever else went wrong in the worker
             words = problem_words(error, current_language()) \
                 if isinstance(error, ScenarioError) else str(error)
-            if is_away(error):
+            if is_away(error, relocation):
                 assert isinstance(error, ScenarioError)
                 where = ask_where(self, path, error, relocation)
                 if where is not None:

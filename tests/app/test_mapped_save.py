@@ -136,6 +136,39 @@ def test_a_document_whose_checkpoint_moved_opens_from_where_the_user_finds_it(
     assert dialogs.shown == []
 
 
+def test_a_wrong_folder_chosen_for_a_moved_checkpoint_is_said_and_another_may_be_chosen(
+        window: StudioWindow, tmp_path: Path, dialogs: Dialogs,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder whose file of that name is not the checkpoint (not even safetensors) is
+    refused, naming the file, and the user is asked again; the right folder then opens it."""
+    folder = copied(tmp_path)
+    saved = tmp_path / "doc.qkv.json"
+    save_scenario(with_cell(import_checkpoint(folder, TEXT), WQ, (1, 2), 0.75), saved)
+    elsewhere = tmp_path / "moved"
+    folder.rename(elsewhere)
+    wrong = tmp_path / "wrong"
+    wrong.mkdir()
+    (wrong / "model.safetensors").write_bytes(b"12345")
+    folders = [str(wrong), str(elsewhere)]
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory",
+                        staticmethod(lambda *_args: folders.pop(0)))
+    asked: list[str] = []
+
+    def find(box: QMessageBox) -> None:
+        asked.append(box.text())
+        next(button for button in box.buttons()
+             if button.text() == "Find the checkpoint folder…").click()
+        if len(asked) == 1:
+            when_shown(QMessageBox, find)
+
+    when_shown(QMessageBox, find)
+    assert window.open_path(saved)
+    assert len(asked) == 2 and "is gone" in asked[0]
+    assert f"{wrong / 'model.safetensors'}: " in asked[1], "the wrong file named"
+    assert folders == [] and dialogs.shown == []
+    assert window.state.scenario.parameter(WQ)[1, 2] == 0.75
+
+
 def test_edits_are_saved_when_the_checkpoint_went_away_and_open_once_it_is_back(
         window: StudioWindow, tmp_path: Path, dialogs: Dialogs,
         monkeypatch: pytest.MonkeyPatch) -> None:
