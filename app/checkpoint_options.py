@@ -14,11 +14,6 @@ if TYPE_CHECKING:  # the command line reads the engine only once a command runs
     from engine.format.checkpoint_reference import Relocation
     from engine.scenario.scenario import Scenario
 
-COMMAND_LINE_WORDS = {"checkpoint_gone": "checkpoint_gone_command_line",
-                      "checkpoint_modified_since_saved": "checkpoint_modified_command_line"}
-"""The refusals of a checkpoint away that the command line words with its own options (the
-window's say what its dialog offers)."""
-
 
 def add_checkpoint_options(parser: argparse.ArgumentParser) -> None:
     """The two options, for a command that reads a document."""
@@ -66,10 +61,15 @@ def load_document(path: Path, args: argparse.Namespace) -> Scenario:
     try:
         return load_scenario(path, relocation_of(args))
     except ScenarioError as error:
-        key = error.refusal.key if error.refusal is not None else None
-        if key not in COMMAND_LINE_WORDS:
-            raise
-        raise ScenarioError(error.place, Refusal(COMMAND_LINE_WORDS[key])) from None
+        # the refusals of a checkpoint away, worded with the command line's own options (the
+        # window's say what its dialog offers)
+        key = error.refusal.key if error.refusal is not None else ""
+        if key == "checkpoint_gone":
+            raise ScenarioError(error.place, Refusal("checkpoint_gone_command_line")) from None
+        if key == "checkpoint_modified_since_saved":
+            raise ScenarioError(error.place,
+                                Refusal("checkpoint_modified_command_line")) from None
+        raise
 
 
 __all__ = ["add_checkpoint_options", "load_document", "relocation_of"]

@@ -27,7 +27,7 @@ from tests.app.driving import close_window, open_window
 from tests.engine.generation_documents import example as generating
 
 ROOT = Path(__file__).resolve().parents[2]
-RAISING = ("engine", "app/model", "app/given_once.py")
+RAISING = ("engine", "app/model", "app/given_once.py", "app/checkpoint_options.py")
 """Where refusals are raised with an id, folders and files (the window's own refusals are worded
 by tr())."""
 
