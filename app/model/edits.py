@@ -26,7 +26,7 @@ from engine.format.generation_keys import Generation, Settings
 from engine.format.mapped_weight import cell
 from engine.format.numbers import format_exact
 from engine.format.reader import FloatArray
-from engine.format.writer import to_document
+from engine.format.writer import as_held, to_document
 from engine.forward.alibi import alibi_slopes
 from engine.generation.append import extend
 from engine.generation.grow import grown
@@ -302,7 +302,7 @@ class SetBlock(Operation):
     layer: str = ""
 
     def apply(self, scenario: Scenario) -> Scenario:
-        document = to_document(scenario)
+        document = to_document(scenario, as_held)
         owner = node_at(document, self.layer)
         if self.on:
             owner["block"] = default_block(scenario.d)
@@ -327,7 +327,7 @@ class SetHead(Operation):
     on: bool
 
     def apply(self, scenario: Scenario) -> Scenario:
-        document = to_document(scenario)
+        document = to_document(scenario, as_held)
         if scenario.shorthand and "head" not in document:
             head = document["block"]
         else:

@@ -13,12 +13,14 @@ from abc import abstractmethod
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from app.model.edits import Operation
 from app.model.parts import DECODER_STACK, layer_name
 from app.texts.words import say
 from engine import Scenario, ScenarioError, parse_scenario
 from engine.format.layers import HEAD_KEYS
-from engine.format.writer import to_document
+from engine.format.writer import as_held, to_document
 from engine.words.refusals import Refusal
 
 
@@ -28,7 +30,7 @@ def layered_document(scenario: Scenario) -> dict[str, Any]:
     The version-1 shorthand turns into a one-layer stack with its head in ``head``; the head's
     norm and ε are written out, so that they stay what they are whichever layer ends up last.
     """
-    document = to_document(scenario)
+    document = to_document(scenario, as_held)  # its arrays as held: a checkpoint's stay mapped
     if "attention" in document:
         layer: dict[str, Any] = {"attention": document.pop("attention")}
         head = document.pop("head", {})
@@ -64,6 +66,11 @@ def fresh(value: Any, key: str = "") -> Any:
     norm, activation …) are the ones of ``value``."""
     if isinstance(value, dict):
         return {k: fresh(v, k) for k, v in value.items()}
+    shape = getattr(value, "shape", None)  # an array, or a weight left in its checkpoint
+    if shape is not None and len(shape) == 2:
+        return np.eye(*shape)
+    if shape is not None:
+        return np.full(shape, 1.0 if key.startswith("gamma") else 0.0)
     if isinstance(value, list) and value and isinstance(value[0], list):
         return [[1.0 if r == c else 0.0 for c in range(len(row))] for r, row in enumerate(value)]
     if isinstance(value, list) and key == "key_mask":

@@ -9,15 +9,14 @@ type or field needs a rule here, never a list of paths.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
-from engine.format.layers import TIED_UNEMBED
 from engine.format.mapped_weight import widened
 from engine.format.reader import MAX_HEADS, MAX_POSITIONS, MAX_WIDTH, FloatArray
-from engine.format.writer import to_document
+from engine.format.writer import as_held, to_document
 from engine.scenario.modules import (
     Attention,
     Block,
@@ -241,19 +240,21 @@ def resize(scenario: Scenario, sizes: Sizes) -> Resized:
         The wanted sizes; validate the result with :func:`engine.parse_scenario`.
     """
     old = Sizes.of(scenario)
-    doc = to_document(scenario)
+    doc = to_document(scenario, as_held)  # a weight no size changes stays as held (mapped)
     dropped = 0
 
     def put(path: str, fitted: Fitted) -> None:
         nonlocal dropped
         dropped += fitted[1]
-        _set(doc, path, fitted[0].tolist())
+        _set(doc, path, fitted[0])
 
     if scenario.token_ids is not None and scenario.embedding is not None:
         ids = list(scenario.token_ids)[: sizes.n] + [0] * max(0, sizes.n - old.n)
         dropped += max(0, old.n - sizes.n)
         doc["token_ids"] = ids
-        put("embedding", _fit(widened(scenario.embedding), scenario.embedding.shape[0], sizes.d))
+        if sizes.d != old.d:
+            put("embedding", _fit(widened(scenario.embedding), scenario.embedding.shape[0],
+                                  sizes.d))
     else:
         put("X", _fit(scenario.X, sizes.n, sizes.d))
     tokens = list(scenario.tokens)[: sizes.n]
@@ -266,11 +267,13 @@ def resize(scenario: Scenario, sizes: Sizes) -> Resized:
         doc.pop("generation", None)  # its chosen ids no longer end the token ids
 
     for path, array in scenario.parameters.items():
-        if path in ("X", "embedding") or _at(doc, path) == TIED_UNEMBED:  # a tied head follows
-            continue
+        if path in ("X", "embedding") or isinstance(_at(doc, path), str):
+            continue  # a tied head, written "embedding.T", follows the embedding
         module, attention, block = _attention_of(scenario, path)
         groups = _groups(attention, sizes.heads) if attention is not None else (1, 1)
         change = _Change(old=_sizes_of(attention, old), new=sizes, groups=groups, block=block)
+        if replace(change.old, n=sizes.n) == sizes and not isinstance(module, Positions):
+            continue  # no size of it changed: kept as it is, not read
         put(path, _fit_any(module, path.rsplit(".", 1)[-1], widened(array), change))
     for path, a in _attentions(scenario):
         _resize_options(doc, path, a, sizes, old)

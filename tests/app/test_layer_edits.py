@@ -213,4 +213,4 @@ def test_a_stack_written_out_pins_the_heads_norm_whichever_layer_ends_last() -> 
     stack = example("three-layers")
     document = layered_document(stack)
     assert document["head"]["norm"] == "layernorm" and document["head"]["eps"] == 1e-5
-    assert document["layers"] == to_document(stack)["layers"]
+    assert to_document(parse_scenario(document))["layers"] == to_document(stack)["layers"]

@@ -119,8 +119,9 @@ def test_a_wider_model_keeps_the_routers_numbers_and_pads_its_new_row_with_zeros
     wider = resize(scenario, Sizes(n=old.n, d=old.d + 1, d_k=old.d_k, d_v=old.d_v + 1,
                                    heads=old.heads))
     router = wider.document["layers"][0]["block"]["ffn"]["router"]
-    assert router == [*ROUTER, [0.0, 0.0, 0.0]]
-    assert wider.document["layers"][0]["block"]["ffn"]["experts"][1]["W1"] == [[0.0], [1.0], [0.0]]
+    np.testing.assert_array_equal(router, [*ROUTER, [0.0, 0.0, 0.0]])
+    np.testing.assert_array_equal(wider.document["layers"][0]["block"]["ffn"]["experts"][1]["W1"],
+                                  [[0.0], [1.0], [0.0]])
     parse_scenario(wider.document)  # the engine reads it back
 
 

@@ -92,8 +92,8 @@ def test_a_wider_model_pads_the_gate_with_a_zero_row() -> None:
     wider = resize(scenario, Sizes(n=old.n, d=old.d + 1, d_k=old.d_k, d_v=old.d_v + 1,
                                    heads=old.heads))
     ffn = wider.document["layers"][0]["block"]["ffn"]
-    assert ffn["shared_gate"] == [*GATE, [0.0]]
-    assert ffn["shared"]["W1"] == [*SHARED["W1"], [0.0]]
+    np.testing.assert_array_equal(ffn["shared_gate"], [*GATE, [0.0]])
+    np.testing.assert_array_equal(ffn["shared"]["W1"], [*SHARED["W1"], [0.0]])
     parse_scenario(wider.document)
 
 
