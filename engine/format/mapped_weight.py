@@ -18,7 +18,6 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from functools import cached_property
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -93,6 +92,10 @@ class Overlay:
         return Overlay(cells[order], self.values[order])
 
 
+_SCANNED: dict[tuple[Path, str, Stamp, bool], tuple[int, int] | None] = {}
+""":attr:`MappedWeight.first_not_finite` by stored tensor (its file as stamped, its name) and
+whether it is read transposed: a document made again from the same checkpoint (a layer added,
+a tied head made the embedding's transpose) reads no tensor's bits twice."""
 NO_OVERLAY = Overlay(np.zeros(0, np.int64), np.zeros(0))
 """A mapped weight's overlay before any edit."""
 DENSE = 0.25
@@ -275,11 +278,17 @@ class MappedWeight:
         whole.flags.writeable = False
         return whole
 
-    @cached_property
+    @property
     def first_not_finite(self) -> tuple[int, int] | None:
         """The first cell of the document's matrix (row by row) that is NaN or ∞; None: every
-        one is finite. Read once from the stored bits, a block at a time, nothing widened but
-        FP8."""
+        one is finite. Read once for the stored tensor read this way (:data:`_SCANNED`), from
+        its stored bits, a block at a time, nothing widened but FP8."""
+        key = (self.file, self.name, self.stamp, self.transposed)
+        if key not in _SCANNED:
+            _SCANNED[key] = self._scanned()
+        return _SCANNED[key]
+
+    def _scanned(self) -> tuple[int, int] | None:
         first: tuple[int, int] | None = None
         stored = self._stored()
         for start in range(0, self.entry.count, SCAN):
