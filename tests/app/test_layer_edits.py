@@ -4,16 +4,30 @@ refuses."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
-from app.model.edits import SetOption, SetPositions, SwapTokens
+from app.model.edits import (
+    Operation,
+    Resize,
+    SetBlock,
+    SetHead,
+    SetOption,
+    SetPositions,
+    SwapTokens,
+)
 from app.model.examples import example_path
 from app.model.layer_edits import AddLayer, DuplicateLayer, MoveLayer, RemoveLayer, layered_document
 from app.model.parts import part_of, place_name
 from engine import Scenario, ScenarioError, compute, parse_scenario
+from engine.checkpoint import import_checkpoint
 from engine.format.io import load_scenario
+from engine.format.mapped_weight import MappedWeight
 from engine.format.writer import to_document
+from engine.scenario.resize import Sizes
+from tests.engine.hf_reference import FIXTURES
 
 
 def example(name: str) -> Scenario:
@@ -214,3 +228,34 @@ def test_a_stack_written_out_pins_the_heads_norm_whichever_layer_ends_last() -> 
     document = layered_document(stack)
     assert document["head"]["norm"] == "layernorm" and document["head"]["eps"] == 1e-5
     assert to_document(parse_scenario(document))["layers"] == to_document(stack)["layers"]
+
+
+@pytest.mark.parametrize("operation", [RemoveLayer(1), DuplicateLayer(0), MoveLayer(0, by=1),
+                                       AddLayer(2), SetBlock(False, "layers.0"),
+                                       SetHead(False)],
+                         ids=lambda operation: type(operation).__name__)
+def test_an_edit_of_the_layers_leaves_a_checkpoints_weights_in_it(operation: Operation) -> None:
+    """A document that reads its weights from the checkpoint keeps reading them there after a
+    layer edit (a 1B model's 4 GB are not copied, let alone written out as lists), and
+    computes what the same edit of the checkpoint read whole computes."""
+    mapped = import_checkpoint(FIXTURES / "llama", "the cat sat")
+    eager = import_checkpoint(FIXTURES / "llama", "the cat sat", mapped=False)
+    edited = operation.apply(mapped)
+    kept = [path for path, weight in edited.parameters.items()
+            if isinstance(weight, MappedWeight)]
+    assert "embedding" in kept and any(path.endswith("Wq") for path in kept)
+    ours, theirs = compute(edited).arrays, compute(operation.apply(eager)).arrays
+    assert ours.keys() == theirs.keys()
+    for name, array in theirs.items():
+        np.testing.assert_array_equal(ours[name], array, err_msg=name)
+
+
+def test_a_new_number_of_positions_leaves_a_checkpoints_weights_in_it() -> None:
+    """Resizing n changes no weight's shape: every one stays in the checkpoint."""
+    mapped = import_checkpoint(FIXTURES / "llama", "the cat sat")
+    before = {path for path, weight in mapped.parameters.items()
+              if isinstance(weight, MappedWeight)}
+    resized = Resize(replace(Sizes.of(mapped), n=mapped.n + 2), "n", mapped.n).apply(mapped)
+    assert resized.n == mapped.n + 2
+    assert {path for path, weight in resized.parameters.items()
+            if isinstance(weight, MappedWeight)} == before
