@@ -1,7 +1,8 @@
 """The text as tokens: ids from the checkpoint's tokenizer, as transformers' ``tokenizer(text)``
 gives them (its special tokens, never padding or truncation), labels from the text's own
-characters (a byte-level BPE marks spaces with ``Ġ``; the offsets give back what was typed),
-and one label per vocabulary entry for the head."""
+characters (the offsets give back what was typed) or, for a byte-level BPE (its entries spell
+bytes, ``Ġ`` a space), from each token's vocabulary entry, and one label per vocabulary entry
+for the head."""
 
 from __future__ import annotations
 
@@ -83,8 +84,12 @@ def tokenize(tokenizer: Tokenizer, text: str, *, vocab: int, context: int,
     texts = (text, pair or "")
     shared = _shared_spans(encoding)
     byte_level = _byte_level(tokenizer)
+    # A byte-level token is its entry's bytes, whatever its offsets say: they can leave out
+    # the space the token holds (a ByteLevel processor's trim_offsets, on by default: ' cat'
+    # covering 'cat', the entry cat's label) or that the pre-tokenizer put before the text
+    # (add_prefix_space), and a lone space's trimmed span is empty.
     labels = [_entry_label(tokenizer, token_id, byte_level)
-              if alike or (byte_level and _named_bytes(token) is not None) else
+              if alike or byte_level else
               _label(_word_start(token, texts[sequence or 0][start:end]) or token)
               for (start, end), token, sequence, token_id, alike in zip(
                   encoding.offsets, encoding.tokens, encoding.sequence_ids, ids, shared,
