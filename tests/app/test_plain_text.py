@@ -5,6 +5,7 @@ tokenizer's newline) or look like another (`` the`` and ``the``) is named (↵, 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from app.model.operands import shown_token, shown_tokens
 from app.plain_text import as_written
 from engine.checkpoint import import_checkpoint
 from tests.app.driving import Dialogs, close_window, open_window, show_window, type_into
+from tests.engine.fixture_copies import fixture_copy
 from tests.engine.hf_reference import FIXTURES
 
 
@@ -105,8 +107,22 @@ def test_a_token_that_would_break_a_line_show_nothing_or_look_like_another_is_na
     assert shown_token(token) == shown
 
 
-def test_a_real_tokenizers_newline_is_labelled_not_broken(qtbot: QtBot) -> None:
-    scenario = import_checkpoint(FIXTURES / "mistral", "the cat\nsat \t on")
+def byte_fallback_mistral(tmp_path: Path) -> Path:
+    """The mistral fixture with byte fallback, as Mistral ships it: a newline and a tab are the
+    entries ``<0x0A>`` and ``<0x09>`` (the fixture's 。 and ，, renamed; these texts use neither),
+    and not its unknown token, which reads ``<unk>``."""
+    written = json.dumps(json.loads((FIXTURES / "mistral" / "tokenizer.json").read_text("utf-8")),
+                         ensure_ascii=False)
+    tokenizer = json.loads(written.replace("。", "<0x0A>").replace("，", "<0x09>"))
+    decoders = tokenizer["decoder"]["decoders"]
+    return fixture_copy(tmp_path, "mistral", {
+        "model": {**tokenizer["model"], "byte_fallback": True},
+        "decoder": {"type": "Sequence", "decoders": [decoders[0], {"type": "ByteFallback"},
+                                                     *decoders[1:]]}}, file="tokenizer.json")
+
+
+def test_a_real_tokenizers_newline_is_labelled_not_broken(qtbot: QtBot, tmp_path: Path) -> None:
+    scenario = import_checkpoint(byte_fallback_mistral(tmp_path), "the cat\nsat \t on")
     assert scenario.tokens[:4] == ("<s>", " the cat", "\n", "sat")
     window = show_window(qtbot, scenario)
     try:
@@ -129,11 +145,12 @@ def test_a_real_tokenizers_newline_is_labelled_not_broken(qtbot: QtBot) -> None:
 
 
 def test_the_token_editor_shows_tokens_as_the_canvas_does_and_keeps_spaces_typed(
-        qtbot: QtBot) -> None:
+        qtbot: QtBot, tmp_path: Path) -> None:
     """The editor's row of token labels names a newline, a tab and an edge space as the canvas
     does (a real tokenizer's ``\n`` showed as an empty cell), gives the written label to edit,
     and keeps a space typed at a label's start: it is part of the token."""
-    window = show_window(qtbot, import_checkpoint(FIXTURES / "mistral", "the cat\nsat \t on"))
+    window = show_window(qtbot, import_checkpoint(byte_fallback_mistral(tmp_path),
+                                                  "the cat\nsat \t on"))
     try:
         table = window.editor.token_table
         model = table.model()

@@ -224,15 +224,16 @@ def test_tokens_that_split_one_character_are_named_by_their_entries(tmp_path: Pa
 
 
 @pytest.mark.parametrize(("text", "labels"), [
-    ("x 猫", ("<s>", " ", "x", " ", "猫")),  # both unknown: each labelled by its character
-    ("猫 x", ("<s>", " ", "猫", " ", "x")),
+    ("x 猫", ("<s>", " ", "<unk>", " ", "<unk>")),  # both unknown: the model reads <unk>
+    ("猫 x", ("<s>", " ", "<unk>", " ", "<unk>")),
     ("sat", ("<s>", " sat")),  # ▁sat, not the entry sat
 ])
 def test_an_unknown_character_is_labelled_alike_wherever_it_stands(
         text: str, labels: tuple[str, ...]) -> None:
     """The word start a sentencepiece tokenizer puts before an unknown first character is
-    labelled by its entry (a space); the character keeps its own label, as later in the
-    text."""
+    labelled by its entry (a space); the unknown character is labelled as the model reads it,
+    ``<unk>`` (it read as the character typed, a word the model never saw), at the start and
+    later alike."""
     assert import_checkpoint(FIXTURES / "mistral", text).tokens == labels
 
 
