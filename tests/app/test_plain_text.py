@@ -16,10 +16,13 @@ from PySide6.QtWidgets import QApplication, QGraphicsSceneHoverEvent, QLabel
 from pytestqt.qtbot import QtBot
 
 from app.canvas.grid import MatrixGrid
+from app.canvas.theme import font
 from app.model import operands
 from app.model.operands import shown_token, shown_tokens
 from app.plain_text import as_written
+from engine import parse_scenario
 from engine.checkpoint import import_checkpoint
+from tests.app.documents_support import example_document
 from tests.app.driving import Dialogs, close_window, open_window, show_window, type_into
 from tests.engine.fixture_copies import fixture_copy
 from tests.engine.hf_reference import FIXTURES
@@ -188,3 +191,43 @@ def test_a_vocabulary_is_named_once_while_a_run_grows(monkeypatch: pytest.Monkey
         assert shown_tokens(run)[-1] == f"␣t{length - 1}"
         assert shown_tokens(vocabulary)[999] == "␣entry 999"
     assert len(named) == 1000 + sum(range(1, 11))
+
+
+def test_a_byte_name_after_arabic_letters_reads_left_to_right_in_a_cells_tooltip(
+        qtbot: QtBot) -> None:
+    """The embedding's explanation quotes the token (``token “مر<0xD8>” has id 0``): the
+    tooltip shows it with ``<0xD8>`` drawn ``<``, ``0xD8``, ``>`` left to right after the
+    letters (its ``<0`` was drawn in the letters' run, mirrored: ``0>``), the same characters
+    besides the marks."""
+    document = example_document("training")
+    document["tokens"], document["token_ids"] = ["مر<0xD8>", "<0xAD>با", "x", "y"], [0, 1, 2, 3]
+    window = show_window(qtbot, parse_scenario(document))
+    try:
+        window.state.set_step(1)  # the inputs: X's cells say which token picked their row
+        QApplication.processEvents()
+        frame = window.canvas.frame
+        assert frame is not None
+        grid = next(grid for grid in frame.items_of(MatrixGrid) if grid.spec.explain is not None
+                    and "has id" in grid.spec.explain(0, 0))  # X, the picked rows
+        hover = QGraphicsSceneHoverEvent(QEvent.Type.GraphicsSceneHoverMove)
+        hover.setPos(grid.cell_rect(0, 0).center())
+        grid.hoverMoveEvent(hover)
+        said = grid.spec.explain(0, 0)
+        assert "“مر<0xD8>”" in said
+        assert shown_by_qt(grid.toolTip()) == said.replace("<0xD8>", "\u200e<0xD8>\u200e")
+        shown = QTextDocument()
+        shown.setDefaultFont(font(16))
+        shown.setPlainText(shown_by_qt(grid.toolTip()))
+        shown.setTextWidth(4000)
+        shown.documentLayout().documentSize()
+        block = shown.find("“مر").block()
+        line, layout = block.text(), block.layout()
+        byte = line.index("<0xD8>")
+        code = [min(run.boundingRect().left() for run in layout.glyphRuns(byte + k, 1))
+                for k in range(6)]
+        assert code == sorted(code) and len(set(code)) == 6, code
+        letters = [min(run.boundingRect().left() for run in layout.glyphRuns(line.index(ch), 1))
+                   for ch in "مر"]
+        assert min(code) > max(letters)  # a left-to-right line: read after the letters
+    finally:
+        close_window(window)
