@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.bidi import codes_left_to_right
 from app.canvas.cividis import CIVIDIS_ARGB
 from app.canvas.heat import (
     ZOOMED_CELLS,
@@ -1132,8 +1133,8 @@ class MatrixGrid(QGraphicsItem):
         if cell != self._hovered:
             self._hovered = cell
             explain = None if cell is not None and self._asked(*cell) else self.spec.explain
-            self.setToolTip(as_written(explain(*cell)) if cell is not None and explain is not None
-                            else "")
+            self.setToolTip(as_written(codes_left_to_right(explain(*cell)))
+                            if cell is not None and explain is not None else "")
             self.update()
 
     def hoverLeaveEvent(self, event: QGraphicsSceneHoverEvent) -> None:

@@ -17,7 +17,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from app.bidi import isolate
+from app.bidi import codes_left_to_right, isolate
 from engine import Attention, Step, Trace
 from engine.scenario.names import short_name
 from engine.scenario.op_kinds import steps_of
@@ -193,7 +193,9 @@ def shown_token(token: str) -> str:
     any other character of :data:`_UNSEEN` (a control or format character, a space other than
     the plain one) as its code (``<0x0D>``, as a byte-level tokenizer names a byte;
     ``<U+202E>``), and a ␣, ↵ or ⇥ the token itself holds too (``<U+2423>``); every other
-    character as it is, a right-to-left token isolated (:func:`~app.bidi.isolate`)."""
+    character as it is, a right-to-left token isolated (:func:`~app.bidi.isolate`), each code
+    it holds between left-to-right marks (:func:`~app.bidi.codes_left_to_right`: ``مر<0xD8>``
+    reads ``<0xD8>`` left to right after the letters, never ``>0xD8<``)."""
     if not token.isascii() and (SPACE in token or "↵" in token or "⇥" in token):
         token = token.translate(_WRITTEN_MARKS)
     if not token.isprintable():
@@ -206,7 +208,9 @@ def shown_token(token: str) -> str:
         core = token.strip(" ")
         lead = len(token) - len(token.lstrip(" "))
         token = SPACE * lead + core + SPACE * (len(token) - lead - len(core))
-    return isolate(token) if _RIGHT_TO_LEFT.search(token) else token  # an id keeps its side
+    if not _RIGHT_TO_LEFT.search(token):
+        return token
+    return isolate(codes_left_to_right(token))  # an id keeps its side
 
 
 def shown_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:

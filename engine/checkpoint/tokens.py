@@ -1,6 +1,7 @@
 """The text as tokens: ids from the checkpoint's tokenizer, as transformers' ``tokenizer(text)``
 gives them (its special tokens, never padding or truncation), labels from the text's own
-characters (a byte-level BPE marks spaces with ``Ġ``; the offsets give back what was typed),
+characters (the offsets give back what was typed) or, for a byte-level BPE (its entries spell
+bytes, ``Ġ`` a space) and the unknown token (``[UNK]``), from each token's vocabulary entry,
 and one label per vocabulary entry for the head."""
 
 from __future__ import annotations
@@ -83,14 +84,34 @@ def tokenize(tokenizer: Tokenizer, text: str, *, vocab: int, context: int,
     texts = (text, pair or "")
     shared = _shared_spans(encoding)
     byte_level = _byte_level(tokenizer)
+    # A byte-level token is its entry's bytes, whatever its offsets say: they can leave out
+    # the space the token holds (a ByteLevel processor's trim_offsets, on by default: ' cat'
+    # covering 'cat', the entry cat's label) or that the pre-tokenizer put before the text
+    # (add_prefix_space), and a lone space's trimmed span is empty.
+    # The unknown token ([UNK], <unk>) is what the model reads for any text its vocabulary
+    # lacks: labelled by the text (猫, 👍🏽), one id would read as words the model never saw.
+    unknown = _unknown_id(tokenizer)
     labels = [_entry_label(tokenizer, token_id, byte_level)
-              if alike or (byte_level and _named_bytes(token) is not None) else
+              if alike or byte_level or token_id == unknown else
               _label(_word_start(token, texts[sequence or 0][start:end]) or token)
               for (start, end), token, sequence, token_id, alike in zip(
                   encoding.offsets, encoding.tokens, encoding.sequence_ids, ids, shared,
                   strict=True)]
     ignored = f"{settings}; the text is its own {len(ids)} tokens" if settings else ""
     return Tokens(ids=ids, labels=labels, types=list(encoding.type_ids), ignored=ignored)
+
+
+def _unknown_id(tokenizer: Tokenizer) -> int | None:
+    """The id of the tokenizer model's unknown token (BERT's ``[UNK]``, sentencepiece's
+    ``<unk>``), None when it has none (a byte-level BPE spells every text)."""
+    model = tokenizer.model
+    unknown = getattr(model, "unk_token", None)
+    if isinstance(unknown, str):
+        return tokenizer.token_to_id(unknown)
+    if type(model).__name__ == "Unigram":
+        found = json.loads(model.__getstate__()).get("unk_id")
+        return found if isinstance(found, int) else None
+    return None
 
 
 def _shared_spans(encoding: Encoding) -> list[bool]:

@@ -120,3 +120,32 @@ def test_the_explanation_lists_the_vocabulary_in_its_order(qapp: QApplication) -
     left = {entry: min(run.boundingRect().left() for run in block.layout().glyphRuns(
         line.index(entry, line.index(said)), len(entry))) for entry in entries}
     assert sorted(entries, key=left.__getitem__) == entries
+
+
+BYTE_ENDED = "مر<0xD8>"
+"""A byte-level token that ends an Arabic word with the first byte of the next letter (ح), as
+a byte-level BPE's labels name it."""
+
+
+@pytest.mark.parametrize("rich", [False, True], ids=["drawn", "rich text"])
+@pytest.mark.parametrize("text", [f"1 · {shown_token(BYTE_ENDED)}",
+                                  f"{shown_token(BYTE_ENDED)} ← 1",
+                                  f"{shown_token('<0xAD>با')} ← 2"])
+def test_a_byte_name_beside_right_to_left_letters_reads_left_to_right(
+        qapp: QApplication, text: str, rich: bool) -> None:
+    """``<0xD8>`` is drawn ``<``, ``0xD8``, ``>`` from left to right (in the right-to-left run
+    of its letters, its brackets were mirrored: ``>0xD8<``), to the left of the Arabic letters
+    it follows (read right to left, after them) and the right of those after it."""
+    layout, _alive = laid_out(text, rich)
+    byte = text.index("<0x")
+
+    def left(index: int) -> float:
+        return min(run.boundingRect().left() for run in layout.glyphRuns(index, 1))
+
+    code = [left(byte + k) for k in range(6)]  # < 0 x D 8 >  (or < 0 x A D >)
+    assert code == sorted(code) and len(set(code)) == 6, code
+    letters = [k for k, ch in enumerate(text) if "\u0600" <= ch <= "\u06ff"]
+    if letters[0] < byte:  # مر then the byte: the byte drawn on the letters' left
+        assert max(code) < min(left(k) for k in letters)
+    else:  # the byte then با: the letters on its right
+        assert min(left(k) for k in letters) > max(code)

@@ -5,6 +5,7 @@ tokenizer's newline) or look like another (`` the`` and ``the``) is named (↵, 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -15,11 +16,15 @@ from PySide6.QtWidgets import QApplication, QGraphicsSceneHoverEvent, QLabel
 from pytestqt.qtbot import QtBot
 
 from app.canvas.grid import MatrixGrid
+from app.canvas.theme import font
 from app.model import operands
 from app.model.operands import shown_token, shown_tokens
 from app.plain_text import as_written
+from engine import parse_scenario
 from engine.checkpoint import import_checkpoint
+from tests.app.documents_support import example_document
 from tests.app.driving import Dialogs, close_window, open_window, show_window, type_into
+from tests.engine.fixture_copies import fixture_copy
 from tests.engine.hf_reference import FIXTURES
 
 
@@ -105,8 +110,22 @@ def test_a_token_that_would_break_a_line_show_nothing_or_look_like_another_is_na
     assert shown_token(token) == shown
 
 
-def test_a_real_tokenizers_newline_is_labelled_not_broken(qtbot: QtBot) -> None:
-    scenario = import_checkpoint(FIXTURES / "mistral", "the cat\nsat \t on")
+def byte_fallback_mistral(tmp_path: Path) -> Path:
+    """The mistral fixture with byte fallback, as Mistral ships it: a newline and a tab are the
+    entries ``<0x0A>`` and ``<0x09>`` (the fixture's 。 and ，, renamed; these texts use neither),
+    and not its unknown token, which reads ``<unk>``."""
+    written = json.dumps(json.loads((FIXTURES / "mistral" / "tokenizer.json").read_text("utf-8")),
+                         ensure_ascii=False)
+    tokenizer = json.loads(written.replace("。", "<0x0A>").replace("，", "<0x09>"))
+    decoders = tokenizer["decoder"]["decoders"]
+    return fixture_copy(tmp_path, "mistral", {
+        "model": {**tokenizer["model"], "byte_fallback": True},
+        "decoder": {"type": "Sequence", "decoders": [decoders[0], {"type": "ByteFallback"},
+                                                     *decoders[1:]]}}, file="tokenizer.json")
+
+
+def test_a_real_tokenizers_newline_is_labelled_not_broken(qtbot: QtBot, tmp_path: Path) -> None:
+    scenario = import_checkpoint(byte_fallback_mistral(tmp_path), "the cat\nsat \t on")
     assert scenario.tokens[:4] == ("<s>", " the cat", "\n", "sat")
     window = show_window(qtbot, scenario)
     try:
@@ -129,11 +148,12 @@ def test_a_real_tokenizers_newline_is_labelled_not_broken(qtbot: QtBot) -> None:
 
 
 def test_the_token_editor_shows_tokens_as_the_canvas_does_and_keeps_spaces_typed(
-        qtbot: QtBot) -> None:
+        qtbot: QtBot, tmp_path: Path) -> None:
     """The editor's row of token labels names a newline, a tab and an edge space as the canvas
     does (a real tokenizer's ``\n`` showed as an empty cell), gives the written label to edit,
     and keeps a space typed at a label's start: it is part of the token."""
-    window = show_window(qtbot, import_checkpoint(FIXTURES / "mistral", "the cat\nsat \t on"))
+    window = show_window(qtbot, import_checkpoint(byte_fallback_mistral(tmp_path),
+                                                  "the cat\nsat \t on"))
     try:
         table = window.editor.token_table
         model = table.model()
@@ -171,3 +191,43 @@ def test_a_vocabulary_is_named_once_while_a_run_grows(monkeypatch: pytest.Monkey
         assert shown_tokens(run)[-1] == f"␣t{length - 1}"
         assert shown_tokens(vocabulary)[999] == "␣entry 999"
     assert len(named) == 1000 + sum(range(1, 11))
+
+
+def test_a_byte_name_after_arabic_letters_reads_left_to_right_in_a_cells_tooltip(
+        qtbot: QtBot) -> None:
+    """The embedding's explanation quotes the token (``token “مر<0xD8>” has id 0``): the
+    tooltip shows it with ``<0xD8>`` drawn ``<``, ``0xD8``, ``>`` left to right after the
+    letters (its ``<0`` was drawn in the letters' run, mirrored: ``0>``), the same characters
+    besides the marks."""
+    document = example_document("training")
+    document["tokens"], document["token_ids"] = ["مر<0xD8>", "<0xAD>با", "x", "y"], [0, 1, 2, 3]
+    window = show_window(qtbot, parse_scenario(document))
+    try:
+        window.state.set_step(1)  # the inputs: X's cells say which token picked their row
+        QApplication.processEvents()
+        frame = window.canvas.frame
+        assert frame is not None
+        grid = next(grid for grid in frame.items_of(MatrixGrid) if grid.spec.explain is not None
+                    and "has id" in grid.spec.explain(0, 0))  # X, the picked rows
+        hover = QGraphicsSceneHoverEvent(QEvent.Type.GraphicsSceneHoverMove)
+        hover.setPos(grid.cell_rect(0, 0).center())
+        grid.hoverMoveEvent(hover)
+        said = grid.spec.explain(0, 0)
+        assert "“مر<0xD8>”" in said
+        assert shown_by_qt(grid.toolTip()) == said.replace("<0xD8>", "\u200e<0xD8>\u200e")
+        shown = QTextDocument()
+        shown.setDefaultFont(font(16))
+        shown.setPlainText(shown_by_qt(grid.toolTip()))
+        shown.setTextWidth(4000)
+        shown.documentLayout().documentSize()
+        block = shown.find("“مر").block()
+        line, layout = block.text(), block.layout()
+        byte = line.index("<0xD8>")
+        code = [min(run.boundingRect().left() for run in layout.glyphRuns(byte + k, 1))
+                for k in range(6)]
+        assert code == sorted(code) and len(set(code)) == 6, code
+        letters = [min(run.boundingRect().left() for run in layout.glyphRuns(line.index(ch), 1))
+                   for ch in "مر"]
+        assert min(code) > max(letters)  # a left-to-right line: read after the letters
+    finally:
+        close_window(window)

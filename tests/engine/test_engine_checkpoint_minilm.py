@@ -80,6 +80,34 @@ def test_the_text_is_its_own_tokens_and_the_note_says_the_padding_was_ignored(
                              f"text is its own {OWN_COUNT} tokens")
 
 
+UNKNOWN_TEXT = "猫 👍🏽 sat Ω≈ç√∫"
+"""Three words the model's vocabulary lacks: its tokenizer reads each as [UNK], id 100."""
+
+
+def test_a_word_the_vocabulary_lacks_reads_as_the_unknown_token_the_model_reads() -> None:
+    """猫, 👍🏽 and Ω≈ç√∫ are one row of the embedding, id 100: each is labelled ``[UNK]`` (they
+    read as the text typed, three tokens the model never saw), and the embedding's row is
+    explained as that token's, in English and Chinese."""
+    from tokenizers import Tokenizer
+
+    from engine.arithmetic.cells import explain
+
+    assert FOLDER is not None
+    tokenizer = Tokenizer.from_file(str(FOLDER / "tokenizer.json"))
+    tokenizer.no_padding()
+    theirs = tokenizer.encode(UNKNOWN_TEXT)
+    scenario = import_checkpoint(FOLDER, UNKNOWN_TEXT)
+    assert scenario.token_ids == tuple(theirs.ids) == (101, 100, 100, 2938, 100, 102)
+    assert scenario.tokens == ("[CLS]", "[UNK]", "[UNK]", "sat", "[UNK]", "[SEP]")
+    assert list(scenario.tokens) == theirs.tokens  # the library's own tokens, spelt alike
+    trace = compute(scenario)
+    for row in (1, 2, 4):
+        assert explain(trace, "embedded", (row, 0)).details[0] == (
+            f"token “[UNK]” has id 100, so row {row} of X is row 100 of the table")
+    assert explain(trace, "embedded", (2, 0), lang="zh").details[0] == (
+        "Token“[UNK]”的编号是 100，所以 X 的第 2 行就是表中的第 100 行")
+
+
 def test_heads_it_learnt_are_there(sentence: Scenario) -> None:
     """Layer 1 head 3 reads the previous token; layer 2 head 9 the next; heads of layers 2, 3
     and 5 rest on [CLS]. A model obeying the tokenizer's padding spreads them over 98 [PAD]s."""

@@ -224,15 +224,16 @@ def test_tokens_that_split_one_character_are_named_by_their_entries(tmp_path: Pa
 
 
 @pytest.mark.parametrize(("text", "labels"), [
-    ("x 猫", ("<s>", " ", "x", " ", "猫")),  # both unknown: each labelled by its character
-    ("猫 x", ("<s>", " ", "猫", " ", "x")),
+    ("x 猫", ("<s>", " ", "<unk>", " ", "<unk>")),  # both unknown: the model reads <unk>
+    ("猫 x", ("<s>", " ", "<unk>", " ", "<unk>")),
     ("sat", ("<s>", " sat")),  # ▁sat, not the entry sat
 ])
 def test_an_unknown_character_is_labelled_alike_wherever_it_stands(
         text: str, labels: tuple[str, ...]) -> None:
     """The word start a sentencepiece tokenizer puts before an unknown first character is
-    labelled by its entry (a space); the character keeps its own label, as later in the
-    text."""
+    labelled by its entry (a space); the unknown character is labelled as the model reads it,
+    ``<unk>`` (it read as the character typed, a word the model never saw), at the start and
+    later alike."""
     assert import_checkpoint(FIXTURES / "mistral", text).tokens == labels
 
 
@@ -258,3 +259,45 @@ def test_a_byte_level_token_of_part_of_a_character_is_named_by_its_bytes(
     whole = [(label, tokenizer.decode([k], skip_special_tokens=False))
              for k, label in enumerate(scenario.head.vocab[:len(vocab)]) if "<0x" not in label]
     assert len(whole) == 29 and all(label == decoded for label, decoded in whole), whole
+
+
+TRIMMED = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True,
+           "use_regex": True}
+"""GPT-NeoX's (Pythia's) post-processor as its tokenizer.json ships it: the offsets of `` cat``
+leave its space out."""
+ROBERTA = {"type": "RobertaProcessing", "sep": ["<|endoftext|>", 0],
+           "cls": ["<|endoftext|>", 0], "trim_offsets": True, "add_prefix_space": False}
+"""RoBERTa's post-processor (its ``<s>`` and ``</s>`` the fixtures' one special token), which
+trims the offsets too."""
+
+
+@pytest.mark.parametrize("family", ["gpt2", "gpt_neox", "qwen2", "olmo2"])
+@pytest.mark.parametrize(("settings", "text", "labels"), [
+    ({"post_processor": TRIMMED}, "the cat  sat", ("the", " cat", " ", " ", "sat")),
+    ({"post_processor": ROBERTA}, "the cat  sat",
+     ("<|endoftext|>", "the", " cat", " ", " ", "sat", "<|endoftext|>")),
+    ({"pre_tokenizer": {**TRIMMED, "add_prefix_space": True}}, "cat sat",
+     (" cat", " ", "sat")),
+])
+def test_a_byte_level_token_reads_as_its_entry_whatever_its_offsets_say(
+        tmp_path: Path, family: str, settings: dict[str, Any], text: str,
+        labels: tuple[str, ...]) -> None:
+    """Trimmed offsets leave `` cat``'s space out (it read ``cat``, the entry cat's label, and a
+    lone space's empty span read ``Ġ``); a pre-tokenizer's added space is in no offset (the
+    text's first ``cat``, the entry `` cat``, read ``cat``). Each token reads as the tokenizer
+    decodes its id alone, as the head's vocabulary labels it."""
+    folder = tokenizer_copy(tmp_path, family, **settings)
+    tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    encoding = tokenizer.encode(text)
+    if "post_processor" in settings:  # what the fault was: the trimmed spans
+        assert [text[start:end] for start, end in encoding.offsets if end > start][:3] == [
+            "the", "cat", "sat"]
+    scenario = import_checkpoint(folder, text)
+    assert scenario.head is not None and scenario.token_ids == tuple(encoding.ids)
+    assert scenario.tokens == labels
+    assert list(labels) == [tokenizer.decode([k], skip_special_tokens=False)
+                            for k in encoding.ids]
+    assert tuple(scenario.head.vocab[k] for k in encoding.ids) == labels
+    vocab = tokenizer.get_vocab()
+    assert (scenario.head.vocab[vocab["cat"]], scenario.head.vocab[vocab["Ġcat"]]) == (
+        "cat", " cat")
