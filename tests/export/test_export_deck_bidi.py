@@ -77,17 +77,6 @@ def byte_trace() -> Trace:
     return compute(parse_scenario(document))
 
 
-def drawn_lines(words: str) -> list[str]:
-    """pdftotext -bbox's words, each line's from left to right (marks dropped)."""
-    lines: dict[float, list[tuple[float, str]]] = {}
-    for left, top, word in re.findall(r'<word xMin="([\d.]+)" yMin="([\d.]+)"[^>]*>(.*?)</word>',
-                                      words):
-        seen = word.strip("\u200e\u2068\u2069").replace("&lt;", "<").replace("&gt;", ">")
-        if seen:
-            lines.setdefault(round(float(top)), []).append((float(left), seen))
-    return [" ".join(word for _, word in sorted(line)) for line in lines.values()]
-
-
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler is not installed")
 def test_a_byte_name_after_arabic_letters_is_drawn_as_written_in_pdf(tmp_path: Path) -> None:
     """``مر<0xD8>`` is drawn with ``<0xD8>`` left to right, on the letters' left (read after
