@@ -61,24 +61,23 @@ def stack_of(document: dict[str, Any], stack: str) -> list[Any]:
 
 
 def fresh(value: Any, key: str = "") -> Any:
-    """A layer shaped like ``value`` (a layer's document) with plain starting numbers: every
-    matrix identity-like, every γ 1, every β and bias 0, every key visible; its settings (heads,
-    norm, activation …) are the ones of ``value``."""
+    """A layer shaped like ``value`` (a layer's document, its weights as held) with plain
+    starting numbers: every matrix identity-like, every γ 1, every β and bias 0, every key
+    visible, each expert of a mixture so; its settings (heads, norm, activation …) are the ones
+    of ``value``."""
     if isinstance(value, dict):
         return {k: fresh(v, k) for k, v in value.items()}
+    if key == "key_mask":
+        return [1] * len(value)
+    if key == "ablate_heads":
+        return []
+    if isinstance(value, list):  # a mixture's experts
+        return [fresh(item, key) for item in value]
     shape = getattr(value, "shape", None)  # an array, or a weight left in its checkpoint
     if shape is not None and len(shape) == 2:
         return np.eye(*shape)
     if shape is not None:
         return np.full(shape, 1.0 if key.startswith("gamma") else 0.0)
-    if isinstance(value, list) and value and isinstance(value[0], list):
-        return [[1.0 if r == c else 0.0 for c in range(len(row))] for r, row in enumerate(value)]
-    if isinstance(value, list) and key == "key_mask":
-        return [1] * len(value)
-    if key == "ablate_heads":
-        return []
-    if isinstance(value, list):
-        return [1.0 if key.startswith("gamma") else 0.0] * len(value)
     return value
 
 

@@ -26,6 +26,7 @@ from engine.checkpoint import import_checkpoint
 from engine.format.io import load_scenario
 from engine.format.mapped_weight import MappedWeight
 from engine.format.writer import to_document
+from engine.scenario.modules import Mixture
 from engine.scenario.resize import Sizes
 from tests.engine.hf_reference import FIXTURES
 
@@ -259,3 +260,18 @@ def test_a_new_number_of_positions_leaves_a_checkpoints_weights_in_it() -> None:
     assert resized.n == mapped.n + 2
     assert {path for path, weight in resized.parameters.items()
             if isinstance(weight, MappedWeight)} == before
+
+
+def test_a_layer_added_after_a_mixture_of_experts_has_fresh_experts() -> None:
+    """A layer added after Mixtral's first takes its shape, each expert fresh: identity-like
+    weights, as a feed-forward's (the experts were written over by zeros and refused)."""
+    document = import_checkpoint(FIXTURES / "mixtral", "the cat sat")
+    added = AddLayer(1).apply(document)
+    before, after = (layer.block.ffn if layer.block is not None else None
+                     for layer in (document.layers[0], added.layers[1]))
+    assert isinstance(before, Mixture) and isinstance(after, Mixture)
+    assert len(after.experts) == len(before.experts) and after.top_k == before.top_k
+    for expert in after.experts:
+        np.testing.assert_array_equal(expert.W1, np.eye(*np.shape(expert.W1)))
+    np.testing.assert_array_equal(after.router, np.eye(*after.router.shape))
+    assert np.isfinite(compute(added).arrays["logits"]).all()
