@@ -9,6 +9,7 @@ import pytest
 
 from engine import ScenarioError, parse_scenario
 from engine.checkpoint import import_checkpoint
+from engine.format import mapped_weight
 from engine.format.mapped_weight import MappedWeight
 from engine.format.reader import expect_labels
 from engine.format.writer import as_held, to_document
@@ -48,6 +49,7 @@ def test_a_document_made_again_from_its_checkpoint_reads_no_tensor_twice(
         return scanned(weight)
 
     monkeypatch.setattr(MappedWeight, "_scanned", counted)
+    monkeypatch.setattr(mapped_weight, "_SCANNED", {})  # what earlier tests scanned is not kept
     folder = FIXTURES / "gemma2"
     document = import_checkpoint(folder, "the cat sat")
     first = len(scans)
