@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -38,7 +38,7 @@ from app.canvas.heat import (
     heat_limits,
     needs_heat,
 )
-from app.canvas.number_layer import Words, paint_layer
+from app.canvas.number_layer import Words, paint_kept, paint_layer
 from app.canvas.picture import (
     draw_text,
     font_key,
@@ -742,18 +742,22 @@ class MatrixGrid(QGraphicsItem):
             if geometry.image is not None:
                 sp.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
                 self._draw_columns(sp, QRectF(ox, oy, right - ox, bottom - oy), geometry.image)
-            sp.setPen(Qt.PenStyle.NoPen)
-            self._hatch(sp, geometry.hatched)
-            lines = geometry.lines
+
+            def hatch_and_lines(painter: QPainter) -> None:
+                painter.setPen(Qt.PenStyle.NoPen)
+                self._hatch(painter, geometry.hatched)
+                self._draw_lines(painter, geometry.lines, cells)
+
+            pad = 1.0 + 2.0 / max(abs(sp.worldTransform().m11()), abs(
+                sp.worldTransform().m22()), 1e-6)  # a line's half width and two pixels
+            if self.large or not paint_kept(  # a large grid's few lines: cheaper than a layer
+                    sp, self._lines_key(cells),
+                    self.cells_area().adjusted(-pad, -pad, pad, pad), hatch_and_lines):
+                hatch_and_lines(sp)
         else:
             self._fill_as_rects(sp, cells)
-            lines = self._row_lines(cell_rows) if self.large else self._lines()
-        sp.setBrush(Qt.BrushStyle.NoBrush)
-        sp.setPen(QPen(theme.color("grid_line"), 1.0))
-        if self.large:
-            sp.drawRect(QRectF(ox, oy, right - ox, bottom - oy))
-        lines.draw(sp)
-        self._draw_asked(sp, cells)
+            self._draw_lines(sp, self._row_lines(cell_rows) if self.large else self._lines(),
+                             cells)
         dark_ink = _dark_ink_levels()
         if spec.marked is not None:
             for k, c in np.argwhere(spec.marked[cell_rows]).tolist():
@@ -773,6 +777,25 @@ class MatrixGrid(QGraphicsItem):
                                    self.cell_height))
         if self.heat:
             self._draw_legend(sp)
+
+    def _draw_lines(self, painter: QPainter, lines: Lines, cells: _Cells) -> None:
+        """The grid's lines (a large grid's outline too) and its asked cells' boxes."""
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(self.theme.color("grid_line"), 1.0))
+        if self.large:
+            painter.drawRect(self.cells_area())
+        lines.draw(painter)
+        self._draw_asked(painter, cells)
+
+    def _lines_key(self, cells: _Cells) -> Hashable:
+        """All that decides the pixels of the masked cells' hatching, the lines and the asked
+        boxes (the same for every edit that leaves the mask and the sizes be): the screen
+        keeps them as one layer (:func:`~app.canvas.number_layer.paint_kept`)."""
+        return ("grid lines", self.spec.values.shape, self._origin(), self.columns,
+                np.packbits(cells.masked).tobytes(),
+                np.packbits(cells.asked & ~cells.masked).tobytes(),
+                tuple(self.theme.color(role).rgba() for role in ("masked", "grid_line",
+                                                                  "accent")))
 
     def _draw_columns(self, painter: QPainter, rect: QRectF, image: QImage) -> None:
         """``image`` (a pixel per cell, or a heat map's per block) over ``rect``: at once when

@@ -10,7 +10,9 @@ the same scale and the same fraction of a pixel) starts from that image and clea
 again only the cells whose printed number, ink or size differ. Drawing a text costs the same in the
 image as on the window, so the pixels are those a whole drawing gives (:func:`paint_layer`);
 exports never come here (they record real text). The arrows' boxes, tokens, title and legend
-(the same for every edit of the shares) are kept the same way, whole (:func:`paint_kept`).
+(the same for every edit of the shares), and a grid's lines, hatched masked cells and asked
+boxes (the same while its mask and sizes are), are kept the same way, whole
+(:func:`paint_kept`).
 """
 
 from __future__ import annotations

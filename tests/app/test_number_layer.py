@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 import numpy.typing as npt
@@ -18,7 +19,7 @@ from app.canvas import number_layer
 from app.canvas.grid import GridSpec, MatrixGrid
 from app.canvas.grid import _Run as Run
 from app.canvas.number_layer import forget_layers
-from app.canvas.theme import SLIDE
+from app.canvas.theme import HIGH_CONTRAST, SLIDE
 from tests.app.on_screen import no_kept_layers as no_kept_layers  # autouse
 from tests.app.on_screen import painted_on_screen
 
@@ -113,12 +114,61 @@ def test_words_that_move_are_never_taken_from_the_last_layer(qtbot: QtBot,
     np.testing.assert_array_equal(pixels, expected)
 
 
+@pytest.mark.parametrize("change", ["a cell masked", "a cell asked", "another size",
+                                    "high contrast"])
+def test_the_hatching_and_lines_are_kept_while_the_mask_and_sizes_stay(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, change: str) -> None:
+    """An edit that moves only numbers shows the masked cells' hatching, the grid's lines and
+    the asked cells' boxes from their kept layer (they are not drawn again); a change of what
+    they show draws them again, as a grid drawn anew gives them."""
+    drawn = [0]
+    draw_lines = MatrixGrid._draw_lines
+
+    def counted(item: MatrixGrid, *args: object) -> None:
+        drawn[0] += 1
+        draw_lines(item, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(MatrixGrid, "_draw_lines", counted)
+    values = np.random.default_rng(4).normal(size=(6, 6))
+    masked = np.triu(np.ones((6, 6), dtype=bool), 1)
+    painted(grid(values, masked))
+    assert drawn == [1]
+    edited = values + 0.25
+    expected = whole(grid(edited, masked))
+    drawn[0] = 0
+    painted(grid(values, masked))
+    pixels, _count = painted(grid(edited, masked))
+    assert drawn == [1], "the lines drawn for the first grid only, the edited one's kept"
+    np.testing.assert_array_equal(pixels, expected)
+    changed = grid(edited, masked)
+    if change == "a cell masked":
+        more = masked.copy()
+        more[5, 0] = True
+        changed = grid(edited, more)
+    elif change == "a cell asked":
+        asked = np.zeros((6, 6), dtype=bool)
+        asked[4, 1] = True
+        changed = MatrixGrid(replace(changed.spec, asked=asked), SLIDE)
+    elif change == "another size":
+        changed = grid(np.hstack([edited, edited[:, :1]]),
+                       np.hstack([masked, masked[:, :1]]))
+    else:  # its lines and hatching darker, the rest as the slide theme's
+        changed = MatrixGrid(changed.spec, HIGH_CONTRAST)
+    expected = whole(changed)
+    painted(grid(edited, masked))
+    drawn[0] = 0
+    pixels, _count = painted(changed)
+    assert drawn == [1], "what the lines show changed: drawn again"
+    np.testing.assert_array_equal(pixels, expected)
+
+
 def test_a_screen_of_pixel_ratio_two_gets_a_layer_of_its_own_pixels(qtbot: QtBot) -> None:
     """On a Retina screen the layer has twice the pixels each way (its words as sharp as drawn
     straight), not the window's pixels scaled up."""
     item = grid(np.random.default_rng(3).normal(size=(4, 4)))
     painted_on_screen(item, (900, 500), (0.0, 0.0), SCALE, pixel_ratio=2)
-    (layer,) = number_layer._layers.values()
+    (layer,) = [kept for kept in number_layer._layers.values()
+                if isinstance(kept, number_layer._Layer)]
     bounds = item.boundingRect()
     assert layer.image.devicePixelRatio() == 2
     assert layer.image.width() == 2 * math.ceil(bounds.width() * SCALE)
