@@ -56,9 +56,10 @@ def lay_out_embed(ctx: LayoutContext, step: Step, parent: QGraphicsItem) -> QRec
     ids = list(stack.token_ids)
     shown = list(range(table.shape[0])) if table.shape[0] <= MANY_TABLE_ROWS \
         else sorted(set(ids))
-    picked_by: dict[int, list[str]] = {}
+    picked_by: dict[int, list[str]] = {}  # each token once: "[UNK], [UNK]" told nothing more
     for token, row in zip(ctx.tokens, ids, strict=True):
-        picked_by.setdefault(row, []).append(token)
+        if token not in picked_by.setdefault(row, []):
+            picked_by[row].append(token)
     rows = looked_up(table, shown)  # row k: the table's row shown[k]
     at = {r: k for k, r in enumerate(shown)}
     features = numbered(table.shape[1])

@@ -17,6 +17,7 @@ from app.canvas.grid import MatrixGrid
 from app.canvas.layout import TextItem
 from app.window.studio import StudioWindow
 from engine import compute, format_number, parse_scenario
+from tests.app.documents_support import example_document
 from tests.app.driving import canvas_arrows, close_window, open_window
 
 G01_PICTURES = {
@@ -239,3 +240,22 @@ def test_a_means_rounding_noise_prints_0_and_its_hover_the_exact_value(qtbot: Qt
     assert stats.spec.explain is not None
     assert format_number(exact) in stats.spec.explain(0, 0)
     assert "row a: (x − 0) / " in " ".join(t.text for t in frame.items_of(TextItem))
+
+
+def test_an_embedding_row_names_each_token_that_picks_it_once(qtbot: QtBot) -> None:
+    """Two positions of one token, or two typed texts a tokenizer reads as one entry (all of
+    all-MiniLM-L6-v2's unknown characters are ``[UNK]``, id 100), pick one row: its label and
+    its cells' explanation name the token once, the ids grid every position."""
+    document = example_document("tokenizer")
+    document["tokens"] = ["检查", "[UNK]", "检查", "[UNK]"]
+    document["token_ids"] = [7, 12, 7, 12]
+    trace = compute(parse_scenario(document))
+    frame = FrameItem(trace, trace.step_index("embed"), FrameOptions(lang="en"))
+    [table] = [g for g in frame.items_of(MatrixGrid) if g.spec.title == "embedding table"]
+    assert table.spec.row_labels[7] == "7 · 检查"
+    assert table.spec.row_labels[12] == "12 · [UNK]"
+    assert table.spec.explain is not None
+    said = table.spec.explain(12, 0)
+    assert said.startswith("embedding[12,0] = ") and said.count("[UNK]") == 1, said
+    [ids] = [g for g in frame.items_of(MatrixGrid) if g.spec.title == "token ids"]
+    assert list(ids.spec.row_labels) == ["检查", "[UNK]", "检查", "[UNK]"]
