@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from engine.files.memory import memory_short
+from engine.format.errors import ScenarioError
 from engine.format.mapped_weight import widened
 from engine.format.reader import MAX_HEADS, MAX_POSITIONS, MAX_WIDTH, FloatArray
 from engine.format.writer import as_held, to_document
@@ -29,6 +31,7 @@ from engine.scenario.modules import (
 )
 from engine.scenario.positions import Positions
 from engine.scenario.scenario import Scenario
+from engine.words.refusals import Refusal
 
 
 @dataclass(frozen=True)
@@ -241,6 +244,8 @@ def resize(scenario: Scenario, sizes: Sizes) -> Resized:
     """
     old = Sizes.of(scenario)
     doc = to_document(scenario, as_held)  # a weight no size changes stays as held (mapped)
+    changes = _changes(scenario, doc, sizes, old)
+    _refuse_unless_held_fits(scenario, changes, sizes, old)
     dropped = 0
 
     def put(path: str, fitted: Fitted) -> None:
@@ -266,20 +271,49 @@ def resize(scenario: Scenario, sizes: Sizes) -> Resized:
     if sizes.n != old.n:
         doc.pop("generation", None)  # its chosen ids no longer end the token ids
 
-    for path, array in scenario.parameters.items():
-        if path in ("X", "embedding") or isinstance(_at(doc, path), str):
-            continue  # a tied head, written "embedding.T", follows the embedding
-        module, attention, block = _attention_of(scenario, path)
-        groups = _groups(attention, sizes.heads) if attention is not None else (1, 1)
-        change = _Change(old=_sizes_of(attention, old), new=sizes, groups=groups, block=block)
-        if replace(change.old, n=sizes.n) == sizes and not isinstance(module, Positions):
-            continue  # no size of it changed: kept as it is, not read
+    for path, (module, change) in changes.items():
+        array = scenario.parameters[path]
         put(path, _fit_any(module, path.rsplit(".", 1)[-1], widened(array), change))
     for path, a in _attentions(scenario):
         _resize_options(doc, path, a, sizes, old)
     for positions in (doc.get("positions"), doc.get("encoder", {}).get("positions")):
         _fit_rotary(positions, old.d_k, sizes.d_k)
     return Resized(document=doc, dropped=dropped)
+
+
+def _changes(scenario: Scenario, doc: dict[str, Any], sizes: Sizes,
+             old: Sizes) -> dict[str, tuple[object, _Change]]:
+    """The weights (but X and the embedding) whose sizes change, each with its module and its
+    change; a tied head, written ``"embedding.T"``, follows the embedding."""
+    found: dict[str, tuple[object, _Change]] = {}
+    for path in scenario.parameters:
+        if path in ("X", "embedding") or isinstance(_at(doc, path), str):
+            continue
+        module, attention, block = _attention_of(scenario, path)
+        groups = _groups(attention, sizes.heads) if attention is not None else (1, 1)
+        change = _Change(old=_sizes_of(attention, old), new=sizes, groups=groups, block=block)
+        if replace(change.old, n=sizes.n) == sizes and not isinstance(module, Positions):
+            continue  # no size of it changed: kept as it is, not read
+        found[path] = module, change
+    return found
+
+
+def _refuse_unless_held_fits(scenario: Scenario, changes: dict[str, tuple[object, _Change]],
+                             sizes: Sizes, old: Sizes) -> None:
+    """Refuse, before anything is widened, new sizes none smaller that would hold more float64
+    numbers than this computer's memory: each weight they change is held widened, with at least
+    the numbers it had (a 2026 checkpoint's weights, left in their file until then, would
+    otherwise be read in until the computer runs out of memory)."""
+    if any(getattr(sizes, size) < getattr(old, size) for size in ("n", "d", "d_k", "d_v",
+                                                                   "heads")):
+        return  # a smaller size: what it changes may shrink
+    count = sum(int(np.prod(scenario.parameters[path].shape)) for path in changes)
+    if sizes.d != old.d and scenario.embedding is not None:
+        count += int(np.prod(scenario.embedding.shape))
+    short = memory_short(count)
+    if short is not None:
+        raise ScenarioError("", Refusal("resize_memory", count=count, need=short[0],
+                                        have=short[1]))
 
 
 def _fit_rotary(positions: Any, old_d_k: int, d_k: int) -> None:

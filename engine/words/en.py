@@ -112,6 +112,9 @@ REFUSALS: dict[str, str] = {
     "encoder_layers_missing": "missing: an encoder needs at least one layer",
     "trace_numbers_limit": "the trace would hold {count:,} numbers, more than the limit of "
                            "{limit:,}: use fewer layers or positions",
+    "resize_memory": "the new sizes would hold at least {count:,} numbers of the weights they "
+                     "change as float64, {need} GiB or more, more than this computer's {have} "
+                     "GiB of memory: choose smaller sizes",
     "document_memory": "its {count:,} numbers and its trace's {trace:,} need about {need} GiB "
                        "of float64, more than this computer's {have} GiB of memory",
     "overflow": "a value overflowed or was divided by zero ({error}); look for huge numbers, or "

@@ -108,6 +108,8 @@ REFUSALS: dict[str, str] = {
     "x_missing": "缺少：请给出输入行 X（或 token_ids 与 embedding）",
     "stacks_layers_limit": "{encoder}加{decoder}共 {count} 层，超过了两个栈合计 {limit} 层的上限",
     "encoder_layers_missing": "缺少：编码器至少需要一层",
+    "resize_memory": "新的尺寸要把它们改变的权重以 float64 保存，至少 {count:,} 个数，"
+                     "约 {need} GiB 以上，超过了这台计算机的 {have} GiB 内存：请选更小的尺寸",
     "document_memory": "它的 {count:,} 个数与迹中的 {trace:,} 个数以 float64 计约需 {need} GiB，"
                        "超过了这台计算机的 {have} GiB 内存",
     "trace_numbers_limit": "计算过程将保存 {count:,} 个数，超过了 {limit:,} 个的上限：请减少层数或"
