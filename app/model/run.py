@@ -83,12 +83,14 @@ def prefix(scenario: Scenario, t: int) -> Scenario:
 
 
 def first_positions(scenario: Scenario, n: int) -> dict[str, Any]:
-    """The document of the first ``n`` positions of ``scenario`` (their ids, labels and
-    key-mask entries; everything else as it is), to change further before parsing."""
+    """The document of the first ``n`` positions of ``scenario`` (their ids, labels, token
+    types and key-mask entries; everything else as it is), to change further before parsing."""
     assert scenario.token_ids is not None
     doc = to_document(scenario, as_held)
     doc["token_ids"] = list(scenario.token_ids[:n])
     doc["tokens"] = list(scenario.tokens[:n])
+    if "token_types" in doc:
+        doc["token_types"] = list(doc["token_types"][:n])
     for attention in self_attentions(doc, scenario):
         if "key_mask" in attention:
             attention["key_mask"] = list(attention["key_mask"][:n])

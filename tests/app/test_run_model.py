@@ -65,3 +65,19 @@ def test_a_document_without_a_run_has_no_tokens() -> None:
     assert run_tokens(prompt) == ()
     with pytest.raises(ValueError, match="no generation run"):
         prefix(prompt, 1)
+
+
+def test_the_prefix_keeps_the_token_types_of_its_positions() -> None:
+    """A document with token types (BERT's segments) that generated: token t's document holds
+    the types of its positions (all of them were refused as too many: token_types: expected 5
+    type ids, got 7)."""
+    document = cases()["learned"]
+    n, d = len(document["token_ids"]), len(document["embedding"][0])
+    document["type_table"] = [[0.25] * d, [-0.5] * d]
+    document["token_types"] = [1] + [0] * (n - 1)
+    run = generate(parse_scenario(document), STEPS, Settings()).scenario
+    assert run.token_types is not None and len(run.token_types) == n + STEPS
+    for t in range(1, STEPS + 1):
+        before = prefix(run, t)
+        assert before.token_types == run.token_types[:n + t - 1]
+        assert int(compute(before).arrays[f"gen{t}.chosen"][0]) == run_tokens(run)[t - 1].id
