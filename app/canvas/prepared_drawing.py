@@ -37,6 +37,7 @@ from engine import Step, Trace
 from engine.format.mapped_weight import MappedWeight, cell, edited_between
 from engine.format.numbers import Spread
 from engine.format.reader import FloatArray
+from engine.forward import lineage
 from engine.scenario.op_kinds import steps_of
 
 PREPARED_FROM = 1 << 22
@@ -173,8 +174,9 @@ def _kept(held: list[Prepared], keeping: Sequence[MappedWeight]) -> list[Prepare
 
 def ready_to_draw(weight: MappedWeight, keeping: Sequence[MappedWeight] = ()) -> bool:
     """Whether ``weight`` is made ready: by a worker, or now from a weight made ready that it
-    was edited from (the same tensor with at most :data:`EDITED_CELLS` numbers set since),
-    kept with ``keeping`` as :func:`prepare_weight` keeps it. An edit of a cell of
+    was edited from (the same tensor with at most :data:`EDITED_CELLS` numbers set since: the
+    nearest, whose grid's images are then brought up to date from those cells too), kept with
+    ``keeping`` as :func:`prepare_weight` keeps it. An edit of a cell of
     Llama-3.2-1B's Wq widened its 4 million numbers again on the interface thread and read
     them all for its grid; now they are copied, and the rest brought up to date from the
     cells set."""
@@ -183,15 +185,16 @@ def ready_to_draw(weight: MappedWeight, keeping: Sequence[MappedWeight] = ()) ->
                 if (source := made.weight()) is not None]
     if any(source is weight for _, source in held):
         return True
-    for made, source in held:
-        cells = edited_between(source, weight)
-        if cells is not None and cells.size <= EDITED_CELLS:
-            edited = _edited(made, weight, cells)
-            with _LOCK:
-                _PREPARED[:] = _kept([*_PREPARED, edited], (*keeping, weight))
-                _forget_gone()
-            return True
-    return False
+    nearest = min(((cells.size, k, made, cells) for k, (made, source) in enumerate(held)
+                   if (cells := edited_between(source, weight)) is not None),
+                  default=None)  # the fewest cells apart: the last edit's, typing on
+    if nearest is None or nearest[0] > EDITED_CELLS:
+        return False
+    edited = _edited(nearest[2], weight, nearest[3])
+    with _LOCK:
+        _PREPARED[:] = _kept([*_PREPARED, edited], (*keeping, weight))
+        _forget_gone()
+    return True
 
 
 def _edited(made: Prepared, weight: MappedWeight, cells: npt.NDArray[np.int64]) -> Prepared:
@@ -205,6 +208,8 @@ def _edited(made: Prepared, weight: MappedWeight, cells: npt.NDArray[np.int64]) 
     values = made.values.copy(order="K")
     values[at] = after
     values.flags.writeable = False
+    if values.strides == made.values.strides:  # the grid's images brought up to date too
+        lineage.record(values, made.values, cells)
     down, across = block_shape(*values.shape)
     means = made.means.copy()
     for band in np.unique(at[0] // down).tolist():
