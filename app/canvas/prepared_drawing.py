@@ -58,7 +58,7 @@ DRAWN_WHOLE = frozenset({"projection", "mix", "ffn"})
 """The op kinds whose frames draw every weight they read whole."""
 EDITED_CELLS = 1 << 10
 """The most numbers an edited weight may differ by from one made ready for it to be made ready
-from that one (:func:`ready_to_draw`): cells typed one at a time."""
+from that one (:func:`_from_nearest`): cells typed one at a time."""
 KEPT_BYTES = 1 << 30
 """The most the other weights kept ready hold, the latest kept: a layer's feed-forward (three
 2,048 × 8,192 weights of Llama-3.2-1B, 403 MB) and its attention's, and the next layer's."""
@@ -142,10 +142,12 @@ def prepare_weight(weight: MappedWeight, places: int, unembedding: bool = False,
     with _LOCK:
         if any(held.weight() is weight and held.places == places for held in _PREPARED):
             return
-    values = weight.widened()
-    made = Prepared(weakref.ref(weight, _forget_gone), values, Spread.of(values), places,
-                    rounding_to_zero(values, places),
-                    block_means(values, None, block_shape(*values.shape)), unembedding)
+    made = _from_nearest(weight, places)
+    if made is None:
+        values = weight.widened()
+        made = Prepared(weakref.ref(weight, _forget_gone), values, Spread.of(values), places,
+                        rounding_to_zero(values, places),
+                        block_means(values, None, block_shape(*values.shape)), unembedding)
     with _LOCK:
         held = [*(held for held in list(_PREPARED) if held.weight() is not weight), made]
         _PREPARED[:] = _kept(held, (*keeping, weight))
@@ -172,29 +174,22 @@ def _kept(held: list[Prepared], keeping: Sequence[MappedWeight]) -> list[Prepare
             if any(made is kept for kept in [*unembeddings, *pinned, *others])]
 
 
-def ready_to_draw(weight: MappedWeight, keeping: Sequence[MappedWeight] = ()) -> bool:
-    """Whether ``weight`` is made ready: by a worker, or now from a weight made ready that it
-    was edited from (the same tensor with at most :data:`EDITED_CELLS` numbers set since: the
-    nearest, whose grid's images are then brought up to date from those cells too), kept with
-    ``keeping`` as :func:`prepare_weight` keeps it. An edit of a cell of
-    Llama-3.2-1B's Wq widened its 4 million numbers again on the interface thread and read
-    them all for its grid; now they are copied, and the rest brought up to date from the
-    cells set."""
+def _from_nearest(weight: MappedWeight, places: int) -> Prepared | None:
+    """``weight`` made ready from a weight made ready that it was edited from (the same tensor
+    with at most :data:`EDITED_CELLS` numbers set since: the nearest, whose grid's images are
+    then brought up to date from those cells too); None when none was. An edit of a cell of
+    Llama-3.2-1B's Wq widened its 4 million numbers again and read them all for its grid; now
+    they are copied, and the rest brought up to date from the cells set (by the worker: the
+    copy alone froze the window 50-190 ms on the interface thread)."""
     with _LOCK:
         held = [(made, source) for made in list(_PREPARED)
-                if (source := made.weight()) is not None]
-    if any(source is weight for _, source in held):
-        return True
+                if made.places == places and (source := made.weight()) is not None]
     nearest = min(((cells.size, k, made, cells) for k, (made, source) in enumerate(held)
                    if (cells := edited_between(source, weight)) is not None),
                   default=None)  # the fewest cells apart: the last edit's, typing on
     if nearest is None or nearest[0] > EDITED_CELLS:
-        return False
-    edited = _edited(nearest[2], weight, nearest[3])
-    with _LOCK:
-        _PREPARED[:] = _kept([*_PREPARED, edited], (*keeping, weight))
-        _forget_gone()
-    return True
+        return None
+    return _edited(nearest[2], weight, nearest[3])
 
 
 def _edited(made: Prepared, weight: MappedWeight, cells: npt.NDArray[np.int64]) -> Prepared:
