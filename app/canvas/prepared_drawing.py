@@ -143,7 +143,9 @@ def prepare_weight(weight: MappedWeight, places: int, unembedding: bool = False,
         if any(held.weight() is weight and held.places == places for held in _PREPARED):
             return
     made = _from_nearest(weight, places)
-    if made is None:
+    if made is not None:
+        made.unembedding = unembedding  # kept as asked, whatever it was made from
+    else:
         values = weight.widened()
         made = Prepared(weakref.ref(weight, _forget_gone), values, Spread.of(values), places,
                         rounding_to_zero(values, places),
