@@ -21,7 +21,7 @@ from __future__ import annotations
 import threading
 import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -80,8 +80,6 @@ class Prepared:
     unembedding: bool
     """Whether it is a logits step's unembedding (kept by count, :data:`KEPT`; the other
     weights by bytes, :data:`KEPT_BYTES`)."""
-    handed: bool = field(default=False)
-    """Whether the interface thread has stored the results where the grid looks."""
 
 
 _PREPARED: list[Prepared] = []
@@ -220,16 +218,17 @@ def _edited(made: Prepared, weight: MappedWeight, cells: npt.NDArray[np.int64]) 
 
 
 def prepared_values(weight: MappedWeight) -> FloatArray | None:
-    """The weight widened by the worker, its grid's results stored the first time it is asked
-    for (interface thread); None when the worker did not make it ready."""
+    """The weight widened by the worker, its grid's results stored where the grid looks each
+    time it is asked for (interface thread): the stores keep what they hold, and what they let
+    go (the heat maps' means, 16 kept) comes back from here instead of being worked out again
+    (a Llama-3.2-1B layer's projections stepped back to: 85 ms, Wq's means alone 57 ms). None
+    when the worker did not make it ready."""
     with _LOCK:
         found = next((held for held in _PREPARED if held.weight() is weight), None)
     if found is None:
         return None
-    if not found.handed:
-        values = found.values
-        remember_spread(values, found.spread)
-        remembered_rounding(values, found.places, found.rounding_to_zero)
-        remember_means(values, block_shape(*values.shape), found.means)
-        found.handed = True
-    return found.values
+    values = found.values
+    remember_spread(values, found.spread)
+    remembered_rounding(values, found.places, found.rounding_to_zero)
+    remember_means(values, block_shape(*values.shape), found.means)
+    return values
