@@ -290,10 +290,11 @@ class DocumentState(QObject):
         self.refused.emit(f"{label or self.tr('edit')}: {problem}")
 
     def _run(self, work: Callable[[], Trace], done: Callable[[Trace], None],
-             failed: Callable[[BaseException], None]) -> Callable[[], None]:
-        """The session's runner: ``work`` in a worker thread, its end back on this one."""
+             failed: Callable[[BaseException], None], whole: bool = True) -> Callable[[], None]:
+        """The session's runner: ``work`` in a worker thread, its end back on this one (a
+        whole trace made ready to draw there too)."""
         def in_worker(_cancelled: threading.Event) -> Trace:
-            return prepared(work())
+            return prepared(work()) if whole else work()
 
         job = Job(in_worker, self)
         job.done.connect(done)

@@ -30,10 +30,16 @@ from app.state.history import EditStep, History
 from engine import Scenario, Trace, compute
 from engine.forward.retrace import first_reader, retraced
 
-Runner = Callable[[Callable[[], Trace], Callable[[Trace], None],
-                   Callable[[BaseException], None]], Callable[[], None]]
-"""Runs ``work`` elsewhere and later calls ``done`` with its trace or ``failed`` with its error
-(never before returning); returns what cancels it (then neither is called)."""
+
+class Runner(Protocol):
+    """Runs ``work`` elsewhere and later calls ``done`` with its trace or ``failed`` with its
+    error (never before returning); returns what cancels it (then neither is called).
+    ``whole``: the trace is the document's whole one (the window's runner makes what it reads
+    of a big one ready to draw with it); False: a preview, handed back as it is."""
+
+    def __call__(self, work: Callable[[], Trace], done: Callable[[Trace], None],
+                 failed: Callable[[BaseException], None], whole: bool = True,
+                 ) -> Callable[[], None]: ...
 
 
 class Keep(Enum):
@@ -77,6 +83,9 @@ class HeadStart:
     base: Trace
     start: int
     preview: bool = False
+    through: int | None = None
+    """The step on screen, worked first by the runner (a job of its own) and shown while the
+    rest computes from it (None: nothing worked first)."""
 
 
 def same_step(step_id: str, ids: list[str], index: int) -> int:
@@ -249,6 +258,9 @@ class Session:
         head, self._head_start = self._head_start, None
         if head is not None and head.scenario is not scenario:
             head = None
+        if head is not None and head.through is not None:
+            self._start_preview(head, initiator)
+            return
         grown, self._grown = self._grown, None
         quick = grown[1] if grown is not None and grown[0] is scenario else None
 
@@ -258,13 +270,44 @@ class Session:
                 return trace
             return compute(scenario) if head is None else worked(head)
 
+        running = self._cancel is not None  # after the step on screen's preview: still busy
         self._cancel = self._runner(work, self._on_computed,
                                     lambda error: self._on_failed(scenario, error))
-        self._listener.session_busy(True)
+        if not running:
+            self._listener.session_busy(True)
         if head is not None and head.preview:
-            self._preview, self._fresh = head.base, head.start
-            self._tell(Change(initiator, trace="preview",
-                              frame=self.frame_trace is not self._trace))
+            self._show_preview(head.base, head.start, initiator)
+
+    def _show_preview(self, preview: Trace, fresh: int, initiator: Initiator) -> None:
+        frame = self.frame_trace
+        self._preview, self._fresh = preview, fresh
+        self._tell(Change(initiator, trace="preview", frame=self.frame_trace is not frame))
+
+    def _start_preview(self, head: HeadStart, initiator: Initiator) -> None:
+        """A big document's cell edit: the step on screen worked by the runner first (the steps
+        before the edit's first shown as they are meanwhile), then the rest from it. Worked on
+        the interface thread, widening Llama-3.2-1B's Wq, Wk and Wv for the projections froze
+        the window for about 0.1 s."""
+        scenario, through = head.scenario, head.through
+        assert through is not None
+        unworked = replace(head.base, scenario=scenario)
+
+        def work() -> Trace:  # the scenario and traces are frozen: safe to read elsewhere
+            return retraced(head.base, scenario, head.start, through=through) or unworked
+
+        def done(preview: Trace) -> None:
+            if scenario is not self.document.scenario:
+                return  # a stale preview: a newer edit is computing
+            rest = HeadStart(scenario, preview, through + 1, preview=True) \
+                if preview is not unworked else replace(head, through=None)
+            self._head_start = rest
+            self._start_job(scenario, "worker")
+
+        self._cancel = self._runner(work, done, lambda error: self._on_failed(scenario, error),
+                                    whole=False)
+        self._listener.session_busy(True)
+        if head.start > 0:
+            self._show_preview(unworked, head.start, initiator)
 
     def _stop_job(self, initiator: Initiator) -> None:
         """Drop the running computation: its document is no longer current."""
@@ -386,15 +429,13 @@ class Session:
         return None if is_big(edit.after) else compute(edit.after)
 
     def _previewed(self, head: HeadStart) -> HeadStart:
-        """A cell edit of a big document: the step on screen worked at once when the edit
-        feeds it within its own layer (the frame shows it while the runner does the rest);
-        the steps before the edit's first are the edited document's as they are."""
+        """A cell edit of a big document: the step on screen worked first by the runner when
+        the edit feeds it within its own layer (the frame shows it while the runner does the
+        rest); the steps before the edit's first are the edited document's as they are."""
         steps = head.base.steps
         first, shown = steps[min(head.start, len(steps) - 1)], steps[self._step]
         if self._step >= head.start and (shown.stack, shown.layer) == (first.stack, first.layer):
-            preview = retraced(head.base, head.scenario, head.start, through=self._step)
-            if preview is not None:
-                return HeadStart(head.scenario, preview, self._step + 1, preview=True)
+            return replace(head, through=self._step)
         if head.start == 0:
             return head
         return HeadStart(head.scenario, replace(head.base, scenario=head.scenario), head.start,

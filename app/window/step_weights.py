@@ -18,12 +18,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QWidget
 
-from app.canvas.prepared_drawing import (
-    KEPT_BYTES,
-    prepare_weight,
-    ready_to_draw,
-    step_weights,
-)
+from app.canvas.prepared_drawing import KEPT_BYTES, is_prepared, prepare_weight, step_weights
 from app.model.cancel import CancelledError
 from app.state.document import DocumentState
 from app.state.jobs import SHOW_PROGRESS_AFTER_MS, Job
@@ -42,9 +37,9 @@ would slow every frame down (on two busy cores, a RoPE step from 0.44 to 0.99 s)
 
 def unready(trace: Trace, step: int) -> list[MappedWeight]:
     """The big weights step ``step``'s frame draws whole that are not made ready yet (one
-    edited from a weight made ready is made ready now: :func:`ready_to_draw`)."""
-    weights = step_weights(trace, trace.steps[step])
-    return [weight for weight in weights if not ready_to_draw(weight, keeping=weights)]
+    edited from a weight made ready too: the worker makes it ready from that one)."""
+    return [weight for weight in step_weights(trace, trace.steps[step])
+            if not is_prepared(weight)]
 
 
 def ahead(trace: Trace, step: int) -> list[MappedWeight]:

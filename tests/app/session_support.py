@@ -17,14 +17,25 @@ class QueuedRunner:
     def __init__(self) -> None:
         self.queue: list[tuple[Callable[[], Trace], Callable[[Trace], None],
                                Callable[[BaseException], None], list[bool]]] = []
+        self.previews = 0
+        """How many previews (not whole traces) it was given."""
 
     def __call__(self, work: Callable[[], Trace], done: Callable[[Trace], None],
-                 failed: Callable[[BaseException], None]) -> Callable[[], None]:
+                 failed: Callable[[BaseException], None],
+                 whole: bool = True) -> Callable[[], None]:
         cancelled = [False]
         self.queue.append((work, done, failed, cancelled))
+        if not whole:
+            self.previews += 1
         return lambda: cancelled.__setitem__(0, True)
 
     def finish(self) -> None:
+        """Run what is queued, and what that queued (a preview's rest), to the end."""
+        while self.queue:
+            self.finish_one_round()
+
+    def finish_one_round(self) -> None:
+        """Run what is queued now (what it queues waits)."""
         queue, self.queue = self.queue, []
         for work, done, failed, cancelled in queue:
             try:

@@ -172,11 +172,21 @@ def test_a_big_document_is_computed_by_the_runner_and_a_stale_result_dropped(
     monkeypatch.setattr(app.state.big, "BIG_CELLS", 0)
     session, runner, heard = session_of(f11)
     shown = session.trace
+    session.set_focus(step=1)
     first = session.apply(SetCell("X", 0, 0, 3.0))
-    # The step on screen (the first, which reads X) is worked at once for the frame.
-    assert (first.document, first.trace, first.frame, session.busy) == (True, "preview", True,
+    # The step on screen (the projections, which read X) is worked first by the runner, for the
+    # frame, then the rest (on the interface thread, a Llama-3.2-1B layer's froze it 0.1 s).
+    assert (first.document, first.trace, first.frame, session.busy) == (True, "none", False,
                                                                         True)
     assert session.trace is shown and session.scenario.X.tolist() == [[3.0, 1.0], [1.0, -1.0]]
+    assert session.frame_trace is shown and runner.previews == 1 and len(runner.queue) == 1
+    runner.finish_one_round()
+    edited = compute(session.scenario)
+    assert heard.changes[-1] == Change("worker", trace="preview", frame=True)
+    assert session.frame_trace.scenario is session.scenario and session.trace is shown
+    for name in ("Q", "K", "V"):
+        np.testing.assert_array_equal(session.frame_trace.arrays[name], edited.arrays[name])
+    assert len(runner.queue) == 1 and runner.previews == 1 and heard.busy == [True]
     session.pending_label = "X[1,1] = 7"
     session.apply(SetCell("X", 1, 1, 7.0))  # the first computation is cancelled
     runner.finish()

@@ -55,7 +55,7 @@ def show_progress_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
 def slow_compute(monkeypatch: pytest.MonkeyPatch, delays: list[float]) -> list[Scenario]:
     """Make the state's computations of whole traces (from the start, or from the first step a
     cell edit feeds) take ``delays[k]`` seconds for the k-th call; the scenarios computed, in
-    call order. A cell edit's step on screen (``through``) is worked at once, as ever."""
+    call order. A cell edit's step on screen (``through``, worked first) is not slowed."""
     real, real_retraced = app.state.session.compute, app.state.session.retraced
     calls: list[Scenario] = []
 
@@ -158,6 +158,7 @@ def test_a_stale_result_never_overwrites_a_newer_edit(
     shown: list[Trace] = []
     window.state.traceChanged.connect(lambda: shown.append(window.state.trace))
     assert window.state.edit_cell("X", 0, 0, 3.0)
+    qtbot.waitUntil(lambda: len(calls) == 1, timeout=2000)  # its step on screen worked first
     assert window.state.edit_cell("X", 1, 1, 7.0)
     qtbot.waitUntil(lambda: len(calls) == 2 and not window.state.busy, timeout=5000)
     qtbot.wait(1200)  # the slow, stale result arrives meanwhile and must be dropped

@@ -101,6 +101,9 @@ def line(label: str, figures: list[tuple[float, float, float]]) -> None:
     report(f"{label}: painted", [first for first, _, _ in figures])
     report("… settled", [whole for _, whole, _ in figures])
     report("… longest freeze", [gap for _, _, gap in figures], 100, on="p95")
+    if 1 < len(figures) <= 5:  # a few repeats: each one (the median hides the worst)
+        print("… each (painted, freeze): " + ", ".join(f"{first:.0f} ({gap:.0f})"
+                                                    for first, _, gap in figures))
 
 
 def bench(folder: Path, steps: int, edits: int) -> None:

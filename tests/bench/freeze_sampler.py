@@ -32,6 +32,9 @@ class FreezeSampler:
         self.last = time.perf_counter()
         self.label = ""
         self.samples: defaultdict[str, Counter[tuple[str, ...]]] = defaultdict(Counter)
+        self.freezes: defaultdict[str, list[Counter[tuple[str, ...]]]] = defaultdict(list)
+        """Per label, each freeze's own samples (the longest is printed on its own)."""
+        self._in_freeze = False
         self._main = threading.main_thread().ident
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -45,26 +48,46 @@ class FreezeSampler:
     def _run(self) -> None:
         while not self._stop.wait(INTERVAL):
             if time.perf_counter() - self.last < self.after:
+                self._in_freeze = False
                 continue
+            label = self.label  # read once: the main thread may set another meanwhile
+            if not self._in_freeze or not self.freezes[label]:
+                self._in_freeze = True
+                self.freezes[label].append(Counter())
             frame = sys._current_frames().get(self._main or 0)
             if frame is not None:
-                self.samples[self.label][_stack(frame)] += 1
+                stack = _stack(frame)
+                self.samples[label][stack] += 1
+                self.freezes[label][-1][stack] += 1
 
     def report(self, top: int = 12) -> None:
-        """Per label: the functions most often on the frozen stack (inclusive) and at its top."""
+        """Per label: the functions most often on the frozen stack (inclusive) and at its top,
+        over all its freezes, then over its longest freeze alone."""
         for label, stacks in self.samples.items():
             total = sum(stacks.values())
             print(f"\n== {label}: {total} samples (~{total * INTERVAL * 1000:.0f} ms frozen)")
-            inclusive: Counter[str] = Counter()
-            leaf: Counter[str] = Counter()
-            for stack, count in stacks.items():
-                for name in {s.rsplit(':', 1)[0] for s in stack}:
-                    inclusive[name] += count
-                leaf[stack[-1]] += count
-            print("  inclusive (those on nearly every sample left out):")
-            for name, count in [(name, count) for name, count in inclusive.most_common()
-                                if count < 0.9 * total][:top * 2]:
-                print(f"    {count * INTERVAL * 1000:7.0f} ms  {name}")
-            print("  at the top:")
-            for name, count in leaf.most_common(top):
-                print(f"    {count * INTERVAL * 1000:7.0f} ms  {name}")
+            _summed(stacks, top)
+            longest = max(self.freezes[label], key=lambda freeze: sum(freeze.values()))
+            count = sum(longest.values())
+            print(f"  -- its longest freeze alone: {count} samples "
+                  f"(~{count * INTERVAL * 1000:.0f} ms past the first {self.after * 1000:.0f})")
+            _summed(longest, top, share=0.98)
+
+
+def _summed(stacks: Counter[tuple[str, ...]], top: int, share: float = 0.9) -> None:
+    """The functions most often on ``stacks`` (inclusive, those on more than ``share`` of the
+    samples left out), then at their top."""
+    total = sum(stacks.values())
+    inclusive: Counter[str] = Counter()
+    leaf: Counter[str] = Counter()
+    for stack, count in stacks.items():
+        for name in {s.rsplit(':', 1)[0] for s in stack}:
+            inclusive[name] += count
+        leaf[stack[-1]] += count
+    print(f"  inclusive (those on over {share:.0%} of the samples left out):")
+    for name, count in [(name, count) for name, count in inclusive.most_common()
+                        if count <= share * total][:top * 2]:
+        print(f"    {count * INTERVAL * 1000:7.0f} ms  {name}")
+    print("  at the top:")
+    for name, count in leaf.most_common(top):
+        print(f"    {count * INTERVAL * 1000:7.0f} ms  {name}")
