@@ -41,3 +41,17 @@ def painted_on_screen(item: QGraphicsItem, size: tuple[int, int], offset: tuple[
     painter.end()
     pixels = np.frombuffer(image.constBits(), dtype=np.uint8, count=image.sizeInBytes())
     return pixels.reshape(image.height(), -1).copy()
+
+
+def counted_calls(monkeypatch: pytest.MonkeyPatch, owner: type, name: str) -> list[int]:
+    """How many times the method ``owner.name`` is called from now on (a one-item list, counted
+    up as it runs), each call made as before."""
+    calls = [0]
+    real = getattr(owner, name)
+
+    def counted(self: object, *args: object) -> object:
+        calls[0] += 1
+        return real(self, *args)
+
+    monkeypatch.setattr(owner, name, counted)
+    return calls

@@ -12,8 +12,8 @@ from pytestqt.qtbot import QtBot
 from app.canvas.arrows import ArrowSpec, AttentionArrows
 from app.canvas.number_layer import forget_layers
 from app.canvas.theme import SLIDE
+from tests.app.on_screen import counted_calls, painted_on_screen
 from tests.app.on_screen import no_kept_layers as no_kept_layers  # autouse
-from tests.app.on_screen import painted_on_screen
 
 SCALE = 0.6
 N = 5
@@ -39,14 +39,8 @@ def painted(item: AttentionArrows, monkeypatch: pytest.MonkeyPatch
             ) -> tuple[npt.NDArray[np.uint8], int]:
     """``item`` painted on screen at :data:`SCALE` (a fraction of a pixel off), and how many
     times its boxes and words were drawn."""
-    drawn = [0]
     draw_fixed = AttentionArrows._draw_fixed
-
-    def counted(self: AttentionArrows, *args: object) -> None:
-        drawn[0] += 1
-        draw_fixed(self, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(AttentionArrows, "_draw_fixed", counted)
+    drawn = counted_calls(monkeypatch, AttentionArrows, "_draw_fixed")
     pixels = painted_on_screen(item, (700, 500), (2.3, 4.7), SCALE)
     monkeypatch.setattr(AttentionArrows, "_draw_fixed", draw_fixed)
     return pixels, drawn[0]

@@ -20,8 +20,8 @@ from app.canvas.grid import GridSpec, MatrixGrid
 from app.canvas.grid import _Run as Run
 from app.canvas.number_layer import forget_layers
 from app.canvas.theme import HIGH_CONTRAST, SLIDE
+from tests.app.on_screen import counted_calls, painted_on_screen
 from tests.app.on_screen import no_kept_layers as no_kept_layers  # autouse
-from tests.app.on_screen import painted_on_screen
 
 SCALE = 0.8
 """The device pixels per grid unit the grids are painted at (a frame at 0.8 on the window)."""
@@ -121,14 +121,7 @@ def test_the_hatching_and_lines_are_kept_while_the_mask_and_sizes_stay(
     """An edit that moves only numbers shows the masked cells' hatching, the grid's lines and
     the asked cells' boxes from their kept layer (they are not drawn again); a change of what
     they show draws them again, as a grid drawn anew gives them."""
-    drawn = [0]
-    draw_lines = MatrixGrid._draw_lines
-
-    def counted(item: MatrixGrid, *args: object) -> None:
-        drawn[0] += 1
-        draw_lines(item, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(MatrixGrid, "_draw_lines", counted)
+    drawn = counted_calls(monkeypatch, MatrixGrid, "_draw_lines")
     values = np.random.default_rng(4).normal(size=(6, 6))
     masked = np.triu(np.ones((6, 6), dtype=bool), 1)
     painted(grid(values, masked))
