@@ -149,7 +149,7 @@ class Command:
 class Replay:
     """The effective edits, replayed without the window: an undo stack of whole documents that
     merges repeated typing into one cell, as the window's does (typing that goes on: an undo
-    or redo in between ends it)."""
+    or redo that takes a step back or again ends it)."""
 
     def __init__(self, document: dict[str, Any]) -> None:
         self.start = document
@@ -192,8 +192,9 @@ class Replay:
         self.typing = False
 
     def redo(self) -> None:
-        self.index = min(len(self.commands), self.index + 1)
-        self.typing = False
+        if self.index < len(self.commands):  # nothing to redo: typing goes on, as the window's
+            self.index += 1
+            self.typing = False
 
 
 def set_size(qtbot: QtBot, window: StudioWindow, key: str, value: int) -> None:
@@ -209,6 +210,9 @@ def set_size(qtbot: QtBot, window: StudioWindow, key: str, value: int) -> None:
 @given(ACTIONS)
 @example([("edit", "attention.Wk", 0.0, 0.0, "1"), ("undo",), ("redo",),  # a redo ends typing
           ("edit", "attention.Wk", 0.0, 0.0, "0"), ("undo",)])
+@example([("edit", "X", 0.0, 0.0, "0"), ("resize", "heads", 2),  # nothing to redo: it goes on
+          ("edit", "attention.Wq", 0.0, 0.5, "1"), ("redo",),
+          ("edit", "attention.Wq", 0.0, 0.5, "0"), ("undo",)])
 def test_random_edits_resizes_undos_and_redos_match_a_replay(qtbot: QtBot, dialogs: Dialogs,
                                                               actions: list[tuple[Any, ...]],
                                                               ) -> None:
